@@ -1,0 +1,28 @@
+# sparseact: numerical verification of Awasthi, Dikkala, Kamath, Meka (COLT 2024).
+# Run from the repository root: `snakemake --cores all` (profiles/default sets the rest).
+
+from snakemake.utils import min_version, validate
+
+from sparseact.config import check_config
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+validate(config, "workflow/schemas/config.schema.yaml")
+check_config(config)
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/constructions.smk"
+include: "workflow/rules/ledger.smk"
+
+
+rule all:
+    input:
+        "results/ledger.csv",
+        "results/ledger.md",
+        construction_outputs(),
+    default_target: True

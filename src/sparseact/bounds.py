@@ -1,0 +1,699 @@
+"""The paper's bound expressions as plain, vectorised functions.
+
+Every function here evaluates one expression printed in Awasthi, Dikkala,
+Kamath, Meka, "Learning Neural Networks with Sparse Activations" (COLT 2024,
+PMLR numbering of lemmas, theorems and equations). The functions are pure and
+broadcast over array arguments with the usual numpy rules; scalar inputs give
+a numpy scalar, array inputs give an array.
+
+Conventions
+-----------
+Hidden constants
+    Where the paper writes ``O(expr)`` or ``Theta(expr)`` the function returns
+    ``expr`` itself, i.e. the hidden constant is taken to be **1**. Such values
+    are *shapes* of bounds, comparable with measured quantities only up to an
+    unknown absolute constant. The few expressions the paper states exactly
+    (e.g. the proof's bound ``k^2 W^2 / 4`` on term (U) of Lemma 9) are said to be
+    exact in their docstrings. Free constants the paper names (``c`` in
+    equation (8)) are explicit arguments.
+Logarithms
+    ``LOG_CONVENTION == "natural"``: every ``log`` is the natural logarithm
+    ``numpy.log``. The paper never fixes a base for the expressions used here
+    (its only ``log_2`` is in Appendix A, which has no bound). Changing the base
+    rescales a ``log`` factor by a constant, which the ``O(.)`` absorbs, but the
+    constant-1 values returned here depend on this choice.
+Powers of logarithms
+    ``log^a(X)`` and ``log(X)^a`` are both read as ``(log X)^a``, never
+    ``log(X^a)``; the docstrings point out where the printed text is ambiguous.
+Domains
+    Counts (``n``, ``s``, ``k``, ``m``) are accepted as real numbers ``>= 1``
+    (so curves can be drawn on continuous grids) and must satisfy ``k <= s``
+    wherever both appear; ``W``, ``B``, ``R`` must be ``>= 0``; ``eps > 0``;
+    ``delta`` in ``(0, 1)``; ``rho`` in ``[-1, 1)`` unless stated otherwise;
+    all inputs must be finite. Violations raise :class:`ValueError` naming the
+    argument (if any element of an array argument is out of domain).
+Degenerate logarithms
+    Where a log factor can be 0 or negative inside the domain (``log s`` at
+    ``s = 1``, ``log(s/k)`` at ``s = k``, ``log(k(R+B)/eps)`` for small
+    ``k(R+B)``), the function returns the printed formula unchanged, so the
+    value may be 0 or negative; nothing is clipped. Where a negative log would
+    sit under a square root (the Rademacher bounds), no real value exists and
+    :class:`ValueError` is raised instead.
+
+The registry :data:`BOUNDS` maps short ids to the main functions and
+:func:`describe` returns the printed formula of an id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+__all__ = [
+    "LOG_CONVENTION",
+    "BOUNDS",
+    "describe",
+    "lemma6_halfspace_as",
+    "lemma7_sample_complexity",
+    "lemma9_average_sensitivity",
+    "lemma9_terms",
+    "lemma9_term_U",
+    "lemma9_transition_probability",
+    "lemma10_noise_sensitivity",
+    "claim21_tail_bound",
+    "theorem8_degree",
+    "theorem8_one_minus_rho",
+    "theorem8_sample_complexity",
+    "class_sup_bound",
+    "theorem17_sample_complexity",
+    "theorem19_rademacher",
+    "theorem19_proof_terms",
+    "eq15_rademacher",
+    "conjecture20_rademacher",
+    "dense_rademacher",
+]
+
+#: Base of every logarithm in this module (see the module docstring).
+LOG_CONVENTION = "natural"
+
+_log = np.log
+
+
+# ---------------------------------------------------------------------------
+# validation helpers
+# ---------------------------------------------------------------------------
+
+
+def _arr(value, name: str) -> np.ndarray:
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a real number or array of real numbers: {exc}") from None
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return arr
+
+
+def _count(value, name: str) -> np.ndarray:
+    arr = _arr(value, name)
+    if np.any(arr <= 0):
+        raise ValueError(f"{name} must be positive (a count >= 1), got {value!r}")
+    if np.any(arr < 1):
+        raise ValueError(f"{name} is a count and must be >= 1, got {value!r}")
+    return arr
+
+
+def _nonneg(value, name: str) -> np.ndarray:
+    arr = _arr(value, name)
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must be non-negative, got {value!r}")
+    return arr
+
+
+def _positive(value, name: str) -> np.ndarray:
+    arr = _arr(value, name)
+    if np.any(arr <= 0):
+        raise ValueError(f"{name} must be positive, got {value!r}")
+    return arr
+
+
+def _eps(value) -> np.ndarray:
+    return _positive(value, "eps")
+
+
+def _delta(value) -> np.ndarray:
+    arr = _arr(value, "delta")
+    if np.any((arr <= 0) | (arr >= 1)):
+        raise ValueError(f"delta must lie in the open interval (0, 1), got {value!r}")
+    return arr
+
+
+def _rho(value, low: float = -1.0) -> np.ndarray:
+    arr = _arr(value, "rho")
+    if np.any((arr < low) | (arr >= 1)):
+        raise ValueError(f"rho must lie in [{low:g}, 1), got {value!r}")
+    return arr
+
+
+def _k_le_s(k: np.ndarray, s: np.ndarray) -> None:
+    if np.any(k > s):
+        raise ValueError(f"k must be <= s (at most s neurons can be active), got k={k!r}, s={s!r}")
+
+
+def _full(out, *args):
+    """Broadcast ``out`` to the common shape of ``out`` and all arguments.
+
+    Every output has the broadcast shape of *all* inputs, including inputs that
+    only enter through validation (e.g. ``s`` in :func:`theorem8_sample_complexity`).
+    """
+    shape = np.broadcast_shapes(np.shape(out), *(np.shape(a) for a in args))
+    if shape == np.shape(out):
+        return out
+    return np.broadcast_to(out, shape).copy()
+
+
+def _sqrt_log_arg(arg: np.ndarray, text: str) -> None:
+    if np.any(arg < 1):
+        raise ValueError(
+            f"{text} must be >= 1: the bound contains sqrt(log({text})), "
+            f"which is not real for smaller values"
+        )
+
+
+# ---------------------------------------------------------------------------
+# Section 2: Claim 2.1, Lemma 6, Lemma 7
+# ---------------------------------------------------------------------------
+
+
+def lemma6_halfspace_as(p, n):
+    r"""Lemma 6 (Kane 2014): average sensitivity of a halfspace indicator.
+
+    Printed: ``AS(g) = O(p\sqrt{n \log(1/p)})`` for
+    ``g(x) = 1{<w, x> <= b}`` with ``E[g] = p``.
+
+    Returns ``p * sqrt(n * log(1/p))`` (hidden constant 1, natural log).
+
+    Parameters
+    ----------
+    p : array_like
+        Mean of the halfspace indicator, in ``(0, 1]``. ``p = 1`` (a constant
+        function) gives exactly 0.
+    n : array_like
+        Input dimension, ``>= 1``.
+
+    Notes
+    -----
+    The paper's AS carries the factor 1/4 of its l2-sensitivity definition, so
+    for a {0,1}-valued ``g`` it is a quarter of the expected number of
+    sensitive coordinates; the proof of Lemma 9 uses this lemma (with constant
+    1) as ``sum_i Pr[g(x) != g(x^i)] <= p sqrt(n log(1/p))``, which drops that 4.
+    """
+    p = _arr(p, "p")
+    if np.any((p <= 0) | (p > 1)):
+        raise ValueError(f"p must lie in (0, 1], got {p!r}")
+    n = _count(n, "n")
+    return _full(p * np.sqrt(n * _log(1.0 / p)), n)
+
+
+def claim21_tail_bound(ns_rho, rho, d):
+    r"""Claim 2.1 (Klivans et al. 2004): Fourier tail from noise sensitivity.
+
+    Printed: ``\sum_{T:|T|>d} \hat{f}(T)^2 \leq 2 \cdot \text{NS}_\rho(f)/(1 - \rho^d)``.
+
+    Returns ``2 * ns_rho / (1 - rho**d)`` (exact; no hidden constant).
+
+    Parameters
+    ----------
+    ns_rho : array_like
+        A value (or bound) of ``NS_rho(f)``, ``>= 0``.
+    rho : array_like
+        Correlation, in ``[0, 1)``. The paper does not restrict the sign, but
+        the inequality follows from ``NS_rho = sum_T (1/2)(1 - rho^|T|) f^(T)^2``
+        only when ``1 - rho^|T| >= 1 - rho^d`` for every ``|T| > d``, i.e. for
+        ``rho >= 0``; for ``rho < 0`` it is false in general (e.g. ``rho = -1/2``,
+        ``d = 1``, ``f = x_1 x_2``), so negative ``rho`` raises ValueError.
+    d : array_like
+        Degree cut-off, an integer ``>= 1`` (``d = 0`` makes the denominator 0).
+    """
+    ns_rho = _nonneg(ns_rho, "ns_rho")
+    rho = _rho(rho, low=0.0)
+    d = _arr(d, "d")
+    if np.any((d < 1) | (d != np.round(d))):
+        raise ValueError(f"d must be an integer >= 1, got {d!r}")
+    return _full(2.0 * ns_rho / (1.0 - rho**d), ns_rho, rho, d)
+
+
+def lemma7_sample_complexity(n, d, C, eps, delta):
+    r"""Lemma 7: sample/time complexity of the low-degree algorithm.
+
+    Printed: ``O(n^d C_{\mathcal{H}}^2 \log(1/\delta)/\varepsilon)``.
+
+    Returns ``n**d * C**2 * log(1/delta) / eps`` (hidden constant 1, natural
+    log). Large ``n**d`` overflows to ``inf`` (no warning).
+
+    Parameters
+    ----------
+    n : array_like
+        Input dimension, ``>= 1``.
+    d : array_like
+        Degree, ``>= 0``.
+    C : array_like
+        ``C_H = sup_{h, x} h(x)``, ``>= 0``.
+    eps : array_like
+        Accuracy, ``> 0``.
+    delta : array_like
+        Failure probability, in ``(0, 1)``.
+    """
+    n = _count(n, "n")
+    d = _nonneg(d, "d")
+    C = _nonneg(C, "C")
+    eps = _eps(eps)
+    delta = _delta(delta)
+    with np.errstate(over="ignore"):
+        out = n**d * C**2 * _log(1.0 / delta) / eps
+    return _full(out, n, d, C, eps, delta)
+
+
+# ---------------------------------------------------------------------------
+# Section 3: Lemma 9, Lemma 10, Theorem 8
+# ---------------------------------------------------------------------------
+
+
+def lemma9_terms(n, s, k, W, B):
+    r"""Lemma 9: the two summands of the average-sensitivity bound.
+
+    Printed: ``\text{AS}(h) \leq O(k^4 W^2 \sqrt{n} \log(ns) + k^3 B^2 \sqrt{\log s})``.
+
+    Returns the pair ``(k**4 * W**2 * sqrt(n) * log(n*s), k**3 * B**2 * sqrt(log(s)))``
+    (hidden constant 1, natural log).
+
+    Notes
+    -----
+    At ``s = 1`` the bias term is 0 and at ``n = s = 1`` the weight term is 0;
+    the printed formula is returned as is. The proof's last display gives,
+    before simplification, ``n * [k sqrt(log(s/k))/sqrt(n) * (c k^1.5 W sqrt(log(ns)) + kB)^2 + ...]``,
+    whose bias part is of order ``k^3 B^2 sqrt(n log(s/k))``: the printed bias
+    term lacks that ``sqrt(n)`` (and the weight part carries an extra
+    ``sqrt(log(s/k))``). The functions here follow the statement.
+    """
+    n = _count(n, "n")
+    s = _count(s, "s")
+    k = _count(k, "k")
+    _k_le_s(k, s)
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    weight = k**4 * W**2 * np.sqrt(n) * _log(n * s)
+    bias = k**3 * B**2 * np.sqrt(_log(s))
+    return _full(weight, n, s, k, W, B), _full(bias, n, s, k, W, B)
+
+
+def lemma9_average_sensitivity(n, s, k, W, B):
+    r"""Lemma 9: average sensitivity of ``h`` in ``H_{n,s,k}^{W,B}``.
+
+    Printed: ``\text{AS}(h) \leq O(k^4 W^2 \sqrt{n} \log(ns) + k^3 B^2 \sqrt{\log s})``.
+
+    Returns ``k**4 W**2 sqrt(n) log(n s) + k**3 B**2 sqrt(log s)`` (hidden
+    constant 1, natural log); the sum of :func:`lemma9_terms`. At ``s = 1`` the
+    bias term is 0 (formula as printed).
+    """
+    weight, bias = lemma9_terms(n, s, k, W, B)
+    return weight + bias
+
+
+def lemma9_term_U(k, W):
+    r"""Proof of Lemma 9: the bound on term (U).
+
+    Printed: ``(\text{U}) \leq \mathbb{E}_x[\frac{1}{4}\|w^{R_x}\|^2] \leq \frac{k^2 W^2}{4}``.
+
+    Returns ``k**2 * W**2 / 4``. This is an exact inequality of the proof (no
+    hidden constant). ``k >= 1``, ``W >= 0``.
+    """
+    k = _count(k, "k")
+    W = _nonneg(W, "W")
+    return _full(k**2 * W**2 / 4.0, k, W)
+
+
+def lemma9_transition_probability(n, s, k):
+    r"""Proof of Lemma 9: bound on the probability that a bit flip changes the active set.
+
+    Printed: ``\Pr_{x,i}[R_x \neq R_{x^{\oplus i}}] \leq \frac{1}{n}\sum_{j=1}^s p_j \sqrt{n \log(1/p_j)} \leq \frac{k\sqrt{\log(s/k)}}{\sqrt{n}}``.
+
+    Returns ``k * sqrt(log(s/k)) / sqrt(n)`` (natural log). The proof states
+    it with no constant, but it rests on Lemma 6, whose constant is hidden.
+
+    Notes
+    -----
+    At ``s = k`` the value is 0 (formula as printed), although the probability
+    need not be 0. The concavity step maximises ``sum_j p_j sqrt(log(1/p_j))``
+    under ``sum_j p_j <= k`` at ``p_j = k/s``; this is the maximiser only when
+    ``k/s <= e^{-1/2}`` (where ``p sqrt(log(1/p))`` stops increasing), so for
+    ``s < e^{1/2} k`` the printed value is not what the argument gives.
+    """
+    n = _count(n, "n")
+    s = _count(s, "s")
+    k = _count(k, "k")
+    _k_le_s(k, s)
+    return _full(k * np.sqrt(_log(s / k)) / np.sqrt(n), n, s, k)
+
+
+def lemma10_noise_sensitivity(rho, n, s, k, W, B):
+    r"""Lemma 10: noise sensitivity of ``h`` in ``H_{n,s,k}^{W,B}``.
+
+    Printed (statement): ``\text{NS}_\rho(h) = \sqrt{(1-\rho)} \cdot O(k^4 W^2 \log^2(ns/(1-\rho)) + k^3 B^2 \sqrt{\log s})``.
+
+    Returns ``sqrt(1 - rho) * (k**4 W**2 (log(n s / (1 - rho)))**2 + k**3 B**2 sqrt(log s))``
+    (hidden constant 1, natural log). ``rho`` in ``[-1, 1)``.
+
+    Notes
+    -----
+    ``log^2`` is read as ``(log(.))^2``. Appendix B's final display prints the
+    weight term as ``W^2 k^4 \log^2(nrs)^2`` (with ``r = floor(2/(1-rho))``),
+    which could be read as a fourth power; the derivation there (Lemma 9 with
+    ``n -> r`` times the ``O(log(nsr))`` bound on ``W'^2``) gives
+    ``log(nsr) log(rs) <= log^2(nrs)``, i.e. a square, matching the statement.
+    For ``ns/(1-rho) < 1`` (only possible when ``n = s = 1`` and ``rho < 0``)
+    the log is negative before squaring. At ``s = 1`` the bias term is 0.
+    """
+    rho = _rho(rho)
+    n = _count(n, "n")
+    s = _count(s, "s")
+    k = _count(k, "k")
+    _k_le_s(k, s)
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    one_minus_rho = 1.0 - rho
+    inner = k**4 * W**2 * _log(n * s / one_minus_rho) ** 2 + k**3 * B**2 * np.sqrt(_log(s))
+    return _full(np.sqrt(one_minus_rho) * inner, rho, n, s, k, W, B)
+
+
+def theorem8_degree(eps, n, s, k, W, B):
+    r"""Theorem 8: the degree ``d`` of the low-degree algorithm.
+
+    Printed: ``d = \Theta((k^8 W^4 \log(ns)^4 + k^6 B^4 \log s)/\varepsilon^2)``.
+
+    Returns ``(k**8 W**4 (log(n s))**4 + k**6 B**4 log(s)) / eps**2`` (the
+    ``Theta`` constant is 1, natural log; not rounded to an integer).
+
+    Notes
+    -----
+    ``\log(ns)^4`` is read as ``(log(ns))^4`` (the proof writes
+    ``\log^4(ns)``), not ``log((ns)^4)``. This ``d`` is not ``1/(1-rho)`` for
+    the proof's ``1 - rho`` (:func:`theorem8_one_minus_rho`): that has a
+    ``log(knsW^2/eps)`` factor and a ``min`` where this has a sum.
+    """
+    eps = _eps(eps)
+    n = _count(n, "n")
+    s = _count(s, "s")
+    k = _count(k, "k")
+    _k_le_s(k, s)
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    return _full((k**8 * W**4 * _log(n * s) ** 4 + k**6 * B**4 * _log(s)) / eps**2, eps, n, s, k, W, B)
+
+
+def theorem8_one_minus_rho(eps, n, s, k, W, B):
+    r"""Proof of Theorem 8: the choice of ``1 - rho``.
+
+    Printed: ``1 - \rho = c\varepsilon^2 \cdot \min\left\{ \frac{\log(knsW^2/\varepsilon)}{k^8 W^4 \log^4(ns)}, \frac{1}{k^6 B^4 \log s} \right\}``.
+
+    Returns ``eps**2 * min(log(k n s W**2/eps) / (k**8 W**4 (log(n s))**4), 1/(k**6 B**4 log s))``
+    with ``c = 1`` (natural log).
+
+    Notes
+    -----
+    * A fraction whose denominator is 0 (``W = 0`` or ``n s = 1`` for the
+      first; ``B = 0`` or ``s = 1`` for the second) is taken to be ``+inf``,
+      i.e. that constraint is absent; if both are, the result is ``inf``.
+    * For ``k n s W^2 <= eps`` the first fraction is ``<= 0`` and the result is
+      returned as printed (0 or negative, not a valid ``1 - rho``). The result
+      can also exceed 2 (``rho < -1``); nothing is clipped.
+    * The ``log(knsW^2/eps)`` sits in the numerator as printed; Lemma 10 needs
+      ``sqrt(1-rho) k^4 W^2 log^2(ns/(1-rho)) <~ eps``, which puts such a log in
+      the denominator (to the fourth power).
+    """
+    eps = _eps(eps)
+    n = _count(n, "n")
+    s = _count(s, "s")
+    k = _count(k, "k")
+    _k_le_s(k, s)
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    den1 = k**8 * W**4 * _log(n * s) ** 4
+    den2 = k**6 * B**4 * _log(s)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        num1 = _log(k * n * s * W**2 / eps)
+        term1 = np.where(den1 > 0, num1 / den1, np.inf)
+        term2 = np.where(den2 > 0, 1.0 / den2, np.inf)
+    return _full(eps**2 * np.minimum(term1, term2), eps, n, s, k, W, B)
+
+
+def class_sup_bound(n, k, W, B):
+    r"""Proof of Theorem 8: ``C_H`` for ``H_{n,s,k}^{W,B}`` over ``{-1, 1}^n``.
+
+    Printed: ``C_{\mathcal{H}_{n,s,k}^{W,B}} = k(W\sqrt{n} + B)``.
+
+    Returns ``k * (W * sqrt(n) + B)`` (exact as printed; ``||x|| = sqrt(n)``).
+    """
+    n = _count(n, "n")
+    k = _count(k, "k")
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    return _full(k * (W * np.sqrt(n) + B), n, k, W, B)
+
+
+def theorem8_sample_complexity(eps, delta, n, s, k, W, B, d):
+    r"""Theorem 8: sample complexity and run time of the low-degree algorithm.
+
+    Printed: ``O(n^d k^2 (W\sqrt{n} + B)^2 \log(1/\delta)/\varepsilon)``.
+
+    Returns ``n**d * k**2 * (W sqrt(n) + B)**2 * log(1/delta) / eps`` (hidden
+    constant 1, natural log), i.e. :func:`lemma7_sample_complexity` with
+    ``C = class_sup_bound(n, k, W, B)``. ``d >= 0`` is passed explicitly (e.g.
+    from :func:`theorem8_degree`); ``s`` only enters through ``k <= s``. Large
+    ``n**d`` overflows to ``inf`` (no warning).
+
+    Notes
+    -----
+    The proof ends with "run-time and sample complexity will be
+    ``O(n^d \log(1/\delta)/\varepsilon)``", dropping the ``C_H^2`` factor.
+    """
+    eps = _eps(eps)
+    delta = _delta(delta)
+    n = _count(n, "n")
+    s = _count(s, "s")
+    k = _count(k, "k")
+    _k_le_s(k, s)
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    d = _nonneg(d, "d")
+    with np.errstate(over="ignore"):
+        out = n**d * k**2 * (W * np.sqrt(n) + B) ** 2 * _log(1.0 / delta) / eps
+    return _full(out, eps, delta, n, s, k, W, B, d)
+
+
+# ---------------------------------------------------------------------------
+# Section 5: Theorem 17, Theorem 19, eq. (15), Conjecture 20
+# ---------------------------------------------------------------------------
+
+
+def dense_rademacher(m, s, W, B, R):
+    r"""Section 5: classical Rademacher bound without sparsity (Anthony et al. 1999).
+
+    Printed: ``\frac{(WR+B)s}{\sqrt{m}}``.
+
+    Returns ``(W R + B) * s / sqrt(m)`` (the paper quotes it without ``O``).
+    """
+    m = _count(m, "m")
+    s = _count(s, "s")
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    R = _nonneg(R, "R")
+    return _full((W * R + B) * s / np.sqrt(m), m, s, W, B, R)
+
+
+def theorem19_rademacher(m, n, s, W, B, R):
+    r"""Theorem 19, eq. (1): Rademacher complexity of ``H_{n,s,1}^{W,B}``.
+
+    Printed: ``\mathcal{R}_{\mathcal{H}_{n,s,1}^{W,B}}(S) \leq \frac{(WR+B)\sqrt{sn \log(m(R+B))}}{\sqrt{m}}``.
+
+    Returns ``(W R + B) * sqrt(s n log(m (R + B))) / sqrt(m)`` (natural log).
+    The statement has no ``O``, but the proof's two terms (8) and (14) carry
+    the constants 4 and ``sqrt(c)``, which (1) drops; read it as constant 1.
+
+    Raises
+    ------
+    ValueError
+        If ``m (R + B) < 1`` (the square root of a negative log).
+    """
+    m = _count(m, "m")
+    n = _count(n, "n")
+    s = _count(s, "s")
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    R = _nonneg(R, "R")
+    arg = m * (R + B)
+    _sqrt_log_arg(arg, "m*(R+B)")
+    return _full((W * R + B) * np.sqrt(s * n * _log(arg)) / np.sqrt(m), m, n, s, W, B, R)
+
+
+def theorem19_proof_terms(m, n, s, W, B, R, c=1.0):
+    r"""Proof of Theorem 19: the final bounds on the bias and weight terms.
+
+    Printed (8): ``\leq \frac{4B \sqrt{sn c \log(mB)}}{\sqrt{m}}``;
+    printed (14): ``\leq 4 \frac{WR \sqrt{ns \log(mR)}}{\sqrt{m}}``.
+
+    Returns the pair ``(4 B sqrt(s n c log(m B)) / sqrt(m), 4 W R sqrt(n s log(m R)) / sqrt(m))``
+    (natural log). ``c > 0`` is the absolute constant of the sub-Gaussian tail
+    (5); (14) does not carry it although (9)-(13) use the same ``e^{-t^2/c}``.
+
+    Raises
+    ------
+    ValueError
+        If ``m B < 1`` or ``m R < 1`` (square root of a negative log). In
+        particular ``B = 0`` (no biases), for which the quantity bounded by (8)
+        is trivially 0, is outside the printed formula's domain.
+
+    Notes
+    -----
+    (8) and (14) use ``log(mB)`` and ``log(mR)`` where (1) uses
+    ``log(m(R+B))``; since both are at most ``log(m(R+B))``, their sum is at
+    most ``4 max(sqrt(c), 1)`` times (1).
+    """
+    m = _count(m, "m")
+    n = _count(n, "n")
+    s = _count(s, "s")
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    R = _nonneg(R, "R")
+    c = _positive(c, "c")
+    _sqrt_log_arg(m * B, "m*B")
+    _sqrt_log_arg(m * R, "m*R")
+    bias_term = 4.0 * B * np.sqrt(s * n * c * _log(m * B)) / np.sqrt(m)
+    weight_term = 4.0 * W * R * np.sqrt(n * s * _log(m * R)) / np.sqrt(m)
+    args = (m, n, s, W, B, R, c)
+    return _full(bias_term, *args), _full(weight_term, *args)
+
+
+def eq15_rademacher(m, n, s, k, W, B, R):
+    r"""Eq. (15): Rademacher complexity of ``H_{n,s,k}^{W,B}`` (k-sparse extension).
+
+    Printed: ``\mathcal{R}_{\mathcal{H}_{n,s,k}^{W,B}}(S) \leq \frac{(WR + B)\sqrt{snk \log(km(R + B))}}{\sqrt{m}}``.
+
+    Returns ``(W R + B) * sqrt(s n k log(k m (R + B))) / sqrt(m)`` (natural
+    log, constant 1 as for (1)). At ``k = 1`` it equals
+    :func:`theorem19_rademacher`.
+
+    Raises
+    ------
+    ValueError
+        If ``k m (R + B) < 1``.
+    """
+    m = _count(m, "m")
+    n = _count(n, "n")
+    s = _count(s, "s")
+    k = _count(k, "k")
+    _k_le_s(k, s)
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    R = _nonneg(R, "R")
+    arg = k * m * (R + B)
+    _sqrt_log_arg(arg, "k*m*(R+B)")
+    return _full((W * R + B) * np.sqrt(s * n * k * _log(arg)) / np.sqrt(m), m, n, s, k, W, B, R)
+
+
+def conjecture20_rademacher(m, s, k, W, B, R):
+    r"""Conjecture 20, eq. (16): conjectured dimension-free Rademacher bound.
+
+    Printed: ``\mathcal{R}_{\mathcal{H}_{n,s,k}^{W,B}}(S) \leq \frac{(WR+B)\sqrt{sk}}{\sqrt{m}}``.
+
+    Returns ``(W R + B) * sqrt(s k) / sqrt(m)`` (constant 1; a conjecture, not
+    a proven bound).
+    """
+    m = _count(m, "m")
+    s = _count(s, "s")
+    k = _count(k, "k")
+    _k_le_s(k, s)
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    R = _nonneg(R, "R")
+    return _full((W * R + B) * np.sqrt(s * k) / np.sqrt(m), m, s, k, W, B, R)
+
+
+def theorem17_sample_complexity(eps, delta, n, s, k, W, B, R):
+    r"""Theorem 17: sample complexity over general distributions with ``||x|| <= R``.
+
+    Printed: ``m(\varepsilon, \delta) = O\left(\frac{(WR+B)^2 ksn \log(\frac{k(R+B)}{\varepsilon}) + \log(\frac{1}{\delta})}{\varepsilon^2}\right)``.
+
+    Returns ``((W R + B)**2 k s n log(k (R + B)/eps) + log(1/delta)) / eps**2``
+    (hidden constant 1, natural log).
+
+    Notes
+    -----
+    For ``k (R + B) < eps`` the log is negative and the printed value is
+    returned as is (it may be negative). ``R + B = 0`` raises ValueError
+    (``log 0``). Lemma 18 multiplies the Rademacher complexity by
+    ``C_H = k(WR + B)``, so combining it with (15) gives
+    ``k^3 (WR+B)^4 s n log(.)/eps^2``; the printed ``(WR+B)^2 k`` omits ``C_H``.
+    """
+    eps = _eps(eps)
+    delta = _delta(delta)
+    n = _count(n, "n")
+    s = _count(s, "s")
+    k = _count(k, "k")
+    _k_le_s(k, s)
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    R = _nonneg(R, "R")
+    if np.any(R + B <= 0):
+        raise ValueError("R + B must be positive: the bound contains log(k(R+B)/eps)")
+    out = ((W * R + B) ** 2 * k * s * n * _log(k * (R + B) / eps) + _log(1.0 / delta)) / eps**2
+    return _full(out, eps, delta, n, s, k, W, B, R)
+
+
+# ---------------------------------------------------------------------------
+# registry
+# ---------------------------------------------------------------------------
+
+#: Short id -> bound function.
+BOUNDS: dict[str, Callable] = {
+    "lemma6": lemma6_halfspace_as,
+    "lemma9": lemma9_average_sensitivity,
+    "lemma10": lemma10_noise_sensitivity,
+    "claim2.1": claim21_tail_bound,
+    "thm8-degree": theorem8_degree,
+    "thm19": theorem19_rademacher,
+    "eq15": eq15_rademacher,
+    "conj20": conjecture20_rademacher,
+    "dense": dense_rademacher,
+    "thm17": theorem17_sample_complexity,
+}
+
+_FORMULAS: dict[str, str] = {
+    "lemma6": r"Lemma 6 (Kane 2014): \text{AS}(g) = O(p\sqrt{n \log(1/p)})",
+    "lemma9": r"Lemma 9: \text{AS}(h) \leq O(k^4 W^2 \sqrt{n} \log(ns) + k^3 B^2 \sqrt{\log s})",
+    "lemma10": (
+        r"Lemma 10: \text{NS}_\rho(h) = \sqrt{(1-\rho)} \cdot "
+        r"O(k^4 W^2 \log^2(ns/(1-\rho)) + k^3 B^2 \sqrt{\log s})"
+    ),
+    "claim2.1": (
+        r"Claim 2.1 (Klivans et al. 2004): \sum_{T:|T|>d} \hat{f}(T)^2 \leq "
+        r"2 \cdot \text{NS}_\rho(f)/(1 - \rho^d)"
+    ),
+    "thm8-degree": (
+        r"Theorem 8: d = \Theta((k^8 W^4 \log(ns)^4 + k^6 B^4 \log s)/\varepsilon^2)"
+    ),
+    "thm19": (
+        r"Theorem 19, eq. (1): \mathcal{R}_{\mathcal{H}_{n,s,1}^{W,B}}(S) \leq "
+        r"\frac{(WR+B)\sqrt{sn \log(m(R+B))}}{\sqrt{m}}"
+    ),
+    "eq15": (
+        r"Eq. (15): \mathcal{R}_{\mathcal{H}_{n,s,k}^{W,B}}(S) \leq "
+        r"\frac{(WR + B)\sqrt{snk \log(km(R + B))}}{\sqrt{m}}"
+    ),
+    "conj20": (
+        r"Conjecture 20, eq. (16): \mathcal{R}_{\mathcal{H}_{n,s,k}^{W,B}}(S) \leq "
+        r"\frac{(WR+B)\sqrt{sk}}{\sqrt{m}}"
+    ),
+    "dense": r"Section 5 (Anthony et al. 1999), no sparsity: \frac{(WR+B)s}{\sqrt{m}}",
+    "thm17": (
+        r"Theorem 17: m(\varepsilon, \delta) = O\left(\frac{(WR+B)^2 ksn "
+        r"\log(\frac{k(R+B)}{\varepsilon}) + \log(\frac{1}{\delta})}{\varepsilon^2}\right)"
+    ),
+}
+
+
+def describe(bound_id: str) -> str:
+    """Return the paper's printed formula (LaTeX, with its reference) for a registry id.
+
+    Raises
+    ------
+    KeyError
+        If ``bound_id`` is not a key of :data:`BOUNDS`.
+    """
+    try:
+        return _FORMULAS[bound_id]
+    except KeyError:
+        raise KeyError(
+            f"unknown bound id {bound_id!r}; known ids: {', '.join(sorted(BOUNDS))}"
+        ) from None

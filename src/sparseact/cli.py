@@ -1,0 +1,62 @@
+"""Command-line entry points used by the workflow rules (``sparseact <command>``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _run_notebook(args) -> int:
+    from sparseact.notebooks import run_notebook
+
+    run_notebook(args.notebook, args.executed, args.html, json.loads(args.parameters), args.kernel, args.cwd)
+    return 0
+
+
+def _ledger(args) -> int:
+    from sparseact.ledger import load_records, write_ledger
+
+    frame = write_ledger(load_records(args.results), args.csv, args.markdown)
+    counts = frame["verdict"].value_counts().to_dict()
+    print(f"ledger: {len(frame)} checks, {counts}")
+    return 0
+
+
+def _check_config(args) -> int:
+    from sparseact.config import ConfigError, load_config
+
+    try:
+        load_config(args.config)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(f"{args.config}: valid")
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="sparseact", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    nb = sub.add_parser("run-notebook", help="execute a jupytext notebook with papermill and render HTML")
+    nb.add_argument("notebook")
+    nb.add_argument("--executed", required=True, help="path of the executed .ipynb")
+    nb.add_argument("--html", required=True, help="path of the HTML report")
+    nb.add_argument("--parameters", required=True, help="papermill parameters as a JSON object")
+    nb.add_argument("--kernel", default="sparseact")
+    nb.add_argument("--cwd", default=".")
+    nb.set_defaults(func=_run_notebook)
+    led = sub.add_parser("ledger", help="assemble the claims ledger from result files")
+    led.add_argument("results", nargs="+", help="result JSON files")
+    led.add_argument("--csv", required=True)
+    led.add_argument("--markdown", required=True)
+    led.set_defaults(func=_ledger)
+    chk = sub.add_parser("check-config", help="validate a config file against the schema")
+    chk.add_argument("config")
+    chk.set_defaults(func=_check_config)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

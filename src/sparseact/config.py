@@ -1,0 +1,85 @@
+"""Configuration: schema validation and the relations a JSON schema cannot express.
+
+The Snakefile validates ``config`` against ``workflow/schemas/config.schema.yaml``
+with ``snakemake.utils.validate`` and then calls :func:`check_config`; both run
+before any job, and both name the offending key.
+"""
+
+from __future__ import annotations
+
+from math import floor, log2
+from pathlib import Path
+
+import yaml
+
+#: Location of the schema, relative to the repository root.
+SCHEMA_PATH = Path("workflow") / "schemas" / "config.schema.yaml"
+
+#: Largest cube enumerated exactly by the construction checks.
+EXACT_MAX_DIM = 24
+#: Largest domain Z_q^m enumerated for the LWR checks.
+LWR_MAX_DOMAIN = 4096
+#: Largest b + q enumerated for Appendix A.
+APPA_MAX_DIM = 22
+
+
+class ConfigError(ValueError):
+    """A configuration value outside what the workflow accepts; names the key."""
+
+
+def _fail(key: str, message: str) -> None:
+    raise ConfigError(f"invalid config: {key}: {message}")
+
+
+def check_config(config: dict) -> dict:
+    """Check the cross-key relations of a schema-valid ``config``.
+
+    Raises
+    ------
+    ConfigError
+        With the dotted key path and the allowed range in the message.
+    """
+    cons = config["constructions"]
+    thm13 = cons["thm13"]
+    max_p = floor(log2(max(thm13["s_values"])))
+    for i, p in enumerate(thm13["p_values"]):
+        if p > max_p:
+            _fail(f"constructions.thm13.p_values[{i}]",
+                  f"p = {p} exceeds floor(log2 s) = {max_p} for every s in s_values; "
+                  f"Theorem 13 needs 1 <= p <= floor(log2 s)")
+        if p > max(thm13["n_values"]):
+            _fail(f"constructions.thm13.p_values[{i}]",
+                  f"p = {p} exceeds every n in n_values (a p-junta needs p <= n)")
+    for i, inst in enumerate(cons["sec4-lwr"]["instances"]):
+        key = f"constructions.sec4-lwr.instances[{i}]"
+        if inst["p"] > inst["q"]:
+            _fail(f"{key}.p", f"p = {inst['p']} must be at most q = {inst['q']} (rounding Z_q to Z_p)")
+        if inst["q"] ** inst["m"] > LWR_MAX_DOMAIN:
+            _fail(key, f"q^m = {inst['q'] ** inst['m']} exceeds the exhaustive-domain limit {LWR_MAX_DOMAIN}")
+    appa = cons["appA"]
+    for section, block in (("constructions.appA", appa), ("constructions.appA.whp", appa["whp"])):
+        for i, b in enumerate(block["b_values"]):
+            if b + block["q"] > APPA_MAX_DIM:
+                _fail(f"{section}.b_values[{i}]",
+                      f"b + q = {b + block['q']} exceeds the exact-enumeration limit {APPA_MAX_DIM}")
+    return config
+
+
+def load_config(path: str | Path, schema_path: str | Path | None = None) -> dict:
+    """Read a YAML config, validate it against the schema, then :func:`check_config`.
+
+    The same checks the Snakefile runs, for use outside Snakemake.
+    """
+    import jsonschema
+
+    with open(path, encoding="utf-8") as handle:
+        config = yaml.safe_load(handle)
+    schema_file = Path(schema_path) if schema_path else Path(__file__).resolve().parents[2] / SCHEMA_PATH
+    with open(schema_file, encoding="utf-8") as handle:
+        schema = yaml.safe_load(handle)
+    try:
+        jsonschema.Draft202012Validator(schema).validate(config)
+    except jsonschema.ValidationError as exc:
+        key = ".".join(str(p) for p in exc.absolute_path) or "<top level>"
+        raise ConfigError(f"invalid config: {key}: {exc.message}") from None
+    return check_config(config)

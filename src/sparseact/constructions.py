@@ -1,0 +1,519 @@
+"""The explicit networks the paper constructs, as printed and (where needed) corrected.
+
+Every builder returns a :class:`~sparseact.networks.SparseReLUNetwork` and, where the
+paper maps a domain into the hypercube first, the embedding as a function. The
+function each network is *claimed* to compute is given next to it, so a check
+can compare the two on every input of the domain.
+
+Where a printed formula does not do what the text says, the builder takes a
+``variant`` argument: ``"printed"`` reproduces the formula exactly as printed and
+``"corrected"`` the smallest correction we could justify. The checks in
+:mod:`sparseact.construction_checks` report both.
+
+Conventions
+-----------
+Points of {-1, 1}^p are indexed as in :mod:`sparseact.cube`: index ``j`` is the
+point with ``x_i = (-1)**(bit i of j)``. A bit ``beta in {0, 1}`` is encoded as
+the sign ``1 - 2*beta`` (0 -> +1, 1 -> -1). Integer ranges written ``[N]`` in the
+paper are taken as ``{0, ..., N-1}`` when the value 0 must be representable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import combinations
+
+import numpy as np
+
+from sparseact.cube import hypercube, indices_from_points
+from sparseact.networks import SparseReLUNetwork
+
+VARIANTS = ("printed", "corrected")
+
+
+def _check_variant(variant: str) -> str:
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+    return variant
+
+
+def _positive_int(value, name: str, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def relu(z):
+    """``sigma(z) = max(z, 0)``."""
+    return np.maximum(z, 0.0)
+
+
+# ---------------------------------------------------------------------------
+# Theorem 13: p-juntas in H_{n,s,1}^{sqrt(p), p}
+# ---------------------------------------------------------------------------
+
+
+def junta_function(truth_table, variables: Sequence[int]) -> Callable[[np.ndarray], np.ndarray]:
+    """The p-junta ``f(x) = truth_table[index of (x_v)_{v in variables}]``.
+
+    Parameters
+    ----------
+    truth_table : array_like, shape (2**p,)
+        Values of ``f`` on {-1, 1}^p in :func:`sparseact.cube.hypercube` order.
+    variables : sequence of int
+        The ``p`` distinct 0-based coordinates ``f`` depends on.
+    """
+    table = np.asarray(truth_table, dtype=np.float64)
+    variables = list(variables)
+    if table.shape != (1 << len(variables),):
+        raise ValueError(
+            f"truth_table must have length 2**p = {1 << len(variables)} for "
+            f"p = {len(variables)} variables, got shape {table.shape}"
+        )
+
+    def f(X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        return table[indices_from_points(X[:, variables])]
+
+    return f
+
+
+def junta_network(truth_table, variables: Sequence[int], n: int, s: int | None = None):
+    """Theorem 13's network for a p-junta: ``sum_j u_j sigma(<w_j, x> - p + 1)``.
+
+    For each ``j < 2**p``, ``w_j`` is the j-th point of {-1, 1}^p placed on
+    ``variables`` (zero elsewhere) and ``u_j = f(w_j)``; neurons ``j >= 2**p`` have
+    ``w_j = 0``, ``u_j = 0`` and bias 0 (never active). Then
+    ``sigma(<w_j, x> - p + 1) = 1{x agrees with w_j on variables}``, so exactly
+    one neuron fires and ``h = f`` (proof of Theorem 13).
+
+    Parameters
+    ----------
+    truth_table : array_like, shape (2**p,)
+        Values in {-1, 1} of the junta on its variables (hypercube order).
+    variables : sequence of int
+        ``p`` distinct coordinates in ``[0, n)``.
+    n : int
+        Input dimension.
+    s : int, optional
+        Number of neurons, ``s >= 2**p`` (default ``2**p``).
+
+    Returns
+    -------
+    SparseReLUNetwork
+    """
+    n = _positive_int(n, "n")
+    variables = [int(v) for v in variables]
+    p = len(variables)
+    if len(set(variables)) != p or any(v < 0 or v >= n for v in variables):
+        raise ValueError(f"variables must be {p} distinct coordinates in [0, {n}), got {variables}")
+    table = np.asarray(truth_table, dtype=np.float64)
+    if table.shape != (1 << p,):
+        raise ValueError(f"truth_table must have length 2**p = {1 << p}, got shape {table.shape}")
+    if not np.all(np.abs(table) == 1):
+        raise ValueError("truth_table must have values in {-1, 1} (a Boolean junta)")
+    s = (1 << p) if s is None else _positive_int(s, "s")
+    if s < (1 << p):
+        raise ValueError(f"s must be at least 2**p = {1 << p} neurons, got s = {s}")
+    W = np.zeros((s, n))
+    W[: 1 << p][:, variables] = hypercube(p)
+    u = np.zeros(s)
+    u[: 1 << p] = table
+    b = np.zeros(s)
+    b[: 1 << p] = p - 1
+    return SparseReLUNetwork(u, W, b)
+
+
+def parity_truth_table(p: int) -> np.ndarray:
+    """Truth table of ``chi_[p](x) = prod_i x_i`` on {-1, 1}^p (hypercube order)."""
+    return np.prod(hypercube(p), axis=1)
+
+
+# ---------------------------------------------------------------------------
+# Section 1: Index_b in H_{b + 2^b, 2^b, 1}
+# ---------------------------------------------------------------------------
+
+
+def index_function(b: int) -> Callable[[np.ndarray], np.ndarray]:
+    """``Index_b(z)`` for ``z = (x, y)``: bit ``y_x`` mapped to {0, 1} (-1 -> 0).
+
+    ``x`` (the first ``b`` coordinates) is read as the integer whose bit ``i`` is
+    ``(1 - x_i)/2``, the hypercube row order; ``y`` is the remaining ``2**b``
+    coordinates.
+    """
+    b = _positive_int(b, "b")
+
+    def f(Z: np.ndarray) -> np.ndarray:
+        Z = np.asarray(Z, dtype=np.float64)
+        address = indices_from_points(Z[:, :b])
+        return (Z[np.arange(Z.shape[0]), b + address] + 1.0) / 2.0
+
+    return f
+
+
+def index_network(b: int) -> SparseReLUNetwork:
+    """Section 1's ``Index_b(z) = sum_alpha sigma(<w_alpha, z> - b + 1/2)``.
+
+    The first ``b`` coordinates of ``w_alpha`` are ``alpha``; among the last ``2**b``
+    the alpha-th is ``1/2`` (alpha-th in hypercube order), the rest 0; ``u = 1``.
+    """
+    b = _positive_int(b, "b")
+    s = 1 << b
+    W = np.zeros((s, b + s))
+    W[:, :b] = hypercube(b)
+    W[np.arange(s), b + np.arange(s)] = 0.5
+    return SparseReLUNetwork(np.ones(s), W, np.full(s, b - 0.5))
+
+
+# ---------------------------------------------------------------------------
+# Section 4: parities through the quadratic lift x(y) in {-1,1}^{m x m}
+# ---------------------------------------------------------------------------
+
+
+def parity01(Y: np.ndarray, S: Sequence[int]) -> np.ndarray:
+    """The parity of ``y`` on ``S`` in {0, 1} form: 1 iff ``prod_{i in S} y_i = 1``.
+
+    This is the function a learner of parities must output (Theorem 14).
+    """
+    Y = np.asarray(Y, dtype=np.float64)
+    return (1.0 + np.prod(Y[:, list(S)], axis=1)) / 2.0
+
+
+def chi_printed(Y: np.ndarray, S: Sequence[int]) -> np.ndarray:
+    """``chi_S`` exactly as printed in Section 4: 1 iff ``sum_{i in S} y_i`` is even.
+
+    For ``y in {-1, 1}^m`` the sum is congruent to ``|S|`` modulo 2, so this is the
+    constant ``1{|S| even}``, not a parity.
+    """
+    Y = np.asarray(Y, dtype=np.float64)
+    t = np.rint(Y[:, list(S)].sum(axis=1)).astype(np.int64)
+    return (t % 2 == 0).astype(np.float64)
+
+
+def parity_shifts(m: int, S: Sequence[int], variant: str = "printed") -> np.ndarray:
+    """The shifts ``a`` of the identity ``sum_a 2 sigma(1/2 - (sum_{i in S} y_i - a)^2)``.
+
+    ``"printed"``: every even ``a`` in ``{-m, ..., m}``. ``"corrected"``: every
+    ``a`` in ``{-m, ..., m}`` with ``a = |S| (mod 4)``; then the sum is 1 exactly
+    when the number of ``-1`` among ``(y_i)_{i in S}``, ``(|S| - sum y_i)/2``, is
+    even, i.e. it is :func:`parity01`.
+    """
+    m = _positive_int(m, "m")
+    _check_variant(variant)
+    a = np.arange(-m, m + 1)
+    if variant == "printed":
+        return a[a % 2 == 0]
+    return a[(a - len(S)) % 4 == 0]
+
+
+def parity_identity(Y: np.ndarray, S: Sequence[int], shifts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Evaluate ``sum_a 2 sigma(1/2 - (t - a)^2)``, ``t = sum_{i in S} y_i``.
+
+    Returns
+    -------
+    values : ndarray, shape (m_points,)
+    active : ndarray of int, shape (m_points,)
+        Number of terms with a positive argument (active ReLUs).
+    """
+    Y = np.asarray(Y, dtype=np.float64)
+    t = Y[:, list(S)].sum(axis=1)
+    arg = 0.5 - (t[:, None] - np.asarray(shifts, dtype=np.float64)[None, :]) ** 2
+    return 2.0 * relu(arg).sum(axis=1), np.count_nonzero(arg > 0, axis=1)
+
+
+def quadratic_lift(Z: np.ndarray) -> np.ndarray:
+    """Section 4's lift: ``x(z)_{ij} = z_i`` if ``i = j`` and ``z_i z_j`` otherwise.
+
+    Parameters
+    ----------
+    Z : array_like, shape (points, r)
+        Points of {-1, 1}^r.
+
+    Returns
+    -------
+    ndarray, shape (points, r*r)
+        Row-major flattening of the ``r x r`` matrix ``x(z)``: entry ``(i, j)``
+        is column ``i*r + j``.
+    """
+    Z = np.asarray(Z, dtype=np.float64)
+    if Z.ndim != 2:
+        raise ValueError(f"Z must have shape (points, r), got {Z.shape}")
+    r = Z.shape[1]
+    X = Z[:, :, None] * Z[:, None, :]
+    X[:, np.arange(r), np.arange(r)] = Z
+    return X.reshape(Z.shape[0], r * r)
+
+
+def lifted_quadratic_weights(v: np.ndarray, a: float) -> tuple[np.ndarray, float]:
+    """``(w, beta)`` with ``1/2 - (<v, z> - a)^2 = <w, x(z)> - beta`` for all ``z`` in {-1,1}^r.
+
+    Expanding with ``z_i^2 = 1``: ``w_{ij} = -v_i v_j`` (``i != j``),
+    ``w_{ii} = 2 a v_i`` and ``beta = ||v||^2 + a^2 - 1/2``.
+    """
+    v = np.asarray(v, dtype=np.float64)
+    w = -np.outer(v, v)
+    w[np.diag_indices(v.size)] = 2.0 * a * v
+    return w.reshape(-1), float(v @ v + a * a - 0.5)
+
+
+def parity_lift_weights(m: int, S: Sequence[int], a: float, variant: str = "printed"):
+    """``(w_{S,a}, b_{S,a})`` of Section 4 for ``1/2 - (sum_{i in S} y_i - a)^2``.
+
+    ``"printed"``: ``b = |S| + a^2 - 1/2``, ``w[i, j] = -1`` for ``i != j in [m]`` and
+    ``w[i, i] = 2a`` for every ``i`` (as printed, with no reference to ``S``).
+    ``"corrected"``: the same restricted to ``i, j in S`` (zero elsewhere), which is
+    :func:`lifted_quadratic_weights` of the indicator vector of ``S``.
+    """
+    m = _positive_int(m, "m")
+    if variant == "printed":
+        w = -np.ones((m, m))
+        w[np.diag_indices(m)] = 2.0 * a
+        return w.reshape(-1), float(len(S) + a * a - 0.5)
+    _check_variant(variant)
+    indicator = np.zeros(m)
+    indicator[list(S)] = 1.0
+    return lifted_quadratic_weights(indicator, a)
+
+
+def parity_network(m: int, S: Sequence[int], variant: str = "corrected"):
+    """Section 4's 1-sparse network for the parity on ``S``, on the lifted input ``x(y)``.
+
+    ``h(x) = sum_a 2 sigma(<w_{S,a}, x> - b_{S,a})`` over :func:`parity_shifts`.
+    With ``variant="corrected"`` both corrections (shifts ``a = |S| mod 4`` and
+    weights restricted to ``S``) are applied; ``"printed"`` uses both printed
+    formulas.
+
+    Returns
+    -------
+    network : SparseReLUNetwork
+        On ``n = m*m`` inputs.
+    embedding : callable
+        ``y -> x(y)`` (:func:`quadratic_lift`).
+    """
+    shifts = parity_shifts(m, S, variant)
+    rows = [parity_lift_weights(m, S, float(a), variant) for a in shifts]
+    W = np.array([w for w, _ in rows])
+    b = np.array([beta for _, beta in rows])
+    return SparseReLUNetwork(np.full(len(shifts), 2.0), W, b), quadratic_lift
+
+
+def all_subsets(m: int) -> list[tuple[int, ...]]:
+    """Every non-empty subset of ``{0, ..., m-1}``, by size then lexicographically."""
+    return [c for size in range(1, m + 1) for c in combinations(range(m), size)]
+
+
+# ---------------------------------------------------------------------------
+# Section 4: Learning with Rounding through binary encoding and the lift
+# ---------------------------------------------------------------------------
+
+
+def lwr_bits(q: int) -> int:
+    """Bits per coordinate of ``Z_q``: the bit length of ``q - 1``."""
+    q = _positive_int(q, "q", 2)
+    return max(1, int(q - 1).bit_length())
+
+
+def lwr_function(w: np.ndarray, q: int, p: int) -> Callable[[np.ndarray], np.ndarray]:
+    """Definition 15: ``f_w(y) = (<w, y> mod q) mod p`` on ``y in Z_q^m``."""
+    w = np.asarray(w, dtype=np.int64)
+
+    def f(Y: np.ndarray) -> np.ndarray:
+        return ((np.asarray(Y, dtype=np.int64) @ w) % q % p).astype(np.float64)
+
+    return f
+
+
+def lwr_encode(Y: np.ndarray, q: int) -> np.ndarray:
+    """``z(y) in {-1, 1}^r``: the binary digits of each ``y_i``, bit ``beta`` -> ``1 - 2 beta``.
+
+    Coordinate ``i*L + l`` holds bit ``l`` (least significant first) of ``y_i``,
+    ``L = lwr_bits(q)``, so ``r = m L = O(m log q)``.
+    """
+    Y = np.asarray(Y, dtype=np.int64)
+    if Y.ndim != 2:
+        raise ValueError(f"Y must have shape (points, m), got {Y.shape}")
+    if Y.size and (Y.min() < 0 or Y.max() >= q):
+        raise ValueError(f"Y must have entries in Z_q = [0, {q})")
+    L = lwr_bits(q)
+    bits = (Y[:, :, None] >> np.arange(L)[None, None, :]) & 1
+    return (1.0 - 2.0 * bits).reshape(Y.shape[0], -1)
+
+
+def lwr_affine_form(w: np.ndarray, q: int) -> tuple[np.ndarray, float]:
+    """``(v, c)`` with ``<w, y> = c + <v, z(y)>`` for every ``y in Z_q^m`` (exact).
+
+    From ``y_i = sum_l 2^l (1 - z_{il})/2``: ``v_{il} = -w_i 2^(l-1)`` and
+    ``c = sum_i w_i (2^L - 1)/2``. The paper asks for a *linear* ``v`` with
+    ``<v, z(y)> = <w, y>``; the offset ``c`` is generally non-zero, and it is
+    absorbed into the shifts ``a`` of the ReLU identity (our correction).
+    """
+    w = np.asarray(w, dtype=np.float64)
+    L = lwr_bits(q)
+    v = -(w[:, None] * (2.0 ** (np.arange(L) - 1))[None, :]).reshape(-1)
+    return v, float(w.sum() * ((1 << L) - 1) / 2.0)
+
+
+def lwr_linear_form_printed(w: np.ndarray, q: int, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Best *linear* ``v`` for ``<v, z(y)> = <w, y>`` over the points ``Y`` (least squares).
+
+    The printed claim is that some ``v`` makes this exact. Returns ``v`` and the
+    residual vector ``rho = <w, y> - <v, z(y)>`` over ``Y``. If ``rho != 0``, no
+    linear ``v`` exists: ``rho`` is orthogonal to every column of ``z(Y)``
+    (``sum_y rho_y z(y) = 0``) while ``sum_y rho_y <w, y> = ||rho||^2 > 0`` -- a
+    certificate of infeasibility.
+    """
+    Z = lwr_encode(Y, q)
+    target = np.asarray(Y, dtype=np.float64) @ np.asarray(w, dtype=np.float64)
+    v, *_ = np.linalg.lstsq(Z, target, rcond=None)
+    return v, target - Z @ v
+
+
+def lwr_lambda(t, q: int, p: int):
+    """``lambda(i) = (i mod q) mod p`` (Section 4)."""
+    return (np.asarray(t, dtype=np.int64) % q) % p
+
+
+def lwr_identity(t: np.ndarray, q: int, p: int, m: int, variant: str = "printed"):
+    """Evaluate the ReLU identity for ``lambda(t)``, ``t`` an integer in ``[0, q^2 m)``.
+
+    ``"printed"``: ``sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a))^2`` -- the
+    square outside the ReLU, exactly as printed. ``"corrected"``:
+    ``sum_a 2 lambda(a) sigma(1/2 - (t - a)^2)``, the parity identity's form.
+
+    Returns
+    -------
+    values, active : ndarray
+        The sum, and the number of ReLUs with a positive argument.
+    """
+    _check_variant(variant)
+    t = np.asarray(t, dtype=np.float64)
+    a = np.arange(q * q * m, dtype=np.float64)
+    lam = lwr_lambda(a.astype(np.int64), q, p).astype(np.float64)
+    diff = t[:, None] - a[None, :]
+    arg = 0.5 - diff if variant == "printed" else 0.5 - diff**2
+    terms = relu(arg) ** 2 if variant == "printed" else relu(arg)
+    return 2.0 * terms @ lam, np.count_nonzero(arg > 0, axis=1)
+
+
+def lwr_network(w: np.ndarray, q: int, p: int):
+    """The (corrected) network ``F_w`` with ``F_w(x(z(y))) = f_w(y)`` (Section 4).
+
+    One neuron per shift ``a in {0, ..., q^2 m - 1}``:
+    ``2 lambda(a) sigma(1/2 - (<v, z> + c - a)^2)`` linearised by
+    :func:`lifted_quadratic_weights` on ``x = x(z)``, ``n = r^2``, with ``(v, c)``
+    from :func:`lwr_affine_form` (the printed linear ``v`` does not exist in
+    general, and the printed square sits outside the ReLU).
+
+    Returns
+    -------
+    network : SparseReLUNetwork
+    embedding : callable
+        ``y -> x(z(y))``.
+    """
+    w = np.asarray(w, dtype=np.int64)
+    m = w.size
+    v, c = lwr_affine_form(w, q)
+    shifts = np.arange(q * q * m)
+    rows = [lifted_quadratic_weights(v, float(a) - c) for a in shifts]
+    W = np.array([row for row, _ in rows])
+    b = np.array([beta for _, beta in rows])
+    u = 2.0 * lwr_lambda(shifts, q, p).astype(np.float64)
+
+    def embedding(Y: np.ndarray) -> np.ndarray:
+        return quadratic_lift(lwr_encode(Y, q))
+
+    return SparseReLUNetwork(u, W, b), embedding
+
+
+def zq_points(q: int, m: int) -> np.ndarray:
+    """All ``q**m`` points of ``Z_q^m``, shape (q**m, m)."""
+    q = _positive_int(q, "q", 2)
+    m = _positive_int(m, "m")
+    grids = np.meshgrid(*([np.arange(q)] * m), indexing="ij")
+    return np.stack([g.reshape(-1) for g in grids], axis=1)
+
+
+# ---------------------------------------------------------------------------
+# Appendix A: a sparsely activated network with dense weights
+# ---------------------------------------------------------------------------
+
+
+def appendix_a_network(y_weights: np.ndarray, gamma: float) -> SparseReLUNetwork:
+    """``F(x, y) = sum_alpha sigma(<w_alpha, y> + Gamma (<x, alpha> - b))`` (Appendix A).
+
+    Parameters
+    ----------
+    y_weights : array_like, shape (2**b, q)
+        Row ``j`` is ``w_alpha`` for the j-th ``alpha`` of {-1, 1}^b (hypercube order).
+    gamma : float
+        ``Gamma >= 0``.
+
+    Returns
+    -------
+    SparseReLUNetwork
+        On inputs ``(x, y)`` in {-1, 1}^(b+q), ``x`` first; neuron ``alpha`` has weight
+        ``(Gamma alpha, w_alpha)``, bias ``Gamma b`` and ``u_alpha = 1``.
+    """
+    Wy = np.asarray(y_weights, dtype=np.float64)
+    if Wy.ndim != 2:
+        raise ValueError(f"y_weights must have shape (2**b, q), got {Wy.shape}")
+    s = Wy.shape[0]
+    b = s.bit_length() - 1
+    if s != 1 << b:
+        raise ValueError(f"y_weights must have 2**b rows, got {s}")
+    gamma = float(gamma)
+    if not np.isfinite(gamma) or gamma < 0:
+        raise ValueError(f"gamma must be a finite number >= 0, got {gamma}")
+    W = np.concatenate([gamma * hypercube(b), Wy], axis=1)
+    return SparseReLUNetwork(np.ones(s), W, np.full(s, gamma * b))
+
+
+def appendix_a_target(y_weights: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """``(x, y) -> sigma(<w_x, y>)``, what Appendix A says ``F`` returns when 1-sparse."""
+    Wy = np.asarray(y_weights, dtype=np.float64)
+    b = Wy.shape[0].bit_length() - 1
+
+    def f(X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        rows = Wy[indices_from_points(X[:, :b])]
+        return relu(np.einsum("ij,ij->i", rows, X[:, b:]))
+
+    return f
+
+
+def unit_gaussian_rows(rng: np.random.Generator, rows: int, q: int) -> np.ndarray:
+    """``rows`` independent uniformly random unit vectors in R^q."""
+    G = rng.standard_normal((rows, q))
+    return G / np.linalg.norm(G, axis=1, keepdims=True)
+
+
+__all__ = [
+    "VARIANTS",
+    "all_subsets",
+    "appendix_a_network",
+    "appendix_a_target",
+    "chi_printed",
+    "index_function",
+    "index_network",
+    "junta_function",
+    "junta_network",
+    "lifted_quadratic_weights",
+    "lwr_affine_form",
+    "lwr_bits",
+    "lwr_encode",
+    "lwr_function",
+    "lwr_identity",
+    "lwr_lambda",
+    "lwr_linear_form_printed",
+    "lwr_network",
+    "parity01",
+    "parity_identity",
+    "parity_lift_weights",
+    "parity_network",
+    "parity_shifts",
+    "parity_truth_table",
+    "quadratic_lift",
+    "relu",
+    "unit_gaussian_rows",
+    "zq_points",
+]

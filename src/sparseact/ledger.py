@@ -1,0 +1,334 @@
+"""Claim records, verdicts computed from data, and the claims ledger.
+
+Every check produces :class:`ClaimRecord` rows whose verdict comes from one of
+the ``verdict_*`` functions below, applied to measured numbers. Nothing here
+accepts a verdict from the caller.
+
+Tolerance policy
+----------------
+* Exact checks (enumerated inputs, float64 arithmetic): two numbers agree when
+  ``|a - b| <= ATOL + RTOL * |b|`` with ``ATOL = RTOL = 1e-9``. The paper's
+  constructions use small integers and halves, which float64 represents
+  exactly, so their errors are 0.0 or at least 1e-3; the tolerance only absorbs
+  rounding in sums of random real weights.
+* Inequalities ``value <= limit`` allow the same slack: ``value <= limit + ATOL + RTOL*|limit|``.
+* O(.) bounds (``verdict_big_o``): the ratio measured/expression is fitted
+  against the swept parameter on log-log axes; PASS when the fitted slope is at
+  most ``SLOPE_TOL`` (the ratio does not grow), FAIL when it is larger and the
+  largest parameter also has the largest ratio, INCONCLUSIVE otherwise.
+* Monte Carlo: normal (CLT) intervals at 95% unless a check says otherwise; a
+  one-sided claim PASSes when the whole interval satisfies it, FAILs when the
+  whole interval violates it, and is INCONCLUSIVE when the interval straddles.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from enum import Enum
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ATOL = 1e-9
+RTOL = 1e-9
+SLOPE_TOL = 0.1
+
+METHODS = ("exact", "monte-carlo", "estimate")
+
+LEDGER_COLUMNS = [
+    "claim_id",
+    "check_id",
+    "paper_ref",
+    "statement",
+    "check",
+    "variant",
+    "method",
+    "instances",
+    "worst_value",
+    "worst_value_label",
+    "verdict",
+    "counterexample",
+    "evidence",
+    "notes",
+]
+
+
+class Verdict(str, Enum):
+    """Outcome of a check."""
+
+    PASS = "PASS"
+    FAIL = "FAIL"
+    INCONCLUSIVE = "INCONCLUSIVE"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class ClaimRecord:
+    """One row of the ledger: one check of one claim.
+
+    Attributes
+    ----------
+    claim_id : str
+        Family of the claim, e.g. ``"thm13"``, ``"sec4-parity"``.
+    check_id : str
+        Unique id of the check, e.g. ``"sec4-parity/lift-printed"``.
+    paper_ref : str
+        Where the claim is printed (PMLR numbering).
+    statement : str
+        The claim, short, as the paper states it.
+    check : str
+        What was computed and compared.
+    variant : str
+        ``"as printed"``, ``"corrected"`` or ``""`` when the two coincide.
+    method : str
+        ``"exact"``, ``"monte-carlo"`` or ``"estimate"``.
+    instances : int
+        Number of instances (networks, inputs, ...) the verdict covers.
+    worst_value : float
+        The worst measured quantity (error, ratio, count).
+    worst_value_label : str
+        What ``worst_value`` is.
+    verdict : Verdict
+        Computed by a ``verdict_*`` function.
+    counterexample : str
+        For a FAIL, a concrete failing input.
+    evidence : tuple of str
+        Relative paths of figures, tables and reports.
+    notes : str
+        Anything a reader needs to interpret the row.
+    """
+
+    claim_id: str
+    check_id: str
+    paper_ref: str
+    statement: str
+    check: str
+    variant: str
+    method: str
+    instances: int
+    worst_value: float
+    worst_value_label: str
+    verdict: Verdict
+    counterexample: str = ""
+    evidence: tuple[str, ...] = field(default_factory=tuple)
+    notes: str = ""
+
+    def __post_init__(self):
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
+        if not isinstance(self.verdict, Verdict):
+            raise ValueError(f"verdict must be a Verdict computed by a verdict_* function, got {self.verdict!r}")
+
+    def with_evidence(self, paths: Sequence[str]) -> ClaimRecord:
+        """A copy with ``paths`` appended to the evidence."""
+        return replace(self, evidence=tuple(self.evidence) + tuple(paths))
+
+    def to_dict(self) -> dict:
+        out = asdict(self)
+        out["verdict"] = self.verdict.value
+        out["evidence"] = list(self.evidence)
+        out["worst_value"] = float(self.worst_value)
+        out["instances"] = int(self.instances)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ClaimRecord:
+        data = dict(data)
+        data["verdict"] = Verdict(data["verdict"])
+        data["evidence"] = tuple(data.get("evidence", ()))
+        return cls(**data)
+
+
+# ---------------------------------------------------------------------------
+# Verdicts
+# ---------------------------------------------------------------------------
+
+
+def close(a, b, atol: float = ATOL, rtol: float = RTOL) -> np.ndarray:
+    """Elementwise agreement under the tolerance policy."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    return np.abs(a - b) <= atol + rtol * np.abs(b)
+
+
+def verdict_equal(got, expected, atol: float = ATOL, rtol: float = RTOL) -> tuple[Verdict, float, int | None]:
+    """Exact check that ``got == expected`` elementwise (within the tolerance policy).
+
+    Returns
+    -------
+    verdict : Verdict
+    max_abs_error : float
+    first_failure : int or None
+        Index of the first element that disagrees.
+    """
+    got = np.asarray(got, dtype=np.float64).ravel()
+    expected = np.asarray(expected, dtype=np.float64).ravel()
+    if got.shape != expected.shape:
+        raise ValueError(f"shapes differ: got {got.shape}, expected {expected.shape}")
+    ok = close(got, expected, atol, rtol)
+    err = float(np.max(np.abs(got - expected), initial=0.0))
+    if ok.all():
+        return Verdict.PASS, err, None
+    return Verdict.FAIL, err, int(np.argmin(ok))
+
+
+def verdict_at_most(value: float, limit: float, atol: float = ATOL, rtol: float = RTOL) -> Verdict:
+    """PASS when ``value <= limit`` (with the tolerance policy's slack)."""
+    return Verdict.PASS if value <= limit + atol + rtol * abs(limit) else Verdict.FAIL
+
+
+def verdict_all(verdicts: Iterable[Verdict]) -> Verdict:
+    """Combine verdicts: FAIL if any fails, else INCONCLUSIVE if any is, else PASS."""
+    verdicts = list(verdicts)
+    if not verdicts:
+        return Verdict.INCONCLUSIVE
+    if Verdict.FAIL in verdicts:
+        return Verdict.FAIL
+    if Verdict.INCONCLUSIVE in verdicts:
+        return Verdict.INCONCLUSIVE
+    return Verdict.PASS
+
+
+def loglog_slope(x, y) -> float:
+    """Least-squares slope of ``log y`` against ``log x`` (positive entries only)."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    keep = (x > 0) & (y > 0) & np.isfinite(x) & np.isfinite(y)
+    if np.unique(x[keep]).size < 2:
+        return float("nan")
+    return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0])
+
+
+def verdict_big_o(parameter, ratios, slope_tol: float = SLOPE_TOL) -> tuple[Verdict, float]:
+    """Verdict for ``measured = O(expression)`` along one swept parameter.
+
+    Parameters
+    ----------
+    parameter : array_like
+        The swept parameter, one value per instance (repeats allowed).
+    ratios : array_like
+        ``measured / expression`` per instance.
+    slope_tol : float
+        Largest log-log slope of the ratio still read as "not growing".
+
+    Returns
+    -------
+    verdict : Verdict
+        PASS if the fitted slope of the per-parameter worst ratio is at most
+        ``slope_tol``; FAIL if it is larger and the worst ratio sits at the largest
+        parameter value; INCONCLUSIVE otherwise (fewer than two parameter values
+        included).
+    slope : float
+    """
+    parameter = np.asarray(parameter, dtype=np.float64)
+    ratios = np.asarray(ratios, dtype=np.float64)
+    if parameter.shape != ratios.shape:
+        raise ValueError(f"parameter and ratios must have the same shape, got {parameter.shape} and {ratios.shape}")
+    values = np.unique(parameter)
+    worst = np.array([ratios[parameter == v].max() for v in values])
+    slope = loglog_slope(values, worst)
+    if not np.isfinite(slope):
+        return Verdict.INCONCLUSIVE, slope
+    if slope <= slope_tol:
+        return Verdict.PASS, slope
+    if worst[-1] >= worst.max():
+        return Verdict.FAIL, slope
+    return Verdict.INCONCLUSIVE, slope
+
+
+# ---------------------------------------------------------------------------
+# Result files and the ledger
+# ---------------------------------------------------------------------------
+
+
+def records_to_frame(records: Iterable[ClaimRecord]) -> pd.DataFrame:
+    """The ledger table for ``records``, one row each, columns :data:`LEDGER_COLUMNS`."""
+    rows = []
+    for record in records:
+        row = record.to_dict()
+        row["evidence"] = "; ".join(row["evidence"])
+        rows.append(row)
+    return pd.DataFrame(rows, columns=LEDGER_COLUMNS)
+
+
+def load_records(paths: Iterable[str | Path]) -> list[ClaimRecord]:
+    """Read the ``claims`` of every result JSON file in ``paths``."""
+    records = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        if "claims" not in data:
+            raise ValueError(f"{path} is not a result file: it has no 'claims' list")
+        records.extend(ClaimRecord.from_dict(row) for row in data["claims"])
+    return records
+
+
+def _markdown_cell(value) -> str:
+    text = f"{value:.4g}" if isinstance(value, float) else str(value)
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _evidence_links(evidence: str, prefix: str) -> str:
+    """Compact Markdown links (``[pdf](...)``, ``[csv](...)``) for a ``; ``-joined evidence list."""
+    links = []
+    for path in filter(None, (p.strip() for p in str(evidence).split(";"))):
+        name = path.rsplit("/", 1)[-1]
+        label = "report" if name.endswith(".html") else name.rsplit(".", 1)[-1] + ":" + name.rsplit(".", 1)[0]
+        links.append(f"[{label}]({prefix}{path})")
+    return " ".join(links)
+
+
+def ledger_markdown(frame: pd.DataFrame, link_prefix: str = "../") -> str:
+    """The ledger as a Markdown document (summary counts, then one row per check).
+
+    Evidence paths are relative to the repository root; ``link_prefix`` makes them
+    relative to where the Markdown file lives (``results/`` by default).
+    """
+    counts = frame["verdict"].value_counts()
+    summary = ", ".join(f"{v}: {int(counts.get(v, 0))}" for v in (x.value for x in Verdict))
+    columns = [
+        "claim_id",
+        "check_id",
+        "paper_ref",
+        "statement",
+        "variant",
+        "method",
+        "instances",
+        "worst_value",
+        "worst_value_label",
+        "verdict",
+        "counterexample",
+        "evidence",
+    ]
+    lines = [
+        "# Claims ledger",
+        "",
+        "Assembled from the result files by `sparseact ledger`; every verdict is computed from data.",
+        "",
+        f"**{len(frame)} checks** - {summary}",
+        "",
+        "| " + " | ".join(columns) + " |",
+        "|" + "---|" * len(columns),
+    ]
+    for _, row in frame.iterrows():
+        cells = [_evidence_links(row[c], link_prefix) if c == "evidence" else _markdown_cell(row[c]) for c in columns]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_ledger(records: Sequence[ClaimRecord], csv_path: str | Path, md_path: str | Path) -> pd.DataFrame:
+    """Write ``records`` as the ledger CSV and Markdown; return the table."""
+    from sparseact.provenance import atomic_write_text
+
+    frame = records_to_frame(sorted(records, key=lambda r: (r.claim_id, r.check_id)))
+    duplicated = frame["check_id"][frame["check_id"].duplicated()]
+    if len(duplicated):
+        raise ValueError(f"duplicate check ids in the ledger: {sorted(set(duplicated))}")
+    atomic_write_text(csv_path, frame.to_csv(index=False, lineterminator="\n"))
+    atomic_write_text(md_path, ledger_markdown(frame))
+    return frame

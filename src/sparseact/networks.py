@@ -1,0 +1,154 @@
+"""Depth-1 ReLU networks and their activation sparsity (Definitions 1 and 2).
+
+A network is ``h(x) = sum_j u_j * relu(<w_j, x> - b_j)`` with ``s`` neurons on
+inputs ``x`` in R^n. Neuron ``j`` is *active* at ``x`` when
+``<w_j, x> - b_j > 0`` (strictly, as in Definition 1). The class
+``H_{n,s,k}^{W,B}`` asks that at most ``k`` neurons be active on every input of
+the support and that ``||u||_inf * max_j ||w_j||_2 <= W`` and
+``||u||_inf * max_j |b_j| <= B`` (Definition 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import numpy as np
+
+from sparseact.cube import DEFAULT_CHUNK, _check_dim, iter_hypercube
+
+
+def _as_float_array(value, name: str, ndim: int) -> np.ndarray:
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a numeric array: {exc}") from None
+    if arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite")
+    return arr
+
+
+class SparseReLUNetwork:
+    """``h(x) = sum_j u_j relu(<w_j, x> - b_j)`` (Definition 1).
+
+    Parameters
+    ----------
+    u : array_like, shape (s,)
+        Output weights ``u_j``.
+    W : array_like, shape (s, n)
+        Row ``j`` is the weight vector ``w_j``.
+    b : array_like, shape (s,)
+        Biases ``b_j`` (subtracted: the preactivation is ``<w_j, x> - b_j``).
+
+    Examples
+    --------
+    >>> net = SparseReLUNetwork([1.0], [[1.0, 1.0]], [1.0])
+    >>> net([[1.0, 1.0], [1.0, -1.0]])
+    array([1., 0.])
+    """
+
+    def __init__(self, u, W, b):
+        self.u = _as_float_array(u, "u", 1)
+        self.W = _as_float_array(W, "W", 2)
+        self.b = _as_float_array(b, "b", 1)
+        s = self.W.shape[0]
+        if self.u.shape[0] != s or self.b.shape[0] != s:
+            raise ValueError(
+                f"u, W and b must describe the same number of neurons: "
+                f"len(u)={self.u.shape[0]}, W.shape[0]={s}, len(b)={self.b.shape[0]}"
+            )
+
+    @property
+    def n_neurons(self) -> int:
+        """Number of neurons ``s``."""
+        return self.W.shape[0]
+
+    @property
+    def n_inputs(self) -> int:
+        """Input dimension ``n``."""
+        return self.W.shape[1]
+
+    def _check_inputs(self, X) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim == 1:
+            X = X[None, :]
+        if X.ndim != 2 or X.shape[1] != self.n_inputs:
+            raise ValueError(
+                f"X must have shape (m, {self.n_inputs}) for this network, got {X.shape}"
+            )
+        return X
+
+    def preactivations(self, X) -> np.ndarray:
+        """``<w_j, x> - b_j`` for every input and neuron, shape (m, s)."""
+        X = self._check_inputs(X)
+        return X @ self.W.T - self.b
+
+    def __call__(self, X) -> np.ndarray:
+        """Network output ``h(x)`` for each row of ``X``, shape (m,)."""
+        return np.maximum(self.preactivations(X), 0.0) @ self.u
+
+    def active_counts(self, X) -> np.ndarray:
+        """``|{j : <w_j, x> - b_j > 0}|`` for each row of ``X`` (Definition 1)."""
+        return np.count_nonzero(self.preactivations(X) > 0.0, axis=1)
+
+    def evaluate(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """``(h(X), active_counts(X))`` from one computation of the preactivations."""
+        pre = self.preactivations(X)
+        return np.maximum(pre, 0.0) @ self.u, np.count_nonzero(pre > 0.0, axis=1)
+
+    def scale_W(self) -> float:
+        """``||u||_inf * max_j ||w_j||_2``, the ``W`` of Definition 2."""
+        if self.n_neurons == 0:
+            return 0.0
+        return float(np.max(np.abs(self.u)) * np.max(np.linalg.norm(self.W, axis=1)))
+
+    def scale_B(self) -> float:
+        """``||u||_inf * max_j |b_j|``, the ``B`` of Definition 2."""
+        if self.n_neurons == 0:
+            return 0.0
+        return float(np.max(np.abs(self.u)) * np.max(np.abs(self.b)))
+
+    def _cube_chunks(self, n: int, chunk: int) -> Iterator[tuple[int, np.ndarray]]:
+        n = _check_dim(n)
+        if n != self.n_inputs:
+            raise ValueError(f"n={n} does not match the network's input dimension {self.n_inputs}")
+        return iter_hypercube(n, chunk)
+
+    def max_active(self, n: int | None = None, chunk: int = DEFAULT_CHUNK) -> int:
+        """Exact maximum number of active neurons over the whole cube {-1, 1}^n.
+
+        The cube is enumerated in chunks of ``chunk`` points, so memory stays
+        ``O(chunk * (n + s))``.
+
+        Parameters
+        ----------
+        n : int, optional
+            Dimension; defaults to the network's input dimension and must equal it.
+        chunk : int, optional
+            Points per chunk.
+
+        Returns
+        -------
+        int
+            ``max_x |{j : <w_j, x> - b_j > 0}|``: the smallest ``k`` with the
+            network in ``H_{n,s,k}`` under the uniform distribution.
+        """
+        n = self.n_inputs if n is None else n
+        best = 0
+        for _, X in self._cube_chunks(n, chunk):
+            best = max(best, int(self.active_counts(X).max(initial=0)))
+        return best
+
+    def truth_table(self, n: int | None = None, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
+        """``h`` on every point of the cube, in :func:`sparseact.cube.hypercube` order."""
+        n = self.n_inputs if n is None else n
+        return np.concatenate([self(X) for _, X in self._cube_chunks(n, chunk)])
+
+    def __repr__(self) -> str:
+        return f"SparseReLUNetwork(s={self.n_neurons}, n={self.n_inputs})"
+
+
+def max_active_on(network: SparseReLUNetwork, points: Iterable[np.ndarray]) -> int:
+    """Maximum active count over an iterable of point batches (a support given in pieces)."""
+    return max((int(network.active_counts(X).max(initial=0)) for X in points), default=0)

@@ -1,0 +1,42 @@
+# Shared helpers of the workflow rules.
+import json
+
+#: Conda environment for every rule (pip users run without --sdm conda).
+ENV = "../../environment.yml"
+
+CONSTRUCTIONS = list(config["constructions"])
+
+
+def notebook_command():
+    """Shell command executing a jupytext notebook through sparseact's runner."""
+    return (
+        "python -m sparseact.cli run-notebook {input.notebook} --executed {output.notebook} "
+        "--html {output.html} --parameters {params.parameters:q} --kernel {params.kernel} "
+        "--cwd . > {log} 2>&1"
+    )
+
+
+def construction_parameters(wildcards):
+    return json.dumps(
+        {
+            "construction": wildcards.construction,
+            "construction_params": config["constructions"][wildcards.construction],
+            "seed": config["seed"],
+            "result_path": f"results/constructions/{wildcards.construction}.json",
+            "figure_stem": f"figures/constructions/{wildcards.construction}",
+            "table_dir": f"results/tables/{wildcards.construction}",
+            "report_path": f"results/reports/constructions-{wildcards.construction}.html",
+        },
+        sort_keys=True,
+    )
+
+
+def construction_outputs():
+    return expand(
+        [
+            "results/constructions/{construction}.json",
+            "results/reports/constructions-{construction}.html",
+            "figures/constructions/{construction}.pdf",
+        ],
+        construction=CONSTRUCTIONS,
+    )

@@ -1,0 +1,15 @@
+# The claims ledger, assembled from every result file.
+
+
+rule ledger:
+    input:
+        expand("results/constructions/{construction}.json", construction=CONSTRUCTIONS),
+    output:
+        csv="results/ledger.csv",
+        markdown="results/ledger.md",
+    log:
+        "logs/ledger.log",
+    conda:
+        ENV
+    shell:
+        "python -m sparseact.cli ledger {input} --csv {output.csv} --markdown {output.markdown} > {log} 2>&1"
