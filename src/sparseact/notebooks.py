@@ -21,8 +21,10 @@ _VOLATILE_CELL_KEYS = ("execution", "papermill")
 
 
 def _strip_volatile(nb) -> None:
+    """Drop time stamps and durations, and replace nbformat's random cell ids by ``cell-<i>``."""
     nb.metadata.pop("papermill", None)
-    for cell in nb.cells:
+    for index, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{index}"
         for key in _VOLATILE_CELL_KEYS:
             cell.metadata.pop(key, None)
 

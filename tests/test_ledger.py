@@ -1,0 +1,73 @@
+import json
+
+import numpy as np
+import pytest
+
+from sparseact.ledger import (
+    LEDGER_COLUMNS,
+    ClaimRecord,
+    Verdict,
+    load_records,
+    verdict_all,
+    verdict_at_most,
+    verdict_big_o,
+    verdict_equal,
+    write_ledger,
+)
+
+
+def record(check_id="x/y", verdict=Verdict.PASS, **kw):
+    base = dict(claim_id="x", check_id=check_id, paper_ref="Lemma 0", statement="s", check="c", variant="",
+                method="exact", instances=1, worst_value=0.0, worst_value_label="err", verdict=verdict)
+    base.update(kw)
+    return ClaimRecord(**base)
+
+
+def test_verdict_equal_detects_and_locates_failures():
+    assert verdict_equal([1.0, 2.0], [1.0, 2.0 + 1e-12])[0] is Verdict.PASS
+    verdict, err, where = verdict_equal([1.0, 2.0, 3.0], [1.0, 2.5, 3.0])
+    assert verdict is Verdict.FAIL and err == pytest.approx(0.5) and where == 1
+
+
+def test_verdict_at_most_and_all():
+    assert verdict_at_most(1, 1) is Verdict.PASS
+    assert verdict_at_most(2, 1) is Verdict.FAIL
+    assert verdict_all([Verdict.PASS, Verdict.INCONCLUSIVE]) is Verdict.INCONCLUSIVE
+    assert verdict_all([Verdict.PASS, Verdict.FAIL, Verdict.INCONCLUSIVE]) is Verdict.FAIL
+    assert verdict_all([]) is Verdict.INCONCLUSIVE
+
+
+def test_big_o_verdicts():
+    m = np.array([2, 4, 8, 16, 32])
+    assert verdict_big_o(m, 3.0 + 1.0 / m)[0] is Verdict.PASS  # bounded ratio
+    verdict, slope = verdict_big_o(m, np.sqrt(m))  # a false O(.) claim: ratio grows like m^0.5
+    assert verdict is Verdict.FAIL and slope == pytest.approx(0.5)
+    assert verdict_big_o([3, 3], [1.0, 2.0])[0] is Verdict.INCONCLUSIVE
+
+
+def test_record_requires_computed_verdict_and_known_method():
+    with pytest.raises(ValueError, match="verdict"):
+        record(verdict="PASS")
+    with pytest.raises(ValueError, match="method"):
+        record(method="guess")
+
+
+def test_round_trip_and_ledger_files(tmp_path):
+    recs = [record("x/a"), record("x/b", Verdict.FAIL, counterexample="x=1", evidence=("figures/f.pdf",))]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"claims": [r.to_dict() for r in recs]}))
+    loaded = load_records([path])
+    assert loaded == recs
+    frame = write_ledger(loaded, tmp_path / "l.csv", tmp_path / "l.md")
+    assert list(frame.columns) == LEDGER_COLUMNS
+    md = (tmp_path / "l.md").read_text()
+    assert "PASS: 1, FAIL: 1" in md and "[pdf:f](../figures/f.pdf)" in md
+    with pytest.raises(ValueError, match="duplicate"):
+        write_ledger(recs + recs[:1], tmp_path / "d.csv", tmp_path / "d.md")
+
+
+def test_load_records_rejects_non_result(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{}")
+    with pytest.raises(ValueError, match="no 'claims'"):
+        load_records([path])
