@@ -97,7 +97,7 @@ def check_thm13(params: dict, rng: np.random.Generator) -> CheckReport:
     for n in sorted({inst["n"] for inst in instances}):
         group = [inst for inst in instances if inst["n"] == n]
         stats = {id(inst): [0.0, 0] for inst in group}
-        for _, X in iter_hypercube(n, 1 << 16):
+        for X in iter_hypercube(n, 1 << 16):
             for inst in group:
                 values, active = inst["network"].evaluate(X)
                 expected = inst["target"](X)
@@ -159,7 +159,7 @@ def check_index(params: dict, rng: np.random.Generator) -> CheckReport:
         net, target = C.index_network(b), C.index_function(b)
         n = b + (1 << b)
         err, max_active, one_active = 0.0, 0, 0
-        for _, X in iter_hypercube(n, 1 << 16):
+        for X in iter_hypercube(n, 1 << 16):
             values, active = net.evaluate(X)
             expected = target(X)
             verdict, e, bad = verdict_equal(values, expected)
@@ -511,7 +511,7 @@ def appendix_a_excess_fraction(y_weights: np.ndarray, gammas) -> np.ndarray:
     dist = (b - alphas @ alphas.T) / 2.0  # dist[x, alpha], x ranges over the same points
     gammas = np.atleast_1d(np.asarray(gammas, dtype=np.float64))
     excess = np.zeros(gammas.size)
-    for _, Yc in iter_hypercube(q, 1 << 12):
+    for Yc in iter_hypercube(q, 1 << 12):
         A = Yc @ Wy.T  # (chunk, s)
         for g, gamma in enumerate(gammas):
             active = (A[:, None, :] > 2.0 * gamma * dist[None, :, :]).sum(axis=2)  # (chunk, 2^b)
@@ -544,7 +544,7 @@ def check_appA(params: dict, rng: np.random.Generator) -> CheckReport:
         net = C.appendix_a_network(Wy, sqrt(q))
         target = C.appendix_a_target(Wy)
         max_active, err, witness = 0, 0.0, ""
-        for _, X in iter_hypercube(b + q, 1 << 16):
+        for X in iter_hypercube(b + q, 1 << 16):
             values, active = net.evaluate(X)
             k = int(np.argmax(active))
             if active[k] > max_active:

@@ -106,7 +106,7 @@ def hypercube(n: int) -> np.ndarray:
     return points_from_indices(np.arange(1 << n, dtype=np.int64), n)
 
 
-def iter_hypercube(n: int, chunk: int = DEFAULT_CHUNK) -> Iterator[tuple[int, np.ndarray]]:
+def iter_hypercube(n: int, chunk: int = DEFAULT_CHUNK) -> Iterator[np.ndarray]:
     """Yield the rows of :func:`hypercube` in consecutive chunks.
 
     Parameters
@@ -118,10 +118,9 @@ def iter_hypercube(n: int, chunk: int = DEFAULT_CHUNK) -> Iterator[tuple[int, np
 
     Yields
     ------
-    start : int
-        Index of the first row of the chunk.
     X : ndarray of float64, shape (rows, n)
-        Equal to ``hypercube(n)[start:start + rows]``.
+        The next ``rows <= chunk`` rows of ``hypercube(n)``; concatenated, the
+        chunks are ``hypercube(n)``.
     """
     n = _check_dim(n)
     if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
@@ -129,4 +128,4 @@ def iter_hypercube(n: int, chunk: int = DEFAULT_CHUNK) -> Iterator[tuple[int, np
     total = 1 << n
     for start in range(0, total, int(chunk)):
         stop = min(total, start + int(chunk))
-        yield start, points_from_indices(np.arange(start, stop, dtype=np.int64), n)
+        yield points_from_indices(np.arange(start, stop, dtype=np.int64), n)

@@ -109,7 +109,7 @@ class SparseReLUNetwork:
             return 0.0
         return float(np.max(np.abs(self.u)) * np.max(np.abs(self.b)))
 
-    def _cube_chunks(self, n: int, chunk: int) -> Iterator[tuple[int, np.ndarray]]:
+    def _cube_chunks(self, n: int, chunk: int) -> Iterator[np.ndarray]:
         n = _check_dim(n)
         if n != self.n_inputs:
             raise ValueError(f"n={n} does not match the network's input dimension {self.n_inputs}")
@@ -136,14 +136,14 @@ class SparseReLUNetwork:
         """
         n = self.n_inputs if n is None else n
         best = 0
-        for _, X in self._cube_chunks(n, chunk):
+        for X in self._cube_chunks(n, chunk):
             best = max(best, int(self.active_counts(X).max(initial=0)))
         return best
 
     def truth_table(self, n: int | None = None, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
         """``h`` on every point of the cube, in :func:`sparseact.cube.hypercube` order."""
         n = self.n_inputs if n is None else n
-        return np.concatenate([self(X) for _, X in self._cube_chunks(n, chunk)])
+        return np.concatenate([self(X) for X in self._cube_chunks(n, chunk)])
 
     def __repr__(self) -> str:
         return f"SparseReLUNetwork(s={self.n_neurons}, n={self.n_inputs})"
