@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from sparseact.cube import DEFAULT_CHUNK, _check_dim, iter_hypercube
+from sparseact.cube import DEFAULT_CHUNK, _check_dim, hypercube
 
 
 def _as_float_array(value, name: str, ndim: int) -> np.ndarray:
@@ -109,17 +109,40 @@ class SparseReLUNetwork:
             return 0.0
         return float(np.max(np.abs(self.u)) * np.max(np.abs(self.b)))
 
-    def _cube_chunks(self, n: int, chunk: int) -> Iterator[np.ndarray]:
-        n = _check_dim(n)
-        if n != self.n_inputs:
+    def cube_preactivations(self, chunk: int = DEFAULT_CHUNK) -> Iterator[np.ndarray]:
+        """Preactivations on the whole cube {-1, 1}^n, in hypercube order, chunk by chunk.
+
+        Uses ``<w_j, x> = <w_j^lo, x^lo> + <w_j^hi, x^hi>`` over the first
+        ``lo = min(n, 12)`` coordinates and the rest: both partial sums are tabulated
+        once on their half-cubes, so each chunk costs one broadcast addition instead
+        of an ``(chunk, n) @ (n, s)`` product. Row ``j`` of the concatenation is the
+        point ``j`` of :func:`sparseact.cube.hypercube`.
+
+        Yields
+        ------
+        ndarray, shape (rows, s)
+            ``<w_j, x> - b_j`` for the next ``rows`` points (``rows`` a multiple of
+            ``2**lo``, at most ``max(chunk, 2**lo)``).
+        """
+        n = _check_dim(self.n_inputs, "the network's input dimension")
+        if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
+            raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
+        lo = min(n, 12)
+        low = hypercube(lo) @ self.W[:, :lo].T
+        high = hypercube(n - lo) @ self.W[:, lo:].T - self.b
+        per = max(1, int(chunk) >> lo)
+        for start in range(0, high.shape[0], per):
+            yield (low[None, :, :] + high[start : start + per, None, :]).reshape(-1, self.n_neurons)
+
+    def _check_cube_dim(self, n: int | None) -> None:
+        if n is not None and _check_dim(n) != self.n_inputs:
             raise ValueError(f"n={n} does not match the network's input dimension {self.n_inputs}")
-        return iter_hypercube(n, chunk)
 
     def max_active(self, n: int | None = None, chunk: int = DEFAULT_CHUNK) -> int:
         """Exact maximum number of active neurons over the whole cube {-1, 1}^n.
 
-        The cube is enumerated in chunks of ``chunk`` points, so memory stays
-        ``O(chunk * (n + s))``.
+        The cube is enumerated in chunks of about ``chunk`` points
+        (:meth:`cube_preactivations`), so memory stays ``O(chunk * s)``.
 
         Parameters
         ----------
@@ -134,16 +157,13 @@ class SparseReLUNetwork:
             ``max_x |{j : <w_j, x> - b_j > 0}|``: the smallest ``k`` with the
             network in ``H_{n,s,k}`` under the uniform distribution.
         """
-        n = self.n_inputs if n is None else n
-        best = 0
-        for X in self._cube_chunks(n, chunk):
-            best = max(best, int(self.active_counts(X).max(initial=0)))
-        return best
+        self._check_cube_dim(n)
+        return max(int(np.count_nonzero(pre > 0.0, axis=1).max(initial=0)) for pre in self.cube_preactivations(chunk))
 
     def truth_table(self, n: int | None = None, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
         """``h`` on every point of the cube, in :func:`sparseact.cube.hypercube` order."""
-        n = self.n_inputs if n is None else n
-        return np.concatenate([self(X) for X in self._cube_chunks(n, chunk)])
+        self._check_cube_dim(n)
+        return np.concatenate([np.maximum(pre, 0.0) @ self.u for pre in self.cube_preactivations(chunk)])
 
     def __repr__(self) -> str:
         return f"SparseReLUNetwork(s={self.n_neurons}, n={self.n_inputs})"
