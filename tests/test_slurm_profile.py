@@ -1,0 +1,26 @@
+"""The opt-in SLURM profile builds the same DAG with per-rule resources (dry run: no sbatch needed)."""
+
+import subprocess
+
+import pytest
+import yaml
+
+pytestmark = pytest.mark.workflow
+
+
+def test_slurm_profile_dry_run(repo_root):
+    proc = subprocess.run(["snakemake", "--profile", "profiles/slurm", "-n", "--configfile", "config/quick.yaml"],
+                          cwd=repo_root, capture_output=True, text=True, timeout=300)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-3000:]
+    assert "mem_mb=8000" in out and "runtime=30" in out and "cpus_per_task=2" in out
+    assert "This was a dry-run" in out
+
+
+def test_slurm_profile_is_opt_in(repo_root):
+    default = yaml.safe_load((repo_root / "profiles" / "default" / "config.yaml").read_text())
+    slurm = yaml.safe_load((repo_root / "profiles" / "slurm" / "config.yaml").read_text())
+    assert "executor" not in default
+    assert slurm["executor"] == "slurm"
+    for rule, resources in slurm["set-resources"].items():
+        assert {"mem_mb", "runtime"} <= set(resources), rule
