@@ -32,7 +32,7 @@ report_path = "results/reports/constructions-index.html"
 
 # %%
 import pandas as pd
-from IPython.display import Markdown, display
+from IPython.display import Image, Markdown, display
 
 from sparseact.construction_checks import run_construction
 from sparseact.ledger import records_to_frame
@@ -49,7 +49,7 @@ report = run_construction(construction, construction_params, seed)
 # %%
 fig = plot_construction(construction, report.tables)
 figure_paths = save_figure(fig, figure_stem)
-fig
+Image(filename=f"{figure_stem}.png")
 
 # %% [markdown]
 # ## Tables (CSV and LaTeX)

@@ -41,3 +41,12 @@ def test_provenance_is_deterministic(tmp_path):
     atomic_write_json(tmp_path / "y.json", provenance({"a": [1, 2]}, seed=3))
     assert (tmp_path / "x.json").read_bytes() == (tmp_path / "y.json").read_bytes()
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_atomic_writes_have_normal_permissions(tmp_path):
+    import os
+    import stat
+
+    atomic_write_json(tmp_path / "p.json", {"a": 1})
+    mode = stat.S_IMODE(os.stat(tmp_path / "p.json").st_mode)
+    assert mode & stat.S_IRGRP and mode & stat.S_IROTH

@@ -70,7 +70,7 @@ def test_outputs_exist(run):
         assert (run / "figures" / "constructions" / f"{claim}.pdf").stat().st_size > 0
         assert (run / "figures" / "constructions" / f"{claim}.png").stat().st_size > 0
         html = (run / "results" / "reports" / f"constructions-{claim}.html").read_text()
-        assert "<html" in html and "Verdicts" in html
+        assert "<html" in html and "Verdicts" in html and "<img" in html
         assert list((run / "results" / "tables" / claim).glob("*.tex"))
 
 
