@@ -35,10 +35,8 @@ import pandas as pd
 from IPython.display import Image, Markdown, display
 
 from sparseact.construction_checks import run_construction
-from sparseact.ledger import records_to_frame
 from sparseact.plots import plot_construction
-from sparseact.provenance import atomic_write_json, provenance
-from sparseact.reporting import save_figure, save_table
+from sparseact.reporting import publish, save_figure
 
 pd.set_option("display.max_colwidth", 120)
 report = run_construction(construction, construction_params, seed)
@@ -52,32 +50,21 @@ figure_paths = save_figure(fig, figure_stem)
 Image(filename=f"{figure_stem}.png")
 
 # %% [markdown]
-# ## Tables (CSV and LaTeX)
+# ## Verdicts
+# Tables are written as CSV and LaTeX next to the result file; every row's evidence links them.
 
 # %%
-table_paths = []
-for name, frame in report.tables.items():
-    table_paths += save_table(frame, f"{table_dir}/{name}", caption=f"{construction}: {name}")
-    display(Markdown(f"**{name}** ({len(frame)} rows)"))
-    display(frame.head(20))
+ledger_rows = publish(report, name=construction, parameters=construction_params, seed=seed,
+                      result_path=result_path, table_dir=table_dir, figure_paths=figure_paths,
+                      report_path=report_path)
+display(ledger_rows[["check_id", "variant", "method", "instances", "worst_value", "worst_value_label", "verdict"]])
+for _, row in ledger_rows[ledger_rows["counterexample"] != ""].iterrows():
+    display(Markdown(f"- **{row['check_id']}** ({row['variant']}) counterexample: {row['counterexample']}"))
 
 # %% [markdown]
-# ## Verdicts
+# ## Tables
 
 # %%
-records = [r.with_evidence(figure_paths + table_paths + [report_path]) for r in report.records]
-ledger_rows = records_to_frame(records)
-display(ledger_rows[["check_id", "variant", "method", "instances", "worst_value", "worst_value_label", "verdict"]])
-for r in records:
-    if r.counterexample:
-        display(Markdown(f"- **{r.check_id}** ({r.variant}) counterexample: {r.counterexample}"))
-
-# %%
-atomic_write_json(
-    result_path,
-    {
-        "construction": construction,
-        "claims": [r.to_dict() for r in records],
-        "provenance": provenance(construction_params, seed),
-    },
-)
+for table_name, frame in report.tables.items():
+    display(Markdown(f"**{table_name}** ({len(frame)} rows; first 20 shown)"))
+    display(frame.head(20))

@@ -95,3 +95,36 @@ def save_table(frame: pd.DataFrame, stem: str | Path, caption: str | None = None
     atomic_write_text(csv_path, frame.to_csv(index=False, lineterminator="\n"))
     atomic_write_text(tex_path, latex_table(frame, caption))
     return [str(csv_path), str(tex_path)]
+
+
+def publish(report, *, name: str, parameters: dict, seed: int, result_path: str, table_dir: str,
+            figure_paths: Sequence[str], report_path: str) -> pd.DataFrame:
+    """Write a check's tables (CSV + LaTeX) and its result file; return its ledger rows.
+
+    Each ledger row's evidence lists ``figure_paths``, the written tables and
+    ``report_path``. The result file holds the rows and the provenance block
+    (:func:`sparseact.provenance.provenance`).
+
+    Parameters
+    ----------
+    report : CheckReport
+        Records and tables of one check.
+    name : str
+        Name of the check (e.g. ``"thm13"``, ``"lemma9"``), stored in the result file.
+    parameters, seed
+        The config block and seed the check ran with.
+    result_path, table_dir, report_path : str
+        Output locations (relative to the repository root).
+    figure_paths : sequence of str
+        Figures already saved for this check.
+    """
+    from sparseact.ledger import records_to_frame
+    from sparseact.provenance import atomic_write_json, provenance
+
+    table_paths = []
+    for table_name, frame in report.tables.items():
+        table_paths += save_table(frame, f"{table_dir}/{table_name}", caption=f"{name}: {table_name}")
+    records = [r.with_evidence(list(figure_paths) + table_paths + [report_path]) for r in report.records]
+    atomic_write_json(result_path, {"check": name, "claims": [r.to_dict() for r in records],
+                                    "provenance": provenance(parameters, seed)})
+    return records_to_frame(records)
