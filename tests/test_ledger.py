@@ -12,6 +12,7 @@ from sparseact.ledger import (
     verdict_at_most,
     verdict_big_o,
     verdict_equal,
+    verdict_growth_mc,
     write_ledger,
 )
 
@@ -43,6 +44,15 @@ def test_big_o_verdicts():
     verdict, slope = verdict_big_o(m, np.sqrt(m))  # a false O(.) claim: ratio grows like m^0.5
     assert verdict is Verdict.FAIL and slope == pytest.approx(0.5)
     assert verdict_big_o([3, 3], [1.0, 2.0])[0] is Verdict.INCONCLUSIVE
+    assert verdict_big_o([2, 4], [1.0, 5.0])[0] is Verdict.INCONCLUSIVE  # two points cannot show growth
+    assert verdict_big_o([2, 4, 8, 16], [0.0, 0.0, 1.0, 2.0])[0] is Verdict.INCONCLUSIVE  # zeros carry no slope
+
+
+def test_monte_carlo_growth_needs_separated_intervals():
+    n = np.array([10, 20, 40, 80])
+    assert verdict_growth_mc(n, n * 0.9, n * 1.1)[0] is Verdict.FAIL
+    assert verdict_growth_mc(n, np.zeros(4), n * 1.0)[0] is Verdict.INCONCLUSIVE
+    assert verdict_growth_mc(n, np.ones(4) * 0.5, np.ones(4))[0] is Verdict.PASS
 
 
 def test_record_requires_computed_verdict_and_known_method():

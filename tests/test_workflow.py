@@ -12,6 +12,7 @@ pytestmark = pytest.mark.workflow
 
 COPIED = ["Snakefile", "config", "profiles", "workflow", "notebooks", "environment.yml", "pyproject.toml"]
 CLAIMS = {"thm13", "index", "sec4-parity", "sec4-lwr", "appA"}
+SENSITIVITY = {"lemma9": {"lemma9", "lemma6"}, "lemma10": {"lemma10", "claim2.1", "appB"}}
 
 
 def snakemake(cwd, *args):
@@ -57,7 +58,7 @@ def run(repo_root, tmp_path_factory):
 
 def test_ledger_has_every_construction(run):
     ledger = pd.read_csv(run / "results" / "ledger.csv")
-    assert set(ledger["claim_id"]) == CLAIMS
+    assert set(ledger["claim_id"]) == CLAIMS.union(*SENSITIVITY.values())
     assert set(ledger["verdict"]) <= {"PASS", "FAIL", "INCONCLUSIVE"}
     assert (run / "results" / "ledger.md").read_text().startswith("# Claims ledger")
     for evidence in ledger["evidence"]:
@@ -72,6 +73,14 @@ def test_outputs_exist(run):
         html = (run / "results" / "reports" / f"constructions-{claim}.html").read_text()
         assert "<html" in html and "Verdicts" in html and "<img" in html
         assert list((run / "results" / "tables" / claim).glob("*.tex"))
+
+
+def test_sensitivity_outputs_exist(run):
+    for check in SENSITIVITY:
+        html = (run / "results" / "reports" / f"{check}.html").read_text()
+        assert "<img" in html and "Verdicts" in html
+        assert len(list((run / "figures" / check).glob("*.png"))) >= 3
+        assert list((run / "results" / "tables" / check).glob("*.tex"))
 
 
 def test_nothing_to_do_after_complete_run(run):

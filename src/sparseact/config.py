@@ -62,6 +62,17 @@ def check_config(config: dict) -> dict:
             if b + block["q"] > APPA_MAX_DIM:
                 _fail(f"{section}.b_values[{i}]",
                       f"b + q = {b + block['q']} exceeds the exact-enumeration limit {APPA_MAX_DIM}")
+    sens = config["sensitivity"]
+    for section, block, s_key in (("sensitivity.lemma9", sens["lemma9"], "s_values"),
+                                  ("sensitivity.lemma9.adversarial", sens["lemma9"]["adversarial"], "s"),
+                                  ("sensitivity.lemma10", sens["lemma10"], "s")):
+        s_max = max(block[s_key]) if isinstance(block[s_key], list) else block[s_key]
+        for i, k in enumerate(block["k_values"]):
+            if k > s_max:
+                _fail(f"{section}.k_values[{i}]", f"k = {k} exceeds s = {s_max}; a network has at most s active neurons")
+    for section, block in (("sensitivity.lemma9.monte_carlo", sens["lemma9"]["monte_carlo"]), ("sensitivity.appB", sens["appB"])):
+        if block["k"] > block["s"]:
+            _fail(f"{section}.k", f"k = {block['k']} exceeds s = {block['s']}; a network has at most s active neurons")
     return config
 
 

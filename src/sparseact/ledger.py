@@ -15,7 +15,8 @@ Tolerance policy
 * O(.) bounds (``verdict_big_o``): the ratio measured/expression is fitted
   against the swept parameter on log-log axes; PASS when the fitted slope is at
   most ``SLOPE_TOL`` (the ratio does not grow), FAIL when it is larger and the
-  largest parameter also has the largest ratio, INCONCLUSIVE otherwise.
+  largest parameter also has the largest ratio, INCONCLUSIVE otherwise or when
+  fewer than ``MIN_SWEEP_POINTS`` (3) parameter values were swept.
 * Monte Carlo: normal (CLT) intervals at 95% unless a check says otherwise; a
   one-sided claim PASSes when the whole interval satisfies it, FAILs when the
   whole interval violates it, and is INCONCLUSIVE when the interval straddles.
@@ -35,6 +36,8 @@ import pandas as pd
 ATOL = 1e-9
 RTOL = 1e-9
 SLOPE_TOL = 0.1
+#: Fewest distinct values of a swept parameter on which an O(.) verdict is given.
+MIN_SWEEP_POINTS = 3
 
 METHODS = ("exact", "monte-carlo", "estimate")
 
@@ -204,6 +207,24 @@ def loglog_slope(x, y) -> float:
     return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0])
 
 
+def verdict_growth_mc(parameter, ratio_low, ratio_high, slope_tol: float = SLOPE_TOL) -> tuple[Verdict, float]:
+    """:func:`verdict_big_o` for Monte Carlo ratios with confidence intervals.
+
+    PASS when the slope of the *upper* interval ends is at most ``slope_tol``
+    (pessimistic); FAIL only when growth is established beyond the noise, i.e. the
+    lower end at the largest parameter exceeds the upper end at the smallest;
+    INCONCLUSIVE otherwise.
+    """
+    parameter = np.asarray(parameter, dtype=np.float64)
+    low, high = np.asarray(ratio_low, dtype=np.float64), np.asarray(ratio_high, dtype=np.float64)
+    verdict, slope = verdict_big_o(parameter, high, slope_tol)
+    if verdict is Verdict.FAIL:
+        first, last = parameter == parameter.min(), parameter == parameter.max()
+        if low[last].max() <= high[first].max():
+            verdict = Verdict.INCONCLUSIVE
+    return verdict, slope
+
+
 def verdict_big_o(parameter, ratios, slope_tol: float = SLOPE_TOL) -> tuple[Verdict, float]:
     """Verdict for ``measured = O(expression)`` along one swept parameter.
 
@@ -221,8 +242,9 @@ def verdict_big_o(parameter, ratios, slope_tol: float = SLOPE_TOL) -> tuple[Verd
     verdict : Verdict
         PASS if the fitted slope of the per-parameter worst ratio is at most
         ``slope_tol``; FAIL if it is larger and the worst ratio sits at the largest
-        parameter value; INCONCLUSIVE otherwise (fewer than two parameter values
-        included).
+        parameter value; INCONCLUSIVE otherwise, and whenever fewer than
+        :data:`MIN_SWEEP_POINTS` distinct parameter values were measured (two
+        points cannot separate growth from instance-to-instance noise).
     slope : float
     """
     parameter = np.asarray(parameter, dtype=np.float64)
@@ -232,7 +254,7 @@ def verdict_big_o(parameter, ratios, slope_tol: float = SLOPE_TOL) -> tuple[Verd
     values = np.unique(parameter)
     worst = np.array([ratios[parameter == v].max() for v in values])
     slope = loglog_slope(values, worst)
-    if not np.isfinite(slope):
+    if not np.isfinite(slope) or np.count_nonzero(worst > 0) < MIN_SWEEP_POINTS:
         return Verdict.INCONCLUSIVE, slope
     if slope <= slope_tol:
         return Verdict.PASS, slope

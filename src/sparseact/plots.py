@@ -109,6 +109,106 @@ def plot_appA(tables: dict[str, pd.DataFrame]):
     return fig
 
 
+def plot_lemma9_as_vs_n(tables: dict[str, pd.DataFrame]):
+    """AS against n (log-log) per k: the worst measured network, Lemma 9's expression and 4 k^2 W^2."""
+    exact = pd.concat([tables["lemma9-exact"], tables["lemma9-adversarial"]], ignore_index=True)
+    mc = tables["lemma9-monte-carlo"]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for i, (k, group) in enumerate(exact.groupby("k")):
+        normalised = group.assign(as_w2=group["AS"] / group["W"] ** 2, bound_w2=group["bound"] / group["W"] ** 2)
+        worst = normalised.groupby("n")[["as_w2", "bound_w2"]].max()
+        ax.loglog(worst.index, worst["as_w2"], "o-", color=f"C{i}", label=f"max AS/W^2, k={k}")
+        ax.loglog(worst.index, worst["bound_w2"], ":", color=f"C{i}", label=f"Lemma 9 expression/W^2, k={k}")
+        ax.axhline(4 * k * k, color=f"C{i}", lw=0.7, ls="--")
+    if len(mc):
+        ax.errorbar(mc["n"], mc["AS"] / mc["W"] ** 2, yerr=[(mc["AS"] - mc["AS_ci_low"]) / mc["W"] ** 2,
+                    (mc["AS_ci_high"] - mc["AS"]) / mc["W"] ** 2], fmt="s", color="k", ms=3,
+                    label=f"Monte Carlo AS/W^2 (95% CI), k={int(mc['k'].iloc[0])}")
+    ax.set_xlabel("n")
+    ax.set_ylabel("AS / W^2")
+    ax.set_title("Lemma 9: average sensitivity vs n (dashed: 4k^2)", fontsize=9)
+    ax.legend(fontsize=6, ncol=2)
+    fig.tight_layout()
+    return fig
+
+
+def plot_lemma9_ratio_heatmap(tables: dict[str, pd.DataFrame]):
+    """Worst AS / Lemma 9 expression over (k, s), exact instances."""
+    import seaborn as sns
+
+    exact = pd.concat([tables["lemma9-exact"], tables["lemma9-adversarial"]], ignore_index=True)
+    grid = exact.pivot_table(index="k", columns="s", values="ratio", aggfunc="max")
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    sns.heatmap(grid, annot=True, fmt=".2g", cmap="viridis", ax=ax, cbar_kws={"label": "max AS / expression"})
+    ax.set_title("Lemma 9: worst ratio over (k, s)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def plot_level_weights(tables: dict[str, pd.DataFrame], key: str):
+    """Fourier level weights W^t / ||h||^2 of representative networks."""
+    weights = tables[key]
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    for label, group in weights.groupby("network"):
+        ax.semilogy(group["level"], group["weight_fraction"].clip(lower=1e-18), "o-", ms=3, label=label)
+    ax.set_xlabel("level t = |T|")
+    ax.set_ylabel("W^t / ||h||^2")
+    ax.set_title("Fourier level weights of representative networks", fontsize=9)
+    ax.legend(fontsize=6)
+    fig.tight_layout()
+    return fig
+
+
+def plot_lemma6(tables: dict[str, pd.DataFrame]):
+    """AS(g) / (p sqrt(n log 1/p)) against p for halfspace indicators."""
+    table = tables["lemma6"]
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    for (kind, n), group in table.groupby(["kind", "n"]):
+        ax.semilogx(group["p"], group["ratio"], ".", label=f"{kind}, n={n}")
+    ax.set_xlabel("p = E[g]")
+    ax.set_ylabel("AS(g) / (p sqrt(n log(1/p)))")
+    ax.set_title("Lemma 6 (Kane): measured constant", fontsize=9)
+    ax.legend(fontsize=5, ncol=2)
+    fig.tight_layout()
+    return fig
+
+
+def plot_lemma10_ns(tables: dict[str, pd.DataFrame]):
+    """NS_rho against 1 - rho (log-log) for each instance, with the Lemma 10 expression."""
+    table = tables["lemma10"]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
+    for i, (key, group) in enumerate(table.groupby("instance")):
+        axes[0].loglog(group["one_minus_rho"], group["NS"], "-", color=f"C{i % 10}", lw=0.8)
+        axes[1].loglog(group["one_minus_rho"], group["ratio"], "-", color=f"C{i % 10}", lw=0.8)
+    x = np.sort(table["one_minus_rho"].unique())
+    ref = table.groupby("one_minus_rho")["NS"].max().loc[x]
+    axes[0].loglog(x, ref.iloc[-1] * x, "k--", lw=0.8, label="slope 1")
+    axes[0].loglog(x, ref.iloc[-1] * np.sqrt(x), "k:", lw=0.8, label="slope 1/2 (Lemma 10)")
+    axes[0].set_xlabel("1 - rho")
+    axes[0].set_ylabel("NS_rho(h) (exact)")
+    axes[0].legend(fontsize=7)
+    axes[1].set_xlabel("1 - rho")
+    axes[1].set_ylabel("NS_rho / Lemma 10 expression")
+    fig.suptitle("Lemma 10: noise sensitivity of certified-sparse networks", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_claim21_tail(tables: dict[str, pd.DataFrame]):
+    """Fourier tail beyond d against the Claim 2.1 bound 2 NS_rho / (1 - rho^d)."""
+    tail = tables["claim2.1-tail"]
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    ax.loglog(tail["bound"], tail["tail"], ".", ms=2, alpha=0.5)
+    lo, hi = tail["tail"][tail["tail"] > 0].min(), tail["bound"].max()
+    ax.loglog([lo, hi], [lo, hi], "k--", lw=0.8, label="tail = bound")
+    ax.set_xlabel("2 NS_rho / (1 - rho^d)")
+    ax.set_ylabel("sum_{|T| > d} hhat(T)^2")
+    ax.set_title("Claim 2.1 tail inequality, every instance, d and rho", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
 PLOTS = {
     "thm13": plot_thm13,
     "index": plot_index,

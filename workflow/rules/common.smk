@@ -6,6 +6,9 @@ ENV = "../../environment.yml"
 
 CONSTRUCTIONS = list(config["constructions"])
 
+#: Sensitivity notebooks and the config blocks each one reads.
+SENSITIVITY_CHECKS = {"lemma9": ["lemma9", "lemma6"], "lemma10": ["lemma10", "appB"]}
+
 
 def notebook_command():
     """Shell command executing a jupytext notebook through sparseact's runner."""
@@ -40,3 +43,28 @@ def construction_outputs():
         ],
         construction=CONSTRUCTIONS,
     )
+
+
+def sensitivity_parameters(wildcards):
+    blocks = SENSITIVITY_CHECKS[wildcards.check]
+    return json.dumps(
+        {
+            "params": {name: config["sensitivity"][name] for name in blocks},
+            "seed": config["seed"],
+            "result_path": f"results/sensitivity/{wildcards.check}.json",
+            "figure_dir": f"figures/{wildcards.check}",
+            "table_dir": f"results/tables/{wildcards.check}",
+            "report_path": f"results/reports/{wildcards.check}.html",
+        },
+        sort_keys=True,
+    )
+
+
+def result_files():
+    return expand("results/constructions/{construction}.json", construction=CONSTRUCTIONS) + expand(
+        "results/sensitivity/{check}.json", check=list(SENSITIVITY_CHECKS)
+    )
+
+
+def sensitivity_outputs():
+    return expand(["results/sensitivity/{check}.json", "results/reports/{check}.html"], check=list(SENSITIVITY_CHECKS))

@@ -3,7 +3,7 @@
 
 rule ledger:
     input:
-        expand("results/constructions/{construction}.json", construction=CONSTRUCTIONS),
+        result_files(),
     output:
         csv="results/ledger.csv",
         markdown="results/ledger.md",
