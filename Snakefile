@@ -17,6 +17,7 @@ check_config(config)
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/constructions.smk"
+include: "workflow/rules/sensitivity.smk"
 include: "workflow/rules/ledger.smk"
 
 
@@ -25,4 +26,5 @@ rule all:
         "results/ledger.csv",
         "results/ledger.md",
         construction_outputs(),
+        sensitivity_outputs(),
     default_target: True
