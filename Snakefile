@@ -19,12 +19,14 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/constructions.smk"
 include: "workflow/rules/sensitivity.smk"
 include: "workflow/rules/ledger.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:
     input:
         "results/ledger.csv",
         "results/ledger.md",
+        "results/report/index.html",
         construction_outputs(),
         sensitivity_outputs(),
     default_target: True

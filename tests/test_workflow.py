@@ -43,10 +43,10 @@ def copy_repo(repo_root, dest):
 
 
 def digests(root):
-    """SHA-256 of every output file (benchmark timings excluded: they are wall times)."""
+    """SHA-256 of every output file, except the wall-time records (benchmarks/*.tsv, report/timings.html)."""
     files = [p for d in ("results", "figures") for p in sorted((root / d).rglob("*")) if p.is_file()]
     return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in files if "benchmarks" not in p.parts}
+            for p in files if "benchmarks" not in p.parts and p.name != "timings.html"}
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +83,18 @@ def test_sensitivity_outputs_exist(run):
         assert list((run / "results" / "tables" / check).glob("*.tex"))
 
 
+def test_report_links_resolve(run):
+    import re
+
+    index = run / "results" / "report" / "index.html"
+    page = index.read_text()
+    assert "Errata" in page and "Tightness" in page and "Provenance" in page
+    links = re.findall(r'href="([^"]+)"', page)
+    assert len(links) > 50
+    for link in links:
+        assert (index.parent / link).resolve().is_file(), link
+
+
 def test_nothing_to_do_after_complete_run(run):
     assert "Nothing to be done" in snakemake(run, "-n")
 
@@ -94,7 +106,7 @@ def test_editing_junta_grid_reruns_only_junta_job(run):
     edited.write_text(yaml.safe_dump(config))
     out = subprocess.run(["snakemake", "-n", "--cores", "2", "--configfile", str(edited)], cwd=run,
                          capture_output=True, text=True, timeout=300).stdout
-    assert job_stats(out) == {"construction": 1, "ledger": 1, "all": 1, "total": 3}, out[-2000:]
+    assert job_stats(out) == {"construction": 1, "ledger": 1, "report": 1, "all": 1, "total": 4}, out[-2000:]
     assert "wildcards: construction=thm13" in out
 
 

@@ -23,6 +23,13 @@ def _ledger(args) -> int:
     return 0
 
 
+def _report(args) -> int:
+    from sparseact.report import build_report
+
+    build_report(args.ledger, args.results, args.benchmarks, args.index, args.timings)
+    return 0
+
+
 def _check_config(args) -> int:
     from sparseact.config import ConfigError, load_config
 
@@ -51,6 +58,13 @@ def main(argv=None) -> int:
     led.add_argument("--csv", required=True)
     led.add_argument("--markdown", required=True)
     led.set_defaults(func=_ledger)
+    rep = sub.add_parser("report", help="build the HTML verification report")
+    rep.add_argument("--ledger", required=True)
+    rep.add_argument("--results", nargs="+", required=True)
+    rep.add_argument("--benchmarks", nargs="+", required=True)
+    rep.add_argument("--index", required=True)
+    rep.add_argument("--timings", required=True)
+    rep.set_defaults(func=_report)
     chk = sub.add_parser("check-config", help="validate a config file against the schema")
     chk.add_argument("config")
     chk.set_defaults(func=_check_config)

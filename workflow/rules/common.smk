@@ -68,3 +68,9 @@ def result_files():
 
 def sensitivity_outputs():
     return expand(["results/sensitivity/{check}.json", "results/reports/{check}.html"], check=list(SENSITIVITY_CHECKS))
+
+
+def benchmark_files():
+    return expand("results/benchmarks/constructions-{construction}.tsv", construction=CONSTRUCTIONS) + expand(
+        "results/benchmarks/sensitivity-{check}.tsv", check=list(SENSITIVITY_CHECKS)
+    )
