@@ -37,7 +37,7 @@ from IPython.display import Image, Markdown, display
 
 from sparseact import plots
 from sparseact.provenance import derive_rng
-from sparseact.reporting import publish, save_figure
+from sparseact.reporting import publish, save_figures
 from sparseact.sensitivity_checks import check_lemma10
 
 pd.set_option("display.max_colwidth", 160)
@@ -47,12 +47,11 @@ report = check_lemma10(params, derive_rng(seed, "sensitivity", "lemma10"))
 # ## Figures
 
 # %%
-figure_paths = []
-for stem, fig in [("ns-vs-rho", plots.plot_lemma10_ns(report.tables)),
-                  ("claim21-tail", plots.plot_claim21_tail(report.tables)),
-                  ("level-weights", plots.plot_level_weights(report.tables, "lemma10-level-weights"))]:
-    figure_paths += save_figure(fig, f"{figure_dir}/{stem}")
-    display(Image(filename=f"{figure_dir}/{stem}.png"))
+figure_paths = save_figures({"ns-vs-rho": plots.plot_lemma10_ns(report.tables),
+                            "claim21-tail": plots.plot_claim21_tail(report.tables),
+                            "level-weights": plots.plot_level_weights(report.tables, "lemma10-level-weights")}, figure_dir)
+for path in figure_paths[1::2]:
+    display(Image(filename=path))
 
 # %% [markdown]
 # ## Verdicts

@@ -40,7 +40,7 @@ from IPython.display import Image, Markdown, display
 
 from sparseact import plots
 from sparseact.provenance import derive_rng
-from sparseact.reporting import publish, save_figure
+from sparseact.reporting import publish, save_figures
 from sparseact.sensitivity_checks import check_lemma9
 
 pd.set_option("display.max_colwidth", 160)
@@ -50,12 +50,11 @@ report = check_lemma9(params, derive_rng(seed, "sensitivity", "lemma9"))
 # ## Figures
 
 # %%
-figure_paths = []
-for stem, fig in [("as-vs-n", plots.plot_lemma9_as_vs_n(report.tables)),
-                  ("ratio-heatmap", plots.plot_lemma9_ratio_heatmap(report.tables)),
-                  ("lemma6", plots.plot_lemma6(report.tables))]:
-    figure_paths += save_figure(fig, f"{figure_dir}/{stem}")
-    display(Image(filename=f"{figure_dir}/{stem}.png"))
+figure_paths = save_figures({"as-vs-n": plots.plot_lemma9_as_vs_n(report.tables),
+                            "ratio-heatmap": plots.plot_lemma9_ratio_heatmap(report.tables),
+                            "lemma6": plots.plot_lemma6(report.tables)}, figure_dir)
+for path in figure_paths[1::2]:
+    display(Image(filename=path))
 
 # %% [markdown]
 # ## Verdicts

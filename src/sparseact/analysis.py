@@ -46,6 +46,7 @@ from statistics import NormalDist
 
 import numba
 import numpy as np
+from sparseact._validation import check_int
 
 __all__ = [
     "MonteCarloEstimate",
@@ -309,13 +310,6 @@ def _check_rho(rho) -> tuple[np.ndarray, bool]:
     return arr, scalar
 
 
-def _check_int(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return value
 
 
 # ---------------------------------------------------------------------------
@@ -463,7 +457,7 @@ def fourier_tail(values, d: int) -> float:
         The sum of the level weights ``W^t`` over ``t > d`` (summed directly,
         not as ``||f||^2 - sum_{t <= d} W^t``, so small tails are accurate).
     """
-    d = _check_int(d, "d", 0)
+    d = check_int(d, "d", 0)
     w = level_weights(values)
     return float(w[d + 1 :].sum())
 
@@ -691,8 +685,8 @@ class _RunningMoments:
 def _check_mc_args(f, n, n_samples, rng, confidence, chunk_size) -> tuple[int, int, float, int]:
     if not callable(f):
         raise ValueError("f must be a callable mapping an (m, n) array of +-1 points to (m,) values")
-    n = _check_int(n, "n", 1)
-    n_samples = _check_int(n_samples, "n_samples", 2)
+    n = check_int(n, "n", 1)
+    n_samples = check_int(n_samples, "n_samples", 2)
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
     if isinstance(confidence, bool) or not isinstance(confidence, (float, int, np.floating, np.integer)):
@@ -700,7 +694,7 @@ def _check_mc_args(f, n, n_samples, rng, confidence, chunk_size) -> tuple[int, i
     confidence = float(confidence)
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
-    chunk_size = _check_int(chunk_size, "chunk_size", 1) if chunk_size is not None else None
+    chunk_size = check_int(chunk_size, "chunk_size", 1) if chunk_size is not None else None
     return n, n_samples, confidence, chunk_size
 
 

@@ -27,6 +27,7 @@ import numpy as np
 
 from sparseact.cube import hypercube, indices_from_points
 from sparseact.networks import SparseReLUNetwork
+from sparseact._validation import check_int
 
 VARIANTS = ("printed", "corrected")
 
@@ -37,10 +38,6 @@ def _check_variant(variant: str) -> str:
     return variant
 
 
-def _positive_int(value, name: str, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
 
 
 def relu(z):
@@ -102,7 +99,7 @@ def junta_network(truth_table, variables: Sequence[int], n: int, s: int | None =
     -------
     SparseReLUNetwork
     """
-    n = _positive_int(n, "n")
+    n = check_int(n, "n")
     variables = [int(v) for v in variables]
     p = len(variables)
     if len(set(variables)) != p or any(v < 0 or v >= n for v in variables):
@@ -112,7 +109,7 @@ def junta_network(truth_table, variables: Sequence[int], n: int, s: int | None =
         raise ValueError(f"truth_table must have length 2**p = {1 << p}, got shape {table.shape}")
     if not np.all(np.abs(table) == 1):
         raise ValueError("truth_table must have values in {-1, 1} (a Boolean junta)")
-    s = (1 << p) if s is None else _positive_int(s, "s")
+    s = (1 << p) if s is None else check_int(s, "s")
     if s < (1 << p):
         raise ValueError(f"s must be at least 2**p = {1 << p} neurons, got s = {s}")
     W = np.zeros((s, n))
@@ -141,7 +138,7 @@ def index_function(b: int) -> Callable[[np.ndarray], np.ndarray]:
     ``(1 - x_i)/2``, the hypercube row order; ``y`` is the remaining ``2**b``
     coordinates.
     """
-    b = _positive_int(b, "b")
+    b = check_int(b, "b")
 
     def f(Z: np.ndarray) -> np.ndarray:
         Z = np.asarray(Z, dtype=np.float64)
@@ -157,7 +154,7 @@ def index_network(b: int) -> SparseReLUNetwork:
     The first ``b`` coordinates of ``w_alpha`` are ``alpha``; among the last ``2**b``
     the alpha-th is ``1/2`` (alpha-th in hypercube order), the rest 0; ``u = 1``.
     """
-    b = _positive_int(b, "b")
+    b = check_int(b, "b")
     s = 1 << b
     W = np.zeros((s, b + s))
     W[:, :b] = hypercube(b)
@@ -198,7 +195,7 @@ def parity_shifts(m: int, S: Sequence[int], variant: str = "printed") -> np.ndar
     when the number of ``-1`` among ``(y_i)_{i in S}``, ``(|S| - sum y_i)/2``, is
     even, i.e. it is :func:`parity01`.
     """
-    m = _positive_int(m, "m")
+    m = check_int(m, "m")
     _check_variant(variant)
     a = np.arange(-m, m + 1)
     if variant == "printed":
@@ -264,7 +261,7 @@ def parity_lift_weights(m: int, S: Sequence[int], a: float, variant: str = "prin
     ``"corrected"``: the same restricted to ``i, j in S`` (zero elsewhere), which is
     :func:`lifted_quadratic_weights` of the indicator vector of ``S``.
     """
-    m = _positive_int(m, "m")
+    m = check_int(m, "m")
     if variant == "printed":
         w = -np.ones((m, m))
         w[np.diag_indices(m)] = 2.0 * a
@@ -309,7 +306,7 @@ def all_subsets(m: int) -> list[tuple[int, ...]]:
 
 def lwr_bits(q: int) -> int:
     """Bits per coordinate of ``Z_q``: the bit length of ``q - 1``."""
-    q = _positive_int(q, "q", 2)
+    q = check_int(q, "q", 2)
     return max(1, int(q - 1).bit_length())
 
 
@@ -427,8 +424,8 @@ def lwr_network(w: np.ndarray, q: int, p: int):
 
 def zq_points(q: int, m: int) -> np.ndarray:
     """All ``q**m`` points of ``Z_q^m``, shape (q**m, m)."""
-    q = _positive_int(q, "q", 2)
-    m = _positive_int(m, "m")
+    q = check_int(q, "q", 2)
+    m = check_int(m, "m")
     grids = np.meshgrid(*([np.arange(q)] * m), indexing="ij")
     return np.stack([g.reshape(-1) for g in grids], axis=1)
 

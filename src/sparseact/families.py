@@ -55,6 +55,7 @@ import numpy as np
 from sparseact.analysis import average_sensitivity, noise_sensitivity
 from sparseact.bounds import lemma9_average_sensitivity, lemma10_noise_sensitivity
 from sparseact.networks import SparseReLUNetwork
+from sparseact._validation import check_int
 
 __all__ = [
     "EXACT_MAX_N",
@@ -99,19 +100,12 @@ _CHUNK_ELEMENTS = 1 << 22
 # ---------------------------------------------------------------------------
 
 
-def _int(value, name: str, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return value
 
 
 def _nsk(n, s, k) -> tuple[int, int, int]:
-    n = _int(n, "n")
-    s = _int(s, "s")
-    k = _int(k, "k")
+    n = check_int(n, "n")
+    s = check_int(s, "s")
+    k = check_int(k, "k")
     if k > s:
         raise ValueError(f"k must be <= s (at most s neurons can be active), got k={k}, s={s}")
     return n, s, k
@@ -224,7 +218,7 @@ def certify_sparsity(net, rng=None, n_samples: int = 200_000) -> SparsityCertifi
     n = net.n_inputs
     if n <= EXACT_MAX_N:
         return SparsityCertificate(int(net.max_active()), "exact", 1 << n)
-    n_samples = _int(n_samples, "n_samples")
+    n_samples = check_int(n_samples, "n_samples")
     rng = _rng(rng, "rng (required for Monte Carlo certification when n > EXACT_MAX_N)")
     best = 0
     for X in _uniform_chunks(rng, n_samples, n, _rows_per_chunk(net.n_neurons)):
@@ -386,7 +380,7 @@ def densest_threshold(Wmat, k: int, points=None) -> float:
     Wmat = np.asarray(Wmat, dtype=np.float64)
     if Wmat.ndim != 2:
         raise ValueError(f"Wmat must be two-dimensional (s, n), got shape {Wmat.shape}")
-    k = _int(k, "k")
+    k = check_int(k, "k")
     if k >= Wmat.shape[0]:
         raise ValueError(f"k must be < s for a finite threshold, got k={k}, s={Wmat.shape[0]}")
     norms = np.linalg.norm(Wmat, axis=1)
@@ -512,7 +506,7 @@ def random_sparse_network(
     rng = _rng(rng)
     if weights not in WEIGHT_KINDS:
         raise ValueError(f"weights must be one of {WEIGHT_KINDS}, got {weights!r}")
-    n_samples = _int(n_samples, "n_samples")
+    n_samples = check_int(n_samples, "n_samples")
     Wmat = _random_directions(n, s, rng, weights)
     u = 1.0 - 2.0 * rng.integers(0, 2, size=s).astype(np.float64)
     norms = np.linalg.norm(Wmat, axis=1)
@@ -633,7 +627,7 @@ def make_ratio_objective(kind: str, k: int, rho=None) -> Callable[[SparseReLUNet
     """
     if kind not in OBJECTIVE_KINDS:
         raise ValueError(f"kind must be one of {OBJECTIVE_KINDS}, got {kind!r}")
-    k = _int(k, "k")
+    k = check_int(k, "k")
     if kind == "lemma10":
         if rho is None:
             raise ValueError("rho is required for kind='lemma10'")
@@ -799,8 +793,8 @@ def adversarial_search(
     if n > SEARCH_MAX_N:
         raise ValueError(f"adversarial_search certifies on the whole cube every step: n must be <= {SEARCH_MAX_N}, got {n}")
     rng = _rng(rng)
-    restarts = _int(restarts, "restarts")
-    iterations = _int(iterations, "iterations", minimum=0)
+    restarts = check_int(restarts, "restarts")
+    iterations = check_int(iterations, "iterations", minimum=0)
     step = _real(step, "step", positive=True)
     init = [] if init is None else list(init)
     if len(init) > restarts:

@@ -57,6 +57,15 @@ def save_figure(fig, stem: str | Path, formats: Sequence[str] = ("pdf", "png")) 
     return paths
 
 
+def save_figures(figures: dict, directory: str | Path) -> list[str]:
+    """Save each ``{stem: figure}`` as ``directory/stem.pdf`` and ``.png``; close them; return the paths."""
+    paths = []
+    for stem, fig in figures.items():
+        paths += save_figure(fig, Path(directory) / stem)
+        plt.close(fig)
+    return paths
+
+
 def _latex_escape(text: str) -> str:
     replacements = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                     "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
