@@ -95,6 +95,12 @@ def test_report_links_resolve(run):
         assert (index.parent / link).resolve().is_file(), link
 
 
+def test_snakemake_report_zip(run):
+    out = snakemake(run, "--report", "results/report.zip")
+    assert (run / "results" / "report.zip").stat().st_size > 10_000, out[-2000:]
+    (run / "results" / "report.zip").unlink()  # not part of the determinism comparison
+
+
 def test_nothing_to_do_after_complete_run(run):
     assert "Nothing to be done" in snakemake(run, "-n")
 

@@ -9,7 +9,12 @@ rule construction:
         notebook="results/notebooks/constructions-{construction}.ipynb",
         html="results/reports/constructions-{construction}.html",
         figure_pdf="figures/constructions/{construction}.pdf",
-        figure_png="figures/constructions/{construction}.png",
+        figure_png=report(
+            "figures/constructions/{construction}.png",
+            caption="../report/construction.rst",
+            category="Constructions",
+            subcategory="{construction}",
+        ),
         tables=directory("results/tables/{construction}"),
     params:
         parameters=construction_parameters,

@@ -5,7 +5,7 @@ rule ledger:
     input:
         result_files(),
     output:
-        csv="results/ledger.csv",
+        csv=report("results/ledger.csv", caption="../report/ledger.rst", category="Ledger"),
         markdown="results/ledger.md",
     log:
         "logs/ledger.log",

@@ -8,7 +8,13 @@ rule sensitivity:
         result="results/sensitivity/{check}.json",
         notebook="results/notebooks/{check}.ipynb",
         html="results/reports/{check}.html",
-        figures=directory("figures/{check}"),
+        figures=report(
+            directory("figures/{check}"),
+            patterns=["{name}.png"],
+            caption="../report/sensitivity.rst",
+            category="Sensitivity",
+            subcategory="{check}",
+        ),
         tables=directory("results/tables/{check}"),
     params:
         parameters=sensitivity_parameters,
