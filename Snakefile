@@ -21,6 +21,7 @@ check_config(config)
 include: "workflow/rules/common.smk"
 include: "workflow/rules/constructions.smk"
 include: "workflow/rules/sensitivity.smk"
+include: "workflow/rules/learning.smk"
 include: "workflow/rules/ledger.smk"
 include: "workflow/rules/report.smk"
 
@@ -31,5 +32,5 @@ rule all:
         "results/ledger.md",
         "results/report/index.html",
         construction_outputs(),
-        sensitivity_outputs(),
+        notebook_outputs(),
     default_target: True

@@ -36,3 +36,12 @@ def test_bad_input():
         fit_exponents({"n": [1.0, 2.0]}, [1.0, 2.0])
     with pytest.raises(ValueError, match="shape"):
         fit_exponents({"n": [1.0, 2.0]}, [1.0, 2.0, 3.0])
+
+
+def test_fit_if_possible_and_text():
+    from sparseact.fitting import exponent_text, fit_exponents_if_possible
+
+    assert fit_exponents_if_possible({"n": [1.0, 2.0]}, [1.0, 2.0]) is None
+    assert exponent_text(None, "n") == "n: too few points to fit"
+    fit = fit_exponents_if_possible({"n": [1.0, 2.0, 4.0, 8.0]}, [0.0, 2.0, 4.0, 8.0])  # the zero is dropped
+    assert "n^1.00" in exponent_text(fit, "n")

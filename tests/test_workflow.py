@@ -12,7 +12,8 @@ pytestmark = pytest.mark.workflow
 
 COPIED = ["Snakefile", "config", "profiles", "workflow", "notebooks", "environment.yml", "pyproject.toml"]
 CLAIMS = {"thm13", "index", "sec4-parity", "sec4-lwr", "appA"}
-SENSITIVITY = {"lemma9": {"lemma9", "lemma6"}, "lemma10": {"lemma10", "claim2.1", "appB"}}
+SENSITIVITY = {"lemma9": {"lemma9", "lemma6"}, "lemma10": {"lemma10", "claim2.1", "appB"},
+               "theorem8": {"thm8", "lemma7", "thm13-hardness"}}
 
 
 def snakemake(cwd, *args):

@@ -73,6 +73,20 @@ def check_config(config: dict) -> dict:
     for section, block in (("sensitivity.lemma9.monte_carlo", sens["lemma9"]["monte_carlo"]), ("sensitivity.appB", sens["appB"])):
         if block["k"] > block["s"]:
             _fail(f"{section}.k", f"k = {block['k']} exceeds s = {block['s']}; a network has at most s active neurons")
+    learning = config["learning"]
+    t8 = learning["theorem8"]
+    for i, k in enumerate(t8["k_values"]):
+        if k > t8["s"]:
+            _fail(f"learning.theorem8.k_values[{i}]", f"k = {k} exceeds s = {t8['s']}; a network has at most s active neurons")
+    if t8["parity_p"] > t8["n"]:
+        _fail("learning.theorem8.parity_p", f"p = {t8['parity_p']} exceeds n = {t8['n']}")
+    for i, d in enumerate(t8["degrees"]):
+        if d > t8["n"]:
+            _fail(f"learning.theorem8.degrees[{i}]", f"degree {d} exceeds n = {t8['n']}")
+    hardness = learning["hardness"]
+    for i, p in enumerate(hardness["p_values"]):
+        if p > min(hardness["n_values"]):
+            _fail(f"learning.hardness.p_values[{i}]", f"p = {p} exceeds the smallest n = {min(hardness['n_values'])}")
     return config
 
 

@@ -81,6 +81,30 @@ def fit_exponents(predictors: Mapping[str, np.ndarray], response, confidence: fl
     )
 
 
+def fit_exponents_if_possible(predictors: Mapping[str, np.ndarray], response, confidence: float = 0.95):
+    """:func:`fit_exponents`, or ``None`` when the data cannot support the fit.
+
+    That is, too few points, or non-positive values left after dropping those.
+    """
+    y = np.asarray(response, dtype=np.float64)
+    keep = np.isfinite(y) & (y > 0)
+    for values in predictors.values():
+        x = np.asarray(values, dtype=np.float64)
+        keep &= np.isfinite(x) & (x > 0)
+    varying = [name for name, values in predictors.items() if np.unique(np.asarray(values)[keep]).size > 1]
+    if keep.sum() < len(varying) + 2:
+        return None
+    return fit_exponents({name: np.asarray(v)[keep] for name, v in predictors.items()}, y[keep], confidence)
+
+
+def exponent_text(fit, parameter: str) -> str:
+    """``"x^a [lo, hi]"`` for one fitted parameter, or a note that there were too few points."""
+    if fit is None or parameter not in set(fit["parameter"]):
+        return f"{parameter}: too few points to fit"
+    row = fit.set_index("parameter").loc[parameter]
+    return f"{parameter}^{row['exponent']:.2f} [{row['ci_low']:.2f}, {row['ci_high']:.2f}]"
+
+
 def factor_status(ci_low: float, ci_high: float, claimed: float) -> str:
     """Compare a fitted exponent's interval with the exponent a bound claims.
 

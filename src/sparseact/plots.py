@@ -209,6 +209,78 @@ def plot_claim21_tail(tables: dict[str, pd.DataFrame]):
     return fig
 
 
+def plot_theorem8_error_vs_degree(tables: dict[str, pd.DataFrame]):
+    """Exact test error against degree d (largest m, worst seed), with the approximation floor."""
+    curves = tables["theorem8-curves"]
+    m_max = curves["m"].max()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for i, (label, group) in enumerate(curves[curves["m"] == m_max].groupby("target")):
+        worst = group.groupby("degree")[["test_error", "floor"]].max()
+        ax.semilogy(worst.index, worst["test_error"].clip(lower=1e-16), "o-", color=f"C{i % 10}", label=label)
+        ax.semilogy(worst.index, worst["floor"].clip(lower=1e-16), ":", color=f"C{i % 10}")
+    ax.set_xlabel("degree d")
+    ax.set_ylabel("exact test error (loss (yhat-y)^2/2)")
+    ax.set_title(f"Theorem 8: error vs degree at m = {m_max} (dotted: Fourier-tail floor)", fontsize=9)
+    ax.legend(fontsize=6, ncol=2)
+    fig.tight_layout()
+    return fig
+
+
+def plot_theorem8_error_vs_m(tables: dict[str, pd.DataFrame]):
+    """Excess error over the floor against m for each degree, with the N_d / m variance term."""
+    curves = tables["theorem8-curves"]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for i, (d, group) in enumerate(curves[curves["degree"] >= 1].groupby("degree")):
+        worst = group.groupby("m")[["excess", "variance_term"]].max()
+        ax.loglog(worst.index, worst["excess"].clip(lower=1e-16), "o-", color=f"C{i}", label=f"excess error, d={d}")
+        ax.loglog(worst.index, worst["variance_term"] * worst["excess"].iloc[0] / worst["variance_term"].iloc[0],
+                  ":", color=f"C{i}")
+    ax.set_xlabel("sample size m")
+    ax.set_ylabel("test error - floor (worst target and seed)")
+    ax.set_title("Lemma 7: excess error vs m (dotted: N_d / m, scaled)", fontsize=9)
+    ax.legend(fontsize=6)
+    fig.tight_layout()
+    return fig
+
+
+def plot_theorem8_degree_vs_k(tables: dict[str, pd.DataFrame]):
+    """Exact degree needed for eps/2 floor against k (sparse targets) and the dense baseline."""
+    needs = tables["theorem8-needs"]
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    for kind, group in needs.groupby("kind"):
+        ax.plot(group["k"], group["degree_needed_relative"], "o", label=kind)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("certified k (dense: k = max active)")
+    ax.set_ylabel("degree needed (exact)")
+    ax.set_title("degree whose Fourier-tail floor is <= relative_eps x trivial loss", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def plot_junta_cliff(tables: dict[str, pd.DataFrame]):
+    """Theorem 13 hardness: error / trivial error against d for p-juntas, and feature count at d = p vs n."""
+    cliff = tables["thm13-hardness"]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
+    n_max = cliff["n"].max()
+    for i, ((p, target), group) in enumerate(cliff[cliff["n"] == n_max].groupby(["p", "target"])):
+        style = "-" if target == "parity" else "--"
+        axes[0].plot(group["degree"], group["test_error"] / group["trivial"], style, marker="o", ms=3,
+                     color=f"C{p}", label=f"{target}, p={p}")
+    axes[0].set_xlabel("degree d")
+    axes[0].set_ylabel("test error / trivial error")
+    axes[0].set_title(f"junta cliff at d = p (n = {n_max})", fontsize=9)
+    axes[0].legend(fontsize=6)
+    at_p = cliff[(cliff["degree"] == cliff["p"]) & (cliff["target"] == "parity")]
+    for p, group in at_p.groupby("p"):
+        axes[1].loglog(group["n"], group["features"], "o-", color=f"C{p}", label=f"N_p, p={p}")
+    axes[1].set_xlabel("n")
+    axes[1].set_ylabel("features at d = p (cost per sample)")
+    axes[1].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
 PLOTS = {
     "thm13": plot_thm13,
     "index": plot_index,

@@ -6,8 +6,16 @@ ENV = "../../environment.yml"
 
 CONSTRUCTIONS = list(config["constructions"])
 
-#: Sensitivity notebooks and the config blocks each one reads.
-SENSITIVITY_CHECKS = {"lemma9": ["lemma9", "lemma6"], "lemma10": ["lemma10", "appB"]}
+#: Notebook checks: name -> (config section = results folder, config blocks the notebook reads).
+NOTEBOOK_CHECKS = {
+    "lemma9": ("sensitivity", ["lemma9", "lemma6"]),
+    "lemma10": ("sensitivity", ["lemma10", "appB"]),
+    "theorem8": ("learning", ["theorem8", "hardness"]),
+}
+
+
+def checks_of(section):
+    return [name for name, (sec, _) in NOTEBOOK_CHECKS.items() if sec == section]
 
 
 def notebook_command():
@@ -45,13 +53,13 @@ def construction_outputs():
     )
 
 
-def sensitivity_parameters(wildcards):
-    blocks = SENSITIVITY_CHECKS[wildcards.check]
+def notebook_parameters(wildcards):
+    section, blocks = NOTEBOOK_CHECKS[wildcards.check]
     return json.dumps(
         {
-            "params": {name: config["sensitivity"][name] for name in blocks},
+            "params": {name: config[section][name] for name in blocks},
             "seed": config["seed"],
-            "result_path": f"results/sensitivity/{wildcards.check}.json",
+            "result_path": f"results/{section}/{wildcards.check}.json",
             "figure_dir": f"figures/{wildcards.check}",
             "table_dir": f"results/tables/{wildcards.check}",
             "report_path": f"results/reports/{wildcards.check}.html",
@@ -61,16 +69,18 @@ def sensitivity_parameters(wildcards):
 
 
 def result_files():
-    return expand("results/constructions/{construction}.json", construction=CONSTRUCTIONS) + expand(
-        "results/sensitivity/{check}.json", check=list(SENSITIVITY_CHECKS)
-    )
+    return expand("results/constructions/{construction}.json", construction=CONSTRUCTIONS) + [
+        f"results/{section}/{name}.json" for name, (section, _) in NOTEBOOK_CHECKS.items()
+    ]
 
 
-def sensitivity_outputs():
-    return expand(["results/sensitivity/{check}.json", "results/reports/{check}.html"], check=list(SENSITIVITY_CHECKS))
+def notebook_outputs():
+    return [f"results/{section}/{name}.json" for name, (section, _) in NOTEBOOK_CHECKS.items()] + [
+        f"results/reports/{name}.html" for name in NOTEBOOK_CHECKS
+    ]
 
 
 def benchmark_files():
-    return expand("results/benchmarks/constructions-{construction}.tsv", construction=CONSTRUCTIONS) + expand(
-        "results/benchmarks/sensitivity-{check}.tsv", check=list(SENSITIVITY_CHECKS)
-    )
+    return expand("results/benchmarks/constructions-{construction}.tsv", construction=CONSTRUCTIONS) + [
+        f"results/benchmarks/{section}-{name}.tsv" for name, (section, _) in NOTEBOOK_CHECKS.items()
+    ]

@@ -17,10 +17,10 @@ rule sensitivity:
         ),
         tables=directory("results/tables/{check}"),
     params:
-        parameters=sensitivity_parameters,
+        parameters=notebook_parameters,
         kernel=config["kernel"],
     wildcard_constraints:
-        check="|".join(SENSITIVITY_CHECKS),
+        check="|".join(checks_of("sensitivity")),
     log:
         "logs/sensitivity/{check}.log",
     benchmark:
