@@ -13,7 +13,8 @@ pytestmark = pytest.mark.workflow
 COPIED = ["Snakefile", "config", "profiles", "workflow", "notebooks", "environment.yml", "pyproject.toml"]
 CLAIMS = {"thm13", "index", "sec4-parity", "sec4-lwr", "appA"}
 SENSITIVITY = {"lemma9": {"lemma9", "lemma6"}, "lemma10": {"lemma10", "claim2.1", "appB"},
-               "theorem8": {"thm8", "lemma7", "thm13-hardness"}}
+               "theorem8": {"thm8", "lemma7", "thm13-hardness"}, "theorem19": {"thm19", "eq15", "conj20"},
+               "theorem17": {"thm17"}}
 
 
 def snakemake(cwd, *args):
@@ -80,7 +81,7 @@ def test_sensitivity_outputs_exist(run):
     for check in SENSITIVITY:
         html = (run / "results" / "reports" / f"{check}.html").read_text()
         assert "<img" in html and "Verdicts" in html
-        assert len(list((run / "figures" / check).glob("*.png"))) >= 3
+        assert len(list((run / "figures" / check).glob("*.png"))) >= 1
         assert list((run / "results" / "tables" / check).glob("*.tex"))
 
 

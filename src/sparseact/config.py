@@ -87,6 +87,16 @@ def check_config(config: dict) -> dict:
     for i, p in enumerate(hardness["p_values"]):
         if p > min(hardness["n_values"]):
             _fail(f"learning.hardness.p_values[{i}]", f"p = {p} exceeds the smallest n = {min(hardness['n_values'])}")
+    t19 = learning["theorem19"]
+    for section, block in (("learning.theorem19.dimension", t19["dimension"]),):
+        if block["k"] > block["s"]:
+            _fail(f"{section}.k", f"k = {block['k']} exceeds s = {block['s']}")
+    if max(t19["k_values"]) > max(t19["s_values"]):
+        _fail("learning.theorem19.k_values", f"every k must be at most the largest s = {max(t19['s_values'])}")
+    t17 = learning["theorem17"]
+    for i, p in enumerate(t17["junta_p"]):
+        if p > t17["junta_n"]:
+            _fail(f"learning.theorem17.junta_p[{i}]", f"p = {p} exceeds junta_n = {t17['junta_n']}")
     return config
 
 

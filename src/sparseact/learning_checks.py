@@ -201,15 +201,21 @@ def check_theorem8(params: dict, rng: np.random.Generator) -> CheckReport:
     lemma7["C2"] = (lemma7["k"] * (lemma7["W"] * np.sqrt(lemma7["n"]) + lemma7["B"])) ** 2
     lemma7["ratio"] = lemma7["excess"] / (lemma7["variance_term"] * lemma7["C2"])
     l7_verdicts = [verdict_big_o(lemma7["m"], lemma7["ratio"]), verdict_big_o(lemma7["features"], lemma7["ratio"])]
-    fit_m = fit_exponents_if_possible({"m": lemma7["m"], "features": lemma7["features"]}, lemma7["excess"])
+    slopes = []
+    for _, group in lemma7.groupby(["target", "degree"]):
+        mean = group.groupby("m")["excess"].mean()
+        if (mean > 0).sum() >= 3:
+            slopes.append(float(np.polyfit(np.log(mean.index[mean > 0]), np.log(mean[mean > 0]), 1)[0]))
+    m_note = (f"excess ~ m^a per (target, degree) with a in [{min(slopes):.2f}, {max(slopes):.2f}] "
+              f"(median {float(np.median(slopes)):.2f}; the variance term predicts -1); " if slopes else
+              "too few sample sizes per (target, degree) to fit the m-exponent; ")
     records.append(ClaimRecord(
         claim_id="lemma7", check_id="lemma7/rate", paper_ref="Lemma 7",
         statement="error O(eps) from O(n^d C_H^2 log(1/delta)/eps) samples: excess error over the floor = O(N_d C_H^2 / m)",
         check="exact excess test error / (N_d C_H^2 / m) along m and N_d, all targets, degrees and seeds",
         variant="", method="exact", instances=len(lemma7), worst_value=float(lemma7["ratio"].max()),
         worst_value_label="max excess / (N_d C_H^2/m)", verdict=verdict_all(v for v, _ in l7_verdicts),
-        notes=(f"fitted excess ~ {exponent_text(fit_m, 'm')}, {exponent_text(fit_m, 'features')} (N_d); "
-               f"ratio slopes m {l7_verdicts[0][1]:.2f}, N_d {l7_verdicts[1][1]:.2f}; "
+        notes=(m_note + f"ratio slopes m {l7_verdicts[0][1]:.2f}, N_d {l7_verdicts[1][1]:.2f}; "
                "C_H = k(W sqrt(n) + B) is loose: measured outputs are far smaller")))
     records += theorem8_proof_records(p8)
     cliff = junta_cliff(params["hardness"], rng)

@@ -281,6 +281,64 @@ def plot_junta_cliff(tables: dict[str, pd.DataFrame]):
     return fig
 
 
+def plot_theorem19(tables: dict[str, pd.DataFrame]):
+    """Lower-bound estimates of R_H(S) with the bounds, against s and m (log-log), sparse and dense."""
+    sweep = tables["theorem19-sweep"]
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
+    m_max = sweep["m"].max()
+    at_m = sweep[sweep["m"] == m_max]
+    for i, (dist, group) in enumerate(at_m.groupby("distribution")):
+        for cls, style in (("sparse", "o-"), ("dense", "s--")):
+            part = group[(group["cls"] == cls) & ((group["k"] == 1) | (cls == "dense"))].sort_values("s")
+            axes[0].loglog(part["s"], part["estimate"], style, color=f"C{i}", label=f"{dist}, {cls}")
+    part = at_m[(at_m["cls"] == "sparse") & (at_m["k"] == 1)].groupby("s")[["eq1", "conj20", "dense"]].max()
+    for column, style in (("eq1", "k:"), ("conj20", "k-."), ("dense", "k--")):
+        axes[0].loglog(part.index, part[column], style, lw=0.8, label=f"bound {column}")
+    axes[0].set_xlabel("s")
+    axes[0].set_ylabel("R_H(S) lower-bound estimate")
+    axes[0].set_title(f"vs s (m = {m_max})", fontsize=9)
+    axes[0].legend(fontsize=5, ncol=2)
+    s_mid = sorted(sweep["s"].unique())[len(sweep["s"].unique()) // 2]
+    for i, (dist, group) in enumerate(sweep[(sweep["s"] == s_mid) & (sweep["k"] == 1)].groupby("distribution")):
+        part = group.sort_values("m")
+        axes[1].loglog(part["m"], part["estimate"], "o-", color=f"C{i}", label=dist)
+        axes[1].loglog(part["m"], part["eq1"], ":", color=f"C{i}", lw=0.8)
+    axes[1].set_xlabel("m")
+    axes[1].set_title(f"vs m (s = {s_mid}, k = 1; dotted: eq. (1))", fontsize=9)
+    axes[1].legend(fontsize=6)
+    dims = tables["theorem19-dimension"]
+    axes[2].errorbar(dims["n"], dims["estimate"], yerr=[dims["estimate"] - dims["ci_low"], dims["ci_high"] - dims["estimate"]],
+                     fmt="o-", label="estimate (R = 1)")
+    axes[2].plot(dims["n"], dims["conj20"], "k-.", lw=0.8, label="eq. (16)")
+    axes[2].plot(dims["n"], dims["eq15"], "k:", lw=0.8, label="eq. (15)")
+    axes[2].set_xscale("log")
+    axes[2].set_yscale("log")
+    axes[2].set_xlabel("n")
+    axes[2].set_title("Conjecture 20: vs n at R = 1", fontsize=9)
+    axes[2].legend(fontsize=6)
+    fig.tight_layout()
+    return fig
+
+
+def plot_theorem17(tables: dict[str, pd.DataFrame]):
+    """Exact test loss against m for each target and learner (median over seeds)."""
+    curves = tables["theorem17-curves"]
+    targets = list(curves["target"].unique())
+    fig, axes = plt.subplots(1, len(targets), figsize=(3.2 * len(targets), 3.2), squeeze=False)
+    for ax, target in zip(axes[0], targets):
+        part = curves[curves["target"] == target]
+        for i, (learner, group) in enumerate(part.groupby("learner")):
+            med = group.groupby("m")["test_loss"].median()
+            ax.loglog(med.index, med.clip(lower=1e-8), "o-", color=f"C{i}", label=learner)
+        ax.axhline(part["trivial"].iloc[0], color="grey", ls=":", lw=0.8)
+        ax.set_title(target, fontsize=8)
+        ax.set_xlabel("m")
+    axes[0][0].set_ylabel("exact test loss (biased product)")
+    axes[0][0].legend(fontsize=6)
+    fig.tight_layout()
+    return fig
+
+
 PLOTS = {
     "thm13": plot_thm13,
     "index": plot_index,

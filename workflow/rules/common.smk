@@ -11,6 +11,8 @@ NOTEBOOK_CHECKS = {
     "lemma9": ("sensitivity", ["lemma9", "lemma6"]),
     "lemma10": ("sensitivity", ["lemma10", "appB"]),
     "theorem8": ("learning", ["theorem8", "hardness"]),
+    "theorem19": ("learning", ["theorem19"]),
+    "theorem17": ("learning", ["theorem17"]),
 }
 
 
