@@ -31,20 +31,13 @@ from pathlib import Path
 import numpy as np
 
 from sparseact.complexity import paper_bounds, rademacher_lower_bound, sample_distribution
+from _common import cpu_model
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
 SETTINGS = {"restarts": 2, "iterations": 3, "rounds": 1, "n_random": 4, "polish": True}
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def fit_exponent(ms, times) -> float:

@@ -17,7 +17,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import resource
 import sys
@@ -35,6 +34,7 @@ from sparseact.analysis import (
     walsh_coefficients,
 )
 from sparseact.networks import SparseReLUNetwork
+from _common import write_results
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -150,9 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             "platform": platform.platform(),
         },
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(payload, indent=2) + "\n")
-    print(f"\nwrote {args.out}")
+    write_results(args.out, payload)
     return 0 if ok else 1
 
 

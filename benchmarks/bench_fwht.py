@@ -19,7 +19,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
 import sys
@@ -30,6 +29,7 @@ import numba
 import numpy as np
 
 from sparseact.analysis import fwht, fwht_reference
+from _common import cpu_model, write_results
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -47,14 +47,6 @@ def time_it(func, repeats: int, setup=None) -> tuple[list[float], object]:
     return times, result
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,9 +159,7 @@ def main(argv: list[str] | None = None) -> int:
             "platform": platform.platform(),
         },
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(payload, indent=2) + "\n")
-    print(f"\nwrote {args.out}")
+    write_results(args.out, payload)
     return 0
 
 

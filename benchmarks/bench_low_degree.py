@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import platform
 import statistics
 import sys
@@ -48,6 +47,7 @@ from sparseact.cube import points_from_indices
 from sparseact.families import random_sparse_network
 from sparseact.learners import low_degree
 from sparseact.learners.low_degree import LowDegreeRegressor, monomials
+from _common import cpu_model, write_results
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -85,14 +85,6 @@ def fit_with_dtype(dtype, **params):
     return run
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -240,9 +232,7 @@ def main(argv: list[str] | None = None) -> int:
             "platform": platform.platform(),
         },
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(payload, indent=2) + "\n")
-    print(f"\nwrote {args.out}")
+    write_results(args.out, payload)
     return 0 if ok else 1
 
 

@@ -31,14 +31,12 @@ table_dir = "results/tables/index"
 report_path = "results/reports/constructions-index.html"
 
 # %%
-import pandas as pd
-from IPython.display import Image, Markdown, display
+from IPython.display import Image
 
 from sparseact.construction_checks import run_construction
 from sparseact.plots import plot_construction
-from sparseact.reporting import publish, save_figure
+from sparseact.reporting import publish, save_figure, show_results
 
-pd.set_option("display.max_colwidth", 120)
 report = run_construction(construction, construction_params, seed)
 
 # %% [markdown]
@@ -50,21 +48,11 @@ figure_paths = save_figure(fig, figure_stem)
 Image(filename=f"{figure_stem}.png")
 
 # %% [markdown]
-# ## Verdicts
-# Tables are written as CSV and LaTeX next to the result file; every row's evidence links them.
+# ## Verdicts and tables
+# Tables are also written as CSV and LaTeX; every ledger row links them.
 
 # %%
 ledger_rows = publish(report, name=construction, parameters=construction_params, seed=seed,
                       result_path=result_path, table_dir=table_dir, figure_paths=figure_paths,
                       report_path=report_path)
-display(ledger_rows[["check_id", "variant", "method", "instances", "worst_value", "worst_value_label", "verdict"]])
-for _, row in ledger_rows[ledger_rows["counterexample"] != ""].iterrows():
-    display(Markdown(f"- **{row['check_id']}** ({row['variant']}) counterexample: {row['counterexample']}"))
-
-# %% [markdown]
-# ## Tables
-
-# %%
-for table_name, frame in report.tables.items():
-    display(Markdown(f"**{table_name}** ({len(frame)} rows; first 20 shown)"))
-    display(frame.head(20))
+show_results(ledger_rows, report.tables)

@@ -32,15 +32,13 @@ table_dir = "results/tables/lemma10"
 report_path = "results/reports/lemma10.html"
 
 # %%
-import pandas as pd
-from IPython.display import Image, Markdown, display
+from IPython.display import Image, display
 
 from sparseact import plots
 from sparseact.provenance import derive_rng
-from sparseact.reporting import publish, save_figures
+from sparseact.reporting import publish, save_figures, show_results
 from sparseact.sensitivity_checks import check_lemma10
 
-pd.set_option("display.max_colwidth", 160)
 report = check_lemma10(params, derive_rng(seed, "sensitivity", "lemma10"))
 
 # %% [markdown]
@@ -54,19 +52,10 @@ for path in figure_paths[1::2]:
     display(Image(filename=path))
 
 # %% [markdown]
-# ## Verdicts
+# ## Verdicts and tables
+# Tables are also written as CSV and LaTeX; every ledger row links them.
 
 # %%
 ledger_rows = publish(report, name="lemma10", parameters=params, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
-display(ledger_rows[["check_id", "method", "instances", "worst_value", "worst_value_label", "verdict"]])
-for _, row in ledger_rows.iterrows():
-    display(Markdown(f"- **{row['check_id']}**: {row['notes']} {row['counterexample']}"))
-
-# %% [markdown]
-# ## Slopes of NS in (1 - rho) and the Appendix B comparison
-
-# %%
-display(report.tables["lemma10-slopes"])
-if "appB" in report.tables:
-    display(report.tables["appB"])
+show_results(ledger_rows, report.tables)

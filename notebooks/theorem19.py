@@ -32,15 +32,13 @@ table_dir = "results/tables/theorem19"
 report_path = "results/reports/theorem19.html"
 
 # %%
-import pandas as pd
-from IPython.display import Image, Markdown, display
+from IPython.display import Image, display
 
 from sparseact import plots
 from sparseact.generalization_checks import check_theorem19
 from sparseact.provenance import derive_rng
-from sparseact.reporting import publish, save_figures
+from sparseact.reporting import publish, save_figures, show_results
 
-pd.set_option("display.max_colwidth", 160)
 report = check_theorem19(params["theorem19"], derive_rng(seed, "learning", "theorem19"))
 
 # %% [markdown]
@@ -52,19 +50,10 @@ for path in figure_paths[1::2]:
     display(Image(filename=path))
 
 # %% [markdown]
-# ## Verdicts
+# ## Verdicts and tables
+# Tables are also written as CSV and LaTeX; every ledger row links them.
 
 # %%
 ledger_rows = publish(report, name="theorem19", parameters=params, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
-display(ledger_rows[["check_id", "method", "instances", "worst_value", "worst_value_label", "verdict"]])
-for _, row in ledger_rows.iterrows():
-    display(Markdown(f"- **{row['check_id']}**: {row['notes']} {row['counterexample']}"))
-
-# %% [markdown]
-# ## Tables
-
-# %%
-for name, frame in report.tables.items():
-    display(Markdown(f"**{name}** ({len(frame)} rows; first 20 shown)"))
-    display(frame.head(20))
+show_results(ledger_rows, report.tables)

@@ -137,3 +137,18 @@ def publish(report, *, name: str, parameters: dict, seed: int, result_path: str,
     atomic_write_json(result_path, {"check": name, "claims": [r.to_dict() for r in records],
                                     "provenance": provenance(parameters, seed)})
     return records_to_frame(records)
+
+
+def show_results(ledger_rows: pd.DataFrame, tables: dict[str, pd.DataFrame], max_rows: int = 20) -> None:
+    """In a notebook: the verdicts, each check's notes and counterexample, and the first rows of every table."""
+    from IPython.display import Markdown, display
+
+    display(ledger_rows[["check_id", "variant", "method", "instances", "worst_value", "worst_value_label", "verdict"]])
+    for _, row in ledger_rows.iterrows():
+        parts = [row["notes"]] + ([f"Counterexample: {row['counterexample']}"] if row["counterexample"] else [])
+        text = " ".join(p for p in parts if p)
+        if text:
+            display(Markdown(f"- **{row['check_id']}** ({row['verdict']}): {text}"))
+    for name, frame in tables.items():
+        display(Markdown(f"**{name}** ({len(frame)} rows; first {min(max_rows, len(frame))} shown)"))
+        display(frame.head(max_rows))
