@@ -29,12 +29,14 @@ params = {
     "lemma6": {"n_values": [8], "thresholds": 4, "random_draws": 1},
 }
 seed = 0
+monte_carlo_paths = []  # per-n Monte Carlo chunks computed by the workflow's jobs; empty: computed here
 result_path = "results/sensitivity/lemma9.json"
 figure_dir = "figures/lemma9"
 table_dir = "results/tables/lemma9"
 report_path = "results/reports/lemma9.html"
 
 # %%
+import pandas as pd
 from IPython.display import Image, display
 
 from sparseact import plots
@@ -42,7 +44,8 @@ from sparseact.provenance import derive_rng
 from sparseact.reporting import publish, save_figures, show_results
 from sparseact.sensitivity_checks import check_lemma9
 
-report = check_lemma9(params, derive_rng(seed, "sensitivity", "lemma9"))
+monte_carlo = pd.concat([pd.read_csv(p) for p in monte_carlo_paths], ignore_index=True) if monte_carlo_paths else None
+report = check_lemma9(params, derive_rng(seed, "sensitivity", "lemma9"), monte_carlo=monte_carlo)
 
 # %% [markdown]
 # ## Figures

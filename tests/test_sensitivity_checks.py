@@ -56,3 +56,13 @@ def test_noise_sensitivity_by_definition_matches_closed_form():
     for rho in (-0.5, 0.0, 0.3, 0.9):
         assert noise_sensitivity_by_definition(parity, rho) == pytest.approx((1 - rho**4) / 2)
         assert noise_sensitivity_by_definition(parity, rho) == pytest.approx(float(analysis.noise_sensitivity(parity, rho)))
+
+
+def test_monte_carlo_chunks_are_seeded_per_dimension():
+    from sparseact.sensitivity_checks import lemma9_monte_carlo_chunk
+
+    block = {"n_values": [30, 40], "s": 4, "k": 1, "samples": 300}
+    a = lemma9_monte_carlo_chunk(block, 30, seed=9)
+    assert a.equals(lemma9_monte_carlo_chunk(block, 30, seed=9))
+    assert list(a["n"]) == [30]
+    assert not a.equals(lemma9_monte_carlo_chunk(block, 30, seed=10))

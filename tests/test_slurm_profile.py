@@ -15,6 +15,9 @@ def test_slurm_profile_dry_run(repo_root):
     assert proc.returncode == 0, out[-3000:]
     assert "mem_mb=8000" in out and "runtime=30" in out and "cpus_per_task=2" in out
     assert "This was a dry-run" in out
+    # Lemma 9's Monte Carlo sweep is split into one job per dimension, so it spreads over nodes
+    n_values = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())["sensitivity"]["lemma9"]["monte_carlo"]["n_values"]
+    assert out.count("rule lemma9_monte_carlo:") == len(n_values)
 
 
 def test_slurm_profile_is_opt_in(repo_root):

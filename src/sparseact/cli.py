@@ -30,6 +30,15 @@ def _report(args) -> int:
     return 0
 
 
+def _lemma9_monte_carlo(args) -> int:
+    from sparseact.provenance import atomic_write_text
+    from sparseact.sensitivity_checks import lemma9_monte_carlo_chunk
+
+    table = lemma9_monte_carlo_chunk(json.loads(args.params), args.n, args.seed)
+    atomic_write_text(args.out, table.to_csv(index=False, lineterminator="\n"))
+    return 0
+
+
 def _check_config(args) -> int:
     from sparseact.config import ConfigError, load_config
 
@@ -65,6 +74,12 @@ def main(argv=None) -> int:
     rep.add_argument("--index", required=True)
     rep.add_argument("--timings", required=True)
     rep.set_defaults(func=_report)
+    mc = sub.add_parser("lemma9-monte-carlo", help="one dimension of Lemma 9's Monte Carlo sweep (a workflow job)")
+    mc.add_argument("--n", type=int, required=True)
+    mc.add_argument("--params", required=True, help="the sensitivity.lemma9.monte_carlo block as JSON")
+    mc.add_argument("--seed", type=int, required=True)
+    mc.add_argument("--out", required=True)
+    mc.set_defaults(func=_lemma9_monte_carlo)
     chk = sub.add_parser("check-config", help="validate a config file against the schema")
     chk.add_argument("config")
     chk.set_defaults(func=_check_config)

@@ -116,6 +116,17 @@ def lemma9_monte_carlo_table(params: dict, rng: np.random.Generator, confidence:
     return pd.DataFrame(rows)
 
 
+def lemma9_monte_carlo_chunk(params: dict, n: int, seed: int) -> pd.DataFrame:
+    """One dimension of :func:`lemma9_monte_carlo_table`, with its own seeded stream.
+
+    The workflow runs one job per ``n`` (so large Monte Carlo sweeps spread over
+    cluster nodes) and :func:`check_lemma9` concatenates the chunks.
+    """
+    from sparseact.provenance import derive_rng
+
+    return lemma9_monte_carlo_table({**params, "n_values": [n]}, derive_rng(seed, "lemma9-monte-carlo", n))
+
+
 def lemma6_table(params: dict, rng: np.random.Generator) -> pd.DataFrame:
     """Halfspace indicators: AS(g) against p sqrt(n log(1/p)) (Lemma 6, Kane 2014)."""
     rows = []
@@ -271,16 +282,18 @@ def transition_record(table: pd.DataFrame, common: dict) -> ClaimRecord:
         **common)
 
 
-def check_lemma9(params: dict, rng: np.random.Generator) -> CheckReport:
+def check_lemma9(params: dict, rng: np.random.Generator, monte_carlo: pd.DataFrame | None = None) -> CheckReport:
     """Lemma 9 and Lemma 6: the exact sweep, the adversarial search, Monte Carlo beyond the exact range.
 
     ``params`` has the ``sensitivity.lemma9`` block under ``"lemma9"`` and the
-    ``sensitivity.lemma6`` block under ``"lemma6"``.
+    ``sensitivity.lemma6`` block under ``"lemma6"``. ``monte_carlo`` is the Monte
+    Carlo table computed elsewhere (the workflow's per-``n`` jobs, see
+    :func:`lemma9_monte_carlo_chunk`); without it the sweep runs here.
     """
     p9 = params["lemma9"]
     exact = lemma9_exact_table(p9, rng)
     adversarial = lemma9_adversarial_table(p9["adversarial"], rng)
-    mc = lemma9_monte_carlo_table(p9["monte_carlo"], rng)
+    mc = lemma9_monte_carlo_table(p9["monte_carlo"], rng) if monte_carlo is None else monte_carlo
     halfspaces = lemma6_table(params["lemma6"], rng)
     both = pd.concat([exact, adversarial], ignore_index=True)
     common = dict(claim_id="lemma9", paper_ref=LEMMA9_REF)

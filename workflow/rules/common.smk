@@ -55,10 +55,26 @@ def construction_outputs():
     )
 
 
+def lemma9_monte_carlo_files():
+    """One CSV per dimension of Lemma 9's Monte Carlo sweep (separate jobs, so they spread over nodes)."""
+    return expand(
+        "results/sensitivity/lemma9-monte-carlo/n{n}.csv", n=config["sensitivity"]["lemma9"]["monte_carlo"]["n_values"]
+    )
+
+
+def notebook_inputs(wildcards):
+    inputs = {"notebook": f"notebooks/{wildcards.check}.py"}
+    if wildcards.check == "lemma9":
+        inputs["monte_carlo"] = lemma9_monte_carlo_files()
+    return inputs
+
+
 def notebook_parameters(wildcards):
     section, blocks = NOTEBOOK_CHECKS[wildcards.check]
+    extra = {"monte_carlo_paths": lemma9_monte_carlo_files()} if wildcards.check == "lemma9" else {}
     return json.dumps(
         {
+            **extra,
             "params": {name: config[section][name] for name in blocks},
             "seed": config["seed"],
             "result_path": f"results/{section}/{wildcards.check}.json",
@@ -83,6 +99,11 @@ def notebook_outputs():
 
 
 def benchmark_files():
-    return expand("results/benchmarks/constructions-{construction}.tsv", construction=CONSTRUCTIONS) + [
-        f"results/benchmarks/{section}-{name}.tsv" for name, (section, _) in NOTEBOOK_CHECKS.items()
-    ]
+    return (
+        expand("results/benchmarks/constructions-{construction}.tsv", construction=CONSTRUCTIONS)
+        + [f"results/benchmarks/{section}-{name}.tsv" for name, (section, _) in NOTEBOOK_CHECKS.items()]
+        + expand(
+            "results/benchmarks/sensitivity-lemma9-monte-carlo-n{n}.tsv",
+            n=config["sensitivity"]["lemma9"]["monte_carlo"]["n_values"],
+        )
+    )

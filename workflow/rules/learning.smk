@@ -3,7 +3,7 @@
 
 rule learning:
     input:
-        notebook="notebooks/{check}.py",
+        unpack(notebook_inputs),
     output:
         result="results/learning/{check}.json",
         notebook="results/notebooks/{check}.ipynb",

@@ -1,9 +1,28 @@
 # Lemmas 6, 9, 10, Claim 2.1 and Appendix B: sensitivity of certified-sparse networks.
 
 
+rule lemma9_monte_carlo:
+    output:
+        "results/sensitivity/lemma9-monte-carlo/n{n}.csv",
+    params:
+        block=json.dumps(config["sensitivity"]["lemma9"]["monte_carlo"], sort_keys=True),
+        seed=config["seed"],
+    wildcard_constraints:
+        n=r"\d+",
+    log:
+        "logs/sensitivity/lemma9-monte-carlo-n{n}.log",
+    benchmark:
+        "results/benchmarks/sensitivity-lemma9-monte-carlo-n{n}.tsv"
+    conda:
+        ENV
+    shell:
+        "python -m sparseact.cli lemma9-monte-carlo --n {wildcards.n} --params {params.block:q} "
+        "--seed {params.seed} --out {output} > {log} 2>&1"
+
+
 rule sensitivity:
     input:
-        notebook="notebooks/{check}.py",
+        unpack(notebook_inputs),
     output:
         result="results/sensitivity/{check}.json",
         notebook="results/notebooks/{check}.ipynb",
