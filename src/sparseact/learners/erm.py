@@ -78,6 +78,7 @@ from scipy.optimize import lsq_linear
 
 from sparseact.networks import SparseReLUNetwork
 from sparseact._validation import check_int
+from sparseact.learners._base import ParamsMixin
 
 __all__ = ["SparseActivationERM"]
 
@@ -163,7 +164,7 @@ def _top_k_mask(Z: np.ndarray, k: int) -> np.ndarray:
     return mask & (Z > 0.0)
 
 
-class SparseActivationERM:
+class SparseActivationERM(ParamsMixin):
     """Heuristic empirical risk minimisation over ``H_{n,s,k}^{W,B}`` (Theorem 17, Lemma 18).
 
     Minimises ``L_S(h) = (1/m) sum_i 1/2 (h(x_i) - y_i)^2`` over depth-1 ReLU
@@ -263,40 +264,8 @@ class SparseActivationERM:
         self.sparsity_penalty = sparsity_penalty
         self._validate_params()
 
-    # ------------------------------------------------------------------
-    # scikit-learn style parameter handling
-    # ------------------------------------------------------------------
-
-    _PARAM_NAMES = (
-        "n_neurons",
-        "k",
-        "W",
-        "B",
-        "n_restarts",
-        "max_iter",
-        "learning_rate",
-        "batch_size",
-        "random_state",
-        "enforce_sparsity",
-        "sparsity_penalty",
-    )
-
-    def get_params(self, deep: bool = True) -> dict:
-        """Constructor parameters, as in scikit-learn."""
-        return {name: getattr(self, name) for name in self._PARAM_NAMES}
-
-    def set_params(self, **params) -> "SparseActivationERM":
-        """Set constructor parameters (validated), as in scikit-learn."""
-        for name, value in params.items():
-            if name not in self._PARAM_NAMES:
-                raise ValueError(f"unknown parameter {name!r}; valid parameters: {self._PARAM_NAMES}")
-            setattr(self, name, value)
+    def _check_params(self) -> None:
         self._validate_params()
-        return self
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"SparseActivationERM({args})"
 
     def _validate_params(self) -> dict:
         s = check_int(self.n_neurons, "n_neurons")

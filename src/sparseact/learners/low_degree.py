@@ -94,7 +94,6 @@ beyond the 64 MiB block (but each block then holds only ``2**24 // N`` rows).
 
 from __future__ import annotations
 
-import inspect
 import math
 
 import numpy as np
@@ -102,6 +101,7 @@ import scipy.linalg
 from scipy.linalg import lapack
 
 from sparseact._validation import check_int
+from sparseact.learners._base import ParamsMixin
 from sparseact.analysis import fwht
 from sparseact.cube import MAX_ENUMERATION_DIM
 
@@ -426,7 +426,7 @@ def _solve_normal_equations(G: np.ndarray, b: np.ndarray, diag: float):
 # ---------------------------------------------------------------------------
 
 
-class LowDegreeRegressor:
+class LowDegreeRegressor(ParamsMixin):
     """Low-degree algorithm: regression on the characters ``chi_T``, ``|T| <= d`` (Lemma 7).
 
     Section 2.1 of the paper: a hypothesis class whose members satisfy
@@ -499,31 +499,6 @@ class LowDegreeRegressor:
         self.moments = moments
 
     # -- scikit-learn style parameter handling -----------------------------
-
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        sig = inspect.signature(cls.__init__)
-        return [p for p in sig.parameters if p != "self"]
-
-    def get_params(self, deep: bool = True) -> dict:
-        """Parameters of this estimator, as ``{name: value}`` (like scikit-learn's ``BaseEstimator``)."""
-        return {name: getattr(self, name) for name in self._param_names()}
-
-    def set_params(self, **params) -> LowDegreeRegressor:
-        """Set parameters by name; returns ``self``. Unknown names raise ``ValueError``."""
-        valid = self._param_names()
-        for name, value in params.items():
-            if name not in valid:
-                raise ValueError(f"invalid parameter {name!r} for LowDegreeRegressor; valid: {valid}")
-            setattr(self, name, value)
-        return self
-
-    def __repr__(self) -> str:
-        defaults = {
-            p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values() if p.name != "self"
-        }
-        shown = [f"{k}={v!r}" for k, v in self.get_params().items() if not _same(v, defaults[k])]
-        return f"LowDegreeRegressor({', '.join(shown)})"
 
     # -- fitting -----------------------------------------------------------
 
@@ -702,12 +677,6 @@ class LowDegreeRegressor:
         diff -= f
         return 0.5 * float(np.dot(diff, diff)) / diff.size
 
-
-def _same(a, b) -> bool:
-    try:
-        return bool(a == b) and type(a) is type(b)
-    except (TypeError, ValueError):
-        return a is b
 
 
 def _fit_memory(N: int, n: int, gram: bool, moments: str) -> int:
