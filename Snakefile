@@ -3,7 +3,7 @@
 
 from snakemake.utils import min_version, validate
 
-from sparseact.config import check_config
+from sparseact.config import validate_workflow_config
 
 min_version("9.0")
 
@@ -14,23 +14,29 @@ configfile: "config/config.yaml"
 report: "workflow/report/workflow.rst"
 
 
+validate_workflow_config(config, workflow.configfiles)
 validate(config, "workflow/schemas/config.schema.yaml")
-check_config(config)
 
 
 include: "workflow/rules/common.smk"
-include: "workflow/rules/constructions.smk"
-include: "workflow/rules/sensitivity.smk"
-include: "workflow/rules/learning.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/runs.smk"
+include: "workflow/rules/assembly.smk"
 include: "workflow/rules/ledger.smk"
 include: "workflow/rules/report.smk"
 
 
+localrules:
+    all,
+    data,
+    ledger,
+    report,
+
+
 rule all:
+    default_target: True
     input:
         "results/ledger.csv",
         "results/ledger.md",
         "results/report/index.html",
-        construction_outputs(),
-        notebook_outputs(),
-    default_target: True
+        claim_reports(),

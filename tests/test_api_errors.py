@@ -17,6 +17,10 @@ CASES = {
     "max_active wrong n": lambda: NET.max_active(4),
     "walsh non power of two": lambda: analysis.walsh_coefficients(np.ones(6)),
     "walsh 2-d table": lambda: analysis.walsh_coefficients(np.ones((4, 4))),
+    "walsh overflow": lambda: analysis.walsh_coefficients(np.full(4, 1e308)),
+    "noise sensitivity negative level weights": lambda: analysis.noise_sensitivity_from_level_weights([0.5, -0.1], 0.5),
+    "network NaN input": lambda: NET(np.array([[np.nan, 1.0, 1.0]])),
+    "active counts NaN input": lambda: NET.active_counts(np.array([[1.0, np.inf, 1.0]])),
     "level weights nan": lambda: analysis.level_weights(np.array([1.0, np.nan])),
     "fourier tail negative d": lambda: analysis.fourier_tail(np.ones(8), -1),
     "noise sensitivity rho > 1": lambda: analysis.noise_sensitivity(np.ones(8), 1.5),
@@ -43,3 +47,12 @@ def test_bad_arguments_raise_value_error(name):
     message = str(info.value)
     assert len(message) > 10
     assert "broadcast" not in message and "operands could not" not in message
+
+
+def test_empty_network_has_defined_results():
+    empty = networks.SparseReLUNetwork(np.zeros(0), np.zeros((0, 3)), np.zeros(0))
+    assert empty.max_active() == 0
+    np.testing.assert_array_equal(empty.truth_table(), np.zeros(8))
+    np.testing.assert_array_equal(empty(np.ones((2, 3))), np.zeros(2))
+    assert empty.scale_W() == 0.0 and empty.scale_B() == 0.0
+    assert families.certify_sparsity(empty).max_active == 0

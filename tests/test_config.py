@@ -1,4 +1,4 @@
-"""Bad configs are rejected before any job runs, with a message naming the key."""
+"""Bad configs are rejected before any job runs, in one or two lines naming the key (or line and column)."""
 
 import copy
 import subprocess
@@ -8,56 +8,70 @@ import yaml
 
 from sparseact.config import ConfigError, load_config
 
+DELETE = object()
+
 
 @pytest.fixture(scope="module")
 def quick(repo_root):
     return yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())
 
 
-def mutate(config, path, value=None, delete=False):
+def mutate(config, path, value):
     config = copy.deepcopy(config)
     node = config
     for key in path[:-1]:
         node = node[key]
-    if delete:
+    if value is DELETE:
         del node[path[-1]]
     else:
         node[path[-1]] = value
     return config
 
 
+def write(tmp_path, config):
+    file = tmp_path / "bad.yaml"
+    file.write_text(yaml.safe_dump(config))
+    return file
+
+
 # (description, path, value or DELETE, text the message must contain)
-DELETE = object()
 BAD = [
-    ("missing seed", ["seed"], DELETE, "'seed' is a required property"),
-    ("negative seed", ["seed"], -1, "seed"),
-    ("seed is a string", ["seed"], "abc", "seed"),
+    ("missing seed", ["seed"], DELETE, "<top level>: 'seed' is a required property"),
+    ("negative seed", ["seed"], -1, "invalid config: seed:"),
+    ("seed is a string", ["seed"], "abc", "invalid config: seed:"),
+    ("verdict seeds is a float", ["verdict_seeds"], 3.0, "invalid config: verdict_seeds: 3.0 is not of type 'integer'"),
+    ("a single verdict seed", ["verdict_seeds"], 1, "invalid config: verdict_seeds:"),
     ("unknown top-level key", ["sead"], 1, "'sead' was unexpected"),
-    ("unknown construction", ["constructions", "thm14"], {}, "'thm14' was unexpected"),
-    ("missing construction", ["constructions", "index"], DELETE, "'index' is a required property"),
-    ("n beyond exact enumeration", ["constructions", "thm13", "n_values"], [4, 30], "constructions.thm13.n_values.1"),
-    ("negative size", ["constructions", "thm13", "s_values"], [-4], "constructions.thm13.s_values.0"),
-    ("p > log2 s", ["constructions", "thm13", "p_values"], [1, 5], "exceeds floor(log2 s)"),
-    ("size is a float", ["constructions", "index", "b_values"], [1.5], "constructions.index.b_values.0"),
-    ("index too large", ["constructions", "index", "b_values"], [5], "constructions.index.b_values.0"),
-    ("empty grid", ["constructions", "sec4-parity", "m_values"], [], "constructions.sec4-parity.m_values"),
-    ("LWR p > q", ["constructions", "sec4-lwr", "instances"], [{"q": 3, "m": 2, "p": 5}], "sec4-lwr.instances[0].p"),
-    ("LWR domain too large", ["constructions", "sec4-lwr", "instances"], [{"q": 16, "m": 4, "p": 2}],
-     "exhaustive-domain limit"),
-    ("appA b + q beyond enumeration", ["constructions", "appA", "q"], 21, "constructions.appA.b_values"),
-    ("non-positive c", ["constructions", "appA", "whp", "c_values"], [0.0], "constructions.appA.whp.c_values.0"),
-    ("include_parity not boolean", ["constructions", "thm13", "include_parity"], "yes", "include_parity"),
+    ("unknown claim block", ["claims", "theorem99"], {}, "claims: Additional properties are not allowed"),
+    ("missing claim block", ["claims", "section1_index"], DELETE, "claims: 'section1_index' is a required property"),
+    ("missing section", ["claims"], DELETE, "<top level>: 'claims' is a required property"),
+    ("size is a float", ["claims", "section1_index", "b_values"], [1.5], "claims.section1_index.b_values.0"),
+    ("index too large", ["claims", "section1_index", "b_values"], [5], "claims.section1_index.b_values.0"),
+    ("empty grid", ["claims", "section1_index", "b_values"], [], "claims.section1_index.b_values"),
 ]
 
 
 @pytest.mark.parametrize("description,path,value,message", BAD, ids=[b[0] for b in BAD])
-def test_bad_config_rejected_by_library(tmp_path, quick, description, path, value, message):
-    bad = mutate(quick, path, delete=value is DELETE) if value is DELETE else mutate(quick, path, value)
-    file = tmp_path / "bad.yaml"
-    file.write_text(yaml.safe_dump(bad))
+def test_bad_config_rejected_in_one_line(tmp_path, quick, description, path, value, message):
     with pytest.raises(ConfigError) as info:
-        load_config(file)
+        load_config(write(tmp_path, mutate(quick, path, value)))
     assert message in str(info.value)
+    assert len(str(info.value).splitlines()) == 1 and len(str(info.value)) < 300
+
+
+def test_duplicated_key_is_rejected_with_its_line(tmp_path, repo_root):
+    text = (repo_root / "config" / "quick.yaml").read_text()
+    file = tmp_path / "dup.yaml"
+    file.write_text(text + "seed: 7\n")
+    with pytest.raises(ConfigError, match=r"dup.yaml:\d+:1: duplicated key 'seed' \(first at line \d+\)"):
+        load_config(file)
+
+
+def test_yaml_syntax_error_names_line_and_column(tmp_path):
+    file = tmp_path / "syntax.yaml"
+    file.write_text("seed: 1\nclaims:\n  lemma9: [1, 2\n")
+    with pytest.raises(ConfigError, match=r"syntax.yaml:\d+:\d+: YAML syntax error"):
+        load_config(file)
 
 
 @pytest.mark.parametrize("name", ["config.yaml", "quick.yaml"])
@@ -70,19 +84,25 @@ def test_shipped_configs_are_valid(repo_root, name):
     "path,value,message",
     [
         (["seed"], DELETE, "'seed' is a required property"),
-        (["constructions", "thm13", "n_values"], [4, 30], "On instance['constructions']['thm13']['n_values'][1]"),
-        (["constructions", "thm13", "p_values"], [1, 5], "constructions.thm13.p_values[1]"),
-        (["constructions", "thm14"], {}, "'thm14' was unexpected"),
+        (["verdict_seeds"], 3.0, "verdict_seeds: 3.0 is not of type 'integer'"),
+        (["claims", "section1_index", "b_values"], [5], "claims.section1_index.b_values.0"),
+        (["claims", "theorem99"], {}, "Additional properties are not allowed ('theorem99' was unexpected)"),
     ],
-    ids=["missing-seed", "n-too-large", "p-above-log2-s", "unknown-construction"],
+    ids=["missing-seed", "float-seeds", "b-too-large", "unknown-claim"],
 )
 def test_snakemake_rejects_before_any_job(tmp_path, repo_root, quick, path, value, message):
-    bad = mutate(quick, path, delete=True) if value is DELETE else mutate(quick, path, value)
-    file = tmp_path / "bad.yaml"
-    file.write_text(yaml.safe_dump(bad))
-    proc = subprocess.run(["snakemake", "-n", "--configfile", str(file)], cwd=repo_root,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(["snakemake", "-n", "--configfile", str(write(tmp_path, mutate(quick, path, value)))],
+                          cwd=repo_root, capture_output=True, text=True, timeout=120)
     output = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert message in output
-    assert "Job stats" not in output
+    assert "Job stats" not in output and len(output.splitlines()) <= 6, output
+
+
+@pytest.mark.workflow
+def test_snakemake_rejects_duplicated_key(tmp_path, repo_root):
+    file = tmp_path / "dup.yaml"
+    file.write_text((repo_root / "config" / "quick.yaml").read_text() + "seed: 7\n")
+    proc = subprocess.run(["snakemake", "-n", "--configfile", str(file)], cwd=repo_root, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode != 0 and "duplicated key 'seed'" in proc.stdout + proc.stderr

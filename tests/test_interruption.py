@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from test_workflow import copy_repo
+from test_workflow import copy_repo, environment
 
 pytestmark = pytest.mark.workflow
 
@@ -16,7 +16,8 @@ pytestmark = pytest.mark.workflow
 def test_killed_run_resumes_cleanly(repo_root, tmp_path):
     work = copy_repo(repo_root, tmp_path / "repo")
     cmd = ["snakemake", "--cores", "2", "--configfile", "config/quick.yaml"]
-    proc = subprocess.Popen(cmd, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    env = environment(work)
+    proc = subprocess.Popen(cmd, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env)
     deadline = time.time() + 120
     while time.time() < deadline and not list((work / "logs").rglob("*.log")):
         time.sleep(0.2)
@@ -26,12 +27,12 @@ def test_killed_run_resumes_cleanly(repo_root, tmp_path):
     assert not (work / "results" / "ledger.csv").exists()
 
     # after a hard kill Snakemake keeps its lock: the README's recovery is --unlock, then rerun
-    subprocess.run(["snakemake", "--unlock", *cmd[1:]], cwd=work, capture_output=True, timeout=300, check=True)
-    resumed = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=900)
+    subprocess.run(["snakemake", "--unlock", *cmd[1:]], cwd=work, capture_output=True, timeout=300, check=True, env=env)
+    resumed = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=1200, env=env)
     assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-3000:]
     leftovers = [p for d in ("results", "figures") for p in (work / d).rglob("*.tmp")]
     assert not leftovers, leftovers
     for result in (work / "results").rglob("*.json"):
         json.loads(result.read_text())  # every result file is complete
-    dry = subprocess.run(["snakemake", "-n", *cmd[1:]], cwd=work, capture_output=True, text=True, timeout=300)
+    dry = subprocess.run(["snakemake", "-n", *cmd[1:]], cwd=work, capture_output=True, text=True, timeout=300, env=env)
     assert "Nothing to be done" in dry.stdout + dry.stderr

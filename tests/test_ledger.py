@@ -3,18 +3,24 @@ import json
 import numpy as np
 import pytest
 
+from sparseact.certificates import certificate, formula
 from sparseact.ledger import (
     LEDGER_COLUMNS,
     ClaimRecord,
     Verdict,
+    combine_replicates,
     load_records,
     verdict_all,
     verdict_at_most,
     verdict_big_o,
     verdict_equal,
     verdict_growth_mc,
+    write_certificates,
     write_ledger,
 )
+
+#: A certificate of 2 <= 1 (a FAIL needs one).
+CERTIFICATE = certificate("<=", formula("a", a=2), formula("b", b=1), 2, 1, "a", "b")
 
 
 def record(check_id="x/y", verdict=Verdict.PASS, **kw):
@@ -62,8 +68,43 @@ def test_record_requires_computed_verdict_and_known_method():
         record(method="guess")
 
 
+def failing(check_id="x/f", finding="typo", **kw):
+    return record(check_id, Verdict.FAIL, finding=finding, certificate=CERTIFICATE, counterexample="a=2", **kw)
+
+
+def test_fail_needs_finding_and_certificate_and_only_fail_has_them():
+    with pytest.raises(ValueError, match="finding"):
+        record(verdict=Verdict.FAIL, certificate=CERTIFICATE)
+    with pytest.raises(ValueError, match="certificate"):
+        record(verdict=Verdict.FAIL, finding="typo")
+    with pytest.raises(ValueError, match="only a FAIL"):
+        record(finding="typo")
+    assert failing().finding == "typo"
+
+
+def test_combine_replicates_needs_unanimity():
+    agree = combine_replicates([[failing()], [failing()], [failing()]])[0]
+    assert agree.verdict is Verdict.FAIL and agree.seeds == "3/3" and agree.certificate == CERTIFICATE
+    split = combine_replicates([[failing()], [record("x/f", worst_value=1.0)]])[0]
+    assert split.verdict is Verdict.INCONCLUSIVE and not split.finding and split.certificate is None
+    assert split.seeds == "PASS 1, FAIL 1 of 2" and "per seed" in split.notes
+    with pytest.raises(ValueError, match="replicate 1"):
+        combine_replicates([[record("x/a")], [record("x/b")]])
+
+
+def test_ledger_sorted_by_severity_and_certificates_written(tmp_path):
+    recs = [record("a/pass"), failing("b/typo"), failing("c/error", finding="statement-error"),
+            record("a/open", Verdict.INCONCLUSIVE)]
+    frame = write_ledger(recs, tmp_path / "l.csv", tmp_path / "l.md")
+    assert list(frame["check_id"]) == ["c/error", "b/typo", "a/open", "a/pass"]
+    assert frame.loc[0, "certificate"] == "results/certificates/c/error.json"
+    paths = write_certificates(recs, tmp_path / "certificates")
+    assert sorted(paths) == [str(tmp_path / "certificates/b/typo.json"), str(tmp_path / "certificates/c/error.json")]
+    assert json.loads((tmp_path / "certificates/c/error.json").read_text())["certificate"] == CERTIFICATE
+
+
 def test_round_trip_and_ledger_files(tmp_path):
-    recs = [record("x/a"), record("x/b", Verdict.FAIL, counterexample="x=1", evidence=("figures/f.pdf",))]
+    recs = [record("x/a"), failing("x/b", evidence=("figures/f.pdf",))]
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"claims": [r.to_dict() for r in recs]}))
     loaded = load_records([path])

@@ -1,32 +1,73 @@
 import json
 
 import pandas as pd
+import pytest
 
+from sparseact.certificates import certificate, formula
 from sparseact.ledger import ClaimRecord, Verdict, records_to_frame
-from sparseact.report import build_report, errata, tightness
+from sparseact.report import build_report, tightness
+from sparseact.statements import errata_table, statement_table, summary_markdown
+
+CERTIFICATE = certificate("<=", formula("a", a=2), formula("b", b=1), 2, 1, "a", "b")
 
 
-def rec(check_id, verdict, variant="", statement="s", label="max abs error", **kw):
-    return ClaimRecord(claim_id=check_id.split("/")[0], check_id=check_id, paper_ref="Lemma 1", statement=statement,
-                       check="c", variant=variant, method="exact", instances=1, worst_value=0.5,
-                       worst_value_label=label, verdict=verdict, **kw)
+def rec(check_id, verdict, statement_id, variant="", method="exact", label="max abs error", **kw):
+    if verdict is Verdict.FAIL:
+        kw = dict(certificate=CERTIFICATE, counterexample="y=1", **kw)
+    return ClaimRecord(claim_id=check_id.split("/")[0], check_id=check_id, statement_id=statement_id,
+                       paper_ref="Lemma 1", statement="s " + check_id, check="c", variant=variant, method=method,
+                       instances=2, worst_value=0.5, worst_value_label=label, verdict=verdict, **kw)
 
 
 LEDGER = records_to_frame([
-    rec("x/a-printed", Verdict.FAIL, "as printed", counterexample="y=1"),
-    rec("x/a-corrected", Verdict.PASS, "corrected", statement="fixed a"),
-    rec("x/b", Verdict.PASS, "rho >= 0", statement="restricted b"),
-    rec("x/b-all-rho", Verdict.FAIL, "as printed", counterexample="rho=-1/2"),
-    rec("x/c", Verdict.FAIL, "as printed", counterexample="z"),
-    rec("x/bound", Verdict.PASS, statement="f <= O(g)", label="max ratio (observed constant)", notes="n^0.5"),
+    rec("x/a-printed", Verdict.FAIL, "a", "as printed", finding="typo"),
+    rec("x/a-corrected", Verdict.PASS, "a", "corrected"),
+    rec("x/b", Verdict.PASS, "b"),
+    rec("x/b-negative-rho", Verdict.FAIL, "b", finding="out-of-range"),
+    rec("x/c", Verdict.FAIL, "c", finding="statement-error"),
+    rec("x/bound", Verdict.PASS, "d", method="estimate", label="max ratio (observed constant)", notes="n^0.5"),
+    rec("x/open", Verdict.INCONCLUSIVE, "e"),
+    rec("x/step1", Verdict.PASS, "f", method="estimate"),
+    rec("x/step2", Verdict.PASS, "f", method="monte-carlo"),
 ])
+STATEMENTS = pd.DataFrame([
+    dict(statement_id=i, claim_id="x", paper_ref=f"Eq. {i}", kind="equation", statement=f"statement {i}",
+         argument=argument, argument_text=text, unsettled=unsettled)
+    for i, argument, text, unsettled in [
+        ("a", (), "", ""), ("b", (), "", ""), ("c", (), "", ""), ("d", (), "", ""), ("e", (), "", ""),
+        ("f", ("x/step1", "x/step2"), "step 1 and step 2 imply it", ""), ("g", (), "", "needs a lower bound"),
+    ]])
 
 
-def test_errata_pairs_corrections():
-    table = errata(LEDGER).set_index("counterexample")
-    assert "fixed a" in table.loc["y=1", "correction"]
-    assert "restricted b" in table.loc["rho=-1/2", "correction"]
-    assert table.loc["z", "correction"] == "(none verified)"
+def test_statement_status_rules():
+    table = statement_table(LEDGER, STATEMENTS).set_index("statement_id")
+    assert table.loc["c", "status"] == "fails-as-stated" and table.loc["c", "severity"] == "statement-error"
+    assert table.loc["a", "status"] == "fails-as-stated" and table.loc["a", "severity"] == "typo"
+    assert table.loc["b", "status"] == "holds" and "outside the range" in table.loc["b", "reason"]
+    assert table.loc["d", "status"] == "not-settled" and table.loc["d", "basis"] == "estimate"
+    assert table.loc["e", "status"] == "not-settled" and "INCONCLUSIVE" in table.loc["e", "reason"]
+    assert table.loc["f", "status"] == "holds" and table.loc["f", "basis"] == "verified argument"
+    assert table.loc["g", "status"] == "not-settled" and table.loc["g", "reason"] == "needs a lower bound"
+    assert list(statement_table(LEDGER, STATEMENTS)["statement_id"][:2]) == ["c", "a"]  # most severe first
+
+
+def test_statement_table_rejects_unknown_statement_ids():
+    with pytest.raises(ValueError, match="unknown statements"):
+        statement_table(LEDGER, STATEMENTS[STATEMENTS["statement_id"] != "a"])
+
+
+def test_errata_sorted_by_severity_with_corrections():
+    errata = errata_table(LEDGER)
+    assert list(errata["severity"]) == ["statement-error", "typo", "out-of-range"]
+    typo = errata.set_index("check_id").loc["x/a-printed"]
+    assert "x/a-corrected: PASS" in typo["correction"] and typo["verified"]
+    assert errata.set_index("check_id").loc["x/c", "correction"] == "(none proposed)"
+
+
+def test_summary_counts_come_from_the_tables():
+    text = summary_markdown(statement_table(LEDGER, STATEMENTS), LEDGER)
+    assert "**7 quantitative statements**" in text and "**2 hold**" in text and "**2 fail as stated**" in text
+    assert "statement-error 1, typo 1, out-of-range 1" in text
 
 
 def test_tightness_lists_ratio_bounds():
@@ -34,15 +75,17 @@ def test_tightness_lists_ratio_bounds():
 
 
 def test_build_report(tmp_path):
-    ledger = tmp_path / "ledger.csv"
+    ledger, statements = tmp_path / "ledger.csv", tmp_path / "statements.csv"
     LEDGER.to_csv(ledger, index=False)
+    statement_table(LEDGER, STATEMENTS).to_csv(statements, index=False)
     result = tmp_path / "r.json"
     result.write_text(json.dumps({"claims": [], "provenance": {"seed": 1, "config_hash": "ab", "git_revision": "x",
                                                                "python": "3.11", "packages": {"numpy": "2"}}}))
     bench = tmp_path / "job.tsv"
     pd.DataFrame({"s": [1.5], "h:m:s": ["0:00:01"], "max_rss": [10.0]}).to_csv(bench, sep="\t", index=False)
     index, timings = tmp_path / "report" / "index.html", tmp_path / "report" / "timings.html"
-    build_report(ledger, [result], [bench], index, timings)
+    build_report(ledger, statements, [result], [bench], index, timings)
     page = index.read_text()
-    assert "Errata" in page and "Tightness" in page and "Provenance" in page and 'class="FAIL"' in page
-    assert "1.5" in timings.read_text()
+    assert page.index("Statements") < page.index("Errata") < page.index("Checks by claim") < page.index("Provenance")
+    assert 'class="fails-as-stated"' in page and "timings.html" in page
+    assert "1.5" in timings.read_text() and "index.html" in timings.read_text()

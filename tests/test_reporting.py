@@ -2,7 +2,8 @@ import numpy as np
 import pandas as pd
 
 from sparseact.provenance import atomic_write_json, derive_rng, provenance
-from sparseact.reporting import latex_table, plt, save_figure, save_table
+from sparseact.plots._style import plt, save_figure
+from sparseact.reporting import latex_table, save_table
 
 
 def test_figures_are_byte_identical(tmp_path):

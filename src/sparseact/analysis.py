@@ -42,11 +42,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numba
 import numpy as np
-from sparseact._validation import check_int
+from sparseact._validation import as_real_array, check_confidence, check_int, check_rng, clt_half_width
 
 __all__ = [
     "MonteCarloEstimate",
@@ -262,28 +261,9 @@ def _level_weights_kernel(coef, n):
 # ---------------------------------------------------------------------------
 
 
-def _as_real_array(value, name: str) -> np.ndarray:
-    if isinstance(value, np.ndarray):
-        arr = value
-    else:
-        try:
-            arr = np.asarray(value)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"{name} must be a real numeric array: {exc}") from None
-    if arr.dtype.kind not in "biuf":
-        if arr.dtype.kind == "O":
-            try:
-                arr = arr.astype(np.float64)
-            except (TypeError, ValueError) as exc:
-                raise ValueError(f"{name} must be a real numeric array: {exc}") from None
-        else:
-            raise ValueError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
-    return arr
-
-
 def _as_table(values, name: str = "values") -> tuple[np.ndarray, int]:
     """Validate a truth table; return it as C-contiguous float64 and its ``n``."""
-    arr = _as_real_array(values, name)
+    arr = as_real_array(values, name)
     if arr.ndim != 1:
         raise ValueError(
             f"{name} must be a one-dimensional truth table of length 2**n, got shape {arr.shape}"
@@ -298,7 +278,7 @@ def _as_table(values, name: str = "values") -> tuple[np.ndarray, int]:
 
 
 def _check_rho(rho) -> tuple[np.ndarray, bool]:
-    arr = _as_real_array(rho, "rho")
+    arr = as_real_array(rho, "rho")
     scalar = arr.ndim == 0
     arr = np.asarray(arr, dtype=np.float64)
     if not np.isfinite(arr).all():
@@ -410,7 +390,10 @@ def walsh_coefficients(values) -> np.ndarray:
         ``fwht(values) / 2**n`` (exact scaling by a power of two).
     """
     src, n = _as_table(values)
-    return _coefficients(src, n)
+    coefficients = _coefficients(src, n)
+    if not np.isfinite(coefficients).all():
+        raise ValueError("the Walsh coefficients overflow float64: rescale the truth table (|values| too large)")
+    return coefficients
 
 
 def _coefficients(src: np.ndarray, n: int) -> np.ndarray:
@@ -569,12 +552,14 @@ def noise_sensitivity_from_level_weights(weights, rho):
     float or ndarray
         Same shape as ``rho`` (a float for scalar ``rho``).
     """
-    w = _as_real_array(weights, "weights")
+    w = as_real_array(weights, "weights")
     if w.ndim != 1 or w.shape[0] == 0:
         raise ValueError(f"weights must be a non-empty 1-D array of level weights, got shape {w.shape}")
     w = np.asarray(w, dtype=np.float64)
     if not np.isfinite(w).all():
         raise ValueError("weights must be finite")
+    if (w < 0).any():
+        raise ValueError(f"level weights are sums of squares and cannot be negative, got min {w.min()}")
     r, scalar = _check_rho(rho)
     n = w.shape[0] - 1
     if n == 0:
@@ -671,7 +656,7 @@ class _RunningMoments:
 
     def estimate(self, confidence: float, method: str) -> MonteCarloEstimate:
         var = self.m2 / (self.count - 1)
-        half = NormalDist().inv_cdf(0.5 + confidence / 2.0) * math.sqrt(var / self.count)
+        half = clt_half_width(math.sqrt(var), self.count, confidence)
         return MonteCarloEstimate(
             estimate=self.mean,
             ci_low=self.mean - half,
@@ -687,13 +672,8 @@ def _check_mc_args(f, n, n_samples, rng, confidence, chunk_size) -> tuple[int, i
         raise ValueError("f must be a callable mapping an (m, n) array of +-1 points to (m,) values")
     n = check_int(n, "n", 1)
     n_samples = check_int(n_samples, "n_samples", 2)
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    if isinstance(confidence, bool) or not isinstance(confidence, (float, int, np.floating, np.integer)):
-        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
-    confidence = float(confidence)
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
+    check_rng(rng)
+    confidence = check_confidence(confidence)
     chunk_size = check_int(chunk_size, "chunk_size", 1) if chunk_size is not None else None
     return n, n_samples, confidence, chunk_size
 

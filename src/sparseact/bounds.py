@@ -67,6 +67,8 @@ __all__ = [
     "theorem8_sample_complexity",
     "class_sup_bound",
     "theorem17_sample_complexity",
+    "theorem17_covariant_sample_complexity",
+    "sign_ambiguity_lower_bound",
     "theorem19_rademacher",
     "theorem19_proof_terms",
     "eq15_rademacher",
@@ -633,6 +635,51 @@ def theorem17_sample_complexity(eps, delta, n, s, k, W, B, R):
 
 # ---------------------------------------------------------------------------
 # registry
+def theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R):
+    r"""Theorem 17 with the scale factors that squared loss requires (not printed; our correction).
+
+    With ``C_H = k (W R + B)`` (the sup of ``|h|``, as for Theorem 8), Lemma 18 for a
+    loss bounded by ``C_H^2`` reads ``c (C_H E R_H(S) + C_H^2 sqrt(log(1/delta)/m)) <= eps``
+    and gives
+    ``m = O((C_H^2 (W R + B)^2 k s n log(k(R+B)/eps) + C_H^4 log(1/delta)) / eps^2)``,
+    which is unchanged under ``u -> lambda u``, ``eps -> lambda^2 eps`` (constant 1 here).
+    """
+    eps = _eps(eps)
+    delta = _delta(delta)
+    n = _count(n, "n")
+    s = _count(s, "s")
+    k = _count(k, "k")
+    _k_le_s(k, s)
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    R = _nonneg(R, "R")
+    if np.any(R + B <= 0):
+        raise ValueError("R + B must be positive: the bound contains log(k(R+B)/eps)")
+    c_h = k * (W * R + B)
+    out = (c_h**2 * (W * R + B) ** 2 * k * s * n * _log(k * (R + B) / eps) + c_h**4 * _log(1.0 / delta)) / eps**2
+    return _full(out, eps, delta, n, s, k, W, B, R)
+
+
+def sign_ambiguity_lower_bound(p, delta):
+    r"""Samples any ``(eps, delta)``-PAC learner needs to tell ``h`` from ``-h`` (exact, no hidden constant).
+
+    If the marginal puts mass ``1 - p`` where ``h = 0`` and mass ``p`` where
+    ``|h| = lambda`` with ``p lambda^2 > 2 eps``, every sample misses the mass ``p``
+    with probability ``(1 - p)^m``; then the learner cannot tell the realizable
+    targets ``h`` and ``-h`` apart, and one of them has squared loss
+    ``(1/2) E (f - y)^2 > eps`` (the two losses sum to at least ``p lambda^2``).
+    Failing with probability at most ``delta`` therefore needs
+    ``(1 - p)^m / 2 <= delta``, i.e. ``m >= log(1/(2 delta)) / (-log(1 - p))``.
+    """
+    p = _arr(p, "p")
+    if np.any((p <= 0) | (p >= 1)):
+        raise ValueError("p must lie in (0, 1)")
+    delta = _arr(delta, "delta")
+    if np.any((delta <= 0) | (delta >= 0.5)):
+        raise ValueError("delta must lie in (0, 1/2) (with delta >= 1/2 no sample is needed)")
+    return _full(_log(1.0 / (2.0 * delta)) / -np.log1p(-p), p, delta)
+
+
 # ---------------------------------------------------------------------------
 
 #: Short id -> bound function.

@@ -10,32 +10,68 @@ import sys
 def _run_notebook(args) -> int:
     from sparseact.notebooks import run_notebook
 
-    run_notebook(args.notebook, args.executed, args.html, json.loads(args.parameters), args.kernel, args.cwd)
+    parameters = json.loads(args.parameters)
+    for item in args.param:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"--param takes KEY=VALUE, got {item!r}")
+        parameters[key] = value
+    for key, *values in args.list_param:
+        parameters[key] = values
+    run_notebook(args.notebook, args.executed, args.html, parameters, args.kernel, args.cwd)
+    return 0
+
+
+def _generate(args) -> int:
+    from sparseact.claims import generate_point
+
+    generate_point(args.claim, args.point, json.loads(args.params), args.seed, args.replicates, args.out)
     return 0
 
 
 def _ledger(args) -> int:
-    from sparseact.ledger import load_records, write_ledger
+    from pathlib import Path
 
-    frame = write_ledger(load_records(args.results), args.csv, args.markdown)
-    counts = frame["verdict"].value_counts().to_dict()
-    print(f"ledger: {len(frame)} checks, {counts}")
+    from sparseact.ledger import load_records, write_certificates, write_ledger
+    from sparseact.statements import status_counts, write_statement_files
+
+    out = Path(args.out_dir)
+    records = load_records(args.results)
+    frame = write_ledger(records, out / "ledger.csv", out / "ledger.md")
+    certificates = write_certificates(records, out / "certificates")
+    statements = write_statement_files(frame, out / "statements.csv", out / "statements.md", out / "findings.md")
+    print(f"ledger: {len(frame)} checks, {frame['verdict'].value_counts().to_dict()}; "
+          f"{len(certificates)} certificates; statements: {status_counts(statements)}")
     return 0
+
+
+def _readme_summary(args) -> int:
+    from pathlib import Path
+
+    from sparseact.provenance import atomic_write_text
+    from sparseact.statements import readme_summary, readme_with_summary
+
+    readme = Path(args.readme)
+    atomic_write_text(readme, readme_with_summary(readme.read_text(encoding="utf-8"), readme_summary(args.results)))
+    print(f"{readme}: summary regenerated from {args.results}/statements.csv and ledger.csv")
+    return 0
+
+
+def _verify_certificate(args) -> int:
+    from sparseact.verify import verify_file
+
+    failures = 0
+    for path in args.files:
+        result = verify_file(path)
+        failures += not result.confirmed
+        print(f"{path}: {result.message}")
+    return 1 if failures else 0
 
 
 def _report(args) -> int:
     from sparseact.report import build_report
 
-    build_report(args.ledger, args.results, args.benchmarks, args.index, args.timings)
-    return 0
-
-
-def _lemma9_monte_carlo(args) -> int:
-    from sparseact.provenance import atomic_write_text
-    from sparseact.sensitivity_checks import lemma9_monte_carlo_chunk
-
-    table = lemma9_monte_carlo_chunk(json.loads(args.params), args.n, args.seed)
-    atomic_write_text(args.out, table.to_csv(index=False, lineterminator="\n"))
+    build_report(args.ledger, args.statements, args.results, args.benchmarks, args.index, args.timings)
     return 0
 
 
@@ -57,29 +93,44 @@ def main(argv=None) -> int:
     nb = sub.add_parser("run-notebook", help="execute a jupytext notebook with papermill and render HTML")
     nb.add_argument("notebook")
     nb.add_argument("--executed", required=True, help="path of the executed .ipynb")
-    nb.add_argument("--html", required=True, help="path of the HTML report")
-    nb.add_argument("--parameters", required=True, help="papermill parameters as a JSON object")
+    nb.add_argument("--html", help="path of the HTML report (none if omitted)")
+    nb.add_argument("--parameters", default="{}", help="papermill parameters as a JSON object")
+    nb.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                    help="one more string parameter (repeatable)")
+    nb.add_argument("--list-param", action="append", nargs="+", default=[], metavar=("KEY", "VALUE"),
+                    help="one more list-of-strings parameter: KEY VALUE... (repeatable)")
     nb.add_argument("--kernel", default="sparseact")
     nb.add_argument("--cwd", default=".")
     nb.set_defaults(func=_run_notebook)
-    led = sub.add_parser("ledger", help="assemble the claims ledger from result files")
-    led.add_argument("results", nargs="+", help="result JSON files")
-    led.add_argument("--csv", required=True)
-    led.add_argument("--markdown", required=True)
+    led = sub.add_parser("ledger", help="ledger, certificates, statements and findings from the claims' result files")
+    led.add_argument("results", nargs="+", help="result JSON files (results/claims/<claim>.json)")
+    led.add_argument("--out-dir", default="results",
+                     help="writes ledger.csv/.md, statements.csv/.md, findings.md and certificates/ here "
+                          "(default: results)")
     led.set_defaults(func=_ledger)
+    ver = sub.add_parser("verify-certificate", help="recompute FAIL certificates independently; exit 1 if any fails")
+    ver.add_argument("files", nargs="+", help="certificate JSON files (results/certificates/<claim>/<check>.json)")
+    ver.set_defaults(func=_verify_certificate)
     rep = sub.add_parser("report", help="build the HTML verification report")
     rep.add_argument("--ledger", required=True)
+    rep.add_argument("--statements", required=True)
     rep.add_argument("--results", nargs="+", required=True)
     rep.add_argument("--benchmarks", nargs="+", required=True)
     rep.add_argument("--index", required=True)
     rep.add_argument("--timings", required=True)
     rep.set_defaults(func=_report)
-    mc = sub.add_parser("lemma9-monte-carlo", help="one dimension of Lemma 9's Monte Carlo sweep (a workflow job)")
-    mc.add_argument("--n", type=int, required=True)
-    mc.add_argument("--params", required=True, help="the sensitivity.lemma9.monte_carlo block as JSON")
-    mc.add_argument("--seed", type=int, required=True)
-    mc.add_argument("--out", required=True)
-    mc.set_defaults(func=_lemma9_monte_carlo)
+    gen = sub.add_parser("generate", help="write one grid point's data file (the workflow's data stage)")
+    gen.add_argument("claim", help="claim id, e.g. lemma9")
+    gen.add_argument("point", help="point name, as the claim's grid names it")
+    gen.add_argument("--params", required=True, help="the point's parameters as JSON")
+    gen.add_argument("--seed", type=int, required=True)
+    gen.add_argument("--replicates", type=int, default=1, help="independent seeds (verdict_seeds for random claims)")
+    gen.add_argument("--out", required=True, help="path of the .npz data file")
+    gen.set_defaults(func=_generate)
+    rdm = sub.add_parser("readme-summary", help="regenerate README's findings summary from the results")
+    rdm.add_argument("readme", nargs="?", default="README.md")
+    rdm.add_argument("--results", default="results")
+    rdm.set_defaults(func=_readme_summary)
     chk = sub.add_parser("check-config", help="validate a config file against the schema")
     chk.add_argument("config")
     chk.set_defaults(func=_check_config)

@@ -1,120 +1,117 @@
-"""Configuration: schema validation and the relations a JSON schema cannot express.
+"""Configuration: strict YAML reading, schema validation and the claims' own relations.
 
-The Snakefile validates ``config`` against ``workflow/schemas/config.schema.yaml``
-with ``snakemake.utils.validate`` and then calls :func:`check_config`; both run
-before any job, and both name the offending key.
+The Snakefile calls :func:`validate_workflow_config` before anything else, and
+``sparseact check-config FILE`` calls :func:`load_config`; both reject a bad
+config before any job runs, in one or two lines that name the key (or the file,
+line and column of a YAML error):
+
+* YAML syntax errors and duplicated keys (which YAML would resolve silently,
+  the last value winning);
+* the schema ``workflow/schemas/config.schema.yaml``, with integers strict
+  (``3.0`` is not an integer);
+* each claim's relations between keys (``check(block)`` of the claim module,
+  e.g. ``k <= s``) and its grid (:func:`sparseact.claims.check_claim_blocks`).
 """
 
 from __future__ import annotations
 
-from math import floor, log2
+from collections.abc import Iterable
 from pathlib import Path
 
 import yaml
 
 #: Location of the schema, relative to the repository root.
 SCHEMA_PATH = Path("workflow") / "schemas" / "config.schema.yaml"
-
-#: Largest cube enumerated exactly by the construction checks.
-EXACT_MAX_DIM = 24
-#: Largest domain Z_q^m enumerated for the LWR checks.
-LWR_MAX_DOMAIN = 4096
-#: Largest b + q enumerated for Appendix A.
-APPA_MAX_DIM = 22
+#: Longest schema message shown (the rest of a long message is cut, never the key).
+MESSAGE_WIDTH = 200
 
 
 class ConfigError(ValueError):
     """A configuration value outside what the workflow accepts; names the key."""
 
 
-def _fail(key: str, message: str) -> None:
-    raise ConfigError(f"invalid config: {key}: {message}")
+class _StrictLoader(yaml.SafeLoader):
+    """A safe loader that refuses duplicated mapping keys."""
 
 
-def check_config(config: dict) -> dict:
-    """Check the cross-key relations of a schema-valid ``config``.
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            mark = key_node.start_mark
+            raise ConfigError(f"{mark.name}:{mark.line + 1}:{mark.column + 1}: duplicated key {key!r} "
+                              f"(first at line {seen[key] + 1}); YAML would silently keep the last value")
+        seen[key] = key_node.start_mark.line
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def read_yaml_strict(path: str | Path) -> dict:
+    """Read a YAML config; a syntax error or a duplicated key is a :class:`ConfigError` with file, line, column."""
+    path = Path(path)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = yaml.load(handle, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise ConfigError(f"{where}: YAML syntax error: {exc.problem}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: a config file must be a YAML mapping of keys to values")
+    return data
+
+
+def _validator(schema: dict):
+    import jsonschema
+
+    def is_integer(_checker, instance) -> bool:
+        return isinstance(instance, int) and not isinstance(instance, bool)
+
+    strict = jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", is_integer))
+    return strict(schema)
+
+
+def _schema(schema_path: str | Path | None) -> dict:
+    schema_file = Path(schema_path) if schema_path else Path(__file__).resolve().parents[2] / SCHEMA_PATH
+    with open(schema_file, encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+def validate_config(config: dict, schema_path: str | Path | None = None) -> dict:
+    """Validate a parsed ``config`` against the schema (strict integers), then every claim's block.
 
     Raises
     ------
     ConfigError
-        With the dotted key path and the allowed range in the message.
+        ``invalid config: <dotted key>: <what is wrong>``, one line.
     """
-    cons = config["constructions"]
-    thm13 = cons["thm13"]
-    max_p = floor(log2(max(thm13["s_values"])))
-    for i, p in enumerate(thm13["p_values"]):
-        if p > max_p:
-            _fail(f"constructions.thm13.p_values[{i}]",
-                  f"p = {p} exceeds floor(log2 s) = {max_p} for every s in s_values; "
-                  f"Theorem 13 needs 1 <= p <= floor(log2 s)")
-        if p > max(thm13["n_values"]):
-            _fail(f"constructions.thm13.p_values[{i}]",
-                  f"p = {p} exceeds every n in n_values (a p-junta needs p <= n)")
-    for i, inst in enumerate(cons["sec4-lwr"]["instances"]):
-        key = f"constructions.sec4-lwr.instances[{i}]"
-        if inst["p"] > inst["q"]:
-            _fail(f"{key}.p", f"p = {inst['p']} must be at most q = {inst['q']} (rounding Z_q to Z_p)")
-        if inst["q"] ** inst["m"] > LWR_MAX_DOMAIN:
-            _fail(key, f"q^m = {inst['q'] ** inst['m']} exceeds the exhaustive-domain limit {LWR_MAX_DOMAIN}")
-    appa = cons["appA"]
-    for section, block in (("constructions.appA", appa), ("constructions.appA.whp", appa["whp"])):
-        for i, b in enumerate(block["b_values"]):
-            if b + block["q"] > APPA_MAX_DIM:
-                _fail(f"{section}.b_values[{i}]",
-                      f"b + q = {b + block['q']} exceeds the exact-enumeration limit {APPA_MAX_DIM}")
-    sens = config["sensitivity"]
-    for section, block, s_key in (("sensitivity.lemma9", sens["lemma9"], "s_values"),
-                                  ("sensitivity.lemma9.adversarial", sens["lemma9"]["adversarial"], "s"),
-                                  ("sensitivity.lemma10", sens["lemma10"], "s")):
-        s_max = max(block[s_key]) if isinstance(block[s_key], list) else block[s_key]
-        for i, k in enumerate(block["k_values"]):
-            if k > s_max:
-                _fail(f"{section}.k_values[{i}]", f"k = {k} exceeds s = {s_max}; a network has at most s active neurons")
-    for section, block in (("sensitivity.lemma9.monte_carlo", sens["lemma9"]["monte_carlo"]), ("sensitivity.appB", sens["appB"])):
-        if block["k"] > block["s"]:
-            _fail(f"{section}.k", f"k = {block['k']} exceeds s = {block['s']}; a network has at most s active neurons")
-    learning = config["learning"]
-    t8 = learning["theorem8"]
-    for i, k in enumerate(t8["k_values"]):
-        if k > t8["s"]:
-            _fail(f"learning.theorem8.k_values[{i}]", f"k = {k} exceeds s = {t8['s']}; a network has at most s active neurons")
-    if t8["parity_p"] > t8["n"]:
-        _fail("learning.theorem8.parity_p", f"p = {t8['parity_p']} exceeds n = {t8['n']}")
-    for i, d in enumerate(t8["degrees"]):
-        if d > t8["n"]:
-            _fail(f"learning.theorem8.degrees[{i}]", f"degree {d} exceeds n = {t8['n']}")
-    hardness = learning["hardness"]
-    for i, p in enumerate(hardness["p_values"]):
-        if p > min(hardness["n_values"]):
-            _fail(f"learning.hardness.p_values[{i}]", f"p = {p} exceeds the smallest n = {min(hardness['n_values'])}")
-    t19 = learning["theorem19"]
-    for section, block in (("learning.theorem19.dimension", t19["dimension"]),):
-        if block["k"] > block["s"]:
-            _fail(f"{section}.k", f"k = {block['k']} exceeds s = {block['s']}")
-    if max(t19["k_values"]) > max(t19["s_values"]):
-        _fail("learning.theorem19.k_values", f"every k must be at most the largest s = {max(t19['s_values'])}")
-    t17 = learning["theorem17"]
-    for i, p in enumerate(t17["junta_p"]):
-        if p > t17["junta_n"]:
-            _fail(f"learning.theorem17.junta_p[{i}]", f"p = {p} exceeds junta_n = {t17['junta_n']}")
+    import jsonschema
+
+    from sparseact.claims import check_claim_blocks
+
+    error = jsonschema.exceptions.best_match(_validator(_schema(schema_path)).iter_errors(config))
+    if error is not None:
+        key = ".".join(str(p) for p in error.absolute_path) or "<top level>"
+        message = error.message if len(error.message) <= MESSAGE_WIDTH else error.message[:MESSAGE_WIDTH] + "..."
+        raise ConfigError(f"invalid config: {key}: {message}")
+    check_claim_blocks(config)
     return config
 
 
 def load_config(path: str | Path, schema_path: str | Path | None = None) -> dict:
-    """Read a YAML config, validate it against the schema, then :func:`check_config`.
+    """Read a config file strictly and validate it: the checks the Snakefile runs, outside Snakemake."""
+    return validate_config(read_yaml_strict(path), schema_path)
 
-    The same checks the Snakefile runs, for use outside Snakemake.
-    """
-    import jsonschema
 
-    with open(path, encoding="utf-8") as handle:
-        config = yaml.safe_load(handle)
-    schema_file = Path(schema_path) if schema_path else Path(__file__).resolve().parents[2] / SCHEMA_PATH
-    with open(schema_file, encoding="utf-8") as handle:
-        schema = yaml.safe_load(handle)
-    try:
-        jsonschema.Draft202012Validator(schema).validate(config)
-    except jsonschema.ValidationError as exc:
-        key = ".".join(str(p) for p in exc.absolute_path) or "<top level>"
-        raise ConfigError(f"invalid config: {key}: {exc.message}") from None
-    return check_config(config)
+def validate_workflow_config(config: dict, configfiles: Iterable[str | Path]) -> dict:
+    """What the Snakefile runs first: every config file read strictly, then the merged ``config`` validated."""
+    for path in configfiles:
+        read_yaml_strict(path)
+    return validate_config(config)

@@ -41,9 +41,20 @@ MIN_SWEEP_POINTS = 3
 
 METHODS = ("exact", "monte-carlo", "estimate")
 
+#: What kind of failure a FAIL is, most severe first (the ledger and errata sort by it).
+#:
+#: * ``statement-error``: a stated result (lemma, theorem, equation) is false as printed;
+#: * ``constant-factor``: an explicit constant is off (never used for an O(.) bound);
+#: * ``proof-slip``: a step of a proof is wrong, the stated result survives (the
+#:   check names the verified replacement);
+#: * ``typo``: the intended meaning is clear and the corrected version is verified;
+#: * ``out-of-range``: fails only outside the range the paper uses (the check says the range).
+FINDINGS = ("statement-error", "constant-factor", "proof-slip", "typo", "out-of-range")
+
 LEDGER_COLUMNS = [
     "claim_id",
     "check_id",
+    "statement_id",
     "paper_ref",
     "statement",
     "check",
@@ -53,8 +64,11 @@ LEDGER_COLUMNS = [
     "worst_value",
     "worst_value_label",
     "verdict",
+    "finding",
     "counterexample",
+    "certificate",
     "evidence",
+    "seeds",
     "notes",
 ]
 
@@ -77,9 +91,12 @@ class ClaimRecord:
     Attributes
     ----------
     claim_id : str
-        Family of the claim, e.g. ``"thm13"``, ``"sec4-parity"``.
+        The claim (module of :mod:`sparseact.claims`), e.g. ``"lemma9"``.
     check_id : str
-        Unique id of the check, e.g. ``"sec4-parity/lift-printed"``.
+        Unique id of the check, ``"<claim_id>/<name>"``, e.g. ``"section4_parity/lift-printed"``.
+    statement_id : str
+        The statement of the paper the check bears on (a key of its claim
+        module's ``STATEMENTS``), e.g. ``"lemma9"``, ``"eq15"``.
     paper_ref : str
         Where the claim is printed (PMLR numbering).
     statement : str
@@ -98,10 +115,18 @@ class ClaimRecord:
         What ``worst_value`` is.
     verdict : Verdict
         Computed by a ``verdict_*`` function.
+    finding : str
+        For a FAIL, what kind of failure it is (one of :data:`FINDINGS`); empty otherwise.
     counterexample : str
         For a FAIL, a concrete failing input.
+    certificate : dict or None
+        For a FAIL, the certificate (:func:`sparseact.certificates.certificate`)
+        from which both sides of the violated relation can be recomputed.
     evidence : tuple of str
         Relative paths of figures, tables and reports.
+    seeds : str
+        How many independent seeds (replicates) gave this verdict, e.g. ``"3/3"``
+        (set by :func:`combine_replicates`; ``"1/1"`` for deterministic checks).
     notes : str
         Anything a reader needs to interpret the row.
     """
@@ -117,8 +142,12 @@ class ClaimRecord:
     worst_value: float
     worst_value_label: str
     verdict: Verdict
+    statement_id: str = ""
+    finding: str = ""
     counterexample: str = ""
+    certificate: dict | None = None
     evidence: tuple[str, ...] = field(default_factory=tuple)
+    seeds: str = ""
     notes: str = ""
 
     def __post_init__(self):
@@ -126,6 +155,13 @@ class ClaimRecord:
             raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
         if not isinstance(self.verdict, Verdict):
             raise ValueError(f"verdict must be a Verdict computed by a verdict_* function, got {self.verdict!r}")
+        if self.verdict is Verdict.FAIL:
+            if self.finding not in FINDINGS:
+                raise ValueError(f"{self.check_id}: a FAIL needs a finding class, one of {FINDINGS}; got {self.finding!r}")
+            if not self.certificate:
+                raise ValueError(f"{self.check_id}: a FAIL needs a certificate (sparseact.certificates.certificate)")
+        elif self.finding or self.certificate:
+            raise ValueError(f"{self.check_id}: only a FAIL carries a finding and a certificate")
 
     def with_evidence(self, paths: Sequence[str]) -> ClaimRecord:
         """A copy with ``paths`` appended to the evidence."""
@@ -145,6 +181,64 @@ class ClaimRecord:
         data["verdict"] = Verdict(data["verdict"])
         data["evidence"] = tuple(data.get("evidence", ()))
         return cls(**data)
+
+
+@dataclass
+class CheckReport:
+    """What a claim's checks produced.
+
+    Attributes
+    ----------
+    records : list of ClaimRecord
+        Ledger rows.
+    tables : dict of str to DataFrame
+        Per-instance data; saved as CSV and LaTeX next to the figures.
+    """
+
+    records: list[ClaimRecord] = field(default_factory=list)
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+
+def combine_replicates(replicates: Sequence[Sequence[ClaimRecord]]) -> list[ClaimRecord]:
+    """One ledger row per check from the rows of several independent seeds.
+
+    A verdict stands only when every seed gives it; otherwise the check is
+    INCONCLUSIVE. The combined row is the first seed's (for a unanimous FAIL,
+    the first seed's counterexample), with ``seeds`` saying how many agree and,
+    when the seeds' worst values differ, each seed's worst value in the notes.
+
+    Parameters
+    ----------
+    replicates : sequence of sequences of ClaimRecord
+        The rows of each seed; every seed must produce the same check ids.
+    """
+    if not replicates:
+        raise ValueError("combine_replicates needs at least one replicate")
+    ids = [r.check_id for r in replicates[0]]
+    for i, rows in enumerate(replicates[1:], start=1):
+        if [r.check_id for r in rows] != ids:
+            raise ValueError(f"replicate {i} produced checks {[r.check_id for r in rows]}, replicate 0 produced {ids}")
+    total = len(replicates)
+    combined = []
+    for j, base in enumerate(replicates[0]):
+        rows = [rep[j] for rep in replicates]
+        verdicts = [r.verdict for r in rows]
+        verdict = verdicts[0] if all(v is verdicts[0] for v in verdicts) else Verdict.INCONCLUSIVE
+        if verdict is not Verdict.FAIL:
+            base = replace(base, verdict=verdict, finding="", certificate=None)
+        if verdict is Verdict.INCONCLUSIVE and verdicts[0] is not Verdict.INCONCLUSIVE:
+            counts = {v: verdicts.count(v) for v in Verdict if v in verdicts}
+            seeds = ", ".join(f"{v.value} {c}" for v, c in counts.items()) + f" of {total}"
+        else:
+            seeds = f"{verdicts.count(verdict)}/{total}"
+        notes = base.notes
+        worst = [r.worst_value for r in rows]
+        if total > 1 and len({repr(w) for w in worst}) > 1:
+            per_seed = "; ".join(f"{w:.4g}" for w in worst)
+            notes = (notes + " " if notes else "") + f"[per seed: {base.worst_value_label} = {per_seed}; verdicts " \
+                    + ", ".join(v.value for v in verdicts) + "]"
+        combined.append(replace(base, verdict=verdict, seeds=seeds, notes=notes))
+    return combined
 
 
 # ---------------------------------------------------------------------------
@@ -274,8 +368,14 @@ def records_to_frame(records: Iterable[ClaimRecord]) -> pd.DataFrame:
     for record in records:
         row = record.to_dict()
         row["evidence"] = "; ".join(row["evidence"])
+        row["certificate"] = certificate_path(record.check_id) if record.certificate else ""
         rows.append(row)
     return pd.DataFrame(rows, columns=LEDGER_COLUMNS)
+
+
+def certificate_path(check_id: str) -> str:
+    """Where the certificate of ``check_id`` is written (relative to the repository root)."""
+    return f"results/certificates/{check_id}.json"
 
 
 def load_records(paths: Iterable[str | Path]) -> list[ClaimRecord]:
@@ -343,11 +443,34 @@ def ledger_markdown(frame: pd.DataFrame, link_prefix: str = "../") -> str:
     return "\n".join(lines) + "\n"
 
 
+def severity_order(record: ClaimRecord) -> tuple:
+    """Sort key of the ledger: FAILs first, most severe finding first, then INCONCLUSIVE, then PASS."""
+    rank = {Verdict.FAIL: 0, Verdict.INCONCLUSIVE: 1, Verdict.PASS: 2}[record.verdict]
+    finding = FINDINGS.index(record.finding) if record.finding in FINDINGS else len(FINDINGS)
+    return rank, finding, record.claim_id, record.check_id
+
+
+def write_certificates(records: Iterable[ClaimRecord], directory: str | Path = "results/certificates") -> list[str]:
+    """Write each FAIL's certificate to ``<directory>/<check_id>.json`` (:func:`certificate_path`); return the paths."""
+    from sparseact.provenance import atomic_write_json
+
+    paths = []
+    for record in records:
+        if record.certificate:
+            path = Path(directory) / f"{record.check_id}.json"
+            atomic_write_json(path, dict(check_id=record.check_id, statement_id=record.statement_id,
+                                         paper_ref=record.paper_ref, statement=record.statement,
+                                         finding=record.finding, counterexample=record.counterexample,
+                                         certificate=record.certificate))
+            paths.append(str(path))
+    return paths
+
+
 def write_ledger(records: Sequence[ClaimRecord], csv_path: str | Path, md_path: str | Path) -> pd.DataFrame:
     """Write ``records`` as the ledger CSV and Markdown; return the table."""
     from sparseact.provenance import atomic_write_text
 
-    frame = records_to_frame(sorted(records, key=lambda r: (r.claim_id, r.check_id)))
+    frame = records_to_frame(sorted(records, key=severity_order))
     duplicated = frame["check_id"][frame["check_id"].duplicated()]
     if len(duplicated):
         raise ValueError(f"duplicate check ids in the ledger: {sorted(set(duplicated))}")

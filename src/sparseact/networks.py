@@ -77,6 +77,8 @@ class SparseReLUNetwork:
             raise ValueError(
                 f"X must have shape (m, {self.n_inputs}) for this network, got {X.shape}"
             )
+        if not np.isfinite(X).all():
+            raise ValueError("X must be finite (found NaN or inf)")
         return X
 
     def preactivations(self, X) -> np.ndarray:
@@ -132,7 +134,8 @@ class SparseReLUNetwork:
         high = hypercube(n - lo) @ self.W[:, lo:].T - self.b
         per = max(1, int(chunk) >> lo)
         for start in range(0, high.shape[0], per):
-            yield (low[None, :, :] + high[start : start + per, None, :]).reshape(-1, self.n_neurons)
+            block = low[None, :, :] + high[start : start + per, None, :]
+            yield block.reshape(block.shape[0] * block.shape[1], self.n_neurons)
 
     def _check_cube_dim(self, n: int | None) -> None:
         if n is not None and _check_dim(n) != self.n_inputs:

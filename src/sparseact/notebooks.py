@@ -42,7 +42,7 @@ def check_kernel(kernel: str) -> None:
         ) from None
 
 
-def run_notebook(source: str | Path, executed: str | Path, html: str | Path, parameters: dict,
+def run_notebook(source: str | Path, executed: str | Path, html: str | Path | None, parameters: dict,
                  kernel: str = "sparseact", cwd: str | Path = ".") -> None:
     """Execute ``source`` (jupytext ``.py``) with ``parameters``; write ``executed`` and ``html``.
 
@@ -52,8 +52,8 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path, par
         Percent-format notebook with a cell tagged ``parameters``.
     executed : path
         Where the executed ``.ipynb`` goes.
-    html : path
-        Where the HTML report (inputs hidden) goes.
+    html : path or None
+        Where the HTML report (inputs hidden) goes; ``None`` writes none.
     parameters : dict
         Papermill parameters (JSON-serialisable).
     kernel : str
@@ -83,6 +83,8 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path, par
         result = nbformat.read(out, as_version=4)
     _strip_volatile(result)
     atomic_write_text(executed, nbformat.writes(result) + "\n")
+    if html is None:
+        return
     exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
     body, _ = exporter.from_notebook_node(result)
     atomic_write_text(html, body)

@@ -1,10 +1,11 @@
 """The verification report: one HTML page that says what the paper claims, what we measured, and whether it holds.
 
-:func:`build_report` writes ``index.html`` with the ledger (every row linking its
-evidence), an Errata section (claims that fail as printed, their counterexamples
-and the verified corrections), a Tightness section (O(.) bounds: observed
-constants, fitted exponents, slack factors) and Provenance (versions, git
-revision, config hashes). Wall times go to a separate ``timings.html`` because
+:func:`build_report` writes ``index.html``: first the statements table (which of
+the paper's results hold, fail as stated or are not settled, each with a figure
+linking its notebook report), then the errata by severity
+(:func:`sparseact.statements.errata_table`), a Tightness section (observed
+constants, fitted exponents, slack), the checks per claim and Provenance
+(versions, git revision, config hashes). Wall times go to a separate ``timings.html`` because
 they change from run to run while everything else is byte-identical.
 """
 
@@ -25,9 +26,11 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; 
 table { border-collapse: collapse; width: 100%; font-size: 0.85em; margin-bottom: 2em; }
 th, td { border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; text-align: left; }
 th { background: #f0f0f0; }
-.PASS { background: #e3f5e1; font-weight: bold; }
-.FAIL { background: #fbe0e0; font-weight: bold; }
-.INCONCLUSIVE { background: #fff4d6; font-weight: bold; }
+.PASS, .holds { background: #e3f5e1; font-weight: bold; }
+.FAIL, .fails-as-stated { background: #fbe0e0; font-weight: bold; }
+.INCONCLUSIVE, .not-settled { background: #fff4d6; font-weight: bold; }
+img.thumb { width: 120px; }
+details { margin-bottom: 0.5em; }
 code { font-size: 0.95em; }
 """
 
@@ -65,32 +68,10 @@ def _table(frame: pd.DataFrame, base: Path) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-def errata(ledger: pd.DataFrame) -> pd.DataFrame:
-    """Rows that FAIL as printed, each with its verified correction.
-
-    The correction of ``x/y-printed`` is ``x/y-corrected``; that of ``x/y-extra``
-    is ``x/y`` (a check on the restricted statement). A failure with no such row
-    says "(none verified)".
-    """
-    ledger = ledger.fillna("")
-    failed = ledger[(ledger["variant"] == "as printed") & (ledger["verdict"] == "FAIL")]
-    rows = []
-    for _, row in failed.iterrows():
-        stem = row["check_id"].removesuffix("-printed")
-        twins = ledger[(ledger["check_id"] == f"{stem}-corrected")
-                       | ledger["check_id"].map(lambda c, stem=stem: c != row["check_id"] and stem.startswith(c + "-"))]
-        correction = "; ".join(f"{t['statement']} [{t['check_id']}: {t['verdict']}]" for _, t in twins.iterrows())
-        rows.append(dict(claim=row["claim_id"], paper_ref=row["paper_ref"], printed=row["statement"],
-                         counterexample=row["counterexample"], correction=correction or "(none verified)",
-                         evidence=row["evidence"]))
-    return pd.DataFrame(rows, columns=["claim", "paper_ref", "printed", "counterexample", "correction", "evidence"])
-
-
 def tightness(ledger: pd.DataFrame) -> pd.DataFrame:
-    """O(.) bounds and explicit inequalities measured as ratios: observed constant and fitted exponents."""
+    """Bounds measured as ratios: observed constant (worst ratio) and, in the notes, fitted exponents and slack."""
     ledger = ledger.fillna("")
-    mask = ledger["statement"].str.contains(r"O\(|<=", regex=True) & ledger["worst_value_label"].str.contains(
-        "ratio|expression|/", regex=True)
+    mask = ledger["worst_value_label"].str.contains("ratio", regex=False)
     rows = ledger[mask]
     return pd.DataFrame(dict(check=rows["check_id"], paper_ref=rows["paper_ref"], statement=rows["statement"],
                              method=rows["method"], observed=rows["worst_value"], measure=rows["worst_value_label"],
@@ -123,38 +104,86 @@ def _page(title: str, body: str) -> str:
             f"<style>{_CSS}</style></head><body>{body}</body></html>\n")
 
 
-def build_report(ledger_csv: str | Path, result_paths: Sequence[str | Path], benchmark_paths: Sequence[str | Path],
-                 index_html: str | Path, timings_html: str | Path) -> None:
+def _figure_of(checks: pd.DataFrame) -> tuple[str, str]:
+    """The first PNG figure and the notebook report among the evidence of ``checks``."""
+    paths = [p.strip() for e in checks["evidence"] for p in str(e).split(";") if p.strip()]
+    png = next((p for p in paths if p.endswith(".png")), "")
+    page = next((p for p in paths if p.endswith(".html")), "")
+    return png, page
+
+
+def _statements_html(statements: pd.DataFrame, ledger: pd.DataFrame, base: Path) -> str:
+    rows = []
+    for _, row in statements.iterrows():
+        checks = ledger[ledger["statement_id"] == row["statement_id"]]
+        png, page = _figure_of(checks)
+        thumb = (f'<a href="{html.escape(os.path.relpath(page or png, base))}"><img class="thumb" alt="figure" '
+                 f'src="{html.escape(os.path.relpath(png, base))}"></a>') if png else ""
+        link = _link(page, base, row["claim_id"]) if page else html.escape(row["claim_id"])
+        rows.append(f'<tr><td>{thumb}</td><td>{html.escape(row["paper_ref"])}<br><small>{link}</small></td>'
+                    f'<td>{html.escape(row["statement"])}</td><td class="{html.escape(row["status"])}">'
+                    f'{html.escape(row["status"])}{"<br><small>" + html.escape(row["severity"]) + "</small>" if row["severity"] else ""}'
+                    f'</td><td>{html.escape(row["basis"])}</td><td>{html.escape(row["reason"])}</td></tr>')
+    head = "".join(f"<th>{c}</th>" for c in ("", "where", "statement (as printed)", "status", "basis", "reason"))
+    return f'<table class="statements"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _checks_html(ledger: pd.DataFrame, base: Path) -> str:
+    columns = ["check_id", "statement_id", "variant", "method", "instances", "worst_value", "worst_value_label",
+               "verdict", "finding", "seeds", "counterexample", "evidence"]
+    parts = []
+    for claim_id, checks in ledger.groupby("claim_id", sort=True):
+        counts = checks["verdict"].value_counts()
+        summary = ", ".join(f"{v} {int(counts.get(v, 0))}" for v in ("PASS", "FAIL", "INCONCLUSIVE") if counts.get(v))
+        parts.append(f"<details><summary><b>{html.escape(claim_id)}</b>: {len(checks)} checks ({summary})</summary>"
+                     f"{_table(checks[columns], base)}</details>")
+    return "".join(parts)
+
+
+def build_report(ledger_csv: str | Path, statements_csv: str | Path, result_paths: Sequence[str | Path],
+                 benchmark_paths: Sequence[str | Path], index_html: str | Path, timings_html: str | Path) -> None:
     """Write the verification report (``index_html``) and the wall-time page (``timings_html``).
 
-    Paths inside the pages are relative to the page, so the report can be opened
-    from disk or served from the repository root.
+    The report leads with the answer: the statements table (which results of the
+    paper hold, fail as stated, or are not settled), then the errata by severity,
+    then the checks per claim (collapsed), provenance and timings. Paths inside the
+    pages are relative to the page, so the report can be opened from disk.
     """
+    from sparseact.statements import errata_table, status_counts
+
     base = Path(index_html).parent
     ledger = pd.read_csv(ledger_csv, keep_default_na=False)
-    counts = ledger["verdict"].value_counts()
-    summary = ", ".join(f"{v}: {int(counts.get(v, 0))}" for v in ("PASS", "FAIL", "INCONCLUSIVE"))
+    statements = pd.read_csv(statements_csv, keep_default_na=False)
+    counts = status_counts(statements)
+    verdicts = ledger["verdict"].value_counts()
     prov, packages = provenance_table(result_paths)
-    columns = ["claim_id", "check_id", "paper_ref", "statement", "variant", "method", "instances", "worst_value",
-               "worst_value_label", "verdict", "evidence"]
+    errata = errata_table(ledger)
+    timings_link = _link(str(timings_html), base, "per-job timings")
     body = [
         "<h1>Verification of “Learning Neural Networks with Sparse Activations” (COLT 2024)</h1>",
-        f"<p>{len(ledger)} checks: {summary}. Every verdict is computed from data; method says whether a number "
-        "is exact (enumeration), monte-carlo (95% intervals) or an estimate. "
-        f"Per-job wall times: {_link(str(timings_html), base, 'timings')}.</p>",
-        "<h2>Errata</h2><p>Claims that fail as printed, with a counterexample and the verified correction.</p>",
-        _table(errata(ledger), base),
-        "<h2>Tightness</h2><p>Bounds checked as ratios: the observed constant (worst ratio over every instance, "
-        "random and adversarial), ratio slopes and fitted exponents, and which factors the data show to be slack.</p>",
+        f"<p class=\"answer\">Of {len(statements)} quantitative statements: <span class=\"holds\">{counts['holds']} "
+        f"hold</span>, <span class=\"fails-as-stated\">{counts['fails-as-stated']} fail as stated</span>, "
+        f"<span class=\"not-settled\">{counts['not-settled']} not settled</span>. They rest on {len(ledger)} checks "
+        f"(PASS {int(verdicts.get('PASS', 0))}, FAIL {int(verdicts.get('FAIL', 0))}, INCONCLUSIVE "
+        f"{int(verdicts.get('INCONCLUSIVE', 0))}), every verdict computed from data; every FAIL has a certificate "
+        "that <code>sparseact verify-certificate</code> recomputes independently.</p>",
+        "<h2 id=\"statements\">Statements</h2>",
+        _statements_html(statements, ledger, base),
+        "<h2 id=\"errata\">Errata, most severe first</h2><p>Addressed to the authors: location, printed text, "
+        "counterexample, proposed correction and whether the correction is verified.</p>",
+        _table(errata.drop(columns=["notes"]), base),
+        "<h2 id=\"tightness\">Tightness</h2><p>Bounds checked as ratios: the observed constant (worst ratio over "
+        "every instance), with fitted exponents and slack in the last column.</p>",
         _table(tightness(ledger), base),
-        "<h2>Ledger</h2>",
-        _table(ledger[columns], base),
-        "<h2>Provenance</h2>",
+        "<h2 id=\"checks\">Checks by claim</h2>",
+        _checks_html(ledger, base),
+        f"<h2 id=\"provenance\">Provenance</h2><p>{timings_link}.</p>",
         _table(prov, base),
         _table(pd.DataFrame(sorted(packages.items()), columns=["package", "version"]), base),
     ]
     atomic_write_text(index_html, _page("sparseact verification report", "".join(body)))
     timings = timings_table(benchmark_paths)
-    atomic_write_text(timings_html, _page("sparseact timings", "<h1>Per-job wall time</h1>"
+    back = _link(str(index_html), Path(timings_html).parent, "back to the verification report")
+    atomic_write_text(timings_html, _page("sparseact timings", f"<p>{back}</p><h1>Per-job wall time</h1>"
                                           f"<p>Total {timings['seconds'].sum():.1f} s of job time.</p>"
                                           + _table(timings, Path(timings_html).parent)))

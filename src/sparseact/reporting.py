@@ -1,8 +1,7 @@
-"""Deterministic figures and tables.
+"""Deterministic tables and result files.
 
-Figures are written as PDF and PNG with the Agg backend and without time stamps
-or software strings, so reruns are byte-identical. Tables are written as CSV
-and as LaTeX ``tabular`` with booktabs rules.
+Tables are written as CSV and as LaTeX ``tabular`` with booktabs rules; figures
+are written by :mod:`sparseact.plots._style`.
 """
 
 from __future__ import annotations
@@ -10,60 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from sparseact.provenance import atomic_write_bytes, atomic_write_text  # noqa: E402
-
-_METADATA = {
-    "pdf": {"Creator": None, "Producer": None, "CreationDate": None},
-    "png": {"Software": None},
-}
-
-
-def setup_style() -> None:
-    """The project's plotting style (seaborn ticks, colour-blind palette, fixed hash salt)."""
-    import seaborn as sns
-
-    sns.set_theme(style="ticks", palette="colorblind", context="paper")
-    plt.rcParams["svg.hashsalt"] = "sparseact"
-    plt.rcParams["figure.dpi"] = 100
-    plt.rcParams["savefig.dpi"] = 150
-
-
-def save_figure(fig, stem: str | Path, formats: Sequence[str] = ("pdf", "png")) -> list[str]:
-    """Save ``fig`` as ``stem.<fmt>`` for each format, deterministically and atomically.
-
-    Returns
-    -------
-    list of str
-        The written paths.
-    """
-    import io
-
-    paths = []
-    for fmt in formats:
-        if fmt not in _METADATA:
-            raise ValueError(f"format must be one of {sorted(_METADATA)}, got {fmt!r}")
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format=fmt, metadata=_METADATA[fmt], bbox_inches="tight")
-        path = Path(f"{stem}.{fmt}")
-        atomic_write_bytes(path, buffer.getvalue())
-        paths.append(str(path))
-    return paths
-
-
-def save_figures(figures: dict, directory: str | Path) -> list[str]:
-    """Save each ``{stem: figure}`` as ``directory/stem.pdf`` and ``.png``; close them; return the paths."""
-    paths = []
-    for stem, fig in figures.items():
-        paths += save_figure(fig, Path(directory) / stem)
-        plt.close(fig)
-    return paths
+from sparseact.provenance import atomic_write_text
 
 
 def _latex_escape(text: str) -> str:
@@ -152,3 +101,16 @@ def show_results(ledger_rows: pd.DataFrame, tables: dict[str, pd.DataFrame], max
     for name, frame in tables.items():
         display(Markdown(f"**{name}** ({len(frame)} rows; first {min(max_rows, len(frame))} shown)"))
         display(frame.head(max_rows))
+
+
+def show_figures(figure_paths: Sequence[str], captions: dict[str, str]) -> None:
+    """In a notebook: each PNG of ``figure_paths`` with its caption (looked up by file stem)."""
+    from IPython.display import Image, Markdown, display
+
+    for path in figure_paths:
+        if not str(path).endswith(".png"):
+            continue
+        display(Image(filename=path))
+        caption = captions.get(Path(path).stem)
+        if caption:
+            display(Markdown(f"*{caption}*"))

@@ -77,11 +77,11 @@ import math
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
-from statistics import NormalDist
 
 import numba
 import numpy as np
 
+from sparseact._validation import check_confidence, clt_half_width
 from sparseact.analysis import (
     MonteCarloEstimate,
     average_sensitivity,
@@ -970,8 +970,7 @@ def bucket_coupling_noise_sensitivity(
         )
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 2:
         raise ValueError(f"n_samples must be an integer >= 2, got {n_samples!r}")
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
+    confidence = check_confidence(confidence)
     gen = np.random.default_rng(rng)
     samples = []
     for start in range(0, int(n_samples), per):
@@ -981,7 +980,7 @@ def bucket_coupling_noise_sensitivity(
         samples.append(_bucket_sums(net, Z, A, r, V) / (4.0 * r))  # AS(H_z) / r
     x = np.concatenate(samples)
     mean = float(x.mean())
-    half = NormalDist().inv_cdf(0.5 + confidence / 2.0) * float(x.std(ddof=1)) / math.sqrt(x.size)
+    half = clt_half_width(float(x.std(ddof=1)), x.size, confidence)
     est = MonteCarloEstimate(
         estimate=mean, ci_low=mean - half, ci_high=mean + half, n_samples=int(x.size),
         confidence=float(confidence), method=f"bucket_coupling(r={r})",

@@ -4,7 +4,8 @@
 rule report:
     input:
         ledger="results/ledger.csv",
-        results=result_files(),
+        statements="results/statements.csv",
+        results=claim_results(),
         benchmarks=benchmark_files(),
     output:
         index="results/report/index.html",
@@ -14,5 +15,5 @@ rule report:
     conda:
         ENV
     shell:
-        "python -m sparseact.cli report --ledger {input.ledger} --results {input.results} "
+        "python -m sparseact.cli report --ledger {input.ledger} --statements {input.statements} --results {input.results} "
         "--benchmarks {input.benchmarks} --index {output.index} --timings {output.timings} > {log} 2>&1"

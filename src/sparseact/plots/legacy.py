@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparseact.reporting import plt, setup_style
+from sparseact.plots._style import plt, setup_style
 
 
 def plot_thm13(tables: dict[str, pd.DataFrame]):

@@ -1,0 +1,56 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python (sparseact)
+#     language: python
+#     name: sparseact
+# ---
+
+# %% [markdown]
+# # Section 1: the indexing function is 1-sparse
+#
+# **As printed.** $\mathrm{Index}_b(z) = \sum_{\alpha} \sigma(\langle w_\alpha, z\rangle - b + 1/2)$ on
+# $n = b + 2^b$ bits, one neuron per address $\alpha \in \{-1,1\}^b$, so
+# $\mathrm{Index}_b \in H_{b+2^b,\,2^b,\,1}$.
+#
+# **What we compute.** For every $b$ in the grid, the network is evaluated on every one of
+# the $2^{b+2^b}$ inputs and compared with $\mathrm{Index}_b$; the number of active neurons
+# is counted on each input.
+
+# %% tags=["parameters"]
+block = {"b_values": [1, 2]}
+seed = 0
+replicates = 1
+run_paths = ["results/runs/section1_index/b1.json", "results/runs/section1_index/b2.json"]
+result_path = "results/claims/section1_index.json"
+figure_dir = "figures/section1_index"
+table_dir = "results/tables/section1_index"
+report_path = "results/reports/section1_index.html"
+
+# %%
+from sparseact.claims import assemble_claim
+from sparseact.plots import section1_index as figures
+from sparseact.plots._style import save_figures
+from sparseact.reporting import publish, show_figures, show_results
+
+report = assemble_claim("section1_index", block, run_paths, replicates)
+
+# %% [markdown]
+# ## Figure
+
+# %%
+figure_paths = save_figures(figures.figures(report.tables), figure_dir)
+show_figures(figure_paths, figures.CAPTIONS)
+
+# %% [markdown]
+# ## Verdicts and tables
+
+# %%
+ledger_rows = publish(report, name="section1_index", parameters=block, seed=seed, result_path=result_path,
+                      table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
+show_results(ledger_rows, report.tables)

@@ -1,0 +1,133 @@
+"""Certificates: a FAIL anyone can check from one JSON file.
+
+Every FAIL in the ledger carries a certificate, written to
+``results/certificates/<check_id>.json``. It names the relation the paper
+asserts, ``lhs REL rhs`` with ``REL`` one of ``"<="``, ``">="``, ``"=="``, and
+describes both sides as *quantities* computed from an explicit instance, together
+with the values the check computed. ``sparseact verify-certificate FILE...``
+recomputes both sides from the file alone, with the small independent
+evaluators of :mod:`sparseact.verify` (plain numpy, none of the check code),
+and confirms that the relation is violated.
+
+Quantities (JSON objects, key ``"quantity"``)
+---------------------------------------------
+``{"quantity": "formula", "expr": E, "vars": {...}}``
+    A Python arithmetic expression over the numeric ``vars`` and ``sqrt, log,
+    log2, exp, abs, min, max, sum, range, relu, floor, ceil, pi, e``
+    (``relu(t) = max(t, 0)``); comprehensions allowed, nothing else. A variable
+    may itself be a quantity (a JSON object with ``"quantity"``): the verifier
+    computes it first, e.g. ``"vars": {"ns": {"quantity": "noise_sensitivity", ...}}``.
+``{"quantity": "value", "function": F, "x": [...]}``
+    ``f(x)`` at one point.
+``{"quantity": "active_count", "network": N, "x": [...]}``
+    ``#{j : <w_j, x> - b_j > 0}`` (Definition 1).
+``{"quantity": "max_active", "network": N}``
+    The largest active count over the whole cube ``{-1,1}^n``.
+``{"quantity": "average_sensitivity", "function": F}``
+    ``AS(f) = E_x sum_i (1/4)(f(x) - f(x^{(+)i}))^2`` (Section 2.1).
+``{"quantity": "noise_sensitivity", "function": F, "rho": r}``
+    ``NS_rho(f) = E_{x, y ~ N_rho(x)} (1/4)(f(x) - f(y))^2``, ``y_i = x_i`` w.p. ``(1+rho)/2``.
+``{"quantity": "fourier_tail", "function": F, "degree": d}``
+    ``sum_{|T| > d} fhat(T)^2``.
+``{"quantity": "correlation_with_sum", "function": F}``
+    ``E_x[f(x) sum_i x_i]``.
+``{"quantity": "transition_probability", "network": N}``
+    ``Pr_{x, i}[R_x != R_{x^{(+)i}}]`` with ``R_x`` the set of active neurons, i uniform in [n].
+``{"quantity": "lemma9_U", "network": N}``
+    ``E_x sum_i (1/4)(h(x) - h(x^{(+)i}))^2 1{R_x = R_{x^{(+)i}}}`` (term (U) of Lemma 9's proof).
+``{"quantity": "rademacher_lower_bound", "X": [[...]], "zetas": [[...]], "networks": [N, ...], "s": s, "k": k, "W": W, "B": B}``
+    ``mean_zeta (1/m) sum_i zeta_i h_zeta(x_i)``: one network per sign vector, each
+    checked to lie in ``H_{n,s,k}^{W,B}`` on the sample (at most ``s`` neurons, at most
+    ``k`` active on every sample point, ``||u||_inf max_j ||w_j||_2 <= W``,
+    ``||u||_inf max_j |b_j| <= B``). With all ``2^m`` sign vectors it is a lower bound on
+    the empirical Rademacher complexity ``R_H(S)``.
+``{"quantity": "orthogonal_residual", "Z": [[...]], "t": [...], "r": [...]}``
+    ``<r, t>`` after checking ``Z^T r = 0``: a non-zero value proves that no linear
+    ``v`` has ``Z v = t`` (used for "no linear encoding exists").
+
+Functions ``F``: ``{"network": N}``; ``{"truth_table": [...]}`` in hypercube order
+(row ``j`` has ``x_i = (-1)^{bit i of j}``, :mod:`sparseact.cube`); ``{"halfspace":
+{"w": [...], "b": t}}`` for ``g(x) = 1{<w, x> > t}``; ``{"monomial": [i, ...], "n": n}``
+for ``chi_T(x) = prod_{i in T} x_i`` (0-based). Networks ``N``: ``{"u": [...], "W":
+[[...]], "b": [...]}`` for ``h(x) = sum_j u_j relu(<w_j, x> - b_j)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+#: Relations a certificate can assert (what the paper claims).
+RELATIONS = ("<=", ">=", "==")
+#: Relative tolerance when a recomputed side is compared with the recorded one.
+REPRODUCE_RTOL = 1e-9
+#: Absolute tolerance, same purpose.
+REPRODUCE_ATOL = 1e-12
+
+
+def network_spec(net) -> dict:
+    """The JSON form ``N`` of a :class:`~sparseact.networks.SparseReLUNetwork`."""
+    return {"u": np.asarray(net.u, dtype=float).tolist(), "W": np.asarray(net.W, dtype=float).tolist(),
+            "b": np.asarray(net.b, dtype=float).tolist()}
+
+
+def formula(expr: str, **variables) -> dict:
+    """A ``formula`` quantity."""
+    return {"quantity": "formula", "expr": expr, "vars": {k: _plain(v) for k, v in variables.items()}}
+
+
+def quantity(kind: str, **fields) -> dict:
+    """Any other quantity, e.g. ``quantity("average_sensitivity", function={"network": network_spec(net)})``."""
+    return {"quantity": kind, **{k: _plain(v) for k, v in fields.items()}}
+
+
+def certificate(relation: str, lhs: dict, rhs: dict, lhs_value: float, rhs_value: float,
+                lhs_label: str, rhs_label: str, explanation: str = "") -> dict:
+    """The certificate of a FAIL: the paper asserts ``lhs relation rhs``; the values violate it.
+
+    Parameters
+    ----------
+    relation : {"<=", ">=", "=="}
+        What the paper asserts.
+    lhs, rhs : dict
+        Quantities (see the module docstring) that recompute each side from the instance.
+    lhs_value, rhs_value : float
+        The values the check computed (the verifier must reproduce them).
+    lhs_label, rhs_label : str
+        What each side is, in the paper's notation.
+    explanation : str
+        One sentence for a reader.
+    """
+    if relation not in RELATIONS:
+        raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
+    if not violated(relation, float(lhs_value), float(rhs_value)):
+        raise ValueError(f"the values {lhs_value!r} {relation} {rhs_value!r} do not violate the relation")
+    return {"relation": relation, "lhs": lhs, "rhs": rhs, "lhs_value": float(lhs_value),
+            "rhs_value": float(rhs_value), "lhs_label": lhs_label, "rhs_label": rhs_label,
+            "explanation": explanation}
+
+
+def violated(relation: str, lhs: float, rhs: float) -> bool:
+    """Whether ``lhs relation rhs`` fails beyond the reproduction tolerance."""
+    slack = REPRODUCE_ATOL + REPRODUCE_RTOL * max(abs(lhs), abs(rhs))
+    if relation == "<=":
+        return lhs > rhs + slack
+    if relation == ">=":
+        return lhs < rhs - slack
+    if relation == "==":
+        return abs(lhs - rhs) > slack
+    raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
+
+
+def _plain(value):
+    """``value`` with numpy arrays and scalars turned into JSON-ready Python objects."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return [_plain(v) for v in value]
+    return value

@@ -1,0 +1,82 @@
+"""The claims layer: one module per statement family of the paper, named as the paper numbers it.
+
+Every module in this package (``lemma9``, ``theorem19``, ``section4_parity``, ...)
+is a *claim*; its name is the one id used everywhere: the config block
+``claims.<id>``, the Snakemake wildcard, ``notebooks/<id>.py``, the ledger's
+``claim_id``, and the folders ``results/data/<id>``, ``results/runs/<id>``,
+``results/tables/<id>`` and ``figures/<id>``. The registry finds claims by
+listing this package, so adding a claim means adding one module (plus its
+notebook and its config block), never editing a list.
+
+A claim module defines
+
+``TITLE`` : str
+    Heading of the claim's report, e.g. ``"Lemma 9: average sensitivity"``.
+``PAPER_REF`` : str
+    Where the claims are printed (PMLR numbering).
+``STATEMENTS`` : dict[str, dict]
+    The paper's quantitative statements this claim covers: statement id (e.g.
+    ``"lemma9"``, ``"eq15"``, ``"lemma9-proof-U"`` for a printed proof step) ->
+    ``{"paper_ref": ..., "kind": ..., "statement": <as printed>}`` with ``kind`` one
+    of ``lemma, theorem, claim, conjecture, remark, equation, construction,
+    proof-step, introduction, discussion, definition``. Optional keys:
+    ``"argument"``: list of check ids whose PASS together proves the statement
+    (a verified argument), with ``"argument_text"`` saying how; ``"unsettled"``:
+    why no experiment here can settle it (e.g. a hardness conjecture). Every
+    ledger row names one of these ids in ``statement_id``.
+``RANDOM`` : bool
+    Whether verdicts depend on random draws; if so every point is computed
+    under ``verdict_seeds`` independent seeds and a verdict stands only when
+    all seeds agree (otherwise it is INCONCLUSIVE).
+``points(block) -> dict[str, dict]``
+    The grid: point name -> JSON-serialisable parameters of that point (all a
+    point's computation depends on). One *data* and one *runs* job per point.
+``generate(point, rng) -> dict[str, numpy.ndarray]``
+    The point's data (networks, samples, truth tables), see :mod:`sparseact.datafiles`.
+``run(point, data, rng) -> dict[str, pandas.DataFrame]``
+    The measurements on that data: the point's result tables.
+``assemble(block, tables) -> sparseact.ledger.CheckReport``
+    Ledger rows (verdicts computed from the merged tables) and summary tables.
+``check(block) -> iterable of (key, message)`` (optional)
+    Relations between the block's keys that the JSON schema cannot express
+    (e.g. ``k <= s``); checked before any job runs.
+
+Claim modules import the numerical layers inside these functions, so that the
+workflow can read the grids (``points``) without loading numerical code.
+"""
+
+from sparseact.claims._registry import (
+    Claim,
+    check_claim_blocks,
+    claim_ids,
+    code_files,
+    get_claim,
+    replicate_count,
+)
+
+#: Stage functions, imported on first use (they need numpy and pandas; the workflow's grids do not).
+_STAGES = ("assemble_claim", "generate_point", "load_run", "merge_runs", "run_point", "write_run")
+
+
+def __getattr__(name: str):
+    if name in _STAGES:
+        from sparseact.claims import _stages
+
+        return getattr(_stages, name)
+    raise AttributeError(f"module 'sparseact.claims' has no attribute {name!r}")
+
+
+__all__ = [
+    "Claim",
+    "assemble_claim",
+    "check_claim_blocks",
+    "claim_ids",
+    "code_files",
+    "generate_point",
+    "get_claim",
+    "load_run",
+    "merge_runs",
+    "replicate_count",
+    "run_point",
+    "write_run",
+]

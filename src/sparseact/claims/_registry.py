@@ -1,0 +1,195 @@
+"""Discovery of claim modules and the source files each one depends on."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+#: Root of the ``sparseact`` package sources.
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+#: What every claim module must define (see :mod:`sparseact.claims`).
+REQUIRED = ("TITLE", "PAPER_REF", "STATEMENTS", "RANDOM", "points", "generate", "run", "assemble")
+#: Point names become file names and wildcards: letters, digits, '-', '_', '.', '=' only.
+POINT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=-]*$")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim module of :mod:`sparseact.claims`, checked for the required attributes."""
+
+    id: str
+    module: ModuleType
+
+    @property
+    def title(self) -> str:
+        return self.module.TITLE
+
+    @property
+    def paper_ref(self) -> str:
+        return self.module.PAPER_REF
+
+    @property
+    def statements(self) -> dict[str, dict]:
+        return self.module.STATEMENTS
+
+    @property
+    def random(self) -> bool:
+        return bool(self.module.RANDOM)
+
+    def points(self, block: dict) -> dict[str, dict]:
+        """The grid of ``block`` (the claim's config block): point name -> parameters."""
+        grid = self.module.points(block)
+        for name in grid:
+            if not POINT_NAME.match(name):
+                raise ValueError(f"claim {self.id}: point name {name!r} is not a valid file name")
+        if not grid:
+            raise ValueError(f"claim {self.id}: the config block gives an empty grid")
+        return grid
+
+    def check(self, block: dict) -> None:
+        """Relations between the keys of ``block`` that a JSON schema cannot express.
+
+        The claim module may define ``check(block)`` returning ``(key, message)``
+        pairs (``key`` relative to the block, or prefixed with the claim id); the
+        first becomes a ``ConfigError`` naming ``claims.<id>.<key>``.
+        """
+        from sparseact.config import ConfigError
+
+        problems = list(self.module.check(block)) if hasattr(self.module, "check") else []
+        if problems:
+            key, message = problems[0]
+            key = key.removeprefix(f"{self.id}.")
+            raise ConfigError(f"invalid config: claims.{self.id}.{key}: {message}")
+
+    def generate(self, point: dict, rng):
+        return self.module.generate(point, rng)
+
+    def run(self, point: dict, data: dict, rng):
+        return self.module.run(point, data, rng)
+
+    def assemble(self, block: dict, tables: dict):
+        return self.module.assemble(block, tables)
+
+
+@cache
+def claim_ids() -> tuple[str, ...]:
+    """Ids of every claim module, sorted."""
+    package = importlib.import_module("sparseact.claims")
+    return tuple(sorted(info.name for info in pkgutil.iter_modules(package.__path__) if not info.name.startswith("_")))
+
+
+@cache
+def get_claim(claim_id: str) -> Claim:
+    """The claim ``claim_id``; ``ValueError`` naming the known ids otherwise."""
+    if claim_id not in claim_ids():
+        raise ValueError(f"unknown claim {claim_id!r}; the claims are {', '.join(claim_ids())}")
+    module = importlib.import_module(f"sparseact.claims.{claim_id}")
+    missing = [name for name in REQUIRED if not hasattr(module, name)]
+    if missing:
+        raise ValueError(f"claim module sparseact.claims.{claim_id} lacks {', '.join(missing)}")
+    return Claim(claim_id, module)
+
+
+def _module_file(name: str) -> Path | None:
+    """Source file of module ``sparseact.<...>`` (package ``__init__`` for packages), if it exists."""
+    parts = name.split(".")
+    if parts[0] != "sparseact":
+        return None
+    base = PACKAGE_ROOT.joinpath(*parts[1:])
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _module_name(path: Path) -> str:
+    relative = path.relative_to(PACKAGE_ROOT).with_suffix("")
+    parts = ["sparseact", *relative.parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """``sparseact`` modules imported anywhere in ``path`` (including inside functions)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = _module_name(path) if path.name == "__init__.py" else _module_name(path).rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)
+    return {name for name in names if name.split(".")[0] == "sparseact"}
+
+
+@cache
+def _closure(module: str) -> frozenset[Path]:
+    start = _module_file(module)
+    if start is None:
+        raise ValueError(f"no source file for module {module!r}")
+    seen, todo = set(), [start]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for name in _imported_modules(path):
+            found = _module_file(name)
+            if found is not None and found not in seen:
+                todo.append(found)
+    return frozenset(seen)
+
+
+def code_files(*modules: str, relative_to: str | Path | None = None) -> list[str]:
+    """Source files the given modules import, directly or not (sorted paths).
+
+    Follows every ``import`` of a ``sparseact`` module, including imports inside
+    functions; package ``__init__`` files count only when the package itself is
+    imported. The workflow lists these files as inputs of a claim's jobs, so an
+    edit to a module reruns exactly the jobs whose code imports it.
+
+    Parameters
+    ----------
+    *modules : str
+        Dotted module names, e.g. ``"sparseact.claims.lemma9"``.
+    relative_to : path, optional
+        Return paths relative to this folder (e.g. the repository root) where
+        they lie below it, absolute paths otherwise.
+    """
+    files = set().union(*(_closure(m) for m in modules)) if modules else set()
+    root = Path(relative_to).resolve() if relative_to is not None else None
+    return sorted(str(p.relative_to(root)) if root and p.is_relative_to(root) else str(p) for p in files)
+
+
+def replicate_count(claim_id: str, verdict_seeds: int) -> int:
+    """How many replicates ``claim_id`` runs: ``verdict_seeds`` for random claims, else 1."""
+    return int(verdict_seeds) if get_claim(claim_id).random else 1
+
+
+def check_claim_blocks(config: dict) -> None:
+    """Every claim has a config block, no block lacks a claim, and each block passes its claim's checks."""
+    from sparseact.config import ConfigError
+
+    blocks = config.get("claims", {})
+    missing = [c for c in claim_ids() if c not in blocks]
+    unknown = [c for c in blocks if c not in claim_ids()]
+    if missing:
+        raise ConfigError(f"invalid config: claims: no block for claim {missing[0]!r} (claims: {', '.join(claim_ids())})")
+    if unknown:
+        raise ConfigError(f"invalid config: claims.{unknown[0]}: no claim module sparseact.claims.{unknown[0]}")
+    for claim_id in claim_ids():
+        claim = get_claim(claim_id)
+        claim.check(blocks[claim_id])
+        claim.points(blocks[claim_id])

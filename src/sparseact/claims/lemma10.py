@@ -1,0 +1,605 @@
+r"""Lemma 10 (noise sensitivity), Claim 2.1 (NS and Fourier tails) and Appendix B's eq. (17).
+
+Section 2.1 defines, with ``N_rho(x)`` flipping each coordinate of ``x`` with
+probability ``(1 - rho)/2``,
+
+    NS_rho(f) = E_{x ~ U, y ~ N_rho(x)} (1/4)(f(x) - f(y))^2.
+
+*Lemma 10* (PMLR p. 6) states, for every ``h`` in ``H_{n,s,k}^{W,B}``,
+
+    NS_rho(h) = sqrt(1 - rho) O(k^4 W^2 log^2(ns/(1 - rho)) + k^3 B^2 sqrt(log s)).
+
+*Claim 2.1* (Section 2, "for all f : {-1,1}^n -> R", no range of ``rho`` printed)
+
+    ||f||_2^2 = sum_T fhat(T)^2,   NS_rho(f) = sum_T (1/2)(1 - rho^|T|) fhat(T)^2,
+    and hence sum_{|T| > d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d).
+
+The tail inequality needs ``1 - rho^|T| >= 1 - rho^d`` for ``|T| > d``, true for
+``rho`` in ``[0, 1)``, the only range the paper uses (proof of Theorem 8); for
+``rho < 0`` it fails (``x1 x2``, ``rho = -1/2``, ``d = 1``: tail 1 > 0.5), a finding
+``out-of-range``.
+
+*Appendix B* (proof of Lemma 10): with ``r = floor(2/(1 - rho))``, ``z`` uniform, each
+coordinate put in one of ``r`` buckets ``A_e`` uniformly, ``v`` uniform in ``{-1,1}^r``,
+``x = (z_l v_{e(l)})_l`` and ``y`` obtained by flipping ``v_b`` for a uniform ``b``, it
+says "(x, y) are distributed exactly the same as (x, N_rho(x))" and prints, with
+``H_z(v) = sum_j u_j sigma(<w'_j, v> - b_j)``, ``w'_{je} = sum_{l in A_e} w_{jl} z_l``,
+
+    NS_rho(h) = E[(h(x) - h(y))^2]
+              = (1/r) E_{z,{A_e}} (sum_b E_v (H_z(v) - H_z(v^{(+)b}))^2)
+              = (1/r) E_{z,{A_e}} [AS(H_z)].                                  (17)
+
+Under the coupling each coordinate flips iff it lies in bucket ``b`` (probability
+``1/r``), so it samples ``N_{1-2/r}``; the first and third equalities drop the 1/4 of
+Section 2.1 (in opposite directions). Exactly,
+``NS_{1-2/r}(h) = (1/r) E[AS(H_z)]`` (the corrected (17)), and for ``rho`` in
+``[0, 1)``: ``1 - 2/r <= rho`` so ``NS_rho(h) <= NS_{1-2/r}(h)``, and ``r >= 1/(1 - rho)``
+so ``1/sqrt(r) <= sqrt(1 - rho)``: the upper bound Lemma 10 needs survives.
+
+Everything is exact: truth tables on the whole cube, spectra by the Walsh-Hadamard
+transform (:mod:`sparseact.analysis`), NS by definition summed over the ``2^n`` flip
+patterns (``n <= DEFINITION_MAX_N``), and (17)'s right side by enumerating all
+``2^n r^n`` equally likely ``(z, {A_e})`` (:func:`sparseact.sensitivity.bucket_coupling_noise_sensitivity`).
+
+Grid (``points``): ``noise-n<n>-k<k>`` (Gaussian networks made ``k``-sparse on the
+cube and Theorem-13 bucket networks where feasible, ``instances`` of each, every
+``1 - rho`` of the block; each (family, instance) draws from its own stream),
+``claim21-parity`` (the monomials ``chi_T``, ``|T| = 2, 3``, inside and outside
+``[0, 1)``; microseconds) and ``appendixB-rho<rho>`` (random networks and the
+dictator ``x_1 = relu(x_1) - relu(-x_1)`` at one ``rho``).
+"""
+
+from __future__ import annotations
+
+TITLE = "Lemma 10: noise sensitivity, Claim 2.1 and Appendix B's coupling"
+PAPER_REF = "Lemma 10, Claim 2.1, Appendix B"
+RANDOM = True
+
+#: Families of the noise grid (``bucket`` only where :func:`bucket_feasible`).
+FAMILIES = ("gaussian", "bucket")
+#: Largest ``n`` for which NS is also summed by definition over all ``2^n`` flip patterns (cost ``4^n``).
+DEFINITION_MAX_N = 10
+#: The ``rho`` at which Claim 2.1's NS formula is compared with the definition (both signs).
+FORMULA_RHO = (-0.5, 0.0, 0.5, 0.9)
+#: ``rho < 0``: outside the range the paper uses Claim 2.1 in; the tail inequality is tested there too.
+OUT_OF_RANGE_RHO = (-0.9, -0.5, -0.1)
+#: ``rho`` in ``[0, 1)`` at which the monomials' tails are also tested.
+PARITY_IN_RANGE_RHO = (0.0, 0.5, 0.9)
+#: Degrees ``p`` of the monomials ``chi_T = x_1 ... x_p`` (on ``n = p`` inputs) of the ``claim21-parity`` point.
+PARITY_ORDERS = (2, 3)
+#: Number of smallest (largest) ``1 - rho`` values over which the log-log slope of NS is reported.
+SLOPE_POINTS = 3
+#: Budget ``(2r)^n 2^r`` of the exact enumeration of (17) (:mod:`sparseact.sensitivity`).
+APPENDIXB_BUDGET = 1 << 22
+#: Slack of ``floor(2/(1 - rho))`` (as :func:`sparseact.sensitivity.bucket_count`: ``rho = 1/3`` gives 3).
+FLOOR_TOL = 1e-9
+
+STATEMENTS = {
+    "lemma10": {
+        "paper_ref": "Lemma 10", "kind": "lemma",
+        "statement": "For any h in H_{n,s,k}^B [sic: the bound uses W too, i.e. H_{n,s,k}^{W,B}], "
+                     "NS_rho(h) = sqrt(1-rho) O(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s))",
+    },
+    "claim2.1-parseval": {
+        "paper_ref": "Claim 2.1 (first bullet)", "kind": "claim",
+        "statement": "For all f: {-1,1}^n -> R, ||f||_2^2 = sum_T fhat(T)^2",
+    },
+    "claim2.1-ns": {
+        "paper_ref": "Claim 2.1 (second bullet)", "kind": "claim",
+        "statement": "For all f: {-1,1}^n -> R, NS_rho(f) = sum_T (1/2)(1 - rho^|T|) fhat(T)^2",
+    },
+    "claim2.1-tail": {
+        "paper_ref": "Claim 2.1 (second bullet)", "kind": "claim",
+        "statement": "For all f: {-1,1}^n -> R, sum_{T:|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d)",
+    },
+    "lemma10-proof-coupling": {
+        "paper_ref": "Appendix B (proof of Lemma 10)", "kind": "proof-step",
+        "statement": "Given rho in [-1, 1], r = floor(2/(1-rho)); with buckets A_e, signs v and one flipped bucket b, "
+                     "(x, y) are distributed exactly the same as (x, N_rho(x))",
+    },
+    "eq17": {
+        "paper_ref": "Appendix B, eq. (17)", "kind": "equation",
+        "statement": "NS_rho(h) = E[(h(x) - h(y))^2] = (1/r) E_{z,{A_e}} (sum_b E_v (H_z(v) - H_z(v^{(+)b}))^2) "
+                     "= (1/r) E_{z,{A_e}}[AS(H_z)]",
+    },
+}
+
+
+# ---------------------------------------------------------------------------
+# grid
+# ---------------------------------------------------------------------------
+
+
+def bucket_feasible(n: int, s: int, k: int) -> bool:
+    """``families.bucket_network`` needs ``s >= 2k`` and ``n >= k floor(log2(s/k))``."""
+    return s >= 2 * k and n >= k * ((s // k).bit_length() - 1)
+
+
+def bucket_count(rho: float) -> int:
+    """``r = floor(2/(1 - rho))`` of Appendix B (with :data:`FLOOR_TOL`)."""
+    import math
+
+    return int(math.floor(2.0 / (1.0 - rho) + FLOOR_TOL))
+
+
+def _families(n: int, s: int, k: int) -> list[str]:
+    return [f for f in FAMILIES if f != "bucket" or bucket_feasible(n, s, k)]
+
+
+def points(block: dict) -> dict[str, dict]:
+    noise, appb = block["noise"], block["appendixB"]
+    grid = {}
+    for n in noise["n_values"]:
+        for k in noise["k_values"]:
+            if k <= noise["s"]:
+                grid[f"noise-n{n}-k{k}"] = {"kind": "noise", "n": int(n), "s": int(noise["s"]), "k": int(k),
+                                            "instances": int(noise["instances"]),
+                                            "one_minus_rho": [float(v) for v in noise["one_minus_rho"]]}
+    grid["claim21-parity"] = {"kind": "parity", "orders": list(PARITY_ORDERS),
+                              "rho_values": list(OUT_OF_RANGE_RHO + PARITY_IN_RANGE_RHO)}
+    for rho in appb["rho_values"]:
+        grid[f"appendixB-rho{float(rho)!r}"] = {"kind": "appendixB", "n": int(appb["n"]), "s": int(appb["s"]),
+                                                "k": int(appb["k"]), "rho": float(rho),
+                                                "instances": int(appb["instances"])}
+    return grid
+
+
+def check(block: dict):
+    """``k <= s`` and the exact-enumeration budget of (17), which the schema cannot express."""
+    noise, appb = block["noise"], block["appendixB"]
+    for i, k in enumerate(noise["k_values"]):
+        if k > noise["s"]:
+            yield f"noise.k_values[{i}]", f"k = {k} exceeds s = {noise['s']}; a network has at most s active neurons"
+    if appb["k"] > appb["s"]:
+        yield "appendixB.k", f"k = {appb['k']} exceeds s = {appb['s']}; a network has at most s active neurons"
+    for i, rho in enumerate(appb["rho_values"]):
+        r = bucket_count(rho)
+        cost = (2 * r) ** appb["n"] * (1 << r)
+        if cost > APPENDIXB_BUDGET:
+            yield (f"appendixB.rho_values[{i}]",
+                   f"rho = {rho} gives r = {r} buckets: exact enumeration of (z, A) needs (2r)^n 2^r = {cost} > "
+                   f"{APPENDIXB_BUDGET} entries at n = {appb['n']}; lower rho or n")
+
+
+# ---------------------------------------------------------------------------
+# networks
+# ---------------------------------------------------------------------------
+
+
+def dictator_network(n: int):
+    """``h(x) = x_1 = relu(x_1) - relu(-x_1)`` on ``n`` inputs (``s = 2``, ``k = 1``, ``W = B + 1 = 1``)."""
+    from sparseact.networks import SparseReLUNetwork
+
+    w = [1.0] + [0.0] * (n - 1)
+    return SparseReLUNetwork([1.0, -1.0], [w, [-v for v in w]], [0.0, 0.0])
+
+
+def _instance_network(family: str, n: int, s: int, k: int, rng):
+    from sparseact import families
+
+    if family == "bucket":
+        return families.bucket_network(n, s, k, rng)
+    return families.random_sparse_network(n, s, k, rng, weights=family)
+
+
+def generate(point: dict, rng):
+    """The point's functions; each (family, instance) draws from its own stream ``derive_rng(base, family, i)``."""
+    import numpy as np
+
+    from sparseact.cube import hypercube
+    from sparseact.datafiles import network_arrays
+    from sparseact.provenance import derive_rng
+
+    kind = point["kind"]
+    out = {}
+    if kind == "parity":
+        for p in point["orders"]:
+            out[f"parity.p{p}"] = hypercube(p).prod(axis=1)
+        return out
+    base = int(rng.integers(0, 2**63 - 1))
+    if kind == "noise":
+        n, s, k = point["n"], point["s"], point["k"]
+        for family in _families(n, s, k):
+            for i in range(point["instances"]):
+                net = _instance_network(family, n, s, k, derive_rng(base, family, i))
+                out.update(network_arrays(net, f"net.{family}.{i}"))
+        return out
+    if kind == "appendixB":
+        for i in range(point["instances"]):
+            net = _instance_network("gaussian", point["n"], point["s"], point["k"], derive_rng(base, "gaussian", i))
+            out.update(network_arrays(net, f"net.gaussian.{i}"))
+        out.update(network_arrays(dictator_network(point["n"]), "net.dictator.0"))
+        return out
+    raise ValueError(f"unknown point kind {kind!r}")
+
+
+# ---------------------------------------------------------------------------
+# measurements
+# ---------------------------------------------------------------------------
+
+
+def noise_sensitivity_by_definition(values, rho: float) -> float:
+    """``NS_rho(f) = E_{x, y ~ N_rho(x)} (1/4)(f(x) - f(y))^2`` summed over every flip pattern (Section 2.1).
+
+    Independent of the spectrum: the pattern ``z`` (a bitmask of flipped
+    coordinates) has probability ``((1-rho)/2)^|z| ((1+rho)/2)^(n-|z|)``. Costs ``4^n``.
+    """
+    import numpy as np
+
+    values = np.asarray(values, dtype=np.float64)
+    n = values.size.bit_length() - 1
+    if values.size != 1 << n or n > 12:
+        raise ValueError(f"values must have length 2**n with n <= 12, got {values.size}")
+    idx = np.arange(values.size)
+    total = 0.0
+    for z in range(values.size):
+        flips = bin(z).count("1")
+        prob = ((1 - rho) / 2) ** flips * ((1 + rho) / 2) ** (n - flips)
+        total += prob * float(np.mean(0.25 * (values - values[idx ^ z]) ** 2))
+    return total
+
+
+def _tail_rows(label: str, weights, rho_values, n: int) -> list[dict]:
+    """Claim 2.1's tail ``sum_{|T|>d} fhat^2`` and bound ``2 NS_rho/(1-rho^d)``, every ``rho`` and ``1 <= d <= n``."""
+    import numpy as np
+
+    from sparseact import analysis
+
+    tails = np.append(weights[::-1].cumsum()[::-1], 0.0)  # tails[t] = sum_{level >= t}
+    ns = np.atleast_1d(analysis.noise_sensitivity_from_level_weights(weights, np.asarray(rho_values, dtype=float)))
+    rows = []
+    for rho, value in zip(rho_values, ns):
+        for d in range(1, n + 1):
+            bound = 2.0 * float(value) / (1.0 - rho**d)
+            rows.append(dict(instance=label, n=n, rho=float(rho), in_range=bool(0.0 <= rho < 1.0), d=d,
+                             NS=float(value), tail=float(tails[d + 1]), bound=bound))
+    return rows
+
+
+def _noise_rows(label: str, family: str, net, point: dict) -> dict[str, list[dict]]:
+    import numpy as np
+
+    from sparseact import analysis, bounds
+
+    n, s = point["n"], point["s"]
+    one_minus_rho = np.asarray(point["one_minus_rho"], dtype=np.float64)
+    rho = 1.0 - one_minus_rho
+    values = net.truth_table()
+    weights = analysis.level_weights(values)
+    k_cert, W, B = max(1, net.max_active()), net.scale_W(), net.scale_B()
+    ns = analysis.noise_sensitivity_from_level_weights(weights, rho)
+    expression = bounds.lemma10_noise_sensitivity(rho, n, s, k_cert, W, B)
+    AS = float(np.arange(n + 1) @ weights)
+    common = dict(instance=label, family=family, n=n, s=s, k_class=point["k"], k=k_cert, W=W, B=B)
+    noise = [dict(**common, rho=float(r), one_minus_rho=float(o), NS=float(v), expression=float(e),
+                  ratio=float(v / e) if e > 0 else 0.0, AS=AS, NS_over_AS=float(v / AS) if AS > 0 else 0.0)
+             for r, o, v, e in zip(rho, one_minus_rho, ns, expression)]
+    tail = _tail_rows(label, weights, list(rho) + list(OUT_OF_RANGE_RHO), n)
+    norm2 = float(np.mean(values**2))
+    formula = []
+    for r in FORMULA_RHO:
+        by_formula = float(analysis.noise_sensitivity_from_level_weights(weights, r))
+        by_definition = noise_sensitivity_by_definition(values, r) if n <= DEFINITION_MAX_N else np.nan
+        formula.append(dict(instance=label, n=n, rho=r, NS_formula=by_formula, NS_definition=by_definition,
+                            norm2=norm2, sum_fhat2=float(weights.sum())))
+    total = float(weights.sum())
+    levels = [dict(instance=label, family=family, n=n, k=k_cert, level=t, weight=float(w),
+                   weight_fraction=float(w) / total if total > 0 else 0.0) for t, w in enumerate(weights)]
+    return {"lemma10-noise": noise, "lemma10-tail": tail, "lemma10-ns-formula": formula,
+            "lemma10-level-weights": levels}
+
+
+def run(point: dict, data: dict, rng):
+    import pandas as pd
+
+    from sparseact import analysis, sensitivity
+    from sparseact.datafiles import network_from_arrays
+
+    kind = point["kind"]
+    if kind == "parity":
+        rows = []
+        for p in point["orders"]:
+            values = data[f"parity.p{p}"]
+            label = "chi_{" + ",".join(str(i + 1) for i in range(p)) + "}"
+            rows += [{**row, "order": p} for row in _tail_rows(label, analysis.level_weights(values),
+                                                               point["rho_values"], p)]
+        return {"lemma10-parity": pd.DataFrame(rows)}
+    if kind == "noise":
+        n, s, k = point["n"], point["s"], point["k"]
+        tables: dict[str, list[dict]] = {}
+        for family in _families(n, s, k):
+            for i in range(point["instances"]):
+                label = f"{family}-n{n}-k{k}-{i}"
+                for name, rows in _noise_rows(label, family, network_from_arrays(data, f"net.{family}.{i}"),
+                                              point).items():
+                    tables.setdefault(name, []).extend(rows)
+        return {name: pd.DataFrame(rows) for name, rows in tables.items()}
+    if kind == "appendixB":
+        rows = []
+        labels = [("gaussian", i) for i in range(point["instances"])] + [("dictator", 0)]
+        for family, i in labels:
+            net = network_from_arrays(data, f"net.{family}.{i}")
+            res = sensitivity.bucket_coupling_noise_sensitivity(net, point["rho"], exact=True)
+            rows.append(dict(instance=f"{family}-{i}", family=family, n=point["n"], s=net.n_neurons,
+                             k=max(1, net.max_active()), rho=res.rho, r=res.r, rho_effective=res.rho_effective,
+                             NS_rho=res.left, NS_rho_effective=res.left_at_rho_effective,
+                             printed_left=res.left_unnormalised, middle=res.middle, right=res.right,
+                             n_terms=res.n_terms))
+        return {"lemma10-eq17": pd.DataFrame(rows)}
+    raise ValueError(f"unknown point kind {kind!r}")
+
+
+# ---------------------------------------------------------------------------
+# verdicts
+# ---------------------------------------------------------------------------
+
+
+def _big_o(parameter, ratios):
+    """``verdict_big_o`` read for the ledger: a growing slope is a trend, never a FAIL (no certificate)."""
+    from sparseact.ledger import Verdict, verdict_big_o
+
+    verdict, slope = verdict_big_o(parameter, ratios)
+    return (Verdict.INCONCLUSIVE if verdict is Verdict.FAIL else verdict), slope
+
+
+def _exceeds(values, limits):
+    """Elementwise ``values > limits`` beyond the tolerance policy of :mod:`sparseact.ledger`."""
+    import numpy as np
+
+    from sparseact.ledger import ATOL, RTOL
+
+    values, limits = np.asarray(values, dtype=float), np.asarray(limits, dtype=float)
+    return values > limits + ATOL + RTOL * np.abs(limits)
+
+
+def _relative(got, expected):
+    """``|got - expected| / |expected|`` (0 where both vanish)."""
+    import numpy as np
+
+    got, expected = np.asarray(got, dtype=float), np.asarray(expected, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = np.abs(got - expected) / np.abs(expected)
+    return np.where(np.abs(got - expected) == 0, 0.0, rel)
+
+
+def slope_table(noise):
+    """Per instance, the log-log slope of NS in ``1 - rho`` at the smallest and the largest ``1 - rho``."""
+    import pandas as pd
+
+    from sparseact.ledger import loglog_slope
+
+    rows = []
+    for label, group in noise.groupby("instance", sort=False):
+        small, large = group.nsmallest(SLOPE_POINTS, "one_minus_rho"), group.nlargest(SLOPE_POINTS, "one_minus_rho")
+        rows.append(dict(instance=label, n=int(group["n"].iloc[0]), k=int(group["k"].iloc[0]),
+                         slope_small=loglog_slope(small["one_minus_rho"], small["NS"]),
+                         slope_large=loglog_slope(large["one_minus_rho"], large["NS"]),
+                         NS_over_1mrho_AS=float(small["NS_over_AS"].iloc[0] / small["one_minus_rho"].iloc[0])))
+    return pd.DataFrame(rows)
+
+
+def _lemma10_record(noise, slopes):
+    from sparseact.ledger import MIN_SWEEP_POINTS, ClaimRecord, verdict_all
+
+    swept = {"n": noise["n"], "k": noise["k"], "1/(1-rho)": 1.0 / noise["one_minus_rho"]}
+    sweeps = {c: _big_o(values, noise["ratio"]) for c, values in swept.items()}
+    counts = ", ".join(f"{c}: {values.nunique()}" for c, values in swept.items())
+    worst = noise.loc[noise["ratio"].idxmax()]
+    finite = slopes["slope_small"].dropna()
+    trend = (f"{finite.min():.2f} to {finite.max():.2f}" if len(finite) else "n/a")
+    return ClaimRecord(
+        claim_id="lemma10", check_id="lemma10/bound", statement_id="lemma10", paper_ref="Lemma 10",
+        statement="NS_rho(h) = sqrt(1-rho) O(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s))",
+        check="exact NS_rho / expression (constant 1, certified k) over the 1-rho grid for Gaussian and bucket "
+              "networks; slope of the worst ratio along n, k and 1/(1-rho)",
+        variant="", method="exact", instances=int(noise["instance"].nunique()), worst_value=float(worst["ratio"]),
+        worst_value_label="max NS / expression (observed constant)",
+        verdict=verdict_all(v for v, _ in sweeps.values()),
+        notes=(f"worst at {worst['instance']}, 1-rho = {worst['one_minus_rho']:g}; ratio slopes "
+               + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
+               + f" (PASS needs <= 0.1 along each; growth, or fewer than {MIN_SWEEP_POINTS} values of a parameter "
+               f"({counts}), is INCONCLUSIVE, never FAIL: an O() bound is not failed for its constant). Trend: the "
+               f"log-log slope of NS in (1-rho) over the {SLOPE_POINTS} smallest 1-rho is "
+               f"{trend} (the bound's sqrt(1-rho) is slope 1/2; NS_rho -> (1-rho) AS/2 as rho -> 1, slope 1), "
+               f"so near rho = 1 the sqrt(1-rho) factor is slack."))
+
+
+def _claim21_records(noise_formula, tail, parity):
+    import numpy as np
+    import pandas as pd
+
+    from sparseact import certificates as cert
+    from sparseact.ledger import ClaimRecord, Verdict, close, verdict_at_most
+
+    common = dict(claim_id="lemma10", paper_ref="Claim 2.1", method="exact")
+    parseval_err = float(_relative(noise_formula["sum_fhat2"], noise_formula["norm2"]).max())
+    parseval_ok = bool(close(noise_formula["sum_fhat2"], noise_formula["norm2"]).all())
+    records = [ClaimRecord(
+        check_id="lemma10/claim21-parseval", statement_id="claim2.1-parseval",
+        statement="||f||_2^2 = sum_T fhat(T)^2",
+        check="E_x f(x)^2 on the cube against the sum of the squared Walsh-Hadamard coefficients, every network",
+        variant="", instances=int(noise_formula["instance"].nunique()), worst_value=parseval_err,
+        worst_value_label="max relative difference", verdict=Verdict.PASS if parseval_ok else Verdict.INCONCLUSIVE,
+        notes="" if parseval_ok else "numerical disagreement beyond the tolerance policy (no exact certificate)",
+        **common)]
+    by_definition = noise_formula.dropna(subset=["NS_definition"])
+    formula_err = float(_relative(by_definition["NS_formula"], by_definition["NS_definition"]).max()) \
+        if len(by_definition) else float("nan")
+    formula_ok = bool(len(by_definition)) and close(by_definition["NS_formula"], by_definition["NS_definition"]).all()
+    records.append(ClaimRecord(
+        check_id="lemma10/claim21-ns-formula", statement_id="claim2.1-ns",
+        statement="NS_rho(f) = sum_T (1/2)(1 - rho^|T|) fhat(T)^2",
+        check=f"spectral formula against the definition summed over all 2^n flip patterns, rho in {list(FORMULA_RHO)}, "
+              f"every network with n <= {DEFINITION_MAX_N}",
+        variant="", instances=len(by_definition), worst_value=formula_err, worst_value_label="max relative difference",
+        verdict=(Verdict.PASS if formula_ok else Verdict.INCONCLUSIVE),
+        notes=("INCONCLUSIVE only when no network of the grid is small enough to sum the definition, or when the "
+               "two disagree (a disagreement would need an exact certificate to be a FAIL)"
+               if not formula_ok else "exact agreement, both signs of rho"),
+        **common))
+
+    every = pd.concat([tail, parity.drop(columns=["order"])], ignore_index=True)
+    inside = every[every["in_range"]]
+    excess = float((inside["tail"] - inside["bound"]).max())
+    records.append(ClaimRecord(
+        check_id="lemma10/claim21-tail", statement_id="claim2.1-tail",
+        statement="sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d), rho in [0, 1), d >= 1",
+        check="exact tail against the bound for every network and monomial, every rho in [0, 1) of the grid and every "
+              "1 <= d <= n",
+        variant="rho in [0, 1) (the range Theorem 8 uses)", instances=len(inside), worst_value=excess,
+        worst_value_label="max (tail - bound)", verdict=verdict_at_most(excess, 0.0),
+        notes="for rho in [0, 1), 1 - rho^|T| >= 1 - rho^d when |T| > d, which is the printed 'hence'", **common))
+
+    outside = every[~every["in_range"]]
+    violated = outside[_exceeds(outside["tail"], outside["bound"])]
+    bad_parity = parity[~parity["in_range"] & _exceeds(parity["tail"], parity["bound"])]
+    certificate, counterexample = None, ""
+    if len(bad_parity):
+        preferred = bad_parity[(bad_parity["order"] == 2) & np.isclose(bad_parity["rho"], -0.5)
+                               & (bad_parity["d"] == 1)]
+        row = (preferred if len(preferred) else bad_parity).iloc[0]
+        p, rho, d = int(row["order"]), float(row["rho"]), int(row["d"])
+        certificate = cert.certificate(
+            "<=", cert.quantity("fourier_tail", function={"monomial": list(range(p)), "n": p}, degree=d),
+            cert.formula("2 * ns / (1 - rho**d)", rho=rho, d=d,
+                         ns=cert.quantity("noise_sensitivity", function={"monomial": list(range(p)), "n": p}, rho=rho)),
+            row["tail"], row["bound"], "sum_{|T|>d} fhat(T)^2", "2 NS_rho(f) / (1 - rho^d)",
+            f"f = chi_T with |T| = {p}: NS_rho(f) = Pr[an odd number of the {p} coordinates of T flip] = "
+            f"(1 - rho^{p})/2 (each flips with probability (1-rho)/2; the verifier recomputes it from the "
+            f"definition); at rho = {rho:g} < 0 the bound is below the tail")
+        counterexample = (f"f = {row['instance']} on n = {p}, rho = {rho:g}, d = {d}: tail = {row['tail']:.4g} > "
+                          f"2 NS_rho/(1 - rho^d) = {row['bound']:.4g}")
+    network_hits = violated[~violated["instance"].str.startswith("chi_")]
+    verdict = Verdict.FAIL if certificate else (Verdict.INCONCLUSIVE if len(violated) else Verdict.PASS)
+    records.append(ClaimRecord(
+        check_id="lemma10/claim21-tail-negative-rho", statement_id="claim2.1-tail",
+        statement="sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) for all f (no range of rho printed)",
+        check=f"exact tail against the bound at rho in {list(OUT_OF_RANGE_RHO)} for the monomials and every network",
+        variant="as printed, rho < 0", instances=len(outside),
+        worst_value=float((outside["tail"] - outside["bound"]).max()), worst_value_label="max (tail - bound)",
+        verdict=verdict, finding="out-of-range" if certificate else "", certificate=certificate,
+        counterexample=counterexample,
+        notes=(f"violated on {len(violated)} of {len(outside)} (function, rho < 0, d) cases, {len(network_hits)} of "
+               "them on networks: for rho < 0, 1 - rho^|T| is not increasing in |T|, so the 'hence' breaks. The "
+               "paper uses Claim 2.1 only for rho in [0, 1) (proof of Theorem 8), where it holds "
+               "(lemma10/claim21-tail); Appendix B's 'rho in [-1, 1]' concerns the coupling, not this tail bound."),
+        **common))
+    return records
+
+
+def _eq17_records(eq17):
+    import numpy as np
+
+    from sparseact import certificates as cert
+    from sparseact.ledger import ClaimRecord, Verdict, close, verdict_all, verdict_at_most
+
+    common = dict(claim_id="lemma10", paper_ref="Appendix B, eq. (17)", method="exact", instances=len(eq17))
+    rho_note = ", ".join(f"rho={rho:g}: r={int(r)}, 1-2/r={1 - 2 / r:g}"
+                         for rho, r in eq17.groupby("rho")["r"].first().items())
+    dictator = eq17[eq17["family"] == "dictator"]
+
+    # (17) as printed, y ~ N_rho(x): NS_rho = E[(h(x)-h(y))^2] = middle = right.
+    first = ~close(eq17["NS_rho"], eq17["printed_left"])
+    second = ~close(eq17["printed_left"], eq17["middle"])
+    third = ~close(eq17["middle"], eq17["right"])
+    rel = np.maximum.reduce([_relative(eq17["NS_rho"], eq17["printed_left"]),
+                             _relative(eq17["printed_left"], eq17["middle"]),
+                             _relative(eq17["middle"], eq17["right"])])
+    certificate, counterexample = None, ""
+    bad = dictator[~close(dictator["NS_rho"], dictator["printed_left"])]
+    if len(bad):
+        row = bad.iloc[0]
+        net = dictator_network(int(row["n"]))
+        certificate = cert.certificate(
+            "==",
+            cert.quantity("noise_sensitivity", function={"network": cert.network_spec(net)}, rho=float(row["rho"])),
+            cert.formula("4 * (1 - rho) / 2", rho=float(row["rho"])), row["NS_rho"], row["printed_left"],
+            "NS_rho(h)", "E[(h(x) - h(y))^2], y ~ N_rho(x)",
+            "h(x) = x_1 = relu(x_1) - relu(-x_1) (s = 2, k = 1): (h(x) - h(y))^2 = 4 exactly when y_1 != x_1, "
+            "probability (1-rho)/2, while NS_rho carries the 1/4 of Section 2.1")
+    if first.any() or second.any() or third.any():
+        worst = eq17.assign(rel=rel).loc[int(np.argmax(rel))]
+        counterexample = (f"{worst['instance']} (n={int(worst['n'])}), rho={worst['rho']:g} (r={int(worst['r'])}): "
+                          f"NS_rho = {worst['NS_rho']:.4g}, E[(h(x)-h(y))^2] = {worst['printed_left']:.4g}, "
+                          f"(1/r) E sum_b E_v(...)^2 = {worst['middle']:.4g}, (1/r) E[AS(H_z)] = {worst['right']:.4g}")
+    violated = bool(first.any() or second.any() or third.any())
+    verdict = Verdict.PASS if not violated else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
+    records = [ClaimRecord(
+        check_id="lemma10/eq17-printed", statement_id="eq17",
+        statement="NS_rho(h) = E[(h(x)-h(y))^2] = (1/r) E (sum_b E_v (H_z(v) - H_z(v^b))^2) = (1/r) E[AS(H_z)]",
+        check="every printed equality of (17), exactly: NS_rho (with 1/4) and E[(h(x)-h(y))^2] under N_rho from the "
+              "spectrum, the middle and right members by enumerating all 2^n r^n (z, {A_e})",
+        variant="as printed", worst_value=float(rel.max()),
+        worst_value_label="max relative difference in a printed '='",
+        verdict=verdict, finding="proof-slip" if verdict is Verdict.FAIL else "",
+        certificate=certificate if verdict is Verdict.FAIL else None, counterexample=counterexample,
+        notes=(f"first '=' fails on {int(first.sum())}, second on {int(second.sum())}, third on {int(third.sum())} of "
+               f"{len(eq17)} (network, rho) rows ({rho_note}). The first and third drop the 1/4 of Section 2.1 "
+               "(E[(h(x)-h(y))^2] = 4 NS_rho, sum_b E_v(...)^2 = 4 AS(H_z)); the second fails unless 2/(1-rho) is an "
+               "integer, because the coupling samples N_{1-2/r}, not N_rho (lemma10/eq17-coupling). Lemma 10 survives: "
+               "NS_rho(h) <= NS_{1-2/r}(h) = (1/r) E[AS(H_z)] and 1/sqrt(r) <= sqrt(1-rho) for rho in [0, 1) "
+               "(lemma10/eq17-corrected)."),
+        **common)]
+
+    # The coupling: E_coupling[(1/4)(h(x)-h(y))^2] = (1/r) E[AS(H_z)] against NS_rho.
+    mismatch = ~close(eq17["NS_rho"], eq17["right"])
+    certificate, counterexample = None, ""
+    bad = dictator[~close(dictator["NS_rho"], dictator["right"])]
+    if len(bad):
+        row = bad.loc[(bad["NS_rho"] - bad["right"]).abs().idxmax()]
+        rho = float(row["rho"])
+        net = dictator_network(int(row["n"]))
+        certificate = cert.certificate(
+            "==", cert.quantity("noise_sensitivity", function={"network": cert.network_spec(net)}, rho=rho),
+            cert.formula("1 / floor(2 / (1 - rho))", rho=rho), row["NS_rho"], row["right"],
+            "NS_rho(h) = Pr_{y ~ N_rho(x)}[y_1 != x_1]", "the coupling's E[(1/4)(h(x) - h(y))^2] = 1/r",
+            f"h(x) = x_1: under the coupling x_1 flips iff coordinate 1 lies in the flipped bucket b, probability "
+            f"1/r with r = floor(2/(1-rho)) = {int(row['r'])}, not (1-rho)/2; H_z(v) = z_1 v_e has AS(H_z) = 1")
+        counterexample = (f"h(x) = x_1, rho = {rho:g}: r = {int(row['r'])}, coupling flips x_1 with probability "
+                          f"{row['right']:.4g}, N_rho with probability {row['NS_rho']:.4g}")
+    verdict = Verdict.PASS if not mismatch.any() else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
+    records.append(ClaimRecord(
+        check_id="lemma10/eq17-coupling", statement_id="lemma10-proof-coupling",
+        statement="(x, y) of the bucket coupling are distributed exactly as (x, N_rho(x)), r = floor(2/(1-rho))",
+        check="E[(1/4)(h(x)-h(y))^2] under the coupling (= (1/r) E[AS(H_z)], enumerated) against NS_rho(h), every "
+              "network and rho",
+        variant="as printed", worst_value=float(_relative(eq17["right"], eq17["NS_rho"]).max()),
+        worst_value_label="max relative difference", verdict=verdict,
+        finding="proof-slip" if verdict is Verdict.FAIL else "",
+        certificate=certificate if verdict is Verdict.FAIL else None,
+        counterexample=counterexample,
+        notes=(f"differs on {int(mismatch.sum())} of {len(eq17)} rows ({rho_note}): each coordinate flips with "
+               "probability 1/r, so the coupling is (x, N_{1-2/r}(x)), equal to (x, N_rho(x)) only when 2/(1-rho) is "
+               "an integer. Lemma 10 survives (lemma10/eq17-corrected)."),
+        **common))
+
+    identity = close(eq17["NS_rho_effective"], eq17["right"])
+    monotone = float((eq17["NS_rho"] - eq17["NS_rho_effective"]).max())
+    r_excess = float((1.0 - eq17["r"] * (1.0 - eq17["rho"])).max())  # r (1 - rho) >= 1  <=>  1/sqrt(r) <= sqrt(1-rho)
+    records.append(ClaimRecord(
+        check_id="lemma10/eq17-corrected", statement_id="eq17",
+        statement="NS_{1-2/r}(h) = (1/r) E_{z,{A_e}}[AS(H_z)], and NS_rho(h) <= NS_{1-2/r}(h), r >= 1/(1-rho) "
+                  "for rho in [0, 1)",
+        check="exact NS at 1 - 2/r (with the 1/4) against the enumerated right side; NS_rho <= NS_{1-2/r}; "
+              "r (1 - rho) >= 1",
+        variant="corrected", worst_value=float(_relative(eq17["NS_rho_effective"], eq17["right"]).max()),
+        worst_value_label="max relative difference NS_{1-2/r} vs (1/r) E[AS(H_z)]",
+        verdict=verdict_all([Verdict.PASS if identity.all() else Verdict.INCONCLUSIVE,
+                             verdict_at_most(monotone, 0.0), verdict_at_most(r_excess, 0.0)]),
+        notes=(f"max NS_rho - NS_(1-2/r) = {monotone:.3g} (<= 0: 1 - 2/r <= rho and NS is non-increasing in rho on "
+               f"[0, 1) by Claim 2.1); max 1 - r(1-rho) = {r_excess:.3g} (<= 0). Hence NS_rho(h) <= (1/r) E[AS(H_z)] "
+               "and the final line of Appendix B, 1/sqrt(r) <= sqrt(1-rho), stands: the upper bound of Lemma 10 "
+               "survives the slips of (17)."),
+        **common))
+    return records
+
+
+def assemble(block: dict, tables: dict):
+    from sparseact.ledger import CheckReport
+
+    noise = tables["lemma10-noise"]
+    slopes = slope_table(noise)
+    records = [_lemma10_record(noise, slopes)]
+    records += _claim21_records(tables["lemma10-ns-formula"], tables["lemma10-tail"], tables["lemma10-parity"])
+    records += _eq17_records(tables["lemma10-eq17"])
+    return CheckReport(records, {"lemma10-slopes": slopes})

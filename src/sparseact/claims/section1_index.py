@@ -1,0 +1,83 @@
+"""Section 1: the indexing function Index_b is computed by a 1-sparse network of size 2^b.
+
+Index_b(z) on ``n = b + 2^b`` bits reads the address ``alpha`` from the first
+``b`` bits and returns the bit it points to. The paper's network
+``sum_alpha sigma(<w_alpha, z> - b + 1/2)`` has one neuron per address, and at
+most one neuron fires on any input, so Index_b lies in ``H_{b+2^b, 2^b, 1}``.
+Every input of the cube is enumerated.
+
+Grid: one point per ``b`` in ``b_values``.
+"""
+
+from __future__ import annotations
+
+TITLE = "Section 1: Index_b in H_{b+2^b, 2^b, 1}"
+PAPER_REF = "Section 1 (Indexing function)"
+RANDOM = False
+STATEMENTS = {
+    "section1-index": {
+        "paper_ref": PAPER_REF, "kind": "introduction",
+        "statement": "Index_b(z) = sum_alpha sigma(<w_alpha, z> - b + 1/2) on b + 2^b bits, so Index_b lies in "
+                     "H_{b+2^b, 2^b, 1}: at most one of the 2^b neurons fires on any input",
+    },
+}
+
+
+def points(block: dict) -> dict[str, dict]:
+    return {f"b{b}": {"b": int(b)} for b in block["b_values"]}
+
+
+def generate(point: dict, rng) -> dict:
+    from sparseact import constructions
+    from sparseact.datafiles import network_arrays
+
+    return network_arrays(constructions.index_network(point["b"]), "net")
+
+
+def run(point: dict, data: dict, rng) -> dict:
+    import numpy as np
+    import pandas as pd
+
+    from sparseact import constructions
+    from sparseact.cube import iter_hypercube
+    from sparseact.datafiles import network_from_arrays
+    from sparseact.ledger import verdict_equal
+
+    b = point["b"]
+    net, target = network_from_arrays(data, "net"), constructions.index_function(b)
+    n = b + (1 << b)
+    err, max_active, one_active, first_failure = 0.0, 0, 0, ""
+    for X in iter_hypercube(n, 1 << 16):
+        values, active = net.evaluate(X)
+        expected = target(X)
+        _, e, bad = verdict_equal(values, expected)
+        if bad is not None and not first_failure:
+            z = "(" + ", ".join(f"{v:g}" for v in X[bad]) + ")"
+            first_failure = f"b={b}, z={z}: h={values[bad]:g}, Index={expected[bad]:g}"
+        err, max_active = max(err, e), max(max_active, int(active.max(initial=0)))
+        one_active += int(np.count_nonzero(active == 1))
+    row = dict(b=b, n=n, s=net.n_neurons, max_abs_error=err, max_active=max_active,
+               fraction_one_active=one_active / 2**n, W=net.scale_W(), B=net.scale_B(), first_failure=first_failure)
+    return {"index": pd.DataFrame([row])}
+
+
+def assemble(block: dict, tables: dict):
+    from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most
+
+    table = tables["index"]
+    failures = [f for f in table["first_failure"] if f]
+    common = dict(claim_id="section1_index", statement_id="section1-index", paper_ref=PAPER_REF, variant="",
+                  method="exact", instances=len(table))
+    max_active = int(table["max_active"].max())
+    size_ok = verdict_all(verdict_at_most(s, 2**b) for s, b in zip(table["s"], table["b"]))
+    records = [
+        ClaimRecord(check_id="section1_index/computes", statement="Index_b(z) = sum_alpha sigma(<w_alpha,z> - b + 1/2)",
+                    check="network equals Index_b on all 2^(b+2^b) inputs", worst_value=float(table["max_abs_error"].max()),
+                    worst_value_label="max |h - Index_b|", verdict=Verdict.FAIL if failures else Verdict.PASS,
+                    counterexample=failures[0] if failures else "", **common),
+        ClaimRecord(check_id="section1_index/sparsity", statement="Index_b in H_{b+2^b, 2^b, 1}",
+                    check="max active neurons over the whole cube, and s = 2^b",
+                    worst_value=max_active, worst_value_label="max active neurons",
+                    verdict=verdict_all([verdict_at_most(max_active, 1), size_ok]), **common),
+    ]
+    return CheckReport(records, {})

@@ -1,0 +1,487 @@
+r"""Section 4 (cryptographic hardness): ``f_w(y) = F_w(x(y))`` with ``F_w`` in ``H_{r^2, O(q^2 m), 1}``.
+
+As printed (PMLR p. 8), for an ``LWR_{p,q,m}`` instance (Definition 15: ``f_w(y) = (<w, y> mod q) mod p``
+on ``y in Z_q^m``):
+
+* ``y`` is mapped to ``z(y) in {1,-1}^r``, ``r = O(m log q)``, by its binary digits, and "for every
+  ``w`` we can find ``v(w) in R^r`` such that ``<v(w), z(y)> = <w, y>``", so ``f_w(y) = lambda(<v(w), z(y)>)``
+  with ``lambda(i) = (i mod q) mod p`` on ``[q^2 m]``;
+* ``lambda(<v(w), z(y)>) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (<v(w), z(y)> - a))^2`` (square
+  *outside* the ReLU as printed), with one ReLU active for any ``y``;
+* with ``x(y)_{ii} = z_i``, ``x(y)_{ij} = z_i z_j`` (``n = r^2``) there is a lifted weight vector
+  ``W_{w,a} in {1,-1}^n`` and ``b_{w,a}`` with ``1/2 - (<v(w), z(y)> - a)^2 = <W_{w,a}, x(y)> - b_{w,a}``,
+  and ``||W_{w,a}||_2, |b_{w,a}| = poly(q, m)``;
+* hence for every ``w`` some ``F_w in H_{r^2, O(q^2 m), 1}`` has ``f_w(y) = F_w(x(y))`` for every ``y``.
+
+With bits encoded as ``beta -> 1 - 2 beta``, ``y_i = sum_l 2^l (1 - z_{il})/2``, so ``<w, y> = c + <v, z(y)>``
+with ``v_{il} = -w_i 2^(l-1)`` and ``c = sum_i w_i (2^L - 1)/2`` (``L`` = bit length of ``q - 1``): affine,
+not linear (the least-squares residual, orthogonal to every column of ``z(Y)``, certifies that no linear
+``v`` exists); the offset is absorbed into the shifts (``a -> a - c``). With the square outside the ReLU,
+every ``a >= t`` contributes; inside (as in the parity identity, and as the text's "quadratic function
+inside the ReLU" says) exactly the term ``a = t`` does. Expanding the square with ``z_i^2 = 1`` gives
+``W[i,j] = -v_i v_j``, ``W[i,i] = 2 (a - c) v_i``, ``b = ||v||^2 + (a - c)^2 - 1/2`` (real, not ``+-1``;
+when ``q`` is a power of two ``z(y)`` covers the whole cube and the diagonal is forced to be the Fourier
+coefficient ``E_z[z_i (1/2 - (<w, y(z)> - a)^2)]``). The Definition 2 scales obey the explicit polynomials of
+:func:`scale_polynomials`.
+
+Grid: one point ``q<q>-m<m>-p<p>`` per instance; every ``y in Z_q^m`` and every shift is checked for every
+secret (all of ``Z_q^m`` when ``q^m <= max_secrets``, else ``max_secrets`` distinct random secrets).
+"""
+
+from __future__ import annotations
+
+TITLE = "Section 4: LWR functions f_w as F_w(x(y)) with F_w in H_{r^2, O(q^2 m), 1}"
+PAPER_REF = "Section 4 (Cryptographic hardness)"
+RANDOM = True
+
+#: Largest domain ``q^m`` enumerated per secret (the check of the config block enforces it).
+LWR_MAX_DOMAIN = 4096
+#: Largest least-squares residual read as zero (the residual of an exact linear fit is ~1e-14).
+RESIDUAL_TOL = 1e-8
+
+#: ``f_w(y) = (<w, y> mod q) mod p``.
+LWR_EXPR = "(sum(w[i] * y[i] for i in range(m)) % q) % p"
+#: The printed identity at an integer ``t`` (square outside the ReLU).
+IDENTITY_PRINTED_EXPR = "sum(2 * ((a % q) % p) * relu(0.5 - (t - a)) ** 2 for a in range(q * q * m))"
+#: The corrected identity at an integer ``t`` (square inside the ReLU).
+IDENTITY_CORRECTED_EXPR = "sum(2 * ((a % q) % p) * relu(0.5 - (t - a) ** 2) for a in range(q * q * m))"
+#: ``lambda(t) = (t mod q) mod p``.
+LAMBDA_EXPR = "(t % q) % p"
+#: Active ReLUs of the corrected identity at ``t``.
+ACTIVE_CORRECTED_EXPR = "sum(1 for a in range(q * q * m) if 0.5 - (t - a) ** 2 > 0)"
+#: ``1/2 - (<w, y> - a)^2``.
+QUADRATIC_EXPR = "0.5 - (sum(w[i] * y[i] for i in range(m)) - a) ** 2"
+#: ``<W, x(z)> - b`` with the lift computed from ``z`` (``W`` flattened row-major, ``r = len(z)``).
+LIFT_EXPR = "sum(W[i * r + j] * (z[i] if i == j else z[i] * z[j]) for i in range(r) for j in range(r)) - b"
+#: ``|E_z[z_k g(z)]|``, ``g(z) = 1/2 - (<w, y(z)> - a)^2``, over all ``z in {-1,1}^(mL)``: the forced ``|W_kk|``.
+FORCED_DIAGONAL_EXPR = ("abs(sum((0.5 - (sum(w[i] * sum(((j >> (i * L + l)) & 1) << l for l in range(L)) "
+                        "for i in range(m)) - a) ** 2) * (1 - 2 * ((j >> k) & 1)) for j in range(2 ** (m * L)))) "
+                        "/ 2 ** (m * L)")
+
+STATEMENTS = {
+    "section4-lwr-encoding": {
+        "paper_ref": PAPER_REF, "kind": "proof-step",
+        "statement": "for every w in Z_q^m we can find v(w) in R^r such that <v(w), z(y)> = <w, y>, where "
+                     "z(y) in {1,-1}^r is the binary representation of y",
+    },
+    "section4-lwr-identity": {
+        "paper_ref": PAPER_REF, "kind": "equation",
+        "statement": "lambda(<v(w), z(y)>) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (<v(w), z(y)> - a))^2, "
+                     "lambda(i) = (i mod q) mod p; for any input y only one of the ReLUs is active",
+    },
+    "section4-lwr-lift": {
+        "paper_ref": PAPER_REF, "kind": "proof-step",
+        "statement": "there exists a lifted weight vector W_{w,a} in {1,-1}^n and b_{w,a} with "
+                     "1/2 - (<v(w), z(y)> - a)^2 = <W_{w,a}, x(y)> - b_{w,a}, n = r^2",
+    },
+    "section4-lwr-scale": {
+        "paper_ref": PAPER_REF, "kind": "claim",
+        "statement": "||W_{w,a}||_2, |b_{w,a}| = poly(q, m)",
+    },
+    "section4-lwr-class": {
+        "paper_ref": PAPER_REF, "kind": "claim",
+        "statement": "for every w in Z_q^m there exists F_w in H_{r^2, O(q^2 m), 1} with f_w(y) = F_w(x(y)) for "
+                     "every y in Z_q^m (so the second part of Theorem 3 follows from Conjecture 16)",
+    },
+}
+
+#: Finding class of each check if it FAILs.
+FINDING = {
+    "linear-encoding": "proof-slip", "affine-encoding": "proof-slip",
+    "identity-printed": "typo", "identity-corrected": "typo",
+    "lifted-weights-pm1": "typo", "lift-corrected": "typo",
+    "network": "statement-error",
+}
+
+
+def points(block: dict) -> dict[str, dict]:
+    return {f"q{i['q']}-m{i['m']}-p{i['p']}": {"q": int(i["q"]), "m": int(i["m"]), "p": int(i["p"]),
+                                               "max_secrets": int(block["max_secrets"])}
+            for i in block["instances"]}
+
+
+def check(block: dict):
+    seen = set()
+    for j, inst in enumerate(block["instances"]):
+        key = f"instances[{j}]"
+        if inst["p"] > inst["q"]:
+            yield (f"{key}.p", f"p = {inst['p']} must be at most q = {inst['q']} (rounding Z_q to Z_p)")
+        if inst["q"] ** inst["m"] > LWR_MAX_DOMAIN:
+            yield (key, f"q^m = {inst['q'] ** inst['m']} exceeds the exhaustive-domain limit {LWR_MAX_DOMAIN}")
+        name = (inst["q"], inst["m"], inst["p"])
+        if name in seen:
+            yield (key, f"instance q={inst['q']}, m={inst['m']}, p={inst['p']} is listed twice")
+        seen.add(name)
+
+
+def scale_polynomials(q, m, p):
+    """Explicit polynomial bounds on the Definition 2 scales of :func:`sparseact.constructions.lwr_network`.
+
+    With ``v_{il} = -w_i 2^(l-1)``, ``w_i <= q - 1`` and ``2^L <= 2(q - 1)``:
+    ``||v||^2 = sum_i w_i^2 (4^L - 1)/12 <= m q^4 / 3``. The shifts ``a' = a - c`` satisfy
+    ``|a'| <= q^2 m`` (``a in [0, q^2 m)``, ``c in [0, m q^2]``). The lifted weights have entries
+    ``-v_i v_j`` and ``2 a' v_i``, so ``||W|| <= ||v||^2 + 2|a'| ||v|| <= q^4 (m/3 + 2 m^1.5/sqrt(3))
+    <= 1.5 q^4 m^1.5`` and ``|b| = ||v||^2 + a'^2 - 1/2 <= (4/3) q^4 m^2``; ``||u||_inf = 2 max lambda
+    <= 2(p - 1)``.
+
+    Returns
+    -------
+    W_bound, B_bound
+        ``3 (p-1) q^4 m^1.5`` and ``(8/3) (p-1) q^4 m^2``: poly(q, m) since ``p <= q``.
+    """
+    import numpy as np
+
+    q, m, p = (np.asarray(v, dtype=np.float64) for v in (q, m, p))
+    return 3.0 * (p - 1) * q**4 * m**1.5, (8.0 / 3.0) * (p - 1) * q**4 * m**2
+
+
+def generate(point: dict, rng) -> dict:
+    """The secrets ``w`` (``secrets``, one per row) and, for each, the network ``F_w`` (prefix ``net<i>``).
+
+    All of ``Z_q^m`` when ``q^m <= max_secrets``, else ``max_secrets`` distinct secrets drawn uniformly.
+    """
+    import numpy as np
+
+    from sparseact import constructions as C
+    from sparseact.datafiles import network_arrays
+
+    q, m, p = point["q"], point["m"], point["p"]
+    domain = C.zq_points(q, m)
+    if len(domain) <= point["max_secrets"]:
+        secrets = domain
+    else:
+        secrets = domain[np.sort(rng.choice(len(domain), size=point["max_secrets"], replace=False))]
+    arrays = {"secrets": secrets.astype(np.int64)}
+    for i, w in enumerate(secrets):
+        arrays.update(network_arrays(C.lwr_network(w, q, p)[0], f"net{i}"))
+    return arrays
+
+
+def run(point: dict, data: dict, rng) -> dict:
+    """Every check on every secret and every ``y in Z_q^m``; the identity on every ``t in [0, q^2 m)``."""
+    import numpy as np
+    import pandas as pd
+
+    from sparseact import constructions as C
+    from sparseact.datafiles import networks_from_arrays
+    from sparseact.ledger import ATOL
+
+    q, m, p = point["q"], point["m"], point["p"]
+    Y = C.zq_points(q, m)
+    Z = C.lwr_encode(Y, q)
+    X = C.quadratic_lift(Z)
+    L, r = C.lwr_bits(q), Z.shape[1]
+    shifts = np.arange(q * q * m)
+    failures = {}
+
+    def record(name, builder):
+        if name not in failures:
+            spec = builder()
+            if spec is not None:
+                failures[name] = spec
+
+    t = np.arange(q * q * m)
+    lam = C.lwr_lambda(t, q, p).astype(np.float64)
+    curves, identity_rows = {}, []
+    for variant in ("printed", "corrected"):
+        values, active = C.lwr_identity(t, q, p, m, variant)
+        curves[variant] = values
+        err = np.abs(values - lam)
+        j = _first(err, ATOL)
+        if j is not None:
+            record(f"identity-{variant}", lambda: _identity_failure(q, m, p, int(t[j]), values[j], lam[j], variant))
+        if variant == "corrected" and active.max() > 1:
+            record("identity-corrected", lambda: _active_identity_failure(q, m, p, int(t[np.argmax(active)]),
+                                                                         int(active.max())))
+        identity_rows.append(dict(q=q, m=m, p=p, variant=variant, max_abs_error=float(err.max()),
+                                  max_active=int(active.max()), first_t=-1 if j is None else int(t[j])))
+    curve = pd.DataFrame(dict(q=q, m=m, p=p, t=t, lam=lam, printed=curves["printed"], corrected=curves["corrected"]))
+
+    secrets, nets = data["secrets"], networks_from_arrays(data, "net")
+    W_poly, B_poly = (float(x) for x in scale_polynomials(q, m, p))
+    rows = []
+    for w, net in zip(secrets, nets):
+        target = (Y @ w).astype(np.float64)
+        linear_residual = 0.0
+        if np.any(w):
+            _, residual = C.lwr_linear_form_printed(w, q, Y)
+            linear_residual = float(np.abs(residual).max())
+            if linear_residual > RESIDUAL_TOL:
+                record("linear-encoding", lambda: _linear_failure(q, m, w, Z, target, residual))
+        v, c = C.lwr_affine_form(w, q)
+        affine = np.abs(c + Z @ v - target)
+        j = _first(affine, ATOL)
+        if j is not None:
+            record("affine-encoding", lambda: _affine_failure(q, m, w, Y[j], Z[j], v, c))
+        pre = net.preactivations(X)
+        lift = np.abs(pre - (0.5 - (target[:, None] - shifts[None, :]) ** 2))
+        if lift.max() > ATOL:
+            j, a = np.unravel_index(int(np.argmax(lift > ATOL)), lift.shape)
+            record("lift-corrected", lambda: _lift_failure(q, m, w, Y[j], Z[j], int(a), net))
+        not_pm1 = float(np.mean(np.abs(net.W) != 1.0))
+        if not_pm1 > 0 and np.any(w) and q == 1 << L:
+            record("lifted-weights-pm1", lambda: _pm1_failure(q, m, w, net, c, L))
+        values, active = net.evaluate(X)
+        expected = C.lwr_function(w, q, p)(Y)
+        err = np.abs(values - expected)
+        j = _first(err, ATOL)
+        if j is not None:
+            record("network", lambda: _network_failure(q, m, p, w, Y[j], X[j], net))
+        j = _first(active, 1)
+        if j is not None:
+            record("network", lambda: _network_active_failure(q, m, p, w, Y[j], X[j], net))
+        rows.append(dict(
+            q=q, m=m, p=p, secret=" ".join(map(str, w)), L=L, r=r, n=net.n_inputs, neurons=net.n_neurons,
+            neuron_expression=q * q * m, r_limit=m * (np.log2(q) + 1), linear_residual=linear_residual,
+            affine_error=float(affine.max()), lift_error=float(lift.max()), fraction_weights_not_pm1=not_pm1,
+            network_error=float(err.max()), max_active_support=int(active.max()), W=net.scale_W(),
+            B=net.scale_B(), W_polynomial=W_poly, B_polynomial=B_poly))
+    columns = ["check", "q", "m", "p", "domain", "counterexample", "lhs", "rhs", "certificate"]
+    failure_rows = [dict(check=name, q=q, m=m, p=p, domain=q**m, **spec) for name, spec in failures.items()]
+    return {"lwr_identity": pd.DataFrame(identity_rows), "lwr_identity_curve": curve,
+            "lwr_secrets": pd.DataFrame(rows), "lwr_failures": pd.DataFrame(failure_rows, columns=columns)}
+
+
+def _first(errors, atol: float):
+    """Index of the first entry above ``atol``, or None."""
+    import numpy as np
+
+    bad = np.flatnonzero(np.asarray(errors) > atol)
+    return int(bad[0]) if bad.size else None
+
+
+def _ints(x) -> list:
+    return [int(v) for v in x]
+
+
+def _spec(counterexample: str, certificate: dict) -> dict:
+    import json
+
+    return dict(counterexample=counterexample, lhs=certificate["lhs_value"], rhs=certificate["rhs_value"],
+                certificate=json.dumps(certificate))
+
+
+def _identity_failure(q, m, p, t, value, lam, variant) -> dict:
+    from sparseact import certificates as cert
+
+    expr = IDENTITY_PRINTED_EXPR if variant == "printed" else IDENTITY_CORRECTED_EXPR
+    shape = "sigma(1/2 - (t - a))^2" if variant == "printed" else "sigma(1/2 - (t - a)^2)"
+    c = cert.certificate("==", cert.formula(expr, q=q, m=m, p=p, t=t), cert.formula(LAMBDA_EXPR, q=q, p=p, t=t),
+                         float(value), float(lam), f"sum_{{a in [q^2 m]}} 2 lambda(a) {shape}", "lambda(t)",
+                         f"q={q}, m={m}, p={p}, t={t}: with the square outside the ReLU every a >= t contributes "
+                         "(1/2 - (t - a) > 0), not just a = t")
+    return _spec(f"q={q}, m={m}, p={p}, t={t}: sum = {value:g}, lambda(t) = {lam:g}", c)
+
+
+def _active_identity_failure(q, m, p, t, count) -> dict:
+    from sparseact import certificates as cert
+
+    c = cert.certificate("<=", cert.formula(ACTIVE_CORRECTED_EXPR, q=q, m=m, t=t), cert.formula("1"), count, 1.0,
+                         "active ReLUs of the corrected identity at t", "1", f"q={q}, m={m}, t={t}")
+    return _spec(f"q={q}, m={m}, t={t}: {count} ReLUs active", c)
+
+
+def _linear_failure(q, m, w, Z, target, residual) -> dict:
+    """No linear ``v``: the least-squares residual ``rho`` has ``z(Y)^T rho = 0`` but ``<rho, <w, Y>> = ||rho||^2``."""
+    import numpy as np
+
+    from sparseact import certificates as cert
+
+    value = float(residual @ target)
+    k = int(np.argmax(np.abs(residual)))
+    c = cert.certificate("==", cert.quantity("orthogonal_residual", Z=Z, t=target, r=residual), cert.formula("0"),
+                         value, 0.0, "<rho, (<w, y>)_y> with z(Y)^T rho = 0", "0 (if <v, z(y)> = <w, y> for all y)",
+                         f"q={q}, m={m}, w={tuple(_ints(w))}: the rows of Z are z(y) for every y in Z_q^m "
+                         "(bit l of y_i at coordinate i*L + l, bit beta -> 1 - 2 beta), t_y = <w, y>; if a linear v "
+                         "had Z v = t then <rho, t> = <Z^T rho, v> = 0")
+    return _spec(f"q={q}, m={m}, w={tuple(_ints(w))}: the best linear v leaves |<w,y> - <v,z(y)>| = "
+                 f"{abs(residual[k]):.4g}; certificate <rho, t> = {value:.6g} != 0", c)
+
+
+def _affine_failure(q, m, w, y, z, v, c_offset) -> dict:
+    from sparseact import certificates as cert
+
+    y, z = _ints(y), _ints(z)
+    lhs = float(c_offset + sum(vi * zi for vi, zi in zip(v, z)))
+    rhs = float(sum(int(wi) * yi for wi, yi in zip(w, y)))
+    c = cert.certificate("==", cert.formula("c + sum(v[i] * z[i] for i in range(len_z))", c=c_offset, v=list(v), z=z,
+                                            len_z=len(z)),
+                         cert.formula("sum(w[i] * y[i] for i in range(m))", w=_ints(w), y=y, m=m), lhs, rhs,
+                         "c + <v, z(y)>", "<w, y>", f"q={q}, m={m}, y={tuple(y)}, z(y)={tuple(z)}")
+    return _spec(f"q={q}, m={m}, w={tuple(_ints(w))}, y={tuple(y)}: {lhs:g} != {rhs:g}", c)
+
+
+def _lift_failure(q, m, w, y, z, a, net) -> dict:
+    from sparseact import certificates as cert
+
+    y, z, r = _ints(y), _ints(z), len(z)
+    W, b = [float(x) for x in net.W[a]], float(net.b[a])
+    lhs = 0.5 - (sum(int(wi) * yi for wi, yi in zip(w, y)) - a) ** 2
+    rhs = float(sum(W[i * r + j] * (z[i] if i == j else z[i] * z[j]) for i in range(r) for j in range(r)) - b)
+    c = cert.certificate("==", cert.formula(QUADRATIC_EXPR, w=_ints(w), y=y, m=m, a=a),
+                         cert.formula(LIFT_EXPR, W=W, z=z, r=r, b=b), lhs, rhs, "1/2 - (<w, y> - a)^2",
+                         "<W_{w,a}, x(z(y))> - b_{w,a}", f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}, y={tuple(y)}, "
+                         f"z(y)={tuple(z)}")
+    return _spec(f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}, y={tuple(y)}: {lhs:g} != {rhs:g}", c)
+
+
+def _pm1_failure(q, m, w, net, c_offset, L) -> dict:
+    """A diagonal entry of the lifted weights that is forced and is not +-1 (``q = 2^L``: ``z(y)`` covers the cube)."""
+    import numpy as np
+
+    from sparseact import certificates as cert
+
+    r = m * L
+    for a in range(net.n_neurons):
+        diagonal = np.abs(net.W[a].reshape(r, r).diagonal())
+        bad = np.flatnonzero(diagonal != 1.0)
+        if bad.size:
+            k = int(bad[np.argmax(diagonal[bad])])  # prefer a non-zero entry
+            break
+    else:
+        return None
+    value = float(diagonal[k])
+    c = cert.certificate("==", cert.formula(FORCED_DIAGONAL_EXPR, w=_ints(w), m=m, L=L, a=a, k=k), cert.formula("1"),
+                         value, 1.0, f"|W_{{w,a}}[k,k]| forced by 1/2 - (<w, y> - a)^2, k={k}",
+                         "1 (an entry of a vector in {1,-1}^n)",
+                         f"q={q} = 2^{L}, m={m}, w={tuple(_ints(w))}, a={a}: z(y) runs over all of {{-1,1}}^{r}, "
+                         "x(y)_kk = z_k and every other coordinate of x(y) is a character of degree 0 or 2, so any "
+                         "W, b with <W, x(y)> - b = 1/2 - (<w, y> - a)^2 for all y has W[k,k] = E_z[z_k (1/2 - "
+                         "(<w, y(z)> - a)^2)] (the formula, y(z) decoded from the bits of z)")
+    return _spec(f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}: W[{k},{k}] = {float(net.W[a].reshape(r, r)[k, k]):g} "
+                 f"is forced (Fourier coefficient) and is not +-1", c)
+
+
+def _network_failure(q, m, p, w, y, x, net) -> dict:
+    from sparseact import certificates as cert
+
+    value = float(net(x[None, :])[0])
+    expected = float((sum(int(wi) * yi for wi, yi in zip(w, _ints(y))) % q) % p)
+    c = cert.certificate("==", cert.quantity("value", function={"network": cert.network_spec(net)}, x=_ints(x)),
+                         cert.formula(LWR_EXPR, w=_ints(w), y=_ints(y), m=m, q=q, p=p), value, expected,
+                         "F_w(x(y))", "f_w(y) = (<w, y> mod q) mod p",
+                         f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}; x = x(z(y))")
+    return _spec(f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}: F = {value:g}, f = {expected:g}", c)
+
+
+def _network_active_failure(q, m, p, w, y, x, net) -> dict:
+    from sparseact import certificates as cert
+
+    count = int(net.active_counts(x[None, :])[0])
+    c = cert.certificate("<=", cert.quantity("active_count", network=cert.network_spec(net), x=_ints(x)),
+                         cert.formula("1"), count, 1.0, "active neurons of F_w at x(y)", "k = 1",
+                         f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}; x = x(z(y))")
+    return _spec(f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}: {count} active", c)
+
+
+def assemble(block: dict, tables: dict):
+    import json
+
+    from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most
+
+    secrets, identity = tables["lwr_secrets"], tables["lwr_identity"]
+    failures = tables["lwr_failures"]
+    if len(failures):
+        failures = failures.sort_values(["domain", "q", "m", "p"], kind="stable")
+    instances = sorted({(int(a), int(b), int(c)) for a, b, c in zip(secrets["q"], secrets["m"], secrets["p"])})
+    grid = ("instances (q, m, p) in " + ", ".join(f"({q},{m},{p})" for q, m, p in instances)
+            + f"; every y in Z_q^m; secrets: all of Z_q^m when q^m <= {block['max_secrets']}, else "
+            f"{block['max_secrets']} random")
+    nonzero = secrets[secrets["secret"].str.split().map(lambda s: any(int(v) for v in s))]
+
+    def record(name, statement_id, statement, check, variant, worst, label, passed, count, notes=""):
+        fields = dict(claim_id="section4_lwr", check_id=f"section4_lwr/{name}", statement_id=statement_id,
+                      paper_ref=PAPER_REF, statement=statement, check=check, variant=variant, method="exact",
+                      instances=int(count), worst_value=float(worst), worst_value_label=label, notes=notes)
+        if passed is Verdict.PASS:
+            return ClaimRecord(verdict=Verdict.PASS, **fields)
+        rows = failures[failures["check"] == name] if len(failures) else failures
+        if not len(rows):
+            fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
+            return ClaimRecord(verdict=Verdict.INCONCLUSIVE, **fields)
+        row = rows.iloc[0]
+        return ClaimRecord(verdict=Verdict.FAIL, finding=FINDING[name], counterexample=row["counterexample"],
+                           certificate=json.loads(row["certificate"]), **fields)
+
+    records = []
+    worst = float(nonzero["linear_residual"].max()) if len(nonzero) else 0.0
+    records.append(record(
+        "linear-encoding", "section4-lwr-encoding", "there is v(w) in R^r with <v(w), z(y)> = <w, y> for all y",
+        f"least-squares linear v over all y for every non-zero secret; a non-zero residual rho (orthogonal to every "
+        f"column of z(Y)) proves no linear v exists; {grid}", "as printed", worst, "max |<w,y> - <v,z(y)>|",
+        verdict_at_most(worst, RESIDUAL_TOL), len(nonzero),
+        "With bits encoded as +-1, y_i = sum_l 2^l (1 - z_il)/2, so <w, y> = c + <v, z(y)> is affine with "
+        "c = sum_i w_i (2^L - 1)/2 > 0 for w != 0. Proof slip: the offset is absorbed into the shifts a -> a - c "
+        "(section4_lwr/affine-encoding) and the conclusion survives (section4_lwr/network)."))
+    worst = float(secrets["affine_error"].max())
+    records.append(record(
+        "affine-encoding", "section4-lwr-encoding", "<w, y> = c(w) + <v(w), z(y)> (offset absorbed into the shifts)",
+        f"v_il = -w_i 2^(l-1), c = sum_i w_i (2^L - 1)/2 on every y and secret; {grid}", "corrected", worst,
+        "max abs error", verdict_at_most(worst, 0.0), len(secrets)))
+    printed = identity[identity["variant"] == "printed"]
+    corrected = identity[identity["variant"] == "corrected"]
+    worst = float(printed["max_abs_error"].max())
+    records.append(record(
+        "identity-printed", "section4-lwr-identity",
+        "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a))^2, one ReLU active",
+        "the printed identity (square outside the ReLU) against lambda on every integer t in [0, q^2 m), per "
+        "instance", "as printed", worst, "max |sum - lambda(t)|", verdict_at_most(worst, 0.0), len(printed),
+        f"up to {int(printed['max_active'].max())} ReLUs active at once as printed (every a >= t). Typo: the text "
+        "itself says the function inside the ReLU is quadratic, as in the parity identity; with the square inside "
+        "(section4_lwr/identity-corrected) the identity holds with one active ReLU and the conclusion survives."))
+    worst = float(corrected["max_abs_error"].max())
+    active = int(corrected["max_active"].max())
+    records.append(record(
+        "identity-corrected", "section4-lwr-identity",
+        "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a)^2), one ReLU active",
+        "square inside the ReLU; value and active count on every integer t in [0, q^2 m), per instance",
+        "corrected", worst, "max |sum - lambda(t)|", verdict_all([verdict_at_most(worst, 0.0),
+                                                                   verdict_at_most(active, 1)]),
+        len(corrected), f"max active {active}"))
+    worst = float(secrets["fraction_weights_not_pm1"].max())
+    pm1_verdict = verdict_at_most(worst, 0.0)
+    records.append(record(
+        "lifted-weights-pm1", "section4-lwr-lift", "the lifted weight vector W_{w,a} is in {1,-1}^n",
+        f"fraction of entries of the lifted weights not equal to +-1; certificate: for q a power of two z(y) covers "
+        f"{{-1,1}}^r and the diagonal W[k,k] is forced to be a Fourier coefficient, which is not +-1; {grid}",
+        "as printed", worst, "max fraction of entries not +-1", pm1_verdict, len(secrets),
+        "The expansion gives entries -v_i v_j and 2 (a - c) v_i, so W_{w,a} is in R^n, not {1,-1}^n. Typo: the next "
+        "sentence bounds ||W_{w,a}||_2 by poly(q, m), which is only needed for real weights (the parity analogue has "
+        "entries 2a); the real weights are verified by section4_lwr/lift-corrected and section4_lwr/scale."
+        + ("" if pm1_verdict is Verdict.PASS or (len(failures) and (failures["check"] == "lifted-weights-pm1").any())
+           else " No instance with q a power of two in the grid: the uniqueness argument behind the certificate "
+                "needs z(y) to cover the cube.")))
+    worst = float(secrets["lift_error"].max())
+    records.append(record(
+        "lift-corrected", "section4-lwr-lift",
+        "1/2 - (<w, y> - a)^2 = <W_{w,a}, x(y)> - b_{w,a} with W_{w,a} in R^n",
+        f"W[i,j] = -v_i v_j, W[i,i] = 2 (a - c) v_i, b = ||v||^2 + (a - c)^2 - 1/2 on every y, every shift a in "
+        f"[0, q^2 m) and every secret; {grid}", "corrected", worst, "max abs error", verdict_at_most(worst, 0.0),
+        len(secrets)))
+    ratio = float(max((secrets["W"] / secrets["W_polynomial"]).max(), (secrets["B"] / secrets["B_polynomial"]).max()))
+    records.append(record(
+        "scale", "section4-lwr-scale", "||W_{w,a}||_2, |b_{w,a}| = poly(q, m)",
+        "Definition 2 W and B of every network against the explicit polynomials 3(p-1) q^4 m^1.5 and "
+        f"(8/3)(p-1) q^4 m^2 (proved in scale_polynomials; p <= q); {grid}", "corrected", ratio,
+        "max ratio to the polynomial", verdict_at_most(ratio, 1.0), len(secrets),
+        f"max W = {secrets['W'].max():.4g}, max B = {secrets['B'].max():.4g}; the ratio is <= 1 by the proof, so a "
+        "ratio above 1 would be a bug in the construction, not a refutation of poly(q, m) (INCONCLUSIVE, never FAIL)"))
+    worst = float(secrets["network_error"].max())
+    active = int(secrets["max_active_support"].max())
+    records.append(record(
+        "network", "section4-lwr-class", "f_w(y) = F_w(x(y)) with F_w in H_{r^2, O(q^2 m), 1}",
+        "the corrected network F_w on every y and secret: value, active neurons on the support {x(y)}, "
+        f"s = q^2 m neurons, n = r^2 with r = m L <= m (log2 q + 1); {grid}", "", worst, "max |F_w - f_w|",
+        verdict_all([verdict_at_most(worst, 0.0), verdict_at_most(active, 1),
+                     *(verdict_at_most(a, b) for a, b in zip(secrets["neurons"], secrets["neuron_expression"])),
+                     *(verdict_at_most(a, b) for a, b in zip(secrets["r"], secrets["r_limit"]))]),
+        len(secrets),
+        f"max active on the support {active}. The section's conclusion holds with the affine encoding, the square "
+        "inside the ReLU and real lifted weights: F_w is 1-sparse on x(y) with q^2 m neurons and poly(q, m) scales "
+        "(section4_lwr/scale), so the second part of Theorem 3 still follows from Conjecture 16."))
+    summary = (secrets.groupby(["q", "m", "p"], as_index=False)
+               .agg(secrets=("secret", "size"), r=("r", "max"), n=("n", "max"), neurons=("neurons", "max"),
+                    linear_residual=("linear_residual", "max"), network_error=("network_error", "max"),
+                    max_active_support=("max_active_support", "max"), W=("W", "max"), B=("B", "max"),
+                    W_polynomial=("W_polynomial", "max"), B_polynomial=("B_polynomial", "max")))
+    return CheckReport(records, {"lwr_summary": summary})

@@ -1,0 +1,558 @@
+r"""Section 4 (hardness under arbitrary distributions): parities as 1-sparse networks on the lift ``x(y)``.
+
+As printed (PMLR p. 8), for ``S subseteq [m]``:
+
+* ``chi_S : {1,-1}^m -> {0,1}``, ``chi_S(y) = 1`` iff ``sum_{i in S} y_i`` is even;
+* ``chi_S(y) = sum_{a in {-m..m}, a even} 2 sigma(1/2 - (sum_{i in S} y_i - a)^2)``, and for any ``y``
+  at most one ReLU node is active;
+* with ``x(y)_{ii} = y_i``, ``x(y)_{ij} = y_i y_j`` (``n = m^2``), for every ``a in [-m, m]``
+  ``1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}`` with ``b_{S,a} = |S| + a^2 - 1/2``,
+  ``w_{S,a}[i, j] = -1`` for ``i != j in [m]`` and ``w_{S,a}[i, i] = 2a``;
+  ``||w_{S,a}||_2 = O(m^1.5)``, ``|b_{S,a}| = O(m^2)``;
+* hence parities on ``m`` bits are computed in ``H_{m^2, 2m, 1}^{O(m^1.5), O(m^2)}`` on the support
+  ``{x(y)}`` (Definition 1 counts active neurons on the support of the distribution), which with
+  Theorem 14 gives the first part of Theorem 3.
+
+For ``y in {-1,1}^m``, ``sum_{i in S} y_i = |S| (mod 2)``, so the printed ``chi_S`` is the constant
+``1{|S| even}`` (the text mixes the {0,1} and {-1,1} encodings). The parity is 1 iff the number
+``(|S| - sum_{i in S} y_i)/2`` of ``-1`` entries is even, i.e. ``sum_{i in S} y_i = |S| (mod 4)``, so the
+identity needs the shifts ``a = |S| (mod 4)`` (:func:`sparseact.constructions.parity_shifts`). Expanding
+``(sum_{i in S} y_i - a)^2`` with ``y_i^2 = 1`` gives the printed weights restricted to ``i, j in S``
+(zero elsewhere): the printed ``i != j in [m]`` is right only for ``S = [m]``. The corrected entries are
+dominated entrywise by the printed ones and ``b`` is the same, so ``max_S max_a ||w_{S,a}||`` is attained at
+``S = [m]``, where ``||w_{[m],a}||_2^2 = m(m - 1) + 4 a^2 m`` and ``|b| = m + a^2 - 1/2``:
+``max_{|a| <= m} ||w|| = sqrt(4 m^3 + m^2 - m) = O(m^1.5)``, ``max |b| = m^2 + m - 1/2 = O(m^2)``.
+
+Grid: one exhaustive point ``m<m>`` per ``m`` in ``m_values`` (every non-empty ``S``, every ``y``, every
+integer ``a in [-m, m]``, printed and corrected; the whole cube ``{-1,1}^(m*m)`` for
+``m <= full_cube_max_m``, off the support, reported only), and one point ``scale-m<m>`` per ``m`` in
+``scale_m_values`` (the weights of ``S = [m]`` for every integer ``a in [-m, m]``; no enumeration).
+"""
+
+from __future__ import annotations
+
+TITLE = "Section 4: parities in H_{m^2, 2m, 1} through the quadratic lift"
+PAPER_REF = "Section 4 (Hardness under arbitrary distributions)"
+RANDOM = False
+
+#: The two versions of every formula (:data:`sparseact.constructions.VARIANTS`), with their ledger labels.
+VARIANT_LABELS = {"printed": "as printed", "corrected": "corrected"}
+
+#: ``chi_S`` as printed: 1 iff ``sum_{i in S} y_i`` is even (``S`` 0-based).
+CHI_PRINTED_EXPR = "1 if sum(y[i] for i in S) % 2 == 0 else 0"
+#: ``chi_S`` corrected: 1 iff ``sum_{i in S} y_i = |S| (mod 4)``.
+CHI_CORRECTED_EXPR = "1 if (sum(y[i] for i in S) - sum(1 for i in S)) % 4 == 0 else 0"
+#: The parity on ``S`` in {0,1} form: 1 iff the number of ``-1`` among ``(y_i)_{i in S}`` is even.
+PARITY_EXPR = "(1 + (-1) ** sum((1 - y[i]) // 2 for i in S)) / 2"
+#: The right side of the identity over the shift set ``A``.
+IDENTITY_EXPR = "sum(2 * relu(0.5 - (sum(y[i] for i in S) - a) ** 2) for a in A)"
+#: The quadratic inside the ReLU.
+QUADRATIC_EXPR = "0.5 - (sum(y[i] for i in S) - a) ** 2"
+#: ``<w, x(y)> - b`` with the lift ``x(y)`` computed from its definition (``w`` flattened row-major).
+LIFT_EXPR = "sum(w[i * m + j] * (y[i] if i == j else y[i] * y[j]) for i in range(m) for j in range(m)) - b"
+
+STATEMENTS = {
+    "section4-parity-chi": {
+        "paper_ref": "Section 4 (Hardness under arbitrary distributions)", "kind": "definition",
+        "statement": "for S subseteq [m], chi_S : {1,-1}^m -> {0,1} is defined by chi_S(y) = 1 iff "
+                     "sum_{i in S} y_i is even (the parity on S the section simulates)",
+    },
+    "section4-parity-identity": {
+        "paper_ref": "Section 4 (Hardness under arbitrary distributions)", "kind": "equation",
+        "statement": "chi_S(y) = sum_{a in {-m,...,m}: a even} 2 sigma(1/2 - (sum_{i in S} y_i - a)^2); for any "
+                     "y in {1,-1}^m at most one ReLU node is active",
+    },
+    "section4-parity-lift": {
+        "paper_ref": "Section 4 (Hardness under arbitrary distributions)", "kind": "construction",
+        "statement": "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a} for S subseteq [m], a in [-m, m]; "
+                     "in particular b_{S,a} = |S| + a^2 - 1/2, w_{S,a}[i,j] = -1 if i != j in [m], w_{S,a}[i,i] = 2a",
+    },
+    "section4-parity-scale": {
+        "paper_ref": "Section 4 (Hardness under arbitrary distributions)", "kind": "construction",
+        "statement": "||w_{S,a}||_2 = O(m^1.5) = O(n^{3/4}) and |b_{S,a}| = O(m^2) = O(n)",
+    },
+    "section4-parity-network": {
+        "paper_ref": "Section 4 (Hardness under arbitrary distributions)", "kind": "construction",
+        "statement": "the network sum_a 2 sigma(<w_{S,a}, x> - b_{S,a}) assembled from the identity and the lifted "
+                     "weights computes chi_S(y) at x = x(y), with at most one active neuron on every x(y) and "
+                     "at most 2m neurons",
+    },
+    "section4-parity-class": {
+        "paper_ref": "Section 4 (Hardness under arbitrary distributions; SQ hardness)", "kind": "claim",
+        "statement": "parities on m variables can be computed in H_{m^2, O(m), 1}^{O(m^1.5), O(m^2)} on the support "
+                     "{x(y)} (with Theorem 14 this gives the first part of Theorem 3: "
+                     "H_{n, O(sqrt n), 1}^{O(n^0.75), O(n)})",
+    },
+}
+
+#: Fewest distinct m values of the scale fit (:data:`sparseact.ledger.MIN_SWEEP_POINTS`; not imported here so
+#: that reading and checking the grid loads no numerical code).
+MIN_SWEEP_POINTS = 3
+
+#: Finding class of each check if it FAILs (the printed ones do; the corrected ones are expected to PASS).
+FINDING = {
+    "chi-printed": "typo", "chi-corrected": "typo",
+    "identity-vs-printed-chi": "proof-slip", "identity-printed": "proof-slip", "identity-corrected": "proof-slip",
+    "identity-one-active": "proof-slip",
+    "lift-printed": "typo", "lift-corrected": "typo",
+    "network-printed": "proof-slip", "network-corrected": "proof-slip",
+    "sparsity-printed": "typo", "sparsity-corrected": "proof-slip",
+    "class": "statement-error",
+}
+
+
+def points(block: dict) -> dict[str, dict]:
+    grid = {f"m{m}": {"kind": "exhaustive", "m": int(m), "full_cube": bool(m <= block["full_cube_max_m"])}
+            for m in block["m_values"]}
+    grid.update({f"scale-m{m}": {"kind": "scale", "m": int(m)} for m in block["scale_m_values"]})
+    return grid
+
+
+def check(block: dict):
+    if len(set(block["scale_m_values"])) < MIN_SWEEP_POINTS:
+        yield ("scale_m_values", f"the O(m^1.5), O(m^2) fit needs at least {MIN_SWEEP_POINTS} distinct m values "
+                                 f"(got {sorted(set(block['scale_m_values']))})")
+    for key in ("m_values", "scale_m_values"):
+        if len(set(block[key])) != len(block[key]):
+            yield (key, f"repeated values give repeated point names (got {block[key]})")
+
+
+def generate(point: dict, rng) -> dict:
+    """The networks of the point.
+
+    Exhaustive point: for every non-empty ``S`` (``subsets`` holds their bitmasks, in
+    :func:`~sparseact.constructions.all_subsets` order) the printed and the corrected network
+    ``sum_a 2 sigma(<w_{S,a}, x> - b_{S,a})`` under the prefixes ``printed.<i>`` and ``corrected.<i>``.
+    Scale point: the coefficient vector ``v = 1_{[m]}`` of ``sum_{i in S} y_i`` for ``S = [m]`` and every
+    integer shift ``a in [-m, m]`` (the weights are :func:`~sparseact.constructions.lifted_quadratic_weights`
+    of ``(v, a)``; the ``m^2``-dimensional rows are not stored).
+    """
+    import numpy as np
+
+    from sparseact import constructions as C
+    from sparseact.datafiles import network_arrays
+
+    m = point["m"]
+    if point["kind"] == "scale":
+        return {"v": np.ones(m), "a": np.arange(-m, m + 1, dtype=np.int64)}
+    subsets = C.all_subsets(m)
+    arrays = {"subsets": np.array([sum(1 << i for i in S) for S in subsets], dtype=np.int64)}
+    for i, S in enumerate(subsets):
+        for variant in VARIANT_LABELS:
+            arrays.update(network_arrays(C.parity_network(m, S, variant)[0], f"{variant}.{i}"))
+    return arrays
+
+
+def _subset(mask: int) -> tuple[int, ...]:
+    return tuple(i for i in range(int(mask).bit_length()) if mask >> i & 1)
+
+
+def _first(errors, atol: float):
+    """Index of the first error above the tolerance policy's slack, or None."""
+    import numpy as np
+
+    bad = np.flatnonzero(np.asarray(errors) > atol)
+    return int(bad[0]) if bad.size else None
+
+
+def run(point: dict, data: dict, rng) -> dict:
+    if point["kind"] == "scale":
+        return _run_scale(point, data)
+    return _run_exhaustive(point, data)
+
+
+def _run_scale(point: dict, data: dict) -> dict:
+    """``max_a ||w_{[m],a}||_2``, ``max_a |b_{[m],a}|`` over every integer ``a in [-m, m]``; the network's scales."""
+    import numpy as np
+    import pandas as pd
+
+    from sparseact import constructions as C
+
+    m, v = point["m"], data["v"]
+    norms, biases = [], []
+    for a in data["a"]:
+        w, beta = C.lifted_quadratic_weights(v, float(a))
+        norms.append(float(np.linalg.norm(w)))
+        biases.append(abs(beta))
+    network_shifts = C.parity_shifts(m, tuple(range(m)), "corrected")
+    u_scale = 2.0  # ||u||_inf of sum_a 2 sigma(...)
+    in_network = np.isin(data["a"], network_shifts)
+    row = dict(m=m, n=m * m, shifts=len(data["a"]), max_w_norm=max(norms), max_abs_b=max(biases),
+               closed_form_w=float(np.sqrt(4.0 * m**3 + m * m - m)), closed_form_b=m * m + m - 0.5,
+               neurons=len(network_shifts), W=u_scale * float(np.max(np.asarray(norms)[in_network])),
+               B=u_scale * float(np.max(np.asarray(biases)[in_network])))
+    row["w_norm_over_m1.5"] = row["max_w_norm"] / m**1.5
+    row["b_over_m2"] = row["max_abs_b"] / m**2
+    return {"parity_scale": pd.DataFrame([row])}
+
+
+def _run_exhaustive(point: dict, data: dict) -> dict:
+    """Every check on every ``S``, ``y`` (and integer ``a in [-m, m]`` for the lift), printed and corrected."""
+    import numpy as np
+    import pandas as pd
+
+    from sparseact import constructions as C
+    from sparseact.cube import hypercube
+    from sparseact.datafiles import network_from_arrays
+    from sparseact.ledger import ATOL
+
+    m = point["m"]
+    Y = hypercube(m)
+    X = C.quadratic_lift(Y)
+    rows, failures = [], {}
+    chi = {"printed": C.chi_printed, "corrected": _chi_corrected}
+
+    def record(check_name, builder):
+        if check_name not in failures:
+            failures[check_name] = builder()
+
+    for i, mask in enumerate(data["subsets"]):
+        S = _subset(mask)
+        label = " ".join(map(str, S))
+        parity, t = C.parity01(Y, S), Y[:, list(S)].sum(axis=1)
+        for variant in VARIANT_LABELS:
+            shifts = C.parity_shifts(m, S, variant)
+            chi_v = chi[variant](Y, S)
+            identity, identity_active = C.parity_identity(Y, S, shifts)
+            net = network_from_arrays(data, f"{variant}.{i}")
+            values, active = net.evaluate(X)
+            lift_errors = []
+            for a in range(-m, m + 1):
+                w, beta = C.parity_lift_weights(m, S, float(a), variant)
+                err = np.abs((X @ w - beta) - (0.5 - (t - a) ** 2))
+                lift_errors.append(float(err.max()))
+                j = _first(err, ATOL)
+                if j is not None:
+                    record(f"lift-{variant}", lambda: _lift_failure(m, S, a, Y[j], w, beta, variant))
+            errors = {
+                f"chi-{variant}": np.abs(chi_v - parity),
+                "identity-vs-printed-chi": np.abs(identity - chi_v) if variant == "printed" else None,
+                f"identity-{variant}": np.abs(identity - parity),
+                f"network-{variant}": np.abs(values - parity),
+            }
+            for name, err in errors.items():
+                j = None if err is None else _first(err, ATOL)
+                if j is not None:
+                    record(name, lambda: _failure(name, m, S, shifts, Y[j], X[j], net, variant))
+            j = _first(identity_active, 1)
+            if j is not None:
+                record("identity-one-active", lambda: _active_failure("identity-one-active", m, S, Y[j], shifts))
+            j = _first(active, 1)
+            if j is not None:
+                record(f"sparsity-{variant}", lambda: _network_active_failure(m, S, Y[j], X[j], net, variant))
+            if net.n_neurons > 2 * m:
+                record(f"sparsity-{variant}", lambda: _neuron_count_failure(m, S, net, variant))
+            norms = np.linalg.norm(net.W, axis=1)
+            rows.append(dict(
+                m=m, S=label, size=len(S), variant=variant, chi_error=float(errors[f"chi-{variant}"].max()),
+                identity_vs_chi_error=float(np.abs(identity - chi_v).max()),
+                identity_error=float(errors[f"identity-{variant}"].max()),
+                identity_max_active=int(identity_active.max()), lift_error=max(lift_errors),
+                network_error=float(errors[f"network-{variant}"].max()), max_active_support=int(active.max()),
+                neurons=net.n_neurons, neuron_limit=2 * m, max_w_norm=float(norms.max()),
+                max_abs_b=float(np.abs(net.b).max()), W=net.scale_W(), B=net.scale_B(),
+                max_active_cube=(net.max_active() if point["full_cube"] and variant == "corrected" else -1)))
+    failure_rows = [dict(check=name, **spec) for name, spec in failures.items()]
+    columns = ["check", "m", "S", "variant", "counterexample", "lhs", "rhs", "certificate"]
+    return {"parity": pd.DataFrame(rows), "parity_failures": pd.DataFrame(failure_rows, columns=columns)}
+
+
+def _chi_corrected(Y, S):
+    """``chi_S`` corrected: 1 iff ``sum_{i in S} y_i = |S| (mod 4)``."""
+    import numpy as np
+
+    t = np.rint(np.asarray(Y)[:, list(S)].sum(axis=1)).astype(np.int64)
+    return ((t - len(S)) % 4 == 0).astype(np.float64)
+
+
+def _ints(x) -> list:
+    return [int(v) for v in x]
+
+
+def _spec(m, S, variant, counterexample, certificate) -> dict:
+    import json
+
+    return dict(m=m, S=" ".join(map(str, S)), variant=variant, counterexample=counterexample,
+                lhs=certificate["lhs_value"], rhs=certificate["rhs_value"], certificate=json.dumps(certificate))
+
+
+def _failure(name, m, S, shifts, y, x, net, variant) -> dict:
+    """Certificate of a FAIL of ``chi-*``, ``identity-*`` or ``network-*`` at the input ``y``."""
+    from sparseact import certificates as cert
+
+    y, S_list, A = _ints(y), list(S), _ints(shifts)
+    parity = cert.formula(PARITY_EXPR, y=y, S=S_list)
+    parity_value = _parity_value(y, S)
+    where = f"m={m}, S={S_list} (0-based), y={tuple(y)}"
+    if name.startswith("chi-"):
+        expr = CHI_PRINTED_EXPR if variant == "printed" else CHI_CORRECTED_EXPR
+        value = _chi_value(y, S, variant)
+        c = cert.certificate("==", cert.formula(expr, y=y, S=S_list), parity, value, parity_value,
+                             "chi_S(y) (" + VARIANT_LABELS[variant] + ")", "parity (1 + prod_{i in S} y_i)/2",
+                             f"{where}: sum_{{i in S}} y_i = {sum(y[i] for i in S)}; for y in {{-1,1}}^m this sum is "
+                             "|S| mod 2 for every y, so the printed chi_S is constant, while the parity is not")
+        return _spec(m, S, variant, f"{where}: chi_S = {value:g}, parity = {parity_value:g}", c)
+    value = _identity_value(y, S, A)
+    if name == "identity-vs-printed-chi":
+        chi_value = _chi_value(y, S, "printed")
+        c = cert.certificate("==", cert.formula(IDENTITY_EXPR, y=y, S=S_list, A=A),
+                             cert.formula(CHI_PRINTED_EXPR, y=y, S=S_list), value, chi_value,
+                             "sum_{a even} 2 sigma(1/2 - (sum_S y_i - a)^2)", "printed chi_S(y)", where)
+        return _spec(m, S, variant, f"{where}: identity = {value:g}, printed chi_S = {chi_value:g}", c)
+    if name.startswith("identity-"):
+        c = cert.certificate("==", cert.formula(IDENTITY_EXPR, y=y, S=S_list, A=A), parity, value, parity_value,
+                             f"sum_{{a in A}} 2 sigma(1/2 - (sum_S y_i - a)^2), A = {A}",
+                             "parity (1 + prod_{i in S} y_i)/2",
+                             f"{where}: with even shifts the sum is 1 iff sum_S y_i is even, which does not depend "
+                             "on y; the parity needs a = |S| (mod 4)")
+        return _spec(m, S, variant, f"{where}, shifts {A}: identity = {value:g}, parity = {parity_value:g}", c)
+    from sparseact.certificates import network_spec
+
+    h = float(net(x[None, :])[0])
+    c = cert.certificate("==", cert.quantity("value", function={"network": network_spec(net)}, x=_ints(x)), parity,
+                         h, parity_value, "h(x(y)), network " + VARIANT_LABELS[variant], "parity on S",
+                         f"{where}; x = x(y) (row-major m x m lift: x_ii = y_i, x_ij = y_i y_j)")
+    return _spec(m, S, variant, f"{where}: h(x(y)) = {h:g}, parity = {parity_value:g}", c)
+
+
+def _lift_failure(m, S, a, y, w, beta, variant) -> dict:
+    from sparseact import certificates as cert
+
+    y, S_list = _ints(y), list(S)
+    quadratic = 0.5 - (sum(y[i] for i in S) - a) ** 2
+    lifted = float(sum(w[i * m + j] * (y[i] if i == j else y[i] * y[j]) for i in range(m) for j in range(m)) - beta)
+    where = f"m={m}, S={S_list} (0-based), a={a}, y={tuple(y)}"
+    c = cert.certificate("==", cert.formula(QUADRATIC_EXPR, y=y, S=S_list, a=a),
+                         cert.formula(LIFT_EXPR, w=[float(v) for v in w], y=y, m=m, b=beta), quadratic, lifted,
+                         "1/2 - (sum_{i in S} y_i - a)^2", "<w_{S,a}, x(y)> - b_{S,a}",
+                         f"{where}; w_{{S,a}}[i,j] = -1 for i != j in [m], w[i,i] = 2a, b = |S| + a^2 - 1/2 "
+                         "as printed: the weights ignore S")
+    return _spec(m, S, variant, f"{where}: 1/2 - (sum_S y_i - a)^2 = {quadratic:g}, <w, x(y)> - b = {lifted:g}", c)
+
+
+def _active_failure(name, m, S, y, shifts) -> dict:
+    from sparseact import certificates as cert
+
+    y, S_list, A = _ints(y), list(S), _ints(shifts)
+    count = sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)
+    expr = "sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)"
+    c = cert.certificate("<=", cert.formula(expr, y=y, S=S_list, A=A), cert.formula("1"), count, 1.0,
+                         "active ReLUs of the identity", "1", f"m={m}, S={S_list}, y={tuple(y)}, shifts {A}")
+    return _spec(m, S, "", f"m={m}, S={S_list}, y={tuple(y)}: {count} active", c)
+
+
+def _network_active_failure(m, S, y, x, net, variant) -> dict:
+    from sparseact import certificates as cert
+
+    count = int(net.active_counts(x[None, :])[0])
+    where = f"m={m}, S={list(S)} (0-based), y={tuple(_ints(y))}"
+    c = cert.certificate("<=", cert.quantity("active_count", network=cert.network_spec(net), x=_ints(x)),
+                         cert.formula("1"), count, 1.0, "active neurons of h at x(y)", "k = 1",
+                         f"{where}; x = x(y) lies in the support of the distribution D of Section 4")
+    return _spec(m, S, variant, f"{where}: {count} neurons active at x(y)", c)
+
+
+def _neuron_count_failure(m, S, net, variant) -> dict:
+    from sparseact import certificates as cert
+
+    b = [float(v) for v in net.b]
+    c = cert.certificate("<=", cert.formula("sum(1 for _ in b)", b=b), cert.formula("2 * m", m=m), len(b), 2 * m,
+                         "number of neurons s (one bias each)", "2m", f"m={m}, S={list(S)}")
+    return _spec(m, S, variant, f"m={m}, S={list(S)}: {len(b)} neurons > 2m", c)
+
+
+def _parity_value(y, S) -> float:
+    return (1 + (-1) ** sum((1 - y[i]) // 2 for i in S)) / 2
+
+
+def _chi_value(y, S, variant) -> float:
+    t = sum(y[i] for i in S)
+    return float(t % 2 == 0) if variant == "printed" else float((t - len(S)) % 4 == 0)
+
+
+def _identity_value(y, S, A) -> float:
+    t = sum(y[i] for i in S)
+    return float(sum(2 * max(0.5 - (t - a) ** 2, 0.0) for a in A))
+
+
+def assemble(block: dict, tables: dict):
+    import json
+
+    import numpy as np
+
+    from sparseact.ledger import (CheckReport, ClaimRecord, Verdict, loglog_slope, verdict_all, verdict_at_most,
+                                  verdict_big_o)
+
+    table, scale = tables["parity"], tables["parity_scale"].sort_values("m").reset_index(drop=True)
+    failures = tables["parity_failures"]
+    if len(failures):
+        failures = failures.sort_values("m", kind="stable")
+    total_subsets = int((table["variant"] == "printed").sum())
+    ms = sorted(int(m) for m in table["m"].unique())
+    grid = f"m in {ms}, every non-empty S, every y in {{-1,1}}^m"
+
+    def failure_of(name):
+        rows = failures[failures["check"] == name] if len(failures) else failures
+        return rows.iloc[0] if len(rows) else None
+
+    def record(name, statement_id, statement, check, variant, worst, label, passed, instances, notes=""):
+        """One row; a failing check carries the first (smallest m) failure's certificate."""
+        fields = dict(claim_id="section4_parity", check_id=f"section4_parity/{name}", statement_id=statement_id,
+                      paper_ref=STATEMENTS[statement_id]["paper_ref"], statement=statement, check=check,
+                      variant=variant, method="exact", instances=int(instances), worst_value=float(worst),
+                      worst_value_label=label, notes=notes)
+        if passed is Verdict.PASS:
+            return ClaimRecord(verdict=Verdict.PASS, **fields)
+        failure = failure_of(name)
+        if failure is None:
+            fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
+            return ClaimRecord(verdict=Verdict.INCONCLUSIVE, **fields)
+        return ClaimRecord(verdict=Verdict.FAIL, finding=FINDING[name], counterexample=failure["counterexample"],
+                           certificate=json.loads(failure["certificate"]), **fields)
+
+    def exact(part, column):
+        worst = float(part[column].max())
+        return worst, verdict_at_most(worst, 0.0)
+
+    printed, corrected = table[table["variant"] == "printed"], table[table["variant"] == "corrected"]
+    records = []
+    # chi_S
+    worst, v = exact(printed, "chi_error")
+    records.append(record(
+        "chi-printed", "section4-parity-chi", "chi_S(y) = 1 iff sum_{i in S} y_i is even (the parity on S)",
+        f"printed chi_S against the parity (1 + prod_{{i in S}} y_i)/2; {grid}", "as printed", worst,
+        "max |chi_S - parity|", v, len(printed),
+        "For y in {-1,1}^m, sum_{i in S} y_i = |S| (mod 2), so the printed chi_S is the constant 1{|S| even}; the "
+        "text mixes the {0,1} encoding (where 'sum even' is the parity) with {-1,1}. Typo: the section means the "
+        "parity; the corrected definition is section4_parity/chi-corrected. The section's conclusion survives "
+        "(section4_parity/class)."))
+    worst, v = exact(corrected, "chi_error")
+    records.append(record(
+        "chi-corrected", "section4-parity-chi", "chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4), i.e. the parity",
+        f"1{{sum_S y_i = |S| mod 4}} against (1 + prod_S y_i)/2; {grid}", "corrected", worst,
+        "max |chi_S - parity|", v, len(corrected),
+        "the number of -1 entries in (y_i)_{i in S} is (|S| - sum_S y_i)/2; it is even iff sum_S y_i = |S| mod 4"))
+    # the identity
+    worst, v = exact(printed, "identity_vs_chi_error")
+    records.append(record(
+        "identity-vs-printed-chi", "section4-parity-identity",
+        "chi_S(y) = sum_{a even} 2 sigma(1/2 - (sum_{i in S} y_i - a)^2) (printed chi_S)",
+        f"printed identity against the printed chi_S; {grid}", "as printed", worst, "max |identity - chi_S|", v,
+        len(printed), "the printed identity and the printed chi_S agree: both are 1{sum_S y_i even}, a constant"))
+    worst, v = exact(printed, "identity_error")
+    records.append(record(
+        "identity-printed", "section4-parity-identity",
+        "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_{i in S} y_i - a)^2) is the parity on S",
+        f"the printed identity (even shifts) against the parity; {grid}", "as printed", worst,
+        "max |identity - parity|", v, len(printed),
+        "With chi_S read as the parity (what the reduction from Theorem 14 needs), even shifts are wrong: the sum is "
+        "1{sum_S y_i even} = 1{|S| even}, constant in y. Proof slip; the shifts a = |S| (mod 4) fix it "
+        "(section4_parity/identity-corrected) and the section's conclusion survives (section4_parity/class)."))
+    worst, v = exact(corrected, "identity_error")
+    records.append(record(
+        "identity-corrected", "section4-parity-identity",
+        "parity_S(y) = sum_{a in [-m, m], a = |S| mod 4} 2 sigma(1/2 - (sum_{i in S} y_i - a)^2)",
+        f"the identity with shifts a = |S| (mod 4) against the parity; {grid}", "corrected", worst,
+        "max |identity - parity|", v, len(corrected),
+        "sigma(1/2 - (t - a)^2) = 1/2 exactly when a = t (t, a integers), so the sum is 1{t in A}; t = sum_S y_i "
+        "and the parity is 1 iff t = |S| (mod 4)"))
+    act = int(table["identity_max_active"].max())
+    records.append(record(
+        "identity-one-active", "section4-parity-identity", "for any y in {1,-1}^m at most one ReLU node is active",
+        f"largest number of positive ReLU arguments, printed and corrected shifts; {grid}", "", act,
+        "max active ReLUs", verdict_at_most(act, 1), len(table)))
+    # the lift
+    n_shifts = int(sum(len(printed[printed["m"] == m]) * (2 * m + 1) for m in ms))
+    for variant, part in (("printed", printed), ("corrected", corrected)):
+        worst, v = exact(part, "lift_error")
+        records.append(record(
+            f"lift-{variant}", "section4-parity-lift",
+            "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}",
+            ("w[i,j] = -1 for i != j in [m], w[i,i] = 2a, b = |S| + a^2 - 1/2 (as printed)" if variant == "printed"
+             else "the same weights restricted to i, j in S (zero elsewhere), b = |S| + a^2 - 1/2")
+            + f"; every integer a in [-m, m]; {grid}", VARIANT_LABELS[variant], worst, "max |lhs - rhs|", v, n_shifts,
+            ("The printed weights are right for S = [m] only: expanding (sum_{i in S} y_i - a)^2 with y_i^2 = 1 gives "
+             "-y_i y_j for i != j in S and 2a y_i for i in S. Typo ([m] for S; b_{S,a} already uses |S|); the "
+             "restricted weights are section4_parity/lift-corrected; the conclusion survives."
+             if variant == "printed" else "this is lifted_quadratic_weights(1_S, a): entrywise at most the printed "
+             "weights, same b, so the printed O() scales bound it")))
+    # the network
+    for variant, part in (("printed", printed), ("corrected", corrected)):
+        worst, v = exact(part, "network_error")
+        records.append(record(
+            f"network-{variant}", "section4-parity-network",
+            "the parity on S is h(x(y)) with h(x) = sum_a 2 sigma(<w_{S,a}, x> - b_{S,a})",
+            f"the {VARIANT_LABELS[variant]} network (shifts and weights) against the parity on x(y); {grid}",
+            VARIANT_LABELS[variant], worst, "max |h - parity|", v, len(part),
+            ("Fails through both printed slips (even shifts; weights ignoring S); the corrected network is "
+             "section4_parity/network-corrected." if variant == "printed" else "")))
+    cube = corrected[corrected["max_active_cube"] >= 0]
+    cube_note = ("off the support (not required by Definition 1), max active over the whole cube {-1,1}^(m*m) of the "
+                 "corrected networks: " + "; ".join(f"m={int(m)}: {int(g['max_active_cube'].max())}"
+                                                   for m, g in cube.groupby("m"))) if len(cube) else ""
+    for variant, part in (("printed", printed), ("corrected", corrected)):
+        worst = int(part["max_active_support"].max())
+        verdict = verdict_all([verdict_at_most(worst, 1),
+                               *(verdict_at_most(a, b) for a, b in zip(part["neurons"], part["neuron_limit"]))])
+        records.append(record(
+            f"sparsity-{variant}", "section4-parity-network",
+            "at most one neuron active on every x(y) (the support), s <= 2m",
+            f"active neurons on every x(y) and the neuron count, {VARIANT_LABELS[variant]} network; {grid}",
+            VARIANT_LABELS[variant], worst, "max active on the support", verdict, len(part),
+            ("With the printed weights the preactivation is 1/2 - (sum_{[m]} y_i - a)^2 + m - |S|, positive for "
+             "several a when |S| < m: the lift typo breaks 1-sparsity (fixed by section4_parity/sparsity-corrected)."
+             if variant == "printed" else cube_note)))
+    # scales
+    w_verdict, w_slope = verdict_big_o(scale["m"], scale["w_norm_over_m1.5"])
+    b_verdict, b_slope = verdict_big_o(scale["m"], scale["b_over_m2"])
+    # a growing ratio is a trend, never a FAIL of an O() bound (no instance refutes a constant)
+    scale_verdict = verdict_all([Verdict.INCONCLUSIVE if x is Verdict.FAIL else x for x in (w_verdict, b_verdict)])
+    w_exp, b_exp = loglog_slope(scale["m"], scale["max_w_norm"]), loglog_slope(scale["m"], scale["max_abs_b"])
+    closed = float(max(np.abs(scale["max_w_norm"] - scale["closed_form_w"]).max(),
+                       np.abs(scale["max_abs_b"] - scale["closed_form_b"]).max()))
+    last = scale.iloc[-1]
+    subset_max = _subset_max_note(table)
+    records.append(record(
+        "scale", "section4-parity-scale", "||w_{S,a}||_2 = O(m^1.5) and |b_{S,a}| = O(m^2)",
+        "max over integer a in [-m, m] of ||w_{[m],a}|| / m^1.5 and |b_{[m],a}| / m^2 along m (S = [m], where printed "
+        "and corrected weights coincide and the maximum over S is attained); slope of each ratio",
+        "", max(scale["w_norm_over_m1.5"].max(), scale["b_over_m2"].max()), "max ratio (observed constant)",
+        scale_verdict, len(scale),
+        f"m in {sorted(int(m) for m in scale['m'])}; fitted exponents ||w|| ~ m^{w_exp:.3f}, |b| ~ m^{b_exp:.3f}; "
+        f"ratio slopes {w_slope:.3f}, {b_slope:.3f} (PASS needs <= 0.1; growth would be INCONCLUSIVE, never FAIL); "
+        f"at m={int(last['m'])}: ||w||/m^1.5 = {last['w_norm_over_m1.5']:.4f}, |b|/m^2 = {last['b_over_m2']:.4f}; "
+        f"closed forms sqrt(4m^3 + m^2 - m), m^2 + m - 1/2 reproduced to {closed:.2g}. {subset_max}"))
+    # the section's conclusion
+    by_name = {r.check_id.split("/", 1)[1]: r.verdict for r in records}
+    class_verdict = verdict_all([by_name["network-corrected"], by_name["sparsity-corrected"], scale_verdict])
+    W_ratio = (scale["W"] / scale["m"] ** 1.5).max()
+    B_ratio = (scale["B"] / scale["m"] ** 2).max()
+    records.append(record(
+        "class", "section4-parity-class",
+        "parities on m variables are computed in H_{m^2, O(m), 1}^{O(m^1.5), O(m^2)} on the support {x(y)}",
+        "the corrected network: equals the parity on every x(y), at most 1 active neuron on the support, "
+        f"s <= 2m ({grid}); Definition 2 scales W, B of the S = [m] network along the scale grid", "",
+        float(max(W_ratio, B_ratio)), "max of W/m^1.5, B/m^2 (Definition 2 scales, ||u||_inf = 2)",
+        class_verdict, total_subsets + len(scale),
+        "The section's conclusion holds with the corrected chi_S, shifts and weights: every parity on m bits is a "
+        "1-sparse network on x(y) in {-1,1}^(m^2) with at most 2m neurons, W = O(m^1.5) = O(n^0.75), "
+        "B = O(m^2) = O(n), so Theorem 14 transfers and the first part of Theorem 3 survives."))
+    return CheckReport(records, {"parity_summary": _summary(table)})
+
+
+def _subset_max_note(table) -> str:
+    """Whether the largest weight norm over S is the one of S = [m] (exhaustive points, corrected weights)."""
+    corrected = table[table["variant"] == "corrected"]
+    ok = all(g.loc[g["size"] == g["size"].max(), "max_w_norm"].max() >= g["max_w_norm"].max()
+             for _, g in corrected.groupby("m"))
+    return ("On the exhaustive points the largest corrected ||w_{S,a}|| over S is the one of S = [m]: "
+            + ("yes." if ok else "NO (the scale grid would then not be the worst case)."))
+
+
+def _summary(table):
+    """Per m and variant: the worst errors and active counts over all S."""
+    return (table.groupby(["m", "variant"], as_index=False)
+            .agg(subsets=("S", "size"), chi_error=("chi_error", "max"), identity_error=("identity_error", "max"),
+                 lift_error=("lift_error", "max"), network_error=("network_error", "max"),
+                 max_active_support=("max_active_support", "max"), max_neurons=("neurons", "max"),
+                 max_W=("W", "max"), max_B=("B", "max")))

@@ -1,0 +1,105 @@
+"""Point data files: the arrays one grid point's computation starts from.
+
+The workflow's *data* stage writes, for each grid point of each claim, one file
+``results/data/<claim>/<point>.npz``. It is an ordinary NumPy ``.npz`` archive
+(``numpy.load`` opens it) holding
+
+* one array per key (networks are stored as their three parameter arrays, see
+  :func:`network_arrays`), and
+* a JSON document under the key ``__meta__`` (a 0-d string array) with the
+  point's parameters and seeds.
+
+Archives are written deterministically (fixed member time stamps, sorted keys,
+no pickles), so generating the same point twice gives byte-identical files.
+
+Examples
+--------
+>>> arrays, meta = load_arrays("results/data/lemma9/n12.npz")       # doctest: +SKIP
+>>> nets = networks_from_arrays(arrays, "r0.net")                    # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from sparseact.networks import SparseReLUNetwork
+from sparseact.provenance import atomic_write_bytes
+
+#: Key of the JSON metadata inside a point archive.
+META_KEY = "__meta__"
+#: Time stamp of every archive member (the earliest a zip file can hold).
+_ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+
+def save_arrays(path: str | Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
+    """Write ``arrays`` and ``meta`` as a deterministic ``.npz`` archive (atomically).
+
+    Parameters
+    ----------
+    path : path
+        Destination, conventionally ending in ``.npz``.
+    arrays : dict of str to array_like
+        Numeric or string arrays; object arrays are refused (no pickles).
+    meta : dict
+        JSON-serialisable description (parameters, seeds).
+    """
+    if META_KEY in arrays:
+        raise ValueError(f"{META_KEY!r} is reserved for the metadata")
+    members = {key: np.asarray(value) for key, value in arrays.items()}
+    for key, value in members.items():
+        if value.dtype == object:
+            raise ValueError(f"array {key!r} has dtype object; store numbers or strings only")
+    members[META_KEY] = np.asarray(json.dumps(meta, sort_keys=True, default=_json_scalar))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for key in sorted(members):
+            info = zipfile.ZipInfo(f"{key}.npy", date_time=_ZIP_EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            payload = io.BytesIO()
+            np.lib.format.write_array(payload, np.asarray(members[key], order="C"), allow_pickle=False)
+            archive.writestr(info, payload.getvalue())
+    atomic_write_bytes(path, buffer.getvalue())
+
+
+def load_arrays(path: str | Path) -> tuple[dict[str, np.ndarray], dict]:
+    """Read a point archive written by :func:`save_arrays`: ``(arrays, meta)``."""
+    with np.load(path, allow_pickle=False) as archive:
+        arrays = {key: archive[key] for key in archive.files if key != META_KEY}
+        if META_KEY not in archive.files:
+            raise ValueError(f"{path} is not a sparseact point file: it has no {META_KEY!r} entry")
+        meta = json.loads(str(archive[META_KEY]))
+    return arrays, meta
+
+
+def _json_scalar(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"cannot serialise {type(value).__name__} to JSON")
+
+
+def network_arrays(net: SparseReLUNetwork, prefix: str) -> dict[str, np.ndarray]:
+    """The arrays ``{prefix}.u``, ``{prefix}.W``, ``{prefix}.b`` of ``net`` (Definition 1's u, w_j, b_j)."""
+    return {f"{prefix}.u": net.u, f"{prefix}.W": net.W, f"{prefix}.b": net.b}
+
+
+def network_from_arrays(arrays: dict[str, np.ndarray], prefix: str) -> SparseReLUNetwork:
+    """The network stored under ``prefix`` by :func:`network_arrays`."""
+    try:
+        return SparseReLUNetwork(arrays[f"{prefix}.u"], arrays[f"{prefix}.W"], arrays[f"{prefix}.b"])
+    except KeyError:
+        raise ValueError(f"no network stored under prefix {prefix!r}") from None
+
+
+def networks_from_arrays(arrays: dict[str, np.ndarray], prefix: str) -> list[SparseReLUNetwork]:
+    """Networks stored as ``{prefix}{i}`` for ``i = 0, 1, ...`` (in order)."""
+    nets, i = [], 0
+    while f"{prefix}{i}.u" in arrays:
+        nets.append(network_from_arrays(arrays, f"{prefix}{i}"))
+        i += 1
+    return nets

@@ -1,0 +1,167 @@
+"""Claim ``lemma10``: the stages on a tiny block, the known verdicts, certificates, independence, closed forms.
+
+Moved from ``tests/test_sensitivity_checks.py`` (the Lemma 10, Claim 2.1 and Appendix B verdicts and the
+brute-force noise sensitivity), on the claims contract.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sparseact import analysis, sensitivity
+from sparseact.claims import assemble_claim, generate_point, get_claim, lemma10, run_point, write_run
+from sparseact.config import ConfigError
+from sparseact.cube import hypercube
+from sparseact.ledger import Verdict
+from sparseact.verify import verify_certificate
+
+SEED = 11
+REPLICATES = 2
+BLOCK = {
+    "noise": {"n_values": [5, 6, 7], "s": 4, "k_values": [1, 2], "instances": 1, "one_minus_rho": [0.01, 0.1, 1.0]},
+    "appendixB": {"n": 3, "s": 2, "k": 1, "rho_values": [0.3, 0.5], "instances": 1},
+}
+
+
+def _stage_all(block, tmp_path, replicates=REPLICATES):
+    claim, paths = get_claim("lemma10"), []
+    for name, point in claim.points(block).items():
+        data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
+        generate_point("lemma10", name, point, SEED, replicates, data)
+        write_run(out, "lemma10", name, point, run_point("lemma10", name, point, SEED, replicates, data))
+        paths.append(str(out))
+    return paths
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("lemma10")
+    return assemble_claim("lemma10", BLOCK, _stage_all(BLOCK, tmp), REPLICATES)
+
+
+@pytest.fixture(scope="module")
+def records(report):
+    return {r.check_id: r for r in report.records}
+
+
+@pytest.mark.parametrize("check_id,expected", [
+    ("lemma10/claim21-parseval", "PASS"), ("lemma10/claim21-ns-formula", "PASS"), ("lemma10/claim21-tail", "PASS"),
+    ("lemma10/claim21-tail-negative-rho", "FAIL"), ("lemma10/eq17-printed", "FAIL"),
+    ("lemma10/eq17-coupling", "FAIL"), ("lemma10/eq17-corrected", "PASS"),
+])
+def test_known_verdicts(records, check_id, expected):
+    assert records[check_id].verdict.value == expected, records[check_id]
+
+
+def test_lemma10_is_never_failed_for_its_constant(records):
+    bound = records["lemma10/bound"]
+    assert bound.verdict is not Verdict.FAIL and bound.worst_value < 1.0
+    assert "slope of NS in (1-rho)" in bound.notes
+
+
+def test_fails_carry_findings_and_certificates_that_recompute(records):
+    findings = {r.check_id: r.finding for r in records.values() if r.verdict is Verdict.FAIL}
+    assert findings == {"lemma10/claim21-tail-negative-rho": "out-of-range", "lemma10/eq17-printed": "proof-slip",
+                        "lemma10/eq17-coupling": "proof-slip"}
+    for check_id in findings:
+        record = records[check_id]
+        assert record.counterexample
+        assert verify_certificate(record.certificate).confirmed, check_id
+
+
+def test_negative_rho_certificate_is_x1x2(records):
+    certificate = records["lemma10/claim21-tail-negative-rho"].certificate
+    assert certificate["lhs"]["function"] == {"monomial": [0, 1], "n": 2}
+    assert certificate["rhs"]["vars"]["ns"]["quantity"] == "noise_sensitivity"
+    assert {k: v for k, v in certificate["rhs"]["vars"].items() if k != "ns"} == {"rho": -0.5, "d": 1}
+    assert verify_certificate(certificate).confirmed
+    assert certificate["lhs_value"] == pytest.approx(1.0) and certificate["rhs_value"] == pytest.approx(0.5)
+
+
+def test_eq17_members(report):
+    table = report.tables["lemma10-eq17"]
+    assert np.allclose(table["printed_left"], 4 * table["NS_rho"], rtol=1e-12)
+    assert np.allclose(table["middle"], 4 * table["right"], rtol=1e-12)
+    assert np.allclose(table["right"], table["NS_rho_effective"], rtol=1e-9)
+    dictator = table[table["family"] == "dictator"]
+    assert np.allclose(dictator["NS_rho"], (1 - dictator["rho"]) / 2, rtol=1e-12)
+    assert np.allclose(dictator["right"], 1 / dictator["r"], rtol=1e-12)
+
+
+def test_coupling_holds_where_two_over_one_minus_rho_is_an_integer(tmp_path):
+    block = {**BLOCK, "noise": {**BLOCK["noise"], "n_values": [5]},
+             "appendixB": {**BLOCK["appendixB"], "rho_values": [0.0, 0.5]}}
+    found = {r.check_id: r for r in assemble_claim("lemma10", block, _stage_all(block, tmp_path, 1), 1).records}
+    assert found["lemma10/eq17-coupling"].verdict is Verdict.PASS
+    assert found["lemma10/eq17-printed"].verdict is Verdict.FAIL  # the dropped 1/4 remains
+    assert found["lemma10/eq17-corrected"].verdict is Verdict.PASS
+
+
+def test_every_statement_and_check_id(report):
+    for r in report.records:
+        assert r.claim_id == "lemma10" and r.check_id.startswith("lemma10/") and r.statement_id in lemma10.STATEMENTS
+    assert {r.statement_id for r in report.records} == set(lemma10.STATEMENTS)
+
+
+# ---------------------------------------------------------------------------
+# independence of points
+# ---------------------------------------------------------------------------
+
+
+def test_point_data_does_not_depend_on_other_grid_values(tmp_path):
+    small = {"noise": {**BLOCK["noise"], "n_values": [6], "k_values": [2]},
+             "appendixB": {**BLOCK["appendixB"], "rho_values": [0.5]}}
+    points_small, points_big = get_claim("lemma10").points(small), get_claim("lemma10").points(BLOCK)
+    for name in ("noise-n6-k2", "appendixB-rho0.5", "claim21-parity"):
+        assert points_small[name] == points_big[name]
+        generate_point("lemma10", name, points_small[name], SEED, REPLICATES, tmp_path / f"a-{name}.npz")
+        generate_point("lemma10", name, points_big[name], SEED, REPLICATES, tmp_path / f"b-{name}.npz")
+        assert (tmp_path / f"a-{name}.npz").read_bytes() == (tmp_path / f"b-{name}.npz").read_bytes()
+
+
+# ---------------------------------------------------------------------------
+# the block's cross-key checks
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("change,key", [
+    ({"noise": {**BLOCK["noise"], "k_values": [1, 8]}}, "claims.lemma10.noise.k_values[1]"),
+    ({"appendixB": {**BLOCK["appendixB"], "k": 3}}, "claims.lemma10.appendixB.k"),
+    ({"appendixB": {**BLOCK["appendixB"], "n": 6, "rho_values": [0.3, 0.7]}}, "claims.lemma10.appendixB.rho_values[1]"),
+])
+def test_check_rejects_a_bad_block(change, key):
+    with pytest.raises(ConfigError, match=key.replace(".", r"\.").replace("[", r"\[")):
+        get_claim("lemma10").check({**BLOCK, **change})
+    assert not list(lemma10.check(BLOCK))
+
+
+# ---------------------------------------------------------------------------
+# closed forms
+# ---------------------------------------------------------------------------
+
+
+def test_noise_sensitivity_by_definition_matches_closed_form():
+    parity = hypercube(4).prod(axis=1)
+    for rho in (-0.5, 0.0, 0.3, 0.9):
+        assert lemma10.noise_sensitivity_by_definition(parity, rho) == pytest.approx((1 - rho**4) / 2)
+        assert lemma10.noise_sensitivity_by_definition(parity, rho) == pytest.approx(
+            float(analysis.noise_sensitivity(parity, rho)))
+
+
+@pytest.mark.parametrize("rho,r", [(0.0, 2), (0.3, 2), (1 / 3, 3), (0.5, 4), (0.6, 5), (-0.5, 1)])
+def test_bucket_count(rho, r):
+    assert lemma10.bucket_count(rho) == r == sensitivity.bucket_count(rho)
+    assert r * (1 - rho) >= 1 or rho < 0  # 1/sqrt(r) <= sqrt(1 - rho) on [0, 1)
+
+
+def test_dictator_network_is_x1_and_one_sparse():
+    net = lemma10.dictator_network(4)
+    X = hypercube(4)
+    values, active = net.evaluate(X)
+    assert np.array_equal(values, X[:, 0]) and active.max() == 1
+    res = sensitivity.bucket_coupling_noise_sensitivity(net, 0.3, exact=True)
+    assert res.right == pytest.approx(0.5) and res.left == pytest.approx(0.35)
+    assert math.isclose(res.left_unnormalised, 1.4)

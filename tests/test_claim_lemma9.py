@@ -1,0 +1,254 @@
+"""Claim ``lemma9``: the stages on a tiny block, the known verdicts, certificates, independence, closed forms.
+
+Moved from ``tests/test_sensitivity_checks.py`` (the Lemma 9 verdicts and the per-dimension
+seeding of the Monte Carlo sweep), on the claims contract.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sparseact.claims import assemble_claim, generate_point, get_claim, run_point, write_run
+from sparseact.claims import lemma9
+from sparseact.config import ConfigError
+from sparseact.datafiles import load_arrays
+from sparseact.ledger import Verdict
+
+SEED = 7
+REPLICATES = 2
+BLOCK = {
+    "n_values": [5, 6, 7], "s_values": [2, 4, 8], "k_values": [1, 2, 4], "families": ["gaussian", "sign", "bucket"],
+    "instances": 1,
+    "adversarial": {"n_values": [5], "s": 4, "k_values": [1], "restarts": 1, "iterations": 3},
+    "monte_carlo": {"n_values": [24, 30], "s": 4, "k": 1, "samples": 300},
+}
+
+# ---------------------------------------------------------------------------
+# an independent brute-force evaluator of the certificate quantities
+# ---------------------------------------------------------------------------
+
+FORMULA_NAMES = {"sqrt": math.sqrt, "log": math.log, "log2": math.log2, "exp": math.exp, "abs": abs, "min": min,
+                 "max": max, "sum": sum, "range": range, "relu": lambda t: max(t, 0.0), "floor": math.floor,
+                 "ceil": math.ceil, "pi": math.pi, "e": math.e}
+
+
+def _cube(n):
+    j = np.arange(1 << n)[:, None]
+    return 1.0 - 2.0 * ((j >> np.arange(n)[None, :]) & 1)
+
+
+def _flip(X, i):
+    Y = X.copy()
+    Y[:, i] = -Y[:, i]
+    return Y
+
+
+def _network(spec):
+    u, b = np.asarray(spec["u"], dtype=float), np.asarray(spec["b"], dtype=float)
+    W = np.asarray(spec["W"], dtype=float).reshape(len(u), -1)
+    return (lambda X: (np.maximum(X @ W.T - b, 0.0) @ u, X @ W.T - b > 0)), W.shape[1]
+
+
+def _function(spec):
+    if "network" in spec:
+        net, n = _network(spec["network"])
+        return (lambda X: net(X)[0]), n
+    w, b = np.asarray(spec["halfspace"]["w"], dtype=float), float(spec["halfspace"]["b"])
+    return (lambda X: (X @ w > b).astype(float)), w.size
+
+
+def evaluate(q):
+    """Recompute one quantity from its JSON alone (plain numpy, whole cube)."""
+    kind = q["quantity"]
+    if kind == "formula":
+        return float(eval(q["expr"], {"__builtins__": {}}, {**FORMULA_NAMES, **q["vars"]}))  # noqa: S307
+    if kind in ("lemma9_U", "transition_probability"):
+        net, n = _network(q["network"])
+        X = _cube(n)
+        hx, ax = net(X)
+        total = 0.0
+        for i in range(n):
+            hy, ay = net(_flip(X, i))
+            same = np.all(ax == ay, axis=1)
+            total += np.mean(0.25 * (hx - hy) ** 2 * same) if kind == "lemma9_U" else np.mean(~same) / n
+        return float(total)
+    if kind == "average_sensitivity":
+        f, n = _function(q["function"])
+        X = _cube(n)
+        return float(sum(np.mean(0.25 * (f(X) - f(_flip(X, i))) ** 2) for i in range(n)))
+    if kind == "correlation_with_sum":
+        f, n = _function(q["function"])
+        X = _cube(n)
+        return float(np.mean(f(X) * X.sum(axis=1)))
+    raise ValueError(f"unsupported quantity {kind!r}")
+
+
+def assert_certificate_violated(certificate, rtol=1e-9, atol=1e-12):
+    lhs, rhs = evaluate(certificate["lhs"]), evaluate(certificate["rhs"])
+    assert math.isclose(lhs, certificate["lhs_value"], rel_tol=rtol, abs_tol=atol), (lhs, certificate)
+    assert math.isclose(rhs, certificate["rhs_value"], rel_tol=rtol, abs_tol=atol), (rhs, certificate)
+    slack = atol + rtol * max(abs(lhs), abs(rhs))
+    assert {"<=": lhs > rhs + slack, ">=": lhs < rhs - slack, "==": abs(lhs - rhs) > slack}[certificate["relation"]]
+
+
+# ---------------------------------------------------------------------------
+# the stages on the tiny block
+# ---------------------------------------------------------------------------
+
+
+def _stage_all(block, tmp_path, only=None):
+    claim, paths = get_claim("lemma9"), []
+    for name, point in claim.points(block).items():
+        if only is not None and name not in only:
+            continue
+        data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
+        generate_point("lemma9", name, point, SEED, REPLICATES, data)
+        write_run(out, "lemma9", name, point, run_point("lemma9", name, point, SEED, REPLICATES, data))
+        paths.append(str(out))
+    return paths
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("lemma9")
+    return assemble_claim("lemma9", BLOCK, _stage_all(BLOCK, tmp), REPLICATES)
+
+
+@pytest.fixture(scope="module")
+def records(report):
+    return {r.check_id: r for r in report.records}
+
+
+@pytest.mark.parametrize("check_id,expected", [
+    ("lemma9/term-U-printed", "FAIL"), ("lemma9/term-U-corrected", "PASS"),
+    ("lemma9/transition-union-printed", "FAIL"), ("lemma9/transition-union-corrected", "PASS"),
+    ("lemma9/transition", "FAIL"), ("lemma9/transition-corrected", "PASS"),
+    ("lemma9/tighter-4k2W2", "PASS"), ("lemma9/monte-carlo", "PASS"),
+])
+def test_known_verdicts(records, check_id, expected):
+    assert records[check_id].verdict.value == expected, records[check_id]
+
+
+def test_lemma9_is_never_failed_for_its_constant(records):
+    assert records["lemma9/bound"].verdict is not Verdict.FAIL
+    assert records["lemma9/bound"].worst_value < 1.0
+
+
+def test_fails_are_proof_slips_with_certificates_that_recompute(records):
+    fails = [r for r in records.values() if r.verdict is Verdict.FAIL]
+    assert {r.check_id for r in fails} == {"lemma9/term-U-printed", "lemma9/transition-union-printed",
+                                           "lemma9/transition"}
+    for record in fails:
+        assert record.finding == "proof-slip" and record.counterexample, record.check_id
+        assert_certificate_violated(record.certificate)
+
+
+def test_union_bound_is_off_by_exactly_four_for_one_neuron(report):
+    neurons = report.tables["lemma9-neuron"]
+    assert np.allclose(neurons["transition"], 4 * neurons["transition_bound_sum"], rtol=1e-12)
+    assert np.allclose(neurons["transition"], neurons["transition_union_bound"], rtol=1e-12)
+
+
+def test_every_statement_and_check_id(report):
+    for r in report.records:
+        assert r.claim_id == "lemma9" and r.check_id.startswith("lemma9/") and r.statement_id in lemma9.STATEMENTS
+    for statement in lemma9.STATEMENTS.values():
+        assert set(statement.get("argument", [])) <= {r.check_id for r in report.records}
+
+
+def test_decomposition_adds_up(report):
+    every = [report.tables[t] for t in ("lemma9-exact", "lemma9-adversarial", "lemma9-neuron")]
+    for table in every:
+        assert np.allclose(table["AS"], table["AS_check"], rtol=1e-9, atol=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# independence of points and of cells
+# ---------------------------------------------------------------------------
+
+
+def test_point_data_does_not_depend_on_other_grid_values(tmp_path):
+    small = {**BLOCK, "n_values": [6], "s_values": [4]}
+    points_small, points_big = get_claim("lemma9").points(small), get_claim("lemma9").points(BLOCK)
+    for name in ("exact-n6-s4", "monte-carlo-n24"):
+        assert points_small[name] == points_big[name]
+        generate_point("lemma9", name, points_small[name], SEED, REPLICATES, tmp_path / f"a-{name}.npz")
+        generate_point("lemma9", name, points_big[name], SEED, REPLICATES, tmp_path / f"b-{name}.npz")
+        assert (tmp_path / f"a-{name}.npz").read_bytes() == (tmp_path / f"b-{name}.npz").read_bytes()
+
+
+def test_a_cell_does_not_depend_on_the_other_k_values(tmp_path):
+    claim = get_claim("lemma9")
+    one = claim.points({**BLOCK, "k_values": [1]})["exact-n6-s4"]
+    three = claim.points(BLOCK)["exact-n6-s4"]
+    generate_point("lemma9", "exact-n6-s4", one, SEED, 1, tmp_path / "one.npz")
+    generate_point("lemma9", "exact-n6-s4", three, SEED, 1, tmp_path / "three.npz")
+    a, _ = load_arrays(tmp_path / "one.npz")
+    b, _ = load_arrays(tmp_path / "three.npz")
+    assert a and set(a) < set(b)
+    for key, value in a.items():
+        assert np.array_equal(value, b[key]), key
+
+
+def test_monte_carlo_points_are_seeded_per_dimension(tmp_path):
+    claim = get_claim("lemma9")
+    point = claim.points(BLOCK)["monte-carlo-n24"]
+    generate_point("lemma9", "monte-carlo-n24", point, SEED, 1, tmp_path / "a.npz")
+    first = run_point("lemma9", "monte-carlo-n24", point, SEED, 1, tmp_path / "a.npz")["lemma9-monte-carlo"]
+    again = run_point("lemma9", "monte-carlo-n24", point, SEED, 1, tmp_path / "a.npz")["lemma9-monte-carlo"]
+    assert first.equals(again) and list(first["n"]) == [24]
+    generate_point("lemma9", "monte-carlo-n24", point, SEED + 1, 1, tmp_path / "b.npz")
+    other = run_point("lemma9", "monte-carlo-n24", point, SEED + 1, 1, tmp_path / "b.npz")["lemma9-monte-carlo"]
+    assert not first.equals(other)
+
+
+# ---------------------------------------------------------------------------
+# the block's cross-key checks
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("change,key", [
+    ({"k_values": [1, 16]}, "claims.lemma9.k_values[1]"),
+    ({"adversarial": {**BLOCK["adversarial"], "k_values": [8]}}, "claims.lemma9.adversarial.k_values[0]"),
+    ({"monte_carlo": {**BLOCK["monte_carlo"], "k": 5}}, "claims.lemma9.monte_carlo.k"),
+])
+def test_check_rejects_k_above_s(change, key):
+    with pytest.raises(ConfigError, match=key.replace(".", r"\.").replace("[", r"\[")):
+        get_claim("lemma9").check({**BLOCK, **change})
+    assert not list(lemma9.check(BLOCK))
+
+
+# ---------------------------------------------------------------------------
+# closed forms
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("s,k", [(1, 1), (2, 1), (3, 2), (4, 1), (4, 3), (5, 3), (8, 2)])
+def test_concavity_max_is_the_maximum(s, k):
+    """Phi(s, k) = max sum_j p_j sqrt(log 1/p_j) over p in [0,1]^s with sum p_j <= k (symmetric points suffice)."""
+    grid = np.append(np.linspace(1e-9, 1.0, 200001), k / s)
+    f = grid * np.sqrt(np.log(1.0 / grid))
+    best = float((s * f[s * grid <= k]).max())  # concave and symmetric: the maximiser has equal p_j
+    assert lemma9.concavity_max(s, k) == pytest.approx(best, rel=1e-6)
+    assert lemma9.concavity_max(s, k) >= k * math.sqrt(math.log(s / k)) - 1e-15
+
+
+@pytest.mark.parametrize("n", [2, 3, 6, 7])
+def test_step_network_and_neurons(n):
+    X = _cube(n)
+    for c in (0.0, -(n - 1.0), 1.0, -2.0):
+        step = lemma9._step_network(n, c, 0.5)
+        assert np.allclose(step.evaluate(X)[0], 0.5 * (X.sum(axis=1) > c), atol=0, rtol=0)
+    net = lemma9.neuron_network(n, -(n - 1))
+    assert np.array_equal(net.evaluate(X)[1] > 0, X.sum(axis=1) > -n)
+
+
+def test_tighter_bound_implies_lemma9_for_n_at_least_two():
+    for n in (2, 3, 10, 1000):
+        for s in (1, 2, 64):
+            for k in range(1, min(s, 4) + 1):
+                expression = k**4 * math.sqrt(n) * math.log(n * s)  # W = 1, B = 0: the smallest expression
+                assert 4 * k * k <= lemma9.C_TIGHTER * expression * (1 + 1e-12)

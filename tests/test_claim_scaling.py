@@ -1,0 +1,69 @@
+"""The dimensional analysis of every bound formula (claim ``scaling``)."""
+
+import numpy as np
+import pytest
+
+from sparseact import bounds
+from sparseact.claims import get_claim
+from sparseact.claims.scaling import QUANTITY_EXPONENT, _bound_functions, local_exponents, sign_ambiguity_instance
+from sparseact.verify import verify_certificate
+
+BLOCK = {"scales": [1e-3, 1e3], "sign_ambiguity": {"eps0_values": [1e-2, 1e-5], "delta": 1e-12, "constant": 1000.0}}
+
+
+def _report(block=BLOCK):
+    claim = get_claim("scaling")
+    tables = {}
+    for name, point in claim.points(block).items():
+        for key, frame in claim.run(point, claim.generate(point, None), None).items():
+            tables.setdefault(key, []).append(frame)
+    import pandas as pd
+
+    return claim.assemble(block, {k: pd.concat(v, ignore_index=True) for k, v in tables.items()})
+
+
+def test_every_bound_formula_has_a_scaling_rule():
+    assert set(_bound_functions()) == set(QUANTITY_EXPONENT)
+
+
+def test_covariant_and_non_covariant_formulas():
+    lemma9 = local_exponents("lemma9_average_sensitivity", {"W": 1, "B": 1}, [1e-3, 1e3])
+    assert all(abs(r["exponent"] - 2) < 1e-9 for r in lemma9)
+    t17 = local_exponents("theorem17_sample_complexity", {"W": 1, "B": 1, "eps": 2}, [1e-6])
+    assert t17[0]["exponent"] == pytest.approx(-4, abs=1e-3)
+
+
+def test_sign_ambiguity_instance_is_a_valid_lower_bound():
+    instance = sign_ambiguity_instance(1e-4, 1e-12)
+    assert instance["p"] * instance["lam"] ** 2 > 2 * instance["eps"]  # h and -h are eps-far apart
+    # Monte Carlo is not needed: the probability that m samples all miss the mass p is exactly (1-p)^m.
+    m = int(np.floor(instance["lower_bound"]))
+    assert (1 - instance["p"]) ** m / 2 > instance["delta"]
+    assert instance["printed"] < instance["lower_bound"] / 1000
+
+
+def test_theorem17_fails_with_a_certificate_and_the_correction_is_covariant():
+    records = {r.check_id: r for r in _report().records}
+    printed = records["scaling/theorem17-printed"]
+    assert printed.verdict.value == "FAIL" and printed.finding == "statement-error"
+    assert verify_certificate(printed.certificate).confirmed
+    assert records["scaling/theorem17-corrected"].verdict.value == "PASS"
+    assert records["scaling/covariance"].verdict.value == "PASS"
+
+
+def test_no_fail_when_the_constant_is_not_refuted():
+    block = {**BLOCK, "sign_ambiguity": {**BLOCK["sign_ambiguity"], "eps0_values": [1e-2], "constant": 1e6}}
+    assert {r.check_id: r for r in _report(block).records}["scaling/theorem17-printed"].verdict.value == "INCONCLUSIVE"
+
+
+def test_check_rejects_unit_scale():
+    from sparseact.config import ConfigError
+
+    with pytest.raises(ConfigError, match="claims.scaling.scales"):
+        get_claim("scaling").check({**BLOCK, "scales": [1.0, 10.0]})
+
+
+def test_sign_ambiguity_bound_closed_form():
+    assert float(bounds.sign_ambiguity_lower_bound(0.5, 0.25)) == pytest.approx(np.log(2) / np.log(2))
+    with pytest.raises(ValueError, match="delta"):
+        bounds.sign_ambiguity_lower_bound(0.5, 0.6)

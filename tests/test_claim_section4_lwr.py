@@ -1,0 +1,111 @@
+"""Section 4 LWR lift (claim ``section4_lwr``): known FAILs with certificates, corrections PASS."""
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparseact import constructions as C
+from sparseact.claims import generate_point, get_claim
+from sparseact.claims.section4_lwr import scale_polynomials
+from sparseact.ledger import Verdict
+from sparseact.verify import verify_certificate
+
+BLOCK = {"instances": [{"q": 2, "m": 2, "p": 2}, {"q": 3, "m": 2, "p": 2}, {"q": 5, "m": 2, "p": 3}],
+         "max_secrets": 9}
+EXPECTED = {
+    "linear-encoding": "FAIL", "affine-encoding": "PASS", "identity-printed": "FAIL", "identity-corrected": "PASS",
+    "lifted-weights-pm1": "FAIL", "lift-corrected": "PASS", "scale": "PASS", "network": "PASS",
+}
+FINDINGS = {"linear-encoding": "proof-slip", "identity-printed": "typo", "lifted-weights-pm1": "typo"}
+
+
+def _tables(block=BLOCK, seed=3, tamper=None):
+    claim = get_claim("section4_lwr")
+    parts = {}
+    for name, point in claim.points(block).items():
+        data = claim.generate(point, np.random.default_rng(seed))
+        if tamper:
+            tamper(name, data)
+        for key, frame in claim.run(point, data, None).items():
+            parts.setdefault(key, []).append(frame.assign(point=name))
+    return {key: pd.concat(frames, ignore_index=True) for key, frames in parts.items()}
+
+
+def _records(tables, block=BLOCK):
+    return {r.check_id.split("/", 1)[1]: r for r in get_claim("section4_lwr").assemble(block, tables).records}
+
+
+@pytest.fixture(scope="module")
+def records():
+    return _records(_tables())
+
+
+def test_known_verdicts(records):
+    assert {name: r.verdict.value for name, r in records.items()} == EXPECTED
+
+
+def test_fails_carry_certificates_that_violate_the_relation(records):
+    for name, finding in FINDINGS.items():
+        record = records[name]
+        assert record.finding == finding and record.counterexample
+        outcome = verify_certificate(record.certificate)
+        assert outcome.confirmed, (name, outcome.message)
+    assert records["linear-encoding"].certificate["lhs"]["quantity"] == "orthogonal_residual"
+
+
+def test_printed_identity_value_at_q3_t0():
+    """q = 3, m = 2, p = 2, t = 0: the printed sum is 1287, lambda(0) = 0."""
+    values, active = C.lwr_identity(np.array([0]), 3, 2, 2, "printed")
+    assert values[0] == 1287.0 and active[0] == 18
+    corrected, active = C.lwr_identity(np.arange(18), 3, 2, 2, "corrected")
+    np.testing.assert_array_equal(corrected, C.lwr_lambda(np.arange(18), 3, 2))
+    assert active.max() == 1
+
+
+def test_no_pm1_certificate_without_a_power_of_two():
+    """The uniqueness argument needs z(y) to cover the cube (q = 2^L): otherwise INCONCLUSIVE, never FAIL."""
+    block = {"instances": [{"q": 3, "m": 2, "p": 2}], "max_secrets": 9}
+    rows = _records(_tables(block), block)
+    assert rows["lifted-weights-pm1"].verdict is Verdict.INCONCLUSIVE
+    assert rows["linear-encoding"].verdict is Verdict.FAIL
+
+
+def test_broken_network_fails_with_a_certificate():
+    def tamper(name, data):
+        if name == "q3-m2-p2":
+            data["net4.u"] = data["net4.u"] + 1.0
+    rows = _records(_tables(tamper=tamper))
+    assert rows["network"].verdict is Verdict.FAIL
+    assert verify_certificate(rows["network"].certificate).confirmed
+
+
+def test_points_are_independent(tmp_path):
+    claim = get_claim("section4_lwr")
+    small = claim.points(BLOCK)
+    large = claim.points({**BLOCK, "instances": BLOCK["instances"] + [{"q": 4, "m": 3, "p": 2}]})
+    for name in ("q3-m2-p2", "q5-m2-p3"):  # q5-m2-p3 draws random secrets (25 > 9)
+        assert small[name] == large[name]
+        generate_point("section4_lwr", name, small[name], 5, 2, tmp_path / "a.npz")
+        generate_point("section4_lwr", name, large[name], 5, 2, tmp_path / "b.npz")
+        assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
+
+
+@pytest.mark.parametrize("instance, key", [({"q": 3, "m": 2, "p": 5}, "instances[0].p"),
+                                           ({"q": 16, "m": 4, "p": 2}, "instances[0]")])
+def test_check_rejects_bad_instances(instance, key):
+    from sparseact.config import ConfigError
+
+    with pytest.raises(ConfigError, match=re.escape(f"claims.section4_lwr.{key}:")):
+        get_claim("section4_lwr").check({"instances": [instance], "max_secrets": 9})
+
+
+def test_scale_polynomials_bound_all_small_cases():
+    for q in range(2, 8):
+        for m in (1, 2, 3):
+            for p in (2, q):
+                W_bound, B_bound = scale_polynomials(q, m, p)
+                for w in C.zq_points(q, m)[:: max(1, q**m // 20)]:
+                    net, _ = C.lwr_network(w, q, p)
+                    assert net.scale_W() <= W_bound and net.scale_B() <= B_bound

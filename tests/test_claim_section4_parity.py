@@ -1,0 +1,115 @@
+"""Section 4 parity lift (claim ``section4_parity``): known FAILs with certificates, corrections PASS."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparseact import constructions as C
+from sparseact.claims import generate_point, get_claim
+from sparseact.ledger import Verdict
+from sparseact.verify import verify_certificate
+
+BLOCK = {"m_values": [2, 3], "full_cube_max_m": 2, "scale_m_values": [2, 4, 8, 16]}
+EXPECTED = {
+    "chi-printed": "FAIL", "chi-corrected": "PASS", "identity-vs-printed-chi": "PASS", "identity-printed": "FAIL",
+    "identity-corrected": "PASS", "identity-one-active": "PASS", "lift-printed": "FAIL", "lift-corrected": "PASS",
+    "network-printed": "FAIL", "network-corrected": "PASS", "sparsity-printed": "FAIL", "sparsity-corrected": "PASS",
+    "scale": "PASS", "class": "PASS",
+}
+FINDINGS = {"chi-printed": "typo", "identity-printed": "proof-slip", "lift-printed": "typo",
+            "network-printed": "proof-slip", "sparsity-printed": "typo"}
+
+
+def _tables(block=BLOCK, tamper=None):
+    claim = get_claim("section4_parity")
+    parts = {}
+    for name, point in claim.points(block).items():
+        data = claim.generate(point, None)
+        if tamper:
+            tamper(name, data)
+        for key, frame in claim.run(point, data, None).items():
+            parts.setdefault(key, []).append(frame.assign(point=name))
+    return {key: pd.concat(frames, ignore_index=True) for key, frames in parts.items()}
+
+
+@pytest.fixture(scope="module")
+def records():
+    report = get_claim("section4_parity").assemble(BLOCK, _tables())
+    return {r.check_id.split("/", 1)[1]: r for r in report.records}
+
+
+def test_known_verdicts(records):
+    assert {name: r.verdict.value for name, r in records.items()} == EXPECTED
+
+
+def test_fails_carry_certificates_that_violate_the_relation(records):
+    for name, finding in FINDINGS.items():
+        record = records[name]
+        assert record.finding == finding and record.counterexample
+        outcome = verify_certificate(record.certificate)
+        assert outcome.confirmed, (name, outcome.message)
+
+
+def test_known_counterexamples(records):
+    # m = 2, S = {1} (0-based {0}), y = (1, 1): the printed chi_S is 0, the parity 1
+    chi = records["chi-printed"].certificate
+    assert (chi["lhs_value"], chi["rhs_value"]) == (0.0, 1.0)
+    # m = 2, S = {1}, a = -2, y = (1, 1): printed lift -14.5, true value -8.5
+    lift = records["lift-printed"].certificate
+    assert (lift["lhs_value"], lift["rhs_value"]) == (-8.5, -14.5)
+    assert lift["lhs"]["vars"]["a"] == -2 and lift["lhs"]["vars"]["S"] == [0] and lift["lhs"]["vars"]["y"] == [1, 1]
+
+
+def test_every_check_has_a_known_statement(records):
+    statements = get_claim("section4_parity").statements
+    assert all(r.statement_id in statements and r.method == "exact" for r in records.values())
+
+
+def test_broken_corrected_network_fails_with_a_certificate():
+    def tamper(name, data):
+        if name == "m2":
+            data["corrected.2.b"] = data["corrected.2.b"] - 10.0  # S = {0, 1}: both shifts fire at t = 0
+    report = get_claim("section4_parity").assemble(BLOCK, _tables(tamper=tamper))
+    rows = {r.check_id.split("/", 1)[1]: r for r in report.records}
+    for name in ("network-corrected", "sparsity-corrected", "class"):
+        assert rows[name].verdict is not Verdict.PASS, name
+    assert rows["network-corrected"].verdict is Verdict.FAIL
+    assert verify_certificate(rows["network-corrected"].certificate).confirmed
+
+
+def test_points_are_independent(tmp_path):
+    claim = get_claim("section4_parity")
+    small = claim.points(BLOCK)
+    large = claim.points({**BLOCK, "m_values": [1, 2, 3, 4], "scale_m_values": [2, 4, 8, 16, 32]})
+    for name in ("m2", "scale-m8"):
+        assert small[name] == large[name]
+        generate_point("section4_parity", name, small[name], 5, 1, tmp_path / "a.npz")
+        generate_point("section4_parity", name, large[name], 5, 1, tmp_path / "b.npz")
+        assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
+
+
+def test_check_rejects_a_short_scale_sweep():
+    from sparseact.config import ConfigError
+
+    with pytest.raises(ConfigError, match="claims.section4_parity.scale_m_values"):
+        get_claim("section4_parity").check({**BLOCK, "scale_m_values": [2, 4]})
+
+
+@pytest.mark.parametrize("m", [1, 2, 5, 13])
+def test_scale_closed_forms(m):
+    """||w_{[m],a}||^2 = m(m-1) + 4a^2 m and b = m + a^2 - 1/2, largest at |a| = m."""
+    norms = [np.linalg.norm(C.lifted_quadratic_weights(np.ones(m), a)[0]) for a in range(-m, m + 1)]
+    biases = [C.lifted_quadratic_weights(np.ones(m), a)[1] for a in range(-m, m + 1)]
+    np.testing.assert_allclose(norms, [np.sqrt(m * (m - 1) + 4 * a * a * m) for a in range(-m, m + 1)])
+    assert max(norms) == pytest.approx(np.sqrt(4 * m**3 + m * m - m))
+    assert max(biases) == pytest.approx(m * m + m - 0.5)
+
+
+def test_corrected_weights_are_dominated_by_the_printed_ones():
+    """The reason S = [m] is the worst case of the scale check."""
+    m = 4
+    for S in C.all_subsets(m):
+        for a in range(-m, m + 1):
+            printed, b_printed = C.parity_lift_weights(m, S, a, "printed")
+            corrected, b_corrected = C.parity_lift_weights(m, S, a, "corrected")
+            assert np.all(np.abs(corrected) <= np.abs(printed)) and b_corrected == b_printed

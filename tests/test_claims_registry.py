@@ -1,0 +1,47 @@
+"""The claims registry: every claim module keeps the contract of sparseact.claims."""
+
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from sparseact.claims import claim_ids, get_claim
+from sparseact.claims._registry import REQUIRED
+from sparseact.statements import KINDS, catalogue
+
+CLAIMS = claim_ids()
+
+
+@pytest.mark.parametrize("claim_id", CLAIMS)
+def test_claim_has_module_notebook_figures_and_config_blocks(repo_root, claim_id):
+    claim = get_claim(claim_id)
+    for name in REQUIRED:
+        assert hasattr(claim.module, name), name
+    assert (repo_root / "notebooks" / f"{claim_id}.py").is_file()
+    plots = __import__(f"sparseact.plots.{claim_id}", fromlist=["figures"])
+    assert callable(plots.figures) and plots.CAPTIONS
+    for config in ("config.yaml", "quick.yaml"):
+        block = yaml.safe_load((repo_root / "config" / config).read_text())["claims"][claim_id]
+        claim.check(block)
+        assert claim.points(block)
+    for statement in claim.statements.values():
+        assert statement["kind"] in KINDS and statement["statement"] and statement["paper_ref"]
+
+
+def test_statement_ids_are_unique_across_claims():
+    table = catalogue()
+    assert table["statement_id"].is_unique and len(table) >= len(CLAIMS)
+
+
+def test_reading_the_grids_imports_no_numerical_code():
+    code = ("import sys, yaml; from sparseact.claims import claim_ids, get_claim;"
+            "config = yaml.safe_load(open('config/config.yaml'));"
+            "[get_claim(c).points(config['claims'][c]) for c in claim_ids()];"
+            "heavy = [m for m in ('numpy', 'pandas', 'scipy', 'numba', 'matplotlib') if m in sys.modules];"
+            "assert not heavy, heavy")
+    from pathlib import Path
+
+    proc = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]

@@ -1,0 +1,20 @@
+"""Snakemake catalog conventions: `snakemake --lint` and `snakefmt --check` are clean."""
+
+import subprocess
+
+import pytest
+
+pytestmark = pytest.mark.workflow
+
+
+def test_snakemake_lint_is_clean(repo_root):
+    proc = subprocess.run(["snakemake", "--lint", "--configfile", "config/quick.yaml"], cwd=repo_root,
+                          capture_output=True, text=True, timeout=300)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "Lints for" not in output, output[-3000:]
+
+
+def test_snakefmt_check_is_clean(repo_root):
+    proc = subprocess.run(["snakefmt", "--check", "Snakefile", "workflow"], cwd=repo_root, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -1,0 +1,37 @@
+# Assembly stage: the claim's notebook (notebooks/<claim>.py) merges its points' tables into
+# verdicts (ledger rows), figures, CSV/LaTeX tables and the claim's HTML report.
+
+
+rule assemble:
+    input:
+        runs=run_files,
+        notebook="notebooks/{claim}.py",
+        code=assembly_code,
+    output:
+        result="results/claims/{claim}.json",
+        notebook="results/notebooks/{claim}.ipynb",
+        html="results/reports/{claim}.html",
+        figures=report(
+            directory("figures/{claim}"),
+            patterns=["{name}.png"],
+            caption="../report/claim.rst",
+            category="Claims",
+            subcategory="{claim}",
+        ),
+        tables=directory("results/tables/{claim}"),
+    log:
+        "logs/assemble/{claim}.log",
+    benchmark:
+        "results/benchmarks/assemble/{claim}.tsv"
+    wildcard_constraints:
+        claim="|".join(CLAIMS),
+    conda:
+        ENV
+    params:
+        parameters=assembly_parameters,
+        kernel=config["kernel"],
+    shell:
+        "python -m sparseact.cli run-notebook {input.notebook} --executed {output.notebook} --html {output.html} "
+        "--parameters {params.parameters:q} --list-param run_paths {input.runs} --param result_path={output.result} "
+        "--param figure_dir={output.figures} --param table_dir={output.tables} --param report_path={output.html} "
+        "--kernel {params.kernel} --cwd . > {log} 2>&1"
