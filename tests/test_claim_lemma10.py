@@ -1,8 +1,4 @@
-"""Claim ``lemma10``: the stages on a tiny block, the known verdicts, certificates, independence, closed forms.
-
-Moved from ``tests/test_sensitivity_checks.py`` (the Lemma 10, Claim 2.1 and Appendix B verdicts and the
-brute-force noise sensitivity), on the claims contract.
-"""
+"""Claim ``lemma10``: the stages on a tiny block, the known verdicts, certificates, independence, closed forms."""
 
 from __future__ import annotations
 

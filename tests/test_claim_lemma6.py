@@ -1,6 +1,5 @@
 """Claim ``lemma6``: the stages on a tiny block, the known verdicts, the certificate, independence, closed forms.
 
-Moved from ``tests/test_sensitivity_checks.py`` (the Lemma 6 identity verdicts), on the claims contract.
 The block has no relation between its keys that the schema cannot express, so ``lemma6`` defines no ``check``.
 """
 

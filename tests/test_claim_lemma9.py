@@ -1,8 +1,4 @@
-"""Claim ``lemma9``: the stages on a tiny block, the known verdicts, certificates, independence, closed forms.
-
-Moved from ``tests/test_sensitivity_checks.py`` (the Lemma 9 verdicts and the per-dimension
-seeding of the Monte Carlo sweep), on the claims contract.
-"""
+"""Claim ``lemma9``: the stages on a tiny block, the known verdicts, certificates, independence, closed forms."""
 
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ can compare the two on every input of the domain.
 
 Where a printed formula does not do what the text says, the builder takes a
 ``variant`` argument: ``"printed"`` reproduces the formula exactly as printed and
-``"corrected"`` the smallest correction we could justify. The checks in
-:mod:`sparseact.construction_checks` report both.
+``"corrected"`` the smallest correction we could justify. The claims
+(:mod:`sparseact.claims.section4_parity`, :mod:`sparseact.claims.section4_lwr`, ...) check both.
 
 Conventions
 -----------

@@ -252,9 +252,9 @@ def readme_with_summary(readme: str, summary: str) -> str:
     return f"{head}{README_START}\n{summary}{README_END}{tail}"
 
 
-def readme_summary(results_dir: str | Path = "results") -> str:
-    """The README summary from ``results/statements.csv`` and ``results/ledger.csv``."""
+def readme_summary(results_dir: str | Path = "results", link_prefix: str = "results/") -> str:
+    """The README summary from ``<results_dir>/statements.csv`` and ``ledger.csv`` (links relative to the root)."""
     results_dir = Path(results_dir)
     statements = pd.read_csv(results_dir / "statements.csv", keep_default_na=False)
     ledger = pd.read_csv(results_dir / "ledger.csv", keep_default_na=False)
-    return summary_markdown(statements, ledger, link_prefix=f"{results_dir.as_posix()}/")
+    return summary_markdown(statements, ledger, link_prefix=link_prefix)

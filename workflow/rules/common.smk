@@ -1,8 +1,14 @@
 # Helpers shared by the rules: everything is derived from the claims registry (sparseact.claims).
 import json
+import os
 from functools import cache
 
 from sparseact.claims import claim_ids, code_files, get_claim, replicate_count
+
+# One BLAS/OpenMP thread per job: Snakemake already runs one job per core, and threaded
+# LAPACK calls of two concurrent jobs would fight over the same cores.
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
 
 #: Conda environment for every rule (pip users run without --sdm conda).
 ENV = "../../environment.yml"

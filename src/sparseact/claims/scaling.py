@@ -24,6 +24,9 @@ the exponent of the bounded quantity:
   (:func:`sparseact.bounds.sign_ambiguity_lower_bound`: telling ``h`` from
   ``-h``); without such a certificate the row is INCONCLUSIVE.
 
+The Theorem 17 rows bear on the statement ``theorem17`` of the claim
+:mod:`sparseact.claims.theorem17`.
+
 Grid: three points, ``output-scale`` (``u -> lambda u``, every formula),
 ``input-scale`` (``x -> mu x``, the formulas with ``R``) and
 ``theorem17-sign-ambiguity`` (the certificate search).
@@ -78,11 +81,6 @@ STATEMENTS = {
         "statement": "Each printed bound transforms like the quantity it bounds under u -> lambda u (h, W, B, C_H "
                      "scale by lambda; sensitivities and the squared-loss eps by lambda^2) and, for inputs in R^n, "
                      "under x -> mu x, w_j -> w_j/mu (R by mu)",
-    },
-    "theorem17-scale": {
-        "paper_ref": "Theorem 17", "kind": "theorem",
-        "statement": "m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2) samples suffice to "
-                     "(eps, delta)-PAC learn H_{n,s,k}^{W,B} with squared loss, for every scale of the class",
     },
 }
 
@@ -278,8 +276,9 @@ def assemble(block: dict, tables: dict):
     refutes = t17["behaviour"] == "power" and best["refuted_constant"] > constant
     cert = _theorem17_certificate({**best, "constant": constant}) if refutes else None
     records.append(ClaimRecord(
-        check_id="scaling/theorem17-printed", statement_id="theorem17-scale",
-        statement=STATEMENTS["theorem17-scale"]["statement"],
+        check_id="scaling/theorem17-printed", statement_id="theorem17",
+        statement="m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2) samples suffice, at "
+                  "every scale of the class (squared loss)",
         check="exponent of the printed m(eps, delta) under u -> lambda u (expected 0), and the sign-ambiguity lower "
               "bound against C times the printed bound on explicit instances",
         instances=len(sign), worst_value=float(best["refuted_constant"]),
@@ -299,7 +298,7 @@ def assemble(block: dict, tables: dict):
     corrected = summary[(summary["formula"] == "theorem17_covariant_sample_complexity")]
     ok = (corrected["behaviour"].isin(["covariant", "log"])).all()
     records.append(ClaimRecord(
-        check_id="scaling/theorem17-corrected", statement_id="theorem17-scale",
+        check_id="scaling/theorem17-corrected", statement_id="theorem17",
         statement="m = O((C_H^2 (WR+B)^2 ksn log(k(R+B)/eps) + C_H^4 log(1/delta)) / eps^2), C_H = k(WR+B)",
         check="exponents of the corrected bound under both transformations",
         instances=len(corrected), worst_value=float(corrected["max_deviation"].max()),

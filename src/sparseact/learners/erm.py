@@ -63,6 +63,13 @@ and refitted again; the better of the two certified networks is kept. With
 ``enforce_sparsity=False`` all ``max_iter`` steps are plain projected Adam on
 the unmasked loss, followed by the same refit of ``u``.
 
+*Sample weights.* ``fit(X, y, sample_weight=c)`` minimises the weighted loss
+``sum_i c_i 1/2 (h(x_i) - y_i)^2 / sum_i c_i``. With ``c_i`` the multiplicity of
+the distinct point ``x_i`` in a sample of size ``m = sum_i c_i``, this is exactly
+``L_S`` of that sample, so an i.i.d. sample of any size over a finite support
+(e.g. multinomial counts over the cube) costs one row per distinct point. Only
+the initial bias quantile ignores the weights. Weights need full-batch training.
+
 Sparsity is certified only on the training points (and ``support``): on a
 new point the network may activate more than ``k`` neurons; :meth:`predict`
 evaluates the network as it is (no masking).
@@ -153,6 +160,23 @@ def _check_y(y, m: int) -> np.ndarray:
     return y
 
 
+def _check_weights(sample_weight, m: int, batch) -> np.ndarray | None:
+    """Normalised weights ``c / sum(c)`` (``None`` when no weights are given)."""
+    if sample_weight is None:
+        return None
+    try:
+        c = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"sample_weight must be a numeric array: {exc}") from None
+    if c.shape != (m,):
+        raise ValueError(f"sample_weight must have shape ({m},) (one weight per row of X), got {c.shape}")
+    if not np.all(np.isfinite(c)) or np.any(c < 0) or not c.sum() > 0:
+        raise ValueError("sample_weight must be finite, >= 0 and not all zero")
+    if batch is not None and batch < m:
+        raise ValueError("sample_weight needs full-batch training (batch_size None or >= the number of rows)")
+    return c / c.sum()
+
+
 def _top_k_mask(Z: np.ndarray, k: int) -> np.ndarray:
     """Boolean mask of the ``k`` largest entries of each row of ``Z`` that are ``> 0``."""
     m, s = Z.shape
@@ -214,7 +238,7 @@ class SparseActivationERM(ParamsMixin):
     network_ : SparseReLUNetwork
         The fitted network.
     train_loss_ : float
-        ``L_S(network_)`` on the training set (true, unmasked network).
+        ``L_S(network_)`` on the training set (true, unmasked network; weighted mean with ``sample_weight``).
     max_active_train_ : int
         Maximum number of active neurons of ``network_`` over the training set.
     support_max_active_ : int or None
@@ -296,7 +320,7 @@ class SparseActivationERM(ParamsMixin):
     # fitting
     # ------------------------------------------------------------------
 
-    def fit(self, X, y, support=None) -> "SparseActivationERM":
+    def fit(self, X, y, support=None, sample_weight=None) -> "SparseActivationERM":
         """Fit by projected Adam with restarts, then repair and certify.
 
         Parameters
@@ -308,6 +332,10 @@ class SparseActivationERM(ParamsMixin):
         support : array_like, shape (p, n), optional
             Extra points (e.g. the whole cube) on which k-sparsity is also
             enforced by the repair and certified (``support_max_active_``).
+        sample_weight : array_like, shape (m,), optional
+            Non-negative weights (e.g. multiplicities of distinct points), not all
+            zero; the loss is the weighted mean (see the module docstring).
+            Requires full-batch training (``batch_size`` None or ``>= m``).
 
         Returns
         -------
@@ -317,6 +345,7 @@ class SparseActivationERM(ParamsMixin):
         X = _check_X(X)
         m, n = X.shape
         y = _check_y(y, m)
+        params["weights"] = _check_weights(sample_weight, m, params["batch"])
         P = X
         if support is not None:
             support = _check_X(support, "support", n)
@@ -405,8 +434,8 @@ class SparseActivationERM(ParamsMixin):
         np.clip(b, -B, B, out=b)
 
     @staticmethod
-    def _loss_and_grads(X, y, u, Wm, b, k, sparse, penalty):
-        """Masked empirical loss (+ penalty) and its gradients in ``(u, W, b)``."""
+    def _loss_and_grads(X, y, u, Wm, b, k, sparse, penalty, weights=None):
+        """Masked empirical loss (+ penalty) and its gradients in ``(u, W, b)`` (weighted mean if ``weights``)."""
         m = X.shape[0]
         Z = X @ Wm.T - b
         if sparse:
@@ -415,6 +444,8 @@ class SparseActivationERM(ParamsMixin):
             keep = Z > 0.0
         H = np.where(keep, Z, 0.0)
         r = H @ u - y
+        if weights is not None:
+            return SparseActivationERM._weighted_loss_and_grads(X, Z, keep, H, r, u, sparse, penalty, weights)
         loss = 0.5 * float(r @ r) / m
         gu = H.T @ r / m
         gZ = np.where(keep, r[:, None] * u[None, :], 0.0) / m
@@ -426,7 +457,20 @@ class SparseActivationERM(ParamsMixin):
         gb = -gZ.sum(axis=0)
         return loss, gu, gW, gb
 
-    def _revive(self, X, y, u, Wm, b, k, W, B) -> np.ndarray:
+    @staticmethod
+    def _weighted_loss_and_grads(X, Z, keep, H, r, u, sparse, penalty, c):
+        """:meth:`_loss_and_grads` with normalised weights ``c`` in place of ``1/m``."""
+        cr = c * r
+        loss = 0.5 * float(cr @ r)
+        gu = H.T @ cr
+        gZ = np.where(keep, cr[:, None] * u[None, :], 0.0)
+        if sparse and penalty > 0:
+            extra = (Z > 0.0) & ~keep
+            loss += penalty * float((c[:, None] * np.where(extra, Z, 0.0)).sum())
+            gZ = gZ + penalty * extra * c[:, None]
+        return loss, gu, gZ.T @ X, -gZ.sum(axis=0)
+
+    def _revive(self, X, y, u, Wm, b, k, W, B, weights=None) -> np.ndarray:
         """Re-seed neurons that are in no point's top ``k`` (dead under the mask).
 
         Dead neuron number ``t`` is placed on the training point ``x_i`` with the
@@ -442,7 +486,7 @@ class SparseActivationERM(ParamsMixin):
         if not np.any(dead):
             return np.empty(0, dtype=np.intp)
         r = np.where(keep, Z, 0.0) @ u - y
-        order = np.argsort(-r * r, kind="stable")
+        order = np.argsort(-r * r if weights is None else -weights * r * r, kind="stable")
         for j, i in zip(np.flatnonzero(dead), order):
             x = X[i]
             norm = np.linalg.norm(x)
@@ -477,7 +521,7 @@ class SparseActivationERM(ParamsMixin):
                 idx = order[pos : pos + batch]
                 pos += batch
                 Xb, yb = X[idx], y[idx]
-            loss, *grads = self._loss_and_grads(Xb, yb, u, Wm, b, k, sparse, penalty)
+            loss, *grads = self._loss_and_grads(Xb, yb, u, Wm, b, k, sparse, penalty, params.get("weights"))
             if full and loss < _LOSS_TOL:
                 break
             for i, g in enumerate(grads):
@@ -489,7 +533,7 @@ class SparseActivationERM(ParamsMixin):
             self._project(u, Wm, b, W, B)
             steps = t
             if sparse and t % _REVIVE_EVERY == 0 and t <= _REVIVE_UNTIL * params["max_iter"]:
-                dead = self._revive(X, y, u, Wm, b, k, W, B)
+                dead = self._revive(X, y, u, Wm, b, k, W, B, params.get("weights"))
                 for mom in (m1, m2):
                     mom[0][dead] = 0.0
                     mom[1][dead] = 0.0
@@ -501,8 +545,11 @@ class SparseActivationERM(ParamsMixin):
     # ------------------------------------------------------------------
 
     @staticmethod
-    def _refit_u(A, y, u0, bound):
+    def _refit_u(A, y, u0, bound, weights=None):
         """Best ``u`` with ``|u_j| <= bound`` for fixed activations ``A``; never worse than ``u0``."""
+        if weights is not None:  # weighted least squares = least squares on rows scaled by sqrt(c_i)
+            root = np.sqrt(weights)
+            A, y = A * root[:, None], y * root
         m, s = A.shape
         used = np.any(A != 0.0, axis=0)
         u = np.zeros(s)
@@ -580,11 +627,12 @@ class SparseActivationERM(ParamsMixin):
             # guard against the bound times the norms rounding above W or B
             bound *= 1.0 - 1e-12
             A = np.maximum(X @ Wc.T - bc, 0.0)
-            uc = self._refit_u(A, y, u, bound)
+            weights = params.get("weights")
+            uc = self._refit_u(A, y, u, bound, weights)
             uc = np.where(np.linalg.norm(Wc, axis=1) > 0, uc, 0.0)
             net = SparseReLUNetwork(uc, Wc, bc)
             r = net(X) - y
-            loss = 0.5 * float(r @ r) / X.shape[0]
+            loss = 0.5 * float(r @ r) / X.shape[0] if weights is None else 0.5 * float(weights @ (r * r))
             if best is None or loss < best[1]:
                 best = (net, loss)
         return best

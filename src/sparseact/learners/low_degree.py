@@ -100,6 +100,7 @@ import numpy as np
 import scipy.linalg
 from scipy.linalg import lapack
 
+from sparseact import combinatorics
 from sparseact._validation import check_int
 from sparseact.learners._base import ParamsMixin
 from sparseact.analysis import fwht
@@ -146,7 +147,7 @@ def _check_nd(n, d) -> tuple[int, int]:
 def monomial_count(n: int, d: int) -> int:
     """Number of sets ``T`` of ``[n]`` with ``|T| <= d``: ``sum_{t <= d} C(n, t)``."""
     n, d = _check_nd(n, d)
-    return sum(math.comb(n, t) for t in range(min(n, d) + 1))
+    return combinatorics.monomial_count(n, d)
 
 
 def _colex_levels(n: int, d: int) -> list[np.ndarray]:
@@ -388,7 +389,9 @@ def _solve_normal_equations(G: np.ndarray, b: np.ndarray, diag: float):
     Cholesky (LAPACK ``potrf``/``pocon``/``potrs``) on one triangle; if it
     fails or the reciprocal condition number is below :data:`RCOND_MIN`, the
     other, untouched triangle restores ``G`` and the minimum-norm solution
-    ``pinv(G) b`` (``gelsd``, relative cutoff :data:`LSTSQ_COND`) is returned;
+    ``pinv(G) b`` (``gelsy``: complete orthogonal factorisation with column
+    pivoting, several times faster than the SVD-based ``gelsd``; relative
+    cutoff :data:`LSTSQ_COND`) is returned;
     for ``G = Phi^T Phi``, ``b = Phi^T y`` it is the minimum-norm least-squares
     solution ``pinv(Phi) y``.
 
@@ -416,7 +419,7 @@ def _solve_normal_equations(G: np.ndarray, b: np.ndarray, diag: float):
         G[i:i1, i:i1] = low + low.T
     G[np.diag_indices(N)] = diag
     x, _, rank, _ = scipy.linalg.lstsq(
-        G.T, b, cond=LSTSQ_COND, overwrite_a=True, check_finite=False, lapack_driver="gelsd"
+        G.T, b, cond=LSTSQ_COND, overwrite_a=True, check_finite=False, lapack_driver="gelsy"
     )
     return x, "lstsq", int(rank)
 

@@ -1,0 +1,169 @@
+"""Claim ``appendixA``: the stages on a tiny block, the known verdicts, the certificate, independence, closed forms."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sparseact import constructions as C
+from sparseact.claims import appendixA, assemble_claim, generate_point, get_claim, run_point, write_run
+from sparseact.config import ConfigError
+from sparseact.cube import hypercube
+from sparseact.ledger import Verdict
+from sparseact.verify import verify_certificate
+
+SEED = 7
+REPLICATES = 2
+BLOCK = {"b_values": [2, 3], "q": 8, "weight_draws": 1, "gamma_points": 5,
+         "whp": {"q": 8, "b_values": [2, 3, 4], "c_values": [0.5, 1.0]}}
+EXPECTED = {
+    "sparse-sqrt-q-printed": "FAIL", "sparse-sqrt-q-corrected": "PASS", "sparse-sqrt-q-l1": "PASS",
+    "computes": "PASS", "dense-weights": "PASS", "whp-hoeffding": "PASS", "whp-sparse": "PASS",
+}
+
+
+def _stage_all(block, tmp_path, replicates=REPLICATES):
+    claim, paths = get_claim("appendixA"), []
+    for name, point in claim.points(block).items():
+        data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
+        generate_point("appendixA", name, point, SEED, replicates, data)
+        write_run(out, "appendixA", name, point, run_point("appendixA", name, point, SEED, replicates, data))
+        paths.append(str(out))
+    return paths
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("appendixA")
+    return assemble_claim("appendixA", BLOCK, _stage_all(BLOCK, tmp), REPLICATES)
+
+
+@pytest.fixture(scope="module")
+def records(report):
+    return {r.check_id.split("/", 1)[1]: r for r in report.records}
+
+
+def test_known_verdicts(records):
+    assert {name: r.verdict.value for name, r in records.items()} == EXPECTED
+    assert all(r.seeds == f"{REPLICATES}/{REPLICATES}" for r in records.values())
+
+
+def test_every_statement_and_check_id(report):
+    for r in report.records:
+        assert r.claim_id == "appendixA" and r.check_id.startswith("appendixA/")
+        assert r.statement_id in appendixA.STATEMENTS
+    assert {r.statement_id for r in report.records} == set(appendixA.STATEMENTS)
+
+
+def test_printed_fail_is_all_ones_with_a_certificate(records):
+    record = records["sparse-sqrt-q-printed"]
+    assert record.finding == "typo" and "all-ones" in record.counterexample
+    certificate = record.certificate
+    assert certificate["relation"] == "<=" and certificate["lhs"]["quantity"] == "active_count"
+    # b = 3, q = 8: 2 sqrt(8) < ||1||_1 = 8 < 4 sqrt(8), so x and its b = 3 neighbours fire
+    assert (certificate["lhs_value"], certificate["rhs_value"]) == (4.0, 1.0)
+    network = certificate["lhs"]["network"]
+    assert np.asarray(network["W"]).shape == (8, 11) and np.allclose(np.asarray(network["W"])[:, 3:], 1.0)
+    outcome = verify_certificate(certificate)
+    assert outcome.confirmed, outcome.message
+    assert "survives" in record.notes
+
+
+def test_corrected_variants_cover_unit_rows(report, records):
+    sq = report.tables["sqrt_q"]
+    sq = sq[sq["replicate"] == 0]
+    unit = sq[sq["family"].isin(appendixA.UNIT_FAMILIES)]
+    assert (unit["max_active"] == 1).all() and records["sparse-sqrt-q-corrected"].instances == len(unit)
+    assert (sq.loc[sq["family"] == "all-ones", "max_active"] == 1 + sq.loc[sq["family"] == "all-ones", "b"]).all()
+    assert records["computes"].worst_value < 1e-12
+
+
+def test_whp_below_hoeffding_and_decays(report, records):
+    whp = report.tables["whp"]
+    assert (whp["excess_fraction"] <= whp["hoeffding_bound"]).all()
+    assert records["whp-hoeffding"].worst_value < 1.0
+    assert "log-log slope" in records["whp-sparse"].notes
+
+
+def test_a_trend_is_never_a_fail():
+    import pandas as pd
+
+    rows = [dict(b=b, s=2**b, q=8, c=1.0, gamma=1.0, draw=0, max_w_norm2=1.0, excess_fraction=0.01 * b,
+                 hoeffding_bound=1.0, poly_bound=1.0) for b in (2, 3, 4)]
+    slopes = appendixA.whp_slopes(pd.DataFrame(rows))
+    assert not bool(slopes["decays"].iloc[0]) and slopes["slope"].iloc[0] > 0
+
+
+# ---------------------------------------------------------------------------
+# closed forms and the fast count
+# ---------------------------------------------------------------------------
+
+
+def test_excess_fraction_matches_active_counts(rng):
+    for b, q in ((2, 5), (3, 4)):
+        for Wy in (C.unit_gaussian_rows(rng, 1 << b, q), rng.standard_normal((1 << b, q)), np.ones((1 << b, q))):
+            gammas = [0.0, 0.3, 0.8, 2.0]
+            fast = appendixA.excess_fraction(Wy, gammas)
+            X = hypercube(b + q)
+            slow = [np.mean(C.appendix_a_network(Wy, g).active_counts(X) > 1) for g in gammas]
+            np.testing.assert_allclose(fast, slow)
+
+
+def test_hoeffding_bound_closed_forms():
+    assert appendixA.hoeffding_bound(4, 0.0) == pytest.approx(15.0)
+    for b, c in ((3, 0.5), (6, 1.0)):
+        s = 2**b
+        gamma = c * math.sqrt(math.log(s))
+        assert appendixA.hoeffding_bound(b, gamma) <= (1 + s ** (-2 * c * c)) ** b - 1 + 1e-15
+
+
+def test_all_ones_rows_fire_one_plus_b():
+    b, q = 2, 12
+    net = C.appendix_a_network(np.ones((1 << b, q)), math.sqrt(q))
+    assert net.max_active(b + q) == 1 + b
+
+
+# ---------------------------------------------------------------------------
+# independence of points, and the block's cross-key checks
+# ---------------------------------------------------------------------------
+
+
+def test_point_data_does_not_depend_on_other_grid_values(tmp_path):
+    small = {**BLOCK, "b_values": [2], "whp": {**BLOCK["whp"], "b_values": [2, 3], "c_values": [0.5]}}
+    points_small, points_big = get_claim("appendixA").points(small), get_claim("appendixA").points(BLOCK)
+    for name in ("b2-d0", "b2-ones", "whp-b2-c0.5"):
+        assert points_small[name] == points_big[name]
+        generate_point("appendixA", name, points_small[name], SEED, REPLICATES, tmp_path / f"a-{name}.npz")
+        generate_point("appendixA", name, points_big[name], SEED, REPLICATES, tmp_path / f"b-{name}.npz")
+        assert (tmp_path / f"a-{name}.npz").read_bytes() == (tmp_path / f"b-{name}.npz").read_bytes()
+
+
+@pytest.mark.parametrize("change,key", [
+    ({"b_values": [2, 15]}, "claims.appendixA.b_values[1]"),
+    ({"whp": {**BLOCK["whp"], "q": 16, "b_values": [2, 7]}}, "claims.appendixA.whp.b_values[1]"),
+])
+def test_check_rejects_a_bad_block(change, key):
+    with pytest.raises(ConfigError, match=key.replace(".", r"\.").replace("[", r"\[")):
+        get_claim("appendixA").check({**BLOCK, **change})
+    assert not list(appendixA.check(BLOCK))
+
+
+def test_a_broken_network_fails_with_certificates():
+    """Unit-norm rows but biases lowered by 2 Gamma: neighbours fire, F != sigma(<w_x, y>); both checks FAIL."""
+    import pandas as pd
+
+    claim, parts = get_claim("appendixA"), {}
+    block = {**BLOCK, "b_values": [2]}
+    for name, point in claim.points(block).items():
+        data = claim.generate(point, np.random.default_rng(0))
+        if point["kind"] == "draw":
+            data["F.unit-gaussian.b"] = data["F.unit-gaussian.b"] - 2 * math.sqrt(point["q"])
+        for key, frame in claim.run(point, data, None).items():
+            parts.setdefault(key, []).append(frame.assign(point=name))
+    tables = {key: pd.concat(frames, ignore_index=True) for key, frames in parts.items()}
+    found = {r.check_id.split("/", 1)[1]: r for r in claim.assemble(block, tables).records}
+    for name in ("sparse-sqrt-q-corrected", "computes"):
+        assert found[name].verdict is Verdict.FAIL and "unit-gaussian" in found[name].counterexample
+        assert verify_certificate(found[name].certificate).confirmed, name

@@ -1,0 +1,141 @@
+"""Claim ``theorem17``: the stages on a tiny block, the known verdicts, independence, closed forms.
+
+The ERM learner's own tests stay in ``tests/test_erm.py``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sparseact import bounds
+from sparseact.claims import assemble_claim, generate_point, get_claim, run_point, theorem17, write_run
+from sparseact.config import ConfigError
+from sparseact.datafiles import load_arrays
+from sparseact.ledger import Verdict
+from sparseact.learners import SparseActivationERM
+
+SEED = 5
+REPLICATES = 2
+BLOCK = {"index_b": [1], "junta_n": 4, "junta_p": [2], "bias": 0.7, "sample_sizes": [16, 32], "seeds": 2,
+         "width_factor": 2, "restarts": 1, "max_iter": 60, "degree": 2, "eps": 0.02, "delta": 0.2,
+         "bound_multiples": [1], "bound_seeds": 3}
+
+
+def _stage_all(block, tmp_path, replicates=REPLICATES):
+    claim, paths = get_claim("theorem17"), []
+    for name, point in claim.points(block).items():
+        data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
+        generate_point("theorem17", name, point, SEED, replicates, data)
+        write_run(out, "theorem17", name, point, run_point("theorem17", name, point, SEED, replicates, data))
+        paths.append(str(out))
+    return paths
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("theorem17")
+    return assemble_claim("theorem17", BLOCK, _stage_all(BLOCK, tmp), REPLICATES)
+
+
+@pytest.fixture(scope="module")
+def records(report):
+    return {r.check_id: r for r in report.records}
+
+
+def test_check_ids_and_statement(records):
+    assert set(records) == {"theorem17/erm-in-class", "theorem17/samples-needed", "theorem17/at-bound",
+                            "theorem17/exact-erm-coverage"}
+    assert all(r.statement_id == "theorem17" for r in records.values())
+    assert "unsettled" in theorem17.STATEMENTS["theorem17"]
+
+
+def test_known_verdicts_and_never_fail(records):
+    assert records["theorem17/erm-in-class"].verdict is Verdict.PASS
+    assert records["theorem17/exact-erm-coverage"].verdict is Verdict.PASS
+    assert all(r.verdict is not Verdict.FAIL for r in records.values())
+    # 3 seeds cannot put the Clopper-Pearson upper end below delta = 0.2: INCONCLUSIVE by construction
+    assert records["theorem17/at-bound"].verdict is Verdict.INCONCLUSIVE
+    assert "scaling/theorem17-printed" in records["theorem17/at-bound"].notes
+
+
+def test_curves_table(report):
+    curves = report.tables["curves"]
+    grid = curves[curves["kind"] == "grid"]
+    assert set(grid["learner"]) == {"sparse ERM", "unconstrained", "low-degree d=2"}
+    assert (curves["test_loss"] >= 0).all()
+    sparse = curves[curves["learner"] == "sparse ERM"]
+    assert (sparse["max_active_sample"] <= sparse["k"]).all()
+    bound = curves[curves["kind"] == "bound"]
+    assert set(bound["learner"]) == {"sparse ERM"} and (bound["missed_mass"] == 0).all()
+    assert (bound["cube_mass_over_k"] == 0).all()  # the sample covers the cube: sparsity certified everywhere
+
+
+def test_points_are_independent(tmp_path):
+    small = theorem17.points(BLOCK)
+    bigger = theorem17.points(dict(BLOCK, sample_sizes=[16, 32, 64], index_b=[1, 2]))
+    assert set(small) <= set(bigger)
+    name = "index1-m16"
+    assert small[name] == bigger[name]
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    generate_point("theorem17", name, small[name], SEED, 1, a)
+    generate_point("theorem17", name, bigger[name], SEED, 1, b)
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_check_rejects_bad_blocks():
+    with pytest.raises(ConfigError, match="junta_p"):
+        get_claim("theorem17").check(dict(BLOCK, junta_p=[5]))
+    with pytest.raises(ConfigError, match="bound_multiples"):
+        get_claim("theorem17").check(dict(BLOCK, bound_multiples=[0.5]))
+
+
+def test_product_weights_sum_to_one():
+    weights = theorem17.product_weights(5, 0.3)
+    assert weights.sum() == pytest.approx(1.0)
+    assert weights[0] == pytest.approx(0.3**5)  # row 0 is the all-ones point
+
+
+def test_bound_point_sample_size_is_the_expression(tmp_path):
+    point = theorem17.points(BLOCK)["index1-bound1"]
+    cls = theorem17.class_parameters(theorem17.target_network(point))
+    expected = bounds.theorem17_sample_complexity(0.02, 0.2, 3, 2, 1, math.sqrt(1.25), 0.5, math.sqrt(3))
+    assert theorem17.bound_sample_size(point) == math.ceil(expected)
+    assert cls == dict(n=3, s=2, k=1, W=pytest.approx(math.sqrt(1.25)), B=0.5, R=pytest.approx(math.sqrt(3)))
+    generate_point("theorem17", "index1-bound1", point, SEED, 1, tmp_path / "b.npz")
+    arrays, _ = load_arrays(tmp_path / "b.npz")
+    assert (arrays["r0.counts"].sum(axis=1) == math.ceil(expected)).all()
+
+
+def test_closed_forms():
+    # union bound on missing a point, and the smallest covering m
+    weights = np.array([0.5, 0.25, 0.25])
+    assert 10 ** theorem17.log10_miss_probability(weights, 3) == pytest.approx(0.5**3 + 2 * 0.75**3)
+    m = theorem17.coverage_sample_size(weights, 0.1)
+    assert 0.5**m + 2 * 0.75**m <= 0.1 < 0.5 ** (m - 1) + 2 * 0.75 ** (m - 1)
+    # Clopper-Pearson, 0 failures: 1 - alpha^(1/N)
+    assert theorem17.clopper_pearson_upper(0, 14) == pytest.approx(1 - 0.05 ** (1 / 14))
+    assert theorem17.clopper_pearson_upper(3, 3) == 1.0
+    # printed expression scales like lambda^-2 (up to the log) under u -> lambda u; a count must not scale
+    cls = dict(n=3, s=2, k=1, W=1.0, B=0.5, R=math.sqrt(3))
+    assert theorem17.scale_exponent(0.02, 0.2, cls) < -2.0
+
+
+def test_weighted_erm_equals_the_replicated_sample_loss():
+    rng = np.random.default_rng(0)
+    X = np.array([[1.0, -1.0], [-1.0, 1.0], [1.0, 1.0]])
+    y = np.array([1.0, 0.0, 0.5])
+    counts = np.array([3, 1, 2])
+    erm = SparseActivationERM(n_neurons=2, k=1, W=2.0, B=1.0, n_restarts=1, max_iter=20, random_state=0)
+    erm.fit(X, y, sample_weight=counts)
+    rep = np.repeat(np.arange(3), counts)
+    assert erm.train_loss_ == pytest.approx(erm.loss(X[rep], y[rep]))
+    u, Wm, b = rng.standard_normal(2), rng.standard_normal((2, 2)), rng.standard_normal(2)
+    plain = SparseActivationERM._loss_and_grads(X[rep], y[rep], u, Wm, b, 1, True, 0.3)
+    weighted = SparseActivationERM._loss_and_grads(X, y, u, Wm, b, 1, True, 0.3, counts / counts.sum())
+    for p, w in zip(plain, weighted):
+        np.testing.assert_allclose(w, p, rtol=1e-12, atol=1e-14)
+    with pytest.raises(ValueError, match="sample_weight"):
+        erm.fit(X, y, sample_weight=[1.0, -1.0, 1.0])

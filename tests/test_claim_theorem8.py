@@ -1,0 +1,143 @@
+"""The claim ``theorem8``: Theorem 8, its proof steps and Lemma 7, on a tiny block, in process."""
+
+import math
+
+import numpy as np
+import pytest
+
+from sparseact.claims import assemble_claim, generate_point, get_claim, run_point, write_run
+from sparseact.claims import theorem8 as t8
+from sparseact.config import ConfigError
+from sparseact.cube import hypercube
+from sparseact.analysis import level_weights
+from sparseact.verify import verify_certificate
+
+TINY = {"n": 6, "s": 4, "k_values": [1, 2], "families": ["gaussian", "bucket"], "parity_p": 2, "degrees": [0, 1, 2],
+        "sample_sizes": [60, 200, 800], "seeds": 2, "eps": 0.05, "relative_eps": 0.1, "delta": 0.1}
+SEED = 7
+
+
+def _stages(block, tmp_path, replicates=1):
+    paths = []
+    for name, point in t8.points(block).items():
+        data = tmp_path / "data" / f"{name}.npz"
+        generate_point("theorem8", name, point, SEED, replicates, data)
+        run = tmp_path / "runs" / f"{name}.json"
+        write_run(run, "theorem8", name, point, run_point("theorem8", name, point, SEED, replicates, data))
+        paths.append(str(run))
+    return assemble_claim("theorem8", block, paths, replicates)
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    return _stages(TINY, tmp_path_factory.mktemp("theorem8"), replicates=2)
+
+
+@pytest.fixture(scope="module")
+def records(report):
+    return {r.check_id: r for r in report.records}
+
+
+@pytest.mark.parametrize("check_id,expected", [
+    ("theorem8/prescription", "PASS"), ("theorem8/C_H", "PASS"), ("theorem8/rho-choice", "FAIL"),
+    ("theorem8/rho-choice-corrected", "PASS"), ("theorem8/tail-step", "PASS"),
+    ("theorem8/tail-step-corrected", "PASS"),
+])
+def test_known_verdicts(records, check_id, expected):
+    assert records[check_id].verdict.value == expected, records[check_id]
+
+
+def test_big_o_checks_never_fail(records):
+    for check_id in ("theorem8/prescription", "theorem8/degree-vs-k", "theorem8/lemma7-rate"):
+        assert records[check_id].verdict.value != "FAIL"
+    assert records["theorem8/lemma7-rate"].worst_value < 1.0
+
+
+def test_records_follow_the_contract(records):
+    for record in records.values():
+        assert record.claim_id == "theorem8" and record.check_id.startswith("theorem8/")
+        assert record.statement_id in t8.STATEMENTS
+
+
+def test_rho_choice_certificate_is_verified(records):
+    record = records["theorem8/rho-choice"]
+    assert record.finding == "proof-slip" and record.counterexample
+    cert = record.certificate
+    assert cert["lhs_value"] > t8.CERT_MARGIN * cert["rhs_value"]
+    assert cert["lhs"]["vars"]["lomr"]["vars"]["c"] == t8.CERT_C
+    verification = verify_certificate(cert)
+    assert verification.confirmed, verification.message
+
+
+def test_rho_ratio_closed_form_grows_for_every_c():
+    # Bias term binding: ratio = 3 sqrt(c) (1 + k W^2 log^2(ns k^6 B^4 log(s)/(c eps^2)) / (B^2 sqrt(log s))).
+    n, s, k, W, B = 12, 8, 1, 1.0, 1.0
+    for c in (1.0, 1e-6, 1e-12):
+        ells = np.array([400.0, 500.0, 650.0])  # large enough for the bias term to bind the min
+        got = t8.lemma10_ratio(t8.printed_log_one_minus_rho(ells, n, s, k, W, B, c=c), ells, n, s, k, W, B)
+        log_arg = math.log(n * s * k**6 * B**4 * math.log(s) / c) + 2 * ells
+        closed = 3 * math.sqrt(c) * (1 + k * W**2 * log_arg**2 / (B**2 * math.sqrt(math.log(s))))
+        np.testing.assert_allclose(got, closed, rtol=1e-12)
+        assert np.all(np.diff(got) > 0)
+
+
+def test_corrected_rho_bounds_lemma10_on_random_parameters():
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        n, s = int(rng.integers(1, 10**6)), int(rng.integers(1, 5000))
+        k = int(rng.integers(1, min(s, 16) + 1))
+        W, B = float(10 ** rng.uniform(-4, 2)), float(10 ** rng.uniform(-4, 2)) * rng.integers(0, 2)
+        ell = rng.uniform(0, 300, size=5)
+        ratio = t8.lemma10_ratio(t8.corrected_log_one_minus_rho(ell, n, s, k, W, B), ell, n, s, k, W, B)
+        assert np.all(ratio <= 1.0 + 1e-12), (n, s, k, W, B, ell, ratio)
+
+
+def test_tail_chain_for_the_proofs_d():
+    d, x, one_minus = t8.tail_chain(np.array([1.0, 0.95, 0.5, 1e-9]))
+    assert d.tolist() == [1.0, 2.0, 2.0, 1e9]
+    np.testing.assert_allclose(one_minus[:3], [1.0, 1 - 0.05**2, 0.75])
+    assert np.all((x >= 1 - 1e-12) & (x <= 3 * one_minus))
+    # The printed chain is false for d the proof does not choose: rho = 0.05, d = 4.
+    assert 4 * 0.95 > 3 * (1 - 0.05**4)
+
+
+def test_degree_needed_closed_forms():
+    X = hypercube(6)
+    parity3 = X[:, :3].prod(axis=1)
+    assert t8.degree_needed(level_weights(parity3), 1e-9) == 3
+    assert t8.degree_needed(level_weights(X[:, 0]), 1e-9) == 1
+    assert t8.degree_needed(level_weights(np.ones(64)), 1e-9) == 0
+    assert t8.degree_needed(level_weights(parity3), 0.1, relative=True) == 3
+
+
+def test_points_are_independent(tmp_path):
+    bigger = dict(TINY, k_values=[1, 2, 3], families=["gaussian", "bucket", "sign"])
+    small_points, big_points = t8.points(TINY), t8.points(bigger)
+    assert set(small_points) < set(big_points)
+    for name in ("target-gaussian-k1", "target-bucket-k2", "target-dense", "target-parity-p2", "proof-steps"):
+        assert small_points[name] == big_points[name]
+        a, b = tmp_path / f"a-{name}.npz", tmp_path / f"b-{name}.npz"
+        generate_point("theorem8", name, small_points[name], SEED, 1, a)
+        generate_point("theorem8", name, big_points[name], SEED, 1, b)
+        assert a.read_bytes() == b.read_bytes()
+
+
+def test_samples_are_nested_and_networks_sparse(tmp_path):
+    point = t8.points(TINY)["target-gaussian-k2"]
+    data = t8.generate(point, np.random.default_rng(1))
+    assert data["samples"].shape == (TINY["seeds"], max(TINY["sample_sizes"]))
+    assert data["samples"].max() < 2 ** TINY["n"]
+    from sparseact.datafiles import network_from_arrays
+
+    assert network_from_arrays(data, "net").max_active() <= 2
+
+
+@pytest.mark.parametrize("change,key", [
+    ({"k_values": [1, 8]}, "claims.theorem8.k_values[1]"),
+    ({"degrees": [0, 7]}, "claims.theorem8.degrees[1]"),
+    ({"parity_p": 9}, "claims.theorem8.parity_p"),
+])
+def test_check_rejects_bad_blocks(change, key):
+    with pytest.raises(ConfigError, match=key.replace("[", r"\[").replace("]", r"\]")):
+        get_claim("theorem8").check(dict(TINY, **change))
+    get_claim("theorem8").check(TINY)
