@@ -1,14 +1,14 @@
-"""Time one claim's three stages in-process, point by point (no Snakemake, no papermill).
+"""Time one claim's three stages in-process, shard by shard (no Snakemake, no papermill).
 
 Usage::
 
     python benchmarks/claim_stages.py lemma9 --config config/quick.yaml --out /tmp/stages
 
-writes ``<out>/data/<claim>/<point>.npz`` and ``<out>/runs/<claim>/<point>.json`` for
-every grid point of the claim's config block (the files the workflow's *data* and
-*runs* stages write), prints each point's wall time per stage, then assembles the
-claim and prints its ledger rows. The claim notebook can then be executed on the
-run files with ``sparseact run-notebook`` (the printed command does it).
+writes ``<out>/data/<claim>/<shard>.npz`` and ``<out>/runs/<claim>/<shard>.json`` for
+every shard of the claim's config block (the files the workflow's *data* and *runs*
+stages write), prints each shard's wall time per stage, then assembles the claim and
+prints its ledger rows. The claim notebook can then be executed on the run files with
+``sparseact run-notebook`` (the printed command does it).
 """
 
 from __future__ import annotations
@@ -20,14 +20,7 @@ from pathlib import Path
 
 import yaml
 
-from sparseact.claims import (
-    assemble_claim,
-    generate_point,
-    get_claim,
-    replicate_count,
-    run_point,
-    write_run,
-)
+from sparseact.claims import assemble_claim, generate_shard, get_claim, replicate_count, run_shard, write_run
 
 
 def main(argv=None) -> int:
@@ -35,7 +28,7 @@ def main(argv=None) -> int:
     parser.add_argument("claim")
     parser.add_argument("--config", default="config/quick.yaml")
     parser.add_argument("--out", default="/tmp/claim-stages")
-    parser.add_argument("--points", nargs="*", help="only these points (default: the whole grid)")
+    parser.add_argument("--shards", nargs="*", help="only these shards (default: all)")
     args = parser.parse_args(argv)
 
     with open(args.config, encoding="utf-8") as handle:
@@ -43,24 +36,26 @@ def main(argv=None) -> int:
     claim, block, seed = get_claim(args.claim), config["claims"][args.claim], int(config["seed"])
     claim.check(block)
     replicates = replicate_count(args.claim, config["verdict_seeds"])
-    out = Path(args.out)
+    grid, out = claim.points(block), Path(args.out)
     run_paths, total = [], 0.0
-    for name, point in claim.points(block).items():
-        data_path = out / "data" / args.claim / f"{name}.npz"
-        run_path = out / "runs" / args.claim / f"{name}.json"
+    for shard, names in claim.shards(block).items():
+        points = {name: grid[name] for name in names}
+        data_path = out / "data" / args.claim / f"{shard}.npz"
+        run_path = out / "runs" / args.claim / f"{shard}.json"
         run_paths.append(str(run_path))
-        if args.points and name not in args.points:
+        if args.shards and shard not in args.shards:
             continue
         start = time.perf_counter()
-        generate_point(args.claim, name, point, seed, replicates, data_path)
+        generate_shard(args.claim, shard, points, seed, replicates, data_path)
         middle = time.perf_counter()
-        write_run(run_path, args.claim, name, point, run_point(args.claim, name, point, seed, replicates, data_path))
+        write_run(run_path, args.claim, shard, points, run_shard(args.claim, shard, points, seed, replicates, data_path))
         end = time.perf_counter()
         total += end - start
-        print(f"{name:40s} data {middle - start:7.2f} s  runs {end - middle:7.2f} s", flush=True)
+        print(f"{shard:32s} {len(points):3d} points  data {middle - start:7.2f} s  runs {end - middle:7.2f} s",
+              flush=True)
     start = time.perf_counter()
     report = assemble_claim(args.claim, block, run_paths, replicates)
-    print(f"{'assembly':40s} {time.perf_counter() - start:7.2f} s; data+runs total {total:.1f} s")
+    print(f"{'assembly':32s} {time.perf_counter() - start:7.2f} s; data+runs total {total:.1f} s")
     for record in report.records:
         print(f"{record.verdict.value:12s} {record.seeds:6s} {record.check_id}: {record.worst_value_label} = "
               f"{record.worst_value:.4g} {record.finding}")

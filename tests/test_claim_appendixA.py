@@ -29,7 +29,7 @@ def _stage_all(block, tmp_path, replicates=REPLICATES):
     for name, point in claim.points(block).items():
         data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
         generate_point("appendixA", name, point, SEED, replicates, data)
-        write_run(out, "appendixA", name, point, run_point("appendixA", name, point, SEED, replicates, data))
+        write_run(out, "appendixA", name, {name: point}, run_point("appendixA", name, point, SEED, replicates, data))
         paths.append(str(out))
     return paths
 

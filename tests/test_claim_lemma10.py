@@ -27,7 +27,7 @@ def _stage_all(block, tmp_path, replicates=REPLICATES):
     for name, point in claim.points(block).items():
         data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
         generate_point("lemma10", name, point, SEED, replicates, data)
-        write_run(out, "lemma10", name, point, run_point("lemma10", name, point, SEED, replicates, data))
+        write_run(out, "lemma10", name, {name: point}, run_point("lemma10", name, point, SEED, replicates, data))
         paths.append(str(out))
     return paths
 

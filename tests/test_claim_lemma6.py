@@ -52,7 +52,7 @@ def _stage_all(block, tmp_path):
     for name, point in claim.points(block).items():
         data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
         generate_point("lemma6", name, point, SEED, REPLICATES, data)
-        write_run(out, "lemma6", name, point, run_point("lemma6", name, point, SEED, REPLICATES, data))
+        write_run(out, "lemma6", name, {name: point}, run_point("lemma6", name, point, SEED, REPLICATES, data))
         paths.append(str(out))
     return paths
 

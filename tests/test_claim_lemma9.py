@@ -102,7 +102,7 @@ def _stage_all(block, tmp_path, only=None):
             continue
         data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
         generate_point("lemma9", name, point, SEED, REPLICATES, data)
-        write_run(out, "lemma9", name, point, run_point("lemma9", name, point, SEED, REPLICATES, data))
+        write_run(out, "lemma9", name, {name: point}, run_point("lemma9", name, point, SEED, REPLICATES, data))
         paths.append(str(out))
     return paths
 

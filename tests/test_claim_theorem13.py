@@ -32,7 +32,7 @@ def _stage_all(block, tmp_path, replicates=REPLICATES):
     for name, point in claim.points(block).items():
         data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
         generate_point("theorem13", name, point, SEED, replicates, data)
-        write_run(out, "theorem13", name, point, run_point("theorem13", name, point, SEED, replicates, data))
+        write_run(out, "theorem13", name, {name: point}, run_point("theorem13", name, point, SEED, replicates, data))
         paths.append(str(out))
     return paths
 

@@ -23,7 +23,7 @@ def _stages(block, tmp_path, replicates=1):
         data = tmp_path / "data" / f"{name}.npz"
         generate_point("theorem8", name, point, SEED, replicates, data)
         run = tmp_path / "runs" / f"{name}.json"
-        write_run(run, "theorem8", name, point, run_point("theorem8", name, point, SEED, replicates, data))
+        write_run(run, "theorem8", name, {name: point}, run_point("theorem8", name, point, SEED, replicates, data))
         paths.append(str(run))
     return assemble_claim("theorem8", block, paths, replicates)
 

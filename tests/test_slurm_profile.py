@@ -17,10 +17,10 @@ def test_slurm_profile_dry_run(repo_root):
     assert proc.returncode == 0, out[-3000:]
     assert "mem_mb=8000" in out and "runtime=60" in out
     assert "This was a dry-run" in out
-    # one runs job per grid point of every claim, so the points spread over nodes
+    # one runs job per shard of every claim, so the shards spread over nodes
     config = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())
-    points = sum(len(get_claim(c).points(config["claims"][c])) for c in claim_ids())
-    assert out.count("rule run:") == points
+    shards = sum(len(get_claim(c).shards(config["claims"][c])) for c in claim_ids())
+    assert out.count("rule run:") == shards
 
 
 def test_slurm_profile_is_opt_in(repo_root):

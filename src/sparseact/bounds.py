@@ -636,7 +636,10 @@ def theorem17_sample_complexity(eps, delta, n, s, k, W, B, R):
 # ---------------------------------------------------------------------------
 # registry
 def theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R):
-    r"""Theorem 17 with the scale factors that squared loss requires (not printed; our correction).
+    r"""Theorem 17 with the scale factors that squared loss requires (our correction).
+
+    Printed (Theorem 17): ``m = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2)``, which
+    is not invariant under ``u -> lambda u`` (claim ``scaling``).
 
     With ``C_H = k (W R + B)`` (the sup of ``|h|``, as for Theorem 8), Lemma 18 for a
     loss bounded by ``C_H^2`` reads ``c (C_H E R_H(S) + C_H^2 sqrt(log(1/delta)/m)) <= eps``
@@ -662,6 +665,9 @@ def theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R):
 
 def sign_ambiguity_lower_bound(p, delta):
     r"""Samples any ``(eps, delta)``-PAC learner needs to tell ``h`` from ``-h`` (exact, no hidden constant).
+
+    Printed: nowhere in the paper; the standard two-point argument, used to certify
+    that Theorem 17's printed bound fails at large output scale.
 
     If the marginal puts mass ``1 - p`` where ``h = 0`` and mass ``p`` where
     ``|h| = lambda`` with ``p lambda^2 > 2 eps``, every sample misses the mass ``p``

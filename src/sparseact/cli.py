@@ -23,9 +23,9 @@ def _run_notebook(args) -> int:
 
 
 def _generate(args) -> int:
-    from sparseact.claims import generate_point
+    from sparseact.claims import generate_shard
 
-    generate_point(args.claim, args.point, json.loads(args.params), args.seed, args.replicates, args.out)
+    generate_shard(args.claim, args.shard, json.loads(args.points), args.seed, args.replicates, args.out, args.log)
     return 0
 
 
@@ -119,13 +119,14 @@ def main(argv=None) -> int:
     rep.add_argument("--index", required=True)
     rep.add_argument("--timings", required=True)
     rep.set_defaults(func=_report)
-    gen = sub.add_parser("generate", help="write one grid point's data file (the workflow's data stage)")
+    gen = sub.add_parser("generate", help="write one shard's data file (the workflow's data stage)")
     gen.add_argument("claim", help="claim id, e.g. lemma9")
-    gen.add_argument("point", help="point name, as the claim's grid names it")
-    gen.add_argument("--params", required=True, help="the point's parameters as JSON")
+    gen.add_argument("shard", help="shard name, as the claim's grid names it")
+    gen.add_argument("--points", required=True, help="the shard's points as a JSON object: name -> parameters")
     gen.add_argument("--seed", type=int, required=True)
     gen.add_argument("--replicates", type=int, default=1, help="independent seeds (verdict_seeds for random claims)")
     gen.add_argument("--out", required=True, help="path of the .npz data file")
+    gen.add_argument("--log", help="progress log (one line per point)")
     gen.set_defaults(func=_generate)
     rdm = sub.add_parser("readme-summary", help="regenerate README's findings summary from the results")
     rdm.add_argument("readme", nargs="?", default="README.md")

@@ -30,7 +30,11 @@ class ConfigError(ValueError):
     """A configuration value outside what the workflow accepts; names the key."""
 
 
-class _StrictLoader(yaml.SafeLoader):
+#: The fastest safe loader available (libyaml's when installed).
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _StrictLoader(_SAFE_LOADER):
     """A safe loader that refuses duplicated mapping keys."""
 
 
@@ -54,7 +58,7 @@ def read_yaml_strict(path: str | Path) -> dict:
     path = Path(path)
     try:
         with open(path, encoding="utf-8") as handle:
-            data = yaml.load(handle, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
+            data = yaml.load(handle, Loader=_StrictLoader)  # noqa: S506 (a safe loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
@@ -81,7 +85,7 @@ def _validator(schema: dict):
 def _schema(schema_path: str | Path | None) -> dict:
     schema_file = Path(schema_path) if schema_path else Path(__file__).resolve().parents[2] / SCHEMA_PATH
     with open(schema_file, encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+        return yaml.load(handle, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
 
 
 def validate_config(config: dict, schema_path: str | Path | None = None) -> dict:

@@ -1,21 +1,26 @@
-"""Point data files: the arrays one grid point's computation starts from.
+"""Data files: the arrays a shard of grid points starts from.
 
-The workflow's *data* stage writes, for each grid point of each claim, one file
-``results/data/<claim>/<point>.npz``. It is an ordinary NumPy ``.npz`` archive
-(``numpy.load`` opens it) holding
+The workflow's *data* stage writes, for each shard (a set of grid points, see
+:mod:`sparseact.claims`) of each claim, one file ``results/data/<claim>/<shard>.npz``.
+It is an ordinary NumPy ``.npz`` archive (``numpy.load`` opens it) holding
 
-* one array per key (networks are stored as their three parameter arrays, see
-  :func:`network_arrays`), and
+* one array per key ``<point>/r<replicate>.<name>``: what the claim's
+  ``generate`` returned for that point and replicate (networks are stored as
+  their three parameter arrays, see :func:`network_arrays`), and
 * a JSON document under the key ``__meta__`` (a 0-d string array) with the
-  point's parameters and seeds.
+  claim, the shard, every point's parameters, the seed and the number of
+  replicates.
 
 Archives are written deterministically (fixed member time stamps, sorted keys,
-no pickles), so generating the same point twice gives byte-identical files.
+no pickles), so generating the same shard twice gives byte-identical files.
 
 Examples
 --------
->>> arrays, meta = load_arrays("results/data/lemma9/n12.npz")       # doctest: +SKIP
->>> nets = networks_from_arrays(arrays, "r0.net")                    # doctest: +SKIP
+>>> from sparseact.claims import point_data                                   # doctest: +SKIP
+>>> arrays, meta = load_arrays("results/data/lemma9/exact-n12.npz")          # doctest: +SKIP
+>>> sorted(meta["points"])                                                    # doctest: +SKIP
+['exact-n12-s16', 'exact-n12-s32', 'exact-n12-s4', 'exact-n12-s8']
+>>> data = point_data(arrays, "exact-n12-s8", replicate=0)                    # doctest: +SKIP
 """
 
 from __future__ import annotations

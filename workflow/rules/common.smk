@@ -23,8 +23,18 @@ def grid(claim):
     return get_claim(claim).points(config["claims"][claim])
 
 
-def point_params(wildcards):
-    return json.dumps(grid(wildcards.claim)[wildcards.point], sort_keys=True)
+@cache
+def shards(claim):
+    """Shard name -> its point names (one runs job per shard)."""
+    return get_claim(claim).shards(config["claims"][claim])
+
+
+def shard_points(wildcards):
+    """The shard's points as JSON: name -> parameters."""
+    names = shards(wildcards.claim)[wildcards.shard]
+    return json.dumps(
+        {name: grid(wildcards.claim)[name] for name in names}, sort_keys=True
+    )
 
 
 def replicates(wildcards):
@@ -32,11 +42,12 @@ def replicates(wildcards):
 
 
 def run_parameters(wildcards):
+    names = shards(wildcards.claim)[wildcards.shard]
     return json.dumps(
         {
             "claim": wildcards.claim,
-            "point_name": wildcards.point,
-            "point": grid(wildcards.claim)[wildcards.point],
+            "shard": wildcards.shard,
+            "points": {name: grid(wildcards.claim)[name] for name in names},
             "seed": config["seed"],
             "replicates": replicates(wildcards),
         },
@@ -72,9 +83,9 @@ def assembly_code(wildcards):
 
 def run_files(wildcards):
     return expand(
-        "results/runs/{claim}/{point}.json",
+        "results/runs/{claim}/{shard}.json",
         claim=wildcards.claim,
-        point=grid(wildcards.claim),
+        shard=shards(wildcards.claim),
     )
 
 
@@ -91,6 +102,6 @@ def benchmark_files():
     for claim in CLAIMS:
         for stage in ("data", "runs"):
             files += expand(
-                f"results/benchmarks/{stage}/{claim}/{{point}}.tsv", point=grid(claim)
+                f"results/benchmarks/{stage}/{claim}/{{shard}}.tsv", shard=shards(claim)
             )
     return files

@@ -1,23 +1,24 @@
-# Data stage: one job per grid point writes the point's networks, samples or truth tables.
+# Data stage: one job per shard (a set of grid points) writes the points' networks, samples or
+# truth tables to results/data/<claim>/<shard>.npz (format and loader in sparseact.datafiles).
 
 
 rule data:
     input:
         code=claim_code,
     output:
-        "results/data/{claim}/{point}.npz",
+        "results/data/{claim}/{shard}.npz",
     log:
-        "logs/data/{claim}/{point}.log",
+        "logs/data/{claim}/{shard}.log",
     benchmark:
-        "results/benchmarks/data/{claim}/{point}.tsv"
+        "results/benchmarks/data/{claim}/{shard}.tsv"
     wildcard_constraints:
         claim="|".join(CLAIMS),
     conda:
         ENV
     params:
-        point=point_params,
+        points=shard_points,
         seed=config["seed"],
         replicates=replicates,
     shell:
-        "python -m sparseact.cli generate {wildcards.claim} {wildcards.point} --params {params.point:q} "
-        "--seed {params.seed} --replicates {params.replicates} --out {output} > {log} 2>&1"
+        "python -m sparseact.cli generate {wildcards.claim} {wildcards.shard} --points {params.points:q} "
+        "--seed {params.seed} --replicates {params.replicates} --out {output} --log {log} > {log} 2>&1"

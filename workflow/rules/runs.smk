@@ -1,19 +1,20 @@
-# Runs stage: notebooks/run_point.py, executed by papermill once per grid point, runs the
-# claim's learners, estimators and checks on the point's data and writes its result tables.
+# Runs stage: notebooks/run_shard.py, executed by papermill once per shard (a set of grid
+# points, see sparseact.claims), runs the claim's learners, estimators and checks on the
+# shard's data file and writes the shard's result tables.
 
 
 rule run:
     input:
-        data="results/data/{claim}/{point}.npz",
-        notebook="notebooks/run_point.py",
+        data="results/data/{claim}/{shard}.npz",
+        notebook="notebooks/run_shard.py",
         code=claim_code,
     output:
-        table="results/runs/{claim}/{point}.json",
-        notebook="results/notebooks/runs/{claim}/{point}.ipynb",
+        table="results/runs/{claim}/{shard}.json",
+        notebook="results/notebooks/runs/{claim}/{shard}.ipynb",
     log:
-        "logs/runs/{claim}/{point}.log",
+        "logs/runs/{claim}/{shard}.log",
     benchmark:
-        "results/benchmarks/runs/{claim}/{point}.tsv"
+        "results/benchmarks/runs/{claim}/{shard}.tsv"
     wildcard_constraints:
         claim="|".join(CLAIMS),
     conda:

@@ -30,13 +30,18 @@ A claim module defines
     all seeds agree (otherwise it is INCONCLUSIVE).
 ``points(block) -> dict[str, dict]``
     The grid: point name -> JSON-serialisable parameters of that point (all a
-    point's computation depends on). One *data* and one *runs* job per point.
+    point's computation depends on).
 ``generate(point, rng) -> dict[str, numpy.ndarray]``
     The point's data (networks, samples, truth tables), see :mod:`sparseact.datafiles`.
 ``run(point, data, rng) -> dict[str, pandas.DataFrame]``
     The measurements on that data: the point's result tables.
 ``assemble(block, tables) -> sparseact.ledger.CheckReport``
     Ledger rows (verdicts computed from the merged tables) and summary tables.
+``shard(point_name, point) -> str`` (optional)
+    Which *data* and *runs* jobs compute the point: points with the same shard
+    name share one data file and one papermill job (cheap points share one;
+    each point still draws from its own stream, so its numbers do not depend on
+    the shard). Default: one shard per point.
 ``check(block) -> iterable of (key, message)`` (optional)
     Relations between the block's keys that the JSON schema cannot express
     (e.g. ``k <= s``); checked before any job runs.
@@ -55,7 +60,8 @@ from sparseact.claims._registry import (
 )
 
 #: Stage functions, imported on first use (they need numpy and pandas; the workflow's grids do not).
-_STAGES = ("assemble_claim", "generate_point", "load_run", "merge_runs", "run_point", "write_run")
+_STAGES = ("assemble_claim", "generate_point", "generate_shard", "load_run", "merge_runs", "point_data", "run_point",
+           "run_shard", "write_run")
 
 
 def __getattr__(name: str):
@@ -73,10 +79,13 @@ __all__ = [
     "claim_ids",
     "code_files",
     "generate_point",
+    "generate_shard",
     "get_claim",
     "load_run",
     "merge_runs",
+    "point_data",
     "replicate_count",
     "run_point",
+    "run_shard",
     "write_run",
 ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import importlib
 import pkgutil
 import re
@@ -51,6 +50,22 @@ class Claim:
         if not grid:
             raise ValueError(f"claim {self.id}: the config block gives an empty grid")
         return grid
+
+    def shards(self, block: dict) -> dict[str, list[str]]:
+        """The run jobs of ``block``: shard name -> its point names (grid order).
+
+        A claim module may define ``shard(point_name, point) -> str`` to run
+        several cheap points in one job (e.g. one shard per ``n``); by default
+        every point is its own shard. A point's numbers never depend on its
+        shard (each point draws from its own stream).
+        """
+        shards: dict[str, list[str]] = {}
+        for name, point in self.points(block).items():
+            shard = self.module.shard(name, point) if hasattr(self.module, "shard") else name
+            if not POINT_NAME.match(shard):
+                raise ValueError(f"claim {self.id}: shard name {shard!r} is not a valid file name")
+            shards.setdefault(shard, []).append(name)
+        return shards
 
     def check(self, block: dict) -> None:
         """Relations between the keys of ``block`` that a JSON schema cannot express.
@@ -114,24 +129,34 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imported_modules(path: Path) -> set[str]:
-    """``sparseact`` modules imported anywhere in ``path`` (including inside functions)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+#: ``from X import a, b`` (possibly parenthesised over several lines) and ``import X, Y``, anywhere in a file.
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.MULTILINE)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n]*)", re.MULTILINE)
+
+
+@cache
+def _imported_modules(path: Path) -> frozenset[str]:
+    """``sparseact`` modules imported anywhere in ``path`` (including inside functions).
+
+    A textual scan (much faster than walking the syntax tree, which matters for
+    Snakemake's start-up); names that are not modules are dropped by the caller.
+    """
+    text = path.read_text(encoding="utf-8")
     package = _module_name(path) if path.name == "__init__.py" else _module_name(path).rpartition(".")[0]
     names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            names.add(module)
-            names.update(f"{module}.{alias.name}" for alias in node.names)
-    return {name for name in names if name.split(".")[0] == "sparseact"}
+    for source, imported in _FROM_IMPORT.findall(text):
+        module = source.lstrip(".")
+        level = len(source) - len(module)
+        if level:
+            base = package.split(".")
+            module = ".".join(base[: len(base) - level + 1] + ([module] if module else []))
+        names.add(module)
+        for alias in re.split(r"[,\s]+", re.sub(r"#[^\n]*", "", imported).strip("() \n")):
+            if alias and alias != "as":
+                names.add(f"{module}.{alias}")
+    for imported in _IMPORT.findall(text):
+        names.update(part.split()[0] for part in imported.split(",") if part.strip())
+    return frozenset(name for name in names if name.split(".")[0] == "sparseact")
 
 
 @cache

@@ -1,4 +1,4 @@
-"""The three stages of a claim: data (per point), runs (per point), assembly (per claim).
+"""The three stages of a claim: data and runs (per shard of grid points), assembly (per claim).
 
 Seeds: every point draws from its own streams, derived from the config seed, the
 claim id, the point name, the replicate and the stage (:func:`point_rng`), so
@@ -31,44 +31,82 @@ def point_rng(seed: int, claim_id: str, point_name: str, replicate: int, stage: 
     return derive_rng(seed, claim_id, point_name, f"replicate-{replicate}", stage)
 
 
-def _prefix(replicate: int) -> str:
-    return f"r{replicate}."
+def _prefix(point_name: str, replicate: int) -> str:
+    """Key prefix of one point's replicate in a data file: ``<point>/r<replicate>.``."""
+    return f"{point_name}/r{replicate}."
+
+
+def _meta(claim_id: str, shard: str, points: dict[str, dict], seed: int, replicates: int) -> dict:
+    return json.loads(json.dumps(dict(claim=claim_id, shard=shard, points=points, seed=int(seed),
+                                      replicates=int(replicates))))
+
+
+def generate_shard(claim_id: str, shard: str, points: dict[str, dict], seed: int, replicates: int,
+                   out: str | Path, log: str | Path | None = None) -> None:
+    """Data stage: write the data of a shard's points (all replicates) to one file ``out``.
+
+    Point ``p``'s arrays for replicate ``r`` are stored under ``<p>/r<r>.<key>``
+    (:mod:`sparseact.datafiles`; :func:`point_data` reads them back). Each point
+    draws from its own stream, so its arrays do not depend on the shard.
+    ``log``, if given, receives one line per point.
+    """
+    from sparseact import progress
+
+    claim = get_claim(claim_id)
+    progress.configure(log)
+    arrays = {}
+    for name, point in progress.track(list(points.items()), f"{claim_id} data {shard}"):
+        for r in range(replicates):
+            data = claim.generate(point, point_rng(seed, claim_id, name, r, "data"))
+            arrays.update({_prefix(name, r) + key: value for key, value in data.items()})
+    save_arrays(out, arrays, _meta(claim_id, shard, points, seed, replicates))
+    progress.message(f"{claim_id} {shard}: wrote {out} ({len(points)} points, {len(arrays)} arrays)")
+
+
+def point_data(arrays: dict, point_name: str, replicate: int) -> dict:
+    """The arrays one point's ``generate`` returned for ``replicate``, from a shard's data file."""
+    prefix = _prefix(point_name, replicate)
+    return {key[len(prefix):]: value for key, value in arrays.items() if key.startswith(prefix)}
+
+
+def run_shard(claim_id: str, shard: str, points: dict[str, dict], seed: int, replicates: int,
+              data_path: str | Path) -> dict[str, pd.DataFrame]:
+    """Runs stage: every point's result tables, every replicate, with ``point`` and ``replicate`` columns.
+
+    Progress (points done, elapsed, estimate) goes to the job's log (:mod:`sparseact.progress`).
+    """
+    from sparseact import progress
+
+    claim = get_claim(claim_id)
+    arrays, meta = load_arrays(data_path)
+    if _meta(claim_id, shard, points, seed, replicates) != meta:
+        raise ValueError(f"{data_path} was generated for different parameters; regenerate it (the data stage)")
+    tables: dict[str, list[pd.DataFrame]] = {}
+    for name, point in progress.track(list(points.items()), f"{claim_id} runs {shard}"):
+        for r in range(replicates):
+            rng = point_rng(seed, claim_id, name, r, "run")
+            for table, frame in claim.run(point, point_data(arrays, name, r), rng).items():
+                frame = frame.reset_index(drop=True)
+                frame.insert(0, REPLICATE, r)
+                frame.insert(0, POINT, name)
+                tables.setdefault(table, []).append(frame)
+    return {table: pd.concat(parts, ignore_index=True) for table, parts in tables.items()}
 
 
 def generate_point(claim_id: str, point_name: str, point: dict, seed: int, replicates: int, out: str | Path) -> None:
-    """Data stage: write the data of one point (all replicates) to ``out`` (see :mod:`sparseact.datafiles`)."""
-    claim = get_claim(claim_id)
-    arrays = {}
-    for r in range(replicates):
-        data = claim.generate(point, point_rng(seed, claim_id, point_name, r, "data"))
-        arrays.update({_prefix(r) + key: value for key, value in data.items()})
-    meta = dict(claim=claim_id, point=point_name, params=point, seed=int(seed), replicates=int(replicates))
-    save_arrays(out, arrays, meta)
+    """:func:`generate_shard` for a shard of the one point ``point_name`` (for use outside the workflow)."""
+    generate_shard(claim_id, point_name, {point_name: point}, seed, replicates, out)
 
 
 def run_point(claim_id: str, point_name: str, point: dict, seed: int, replicates: int,
               data_path: str | Path) -> dict[str, pd.DataFrame]:
-    """Runs stage: the point's result tables, every replicate, with ``point`` and ``replicate`` columns."""
-    claim = get_claim(claim_id)
-    arrays, meta = load_arrays(data_path)
-    expected = dict(claim=claim_id, point=point_name, params=point, seed=int(seed), replicates=int(replicates))
-    if json.loads(json.dumps(expected)) != meta:
-        raise ValueError(f"{data_path} was generated for different parameters; regenerate it (the data stage)")
-    tables: dict[str, list[pd.DataFrame]] = {}
-    for r in range(replicates):
-        prefix = _prefix(r)
-        data = {key[len(prefix):]: value for key, value in arrays.items() if key.startswith(prefix)}
-        for name, frame in claim.run(point, data, point_rng(seed, claim_id, point_name, r, "run")).items():
-            frame = frame.reset_index(drop=True)
-            frame.insert(0, REPLICATE, r)
-            frame.insert(0, POINT, point_name)
-            tables.setdefault(name, []).append(frame)
-    return {name: pd.concat(parts, ignore_index=True) for name, parts in tables.items()}
+    """:func:`run_shard` on a file written by :func:`generate_point`."""
+    return run_shard(claim_id, point_name, {point_name: point}, seed, replicates, data_path)
 
 
-def write_run(path: str | Path, claim_id: str, point_name: str, point: dict, tables: dict[str, pd.DataFrame]) -> None:
-    """Write a point's run tables as JSON (columns in order, floats exact)."""
-    payload = dict(claim=claim_id, point=point_name, params=point,
+def write_run(path: str | Path, claim_id: str, shard: str, points: dict, tables: dict[str, pd.DataFrame]) -> None:
+    """Write a shard's run tables as JSON (columns in order, floats exact); ``points``: name -> params."""
+    payload = dict(claim=claim_id, shard=shard, points=points,
                    tables={name: dict(columns=list(frame.columns),
                                       data={str(c): frame[c].tolist() for c in frame.columns})
                            for name, frame in tables.items()})
@@ -76,7 +114,7 @@ def write_run(path: str | Path, claim_id: str, point_name: str, point: dict, tab
 
 
 def load_run(path: str | Path) -> dict[str, pd.DataFrame]:
-    """The tables of a run file written by :func:`write_run`."""
+    """The tables of a run file written by :func:`write_run` (with ``point`` and ``replicate`` columns)."""
     with open(path, encoding="utf-8") as handle:
         payload = json.load(handle)
     return {name: pd.DataFrame(spec["data"], columns=spec["columns"]) for name, spec in payload["tables"].items()}

@@ -118,6 +118,10 @@ def points(block: dict) -> dict[str, dict]:
     return grid
 
 
+
+def shard(point_name: str, point: dict) -> str:
+    """One runs job per b (all weight draws and the all-ones rows), and one per b for the whp sweep."""
+    return f"whp-b{point['b']}" if point_name.startswith("whp-") else f"b{point['b']}"
 def check(block: dict):
     """The enumeration budgets, which the schema cannot express (``b + q`` and ``2^q 4^b``)."""
     for i, b in enumerate(block["b_values"]):

@@ -144,6 +144,12 @@ def points(block: dict) -> dict[str, dict]:
     return grid
 
 
+
+def shard(point_name: str, point: dict) -> str:
+    """One runs job per n of the noise sweep, one for Claim 2.1's parities, one for Appendix B."""
+    if point_name.startswith("noise-"):
+        return point_name.rsplit("-", 1)[0]
+    return point_name.split("-", 1)[0]
 def check(block: dict):
     """``k <= s`` and the exact-enumeration budget of (17), which the schema cannot express."""
     noise, appb = block["noise"], block["appendixB"]

@@ -135,6 +135,12 @@ def points(block: dict) -> dict[str, dict]:
     return grid
 
 
+
+def shard(point_name: str, point: dict) -> str:
+    """One runs job per n of the exact sweep; the adversarial and Monte Carlo sweeps one job each."""
+    if point_name.startswith("exact-"):
+        return point_name.rsplit("-", 1)[0]
+    return point_name.split("-n", 1)[0]
 def check(block: dict):
     """``k <= s`` relations the schema cannot express."""
     s_max = max(block["s_values"])

@@ -100,6 +100,10 @@ def points(block: dict) -> dict[str, dict]:
             for i in block["instances"]}
 
 
+
+def shard(point_name: str, point: dict) -> str:
+    """One runs job per m."""
+    return f"m{point['m']}"
 def check(block: dict):
     seen = set()
     for j, inst in enumerate(block["instances"]):

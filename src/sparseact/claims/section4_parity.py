@@ -108,6 +108,10 @@ def points(block: dict) -> dict[str, dict]:
     return grid
 
 
+
+def shard(point_name: str, point: dict) -> str:
+    """The exhaustive points in one runs job, the scale formulas in another."""
+    return "scale" if point_name.startswith("scale-") else "exhaustive"
 def check(block: dict):
     if len(set(block["scale_m_values"])) < MIN_SWEEP_POINTS:
         yield ("scale_m_values", f"the O(m^1.5), O(m^2) fit needs at least {MIN_SWEEP_POINTS} distinct m values "

@@ -155,6 +155,14 @@ def points(block: dict) -> dict[str, dict]:
     return {**junta_points(block), **hardness_points(block)}
 
 
+
+def shard(point_name: str, point: dict) -> str:
+    """Small junta dimensions share a runs job; each n = 20 junta point and each hardness n has its own."""
+    if point_name.startswith("junta-") and point["n"] <= 12:
+        return "junta-small"
+    if point_name.startswith("hardness-"):
+        return point_name.rsplit("-", 1)[0]
+    return point_name
 def check(block: dict):
     """Relations of the block's keys that the schema cannot express."""
     junta, hard = block["junta"], block["hardness"]

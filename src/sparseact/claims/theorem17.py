@@ -125,6 +125,11 @@ def points(block: dict) -> dict[str, dict]:
     return grid
 
 
+
+def shard(point_name: str, point: dict) -> str:
+    """Per target, one runs job for the sample-size grid and one at the bound."""
+    target, _, tail = point_name.rpartition("-")
+    return f"{target}-{'bound' if tail.startswith('bound') else 'grid'}"
 def check(block: dict):
     for p in block["junta_p"]:
         if int(p) > int(block["junta_n"]):

@@ -1,0 +1,51 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python (sparseact)
+#     language: python
+#     name: sparseact
+# ---
+
+# %% [markdown]
+# # One shard of one claim (the workflow's *runs* stage)
+#
+# The workflow executes this notebook once per shard (a set of grid points) of every
+# claim. It loads the shard's data file (`results/data/<claim>/<shard>.npz`, written by the
+# *data* stage), runs the claim's learners, estimators and checks on each point's arrays
+# with `sparseact.claims.run_shard`, and writes the shard's result tables to
+# `results/runs/<claim>/<shard>.json`. The claim's own notebook merges the shards,
+# decides the verdicts and draws the figures.
+
+# %% tags=["parameters"]
+claim = "section1_index"
+shard = "b1"
+points = {"b1": {"b": 1}}
+seed = 0
+replicates = 1
+data_path = "results/data/section1_index/b1.npz"
+run_path = "results/runs/section1_index/b1.json"
+progress_log = None
+
+# %%
+from IPython.display import Markdown, display
+
+from sparseact import progress
+from sparseact.claims import run_shard, write_run
+
+progress.configure(progress_log)
+tables = run_shard(claim, shard, points, seed, replicates, data_path)
+write_run(run_path, claim, shard, points, tables)
+progress.message(f"{claim} {shard}: wrote {run_path}")
+
+# %% [markdown]
+# ## The shard's tables (first rows)
+
+# %%
+for name, frame in tables.items():
+    display(Markdown(f"**{name}**: {len(frame)} rows"))
+    display(frame.head(8).style.hide(axis="index").format(precision=4))

@@ -1,0 +1,103 @@
+"""Constants, argument checks and network helpers shared by the estimators of :mod:`sparseact.complexity`."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sparseact._validation import check_int
+from sparseact.networks import SparseReLUNetwork
+
+#: Largest ``m`` for which the exact estimators average over *all* sign vectors.
+EXHAUSTIVE_MAX_M = 10
+
+#: Final barrier parameter: the primal optimality gap is at most (constraints)/t in normalised units.
+_T_FINAL = 1e8
+
+#: Largest number of coverage states ``(min(k, s) + 1)^m`` of the assignment search.
+MAX_ASSIGNMENT_STATES = 1 << 20
+
+
+# ---------------------------------------------------------------------------
+# argument checks
+# ---------------------------------------------------------------------------
+
+
+def _as_points(X) -> np.ndarray:
+    try:
+        arr = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"X must be a numeric array of shape (m, n): {exc}") from None
+    if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
+        raise ValueError(f"X must have shape (m, n) with m, n >= 1, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("X must be finite")
+    return arr
+
+
+def _scale(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a real number >= 0, got {value!r}")
+    value = float(value)
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite real number >= 0, got {value!r}")
+    return value
+
+
+def _as_zeta(zeta, m: int) -> np.ndarray:
+    z = np.asarray(zeta, dtype=np.float64)
+    if z.shape != (m,):
+        raise ValueError(f"zeta must have shape ({m},), got {z.shape}")
+    if not np.all(np.abs(z) == 1.0):
+        raise ValueError("zeta must be a vector of +-1 signs")
+    return z
+
+
+def _check_rng(rng) -> np.random.Generator:
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    return rng
+
+
+def _check_confidence(confidence) -> float:
+    if isinstance(confidence, bool) or not isinstance(confidence, (float, int, np.floating, np.integer)):
+        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
+    confidence = float(confidence)
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
+    return confidence
+
+
+def _check_sk(s, k) -> tuple[int, int]:
+    s = check_int(s, "s", 1)
+    k = check_int(k, "k", 1)
+    if k > s:
+        raise ValueError(f"k must be <= s, got k={k}, s={s}")
+    return s, k
+
+
+
+# ---------------------------------------------------------------------------
+# network helpers
+# ---------------------------------------------------------------------------
+
+
+def network_objective(net: SparseReLUNetwork, X, zeta) -> float:
+    """``(1/m) sum_i zeta_i h(x_i)`` for the network ``h`` (**exact** for that network)."""
+    X = _as_points(X)
+    zeta = _as_zeta(zeta, X.shape[0])
+    return float(zeta @ net(X)) / X.shape[0]
+
+
+def in_class(net: SparseReLUNetwork, X, s: int, k: int, W: float, B: float) -> bool:
+    """Whether ``net`` lies in ``H_{n,s,k}^{W,B}`` with k-sparsity on the rows of ``X`` (Definition 2)."""
+    X = _as_points(X)
+    return bool(
+        net.n_neurons <= s
+        and net.scale_W() <= W
+        and net.scale_B() <= B
+        and int(net.active_counts(X).max(initial=0)) <= k
+    )
+
+

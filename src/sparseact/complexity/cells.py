@@ -1,0 +1,161 @@
+"""Halfspace cells of a sample: the activation patterns one neuron of the class can cut out (Sauer-Shelah)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from scipy.optimize import OptimizeWarning, linprog
+
+from sparseact._validation import check_int
+from sparseact.complexity._common import _as_points, _scale
+
+# ---------------------------------------------------------------------------
+# halfspace cells
+# ---------------------------------------------------------------------------
+
+
+def _lp_witness(X: np.ndarray, labels: np.ndarray, homogeneous: bool) -> np.ndarray | None:
+    """``(w, b)`` with ``<w,x_i> - b > 0`` iff ``labels[i]``, or ``None`` if there is none.
+
+    Biased halfspaces: a strict separation on both sides exists iff one does with
+    ``>0`` / ``<=0`` (shift ``b`` by half the smallest positive margin), and then,
+    after scaling, one with margins ``>= 1`` / ``<= -1``: that LP is solved and the
+    answer is checked in floating point. Homogeneous (``b = 0``): the LP asks
+    ``<w,x_i> >= 1`` on the cell and ``<= 0`` off it (points with ``<w,x_i> = 0``
+    may be needed, e.g. antipodal or zero rows), checked with tolerance ``1e-9``.
+    """
+    m, n = X.shape
+    sign = np.where(labels, -1.0, 1.0)  # rows: -(<w,x> - b) <= -1 on the cell, (<w,x> - b) <= rhs off
+    if homogeneous:
+        A = sign[:, None] * X
+        rhs = np.where(labels, -1.0, 0.0)
+    else:
+        A = sign[:, None] * np.hstack([X, -np.ones((m, 1))])
+        rhs = np.full(m, -1.0)
+    nv = A.shape[1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OptimizeWarning)
+        res = linprog(np.zeros(nv), A_ub=A, b_ub=rhs, bounds=[(None, None)] * nv, method="highs")
+    if res.status != 0:
+        return None
+    v = np.asarray(res.x, dtype=np.float64)
+    w, b = (v, 0.0) if homogeneous else (v[:n], float(v[n]))
+    pre = X @ w - b
+    scale = 1.0 + np.abs(X) @ np.abs(w) + abs(b)
+    if homogeneous:
+        ok = np.all(pre[labels] > 0) and np.all(pre[~labels] <= 1e-9 * scale[~labels])
+    else:
+        ok = np.all(pre[labels] > 0) and np.all(pre[~labels] < 0)
+    if not ok:
+        return None
+    return np.concatenate([w, [b]])
+
+
+def _witness_from(X: np.ndarray, labels: np.ndarray, v: np.ndarray, homogeneous: bool) -> bool:
+    """Whether the witness ``v = (w, b)`` realises ``labels`` (strictly, robustly)."""
+    n = X.shape[1]
+    pre = X @ v[:n] - v[n]
+    if homogeneous:
+        return bool(np.all(pre[labels] > 0) and np.all(pre[~labels] <= 0))
+    # robust: require both sides strict, so that the LP-based enumeration is exact
+    return bool(np.all(pre[labels] > 0) and np.all(pre[~labels] < 0))
+
+
+def _cells_with_witnesses(
+    X: np.ndarray, homogeneous: bool = False, max_cells: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """All halfspace cells of the rows of ``X`` with a strict witness ``(w, b)`` each.
+
+    Incremental enumeration: a labelling of the first ``t + 1`` points is
+    realisable only if its restriction to the first ``t`` points is, so each
+    realisable prefix is extended by both labels of the next point. The label
+    the prefix's witness already gives (if strict) needs no LP; the other is
+    tested by :func:`_lp_witness`. Cost ``O(#cells * m)`` LPs instead of ``2^m``.
+    """
+    m, n = X.shape
+    prefixes: list[tuple[np.ndarray, np.ndarray]] = [(np.zeros(0, dtype=bool), np.zeros(n + 1))]
+    for t in range(m):
+        Xt = X[: t + 1]
+        nxt: list[tuple[np.ndarray, np.ndarray]] = []
+        for labels, v in prefixes:
+            for lab in (False, True):
+                new = np.append(labels, lab)
+                if t == 0 or not _witness_from(Xt, new, v, homogeneous):
+                    v_new = _lp_witness(Xt, new, homogeneous)
+                else:
+                    v_new = v
+                if v_new is not None:
+                    nxt.append((new, v_new))
+        prefixes = nxt
+        if max_cells is not None and len(prefixes) > max_cells:
+            raise ValueError(
+                f"more than max_cells={max_cells} halfspace cells on the first {t + 1} points"
+            )
+    masks = np.array([lab for lab, _ in prefixes], dtype=bool).reshape(-1, m)
+    wit = np.array([v for _, v in prefixes], dtype=np.float64).reshape(-1, n + 1)
+    order = np.lexsort(masks.T[::-1])  # deterministic order: lexicographic in the masks
+    return masks[order], wit[order]
+
+
+def halfspace_cells(X, max_cells: int | None = None, homogeneous: bool = False) -> list[np.ndarray]:
+    """All subsets of the rows of ``X`` cut out by one halfspace (the patterns of ONE neuron).
+
+    A subset ``I`` is a *cell* when some ``(w, b)`` has ``<w, x_i> - b > 0`` exactly
+    for ``i in I``: the activation pattern of one ReLU neuron on the sample. The
+    empty cell is always included (``w = 0, b = 0``).
+
+    Parameters
+    ----------
+    X : array_like, shape (m, n)
+        The sample (rows are points; repeated rows always share a label). Meant
+        for tiny samples (``m <= ~12`` and small ``n``): the number of cells is
+        ``O(m^n)`` and each costs one LP.
+    max_cells : int, optional
+        Raise ``ValueError`` as soon as more cells than this are found.
+    homogeneous : bool, optional
+        Only halfspaces through the origin ``{<w, x> > 0}`` (``b = 0``; the
+        class with ``B = 0``).
+
+    Returns
+    -------
+    list of ndarray of bool, shape (m,)
+        One mask per cell, each **exact** (every cell is certified by a witness
+        ``(w, b)`` checked in floating point; non-cells are certified by LP
+        infeasibility with margin normalisation, see :func:`_lp_witness`).
+        Sorted lexicographically (the empty cell first).
+    """
+    X = _as_points(X)
+    if max_cells is not None:
+        max_cells = check_int(max_cells, "max_cells", 1)
+    masks, _ = _cells_with_witnesses(X, bool(homogeneous), max_cells)
+    return [row.copy() for row in masks]
+
+
+def class_cells(X, W, B, max_cells: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The cells realisable by one neuron of ``H^{W,B}`` on ``X``, with witnesses.
+
+    ``W > 0, B > 0``: all halfspace cells; ``W > 0, B = 0``: homogeneous ones;
+    ``W = 0``: the empty cell and, if ``B > 0``, the set of all points.
+
+    Returns
+    -------
+    masks : ndarray of bool, shape (C, m)
+        **exact** cells.
+    witnesses : ndarray, shape (C, n + 1)
+        ``(w, b)`` realising each cell (arbitrary scale; not scaled into ``W, B``).
+    """
+    X = _as_points(X)
+    W = _scale(W, "W")
+    B = _scale(B, "B")
+    m, n = X.shape
+    if W == 0.0:
+        masks = [np.zeros(m, dtype=bool)]
+        wit = [np.zeros(n + 1)]
+        if B > 0.0:
+            masks.append(np.ones(m, dtype=bool))
+            wit.append(np.concatenate([np.zeros(n), [-1.0]]))
+        return np.array(masks), np.array(wit)
+    return _cells_with_witnesses(X, homogeneous=(B == 0.0), max_cells=max_cells)
+
+

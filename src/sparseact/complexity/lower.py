@@ -1,0 +1,976 @@
+r"""Scalable lower bounds of the sup and of ``R_H(S)``: verified networks of ``H_{n,s,k}^{W,B}`` found by search.
+
+For one sign vector ``zeta`` the value ``(1/m) sum_i zeta_i h(x_i)`` of any network
+``h`` of the class (scales and ``k``-sparsity on ``S`` checked) is a lower bound of
+``sup_{h in H} (1/m) sum_i zeta_i h(x_i)``; averaged over sign vectors it
+estimates a lower bound of ``R_H(S)``.
+
+Implementation
+--------------
+The search (coordinate ascent over neurons, :func:`sup_lower_bound`) is compiled
+with numba: one compiled call runs the search for *every* ``(zeta, restart)``
+instance of an estimate, so no Python code runs per neuron placement. The
+per-neuron polish (a small SOCP per neuron with its cell held fixed) is one
+batched barrier solve over all neurons of all instances. The compiled search
+draws its random numbers from numba's generator, seeded from the caller's
+``numpy.random.Generator`` at each call (one seed per batch), so results are a
+deterministic function of that generator.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from sparseact._validation import check_int
+from sparseact.analysis import MonteCarloEstimate
+from sparseact.complexity._common import (
+    _as_points,
+    _as_zeta,
+    _check_confidence,
+    _check_rng,
+    _check_sk,
+    _scale,
+    _T_FINAL,
+    in_class,
+    network_objective,
+)
+from sparseact.networks import SparseReLUNetwork
+
+#: Relative improvement a move must bring to be accepted (guards against cycling on rounding).
+_IMPROVE_RTOL = 1e-12
+#: Absolute counterpart of :data:`_IMPROVE_RTOL`.
+_IMPROVE_ATOL = 1e-15
+#: Relative shift of a threshold above the binding point, so points at the threshold stay inactive.
+_THRESHOLD_SHIFT = 1e-9
+#: Local ascent steps on the best direction of each placement.
+_REFINE_STEPS = 3
+#: Directions projected onto the cone of saturated points (homogeneous class, ``B = 0``).
+_N_PROJECTED = 8
+#: First barrier parameter of the polish (warm start from the search's neuron).
+_POLISH_T0 = 1e3
+#: Growth factor of the barrier parameter between centring stages (t = 1e3, 1e5, 1e7, then _T_FINAL).
+_POLISH_MU = 100.0
+#: Newton decrement at which a centring stage stops.
+_POLISH_TOL = 1e-10
+#: Norm below which a candidate direction is discarded.
+_MIN_DIRECTION_NORM = 1e-12
+
+
+@dataclass(frozen=True)
+class LowerBoundSup:
+    """A network of ``H_{n,s,k}^{W,B}`` found by the heuristic search for one ``zeta``.
+
+    Attributes
+    ----------
+    value : float
+        ``(1/m) sum_i zeta_i h(x_i)`` of ``network``: a **lower bound
+        (estimate)** of the sup (the network is verified to lie in the class).
+    network : SparseReLUNetwork
+    repaired : int
+        Neurons switched off by the final feasibility repair (rounding at
+        thresholds; normally 0).
+    """
+
+    value: float
+    network: SparseReLUNetwork
+    repaired: int
+
+
+# ---------------------------------------------------------------------------
+# compiled search (numba)
+# ---------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _best_threshold(P, zeta, tau_min, W, B, max_size):  # pragma: no cover - compiled
+    """Best ``(value, direction index, tau, t)`` for neurons ``w = t u_d``, ``b = t tau``.
+
+    For a unit direction ``u`` with projections ``p_i = <u, x_i>`` (row ``d`` of
+    ``P``, shape ``(D, m)``) the neuron ``(t u, t tau)`` has cell ``{p_i > tau}`` and contributes
+    ``t g(tau)``, ``g(tau) = sum_{p_i > tau} zeta_i (p_i - tau)`` (continuous,
+    piecewise linear). The scales allow ``t = min(W, B/|tau|)``; on each piece
+    between consecutive breakpoints of ``{p_i} U {-B/W, B/W}``, ``t |g(tau)|`` is
+    ``W |affine(tau)|`` or ``B |affine(1/tau)|``, convex in ``tau`` or in
+    ``1/tau``, so its maximum over ``tau >= tau_min[d]`` (points already covered
+    ``k`` times must stay inactive) is attained at a breakpoint, at ``+-B/W`` or
+    at ``tau_min[d]``. (``tau -> -inf``, i.e. ``w = 0, b = -B``, is handled by the
+    caller.) ``max_size >= 0`` caps the number of points of the cell (``-1``: no cap).
+    One sort per direction; ties among the ``p_i`` are grouped (``r`` counts the
+    points strictly above ``tau``), so the order within ties does not matter.
+    """
+    D, m = P.shape
+    best_val, best_d, best_tau, best_t = -np.inf, 0, 0.0, 0.0
+    CP = np.zeros(m + 1)
+    CZ = np.zeros(m + 1)
+    ps = np.empty(m)
+    pos = np.empty(m)
+    neg = np.empty(m)
+    n_extra = 3 if W > 0 else 1
+    for d in range(D):
+        # only points above tau_min can be active: sort those (tau < tau_min is infeasible)
+        tmin = tau_min[d]
+        n_pos, n_neg = 0, 0
+        for i in range(m):
+            if P[d, i] > tmin:
+                if zeta[i] > 0:
+                    pos[n_pos] = -P[d, i]
+                    n_pos += 1
+                else:
+                    neg[n_neg] = -P[d, i]
+                    n_neg += 1
+        c = n_pos + n_neg
+        sp = np.sort(pos[:n_pos])  # ascending negatives: descending projections
+        sn = np.sort(neg[:n_neg])
+        a, b = 0, 0
+        for q in range(c):  # merge, accumulating sum zeta_i p_i and sum zeta_i
+            if b >= n_neg or (a < n_pos and sp[a] <= sn[b]):
+                ps[q] = -sp[a]
+                z = 1.0
+                a += 1
+            else:
+                ps[q] = -sn[b]
+                z = -1.0
+                b += 1
+            CP[q + 1] = CP[q] + z * ps[q]
+            CZ[q + 1] = CZ[q] + z
+        r = 0
+        for q in range(c + n_extra):
+            if q < c:
+                tau = ps[q]
+                if q == 0 or ps[q] != ps[q - 1]:
+                    r = q
+                rr = r
+            else:
+                e = q - c
+                if e == 0:
+                    if np.isfinite(tmin):
+                        tau = tmin
+                    elif c > 0:
+                        tau = ps[0]
+                    else:
+                        continue
+                elif e == 1:
+                    tau = B / W
+                else:
+                    tau = -B / W
+                if tau < tmin:
+                    continue
+                rr = 0
+                for i in range(c):
+                    if ps[i] > tau:
+                        rr += 1
+                    else:
+                        break
+            if max_size >= 0 and rr > max_size:
+                continue
+            g = CP[rr] - tau * CZ[rr]
+            if tau == 0.0:
+                t = W
+            else:
+                t = min(W, B / max(abs(tau), 1e-300))
+            val = t * abs(g)
+            if val > best_val:
+                best_val, best_d, best_tau, best_t = val, d, tau, t
+    return best_val, best_d, best_tau, best_t
+
+
+@numba.njit(cache=True)
+def _column_max(P, rows):  # pragma: no cover - compiled
+    """``max_{i in rows} P[d, i]`` per direction ``d`` (``-inf`` when ``rows`` is empty)."""
+    out = np.full(P.shape[0], -np.inf)
+    for d in range(P.shape[0]):
+        for i in range(P.shape[1]):
+            if rows[i] and P[d, i] > out[d]:
+                out[d] = P[d, i]
+    return out
+
+
+@numba.njit(cache=True)
+def _normalised_rows(U, count):  # pragma: no cover - compiled
+    """The first ``count`` rows of ``U`` with norm above :data:`_MIN_DIRECTION_NORM`, normalised."""
+    keep = 0
+    out = np.empty((count, U.shape[1]))
+    for r in range(count):
+        nrm = np.sqrt(np.sum(U[r] * U[r]))
+        if nrm > _MIN_DIRECTION_NORM:
+            out[keep] = U[r] / nrm
+            keep += 1
+    return out[:keep].copy()
+
+
+@numba.njit(cache=True)
+def _directions(X, zeta, avail, cell, w_cur, n_random, others):  # pragma: no cover - compiled
+    """Candidate unit directions of one placement (see :func:`sup_lower_bound`)."""
+    m, n = X.shape
+    U = np.zeros((others.shape[0] + 10 + n_random, n))
+    c = 0
+    for r in range(others.shape[0]):
+        U[c] = others[r]
+        c += 1
+    wn = np.sqrt(np.sum(w_cur * w_cur))
+    if np.any(w_cur != 0.0):
+        U[c] = w_cur
+        U[c + 1] = w_cur / wn + 0.3 * np.random.standard_normal(n) / math.sqrt(n)
+        c += 2
+    if np.any(cell):
+        v = np.zeros(n)
+        for i in range(m):
+            if cell[i]:
+                v += zeta[i] * X[i]
+        U[c] = v
+        U[c + 1] = -v
+        c += 2
+    n_avail = 0
+    for i in range(m):
+        if avail[i]:
+            n_avail += 1
+    if n_avail > 0:
+        v = np.zeros(n)
+        vp = np.zeros(n)
+        vn = np.zeros(n)
+        has_p, has_n = False, False
+        idx = np.empty(n_avail, dtype=np.int64)
+        a = 0
+        for i in range(m):
+            if avail[i]:
+                v += zeta[i] * X[i]
+                if zeta[i] > 0:
+                    vp += X[i]
+                    has_p = True
+                else:
+                    vn += X[i]
+                    has_n = True
+                idx[a] = i
+                a += 1
+        U[c] = v
+        U[c + 1] = -v
+        c += 2
+        if has_p:
+            U[c] = vp
+            c += 1
+        if has_n:
+            U[c] = vn
+            c += 1
+        for _ in range(2):  # isolate around available points
+            U[c] = X[idx[np.random.randint(0, n_avail)]]
+            c += 1
+    for _ in range(n_random):
+        U[c] = np.random.standard_normal(n)
+        c += 1
+    return _normalised_rows(U, c)
+
+
+@numba.njit(cache=True)
+def _least_squares(A, cols, b):  # pragma: no cover - compiled
+    """``argmin_z ||A[:, cols] z - b||`` by the normal equations (Gaussian elimination, tiny ridge)."""
+    k = cols.size
+    G = np.empty((k, k + 1))
+    for a in range(k):
+        for c in range(k):
+            G[a, c] = np.sum(A[:, cols[a]] * A[:, cols[c]])
+        G[a, a] += 1e-12 * (1.0 + G[a, a])
+        G[a, k] = np.sum(A[:, cols[a]] * b)
+    for c in range(k):  # elimination with partial pivoting
+        piv = c
+        for r in range(c + 1, k):
+            if abs(G[r, c]) > abs(G[piv, c]):
+                piv = r
+        for j in range(k + 1):
+            G[c, j], G[piv, j] = G[piv, j], G[c, j]
+        for r in range(c + 1, k):
+            f = G[r, c] / G[c, c]
+            for j in range(c, k + 1):
+                G[r, j] -= f * G[c, j]
+    z = np.zeros(k)
+    for r in range(k - 1, -1, -1):
+        acc = G[r, k]
+        for j in range(r + 1, k):
+            acc -= G[r, j] * z[j]
+        z[r] = acc / G[r, r]
+    return z
+
+
+@numba.njit(cache=True)
+def _nnls(A, b, maxiter):  # pragma: no cover - compiled
+    """Lawson-Hanson: ``argmin_{x >= 0} ||A x - b||`` (``A`` of shape ``(p, q)``)."""
+    p, q = A.shape
+    x = np.zeros(q)
+    passive = np.zeros(q, dtype=np.bool_)
+    tol = 10.0 * 2.220446049250313e-16 * max(p, q) * max(np.abs(A).sum(axis=0).max(), 1.0)
+    it = 0
+    while True:
+        wgrad = A.T @ (b - A @ x)
+        j_best, w_best = -1, tol
+        for j in range(q):
+            if not passive[j] and wgrad[j] > w_best:
+                j_best, w_best = j, wgrad[j]
+        if j_best < 0:
+            return x
+        passive[j_best] = True
+        while True:
+            it += 1
+            if it > maxiter:
+                return x
+            idx = np.flatnonzero(passive)
+            z_p = _least_squares(A, idx, b)
+            if np.all(z_p > tol):
+                x[:] = 0.0
+                x[idx] = z_p
+                break
+            alpha = np.inf
+            for a in range(idx.size):
+                if z_p[a] <= tol:
+                    den = x[idx[a]] - z_p[a]
+                    if den > 0:
+                        alpha = min(alpha, x[idx[a]] / den)
+            if not np.isfinite(alpha):
+                alpha = 0.0
+            for a in range(idx.size):
+                x[idx[a]] += alpha * (z_p[a] - x[idx[a]])
+            for j in range(q):
+                if passive[j] and x[j] <= tol:
+                    passive[j] = False
+                    x[j] = 0.0
+            if not np.any(passive):
+                break
+
+
+@numba.njit(cache=True)
+def _refine_direction(X, zeta, sat, W, B, max_size, u, val, tau, t, steps):  # pragma: no cover - compiled
+    """Local ascent on the direction of the best neuron ``(t u, t tau)``.
+
+    The contribution ``t sum_{p_i > tau} zeta_i (<u, x_i> - tau)`` with ``tau`` tied
+    to the binding point ``j*`` (the point at the threshold) has the
+    (sub)gradient ``t sigma (sum_cell zeta_i x_i - (sum_cell zeta_i) x_{j*})`` in
+    ``u``; each step evaluates three step sizes along its tangent part plus two
+    random perturbations (exact thresholds by :func:`_best_threshold`) and keeps
+    the best direction if it improves.
+    """
+    m, n = X.shape
+    for _ in range(steps):
+        p = X @ u
+        gsum = np.zeros(n)
+        zsum, objective = 0.0, 0.0
+        j_star, p_star = -1, -np.inf
+        for i in range(m):
+            if p[i] > tau:
+                gsum += zeta[i] * X[i]
+                zsum += zeta[i]
+                objective += zeta[i] * (p[i] - tau)
+            elif p[i] > p_star:
+                j_star, p_star = i, p[i]
+        sigma = 1.0 if objective >= 0 else -1.0
+        grad = gsum.copy()
+        if j_star >= 0 and abs(p_star - tau) <= 1e-9 * (1.0 + abs(tau)):
+            grad = grad - zsum * X[j_star]
+        grad = sigma * grad
+        grad = grad - (grad @ u) * u
+        gn = np.sqrt(np.sum(grad * grad))
+        Ud = np.empty((5, n))
+        c = 0
+        if gn > 0:
+            for eta in (0.02, 0.08, 0.3):
+                Ud[c] = u + eta * grad / gn
+                c += 1
+        for _r in range(2):
+            Ud[c] = u + 0.1 * np.random.standard_normal(n) / math.sqrt(n)
+            c += 1
+        Uc = Ud[:c].copy()
+        for r in range(c):
+            Uc[r] = Uc[r] / np.sqrt(np.sum(Uc[r] * Uc[r]))
+        P = Uc @ X.T  # projections, one row per direction
+        v2, d2, tau2, t2 = _best_threshold(P, zeta, _column_max(P, sat), W, B, max_size)
+        if v2 > val * (1 + 1e-12):
+            val, u, tau, t = v2, Uc[d2].copy(), tau2, t2
+        else:
+            break
+    return val, u, tau, t
+
+
+@numba.njit(cache=True)
+def _place_neuron(X, zeta, counts, k, W, B, cell, w_cur, n_random, max_size, others):  # pragma: no cover - compiled
+    """Best neuron over candidate directions given the coverage ``counts`` of the other neurons.
+
+    Returns ``(signed contribution, w, b, active mask)``; the contribution is
+    recomputed from the neuron's own preactivations, and a candidate that would
+    activate a saturated point (through rounding) is discarded.
+    """
+    m, n = X.shape
+    sat = counts >= k
+    any_sat = np.any(sat)
+    U0 = _directions(X, zeta, ~sat, cell, w_cur, n_random, others)
+    U = U0
+    if B == 0.0 and any_sat and U0.shape[0] > 0:
+        # homogeneous neurons: saturated points need <u, x_j> <= 0 exactly, so also try
+        # the projections onto that cone, Pi_K(d) = d - X_sat^T lambda* (Moreau, via NNLS)
+        XsT = np.ascontiguousarray(X[sat].T)
+        n_proj = min(_N_PROJECTED, U0.shape[0])
+        extra = np.empty((n_proj, n))
+        c = 0
+        for r in range(n_proj):
+            lam = _nnls(XsT, U0[r].copy(), 20 * XsT.shape[1] + 50)
+            v = U0[r] - XsT @ lam
+            nv = np.sqrt(np.sum(v * v))
+            if nv > 1e-9:
+                extra[c] = v / nv
+                c += 1
+        if c > 0:
+            U = np.vstack((U0, extra[:c]))
+    n_cand = 0
+    cand_w = np.zeros((2, n))
+    cand_b = np.zeros(2)
+    if U.shape[0] > 0 and W > 0:
+        P = U @ X.T  # projections, one row per direction
+        val, d, tau, t = _best_threshold(P, zeta, _column_max(P, sat), W, B, max_size)
+        u = U[d].copy()
+        if val > 0:
+            val, u, tau, t = _refine_direction(X, zeta, sat, W, B, max_size, u, val, tau, t, _REFINE_STEPS)
+        if val > 0:
+            if B == 0.0:  # homogeneous: tau = 0 exactly, b = 0
+                cand_w[0] = W * u
+                cand_b[0] = 0.0
+            else:
+                tau_s = tau + _THRESHOLD_SHIFT * (1.0 + abs(tau))
+                t_s = min(W, B / abs(tau_s)) if tau_s != 0 else W
+                cand_w[0] = t_s * u
+                cand_b[0] = t_s * tau_s
+            n_cand = 1
+    if not any_sat and B > 0 and (max_size < 0 or m <= max_size):
+        # w = 0, b = -B: every point active, value B |sum zeta|
+        cand_w[n_cand] = 0.0
+        cand_b[n_cand] = -B
+        n_cand += 1
+    best_v, best_w, best_b, best_a = 0.0, np.zeros(n), 0.0, np.zeros(m, dtype=np.bool_)
+    for c in range(n_cand):
+        pre = X @ cand_w[c] - cand_b[c]
+        act = pre > 0
+        if np.any(act & sat):
+            continue
+        v = 0.0
+        for i in range(m):
+            if pre[i] > 0:
+                v += zeta[i] * pre[i]
+        if abs(v) > abs(best_v):
+            best_v, best_w, best_b, best_a = v, cand_w[c].copy(), cand_b[c], act
+    return best_v, best_w, best_b, best_a
+
+
+@numba.njit(cache=True)
+def _random_cap(m):  # pragma: no cover - compiled
+    """A random cell-size cap, biased towards small cells (``m u^2``, at least 1)."""
+    return max(1, int(math.ceil(m * np.random.random() ** 2)))
+
+
+@numba.njit(cache=True)
+def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped):  # pragma: no cover - compiled
+    """Coordinate ascent over neurons, greedy construction or a given start, single and pair moves.
+
+    ``use_init``: start from ``(Wm, bm)`` (modified in place) instead of the greedy
+    construction (uncapped, or with random size caps when ``capped``). Returns the
+    output signs ``u_j = sign(contribution_j)``.
+    """
+    m, n = X.shape
+    empty = np.zeros((0, n))
+    act = np.zeros((m, s), dtype=np.bool_)
+    val = np.zeros(s)
+    counts = np.zeros(m, dtype=np.int64)
+    if use_init:
+        for j in range(s):
+            pre = X @ Wm[j] - bm[j]
+            for i in range(m):
+                if pre[i] > 0:
+                    act[i, j] = True
+                    counts[i] += 1
+                    val[j] += zeta[i] * pre[i]
+    else:
+        for j in range(s):
+            cap = _random_cap(m) if capped else -1
+            v, w, b, a = _place_neuron(X, zeta, counts, k, W, B, act[:, j].copy(), Wm[j].copy(), n_random, cap, empty)
+            Wm[j], bm[j], val[j], act[:, j] = w, b, v, a
+            counts += a.astype(np.int64)
+    for _sweep in range(iterations):
+        improved = False
+        # single-neuron moves: re-place neuron j given the others
+        for j in np.random.permutation(s):
+            counts -= act[:, j].astype(np.int64)
+            others = empty
+            if k > 1 and s > 1:  # overlapping cells: try the directions of up to three other neurons
+                rest = np.random.permutation(np.concatenate((np.arange(j), np.arange(j + 1, s))))[: min(3, s - 1)]
+                others = np.empty((rest.size, n))
+                n_others = 0
+                for i in rest:
+                    if np.any(Wm[i] != 0.0):
+                        others[n_others] = Wm[i]
+                        n_others += 1
+                others = others[:n_others].copy()
+            v, w, b, a = _place_neuron(X, zeta, counts, k, W, B, act[:, j].copy(), Wm[j].copy(), n_random, -1, others)
+            if abs(v) > abs(val[j]) * (1 + _IMPROVE_RTOL) + _IMPROVE_ATOL:
+                Wm[j], bm[j], val[j], act[:, j] = w, b, v, a
+                improved = True
+            counts += act[:, j].astype(np.int64)
+        # pair moves: re-place j2 under a random size cap, then j1 given it
+        if s >= 2:
+            for j1 in np.random.permutation(s):
+                j2 = np.random.randint(0, s - 1)
+                if j2 >= j1:
+                    j2 += 1
+                old = abs(val[j1]) + abs(val[j2])
+                counts -= act[:, j1].astype(np.int64) + act[:, j2].astype(np.int64)
+                v2, w2, b2, a2 = _place_neuron(X, zeta, counts, k, W, B, act[:, j2].copy(), Wm[j2].copy(), n_random,
+                                               _random_cap(m), empty)
+                v1, w1, b1, a1 = _place_neuron(X, zeta, counts + a2.astype(np.int64), k, W, B, act[:, j1].copy(),
+                                               Wm[j1].copy(), n_random, -1, empty)
+                if abs(v1) + abs(v2) > old * (1 + _IMPROVE_RTOL) + _IMPROVE_ATOL:
+                    Wm[j1], bm[j1], val[j1], act[:, j1] = w1, b1, v1, a1
+                    Wm[j2], bm[j2], val[j2], act[:, j2] = w2, b2, v2, a2
+                    improved = True
+                counts += act[:, j1].astype(np.int64) + act[:, j2].astype(np.int64)
+        if not improved:
+            break
+    return np.where(val < 0, -1.0, 1.0)
+
+
+@numba.njit(cache=True)
+def _search_batch(X, zetas, capped, s, k, W, B, iterations, n_random, Wm, bm, use_init, seed):  # pragma: no cover
+    """:func:`_search` for every instance ``i`` (sign vector ``zetas[i]``, networks ``Wm[i], bm[i]`` in place).
+
+    numba's generator is seeded with ``seed`` first, so the batch is deterministic.
+    """
+    np.random.seed(seed)
+    um = np.ones((zetas.shape[0], s))
+    for i in range(zetas.shape[0]):
+        Wi, bi = Wm[i].copy(), bm[i].copy()
+        um[i] = _search(X, zetas[i], s, k, W, B, iterations, n_random, Wi, bi, use_init, capped[i])
+        Wm[i], bm[i] = Wi, bi
+    return um
+
+
+# ---------------------------------------------------------------------------
+# polish: per-neuron SOCP with the cell held fixed, batched over all instances
+# ---------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _polish_barrier(A, a0, q, u0, n, t0, t_final, mu, tol):  # pragma: no cover - compiled
+    """Log-barrier method for ``max q.u`` s.t. ``A u + a0 >= 0``, ``||u[:n]|| <= 1``, one neuron.
+
+    The same method as :func:`sparseact.complexity.cellvalue._barrier` (damped
+    Newton steps on ``-t q.u - sum log(A u + a0) - log(1 - ||u[:n]||^2)``, Newton
+    systems through a Householder QR factor of the square-root rows, every
+    iterate strictly feasible, ``t = t0, t0 mu, ..., t_final``), compiled with
+    explicit loops and no allocation per iteration, for one neuron, so that each
+    neuron of a batch stops at its own convergence.
+    """
+    M, d = A.shape
+    u = u0.copy()
+    rows = M + n + 1
+    R = np.zeros((rows, d))
+    s = np.empty(M)
+    g = np.empty(d)
+    z = np.empty(d)
+    delta = np.empty(d)
+    t = t0
+    while True:
+        for _ in range(100):
+            r = 1.0
+            for i in range(n):
+                r -= u[i] * u[i]
+            for c in range(d):
+                g[c] = -t * q[c]
+            for i in range(M):
+                acc = a0[i]
+                for c in range(d):
+                    acc += A[i, c] * u[c]
+                s[i] = acc
+                inv = 1.0 / acc
+                for c in range(d):
+                    v = A[i, c] * inv
+                    g[c] -= v
+                    R[i, c] = v
+            sq = np.sqrt(2.0 / r)
+            for i in range(M, rows):
+                for c in range(d):
+                    R[i, c] = 0.0
+            for i in range(n):
+                g[i] += 2.0 * u[i] / r
+                R[M + i, i] = sq
+                R[M + n, i] = 2.0 / r * u[i]
+            # Householder reflections: the first d rows of R become the triangular factor
+            for j in range(d):
+                nrm = 0.0
+                for i in range(j, rows):
+                    nrm += R[i, j] * R[i, j]
+                nrm = np.sqrt(nrm)
+                if nrm == 0.0:
+                    continue
+                alpha = -nrm if R[j, j] >= 0 else nrm
+                v0 = R[j, j] - alpha
+                vv = v0 * v0 + nrm * nrm - R[j, j] * R[j, j]
+                if vv <= 0.0:
+                    continue
+                for c in range(j + 1, d):
+                    dot = v0 * R[j, c]
+                    for i in range(j + 1, rows):
+                        dot += R[i, j] * R[i, c]
+                    f = 2.0 * dot / vv
+                    R[j, c] -= f * v0
+                    for i in range(j + 1, rows):
+                        R[i, c] -= f * R[i, j]
+                R[j, j] = alpha
+            # Newton step: Rt^T Rt delta = -g (forward, then backward substitution)
+            for i in range(d):
+                acc = -g[i]
+                for j in range(i):
+                    acc -= R[j, i] * z[j]
+                z[i] = acc / R[i, i] if R[i, i] != 0 else 0.0
+            for i in range(d - 1, -1, -1):
+                acc = z[i]
+                for j in range(i + 1, d):
+                    acc -= R[i, j] * delta[j]
+                delta[i] = acc / R[i, i] if R[i, i] != 0 else 0.0
+            dec = 0.0
+            for c in range(d):
+                dec -= g[c] * delta[c]
+            dec = max(dec, 0.0)
+            lam = np.sqrt(dec)
+            alpha = 1.0 / (1.0 + lam) if lam > 0.25 else 1.0
+            # safeguard against rounding: stay strictly inside
+            ratio = np.inf
+            for i in range(M):
+                ad = 0.0
+                for c in range(d):
+                    ad += A[i, c] * delta[c]
+                if ad < 0:
+                    ratio = min(ratio, -s[i] / ad)
+            qa = 0.0
+            qb = 0.0
+            for i in range(n):
+                qa += delta[i] * delta[i]
+                qb += 2.0 * u[i] * delta[i]
+            ball = (-qb + np.sqrt(qb * qb + 4.0 * qa * r)) / (2.0 * qa) if qa > 0 else np.inf
+            alpha = min(alpha, 0.99 * min(ratio, ball))
+            for c in range(d):
+                u[c] += alpha * delta[c]
+            if dec < tol:
+                break
+        if t >= t_final:
+            break
+        t = min(t * mu, t_final)
+    return u
+
+
+@numba.njit(cache=True)
+def _polish_barriers(A, a0, q, u0, n, t0, t_final, mu, tol):  # pragma: no cover - compiled
+    """:func:`_polish_barrier` for each neuron ``p`` of a batch (rows ``A[p]``, ``a0[p]``, ``q[p]``, ``u0[p]``)."""
+    out = np.empty_like(u0)
+    for p in range(A.shape[0]):
+        out[p] = _polish_barrier(A[p], a0[p], q[p], u0[p], n, t0, t_final, mu, tol)
+    return out
+
+
+def _polish_networks(X, zetas, Wm, bm, um, W, B):
+    """Optimise each neuron's ``(w, b)`` with its cell on ``S`` held fixed (per-cell SOCP), all instances at once.
+
+    ``Wm`` ``(I, s, n)``, ``bm``, ``um`` ``(I, s)``: instance ``i`` is a network for the
+    sign vector ``zetas[i]``. Each neuron's activation pattern is kept exactly (the
+    barrier iterates are strictly feasible), so ``k``-sparsity is unchanged, and
+    its contribution ``u_j sum_{i in I_j} zeta_i (<w,x_i> - b)`` can only grow; a
+    neuron whose pattern changes through rounding keeps its old weights.
+
+    Constraint generation: each round solves with the ``K`` pattern constraints
+    of smallest normalised slack at the start (plus all rows violated in an
+    earlier round) and checks the full pattern; neurons whose solution breaks
+    it are re-solved with a larger ``K`` (finally all ``m`` rows). Every round is
+    one batched barrier solve over the pending neurons of all instances.
+    """
+    m, n = X.shape
+    if W == 0.0:
+        return Wm, bm
+    has_b = B > 0.0
+    d = n + 1 if has_b else n
+    Wm, bm = Wm.copy(), bm.copy()
+    pre = np.einsum("mn,isn->ism", X, Wm) - bm[:, :, None]  # (I, s, m)
+    act = pre > 0
+    Xa = np.hstack([X * W, -B * np.ones((m, 1))]) if has_b else X * W
+    Xa = Xa / np.maximum(np.linalg.norm(Xa, axis=1, keepdims=True), 1e-300)
+    live = np.linalg.norm(Xa, axis=1) > 0
+    info = {}
+    for inst, j in zip(*np.nonzero(act.any(axis=2))):
+        cell = act[inst, j]
+        if not has_b and np.any(pre[inst, j][~cell] >= 0):  # off-cell points on the hyperplane
+            continue
+        sg = np.where(cell, 1.0, -1.0)
+        u0 = 0.999 * (np.concatenate([Wm[inst, j] / W, [bm[inst, j] / B]]) if has_b else Wm[inst, j] / W)
+        G = sg[:, None] * Xa
+        slack = G @ u0
+        # a (numerically) zero slack: the point sits on the neuron's hyperplane, possibly
+        # as an implicit equality of the cell (homogeneous case); leave such neurons alone
+        if not np.all(slack[live] > 1e-12):
+            continue
+        zeta = zetas[inst]
+        c = zeta[cell] @ X[cell]
+        qq = np.concatenate([W * c, [-B * zeta[cell].sum()]]) if has_b else W * c
+        info[(inst, j)] = (G, slack, u0, um[inst, j] * qq / max(np.linalg.norm(qq), 1e-300),
+                           np.zeros(m, dtype=bool))
+    pending = list(info)
+    for K in (4 * (n + 1), 16 * (n + 1), m):
+        if not pending:
+            break
+        K = min(K, m)
+        M = K + (2 if has_b else 0)
+        P = len(pending)
+        A = np.zeros((P, M, d))
+        a0 = np.zeros((P, M))
+        u0s = np.zeros((P, d))
+        qs = np.zeros((P, d))
+        for r, key in enumerate(pending):
+            G, slack, u0, q, forced = info[key]
+            rows = np.argsort(np.where(forced, -np.inf, slack), kind="stable")[:K]
+            A[r, :K] = G[rows]
+            u0s[r], qs[r] = u0, q
+        if has_b:
+            A[:, K, n], a0[:, K] = -1.0, 1.0
+            A[:, K + 1, n], a0[:, K + 1] = 1.0, 1.0
+        zero_rows = ~np.any(A != 0, axis=2)
+        a0[zero_rows] = 1.0
+        u = _polish_barriers(A, a0, qs, u0s, n, _POLISH_T0, _T_FINAL, _POLISH_MU, _POLISH_TOL)
+        w_new = W * u[:, :n]
+        b_new = B * u[:, n] if has_b else np.zeros(P)
+        still = []
+        for r, (inst, j) in enumerate(pending):
+            p_new = X @ w_new[r] - b_new[r]
+            broken = (p_new > 0) != act[inst, j]
+            if broken.any():
+                info[(inst, j)][4][broken] = True
+                still.append((inst, j))
+                continue
+            if np.linalg.norm(w_new[r]) > W or abs(b_new[r]) > B:
+                continue
+            zeta = zetas[inst]
+            old = um[inst, j] * (zeta @ np.maximum(pre[inst, j], 0.0))
+            if um[inst, j] * (zeta @ np.maximum(p_new, 0.0)) > old:
+                Wm[inst, j], bm[inst, j] = w_new[r], b_new[r]
+        pending = still
+    return Wm, bm
+
+
+# ---------------------------------------------------------------------------
+# the lower bound for many sign vectors at once
+# ---------------------------------------------------------------------------
+
+
+def _seed(rng) -> int:
+    return int(rng.integers(0, 2**32 - 1))
+
+
+def _finish(X, zeta, s, k, W, B, Wm, bm, um) -> LowerBoundSup:
+    """Enforce the scales exactly in floating point, repair k-sparsity broken by rounding, verify the class."""
+    norms = np.linalg.norm(Wm, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        over_w = np.where(norms > W, W / norms, 1.0)
+        over_b = np.where(np.abs(bm) > B, B / np.abs(bm), 1.0)
+    shrink = np.minimum(over_w, over_b) * np.where((norms > W) | (np.abs(bm) > B), 1 - 1e-15, 1.0)
+    Wm = Wm * shrink[:, None]
+    bm = bm * shrink
+    net = SparseReLUNetwork(um, Wm, bm)
+    repaired = 0
+    pre = net.preactivations(X)
+    while True:
+        counts = np.count_nonzero(pre > 0, axis=1)
+        bad = np.flatnonzero(counts > k)
+        if bad.size == 0:
+            break
+        i = bad[0]
+        on = np.flatnonzero(pre[i] > 0)
+        j = on[np.argmin(pre[i, on])]  # the neuron barely active there
+        Wm[j] = 0.0
+        bm[j] = 0.0
+        repaired += 1
+        net = SparseReLUNetwork(um, Wm, bm)
+        pre = net.preactivations(X)
+    if not in_class(net, X, s, k, W, B):  # pragma: no cover - defensive
+        raise RuntimeError("lower-bound network failed the class check")
+    return LowerBoundSup(value=network_objective(net, X, zeta), network=net, repaired=repaired)
+
+
+def _repeat(X, zeta, s, k, W, B, single: LowerBoundSup) -> LowerBoundSup:
+    """``s`` copies of the neuron of a one-neuron network (a network of ``H_{n,s,k}`` when ``k >= s``)."""
+    net = single.network
+    Wm = np.repeat(net.W, s, axis=0)
+    bm = np.repeat(net.b, s)
+    um = np.repeat(net.u, s)
+    return _finish(X, zeta, s, k, W, B, Wm, bm, um)
+
+
+def sup_lower_bounds(
+    X, zetas, s: int, k: int, W, B, rng, restarts: int = 3, iterations: int = 6, n_random: int = 4,
+    polish: bool = True, rounds: int = 2,
+) -> list[LowerBoundSup]:
+    """:func:`sup_lower_bound` for every row of ``zetas`` at once (one compiled search, batched polish).
+
+    The ``len(zetas) * restarts`` searches run in one compiled call, each polish
+    is one batched barrier solve over all their neurons; the best polished
+    network of each sign vector's restarts wins. When ``k >= s`` sparsity cannot
+    bind, the sup is ``s`` times the best single neuron's (reductions 2 and 4 of
+    :mod:`sparseact.complexity`), so the search runs on ``H_{n,1,1}`` and the
+    result is its neuron repeated ``s`` times.
+
+    Parameters
+    ----------
+    X : array_like, shape (m, n)
+    zetas : array_like, shape (Z, m)
+        Sign vectors ``+-1``.
+    s, k, W, B, rng, restarts, iterations, n_random, polish, rounds
+        As in :func:`sup_lower_bound`.
+
+    Returns
+    -------
+    list of LowerBoundSup
+        One per sign vector: ``value`` is a **lower bound (estimate)** of its sup.
+    """
+    X = _as_points(X)
+    m, n = X.shape
+    zetas = np.asarray(zetas, dtype=np.float64)
+    if zetas.ndim != 2:
+        raise ValueError(f"zetas must have shape (Z, {m}), got {zetas.shape}")
+    zetas = np.array([_as_zeta(z, m) for z in zetas]).reshape(-1, m)
+    s, k = _check_sk(s, k)
+    W = _scale(W, "W")
+    B = _scale(B, "B")
+    rng = _check_rng(rng)
+    restarts = check_int(restarts, "restarts", 1)
+    iterations = check_int(iterations, "iterations", 1)
+    n_random = check_int(n_random, "n_random", 0)
+    rounds = check_int(rounds, "rounds", 1)
+    Z = zetas.shape[0]
+    if Z == 0:
+        return []
+    if k >= s > 1:
+        # k-sparsity cannot bind: the sup is s times the best single neuron (module
+        # docstring, reductions 2 and 4), so search H_{n,1,1} and repeat its best neuron
+        single = sup_lower_bounds(X, zetas, 1, 1, W, B, rng, restarts, iterations, n_random, polish, rounds)
+        return [_repeat(X, zetas[z], s, k, W, B, res) for z, res in enumerate(single)]
+    # instance (z, rs) at index z * restarts + rs; restart 0 unconstrained, later ones with random size caps
+    inst_zetas = np.ascontiguousarray(np.repeat(zetas, restarts, axis=0))
+    capped = np.tile(np.arange(restarts) > 0, Z)
+    Wm = np.zeros((Z * restarts, s, n))
+    bm = np.zeros((Z * restarts, s))
+    um = _search_batch(X, inst_zetas, capped, s, k, W, B, iterations, n_random, Wm, bm, False, _seed(rng))
+    if polish:
+        Wm, bm = _polish_networks(X, inst_zetas, Wm, bm, um, W, B)
+        for _ in range(rounds - 1):
+            Wm, bm = np.ascontiguousarray(Wm), np.ascontiguousarray(bm)
+            um = _search_batch(X, inst_zetas, capped, s, k, W, B, iterations, n_random, Wm, bm, True, _seed(rng))
+            Wm, bm = _polish_networks(X, inst_zetas, Wm, bm, um, W, B)
+    pre = np.einsum("mn,isn->ism", X, Wm) - bm[:, :, None]
+    totals = np.einsum("is,ism,im->i", um, np.maximum(pre, 0.0), inst_zetas).reshape(Z, restarts)
+    out = []
+    for z in range(Z):
+        best = 0
+        for rs in range(1, restarts):
+            if totals[z, rs] > totals[z, best]:
+                best = rs
+        i = z * restarts + best
+        out.append(_finish(X, zetas[z], s, k, W, B, Wm[i].copy(), bm[i].copy(), um[i].copy()))
+    return out
+
+
+def sup_lower_bound(
+    X, zeta, s: int, k: int, W, B, rng, restarts: int = 3, iterations: int = 6, n_random: int = 4,
+    polish: bool = True, rounds: int = 2,
+) -> LowerBoundSup:
+    """Heuristic maximiser of ``(1/m) sum_i zeta_i h(x_i)`` over ``H_{n,s,k}^{W,B}`` (scalable).
+
+    Search, with ``|u_j| = 1`` (reduction 1 of :mod:`sparseact.complexity`):
+
+    * *Placement of one neuron* given the coverage of the others: candidate
+      directions ``u`` (its current direction and a perturbation,
+      ``+-sum_{i in I_j} zeta_i x_i``, ``+-sum_{i avail} zeta_i x_i``, the sums of
+      available points with ``zeta_i = +1`` / ``-1``, two available points,
+      ``n_random`` Gaussian directions, for ``k > 1`` the directions of up to three
+      other neurons, for ``B = 0`` the projections onto the cone keeping saturated
+      points off); along each, the exact best threshold and scale
+      (:func:`_best_threshold`) subject to the points already covered ``k`` times
+      staying inactive — so ``k``-sparsity holds by construction; then a few
+      local (sub)gradient steps on the best direction (:func:`_refine_direction`).
+    * *Coordinate ascent*: a greedy construction, then sweeps of single-neuron
+      re-placements and pair moves (one neuron re-placed under a random cell-size
+      cap, then the other), until no move improves (at most ``iterations`` sweeps).
+    * *Polish* (``polish=True``): every neuron's ``(w, b)`` is re-optimised with its
+      cell on ``S`` held fixed (:func:`_polish_networks`, the per-cell SOCP), which
+      keeps all activation patterns; ``rounds - 1`` further ascent + polish rounds.
+    * ``restarts`` independent runs (the first unconstrained, the others with
+      random size caps in the greedy construction); the best polished network wins.
+
+    The final network is rebuilt and verified with :func:`in_class`; neurons on
+    points violating ``k``-sparsity through rounding are switched off. On tiny
+    instances the result is within a few per cent of :func:`sup_exact` on
+    average (see ``tests/test_complexity.py``); for large ``s`` it improves with
+    more effort (``restarts``, ``iterations``, ``rounds``), i.e. it is not
+    converged there. The search is compiled (numba); see :func:`sup_lower_bounds`
+    for many sign vectors at once.
+
+    Parameters
+    ----------
+    X : array_like, shape (m, n)
+    zeta : array_like, shape (m,)
+    s, k : int
+    W, B : float
+    rng : numpy.random.Generator
+    restarts, iterations, n_random, rounds : int
+        Search effort (see above).
+    polish : bool
+        Re-optimise each neuron with its cell fixed (one batched barrier solve).
+
+    Returns
+    -------
+    LowerBoundSup
+        ``value`` is a **lower bound (estimate)** of the sup for this ``zeta``:
+        the exact objective of a network verified to lie in the class.
+    """
+    X = _as_points(X)
+    zeta = _as_zeta(zeta, X.shape[0])
+    rng = _check_rng(rng)
+    return sup_lower_bounds(X, zeta[None, :], s, k, W, B, rng, restarts, iterations, n_random, polish, rounds)[0]
+
+
+def rademacher_lower_bound(
+    X, s: int, k: int, W, B, n_zeta: int, rng, restarts: int = 3, iterations: int = 6,
+    n_random: int = 4, confidence: float = 0.95, polish: bool = True, rounds: int = 2, return_networks: bool = False,
+):
+    """Scalable lower-bound estimate of ``R_H(S)`` from verified networks.
+
+    For each of ``n_zeta`` sampled sign vectors, :func:`sup_lower_bounds` finds a
+    network of ``H_{n,s,k}^{W,B}`` (verified: scales and ``k``-sparsity on ``S``)
+    and its objective is a valid lower bound of the sup for that ``zeta``.
+
+    Parameters
+    ----------
+    return_networks : bool, optional
+        Also return the sign vectors and the per-``zeta`` results.
+
+    Returns
+    -------
+    MonteCarloEstimate
+        ``method="lower bound"``: ``estimate`` is a **lower bound (estimate)**
+        of ``R_H(S)`` — the mean of per-``zeta`` lower bounds, whose expectation
+        is ``<= R_H(S)`` — with a CLT interval for that expectation.
+    zetas, results : ndarray, list of LowerBoundSup
+        Only with ``return_networks=True``.
+    """
+    from sparseact.complexity.exact import _mc
+
+    X = _as_points(X)
+    m = X.shape[0]
+    s, k = _check_sk(s, k)
+    n_zeta = check_int(n_zeta, "n_zeta", 2)
+    rng = _check_rng(rng)
+    confidence = _check_confidence(confidence)
+    zetas = 1.0 - 2.0 * rng.integers(0, 2, size=(n_zeta, m)).astype(np.float64)
+    results = sup_lower_bounds(X, zetas, s, k, W, B, rng, restarts, iterations, n_random, polish, rounds)
+    estimate = _mc(np.array([r.value for r in results]), confidence, "lower bound")
+    return (estimate, zetas, results) if return_networks else estimate

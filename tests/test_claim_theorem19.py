@@ -1,0 +1,126 @@
+"""Claim ``theorem19``: the stages on a tiny block, the known verdicts, point independence, the block checks."""
+
+import copy
+import math
+
+import numpy as np
+import pytest
+
+from sparseact import complexity as cx
+from sparseact.claims import get_claim, theorem19
+from sparseact.claims._stages import point_rng
+from sparseact.ledger import Verdict
+from sparseact.verify import verify_certificate
+
+CLAIM = get_claim("theorem19")
+BLOCK = {"distributions": ["uniform"], "n": 4, "m_values": [10, 20, 40], "s_values": [1, 2, 4], "k_values": [1],
+         "W": 1.0, "B": 1.0, "n_zeta": 3, "confirm_zeta": 6,
+         "dimension": {"n_values": [2, 4, 8], "m": 12, "s": 1, "k": 1},
+         "exact": {"m": 5, "n": 2, "s_values": [1, 2], "k_values": [1]},
+         "scale": {"m": 8, "n": 2, "R_values": [1.0, 0.2, 0.13]}}
+
+
+def _tables(block, replicate=0, seed=7):
+    import pandas as pd
+
+    parts = {}
+    for name, point in CLAIM.points(block).items():
+        data = CLAIM.generate(point, point_rng(seed, "theorem19", name, replicate, "data"))
+        for table, frame in CLAIM.run(point, data, point_rng(seed, "theorem19", name, replicate, "run")).items():
+            frame = frame.copy()
+            frame.insert(0, "point", name)
+            parts.setdefault(table, []).append(frame)
+    return {name: pd.concat(frames, ignore_index=True) for name, frames in parts.items()}
+
+
+@pytest.fixture(scope="module")
+def report():
+    return CLAIM.assemble(BLOCK, _tables(BLOCK))
+
+
+def test_known_verdicts(report):
+    rows = {r.check_id: r for r in report.records}
+    assert set(rows) == {"theorem19/estimators", "theorem19/bound", "theorem19/eq15-bound", "theorem19/conj20-bound",
+                         "theorem19/scale", "theorem19/scale-corrected", "theorem19/sparse-vs-dense",
+                         "theorem19/conj20-dimension"}
+    assert rows["theorem19/estimators"].verdict is Verdict.PASS  # lower <= exact <= proof quantity, per zeta
+    assert rows["theorem19/scale-corrected"].verdict is Verdict.PASS
+    for row in report.records:
+        assert row.statement_id in theorem19.STATEMENTS
+        # trends and Monte Carlo lower bounds never FAIL
+        if row.method != "exact":
+            assert row.verdict is not Verdict.FAIL or row.certificate
+
+
+def test_eq1_scale_fail_has_a_certificate_that_verifies(report):
+    row = next(r for r in report.records if r.check_id == "theorem19/scale")
+    assert row.verdict is Verdict.FAIL and row.finding == "out-of-range" and row.counterexample
+    cert = row.certificate
+    assert cert["lhs"]["quantity"] == "rademacher_lower_bound" and cert["rhs"]["quantity"] == "formula"
+    assert len(cert["lhs"]["zetas"]) == 2 ** BLOCK["scale"]["m"]  # all sign vectors
+    assert cert["lhs_value"] > cert["rhs_value"]
+    assert verify_certificate(cert).confirmed
+
+
+def test_points_are_independent():
+    small = copy.deepcopy(BLOCK)
+    small["m_values"] = [10]
+    small["s_values"] = [2]
+    name = "sweep-uniform-m10-s2-k1"
+    assert name in CLAIM.points(small) and CLAIM.points(small)[name] == CLAIM.points(BLOCK)[name]
+    point = CLAIM.points(BLOCK)[name]
+    a = CLAIM.generate(point, point_rng(3, "theorem19", name, 0, "data"))
+    b = CLAIM.generate(CLAIM.points(small)[name], point_rng(3, "theorem19", name, 0, "data"))
+    assert a["X"].tobytes() == b["X"].tobytes()
+    ra = CLAIM.run(point, a, point_rng(3, "theorem19", name, 0, "run"))["sweep"]
+    rb = CLAIM.run(point, b, point_rng(3, "theorem19", name, 0, "run"))["sweep"]
+    assert ra.equals(rb)
+
+
+def test_dense_class_is_added_and_named():
+    pts = CLAIM.points(BLOCK)
+    assert pts["sweep-uniform-m10-s4-k4"]["cls"] == "dense"
+    assert pts["sweep-uniform-m10-s1-k1"]["cls"] == "sparse"
+
+
+@pytest.mark.parametrize("edit, key", [
+    (lambda b: b["dimension"].update(k=3, s=2), "dimension.k"),
+    (lambda b: b.update(distributions=["lifted-parity"], n=10), "n"),
+    (lambda b: b["exact"].update(s_values=[1], k_values=[2]), "exact.k_values"),
+])
+def test_check_names_the_key(edit, key):
+    from sparseact.config import ConfigError
+
+    block = copy.deepcopy(BLOCK)
+    edit(block)
+    assert key in {k for k, _ in theorem19.check(block)}
+    with pytest.raises(ConfigError, match=f"claims.theorem19.{key}"):
+        CLAIM.check(block)
+    CLAIM.check(BLOCK)
+
+
+def test_lower_bound_batch_matches_class_and_dense_shortcut():
+    X, _ = cx.sample_distribution("uniform", 15, 3, np.random.default_rng(4))
+    zetas = 1.0 - 2.0 * np.random.default_rng(5).integers(0, 2, size=(3, 15))
+    for s, k in ((3, 1), (3, 3)):
+        for res in cx.sup_lower_bounds(X, zetas, s, k, 1.0, 1.0, np.random.default_rng(6)):
+            assert cx.in_class(res.network, X, s, k, 1.0, 1.0)
+    single = cx.sup_lower_bounds(X, zetas, 1, 1, 1.0, 1.0, np.random.default_rng(6))
+    dense = cx.sup_lower_bounds(X, zetas, 3, 3, 1.0, 1.0, np.random.default_rng(6))
+    for a, b in zip(single, dense):  # k >= s: s copies of the best single neuron
+        assert b.value == pytest.approx(3 * a.value, rel=1e-9)
+
+
+def test_exact_networks_certify_the_exact_value():
+    X = np.random.default_rng(8).standard_normal((5, 2))
+    ex = cx.rademacher_exact_networks(X, 2, 1, 1.0, 0.5)
+    assert ex.zetas.shape == (32, 5) and len(ex.networks) == 32
+    assert ex.exact == pytest.approx(cx.rademacher_exact(X, 2, 1, 1.0, 0.5).estimate, rel=1e-9)
+    assert all(cx.in_class(net, X, 2, 1, 1.0, 0.5) for net in ex.networks)
+    assert np.all(ex.values <= ex.uppers + 1e-9)
+
+
+def test_eq1_closed_form_at_the_counterexample():
+    m, n, W, R = 8, 2, 1.0, 0.13
+    eq1 = cx.paper_bounds(m, n, 1, 1, W, 0.0, R)["eq1"]
+    assert eq1 == pytest.approx(W * R * math.sqrt(n * math.log(m * R)) / math.sqrt(m))
