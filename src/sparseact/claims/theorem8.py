@@ -92,6 +92,12 @@ STATEMENTS = {
                      "uniform distribution over X that has sample complexity and run-time "
                      "O(n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps) for "
                      "d = Theta((k^8 W^4 log(ns)^4 + k^6 B^4 log s)/eps^2)",
+        "unsettled": "A guarantee for every h in the class with hidden constants: finitely many learned targets cannot "
+                     "prove it. The measured targets reach eps far below the prescribed degree "
+                     "(theorem8/prescription), but the proof's choice of rho fails for every constant c "
+                     "(theorem8/rho-choice), so with d as printed no verified argument establishes the theorem; "
+                     "the verified replacement (theorem8/rho-choice-corrected) gives it with log(ns) in d replaced "
+                     "by Theta(log(nskW/eps)).",
     },
     "lemma7": {
         "paper_ref": "Lemma 7", "kind": "lemma",
