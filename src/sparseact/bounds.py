@@ -602,6 +602,22 @@ def conjecture20_rademacher(m, s, k, W, B, R):
     return _full((W * R + B) * np.sqrt(s * k) / np.sqrt(m), m, s, k, W, B, R)
 
 
+def _theorem17_arguments(eps, delta, n, s, k, W, B, R):
+    """Validated arguments of the Theorem 17 sample complexities (``R + B > 0``: the bound has ``log(k(R+B)/eps)``)."""
+    eps = _eps(eps)
+    delta = _delta(delta)
+    n = _count(n, "n")
+    s = _count(s, "s")
+    k = _count(k, "k")
+    _k_le_s(k, s)
+    W = _nonneg(W, "W")
+    B = _nonneg(B, "B")
+    R = _nonneg(R, "R")
+    if np.any(R + B <= 0):
+        raise ValueError("R + B must be positive: the bound contains log(k(R+B)/eps)")
+    return eps, delta, n, s, k, W, B, R
+
+
 def theorem17_sample_complexity(eps, delta, n, s, k, W, B, R):
     r"""Theorem 17: sample complexity over general distributions with ``||x|| <= R``.
 
@@ -618,23 +634,12 @@ def theorem17_sample_complexity(eps, delta, n, s, k, W, B, R):
     ``C_H = k(WR + B)``, so combining it with (15) gives
     ``k^3 (WR+B)^4 s n log(.)/eps^2``; the printed ``(WR+B)^2 k`` omits ``C_H``.
     """
-    eps = _eps(eps)
-    delta = _delta(delta)
-    n = _count(n, "n")
-    s = _count(s, "s")
-    k = _count(k, "k")
-    _k_le_s(k, s)
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
-    R = _nonneg(R, "R")
-    if np.any(R + B <= 0):
-        raise ValueError("R + B must be positive: the bound contains log(k(R+B)/eps)")
+    eps, delta, n, s, k, W, B, R = _theorem17_arguments(eps, delta, n, s, k, W, B, R)
     out = ((W * R + B) ** 2 * k * s * n * _log(k * (R + B) / eps) + _log(1.0 / delta)) / eps**2
     return _full(out, eps, delta, n, s, k, W, B, R)
 
 
-# ---------------------------------------------------------------------------
-# registry
+
 def theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R):
     r"""Theorem 17 with the scale factors that squared loss requires (our correction).
 
@@ -647,17 +652,7 @@ def theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R):
     ``m = O((C_H^2 (W R + B)^2 k s n log(k(R+B)/eps) + C_H^4 log(1/delta)) / eps^2)``,
     which is unchanged under ``u -> lambda u``, ``eps -> lambda^2 eps`` (constant 1 here).
     """
-    eps = _eps(eps)
-    delta = _delta(delta)
-    n = _count(n, "n")
-    s = _count(s, "s")
-    k = _count(k, "k")
-    _k_le_s(k, s)
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
-    R = _nonneg(R, "R")
-    if np.any(R + B <= 0):
-        raise ValueError("R + B must be positive: the bound contains log(k(R+B)/eps)")
+    eps, delta, n, s, k, W, B, R = _theorem17_arguments(eps, delta, n, s, k, W, B, R)
     c_h = k * (W * R + B)
     out = (c_h**2 * (W * R + B) ** 2 * k * s * n * _log(k * (R + B) / eps) + c_h**4 * _log(1.0 / delta)) / eps**2
     return _full(out, eps, delta, n, s, k, W, B, R)
@@ -686,6 +681,8 @@ def sign_ambiguity_lower_bound(p, delta):
     return _full(_log(1.0 / (2.0 * delta)) / -np.log1p(-p), p, delta)
 
 
+# ---------------------------------------------------------------------------
+# registry
 # ---------------------------------------------------------------------------
 
 #: Short id -> bound function.

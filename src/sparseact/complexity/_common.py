@@ -6,7 +6,9 @@ import math
 
 import numpy as np
 
+from sparseact._validation import check_confidence as _check_confidence
 from sparseact._validation import check_int
+from sparseact._validation import check_rng as _check_rng
 from sparseact.networks import SparseReLUNetwork
 
 #: Largest ``m`` for which the exact estimators average over *all* sign vectors.
@@ -52,21 +54,6 @@ def _as_zeta(zeta, m: int) -> np.ndarray:
     if not np.all(np.abs(z) == 1.0):
         raise ValueError("zeta must be a vector of +-1 signs")
     return z
-
-
-def _check_rng(rng) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return rng
-
-
-def _check_confidence(confidence) -> float:
-    if isinstance(confidence, bool) or not isinstance(confidence, (float, int, np.floating, np.integer)):
-        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
-    confidence = float(confidence)
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence}")
-    return confidence
 
 
 def _check_sk(s, k) -> tuple[int, int]:

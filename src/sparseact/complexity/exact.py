@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass
 from typing import NamedTuple
-from statistics import NormalDist
 
 import numpy as np
 
-from sparseact._validation import check_int
+from sparseact._validation import check_int, clt_half_width
 from sparseact.analysis import MonteCarloEstimate
 from sparseact.complexity._common import (
     EXHAUSTIVE_MAX_M,
@@ -199,7 +197,7 @@ def _zetas(m: int, n_zeta, rng) -> tuple[np.ndarray, bool]:
 
 def _mc(samples: np.ndarray, confidence: float, method: str) -> MonteCarloEstimate:
     mean = float(samples.mean())
-    half = NormalDist().inv_cdf(0.5 + confidence / 2.0) * float(samples.std(ddof=1)) / math.sqrt(samples.size)
+    half = clt_half_width(float(samples.std(ddof=1)), samples.size, confidence)
     return MonteCarloEstimate(mean, mean - half, mean + half, int(samples.size), confidence, method)
 
 
