@@ -96,7 +96,8 @@ def test_snakemake_rejects_before_any_job(tmp_path, repo_root, quick, path, valu
     output = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert message in output
-    assert "Job stats" not in output and len(output.splitlines()) <= 6, output
+    # Snakemake adds its two profile lines and a two-frame traceback around the one-line message
+    assert "Job stats" not in output and len(output.splitlines()) <= 10, output
 
 
 @pytest.mark.workflow
