@@ -48,4 +48,4 @@ progress.message(f"{claim} {shard}: wrote {run_path}")
 # %%
 for name, frame in tables.items():
     display(Markdown(f"**{name}**: {len(frame)} rows"))
-    display(frame.head(8).style.hide(axis="index").format(precision=4))
+    display(frame.head(8).round(4))

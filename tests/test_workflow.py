@@ -24,7 +24,8 @@ def environment(cwd):
 
 
 def snakemake(cwd, *args, configfile="config/quick.yaml"):
-    proc = subprocess.run(["snakemake", "--cores", "2", "--configfile", configfile, *args],
+    """Run Snakemake in ``cwd``; targets and flags go before ``--configfile``, which takes several values."""
+    proc = subprocess.run(["snakemake", "--cores", "2", *args, "--configfile", configfile],
                           cwd=cwd, capture_output=True, text=True, timeout=1200, env=environment(cwd))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc.stdout + proc.stderr

@@ -16,6 +16,10 @@ from pathlib import Path
 
 from sparseact.provenance import atomic_write_text
 
+#: Seconds to wait for the kernel to start; generous, since on a loaded machine (two jobs per core
+#: pair, numba and BLAS imports) papermill's default of 60 s is not always enough.
+KERNEL_START_TIMEOUT = 600
+
 #: Cell-metadata keys that hold time stamps or run durations.
 _VOLATILE_CELL_KEYS = ("execution", "papermill")
 
@@ -78,7 +82,7 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
         nbformat.write(nb, raw)
         papermill.execute_notebook(
             str(raw), str(out), parameters=json.loads(json.dumps(parameters)), kernel_name=kernel,
-            cwd=str(cwd), progress_bar=False, log_output=False,
+            cwd=str(cwd), progress_bar=False, log_output=False, start_timeout=KERNEL_START_TIMEOUT,
         )
         result = nbformat.read(out, as_version=4)
     _strip_volatile(result)
