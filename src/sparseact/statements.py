@@ -10,7 +10,9 @@ in ``statement_id``. This module joins the two:
     statement's severity is its most severe finding (:data:`sparseact.ledger.FINDINGS`).
 ``holds``
     Either the statement lists an ``argument`` (check ids whose PASS together
-    proves it) and all of those PASS (basis *verified argument*), or every check
+    proves it; they may belong to other statements, e.g. when an informal
+    theorem of the introduction restates a later one) and all of those PASS
+    (basis *verified argument*), or every check
     of it PASSes and every one is exact (basis *exact enumeration*: it holds on
     everything enumerated). A FAIL found only outside the range the paper uses
     (``out-of-range``) does not prevent *holds*; the reason says so.
@@ -68,8 +70,13 @@ def _severity_rank(finding: str) -> int:
     return FINDINGS.index(finding) if finding in FINDINGS else len(FINDINGS)
 
 
-def decide(statement: pd.Series, checks: pd.DataFrame) -> dict:
-    """Status, severity, basis and reason of one statement from its ledger rows."""
+def decide(statement: pd.Series, checks: pd.DataFrame, ledger: pd.DataFrame | None = None) -> dict:
+    """Status, severity, basis and reason of one statement from its ledger rows.
+
+    ``checks`` are the ledger rows of the statement; ``ledger`` (default:
+    ``checks``) is where the check ids of its ``argument`` are looked up.
+    """
+    ledger = checks if ledger is None else ledger
     verdicts = checks["verdict"].tolist()
     fails = checks[(checks["verdict"] == "FAIL") & (checks["finding"] != "out-of-range")]
     out_of_range = checks[(checks["verdict"] == "FAIL") & (checks["finding"] == "out-of-range")]
@@ -83,10 +90,10 @@ def decide(statement: pd.Series, checks: pd.DataFrame) -> dict:
                     reason=_shorten(f"{worst} ({row['check_id']}){example}"))
     argument = list(statement["argument"])
     if argument:
-        missing = [c for c in argument if c not in set(checks["check_id"])]
+        missing = [c for c in argument if c not in set(ledger["check_id"])]
         if missing:
             raise ValueError(f"statement {statement['statement_id']}: argument checks {missing} are not in the ledger")
-        steps = checks.set_index("check_id").loc[argument, "verdict"]
+        steps = ledger.set_index("check_id").loc[argument, "verdict"]
         if (steps == "PASS").all():
             return dict(status="holds", severity="", basis="verified argument",
                         reason=_shorten(f"{statement['argument_text']}{caveat}"))
@@ -130,10 +137,11 @@ def statement_table(ledger: pd.DataFrame, statements: pd.DataFrame | None = None
     rows = []
     for _, statement in statements.iterrows():
         checks = ledger[ledger["statement_id"] == statement["statement_id"]]
-        decision = decide(statement, checks)
+        decision = decide(statement, checks, ledger)
+        named = list(dict.fromkeys([*checks["check_id"], *statement["argument"]]))
         rows.append(dict(statement_id=statement["statement_id"], claim_id=statement["claim_id"],
                          paper_ref=statement["paper_ref"], kind=statement["kind"], statement=statement["statement"],
-                         checks="; ".join(checks["check_id"]), **decision))
+                         checks="; ".join(named), **decision))
     frame = pd.DataFrame(rows, columns=STATEMENT_COLUMNS)
     order = frame["status"].map(STATUSES.index) * 10 + frame["severity"].map(_severity_rank)
     return frame.assign(_order=order).sort_values(["_order", "claim_id", "statement_id"], kind="stable") \
