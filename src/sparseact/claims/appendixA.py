@@ -95,6 +95,15 @@ STATEMENTS = {
         "statement": "in Appendix A we present an example of a sparsely activated network where even the weight "
                      "vectors w_i are not sparse",
     },
+    "appendixA-remark11": {
+        "paper_ref": "Appendix A (with Remark 11)", "kind": "discussion",
+        "statement": "when Gamma = Theta(sqrt(log s)), the function is 1-sparse with probability 1 - 1/poly(s) under the "
+                     "uniform distribution on {-1,1}^{b+q}. Remark 11 shows that our results continue to hold in such "
+                     "a setting",
+        "unsettled": "Remark 11 asks for violation probability 1/poly(n, s); Gamma = Theta(sqrt(log s)) gives s^-Theta(1) "
+                     "(appendixA/whp-hoeffding), 1/poly(n, s) only if s >= n^Omega(1): Gamma = Theta(sqrt(log(ns))) "
+                     "is needed; Remark 11 itself is not settled.",
+    },
 }
 
 

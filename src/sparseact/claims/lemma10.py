@@ -102,6 +102,16 @@ STATEMENTS = {
         "statement": "NS_rho(h) = E[(h(x) - h(y))^2] = (1/r) E_{z,{A_e}} (sum_b E_v (H_z(v) - H_z(v^{(+)b}))^2) "
                      "= (1/r) E_{z,{A_e}}[AS(H_z)]",
     },
+    "lemma10-proof-final": {
+        "paper_ref": "Appendix B (proof of Lemma 10, after eq. (17))", "kind": "proof-step",
+        "statement": "From Lemma 9, AS(H_z) <= O(k^4 W'^2 sqrt(r) log(rs) + k^3 B^2 sqrt(log s)); "
+                     "Pr_z[forall j in [s], ||w'_j||_2^2 <= 8 log(nsr) ||w_j||_2^2] >= 1 - 1/(n^2 s r), so "
+                     "E_z[max_j ||w'_j||_2^2] <= O(log nsr) ||w_j||_2^2; NS_rho(h) <= O(W^2 k^4 log^2(nrs) + "
+                     "k^3 B^2 sqrt(log s))/sqrt(r) = sqrt(1-rho) O(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s))",
+        "unsettled": "Only 1/sqrt(r) <= sqrt(1-rho) (r(1-rho) >= 1 for rho in [0,1)) is checked (lemma10/eq17-corrected); "
+                     "the concentration of ||w'_j||^2 over z and the buckets is not. Exact check: enumerate z and "
+                     "bucket maps for n <= 8.",
+    },
 }
 
 

@@ -45,6 +45,21 @@ STATEMENTS = {
         "statement": "For w > 0, g is non-decreasing, E[x_i g(x)] = E[(g(x) - g(x^{(+)i}))^2], and therefore "
                      "AS(g) = (1/4) E_x[g(x) sum_i x_i]",
     },
+    "section2-sensitivity-scaling": {
+        "paper_ref": "Section 2.1 (definition of sen_f and AS)", "kind": "definition",
+        "statement": "sen_f(x) := (1/4) sum_i (f(x) - f(x^{(+)i}))^2; the scaling factor of 1/4 means that for "
+                     "f: {-1,1}^n -> {-1,1}, sensitivity can be interpreted as sen_f(x) = |{i : f(x) != f(x^{(+)i})}|",
+        "unsettled": "True for +-1-valued f ((+-2)^2/4 = 1), but Lemmas 6 and 9 apply it to {0,1}-valued halfspaces, "
+                     "where AS is a quarter of the flip count (the factor 4 of lemma9-proof-union). No check; exact on "
+                     "all f for n <= 3.",
+    },
+    "section2-halfspace-as": {
+        "paper_ref": "Section 2.1 (before Lemma 6)", "kind": "claim",
+        "statement": "We also need a bound on the average sensitivity of a single halfspace which is known to be "
+                     "O(sqrt(n))",
+        "unsettled": "Cited; implied by Lemma 6 via p sqrt(log 1/p) <= 1/sqrt(2e): on the halfspaces of lemma6/bound "
+                     "AS <= 0.62 p sqrt(n log 1/p) <= 0.24 sqrt(n), but no check of its own records AS/sqrt(n).",
+    },
 }
 
 

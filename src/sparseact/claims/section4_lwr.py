@@ -83,6 +83,30 @@ STATEMENTS = {
         "statement": "for every w in Z_q^m there exists F_w in H_{r^2, O(q^2 m), 1} with f_w(y) = F_w(x(y)) for "
                      "every y in Z_q^m (so the second part of Theorem 3 follows from Conjecture 16)",
     },
+    "theorem3-lwr": {
+        "paper_ref": "Theorem 3 (second part; Section 1, sketched in Section 4)", "kind": "theorem",
+        "statement": "Assuming the hardness of learning with rounding problem with polynomial modulus, there is no "
+                     "poly(n, s, W, B, 1/eps) run-time algorithm to (eps, delta)-PAC learn H_{n,s,1}^{W,B} "
+                     "(cryptographic hardness under generic distributions on the hypercube)",
+        "unsettled": "Conditional on Conjecture 16, false as printed for p | q (conj16). The embedding holds with the "
+                     "corrections (section4-lwr-class, exact) for any label map of <w, y>, so it carries over to the "
+                     "rounding map; the 'minor details' are omitted.",
+    },
+    "def15": {
+        "paper_ref": "Definition 15 (Section 4)", "kind": "definition",
+        "statement": "For moduli p, q in N, w in Z_q^m, let f_w : Z_q^m -> Z_p by f_w(y) := (<w, y> mod q) mod p",
+        "unsettled": "Not the learning-with-rounding map of Banerjee et al. (2012), round((p/q)(<w, y> mod q)); for "
+                     "p | q it is <w, y> mod p, linear over Z_p (see conj16). The section's constructions "
+                     "(section4_lwr/*) use the printed map.",
+    },
+    "conj16": {
+        "paper_ref": "Conjecture 16 (Section 4)", "kind": "conjecture",
+        "statement": "There is no poly(p, q, m) run-time algorithm to solve the LWR_{p,q,m} with probability at least 2/3 "
+                     "(over the random choice of w and the samples)",
+        "unsettled": "A hardness assumption: no experiment proves it. With Definition 15's map it fails for p | q, p "
+                     "prime: f_w(y) = <w, y> mod p is recovered by Gaussian elimination from O(m) samples; exact "
+                     "certificate: do so for LWR_{2,4,m}, every secret.",
+    },
 }
 
 #: Finding class of each check if it FAILs.

@@ -83,6 +83,40 @@ STATEMENTS = {
                      "{x(y)} (with Theorem 14 this gives the first part of Theorem 3: "
                      "H_{n, O(sqrt n), 1}^{O(n^0.75), O(n)})",
     },
+    "theorem3-sq": {
+        "paper_ref": "Theorem 3 (first part; Section 1, proved in Section 4)", "kind": "theorem",
+        "statement": "Any SQ algorithm for learning H_{n, O(sqrt n), 1}^{O(n^0.75), O(n)} under arbitrary distributions "
+                     "over the hypercube either requires 2^{-Omega(sqrt n)} tolerance or 2^{Omega(sqrt n)} queries "
+                     "(Thus, H_{n, O(sqrt n), 1} need 2^{Omega(sqrt n)} queries in the SQ model)",
+        "unsettled": "A lower bound over all SQ algorithms: it follows from section4-parity-class (holds, exact, with the "
+                     "corrected chi_S, shifts and weights; n = m^2, s <= 2m) and Theorem 14, a cited result no finite "
+                     "computation proves.",
+    },
+    "theorem14": {
+        "paper_ref": "Theorem 14 (Section 4, Blum et al. 1994)", "kind": "theorem",
+        "statement": "Any SQ algorithm for learning the class of parities over {1,-1}^m within error 1/3 under the uniform "
+                     "distribution over the hypercube with tolerance tau requires Omega(2^m tau^2) queries",
+        "unsettled": "Cited lower bound over all SQ algorithms; no experiment proves it. Its key step is checkable: any "
+                     "query phi has sum_S E[phi chi_S]^2 <= E[phi^2] <= 1 (Parseval), so at most 1/tau^2 parities are told "
+                     "apart (exact, m <= 12).",
+    },
+    "intro-parity-norm": {
+        "paper_ref": "Section 1 (before Theorem 3)", "kind": "introduction",
+        "statement": "we show that parities on the hypercube on k variables can be computed by H_{k^2, 2k, 1}, with "
+                     "coefficient vectors of norm at most O(k)",
+        "unsettled": "Section 4's network has max ||w_{S,a}||_2 = sqrt(4k^3 + k^2 - k) = Theta(k^1.5) "
+                     "(section4_parity/scale), as Theorem 3's O(n^0.75) says; O(k) fits only ||w||_inf = 2k. Refuting O(k) "
+                     "in l2 needs a lower bound on W over all such networks.",
+    },
+    "intro-dense-parity": {
+        "paper_ref": "Section 1 (after Theorem 4)", "kind": "introduction",
+        "statement": "One-layer size-s networks can simulate parities on min(n, s) variables. They thus cannot be learned "
+                     "even under the uniform distribution on the hypercube by SQ algorithms with less than "
+                     "2^{Omega(min(n,s))} queries",
+        "unsettled": "No check builds a dense parity network. Cheap exact check: sum_t c_t sigma(sum_{i in S} x_i - t) "
+                     "interpolating the parity at the |S| + 1 values of the sum, on every input; the SQ part rests on "
+                     "Theorem 14 (cited).",
+    },
 }
 
 #: Fewest distinct m values of the scale fit (:data:`sparseact.ledger.MIN_SWEEP_POINTS`; not imported here so

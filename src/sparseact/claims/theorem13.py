@@ -103,6 +103,33 @@ STATEMENTS = {
                      "only what the construction predicts for the low-degree algorithm is measured (parities stay at "
                      "the trivial error until d = p, where the learner needs N_p = n^{Theta(p)} features)",
     },
+    "intro-juntas": {
+        "paper_ref": "Section 1 (Junta functions; after Theorem 4)", "kind": "introduction",
+        "statement": "We show in Theorem 13 that we can represent log(s)-juntas using H_{n,s,1}; H_{n,s,1} can simulate "
+                     "juntas of size log2 s over n variables",
+        "argument": ["theorem13/junta-computes", "theorem13/junta-indicator", "theorem13/junta-sparsity",
+                     "theorem13/junta-scale"],
+        "argument_text": (
+            "Restates theorem13-proof (J_{n,p} in H_{n,s,1}^{sqrt(p),p}, p <= floor(log2 s)); holds on its exact "
+            "checks (every input, n <= 20, p <= 6, one active neuron): <w_j,x> = p - 2 (mismatches), so "
+            "sigma(<w_j,x> - p + 1) = 1{match}"),
+    },
+    "conj12": {
+        "paper_ref": "Conjecture 12 (Section 4)", "kind": "conjecture",
+        "statement": "There is no (eps, delta)-PAC learning algorithm for learning J_{n,p} under the uniform distribution "
+                     "on the hypercube that runs in time n^{o(p)}. The conjecture implies that there is no learning "
+                     "algorithm for H_{n,s,1} that runs in n^{o(log s)} time",
+        "unsettled": "A cited hardness conjecture (Mossel et al. 2003; Feldman et al. 2011): no experiment settles it. "
+                     "Its implication for H_{n,s,1} rests on the junta embedding, which holds exactly (theorem13-proof).",
+    },
+    "discussion-near-optimal": {
+        "paper_ref": "Section 4 (Sparse activations can simulate juntas) and Section 6", "kind": "discussion",
+        "statement": "our proposed learning algorithms for the case of the uniform distribution have near-optimal runtime "
+                     "under a widely believed conjecture on the hardness of learning juntas",
+        "unsettled": "Compares Theorem 8 (not settled) with Theorem 13 (conditional on Conjecture 12): at k = 1 the "
+                     "exponents are log^4(ns)/eps^2 (printed d) and Omega(log s); 'near' is a poly(log(ns))/eps^2 gap "
+                     "in the exponent.",
+    },
 }
 
 

@@ -88,6 +88,40 @@ STATEMENTS = {
             "(theorem17/exact-erm-coverage). The printed expression is not invariant under u -> lambda u (it "
             "scales as lambda^-2); that is refuted with a certificate in scaling/theorem17-printed."),
     },
+    "theorem5": {
+        "paper_ref": "Theorem 5 (Section 1; informal version of Theorem 17)", "kind": "theorem",
+        "statement": "There exists an (eps, delta)-PAC learning algorithm for H_{n,s,k}^{W,B} over {1,-1}^n that has "
+                     "sample complexity O~(ksn/eps^2) (suppressing dependence on W, B, delta)",
+        "unsettled": "Not Theorem 17 on the cube: R = sqrt(n) there, so Theorem 17 gives O~((W sqrt(n) + B)^2 ksn/eps^2) "
+                     "= O~(k s n^2/eps^2) at fixed W, B (and Theorem 17 fails as stated). No proof of O~(ksn/eps^2); "
+                     "refuting it needs a lower bound.",
+    },
+    "lemma18": {
+        "paper_ref": "Lemma 18 (Section 5, Shalev-Shwartz and Ben-David 2014)", "kind": "lemma",
+        "statement": "For any class H mapping X to R, there exists an (eps, delta)-PAC learning algorithm for H with sample "
+                     "complexity m(eps, delta) equal to the smallest m such that for a large enough constant c, "
+                     "c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) <= eps",
+        "unsettled": "Cited; not scale-covariant as printed: the confidence term needs the loss range C_H^2 (cf. "
+                     "scaling/theorem17-corrected). Refutable like scaling/theorem17-printed (sign ambiguity at large "
+                     "scale, delta -> 0); no check of its own.",
+    },
+    "intro-dense-lower-bound": {
+        "paper_ref": "Section 1 (around Theorem 5)", "kind": "introduction",
+        "statement": "H_{n,s,k}^{W,B} can be learnt under general distributions with smaller sample complexity than would "
+                     "be required without the sparsity condition, in the case when s >> kn. By contrast, the class "
+                     "H_{n,s,s}^{W,B} requires a sample complexity of Omega(s^2/eps^2)",
+        "unsettled": "A lower bound for every learner, stated without proof or reference; the dense Rademacher estimates "
+                     "grow like s^0.98 (theorem19/sparse-vs-dense), which bounds uniform convergence, not learning. Needs "
+                     "a proof (e.g. a packing).",
+    },
+    "discussion-general-runtime": {
+        "paper_ref": "Section 6", "kind": "discussion",
+        "statement": "it would be interesting to design learning algorithms under arbitrary distributions that are "
+                     "provably better than the O((ns)^n)-time algorithms that exist for general 1-layer ReLU networks "
+                     "(Goel et al., 2020)",
+        "unsettled": "A cited run-time (Goel et al. 2020), not examined: our only learner under arbitrary distributions is "
+                     "a heuristic ERM (theorem17), whose cost is not compared with (ns)^n.",
+    },
 }
 
 

@@ -65,7 +65,7 @@ STATEMENTS = {
                      "||x|| <= R",
     },
     "theorem19-proof": {
-        "paper_ref": "Theorem 19, proof, eqs. (2)-(13)", "kind": "proof-step",
+        "paper_ref": "Theorem 19 (proof), eqs. (2), (3), (4), (11), (12) read per sign vector", "kind": "proof-step",
         "statement": "the sup over H of (1/m) sum_i zeta_i h(x_i) is at most (1/m) max sum_j (W ||sum_{I_j} "
                      "zeta_i x_i|| + B |sum_{I_j} zeta_i|) over cells I_j covering every point at most k times "
                      "((3), (4), (11), (12))",
@@ -88,6 +88,89 @@ STATEMENTS = {
         "statement": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s k) / sqrt(m): no explicit dependence on n",
         "unsettled": "a conjecture over all samples: exact R_H is computable only for m <= 10, and lower-bound "
                      "estimates can refute it (with an exact certificate) but never prove it",
+    },
+    "section5-classical-bound": {
+        "paper_ref": "Section 5 (before Theorem 19)", "kind": "discussion",
+        "statement": "in the absence of any sparsity assumption, existing results (Anthony et al., 1999) on the Rademacher "
+                     "complexity of 1-hidden layer ReLU networks with input dimensionality n and s hidden units lead to a "
+                     "bound of (WR+B)s/sqrt(m)",
+        "unsettled": "Cited; follows from contraction and the linear-class bound, but no check computes it. Cheap exact "
+                     "check: the dense sup decouples over neurons, R_{H_{n,s,s}} = s R_{H_{n,1,1}}, which theorem19 "
+                     "computes exactly on its tiny samples.",
+    },
+    "eq5": {
+        "paper_ref": "Theorem 19 (proof), eq. (5)", "kind": "equation",
+        "statement": "for any fixed I_j, P[|sum_{i in I_j} zeta_i| > t sqrt(|I_j|)] <= 2 e^{-t^2/c}, c > 0 an absolute "
+                     "constant; via the union bound, with probability at least 1 - O(m^n e^{-t^2/c}) all sets I_j "
+                     "simultaneously satisfy the above inequality",
+        "unsettled": "Hoeffding (c = 2) and a union over the O(m^n) sets a halfspace cuts from m points (Cover's count; "
+                     "Sauer-Shelah as cited gives m^{n+1}); no check. Exact check: binomial tails and cell counts on the "
+                     "theorem19 samples.",
+    },
+    "eq6": {
+        "paper_ref": "Theorem 19 (proof), eq. (6)", "kind": "equation",
+        "statement": "E_zeta[max_H (1/m) sum_j sum_{i in I_j} zeta_i u_j b_j] <= (1/m) sum_j t |u_j b_j| sqrt(|I_j|) + "
+                     "O(m^n e^{-t^2/c}) (1/m) sum_j |u_j b_j| |I_j|",
+        "unsettled": "The right side names u_j, b_j, I_j of no particular network (read: max over the class); so read, it "
+                     "follows from (5) on the good event and |sum_{I_j} zeta_i| <= |I_j| on the bad one. No check.",
+    },
+    "eq7": {
+        "paper_ref": "Theorem 19 (proof), eq. (7)", "kind": "equation",
+        "statement": "From the fact that the activations are 1-sparse we get that sum_j |I_j| = m, so "
+                     "sum_j sqrt(|I_j|) <= sqrt(sm); with max_j |u_j b_j| <= B the second term is "
+                     "<= (1/sqrt(m)) t B sqrt(s) + O(m^n e^{-t^2/c}) B",
+        "unsettled": "Correct with sum_j |I_j| <= m (points may activate no neuron; I_j uses >= 0, so ties at 0 can "
+                     "count twice but add 0), then Cauchy-Schwarz. No check: exact on the theorem19 cells.",
+    },
+    "eq8": {
+        "paper_ref": "Theorem 19 (proof), eq. (8)", "kind": "equation",
+        "statement": "Setting t = 2 sqrt(nc log(mB)) we get that the second term is bounded by "
+                     "4B sqrt(snc log(mB))/sqrt(m)",
+        "unsettled": "Needs mB > 1 (t real) and a constant in O(m^n): the bad-event term is O(B m^n (mB)^{-4n}); log(mB) "
+                     "is not scale-invariant (cf. the out-of-range theorem19/scale). No check: evaluate (7) at this t on "
+                     "a grid.",
+    },
+    "eq9": {
+        "paper_ref": "Theorem 19 (proof), eq. (9)", "kind": "equation",
+        "statement": "for any fixed I_j, and any coordinate p in [n], P(|sum_{i in I_j} zeta_i x_{i,p}| > "
+                     "t sqrt(sum_{i in I_j} x_{i,p}^2)) <= 2 e^{-t^2/c}",
+        "unsettled": "Hoeffding for weighted Rademacher sums (c = 2); no check. Exact check: the law of "
+                     "sum_i zeta_i x_{i,p} over all sign vectors on the theorem19 samples.",
+    },
+    "eq10": {
+        "paper_ref": "Theorem 19 (proof), eq. (10)", "kind": "equation",
+        "statement": "Via a union bound over all the n coordinates and all possible subsets I_j, with probability at "
+                     "least 1 - 2n m^n e^{-t^2/c}, all sets I_j simultaneously satisfy "
+                     "||sum_{i in I_j} zeta_i x_i|| <= t R sqrt(|I_j|)",
+        "unsettled": "Follows from (9): ||sum_{I_j} zeta_i x_i||^2 <= t^2 sum_{i in I_j} ||x_i||^2 <= t^2 R^2 |I_j|, with "
+                     "the union of (5); no check (exact over sign vectors and cells of the theorem19 samples).",
+    },
+    "eq12": {
+        "paper_ref": "Theorem 19 (proof), eq. (12) as printed", "kind": "equation",
+        "statement": "(first term) <= (1/m) sum_j |u_j| ||w_j|| E_zeta[||sum_{i in I_j} zeta_i x_i||]",
+        "unsettled": "E_zeta acts on sets I_j fixed outside it, but the maximiser's I_j depend on zeta and E max >= max E "
+                     "(n = 1, x = (1, -1): 1.5 vs 1, times W/2); the per-zeta form holds on the tested samples "
+                     "(theorem19-proof). No check of the printed form.",
+    },
+    "eq13": {
+        "paper_ref": "Theorem 19 (proof), eq. (13)", "kind": "equation",
+        "statement": "<= (W/m) sum_j (t R sqrt(|I_j|) + 2n m^n e^{-t^2/c} R |I_j|)",
+        "unsettled": "Follows per sign vector from (10) on the good event and ||sum_{I_j} zeta_i x_i|| <= R |I_j| on the "
+                     "bad one (not from (12) as printed); no check.",
+    },
+    "eq14": {
+        "paper_ref": "Theorem 19 (proof), eq. (14)", "kind": "equation",
+        "statement": "setting t = 2 sqrt(n log(mR)) we get that the first term is bounded by "
+                     "4 WR sqrt(ns log(mR))/sqrt(m)",
+        "unsettled": "Needs mR > 1, and t drops the c of (9): the bad-event term 2nWR m^n (mR)^{-4n/c} is small only for "
+                     "c < 4 (Hoeffding: c = 2). No check: evaluate (13) at this t on a grid.",
+    },
+    "theorem19-proof-combine": {
+        "paper_ref": "Theorem 19 (proof, last line: (8) + (14) give (1))", "kind": "proof-step",
+        "statement": "Combining the bounds for the first and the second terms, we get the desired claim",
+        "unsettled": "(8) + (14) give 4 (sqrt(c) B sqrt(log(mB)) + WR sqrt(log(mR))) sqrt(sn/m): (1) with constant "
+                     "4 max(1, sqrt(c)) >= 4 sqrt(2), not the printed 1. Measured R_H stay below 0.36 x (1) "
+                     "(theorem19/bound, estimates).",
     },
 }
 

@@ -120,6 +120,57 @@ STATEMENTS = {
         "statement": "C_{H_{n,s,k}^{W,B}} = k(W sqrt(n) + B); since at most k neurons are active on any input, and "
                      "each neuron can at most contribute W sqrt(n) + B",
     },
+    "theorem4": {
+        "paper_ref": "Theorem 4 (Section 1; informal version of Theorem 8)", "kind": "theorem",
+        "statement": "There exists an (eps, delta)-PAC learning algorithm for H_{n,s,k}^{W,B} with respect to the uniform "
+                     "distribution over {1,-1}^n that has sample complexity and run-time "
+                     "n^{poly(k log(ns))/eps^2} log(1/delta)/eps (suppressing dependence on W, B)",
+        "unsettled": "Informal Theorem 8 (not settled), with k^2 (W sqrt(n) + B)^2 absorbed. The verified repair of the "
+                     "proof (theorem8/rho-choice-corrected) puts log^4(nskW/eps) in d, i.e. "
+                     "n^{poly(k log(ns) log(1/eps))/eps^2}: /eps^2 alone is unproved.",
+    },
+    "intro-k1-runtime": {
+        "paper_ref": "Section 1 (after Theorem 4) and Section 4 (opening)", "kind": "introduction",
+        "statement": "For sparsity k = 1, the above run-time is n^{O(poly(log(ns))/eps^2)}; the previous section implies "
+                     "a quasi-polynomial time learning algorithm for H_{n,s,1}; a quasi-polynomial run-time is the best "
+                     "we can do under a widely believed conjecture on the hardness of learning juntas",
+        "unsettled": "Theorem 8 at k = 1 (not settled) and Theorem 13 (conditional on Conjecture 12). Under the verified "
+                     "repair of the proof (theorem8/rho-choice-corrected) the exponent gains log^4(1/eps): still "
+                     "quasi-polynomial for fixed eps.",
+    },
+    "intro-agnostic": {
+        "paper_ref": "Section 1 (after Theorem 4)", "kind": "introduction",
+        "statement": "As our learning algorithm works by performing linear regression over low-degree monomial basis, the "
+                     "guarantees work even in the agnostic or non-realizable setting by standard arguments",
+        "unsettled": "No experiment uses non-realisable labels. Testable on instances: run the low-degree learner on "
+                     "y = h(x) + noise and compare its excess loss over the exact Fourier-tail floor of E[y|x] with "
+                     "Lemma 7's rate.",
+    },
+    "remark11": {
+        "paper_ref": "Remark 11 (Section 3; recalled in Section 6)", "kind": "remark",
+        "statement": "Theorem 8 can be extended to hold in case of the hypothesis class where k-sparsity need not hold for "
+                     "all inputs x in X, but holds with probability at least 1 - 1/poly(n, s) over the input "
+                     "distribution, Pr_{x~U}[#{i in [s] : <w_i, x> + b_i > 0} > k] <= 1/poly(n, s), by decomposing "
+                     "AS(h) into (U), (V) and a third term handling x for which the k-sparsity is violated",
+        "unsettled": "No proof given ('+ b_i' is a sign slip) and no check. The third term is <= 2n Pr[violation] "
+                     "s^2 (W sqrt(n) + B)^2, so the poly needs degree >= 2; exact AS of whp-sparse networks "
+                     "(appendixA) would test it.",
+    },
+    "lemma7-proof-projection": {
+        "paper_ref": "Section 2.1 (after Lemma 7)", "kind": "proof-step",
+        "statement": "g(x) := sum_{|T|<=d} hhat(T) chi_T(x) is such that ||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2, "
+                     "and hence there exists a good solution to the polynomial regression problem",
+        "unsettled": "The equality is Parseval (claim2.1-parseval). '<= eps/2' does not follow from Lemma 7's hypothesis "
+                     "(tail <= eps) for ||g - h||^2, only for the loss (1/2)||g - h||^2; exact certificate: "
+                     "h = sqrt(eps) chi_T, |T| = d + 1.",
+    },
+    "theorem8-proof-final": {
+        "paper_ref": "Theorem 8 (proof, last line)", "kind": "proof-step",
+        "statement": "The run-time and sample complexity will be O(n^d log(1/delta)/eps) where d is as above",
+        "unsettled": "Drops the C_H^2 = k^2 (W sqrt(n) + B)^2 of Lemma 7 that Theorem 8 keeps; without it the count "
+                     "scales as lambda^-2 under u -> lambda u. The sign-ambiguity instance of scaling/theorem17-printed "
+                     "would certify it; no check.",
+    },
 }
 
 
