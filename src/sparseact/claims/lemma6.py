@@ -58,7 +58,7 @@ STATEMENTS = {
         "statement": "We also need a bound on the average sensitivity of a single halfspace which is known to be "
                      "O(sqrt(n))",
         "unsettled": "Cited; implied by Lemma 6 via p sqrt(log 1/p) <= 1/sqrt(2e): on the halfspaces of lemma6/bound "
-                     "AS <= 0.62 p sqrt(n log 1/p) <= 0.24 sqrt(n), but no check of its own records AS/sqrt(n).",
+                     "AS <= 0.62 p sqrt(n log 1/p) <= 0.27 sqrt(n), but no check of its own records AS/sqrt(n).",
     },
 }
 

@@ -148,8 +148,8 @@ STATEMENTS = {
     "eq12": {
         "paper_ref": "Theorem 19 (proof), eq. (12) as printed", "kind": "equation",
         "statement": "(first term) <= (1/m) sum_j |u_j| ||w_j|| E_zeta[||sum_{i in I_j} zeta_i x_i||]",
-        "unsettled": "E_zeta acts on sets I_j fixed outside it, but the maximiser's I_j depend on zeta and E max >= max E "
-                     "(n = 1, x = (1, -1): 1.5 vs 1, times W/2); the per-zeta form holds on the tested samples "
+        "unsettled": "E_zeta acts on fixed I_j, but the maximiser's I_j depend on zeta, and E max > max E (n = s = 1, "
+                     "x = (1, -1), B >= W: 0.75 W vs 0.5 W); the per-zeta form holds on the tested samples "
                      "(theorem19-proof). No check of the printed form.",
     },
     "eq13": {
