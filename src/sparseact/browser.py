@@ -231,12 +231,14 @@ class Browser:
 
     # -- pages ------------------------------------------------------------------------------------
     def load(self, path: str | Path) -> None:
-        """Open a local file and wait for its load event (images included)."""
+        """Open a local file; return once it has loaded (images included), its fonts are ready and it has painted."""
         self._events.clear()
         result = self.call("Page.navigate", url=Path(path).resolve().as_uri())
         if result.get("errorText"):
             raise BrowserError(f"{path}: {result['errorText']}")
         self._wait_for("Page.loadEventFired")
+        self.evaluate("document.fonts.ready.then(() => new Promise(done => "
+                      "requestAnimationFrame(() => requestAnimationFrame(() => done(true)))))")
 
     def evaluate(self, expression: str):
         """The JSON value of a JavaScript expression in the open page (promises are awaited)."""
