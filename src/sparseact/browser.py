@@ -54,15 +54,18 @@ _MEASURE = """(() => {
     for (const name of ['href', 'src']) { const v = el.getAttribute(name); if (v !== null) refs.push(v); }
   }
   const ids = new Set(Array.from(document.querySelectorAll('[id]'), e => e.id));
-  const top = sel => { const e = document.querySelector(sel); return e ? e.getBoundingClientRect().top + window.scrollY : null; };
-  const bottom = sel => { const e = document.querySelector(sel); return e ? e.getBoundingClientRect().bottom + window.scrollY : null; };
+  const box = sel => { const e = document.querySelector(sel); return e ? e.getBoundingClientRect() : null; };
+  const top = sel => { const b = box(sel); return b ? b.top + window.scrollY : null; };
+  const bottom = sel => { const b = box(sel); return b ? b.bottom + window.scrollY : null; };
+  const loaded = img => img.complete && img.naturalWidth > 0;
   return {
     title: document.title,
     scroll_width: root.scrollWidth,
     viewport_width: root.clientWidth,
-    broken_images: Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => (i.getAttribute('src') || '').slice(0, 120)),
+    broken_images: Array.from(document.images).filter(i => !loaded(i)).map(i => (i.getAttribute('src') || '').slice(0, 120)),
     refs: refs,
-    missing_anchors: refs.filter(r => r.startsWith('#') && r.length > 1 && !ids.has(r.slice(1)) && !ids.has(decodeURIComponent(r.slice(1)))),
+    missing_anchors: refs.filter(r => r.startsWith('#') && r.length > 1 && !ids.has(r.slice(1))
+                                  && !ids.has(decodeURIComponent(r.slice(1)))),
     text: document.body ? document.body.innerText : '',
     statements_top: top('table.statements'),
     first_statement_bottom: bottom('table.statements tbody tr'),
