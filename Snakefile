@@ -39,4 +39,6 @@ rule all:
         "results/ledger.csv",
         "results/ledger.md",
         "results/report/index.html",
+        "results/report/screenshot-index.png",
+        f"results/report/screenshot-{SCREENSHOT_CLAIM}.png",
         claim_reports(),

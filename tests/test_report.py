@@ -89,3 +89,30 @@ def test_build_report(tmp_path):
     assert page.index("Statements") < page.index("Errata") < page.index("Checks by claim") < page.index("Provenance")
     assert 'class="fails-as-stated"' in page and "timings.html" in page
     assert "1.5" in timings.read_text() and "index.html" in timings.read_text()
+
+
+def test_report_layout_and_determinism(tmp_path):
+    ledger, statements = tmp_path / "ledger.csv", tmp_path / "statements.csv"
+    LEDGER.to_csv(ledger, index=False)
+    statement_table(LEDGER, STATEMENTS).to_csv(statements, index=False)
+    result = tmp_path / "r.json"
+    result.write_text(json.dumps({"claims": [], "provenance": {"seed": 1, "config_hash": "ab", "git_revision": "x",
+                                                               "python": "3.11", "packages": {"numpy": "2"}}}))
+    pages = []
+    for seconds in (1.5, 2.5):  # wall times differ from run to run; index.html must not
+        bench = tmp_path / "job.tsv"
+        pd.DataFrame({"s": [seconds], "h:m:s": ["0:00:01"], "max_rss": [10.0]}).to_csv(bench, sep="\t", index=False)
+        index, timings = tmp_path / "report" / "index.html", tmp_path / "report" / "timings.html"
+        build_report(ledger, statements, [result], [bench], index, timings)
+        pages.append(index.read_bytes())
+    assert pages[0] == pages[1]
+    page = pages[0].decode()
+    # first screen: the errata counted by severity (linking each severity's table) before the statements
+    assert page.index('id="errata-summary"') < page.index('class="statements"') < page.index('id="errata"')
+    for severity in ("statement-error", "typo", "out-of-range"):
+        assert f'href="#errata-{severity}"' in page and f'id="errata-{severity}"' in page
+    assert page.index("statement-error") < page.index("typo") < page.index("out-of-range")
+    assert page.count("<details>") == 1  # one claim, "x"
+    # provenance and timings last; the two pages link each other
+    assert page.index('id="provenance"') < page.index('id="timings"')
+    assert 'href="timings.html"' in page and 'href="index.html"' in timings.read_text()

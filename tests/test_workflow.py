@@ -58,10 +58,14 @@ def copy_repo(repo_root, dest):
 
 
 def digests(root, subdirs=("results", "figures")):
-    """SHA-256 of every output file, except the wall-time records (benchmarks/*.tsv, report/timings.html)."""
+    """SHA-256 of every output file, except the wall-time records (benchmarks/*.tsv, report/timings.html) and the
+    screenshots (report/screenshot-*.png): those are pixels of whatever Chromium is installed, with its fonts, and of
+    scripts the notebook pages load after their load event; identical from run to run on this machine in our
+    trials, but not ours to promise. test_pages_in_a_browser checks them instead."""
     files = [p for d in subdirs for p in sorted((root / d).rglob("*")) if p.is_file()]
     return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in files if "benchmarks" not in p.parts and p.name != "timings.html"}
+            for p in files if "benchmarks" not in p.parts and p.name != "timings.html"
+            and not p.name.startswith("screenshot-")}
 
 
 def edited_config(work, edit):
@@ -122,13 +126,57 @@ def test_report_links_resolve(run):
     links = re.findall(r'(?:href|src)="([^"]+)"', page)
     assert len(links) > 20
     for link in links:
-        assert (index.parent / link).resolve().is_file(), link
+        if link.startswith("#"):  # a section of the page itself
+            assert f'id="{link[1:]}"' in page, link
+        else:
+            assert (index.parent / link).resolve().is_file(), link
 
 
 def test_snakemake_report_zip(run):
+    import zipfile
+
     out = snakemake(run, "--report", "results/report.zip")
     assert (run / "results" / "report.zip").stat().st_size > 10_000, out[-2000:]
+    with zipfile.ZipFile(run / "results" / "report.zip") as archive:
+        names = {name.rsplit("/", 1)[-1] for name in archive.namelist()}  # report/data/raw/<hash>/<file name>
     (run / "results" / "report.zip").unlink()  # not part of the determinism comparison
+    # the verification report and every notebook report, not only figures
+    expected = {"index.html", "ledger.csv", "statements.csv", *(f"{claim}.html" for claim in claim_ids())}
+    assert expected <= names, sorted(expected - names)
+
+
+def test_pages_in_a_browser(run):
+    """What a reader sees (headless Chromium, 1400 x 900): every page fits the width, its images load and its local
+    links resolve; the front page shows the errata summary and the statements table on its first screen; the
+    report rule left screenshots of the front page and of one notebook report's first screen."""
+    from sparseact.browser import SCREEN, check_pages, find_chromium
+
+    if find_chromium() is None:
+        pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
+                    "or set SPARSEACT_CHROMIUM to its path)")
+    problems = check_pages(run / "results")
+    assert len(problems) == 1 + len(claim_ids())
+    layout = {page: [p for p in found if "raw $...$ math" not in p] for page, found in problems.items()}
+    assert not any(layout.values()), layout
+    shots = sorted((run / "results" / "report").glob("screenshot-*.png"))
+    assert len(shots) == 2 and "screenshot-index.png" in {p.name for p in shots}, shots
+    for shot in shots:
+        data = shot.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(data[16:20]) == SCREEN[0], shot
+
+
+@pytest.mark.xfail(reason="the notebook reports still load MathJax from a CDN, so offline their $...$ stay raw; "
+                          "remove this marker once the pages typeset math offline", strict=False)
+def test_no_raw_math_in_pages(run):
+    """No ``$...$`` is left in the visible text of any page: the math is typeset, offline."""
+    from sparseact.browser import check_pages, find_chromium
+
+    if find_chromium() is None:
+        pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
+                    "or set SPARSEACT_CHROMIUM to its path)")
+    raw = {page: found for page, found in check_pages(run / "results").items()
+           if any("raw $...$ math" in p for p in found)}
+    assert not raw, raw
 
 
 def test_rulegraph_has_the_three_stages(run):

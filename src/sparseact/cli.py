@@ -75,6 +75,26 @@ def _report(args) -> int:
     return 0
 
 
+def _screenshots(args) -> int:
+    from sparseact.browser import write_screenshots
+
+    print(write_screenshots(dict(args.page)))
+    return 0
+
+
+def _check_pages(args) -> int:
+    from sparseact.browser import BrowserError, check_pages
+
+    try:
+        problems = check_pages(args.results)
+    except BrowserError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    for page, found in problems.items():
+        print(f"{page}: " + ("ok" if not found else "\n  ".join(["", *found])))
+    return 1 if any(problems.values()) else 0
+
+
 def _check_config(args) -> int:
     from sparseact.config import ConfigError, load_config
 
@@ -119,6 +139,15 @@ def main(argv=None) -> int:
     rep.add_argument("--index", required=True)
     rep.add_argument("--timings", required=True)
     rep.set_defaults(func=_report)
+    shot = sub.add_parser("screenshots", help="PNG of the first screen (1400 x 900) of HTML pages, by headless "
+                          "Chromium; a placeholder saying why when no Chromium is installed")
+    shot.add_argument("--page", nargs=2, action="append", required=True, metavar=("HTML", "PNG"),
+                      help="a page and the PNG to write (repeatable)")
+    shot.set_defaults(func=_screenshots)
+    look = sub.add_parser("check-pages", help="open the verification report and every notebook report in headless "
+                          "Chromium and list what a reader would trip over; exit 1 if anything, 2 if no browser")
+    look.add_argument("results", nargs="?", default="results")
+    look.set_defaults(func=_check_pages)
     gen = sub.add_parser("generate", help="write one shard's data file (the workflow's data stage)")
     gen.add_argument("claim", help="claim id, e.g. lemma9")
     gen.add_argument("shard", help="shard name, as the claim's grid names it")

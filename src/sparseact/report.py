@@ -1,12 +1,14 @@
 """The verification report: one HTML page that says what the paper claims, what we measured, and whether it holds.
 
-:func:`build_report` writes ``index.html``: first the statements table (which of
-the paper's results hold, fail as stated or are not settled, each with a figure
-linking its notebook report), then the errata by severity
-(:func:`sparseact.statements.errata_table`), a Tightness section (observed
-constants, fitted exponents, slack), the checks per claim and Provenance
-(versions, git revision, config hashes). Wall times go to a separate ``timings.html`` because
-they change from run to run while everything else is byte-identical.
+:func:`build_report` writes ``index.html``. Its first screen (1400 x 900) holds the
+answer in one paragraph, a line of links to the sections, the errata counted by severity
+and the start of the statements table (which of the paper's results hold, fail as stated
+or are not settled, each with a figure thumbnail linking its claim's notebook report).
+Then come the errata, one table per severity (:func:`sparseact.statements.errata_table`),
+a Tightness section (observed constants, fitted exponents, slack), the checks per claim
+(one collapsed ``<details>`` each), Provenance (versions, git revision, config hashes) and
+a link to ``timings.html``, which links back. Wall times live on that separate page because
+they change from run to run while ``index.html`` is byte-identical.
 """
 
 from __future__ import annotations
@@ -22,14 +24,22 @@ import pandas as pd
 from sparseact.provenance import atomic_write_text
 
 _CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
-table { border-collapse: collapse; width: 100%; font-size: 0.85em; margin-bottom: 2em; }
+body { font-family: system-ui, sans-serif; margin: 1em auto; max-width: 1200px; padding: 0 1em; color: #222; }
+h1 { font-size: 1.5em; margin: 0.3em 0; }
+h2 { font-size: 1.25em; margin: 1em 0 0.4em; }
+h3 { font-size: 1.05em; margin: 0.8em 0 0.3em; }
+p { margin: 0.4em 0; }
+nav { font-size: 0.9em; margin: 0.4em 0; }
+table { border-collapse: collapse; width: 100%; font-size: 0.85em; margin-bottom: 1.5em; }
 th, td { border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; text-align: left; }
+td a, td code { overflow-wrap: anywhere; }
 th { background: #f0f0f0; }
 .PASS, .holds { background: #e3f5e1; font-weight: bold; }
 .FAIL, .fails-as-stated { background: #fbe0e0; font-weight: bold; }
 .INCONCLUSIVE, .not-settled { background: #fff4d6; font-weight: bold; }
-img.thumb { width: 120px; }
+img.thumb { width: 120px; display: block; }
+table.statements td:first-child { width: 120px; }
+#errata-summary { background: #f7f7f7; border-left: 4px solid #c33; padding: 4px 8px; }
 details { margin-bottom: 0.5em; }
 code { font-size: 0.95em; }
 """
@@ -60,6 +70,8 @@ def _table(frame: pd.DataFrame, base: Path) -> str:
             value = row[column]
             if column == "evidence":
                 cells.append(f"<td>{_evidence_html(value, base)}</td>")
+            elif column == "certificate" and value:
+                cells.append(f"<td>{_link(str(value), base)}</td>")
             elif column == "verdict":
                 cells.append(f'<td class="{html.escape(str(value))}">{html.escape(str(value))}</td>')
             else:
@@ -115,8 +127,10 @@ def _figure_of(checks: pd.DataFrame) -> tuple[str, str]:
 def _statements_html(statements: pd.DataFrame, ledger: pd.DataFrame, base: Path) -> str:
     rows = []
     for _, row in statements.iterrows():
-        checks = ledger[ledger["statement_id"] == row["statement_id"]]
-        png, page = _figure_of(checks)
+        png, page = _figure_of(ledger[ledger["statement_id"] == row["statement_id"]])
+        if not (png and page):  # e.g. a statement with no checks of its own: its claim's figure and report
+            claim_png, claim_page = _figure_of(ledger[ledger["claim_id"] == row["claim_id"]])
+            png, page = png or claim_png, page or claim_page
         thumb = (f'<a href="{html.escape(os.path.relpath(page or png, base))}"><img class="thumb" alt="figure" '
                  f'src="{html.escape(os.path.relpath(png, base))}"></a>') if png else ""
         link = _link(page, base, row["claim_id"]) if page else html.escape(row["claim_id"])
@@ -126,6 +140,26 @@ def _statements_html(statements: pd.DataFrame, ledger: pd.DataFrame, base: Path)
                     f'</td><td>{html.escape(row["basis"])}</td><td>{html.escape(row["reason"])}</td></tr>')
     head = "".join(f"<th>{c}</th>" for c in ("", "where", "statement (as printed)", "status", "basis", "reason"))
     return f'<table class="statements"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _errata_summary_html(errata: pd.DataFrame) -> str:
+    """One line for the first screen: how many errata of each severity, each linking its section."""
+    counts = errata["severity"].value_counts(sort=False)
+    items = [f'<a href="#errata-{html.escape(severity)}">{html.escape(severity)}</a> {int(counts[severity])}'
+             for severity in dict.fromkeys(errata["severity"])]
+    listed = ", ".join(items) if items else "none"
+    return (f'<p id="errata-summary"><b>Errata by severity</b> ({len(errata)} failed checks, most severe first): '
+            f'{listed}. <a href="#errata">Full list</a> with counterexamples and proposed corrections.</p>')
+
+
+def _errata_html(errata: pd.DataFrame, base: Path) -> str:
+    """The errata, one table per severity (most severe first), each under an anchor ``errata-<severity>``."""
+    parts = []
+    for severity in dict.fromkeys(errata["severity"]):
+        rows = errata[errata["severity"] == severity].drop(columns=["notes", "severity"])
+        parts.append(f'<h3 id="errata-{html.escape(severity)}">{html.escape(severity)} ({len(rows)})</h3>'
+                     f"{_table(rows, base)}")
+    return "".join(parts) or "<p>No check failed.</p>"
 
 
 def _checks_html(ledger: pd.DataFrame, base: Path) -> str:
@@ -144,10 +178,11 @@ def build_report(ledger_csv: str | Path, statements_csv: str | Path, result_path
                  benchmark_paths: Sequence[str | Path], index_html: str | Path, timings_html: str | Path) -> None:
     """Write the verification report (``index_html``) and the wall-time page (``timings_html``).
 
-    The report leads with the answer: the statements table (which results of the
-    paper hold, fail as stated, or are not settled), then the errata by severity,
-    then the checks per claim (collapsed), provenance and timings. Paths inside the
-    pages are relative to the page, so the report can be opened from disk.
+    The report leads with the answer: the counts, the errata by severity (one line,
+    linking each severity's table) and the statements table (which results of the
+    paper hold, fail as stated, or are not settled), then the errata, tightness, the
+    checks per claim (collapsed), provenance and the link to the timings page. Paths
+    inside the pages are relative to the page, so the report can be opened from disk.
     """
     from sparseact.statements import errata_table, status_counts
 
@@ -159,6 +194,9 @@ def build_report(ledger_csv: str | Path, statements_csv: str | Path, result_path
     prov, packages = provenance_table(result_paths)
     errata = errata_table(ledger)
     timings_link = _link(str(timings_html), base, "per-job timings")
+    nav = " · ".join(f'<a href="#{anchor}">{label}</a>' for anchor, label in (
+        ("statements", "Statements"), ("errata", "Errata"), ("tightness", "Tightness"),
+        ("checks", "Checks by claim"), ("provenance", "Provenance"))) + f" · {timings_link}"
     body = [
         "<h1>Verification of “Learning Neural Networks with Sparse Activations” (COLT 2024)</h1>",
         f"<p class=\"answer\">Of {len(statements)} quantitative statements: <span class=\"holds\">{counts['holds']} "
@@ -167,19 +205,23 @@ def build_report(ledger_csv: str | Path, statements_csv: str | Path, result_path
         f"(PASS {int(verdicts.get('PASS', 0))}, FAIL {int(verdicts.get('FAIL', 0))}, INCONCLUSIVE "
         f"{int(verdicts.get('INCONCLUSIVE', 0))}), every verdict computed from data; every FAIL has a certificate "
         "that <code>sparseact verify-certificate</code> recomputes independently.</p>",
-        "<h2 id=\"statements\">Statements</h2>",
+        f"<nav>{nav}</nav>",
+        _errata_summary_html(errata),
+        "<h2 id=\"statements\">Statements</h2><p>Most severe first; a figure opens its claim's notebook report.</p>",
         _statements_html(statements, ledger, base),
         "<h2 id=\"errata\">Errata, most severe first</h2><p>Addressed to the authors: location, printed text, "
         "counterexample, proposed correction and whether the correction is verified.</p>",
-        _table(errata.drop(columns=["notes"]), base),
+        _errata_html(errata, base),
         "<h2 id=\"tightness\">Tightness</h2><p>Bounds checked as ratios: the observed constant (worst ratio over "
         "every instance), with fitted exponents and slack in the last column.</p>",
         _table(tightness(ledger), base),
-        "<h2 id=\"checks\">Checks by claim</h2>",
+        "<h2 id=\"checks\">Checks by claim</h2><p>Click a claim to list its checks.</p>",
         _checks_html(ledger, base),
-        f"<h2 id=\"provenance\">Provenance</h2><p>{timings_link}.</p>",
+        "<h2 id=\"provenance\">Provenance</h2>",
         _table(prov, base),
         _table(pd.DataFrame(sorted(packages.items()), columns=["package", "version"]), base),
+        f"<h2 id=\"timings\">Timings</h2><p>Wall time and peak memory of every job: {timings_link} (a separate "
+        "page, so that this one is byte-identical from run to run).</p>",
     ]
     atomic_write_text(index_html, _page("sparseact verification report", "".join(body)))
     timings = timings_table(benchmark_paths)

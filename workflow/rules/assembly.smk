@@ -10,7 +10,12 @@ rule assemble:
     output:
         result="results/claims/{claim}.json",
         notebook="results/notebooks/{claim}.ipynb",
-        html="results/reports/{claim}.html",
+        html=report(
+            "results/reports/{claim}.html",
+            caption="../report/notebook.rst",
+            category="Claims",
+            subcategory="{claim}",
+        ),
         figures=report(
             directory("figures/{claim}"),
             patterns=["{name}.png"],

@@ -16,6 +16,10 @@ ENV = "../../environment.yml"
 #: Every claim module of sparseact.claims; each has a config block claims.<id>.
 CLAIMS = list(claim_ids())
 
+#: The notebook report the report rule screenshots beside the front page (the claim of the
+#: full run's most severe erratum, Theorem 17's sample complexity).
+SCREENSHOT_CLAIM = "theorem17"
+
 
 @cache
 def grid(claim):

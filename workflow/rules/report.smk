@@ -1,4 +1,6 @@
-# The verification report: ledger, errata, tightness, provenance (and per-job timings).
+# The verification report: statements, errata, tightness, checks, provenance (and per-job timings);
+# then screenshots of its first screen and of one notebook report's, by headless Chromium when one
+# is installed (else a placeholder image saying so: the run never needs a browser).
 
 
 rule report:
@@ -7,13 +9,23 @@ rule report:
         statements="results/statements.csv",
         results=claim_results(),
         benchmarks=benchmark_files(),
+        pages=claim_reports(),
+        claim_page=f"results/reports/{SCREENSHOT_CLAIM}.html",
     output:
-        index="results/report/index.html",
+        index=report(
+            "results/report/index.html",
+            caption="../report/verification.rst",
+            category="Verification report",
+        ),
         timings="results/report/timings.html",
+        screenshot_index="results/report/screenshot-index.png",
+        screenshot_claim=f"results/report/screenshot-{SCREENSHOT_CLAIM}.png",
     log:
         "logs/report.log",
     conda:
         ENV
     shell:
-        "python -m sparseact.cli report --ledger {input.ledger} --statements {input.statements} --results {input.results} "
-        "--benchmarks {input.benchmarks} --index {output.index} --timings {output.timings} > {log} 2>&1"
+        "(python -m sparseact.cli report --ledger {input.ledger} --statements {input.statements} "
+        "--results {input.results} --benchmarks {input.benchmarks} --index {output.index} --timings {output.timings} "
+        "&& python -m sparseact.cli screenshots --page {output.index} {output.screenshot_index} "
+        "--page {input.claim_page} {output.screenshot_claim}) > {log} 2>&1"

@@ -1,0 +1,399 @@
+"""Look at the HTML pages the way a reader does: headless Chromium, a 1400 x 900 screen.
+
+Chromium is driven through its DevTools protocol over a pipe (``--remote-debugging-pipe``:
+JSON messages on file descriptors 3 and 4, each ending in a NUL byte), so nothing beyond
+the standard library and a Chromium binary is needed: no driver, no network port.
+
+:func:`find_chromium` locates the binary (``$SPARSEACT_CHROMIUM``, else ``chromium``,
+``chromium-browser``, ``google-chrome`` on the ``PATH``); :class:`Browser` opens pages;
+:func:`inspect_page` measures one page (overflow, broken images and local links, raw
+``$...$`` math, where the statements table starts) and :func:`page_problems` turns the
+measurements into readable complaints; :func:`check_pages` does both for the verification
+report and every notebook report of a results directory; :func:`write_screenshots` is the
+workflow's step (a placeholder image saying why when no Chromium is installed).
+"""
+
+from __future__ import annotations
+
+import base64
+import fcntl
+import json
+import os
+import re
+import select
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+#: Width and height of the screen the pages are judged on, in CSS pixels.
+SCREEN = (1400, 900)
+
+#: Chromium's switches: headless, no sandbox (the pages are our own local files; Chromium refuses to
+#: run as root with it), and nothing that reaches for the network (on a closed network Chromium
+#: otherwise stalls on its background services).
+CHROMIUM_FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-extensions", "--disable-default-apps", "--mute-audio", "--hide-scrollbars",
+    "--force-device-scale-factor=1", "--font-render-hinting=none", "--remote-debugging-pipe",
+)
+
+_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+#: A ``$$...$$`` span or a ``$...$`` span on one line: math a renderer should have typeset.
+RAW_MATH = re.compile(r"\$\$[^$]{1,1000}?\$\$|\$[^$\n]{1,300}?\$")
+
+_MEASURE = """(() => {
+  const root = document.documentElement;
+  const refs = [];
+  for (const el of document.querySelectorAll('[href], [src]')) {
+    for (const name of ['href', 'src']) { const v = el.getAttribute(name); if (v !== null) refs.push(v); }
+  }
+  const ids = new Set(Array.from(document.querySelectorAll('[id]'), e => e.id));
+  const box = sel => { const e = document.querySelector(sel); return e ? e.getBoundingClientRect() : null; };
+  const top = sel => { const b = box(sel); return b ? b.top + window.scrollY : null; };
+  const bottom = sel => { const b = box(sel); return b ? b.bottom + window.scrollY : null; };
+  const loaded = img => img.complete && img.naturalWidth > 0;
+  return {
+    title: document.title,
+    scroll_width: root.scrollWidth,
+    viewport_width: root.clientWidth,
+    broken_images: Array.from(document.images).filter(i => !loaded(i)).map(i => (i.getAttribute('src') || '').slice(0, 120)),
+    refs: refs,
+    missing_anchors: refs.filter(r => r.startsWith('#') && r.length > 1 && !ids.has(r.slice(1))
+                                  && !ids.has(decodeURIComponent(r.slice(1)))),
+    text: document.body ? document.body.innerText : '',
+    statements_top: top('table.statements'),
+    first_statement_bottom: bottom('table.statements tbody tr'),
+    errata_summary_bottom: bottom('#errata-summary'),
+  };
+})()"""
+
+
+class BrowserError(RuntimeError):
+    """Chromium did not start, did not answer, or reported an error."""
+
+
+def find_chromium() -> str | None:
+    """The Chromium (or Chrome) binary to use, or None when none is installed.
+
+    Returns
+    -------
+    str or None
+        ``$SPARSEACT_CHROMIUM`` when set (an empty value means "no browser"), else the first of
+        ``chromium``, ``chromium-browser``, ``google-chrome``, ``google-chrome-stable`` on the ``PATH``.
+    """
+    if "SPARSEACT_CHROMIUM" in os.environ:
+        return os.environ["SPARSEACT_CHROMIUM"] or None
+    return next((path for path in map(shutil.which, _NAMES) if path), None)
+
+
+@dataclass
+class PageReport:
+    """What :func:`inspect_page` measured on one page (lengths in CSS pixels, from the top of the document)."""
+
+    path: Path
+    title: str
+    scroll_width: int
+    viewport_width: int
+    broken_images: list[str]
+    broken_links: list[str]
+    missing_anchors: list[str]
+    raw_math: list[str]
+    statements_top: float | None
+    first_statement_bottom: float | None
+    errata_summary_bottom: float | None
+    screen_height: int = SCREEN[1]
+    external: list[str] = field(default_factory=list)
+
+
+class Browser:
+    """A headless Chromium with one tab, driven over the DevTools pipe.
+
+    Parameters
+    ----------
+    binary : str, optional
+        Path of the Chromium binary (default: :func:`find_chromium`).
+    timeout : float
+        Seconds to wait for any one answer or page load.
+
+    Examples
+    --------
+    >>> with Browser() as browser:                                # doctest: +SKIP
+    ...     browser.load("results/report/index.html")
+    ...     browser.screenshot("index.png")
+    """
+
+    def __init__(self, binary: str | None = None, timeout: float = 60.0):
+        self.binary = binary or find_chromium()
+        if not self.binary:
+            raise BrowserError("no Chromium found: install it (Debian: apt-get install chromium) "
+                               "or set SPARSEACT_CHROMIUM to its path")
+        self.timeout = timeout
+        self._next_id = 0
+        self._buffer = b""
+        self._events: list[dict] = []
+        self._proc: subprocess.Popen | None = None
+        self._session: str | None = None
+
+    # -- process and protocol ---------------------------------------------------------------------
+    def __enter__(self) -> Browser:
+        self._profile = tempfile.TemporaryDirectory(prefix="sparseact-chromium-")
+        to_child, self._write = os.pipe()
+        self._read, from_child = os.pipe()
+
+        def as_fds_3_and_4():  # the child reads commands on fd 3 and writes answers on fd 4
+            commands, answers = fcntl.fcntl(to_child, fcntl.F_DUPFD, 10), fcntl.fcntl(from_child, fcntl.F_DUPFD, 10)
+            os.dup2(commands, 3)
+            os.dup2(answers, 4)
+
+        try:
+            self._proc = subprocess.Popen(
+                [self.binary, *CHROMIUM_FLAGS, f"--user-data-dir={self._profile.name}", "about:blank"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                preexec_fn=as_fds_3_and_4, close_fds=False)
+        finally:
+            os.close(to_child)
+            os.close(from_child)
+        try:
+            target = self.call("Target.createTarget", url="about:blank")["targetId"]
+            self._session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+            self.call("Page.enable")
+            self.call("Emulation.setDeviceMetricsOverride", width=SCREEN[0], height=SCREEN[1],
+                      deviceScaleFactor=1, mobile=False)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._proc is not None:
+            try:
+                if self._proc.poll() is None:
+                    self._session = None
+                    self._send("Browser.close", {})
+                self._proc.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired, BrowserError):
+                self._proc.kill()
+                self._proc.wait()
+            self._proc = None
+        for fd in (self._write, self._read):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._profile.cleanup()
+
+    def _send(self, method: str, params: dict) -> int:
+        self._next_id += 1
+        message = {"id": self._next_id, "method": method, "params": params}
+        if self._session:
+            message["sessionId"] = self._session
+        data = json.dumps(message).encode() + b"\0"
+        while data:
+            data = data[os.write(self._write, data):]
+        return self._next_id
+
+    def _receive(self, deadline: float) -> dict:
+        while b"\0" not in self._buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self._read], [], [], remaining)[0]:
+                raise BrowserError(f"Chromium did not answer within {self.timeout:.0f} s")
+            chunk = os.read(self._read, 1 << 20)
+            if not chunk:
+                raise BrowserError(f"Chromium closed the pipe (exit status {self._proc.poll()})")
+            self._buffer += chunk
+        message, self._buffer = self._buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def call(self, method: str, **params) -> dict:
+        """Send one DevTools command (to the tab once attached) and return its result."""
+        wanted = self._send(method, params)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            message = self._receive(deadline)
+            if message.get("id") != wanted:
+                if "method" in message:
+                    self._events.append(message)
+                continue
+            if "error" in message:
+                raise BrowserError(f"{method}: {message['error'].get('message')}")
+            return message.get("result", {})
+
+    def _wait_for(self, event: str) -> dict:
+        deadline = time.monotonic() + self.timeout
+        while True:
+            for i, message in enumerate(self._events):
+                if message["method"] == event:
+                    return self._events.pop(i)
+            self._events.append(self._receive(deadline))
+
+    # -- pages ------------------------------------------------------------------------------------
+    def load(self, path: str | Path) -> None:
+        """Open a local file; return once it has loaded (images included), its fonts are ready and it has painted."""
+        self._events.clear()
+        result = self.call("Page.navigate", url=Path(path).resolve().as_uri())
+        if result.get("errorText"):
+            raise BrowserError(f"{path}: {result['errorText']}")
+        self._wait_for("Page.loadEventFired")
+        self.evaluate("document.fonts.ready.then(() => new Promise(done => "
+                      "requestAnimationFrame(() => requestAnimationFrame(() => done(true)))))")
+
+    def evaluate(self, expression: str):
+        """The JSON value of a JavaScript expression in the open page (promises are awaited)."""
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise BrowserError(f"JavaScript error: {result['exceptionDetails'].get('text')}")
+        return result["result"].get("value")
+
+    def screenshot(self, path: str | Path) -> Path:
+        """Save the first screen (:data:`SCREEN`) of the open page as a PNG."""
+        data = self.call("Page.captureScreenshot", format="png")["data"]
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(base64.b64decode(data))
+        return path
+
+
+def _is_local(ref: str) -> bool:
+    parts = urlsplit(ref)
+    return not (parts.scheme or parts.netloc or ref.startswith("#") or not ref.strip())
+
+
+def inspect_page(browser: Browser, path: str | Path) -> PageReport:
+    """Load ``path`` in ``browser`` and measure what a reader would notice.
+
+    Parameters
+    ----------
+    browser : Browser
+        An open browser (its screen is :data:`SCREEN`).
+    path : str or Path
+        A local HTML file.
+
+    Returns
+    -------
+    PageReport
+        Widths, images that did not load, relative links or sources that name no file, ``#anchors``
+        that name no element, ``$...$`` spans left in the visible text, and where the statements
+        table (``table.statements``) and the errata summary (``#errata-summary``) sit, if present.
+    """
+    path = Path(path).resolve()
+    browser.load(path)
+    found = browser.evaluate(_MEASURE)
+    broken_links, external = [], []
+    for ref in dict.fromkeys(found["refs"]):
+        if not _is_local(ref):
+            if urlsplit(ref).scheme in ("http", "https"):
+                external.append(ref)
+            continue
+        target = path.parent / unquote(urlsplit(ref).path)
+        if not target.is_file():
+            broken_links.append(ref)
+    return PageReport(path=path, title=found["title"], scroll_width=found["scroll_width"],
+                      viewport_width=found["viewport_width"], broken_images=found["broken_images"],
+                      broken_links=broken_links, missing_anchors=sorted(set(found["missing_anchors"])),
+                      raw_math=RAW_MATH.findall(found["text"]), statements_top=found["statements_top"],
+                      first_statement_bottom=found["first_statement_bottom"],
+                      errata_summary_bottom=found["errata_summary_bottom"], external=external)
+
+
+def page_problems(report: PageReport, front_page: bool = False) -> list[str]:
+    """What is wrong with a page, one sentence each (empty when nothing is).
+
+    Parameters
+    ----------
+    report : PageReport
+        Measurements of :func:`inspect_page`.
+    front_page : bool
+        Also require the first screen to show the errata summary and the statements table's first row.
+    """
+    problems = []
+    if report.scroll_width > report.viewport_width:
+        problems.append(f"scrolls sideways: {report.scroll_width} px wide on a {report.viewport_width} px screen")
+    if report.broken_images:
+        problems.append(f"{len(report.broken_images)} image(s) do not load: {report.broken_images[:3]}")
+    if report.broken_links:
+        problems.append(f"{len(report.broken_links)} local link(s) name no file: {report.broken_links[:3]}")
+    if report.missing_anchors:
+        problems.append(f"{len(report.missing_anchors)} #anchor(s) name no element: {report.missing_anchors[:3]}")
+    if report.raw_math:
+        problems.append(f"{len(report.raw_math)} raw $...$ math span(s) in the visible text: {report.raw_math[:3]}")
+    if front_page:
+        if report.first_statement_bottom is None:
+            problems.append("no statements table (table.statements with a row)")
+        elif report.first_statement_bottom > report.screen_height:
+            problems.append(f"the first statement ends at {report.first_statement_bottom:.0f} px, "
+                            f"below the first screen ({report.screen_height} px)")
+        if report.errata_summary_bottom is None:
+            problems.append("no errata summary (#errata-summary)")
+        elif report.errata_summary_bottom > report.screen_height:
+            problems.append(f"the errata summary ends at {report.errata_summary_bottom:.0f} px, "
+                            f"below the first screen ({report.screen_height} px)")
+    return problems
+
+
+def report_pages(results: str | Path) -> list[Path]:
+    """The verification report and every notebook report under a results directory, front page first."""
+    results = Path(results)
+    return [results / "report" / "index.html", *sorted((results / "reports").glob("*.html"))]
+
+
+def check_pages(results: str | Path, browser: Browser | None = None) -> dict[str, list[str]]:
+    """:func:`page_problems` of every page of :func:`report_pages`, keyed by path relative to ``results``."""
+    pages = report_pages(results)
+    if browser is None:
+        with Browser() as own:
+            return check_pages(results, own)
+    return {str(page.relative_to(results)): page_problems(inspect_page(browser, page), front_page=i == 0)
+            for i, page in enumerate(pages)}
+
+
+def placeholder_png(path: str | Path, message: str) -> Path:
+    """A small PNG that says, in words, why there is no screenshot (byte-identical for the same message)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(7, 1.2), dpi=100)
+    fig.text(0.02, 0.5, message, va="center", ha="left", fontsize=10, wrap=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png", metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
+def write_screenshots(pages: dict[str | Path, str | Path]) -> str:
+    """Screenshot each page's first screen (page -> PNG path); placeholders when no Chromium runs.
+
+    Parameters
+    ----------
+    pages : dict
+        HTML file -> PNG file to write.
+
+    Returns
+    -------
+    str
+        One line saying what was written (and, for placeholders, why).
+    """
+    reason = None
+    if find_chromium() is None:
+        reason = ("No screenshot: no Chromium was found when the report was built. Install it (Debian: "
+                  "apt-get install chromium) and rerun the report rule.")
+    else:
+        try:
+            with Browser() as browser:
+                for page, png in pages.items():
+                    browser.load(page)
+                    browser.screenshot(png)
+            return f"screenshots of {len(pages)} page(s) by {find_chromium()}"
+        except BrowserError as exc:
+            reason = f"No screenshot: Chromium failed ({exc})."
+    for png in pages.values():
+        placeholder_png(png, reason)
+    return reason

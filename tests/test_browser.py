@@ -1,0 +1,86 @@
+"""sparseact.browser on small pages made here: what a reader would trip over is found, screenshots are taken.
+
+The pages of a real run are checked in tests/test_workflow.py (``test_pages_in_a_browser``), on the
+end-to-end run's copy. Tests that need Chromium skip, saying so, when none is installed.
+"""
+
+import struct
+
+import pytest
+
+from sparseact.browser import (SCREEN, Browser, find_chromium, inspect_page, page_problems, placeholder_png,
+                               write_screenshots)
+
+pytestmark = pytest.mark.browser
+
+needs_chromium = pytest.mark.skipif(
+    find_chromium() is None,
+    reason="no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
+           "or set SPARSEACT_CHROMIUM to its path)")
+
+
+def png_size(path):
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    return struct.unpack(">II", data[16:24])
+
+
+def page(tmp_path, body, name="page.html"):
+    path = tmp_path / name
+    path.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>t</title></head><body>{body}</body>"
+                    "</html>")
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if find_chromium() is None:
+        pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
+                    "or set SPARSEACT_CHROMIUM to its path)")
+    with Browser() as open_browser:
+        yield open_browser
+
+
+@needs_chromium
+def test_a_clean_front_page_has_no_problems(browser, tmp_path):
+    placeholder_png(tmp_path / "fig.png", "a figure")
+    (tmp_path / "other.html").write_text("<p>other</p>")
+    path = page(tmp_path, "<p id='errata-summary'>Errata: typo 1</p><a href='#s'>s</a> <a href='other.html'>o</a>"
+                          "<a href='https://example.org/'>external, not followed</a>"
+                          "<table class='statements' id='s'><tbody><tr><td><img src='fig.png'></td>"
+                          "<td>costs 5 dollars</td></tr></tbody></table>")
+    report = inspect_page(browser, path)
+    assert page_problems(report, front_page=True) == []
+    assert report.viewport_width == SCREEN[0] and report.external == ["https://example.org/"]
+
+
+@needs_chromium
+def test_what_a_reader_trips_over_is_found(browser, tmp_path):
+    path = page(tmp_path, "<div style='height: 1200px'>tall</div><div style='width: 2000px'>wide</div>"
+                          "<p>raw math: $x^2$ and $$\\sum_i y_i$$</p><img src='missing.png' alt='gone'>"
+                          "<a href='nowhere.html'>dead</a> <a href='#nothing'>dead anchor</a>"
+                          "<table class='statements'><tbody><tr><td>late</td></tr></tbody></table>")
+    problems = " | ".join(page_problems(inspect_page(browser, path), front_page=True))
+    for expected in ("scrolls sideways: 2", "1 image(s) do not load", "['#nothing']", "2 raw $...$ math span(s)",
+                     "2 local link(s) name no file: ['missing.png', 'nowhere.html']", "below the first screen",
+                     "no errata summary"):
+        assert expected in problems, (expected, problems)
+
+
+@needs_chromium
+def test_screenshot_is_the_first_screen(browser, tmp_path):
+    browser.load(page(tmp_path, "<h1>hello</h1>"))
+    assert png_size(browser.screenshot(tmp_path / "shot.png")) == SCREEN
+
+
+def test_without_chromium_the_screenshots_are_placeholders_that_say_why(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPARSEACT_CHROMIUM", "")  # empty: "no browser"
+    assert find_chromium() is None
+    path = page(tmp_path, "<h1>hello</h1>")
+    message = write_screenshots({path: tmp_path / "a.png"})
+    assert "no Chromium was found" in message
+    write_screenshots({path: tmp_path / "b.png"})
+    assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()  # deterministic
+    png_size(tmp_path / "a.png")
+    with pytest.raises(RuntimeError, match="no Chromium found"):
+        Browser()
