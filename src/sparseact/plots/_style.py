@@ -53,7 +53,9 @@ def setup_style() -> None:
         "legend.fontsize": MIN_FONT,
         "legend.title_fontsize": MIN_FONT,
         "figure.titlesize": 10,
-        "legend.frameon": False,
+        "legend.frameon": True,
+        "legend.framealpha": 0.85,
+        "legend.edgecolor": "none",
         "lines.markersize": 4,
         "axes.titlepad": 4,
     })
