@@ -196,14 +196,14 @@ def value_ticks(ax, axis: str, values, *, min_gap: float = 0.07, fmt: str = "{:g
 
 def _format_log_axis(ax, name: str, numticks: int = 6) -> None:
     """Decade labels (10^k, at most ``numticks``) and unlabelled minor ticks on a log axis; plain labels at
-    1, 2, 5 x 10^k where it spans too little for decades (matplotlib would label crowded minor ticks)."""
+    1, 2, 5 x 10^k where it spans under two decades (matplotlib would label crowded minor ticks)."""
     import math
 
     from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter, NullLocator
 
     axis_obj = ax.xaxis if name == "x" else ax.yaxis
     lo, hi = sorted(ax.get_xlim() if name == "x" else ax.get_ylim())
-    if lo <= 0 or math.log10(hi / lo) < 1.3:
+    if lo <= 0 or math.log10(hi / lo) < 2.0:
         if lo > 0:
             _short_log_axis(ax, name)
         return
