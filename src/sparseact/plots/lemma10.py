@@ -112,7 +112,8 @@ def level_weights(tables: dict):
     weights = weights[weights["n"] == weights["n"].max()]
     ks = sorted(weights["k"].unique())
     positive = weights.loc[weights["weight_fraction"] > 0, "weight_fraction"]
-    floor = 10.0 ** (np.floor(np.log10(positive.min())) - 1) if len(positive) else 1e-16
+    # below 1e-16 a weight is rounding noise of the exact transform: draw it with the zeros
+    floor = max(10.0 ** (np.floor(np.log10(positive.min())) - 1), 1e-16) if len(positive) else 1e-16
     families = list(dict.fromkeys(weights["family"]))
     palette = dict(zip(families, colours(len(families))))
     fig, axes = plt.subplots(1, len(ks), figsize=(FULL_WIDTH, 3.0), sharex=True, sharey=True, squeeze=False)
@@ -129,7 +130,7 @@ def level_weights(tables: dict):
         integer_ticks(ax, "x")
     axes[0][0].set_ylabel("$W^t / \\|h\\|^2$")
     handles = [legend_handle(color=palette[f], marker="o", ms=3, label=f) for f in families]
-    handles.append(legend_handle("level", color="0.6", label=f"weight exactly 0 (drawn at {floor:.0e})"))
+    handles.append(legend_handle("level", color="0.6", label=f"weight 0 (or below {floor:.0e}; drawn at it)"))
     legend_outside(fig, handles, where="below", ncol=3)
     fig.suptitle(f"Fourier level weights at n = {int(weights['n'].max())} (two networks per family)")
     fig.tight_layout()

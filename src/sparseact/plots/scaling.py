@@ -28,7 +28,8 @@ def figures(tables: dict) -> dict:
              for t in ("output", "input")}
     grids = {t: g for t, g in grids.items() if len(g)}
     fig, axes = plt.subplots(len(grids), 1, figsize=(FULL_WIDTH * 0.8, 0.22 * sum(len(g) for g in grids.values()) + 2),
-                             sharex=True, squeeze=False, gridspec_kw={"height_ratios": [len(g) for g in grids.values()]})
+                             sharex=True, squeeze=False,
+                             gridspec_kw={"height_ratios": [len(g) for g in grids.values()]})
     labels = {"output": "output scale $u \\to \\lambda u$", "input": "input scale $x \\to \\mu x$"}
     for ax, (transform, grid) in zip(axes[:, 0], grids.items()):
         sns.heatmap(grid, ax=ax, cmap="RdBu_r", center=0, vmin=-4, vmax=4, annot=True, fmt=".2g",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.patches import Patch
 
-from sparseact.plots._style import (FULL_WIDTH, MIN_FONT, colours, finish, integer_ticks, legend_handle, legend_outside, plt,
-                                    reference_line, setup_style, value_ticks)
+from sparseact.plots._style import (FULL_WIDTH, MIN_FONT, colours, finish, integer_ticks, legend_handle,
+                                    legend_outside, plt, reference_line, setup_style, value_ticks)
 
 CAPTIONS = {
     "junta-scale": "Definition 2 scales of the proof's junta networks (largest over all n, s, instances and seeds) "
@@ -36,7 +36,8 @@ def _junta_scale(table):
             reference_line(ax, y=level, kind="printed", color="0.5", lw=0.9,
                            label=("theorem: $\\sqrt{\\log_2 s}$" if col == "W" else "theorem: $\\log_2 s$")
                            if i == 0 else None)
-            ax.annotate(f"s = {s}", (1.01, level), xycoords=("axes fraction", "data"), va="center", ha="left", fontsize=MIN_FONT,
+            ax.annotate(f"s = {s}", (1.01, level), xycoords=("axes fraction", "data"), va="center", ha="left",
+                        fontsize=MIN_FONT,
                         color="0.4")
         ax.set_xlabel("junta size p")
         ax.set_ylabel(label)

@@ -58,6 +58,9 @@ def figures(tables: dict) -> dict:
         row[0].set_ylabel("exact test loss")
     for ax in axes.flat[len(targets):]:
         ax.set_visible(False)
+        above = axes.flat[list(axes.flat).index(ax) - ncols]
+        above.xaxis.set_tick_params(labelbottom=True)
+        above.set_xlabel("sample size m")
     legend_outside(fig, axes=list(axes.flat[:len(targets)]), where="below", ncol=3)
     fig.suptitle("Theorem 17: learning curves under a biased product distribution")
     fig.tight_layout()

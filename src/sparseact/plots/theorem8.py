@@ -171,4 +171,5 @@ def proof_tail(tables: dict):
 def figures(tables: dict) -> dict:
     setup_style()
     return finish({"error-vs-degree": error_vs_degree(tables), "lemma7-rate": lemma7_rate(tables),
-                   "degree-vs-k": degree_vs_k(tables), "proof-rho": proof_rho(tables), "proof-tail": proof_tail(tables)})
+                   "degree-vs-k": degree_vs_k(tables), "proof-rho": proof_rho(tables),
+                   "proof-tail": proof_tail(tables)})
