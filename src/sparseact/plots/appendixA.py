@@ -37,7 +37,7 @@ def figures(tables: dict) -> dict:
     axes[0].set_xlabel(r"$\max_\alpha \|w_\alpha\|_1 / (2\Gamma)$")
     axes[0].set_ylabel("max active neurons (all inputs)")
     axes[0].set_title(rf"$\Gamma=\sqrt{{q}}$, q = {int(sq['q'].iloc[0])}")
-    axes[0].legend(loc="center right")
+    axes[0].legend(loc="upper left")  # the networks sit at y = 1 (left) and right of the dotted line
     q = int(sweep["q"].iloc[0])
     for b, group in sweep.groupby("b"):
         worst = group.groupby("gamma")["excess_fraction"].max()
