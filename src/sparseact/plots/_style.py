@@ -19,14 +19,251 @@ _METADATA = {
 }
 
 
+#: Smallest font size (points, at the saved size) of any text in a figure.
+MIN_FONT = 8
+
+#: Widths (inches) of the saved figures: one column of a printed page, and the full text width.
+SINGLE_WIDTH = 4.8
+FULL_WIDTH = 7.2
+
+#: Line styles of reference lines, by what they are: a statement as printed, a corrected or proven bound,
+#: and any other guide (slopes, targets, thresholds).
+REFERENCE_STYLES = {
+    "printed": {"ls": ":", "lw": 1.2},
+    "corrected": {"ls": "--", "lw": 1.0},
+    "guide": {"ls": "-.", "lw": 0.9},
+    "level": {"ls": "-", "lw": 0.8},
+}
+
+
 def setup_style() -> None:
-    """The project's plotting style (seaborn ticks, colour-blind palette, fixed hash salt)."""
+    """The project's plotting style: seaborn ticks, colour-blind palette, fonts >= MIN_FONT pt, fixed hash salt."""
     import seaborn as sns
 
     sns.set_theme(style="ticks", palette="colorblind", context="paper")
-    plt.rcParams["svg.hashsalt"] = "sparseact"
-    plt.rcParams["figure.dpi"] = 100
-    plt.rcParams["savefig.dpi"] = 150
+    plt.rcParams.update({
+        "svg.hashsalt": "sparseact",
+        "figure.dpi": 100,
+        "savefig.dpi": 150,
+        "font.size": 9,
+        "axes.titlesize": 9,
+        "axes.labelsize": 9,
+        "xtick.labelsize": MIN_FONT,
+        "ytick.labelsize": MIN_FONT,
+        "legend.fontsize": MIN_FONT,
+        "legend.title_fontsize": MIN_FONT,
+        "figure.titlesize": 10,
+        "legend.frameon": True,
+        "legend.framealpha": 0.85,
+        "legend.edgecolor": "none",
+        "lines.markersize": 4,
+        "axes.titlepad": 4,
+    })
+
+
+def colours(n: int) -> list:
+    """``n`` distinct colours of the colour-blind-safe palette (cycled beyond its ten)."""
+    import seaborn as sns
+
+    palette = sns.color_palette("colorblind")
+    return [palette[i % len(palette)] for i in range(n)]
+
+
+def sequential(values, cmap: str = "viridis"):
+    """A colour for each of the sorted distinct ``values``, along a colour-blind-safe sequential map.
+
+    Returns ``{value: colour}``; the map stops short of its lightest end so every colour shows on white.
+    """
+    cmap = plt.get_cmap(cmap)
+    values = sorted(set(values))
+    if len(values) == 1:
+        return {values[0]: cmap(0.0)}
+    return {v: cmap(0.85 * i / (len(values) - 1)) for i, v in enumerate(values)}
+
+
+def colour_bar(fig, axes, values, label: str, cmap: str = "viridis", log: bool = False):
+    """A colour bar next to ``axes`` for a colour scale over ``values`` (as from :func:`sequential` with ``log``).
+
+    Returns ``(norm, cmap)`` so that lines can be coloured by ``cmap(norm(value))``.
+    """
+    import matplotlib.colors as mcolors
+    import numpy as np
+
+    values = np.asarray(sorted(set(values)), dtype=float)
+    lo, hi = float(values.min()), float(values.max())
+    if hi == lo:
+        hi = lo * 1.1 if lo else 1.0
+    norm = mcolors.LogNorm(lo, hi) if log else mcolors.Normalize(lo, hi)
+    base = plt.get_cmap(cmap)
+    truncated = mcolors.ListedColormap(base(np.linspace(0.0, 0.85, 256)))
+    mappable = plt.cm.ScalarMappable(norm=norm, cmap=truncated)
+    bar = fig.colorbar(mappable, ax=axes, label=label, pad=0.02, fraction=0.05)
+    if len(values) <= 8:
+        bar.set_ticks(values)
+        bar.set_ticklabels([f"{v:g}" for v in values])
+        bar.minorticks_off()
+    return norm, truncated
+
+
+def reference_line(ax, *, x=None, y=None, kind: str = "guide", label: str | None = None, color="k", **kwargs):
+    """A horizontal (``y``) or vertical (``x``) reference line in the style of its ``kind``, named in the legend."""
+    style = {**REFERENCE_STYLES[kind], "color": color, **kwargs}
+    if (x is None) == (y is None):
+        raise ValueError("give exactly one of x and y")
+    return ax.axvline(x, label=label, **style) if x is not None else ax.axhline(y, label=label, **style)
+
+
+def reference_curve(ax, x, y, *, kind: str = "guide", label: str | None = None, color="k", **kwargs):
+    """A reference curve (a bound or a guide) in the style of its ``kind``, named in the legend."""
+    return ax.plot(x, y, label=label, color=color, **{**REFERENCE_STYLES[kind], **kwargs})[0]
+
+
+def legend_handle(kind: str | None = None, *, color="k", marker=None, ls=None, **kwargs):
+    """A legend proxy: a reference line of ``kind``, or a line/marker of the given style."""
+    from matplotlib.lines import Line2D
+
+    style = dict(REFERENCE_STYLES[kind]) if kind else {"ls": "-", "lw": 1.2}
+    if ls is not None:
+        style["ls"] = ls
+    return Line2D([], [], color=color, marker=marker, **{**style, **kwargs})
+
+
+def legend_outside(fig_or_ax, handles=None, labels=None, *, where: str = "right", ncol: int | None = None,
+                   title: str | None = None, axes=None):
+    """A legend outside the data: right of the axes (``where="right"``) or below the figure (``"below"``).
+
+    ``fig_or_ax`` is an Axes (legend beside that panel) or a Figure (one legend for all panels; handles
+    default to the first panel's, deduplicated by label, or of ``axes``).
+    """
+    from matplotlib.figure import Figure
+
+    if handles is None:
+        sources = axes if axes is not None else (fig_or_ax.axes if isinstance(fig_or_ax, Figure) else [fig_or_ax])
+        seen = {}
+        for ax in sources:
+            for handle, label in zip(*ax.get_legend_handles_labels()):
+                if not label.startswith("_"):
+                    seen.setdefault(label, handle)
+        handles, labels = list(seen.values()), list(seen)
+    elif labels is None:
+        labels = [h.get_label() for h in handles]
+    if where == "right":
+        kwargs = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "ncol": ncol or 1, "borderaxespad": 0.0}
+    elif where == "below":
+        kwargs = {"loc": "upper center", "bbox_to_anchor": (0.5, 0.0), "ncol": ncol or min(len(labels), 3)}
+    else:
+        raise ValueError(f"where must be 'right' or 'below', got {where!r}")
+    kwargs["markerscale"] = 1.5
+    if isinstance(fig_or_ax, Figure):
+        if where == "right":
+            kwargs.update(loc="center left", bbox_to_anchor=(1.0, 0.5))
+        return fig_or_ax.legend(handles, labels, title=title, **kwargs)
+    if where == "below":
+        kwargs["bbox_to_anchor"] = (0.5, -0.18)
+    return fig_or_ax.legend(handles, labels, title=title, **kwargs)
+
+
+def _thin(values, lo: float, hi: float, log: bool, min_gap: float) -> list:
+    """The ``values`` inside [lo, hi], dropping any closer than ``min_gap`` (fraction of the axis) to the last kept."""
+    import math
+
+    transform = math.log10 if log else float
+    span = transform(hi) - transform(lo) or 1.0
+    kept = []
+    for v in sorted(set(values)):
+        if not lo <= v <= hi:
+            continue
+        if kept and (transform(v) - transform(kept[-1])) / span < min_gap:
+            continue
+        kept.append(v)
+    return kept
+
+
+def value_ticks(ax, axis: str, values, *, min_gap: float = 0.07, fmt: str = "{:g}") -> None:
+    """Label ``axis`` ("x" or "y") at the data's own grid ``values`` (plain numbers), thinned so labels never
+    overlap, with no minor labels. Call after the axis scale and limits are final."""
+    from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter, NullLocator
+
+    axis_obj = ax.xaxis if axis == "x" else ax.yaxis
+    lo, hi = sorted(ax.get_xlim() if axis == "x" else ax.get_ylim())
+    log = (ax.get_xscale() if axis == "x" else ax.get_yscale()) == "log"
+    kept = _thin([float(v) for v in values], lo, hi, log, min_gap)
+    axis_obj.set_major_locator(FixedLocator(kept))
+    axis_obj.set_major_formatter(FixedFormatter([fmt.format(v) for v in kept]))
+    axis_obj.set_minor_locator(NullLocator())
+    axis_obj.set_minor_formatter(NullFormatter())
+
+
+def _format_log_axis(ax, name: str, numticks: int = 6) -> None:
+    """Decade labels (10^k, at most ``numticks``) and unlabelled minor ticks on a log axis; plain labels at
+    1, 2, 5 x 10^k where it spans under two decades (matplotlib would label crowded minor ticks)."""
+    import math
+
+    from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter, NullLocator
+
+    axis_obj = ax.xaxis if name == "x" else ax.yaxis
+    lo, hi = sorted(ax.get_xlim() if name == "x" else ax.get_ylim())
+    if lo <= 0 or math.log10(hi / lo) < 2.0:
+        if lo > 0:
+            _short_log_axis(ax, name)
+        return
+    axis_obj.set_major_locator(LogLocator(base=10, numticks=numticks))
+    axis_obj.set_major_formatter(LogFormatterSciNotation(base=10))
+    if math.log10(hi / lo) > 6:
+        axis_obj.set_minor_locator(NullLocator())  # minor ticks of many decades merge into a bar
+    else:
+        axis_obj.set_minor_locator(LogLocator(base=10, subs=tuple(range(2, 10)), numticks=12))
+    axis_obj.set_minor_formatter(NullFormatter())
+
+
+def finish(figures: dict) -> dict:
+    """Make every figure of ``{stem: figure}`` follow the style; return it.
+
+    Log axes not given explicit ticks (:func:`value_ticks`) get non-overlapping labels, and no text is
+    smaller than ``MIN_FONT``.
+    """
+    from matplotlib.text import Text
+    from matplotlib.ticker import FixedLocator
+
+    for fig in figures.values():
+        for ax in fig.axes:
+            for name in ("x", "y"):
+                axis_obj = ax.xaxis if name == "x" else ax.yaxis
+                scale = ax.get_xscale() if name == "x" else ax.get_yscale()
+                if scale == "log" and not isinstance(axis_obj.get_major_locator(), FixedLocator):
+                    _format_log_axis(ax, name, numticks=4 if ax.get_position().width < 0.3 else 6)
+            ax.tick_params(labelsize=MIN_FONT)
+        for text in fig.findobj(Text):
+            if text.get_fontsize() < MIN_FONT:
+                text.set_fontsize(MIN_FONT)
+    return figures
+
+
+def _short_log_axis(ax, axis: str) -> None:
+    """Plain labels at 1, 2, 5 x 10^k on a log ``axis`` that spans too little for decade labels."""
+    import math
+
+    from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
+
+    axis_obj = ax.xaxis if axis == "x" else ax.yaxis
+    lo, hi = sorted(ax.get_xlim() if axis == "x" else ax.get_ylim())
+    candidates = [m * 10.0**e for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
+                  for m in (1, 2, 5)]
+    kept = [v for v in candidates if lo <= v <= hi]
+    if len(kept) < 2:
+        candidates = [m * 10.0**e for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
+                      for m in range(1, 10)]
+        kept = _thin([v for v in candidates if lo <= v <= hi], lo, hi, True, 0.08)
+    axis_obj.set_major_locator(FixedLocator(kept))
+    axis_obj.set_major_formatter(FixedFormatter([f"{v:g}" for v in kept]))
+    axis_obj.set_minor_formatter(NullFormatter())
+
+
+def integer_ticks(ax, axis: str = "x") -> None:
+    """Only integer ticks on ``axis`` (degrees, counts, sizes)."""
+    from matplotlib.ticker import MaxNLocator
+
+    (ax.xaxis if axis == "x" else ax.yaxis).set_major_locator(MaxNLocator(integer=True))
 
 
 def save_figure(fig, stem: str | Path, formats: Sequence[str] = ("pdf", "png")) -> list[str]:

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from sparseact.plots._style import plt, setup_style
+from sparseact.plots._style import (FULL_WIDTH, REFERENCE_STYLES, SINGLE_WIDTH, finish, integer_ticks, legend_outside,
+                                    plt, reference_curve, reference_line, setup_style, value_ticks)
 
 CAPTIONS = {
     "sqrt_q": "Left: with Gamma = sqrt(q), the largest number of active neurons over all inputs against "
     "max_alpha ||w_alpha||_1 / (2 Gamma), one marker per network (all draws and seeds). Every network left of the "
-    "dotted line (the sufficient condition ||w_alpha||_1 <= 2 Gamma, which unit-norm rows satisfy) is 1-sparse; "
-    "the all-ones rows of the printed statement (no norm condition) fire 1 + b neurons. Right: the exact fraction "
-    "of inputs with more than one active neuron against Gamma (unit-norm Gaussian rows, worst draw); it is 0 "
-    "before Gamma reaches sqrt(q) (dashed).",
+    "dotted line (the sufficient condition ||w_alpha||_1 <= 2 Gamma, which unit-norm rows satisfy) is 1-sparse "
+    "(on the dashed line); right of it the Gaussian rows and the all-ones rows of the printed statement (no norm "
+    "condition) fire up to 1 + b neurons. Right: the exact fraction of inputs with more than one active neuron "
+    "against Gamma (unit-norm Gaussian rows, worst draw): it reaches 0 well before Gamma = sqrt(q) (dashed).",
     "whp": "The exact fraction of inputs with more than one active neuron at Gamma = c sqrt(ln s) against s "
     "(unit-norm rows, worst draw and seed; zero values omitted), with the explicit Hoeffding bound (A.2) "
-    "sum_d C(b,d) exp(-2 Gamma^2 d^2) dotted in the same colour: the fraction decays like a power of s, "
-    "faster for larger c.",
+    "sum_d C(b,d) exp(-2 Gamma^2 d^2) dotted in the same colour: each fraction stays below its bound and "
+    "decays like a power of s, faster for larger c.",
 }
 
 
@@ -25,44 +26,45 @@ def figures(tables: dict) -> dict:
 
     setup_style()
     sq, sweep, whp = tables["sqrt_q"], tables["gamma_sweep"], tables["whp"]
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+    fig, axes = plt.subplots(1, 2, figsize=(FULL_WIDTH, 3.2))
     markers = {"unit-gaussian": "o", "unit-sign": "s", "gaussian": "^", "all-ones": "D"}
     for i, (family, group) in enumerate(sq.groupby("family", sort=False)):
         axes[0].scatter(group["max_w_norm1"] / (2 * group["gamma"]), group["max_active"],
                         marker=markers.get(family, "o"), color=f"C{i}", s=18, alpha=0.7, label=family)
-    axes[0].axvline(1.0, ls=":", color="grey", lw=0.8)
-    axes[0].axhline(1.0, ls="--", color="k", lw=0.6)
+    reference_line(axes[0], x=1.0, kind="printed", label="$\\|w_\\alpha\\|_1 = 2\\Gamma$")
+    reference_line(axes[0], y=1.0, kind="corrected", color="0.4", label="1 active (1-sparse)")
+    integer_ticks(axes[0], "y")
     axes[0].set_xlabel(r"$\max_\alpha \|w_\alpha\|_1 / (2\Gamma)$")
     axes[0].set_ylabel("max active neurons (all inputs)")
-    axes[0].set_title(rf"$\Gamma=\sqrt{{q}}$, q = {int(sq['q'].iloc[0])}", fontsize=9)
-    axes[0].legend(fontsize=7)
+    axes[0].set_title(rf"$\Gamma=\sqrt{{q}}$, q = {int(sq['q'].iloc[0])}")
+    axes[0].legend(loc="upper left")  # the networks sit at y = 1 (left) and right of the dotted line
     q = int(sweep["q"].iloc[0])
     for b, group in sweep.groupby("b"):
         worst = group.groupby("gamma")["excess_fraction"].max()
         axes[1].plot(worst.index, worst.values, "o-", ms=3, label=f"s = {2**b}")
-    axes[1].axvline(np.sqrt(q), ls="--", color="k", lw=0.8)
-    axes[1].annotate(r"$\Gamma=\sqrt{q}$", (np.sqrt(q), 0.9), xycoords=("data", "axes fraction"), fontsize=8,
-                     ha="right")
+    reference_line(axes[1], x=np.sqrt(q), kind="corrected", label=r"$\Gamma=\sqrt{q}$")
     axes[1].set_xlabel(r"$\Gamma$")
     axes[1].set_ylabel("Pr[> 1 active] (exact, worst draw)")
-    axes[1].set_title(f"unit-norm Gaussian rows, q = {q}", fontsize=9)
-    axes[1].legend(fontsize=7)
+    axes[1].set_title(f"unit-norm Gaussian rows, q = {q}")
+    axes[1].legend(loc="center right")
     fig.suptitle("Appendix A: 1-sparsity at $\\Gamma = \\sqrt{q}$ needs a norm bound on $w_\\alpha$")
     fig.tight_layout()
 
-    fig2, ax = plt.subplots(figsize=(5.5, 3.6))
+    fig2, ax = plt.subplots(figsize=(SINGLE_WIDTH * 1.25, 3.2))
     for i, (c, group) in enumerate(whp.groupby("c")):
         worst = group.groupby("s")["excess_fraction"].max()
         positive = worst[worst > 0]
-        ax.loglog(positive.index, positive.values, "o-", color=f"C{i}", label=f"c = {c:g}")
+        ax.plot(positive.index, positive.values, "o-", color=f"C{i}", label=f"c = {c:g}")
         s = np.array(sorted(worst.index))
         bound = [hoeffding_bound(int(np.log2(v)), c * np.sqrt(np.log(v))) for v in s]
-        ax.loglog(s, bound, ":", color=f"C{i}", lw=1)
+        reference_curve(ax, s, bound, kind="printed", color=f"C{i}")
+    ax.plot([], [], label="bound (A.2),\nsame colour", **{**REFERENCE_STYLES["printed"], "color": "0.3"})
+    ax.set_yscale("log")
     ax.set_xscale("log", base=2)
+    value_ticks(ax, "x", whp["s"].unique(), fmt="{:.0f}")
     ax.set_xlabel("s")
     ax.set_ylabel(r"Pr[> 1 active] at $\Gamma = c\sqrt{\ln s}$")
-    ax.set_title(f"q = {int(whp['q'].iloc[0])}; dotted: bound (A.2)", fontsize=9)
-    ax.legend(fontsize=7)
-    fig2.suptitle("Appendix A: 1-sparse with probability $1 - 1/\\mathrm{poly}(s)$", fontsize=10)
+    ax.set_title(f"Appendix A: 1-sparse w.p. $1 - 1/\\mathrm{{poly}}(s)$ (q = {int(whp['q'].iloc[0])})")
+    legend_outside(ax)
     fig2.tight_layout()
-    return {"sqrt_q": fig, "whp": fig2}
+    return finish({"sqrt_q": fig, "whp": fig2})

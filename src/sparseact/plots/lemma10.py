@@ -5,22 +5,26 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparseact.plots._style import plt, setup_style
+from sparseact.plots._style import (FULL_WIDTH, SINGLE_WIDTH, colour_bar, colours, finish, integer_ticks,
+                                    legend_handle, legend_outside, plt, reference_curve, reference_line,
+                                    setup_style, value_ticks)
 
 CAPTIONS = {
-    "ns-vs-rho": "Left: exact NS_rho(h) against 1 - rho for every network (all seeds), with slope-1 and slope-1/2 "
-                 "guides; near rho = 1 NS falls like (1 - rho), faster than Lemma 10's sqrt(1 - rho). Right: NS / "
-                 "Lemma 10's expression (constant 1): the observed constant stays far below 1 and shrinks as rho -> 1.",
-    "claim21-tail": "Claim 2.1: the Fourier tail beyond d against 2 NS_rho / (1 - rho^d), one dot per (function, rho, "
-                    "d). For rho in [0, 1) (blue) every dot lies on or below the diagonal; for rho < 0 (orange, "
-                    "outside the range the paper uses) dots above it violate the printed inequality.",
-    "level-weights": "Fourier level weights W^t / ||h||^2 of the networks at the largest n (first seed): the mass "
-                     "sits on low levels, which is what Claim 2.1 turns into low-degree concentration "
-                     "(levels of weight 0 are drawn at 1e-18).",
+    "ns-vs-rho": "Top: exact NS_rho(h) against 1 - rho for every network (all seeds), one panel per certified k, "
+                 "coloured by n (solid: Gaussian, dashed: bucket networks), with slope-1 and slope-1/2 guides. Near "
+                 "rho = 1 every line follows slope 1, i.e. NS falls like (1 - rho), faster than the sqrt(1 - rho) "
+                 "of Lemma 10. Bottom: NS divided by Lemma 10's expression (constant 1): far below 1 and shrinking "
+                 "as rho -> 1.",
+    "claim21-tail": "Claim 2.1: the Fourier tail beyond d against the bound 2 NS_rho / (1 - rho^d), one dot per "
+                    "(function, rho, d). Left, rho in [0, 1) as the paper uses it: every dot lies on or below the "
+                    "diagonal. Right, rho < 0: dots above the diagonal violate the printed inequality.",
+    "level-weights": "Fourier level weights W^t / ||h||^2 of the networks at the largest n (first seed), one panel "
+                     "per certified k: the mass sits on low levels, which Claim 2.1 turns into low-degree "
+                     "concentration; levels of weight exactly 0 (bucket networks) are drawn on the bottom line.",
     "eq17": "Appendix B, eq. (17): every member divided by NS_rho(h), one marker per network (random and the "
-            "dictator x_1) and rho. As printed all would be 1. The members without the 1/4 sit at 4 (first) and at "
-            "4 NS_{1-2/r}/NS_rho (middle); the right side (1/r) E[AS(H_z)] coincides with NS at 1 - 2/r (the "
-            "corrected identity), which equals NS_rho only where 2/(1 - rho) is an integer.",
+            "dictator x_1) and rho; as printed all would be 1 (dotted). The printed left side sits at 4 (dashed), "
+            "the printed middle at 4 NS_{1-2/r}/NS_rho; the right side (1/r) E[AS(H_z)] coincides with NS at "
+            "1 - 2/r (the corrected identity), which equals NS_rho only where 2/(1 - rho) is an integer.",
 }
 
 
@@ -33,35 +37,46 @@ def _series(frame: pd.DataFrame):
     return frame.groupby(keys, sort=False)
 
 
+FAMILY_STYLES = {"gaussian": "-", "bucket": "--"}
+GUIDE = "C3"  # slope guides: a colour outside the viridis scale of the networks
+
+
 def ns_vs_rho(tables: dict):
-    """NS_rho against 1 - rho (log-log) per network, and the ratio to Lemma 10's expression."""
+    """NS_rho against 1 - rho (log-log) per network, in one panel per certified k, coloured by n."""
     table = tables["lemma10-noise"]
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
-    colours = {k: f"C{i}" for i, k in enumerate(sorted(table["k"].unique()))}
+    ks = sorted(table["k"].unique())
+    fig, axes = plt.subplots(2, len(ks), figsize=(FULL_WIDTH, 4.6), sharex=True, sharey="row", squeeze=False)
+    norm, cmap = colour_bar(fig, axes, table["n"], "n")
     constant = 0
     for _, group in _series(table):
         group = group.sort_values("one_minus_rho")
         if not (group["NS"] > 0).any():
             constant += 1  # a constant network (e.g. a bucket block whose two output weights agree): NS = 0
             continue
-        colour = colours[group["k"].iloc[0]]
-        axes[0].loglog(group["one_minus_rho"], group["NS"], "-", color=colour, lw=0.6, alpha=0.6)
-        axes[1].loglog(group["one_minus_rho"], group["ratio"], "-", color=colour, lw=0.6, alpha=0.6)
+        column = ks.index(group["k"].iloc[0])
+        style = dict(color=cmap(norm(group["n"].iloc[0])), ls=FAMILY_STYLES.get(group["family"].iloc[0], "-"),
+                     lw=0.7, alpha=0.7)
+        axes[0][column].plot(group["one_minus_rho"], group["NS"], **style)
+        axes[1][column].plot(group["one_minus_rho"], group["ratio"], **style)
     x = np.sort(table["one_minus_rho"].unique())
-    top = float(table.groupby("one_minus_rho")["NS"].max().loc[x].iloc[-1])
-    axes[0].loglog(x, top * x / x[-1], "k--", lw=0.8, label="slope 1")
-    axes[0].loglog(x, top * np.sqrt(x / x[-1]), "k:", lw=0.8, label="slope 1/2 (Lemma 10)")
-    for k, colour in colours.items():
-        axes[1].plot([], [], color=colour, label=f"certified k = {k}")
-    axes[0].set_xlabel("1 - rho")
-    axes[0].set_ylabel("NS_rho(h) (exact)")
-    axes[0].legend(fontsize=7)
-    axes[1].set_xlabel("1 - rho")
-    axes[1].set_ylabel("NS_rho / Lemma 10 expression")
-    axes[1].legend(fontsize=7)
+    for column, k in enumerate(ks):
+        top = float(table[table["k"] == k].groupby("one_minus_rho")["NS"].max().loc[x].iloc[-1])
+        reference_curve(axes[0][column], x, top * x / x[-1], kind="corrected", color=GUIDE, lw=1.4)
+        reference_curve(axes[0][column], x, top * np.sqrt(x / x[-1]), kind="printed", color=GUIDE, lw=1.4)
+        axes[0][column].set_title(f"certified k = {k}")
+        axes[1][column].set_xlabel("1 - $\\rho$")
+    for ax in axes.flat:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    axes[0][0].set_ylabel("NS$_\\rho(h)$ (exact)")
+    axes[1][0].set_ylabel("NS$_\\rho$ / Lemma 10 expr.")
+    handles = [legend_handle(color="0.3", ls=ls, lw=0.8, label=f"{family} networks")
+               for family, ls in FAMILY_STYLES.items() if family in set(table["family"])]
+    handles += [legend_handle("corrected", color=GUIDE, lw=1.4, label="slope 1"),
+                legend_handle("printed", color=GUIDE, lw=1.4, label="slope 1/2 (Lemma 10)")]
+    legend_outside(fig, handles, where="below", ncol=4, axes=None)
     fig.suptitle("Lemma 10: noise sensitivity of certified-sparse networks"
-                 + (f" ({constant} constant networks, NS = 0, not drawn)" if constant else ""), fontsize=10)
-    fig.tight_layout()
+                 + (f" ({constant} constant networks, NS = 0, not drawn)" if constant else ""))
     return fig
 
 
@@ -69,33 +84,55 @@ def claim21_tail(tables: dict):
     """Fourier tail beyond d against the Claim 2.1 bound, inside and outside rho in [0, 1)."""
     tail = pd.concat([tables["lemma10-tail"], tables["lemma10-parity"].drop(columns=["order"])], ignore_index=True)
     tail = tail[(tail["tail"] > 0) & (tail["bound"] > 0)]
-    fig, ax = plt.subplots(figsize=(5, 4))
-    for in_range, colour, label in ((True, "C0", "rho in [0, 1)"), (False, "C1", "rho < 0 (out of range)")):
+    fig, axes = plt.subplots(1, 2, figsize=(FULL_WIDTH, 3.4), sharex=True, sharey=True)
+    for ax, in_range, colour, title in ((axes[0], True, "C0", "$\\rho \\in [0, 1)$ (the paper's range)"),
+                                        (axes[1], False, "C1", "$\\rho < 0$ (outside it)")):
         part = tail[tail["in_range"] == in_range]
-        ax.loglog(part["bound"], part["tail"], ".", ms=2.5, alpha=0.5, color=colour, label=label)
+        above = int((part["tail"] > part["bound"] * (1 + 1e-9)).sum())
+        ax.plot(part["bound"], part["tail"], ".", ms=2.5, alpha=0.4, color=colour, mew=0)
+        ax.set_title(f"{title}: {above} of {len(part)} above")
+        ax.set_xlabel("bound $2\\,\\mathrm{NS}_\\rho / (1 - \\rho^d)$")
     if len(tail):
         lo = float(min(tail["tail"].min(), tail["bound"].min()))
         hi = float(max(tail["tail"].max(), tail["bound"].max()))
-        ax.loglog([lo, hi], [lo, hi], "k--", lw=0.8, label="tail = bound")
-    ax.set_xlabel("2 NS_rho / (1 - rho^d)")
-    ax.set_ylabel("sum_{|T| > d} fhat(T)^2")
-    ax.set_title("Claim 2.1 tail inequality, every function, d and rho", fontsize=9)
-    ax.legend(fontsize=7)
+        for ax in axes:
+            reference_curve(ax, [lo, hi], [lo, hi], kind="printed", label="Claim 2.1: tail = bound")
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    axes[0].set_ylabel("tail $\\sum_{|T| > d} \\hat f(T)^2$")
+    axes[0].legend(loc="upper left")
     fig.tight_layout()
     return fig
 
 
 def level_weights(tables: dict):
-    """Level weights of the networks at the largest n (first seed)."""
+    """Level weights of the networks at the largest n (first seed), one panel per certified k."""
     weights = _first_seed(tables["lemma10-level-weights"])
     weights = weights[weights["n"] == weights["n"].max()]
-    fig, ax = plt.subplots(figsize=(5.5, 3.6))
-    for label, group in weights.groupby("instance", sort=False):
-        ax.semilogy(group["level"], group["weight_fraction"].clip(lower=1e-18), "o-", ms=3, lw=0.8, label=label)
-    ax.set_xlabel("level t = |T|")
-    ax.set_ylabel("W^t / ||h||^2")
-    ax.set_title(f"Fourier level weights at n = {int(weights['n'].max())}", fontsize=9)
-    ax.legend(fontsize=6, ncol=2)
+    ks = sorted(weights["k"].unique())
+    positive = weights.loc[weights["weight_fraction"] > 0, "weight_fraction"]
+    # below 1e-16 a weight is rounding noise of the exact transform: draw it with the zeros
+    floor = max(10.0 ** (np.floor(np.log10(positive.min())) - 1), 1e-16) if len(positive) else 1e-16
+    families = list(dict.fromkeys(weights["family"]))
+    palette = dict(zip(families, colours(len(families))))
+    fig, axes = plt.subplots(1, len(ks), figsize=(FULL_WIDTH, 3.0), sharex=True, sharey=True, squeeze=False)
+    for ax, k in zip(axes[0], ks):
+        part = weights[weights["k"] == k]
+        for j, (label, group) in enumerate(part.groupby("instance", sort=False)):
+            family = group["family"].iloc[0]
+            ax.plot(group["level"], group["weight_fraction"].clip(lower=floor), "o-" if j % 2 == 0 else "s--",
+                    ms=2.5, lw=0.8, color=palette[family], alpha=0.8)
+        reference_line(ax, y=floor, kind="level", color="0.6")
+        ax.set_yscale("log")
+        ax.set_title(f"certified k = {k}")
+        ax.set_xlabel("level t = |T|")
+        integer_ticks(ax, "x")
+    axes[0][0].set_ylabel("$W^t / \\|h\\|^2$")
+    handles = [legend_handle(color=palette[f], marker="o", ms=3, label=f) for f in families]
+    handles.append(legend_handle("level", color="0.6", label=f"weight 0 (or below {floor:.0e}; drawn at it)"))
+    legend_outside(fig, handles, where="below", ncol=3)
+    fig.suptitle(f"Fourier level weights at n = {int(weights['n'].max())} (two networks per family)")
     fig.tight_layout()
     return fig
 
@@ -104,27 +141,29 @@ def eq17(tables: dict):
     """Each member of (17) divided by NS_rho(h), per network and rho (all seeds)."""
     table = tables["lemma10-eq17"]
     table = table[table["NS_rho"] > 0]
-    fig, ax = plt.subplots(figsize=(5.8, 3.8))
-    members = (("printed_left", "s", "C1", "printed E[(h(x)-h(y))^2]"),
-               ("middle", "D", "C2", "printed (1/r) E sum_b E_v(...)^2"),
-               ("right", "^", "C0", "(1/r) E[AS(H_z)] (enumerated)"),
-               ("NS_rho_effective", "x", "k", "NS at 1 - 2/r"))
+    fig, ax = plt.subplots(figsize=(SINGLE_WIDTH * 1.2, 3.4))
+    members = (("printed_left", "s", "C1", "printed left: E[(h(x) - h(y))$^2$]"),
+               ("middle", "D", "C2", "printed middle: (1/r) E $\\sum_b$ E$_v$(...)$^2$"),
+               ("right", "^", "C0", "right: (1/r) E[AS($H_z$)] (enumerated)"),
+               ("NS_rho_effective", "x", "k", "NS at $\\rho$ = 1 - 2/r"))
     offsets = np.linspace(-0.012, 0.012, len(members))
     for (column, marker, colour, label), dx in zip(members, offsets):
         ax.plot(table["rho"] + dx, table[column] / table["NS_rho"], marker, color=colour, ms=4, mfc="none",
                 ls="none", label=label)
-    ax.axhline(1.0, color="grey", lw=0.8, ls=":")
-    ax.axhline(4.0, color="grey", lw=0.8, ls=":")
+    reference_line(ax, y=1.0, kind="printed", color="0.4", label="as printed: all members = NS$_\\rho$")
+    reference_line(ax, y=4.0, kind="corrected", color="0.4", label="factor 4 (the missing 1/4)")
     ax.set_yscale("log")
-    ax.set_xlabel("rho")
-    ax.set_ylabel("member / NS_rho(h)  (printed: all = 1)")
-    ax.set_title("Appendix B, eq. (17): each member relative to NS_rho(h)", fontsize=9)
-    ax.legend(fontsize=7)
+    lo, hi = ax.get_ylim()
+    value_ticks(ax, "y", [v for v in (0.5, 1, 2, 3, 4, 5, 6, 8, 10, 20) if lo <= v <= hi], min_gap=0.03)
+    ax.set_xlabel("$\\rho$")
+    ax.set_ylabel("member / NS$_\\rho(h)$")
+    ax.set_title("Appendix B, eq. (17): each member relative to NS$_\\rho(h)$")
+    legend_outside(ax, where="right")
     fig.tight_layout()
     return fig
 
 
 def figures(tables: dict) -> dict:
     setup_style()
-    return {"ns-vs-rho": ns_vs_rho(tables), "claim21-tail": claim21_tail(tables),
-            "level-weights": level_weights(tables), "eq17": eq17(tables)}
+    return finish({"ns-vs-rho": ns_vs_rho(tables), "claim21-tail": claim21_tail(tables),
+                   "level-weights": level_weights(tables), "eq17": eq17(tables)})

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from matplotlib.ticker import NullFormatter, ScalarFormatter
-
-from sparseact.plots._style import plt, setup_style
+from sparseact.plots._style import FULL_WIDTH, finish, integer_ticks, legend_outside, plt, setup_style, value_ticks
 
 CAPTIONS = {
     "identity": "The ReLU identity for lambda(t) = (t mod q) mod p on every integer t in [0, q^2 m), for the "
-                "smallest instance of the grid: as printed (square outside the ReLU, every a >= t contributes) "
-                "the sum is orders of magnitude off; with the square inside it equals lambda(t).",
+                "smallest instance of the grid (symmetric log axis): as printed (square outside the ReLU, every "
+                "a >= t contributes) the sum is orders of magnitude off lambda(t); with the square inside "
+                "(circles) it equals lambda(t) (dots) at every t.",
     "scale": "The Definition 2 scales W and B of the corrected networks F_w (largest over the secrets) against "
-             "q^2 m, with the explicit polynomials 3(p-1) q^4 m^1.5 and (8/3)(p-1) q^4 m^2 that bound them.",
+             "q^2 m, each below its explicit polynomial bound (bars of the same colour), 3(p-1) q^4 m^1.5 and "
+             "(8/3)(p-1) q^4 m^2: polynomial in the size of the network, as the section needs.",
 }
 
 
@@ -22,15 +22,16 @@ def identity(tables: dict):
         curve = curve[curve["replicate"] == curve["replicate"].min()]
     q, m, p = min(zip(curve["q"] ** curve["m"], curve["q"], curve["m"], curve["p"]))[1:]
     part = curve[(curve["q"] == q) & (curve["m"] == m) & (curve["p"] == p)].sort_values("t")
-    fig, ax = plt.subplots(figsize=(5.6, 3.4))
+    fig, ax = plt.subplots(figsize=(FULL_WIDTH * 0.8, 3.0))
     ax.plot(part["t"], part["printed"], "s-", ms=3, lw=0.8, label="as printed: sigma(1/2 - (t - a))$^2$")
     ax.plot(part["t"], part["corrected"], "o", ms=5, label="corrected: sigma(1/2 - (t - a)$^2$)")
     ax.plot(part["t"], part["lam"], "k.", ms=4, label="lambda(t)")
     ax.set_yscale("symlog", linthresh=1.0)
     ax.set_xlabel("t")
-    ax.set_ylabel("sum over a of 2 lambda(a) ...")
-    ax.set_title(f"Section 4 LWR identity, q={q}, m={m}, p={p}", fontsize=9)
-    ax.legend(fontsize=6)
+    ax.set_ylabel("value of the sum at t")
+    integer_ticks(ax, "x")
+    ax.set_title(f"Section 4 LWR identity, q = {q}, m = {m}, p = {p}")
+    legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -41,21 +42,20 @@ def scale(tables: dict):
     per = table.groupby(["q", "m", "p"], as_index=False)[["W", "B", "W_polynomial", "B_polynomial"]].max()
     per["size"] = per["q"] ** 2 * per["m"]
     per = per.sort_values("size")
-    fig, ax = plt.subplots(figsize=(5.6, 3.4))
+    fig, ax = plt.subplots(figsize=(FULL_WIDTH * 0.8, 3.0))
     ax.loglog(per["size"], per["W"], "o", color="C0", label="W (max over secrets)")
     ax.loglog(per["size"], per["W_polynomial"], "_", ms=12, color="C0", label="3(p-1) q$^4$ m$^{1.5}$")
     ax.loglog(per["size"], per["B"], "s", color="C1", label="B (max over secrets)")
     ax.loglog(per["size"], per["B_polynomial"], "_", ms=12, color="C1", label="(8/3)(p-1) q$^4$ m$^2$")
-    ax.xaxis.set_major_formatter(ScalarFormatter())
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_xticks(sorted(set(per["size"])))
+    value_ticks(ax, "x", per["size"].unique(), fmt="{:.0f}")
     ax.set_xlabel("$q^2 m$ (number of neurons)")
-    ax.legend(fontsize=6)
-    ax.set_title("Section 4 LWR network (corrected): Definition 2 scales", fontsize=9)
+    ax.set_ylabel("Definition 2 scale")
+    legend_outside(ax)
+    ax.set_title("Section 4 LWR network (corrected): Definition 2 scales")
     fig.tight_layout()
     return fig
 
 
 def figures(tables: dict) -> dict:
     setup_style()
-    return {"identity": identity(tables), "scale": scale(tables)}
+    return finish({"identity": identity(tables), "scale": scale(tables)})

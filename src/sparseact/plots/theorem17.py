@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from sparseact.plots._style import plt, setup_style
+from sparseact.plots._style import FULL_WIDTH, colours, finish, legend_outside, plt, reference_line, setup_style
 
 CAPTIONS = {
-    "learning-curves": "Exact test loss (= excess error; realisable targets) against the sample size m, per target: "
-    "median over seeds and replicates with the min-max range, for the sparse ERM (certified in H_{n,2s,k}^{W,B} on "
-    "its sample), an unconstrained network of the same size and the low-degree learner. The sparse ERM's points at "
-    "the right sit at m = Theorem 17's expression (hidden constant 1; dashed line); the dotted line is the m from "
-    "which a sample covers the cube with probability 1 - delta (exact ERM then has loss 0). Grey: eps; "
-    "light grey: the loss of the best constant.",
+    "learning-curves": "Exact test loss (= excess error; realisable targets) against the sample size m, one panel "
+    "per target: median over seeds and replicates (line) with the min-max range (shaded), for the sparse ERM "
+    "(certified in H_{n,2s,k}^{W,B} on its sample), an unconstrained network of the same size and the low-degree "
+    "learner. The squares at the right are the sparse ERM at m = Theorem 17's expression (hidden constant 1, "
+    "dashed line); from the dotted m on, a sample covers the cube with probability 1 - delta and exact ERM has "
+    "loss 0. The losses fall below eps (dark grey) orders of magnitude before Theorem 17's m; light grey: the "
+    "loss of the best constant; losses of exactly 0 are drawn on the bottom edge.",
 }
 
 #: Losses are drawn clipped below at this value (a log axis cannot show 0).
@@ -22,29 +23,45 @@ def figures(tables: dict) -> dict:
     curves = tables["curves"]
     coverage = tables["theorem17-coverage"]
     targets = list(dict.fromkeys(curves["target"]))
-    fig, axes = plt.subplots(1, len(targets), figsize=(3.0 * len(targets), 3.2), squeeze=False, sharey=True)
-    for ax, target in zip(axes[0], targets):
+    ncols = 2 if len(targets) > 1 else 1
+    nrows = -(-len(targets) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(FULL_WIDTH, 2.3 * nrows + 0.4), squeeze=False, sharex=True,
+                             sharey=True)
+    learners = list(dict.fromkeys(curves["learner"]))
+    palette = dict(zip(learners, colours(len(learners))))
+    for ax, target in zip(axes.flat, targets):
         part = curves[curves["target"] == target]
-        for i, (learner, group) in enumerate(part.groupby("learner", sort=False)):
+        for learner, group in part.groupby("learner", sort=False):
+            colour = palette[learner]
             stats = group.groupby("m")["test_loss"].agg(["median", "min", "max"]).clip(lower=FLOOR)
             grid = stats.loc[sorted(group.loc[group["kind"] == "grid", "m"].unique())]
-            ax.plot(grid.index, grid["median"], "o-", color=f"C{i}", ms=3, label=learner)
-            ax.fill_between(grid.index, grid["min"], grid["max"], color=f"C{i}", alpha=0.15, lw=0)
+            ax.plot(grid.index, grid["median"], "o-", color=colour, ms=3, label=learner)
+            ax.fill_between(grid.index, grid["min"], grid["max"], color=colour, alpha=0.15, lw=0)
             bound = stats.drop(index=grid.index)
             if len(bound):
                 ax.errorbar(bound.index, bound["median"], yerr=[bound["median"] - bound["min"],
                                                                 bound["max"] - bound["median"]],
-                            fmt="s", color=f"C{i}", ms=4, capsize=2)
+                            fmt="s", color=colour, ms=4, capsize=2, label=f"{learner} at Theorem 17's m")
         cov = coverage[coverage["target"] == target].iloc[0]
-        ax.axvline(cov["expression"], color="k", ls="--", lw=0.8)
-        ax.axvline(cov["coverage_m"], color="k", ls=":", lw=0.8)
-        ax.axhline(part["trivial"].iloc[0], color="0.7", lw=0.8)
-        ax.axhline(cov["eps"], color="0.4", lw=0.8)
+        reference_line(ax, x=cov["expression"], kind="corrected", label="Theorem 17's m (constant 1)")
+        reference_line(ax, x=cov["coverage_m"], kind="printed", label="m covering the cube (prob. 1 - delta)")
+        reference_line(ax, y=part["trivial"].iloc[0], kind="level", color="0.75", lw=1.2,
+                       label="loss of the best constant")
+        reference_line(ax, y=cov["eps"], kind="level", color="0.35", label="eps")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_title(target, fontsize=8)
-        ax.set_xlabel("m")
-    axes[0][0].set_ylabel("exact test loss (biased product)")
-    axes[0][0].legend(fontsize=6, loc="lower left")
+        ax.set_ylim(FLOOR / 3, None)
+        ax.set_title(target)
+    for ax in axes[-1]:
+        ax.set_xlabel("sample size m")
+    for row in axes:
+        row[0].set_ylabel("exact test loss")
+    for ax in axes.flat[len(targets):]:
+        ax.set_visible(False)
+        above = axes.flat[list(axes.flat).index(ax) - ncols]
+        above.xaxis.set_tick_params(labelbottom=True)
+        above.set_xlabel("sample size m")
+    legend_outside(fig, axes=list(axes.flat[:len(targets)]), where="below", ncol=3)
+    fig.suptitle("Theorem 17: learning curves under a biased product distribution")
     fig.tight_layout()
-    return {"learning-curves": fig}
+    return finish({"learning-curves": fig})

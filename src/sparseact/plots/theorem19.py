@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from sparseact.plots._style import plt, setup_style
+from sparseact.plots._style import (FULL_WIDTH, SINGLE_WIDTH, colours, finish, legend_handle, legend_outside, plt,
+                                    reference_curve, setup_style, value_ticks)
 
 CAPTIONS = {
-    "rademacher": "Left: lower-bound estimates of R_H(S) against s at the largest m, sparse (k = 1, circles) and "
-    "dense (k = s, squares), with eqs. (1), (16) and the dense bound (black). Middle: against m (s in the middle "
-    "of the grid, k = 1; dotted: eq. (1)). Right: Conjecture 20's question, the estimate (95% CI) against n "
-    "with the points scaled to R = 1, and eqs. (15), (16). Replicate 0.",
-    "scale": "Exact R_H(S) of one Gaussian sample rescaled to norm R (B = 0, s = k = 1) against eq. (1) as printed "
-    "and with the log floored at 1: R_H is linear in R, while (1) vanishes as m R -> 1.",
+    "rademacher": "Lower-bound estimates of R_H(S) (replicate 0; one colour per input distribution) with the "
+    "bounds in black. Left: against s at the largest m, sparse class (k = 1, circles, solid) and dense class "
+    "(k = s, squares, dashed): the sparse estimates stay flat in s while the dense ones grow, and all stay below "
+    "eq. (1). Middle: against m (s in the middle of the grid, k = 1): the estimates fall with m, below eq. (1). "
+    "Right: Conjecture 20's question, the estimate (95% CI) against n with the points scaled to R = 1: flat in n, "
+    "below eqs. (15) and (16).",
+    "scale": "Exact R_H(S) of one Gaussian sample rescaled to norm R (B = 0, s = k = 1) against m R, with eq. (1) "
+    "as printed (dotted) and with the log floored at 1 (dashed): R_H grows linearly in R, while the printed "
+    "eq. (1) falls below it as m R -> 1; the floored version stays above.",
 }
+
+#: Line styles of the bounds, shared by every panel.
+BOUNDS = {"eq1": ("eq. (1)", ":", "k"), "conj20": ("eq. (16) (Conj. 20)", "-.", "k"),
+          "dense": ("dense bound", "--", "k"), "eq15": ("eq. (15)", "-", "0.55")}
 
 
 def _first_replicate(frame):
@@ -21,50 +29,61 @@ def _first_replicate(frame):
 def figures(tables: dict) -> dict:
     setup_style()
     sweep = _first_replicate(tables["sweep"])
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
+    fig, axes = plt.subplots(1, 3, figsize=(FULL_WIDTH, 3.0), sharey=True)
+    distributions = sorted(sweep["distribution"].unique())
+    palette = dict(zip(distributions, colours(len(distributions))))
     m_max = sweep["m"].max()
     at_m = sweep[sweep["m"] == m_max]
-    for i, (dist, group) in enumerate(at_m.groupby("distribution")):
+    for dist, group in at_m.groupby("distribution"):
         for cls, style in (("sparse", "o-"), ("dense", "s--")):
             part = group[(group["k"] == 1) if cls == "sparse" else (group["k"] == group["s"])].sort_values("s")
-            axes[0].loglog(part["s"], part["estimate"], style, color=f"C{i}", label=f"{dist}, {cls}")
+            axes[0].plot(part["s"], part["estimate"], style, color=palette[dist], ms=3)
     bounds = at_m[at_m["k"] == 1].groupby("s")[["eq1", "conj20", "dense"]].max()
-    for column, style in (("eq1", "k:"), ("conj20", "k-."), ("dense", "k--")):
-        axes[0].loglog(bounds.index, bounds[column], style, lw=0.8, label=f"bound {column}")
+    for column in ("eq1", "conj20", "dense"):
+        axes[0].plot(bounds.index, bounds[column], color=BOUNDS[column][2], ls=BOUNDS[column][1], lw=1.0)
     axes[0].set_xlabel("s")
-    axes[0].set_ylabel("R_H(S) lower-bound estimate")
-    axes[0].set_title(f"vs s (m = {m_max})", fontsize=9)
-    axes[0].legend(fontsize=5, ncol=2)
+    axes[0].set_ylabel("$R_H(S)$ (lower-bound estimate)")
+    axes[0].set_title(f"against s (m = {m_max})")
     s_values = sorted(sweep["s"].unique())
     s_mid = s_values[len(s_values) // 2]
-    for i, (dist, group) in enumerate(sweep[(sweep["s"] == s_mid) & (sweep["k"] == 1)].groupby("distribution")):
+    middle = sweep[(sweep["s"] == s_mid) & (sweep["k"] == 1)]
+    for dist, group in middle.groupby("distribution"):
         part = group.sort_values("m")
-        axes[1].loglog(part["m"], part["estimate"], "o-", color=f"C{i}", label=dist)
-        axes[1].loglog(part["m"], part["eq1"], ":", color=f"C{i}", lw=0.8)
+        axes[1].plot(part["m"], part["estimate"], "o-", color=palette[dist], ms=3)
+    eq1 = middle.groupby("m")["eq1"].max()
+    axes[1].plot(eq1.index, eq1.values, color="k", ls=BOUNDS["eq1"][1], lw=1.0)
     axes[1].set_xlabel("m")
-    axes[1].set_title(f"vs m (s = {s_mid}, k = 1; dotted: eq. (1))", fontsize=9)
-    axes[1].legend(fontsize=6)
+    axes[1].set_title(f"against m (s = {s_mid}, k = 1)")
     dims = _first_replicate(tables["dimension"]).sort_values("n")
-    yerr = [dims["estimate"] - dims["ci_low"], dims["ci_high"] - dims["estimate"]]
-    axes[2].errorbar(dims["n"], dims["estimate"], yerr=yerr, fmt="o-", label="estimate (R = 1)")
-    axes[2].plot(dims["n"], dims["conj20"], "k-.", lw=0.8, label="eq. (16)")
-    axes[2].plot(dims["n"], dims["eq15"], "k:", lw=0.8, label="eq. (15)")
-    axes[2].set_xscale("log")
-    axes[2].set_yscale("log")
+    for dist, group in dims.groupby("distribution"):
+        yerr = [group["estimate"] - group["ci_low"], group["ci_high"] - group["estimate"]]
+        axes[2].errorbar(group["n"], group["estimate"], yerr=yerr, fmt="o-", ms=3, capsize=2, color=palette[dist])
+    for column in ("conj20", "eq15"):
+        per_n = dims.groupby("n")[column].max()
+        axes[2].plot(per_n.index, per_n.values, color=BOUNDS[column][2], ls=BOUNDS[column][1], lw=1.0)
     axes[2].set_xlabel("n")
-    axes[2].set_title("Conjecture 20: vs n at R = 1", fontsize=9)
-    axes[2].legend(fontsize=6)
+    axes[2].set_title("Conjecture 20: against n (R = 1)")
+    for ax, values in zip(axes, (at_m["s"], middle["m"], dims["n"])):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        value_ticks(ax, "x", values.unique())
+    handles = [legend_handle(color=palette[d], label=d) for d in distributions]
+    handles += [legend_handle(color="0.3", marker="o", ms=3, label="sparse (k = 1)"),
+                legend_handle(color="0.3", marker="s", ms=3, ls="--", label="dense (k = s)")]
+    handles += [legend_handle(color=colour, ls=style, lw=1.0, label=label) for label, style, colour in BOUNDS.values()]
+    legend_outside(fig, handles, where="below", ncol=5)
     fig.tight_layout()
 
     scale = _first_replicate(tables["scale"]).sort_values("R")
-    fig2, ax = plt.subplots(figsize=(4.4, 3.2))
-    ax.plot(scale["mR"], scale["exact"], "o-", label="exact R_H(S)")
-    ax.plot(scale["mR"], scale["eq1"], "k:", label="eq. (1) as printed")
-    ax.plot(scale["mR"], scale["eq1_corrected"], "k--", lw=0.8, label="log floored at 1")
+    fig2, ax = plt.subplots(figsize=(SINGLE_WIDTH, 3.2))
+    ax.plot(scale["mR"], scale["exact"], "o-", label="exact $R_H(S)$")
+    reference_curve(ax, scale["mR"], scale["eq1"], kind="printed", label="eq. (1) as printed")
+    reference_curve(ax, scale["mR"], scale["eq1_corrected"], kind="corrected", label="eq. (1), log floored at 1")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("m R")
-    ax.legend(fontsize=7)
-    ax.set_title(f"eq. (1) near m R = 1 (m = {int(scale['m'].iloc[0])}, B = 0)", fontsize=9)
+    ax.set_ylabel("Rademacher complexity")
+    ax.legend(loc="upper left")
+    ax.set_title(f"eq. (1) near m R = 1 (m = {int(scale['m'].iloc[0])}, B = 0)")
     fig2.tight_layout()
-    return {"rademacher": fig, "scale": fig2}
+    return finish({"rademacher": fig, "scale": fig2})
