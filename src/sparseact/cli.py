@@ -107,6 +107,14 @@ def _check_config(args) -> int:
     return 0
 
 
+def _compile_kernels(args) -> int:
+    from sparseact.kernels import compile_kernels
+    from sparseact.provenance import atomic_write_text
+
+    atomic_write_text(args.out, "\n".join(compile_kernels()) + "\n")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="sparseact", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -161,6 +169,10 @@ def main(argv=None) -> int:
     rdm.add_argument("readme", nargs="?", default="README.md")
     rdm.add_argument("--results", default="results")
     rdm.set_defaults(func=_readme_summary)
+    ker = sub.add_parser("compile-kernels", help="compile the numba kernels once (filling numba's cache) and list "
+                         "their signatures")
+    ker.add_argument("--out", required=True, help="text file listing every compiled kernel and its signatures")
+    ker.set_defaults(func=_compile_kernels)
     chk = sub.add_parser("check-config", help="validate a config file against the schema")
     chk.add_argument("config")
     chk.set_defaults(func=_check_config)

@@ -1,9 +1,11 @@
 # Helpers shared by the rules: everything is derived from the claims registry (sparseact.claims).
+import importlib.util
 import json
 import os
 from functools import cache
 
 from sparseact.claims import claim_ids, code_files, get_claim, replicate_count
+from sparseact.kernels import KERNEL_MODULES
 
 # One BLAS/OpenMP thread per job: Snakemake already runs one job per core, and threaded
 # LAPACK calls of two concurrent jobs would fight over the same cores.
@@ -82,6 +84,14 @@ def assembly_code(wildcards):
         f"sparseact.plots.{wildcards.claim}",
         "sparseact.reporting",
         relative_to=".",
+    )
+
+
+def kernel_sources(wildcards):
+    """The files that define the numba kernels: an edit invalidates numba's cache of that file's kernels."""
+    return sorted(
+        os.path.relpath(importlib.util.find_spec(module).origin)
+        for module in (*KERNEL_MODULES, "sparseact.kernels")
     )
 
 

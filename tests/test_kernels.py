@@ -1,0 +1,23 @@
+"""The kernels job compiles every numba kernel of the library once, before the runs stage."""
+
+import re
+from pathlib import Path
+
+from sparseact.kernels import KERNEL_MODULES, compile_kernels
+
+
+def test_every_module_with_compiled_code_is_listed():
+    src = Path(__file__).resolve().parents[1] / "src"
+    with_numba = {".".join(path.relative_to(src).with_suffix("").parts)
+                  for path in src.rglob("*.py") if re.search(r"@numba\.njit", path.read_text())}
+    assert with_numba == set(KERNEL_MODULES)
+
+
+def test_compile_kernels_compiles_every_entry_point():
+    record = compile_kernels()
+    assert record == sorted(record)
+    compiled = {line.split(":")[0] for line in record if line.split(":", 1)[1].strip()}
+    for kernel in ("sparseact.analysis._fwht_into", "sparseact.analysis._level_weights_kernel",
+                   "sparseact.sensitivity._pair_kernel", "sparseact.complexity.assignment._assignment_kernel",
+                   "sparseact.complexity.lower._search_batch", "sparseact.complexity.lower._polish_barriers"):
+        assert kernel in compiled, kernel
