@@ -58,7 +58,7 @@ from sparseact.reporting import publish, show_figures, show_results
 
 report = assemble_claim("theorem19", block, run_paths, replicates)
 # the certificates' data (one exact network per sign vector) go to results/certificates, not to the tables
-report.tables.pop("certificates", None)
+_ = report.tables.pop("certificates", None)
 
 # %% [markdown]
 # ## Figures

@@ -120,8 +120,8 @@ main { max-width: 1400px; margin: 0 auto; }
   border-collapse: collapse; font-size: 0.9em; }
 .jp-RenderedHTMLCommon table.sa-table th, .jp-RenderedHTMLCommon table.sa-table td {
   border: 1px solid #d0d7de; padding: 0.25em 0.5em; vertical-align: top; text-align: left;
-  overflow-wrap: anywhere; max-width: 32em; }
-.jp-RenderedHTMLCommon table.sa-table th { background: #f0f3f6; }
+  overflow-wrap: break-word; max-width: 32em; }
+.jp-RenderedHTMLCommon table.sa-table th { background: #f0f3f6; overflow-wrap: normal; white-space: nowrap; }
 .jp-RenderedHTMLCommon table.sa-table td.sa-num { text-align: right; white-space: nowrap;
   font-variant-numeric: tabular-nums; }
 .sa-figure { margin: 1em 0 1.5em 0; }
@@ -131,7 +131,7 @@ main { max-width: 1400px; margin: 0 auto; }
 """
 
 #: Rows up to which a data table is shown inline; longer ones are linked as CSV.
-INLINE_ROWS = 12
+INLINE_ROWS = 20
 #: Columns up to which a data table is shown inline; wider ones are linked as CSV.
 INLINE_COLUMNS = 10
 #: What a missing value (NaN) is shown as, and what it means.
@@ -266,13 +266,18 @@ def _fill_text(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def summary_table(ledger_rows: pd.DataFrame) -> pd.DataFrame:
-    """The compact verdict table of a claim: one row per check, named columns, no notes."""
+    """The compact verdict table of a claim: one row per check, named columns, no notes.
+
+    The ``paper`` column (where the statement is printed) is left out when it is the same for every check.
+    """
     rows = _fill_text(ledger_rows)
-    return pd.DataFrame({"check": rows["check_id"].map(_short_id), "paper": rows["paper_ref"],
+    frame = pd.DataFrame({"check": rows["check_id"].map(_short_id), "paper": rows["paper_ref"],
                          "variant": rows["variant"].replace("", MISSING), "method": rows["method"],
                          "instances": rows["instances"].astype(int), "measured quantity": rows["worst_value_label"],
                          "worst value": rows["worst_value"].astype(float), "verdict": rows["verdict"],
                          "finding": rows["finding"].replace("", MISSING), "seeds": rows["seeds"]})
+    # one paper reference for every check is already in each card: no column repeating it
+    return frame.drop(columns="paper") if frame["paper"].nunique() <= 1 else frame
 
 
 def tables_html(tables: dict[str, pd.DataFrame], table_dir: str | None = None, report_path: str | None = None,
