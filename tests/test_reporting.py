@@ -132,3 +132,13 @@ def test_show_figures_embeds_numbered_captions(monkeypatch, tmp_path):
                                                    report_path=str(tmp_path / "reports" / "x.html")))
     assert out.count("<figure") == 1 and "<b>Figure 1.</b> A curve with <math" in out
     assert 'src="data:image/png;base64,' in out and 'href="../figs/curve.pdf"' in out
+
+
+def test_inline_tables_leave_out_long_text_columns():
+    from sparseact.reporting import tables_html
+
+    frame = pd.DataFrame({"check": ["a", "b"], "certificate": ["{" + "x" * 300 + "}", "{}"], "value": [1.0, 2.5]})
+    out = tables_html({"failures": frame}, table_dir="results/tables/c", report_path="results/reports/c.html")
+    assert "<th>check</th><th>value</th>" in out and "xxxx" not in out
+    assert "Left out here (long text, in the CSV): certificate." in out
+    assert 'href="../tables/c/failures.csv"' in out

@@ -44,6 +44,9 @@ _UNBRACED_FONT = re.compile(r"\\(mathcal|mathbb|mathbf|mathrm|mathsf|mathfrak|ma
 #: A function name (``\log``, ``\ln``, ``\exp``) as the converter emits it, and whether an
 #: opening parenthesis follows; TeX puts a thin space around it unless a parenthesis follows.
 _FUNCTION = re.compile(r"<mi>([a-z]{2,})</mi>(<mo[^>]*>&#x00028;)?")
+#: Vertical bars (``|S|``, ``\|w\|``): TeX spaces them as ordinary symbols, MathML's operator
+#: dictionary as a relation when infix; zero spacing gives TeX's look.
+_BAR = re.compile(r"<mo((?: [a-z]+=\"[^\"]*\")*)>(&#x0007C;|&#x02016;)</mo>")
 _THIN = '<mspace width="0.1667em"></mspace>'
 _DISPLAY = re.compile(r"(?<!\\)\$\$(?P<tex>.+?)(?<!\\)\$\$", re.DOTALL)
 _INLINE = re.compile(r"(?<![\\$])\$(?P<tex>[^$]+?)(?<![\\$])\$")
@@ -92,6 +95,7 @@ def tex_to_mathml(tex: str, display: bool = False) -> str:
     mathml = mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "")
     for fence in _FENCES:
         mathml = mathml.replace(f"<mi>{fence}</mi>", f'<mo stretchy="false">{fence}</mo>')
+    mathml = _BAR.sub(r'<mo lspace="0em" rspace="0em"\1>\2</mo>', mathml)
     return _FUNCTION.sub(_function_spacing, mathml)
 
 

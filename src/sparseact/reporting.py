@@ -134,6 +134,8 @@ main { max-width: 1400px; margin: 0 auto; }
 INLINE_ROWS = 20
 #: Columns up to which a data table is shown inline; wider ones are linked as CSV.
 INLINE_COLUMNS = 10
+#: Characters beyond which a text column is left out of an inline table (it stays in the CSV).
+LONG_TEXT = 160
 #: What a missing value (NaN) is shown as, and what it means.
 MISSING = "\u2014"
 MISSING_NOTE = f"{MISSING} marks a value that does not apply to the row (empty in the CSV)."
@@ -284,6 +286,9 @@ def tables_html(tables: dict[str, pd.DataFrame], table_dir: str | None = None, r
                 max_rows: int = INLINE_ROWS, max_columns: int = INLINE_COLUMNS) -> str:
     """The data tables: short ones inline (:func:`html_table`), long or wide ones as links to their CSV and LaTeX.
 
+    Every table is linked; inline tables leave out text columns longer than
+    :data:`LONG_TEXT` characters (certificates, JSON), which the CSV holds.
+
     Links are relative to the directory of ``report_path`` (``results/reports``) and
     point to the files :func:`publish` wrote to ``table_dir``.
     """
@@ -297,8 +302,14 @@ def tables_html(tables: dict[str, pd.DataFrame], table_dir: str | None = None, r
             links = (f' \u2014 <a href="{html.escape(stem)}.csv">CSV</a> \u00b7 '
                      f'<a href="{html.escape(stem)}.tex">LaTeX</a>')
         title = f'<p><b>{html.escape(name)}</b> <span class="sa-muted">({shape})</span>{links}</p>'
-        if len(frame) <= max_rows and len(frame.columns) <= max_columns:
-            parts.append(title + html_table(frame))
+        long_text = [c for c in frame.columns if not _is_numeric(frame[c])
+                     and max(map(len, map(format_value, frame[c])), default=0) > LONG_TEXT]
+        if len(frame) <= max_rows and len(frame.columns) - len(long_text) <= max_columns:
+            note = ""
+            if long_text:
+                names = ", ".join(html.escape(str(c)) for c in long_text)
+                note = f'<p class="sa-muted">Left out here (long text, in the CSV): {names}.</p>'
+            parts.append(title + html_table(frame.drop(columns=long_text)) + note)
         else:
             columns = ", ".join(html.escape(str(c)) for c in frame.columns)
             parts.append(title + f'<p class="sa-muted">Too long to show here; columns: {columns}.</p>')
