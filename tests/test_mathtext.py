@@ -72,6 +72,24 @@ def test_find_unrendered():
     assert find_unrendered("<p>" + tex_to_mathml(r"x_1") + "</p>") == []
 
 
+#: MathML elements with a fixed number of children (a post-processing slip would break them).
+_ARITY = {"msub": 2, "msup": 2, "msubsup": 3, "mfrac": 2, "munder": 2, "mover": 2, "munderover": 3, "mroot": 2}
+
+
+def _check_structure(mathml, tex):
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(mathml)  # well-formed XML
+    for element in root.iter():
+        if element.tag in _ARITY:
+            assert len(element) == _ARITY[element.tag], (tex, element.tag)
+
+
+@pytest.mark.parametrize("tex", MACROS + [r"\log^2(ns)", r"\sum_{b=1}^r \mathbb{E}_v", r"\hat f(T)^2"])
+def test_mathml_is_well_formed(tex):
+    _check_structure(tex_to_mathml(tex), tex)
+
+
 def test_every_notebook_formula_renders(repo_root):
     """Every $...$ in the claim notebooks' markdown converts (the same TeX the HTML reports carry)."""
     count = 0
@@ -81,7 +99,7 @@ def test_every_notebook_formula_renders(repo_root):
                 continue
             for kind, tex in split_math(cell.source):
                 if kind != "text":
-                    tex_to_mathml(tex, display=kind == "display")
+                    _check_structure(tex_to_mathml(tex, display=kind == "display"), tex)
                     count += 1
     assert count > 100
 
@@ -131,3 +149,9 @@ def test_notebook_html_fails_on_unknown_macro():
     nb.cells[0].source += r" And $\undefinedmacro x$."
     with pytest.raises(MathRenderError):
         notebook_html(nb)
+
+
+def test_function_names_keep_script_structure():
+    mathml = tex_to_mathml(r"k^4 \log^2(ns) + \sqrt{n}\log n")
+    assert "<msup><mi>log</mi><mn>2</mn></msup>" in mathml  # two children, the exponent stays an exponent
+    assert '<mspace width="0.1667em"></mspace><mi>log</mi><mo>&#x02061;</mo><mspace' in mathml

@@ -43,7 +43,9 @@ _FENCES = ("&#x027E8;", "&#x027E9;", "&#x0230A;", "&#x0230B;", "&#x02308;", "&#x
 _UNBRACED_FONT = re.compile(r"\\(mathcal|mathbb|mathbf|mathrm|mathsf|mathfrak|mathit)\s*([A-Za-z0-9])")
 #: A function name (``\log``, ``\ln``, ``\exp``) as the converter emits it, and whether an
 #: opening parenthesis follows; TeX puts a thin space around it unless a parenthesis follows.
-_FUNCTION = re.compile(r"<mi>([a-z]{2,})</mi>(<mo[^>]*>&#x00028;)?")
+#: The base of a script (``\log^2``) is left alone: a script element takes exactly two or three children.
+_FUNCTION = re.compile(r"(?<!<msup>)(?<!<msub>)(?<!<msubsup>)(?<!<munder>)(?<!<mover>)(?<!<munderover>)"
+                       r"<mi>([a-z]{2,})</mi>(<mo[^>]*>&#x00028;)?")
 #: Vertical bars (``|S|``, ``\|w\|``): TeX spaces them as ordinary symbols, MathML's operator
 #: dictionary as a relation when infix; zero spacing gives TeX's look.
 _BAR = re.compile(r"<mo((?: [a-z]+=\"[^\"]*\")*)>(&#x0007C;|&#x02016;)</mo>")
