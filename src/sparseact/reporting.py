@@ -248,7 +248,8 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame) -> str:
     verdict = str(row["verdict"])
     variant = f' <span class="sa-muted">({html.escape(str(row["variant"]))})</span>' if row["variant"] else ""
     seeds = f' <span class="sa-muted">seeds agreeing: {html.escape(str(row["seeds"]))}</span>' if row["seeds"] else ""
-    parts = [f'<p>{badge(verdict)} <span class="sa-id">{html.escape(_short_id(row["check_id"]))}</span>{variant}{seeds}</p>',
+    check = html.escape(_short_id(row["check_id"]))
+    parts = [f'<p>{badge(verdict)} <span class="sa-id">{check}</span>{variant}{seeds}</p>',
              f'<p><b>{html.escape(str(row["paper_ref"]))}.</b> {html.escape(str(row["statement"]))}</p>']
     label = "Counterexample" if verdict == "FAIL" and row["counterexample"] else "Measured"
     parts.append(f"<p><b>{label}:</b> {html.escape(_reason(row))}</p>")
