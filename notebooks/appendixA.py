@@ -14,7 +14,9 @@
 # %% [markdown]
 # # Appendix A: a 1-sparse network whose weights are dense
 #
-# **As printed.** With $b = \log_2 s$ and $q = n - b$,
+# ## What the paper states
+#
+# With $b = \log_2 s$ and $q = n - b$,
 # $$F(x, y) = \sum_{\alpha \in \{1,-1\}^b}
 # \sigma\big(\langle w_\alpha, y\rangle + \Gamma(\langle x, \alpha\rangle - b)\big),
 # \qquad (x, y) \in \{-1,1\}^b \times \{-1,1\}^q.$$
@@ -24,7 +26,9 @@
 # most) of the input space, where $w_x$ can depend arbitrarily on the $x$ part of the input"; Section 1 quotes
 # the example as a sparsely activated network whose weight vectors are not sparse.
 #
-# **Why it works, and when.** $\langle x, \alpha\rangle = b - 2d(x, \alpha)$, so neuron $\alpha$ fires iff
+# ## Why it works, and when
+#
+# $\langle x, \alpha\rangle = b - 2d(x, \alpha)$, so neuron $\alpha$ fires iff
 # $\langle w_\alpha, y\rangle > 2\Gamma\, d(x, \alpha)$ (A.1). Only $\alpha = x$ can fire when
 # $\|w_\alpha\|_1 \le 2\Gamma$ for every $\alpha$, which $\Gamma = \sqrt{q}$ guarantees for $\|w_\alpha\|_2 \le 1$;
 # the printed text puts no condition on $w_\alpha$. For unit-norm rows, Hoeffding and a union bound give
@@ -32,7 +36,9 @@
 # \qquad (\Gamma = c\sqrt{\ln s}), \qquad (A.2)$$
 # i.e. $O(\log s \cdot s^{-2c^2}) = 1/\mathrm{poly}(s)$ for every constant $c > 0$.
 #
-# **What we compute.** Every input of $\{-1,1\}^{b+q}$ is enumerated. At $\Gamma = \sqrt{q}$: the largest number
+# ## What we compute, and why it tests the statement
+#
+# Every input of $\{-1,1\}^{b+q}$ is enumerated. At $\Gamma = \sqrt{q}$: the largest number
 # of active neurons for unit-norm Gaussian rows, the $\ell_1$-extremal unit rows $\mathrm{sign}/\sqrt{q}$,
 # unnormalised Gaussian rows and all-ones rows; $F$ against $\sigma(\langle w_x, y\rangle)$; the non-zero weights
 # per neuron. At $\Gamma = c\sqrt{\ln s}$ (unit-norm rows): the exact fraction of inputs with more than one active
@@ -67,10 +73,10 @@ report = assemble_claim("appendixA", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS)
+show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 
 # %% [markdown]
-# ## Verdicts and tables
+# ## Verdicts
 #
 # As printed (no condition on $w_\alpha$), "$\Gamma = \sqrt{q}$ makes $F$ 1-sparse on all inputs" fails: all-ones
 # rows make $x$ and its $b$ neighbours fire at $y = \mathbf{1}$ (certificate: the network as $u, W, b$ and the
@@ -82,4 +88,4 @@ show_figures(figure_paths, figures.CAPTIONS)
 # %%
 ledger_rows = publish(report, name="appendixA", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
-show_results(ledger_rows, report.tables)
+show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

@@ -17,7 +17,7 @@
 # Section 2.1: $N_\rho(x)$ flips each coordinate of $x$ with probability $(1-\rho)/2$ and
 # $\mathrm{NS}_\rho(f) = \mathbb{E}_{x,\,y\sim N_\rho(x)} \tfrac14 (f(x)-f(y))^2$.
 #
-# **As printed.**
+# ## What the paper states
 #
 # * **Lemma 10.** For any $h \in \mathcal{H}_{n,s,k}^{B}$ (sic; the bound uses $W$ too),
 #   $\mathrm{NS}_\rho(h) = \sqrt{1-\rho}\cdot O\big(k^4W^2\log^2(ns/(1-\rho)) + k^3B^2\sqrt{\log s}\big)$.
@@ -31,7 +31,9 @@
 #     = \tfrac1r\,\mathbb{E}_{z,\{A_e\}}\Big(\sum_{b=1}^r \mathbb{E}_v (H_z(v)-H_z(v^{\oplus b}))^2\Big)
 #     = \tfrac1r\,\mathbb{E}_{z,\{A_e\}}[\mathrm{AS}(H_z)]. \qquad (17)$$
 #
-# **What we compute.** Everything exactly on the whole cube: $\mathrm{NS}_\rho$ from the Walsh-Hadamard
+# ## What we compute, and why it tests the statement
+#
+# Everything exactly on the whole cube: $\mathrm{NS}_\rho$ from the Walsh-Hadamard
 # spectrum over a grid of $\rho$ for Gaussian networks made $k$-sparse on the cube and Theorem-13 bucket
 # networks (bound evaluated with the *certified* $k$, constant 1); the NS formula against the definition
 # summed over all $2^n$ flip patterns; the tail inequality for every network, every $\rho$ and every
@@ -68,10 +70,10 @@ report = assemble_claim("lemma10", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS)
+show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 
 # %% [markdown]
-# ## Verdicts and tables
+# ## Verdicts
 #
 # * Lemma 10 and Claim 2.1 (for $\rho\in[0,1)$) hold on everything enumerated.
 # * The tail bound fails for $\rho<0$ (finding `out-of-range`: the paper never uses it there).
@@ -86,4 +88,4 @@ show_figures(figure_paths, figures.CAPTIONS)
 # %%
 ledger_rows = publish(report, name="lemma10", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
-show_results(ledger_rows, report.tables)
+show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

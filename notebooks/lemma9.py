@@ -14,7 +14,9 @@
 # %% [markdown]
 # # Lemma 9: average sensitivity of sparsely activated networks
 #
-# **As printed.** For all $h \in \mathcal{H}_{n,s,k}^{W,B}$,
+# ## What the paper states
+#
+# For all $h \in \mathcal{H}_{n,s,k}^{W,B}$,
 # $\mathrm{AS}(h) \le O(k^4 W^2 \sqrt{n}\log(ns) + k^3 B^2 \sqrt{\log s})$.
 # The proof splits $\mathrm{AS}(h) = (\mathrm{U}) + (\mathrm{V})$ by whether the active set
 # $R_x = \{j : \langle w_j, x\rangle > b_j\}$ changes along the edge $x \to x^{\oplus i}$, and prints
@@ -24,7 +26,9 @@
 #   = \frac1n \sum_j \mathrm{AS}(g_j)$, $g_j = \mathbb{1}\{\langle w_j, x\rangle > b_j\}$;
 # * $\Pr_{x,i}[R_x \ne R_{x^{\oplus i}}] \le \frac1n\sum_j p_j\sqrt{n\log(1/p_j)} \le k\sqrt{\log(s/k)}/\sqrt{n}$.
 #
-# **What we compute.** Every term exactly, by enumerating the cube $\{-1,1\}^n$ ($n \le 16$), on
+# ## What we compute, and why it tests the statement
+#
+# Every term exactly, by enumerating the cube $\{-1,1\}^n$ ($n \le 16$), on
 # random networks (Gaussian, sign and sparse weights, made $k$-sparse on the whole cube), on
 # Theorem-13 "bucket" networks, on the networks an adversarial search finds (maximising
 # AS / expression), and on two one-neuron networks per $n$ ($s = k = 1$, the proof's boundary case,
@@ -63,10 +67,10 @@ report = assemble_claim("lemma9", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS)
+show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 
 # %% [markdown]
-# ## Verdicts and tables
+# ## Verdicts
 #
 # Each FAIL is a slip in a proof step (finding `proof-slip`): Lemma 9 itself survives, through the
 # corrected steps and through $\mathrm{AS}(h) \le 4k^2W^2$. Each FAIL carries a certificate on a
@@ -76,4 +80,4 @@ show_figures(figure_paths, figures.CAPTIONS)
 # %%
 ledger_rows = publish(report, name="lemma9", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
-show_results(ledger_rows, report.tables)
+show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

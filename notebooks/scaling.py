@@ -14,14 +14,18 @@
 # %% [markdown]
 # # Dimensional analysis of every bound formula
 #
-# **The test.** The paper's quantities carry scales. Under $u \to \lambda u$ the network $h$, $W$, $B$
+# ## What every bound of the paper must satisfy
+#
+# The paper's quantities carry scales. Under $u \to \lambda u$ the network $h$, $W$, $B$
 # and $C_{\mathcal H}$ scale by $\lambda$, average and noise sensitivities by $\lambda^2$, and so do the
 # squared loss $\tfrac12(\hat y - y)^2$ and the accuracy $\varepsilon$ of a PAC guarantee. For inputs in
 # $\mathbb{R}^n$ with $\|x\| \le R$, $x \to \mu x$ and $w_j \to w_j/\mu$ leave $h$ unchanged and scale $R$ by
 # $\mu$. A correct bound transforms like what it bounds: a sample complexity, a degree or a probability
 # not at all, a Rademacher complexity like $\lambda$, a sensitivity like $\lambda^2$.
 #
-# **What we compute.** For every formula of `sparseact.bounds`, the local exponent
+# ## What we compute, and why it tests the statement
+#
+# For every formula of `sparseact.bounds`, the local exponent
 # $d\log f/d\log t$ under each transformation at $t = 10^{-6}, \dots, 10^{6}$ (closed forms, exact).
 # Where Theorem 17 is off by a power, an explicit instance certifies it: any $(\varepsilon,\delta)$-PAC
 # learner must see $\log(1/(2\delta))/(-\log(1-p))$ samples to tell $h$ from $-h$ when the marginal puts
@@ -51,12 +55,12 @@ report = assemble_claim("scaling", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS)
+show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 
 # %% [markdown]
-# ## Verdicts and tables
+# ## Verdicts
 
 # %%
 ledger_rows = publish(report, name="scaling", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
-show_results(ledger_rows, report.tables)
+show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

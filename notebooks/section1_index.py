@@ -14,11 +14,15 @@
 # %% [markdown]
 # # Section 1: the indexing function is 1-sparse
 #
-# **As printed.** $\mathrm{Index}_b(z) = \sum_{\alpha} \sigma(\langle w_\alpha, z\rangle - b + 1/2)$ on
+# ## What the paper states
+#
+# $\mathrm{Index}_b(z) = \sum_{\alpha} \sigma(\langle w_\alpha, z\rangle - b + 1/2)$ on
 # $n = b + 2^b$ bits, one neuron per address $\alpha \in \{-1,1\}^b$, so
 # $\mathrm{Index}_b \in H_{b+2^b,\,2^b,\,1}$.
 #
-# **What we compute.** For every $b$ in the grid, the network is evaluated on every one of
+# ## What we compute, and why it tests the statement
+#
+# For every $b$ in the grid, the network is evaluated on every one of
 # the $2^{b+2^b}$ inputs and compared with $\mathrm{Index}_b$; the number of active neurons
 # is counted on each input.
 
@@ -45,12 +49,12 @@ report = assemble_claim("section1_index", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS)
+show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 
 # %% [markdown]
-# ## Verdicts and tables
+# ## Verdicts
 
 # %%
 ledger_rows = publish(report, name="section1_index", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
-show_results(ledger_rows, report.tables)
+show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

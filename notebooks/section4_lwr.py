@@ -14,7 +14,9 @@
 # %% [markdown]
 # # Section 4: Learning with Rounding functions as 1-sparse networks
 #
-# **As printed.** For $f_w(y) = (\langle w, y\rangle \bmod q) \bmod p$ on $\mathbb{Z}_q^m$ (Definition 15),
+# ## What the paper states
+#
+# For $f_w(y) = (\langle w, y\rangle \bmod q) \bmod p$ on $\mathbb{Z}_q^m$ (Definition 15),
 # map $y$ to its binary digits $z(y) \in \{1,-1\}^r$, $r = O(m\log q)$; "for every $w$ we can find
 # $v(w) \in \mathbb{R}^r$ such that $\langle v(w), z(y)\rangle = \langle w, y\rangle$"; with
 # $\lambda(i) = (i \bmod q) \bmod p$,
@@ -25,7 +27,9 @@
 # $\|W_{w,a}\|_2, |b_{w,a}| = \mathrm{poly}(q, m)$, hence $f_w(y) = F_w(x(y))$ with
 # $F_w \in \mathcal{H}_{r^2, O(q^2 m), 1}$ (second part of Theorem 3, under Conjecture 16).
 #
-# **What we compute.** Per instance $(q, m, p)$ and secret $w$ (all of $\mathbb{Z}_q^m$, or random ones when
+# ## What we compute, and why it tests the statement
+#
+# Per instance $(q, m, p)$ and secret $w$ (all of $\mathbb{Z}_q^m$, or random ones when
 # there are too many): the best *linear* $v$ by least squares (a residual orthogonal to $z(Y)$ with
 # $\langle \rho, \langle w, Y\rangle\rangle \ne 0$ proves that none exists) and the exact *affine* encoding
 # $\langle w, y\rangle = c + \langle v, z(y)\rangle$; the identity as printed and with the square inside the
@@ -59,10 +63,10 @@ report = assemble_claim("section4_lwr", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS)
+show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 
 # %% [markdown]
-# ## Verdicts and tables
+# ## Verdicts
 #
 # Printed: no linear $v(w)$ exists for $w \ne 0$ (finding `proof-slip`: the encoding is affine, the offset
 # goes into the shifts); the square sits outside the ReLU (`typo`: the text says the function inside the
@@ -74,4 +78,4 @@ show_figures(figure_paths, figures.CAPTIONS)
 # %%
 ledger_rows = publish(report, name="section4_lwr", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
-show_results(ledger_rows, report.tables)
+show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

@@ -14,7 +14,9 @@
 # %% [markdown]
 # # Section 4: parities are 1-sparse networks on the quadratic lift
 #
-# **As printed.** For $S \subseteq [m]$, $\chi_S : \{1,-1\}^m \to \{0,1\}$ with $\chi_S(y) = 1$ iff
+# ## What the paper states
+#
+# For $S \subseteq [m]$, $\chi_S : \{1,-1\}^m \to \{0,1\}$ with $\chi_S(y) = 1$ iff
 # $\sum_{i \in S} y_i$ is even, and
 # $$\chi_S(y) = \sum_{a \in \{-m,\dots,m\},\ a \text{ even}}
 # 2\sigma\Big(\tfrac12 - \big(\textstyle\sum_{i\in S} y_i - a\big)^2\Big),$$
@@ -24,7 +26,9 @@
 # $\|w_{S,a}\|_2 = O(m^{1.5})$, $|b_{S,a}| = O(m^2)$. Hence parities on $m$ bits lie in
 # $\mathcal{H}_{m^2, 2m, 1}^{O(m^{1.5}), O(m^2)}$ on the support $\{x(y)\}$ (first part of Theorem 3).
 #
-# **What we compute.** For every $m$ of the grid, every non-empty $S$, every $y \in \{-1,1\}^m$ and every
+# ## What we compute, and why it tests the statement
+#
+# For every $m$ of the grid, every non-empty $S$, every $y \in \{-1,1\}^m$ and every
 # integer $a \in [-m, m]$: the printed $\chi_S$, identity and lifted weights, and their corrections
 # ($\chi_S$ = the parity, i.e. $\sum_{i\in S} y_i \equiv |S| \pmod 4$; shifts $a \equiv |S| \pmod 4$;
 # weights restricted to $i, j \in S$), then the assembled networks on $x(y)$ (value, active neurons,
@@ -57,10 +61,10 @@ report = assemble_claim("section4_parity", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS)
+show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 
 # %% [markdown]
-# ## Verdicts and tables
+# ## Verdicts
 #
 # Printed: $\chi_S$ is constant on $\{-1,1\}^m$ (finding `typo`: the text mixes the $\{0,1\}$ and
 # $\{-1,1\}$ encodings); read as the parity, the even shifts are wrong (`proof-slip`, fixed by
@@ -72,4 +76,4 @@ show_figures(figure_paths, figures.CAPTIONS)
 # %%
 ledger_rows = publish(report, name="section4_parity", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
-show_results(ledger_rows, report.tables)
+show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

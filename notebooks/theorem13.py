@@ -14,7 +14,9 @@
 # %% [markdown]
 # # Theorem 13: p-juntas are 1-sparse networks, and the hardness of learning $\mathcal{H}_{n,s,1}$
 #
-# **As printed.** *Conjecture 12:* there is no $(\varepsilon,\delta)$-PAC learning algorithm for the
+# ## What the paper states
+#
+# *Conjecture 12:* there is no $(\varepsilon,\delta)$-PAC learning algorithm for the
 # $p$-juntas $\mathcal{J}_{n,p}$ under the uniform distribution on the hypercube that runs in time $n^{o(p)}$.
 # *Theorem 13:* assuming Conjecture 12, there is no $(\varepsilon,\delta)$-PAC learning algorithm for
 # $\mathcal{H}_{n,s,1}^{W,B}$ with $W = \sqrt{\log_2 s}$, $B = \log_2 s$ over $\mathcal{U}$ that runs in
@@ -24,7 +26,9 @@
 # $$f(x) = \sum_{j \in [2^p]} u_j\, \sigma(\langle w_j, x\rangle - p + 1), \qquad
 # \sigma(\langle w_j, x\rangle - p + 1) = \mathbb{1}\{x_i = w_{ji} \text{ for all } i \in [p]\}.$$
 #
-# **What we compute.** *The embedding (exact).* For every $n$, $s$ and $p \le \min(\lfloor\log_2 s\rfloor, n)$
+# ## What we compute, and why it tests the statement
+#
+# *The embedding (exact).* For every $n$, $s$ and $p \le \min(\lfloor\log_2 s\rfloor, n)$
 # of the grid, the parity on $p$ random variables and random truth tables are written as the proof's
 # network with $s$ neurons and evaluated on all $2^n$ inputs: $h = f$, the indicator identity for every
 # neuron, at most one active neuron, and the scales $W, B$ of Definition 2 against $\sqrt p, p$ and
@@ -68,10 +72,10 @@ report = assemble_claim("theorem13", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS)
+show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 
 # %% [markdown]
-# ## Verdicts and tables
+# ## Verdicts
 #
 # The four `junta-*` checks bear on the proof's embedding and are exact. The three hardness checks bear on
 # Theorem 13, which remains *unsettled* (it rests on Conjecture 12): they confirm what the construction
@@ -82,4 +86,4 @@ show_figures(figure_paths, figures.CAPTIONS)
 # %%
 ledger_rows = publish(report, name="theorem13", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
-show_results(ledger_rows, report.tables)
+show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

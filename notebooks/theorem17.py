@@ -14,20 +14,26 @@
 # %% [markdown]
 # # Theorem 17: learning sparsely activated networks under general distributions
 #
-# **As printed.** *There exists a $(\varepsilon, \delta)$-PAC learning algorithm for any
+# ## What the paper states
+#
+# *There exists a $(\varepsilon, \delta)$-PAC learning algorithm for any
 # $\mathcal{H}_{n,s,k}^{W,B}$ with sample complexity*
 # $$m(\varepsilon, \delta) = O\left(\frac{(WR+B)^2 ksn \log(\frac{k(R+B)}{\varepsilon}) + \log(\frac{1}{\delta})}
 # {\varepsilon^2}\right),$$
 # for inputs with $\|x\| \le R$; the algorithm is ERM over the class (Lemma 18 with the Rademacher bound (15)),
 # the loss is $\frac12 (h(x) - y)^2$.
 #
-# **What can and cannot be settled.** This is an upper bound, with an unknown constant, on the samples that
+# ## What can and cannot be settled
+#
+# This is an upper bound, with an unknown constant, on the samples that
 # *exact* ERM needs for *every* distribution. Finitely many distributions cannot prove it, and our ERM
 # (projected Adam with restarts, then a repair that certifies $k$-sparsity on the sample) can stop in a local
 # minimum, so a loss above $\varepsilon$ refutes nothing. Nothing below FAILs the theorem; the statement is
 # recorded as *unsettled*.
 #
-# **What we compute.** Realisable targets from the paper's constructions ($\mathrm{Index}_b$ of Section 1, parity
+# ## What we compute, and why it tests the statement
+#
+# Realisable targets from the paper's constructions ($\mathrm{Index}_b$ of Section 1, parity
 # juntas of Theorem 13) under the biased product distribution $\Pr[x_i = 1] = $ `bias` on $\{-1,1\}^n$
 # ($R = \sqrt n$). The test loss is exact (expectation over the whole cube), and equals the excess error since
 # the target lies in the class. Per target and grid $m$: the sparse ERM, an unconstrained network of the same
@@ -76,10 +82,10 @@ report = assemble_claim("theorem17", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS)
+show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 
 # %% [markdown]
-# ## Verdicts and tables
+# ## Verdicts
 #
 # `theorem17-needs`: samples needed per target and learner against the expression (and the covariant
 # correction of the claim `scaling`); `theorem17-at-bound`: failures at $m$ = expression with the interval;
@@ -88,4 +94,4 @@ show_figures(figure_paths, figures.CAPTIONS)
 # %%
 ledger_rows = publish(report, name="theorem17", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
-show_results(ledger_rows, report.tables)
+show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

@@ -17,14 +17,18 @@
 # For a sample $S = (x_1,\dots,x_m)$ with $\|x_i\| \le R$,
 # $\mathcal{R}_{\mathcal{H}}(S) = \mathbb{E}_\zeta \max_{h\in\mathcal{H}} \frac1m \sum_i \zeta_i h(x_i)$.
 #
-# **As printed (Section 5).**
+# ## What the paper states
+#
+# In Section 5:
 #
 # * **Theorem 19.** $\mathcal{R}_{\mathcal{H}_{n,s,1}^{W,B}}(S) \le \frac{(WR+B)\sqrt{sn\log(m(R+B))}}{\sqrt m}$ (1).
 # * **Eq. (15).** $\mathcal{R}_{\mathcal{H}_{n,s,k}^{W,B}}(S) \le \frac{(WR+B)\sqrt{snk\log(km(R+B))}}{\sqrt m}$.
 # * **Conjecture 20.** $\mathcal{R}_{\mathcal{H}_{n,s,k}^{W,B}}(S) \le \frac{(WR+B)\sqrt{sk}}{\sqrt m}$ (16).
 # * "In contrast to the classical bound $(WR+B)s/\sqrt m$ ... the bound has a sub-linear dependence on $s$."
 #
-# **What we compute.** On tiny samples ($m \le 10$) the **exact** $\mathcal{R}_{\mathcal{H}}(S)$: every
+# ## What we compute, and why it tests the statement
+#
+# On tiny samples ($m \le 10$) the **exact** $\mathcal{R}_{\mathcal{H}}(S)$: every
 # sign vector, every realisable cell, a per-cell convex programme with a dual certificate and an exact
 # assignment search, with one optimal network per sign vector. On cube samples (uniform, clustered,
 # lifted parity; $n = 9$) a **lower-bound estimate**: for sampled $\zeta$ an explicit network of the class
@@ -54,7 +58,7 @@ from sparseact.reporting import publish, show_figures, show_results
 
 report = assemble_claim("theorem19", block, run_paths, replicates)
 # the certificates' data (one exact network per sign vector) go to results/certificates, not to the tables
-report.tables.pop("certificates", None)
+_ = report.tables.pop("certificates", None)
 
 # %% [markdown]
 # ## Figures
@@ -65,10 +69,10 @@ report.tables.pop("certificates", None)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS)
+show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 
 # %% [markdown]
-# ## Verdicts and tables
+# ## Verdicts
 #
 # * The estimators are ordered as they must be (lower bound $\le$ exact sup $\le$ the proof's quantity).
 # * (1) and (15) hold on cube samples with a wide margin (PASS; lower-bound evidence plus exact tiny samples).
@@ -81,4 +85,4 @@ show_figures(figure_paths, figures.CAPTIONS)
 # %%
 ledger_rows = publish(report, name="theorem19", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
-show_results(ledger_rows, report.tables)
+show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

@@ -14,7 +14,7 @@
 # %% [markdown]
 # # Theorem 8: the low-degree algorithm learns sparsely activated networks (with Lemma 7)
 #
-# **As printed.**
+# ## What the paper states
 #
 # * **Theorem 8.** There exists an $(\varepsilon,\delta)$-PAC learning algorithm for
 #   $\mathcal{H}_{n,s,k}^{W,B}$ with respect to the uniform distribution over $\{-1,1\}^n$ with sample
@@ -30,7 +30,9 @@
 #   $\sum_{|T|>d}\hat f(T)^2 \le \frac{\varepsilon}{3(1-\rho^d)} \le \frac{\varepsilon}{d(1-\rho)} \le \varepsilon$";
 #   ($C_{\mathcal H}$) "$C_{\mathcal H} = k(W\sqrt n + B)$".
 #
-# **What we compute.** The low-degree learner (least squares over the monomials of degree $\le d$) is
+# ## What we compute, and why it tests the statement
+#
+# The low-degree learner (least squares over the monomials of degree $\le d$) is
 # fitted to certified-sparse networks (Gaussian and Theorem-13 bucket networks, $W=1$) for each $k$, a
 # dense baseline and a parity written as a 1-sparse junta network, on nested uniform samples; the test
 # error is *exact* (the fitted polynomial on the whole cube, loss $(\hat y-y)^2/2$), and is set against the
@@ -68,10 +70,10 @@ report = assemble_claim("theorem8", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS)
+show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 
 # %% [markdown]
-# ## Verdicts and tables
+# ## Verdicts
 #
 # * Theorem 8 holds on every target but is vacuous at constant 1: the data reach $\varepsilon$ with $d\le 3$
 #   and $m\le 1000$, the prescription asks for $d$ of $10^6$ to $10^{13}$. Lemma 7's excess error stays far
@@ -90,4 +92,4 @@ show_figures(figure_paths, figures.CAPTIONS)
 # %%
 ledger_rows = publish(report, name="theorem8", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
-show_results(ledger_rows, report.tables)
+show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

@@ -116,3 +116,23 @@ def test_report_layout_and_determinism(tmp_path):
     # provenance and timings last; the two pages link each other
     assert page.index('id="provenance"') < page.index('id="timings"')
     assert 'href="timings.html"' in page and 'href="index.html"' in timings.read_text()
+
+
+def test_report_renders_statement_math_offline(tmp_path):
+    import re
+
+    from sparseact.mathtext import find_unrendered
+
+    statements = STATEMENTS.copy()
+    statements.loc[0, "statement"] = r"AS$(h) \le k^2 W^2 \sqrt{n}$ for all $h \in \mathcal{H}_{n,s,k}$"
+    ledger, table = tmp_path / "ledger.csv", tmp_path / "statements.csv"
+    LEDGER.to_csv(ledger, index=False)
+    statement_table(LEDGER, statements).to_csv(table, index=False)
+    result = tmp_path / "r.json"
+    result.write_text(json.dumps({"claims": [], "provenance": {"seed": 1, "config_hash": "ab", "git_revision": "x",
+                                                               "python": "3.11", "packages": {"numpy": "2"}}}))
+    index = tmp_path / "report" / "index.html"
+    build_report(ledger, table, [result], [], index, tmp_path / "report" / "timings.html")
+    page = index.read_text()
+    assert page.count("<math") == 2 and "<msqrt>" in page and find_unrendered(page) == []
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//|<script|@import|url\(""", page, flags=re.I)

@@ -51,3 +51,95 @@ def test_atomic_writes_have_normal_permissions(tmp_path):
     atomic_write_json(tmp_path / "p.json", {"a": 1})
     mode = stat.S_IMODE(os.stat(tmp_path / "p.json").st_mode)
     assert mode & stat.S_IRGRP and mode & stat.S_IROTH
+
+
+def _ledger_rows():
+    from sparseact.ledger import LEDGER_COLUMNS
+
+    rows = [
+        dict(claim_id="lemma9", check_id="lemma9/term-U-printed", statement_id="lemma9-U", paper_ref="Lemma 9 (proof)",
+             statement="(U) <= k^2 W^2 / 4", variant="as printed", method="exact", instances=575, worst_value=3.99988,
+             worst_value_label="max (U) / (k^2 W^2/4)", verdict="FAIL", finding="proof-slip",
+             counterexample="n=14, s=4, k=4: (U) = 8.819 > 2.205", seeds="3/3", notes="the 1/4 is lost"),
+        dict(claim_id="lemma9", check_id="lemma9/term-U-corrected", statement_id="lemma9-U",
+             paper_ref="Lemma 9 (proof)",
+             statement="(U) <= k^2 W^2", variant="corrected", method="exact", instances=575, worst_value=0.99997,
+             worst_value_label="max (U) / (k^2 W^2)", verdict="PASS", seeds="3/3"),
+        dict(claim_id="lemma9", check_id="lemma9/monte-carlo", statement_id="lemma9", paper_ref="Lemma 9",
+             statement="AS(h) <= O(...) <b>", variant="", method="monte-carlo", instances=4, worst_value=float("nan"),
+             worst_value_label="max upper CI", verdict="INCONCLUSIVE", seeds="2/3"),
+    ]
+    return pd.DataFrame([{c: r.get(c, "") for c in LEDGER_COLUMNS} for r in rows], columns=LEDGER_COLUMNS)
+
+
+def _shown(monkeypatch, call):
+    import sparseact.reporting as reporting
+
+    shown = []
+    monkeypatch.setattr(reporting, "_display_html", shown.append)
+    call()
+    return "".join(shown)
+
+
+def test_format_value_significant_digits_and_missing():
+    from sparseact.reporting import MISSING, format_value
+
+    assert format_value(3.99988) == "4.000" and format_value(0.25) == "0.2500" and format_value(4.0) == "4"
+    assert format_value(1.234e-7) == "1.234e-07" and format_value(12) == "12" and format_value(True) == "yes"
+    assert format_value(float("nan")) == MISSING and format_value(None) == MISSING and format_value("a_b") == "a_b"
+
+
+def test_html_table_is_compact_and_explains_missing_values():
+    from sparseact.reporting import MISSING_NOTE, html_table
+
+    frame = pd.DataFrame({"network": ["gaussian <n=6>", "bucket"], "n": [6, 8], "ratio": [0.123456, np.nan]},
+                         index=[10, 11])
+    out = html_table(frame)
+    assert "<th>network</th><th>n</th><th>ratio</th>" in out  # no index column
+    assert "&lt;n=6&gt;" in out and ">10<" not in out
+    assert '<td class="sa-num">0.1235</td>' in out and '<td class="sa-num">6</td>' in out
+    assert "<td>gaussian" in out  # text left-aligned (no numeric class)
+    assert "nan" not in out.lower().replace("sa-num", "") and MISSING_NOTE.split()[0] in out
+
+
+def test_show_results_badges_reasons_corrections_and_links(monkeypatch):
+    from sparseact.reporting import show_results
+
+    tables = {"short": pd.DataFrame({"a": [1, 2], "b": ["x", "y"]}),
+              "long": pd.DataFrame({"a": range(100), "b": ["z"] * 100})}
+    out = _shown(monkeypatch, lambda: show_results(_ledger_rows(), tables, table_dir="results/tables/lemma9",
+                                                   report_path="results/reports/lemma9.html"))
+    assert '<span class="sa-badge sa-FAIL">FAIL</span>' in out and '<span class="sa-badge sa-PASS">PASS</span>' in out
+    assert '<span class="sa-badge sa-INCONCLUSIVE">INCONCLUSIVE</span>' in out
+    assert "Counterexample:</b> n=14, s=4, k=4" in out
+    assert "<b>Finding:</b> proof-slip" in out and "(U) &lt;= k^2 W^2 (" in out  # the corrected twin
+    assert "&lt;b&gt;" in out  # statement text escaped
+    assert '<a href="../tables/lemma9/long.csv">CSV</a>' in out and "100 rows" in out
+    assert ">99<" not in out  # the long table is linked, not dumped
+    assert "<td>x</td>" in out  # the short one is shown
+    assert "uuid" not in out and "T_" not in out
+    assert _shown(monkeypatch, lambda: show_results(_ledger_rows(), tables)) == \
+        _shown(monkeypatch, lambda: show_results(_ledger_rows(), tables))
+
+
+def test_show_figures_embeds_numbered_captions(monkeypatch, tmp_path):
+    from sparseact.reporting import show_figures
+
+    fig, ax = plt.subplots()
+    ax.plot([1, 2], [2, 1])
+    paths = save_figure(fig, tmp_path / "figs" / "curve")
+    plt.close(fig)
+    out = _shown(monkeypatch, lambda: show_figures(paths, {"curve": "A curve with $\\sqrt{n}$."},
+                                                   report_path=str(tmp_path / "reports" / "x.html")))
+    assert out.count("<figure") == 1 and "<b>Figure 1.</b> A curve with <math" in out
+    assert 'src="data:image/png;base64,' in out and 'href="../figs/curve.pdf"' in out
+
+
+def test_inline_tables_leave_out_long_text_columns():
+    from sparseact.reporting import tables_html
+
+    frame = pd.DataFrame({"check": ["a", "b"], "certificate": ["{" + "x" * 300 + "}", "{}"], "value": [1.0, 2.5]})
+    out = tables_html({"failures": frame}, table_dir="results/tables/c", report_path="results/reports/c.html")
+    assert "<th>check</th><th>value</th>" in out and "xxxx" not in out
+    assert "Left out here (long text, in the CSV): certificate." in out
+    assert 'href="../tables/c/failures.csv"' in out

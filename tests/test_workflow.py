@@ -165,8 +165,6 @@ def test_pages_in_a_browser(run):
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(data[16:20]) == SCREEN[0], shot
 
 
-@pytest.mark.xfail(reason="the notebook reports still load MathJax from a CDN, so offline their $...$ stay raw; "
-                          "remove this marker once the pages typeset math offline", strict=False)
 def test_no_raw_math_in_pages(run):
     """No ``$...$`` is left in the visible text of any page: the math is typeset, offline."""
     from sparseact.browser import check_pages, find_chromium

@@ -6,11 +6,18 @@ tagged ``parameters``, working directory the repository root, no progress bar),
 removes volatile metadata (time stamps, durations) so reruns give identical
 files, and writes the executed notebook and an HTML rendering without input
 cells (``nbconvert --no-input``). Every file is written atomically.
+
+The HTML (:func:`notebook_html`) is self-contained and reads offline: math is
+converted to MathML when the page is built (:mod:`sparseact.mathtext`) instead
+of being typeset by MathJax from a CDN, and the template loads no script
+(require.js, MathJax, mermaid, widgets); figures are embedded as data URIs.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import re
 import tempfile
 from pathlib import Path
 
@@ -31,6 +38,78 @@ def _strip_volatile(nb) -> None:
         cell["id"] = f"cell-{index}"
         for key in _VOLATILE_CELL_KEYS:
             cell.metadata.pop(key, None)
+
+
+#: The page template: JupyterLab's ``lab`` template without its remote scripts, plus
+#: :data:`sparseact.reporting.REPORT_CSS` (badges, tables, figures).
+_TEMPLATE = """{%- extends 'index.html.j2' -%}
+{%- block html_head_js -%}{%- endblock html_head_js -%}
+{%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block html_head_css -%}<style type="text/css">{{ resources.sparseact_css }}</style>{%- endblock html_head_css -%}
+"""
+
+
+def _title(nb) -> str:
+    """The text of the notebook's first level-1 heading (the claim's name), TeX reduced to plain text."""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("# "):
+                    plain = re.sub(r"\\[A-Za-z]+\s*", "", line[2:])
+                    return re.sub(r"[${}]", "", plain).strip()
+    return "sparseact notebook"
+
+
+def notebook_html(nb) -> str:
+    """The executed notebook ``nb`` as one self-contained HTML page, inputs hidden.
+
+    Markdown math (``$...$``, ``$$...$$``) in cells and in ``text/markdown``
+    outputs becomes MathML (:func:`sparseact.mathtext.tex_to_mathml`); the page
+    title is the notebook's first heading.
+
+    Raises
+    ------
+    sparseact.mathtext.MathRenderError
+        When a formula cannot be rendered, or TeX is left unrendered in the page.
+    """
+    from jinja2 import DictLoader, pass_context
+    from nbconvert import HTMLExporter
+    from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+
+    from sparseact.mathtext import MathRenderError, find_unrendered, tex_to_mathml
+    from sparseact.reporting import REPORT_CSS
+
+    class MathMLRenderer(IPythonRenderer):
+        def inline_math(self, body: str) -> str:
+            return tex_to_mathml(body)
+
+        def block_math(self, body: str) -> str:
+            return tex_to_mathml(body, display=True)
+
+        def latex_environment(self, name: str, body: str) -> str:
+            raise MathRenderError(f"LaTeX environment {name!r} in markdown: use $$...$$")
+
+    class OfflineHTMLExporter(HTMLExporter):
+        @pass_context
+        def markdown2html(self, context, source):
+            cell = context.get("cell", {})
+            renderer = MathMLRenderer(escape=False, attachments=cell.get("attachments", {}),
+                                      embed_images=self.embed_images, anchor_link_text=self.anchor_link_text,
+                                      exclude_anchor_links=self.exclude_anchor_links, **self.lexer_options)
+            return MarkdownWithMath(renderer=renderer).render(source)
+
+    exporter = OfflineHTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True,
+                                   extra_loaders=[DictLoader({"sparseact.html.j2": _TEMPLATE})],
+                                   template_file="sparseact.html.j2")
+    nb = copy.deepcopy(nb)
+    nb.metadata["title"] = _title(nb)
+    body, _ = exporter.from_notebook_node(nb, resources={"sparseact_css": REPORT_CSS})
+    leftover = find_unrendered(body)
+    if leftover:
+        raise MathRenderError(f"TeX left unrendered in the page: {leftover[:3]}")
+    return body
 
 
 def check_kernel(kernel: str) -> None:
@@ -68,7 +147,6 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
     import jupytext
     import nbformat
     import papermill
-    from nbconvert import HTMLExporter
 
     check_kernel(kernel)
     nb = jupytext.read(source)
@@ -89,6 +167,4 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
     atomic_write_text(executed, nbformat.writes(result) + "\n")
     if html is None:
         return
-    exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
-    body, _ = exporter.from_notebook_node(result)
-    atomic_write_text(html, body)
+    atomic_write_text(html, notebook_html(result))

@@ -1,11 +1,24 @@
-"""Deterministic tables and result files.
+"""Deterministic tables and result files, and the display helpers of the claim notebooks.
 
 Tables are written as CSV and as LaTeX ``tabular`` with booktabs rules; figures
 are written by :mod:`sparseact.plots._style`.
+
+The notebook report of a claim (``results/reports/<claim>.html``) reads as a short
+paper section: the notebook's markdown says what the paper states and what we
+compute; :func:`show_figures` shows the figures with numbered captions and
+:func:`show_results` the verdict of every check as a coloured badge with its
+one-line reason (for a FAIL: the finding class, the counterexample and the
+corrected statement), a compact summary table and the data tables (short ones
+inline, long ones linked as CSV). Everything is plain HTML built here, without
+random ids, so the rendered pages are byte-identical across runs; the styles are
+in :data:`REPORT_CSS`, which :func:`sparseact.notebooks.notebook_html` inlines.
 """
 
 from __future__ import annotations
 
+import base64
+import html
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -88,29 +101,263 @@ def publish(report, *, name: str, parameters: dict, seed: int, result_path: str,
     return records_to_frame(records)
 
 
-def show_results(ledger_rows: pd.DataFrame, tables: dict[str, pd.DataFrame], max_rows: int = 20) -> None:
-    """In a notebook: the verdicts, each check's notes and counterexample, and the first rows of every table."""
-    from IPython.display import Markdown, display
+#: Styles of the notebook reports (inlined in every page by :func:`sparseact.notebooks.notebook_html`).
+REPORT_CSS = """
+main { max-width: 1400px; margin: 0 auto; }
+.jp-RenderedHTMLCommon .sa-badge { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em;
+  font-weight: 700; font-size: 0.85em; letter-spacing: 0.03em; white-space: nowrap; }
+.sa-badge.sa-PASS { background: #1a7f37; color: #fff; }
+.sa-badge.sa-FAIL { background: #cf222e; color: #fff; }
+.sa-badge.sa-INCONCLUSIVE { background: #e3a008; color: #1f1400; }
+.sa-check { border-left: 5px solid #8c959f; padding: 0.3em 0.8em; margin: 0.6em 0; background: #f6f8fa; }
+.sa-check.sa-PASS { border-left-color: #1a7f37; }
+.sa-check.sa-FAIL { border-left-color: #cf222e; background: #fff5f5; }
+.sa-check.sa-INCONCLUSIVE { border-left-color: #e3a008; background: #fffaeb; }
+.sa-check p { margin: 0.25em 0; }
+.sa-check .sa-id { font-family: var(--jp-code-font-family, monospace); font-size: 0.95em; }
+.sa-check .sa-notes { color: #57606a; font-size: 0.9em; }
+.jp-RenderedHTMLCommon table.sa-table { table-layout: auto; max-width: 100%; margin: 0.4em 0 1em 0;
+  border-collapse: collapse; font-size: 0.9em; }
+.jp-RenderedHTMLCommon table.sa-table th, .jp-RenderedHTMLCommon table.sa-table td {
+  border: 1px solid #d0d7de; padding: 0.25em 0.5em; vertical-align: top; text-align: left;
+  overflow-wrap: break-word; max-width: 32em; }
+.jp-RenderedHTMLCommon table.sa-table th { background: #f0f3f6; overflow-wrap: normal; white-space: nowrap; }
+.jp-RenderedHTMLCommon table.sa-table td.sa-num { text-align: right; white-space: nowrap;
+  font-variant-numeric: tabular-nums; }
+.sa-figure { margin: 1em 0 1.5em 0; }
+.sa-figure img { max-width: 100%; height: auto; display: block; }
+.sa-figure figcaption { font-size: 0.92em; color: #333; max-width: 60em; margin-top: 0.3em; }
+.sa-muted { color: #57606a; font-size: 0.9em; }
+"""
 
-    display(ledger_rows[["check_id", "variant", "method", "instances", "worst_value", "worst_value_label", "verdict"]])
-    for _, row in ledger_rows.iterrows():
-        parts = [row["notes"]] + ([f"Counterexample: {row['counterexample']}"] if row["counterexample"] else [])
-        text = " ".join(p for p in parts if p)
-        if text:
-            display(Markdown(f"- **{row['check_id']}** ({row['verdict']}): {text}"))
+#: Rows up to which a data table is shown inline; longer ones are linked as CSV.
+INLINE_ROWS = 20
+#: Columns up to which a data table is shown inline; wider ones are linked as CSV.
+INLINE_COLUMNS = 10
+#: Characters beyond which a text column is left out of an inline table (it stays in the CSV).
+LONG_TEXT = 160
+#: What a missing value (NaN) is shown as, and what it means.
+MISSING = "\u2014"
+MISSING_NOTE = f"{MISSING} marks a value that does not apply to the row (empty in the CSV)."
+
+
+def _display_html(markup: str) -> None:
+    from IPython.display import HTML, display
+
+    display(HTML(markup))
+
+
+def format_value(value) -> str:
+    """One table cell as text: 4 significant digits, integers exact, ``yes``/``no``, :data:`MISSING` for NaN.
+
+    Parameters
+    ----------
+    value : object
+        A cell of a pandas table.
+
+    Returns
+    -------
+    str
+        Plain text (not yet HTML-escaped).
+    """
+    if value is None:
+        return MISSING
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if np.isnan(value):
+            return MISSING
+        if np.isinf(value):
+            return "\u221e" if value > 0 else "\u2212\u221e"
+        if value == int(value) and abs(value) < 1e6:
+            return str(int(value))
+        return format(value, "#.4g").rstrip(".")
+    if isinstance(value, str):
+        return value
+    try:
+        if pd.isna(value):
+            return MISSING
+    except (TypeError, ValueError):
+        pass
+    return str(value)
+
+
+def _is_numeric(series: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
+
+
+def html_table(frame: pd.DataFrame, badges: Sequence[str] = ()) -> str:
+    """``frame`` as a compact HTML table: header row, no index column, numbers right-aligned.
+
+    Text cells are left-aligned and wrap; numbers get :func:`format_value`; the
+    columns named in ``badges`` hold verdicts and are shown as coloured badges.
+    A note under the table explains :data:`MISSING` when the table has one.
+    """
+    numeric = {c: _is_numeric(frame[c]) for c in frame.columns}
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    rows, missing = [], False
+    for row in frame.itertuples(index=False):
+        cells = []
+        for column, value in zip(frame.columns, row, strict=True):
+            text = format_value(value)
+            missing |= text == MISSING
+            if column in badges and text != MISSING:
+                cells.append(f"<td>{badge(text)}</td>")
+            elif numeric[column]:
+                cells.append(f'<td class="sa-num">{html.escape(text)}</td>')
+            else:
+                cells.append(f"<td>{html.escape(text)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    note = f'<p class="sa-muted">{html.escape(MISSING_NOTE)}</p>' if missing else ""
+    return f'<table class="sa-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>{note}'
+
+
+def badge(verdict: str) -> str:
+    """A verdict as a coloured badge: PASS green, FAIL red, INCONCLUSIVE amber."""
+    verdict = html.escape(str(verdict))
+    return f'<span class="sa-badge sa-{verdict}">{verdict}</span>'
+
+
+def _short_id(check_id: str) -> str:
+    return check_id.split("/", 1)[-1]
+
+
+def _reason(row: pd.Series) -> str:
+    """The one-line reason of a verdict: the counterexample of a FAIL, otherwise the worst measured value."""
+    if row["verdict"] == "FAIL" and row["counterexample"]:
+        return str(row["counterexample"])
+    label = str(row["worst_value_label"]) or "worst value"
+    return f"{label} = {format_value(row['worst_value'])} over {int(row['instances'])} instances ({row['method']})"
+
+
+def _correction(row: pd.Series, ledger_rows: pd.DataFrame) -> str:
+    """The corrected statements checked beside a FAIL (same statement id, variant ``corrected``), with verdicts."""
+    twins = ledger_rows[(ledger_rows["statement_id"] == row["statement_id"])
+                        & (ledger_rows["variant"] == "corrected") & (ledger_rows["check_id"] != row["check_id"])]
+    return "; ".join(f"{html.escape(str(t['statement']))} ({badge(t['verdict'])} "
+                     f'<span class="sa-id">{html.escape(_short_id(t["check_id"]))}</span>)'
+                     for _, t in twins.iterrows())
+
+
+def check_html(row: pd.Series, ledger_rows: pd.DataFrame) -> str:
+    """One check as a card: badge, id and variant, the statement with its paper reference, the reason,
+    for a FAIL its finding class and the proposed correction, then the notes."""
+    verdict = str(row["verdict"])
+    variant = f' <span class="sa-muted">({html.escape(str(row["variant"]))})</span>' if row["variant"] else ""
+    seeds = f' <span class="sa-muted">seeds agreeing: {html.escape(str(row["seeds"]))}</span>' if row["seeds"] else ""
+    check = html.escape(_short_id(row["check_id"]))
+    parts = [f'<p>{badge(verdict)} <span class="sa-id">{check}</span>{variant}{seeds}</p>',
+             f'<p><b>{html.escape(str(row["paper_ref"]))}.</b> {html.escape(str(row["statement"]))}</p>']
+    label = "Counterexample" if verdict == "FAIL" and row["counterexample"] else "Measured"
+    parts.append(f"<p><b>{label}:</b> {html.escape(_reason(row))}</p>")
+    if verdict == "FAIL":
+        correction = _correction(row, ledger_rows)
+        parts.append(f"<p><b>Finding:</b> {html.escape(str(row['finding']))}. <b>Correction:</b> "
+                     f"{correction or 'none proposed (see the notes)'}</p>")
+    if row["notes"]:
+        parts.append(f'<p class="sa-notes">{html.escape(str(row["notes"]))}</p>')
+    return f'<div class="sa-check sa-{html.escape(verdict)}">{"".join(parts)}</div>'
+
+
+def _fill_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with missing values of its text columns replaced by ``""`` (numbers keep NaN)."""
+    text = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
+    return frame.assign(**{c: frame[c].fillna("") for c in text})
+
+
+def summary_table(ledger_rows: pd.DataFrame) -> pd.DataFrame:
+    """The compact verdict table of a claim: one row per check, named columns, no notes.
+
+    The ``paper`` column (where the statement is printed) is left out when it is the same for every check.
+    """
+    rows = _fill_text(ledger_rows)
+    frame = pd.DataFrame({"check": rows["check_id"].map(_short_id), "paper": rows["paper_ref"],
+                         "variant": rows["variant"].replace("", MISSING), "method": rows["method"],
+                         "instances": rows["instances"].astype(int), "measured quantity": rows["worst_value_label"],
+                         "worst value": rows["worst_value"].astype(float), "verdict": rows["verdict"],
+                         "finding": rows["finding"].replace("", MISSING), "seeds": rows["seeds"]})
+    # one paper reference for every check is already in each card: no column repeating it
+    return frame.drop(columns="paper") if frame["paper"].nunique() <= 1 else frame
+
+
+def tables_html(tables: dict[str, pd.DataFrame], table_dir: str | None = None, report_path: str | None = None,
+                max_rows: int = INLINE_ROWS, max_columns: int = INLINE_COLUMNS) -> str:
+    """The data tables: short ones inline (:func:`html_table`), long or wide ones as links to their CSV and LaTeX.
+
+    Every table is linked; inline tables leave out text columns longer than
+    :data:`LONG_TEXT` characters (certificates, JSON), which the CSV holds.
+
+    Links are relative to the directory of ``report_path`` (``results/reports``) and
+    point to the files :func:`publish` wrote to ``table_dir``.
+    """
+    base = os.path.dirname(report_path) if report_path else "."
+    parts = []
     for name, frame in tables.items():
-        display(Markdown(f"**{name}** ({len(frame)} rows; first {min(max_rows, len(frame))} shown)"))
-        display(frame.head(max_rows))
+        shape = f"{len(frame)} rows \u00d7 {len(frame.columns)} columns"
+        links = ""
+        if table_dir:
+            stem = os.path.relpath(f"{table_dir}/{name}", base)
+            links = (f' \u2014 <a href="{html.escape(stem)}.csv">CSV</a> \u00b7 '
+                     f'<a href="{html.escape(stem)}.tex">LaTeX</a>')
+        title = f'<p><b>{html.escape(name)}</b> <span class="sa-muted">({shape})</span>{links}</p>'
+        long_text = [c for c in frame.columns if not _is_numeric(frame[c])
+                     and max(map(len, map(format_value, frame[c])), default=0) > LONG_TEXT]
+        if len(frame) <= max_rows and len(frame.columns) - len(long_text) <= max_columns:
+            note = ""
+            if long_text:
+                names = ", ".join(html.escape(str(c)) for c in long_text)
+                note = f'<p class="sa-muted">Left out here (long text, in the CSV): {names}.</p>'
+            parts.append(title + html_table(frame.drop(columns=long_text)) + note)
+        else:
+            columns = ", ".join(html.escape(str(c)) for c in frame.columns)
+            parts.append(title + f'<p class="sa-muted">Too long to show here; columns: {columns}.</p>')
+    return "".join(parts)
 
 
-def show_figures(figure_paths: Sequence[str], captions: dict[str, str]) -> None:
-    """In a notebook: each PNG of ``figure_paths`` with its caption (looked up by file stem)."""
-    from IPython.display import Image, Markdown, display
+def show_results(ledger_rows: pd.DataFrame, tables: dict[str, pd.DataFrame], table_dir: str | None = None,
+                 report_path: str | None = None) -> None:
+    """In a notebook: every check's verdict card, the summary table, then the data tables.
 
-    for path in figure_paths:
-        if not str(path).endswith(".png"):
-            continue
-        display(Image(filename=path))
-        caption = captions.get(Path(path).stem)
-        if caption:
-            display(Markdown(f"*{caption}*"))
+    Parameters
+    ----------
+    ledger_rows : DataFrame
+        The claim's ledger rows (:func:`publish`).
+    tables : dict of DataFrame
+        The claim's data tables (``report.tables``).
+    table_dir, report_path : str, optional
+        Where :func:`publish` wrote the tables and where the HTML report goes, so
+        that long tables are linked as CSV relative to the report.
+    """
+    rows = _fill_text(ledger_rows)
+    counts = rows["verdict"].value_counts()
+    tally = ", ".join(f"{badge(v)} {int(counts[v])}" for v in ("PASS", "FAIL", "INCONCLUSIVE") if v in counts)
+    cards = "".join(check_html(row, rows) for _, row in rows.iterrows())
+    _display_html(f"<p>{len(rows)} checks: {tally}</p>{cards}<h3>Summary</h3>"
+                  + html_table(summary_table(rows), badges=("verdict",)))
+    if tables:
+        _display_html("<h3>Data tables</h3>" + tables_html(tables, table_dir, report_path))
+
+
+def show_figures(figure_paths: Sequence[str], captions: dict[str, str], report_path: str | None = None) -> None:
+    """In a notebook: each PNG of ``figure_paths`` as a numbered figure with its caption (looked up by file stem).
+
+    The PNG is embedded in the page; with ``report_path`` the caption links the
+    vector (PDF) version relative to the report.
+    """
+    from sparseact.mathtext import render_text
+
+    base = os.path.dirname(report_path) if report_path else None
+    pngs = [p for p in figure_paths if str(p).endswith(".png")]
+    for number, path in enumerate(pngs, start=1):
+        stem = Path(path).stem
+        data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
+        caption = render_text(captions.get(stem, ""))
+        pdf = Path(path).with_suffix(".pdf")
+        link = ""
+        if base is not None and str(pdf) in map(str, figure_paths):
+            link = f' <a href="{html.escape(os.path.relpath(pdf, base))}">PDF</a>'
+        _display_html(f'<figure class="sa-figure"><img alt="{html.escape(stem)}" src="data:image/png;base64,{data}">'
+                      f"<figcaption><b>Figure {number}.</b> {caption}{link}</figcaption></figure>")

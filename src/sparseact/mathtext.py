@@ -1,0 +1,182 @@
+r"""LaTeX math to MathML at build time, so that every HTML page reads offline.
+
+The notebook reports (:mod:`sparseact.notebooks`) and the verification report
+(:mod:`sparseact.report`) write math as ``$...$`` (inline) and ``$$...$$``
+(display). Instead of loading MathJax from a CDN in the reader's browser, this
+module converts the TeX to MathML Core with :mod:`latex2mathml` (pure Python)
+when the page is built; browsers render MathML Core natively (Chromium since
+version 109, Firefox, Safari), so the pages need no script, style sheet or font
+from the network.
+
+Conversion fails loudly: :func:`tex_to_mathml` raises :class:`MathRenderError`
+when the TeX uses a macro the converter does not know (it would otherwise
+print the macro's name as a variable), when the ``$`` delimiters do not pair
+up, or when the result uses a MathML feature outside MathML Core that browsers
+ignore (``mathvariant`` other than ``normal``).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+__all__ = ["MathRenderError", "tex_to_mathml", "split_math", "render_text", "find_unrendered"]
+
+
+class MathRenderError(ValueError):
+    """TeX that cannot be rendered to MathML faithfully."""
+
+
+#: TeX rewritten before conversion: macros the converter does not know or renders with a
+#: ``mathvariant`` that MathML Core ignores, mapped to an equivalent it renders correctly.
+TEX_REWRITES = {
+    r"\mathbb{1}": "\U0001D7D9",  # MATHEMATICAL DOUBLE-STRUCK DIGIT ONE (indicator function)
+    r"\mathbf{1}": "\U0001D7CF",  # MATHEMATICAL BOLD DIGIT ONE (the all-ones vector)
+    r"\mathbf{0}": "\U0001D7CE",
+}
+
+#: Delimiters that the converter emits as identifiers (``<mi>``); as operators they get the
+#: spacing of fences.
+_FENCES = ("&#x027E8;", "&#x027E9;", "&#x0230A;", "&#x0230B;", "&#x02308;", "&#x02309;")
+
+#: ``\mathcal H`` (one-token argument without braces): the converter handles only the braced form.
+_UNBRACED_FONT = re.compile(r"\\(mathcal|mathbb|mathbf|mathrm|mathsf|mathfrak|mathit)\s*([A-Za-z0-9])")
+#: A function name (``\log``, ``\ln``, ``\exp``) as the converter emits it, and whether an
+#: opening parenthesis follows; TeX puts a thin space around it unless a parenthesis follows.
+#: The base of a script (``\log^2``) is left alone: a script element takes exactly two or three children.
+_FUNCTION = re.compile(r"(?<!<msup>)(?<!<msub>)(?<!<msubsup>)(?<!<munder>)(?<!<mover>)(?<!<munderover>)"
+                       r"<mi>([a-z]{2,})</mi>(<mo[^>]*>&#x00028;)?")
+#: Vertical bars (``|S|``, ``\|w\|``): TeX spaces them as ordinary symbols, MathML's operator
+#: dictionary as a relation when infix; zero spacing gives TeX's look.
+_BAR = re.compile(r"<mo((?: [a-z]+=\"[^\"]*\")*)>(&#x0007C;|&#x02016;)</mo>")
+_THIN = '<mspace width="0.1667em"></mspace>'
+_DISPLAY = re.compile(r"(?<!\\)\$\$(?P<tex>.+?)(?<!\\)\$\$", re.DOTALL)
+_INLINE = re.compile(r"(?<![\\$])\$(?P<tex>[^$]+?)(?<![\\$])\$")
+_TEXT_WITH_BACKSLASH = re.compile(r">[^<]*\\[A-Za-z]+[^<]*<")
+_MATHVARIANT = re.compile(r'mathvariant="(?!normal")([^"]*)"')
+
+
+def tex_to_mathml(tex: str, display: bool = False) -> str:
+    r"""Convert one TeX math expression (without delimiters) to a MathML ``<math>`` element.
+
+    Parameters
+    ----------
+    tex : str
+        The math, e.g. ``r"\mathcal{H}_{n,s,k}^{W,B}"``.
+    display : bool
+        ``True`` for display math (``$$...$$``, a centred block), ``False`` for inline.
+
+    Returns
+    -------
+    str
+        ``<math display="inline|block">...</math>`` without the ``xmlns`` attribute
+        (optional in HTML), so that the page holds no URL.
+
+    Raises
+    ------
+    MathRenderError
+        When the converter fails, leaves a macro unconverted, or uses a
+        ``mathvariant`` that MathML Core does not render.
+    """
+    from latex2mathml.converter import convert
+
+    source = _UNBRACED_FONT.sub(r"\\\1{\2}", tex)
+    for macro, replacement in TEX_REWRITES.items():
+        source = source.replace(macro, replacement)
+    try:
+        mathml = convert(source.strip(), display="block" if display else "inline")
+    except Exception as error:  # latex2mathml raises several exception types
+        raise MathRenderError(f"cannot render ${tex}$: {type(error).__name__}: {error}") from error
+    leftover = _TEXT_WITH_BACKSLASH.search(mathml)
+    if leftover:
+        raise MathRenderError(f"unsupported macro {leftover.group(0)[1:-1].strip()!r} in ${tex}$")
+    variant = _MATHVARIANT.search(mathml)
+    if variant:
+        raise MathRenderError(f"mathvariant={variant.group(1)!r} (not rendered by browsers) in ${tex}$; "
+                              "add a rewrite to sparseact.mathtext.TEX_REWRITES")
+    mathml = mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "")
+    for fence in _FENCES:
+        mathml = mathml.replace(f"<mi>{fence}</mi>", f'<mo stretchy="false">{fence}</mo>')
+    mathml = _BAR.sub(r'<mo lspace="0em" rspace="0em"\1>\2</mo>', mathml)
+    return _FUNCTION.sub(_function_spacing, mathml)
+
+
+def _function_spacing(match: re.Match) -> str:
+    after = match.group(2) or _THIN
+    return f"{_THIN}<mi>{match.group(1)}</mi><mo>&#x02061;</mo>{after}"
+
+
+def split_math(text: str) -> list[tuple[str, str]]:
+    r"""Split ``text`` into ``("text", ...)``, ``("inline", tex)`` and ``("display", tex)`` pieces.
+
+    ``$$...$$`` is display math, ``$...$`` inline math; ``\$`` is a literal dollar
+    (returned unescaped in the text pieces).
+
+    Raises
+    ------
+    MathRenderError
+        When a ``$`` is left without a partner.
+    """
+    pieces: list[tuple[str, str]] = []
+
+    def add_text(chunk: str) -> None:
+        stray = re.search(r"(?<!\\)\$", chunk)
+        if stray:
+            raise MathRenderError(f"unpaired '$' in {text!r} (write \\$ for a literal dollar)")
+        if chunk:
+            pieces.append(("text", chunk.replace(r"\$", "$")))
+
+    position = 0
+    for display in _DISPLAY.finditer(text):
+        _split_inline(text[position:display.start()], pieces, add_text)
+        pieces.append(("display", display.group("tex")))
+        position = display.end()
+    _split_inline(text[position:], pieces, add_text)
+    return pieces
+
+
+def _split_inline(chunk: str, pieces: list, add_text) -> None:
+    position = 0
+    for inline in _INLINE.finditer(chunk):
+        add_text(chunk[position:inline.start()])
+        pieces.append(("inline", inline.group("tex")))
+        position = inline.end()
+    add_text(chunk[position:])
+
+
+def render_text(text: str) -> str:
+    r"""Plain text with ``$...$`` math as HTML: the text escaped, the math as MathML.
+
+    Parameters
+    ----------
+    text : str
+        E.g. ``r"For all $h \in \mathcal{H}$, AS(h) <= ..."``; text without ``$``
+        comes back HTML-escaped and otherwise unchanged.
+
+    Returns
+    -------
+    str
+        HTML to place inside an element.
+    """
+    parts = []
+    for kind, piece in split_math(str(text)):
+        if kind == "text":
+            parts.append(html.escape(piece))
+        else:
+            parts.append(tex_to_mathml(piece, display=kind == "display"))
+    return "".join(parts)
+
+
+_NON_TEXT = re.compile(r"<(style|script|pre|code|math)\b.*?</\1>", re.DOTALL | re.IGNORECASE)
+_TAG = re.compile(r"<[^>]*>")
+_RAW_MATH = re.compile(r"(?<![\\$])\$\$?[^$]*?(\\[A-Za-z]+|[_^{}])[^$]*?\$")
+
+
+def find_unrendered(page: str) -> list[str]:
+    """TeX math left in an HTML page: ``$...$`` in the text containing a macro, ``_``, ``^`` or braces.
+
+    Text inside ``<style>``, ``<script>``, ``<pre>``, ``<code>`` and ``<math>`` is not
+    looked at. An empty list means every formula of the page was rendered.
+    """
+    text = _TAG.sub(" ", _NON_TEXT.sub(" ", page))
+    return [m.group(0) for m in _RAW_MATH.finditer(html.unescape(text))]
