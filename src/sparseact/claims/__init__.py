@@ -17,7 +17,7 @@ A claim module defines
 ``STATEMENTS`` : dict[str, dict]
     The paper's quantitative statements this claim covers: statement id (e.g.
     ``"lemma9"``, ``"eq15"``, ``"lemma9-proof-U"`` for a printed proof step) ->
-    ``{"paper_ref": ..., "kind": ..., "statement": <as printed>}`` with ``kind`` one
+    ``{"paper_ref": ..., "kind": ..., "statement": <as printed, math as TeX in $...$>}`` with ``kind`` one
     of ``lemma, theorem, claim, conjecture, remark, equation, construction,
     proof-step, introduction, discussion, definition``. Optional keys:
     ``"argument"``: list of check ids whose PASS together proves the statement

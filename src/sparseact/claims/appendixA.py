@@ -77,32 +77,33 @@ Y_CHUNK = 1 << 12
 STATEMENTS = {
     "appendixA-sqrt-q": {
         "paper_ref": "Appendix A", "kind": "construction",
-        "statement": "F(x, y) = sum_{alpha in {1,-1}^b} sigma(<w_alpha, y> + Gamma (<x, alpha> - b)), b = log2 s, "
-                     "q = n - b: when Gamma = sqrt(q), this network is 1-sparsely activated for all inputs",
+        "statement": r"$F(x, y) = \sum_{\alpha \in \{1, -1\}^b} \sigma(\langle w_\alpha, y \rangle + \Gamma \cdot "
+                     r"(\langle x, \alpha \rangle - b))$, $b = \log_2 s$, $q = n - b$: when $\Gamma = \sqrt{q}$, this "
+                     "network is 1-sparsely activated for all inputs",
     },
     "appendixA-whp": {
         "paper_ref": "Appendix A (with Remark 11)", "kind": "construction",
-        "statement": "when Gamma = Theta(sqrt(log s)), the function is 1-sparse with probability 1 - 1/poly(s) "
-                     "under the uniform distribution on {-1,1}^{b+q}",
+        "statement": r"when $\Gamma = \Theta(\sqrt{\log s})$, the function is 1-sparse with probability $1 - "
+                     r"1/\mathrm{poly}(s)$ under the uniform distribution on $\{-1, 1\}^{b+q}$",
     },
     "appendixA-computes": {
         "paper_ref": "Appendix A", "kind": "construction",
-        "statement": "such functions return sigma(<w_x, y>) for all (or most) of the input space, where w_x can "
-                     "depend arbitrarily on the x part of the input",
+        "statement": r"such functions return $\sigma(\langle w_x, y \rangle)$ for all (or most) of the input space, "
+                     "where $w_x$ can depend arbitrarily on the $x$ part of the input",
     },
     "appendixA-dense": {
         "paper_ref": "Section 1 and Appendix A", "kind": "discussion",
         "statement": "in Appendix A we present an example of a sparsely activated network where even the weight "
-                     "vectors w_i are not sparse",
+                     "vectors $w_i$ are not sparse",
     },
     "appendixA-remark11": {
         "paper_ref": "Appendix A (with Remark 11)", "kind": "discussion",
-        "statement": "when Gamma = Theta(sqrt(log s)), the function is 1-sparse with probability 1 - 1/poly(s) under the "
-                     "uniform distribution on {-1,1}^{b+q}. Remark 11 shows that our results continue to hold in such "
-                     "a setting",
-        "unsettled": "Remark 11 asks for violation probability 1/poly(n, s); Gamma = Theta(sqrt(log s)) gives s^-Theta(1) "
-                     "(appendixA/whp-hoeffding), 1/poly(n, s) only if s >= n^Omega(1): Gamma = Theta(sqrt(log(ns))) "
-                     "is needed; Remark 11 itself is not settled.",
+        "statement": r"when $\Gamma = \Theta(\sqrt{\log s})$, the function is 1-sparse with probability $1 - "
+                     r"1/\mathrm{poly}(s)$ under the uniform distribution on $\{-1, 1\}^{b+q}$. Remark 11 shows that "
+                     "our results continue to hold in such a setting",
+        "unsettled": r"Remark 11 asks for violation probability $1/\mathrm{poly}(n, s)$; $\Gamma = \Theta(\sqrt{\log "
+                     r"s})$ gives $s^{-\Theta(1)}$ (appendixA/whp-hoeffding), $1/\mathrm{poly}(n, s)$ only if $s \ge "
+                     r"n^{\Omega(1)}$: $\Gamma = \Theta(\sqrt{\log(ns)})$ is needed; Remark 11 itself is not settled.",
     },
 }
 

@@ -38,27 +38,30 @@ POSITIVE_KINDS = ("majority-like", "random-positive")
 STATEMENTS = {
     "lemma6": {
         "paper_ref": "Lemma 6", "kind": "lemma",
-        "statement": "Let g(x) = 1{<w, x> <= b} be a halfspace with E[g] = p. Then AS(g) = O(p sqrt(n log(1/p)))",
+        "statement": r"Let $g(x) = \mathbb{1}\{\langle w, x \rangle \leq b\}$ be a halfspace with $\mathbb{E}[g] = "
+                     r"p$. Then $\mathrm{AS}(g) = O(p\sqrt{n \log(1/p)})$",
     },
     "lemma6-proof-identity": {
         "paper_ref": "Lemma 6 (proof)", "kind": "proof-step",
-        "statement": "For w > 0, g is non-decreasing, E[x_i g(x)] = E[(g(x) - g(x^{(+)i}))^2], and therefore "
-                     "AS(g) = (1/4) E_x[g(x) sum_i x_i]",
+        "statement": r"For $w > 0$, $g$ is non-decreasing, $\mathbb{E}[x_i g(x)] = \mathbb{E}[(g(x) - g(x^{\oplus "
+                     r"i}))^2]$, and therefore $\mathrm{AS}(g) = \frac{1}{4} \mathbb{E}_x [g(x) \sum_{i=1}^n x_i]$",
     },
     "section2-sensitivity-scaling": {
         "paper_ref": "Section 2.1 (definition of sen_f and AS)", "kind": "definition",
-        "statement": "sen_f(x) := (1/4) sum_i (f(x) - f(x^{(+)i}))^2; the scaling factor of 1/4 means that for "
-                     "f: {-1,1}^n -> {-1,1}, sensitivity can be interpreted as sen_f(x) = |{i : f(x) != f(x^{(+)i})}|",
-        "unsettled": "True for +-1-valued f ((+-2)^2/4 = 1), but Lemmas 6 and 9 apply it to {0,1}-valued halfspaces, "
-                     "where AS is a quarter of the flip count (the factor 4 of lemma9-proof-union). No check; exact on "
-                     "all f for n <= 3.",
+        "statement": r"$\mathrm{sen}_f(x) := \frac{1}{4} \sum_{i \in [n]} (f(x) - f(x^{\oplus i}))^2$; the scaling "
+                     r"factor of $1/4$ means that for $f : \{-1, 1\}^n \rightarrow \{-1, 1\}$, sensitivity can be "
+                     r"interpreted as $\mathrm{sen}_f(x) = |\{i : f(x) \neq f(x^{\oplus i})\}|$",
+        "unsettled": r"True for $\pm 1$-valued $f$ ($(\pm 2)^2/4 = 1$), but Lemmas 6 and 9 apply it to "
+                     r"$\{0,1\}$-valued halfspaces, where AS is a quarter of the flip count (the factor 4 of "
+                     r"lemma9-proof-union). No check; exact on all $f$ for $n \le 3$.",
     },
     "section2-halfspace-as": {
         "paper_ref": "Section 2.1 (before Lemma 6)", "kind": "claim",
         "statement": "We also need a bound on the average sensitivity of a single halfspace which is known to be "
-                     "O(sqrt(n))",
-        "unsettled": "Cited; implied by Lemma 6 via p sqrt(log 1/p) <= 1/sqrt(2e): on the halfspaces of lemma6/bound "
-                     "AS <= 0.62 p sqrt(n log 1/p) <= 0.27 sqrt(n), but no check of its own records AS/sqrt(n).",
+                     r"$O(\sqrt{n})$",
+        "unsettled": r"Cited; implied by Lemma 6 via $p\sqrt{\log(1/p)} \le 1/\sqrt{2e}$: on the halfspaces of "
+                     r"lemma6/bound $\mathrm{AS} \le 0.62\, p\sqrt{n \log(1/p)} \le 0.27 \sqrt{n}$, but no check of "
+                     r"its own records $\mathrm{AS}/\sqrt{n}$.",
     },
 }
 

@@ -78,9 +78,10 @@ DECADE = 10.0
 STATEMENTS = {
     "scaling-covariance": {
         "paper_ref": "Sections 2-5 (every bound)", "kind": "discussion",
-        "statement": "Each printed bound transforms like the quantity it bounds under u -> lambda u (h, W, B, C_H "
-                     "scale by lambda; sensitivities and the squared-loss eps by lambda^2) and, for inputs in R^n, "
-                     "under x -> mu x, w_j -> w_j/mu (R by mu)",
+        "statement": r"Each printed bound transforms like the quantity it bounds under $u \to \lambda u$ ($h, W, B, "
+                     r"C_{\mathcal{H}}$ scale by $\lambda$; sensitivities and the squared-loss $\varepsilon$ by "
+                     r"$\lambda^2$) and, for inputs in $\mathbb{R}^n$, under $x \to \mu x$, $w_j \to w_j/\mu$ ($R$ by "
+                     r"$\mu$)",
     },
 }
 

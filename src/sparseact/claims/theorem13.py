@@ -88,47 +88,51 @@ SCALE_B_EXPR = "max(abs(t) for t in u) * max(abs(t) for t in b)"
 STATEMENTS = {
     "theorem13-proof": {
         "paper_ref": "Theorem 13 (proof)", "kind": "proof-step",
-        "statement": "H_{n,s,1}^{sqrt(p),p} contains J_{n,p} for all p <= floor(log2 s): every p-junta f equals "
-                     "sum_{j in [2^p]} u_j sigma(<w_j, x> - p + 1) with w_j the sign patterns on f's variables, "
-                     "u_j = f(w_j), since sigma(<w_j, x> - p + 1) = 1{x_i = w_ji for all i in [p]}; ||u||_inf <= 1, "
-                     "||w_j||_2 <= sqrt(log2 s)",
+        "statement": r"$\mathcal{H}_{n,s,1}^{\sqrt{p},p}$ contains $\mathcal{J}_{n,p}$ for all $p \leq \lfloor \log_2 "
+                     r"s \rfloor$: every $p$-junta $f$ equals $\sum_{j \in [2^p]} u_j \sigma(\langle w_j, x \rangle - "
+                     r"p + 1)$ with $w_j$ the sign patterns on $f$'s variables, $u_j = f(w_j)$, since $\sigma(\langle "
+                     r"w_j, x \rangle - p + 1) = \mathbb{1}\{x_i = w_{ji} \text{ for all } i \in [p]\}$; "
+                     r"$\|u\|_\infty \leq 1$, $\|w_j\|_2 \leq \sqrt{\log_2 s}$",
     },
     "theorem13": {
         "paper_ref": "Theorem 13 (with Conjecture 12)", "kind": "theorem",
-        "statement": "Assuming Conjecture 12 (no (eps, delta)-PAC learner for J_{n,p} under the uniform distribution "
-                     "runs in time n^{o(p)}), there is no (eps, delta)-PAC learning algorithm for H_{n,s,1}^{W,B} "
-                     "with W = sqrt(log2 s), B = log2 s over U that runs in n^{o(log s)} time",
+        "statement": r"Assuming Conjecture 12 (no $(\varepsilon, \delta)$-PAC learner for $\mathcal{J}_{n,p}$ under "
+                     r"the uniform distribution runs in time $n^{o(p)}$), there is no $(\varepsilon, \delta)$-PAC "
+                     r"learning algorithm for $\mathcal{H}_{n,s,1}^{W,B}$ with $W = \sqrt{\log_2 s}$, $B = \log_2 s$ "
+                     r"over $\mathcal{U}$ that runs in $n^{o(\log s)}$ time",
         "unsettled": "a lower bound for every algorithm, conditional on the junta-hardness Conjecture 12: no finite "
                      "experiment can prove it. The embedding it rests on is checked exactly (theorem13-proof); here "
                      "only what the construction predicts for the low-degree algorithm is measured (parities stay at "
-                     "the trivial error until d = p, where the learner needs N_p = n^{Theta(p)} features)",
+                     r"the trivial error until $d = p$, where the learner needs $N_p = n^{\Theta(p)}$ features)",
     },
     "intro-juntas": {
         "paper_ref": "Section 1 (Junta functions; after Theorem 4)", "kind": "introduction",
-        "statement": "We show in Theorem 13 that we can represent log(s)-juntas using H_{n,s,1}; H_{n,s,1} can simulate "
-                     "juntas of size log2 s over n variables",
+        "statement": r"We show in Theorem 13 that we can represent $\log(s)$-juntas using $\mathcal{H}_{n,s,1}$; "
+                     r"$\mathcal{H}_{n,s,1}$ can simulate juntas of size $\log_2 s$ over $n$ variables",
         "argument": ["theorem13/junta-computes", "theorem13/junta-indicator", "theorem13/junta-sparsity",
                      "theorem13/junta-scale"],
-        "argument_text": (
-            "Restates theorem13-proof (J_{n,p} in H_{n,s,1}^{sqrt(p),p}, p <= floor(log2 s)); holds on its exact "
-            "checks (every input, n <= 20, p <= 6, one active neuron): <w_j,x> = p - 2 (mismatches), so "
-            "sigma(<w_j,x> - p + 1) = 1{match}"),
+        "argument_text": r"Restates theorem13-proof ($\mathcal{J}_{n,p} \subseteq \mathcal{H}_{n,s,1}^{\sqrt{p},p}$, "
+                         r"$p \le \lfloor \log_2 s \rfloor$); holds on its exact checks (every input, $n \le 20$, $p "
+                         r"\le 6$, one active neuron): $\langle w_j, x \rangle = p - 2\,(\text{mismatches})$, so "
+                         r"$\sigma(\langle w_j, x \rangle - p + 1) = \mathbb{1}\{\text{match}\}$",
     },
     "conj12": {
         "paper_ref": "Conjecture 12 (Section 4)", "kind": "conjecture",
-        "statement": "There is no (eps, delta)-PAC learning algorithm for learning J_{n,p} under the uniform distribution "
-                     "on the hypercube that runs in time n^{o(p)}. The conjecture implies that there is no learning "
-                     "algorithm for H_{n,s,1} that runs in n^{o(log s)} time",
-        "unsettled": "A cited hardness conjecture (Mossel et al. 2003; Feldman et al. 2011): no experiment settles it. "
-                     "Its implication for H_{n,s,1} rests on the junta embedding, which holds exactly (theorem13-proof).",
+        "statement": r"There is no $(\varepsilon, \delta)$-PAC learning algorithm for learning $\mathcal{J}_{n,p}$ "
+                     "under the uniform distribution on the hypercube that runs in time $n^{o(p)}$. The conjecture "
+                     r"implies that there is no learning algorithm for $\mathcal{H}_{n,s,1}$ that runs in $n^{o(\log "
+                     "s)}$ time",
+        "unsettled": "A cited hardness conjecture (Mossel et al. 2003; Feldman et al. 2011): no experiment settles "
+                     r"it. Its implication for $\mathcal{H}_{n,s,1}$ rests on the junta embedding, which holds "
+                     "exactly (theorem13-proof).",
     },
     "discussion-near-optimal": {
         "paper_ref": "Section 4 (Sparse activations can simulate juntas) and Section 6", "kind": "discussion",
         "statement": "our proposed learning algorithms for the case of the uniform distribution have near-optimal runtime "
                      "under a widely believed conjecture on the hardness of learning juntas",
-        "unsettled": "Compares Theorem 8 (not settled) with Theorem 13 (conditional on Conjecture 12): at k = 1 the "
-                     "exponents are log^4(ns)/eps^2 (printed d) and Omega(log s); 'near' is a poly(log(ns))/eps^2 gap "
-                     "in the exponent.",
+        "unsettled": "Compares Theorem 8 (not settled) with Theorem 13 (conditional on Conjecture 12): at $k = 1$ the "
+                     r"exponents are $\log^4(ns)/\varepsilon^2$ (printed $d$) and $\Omega(\log s)$; 'near' is a "
+                     r"$\mathrm{poly}(\log(ns))/\varepsilon^2$ gap in the exponent.",
     },
 }
 

@@ -58,17 +58,27 @@ BOUND_EXPRS = {"eq1": EQ1_EXPR, "eq15": EQ15_EXPR, "conj20": CONJ20_EXPR}
 #: Bounds whose straddling intervals are re-estimated with ``confirm_zeta`` sign vectors.
 CONFIRM_BOUNDS = ("eq1", "eq15")
 
+#: Plain-text statements the ledger rows of the bound checks carry (the ledger stays plain text; ``STATEMENTS``
+#: holds the same statements with TeX math for the statements table and the report).
+LEDGER_TEXT = {
+    "theorem19": "R_{H_{n,s,1}^{W,B}}(S) <= (WR+B) sqrt(s n log(m(R+B))) / sqrt(m) (1), for samples with ||x|| <= R",
+    "eq15": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s n k log(k m(R+B))) / sqrt(m)",
+    "conj20": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s k) / sqrt(m): no explicit dependence on n",
+    "theorem19-sparsity": ("in contrast to the classical bound (WR+B)s/sqrt(m), the bound of Theorem 19 has a "
+                           "sub-linear dependence on s"),
+}
+
 STATEMENTS = {
     "theorem19": {
         "paper_ref": "Theorem 19, eq. (1)", "kind": "theorem",
-        "statement": "R_{H_{n,s,1}^{W,B}}(S) <= (WR+B) sqrt(s n log(m(R+B))) / sqrt(m) (1), for samples with "
-                     "||x|| <= R",
+        "statement": r"$\mathcal{R}_{\mathcal{H}_{n,s,1}^{W,B}}(S) \leq \frac{(WR+B)\sqrt{sn "
+                     r"\log(m(R+B))}}{\sqrt{m}}$ (1), for samples with $\|x\| \leq R$",
     },
     "theorem19-proof": {
         "paper_ref": "Theorem 19 (proof), eqs. (2), (3), (4), (11), (12) read per sign vector", "kind": "proof-step",
-        "statement": "the sup over H of (1/m) sum_i zeta_i h(x_i) is at most (1/m) max sum_j (W ||sum_{I_j} "
-                     "zeta_i x_i|| + B |sum_{I_j} zeta_i|) over cells I_j covering every point at most k times "
-                     "((3), (4), (11), (12))",
+        "statement": r"the sup over $\mathcal{H}$ of $\frac{1}{m} \sum_i \zeta_i h(x_i)$ is at most $\frac{1}{m} \max "
+                     r"\sum_j (W \|\sum_{I_j} \zeta_i x_i\| + B |\sum_{I_j} \zeta_i|)$ over cells $I_j$ covering "
+                     "every point at most $k$ times ((3), (4), (11), (12))",
         "argument": ["theorem19/estimators"],
         "argument_text": "exact sups (all cells, per-cell SOCPs with dual certificates, exact assignment DP) never "
                          "exceed the proof's quantity on the tested samples; the inequality itself is Cauchy-Schwarz "
@@ -76,101 +86,110 @@ STATEMENTS = {
     },
     "theorem19-sparsity": {
         "paper_ref": "Section 5, after eq. (15)", "kind": "discussion",
-        "statement": "in contrast to the classical bound (WR+B)s/sqrt(m), the bound of Theorem 19 has a sub-linear "
-                     "dependence on s",
+        "statement": r"in contrast to the classical bound $\frac{(WR+B)s}{\sqrt{m}}$, the bound of Theorem 19 has a "
+                     "sub-linear dependence on $s$",
     },
     "eq15": {
         "paper_ref": "Section 5, eq. (15)", "kind": "equation",
-        "statement": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s n k log(k m(R+B))) / sqrt(m)",
+        "statement": r"$\mathcal{R}_{\mathcal{H}_{n,s,k}^{W,B}}(S) \leq \frac{(WR + B)\sqrt{snk \log(km(R + "
+                     r"B))}}{\sqrt{m}}$",
     },
     "conj20": {
         "paper_ref": "Conjecture 20, eq. (16)", "kind": "conjecture",
-        "statement": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s k) / sqrt(m): no explicit dependence on n",
-        "unsettled": "a conjecture over all samples: exact R_H is computable only for m <= 10, and lower-bound "
-                     "estimates can refute it (with an exact certificate) but never prove it",
+        "statement": r"$\mathcal{R}_{\mathcal{H}_{n,s,k}^{W,B}}(S) \leq \frac{(WR+B)\sqrt{sk}}{\sqrt{m}}$: no "
+                     "explicit dependence on $n$",
+        "unsettled": r"a conjecture over all samples: exact $\mathcal{R}_{\mathcal{H}}$ is computable only for $m \le "
+                     "10$, and lower-bound estimates can refute it (with an exact certificate) but never prove it",
     },
     "section5-classical-bound": {
         "paper_ref": "Section 5 (before Theorem 19)", "kind": "discussion",
-        "statement": "in the absence of any sparsity assumption, existing results (Anthony et al., 1999) on the Rademacher "
-                     "complexity of 1-hidden layer ReLU networks with input dimensionality n and s hidden units lead to a "
-                     "bound of (WR+B)s/sqrt(m)",
-        "unsettled": "Cited; follows from contraction and the linear-class bound, but no check computes it. Cheap exact "
-                     "check: the dense sup decouples over neurons, R_{H_{n,s,s}} = s R_{H_{n,1,1}}, which theorem19 "
-                     "computes exactly on its tiny samples.",
+        "statement": "in the absence of any sparsity assumption, existing results (Anthony et al., 1999) on the "
+                     "Rademacher complexity of 1-hidden layer ReLU networks with input dimensionality $n$ and $s$ "
+                     r"hidden units lead to a bound of $\frac{(WR+B)s}{\sqrt{m}}$",
+        "unsettled": "Cited; follows from contraction and the linear-class bound, but no check computes it. Cheap "
+                     r"exact check: the dense sup decouples over neurons, $\mathcal{R}_{\mathcal{H}_{n,s,s}} = "
+                     r"s\,\mathcal{R}_{\mathcal{H}_{n,1,1}}$, which theorem19 computes exactly on its tiny samples.",
     },
     "eq5": {
         "paper_ref": "Theorem 19 (proof), eq. (5)", "kind": "equation",
-        "statement": "for any fixed I_j, P[|sum_{i in I_j} zeta_i| > t sqrt(|I_j|)] <= 2 e^{-t^2/c}, c > 0 an absolute "
-                     "constant; via the union bound, with probability at least 1 - O(m^n e^{-t^2/c}) all sets I_j "
-                     "simultaneously satisfy the above inequality",
-        "unsettled": "Hoeffding (c = 2) and a union over the O(m^n) sets a halfspace cuts from m points (Cover's count; "
-                     "Sauer-Shelah as cited gives m^{n+1}); no check. Exact check: binomial tails and cell counts on the "
-                     "theorem19 samples.",
+        "statement": r"for any fixed $I_j$, $\mathbb{P} \left[\left| \sum_{i \in I_j} \zeta_i \right| > t "
+                     r"\sqrt{|I_j|} \right] \leq 2e^{-\frac{t^2}{c}}$, $c > 0$ an absolute constant; via the union "
+                     "bound, with probability at least $1 - O(m^n e^{-t^2/c})$ all sets $I_j$ simultaneously satisfy "
+                     "the above inequality",
+        "unsettled": "Hoeffding ($c = 2$) and a union over the $O(m^n)$ sets a halfspace cuts from $m$ points "
+                     "(Cover's count; Sauer-Shelah as cited gives $m^{n+1}$); no check. Exact check: binomial tails "
+                     "and cell counts on the theorem19 samples.",
     },
     "eq6": {
         "paper_ref": "Theorem 19 (proof), eq. (6)", "kind": "equation",
-        "statement": "E_zeta[max_H (1/m) sum_j sum_{i in I_j} zeta_i u_j b_j] <= (1/m) sum_j t |u_j b_j| sqrt(|I_j|) + "
-                     "O(m^n e^{-t^2/c}) (1/m) sum_j |u_j b_j| |I_j|",
-        "unsettled": "The right side names u_j, b_j, I_j of no particular network (read: max over the class); so read, it "
-                     "follows from (5) on the good event and |sum_{I_j} zeta_i| <= |I_j| on the bad one. No check.",
+        "statement": r"$\mathbb{E}_{\zeta} \left[\max_{u, w_1, \dots, w_s \in \mathcal{H}_{n,s,1}^{W,B}} \frac{1}{m} "
+                     r"\sum_{j=1}^s \sum_{i \in I_j} \zeta_i u_j b_j \right] \leq \frac{1}{m} \sum_{j=1}^s t |u_j "
+                     r"b_j| \sqrt{|I_j|} + O(m^n e^{-t^2/c}) \frac{1}{m} \sum_{j=1}^s |u_j b_j| |I_j|$",
+        "unsettled": "The right side names $u_j, b_j, I_j$ of no particular network (read: max over the class); so "
+                     r"read, it follows from (5) on the good event and $|\sum_{I_j} \zeta_i| \le |I_j|$ on the bad "
+                     "one. No check.",
     },
     "eq7": {
         "paper_ref": "Theorem 19 (proof), eq. (7)", "kind": "equation",
-        "statement": "From the fact that the activations are 1-sparse we get that sum_j |I_j| = m, so "
-                     "sum_j sqrt(|I_j|) <= sqrt(sm); with max_j |u_j b_j| <= B the second term is "
-                     "<= (1/sqrt(m)) t B sqrt(s) + O(m^n e^{-t^2/c}) B",
-        "unsettled": "Correct with sum_j |I_j| <= m (points may activate no neuron; I_j uses >= 0, so ties at 0 can "
-                     "count twice but add 0), then Cauchy-Schwarz. No check: exact on the theorem19 cells.",
+        "statement": r"From the fact that the activations are 1-sparse we get that $\sum_{j=1}^s |I_j| = m$, so "
+                     r"$\sum_{j=1}^s \sqrt{|I_j|} \leq \sqrt{sm}$; with $\max_j |u_j b_j| \leq B$ the second term is "
+                     r"$\leq \frac{1}{\sqrt{m}} t B \sqrt{s} + O(m^n e^{-t^2/c}) B$",
+        "unsettled": r"Correct with $\sum_j |I_j| \le m$ (points may activate no neuron; $I_j$ uses $\ge 0$, so ties "
+                     "at 0 can count twice but add 0), then Cauchy-Schwarz. No check: exact on the theorem19 cells.",
     },
     "eq8": {
         "paper_ref": "Theorem 19 (proof), eq. (8)", "kind": "equation",
-        "statement": "Setting t = 2 sqrt(nc log(mB)) we get that the second term is bounded by "
-                     "4B sqrt(snc log(mB))/sqrt(m)",
-        "unsettled": "Needs mB > 1 (t real) and a constant in O(m^n): the bad-event term is O(B m^n (mB)^{-4n}); log(mB) "
-                     "is not scale-invariant (cf. the out-of-range theorem19/scale). No check: evaluate (7) at this t on "
-                     "a grid.",
+        "statement": r"Setting $t = 2\sqrt{nc \log(mB)}$ we get that the second term is bounded by $\frac{4B \sqrt{sn "
+                     r"c \log(mB)}}{\sqrt{m}}$",
+        "unsettled": "Needs $mB > 1$ ($t$ real) and a constant in $O(m^n)$: the bad-event term is $O(B m^n "
+                     r"(mB)^{-4n})$; $\log(mB)$ is not scale-invariant (cf. the out-of-range theorem19/scale). No "
+                     "check: evaluate (7) at this $t$ on a grid.",
     },
     "eq9": {
         "paper_ref": "Theorem 19 (proof), eq. (9)", "kind": "equation",
-        "statement": "for any fixed I_j, and any coordinate p in [n], P(|sum_{i in I_j} zeta_i x_{i,p}| > "
-                     "t sqrt(sum_{i in I_j} x_{i,p}^2)) <= 2 e^{-t^2/c}",
-        "unsettled": "Hoeffding for weighted Rademacher sums (c = 2); no check. Exact check: the law of "
-                     "sum_i zeta_i x_{i,p} over all sign vectors on the theorem19 samples.",
+        "statement": r"for any fixed $I_j$, and any coordinate $p \in [n]$, $\mathbb{P} \left( \left| \sum_{i \in "
+                     r"I_j} \zeta_i x_{i,p} \right| > t \sqrt{\sum_{i \in I_j} x_{i,p}^2} \right) \leq "
+                     r"2e^{-\frac{t^2}{c}}$",
+        "unsettled": r"Hoeffding for weighted Rademacher sums ($c = 2$); no check. Exact check: the law of $\sum_i "
+                     r"\zeta_i x_{i,p}$ over all sign vectors on the theorem19 samples.",
     },
     "eq10": {
         "paper_ref": "Theorem 19 (proof), eq. (10)", "kind": "equation",
-        "statement": "Via a union bound over all the n coordinates and all possible subsets I_j, with probability at "
-                     "least 1 - 2n m^n e^{-t^2/c}, all sets I_j simultaneously satisfy "
-                     "||sum_{i in I_j} zeta_i x_i|| <= t R sqrt(|I_j|)",
-        "unsettled": "Follows from (9): ||sum_{I_j} zeta_i x_i||^2 <= t^2 sum_{i in I_j} ||x_i||^2 <= t^2 R^2 |I_j|, with "
-                     "the union of (5); no check (exact over sign vectors and cells of the theorem19 samples).",
+        "statement": "Via a union bound over all the $n$ coordinates and all possible subsets $I_j$, with probability "
+                     r"at least $1 - 2nm^n e^{-\frac{t^2}{c}}$, all sets $I_j$ simultaneously satisfy $\left\| "
+                     r"\sum_{i \in I_j} \zeta_i x_i \right\| \leq tR \sqrt{|I_j|}$",
+        "unsettled": r"Follows from (9): $\|\sum_{I_j} \zeta_i x_i\|^2 \le t^2 \sum_{i \in I_j} \|x_i\|^2 \le t^2 R^2 "
+                     "|I_j|$, with the union of (5); no check (exact over sign vectors and cells of the theorem19 "
+                     "samples).",
     },
     "eq12": {
         "paper_ref": "Theorem 19 (proof), eq. (12) as printed", "kind": "equation",
-        "statement": "(first term) <= (1/m) sum_j |u_j| ||w_j|| E_zeta[||sum_{i in I_j} zeta_i x_i||]",
-        "unsettled": "E_zeta acts on fixed I_j, but the maximiser's I_j depend on zeta, and E max > max E (n = s = 1, "
-                     "x = (1, -1), B >= W: 0.75 W vs 0.5 W); the per-zeta form holds on the tested samples "
-                     "(theorem19-proof). No check of the printed form.",
+        "statement": r"(first term) $\leq \frac{1}{m} \sum_{j=1}^s |u_j| \|w_j\| \mathbb{E}_\zeta \left[\left\| "
+                     r"\sum_{i \in I_j} \zeta_i x_i \right\| \right]$",
+        "unsettled": r"$\mathbb{E}_\zeta$ acts on fixed $I_j$, but the maximiser's $I_j$ depend on $\zeta$, and "
+                     r"$\mathbb{E} \max > \max \mathbb{E}$ ($n = s = 1$, $x = (1, -1)$, $B \ge W$: $0.75\,W$ vs "
+                     r"$0.5\,W$); the per-$\zeta$ form holds on the tested samples (theorem19-proof). No check of the "
+                     "printed form.",
     },
     "eq13": {
         "paper_ref": "Theorem 19 (proof), eq. (13)", "kind": "equation",
-        "statement": "<= (W/m) sum_j (t R sqrt(|I_j|) + 2n m^n e^{-t^2/c} R |I_j|)",
-        "unsettled": "Follows per sign vector from (10) on the good event and ||sum_{I_j} zeta_i x_i|| <= R |I_j| on the "
-                     "bad one (not from (12) as printed); no check.",
+        "statement": r"$\leq \frac{W}{m} \sum_{j=1}^s (tR \sqrt{|I_j|} + 2nm^n e^{-\frac{t^2}{c}} R |I_j|)$",
+        "unsettled": r"Follows per sign vector from (10) on the good event and $\|\sum_{I_j} \zeta_i x_i\| \le R "
+                     "|I_j|$ on the bad one (not from (12) as printed); no check.",
     },
     "eq14": {
         "paper_ref": "Theorem 19 (proof), eq. (14)", "kind": "equation",
-        "statement": "setting t = 2 sqrt(n log(mR)) we get that the first term is bounded by "
-                     "4 WR sqrt(ns log(mR))/sqrt(m)",
-        "unsettled": "Needs mR > 1, and t drops the c of (9): the bad-event term 2nWR m^n (mR)^{-4n/c} is small only for "
-                     "c < 4 (Hoeffding: c = 2). No check: evaluate (13) at this t on a grid.",
+        "statement": r"setting $t = 2\sqrt{n \log(mR)}$ we get that the first term is bounded by $4 \frac{WR \sqrt{ns "
+                     r"\log(mR)}}{\sqrt{m}}$",
+        "unsettled": r"Needs $mR > 1$, and $t$ drops the $c$ of (9): the bad-event term $2nWR\, m^n (mR)^{-4n/c}$ is "
+                     "small only for $c < 4$ (Hoeffding: $c = 2$). No check: evaluate (13) at this $t$ on a grid.",
     },
     "theorem19-proof-combine": {
         "paper_ref": "Theorem 19 (proof, last line: (8) + (14) give (1))", "kind": "proof-step",
         "statement": "Combining the bounds for the first and the second terms, we get the desired claim",
-        "unsettled": "(8) + (14) give 4 (sqrt(c) B sqrt(log(mB)) + WR sqrt(log(mR))) sqrt(sn/m): (1) with constant "
-                     "4 max(1, sqrt(c)) >= 4 sqrt(2), not the printed 1. Measured R_H stay below 0.36 x (1) "
-                     "(theorem19/bound, estimates).",
+        "unsettled": r"(8) + (14) give $4 (\sqrt{c} B \sqrt{\log(mB)} + WR \sqrt{\log(mR)}) \sqrt{sn/m}$: (1) with "
+                     r"constant $4 \max(1, \sqrt{c}) \ge 4\sqrt{2}$, not the printed 1. Measured "
+                     r"$\mathcal{R}_{\mathcal{H}}$ stay below $0.36 \times$ (1) (theorem19/bound, estimates).",
     },
 }
 
@@ -480,9 +499,9 @@ def assemble(block: dict, tables: dict):
         verdict=verdict_all([verdict_at_most(gap, ORDER_TOL), verdict_at_most(proof_gap, ORDER_TOL)]),
         notes=f"max (lower - exact upper bracket) {gap:.3g}; max (exact - proof quantity) {proof_gap:.3g}; the worst "
               "value is how close the scalable lower bound gets to the exact sup", **common))
-    records.append(_bound_record("eq1", "theorem19", STATEMENTS["theorem19"]["statement"], sweep, exact, certs, common))
-    records.append(_bound_record("eq15", "eq15", STATEMENTS["eq15"]["statement"], sweep, exact, certs, common))
-    records.append(_bound_record("conj20", "conj20", STATEMENTS["conj20"]["statement"], sweep, exact, certs, common))
+    records.append(_bound_record("eq1", "theorem19", LEDGER_TEXT["theorem19"], sweep, exact, certs, common))
+    records.append(_bound_record("eq15", "eq15", LEDGER_TEXT["eq15"], sweep, exact, certs, common))
+    records.append(_bound_record("conj20", "conj20", LEDGER_TEXT["conj20"], sweep, exact, certs, common))
 
     # eq. (1) as printed on small-norm samples, and the corrected log
     valid = scale[scale["eq1"].notna()]
@@ -532,7 +551,7 @@ def assemble(block: dict, tables: dict):
                   else Verdict.INCONCLUSIVE)
     records.append(ClaimRecord(
         check_id="theorem19/sparse-vs-dense", statement_id="theorem19-sparsity",
-        statement=STATEMENTS["theorem19-sparsity"]["statement"],
+        statement=LEDGER_TEXT["theorem19-sparsity"],
         check="fitted exponents (95% CI) of the lower-bound estimate in s and m for H_{n,s,1} and H_{n,s,s}",
         method="estimate", instances=len(sparse) + len(dense),
         worst_value=float(sparse_s["exponent"]) if sparse_s is not None else float("nan"),

@@ -88,88 +88,99 @@ ROUNDING_EXCESS = 1e-12
 STATEMENTS = {
     "theorem8": {
         "paper_ref": "Theorem 8", "kind": "theorem",
-        "statement": "There exists an (eps, delta)-PAC learning algorithm for H_{n,s,k}^{W,B} with respect to the "
-                     "uniform distribution over X that has sample complexity and run-time "
-                     "O(n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps) for "
-                     "d = Theta((k^8 W^4 log(ns)^4 + k^6 B^4 log s)/eps^2)",
-        "unsettled": "A guarantee for every h in the class with hidden constants: finitely many learned targets cannot "
-                     "prove it. The measured targets reach eps far below the prescribed degree "
-                     "(theorem8/prescription), but the proof's choice of rho fails for every constant c "
-                     "(theorem8/rho-choice), so with d as printed no verified argument establishes the theorem; "
-                     "the verified replacement (theorem8/rho-choice-corrected) gives it with log(ns) in d replaced "
-                     "by Theta(log(nskW/eps)).",
+        "statement": r"There exists an $(\varepsilon, \delta)$-PAC learning algorithm for $\mathcal{H}_{n,s,k}^{W,B}$ "
+                     r"with respect to the uniform distribution over $\mathcal{X}$ that has sample complexity and "
+                     r"run-time $O(n^d k^2 (W\sqrt{n} + B)^2 \log(1/\delta)/\varepsilon)$ for $d = \Theta((k^8 W^4 "
+                     r"\log(ns)^4 + k^6 B^4 \log s)/\varepsilon^2)$",
+        "unsettled": "A guarantee for every $h$ in the class with hidden constants: finitely many learned targets "
+                     r"cannot prove it. The measured targets reach $\varepsilon$ far below the prescribed degree "
+                     r"(theorem8/prescription), but the proof's choice of $\rho$ fails for every constant $c$ "
+                     "(theorem8/rho-choice), so with $d$ as printed no verified argument establishes the theorem; the "
+                     r"verified replacement (theorem8/rho-choice-corrected) gives it with $\log(ns)$ in $d$ replaced "
+                     r"by $\Theta(\log(nskW/\varepsilon))$.",
     },
     "lemma7": {
         "paper_ref": "Lemma 7", "kind": "lemma",
-        "statement": "For hypothesis class H such that sum_{T:|T|>d} hhat(T)^2 <= eps for all h in H, there exists an "
-                     "(O(eps), delta)-PAC learning algorithm for H with O(n^d C_H^2 log(1/delta)/eps) sample and time "
+        "statement": r"For hypothesis class $\mathcal{H}$ such that $\sum_{T:|T|>d} \hat{h}(T)^2 \leq \varepsilon$ "
+                     r"for all $h \in \mathcal{H}$, there exists an $(O(\varepsilon), \delta)$-PAC learning algorithm "
+                     r"for $\mathcal{H}$ with $O(n^d C_{\mathcal{H}}^2 \log(1/\delta)/\varepsilon)$ sample and time "
                      "complexity",
     },
     "theorem8-proof-rho": {
         "paper_ref": "Theorem 8 (proof)", "kind": "proof-step",
-        "statement": "by Lemma 10, there is a constant c > 0, such that for 1 - rho = c eps^2 min{log(knsW^2/eps)/"
-                     "(k^8 W^4 log^4(ns)), 1/(k^6 B^4 log s)} any h in H_{n,s,k}^{W,B} satisfies NS_rho(h) <= eps/3",
+        "statement": r"by Lemma 10, there is a constant $c > 0$, such that for $1 - \rho = c\varepsilon^2 \cdot "
+                     r"\min\left\{ \frac{\log(knsW^2/\varepsilon)}{k^8 W^4 \log^4(ns)}, \frac{1}{k^6 B^4 \log s} "
+                     r"\right\}$ any $h \in \mathcal{H}_{n,s,k}^{W,B}$ satisfies $\mathrm{NS}_\rho(h) \leq "
+                     r"\varepsilon/3$",
     },
     "theorem8-proof-tail": {
         "paper_ref": "Theorem 8 (proof)", "kind": "proof-step",
-        "statement": "we can choose a suitable d = Theta((k^8 W^4 log(ns)^4 + k^6 B^4 log s)/eps^2), such that by "
-                     "Claim 2.1, sum_{T:|T|>d} fhat(T)^2 <= eps/(3(1-rho^d)) <= eps/(d(1-rho)) <= eps",
+        "statement": r"we can choose a suitable $d = \Theta((k^8 W^4 \log(ns)^4 + k^6 B^4 \log s)/\varepsilon^2)$, "
+                     r"such that by Claim 2.1, $\sum_{T:|T|>d} \hat{f}(T)^2 \leq \frac{\varepsilon}{3(1-\rho^d)} \leq "
+                     r"\frac{\varepsilon}{d(1-\rho)} \leq \varepsilon$",
     },
     "theorem8-proof-CH": {
         "paper_ref": "Theorem 8 (proof)", "kind": "proof-step",
-        "statement": "C_{H_{n,s,k}^{W,B}} = k(W sqrt(n) + B); since at most k neurons are active on any input, and "
-                     "each neuron can at most contribute W sqrt(n) + B",
+        "statement": r"$C_{\mathcal{H}_{n,s,k}^{W,B}} = k(W\sqrt{n} + B)$; since at most $k$ neurons are active on "
+                     r"any input, and each neuron can at most contribute $W\sqrt{n} + B$",
     },
     "theorem4": {
         "paper_ref": "Theorem 4 (Section 1; informal version of Theorem 8)", "kind": "theorem",
-        "statement": "There exists an (eps, delta)-PAC learning algorithm for H_{n,s,k}^{W,B} with respect to the uniform "
-                     "distribution over {1,-1}^n that has sample complexity and run-time "
-                     "n^{poly(k log(ns))/eps^2} log(1/delta)/eps (suppressing dependence on W, B)",
-        "unsettled": "Informal Theorem 8 (not settled), with k^2 (W sqrt(n) + B)^2 absorbed. The verified repair of the "
-                     "proof (theorem8/rho-choice-corrected) puts log^4(nskW/eps) in d, i.e. "
-                     "n^{poly(k log(ns) log(1/eps))/eps^2}: /eps^2 alone is unproved.",
+        "statement": r"There exists an $(\varepsilon, \delta)$-PAC learning algorithm for $\mathcal{H}_{n,s,k}^{W,B}$ "
+                     r"with respect to the uniform distribution over $\{1, -1\}^n$ that has sample complexity and "
+                     r"run-time $n^{\mathrm{poly}(k \log(ns)) / \varepsilon^2} \log(1/\delta) / \varepsilon$ "
+                     "(suppressing dependence on $W, B$)",
+        "unsettled": r"Informal Theorem 8 (not settled), with $k^2 (W\sqrt{n} + B)^2$ absorbed. The verified repair "
+                     r"of the proof (theorem8/rho-choice-corrected) puts $\log^4(nskW/\varepsilon)$ in $d$, i.e. "
+                     r"$n^{\mathrm{poly}(k \log(ns) \log(1/\varepsilon))/\varepsilon^2}$: $/\varepsilon^2$ alone is "
+                     "unproved.",
     },
     "intro-k1-runtime": {
         "paper_ref": "Section 1 (after Theorem 4) and Section 4 (opening)", "kind": "introduction",
-        "statement": "For sparsity k = 1, the above run-time is n^{O(poly(log(ns))/eps^2)}; the previous section implies "
-                     "a quasi-polynomial time learning algorithm for H_{n,s,1}; a quasi-polynomial run-time is the best "
-                     "we can do under a widely believed conjecture on the hardness of learning juntas",
-        "unsettled": "Theorem 8 at k = 1 (not settled) and Theorem 13 (conditional on Conjecture 12). Under the verified "
-                     "repair of the proof (theorem8/rho-choice-corrected) the exponent gains log^4(1/eps): still "
-                     "quasi-polynomial for fixed eps.",
+        "statement": r"For sparsity $k = 1$, the above run-time is $n^{O(\mathrm{poly}(\log(ns))/\varepsilon^2)}$; "
+                     "the previous section implies a quasi-polynomial time learning algorithm for "
+                     r"$\mathcal{H}_{n,s,1}$; a quasi-polynomial run-time is the best we can do under a widely "
+                     "believed conjecture on the hardness of learning juntas",
+        "unsettled": "Theorem 8 at $k = 1$ (not settled) and Theorem 13 (conditional on Conjecture 12). Under the "
+                     "verified repair of the proof (theorem8/rho-choice-corrected) the exponent gains "
+                     r"$\log^4(1/\varepsilon)$: still quasi-polynomial for fixed $\varepsilon$.",
     },
     "intro-agnostic": {
         "paper_ref": "Section 1 (after Theorem 4)", "kind": "introduction",
         "statement": "As our learning algorithm works by performing linear regression over low-degree monomial basis, the "
                      "guarantees work even in the agnostic or non-realizable setting by standard arguments",
         "unsettled": "No experiment uses non-realisable labels. Testable on instances: run the low-degree learner on "
-                     "y = h(x) + noise and compare its excess loss over the exact Fourier-tail floor of E[y|x] with "
-                     "Lemma 7's rate.",
+                     "$y = h(x)$ + noise and compare its excess loss over the exact Fourier-tail floor of "
+                     r"$\mathbb{E}[y \mid x]$ with Lemma 7's rate.",
     },
     "remark11": {
         "paper_ref": "Remark 11 (Section 3; recalled in Section 6)", "kind": "remark",
-        "statement": "Theorem 8 can be extended to hold in case of the hypothesis class where k-sparsity need not hold for "
-                     "all inputs x in X, but holds with probability at least 1 - 1/poly(n, s) over the input "
-                     "distribution, Pr_{x~U}[#{i in [s] : <w_i, x> + b_i > 0} > k] <= 1/poly(n, s), by decomposing "
-                     "AS(h) into (U), (V) and a third term handling x for which the k-sparsity is violated",
-        "unsettled": "No proof given ('+ b_i' is a sign slip) and no check. The third term is <= 2n Pr[violation] "
-                     "s^2 (W sqrt(n) + B)^2, so the poly needs degree >= 2; exact AS of whp-sparse networks "
-                     "(appendixA) would test it.",
+        "statement": "Theorem 8 can be extended to hold in case of the hypothesis class where $k$-sparsity need not "
+                     r"hold for all inputs $x \in \mathcal{X}$, but holds with probability at least $1 - "
+                     r"1/\mathrm{poly}(n, s)$ over the input distribution, $\Pr_{x \sim \mathcal{U}}[\#\{i \in [s] : "
+                     r"\langle w_i, x \rangle + b_i > 0\} > k] \leq 1/\mathrm{poly}(n, s)$, by decomposing "
+                     r"$\mathrm{AS}(h)$ into (U), (V) and a third term handling $x$ for which the $k$-sparsity is "
+                     "violated",
+        "unsettled": r"No proof given ('$+ b_i$' is a sign slip) and no check. The third term is $\le 2n "
+                     r"\Pr[\text{violation}]\, s^2 (W\sqrt{n} + B)^2$, so the poly needs degree $\ge 2$; exact AS of "
+                     "whp-sparse networks (appendixA) would test it.",
     },
     "lemma7-proof-projection": {
         "paper_ref": "Section 2.1 (after Lemma 7)", "kind": "proof-step",
-        "statement": "g(x) := sum_{|T|<=d} hhat(T) chi_T(x) is such that ||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2, "
-                     "and hence there exists a good solution to the polynomial regression problem",
-        "unsettled": "The equality is Parseval (claim2.1-parseval). '<= eps/2' does not follow from Lemma 7's hypothesis "
-                     "(tail <= eps) for ||g - h||^2, only for the loss (1/2)||g - h||^2; exact certificate: "
-                     "h = sqrt(eps) chi_T, |T| = d + 1.",
+        "statement": r"$g(x) := \sum_{T:|T|\leq d} \hat{h}(T) \chi_T(x)$ is such that $\|g - h\|_2^2 = \sum_{T:|T|>d} "
+                     r"\hat{h}(T)^2 \leq \varepsilon/2$, and hence there exists a good solution to the polynomial "
+                     "regression problem",
+        "unsettled": r"The equality is Parseval (claim2.1-parseval). '$\le \varepsilon/2$' does not follow from Lemma "
+                     r"7's hypothesis (tail $\le \varepsilon$) for $\|g - h\|^2$, only for the loss $\frac{1}{2}\|g - "
+                     r"h\|^2$; exact certificate: $h = \sqrt{\varepsilon}\, \chi_T$, $|T| = d + 1$.",
     },
     "theorem8-proof-final": {
         "paper_ref": "Theorem 8 (proof, last line)", "kind": "proof-step",
-        "statement": "The run-time and sample complexity will be O(n^d log(1/delta)/eps) where d is as above",
-        "unsettled": "Drops the C_H^2 = k^2 (W sqrt(n) + B)^2 of Lemma 7 that Theorem 8 keeps; without it the count "
-                     "scales as lambda^-2 under u -> lambda u. The sign-ambiguity instance of scaling/theorem17-printed "
-                     "would certify it; no check.",
+        "statement": r"The run-time and sample complexity will be $O(n^d \log(1/\delta)/\varepsilon)$ where $d$ is as "
+                     "above",
+        "unsettled": r"Drops the $C_{\mathcal{H}}^2 = k^2 (W\sqrt{n} + B)^2$ of Lemma 7 that Theorem 8 keeps; without "
+                     r"it the count scales as $\lambda^{-2}$ under $u \to \lambda u$. The sign-ambiguity instance of "
+                     "scaling/theorem17-printed would certify it; no check.",
     },
 }
 
