@@ -156,3 +156,19 @@ def test_function_names_keep_script_structure():
     mathml = tex_to_mathml(r"k^4 \log^2(ns) + \sqrt{n}\log n")
     assert "<msup><mi>log</mi><mn>2</mn></msup>" in mathml  # two children, the exponent stays an exponent
     assert '<mspace width="0.1667em"></mspace><mi>log</mi><mo>&#x02061;</mo><mspace' in mathml
+
+
+def test_split_at_relations_breaks_only_outside_groups():
+    from sparseact.mathtext import split_at_relations
+
+    assert split_at_relations(r"a = b \le \left(c = d\right)") == ["a =", r" b \le", r" \left(c = d\right)"]
+    assert split_at_relations(r"\Pr_{x,i}[R_x \ne R_y] \leq \frac{1}{n}") == [r"\Pr_{x,i}[R_x \ne R_y] \leq",
+                                                                         r" \frac{1}{n}"]
+    assert split_at_relations(r"\rho \in [0, 1)") == [r"\rho \in [0, 1)"]
+    assert split_at_relations(r"x \le") == [r"x \le"]  # nothing after the relation: no empty piece
+
+
+def test_breakable_render_text_renders_pieces_with_break_opportunities():
+    out = render_text(r"so $a = \frac{1}{2} \le b$ holds", breakable=True)
+    assert out.count("<math") == 3 and out.count("<wbr>") == 2
+    assert render_text(r"$a = b$") == tex_to_mathml("a = b")  # the default renders one formula whole

@@ -74,3 +74,51 @@ def test_an_argument_may_rest_on_the_checks_of_another_statement():
     assert table.loc["intro-b", "status"] == "not-settled"  # an argument with a FAILing step proves nothing
     with pytest.raises(ValueError, match="not in the ledger"):
         statement_table(ledger.iloc[0:0], pd.DataFrame([_statement("c", ["x/missing"])]))
+
+
+#: The fields of a statement that readers see: the statement (statements table, report), and the argument text and
+#: the 'unsettled' reason (the ``reason`` column they become).
+SHOWN_FIELDS = ("statement", "argument_text", "unsettled")
+
+
+def test_statement_texts_render():
+    """Every shown field of every claim's ``STATEMENTS`` renders to MathML: TeX the converter knows, paired ``$``,
+    and no raw ``$`` (unrendered math) left in the HTML."""
+    from sparseact.mathtext import render_text
+
+    rendered = 0
+    for row in catalogue().itertuples():
+        for field in SHOWN_FIELDS:
+            text = getattr(row, field)
+            if not text:
+                continue
+            html = render_text(text)  # raises MathRenderError on unknown macros or unpaired $
+            assert "$" not in html, (row.statement_id, field, html)
+            rendered += 1
+    assert rendered > 100
+
+
+def test_statement_math_is_tex_not_ascii():
+    """The statements show the paper's math as TeX, not as ASCII stand-ins (``H_{n,s,k}``, ``sqrt(n)``, ``<w, x>``)."""
+    from sparseact.mathtext import split_math
+
+    ascii_math = re.compile(r"H_\{|sqrt\(|<=|>=|\|\||<[a-z]|\bE_[xz]|\(\+\)|\beps\b|\brho\b|\blambda\b")
+    for row in catalogue().itertuples():
+        for field in SHOWN_FIELDS:
+            prose = "".join(piece for kind, piece in split_math(getattr(row, field)) if kind == "text")
+            prose = re.sub(r"\b[a-z0-9_]+/[a-z0-9-]+", "", prose)  # check ids such as theorem8/rho-choice
+            assert not ascii_math.search(prose), (row.statement_id, field, ascii_math.search(prose).group(0))
+
+
+def test_a_shortened_reason_never_cuts_a_formula():
+    from sparseact.mathtext import split_math
+    from sparseact.statements import _shorten
+
+    text = "word " * 40 + r"$\mathcal{H}_{n,s,k}^{W,B} \le \sqrt{n \log(ns)}$ " * 20
+    short = _shorten(text, 240)
+    assert short.endswith("...") and len(short) < len(text)
+    assert all(tex.startswith(r"\mathcal{H}") and tex.endswith(r"\log(ns)}") for kind, tex in split_math(short)
+               if kind != "text")
+    plain = "x" * 300
+    assert _shorten(plain, 240) == "x" * 237 + "..."  # plain text: cut as before
+    assert _shorten(r"short with $\sqrt{n}$", 240) == r"short with $\sqrt{n}$"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["MathRenderError", "tex_to_mathml", "split_math", "render_text", "find_unrendered"]
+__all__ = ["MathRenderError", "tex_to_mathml", "split_math", "split_at_relations", "render_text", "find_unrendered"]
 
 
 class MathRenderError(ValueError):
@@ -144,7 +144,40 @@ def _split_inline(chunk: str, pieces: list, add_text) -> None:
     add_text(chunk[position:])
 
 
-def render_text(text: str) -> str:
+#: Relations after which TeX may break an inline formula across lines.
+_RELATIONS = frozenset(["=", "<", ">", r"\le", r"\leq", r"\ge", r"\geq", r"\ne", r"\neq", r"\approx",
+                        r"\subseteq", r"\supseteq", r"\to"])
+_OPENERS = frozenset(["{", "(", "[", r"\{", r"\langle", r"\lfloor", r"\lceil", r"\left"])
+_CLOSERS = frozenset(["}", ")", "]", r"\}", r"\rangle", r"\rfloor", r"\rceil", r"\right"])
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|.", re.DOTALL)
+
+
+def split_at_relations(tex: str) -> list[str]:
+    r"""Split an inline formula after each relation outside every group, as TeX breaks lines.
+
+    ``r"a = b \le \left(c = d\right)"`` gives ``["a =", " b \le", r" \left(c = d\right)"]``:
+    relations inside braces, brackets, parentheses or ``\left...\right`` stay put. Browsers do not
+    break a MathML formula across lines, so a long formula rendered piece by piece can wrap.
+    """
+    pieces, depth, start, after_fence = [], 0, 0, False
+    for token in _TOKEN.finditer(tex):
+        value = token.group(0)
+        if after_fence:  # the delimiter of \left / \right: already counted
+            after_fence = value.isspace()
+            continue
+        if value in _OPENERS:
+            depth += 1
+        elif value in _CLOSERS:
+            depth -= 1
+        after_fence = value in (r"\left", r"\right")
+        if depth == 0 and value in _RELATIONS and tex[token.end():].strip():
+            pieces.append(tex[start:token.end()])
+            start = token.end()
+    pieces.append(tex[start:])
+    return pieces
+
+
+def render_text(text: str, breakable: bool = False) -> str:
     r"""Plain text with ``$...$`` math as HTML: the text escaped, the math as MathML.
 
     Parameters
@@ -152,6 +185,9 @@ def render_text(text: str) -> str:
     text : str
         E.g. ``r"For all $h \in \mathcal{H}$, AS(h) <= ..."``; text without ``$``
         comes back HTML-escaped and otherwise unchanged.
+    breakable : bool
+        Render inline formulas piece by piece (:func:`split_at_relations`, pieces joined by
+        ``<wbr>``), so that a long formula can wrap in a narrow column after a relation.
 
     Returns
     -------
@@ -162,6 +198,8 @@ def render_text(text: str) -> str:
     for kind, piece in split_math(str(text)):
         if kind == "text":
             parts.append(html.escape(piece))
+        elif kind == "inline" and breakable:
+            parts.append("<wbr>".join(tex_to_mathml(part) for part in split_at_relations(piece)))
         else:
             parts.append(tex_to_mathml(piece, display=kind == "display"))
     return "".join(parts)

@@ -125,7 +125,7 @@ def _figure_of(checks: pd.DataFrame) -> tuple[str, str]:
 
 
 def _statements_html(statements: pd.DataFrame, ledger: pd.DataFrame, base: Path) -> str:
-    from sparseact.mathtext import render_text  # statement text: escaped, with any $...$ math as MathML
+    from sparseact.mathtext import render_text  # statement and reason: escaped, with any $...$ math as MathML
 
     rows = []
     for _, row in statements.iterrows():
@@ -137,9 +137,10 @@ def _statements_html(statements: pd.DataFrame, ledger: pd.DataFrame, base: Path)
                  f'src="{html.escape(os.path.relpath(png, base))}"></a>') if png else ""
         link = _link(page, base, row["claim_id"]) if page else html.escape(row["claim_id"])
         rows.append(f'<tr><td>{thumb}</td><td>{html.escape(row["paper_ref"])}<br><small>{link}</small></td>'
-                    f'<td>{render_text(row["statement"])}</td><td class="{html.escape(row["status"])}">'
+                    f'<td>{render_text(row["statement"], breakable=True)}</td><td class="{html.escape(row["status"])}">'
                     f'{html.escape(row["status"])}{"<br><small>" + html.escape(row["severity"]) + "</small>" if row["severity"] else ""}'
-                    f'</td><td>{html.escape(row["basis"])}</td><td>{html.escape(row["reason"])}</td></tr>')
+                    f'</td><td>{html.escape(row["basis"])}</td>'
+                    f'<td>{render_text(row["reason"], breakable=True)}</td></tr>')
     head = "".join(f"<th>{c}</th>" for c in ("", "where", "statement (as printed)", "status", "basis", "reason"))
     return f'<table class="statements"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 

@@ -24,6 +24,7 @@ in ``statement_id``. This module joins the two:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -36,8 +37,12 @@ KINDS = ("theorem", "lemma", "claim", "conjecture", "remark", "equation", "const
          "introduction", "discussion", "definition")
 STATEMENT_COLUMNS = ["statement_id", "claim_id", "paper_ref", "kind", "statement", "status", "severity", "basis",
                      "checks", "reason"]
-#: Longest ``reason`` cell, in characters.
+#: Longest ``reason`` cell, in characters as read (a ``$...$`` formula counts as its visible symbols).
 REASON_WIDTH = 240
+#: A ``$...$`` formula in a reason, and what of its TeX is not counted: the letters of a macro name (a macro counts as
+#: one character), braces, script marks, spaces and spacing commands.
+_MATH = re.compile(r"(?<![\\$])\$[^$]+?(?<![\\$])\$")
+_TEX_MARKUP = re.compile(r"\\[,;:!]|(?<=\\)[A-Za-z]+|[{}^_$\s]")
 
 
 def catalogue(claim_ids: Iterable[str] | None = None) -> pd.DataFrame:
@@ -62,8 +67,31 @@ def catalogue(claim_ids: Iterable[str] | None = None) -> pd.DataFrame:
 
 
 def _shorten(text: str, width: int = REASON_WIDTH) -> str:
+    """``text`` on one line, cut to ``width`` characters as read; a ``$...$`` formula is kept whole or dropped whole
+    (never cut inside, so that the reason still renders), and counts as the symbols it shows."""
     text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 3].rstrip() + "..."
+    pieces, position = [], 0
+    for math in _MATH.finditer(text):
+        pieces += [(text[position:math.start()], False), (math.group(0), True)]
+        position = math.end()
+    pieces.append((text[position:], False))
+    if sum(_read_length(piece, is_math) for piece, is_math in pieces) <= width:
+        return text
+    budget, kept = width - 3, []
+    for piece, is_math in pieces:
+        length = _read_length(piece, is_math)
+        if length <= budget:
+            kept.append(piece)
+            budget -= length
+            continue
+        if not is_math:
+            kept.append(piece[:budget])
+        break
+    return "".join(kept).rstrip() + "..."
+
+
+def _read_length(piece: str, is_math: bool) -> int:
+    return len(_TEX_MARKUP.sub("", piece)) if is_math else len(piece)
 
 
 def _severity_rank(finding: str) -> int:
