@@ -28,8 +28,11 @@
 # This is an upper bound, with an unknown constant, on the samples that
 # *exact* ERM needs for *every* distribution. Finitely many distributions cannot prove it, and our ERM
 # (projected Adam with restarts, then a repair that certifies $k$-sparsity on the sample) can stop in a local
-# minimum, so a loss above $\varepsilon$ refutes nothing. Nothing below FAILs the theorem; the statement is
-# recorded as *unsettled*.
+# minimum, so a loss above $\varepsilon$ refutes nothing: no check below can FAIL the theorem. What can is a
+# scale argument: the printed expression is not invariant under $u \to \lambda u$ (which scales $W$, $B$,
+# $h$ by $\lambda$ and the loss and $\varepsilon$ by $\lambda^2$), tested with a certificate in the claim
+# `scaling`, row `scaling/theorem17-printed`. The statements table of the verification report gives the
+# status that the two together support.
 #
 # ## What we compute, and why it tests the statement
 #
@@ -48,9 +51,6 @@
 #   $\Pr[\text{loss} > \varepsilon]$ must be $\le \delta$ (else INCONCLUSIVE);
 # * `exact-erm-coverage` (exact): on a finite support, exact ERM interpolates the observed points, so
 #   $\Pr[\text{loss} > 0] \le \sum_x (1-p_x)^m$, evaluated at $m$ = expression.
-#
-# The notes also report that the printed expression is not invariant under $u \to \lambda u$ (certified in the
-# claim `scaling`, row `scaling/theorem17-printed`).
 
 # %% tags=["parameters"]
 block = {"index_b": [1], "junta_n": 4, "junta_p": [2], "bias": 0.7, "sample_sizes": [16, 32], "seeds": 2,
