@@ -67,9 +67,10 @@ report = assemble_claim("appendixA", block, run_paths, replicates)
 # %% [markdown]
 # ## Figures
 #
-# Whether $F$ is 1-sparse at $\Gamma = \sqrt{q}$ is decided by $\max_\alpha \|w_\alpha\|_1$ against $2\Gamma$:
-# unit-norm rows are always on the sparse side, all-ones rows never. With $\Gamma = c\sqrt{\ln s}$ the exact
-# fraction of non-sparse inputs stays below the bound (A.2) and falls with $s$.
+# At $\Gamma = \sqrt{q}$ the number of active neurons is set against $\max_\alpha \|w_\alpha\|_1$ over $2\Gamma$, the
+# quantity that decides it by (A.1): at most one neuron can fire left of 1, where unit-norm rows lie
+# ($\|w\|_1 \le \sqrt q\,\|w\|_2$). With $\Gamma = c\sqrt{\ln s}$ the exact fraction of non-sparse inputs is set
+# against the bound (A.2) and against $s$.
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
@@ -78,12 +79,36 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # %% [markdown]
 # ## Verdicts
 #
-# As printed (no condition on $w_\alpha$), "$\Gamma = \sqrt{q}$ makes $F$ 1-sparse on all inputs" fails: all-ones
-# rows make $x$ and its $b$ neighbours fire at $y = \mathbf{1}$ (certificate: the network as $u, W, b$ and the
-# input, checked by `sparseact verify-certificate`). The finding is `typo` (an omitted hypothesis): both choices
-# of $\Gamma$ are scaled for $\|w_\alpha\|_2 \le 1$, and with it the statement, $F = \sigma(\langle w_x, y\rangle)$
-# and the high-probability version hold, so the appendix's conclusion (a 1-sparse network with dense weights)
-# survives. Tables are also written as CSV and LaTeX; every ledger row links them.
+# What decides each check is stated here; the outcomes are not. Every check enumerates all inputs of
+# $\{-1,1\}^{b+q}$. A FAIL needs a certificate (the network as $u, W, b$ and the input) that
+# `sparseact verify-certificate` recomputes, and a violation would give INCONCLUSIVE without one.
+#
+# * `appendixA/sparse-sqrt-q-printed`: the largest number of active neurons at $\Gamma=\sqrt q$ for unit-norm
+#   Gaussian, $\mathrm{sign}/\sqrt q$, Gaussian and all-ones rows, i.e. with no condition on $w_\alpha$, as printed.
+#   FAIL if some input has more than one active neuron, PASS otherwise. A FAIL would be a `typo` (an omitted
+#   hypothesis), not a statement error, because both choices of $\Gamma$ are scaled for $\|w_\alpha\|_2\le1$, and
+#   the statement with that hypothesis is checked by the next rows.
+# * `appendixA/sparse-sqrt-q-corrected`: the same count with $\|w_\alpha\|_2\le1$ (unit-norm Gaussian rows and
+#   the $\ell_1$-extremal unit rows $\mathrm{sign}/\sqrt q$), where $\|w_\alpha\|_1\le\sqrt q = \Gamma < 2\Gamma$ leaves
+#   only $\alpha = x$ able to fire; `appendixA/sparse-sqrt-q-l1`: every instance of any family with
+#   $\max_\alpha\|w_\alpha\|_1\le2\Gamma$, the sufficient condition of (A.1). PASS when no input has more than one
+#   active neuron; a violation would be a `statement-error` (the corrected statement itself false).
+# * `appendixA/computes`: $F$ against $\sigma(\langle w_x, y\rangle)$ on all inputs, unit-norm rows; PASS when they
+#   agree on every input (a violation would be a `statement-error`).
+# * `appendixA/dense-weights`: the fewest non-zero weights of any neuron, Gaussian rows; PASS when every neuron
+#   uses all $b+q$ coordinates (unlike $\mathrm{Index}_b$ and the junta networks, supported on $b+1$), otherwise
+#   INCONCLUSIVE. With the two previous rows it decides the appendix's conclusion, a 1-sparse network with dense
+#   weights.
+# * `appendixA/whp-hoeffding`: the exact $\Pr_{x,y}[\#\text{active}>1]$ at $\Gamma=c\sqrt{\ln s}$ (unit-norm rows)
+#   against (A.2) on every instance; PASS when no fraction exceeds it. (A.2) is proved above, so a violation would
+#   point at the computation and gives INCONCLUSIVE, never FAIL.
+# * `appendixA/whp-sparse`: the worst fraction against $s$ at the largest $c$; PASS when it decays (non-increasing
+#   with a negative log-log slope, or 0 at the two largest $s$), otherwise INCONCLUSIVE, never FAIL: the constant
+#   in $\Theta$ is the paper's to choose and $1/\mathrm{poly}(s)$ is asymptotic. The notes give the slope for every
+#   $c$ against the exponent $2c^2$ of (A.2).
+#
+# Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
+# rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.
 
 # %%
 ledger_rows = publish(report, name="appendixA", parameters=block, seed=seed, result_path=result_path,

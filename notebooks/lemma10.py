@@ -75,15 +75,48 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # %% [markdown]
 # ## Verdicts
 #
-# * Lemma 10 and Claim 2.1 (for $\rho\in[0,1)$) hold on everything enumerated.
-# * The tail bound fails for $\rho<0$ (finding `out-of-range`: the paper never uses it there).
-# * Eq. (17) and the coupling sentence before it are slips of the proof (finding `proof-slip`): the first
-#   and third "=" drop the $\tfrac14$ of Section 2.1, and the coupling samples $N_{1-2/r}$, not $N_\rho$.
-#   The corrected identity $\mathrm{NS}_{1-2/r}(h) = \tfrac1r\mathbb{E}[\mathrm{AS}(H_z)]$ holds exactly, and with
-#   $\mathrm{NS}_\rho \le \mathrm{NS}_{1-2/r}$ and $1/\sqrt r \le \sqrt{1-\rho}$ the upper bound of Lemma 10 survives.
+# What decides each check is stated here; the outcomes are not. Every check is exact. An $O()$ statement never
+# gets a FAIL for its constant, and a FAIL needs a certificate (a monomial or the dictator network) that
+# `sparseact verify-certificate` recomputes from the JSON alone. Rows marked *proved* test an inequality proved
+# in the row's notes and carry no certificate or finding class: a violation would be a bug, and the run would
+# stop with an error rather than record a FAIL.
 #
-# Each FAIL carries a certificate (a monomial or the dictator network) that `sparseact verify-certificate`
-# recomputes from the JSON alone. Tables are also written as CSV and LaTeX; every ledger row links them.
+# * `lemma10/bound`: $\mathrm{NS}_\rho$ over Lemma 10's expression (constant 1, certified $k$) on the $1-\rho$ grid.
+#   PASS when the log-log slope of the worst ratio along $n$, $k$ and $1/(1-\rho)$ is at most 0.1; INCONCLUSIVE
+#   if it grows or a parameter has fewer than three values. The notes give the observed constant and the slope
+#   of $\mathrm{NS}_\rho$ in $1-\rho$ near $\rho=1$ (against the bound's $\sqrt{1-\rho}$).
+# * `lemma10/claim21-parseval`: $\mathbb{E}_x f(x)^2$ on the cube against $\sum_T\hat f(T)^2$;
+#   `lemma10/claim21-ns-formula`: the spectral formula against the definition summed over all $2^n$ flip
+#   patterns, both signs of $\rho$, every network with $n\le10$. PASS when the two sides agree within the
+#   tolerance; INCONCLUSIVE otherwise (a numerical disagreement is no exact certificate), and for the formula also
+#   if no network is small enough for the definition.
+# * `lemma10/claim21-tail` (*proved*): every tail $\sum_{|T|>d}\hat f(T)^2$ against $2\,\mathrm{NS}_\rho(f)/(1-\rho^d)$
+#   for every network and monomial, every $\rho\in[0,1)$ of the grid and every $1\le d\le n$; PASS when no tail
+#   exceeds its bound. For $\rho\in[0,1)$, $1-\rho^{|T|}\ge1-\rho^d$ when $|T|>d$, which is the printed "hence".
+# * `lemma10/claim21-tail-negative-rho`: the same at $\rho\in\{-0.9,-0.5,-0.1\}$, where $1-\rho^{|T|}$ is not
+#   increasing in $|T|$. FAIL only with a violation on a monomial $x_1x_2$ or $x_1x_2x_3$ (its
+#   $\mathrm{NS}_\rho = (1-\rho^{|T|})/2$ is a closed form); INCONCLUSIVE if only networks violate it. A FAIL would
+#   be `out-of-range`: Claim 2.1 prints no range of $\rho$, but the paper uses the tail bound only for
+#   $\rho\in[0,1)$ (proof of Theorem 8), which the previous check covers.
+# * `lemma10/eq17-printed`: each printed "=" of (17) separately, with $\mathrm{NS}_\rho$ and
+#   $\mathbb{E}[(h(x)-h(y))^2]$ under $N_\rho$ from the spectrum and the middle and right members by enumerating all
+#   $2^nr^n$ equally likely $(z,\{A_e\})$. Under Section 2.1's $\tfrac14$,
+#   $\mathbb{E}[(h(x)-h(y))^2] = 4\,\mathrm{NS}_\rho(h)$, which is what the first "=" is tested for. FAIL needs the
+#   first "=" violated on the dictator $x_1 = \sigma(x_1)-\sigma(-x_1)$ (closed forms $(1-\rho)/2$ against
+#   $2(1-\rho)$); INCONCLUSIVE if only other rows violate an "=".
+# * `lemma10/eq17-coupling`: the coupling's $\mathbb{E}[\tfrac14(h(x)-h(y))^2] = \tfrac1r\mathbb{E}[\mathrm{AS}(H_z)]$
+#   against $\mathrm{NS}_\rho(h)$. Under the coupling a coordinate flips when it lies in the flipped bucket,
+#   probability $1/r$, i.e. the coupling samples $N_{1-2/r}$, which is $N_\rho$ exactly when $2/(1-\rho)$ is an
+#   integer. FAIL needs the dictator as certificate (flip probabilities $1/r$ against $(1-\rho)/2$).
+# * A FAIL of either printed (17) check would be a `proof-slip`, not a statement error, because Lemma 10 itself is
+#   checked by `lemma10/bound`, and what its proof needs from (17) by `lemma10/eq17-corrected`: the corrected identity
+#   $\mathrm{NS}_{1-2/r}(h) = \tfrac1r\mathbb{E}_{z,\{A_e\}}[\mathrm{AS}(H_z)]$ (with the $\tfrac14$), and, *proved*,
+#   $\mathrm{NS}_\rho\le\mathrm{NS}_{1-2/r}$ ($1-2/r\le\rho$, and $\mathrm{NS}$ is non-increasing in $\rho$ on $[0,1)$
+#   by Claim 2.1) and $r(1-\rho)\ge1$, i.e. $1/\sqrt r\le\sqrt{1-\rho}$, the last line of Appendix B. PASS when all
+#   three are satisfied on every row; INCONCLUSIVE if the identity disagrees.
+#
+# Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
+# rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.
 
 # %%
 ledger_rows = publish(report, name="lemma10", parameters=block, seed=seed, result_path=result_path,

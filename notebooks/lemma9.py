@@ -63,7 +63,7 @@ report = assemble_claim("lemma9", block, run_paths, replicates)
 #
 # The first figure compares the measured sensitivity with both bounds along $n$; the second shows the
 # observed constant of Lemma 9 over $(k, s)$; the third puts every network against the proof's two
-# printed steps that lose a factor 4.
+# printed steps, the bound on (U) and the union bound, each with its corrected factor 4.
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
@@ -72,10 +72,43 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # %% [markdown]
 # ## Verdicts
 #
-# Each FAIL is a slip in a proof step (finding `proof-slip`): Lemma 9 itself survives, through the
-# corrected steps and through $\mathrm{AS}(h) \le 4k^2W^2$. Each FAIL carries a certificate on a
-# one-neuron network that `sparseact verify-certificate` recomputes from the JSON alone.
-# Tables are also written as CSV and LaTeX; every ledger row links them.
+# What decides each check is stated here; the outcomes are not. An $O()$ statement never gets a FAIL for its
+# constant. A FAIL of a printed step needs a certificate on a one-neuron network (integer weights) that
+# `sparseact verify-certificate` recomputes from the JSON alone; a violation seen only on larger networks gives
+# INCONCLUSIVE. Rows marked *proved* test an inequality proved in the notes (of the row or of its printed
+# counterpart) and carry no certificate or finding class: a violation would be a bug, and the run would stop with
+# an error rather than record a FAIL.
+#
+# * `lemma9/bound` (exact): $\mathrm{AS}$ over Lemma 9's expression (constant 1, certified $k$) on the random,
+#   structured and adversarial networks. PASS when the log-log slope of the worst ratio along $n$, $s$ and $k$ is
+#   at most 0.1, otherwise INCONCLUSIVE. The notes give the fitted exponents against $\sqrt n$ and $k^4$.
+# * `lemma9/tighter-4k2W2` (exact, *proved*): $\mathrm{AS}/(4k^2W^2)$ on every network; PASS when it is at most 1.
+#   As $4k^2W^2 \le 4/(\sqrt2\log 2)$ times Lemma 9's expression for $n\ge2$, this bound would prove Lemma 9 alone.
+# * `lemma9/monte-carlo` (Monte Carlo, beyond enumeration): the upper end of the 95% interval of $\mathrm{AS}$
+#   against $4k^2W^2$, with $k$ the largest active count seen on the samples (a lower bound on the true $k$).
+#   PASS when every upper end lies below, otherwise INCONCLUSIVE, never FAIL.
+# * `lemma9/term-U-printed` (exact): (U) against $\mathbb{E}_x[\tfrac14\|w^{R_x}\|^2]$ and $k^2W^2/4$. On an edge
+#   where $R_x = R_{x^{\oplus i}}$, $h(x)-h(x^{\oplus i}) = 2w_i^{R_x}x_i$, so $\tfrac14(h(x)-h(x^{\oplus i}))^2 =
+#   (w_i^{R_x})^2$: the check tests whether the printed $\tfrac14$ survives that. `lemma9/term-U-corrected`
+#   (*proved*): $(\mathrm{U}) \le 4\,\mathbb{E}[\tfrac14\|w^{R_x}\|^2] \le k^2W^2$ on every network.
+# * `lemma9/transition-union-printed` (exact): the transition probability against $\frac1n\sum_j\mathrm{AS}(g_j)$
+#   with the $\tfrac14$ of Section 2.1, under which $\sum_i\Pr[g_j(x)\ne g_j(x^{\oplus i})] = 4\,\mathrm{AS}(g_j)$ for
+#   $\{0,1\}$-valued $g_j$; for one neuron the union bound is an equality. `lemma9/transition-union-corrected`
+#   (*proved*): the same against $\frac4n\sum_j\mathrm{AS}(g_j)$.
+# * `lemma9/transition` (exact): the transition probability against $k\sqrt{\log(s/k)}/\sqrt n$. The bound rests on
+#   Lemma 6, an $O()$ statement, so it is read up to a constant, and a FAIL needs a case that no constant can
+#   cover: at $s=k$ the right side is 0, so a one-neuron network whose activity changes on some edge would be the
+#   certificate; PASS otherwise. Where the bound is positive the ratio is an observed constant, never judged.
+# * `lemma9/transition-corrected` (exact): $\Phi(s,k) = k\sqrt{\log(s/k)}$ if $k/s\le e^{-1/2}$, $s/\sqrt{2e}$
+#   otherwise, the maximum of $\sum_jp_j\sqrt{\log(1/p_j)}$ under $\sum_jp_j\le k$ (the proof's maximiser
+#   $p_j=k/s$ is one only for $k/s\le e^{-1/2}$). PASS when the exact sums stay below $\Phi$ (*proved*) and the
+#   slope of the worst $\Pr\cdot\sqrt n/\Phi(s,k)$ along $n$, $s$, $k$ is at most 0.1; INCONCLUSIVE if it grows.
+#
+# A FAIL of a printed step would be a `proof-slip`, not a statement error, because Lemma 9 itself is checked
+# separately by `lemma9/bound`, `lemma9/tighter-4k2W2` and `lemma9/monte-carlo`, and each corrected step still gives
+# an $O(k^2W^2)$ or $O(\Phi(s,k)/\sqrt n)$ term. Tables are also written as CSV and LaTeX; every ledger row links
+# them. The cards below are generated from the ledger rows of this run: badge, reason and, when the verdict is FAIL,
+# the verified correction.
 
 # %%
 ledger_rows = publish(report, name="lemma9", parameters=block, seed=seed, result_path=result_path,

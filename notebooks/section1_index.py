@@ -53,6 +53,17 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 
 # %% [markdown]
 # ## Verdicts
+#
+# What decides each check is stated here; the outcomes are not. Both checks are exact, on every input of every
+# $b$ of the grid.
+#
+# * `section1_index/computes`: the network against $\mathrm{Index}_b$; PASS when they agree on every input.
+# * `section1_index/sparsity`: the largest number of active neurons and the size $s = 2^b$; PASS when at most one
+#   neuron is active on every input and $s\le 2^b$.
+#
+# Neither row carries a certificate or a finding class: a violation would stop the run with an error rather than
+# record a FAIL. The cards below are generated from the ledger rows of this run: badge, reason and, when the verdict
+# is FAIL, the verified correction.
 
 # %%
 ledger_rows = publish(report, name="section1_index", parameters=block, seed=seed, result_path=result_path,

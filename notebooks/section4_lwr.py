@@ -59,7 +59,7 @@ report = assemble_claim("section4_lwr", block, run_paths, replicates)
 # ## Figures
 #
 # The printed identity (square outside the ReLU) against the corrected one, then the scales of the
-# corrected networks under their polynomial bounds.
+# corrected networks against their polynomial bounds.
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
@@ -68,12 +68,36 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # %% [markdown]
 # ## Verdicts
 #
-# Printed: no linear $v(w)$ exists for $w \ne 0$ (finding `proof-slip`: the encoding is affine, the offset
-# goes into the shifts); the square sits outside the ReLU (`typo`: the text says the function inside the
-# ReLU is quadratic); the lifted weights are real, not $\pm 1$ (`typo`: their norm is bounded right
-# after). Every FAIL carries a certificate (`sparseact verify-certificate`). The corrected network is exact
-# and 1-sparse with poly$(q, m)$ scales, so the section's conclusion survives (`section4_lwr/network`).
-# Tables are also written as CSV and LaTeX; every ledger row links them.
+# What decides each check is stated here; the outcomes are not. Every check is exact, on every $y$ and every
+# secret of the grid. A FAIL needs a certificate that `sparseact verify-certificate` recomputes; a violation
+# would give INCONCLUSIVE without one.
+#
+# * `section4_lwr/linear-encoding`: the best linear $v$ (least squares over all $y$) for every non-zero secret.
+#   FAIL when its residual is non-zero, with a vector orthogonal to every column of $z(Y)$ but not to
+#   $\langle w, Y\rangle$ as certificate that no linear $v$ exists. With bits encoded as $\pm1$,
+#   $y_i = \sum_l 2^l(1-z_{il})/2$, so the check tests whether $\langle w, y\rangle = c + \langle v, z(y)\rangle$ needs
+#   an offset $c\ne0$. A FAIL would be a `proof-slip`: the offset can go into the shifts $a\to a-c$, which
+#   `section4_lwr/affine-encoding` checks ($v_{il} = -w_i2^{l-1}$, $c = \sum_i w_i(2^L-1)/2$; PASS when exact).
+# * `section4_lwr/identity-printed`: the printed identity (square outside the ReLU) against $\lambda(t)$ on every
+#   integer $t\in[0,q^2m)$; FAIL if a value differs. `section4_lwr/identity-corrected`: the square inside the ReLU,
+#   $\sigma(\tfrac12-(t-a)^2)$, with value and at most one active ReLU. A FAIL of the printed form would be a
+#   `typo`: the text itself says the function inside the ReLU is quadratic, as in the parity identity.
+# * `section4_lwr/lifted-weights-pm1`: the fraction of lifted weight entries that are not $\pm1$ (the expansion
+#   gives $-v_iv_j$ and $2(a-c)v_i$). A FAIL needs $q$ a power of two, where $z(y)$ covers $\{-1,1\}^r$ and the
+#   diagonal entry is forced to be a Fourier coefficient (the certificate). It would be a `typo`: the next
+#   sentence bounds $\|W_{w,a}\|_2$ by $\mathrm{poly}(q,m)$, needed only for real weights.
+#   `section4_lwr/lift-corrected`: the real weights $W[i,j]=-v_iv_j$, $W[i,i]=2(a-c)v_i$,
+#   $b=\|v\|^2+(a-c)^2-\tfrac12$ on every $y$, shift and secret; PASS when exact.
+# * `section4_lwr/scale`: the Definition 2 scales $W$, $B$ of every network against $3(p-1)q^4m^{1.5}$ and
+#   $\tfrac83(p-1)q^4m^2$ (proved in `scale_polynomials`); PASS when both ratios are at most 1. A ratio above 1
+#   would point at the construction, not refute $\mathrm{poly}(q,m)$: INCONCLUSIVE, never FAIL.
+# * `section4_lwr/network`: the corrected $F_w$ on every $y$ and secret: its value, at most one active neuron on
+#   the support $\{x(y)\}$, $q^2m$ neurons and $n=r^2$ with $r\le m(\log_2q+1)$; PASS when all are satisfied. With
+#   `section4_lwr/scale` it decides the section's conclusion (the second part of Theorem 3, under Conjecture 16);
+#   a FAIL would be a `statement-error`.
+#
+# Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
+# rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.
 
 # %%
 ledger_rows = publish(report, name="section4_lwr", parameters=block, seed=seed, result_path=result_path,

@@ -56,8 +56,8 @@ report = assemble_claim("section4_parity", block, run_paths, replicates)
 # %% [markdown]
 # ## Figures
 #
-# The network assembled from the printed formulas is wrong in value and not 1-sparse on the support;
-# the corrected one is exact with one active neuron. Its scales follow $m^{1.5}$ and $m^2$.
+# The networks assembled from the printed and from the corrected formulas: their error against the parity and
+# their active neurons on the support. Then the scales of the corrected networks against $m^{1.5}$ and $m^2$.
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
@@ -66,12 +66,43 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # %% [markdown]
 # ## Verdicts
 #
-# Printed: $\chi_S$ is constant on $\{-1,1\}^m$ (finding `typo`: the text mixes the $\{0,1\}$ and
-# $\{-1,1\}$ encodings); read as the parity, the even shifts are wrong (`proof-slip`, fixed by
-# $a \equiv |S| \pmod 4$); the printed weights ignore $S$ (`typo`, right only for $S = [m]$), which also
-# breaks 1-sparsity. Every FAIL carries a certificate (`sparseact verify-certificate`). The corrected
-# construction PASSes, so the section's conclusion and the first part of Theorem 3 survive
-# (`section4_parity/class`). Tables are also written as CSV and LaTeX; every ledger row links them.
+# What decides each check is stated here; the outcomes are not. Every check is exact. The construction checks
+# run on every $m$ of the grid, every non-empty $S$, every $y\in\{-1,1\}^m$ and every integer shift $a\in[-m,m]$,
+# and PASS only when every case agrees. A FAIL needs a certificate (the smallest failing $m$) that
+# `sparseact verify-certificate` recomputes, and a violation would give INCONCLUSIVE without one.
+#
+# * `section4_parity/chi-printed`: the printed $\chi_S$ against the parity $(1+\prod_{i\in S}y_i)/2$. For
+#   $y\in\{-1,1\}^m$, $\sum_{i\in S}y_i\equiv|S| \pmod 2$, so the check tests whether the printed $\chi_S$ is a
+#   constant. A FAIL would be a `typo`: the text mixes the $\{0,1\}$ encoding (where "the sum is even" is the
+#   parity) with $\{-1,1\}$. `section4_parity/chi-corrected`: $\chi_S(y)=1$ iff $\sum_{i\in S}y_i\equiv|S| \pmod 4$
+#   (the number of $-1$ entries is $(|S|-\sum_{i\in S}y_i)/2$).
+# * `section4_parity/identity-vs-printed-chi`: the printed identity against the printed $\chi_S$;
+#   `section4_parity/identity-printed`: the printed identity (even shifts) against the parity. A FAIL of either
+#   would be a `proof-slip`: with $\chi_S$ read as the parity (what the reduction from Theorem 14 needs),
+#   the shifts must be $a\equiv|S| \pmod 4$, which `section4_parity/identity-corrected` checks
+#   ($\sigma(\tfrac12-(t-a)^2) = \tfrac12$ exactly when the integers $a$ and $t$ are equal).
+#   `section4_parity/identity-one-active`: at most one positive ReLU argument, printed and corrected shifts.
+# * `section4_parity/lift-printed`: $\langle w_{S,a}, x(y)\rangle - b_{S,a}$ with the printed weights against
+#   $\tfrac12-(\sum_{i\in S}y_i-a)^2$. Expanding with $y_i^2=1$ gives $-y_iy_j$ for $i\ne j$ in $S$ and $2ay_i$ for
+#   $i\in S$, so the check tests whether weights over all of $[m]$ fit $S\ne[m]$. A FAIL would be a `typo` ($[m]$
+#   for $S$; $b_{S,a}$ already uses $|S|$). `section4_parity/lift-corrected`: the weights restricted to $S$.
+# * `section4_parity/network-printed`, `section4_parity/network-corrected`: the assembled network against the
+#   parity on every $x(y)$; `section4_parity/sparsity-printed`, `section4_parity/sparsity-corrected`: at most one
+#   active neuron on every $x(y)$ and $s\le2m$. With the printed weights the preactivation is
+#   $\tfrac12-(\sum_{i\in[m]}y_i-a)^2+m-|S|$, which the sparsity check tests for several positive $a$ when $|S|<m$; a
+#   FAIL there would be a `typo` (the lift's), a FAIL of the printed network a `proof-slip` (shifts and weights).
+# * `section4_parity/scale`: $\max_a\|w_{[m],a}\|/m^{1.5}$ and $\max_a|b_{[m],a}|/m^2$ along $m$, for $S=[m]$, where
+#   printed and corrected weights coincide and the maximum over $S$ is attained. PASS when both log-log slopes are
+#   at most 0.1; INCONCLUSIVE if a ratio grows, never FAIL for an $O()$ constant. The notes compare the closed
+#   forms $\sqrt{4m^3+m^2-m}$ and $m^2+m-\tfrac12$.
+# * `section4_parity/class`: the section's conclusion, parities on $m$ bits in
+#   $\mathcal{H}_{m^2,O(m),1}^{O(m^{1.5}),O(m^2)}$ on the support (the first part of Theorem 3), with the corrected
+#   $\chi_S$, shifts and weights. PASS only when `section4_parity/network-corrected`,
+#   `section4_parity/sparsity-corrected` and `section4_parity/scale` all PASS, otherwise INCONCLUSIVE (the
+#   certificate of a FAIL would be on that corrected row).
+#
+# Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
+# rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.
 
 # %%
 ledger_rows = publish(report, name="section4_parity", parameters=block, seed=seed, result_path=result_path,
