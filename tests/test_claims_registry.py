@@ -34,10 +34,13 @@ def test_statement_ids_are_unique_across_claims():
     assert table["statement_id"].is_unique and len(table) >= len(CLAIMS)
 
 
-def test_reading_the_grids_imports_no_numerical_code():
+def test_reading_the_grids_and_code_files_imports_no_numerical_code():
     code = ("import sys, yaml; from sparseact.claims import claim_ids, get_claim;"
             "config = yaml.safe_load(open('config/config.yaml'));"
             "[get_claim(c).points(config['claims'][c]) for c in claim_ids()];"
+            "from sparseact.claims import code_files, source_files; from sparseact.kernels import KERNEL_MODULES;"
+            "assert len(source_files(*KERNEL_MODULES)) == len(KERNEL_MODULES);"
+            "code_files(*(f'sparseact.claims.{c}' for c in claim_ids()));"
             "heavy = [m for m in ('numpy', 'pandas', 'scipy', 'numba', 'matplotlib') if m in sys.modules];"
             "assert not heavy, heavy")
     from pathlib import Path
@@ -45,3 +48,10 @@ def test_reading_the_grids_imports_no_numerical_code():
     proc = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_source_files_names_unknown_modules():
+    from sparseact.claims import source_files
+
+    with pytest.raises(ValueError, match="sparseact.nope"):
+        source_files("sparseact.nope")

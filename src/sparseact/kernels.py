@@ -4,7 +4,8 @@ Every compiled kernel of the library is declared with ``cache=True``: numba writ
 the machine code next to the source (or under ``NUMBA_CACHE_DIR``) and later
 processes load it in a fraction of a second. On a fresh checkout, though, two jobs
 that start together would each compile the same kernels (about a minute of CPU for
-the Rademacher lower-bound search alone). :func:`compile_kernels` calls every
+the Rademacher lower-bound search alone). Importing this module is cheap (no numpy): the
+workflow reads :data:`KERNEL_MODULES` at every start-up. :func:`compile_kernels` calls every
 compiled code path once on a tiny input, in one process, so the workflow's ``kernels``
 job fills the cache before the *runs* stage starts.
 
@@ -14,8 +15,6 @@ the real computations use.
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 #: Source files that define compiled kernels; the cache of a kernel is invalidated when its file changes.
 KERNEL_MODULES = (
@@ -36,6 +35,8 @@ def compile_kernels() -> list[str]:
         a deterministic record of what was compiled.
     """
     import importlib
+
+    import numpy as np
 
     from sparseact import analysis, complexity, sensitivity
     from sparseact.complexity.assignment import best_assignment

@@ -1,10 +1,15 @@
 # Helpers shared by the rules: everything is derived from the claims registry (sparseact.claims).
-import importlib.util
 import json
 import os
 from functools import cache
 
-from sparseact.claims import claim_ids, code_files, get_claim, replicate_count
+from sparseact.claims import (
+    claim_ids,
+    code_files,
+    get_claim,
+    replicate_count,
+    source_files,
+)
 from sparseact.kernels import KERNEL_MODULES
 
 # One BLAS/OpenMP thread per job: Snakemake already runs one job per core, and threaded
@@ -89,10 +94,7 @@ def assembly_code(wildcards):
 
 def kernel_sources(wildcards):
     """The files that define the numba kernels: an edit invalidates numba's cache of that file's kernels."""
-    return sorted(
-        os.path.relpath(importlib.util.find_spec(module).origin)
-        for module in (*KERNEL_MODULES, "sparseact.kernels")
-    )
+    return source_files(*KERNEL_MODULES, "sparseact.kernels", relative_to=".")
 
 
 def run_files(wildcards):

@@ -57,6 +57,7 @@ from sparseact.claims._registry import (
     code_files,
     get_claim,
     replicate_count,
+    source_files,
 )
 
 #: Stage functions, imported on first use (they need numpy and pandas; the workflow's grids do not).
@@ -87,5 +88,6 @@ __all__ = [
     "replicate_count",
     "run_point",
     "run_shard",
+    "source_files",
     "write_run",
 ]

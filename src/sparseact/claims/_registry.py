@@ -112,7 +112,11 @@ def get_claim(claim_id: str) -> Claim:
 
 
 def _module_file(name: str) -> Path | None:
-    """Source file of module ``sparseact.<...>`` (package ``__init__`` for packages), if it exists."""
+    """Source file of module ``sparseact.<...>`` (package ``__init__`` for packages), if it exists.
+
+    Found on disk, without importing anything (``importlib.util.find_spec`` would import
+    the parent packages, and with them numba, at every Snakemake start-up).
+    """
     parts = name.split(".")
     if parts[0] != "sparseact":
         return None
@@ -177,6 +181,30 @@ def _closure(module: str) -> frozenset[Path]:
     return frozenset(seen)
 
 
+def source_files(*modules: str, relative_to: str | Path | None = None) -> list[str]:
+    """The source file of each of the given ``sparseact`` modules (sorted paths), found without importing them.
+
+    Parameters
+    ----------
+    *modules : str
+        Dotted module names, e.g. ``"sparseact.analysis"``.
+    relative_to : path, optional
+        As in :func:`code_files`.
+    """
+    files = set()
+    for module in modules:
+        found = _module_file(module)
+        if found is None:
+            raise ValueError(f"no source file for module {module!r}")
+        files.add(found)
+    return _relative(files, relative_to)
+
+
+def _relative(files, relative_to) -> list[str]:
+    root = Path(relative_to).resolve() if relative_to is not None else None
+    return sorted(str(p.relative_to(root)) if root and p.is_relative_to(root) else str(p) for p in files)
+
+
 def code_files(*modules: str, relative_to: str | Path | None = None) -> list[str]:
     """Source files the given modules import, directly or not (sorted paths).
 
@@ -193,9 +221,7 @@ def code_files(*modules: str, relative_to: str | Path | None = None) -> list[str
         Return paths relative to this folder (e.g. the repository root) where
         they lie below it, absolute paths otherwise.
     """
-    files = set().union(*(_closure(m) for m in modules)) if modules else set()
-    root = Path(relative_to).resolve() if relative_to is not None else None
-    return sorted(str(p.relative_to(root)) if root and p.is_relative_to(root) else str(p) for p in files)
+    return _relative(set().union(*(_closure(m) for m in modules)) if modules else set(), relative_to)
 
 
 def replicate_count(claim_id: str, verdict_seeds: int) -> int:
