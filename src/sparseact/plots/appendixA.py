@@ -6,16 +6,20 @@ from sparseact.plots._style import (FULL_WIDTH, REFERENCE_STYLES, SINGLE_WIDTH, 
                                     plt, reference_curve, reference_line, setup_style, value_ticks)
 
 CAPTIONS = {
-    "sqrt_q": "Left: with Gamma = sqrt(q), the largest number of active neurons over all inputs against "
-    "max_alpha ||w_alpha||_1 / (2 Gamma), one marker per network (all draws and seeds). Every network left of the "
-    "dotted line (the sufficient condition ||w_alpha||_1 <= 2 Gamma, which unit-norm rows satisfy) is 1-sparse "
-    "(on the dashed line); right of it the Gaussian rows and the all-ones rows of the printed statement (no norm "
-    "condition) fire up to 1 + b neurons. Right: the exact fraction of inputs with more than one active neuron "
-    "against Gamma (unit-norm Gaussian rows, worst draw): it reaches 0 well before Gamma = sqrt(q) (dashed).",
-    "whp": "The exact fraction of inputs with more than one active neuron at Gamma = c sqrt(ln s) against s "
-    "(unit-norm rows, worst draw and seed; zero values omitted), with the explicit Hoeffding bound (A.2) "
-    "sum_d C(b,d) exp(-2 Gamma^2 d^2) dotted in the same colour: each fraction stays below its bound and "
-    "decays like a power of s, faster for larger c.",
+    "sqrt_q": "Left: with Gamma = sqrt(q), the largest number of active neurons over all inputs against max_alpha "
+              "||w_alpha||_1 / (2 Gamma), one marker per network (marker: family of rows; all draws and seeds). Left "
+              "of the dotted line the sufficient condition ||w_alpha||_1 <= 2 Gamma is met, so a network there above "
+              "the dashed line (one active neuron) would contradict 1-sparsity; right of it, as for the all-ones rows "
+              "of the printed statement (no norm condition), more may fire. Right: the exact fraction of inputs with "
+              "more than one active neuron against Gamma (unit-norm Gaussian rows, worst draw, one line per s); "
+              "1-sparsity at Gamma = sqrt(q) (dashed) means a line at 0 there. The verdicts and the worst values are "
+              "in the check cards below.",
+    "whp": "The exact fraction of inputs with more than one active neuron at Gamma = c sqrt(ln s) against s, log-log "
+           "(unit-norm rows, worst draw and seed; one colour per c; zero values are not drawn), with the explicit "
+           "Hoeffding bound (A.2) sum_d C(b,d) exp(-2 Gamma^2 d^2) dotted in the same colour. A solid line above its "
+           "dotted bound would contradict (A.2); a fraction falling like a power of s, as 'with probability 1 - "
+           "1/poly(s)' asks, is a straight descending line on these axes. The verdicts and the worst values are in "
+           "the check cards below.",
 }
 
 

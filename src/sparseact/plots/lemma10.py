@@ -10,21 +10,27 @@ from sparseact.plots._style import (FULL_WIDTH, SINGLE_WIDTH, colour_bar, colour
                                     setup_style, value_ticks)
 
 CAPTIONS = {
-    "ns-vs-rho": "Top: exact NS_rho(h) against 1 - rho for every network (all seeds), one panel per certified k, "
-                 "coloured by n (solid: Gaussian, dashed: bucket networks), with slope-1 and slope-1/2 guides. Near "
-                 "rho = 1 every line follows slope 1, i.e. NS falls like (1 - rho), faster than the sqrt(1 - rho) "
-                 "of Lemma 10. Bottom: NS divided by Lemma 10's expression (constant 1): far below 1 and shrinking "
-                 "as rho -> 1.",
+    "ns-vs-rho": "Top: exact NS_rho(h) against 1 - rho, log-log, for every network (all seeds), one panel per "
+                 "certified k, coloured by n (solid: Gaussian, dashed: bucket networks), with guides of slope 1 "
+                 "(dashed) and slope 1/2 (dotted, the sqrt(1 - rho) of Lemma 10) in a colour outside the n scale; a "
+                 "line parallel to the slope-1 guide falls like (1 - rho), faster than the lemma needs. Bottom: NS "
+                 "divided by Lemma 10's expression (constant 1): a value above 1 would exceed the lemma with constant "
+                 "1, and a line rising towards the left (rho -> 1) would need a growing constant. The verdict and the "
+                 "worst value are in the check cards below.",
     "claim21-tail": "Claim 2.1: the Fourier tail beyond d against the bound 2 NS_rho / (1 - rho^d), one dot per "
-                    "(function, rho, d). Left, rho in [0, 1) as the paper uses it: every dot lies on or below the "
-                    "diagonal. Right, rho < 0: dots above the diagonal violate the printed inequality.",
-    "level-weights": "Fourier level weights W^t / ||h||^2 of the networks at the largest n (first seed), one panel "
-                     "per certified k: the mass sits on low levels, which Claim 2.1 turns into low-degree "
-                     "concentration; levels of weight exactly 0 (bucket networks) are drawn on the bottom line.",
-    "eq17": "Appendix B, eq. (17): every member divided by NS_rho(h), one marker per network (random and the "
-            "dictator x_1) and rho; as printed all would be 1 (dotted). The printed left side sits at 4 (dashed), "
-            "the printed middle at 4 NS_{1-2/r}/NS_rho; the right side (1/r) E[AS(H_z)] coincides with NS at "
-            "1 - 2/r (the corrected identity), which equals NS_rho only where 2/(1 - rho) is an integer.",
+                    "(function, rho, d), log-log, with the diagonal tail = bound (dotted). A dot above the diagonal "
+                    "violates the inequality; each panel's title counts them. Left: rho in [0, 1), the range the "
+                    "paper uses; right: rho < 0, outside it. The verdicts are in the check cards below.",
+    "level-weights": "Fourier level weights W^t / ||h||^2 against the level t = |T| (log scale) for two networks per "
+                     "family at the largest n (first seed), one panel per certified k. Claim 2.1 turns weight on low "
+                     "levels into low-degree concentration; weight on high levels would show as points high up on the "
+                     "right. Levels of weight 0 (or at rounding level) are drawn on the grey bottom line.",
+    "eq17": "Appendix B, eq. (17): each member divided by NS_rho(h) against rho (log scale), one marker per member "
+            "(legend), for every network (random ones and the dictator x_1). As printed every member would equal "
+            "NS_rho, i.e. lie on the dotted line at 1; the dashed line at 4 marks the factor of the missing 1/4. "
+            "Crosses are NS at 1 - 2/r: triangles on the crosses match the corrected identity (1/r) E[AS(H_z)] = "
+            "NS_{1-2/r}, which is NS_rho only where 2/(1 - rho) is an integer. The verdicts are in the check cards "
+            "below.",
 }
 
 

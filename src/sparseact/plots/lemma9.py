@@ -9,17 +9,22 @@ from sparseact.plots._style import (FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, colours,
                                     legend_outside, plt, reference_curve, reference_line, setup_style, value_ticks)
 
 CAPTIONS = {
-    "as-vs-n": "The worst exact AS/W^2 over the networks of each certified k (solid, one colour per k) against n, "
-               "with Lemma 9's expression/W^2 at constant 1 (dotted) and the bound 4k^2 we prove (dashed, same "
-               "colour); black squares: Monte Carlo estimates with 95% intervals beyond enumeration. Every solid "
-               "line sits below its dashed and dotted lines, and none grows with n.",
-    "ratio-heatmap": "The worst AS / Lemma 9's expression (constant 1) over the exact and adversarial networks, by "
-                     "certified k and s (log colour scale; blank: no network certified at that k). The observed "
-                     "constant is at most about 0.1 and shrinks as k and s grow.",
-    "proof-steps": "The proof's two printed steps, one dot per network (all families). Left: term (U) against the "
-                   "printed bound k^2W^2/4; dots above the dotted line y = x break the printed step, and all "
-                   "stay below the corrected y = 4x (dashed). Right: Pr[R_x != R_x^i] against the printed "
-                   "(1/n) sum_j AS(g_j): many dots lie above y = x, none above y = 4x (one-neuron networks sit on it).",
+    "as-vs-n": "The worst exact AS/W^2 over the networks of each certified k (solid with dots, one colour per k) "
+               "against n, log-log, with Lemma 9's expression/W^2 at constant 1 (dotted) and the bound 4k^2 we prove "
+               "(dashed), in the same colour; black squares: Monte Carlo estimates with 95% intervals beyond "
+               "enumeration. A solid line above its dotted line would exceed Lemma 9 with constant 1, one above its "
+               "dashed line our bound, and a solid line rising to the right would mean AS/W^2 grows with n. The "
+               "verdicts and the worst values are in the check cards below.",
+    "ratio-heatmap": "The worst AS / Lemma 9's expression (constant 1) over the exact and adversarial networks, one "
+                     "cell per certified k (rows) and s (columns), its value written in the cell (log colour scale; "
+                     "blank: no network certified at that k). A cell above 1 would exceed the lemma's constant 1; "
+                     "read along a row or a column to see how the observed constant moves with s or with k. The "
+                     "verdict and the worst value are in the check cards below.",
+    "proof-steps": "The proof's two printed steps, one dot per network (colour and marker: family), log-log. Left: "
+                   "term (U) against the printed bound k^2W^2/4; right: Pr[R_x != R_x^i] against the printed (1/n) "
+                   "sum_j AS(g_j). In each panel a dot above the dotted line y = x breaks the printed step, and a dot "
+                   "above the dashed line y = 4x would break the corrected one. The verdicts and the counts are in "
+                   "the check cards below.",
 }
 
 

@@ -5,15 +5,18 @@ from __future__ import annotations
 from sparseact.plots._style import FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, finish, legend_outside, plt, setup_style
 
 CAPTIONS = {
-    "exponents": "Local exponent of each formula minus the exponent of the quantity it bounds, under u -> lambda u "
-                 "(top) and x -> mu x (bottom, the formulas that depend on the input scale), at scales 1e-6 to 1e6 "
-                 "(white: undefined there). Zero (light) is covariant and almost every cell is; small values come "
-                 "from a scale inside a logarithm; Theorem 17's printed sample complexity (dark blue) is off by "
-                 "lambda^-2 to lambda^-4.",
-    "theorem17-sign-ambiguity": "Samples needed to tell h from -h (an exact lower bound for every PAC learner) "
-                                "against Theorem 17's printed bound (constant 1) and our covariant correction, as "
-                                "eps / lambda^2 shrinks (to the right): the printed bound stays flat, below what is "
-                                "needed, while the need grows like 1/eps0 and the correction stays above it.",
+    "exponents": "Local exponent of each formula (rows) minus the exponent of the quantity it bounds, at each scale t "
+                 "(columns; measured over [t, 10 t]), under u -> lambda u (top) and x -> mu x (bottom, the formulas "
+                 "that depend on the input scale); white: undefined there. A cell at zero (light) means the formula "
+                 "scales like what it bounds (covariant); a scale inside a logarithm gives small values that change "
+                 "with t, while a row far from zero at every scale (dark red or dark blue) is off by a power of the "
+                 "scale. The verdicts are in the check cards below.",
+    "theorem17-sign-ambiguity": "Samples needed to tell h from -h (an exact lower bound for every PAC learner; "
+                                "circles, solid) against Theorem 17's printed bound (constant 1; squares, dashed) and "
+                                "our covariant correction (triangles, dotted), log-log, as eps / lambda^2 shrinks (to "
+                                "the right). A valid sample bound lies on or above the circles; wherever a bound's "
+                                "line passes below them, it promises fewer samples than any learner needs. The "
+                                "verdicts are in the check cards below.",
 }
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from sparseact.plots._style import FULL_WIDTH, finish, plt, setup_style
 
 CAPTIONS = {
-    "index": "Left: the fraction of inputs on which exactly one neuron fires, per b: one half at every b, and no "
-    "input fires more than one (title). Right: the Definition 2 scales W and B of the paper's network against b: "
-    "W grows like sqrt(b), B linearly.",
+    "index": "Left: the fraction of inputs on which exactly one neuron fires, one bar per b; the title gives the most "
+             "neurons active on any input, which must be at most 1 for the network to be 1-sparse. Right: the "
+             "Definition 2 scales W (circles) and B (squares) of the paper's network against b; compare W with "
+             "sqrt(b) and B with b. The verdicts are in the check cards below.",
 }
 
 

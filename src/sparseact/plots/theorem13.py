@@ -9,15 +9,19 @@ from sparseact.plots._style import (FULL_WIDTH, MIN_FONT, colours, finish, integ
                                     legend_outside, plt, reference_line, setup_style, value_ticks)
 
 CAPTIONS = {
-    "junta-scale": "Definition 2 scales of the proof's junta networks (largest over all n, s, instances and seeds) "
-    "against the junta size p, with the proof's levels sqrt(p) and p (solid) and the theorem's levels "
-    "sqrt(log2 s) and log2 s (dotted, one per s, labelled on the right). W equals sqrt(p) exactly; B = p - 1 "
-    "(the bias) stays below p.",
+    "junta-scale": "Definition 2 scales W (left) and B (right) of the proof's junta networks (largest over all n, s, "
+                   "instances and seeds; dots) against the junta size p, with the proof's levels sqrt(p) and p "
+                   "(solid) and the theorem's levels sqrt(log2 s) and log2 s (dotted, one per s, labelled on the "
+                   "right). A dot above the solid line would exceed the proof's scale; the theorem's levels cover the "
+                   "proof's only for p <= log2 s. The title gives the most neurons active on any cube. The verdicts "
+                   "are in the check cards below.",
     "hardness-cliff": "Left: exact test error of the low-degree learner relative to the trivial error, against the "
-    "degree d, at the largest n (mean over seeds; one colour per p; parities solid, random juntas dashed; a "
-    "constant random table, whose trivial error is 0, is left out): parities stay at the trivial error until "
-    "d = p (dotted) and drop to 0 there, while random juntas fall earlier. Right: the number of features N_p(n) "
-    "the learner needs at d = p (points) between the exact bounds (n/p)^p and (e n/p)^p (shaded), log-log.",
+                      "degree d, at the largest n (mean over seeds; one colour per p; parities solid, random juntas "
+                      "dashed; a constant random table, whose trivial error is 0, is left out), with d = p dotted in "
+                      "each colour. No polynomial of degree below p correlates with a parity of p bits, so a parity "
+                      "line cannot fall below 1 (the trivial error) left of its dotted line; a random junta's line "
+                      "may drop earlier. Right: the number of features N_p(n) the learner needs at d = p (points) "
+                      "against n, log-log, with the bounds (n/p)^p and (e n/p)^p (shaded).",
 }
 
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 from sparseact.plots._style import FULL_WIDTH, colours, finish, legend_outside, plt, reference_line, setup_style
 
 CAPTIONS = {
-    "learning-curves": "Exact test loss (= excess error; realisable targets) against the sample size m, one panel "
-    "per target: median over seeds and replicates (line) with the min-max range (shaded), for the sparse ERM "
-    "(certified in H_{n,2s,k}^{W,B} on its sample), an unconstrained network of the same size and the low-degree "
-    "learner. The squares at the right are the sparse ERM at m = Theorem 17's expression (hidden constant 1, "
-    "dashed line); from the dotted m on, a sample covers the cube with probability 1 - delta and exact ERM has "
-    "loss 0. The losses fall below eps (dark grey) orders of magnitude before Theorem 17's m; light grey: the "
-    "loss of the best constant; losses of exactly 0 are drawn on the bottom edge.",
+    "learning-curves": "Exact test loss (= excess error; realisable targets) against the sample size m, log-log, one "
+                       "panel per target: median over seeds and replicates (line) and min-max range (shaded) of the "
+                       "sparse ERM (certified in H_{n,2s,k}^{W,B} on its sample), an unconstrained network of the "
+                       "same size and the low-degree learner. Squares: the sparse ERM at Theorem 17's m (hidden "
+                       "constant 1, dashed), which the theorem asks to be at or below eps (dark grey) with "
+                       "probability 1 - delta; from the dotted m on, a sample covers the cube with probability 1 - "
+                       "delta and exact ERM has loss 0. Light grey: the loss of the best constant; losses of exactly "
+                       "0 are drawn on the bottom edge. The verdicts and the worst values are in the check cards "
+                       "below.",
 }
 
 #: Losses are drawn clipped below at this value (a log axis cannot show 0).

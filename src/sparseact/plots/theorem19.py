@@ -6,15 +6,18 @@ from sparseact.plots._style import (FULL_WIDTH, SINGLE_WIDTH, colours, finish, l
                                     reference_curve, setup_style, value_ticks)
 
 CAPTIONS = {
-    "rademacher": "Lower-bound estimates of R_H(S) (replicate 0; one colour per input distribution) with the "
-    "bounds in black. Left: against s at the largest m, sparse class (k = 1, circles, solid) and dense class "
-    "(k = s, squares, dashed): the sparse estimates stay flat in s while the dense ones grow, and all stay below "
-    "eq. (1). Middle: against m (s in the middle of the grid, k = 1): the estimates fall with m, below eq. (1). "
-    "Right: Conjecture 20's question, the estimate (95% CI) against n with the points scaled to R = 1: flat in n, "
-    "below eqs. (15) and (16).",
-    "scale": "Exact R_H(S) of one Gaussian sample rescaled to norm R (B = 0, s = k = 1) against m R, with eq. (1) "
-    "as printed (dotted) and with the log floored at 1 (dashed): R_H grows linearly in R, while the printed "
-    "eq. (1) falls below it as m R -> 1; the floored version stays above.",
+    "rademacher": "Lower-bound estimates of R_H(S) (replicate 0; one colour per input distribution), log-log, with "
+                  "the bounds in black (line styles in the legend); since the estimates are lower bounds, a point "
+                  "clearly above a bound would contradict it. Left: against s at the largest m, sparse class (k = 1, "
+                  "circles, solid) and dense class (k = s, squares, dashed), with eqs. (1) and (16) and the dense "
+                  "bound. Middle: against m (s in the middle of the grid, k = 1), with eq. (1). Right: Conjecture "
+                  "20's question, the estimate (95% CI) against n with the points scaled to R = 1, with eqs. (15) and "
+                  "(16); a rise with n would speak against a bound free of n. The verdicts and the worst values are "
+                  "in the check cards below.",
+    "scale": "Exact R_H(S) of one Gaussian sample rescaled to norm R (B = 0, s = k = 1; circles) against m R, "
+             "log-log, with eq. (1) as printed (dotted) and with the log floored at 1 (dashed). A valid bound lies on "
+             "or above the circles at every m R; where a bound's line passes below them, the bound is violated. The "
+             "verdicts are in the check cards below.",
 }
 
 #: Line styles of the bounds, shared by every panel.

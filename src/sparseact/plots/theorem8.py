@@ -10,25 +10,33 @@ from sparseact.plots._style import (FULL_WIDTH, SINGLE_WIDTH, finish, integer_ti
 
 CAPTIONS = {
     "error-vs-degree": "Exact test error (loss (yhat - y)^2/2 over the whole cube, worst inner seed, first verdict "
-                       "seed) against the degree d at the largest sample size, one panel per family of targets; "
-                       "dotted: the Fourier-tail floor (1/2) sum_{|T|>d} fhat(T)^2 of Lemma 7; dashed: eps. The "
-                       "error follows its floor and reaches eps at a small degree, where Theorem 8's degree "
-                       "(constant 1) is 10^6 to 10^13.",
-    "lemma7-rate": "Lemma 7: the excess error over the floor divided by the variance term N_d C_H^2 / m, against "
-                   "m, one dot per (target, degree, inner seed), all verdict seeds (exact fits, excess < 1e-12, "
-                   "left out). The ratio stays two orders of magnitude below Lemma 7's constant 1 (dashed) and "
-                   "does not grow with m.",
-    "degree-vs-k": "Left: the exact degree whose floor is at most relative_eps x the trivial loss, for "
-                   "certified-sparse targets against their certified k, and for the parity and dense baselines. "
-                   "Right: the degree the data needed to reach eps against Theorem 8's prescribed degree "
-                   "(constant 1), per target (log scale): six or more orders of magnitude apart.",
-    "proof-rho": "Proof of Theorem 8, choice of rho: Lemma 10's bound divided by eps/3 against log(1/eps) (k = 1, "
-                 "W = 1, B = 1). At the printed 1 - rho it crosses the required level 1 (dashed) for every c "
-                 "(c = 1 and c = 1e-12 shown), so no constant c gives NS_rho <= eps/3; at the corrected 1 - rho* "
-                 "it stays below 1.",
+                       "seed) against the degree d at the largest sample size, log scale, one panel per family of "
+                       "targets and one colour per target (solid with dots); dotted in the same colour: the "
+                       "Fourier-tail floor (1/2) sum_{|T|>d} fhat(T)^2 of Lemma 7, the least error of any degree-d "
+                       "polynomial; dashed: eps. The first d at which a solid line reaches the dashed one is the "
+                       "degree the data needed; the degree-vs-k figure and the check cards below set it against "
+                       "Theorem 8's degree (constant 1).",
+    "lemma7-rate": "Lemma 7: the excess error over the floor divided by the variance term N_d C_H^2 / m, against m, "
+                   "log-log, one dot per (target, degree, inner seed), coloured by degree, all verdict seeds (fits "
+                   "whose excess is at rounding level are left out). A dot above the dashed line would exceed Lemma 7 "
+                   "with constant 1; if the ratio grew with m, the dots would rise to the right. The verdict and the "
+                   "worst value are in the check cards below.",
+    "degree-vs-k": "Left: the degree each target's Fourier-tail floor needs to reach relative_eps x the trivial loss, "
+                   "for certified-sparse targets against their certified k, and for the parity and dense baselines. "
+                   "Right: per target, the degree the data needed to reach eps (left bar; a degree of 0 is drawn as a "
+                   "short bar) beside Theorem 8's prescribed degree (constant 1, right bar), log scale; a right bar "
+                   "below its left one would mean the prescribed degree is too small. The verdicts and the worst "
+                   "values are in the check cards below.",
+    "proof-rho": "Proof of Theorem 8, choice of rho: Lemma 10's bound divided by eps/3 against log(1/eps) (k = 1, W = "
+                 "1, B = 1), log scale, at the printed 1 - rho for c = 1 (circles) and for a tiny c (squares; value "
+                 "in the legend), and at the corrected 1 - rho* (triangles). The proof needs NS_rho <= eps/3, i.e. "
+                 "points on or below the dashed line at 1; a line that crosses above it as eps shrinks (to the right) "
+                 "shows that choice of rho falling short. The verdicts are in the check cards below.",
     "proof-tail": "Proof of Theorem 8, tail step: for d = ceil(1/(1-rho)) the chain needs 1 <= d(1-rho) <= "
-                  "3(1-rho^d). Both sides against 1 - rho (lines) stay above 1 (dotted) and in order; markers: "
-                  "the proof's own printed (circles) and corrected (triangles) 1 - rho.",
+                  "3(1-rho^d). Both sides against 1 - rho (log scale): d(1 - rho) (blue line) and 3(1 - rho^d) "
+                  "(orange line), with the dotted line at 1; the chain is satisfied where the blue line is on or "
+                  "above the dotted one and on or below the orange one. Markers: the proof's own printed (circles) "
+                  "and corrected (triangles) 1 - rho, on both lines. The verdicts are in the check cards below.",
 }
 
 #: Test errors below this are drawn at it (a log axis cannot show 0).
