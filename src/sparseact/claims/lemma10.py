@@ -647,6 +647,7 @@ def _claim21_records(noise_formula, tail, parity, tail_failures=None):
 
 def _eq17_records(eq17, eq17_failures=None):
     import json
+    import math
 
     import numpy as np
 
@@ -654,7 +655,7 @@ def _eq17_records(eq17, eq17_failures=None):
     from sparseact.ledger import ClaimRecord, Verdict, close, verdict_all, verdict_at_most
 
     common = dict(claim_id="lemma10", paper_ref="Appendix B, eq. (17)", method="exact", instances=len(eq17))
-    rho_note = ", ".join(f"rho={rho:g}: r={int(r)}, 1-2/r={1 - 2 / r:g}"
+    rho_note = ", ".join(f"rho={rho:g}: r={int(r)}, 1-2/r={1 - 2 / r if r else -math.inf:g}"  # r = 0 iff rho < -1
                          for rho, r in eq17.groupby("rho")["r"].first().items())
     dictator = eq17[eq17["family"] == "dictator"]
 
