@@ -318,6 +318,20 @@ def _tail_failures(label: str, net, tail_rows: list[dict]) -> list[dict]:
     """Certificates of the in-range rows of ``tail_rows`` (one network) that violate Claim 2.1's tail bound.
 
     Built at run time, where the network is at hand; empty when ``lemma10/claim21-tail`` passes on it.
+
+    Parameters
+    ----------
+    label : str
+        The instance.
+    net : SparseReLUNetwork
+        The network ``f``.
+    tail_rows : list of dict
+        Its rows of :func:`_tail_rows` (``rho``, ``in_range``, ``d``, ``tail``, ``bound``).
+
+    Returns
+    -------
+    list of dict
+        ``instance``, ``rho``, ``d``, ``excess``, ``counterexample`` and ``certificate`` (JSON text) per violation.
     """
     import json
 
@@ -327,8 +341,8 @@ def _tail_failures(label: str, net, tail_rows: list[dict]) -> list[dict]:
     failures = []
     for row in bad:
         certificate = tail_certificate({"network": cert.network_spec(net)}, row["rho"], row["d"], row["tail"],
-                                       row["bound"], f"network {label}, rho = {row['rho']:g} in [0, 1), d = "
-                                       f"{row['d']}", strict=False)
+                                       row["bound"], f"network {label}, rho = {row['rho']:g}, d = {row['d']}",
+                                       strict=False)
         if certificate is not None:
             failures.append(dict(instance=label, rho=row["rho"], d=row["d"], excess=row["tail"] - row["bound"],
                                  counterexample=f"{label}, rho = {row['rho']:g}, d = {row['d']}: tail = "
