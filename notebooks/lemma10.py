@@ -76,10 +76,11 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # ## Verdicts
 #
 # What decides each check is stated here; the outcomes are not. Every check is exact. An $O()$ statement never
-# gets a FAIL for its constant, and a FAIL needs a certificate (a monomial or the dictator network) that
+# gets a FAIL for its constant, and a FAIL needs a certificate (a monomial or a network of the grid) that
 # `sparseact verify-certificate` recomputes from the JSON alone. Rows marked *proved* test an inequality proved
-# in the row's notes and carry no certificate or finding class: a violation would be a bug, and the run would
-# stop with an error rather than record a FAIL.
+# in the row's notes; a FAIL of one would carry the finding class given below and a certificate of the worst
+# violating instance (networks are certified in the run stage, where they are at hand), and the row would be
+# INCONCLUSIVE if no instance certified the violation exactly.
 #
 # * `lemma10/bound`: $\mathrm{NS}_\rho$ over Lemma 10's expression (constant 1, certified $k$) on the $1-\rho$ grid.
 #   PASS when the log-log slope of the worst ratio along $n$, $k$ and $1/(1-\rho)$ is at most 0.1; INCONCLUSIVE
@@ -93,6 +94,8 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # * `lemma10/claim21-tail` (*proved*): every tail $\sum_{|T|>d}\hat f(T)^2$ against $2\,\mathrm{NS}_\rho(f)/(1-\rho^d)$
 #   for every network and monomial, every $\rho\in[0,1)$ of the grid and every $1\le d\le n$; PASS when no tail
 #   exceeds its bound. For $\rho\in[0,1)$, $1-\rho^{|T|}\ge1-\rho^d$ when $|T|>d$, which is the printed "hence".
+#   A FAIL would be a `statement-error`, because Claim 2.1 is stated for all $f$ and used for $\rho\in[0,1)$, the
+#   range this check covers; the tail against the bound on the worst monomial or network would be its certificate.
 # * `lemma10/claim21-tail-negative-rho`: the same at $\rho\in\{-0.9,-0.5,-0.1\}$, where $1-\rho^{|T|}$ is not
 #   increasing in $|T|$. FAIL only with a violation on a monomial $x_1x_2$ or $x_1x_2x_3$ (its
 #   $\mathrm{NS}_\rho = (1-\rho^{|T|})/2$ is a closed form); INCONCLUSIVE if only networks violate it. A FAIL would
@@ -113,7 +116,10 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   $\mathrm{NS}_{1-2/r}(h) = \tfrac1r\mathbb{E}_{z,\{A_e\}}[\mathrm{AS}(H_z)]$ (with the $\tfrac14$), and, *proved*,
 #   $\mathrm{NS}_\rho\le\mathrm{NS}_{1-2/r}$ ($1-2/r\le\rho$, and $\mathrm{NS}$ is non-increasing in $\rho$ on $[0,1)$
 #   by Claim 2.1) and $r(1-\rho)\ge1$, i.e. $1/\sqrt r\le\sqrt{1-\rho}$, the last line of Appendix B. PASS when all
-#   three are satisfied on every row; INCONCLUSIVE if the identity disagrees.
+#   three are satisfied on every row; INCONCLUSIVE if the identity disagrees. A FAIL of `lemma10/eq17-corrected`
+#   would refute the repair and leave the printed (17)'s slip unrepaired, so it would be a `proof-slip` as well,
+#   certified by $\mathrm{NS}_\rho(h)$ against $\mathrm{NS}_{1-2/r}(h)$ on the network, or else by $r(1-\rho)$
+#   against 1 as a formula of $\rho$.
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.

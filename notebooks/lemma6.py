@@ -76,8 +76,10 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   Lemma 6 is measured separately by `lemma6/bound`, and the identity only enters the proof through a constant.
 # * `lemma6/identity-corrected`: both sides of $\mathrm{AS}(g) = -\frac12\mathbb{E}_x[g(x)\sum_i x_i]$ on the same
 #   halfspaces (for $g$ non-increasing, $\mathbb{E}[x_ig] = -\frac12\Pr[g(x)\ne g(x^{\oplus i})]$); PASS when they
-#   agree to $10^{-9}$ on every halfspace. It has no certificate or finding class: a violation would be a bug,
-#   and the run would stop with an error rather than record a FAIL.
+#   agree to $10^{-9}$ on every halfspace. A FAIL would refute the correction and leave the printed identity's slip
+#   unrepaired, so it would be a `proof-slip` like the previous check, certified on the halfspace of largest error
+#   (given as $h = 1-g = \mathbb 1\{\langle w,x\rangle>b\}$, since $\mathrm{AS}(g)=\mathrm{AS}(h)$ and
+#   $\mathbb{E}[g\sum_ix_i] = -\mathbb{E}[h\sum_ix_i]$).
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.

@@ -76,8 +76,9 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # ## Verdicts
 #
 # What decides each check is stated here; the outcomes are not. A $\Theta$/$O$ statement never gets a FAIL for
-# its constant. Rows marked *proved* test an inequality proved in the row's notes and carry no certificate or
-# finding class: a violation would be a bug, and the run would stop with an error rather than record a FAIL.
+# its constant. Rows marked *proved* test an inequality proved in the row's notes. A FAIL of one would carry the
+# finding class given below and a certificate of the worst violating instance, which `sparseact verify-certificate`
+# recomputes from the JSON alone; the row would be INCONCLUSIVE if no instance certified the violation exactly.
 #
 # * `theorem8/prescription` (exact): per target, the smallest degree and sample size of the grid whose exact test
 #   error (worst inner seed) is $\le\varepsilon$, against Theorem 8's $d$ and $m$ with constant 1. PASS when every
@@ -91,7 +92,9 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   $N_dC_{\mathcal H}^2/m$. PASS when the log-log slope of the worst ratio along $m$ and along $N_d$ is at most
 #   0.1; INCONCLUSIVE if it grows or fewer than three values were swept.
 # * `theorem8/C_H` (exact, *proved*): $\max_x|h(x)|$ over the whole cube against $k(W\sqrt n+B)$ with the
-#   certified $k$, $W$, $B$; PASS when the ratio is at most 1 on every target.
+#   certified $k$, $W$, $B$; PASS when the ratio is at most 1 on every target. A FAIL would be a `proof-slip` (the
+#   step bounding each neuron's contribution), certified by $|h(x)|$ at the maximising cube point against
+#   $k(W\sqrt n+B)$ with $k$, $W$, $B$ recomputed from the network.
 # * `theorem8/rho-choice` (exact, in log space): Lemma 10's bound at the printed $1-\rho$ divided by $\varepsilon/3$,
 #   over a grid of $\varepsilon$ and $c$. The step needs this ratio $\le 1$ for some constant $c$ and every
 #   $\varepsilon$, so a FAIL needs a certificate at one fixed $c$ ($10^{-12}$) with the ratio above 2 (a margin over
@@ -105,15 +108,20 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   $1-\rho^* = \min\{\varepsilon^2/(36k^8W^4\Lambda^4), \varepsilon^2/(36k^6B^4\log s), e^{-4}\}$,
 #   $\Lambda = \max(27, 2\log(ns)+4\log(6k^4W^2/\varepsilon))$, on the block and a wide grid of $(n,s,k,W,B)$ with
 #   $\varepsilon = e^{-\ell}$, $\ell\in[0,700]$; PASS when the ratio is at most 1 everywhere. This correction
-#   replaces $\log(ns)$ by $\Theta(\log(nskW/\varepsilon))$ in Theorem 8's $d$.
+#   replaces $\log(ns)$ by $\Theta(\log(nskW/\varepsilon))$ in Theorem 8's $d$. A FAIL would refute the correction
+#   and leave the printed choice's slip unrepaired, so it would be a `proof-slip` like `theorem8/rho-choice`, with
+#   the ratio as a formula of the worst $(n,s,k,W,B,\varepsilon)$ as certificate.
 # * `theorem8/tail-step` (exact, *proved*): the printed chain for the $d$ the proof must choose,
 #   $d=\lceil1/(1-\rho)\rceil$ (the last "$\le\varepsilon$" forces $d\ge 1/(1-\rho)$). PASS when
 #   $1\le d(1-\rho)\le 3(1-\rho^d)$ on a grid of $1-\rho\in(0,1]$ and at the proof's own $1-\rho$. Other $d$ are
-#   not tested: for them the chain can be false (e.g. $\rho=0.05$, $d=4$: $d(1-\rho)=3.8 > 3(1-\rho^4)$).
+#   not tested: for them the chain can be false (e.g. $\rho=0.05$, $d=4$: $d(1-\rho)=3.8 > 3(1-\rho^4)$). A FAIL
+#   would be a `proof-slip` (a step of the proof), certified by the violated link of the chain as a formula of the
+#   worst $(1-\rho, d)$.
 # * `theorem8/tail-step-corrected` (exact, *proved*): Claim 2.1 carries a factor 2 that the chain drops. With it, the
 #   chain needs $1-\rho^d\ge 1-1/e$ for $d=\lceil1/(1-\rho)\rceil$, which gives
 #   $\sum_{|T|>d}\hat f(T)^2 \le 2\varepsilon/(3(1-1/e)) = O(\varepsilon)$; PASS when the minimum of $1-\rho^d$ over
-#   the same grid is at least $1-1/e$.
+#   the same grid is at least $1-1/e$. A FAIL would refute this repair of the previous step, so it would be a
+#   `proof-slip` too, certified by $1-\rho^d$ against $1-1/e$ at the worst $(1-\rho, d)$.
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from sparseact import analysis, sensitivity
@@ -165,3 +166,91 @@ def test_dictator_network_is_x1_and_one_sparse():
     res = sensitivity.bucket_coupling_noise_sensitivity(net, 0.3, exact=True)
     assert res.right == pytest.approx(0.5) and res.left == pytest.approx(0.35)
     assert math.isclose(res.left_unnormalised, 1.4)
+
+
+# ---------------------------------------------------------------------------
+# Forced violations: a FAIL carries a finding class and a certificate the verifier confirms
+# ---------------------------------------------------------------------------
+
+
+def _x1x2_network():
+    """``x1 x2 = 2 relu(x1 + x2 - 1) + 2 relu(-x1 - x2 - 1) - relu(1)`` on ``{-1,1}^2`` (all weight at level 2)."""
+    from sparseact.networks import SparseReLUNetwork
+
+    return SparseReLUNetwork([2.0, 2.0, -1.0], [[1.0, 1.0], [-1.0, -1.0], [0.0, 0.0]], [1.0, 1.0, -1.0])
+
+
+def _assert_certified_fail(record, finding):
+    assert record.verdict is Verdict.FAIL and record.finding == finding and record.counterexample, record
+    verification = verify_certificate(record.certificate)
+    assert verification.confirmed, verification.message
+
+
+def _replicate0(report, name):
+    table = report.tables[name]
+    return table[table["replicate"] == 0].drop(columns=["replicate"]).reset_index(drop=True)
+
+
+def _claim21(report, parity=None, extra_tail_rows=(), tail_failures=None):
+    parity = _replicate0(report, "lemma10-parity") if parity is None else parity
+    tail = pd_concat([_replicate0(report, "lemma10-tail"), pd.DataFrame(list(extra_tail_rows))])
+    records = lemma10._claim21_records(_replicate0(report, "lemma10-ns-formula"), tail, parity, tail_failures)
+    return {r.check_id: r for r in records}["lemma10/claim21-tail"]
+
+
+def test_claim21_tail_passes_on_the_real_tables(report):
+    assert _claim21(report).verdict is Verdict.PASS
+
+
+def test_claim21_tail_fail_on_a_monomial_is_certified(report):
+    parity = _replicate0(report, "lemma10-parity")
+    parity["in_range"] = parity["in_range"] | np.isclose(parity["rho"], -0.5)  # fabricated: rho = -0.5 counted in
+    record = _claim21(report, parity=parity)
+    _assert_certified_fail(record, "statement-error")
+    assert record.certificate["lhs"]["function"] == {"monomial": [0, 1], "n": 2}
+    assert record.certificate["rhs"]["vars"]["rho"] == -0.5
+
+
+def test_claim21_tail_fail_on_a_network_is_certified_at_run_time(report):
+    net = _x1x2_network()
+    assert np.array_equal(net.truth_table(), hypercube(2).prod(axis=1))
+    rows = lemma10._tail_rows("x1x2-net", analysis.level_weights(net.truth_table()), [-0.5, 0.5], 2)
+    assert lemma10._tail_failures("x1x2-net", net, rows) == []  # in [0, 1) nothing to certify
+    rows = [dict(row, in_range=True) for row in rows]  # fabricated: every rho counted in range
+    failures = lemma10._tail_failures("x1x2-net", net, rows)
+    assert [(f["rho"], f["d"]) for f in failures] == [(-0.5, 1)]
+    record = _claim21(report, extra_tail_rows=rows, tail_failures=pd.DataFrame(failures))
+    _assert_certified_fail(record, "statement-error")
+    assert "network" in record.certificate["lhs"]["function"]
+
+
+def _eq17(table, failures=None):
+    return {r.check_id: r for r in lemma10._eq17_records(table, failures)}["lemma10/eq17-corrected"]
+
+
+def test_eq17_corrected_fail_of_r_is_certified(report):
+    table = _replicate0(report, "lemma10-eq17")
+    assert _eq17(table).verdict is Verdict.PASS
+    bad = table[table["family"] == "dictator"].iloc[[0]].assign(rho=-3.0, r=0)  # fabricated: r = floor(2/4) = 0
+    with np.errstate(divide="ignore"):
+        record = _eq17(pd_concat([table, bad]))
+    _assert_certified_fail(record, "proof-slip")
+    assert record.certificate["relation"] == ">=" and record.certificate["lhs_value"] == 0.0
+
+
+def test_eq17_corrected_fail_of_monotonicity_is_certified_at_run_time():
+    """rho = -0.5 (outside [0, 1)): NS_rho(x1 x2) = 3/8 > NS_{1-2/r}(x1 x2) = NS_{-1}(x1 x2) = 0."""
+    from sparseact.datafiles import network_arrays
+
+    point = {"kind": "appendixB", "n": 2, "s": 3, "k": 2, "rho": -0.5, "instances": 1}
+    data = {**network_arrays(_x1x2_network(), "net.gaussian.0"), **network_arrays(lemma10.dictator_network(2),
+                                                                                   "net.dictator.0")}
+    tables = lemma10.run(point, data, np.random.default_rng(0))
+    assert list(tables[lemma10.EQ17_FAILURES]["instance"]) == ["gaussian-0"]
+    record = _eq17(tables["lemma10-eq17"], tables[lemma10.EQ17_FAILURES])
+    _assert_certified_fail(record, "proof-slip")
+    assert record.certificate["lhs_value"] == pytest.approx(0.375) and record.certificate["rhs_value"] == 0.0
+
+
+def pd_concat(frames):
+    return pd.concat(frames, ignore_index=True)

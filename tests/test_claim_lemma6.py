@@ -133,3 +133,25 @@ def test_corrected_identity_closed_form_for_majority():
         assert ident.AS == pytest.approx(closed, rel=1e-12)
         assert ident.corrected_rhs == pytest.approx(closed, rel=1e-12)
         assert ident.paper_rhs == pytest.approx(-closed / 2, rel=1e-12)
+
+
+def test_identity_corrected_fail_is_certified(monkeypatch):
+    """A forced violation: the factor -1/4 instead of -1/2, in the check and in the certificate's formula alike."""
+    from sparseact.verify import verify_certificate
+
+    point = get_claim("lemma6").points(BLOCK)["n6"]
+    data = lemma6.generate(point, np.random.default_rng(3))
+    tables = lemma6.run(point, data, None)
+    assert lemma6.FAILURES not in tables  # a passing run writes no failure table
+    assert {r.check_id: r for r in lemma6.assemble(BLOCK, tables).records}[
+        "lemma6/identity-corrected"].verdict.value == "PASS"
+    monkeypatch.setattr(lemma6, "CORRECTED_FACTOR", -0.25)
+    tables = lemma6.run(point, data, None)
+    positive = tables["lemma6"][tables["lemma6"]["positive"] & (tables["lemma6"]["p"] < 1)]
+    assert len(tables[lemma6.FAILURES]) == len(positive) > 0
+    record = {r.check_id: r for r in lemma6.assemble(BLOCK, tables).records}["lemma6/identity-corrected"]
+    assert record.verdict.value == "FAIL" and record.finding == "proof-slip" and record.counterexample
+    verification = verify_certificate(record.certificate)
+    assert verification.confirmed, verification.message
+    assert record.certificate["rhs"]["vars"]["f"] == -0.25
+    assert abs(record.certificate["lhs_value"] - record.certificate["rhs_value"]) == pytest.approx(record.worst_value)

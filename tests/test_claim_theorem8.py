@@ -141,3 +141,104 @@ def test_check_rejects_bad_blocks(change, key):
     with pytest.raises(ConfigError, match=key.replace("[", r"\[").replace("]", r"\]")):
         get_claim("theorem8").check(dict(TINY, **change))
     get_claim("theorem8").check(TINY)
+
+
+# ---------------------------------------------------------------------------
+# Forced violations: a FAIL carries a finding class and a certificate the verifier confirms
+# ---------------------------------------------------------------------------
+
+
+def _assert_certified_fail(record, finding):
+    assert record.verdict.value == "FAIL" and record.finding == finding and record.counterexample, record
+    verification = verify_certificate(record.certificate)
+    assert verification.confirmed, verification.message
+
+
+def _proof_tables():
+    return t8._run_proof(t8.points(TINY)["proof-steps"])
+
+
+def _rho_corrected(tables):
+    records = t8._rho_records(TINY, tables["theorem8-rho-choice"], tables["theorem8-rho-first-fail"],
+                              tables["theorem8-rho-corrected-wide"])
+    return {r.check_id: r for r in records}["theorem8/rho-choice-corrected"]
+
+
+def test_rho_choice_corrected_fail_is_certified(monkeypatch):
+    assert _rho_corrected(_proof_tables()).verdict.value == "PASS"
+    # Lemma 10's hidden constant C = 10: the 1 - rho* built for C = 1 no longer gives NS_rho <= eps/3.
+    monkeypatch.setattr(t8, "LEMMA10_C", 10.0)
+    record = _rho_corrected(_proof_tables())
+    _assert_certified_fail(record, "proof-slip")
+    assert record.certificate["lhs_value"] == pytest.approx(record.worst_value)
+    assert record.certificate["lhs"]["vars"]["C"] == 10.0
+
+
+def _tail_table(pairs):
+    """A tail-step table whose rows have the given ``(1 - rho, d)`` (fabricated ``d`` allowed)."""
+    import pandas as pd
+
+    omr = np.array([p[0] for p in pairs], dtype=float)
+    d = np.array([p[1] for p in pairs], dtype=float)
+    with np.errstate(divide="ignore"):  # 1 - rho = 1: rho^d = 0
+        one_minus_rho_d = -np.expm1(d * np.log1p(-omr))
+    return pd.DataFrame(dict(source=["grid"] * len(pairs), one_minus_rho=omr, d=d, d_one_minus_rho=d * omr,
+                             one_minus_rho_d=one_minus_rho_d, three_one_minus_rho_d=3 * one_minus_rho_d))
+
+
+def _tail(pairs):
+    return {r.check_id: r for r in t8._tail_records(_tail_table(pairs))}
+
+
+def test_tail_steps_pass_for_the_proofs_d():
+    omr = np.linspace(1.0, 1e-3, 50)
+    records = _tail([(o, float(np.ceil(1 / o))) for o in omr])
+    assert {r.verdict.value for r in records.values()} == {"PASS"}
+
+
+@pytest.mark.parametrize("pairs,relation", [
+    ([(0.95, 2.0), (0.95, 4.0)], "<="),  # rho = 0.05, d = 4: d(1-rho) = 3.8 > 3(1-rho^4)
+    ([(0.95, 2.0), (0.5, 1.0)], ">="),  # d(1-rho) = 0.5 < 1
+])
+def test_tail_step_fail_is_certified(pairs, relation):
+    record = _tail(pairs)["theorem8/tail-step"]
+    _assert_certified_fail(record, "proof-slip")
+    assert record.certificate["relation"] == relation
+    assert record.certificate["lhs"]["vars"] == {"omr": pairs[1][0], "d": int(pairs[1][1])}
+
+
+def test_tail_step_corrected_fail_is_certified():
+    record = _tail([(0.95, 2.0), (0.5, 1.0)])["theorem8/tail-step-corrected"]  # 1 - rho^d = 0.5 < 1 - 1/e
+    _assert_certified_fail(record, "proof-slip")
+    assert record.certificate["lhs_value"] == pytest.approx(0.5)
+
+
+def _target_run(name):
+    point = dict(t8.points(TINY)[name], degrees=[0, 1], sample_sizes=[60], seeds=1)
+    return t8._run_target(point, t8.generate(point, np.random.default_rng(3)))
+
+
+def test_ch_fail_is_certified(monkeypatch):
+    from sparseact import bounds
+
+    tables = _target_run("target-gaussian-k1")
+    assert t8.CH_FAILURES not in tables
+    assert t8._ch_record(tables["theorem8-targets"]).verdict.value == "PASS"
+    # A statement 100 times stricter than the printed C_H, in the check and in the certificate's formula alike.
+    monkeypatch.setattr(bounds, "class_sup_bound", lambda n, k, W, B: k * (W * np.sqrt(n) + B) / 100)
+    monkeypatch.setattr(t8, "CH_EXPR", "k * (W * sqrt(n) + B) / 100")
+    tables = _target_run("target-gaussian-k1")
+    record = t8._ch_record(tables["theorem8-targets"], tables[t8.CH_FAILURES])
+    _assert_certified_fail(record, "proof-slip")
+    assert record.certificate["lhs_value"] == pytest.approx(tables["theorem8-targets"]["max_abs_h"].iloc[0])
+    # The right side is recomputed from the network (k from its active sets, W and B from its weights).
+    assert record.certificate["rhs"]["vars"]["k"]["vars"]["a"]["quantity"] == "max_active"
+
+
+def test_ch_fail_without_a_recorded_instance_is_inconclusive():
+    import pandas as pd
+
+    targets = pd.DataFrame(dict(target=["t"], max_abs_h=[2.0], C_H=[1.0]))
+    record = t8._ch_record(targets)
+    assert record.verdict.value == "INCONCLUSIVE" and not record.finding and record.certificate is None
+    assert "no instance certifies it exactly" in record.notes

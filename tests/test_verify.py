@@ -100,3 +100,23 @@ def test_cli_exit_status(tmp_path, capsys):
     assert main(["verify-certificate", str(good), str(bad)]) == 1
     out = capsys.readouterr().out
     assert "confirmed" in out and "NOT confirmed" in out
+
+
+def test_fail_fields():
+    from sparseact.certificates import certificate_if_violated, fail_fields
+    from sparseact.ledger import ClaimRecord, Verdict
+
+    fields = dict(claim_id="x", check_id="x/y", paper_ref="", statement="", check="", variant="", method="exact",
+                  instances=1, worst_value=3.0, worst_value_label="")
+    calls = []
+    passed = fail_fields(Verdict.PASS, "proof-slip", lambda: calls.append(1), notes="n")
+    assert passed == dict(verdict=Verdict.PASS, finding="", certificate=None, counterexample="", notes="n")
+    assert not calls
+    failed = ClaimRecord(**fields, **fail_fields(Verdict.FAIL, "typo", lambda: (_as_certificate(), "chi_[3]")))
+    assert failed.finding == "typo" and failed.counterexample == "chi_[3]"
+    assert verify_certificate(failed.certificate).confirmed
+    uncertified = ClaimRecord(**fields, **fail_fields(Verdict.FAIL, "typo", lambda: None, notes="n"))
+    assert uncertified.verdict is Verdict.INCONCLUSIVE and uncertified.certificate is None
+    assert uncertified.notes.startswith("n [") and "INCONCLUSIVE" in uncertified.notes
+    assert certificate_if_violated("<=", formula("1"), formula("1"), 1.0, 1.0 + 1e-13, "a", "b") is None
+    assert certificate_if_violated("<=", formula("2"), formula("1"), 2.0, 1.0, "a", "b")["lhs_value"] == 2.0

@@ -108,6 +108,58 @@ def certificate(relation: str, lhs: dict, rhs: dict, lhs_value: float, rhs_value
             "explanation": explanation}
 
 
+def fail_fields(verdict, finding: str, build, notes: str = "") -> dict:
+    """The verdict-dependent fields of a ledger row whose verdict a ``verdict_*`` function computed.
+
+    A FAIL needs a finding class and a certificate (:class:`sparseact.ledger.ClaimRecord`):
+    for a FAIL, ``build()`` certifies the worst violating instance. When it returns ``None``
+    (no recorded instance violates the relation beyond the certificate's reproduction
+    tolerance) the row is INCONCLUSIVE, with a note saying so. Any other verdict passes
+    through unchanged, with no finding, certificate or counterexample.
+
+    Parameters
+    ----------
+    verdict : Verdict
+        The computed verdict.
+    finding : str
+        What a FAIL of this check would mean (one of :data:`sparseact.ledger.FINDINGS`).
+    build : callable
+        ``build() -> (certificate, counterexample)`` or ``None``; called for a FAIL only.
+    notes : str
+        The row's notes.
+
+    Returns
+    -------
+    dict
+        ``verdict``, ``finding``, ``certificate``, ``counterexample`` and ``notes``, as keyword
+        arguments of :class:`~sparseact.ledger.ClaimRecord`.
+    """
+    from sparseact.ledger import Verdict
+
+    if verdict is not Verdict.FAIL:
+        return dict(verdict=verdict, finding="", certificate=None, counterexample="", notes=notes)
+    built = build()
+    if built is None:
+        return dict(verdict=Verdict.INCONCLUSIVE, finding="", certificate=None, counterexample="",
+                    notes=(notes + " " if notes else "") + "[violated beyond the verdict tolerance but no instance "
+                    "certifies it exactly: INCONCLUSIVE]")
+    certificate_, counterexample = built
+    return dict(verdict=Verdict.FAIL, finding=finding, certificate=certificate_, counterexample=counterexample,
+                notes=notes)
+
+
+def certificate_if_violated(relation: str, lhs: dict, rhs: dict, lhs_value: float, rhs_value: float,
+                            lhs_label: str, rhs_label: str, explanation: str = "") -> dict | None:
+    """:func:`certificate`, or ``None`` when the values do not violate the relation beyond the tolerance.
+
+    For the ``build`` of :func:`fail_fields`: a violation the verdict saw but the certificate's
+    stricter reproduction tolerance does not is left uncertified (INCONCLUSIVE), not an error.
+    """
+    if not violated(relation, float(lhs_value), float(rhs_value)):
+        return None
+    return certificate(relation, lhs, rhs, lhs_value, rhs_value, lhs_label, rhs_label, explanation)
+
+
 def violated(relation: str, lhs: float, rhs: float) -> bool:
     """Whether ``lhs relation rhs`` fails beyond the reproduction tolerance."""
     slack = REPRODUCE_ATOL + REPRODUCE_RTOL * max(abs(lhs), abs(rhs))

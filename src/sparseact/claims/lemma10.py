@@ -71,6 +71,10 @@ PARITY_ORDERS = (2, 3)
 SLOPE_POINTS = 3
 #: Budget ``(2r)^n 2^r`` of the exact enumeration of (17) (:mod:`sparseact.sensitivity`).
 APPENDIXB_BUDGET = 1 << 22
+#: Run table of in-range violations of Claim 2.1's tail bound on networks (written only when there is one).
+TAIL_FAILURES = "lemma10-tail-failures"
+#: Run table of violations of ``NS_rho(h) <= NS_{1-2/r}(h)`` on Appendix B's networks (written only when there is one).
+EQ17_FAILURES = "lemma10-eq17-failures"
 #: Slack of ``floor(2/(1 - rho))`` (as :func:`sparseact.sensitivity.bucket_count`: ``rho = 1/3`` gives 3).
 FLOOR_TOL = 1e-9
 
@@ -278,6 +282,75 @@ def _tail_rows(label: str, weights, rho_values, n: int) -> list[dict]:
     return rows
 
 
+def tail_certificate(function: dict, rho: float, d: int, tail: float, bound: float, explanation: str,
+                     strict: bool = True) -> dict | None:
+    """The certificate of ``sum_{|T|>d} fhat(T)^2 > 2 NS_rho(f)/(1 - rho^d)`` (Claim 2.1's tail bound) for ``f``.
+
+    Parameters
+    ----------
+    function : dict
+        The function spec ``F`` of :mod:`sparseact.certificates` (monomial, network, ...).
+    rho : float
+    d : int
+    tail, bound : float
+        The two sides as the check computed them.
+    explanation : str
+        One sentence for a reader.
+    strict : bool
+        Raise when the values do not violate the bound (:func:`~sparseact.certificates.certificate`);
+        otherwise return ``None``.
+
+    Returns
+    -------
+    dict or None
+    """
+    from sparseact import certificates as cert
+
+    build = cert.certificate if strict else cert.certificate_if_violated
+    return build(
+        "<=", cert.quantity("fourier_tail", function=function, degree=d),
+        cert.formula("2 * ns / (1 - rho**d)", rho=rho, d=d,
+                     ns=cert.quantity("noise_sensitivity", function=function, rho=rho)),
+        tail, bound, "sum_{|T|>d} fhat(T)^2", "2 NS_rho(f) / (1 - rho^d)", explanation)
+
+
+def _tail_failures(label: str, net, tail_rows: list[dict]) -> list[dict]:
+    """Certificates of the in-range rows of ``tail_rows`` (one network) that violate Claim 2.1's tail bound.
+
+    Built at run time, where the network is at hand; empty when ``lemma10/claim21-tail`` passes on it.
+
+    Parameters
+    ----------
+    label : str
+        The instance.
+    net : SparseReLUNetwork
+        The network ``f``.
+    tail_rows : list of dict
+        Its rows of :func:`_tail_rows` (``rho``, ``in_range``, ``d``, ``tail``, ``bound``).
+
+    Returns
+    -------
+    list of dict
+        ``instance``, ``rho``, ``d``, ``excess``, ``counterexample`` and ``certificate`` (JSON text) per violation.
+    """
+    import json
+
+    from sparseact import certificates as cert
+
+    bad = [row for row in tail_rows if row["in_range"] and _exceeds(row["tail"], row["bound"])]
+    failures = []
+    for row in bad:
+        certificate = tail_certificate({"network": cert.network_spec(net)}, row["rho"], row["d"], row["tail"],
+                                       row["bound"], f"network {label}, rho = {row['rho']:g}, d = {row['d']}",
+                                       strict=False)
+        if certificate is not None:
+            failures.append(dict(instance=label, rho=row["rho"], d=row["d"], excess=row["tail"] - row["bound"],
+                                 counterexample=f"{label}, rho = {row['rho']:g}, d = {row['d']}: tail = "
+                                                f"{row['tail']:.6g} > 2 NS_rho/(1 - rho^d) = {row['bound']:.6g}",
+                                 certificate=json.dumps(certificate)))
+    return failures
+
+
 def _noise_rows(label: str, family: str, net, point: dict) -> dict[str, list[dict]]:
     import numpy as np
 
@@ -307,8 +380,54 @@ def _noise_rows(label: str, family: str, net, point: dict) -> dict[str, list[dic
     total = float(weights.sum())
     levels = [dict(instance=label, family=family, n=n, k=k_cert, level=t, weight=float(w),
                    weight_fraction=float(w) / total if total > 0 else 0.0) for t, w in enumerate(weights)]
-    return {"lemma10-noise": noise, "lemma10-tail": tail, "lemma10-ns-formula": formula,
-            "lemma10-level-weights": levels}
+    out = {"lemma10-noise": noise, "lemma10-tail": tail, "lemma10-ns-formula": formula,
+           "lemma10-level-weights": levels}
+    failures = _tail_failures(label, net, tail)
+    if failures:  # only on a violation, so that a passing run writes the same tables
+        out[TAIL_FAILURES] = failures
+    return out
+
+
+def _monotone_failure(label: str, net, row: dict) -> dict | None:
+    """The certificate of ``NS_rho(h) > NS_{1-2/r}(h)`` for one network of Appendix B's grid, or ``None``.
+
+    Built at run time, where the network is at hand; ``None`` when ``lemma10/eq17-corrected``'s
+    inequality ``NS_rho(h) <= NS_{1-2/r}(h)`` passes on ``row``.
+
+    Parameters
+    ----------
+    label : str
+        The instance.
+    net : SparseReLUNetwork
+        The network ``h``.
+    row : dict
+        Its row of the (17) table (``rho``, ``rho_effective``, ``NS_rho``, ``NS_rho_effective``).
+
+    Returns
+    -------
+    dict or None
+        ``instance``, ``excess``, ``counterexample`` and ``certificate`` (JSON text) of a failure row.
+    """
+    import json
+
+    from sparseact import certificates as cert
+    from sparseact.ledger import Verdict, verdict_at_most
+
+    excess = float(row["NS_rho"] - row["NS_rho_effective"])
+    if verdict_at_most(excess, 0.0) is not Verdict.FAIL:
+        return None
+    function = {"network": cert.network_spec(net)}
+    rho, rho_eff = float(row["rho"]), float(row["rho_effective"])
+    certificate = cert.certificate_if_violated(
+        "<=", cert.quantity("noise_sensitivity", function=function, rho=rho),
+        cert.quantity("noise_sensitivity", function=function, rho=rho_eff), row["NS_rho"], row["NS_rho_effective"],
+        "NS_rho(h)", "NS_{1-2/r}(h)", f"network {label}, rho = {rho:g}, r = floor(2/(1-rho)) = {int(row['r'])}, "
+        f"1 - 2/r = {rho_eff:g}")
+    if certificate is None:
+        return None
+    return dict(instance=label, excess=excess, certificate=json.dumps(certificate),
+                counterexample=f"{label}, rho = {rho:g}: NS_rho = {row['NS_rho']:.6g} > NS_(1-2/r) = "
+                               f"{row['NS_rho_effective']:.6g}")
 
 
 def run(point: dict, data: dict, rng):
@@ -337,7 +456,7 @@ def run(point: dict, data: dict, rng):
                     tables.setdefault(name, []).extend(rows)
         return {name: pd.DataFrame(rows) for name, rows in tables.items()}
     if kind == "appendixB":
-        rows = []
+        rows, failures = [], []
         labels = [("gaussian", i) for i in range(point["instances"])] + [("dictator", 0)]
         for family, i in labels:
             net = network_from_arrays(data, f"net.{family}.{i}")
@@ -347,7 +466,13 @@ def run(point: dict, data: dict, rng):
                              NS_rho=res.left, NS_rho_effective=res.left_at_rho_effective,
                              printed_left=res.left_unnormalised, middle=res.middle, right=res.right,
                              n_terms=res.n_terms))
-        return {"lemma10-eq17": pd.DataFrame(rows)}
+            failure = _monotone_failure(f"{family}-{i}", net, rows[-1])
+            if failure is not None:
+                failures.append(failure)
+        out = {"lemma10-eq17": pd.DataFrame(rows)}
+        if failures:  # only on a violation, so that a passing run writes the same tables
+            out[EQ17_FAILURES] = pd.DataFrame(failures)
+        return out
     raise ValueError(f"unknown point kind {kind!r}")
 
 
@@ -426,7 +551,9 @@ def _lemma10_record(noise, slopes):
                f"so near rho = 1 the sqrt(1-rho) factor is slack."))
 
 
-def _claim21_records(noise_formula, tail, parity):
+def _claim21_records(noise_formula, tail, parity, tail_failures=None):
+    import json
+
     import numpy as np
     import pandas as pd
 
@@ -463,14 +590,40 @@ def _claim21_records(noise_formula, tail, parity):
     every = pd.concat([tail, parity.drop(columns=["order"])], ignore_index=True)
     inside = every[every["in_range"]]
     excess = float((inside["tail"] - inside["bound"]).max())
+
+    def claim21_failure():
+        """The worst in-range violation: a monomial (certified here) or a network (certified at run time)."""
+        candidates = []
+        bad = parity[parity["in_range"] & _exceeds(parity["tail"], parity["bound"])]
+        if len(bad):
+            row = bad.loc[(bad["tail"] - bad["bound"]).idxmax()]
+            p, rho, d = int(row["order"]), float(row["rho"]), int(row["d"])
+            certificate = tail_certificate({"monomial": list(range(p)), "n": p}, rho, d, row["tail"], row["bound"],
+                                           f"f = chi_T with |T| = {p}, rho = {rho:g}, d = {d}", strict=False)
+            if certificate is not None:
+                candidates.append((float(row["tail"] - row["bound"]), certificate,
+                                   f"f = {row['instance']} on n = {p}, rho = {rho:g}, d = {d}: tail = "
+                                   f"{row['tail']:.6g} > 2 NS_rho/(1 - rho^d) = {row['bound']:.6g}"))
+        if tail_failures is not None and len(tail_failures):
+            row = tail_failures.loc[tail_failures["excess"].idxmax()]
+            candidates.append((float(row["excess"]), json.loads(row["certificate"]), row["counterexample"]))
+        if not candidates:
+            return None
+        _, certificate, counterexample = max(candidates, key=lambda c: c[0])
+        return certificate, counterexample
+
+    # Claim 2.1 is stated for all f and used for rho in [0, 1) (proof of Theorem 8); this row tests only that
+    # range, so a violation would make the stated claim false where the paper uses it: statement-error.
     records.append(ClaimRecord(
         check_id="lemma10/claim21-tail", statement_id="claim2.1-tail",
         statement="sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d), rho in [0, 1), d >= 1",
         check="exact tail against the bound for every network and monomial, every rho in [0, 1) of the grid and every "
               "1 <= d <= n",
         variant="rho in [0, 1) (the range Theorem 8 uses)", instances=len(inside), worst_value=excess,
-        worst_value_label="max (tail - bound)", verdict=verdict_at_most(excess, 0.0),
-        notes="for rho in [0, 1), 1 - rho^|T| >= 1 - rho^d when |T| > d, which is the printed 'hence'", **common))
+        worst_value_label="max (tail - bound)",
+        **cert.fail_fields(verdict_at_most(excess, 0.0), "statement-error", claim21_failure,
+                           notes="for rho in [0, 1), 1 - rho^|T| >= 1 - rho^d when |T| > d, which is the printed "
+                                 "'hence'"), **common))
 
     outside = every[~every["in_range"]]
     violated = outside[_exceeds(outside["tail"], outside["bound"])]
@@ -481,11 +634,8 @@ def _claim21_records(noise_formula, tail, parity):
                                & (bad_parity["d"] == 1)]
         row = (preferred if len(preferred) else bad_parity).iloc[0]
         p, rho, d = int(row["order"]), float(row["rho"]), int(row["d"])
-        certificate = cert.certificate(
-            "<=", cert.quantity("fourier_tail", function={"monomial": list(range(p)), "n": p}, degree=d),
-            cert.formula("2 * ns / (1 - rho**d)", rho=rho, d=d,
-                         ns=cert.quantity("noise_sensitivity", function={"monomial": list(range(p)), "n": p}, rho=rho)),
-            row["tail"], row["bound"], "sum_{|T|>d} fhat(T)^2", "2 NS_rho(f) / (1 - rho^d)",
+        certificate = tail_certificate(
+            {"monomial": list(range(p)), "n": p}, rho, d, row["tail"], row["bound"],
             f"f = chi_T with |T| = {p}: NS_rho(f) = Pr[an odd number of the {p} coordinates of T flip] = "
             f"(1 - rho^{p})/2 (each flips with probability (1-rho)/2; the verifier recomputes it from the "
             f"definition); at rho = {rho:g} < 0 the bound is below the tail")
@@ -509,14 +659,17 @@ def _claim21_records(noise_formula, tail, parity):
     return records
 
 
-def _eq17_records(eq17):
+def _eq17_records(eq17, eq17_failures=None):
+    import json
+    import math
+
     import numpy as np
 
     from sparseact import certificates as cert
     from sparseact.ledger import ClaimRecord, Verdict, close, verdict_all, verdict_at_most
 
     common = dict(claim_id="lemma10", paper_ref="Appendix B, eq. (17)", method="exact", instances=len(eq17))
-    rho_note = ", ".join(f"rho={rho:g}: r={int(r)}, 1-2/r={1 - 2 / r:g}"
+    rho_note = ", ".join(f"rho={rho:g}: r={int(r)}, 1-2/r={1 - 2 / r if r else -math.inf:g}"  # r = 0 iff rho < -1
                          for rho, r in eq17.groupby("rho")["r"].first().items())
     dictator = eq17[eq17["family"] == "dictator"]
 
@@ -598,6 +751,27 @@ def _eq17_records(eq17):
     identity = close(eq17["NS_rho_effective"], eq17["right"])
     monotone = float((eq17["NS_rho"] - eq17["NS_rho_effective"]).max())
     r_excess = float((1.0 - eq17["r"] * (1.0 - eq17["rho"])).max())  # r (1 - rho) >= 1  <=>  1/sqrt(r) <= sqrt(1-rho)
+    monotone_verdict, r_verdict = verdict_at_most(monotone, 0.0), verdict_at_most(r_excess, 0.0)
+
+    def corrected_failure():
+        """The first failing inequality: NS_rho <= NS_{1-2/r} (certified at run time), then r(1-rho) >= 1."""
+        if monotone_verdict is Verdict.FAIL and eq17_failures is not None and len(eq17_failures):
+            row = eq17_failures.loc[eq17_failures["excess"].idxmax()]
+            return json.loads(row["certificate"]), row["counterexample"]
+        if r_verdict is not Verdict.FAIL:
+            return None
+        row = eq17.loc[(1.0 - eq17["r"] * (1.0 - eq17["rho"])).idxmax()]
+        rho, r = float(row["rho"]), int(row["r"])
+        certificate = cert.certificate_if_violated(
+            ">=", cert.formula("floor(2 / (1 - rho) + tol) * (1 - rho)", rho=rho, tol=FLOOR_TOL), cert.formula("1"),
+            r * (1.0 - rho), 1.0, "r (1 - rho), r = floor(2/(1 - rho))", "1 (1/sqrt(r) <= sqrt(1 - rho))",
+            f"rho = {rho:.17g}; r = {r} (floor with slack {FLOOR_TOL:g}, as the check)")
+        if certificate is None:
+            return None
+        return certificate, f"rho = {rho:g}: r = {r}, r (1 - rho) = {r * (1.0 - rho):.6g} < 1"
+
+    # The corrected (17) repairs eq17-printed (a proof-slip: Lemma 10 survives through it); a FAIL refutes the
+    # repair, so the printed equation's slip stays unrepaired: the class of the statement it repairs.
     records.append(ClaimRecord(
         check_id="lemma10/eq17-corrected", statement_id="eq17",
         statement="NS_{1-2/r}(h) = (1/r) E_{z,{A_e}}[AS(H_z)], and NS_rho(h) <= NS_{1-2/r}(h), r >= 1/(1-rho) "
@@ -606,12 +780,13 @@ def _eq17_records(eq17):
               "r (1 - rho) >= 1",
         variant="corrected", worst_value=float(_relative(eq17["NS_rho_effective"], eq17["right"]).max()),
         worst_value_label="max relative difference NS_{1-2/r} vs (1/r) E[AS(H_z)]",
-        verdict=verdict_all([Verdict.PASS if identity.all() else Verdict.INCONCLUSIVE,
-                             verdict_at_most(monotone, 0.0), verdict_at_most(r_excess, 0.0)]),
-        notes=(f"max NS_rho - NS_(1-2/r) = {monotone:.3g} (<= 0: 1 - 2/r <= rho and NS is non-increasing in rho on "
-               f"[0, 1) by Claim 2.1); max 1 - r(1-rho) = {r_excess:.3g} (<= 0). Hence NS_rho(h) <= (1/r) E[AS(H_z)] "
-               "and the final line of Appendix B, 1/sqrt(r) <= sqrt(1-rho), stands: the upper bound of Lemma 10 "
-               "survives the slips of (17)."),
+        **cert.fail_fields(
+            verdict_all([Verdict.PASS if identity.all() else Verdict.INCONCLUSIVE, monotone_verdict, r_verdict]),
+            "proof-slip", corrected_failure,
+            notes=(f"max NS_rho - NS_(1-2/r) = {monotone:.3g} (<= 0: 1 - 2/r <= rho and NS is non-increasing in rho "
+                   f"on [0, 1) by Claim 2.1); max 1 - r(1-rho) = {r_excess:.3g} (<= 0). Hence NS_rho(h) <= (1/r) "
+                   "E[AS(H_z)] and the final line of Appendix B, 1/sqrt(r) <= sqrt(1-rho), stands: the upper bound of "
+                   "Lemma 10 survives the slips of (17).")),
         **common))
     return records
 
@@ -622,6 +797,7 @@ def assemble(block: dict, tables: dict):
     noise = tables["lemma10-noise"]
     slopes = slope_table(noise)
     records = [_lemma10_record(noise, slopes)]
-    records += _claim21_records(tables["lemma10-ns-formula"], tables["lemma10-tail"], tables["lemma10-parity"])
-    records += _eq17_records(tables["lemma10-eq17"])
+    records += _claim21_records(tables["lemma10-ns-formula"], tables["lemma10-tail"], tables["lemma10-parity"],
+                                tables.get(TAIL_FAILURES))
+    records += _eq17_records(tables["lemma10-eq17"], tables.get(EQ17_FAILURES))
     return CheckReport(records, {"lemma10-slopes": slopes})

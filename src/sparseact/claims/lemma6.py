@@ -34,6 +34,10 @@ RANDOM = True
 KINDS = ("majority-like", "random-gaussian", "random-positive")
 #: Kinds with every weight positive (the setting of the proof's identity).
 POSITIVE_KINDS = ("majority-like", "random-positive")
+#: The factor of the corrected identity ``AS(g) = CORRECTED_FACTOR * E_x[g(x) sum_i x_i]`` (``w > 0``).
+CORRECTED_FACTOR = -0.5
+#: Run table of halfspaces violating the corrected identity (written only when there is one).
+FAILURES = "lemma6-failures"
 
 STATEMENTS = {
     "lemma6": {
@@ -125,7 +129,7 @@ def run(point: dict, data: dict, rng):
 
     n = point["n"]
     N = 1 << n
-    rows, cache = [], {}
+    rows, failures, cache = [], [], {}
     for j, (w, b, kind) in enumerate(zip(data["w"], data["b"], data["kind"])):
         key = w.tobytes()
         if key not in cache:
@@ -137,13 +141,61 @@ def run(point: dict, data: dict, rng):
         as_value = float(flips.sum()) / (4.0 * N)
         correlation = float(sums.sum()) / N  # E[g(x) sum_i x_i]
         expression = float(bounds.lemma6_halfspace_as(p, n)) if 0 < p <= 1 else float("nan")
+        corrected_rhs = CORRECTED_FACTOR * correlation
         rows.append(dict(
             n=n, kind=str(kind), index=j, b=float(b), positive=bool(np.all(w > 0)), p=p, AS=as_value,
             expression=expression, ratio=as_value / expression if 0 < p < 1 else float("nan"),
-            correlation_with_sum=correlation, printed_rhs=correlation / 4.0, corrected_rhs=-correlation / 2.0,
-            printed_error=abs(as_value - correlation / 4.0), corrected_error=abs(as_value + correlation / 2.0),
+            correlation_with_sum=correlation, printed_rhs=correlation / 4.0, corrected_rhs=corrected_rhs,
+            printed_error=abs(as_value - correlation / 4.0), corrected_error=abs(as_value - corrected_rhs),
         ))
-    return {"lemma6": pd.DataFrame(rows)}
+        failure = _corrected_failure(w, rows[-1])
+        if failure is not None:
+            failures.append(failure)
+    out = {"lemma6": pd.DataFrame(rows)}
+    if failures:  # only on a violation, so that a passing run writes the same tables
+        out[FAILURES] = pd.DataFrame(failures)
+    return out
+
+
+def _corrected_failure(w, row: dict) -> dict | None:
+    """The certificate of ``AS(g) != CORRECTED_FACTOR * E[g sum_i x_i]`` for one halfspace with ``w > 0``, or ``None``.
+
+    Built at run time, where ``w`` is at hand; ``None`` unless ``lemma6/identity-corrected`` would
+    count ``row`` as a violation (``w > 0``, ``0 < p < 1``, error beyond the tolerance). The verifier
+    knows ``h = 1{<w, x> > b} = 1 - g``: ``AS(g) = AS(h)`` and ``E[g sum_i x_i] = -E[h sum_i x_i]``.
+
+    Parameters
+    ----------
+    w : ndarray
+        The weights.
+    row : dict
+        The halfspace's row of the ``lemma6`` table.
+
+    Returns
+    -------
+    dict or None
+        ``n``, ``kind``, ``index``, ``corrected_error``, ``counterexample`` and ``certificate`` (JSON text).
+    """
+    import json
+
+    from sparseact import certificates as cert
+    from sparseact.ledger import ATOL, Verdict, verdict_at_most
+
+    if not (row["positive"] and 0 < row["p"] < 1) or verdict_at_most(row["corrected_error"], ATOL) is not Verdict.FAIL:
+        return None
+    h = {"halfspace": {"w": [float(v) for v in w], "b": row["b"]}}
+    certificate = cert.certificate_if_violated(
+        "==", cert.quantity("average_sensitivity", function=h),
+        cert.formula("f * (-c)", f=CORRECTED_FACTOR, c=cert.quantity("correlation_with_sum", function=h)),
+        row["AS"], row["corrected_rhs"], "AS(g) = AS(1 - g)", f"{CORRECTED_FACTOR:g} E_x[g(x) sum_i x_i]",
+        f"g = 1{{<w, x> <= {row['b']:g}}} with w > 0 ({row['kind']}, n = {row['n']}), given as h = 1{{<w, x> > "
+        f"{row['b']:g}}} = 1 - g: AS(g) = AS(h), E[g sum_i x_i] = -E[h sum_i x_i]")
+    if certificate is None:
+        return None
+    return dict(n=row["n"], kind=row["kind"], index=row["index"], corrected_error=row["corrected_error"],
+                certificate=json.dumps(certificate),
+                counterexample=f"{row['kind']} n={row['n']}, p={row['p']:.4g}: AS = {row['AS']:.6g}, "
+                               f"{CORRECTED_FACTOR:g} E[g sum x_i] = {row['corrected_rhs']:.6g}")
 
 
 def quarter_indicator_network(n: int, b: float):
@@ -159,6 +211,8 @@ def quarter_indicator_network(n: int, b: float):
 
 
 def assemble(block: dict, tables: dict):
+    import json
+
     import numpy as np
 
     from sparseact import certificates as cert
@@ -205,6 +259,18 @@ def assemble(block: dict, tables: dict):
                 "halfspace form and (1/4) g as a two-ReLU network; the printed right side is negative")
     verdict = Verdict.PASS if not len(printed_bad) else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
     corrected = float(positive["corrected_error"].max()) if len(positive) else float("nan")
+    failures = tables.get(FAILURES)
+
+    def corrected_failure():
+        if failures is None or not len(failures):
+            return None
+        row = failures.loc[failures["corrected_error"].idxmax()]
+        return json.loads(row["certificate"]), row["counterexample"]
+
+    # The corrected identity repairs identity-printed (a proof-slip: Lemma 6 is Kane's theorem and survives); a
+    # FAIL refutes the repair, so the printed identity's slip stays unrepaired: the class of the statement repaired.
+    corrected_fields = cert.fail_fields(verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
+                                        "proof-slip", corrected_failure)
     records += [
         ClaimRecord(
             claim_id="lemma6", check_id="lemma6/identity-printed", statement_id="lemma6-proof-identity",
@@ -224,8 +290,7 @@ def assemble(block: dict, tables: dict):
             claim_id="lemma6", check_id="lemma6/identity-corrected", statement_id="lemma6-proof-identity",
             paper_ref="Lemma 6 (proof)", statement="AS(g) = -(1/2) E_x[g(x) sum_i x_i] for w > 0",
             check="both sides exactly, same halfspaces", variant="corrected", method="exact",
-            instances=len(positive), worst_value=corrected, worst_value_label="max |AS - rhs|",
-            verdict=verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
+            instances=len(positive), worst_value=corrected, worst_value_label="max |AS - rhs|", **corrected_fields,
         ),
     ]
     return CheckReport(records, {})

@@ -80,6 +80,20 @@ WIDE_W = (0.0, 1e-3, 0.1, 1.0, 10.0)
 WIDE_B = (0.0, 0.1, 1.0, 10.0)
 #: ``Lambda``'s floor in :func:`corrected_log_one_minus_rho` (``4 log L <= L/2`` for ``L >= 27``).
 LAMBDA_MIN = 27.0
+#: Lemma 10's expression at ``1 - rho = exp(lomr)`` over ``eps/3``, ``eps = exp(-ell)``, in the certificates' formula
+#: language (:func:`lemma10_ratio`).
+LEMMA10_RATIO_EXPR = "3*C*exp(lomr/2 + ell)*(k**4*W**2*(log(n*s) - lomr)**2 + k**3*B**2*sqrt(log(s)))"
+#: ``log(1 - rho*)`` of :func:`corrected_log_one_minus_rho` in the certificates' formula language.
+CORRECTED_LOMR_EXPR = ("min([-4.0] + ([-2*ell - log(36) - log(k**8*W**4) - 4*log(max(lam_min, 2*log(n*s) "
+                       "+ 4*(log(6*k**4*W**2) + ell)))] if k*W > 0 else []) + ([-2*ell - log(36) - "
+                       "log(k**6*B**4*log(s))] if B > 0 and s > 1 else []))")
+#: ``C_H`` (:func:`sparseact.bounds.class_sup_bound`) in the certificates' formula language.
+CH_EXPR = "k * (W * sqrt(n) + B)"
+#: ``||u||_inf max_j ||w_j||_2`` and ``||u||_inf max_j |b_j|`` (Definition 2) from a network's ``u, M, b``.
+SCALE_W_EXPR = "max(abs(t) for t in u) * max(sqrt(sum(v * v for v in w)) for w in M)"
+SCALE_B_EXPR = "max(abs(t) for t in u) * max(abs(t) for t in b)"
+#: Run table of ``theorem8/C_H`` violations (written only when there is one).
+CH_FAILURES = "theorem8-ch-failures"
 #: ``k`` values of the proof-step tables (those ``<= s`` are used; fixed, so the point does not move with the grid).
 PROOF_K = (1, 2, 4, 8)
 #: Excess errors below this are rounding (an exact fit) and are left out of Lemma 7's ratio.
@@ -283,14 +297,17 @@ def generate(point: dict, rng):
 # ---------------------------------------------------------------------------
 
 
-def lemma10_ratio(log_omr, ell, n, s, k, W, B, C=LEMMA10_C):
+def lemma10_ratio(log_omr, ell, n, s, k, W, B, C=None):
     """Lemma 10's expression at ``1 - rho = exp(log_omr)`` divided by ``eps/3``, ``eps = exp(-ell)``.
+
+    ``C`` is Lemma 10's hidden constant (default :data:`LEMMA10_C`, read at call time).
 
     ``3 C sqrt(1-rho) (k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) / eps`` (natural logs), evaluated
     as ``3 C exp(log_omr/2 + ell) (...)`` so that tiny ``eps`` and ``1 - rho`` do not underflow.
     """
     import numpy as np
 
+    C = LEMMA10_C if C is None else C
     log_omr, ell = np.asarray(log_omr, dtype=float), np.asarray(ell, dtype=float)
     inner = k**4 * W**2 * (np.log(n * s) - log_omr) ** 2 + k**3 * B**2 * np.sqrt(np.log(s))
     return 3.0 * C * np.exp(log_omr / 2.0 + ell) * inner
@@ -417,7 +434,63 @@ def _run_target(point: dict, data: dict):
                 degree_prescribed_relative=(float(bounds.theorem8_degree(rel * trivial, n, s, k, W, B))
                                             if trivial > 0 else float("inf")),
                 delta=point["delta"], max_abs_h=float(np.abs(values).max()), C_H=C_H)
-    return {"theorem8-curves": pd.DataFrame(rows), "theorem8-targets": pd.DataFrame([need])}
+    out = {"theorem8-curves": pd.DataFrame(rows), "theorem8-targets": pd.DataFrame([need])}
+    failure = _ch_failure(net, values, n, C_H)
+    if failure is not None:  # only on a violation, so that a passing run writes the same tables
+        out[CH_FAILURES] = pd.DataFrame([dict(target=need["target"], **failure)])
+    return out
+
+
+def _ch_failure(net, values, n: int, C_H: float) -> dict | None:
+    """The certificate of ``max_x |h(x)| > C_H`` for one target, or ``None`` when ``theorem8/C_H`` passes on it.
+
+    Built at run time, where the network is at hand: the left side is ``|h(x)|`` at the maximising
+    cube point, the right side ``C_H`` with ``k``, ``W`` and ``B`` recomputed from the network.
+
+    Parameters
+    ----------
+    net : SparseReLUNetwork
+        The target.
+    values : ndarray
+        Its truth table (hypercube order).
+    n : int
+        Input dimension.
+    C_H : float
+        The check's ``k(W sqrt(n) + B)``.
+
+    Returns
+    -------
+    dict or None
+        ``ratio``, ``counterexample`` and ``certificate`` (JSON text) of a failure row.
+    """
+    import json
+
+    import numpy as np
+
+    from sparseact import certificates as cert
+    from sparseact.ledger import Verdict, verdict_at_most
+
+    top = float(np.abs(values).max())
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = float(np.float64(top) / np.float64(C_H))
+    if verdict_at_most(ratio, 1.0) is not Verdict.FAIL:
+        return None
+    j = int(np.argmax(np.abs(values)))
+    x = [1 - 2 * ((j >> i) & 1) for i in range(n)]
+    spec = cert.network_spec(net)
+    scales = dict(u=spec["u"], M=spec["W"], b=spec["b"])
+    rhs = cert.formula(CH_EXPR, n=n, k=cert.formula("max(1, a)", a=cert.quantity("max_active", network=spec)),
+                       W=cert.formula(SCALE_W_EXPR, **{key: scales[key] for key in ("u", "M")}),
+                       B=cert.formula(SCALE_B_EXPR, **{key: scales[key] for key in ("u", "b")}))
+    certificate = cert.certificate_if_violated(
+        "<=", cert.formula("abs(v)", v=cert.quantity("value", function={"network": spec}, x=x)), rhs, top, C_H,
+        "|h(x)|", "C_H = k(W sqrt(n) + B)",
+        f"k = max(1, max active count on the cube), W = ||u||_inf max_j ||w_j||_2, B = ||u||_inf max_j |b_j| of h, "
+        f"n = {n}; x maximises |h| over the cube")
+    if certificate is None:
+        return None
+    return dict(ratio=ratio, counterexample=f"x = {tuple(x)}: |h(x)| = {top:.6g} > C_H = {C_H:.6g}",
+                certificate=json.dumps(certificate))
 
 
 def _run_proof(point: dict):
@@ -617,23 +690,37 @@ def _lemma7_record(curves):
                  "is loose: measured outputs are far smaller (theorem8/C_H)."))
 
 
-def _ch_record(targets):
+def _ch_record(targets, failures=None):
+    import json
+
+    from sparseact import certificates as cert
     from sparseact.ledger import ClaimRecord, verdict_at_most
 
     ratio = targets["max_abs_h"] / targets["C_H"]
+
+    def failure():
+        if failures is None or not len(failures):
+            return None
+        row = failures.loc[failures["ratio"].idxmax()]
+        return json.loads(row["certificate"]), f"{row['target']}: {row['counterexample']}"
+
+    # C_H is stated in the proof of Theorem 8 ("each neuron can at most contribute W sqrt(n) + B"): a network
+    # of the class exceeding it would make that step wrong (proof-slip; Lemma 7 only needs some finite C_H).
+    fail = cert.fail_fields(verdict_at_most(float(ratio.max()), 1.0), "proof-slip", failure, notes=(
+        "per target: " + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio))
+        + ". Each active neuron contributes |u_j|(<w_j, x> - b_j) <= W sqrt(n) + B (Cauchy-Schwarz, ||x|| = "
+          "sqrt(n)), and at most k are active."))
     return ClaimRecord(
         claim_id="theorem8", check_id="theorem8/C_H", statement_id="theorem8-proof-CH", paper_ref="Theorem 8 (proof)",
         statement="C_H = k(W sqrt(n) + B): sup_x |h(x)| <= k(W sqrt(n) + B) on H_{n,s,k}^{W,B}",
         check="max over the whole cube of |h(x)| against k(W sqrt(n) + B) with the certified k, W, B, every target",
         variant="", method="exact", instances=len(targets), worst_value=float(ratio.max()),
-        worst_value_label="max sup|h| / (k(W sqrt(n) + B))", verdict=verdict_at_most(float(ratio.max()), 1.0),
-        notes="per target: " + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio))
-              + ". Each active neuron contributes |u_j|(<w_j, x> - b_j) <= W sqrt(n) + B (Cauchy-Schwarz, ||x|| = "
-                "sqrt(n)), and at most k are active.")
+        worst_value_label="max sup|h| / (k(W sqrt(n) + B))", **fail)
 
 
 def _rho_records(block, rho, first, wide):
     import numpy as np
+    import pandas as pd
 
     from sparseact import certificates as cert
     from sparseact.ledger import ClaimRecord, Verdict, verdict_at_most
@@ -652,8 +739,7 @@ def _rho_records(block, rho, first, wide):
         variables = dict(c=CERT_C, ell=ell, n=n, s=s, k=k, W=W, B=B)
         lomr = cert.formula("log(c) - 2*ell + log(min((log(k*n*s*W**2) + ell)/(k**8*W**4*log(n*s)**4), "
                             "1/(k**6*B**4*log(s))))", **variables)
-        lhs = cert.formula("3*C*exp(lomr/2 + ell)*(k**4*W**2*(log(n*s) - lomr)**2 + k**3*B**2*sqrt(log(s)))",
-                           C=LEMMA10_C, lomr=lomr, ell=ell, n=n, s=s, k=k, W=W, B=B)
+        lhs = cert.formula(LEMMA10_RATIO_EXPR, C=LEMMA10_C, lomr=lomr, ell=ell, n=n, s=s, k=k, W=W, B=B)
         certificate = cert.certificate(
             "<=", lhs, cert.formula("1"), value, 1.0,
             "Lemma 10's bound C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) / (eps/3) at the "
@@ -690,6 +776,20 @@ def _rho_records(block, rho, first, wide):
         **common)]
     worst = wide.loc[wide["ratio"].idxmax()]
     corrected_max = float(max(wide["ratio"].max(), rho["ratio_corrected"].max()))
+    # A FAIL refutes the proposed 1 - rho*, so the printed choice's failure (theorem8/rho-choice, a proof-slip:
+    # the step does not follow from Lemma 10) stays unrepaired: the class of the statement it repairs.
+    candidates = pd.concat([wide[["n", "s", "k", "W", "B", "ell", "ratio"]],
+                            rho[["n", "s", "k", "W", "B", "ell", "ratio_corrected"]].rename(
+                                columns={"ratio_corrected": "ratio"})], ignore_index=True)
+    fail = cert.fail_fields(verdict_at_most(corrected_max, 1.0), "proof-slip",
+                            lambda: _corrected_rho_failure(candidates.loc[candidates["ratio"].idxmax()]),
+                            notes=(f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, "
+                                   f"B={worst['B']:g}, eps=exp(-{worst['ell']:g}). Proof "
+                                   "(corrected_log_one_minus_rho): the bias term is <= eps/6 by construction; sqrt(x) "
+                                   "log^2(ns/x) increases on (0, ns e^-4], and log(ns/x_w) <= Lambda, so the weight "
+                                   "term is <= eps/6. With Lemma 10's constant C, replace eps by eps/C. Then d = "
+                                   "ceil(1/(1-rho*)) = Theta((k^8 W^4 Lambda^4 + k^6 B^4 log s)/eps^2) and the tail "
+                                   "chain holds (theorem8/tail-step-*)."))
     records.append(ClaimRecord(
         check_id="theorem8/rho-choice-corrected",
         statement="1 - rho* = min{eps^2/(36 k^8 W^4 Lambda^4), eps^2/(36 k^6 B^4 log s), e^-4}, "
@@ -698,19 +798,83 @@ def _rho_records(block, rho, first, wide):
               "a wide grid n in %s, s in %s, k in %s, W in %s, B in %s, eps = exp(-ell), ell in [0, 700]"
               % (list(WIDE_N), list(WIDE_S), list(WIDE_K), list(WIDE_W), list(WIDE_B)),
         variant="corrected", instances=len(rho) + len(wide), worst_value=corrected_max,
-        worst_value_label="max (Lemma 10 bound)/(eps/3)", verdict=verdict_at_most(corrected_max, 1.0),
-        notes=(f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, B={worst['B']:g}, "
-               f"eps=exp(-{worst['ell']:g}). Proof (corrected_log_one_minus_rho): the bias term is <= eps/6 by "
-               "construction; sqrt(x) log^2(ns/x) increases on (0, ns e^-4], and log(ns/x_w) <= Lambda, so the weight "
-               "term is <= eps/6. With Lemma 10's constant C, replace eps by eps/C. Then d = ceil(1/(1-rho*)) = "
-               "Theta((k^8 W^4 Lambda^4 + k^6 B^4 log s)/eps^2) and the tail chain holds (theorem8/tail-step-*)."),
-        **common))
+        worst_value_label="max (Lemma 10 bound)/(eps/3)", **fail, **common))
     return records
+
+
+def _corrected_rho_failure(row):
+    """Certificate and counterexample: Lemma 10's bound at ``1 - rho*`` exceeds ``eps/3`` at ``row``'s parameters.
+
+    Parameters
+    ----------
+    row : mapping
+        ``n, s, k, W, B`` and ``ell`` (``eps = exp(-ell)``) of the worst instance.
+
+    Returns
+    -------
+    tuple of (dict, str) or None
+        See :func:`sparseact.certificates.fail_fields`.
+    """
+    from sparseact import certificates as cert
+
+    n, s, k, W, B, ell = (int(row["n"]), int(row["s"]), int(row["k"]), float(row["W"]), float(row["B"]),
+                          float(row["ell"]))
+    value = float(lemma10_ratio(corrected_log_one_minus_rho(ell, n, s, k, W, B), ell, n, s, k, W, B))
+    lomr = cert.formula(CORRECTED_LOMR_EXPR, lam_min=LAMBDA_MIN, ell=ell, n=n, s=s, k=k, W=W, B=B)
+    certificate = cert.certificate_if_violated(
+        "<=", cert.formula(LEMMA10_RATIO_EXPR, C=LEMMA10_C, lomr=lomr, ell=ell, n=n, s=s, k=k, W=W, B=B),
+        cert.formula("1"), value, 1.0,
+        "Lemma 10's bound C sqrt(1-rho*)(k^4 W^2 log^2(ns/(1-rho*)) + k^3 B^2 sqrt(log s)) / (eps/3), eps = exp(-ell)",
+        "1 (NS_rho* <= eps/3)",
+        f"n={n}, s={s}, k={k}, W={W:g}, B={B:g}, C={LEMMA10_C:g}, eps=exp(-{ell:g}); 1 - rho* = min{{eps^2/(36 k^8 "
+        "W^4 Lambda^4), eps^2/(36 k^6 B^4 log s), e^-4}}, Lambda = max(27, 2 log(ns) + 4 log(6k^4W^2/eps))")
+    if certificate is None:
+        return None
+    return certificate, (f"n={n}, s={s}, k={k}, W={W:g}, B={B:g}, eps=exp(-{ell:g}): Lemma 10's bound at 1 - rho* "
+                         f"is {value:.4g} x eps/3 (> 1)")
+
+
+def _tail_failure(row, relation: str, lhs_expr: str, rhs_expr: str, lhs_label: str, rhs_label: str, sides):
+    """Certificate and counterexample: ``lhs REL rhs`` fails for the tail row ``row`` (``omr = 1 - rho`` and ``d``).
+
+    Both sides are formulas in ``omr`` and ``d`` (``rho^d = (1 - omr)**d``); ``sides(omr, d)`` computes
+    them with that plain arithmetic (the table's ``1 - rho^d`` comes from ``expm1``/``log1p``, which the
+    formula language lacks, so at tiny ``1 - rho`` the two may differ and the row stays uncertified).
+
+    Parameters
+    ----------
+    row : mapping
+        A row of the tail table (``one_minus_rho``, ``d``, ``source``).
+    relation : {"<=", ">="}
+        What the chain asserts.
+    lhs_expr, rhs_expr : str
+        The two sides as formulas of ``omr`` and ``d``.
+    lhs_label, rhs_label : str
+        The two sides in the paper's notation.
+    sides : callable
+        ``sides(omr, d) -> (lhs, rhs)``, the two formulas in Python.
+
+    Returns
+    -------
+    tuple of (dict, str) or None
+        See :func:`sparseact.certificates.fail_fields`.
+    """
+    from sparseact import certificates as cert
+
+    omr, d = float(row["one_minus_rho"]), int(row["d"])
+    lhs, rhs = (float(v) for v in sides(omr, d))
+    certificate = cert.certificate_if_violated(
+        relation, cert.formula(lhs_expr, omr=omr, d=d), cert.formula(rhs_expr, omr=omr, d=d), lhs, rhs,
+        lhs_label, rhs_label, f"1 - rho = {omr:.17g}, d = {d} (the check's d = ceil(1/(1-rho)); row: {row['source']})")
+    if certificate is None:
+        return None
+    return certificate, f"1 - rho = {omr:.6g}, d = {d}: {lhs_label} = {lhs:.6g}, {rhs_label} = {rhs:.6g}"
 
 
 def _tail_records(tail):
     import numpy as np
 
+    from sparseact import certificates as cert
     from sparseact.ledger import ClaimRecord, verdict_all, verdict_at_most
 
     common = dict(claim_id="theorem8", statement_id="theorem8-proof-tail", paper_ref="Theorem 8 (proof)",
@@ -723,35 +887,49 @@ def _tail_records(tail):
     for _ in range(200):
         x = 3.0 * (1.0 - np.exp(-x))
     rho0, d0 = 0.05, 4
+    violation = np.maximum(tail["d_one_minus_rho"] - tail["three_one_minus_rho_d"], 1.0 - tail["d_one_minus_rho"])
+
+    def tail_step_failure():
+        row = tail.loc[violation.idxmax()]
+        if row["d_one_minus_rho"] - row["three_one_minus_rho_d"] >= 1.0 - row["d_one_minus_rho"]:
+            return _tail_failure(row, "<=", "d*omr", "3*(1 - (1 - omr)**d)", "d(1-rho)", "3(1-rho^d)",
+                                 lambda omr, d: (d * omr, 3 * (1 - (1 - omr) ** d)))
+        return _tail_failure(row, ">=", "d*omr", "1", "d(1-rho)", "1", lambda omr, d: (d * omr, 1.0))
+
+    # The chain is a step of Theorem 8's proof: a FAIL means that step is wrong (proof-slip).
+    fail = cert.fail_fields(verdict_all([verdict_at_most(upper, 0.0), verdict_at_most(lower, 0.0)]), "proof-slip",
+                            tail_step_failure, notes=(
+        f"max d(1-rho) = {tail['d_one_minus_rho'].max():.4g} (< 2 always), min 3(1-rho^d) = "
+        f"{tail['three_one_minus_rho_d'].min():.4g} (>= 3(1-1/e) = {3 * (1 - np.exp(-1)):.4g}); "
+        f"{len(own)} rows are the proof's own 1-rho. The step is false for other d: it needs "
+        f"1 <= d(1-rho) <= {x:.4f} as rho -> 1 (root of x = 3(1-e^-x)); e.g. rho={rho0}, d={d0}: "
+        f"d(1-rho) = {d0 * (1 - rho0):.4g} > 3(1-rho^d) = {3 * (1 - rho0**d0):.6g} (the old check's FAIL, "
+        "at a d the proof does not choose). With the printed 1-rho, 1/(1-rho) = d_printed/(c log(knsW^2/eps)) "
+        "when the weight term binds, so this d is Theta(d_printed) only up to that log (theorem8/rho-choice). "
+        "Claim 2.1 gives 2 NS_rho/(1-rho^d), twice the printed first member (theorem8/tail-step-corrected)."))
     records = [ClaimRecord(
         check_id="theorem8/tail-step",
         statement="sum_{|T|>d} fhat(T)^2 <= eps/(3(1-rho^d)) <= eps/(d(1-rho)) <= eps for the suitable d",
         check="d(1-rho) <= 3(1-rho^d) and d(1-rho) >= 1 for d = ceil(1/(1-rho)) (the last '<= eps' forces "
               "d >= 1/(1-rho)), 1-rho on a grid of (0, 1] and at the proof's printed and corrected 1-rho",
         variant="as printed, d = ceil(1/(1-rho))", worst_value=max(upper, lower),
-        worst_value_label="max violation of 1 <= d(1-rho) <= 3(1-rho^d)",
-        verdict=verdict_all([verdict_at_most(upper, 0.0), verdict_at_most(lower, 0.0)]),
-        notes=(f"max d(1-rho) = {tail['d_one_minus_rho'].max():.4g} (< 2 always), min 3(1-rho^d) = "
-               f"{tail['three_one_minus_rho_d'].min():.4g} (>= 3(1-1/e) = {3 * (1 - np.exp(-1)):.4g}); "
-               f"{len(own)} rows are the proof's own 1-rho. The step is false for other d: it needs "
-               f"1 <= d(1-rho) <= {x:.4f} as rho -> 1 (root of x = 3(1-e^-x)); e.g. rho={rho0}, d={d0}: "
-               f"d(1-rho) = {d0 * (1 - rho0):.4g} > 3(1-rho^d) = {3 * (1 - rho0**d0):.6g} (the old check's FAIL, "
-               "at a d the proof does not choose). With the printed 1-rho, 1/(1-rho) = d_printed/(c log(knsW^2/eps)) "
-               "when the weight term binds, so this d is Theta(d_printed) only up to that log (theorem8/rho-choice). "
-               "Claim 2.1 gives 2 NS_rho/(1-rho^d), twice the printed first member (theorem8/tail-step-corrected)."),
-        **common)]
+        worst_value_label="max violation of 1 <= d(1-rho) <= 3(1-rho^d)", **fail, **common)]
     worst = float(tail["one_minus_rho_d"].min())
+    # A FAIL refutes the corrected chain, so the printed step's slip (theorem8/tail-step) stays unrepaired:
+    # the class of the statement it repairs, proof-slip.
+    fail = cert.fail_fields(
+        verdict_at_most(1.0 - np.exp(-1.0), worst), "proof-slip",
+        lambda: _tail_failure(tail.loc[tail["one_minus_rho_d"].idxmin()], ">=", "1 - (1 - omr)**d", "1 - exp(-1)",
+                              "1 - rho^d", "1 - 1/e", lambda omr, d: (1 - (1 - omr) ** d, 1 - np.exp(-1.0))),
+        notes=(f"min 1 - rho^d = {worst:.6g} >= 1 - 1/e = {1 - np.exp(-1):.6g} (exactly: log rho <= -(1-rho), so "
+               "rho^d <= rho^{1/(1-rho)} <= 1/e); hence the tail is <= 2 eps/(3(1-1/e)) = "
+               f"{2 / (3 * (1 - np.exp(-1))):.4f} eps = O(eps), which Lemma 7's (O(eps), delta) guarantee absorbs."))
     records.append(ClaimRecord(
         check_id="theorem8/tail-step-corrected",
         statement="with d = ceil(1/(1-rho)), sum_{|T|>d} fhat(T)^2 <= 2 NS_rho/(1-rho^d) <= 2(eps/3)/(1-1/e) "
                   "~ 1.05 eps",
         check="1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)) on the same 1-rho grid (Claim 2.1 with its factor 2)",
-        variant="corrected", worst_value=worst, worst_value_label="min 1 - rho^d",
-        verdict=verdict_at_most(1.0 - np.exp(-1.0), worst),
-        notes=(f"min 1 - rho^d = {worst:.6g} >= 1 - 1/e = {1 - np.exp(-1):.6g} (exactly: log rho <= -(1-rho), so "
-               "rho^d <= rho^{1/(1-rho)} <= 1/e); hence the tail is <= 2 eps/(3(1-1/e)) = "
-               f"{2 / (3 * (1 - np.exp(-1))):.4f} eps = O(eps), which Lemma 7's (O(eps), delta) guarantee absorbs."),
-        **common))
+        variant="corrected", worst_value=worst, worst_value_label="min 1 - rho^d", **fail, **common))
     return records
 
 
@@ -760,7 +938,7 @@ def assemble(block: dict, tables: dict):
 
     curves, targets = tables["theorem8-curves"], tables["theorem8-targets"]
     learning, needs = _learning_records(curves, targets)
-    records = learning + [_lemma7_record(curves), _ch_record(targets)]
+    records = learning + [_lemma7_record(curves), _ch_record(targets, tables.get(CH_FAILURES))]
     records += _rho_records(block, tables["theorem8-rho-choice"], tables["theorem8-rho-first-fail"],
                             tables["theorem8-rho-corrected-wide"])
     records += _tail_records(tables["theorem8-tail-step"])
