@@ -29,9 +29,9 @@ CAPTIONS = {
                    "values are in the check cards below.",
     "proof-rho": "Proof of Theorem 8, choice of rho: Lemma 10's bound divided by eps/3 against log(1/eps) "
                  "(k = 1, W = 1, B = 1), log scale, at the printed 1 - rho for c = 1 (circles) and for a tiny c "
-                 "(squares; value in the legend), and at the corrected 1 - rho* (triangles). The proof needs NS_rho <= eps/3, i.e. "
-                 "points on or below the dashed line at 1; a line that crosses above it as eps shrinks (to the right) "
-                 "shows that choice of rho falling short. The verdicts are in the check cards below.",
+                 "(squares; value in the legend), and at the corrected 1 - rho* (triangles). The proof needs "
+                 "NS_rho <= eps/3, i.e. points on or below the dashed line at 1; a line that crosses above it as eps "
+                 "shrinks (to the right) shows that choice of rho falling short. The verdicts are in the check cards below.",
     "proof-tail": "Proof of Theorem 8, tail step: for d = ceil(1/(1-rho)) the chain needs 1 <= d(1-rho) <= "
                   "3(1-rho^d). Both sides against 1 - rho (log scale), each line named in the legend, with the dotted "
                   "line at 1; the chain is satisfied where the d(1 - rho) line is on or above the dotted one and on "
