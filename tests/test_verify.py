@@ -100,3 +100,9 @@ def test_cli_exit_status(tmp_path, capsys):
     assert main(["verify-certificate", str(good), str(bad)]) == 1
     out = capsys.readouterr().out
     assert "confirmed" in out and "NOT confirmed" in out
+
+
+def test_lemma9_wR():
+    net = {"u": [1.0, 2.0], "W": [[1.0, 1.0], [-1.0, -1.0]], "b": [0.0, 0.0]}
+    # w^R = (1, 1) at (1, 1), 2 (-1, -1) at (-1, -1), 0 at the mixed points: (2 + 8 + 0 + 0) / 4
+    assert evaluate_quantity(quantity("lemma9_wR", network=net)) == 2.5
