@@ -76,8 +76,15 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # constant. A FAIL of a printed step needs a certificate on a one-neuron network (integer weights) that
 # `sparseact verify-certificate` recomputes from the JSON alone; a violation seen only on larger networks gives
 # INCONCLUSIVE. Rows marked *proved* test an inequality proved in the notes (of the row or of its printed
-# counterpart) and carry no certificate or finding class: a violation would be a bug, and the run would stop with
-# an error rather than record a FAIL.
+# counterpart); a violation there would be a FAIL whose certificate the runs stage builds from the violating
+# network (the largest violation is kept) and the verifier recomputes from the JSON alone: $\mathrm{AS}$ and
+# $4k^2W^2$ (with $k$ the largest active count on the cube) for `lemma9/tighter-4k2W2`; (U) and
+# $\mathbb{E}_x\|w^{R_x}\|^2$, or $\mathbb{E}_x\|w^{R_x}\|^2$ and $k^2W^2$, for `lemma9/term-U-corrected`; the
+# transition probability and $\frac4n\sum_j\mathrm{AS}(g_j)$ for `lemma9/transition-union-corrected`; the sum
+# $\sum_jp_j\sqrt{\log(1/p_j)}$ and $\Phi(s,k)$ for `lemma9/transition-corrected`. Such a FAIL of a corrected
+# step would be a `proof-slip` (the correction would be refuted, so the printed step's slip would stay unrepaired);
+# a FAIL of `lemma9/tighter-4k2W2` would be a `statement-error`: the row states an explicit inequality, and Lemma 9
+# and the introduction's bound would lose the argument the statements table gives for them.
 #
 # * `lemma9/bound` (exact): $\mathrm{AS}$ over Lemma 9's expression (constant 1, certified $k$) on the random,
 #   structured and adversarial networks. PASS when the log-log slope of the worst ratio along $n$, $s$ and $k$ is

@@ -61,9 +61,11 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # * `section1_index/sparsity`: the largest number of active neurons and the size $s = 2^b$; PASS when at most one
 #   neuron is active on every input and $s\le 2^b$.
 #
-# Neither row carries a certificate or a finding class: a violation would stop the run with an error rather than
-# record a FAIL. The cards below are generated from the ledger rows of this run: badge, reason and, when the verdict
-# is FAIL, the verified correction.
+# A violation would be a FAIL of class `statement-error` (Section 1 states that this network computes
+# $\mathrm{Index}_b$ and lies in $\mathcal{H}_{b+2^b,2^b,1}$), with a certificate built in the runs stage from the
+# network and the worst input: its value against $\mathrm{Index}_b$ recomputed from the input by a formula, its
+# active count against 1, or its number of neurons against $2^b$. The cards below are generated from the ledger
+# rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.
 
 # %%
 ledger_rows = publish(report, name="section1_index", parameters=block, seed=seed, result_path=result_path,

@@ -248,3 +248,76 @@ def test_tighter_bound_implies_lemma9_for_n_at_least_two():
             for k in range(1, min(s, 4) + 1):
                 expression = k**4 * math.sqrt(n) * math.log(n * s)  # W = 1, B = 0: the smallest expression
                 assert 4 * k * k <= lemma9.C_TIGHTER * expression * (1 + 1e-12)
+
+
+# ---------------------------------------------------------------------------
+# the proved rows can FAIL, with a certificate built from the violating network
+# ---------------------------------------------------------------------------
+
+#: check -> (module constant that the check and its certificate read, a value the one-neuron networks violate,
+#: the finding class of the FAIL)
+FORCED = {
+    "lemma9/tighter-4k2W2": ("TIGHTER_FACTOR", 0.01, "statement-error"),
+    "lemma9/term-U-corrected": ("U_FACTOR", 1, "proof-slip"),
+    "lemma9/transition-union-corrected": ("UNION_FACTOR", 1, "proof-slip"),
+    "lemma9/transition-corrected": ("CONCAVITY_EDGE", 1.0, "proof-slip"),
+}
+
+
+def _neuron_tables():
+    """The run tables of the one-neuron networks, standing in for the grid; a fabricated Monte Carlo table."""
+    import pandas as pd
+
+    point = {"kind": "neuron", "n_values": [4, 5, 6]}
+    rng = np.random.default_rng(0)
+    tables = lemma9.run(point, lemma9.generate(point, rng), rng)
+    neurons = tables.pop("lemma9-neuron")
+    mc = pd.DataFrame({"n": [24, 30, 36], "ratio_4k2W2_ci_high": [0.1] * 3, "ratio_ci_high": [0.1] * 3})
+    return {"lemma9-exact": neurons, "lemma9-adversarial": neurons.iloc[:0], "lemma9-neuron": neurons,
+            "lemma9-monte-carlo": mc, **tables}
+
+
+def _assembled(tables):
+    return {r.check_id: r for r in lemma9.assemble({}, tables).records}
+
+
+@pytest.mark.parametrize("check_id", FORCED)
+def test_proved_rows_fail_with_a_certificate_that_verifies(monkeypatch, check_id):
+    from sparseact.claims._failures import TABLE
+    from sparseact.verify import verify_certificate
+
+    normal = _neuron_tables()
+    assert TABLE not in normal  # nothing violated, nothing recorded
+    # PASS; transition-corrected needs three values of s and k for its slopes (PASS on the grid: test_known_verdicts)
+    expected = Verdict.INCONCLUSIVE if check_id == "lemma9/transition-corrected" else Verdict.PASS
+    assert _assembled(normal)[check_id].verdict is expected
+    name, value, finding = FORCED[check_id]
+    monkeypatch.setattr(lemma9, name, value)
+    record = _assembled(_neuron_tables())[check_id]
+    assert record.verdict is Verdict.FAIL and record.finding == finding and record.counterexample
+    result = verify_certificate(record.certificate)
+    assert result.confirmed, result.message
+
+
+def test_term_u_second_step_sides_recompute():
+    """Both sides of the certificate of the step E||w^R||^2 <= k^2 W^2 recompute the measured values."""
+    from sparseact import certificates as cert
+    from sparseact.verify import evaluate_quantity
+
+    net = lemma9.neuron_network(5, 0)
+    row = lemma9.measure(net, "neuron-majority", 1)
+    spec = cert.network_spec(net)
+    assert evaluate_quantity(cert.quantity("lemma9_wR", network=spec)) == pytest.approx(4 * row["U_intermediate"])
+    bound = cert.formula(f"k**2 * {lemma9._W_EXPR}**2", k=cert.quantity("max_active", network=spec), u=spec["u"],
+                         Wm=spec["W"])
+    assert evaluate_quantity(bound) == pytest.approx(4 * row["U_bound"])
+
+
+def test_a_fail_without_a_recorded_violation_is_inconclusive(monkeypatch):
+    from sparseact.claims._failures import TABLE
+
+    monkeypatch.setattr(lemma9, "TIGHTER_FACTOR", 0.01)
+    tables = _neuron_tables()
+    del tables[TABLE]
+    record = _assembled(tables)["lemma9/tighter-4k2W2"]
+    assert record.verdict is Verdict.INCONCLUSIVE and not record.certificate

@@ -34,8 +34,13 @@ def _tables(block, replicate=0, seed=7):
 
 
 @pytest.fixture(scope="module")
-def report():
-    return CLAIM.assemble(BLOCK, _tables(BLOCK))
+def tables():
+    return _tables(BLOCK)
+
+
+@pytest.fixture(scope="module")
+def report(tables):
+    return CLAIM.assemble(BLOCK, tables)
 
 
 def test_known_verdicts(report):
@@ -124,3 +129,45 @@ def test_eq1_closed_form_at_the_counterexample():
     m, n, W, R = 8, 2, 1.0, 0.13
     eq1 = cx.paper_bounds(m, n, 1, 1, W, 0.0, R)["eq1"]
     assert eq1 == pytest.approx(W * R * math.sqrt(n * math.log(m * R)) / math.sqrt(m))
+
+
+def _rerun(tables, name, replace=()):
+    """``tables`` with the run of point ``name`` redone (under the test's patches): its violations, and the rows of
+    the tables in ``replace`` swapped for the new ones."""
+    import pandas as pd
+
+    from sparseact.claims._failures import TABLE
+
+    point = CLAIM.points(BLOCK)[name]
+    data = CLAIM.generate(point, point_rng(7, "theorem19", name, 0, "data"))
+    out = {table: frame.assign(point=name) for table, frame in
+           CLAIM.run(point, data, point_rng(7, "theorem19", name, 0, "run")).items()}
+    new = dict(tables)
+    for table in replace:
+        new[table] = pd.concat([tables[table][tables[table]["point"] != name], out[table]], ignore_index=True)
+    new[TABLE] = out[TABLE]
+    return new
+
+
+def test_estimators_fail_with_a_certificate_that_verifies(tables, monkeypatch):
+    from sparseact.claims._failures import TABLE
+
+    assert TABLE not in tables  # PASS on the real data (test_known_verdicts)
+    monkeypatch.setattr(theorem19, "ORDER_TOL", -0.01)  # demand lower <= exact - 0.01 and exact <= proof - 0.01
+    row = next(r for r in CLAIM.assemble(BLOCK, _rerun(tables, "exact-uniform-s1-k1")).records
+               if r.check_id == "theorem19/estimators")
+    assert row.verdict is Verdict.FAIL and row.finding == "proof-slip" and row.counterexample
+    assert row.certificate["lhs"]["quantity"] == "rademacher_lower_bound" and len(row.certificate["lhs"]["zetas"]) == 1
+    result = verify_certificate(row.certificate)
+    assert result.confirmed, result.message
+
+
+def test_scale_corrected_fails_with_a_certificate_that_verifies(tables, monkeypatch):
+    monkeypatch.setitem(theorem19.BOUND_EXPRS, "eq1_corrected", theorem19.EQ1_CORRECTED_EXPR + "/100")
+    row = next(r for r in CLAIM.assemble(BLOCK, _rerun(tables, "scale", replace=("scale",))).records
+               if r.check_id == "theorem19/scale-corrected")
+    assert row.verdict is Verdict.FAIL and row.finding == "out-of-range" and row.counterexample
+    cert = row.certificate
+    assert cert["rhs"]["expr"].endswith("/100") and len(cert["lhs"]["zetas"]) == 2 ** BLOCK["scale"]["m"]
+    result = verify_certificate(cert)
+    assert result.confirmed, result.message

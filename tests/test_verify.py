@@ -120,3 +120,9 @@ def test_fail_fields():
     assert uncertified.notes.startswith("n [") and "INCONCLUSIVE" in uncertified.notes
     assert certificate_if_violated("<=", formula("1"), formula("1"), 1.0, 1.0 + 1e-13, "a", "b") is None
     assert certificate_if_violated("<=", formula("2"), formula("1"), 2.0, 1.0, "a", "b")["lhs_value"] == 2.0
+
+
+def test_lemma9_wR():
+    net = {"u": [1.0, 2.0], "W": [[1.0, 1.0], [-1.0, -1.0]], "b": [0.0, 0.0]}
+    # w^R = (1, 1) at (1, 1), 2 (-1, -1) at (-1, -1), 0 at the mixed points: (2 + 8 + 0 + 0) / 4
+    assert evaluate_quantity(quantity("lemma9_wR", network=net)) == 2.5

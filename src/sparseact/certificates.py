@@ -44,6 +44,9 @@ Quantities (JSON objects, key ``"quantity"``)
 ``{"quantity": "orthogonal_residual", "Z": [[...]], "t": [...], "r": [...]}``
     ``<r, t>`` after checking ``Z^T r = 0``: a non-zero value proves that no linear
     ``v`` has ``Z v = t`` (used for "no linear encoding exists").
+``{"quantity": "lemma9_wR", "network": N}``
+    ``E_x ||w^{R_x}||^2`` with ``w^R = sum_{j in R} u_j w_j`` and ``R_x`` the set of active
+    neurons (four times the middle term of Lemma 9's bound on (U)).
 
 Functions ``F``: ``{"network": N}``; ``{"truth_table": [...]}`` in hypercube order
 (row ``j`` has ``x_i = (-1)^{bit i of j}``, :mod:`sparseact.cube`); ``{"halfspace":

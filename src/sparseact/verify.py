@@ -245,6 +245,10 @@ def evaluate_quantity(spec: dict) -> float:
         return _rademacher_lower_bound(spec)
     if kind == "orthogonal_residual":
         return _orthogonal_residual(spec)
+    if kind == "lemma9_wR":
+        u, W, _ = _network(spec["network"])
+        weights = (_active_sets(spec["network"]) * u) @ W  # row x: w^{R_x} = sum_{j in R_x} u_j w_j
+        return float(np.mean(np.sum(weights**2, axis=1)))
     raise ValueError(f"unknown quantity {kind!r}")
 
 

@@ -67,6 +67,11 @@ CONCAVITY_EDGE = math.exp(-0.5)
 NEURON_THRESHOLDS = {"majority": lambda n: 0, "nearly-affine": lambda n: -(n - 1)}
 #: Coverage of the Monte Carlo intervals.
 CONFIDENCE = 0.95
+#: Factors of our bound and of the corrected steps: ``AS <= 4 k^2 W^2``, ``(U) <= 4 E[(1/4)||w^{R_x}||^2]``,
+#: ``Pr <= (4/n) sum_j AS(g_j)``. Checks and certificates both read them (tests shrink them to force a FAIL).
+TIGHTER_FACTOR = 4
+U_FACTOR = 4
+UNION_FACTOR = 4
 
 STATEMENTS = {
     "lemma9": {
@@ -286,42 +291,138 @@ def measure(net, family: str, k_class: int) -> dict:
         U=t.U, V=t.V, U_intermediate=t.U_intermediate, U_bound=t.U_bound,
         expression=expression, weight_term=weight, bias_term=bias,
         ratio=as_value / expression if expression > 0 else math.inf,
-        ratio_4k2W2=as_value / (4 * k * k * W * W) if W > 0 else 0.0,
+        ratio_4k2W2=as_value / (TIGHTER_FACTOR * k * k * W * W) if W > 0 else 0.0,
         transition=t.transition_probability, transition_bound_sum=t.transition_bound_sum,
         transition_union_bound=t.transition_union_bound,
         transition_printed_bound=float(bounds.lemma9_transition_probability(n, s, k)),
         concave_sum=concave_sum, concavity_max=phi,
-        transition_corrected_ratio=t.transition_probability * math.sqrt(n) / phi,
+        transition_corrected_ratio=t.transition_probability * math.sqrt(n) / phi if phi > 0 else math.inf,
     )
+
+
+#: ``W = ||u||_inf max_j ||w_j||_2`` of a certificate's network, from its lists ``u`` and ``Wm``.
+_W_EXPR = "(max(abs(a) for a in u) * max(sqrt(sum(c * c for c in w)) for w in Wm))"
+#: Finding class of each check whose FAIL is certified from the runs stage. A FAIL of a corrected step refutes
+#: the correction, so the printed step's failure is not repaired: it keeps that step's class (proof-slip).
+#: ``tighter-4k2W2`` is our explicit bound, proved in its notes and given as the argument for Lemma 9 and
+#: the introduction's bound: a counterexample makes that stated inequality false (statement-error) and leaves
+#: Lemma 9 without its argument.
+FAIL_FINDINGS = {"lemma9/tighter-4k2W2": "statement-error", "lemma9/term-U-corrected": "proof-slip",
+                 "lemma9/transition-union-corrected": "proof-slip", "lemma9/transition-corrected": "proof-slip"}
+
+
+def violations(net, row: dict) -> list[dict]:
+    """Certified violations, on one network, of the checks whose FAIL needs the network.
+
+    Applies the assembly's tests of ``lemma9/tighter-4k2W2``, both steps of
+    ``lemma9/term-U-corrected``, ``lemma9/transition-union-corrected`` and the
+    concavity step of ``lemma9/transition-corrected`` to the row :func:`measure`
+    computed for ``net``.
+
+    Parameters
+    ----------
+    net : SparseReLUNetwork
+        The network.
+    row : dict
+        Its :func:`measure` row.
+
+    Returns
+    -------
+    list of dict
+        One :func:`sparseact.claims._failures.violation` per violated test (normally
+        none), whose certificate recomputes both sides from ``net`` alone.
+    """
+    from sparseact import certificates as cert
+    from sparseact.claims._failures import violation
+    from sparseact.ledger import Verdict, verdict_at_most
+
+    spec = cert.network_spec(net)
+    function, lists = {"network": spec}, dict(u=spec["u"], Wm=spec["W"])
+    active = cert.quantity("max_active", network=spec)
+    instance = _where(row)
+    out = []
+
+    def test(check_id, value, limit, lhs, rhs, labels, explanation):
+        """Record ``lhs <= rhs`` (values ``value <= limit`` in the assembly's units) when it is violated."""
+        lhs_value, rhs_value = float(lhs[1]), float(rhs[1])
+        if verdict_at_most(value - limit, 0.0) is Verdict.FAIL and cert.violated("<=", lhs_value, rhs_value):
+            out.append(violation(check_id, value - limit, instance, cert.certificate(
+                "<=", lhs[0], rhs[0], lhs_value, rhs_value, *labels, explanation)))
+
+    k, W = int(row["k"]), float(row["W"])  # k = max(1, largest active count on the cube)
+    test("lemma9/tighter-4k2W2", row["ratio_4k2W2"], 1.0,
+         (cert.quantity("average_sensitivity", function=function), row["AS_check"]),
+         (cert.formula(f"c * max(1, k)**2 * {_W_EXPR}**2", c=TIGHTER_FACTOR, k=active, **lists),
+          TIGHTER_FACTOR * k * k * W * W),
+         ("AS(h)", f"{TIGHTER_FACTOR} k^2 W^2"),
+         f"our bound AS(h) <= {TIGHTER_FACTOR} k^2 W^2 (k: the largest active count on the cube, at least 1)")
+    wr = cert.quantity("lemma9_wR", network=spec)
+    test("lemma9/term-U-corrected", row["U"], U_FACTOR * row["U_intermediate"],
+         (cert.quantity("lemma9_U", network=spec), row["U"]),
+         (cert.formula("c / 4 * v", c=U_FACTOR, v=wr), U_FACTOR * row["U_intermediate"]),
+         ("(U)", f"({U_FACTOR}/4) E[||w^R_x||^2]"), "the corrected first step (U) <= E[||w^{R_x}||^2]")
+    test("lemma9/term-U-corrected", row["U_intermediate"], row["U_bound"],
+         (wr, 4 * row["U_intermediate"]),
+         (cert.formula(f"k**2 * {_W_EXPR}**2", k=active, **lists), 4 * row["U_bound"]),
+         ("E[||w^R_x||^2]", "k^2 W^2"), "the second step E[||w^{R_x}||^2] <= k^2 W^2")
+    n, s = int(row["n"]), int(row["s"])
+    union = row["transition_union_bound"] * (UNION_FACTOR / 4)
+    halfspaces = {f"a{j}": cert.quantity("average_sensitivity", function={"halfspace": {"w": w, "b": b}})
+                  for j, (w, b) in enumerate(zip(spec["W"], spec["b"]))}
+    test("lemma9/transition-union-corrected", row["transition"], union,
+         (cert.quantity("transition_probability", network=spec), row["transition"]),
+         (cert.formula(f"c / n * ({' + '.join(halfspaces)})", c=UNION_FACTOR, n=n, **halfspaces), union),
+         ("Pr_{x,i}[R_x != R_{x xor i}]", f"({UNION_FACTOR}/n) sum_j AS(g_j)"),
+         "the union bound with the factor 4, g_j = 1{<w_j, x> > b_j}")
+    # p_j = Pr_x[g_j(x) = 1] = E[g_j^2] = sum over all T of ghat_j(T)^2 (Parseval): the Fourier tail above degree -1
+    probabilities = {f"p{j}": cert.quantity("fourier_tail", function={"halfspace": {"w": w, "b": b}}, degree=-1)
+                     for j, (w, b) in enumerate(zip(spec["W"], spec["b"]))}
+    test("lemma9/transition-corrected", row["concave_sum"], row["concavity_max"],
+         (cert.formula(f"sum(q * sqrt(log(1 / q)) for q in [{', '.join(probabilities)}] if 0 < q < 1)",
+                       **probabilities), row["concave_sum"]),
+         (cert.formula("max(1, k) * sqrt(log(s / max(1, k))) if max(1, k) / s <= edge else s / sqrt(2 * e)",
+                       k=active, s=s, edge=CONCAVITY_EDGE), row["concavity_max"]),
+         ("sum_j p_j sqrt(log(1/p_j))", "Phi(s, k)"),
+         "the concavity step: Phi(s, k) is the maximum of the sum under sum_j p_j <= k, p_j = Pr_x[<w_j, x> > b_j]")
+    return out
 
 
 def run(point: dict, data: dict, rng):
     import pandas as pd
 
     from sparseact import analysis, bounds, families
+    from sparseact.claims._failures import with_violations
     from sparseact.datafiles import network_from_arrays
 
     kind, n = point["kind"], point.get("n")
+    found = []  # violations of the checks only a certificate built here can FAIL (normally none)
+
+    def measured(key, family, k):
+        net = network_from_arrays(data, key)
+        row = measure(net, family, k)
+        found.extend(violations(net, row))
+        return row
+
     if kind == "exact":
         rows = []
         for family, k in _cells(n, point["s"], point["k_values"], point["families"]):
             for i in range(point["instances"]):
-                row = measure(network_from_arrays(data, f"net.{family}.k{k}.{i}"), family, k)
+                row = measured(f"net.{family}.k{k}.{i}", family, k)
                 rows.append({**row, "instance": i})
-        return {"lemma9-exact": pd.DataFrame(rows)}
+        return with_violations({"lemma9-exact": pd.DataFrame(rows)}, found)
     if kind == "adversarial":
         rows = []
         for k in point["k_values"]:
-            row = measure(network_from_arrays(data, f"adv.k{k}"), "adversarial", k)
+            row = measured(f"adv.k{k}", "adversarial", k)
             rows.append({**row, "evaluations": int(data[f"adv.k{k}.evaluations"])})
-        return {"lemma9-adversarial": pd.DataFrame(rows)}
+        return with_violations({"lemma9-adversarial": pd.DataFrame(rows)}, found)
     if kind == "neuron":
         rows = []
         for n in point["n_values"]:
             for name, c in NEURON_THRESHOLDS.items():
-                row = measure(network_from_arrays(data, f"neuron.n{n}.{name}"), f"neuron-{name}", 1)
+                row = measured(f"neuron.n{n}.{name}", f"neuron-{name}", 1)
                 rows.append({**row, "threshold": float(c(n))})
-        return {"lemma9-neuron": pd.DataFrame(rows)}
+        return with_violations({"lemma9-neuron": pd.DataFrame(rows)}, found)
     if kind == "monte-carlo":
         net = network_from_arrays(data, "mc")
         s, k = point["s"], point["k"]
@@ -384,7 +485,15 @@ def _fail_or_inconclusive(violated: bool, certificate):
     return (Verdict.FAIL, certificate) if certificate else (Verdict.INCONCLUSIVE, None)
 
 
-def _term_u_records(every, neurons, common):
+def _corrected(verdict, tables, check_id):
+    """``verdict`` of ``check_id`` and, for a FAIL, its fields from the worst violation :func:`violations` found."""
+    from sparseact.claims._failures import fail_fields
+
+    verdict, fields = fail_fields(verdict, tables, check_id, FAIL_FINDINGS[check_id])
+    return dict(verdict=verdict, **fields)
+
+
+def _term_u_records(every, neurons, common, tables):
     from sparseact import certificates as cert
     from sparseact.ledger import ClaimRecord, verdict_at_most
 
@@ -409,7 +518,7 @@ def _term_u_records(every, neurons, common):
         counterexample = (f"{_where(row)}: (U) = {row['U']:.4g} > E[(1/4)||w^R||^2] = {row['U_intermediate']:.4g} "
                           f"(ratio {row['over_middle']:.3g}); max (U)/(k^2W^2/4) = {over.max():.3g}")
     verdict, certificate = _fail_or_inconclusive(bool(middle.any() or final.any()), certificate)
-    corrected = max(float((every["U"] - 4 * every["U_intermediate"]).max()),
+    corrected = max(float((every["U"] - U_FACTOR * every["U_intermediate"]).max()),
                     float((every["U_intermediate"] - every["U_bound"]).max()))
     return [
         ClaimRecord(
@@ -432,7 +541,8 @@ def _term_u_records(every, neurons, common):
             check="(U) <= 4 E[(1/4)||w^{R_x}||^2] and E[(1/4)||w^{R_x}||^2] <= k^2 W^2/4 on every network",
             variant="corrected", method="exact", instances=len(every),
             worst_value=float(_safe_ratio(every["U"], 4 * every["U_bound"]).max()),
-            worst_value_label="max (U) / (k^2 W^2)", verdict=verdict_at_most(corrected, 0.0), **common),
+            worst_value_label="max (U) / (k^2 W^2)",
+            **_corrected(verdict_at_most(corrected, 0.0), tables, "lemma9/term-U-corrected"), **common),
     ]
 
 
@@ -448,7 +558,7 @@ def _step_network(n: int, c: float, scale: float):
     return SparseReLUNetwork([scale / 2, -scale / 2], [[1.0] * n, [1.0] * n], [v_star - 2.0, float(v_star)])
 
 
-def _union_records(every, neurons, common):
+def _union_records(every, neurons, common, tables):
     from sparseact import certificates as cert
     from sparseact.ledger import ClaimRecord, verdict_at_most
 
@@ -473,7 +583,7 @@ def _union_records(every, neurons, common):
         counterexample = (f"{_where(row)}: Pr = {row['transition']:.4g} > (1/n) sum_j AS(g_j) = "
                           f"{row['transition_bound_sum']:.4g} (ratio {row['over']:.3g})")
     verdict, certificate = _fail_or_inconclusive(bool(violated.any()), certificate)
-    corrected = float((every["transition"] - every["transition_union_bound"]).max())
+    corrected = float((every["transition"] - every["transition_union_bound"] * (UNION_FACTOR / 4)).max())
     return [
         ClaimRecord(
             check_id="lemma9/transition-union-printed", statement_id="lemma9-proof-union",
@@ -493,11 +603,12 @@ def _union_records(every, neurons, common):
             check="exact transition probability against the union bound with the factor 4, every network",
             variant="corrected", method="exact", instances=len(every),
             worst_value=float(_safe_ratio(every["transition"], every["transition_union_bound"]).max()),
-            worst_value_label="max transition / union bound", verdict=verdict_at_most(corrected, 0.0), **common),
+            worst_value_label="max transition / union bound",
+            **_corrected(verdict_at_most(corrected, 0.0), tables, "lemma9/transition-union-corrected"), **common),
     ]
 
 
-def _transition_records(every, neurons, common):
+def _transition_records(every, neurons, common, tables):
     from sparseact import certificates as cert
     from sparseact.ledger import ClaimRecord, verdict_all, verdict_at_most
 
@@ -548,7 +659,8 @@ def _transition_records(every, neurons, common):
             variant="corrected", method="exact", instances=len(every),
             worst_value=float(every["transition_corrected_ratio"].max()),
             worst_value_label="max Pr sqrt(n) / Phi(s,k) (observed constant)",
-            verdict=verdict_all([verdict_at_most(concavity_excess, 0.0), *(v for v, _ in sweeps.values())]),
+            **_corrected(verdict_all([verdict_at_most(concavity_excess, 0.0), *(v for v, _ in sweeps.values())]),
+                         tables, "lemma9/transition-corrected"),
             notes=(f"Phi is the exact maximum of the concave sum under sum_j p_j <= k (largest excess "
                    f"{concavity_excess:.3g} <= 0); log-log slopes of the worst ratio "
                    + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
@@ -601,7 +713,8 @@ def assemble(block: dict, tables: dict):
             statement="AS(h) <= 4 k^2 W^2 for every h in H_{n,s,k}^{W,B} (our bound; no n, s, B)",
             check="exact AS / (4 k^2 W^2) on every network (grid, adversarial, one-neuron)",
             variant="tighter bound (ours)", method="exact", instances=len(every), worst_value=tight,
-            worst_value_label="max AS / (4 k^2 W^2)", verdict=verdict_at_most(tight, 1.0),
+            worst_value_label="max AS / (4 k^2 W^2)",
+            **_corrected(verdict_at_most(tight, 1.0), tables, "lemma9/tighter-4k2W2"),
             notes=("proof: preactivations are affine along the edge x -> x xor i, so only neurons of R_x u R_{x xor i} "
                    "are active on it; |h(x) - h(x xor i)| <= 2 (a_i(x) + a_i(x xor i)), a_i(x) = sum_{j in R_x} "
                    "|u_j w_ji|; (a+b)^2 <= 2a^2 + 2b^2, Cauchy-Schwarz sum_i a_i(x)^2 <= k^2 W^2 and the symmetry of "
@@ -610,9 +723,9 @@ def assemble(block: dict, tables: dict):
                    "are slack."),
             **common),
     ]
-    records += _term_u_records(every, neurons, common)
-    records += _union_records(every, neurons, common)
-    records += _transition_records(every, neurons, common)
+    records += _term_u_records(every, neurons, common, tables)
+    records += _union_records(every, neurons, common, tables)
+    records += _transition_records(every, neurons, common, tables)
 
     mc_ok = bool((mc["ratio_4k2W2_ci_high"] <= 1.0).all())
     mc_slope = _big_o(mc["n"], mc["ratio_ci_high"])[1]

@@ -54,7 +54,7 @@ EQ15_EXPR = "(W*R+B)*sqrt(s*n*k*log(k*m*(R+B)))/sqrt(m)"
 CONJ20_EXPR = "(W*R+B)*sqrt(s*k)/sqrt(m)"
 #: The corrected (1): log(m(R+B)) replaced by max(1, log(m(R+B))) (unchanged where m(R+B) >= e).
 EQ1_CORRECTED_EXPR = "(W*R+B)*sqrt(s*n*max(1, log(m*(R+B))))/sqrt(m)"
-BOUND_EXPRS = {"eq1": EQ1_EXPR, "eq15": EQ15_EXPR, "conj20": CONJ20_EXPR}
+BOUND_EXPRS = {"eq1": EQ1_EXPR, "eq15": EQ15_EXPR, "conj20": CONJ20_EXPR, "eq1_corrected": EQ1_CORRECTED_EXPR}
 #: Bounds whose straddling intervals are re-estimated with ``confirm_zeta`` sign vectors.
 CONFIRM_BOUNDS = ("eq1", "eq15")
 
@@ -304,10 +304,60 @@ def _certificate_json(X, exact, s, k, W, B, bound: str, R: float) -> str:
     lhs_value = float(np.mean([np.mean(z * (np.maximum(X @ net.W.T - net.b, 0.0) @ net.u))
                                for z, net in zip(exact.zetas, nets)]))
     variables = dict(W=W, R=R, B=B, s=s, n=n, m=m, k=k)
-    expr = BOUND_EXPRS[bound]
-    rhs = certificates.formula(expr, **variables)
-    rhs_value = eval(expr, {"sqrt": math.sqrt, "log": math.log, "max": max}, variables)  # noqa: S307 - our constant
-    return json.dumps(dict(lhs=lhs, rhs=rhs, lhs_value=lhs_value, rhs_value=float(rhs_value)))
+    rhs = certificates.formula(BOUND_EXPRS[bound], **variables)
+    return json.dumps(dict(lhs=lhs, rhs=rhs, lhs_value=lhs_value, rhs_value=_bound_value(bound, variables)))
+
+
+def _bound_value(bound: str, variables: dict) -> float:
+    """The formula ``BOUND_EXPRS[bound]`` at ``variables`` (``W, R, B, s, n, m, k``), as its certificates state it."""
+    return float(eval(BOUND_EXPRS[bound], {"sqrt": math.sqrt, "log": math.log, "max": max}, variables))  # noqa: S307
+
+
+def _order_violations(X, zeta, s, k, W, B, pairs, instance: str) -> list[dict]:
+    """Certified violations of ``value <= limit + ORDER_TOL`` for one sign vector (``theorem19/estimators``).
+
+    Parameters
+    ----------
+    X : ndarray, shape (m, n)
+        The sample.
+    zeta : ndarray, shape (m,)
+        The sign vector.
+    s, k, W, B
+        The class ``H_{n,s,k}^{W,B}``.
+    pairs : iterable of (SparseReLUNetwork, float, float, str)
+        ``(network, value, limit, label)``: a network of the class, its value ``(1/m) sum_i zeta_i h(x_i)``, the
+        recorded number it must not exceed (the exact sup's certified upper bracket, or the proof's quantity) and
+        what that number is.
+    instance : str
+        The sample, for the counterexample.
+
+    Returns
+    -------
+    list of dict
+        :func:`sparseact.claims._failures.violation` rows (normally none). The certificate's left side is a
+        ``rademacher_lower_bound`` of the one sign vector, recomputed with the network's class membership; its
+        right side is the recorded number plus ``ORDER_TOL``, which the verifier takes as recorded.
+    """
+    import numpy as np
+
+    from sparseact import certificates
+    from sparseact.claims._failures import violation
+    from sparseact.ledger import Verdict, verdict_at_most
+
+    out = []
+    for network, value, limit, label in pairs:
+        if verdict_at_most(value - limit, ORDER_TOL) is not Verdict.FAIL:
+            continue
+        lhs = certificates.quantity("rademacher_lower_bound", X=X, zetas=[zeta],
+                                    networks=[certificates.network_spec(network)], s=s, k=k, W=W, B=B)
+        lhs_value = float(np.mean(zeta * (np.maximum(X @ network.W.T - network.b, 0.0) @ network.u)))
+        rhs_value = float(limit) + ORDER_TOL
+        if certificates.violated("<=", lhs_value, rhs_value):
+            out.append(violation("theorem19/estimators", value - limit - ORDER_TOL, instance, certificates.certificate(
+                "<=", lhs, certificates.formula("v + tol", v=float(limit), tol=ORDER_TOL), lhs_value, rhs_value,
+                "(1/m) sum_i zeta_i h(x_i)", f"{label} + {ORDER_TOL:g}",
+                f"a network of the class (membership recomputed) exceeds the recorded {label} for one sign vector")))
+    return out
 
 
 def _run_sweep(point, X, rng):
@@ -346,12 +396,16 @@ def _run_exact(point, X, rng):
     exact = cx.rademacher_exact_networks(X, s, k, W, B)  # every sign vector, one optimal network each
     zetas = 1.0 - 2.0 * rng.integers(0, 2, size=(point["zetas"], m))
     lows = cx.sup_lower_bounds(X, zetas, s, k, W, B, rng)
-    lower_gap, proof_gap, quality = -np.inf, -np.inf, np.inf
+    lower_gap, proof_gap, quality, found = -np.inf, -np.inf, np.inf, []
     for zeta, low in zip(zetas, lows):
         i = exact.index(zeta)
         proof = cx.proof_intermediate_quantity(X, zeta, s, k, W, B, cells=exact.cells)
         lower_gap = max(lower_gap, low.value - exact.uppers[i])
         proof_gap = max(proof_gap, exact.values[i] - proof)
+        found += _order_violations(
+            X, zeta, s, k, W, B, [(low.network, low.value, exact.uppers[i], "upper bracket of the exact sup"),
+                                  (exact.networks[i], exact.values[i], proof, "proof's quantity (3)-(13)")],
+            f"{point['distribution']} sample n={n}, m={m}, s={s}, k={k}, zeta={zeta.astype(int).tolist()}")
         if exact.values[i] > 0:
             quality = min(quality, low.value / exact.values[i])
     bounds = _bounds(m, n, s, k, W, B, R)
@@ -364,7 +418,7 @@ def _run_exact(point, X, rng):
                exact_upper=float(exact.uppers.mean()), max_lower_minus_exact=lower_gap, max_exact_minus_proof=proof_gap,
                min_lower_over_exact=quality, **bounds, **{f"above_{key}": any(c["bound"] == key for c in certificates)
                                                            for key in ("eq1", "eq15", "conj20")})
-    return pd.DataFrame([row]), certificates
+    return pd.DataFrame([row]), certificates, found
 
 
 def _run_scale(point, X):
@@ -377,26 +431,34 @@ def _run_scale(point, X):
     import numpy as np
     import pandas as pd
 
+    from sparseact.claims._failures import violation
     from sparseact.complexity import rademacher_exact_networks
+    from sparseact.ledger import Verdict, verdict_at_most
 
     m, n = X.shape
     W = point["W"]
     unit = rademacher_exact_networks(X, 1, 1, W, 0.0)
-    rows, certificates = [], []
+    rows, certificates, found = [], [], []
     for R_target in point["R_values"]:
         Xr = X * R_target
         R = float(np.linalg.norm(Xr, axis=1).max())
         values = np.array([np.mean(z * net(Xr)) for z, net in zip(unit.zetas, unit.networks)])
         exact = unit._replace(values=values, uppers=unit.uppers * R_target)
         eq1 = _bounds(m, n, 1, 1, W, 0.0, R)["eq1"]
-        corrected = W * R * math.sqrt(n * max(1.0, math.log(m * R))) / math.sqrt(m)
+        corrected = _bound_value("eq1_corrected", dict(W=W, R=R, B=0.0, s=1, n=n, m=m, k=1))
+        if verdict_at_most(exact.exact, corrected * (1 + EXACT_RTOL)) is Verdict.FAIL:  # as theorem19/scale-corrected
+            found.append(violation("theorem19/scale-corrected", exact.exact / corrected,
+                                   f"Gaussian sample m={m}, n={n}, R={R:.6g}, B=0, s=k=1", _certificate(
+                                       _certificate_json(Xr, exact, 1, 1, W, 0.0, "eq1_corrected", R),
+                                       "exact R_H(S) (one optimal network per sign vector, all 2^m) exceeds the "
+                                       "corrected eq. (1)", "R_H(S)", "corrected eq. (1)")))
         broken = math.isfinite(eq1) and exact.exact > eq1 * (1 + EXACT_RTOL)
         rows.append(dict(m=m, n=n, R=R, mR=m * R, W=W, B=0.0, exact=exact.exact, exact_upper=float(exact.uppers.mean()),
                          eq1=eq1, eq1_corrected=corrected, above_eq1=broken))
         if broken:
             cert = _certificate_json(Xr, exact, 1, 1, W, 0.0, "eq1", R)
             certificates.append(dict(bound="eq1", R=R, certificate=cert))
-    return pd.DataFrame(rows), certificates
+    return pd.DataFrame(rows), certificates, found
 
 
 def run(point: dict, data: dict, rng) -> dict:
@@ -406,11 +468,13 @@ def run(point: dict, data: dict, rng) -> dict:
         return {kind: _run_sweep(point, X, rng)}
     import pandas as pd
 
-    table, certificates = _run_exact(point, X, rng) if kind == "exact" else _run_scale(point, X)
+    from sparseact.claims._failures import with_violations
+
+    table, certificates, found = _run_exact(point, X, rng) if kind == "exact" else _run_scale(point, X)
     out = {kind: table}
     if certificates:  # the data of a FAIL's certificate (all 2^m sign vectors, one exact network each)
         out["certificates"] = pd.DataFrame(certificates)
-    return out
+    return with_violations(out, found)
 
 
 # ---------------------------------------------------------------------------
@@ -480,6 +544,7 @@ def _bound_record(column, statement_id, statement, sweep, exact, certs, common):
 def assemble(block: dict, tables: dict):
     import pandas as pd
 
+    from sparseact.claims._failures import fail_fields
     from sparseact.fitting import exponent_text, fit_exponents_if_possible
     from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most, verdict_growth_mc
 
@@ -489,6 +554,11 @@ def assemble(block: dict, tables: dict):
     records = []
     gap = float(exact["max_lower_minus_exact"].max())
     proof_gap = float(exact["max_exact_minus_proof"].max())
+    # A network of the class above the proof's quantity would make a step of the proof wrong, (1) being decided
+    # by theorem19/bound (proof-slip); above the exact sup's upper bracket, it would refute our exact sup (the
+    # certificate says which).
+    verdict, fail = fail_fields(verdict_all([verdict_at_most(gap, ORDER_TOL), verdict_at_most(proof_gap, ORDER_TOL)]),
+                                tables, "theorem19/estimators", "proof-slip")
     records.append(ClaimRecord(
         check_id="theorem19/estimators", statement_id="theorem19-proof",
         statement="per sign vector: lower-bound network value <= exact sup <= the proof's quantity (3)-(13)",
@@ -496,7 +566,7 @@ def assemble(block: dict, tables: dict):
               f"the proof's quantity, {ORDER_ZETAS} sampled zeta per tiny sample",
         method="exact", instances=len(exact), worst_value=float(exact["min_lower_over_exact"].min()),
         worst_value_label="min lower bound / exact (estimator quality)",
-        verdict=verdict_all([verdict_at_most(gap, ORDER_TOL), verdict_at_most(proof_gap, ORDER_TOL)]),
+        verdict=verdict, **fail,
         notes=f"max (lower - exact upper bracket) {gap:.3g}; max (exact - proof quantity) {proof_gap:.3g}; the worst "
               "value is how close the scalable lower bound gets to the exact sup", **common))
     records.append(_bound_record("eq1", "theorem19", LEDGER_TEXT["theorem19"], sweep, exact, certs, common))
@@ -529,14 +599,16 @@ def assemble(block: dict, tables: dict):
                "inputs (R = sqrt(n), m large), where (1) holds with a wide margin (theorem19/bound): out-of-range. "
                "The stated result survives there; theorem19/scale-corrected verifies max(1, log(m(R+B))) in place "
                "of log(m(R+B))."), **kwargs, **{**common, "variant": "as printed"}))
-    corrected_ok = verdict_all([verdict_at_most(e, c * (1 + EXACT_RTOL))
-                                for e, c in zip(scale["exact"], scale["eq1_corrected"])])
+    # the correction repairs theorem19/scale; refuted, the printed (1) stays broken out of its range (out-of-range)
+    corrected_ok, fail = fail_fields(verdict_all([verdict_at_most(e, c * (1 + EXACT_RTOL))
+                                                  for e, c in zip(scale["exact"], scale["eq1_corrected"])]),
+                                     tables, "theorem19/scale-corrected", "out-of-range")
     records.append(ClaimRecord(
         check_id="theorem19/scale-corrected", statement_id="theorem19",
         statement="R_H(S) <= (WR+B) sqrt(s n max(1, log(m(R+B))))/sqrt(m) (eq. (1) with the log floored at 1)",
         check="the same exact values against the corrected (1), every R",
         method="exact", instances=len(scale), worst_value=float((scale["exact"] / scale["eq1_corrected"]).max()),
-        worst_value_label="max exact / corrected (1)", verdict=corrected_ok,
+        worst_value_label="max exact / corrected (1)", verdict=corrected_ok, **fail,
         notes="for s = 1 the corrected (1) is at least (WR+B)/sqrt(m), the classical one-neuron bound (contraction "
               "and the linear-class bound), so it holds for every sample; it equals (1) wherever m(R+B) >= e",
         **{**common, "variant": "corrected"}))

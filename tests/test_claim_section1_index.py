@@ -1,0 +1,71 @@
+"""Claim ``section1_index``: PASS on the paper's networks; each check can FAIL with a certificate that verifies."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparseact import constructions
+from sparseact.claims import section1_index
+from sparseact.claims._failures import TABLE
+from sparseact.datafiles import network_arrays
+from sparseact.ledger import Verdict
+from sparseact.networks import SparseReLUNetwork
+from sparseact.verify import verify_certificate
+
+
+def _records(networks):
+    """Run every ``b`` on its network (as the runs stage would read it back) and assemble."""
+    parts = {}
+    for b, net in networks.items():
+        for name, frame in section1_index.run({"b": b}, network_arrays(net, "net"), None).items():
+            parts.setdefault(name, []).append(frame)
+    tables = {name: pd.concat(frames, ignore_index=True) for name, frames in parts.items()}
+    return {r.check_id: r for r in section1_index.assemble({}, tables).records}, tables
+
+
+def test_paper_networks_pass():
+    records, tables = _records({b: constructions.index_network(b) for b in (1, 2, 3)})
+    assert TABLE not in tables
+    for record in records.values():
+        assert record.verdict is Verdict.PASS and not record.finding and not record.certificate
+
+
+def _lowered():
+    """Index_2's network with every threshold lowered by 1.5: wrong values, up to three neurons active."""
+    net = constructions.index_network(2)
+    return SparseReLUNetwork(net.u, net.W, net.b - 1.5)
+
+
+def _enlarged():
+    """Index_2's network with a fifth neuron that never fires: same function, s = 5 > 2^2."""
+    net = constructions.index_network(2)
+    return SparseReLUNetwork(list(net.u) + [1.0], np.vstack([net.W, np.zeros((1, net.W.shape[1]))]),
+                             list(net.b) + [1.0])
+
+
+@pytest.mark.parametrize("check_id,network,lhs", [
+    ("section1_index/computes", _lowered, "value"),
+    ("section1_index/sparsity", _lowered, "active_count"),
+    ("section1_index/sparsity", _enlarged, "formula"),
+])
+def test_a_violation_fails_with_a_certificate_that_verifies(check_id, network, lhs):
+    records, _ = _records({1: constructions.index_network(1), 2: network()})
+    record = records[check_id]
+    assert record.verdict is Verdict.FAIL and record.finding == "statement-error" and record.counterexample
+    assert record.certificate["lhs"]["quantity"] == lhs
+    result = verify_certificate(record.certificate)
+    assert result.confirmed, result.message
+
+
+def test_index_formula_is_index_b():
+    from sparseact.certificates import formula
+    from sparseact.cube import hypercube
+    from sparseact.verify import evaluate_quantity
+
+    b = 2
+    Z = hypercube(b + 2**b)
+    expected = constructions.index_function(b)(Z)
+    got = [evaluate_quantity(formula(section1_index.INDEX_EXPR, z=z.tolist(), b=b)) for z in Z]
+    assert np.array_equal(got, expected)
