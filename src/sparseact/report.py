@@ -42,6 +42,7 @@ table.statements td:first-child { width: 120px; }
 #errata-summary { background: #f7f7f7; border-left: 4px solid #c33; padding: 4px 8px; }
 details { margin-bottom: 0.5em; }
 code { font-size: 0.95em; }
+math { font-size: 1.12em; }
 """
 
 

@@ -128,6 +128,7 @@ main { max-width: 1400px; margin: 0 auto; }
 .sa-figure img { max-width: 100%; height: auto; display: block; }
 .sa-figure figcaption { font-size: 0.92em; color: #333; max-width: 60em; margin-top: 0.3em; }
 .sa-muted { color: #57606a; font-size: 0.9em; }
+math { font-size: 1.12em; }  /* the serif math font reads small beside the sans-serif text */
 """
 
 #: Rows up to which a data table is shown inline; longer ones are linked as CSV.
