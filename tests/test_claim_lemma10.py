@@ -10,6 +10,7 @@ import pytest
 
 from sparseact import analysis, sensitivity
 from sparseact.claims import assemble_claim, generate_point, get_claim, lemma10, run_point, write_run
+from sparseact.claims._failures import TABLE, with_violations
 from sparseact.config import ConfigError
 from sparseact.cube import hypercube
 from sparseact.ledger import Verdict
@@ -191,10 +192,11 @@ def _replicate0(report, name):
     return table[table["replicate"] == 0].drop(columns=["replicate"]).reset_index(drop=True)
 
 
-def _claim21(report, parity=None, extra_tail_rows=(), tail_failures=None):
+def _claim21(report, parity=None, extra_tail_rows=(), violations=()):
     parity = _replicate0(report, "lemma10-parity") if parity is None else parity
     tail = pd_concat([_replicate0(report, "lemma10-tail"), pd.DataFrame(list(extra_tail_rows))])
-    records = lemma10._claim21_records(_replicate0(report, "lemma10-ns-formula"), tail, parity, tail_failures)
+    records = lemma10._claim21_records(_replicate0(report, "lemma10-ns-formula"), tail, parity,
+                                       with_violations({}, list(violations)))
     return {r.check_id: r for r in records}["lemma10/claim21-tail"]
 
 
@@ -218,14 +220,15 @@ def test_claim21_tail_fail_on_a_network_is_certified_at_run_time(report):
     assert lemma10._tail_failures("x1x2-net", net, rows) == []  # in [0, 1) nothing to certify
     rows = [dict(row, in_range=True) for row in rows]  # fabricated: every rho counted in range
     failures = lemma10._tail_failures("x1x2-net", net, rows)
-    assert [(f["rho"], f["d"]) for f in failures] == [(-0.5, 1)]
-    record = _claim21(report, extra_tail_rows=rows, tail_failures=pd.DataFrame(failures))
+    assert [(f["check"], f["instance"]) for f in failures] == [
+        ("lemma10/claim21-tail", "network x1x2-net, rho = -0.5, d = 1")]
+    record = _claim21(report, extra_tail_rows=rows, violations=failures)
     _assert_certified_fail(record, "statement-error")
     assert "network" in record.certificate["lhs"]["function"]
 
 
-def _eq17(table, failures=None):
-    return {r.check_id: r for r in lemma10._eq17_records(table, failures)}["lemma10/eq17-corrected"]
+def _eq17(table, tables=None):
+    return {r.check_id: r for r in lemma10._eq17_records(table, tables or {})}["lemma10/eq17-corrected"]
 
 
 def test_eq17_corrected_fail_of_r_is_certified(report):
@@ -246,8 +249,9 @@ def test_eq17_corrected_fail_of_monotonicity_is_certified_at_run_time():
     data = {**network_arrays(_x1x2_network(), "net.gaussian.0"), **network_arrays(lemma10.dictator_network(2),
                                                                                    "net.dictator.0")}
     tables = lemma10.run(point, data, np.random.default_rng(0))
-    assert list(tables[lemma10.EQ17_FAILURES]["instance"]) == ["gaussian-0"]
-    record = _eq17(tables["lemma10-eq17"], tables[lemma10.EQ17_FAILURES])
+    assert list(tables[TABLE]["check"]) == ["lemma10/eq17-corrected"]
+    assert list(tables[TABLE]["instance"]) == ["network gaussian-0, rho = -0.5"]
+    record = _eq17(tables["lemma10-eq17"], tables)
     _assert_certified_fail(record, "proof-slip")
     assert record.certificate["lhs_value"] == pytest.approx(0.375) and record.certificate["rhs_value"] == 0.0
 

@@ -137,18 +137,20 @@ def test_corrected_identity_closed_form_for_majority():
 
 def test_identity_corrected_fail_is_certified(monkeypatch):
     """A forced violation: the factor -1/4 instead of -1/2, in the check and in the certificate's formula alike."""
+    from sparseact.claims._failures import TABLE
     from sparseact.verify import verify_certificate
 
     point = get_claim("lemma6").points(BLOCK)["n6"]
     data = lemma6.generate(point, np.random.default_rng(3))
     tables = lemma6.run(point, data, None)
-    assert lemma6.FAILURES not in tables  # a passing run writes no failure table
+    assert TABLE not in tables  # a passing run writes no violations table
     assert {r.check_id: r for r in lemma6.assemble(BLOCK, tables).records}[
         "lemma6/identity-corrected"].verdict.value == "PASS"
     monkeypatch.setattr(lemma6, "CORRECTED_FACTOR", -0.25)
     tables = lemma6.run(point, data, None)
     positive = tables["lemma6"][tables["lemma6"]["positive"] & (tables["lemma6"]["p"] < 1)]
-    assert len(tables[lemma6.FAILURES]) == len(positive) > 0
+    assert len(tables[TABLE]) == len(positive) > 0
+    assert set(tables[TABLE]["check"]) == {"lemma6/identity-corrected"}
     record = {r.check_id: r for r in lemma6.assemble(BLOCK, tables).records}["lemma6/identity-corrected"]
     assert record.verdict.value == "FAIL" and record.finding == "proof-slip" and record.counterexample
     verification = verify_certificate(record.certificate)

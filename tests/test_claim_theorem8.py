@@ -7,6 +7,7 @@ import pytest
 
 from sparseact.claims import assemble_claim, generate_point, get_claim, run_point, write_run
 from sparseact.claims import theorem8 as t8
+from sparseact.claims._failures import TABLE
 from sparseact.config import ConfigError
 from sparseact.cube import hypercube
 from sparseact.analysis import level_weights
@@ -222,13 +223,14 @@ def test_ch_fail_is_certified(monkeypatch):
     from sparseact import bounds
 
     tables = _target_run("target-gaussian-k1")
-    assert t8.CH_FAILURES not in tables
-    assert t8._ch_record(tables["theorem8-targets"]).verdict.value == "PASS"
+    assert TABLE not in tables  # a passing run writes no violations table
+    assert t8._ch_record(tables["theorem8-targets"], tables).verdict.value == "PASS"
     # A statement 100 times stricter than the printed C_H, in the check and in the certificate's formula alike.
     monkeypatch.setattr(bounds, "class_sup_bound", lambda n, k, W, B: k * (W * np.sqrt(n) + B) / 100)
     monkeypatch.setattr(t8, "CH_EXPR", "k * (W * sqrt(n) + B) / 100")
     tables = _target_run("target-gaussian-k1")
-    record = t8._ch_record(tables["theorem8-targets"], tables[t8.CH_FAILURES])
+    assert list(tables[TABLE]["check"]) == ["theorem8/C_H"]
+    record = t8._ch_record(tables["theorem8-targets"], tables)
     _assert_certified_fail(record, "proof-slip")
     assert record.certificate["lhs_value"] == pytest.approx(tables["theorem8-targets"]["max_abs_h"].iloc[0])
     # The right side is recomputed from the network (k from its active sets, W and B from its weights).
@@ -239,6 +241,6 @@ def test_ch_fail_without_a_recorded_instance_is_inconclusive():
     import pandas as pd
 
     targets = pd.DataFrame(dict(target=["t"], max_abs_h=[2.0], C_H=[1.0]))
-    record = t8._ch_record(targets)
+    record = t8._ch_record(targets, {})
     assert record.verdict.value == "INCONCLUSIVE" and not record.finding and record.certificate is None
     assert "no instance certifies it exactly" in record.notes

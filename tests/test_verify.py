@@ -122,6 +122,28 @@ def test_fail_fields():
     assert certificate_if_violated("<=", formula("2"), formula("1"), 2.0, 1.0, "a", "b")["lhs_value"] == 2.0
 
 
+def test_fail_fields_from_the_worst_recorded_violation():
+    """The run-time violations table (one per claim, keyed by check) gives the FAIL its worst certificate."""
+    from sparseact.certificates import fail_fields
+    from sparseact.claims._failures import TABLE, violation, with_violations, worst_violation
+    from sparseact.ledger import Verdict
+
+    assert with_violations({"t": None}, []) == {"t": None}  # nothing violated: no table
+    weaker = {**_as_certificate(), "rhs": formula("2 * c", c=1.25), "rhs_value": 2.5}
+    tables = with_violations({}, [violation("x/y", 0.5, "chi_[3] (weaker)", weaker),
+                                  violation("x/y", 1.0, "chi_[3]", _as_certificate()),
+                                  violation("x/z", 9.0, "other check", _as_certificate())])
+    assert list(tables[TABLE]["check"]) == ["x/y", "x/y", "x/z"]
+    failed = fail_fields(Verdict.FAIL, "typo", lambda: worst_violation(tables, "x/y"))
+    assert failed["verdict"] is Verdict.FAIL and failed["finding"] == "typo"
+    assert failed["certificate"] == _as_certificate() and verify_certificate(failed["certificate"]).confirmed
+    assert failed["counterexample"].startswith("chi_[3]: AS(chi_S) = 3, 2 = 2") and "2 violating instances" in (
+        failed["counterexample"])
+    assert verify_certificate(weaker).confirmed
+    assert worst_violation(tables, "x/none") is None and worst_violation({}, "x/y") is None
+    assert fail_fields(Verdict.FAIL, "typo", lambda: worst_violation({}, "x/y"))["verdict"] is Verdict.INCONCLUSIVE
+
+
 def test_lemma9_wR():
     net = {"u": [1.0, 2.0], "W": [[1.0, 1.0], [-1.0, -1.0]], "b": [0.0, 0.0]}
     # w^R = (1, 1) at (1, 1), 2 (-1, -1) at (-1, -1), 0 at the mixed points: (2 + 8 + 0 + 0) / 4

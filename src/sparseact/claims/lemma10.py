@@ -71,10 +71,6 @@ PARITY_ORDERS = (2, 3)
 SLOPE_POINTS = 3
 #: Budget ``(2r)^n 2^r`` of the exact enumeration of (17) (:mod:`sparseact.sensitivity`).
 APPENDIXB_BUDGET = 1 << 22
-#: Run table of in-range violations of Claim 2.1's tail bound on networks (written only when there is one).
-TAIL_FAILURES = "lemma10-tail-failures"
-#: Run table of violations of ``NS_rho(h) <= NS_{1-2/r}(h)`` on Appendix B's networks (written only when there is one).
-EQ17_FAILURES = "lemma10-eq17-failures"
 #: Slack of ``floor(2/(1 - rho))`` (as :func:`sparseact.sensitivity.bucket_count`: ``rho = 1/3`` gives 3).
 FLOOR_TOL = 1e-9
 
@@ -331,11 +327,10 @@ def _tail_failures(label: str, net, tail_rows: list[dict]) -> list[dict]:
     Returns
     -------
     list of dict
-        ``instance``, ``rho``, ``d``, ``excess``, ``counterexample`` and ``certificate`` (JSON text) per violation.
+        One :func:`sparseact.claims._failures.violation` row per violation (excess: tail - bound).
     """
-    import json
-
     from sparseact import certificates as cert
+    from sparseact.claims._failures import violation
 
     bad = [row for row in tail_rows if row["in_range"] and _exceeds(row["tail"], row["bound"])]
     failures = []
@@ -344,10 +339,8 @@ def _tail_failures(label: str, net, tail_rows: list[dict]) -> list[dict]:
                                        row["bound"], f"network {label}, rho = {row['rho']:g}, d = {row['d']}",
                                        strict=False)
         if certificate is not None:
-            failures.append(dict(instance=label, rho=row["rho"], d=row["d"], excess=row["tail"] - row["bound"],
-                                 counterexample=f"{label}, rho = {row['rho']:g}, d = {row['d']}: tail = "
-                                                f"{row['tail']:.6g} > 2 NS_rho/(1 - rho^d) = {row['bound']:.6g}",
-                                 certificate=json.dumps(certificate)))
+            failures.append(violation("lemma10/claim21-tail", row["tail"] - row["bound"],
+                                      f"network {label}, rho = {row['rho']:g}, d = {row['d']}", certificate))
     return failures
 
 
@@ -355,6 +348,7 @@ def _noise_rows(label: str, family: str, net, point: dict) -> dict[str, list[dic
     import numpy as np
 
     from sparseact import analysis, bounds
+    from sparseact.claims import _failures
 
     n, s = point["n"], point["s"]
     one_minus_rho = np.asarray(point["one_minus_rho"], dtype=np.float64)
@@ -384,12 +378,12 @@ def _noise_rows(label: str, family: str, net, point: dict) -> dict[str, list[dic
            "lemma10-level-weights": levels}
     failures = _tail_failures(label, net, tail)
     if failures:  # only on a violation, so that a passing run writes the same tables
-        out[TAIL_FAILURES] = failures
+        out[_failures.TABLE] = failures
     return out
 
 
 def _monotone_failure(label: str, net, row: dict) -> dict | None:
-    """The certificate of ``NS_rho(h) > NS_{1-2/r}(h)`` for one network of Appendix B's grid, or ``None``.
+    """The certified violation of ``NS_rho(h) <= NS_{1-2/r}(h)`` by one network of Appendix B's grid, or ``None``.
 
     Built at run time, where the network is at hand; ``None`` when ``lemma10/eq17-corrected``'s
     inequality ``NS_rho(h) <= NS_{1-2/r}(h)`` passes on ``row``.
@@ -406,11 +400,10 @@ def _monotone_failure(label: str, net, row: dict) -> dict | None:
     Returns
     -------
     dict or None
-        ``instance``, ``excess``, ``counterexample`` and ``certificate`` (JSON text) of a failure row.
+        Its :func:`sparseact.claims._failures.violation` row (excess: NS_rho - NS_{1-2/r}).
     """
-    import json
-
     from sparseact import certificates as cert
+    from sparseact.claims._failures import violation
     from sparseact.ledger import Verdict, verdict_at_most
 
     excess = float(row["NS_rho"] - row["NS_rho_effective"])
@@ -425,15 +418,14 @@ def _monotone_failure(label: str, net, row: dict) -> dict | None:
         f"1 - 2/r = {rho_eff:g}")
     if certificate is None:
         return None
-    return dict(instance=label, excess=excess, certificate=json.dumps(certificate),
-                counterexample=f"{label}, rho = {rho:g}: NS_rho = {row['NS_rho']:.6g} > NS_(1-2/r) = "
-                               f"{row['NS_rho_effective']:.6g}")
+    return violation("lemma10/eq17-corrected", excess, f"network {label}, rho = {rho:g}", certificate)
 
 
 def run(point: dict, data: dict, rng):
     import pandas as pd
 
     from sparseact import analysis, sensitivity
+    from sparseact.claims._failures import with_violations
     from sparseact.datafiles import network_from_arrays
 
     kind = point["kind"]
@@ -469,10 +461,8 @@ def run(point: dict, data: dict, rng):
             failure = _monotone_failure(f"{family}-{i}", net, rows[-1])
             if failure is not None:
                 failures.append(failure)
-        out = {"lemma10-eq17": pd.DataFrame(rows)}
-        if failures:  # only on a violation, so that a passing run writes the same tables
-            out[EQ17_FAILURES] = pd.DataFrame(failures)
-        return out
+        # only on a violation, so that a passing run writes the same tables
+        return with_violations({"lemma10-eq17": pd.DataFrame(rows)}, failures)
     raise ValueError(f"unknown point kind {kind!r}")
 
 
@@ -551,13 +541,12 @@ def _lemma10_record(noise, slopes):
                f"so near rho = 1 the sqrt(1-rho) factor is slack."))
 
 
-def _claim21_records(noise_formula, tail, parity, tail_failures=None):
-    import json
-
+def _claim21_records(noise_formula, tail, parity, tables):
     import numpy as np
     import pandas as pd
 
     from sparseact import certificates as cert
+    from sparseact.claims._failures import worst_violation
     from sparseact.ledger import ClaimRecord, Verdict, close, verdict_at_most
 
     common = dict(claim_id="lemma10", paper_ref="Claim 2.1", method="exact")
@@ -604,9 +593,10 @@ def _claim21_records(noise_formula, tail, parity, tail_failures=None):
                 candidates.append((float(row["tail"] - row["bound"]), certificate,
                                    f"f = {row['instance']} on n = {p}, rho = {rho:g}, d = {d}: tail = "
                                    f"{row['tail']:.6g} > 2 NS_rho/(1 - rho^d) = {row['bound']:.6g}"))
-        if tail_failures is not None and len(tail_failures):
-            row = tail_failures.loc[tail_failures["excess"].idxmax()]
-            candidates.append((float(row["excess"]), json.loads(row["certificate"]), row["counterexample"]))
+        network = worst_violation(tables, "lemma10/claim21-tail")
+        if network is not None:
+            certificate, counterexample = network
+            candidates.append((certificate["lhs_value"] - certificate["rhs_value"], certificate, counterexample))
         if not candidates:
             return None
         _, certificate, counterexample = max(candidates, key=lambda c: c[0])
@@ -659,13 +649,13 @@ def _claim21_records(noise_formula, tail, parity, tail_failures=None):
     return records
 
 
-def _eq17_records(eq17, eq17_failures=None):
-    import json
+def _eq17_records(eq17, tables):
     import math
 
     import numpy as np
 
     from sparseact import certificates as cert
+    from sparseact.claims._failures import worst_violation
     from sparseact.ledger import ClaimRecord, Verdict, close, verdict_all, verdict_at_most
 
     common = dict(claim_id="lemma10", paper_ref="Appendix B, eq. (17)", method="exact", instances=len(eq17))
@@ -755,9 +745,9 @@ def _eq17_records(eq17, eq17_failures=None):
 
     def corrected_failure():
         """The first failing inequality: NS_rho <= NS_{1-2/r} (certified at run time), then r(1-rho) >= 1."""
-        if monotone_verdict is Verdict.FAIL and eq17_failures is not None and len(eq17_failures):
-            row = eq17_failures.loc[eq17_failures["excess"].idxmax()]
-            return json.loads(row["certificate"]), row["counterexample"]
+        network = worst_violation(tables, "lemma10/eq17-corrected") if monotone_verdict is Verdict.FAIL else None
+        if network is not None:
+            return network
         if r_verdict is not Verdict.FAIL:
             return None
         row = eq17.loc[(1.0 - eq17["r"] * (1.0 - eq17["rho"])).idxmax()]
@@ -797,7 +787,6 @@ def assemble(block: dict, tables: dict):
     noise = tables["lemma10-noise"]
     slopes = slope_table(noise)
     records = [_lemma10_record(noise, slopes)]
-    records += _claim21_records(tables["lemma10-ns-formula"], tables["lemma10-tail"], tables["lemma10-parity"],
-                                tables.get(TAIL_FAILURES))
-    records += _eq17_records(tables["lemma10-eq17"], tables.get(EQ17_FAILURES))
+    records += _claim21_records(tables["lemma10-ns-formula"], tables["lemma10-tail"], tables["lemma10-parity"], tables)
+    records += _eq17_records(tables["lemma10-eq17"], tables)
     return CheckReport(records, {"lemma10-slopes": slopes})

@@ -36,8 +36,6 @@ KINDS = ("majority-like", "random-gaussian", "random-positive")
 POSITIVE_KINDS = ("majority-like", "random-positive")
 #: The factor of the corrected identity ``AS(g) = CORRECTED_FACTOR * E_x[g(x) sum_i x_i]`` (``w > 0``).
 CORRECTED_FACTOR = -0.5
-#: Run table of halfspaces violating the corrected identity (written only when there is one).
-FAILURES = "lemma6-failures"
 
 STATEMENTS = {
     "lemma6": {
@@ -125,6 +123,7 @@ def run(point: dict, data: dict, rng):
     import pandas as pd
 
     from sparseact import bounds
+    from sparseact.claims._failures import with_violations
     from sparseact.networks import SparseReLUNetwork
 
     n = point["n"]
@@ -151,10 +150,8 @@ def run(point: dict, data: dict, rng):
         failure = _corrected_failure(w, rows[-1])
         if failure is not None:
             failures.append(failure)
-    out = {"lemma6": pd.DataFrame(rows)}
-    if failures:  # only on a violation, so that a passing run writes the same tables
-        out[FAILURES] = pd.DataFrame(failures)
-    return out
+    # only on a violation, so that a passing run writes the same tables
+    return with_violations({"lemma6": pd.DataFrame(rows)}, failures)
 
 
 def _corrected_failure(w, row: dict) -> dict | None:
@@ -174,11 +171,10 @@ def _corrected_failure(w, row: dict) -> dict | None:
     Returns
     -------
     dict or None
-        ``n``, ``kind``, ``index``, ``corrected_error``, ``counterexample`` and ``certificate`` (JSON text).
+        Its :func:`sparseact.claims._failures.violation` row (excess: the error ``|AS - rhs|``).
     """
-    import json
-
     from sparseact import certificates as cert
+    from sparseact.claims._failures import violation
     from sparseact.ledger import ATOL, Verdict, verdict_at_most
 
     if not (row["positive"] and 0 < row["p"] < 1) or verdict_at_most(row["corrected_error"], ATOL) is not Verdict.FAIL:
@@ -192,10 +188,9 @@ def _corrected_failure(w, row: dict) -> dict | None:
         f"{row['b']:g}}} = 1 - g: AS(g) = AS(h), E[g sum_i x_i] = -E[h sum_i x_i]")
     if certificate is None:
         return None
-    return dict(n=row["n"], kind=row["kind"], index=row["index"], corrected_error=row["corrected_error"],
-                certificate=json.dumps(certificate),
-                counterexample=f"{row['kind']} n={row['n']}, p={row['p']:.4g}: AS = {row['AS']:.6g}, "
-                               f"{CORRECTED_FACTOR:g} E[g sum x_i] = {row['corrected_rhs']:.6g}")
+    return violation("lemma6/identity-corrected", row["corrected_error"],
+                     f"{row['kind']} halfspace {row['index']}, n={row['n']}, b={row['b']:g}, p={row['p']:.4g}",
+                     certificate)
 
 
 def quarter_indicator_network(n: int, b: float):
@@ -211,11 +206,10 @@ def quarter_indicator_network(n: int, b: float):
 
 
 def assemble(block: dict, tables: dict):
-    import json
-
     import numpy as np
 
     from sparseact import certificates as cert
+    from sparseact.claims._failures import worst_violation
     from sparseact.ledger import ATOL, CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most, verdict_big_o
 
     def _big_o(parameter, ratios):
@@ -259,18 +253,10 @@ def assemble(block: dict, tables: dict):
                 "halfspace form and (1/4) g as a two-ReLU network; the printed right side is negative")
     verdict = Verdict.PASS if not len(printed_bad) else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
     corrected = float(positive["corrected_error"].max()) if len(positive) else float("nan")
-    failures = tables.get(FAILURES)
-
-    def corrected_failure():
-        if failures is None or not len(failures):
-            return None
-        row = failures.loc[failures["corrected_error"].idxmax()]
-        return json.loads(row["certificate"]), row["counterexample"]
-
     # The corrected identity repairs identity-printed (a proof-slip: Lemma 6 is Kane's theorem and survives); a
     # FAIL refutes the repair, so the printed identity's slip stays unrepaired: the class of the statement repaired.
     corrected_fields = cert.fail_fields(verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
-                                        "proof-slip", corrected_failure)
+                                        "proof-slip", lambda: worst_violation(tables, "lemma6/identity-corrected"))
     records += [
         ClaimRecord(
             claim_id="lemma6", check_id="lemma6/identity-printed", statement_id="lemma6-proof-identity",

@@ -485,12 +485,12 @@ def _fail_or_inconclusive(violated: bool, certificate):
     return (Verdict.FAIL, certificate) if certificate else (Verdict.INCONCLUSIVE, None)
 
 
-def _corrected(verdict, tables, check_id):
-    """``verdict`` of ``check_id`` and, for a FAIL, its fields from the worst violation :func:`violations` found."""
-    from sparseact.claims._failures import fail_fields
+def _corrected(verdict, tables, check_id, notes=""):
+    """The verdict fields of ``check_id``'s row: a FAIL is certified by the worst violation :func:`violations` found."""
+    from sparseact import certificates as cert
+    from sparseact.claims._failures import worst_violation
 
-    verdict, fields = fail_fields(verdict, tables, check_id, FAIL_FINDINGS[check_id])
-    return dict(verdict=verdict, **fields)
+    return cert.fail_fields(verdict, FAIL_FINDINGS[check_id], lambda: worst_violation(tables, check_id), notes)
 
 
 def _term_u_records(every, neurons, common, tables):
@@ -660,12 +660,12 @@ def _transition_records(every, neurons, common, tables):
             worst_value=float(every["transition_corrected_ratio"].max()),
             worst_value_label="max Pr sqrt(n) / Phi(s,k) (observed constant)",
             **_corrected(verdict_all([verdict_at_most(concavity_excess, 0.0), *(v for v, _ in sweeps.values())]),
-                         tables, "lemma9/transition-corrected"),
-            notes=(f"Phi is the exact maximum of the concave sum under sum_j p_j <= k (largest excess "
-                   f"{concavity_excess:.3g} <= 0); log-log slopes of the worst ratio "
-                   + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
-                   + " (PASS needs <= 0.1; growth would be INCONCLUSIVE, never FAIL). With Lemma 6's constant C_6 "
-                   "and the union factor 4 the chain gives Pr <= 4 C_6 Phi(s,k)/sqrt(n)."),
+                         tables, "lemma9/transition-corrected",
+                         notes=(f"Phi is the exact maximum of the concave sum under sum_j p_j <= k (largest "
+                                f"excess {concavity_excess:.3g} <= 0); log-log slopes of the worst ratio "
+                                + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
+                                + " (PASS needs <= 0.1; growth would be INCONCLUSIVE, never FAIL). With Lemma 6's "
+                                "constant C_6 and the union factor 4 the chain gives Pr <= 4 C_6 Phi(s,k)/sqrt(n).")),
             **common),
     ]
 
@@ -714,13 +714,14 @@ def assemble(block: dict, tables: dict):
             check="exact AS / (4 k^2 W^2) on every network (grid, adversarial, one-neuron)",
             variant="tighter bound (ours)", method="exact", instances=len(every), worst_value=tight,
             worst_value_label="max AS / (4 k^2 W^2)",
-            **_corrected(verdict_at_most(tight, 1.0), tables, "lemma9/tighter-4k2W2"),
-            notes=("proof: preactivations are affine along the edge x -> x xor i, so only neurons of R_x u R_{x xor i} "
-                   "are active on it; |h(x) - h(x xor i)| <= 2 (a_i(x) + a_i(x xor i)), a_i(x) = sum_{j in R_x} "
-                   "|u_j w_ji|; (a+b)^2 <= 2a^2 + 2b^2, Cauchy-Schwarz sum_i a_i(x)^2 <= k^2 W^2 and the symmetry of "
-                   f"x and x xor i give AS <= 4 k^2 W^2. For n >= 2, 4 k^2 W^2 <= {C_TIGHTER:.3f} x Lemma 9's "
-                   "expression, so this bound proves Lemma 9 (with that constant); its sqrt(n) log(ns) and B terms "
-                   "are slack."),
+            **_corrected(verdict_at_most(tight, 1.0), tables, "lemma9/tighter-4k2W2",
+                         notes=("proof: preactivations are affine along the edge x -> x xor i, so only "
+                                "neurons of R_x u R_{x xor i} are active on it; |h(x) - h(x xor i)| <= 2 (a_i(x) "
+                                "+ a_i(x xor i)), a_i(x) = sum_{j in R_x} |u_j w_ji|; (a+b)^2 <= 2a^2 + 2b^2, "
+                                "Cauchy-Schwarz sum_i a_i(x)^2 <= k^2 W^2 and the symmetry of x and x xor i give "
+                                f"AS <= 4 k^2 W^2. For n >= 2, 4 k^2 W^2 <= {C_TIGHTER:.3f} x Lemma 9's "
+                                "expression, so this bound proves Lemma 9 (with that constant); its sqrt(n) "
+                                "log(ns) and B terms are slack.")),
             **common),
     ]
     records += _term_u_records(every, neurons, common, tables)

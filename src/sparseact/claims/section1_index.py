@@ -154,7 +154,8 @@ def violations(net, b: int, worst_error, worst_active) -> list[dict]:
 
 
 def assemble(block: dict, tables: dict):
-    from sparseact.claims._failures import fail_fields
+    from sparseact import certificates as cert
+    from sparseact.claims._failures import worst_violation
     from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most
 
     table = tables["index"]
@@ -163,18 +164,17 @@ def assemble(block: dict, tables: dict):
                   method="exact", instances=len(table))
     max_active = int(table["max_active"].max())
     size_ok = verdict_all(verdict_at_most(s, 2**b) for s, b in zip(table["s"], table["b"]))
-    computes, computes_fail = fail_fields(Verdict.FAIL if failures else Verdict.PASS, tables,
-                                          "section1_index/computes", FINDING)
-    sparsity, sparsity_fail = fail_fields(verdict_all([verdict_at_most(max_active, 1), size_ok]), tables,
-                                          "section1_index/sparsity", FINDING)
+    computes = cert.fail_fields(Verdict.FAIL if failures else Verdict.PASS, FINDING,
+                                lambda: worst_violation(tables, "section1_index/computes"))
+    sparsity = cert.fail_fields(verdict_all([verdict_at_most(max_active, 1), size_ok]), FINDING,
+                                lambda: worst_violation(tables, "section1_index/sparsity"))
     records = [
         ClaimRecord(check_id="section1_index/computes", statement="Index_b(z) = sum_alpha sigma(<w_alpha,z> - b + 1/2)",
                     check="network equals Index_b on all 2^(b+2^b) inputs", worst_value=float(table["max_abs_error"].max()),
-                    worst_value_label="max |h - Index_b|", verdict=computes,
-                    **{"counterexample": failures[0] if failures else "", **computes_fail}, **common),
+                    worst_value_label="max |h - Index_b|", **computes, **common),
         ClaimRecord(check_id="section1_index/sparsity", statement="Index_b in H_{b+2^b, 2^b, 1}",
                     check="max active neurons over the whole cube, and s = 2^b",
                     worst_value=max_active, worst_value_label="max active neurons",
-                    verdict=sparsity, **sparsity_fail, **common),
+                    **sparsity, **common),
     ]
     return CheckReport(records, {})

@@ -544,7 +544,8 @@ def _bound_record(column, statement_id, statement, sweep, exact, certs, common):
 def assemble(block: dict, tables: dict):
     import pandas as pd
 
-    from sparseact.claims._failures import fail_fields
+    from sparseact import certificates as cert
+    from sparseact.claims._failures import worst_violation
     from sparseact.fitting import exponent_text, fit_exponents_if_possible
     from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most, verdict_growth_mc
 
@@ -557,8 +558,11 @@ def assemble(block: dict, tables: dict):
     # A network of the class above the proof's quantity would make a step of the proof wrong, (1) being decided
     # by theorem19/bound (proof-slip); above the exact sup's upper bracket, it would refute our exact sup (the
     # certificate says which).
-    verdict, fail = fail_fields(verdict_all([verdict_at_most(gap, ORDER_TOL), verdict_at_most(proof_gap, ORDER_TOL)]),
-                                tables, "theorem19/estimators", "proof-slip")
+    fail = cert.fail_fields(verdict_all([verdict_at_most(gap, ORDER_TOL), verdict_at_most(proof_gap, ORDER_TOL)]),
+                            "proof-slip", lambda: worst_violation(tables, "theorem19/estimators"),
+                            notes=f"max (lower - exact upper bracket) {gap:.3g}; max (exact - proof quantity) "
+                                  f"{proof_gap:.3g}; the worst value is how close the scalable lower bound gets to the "
+                                  "exact sup")
     records.append(ClaimRecord(
         check_id="theorem19/estimators", statement_id="theorem19-proof",
         statement="per sign vector: lower-bound network value <= exact sup <= the proof's quantity (3)-(13)",
@@ -566,9 +570,7 @@ def assemble(block: dict, tables: dict):
               f"the proof's quantity, {ORDER_ZETAS} sampled zeta per tiny sample",
         method="exact", instances=len(exact), worst_value=float(exact["min_lower_over_exact"].min()),
         worst_value_label="min lower bound / exact (estimator quality)",
-        verdict=verdict, **fail,
-        notes=f"max (lower - exact upper bracket) {gap:.3g}; max (exact - proof quantity) {proof_gap:.3g}; the worst "
-              "value is how close the scalable lower bound gets to the exact sup", **common))
+        **fail, **common))
     records.append(_bound_record("eq1", "theorem19", LEDGER_TEXT["theorem19"], sweep, exact, certs, common))
     records.append(_bound_record("eq15", "eq15", LEDGER_TEXT["eq15"], sweep, exact, certs, common))
     records.append(_bound_record("conj20", "conj20", LEDGER_TEXT["conj20"], sweep, exact, certs, common))
@@ -600,18 +602,17 @@ def assemble(block: dict, tables: dict):
                "The stated result survives there; theorem19/scale-corrected verifies max(1, log(m(R+B))) in place "
                "of log(m(R+B))."), **kwargs, **{**common, "variant": "as printed"}))
     # the correction repairs theorem19/scale; refuted, the printed (1) stays broken out of its range (out-of-range)
-    corrected_ok, fail = fail_fields(verdict_all([verdict_at_most(e, c * (1 + EXACT_RTOL))
-                                                  for e, c in zip(scale["exact"], scale["eq1_corrected"])]),
-                                     tables, "theorem19/scale-corrected", "out-of-range")
+    fail = cert.fail_fields(
+        verdict_all([verdict_at_most(e, c * (1 + EXACT_RTOL)) for e, c in zip(scale["exact"], scale["eq1_corrected"])]),
+        "out-of-range", lambda: worst_violation(tables, "theorem19/scale-corrected"),
+        notes="for s = 1 the corrected (1) is at least (WR+B)/sqrt(m), the classical one-neuron bound (contraction "
+              "and the linear-class bound), so it holds for every sample; it equals (1) wherever m(R+B) >= e")
     records.append(ClaimRecord(
         check_id="theorem19/scale-corrected", statement_id="theorem19",
         statement="R_H(S) <= (WR+B) sqrt(s n max(1, log(m(R+B))))/sqrt(m) (eq. (1) with the log floored at 1)",
         check="the same exact values against the corrected (1), every R",
         method="exact", instances=len(scale), worst_value=float((scale["exact"] / scale["eq1_corrected"]).max()),
-        worst_value_label="max exact / corrected (1)", verdict=corrected_ok, **fail,
-        notes="for s = 1 the corrected (1) is at least (WR+B)/sqrt(m), the classical one-neuron bound (contraction "
-              "and the linear-class bound), so it holds for every sample; it equals (1) wherever m(R+B) >= e",
-        **{**common, "variant": "corrected"}))
+        worst_value_label="max exact / corrected (1)", **fail, **{**common, "variant": "corrected"}))
 
     # sparse (k = 1) vs dense (k = s) exponent in s
     sparse = sweep[(sweep["cls"] == "sparse") & (sweep["k"] == 1)]

@@ -92,8 +92,6 @@ CH_EXPR = "k * (W * sqrt(n) + B)"
 #: ``||u||_inf max_j ||w_j||_2`` and ``||u||_inf max_j |b_j|`` (Definition 2) from a network's ``u, M, b``.
 SCALE_W_EXPR = "max(abs(t) for t in u) * max(sqrt(sum(v * v for v in w)) for w in M)"
 SCALE_B_EXPR = "max(abs(t) for t in u) * max(abs(t) for t in b)"
-#: Run table of ``theorem8/C_H`` violations (written only when there is one).
-CH_FAILURES = "theorem8-ch-failures"
 #: ``k`` values of the proof-step tables (those ``<= s`` are used; fixed, so the point does not move with the grid).
 PROOF_K = (1, 2, 4, 8)
 #: Excess errors below this are rounding (an exact fit) and are left out of Lemma 7's ratio.
@@ -400,6 +398,7 @@ def _run_target(point: dict, data: dict):
     import pandas as pd
 
     from sparseact import analysis, bounds
+    from sparseact.claims._failures import with_violations
     from sparseact.cube import hypercube
     from sparseact.datafiles import network_from_arrays
     from sparseact.learners import LowDegreeRegressor
@@ -435,20 +434,20 @@ def _run_target(point: dict, data: dict):
                                             if trivial > 0 else float("inf")),
                 delta=point["delta"], max_abs_h=float(np.abs(values).max()), C_H=C_H)
     out = {"theorem8-curves": pd.DataFrame(rows), "theorem8-targets": pd.DataFrame([need])}
-    failure = _ch_failure(net, values, n, C_H)
-    if failure is not None:  # only on a violation, so that a passing run writes the same tables
-        out[CH_FAILURES] = pd.DataFrame([dict(target=need["target"], **failure)])
-    return out
+    # only on a violation, so that a passing run writes the same tables
+    return with_violations(out, _ch_violations(need["target"], net, values, n, C_H))
 
 
-def _ch_failure(net, values, n: int, C_H: float) -> dict | None:
-    """The certificate of ``max_x |h(x)| > C_H`` for one target, or ``None`` when ``theorem8/C_H`` passes on it.
+def _ch_violations(target: str, net, values, n: int, C_H: float) -> list[dict]:
+    """The certified violation of ``max_x |h(x)| <= C_H`` by one target (empty when ``theorem8/C_H`` passes on it).
 
     Built at run time, where the network is at hand: the left side is ``|h(x)|`` at the maximising
     cube point, the right side ``C_H`` with ``k``, ``W`` and ``B`` recomputed from the network.
 
     Parameters
     ----------
+    target : str
+        The target's name.
     net : SparseReLUNetwork
         The target.
     values : ndarray
@@ -460,21 +459,20 @@ def _ch_failure(net, values, n: int, C_H: float) -> dict | None:
 
     Returns
     -------
-    dict or None
-        ``ratio``, ``counterexample`` and ``certificate`` (JSON text) of a failure row.
+    list of dict
+        At most one :func:`sparseact.claims._failures.violation` row (excess: ``|h(x)| / C_H``).
     """
-    import json
-
     import numpy as np
 
     from sparseact import certificates as cert
+    from sparseact.claims._failures import violation
     from sparseact.ledger import Verdict, verdict_at_most
 
     top = float(np.abs(values).max())
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = float(np.float64(top) / np.float64(C_H))
     if verdict_at_most(ratio, 1.0) is not Verdict.FAIL:
-        return None
+        return []
     j = int(np.argmax(np.abs(values)))
     x = [1 - 2 * ((j >> i) & 1) for i in range(n)]
     spec = cert.network_spec(net)
@@ -488,9 +486,8 @@ def _ch_failure(net, values, n: int, C_H: float) -> dict | None:
         f"k = max(1, max active count on the cube), W = ||u||_inf max_j ||w_j||_2, B = ||u||_inf max_j |b_j| of h, "
         f"n = {n}; x maximises |h| over the cube")
     if certificate is None:
-        return None
-    return dict(ratio=ratio, counterexample=f"x = {tuple(x)}: |h(x)| = {top:.6g} > C_H = {C_H:.6g}",
-                certificate=json.dumps(certificate))
+        return []
+    return [violation("theorem8/C_H", ratio, f"{target}, x = {tuple(x)}", certificate)]
 
 
 def _run_proof(point: dict):
@@ -690,23 +687,16 @@ def _lemma7_record(curves):
                  "is loose: measured outputs are far smaller (theorem8/C_H)."))
 
 
-def _ch_record(targets, failures=None):
-    import json
-
+def _ch_record(targets, tables):
     from sparseact import certificates as cert
+    from sparseact.claims._failures import worst_violation
     from sparseact.ledger import ClaimRecord, verdict_at_most
 
     ratio = targets["max_abs_h"] / targets["C_H"]
-
-    def failure():
-        if failures is None or not len(failures):
-            return None
-        row = failures.loc[failures["ratio"].idxmax()]
-        return json.loads(row["certificate"]), f"{row['target']}: {row['counterexample']}"
-
     # C_H is stated in the proof of Theorem 8 ("each neuron can at most contribute W sqrt(n) + B"): a network
     # of the class exceeding it would make that step wrong (proof-slip; Lemma 7 only needs some finite C_H).
-    fail = cert.fail_fields(verdict_at_most(float(ratio.max()), 1.0), "proof-slip", failure, notes=(
+    fail = cert.fail_fields(verdict_at_most(float(ratio.max()), 1.0), "proof-slip",
+                            lambda: worst_violation(tables, "theorem8/C_H"), notes=(
         "per target: " + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio))
         + ". Each active neuron contributes |u_j|(<w_j, x> - b_j) <= W sqrt(n) + B (Cauchy-Schwarz, ||x|| = "
           "sqrt(n)), and at most k are active."))
@@ -938,7 +928,7 @@ def assemble(block: dict, tables: dict):
 
     curves, targets = tables["theorem8-curves"], tables["theorem8-targets"]
     learning, needs = _learning_records(curves, targets)
-    records = learning + [_lemma7_record(curves), _ch_record(targets, tables.get(CH_FAILURES))]
+    records = learning + [_lemma7_record(curves), _ch_record(targets, tables)]
     records += _rho_records(block, tables["theorem8-rho-choice"], tables["theorem8-rho-first-fail"],
                             tables["theorem8-rho-corrected-wide"])
     records += _tail_records(tables["theorem8-tail-step"])
