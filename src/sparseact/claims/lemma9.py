@@ -332,56 +332,85 @@ def violations(net, row: dict) -> list[dict]:
         One :func:`sparseact.claims._failures.violation` per violated test (normally
         none), whose certificate recomputes both sides from ``net`` alone.
     """
+    from functools import cache
+
     from sparseact import certificates as cert
     from sparseact.claims._failures import violation
     from sparseact.ledger import Verdict, verdict_at_most
 
-    spec = cert.network_spec(net)
-    function, lists = {"network": spec}, dict(u=spec["u"], Wm=spec["W"])
-    active = cert.quantity("max_active", network=spec)
     instance = _where(row)
     out = []
 
-    def test(check_id, value, limit, lhs, rhs, labels, explanation):
-        """Record ``lhs <= rhs`` (values ``value <= limit`` in the assembly's units) when it is violated."""
-        lhs_value, rhs_value = float(lhs[1]), float(rhs[1])
-        if verdict_at_most(value - limit, 0.0) is Verdict.FAIL and cert.violated("<=", lhs_value, rhs_value):
+    def test(check_id, value, limit, sides, labels, explanation):
+        """Record ``lhs <= rhs`` (values ``value <= limit`` in the assembly's units) when it is violated.
+
+        ``sides()`` gives ``((lhs quantity, lhs value), (rhs quantity, rhs value))``; it is called only on a
+        violation, so that a passing network costs no certificate.
+        """
+        if verdict_at_most(value - limit, 0.0) is not Verdict.FAIL:
+            return
+        (lhs, lhs_value), (rhs, rhs_value) = sides()
+        if cert.violated("<=", float(lhs_value), float(rhs_value)):
             out.append(violation(check_id, value - limit, instance, cert.certificate(
-                "<=", lhs[0], rhs[0], lhs_value, rhs_value, *labels, explanation)))
+                "<=", lhs, rhs, float(lhs_value), float(rhs_value), *labels, explanation)))
+
+    @cache
+    def spec():
+        return cert.network_spec(net)
+
+    def function():
+        return {"network": spec()}
+
+    def lists():
+        return dict(u=spec()["u"], Wm=spec()["W"])
+
+    def active():
+        return cert.quantity("max_active", network=spec())
+
+    def wr():
+        return cert.quantity("lemma9_wR", network=spec())
+
+    def per_halfspace(prefix, kind, **fields):
+        return {f"{prefix}{j}": cert.quantity(kind, function={"halfspace": {"w": w, "b": b}}, **fields)
+                for j, (w, b) in enumerate(zip(spec()["W"], spec()["b"]))}
 
     k, W = int(row["k"]), float(row["W"])  # k = max(1, largest active count on the cube)
     test("lemma9/tighter-4k2W2", row["ratio_4k2W2"], 1.0,
-         (cert.quantity("average_sensitivity", function=function), row["AS_check"]),
-         (cert.formula(f"c * max(1, k)**2 * {_W_EXPR}**2", c=TIGHTER_FACTOR, k=active, **lists),
-          TIGHTER_FACTOR * k * k * W * W),
+         lambda: ((cert.quantity("average_sensitivity", function=function()), row["AS_check"]),
+                  (cert.formula(f"c * max(1, k)**2 * {_W_EXPR}**2", c=TIGHTER_FACTOR, k=active(), **lists()),
+                   TIGHTER_FACTOR * k * k * W * W)),
          ("AS(h)", f"{TIGHTER_FACTOR} k^2 W^2"),
          f"our bound AS(h) <= {TIGHTER_FACTOR} k^2 W^2 (k: the largest active count on the cube, at least 1)")
-    wr = cert.quantity("lemma9_wR", network=spec)
     test("lemma9/term-U-corrected", row["U"], U_FACTOR * row["U_intermediate"],
-         (cert.quantity("lemma9_U", network=spec), row["U"]),
-         (cert.formula("c / 4 * v", c=U_FACTOR, v=wr), U_FACTOR * row["U_intermediate"]),
+         lambda: ((cert.quantity("lemma9_U", network=spec()), row["U"]),
+                  (cert.formula("c / 4 * v", c=U_FACTOR, v=wr()), U_FACTOR * row["U_intermediate"])),
          ("(U)", f"({U_FACTOR}/4) E[||w^R_x||^2]"), "the corrected first step (U) <= E[||w^{R_x}||^2]")
     test("lemma9/term-U-corrected", row["U_intermediate"], row["U_bound"],
-         (wr, 4 * row["U_intermediate"]),
-         (cert.formula(f"k**2 * {_W_EXPR}**2", k=active, **lists), 4 * row["U_bound"]),
+         lambda: ((wr(), 4 * row["U_intermediate"]),
+                  (cert.formula(f"k**2 * {_W_EXPR}**2", k=active(), **lists()), 4 * row["U_bound"])),
          ("E[||w^R_x||^2]", "k^2 W^2"), "the second step E[||w^{R_x}||^2] <= k^2 W^2")
     n, s = int(row["n"]), int(row["s"])
     union = row["transition_union_bound"] * (UNION_FACTOR / 4)
-    halfspaces = {f"a{j}": cert.quantity("average_sensitivity", function={"halfspace": {"w": w, "b": b}})
-                  for j, (w, b) in enumerate(zip(spec["W"], spec["b"]))}
-    test("lemma9/transition-union-corrected", row["transition"], union,
-         (cert.quantity("transition_probability", network=spec), row["transition"]),
-         (cert.formula(f"c / n * ({' + '.join(halfspaces)})", c=UNION_FACTOR, n=n, **halfspaces), union),
+
+    def union_sides():
+        halfspaces = per_halfspace("a", "average_sensitivity")
+        return ((cert.quantity("transition_probability", network=spec()), row["transition"]),
+                (cert.formula(f"c / n * ({' + '.join(halfspaces)})", c=UNION_FACTOR, n=n, **halfspaces), union))
+
+    test("lemma9/transition-union-corrected", row["transition"], union, union_sides,
          ("Pr_{x,i}[R_x != R_{x xor i}]", f"({UNION_FACTOR}/n) sum_j AS(g_j)"),
          "the union bound with the factor 4, g_j = 1{<w_j, x> > b_j}")
-    # p_j = Pr_x[g_j(x) = 1] = E[g_j^2] = sum over all T of ghat_j(T)^2 (Parseval): the Fourier tail above degree -1
-    probabilities = {f"p{j}": cert.quantity("fourier_tail", function={"halfspace": {"w": w, "b": b}}, degree=-1)
-                     for j, (w, b) in enumerate(zip(spec["W"], spec["b"]))}
-    test("lemma9/transition-corrected", row["concave_sum"], row["concavity_max"],
-         (cert.formula(f"sum(q * sqrt(log(1 / q)) for q in [{', '.join(probabilities)}] if 0 < q < 1)",
-                       **probabilities), row["concave_sum"]),
-         (cert.formula("max(1, k) * sqrt(log(s / max(1, k))) if max(1, k) / s <= edge else s / sqrt(2 * e)",
-                       k=active, s=s, edge=CONCAVITY_EDGE), row["concavity_max"]),
+
+    def concavity_sides():
+        # p_j = Pr_x[g_j(x) = 1] = E[g_j^2] = sum over all T of ghat_j(T)^2 (Parseval): the Fourier tail above
+        # degree -1
+        probabilities = per_halfspace("p", "fourier_tail", degree=-1)
+        return ((cert.formula(f"sum(q * sqrt(log(1 / q)) for q in [{', '.join(probabilities)}] if 0 < q < 1)",
+                              **probabilities), row["concave_sum"]),
+                (cert.formula("max(1, k) * sqrt(log(s / max(1, k))) if max(1, k) / s <= edge else s / sqrt(2 * e)",
+                              k=active(), s=s, edge=CONCAVITY_EDGE), row["concavity_max"]))
+
+    test("lemma9/transition-corrected", row["concave_sum"], row["concavity_max"], concavity_sides,
          ("sum_j p_j sqrt(log(1/p_j))", "Phi(s, k)"),
          "the concavity step: Phi(s, k) is the maximum of the sum under sum_j p_j <= k, p_j = Pr_x[<w_j, x> > b_j]")
     return out
