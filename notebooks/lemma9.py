@@ -28,7 +28,7 @@
 #
 # ## What we compute, and why it tests the statement
 #
-# Every term exactly, by enumerating the cube $\{-1,1\}^n$ ($n \le 16$), on
+# Every term exactly, by enumerating the cube $\{-1,1\}^n$ (every $n$ of `n_values`), on
 # random networks (Gaussian, sign and sparse weights, made $k$-sparse on the whole cube), on
 # Theorem-13 "bucket" networks, on the networks an adversarial search finds (maximising
 # AS / expression), and on two one-neuron networks per $n$ ($s = k = 1$, the proof's boundary case,
