@@ -74,13 +74,19 @@ def test_tightness_lists_ratio_bounds():
     assert list(tightness(LEDGER)["check"]) == ["x/bound"]
 
 
-def test_build_report(tmp_path):
-    ledger, statements = tmp_path / "ledger.csv", tmp_path / "statements.csv"
+def report_inputs(tmp_path, statements=None):
+    """The ledger, statements table and one claim result file that :func:`build_report` reads."""
+    ledger, table = tmp_path / "ledger.csv", tmp_path / "statements.csv"
     LEDGER.to_csv(ledger, index=False)
-    statement_table(LEDGER, STATEMENTS).to_csv(statements, index=False)
+    statement_table(LEDGER, STATEMENTS if statements is None else statements).to_csv(table, index=False)
     result = tmp_path / "r.json"
     result.write_text(json.dumps({"claims": [], "provenance": {"seed": 1, "config_hash": "ab", "git_revision": "x",
                                                                "python": "3.11", "packages": {"numpy": "2"}}}))
+    return ledger, table, result
+
+
+def test_build_report(tmp_path):
+    ledger, statements, result = report_inputs(tmp_path)
     bench = tmp_path / "job.tsv"
     pd.DataFrame({"s": [1.5], "h:m:s": ["0:00:01"], "max_rss": [10.0]}).to_csv(bench, sep="\t", index=False)
     index, timings = tmp_path / "report" / "index.html", tmp_path / "report" / "timings.html"
@@ -92,12 +98,7 @@ def test_build_report(tmp_path):
 
 
 def test_report_layout_and_determinism(tmp_path):
-    ledger, statements = tmp_path / "ledger.csv", tmp_path / "statements.csv"
-    LEDGER.to_csv(ledger, index=False)
-    statement_table(LEDGER, STATEMENTS).to_csv(statements, index=False)
-    result = tmp_path / "r.json"
-    result.write_text(json.dumps({"claims": [], "provenance": {"seed": 1, "config_hash": "ab", "git_revision": "x",
-                                                               "python": "3.11", "packages": {"numpy": "2"}}}))
+    ledger, statements, result = report_inputs(tmp_path)
     pages = []
     for seconds in (1.5, 2.5):  # wall times differ from run to run; index.html must not
         bench = tmp_path / "job.tsv"
@@ -125,12 +126,7 @@ def test_report_renders_statement_math_offline(tmp_path):
 
     statements = STATEMENTS.copy()
     statements.loc[0, "statement"] = r"AS$(h) \le k^2 W^2 \sqrt{n}$ for all $h \in \mathcal{H}_{n,s,k}$"
-    ledger, table = tmp_path / "ledger.csv", tmp_path / "statements.csv"
-    LEDGER.to_csv(ledger, index=False)
-    statement_table(LEDGER, statements).to_csv(table, index=False)
-    result = tmp_path / "r.json"
-    result.write_text(json.dumps({"claims": [], "provenance": {"seed": 1, "config_hash": "ab", "git_revision": "x",
-                                                               "python": "3.11", "packages": {"numpy": "2"}}}))
+    ledger, table, result = report_inputs(tmp_path, statements)
     index = tmp_path / "report" / "index.html"
     build_report(ledger, table, [result], [], index, tmp_path / "report" / "timings.html")
     page = index.read_text()
