@@ -122,3 +122,24 @@ def test_a_shortened_reason_never_cuts_a_formula():
     plain = "x" * 300
     assert _shorten(plain, 240) == "x" * 237 + "..."  # plain text: cut as before
     assert _shorten(r"short with $\sqrt{n}$", 240) == r"short with $\sqrt{n}$"
+
+
+#: Decimals a statement's argument or open question may type: exact arithmetic, not measurements.
+EXACT_DECIMALS = {
+    "4.08": "4 / (sqrt(2) log 2), the factor between 4 k^2 W^2 and Lemma 9's expression at n = 2",
+    "0.75": "E max at n = s = 1, x = (1, -1) (eq. (12), hand computed)",
+    "0.5": "max E in the same example",
+    "0.03": "the paper's 3 %",
+    "33.3": "1 / 0.03",
+}
+
+
+def test_statement_texts_type_no_measured_number():
+    """A measured value belongs to the ledger (a check's worst value), not to a typed argument or open question."""
+    import re
+
+    texts = catalogue()[["statement_id", "argument_text", "unsettled"]].fillna("")
+    found = {(row.statement_id, number) for row in texts.itertuples()
+             for text in (row.argument_text, row.unsettled)
+             for number in re.findall(r"(?<![\w^_{.])\d+\.\d+", text) if number not in EXACT_DECIMALS}
+    assert not found, f"typed decimals (refer to the check's worst value instead): {sorted(found)}"

@@ -61,9 +61,10 @@ STATEMENTS = {
         "paper_ref": "Section 2.1 (before Lemma 6)", "kind": "claim",
         "statement": "We also need a bound on the average sensitivity of a single halfspace which is known to be "
                      r"$O(\sqrt{n})$",
-        "unsettled": r"Cited; implied by Lemma 6 via $p\sqrt{\log(1/p)} \le 1/\sqrt{2e}$: on the halfspaces of "
-                     r"lemma6/bound $\mathrm{AS} \le 0.62\, p\sqrt{n \log(1/p)} \le 0.27 \sqrt{n}$, but no check of "
-                     r"its own records $\mathrm{AS}/\sqrt{n}$.",
+        "unsettled": r"Cited; implied by Lemma 6 via $p\sqrt{\log(1/p)} \le 1/\sqrt{2e}$: with $c$ the observed "
+                     r"constant of lemma6/bound (its worst value), $\mathrm{AS} \le c\, p\sqrt{n \log(1/p)} \le "
+                     r"(c/\sqrt{2e}) \sqrt{n}$ on its halfspaces, but no check of its own records "
+                     r"$\mathrm{AS}/\sqrt{n}$.",
     },
 }
 
