@@ -37,7 +37,7 @@ def test_scales_follow_definition_2():
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 8), s=st.integers(1, 6), chunk=st.integers(1, 300))
 def test_chunked_max_active_equals_direct(seed, n, s, chunk):
     net = random_network(np.random.default_rng(seed), n, s)
-    assert net.max_active(chunk=chunk) == int(net.active_counts(hypercube(n)).max())
+    assert net.max_active() == int(net.active_counts(hypercube(n)).max())
     np.testing.assert_array_equal(net.truth_table(chunk=chunk), net(hypercube(n)))
 
 

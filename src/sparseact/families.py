@@ -324,21 +324,19 @@ def rescale(net, W=None, B=None) -> SparseReLUNetwork:
 def _max_kth_normalized(W: np.ndarray, b: np.ndarray, k: int, points=None) -> float:
     """``max_x`` of the ``(k+1)``-th largest of ``<w_j, x> - b_j`` over the rows given.
 
-    Over the whole cube (split-sum enumeration) when ``points`` is None, else
-    over the given point batches. ``-inf`` when there are at most ``k`` rows.
+    Over the whole cube (one compiled pass, :func:`sparseact.cube_scan.max_kth_largest`)
+    when ``points`` is None, else over the given point batches. ``-inf`` when there are at most ``k`` rows.
     """
     s = W.shape[0]
     if s <= k:
         return -math.inf
-    kth = s - k - 1  # ascending position of the (k+1)-th largest
-    rows = _rows_per_chunk(s)
     if points is None:
-        helper = SparseReLUNetwork(np.zeros(s), W, b)
-        chunks = helper.cube_preactivations(chunk=rows)
-    else:
-        chunks = (X @ W.T - b for X in points)
+        from sparseact.cube_scan import max_kth_largest
+
+        return float(max_kth_largest(*SparseReLUNetwork(np.zeros(s), W, b).cube_halves(), k))
+    kth = s - k - 1  # ascending position of the (k+1)-th largest
     best = -math.inf
-    for Z in chunks:
+    for Z in (X @ W.T - b for X in points):
         if best > -math.inf:
             # A row whose (k+1)-th largest exceeds ``best`` has > k entries above it;
             # the count is much cheaper than a partition and discards almost every row.

@@ -19,6 +19,7 @@ from __future__ import annotations
 #: Source files that define compiled kernels; the cache of a kernel is invalidated when its file changes.
 KERNEL_MODULES = (
     "sparseact.analysis",
+    "sparseact.cube_scan",
     "sparseact.sensitivity",
     "sparseact.complexity.assignment",
     "sparseact.complexity.lower",
@@ -38,7 +39,7 @@ def compile_kernels() -> list[str]:
 
     import numpy as np
 
-    from sparseact import analysis, complexity, sensitivity
+    from sparseact import analysis, complexity, families, sensitivity
     from sparseact.complexity.assignment import best_assignment
     from sparseact.networks import SparseReLUNetwork
 
@@ -46,6 +47,8 @@ def compile_kernels() -> list[str]:
     analysis.level_weights(np.arange(16, dtype=float))
     net = SparseReLUNetwork([1.0, -0.5], [[1.0, 0.5, -1.0], [0.0, 1.0, 1.0]], [0.5, 1.0])
     sensitivity.lemma9_decomposition(net)
+    net.max_active()
+    families.densest_threshold(net.W, 1)
     best_assignment(np.array([[True, False], [False, True]]), np.array([1.0, 2.0]), 2, 1)
     X = np.where(rng.standard_normal((8, 3)) > 0, 1.0, -1.0)
     complexity.rademacher_lower_bound(X, 2, 1, 1.0, 1.0, 2, rng, restarts=1, iterations=2, rounds=1)

@@ -111,14 +111,30 @@ class SparseReLUNetwork:
             return 0.0
         return float(np.max(np.abs(self.u)) * np.max(np.abs(self.b)))
 
+    def cube_halves(self) -> tuple[np.ndarray, np.ndarray]:
+        """The two tabulated halves of the preactivations on the cube {-1, 1}^n.
+
+        ``<w_j, x> - b_j = <w_j^lo, x^lo> + (<w_j^hi, x^hi> - b_j)`` over the first
+        ``lo = min(n, 12)`` coordinates and the rest. At the point ``h 2**lo + i`` of
+        :func:`sparseact.cube.hypercube` the preactivation is ``low[i, j] + high[h, j]``.
+
+        Returns
+        -------
+        low : ndarray, shape (2**lo, s)
+        high : ndarray, shape (2**(n - lo), s)
+        """
+        n = _check_dim(self.n_inputs, "the network's input dimension")
+        lo = min(n, 12)
+        low = np.ascontiguousarray(hypercube(lo) @ self.W[:, :lo].T)
+        high = np.ascontiguousarray(hypercube(n - lo) @ self.W[:, lo:].T - self.b)
+        return low, high
+
     def cube_preactivations(self, chunk: int = DEFAULT_CHUNK) -> Iterator[np.ndarray]:
         """Preactivations on the whole cube {-1, 1}^n, in hypercube order, chunk by chunk.
 
-        Uses ``<w_j, x> = <w_j^lo, x^lo> + <w_j^hi, x^hi>`` over the first
-        ``lo = min(n, 12)`` coordinates and the rest: both partial sums are tabulated
-        once on their half-cubes, so each chunk costs one broadcast addition instead
-        of an ``(chunk, n) @ (n, s)`` product. Row ``j`` of the concatenation is the
-        point ``j`` of :func:`sparseact.cube.hypercube`.
+        Each chunk is one broadcast addition of the halves of :meth:`cube_halves`
+        (instead of an ``(chunk, n) @ (n, s)`` product). Row ``j`` of the
+        concatenation is the point ``j`` of :func:`sparseact.cube.hypercube`.
 
         Yields
         ------
@@ -126,12 +142,10 @@ class SparseReLUNetwork:
             ``<w_j, x> - b_j`` for the next ``rows`` points (``rows`` a multiple of
             ``2**lo``, at most ``max(chunk, 2**lo)``).
         """
-        n = _check_dim(self.n_inputs, "the network's input dimension")
         if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
             raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
-        lo = min(n, 12)
-        low = hypercube(lo) @ self.W[:, :lo].T
-        high = hypercube(n - lo) @ self.W[:, lo:].T - self.b
+        low, high = self.cube_halves()
+        lo = low.shape[0].bit_length() - 1
         per = max(1, int(chunk) >> lo)
         for start in range(0, high.shape[0], per):
             block = low[None, :, :] + high[start : start + per, None, :]
@@ -141,18 +155,16 @@ class SparseReLUNetwork:
         if n is not None and _check_dim(n) != self.n_inputs:
             raise ValueError(f"n={n} does not match the network's input dimension {self.n_inputs}")
 
-    def max_active(self, n: int | None = None, chunk: int = DEFAULT_CHUNK) -> int:
+    def max_active(self, n: int | None = None) -> int:
         """Exact maximum number of active neurons over the whole cube {-1, 1}^n.
 
-        The cube is enumerated in chunks of about ``chunk`` points
-        (:meth:`cube_preactivations`), so memory stays ``O(chunk * s)``.
+        One compiled pass over the cube (:func:`sparseact.cube_scan.max_active_count`
+        on :meth:`cube_halves`): ``O(s)`` memory and no preactivation array.
 
         Parameters
         ----------
         n : int, optional
             Dimension; defaults to the network's input dimension and must equal it.
-        chunk : int, optional
-            Points per chunk.
 
         Returns
         -------
@@ -160,8 +172,10 @@ class SparseReLUNetwork:
             ``max_x |{j : <w_j, x> - b_j > 0}|``: the smallest ``k`` with the
             network in ``H_{n,s,k}`` under the uniform distribution.
         """
+        from sparseact.cube_scan import max_active_count
+
         self._check_cube_dim(n)
-        return max(int(np.count_nonzero(pre > 0.0, axis=1).max(initial=0)) for pre in self.cube_preactivations(chunk))
+        return int(max_active_count(*self.cube_halves()))
 
     def truth_table(self, n: int | None = None, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
         """``h`` on every point of the cube, in :func:`sparseact.cube.hypercube` order."""

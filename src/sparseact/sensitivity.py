@@ -223,40 +223,61 @@ def _pair_kernel(masks, h, n, s):
     return u_sum, v_sum, vb_sum, changed, flips
 
 
-def _pack_active(active: np.ndarray) -> np.ndarray:
-    """Pack an (m, s) boolean matrix (s <= 64) into m uint64 bitmasks (bit j = neuron j)."""
-    packed = np.packbits(active, axis=1, bitorder="little")
-    if packed.shape[1] < 8:
-        packed = np.pad(packed, ((0, 0), (0, 8 - packed.shape[1])))
-    return np.ascontiguousarray(packed).view("<u8").reshape(-1).astype(np.uint64, copy=False)
+@numba.njit(cache=True)
+def _active_sets(pre, G, UW, masks, counts):
+    # Per row r of the preactivations: the bitmask of R_x = {j : pre[r, j] > 0} (bit j = neuron j)
+    # into masks[r], counts[j] += 1 for j in R_x; returns max |R_x| and sum_r ||w^{R_x}||^2 with
+    # ||w^R||^2 = sum_{j, l in R} G[j, l] (|R|^2 terms) or the norm of sum_{j in R} UW[j] (|R| n terms).
+    rows, s = pre.shape
+    n = UW.shape[1]
+    active = np.empty(s, dtype=np.int64)
+    wr = np.empty(n)
+    k = 0
+    wr_sq = 0.0
+    one = np.uint64(1)
+    for r in range(rows):
+        mask = np.uint64(0)
+        c = 0
+        for j in range(s):
+            if pre[r, j] > 0.0:
+                mask |= one << np.uint64(j)
+                active[c] = j
+                c += 1
+                counts[j] += 1
+        masks[r] = mask
+        k = max(k, c)
+        if c <= n:
+            for a in range(c):
+                for b in range(c):
+                    wr_sq += G[active[a], active[b]]
+        else:
+            wr[:] = 0.0
+            for a in range(c):
+                wr += UW[active[a]]
+            wr_sq += np.dot(wr, wr)
+    return k, wr_sq
 
 
 def _cube_tables(net: SparseReLUNetwork):
-    """Truth table of ``h``, active-set bitmasks, active counts and ``E_x||w^{R_x}||^2``."""
+    """Truth table of ``h``, active-set bitmasks, activation probabilities, max active count, ``E_x||w^{R_x}||^2``.
+
+    ``h`` is formed chunk by chunk exactly as in :meth:`SparseReLUNetwork.truth_table`;
+    the active sets, counts and ``||w^{R_x}||^2`` come from one compiled pass over each chunk.
+    """
     n, s = net.n_inputs, net.n_neurons
-    tables, masks = [], []
-    counts = np.zeros(s, dtype=np.int64)
-    k = 0
-    wr_sq = 0.0
-    use_gram = s < n
-    if use_gram:
-        G = (net.u[:, None] * net.W) @ (net.u[:, None] * net.W).T  # u_j u_l <w_j, w_l>
-    else:
-        UW = net.u[:, None] * net.W  # rows u_j w_j
-    for pre in net.cube_preactivations(_chunk_rows(s)):
-        active = pre > 0.0
-        tables.append(np.maximum(pre, 0.0) @ net.u)  # as in SparseReLUNetwork.truth_table
-        masks.append(_pack_active(active))
-        counts += active.sum(axis=0)
-        k = max(k, int(active.sum(axis=1).max(initial=0)))
-        a = active.astype(np.float64)
-        if use_gram:
-            wr_sq += float(np.einsum("ij,ij->", a @ G, a))
-        else:
-            wr = a @ UW  # w^{R_x} = sum_{j in R_x} u_j w_j, one row per x
-            wr_sq += float(np.einsum("ij,ij->", wr, wr))
+    UW = np.ascontiguousarray(net.u[:, None] * net.W)  # rows u_j w_j
+    G = UW @ UW.T  # u_j u_l <w_j, w_l>
     N = 1 << n
-    return np.concatenate(tables), np.concatenate(masks), counts / N, k, wr_sq / N
+    h = np.empty(N)
+    masks = np.empty(N, dtype=np.uint64)
+    counts = np.zeros(s, dtype=np.int64)
+    k, wr_sq, start = 0, 0.0, 0
+    for pre in net.cube_preactivations(_chunk_rows(s)):
+        stop = start + pre.shape[0]
+        h[start:stop] = np.maximum(pre, 0.0) @ net.u
+        chunk_k, chunk_wr = _active_sets(np.ascontiguousarray(pre), G, UW, masks[start:stop], counts)
+        k, wr_sq, start = max(k, chunk_k), wr_sq + chunk_wr, stop
+    return h, masks, counts / N, k, wr_sq / N
 
 
 @dataclass(frozen=True)

@@ -474,6 +474,8 @@ def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped)
     output signs ``u_j = sign(contribution_j)``.
     """
     m, n = X.shape
+    # -1 (no cap) typed as int64: a literal -1 would compile a second specialisation of _place_neuron
+    uncapped = np.int64(-1)
     empty = np.zeros((0, n))
     act = np.zeros((m, s), dtype=np.bool_)
     val = np.zeros(s)
@@ -488,7 +490,7 @@ def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped)
                     val[j] += zeta[i] * pre[i]
     else:
         for j in range(s):
-            cap = _random_cap(m) if capped else -1
+            cap = _random_cap(m) if capped else uncapped
             v, w, b, a = _place_neuron(X, zeta, counts, k, W, B, act[:, j].copy(), Wm[j].copy(), n_random, cap, empty)
             Wm[j], bm[j], val[j], act[:, j] = w, b, v, a
             counts += a.astype(np.int64)
@@ -507,7 +509,7 @@ def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped)
                         others[n_others] = Wm[i]
                         n_others += 1
                 others = others[:n_others].copy()
-            v, w, b, a = _place_neuron(X, zeta, counts, k, W, B, act[:, j].copy(), Wm[j].copy(), n_random, -1, others)
+            v, w, b, a = _place_neuron(X, zeta, counts, k, W, B, act[:, j].copy(), Wm[j].copy(), n_random, uncapped, others)
             if abs(v) > abs(val[j]) * (1 + _IMPROVE_RTOL) + _IMPROVE_ATOL:
                 Wm[j], bm[j], val[j], act[:, j] = w, b, v, a
                 improved = True
@@ -523,7 +525,7 @@ def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped)
                 v2, w2, b2, a2 = _place_neuron(X, zeta, counts, k, W, B, act[:, j2].copy(), Wm[j2].copy(), n_random,
                                                _random_cap(m), empty)
                 v1, w1, b1, a1 = _place_neuron(X, zeta, counts + a2.astype(np.int64), k, W, B, act[:, j1].copy(),
-                                               Wm[j1].copy(), n_random, -1, empty)
+                                               Wm[j1].copy(), n_random, uncapped, empty)
                 if abs(v1) + abs(v2) > old * (1 + _IMPROVE_RTOL) + _IMPROVE_ATOL:
                     Wm[j1], bm[j1], val[j1], act[:, j1] = w1, b1, v1, a1
                     Wm[j2], bm[j2], val[j2], act[:, j2] = w2, b2, v2, a2

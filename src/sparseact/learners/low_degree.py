@@ -81,6 +81,15 @@ allocated. Examples (estimated peak, blocks / cube path):
 62      3      39,774    17.7 GiB (refused; ``correlation`` is fine)
 ======  =====  ========  ==========================================
 
+Fewer samples than monomials (``m < N``, no ridge): the normal equations are
+singular, and the minimum-norm least-squares solution ``pinv(Phi) y`` is
+computed from the ``m x m`` kernel ``K = Phi Phi^T`` instead (``Phi`` built
+once, ``8 m N`` bytes): ``c = Phi^T pinv(K) y`` with eigenvalues of ``K``
+below :data:`LSTSQ_COND` times the largest dropped. ``K`` has the nonzero
+eigenvalues of ``Phi^T Phi``, so the cutoff is the one of the ``N x N``
+fallback, at ``O(m^2 N + m^3)`` instead of ``O(N^3)`` (at ``n = 16, d = 4``,
+``N = 2,517``, ``m = 1,000``: 0.4 s instead of 2.4 s).
+
 The number of samples ``m`` is not limited by this module (blocks are
 streamed; only ``X`` and ``y`` themselves must fit, ``8 m (n + 1)`` bytes as
 float64), only by time: the blocks path costs about ``m N^2 / 2`` float32
@@ -121,7 +130,8 @@ MEMORY_LIMIT_BYTES = 4 << 30
 #: Below this reciprocal condition number of the normal equations the
 #: Cholesky solution is abandoned for the minimum-norm least-squares one.
 RCOND_MIN = 1e-12
-#: Relative singular-value cutoff of the minimum-norm fallback (on ``Phi^T Phi``).
+#: Relative eigenvalue cutoff of the minimum-norm solutions (on ``Phi^T Phi``, or on
+#: ``Phi Phi^T``, which has the same nonzero eigenvalues, when ``m < N``).
 LSTSQ_COND = 1e-10
 
 #: dtype of the feature blocks accumulated into the Gram matrix (float32 is exact, see module doc).
@@ -383,6 +393,25 @@ def _moments_cube(basis: _Basis, X, y, gram: bool):
     return G, b
 
 
+def _min_norm_kernel(basis: _Basis, X: np.ndarray, y: np.ndarray):
+    """Minimum-norm least squares ``pinv(Phi) y = Phi^T pinv(Phi Phi^T) y`` for ``m < N`` samples.
+
+    ``K = Phi Phi^T`` (``m x m``, exact integers) is diagonalised (LAPACK
+    ``syevd``); eigenvalues below :data:`LSTSQ_COND` times the largest are
+    dropped, as in the ``N x N`` fallback of :func:`_solve_normal_equations`.
+
+    Returns
+    -------
+    c : ndarray (colex order), solver : str, rank : int
+    """
+    m = X.shape[0]
+    PT = basis.features_t(np.ascontiguousarray(X.T, dtype=np.float64), np.empty((basis.N, m)))
+    eigenvalues, V = scipy.linalg.eigh(PT.T @ PT, overwrite_a=True, check_finite=False)
+    keep = eigenvalues > LSTSQ_COND * eigenvalues[-1]
+    V = V[:, keep]
+    return PT @ (V @ ((V.T @ y) / eigenvalues[keep])), "kernel", int(keep.sum())
+
+
 def _solve_normal_equations(G: np.ndarray, b: np.ndarray, diag: float):
     """Solve ``G c = b`` for symmetric PSD ``G`` (modified in place); ``diag`` is ``G``'s diagonal.
 
@@ -448,7 +477,8 @@ class LowDegreeRegressor(ParamsMixin):
         ``"regression"``: least squares (Lemma 7's polynomial regression),
         ``c = argmin (1/m) sum_i (c . chi(x_i) - y_i)^2 + ridge ||c||^2``, via
         the normal equations (Cholesky; minimum-norm ``lstsq`` fallback when
-        they are singular, e.g. ``m < N``). ``"correlation"``: the classical
+        they are singular; for ``m < N`` without ridge, the minimum-norm
+        solution from the ``m x m`` kernel ``Phi Phi^T``). ``"correlation"``: the classical
         estimator ``c_T = (1/m) sum_i y_i chi_T(x_i)`` of ``fhat(T)``.
     block_size : int or None, default None
         Rows per block of features. Default: ``2**24 // N`` in ``fit`` (a 64 MiB
@@ -475,11 +505,12 @@ class LowDegreeRegressor(ParamsMixin):
     n_samples_ : int
         ``m``.
     solver_ : str
-        ``"cholesky"``, ``"lstsq"`` (minimum-norm fallback) or ``"correlation"``.
+        ``"cholesky"``, ``"lstsq"`` (minimum-norm fallback), ``"kernel"``
+        (minimum-norm from ``Phi Phi^T``, ``m < N``) or ``"correlation"``.
     rank_ : int
-        Numerical rank of the normal equations (``N`` unless ``solver_ == "lstsq"``).
+        Numerical rank of the normal equations (``N`` unless ``solver_`` is ``"lstsq"`` or ``"kernel"``).
     moments_ : str
-        ``"blocks"`` or ``"cube"``, the path actually used.
+        ``"blocks"``, ``"cube"`` or ``"kernel"`` (``Phi`` built whole, ``m < N``), the path actually used.
 
     Examples
     --------
@@ -539,9 +570,11 @@ class LowDegreeRegressor(ParamsMixin):
         degree, method, block, ridge, moments = self._validated_params(n)
         N = monomial_count(n, degree)
         gram = method == "regression"
-        if moments == "auto":
+        if gram and ridge == 0.0 and m < N:
+            moments = "kernel"
+        elif moments == "auto":
             moments = _choose_moments(m, n, N, gram)
-        need = _fit_memory(N, n, gram, moments)
+        need = _fit_memory(N, n, gram, moments, m)
         if need > MEMORY_LIMIT_BYTES:
             raise ValueError(
                 f"fitting N = {N} monomials (n = {n}, degree = {degree}) would need about "
@@ -549,12 +582,16 @@ class LowDegreeRegressor(ParamsMixin):
                 "lower the degree or use method='correlation'"
             )
         basis = _Basis(n, degree)
-        if moments == "cube":
+        if moments == "kernel":
+            G, b = None, None
+        elif moments == "cube":
             G, b = _moments_cube(basis, X, y, gram)
         else:
             rows = min(block or max(1, MAX_BLOCK_ROWS // N), MAX_BLOCK_ROWS, m)
             G, b = _moments_blocks(basis, X, y, rows, gram)
-        if gram:
+        if moments == "kernel":
+            c, solver, rank = _min_norm_kernel(basis, X, y)
+        elif gram:
             c, solver, rank = _solve_normal_equations(G, b, m * (1.0 + ridge))
             del G
         else:
@@ -682,8 +719,10 @@ class LowDegreeRegressor(ParamsMixin):
 
 
 
-def _fit_memory(N: int, n: int, gram: bool, moments: str) -> int:
+def _fit_memory(N: int, n: int, gram: bool, moments: str, m: int) -> int:
     """Estimated peak bytes of ``fit`` beyond ``X`` and ``y``."""
+    if moments == "kernel":
+        return 8 * m * N + 16 * m * m + 64 * N
     need = BLOCK_BYTES + 64 * N
     if gram:
         need += 8 * N * N + (4 * N * N if moments == "blocks" else 0)
