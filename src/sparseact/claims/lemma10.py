@@ -161,10 +161,15 @@ def points(block: dict) -> dict[str, dict]:
 
 
 
+#: Noise-sweep points with ``n <= SMALL_NOISE_N`` share one runs job (each n costs about a job's start-up).
+SMALL_NOISE_N = 14
+
+
 def shard(point_name: str, point: dict) -> str:
-    """One runs job per n of the noise sweep, one for Claim 2.1's parities, one for Appendix B."""
+    """One runs job per n > SMALL_NOISE_N of the noise sweep, one for the smaller n, one for Claim 2.1's
+    parities, one for Appendix B."""
     if point_name.startswith("noise-"):
-        return point_name.rsplit("-", 1)[0]
+        return "noise-small" if point["n"] <= SMALL_NOISE_N else point_name.rsplit("-", 1)[0]
     return point_name.split("-", 1)[0]
 def check(block: dict):
     """``k <= s`` and the exact-enumeration budget of (17), which the schema cannot express."""

@@ -172,10 +172,15 @@ def points(block: dict) -> dict[str, dict]:
 
 
 
+#: Exact points with ``n <= SMALL_EXACT_N`` share one runs job (each n costs less than a job's start-up).
+SMALL_EXACT_N = 14
+
+
 def shard(point_name: str, point: dict) -> str:
-    """One runs job per n of the exact sweep; the adversarial and Monte Carlo sweeps one job each."""
+    """One runs job per n > SMALL_EXACT_N of the exact sweep, one for the smaller n; the adversarial and
+    Monte Carlo sweeps one job each."""
     if point_name.startswith("exact-"):
-        return point_name.rsplit("-", 1)[0]
+        return "exact-small" if point["n"] <= SMALL_EXACT_N else point_name.rsplit("-", 1)[0]
     return point_name.split("-n", 1)[0]
 def check(block: dict):
     """``k <= s`` relations the schema cannot express."""

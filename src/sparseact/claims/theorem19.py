@@ -660,10 +660,16 @@ def assemble(block: dict, tables: dict):
     summary = {"fits": pd.concat(fit_rows, ignore_index=True) if fit_rows else pd.DataFrame(columns=["fit"])}
     return CheckReport(records, summary)
 
+#: Sweep points with ``m <= SMALL_SWEEP_M`` share one runs job per distribution.
+SMALL_SWEEP_M = 50
+
+
 def shard(point_name: str, point: dict) -> str:
-    """One runs job per (distribution, m) of the sweep; the dimension, exact and scale points by kind."""
+    """One runs job per (distribution, m > SMALL_SWEEP_M) of the sweep and one per distribution for the
+    smaller m; the dimension, exact and scale points by kind."""
     if point["kind"] == "sweep":
-        return f"sweep-{point['distribution']}-m{point['m']}"
+        m = "small" if point["m"] <= SMALL_SWEEP_M else f"m{point['m']}"
+        return f"sweep-{point['distribution']}-{m}"
     if point["kind"] == "exact":
         return f"exact-{point['distribution']}"
     return point["kind"]
