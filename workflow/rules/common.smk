@@ -77,18 +77,25 @@ def assembly_parameters(wildcards):
     )
 
 
+@cache
+def library_files(*modules):
+    """Library files the modules import, relative to the repository (computed once per set of modules)."""
+    return tuple(code_files(*modules, relative_to="."))
+
+
 def claim_code(wildcards):
     """Library files the claim's data and runs import (an edit reruns the claim's jobs)."""
-    return code_files(f"sparseact.claims.{wildcards.claim}", relative_to=".")
+    return list(library_files(f"sparseact.claims.{wildcards.claim}"))
 
 
 def assembly_code(wildcards):
     """Library files of the claim and of its figures (a figure edit reruns only assembly onward)."""
-    return code_files(
-        f"sparseact.claims.{wildcards.claim}",
-        f"sparseact.plots.{wildcards.claim}",
-        "sparseact.reporting",
-        relative_to=".",
+    return list(
+        library_files(
+            f"sparseact.claims.{wildcards.claim}",
+            f"sparseact.plots.{wildcards.claim}",
+            "sparseact.reporting",
+        )
     )
 
 
