@@ -150,44 +150,33 @@ def test_polynomial_target_recovered_exactly(moments):
     np.testing.assert_allclose(model.coef_, ref, rtol=0, atol=1e-11)
 
 
-@pytest.mark.parametrize("moments", MOMENTS)
-def test_rank_deficient_gives_minimum_norm_solution(moments):
-    n, d = 8, 3
-    rng = np.random.default_rng(5)
-    X = np.unique(random_points(rng, 40, n), axis=0)  # distinct points, m < N = 93
-    y = rng.standard_normal(X.shape[0])
-    model = LowDegreeRegressor(degree=d, moments=moments).fit(X, y)
-    assert model.solver_ == "kernel" and model.moments_ == "kernel" and model.rank_ == X.shape[0]
-    ref = np.linalg.lstsq(dense_features(X, model.monomials_), y, rcond=None)[0]
-    np.testing.assert_allclose(model.coef_, ref, rtol=0, atol=1e-10)
-    np.testing.assert_allclose(model.predict(X), y, rtol=0, atol=1e-10)  # interpolates
+SINGULAR_CASES = ["fewer points than monomials", "repeated points, fewer than monomials",
+                  "repeated points, more than monomials"]
+
+
+def singular_sample(case: str, rng):
+    """``(X, y, solver, rank)`` of a sample whose least-squares problem is singular (n = 8, N = 93 at d = 3)."""
+    distinct = np.unique(random_points(rng, 40, 8), axis=0)
+    if case == SINGULAR_CASES[0]:  # m < N: the m x m kernel path
+        return distinct, rng.standard_normal(distinct.shape[0]), "kernel", distinct.shape[0]
+    if case == SINGULAR_CASES[1]:  # Phi Phi^T is singular too
+        X = np.concatenate([distinct, distinct[:10]])
+        return X, rng.standard_normal(X.shape[0]), "kernel", distinct.shape[0]
+    # m >= N but rank 40 < N: the N x N fallback
+    return np.repeat(distinct, 3, axis=0), np.repeat(rng.standard_normal(distinct.shape[0]), 3), "lstsq", distinct.shape[0]
 
 
 @pytest.mark.parametrize("moments", MOMENTS)
-def test_singular_normal_equations_fall_back_to_minimum_norm(moments):
-    # m >= N but only 40 distinct points (each three times): rank 40 < N = 93
-    n, d = 8, 3
-    rng = np.random.default_rng(5)
-    distinct = np.unique(random_points(rng, 40, n), axis=0)
-    X = np.repeat(distinct, 3, axis=0)
-    y = np.repeat(rng.standard_normal(distinct.shape[0]), 3)
-    model = LowDegreeRegressor(degree=d, moments=moments).fit(X, y)
-    assert model.solver_ == "lstsq" and model.rank_ == distinct.shape[0]
+@pytest.mark.parametrize("case", SINGULAR_CASES)
+def test_singular_problems_give_the_minimum_norm_solution(case, moments):
+    X, y, solver, rank = singular_sample(case, np.random.default_rng(5))
+    model = LowDegreeRegressor(degree=3, moments=moments).fit(X, y)
+    assert model.solver_ == solver and model.rank_ == rank
+    assert (model.moments_ == "kernel") == (solver == "kernel")
     ref = np.linalg.lstsq(dense_features(X, model.monomials_), y, rcond=None)[0]
     np.testing.assert_allclose(model.coef_, ref, rtol=0, atol=1e-10)
-
-
-def test_kernel_solution_with_repeated_points_is_the_minimum_norm_one():
-    # m < N with repeated points of different labels: Phi Phi^T is singular too
-    n, d = 7, 3
-    rng = np.random.default_rng(8)
-    X = random_points(rng, 30, n)
-    X = np.concatenate([X, X[:10]])
-    y = rng.standard_normal(X.shape[0])
-    model = LowDegreeRegressor(degree=d).fit(X, y)
-    assert model.solver_ == "kernel" and model.rank_ == np.unique(X, axis=0).shape[0]
-    ref = np.linalg.lstsq(dense_features(X, model.monomials_), y, rcond=None)[0]
-    np.testing.assert_allclose(model.coef_, ref, rtol=0, atol=1e-10)
+    if case == SINGULAR_CASES[0]:
+        np.testing.assert_allclose(model.predict(X), y, rtol=0, atol=1e-10)  # interpolates
 
 
 def test_cube_and_blocks_paths_agree():
