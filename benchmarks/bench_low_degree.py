@@ -6,7 +6,9 @@ Target: a random 2-sparse ReLU network with 16 neurons on {-1, 1}^20
 interleaved; best of ``--repeats`` wall-clock times each):
 
 * ``LowDegreeRegressor(degree=3).fit`` (default ``moments="auto"``, which here
-  takes the cube path: Walsh transforms of the sample histogram);
+  takes the cube path: Walsh transforms of the sample histogram; with fewer
+  samples than monomials, e.g. ``--n 16 --degree 4 --m 1000``, every "ours" row
+  takes the ``m x m`` kernel path, shown in the table's path column);
 * ``LowDegreeRegressor(degree=3, moments="blocks").fit`` (streamed float32
   feature blocks and a float32 syrk; the general path for any ``n``);
 * the same with float64 feature blocks (``low_degree._FEATURE_DTYPE``), to
@@ -109,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     floor = fourier_tail(target, d) / 2
 
     methods = {
-        "ours: LowDegreeRegressor(degree=3).fit (auto -> cube moments)": lambda: LowDegreeRegressor(
+        f"ours: LowDegreeRegressor(degree={d}).fit (default moments='auto')": lambda: LowDegreeRegressor(
             degree=d
         ).fit(X, y),
         "ours: moments='blocks' (float32 feature blocks)": lambda: LowDegreeRegressor(
@@ -189,13 +191,13 @@ def main(argv: list[str] | None = None) -> int:
         f"Low-degree regression, n = {n}, d = {d} (N = {N} monomials), m = {m:,} samples; "
         f"target: random {args.k}-sparse ReLU network, s = {args.neurons}; best of {args.repeats} (wall time)",
         "",
-        "| method | best (s) | median (s) | speedup vs numpy | peak traced memory (MiB) "
+        "| method | path (moments_, solver_) | best (s) | median (s) | speedup vs numpy | peak traced memory (MiB) "
         "| exact test error L_U | rel. diff vs numpy |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         lines.append(
-            f"| {row['method']} | {row['best_s']:.3f} | {row['median_s']:.3f} | {row['speedup_vs_numpy']:.1f}x | "
+            f"| {row['method']} | {row.get('moments', '-')}, {row.get('solver', '-')} | {row['best_s']:.3f} | {row['median_s']:.3f} | {row['speedup_vs_numpy']:.1f}x | "
             f"{row['peak_traced_bytes'] / 2**20:.1f} | {row['exact_test_error']:.12g} | "
             f"{row['test_error_rel_diff_vs_numpy']:.1e} |"
         )

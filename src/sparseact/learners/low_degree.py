@@ -88,7 +88,7 @@ once, ``8 m N`` bytes): ``c = Phi^T pinv(K) y`` with eigenvalues of ``K``
 below :data:`LSTSQ_COND` times the largest dropped. ``K`` has the nonzero
 eigenvalues of ``Phi^T Phi``, so the cutoff is the one of the ``N x N``
 fallback, at ``O(m^2 N + m^3)`` instead of ``O(N^3)`` (at ``n = 16, d = 4``,
-``N = 2,517``, ``m = 1,000``: 0.4 s instead of 2.4 s).
+``N = 2,517``, ``m = 1,000``: about 0.5 s instead of 2.4 s).
 
 The number of samples ``m`` is not limited by this module (blocks are
 streamed; only ``X`` and ``y`` themselves must fit, ``8 m (n + 1)`` bytes as
