@@ -16,7 +16,7 @@ MACROS = [
     r"\varepsilon, \delta, \rho, \sigma, \Gamma, \Theta, \lambda, \chi_S", r"\lfloor 2/(1-\rho)\rfloor \lceil x \rceil",
     r"a \bmod q \pmod p", r"\binom{n}{k}", r"\hat h(S)", r"\text{if } x \ge 0 \qquad y \to z", r"\mathbf 1",
     r"\left(\tfrac{x}{2}\right) \sup_h \max_x \min_y \ln 2 \approx 0.69",
-    r"\ell \cdot \pm \times \sim \equiv \supseteq",
+    r"\ell \cdot \pm \times \sim \equiv \supseteq", r"\min\big\{a, b\big\} \Big\{x\Big\}",
 ]
 
 

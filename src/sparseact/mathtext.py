@@ -52,7 +52,7 @@ _BAR = re.compile(r"<mo((?: [a-z]+=\"[^\"]*\")*)>(&#x0007C;|&#x02016;)</mo>")
 _THIN = '<mspace width="0.1667em"></mspace>'
 _DISPLAY = re.compile(r"(?<!\\)\$\$(?P<tex>.+?)(?<!\\)\$\$", re.DOTALL)
 _INLINE = re.compile(r"(?<![\\$])\$(?P<tex>[^$]+?)(?<![\\$])\$")
-_TEXT_WITH_BACKSLASH = re.compile(r">[^<]*\\[A-Za-z]+[^<]*<")
+_TEXT_WITH_BACKSLASH = re.compile(r">[^<]*\\[^<]*<")
 _MATHVARIANT = re.compile(r'mathvariant="(?!normal")([^"]*)"')
 
 
@@ -87,6 +87,8 @@ def tex_to_mathml(tex: str, display: bool = False) -> str:
         mathml = convert(source.strip(), display="block" if display else "inline")
     except Exception as error:  # latex2mathml raises several exception types
         raise MathRenderError(f"cannot render ${tex}$: {type(error).__name__}: {error}") from error
+    # sized braces (\big\{) come out as the TeX escapes themselves
+    mathml = mathml.replace(">\\{<", ">&#x0007B;<").replace(">\\}<", ">&#x0007D;<")
     leftover = _TEXT_WITH_BACKSLASH.search(mathml)
     if leftover:
         raise MathRenderError(f"unsupported macro {leftover.group(0)[1:-1].strip()!r} in ${tex}$")
