@@ -197,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for row in rows:
         lines.append(
-            f"| {row['method']} | {row.get('moments', '-')}, {row.get('solver', '-')} | {row['best_s']:.3f} | {row['median_s']:.3f} | {row['speedup_vs_numpy']:.1f}x | "
+            f"| {row['method']} | {row.get('moments', '-')}, {row.get('solver', '-')} | "
+            f"{row['best_s']:.3f} | {row['median_s']:.3f} | {row['speedup_vs_numpy']:.1f}x | "
             f"{row['peak_traced_bytes'] / 2**20:.1f} | {row['exact_test_error']:.12g} | "
             f"{row['test_error_rel_diff_vs_numpy']:.1e} |"
         )

@@ -163,7 +163,8 @@ def singular_sample(case: str, rng):
         X = np.concatenate([distinct, distinct[:10]])
         return X, rng.standard_normal(X.shape[0]), "kernel", distinct.shape[0]
     # m >= N but rank 40 < N: the N x N fallback
-    return np.repeat(distinct, 3, axis=0), np.repeat(rng.standard_normal(distinct.shape[0]), 3), "lstsq", distinct.shape[0]
+    y = np.repeat(rng.standard_normal(distinct.shape[0]), 3)
+    return np.repeat(distinct, 3, axis=0), y, "lstsq", distinct.shape[0]
 
 
 @pytest.mark.parametrize("moments", MOMENTS)

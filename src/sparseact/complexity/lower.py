@@ -509,7 +509,8 @@ def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped)
                         others[n_others] = Wm[i]
                         n_others += 1
                 others = others[:n_others].copy()
-            v, w, b, a = _place_neuron(X, zeta, counts, k, W, B, act[:, j].copy(), Wm[j].copy(), n_random, uncapped, others)
+            v, w, b, a = _place_neuron(X, zeta, counts, k, W, B, act[:, j].copy(), Wm[j].copy(), n_random, uncapped,
+                                       others)
             if abs(v) > abs(val[j]) * (1 + _IMPROVE_RTOL) + _IMPROVE_ATOL:
                 Wm[j], bm[j], val[j], act[:, j] = w, b, v, a
                 improved = True

@@ -583,19 +583,18 @@ class LowDegreeRegressor(ParamsMixin):
             )
         basis = _Basis(n, degree)
         if moments == "kernel":
-            G, b = None, None
-        elif moments == "cube":
-            G, b = _moments_cube(basis, X, y, gram)
-        else:
-            rows = min(block or max(1, MAX_BLOCK_ROWS // N), MAX_BLOCK_ROWS, m)
-            G, b = _moments_blocks(basis, X, y, rows, gram)
-        if moments == "kernel":
             c, solver, rank = _min_norm_kernel(basis, X, y)
-        elif gram:
-            c, solver, rank = _solve_normal_equations(G, b, m * (1.0 + ridge))
-            del G
         else:
-            c, solver, rank = b / m, "correlation", N
+            if moments == "cube":
+                G, b = _moments_cube(basis, X, y, gram)
+            else:
+                rows = min(block or max(1, MAX_BLOCK_ROWS // N), MAX_BLOCK_ROWS, m)
+                G, b = _moments_blocks(basis, X, y, rows, gram)
+            if gram:
+                c, solver, rank = _solve_normal_equations(G, b, m * (1.0 + ridge))
+                del G
+            else:
+                c, solver, rank = b / m, "correlation", N
         self.coef_ = basis.to_lex(np.asarray(c, dtype=np.float64))
         self.monomials_ = basis.lex.copy()
         self.n_features_in_ = n
