@@ -5,7 +5,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from scipy.optimize import OptimizeWarning, linprog
 
 from sparseact._validation import check_int
 from sparseact.complexity._common import _as_points, _scale
@@ -34,6 +33,8 @@ def _lp_witness(X: np.ndarray, labels: np.ndarray, homogeneous: bool) -> np.ndar
         A = sign[:, None] * np.hstack([X, -np.ones((m, 1))])
         rhs = np.full(m, -1.0)
     nv = A.shape[1]
+    from scipy.optimize import OptimizeWarning, linprog  # deferred: 0.7 s to import, unused by the sweeps
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OptimizeWarning)
         res = linprog(np.zeros(nv), A_ub=A, b_ub=rhs, bounds=[(None, None)] * nv, method="highs")

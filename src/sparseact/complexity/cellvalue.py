@@ -6,7 +6,6 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import OptimizeWarning, linprog, nnls
 
 from sparseact.complexity._common import _T_FINAL, _as_points, _as_zeta, _scale
 from sparseact.complexity.cells import _lp_witness
@@ -88,6 +87,8 @@ def _homogeneous_interior(X: np.ndarray, mask: np.ndarray):
     A_ub[on.size :, n:] = np.eye(k)
     cost = np.concatenate([np.zeros(n), -np.ones(k)])
     bounds = [(None, None)] * n + [(0.0, 1.0)] * k
+    from scipy.optimize import OptimizeWarning, linprog  # deferred: 0.7 s to import, unused by the sweeps
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OptimizeWarning)
         res = linprog(cost, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs")
@@ -218,6 +219,8 @@ def _polish_dual(q, A_cell, u, Zw, has_b: bool, n: int) -> float:
     """
     s = A_cell @ u
     w = Zw @ u
+    from scipy.optimize import nnls  # deferred: 0.7 s to import, unused by the sweeps
+
     best = np.inf
     for thr in (1e-7, 1e-5, 1e-3):
         act = A_cell[(s <= thr) & np.any(A_cell != 0, axis=1)]

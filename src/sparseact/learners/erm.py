@@ -81,7 +81,6 @@ import math
 import numbers
 
 import numpy as np
-from scipy.optimize import lsq_linear
 
 from sparseact.networks import SparseReLUNetwork
 from sparseact._validation import check_int
@@ -554,6 +553,8 @@ class SparseActivationERM(ParamsMixin):
         used = np.any(A != 0.0, axis=0)
         u = np.zeros(s)
         if np.any(used):
+            from scipy.optimize import lsq_linear  # deferred: 0.7 s to import, used by this refit only
+
             res = lsq_linear(A[:, used], y, bounds=(-bound, bound), method="bvls")
             u[used] = np.clip(res.x, -bound, bound)
         cand = [u, np.clip(u0, -bound, bound)]
