@@ -52,10 +52,20 @@ _REFINE_STEPS = 3
 _N_PROJECTED = 8
 #: First barrier parameter of the polish (warm start from the search's neuron).
 _POLISH_T0 = 1e3
-#: Growth factor of the barrier parameter between centring stages (t = 1e3, 1e5, 1e7, then _T_FINAL).
-_POLISH_MU = 100.0
+#: Growth factor of the barrier parameter between centring stages (t = 1e3, 1e4, ..., _T_FINAL). A factor of
+#: 100 left the damped Newton steps after each increase so long that iterates crowded the ball's boundary
+#: (``1 - ||u||^2`` near 1e-14, below what rounding resolves) and most neurons stalled at the iteration cap.
+_POLISH_MU = 10.0
 #: Newton decrement at which a centring stage stops.
 _POLISH_TOL = 1e-10
+#: Newton steps per centring stage at most.
+_POLISH_MAX_NEWTON = 100
+#: Fraction of the distance to the nearest pattern constraint a step may cover (fraction to the boundary).
+_POLISH_BOUNDARY_FRACTION = 0.99
+#: Fraction of the distance to the ball ``||u[:n]|| = 1`` a step may cover (at most halving ``1 - ||u||^2``).
+_POLISH_BALL_FRACTION = 0.5
+#: Bisection steps of the starting threshold (maximal smallest slack along the threshold coordinate).
+_POLISH_CENTRE_STEPS = 60
 #: Norm below which a candidate direction is discarded.
 _MIN_DIRECTION_NORM = 1e-12
 
@@ -567,6 +577,13 @@ def _polish_barrier(A, a0, q, u0, n, t0, t_final, mu, tol):  # pragma: no cover 
     iterate strictly feasible, ``t = t0, t0 mu, ..., t_final``), compiled with
     explicit loops and no allocation per iteration, for one neuron, so that each
     neuron of a batch stops at its own convergence.
+
+    With a threshold coordinate (``d = n + 1``) the start first moves along it to
+    the point of largest smallest slack (bisection between the two slack
+    envelopes, increasing and decreasing in ``u[n]``): the search leaves its
+    threshold a relative 1e-9 above the binding point, and a start that close
+    to a constraint costs the damped Newton steps of the first stage a factor
+    of about 1.08 of slack each.
     """
     M, d = A.shape
     u = u0.copy()
@@ -576,9 +593,37 @@ def _polish_barrier(A, a0, q, u0, n, t0, t_final, mu, tol):  # pragma: no cover 
     g = np.empty(d)
     z = np.empty(d)
     delta = np.empty(d)
+    if d == n + 1:
+        lo = -np.inf
+        hi = np.inf
+        for i in range(M):
+            acc = a0[i]
+            for c in range(d):
+                acc += A[i, c] * u[c]
+            s[i] = acc
+            if A[i, n] > 0:
+                lo = max(lo, -s[i] / A[i, n])
+            elif A[i, n] < 0:
+                hi = min(hi, -s[i] / A[i, n])
+        if -np.inf < lo < hi < np.inf:
+            shift = 0.0
+            for _ in range(_POLISH_CENTRE_STEPS):
+                shift = 0.5 * (lo + hi)
+                rising = np.inf
+                falling = np.inf
+                for i in range(M):
+                    if A[i, n] > 0:
+                        rising = min(rising, s[i] + A[i, n] * shift)
+                    elif A[i, n] < 0:
+                        falling = min(falling, s[i] + A[i, n] * shift)
+                if rising < falling:
+                    lo = shift
+                else:
+                    hi = shift
+            u[n] += shift
     t = t0
     while True:
-        for _ in range(100):
+        for _ in range(_POLISH_MAX_NEWTON):
             r = 1.0
             for i in range(n):
                 r -= u[i] * u[i]
@@ -655,7 +700,7 @@ def _polish_barrier(A, a0, q, u0, n, t0, t_final, mu, tol):  # pragma: no cover 
                 qa += delta[i] * delta[i]
                 qb += 2.0 * u[i] * delta[i]
             ball = (-qb + np.sqrt(qb * qb + 4.0 * qa * r)) / (2.0 * qa) if qa > 0 else np.inf
-            alpha = min(alpha, 0.99 * min(ratio, ball))
+            alpha = min(alpha, _POLISH_BOUNDARY_FRACTION * ratio, _POLISH_BALL_FRACTION * ball)
             for c in range(d):
                 u[c] += alpha * delta[c]
             if dec < tol:

@@ -424,13 +424,17 @@ class SparseActivationERM(ParamsMixin):
 
     @staticmethod
     def _project(u, Wm, b, W, B):
-        """Exact Euclidean projection onto ``{|u_j| <= 1, ||w_j|| <= W, |b_j| <= B}``."""
-        np.clip(u, -1.0, 1.0, out=u)
-        norms = np.linalg.norm(Wm, axis=1)
+        """Exact Euclidean projection onto ``{|u_j| <= 1, ||w_j|| <= W, |b_j| <= B}``.
+
+        In place, with bare ufuncs: ``np.clip`` and ``np.linalg.norm`` cost more in
+        argument handling than in arithmetic at these sizes, and this runs every step.
+        """
+        np.minimum(np.maximum(u, -1.0, out=u), 1.0, out=u)
+        norms = np.sqrt(np.add.reduce(Wm * Wm, axis=1))  # np.linalg.norm(Wm, axis=1), same operations
         over = norms > W
-        if np.any(over):
+        if over.any():
             Wm[over] *= (W / norms[over])[:, None]
-        np.clip(b, -B, B, out=b)
+        np.minimum(np.maximum(b, -B, out=b), B, out=b)
 
     @staticmethod
     def _loss_and_grads(X, y, u, Wm, b, k, sparse, penalty, weights=None):
@@ -504,9 +508,14 @@ class SparseActivationERM(ParamsMixin):
         lr = params["lr"]
         batch = params["batch"]
         full = batch is None or batch >= m
-        theta = [u, Wm, b]
-        m1 = [np.zeros_like(t) for t in theta]
-        m2 = [np.zeros_like(t) for t in theta]
+        # (u, W, b) as views into one flat vector, so each Adam update is one set of
+        # elementwise operations (the same arithmetic, entry by entry, as three updates)
+        s, n = Wm.shape
+        theta = np.concatenate([u, Wm.ravel(), b])
+        u, Wm, b = theta[:s], theta[s : s + s * n].reshape(s, n), theta[s + s * n :]
+        m1 = np.zeros_like(theta)
+        m2 = np.zeros_like(theta)
+        moments = [(mom[:s], mom[s : s + s * n].reshape(s, n), mom[s + s * n :]) for mom in (m1, m2)]
         order = np.arange(m)
         pos = m
         steps = 0
@@ -523,17 +532,19 @@ class SparseActivationERM(ParamsMixin):
             loss, *grads = self._loss_and_grads(Xb, yb, u, Wm, b, k, sparse, penalty, params.get("weights"))
             if full and loss < _LOSS_TOL:
                 break
-            for i, g in enumerate(grads):
-                m1[i] = _BETA1 * m1[i] + (1 - _BETA1) * g
-                m2[i] = _BETA2 * m2[i] + (1 - _BETA2) * g * g
-                mhat = m1[i] / (1 - _BETA1**t)
-                vhat = m2[i] / (1 - _BETA2**t)
-                theta[i] -= lr * mhat / (np.sqrt(vhat) + _EPS)
+            g = np.concatenate([grads[0], grads[1].ravel(), grads[2]])
+            m1 *= _BETA1
+            m1 += (1 - _BETA1) * g
+            m2 *= _BETA2
+            m2 += (1 - _BETA2) * g * g
+            mhat = m1 / (1 - _BETA1**t)
+            vhat = m2 / (1 - _BETA2**t)
+            theta -= lr * mhat / (np.sqrt(vhat) + _EPS)
             self._project(u, Wm, b, W, B)
             steps = t
             if sparse and t % _REVIVE_EVERY == 0 and t <= _REVIVE_UNTIL * params["max_iter"]:
                 dead = self._revive(X, y, u, Wm, b, k, W, B, params.get("weights"))
-                for mom in (m1, m2):
+                for mom in moments:
                     mom[0][dead] = 0.0
                     mom[1][dead] = 0.0
                     mom[2][dead] = 0.0
