@@ -180,6 +180,17 @@ def test_singular_problems_give_the_minimum_norm_solution(case, moments):
         np.testing.assert_allclose(model.predict(X), y, rtol=0, atol=1e-10)  # interpolates
 
 
+def test_kernel_path_with_dependent_distinct_points_takes_the_eigendecomposition():
+    # 4 distinct points of an affine plane of {-1, 1}^4, degree 1 (N = 5): K_u = Phi_u Phi_u^T is
+    # singular (rank 3), so no Cholesky; the eigendecomposition gives the minimum-norm solution
+    X = np.array([[a, b, 1.0, 1.0] for a in (1.0, -1.0) for b in (1.0, -1.0)])
+    y = np.array([0.3, -1.2, 2.0, 0.7])
+    model = LowDegreeRegressor(degree=1).fit(X, y)
+    assert model.solver_ == "kernel" and model.rank_ == 3
+    ref = np.linalg.lstsq(dense_features(X, model.monomials_), y, rcond=None)[0]
+    np.testing.assert_allclose(model.coef_, ref, rtol=0, atol=1e-12)
+
+
 def test_cube_and_blocks_paths_agree():
     n, d = 10, 3
     rng = np.random.default_rng(6)

@@ -88,7 +88,13 @@ once, ``8 m N`` bytes): ``c = Phi^T pinv(K) y`` with eigenvalues of ``K``
 below :data:`LSTSQ_COND` times the largest dropped. ``K`` has the nonzero
 eigenvalues of ``Phi^T Phi``, so the cutoff is the one of the ``N x N``
 fallback, at ``O(m^2 N + m^3)`` instead of ``O(N^3)`` (at ``n = 16, d = 4``,
-``N = 2,517``, ``m = 1,000``: about 0.5 s instead of 2.4 s).
+``N = 2,517``, ``m = 1,000``: about 0.5 s instead of 2.4 s). Repeated points
+are merged first (one row each, with their mean label: the least-squares
+problem has the same minimisers, ``Phi`` and the unique rows' ``Phi_u`` the
+same row space); when the merged kernel is well conditioned (reciprocal
+condition number at least :data:`KERNEL_RCOND_MIN`, so that no eigenvalue
+would be dropped) ``c = Phi_u^T K_u^{-1} y_u`` comes from its Cholesky factor,
+otherwise from the eigendecomposition of the unmerged ``K``.
 
 The number of samples ``m`` is not limited by this module (blocks are
 streamed; only ``X`` and ``y`` themselves must fit, ``8 m (n + 1)`` bytes as
@@ -133,6 +139,11 @@ RCOND_MIN = 1e-12
 #: Relative eigenvalue cutoff of the minimum-norm solutions (on ``Phi^T Phi``, or on
 #: ``Phi Phi^T``, which has the same nonzero eigenvalues, when ``m < N``).
 LSTSQ_COND = 1e-10
+#: Reciprocal condition number (LAPACK ``pocon`` estimate, 1-norm) of the kernel ``Phi_u Phi_u^T`` of the
+#: distinct sample points above which it is solved by Cholesky: ``lambda_min / lambda_max >= rcond``
+#: for a symmetric matrix, and the margin of 100 over :data:`LSTSQ_COND` covers the estimate's error,
+#: so the eigendecomposition would have dropped no eigenvalue.
+KERNEL_RCOND_MIN = 100 * LSTSQ_COND
 
 #: dtype of the feature blocks accumulated into the Gram matrix (float32 is exact, see module doc).
 _FEATURE_DTYPE = np.float32
@@ -396,7 +407,12 @@ def _moments_cube(basis: _Basis, X, y, gram: bool):
 def _min_norm_kernel(basis: _Basis, X: np.ndarray, y: np.ndarray):
     """Minimum-norm least squares ``pinv(Phi) y = Phi^T pinv(Phi Phi^T) y`` for ``m < N`` samples.
 
-    ``K = Phi Phi^T`` (``m x m``, exact integers) is diagonalised (LAPACK
+    The distinct points ``X_u`` (mean label ``y_u`` each) give the same
+    minimum-norm solution when their features ``Phi_u`` have full row rank:
+    then ``c = Phi_u^T K_u^{-1} y_u`` with ``K_u = Phi_u Phi_u^T`` (exact
+    integers), by Cholesky (LAPACK ``potrf``/``pocon``/``potrs``) when its
+    reciprocal condition number is at least :data:`KERNEL_RCOND_MIN`.
+    Otherwise ``K = Phi Phi^T`` of all ``m`` points is diagonalised (LAPACK
     ``syevd``); eigenvalues below :data:`LSTSQ_COND` times the largest are
     dropped, as in the ``N x N`` fallback of :func:`_solve_normal_equations`.
 
@@ -404,6 +420,18 @@ def _min_norm_kernel(basis: _Basis, X: np.ndarray, y: np.ndarray):
     -------
     c : ndarray (colex order), solver : str, rank : int
     """
+    _, first, inverse, counts = np.unique(
+        _cube_indices(X), return_index=True, return_inverse=True, return_counts=True
+    )
+    PT = basis.features_t(np.ascontiguousarray(X[first].T, dtype=np.float64), np.empty((basis.N, first.size)))
+    K = PT.T @ PT
+    factor, info = lapack.dpotrf(K, lower=1, clean=1, overwrite_a=0)
+    if info == 0:
+        rcond, info = lapack.dpocon(factor, float(np.abs(K).sum(axis=0).max()), uplo=b"L")
+        if info == 0 and rcond >= KERNEL_RCOND_MIN:
+            alpha, info = lapack.dpotrs(factor, (np.bincount(inverse, weights=y) / counts)[:, None], lower=1)
+            if info == 0:
+                return PT @ alpha[:, 0], "kernel", int(first.size)
     m = X.shape[0]
     PT = basis.features_t(np.ascontiguousarray(X.T, dtype=np.float64), np.empty((basis.N, m)))
     eigenvalues, V = scipy.linalg.eigh(PT.T @ PT, overwrite_a=True, check_finite=False)
