@@ -371,6 +371,31 @@ def test_lower_bound_and_proof_quantity_vs_exact(inst):
     assert gap <= 0.08, f"lower bound {np.mean(lows):.4f} vs exact {np.mean(exs):.4f}"
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_polish_reaches_the_cell_value_from_a_start_at_the_threshold(seed):
+    # a neuron as the search leaves it: its threshold a relative 1e-9 above the binding point; the polish
+    # (cell held fixed) must reach V(I), the exact per-cell maximum of cell_value, with the same sign
+    from sparseact.complexity.lower import _polish_networks
+
+    rng = np.random.default_rng(seed)
+    X = np.unique(np.where(rng.standard_normal((60, 6)) > 0, 1.0, -1.0), axis=0)
+    zeta = np.where(rng.standard_normal(X.shape[0]) > 0, 1.0, -1.0)
+    W, B = 1.0, 3.0
+    w = rng.standard_normal(6)
+    w *= W / np.linalg.norm(w)
+    threshold = np.unique(X @ w)[-4]
+    b = threshold + 1e-9 * abs(threshold)
+    cell = X @ w - b > 0
+    exact = cx.cell_value(X, zeta, cell, W, B)
+    Wm, bm = _polish_networks(X, zeta[None], w[None, None].copy(), np.array([[b]]), np.array([[exact.sign]]), W, B)
+    pre = X @ Wm[0, 0] - bm[0, 0]
+    assert np.array_equal(pre > 0, cell)
+    assert np.linalg.norm(Wm[0, 0]) <= W and abs(bm[0, 0]) <= B
+    value = exact.sign * (zeta @ np.maximum(pre, 0.0))
+    assert value <= exact.upper + 1e-9
+    assert value >= exact.lower * (1 - 1e-5), f"polished {value:.6f}, V(I) = {exact.lower:.6f}"
+
+
 def test_rademacher_lower_bound_estimate():
     X, _ = cx.sample_distribution("uniform", 40, 6, np.random.default_rng(12))
     est = cx.rademacher_lower_bound(X, 4, 1, 1.0, 1.0, 5, np.random.default_rng(0), restarts=1, iterations=3, rounds=1)
