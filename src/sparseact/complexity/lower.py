@@ -716,7 +716,8 @@ def _polish_barrier(A, a0, q, u0, n, t0, t_final, mu, tol):  # pragma: no cover 
                 qa += delta[i] * delta[i]
                 qb += 2.0 * u[i] * delta[i]
             ball = (-qb + np.sqrt(qb * qb + 4.0 * qa * r)) / (2.0 * qa) if qa > 0 else np.inf
-            alpha = min(1.0, _POLISH_BOUNDARY_FRACTION * ratio, _POLISH_BALL_FRACTION * ball)
+            longest = min(_POLISH_BOUNDARY_FRACTION * ratio, _POLISH_BALL_FRACTION * ball)
+            alpha = min(1.0, longest)
             if lam > _POLISH_FULL_STEP_DECREMENT:
                 # backtracking (Armijo) on F = -t q.u - sum log(slack) - log(1 - ||u[:n]||^2); the damped
                 # step 1/(1 + lam) of the theory is the fallback
@@ -749,7 +750,7 @@ def _polish_barrier(A, a0, q, u0, n, t0, t_final, mu, tol):  # pragma: no cover 
                             break
                     alpha *= 0.5
                 if not accepted:
-                    alpha = min(1.0 / (1.0 + lam), _POLISH_BOUNDARY_FRACTION * ratio, _POLISH_BALL_FRACTION * ball)
+                    alpha = min(1.0 / (1.0 + lam), longest)
             for c in range(d):
                 u[c] += alpha * delta[c]
             if dec < tol:
