@@ -81,7 +81,8 @@ def report_inputs(tmp_path, statements=None):
     statement_table(LEDGER, STATEMENTS if statements is None else statements).to_csv(table, index=False)
     result = tmp_path / "r.json"
     result.write_text(json.dumps({"claims": [], "provenance": {"seed": 1, "config_hash": "ab", "git_revision": "x",
-                                                               "python": "3.11", "packages": {"numpy": "2"}}}))
+                                                               "python": "3.11", "packages": {"numpy": "2"},
+                                                               "cpu_dispatch": {}}}))
     return ledger, table, result
 
 

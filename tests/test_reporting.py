@@ -1,7 +1,19 @@
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
+import pytest
 
-from sparseact.provenance import atomic_write_json, derive_rng, provenance
+from sparseact.provenance import (
+    CPU_DISPATCH_VARIABLES,
+    OPENBLAS_PORTABLE_CORE,
+    atomic_write_json,
+    derive_rng,
+    portable_cpu_environment,
+    provenance,
+)
 from sparseact.plots._style import plt, save_figure
 from sparseact.reporting import latex_table, save_table
 
@@ -143,3 +155,30 @@ def test_inline_tables_leave_out_long_text_columns():
     assert "<th>check</th><th>value</th>" in out and "xxxx" not in out
     assert "Left out here (long text, in the CSV): certificate." in out
     assert 'href="../tables/c/failures.csv"' in out
+
+
+def test_portable_cpu_environment_pins_only_known_variables():
+    pins = portable_cpu_environment()
+    assert set(pins) <= set(CPU_DISPATCH_VARIABLES)
+    assert all(isinstance(value, str) and value for value in pins.values())
+    if pins:  # an x86-64-v3 machine
+        assert pins["OPENBLAS_CORETYPE"] == OPENBLAS_PORTABLE_CORE
+
+
+def test_portable_cpu_environment_turns_numpys_avx512_loops_off():
+    pins = portable_cpu_environment()
+    if "NPY_DISABLE_CPU_FEATURES" not in pins:
+        pytest.skip("no AVX-512 loops to turn off on this machine")
+    probe = ("from numpy._core._multiarray_umath import __cpu_features__ as f; "
+             f"print(sorted(k for k in {pins['NPY_DISABLE_CPU_FEATURES'].split()!r} if f[k]))")
+    proc = subprocess.run([sys.executable, "-c", probe], env={**os.environ, **pins}, capture_output=True, text=True,
+                          check=True)
+    assert proc.stdout.strip() == "[]"
+
+
+def test_provenance_records_the_cpu_dispatch(monkeypatch):
+    for name in CPU_DISPATCH_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    assert provenance({}, seed=0)["cpu_dispatch"] == {}
+    monkeypatch.setenv("OPENBLAS_CORETYPE", "Haswell")
+    assert provenance({}, seed=0)["cpu_dispatch"] == {"OPENBLAS_CORETYPE": "Haswell"}

@@ -1,6 +1,7 @@
 """End-to-end: the quick config in temporary copies of the repository (library included, via PYTHONPATH)."""
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -10,6 +11,7 @@ import pytest
 import yaml
 
 from sparseact.claims import claim_ids, get_claim
+from sparseact.provenance import CPU_DISPATCH_VARIABLES, portable_cpu_environment
 
 pytestmark = pytest.mark.workflow
 
@@ -100,6 +102,16 @@ def test_every_claim_has_ledger_rows_report_and_figures(run):
     for evidence in ledger["evidence"]:
         for path in filter(None, evidence.split("; ")):
             assert (run / path).is_file(), path
+
+
+def test_jobs_run_under_the_portable_cpu_dispatch(run):
+    """Every result file records the CPU pins the workflow set (the same on every x86-64-v3 machine)."""
+    pins = portable_cpu_environment()  # what the Snakefile sets where the caller's environment does not
+    expected = {name: os.environ.get(name, pins.get(name)) for name in CPU_DISPATCH_VARIABLES
+                if name in os.environ or name in pins}
+    for claim in claim_ids():
+        recorded = json.loads((run / "results" / "claims" / f"{claim}.json").read_text())["provenance"]
+        assert recorded["cpu_dispatch"] == expected, claim
 
 
 def test_statements_findings_and_certificates(run):

@@ -1,9 +1,11 @@
-"""Seeds, provenance and crash-safe writing of result files.
+"""Seeds, provenance, portable floating point and crash-safe writing of result files.
 
-Every result file records its parameters, seed, package versions and git
-revision (:func:`provenance`), and is written atomically (temporary file in the
-same folder, then ``os.replace``) so an interrupted run never leaves a partial
-file that looks complete.
+Every result file records its parameters, seed, package versions, git revision
+and CPU dispatch settings (:func:`provenance`), and is written atomically
+(temporary file in the same folder, then ``os.replace``) so an interrupted run
+never leaves a partial file that looks complete. The workflow runs its jobs
+under :func:`portable_cpu_environment`, so that machines of different CPU
+generations write the same numbers.
 """
 
 from __future__ import annotations
@@ -34,6 +36,47 @@ RECORDED_PACKAGES = (
     "jupytext",
     "nbconvert",
 )
+
+
+#: OpenBLAS kernels pinned on x86-64 machines with AVX2 and FMA (see :func:`portable_cpu_environment`).
+OPENBLAS_PORTABLE_CORE = "Haswell"
+#: The environment variables :func:`portable_cpu_environment` may set; :func:`provenance` records them.
+CPU_DISPATCH_VARIABLES = ("NPY_DISABLE_CPU_FEATURES", "OPENBLAS_CORETYPE")
+
+
+def portable_cpu_environment() -> dict[str, str]:
+    """Environment variables that make numpy and OpenBLAS round alike on every x86-64-v3 machine.
+
+    numpy picks its ufunc loops (``exp``, ``log``, ``power``, ...) and OpenBLAS
+    its BLAS and LAPACK kernels by the CPU at run time, and their AVX-512 and
+    AVX2 paths differ in the last bits. On an x86-64 machine with AVX2 and FMA
+    (x86-64-v3: nearly every x86 server and laptop since 2015) the result asks
+    numpy to skip the AVX-512 loops its build dispatches to
+    (``NPY_DISABLE_CPU_FEATURES``, only features this machine has) and OpenBLAS
+    for its Haswell kernels (``OPENBLAS_CORETYPE``), so that every such machine
+    takes the same code paths. Elsewhere (ARM, older x86) it is empty, and
+    results may differ from another machine's in the last digits. numba's
+    kernels need no pin: compiled without ``fastmath``, LLVM neither reorders
+    nor fuses floating-point operations. BLAS libraries other than OpenBLAS
+    (MKL) ignore the pin.
+
+    Returns
+    -------
+    dict of str to str
+        Variable -> value, meant for the environment of a new process (numpy
+        and OpenBLAS read them once, when loaded).
+    """
+    try:
+        from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+    except ImportError:  # a numpy without the runtime dispatch tables
+        return {}
+    if not (__cpu_features__.get("AVX2") and __cpu_features__.get("FMA3")):
+        return {}
+    environment = {"OPENBLAS_CORETYPE": OPENBLAS_PORTABLE_CORE}
+    above_v3 = [f for f in __cpu_dispatch__ if (f.startswith("AVX512") or f == "X86_V4") and __cpu_features__.get(f)]
+    if above_v3:
+        environment["NPY_DISABLE_CPU_FEATURES"] = " ".join(above_v3)
+    return environment
 
 
 def derive_rng(seed: int, *labels: str | int) -> np.random.Generator:
@@ -86,10 +129,12 @@ def config_hash(parameters: dict) -> str:
 
 
 def provenance(parameters: dict, seed: int) -> dict:
-    """The provenance block of a result file: parameters, seed, versions, git revision.
+    """The provenance block of a result file: parameters, seed, versions, git revision, CPU dispatch.
 
     Deliberately holds no time stamps or host names, so two runs of the same
-    revision and config write identical files.
+    revision and config write identical files. ``cpu_dispatch`` holds the
+    variables of :data:`CPU_DISPATCH_VARIABLES` set in this process (empty when
+    numpy and OpenBLAS chose their code paths by the CPU).
     """
     return {
         "parameters": parameters,
@@ -98,6 +143,7 @@ def provenance(parameters: dict, seed: int) -> dict:
         "python": platform.python_version(),
         "packages": package_versions(),
         "git_revision": git_revision(Path(__file__).resolve().parent),
+        "cpu_dispatch": {name: os.environ[name] for name in CPU_DISPATCH_VARIABLES if name in os.environ},
     }
 
 

@@ -92,14 +92,15 @@ def tightness(ledger: pd.DataFrame) -> pd.DataFrame:
 
 
 def provenance_table(result_paths: Sequence[str | Path]) -> tuple[pd.DataFrame, dict]:
-    """Seed, config hash and git revision of every result file; the package versions of the first."""
+    """Seed, config hash, git revision and CPU dispatch of every result file; the package versions of the first."""
     rows, packages = [], {}
     for path in result_paths:
         data = json.loads(Path(path).read_text())
         prov = data["provenance"]
         packages = packages or prov["packages"]
+        dispatch = "; ".join(f"{name}={value}" for name, value in prov["cpu_dispatch"].items()) or "by the CPU"
         rows.append(dict(result=str(path), seed=prov["seed"], config_hash=prov["config_hash"],
-                         git_revision=prov["git_revision"], python=prov["python"]))
+                         git_revision=prov["git_revision"], python=prov["python"], cpu_dispatch=dispatch))
     return pd.DataFrame(rows), packages
 
 
