@@ -1,0 +1,132 @@
+"""Time the workflow as a user meets it: a full run, the no-op after it, one added grid point, one figure edit.
+
+Usage::
+
+    python benchmarks/bench_workflow.py --config config/config.yaml
+
+Copies the workflow, library and notebooks of this checkout into a temporary folder
+(with an empty numba cache, so the kernels job compiles from scratch) and times there
+
+1. the full run, ``snakemake --cores 2``;
+2. the no-op after it: the median of ``--noop-runs`` runs of ``snakemake --cores 2 -q``,
+   each paired with a run of Snakemake's own floor (a one-rule workflow whose only
+   input exists);
+3. one added grid point: ``claims.lemma6.n_values`` grows by one value;
+4. one figure edit: a comment appended to ``src/sparseact/plots/lemma6.py``;
+
+and, for 3 and 4, how many jobs the dry run plans (the point's data and run jobs,
+Lemma 6's assembly, the ledger, the report and ``all``: 6; then 4). Run it on an
+otherwise idle machine. Writes ``benchmarks/results/workflow.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+from _common import cpu_model, write_results
+
+REPO = Path(__file__).resolve().parents[1]
+#: What a run needs from the checkout (results, figures and logs are made in the copy).
+COPIED = ("Snakefile", "config", "profiles", "workflow", "notebooks", "src", "environment.yml", "pyproject.toml")
+#: The grid that grows by one point, and the figure module that is edited.
+GROWN_CLAIM, GROWN_KEY, LARGEST_N = "lemma6", "n_values", 22
+EDITED_FIGURES = Path("src") / "sparseact" / "plots" / "lemma6.py"
+
+
+def snakemake(cwd: Path, env: dict, *args: str) -> tuple[float, str]:
+    """Wall seconds and output of one Snakemake call in ``cwd`` (which must succeed)."""
+    start = time.perf_counter()
+    proc = subprocess.run(["snakemake", "--cores", "2", *args], cwd=cwd, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"snakemake {' '.join(args)} failed in {cwd}:\n{proc.stderr[-3000:]}")
+    return seconds, proc.stdout + proc.stderr
+
+
+def planned_jobs(cwd: Path, env: dict, configfile: str) -> int:
+    """How many jobs ``snakemake -n`` plans (0 when there is nothing to do)."""
+    _, output = snakemake(cwd, env, "-n", "--configfile", configfile)
+    found = re.search(r"^total\s+(\d+)\s*$", output, flags=re.MULTILINE)
+    return int(found.group(1)) if found else 0
+
+
+def grown_config(work: Path, configfile: str) -> str:
+    """A copy of the config whose Lemma 6 grid has one more n (two above its largest, at most the schema's 22)."""
+    config = yaml.safe_load((work / configfile).read_text())
+    values = config["claims"][GROWN_CLAIM][GROWN_KEY]
+    candidates = [min(max(values) + 2, LARGEST_N), *range(LARGEST_N, 1, -1)]
+    values.append(next(n for n in candidates if n not in values))
+    path = work / "config" / "benchmark-grown.yaml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return str(path.relative_to(work))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", default="config/config.yaml", help="config file, relative to the repository")
+    parser.add_argument("--noop-runs", type=int, default=9, help="no-op runs (paired with the floor's)")
+    parser.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "workflow.json"))
+    args = parser.parse_args(argv)
+    if args.noop_runs < 1:
+        parser.error("--noop-runs must be at least 1")
+
+    with tempfile.TemporaryDirectory(prefix="bench-workflow-") as tmp:
+        work, floor = Path(tmp) / "repo", Path(tmp) / "floor"
+        work.mkdir()
+        for name in COPIED:
+            if (REPO / name).is_dir():
+                shutil.copytree(REPO / name, work / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+            else:
+                shutil.copy2(REPO / name, work / name)
+        floor.mkdir()
+        (floor / "present").touch()
+        (floor / "Snakefile").write_text('rule all:\n    input:\n        "present",\n')
+        env = dict(os.environ, PYTHONPATH=str(work / "src"), NUMBA_CACHE_DIR=str(Path(tmp) / "numba"))
+
+        full, _ = snakemake(work, env, "--configfile", args.config)
+        print(f"full run ({args.config}): {full:.1f} s", flush=True)
+
+        noop, bare = [], []
+        for _ in range(args.noop_runs):
+            noop.append(snakemake(work, env, "-q", "--configfile", args.config)[0])
+            bare.append(snakemake(floor, env, "-q")[0])
+        print(f"no-op: median {statistics.median(noop):.2f} s; Snakemake's floor {statistics.median(bare):.2f} s",
+              flush=True)
+
+        grown = grown_config(work, args.config)
+        point_jobs = planned_jobs(work, env, grown)
+        point, _ = snakemake(work, env, "--configfile", grown)
+        print(f"one added grid point: {point:.1f} s, {point_jobs} jobs", flush=True)
+
+        with open(work / EDITED_FIGURES, "a", encoding="utf-8") as handle:
+            handle.write("\n# edited by benchmarks/bench_workflow.py\n")
+        figure_jobs = planned_jobs(work, env, grown)
+        figure, _ = snakemake(work, env, "--configfile", grown)
+        print(f"one figure edit: {figure:.1f} s, {figure_jobs} jobs", flush=True)
+
+    write_results(Path(args.out), {
+        "cpu": cpu_model(),
+        "config": args.config,
+        "full_run_s": round(full, 1),
+        "noop_median_s": round(statistics.median(noop), 3),
+        "noop_runs_s": [round(s, 3) for s in noop],
+        "snakemake_floor_median_s": round(statistics.median(bare), 3),
+        "added_point_s": round(point, 1),
+        "added_point_jobs": point_jobs,
+        "figure_edit_s": round(figure, 1),
+        "figure_edit_jobs": figure_jobs,
+    })
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
