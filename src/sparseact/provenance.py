@@ -50,7 +50,7 @@ def portable_cpu_environment() -> dict[str, str]:
     numpy picks its ufunc loops (``exp``, ``log``, ``power``, ...) and OpenBLAS
     its BLAS and LAPACK kernels by the CPU at run time, and their AVX-512 and
     AVX2 paths differ in the last bits. On an x86-64 machine with AVX2 and FMA
-    (x86-64-v3: nearly every x86 server and laptop since 2015) the result asks
+    (x86-64-v3: Intel Core and Xeon since Haswell, 2013; AMD since 2015) the result asks
     numpy to skip the AVX-512 loops its build dispatches to
     (``NPY_DISABLE_CPU_FEATURES``, only features this machine has) and OpenBLAS
     for its Haswell kernels (``OPENBLAS_CORETYPE``), so that every such machine
