@@ -61,6 +61,7 @@ LEDGER_COLUMNS = [
     "variant",
     "method",
     "instances",
+    "range",
     "worst_value",
     "worst_value_label",
     "verdict",
@@ -109,6 +110,10 @@ class ClaimRecord:
         ``"exact"``, ``"monte-carlo"`` or ``"estimate"``.
     instances : int
         Number of instances (networks, inputs, ...) the verdict covers.
+    range : str
+        The parameters those instances cover, e.g. ``"n <= 20, s <= 64, k <= 8"``
+        (:func:`sparseact.claims.describe_range`); a statement that only holds on
+        what was enumerated states this range.
     worst_value : float
         The worst measured quantity (error, ratio, count).
     worst_value_label : str
@@ -149,6 +154,7 @@ class ClaimRecord:
     evidence: tuple[str, ...] = field(default_factory=tuple)
     seeds: str = ""
     notes: str = ""
+    range: str = ""
 
     def __post_init__(self):
         if self.method not in METHODS:
@@ -364,9 +370,13 @@ def verdict_big_o(parameter, ratios, slope_tol: float = SLOPE_TOL) -> tuple[Verd
 
 def records_to_frame(records: Iterable[ClaimRecord]) -> pd.DataFrame:
     """The ledger table for ``records``, one row each, columns :data:`LEDGER_COLUMNS`."""
+    from sparseact.paper import paper_ref
+
     rows = []
     for record in records:
         row = record.to_dict()
+        if row["statement_id"]:
+            row["paper_ref"] = paper_ref(row["statement_id"])
         row["evidence"] = "; ".join(row["evidence"])
         row["certificate"] = certificate_path(record.check_id) if record.certificate else ""
         rows.append(row)

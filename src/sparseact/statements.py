@@ -60,8 +60,9 @@ def catalogue(claim_ids: Iterable[str] | None = None) -> pd.DataFrame:
             owner[statement_id] = claim_id
             rows.append(dict(statement_id=statement_id, claim_id=claim_id, paper_ref=spec["paper_ref"],
                              kind=spec["kind"], statement=spec["statement"],
-                             argument=tuple(spec.get("argument", ())), argument_text=spec.get("argument_text", ""),
-                             unsettled=spec.get("unsettled", "")))
+                             argument=tuple(spec.get("argument", {}).get("uses", ())),
+                             argument_text=spec.get("argument", {}).get("text", ""),
+                             unsettled=spec.get("note", "")))
     return pd.DataFrame(rows, columns=["statement_id", "claim_id", "paper_ref", "kind", "statement", "argument",
                                        "argument_text", "unsettled"])
 

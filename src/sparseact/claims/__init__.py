@@ -8,22 +8,13 @@ is a *claim*; its name is the one id used everywhere: the config block
 listing this package, so adding a claim means adding one module (plus its
 notebook and its config block), never editing a list.
 
-A claim module defines
+A claim module defines (its statements are data: ``sparseact/paper/<id>.yaml``,
+see :mod:`sparseact.paper`)
 
 ``TITLE`` : str
     Heading of the claim's report, e.g. ``"Lemma 9: average sensitivity"``.
 ``PAPER_REF`` : str
     Where the claims are printed (PMLR numbering).
-``STATEMENTS`` : dict[str, dict]
-    The paper's quantitative statements this claim covers: statement id (e.g.
-    ``"lemma9"``, ``"eq15"``, ``"lemma9-proof-U"`` for a printed proof step) ->
-    ``{"paper_ref": ..., "kind": ..., "statement": <as printed, math as TeX in $...$>}`` with ``kind`` one
-    of ``lemma, theorem, claim, conjecture, remark, equation, construction,
-    proof-step, introduction, discussion, definition``. Optional keys:
-    ``"argument"``: list of check ids whose PASS together proves the statement
-    (a verified argument), with ``"argument_text"`` saying how; ``"unsettled"``:
-    why no experiment here can settle it (e.g. a hardness conjecture). Every
-    ledger row names one of these ids in ``statement_id``.
 ``RANDOM`` : bool
     Whether verdicts depend on random draws; if so every point is computed
     under ``verdict_seeds`` independent seeds and a verdict stands only when
@@ -50,6 +41,7 @@ Claim modules import the numerical layers inside these functions, so that the
 workflow can read the grids (``points``) without loading numerical code.
 """
 
+from sparseact.claims._range import describe_range
 from sparseact.claims._registry import (
     Claim,
     check_claim_blocks,
@@ -79,6 +71,7 @@ __all__ = [
     "check_claim_blocks",
     "claim_ids",
     "code_files",
+    "describe_range",
     "generate_point",
     "generate_shard",
     "get_claim",

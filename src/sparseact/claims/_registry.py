@@ -13,7 +13,7 @@ from types import ModuleType
 #: Root of the ``sparseact`` package sources.
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 #: What every claim module must define (see :mod:`sparseact.claims`).
-REQUIRED = ("TITLE", "PAPER_REF", "STATEMENTS", "RANDOM", "points", "generate", "run", "assemble")
+REQUIRED = ("TITLE", "PAPER_REF", "RANDOM", "points", "generate", "run", "assemble")
 #: Point names become file names and wildcards: letters, digits, '-', '_', '.', '=' only.
 POINT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=-]*$")
 
@@ -35,7 +35,10 @@ class Claim:
 
     @property
     def statements(self) -> dict[str, dict]:
-        return self.module.STATEMENTS
+        """The statements this claim bears on (``sparseact/paper/<id>.yaml``): id -> entry."""
+        from sparseact.paper import statements
+
+        return {entry["id"]: entry for entry in statements() if entry["claim_id"] == self.id}
 
     @property
     def random(self) -> bool:

@@ -53,6 +53,8 @@ one point ``whp-b<b>-c<c>`` per ``(b, c)`` of the ``whp`` sub-block (``weight_dr
 
 from __future__ import annotations
 
+from sparseact.paper import paper_ref
+
 TITLE = "Appendix A: a 1-sparse network with dense weights"
 PAPER_REF = "Appendix A (with Remark 11)"
 RANDOM = True
@@ -74,39 +76,6 @@ EXCESS_BUDGET = 1 << 31
 #: Rows of ``y`` per chunk in :func:`excess_fraction`.
 Y_CHUNK = 1 << 12
 
-STATEMENTS = {
-    "appendixA-sqrt-q": {
-        "paper_ref": "Appendix A", "kind": "construction",
-        "statement": r"$F(x, y) = \sum_{\alpha \in \{1, -1\}^b} \sigma(\langle w_\alpha, y \rangle + \Gamma \cdot "
-                     r"(\langle x, \alpha \rangle - b))$, $b = \log_2 s$, $q = n - b$: when $\Gamma = \sqrt{q}$, this "
-                     "network is 1-sparsely activated for all inputs",
-    },
-    "appendixA-whp": {
-        "paper_ref": "Appendix A (with Remark 11)", "kind": "construction",
-        "statement": r"when $\Gamma = \Theta(\sqrt{\log s})$, the function is 1-sparse with probability $1 - "
-                     r"1/\mathrm{poly}(s)$ under the uniform distribution on $\{-1, 1\}^{b+q}$",
-    },
-    "appendixA-computes": {
-        "paper_ref": "Appendix A", "kind": "construction",
-        "statement": r"such functions return $\sigma(\langle w_x, y \rangle)$ for all (or most) of the input space, "
-                     "where $w_x$ can depend arbitrarily on the $x$ part of the input",
-    },
-    "appendixA-dense": {
-        "paper_ref": "Section 1 and Appendix A", "kind": "discussion",
-        "statement": "in Appendix A we present an example of a sparsely activated network where even the weight "
-                     "vectors $w_i$ are not sparse",
-    },
-    "appendixA-remark11": {
-        "paper_ref": "Appendix A (with Remark 11)", "kind": "discussion",
-        "statement": r"when $\Gamma = \Theta(\sqrt{\log s})$, the function is 1-sparse with probability $1 - "
-                     r"1/\mathrm{poly}(s)$ under the uniform distribution on $\{-1, 1\}^{b+q}$. Remark 11 shows that "
-                     "our results continue to hold in such a setting",
-        "unsettled": r"Remark 11 asks for violation probability $1/\mathrm{poly}(n, s)$; $\Gamma = \Theta(\sqrt{\log "
-                     r"s})$ gives $s^{-\Theta(1)}$ (appendixA/whp-hoeffding), $1/\mathrm{poly}(n, s)$ only if $s \ge "
-                     r"n^{\Omega(1)}$: $\Gamma = \Theta(\sqrt{\log(ns)})$ is needed; Remark 11 itself is not settled.",
-    },
-}
-
 
 # ---------------------------------------------------------------------------
 # grid
@@ -126,7 +95,6 @@ def points(block: dict) -> dict[str, dict]:
             grid[f"whp-b{b}-c{float(c)!r}"] = {"kind": "whp", "b": int(b), "q": int(whp["q"]), "c": float(c),
                                                 "draws": int(block["weight_draws"])}
     return grid
-
 
 
 def shard(point_name: str, point: dict) -> str:
@@ -396,7 +364,7 @@ def assemble(block: dict, tables: dict):
     def record(name, statement_id, statement, check, variant, verdict, worst, label, instances, notes="",
                failure=None, finding=""):
         fields = dict(claim_id="appendixA", check_id=f"appendixA/{name}", statement_id=statement_id,
-                      paper_ref=STATEMENTS[statement_id]["paper_ref"], statement=statement, check=check,
+                      paper_ref=paper_ref(statement_id), statement=statement, check=check,
                       variant=variant, method="exact", instances=int(instances), worst_value=float(worst),
                       worst_value_label=label, notes=notes)
         if verdict is not Verdict.FAIL:

@@ -74,52 +74,6 @@ APPENDIXB_BUDGET = 1 << 22
 #: Slack of ``floor(2/(1 - rho))`` (as :func:`sparseact.sensitivity.bucket_count`: ``rho = 1/3`` gives 3).
 FLOOR_TOL = 1e-9
 
-STATEMENTS = {
-    "lemma10": {
-        "paper_ref": "Lemma 10", "kind": "lemma",
-        "statement": r"For any $h \in \mathcal{H}_{n,s,k}^B$ [sic: the bound uses $W$ too, i.e. "
-                     r"$\mathcal{H}_{n,s,k}^{W,B}$], $\mathrm{NS}_\rho(h) = \sqrt{(1-\rho)} \cdot O(k^4 W^2 "
-                     r"\log^2(ns/(1-\rho)) + k^3 B^2 \sqrt{\log s})$",
-    },
-    "claim2.1-parseval": {
-        "paper_ref": "Claim 2.1 (first bullet)", "kind": "claim",
-        "statement": r"For all $f : \{-1, 1\}^n \to \mathbb{R}$, $\|f\|_2^2 = \sum_{T \subseteq [n]} \hat{f}(T)^2$",
-    },
-    "claim2.1-ns": {
-        "paper_ref": "Claim 2.1 (second bullet)", "kind": "claim",
-        "statement": r"For all $f : \{-1, 1\}^n \to \mathbb{R}$, $\mathrm{NS}_\rho(f) = \sum_{T \subseteq [n]} "
-                     r"\frac{1}{2}(1 - \rho^{|T|}) \hat{f}(T)^2$",
-    },
-    "claim2.1-tail": {
-        "paper_ref": "Claim 2.1 (second bullet)", "kind": "claim",
-        "statement": r"For all $f : \{-1, 1\}^n \to \mathbb{R}$, $\sum_{T:|T|>d} \hat{f}(T)^2 \leq 2 \cdot "
-                     r"\mathrm{NS}_\rho(f)/(1 - \rho^d)$",
-    },
-    "lemma10-proof-coupling": {
-        "paper_ref": "Appendix B (proof of Lemma 10)", "kind": "proof-step",
-        "statement": r"Given $\rho \in [-1, 1]$, $r = \lfloor 2/(1 - \rho) \rfloor$; with buckets $A_e$, signs $v$ "
-                     r"and one flipped bucket $b$, $(x, y)$ are distributed exactly the same as $(x, N_\rho(x))$",
-    },
-    "eq17": {
-        "paper_ref": "Appendix B, eq. (17)", "kind": "equation",
-        "statement": r"$\mathrm{NS}_\rho(h) = \mathbb{E}[(h(x) - h(y))^2] = \frac{1}{r} \mathbb{E}_{z, \{A_e\}} "
-                     r"\left(\sum_{b=1}^r \mathbb{E}_v (H_z(v) - H_z(v^{\oplus b}))^2 \right) = \frac{1}{r} "
-                     r"\mathbb{E}_{z, \{A_e\}} [\mathrm{AS}(H_z)]$",
-    },
-    "lemma10-proof-final": {
-        "paper_ref": "Appendix B (proof of Lemma 10, after eq. (17))", "kind": "proof-step",
-        "statement": r"From Lemma 9, $\mathrm{AS}(H_z) \leq O\left(k^4 W'^2 \sqrt{r} \log(rs) + k^3 B^2 \sqrt{\log "
-                     r"s}\right)$; $\Pr_z \left[\forall j \in [s], \|w'_j\|_2^2 \leq 8 \log(nsr) \|w_j\|_2^2 \right] "
-                     r"\geq 1 - \frac{1}{n^2 sr}$, so $\mathbb{E}_z \left[\max_{j \in [s]} \|w'_j\|_2^2 \right] \leq "
-                     r"O(\log nsr) \|w_j\|_2^2$; $\mathrm{NS}_\rho(h) \leq \frac{O(W^2 k^4 \log^2(nrs)^2 + k^3 B^2 "
-                     r"\sqrt{\log s})}{\sqrt{r}} = \sqrt{(1-\rho)} O(k^4 W^2 \log^2(ns/(1-\rho)) + k^3 B^2 \sqrt{\log "
-                     "s})$",
-        "unsettled": r"Only $1/\sqrt{r} \le \sqrt{1-\rho}$ ($r(1-\rho) \ge 1$ for $\rho \in [0,1)$) is checked "
-                     r"(lemma10/eq17-corrected); the concentration of $\|w'_j\|^2$ over $z$ and the buckets is not. "
-                     r"Exact check: enumerate $z$ and bucket maps for $n \le 8$.",
-    },
-}
-
 
 # ---------------------------------------------------------------------------
 # grid
@@ -158,7 +112,6 @@ def points(block: dict) -> dict[str, dict]:
                                                 "k": int(appb["k"]), "rho": float(rho),
                                                 "instances": int(appb["instances"])}
     return grid
-
 
 
 #: Noise-sweep points with ``n <= SMALL_NOISE_N`` share one runs job (each n costs about a job's start-up).

@@ -37,42 +37,10 @@ POSITIVE_KINDS = ("majority-like", "random-positive")
 #: The factor of the corrected identity ``AS(g) = CORRECTED_FACTOR * E_x[g(x) sum_i x_i]`` (``w > 0``).
 CORRECTED_FACTOR = -0.5
 
-STATEMENTS = {
-    "lemma6": {
-        "paper_ref": "Lemma 6", "kind": "lemma",
-        "statement": r"Let $g(x) = \mathbb{1}\{\langle w, x \rangle \leq b\}$ be a halfspace with $\mathbb{E}[g] = "
-                     r"p$. Then $\mathrm{AS}(g) = O(p\sqrt{n \log(1/p)})$",
-    },
-    "lemma6-proof-identity": {
-        "paper_ref": "Lemma 6 (proof)", "kind": "proof-step",
-        "statement": r"For $w > 0$, $g$ is non-decreasing, $\mathbb{E}[x_i g(x)] = \mathbb{E}[(g(x) - g(x^{\oplus "
-                     r"i}))^2]$, and therefore $\mathrm{AS}(g) = \frac{1}{4} \mathbb{E}_x [g(x) \sum_{i=1}^n x_i]$",
-    },
-    "section2-sensitivity-scaling": {
-        "paper_ref": "Section 2.1 (definition of sen_f and AS)", "kind": "definition",
-        "statement": r"$\mathrm{sen}_f(x) := \frac{1}{4} \sum_{i \in [n]} (f(x) - f(x^{\oplus i}))^2$; the scaling "
-                     r"factor of $1/4$ means that for $f : \{-1, 1\}^n \rightarrow \{-1, 1\}$, sensitivity can be "
-                     r"interpreted as $\mathrm{sen}_f(x) = |\{i : f(x) \neq f(x^{\oplus i})\}|$",
-        "unsettled": r"True for $\pm 1$-valued $f$ ($(\pm 2)^2/4 = 1$), but Lemmas 6 and 9 apply it to "
-                     r"$\{0,1\}$-valued halfspaces, where AS is a quarter of the flip count (the factor 4 of "
-                     r"lemma9-proof-union). No check; exact on all $f$ for $n \le 3$.",
-    },
-    "section2-halfspace-as": {
-        "paper_ref": "Section 2.1 (before Lemma 6)", "kind": "claim",
-        "statement": "We also need a bound on the average sensitivity of a single halfspace which is known to be "
-                     r"$O(\sqrt{n})$",
-        "unsettled": r"Cited; implied by Lemma 6 via $p\sqrt{\log(1/p)} \le 1/\sqrt{2e}$: with $c$ the observed "
-                     r"constant of lemma6/bound (its worst value), $\mathrm{AS} \le c\, p\sqrt{n \log(1/p)} \le "
-                     r"(c/\sqrt{2e}) \sqrt{n}$ on its halfspaces, but no check of its own records "
-                     r"$\mathrm{AS}/\sqrt{n}$.",
-    },
-}
-
 
 def points(block: dict) -> dict[str, dict]:
     return {f"n{n}": {"n": int(n), "thresholds": int(block["thresholds"]), "random_draws": int(block["random_draws"])}
             for n in block["n_values"]}
-
 
 
 def shard(point_name: str, point: dict) -> str:

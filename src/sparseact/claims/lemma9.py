@@ -73,66 +73,6 @@ TIGHTER_FACTOR = 4
 U_FACTOR = 4
 UNION_FACTOR = 4
 
-STATEMENTS = {
-    "lemma9": {
-        "paper_ref": "Lemma 9", "kind": "lemma",
-        "statement": r"For all $h \in \mathcal{H}_{n,s,k}^{W,B}$, $\mathrm{AS}(h) \leq O(k^4 W^2 \sqrt{n} \log(ns) + "
-                     r"k^3 B^2 \sqrt{\log s})$",
-        "argument": ["lemma9/tighter-4k2W2"],
-        "argument_text": r"$\mathrm{AS}(h) \le 4 k^2 W^2$ for every $h \in \mathcal{H}_{n,s,k}^{W,B}$ (proof in the "
-                         r"notes of lemma9/tighter-4k2W2: on an edge only neurons of $R_x \cup R_{x^{\oplus i}}$ are "
-                         r"active, then Cauchy-Schwarz and symmetry), and for $n \ge 2$ the expression is at least "
-                         r"$k^4 W^2 \sqrt{2} \log 2$, so $\mathrm{AS}(h) \le 4.08 \times$ expression; the check "
-                         "confirms the bound exactly on every enumerated network, including the adversarial ones",
-    },
-    "lemma9-proof-U": {
-        "paper_ref": "Lemma 9 (proof, term (U))", "kind": "proof-step",
-        "statement": r"$(\mathrm{U}) = \mathbb{E}_x \left[\sum_{i=1}^n \frac{1}{4} (\ell_{R_x}(x) - "
-                     r"\ell_{R_x}(x^{\oplus i}))^2 \cdot \mathbf{1}\{R_x = R_{x^{\oplus i}}\} \right] \leq "
-                     r"\mathbb{E}_x \left[\frac{1}{4} \|w^{R_x}\|^2 \right] \leq \frac{k^2 W^2}{4}$",
-    },
-    "lemma9-proof-union": {
-        "paper_ref": "Lemma 9 (proof, term (V))", "kind": "proof-step",
-        "statement": r"$\Pr_{x,i} [R_x \neq R_{x^{\oplus i}}] \leq \frac{1}{n} \sum_{j=1}^s \sum_{i=1}^n \Pr_x "
-                     r"[g_j(x) \neq g_j(x^{\oplus i})] = \frac{1}{n} \sum_{j=1}^s \mathrm{AS}(g_j)$, $g_j(x) := "
-                     r"\mathbf{1}\{\langle w_j, x \rangle > b_j\}$",
-    },
-    "lemma9-proof-transition": {
-        "paper_ref": "Lemma 9 (proof, term (V))", "kind": "proof-step",
-        "statement": r"$\Pr_{x,i} [R_x \neq R_{x^{\oplus i}}] \leq \frac{1}{n} \sum_{j=1}^s p_j \sqrt{n \log(1/p_j)} "
-                     r"\leq \frac{k \sqrt{\log(s/k)}}{\sqrt{n}}$, using concavity of $p\sqrt{\log(1/p)}$ for $p \in "
-                     "(0, 1)$",
-    },
-    "intro-as-bound": {
-        "paper_ref": "Section 1 (proof idea of Theorem 4)", "kind": "introduction",
-        "statement": "The main ingredient is to show that the average-sensitivity of functions in "
-                     r"$\mathcal{H}_{n,s,k}$ is at most $O(k^4(\sqrt{n} \log(ns)))$",
-        "argument": ["lemma9/tighter-4k2W2"],
-        "argument_text": r"Lemma 9 with $W, B$ suppressed (on $\mathcal{H}_{n,s,k}$ itself AS is unbounded: $u \to "
-                         r"\lambda u$): $\mathrm{AS}(h) \le 4 k^2 W^2$ (lemma9/tighter-4k2W2, proof in its notes) "
-                         r"$\le 4.08\, W^2 k^4 \sqrt{n} \log(ns)$ for $n \ge 2$; no $B$ term at all",
-    },
-    "lemma9-proof-tail": {
-        "paper_ref": "Lemma 9 (proof, term (V), Hoeffding step)", "kind": "proof-step",
-        "statement": r"for $t = ckW\sqrt{\log(n^k s)} + kB$, $\Pr_{x \sim \mathcal{U}} [\exists R \subseteq [s] : |R| "
-                     r"\leq k \text{ and } |\langle w^R, x \rangle - b^R| > t] \leq 2n^k \exp\left(\frac{-(t - "
-                     r"|b^R|)^2}{2\|w^R\|^2}\right) \leq \frac{1}{(ns)^4}$; hence $\Pr_x[|\ell_{R_x}(x)| \geq "
-                     r"ck^{1.5}W\sqrt{\log(ns)} + kB] \leq \frac{1}{n^4 s^4}$",
-        "unsettled": r"The union runs over $\sum_{j \le k} \binom{s}{j}$ sets $R$, not $n^k$, so with $t$ as printed "
-                     r"$c$ must grow like $\sqrt{k}$ when $s \gg n$; the 'hence' line holds for $c = 4$ ($ns \ge 2$) "
-                     "by the correct union. No check: exact tail on the lemma9 networks.",
-    },
-    "lemma9-proof-V": {
-        "paper_ref": "Lemma 9 (proof, final bound on (V))", "kind": "proof-step",
-        "statement": r"$(\mathrm{V}) \leq n \cdot \left[\left(\frac{k\sqrt{\log(s/k)}}{\sqrt{n}} - \frac{1}{(ns)^4} "
-                     r"\right) (ck^{1.5}W\sqrt{\log(ns)} + kB)^2 + \frac{1}{(ns)^4} \cdot (kW\sqrt{n} + kB)^2 \right] "
-                     r"\leq O\left(k^4 W^2 \sqrt{n} \log(ns) + k^3 B^2 \sqrt{\log s}\right)$",
-        "unsettled": r"The middle expression has $k^3 B^2 \sqrt{n \log(s/k)}$: $\sim\sqrt{n}$ above the printed $B$ "
-                     r"term (and the $W$ term gains $\sqrt{\log(s/k)}$): the last step is a slip; $(\mathrm{V}) \le "
-                     r"\mathrm{AS} \le 4k^2W^2$ holds anyway (lemma9/tighter-4k2W2). No check compares the forms.",
-    },
-}
-
 
 # ---------------------------------------------------------------------------
 # grid
@@ -169,7 +109,6 @@ def points(block: dict) -> dict[str, dict]:
         grid[f"monte-carlo-n{n}"] = {"kind": "monte-carlo", "n": int(n), "s": int(mc["s"]), "k": int(mc["k"]),
                                      "samples": int(mc["samples"])}
     return grid
-
 
 
 #: Exact points with ``n <= SMALL_EXACT_N`` share one runs job (each n costs less than a job's start-up).

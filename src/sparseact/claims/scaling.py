@@ -75,16 +75,6 @@ COVARIANCE_TOL = 1e-6
 #: Ratio of scales over which the local exponent is measured.
 DECADE = 10.0
 
-STATEMENTS = {
-    "scaling-covariance": {
-        "paper_ref": "Sections 2-5 (every bound)", "kind": "discussion",
-        "statement": r"Each printed bound transforms like the quantity it bounds under $u \to \lambda u$ ($h, W, B, "
-                     r"C_{\mathcal{H}}$ scale by $\lambda$; sensitivities and the squared-loss $\varepsilon$ by "
-                     r"$\lambda^2$) and, for inputs in $\mathbb{R}^n$, under $x \to \mu x$, $w_j \to w_j/\mu$ ($R$ by "
-                     r"$\mu$)",
-    },
-}
-
 
 def _bound_functions() -> list[str]:
     from sparseact import bounds
@@ -101,7 +91,6 @@ def points(block: dict) -> dict[str, dict]:
         "theorem17-sign-ambiguity": {"eps0_values": [float(e) for e in sign["eps0_values"]],
                                      "delta": float(sign["delta"]), "constant": float(sign["constant"])},
     }
-
 
 
 def shard(point_name: str, point: dict) -> str:

@@ -24,42 +24,10 @@ INDEX_EXPR = "(z[b + sum(2**i for i in range(b) if z[i] < 0)] + 1) / 2"
 #: What a FAIL of either check is: the paper states in Section 1 that this network computes Index_b and lies in
 #: H_{b+2^b, 2^b, 1}; a counterexample makes that statement false as printed.
 FINDING = "statement-error"
-STATEMENTS = {
-    "section1-index": {
-        "paper_ref": PAPER_REF, "kind": "introduction",
-        "statement": r"$\mathrm{Index}_b((x, y)) = \sum_{\alpha \in \{-1, 1\}^b} \sigma(\langle w_\alpha, z \rangle - "
-                     r"b + \frac{1}{2})$ on $b + 2^b$ bits, so $\mathrm{Index}_b$ lies in $\mathcal{H}_{b+2^b, 2^b, "
-                     "1}$: at most one of the $2^b$ neurons fires on any input",
-    },
-    "intro-examples": {
-        "paper_ref": "Section 1 (after the Junta and Indexing examples)", "kind": "introduction",
-        "statement": "In both the examples presented above, removing any of the $s$ neurons will change the "
-                     "functionality of the network. However, each weight vector $w_i$ is quite sparse",
-        "unsettled": r"No check deletes neurons. Cheap exact check: drop each neuron of $\mathrm{Index}_b$ and of the "
-                     r"$\log_2(s)$-junta networks and compare truth tables; count non-zero weights ($b + 1$ for "
-                     r"$\mathrm{Index}_b$, $p$ for a $p$-junta).",
-    },
-    "intro-gaussian": {
-        "paper_ref": "Section 1 (before Theorem 3)", "kind": "introduction",
-        "statement": r"if the inputs are Gaussian over $\mathbb{R}^n$, one likely needs the biases in the ReLU units "
-                     "to be very large to enforce 1-sparsity",
-        "unsettled": r"Hedged, and about inputs the paper does not study. On all of $\mathbb{R}^n$, 1-sparsity allows "
-                     r"at most two neurons with $w_j \ne 0$ (open halfspaces are disjoint only if antiparallel), so "
-                     "it must mean with high probability; no check.",
-    },
-    "intro-3pct": {
-        "paper_ref": "Section 1 (motivation)", "kind": "introduction",
-        "statement": "often each input activates as low as 3% of the neurons in the MLP layers; none of the approaches "
-                     "achieve speedups anywhere close to the potential factor of 33x that is suggested by 3% sparsity",
-        "unsettled": "An empirical observation cited from Li et al. (2023) about trained transformers, outside the "
-                     "paper's class; only the arithmetic $1/0.03 = 33.3$ is checkable here, and no check records it.",
-    },
-}
 
 
 def points(block: dict) -> dict[str, dict]:
     return {f"b{b}": {"b": int(b)} for b in block["b_values"]}
-
 
 
 def shard(point_name: str, point: dict) -> str:

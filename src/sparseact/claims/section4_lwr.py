@@ -58,61 +58,6 @@ FORCED_DIAGONAL_EXPR = ("abs(sum((0.5 - (sum(w[i] * sum(((j >> (i * L + l)) & 1)
                         "for i in range(m)) - a) ** 2) * (1 - 2 * ((j >> k) & 1)) for j in range(2 ** (m * L)))) "
                         "/ 2 ** (m * L)")
 
-STATEMENTS = {
-    "section4-lwr-encoding": {
-        "paper_ref": PAPER_REF, "kind": "proof-step",
-        "statement": r"for every $w \in \mathbb{Z}_q^m$ we can find $v(w) \in \mathbb{R}^r$ such that $\langle v(w), "
-                     r"z(y) \rangle = \langle w, y \rangle$, where $z(y) \in \{1, -1\}^r$ is the binary "
-                     "representation of $y$",
-    },
-    "section4-lwr-identity": {
-        "paper_ref": PAPER_REF, "kind": "equation",
-        "statement": r"$\lambda(\langle v(w), z(y) \rangle) = \sum_{a \in [q^2 m]} 2\lambda(a) "
-                     r"\sigma\left(\frac{1}{2} - (\langle v(w), z(y) \rangle - a)\right)^2$, $\lambda(i) = (i \bmod "
-                     r"q) \bmod p$; for any input $y$ only one of the ReLUs is active",
-    },
-    "section4-lwr-lift": {
-        "paper_ref": PAPER_REF, "kind": "proof-step",
-        "statement": r"there exists a lifted weight vector $W_{w,a} \in \{1, -1\}^n$ and $b_{w,a}$ with $\frac{1}{2} "
-                     r"- (\langle v(w), z(y) \rangle - a)^2 = \langle W_{w,a}, x(y) \rangle - b_{w,a}$, $n = r^2$",
-    },
-    "section4-lwr-scale": {
-        "paper_ref": PAPER_REF, "kind": "claim",
-        "statement": r"$\|W_{w,a}\|_2, |b_{w,a}| = \mathrm{poly}(q, m)$",
-    },
-    "section4-lwr-class": {
-        "paper_ref": PAPER_REF, "kind": "claim",
-        "statement": r"for every $w \in \mathbb{Z}_q^m$ there exists $F_w$ in $\mathcal{H}_{r^2, O(q^2 m), 1}$ with "
-                     r"$f_w(y) = F_w(x(y))$ for every $y \in \mathbb{Z}_q^m$ (so the second part of Theorem 3 follows "
-                     "from Conjecture 16)",
-    },
-    "theorem3-lwr": {
-        "paper_ref": "Theorem 3 (second part; Section 1, sketched in Section 4)", "kind": "theorem",
-        "statement": "Assuming the hardness of learning with rounding problem with polynomial modulus, there is no "
-                     r"$\mathrm{poly}(n, s, W, B, 1/\varepsilon)$ run-time algorithm to $(\varepsilon, \delta)$-PAC "
-                     r"learn $\mathcal{H}_{n,s,1}^{W,B}$ (cryptographic hardness under generic distributions on the "
-                     "hypercube)",
-        "unsettled": r"Conditional on Conjecture 16, false as printed for $p \mid q$ (conj16). The embedding holds "
-                     r"with the corrections (section4-lwr-class, exact) for any label map of $\langle w, y \rangle$, "
-                     "so it carries over to the rounding map; the 'minor details' are omitted.",
-    },
-    "def15": {
-        "paper_ref": "Definition 15 (Section 4)", "kind": "definition",
-        "statement": r"For moduli $p, q \in \mathbb{N}$, $w \in \mathbb{Z}_q^m$, let $f_w : \mathbb{Z}_q^m "
-                     r"\rightarrow \mathbb{Z}_p$ by $f_w(y) := (\langle w, y \rangle \bmod q) \bmod p$",
-        "unsettled": r"Not the learning-with-rounding map of Banerjee et al. (2012), $\mathrm{round}((p/q)(\langle w, "
-                     r"y \rangle \bmod q))$; for $p \mid q$ it is $\langle w, y \rangle \bmod p$, linear over "
-                     r"$\mathbb{Z}_p$ (see conj16). The section's constructions (section4_lwr/*) use the printed map.",
-    },
-    "conj16": {
-        "paper_ref": "Conjecture 16 (Section 4)", "kind": "conjecture",
-        "statement": r"There is no $\mathrm{poly}(p, q, m)$ run-time algorithm to solve the $\mathrm{LWR}_{p,q,m}$ "
-                     "with probability at least $2/3$ (over the random choice of $w$ and the samples)",
-        "unsettled": r"A hardness assumption: no experiment proves it. With Definition 15's map it fails for $p \mid "
-                     r"q$, $p$ prime: $f_w(y) = \langle w, y \rangle \bmod p$ is recovered by Gaussian elimination "
-                     r"from $O(m)$ samples; exact certificate: do so for $\mathrm{LWR}_{2,4,m}$, every secret.",
-    },
-}
 
 #: Finding class of each check if it FAILs.
 FINDING = {
@@ -127,7 +72,6 @@ def points(block: dict) -> dict[str, dict]:
     return {f"q{i['q']}-m{i['m']}-p{i['p']}": {"q": int(i["q"]), "m": int(i["m"]), "p": int(i["p"]),
                                                "max_secrets": int(block["max_secrets"])}
             for i in block["instances"]}
-
 
 
 def shard(point_name: str, point: dict) -> str:

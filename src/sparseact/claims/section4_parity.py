@@ -31,6 +31,8 @@ integer ``a in [-m, m]``, printed and corrected; the whole cube ``{-1,1}^(m*m)``
 
 from __future__ import annotations
 
+from sparseact.paper import paper_ref
+
 TITLE = "Section 4: parities in H_{m^2, 2m, 1} through the quadratic lift"
 PAPER_REF = "Section 4 (Hardness under arbitrary distributions)"
 RANDOM = False
@@ -51,76 +53,6 @@ QUADRATIC_EXPR = "0.5 - (sum(y[i] for i in S) - a) ** 2"
 #: ``<w, x(y)> - b`` with the lift ``x(y)`` computed from its definition (``w`` flattened row-major).
 LIFT_EXPR = "sum(w[i * m + j] * (y[i] if i == j else y[i] * y[j]) for i in range(m) for j in range(m)) - b"
 
-STATEMENTS = {
-    "section4-parity-chi": {
-        "paper_ref": "Section 4 (Hardness under arbitrary distributions)", "kind": "definition",
-        "statement": r"for $S \subseteq [m]$, $\chi_S : \{1, -1\}^m \rightarrow \{0, 1\}$ is defined by $\chi_S(y) = "
-                     r"1$ iff $\sum_{i \in S} y_i$ is even (the parity on $S$ the section simulates)",
-    },
-    "section4-parity-identity": {
-        "paper_ref": "Section 4 (Hardness under arbitrary distributions)", "kind": "equation",
-        "statement": r"$\chi_S(y) = \sum_{a \in \{-m, \dots, m\}: a \text{ even}} 2\sigma\left(\frac{1}{2} - (\sum_{i "
-                     r"\in S} y_i - a)^2\right)$; for any $y \in \{1, -1\}^m$ at most one ReLU node is active",
-    },
-    "section4-parity-lift": {
-        "paper_ref": "Section 4 (Hardness under arbitrary distributions)", "kind": "construction",
-        "statement": r"$\frac{1}{2} - \left(\sum_{i \in S} y_i - a \right)^2 = \langle w_{S,a}, x(y) \rangle - "
-                     r"b_{S,a}$ for $S \subseteq [m]$, $a \in [-m, m]$; in particular $b_{S,a} = |S| + a^2 - 1/2$, "
-                     r"$w_{S,a}[i, j] = -1$ if $i \neq j \in [m]$, $w_{S,a}[i, i] = 2a$",
-    },
-    "section4-parity-scale": {
-        "paper_ref": "Section 4 (Hardness under arbitrary distributions)", "kind": "construction",
-        "statement": r"$\|w_{S,a}\|_2 = O(m^{1.5}) = O(n^{3/4})$ and $|b_{S,a}| = O(m^2) = O(n)$",
-    },
-    "section4-parity-network": {
-        "paper_ref": "Section 4 (Hardness under arbitrary distributions)", "kind": "construction",
-        "statement": r"the network $\sum_a 2\sigma(\langle w_{S,a}, x \rangle - b_{S,a})$ assembled from the identity "
-                     r"and the lifted weights computes $\chi_S(y)$ at $x = x(y)$, with at most one active neuron on "
-                     "every $x(y)$ and at most $2m$ neurons",
-    },
-    "section4-parity-class": {
-        "paper_ref": "Section 4 (Hardness under arbitrary distributions; SQ hardness)", "kind": "claim",
-        "statement": r"parities on $m$ variables can be computed in $\mathcal{H}_{m^2, O(m), 1}^{O(m^{1.5}), O(m^2)}$ "
-                     r"on the support $\{x(y)\}$ (with Theorem 14 this gives the first part of Theorem 3: "
-                     r"$\mathcal{H}_{n, O(\sqrt{n}), 1}^{O(n^{0.75}), O(n)}$)",
-    },
-    "theorem3-sq": {
-        "paper_ref": "Theorem 3 (first part; Section 1, proved in Section 4)", "kind": "theorem",
-        "statement": r"Any SQ algorithm for learning $\mathcal{H}_{n, O(\sqrt{n}), 1}^{O(n^{0.75}), O(n)}$ under "
-                     r"arbitrary distributions over the hypercube either requires $2^{-\Omega(\sqrt{n})}$ tolerance "
-                     r"or $2^{\Omega(\sqrt{n})}$ queries (Thus, $\mathcal{H}_{n, O(\sqrt{n}), 1}$ need "
-                     r"$2^{\Omega(\sqrt{n})}$ queries in the SQ model)",
-        "unsettled": "A lower bound over all SQ algorithms: it follows from section4-parity-class (holds, exact, with "
-                     r"the corrected $\chi_S$, shifts and weights; $n = m^2$, $s \le 2m$) and Theorem 14, a cited "
-                     "result no finite computation proves.",
-    },
-    "theorem14": {
-        "paper_ref": "Theorem 14 (Section 4, Blum et al. 1994)", "kind": "theorem",
-        "statement": r"Any SQ algorithm for learning the class of parities over $\{1, -1\}^m$ within error $1/3$ "
-                     r"under the uniform distribution over the hypercube with tolerance $\tau$ requires $\Omega(2^m "
-                     r"\tau^2)$ queries",
-        "unsettled": "Cited lower bound over all SQ algorithms; no experiment proves it. Its key step is checkable: "
-                     r"any query $\phi$ has $\sum_S \mathbb{E}[\phi \chi_S]^2 \le \mathbb{E}[\phi^2] \le 1$ "
-                     r"(Parseval), so at most $1/\tau^2$ parities are told apart (exact, $m \le 12$).",
-    },
-    "intro-parity-norm": {
-        "paper_ref": "Section 1 (before Theorem 3)", "kind": "introduction",
-        "statement": r"we show that parities on the hypercube on $k$ variables can be computed by $\mathcal{H}_{k^2, "
-                     "2k, 1}$, with coefficient vectors of norm at most $O(k)$",
-        "unsettled": r"Section 4's network has $\max \|w_{S,a}\|_2 = \sqrt{4k^3 + k^2 - k} = \Theta(k^{1.5})$ "
-                     r"(section4_parity/scale), as Theorem 3's $O(n^{0.75})$ says; $O(k)$ fits only $\|w\|_\infty = "
-                     r"2k$. Refuting $O(k)$ in $\ell_2$ needs a lower bound on $W$ over all such networks.",
-    },
-    "intro-dense-parity": {
-        "paper_ref": "Section 1 (after Theorem 4)", "kind": "introduction",
-        "statement": r"One-layer size-$s$ networks can simulate parities on $\min(n, s)$ variables. They thus cannot "
-                     "be learned even under the uniform distribution on the hypercube by SQ algorithms with less than "
-                     r"$2^{\Omega(\min(n,s))}$ queries",
-        "unsettled": r"No check builds a dense parity network. Cheap exact check: $\sum_t c_t \sigma(\sum_{i \in S} "
-                     "x_i - t)$ interpolating the parity at the $|S| + 1$ values of the sum, on every input; the SQ "
-                     "part rests on Theorem 14 (cited).",
-    },
-}
 
 #: Fewest distinct m values of the scale fit (:data:`sparseact.ledger.MIN_SWEEP_POINTS`; not imported here so
 #: that reading and checking the grid loads no numerical code).
@@ -143,7 +75,6 @@ def points(block: dict) -> dict[str, dict]:
             for m in block["m_values"]}
     grid.update({f"scale-m{m}": {"kind": "scale", "m": int(m)} for m in block["scale_m_values"]})
     return grid
-
 
 
 def shard(point_name: str, point: dict) -> str:
@@ -439,7 +370,7 @@ def assemble(block: dict, tables: dict):
     def record(name, statement_id, statement, check, variant, worst, label, passed, instances, notes=""):
         """One row; a failing check carries the first (smallest m) failure's certificate."""
         fields = dict(claim_id="section4_parity", check_id=f"section4_parity/{name}", statement_id=statement_id,
-                      paper_ref=STATEMENTS[statement_id]["paper_ref"], statement=statement, check=check,
+                      paper_ref=paper_ref(statement_id), statement=statement, check=check,
                       variant=variant, method="exact", instances=int(instances), worst_value=float(worst),
                       worst_value_label=label, notes=notes)
         if passed is Verdict.PASS:

@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 
 from sparseact.combinatorics import monomial_count
+from sparseact.paper import paper_ref
 
 TITLE = "Theorem 13: p-juntas in H_{n,s,1}^{sqrt(p),p} and the hardness of learning H_{n,s,1}"
 PAPER_REF = "Theorem 13 and its proof, Conjecture 12 (Section 4)"
@@ -84,57 +85,6 @@ INDICATOR_EXPR = "1 if sum(abs(x[i] - w[i]) for i in V) == 0 else 0"
 #: ``||u||_inf max_j ||w_j||_2`` (Definition 2's W) and ``||u||_inf max_j |b_j|`` (B).
 SCALE_W_EXPR = "max(abs(t) for t in u) * max(sqrt(sum(v * v for v in row)) for row in W)"
 SCALE_B_EXPR = "max(abs(t) for t in u) * max(abs(t) for t in b)"
-
-STATEMENTS = {
-    "theorem13-proof": {
-        "paper_ref": "Theorem 13 (proof)", "kind": "proof-step",
-        "statement": r"$\mathcal{H}_{n,s,1}^{\sqrt{p},p}$ contains $\mathcal{J}_{n,p}$ for all $p \leq \lfloor \log_2 "
-                     r"s \rfloor$: every $p$-junta $f$ equals $\sum_{j \in [2^p]} u_j \sigma(\langle w_j, x \rangle - "
-                     r"p + 1)$ with $w_j$ the sign patterns on $f$'s variables, $u_j = f(w_j)$, since $\sigma(\langle "
-                     r"w_j, x \rangle - p + 1) = \mathbb{1}\{x_i = w_{ji} \text{ for all } i \in [p]\}$; "
-                     r"$\|u\|_\infty \leq 1$, $\|w_j\|_2 \leq \sqrt{\log_2 s}$",
-    },
-    "theorem13": {
-        "paper_ref": "Theorem 13 (with Conjecture 12)", "kind": "theorem",
-        "statement": r"Assuming Conjecture 12 (no $(\varepsilon, \delta)$-PAC learner for $\mathcal{J}_{n,p}$ under "
-                     r"the uniform distribution runs in time $n^{o(p)}$), there is no $(\varepsilon, \delta)$-PAC "
-                     r"learning algorithm for $\mathcal{H}_{n,s,1}^{W,B}$ with $W = \sqrt{\log_2 s}$, $B = \log_2 s$ "
-                     r"over $\mathcal{U}$ that runs in $n^{o(\log s)}$ time",
-        "unsettled": "a lower bound for every algorithm, conditional on the junta-hardness Conjecture 12: no finite "
-                     "experiment can prove it. The embedding it rests on is checked exactly (theorem13-proof); here "
-                     "only what the construction predicts for the low-degree algorithm is measured (parities stay at "
-                     r"the trivial error until $d = p$, where the learner needs $N_p = n^{\Theta(p)}$ features)",
-    },
-    "intro-juntas": {
-        "paper_ref": "Section 1 (Junta functions; after Theorem 4)", "kind": "introduction",
-        "statement": r"We show in Theorem 13 that we can represent $\log(s)$-juntas using $\mathcal{H}_{n,s,1}$; "
-                     r"$\mathcal{H}_{n,s,1}$ can simulate juntas of size $\log_2 s$ over $n$ variables",
-        "argument": ["theorem13/junta-computes", "theorem13/junta-indicator", "theorem13/junta-sparsity",
-                     "theorem13/junta-scale"],
-        "argument_text": r"Restates theorem13-proof ($\mathcal{J}_{n,p} \subseteq \mathcal{H}_{n,s,1}^{\sqrt{p},p}$, "
-                         r"$p \le \lfloor \log_2 s \rfloor$); holds on its exact checks (every input, $n \le 20$, $p "
-                         r"\le 6$, one active neuron): $\langle w_j, x \rangle = p - 2\,(\text{mismatches})$, so "
-                         r"$\sigma(\langle w_j, x \rangle - p + 1) = \mathbb{1}\{\text{match}\}$",
-    },
-    "conj12": {
-        "paper_ref": "Conjecture 12 (Section 4)", "kind": "conjecture",
-        "statement": r"There is no $(\varepsilon, \delta)$-PAC learning algorithm for learning $\mathcal{J}_{n,p}$ "
-                     "under the uniform distribution on the hypercube that runs in time $n^{o(p)}$. The conjecture "
-                     r"implies that there is no learning algorithm for $\mathcal{H}_{n,s,1}$ that runs in $n^{o(\log "
-                     "s)}$ time",
-        "unsettled": "A cited hardness conjecture (Mossel et al. 2003; Feldman et al. 2011): no experiment settles "
-                     r"it. Its implication for $\mathcal{H}_{n,s,1}$ rests on the junta embedding, which holds "
-                     "exactly (theorem13-proof).",
-    },
-    "discussion-near-optimal": {
-        "paper_ref": "Section 4 (Sparse activations can simulate juntas) and Section 6", "kind": "discussion",
-        "statement": "our proposed learning algorithms for the case of the uniform distribution have near-optimal runtime "
-                     "under a widely believed conjecture on the hardness of learning juntas",
-        "unsettled": "Compares Theorem 8 (not settled) with Theorem 13 (conditional on Conjecture 12): at $k = 1$ the "
-                     r"exponents are $\log^4(ns)/\varepsilon^2$ (printed $d$) and $\Omega(\log s)$; 'near' is a "
-                     r"$\mathrm{poly}(\log(ns))/\varepsilon^2$ gap in the exponent.",
-    },
-}
 
 
 def _floor_log2(s: int) -> int:
@@ -184,7 +134,6 @@ def hardness_points(block: dict) -> dict[str, dict]:
 
 def points(block: dict) -> dict[str, dict]:
     return {**junta_points(block), **hardness_points(block)}
-
 
 
 def shard(point_name: str, point: dict) -> str:
@@ -510,8 +459,7 @@ def assemble(block: dict, tables: dict):
     grid = (f"n in {sorted(int(n) for n in junta['n'].unique())}, s in {sorted(int(s) for s in junta['s'].unique())}, "
             f"p in {sorted(int(p) for p in junta['p'].unique())}")
     evaluations = int(sum(2 ** int(n) for n in junta["n"]))
-    common = dict(claim_id="theorem13", statement_id="theorem13-proof", paper_ref=STATEMENTS["theorem13-proof"]
-                  ["paper_ref"], variant="", method="exact", instances=len(junta))
+    common = dict(claim_id="theorem13", statement_id="theorem13-proof", paper_ref=paper_ref("theorem13-proof"), variant="", method="exact", instances=len(junta))
 
     def exact_record(name, statement, check, worst, label, verdict, failure_col, cert_col, notes=""):
         fields = dict(check_id=f"theorem13/{name}", statement=statement, check=check, worst_value=float(worst),
@@ -573,7 +521,7 @@ def assemble(block: dict, tables: dict):
     below, at = parity[parity["degree"] < parity["p"]], parity[parity["degree"] >= parity["p"]]
     predicted_floor = np.where(parity["degree"] < parity["p"], parity["trivial"], 0.0)
     floor_verdict, floor_err, _ = verdict_equal(parity["floor"], predicted_floor)
-    hard_common = dict(claim_id="theorem13", statement_id="theorem13", paper_ref=STATEMENTS["theorem13"]["paper_ref"],
+    hard_common = dict(claim_id="theorem13", statement_id="theorem13", paper_ref=paper_ref("theorem13"),
                        variant="")
     hgrid = (f"n in {sorted(int(n) for n in hard['n'].unique())}, p in {sorted(int(p) for p in hard['p'].unique())}, "
              f"d in {sorted(int(d) for d in hard['degree'].unique())}")

@@ -73,66 +73,6 @@ ZERO_LOSS_TOL = 1e-8
 STATEMENT_TEXT = ("There exists a (eps, delta)-PAC learning algorithm for any H_{n,s,k}^{W,B} with sample complexity "
                   "m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2)")
 
-STATEMENTS = {
-    "theorem17": {
-        "paper_ref": "Theorem 17", "kind": "theorem",
-        "statement": r"There exists a $(\varepsilon, \delta)$-PAC learning algorithm for any "
-                     r"$\mathcal{H}_{n,s,k}^{W,B}$ with sample complexity $m(\varepsilon, \delta) = "
-                     r"O\left(\frac{(WR+B)^2 ksn \log(\frac{k(R+B)}{\varepsilon}) + "
-                     r"\log(\frac{1}{\delta})}{\varepsilon^2}\right)$",
-        "unsettled": "An upper bound with an unknown constant on the samples exact ERM needs, over every distribution "
-                     "and target: finitely many (distribution, target) pairs cannot prove it, and exact ERM over "
-                     r"$\mathcal{H}_{n,s,k}^{W,B}$ is not computable here (our ERM is a heuristic that can stop in "
-                     r"local minima), so a measured loss above $\varepsilon$ refutes nothing. What the measurements "
-                     r"show: on realisable $\mathrm{Index}_b$ and parity-junta targets under a biased product "
-                     r"distribution, the heuristic ERM (certified in the class on its sample) reaches $\varepsilon$ "
-                     "with $m$ far below the expression on some targets and stays in local minima on others, also at "
-                     "$m$ equal to the expression where the sample covers the whole cube (optimisation, not "
-                     "statistics); exact ERM meets the guarantee on these finite-support instances at $m$ = "
-                     "expression by the coverage argument (theorem17/exact-erm-coverage). The printed expression is "
-                     r"not invariant under $u \to \lambda u$ (it scales as $\lambda^{-2}$); that is refuted with a "
-                     "certificate in scaling/theorem17-printed.",
-    },
-    "theorem5": {
-        "paper_ref": "Theorem 5 (Section 1; informal version of Theorem 17)", "kind": "theorem",
-        "statement": r"There exists an $(\varepsilon, \delta)$-PAC learning algorithm for $\mathcal{H}_{n,s,k}^{W,B}$ "
-                     r"over $\{1, -1\}^n$ that has sample complexity $\tilde{O}(ksn/\varepsilon^2)$ (suppressing "
-                     r"dependence on $W, B, \delta$)",
-        "unsettled": r"Not Theorem 17 on the cube: $R = \sqrt{n}$ there, so Theorem 17 gives $\tilde{O}((W\sqrt{n} + "
-                     r"B)^2 ksn/\varepsilon^2) = \tilde{O}(k s n^2/\varepsilon^2)$ at fixed $W, B$ (and Theorem 17 "
-                     r"fails as stated). No proof of $\tilde{O}(ksn/\varepsilon^2)$; refuting it needs a lower bound.",
-    },
-    "lemma18": {
-        "paper_ref": "Lemma 18 (Section 5, Shalev-Shwartz and Ben-David 2014)", "kind": "lemma",
-        "statement": r"For any class $\mathcal{H}$ mapping $\mathcal{X}$ to $\mathbb{R}$, there exists an "
-                     r"$(\varepsilon, \delta)$-PAC learning algorithm for $\mathcal{H}$ with sample complexity "
-                     r"$m(\varepsilon, \delta)$ equal to the smallest $m$ such that for a large enough constant $c$, "
-                     r"$c \cdot \left(C_{\mathcal{H}} \mathbb{E}_S[\mathcal{R}_{\mathcal{H}}(S)] + "
-                     r"\sqrt{\frac{\log(1/\delta)}{m}} \right) \leq \varepsilon$",
-        "unsettled": "Cited; not scale-covariant as printed: the confidence term needs the loss range "
-                     r"$C_{\mathcal{H}}^2$ (cf. scaling/theorem17-corrected). Refutable like "
-                     r"scaling/theorem17-printed (sign ambiguity at large scale, $\delta \to 0$); no check of its own.",
-    },
-    "intro-dense-lower-bound": {
-        "paper_ref": "Section 1 (around Theorem 5)", "kind": "introduction",
-        "statement": r"$\mathcal{H}_{n,s,k}^{W,B}$ can be learnt under general distributions with smaller sample "
-                     r"complexity than would be required without the sparsity condition, in the case when $s \gg kn$. "
-                     r"By contrast, the class $\mathcal{H}_{n,s,s}^{W,B}$ requires a sample complexity of "
-                     r"$\Omega(s^2/\varepsilon^2)$",
-        "unsettled": "A lower bound for every learner, stated without proof or reference; the dense Rademacher "
-                     "estimates grow like $s^{0.98}$ (theorem19/sparse-vs-dense), which bounds uniform convergence, "
-                     "not learning. Needs a proof (e.g. a packing).",
-    },
-    "discussion-general-runtime": {
-        "paper_ref": "Section 6", "kind": "discussion",
-        "statement": "it would be interesting to design learning algorithms under arbitrary distributions that are "
-                     "provably better than the $O((ns)^n)$-time algorithms that exist for general 1-layer ReLU "
-                     "networks (Goel et al., 2020)",
-        "unsettled": "A cited run-time (Goel et al. 2020), not examined: our only learner under arbitrary "
-                     "distributions is a heuristic ERM (theorem17), whose cost is not compared with $(ns)^n$.",
-    },
-}
-
 
 # ---------------------------------------------------------------------------
 # grid
@@ -166,7 +106,6 @@ def points(block: dict) -> dict[str, dict]:
                 "eps": float(block["eps"]), "delta": float(block["delta"]), "seeds": int(block["bound_seeds"]),
                 **learner}
     return grid
-
 
 
 def shard(point_name: str, point: dict) -> str:

@@ -1,0 +1,160 @@
+"""The paper as data: its statements, the textbook facts they rest on, and the root causes of its errata.
+
+The YAML files of this package are the project's reading of the paper (format:
+``docs/statements-graph.md``):
+
+``<claim_id>.yaml``
+    The statements the claim ``<claim_id>`` bears on, in paper order.
+``facts.yaml``
+    Cited textbook facts (Parseval, Hoeffding, Cover's count, ...), each with
+    its citation and the exact checks that test it on instances.
+``errata.yaml``
+    The root causes of the FAILs: location, printed text, one-sentence
+    explanation, correction and the check that verifies the correction.
+
+This module only reads and validates them (no numerical code), so that the
+claim modules and the workflow can load it cheaply. How statuses follow from
+the data and the ledger is :mod:`sparseact.statements`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+#: Folder of the YAML files.
+DATA_DIR = Path(__file__).resolve().parent
+
+#: What a statement can be.
+KINDS = ("theorem", "lemma", "claim", "conjecture", "remark", "equation", "construction", "proof-step",
+         "introduction", "discussion", "definition", "abstract", "derived")
+#: Why a statement can be open: no finite computation settles a conjecture, a lower bound over all
+#: algorithms, an O() bound with no explicit constant whose proof is not in the graph, or an
+#: observation about models outside the paper's class.
+OPEN_KINDS = ("conjecture", "all-algorithms", "hidden-constant", "empirical")
+#: Keys a statement entry may have (``id``, ``paper_ref``, ``kind``, ``statement`` are required).
+STATEMENT_KEYS = ("id", "paper_ref", "kind", "statement", "quantifiers", "main", "proof_of", "argument", "open",
+                  "open_kind", "correction", "note")
+FACT_KEYS = ("id", "name", "statement", "citation", "checks")
+ERRATUM_KEYS = ("id", "class", "location", "printed", "explanation", "correction", "verified_by", "checks")
+#: Prefix of a fact id.
+FACT_PREFIX = "fact:"
+
+
+def premise_kind(identifier: str) -> str:
+    """``"check"`` (``<claim>/<name>``), ``"fact"`` (``fact:<name>``) or ``"statement"``."""
+    if not isinstance(identifier, str) or not identifier:
+        raise TypeError(f"a premise id is a non-empty string, got {identifier!r}")
+    if identifier.startswith(FACT_PREFIX):
+        return "fact"
+    return "check" if "/" in identifier else "statement"
+
+
+def _load(path: Path) -> list[dict]:
+    import yaml
+
+    try:
+        entries = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{path.name}: not valid YAML ({exc})") from None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ValueError(f"{path.name}: expected a list of entries")
+    return entries
+
+
+def _check_keys(entry: dict, allowed: tuple[str, ...], required: tuple[str, ...], where: str) -> None:
+    unknown = sorted(set(entry) - set(allowed))
+    if unknown:
+        raise ValueError(f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(allowed)})")
+    missing = [k for k in required if not entry.get(k)]
+    if missing:
+        raise ValueError(f"{where}: missing {missing[0]!r}")
+
+
+def _check_statement(entry: dict, where: str) -> None:
+    _check_keys(entry, STATEMENT_KEYS, ("id", "paper_ref", "kind", "statement"), where)
+    if entry["kind"] not in KINDS:
+        raise ValueError(f"{where}: kind {entry['kind']!r} is not one of {', '.join(KINDS)}")
+    if premise_kind(entry["id"]) != "statement":
+        raise ValueError(f"{where}: a statement id has no '/' and does not start with {FACT_PREFIX!r}")
+    if bool(entry.get("open")) != bool(entry.get("open_kind")):
+        raise ValueError(f"{where}: 'open' (why) and 'open_kind' go together")
+    if entry.get("open_kind") and entry["open_kind"] not in OPEN_KINDS:
+        raise ValueError(f"{where}: open_kind {entry['open_kind']!r} is not one of {', '.join(OPEN_KINDS)}")
+    argument = entry.get("argument")
+    if argument is not None:
+        if not isinstance(argument, dict) or set(argument) - {"uses", "text"} or not argument.get("uses") \
+                or not argument.get("text"):
+            raise ValueError(f"{where}: argument needs 'uses' (a list of ids) and 'text'")
+        for premise in argument["uses"]:
+            premise_kind(premise)
+    correction = entry.get("correction")
+    if correction is not None:
+        if not isinstance(correction, dict) or set(correction) - {"text", "verified_by"} \
+                or not correction.get("text") or not correction.get("verified_by"):
+            raise ValueError(f"{where}: correction needs 'text' and 'verified_by' (a list of ids)")
+        if " ".join(correction["text"].split()) == " ".join(entry["statement"].split()):
+            raise ValueError(f"{where}: the correction repeats the printed statement")
+
+
+@cache
+def statements() -> tuple[dict, ...]:
+    """Every statement entry of every ``<claim_id>.yaml``, with ``claim_id`` added (claims sorted, paper order within).
+
+    Raises ``ValueError`` naming the file and entry for a malformed entry or a repeated id.
+    """
+    entries, owner = [], {}
+    for path in sorted(DATA_DIR.glob("*.yaml")):
+        if path.stem in ("facts", "errata"):
+            continue
+        for position, entry in enumerate(_load(path)):
+            where = f"{path.name}, entry {position + 1} ({entry.get('id', '?')})"
+            _check_statement(entry, where)
+            if entry["id"] in owner:
+                raise ValueError(f"{where}: id {entry['id']!r} is also defined in {owner[entry['id']]}")
+            owner[entry["id"]] = path.name
+            entries.append({**entry, "claim_id": path.stem})
+    return tuple(entries)
+
+
+@cache
+def statement(statement_id: str) -> dict:
+    """The entry of ``statement_id``; ``KeyError`` naming it otherwise."""
+    for entry in statements():
+        if entry["id"] == statement_id:
+            return entry
+    raise KeyError(f"no statement {statement_id!r} in {DATA_DIR}")
+
+
+def paper_ref(statement_id: str) -> str:
+    """Where ``statement_id`` is printed (PMLR numbering)."""
+    return statement(statement_id)["paper_ref"]
+
+
+@cache
+def facts() -> tuple[dict, ...]:
+    """Every textbook fact of ``facts.yaml``."""
+    path = DATA_DIR / "facts.yaml"
+    entries = _load(path) if path.exists() else []
+    for position, entry in enumerate(entries):
+        where = f"facts.yaml, entry {position + 1} ({entry.get('id', '?')})"
+        _check_keys(entry, FACT_KEYS, ("id", "name", "statement", "citation"), where)
+        if premise_kind(entry["id"]) != "fact":
+            raise ValueError(f"{where}: a fact id starts with {FACT_PREFIX!r}")
+    return tuple(entries)
+
+
+@cache
+def errata() -> tuple[dict, ...]:
+    """Every root cause of ``errata.yaml``."""
+    path = DATA_DIR / "errata.yaml"
+    entries = _load(path) if path.exists() else []
+    for position, entry in enumerate(entries):
+        where = f"errata.yaml, entry {position + 1} ({entry.get('id', '?')})"
+        _check_keys(entry, ERRATUM_KEYS, ERRATUM_KEYS, where)
+    return tuple(entries)
+
+
+def data_files() -> list[Path]:
+    """The YAML files of this package (the ledger step's inputs besides the claims' results)."""
+    return sorted(DATA_DIR.glob("*.yaml"))
