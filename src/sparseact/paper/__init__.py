@@ -106,6 +106,9 @@ def statements() -> tuple[dict, ...]:
     """
     entries, owner = [], {}
     for path in sorted(DATA_DIR.glob("*.yaml")):
+        if path.stem in ("facts", "errata"):
+            raise ValueError(f"{path.name}: facts and errata live in the folders facts/ and errata/, one file per "
+                             "family (docs/statements-graph.md)")
         for position, entry in enumerate(_load(path)):
             where = f"{path.name}, entry {position + 1} ({entry.get('id', '?')})"
             _check_statement(entry, where)
