@@ -257,15 +257,20 @@ def eq7_instance() -> dict:
                 sum_strict=int(np.count_nonzero(pre > 0)))
 
 
-def eq7_certificate(instance: dict) -> dict:
+def eq7_certificate(instance: dict, relation: str = "==") -> dict:
+    """``sum_j |I_j| = m`` (eq. (7), ``relation "=="``) or ``sum_j |I_j| <= k m`` (the k-sparse extension, ``"<="``,
+    ``k = 1``) violated by the printed cells of :data:`EQ7_NETWORK`."""
     from sparseact import certificates
 
+    rhs = certificates.formula("m", m=instance["m"]) if relation == "==" else certificates.formula(
+        "k*m", k=1, m=instance["m"])
     return certificates.certificate(
-        "==", certificates.quantity("cell_sizes_sum", X=EQ7_X, network=EQ7_NETWORK, k=1),
-        certificates.formula("m", m=instance["m"]), instance["sum_cells"], instance["m"],
-        "sum_j |I_j| with I_j = {i : <w_j, x_i> - b_j >= 0} (printed)", "m",
+        relation, certificates.quantity("cell_sizes_sum", X=EQ7_X, network=EQ7_NETWORK, k=1),
+        rhs, instance["sum_cells"], instance["m"],
+        "sum_j |I_j| with I_j = {i : <w_j, x_i> - b_j >= 0} (printed)", "m" if relation == "==" else "k m (k = 1)",
         "n = 1, x = (0, 1, -1), h(x) = relu(x) + relu(-x) is 1-sparsely activated on the sample, yet x = 0 lies in "
-        "both printed I_j (a tie at 0 counts for two neurons): sum_j |I_j| = 4 != m = 3")
+        "both printed I_j (a tie at 0 counts for two neurons): sum_j |I_j| = 4 " + ("!= m = 3" if relation == "=="
+                                                                               else "> k m = 3"))
 
 
 #: Theorem 19's last line: (8) + (14) (c = 2, Hoeffding) against (1) with its printed constant 1.

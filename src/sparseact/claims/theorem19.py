@@ -385,6 +385,8 @@ def _run_steps(point: dict, data: dict) -> dict:
              if eq12["lhs"] > eq12["rhs"] else ""),
         dict(step="eq7", lhs=float(eq7["sum_cells"]), rhs=float(eq7["m"]),
              certificate=json.dumps(st.eq7_certificate(eq7)) if eq7["sum_cells"] != eq7["m"] else ""),
+        dict(step="km", lhs=float(eq7["sum_cells"]), rhs=float(eq7["m"]),
+             certificate=json.dumps(st.eq7_certificate(eq7, "<=")) if eq7["sum_cells"] > eq7["m"] else ""),
     ])
     return {"steps_cover": pd.DataFrame(cover), "steps_tails": pd.DataFrame(tails), "steps_terms": pd.DataFrame(terms),
             "steps_hoeffding": pd.DataFrame(hoeffding), "steps_fixed": fixed}
@@ -562,8 +564,9 @@ def assemble(block: dict, tables: dict):
     sub_linear = (Verdict.PASS if sparse_s is not None and sparse_s["ci_high"] < SUBLINEAR_LIMIT
                   else Verdict.INCONCLUSIVE)
     records.append(ClaimRecord(
-        check_id="theorem19/sparse-vs-dense", statement_id="theorem19-sparsity",
-        statement=LEDGER_TEXT["theorem19-sparsity"],
+        check_id="theorem19/sparse-vs-dense", statement_id="intro-dense-lower-bound",
+        statement="the dense class H_{n,s,s} needs more samples than the sparse one: R_H of H_{n,s,s} grows like s "
+                  "(uniform convergence then needs s^2/eps^2 samples), that of H_{n,s,1} sub-linearly",
         check="fitted exponents (95% CI) of the lower-bound estimate in s and m for H_{n,s,1} and H_{n,s,s}",
         method="estimate", instances=len(sparse) + len(dense),
         worst_value=float(sparse_s["exponent"]) if sparse_s is not None else float("nan"),
@@ -693,11 +696,11 @@ def _step_records(block: dict, tables: dict) -> list:
               "in general position",
         verdict=verdict_all([eq_verdict, _at_most(other["cells"], other["cover"])]),
         range=describe_range(cover.to_dict("records"), ["n", "m"], "Gaussian and cube point sets"),
-        statement_id="theorem19-counting-cover",
+        statement_id="theorem19-counting",
         notes=f"cells / C(m', n+1): {', '.join(f'{r.sample}: {r.cells}/{r.cover}' for r in cover.itertuples())}",
         **common))
     records.append(_step_record(
-        "theorem19/sauer-shelah", "theorem19-counting-sauer", STEP_TEXT["sauer"],
+        "theorem19/sauer-shelah", "theorem19-counting", STEP_TEXT["sauer"],
         "cells of every point set against sum_{i<=n+1} binom(m, i) (halfspaces of R^n have VC dimension n+1)",
         cover["cells"], cover["sauer_shelah"], cover, ["n", "m"], "max cells / Sauer-Shelah bound"))
     records.append(_step_record(
@@ -706,7 +709,7 @@ def _step_records(block: dict, tables: dict) -> list:
         "max cells / (2 m^n)"))
     # Hoeffding: the fact's own instances and the proof's (5), (9)
     records.append(_step_record(
-        "theorem19/hoeffding", "theorem19-hoeffding", STEP_TEXT["hoeffding"],
+        "theorem19/hoeffding", "eq9", STEP_TEXT["hoeffding"],
         "exact law of sum_i zeta_i a_i over all sign vectors (weights: ones, Gaussian, one large) against "
         "2 exp(-t^2/2)", hoeff["tail"], hoeff["bound"], hoeff.rename(columns={"length": "m"}), ["m", "t"],
         "max P / (2 exp(-t^2/2))", extra="weights ones, Gaussian, one large"))
@@ -764,13 +767,16 @@ def _step_records(block: dict, tables: dict) -> list:
             ("eq12", "theorem19/eq12-printed", "eq12", "E_zeta max_h (first term) <= max_h (1/m) sum_j |u_j| ||w_j|| "
              "E_zeta ||sum_{I_j} zeta_i x_i|| ((12) as printed)", "E max / max E", "<="),
             ("eq7", "theorem19/eq7-printed", "eq7", "activations 1-sparse => sum_j |I_j| = m, I_j = {i : <w_j, x_i> - "
-             "b_j >= 0} (as printed)", "sum_j |I_j| / m", "==")):
+             "b_j >= 0} (as printed)", "sum_j |I_j| / m", "=="),
+            ("km", "theorem19/km-printed", "theorem19-k-sparse-cells", "activations k-sparse => sum_j |I_j| <= k m, "
+             "I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)", "sum_j |I_j| / (k m)", "<=")):
         certificate, row = _fixed_certificate(fixed, step)
         verdict = (verdict_at_most(row["lhs"], row["rhs"]) if relation == "<="
                    else verdict_equal([row["lhs"]], [row["rhs"]])[0])
         fail = cert.fail_fields(verdict, "proof-slip", lambda c=certificate, r=row, s=step: None if c is None else (
             c, (f"n = s = k = 1, x = (1, -1), W = 1, B = 2: E max = {r['lhs']:g} W > max E = {r['rhs']:g} W" if s == "eq12"
-                else f"n = 1, x = (0, 1, -1), h(x) = relu(x) + relu(-x): sum_j |I_j| = {r['lhs']:g} != m = {r['rhs']:g}")))
+                else f"n = 1, x = (0, 1, -1), h(x) = relu(x) + relu(-x) (1-sparse): sum_j |I_j| = {r['lhs']:g} "
+                     + (f"!= m = {r['rhs']:g}" if s == "eq7" else f"> k m = {r['rhs']:g}"))))
         records.append(ClaimRecord(
             check_id=check_id, statement_id=statement_id, statement=statement,
             check="explicit networks on a fixed tiny sample, recomputed by the certificate verifier",
