@@ -745,23 +745,24 @@ def _step_records(block: dict, tables: dict) -> list:
     grid = pd.DataFrame(grid)
     k1 = eq8_rows[eq8_rows["k"] == 1]
     records.append(_step_record(
-        "theorem19/eq8-second-term", "eq8", "at t = 2 sqrt(n c log(mB)): second term <= 4 B sqrt(s n c log(mB))/sqrt(m)",
-        "T_2 (exact, k = 1) against (8) (c = 2), and (7) at this t against (8) on the closed-form grid",
-        np.r_[k1["second"], grid["eq7_at_t8"]], np.r_[k1["eq8"], grid["eq8"]],
-        pd.concat([k1[["m", "n", "s", "B"]], grid[["m", "n", "s", "B"]]]), ["m", "n", "s", "B"],
-        "max T_2 / (8) or (7) / (8)", extra="B = R = W; tiny samples and the closed-form grid"))
-    records.append(_step_record(
         "theorem19/eq13-first-term", "eq13", "T_1 <= (W/m) sum_j (t R sqrt|I_j| + 2 n m^n exp(-t^2/c) R |I_j|)",
         "T_1 = E_zeta max over cell assignments of (W/m) sum_j ||sum_{I_j} zeta_i x_i|| (exact) against (13) with the "
         "exact bad-event probability of (10) and as printed (c = 2)", np.r_[terms["first"], terms["first"]],
         np.r_[terms["eq13_exact"], terms["eq13"]], terms, keys, "max T_1 / (13)", extra=samples))
-    records.append(_step_record(
-        "theorem19/eq14-first-term", "eq14", "at t = 2 sqrt(n log(mR)): first term <= 4 W R sqrt(n s log(mR))/sqrt(m)",
-        "T_1 (exact, k = 1) against (14) (c = 2), and (13) at this t against (14) on the closed-form grid",
-        np.r_[k1["first"], grid["eq13_at_t14"]], np.r_[k1["eq14"], grid["eq14"]],
-        pd.concat([k1[["m", "n", "s", "R"]], grid[["m", "n", "s", "R"]]]), ["m", "n", "s", "R"],
-        "max T_1 / (14) or (13) / (14)", extra="B = R = W; tiny samples and the closed-form grid"))
-
+    # (8) and (14): the exact terms at k = 1, and (7), (13) at the chosen t on the closed-form grid
+    for check_id, statement_id, text, check, term, at_t, bound, scale in (
+            ("theorem19/eq8-second-term", "eq8",
+             "at t = 2 sqrt(n c log(mB)): second term <= 4 B sqrt(s n c log(mB))/sqrt(m)",
+             "T_2 (exact, k = 1) against (8) (c = 2), and (7) at this t against (8) on the closed-form grid",
+             "second", "eq7_at_t8", "eq8", "B"),
+            ("theorem19/eq14-first-term", "eq14",
+             "at t = 2 sqrt(n log(mR)): first term <= 4 W R sqrt(n s log(mR))/sqrt(m)",
+             "T_1 (exact, k = 1) against (14) (c = 2), and (13) at this t against (14) on the closed-form grid",
+             "first", "eq13_at_t14", "eq14", "R")):
+        records.append(_step_record(
+            check_id, statement_id, text, check, np.r_[k1[term], grid[at_t]], np.r_[k1[bound], grid[bound]],
+            pd.concat([k1[["m", "n", "s", scale]], grid[["m", "n", "s", scale]]]), ["m", "n", "s", scale],
+            f"max exact term / ({bound[2:]}) or grid ratio", extra="B = R = W; tiny samples and the closed-form grid"))
     # FAILs: the printed (12) and the printed sum_j |I_j| = m, with fixed instances
     for step, check_id, statement_id, statement, label, relation in (
             ("eq12", "theorem19/eq12-printed", "eq12", "E_zeta max_h (first term) <= max_h (1/m) sum_j |u_j| ||w_j|| "
