@@ -25,7 +25,11 @@ the exponent of the bounded quantity:
   ``-h``); without such a certificate the row is INCONCLUSIVE.
 
 The Theorem 17 rows bear on the statement ``theorem17`` of the claim
-:mod:`sparseact.claims.theorem17`.
+:mod:`sparseact.claims.theorem17`. Lemma 18, the root of Theorem 17's failure, is refuted
+on the class ``{h, -h}``, ``h = lambda relu(x)``: its condition
+``c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) <= eps`` (``E_S`` an exact binomial sum) holds one
+sample below the sign-ambiguity lower bound; with the loss range ``C_H^2`` on the confidence
+term it does not. Theorem 5 is compared with Theorem 17 on the cube (``R = sqrt(n)``).
 
 Grid: three points, ``output-scale`` (``u -> lambda u``, every formula),
 ``input-scale`` (``x -> mu x``, the formulas with ``R``) and

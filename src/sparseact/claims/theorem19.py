@@ -23,6 +23,14 @@ What is computed (:mod:`sparseact.complexity`):
   ``R = 1``, one per ``n``.
 * ``scale``: one Gaussian sample rescaled to several norms ``R`` (``B = 0``, ``s = k = 1``),
   exact ``R_H`` against (1): ``R_H`` is linear in the sample while ``log(m R) -> 0``.
+* ``steps``: the proof's steps (5)-(14) and the facts it cites (Hoeffding, Cover's count,
+  Sauer-Shelah), exact over all ``2^m`` sign vectors of tiny samples
+  (:mod:`sparseact.claims._theorem19_steps`), and three printed steps refuted on fixed
+  instances: (12) (``E max > max E``), ``sum_j |I_j| = m`` and ``<= k m`` with the printed
+  cells ``<w_j, x_i> - b_j >= 0``; the last line's constant ((8) + (14) exceed (1)).
+
+The summary table ``tightness`` sets (1), (15), (16) and the classical bound against the
+constant the proof establishes (``4 sqrt 2``) and the exact ``R_H`` of the largest tiny sample.
 
 A FAIL carries a ``rademacher_lower_bound`` certificate: the explicit optimal network
 of each of the ``2^m`` sign vectors, so the verifier recomputes ``R_H(S)`` exactly.
