@@ -139,6 +139,10 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # * `theorem19/classical-bound`: the exact $\mathcal{R}_\mathcal{H}(S)$ of the dense class ($k = s$) against
 #   $(WR+B)s/\sqrt m$; `theorem19/cells-km`: $\sum_j|I_j|$ (cells with $> 0$) of the optimal network of every sign
 #   vector against $km$; `theorem19/sparsity-exponent`: $d\log(1)/d\log s$ against $1/2$.
+# * `theorem19/contraction`: $\mathbb{E}\max_{a\in A}\sum_i\zeta_i\,\mathrm{relu}(a_i)$ against
+#   $\mathbb{E}\max_{a\in A}\sum_i\zeta_ia_i$ on random finite sets $A$; `theorem19/linear-class`:
+#   $\mathbb{E}\|\sum_i\zeta_ix_i\|$ against $\sqrt{\sum_i\|x_i\|^2}$ and $\mathbb{E}|\sum_i\zeta_i|$ against $\sqrt m$
+#   (the ingredients of the classical bound with constant 2).
 #
 # The cards below are generated from the ledger rows of this run: badge, reason and, when the verdict is FAIL, the
 # verified correction.

@@ -48,7 +48,7 @@ STEP_CHECKS = {"theorem19/cover-count", "theorem19/sauer-shelah", "theorem19/cel
                "theorem19/eq5-tails", "theorem19/eq9-tails", "theorem19/eq10-union", "theorem19/eq6-second-term",
                "theorem19/eq7-corrected", "theorem19/eq8-second-term", "theorem19/eq13-first-term",
                "theorem19/eq14-first-term", "theorem19/combine-corrected", "theorem19/classical-bound",
-               "theorem19/cells-km", "theorem19/sparsity-exponent"}
+               "theorem19/cells-km", "theorem19/sparsity-exponent", "theorem19/contraction", "theorem19/linear-class"}
 #: The printed steps certified false, with their finding class.
 PRINTED_FAILS = {"theorem19/eq12-printed": "proof-slip", "theorem19/eq7-printed": "proof-slip",
                  "theorem19/km-printed": "proof-slip", "theorem19/combine-printed": "constant-factor"}

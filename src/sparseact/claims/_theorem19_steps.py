@@ -277,3 +277,36 @@ def eq7_certificate(instance: dict, relation: str = "==") -> dict:
 COMBINE_EXPR = "4*(sqrt(c)*B*sqrt(log(m*B)) + W*R*sqrt(log(m*R)))*sqrt(s*n/m)"
 #: The instance of the combine certificate: the largest cube sweep point of the paper's range.
 COMBINE_POINT = dict(m=400, n=9, s=8, W=1.0, B=1.0, R=3.0, c=HOEFFDING_C)
+
+
+# ---------------------------------------------------------------------------
+# the classical (dense) bound: contraction and the linear class
+# ---------------------------------------------------------------------------
+
+#: (m, number of vectors) of the random finite sets A on which the contraction lemma is enumerated exactly.
+CONTRACTION_SETS = ((3, 4), (5, 6), (8, 8), (10, 6))
+
+
+def contraction_rows(rng) -> list[dict]:
+    """Ledoux-Talagrand's contraction for relu, exact over all sign vectors on random finite sets ``A``.
+
+    ``E_zeta max_{a in A} sum_i zeta_i relu(a_i) <= E_zeta max_{a in A} sum_i zeta_i a_i`` (relu is
+    1-Lipschitz); ``A`` holds Gaussian vectors, their negatives' halves and the zero vector.
+    """
+    rows = []
+    for m, size in CONTRACTION_SETS:
+        Z = all_signs(m)
+        A = rng.standard_normal((size, m))
+        A = np.vstack([A, -A[: size // 2], np.zeros(m)])
+        rows.append(dict(m=m, vectors=len(A), relu=float(np.mean(np.max(Z @ np.maximum(A, 0.0).T, axis=1))),
+                         linear=float(np.mean(np.max(Z @ A.T, axis=1)))))
+    return rows
+
+
+def linear_class_rows(X: np.ndarray, Z: np.ndarray, label: str) -> list[dict]:
+    """``E_zeta ||sum_i zeta_i x_i|| <= sqrt(sum_i ||x_i||^2) <= R sqrt(m)`` and ``E |sum zeta_i| <= sqrt(m)`` (exact)."""
+    m = X.shape[0]
+    return [dict(sample=label, m=m, n=X.shape[1], quantity="E||sum zeta_i x_i||",
+                 value=float(np.mean(np.linalg.norm(Z @ X, axis=1))), bound=float(np.sqrt((X**2).sum()))),
+            dict(sample=label, m=m, n=X.shape[1], quantity="E|sum zeta_i|", value=float(np.mean(np.abs(Z.sum(axis=1)))),
+                 bound=math.sqrt(m))]

@@ -372,20 +372,23 @@ def _run_steps(point: dict, data: dict) -> dict:
     from sparseact.claims import _theorem19_steps as st
 
     W, B = point["W"], point["B"]
-    cover, tails, terms = [], [], []
+    cover, tails, terms, linear = [], [], [], []
     samples = [(dist, data[f"X_{dist}"]) for dist in (*STEP_DISTRIBUTIONS, "gaussian")]
     for label, X in samples:
         masks = st.cells_of(X, W, B)
         Z = st.all_signs(X.shape[0])
         cover.append(st.cover_rows(X, masks, label))
         tails += st.tail_rows(X, masks, Z, label)
+        linear += st.linear_class_rows(X, Z, label)
         for s in point["s_values"]:
             for k in sorted({k for k in point["k_values"] if k <= s} | {s}):
                 terms += st.term_rows(X, masks, Z, s, k, W, B, label)
     for n, m in COVER_SETS:
         X = data[f"cover_{n}_{m}"]
         cover.append(st.cover_rows(X, st.cells_of(X, W, B), f"gaussian n={n} m={m}"))
-    hoeffding = st.hoeffding_instances(np.random.default_rng(int(data["hoeffding_seed"])))
+    fact_rng = np.random.default_rng(int(data["hoeffding_seed"]))
+    hoeffding = st.hoeffding_instances(fact_rng)
+    contraction = st.contraction_rows(fact_rng)
     eq12 = st.eq12_instance()
     eq7 = st.eq7_instance()
     fixed = pd.DataFrame([
@@ -397,7 +400,8 @@ def _run_steps(point: dict, data: dict) -> dict:
              certificate=json.dumps(st.eq7_certificate(eq7, "<=")) if eq7["sum_cells"] > eq7["m"] else ""),
     ])
     return {"steps_cover": pd.DataFrame(cover), "steps_tails": pd.DataFrame(tails), "steps_terms": pd.DataFrame(terms),
-            "steps_hoeffding": pd.DataFrame(hoeffding), "steps_fixed": fixed}
+            "steps_hoeffding": pd.DataFrame(hoeffding), "steps_fixed": fixed,
+            "steps_contraction": pd.DataFrame(contraction), "steps_linear": pd.DataFrame(linear)}
 
 
 def run(point: dict, data: dict, rng) -> dict:
@@ -771,6 +775,20 @@ def _step_records(block: dict, tables: dict) -> list:
             check_id, statement_id, text, check, np.r_[k1[term], grid[at_t]], np.r_[k1[bound], grid[bound]],
             pd.concat([k1[["m", "n", "s", scale]], grid[["m", "n", "s", scale]]]), ["m", "n", "s", scale],
             f"max exact term / ({bound[2:]}) or grid ratio", extra="B = R = W; tiny samples and the closed-form grid"))
+    # the classical bound's ingredients: contraction (relu is 1-Lipschitz) and the linear class (Jensen)
+    contraction, linear = tables["steps_contraction"], tables["steps_linear"]
+    records.append(_step_record(
+        "theorem19/contraction", "section5-classical-bound-proved",
+        "E max_{a in A} sum_i zeta_i relu(a_i) <= E max_{a in A} sum_i zeta_i a_i (contraction, relu 1-Lipschitz)",
+        "exact over all sign vectors on random finite sets A (Gaussian vectors, half of their negatives, 0)",
+        contraction["relu"], contraction["linear"], contraction.rename(columns={"vectors": "size"}), ["m", "size"],
+        "max relu side / linear side"))
+    records.append(_step_record(
+        "theorem19/linear-class", "section5-classical-bound-proved",
+        "E||sum_i zeta_i x_i|| <= sqrt(sum_i ||x_i||^2) <= R sqrt(m), E|sum_i zeta_i| <= sqrt(m)",
+        "exact expectations over all sign vectors of the step samples against the Jensen bounds",
+        linear["value"], linear["bound"], linear, ["m", "n"], "max E / Jensen bound", extra=samples))
+
     # FAILs: the printed (12) and the printed sum_j |I_j| = m, with fixed instances
     for step, check_id, statement_id, statement, label, relation in (
             ("eq12", "theorem19/eq12-printed", "eq12", "E_zeta max_h (first term) <= max_h (1/m) sum_j |u_j| ||w_j|| "
