@@ -429,8 +429,9 @@ def _lemma18_records(lem) -> list:
     verdict = verdict_all([verdict_at_most(e, c) for e, c in zip(lem["eps"], lem["printed_condition"])])
     fail = fail_fields(verdict, "statement-error", lambda: (
         _lemma18_certificate(worst), f"H = {{h, -h}}, lambda = {worst['lam']:g}, delta = e^-{worst['log_inv_delta']:g}, "
-        f"eps = {worst['eps']:g}: the printed condition holds at m = {int(worst['m1'])} (c = {LEMMA18_CONSTANT:g}) but "
-        f"{worst['needed']:.7g} samples are needed"),
+        f"eps = {worst['eps']:g}: with c = {LEMMA18_CONSTANT:g} the printed condition is met at m = {int(worst['m1'])} "
+        f"(its value {worst['printed_condition']:.4g} <= eps), yet any learner needs m >= {worst['needed']:.7g} to tell h "
+        f"from -h; every c up to {worst['refuted_constant']:.4g} is refuted there"),
         notes="the largest constant c for which the printed condition holds below the samples needed: "
               + ", ".join(f"{c:.4g}" for c in lem["refuted_constant"]) + " at log(1/delta) = "
               + ", ".join(f"{x:g}" for x in lem["log_inv_delta"]) + ": it grows like sqrt(log(1/delta)), so no "
