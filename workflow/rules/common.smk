@@ -121,8 +121,20 @@ def claim_results():
     return expand("results/claims/{claim}.json", claim=CLAIMS)
 
 
+def claim_page(claim):
+    """The claim's page: its executed notebook under the statuses of its statements (rule claim_page)."""
+    return f"results/reports/{claim}.html"
+
+
 def claim_reports():
-    return expand("results/reports/{claim}.html", claim=CLAIMS)
+    return [claim_page(claim) for claim in CLAIMS]
+
+
+#: The run's result tables (rule ledger), which the report and the claim pages read.
+RESULT_TABLES = [
+    f"results/{name}.csv"
+    for name in ("ledger", "statements", "headline", "errata", "tightness")
+]
 
 
 def benchmark_files():
