@@ -130,6 +130,22 @@ def claim_reports():
     return [claim_page(claim) for claim in CLAIMS]
 
 
+#: Figures committed under docs/figures (README shows the first), as <claim>/<figure>; rule docs_figures copies
+#: them from the run's figures/ so that the committed copies cannot drift from what the run draws.
+DOC_FIGURES = [
+    "lemma9/proof-steps",
+    "theorem17/learning-curves",
+    "theorem19/rademacher",
+    "theorem8/error-vs-degree",
+]
+
+
+def doc_figure(figure):
+    """Where a figure of DOC_FIGURES is committed: docs/figures/<claim>-<figure>.png."""
+    claim, name = figure.split("/")
+    return f"docs/figures/{claim}-{name}.png"
+
+
 #: The run's result tables (rule ledger), which the report and the claim pages read.
 RESULT_TABLES = [
     f"results/{name}.csv"

@@ -26,6 +26,21 @@ rule claim_page:
         "--out {output} > {log} 2>&1"
 
 
+rule docs_figure:
+    input:
+        lambda wildcards: f"figures/{wildcards.claim}",
+    output:
+        "docs/figures/{claim}-{figure}.png",
+    log:
+        "logs/docs_figure/{claim}-{figure}.log",
+    wildcard_constraints:
+        claim="|".join(CLAIMS),
+    conda:
+        ENV
+    shell:
+        "cp -v {input}/{wildcards.figure}.png {output} > {log} 2>&1"
+
+
 rule report:
     input:
         tables=RESULT_TABLES,
