@@ -30,7 +30,7 @@ rule assemble:
     params:
         parameters=assembly_parameters,
         kernel=config["kernel"],
-        page=lambda wildcards: claim_page(wildcards.claim),
+        page=lambda wildcards: claim_page_path(wildcards.claim),
     shell:
         "python -m sparseact.cli run-notebook {input.notebook} --executed {output.notebook} "
         "--parameters {params.parameters:q} --list-param run_paths {input.runs} --param result_path={output.result} "

@@ -121,13 +121,13 @@ def claim_results():
     return expand("results/claims/{claim}.json", claim=CLAIMS)
 
 
-def claim_page(claim):
+def claim_page_path(claim):
     """The claim's page: its executed notebook under the statuses of its statements (rule claim_page)."""
     return f"results/reports/{claim}.html"
 
 
 def claim_reports():
-    return [claim_page(claim) for claim in CLAIMS]
+    return [claim_page_path(claim) for claim in CLAIMS]
 
 
 #: Figures committed under docs/figures (README shows the first), as <claim>/<figure>; rule docs_figures copies

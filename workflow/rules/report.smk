@@ -47,7 +47,7 @@ rule report:
         results=claim_results(),
         benchmarks=benchmark_files(),
         pages=claim_reports(),
-        claim_page=claim_page(SCREENSHOT_CLAIM),
+        claim_page=claim_page_path(SCREENSHOT_CLAIM),
     output:
         index=report(
             "results/report/index.html",
