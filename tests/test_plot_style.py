@@ -23,7 +23,10 @@ def test_lines_that_differ_only_in_a_shade_of_grey_get_distinct_styles():
     ax.plot(np.arange(3), np.arange(3), color="C0", label="data")
     reference_line(ax, y=1.0, kind="level", color="0.75", label="loss of the best constant")
     reference_line(ax, y=0.5, kind="level", color="0.35", label="eps")
+    legend = fig.legend()
     finish({"f": fig})
     greys = [line for line in ax.get_lines() if line.get_label() in ("eps", "loss of the best constant")]
     assert greys[0].get_linestyle() != greys[1].get_linestyle()
+    shown = {t.get_text(): h.get_linestyle() for h, t in zip(legend.legend_handles, legend.texts)}
+    assert shown["eps"] == greys[1].get_linestyle()  # the legend shows the new style
     plt.close(fig)

@@ -358,7 +358,8 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path) 
 
 #: Styles of the claim page's header (added to the notebook page's own).
 CLAIM_HEADER_CSS = """
-.sa-header { border-bottom: 2px solid #8c959f; margin-bottom: 1em; padding-bottom: 0.5em; font-size: 0.95em; }
+.sa-header { border-bottom: 2px solid #8c959f; margin-bottom: 1em; padding-bottom: 0.5em; font-size: 0.95em;
+  font-family: system-ui, sans-serif; }
 .sa-header .scroll { overflow-x: auto; max-width: 100%; }
 .sa-header table { border-collapse: collapse; width: 100%; }
 .sa-header th, .sa-header td { border: 1px solid #d0d7de; padding: 0.25em 0.5em; vertical-align: top; text-align: left; }

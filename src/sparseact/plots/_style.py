@@ -244,14 +244,15 @@ def _grey(colour) -> float | None:
     return r if abs(r - g) < 1e-6 and abs(g - b) < 1e-6 else None
 
 
-def _distinct_greys(ax) -> None:
+def _distinct_greys(ax) -> dict:
     """Lines of ``ax`` that share a line style and marker and differ only in their shade of grey get distinct
-    line styles (a shade alone does not survive printing or a reader's eyes)."""
+    line styles (a shade alone does not survive printing or a reader's eyes); return label -> new style."""
     groups: dict = {}
     for line in ax.get_lines():
         if _grey(line.get_color()) is not None and line.get_label() and not line.get_label().startswith("_"):
             groups.setdefault((line.get_linestyle(), line.get_marker()), []).append(line)
     used = {line.get_linestyle() for line in ax.get_lines()}
+    changed = {}
     for (style, _), lines in groups.items():
         shades = {_grey(line.get_color()) for line in lines}
         if len(shades) < 2:
@@ -261,6 +262,17 @@ def _distinct_greys(ax) -> None:
             if spare:
                 line.set_linestyle(spare.pop(0))
                 used.add(line.get_linestyle())
+                changed[line.get_label()] = line.get_linestyle()
+    return changed
+
+
+def _restyle_legends(fig, changed: dict) -> None:
+    """Legend entries of lines restyled by :func:`_distinct_greys` take the new style (legends hold copies)."""
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+    for legend in legends:
+        for handle, text in zip(legend.legend_handles, legend.texts, strict=False):
+            if text.get_text() in changed and hasattr(handle, "set_linestyle"):
+                handle.set_linestyle(changed[text.get_text()])
 
 
 def finish(figures: dict) -> dict:
@@ -274,6 +286,7 @@ def finish(figures: dict) -> dict:
     from matplotlib.ticker import FixedLocator
 
     for fig in figures.values():
+        changed, relabelled = {}, False
         for ax in fig.axes:
             for name in ("x", "y"):
                 axis_obj = ax.xaxis if name == "x" else ax.yaxis
@@ -281,11 +294,16 @@ def finish(figures: dict) -> dict:
                 if scale == "log" and not isinstance(axis_obj.get_major_locator(), FixedLocator):
                     _format_log_axis(ax, name, numticks=4 if ax.get_position().width < 0.3 else 6)
                 if scale == "log":
-                    ax.tick_params(axis=name, **{"labelbottom" if name == "x" else "labelleft": True})
+                    side = "labelbottom" if name == "x" else "labelleft"
+                    relabelled |= name == "y" and not axis_obj._major_tick_kw.get("label1On", True)
+                    ax.tick_params(axis=name, **{side: True})
                     if _labelled_ticks(ax, name) < MIN_LOG_LABELS:
                         _short_log_axis(ax, name)
-            _distinct_greys(ax)
+            changed.update(_distinct_greys(ax))
             ax.tick_params(labelsize=MIN_FONT)
+        _restyle_legends(fig, changed)
+        if relabelled and fig.get_layout_engine() is None:  # room for the tick labels just shown beside a panel
+            fig.subplots_adjust(wspace=fig.subplotpars.wspace + 0.12)
         for text in fig.findobj(Text):
             if text.get_fontsize() < MIN_FONT:
                 text.set_fontsize(MIN_FONT)
