@@ -136,3 +136,17 @@ def test_paper_order_lists_every_claim():
     from sparseact.report import PAPER_ORDER
 
     assert sorted(PAPER_ORDER) == sorted(claim_ids())
+
+
+def test_claim_page_puts_the_header_first_in_the_notebook_page(result_tables):
+    import nbformat
+
+    from sparseact.report import claim_page
+
+    notebook = result_tables / "x.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Claim x\n\nWhat $k$ is.")])
+    nbformat.write(nb, notebook)
+    page = result_tables / "reports" / "x.html"
+    claim_page(notebook, "x", result_tables, page)
+    text = page.read_text()
+    assert text.index('<header class="sa-header">') < text.index("<h1") and "fails as stated" in text
