@@ -17,6 +17,16 @@ def test_every_log_axis_of_every_panel_is_labelled():
     plt.close(fig)
 
 
+def test_a_colour_bar_keeps_its_labels_on_its_own_side():
+    setup_style()
+    fig, ax = plt.subplots()
+    image = ax.imshow(np.array([[0.001, 0.1], [0.01, 1.0]]), norm=plt.matplotlib.colors.LogNorm())
+    bar = fig.colorbar(image)
+    finish({"f": fig})
+    assert not bar.ax.yaxis._major_tick_kw.get("label1On", False)  # no labels drawn over the heatmap
+    plt.close(fig)
+
+
 def test_lines_that_differ_only_in_a_shade_of_grey_get_distinct_styles():
     setup_style()
     fig, ax = plt.subplots()

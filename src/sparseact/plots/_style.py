@@ -293,10 +293,12 @@ def finish(figures: dict) -> dict:
                 scale = ax.get_xscale() if name == "x" else ax.get_yscale()
                 if scale == "log" and not isinstance(axis_obj.get_major_locator(), FixedLocator):
                     _format_log_axis(ax, name, numticks=4 if ax.get_position().width < 0.3 else 6)
-                if scale == "log":
-                    side = "labelbottom" if name == "x" else "labelleft"
-                    relabelled |= name == "y" and not axis_obj._major_tick_kw.get("label1On", True)
-                    ax.tick_params(axis=name, **{side: True})
+                shared = (ax.get_shared_x_axes() if name == "x" else ax.get_shared_y_axes()).get_siblings(ax)
+                labels = axis_obj._major_tick_kw
+                if scale == "log" and len(shared) > 1 and not labels.get("label2On", False):
+                    # a panel sharing this axis with its neighbours shows the labels they hide
+                    relabelled |= name == "y" and not labels.get("label1On", True)
+                    ax.tick_params(axis=name, **{"labelbottom" if name == "x" else "labelleft": True})
                     if _labelled_ticks(ax, name) < MIN_LOG_LABELS:
                         _short_log_axis(ax, name)
             changed.update(_distinct_greys(ax))
