@@ -168,8 +168,9 @@ def main(argv=None) -> int:
     shot.add_argument("--page", nargs=2, action="append", required=True, metavar=("HTML", "PNG"),
                       help="a page and the PNG to write (repeatable)")
     shot.set_defaults(func=_screenshots)
-    look = sub.add_parser("check-pages", help="open the verification report and every notebook report in headless "
-                          "Chromium and list what a reader would trip over; exit 1 if anything, 2 if no browser")
+    look = sub.add_parser("check-pages", help="open the verification report and every claim page in headless "
+                          "Chromium at 1400, 1024 and 800 px and laid out for print, and list what a reader would "
+                          "trip over; exit 1 if anything, 2 if no browser")
     look.add_argument("results", nargs="?", default="results")
     look.set_defaults(func=_check_pages)
     gen = sub.add_parser("generate", help="write one shard's data file (the workflow's data stage)")
