@@ -304,8 +304,9 @@ def finish(figures: dict) -> dict:
             changed.update(_distinct_greys(ax))
             ax.tick_params(labelsize=MIN_FONT)
         _restyle_legends(fig, changed)
-        if relabelled and fig.get_layout_engine() is None:  # room for the tick labels just shown beside a panel
-            fig.subplots_adjust(wspace=fig.subplotpars.wspace + 0.12)
+        engine = fig.get_layout_engine()
+        if relabelled and (engine is None or engine.adjust_compatible):  # room for the labels just shown
+            fig.subplots_adjust(wspace=fig.subplotpars.wspace + 0.25)
         for text in fig.findobj(Text):
             if text.get_fontsize() < MIN_FONT:
                 text.set_fontsize(MIN_FONT)
