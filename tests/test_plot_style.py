@@ -40,3 +40,11 @@ def test_lines_that_differ_only_in_a_shade_of_grey_get_distinct_styles():
     shown = {t.get_text(): h.get_linestyle() for h, t in zip(legend.legend_handles, legend.texts)}
     assert shown["eps"] == greys[1].get_linestyle()  # the legend shows the new style
     plt.close(fig)
+
+
+def test_heatmap_rows_are_named_as_a_reader_names_the_formula():
+    from sparseact.plots.scaling import LABEL_WIDTH, _power_of_ten, formula_label
+
+    assert formula_label("lemma9_term_U") == "Proof of Lemma 9: the bound on term (U)"
+    assert all(len(formula_label(name)) <= LABEL_WIDTH for name in ("theorem17_sample_complexity", "eq15_rademacher"))
+    assert [_power_of_ten(v) for v in (1e-6, 1000.0, 2.5)] == ["$10^{-6}$", "$10^{3}$", "2.5"]
