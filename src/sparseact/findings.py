@@ -182,16 +182,18 @@ def erratum_markdown(row: pd.Series, certificate_prefix: str) -> list[str]:
     return parts
 
 
-def tightness_rows(results: Results) -> list[list[str]]:
-    """The tightness table as read: bound, printed vs proved vs measured, exponents, gap, method."""
+def tightness_rows(results: Results) -> list[tuple[str, str, list[str]]]:
+    """The tightness table as read: (where, bound id, [printed, proved, measured on, printed / proved,
+    proved / measured, exponents, gap, method]), numbers formatted for reading."""
     rows = []
     for _, row in results.tightness.iterrows():
         exponents = "; ".join(f"{label} {row[f'exponents_{label}']}" for label in ("printed", "proved", "measured")
                               if row[f"exponents_{label}"])
-        rows.append([f"**{row['paper_ref']}** `{row['bound']}`", row["printed"], row["proved"],
-                     f"{row['family']}: {readable(row['family_value'])}" if row["family"] else "",
-                     readable(row["printed_over_proved"]), readable(row["proved_over_family"]), exponents,
-                     row["gap"], row["method"]])
+        rows.append((row["paper_ref"], row["bound"],
+                     [row["printed"], row["proved"],
+                      f"{row['family']}: {readable(row['family_value'])}" if row["family"] else "",
+                      readable(row["printed_over_proved"]), readable(row["proved_over_family"]), exponents,
+                      row["gap"], row["method"]]))
     return rows
 
 
@@ -220,7 +222,8 @@ def findings_markdown(results_dir: str | Path) -> str:
     else:
         lines += ["No erratum.", ""]
     lines += ["## Tightness", ""]
-    lines += _table(TIGHTNESS_HEADER, tightness_rows(results)) if len(results.tightness) else ["No bound measured."]
+    rows = [[f"**{where}** `{bound}`", *cells] for where, bound, cells in tightness_rows(results)]
+    lines += _table(TIGHTNESS_HEADER, rows) if rows else ["No bound measured."]
     open_rows = results.statements[results.statements["status"] == "open"]
     lines += ["", f"## Open statements ({len(open_rows)})", ""]
     lines += _table(["where", "statement", "what would settle it"],

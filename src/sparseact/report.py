@@ -303,7 +303,8 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
         errata_html(results, results_dir, base),
         '<h2 id="tightness">Tightness</h2><p>Each bound as printed, as proved here and as measured on the '
         "family that comes closest, with the ratios between them and the exponents.</p>",
-        _table(TIGHTNESS_HEADER, [[_math(cell) for cell in row] for row in tightness_rows(results)]),
+        _table(TIGHTNESS_HEADER, [[f"<b>{html.escape(where)}</b><br><code>{html.escape(bound)}</code>",
+                                   *map(_math, cells)] for where, bound, cells in tightness_rows(results)]),
         '<h2 id="statements">All statements</h2>',
         statements_html(results, results_dir, base),
         '<h2 id="checks">Checks by claim</h2><p>Click a claim to list its checks.</p>',
