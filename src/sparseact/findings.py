@@ -26,16 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 from sparseact.ledger import FINDING_DEFINITIONS
-
-#: Statuses of the statements engine, most settled first, with what each means for a reader.
-STATUS_DEFINITIONS = {
-    "proved": "holds: an argument whose every step is a passing check proves it",
-    "holds-on-range": "holds on everything enumerated (the range says where); no proof beyond it",
-    "fails-as-stated": "false as printed, shown by a certificate that an independent implementation recomputes",
-    "open": "not settled by the checks; the reason says what would settle it",
-}
-#: The statements engine's status values (the keys of :data:`STATUS_DEFINITIONS`).
-STATUSES = tuple(STATUS_DEFINITIONS)
+from sparseact.statements import STATUS_DEFINITIONS
 
 _MATH = re.compile(r"(?<![\\$])\$(?P<tex>[^$]+?)(?<![\\$])\$")
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
@@ -146,7 +137,7 @@ def headline_markdown(results: Results, errata_link: str, claim_link: str) -> li
 def counts_line(results: Results) -> str:
     """How many statements have each status, and how many errata (by class) the run found."""
     counts = results.statements["status"].value_counts()
-    statuses = ", ".join(f"{int(counts.get(s, 0))} {status_text(s)}" for s in STATUSES)
+    statuses = ", ".join(f"{int(counts.get(s, 0))} {status_text(s)}" for s in STATUS_DEFINITIONS)
     classes = results.errata["class"].value_counts()
     by_class = ", ".join(f"{c} {int(classes[c])}" for c in FINDING_DEFINITIONS if c in classes)
     return (f"Of the paper's {len(results.statements)} quantitative statements we track: {statuses}. "
