@@ -196,3 +196,23 @@ def test_statement_texts_type_no_measured_number():
     found = {(statement_id, number) for statement_id, field, text in _shown_texts() if field != "statement"
              for number in re.findall(r"(?<![\w^_{.])\d+\.\d+", text) if number not in EXACT_DECIMALS}
     assert not found, f"typed decimals (refer to the check's worst value instead): {sorted(found)}"
+
+
+def test_corrected_statements_need_a_correction_and_typeset(monkeypatch):
+    import sparseact.statements as st
+
+    entries = [_entry("a", correction=dict(text=r"fixed: $\sqrt{n}$ & 50% of x_1", verified_by=["x/ok"])),
+               _entry("b")]
+    rows = [_row("x/bad", "a", "FAIL", finding="typo"), _row("x/ok", "a", "PASS"),
+            _row("x/bad2", "b", "FAIL", finding="proof-slip")]
+    monkeypatch.setattr(st, "paper_statements", lambda: entries)
+    ledger = pd.DataFrame(rows)
+    table = derive(ledger, entries=entries, facts=[])
+    with pytest.raises(ValueError, match="no correction: b"):
+        st.corrected_statements(table, ledger)
+    entries[1]["correction"] = dict(text="fixed b", verified_by=["a"])
+    corrected = st.corrected_statements(table, ledger).set_index("statement_id")
+    assert corrected.loc["a", "verified"] == "PASS" and corrected.loc["b", "verified"] == "fails-as-stated"
+    tex = st.corrected_tex(corrected.reset_index())
+    assert r"$\sqrt{n}$ \& 50\% of x\_1" in tex and tex.startswith(r"\documentclass") and tex.endswith("\\end{document}\n")
+    assert "**Corrected.** fixed b" in st.corrected_markdown(corrected.reset_index())

@@ -480,9 +480,72 @@ def findings_markdown(statements: pd.DataFrame, ledger: pd.DataFrame, headline_r
     return "\n".join(lines) + "\n"
 
 
+CORRECTED_COLUMNS = ["statement_id", "paper_ref", "class", "printed", "corrected", "verified_by", "verified"]
+
+
+def corrected_statements(statements: pd.DataFrame, ledger: pd.DataFrame) -> pd.DataFrame:
+    """Every statement that fails as printed, with its corrected form and the checks that verify it.
+
+    Raises ``ValueError`` naming the statements that fail as printed and give no ``correction``.
+    """
+    entries = {e["id"]: e for e in paper_statements()}
+    verdicts = dict(zip(ledger["check_id"], ledger["verdict"]))
+    table = statements.set_index("statement_id")
+    failing = [sid for sid in table.index if table.loc[sid, "status"] == "fails-as-stated"]
+    missing = [sid for sid in failing if not entries[sid].get("correction")]
+    if missing:
+        raise ValueError(f"statements that fail as printed with no correction: {', '.join(missing)}")
+    rows = []
+    for sid in sorted(failing, key=lambda i: (_paper_order(entries[i]["paper_ref"]), i)):
+        correction = entries[sid]["correction"]
+        rows.append(dict(statement_id=sid, paper_ref=entries[sid]["paper_ref"], **{"class": table.loc[sid, "class"]},
+                         printed=entries[sid]["statement"], corrected=correction["text"],
+                         verified_by="; ".join(correction["verified_by"]),
+                         verified="; ".join(verdicts.get(p, "proved statement" if p in table.index else "?")
+                                            if premise_kind(p) == "check" else table.loc[p, "status"]
+                                            for p in correction["verified_by"])))
+    return pd.DataFrame(rows, columns=CORRECTED_COLUMNS)
+
+
+def corrected_markdown(corrected: pd.DataFrame) -> str:
+    """``results/corrected-statements.md``: for the authors, each failing statement printed and corrected."""
+    lines = ["# Corrected statements", "",
+             "For every statement of the paper that fails as printed: the printed text, the corrected statement in "
+             "the paper's notation and numbering, and the check that verifies the correction (generated from "
+             "`src/sparseact/paper/` and the ledger).", ""]
+    for row in corrected.itertuples():
+        lines += [f"## {row.paper_ref} ({row.statement_id}, {row._3})", "", f"**Printed.** {row.printed}", "",
+                  f"**Corrected.** {row.corrected}", "", f"**Verified by** `{row.verified_by}`: {row.verified}.", ""]
+    return "\n".join(lines)
+
+
+def _tex_text(text: str) -> str:
+    """Prose escaped for LaTeX, ``$...$`` math kept as it is."""
+    from sparseact.mathtext import split_math
+    from sparseact.reporting import _latex_escape
+
+    return "".join(_latex_escape(piece) if kind == "text" else (f"${piece}$" if kind == "inline" else f"$${piece}$$")
+                   for kind, piece in split_math(text))
+
+
+def corrected_tex(corrected: pd.DataFrame) -> str:
+    """``results/corrected-statements.tex``: the same as :func:`corrected_markdown`, a LaTeX document."""
+    lines = [r"\documentclass{article}", r"\usepackage{amsmath,amssymb}", r"\usepackage[margin=2.5cm]{geometry}",
+             r"\begin{document}", r"\section*{Corrected statements}",
+             "For every statement of the paper that fails as printed: the printed text, the corrected statement, and "
+             "the check that verifies the correction.", ""]
+    for row in corrected.itertuples():
+        lines += [rf"\subsection*{{{_tex_text(row.paper_ref)} ({_tex_text(row.statement_id)}, {_tex_text(row._3)})}}",
+                  rf"\textbf{{Printed.}} {_tex_text(row.printed)}", "",
+                  rf"\textbf{{Corrected.}} {_tex_text(row.corrected)}", "",
+                  rf"\textbf{{Verified by}} \texttt{{{_tex_text(row.verified_by)}}}: {_tex_text(row.verified)}.", ""]
+    return "\n".join(lines + [r"\end{document}", ""])
+
+
 def write_statement_files(ledger: pd.DataFrame, out_dir: str | Path, certificates: Mapping[str, Mapping],
                           table_dirs: Iterable[str | Path] = ()) -> pd.DataFrame:
-    """Write ``statements.csv``/``.md``, ``errata.csv``, ``headline.csv``, ``tightness.csv`` and ``findings.md``.
+    """Write ``statements.csv``/``.md``, ``errata.csv``, ``headline.csv``, ``tightness.csv``, ``findings.md`` and
+    ``corrected-statements.md``/``.tex``.
 
     Parameters
     ----------
@@ -510,6 +573,9 @@ def write_statement_files(ledger: pd.DataFrame, out_dir: str | Path, certificate
     for name, frame in (("statements", table), ("errata", errata), ("headline", headline_rows),
                         ("tightness", tightness)):
         atomic_write_text(out / f"{name}.csv", frame.to_csv(index=False, lineterminator="\n"))
+    corrected = corrected_statements(table, ledger)
+    atomic_write_text(out / "corrected-statements.md", corrected_markdown(corrected))
+    atomic_write_text(out / "corrected-statements.tex", corrected_tex(corrected))
     atomic_write_text(out / "statements.md", statements_markdown(table))
     atomic_write_text(out / "findings.md", findings_markdown(table, ledger, headline_rows, errata, tightness))
     return table

@@ -21,6 +21,8 @@ rule ledger:
         errata="results/errata.csv",
         headline="results/headline.csv",
         tightness="results/tightness.csv",
+        corrected_markdown="results/corrected-statements.md",
+        corrected_tex="results/corrected-statements.tex",
         certificates=directory("results/certificates"),
     log:
         "logs/ledger.log",
