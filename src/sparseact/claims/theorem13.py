@@ -451,6 +451,7 @@ def assemble(block: dict, tables: dict):
 
     import numpy as np
 
+    from sparseact.claims import describe_range
     from sparseact.ledger import (ATOL, CheckReport, ClaimRecord, Verdict, loglog_slope, verdict_all,
                                   verdict_at_most, verdict_equal)
 
@@ -459,7 +460,9 @@ def assemble(block: dict, tables: dict):
     grid = (f"n in {sorted(int(n) for n in junta['n'].unique())}, s in {sorted(int(s) for s in junta['s'].unique())}, "
             f"p in {sorted(int(p) for p in junta['p'].unique())}")
     evaluations = int(sum(2 ** int(n) for n in junta["n"]))
-    common = dict(claim_id="theorem13", statement_id="theorem13-proof", paper_ref=paper_ref("theorem13-proof"), variant="", method="exact", instances=len(junta))
+    junta_range = describe_range(junta.to_dict("records"), ["n", "s", "p"], "every input of the cube")
+    common = dict(claim_id="theorem13", statement_id="theorem13-proof", paper_ref=paper_ref("theorem13-proof"),
+                  variant="", method="exact", instances=len(junta), range=junta_range)
 
     def exact_record(name, statement, check, worst, label, verdict, failure_col, cert_col, notes=""):
         fields = dict(check_id=f"theorem13/{name}", statement=statement, check=check, worst_value=float(worst),
@@ -521,8 +524,9 @@ def assemble(block: dict, tables: dict):
     below, at = parity[parity["degree"] < parity["p"]], parity[parity["degree"] >= parity["p"]]
     predicted_floor = np.where(parity["degree"] < parity["p"], parity["trivial"], 0.0)
     floor_verdict, floor_err, _ = verdict_equal(parity["floor"], predicted_floor)
-    hard_common = dict(claim_id="theorem13", statement_id="theorem13", paper_ref=paper_ref("theorem13"),
-                       variant="")
+    # evidence for Conjecture 12: what the construction predicts for the best known (low-degree) learner
+    hard_common = dict(claim_id="theorem13", statement_id="conj12", paper_ref=paper_ref("conj12"), variant="",
+                       range=describe_range(hard.to_dict("records"), ["n", "p", "degree"], "parity and random juntas"))
     hgrid = (f"n in {sorted(int(n) for n in hard['n'].unique())}, p in {sorted(int(p) for p in hard['p'].unique())}, "
              f"d in {sorted(int(d) for d in hard['degree'].unique())}")
     records.append(ClaimRecord(
