@@ -6,6 +6,11 @@ Index_b(z) on ``n = b + 2^b`` bits reads the address ``alpha`` from the first
 most one neuron fires on any input, so Index_b lies in ``H_{b+2^b, 2^b, 1}``.
 Every input of the cube is enumerated.
 
+The introduction's remarks around the examples are checked too: deleting any neuron of ``Index_b`` or of
+Theorem 13's network of a ``b``-junta (``s = 2^b``) changes the truth table (``max_x |u_j sigma(.)| > 0``),
+every weight vector has ``b + 1`` (resp. ``b``) non-zero entries, ``1/0.03 = 33.3``, and the common bias at
+which ``s`` orthonormal neurons are 1-sparse with probability ``1 - 1/s`` under Gaussian inputs.
+
 Grid: one point per ``b`` in ``b_values``.
 
 A FAIL carries a certificate built in the runs stage from the network and the

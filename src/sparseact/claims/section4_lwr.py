@@ -24,6 +24,14 @@ when ``q`` is a power of two ``z(y)`` covers the whole cube and the diagonal is 
 coefficient ``E_z[z_i (1/2 - (<w, y(z)> - a)^2)]``). The Definition 2 scales obey the explicit polynomials of
 :func:`scale_polynomials`.
 
+Definition 15 prints ``(<w, y> mod q) mod p``; the learning-with-rounding map of Banerjee et al. (2012) it
+cites is ``round((p/q)(<w, y> mod q)) mod p`` (:func:`sparseact.constructions.lwr_round`). For ``p | q``,
+``p`` prime, the printed map is ``<w mod p, y> mod p``, linear over the field ``Z_p``: Gaussian elimination
+(:func:`sparseact.constructions.gf_solve`) on ``m + 8`` samples of rank ``m`` recovers it on every input, so
+Conjecture 16 as printed is false; the certificate (quantity ``gf_p_solve``) re-solves every secret's samples.
+With the rounding map, no affine map over ``Z_p`` fits most secrets (exhaustive), and the same lifted network
+with output weights ``2 round((p/q)(a mod q))`` computes it: the reduction carries the corrected map.
+
 Grid: one point ``q<q>-m<m>-p<p>`` per instance; every ``y in Z_q^m`` and every shift is checked for every
 secret (all of ``Z_q^m`` when ``q^m <= max_secrets``, else ``max_secrets`` distinct random secrets).
 """
@@ -678,4 +686,27 @@ def assemble(block: dict, tables: dict):
                     linear_residual=("linear_residual", "max"), network_error=("network_error", "max"),
                     max_active_support=("max_active_support", "max"), W=("W", "max"), B=("B", "max"),
                     W_polynomial=("W_polynomial", "max"), B_polynomial=("B_polynomial", "max")))
-    return CheckReport(records, {"lwr_summary": summary})
+    return CheckReport(records, {"lwr_summary": summary, "tightness": _tightness(secrets)})
+
+
+def _tightness(secrets):
+    """The poly(q, m) scale bounds at the instance with the largest proved polynomial, against the worst secret."""
+    import pandas as pd
+
+    top = secrets[secrets["W_polynomial"] == secrets["W_polynomial"].max()]
+    q, m, p = (int(top[key].iloc[0]) for key in ("q", "m", "p"))
+    rows = []
+    for scale, proved, text in (("W", "W_polynomial", "$3(p-1) q^4 m^{1.5}$"),
+                                ("B", "B_polynomial", "$\\frac{8}{3}(p-1) q^4 m^2$")):
+        worst = float(top[scale].max())
+        bound = float(top[proved].iloc[0])
+        rows.append(dict(
+            bound=f"Definition 2 scale {scale} of F_w (Section 4 LWR lift)",
+            paper_ref="Section 4 (Cryptographic hardness)", printed="$\\mathrm{poly}(q, m)$", proved=text,
+            family=f"every enumerated secret w of LWR_{{{p},{q},{m}}} (worst)", family_value=worst,
+            printed_over_proved=float("nan"), proved_over_family=bound / worst,
+            exponents_printed="unspecified", exponents_proved="q^4, m^1.5" if scale == "W" else "q^4, m^2",
+            exponents_measured="not fitted (few (q, m) instances)",
+            gap="the proved polynomial is a crude bound (factor proved_over_family at this instance); the paper's "
+                "poly(q, m) names no exponent", method="exact"))
+    return pd.DataFrame(rows)

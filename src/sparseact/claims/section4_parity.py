@@ -23,6 +23,13 @@ dominated entrywise by the printed ones and ``b`` is the same, so ``max_S max_a 
 ``S = [m]``, where ``||w_{[m],a}||_2^2 = m(m - 1) + 4 a^2 m`` and ``|b| = m + a^2 - 1/2``:
 ``max_{|a| <= m} ||w|| = sqrt(4 m^3 + m^2 - m) = O(m^1.5)``, ``max |b| = m^2 + m - 1/2 = O(m^2)``.
 
+The introduction's statements ride on the same points: the rescaled network ``(lam u, w_j/lam, b_j/lam)``
+(coefficient vectors of norm ``<= k``, Definition 2's ``W`` unchanged), the dense ``(k+1)``-neuron parity
+network :func:`sparseact.constructions.dense_parity_network` on every input, and Theorem 14's key step
+(Parseval: a bounded query correlates beyond ``tau`` with at most ``1/tau^2`` parities). The scale bounds
+are checked exactly with explicit constants (``sqrt(5) m^1.5``, ``2 m^2``); the fitted exponents are
+measurements (tightness table).
+
 Grid: one exhaustive point ``m<m>`` per ``m`` in ``m_values`` (every non-empty ``S``, every ``y``, every
 integer ``a in [-m, m]``, printed and corrected; the whole cube ``{-1,1}^(m*m)`` for
 ``m <= full_cube_max_m``, off the support, reported only), and one point ``scale-m<m>`` per ``m`` in
