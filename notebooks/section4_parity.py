@@ -95,6 +95,8 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   and corrected weights coincide and the maximum over $S$ is attained, against the closed forms
 #   $\sqrt{4m^3+m^2-m}$, $m^2+m-\tfrac12$ and the explicit bounds $\sqrt5\,m^{1.5}$, $2m^2$; PASS when every one of them is met exactly.
 #   The fitted exponents are measurements, reported in the tightness table.
+# * `section4_parity/weight-ranges`: every corrected network's largest weight entry against $2m$, its largest $|b|$
+#   against $m^2+m-\tfrac12$ and $\|u\|_\infty$ against 2.
 # * `section4_parity/neurons`: the corrected network's neuron count against $\#\{a\in[-m,m]: a\equiv|S| \bmod 4\}$ and
 #   $2m$. `section4_parity/rescaled-norm` (the introduction's "norm $O(k)$"): the corrected network rescaled to
 #   $(\lambda u, w_j/\lambda, b_j/\lambda)$ with $\max_j\|w_j\| = k$, still equal to the parity with one active neuron.

@@ -14,7 +14,7 @@ EXPECTED = {
     "chi-printed": "FAIL", "chi-corrected": "PASS", "identity-vs-printed-chi": "PASS", "identity-printed": "FAIL",
     "identity-corrected": "PASS", "identity-one-active": "PASS", "lift-printed": "FAIL", "lift-corrected": "PASS",
     "network-printed": "FAIL", "network-corrected": "PASS", "sparsity-printed": "FAIL", "sparsity-corrected": "PASS",
-    "scale": "PASS", "neurons": "PASS", "rescaled-norm": "PASS", "dense-parity": "PASS", "parseval-queries": "PASS",
+    "scale": "PASS", "weight-ranges": "PASS", "neurons": "PASS", "rescaled-norm": "PASS", "dense-parity": "PASS", "parseval-queries": "PASS",
     "class": "PASS",
 }
 FINDINGS = {"chi-printed": "typo", "identity-printed": "proof-slip", "lift-printed": "typo",

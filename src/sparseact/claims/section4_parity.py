@@ -249,6 +249,7 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
                 network_error=float(errors[f"network-{variant}"].max()), max_active_support=int(active.max()),
                 neurons=net.n_neurons, neuron_limit=2 * m, max_w_norm=float(norms.max()),
                 max_abs_b=float(np.abs(net.b).max()), W=net.scale_W(), B=net.scale_B(),
+                max_abs_w_entry=float(np.abs(net.W).max()), max_abs_u=float(np.abs(net.u).max()),
                 max_active_cube=(net.max_active() if point["full_cube"] and variant == "corrected" else -1)))
     failure_rows = [dict(check=name, **spec) for name, spec in failures.items()]
     columns = ["check", "m", "S", "variant", "counterexample", "lhs", "rhs", "certificate"]
@@ -596,6 +597,18 @@ def assemble(block: dict, tables: dict):
         verdict_all([Verdict.PASS if count_ok else Verdict.INCONCLUSIVE,
                      *(verdict_at_most(a, b) for a, b in zip(part["neurons"], part["neuron_limit"]))]), len(part),
         "#{a in [-m, m] : a = |S| mod 4} <= floor(2m/4) + 1 <= 2m for every m >= 1 (printed even shifts: m + 1 or m)"))
+    # the weights' ranges
+    entry_ratio = float((corrected["max_abs_w_entry"] / (2 * corrected["m"])).max())
+    bias_ratio = float((corrected["max_abs_b"] / (corrected["m"] ** 2 + corrected["m"] - 0.5)).max())
+    u_max = float(corrected["max_abs_u"].max())
+    records.append(record(
+        "weight-ranges", "section4-parity-scale",
+        "entries of w_{S,a} in {0, -1, 2a}, |a| <= m; b_{S,a} = |S| + a^2 - 1/2; output weights 2",
+        "max |entry| of every corrected network's w_{S,a} against 2m, max |b_{S,a}| against m^2 + m - 1/2, "
+        "||u||_inf against 2; " + grid, "corrected", max(entry_ratio, bias_ratio),
+        "max of ||w||_inf / 2m and |b| / (m^2 + m - 1/2)",
+        verdict_all([verdict_at_most(entry_ratio, 1.0), verdict_at_most(bias_ratio, 1.0), verdict_at_most(u_max, 2.0)]),
+        len(corrected), f"||u||_inf = {u_max:g}"))
     # the introduction's norm O(k): positive homogeneity
     rescaled_error = float(corrected["rescaled_error"].max())
     rescaled_norm = float((corrected["rescaled_max_w_norm"] / corrected["m"]).max())
