@@ -12,8 +12,8 @@ from sparseact.claims.section4_lwr import scale_polynomials
 from sparseact.ledger import Verdict
 from sparseact.verify import verify_certificate
 
-BLOCK = {"instances": [{"q": 2, "m": 2, "p": 2}, {"q": 3, "m": 2, "p": 2}, {"q": 5, "m": 2, "p": 3}],
-         "max_secrets": 9}
+BLOCK = {"instances": [{"q": 2, "m": 2, "p": 2}, {"q": 3, "m": 2, "p": 2}, {"q": 5, "m": 2, "p": 3},
+                       {"q": 4, "m": 2, "p": 2}], "max_secrets": 16}
 EXPECTED = {
     "linear-encoding": "FAIL", "affine-encoding": "PASS", "identity-printed": "FAIL", "identity-corrected": "PASS",
     "lifted-weights-pm1": "FAIL", "lift-corrected": "PASS", "scale": "PASS", "network": "PASS",
@@ -123,7 +123,7 @@ def test_verdicts_and_ranges_do_not_depend_on_the_seed(seed):
 
 
 def test_gaussian_elimination_certificate_refutes_conjecture16():
-    """LWR_{2,2,2}: Definition 15's map is linear over Z_2; the certificate re-solves every secret's samples."""
+    """LWR_{2,4,2}: Definition 15's map is linear over Z_2; the certificate re-solves every secret's samples."""
     record = _records(_tables())["conj16-linear-attack"]
     cert = record.certificate
     assert cert["lhs"]["quantity"] == "gf_p_solve" and cert["relation"] == "<="
@@ -150,3 +150,10 @@ def test_rounding_network_computes_the_rounding_map():
     rows = _records(_tables())
     assert rows["network-rounding"].verdict is Verdict.PASS and rows["network-rounding"].statement_id == "theorem3-lwr"
     assert rows["rounding-not-affine"].worst_value < 2 / 3
+
+
+def test_no_attack_when_p_equals_q():
+    """p = q is linear algebra mod q, not rounding: the attack certifies nothing there (INCONCLUSIVE, no FAIL)."""
+    block = {"instances": [{"q": 2, "m": 2, "p": 2}], "max_secrets": 4}
+    rows = _records(_tables(block), block)
+    assert rows["conj16-linear-attack"].verdict is Verdict.INCONCLUSIVE

@@ -154,8 +154,9 @@ def generate(point: dict, rng) -> dict:
 
 
 def _attacked(q, m, p, secrets) -> bool:
-    """Whether the linear attack runs: ``p`` prime dividing ``q`` and every secret of ``Z_q^m`` enumerated."""
-    return q % p == 0 and _is_prime(p) and secrets == q**m
+    """Whether the linear attack runs: ``p < q``, ``p`` prime dividing ``q`` and every secret of ``Z_q^m`` enumerated
+    (``p = q`` is plain linear algebra mod ``q``, not a rounding problem: it would certify nothing about LWR)."""
+    return p < q and q % p == 0 and _is_prime(p) and secrets == q**m
 
 
 def _attack_samples(q, m, p, count, domain, rng) -> dict:
@@ -630,7 +631,7 @@ def assemble(block: dict, tables: dict):
         "conj16-linear-attack", "conj16",
         "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} (Definition 15's map) with probability >= 2/3",
         f"Gaussian elimination over Z_p (O(N m^2) operations) on N = m + {GF_EXTRA_SAMPLES} samples, for every secret "
-        "of Z_q^m (instances with p prime dividing q and every secret enumerated); its hypothesis <w', y> mod p "
+        "of Z_q^m (instances with p < q, p prime dividing q and every secret enumerated); its hypothesis <w', y> mod p "
         "against f_w on every y; success probability >= (fraction recovered) x Pr[N samples have rank m over Z_p]",
         "as printed", best, "success probability lower bound", verdict_at_most(best, CONJ16_SUCCESS) if len(attack)
         else Verdict.INCONCLUSIVE, int(attack["secrets"].sum()) if len(attack) else 0,
@@ -639,7 +640,7 @@ def assemble(block: dict, tables: dict):
          + ". For p | q, (t mod q) mod p = t mod p, so f_w(y) = <w mod p, y> mod p: a linear function over the field "
            "Z_p, found from m independent samples. Conjecture 16 with Definition 15's map is false for every such "
            "(p, q); with the rounding map of Banerjee et al. the attack fails (section4_lwr/rounding-not-affine).")
-        if len(attack) else "no instance with p prime dividing q and every secret enumerated in the grid",
+        if len(attack) else "no instance with p < q, p prime dividing q and every secret enumerated in the grid",
         where=attacked or instances))
     solved = int(attack["recovered"].sum()) if len(attack) else 0
     total = int(attack["secrets"].sum()) if len(attack) else 0
