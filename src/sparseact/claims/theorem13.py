@@ -580,5 +580,31 @@ def assemble(block: dict, tables: dict):
         notes="; ".join(fits) + ". Fitted exponents below p at small n are the lower-order terms of "
               "N_p ~ n^p/p!; the sandwich gives log N_p / log n -> p. The learner's cost is m_p N_p >= N_p^2 "
               f"feature evaluations. Tolerance of the exact comparisons: {ATOL:g}", **hard_common))
-    return CheckReport(records, {"theorem13-cost": cost})
+    return CheckReport(records, {"theorem13-cost": cost, "tightness": _tightness(junta)})
+
+
+def _tightness(junta):
+    """Theorem 13's scales W = sqrt(log2 s), B = log2 s against the junta networks, at the largest s with p = log2 s."""
+    import math
+
+    import pandas as pd
+
+    full = junta[junta["p"] == junta["s"].map(lambda s: int(math.log2(s)))]
+    top = full[full["s"] == full["s"].max()] if len(full) else junta[junta["s"] == junta["s"].max()]
+    row = top.iloc[0]
+    s, p = int(row["s"]), int(row["p"])
+    rows = []
+    for scale, printed, proved, value, bound in (
+            ("W", "$\\sqrt{\\log_2 s}$", "$\\sqrt{p}$", float(top["W"].max()), float(row["W_theorem"])),
+            ("B", "$\\log_2 s$", "$p - 1$", float(top["B"].max()), float(row["B_theorem"]))):
+        proved_value = math.sqrt(p) if scale == "W" else p - 1.0
+        rows.append(dict(
+            bound=f"Definition 2 scale {scale} of the p-junta network (Theorem 13)", paper_ref="Theorem 13 (proof)",
+            printed=printed, proved=proved, family=f"every p-junta network with p = log2 s, s = {s}",
+            family_value=value, printed_over_proved=bound / proved_value if proved_value else float("nan"),
+            proved_over_family=proved_value / value if value else float("nan"), exponents_printed="1/2" if scale == "W"
+            else "1", exponents_proved="1/2" if scale == "W" else "1", exponents_measured="exact (no fit)",
+            gap="none: attained by every p-junta network" if scale == "W" else "the printed B = log2 s exceeds the "
+            "network's p - 1 by one", method="exact"))
+    return pd.DataFrame(rows)
 
