@@ -22,6 +22,9 @@ from sparseact.provenance import atomic_write_json, derive_rng
 
 #: Column added to every run table: which replicate (seed) produced the row.
 REPLICATE = "replicate"
+#: The summary table the ledger step collects (columns ``sparseact.statements.TIGHTNESS_COLUMNS``): kept from
+#: replicate 0 only, without a ``replicate`` column.
+TIGHTNESS = "tightness"
 #: Column added to every run table: which grid point produced the row.
 POINT = "point"
 
@@ -147,6 +150,9 @@ def assemble_claim(claim_id: str, block: dict, run_paths, replicates: int) -> Ch
     tables = dict(merged)
     for name in reports[0].tables:
         if name in merged:
+            continue
+        if name == TIGHTNESS:  # one row per bound, as sparseact.statements.collect_tightness reads it: replicate 0's
+            tables[name] = reports[0].tables[name].reset_index(drop=True)
             continue
         frames = []
         for r, report in enumerate(reports):
