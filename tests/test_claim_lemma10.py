@@ -279,3 +279,13 @@ def test_eq17_corrected_fail_of_monotonicity_is_certified_at_run_time():
 
 def pd_concat(frames):
     return pd.concat(frames, ignore_index=True)
+
+
+@pytest.mark.parametrize("base_seed", [8919, 16838, 3])
+def test_bound_verdicts_do_not_depend_on_the_base_seed(tmp_path, monkeypatch, base_seed):
+    """lemma10/bound (explicit constant) and lemma10/sharp are PASS under any base seed (brief item 7)."""
+    block = {**BLOCK, "noise": {**BLOCK["noise"], "n_values": [5, 6]}}
+    monkeypatch.setitem(globals(), "SEED", base_seed)
+    found = {r.check_id: r for r in assemble_claim("lemma10", block, _stage_all(block, tmp_path), REPLICATES).records}
+    for check_id in ("lemma10/bound", "lemma10/sharp", "lemma10/claim21-tail", "lemma10/claim21-ns-formula"):
+        assert found[check_id].verdict is Verdict.PASS, (base_seed, found[check_id])

@@ -341,3 +341,31 @@ def test_term_u_equality_at_scale_is_not_a_violation():
     exact["U_bound"] = 100.0
     tables["lemma9-exact"] = exact
     assert _assembled(tables)["lemma9/term-U-corrected"].verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize("base_seed", [8919, 16838, 3])
+def test_bound_verdicts_do_not_depend_on_the_base_seed(tmp_path, monkeypatch, base_seed):
+    """lemma9/bound and the exact checks the graph's arguments use are PASS under any base seed (brief item 7)."""
+    block = {**BLOCK, "n_values": [5, 6], "s_values": [2, 4], "families": ["gaussian", "sign"],
+             "adversarial": {**BLOCK["adversarial"], "iterations": 2}}
+    monkeypatch.setitem(globals(), "SEED", base_seed)
+    found = {r.check_id: r for r in assemble_claim("lemma9", block, _stage_all(block, tmp_path), REPLICATES).records}
+    for check_id in ("lemma9/bound", "lemma9/tighter-4k2W2", "lemma9/as-fourier", "lemma9/as-active-count",
+                     "lemma9/proof-tail-hence"):
+        assert found[check_id].verdict is Verdict.PASS, (base_seed, found[check_id])
+    assert found["lemma9/proof-V-printed"].verdict is Verdict.FAIL
+
+
+def test_new_fail_certificate_verifies(records):
+    from sparseact.verify import verify_certificate
+
+    record = records["lemma9/proof-V-printed"]
+    assert record.finding == "proof-slip" and verify_certificate(record.certificate).confirmed
+
+
+def test_tightness_row_is_exact(report):
+    row = report.tables["tightness"].iloc[0]
+    assert row["proved_over_family"] == pytest.approx(4.0)
+    assert [c for c in report.tables["tightness"].columns if c not in ("replicate", "point")] == [
+        "bound", "paper_ref", "printed", "proved", "family", "family_value", "printed_over_proved",
+        "proved_over_family", "exponents_printed", "exponents_proved", "exponents_measured", "gap", "method"]
