@@ -8,7 +8,8 @@ import yaml
 
 from sparseact.claims import claim_ids, get_claim
 from sparseact.claims._registry import REQUIRED
-from sparseact.statements import KINDS, catalogue
+from sparseact.paper import KINDS
+from sparseact.statements import catalogue
 
 CLAIMS = claim_ids()
 

@@ -6,7 +6,7 @@ import pytest
 from sparseact.certificates import certificate, formula
 from sparseact.ledger import ClaimRecord, Verdict, records_to_frame
 from sparseact.report import build_report, tightness
-from sparseact.statements import errata_table, statement_table, summary_markdown
+from sparseact.statements import derive, errata_by_cause
 
 CERTIFICATE = certificate("<=", formula("a", a=2), formula("b", b=1), 2, 1, "a", "b")
 
@@ -30,44 +30,14 @@ LEDGER = records_to_frame([
     rec("x/step1", Verdict.PASS, "f", method="estimate"),
     rec("x/step2", Verdict.PASS, "f", method="monte-carlo"),
 ])
-STATEMENTS = pd.DataFrame([
-    dict(statement_id=i, claim_id="x", paper_ref=f"Eq. {i}", kind="equation", statement=f"statement {i}",
-         argument=argument, argument_text=text, unsettled=unsettled)
-    for i, argument, text, unsettled in [
-        ("a", (), "", ""), ("b", (), "", ""), ("c", (), "", ""), ("d", (), "", ""), ("e", (), "", ""),
-        ("f", ("x/step1", "x/step2"), "step 1 and step 2 imply it", ""), ("g", (), "", "needs a lower bound"),
-    ]])
-
-
-def test_statement_status_rules():
-    table = statement_table(LEDGER, STATEMENTS).set_index("statement_id")
-    assert table.loc["c", "status"] == "fails-as-stated" and table.loc["c", "severity"] == "statement-error"
-    assert table.loc["a", "status"] == "fails-as-stated" and table.loc["a", "severity"] == "typo"
-    assert table.loc["b", "status"] == "holds" and "outside the range" in table.loc["b", "reason"]
-    assert table.loc["d", "status"] == "not-settled" and table.loc["d", "basis"] == "estimate"
-    assert table.loc["e", "status"] == "not-settled" and "INCONCLUSIVE" in table.loc["e", "reason"]
-    assert table.loc["f", "status"] == "holds" and table.loc["f", "basis"] == "verified argument"
-    assert table.loc["g", "status"] == "not-settled" and table.loc["g", "reason"] == "needs a lower bound"
-    assert list(statement_table(LEDGER, STATEMENTS)["statement_id"][:2]) == ["c", "a"]  # most severe first
-
-
-def test_statement_table_rejects_unknown_statement_ids():
-    with pytest.raises(ValueError, match="unknown statements"):
-        statement_table(LEDGER, STATEMENTS[STATEMENTS["statement_id"] != "a"])
-
-
-def test_errata_sorted_by_severity_with_corrections():
-    errata = errata_table(LEDGER)
-    assert list(errata["severity"]) == ["statement-error", "typo", "out-of-range"]
-    typo = errata.set_index("check_id").loc["x/a-printed"]
-    assert "x/a-corrected: PASS" in typo["correction"] and typo["verified"]
-    assert errata.set_index("check_id").loc["x/c", "correction"] == "(none proposed)"
-
-
-def test_summary_counts_come_from_the_tables():
-    text = summary_markdown(statement_table(LEDGER, STATEMENTS), LEDGER)
-    assert "**7 quantitative statements**" in text and "**2 hold**" in text and "**2 fail as stated**" in text
-    assert "statement-error 1, typo 1, out-of-range 1" in text
+ENTRIES = [dict(id=i, claim_id="x", paper_ref=f"Eq. {i}", kind="equation", statement=f"statement {i}", **extra)
+           for i, extra in [("a", {}), ("b", {}), ("c", {}), ("d", dict(open="needs a bound.", open_kind="conjecture")),
+                            ("e", dict(open="needs a lower bound.", open_kind="all-algorithms")),
+                            ("f", dict(argument=dict(uses=["x/b"], text="b implies it")))]]
+ERRATA = [dict(id="cause-a", location="Eq. a", printed="a", correction="fixed a", verified_by="x/a-corrected",
+               checks=["x/a-printed"]),
+          dict(id="cause-c", location="Eq. c", printed="c", correction="fixed c", verified_by="x/b", checks=["x/c"])]
+STATEMENTS = derive(LEDGER, entries=ENTRIES, facts=[])
 
 
 def test_tightness_lists_ratio_bounds():
@@ -78,7 +48,9 @@ def report_inputs(tmp_path, statements=None):
     """The ledger, statements table and one claim result file that :func:`build_report` reads."""
     ledger, table = tmp_path / "ledger.csv", tmp_path / "statements.csv"
     LEDGER.to_csv(ledger, index=False)
-    statement_table(LEDGER, STATEMENTS if statements is None else statements).to_csv(table, index=False)
+    (STATEMENTS if statements is None else statements).to_csv(table, index=False)
+    certificates = {row.check_id: {"certificate": CERTIFICATE} for row in LEDGER.itertuples() if row.certificate}
+    errata_by_cause(LEDGER, certificates, ERRATA).to_csv(tmp_path / "errata.csv", index=False)
     result = tmp_path / "r.json"
     result.write_text(json.dumps({"claims": [], "provenance": {"seed": 1, "config_hash": "ab", "git_revision": "x",
                                                                "python": "3.11", "packages": {"numpy": "2"},
@@ -111,9 +83,9 @@ def test_report_layout_and_determinism(tmp_path):
     page = pages[0].decode()
     # first screen: the errata counted by severity (linking each severity's table) before the statements
     assert page.index('id="errata-summary"') < page.index('class="statements"') < page.index('id="errata"')
-    for severity in ("statement-error", "typo", "out-of-range"):
+    for severity in ("statement-error", "typo"):
         assert f'href="#errata-{severity}"' in page and f'id="errata-{severity}"' in page
-    assert page.index("statement-error") < page.index("typo") < page.index("out-of-range")
+    assert page.index("statement-error") < page.index("typo")
     assert page.count("<details>") == 1  # one claim, "x"
     # provenance and timings last; the two pages link each other
     assert page.index('id="provenance"') < page.index('id="timings"')

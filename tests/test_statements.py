@@ -6,7 +6,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sparseact.statements import catalogue, statement_table
+from sparseact.statements import UNDETERMINED, UndeterminedError, catalogue, derive, explain
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,11 +24,6 @@ def refs():
     return catalogue()["paper_ref"].tolist()
 
 
-@pytest.fixture(scope="module")
-def ledger():
-    return pd.read_csv(ROOT / "results" / "ledger.csv", keep_default_na=False)
-
-
 @pytest.mark.parametrize("item", NUMBERED)
 def test_every_numbered_item_has_a_statement(refs, item):
     pattern = re.compile(rf"\b{re.escape(item)}(?![\d.])")
@@ -40,45 +35,110 @@ def test_every_numbered_equation_has_a_statement(refs, number):
     assert any("eq" in ref and f"({number})" in ref for ref in refs), f"no statement has paper_ref naming eq. ({number})"
 
 
-def test_every_statement_without_checks_says_why(ledger):
-    checked = set(ledger["statement_id"])
-    silent = [row.statement_id for row in catalogue().itertuples()
-              if row.statement_id not in checked and not row.unsettled and not row.argument]
-    assert not silent, f"statements with no check, no argument and no 'unsettled' reason: {silent}"
-
-
-def test_committed_statements_follow_from_the_catalogue_and_the_ledger(ledger):
-    committed = pd.read_csv(ROOT / "results" / "statements.csv", keep_default_na=False)
-    fresh = statement_table(ledger).fillna("").astype(str)
-    pd.testing.assert_frame_equal(committed.astype(str), fresh, check_dtype=False)
-
-
-def _row(check_id, statement_id, verdict):
+def _row(check_id, statement_id, verdict, method="exact", finding="", range_=""):
     return dict(claim_id="x", check_id=check_id, statement_id=statement_id, paper_ref="Lemma 1", statement="s",
-                check="c", variant="", method="exact", instances=1, worst_value=0.0, worst_value_label="w",
-                verdict=verdict, finding="", counterexample="", certificate="", evidence="", seeds="1/1", notes="")
+                check="c", variant="", method=method, instances=1, range=range_, worst_value=0.0,
+                worst_value_label="w", verdict=verdict, finding=finding, counterexample=f"cex of {check_id}",
+                certificate="", evidence="", seeds="1/1", notes="")
 
 
-def _statement(statement_id, argument=(), unsettled=""):
-    return dict(statement_id=statement_id, claim_id="x", paper_ref="Lemma 1", kind="lemma", statement="s",
-                argument=tuple(argument), argument_text="restates a" if argument else "", unsettled=unsettled)
+def _entry(statement_id, uses=(), **extra):
+    entry = dict(id=statement_id, claim_id="x", paper_ref="Lemma 1", kind="lemma", statement=f"printed {statement_id}")
+    if uses:
+        entry["argument"] = dict(uses=list(uses), text=f"argument of {statement_id}")
+    return {**entry, **extra}
 
 
-def test_an_argument_may_rest_on_the_checks_of_another_statement():
-    ledger = pd.DataFrame([_row("x/a1", "a", "PASS"), _row("x/a2", "a", "PASS"), _row("x/b1", "b", "FAIL")])
-    statements = pd.DataFrame([_statement("a"), _statement("b"), _statement("intro-a", ["x/a1", "x/a2"]),
-                               _statement("intro-b", ["x/b1"], unsettled="rests on b")])
-    table = statement_table(ledger, statements).set_index("statement_id")
-    assert table.loc["intro-a", "status"] == "holds" and table.loc["intro-a", "basis"] == "verified argument"
-    assert table.loc["intro-a", "checks"] == "x/a1; x/a2"
-    assert table.loc["intro-b", "status"] == "not-settled"  # an argument with a FAILing step proves nothing
-    with pytest.raises(ValueError, match="not in the ledger"):
-        statement_table(ledger.iloc[0:0], pd.DataFrame([_statement("c", ["x/missing"])]))
+FACTS = [dict(id="fact:cs", name="Cauchy-Schwarz", statement="...", citation="any textbook", checks=["x/cs"])]
 
 
-#: The fields of a statement that readers see: the statement (statements table, report), and the argument text and
-#: the 'unsettled' reason (the ``reason`` column they become).
-SHOWN_FIELDS = ("statement", "argument_text", "unsettled")
+def _derive(rows, entries, strict=True):
+    return derive(pd.DataFrame(rows), strict=strict, entries=entries, facts=FACTS).set_index("statement_id")
+
+
+def test_an_argument_of_exact_checks_facts_and_proved_statements_proves():
+    rows = [_row("x/cs", "a", "PASS"), _row("x/a1", "a", "PASS", range_="n <= 4"), _row("x/b1", "b", "PASS")]
+    table = _derive(rows, [_entry("a"), _entry("b", ["x/b1", "fact:cs"]), _entry("c", ["b", "x/a1"])])
+    assert table.loc["b", "status"] == "proved" and table.loc["c", "status"] == "proved"
+    assert table.loc["a", "status"] == "holds-on-range" and table.loc["a", "range"] == "n <= 4"
+    assert table.loc["c", "uses"] == "b; x/a1"
+
+
+def test_a_premise_on_a_range_bounds_the_conclusion_to_that_range():
+    rows = [_row("x/cs", "a", "PASS", range_="n <= 4"), _row("x/a1", "a", "PASS", range_="n <= 6")]
+    table = _derive(rows, [_entry("a"), _entry("c", ["a"])])
+    assert table.loc["c", "status"] == "holds-on-range" and table.loc["c", "range"] == "n <= 4; n <= 6"
+
+
+def test_estimates_inconclusive_checks_and_failing_premises_prove_nothing():
+    rows = [_row("x/cs", "f", "PASS"), _row("x/mc", "a", "PASS", method="monte-carlo"),
+            _row("x/i", "b", "INCONCLUSIVE")]
+    entries = [_entry("a"), _entry("b"), _entry("c", ["x/mc"]), _entry("f")]
+    with pytest.raises(UndeterminedError, match="a .*x/mc is PASS \\(monte-carlo\\)"):
+        _derive(rows, entries)
+    table = _derive(rows, entries, strict=False)
+    assert set(table.loc[["a", "b", "c"], "status"]) == {UNDETERMINED}
+    assert "x/mc, which is check PASS (monte-carlo)" in table.loc["c", "reason"]
+
+
+def test_a_certified_fail_decides_and_says_whether_the_result_survives():
+    rows = [_row("x/cs", "a", "PASS"), _row("x/p", "a", "FAIL", finding="proof-slip"),
+            _row("x/q", "a", "FAIL", finding="typo"), _row("x/ok", "b", "PASS"), _row("x/bad", "b", "FAIL",
+                                                                                       finding="statement-error")]
+    entries = [_entry("a", ["x/cs"], correction=dict(text="fixed a", verified_by=["x/cs"])),
+               _entry("b", correction=dict(text="fixed b", verified_by=["x/bad"]))]
+    table = _derive(rows, entries)
+    assert table.loc["a", "status"] == "fails-as-stated" and table.loc["a", "class"] == "proof-slip"
+    assert table.loc["a", "survives"] == "yes: corrected form verified by x/cs"
+    assert table.loc["a", "reason"] == "cex of x/p"
+    assert table.loc["b", "survives"].startswith("no: its correction is not verified (x/bad")
+
+
+def test_out_of_range_fails_do_not_decide_and_open_needs_its_reason():
+    rows = [_row("x/cs", "a", "PASS"), _row("x/oor", "a", "FAIL", finding="out-of-range"),
+            _row("x/e", "c", "PASS", method="estimate")]
+    entries = [_entry("a"), _entry("c", open="a conjecture over all samples.", open_kind="conjecture")]
+    table = _derive(rows, entries)
+    assert table.loc["a", "status"] == "holds-on-range" and "outside the range the paper uses (x/oor)" in \
+        table.loc["a", "reason"]
+    assert table.loc["c", "status"] == "open" and "Evidence: x/e: PASS" in table.loc["c", "reason"]
+
+
+def test_unknown_premises_cycles_and_orphan_rows_are_errors():
+    with pytest.raises(ValueError, match="names no check"):
+        _derive([_row("x/cs", "a", "PASS")], [_entry("a", ["x/none"])])
+    with pytest.raises(ValueError, match="cycle: a -> b -> a"):
+        _derive([_row("x/cs", "a", "PASS")], [_entry("a", ["b"]), _entry("b", ["a"])])
+    with pytest.raises(ValueError, match="does not define"):
+        _derive([_row("x/cs", "zzz", "PASS")], [_entry("a")])
+
+
+def test_explain_walks_down_to_checks_and_facts():
+    from sparseact.paper import statements
+
+    some = statements()[0]["id"]
+    ledger = pd.DataFrame([], columns=list(_row("x/a", "a", "PASS")))
+    text = explain(some, ledger.assign(statement_id=[]))
+    assert text.startswith(f"- {some} [")
+    with pytest.raises(ValueError, match="no statement 'nope'"):
+        explain("nope", ledger)
+
+
+def _shown_texts():
+    """(statement id, field, text) of every text of sparseact.paper a reader sees: the statement, its argument,
+    why it is open, its correction, and the errata's and facts' texts."""
+    from sparseact.paper import errata, facts, statements
+
+    for entry in statements():
+        for field, text in (("statement", entry["statement"]), ("argument", entry.get("argument", {}).get("text")),
+                            ("open", entry.get("open")), ("correction", entry.get("correction", {}).get("text")),
+                            ("note", entry.get("note"))):
+            if text:
+                yield entry["id"], field, text
+    for entry in (*errata(), *facts()):
+        for field in ("location", "correction", "statement", "name"):
+            if entry.get(field):
+                yield entry["id"], field, entry[field]
 
 
 def test_statement_texts_render():
@@ -87,14 +147,10 @@ def test_statement_texts_render():
     from sparseact.mathtext import render_text
 
     rendered = 0
-    for row in catalogue().itertuples():
-        for field in SHOWN_FIELDS:
-            text = getattr(row, field)
-            if not text:
-                continue
-            html = render_text(text)  # raises MathRenderError on unknown macros or unpaired $
-            assert "$" not in html, (row.statement_id, field, html)
-            rendered += 1
+    for statement_id, field, text in _shown_texts():
+        html = render_text(text)  # raises MathRenderError on unknown macros or unpaired $
+        assert "$" not in html, (statement_id, field, html)
+        rendered += 1
     assert rendered > 100
 
 
@@ -103,11 +159,10 @@ def test_statement_math_is_tex_not_ascii():
     from sparseact.mathtext import split_math
 
     ascii_math = re.compile(r"H_\{|sqrt\(|<=|>=|\|\||<[a-z]|\bE_[xz]|\(\+\)|\beps\b|\brho\b|\blambda\b")
-    for row in catalogue().itertuples():
-        for field in SHOWN_FIELDS:
-            prose = "".join(piece for kind, piece in split_math(getattr(row, field)) if kind == "text")
-            prose = re.sub(r"\b[a-z0-9_]+/[a-z0-9-]+", "", prose)  # check ids such as theorem8/rho-choice
-            assert not ascii_math.search(prose), (row.statement_id, field, ascii_math.search(prose).group(0))
+    for statement_id, field, text in _shown_texts():
+        prose = "".join(piece for kind, piece in split_math(text) if kind == "text")
+        prose = re.sub(r"\b[a-z0-9_]+/[a-z0-9-]+", "", prose)  # check ids such as theorem8/rho-choice
+        assert not ascii_math.search(prose), (statement_id, field, ascii_math.search(prose).group(0))
 
 
 def test_a_shortened_reason_never_cuts_a_formula():
@@ -138,8 +193,26 @@ def test_statement_texts_type_no_measured_number():
     """A measured value belongs to the ledger (a check's worst value), not to a typed argument or open question."""
     import re
 
-    texts = catalogue()[["statement_id", "argument_text", "unsettled"]].fillna("")
-    found = {(row.statement_id, number) for row in texts.itertuples()
-             for text in (row.argument_text, row.unsettled)
+    found = {(statement_id, number) for statement_id, field, text in _shown_texts() if field != "statement"
              for number in re.findall(r"(?<![\w^_{.])\d+\.\d+", text) if number not in EXACT_DECIMALS}
     assert not found, f"typed decimals (refer to the check's worst value instead): {sorted(found)}"
+
+
+def test_corrected_statements_need_a_correction_and_typeset(monkeypatch):
+    import sparseact.statements as st
+
+    entries = [_entry("a", correction=dict(text=r"fixed: $\sqrt{n}$ & 50% of x_1", verified_by=["x/ok"])),
+               _entry("b")]
+    rows = [_row("x/bad", "a", "FAIL", finding="typo"), _row("x/ok", "a", "PASS"),
+            _row("x/bad2", "b", "FAIL", finding="proof-slip")]
+    monkeypatch.setattr(st, "paper_statements", lambda: entries)
+    ledger = pd.DataFrame(rows)
+    table = derive(ledger, entries=entries, facts=[])
+    with pytest.raises(ValueError, match="no correction: b"):
+        st.corrected_statements(table, ledger)
+    entries[1]["correction"] = dict(text="fixed b", verified_by=["a"])
+    corrected = st.corrected_statements(table, ledger).set_index("statement_id")
+    assert corrected.loc["a", "verified"] == "PASS" and corrected.loc["b", "verified"] == "fails-as-stated"
+    tex = st.corrected_tex(corrected.reset_index())
+    assert r"$\sqrt{n}$ \& 50\% of x\_1" in tex and tex.startswith(r"\documentclass") and tex.endswith("\\end{document}\n")
+    assert "**Corrected.** fixed b" in st.corrected_markdown(corrected.reset_index())

@@ -39,9 +39,28 @@ def _ledger(args) -> int:
     records = load_records(args.results)
     frame = write_ledger(records, out / "ledger.csv", out / "ledger.md")
     certificates = write_certificates(records, out / "certificates")
-    statements = write_statement_files(frame, out / "statements.csv", out / "statements.md", out / "findings.md")
+    statements = write_statement_files(frame, out, {r.check_id: r.certificate for r in records if r.certificate},
+                                       args.tables)
     print(f"ledger: {len(frame)} checks, {frame['verdict'].value_counts().to_dict()}; "
           f"{len(certificates)} certificates; statements: {status_counts(statements)}")
+    return 0
+
+
+def _explain(args) -> int:
+    import pandas as pd
+
+    from sparseact.statements import derive, explain
+
+    ledger = pd.read_csv(f"{args.results}/ledger.csv", keep_default_na=False)
+    try:
+        if args.statement_id == "all":
+            for row in derive(ledger, strict=False).itertuples():
+                print(f"{row.statement_id}: {row.status}{' (' + row._7 + ')' if row._7 else ''} -- {row.reason}")
+            return 0
+        print(explain(args.statement_id, ledger), end="")
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     return 0
 
 
@@ -133,9 +152,16 @@ def main(argv=None) -> int:
     led = sub.add_parser("ledger", help="ledger, certificates, statements and findings from the claims' result files")
     led.add_argument("results", nargs="+", help="result JSON files (results/claims/<claim>.json)")
     led.add_argument("--out-dir", default="results",
-                     help="writes ledger.csv/.md, statements.csv/.md, findings.md and certificates/ here "
-                          "(default: results)")
+                     help="writes ledger.csv/.md, statements.csv/.md, errata.csv, headline.csv, tightness.csv, "
+                          "findings.md and certificates/ here (default: results)")
+    led.add_argument("--tables", nargs="*", default=[], help="the claims' table folders (tightness tables)")
     led.set_defaults(func=_ledger)
+    why = sub.add_parser("explain", help="print the argument chain behind a statement's status, down to checks "
+                         "and cited facts")
+    why.add_argument("statement_id", help="e.g. theorem8; 'all' lists every statement's status and reason, "
+                     "undetermined ones included")
+    why.add_argument("--results", default="results", help="folder with ledger.csv (default: results)")
+    why.set_defaults(func=_explain)
     ver = sub.add_parser("verify-certificate", help="recompute FAIL certificates independently; exit 1 if any fails")
     ver.add_argument("files", nargs="+", help="certificate JSON files (results/certificates/<claim>/<check>.json)")
     ver.set_defaults(func=_verify_certificate)

@@ -370,13 +370,9 @@ def verdict_big_o(parameter, ratios, slope_tol: float = SLOPE_TOL) -> tuple[Verd
 
 def records_to_frame(records: Iterable[ClaimRecord]) -> pd.DataFrame:
     """The ledger table for ``records``, one row each, columns :data:`LEDGER_COLUMNS`."""
-    from sparseact.paper import paper_ref
-
     rows = []
     for record in records:
         row = record.to_dict()
-        if row["statement_id"]:
-            row["paper_ref"] = paper_ref(row["statement_id"])
         row["evidence"] = "; ".join(row["evidence"])
         row["certificate"] = certificate_path(record.check_id) if record.certificate else ""
         rows.append(row)
@@ -480,7 +476,11 @@ def write_ledger(records: Sequence[ClaimRecord], csv_path: str | Path, md_path: 
     """Write ``records`` as the ledger CSV and Markdown; return the table."""
     from sparseact.provenance import atomic_write_text
 
+    from sparseact.paper import paper_ref
+
     frame = records_to_frame(sorted(records, key=severity_order))
+    # where a check's statement is printed is the paper data's to say (a record may predate an edit of it)
+    frame["paper_ref"] = [paper_ref(s) if s else ref for s, ref in zip(frame["statement_id"], frame["paper_ref"])]
     duplicated = frame["check_id"][frame["check_id"].duplicated()]
     if len(duplicated):
         raise ValueError(f"duplicate check ids in the ledger: {sorted(set(duplicated))}")

@@ -140,18 +140,18 @@ def _statements_html(statements: pd.DataFrame, ledger: pd.DataFrame, base: Path)
         link = _link(page, base, row["claim_id"]) if page else html.escape(row["claim_id"])
         rows.append(f'<tr><td>{thumb}</td><td>{html.escape(row["paper_ref"])}<br><small>{link}</small></td>'
                     f'<td>{render_text(row["statement"], breakable=True)}</td><td class="{html.escape(row["status"])}">'
-                    f'{html.escape(row["status"])}{"<br><small>" + html.escape(row["severity"]) + "</small>" if row["severity"] else ""}'
-                    f'</td><td>{html.escape(row["basis"])}</td>'
+                    f'{html.escape(row["status"])}{"<br><small>" + html.escape(row["class"]) + "</small>" if row["class"] else ""}'
+                    f'</td><td>{html.escape(row["range"])}</td>'
                     f'<td>{render_text(row["reason"], breakable=True)}</td></tr>')
-    head = "".join(f"<th>{c}</th>" for c in ("", "where", "statement (as printed)", "status", "basis", "reason"))
+    head = "".join(f"<th>{c}</th>" for c in ("", "where", "statement (as printed)", "status", "range", "reason"))
     return f'<table class="statements"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
 def _errata_summary_html(errata: pd.DataFrame) -> str:
     """One line for the first screen: how many errata of each severity, each linking its section."""
-    counts = errata["severity"].value_counts(sort=False)
+    counts = errata["class"].value_counts(sort=False)
     items = [f'<a href="#errata-{html.escape(severity)}">{html.escape(severity)}</a> {int(counts[severity])}'
-             for severity in dict.fromkeys(errata["severity"])]
+             for severity in dict.fromkeys(errata["class"])]
     listed = ", ".join(items) if items else "none"
     return (f'<p id="errata-summary"><b>Errata by severity</b> ({len(errata)} failed checks, most severe first): '
             f'{listed}. <a href="#errata">Full list</a> with counterexamples and proposed corrections.</p>')
@@ -160,8 +160,8 @@ def _errata_summary_html(errata: pd.DataFrame) -> str:
 def _errata_html(errata: pd.DataFrame, base: Path) -> str:
     """The errata, one table per severity (most severe first), each under an anchor ``errata-<severity>``."""
     parts = []
-    for severity in dict.fromkeys(errata["severity"]):
-        rows = errata[errata["severity"] == severity].drop(columns=["notes", "severity"])
+    for severity in dict.fromkeys(errata["class"]):
+        rows = errata[errata["class"] == severity].drop(columns=["class"])
         parts.append(f'<h3 id="errata-{html.escape(severity)}">{html.escape(severity)} ({len(rows)})</h3>'
                      f"{_table(rows, base)}")
     return "".join(parts) or "<p>No check failed.</p>"
@@ -189,7 +189,7 @@ def build_report(ledger_csv: str | Path, statements_csv: str | Path, result_path
     checks per claim (collapsed), provenance and the link to the timings page. Paths
     inside the pages are relative to the page, so the report can be opened from disk.
     """
-    from sparseact.statements import errata_table, status_counts
+    from sparseact.statements import status_counts
 
     base = Path(index_html).parent
     ledger = pd.read_csv(ledger_csv, keep_default_na=False)
@@ -197,16 +197,16 @@ def build_report(ledger_csv: str | Path, statements_csv: str | Path, result_path
     counts = status_counts(statements)
     verdicts = ledger["verdict"].value_counts()
     prov, packages = provenance_table(result_paths)
-    errata = errata_table(ledger)
+    errata = pd.read_csv(Path(statements_csv).with_name("errata.csv"), keep_default_na=False)
     timings_link = _link(str(timings_html), base, "per-job timings")
     nav = " · ".join(f'<a href="#{anchor}">{label}</a>' for anchor, label in (
         ("statements", "Statements"), ("errata", "Errata"), ("tightness", "Tightness"),
         ("checks", "Checks by claim"), ("provenance", "Provenance"))) + f" · {timings_link}"
     body = [
         "<h1>Verification of “Learning Neural Networks with Sparse Activations” (COLT 2024)</h1>",
-        f"<p class=\"answer\">Of {len(statements)} quantitative statements: <span class=\"holds\">{counts['holds']} "
-        f"hold</span>, <span class=\"fails-as-stated\">{counts['fails-as-stated']} fail as stated</span>, "
-        f"<span class=\"not-settled\">{counts['not-settled']} not settled</span>. They rest on {len(ledger)} checks "
+        f"<p class=\"answer\">Of {len(statements)} quantitative statements: "
+        + ", ".join(f'<span class="{status}">{count} {status}</span>' for status, count in counts.items())
+        + f". They rest on {len(ledger)} checks "
         f"(PASS {int(verdicts.get('PASS', 0))}, FAIL {int(verdicts.get('FAIL', 0))}, INCONCLUSIVE "
         f"{int(verdicts.get('INCONCLUSIVE', 0))}), every verdict computed from data; every FAIL has a certificate "
         "that <code>sparseact verify-certificate</code> recomputes independently.</p>",

@@ -1,42 +1,60 @@
-"""Statement-level verdicts: which of the paper's stated results hold, fail as stated, or are not settled.
+"""Statement statuses derived from the argument graph: proved, holds on a range, fails as stated, or open.
 
-Every claim module lists the paper's quantitative statements it bears on
-(``STATEMENTS``, see :mod:`sparseact.claims`); every ledger row names one of them
-in ``statement_id``. This module joins the two:
+The paper's statements, the textbook facts they rest on and the root causes of its
+errata are data (:mod:`sparseact.paper`, format in ``docs/statements-graph.md``); the
+checks are the ledger's rows. :func:`derive` joins them, statement by statement, in
+this order:
 
 ``fails-as-stated``
-    Some check of the statement FAILs with a finding other than ``out-of-range``
-    (every FAIL carries a certificate, :mod:`sparseact.certificates`). The
-    statement's severity is its most severe finding (:data:`sparseact.ledger.FINDINGS`).
-``holds``
-    Either the statement lists an ``argument`` (check ids whose PASS together
-    proves it; they may belong to other statements, e.g. when an informal
-    theorem of the introduction restates a later one) and all of those PASS
-    (basis *verified argument*), or every check
-    of it PASSes and every one is exact (basis *exact enumeration*: it holds on
-    everything enumerated). A FAIL found only outside the range the paper uses
-    (``out-of-range``) does not prevent *holds*; the reason says so.
-``not-settled``
-    Anything else: an INCONCLUSIVE check, PASSes resting on estimates or Monte
-    Carlo, a statement marked ``unsettled`` by its claim, or no check at all. The
-    reason says what would settle it.
+    Some check of the statement FAILs with a class other than ``out-of-range``
+    (every FAIL carries a certificate). The class is its most severe finding
+    (:data:`sparseact.ledger.FINDINGS`); ``survives`` says whether its correction
+    is verified, and by what.
+``proved``
+    Its ``argument`` has every premise *established*: a proved statement, an exact
+    check that PASSes, or a cited textbook fact (citation given, its instance checks
+    PASS). A premise that only holds on a range makes the conclusion hold on that
+    range.
+``open``
+    It says why no finite computation can settle it (``open``, ``open_kind``: a
+    conjecture, a lower bound over all algorithms, an O() bound with no explicit
+    constant and no proof in the graph, an observation about other models); the
+    reason adds the strongest evidence its checks computed.
+``holds-on-range``
+    Every check of it is exact and PASSes (out-of-range FAILs aside) and no
+    argument closes it: it holds on the range its checks enumerated, stated in
+    ``range``.
+
+Anything else is *undetermined*, and :func:`derive` refuses it (``UndeterminedError``
+naming every such statement and why): "not computed yet" is never a status.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from sparseact.ledger import FINDINGS
+from sparseact.paper import facts as paper_facts
+from sparseact.paper import errata as paper_errata
+from sparseact.paper import premise_kind
+from sparseact.paper import statements as paper_statements
 
-STATUSES = ("fails-as-stated", "holds", "not-settled")
-KINDS = ("theorem", "lemma", "claim", "conjecture", "remark", "equation", "construction", "proof-step",
-         "introduction", "discussion", "definition")
-STATEMENT_COLUMNS = ["statement_id", "claim_id", "paper_ref", "kind", "statement", "status", "severity", "basis",
-                     "checks", "reason"]
+STATUSES = ("fails-as-stated", "proved", "holds-on-range", "open")
+#: Not a status: what :func:`derive` refuses (with ``strict=False`` it is reported in the table instead).
+UNDETERMINED = "undetermined"
+STATEMENT_COLUMNS = ["statement_id", "claim_id", "paper_ref", "kind", "statement", "status", "class", "survives",
+                     "range", "reason", "uses", "checks"]
+HEADLINE_COLUMNS = ["statement_id", "paper_ref", "claim_id", "status", "cost", "errata"]
+ERRATA_COLUMNS = ["erratum_id", "class", "location", "printed", "explanation", "counterexample", "correction",
+                  "verified_by", "verified", "statements", "certificates"]
+TIGHTNESS_COLUMNS = ["bound", "paper_ref", "printed", "proved", "family", "family_value", "printed_over_proved",
+                     "proved_over_family", "exponents_printed", "exponents_proved", "exponents_measured", "gap",
+                     "method"]
 #: Longest ``reason`` cell, in characters as read (a ``$...$`` formula counts as its visible symbols).
 REASON_WIDTH = 240
 #: A ``$...$`` formula in a reason, and what of its TeX is not counted: the letters of a macro name (a macro counts as
@@ -45,26 +63,17 @@ _MATH = re.compile(r"(?<![\\$])\$[^$]+?(?<![\\$])\$")
 _TEX_MARKUP = re.compile(r"\\[,;:!]|(?<=\\)[A-Za-z]+|[{}^_$\s]")
 
 
-def catalogue(claim_ids: Iterable[str] | None = None) -> pd.DataFrame:
-    """Every statement of every claim module, one row each (columns ``statement_id`` ... ``unsettled``)."""
-    from sparseact.claims import claim_ids as all_claims
-    from sparseact.claims import get_claim
+class UndeterminedError(ValueError):
+    """Some statement has no status: no certificate, no closed argument, no reason to be open, no exact checks."""
 
-    rows, owner = [], {}
-    for claim_id in (claim_ids if claim_ids is not None else all_claims()):
-        for statement_id, spec in get_claim(claim_id).statements.items():
-            if statement_id in owner:
-                raise ValueError(f"statement id {statement_id!r} is defined by both {owner[statement_id]} and {claim_id}")
-            if spec.get("kind") not in KINDS:
-                raise ValueError(f"{claim_id}: statement {statement_id!r} has kind {spec.get('kind')!r}, not one of {KINDS}")
-            owner[statement_id] = claim_id
-            rows.append(dict(statement_id=statement_id, claim_id=claim_id, paper_ref=spec["paper_ref"],
-                             kind=spec["kind"], statement=spec["statement"],
-                             argument=tuple(spec.get("argument", {}).get("uses", ())),
-                             argument_text=spec.get("argument", {}).get("text", ""),
-                             unsettled=spec.get("note", "")))
-    return pd.DataFrame(rows, columns=["statement_id", "claim_id", "paper_ref", "kind", "statement", "argument",
-                                       "argument_text", "unsettled"])
+
+def catalogue(claim_ids: Iterable[str] | None = None) -> pd.DataFrame:
+    """Every statement of :mod:`sparseact.paper` (optionally only those of ``claim_ids``), one row each."""
+    wanted = None if claim_ids is None else set(claim_ids)
+    rows = [dict(statement_id=e["id"], claim_id=e["claim_id"], paper_ref=e["paper_ref"], kind=e["kind"],
+                 statement=e["statement"]) for e in paper_statements()
+            if wanted is None or e["claim_id"] in wanted]
+    return pd.DataFrame(rows, columns=["statement_id", "claim_id", "paper_ref", "kind", "statement"])
 
 
 def _shorten(text: str, width: int = REASON_WIDTH) -> str:
@@ -99,106 +108,319 @@ def _severity_rank(finding: str) -> int:
     return FINDINGS.index(finding) if finding in FINDINGS else len(FINDINGS)
 
 
-def decide(statement: pd.Series, checks: pd.DataFrame, ledger: pd.DataFrame | None = None) -> dict:
-    """Status, severity, basis and reason of one statement from its ledger rows.
+def _paper_order(paper_ref: str) -> tuple:
+    """Sort key of a paper reference: its first number (Theorem 3 before Lemma 10), then the text."""
+    number = re.search(r"\d+(?:\.\d+)?", paper_ref)
+    return (float(number.group(0)) if number else float("inf"), paper_ref)
 
-    ``checks`` are the ledger rows of the statement; ``ledger`` (default:
-    ``checks``) is where the check ids of its ``argument`` are looked up.
+
+class _Graph:
+    """The statements, facts and ledger rows, and the memoised status of every node."""
+
+    def __init__(self, ledger: pd.DataFrame, entries: Sequence[Mapping], facts: Sequence[Mapping]):
+        self.ledger = ledger.fillna("")
+        self.entries = {e["id"]: e for e in entries}
+        self.facts = {f["id"]: f for f in facts}
+        self.rows = {row["check_id"]: row for row in self.ledger.to_dict("records")}
+        self.by_statement: dict[str, list[dict]] = {}
+        for row in self.rows.values():
+            self.by_statement.setdefault(row["statement_id"], []).append(row)
+        orphans = sorted(set(self.by_statement) - set(self.entries) - {""})
+        if orphans:
+            raise ValueError(f"ledger rows name statements that sparseact.paper does not define: {orphans}")
+        self.memo: dict[str, dict] = {}
+        self.stack: list[str] = []
+
+    # -- premises -------------------------------------------------------------------------------------------------
+    def premise(self, identifier: str) -> dict:
+        """``{"level": "proved" | "holds-on-range" | None, "range": ..., "why": ...}`` of one premise."""
+        kind = premise_kind(identifier)
+        if kind == "check":
+            row = self.rows.get(identifier)
+            if row is None:
+                raise ValueError(f"premise {identifier!r} names no check of the ledger")
+            if row["verdict"] == "PASS" and row["method"] == "exact":
+                return dict(level="proved", range="", why=f"exact check, PASS ({row['range'] or 'no range'})")
+            return dict(level=None, range="", why=f"check {row['verdict']} ({row['method']})")
+        if kind == "fact":
+            fact = self.facts.get(identifier)
+            if fact is None:
+                raise ValueError(f"premise {identifier!r} names no fact of facts.yaml")
+            failing = [c for c in fact.get("checks", ()) if self.premise(c)["level"] != "proved"]
+            if failing:
+                return dict(level=None, range="", why=f"cited, but its instance check {failing[0]} does not PASS exactly")
+            return dict(level="proved", range="", why=f"cited: {fact['citation']}")
+        if identifier not in self.entries:
+            raise ValueError(f"premise {identifier!r} names no statement of sparseact.paper")
+        node = self.status(identifier)
+        level = node["status"] if node["status"] in ("proved", "holds-on-range") else None
+        return dict(level=level, range=node["range"], why=node["status"])
+
+    # -- statements -----------------------------------------------------------------------------------------------
+    def status(self, statement_id: str) -> dict:
+        if statement_id in self.memo:
+            return self.memo[statement_id]
+        if statement_id in self.stack:
+            cycle = " -> ".join(self.stack[self.stack.index(statement_id):] + [statement_id])
+            raise ValueError(f"the argument graph has a cycle: {cycle}")
+        self.stack.append(statement_id)
+        try:
+            node = self._decide(self.entries[statement_id])
+        finally:
+            self.stack.pop()
+        self.memo[statement_id] = node
+        return node
+
+    def _decide(self, entry: Mapping) -> dict:
+        own = self.by_statement.get(entry["id"], [])
+        checks = [r["check_id"] for r in own]
+        uses = list(entry.get("argument", {}).get("uses", ()))
+        node = dict(status=UNDETERMINED, cls="", survives="", range="", reason="", uses=uses, checks=checks)
+        out_of_range = [r for r in own if r["verdict"] == "FAIL" and r["finding"] == "out-of-range"]
+        caveat = (" Fails only outside the range the paper uses (" + ", ".join(r["check_id"] for r in out_of_range)
+                  + ").") if out_of_range else ""
+        fails = [r for r in own if r["verdict"] == "FAIL" and r["finding"] != "out-of-range"]
+        if fails:
+            worst = min(fails, key=lambda r: _severity_rank(r["finding"]))
+            correction = entry.get("correction")
+            if correction:
+                weak = [p for p in correction["verified_by"] if self.premise(p)["level"] is None]
+                survives = (f"no: its correction is not verified ({weak[0]}: {self.premise(weak[0])['why']})" if weak
+                            else "yes: corrected form verified by " + ", ".join(correction["verified_by"]))
+            else:
+                survives = "no correction verified"
+            return {**node, "status": "fails-as-stated", "cls": worst["finding"], "survives": survives,
+                    "reason": worst["counterexample"] or worst["check"]}
+        if uses:
+            premises = {p: self.premise(p) for p in uses}
+            missing = [p for p, v in premises.items() if v["level"] is None]
+            if not missing:
+                ranged = [v["range"] for v in premises.values() if v["level"] == "holds-on-range"]
+                status = "holds-on-range" if ranged else "proved"
+                return {**node, "status": status, "range": "; ".join(dict.fromkeys(ranged)),
+                        "reason": entry["argument"]["text"] + caveat}
+            node["reason"] = f"its argument needs {missing[0]}, which is {premises[missing[0]]['why']}"
+        if entry.get("open"):
+            evidence = "; ".join(f"{r['check_id']}: {r['verdict']}, {r['worst_value_label']} = {_number(r['worst_value'])}"
+                                 for r in own)
+            return {**node, "status": "open",
+                    "reason": f"{entry['open']}" + (f" Evidence: {evidence}." if evidence else "") + caveat}
+        passing = [r for r in own if r["verdict"] == "PASS"]
+        if own and len(passing) + len(out_of_range) == len(own) and passing \
+                and all(r["method"] == "exact" for r in passing):
+            ranges = [r["range"] for r in passing if r["range"]]
+            instances = sum(int(r["instances"]) for r in passing)
+            return {**node, "status": "holds-on-range", "range": "; ".join(dict.fromkeys(ranges)),
+                    "reason": f"PASS on every enumerated instance ({instances} in {len(passing)} checks); "
+                              f"no argument in the graph covers every parameter.{caveat}"}
+        if not node["reason"]:
+            other = [r for r in own if r["verdict"] != "PASS" or r["method"] != "exact"]
+            node["reason"] = (f"{other[0]['check_id']} is {other[0]['verdict']} ({other[0]['method']})" if other
+                              else "no check, no argument and no reason to be open")
+        return node
+
+
+def _number(value) -> str:
+    try:
+        return f"{float(value):.4g}"
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def derive(ledger: pd.DataFrame, strict: bool = True, entries: Sequence[Mapping] | None = None,
+           facts: Sequence[Mapping] | None = None) -> pd.DataFrame:
+    """The statements table: one row per statement of :mod:`sparseact.paper`, status derived from the graph.
+
+    Parameters
+    ----------
+    ledger : DataFrame
+        The ledger (:data:`sparseact.ledger.LEDGER_COLUMNS`).
+    strict : bool, default True
+        Raise :class:`UndeterminedError` naming every statement without a status; with ``False`` such
+        rows carry the status ``"undetermined"`` (for diagnosis only: :func:`write_statement_files` is strict).
+    entries, facts : sequences of mappings, optional
+        The statements and facts (default: :mod:`sparseact.paper`'s).
+
+    Returns
+    -------
+    DataFrame
+        Columns :data:`STATEMENT_COLUMNS`, sorted by status (failures first, by class), then claim and id.
     """
-    ledger = checks if ledger is None else ledger
-    verdicts = checks["verdict"].tolist()
-    fails = checks[(checks["verdict"] == "FAIL") & (checks["finding"] != "out-of-range")]
-    out_of_range = checks[(checks["verdict"] == "FAIL") & (checks["finding"] == "out-of-range")]
-    caveat = (f" Fails only outside the range the paper uses ({', '.join(out_of_range['check_id'])})."
-              if len(out_of_range) else "")
-    if len(fails):
-        worst = min(fails["finding"], key=_severity_rank)
-        row = fails[fails["finding"] == worst].iloc[0]
-        example = f": {row['counterexample']}" if row["counterexample"] else ""
-        return dict(status="fails-as-stated", severity=worst, basis="certificate",
-                    reason=_shorten(f"{worst} ({row['check_id']}){example}"))
-    argument = list(statement["argument"])
-    if argument:
-        missing = [c for c in argument if c not in set(ledger["check_id"])]
-        if missing:
-            raise ValueError(f"statement {statement['statement_id']}: argument checks {missing} are not in the ledger")
-        steps = ledger.set_index("check_id").loc[argument, "verdict"]
-        if (steps == "PASS").all():
-            return dict(status="holds", severity="", basis="verified argument",
-                        reason=_shorten(f"{statement['argument_text']}{caveat}"))
-    if statement["unsettled"]:
-        return dict(status="not-settled", severity="", basis=_basis(checks), reason=_shorten(statement["unsettled"]))
-    if not verdicts:
-        return dict(status="not-settled", severity="", basis="", reason="no check bears on it yet")
-    passing = checks[checks["verdict"] == "PASS"]
-    if len(passing) + len(out_of_range) == len(checks) and len(passing) and (passing["method"] == "exact").all():
-        instances = int(passing["instances"].sum())
-        return dict(status="holds", severity="", basis="exact enumeration",
-                    reason=_shorten(f"PASS on every enumerated instance ({instances} in {len(passing)} checks).{caveat}"))
-    inconclusive = checks[checks["verdict"] == "INCONCLUSIVE"]
-    if len(inconclusive):
-        row = inconclusive.iloc[0]
-        return dict(status="not-settled", severity="", basis=_basis(checks),
-                    reason=_shorten(f"INCONCLUSIVE ({row['check_id']}): {row['notes'] or row['check']}"))
-    return dict(status="not-settled", severity="", basis=_basis(checks),
-                reason=_shorten("PASS on estimates only (" + ", ".join(sorted(set(passing["method"]))) + "); an exact "
-                                "enumeration or a proof would settle it." + caveat))
-
-
-def _basis(checks: pd.DataFrame) -> str:
-    methods = set(checks["method"])
-    if not methods:
-        return ""
-    return "exact enumeration" if methods == {"exact"} else "estimate"
-
-
-def statement_table(ledger: pd.DataFrame, statements: pd.DataFrame | None = None) -> pd.DataFrame:
-    """One row per statement: status, severity, basis, the checks behind it and a one-line reason.
-
-    Sorted by status (fails-as-stated first, by severity), then by claim.
-    """
-    statements = catalogue() if statements is None else statements
-    ledger = ledger.fillna("")
-    known = set(statements["statement_id"])
-    orphans = sorted(set(ledger["statement_id"]) - known)
-    if orphans:
-        raise ValueError(f"ledger rows name unknown statements {orphans}")
+    graph = _Graph(ledger, paper_statements() if entries is None else entries,
+                   paper_facts() if facts is None else facts)
     rows = []
-    for _, statement in statements.iterrows():
-        checks = ledger[ledger["statement_id"] == statement["statement_id"]]
-        decision = decide(statement, checks, ledger)
-        named = list(dict.fromkeys([*checks["check_id"], *statement["argument"]]))
-        rows.append(dict(statement_id=statement["statement_id"], claim_id=statement["claim_id"],
-                         paper_ref=statement["paper_ref"], kind=statement["kind"], statement=statement["statement"],
-                         checks="; ".join(named), **decision))
+    for entry in graph.entries.values():
+        node = graph.status(entry["id"])
+        rows.append(dict(statement_id=entry["id"], claim_id=entry.get("claim_id", ""), paper_ref=entry["paper_ref"],
+                         kind=entry["kind"], statement=entry["statement"], status=node["status"], **{"class": node["cls"]},
+                         survives=node["survives"], range=node["range"], reason=_shorten(node["reason"]),
+                         uses="; ".join(node["uses"]), checks="; ".join(node["checks"])))
     frame = pd.DataFrame(rows, columns=STATEMENT_COLUMNS)
-    order = frame["status"].map(STATUSES.index) * 10 + frame["severity"].map(_severity_rank)
+    undetermined = frame[frame["status"] == UNDETERMINED]
+    if strict and len(undetermined):
+        listed = "; ".join(f"{r.statement_id} ({r.reason})" for r in undetermined.itertuples())
+        raise UndeterminedError(f"{len(undetermined)} statements have no status: {listed}")
+    order = frame["status"].map(lambda s: STATUSES.index(s) if s in STATUSES else len(STATUSES)) * 10 \
+        + frame["class"].map(_severity_rank)
     return frame.assign(_order=order).sort_values(["_order", "claim_id", "statement_id"], kind="stable") \
         .drop(columns="_order").reset_index(drop=True)
 
 
-def errata_table(ledger: pd.DataFrame) -> pd.DataFrame:
-    """The FAIL rows addressed to the authors, most severe first.
+def explain(statement_id: str, ledger: pd.DataFrame) -> str:
+    """The chain behind ``statement_id``'s status, down to checks and cited facts, each with its status."""
+    graph = _Graph(ledger, paper_statements(), paper_facts())
+    if statement_id not in graph.entries:
+        raise ValueError(f"no statement {statement_id!r}; known: {', '.join(sorted(graph.entries))}")
+    lines: list[str] = []
 
-    Columns: location, printed text, counterexample, proposed correction (the
-    ``corrected`` checks of the same statement, with their verdicts), whether the
-    correction is verified, severity, certificate path.
+    def walk(identifier: str, depth: int, seen: set) -> None:
+        pad = "  " * depth
+        kind = premise_kind(identifier)
+        if kind == "check":
+            row = graph.rows[identifier]
+            lines.append(f"{pad}- check {identifier}: {row['verdict']} ({row['method']}, {row['instances']} instances"
+                         + (f", {row['range']}" if row["range"] else "") + ")")
+            return
+        if kind == "fact":
+            fact = graph.facts[identifier]
+            lines.append(f"{pad}- fact {identifier} [{graph.premise(identifier)['level'] or 'not established'}]: "
+                         f"{fact['name']} ({fact['citation']})")
+            for check in fact.get("checks", ()):
+                walk(check, depth + 1, seen)
+            return
+        entry, node = graph.entries[identifier], graph.status(identifier)
+        detail = node["cls"] and f", {node['cls']}; survives: {node['survives']}"
+        lines.append(f"{pad}- {identifier} [{node['status']}{detail}] {entry['paper_ref']}"
+                     + (f" (range: {node['range']})" if node["range"] else ""))
+        if identifier in seen:
+            return
+        seen = seen | {identifier}
+        if node["reason"]:
+            lines.append(f"{pad}    why: {' '.join(node['reason'].split())}")
+        for check in node["checks"]:
+            walk(check, depth + 1, seen)
+        for premise in node["uses"]:
+            walk(premise, depth + 1, seen)
+
+    walk(statement_id, 0, set())
+    return "\n".join(lines) + "\n"
+
+
+def _certificate_quote(certificate: Mapping) -> tuple[str, str]:
+    """The one-sentence explanation and the counterexample, with the certificate's own numbers."""
+    cert = certificate.get("certificate", certificate)
+    negation = {"<=": ">", ">=": "<", "==": "!="}.get(cert.get("relation", ""), "violates")
+    quote = (f"{cert.get('lhs_label', 'lhs')} = {_number(cert.get('lhs_value'))} {negation} "
+             f"{cert.get('rhs_label', 'rhs')} = {_number(cert.get('rhs_value'))}")
+    return cert.get("explanation", ""), quote
+
+
+def errata_by_cause(ledger: pd.DataFrame, certificates: Mapping[str, Mapping],
+                    causes: Sequence[Mapping] | None = None) -> pd.DataFrame:
+    """``errata.csv``: one row per root cause of :mod:`sparseact.paper`'s ``errata.yaml``.
+
+    The class is the most severe finding among the cause's FAILs; the explanation and the
+    counterexample are read from the certificate of its first check; ``verified`` is the verdict of the
+    correction's check. Every FAIL of the ledger other than ``out-of-range`` must belong to exactly one cause.
+
+    Parameters
+    ----------
+    ledger : DataFrame
+        The ledger.
+    certificates : mapping
+        check id -> certificate (the JSON object of ``results/certificates/<check_id>.json``).
+    causes : sequence of mappings, optional
+        The errata entries (default: ``errata.yaml``).
     """
     ledger = ledger.fillna("")
-    failed = ledger[ledger["verdict"] == "FAIL"]
+    causes = paper_errata() if causes is None else causes
+    rows_by_id = {row["check_id"]: row for row in ledger.to_dict("records")}
+    failing = {c for c, r in rows_by_id.items() if r["verdict"] == "FAIL" and r["finding"] != "out-of-range"}
+    claimed: dict[str, str] = {}
     rows = []
-    for _, row in failed.iterrows():
-        twins = ledger[(ledger["statement_id"] == row["statement_id"]) & (ledger["variant"] == "corrected")]
-        correction = "; ".join(f"{t['statement']} [{t['check_id']}: {t['verdict']}]" for _, t in twins.iterrows())
-        rows.append(dict(severity=row["finding"], paper_ref=row["paper_ref"], statement_id=row["statement_id"],
-                         check_id=row["check_id"], printed=row["statement"], counterexample=row["counterexample"],
-                         correction=correction or "(none proposed)",
-                         verified=bool(len(twins)) and bool((twins["verdict"] == "PASS").all()),
-                         certificate=row["certificate"], notes=row["notes"]))
-    frame = pd.DataFrame(rows, columns=["severity", "paper_ref", "statement_id", "check_id", "printed",
-                                        "counterexample", "correction", "verified", "certificate", "notes"])
-    return frame.assign(_rank=frame["severity"].map(_severity_rank)).sort_values(["_rank", "check_id"], kind="stable") \
+    entries = {e["id"]: e for e in paper_statements()}
+    for cause in causes:
+        for check in cause["checks"]:
+            if check not in failing:
+                raise ValueError(f"erratum {cause['id']}: {check} is not a FAIL of the ledger")
+            if check in claimed:
+                raise ValueError(f"{check} belongs to errata {claimed[check]} and {cause['id']}")
+            claimed[check] = cause["id"]
+        first = rows_by_id[cause["checks"][0]]
+        explanation, counterexample = _certificate_quote(certificates[first["check_id"]])
+        printed = entries[cause["printed"]]["statement"] if cause["printed"] in entries else cause["printed"]
+        if " ".join(cause["correction"].split()) == " ".join(printed.split()):
+            raise ValueError(f"erratum {cause['id']}: the correction repeats the printed text")
+        verifier = rows_by_id.get(cause["verified_by"])
+        if verifier is None:
+            raise ValueError(f"erratum {cause['id']}: verified_by {cause['verified_by']!r} is no check of the ledger")
+        worst = min((rows_by_id[c]["finding"] for c in cause["checks"]), key=_severity_rank)
+        rows.append(dict(erratum_id=cause["id"], **{"class": worst}, location=cause["location"], printed=printed,
+                         explanation=explanation, counterexample=counterexample, correction=cause["correction"],
+                         verified_by=cause["verified_by"], verified=verifier["verdict"],
+                         statements="; ".join(dict.fromkeys(rows_by_id[c]["statement_id"] for c in cause["checks"])),
+                         certificates="; ".join(f"certificates/{c}.json" for c in cause["checks"])))
+    unclaimed = sorted(failing - set(claimed))
+    if unclaimed:
+        raise ValueError(f"FAILs with no root cause in errata.yaml: {', '.join(unclaimed)}")
+    frame = pd.DataFrame(rows, columns=ERRATA_COLUMNS)
+    return frame.assign(_rank=frame["class"].map(_severity_rank)).sort_values(["_rank", "erratum_id"], kind="stable") \
         .drop(columns="_rank").reset_index(drop=True)
+
+
+def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
+    """``headline.csv``: the paper's main results (``main: true``) in paper order, each with what it costs the authors.
+
+    The cost sentence is composed from the derived status, the class and correction of a failure, the open
+    reason, and the errata of the statement and of its printed proof's steps (``proof_of``).
+    """
+    table = statements.set_index("statement_id")
+    entries = paper_statements()
+    steps: dict[str, list[str]] = {}
+    for entry in entries:
+        if entry.get("proof_of"):
+            steps.setdefault(entry["proof_of"], []).append(entry["id"])
+    rows = []
+    for entry in sorted((e for e in entries if e.get("main")), key=lambda e: _paper_order(e["paper_ref"])):
+        sid, row = entry["id"], table.loc[entry["id"]]
+        family = [sid, *steps.get(sid, [])]
+        related = errata[errata["statements"].map(lambda s: any(x in family for x in s.split("; ")))]
+        slips = [r for r in related.itertuples() if sid not in r.statements.split("; ")]
+        if row["status"] == "fails-as-stated":
+            cost = f"fails as printed ({row['class']}); survives: {row['survives']}"
+        elif row["status"] == "open":
+            cost = "open: " + _first_sentence(entry["open"])
+        elif row["status"] == "proved":
+            cost = "holds: proved in the graph"
+        else:
+            cost = f"holds on the enumerated range ({row['range']}), with no proof in the graph"
+        if slips:
+            cost += (f"; its printed proof has {len(slips)} erratum{'s' if len(slips) > 1 else ''} ("
+                     + ", ".join(f"{r.erratum_id}: {r._2}" for r in slips) + ")")
+        rows.append(dict(statement_id=sid, paper_ref=entry["paper_ref"], claim_id=entry["claim_id"],
+                         status=row["status"], cost=cost + ".", errata="; ".join(related["erratum_id"])))
+    return pd.DataFrame(rows, columns=HEADLINE_COLUMNS)
+
+
+def _first_sentence(text: str) -> str:
+    text = " ".join(text.split())
+    match = re.search(r"(?<!\be\.g)(?<!\bi\.e)\.(\s|$)", text)
+    return text[: match.start()] if match else text
+
+
+def collect_tightness(table_dirs: Iterable[str | Path]) -> pd.DataFrame:
+    """``tightness.csv``: every claim's ``tightness`` table (``<table_dir>/tightness.csv``), in paper order."""
+    frames = []
+    for directory in table_dirs:
+        path = Path(directory) / "tightness.csv"
+        if path.exists():
+            frame = pd.read_csv(path, keep_default_na=False)
+            if list(frame.columns) != TIGHTNESS_COLUMNS:
+                raise ValueError(f"{path}: columns {list(frame.columns)}, expected {TIGHTNESS_COLUMNS}")
+            frames.append(frame)
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TIGHTNESS_COLUMNS)
+    return frame.assign(_order=frame["paper_ref"].map(_paper_order)).sort_values("_order", kind="stable") \
+        .drop(columns="_order").reset_index(drop=True)
 
 
 def _markdown_table(frame: pd.DataFrame, columns: Sequence[str]) -> list[str]:
@@ -215,63 +437,147 @@ def status_counts(statements: pd.DataFrame) -> dict[str, int]:
     return {status: int(counts.get(status, 0)) for status in STATUSES}
 
 
-def summary_markdown(statements: pd.DataFrame, ledger: pd.DataFrame, link_prefix: str = "results/") -> str:
-    """The short generated summary README carries (counts, statement errors, links)."""
+def summary_markdown(statements: pd.DataFrame, ledger: pd.DataFrame, headline_rows: pd.DataFrame,
+                     link_prefix: str = "results/") -> str:
+    """The short generated summary README carries: the headline results, then the counts."""
     counts = status_counts(statements)
     verdicts = ledger["verdict"].value_counts()
-    findings = ledger.loc[ledger["verdict"] == "FAIL", "finding"].value_counts()
-    lines = [
-        f"Of the paper's **{len(statements)} quantitative statements** we track, **{counts['holds']} hold**, "
-        f"**{counts['fails-as-stated']} fail as stated** and **{counts['not-settled']} are not settled** "
-        f"([statements]({link_prefix}statements.md)). They rest on **{len(ledger)} checks**: "
-        + ", ".join(f"{v} {int(verdicts.get(v, 0))}" for v in ("PASS", "FAIL", "INCONCLUSIVE"))
-        + "; the FAILs are " + (", ".join(f"{f} {int(findings[f])}" for f in FINDINGS if f in findings) or "none")
-        + f" ([findings]({link_prefix}findings.md), [ledger]({link_prefix}ledger.md)).",
+    lines = _markdown_table(headline_rows, ["paper_ref", "status", "cost"]) + [
         "",
+        f"Of the paper's **{len(statements)} statements** we track, "
+        + ", ".join(f"**{counts[s]} {s}**" for s in STATUSES)
+        + f" ([statements]({link_prefix}statements.md)). They rest on **{len(ledger)} checks**: "
+        + ", ".join(f"{v} {int(verdicts.get(v, 0))}" for v in ("PASS", "FAIL", "INCONCLUSIVE"))
+        + f" ([findings]({link_prefix}findings.md), [ledger]({link_prefix}ledger.md)).",
     ]
-    failing = statements[statements["status"] == "fails-as-stated"]
-    if len(failing):
-        lines += _markdown_table(failing, ["paper_ref", "statement", "severity", "reason"])
     return "\n".join(lines) + "\n"
 
 
 def statements_markdown(statements: pd.DataFrame) -> str:
     counts = status_counts(statements)
     lines = ["# Statements of the paper", "",
-             "Generated by `sparseact ledger` from the claims' statement lists and the ledger. *holds*: every check "
-             "is exact and PASSes, or an argument whose every step is a PASSing check proves it; *fails-as-stated*: "
-             "a check FAILs with a certificate; *not-settled*: anything else (the reason says what would settle it).",
+             "Generated by `sparseact ledger` from `src/sparseact/paper/` and the ledger; the status rules are in "
+             "`docs/statements-graph.md` and `sparseact explain STATEMENT_ID` prints the chain behind a status.",
              "", ", ".join(f"**{s}**: {c}" for s, c in counts.items()), ""]
-    lines += _markdown_table(statements, ["statement_id", "paper_ref", "kind", "statement", "status", "severity",
-                                          "basis", "checks", "reason"])
+    lines += _markdown_table(statements, ["statement_id", "paper_ref", "kind", "statement", "status", "class",
+                                          "survives", "range", "reason"])
     return "\n".join(lines) + "\n"
 
 
-def findings_markdown(statements: pd.DataFrame, ledger: pd.DataFrame) -> str:
-    """``results/findings.md``: the answer first, then the errata by severity, then the open questions."""
-    errata = errata_table(ledger)
-    lines = ["# Findings", "", "Generated from the ledger and the statements table; nothing here is typed by hand.",
-             "", summary_markdown(statements, ledger, link_prefix=""), "## Errata (most severe first)", ""]
-    if len(errata):
-        lines += _markdown_table(errata, ["severity", "paper_ref", "printed", "counterexample", "correction",
-                                          "verified", "certificate"])
-    else:
-        lines.append("No check fails.")
-    open_rows = statements[statements["status"] == "not-settled"]
-    lines += ["", "## Not settled", ""]
-    lines += _markdown_table(open_rows, ["paper_ref", "statement", "basis", "reason"]) if len(open_rows) else ["None."]
+def findings_markdown(statements: pd.DataFrame, ledger: pd.DataFrame, headline_rows: pd.DataFrame,
+                      errata: pd.DataFrame, tightness: pd.DataFrame) -> str:
+    """``results/findings.md``: the headline results, the errata by root cause, tightness, then the open statements."""
+    lines = ["# Findings", "", "Generated from the ledger and `src/sparseact/paper/`; nothing here is typed by hand.",
+             "", "## Headline results", "", summary_markdown(statements, ledger, headline_rows, link_prefix=""),
+             "## Errata by root cause (most severe first)", ""]
+    lines += _markdown_table(errata, ["class", "location", "printed", "explanation", "counterexample", "correction",
+                                      "verified_by", "verified"]) if len(errata) else ["No check fails."]
+    lines += ["", "## Tightness", ""]
+    lines += _markdown_table(tightness, TIGHTNESS_COLUMNS) if len(tightness) else ["No bound reports tightness."]
+    open_rows = statements[statements["status"] == "open"]
+    lines += ["", "## Open", ""]
+    lines += _markdown_table(open_rows, ["paper_ref", "statement", "reason"]) if len(open_rows) else ["None."]
     return "\n".join(lines) + "\n"
 
 
-def write_statement_files(ledger: pd.DataFrame, statements_csv: str | Path, statements_md: str | Path,
-                          findings_md: str | Path, statements: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Write ``statements.csv``/``.md`` and ``findings.md``; return the statements table."""
+CORRECTED_COLUMNS = ["statement_id", "paper_ref", "class", "printed", "corrected", "verified_by", "verified"]
+
+
+def corrected_statements(statements: pd.DataFrame, ledger: pd.DataFrame) -> pd.DataFrame:
+    """Every statement that fails as printed, with its corrected form and the checks that verify it.
+
+    Raises ``ValueError`` naming the statements that fail as printed and give no ``correction``.
+    """
+    entries = {e["id"]: e for e in paper_statements()}
+    verdicts = dict(zip(ledger["check_id"], ledger["verdict"]))
+    table = statements.set_index("statement_id")
+    failing = [sid for sid in table.index if table.loc[sid, "status"] == "fails-as-stated"]
+    missing = [sid for sid in failing if not entries[sid].get("correction")]
+    if missing:
+        raise ValueError(f"statements that fail as printed with no correction: {', '.join(missing)}")
+    rows = []
+    for sid in sorted(failing, key=lambda i: (_paper_order(entries[i]["paper_ref"]), i)):
+        correction = entries[sid]["correction"]
+        rows.append(dict(statement_id=sid, paper_ref=entries[sid]["paper_ref"], **{"class": table.loc[sid, "class"]},
+                         printed=entries[sid]["statement"], corrected=correction["text"],
+                         verified_by="; ".join(correction["verified_by"]),
+                         verified="; ".join(verdicts.get(p, "proved statement" if p in table.index else "?")
+                                            if premise_kind(p) == "check" else table.loc[p, "status"]
+                                            for p in correction["verified_by"])))
+    return pd.DataFrame(rows, columns=CORRECTED_COLUMNS)
+
+
+def corrected_markdown(corrected: pd.DataFrame) -> str:
+    """``results/corrected-statements.md``: for the authors, each failing statement printed and corrected."""
+    lines = ["# Corrected statements", "",
+             "For every statement of the paper that fails as printed: the printed text, the corrected statement in "
+             "the paper's notation and numbering, and the check that verifies the correction (generated from "
+             "`src/sparseact/paper/` and the ledger).", ""]
+    for row in corrected.itertuples():
+        lines += [f"## {row.paper_ref} ({row.statement_id}, {row._3})", "", f"**Printed.** {row.printed}", "",
+                  f"**Corrected.** {row.corrected}", "", f"**Verified by** `{row.verified_by}`: {row.verified}.", ""]
+    return "\n".join(lines)
+
+
+def _tex_text(text: str) -> str:
+    """Prose escaped for LaTeX, ``$...$`` math kept as it is."""
+    from sparseact.mathtext import split_math
+    from sparseact.reporting import _latex_escape
+
+    return "".join(_latex_escape(piece) if kind == "text" else (f"${piece}$" if kind == "inline" else f"$${piece}$$")
+                   for kind, piece in split_math(text))
+
+
+def corrected_tex(corrected: pd.DataFrame) -> str:
+    """``results/corrected-statements.tex``: the same as :func:`corrected_markdown`, a LaTeX document."""
+    lines = [r"\documentclass{article}", r"\usepackage{amsmath,amssymb}", r"\usepackage[margin=2.5cm]{geometry}",
+             r"\begin{document}", r"\section*{Corrected statements}",
+             "For every statement of the paper that fails as printed: the printed text, the corrected statement, and "
+             "the check that verifies the correction.", ""]
+    for row in corrected.itertuples():
+        lines += [rf"\subsection*{{{_tex_text(row.paper_ref)} ({_tex_text(row.statement_id)}, {_tex_text(row._3)})}}",
+                  rf"\textbf{{Printed.}} {_tex_text(row.printed)}", "",
+                  rf"\textbf{{Corrected.}} {_tex_text(row.corrected)}", "",
+                  rf"\textbf{{Verified by}} \texttt{{{_tex_text(row.verified_by)}}}: {_tex_text(row.verified)}.", ""]
+    return "\n".join(lines + [r"\end{document}", ""])
+
+
+def write_statement_files(ledger: pd.DataFrame, out_dir: str | Path, certificates: Mapping[str, Mapping],
+                          table_dirs: Iterable[str | Path] = ()) -> pd.DataFrame:
+    """Write ``statements.csv``/``.md``, ``errata.csv``, ``headline.csv``, ``tightness.csv``, ``findings.md`` and
+    ``corrected-statements.md``/``.tex``.
+
+    Parameters
+    ----------
+    ledger : DataFrame
+        The ledger.
+    out_dir : path
+        Where to write (``results``).
+    certificates : mapping
+        check id -> certificate of every FAIL.
+    table_dirs : iterable of paths
+        The claims' table folders (``results/tables/<claim>``), where ``tightness.csv`` tables are collected.
+
+    Returns
+    -------
+    DataFrame
+        The statements table. Raises :class:`UndeterminedError` when a statement has no status.
+    """
     from sparseact.provenance import atomic_write_text
 
-    table = statement_table(ledger, statements)
-    atomic_write_text(statements_csv, table.to_csv(index=False, lineterminator="\n"))
-    atomic_write_text(statements_md, statements_markdown(table))
-    atomic_write_text(findings_md, findings_markdown(table, ledger))
+    out = Path(out_dir)
+    table = derive(ledger)
+    errata = errata_by_cause(ledger, certificates)
+    headline_rows = headline(table, errata)
+    tightness = collect_tightness(table_dirs)
+    for name, frame in (("statements", table), ("errata", errata), ("headline", headline_rows),
+                        ("tightness", tightness)):
+        atomic_write_text(out / f"{name}.csv", frame.to_csv(index=False, lineterminator="\n"))
+    corrected = corrected_statements(table, ledger)
+    atomic_write_text(out / "corrected-statements.md", corrected_markdown(corrected))
+    atomic_write_text(out / "corrected-statements.tex", corrected_tex(corrected))
+    atomic_write_text(out / "statements.md", statements_markdown(table))
+    atomic_write_text(out / "findings.md", findings_markdown(table, ledger, headline_rows, errata, tightness))
     return table
 
 
@@ -290,8 +596,7 @@ def readme_with_summary(readme: str, summary: str) -> str:
 
 
 def readme_summary(results_dir: str | Path = "results", link_prefix: str = "results/") -> str:
-    """The README summary from ``<results_dir>/statements.csv`` and ``ledger.csv`` (links relative to the root)."""
+    """The README summary from ``<results_dir>/statements.csv``, ``headline.csv`` and ``ledger.csv``."""
     results_dir = Path(results_dir)
-    statements = pd.read_csv(results_dir / "statements.csv", keep_default_na=False)
-    ledger = pd.read_csv(results_dir / "ledger.csv", keep_default_na=False)
-    return summary_markdown(statements, ledger, link_prefix=link_prefix)
+    read = lambda name: pd.read_csv(results_dir / f"{name}.csv", keep_default_na=False)  # noqa: E731
+    return summary_markdown(read("statements"), read("ledger"), read("headline"), link_prefix=link_prefix)

@@ -11,6 +11,7 @@ from sparseact.claims import (
     source_files,
 )
 from sparseact.kernels import KERNEL_MODULES
+from sparseact.paper import data_files
 from sparseact.provenance import portable_cpu_environment
 
 # One BLAS/OpenMP thread per job: Snakemake already runs one job per core, and threaded
@@ -27,6 +28,9 @@ ENV = "../../environment.yml"
 
 #: Every claim module of sparseact.claims; each has a config block claims.<id>.
 CLAIMS = list(claim_ids())
+
+#: The paper as data (statements, facts, errata): an edit reruns only the ledger and the report.
+PAPER_FILES = [os.path.relpath(path) for path in data_files()]
 
 #: The notebook report the report rule screenshots beside the front page (the claim of the
 #: full run's most severe erratum, Theorem 17's sample complexity).

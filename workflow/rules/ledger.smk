@@ -3,7 +3,9 @@
 
 rule ledger:
     input:
-        claim_results(),
+        results=claim_results(),
+        tables=expand("results/tables/{claim}", claim=CLAIMS),
+        paper=PAPER_FILES,
     output:
         csv=report(
             "results/ledger.csv", caption="../report/ledger.rst", category="Ledger"
@@ -16,10 +18,15 @@ rule ledger:
         ),
         statements_markdown="results/statements.md",
         findings="results/findings.md",
+        errata="results/errata.csv",
+        headline="results/headline.csv",
+        tightness="results/tightness.csv",
+        corrected_markdown="results/corrected-statements.md",
+        corrected_tex="results/corrected-statements.tex",
         certificates=directory("results/certificates"),
     log:
         "logs/ledger.log",
     conda:
         ENV
     shell:
-        "python -m sparseact.cli ledger {input} --out-dir results > {log} 2>&1"
+        "python -m sparseact.cli ledger {input.results} --tables {input.tables} --out-dir results > {log} 2>&1"

@@ -5,12 +5,13 @@ The YAML files of this package are the project's reading of the paper (format:
 
 ``<claim_id>.yaml``
     The statements the claim ``<claim_id>`` bears on, in paper order.
-``facts.yaml``
+``facts/*.yaml``
     Cited textbook facts (Parseval, Hoeffding, Cover's count, ...), each with
     its citation and the exact checks that test it on instances.
-``errata.yaml``
-    The root causes of the FAILs: location, printed text, one-sentence
-    explanation, correction and the check that verifies the correction.
+``errata/*.yaml``
+    The root causes of the FAILs: location, printed text, correction and the
+    check that verifies the correction (the class, the explanation and the
+    counterexample come from the certificates).
 
 This module only reads and validates them (no numerical code), so that the
 claim modules and the workflow can load it cheaply. How statuses follow from
@@ -36,7 +37,7 @@ OPEN_KINDS = ("conjecture", "all-algorithms", "hidden-constant", "empirical")
 STATEMENT_KEYS = ("id", "paper_ref", "kind", "statement", "quantifiers", "main", "proof_of", "argument", "open",
                   "open_kind", "correction", "note")
 FACT_KEYS = ("id", "name", "statement", "citation", "checks")
-ERRATUM_KEYS = ("id", "class", "location", "printed", "explanation", "correction", "verified_by", "checks")
+ERRATUM_KEYS = ("id", "location", "printed", "correction", "verified_by", "checks")
 #: Prefix of a fact id.
 FACT_PREFIX = "fact:"
 
@@ -106,7 +107,8 @@ def statements() -> tuple[dict, ...]:
     entries, owner = [], {}
     for path in sorted(DATA_DIR.glob("*.yaml")):
         if path.stem in ("facts", "errata"):
-            continue
+            raise ValueError(f"{path.name}: facts and errata live in the folders facts/ and errata/, one file per "
+                             "family (docs/statements-graph.md)")
         for position, entry in enumerate(_load(path)):
             where = f"{path.name}, entry {position + 1} ({entry.get('id', '?')})"
             _check_statement(entry, where)
@@ -131,30 +133,40 @@ def paper_ref(statement_id: str) -> str:
     return statement(statement_id)["paper_ref"]
 
 
+def _entries_of(folder: str, allowed: tuple[str, ...], required: tuple[str, ...]) -> tuple[dict, ...]:
+    """The entries of every ``<folder>/*.yaml``, checked, with unique ids."""
+    entries, owner = [], {}
+    for path in sorted((DATA_DIR / folder).glob("*.yaml")):
+        for position, entry in enumerate(_load(path)):
+            where = f"{folder}/{path.name}, entry {position + 1} ({entry.get('id', '?')})"
+            _check_keys(entry, allowed, required, where)
+            if entry["id"] in owner:
+                raise ValueError(f"{where}: id {entry['id']!r} is also defined in {owner[entry['id']]}")
+            owner[entry["id"]] = path.name
+            entries.append(entry)
+    return tuple(entries)
+
+
 @cache
 def facts() -> tuple[dict, ...]:
-    """Every textbook fact of ``facts.yaml``."""
-    path = DATA_DIR / "facts.yaml"
-    entries = _load(path) if path.exists() else []
-    for position, entry in enumerate(entries):
-        where = f"facts.yaml, entry {position + 1} ({entry.get('id', '?')})"
-        _check_keys(entry, FACT_KEYS, ("id", "name", "statement", "citation"), where)
+    """Every textbook fact of ``facts/*.yaml``."""
+    entries = _entries_of("facts", FACT_KEYS, ("id", "name", "statement", "citation"))
+    for entry in entries:
         if premise_kind(entry["id"]) != "fact":
-            raise ValueError(f"{where}: a fact id starts with {FACT_PREFIX!r}")
-    return tuple(entries)
+            raise ValueError(f"facts: {entry['id']!r}: a fact id starts with {FACT_PREFIX!r}")
+    return entries
 
 
 @cache
 def errata() -> tuple[dict, ...]:
-    """Every root cause of ``errata.yaml``."""
-    path = DATA_DIR / "errata.yaml"
-    entries = _load(path) if path.exists() else []
-    for position, entry in enumerate(entries):
-        where = f"errata.yaml, entry {position + 1} ({entry.get('id', '?')})"
-        _check_keys(entry, ERRATUM_KEYS, ERRATUM_KEYS, where)
-    return tuple(entries)
+    """Every root cause of ``errata/*.yaml``."""
+    entries = _entries_of("errata", ERRATUM_KEYS, ERRATUM_KEYS)
+    for entry in entries:
+        if not isinstance(entry["checks"], list) or not isinstance(entry["verified_by"], str):
+            raise ValueError(f"errata: {entry['id']!r}: 'checks' is a list of check ids, 'verified_by' one check id")
+    return entries
 
 
 def data_files() -> list[Path]:
     """The YAML files of this package (the ledger step's inputs besides the claims' results)."""
-    return sorted(DATA_DIR.glob("*.yaml"))
+    return sorted([*DATA_DIR.glob("*.yaml"), *DATA_DIR.glob("facts/*.yaml"), *DATA_DIR.glob("errata/*.yaml")])
