@@ -870,7 +870,9 @@ def _tail_records(tail, own):
     violation = np.maximum(own["d_one_minus_rho"] - own["three_one_minus_rho_d"], 1.0 - own["d_one_minus_rho"])
 
     def tail_step_failure():
-        row = own.loc[violation.idxmax()]
+        # the most moderate violated instance: the largest 1 - rho (largest eps) among the violations
+        bad = own[violation > 0]
+        row = bad.loc[bad["one_minus_rho"].idxmax()] if len(bad) else own.loc[violation.idxmax()]
         if row["d_one_minus_rho"] - row["three_one_minus_rho_d"] >= 1.0 - row["d_one_minus_rho"]:
             return _tail_failure(row, "<=", "d*omr", "3*(1 - (1 - omr)**d)", "d(1-rho)", "3(1-rho^d)",
                                  lambda omr, d: (d * omr, 3 * (1 - (1 - omr) ** d)))
