@@ -126,7 +126,7 @@ def test_degenerate_point_certificate_is_relu_x1(records):
 
 def test_tightness_row(report):
     row = report.tables["tightness"].iloc[0]
-    assert row["proved_over_family"] == pytest.approx(4.0)
+    assert row["proved_over_family"] == pytest.approx(1.0)
 
 
 # ---------------------------------------------------------------------------
