@@ -622,8 +622,8 @@ def _learning_records(curves, targets):
                + "; measured: " + ", ".join(f"{r['target']}: d={r['degree_reached']}, m={r['samples_reached']}"
                                              for _, r in needs.iterrows())
                + ". A Theta/O statement: exceeding the constant-1 prescription, or not reaching eps on the grid, "
-                 "would be INCONCLUSIVE, never FAIL. The proof establishes d only with log(ns) replaced by "
-                 "Theta(log(nskW/eps)) (theorem8/rho-choice-corrected)."),
+                 "would be INCONCLUSIVE, never FAIL. Theorem 8 is proved as printed through AS <= 4k^2W^2 "
+                 "(theorem8/tail-vs-as, theorem8/degree-dominates), which even gives d = ceil(4k^2W^2/eps)."),
         **common)]
     fit = fit_exponents_if_possible({"k": sparse["k"]}, sparse["degree_needed_relative"].clip(lower=1))
     dense = needs.loc[needs["kind"] == "dense", "degree_needed_relative"]
@@ -750,11 +750,10 @@ def _rho_records(block, rho, first, wide):
         finding="proof-slip" if certificate else "", certificate=certificate, counterexample=counterexample,
         notes=(f"c = 1 on the grid (k=1, B=1): {grid_note}; at eps = {block['eps']}: max ratio "
                f"{float(at_eps['ratio_printed'].max()):.3g}. {first_note}. The log(knsW^2/eps) sits in the numerator "
-               "where Lemma 10 needs log^4(ns/(1-rho)) in the denominator. The step does not follow from Lemma 10 "
-               "(whether NS_rho(h) <= eps/3 holds for actual networks is not settled here). Theorem 8 survives with "
-               "d = Theta((k^8 W^4 log^4(nskW/eps) + k^6 B^4 log s)/eps^2), i.e. log(ns) replaced by "
-               "Theta(log(nskW/eps)) (theorem8/rho-choice-corrected); with d as printed the proof does not establish "
-               "it."),
+               "where Lemma 10 needs log^4(ns/(1-rho)) in the denominator: the step does not follow from Lemma 10. "
+               "Its conclusion NS_rho(h) <= eps/3 holds nevertheless, by NS_rho <= 2k^2W^2(1-rho) "
+               "(theorem8/rho-choice-sharp, c <= log^4(2)/72); a repair through Lemma 10 itself is "
+               "theorem8/rho-choice-corrected (log(ns) replaced by Theta(log(nskW/eps)))."),
         **common)]
     worst = wide.loc[wide["ratio"].idxmax()]
     corrected_max = float(max(wide["ratio"].max(), rho["ratio_corrected"].max()))
