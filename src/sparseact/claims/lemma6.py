@@ -353,7 +353,7 @@ def tightness_table(table):
     printed = float(row["expression"])
     return pd.DataFrame([dict(
         bound="Lemma 6", paper_ref="Lemma 6 (Kane 2014)", printed=r"$O(p\sqrt{n \log(1/p)})$",
-        proved=r"$%.3f\, p\sqrt{n \log(1/p)}$" % C_LEMMA6,
+        proved=r"$(1 + \frac{1}{2\sqrt{2}\log 2})\frac{2}{\sqrt{e}}\, p\sqrt{n \log(1/p)}$",
         family=f"majority-like threshold 1{{x_1 + ... + x_n <= {row['b']:g}}} (n = {int(row['n'])}, p = {row['p']:.4g})",
         family_value=float(row["AS"]), printed_over_proved=1.0 / C_LEMMA6,
         proved_over_family=C_LEMMA6 * printed / float(row["AS"]),
