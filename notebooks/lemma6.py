@@ -66,7 +66,7 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # What decides each check is stated here; the outcomes are not. Every check is exact (enumerated cube).
 #
 # * `lemma6/bound`: $\mathrm{AS}(g) \le C_6\,p\sqrt{n\log(1/p)}$ with the explicit constant
-#   $C_6=(1+\frac{1}{2\sqrt2\log2})\frac{2}{\sqrt e}$ proved in the statement graph (Hoeffding and layer-cake
+#   $C_6=(1+\frac{1}{4\log2})\frac{2}{\sqrt e}$ proved in the statement graph (Hoeffding and layer-cake
 #   integration), on every halfspace of the sweeps; PASS when the worst ratio is at most 1. The notes give the observed
 #   constant and the log-log slopes as measurements (no verdict rests on them).
 # * `lemma6/hoeffding`: the exact distribution of $\langle w,x\rangle$ against $2e^{-u^2/(2\|w\|^2)}$ for every weight

@@ -446,7 +446,7 @@ def class_sup_bound(n, k, W, B):
 
 #: Lemma 6 with an explicit constant: ``AS(g) <= C_LEMMA6 p sqrt(n log(1/p))`` for every halfspace indicator
 #: (Hoeffding and layer-cake integration; see :func:`lemma6_explicit`).
-C_LEMMA6 = (1.0 + 1.0 / (2.0 * np.sqrt(2.0) * np.log(2.0))) * 2.0 / np.sqrt(np.e)
+C_LEMMA6 = (1.0 + 1.0 / (4.0 * np.log(2.0))) * 2.0 / np.sqrt(np.e)
 #: ``4 k^2 W^2 <= C_LEMMA9 * (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))`` for ``n >= 2``.
 C_LEMMA9 = 4.0 / (np.sqrt(2.0) * np.log(2.0))
 #: ``2 k^2 W^2 (1 - rho) <= C_LEMMA10 sqrt(1 - rho) k^4 W^2 log^2(ns/(1 - rho))`` for ``rho`` in ``[0, 1)``, ``ns >= 2``.
@@ -462,7 +462,7 @@ def lemma6_explicit(p, n):
     Proved (statement ``lemma6`` of the graph): ``AS(g) = (1/2)|E[g(x) sum_i x_i]|`` for a halfspace
     indicator (``w >= 0`` after flipping coordinates), ``E[g |S|] <= int_0^inf min(p, Pr[|S| > u]) du``
     with ``S = sum_i x_i`` and Hoeffding's ``Pr[|S| > u] <= 2 exp(-u^2/(2n))`` give, for ``p <= 1/2``,
-    ``AS <= (1 + 1/(2 sqrt(2) log 2)) p sqrt(n log(1/p))``; for ``p > 1/2`` apply it to ``1 - g`` and
+    ``AS <= (1 + 1/(4 log 2)) p sqrt(n log(1/p))``; for ``p > 1/2`` apply it to ``1 - g`` and
     use ``q sqrt(log(1/q)) <= (2/sqrt(e)) p sqrt(log(1/p))``, ``q = 1 - p``.
     """
     return C_LEMMA6 * lemma6_halfspace_as(p, n)

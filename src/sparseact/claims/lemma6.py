@@ -240,7 +240,7 @@ def assemble(block: dict, tables: dict):
     records = [ClaimRecord(
         claim_id="lemma6", check_id="lemma6/bound", statement_id="lemma6", paper_ref="Lemma 6 (Kane 2014)",
         statement="AS(g) = O(p sqrt(n log(1/p))) for a halfspace indicator g with mean p",
-        check=f"exact AS(g) <= C p sqrt(n log(1/p)) with the explicit constant C = (1 + 1/(2 sqrt(2) log 2)) 2/sqrt(e) "
+        check=f"exact AS(g) <= C p sqrt(n log(1/p)) with the explicit constant C = (1 + 1/(4 log 2)) 2/sqrt(e) "
               f"= {C_LEMMA6:.4f} (proof in the argument of lemma6) over threshold sweeps of majority-like, Gaussian "
               "and positive halfspaces, 0 < p < 1",
         variant="explicit constant", method="exact", instances=len(finite), worst_value=explicit,
@@ -353,7 +353,7 @@ def tightness_table(table):
     printed = float(row["expression"])
     return pd.DataFrame([dict(
         bound="Lemma 6", paper_ref="Lemma 6 (Kane 2014)", printed=r"$O(p\sqrt{n \log(1/p)})$",
-        proved=r"$(1 + \frac{1}{2\sqrt{2}\log 2})\frac{2}{\sqrt{e}}\, p\sqrt{n \log(1/p)}$",
+        proved=r"$(1 + \frac{1}{4\log 2})\frac{2}{\sqrt{e}}\, p\sqrt{n \log(1/p)}$",
         family=f"majority-like threshold 1{{x_1 + ... + x_n <= {row['b']:g}}} (n = {int(row['n'])}, p = {row['p']:.4g})",
         family_value=float(row["AS"]), printed_over_proved=1.0 / C_LEMMA6,
         proved_over_family=C_LEMMA6 * printed / float(row["AS"]),
