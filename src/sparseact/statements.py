@@ -437,22 +437,6 @@ def status_counts(statements: pd.DataFrame) -> dict[str, int]:
     return {status: int(counts.get(status, 0)) for status in STATUSES}
 
 
-def summary_markdown(statements: pd.DataFrame, ledger: pd.DataFrame, headline_rows: pd.DataFrame,
-                     link_prefix: str = "results/") -> str:
-    """The short generated summary README carries: the headline results, then the counts."""
-    counts = status_counts(statements)
-    verdicts = ledger["verdict"].value_counts()
-    lines = _markdown_table(headline_rows, ["paper_ref", "status", "cost"]) + [
-        "",
-        f"Of the paper's **{len(statements)} statements** we track, "
-        + ", ".join(f"**{counts[s]} {s}**" for s in STATUSES)
-        + f" ([statements]({link_prefix}statements.md)). They rest on **{len(ledger)} checks**: "
-        + ", ".join(f"{v} {int(verdicts.get(v, 0))}" for v in ("PASS", "FAIL", "INCONCLUSIVE"))
-        + f" ([findings]({link_prefix}findings.md), [ledger]({link_prefix}ledger.md)).",
-    ]
-    return "\n".join(lines) + "\n"
-
-
 def statements_markdown(statements: pd.DataFrame) -> str:
     counts = status_counts(statements)
     lines = ["# Statements of the paper", "",
@@ -461,22 +445,6 @@ def statements_markdown(statements: pd.DataFrame) -> str:
              "", ", ".join(f"**{s}**: {c}" for s, c in counts.items()), ""]
     lines += _markdown_table(statements, ["statement_id", "paper_ref", "kind", "statement", "status", "class",
                                           "survives", "range", "reason"])
-    return "\n".join(lines) + "\n"
-
-
-def findings_markdown(statements: pd.DataFrame, ledger: pd.DataFrame, headline_rows: pd.DataFrame,
-                      errata: pd.DataFrame, tightness: pd.DataFrame) -> str:
-    """``results/findings.md``: the headline results, the errata by root cause, tightness, then the open statements."""
-    lines = ["# Findings", "", "Generated from the ledger and `src/sparseact/paper/`; nothing here is typed by hand.",
-             "", "## Headline results", "", summary_markdown(statements, ledger, headline_rows, link_prefix=""),
-             "## Errata by root cause (most severe first)", ""]
-    lines += _markdown_table(errata, ["class", "location", "printed", "explanation", "counterexample", "correction",
-                                      "verified_by", "verified"]) if len(errata) else ["No check fails."]
-    lines += ["", "## Tightness", ""]
-    lines += _markdown_table(tightness, TIGHTNESS_COLUMNS) if len(tightness) else ["No bound reports tightness."]
-    open_rows = statements[statements["status"] == "open"]
-    lines += ["", "## Open", ""]
-    lines += _markdown_table(open_rows, ["paper_ref", "statement", "reason"]) if len(open_rows) else ["None."]
     return "\n".join(lines) + "\n"
 
 
@@ -563,6 +531,7 @@ def write_statement_files(ledger: pd.DataFrame, out_dir: str | Path, certificate
     DataFrame
         The statements table. Raises :class:`UndeterminedError` when a statement has no status.
     """
+    from sparseact.findings import findings_markdown
     from sparseact.provenance import atomic_write_text
 
     out = Path(out_dir)
@@ -577,7 +546,7 @@ def write_statement_files(ledger: pd.DataFrame, out_dir: str | Path, certificate
     atomic_write_text(out / "corrected-statements.md", corrected_markdown(corrected))
     atomic_write_text(out / "corrected-statements.tex", corrected_tex(corrected))
     atomic_write_text(out / "statements.md", statements_markdown(table))
-    atomic_write_text(out / "findings.md", findings_markdown(table, ledger, headline_rows, errata, tightness))
+    atomic_write_text(out / "findings.md", findings_markdown(out))
     return table
 
 
@@ -593,10 +562,3 @@ def readme_with_summary(readme: str, summary: str) -> str:
     head, rest = readme.split(README_START, 1)
     _, tail = rest.split(README_END, 1)
     return f"{head}{README_START}\n{summary}{README_END}{tail}"
-
-
-def readme_summary(results_dir: str | Path = "results", link_prefix: str = "results/") -> str:
-    """The README summary from ``<results_dir>/statements.csv``, ``headline.csv`` and ``ledger.csv``."""
-    results_dir = Path(results_dir)
-    read = lambda name: pd.read_csv(results_dir / f"{name}.csv", keep_default_na=False)  # noqa: E731
-    return summary_markdown(read("statements"), read("ledger"), read("headline"), link_prefix=link_prefix)
