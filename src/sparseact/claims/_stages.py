@@ -22,6 +22,9 @@ from sparseact.provenance import atomic_write_json, derive_rng
 
 #: Column added to every run table: which replicate (seed) produced the row.
 REPLICATE = "replicate"
+#: The summary table the ledger step collects as ``tightness.csv`` (fixed columns, no ``replicate`` column: the
+#: first replicate's rows, :func:`sparseact.statements.collect_tightness`).
+TIGHTNESS = "tightness"
 #: Column added to every run table: which grid point produced the row.
 POINT = "point"
 
@@ -135,7 +138,8 @@ def assemble_claim(claim_id: str, block: dict, run_paths, replicates: int) -> Ch
     Each replicate is assembled on its own rows; a verdict stands when every
     replicate agrees and is INCONCLUSIVE otherwise
     (:func:`sparseact.ledger.combine_replicates`). The returned tables are the
-    merged run tables and the claim's summary tables, with a ``replicate`` column.
+    merged run tables and the claim's summary tables, with a ``replicate`` column (the ``tightness`` table:
+    the first replicate's, without it).
     """
     claim = get_claim(claim_id)
     merged = merge_runs(run_paths)
@@ -147,6 +151,9 @@ def assemble_claim(claim_id: str, block: dict, run_paths, replicates: int) -> Ch
     tables = dict(merged)
     for name in reports[0].tables:
         if name in merged:
+            continue
+        if name == TIGHTNESS:  # collected by the ledger step with fixed columns: the first replicate's rows
+            tables[name] = reports[0].tables[name].reset_index(drop=True)
             continue
         frames = []
         for r, report in enumerate(reports):
