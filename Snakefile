@@ -29,6 +29,7 @@ include: "workflow/rules/report.smk"
 localrules:
     all,
     data,
+    docs_figure,
     ledger,
     report,
 
@@ -42,3 +43,4 @@ rule all:
         "results/report/screenshot-index.png",
         f"results/report/screenshot-{SCREENSHOT_CLAIM}.png",
         claim_reports(),
+        [doc_figure(figure) for figure in DOC_FIGURES],

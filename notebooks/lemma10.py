@@ -82,10 +82,11 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # violating instance (networks are certified in the run stage, where they are at hand), and the row would be
 # INCONCLUSIVE if no instance certified the violation exactly.
 #
-# * `lemma10/bound`: $\mathrm{NS}_\rho$ over Lemma 10's expression (constant 1, certified $k$) on the $1-\rho$ grid.
-#   PASS when the log-log slope of the worst ratio along $n$, $k$ and $1/(1-\rho)$ is at most 0.1; INCONCLUSIVE
-#   if it grows or a parameter has fewer than three values. The notes give the observed constant and the slope
-#   of $\mathrm{NS}_\rho$ in $1-\rho$ near $\rho=1$ (against the bound's $\sqrt{1-\rho}$).
+# * `lemma10/bound`: $\mathrm{NS}_\rho\le\frac{2}{\log^22}\times$ Lemma 10's expression (the explicit constant that
+#   `lemma10-sharp` gives for $\rho\in[0,1)$, $ns\ge2$; certified $k$) on the $1-\rho$ grid; PASS when the worst
+#   ratio is at most 1. The observed constant and the slopes are measurements. `lemma10/sharp`:
+#   $\mathrm{NS}_\rho\le2k^2W^2(1-\rho)$ on the same grid. `lemma10/bound-degenerate`: at $n=s=k=1$, $\rho=0$ the
+#   printed bound is 0 (its logarithms vanish) while $\mathrm{NS}_0(\mathrm{relu}(x_1))=1/8$: FAIL, out of range.
 # * `lemma10/claim21-parseval`: $\mathbb{E}_x f(x)^2$ on the cube against $\sum_T\hat f(T)^2$;
 #   `lemma10/claim21-ns-formula`: the spectral formula against the definition summed over all $2^n$ flip
 #   patterns, both signs of $\rho$, every network with $n\le10$. PASS when the two sides agree within the

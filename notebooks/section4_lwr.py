@@ -95,6 +95,20 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   the support $\{x(y)\}$, $q^2m$ neurons and $n=r^2$ with $r\le m(\log_2q+1)$; PASS when all are satisfied. With
 #   `section4_lwr/scale` it decides the section's conclusion (the second part of Theorem 3, under Conjecture 16);
 #   a FAIL would be a `statement-error`.
+# * `section4_lwr/def15-rounding`: Definition 15's $f_w$ against the learning-with-rounding map
+#   $\lfloor \frac{p}{q}(\langle w, y\rangle \bmod q)\rceil \bmod p$ of Banerjee et al. (2012) it cites, on every $y$
+#   and secret; a FAIL, certified by one $(w, y)$ where they differ, would be a `typo`.
+# * `section4_lwr/conj16-linear-attack`: for $p$ prime dividing $q$ and every secret enumerated, Gaussian elimination
+#   over $\mathbb{Z}_p$ on $m + 8$ samples of rank $m$, its hypothesis compared with $f_w$ on every $y$; the success
+#   probability is at least (fraction recovered) $\times \Pr[\text{rank } m]$. A FAIL, when this exceeds the $2/3$
+#   Conjecture 16 allows, would be a `statement-error`; the certificate (quantity `gf_p_solve`) re-solves every secret's samples.
+#   `section4_lwr/gaussian-elimination` (PASS when every full-rank system returns $w \bmod p$) is the instance check of
+#   the cited fact.
+# * `section4_lwr/rounding-not-affine`: with the rounding map ($p$ prime, $p < q$, every secret), the fraction of secrets
+#   for which some affine map over $\mathbb{Z}_p$ equals it on every $y$ (all $p^{m+1}$ maps tried); PASS when below
+#   $2/3$: the linear attack does not carry over. `section4_lwr/network-rounding`: the same lifted network with output
+#   weights $2\lfloor \frac{p}{q}(a \bmod q)\rceil$ against the rounding map on every $y$; PASS when exact with one active
+#   neuron (the reduction of Theorem 3's second part carries the corrected map).
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.

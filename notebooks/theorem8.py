@@ -111,12 +111,17 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   replaces $\log(ns)$ by $\Theta(\log(nskW/\varepsilon))$ in Theorem 8's $d$. A FAIL would refute the correction
 #   and leave the printed choice's slip unrepaired, so it would be a `proof-slip` like `theorem8/rho-choice`, with
 #   the ratio as a formula of the worst $(n,s,k,W,B,\varepsilon)$ as certificate.
-# * `theorem8/tail-step` (exact, *proved*): the printed chain for the $d$ the proof must choose,
-#   $d=\lceil1/(1-\rho)\rceil$ (the last "$\le\varepsilon$" forces $d\ge 1/(1-\rho)$). PASS when
-#   $1\le d(1-\rho)\le 3(1-\rho^d)$ on a grid of $1-\rho\in(0,1]$ and at the proof's own $1-\rho$. Other $d$ are
-#   not tested: for them the chain can be false (e.g. $\rho=0.05$, $d=4$: $d(1-\rho)=3.8 > 3(1-\rho^4)$). A FAIL
-#   would be a `proof-slip` (a step of the proof), certified by the violated link of the chain as a formula of the
-#   worst $(1-\rho, d)$.
+# * `theorem8/tail-step` (exact): the printed chain at the $d$ and $\rho$ the proof itself fixes,
+#   $d=\lceil(k^8W^4\log^4(ns)+k^6B^4\log s)/\varepsilon^2\rceil$ and the printed $1-\rho$ (constants 1). PASS when
+#   $1\le d(1-\rho)\le 3(1-\rho^d)$ at every $(k,B,\varepsilon)$ of the proof table; a FAIL is a `proof-slip`,
+#   certified by the violated link as a formula of the most moderate violating $(1-\rho, d)$.
+# * Theorem 8 through `lemma9-sharp`: `theorem8/tail-vs-as` (tails of every target against $\mathrm{AS}/(d+1)$),
+#   `theorem8/degree-dominates` ($C d_{\text{printed}}+1\ge4k^2W^2/\varepsilon$, $C=4/\log^42$, wide grid),
+#   `theorem8/monomial-count` ($\sum_{i\le d}\binom ni\le2n^d$), `theorem8/rho-choice-sharp` (the printed $1-\rho$ with
+#   $c=\log^4(2)/72$ gives $\min(2k^2W^2(1-\rho),4k^2W^2)\le\varepsilon/3$), `theorem8/C_H-attained`,
+#   `theorem8/lemma7-projection`, `theorem8/remark11-active` ($\mathrm{AS}\le4W^2\mathbb{E}|R_x|^2$, dense target
+#   included), `theorem8/final-line` (evidence only); FAILs with certificates: `theorem8/lemma7-projection-printed`
+#   ($h=\sqrt\varepsilon\chi_T$) and `theorem8/degree-degenerate` (out of range, $n=s=1$).
 # * `theorem8/tail-step-corrected` (exact, *proved*): Claim 2.1 carries a factor 2 that the chain drops. With it, the
 #   chain needs $1-\rho^d\ge 1-1/e$ for $d=\lceil1/(1-\rho)\rceil$, which gives
 #   $\sum_{|T|>d}\hat f(T)^2 \le 2\varepsilon/(3(1-1/e)) = O(\varepsilon)$; PASS when the minimum of $1-\rho^d$ over

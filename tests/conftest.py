@@ -16,3 +16,62 @@ def repo_root() -> Path:
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(12345)
+
+
+def _csv(path: Path, rows: list[dict]) -> None:
+    import pandas as pd
+
+    path.write_text(pd.DataFrame(rows).to_csv(index=False, lineterminator="\n"), encoding="utf-8")
+
+
+@pytest.fixture
+def result_tables(tmp_path) -> Path:
+    """A results directory with small tables in the statements engine's contracts (statements, headline, errata,
+    tightness) and a ledger; made up, never read from the checkout's results/."""
+    results = tmp_path / "results"
+    (results / "certificates" / "x").mkdir(parents=True)
+    (results / "certificates" / "x" / "a-printed.json").write_text("{}")
+    statement = dict(claim_id="x", kind="theorem", survives="", range="", uses="", checks="")
+    _csv(results / "statements.csv", [
+        dict(statement_id="thm1", paper_ref="Theorem 1", statement=r"$\mathrm{AS}(h) \le \{k\}$ for all $h$",
+             status="fails-as-stated", **{"class": "statement-error"}, reason="the bound is $0$ at $s = k$",
+             **statement),
+        dict(statement_id="lem2", paper_ref="Lemma 2", statement="$|S| \\le \\|w\\|$", status="holds-on-range",
+             **{"class": ""}, reason="exact on every enumerated network", **{**statement, "range": "$n \\le 20$"}),
+        dict(statement_id="conj3", paper_ref="Conjecture 3", statement="the rate is $\\sqrt{sk/m}$", status="open",
+             **{"class": ""}, reason="a lower bound would settle it", **statement),
+        dict(statement_id="eq4", paper_ref="eq. (4)", statement="$a = b$", status="proved", **{"class": ""},
+             reason="steps 1 and 2", **statement),
+    ])
+    _csv(results / "headline.csv", [
+        dict(statement_id="thm1", paper_ref="Theorem 1", claim_id="x", status="fails-as-stated",
+             cost="Theorem 1 needs a factor $\\log n$ more samples.", errata="x-a-printed"),
+        dict(statement_id="lem2", paper_ref="Lemma 2", claim_id="x", status="holds-on-range",
+             cost="Nothing: it holds as printed.", errata=""),
+    ])
+    _csv(results / "errata.csv", [
+        dict(erratum_id="x-a-printed", **{"class": "statement-error"}, location="Theorem 1 (proof)",
+             printed=r"$\Pr[R_x \neq R_y] \le \{0\}$", explanation="the bound is 0 but a neuron flips",
+             counterexample="n=6, s=1: Pr = 0.3125", correction=r"$\Pr \le 2\sqrt{n}$", verified_by="x/a-corrected",
+             verified="PASS", statements="thm1", certificates="certificates/x/a-printed.json"),
+        dict(erratum_id="x-b", **{"class": "typo"}, location="eq. (4)", printed="$a = c$",
+             explanation="a letter", counterexample="a=1, c=2", correction="", verified_by="", verified="",
+             statements="eq4", certificates=""),
+    ])
+    _csv(results / "tightness.csv", [
+        dict(bound="lemma2-bound", paper_ref="Lemma 2", printed="$k^2 W^2$", proved="$k W$", family="majority",
+             family_value="1e+06", printed_over_proved="2.5", proved_over_family="0.333333333",
+             exponents_printed="$n^{1/2}$", exponents_proved="", exponents_measured="0.48", gap="a factor $k$",
+             method="exact"),
+    ])
+    ledger = dict(paper_ref="Theorem 1", statement="s", check="c", variant="", method="exact", instances="2",
+                  worst_value_label="max ratio", finding="", counterexample="", certificate="", seeds="1/1",
+                  notes="", evidence="figures/x/f.png; results/tables/x/t.csv; results/reports/x.html")
+    _csv(results / "ledger.csv", [
+        dict(ledger, claim_id="x", check_id="x/a-printed", statement_id="thm1", worst_value="1e+06",
+             verdict="FAIL", finding="statement-error", counterexample="n=6",
+             certificate="results/certificates/x/a-printed.json"),
+        dict(ledger, claim_id="x", check_id="x/a-corrected", statement_id="thm1", worst_value="0.5", verdict="PASS"),
+        dict(ledger, claim_id="x", check_id="x/b", statement_id="lem2", worst_value="nan", verdict="PASS"),
+    ])
+    return results

@@ -8,8 +8,8 @@ import struct
 
 import pytest
 
-from sparseact.browser import (SCREEN, Browser, find_chromium, inspect_page, page_problems, placeholder_png,
-                               write_screenshots)
+from sparseact.browser import (PRINT_WIDTH, SCREEN, Browser, check_page, find_chromium, inspect_page,
+                               page_problems, placeholder_png, write_screenshots)
 
 pytestmark = pytest.mark.browser
 
@@ -45,12 +45,13 @@ def browser():
 def test_a_clean_front_page_has_no_problems(browser, tmp_path):
     placeholder_png(tmp_path / "fig.png", "a figure")
     (tmp_path / "other.html").write_text("<p>other</p>")
-    path = page(tmp_path, "<p id='errata-summary'>Errata: typo 1</p><a href='#s'>s</a> <a href='other.html'>o</a>"
+    path = page(tmp_path, "<table class='headline'><tbody><tr><td class='status'>open</td></tr></tbody></table>"
+                          "<a href='#s'>s</a> <a href='other.html'>o</a>"
                           "<a href='https://example.org/'>external, not followed</a>"
-                          "<table class='statements' id='s'><tbody><tr><td><img src='fig.png'></td>"
+                          "<table class='statements' id='s'><tbody><tr><td><img src='fig.png' width='100'></td>"
                           "<td>costs 5 dollars</td></tr></tbody></table>")
     report = inspect_page(browser, path)
-    assert page_problems(report, front_page=True) == []
+    assert page_problems(report, front_page=True) == [] and check_page(browser, path, front_page=True) == []
     assert report.viewport_width == SCREEN[0] and report.external == ["https://example.org/"]
 
 
@@ -59,11 +60,12 @@ def test_what_a_reader_trips_over_is_found(browser, tmp_path):
     path = page(tmp_path, "<div style='height: 1200px'>tall</div><div style='width: 2000px'>wide</div>"
                           "<p>raw math: $x^2$ and $$\\sum_i y_i$$</p><img src='missing.png' alt='gone'>"
                           "<a href='nowhere.html'>dead</a> <a href='#nothing'>dead anchor</a>"
-                          "<table class='statements'><tbody><tr><td>late</td></tr></tbody></table>")
-    problems = " | ".join(page_problems(inspect_page(browser, path), front_page=True))
+                          "<table class='headline'><tbody><tr><td>late</td></tr></tbody></table>")
+    report = inspect_page(browser, path)
+    problems = " | ".join(page_problems(report, front_page=True) + page_problems(report))
     for expected in ("scrolls sideways: 2", "1 image(s) do not load", "['#nothing']", "2 raw $...$ math span(s)",
                      "2 local link(s) name no file: ['missing.png', 'nowhere.html']", "below the first screen",
-                     "no errata summary"):
+                     "no first statement (table.statements row)"):
         assert expected in problems, (expected, problems)
 
 
@@ -84,3 +86,26 @@ def test_without_chromium_the_screenshots_are_placeholders_that_say_why(tmp_path
     png_size(tmp_path / "a.png")
     with pytest.raises(RuntimeError, match="no Chromium found"):
         Browser()
+
+
+@needs_chromium
+def test_narrow_screens_and_print_are_checked(browser, tmp_path):
+    """A table 1000 px wide reads at 1400 px but scrolls sideways at 800 px; a box that scrolls is cut off in print;
+    a status cell pushed right of the screen is found."""
+    wide = "<table class='headline'><tbody><tr><td style='min-width: 1000px'>wide</td><td class='status'>open</td>" \
+           "</tr></tbody></table>"
+    problems = " | ".join(check_page(browser, page(tmp_path, wide), front_page=True))
+    assert "at 1400 px" not in problems and "at 800 px: scrolls sideways" in problems, problems
+    assert "at 800 px: 1 status cell(s) right of the screen" in problems and "printed: scrolls sideways" in problems
+    boxed = "<table class='headline'><tbody><tr><td class='status'>open</td></tr></tbody></table>" \
+            "<div style='overflow-x: auto; width: 300px'><div style='width: 600px'>wide</div></div>"
+    problems = check_page(browser, page(tmp_path, boxed, "boxed.html"), front_page=True)
+    assert problems == ["printed: clipped in print (content wider than its box): ['div']"], problems
+    assert inspect_page(browser, page(tmp_path, boxed, "boxed.html")).viewport_width == SCREEN[0]  # screen restored
+
+
+@needs_chromium
+def test_print_to_pdf(browser, tmp_path):
+    browser.load(page(tmp_path, "<h1>hello</h1>"))
+    assert browser.print_pdf(tmp_path / "page.pdf").read_bytes()[:5] == b"%PDF-"
+    assert 700 < PRINT_WIDTH < 750

@@ -69,14 +69,24 @@ def records(report):
 
 @pytest.mark.parametrize("check_id,expected", [
     ("lemma6/bound", "PASS"), ("lemma6/identity-printed", "FAIL"), ("lemma6/identity-corrected", "PASS"),
+    ("lemma6/hoeffding", "PASS"), ("lemma6/sensitivity-pm1", "PASS"),
 ])
 def test_known_verdicts(records, check_id, expected):
     assert records[check_id].verdict.value == expected, records[check_id]
-    assert records[check_id].statement_id in lemma6.STATEMENTS
+    from sparseact.paper import statements
+
+    assert records[check_id].statement_id in {s["id"] for s in statements()}
+    assert records[check_id].range
 
 
 def test_observed_constant_is_below_one(records):
     assert 0 < records["lemma6/bound"].worst_value < 1.0
+    assert "observed constant" in records["lemma6/bound"].notes
+
+
+def test_tightness_row(report):
+    row = report.tables["tightness"].iloc[0]
+    assert row["proved_over_family"] >= 1.0 and row["family_value"] > 0
 
 
 def test_identity_fail_has_a_certificate_that_recomputes(records):

@@ -69,3 +69,26 @@ def test_index_formula_is_index_b():
     expected = constructions.index_function(b)(Z)
     got = [evaluate_quantity(formula(section1_index.INDEX_EXPR, z=z.tolist(), b=b)) for z in Z]
     assert np.array_equal(got, expected)
+
+
+def test_introduction_rows():
+    """Neuron deletion changes every example network; weights are sparse; the 3% arithmetic; the Gaussian bias."""
+    records, tables = _records({b: constructions.index_network(b) for b in (1, 2, 3)})
+    deletion = tables["deletion"]
+    assert set(deletion["network"]) == {"Index_b", "parity junta", "mod-3 junta"}
+    assert deletion["change"].min() == 1.0
+    for check_id, statement_id in (("section1_index/deletion", "intro-examples"),
+                                   ("section1_index/weight-sparsity", "intro-examples"),
+                                   ("section1_index/speedup-arithmetic", "intro-3pct"),
+                                   ("section1_index/gaussian-bias", "intro-gaussian")):
+        record = records[check_id]
+        assert record.verdict is Verdict.PASS and record.statement_id == statement_id and record.range
+    bias = {s: section1_index._gaussian_threshold(s) for s in (16, 256)}
+    assert bias[16] < bias[256]
+    assert section1_index._more_than_one(256, bias[256]) == pytest.approx(1 / 256, abs=1e-9)
+
+
+def test_deleting_a_dead_neuron_is_not_a_change():
+    """The padded neuron of _enlarged never fires: its deletion changes nothing, and the row is not a PASS."""
+    records, _ = _records({1: constructions.index_network(1), 2: _enlarged()})
+    assert records["section1_index/deletion"].verdict is Verdict.INCONCLUSIVE

@@ -12,13 +12,16 @@ from sparseact.claims.section4_lwr import scale_polynomials
 from sparseact.ledger import Verdict
 from sparseact.verify import verify_certificate
 
-BLOCK = {"instances": [{"q": 2, "m": 2, "p": 2}, {"q": 3, "m": 2, "p": 2}, {"q": 5, "m": 2, "p": 3}],
-         "max_secrets": 9}
+BLOCK = {"instances": [{"q": 2, "m": 2, "p": 2}, {"q": 3, "m": 2, "p": 2}, {"q": 5, "m": 2, "p": 3},
+                       {"q": 4, "m": 2, "p": 2}], "max_secrets": 16}
 EXPECTED = {
     "linear-encoding": "FAIL", "affine-encoding": "PASS", "identity-printed": "FAIL", "identity-corrected": "PASS",
     "lifted-weights-pm1": "FAIL", "lift-corrected": "PASS", "scale": "PASS", "network": "PASS",
+    "def15-rounding": "FAIL", "conj16-linear-attack": "FAIL", "gaussian-elimination": "PASS",
+    "rounding-not-affine": "PASS", "network-rounding": "PASS",
 }
-FINDINGS = {"linear-encoding": "proof-slip", "identity-printed": "typo", "lifted-weights-pm1": "typo"}
+FINDINGS = {"linear-encoding": "proof-slip", "identity-printed": "typo", "lifted-weights-pm1": "typo",
+            "def15-rounding": "typo", "conj16-linear-attack": "statement-error"}
 
 
 def _tables(block=BLOCK, seed=3, tamper=None):
@@ -109,3 +112,48 @@ def test_scale_polynomials_bound_all_small_cases():
                 for w in C.zq_points(q, m)[:: max(1, q**m // 20)]:
                     net, _ = C.lwr_network(w, q, p)
                     assert net.scale_W() <= W_bound and net.scale_B() <= B_bound
+
+
+@pytest.mark.parametrize("seed", [0, 7, 20260101])
+def test_verdicts_and_ranges_do_not_depend_on_the_seed(seed):
+    """Secrets beyond max_secrets and the attack's samples are random; no verdict may depend on them."""
+    rows = _records(_tables(seed=seed))
+    assert {name: r.verdict.value for name, r in rows.items()} == EXPECTED
+    assert all(r.range for r in rows.values())
+
+
+def test_gaussian_elimination_certificate_refutes_conjecture16():
+    """LWR_{2,4,2}: Definition 15's map is linear over Z_2; the certificate re-solves every secret's samples."""
+    record = _records(_tables())["conj16-linear-attack"]
+    cert = record.certificate
+    assert cert["lhs"]["quantity"] == "gf_p_solve" and cert["relation"] == "<="
+    outcome = verify_certificate(cert)
+    assert outcome.confirmed and outcome.lhs > 2 / 3
+    broken = {**cert, "lhs": {**cert["lhs"], "p": 4}}  # not a prime: refused
+    assert not verify_certificate(broken).confirmed
+    partial = {**cert, "lhs": {**cert["lhs"], "secrets": cert["lhs"]["secrets"][1:],
+                               "samples": cert["lhs"]["samples"][1:]}}
+    assert not verify_certificate(partial).confirmed
+
+
+def test_gf_solve_and_rounding_map():
+    assert C.gf_solve([[1, 0], [1, 0]], [1, 1], 2) is None  # rank 1 < 2
+    assert C.gf_solve([[1, 0], [0, 1], [1, 1]], [1, 0, 0], 2) is None  # inconsistent
+    assert C.gf_solve([[2, 1], [1, 1]], [1, 2], 3).tolist() == [2, 0]
+    np.testing.assert_array_equal(C.lwr_round(np.arange(4), 4, 2), [0, 1, 1, 0])
+    Y = C.zq_points(4, 2)
+    assert C.affine_fits_zp(C.lwr_function(np.array([1, 3]), 4, 2)(Y), Y, 2)
+    assert not C.affine_fits_zp(C.lwr_round(Y @ np.array([1, 3]), 4, 2), Y, 2)
+
+
+def test_rounding_network_computes_the_rounding_map():
+    rows = _records(_tables())
+    assert rows["network-rounding"].verdict is Verdict.PASS and rows["network-rounding"].statement_id == "theorem3-lwr"
+    assert rows["rounding-not-affine"].worst_value < 2 / 3
+
+
+def test_no_attack_when_p_equals_q():
+    """p = q is linear algebra mod q, not rounding: the attack certifies nothing there (INCONCLUSIVE, no FAIL)."""
+    block = {"instances": [{"q": 2, "m": 2, "p": 2}], "max_secrets": 4}
+    rows = _records(_tables(block), block)
+    assert rows["conj16-linear-attack"].verdict is Verdict.INCONCLUSIVE

@@ -14,7 +14,8 @@ EXPECTED = {
     "chi-printed": "FAIL", "chi-corrected": "PASS", "identity-vs-printed-chi": "PASS", "identity-printed": "FAIL",
     "identity-corrected": "PASS", "identity-one-active": "PASS", "lift-printed": "FAIL", "lift-corrected": "PASS",
     "network-printed": "FAIL", "network-corrected": "PASS", "sparsity-printed": "FAIL", "sparsity-corrected": "PASS",
-    "scale": "PASS", "class": "PASS",
+    "scale": "PASS", "weight-ranges": "PASS", "neurons": "PASS", "rescaled-norm": "PASS", "dense-parity": "PASS", "parseval-queries": "PASS",
+    "class": "PASS",
 }
 FINDINGS = {"chi-printed": "typo", "identity-printed": "proof-slip", "lift-printed": "typo",
             "network-printed": "proof-slip", "sparsity-printed": "typo"}
@@ -113,3 +114,57 @@ def test_corrected_weights_are_dominated_by_the_printed_ones():
             printed, b_printed = C.parity_lift_weights(m, S, a, "printed")
             corrected, b_corrected = C.parity_lift_weights(m, S, a, "corrected")
             assert np.all(np.abs(corrected) <= np.abs(printed)) and b_corrected == b_printed
+
+
+def test_network_printed_certificate_sits_at_the_full_set(records):
+    """At S = [m] the printed weights are right, so the network's FAIL is the encoding erratum's alone."""
+    cert = records["network-printed"].certificate
+    assert records["network-printed"].counterexample.startswith("m=2, S=[0, 1]")
+    assert verify_certificate(cert).confirmed
+
+
+def test_every_record_has_a_range(records):
+    assert all(r.range for r in records.values())
+    assert "m <= 16" in records["scale"].range or "16" in records["scale"].range
+
+
+@pytest.mark.parametrize("n,S", [(1, (0,)), (5, (0, 2, 4)), (6, tuple(range(6)))])
+def test_dense_parity_network(n, S):
+    from sparseact.cube import hypercube
+
+    net = C.dense_parity_network(n, S)
+    X = hypercube(n)
+    np.testing.assert_array_equal(net(X), np.prod(X[:, list(S)], axis=1))
+    assert net.n_neurons == len(S) + 1 and np.all(net.u == np.round(net.u))
+
+
+def test_parseval_and_rescaling(records):
+    from sparseact.claims.section4_parity import _parseval_queries
+
+    table = _parseval_queries(3)
+    np.testing.assert_allclose(table["sum_squares"], table["second_moment"], atol=1e-12)
+    assert (table["distinguished"] <= table["limit"]).all()
+    assert records["rescaled-norm"].worst_value <= 1.0 and records["rescaled-norm"].statement_id == "intro-parity-norm"
+
+
+def test_tightness_table_columns():
+    from sparseact.statements import TIGHTNESS_COLUMNS
+
+    report = get_claim("section4_parity").assemble(BLOCK, _tables())
+    table = report.tables["tightness"]
+    assert list(table.columns) == TIGHTNESS_COLUMNS and len(table) == 2
+    assert table["proved_over_family"].tolist() == pytest.approx([1.0, 1.0])
+
+
+def test_verdicts_do_not_depend_on_the_generator():
+    """The claim is deterministic (RANDOM = False): any generator gives the same data and verdicts."""
+    claim = get_claim("section4_parity")
+    for seed in (0, 1, 99):
+        parts = {}
+        for name, point in claim.points(BLOCK).items():
+            data = claim.generate(point, np.random.default_rng(seed))
+            for key, frame in claim.run(point, data, np.random.default_rng(seed)).items():
+                parts.setdefault(key, []).append(frame.assign(point=name))
+        tables = {key: pd.concat(frames, ignore_index=True) for key, frames in parts.items()}
+        verdicts = {r.check_id.split("/", 1)[1]: r.verdict.value for r in claim.assemble(BLOCK, tables).records}
+        assert verdicts == EXPECTED

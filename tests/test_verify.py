@@ -148,3 +148,16 @@ def test_lemma9_wR():
     net = {"u": [1.0, 2.0], "W": [[1.0, 1.0], [-1.0, -1.0]], "b": [0.0, 0.0]}
     # w^R = (1, 1) at (1, 1), 2 (-1, -1) at (-1, -1), 0 at the mixed points: (2 + 8 + 0 + 0) / 4
     assert evaluate_quantity(quantity("lemma9_wR", network=net)) == 2.5
+
+
+def test_gf_p_solve():
+    """LWR_{2,2,1}: secrets 0, 1 of Z_2; two samples each (N = 2, m = 1): Pr[rank 1] = 1 - 2^-2."""
+    spec = quantity("gf_p_solve", p=2, q=2, m=1, N=2, secrets=[[0], [1]], samples=[[[1], [0]], [[0], [1]]])
+    assert evaluate_quantity(spec) == pytest.approx(0.75)
+    rank_deficient = quantity("gf_p_solve", p=2, q=2, m=1, N=2, secrets=[[0], [1]], samples=[[[1], [0]], [[0], [0]]])
+    assert evaluate_quantity(rank_deficient) == pytest.approx(0.375)  # one secret not recovered
+    with pytest.raises(ValueError, match="not prime"):
+        evaluate_quantity(quantity("gf_p_solve", p=4, q=4, m=1, N=2, secrets=[[v] for v in range(4)],
+                                   samples=[[[1], [0]]] * 4))
+    with pytest.raises(ValueError, match="all of Z_q"):
+        evaluate_quantity(quantity("gf_p_solve", p=2, q=2, m=1, N=2, secrets=[[1]], samples=[[[1], [0]]]))

@@ -135,7 +135,7 @@ def test_report_links_resolve(run):
 
     index = run / "results" / "report" / "index.html"
     page = index.read_text()
-    assert page.index("Statements") < page.index("Errata") < page.index("Provenance")
+    assert page.index("Headline results") < page.index("Errata by root cause") < page.index("Provenance")
     links = re.findall(r'(?:href|src)="([^"]+)"', page)
     assert len(links) > 20
     for link in links:
@@ -143,6 +143,25 @@ def test_report_links_resolve(run):
             assert f'id="{link[1:]}"' in page, link
         else:
             assert (index.parent / link).resolve().is_file(), link
+
+
+def test_docs_figures_are_the_runs_figures(run):
+    """The figures committed under docs/figures are copied from the run's figures/, byte for byte."""
+    copies = sorted((run / "docs" / "figures").glob("*.png"))
+    assert copies
+    for copy in copies:
+        claim, name = copy.stem.split("-", 1)
+        assert copy.read_bytes() == (run / "figures" / claim / f"{name}.png").read_bytes(), copy.name
+
+
+def test_claim_pages_state_their_statuses_first(run):
+    statements = pd.read_csv(run / "results" / "statements.csv", keep_default_na=False)
+    for claim in claim_ids():
+        page = (run / "results" / "reports" / f"{claim}.html").read_text()
+        header = page[page.index('<header class="sa-header">'):page.index("</header>")]
+        assert "https://arxiv.org/abs/2406.17989" in header and "../report/index.html" in header
+        for status in statements.loc[statements["claim_id"] == claim, "status"]:
+            assert status.replace("-", " ") in header, (claim, status)
 
 
 def test_snakemake_report_zip(run):

@@ -444,6 +444,62 @@ def class_sup_bound(n, k, W, B):
     return _full(k * (W * np.sqrt(n) + B), n, k, W, B)
 
 
+#: Lemma 6 with an explicit constant: ``AS(g) <= C_LEMMA6 p sqrt(n log(1/p))`` for every halfspace indicator
+#: (Hoeffding and layer-cake integration; see :func:`lemma6_explicit`).
+C_LEMMA6 = (1.0 + 1.0 / (4.0 * np.log(2.0))) * 2.0 / np.sqrt(np.e)
+#: ``4 k^2 W^2 <= C_LEMMA9 * (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))`` for ``n >= 2``.
+C_LEMMA9 = 4.0 / (np.sqrt(2.0) * np.log(2.0))
+#: ``2 k^2 W^2 (1 - rho) <= C_LEMMA10 sqrt(1 - rho) k^4 W^2 log^2(ns/(1 - rho))`` for ``rho`` in ``[0, 1)``, ``ns >= 2``.
+C_LEMMA10 = 2.0 / np.log(2.0) ** 2
+#: A ``Theta`` constant of Theorem 8's degree for which ``d >= 4 k^2 W^2/eps - 1`` whenever ``ns >= 2``: any
+#: ``c >= 4/log^4 2`` works (equality is reached at ``ns = 2``); 18 leaves a margin so that no check sits on equality.
+C_THEOREM8_DEGREE = 18.0
+
+
+def lemma6_explicit(p, n):
+    r"""Lemma 6 with the explicit constant :data:`C_LEMMA6`: ``C_LEMMA6 * p * sqrt(n log(1/p))``.
+
+    Proved (statement ``lemma6`` of the graph): ``AS(g) = (1/2)|E[g(x) sum_i x_i]|`` for a halfspace
+    indicator (``w >= 0`` after flipping coordinates), ``E[g |S|] <= int_0^inf min(p, Pr[|S| > u]) du``
+    with ``S = sum_i x_i`` and Hoeffding's ``Pr[|S| > u] <= 2 exp(-u^2/(2n))`` give, for ``p <= 1/2``,
+    ``AS <= (1 + 1/(4 log 2)) p sqrt(n log(1/p))``; for ``p > 1/2`` apply it to ``1 - g`` and
+    use ``q sqrt(log(1/q)) <= (2/sqrt(e)) p sqrt(log(1/p))``, ``q = 1 - p``.
+    """
+    return C_LEMMA6 * lemma6_halfspace_as(p, n)
+
+
+def lemma9_sharp(k, W):
+    r"""Our bound on the average sensitivity of ``h`` in ``H_{n,s,k}^{W,B}``: ``4 k^2 W^2`` (no ``n``, ``s``, ``B``).
+
+    Proved in the graph (statement ``lemma9-sharp``): along an edge only neurons of
+    ``R_x u R_{x^{(+)i}}`` move, ``|relu(a) - relu(b)| <= |a - b|``, Cauchy-Schwarz over at most ``k``
+    neurons per endpoint and the symmetry ``x <-> x^{(+)i}`` give ``AS(h) <= 4 W^2 E_x|R_x|^2 <= 4 k^2 W^2``.
+    """
+    k = _count(k, "k")
+    W = _nonneg(W, "W")
+    return _full(4.0 * k**2 * W**2, k, W)
+
+
+def lemma10_sharp(rho, k, W):
+    r"""Our bound on the noise sensitivity: ``NS_rho(h) <= 2 k^2 W^2 (1 - rho)`` (``rho`` in ``[-1, 1]``).
+
+    Claim 2.1 (``NS_rho = sum_T (1/2)(1 - rho^|T|) hhat(T)^2``), ``|1 - rho^t| <= t |1 - rho|`` and
+    ``AS = sum_T |T| hhat(T)^2`` give ``NS_rho <= (1/2)(1 - rho) AS <= 2 k^2 W^2 (1 - rho)``.
+    """
+    rho = _rho(rho)
+    k = _count(k, "k")
+    W = _nonneg(W, "W")
+    return _full(2.0 * k**2 * W**2 * (1.0 - rho), rho, k, W)
+
+
+def theorem8_sharp_degree(eps, k, W):
+    r"""The degree our proof of Theorem 8 needs: ``ceil(4 k^2 W^2 / eps)`` (tail ``<= AS/(d+1) <= eps``)."""
+    eps = _eps(eps)
+    k = _count(k, "k")
+    W = _nonneg(W, "W")
+    return _full(np.ceil(4.0 * k**2 * W**2 / eps), eps, k, W)
+
+
 def theorem8_sample_complexity(eps, delta, n, s, k, W, B, d):
     r"""Theorem 8: sample complexity and run time of the low-degree algorithm.
 

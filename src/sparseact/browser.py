@@ -1,4 +1,4 @@
-"""Look at the HTML pages the way a reader does: headless Chromium, a 1400 x 900 screen.
+"""Look at the HTML pages the way a reader does: headless Chromium on a 1400, 1024 and 800 px wide screen, and printed.
 
 Chromium is driven through its DevTools protocol over a pipe (``--remote-debugging-pipe``:
 JSON messages on file descriptors 3 and 4, each ending in a NUL byte), so nothing beyond
@@ -7,10 +7,13 @@ the standard library and a Chromium binary is needed: no driver, no network port
 :func:`find_chromium` locates the binary (``$SPARSEACT_CHROMIUM``, else ``chromium``,
 ``chromium-browser``, ``google-chrome`` on the ``PATH``); :class:`Browser` opens pages;
 :func:`inspect_page` measures one page (overflow, broken images and local links, raw
-``$...$`` math, where the statements table starts) and :func:`page_problems` turns the
-measurements into readable complaints; :func:`check_pages` does both for the verification
-report and every notebook report of a results directory; :func:`write_screenshots` is the
-workflow's step (a placeholder image saying why when no Chromium is installed).
+``$...$`` math, where the headline table and the first statement end, status cells pushed off
+screen, boxes that clip their content) and :func:`page_problems` turns the measurements into
+readable complaints; :func:`check_pages` does both for the verification report and every claim
+page of a results directory, at every width of :data:`WIDTHS` and in print media
+(:data:`PRINT_WIDTH`); :meth:`Browser.print_pdf` prints a page as Chromium would;
+:func:`write_screenshots` is the workflow's step (a placeholder image saying why when no
+Chromium is installed).
 """
 
 from __future__ import annotations
@@ -31,6 +34,11 @@ from urllib.parse import unquote, urlsplit
 
 #: Width and height of the screen the pages are judged on, in CSS pixels.
 SCREEN = (1400, 900)
+#: Screen widths every page must read at without scrolling sideways (a desktop, a small laptop, a narrow window).
+WIDTHS = (1400, 1024, 800)
+#: Width of the printed page's content box in CSS pixels: US Letter (8.5 in) less Page.printToPDF's default
+#: 0.4 in margins, at 96 px per inch (A4, 8.27 in, is narrower by 22 px: the checks use the narrower).
+PRINT_WIDTH = round((8.27 - 2 * 0.4) * 96)
 
 #: Chromium's switches: headless, no sandbox (the pages are our own local files; Chromium refuses to
 #: run as root with it), and nothing that reaches for the network (on a closed network Chromium
@@ -69,7 +77,12 @@ _MEASURE = """(() => {
     text: document.body ? document.body.innerText : '',
     statements_top: top('table.statements'),
     first_statement_bottom: bottom('table.statements tbody tr'),
-    errata_summary_bottom: bottom('#errata-summary'),
+    headline_bottom: bottom('table.headline'),
+    hidden_status: Array.from(document.querySelectorAll('td.status'))
+      .filter(td => td.getBoundingClientRect().right > root.clientWidth + 1).length,
+    clipped: Array.from(document.querySelectorAll('body *'))
+      .filter(e => getComputedStyle(e).overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1)
+      .map(e => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ')[0] : '')).slice(0, 5),
   };
 })()"""
 
@@ -106,7 +119,9 @@ class PageReport:
     raw_math: list[str]
     statements_top: float | None
     first_statement_bottom: float | None
-    errata_summary_bottom: float | None
+    headline_bottom: float | None
+    hidden_status: int = 0
+    clipped: list[str] = field(default_factory=list)
     screen_height: int = SCREEN[1]
     external: list[str] = field(default_factory=list)
 
@@ -163,8 +178,7 @@ class Browser:
             target = self.call("Target.createTarget", url="about:blank")["targetId"]
             self._session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
             self.call("Page.enable")
-            self.call("Emulation.setDeviceMetricsOverride", width=SCREEN[0], height=SCREEN[1],
-                      deviceScaleFactor=1, mobile=False)
+            self.set_screen(*SCREEN)
         except BaseException:
             self.__exit__(None, None, None)
             raise
@@ -233,6 +247,19 @@ class Browser:
             self._events.append(self._receive(deadline))
 
     # -- pages ------------------------------------------------------------------------------------
+    def set_screen(self, width: int, height: int = SCREEN[1], media: str = "") -> None:
+        """Emulate a ``width`` x ``height`` screen; ``media="print"`` lays pages out for print (their print styles)."""
+        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
+        self.call("Emulation.setEmulatedMedia", media=media)
+
+    def print_pdf(self, path: str | Path) -> Path:
+        """Print the open page to a PDF (Chromium's own print, background colours kept)."""
+        data = self.call("Page.printToPDF", printBackground=True)["data"]
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(base64.b64decode(data))
+        return path
+
     def load(self, path: str | Path) -> None:
         """Open a local file; return once it has loaded (images included), its fonts are ready and it has painted."""
         self._events.clear()
@@ -278,8 +305,10 @@ def inspect_page(browser: Browser, path: str | Path) -> PageReport:
     -------
     PageReport
         Widths, images that did not load, relative links or sources that name no file, ``#anchors``
-        that name no element, ``$...$`` spans left in the visible text, and where the statements
-        table (``table.statements``) and the errata summary (``#errata-summary``) sit, if present.
+        that name no element, ``$...$`` spans left in the visible text, where the first row of the
+        statements table (``table.statements``) and the headline table (``table.headline``) end,
+        status cells (``td.status``) right of the screen, and boxes whose content is wider than they are
+        while they do not let it overflow (scrolled or cut off).
     """
     path = Path(path).resolve()
     browser.load(path)
@@ -298,10 +327,12 @@ def inspect_page(browser: Browser, path: str | Path) -> PageReport:
                       broken_links=broken_links, missing_anchors=sorted(set(found["missing_anchors"])),
                       raw_math=RAW_MATH.findall(found["text"]), statements_top=found["statements_top"],
                       first_statement_bottom=found["first_statement_bottom"],
-                      errata_summary_bottom=found["errata_summary_bottom"], external=external)
+                      headline_bottom=found["headline_bottom"], hidden_status=found["hidden_status"],
+                      clipped=found["clipped"], external=external)
 
 
-def page_problems(report: PageReport, front_page: bool = False) -> list[str]:
+def page_problems(report: PageReport, front_page: bool = False, first_screen: bool = True,
+                  printed: bool = False) -> list[str]:
     """What is wrong with a page, one sentence each (empty when nothing is).
 
     Parameters
@@ -309,7 +340,12 @@ def page_problems(report: PageReport, front_page: bool = False) -> list[str]:
     report : PageReport
         Measurements of :func:`inspect_page`.
     front_page : bool
-        Also require the first screen to show the errata summary and the statements table's first row.
+        The verification report: its first screen must show the whole headline table; any other page
+        (a claim page) must show its first statement's status on the first screen.
+    first_screen : bool
+        Check the first screen at all (only at the full :data:`SCREEN`; narrower screens are read by scrolling).
+    printed : bool
+        Laid out for print: a box that scrolls would be cut off on paper.
     """
     problems = []
     if report.scroll_width > report.viewport_width:
@@ -322,33 +358,49 @@ def page_problems(report: PageReport, front_page: bool = False) -> list[str]:
         problems.append(f"{len(report.missing_anchors)} #anchor(s) name no element: {report.missing_anchors[:3]}")
     if report.raw_math:
         problems.append(f"{len(report.raw_math)} raw $...$ math span(s) in the visible text: {report.raw_math[:3]}")
-    if front_page:
-        if report.first_statement_bottom is None:
-            problems.append("no statements table (table.statements with a row)")
-        elif report.first_statement_bottom > report.screen_height:
-            problems.append(f"the first statement ends at {report.first_statement_bottom:.0f} px, "
-                            f"below the first screen ({report.screen_height} px)")
-        if report.errata_summary_bottom is None:
-            problems.append("no errata summary (#errata-summary)")
-        elif report.errata_summary_bottom > report.screen_height:
-            problems.append(f"the errata summary ends at {report.errata_summary_bottom:.0f} px, "
-                            f"below the first screen ({report.screen_height} px)")
+    if report.hidden_status:
+        problems.append(f"{report.hidden_status} status cell(s) right of the screen")
+    if printed and report.clipped:
+        problems.append(f"clipped in print (content wider than its box): {report.clipped}")
+    if first_screen:
+        name, bottom = (("headline table (table.headline)", report.headline_bottom) if front_page else
+                        ("first statement (table.statements row)", report.first_statement_bottom))
+        if bottom is None:
+            problems.append(f"no {name}")
+        elif bottom > report.screen_height:
+            problems.append(f"the {name} ends at {bottom:.0f} px, below the first screen ({report.screen_height} px)")
     return problems
 
 
 def report_pages(results: str | Path) -> list[Path]:
-    """The verification report and every notebook report under a results directory, front page first."""
+    """The verification report and every claim page under a results directory, front page first."""
     results = Path(results)
     return [results / "report" / "index.html", *sorted((results / "reports").glob("*.html"))]
 
 
+def check_page(browser: Browser, path: str | Path, front_page: bool = False) -> list[str]:
+    """:func:`page_problems` of one page at every width of :data:`WIDTHS` and printed, each prefixed by where."""
+    problems = []
+    try:
+        for width in WIDTHS:
+            browser.set_screen(width)
+            report = inspect_page(browser, path)
+            problems += [f"at {width} px: {p}" for p in page_problems(report, front_page, width == SCREEN[0])]
+        browser.set_screen(PRINT_WIDTH, media="print")
+        report = inspect_page(browser, path)
+        problems += [f"printed: {p}" for p in page_problems(report, front_page, first_screen=False, printed=True)]
+    finally:
+        browser.set_screen(*SCREEN)
+    return problems
+
+
 def check_pages(results: str | Path, browser: Browser | None = None) -> dict[str, list[str]]:
-    """:func:`page_problems` of every page of :func:`report_pages`, keyed by path relative to ``results``."""
+    """:func:`check_page` of every page of :func:`report_pages`, keyed by path relative to ``results``."""
     pages = report_pages(results)
     if browser is None:
         with Browser() as own:
             return check_pages(results, own)
-    return {str(page.relative_to(results)): page_problems(inspect_page(browser, page), front_page=i == 0)
+    return {str(page.relative_to(results)): check_page(browser, page, front_page=i == 0)
             for i, page in enumerate(pages)}
 
 

@@ -67,12 +67,14 @@ def _explain(args) -> int:
 def _readme_summary(args) -> int:
     from pathlib import Path
 
+    from sparseact.findings import readme_block
     from sparseact.provenance import atomic_write_text
-    from sparseact.statements import readme_summary, readme_with_summary
+    from sparseact.statements import readme_with_summary
 
     readme = Path(args.readme)
-    atomic_write_text(readme, readme_with_summary(readme.read_text(encoding="utf-8"), readme_summary(args.results)))
-    print(f"{readme}: summary regenerated from {args.results}/statements.csv and ledger.csv")
+    atomic_write_text(readme, readme_with_summary(readme.read_text(encoding="utf-8"), readme_block(args.results)))
+    print(f"{readme}: headline block regenerated from {args.results}/headline.csv, statements.csv, errata.csv and "
+          "ledger.csv")
     return 0
 
 
@@ -90,7 +92,14 @@ def _verify_certificate(args) -> int:
 def _report(args) -> int:
     from sparseact.report import build_report
 
-    build_report(args.ledger, args.statements, args.results, args.benchmarks, args.index, args.timings)
+    build_report(args.results_dir, args.results, args.benchmarks, args.index, args.timings)
+    return 0
+
+
+def _claim_page(args) -> int:
+    from sparseact.report import claim_page
+
+    claim_page(args.notebook, args.claim, args.results_dir, args.out)
     return 0
 
 
@@ -166,20 +175,28 @@ def main(argv=None) -> int:
     ver.add_argument("files", nargs="+", help="certificate JSON files (results/certificates/<claim>/<check>.json)")
     ver.set_defaults(func=_verify_certificate)
     rep = sub.add_parser("report", help="build the HTML verification report")
-    rep.add_argument("--ledger", required=True)
-    rep.add_argument("--statements", required=True)
+    rep.add_argument("--results-dir", required=True, help="holds ledger.csv, statements.csv, headline.csv, errata.csv, "
+                     "tightness.csv and the claim pages (reports/<claim>.html)")
     rep.add_argument("--results", nargs="+", required=True)
     rep.add_argument("--benchmarks", nargs="+", required=True)
     rep.add_argument("--index", required=True)
     rep.add_argument("--timings", required=True)
     rep.set_defaults(func=_report)
+    page = sub.add_parser("claim-page", help="a claim's page: its executed notebook under the statuses of its "
+                          "statements and the verdicts bearing on them")
+    page.add_argument("notebook", help="the executed notebook (results/notebooks/<claim>.ipynb)")
+    page.add_argument("--claim", required=True)
+    page.add_argument("--results-dir", required=True, help="holds the result tables (see report)")
+    page.add_argument("--out", required=True, help="the page to write (results/reports/<claim>.html)")
+    page.set_defaults(func=_claim_page)
     shot = sub.add_parser("screenshots", help="PNG of the first screen (1400 x 900) of HTML pages, by headless "
                           "Chromium; a placeholder saying why when no Chromium is installed")
     shot.add_argument("--page", nargs=2, action="append", required=True, metavar=("HTML", "PNG"),
                       help="a page and the PNG to write (repeatable)")
     shot.set_defaults(func=_screenshots)
-    look = sub.add_parser("check-pages", help="open the verification report and every notebook report in headless "
-                          "Chromium and list what a reader would trip over; exit 1 if anything, 2 if no browser")
+    look = sub.add_parser("check-pages", help="open the verification report and every claim page in headless "
+                          "Chromium at 1400, 1024 and 800 px and laid out for print, and list what a reader would "
+                          "trip over; exit 1 if anything, 2 if no browser")
     look.add_argument("results", nargs="?", default="results")
     look.set_defaults(func=_check_pages)
     gen = sub.add_parser("generate", help="write one shard's data file (the workflow's data stage)")

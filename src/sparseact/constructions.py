@@ -294,6 +294,29 @@ def parity_network(m: int, S: Sequence[int], variant: str = "corrected"):
     return SparseReLUNetwork(np.full(len(shifts), 2.0), W, b), quadratic_lift
 
 
+def dense_parity_network(n: int, S: Sequence[int]) -> SparseReLUNetwork:
+    """A one-layer network of ``|S| + 1`` neurons computing ``chi_S(x) = prod_{i in S} x_i`` on all of ``{-1,1}^n``.
+
+    With ``k = |S|`` and ``T = sum_{i in S} x_i in {T_0, ..., T_k}``, ``T_j = -k + 2j``, neuron ``j``
+    is ``sigma(T - T_j + 1)`` (``w_j = 1_S``, ``b_j = T_j - 1``). At ``T = T_i`` it equals
+    ``2(i - j) + 1`` for ``j <= i`` and 0 for ``j > i``, so the output weights solve the unit lower
+    triangular system ``sum_{j <= i} c_j (2(i - j) + 1) = (-1)^(k - i)`` (``i = 0..k``): a solution always
+    exists, in integers. The network is dense (up to ``k + 1`` neurons active): it shows that
+    networks of size ``s`` without activation sparsity compute parities on ``min(n, s - 1)`` variables.
+    """
+    n = check_int(n, "n", 1)
+    S = sorted(int(i) for i in S)
+    k = len(S)
+    targets = np.array([(-1.0) ** (k - i) for i in range(k + 1)])
+    c = np.zeros(k + 1)
+    for i in range(k + 1):
+        c[i] = targets[i] - sum(c[j] * (2 * (i - j) + 1) for j in range(i))
+    W = np.zeros((k + 1, n))
+    W[:, S] = 1.0
+    b = np.array([-k + 2.0 * j - 1.0 for j in range(k + 1)])
+    return SparseReLUNetwork(c, W, b)
+
+
 def all_subsets(m: int) -> list[tuple[int, ...]]:
     """Every non-empty subset of ``{0, ..., m-1}``, by size then lexicographically."""
     return [c for size in range(1, m + 1) for c in combinations(range(m), size)]
@@ -368,6 +391,69 @@ def lwr_linear_form_printed(w: np.ndarray, q: int, Y: np.ndarray) -> tuple[np.nd
 def lwr_lambda(t, q: int, p: int):
     """``lambda(i) = (i mod q) mod p`` (Section 4)."""
     return (np.asarray(t, dtype=np.int64) % q) % p
+
+
+def lwr_round(t, q: int, p: int):
+    """The rounding map of Banerjee et al. (2012): ``round((p/q) (t mod q)) mod p``, ties up.
+
+    ``round(x) = floor(x + 1/2)``, computed in integers as ``floor((2 p (t mod q) + q) / (2 q))``.
+    This is the map the learning-with-rounding problem uses; Definition 15 prints
+    ``(t mod q) mod p`` (:func:`lwr_lambda`) instead.
+    """
+    t = np.asarray(t, dtype=np.int64) % q
+    return ((2 * p * t + q) // (2 * q)) % p
+
+
+def gf_solve(A, y, p: int):
+    """The unique solution ``x in Z_p^m`` of ``A x = y (mod p)``, ``p`` prime, by Gaussian elimination.
+
+    Parameters
+    ----------
+    A : array_like of int, shape (N, m)
+    y : array_like of int, shape (N,)
+    p : int
+        A prime (every non-zero residue is invertible).
+
+    Returns
+    -------
+    ndarray of int or None
+        ``x`` when ``A`` has rank ``m`` over ``Z_p`` and the system is consistent; ``None`` otherwise.
+
+    Examples
+    --------
+    >>> gf_solve([[1, 1], [0, 1], [1, 0]], [0, 1, 1], 2).tolist()
+    [1, 1]
+    """
+    M = np.concatenate([np.asarray(A, dtype=np.int64) % p, (np.asarray(y, dtype=np.int64) % p)[:, None]], axis=1)
+    rows, m = M.shape[0], M.shape[1] - 1
+    pivot_row = 0
+    for col in range(m):
+        nonzero = np.flatnonzero(M[pivot_row:, col]) + pivot_row
+        if not nonzero.size:
+            return None
+        M[[pivot_row, nonzero[0]]] = M[[nonzero[0], pivot_row]]
+        M[pivot_row] = (M[pivot_row] * pow(int(M[pivot_row, col]), p - 2, p)) % p
+        others = np.arange(rows) != pivot_row
+        M[others] = (M[others] - np.outer(M[others, col], M[pivot_row])) % p
+        pivot_row += 1
+    if np.any(M[m:, m]):
+        return None
+    return M[:m, m].copy()
+
+
+def affine_fits_zp(values, Y, p: int) -> bool:
+    """Whether some affine map ``y -> <w', y> + c (mod p)``, ``w' in Z_p^m``, ``c in Z_p``, equals ``values`` on ``Y``.
+
+    Exhaustive over the ``p^(m+1)`` affine maps (small ``p``, ``m`` only).
+    """
+    Y = np.asarray(Y, dtype=np.int64) % p
+    values = np.asarray(values, dtype=np.int64) % p
+    m = Y.shape[1]
+    grids = np.meshgrid(*([np.arange(p)] * m), indexing="ij")
+    coefficients = np.stack([g.reshape(-1) for g in grids], axis=1)
+    images = (Y @ coefficients.T) % p  # (points, p^m)
+    offsets = (values[:, None] - images) % p
+    return bool(np.any(np.all(offsets == offsets[:1], axis=0)))
 
 
 def lwr_identity(t: np.ndarray, q: int, p: int, m: int, variant: str = "printed"):
@@ -489,7 +575,10 @@ __all__ = [
     "all_subsets",
     "appendix_a_network",
     "appendix_a_target",
+    "affine_fits_zp",
     "chi_printed",
+    "dense_parity_network",
+    "gf_solve",
     "index_function",
     "index_network",
     "junta_function",
@@ -503,6 +592,7 @@ __all__ = [
     "lwr_lambda",
     "lwr_linear_form_printed",
     "lwr_network",
+    "lwr_round",
     "parity01",
     "parity_identity",
     "parity_lift_weights",

@@ -50,6 +50,15 @@ METHODS = ("exact", "monte-carlo", "estimate")
 #: * ``typo``: the intended meaning is clear and the corrected version is verified;
 #: * ``out-of-range``: fails only outside the range the paper uses (the check says the range).
 FINDINGS = ("statement-error", "constant-factor", "proof-slip", "typo", "out-of-range")
+#: One sentence per class of :data:`FINDINGS`, for the legends of the report and findings.md.
+FINDING_DEFINITIONS = {
+    "statement-error": "a stated result (lemma, theorem, equation) is false as printed",
+    "constant-factor": "an explicit constant is off (never used for an O(.) bound)",
+    "proof-slip": "a step of a proof is wrong, but the stated result survives (the check names the verified "
+                  "replacement)",
+    "typo": "the intended meaning is clear and the corrected version is verified",
+    "out-of-range": "fails only outside the range the paper uses (the check says the range)",
+}
 
 LEDGER_COLUMNS = [
     "claim_id",

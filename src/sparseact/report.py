@@ -1,14 +1,24 @@
-"""The verification report: one HTML page that says what the paper claims, what we measured, and whether it holds.
+"""The verification report: one HTML page that answers which of the paper's results survive, and how badly the rest fail.
 
-:func:`build_report` writes ``index.html``. Its first screen (1400 x 900) holds the
-answer in one paragraph, a line of links to the sections, the errata counted by severity
-and the start of the statements table (which of the paper's results hold, fail as stated
-or are not settled, each with a figure thumbnail linking its claim's notebook report).
-Then come the errata, one table per severity (:func:`sparseact.statements.errata_table`),
-a Tightness section (observed constants, fitted exponents, slack), the checks per claim
-(one collapsed ``<details>`` each), Provenance (versions, git revision, config hashes) and
-a link to ``timings.html``, which links back. Wall times live on that separate page because
-they change from run to run while ``index.html`` is byte-identical.
+:func:`build_report` writes ``index.html`` from the run's result tables
+(:func:`sparseact.findings.load_results`). Its first screen (1400 x 900) is the
+headline table: the paper's main results, each with its status, what it costs
+the authors, its errata and its claim page. Then come the errata by root cause
+(typeset, with the classes legend), tightness, every statement, the checks per
+claim (one collapsed ``<details>`` each, with the claim's figure and evidence
+once), provenance (what all result files share, then what differs) and a link to
+``timings.html`` (per job: claim, stage, shard), which links back. Wall times live
+on that separate page because they change from run to run while ``index.html``
+is byte-identical.
+
+:func:`claim_page` writes a claim's page (``results/reports/<claim>.html``): its
+executed notebook under a header that states, on the first screen, the status of
+each of the claim's statements and the verdicts of the checks bearing on them
+(each FAIL linking its certificate), with navigation back to the report, to the
+previous and next claim in paper order and to the paper on arXiv.
+
+Both pages are readable at any width (wide tables scroll inside their own box,
+the status column first) and print without clipping (:data:`PRINT_CSS`).
 """
 
 from __future__ import annotations
@@ -21,216 +31,355 @@ from pathlib import Path
 
 import pandas as pd
 
+from sparseact.findings import (
+    STATUS_DEFINITIONS,
+    TIGHTNESS_HEADER,
+    Results,
+    counts_line,
+    ids,
+    load_results,
+    readable,
+    status_text,
+    tightness_rows,
+)
+from sparseact.ledger import FINDING_DEFINITIONS
 from sparseact.provenance import atomic_write_text
+
+#: The paper on arXiv.
+ARXIV = "https://arxiv.org/abs/2406.17989"
+
+#: Claims in the order the paper treats them (Section 1, 2.1, 3, 4, 5, Appendix A; the dimensional analysis last).
+PAPER_ORDER = ("section1_index", "lemma6", "theorem8", "lemma9", "lemma10", "theorem13", "section4_parity",
+               "section4_lwr", "theorem17", "theorem19", "appendixA", "scaling")
+
+#: Print media: nothing scrolls or is cut off; tables use the page's width and wrap.
+PRINT_CSS = """
+@media print {
+  body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
+  .scroll { overflow: visible !important; }
+  table { width: 100% !important; font-size: 7.5pt; }
+  th, td { overflow-wrap: anywhere; word-break: break-word; }
+  math { font-size: 1em; }
+  nav, .no-print { display: none; }
+  tr, .erratum { break-inside: avoid; }
+  img { max-width: 100% !important; }
+}
+"""
 
 _CSS = """
 body { font-family: system-ui, sans-serif; margin: 1em auto; max-width: 1200px; padding: 0 1em; color: #222; }
-h1 { font-size: 1.5em; margin: 0.3em 0; }
-h2 { font-size: 1.25em; margin: 1em 0 0.4em; }
+h1 { font-size: 1.45em; margin: 0.3em 0; }
+h2 { font-size: 1.2em; margin: 1em 0 0.4em; }
 h3 { font-size: 1.05em; margin: 0.8em 0 0.3em; }
 p { margin: 0.4em 0; }
 nav { font-size: 0.9em; margin: 0.4em 0; }
-table { border-collapse: collapse; width: 100%; font-size: 0.85em; margin-bottom: 1.5em; }
-th, td { border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; text-align: left; }
+.scroll { overflow-x: auto; max-width: 100%; margin-bottom: 1.2em; }
+table { border-collapse: collapse; width: 100%; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; text-align: left; overflow-wrap: break-word; }
 td a, td code { overflow-wrap: anywhere; }
 th { background: #f0f0f0; }
-.PASS, .holds { background: #e3f5e1; font-weight: bold; }
+.PASS, .proved, .holds-on-range { background: #e3f5e1; font-weight: bold; }
 .FAIL, .fails-as-stated { background: #fbe0e0; font-weight: bold; }
-.INCONCLUSIVE, .not-settled { background: #fff4d6; font-weight: bold; }
-img.thumb { width: 120px; display: block; }
-table.statements td:first-child { width: 120px; }
-#errata-summary { background: #f7f7f7; border-left: 4px solid #c33; padding: 4px 8px; }
+.INCONCLUSIVE, .open { background: #fff4d6; font-weight: bold; }
+td.status { min-width: 7em; }
+.legend { font-size: 0.85em; color: #444; }
+.erratum { border-left: 4px solid #c33; background: #fafafa; padding: 4px 10px; margin: 0.6em 0; }
+.erratum dt { font-weight: bold; }
+.erratum dd { margin: 0 0 0.3em 1em; }
+img.thumb { width: 160px; float: right; margin: 0 0 0.5em 1em; }
 details { margin-bottom: 0.5em; }
 code { font-size: 0.95em; }
 math { font-size: 1.12em; }
-"""
+""" + PRINT_CSS
 
 
-def _link(path: str, base: Path, label: str | None = None) -> str:
-    target = os.path.relpath(path, base)
-    return f'<a href="{html.escape(target)}">{html.escape(label or Path(path).name)}</a>'
+def paper_order(claims) -> list[str]:
+    """``claims`` in :data:`PAPER_ORDER` (any claim not in it last, by name)."""
+    rank = {claim: i for i, claim in enumerate(PAPER_ORDER)}
+    return sorted(set(claims), key=lambda claim: (rank.get(claim, len(rank)), claim))
 
 
-def _evidence_html(evidence: str, base: Path) -> str:
-    paths = [p.strip() for p in str(evidence).split(";") if p.strip()]
-    return " ".join(_link(p, base, "report" if p.endswith(".html") else Path(p).name) for p in paths)
+def _math(text: str) -> str:
+    """Text with its ``$...$`` math as MathML, broken after relations so long formulas wrap."""
+    from sparseact.mathtext import render_text
+
+    return render_text(str(text), breakable=True)
 
 
-def _cell(value) -> str:
-    if isinstance(value, float):
-        return "" if pd.isna(value) else f"{value:.4g}"
-    return html.escape(str(value))
+def _href(path: str | Path, base: Path) -> str:
+    return html.escape(os.path.relpath(path, base))
 
 
-def _table(frame: pd.DataFrame, base: Path) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
+def _link(path: str | Path, base: Path, label: str) -> str:
+    return f'<a href="{_href(path, base)}">{html.escape(label)}</a>'
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "") -> str:
+    """A table of already-rendered HTML cells, in a box that scrolls sideways on its own when too wide."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row) + "</tr>"
+                   for row in rows)
+    table_class = f' class="{css}"' if css else ""
+    return f'<div class="scroll"><table{table_class}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _status_cell(status: str, finding_class: str = "", on_range: str = "") -> str:
+    return f'<td class="status {html.escape(status)}">{_math(status_text(status, finding_class, on_range))}</td>'
+
+
+def _claim_page_path(results_dir: Path, claim_id: str) -> Path:
+    return results_dir / "reports" / f"{claim_id}.html"
+
+
+def _statement_row(results: Results, statement_id: str) -> pd.Series:
+    return results.statements.set_index("statement_id").loc[statement_id]
+
+
+def headline_html(results: Results, results_dir: Path, base: Path) -> str:
+    """The headline table: the paper's main results with status, cost, errata and claim page."""
     rows = []
-    for _, row in frame.iterrows():
-        cells = []
-        for column in frame.columns:
-            value = row[column]
-            if column == "evidence":
-                cells.append(f"<td>{_evidence_html(value, base)}</td>")
-            elif column == "certificate" and value:
-                cells.append(f"<td>{_link(str(value), base)}</td>")
-            elif column == "verdict":
-                cells.append(f'<td class="{html.escape(str(value))}">{html.escape(str(value))}</td>')
-            else:
-                cells.append(f"<td>{_cell(value)}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    for _, row in results.headline.iterrows():
+        statement = _statement_row(results, row["statement_id"])
+        errata = ", ".join(f'<a href="#erratum-{html.escape(e)}">{html.escape(e)}</a>' for e in ids(row["errata"]))
+        page = _link(_claim_page_path(results_dir, row["claim_id"]), base, "claim page")
+        rows.append([f"<b>{html.escape(row['paper_ref'])}</b><br><small>{page}</small>",
+                     _status_cell(row["status"], statement["class"], statement["range"]),
+                     _math(row["cost"]), errata or "none"])
+    return _table(["result", "status", "what it costs the authors", "errata"], rows, "headline")
 
 
-def tightness(ledger: pd.DataFrame) -> pd.DataFrame:
-    """Bounds measured as ratios: observed constant (worst ratio) and, in the notes, fitted exponents and slack."""
-    ledger = ledger.fillna("")
-    mask = ledger["worst_value_label"].str.contains("ratio", regex=False)
-    rows = ledger[mask]
-    return pd.DataFrame(dict(check=rows["check_id"], paper_ref=rows["paper_ref"], statement=rows["statement"],
-                             method=rows["method"], observed=rows["worst_value"], measure=rows["worst_value_label"],
-                             verdict=rows["verdict"], exponents_and_slack=rows["notes"]))
+def legend_html() -> str:
+    statuses = "; ".join(f"<i>{html.escape(s)}</i>: {html.escape(d)}" for s, d in STATUS_DEFINITIONS.items())
+    classes = "; ".join(f"<i>{html.escape(c)}</i>: {html.escape(d)}" for c, d in FINDING_DEFINITIONS.items())
+    return (f'<p class="legend"><b>Statuses.</b> {statuses}.</p>'
+            f'<p class="legend" id="classes"><b>Classes of errata.</b> {classes}.</p>')
 
 
-def provenance_table(result_paths: Sequence[str | Path]) -> tuple[pd.DataFrame, dict]:
-    """Seed, config hash, git revision and CPU dispatch of every result file; the package versions of the first."""
-    rows, packages = [], {}
-    for path in result_paths:
-        data = json.loads(Path(path).read_text())
-        prov = data["provenance"]
-        packages = packages or prov["packages"]
-        dispatch = "; ".join(f"{name}={value}" for name, value in prov["cpu_dispatch"].items()) or "by the CPU"
-        rows.append(dict(result=str(path), seed=prov["seed"], config_hash=prov["config_hash"],
-                         git_revision=prov["git_revision"], python=prov["python"], cpu_dispatch=dispatch))
-    return pd.DataFrame(rows), packages
-
-
-def timings_table(benchmark_paths: Sequence[str | Path]) -> pd.DataFrame:
-    """Per-job wall time and peak memory from Snakemake's ``benchmark:`` files."""
-    rows = []
-    for path in benchmark_paths:
-        frame = pd.read_csv(path, sep="\t")
-        rows.append(dict(job=Path(path).stem, seconds=float(frame["s"].iloc[0]), max_rss_mib=float(frame["max_rss"].iloc[0])))
-    return pd.DataFrame(rows, columns=["job", "seconds", "max_rss_mib"])
-
-
-def _page(title: str, body: str) -> str:
-    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"<style>{_CSS}</style></head><body>{body}</body></html>\n")
-
-
-def _figure_of(checks: pd.DataFrame) -> tuple[str, str]:
-    """The first PNG figure and the notebook report among the evidence of ``checks``."""
-    paths = [p.strip() for e in checks["evidence"] for p in str(e).split(";") if p.strip()]
-    png = next((p for p in paths if p.endswith(".png")), "")
-    page = next((p for p in paths if p.endswith(".html")), "")
-    return png, page
-
-
-def _statements_html(statements: pd.DataFrame, ledger: pd.DataFrame, base: Path) -> str:
-    from sparseact.mathtext import render_text  # statement and reason: escaped, with any $...$ math as MathML
-
-    rows = []
-    for _, row in statements.iterrows():
-        png, page = _figure_of(ledger[ledger["statement_id"] == row["statement_id"]])
-        if not (png and page):  # e.g. a statement with no checks of its own: its claim's figure and report
-            claim_png, claim_page = _figure_of(ledger[ledger["claim_id"] == row["claim_id"]])
-            png, page = png or claim_png, page or claim_page
-        thumb = (f'<a href="{html.escape(os.path.relpath(page or png, base))}"><img class="thumb" alt="figure" '
-                 f'src="{html.escape(os.path.relpath(png, base))}"></a>') if png else ""
-        link = _link(page, base, row["claim_id"]) if page else html.escape(row["claim_id"])
-        rows.append(f'<tr><td>{thumb}</td><td>{html.escape(row["paper_ref"])}<br><small>{link}</small></td>'
-                    f'<td>{render_text(row["statement"], breakable=True)}</td><td class="{html.escape(row["status"])}">'
-                    f'{html.escape(row["status"])}{"<br><small>" + html.escape(row["class"]) + "</small>" if row["class"] else ""}'
-                    f'</td><td>{html.escape(row["range"])}</td>'
-                    f'<td>{render_text(row["reason"], breakable=True)}</td></tr>')
-    head = "".join(f"<th>{c}</th>" for c in ("", "where", "statement (as printed)", "status", "range", "reason"))
-    return f'<table class="statements"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
-
-
-def _errata_summary_html(errata: pd.DataFrame) -> str:
-    """One line for the first screen: how many errata of each severity, each linking its section."""
-    counts = errata["class"].value_counts(sort=False)
-    items = [f'<a href="#errata-{html.escape(severity)}">{html.escape(severity)}</a> {int(counts[severity])}'
-             for severity in dict.fromkeys(errata["class"])]
-    listed = ", ".join(items) if items else "none"
-    return (f'<p id="errata-summary"><b>Errata by severity</b> ({len(errata)} failed checks, most severe first): '
-            f'{listed}. <a href="#errata">Full list</a> with counterexamples and proposed corrections.</p>')
-
-
-def _errata_html(errata: pd.DataFrame, base: Path) -> str:
-    """The errata, one table per severity (most severe first), each under an anchor ``errata-<severity>``."""
+def errata_html(results: Results, results_dir: Path, base: Path) -> str:
+    """The errata by root cause, one section per class (most severe first), each erratum with its certificate."""
     parts = []
-    for severity in dict.fromkeys(errata["class"]):
-        rows = errata[errata["class"] == severity].drop(columns=["class"])
-        parts.append(f'<h3 id="errata-{html.escape(severity)}">{html.escape(severity)} ({len(rows)})</h3>'
-                     f"{_table(rows, base)}")
-    return "".join(parts) or "<p>No check failed.</p>"
+    for finding_class, definition in FINDING_DEFINITIONS.items():
+        group = results.errata[results.errata["class"] == finding_class]
+        if not len(group):
+            continue
+        parts.append(f'<h3 id="errata-{finding_class}">{finding_class} ({len(group)})</h3>'
+                     f'<p class="legend">{html.escape(definition)}.</p>')
+        for _, row in group.iterrows():
+            certificates = ", ".join(_link(results_dir / c, base, c) for c in ids(row["certificates"]))
+            correction = _math(row["correction"]) if row["correction"] else "none proposed"
+            if row["verified_by"]:
+                correction += (f' <span class="{html.escape(row["verified"])}">{html.escape(row["verified"])}</span>'
+                               f" (checked by <code>{html.escape(row['verified_by'])}</code>)")
+            statements = ", ".join(f"<code>{html.escape(s)}</code>" for s in ids(row["statements"]))
+            parts.append(
+                f'<div class="erratum" id="erratum-{html.escape(row["erratum_id"])}">'
+                f"<p><b>{_math(row['location'])}</b> — {html.escape(finding_class)} "
+                f"<small>(<code>{html.escape(row['erratum_id'])}</code>; statements {statements})</small></p><dl>"
+                f"<dt>Printed</dt><dd>{_math(row['printed'])}</dd>"
+                f"<dt>Why it fails</dt><dd>{_math(row['explanation'])}</dd>"
+                f"<dt>Counterexample (from the certificate)</dt><dd>{_math(row['counterexample'])}</dd>"
+                f"<dt>Correction</dt><dd>{correction}</dd>"
+                f"<dt>Certificate</dt><dd>{certificates or 'none'}</dd></dl></div>")
+    return "".join(parts) or "<p>No erratum.</p>"
 
 
-def _checks_html(ledger: pd.DataFrame, base: Path) -> str:
-    columns = ["check_id", "statement_id", "variant", "method", "instances", "worst_value", "worst_value_label",
-               "verdict", "finding", "seeds", "counterexample", "evidence"]
+def statements_html(results: Results, results_dir: Path, base: Path) -> str:
+    """Every statement: where (linking its claim page), status, the statement as printed, the reason."""
+    rows = []
+    for _, row in results.statements.iterrows():
+        page = _link(_claim_page_path(results_dir, row["claim_id"]), base, row["claim_id"])
+        rows.append([f"{html.escape(row['paper_ref'])}<br><small>{page}</small>",
+                     _status_cell(row["status"], row["class"], row["range"]),
+                     _math(row["statement"]), _math(row["reason"])])
+    return _table(["where", "status", "statement (as printed)", "reason"], rows, "statements")
+
+
+def _evidence(ledger_rows: pd.DataFrame) -> list[str]:
+    """The claim's evidence paths, each once, in order."""
+    return list(dict.fromkeys(p for cell in ledger_rows["evidence"] for p in ids(cell)))
+
+
+def checks_html(results: Results, root: Path, base: Path) -> str:
+    """The checks, one collapsed section per claim: its figure and evidence once, then one row per check.
+
+    Evidence and certificate paths in the ledger are relative to the repository ``root``.
+    """
     parts = []
-    for claim_id, checks in ledger.groupby("claim_id", sort=True):
+    for claim_id in paper_order(results.ledger["claim_id"]):
+        checks = results.ledger[results.ledger["claim_id"] == claim_id]
+        evidence = [root / p for p in _evidence(checks)]
+        figure = next((p for p in evidence if p.suffix == ".png"), "")
+        thumb = f'<img class="thumb" alt="{html.escape(claim_id)} figure" src="{_href(figure, base)}">' if figure else ""
+        links = " · ".join(_link(p, base, "claim page" if p.suffix == ".html" else p.name) for p in evidence)
         counts = checks["verdict"].value_counts()
-        summary = ", ".join(f"{v} {int(counts.get(v, 0))}" for v in ("PASS", "FAIL", "INCONCLUSIVE") if counts.get(v))
+        summary = ", ".join(f"{v} {int(counts[v])}" for v in ("PASS", "FAIL", "INCONCLUSIVE") if v in counts)
+        rows = [[f"<code>{html.escape(r['check_id'].split('/', 1)[-1])}</code>",
+                 f'<td class="{html.escape(r["verdict"])}">{html.escape(r["verdict"])}</td>',
+                 html.escape(r["statement_id"]), html.escape(r["variant"]), html.escape(r["method"]),
+                 html.escape(r["instances"]), _math(readable(r["worst_value"])), html.escape(r["worst_value_label"]),
+                 html.escape(r["seeds"]),
+                 _link(root / r["certificate"], base, "certificate") if r["certificate"] else ""]
+                for _, r in checks.iterrows()]
         parts.append(f"<details><summary><b>{html.escape(claim_id)}</b>: {len(checks)} checks ({summary})</summary>"
-                     f"{_table(checks[columns], base)}</details>")
+                     f"{thumb}<p><small>Evidence: {links}</small></p>"
+                     + _table(["check", "verdict", "statement", "variant", "method", "instances", "worst value",
+                               "measured quantity", "seeds agreeing", "certificate"], rows) + "</details>")
     return "".join(parts)
 
 
-def build_report(ledger_csv: str | Path, statements_csv: str | Path, result_paths: Sequence[str | Path],
-                 benchmark_paths: Sequence[str | Path], index_html: str | Path, timings_html: str | Path) -> None:
+def provenance_table(result_paths: Sequence[str | Path]) -> tuple[dict, pd.DataFrame, dict]:
+    """What every result file shares (seed, git revision, ...), what differs per file, and the package versions."""
+    rows, packages = [], {}
+    for path in result_paths:
+        prov = json.loads(Path(path).read_text())["provenance"]
+        packages = packages or prov["packages"]
+        dispatch = "; ".join(f"{name}={value}" for name, value in prov["cpu_dispatch"].items()) or "by the CPU"
+        rows.append(dict(result=str(path), seed=str(prov["seed"]), config_hash=prov["config_hash"],
+                         git_revision=prov["git_revision"], python=prov["python"], cpu_dispatch=dispatch))
+    frame = pd.DataFrame(rows, columns=["result", "seed", "config_hash", "git_revision", "python", "cpu_dispatch"])
+    shared = {c: frame[c].iloc[0] for c in frame.columns[1:] if len(frame) and frame[c].nunique() == 1}
+    return shared, frame.drop(columns=list(shared)), packages
+
+
+def provenance_html(result_paths: Sequence[str | Path], base: Path) -> str:
+    shared, differing, packages = provenance_table(result_paths)
+    common = "; ".join(f"{k.replace('_', ' ')} <code>{html.escape(v)}</code>" for k, v in shared.items())
+    per_file = _table(list(differing.columns), [[_link(v, base, Path(v).name) if c == "result" else
+                                                 f"<code>{html.escape(v)}</code>" for c, v in row.items()]
+                                                for _, row in differing.iterrows()]) \
+        if len(differing.columns) > 1 else ""
+    versions = ", ".join(f"{html.escape(k)} {html.escape(str(v))}" for k, v in sorted(packages.items()))
+    return (f"<p>Shared by all {len(differing)} result files: {common or 'nothing'}.</p>{per_file}"
+            f"<p><small>Packages: {versions}.</small></p>")
+
+
+def timings_table(benchmark_paths: Sequence[str | Path]) -> pd.DataFrame:
+    """Per-job claim, stage, shard, wall time and peak memory from Snakemake's ``benchmark:`` files.
+
+    The path says the job: ``benchmarks/<stage>/<claim>/<shard>.tsv``, ``benchmarks/assemble/<claim>.tsv``
+    or ``benchmarks/<stage>.tsv`` for a job of no claim.
+    """
+    rows = []
+    for path in benchmark_paths:
+        frame = pd.read_csv(path, sep="\t")
+        parts = Path(path).with_suffix("").parts
+        tail = parts[parts.index("benchmarks") + 1:] if "benchmarks" in parts else parts[-1:]
+        stage, claim, shard = (list(tail) + ["", ""])[:3]
+        rows.append(dict(claim=claim, stage=stage, shard=shard, seconds=float(frame["s"].iloc[0]),
+                         max_rss_mib=float(frame["max_rss"].iloc[0])))
+    return pd.DataFrame(rows, columns=["claim", "stage", "shard", "seconds", "max_rss_mib"])
+
+
+def _page(title: str, body: str) -> str:
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{html.escape(title)}</title>"
+            f"<style>{_CSS}</style></head><body>{body}</body></html>\n")
+
+
+def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], benchmark_paths: Sequence[str | Path],
+                 index_html: str | Path, timings_html: str | Path) -> None:
     """Write the verification report (``index_html``) and the wall-time page (``timings_html``).
 
-    The report leads with the answer: the counts, the errata by severity (one line,
-    linking each severity's table) and the statements table (which results of the
-    paper hold, fail as stated, or are not settled), then the errata, tightness, the
-    checks per claim (collapsed), provenance and the link to the timings page. Paths
-    inside the pages are relative to the page, so the report can be opened from disk.
+    ``results_dir`` holds the result tables (:func:`sparseact.findings.load_results`) and the
+    claim pages (``reports/<claim>.html``). Paths inside the pages are relative to the page,
+    so the report can be opened from disk.
     """
-    from sparseact.statements import status_counts
-
-    base = Path(index_html).parent
-    ledger = pd.read_csv(ledger_csv, keep_default_na=False)
-    statements = pd.read_csv(statements_csv, keep_default_na=False)
-    counts = status_counts(statements)
-    verdicts = ledger["verdict"].value_counts()
-    prov, packages = provenance_table(result_paths)
-    errata = pd.read_csv(Path(statements_csv).with_name("errata.csv"), keep_default_na=False)
-    timings_link = _link(str(timings_html), base, "per-job timings")
+    results_dir, base = Path(results_dir), Path(index_html).parent
+    results = load_results(results_dir)
+    timings_link = _link(timings_html, base, "per-job timings")
     nav = " · ".join(f'<a href="#{anchor}">{label}</a>' for anchor, label in (
-        ("statements", "Statements"), ("errata", "Errata"), ("tightness", "Tightness"),
-        ("checks", "Checks by claim"), ("provenance", "Provenance"))) + f" · {timings_link}"
+        ("headline", "Headline results"), ("errata", "Errata"), ("tightness", "Tightness"),
+        ("statements", "All statements"), ("checks", "Checks by claim"), ("provenance", "Provenance"))) \
+        + f" · {timings_link} · <a href=\"{ARXIV}\">the paper (arXiv 2406.17989)</a>"
     body = [
-        "<h1>Verification of “Learning Neural Networks with Sparse Activations” (COLT 2024)</h1>",
-        f"<p class=\"answer\">Of {len(statements)} quantitative statements: "
-        + ", ".join(f'<span class="{status}">{count} {status}</span>' for status, count in counts.items())
-        + f". They rest on {len(ledger)} checks "
-        f"(PASS {int(verdicts.get('PASS', 0))}, FAIL {int(verdicts.get('FAIL', 0))}, INCONCLUSIVE "
-        f"{int(verdicts.get('INCONCLUSIVE', 0))}), every verdict computed from data; every FAIL has a certificate "
-        "that <code>sparseact verify-certificate</code> recomputes independently.</p>",
+        "<h1>Does “Learning Neural Networks with Sparse Activations” (COLT 2024) hold up?</h1>",
         f"<nav>{nav}</nav>",
-        _errata_summary_html(errata),
-        "<h2 id=\"statements\">Statements</h2><p>Most severe first; a figure opens its claim's notebook report.</p>",
-        _statements_html(statements, ledger, base),
-        "<h2 id=\"errata\">Errata, most severe first</h2><p>Addressed to the authors: location, printed text, "
-        "counterexample, proposed correction and whether the correction is verified.</p>",
-        _errata_html(errata, base),
-        "<h2 id=\"tightness\">Tightness</h2><p>Bounds checked as ratios: the observed constant (worst ratio over "
-        "every instance), with fitted exponents and slack in the last column.</p>",
-        _table(tightness(ledger), base),
-        "<h2 id=\"checks\">Checks by claim</h2><p>Click a claim to list its checks.</p>",
-        _checks_html(ledger, base),
-        "<h2 id=\"provenance\">Provenance</h2>",
-        _table(prov, base),
-        _table(pd.DataFrame(sorted(packages.items()), columns=["package", "version"]), base),
-        f"<h2 id=\"timings\">Timings</h2><p>Wall time and peak memory of every job: {timings_link} (a separate "
+        f'<h2 id="headline">Headline results</h2><p>{html.escape(counts_line(results))} Every status is computed from '
+        "the checks; every erratum has a certificate that <code>sparseact verify-certificate</code> recomputes.</p>",
+        headline_html(results, results_dir, base),
+        legend_html(),
+        '<h2 id="errata">Errata by root cause</h2><p>Addressed to the authors: location, printed text, why it '
+        "fails, the certificate's counterexample and the proposed correction.</p>",
+        errata_html(results, results_dir, base),
+        '<h2 id="tightness">Tightness</h2><p>Each bound as printed, as proved here and as measured on the '
+        "family that comes closest, with the ratios between them and the exponents.</p>",
+        _table(TIGHTNESS_HEADER, [[f"<b>{html.escape(where)}</b><br><code>{html.escape(bound)}</code>",
+                                   *map(_math, cells)] for where, bound, cells in tightness_rows(results)]),
+        '<h2 id="statements">All statements</h2>',
+        statements_html(results, results_dir, base),
+        '<h2 id="checks">Checks by claim</h2><p>Click a claim to list its checks.</p>',
+        checks_html(results, results_dir.parent, base),
+        '<h2 id="provenance">Provenance</h2>',
+        provenance_html(result_paths, base),
+        f'<h2 id="timings">Timings</h2><p>Wall time and peak memory of every job: {timings_link} (a separate '
         "page, so that this one is byte-identical from run to run).</p>",
     ]
     atomic_write_text(index_html, _page("sparseact verification report", "".join(body)))
-    timings = timings_table(benchmark_paths)
-    back = _link(str(index_html), Path(timings_html).parent, "back to the verification report")
+    timings = timings_table(benchmark_paths).sort_values(["claim", "stage", "shard"], kind="stable")
+    timings_base = Path(timings_html).parent
+    back = _link(index_html, timings_base, "back to the verification report")
+    rows = [[html.escape(r["claim"]) or "(all claims)", html.escape(r["stage"]), html.escape(r["shard"]),
+             f"{r['seconds']:.1f}", f"{r['max_rss_mib']:.0f}"] for _, r in timings.iterrows()]
     atomic_write_text(timings_html, _page("sparseact timings", f"<p>{back}</p><h1>Per-job wall time</h1>"
                                           f"<p>Total {timings['seconds'].sum():.1f} s of job time.</p>"
-                                          + _table(timings, Path(timings_html).parent)))
+                                          + _table(["claim", "stage", "shard", "seconds", "peak memory (MiB)"],
+                                                   rows)))
+
+
+def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path) -> str:
+    """The first screen of a claim page: navigation, the status of its statements, the verdicts bearing on them."""
+    results_dir, base = Path(results_dir), Path(page).parent
+    results = load_results(results_dir)
+    order = paper_order([*results.statements["claim_id"], *results.ledger["claim_id"], claim_id])
+    position = order.index(claim_id)
+    previous = order[position - 1] if position > 0 else ""
+    following = order[position + 1] if position + 1 < len(order) else ""
+    links = [_link(results_dir / "report" / "index.html", base, "← verification report")]
+    links += [_link(_claim_page_path(results_dir, c), base, f"{label} {c}")
+              for label, c in (("previous:", previous), ("next:", following)) if c]
+    statements = results.statements[results.statements["claim_id"] == claim_id]
+    refs = "; ".join(dict.fromkeys(statements["paper_ref"]))
+    links.append(f'<a href="{ARXIV}">the paper on arXiv</a> ({html.escape(refs)})')
+    checks = results.ledger[results.ledger["statement_id"].isin(set(statements["statement_id"]))]
+    counts = checks["verdict"].value_counts()
+    tally = ", ".join(f'<span class="{v}">{v}</span> {int(counts[v])}' for v in ("PASS", "FAIL", "INCONCLUSIVE")
+                      if v in counts)
+    failed = checks[checks["verdict"] == "FAIL"]
+    fails = "; ".join(f"<code>{html.escape(r['check_id'])}</code> ({html.escape(r['finding'])}, "
+                      + _link(results_dir.parent / r["certificate"], base, "certificate") + ")"
+                      for _, r in failed.iterrows())
+    rows = [[html.escape(r["paper_ref"]), _status_cell(r["status"], r["class"], r["range"]), _math(r["statement"]),
+             _math(r["reason"])] for _, r in statements.iterrows()]
+    return (f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
+            f"<p><b>Verdicts of the {len(checks)} checks bearing on this claim's statements</b> (from every claim): "
+            f"{tally or 'none'}.{' FAIL: ' + fails + '.' if fails else ''}</p>"
+            + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements")
+            + "</header>")
+
+
+#: Styles of the claim page's header (added to the notebook page's own).
+CLAIM_HEADER_CSS = """
+.sa-header { border-bottom: 2px solid #8c959f; margin-bottom: 1em; padding-bottom: 0.5em; font-size: 0.95em;
+  font-family: system-ui, sans-serif; }
+.sa-header .scroll { overflow-x: auto; max-width: 100%; }
+.sa-header table { border-collapse: collapse; width: 100%; }
+.sa-header th, .sa-header td { border: 1px solid #d0d7de; padding: 0.25em 0.5em; vertical-align: top; text-align: left; }
+.sa-header .PASS, .sa-header .proved, .sa-header .holds-on-range { background: #e3f5e1; font-weight: bold; }
+.sa-header .FAIL, .sa-header .fails-as-stated { background: #fbe0e0; font-weight: bold; }
+.sa-header .INCONCLUSIVE, .sa-header .open { background: #fff4d6; font-weight: bold; }
+.sa-header td.status { min-width: 7em; }
+""" + PRINT_CSS
+
+
+def claim_page(notebook: str | Path, claim_id: str, results_dir: str | Path, page: str | Path) -> None:
+    """Write ``page``: the executed ``notebook`` (inputs hidden) under :func:`claim_header_html`."""
+    import nbformat
+
+    from sparseact.notebooks import notebook_html
+
+    body = notebook_html(nbformat.read(notebook, as_version=4))
+    header = claim_header_html(claim_id, results_dir, page)
+    if "<main>" not in body or "</head>" not in body:
+        raise ValueError(f"{notebook}: the rendered page has no <main> to put the header in")
+    body = body.replace("</head>", f"<style>{CLAIM_HEADER_CSS}</style></head>", 1).replace("<main>", "<main>" + header, 1)
+    atomic_write_text(page, body)

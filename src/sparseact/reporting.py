@@ -129,6 +129,13 @@ main { max-width: 1400px; margin: 0 auto; }
 .sa-figure figcaption { font-size: 0.92em; color: #333; max-width: 60em; margin-top: 0.3em; }
 .sa-muted { color: #57606a; font-size: 0.9em; }
 math { font-size: 1.12em; }  /* the serif math font reads small beside the sans-serif text */
+@media print {  /* on paper nothing scrolls: tables take the page's width and wrap anywhere */
+  .jp-RenderedHTMLCommon, .jp-OutputArea-output { overflow: visible !important; }
+  .jp-RenderedHTMLCommon table.sa-table { font-size: 7pt; width: 100%; table-layout: fixed; }
+  .jp-RenderedHTMLCommon table.sa-table th, .jp-RenderedHTMLCommon table.sa-table td {
+    white-space: normal !important; overflow-wrap: anywhere; max-width: none; }
+  .sa-check, .sa-figure { break-inside: avoid; }
+}
 """
 
 #: Rows up to which a data table is shown inline; longer ones are linked as CSV.
@@ -238,26 +245,35 @@ def _correction(row: pd.Series, ledger_rows: pd.DataFrame) -> str:
     """The corrected statements checked beside a FAIL (same statement id, variant ``corrected``), with verdicts."""
     twins = ledger_rows[(ledger_rows["statement_id"] == row["statement_id"])
                         & (ledger_rows["variant"] == "corrected") & (ledger_rows["check_id"] != row["check_id"])]
-    return "; ".join(f"{html.escape(str(t['statement']))} ({badge(t['verdict'])} "
+    from sparseact.mathtext import render_text
+
+    return "; ".join(f"{render_text(str(t['statement']))} ({badge(t['verdict'])} "
                      f'<span class="sa-id">{html.escape(_short_id(t["check_id"]))}</span>)'
                      for _, t in twins.iterrows())
 
 
-def check_html(row: pd.Series, ledger_rows: pd.DataFrame) -> str:
+def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | None = None) -> str:
     """One check as a card: badge, id and variant, the statement with its paper reference, the reason,
-    for a FAIL its finding class and the proposed correction, then the notes."""
+    for a FAIL its finding class, the proposed correction and (with ``report_path``, where the page goes) a link
+    to its certificate, then the notes (any ``$...$`` math typeset)."""
+    from sparseact.mathtext import render_text
+
     verdict = str(row["verdict"])
     variant = f' <span class="sa-muted">({html.escape(str(row["variant"]))})</span>' if row["variant"] else ""
     seeds = f' <span class="sa-muted">seeds agreeing: {html.escape(str(row["seeds"]))}</span>' if row["seeds"] else ""
     check = html.escape(_short_id(row["check_id"]))
     parts = [f'<p>{badge(verdict)} <span class="sa-id">{check}</span>{variant}{seeds}</p>',
-             f'<p><b>{html.escape(str(row["paper_ref"]))}.</b> {html.escape(str(row["statement"]))}</p>']
+             f'<p><b>{html.escape(str(row["paper_ref"]))}.</b> {render_text(str(row["statement"]))}</p>']
     label = "Counterexample" if verdict == "FAIL" and row["counterexample"] else "Measured"
-    parts.append(f"<p><b>{label}:</b> {html.escape(_reason(row))}</p>")
+    parts.append(f"<p><b>{label}:</b> {render_text(_reason(row))}</p>")
     if verdict == "FAIL":
         correction = _correction(row, ledger_rows)
+        certificate = ""
+        if report_path and row["certificate"]:
+            target = os.path.relpath(str(row["certificate"]), os.path.dirname(report_path))
+            certificate = f' <a href="{html.escape(target)}">Certificate</a>.'
         parts.append(f"<p><b>Finding:</b> {html.escape(str(row['finding']))}. <b>Correction:</b> "
-                     f"{correction or 'none proposed (see the notes)'}</p>")
+                     f"{correction or 'none proposed (see the notes)'}{certificate}</p>")
     if row["notes"]:
         parts.append(f'<p class="sa-notes">{html.escape(str(row["notes"]))}</p>')
     return f'<div class="sa-check sa-{html.escape(verdict)}">{"".join(parts)}</div>'
@@ -335,7 +351,7 @@ def show_results(ledger_rows: pd.DataFrame, tables: dict[str, pd.DataFrame], tab
     rows = _fill_text(ledger_rows)
     counts = rows["verdict"].value_counts()
     tally = ", ".join(f"{badge(v)} {int(counts[v])}" for v in ("PASS", "FAIL", "INCONCLUSIVE") if v in counts)
-    cards = "".join(check_html(row, rows) for _, row in rows.iterrows())
+    cards = "".join(check_html(row, rows, report_path) for _, row in rows.iterrows())
     _display_html(f"<p>{len(rows)} checks: {tally}</p>{cards}<h3>Summary</h3>"
                   + html_table(summary_table(rows), badges=("verdict",)))
     if tables:

@@ -86,6 +86,7 @@ from sparseact.analysis import (
     MonteCarloEstimate,
     average_sensitivity,
     influences,
+    level_weights,
     noise_sensitivity,
 )
 from sparseact.cube import hypercube
@@ -317,6 +318,13 @@ class Lemma9Terms:
     k, W, B, n, s
         Exact max active count on the cube, ``net.scale_W()``, ``net.scale_B()``,
         input dimension, number of neurons.
+    active_second_moment : float
+        ``E_x[|R_x|^2]`` (``AS(h) <= 4 W^2 E_x[|R_x|^2]`` for every network, sparse or not).
+    fourier_total_influence : float
+        ``sum_T |T| hhat(T)^2`` from the Walsh-Hadamard spectrum of the truth table (equals ``AS``
+        by O'Donnell, Thm 2.38, with the 1/4 of Section 2.1; an independent computation).
+    abs_values : ndarray, shape (2**n,)
+        ``|h(x)|`` on the cube (hypercube order), for tail probabilities of ``|h|``.
     """
 
     U: float
@@ -337,6 +345,9 @@ class Lemma9Terms:
     B: float
     n: int
     s: int
+    active_second_moment: float = float("nan")
+    fourier_total_influence: float = float("nan")
+    abs_values: np.ndarray | None = None
 
 
 def lemma9_decomposition(net: SparseReLUNetwork) -> Lemma9Terms:
@@ -425,7 +436,21 @@ def lemma9_decomposition(net: SparseReLUNetwork) -> Lemma9Terms:
         B=B,
         n=n,
         s=s,
+        active_second_moment=float(np.mean(_popcounts(masks).astype(np.float64) ** 2)),
+        fourier_total_influence=float(np.arange(n + 1) @ level_weights(h)),
+        abs_values=np.abs(h),
     )
+
+
+def _popcounts(masks: np.ndarray) -> np.ndarray:
+    """Number of set bits of each ``uint64`` active-set bitmask (``|R_x|``)."""
+    counts = np.zeros(masks.shape, dtype=np.int64)
+    for byte in masks.view(np.uint8).reshape(-1, 8).T:
+        counts += _BYTE_POPCOUNT[byte]
+    return counts
+
+
+_BYTE_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------

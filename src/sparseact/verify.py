@@ -15,6 +15,7 @@ and violate the asserted relation.
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import math
 from dataclasses import dataclass
@@ -241,6 +242,64 @@ def _orthogonal_residual(spec: dict) -> float:
     return float(r @ t)
 
 
+def _is_prime(p: int) -> bool:
+    return p >= 2 and all(p % d for d in range(2, int(math.isqrt(p)) + 1))
+
+
+def _solve_mod_prime(rows: list[list[int]], labels: list[int], p: int) -> list[int] | None:
+    """Gauss-Jordan elimination over Z_p in Python integers; ``None`` unless the solution is unique."""
+    m = len(rows[0])
+    augmented = [[v % p for v in row] + [label % p] for row, label in zip(rows, labels)]
+    rank = 0
+    for col in range(m):
+        pivot = next((r for r in range(rank, len(augmented)) if augmented[r][col]), None)
+        if pivot is None:
+            return None
+        augmented[rank], augmented[pivot] = augmented[pivot], augmented[rank]
+        inverse = pow(augmented[rank][col], -1, p)
+        augmented[rank] = [v * inverse % p for v in augmented[rank]]
+        for r in range(len(augmented)):
+            if r != rank and augmented[r][col]:
+                factor = augmented[r][col]
+                augmented[r] = [(v - factor * t) % p for v, t in zip(augmented[r], augmented[rank])]
+        rank += 1
+    if any(row[m] for row in augmented[m:]):
+        return None
+    return [augmented[i][m] for i in range(m)]
+
+
+def _gf_p_solve(spec: dict) -> float:
+    """A lower bound on the success probability of Gaussian elimination on ``LWR_{p,q,m}`` (Definition 15's map).
+
+    For every secret ``w`` of ``Z_q^m`` (all of them must be listed) the labels
+    ``f_w(y) = (<w, y> mod q) mod p`` of its ``N`` recorded samples are recomputed, the system
+    ``<w', y> = f_w(y) (mod p)`` is solved over ``Z_p`` (``p`` prime), and the hypothesis
+    ``y -> <w', y> mod p`` is compared with ``f_w`` on all of ``Z_q^m``. Returns the fraction of
+    secrets recovered on every input times ``prod_{i<m} (1 - p^(i-N))``, the probability that ``N``
+    uniform samples of ``Z_p^m`` have rank ``m`` (then the solution is unique, hence the one recovered).
+    """
+    p, q, m, N = (int(spec[key]) for key in ("p", "q", "m", "N"))
+    if not _is_prime(p):
+        raise ValueError(f"gf_p_solve: p = {p} is not prime")
+    secrets = [tuple(int(v) for v in w) for w in spec["secrets"]]
+    domain = list(itertools.product(range(q), repeat=m))
+    if sorted(secrets) != domain:
+        raise ValueError("gf_p_solve: the secrets must be all of Z_q^m, each once")
+    if len(spec["samples"]) != len(secrets):
+        raise ValueError("gf_p_solve: one sample set per secret")
+    recovered = 0
+    for w, samples in zip(secrets, spec["samples"]):
+        samples = [[int(v) for v in y] for y in samples]
+        if len(samples) != N or any(len(y) != m or not all(0 <= v < q for v in y) for y in samples):
+            raise ValueError(f"gf_p_solve: secret {w}: expected {N} samples of Z_{q}^{m}")
+        label = lambda y: sum(a * b for a, b in zip(w, y)) % q % p  # noqa: E731
+        solution = _solve_mod_prime(samples, [label(y) for y in samples], p)
+        if solution is not None and all(sum(a * b for a, b in zip(solution, y)) % p == label(y) for y in domain):
+            recovered += 1
+    full_rank = math.prod(1.0 - float(p) ** (i - N) for i in range(m))
+    return recovered / len(secrets) * full_rank
+
+
 def evaluate_quantity(spec: dict) -> float:
     """The value of one quantity of a certificate (see :mod:`sparseact.certificates`)."""
     kind = spec.get("quantity")
@@ -287,6 +346,8 @@ def evaluate_quantity(spec: dict) -> float:
         return _cell_sizes_sum(spec)
     if kind == "orthogonal_residual":
         return _orthogonal_residual(spec)
+    if kind == "gf_p_solve":
+        return _gf_p_solve(spec)
     if kind == "lemma9_wR":
         u, W, _ = _network(spec["network"])
         weights = (_active_sets(spec["network"]) * u) @ W  # row x: w^{R_x} = sum_{j in R_x} u_j w_j

@@ -1,5 +1,6 @@
 # Assembly stage: the claim's notebook (notebooks/<claim>.py) merges its points' tables into
-# verdicts (ledger rows), figures, CSV/LaTeX tables and the claim's HTML report.
+# verdicts (ledger rows), figures and CSV/LaTeX tables; the claim's page is rendered from the executed notebook after
+# the ledger (rule claim_page), so that its first screen can state the statuses.
 
 
 rule assemble:
@@ -10,12 +11,6 @@ rule assemble:
     output:
         result="results/claims/{claim}.json",
         notebook="results/notebooks/{claim}.ipynb",
-        html=report(
-            "results/reports/{claim}.html",
-            caption="../report/notebook.rst",
-            category="Claims",
-            subcategory="{claim}",
-        ),
         figures=report(
             directory("figures/{claim}"),
             patterns=["{name}.png"],
@@ -35,8 +30,9 @@ rule assemble:
     params:
         parameters=assembly_parameters,
         kernel=config["kernel"],
+        page=lambda wildcards: claim_page_path(wildcards.claim),
     shell:
-        "python -m sparseact.cli run-notebook {input.notebook} --executed {output.notebook} --html {output.html} "
+        "python -m sparseact.cli run-notebook {input.notebook} --executed {output.notebook} "
         "--parameters {params.parameters:q} --list-param run_paths {input.runs} --param result_path={output.result} "
-        "--param figure_dir={output.figures} --param table_dir={output.tables} --param report_path={output.html} "
+        "--param figure_dir={output.figures} --param table_dir={output.tables} --param report_path={params.page} "
         "--kernel {params.kernel} --cwd . > {log} 2>&1"

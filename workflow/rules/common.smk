@@ -125,8 +125,36 @@ def claim_results():
     return expand("results/claims/{claim}.json", claim=CLAIMS)
 
 
+def claim_page_path(claim):
+    """The claim's page: its executed notebook under the statuses of its statements (rule claim_page)."""
+    return f"results/reports/{claim}.html"
+
+
 def claim_reports():
-    return expand("results/reports/{claim}.html", claim=CLAIMS)
+    return [claim_page_path(claim) for claim in CLAIMS]
+
+
+#: Figures committed under docs/figures (README shows the first), as <claim>/<figure>; rule docs_figures copies
+#: them from the run's figures/ so that the committed copies cannot drift from what the run draws.
+DOC_FIGURES = [
+    "lemma9/proof-steps",
+    "theorem17/learning-curves",
+    "theorem19/rademacher",
+    "theorem8/error-vs-degree",
+]
+
+
+def doc_figure(figure):
+    """Where a figure of DOC_FIGURES is committed: docs/figures/<claim>-<figure>.png."""
+    claim, name = figure.split("/")
+    return f"docs/figures/{claim}-{name}.png"
+
+
+#: The run's result tables (rule ledger), which the report and the claim pages read.
+RESULT_TABLES = [
+    f"results/{name}.csv"
+    for name in ("ledger", "statements", "headline", "errata", "tightness")
+]
 
 
 def benchmark_files():

@@ -451,6 +451,7 @@ def assemble(block: dict, tables: dict):
 
     import numpy as np
 
+    from sparseact.claims import describe_range
     from sparseact.ledger import (ATOL, CheckReport, ClaimRecord, Verdict, loglog_slope, verdict_all,
                                   verdict_at_most, verdict_equal)
 
@@ -459,7 +460,9 @@ def assemble(block: dict, tables: dict):
     grid = (f"n in {sorted(int(n) for n in junta['n'].unique())}, s in {sorted(int(s) for s in junta['s'].unique())}, "
             f"p in {sorted(int(p) for p in junta['p'].unique())}")
     evaluations = int(sum(2 ** int(n) for n in junta["n"]))
-    common = dict(claim_id="theorem13", statement_id="theorem13-proof", paper_ref=paper_ref("theorem13-proof"), variant="", method="exact", instances=len(junta))
+    junta_range = describe_range(junta.to_dict("records"), ["n", "s", "p"], "every input of the cube")
+    common = dict(claim_id="theorem13", statement_id="theorem13-proof", paper_ref=paper_ref("theorem13-proof"),
+                  variant="", method="exact", instances=len(junta), range=junta_range)
 
     def exact_record(name, statement, check, worst, label, verdict, failure_col, cert_col, notes=""):
         fields = dict(check_id=f"theorem13/{name}", statement=statement, check=check, worst_value=float(worst),
@@ -521,8 +524,9 @@ def assemble(block: dict, tables: dict):
     below, at = parity[parity["degree"] < parity["p"]], parity[parity["degree"] >= parity["p"]]
     predicted_floor = np.where(parity["degree"] < parity["p"], parity["trivial"], 0.0)
     floor_verdict, floor_err, _ = verdict_equal(parity["floor"], predicted_floor)
-    hard_common = dict(claim_id="theorem13", statement_id="theorem13", paper_ref=paper_ref("theorem13"),
-                       variant="")
+    # evidence for Conjecture 12: what the construction predicts for the best known (low-degree) learner
+    hard_common = dict(claim_id="theorem13", statement_id="conj12", paper_ref=paper_ref("conj12"), variant="",
+                       range=describe_range(hard.to_dict("records"), ["n", "p", "degree"], "parity and random juntas"))
     hgrid = (f"n in {sorted(int(n) for n in hard['n'].unique())}, p in {sorted(int(p) for p in hard['p'].unique())}, "
              f"d in {sorted(int(d) for d in hard['degree'].unique())}")
     records.append(ClaimRecord(
@@ -576,5 +580,31 @@ def assemble(block: dict, tables: dict):
         notes="; ".join(fits) + ". Fitted exponents below p at small n are the lower-order terms of "
               "N_p ~ n^p/p!; the sandwich gives log N_p / log n -> p. The learner's cost is m_p N_p >= N_p^2 "
               f"feature evaluations. Tolerance of the exact comparisons: {ATOL:g}", **hard_common))
-    return CheckReport(records, {"theorem13-cost": cost})
+    return CheckReport(records, {"theorem13-cost": cost, "tightness": _tightness(junta)})
+
+
+def _tightness(junta):
+    """Theorem 13's scales W = sqrt(log2 s), B = log2 s against the junta networks, at the largest s with p = log2 s."""
+    import math
+
+    import pandas as pd
+
+    full = junta[junta["p"] == junta["s"].map(lambda s: int(math.log2(s)))]
+    top = full[full["s"] == full["s"].max()] if len(full) else junta[junta["s"] == junta["s"].max()]
+    row = top.iloc[0]
+    s, p = int(row["s"]), int(row["p"])
+    rows = []
+    for scale, printed, proved, value, bound in (
+            ("W", "$\\sqrt{\\log_2 s}$", "$\\sqrt{p}$", float(top["W"].max()), float(row["W_theorem"])),
+            ("B", "$\\log_2 s$", "$p - 1$", float(top["B"].max()), float(row["B_theorem"]))):
+        proved_value = math.sqrt(p) if scale == "W" else p - 1.0
+        rows.append(dict(
+            bound=f"Definition 2 scale {scale} of the p-junta network (Theorem 13)", paper_ref="Theorem 13 (proof)",
+            printed=printed, proved=proved, family=f"every p-junta network with p = log2 s, s = {s}",
+            family_value=value, printed_over_proved=bound / proved_value if proved_value else float("nan"),
+            proved_over_family=proved_value / value if value else float("nan"), exponents_printed="1/2" if scale == "W"
+            else "1", exponents_proved="1/2" if scale == "W" else "1", exponents_measured="exact (no fit)",
+            gap="none: attained by every p-junta network" if scale == "W" else "the printed B = log2 s exceeds the "
+            "network's p - 1 by one", method="exact"))
+    return pd.DataFrame(rows)
 

@@ -216,23 +216,97 @@ def _format_log_axis(ax, name: str, numticks: int = 6) -> None:
     axis_obj.set_minor_formatter(NullFormatter())
 
 
+#: Fewest labelled ticks a log axis shows (fewer leave the reader guessing the scale).
+MIN_LOG_LABELS = 3
+#: Line styles given, in this order, to lines that would otherwise differ only in their shade of grey.
+_DISTINCT_STYLES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)))
+
+
+def _labelled_ticks(ax, name: str) -> int:
+    """How many major ticks of ``ax``'s ``name`` axis are inside its limits and carry a label."""
+    import numpy as np
+
+    axis_obj = ax.xaxis if name == "x" else ax.yaxis
+    lo, hi = sorted(ax.get_xlim() if name == "x" else ax.get_ylim())
+    ticks = [t for t in axis_obj.get_major_locator()() if lo * (1 - 1e-9) <= t <= hi * (1 + 1e-9)]
+    formatter = axis_obj.get_major_formatter()
+    formatter.set_locs(ticks)
+    shown = (ax.xaxis._major_tick_kw.get("label1On", True) if name == "x"
+             else ax.yaxis._major_tick_kw.get("label1On", True))
+    return int(shown) * int(np.sum([bool(formatter(t, i)) for i, t in enumerate(ticks)]))
+
+
+def _grey(colour) -> float | None:
+    """The grey level of ``colour`` (0 black .. 1 white), or None when it has a hue."""
+    from matplotlib.colors import to_rgb
+
+    r, g, b = to_rgb(colour)
+    return r if abs(r - g) < 1e-6 and abs(g - b) < 1e-6 else None
+
+
+def _distinct_greys(ax) -> dict:
+    """Lines of ``ax`` that share a line style and marker and differ only in their shade of grey get distinct
+    line styles (a shade alone does not survive printing or a reader's eyes); return label -> new style."""
+    groups: dict = {}
+    for line in ax.get_lines():
+        if _grey(line.get_color()) is not None and line.get_label() and not line.get_label().startswith("_"):
+            groups.setdefault((line.get_linestyle(), line.get_marker()), []).append(line)
+    used = {line.get_linestyle() for line in ax.get_lines()}
+    changed = {}
+    for (style, _), lines in groups.items():
+        shades = {_grey(line.get_color()) for line in lines}
+        if len(shades) < 2:
+            continue
+        spare = [s for s in _DISTINCT_STYLES if s not in used]
+        for line in lines[1:]:
+            if spare:
+                line.set_linestyle(spare.pop(0))
+                used.add(line.get_linestyle())
+                changed[line.get_label()] = line.get_linestyle()
+    return changed
+
+
+def _restyle_legends(fig, changed: dict) -> None:
+    """Legend entries of lines restyled by :func:`_distinct_greys` take the new style (legends hold copies)."""
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+    for legend in legends:
+        for handle, text in zip(legend.legend_handles, legend.texts, strict=False):
+            if text.get_text() in changed and hasattr(handle, "set_linestyle"):
+                handle.set_linestyle(changed[text.get_text()])
+
+
 def finish(figures: dict) -> dict:
     """Make every figure of ``{stem: figure}`` follow the style; return it.
 
-    Log axes not given explicit ticks (:func:`value_ticks`) get non-overlapping labels, and no text is
-    smaller than ``MIN_FONT``.
+    Log axes not given explicit ticks (:func:`value_ticks`) get non-overlapping labels, at least
+    :data:`MIN_LOG_LABELS` of them, on every panel (also panels sharing an axis); lines that differ
+    only in a shade of grey get distinct line styles; no text is smaller than ``MIN_FONT``.
     """
     from matplotlib.text import Text
     from matplotlib.ticker import FixedLocator
 
     for fig in figures.values():
+        changed, relabelled = {}, False
         for ax in fig.axes:
             for name in ("x", "y"):
                 axis_obj = ax.xaxis if name == "x" else ax.yaxis
                 scale = ax.get_xscale() if name == "x" else ax.get_yscale()
                 if scale == "log" and not isinstance(axis_obj.get_major_locator(), FixedLocator):
                     _format_log_axis(ax, name, numticks=4 if ax.get_position().width < 0.3 else 6)
+                shared = (ax.get_shared_x_axes() if name == "x" else ax.get_shared_y_axes()).get_siblings(ax)
+                labels = axis_obj._major_tick_kw
+                if scale == "log" and len(shared) > 1 and not labels.get("label2On", False):
+                    # a panel sharing this axis with its neighbours shows the labels they hide
+                    relabelled |= name == "y" and not labels.get("label1On", True)
+                    ax.tick_params(axis=name, **{"labelbottom" if name == "x" else "labelleft": True})
+                    if _labelled_ticks(ax, name) < MIN_LOG_LABELS:
+                        _short_log_axis(ax, name)
+            changed.update(_distinct_greys(ax))
             ax.tick_params(labelsize=MIN_FONT)
+        _restyle_legends(fig, changed)
+        engine = fig.get_layout_engine()
+        if relabelled and (engine is None or engine.adjust_compatible):  # room for the labels just shown
+            fig.subplots_adjust(wspace=fig.subplotpars.wspace + 0.25)
         for text in fig.findobj(Text):
             if text.get_fontsize() < MIN_FONT:
                 text.set_fontsize(MIN_FONT)

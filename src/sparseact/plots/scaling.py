@@ -20,6 +20,31 @@ CAPTIONS = {
 }
 
 
+#: Longest row label of the exponents heatmap, in characters.
+LABEL_WIDTH = 52
+
+
+def formula_label(name: str) -> str:
+    """What a formula of :mod:`sparseact.bounds` is, as a reader names it: the first line of its docstring
+    (e.g. "Proof of Lemma 9: the bound on term (U)."), not the function's name."""
+    import textwrap
+
+    from sparseact import bounds
+
+    doc = getattr(getattr(bounds, name, None), "__doc__", None)
+    if not doc:
+        return name
+    return textwrap.shorten(doc.strip().splitlines()[0].replace("``", "").rstrip("."), LABEL_WIDTH, placeholder=" ...")
+
+
+def _power_of_ten(value: float) -> str:
+    """``10^k`` as mathtext when ``value`` is a power of ten, else ``value`` with ``:g``."""
+    import math
+
+    exponent = round(math.log10(value)) if value > 0 else None
+    return f"$10^{{{exponent}}}$" if exponent is not None and math.isclose(value, 10.0**exponent) else f"{value:g}"
+
+
 def figures(tables: dict) -> dict:
     import seaborn as sns
 
@@ -41,8 +66,9 @@ def figures(tables: dict) -> dict:
         ax.set_xlabel("")
         ax.set_ylabel("")
         ax.tick_params(axis="y", rotation=0)
+        ax.set_yticklabels([formula_label(t.get_text()) for t in ax.get_yticklabels()])
     axes[-1, 0].set_xlabel("scale t (exponent measured over [t, 10 t])")
-    axes[-1, 0].set_xticklabels([f"{float(t.get_text()):g}" for t in axes[-1, 0].get_xticklabels()])
+    axes[-1, 0].set_xticklabels([_power_of_ten(float(t.get_text())) for t in axes[-1, 0].get_xticklabels()])
     fig.colorbar(axes[0, 0].collections[0], ax=axes[:, 0], label="exponent - expected", fraction=0.05, pad=0.02)
     sign = tables["sign_ambiguity"]
     fig2, ax = plt.subplots(figsize=(SINGLE_WIDTH, 3.2))

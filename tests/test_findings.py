@@ -1,0 +1,77 @@
+"""findings.md and README's block from the statements engine's tables (fixtures made here, never results/)."""
+
+import re
+
+import pytest
+from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from sparseact.findings import findings_markdown, load_results, markdown_math, readable, readme_block
+from sparseact.ledger import FINDING_DEFINITIONS, FINDINGS
+from sparseact.mathtext import tex_to_mathml
+
+MATH = re.compile(r"(?<![\\$])\$([^$]+?)(?<![\\$])\$")
+
+
+def test_every_class_of_findings_is_defined():
+    assert tuple(FINDING_DEFINITIONS) == FINDINGS and all(FINDING_DEFINITIONS.values())
+
+
+def test_findings_open_with_the_headline_then_errata_by_cause_tightness_and_open_statements(result_tables):
+    text = findings_markdown(result_tables)
+    order = ["## Headline results", "| **Theorem 1**", "**Classes of errata.**", "## Errata by root cause",
+             "### statement-error (1)", "### typo (1)", "## Tightness", "## Open statements (1)"]
+    assert [text.index(h) for h in order] == sorted(text.index(h) for h in order)
+    assert "fails as stated (statement-error)" in text and "holds on range ($n \\le 20$)" in text
+    assert "n=6, s=1: Pr = 0.3125" in text and "the bound is 0 but a neuron flips" in text  # the certificate's
+    assert "verified by `x/a-corrected`: **PASS**" in text and "none proposed" in text
+    assert "[a-printed](certificates/x/a-printed.json)" in text and "(#erratum-x-a-printed)" in text
+    assert "majority: $10^{6}$" in text and "0.3333" in text  # numbers for reading
+    for literal in ("True", "False", "nan", "1e+06"):
+        assert literal not in text
+
+
+def test_readme_block_is_the_counts_and_the_headline_table(result_tables):
+    block = readme_block(result_tables)
+    assert block.startswith("Of the paper's 4 quantitative statements we track: 1 proved, 1 holds on range")
+    assert "(results/findings.md#erratum-x-a-printed)" in block and "Nothing: it holds as printed." in block
+    assert len(block.splitlines()) < 12
+
+
+def test_readable_numbers():
+    assert [readable(v) for v in ("True", "nan", "1e+06", "0.333333", "12", "2.5e-07", "word")] == \
+        ["yes", "", "$10^{6}$", "0.3333", "12", "$2.5 \\times 10^{-7}$", "word"]
+
+
+def _rendered_math(markdown: str) -> list[str]:
+    """The TeX of every math span as a GitHub-flavoured renderer that knows ``$...$`` math hands it to the typesetter."""
+    tokens = MarkdownIt("gfm-like", {"linkify": False}).use(dollarmath_plugin, double_inline=True).parse(markdown)
+    spans = []
+    for token in tokens:
+        for child in token.children or []:
+            if child.type == "math_inline":
+                spans.append(child.content)
+    return spans
+
+
+@pytest.mark.parametrize("writer", [findings_markdown, readme_block])
+def test_math_survives_a_code_hosts_markdown_renderer(result_tables, writer):
+    text = writer(result_tables)
+    source = [m.group(1) for m in MATH.finditer(text)]
+    assert source and _rendered_math(text) == source  # every formula reaches the typesetter whole
+    html = MarkdownIt("gfm-like", {"linkify": False}).render(text)  # a renderer that does not know math: braces and bars survive
+    assert sorted(MATH.findall(re.sub(r"<[^>]+>", "", html.replace("&amp;", "&")))) == sorted(source)
+    for tex in source:
+        assert "\\{" not in tex and "|" not in tex, tex
+        tex_to_mathml(tex)
+
+
+def test_markdown_math_rewrites_braces_and_bars():
+    assert markdown_math(r"a | $\{x\} \le \|w\|$") == r"a \| $\lbrace x\rbrace \le \Vert w\Vert $"
+    assert markdown_math(r"$\{x\}$", in_table=False) == r"$\lbrace x\rbrace $"
+
+
+def test_load_results_reads_every_table(result_tables):
+    results = load_results(result_tables)
+    assert (len(results.statements), len(results.headline), len(results.errata), len(results.tightness),
+            len(results.ledger)) == (4, 2, 2, 1, 3)
