@@ -473,7 +473,7 @@ def _tightness(summary, sign, constant):
     cor = summary[(summary["formula"] == "theorem17_covariant_sample_complexity") & (summary["transform"] == "output")]
     top = sign.loc[sign["lam"].idxmax()]
     return pd.DataFrame([dict(
-        bound="theorem17", paper_ref="Theorem 17",
+        bound="Theorem 17: sample complexity m(eps, delta)", paper_ref="Theorem 17",
         printed=r"$O\left(\frac{(WR+B)^2 ksn \log(\frac{k(R+B)}{\varepsilon}) + \log(\frac{1}{\delta})}"
                 r"{\varepsilon^2}\right)$",
         proved=r"$\frac{C_{\mathcal{H}}^2 (WR+B)^2 ksn \log(\frac{k(R+B)}{\varepsilon}) + C_{\mathcal{H}}^4 "
