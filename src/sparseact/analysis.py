@@ -85,54 +85,66 @@ def _pair_masks(h: int) -> tuple[list[int], list[int]]:
     return low, [j + h for j in low]
 
 
-@intrinsic
-def _stages_to_64(typingctx, a, i):
-    """Stages h = 1, 2, ..., 32 of ``a[i:i+64]`` in registers (eight 8-lane vectors).
+def _register_stages(vectors: int):
+    """An intrinsic running stages h = 1, 2, ... < 8 * vectors of ``a[i : i + 8 * vectors]`` in registers.
 
-    The stages h = 1, 2, 4 pair lanes of the same vector: for two vectors
-    ``v, w`` a shuffle gathers the lanes without bit h of both into ``A``, their
-    partners into ``B``, then ``A + B`` and ``A - B`` are shuffled back, so
-    every element gets exactly the addition of the textbook stage. The stages
-    h = 8, 16, 32 pair whole vectors. LLVM lowers the 8-lane vectors to the
-    machine's registers (AVX-512, 2 x AVX2, ...) without changing any rounding.
+    The block is ``vectors`` 8-lane vectors. The stages h = 1, 2, 4 pair lanes
+    of the same vector: for two vectors ``v, w`` a shuffle gathers the lanes
+    without bit h of both into ``A``, their partners into ``B``, then ``A + B``
+    and ``A - B`` are shuffled back, so every element gets exactly the addition
+    of the textbook stage. The stages h >= 8 pair whole vectors. LLVM lowers
+    the 8-lane vectors to the machine's registers (AVX-512, 2 x AVX2, ...)
+    without changing any rounding.
     """
-    if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" and a.dtype == types.float64):
-        return None
-    if not isinstance(i, types.Integer):
-        return None
-    sig = types.void(a, i)
 
-    def codegen(context, builder, signature, args):
-        ary = context.make_array(signature.args[0])(context, builder, args[0])
-        index = context.cast(builder, args[1], signature.args[1], types.intp)
-        base = builder.gep(ary.data, [index])
-        ptrs = [
-            builder.bitcast(builder.gep(base, [ir.Constant(ir.IntType(64), 8 * k)]), _F64X8.as_pointer())
-            for k in range(8)
-        ]
-        x = [builder.load(p, align=8) for p in ptrs]
-        for h in (1, 2, 4):
-            low, high = _pair_masks(h)
-            low = ir.Constant(_I32X8, low)
-            high = ir.Constant(_I32X8, high)
-            for k in range(0, 8, 2):
-                A = builder.shuffle_vector(x[k], x[k + 1], low)
-                B = builder.shuffle_vector(x[k], x[k + 1], high)
-                s = builder.fadd(A, B)
-                d = builder.fsub(A, B)
-                x[k] = builder.shuffle_vector(s, d, low)
-                x[k + 1] = builder.shuffle_vector(s, d, high)
-        for h in (1, 2, 4):
-            for k in range(8):
-                if not k & h:
-                    u, v = x[k], x[k + h]
-                    x[k] = builder.fadd(u, v)
-                    x[k + h] = builder.fsub(u, v)
-        for p, v in zip(ptrs, x):
-            builder.store(v, p, align=8)
-        return context.get_dummy_value()
+    def typer(typingctx, a, i):
+        if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" and a.dtype == types.float64):
+            return None
+        if not isinstance(i, types.Integer):
+            return None
+        sig = types.void(a, i)
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            ary = context.make_array(signature.args[0])(context, builder, args[0])
+            index = context.cast(builder, args[1], signature.args[1], types.intp)
+            base = builder.gep(ary.data, [index])
+            ptrs = [
+                builder.bitcast(builder.gep(base, [ir.Constant(ir.IntType(64), 8 * k)]), _F64X8.as_pointer())
+                for k in range(vectors)
+            ]
+            x = [builder.load(p, align=8) for p in ptrs]
+            for h in (1, 2, 4):
+                low, high = _pair_masks(h)
+                low = ir.Constant(_I32X8, low)
+                high = ir.Constant(_I32X8, high)
+                for k in range(0, vectors, 2):
+                    A = builder.shuffle_vector(x[k], x[k + 1], low)
+                    B = builder.shuffle_vector(x[k], x[k + 1], high)
+                    s = builder.fadd(A, B)
+                    d = builder.fsub(A, B)
+                    x[k] = builder.shuffle_vector(s, d, low)
+                    x[k + 1] = builder.shuffle_vector(s, d, high)
+            h = 1
+            while h < vectors:
+                for k in range(vectors):
+                    if not k & h:
+                        u, v = x[k], x[k + h]
+                        x[k] = builder.fadd(u, v)
+                        x[k + h] = builder.fsub(u, v)
+                h *= 2
+            for p, v in zip(ptrs, x):
+                builder.store(v, p, align=8)
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    typer.__name__ = f"_stages_to_{8 * vectors}"
+    return intrinsic(typer)
+
+
+#: Stages 1..32 of 64 elements (8 vectors) and 1..64 of 128 (16 vectors) in registers.
+_stages_to_64 = _register_stages(8)
+_stages_to_128 = _register_stages(16)
 
 
 @numba.njit(cache=True, inline="always", boundscheck=False)
@@ -211,22 +223,34 @@ def _radix8(a, start, length, h):
 
 
 @numba.njit(cache=True, boundscheck=False)
-def _stages(a, start, length, h_lo, h_hi):
+def _stages(a, start, length, h_lo, h_hi, first):
     # All stages h = h_lo, 2 h_lo, ... < h_hi over a[start:start+length]
-    # (length is a multiple of h_hi; h_lo, h_hi are powers of two). The
-    # in-L1 stages h = 64 and 512 get constant strides (literal arguments of
-    # the inlined radix-8), which LLVM vectorises without runtime checks.
+    # (length is a multiple of h_hi; h_lo, h_hi are powers of two). From
+    # h = 1 the first 6 (first = 64) or 7 (first = 128) stages run in
+    # registers; the next in-cache stages get constant strides (literal
+    # arguments of the inlined radix-8), which LLVM vectorises without
+    # runtime checks.
     h = h_lo
+    if h == 1 and first == 128 and h_hi >= 128:
+        for i in range(start, start + length, 128):
+            _stages_to_128(a, i)
+        h = 128
+        if h_hi >= 1024:
+            _radix8(a, start, length, 128)
+            h = 1024
+        if h_hi >= 8192:
+            _radix8(a, start, length, 1024)
+            h = 8192
     if h == 1 and h_hi >= 64:
         for i in range(start, start + length, 64):
             _stages_to_64(a, i)
         h = 64
-    if h == 64 and h_hi >= 512:
-        _radix8(a, start, length, 64)
-        h = 512
-    if h == 512 and h_hi >= 4096:
-        _radix8(a, start, length, 512)
-        h = 4096
+        if h_hi >= 512:
+            _radix8(a, start, length, 64)
+            h = 512
+        if h_hi >= 4096:
+            _radix8(a, start, length, 512)
+            h = 4096
     while h < h_hi:
         if 8 * h <= h_hi:
             _radix8(a, start, length, h)
@@ -246,7 +270,9 @@ def _fwht_into(src, out, block_bits):
     Depth first, in one sweep over the blocks of ``B = 2**block_bits``
     elements: copy a block from ``src`` to ``out`` and run every stage
     ``h < B`` on it while it sits in L1 (stages 1..32 in vector registers,
-    then radix 8). Above the block, the stages come in groups (radix 2 or 4
+    then radix 8; with ``block_bits = 12`` and ``n = 13 + 3k`` the block is
+    ``2**13`` and stages 1..64 run in registers, so that no radix-2 or -4
+    remainder is left). Above the block, the stages come in groups (radix 2 or 4
     for the remainder first, then radix 8): as soon as the last block of a
     span of ``B * 2**g`` elements is done, that group's stages run over the
     span, which is still in L1, L2 or L3 for all but the largest spans. Each
@@ -270,6 +296,11 @@ def _fwht_into(src, out, block_bits):
     while (1 << n) < N:
         n += 1
     bb = min(block_bits, n)
+    first = 64
+    if block_bits == 12 and n >= 13 and (n - 13) % 3 == 0:
+        # 13 = 7 + 3 + 3 in-block stages leave a multiple of 3 above the block.
+        bb = 13
+        first = 128
     B = 1 << bb
     same = src.ctypes.data == out.ctypes.data
     # Stage groups above the block: the remainder (1 or 2 stages) first, then
@@ -290,7 +321,7 @@ def _fwht_into(src, out, block_bits):
             q = src[s : s + B]
             for t in range(B):
                 d[t] = q[t]
-        _stages(out, s, B, 1, B)
+        _stages(out, s, B, 1, B, first)
         x = out[s]
         finite &= x - x == 0.0
         end = s + B
