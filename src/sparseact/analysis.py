@@ -397,10 +397,16 @@ def _not_finite(name: str) -> str:
 
 
 def _transform(src: np.ndarray, out: np.ndarray, name: str = "values") -> np.ndarray:
-    # The WHT of a C-contiguous float64 table whose finiteness is checked by
-    # the kernel (see _fwht_into: False means a NaN or inf in src, or overflow).
-    if not _fwht_into(src, out, _BLOCK_BITS):
-        if out.ctypes.data == src.ctypes.data:
+    # The WHT of a C-contiguous float64 table into out (src itself, or a
+    # separate array), its finiteness checked by the kernel (see _fwht_into:
+    # False means a NaN or inf in the table, or overflow). Out of place the
+    # table is first copied with numpy, which is faster than the kernel's
+    # fused copy into freshly allocated pages.
+    in_place = out.ctypes.data == src.ctypes.data
+    if not in_place:
+        np.copyto(out, src)
+    if not _fwht_into(out, out, _BLOCK_BITS):
+        if in_place:
             raise ValueError(_not_finite(name)[:-1] + ", or so large that the transform overflows)")
         if not np.isfinite(src).all():
             raise ValueError(_not_finite(name))
@@ -433,9 +439,9 @@ def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
     ``out[T] = sum_j values[j] * (-1)**popcount(T & j)``, i.e. with the
     hypercube order of :mod:`sparseact.cube`, ``out[T] = 2**n fhat(T)``.
 
-    The transform runs in a cache-blocked, depth-first, radix-8 numba kernel
-    (the copy to ``out`` and the check for NaN and inf are fused into its first
-    pass). It performs exactly the additions of the textbook iterative
+    The transform runs in place (on ``out``, after a copy of ``values`` unless
+    ``out`` is ``values``) in a cache-blocked, depth-first, radix-8 numba
+    kernel, with the check for NaN and inf fused into its first pass. It performs exactly the additions of the textbook iterative
     butterfly (stages ``h = 1, 2, 4, ...``), so results are deterministic and
     bitwise reproducible, whatever the CPU's vector width.
 
@@ -529,8 +535,8 @@ def walsh_coefficients(values) -> np.ndarray:
 
 def _coefficients(src: np.ndarray, n: int) -> np.ndarray:
     # fhat for an already validated C-contiguous float64 table.
-    out = np.empty_like(src)
-    _fwht_into(src, out, _BLOCK_BITS)
+    out = src.copy()
+    _fwht_into(out, out, _BLOCK_BITS)
     out *= 2.0**-n
     return out
 
