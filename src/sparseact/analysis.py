@@ -271,8 +271,8 @@ def _fwht_into(src, out, block_bits):
     elements: copy a block from ``src`` to ``out`` and run every stage
     ``h < B`` on it while it sits in L1 (stages 1..32 in vector registers,
     then radix 8; with ``block_bits = 12`` and ``n = 13 + 3k`` the block is
-    ``2**13`` and stages 1..64 run in registers, so that no radix-2 or -4
-    remainder is left). Above the block, the stages come in groups (radix 2 or 4
+    ``2**13``, in L2, and stages 1..64 run in registers, so that no radix-2
+    or -4 remainder is left). Above the block, the stages come in groups (radix 2 or 4
     for the remainder first, then radix 8): as soon as the last block of a
     span of ``B * 2**g`` elements is done, that group's stages run over the
     span, which is still in L1, L2 or L3 for all but the largest spans. Each
