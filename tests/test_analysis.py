@@ -347,6 +347,23 @@ def test_fourier_tail_consistency(v, d):
     assert float(np.mean((v - approx) ** 2)) == pytest.approx(tail, rel=1e-9, abs=1e-11)
 
 
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 12, 13, 15])
+def test_influences_exact_on_sign_tables_and_spectral(n):
+    # ±1 tables: every partial sum is an integer multiple of 4**-n, so the
+    # spectral influences equal the direct ones bitwise; real tables agree
+    # with sum_{T ni i} fhat(T)^2 summed by numpy, and repeat bit for bit.
+    rng = np.random.default_rng(500 + n)
+    s = np.where(rng.standard_normal(1 << n) > 0.3, 1.0, -1.0)
+    direct = np.array([np.mean((s - s[np.arange(s.size) ^ (1 << i)]) ** 2) / 4 for i in range(n)])
+    np.testing.assert_array_equal(influences(s), direct)
+    v = rng.standard_normal(1 << n)
+    c = walsh_coefficients(v)
+    T = np.arange(v.size)
+    spectral = np.array([np.sum(c[(T >> i) & 1 == 1] ** 2) for i in range(n)])
+    np.testing.assert_allclose(influences(v), spectral, rtol=1e-13)
+    np.testing.assert_array_equal(influences(v), influences(v.copy()))
+
+
 @settings(max_examples=60, deadline=None)
 @given(v=real_tables)
 def test_average_sensitivity_identity(v):
