@@ -483,10 +483,16 @@ def corrected_statements(statements: pd.DataFrame, ledger: pd.DataFrame) -> pd.D
         rows.append(dict(statement_id=sid, paper_ref=entries[sid]["paper_ref"], **{"class": table.loc[sid, "class"]},
                          printed=entries[sid]["statement"], corrected=correction["text"],
                          verified_by="; ".join(correction["verified_by"]),
-                         verified="; ".join(verdicts.get(p, "proved statement" if p in table.index else "?")
-                                            if premise_kind(p) == "check" else table.loc[p, "status"]
-                                            for p in correction["verified_by"])))
+                         verified="; ".join(_premise_state(p, verdicts, table) for p in correction["verified_by"])))
     return pd.DataFrame(rows, columns=CORRECTED_COLUMNS)
+
+
+def _premise_state(identifier: str, verdicts: Mapping[str, str], table: pd.DataFrame) -> str:
+    """What a correction's premise is: a check's verdict, a statement's status, or ``cited`` for a fact."""
+    kind = premise_kind(identifier)
+    if kind == "check":
+        return verdicts.get(identifier, "not in the ledger")
+    return "cited" if kind == "fact" else table.loc[identifier, "status"]
 
 
 def corrected_markdown(corrected: pd.DataFrame) -> str:
