@@ -36,9 +36,10 @@ localrules:
 rule all:
     default_target: True
     input:
-        "results/ledger.csv",
-        "results/ledger.md",
-        "results/report/index.html",
-        "results/report/screenshot-index.png",
-        f"results/report/screenshot-{SCREENSHOT_CLAIM}.png",
+        in_results("kernels.txt"),
+        in_results("ledger.csv"),
+        in_results("ledger.md"),
+        in_results("report/index.html"),
+        in_results("report/screenshot-index.png"),
+        in_results(f"report/screenshot-{SCREENSHOT_CLAIM}.png"),
         claim_reports(),

@@ -25,6 +25,27 @@ for _variable, _value in portable_cpu_environment().items():
 #: Conda environment for every rule (pip users run without --sdm conda).
 ENV = "../../environment.yml"
 
+#: Output directories (config keys results_dir, figures_dir, logs_dir): the full run writes
+#: results/, figures/, logs/; config/quick.yaml writes under results/quick/, so it never
+#: overwrites the committed full-run results.
+RESULTS = config["results_dir"]
+FIGURES = config["figures_dir"]
+LOGS = config["logs_dir"]
+
+
+def in_results(path):
+    """``path`` (wildcards allowed) inside the results directory."""
+    return f"{RESULTS}/{path}"
+
+
+def in_figures(path):
+    return f"{FIGURES}/{path}"
+
+
+def in_logs(path):
+    return f"{LOGS}/{path}"
+
+
 #: Every claim module of sparseact.claims; each has a config block claims.<id>.
 CLAIMS = list(claim_ids())
 
@@ -111,25 +132,26 @@ def kernel_sources(wildcards):
 
 def run_files(wildcards):
     return expand(
-        "results/runs/{claim}/{shard}.json",
+        in_results("runs/{claim}/{shard}.json"),
         claim=wildcards.claim,
         shard=shards(wildcards.claim),
     )
 
 
 def claim_results():
-    return expand("results/claims/{claim}.json", claim=CLAIMS)
+    return expand(in_results("claims/{claim}.json"), claim=CLAIMS)
 
 
 def claim_reports():
-    return expand("results/reports/{claim}.html", claim=CLAIMS)
+    return expand(in_results("reports/{claim}.html"), claim=CLAIMS)
 
 
 def benchmark_files():
-    files = expand("results/benchmarks/assemble/{claim}.tsv", claim=CLAIMS)
+    files = expand(in_results("benchmarks/assemble/{claim}.tsv"), claim=CLAIMS)
     for claim in CLAIMS:
         for stage in ("data", "runs"):
             files += expand(
-                f"results/benchmarks/{stage}/{claim}/{{shard}}.tsv", shard=shards(claim)
+                in_results(f"benchmarks/{stage}/{claim}/{{shard}}.tsv"),
+                shard=shards(claim),
             )
     return files

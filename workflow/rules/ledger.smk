@@ -6,20 +6,23 @@ rule ledger:
         claim_results(),
     output:
         csv=report(
-            "results/ledger.csv", caption="../report/ledger.rst", category="Ledger"
+            in_results("ledger.csv"), caption="../report/ledger.rst", category="Ledger"
         ),
-        markdown="results/ledger.md",
+        markdown=in_results("ledger.md"),
         statements=report(
-            "results/statements.csv",
+            in_results("statements.csv"),
             caption="../report/statements.rst",
             category="Ledger",
         ),
-        statements_markdown="results/statements.md",
-        findings="results/findings.md",
-        certificates=directory("results/certificates"),
+        statements_markdown=in_results("statements.md"),
+        findings=in_results("findings.md"),
+        certificates=directory(in_results("certificates")),
     log:
-        "logs/ledger.log",
+        in_logs("ledger.log"),
     conda:
         ENV
+    params:
+        # the directory of the ledger file (the results directory)
+        out_dir=lambda wildcards, output: os.path.dirname(output.csv),
     shell:
-        "python -m sparseact.cli ledger {input} --out-dir results > {log} 2>&1"
+        "python -m sparseact.cli ledger {input} --out-dir {params.out_dir} > {log} 2>&1"

@@ -5,23 +5,23 @@
 
 rule report:
     input:
-        ledger="results/ledger.csv",
-        statements="results/statements.csv",
+        ledger=in_results("ledger.csv"),
+        statements=in_results("statements.csv"),
         results=claim_results(),
         benchmarks=benchmark_files(),
         pages=claim_reports(),
-        claim_page=f"results/reports/{SCREENSHOT_CLAIM}.html",
+        claim_page=in_results(f"reports/{SCREENSHOT_CLAIM}.html"),
     output:
         index=report(
-            "results/report/index.html",
+            in_results("report/index.html"),
             caption="../report/verification.rst",
             category="Verification report",
         ),
-        timings="results/report/timings.html",
-        screenshot_index="results/report/screenshot-index.png",
-        screenshot_claim=f"results/report/screenshot-{SCREENSHOT_CLAIM}.png",
+        timings=in_results("report/timings.html"),
+        screenshot_index=in_results("report/screenshot-index.png"),
+        screenshot_claim=in_results(f"report/screenshot-{SCREENSHOT_CLAIM}.png"),
     log:
-        "logs/report.log",
+        in_logs("report.log"),
     conda:
         ENV
     shell:
