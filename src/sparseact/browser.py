@@ -154,6 +154,9 @@ class Browser:
         try:
             self._proc = subprocess.Popen(
                 [self.binary, *CHROMIUM_FLAGS, f"--user-data-dir={self._profile.name}", "about:blank"],
+                # Chromium's crash database and caches follow XDG_*: into the profile too, not the user's home
+                env={**os.environ, "XDG_CONFIG_HOME": f"{self._profile.name}/config",
+                     "XDG_CACHE_HOME": f"{self._profile.name}/cache"},
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 preexec_fn=as_fds_3_and_4, close_fds=False)
         finally:
