@@ -462,12 +462,16 @@ def write_certificates(records: Iterable[ClaimRecord], directory: str | Path = "
     for record in records:
         if record.certificate:
             path = Path(directory) / f"{record.check_id}.json"
-            atomic_write_json(path, dict(check_id=record.check_id, statement_id=record.statement_id,
-                                         paper_ref=record.paper_ref, statement=record.statement,
-                                         finding=record.finding, counterexample=record.counterexample,
-                                         certificate=record.certificate))
+            atomic_write_json(path, certificate_document(record))
             paths.append(str(path))
     return paths
+
+
+def certificate_document(record: ClaimRecord) -> dict:
+    """The content of a FAIL's certificate file: the check, the statement it refutes, and the certificate."""
+    return dict(check_id=record.check_id, statement_id=record.statement_id, paper_ref=record.paper_ref,
+                statement=record.statement, finding=record.finding, counterexample=record.counterexample,
+                certificate=record.certificate)
 
 
 def write_ledger(records: Sequence[ClaimRecord], csv_path: str | Path, md_path: str | Path,

@@ -389,6 +389,137 @@ def _claim21_tail(c: dict) -> Sides:
     return Sides(evaluate_quantity(lhs), 2 * ns / (1 - rho**d), {"d": d, "rho": rho, "ns": ns})
 
 
+def _claim21_tail_in_range(c: dict) -> Sides:
+    sides = _claim21_tail(c)
+    if not 0 <= sides.variables["rho"] < 1:
+        raise Refused(f"rho = {sides.variables['rho']!r} is outside the statement's range [0, 1)")
+    variables = sides.variables
+    return Sides(sides.lhs, float(bounds.claim21_tail_bound(variables["ns"], variables["rho"], variables["d"])),
+                 variables)
+
+
+def _appendix_a_computes(c: dict) -> Sides:
+    """F(x, y) = sigma(<w_x, y>): the row w_x of the neuron that x (the first b = log2 s coordinates) selects."""
+    lhs = _spec(c, "lhs", "value")
+    u, W, _ = _network(lhs["function"]["network"])
+    b = u.size.bit_length() - 1
+    x = _signs(lhs["x"], "x")
+    if u.size != 1 << b or len(x) != W.shape[1] or len(x) <= b:
+        raise Refused("the network is not Appendix A's F: 2^b neurons on b + q coordinates")
+    w = W[sum(((1 - v) // 2) << i for i, v in enumerate(x[:b])), b:]
+    y = x[b:]
+    return Sides(evaluate_quantity(lhs), max(float(w @ np.asarray(y, dtype=float)), 0.0),
+                 {"w": w.tolist(), "y": y, "q": len(y)})
+
+
+def index_b(z: list[int]) -> tuple[int, float]:
+    """``b`` with ``len(z) = b + 2^b`` and ``Index_b(z)`` as a 0/1 value: the address bits pick a data bit."""
+    b = next((b for b in range(1, 21) if b + 2**b == len(z)), None)
+    if b is None:
+        raise Refused(f"the input has {len(z)} coordinates, not b + 2^b for any b <= 20")
+    return b, (z[b + sum(2**i for i in range(b) if z[i] < 0)] + 1) / 2
+
+
+def _section1_index_computes(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "value")
+    z = _signs(lhs["x"], "z")
+    b, index = index_b(z)
+    return Sides(evaluate_quantity(lhs), index, {"z": z, "b": b})
+
+
+def _section1_index_sparsity(c: dict) -> Sides:
+    """Index_b's network in H_{b+2^b, 2^b, 1}: at most one active neuron at z, and at most 2^b neurons."""
+    if isinstance(c["lhs"], dict) and c["lhs"].get("quantity") == "active_count":
+        return Sides(evaluate_quantity(c["lhs"]), 1.0, {"k": 1})
+    u = _parameter(c, "lhs", "u")
+    b = _integer(_parameter(c, "rhs", "b"), "b", 1, 20)
+    if not isinstance(u, list) or len(u) > MAX_NEURONS:
+        raise Refused(f"parameter u must be the output weights of at most {MAX_NEURONS} neurons")
+    return Sides(float(len(u)), float(2**b), {"u": u, "b": b})
+
+
+def _lwr_network(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "value")
+    q = _integer(_parameter(c, "rhs", "q"), "q", 2, 2**10)
+    p = _integer(_parameter(c, "rhs", "p"), "p", 2, q)
+    w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
+    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
+            and all(isinstance(v, int) and 0 <= v < q for v in w + y)):
+        raise Refused("parameters w and y must be vectors of the same length m in Z_q^m")
+    value = float((sum(wi * yi for wi, yi in zip(w, y)) % q) % p)
+    return Sides(evaluate_quantity(lhs), value, {"w": w, "y": y, "m": len(w), "q": q, "p": p})
+
+
+def _parity_corrected_network(c: dict) -> Sides:
+    S, y = _parity_instance(c, "rhs")
+    lhs = _spec(c, "lhs", "value")
+    if not np.array_equal(np.asarray(lhs["x"], dtype=float), _lift(y)):
+        raise Refused("lhs's point is not x(y)")
+    return Sides(evaluate_quantity(lhs), _parity(S, y), {"S": S, "y": y})
+
+
+def _formula_network(c: dict, side: str) -> dict:
+    """The network ``u, W, b`` a formula side gives as its variables (Theorem 13's certificates spell h out)."""
+    network = {key: _parameter(c, side, key) for key in ("u", "W", "b")}
+    _network(network)
+    return network
+
+
+def _junta_value(T: list, V: list[int], x: list[int]) -> float:
+    """``f(x) = T[j]`` with ``j = sum_t 2^t (1 - x_{V_t}) / 2``: the junta with truth table ``T`` on variables ``V``."""
+    return float(T[sum(((1 - x[v]) // 2) << t for t, v in enumerate(V))])
+
+
+def _junta_instance(c: dict, side: str) -> tuple[list[int], list[int]]:
+    x = _signs(_parameter(c, side, "x"), "x")
+    V = _parameter(c, side, "V")
+    if not isinstance(V, list) or len(set(V)) != len(V) or len(V) > 20 or \
+            not all(isinstance(v, int) and 0 <= v < len(x) for v in V):
+        raise Refused("parameter V must be distinct coordinates of x (at most 20)")
+    return x, V
+
+
+def _junta_computes(c: dict) -> Sides:
+    network = _formula_network(c, "lhs")
+    x, V = _junta_instance(c, "rhs")
+    T = _parameter(c, "rhs", "T")
+    if not isinstance(T, list) or len(T) != 2 ** len(V):
+        raise Refused("parameter T must be the junta's truth table, 2^p entries")
+    u, W, b = _network(network)
+    h = float(np.maximum(W @ np.asarray(x, dtype=float) - b, 0.0) @ u)
+    variables = {**network, "x": x, "n": len(x), "len_u": u.size, "T": T, "V": V, "p": len(V)}
+    return Sides(h, _junta_value(T, V, x), variables)
+
+
+def _junta_indicator(c: dict) -> Sides:
+    x, V = _junta_instance(c, "rhs")
+    w, threshold = _parameter(c, "lhs", "w"), _number(_parameter(c, "lhs", "c"), "c")
+    if not isinstance(w, list) or len(w) != len(x):
+        raise Refused("parameter w must be a neuron's weights, one per coordinate of x")
+    value = max(float(np.dot(w, x)) - threshold, 0.0)
+    indicator = float(all(x[i] == w[i] for i in V))
+    return Sides(value, indicator, {"w": w, "x": x, "c": threshold, "n": len(x), "V": V})
+
+
+def _junta_sparsity(c: dict) -> Sides:
+    return Sides(evaluate_quantity(_spec(c, "lhs", "active_count")), 1.0, {})
+
+
+def _junta_scale(c: dict) -> Sides:
+    """W and B of Definition 2 of the network against the levels of H_{n,s,1}^{sqrt(p),p} and of the theorem's
+    sqrt(log2 s), log2 s: the recorded sides name which of the four comparisons the certificate makes."""
+    network = _formula_network(c, "lhs")
+    p = _integer(_parameter(c, "rhs", "p"), "p", 1, 20)
+    s = _integer(_parameter(c, "rhs", "s"), "s", 1, MAX_NEURONS)
+    _, _, _, W, B = _network_sizes(network)
+    levels = [(W, math.sqrt(p)), (B, float(p)), (W, math.sqrt(math.log2(s))), (B, math.log2(s))]
+    recorded = (c["lhs_value"], c["rhs_value"])
+    for value, limit in levels:
+        if _same(recorded[0], value) and _same(recorded[1], limit):
+            return Sides(value, limit, {**network, "p": p, "s": s})
+    raise Refused("the recorded sides are none of W <= sqrt(p), B <= p, W <= sqrt(log2 s), B <= log2 s of the network")
+
+
 def _eq17_printed(c: dict) -> Sides:
     lhs = _spec(c, "lhs", "noise_sensitivity")
     rho = _number(lhs["rho"], "rho", -1.0, 1.0 - 1e-12)
@@ -583,6 +714,35 @@ STATEMENTS: dict[str, Statement] = {
     "lemma10/claim21-tail-negative-rho": Statement(
         "claim2.1-tail", "<=", "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) (Claim 2.1, no range of rho)",
         _claim21_tail),
+    "appendixA/sparse-sqrt-q-corrected": Statement(
+        "appendixA-sqrt-q", "<=", "with Gamma = sqrt(q) and ||w_alpha||_2 <= 1, F is 1-sparse on all inputs",
+        _appendix_a_sparsity),
+    "appendixA/computes": Statement(
+        "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A)", _appendix_a_computes),
+    "lemma10/claim21-tail": Statement(
+        "claim2.1-tail", "<=", "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d), rho in [0, 1), d >= 1 (Claim 2.1)",
+        _claim21_tail_in_range),
+    "section1_index/computes": Statement(
+        "section1-index", "==", "Index_b(z) = sum_alpha sigma(<w_alpha, z> - b + 1/2) (Section 1)",
+        _section1_index_computes),
+    "section1_index/sparsity": Statement(
+        "section1-index", "<=", "Index_b's network is in H_{b+2^b, 2^b, 1} (Section 1)", _section1_index_sparsity),
+    "section4_lwr/network": Statement(
+        "section4-lwr-class", "==", "f_w(y) = F_w(x(y)), f_w(y) = (<w, y> mod q) mod p (Section 4)", _lwr_network),
+    "section4_parity/network-corrected": Statement(
+        "section4-parity-network", "==", "the parity on S is h(x(y)) for the corrected network h (Section 4)",
+        _parity_corrected_network),
+    "theorem13/junta-computes": Statement(
+        "theorem13-proof", "==", "the proof's network h equals the p-junta f (proof of Theorem 13)", _junta_computes),
+    "theorem13/junta-indicator": Statement(
+        "theorem13-proof", "==", "sigma(<w_j, x> - b_j) = 1{x_i = w_ji for all i in V} (proof of Theorem 13)",
+        _junta_indicator),
+    "theorem13/junta-sparsity": Statement(
+        "theorem13-proof", "<=", "at most one neuron of the proof's network is active (proof of Theorem 13)",
+        _junta_sparsity),
+    "theorem13/junta-scale": Statement(
+        "theorem13-proof", "<=", "the proof's network lies in H_{n,s,1}^{sqrt(p),p} (proof of Theorem 13)",
+        _junta_scale),
     "lemma10/eq17-printed": Statement(
         "eq17", "==", "NS_rho(h) = E[(h(x) - h(y))^2], y ~ N_rho(x) (eq. (17))", _eq17_printed),
     "lemma10/eq17-coupling": Statement(
