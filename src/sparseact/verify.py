@@ -868,7 +868,8 @@ def verify_certificate(document: dict) -> Verification:
         if not math.isfinite(value):
             problems.append(f"{side} recomputes to {value}")
         elif not _same(recorded, value):
-            problems.append(f"{side} recomputes to {value:.12g}, recorded {recorded!r}")
+            shown = f"{recorded:.12g}" if isinstance(recorded, int | float) else repr(recorded)
+            problems.append(f"{side} recomputes to {value:.12g}, recorded {shown}")
     if not problems and not violated(statement.relation, lhs, rhs):
         problems.append(f"{lhs:.12g} {statement.relation} {rhs:.12g} holds")
     refutes = f"{statement.statement_id} ({statement.text})"
