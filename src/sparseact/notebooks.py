@@ -164,17 +164,18 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
     cwd : path
         Working directory of the kernel (the repository root).
     """
-    import jupytext
-    import nbformat
-    import papermill
-
-    check_kernel(kernel)
-    nb = jupytext.read(source)
-    if not any("parameters" in cell.metadata.get("tags", []) for cell in nb.cells):
-        raise ValueError(f"{source} has no cell tagged 'parameters'")
-    nb.metadata["kernelspec"] = {"name": kernel, "display_name": f"Python ({kernel})", "language": "python"}
-    nb.metadata.setdefault("language_info", {"name": "python"})
     with tempfile.TemporaryDirectory(prefix="sparseact-nb-") as tmp, _kernel_home(Path(tmp)):
+        # IPython (imported by papermill) makes its directory on import: the scratch one, set first
+        import jupytext
+        import nbformat
+        import papermill
+
+        check_kernel(kernel)
+        nb = jupytext.read(source)
+        if not any("parameters" in cell.metadata.get("tags", []) for cell in nb.cells):
+            raise ValueError(f"{source} has no cell tagged 'parameters'")
+        nb.metadata["kernelspec"] = {"name": kernel, "display_name": f"Python ({kernel})", "language": "python"}
+        nb.metadata.setdefault("language_info", {"name": "python"})
         raw = Path(tmp) / "input.ipynb"
         out = Path(tmp) / "output.ipynb"
         nbformat.write(nb, raw)

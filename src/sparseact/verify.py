@@ -1,15 +1,24 @@
 """Independent re-evaluation of FAIL certificates (``sparseact verify-certificate``).
 
-A certificate (:mod:`sparseact.certificates`) says that the paper asserts
-``lhs REL rhs`` and that an explicit instance violates it. This module recomputes
-both sides from the JSON alone, with small evaluators written directly from the
+A certificate file (:mod:`sparseact.certificates`) names a check and gives an
+explicit instance that violates the paper's statement the check tests. The
+statement is this module's, not the file's: :data:`STATEMENTS` pins, per check,
+the statement id, the relation, and a function that recomputes both sides and
+every variable of the bound (``n``, ``s``, ``k``, ``W``, ``B``, ``R``, ...) from the
+instance alone (bounds printed in :mod:`sparseact.bounds` come from there). No
+expression of the file is evaluated; a variable the file records must equal the
+recomputed one. The sides are computed with small evaluators written directly from the
 definitions in plain numpy, sharing no code with the checks that produced the
 certificate: the cube is enumerated here, Fourier coefficients come from this
 module's own Walsh-Hadamard transform, noise sensitivity from applying the noise
 operator coordinate by coordinate, and class membership of the networks in a
-Rademacher lower bound is checked here. A certificate is confirmed when both
-sides reproduce the recorded values (:data:`~sparseact.certificates.REPRODUCE_RTOL`)
-and violate the asserted relation.
+Rademacher lower bound is checked here (over all ``2^m`` sign vectors). A certificate
+is confirmed when its check is pinned, it names the check's statement and relation,
+its recorded variables are the instance's, both recomputed sides reproduce the
+recorded values (:data:`~sparseact.certificates.REPRODUCE_RTOL`) and they violate
+the pinned relation. Instances beyond the limits below (cube dimension, network
+size, file size, sums of Section 4) are refused with a message before anything large
+is allocated. A check with no pinned statement is not confirmed.
 """
 
 from __future__ import annotations
