@@ -9,9 +9,7 @@ line and column of a YAML error):
   the last value winning);
 * the schema ``workflow/schemas/config.schema.yaml``, with integers strict
   (``3.0`` is not an integer);
-* the output directories (:func:`check_output_dirs`): relative, inside the repository, and
-  ``results/`` (whose ledger, statements, findings and certificates are committed) only for
-  the full run's config ``config/config.yaml``, so no other config can overwrite them;
+* the output directories (:func:`check_output_dirs`): relative, inside the repository, distinct;
 * each claim's relations between keys (``check(block)`` of the claim module,
   e.g. ``k <= s``) and its grid (:func:`sparseact.claims.check_claim_blocks`).
 """
@@ -25,10 +23,6 @@ import yaml
 
 #: Location of the schema, relative to the repository root.
 SCHEMA_PATH = Path("workflow") / "schemas" / "config.schema.yaml"
-#: The full run's config, relative to the repository root.
-FULL_RUN_CONFIG = Path("config") / "config.yaml"
-#: The full run's results directory: its ledger, statements, findings and certificates are committed.
-FULL_RUN_RESULTS = "results"
 #: Config keys naming an output directory.
 OUTPUT_DIR_KEYS = ("results_dir", "figures_dir", "logs_dir")
 #: Longest schema message shown (the rest of a long message is cut, never the key).
@@ -91,12 +85,8 @@ def _validator(schema: dict):
     return strict(schema)
 
 
-def _repository() -> Path:
-    return Path(__file__).resolve().parents[2]
-
-
 def _schema(schema_path: str | Path | None) -> dict:
-    schema_file = Path(schema_path) if schema_path else _repository() / SCHEMA_PATH
+    schema_file = Path(schema_path) if schema_path else Path(__file__).resolve().parents[2] / SCHEMA_PATH
     with open(schema_file, encoding="utf-8") as handle:
         return yaml.load(handle, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
 
@@ -123,11 +113,10 @@ def validate_config(config: dict, schema_path: str | Path | None = None) -> dict
     return config
 
 
-def check_output_dirs(config: dict, full_run_config: str | Path | None = None) -> None:
-    """The output directories of a schema-valid ``config``: relative paths inside the repository,
-    pairwise distinct, and :data:`FULL_RUN_RESULTS` only when ``config`` is the full run's
-    (``full_run_config``, by default :data:`FULL_RUN_CONFIG` of the repository), so that no
-    other grid overwrites the committed results.
+def check_output_dirs(config: dict) -> None:
+    """The output directories of a schema-valid ``config``: relative paths inside the repository, pairwise
+    distinct. (The full run's config writes ``results/``, whose ledger, statements, findings and certificates are
+    committed; config/quick.yaml writes ``results/quick/``, so it never overwrites them.)
 
     Raises
     ------
@@ -142,12 +131,6 @@ def check_output_dirs(config: dict, full_run_config: str | Path | None = None) -
     if len(set(directories.values())) < len(directories):
         raise ConfigError(f"invalid config: {', '.join(OUTPUT_DIR_KEYS)} must be three different directories, "
                           f"got {directories}")
-    if config["results_dir"] == FULL_RUN_RESULTS:
-        full_run = read_yaml_strict(full_run_config or _repository() / FULL_RUN_CONFIG)
-        if config != full_run:
-            raise ConfigError(f"invalid config: results_dir: {FULL_RUN_RESULTS}/ holds the full run's committed results; "
-                              f"only {FULL_RUN_CONFIG.as_posix()} writes there, set another results_dir "
-                              "(config/quick.yaml uses results/quick)")
 
 
 def load_config(path: str | Path, schema_path: str | Path | None = None) -> dict:
