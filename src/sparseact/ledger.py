@@ -479,10 +479,8 @@ def write_ledger(records: Sequence[ClaimRecord], csv_path: str | Path, md_path: 
     """Write ``records`` as the ledger CSV and Markdown; return the table.
 
     ``results_dir`` (relative to the repository root) holds the certificates the ledger names
-    (:func:`records_to_frame`); the Markdown's links are relative to ``md_path``'s directory.
+    (:func:`records_to_frame`) and the Markdown file, whose links it makes relative to that directory.
     """
-    import os
-
     from sparseact.provenance import atomic_write_text
 
     frame = records_to_frame(sorted(records, key=severity_order), results_dir)
@@ -490,6 +488,5 @@ def write_ledger(records: Sequence[ClaimRecord], csv_path: str | Path, md_path: 
     if len(duplicated):
         raise ValueError(f"duplicate check ids in the ledger: {sorted(set(duplicated))}")
     atomic_write_text(csv_path, frame.to_csv(index=False, lineterminator="\n"))
-    root_from_markdown = Path(os.path.relpath(".", Path(md_path).parent)).as_posix()
-    atomic_write_text(md_path, ledger_markdown(frame, link_prefix=f"{root_from_markdown}/"))
+    atomic_write_text(md_path, ledger_markdown(frame, link_prefix="../" * len(Path(results_dir).parts)))
     return frame
