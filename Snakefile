@@ -37,10 +37,11 @@ localrules:
 rule all:
     default_target: True
     input:
-        "results/ledger.csv",
-        "results/ledger.md",
-        "results/report/index.html",
-        "results/report/screenshot-index.png",
-        f"results/report/screenshot-{SCREENSHOT_CLAIM}.png",
+        in_results("kernels.txt"),
+        in_results("ledger.csv"),
+        in_results("ledger.md"),
+        in_results("report/index.html"),
+        in_results("report/screenshot-index.png"),
+        in_results(f"report/screenshot-{SCREENSHOT_CLAIM}.png"),
         claim_reports(),
-        [doc_figure(figure) for figure in DOC_FIGURES],
+        [doc_figure(figure) for figure in DOC_FIGURES] if RESULTS == "results" else [],

@@ -12,6 +12,7 @@ from sparseact.claims import appendixA, assemble_claim, generate_point, get_clai
 from sparseact.config import ConfigError
 from sparseact.cube import hypercube
 from sparseact.ledger import Verdict
+from sparseact.ledger import certificate_document
 from sparseact.verify import verify_certificate
 
 SEED = 7
@@ -70,7 +71,7 @@ def test_printed_fail_is_all_ones_with_a_certificate(records):
     assert (certificate["lhs_value"], certificate["rhs_value"]) == (4.0, 1.0)
     network = certificate["lhs"]["network"]
     assert np.asarray(network["W"]).shape == (8, 11) and np.allclose(np.asarray(network["W"])[:, 3:], 1.0)
-    outcome = verify_certificate(certificate)
+    outcome = verify_certificate(certificate_document(record))
     assert outcome.confirmed, outcome.message
     assert "survives" in record.notes
 
@@ -170,7 +171,7 @@ def test_a_broken_network_fails_with_certificates():
     found = {r.check_id.split("/", 1)[1]: r for r in claim.assemble(block, tables).records}
     for name in ("sparse-sqrt-q-corrected", "computes"):
         assert found[name].verdict is Verdict.FAIL and "unit-gaussian" in found[name].counterexample
-        assert verify_certificate(found[name].certificate).confirmed, name
+        assert verify_certificate(certificate_document(found[name])).confirmed, name
 
 
 @pytest.mark.parametrize("seed", [0, 11, 20240630])

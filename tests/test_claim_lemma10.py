@@ -13,8 +13,10 @@ from sparseact.claims import assemble_claim, generate_point, get_claim, lemma10,
 from sparseact.claims._failures import TABLE, with_violations
 from sparseact.config import ConfigError
 from sparseact.cube import hypercube
-from sparseact.ledger import Verdict
+from sparseact.ledger import Verdict, certificate_document
 from sparseact.verify import verify_certificate
+
+from certified import assert_forced_fail_refused
 
 SEED = 11
 REPLICATES = 2
@@ -67,7 +69,7 @@ def test_fails_carry_findings_and_certificates_that_recompute(records):
     for check_id in findings:
         record = records[check_id]
         assert record.counterexample
-        assert verify_certificate(record.certificate).confirmed, check_id
+        assert verify_certificate(certificate_document(record)).confirmed, check_id
 
 
 def test_negative_rho_certificate_is_x1x2(records):
@@ -75,7 +77,7 @@ def test_negative_rho_certificate_is_x1x2(records):
     assert certificate["lhs"]["function"] == {"monomial": [0, 1], "n": 2}
     assert certificate["rhs"]["vars"]["ns"]["quantity"] == "noise_sensitivity"
     assert {k: v for k, v in certificate["rhs"]["vars"].items() if k != "ns"} == {"rho": -0.5, "d": 1}
-    assert verify_certificate(certificate).confirmed
+    assert verify_certificate(certificate_document(records["lemma10/claim21-tail-negative-rho"])).confirmed
     assert certificate["lhs_value"] == pytest.approx(1.0) and certificate["rhs_value"] == pytest.approx(0.5)
 
 
@@ -202,12 +204,6 @@ def _x1x2_network():
     return SparseReLUNetwork([2.0, 2.0, -1.0], [[1.0, 1.0], [-1.0, -1.0], [0.0, 0.0]], [1.0, 1.0, -1.0])
 
 
-def _assert_certified_fail(record, finding):
-    assert record.verdict is Verdict.FAIL and record.finding == finding and record.counterexample, record
-    verification = verify_certificate(record.certificate)
-    assert verification.confirmed, verification.message
-
-
 def _replicate0(report, name):
     table = report.tables[name]
     return table[table["replicate"] == 0].drop(columns=["replicate"]).reset_index(drop=True)
@@ -225,16 +221,16 @@ def test_claim21_tail_passes_on_the_real_tables(report):
     assert _claim21(report).verdict is Verdict.PASS
 
 
-def test_claim21_tail_fail_on_a_monomial_is_certified(report):
+def test_claim21_tail_fail_forced_on_a_monomial_is_refused(report):
     parity = _replicate0(report, "lemma10-parity")
     parity["in_range"] = parity["in_range"] | np.isclose(parity["rho"], -0.5)  # fabricated: rho = -0.5 counted in
     record = _claim21(report, parity=parity)
-    _assert_certified_fail(record, "statement-error")
+    assert_forced_fail_refused(record, "statement-error")  # rho = -0.5 is outside Claim 2.1's [0, 1)
     assert record.certificate["lhs"]["function"] == {"monomial": [0, 1], "n": 2}
     assert record.certificate["rhs"]["vars"]["rho"] == -0.5
 
 
-def test_claim21_tail_fail_on_a_network_is_certified_at_run_time(report):
+def test_claim21_tail_fail_forced_on_a_network_at_run_time_is_refused(report):
     net = _x1x2_network()
     assert np.array_equal(net.truth_table(), hypercube(2).prod(axis=1))
     rows = lemma10._tail_rows("x1x2-net", analysis.level_weights(net.truth_table()), [-0.5, 0.5], 2)
@@ -244,7 +240,7 @@ def test_claim21_tail_fail_on_a_network_is_certified_at_run_time(report):
     assert [(f["check"], f["instance"]) for f in failures] == [
         ("lemma10/claim21-tail", "network x1x2-net, rho = -0.5, d = 1")]
     record = _claim21(report, extra_tail_rows=rows, violations=failures)
-    _assert_certified_fail(record, "statement-error")
+    assert_forced_fail_refused(record, "statement-error")  # rho = -0.5 is outside Claim 2.1's [0, 1)
     assert "network" in record.certificate["lhs"]["function"]
 
 
@@ -252,17 +248,17 @@ def _eq17(table, tables=None):
     return {r.check_id: r for r in lemma10._eq17_records(table, tables or {})}["lemma10/eq17-corrected"]
 
 
-def test_eq17_corrected_fail_of_r_is_certified(report):
+def test_eq17_corrected_fail_of_r_forced_is_refused(report):
     table = _replicate0(report, "lemma10-eq17")
     assert _eq17(table).verdict is Verdict.PASS
     bad = table[table["family"] == "dictator"].iloc[[0]].assign(rho=-3.0, r=0)  # fabricated: r = floor(2/4) = 0
     with np.errstate(divide="ignore"):
         record = _eq17(pd_concat([table, bad]))
-    _assert_certified_fail(record, "proof-slip")
+    assert_forced_fail_refused(record, "proof-slip")
     assert record.certificate["relation"] == ">=" and record.certificate["lhs_value"] == 0.0
 
 
-def test_eq17_corrected_fail_of_monotonicity_is_certified_at_run_time():
+def test_eq17_corrected_fail_of_monotonicity_forced_at_run_time_is_refused():
     """rho = -0.5 (outside [0, 1)): NS_rho(x1 x2) = 3/8 > NS_{1-2/r}(x1 x2) = NS_{-1}(x1 x2) = 0."""
     from sparseact.datafiles import network_arrays
 
@@ -273,7 +269,7 @@ def test_eq17_corrected_fail_of_monotonicity_is_certified_at_run_time():
     assert list(tables[TABLE]["check"]) == ["lemma10/eq17-corrected"]
     assert list(tables[TABLE]["instance"]) == ["network gaussian-0, rho = -0.5"]
     record = _eq17(tables["lemma10-eq17"], tables)
-    _assert_certified_fail(record, "proof-slip")
+    assert_forced_fail_refused(record, "proof-slip")
     assert record.certificate["lhs_value"] == pytest.approx(0.375) and record.certificate["rhs_value"] == 0.0
 
 

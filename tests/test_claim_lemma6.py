@@ -14,6 +14,8 @@ from sparseact import sensitivity
 from sparseact.claims import assemble_claim, generate_point, get_claim, run_point, write_run
 from sparseact.claims import lemma6
 
+from certified import assert_forced_fail_refused
+
 SEED = 11
 REPLICATES = 2
 BLOCK = {"n_values": [6, 8, 10], "thresholds": 4, "random_draws": 1}
@@ -145,11 +147,9 @@ def test_corrected_identity_closed_form_for_majority():
         assert ident.paper_rhs == pytest.approx(-closed / 2, rel=1e-12)
 
 
-def test_identity_corrected_fail_is_certified(monkeypatch):
+def test_identity_corrected_fail_forced_is_refused(monkeypatch):
     """A forced violation: the factor -1/4 instead of -1/2, in the check and in the certificate's formula alike."""
     from sparseact.claims._failures import TABLE
-    from sparseact.verify import verify_certificate
-
     point = get_claim("lemma6").points(BLOCK)["n6"]
     data = lemma6.generate(point, np.random.default_rng(3))
     tables = lemma6.run(point, data, None)
@@ -162,8 +162,6 @@ def test_identity_corrected_fail_is_certified(monkeypatch):
     assert len(tables[TABLE]) == len(positive) > 0
     assert set(tables[TABLE]["check"]) == {"lemma6/identity-corrected"}
     record = {r.check_id: r for r in lemma6.assemble(BLOCK, tables).records}["lemma6/identity-corrected"]
-    assert record.verdict.value == "FAIL" and record.finding == "proof-slip" and record.counterexample
-    verification = verify_certificate(record.certificate)
-    assert verification.confirmed, verification.message
+    assert_forced_fail_refused(record, "proof-slip")
     assert record.certificate["rhs"]["vars"]["f"] == -0.25
     assert abs(record.certificate["lhs_value"] - record.certificate["rhs_value"]) == pytest.approx(record.worst_value)

@@ -14,6 +14,8 @@ from sparseact.datafiles import load_arrays
 from sparseact.ledger import Verdict
 from sparseact.paper import statements
 
+from certified import assert_forced_fail_refused
+
 SEED = 7
 REPLICATES = 2
 BLOCK = {
@@ -289,9 +291,8 @@ def _assembled(tables):
 
 
 @pytest.mark.parametrize("check_id", FORCED)
-def test_proved_rows_fail_with_a_certificate_that_verifies(monkeypatch, check_id):
+def test_proved_rows_forced_to_fail_build_a_certificate_the_verifier_refuses(monkeypatch, check_id):
     from sparseact.claims._failures import TABLE
-    from sparseact.verify import verify_certificate
 
     normal = _neuron_tables()
     assert TABLE not in normal  # nothing violated, nothing recorded
@@ -300,24 +301,20 @@ def test_proved_rows_fail_with_a_certificate_that_verifies(monkeypatch, check_id
     assert _assembled(normal)[check_id].verdict is expected
     name, value, finding = FORCED[check_id]
     monkeypatch.setattr(lemma9, name, value)
-    record = _assembled(_neuron_tables())[check_id]
-    assert record.verdict is Verdict.FAIL and record.finding == finding and record.counterexample
-    result = verify_certificate(record.certificate)
-    assert result.confirmed, result.message
+    assert_forced_fail_refused(_assembled(_neuron_tables())[check_id], finding)
 
 
 def test_term_u_second_step_sides_recompute():
-    """Both sides of the certificate of the step E||w^R||^2 <= k^2 W^2 recompute the measured values."""
-    from sparseact import certificates as cert
+    """The verifier's E||w^R||^2 and k^2 W^2 (k, W of the network) recompute the measured values."""
+    from sparseact import bounds, certificates as cert
     from sparseact.verify import evaluate_quantity
 
     net = lemma9.neuron_network(5, 0)
     row = lemma9.measure(net, "neuron-majority", 1)
     spec = cert.network_spec(net)
     assert evaluate_quantity(cert.quantity("lemma9_wR", network=spec)) == pytest.approx(4 * row["U_intermediate"])
-    bound = cert.formula(f"k**2 * {lemma9._W_EXPR}**2", k=cert.quantity("max_active", network=spec), u=spec["u"],
-                         Wm=spec["W"])
-    assert evaluate_quantity(bound) == pytest.approx(4 * row["U_bound"])
+    k = max(1, evaluate_quantity(cert.quantity("max_active", network=spec)))
+    assert 4 * bounds.lemma9_term_U(k, net.scale_W()) == pytest.approx(4 * row["U_bound"])
 
 
 def test_a_fail_without_a_recorded_violation_is_inconclusive(monkeypatch):

@@ -6,6 +6,7 @@ import pytest
 from sparseact import bounds
 from sparseact.claims import get_claim
 from sparseact.claims.scaling import QUANTITY_EXPONENT, _bound_functions, local_exponents, sign_ambiguity_instance
+from sparseact.ledger import certificate_document
 from sparseact.verify import verify_certificate
 
 BLOCK = {"scales": [1e-3, 1e3], "sign_ambiguity": {"eps0_values": [1e-2, 1e-5], "delta": 1e-12, "constant": 1000.0}}
@@ -46,7 +47,7 @@ def test_theorem17_fails_with_a_certificate_and_the_correction_is_covariant():
     records = {r.check_id: r for r in _report().records}
     printed = records["scaling/theorem17-printed"]
     assert printed.verdict.value == "FAIL" and printed.finding == "statement-error"
-    assert verify_certificate(printed.certificate).confirmed
+    assert verify_certificate(certificate_document(printed)).confirmed
     assert records["scaling/theorem17-corrected"].verdict.value == "PASS"
     # "every printed bound is covariant" is false while Theorem 17's is certified not to be (the same instance);
     # the verdict changed from PASS: the statement said "each printed bound" and one is refuted

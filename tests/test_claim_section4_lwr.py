@@ -10,6 +10,7 @@ from sparseact import constructions as C
 from sparseact.claims import generate_point, get_claim
 from sparseact.claims.section4_lwr import scale_polynomials
 from sparseact.ledger import Verdict
+from sparseact.ledger import certificate_document
 from sparseact.verify import verify_certificate
 
 BLOCK = {"instances": [{"q": 2, "m": 2, "p": 2}, {"q": 3, "m": 2, "p": 2}, {"q": 5, "m": 2, "p": 3},
@@ -53,7 +54,7 @@ def test_fails_carry_certificates_that_violate_the_relation(records):
     for name, finding in FINDINGS.items():
         record = records[name]
         assert record.finding == finding and record.counterexample
-        outcome = verify_certificate(record.certificate)
+        outcome = verify_certificate(certificate_document(record))
         assert outcome.confirmed, (name, outcome.message)
     assert records["linear-encoding"].certificate["lhs"]["quantity"] == "orthogonal_residual"
 
@@ -81,7 +82,7 @@ def test_broken_network_fails_with_a_certificate():
             data["net4.u"] = data["net4.u"] + 1.0
     rows = _records(_tables(tamper=tamper))
     assert rows["network"].verdict is Verdict.FAIL
-    assert verify_certificate(rows["network"].certificate).confirmed
+    assert verify_certificate(certificate_document(rows["network"])).confirmed
 
 
 def test_points_are_independent(tmp_path):

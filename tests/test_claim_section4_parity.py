@@ -7,6 +7,7 @@ import pytest
 from sparseact import constructions as C
 from sparseact.claims import generate_point, get_claim
 from sparseact.ledger import Verdict
+from sparseact.ledger import certificate_document
 from sparseact.verify import verify_certificate
 
 BLOCK = {"m_values": [2, 3], "full_cube_max_m": 2, "scale_m_values": [2, 4, 8, 16]}
@@ -47,7 +48,7 @@ def test_fails_carry_certificates_that_violate_the_relation(records):
     for name, finding in FINDINGS.items():
         record = records[name]
         assert record.finding == finding and record.counterexample
-        outcome = verify_certificate(record.certificate)
+        outcome = verify_certificate(certificate_document(record))
         assert outcome.confirmed, (name, outcome.message)
 
 
@@ -75,7 +76,7 @@ def test_broken_corrected_network_fails_with_a_certificate():
     for name in ("network-corrected", "sparsity-corrected", "class"):
         assert rows[name].verdict is not Verdict.PASS, name
     assert rows["network-corrected"].verdict is Verdict.FAIL
-    assert verify_certificate(rows["network-corrected"].certificate).confirmed
+    assert verify_certificate(certificate_document(rows["network-corrected"])).confirmed
 
 
 def test_points_are_independent(tmp_path):

@@ -9,8 +9,10 @@ import pytest
 from sparseact import complexity as cx
 from sparseact.claims import get_claim, theorem19
 from sparseact.claims._stages import point_rng
-from sparseact.ledger import Verdict
+from sparseact.ledger import Verdict, certificate_document
 from sparseact.verify import verify_certificate
+
+from certified import assert_forced_fail_refused
 
 CLAIM = get_claim("theorem19")
 BLOCK = {"distributions": ["uniform"], "n": 4, "m_values": [10, 20, 40], "s_values": [1, 2, 4], "k_values": [1],
@@ -121,7 +123,7 @@ def test_eq1_scale_fail_has_a_certificate_that_verifies(report):
     assert cert["lhs"]["quantity"] == "rademacher_lower_bound" and cert["rhs"]["quantity"] == "formula"
     assert len(cert["lhs"]["zetas"]) == 2 ** BLOCK["scale"]["m"]  # all sign vectors
     assert cert["lhs_value"] > cert["rhs_value"]
-    assert verify_certificate(cert).confirmed
+    assert verify_certificate(certificate_document(row)).confirmed
 
 
 def test_points_are_independent():
@@ -206,25 +208,21 @@ def _rerun(tables, name, replace=()):
     return new
 
 
-def test_estimators_fail_with_a_certificate_that_verifies(tables, monkeypatch):
+def test_estimators_fail_forced_by_a_tolerance_is_refused(tables, monkeypatch):
     from sparseact.claims._failures import TABLE
 
     assert TABLE not in tables  # PASS on the real data (test_known_verdicts)
     monkeypatch.setattr(theorem19, "ORDER_TOL", -0.01)  # demand lower <= exact - 0.01 and exact <= proof - 0.01
     row = next(r for r in CLAIM.assemble(BLOCK, _rerun(tables, "exact-uniform-s1-k1")).records
                if r.check_id == "theorem19/estimators")
-    assert row.verdict is Verdict.FAIL and row.finding == "proof-slip" and row.counterexample
     assert row.certificate["lhs"]["quantity"] == "rademacher_lower_bound" and len(row.certificate["lhs"]["zetas"]) == 1
-    result = verify_certificate(row.certificate)
-    assert result.confirmed, result.message
+    assert_forced_fail_refused(row, "proof-slip")
 
 
-def test_scale_corrected_fails_with_a_certificate_that_verifies(tables, monkeypatch):
+def test_scale_corrected_fail_forced_by_a_made_up_bound_is_refused(tables, monkeypatch):
     monkeypatch.setitem(theorem19.BOUND_EXPRS, "eq1_corrected", theorem19.EQ1_CORRECTED_EXPR + "/100")
     row = next(r for r in CLAIM.assemble(BLOCK, _rerun(tables, "scale", replace=("scale",))).records
                if r.check_id == "theorem19/scale-corrected")
-    assert row.verdict is Verdict.FAIL and row.finding == "out-of-range" and row.counterexample
     cert = row.certificate
     assert cert["rhs"]["expr"].endswith("/100") and len(cert["lhs"]["zetas"]) == 2 ** BLOCK["scale"]["m"]
-    result = verify_certificate(cert)
-    assert result.confirmed, result.message
+    assert_forced_fail_refused(row, "out-of-range")

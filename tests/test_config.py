@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from sparseact.config import ConfigError, load_config
+from test_workflow import copy_repo, environment
 
 DELETE = object()
 
@@ -48,6 +49,10 @@ BAD = [
     ("size is a float", ["claims", "section1_index", "b_values"], [1.5], "claims.section1_index.b_values.0"),
     ("index too large", ["claims", "section1_index", "b_values"], [5], "claims.section1_index.b_values.0"),
     ("empty grid", ["claims", "section1_index", "b_values"], [], "claims.section1_index.b_values"),
+    ("absolute results directory", ["results_dir"], "/tmp/results", "invalid config: results_dir: '/tmp/results'"),
+    ("results outside the repository", ["results_dir"], "../results", "results_dir: '../results' must stay inside"),
+    ("logs among the figures", ["logs_dir"], "results/quick/figures", "must be three different directories"),
+    ("missing results directory", ["results_dir"], DELETE, "'results_dir' is a required property"),
 ]
 
 
@@ -91,8 +96,9 @@ def test_shipped_configs_are_valid(repo_root, name):
     ids=["missing-seed", "float-seeds", "b-too-large", "unknown-claim"],
 )
 def test_snakemake_rejects_before_any_job(tmp_path, repo_root, quick, path, value, message):
+    work = copy_repo(repo_root, tmp_path / "repo")
     proc = subprocess.run(["snakemake", "-n", "--configfile", str(write(tmp_path, mutate(quick, path, value)))],
-                          cwd=repo_root, capture_output=True, text=True, timeout=120)
+                          cwd=work, capture_output=True, text=True, timeout=120, env=environment(work))
     output = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert message in output
@@ -104,6 +110,7 @@ def test_snakemake_rejects_before_any_job(tmp_path, repo_root, quick, path, valu
 def test_snakemake_rejects_duplicated_key(tmp_path, repo_root):
     file = tmp_path / "dup.yaml"
     file.write_text((repo_root / "config" / "quick.yaml").read_text() + "seed: 7\n")
-    proc = subprocess.run(["snakemake", "-n", "--configfile", str(file)], cwd=repo_root, capture_output=True,
-                          text=True, timeout=120)
+    work = copy_repo(repo_root, tmp_path / "repo")
+    proc = subprocess.run(["snakemake", "-n", "--configfile", str(file)], cwd=work, capture_output=True,
+                          text=True, timeout=120, env=environment(work))
     assert proc.returncode != 0 and "duplicated key 'seed'" in proc.stdout + proc.stderr

@@ -1,4 +1,9 @@
-"""An interrupted run resumes and leaves no partial output that looks complete."""
+"""A run killed at any moment resumes to completion in one command, and never says it is done when it is not.
+
+Each test kills a quick run (SIGKILL to the whole process group: no clean-up chance at all) at one
+point, then follows the README's recovery (``snakemake --unlock``, then the same command once) and
+checks that the resume exits 0, leaves no partial file and that a dry run then plans nothing.
+"""
 
 import json
 import os
@@ -8,36 +13,90 @@ import time
 
 import pytest
 
-from test_workflow import copy_repo, environment
+from test_workflow import QUICK, copy_repo, environment
 
 pytestmark = pytest.mark.workflow
 
+#: The kernels job and one claim with several shards: enough jobs to be cut off mid-way, cheap enough for CI.
+TARGETS = [f"{QUICK}/kernels.txt", f"{QUICK}/claims/lemma9.json"]
+COMMAND = ["snakemake", *TARGETS, "--cores", "2", "--configfile", "config/quick.yaml"]
+#: The kernels rule's command in workflow/rules/runs.smk, and the same followed by a long pause: a kill during
+#: the pause hits the kernels job after its output file exists, before Snakemake records the job as complete.
+KERNELS_COMMAND = '"python -m sparseact.cli compile-kernels --out {output} > {log} 2>&1"'
+PAUSED_KERNELS_COMMAND = '"python -m sparseact.cli compile-kernels --out {output} > {log} 2>&1 && sleep 600"'
 
-#: One claim with several shards: enough jobs to be cut off mid-way, cheap enough for CI.
-TARGET = "results/claims/lemma9.json"
 
-
-def test_killed_run_resumes_cleanly(repo_root, tmp_path):
-    work = copy_repo(repo_root, tmp_path / "repo")
-    cmd = ["snakemake", TARGET, "--cores", "2", "--configfile", "config/quick.yaml"]
-    env = environment(work)
-    proc = subprocess.Popen(cmd, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True, env=env)
-    deadline = time.time() + 120
-    while time.time() < deadline and not list((work / "logs").rglob("*.log")):
+def wait_for(predicate, timeout=600.0):
+    deadline = time.time() + timeout
+    while not predicate():
+        assert time.time() < deadline, "the run never reached the point where the test kills it"
         time.sleep(0.2)
-    time.sleep(3)  # let some jobs run, none of the notebooks has finished yet
-    os.killpg(proc.pid, signal.SIGKILL)  # no clean-up chance at all
-    proc.wait()
-    assert not (work / TARGET).exists()
+
+
+def jobs_running_for_a_while(work):
+    """Three seconds after the first job log appears: jobs are running, none of the notebooks has finished."""
+    if not any((work / QUICK / "logs").rglob("*.log")):
+        return False
+    time.sleep(3)
+    return True
+
+
+def kernels_output(work):
+    return (work / QUICK / "kernels.txt").exists()
+
+
+def some_shard_result(work):
+    return any((work / QUICK / "runs").rglob("*.json"))
+
+
+def kill_and_resume(work, kill_point, pause_in_kernels=False):
+    """Start the run, SIGKILL it once ``kill_point(work)`` holds, unlock, resume once; return the resume's output."""
+    rules = work / "workflow" / "rules" / "runs.smk"
+    original = rules.read_text()
+    if pause_in_kernels:
+        assert KERNELS_COMMAND in original
+        rules.write_text(original.replace(KERNELS_COMMAND, PAUSED_KERNELS_COMMAND))
+    env = environment(work)
+    proc = subprocess.Popen(COMMAND, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True, env=env)
+    try:
+        wait_for(lambda: kill_point(work) or proc.poll() is not None)
+        assert proc.poll() is None, "the run finished before the kill point"
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    rules.write_text(original)
+    assert not (work / TARGETS[-1]).exists()
 
     # after a hard kill Snakemake keeps its lock: the README's recovery is --unlock, then rerun
-    subprocess.run(["snakemake", "--unlock", *cmd[1:]], cwd=work, capture_output=True, timeout=300, check=True, env=env)
-    resumed = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=1200, env=env)
-    assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-3000:]
-    leftovers = [p for d in ("results", "figures") for p in (work / d).rglob("*.tmp")]
+    subprocess.run(["snakemake", "--unlock", *COMMAND[1:]], cwd=work, capture_output=True, timeout=300, check=True,
+                   env=env)
+    resumed = subprocess.run(COMMAND, cwd=work, capture_output=True, text=True, timeout=1800, env=env)
+    output = resumed.stdout + resumed.stderr
+    assert resumed.returncode == 0, output[-3000:]
+    leftovers = [p for p in (work / "results").rglob("*.tmp")]
     assert not leftovers, leftovers
     for result in (work / "results").rglob("*.json"):
         json.loads(result.read_text())  # every result file is complete
-    dry = subprocess.run(["snakemake", "-n", *cmd[1:]], cwd=work, capture_output=True, text=True, timeout=300, env=env)
-    assert "Nothing to be done" in dry.stdout + dry.stderr
+    dry = subprocess.run(["snakemake", "-n", *COMMAND[1:]], cwd=work, capture_output=True, text=True, timeout=300,
+                         env=env)
+    assert "Nothing to be done" in dry.stdout + dry.stderr, (dry.stdout + dry.stderr)[-3000:]
+    return output
+
+
+def test_killed_early_resumes(repo_root, tmp_path):
+    work = copy_repo(repo_root, tmp_path / "repo")
+    kill_and_resume(work, jobs_running_for_a_while)
+
+
+def test_killed_inside_the_kernels_job_after_its_output_exists_resumes(repo_root, tmp_path):
+    """The kernels job is incomplete but its output exists: the resume reruns it and every shard after it
+    (with the shards taking kernels.txt through ancient(), Snakemake used to rerun only the kernels job, exit 0)."""
+    work = copy_repo(repo_root, tmp_path / "repo")
+    output = kill_and_resume(work, kernels_output, pause_in_kernels=True)
+    assert "rule kernels:" in output and "rule run:" in output and "rule assemble:" in output, output[-3000:]
+
+
+def test_killed_between_shards_resumes(repo_root, tmp_path):
+    work = copy_repo(repo_root, tmp_path / "repo")
+    kill_and_resume(work, some_shard_result)

@@ -122,3 +122,10 @@ def test_load_records_rejects_non_result(tmp_path):
     path.write_text("{}")
     with pytest.raises(ValueError, match="no 'claims'"):
         load_records([path])
+
+
+def test_a_ledger_in_another_results_directory_names_its_own_certificates(tmp_path):
+    recs = [failing("x/b", evidence=("results/quick/figures/f.pdf",))]
+    frame = write_ledger(recs, tmp_path / "l.csv", tmp_path / "l.md", results_dir="results/quick")
+    assert frame.loc[0, "certificate"] == "results/quick/certificates/x/b.json"
+    assert "[pdf:f](../../results/quick/figures/f.pdf)" in (tmp_path / "l.md").read_text()

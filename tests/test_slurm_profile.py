@@ -6,13 +6,16 @@ import pytest
 import yaml
 
 from sparseact.claims import claim_ids, get_claim
+from test_workflow import copy_repo, environment
 
 pytestmark = pytest.mark.workflow
 
 
-def test_slurm_profile_dry_run(repo_root):
+def test_slurm_profile_dry_run(repo_root, tmp_path):
+    # in a fresh copy: a dry run plans only missing outputs, so in the checkout its count would depend on what is there
+    work = copy_repo(repo_root, tmp_path / "repo")
     proc = subprocess.run(["snakemake", "--profile", "profiles/slurm", "-n", "--configfile", "config/quick.yaml"],
-                          cwd=repo_root, capture_output=True, text=True, timeout=300)
+                          cwd=work, capture_output=True, text=True, timeout=300, env=environment(work))
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-3000:]
     assert "mem_mb=8000" in out and "runtime=60" in out

@@ -1,13 +1,19 @@
-"""The independent certificate verifier: closed forms, refusal of tampered certificates, the CLI."""
+"""The independent certificate verifier: closed forms, the statements it pins, refusal of every consistent edit of
+the committed certificates (copied to a temporary directory: the checkout's files are never touched), the CLI."""
 
 import json
+import shutil
+import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from sparseact.certificates import certificate, formula, quantity
+from sparseact import bounds
+from sparseact.certificates import quantity
 from sparseact.cli import main
-from sparseact.verify import cube, evaluate_formula, evaluate_quantity, verify_certificate, walsh_coefficients
+from sparseact.verify import (MAX_ENUMERATION_DIM, STATEMENTS, cube, evaluate_quantity, verify_certificate,
+                              verify_file, walsh_coefficients)
 
 PARITY3 = {"monomial": [0, 1, 2], "n": 3}
 MAJORITY3 = {"truth_table": [float(np.sign(x.sum())) for x in cube(3)]}
@@ -43,7 +49,7 @@ def test_network_quantities():
     assert evaluate_quantity(quantity("lemma9_U", network=net)) == 0.0
 
 
-def test_rademacher_lower_bound_checks_membership():
+def test_rademacher_lower_bound_checks_membership_and_every_sign_vector():
     X = [[1.0], [-1.0]]
     zetas = [[1, 1], [1, -1], [-1, 1], [-1, -1]]
     networks = [{"u": [1.0], "W": [[0.0]], "b": [-1.0]}, {"u": [1.0], "W": [[1.0]], "b": [0.0]},
@@ -52,6 +58,9 @@ def test_rademacher_lower_bound_checks_membership():
     assert evaluate_quantity(spec) == pytest.approx(0.75)
     with pytest.raises(ValueError, match="not in the class"):
         evaluate_quantity({**spec, "B": 0.5})
+    # the favourable sign vectors only would overstate R_H(S)
+    with pytest.raises(ValueError, match="all 2\\^m distinct"):
+        evaluate_quantity({**spec, "zetas": zetas[:2], "networks": networks[:2]})
 
 
 def test_orthogonal_residual():
@@ -61,87 +70,58 @@ def test_orthogonal_residual():
         evaluate_quantity({**spec, "r": [1.0, 0.0]})
 
 
-def test_formula_variables_may_be_quantities():
-    spec = formula("2 * ns / (1 - rho**d)", rho=0.5, d=1,
-                   ns=quantity("noise_sensitivity", function={"monomial": [0, 1], "n": 2}, rho=0.5))
-    assert evaluate_quantity(spec) == pytest.approx(2 * (1 - 0.25) / 2 / 0.5)
+# ---------------------------------------------------------------------------
+# The committed certificates and their consistent edits
+# ---------------------------------------------------------------------------
 
 
-def test_formula_is_restricted():
-    assert evaluate_formula("sum(relu(t - a) for t in range(3))", {"a": 1}) == 1.0
-    with pytest.raises(ValueError, match="only"):
-        evaluate_formula("__import__('os').getcwd()", {})
-    with pytest.raises(ValueError, match="Attribute"):
-        evaluate_formula("(1).real", {})
+@pytest.fixture
+def committed(repo_root, tmp_path):
+    """A copy of results/certificates: every test edits its own copy."""
+    target = tmp_path / "certificates"
+    shutil.copytree(repo_root / "results" / "certificates", target)
+    return target
 
 
-def _as_certificate():
-    """AS(chi_[3]) = 3 violates a (made-up) printed bound AS <= 2."""
-    return certificate("<=", quantity("average_sensitivity", function=PARITY3), formula("2 * c", c=1), 3.0, 2.0,
-                       "AS(chi_S)", "2")
+def load(directory, check_id):
+    return json.loads((directory / f"{check_id}.json").read_text())
 
 
-def test_verify_confirms_and_refuses_tampering():
-    assert verify_certificate(_as_certificate()).confirmed
-    tampered_value = {**_as_certificate(), "lhs_value": 3.5}
-    assert "recomputes" in verify_certificate(tampered_value).message
-    tampered_instance = {**_as_certificate(), "lhs": quantity("average_sensitivity", function={"monomial": [0], "n": 3})}
-    result = verify_certificate(tampered_instance)
-    assert not result.confirmed and "holds" in result.message
-    broken = {**_as_certificate(), "rhs": {"quantity": "no-such-thing"}}
-    assert not verify_certificate(broken).confirmed
+def refused(document, reason):
+    result = verify_certificate(document)
+    assert not result.confirmed, result.message
+    assert reason in result.message, result.message
+    assert len(result.message.splitlines()) == 1
+    return result
 
 
-def test_cli_exit_status(tmp_path, capsys):
-    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
-    good.write_text(json.dumps({"check_id": "x/y", "certificate": _as_certificate()}))
-    bad.write_text(json.dumps({"check_id": "x/z", "certificate": {**_as_certificate(), "rhs_value": 2.5}}))
-    assert main(["verify-certificate", str(good)]) == 0
-    assert main(["verify-certificate", str(good), str(bad)]) == 1
-    out = capsys.readouterr().out
-    assert "confirmed" in out and "NOT confirmed" in out
+def test_every_committed_certificate_is_confirmed_and_names_its_statement(committed, capsys):
+    files = sorted(committed.rglob("*.json"))
+    assert len(files) == 19
+    assert main(["verify-certificate", *map(str, files)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(files)
+    for path, line in zip(files, lines):
+        document = json.loads(path.read_text())
+        assert f"confirmed: refutes {STATEMENTS[document['check_id']].statement_id} (" in line, line
 
 
-def test_fail_fields():
-    from sparseact.certificates import certificate_if_violated, fail_fields
-    from sparseact.ledger import ClaimRecord, Verdict
-
-    fields = dict(claim_id="x", check_id="x/y", paper_ref="", statement="", check="", variant="", method="exact",
-                  instances=1, worst_value=3.0, worst_value_label="")
-    calls = []
-    passed = fail_fields(Verdict.PASS, "proof-slip", lambda: calls.append(1), notes="n")
-    assert passed == dict(verdict=Verdict.PASS, finding="", certificate=None, counterexample="", notes="n")
-    assert not calls
-    failed = ClaimRecord(**fields, **fail_fields(Verdict.FAIL, "typo", lambda: (_as_certificate(), "chi_[3]")))
-    assert failed.finding == "typo" and failed.counterexample == "chi_[3]"
-    assert verify_certificate(failed.certificate).confirmed
-    uncertified = ClaimRecord(**fields, **fail_fields(Verdict.FAIL, "typo", lambda: None, notes="n"))
-    assert uncertified.verdict is Verdict.INCONCLUSIVE and uncertified.certificate is None
-    assert uncertified.notes.startswith("n [") and "INCONCLUSIVE" in uncertified.notes
-    assert certificate_if_violated("<=", formula("1"), formula("1"), 1.0, 1.0 + 1e-13, "a", "b") is None
-    assert certificate_if_violated("<=", formula("2"), formula("1"), 2.0, 1.0, "a", "b")["lhs_value"] == 2.0
+def test_every_pinned_statement_uses_the_relation_its_committed_certificate_names(committed):
+    for path in committed.rglob("*.json"):
+        document = json.loads(path.read_text())
+        statement = STATEMENTS[document["check_id"]]
+        assert (statement.statement_id, statement.relation) == (document["statement_id"],
+                                                                document["certificate"]["relation"])
 
 
-def test_fail_fields_from_the_worst_recorded_violation():
-    """The run-time violations table (one per claim, keyed by check) gives the FAIL its worst certificate."""
-    from sparseact.certificates import fail_fields
-    from sparseact.claims._failures import TABLE, violation, with_violations, worst_violation
-    from sparseact.ledger import Verdict
-
-    assert with_violations({"t": None}, []) == {"t": None}  # nothing violated: no table
-    weaker = {**_as_certificate(), "rhs": formula("2 * c", c=1.25), "rhs_value": 2.5}
-    tables = with_violations({}, [violation("x/y", 0.5, "chi_[3] (weaker)", weaker),
-                                  violation("x/y", 1.0, "chi_[3]", _as_certificate()),
-                                  violation("x/z", 9.0, "other check", _as_certificate())])
-    assert list(tables[TABLE]["check"]) == ["x/y", "x/y", "x/z"]
-    failed = fail_fields(Verdict.FAIL, "typo", lambda: worst_violation(tables, "x/y"))
-    assert failed["verdict"] is Verdict.FAIL and failed["finding"] == "typo"
-    assert failed["certificate"] == _as_certificate() and verify_certificate(failed["certificate"]).confirmed
-    assert failed["counterexample"].startswith("chi_[3]: AS(chi_S) = 3, 2 = 2") and "2 violating instances" in (
-        failed["counterexample"])
-    assert verify_certificate(weaker).confirmed
-    assert worst_violation(tables, "x/none") is None and worst_violation({}, "x/y") is None
-    assert fail_fields(Verdict.FAIL, "typo", lambda: worst_violation({}, "x/y"))["verdict"] is Verdict.INCONCLUSIVE
+def test_refuses_a_changed_n(committed):
+    """eq. (1) with n = 1 instead of the sample's n = 2: a smaller bound, its value updated."""
+    document = load(committed, "theorem19/scale")
+    variables = document["certificate"]["rhs"]["vars"]
+    variables["n"] = 1
+    document["certificate"]["rhs_value"] = float(bounds.theorem19_rademacher(
+        variables["m"], 1, variables["s"], variables["W"], variables["B"], variables["R"]))
+    refused(document, "n = 1 in the file, but the instance gives n = 2")
 
 
 def test_lemma9_wR():
@@ -161,3 +141,107 @@ def test_gf_p_solve():
                                    samples=[[[1], [0]]] * 4))
     with pytest.raises(ValueError, match="all of Z_q"):
         evaluate_quantity(quantity("gf_p_solve", p=2, q=2, m=1, N=2, secrets=[[1]], samples=[[[1], [0]]]))
+
+
+def test_refuses_a_changed_s_and_n_of_a_network(committed):
+    document = load(committed, "lemma9/transition")
+    document["certificate"]["rhs"]["vars"].update(n=24, s=64)
+    document["certificate"]["rhs_value"] = float(bounds.lemma9_transition_probability(24, 64, 1))
+    refused(document, "in the file, but the instance gives")
+
+
+def test_refuses_the_relation_changed(committed):
+    document = load(committed, "theorem19/scale")
+    document["certificate"]["relation"] = "=="
+    refused(document, "theorem19 asserts lhs <= rhs, the file says '=='")
+
+
+def test_refuses_a_weakened_bound_with_its_value_updated(committed):
+    document = load(committed, "lemma9/term-U-printed")
+    document["certificate"]["rhs"]["expr"] = "k**2 * W**2 / 40"
+    document["certificate"]["rhs_value"] /= 10
+    refused(document, "rhs recomputes to 1.5, recorded 0.15")
+
+
+def test_refuses_w_changed_with_its_value(committed):
+    document = load(committed, "lemma9/term-U-printed")
+    document["certificate"]["rhs"]["vars"]["W"] = 1.0
+    document["certificate"]["rhs_value"] = 0.25
+    refused(document, "W = 1.0 in the file, but the instance gives W = 2.449")
+
+
+def test_refuses_a_certificate_relabelled_as_another_statements(committed):
+    document = load(committed, "lemma9/term-U-printed")
+    document.update(check_id="lemma9/transition", statement_id="lemma9-proof-transition")
+    refused(document, "lhs must be the statement's 'transition_probability' quantity")
+    document = load(committed, "lemma9/term-U-printed")
+    document["statement_id"] = "lemma9-proof-transition"
+    refused(document, "check lemma9/term-U-printed refutes statement lemma9-proof-U, not lemma9-proof-transition")
+
+
+def test_refuses_a_made_up_bound(committed):
+    document = load(committed, "appendixA/sparse-sqrt-q-printed")
+    document["certificate"]["rhs"] = {"quantity": "formula", "expr": "0.001", "vars": {}}
+    document["certificate"]["rhs_value"] = 0.001
+    refused(document, "rhs recomputes to 1, recorded 0.001")
+    made_up = load(committed, "appendixA/sparse-sqrt-q-printed")
+    made_up["check_id"] = "appendixA/made-up"
+    refused(made_up, "check 'appendixA/made-up' refutes no statement the verifier knows")
+
+
+def test_never_evaluates_the_files_expressions(committed):
+    document = load(committed, "lemma9/term-U-printed")
+    document["certificate"]["rhs"]["expr"] = "9**9**9"
+    start = time.monotonic()
+    assert verify_certificate(document).confirmed  # the expression is the file's prose; the statement is pinned
+    assert time.monotonic() - start < 10
+
+
+def test_refuses_a_cube_beyond_the_limit_before_allocating(committed):
+    """n = 24, s = 64: 2^24 x 64 preactivations would be 8 GB; refused at once."""
+    document = load(committed, "lemma9/transition")
+    rng = np.random.default_rng(0)
+    network = {"u": [1.0] * 64, "W": rng.choice([-1.0, 1.0], size=(64, 24)).tolist(), "b": [0.0] * 64}
+    document["certificate"]["lhs"]["network"] = network
+    start = time.monotonic()
+    refused(document, f"n <= {MAX_ENUMERATION_DIM}")
+    assert time.monotonic() - start < 10
+
+
+def test_refuses_a_sample_of_sign_vectors(committed):
+    document = load(committed, "theorem19/scale")
+    lhs = document["certificate"]["lhs"]
+    lhs["zetas"], lhs["networks"] = lhs["zetas"][:128], lhs["networks"][:128]
+    refused(document, "all 2^m distinct sign vectors")
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=st.sampled_from(["m", "n", "s", "k", "W", "B", "R"]), increase=st.integers(1, 5))
+def test_refuses_any_changed_variable_of_eq1(repo_root, name, increase):
+    """Whatever variable of eq. (1) the file changes, and whatever its recorded rhs, the instance says otherwise."""
+    document = json.loads((repo_root / "results" / "certificates" / "theorem19" / "scale.json").read_text())
+    document["certificate"]["rhs"]["vars"][name] += increase
+    assert not verify_certificate(document).confirmed
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    ("{not json", "unreadable certificate"),
+    ("null", "holds a JSON object, got NoneType"),
+    ("", "unreadable certificate"),
+    ('{"check_id": "lemma9/transition", "statement_id": "lemma9-proof-transition"}', "missing key(s) ['certificate']"),
+])
+def test_malformed_files_get_one_line_and_the_batch_goes_on(committed, tmp_path, capsys, content, reason):
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    good = committed / "lemma9" / "transition.json"
+    assert main(["verify-certificate", str(bad), str(good)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and reason in lines[0] and lines[0].startswith(f"{bad}: NOT confirmed"), lines
+    assert lines[1].startswith(f"{good}: confirmed: refutes lemma9-proof-transition")
+
+
+def test_missing_key_inside_the_certificate(committed):
+    document = load(committed, "theorem19/scale")
+    del document["certificate"]["rhs_value"]
+    refused(document, "missing key(s) ['rhs_value'] in 'certificate'")
+    assert not verify_file(committed / "no-such-file.json").confirmed

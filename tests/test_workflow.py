@@ -1,4 +1,7 @@
-"""End-to-end: the quick config in temporary copies of the repository (library included, via PYTHONPATH)."""
+"""End-to-end: the quick config in temporary copies of the repository (library included, via PYTHONPATH).
+
+The quick config writes under results/quick/ (its ``results_dir``), never into the full run's results/.
+"""
 
 import hashlib
 import json
@@ -16,13 +19,19 @@ from sparseact.statements import STATUSES
 
 pytestmark = pytest.mark.workflow
 
+#: config/quick.yaml's results_dir (its figures and logs are inside it).
+QUICK = "results/quick"
 COPIED = ["Snakefile", "config", "profiles", "workflow", "notebooks", "src", "environment.yml", "pyproject.toml"]
 
 
 def environment(cwd):
-    """The copy's own library first on the path, so edits in the copy are what runs."""
+    """The copy's own library first on the path, so edits in the copy are what runs; temporary files
+    (Snakemake's among them) in a directory beside the copy, removed with it."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(cwd / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    scratch = cwd.parent / f"{cwd.name}-tmp"
+    scratch.mkdir(exist_ok=True)
+    env["TMPDIR"] = str(scratch)
     return env
 
 
@@ -60,14 +69,14 @@ def copy_repo(repo_root, dest):
     return dest
 
 
-def digests(root, subdirs=("results", "figures")):
-    """SHA-256 of every output file, except the wall-time records (benchmarks/*.tsv, report/timings.html) and the
+def digests(root, subdirs=(QUICK,)):
+    """SHA-256 of every output file, except the logs, the wall-time records (benchmarks/*.tsv, report/timings.html) and the
     screenshots (report/screenshot-*.png): those are pixels of whatever Chromium is installed, with its fonts, and of
     scripts the notebook pages load after their load event; identical from run to run on this machine in our
     trials, but not ours to promise. test_pages_in_a_browser checks them instead."""
     files = [p for d in subdirs for p in sorted((root / d).rglob("*")) if p.is_file()]
     return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in files if "benchmarks" not in p.parts and p.name != "timings.html"
+            for p in files if "benchmarks" not in p.parts and "logs" not in p.parts and p.name != "timings.html"
             and not p.name.startswith("screenshot-")}
 
 
@@ -91,15 +100,15 @@ def run(repo_root, tmp_path_factory):
 
 
 def test_every_claim_has_ledger_rows_report_and_figures(run):
-    ledger = pd.read_csv(run / "results" / "ledger.csv", keep_default_na=False)
+    ledger = pd.read_csv(run / QUICK / "ledger.csv", keep_default_na=False)
     assert set(ledger["claim_id"]) == set(claim_ids())
     assert set(ledger["verdict"]) <= {"PASS", "FAIL", "INCONCLUSIVE"}
     for claim in claim_ids():
-        html = (run / "results" / "reports" / f"{claim}.html").read_text()
+        html = (run / QUICK / "reports" / f"{claim}.html").read_text()
         assert "<img" in html, claim
-        assert list((run / "figures" / claim).glob("*.png")), claim
-        assert list((run / "results" / "tables" / claim).glob("*.tex")), claim
-        assert list((run / "results" / "data" / claim).glob("*.npz")), claim
+        assert list((run / QUICK / "figures" / claim).glob("*.png")), claim
+        assert list((run / QUICK / "tables" / claim).glob("*.tex")), claim
+        assert list((run / QUICK / "data" / claim).glob("*.npz")), claim
     for evidence in ledger["evidence"]:
         for path in filter(None, evidence.split("; ")):
             assert (run / path).is_file(), path
@@ -111,16 +120,16 @@ def test_jobs_run_under_the_portable_cpu_dispatch(run):
     expected = {name: os.environ.get(name, pins.get(name)) for name in CPU_DISPATCH_VARIABLES
                 if name in os.environ or name in pins}
     for claim in claim_ids():
-        recorded = json.loads((run / "results" / "claims" / f"{claim}.json").read_text())["provenance"]
+        recorded = json.loads((run / QUICK / "claims" / f"{claim}.json").read_text())["provenance"]
         assert recorded["cpu_dispatch"] == expected, claim
 
 
 def test_statements_findings_and_certificates(run):
-    ledger = pd.read_csv(run / "results" / "ledger.csv", keep_default_na=False)
-    statements = pd.read_csv(run / "results" / "statements.csv", keep_default_na=False)
+    ledger = pd.read_csv(run / QUICK / "ledger.csv", keep_default_na=False)
+    statements = pd.read_csv(run / QUICK / "statements.csv", keep_default_na=False)
     assert set(statements["status"]) <= set(STATUSES)
     assert set(ledger["statement_id"]) <= set(statements["statement_id"])
-    assert (run / "results" / "findings.md").read_text().startswith("# Findings")
+    assert (run / QUICK / "findings.md").read_text().startswith("# Findings")
     failing = ledger[ledger["verdict"] == "FAIL"]
     assert (failing["finding"] != "").all() and (failing["certificate"] != "").all()
     files = [str(run / path) for path in failing["certificate"]]
@@ -133,7 +142,7 @@ def test_statements_findings_and_certificates(run):
 def test_report_links_resolve(run):
     import re
 
-    index = run / "results" / "report" / "index.html"
+    index = run / QUICK / "report" / "index.html"
     page = index.read_text()
     assert page.index("Headline results") < page.index("Errata by root cause") < page.index("Provenance")
     links = re.findall(r'(?:href|src)="([^"]+)"', page)
@@ -167,11 +176,11 @@ def test_claim_pages_state_their_statuses_first(run):
 def test_snakemake_report_zip(run):
     import zipfile
 
-    out = snakemake(run, "--report", "results/report.zip")
-    assert (run / "results" / "report.zip").stat().st_size > 10_000, out[-2000:]
-    with zipfile.ZipFile(run / "results" / "report.zip") as archive:
+    out = snakemake(run, "--report", f"{QUICK}/report.zip")
+    assert (run / QUICK / "report.zip").stat().st_size > 10_000, out[-2000:]
+    with zipfile.ZipFile(run / QUICK / "report.zip") as archive:
         names = {name.rsplit("/", 1)[-1] for name in archive.namelist()}  # report/data/raw/<hash>/<file name>
-    (run / "results" / "report.zip").unlink()  # not part of the determinism comparison
+    (run / QUICK / "report.zip").unlink()  # not part of the determinism comparison
     # the verification report and every notebook report, not only figures
     expected = {"index.html", "ledger.csv", "statements.csv", *(f"{claim}.html" for claim in claim_ids())}
     assert expected <= names, sorted(expected - names)
@@ -186,11 +195,11 @@ def test_pages_in_a_browser(run):
     if find_chromium() is None:
         pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
                     "or set SPARSEACT_CHROMIUM to its path)")
-    problems = check_pages(run / "results")
+    problems = check_pages(run / QUICK)
     assert len(problems) == 1 + len(claim_ids())
     layout = {page: [p for p in found if "raw $...$ math" not in p] for page, found in problems.items()}
     assert not any(layout.values()), layout
-    shots = sorted((run / "results" / "report").glob("screenshot-*.png"))
+    shots = sorted((run / QUICK / "report").glob("screenshot-*.png"))
     assert len(shots) == 2 and "screenshot-index.png" in {p.name for p in shots}, shots
     for shot in shots:
         data = shot.read_bytes()
@@ -204,7 +213,7 @@ def test_no_raw_math_in_pages(run):
     if find_chromium() is None:
         pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
                     "or set SPARSEACT_CHROMIUM to its path)")
-    raw = {page: found for page, found in check_pages(run / "results").items()
+    raw = {page: found for page, found in check_pages(run / QUICK).items()
            if any("raw $...$ math" in p for p in found)}
     assert not raw, raw
 
@@ -248,6 +257,17 @@ def test_code_edits_rerun_what_imports_them(run):
     snakemake(run, "--touch")
 
 
+def test_editing_the_kernels_module_reruns_no_shard(run):
+    """The kernels job recompiles, and no shard reruns for it: no shard takes kernels.txt as input."""
+    kernels = run / "src" / "sparseact" / "kernels.py"
+    original = kernels.read_text()
+    touch(kernels)
+    out = snakemake(run, "-n")
+    assert job_stats(out) == {"all": 1, "kernels": 1, "total": 2}, out[-3000:]
+    kernels.write_text(original)
+    snakemake(run, "--touch")
+
+
 def test_touching_one_notebook_reruns_only_its_claim(run):
     notebook = run / "notebooks" / "scaling.py"
     original = notebook.read_text()
@@ -273,8 +293,8 @@ def test_another_seed_gives_the_same_verdicts(run, repo_root, tmp_path):
     configfile = edited_config(other, lambda c: c.update(seed=c["seed"] + 7919))
     snakemake(other, configfile=configfile)
     columns = ["check_id", "verdict"]
-    first = pd.read_csv(run / "results" / "ledger.csv")[columns].sort_values("check_id").reset_index(drop=True)
-    second = pd.read_csv(other / "results" / "ledger.csv")[columns].sort_values("check_id").reset_index(drop=True)
+    first = pd.read_csv(run / QUICK / "ledger.csv")[columns].sort_values("check_id").reset_index(drop=True)
+    second = pd.read_csv(other / QUICK / "ledger.csv")[columns].sort_values("check_id").reset_index(drop=True)
     pd.testing.assert_frame_equal(first, second)
 
 
@@ -288,15 +308,15 @@ def test_adding_a_point_leaves_every_other_point_byte_identical(run):
     from sparseact.claims import load_run, point_data
     from sparseact.datafiles import load_arrays
 
-    shard_data, shard_run = run / "results/data/lemma9/monte-carlo.npz", run / "results/runs/lemma9/monte-carlo.json"
-    before = digests(run, ("results/data", "results/runs"))
+    shard_data, shard_run = run / QUICK / "data/lemma9/monte-carlo.npz", run / QUICK / "runs/lemma9/monte-carlo.json"
+    before = digests(run, (f"{QUICK}/data", f"{QUICK}/runs"))
     arrays_before, meta_before = load_arrays(shard_data)
     runs_before = load_run(shard_run)
     configfile = edited_config(run, lambda c: c["claims"]["lemma9"]["monte_carlo"]["n_values"].append(48))
-    snakemake(run, "results/claims/lemma9.json", configfile=configfile)
-    after = digests(run, ("results/data", "results/runs"))
+    snakemake(run, f"{QUICK}/claims/lemma9.json", configfile=configfile)
+    after = digests(run, (f"{QUICK}/data", f"{QUICK}/runs"))
     changed = sorted(k for k in before if before[k] != after[k])
-    assert changed == ["results/data/lemma9/monte-carlo.npz", "results/runs/lemma9/monte-carlo.json"], changed
+    assert changed == [f"{QUICK}/data/lemma9/monte-carlo.npz", f"{QUICK}/runs/lemma9/monte-carlo.json"], changed
     arrays_after, meta_after = load_arrays(shard_data)
     assert set(meta_after["points"]) == set(meta_before["points"]) | {"monte-carlo-n48"}
     for point in meta_before["points"]:

@@ -25,6 +25,7 @@ import os
 import re
 import select
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -85,6 +86,9 @@ _MEASURE = """(() => {
       .map(e => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ')[0] : '')).slice(0, 5),
   };
 })()"""
+
+#: How long the browser's temporary profile may take to remove (its helper processes exit after the browser's).
+PROFILE_REMOVAL_SECONDS = 5.0
 
 
 class BrowserError(RuntimeError):
@@ -157,7 +161,8 @@ class Browser:
 
     # -- process and protocol ---------------------------------------------------------------------
     def __enter__(self) -> Browser:
-        self._profile = tempfile.TemporaryDirectory(prefix="sparseact-chromium-")
+        self._profile = tempfile.mkdtemp(prefix="sparseact-chromium-")
+        os.mkdir(f"{self._profile}/tmp")
         to_child, self._write = os.pipe()
         self._read, from_child = os.pipe()
 
@@ -168,9 +173,13 @@ class Browser:
 
         try:
             self._proc = subprocess.Popen(
-                [self.binary, *CHROMIUM_FLAGS, f"--user-data-dir={self._profile.name}", "about:blank"],
+                [self.binary, *CHROMIUM_FLAGS, f"--user-data-dir={self._profile}", "about:blank"],
+                # Chromium's crash database, caches (XDG_*) and temporary files: into the profile too, removed with
+                # it, never in the user's home or TMPDIR
+                env={**os.environ, "XDG_CONFIG_HOME": f"{self._profile}/config",
+                     "XDG_CACHE_HOME": f"{self._profile}/cache", "TMPDIR": f"{self._profile}/tmp"},
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                preexec_fn=as_fds_3_and_4, close_fds=False)
+                preexec_fn=as_fds_3_and_4, close_fds=False, start_new_session=True)
         finally:
             os.close(to_child)
             os.close(from_child)
@@ -194,13 +203,22 @@ class Browser:
             except (OSError, subprocess.TimeoutExpired, BrowserError):
                 self._proc.kill()
                 self._proc.wait()
+            try:  # helper processes (zygote, GPU, crash handler) outlive the browser process: end its whole session
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
             self._proc = None
         for fd in (self._write, self._read):
             try:
                 os.close(fd)
             except OSError:
                 pass
-        self._profile.cleanup()
+        # a helper may still be exiting for a moment after the kill
+        deadline = time.monotonic() + PROFILE_REMOVAL_SECONDS
+        while os.path.exists(self._profile) and time.monotonic() < deadline:
+            shutil.rmtree(self._profile, ignore_errors=True)
+            if os.path.exists(self._profile):
+                time.sleep(0.1)
 
     def _send(self, method: str, params: dict) -> int:
         self._next_id += 1

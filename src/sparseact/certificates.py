@@ -5,18 +5,24 @@ Every FAIL in the ledger carries a certificate, written to
 asserts, ``lhs REL rhs`` with ``REL`` one of ``"<="``, ``">="``, ``"=="``, and
 describes both sides as *quantities* computed from an explicit instance, together
 with the values the check computed. ``sparseact verify-certificate FILE...``
-recomputes both sides from the file alone, with the small independent
-evaluators of :mod:`sparseact.verify` (plain numpy, none of the check code),
-and confirms that the relation is violated.
+checks the file against the statement its ``check_id`` refutes, which the
+verifier owns (:data:`sparseact.verify.STATEMENTS`: the relation, the bound and
+the meaning of each of its variables): it takes only the *instance* from the
+file (networks, functions, points, the statement's free parameters), recomputes
+both sides and every variable with the small independent evaluators of
+:mod:`sparseact.verify` (plain numpy, none of the check code), and confirms that
+the pinned relation is violated. A ``formula`` quantity is for the reader: the
+verifier never evaluates its expression; it checks that each recorded variable
+is the one the instance gives.
 
 Quantities (JSON objects, key ``"quantity"``)
 ---------------------------------------------
 ``{"quantity": "formula", "expr": E, "vars": {...}}``
-    A Python arithmetic expression over the numeric ``vars`` and ``sqrt, log,
-    log2, exp, abs, min, max, sum, range, relu, floor, ceil, pi, e``
-    (``relu(t) = max(t, 0)``); comprehensions allowed, nothing else. A variable
-    may itself be a quantity (a JSON object with ``"quantity"``): the verifier
-    computes it first, e.g. ``"vars": {"ns": {"quantity": "noise_sensitivity", ...}}``.
+    The side as the paper prints it, over the named ``vars``, for a reader (the
+    verifier recomputes the side from the pinned statement, never from ``E``). A
+    variable may itself be a quantity (a JSON object with ``"quantity"``), e.g.
+    ``"vars": {"ns": {"quantity": "noise_sensitivity", ...}}``; the verifier checks
+    that each variable has the value the instance gives.
 ``{"quantity": "value", "function": F, "x": [...]}``
     ``f(x)`` at one point.
 ``{"quantity": "active_count", "network": N, "x": [...]}``

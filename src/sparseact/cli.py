@@ -8,8 +8,10 @@ import sys
 
 
 def _run_notebook(args) -> int:
+    from sparseact.kernels import wait_for_compilation
     from sparseact.notebooks import run_notebook
 
+    wait_for_compilation()
     parameters = json.loads(args.parameters)
     for item in args.param:
         key, sep, value = item.partition("=")
@@ -37,7 +39,7 @@ def _ledger(args) -> int:
 
     out = Path(args.out_dir)
     records = load_records(args.results)
-    frame = write_ledger(records, out / "ledger.csv", out / "ledger.md")
+    frame = write_ledger(records, out / "ledger.csv", out / "ledger.md", results_dir=out)
     certificates = write_certificates(records, out / "certificates")
     statements = write_statement_files(frame, out, {r.check_id: r.certificate for r in records if r.certificate},
                                        args.tables)
@@ -136,10 +138,12 @@ def _check_config(args) -> int:
 
 
 def _compile_kernels(args) -> int:
-    from sparseact.kernels import compile_kernels
+    from sparseact.kernels import compilation_lock, compile_kernels
     from sparseact.provenance import atomic_write_text
 
-    atomic_write_text(args.out, "\n".join(compile_kernels()) + "\n")
+    with compilation_lock(exclusive=True):
+        names = compile_kernels()
+    atomic_write_text(args.out, "\n".join(names) + "\n")
     return 0
 
 

@@ -9,6 +9,7 @@ line and column of a YAML error):
   the last value winning);
 * the schema ``workflow/schemas/config.schema.yaml``, with integers strict
   (``3.0`` is not an integer);
+* the output directories (:func:`check_output_dirs`): relative, inside the repository, distinct;
 * each claim's relations between keys (``check(block)`` of the claim module,
   e.g. ``k <= s``) and its grid (:func:`sparseact.claims.check_claim_blocks`).
 """
@@ -22,6 +23,8 @@ import yaml
 
 #: Location of the schema, relative to the repository root.
 SCHEMA_PATH = Path("workflow") / "schemas" / "config.schema.yaml"
+#: Config keys naming an output directory.
+OUTPUT_DIR_KEYS = ("results_dir", "figures_dir", "logs_dir")
 #: Longest schema message shown (the rest of a long message is cut, never the key).
 MESSAGE_WIDTH = 200
 
@@ -105,8 +108,29 @@ def validate_config(config: dict, schema_path: str | Path | None = None) -> dict
         key = ".".join(str(p) for p in error.absolute_path) or "<top level>"
         message = error.message if len(error.message) <= MESSAGE_WIDTH else error.message[:MESSAGE_WIDTH] + "..."
         raise ConfigError(f"invalid config: {key}: {message}")
+    check_output_dirs(config)
     check_claim_blocks(config)
     return config
+
+
+def check_output_dirs(config: dict) -> None:
+    """The output directories of a schema-valid ``config``: relative paths inside the repository, pairwise
+    distinct. (The full run's config writes ``results/``, whose ledger, statements, findings and certificates are
+    committed; config/quick.yaml writes ``results/quick/``, so it never overwrites them.)
+
+    Raises
+    ------
+    ConfigError
+        Naming the key.
+    """
+    directories = {key: config[key] for key in OUTPUT_DIR_KEYS}
+    for key, directory in directories.items():
+        if any(part in (".", "..") for part in directory.split("/")):
+            raise ConfigError(f"invalid config: {key}: {directory!r} must stay inside the repository "
+                              "(no '.' or '..' components)")
+    if len(set(directories.values())) < len(directories):
+        raise ConfigError(f"invalid config: {', '.join(OUTPUT_DIR_KEYS)} must be three different directories, "
+                          f"got {directories}")
 
 
 def load_config(path: str | Path, schema_path: str | Path | None = None) -> dict:

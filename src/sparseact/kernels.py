@@ -7,7 +7,10 @@ that start together would each compile the same kernels (about a minute of CPU f
 the Rademacher lower-bound search alone). Importing this module is cheap (no numpy): the
 workflow reads :data:`KERNEL_MODULES` at every start-up. :func:`compile_kernels` calls every
 compiled code path once on a tiny input, in one process, so the workflow's ``kernels``
-job fills the cache before the *runs* stage starts.
+job fills the cache before the *runs* stage starts. It compiles under
+:func:`compilation_lock`, which every shard takes (shared) before it starts: a shard
+that starts while the kernels job compiles waits for it, instead of compiling the same
+kernels again. No shard takes the kernels job's output as input, so recompiling reruns no shard.
 
 The tiny inputs go through the public functions, which normalise their arguments
 (float64 arrays, Python floats and ints), so the compiled signatures are the ones
@@ -15,6 +18,12 @@ the real computations use.
 """
 
 from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 #: Source files that define compiled kernels; the cache of a kernel is invalidated when its file changes.
 KERNEL_MODULES = (
@@ -24,6 +33,35 @@ KERNEL_MODULES = (
     "sparseact.complexity.assignment",
     "sparseact.complexity.lower",
 )
+
+
+#: Name of the lock file, in numba's cache directory of the library.
+LOCK_NAME = "sparseact-kernels.lock"
+
+
+def lock_path() -> Path:
+    """The lock file beside numba's cache: ``$NUMBA_CACHE_DIR``, else the library's ``__pycache__``."""
+    directory = os.environ.get("NUMBA_CACHE_DIR") or Path(__file__).resolve().parent / "__pycache__"
+    return Path(directory) / LOCK_NAME
+
+
+@contextmanager
+def compilation_lock(exclusive: bool) -> Iterator[None]:
+    """Hold the kernels' lock: ``exclusive`` while compiling, shared to wait for a compilation in progress."""
+    path = lock_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def wait_for_compilation() -> None:
+    """Return once no process compiles the kernels under :func:`compilation_lock` (at once if none does)."""
+    with compilation_lock(exclusive=False):
+        pass
 
 
 def compile_kernels() -> list[str]:

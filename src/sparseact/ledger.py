@@ -377,20 +377,24 @@ def verdict_big_o(parameter, ratios, slope_tol: float = SLOPE_TOL) -> tuple[Verd
 # ---------------------------------------------------------------------------
 
 
-def records_to_frame(records: Iterable[ClaimRecord]) -> pd.DataFrame:
-    """The ledger table for ``records``, one row each, columns :data:`LEDGER_COLUMNS`."""
+def records_to_frame(records: Iterable[ClaimRecord], results_dir: str | Path = "results") -> pd.DataFrame:
+    """The ledger table for ``records``, one row each, columns :data:`LEDGER_COLUMNS`.
+
+    ``results_dir`` is where the ledger and its ``certificates/`` are written (relative to the
+    repository root): the ``certificate`` column names the files there.
+    """
     rows = []
     for record in records:
         row = record.to_dict()
         row["evidence"] = "; ".join(row["evidence"])
-        row["certificate"] = certificate_path(record.check_id) if record.certificate else ""
+        row["certificate"] = certificate_path(record.check_id, results_dir) if record.certificate else ""
         rows.append(row)
     return pd.DataFrame(rows, columns=LEDGER_COLUMNS)
 
 
-def certificate_path(check_id: str) -> str:
+def certificate_path(check_id: str, results_dir: str | Path = "results") -> str:
     """Where the certificate of ``check_id`` is written (relative to the repository root)."""
-    return f"results/certificates/{check_id}.json"
+    return (Path(results_dir) / "certificates" / f"{check_id}.json").as_posix()
 
 
 def load_records(paths: Iterable[str | Path]) -> list[ClaimRecord]:
@@ -473,26 +477,35 @@ def write_certificates(records: Iterable[ClaimRecord], directory: str | Path = "
     for record in records:
         if record.certificate:
             path = Path(directory) / f"{record.check_id}.json"
-            atomic_write_json(path, dict(check_id=record.check_id, statement_id=record.statement_id,
-                                         paper_ref=record.paper_ref, statement=record.statement,
-                                         finding=record.finding, counterexample=record.counterexample,
-                                         certificate=record.certificate))
+            atomic_write_json(path, certificate_document(record))
             paths.append(str(path))
     return paths
 
 
-def write_ledger(records: Sequence[ClaimRecord], csv_path: str | Path, md_path: str | Path) -> pd.DataFrame:
-    """Write ``records`` as the ledger CSV and Markdown; return the table."""
+def certificate_document(record: ClaimRecord) -> dict:
+    """The content of a FAIL's certificate file: the check, the statement it refutes, and the certificate."""
+    return dict(check_id=record.check_id, statement_id=record.statement_id, paper_ref=record.paper_ref,
+                statement=record.statement, finding=record.finding, counterexample=record.counterexample,
+                certificate=record.certificate)
+
+
+def write_ledger(records: Sequence[ClaimRecord], csv_path: str | Path, md_path: str | Path,
+                 results_dir: str | Path = "results") -> pd.DataFrame:
+    """Write ``records`` as the ledger CSV and Markdown; return the table.
+
+    ``results_dir`` (relative to the repository root) holds the certificates the ledger names
+    (:func:`records_to_frame`) and the Markdown file, whose links it makes relative to that directory.
+    """
     from sparseact.provenance import atomic_write_text
 
     from sparseact.paper import paper_ref
 
-    frame = records_to_frame(sorted(records, key=severity_order))
+    frame = records_to_frame(sorted(records, key=severity_order), results_dir)
     # where a check's statement is printed is the paper data's to say (a record may predate an edit of it)
     frame["paper_ref"] = [paper_ref(s) if s else ref for s, ref in zip(frame["statement_id"], frame["paper_ref"])]
     duplicated = frame["check_id"][frame["check_id"].duplicated()]
     if len(duplicated):
         raise ValueError(f"duplicate check ids in the ledger: {sorted(set(duplicated))}")
     atomic_write_text(csv_path, frame.to_csv(index=False, lineterminator="\n"))
-    atomic_write_text(md_path, ledger_markdown(frame))
+    atomic_write_text(md_path, ledger_markdown(frame, link_prefix="../" * len(Path(results_dir).parts)))
     return frame

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sparseact.provenance import atomic_write_text
@@ -125,6 +128,23 @@ def check_kernel(kernel: str) -> None:
         ) from None
 
 
+@contextmanager
+def _kernel_home(directory: Path) -> Iterator[None]:
+    """The notebook kernel's IPython profile and history (``IPYTHONDIR``) and its connection files
+    (``JUPYTER_RUNTIME_DIR``) in ``directory``, not in the user's home; the environment is restored after."""
+    scratch = {"IPYTHONDIR": str(directory / "ipython"), "JUPYTER_RUNTIME_DIR": str(directory / "runtime")}
+    saved = {name: os.environ.get(name) for name in scratch}
+    os.environ.update(scratch)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def run_notebook(source: str | Path, executed: str | Path, html: str | Path | None, parameters: dict,
                  kernel: str = "sparseact", cwd: str | Path = ".") -> None:
     """Execute ``source`` (jupytext ``.py``) with ``parameters``; write ``executed`` and ``html``.
@@ -144,17 +164,18 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
     cwd : path
         Working directory of the kernel (the repository root).
     """
-    import jupytext
-    import nbformat
-    import papermill
+    with tempfile.TemporaryDirectory(prefix="sparseact-nb-") as tmp, _kernel_home(Path(tmp)):
+        # IPython (imported by papermill) makes its directory on import: the scratch one, set first
+        import jupytext
+        import nbformat
+        import papermill
 
-    check_kernel(kernel)
-    nb = jupytext.read(source)
-    if not any("parameters" in cell.metadata.get("tags", []) for cell in nb.cells):
-        raise ValueError(f"{source} has no cell tagged 'parameters'")
-    nb.metadata["kernelspec"] = {"name": kernel, "display_name": f"Python ({kernel})", "language": "python"}
-    nb.metadata.setdefault("language_info", {"name": "python"})
-    with tempfile.TemporaryDirectory(prefix="sparseact-nb-") as tmp:
+        check_kernel(kernel)
+        nb = jupytext.read(source)
+        if not any("parameters" in cell.metadata.get("tags", []) for cell in nb.cells):
+            raise ValueError(f"{source} has no cell tagged 'parameters'")
+        nb.metadata["kernelspec"] = {"name": kernel, "display_name": f"Python ({kernel})", "language": "python"}
+        nb.metadata.setdefault("language_info", {"name": "python"})
         raw = Path(tmp) / "input.ipynb"
         out = Path(tmp) / "output.ipynb"
         nbformat.write(nb, raw)

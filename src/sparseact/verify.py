@@ -1,49 +1,57 @@
 """Independent re-evaluation of FAIL certificates (``sparseact verify-certificate``).
 
-A certificate (:mod:`sparseact.certificates`) says that the paper asserts
-``lhs REL rhs`` and that an explicit instance violates it. This module recomputes
-both sides from the JSON alone, with small evaluators written directly from the
+A certificate file (:mod:`sparseact.certificates`) names a check and gives an
+explicit instance that violates the paper's statement the check tests. The
+statement is this module's, not the file's: :data:`STATEMENTS` pins, per check,
+the statement id, the relation, and a function that recomputes both sides and
+every variable of the bound (``n``, ``s``, ``k``, ``W``, ``B``, ``R``, ...) from the
+instance alone (bounds printed in :mod:`sparseact.bounds` come from there). No
+expression of the file is evaluated; a variable the file records must equal the
+recomputed one. The sides are computed with small evaluators written directly from the
 definitions in plain numpy, sharing no code with the checks that produced the
 certificate: the cube is enumerated here, Fourier coefficients come from this
 module's own Walsh-Hadamard transform, noise sensitivity from applying the noise
 operator coordinate by coordinate, and class membership of the networks in a
-Rademacher lower bound is checked here. A certificate is confirmed when both
-sides reproduce the recorded values (:data:`~sparseact.certificates.REPRODUCE_RTOL`)
-and violate the asserted relation.
+Rademacher lower bound is checked here (over all ``2^m`` sign vectors). A certificate
+is confirmed when its check is pinned, it names the check's statement and relation,
+its recorded variables are the instance's, both recomputed sides reproduce the
+recorded values (:data:`~sparseact.certificates.REPRODUCE_RTOL`) and they violate
+the pinned relation. Instances beyond the limits below (cube dimension, network
+size, file size, sums of Section 4) are refused with a message before anything large
+is allocated. A check with no pinned statement is not confirmed.
 """
 
 from __future__ import annotations
 
-import ast
 import itertools
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from sparseact.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL, RELATIONS, violated
+from sparseact import bounds
+from sparseact.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL, violated
 
-#: Largest dimension whose cube the evaluators enumerate.
-MAX_ENUMERATION_DIM = 24
+#: Largest dimension whose cube the evaluators enumerate (refused before anything is allocated).
+MAX_ENUMERATION_DIM = 20
+#: Largest 2^n * (n + neurons) of an enumerated cube with a network on it (about 0.5 GB of floats).
+MAX_CUBE_CELLS = 2**26
+#: Largest network (neurons) and input dimension of an instance.
+MAX_NEURONS = 4096
+MAX_INPUT_DIM = 4096
+#: Largest certificate file read (bytes): the committed ones are at most about 100 kB.
+MAX_FILE_BYTES = 8 * 2**20
+#: Largest sample of a Rademacher lower bound whose 2^m sign vectors are all checked.
+MAX_RADEMACHER_M = 16
+#: Largest number of terms of a finite sum of Section 4 (q^2 m, or 2^(mL) sign vectors).
+MAX_SECTION4_TERMS = 2**20
 #: Slack of the class-membership checks of a Rademacher lower bound (float rounding of the norms).
 MEMBERSHIP_TOL = 1e-9
 #: Largest |Z^T r| entry accepted as zero in an ``orthogonal_residual`` quantity.
 ORTHOGONALITY_TOL = 1e-8
-
-_FUNCTIONS = {
-    "sqrt": math.sqrt, "log": math.log, "log2": math.log2, "exp": math.exp, "abs": abs, "min": min, "max": max,
-    "sum": sum, "range": range, "relu": lambda t: max(t, 0.0), "floor": math.floor, "ceil": math.ceil,
-    "lgamma": math.lgamma, "comb": math.comb,
-}
-_CONSTANTS = {"pi": math.pi, "e": math.e}
-_ALLOWED_NODES = (
-    ast.Expression, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Call, ast.Name, ast.Load,
-    ast.Store, ast.Constant, ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp, ast.comprehension, ast.Subscript,
-    ast.Slice, ast.operator, ast.unaryop, ast.boolop, ast.cmpop,
-)
-
 
 @dataclass(frozen=True)
 class Verification:
@@ -63,12 +71,15 @@ class Verification:
 def cube(n: int) -> np.ndarray:
     """All of ``{-1,1}^n``, row ``j`` with ``x_i = (-1)^(bit i of j)``."""
     if not 0 <= n <= MAX_ENUMERATION_DIM:
-        raise ValueError(f"cannot enumerate the cube of dimension {n} (at most {MAX_ENUMERATION_DIM})")
+        raise ValueError(f"refused: the cube of dimension {n} is beyond the verifier's limit "
+                         f"n <= {MAX_ENUMERATION_DIM} (sparseact.verify.MAX_ENUMERATION_DIM)")
     bits = (np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1
     return 1.0 - 2.0 * bits
 
 
 def _network(spec: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    if len(spec["u"]) > MAX_NEURONS or (len(spec["W"]) and len(spec["W"][0]) > MAX_INPUT_DIM):
+        raise ValueError(f"refused: networks are limited to {MAX_NEURONS} neurons of dimension {MAX_INPUT_DIM}")
     u = np.asarray(spec["u"], dtype=float).ravel()
     W = np.asarray(spec["W"], dtype=float).reshape(len(u), -1)
     b = np.asarray(spec["b"], dtype=float).ravel()
@@ -116,6 +127,8 @@ def _dimension(function: dict) -> int:
 
 
 def _table(function: dict) -> np.ndarray:
+    if "network" in function:
+        return _evaluate(function, _network_cube(function["network"]))
     return _evaluate(function, cube(_dimension(function)))
 
 
@@ -149,9 +162,18 @@ def _noise_sensitivity(table: np.ndarray, rho: float) -> float:
     return float((np.mean(table**2) - np.mean(table * smoothed)) / 2)
 
 
+def _network_cube(network: dict) -> np.ndarray:
+    """The cube of the network's dimension, refused when the cube with the network on it is too large."""
+    u, W, _ = _network(network)
+    n = W.shape[1]
+    if n > MAX_ENUMERATION_DIM or 2**n * (n + u.size) > MAX_CUBE_CELLS:
+        raise ValueError(f"refused: {u.size} neurons on the cube of dimension {n} exceed the verifier's limits "
+                         f"(n <= {MAX_ENUMERATION_DIM}, 2^n (n + neurons) <= 2^{MAX_CUBE_CELLS.bit_length() - 1})")
+    return cube(n)
+
+
 def _active_sets(network: dict) -> np.ndarray:
-    _, W, _ = _network(network)
-    return _preactivations(network, cube(W.shape[1])) > 0
+    return _preactivations(network, _network_cube(network)) > 0
 
 
 # ---------------------------------------------------------------------------
@@ -159,16 +181,47 @@ def _active_sets(network: dict) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
-def evaluate_formula(expr: str, variables: dict) -> float:
-    """Evaluate a ``formula`` quantity: arithmetic, comprehensions and the whitelisted functions only."""
-    tree = ast.parse(expr, mode="eval")
-    for node in ast.walk(tree):
-        if not isinstance(node, _ALLOWED_NODES):
-            raise ValueError(f"formula {expr!r}: {type(node).__name__} is not allowed")
-        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS):
-            raise ValueError(f"formula {expr!r}: only {sorted(_FUNCTIONS)} may be called")
-    namespace = {"__builtins__": {}, **_FUNCTIONS, **_CONSTANTS, **variables}
-    return float(eval(compile(tree, "<formula>", "eval"), namespace))  # noqa: S307
+def _rademacher_lower_bound(spec: dict) -> float:
+    X = np.asarray(spec["X"], dtype=float)
+    zetas = np.asarray(spec["zetas"], dtype=float)
+    networks = spec["networks"]
+    s, k, W_max, B_max = int(spec["s"]), int(spec["k"]), float(spec["W"]), float(spec["B"])
+    if len(networks) != len(zetas):
+        raise ValueError("rademacher_lower_bound: one network per sign vector")
+    if not 1 <= len(X) <= MAX_RADEMACHER_M:
+        raise ValueError(f"refused: rademacher_lower_bound needs all 2^m sign vectors, m <= {MAX_RADEMACHER_M}")
+    if zetas.ndim != 2 or zetas.shape[1] != len(X) or not np.all(np.abs(zetas) == 1):
+        raise ValueError("rademacher_lower_bound: sign vectors must be in {-1,1}^m, m = number of sample points")
+    if len({tuple(zeta) for zeta in zetas}) != 2 ** len(X) or len(zetas) != 2 ** len(X):
+        raise ValueError("rademacher_lower_bound: the mean is a lower bound on R_H(S) only over all 2^m distinct "
+                         "sign vectors")
+    correlations = []
+    for t, (zeta, network) in enumerate(zip(zetas, networks)):
+        u, W, b = _network(network)
+        scale = np.max(np.abs(u), initial=0.0)
+        checks = {
+            f"at most s={s} neurons": u.size <= s,
+            f"at most k={k} active on every sample point": (np.count_nonzero(X @ W.T - b > 0, axis=1) <= k).all(),
+            f"||u||_inf max_j ||w_j||_2 <= W={W_max}":
+                scale * np.max(np.linalg.norm(W, axis=1), initial=0.0) <= W_max * (1 + MEMBERSHIP_TOL),
+            f"||u||_inf max_j |b_j| <= B={B_max}": scale * np.max(np.abs(b), initial=0.0) <= B_max * (1 + MEMBERSHIP_TOL),
+        }
+        broken = [name for name, ok in checks.items() if not ok]
+        if broken:
+            raise ValueError(f"rademacher_lower_bound: network {t} is not in the class ({'; '.join(broken)})")
+        correlations.append(float(np.mean(zeta * (np.maximum(X @ W.T - b, 0.0) @ u))))
+    return float(np.mean(correlations))
+
+
+def _signed_sample(spec: dict, kind: str) -> tuple[np.ndarray, np.ndarray, list, int, int, float, float]:
+    X = np.asarray(spec["X"], dtype=float)
+    zetas = np.asarray(spec["zetas"], dtype=float)
+    networks = spec["networks"]
+    if len(networks) != len(zetas):
+        raise ValueError(f"{kind}: one network per sign vector")
+    if not np.all(np.abs(zetas) == 1) or zetas.shape[1] != len(X):
+        raise ValueError(f"{kind}: sign vectors must be in {{-1,1}}^m, m = number of sample points")
+    return X, zetas, networks, int(spec["s"]), int(spec["k"]), float(spec["W"]), float(spec["B"])
 
 
 def _check_membership(kind: str, t: int, network: dict, X: np.ndarray, s: int, k: int, W_max: float,
@@ -187,26 +240,6 @@ def _check_membership(kind: str, t: int, network: dict, X: np.ndarray, s: int, k
     if broken:
         raise ValueError(f"{kind}: network {t} is not in the class ({'; '.join(broken)})")
     return u, W, b
-
-
-def _signed_sample(spec: dict, kind: str) -> tuple[np.ndarray, np.ndarray, list, int, int, float, float]:
-    X = np.asarray(spec["X"], dtype=float)
-    zetas = np.asarray(spec["zetas"], dtype=float)
-    networks = spec["networks"]
-    if len(networks) != len(zetas):
-        raise ValueError(f"{kind}: one network per sign vector")
-    if not np.all(np.abs(zetas) == 1) or zetas.shape[1] != len(X):
-        raise ValueError(f"{kind}: sign vectors must be in {{-1,1}}^m, m = number of sample points")
-    return X, zetas, networks, int(spec["s"]), int(spec["k"]), float(spec["W"]), float(spec["B"])
-
-
-def _rademacher_lower_bound(spec: dict) -> float:
-    X, zetas, networks, s, k, W_max, B_max = _signed_sample(spec, "rademacher_lower_bound")
-    correlations = []
-    for t, (zeta, network) in enumerate(zip(zetas, networks)):
-        u, W, b = _check_membership("rademacher_lower_bound", t, network, X, s, k, W_max, B_max)
-        correlations.append(float(np.mean(zeta * (np.maximum(X @ W.T - b, 0.0) @ u))))
-    return float(np.mean(correlations))
 
 
 def _first_term_lower_bound(spec: dict) -> float:
@@ -233,13 +266,6 @@ def _cell_sizes_sum(spec: dict) -> float:
     if not (np.count_nonzero(pre > 0, axis=1) <= int(spec["k"])).all():
         raise ValueError(f"cell_sizes_sum: the network is not {int(spec['k'])}-sparsely activated on the sample")
     return float(np.count_nonzero(pre >= 0))
-
-
-def _orthogonal_residual(spec: dict) -> float:
-    Z, t, r = (np.asarray(spec[key], dtype=float) for key in ("Z", "t", "r"))
-    if np.max(np.abs(Z.T @ r), initial=0.0) > ORTHOGONALITY_TOL * max(1.0, np.abs(r).sum()):
-        raise ValueError("orthogonal_residual: r is not orthogonal to the columns of Z")
-    return float(r @ t)
 
 
 def _is_prime(p: int) -> bool:
@@ -300,13 +326,16 @@ def _gf_p_solve(spec: dict) -> float:
     return recovered / len(secrets) * full_rank
 
 
+def _orthogonal_residual(spec: dict) -> float:
+    Z, t, r = (np.asarray(spec[key], dtype=float) for key in ("Z", "t", "r"))
+    if np.max(np.abs(Z.T @ r), initial=0.0) > ORTHOGONALITY_TOL * max(1.0, np.abs(r).sum()):
+        raise ValueError("orthogonal_residual: r is not orthogonal to the columns of Z")
+    return float(r @ t)
+
+
 def evaluate_quantity(spec: dict) -> float:
     """The value of one quantity of a certificate (see :mod:`sparseact.certificates`)."""
     kind = spec.get("quantity")
-    if kind == "formula":
-        variables = {name: evaluate_quantity(value) if isinstance(value, dict) else value
-                     for name, value in spec.get("vars", {}).items()}
-        return evaluate_formula(spec["expr"], variables)
     if kind == "value":
         return float(_evaluate(spec["function"], np.asarray([spec["x"]], dtype=float))[0])
     if kind == "active_count":
@@ -323,7 +352,7 @@ def evaluate_quantity(spec: dict) -> float:
         return float(np.sum(coefficients[degrees > int(spec["degree"])] ** 2))
     if kind == "correlation_with_sum":
         function = spec["function"]
-        X = cube(_dimension(function))
+        X = _network_cube(function["network"]) if "network" in function else cube(_dimension(function))
         return float(np.mean(_evaluate(function, X) * X.sum(axis=1)))
     if kind in ("transition_probability", "lemma9_U"):
         active = _active_sets(spec["network"])
@@ -340,12 +369,12 @@ def evaluate_quantity(spec: dict) -> float:
         return float(total)
     if kind == "rademacher_lower_bound":
         return _rademacher_lower_bound(spec)
+    if kind == "orthogonal_residual":
+        return _orthogonal_residual(spec)
     if kind == "first_term_lower_bound":
         return _first_term_lower_bound(spec)
     if kind == "cell_sizes_sum":
         return _cell_sizes_sum(spec)
-    if kind == "orthogonal_residual":
-        return _orthogonal_residual(spec)
     if kind == "gf_p_solve":
         return _gf_p_solve(spec)
     if kind == "lemma9_wR":
@@ -355,36 +384,640 @@ def evaluate_quantity(spec: dict) -> float:
     raise ValueError(f"unknown quantity {kind!r}")
 
 
+# ---------------------------------------------------------------------------
+# The statements: pinned per check, never read from the certificate
+# ---------------------------------------------------------------------------
+
+
+class Refused(ValueError):
+    """A certificate that does not instantiate its check's pinned statement (one line, for the report)."""
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Both sides of a pinned statement, recomputed from an instance, and the statement's variables."""
+
+    lhs: float
+    rhs: float
+    variables: dict
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What one check refutes: the paper's statement ``lhs relation rhs``, fixed in the library.
+
+    ``sides(certificate)`` reads only the *instance* from the certificate (a network, a function,
+    a point, the statement's free parameters such as ``rho`` or ``eps``) and recomputes both sides
+    and every variable of the statement's formula (``n``, ``s``, ``k``, ``W``, ``B``, ``R``, ...)
+    from it; no expression of the file is evaluated.
+    """
+
+    statement_id: str
+    relation: str
+    text: str
+    sides: Callable[[dict], Sides]
+
+
+def _spec(certificate: dict, side: str, kind: str) -> dict:
+    spec = certificate[side]
+    if not isinstance(spec, dict) or spec.get("quantity") != kind:
+        got = spec.get("quantity") if isinstance(spec, dict) else type(spec).__name__
+        raise Refused(f"{side} must be the statement's {kind!r} quantity, got {got!r}")
+    return spec
+
+
+def _parameter(certificate: dict, side: str, name: str):
+    """A free parameter of the statement, as the instance in the file gives it (the formula's variable ``name``)."""
+    spec = _spec(certificate, side, "formula")
+    variables = spec.get("vars")
+    if not isinstance(variables, dict) or name not in variables:
+        raise Refused(f"the instance has no parameter {name!r} (in {side})")
+    return variables[name]
+
+
+def _number(value, name: str, low: float = -math.inf, high: float = math.inf) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise Refused(f"parameter {name} = {value!r} is not a number in [{low}, {high}]")
+    return float(value)
+
+
+def _integer(value, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value) or not low <= value <= high:
+        raise Refused(f"parameter {name} = {value!r} is not an integer in [{low}, {high}]")
+    return int(value)
+
+
+def _signs(value, name: str) -> list[int]:
+    if not isinstance(value, list) or not value or not all(v in (-1, 1) for v in value):
+        raise Refused(f"parameter {name} must be a non-empty vector in {{-1,1}}^m")
+    return [int(v) for v in value]
+
+
+def _subset(value, m: int) -> list[int]:
+    if not isinstance(value, list) or not value or len(set(value)) != len(value) or \
+            not all(isinstance(i, int) and 0 <= i < m for i in value):
+        raise Refused(f"parameter S must be a non-empty set of distinct coordinates in [0, {m})")
+    return list(value)
+
+
+def _network_sizes(network: dict) -> tuple[int, int, int, float, float]:
+    """``n, s, k, W, B`` of a network: dimension, neurons, most active neurons on the cube (at least 1), and the
+    scales ``||u||_inf max_j ||w_j||_2`` and ``||u||_inf max_j |b_j|`` of Definition 2."""
+    u, W, b = _network(network)
+    k = max(1, int(_active_sets(network).sum(axis=1).max()))
+    scale = float(np.max(np.abs(u), initial=0.0))
+    return (W.shape[1], u.size, k, scale * float(np.max(np.linalg.norm(W, axis=1), initial=0.0)),
+            scale * float(np.max(np.abs(b), initial=0.0)))
+
+
+def _parity(S: list[int], y: list[int]) -> float:
+    """The parity on ``S`` as a 0/1 function of ``y`` in {-1,1}^m: ``(1 + prod_{i in S} y_i) / 2``."""
+    return (1 + math.prod(y[i] for i in S)) / 2
+
+
+def _even_shifts(m: int) -> list[int]:
+    """The shifts ``a`` of Section 4's parity construction as printed: the even integers in ``[-m, m]``."""
+    return list(range(-m + m % 2, m + 1, 2))
+
+
+def _lift(y: list[int]) -> np.ndarray:
+    """``x(y)`` of Section 4, row-major ``m x m``: ``x_ii = y_i``, ``x_ij = y_i y_j``."""
+    outer = np.outer(y, y).astype(float)
+    np.fill_diagonal(outer, y)
+    return outer.ravel()
+
+
+def _printed_parity_weights(m: int, size: int, a: int) -> tuple[np.ndarray, float]:
+    """``w_{S,a}`` and ``b_{S,a}`` as printed: ``w[i,j] = -1`` for ``i != j``, ``w[i,i] = 2a``, ``b = |S| + a^2 - 1/2``."""
+    w = -np.ones((m, m))
+    np.fill_diagonal(w, 2.0 * a)
+    return w.ravel(), size + a * a - 0.5
+
+
+def _printed_parity_network(m: int, size: int) -> dict:
+    """Section 4's printed network ``h(x) = sum_{a even in [-m, m]} 2 relu(<w_{S,a}, x> - b_{S,a})``."""
+    rows = [_printed_parity_weights(m, size, a) for a in _even_shifts(m)]
+    return {"u": [2.0] * len(rows), "W": [w.tolist() for w, _ in rows], "b": [b for _, b in rows]}
+
+
+def _same_network(spec: dict, expected: dict) -> bool:
+    return all(np.shape(spec[key]) == np.shape(expected[key]) and np.allclose(spec[key], expected[key], rtol=0, atol=1e-12)
+               for key in ("u", "W", "b"))
+
+
+def _appendix_a_sparsity(c: dict) -> Sides:
+    return Sides(evaluate_quantity(_spec(c, "lhs", "active_count")), 1.0, {})
+
+
+def _claim21_tail(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "fourier_tail")
+    d = _integer(lhs["degree"], "d", 1, MAX_ENUMERATION_DIM)
+    rho = _number(_parameter(c, "rhs", "rho"), "rho", -1.0, 1.0 - 1e-12)
+    ns = _noise_sensitivity(_table(lhs["function"]), rho)
+    # the printed bound, taken at every rho (bounds.claim21_tail_bound keeps to rho >= 0, where it holds)
+    return Sides(evaluate_quantity(lhs), 2 * ns / (1 - rho**d), {"d": d, "rho": rho, "ns": ns})
+
+
+def _claim21_tail_in_range(c: dict) -> Sides:
+    sides = _claim21_tail(c)
+    if not 0 <= sides.variables["rho"] < 1:
+        raise Refused(f"rho = {sides.variables['rho']!r} is outside the statement's range [0, 1)")
+    variables = sides.variables
+    return Sides(sides.lhs, float(bounds.claim21_tail_bound(variables["ns"], variables["rho"], variables["d"])),
+                 variables)
+
+
+def _appendix_a_computes(c: dict) -> Sides:
+    """F(x, y) = sigma(<w_x, y>): the row w_x of the neuron that x (the first b = log2 s coordinates) selects."""
+    lhs = _spec(c, "lhs", "value")
+    u, W, _ = _network(lhs["function"]["network"])
+    b = u.size.bit_length() - 1
+    x = _signs(lhs["x"], "x")
+    if u.size != 1 << b or len(x) != W.shape[1] or len(x) <= b:
+        raise Refused("the network is not Appendix A's F: 2^b neurons on b + q coordinates")
+    w = W[sum(((1 - v) // 2) << i for i, v in enumerate(x[:b])), b:]
+    y = x[b:]
+    return Sides(evaluate_quantity(lhs), max(float(w @ np.asarray(y, dtype=float)), 0.0),
+                 {"w": w.tolist(), "y": y, "q": len(y)})
+
+
+def index_b(z: list[int]) -> tuple[int, float]:
+    """``b`` with ``len(z) = b + 2^b`` and ``Index_b(z)`` as a 0/1 value: the address bits pick a data bit."""
+    b = next((b for b in range(1, 21) if b + 2**b == len(z)), None)
+    if b is None:
+        raise Refused(f"the input has {len(z)} coordinates, not b + 2^b for any b <= 20")
+    return b, (z[b + sum(2**i for i in range(b) if z[i] < 0)] + 1) / 2
+
+
+def _section1_index_computes(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "value")
+    z = _signs(lhs["x"], "z")
+    b, index = index_b(z)
+    return Sides(evaluate_quantity(lhs), index, {"z": z, "b": b})
+
+
+def _section1_index_sparsity(c: dict) -> Sides:
+    """Index_b's network in H_{b+2^b, 2^b, 1}: at most one active neuron at z, and at most 2^b neurons."""
+    if isinstance(c["lhs"], dict) and c["lhs"].get("quantity") == "active_count":
+        return Sides(evaluate_quantity(c["lhs"]), 1.0, {"k": 1})
+    u = _parameter(c, "lhs", "u")
+    b = _integer(_parameter(c, "rhs", "b"), "b", 1, 20)
+    if not isinstance(u, list) or len(u) > MAX_NEURONS:
+        raise Refused(f"parameter u must be the output weights of at most {MAX_NEURONS} neurons")
+    return Sides(float(len(u)), float(2**b), {"u": u, "b": b})
+
+
+def _lwr_network(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "value")
+    q = _integer(_parameter(c, "rhs", "q"), "q", 2, 2**10)
+    p = _integer(_parameter(c, "rhs", "p"), "p", 2, q)
+    w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
+    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
+            and all(isinstance(v, int) and 0 <= v < q for v in w + y)):
+        raise Refused("parameters w and y must be vectors of the same length m in Z_q^m")
+    value = float((sum(wi * yi for wi, yi in zip(w, y)) % q) % p)
+    return Sides(evaluate_quantity(lhs), value, {"w": w, "y": y, "m": len(w), "q": q, "p": p})
+
+
+def _parity_corrected_network(c: dict) -> Sides:
+    S, y = _parity_instance(c, "rhs")
+    lhs = _spec(c, "lhs", "value")
+    if not np.array_equal(np.asarray(lhs["x"], dtype=float), _lift(y)):
+        raise Refused("lhs's point is not x(y)")
+    return Sides(evaluate_quantity(lhs), _parity(S, y), {"S": S, "y": y})
+
+
+def _formula_network(c: dict, side: str) -> dict:
+    """The network ``u, W, b`` a formula side gives as its variables (Theorem 13's certificates spell h out)."""
+    network = {key: _parameter(c, side, key) for key in ("u", "W", "b")}
+    _network(network)
+    return network
+
+
+def _junta_value(T: list, V: list[int], x: list[int]) -> float:
+    """``f(x) = T[j]`` with ``j = sum_t 2^t (1 - x_{V_t}) / 2``: the junta with truth table ``T`` on variables ``V``."""
+    return float(T[sum(((1 - x[v]) // 2) << t for t, v in enumerate(V))])
+
+
+def _junta_instance(c: dict, side: str) -> tuple[list[int], list[int]]:
+    x = _signs(_parameter(c, side, "x"), "x")
+    V = _parameter(c, side, "V")
+    if not isinstance(V, list) or len(set(V)) != len(V) or len(V) > 20 or \
+            not all(isinstance(v, int) and 0 <= v < len(x) for v in V):
+        raise Refused("parameter V must be distinct coordinates of x (at most 20)")
+    return x, V
+
+
+def _junta_computes(c: dict) -> Sides:
+    network = _formula_network(c, "lhs")
+    x, V = _junta_instance(c, "rhs")
+    T = _parameter(c, "rhs", "T")
+    if not isinstance(T, list) or len(T) != 2 ** len(V):
+        raise Refused("parameter T must be the junta's truth table, 2^p entries")
+    u, W, b = _network(network)
+    h = float(np.maximum(W @ np.asarray(x, dtype=float) - b, 0.0) @ u)
+    variables = {**network, "x": x, "n": len(x), "len_u": u.size, "T": T, "V": V, "p": len(V)}
+    return Sides(h, _junta_value(T, V, x), variables)
+
+
+def _junta_indicator(c: dict) -> Sides:
+    x, V = _junta_instance(c, "rhs")
+    w, threshold = _parameter(c, "lhs", "w"), _number(_parameter(c, "lhs", "c"), "c")
+    if not isinstance(w, list) or len(w) != len(x):
+        raise Refused("parameter w must be a neuron's weights, one per coordinate of x")
+    value = max(float(np.dot(w, x)) - threshold, 0.0)
+    indicator = float(all(x[i] == w[i] for i in V))
+    return Sides(value, indicator, {"w": w, "x": x, "c": threshold, "n": len(x), "V": V})
+
+
+def _junta_sparsity(c: dict) -> Sides:
+    return Sides(evaluate_quantity(_spec(c, "lhs", "active_count")), 1.0, {})
+
+
+def _junta_scale(c: dict) -> Sides:
+    """W and B of Definition 2 of the network against the levels of H_{n,s,1}^{sqrt(p),p} and of the theorem's
+    sqrt(log2 s), log2 s: the recorded sides name which of the four comparisons the certificate makes."""
+    network = _formula_network(c, "lhs")
+    p = _integer(_parameter(c, "rhs", "p"), "p", 1, 20)
+    s = _integer(_parameter(c, "rhs", "s"), "s", 1, MAX_NEURONS)
+    _, _, _, W, B = _network_sizes(network)
+    levels = [(W, math.sqrt(p)), (B, float(p)), (W, math.sqrt(math.log2(s))), (B, math.log2(s))]
+    recorded = (c["lhs_value"], c["rhs_value"])
+    for value, limit in levels:
+        if _same(recorded[0], value) and _same(recorded[1], limit):
+            return Sides(value, limit, {**network, "p": p, "s": s})
+    raise Refused("the recorded sides are none of W <= sqrt(p), B <= p, W <= sqrt(log2 s), B <= log2 s of the network")
+
+
+def _eq17_printed(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "noise_sensitivity")
+    rho = _number(lhs["rho"], "rho", -1.0, 1.0 - 1e-12)
+    ns = evaluate_quantity(lhs)
+    return Sides(ns, 4 * ns, {"rho": rho})  # E[(h(x) - h(y))^2] = 4 NS_rho(h) by Section 2.1's definition
+
+
+def _eq17_coupling(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "noise_sensitivity")
+    rho = _number(lhs["rho"], "rho", -1.0, 1.0 - 1e-12)
+    table = _table(lhs["function"])
+    n = table.size.bit_length() - 1
+    if n < 1 or not np.array_equal(table, cube(n)[:, 0]):
+        raise Refused("the coupling's value 1/r is the statement's for h(x) = x_1 only, and h is not x_1")
+    return Sides(evaluate_quantity(lhs), 1 / math.floor(2 / (1 - rho)), {"rho": rho})
+
+
+def _lemma6_identity(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "average_sensitivity")
+    if "halfspace" not in lhs["function"]:
+        raise Refused("lhs: the statement is about a halfspace g")
+    X = cube(_dimension(lhs["function"]))
+    quarter_correlation = float(np.mean(_evaluate(lhs["function"], X) * X.sum(axis=1))) / 4
+    written = evaluate_quantity(_spec(c, "rhs", "correlation_with_sum"))
+    if not _reproduces(written, quarter_correlation):
+        raise Refused(f"rhs is not (1/4) E_x[g(x) sum_i x_i] of lhs's g ({written:.12g} != {quarter_correlation:.12g})")
+    return Sides(evaluate_quantity(lhs), quarter_correlation, {})
+
+
+def _lemma9_term_u(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "lemma9_U")
+    _, _, k, W, _ = _network_sizes(lhs["network"])
+    return Sides(evaluate_quantity(lhs), float(bounds.lemma9_term_U(k, W)), {"k": k, "W": W})
+
+
+def _lemma9_transition(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "transition_probability")
+    n, s, k, _, _ = _network_sizes(lhs["network"])
+    return Sides(evaluate_quantity(lhs), float(bounds.lemma9_transition_probability(n, s, k)), {"n": n, "s": s, "k": k})
+
+
+def _lemma9_union(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "transition_probability")
+    u, W, b = _network(lhs["network"])
+    X = _network_cube(lhs["network"])
+    union = sum(_average_sensitivity((X @ w > t).astype(float)) for w, t in zip(W, b)) / W.shape[1]
+    written = evaluate_quantity(_spec(c, "rhs", "average_sensitivity"))
+    if not _reproduces(written, union):
+        raise Refused(f"rhs is not (1/n) sum_j AS(g_j) of lhs's network ({written:.12g} != {union:.12g})")
+    return Sides(evaluate_quantity(lhs), union, {})
+
+
+def _theorem17_scale(c: dict) -> Sides:
+    """h(x) = lam relu(x) on n = 1 (so s = k = 1, R = 1, W = lam, bias 0 <= B): telling h from -h needs
+    log(1/(2 delta)) / -log(1 - p) samples when p lam^2 > 2 eps; Theorem 17 prints C times its m(eps, delta)."""
+    delta = _number(_parameter(c, "lhs", "delta"), "delta", 1e-300, 0.5)
+    eps = _number(_parameter(c, "lhs", "eps"), "eps", 1e-300)
+    lam = _number(_parameter(c, "lhs", "lam"), "lam", 1e-300, 1e300)
+    p = _number(_parameter(c, "lhs", "p"), "p", 1e-300, 1.0)
+    B = _number(_parameter(c, "rhs", "B"), "B", 0.0, 1e300)
+    C = _number(_parameter(c, "rhs", "C"), "C", 1.0, 1e300)
+    if not p * lam**2 > 2 * eps:
+        raise Refused("the two-point argument needs p lam^2 > 2 eps")
+    variables = {"delta": delta, "eps": eps, "lam": lam, "p": p, "B": B, "C": C, "W": lam, "R": 1.0, "n": 1, "s": 1,
+                 "k": 1}
+    rhs = C * float(bounds.theorem17_sample_complexity(eps, delta, 1, 1, 1, lam, B, 1.0))
+    return Sides(float(bounds.sign_ambiguity_lower_bound(p, delta)), rhs, variables)
+
+
+def _lwr_identity(c: dict) -> Sides:
+    q = _integer(_parameter(c, "lhs", "q"), "q", 2, 2**10)
+    m = _integer(_parameter(c, "lhs", "m"), "m", 1, 2**10)
+    p = _integer(_parameter(c, "lhs", "p"), "p", 2, q)
+    t = _integer(_parameter(c, "lhs", "t"), "t", 0, q * q * m)
+    if q * q * m > MAX_SECTION4_TERMS:
+        raise Refused(f"refused: q^2 m = {q * q * m} terms exceed the verifier's limit {MAX_SECTION4_TERMS}")
+    total = sum(2 * ((a % q) % p) * max(0.5 - (t - a), 0.0) ** 2 for a in range(q * q * m))
+    return Sides(float(total), float((t % q) % p), {"q": q, "m": m, "p": p, "t": t})
+
+
+def _lwr_lifted_weights(c: dict) -> Sides:
+    """|W[k,k]| forced by 1/2 - (<w, y> - a)^2 = <W, x(y)> - b (a Fourier coefficient of the bit encoding z of y),
+    against the printed claim that W is in {1,-1}^n."""
+    L = _integer(_parameter(c, "lhs", "L"), "L", 1, 20)
+    m = _integer(_parameter(c, "lhs", "m"), "m", 1, 20)
+    a = _integer(_parameter(c, "lhs", "a"), "a", -(2**20), 2**20)
+    k = _integer(_parameter(c, "lhs", "k"), "k", 0, m * L - 1)
+    w = _parameter(c, "lhs", "w")
+    if not isinstance(w, list) or len(w) != m or not all(isinstance(v, int) and 0 <= v < 2**L for v in w):
+        raise Refused(f"parameter w must be m = {m} integers in Z_q, q = 2^L")
+    if 2 ** (m * L) > MAX_SECTION4_TERMS:
+        raise Refused(f"refused: 2^(mL) = {2 ** (m * L)} terms exceed the verifier's limit {MAX_SECTION4_TERMS}")
+    total = 0.0
+    for j in range(2 ** (m * L)):
+        y = [sum(((j >> (i * L + bit)) & 1) << bit for bit in range(L)) for i in range(m)]
+        total += (0.5 - (sum(wi * yi for wi, yi in zip(w, y)) - a) ** 2) * (1 - 2 * ((j >> k) & 1))
+    return Sides(abs(total) / 2 ** (m * L), 1.0, {"L": L, "m": m, "a": a, "k": k, "w": w})
+
+
+def _lwr_linear_encoding(c: dict) -> Sides:
+    return Sides(evaluate_quantity(_spec(c, "lhs", "orthogonal_residual")), 0.0, {})
+
+
+def _parity_instance(c: dict, side: str) -> tuple[list[int], list[int]]:
+    y = _signs(_parameter(c, side, "y"), "y")
+    return _subset(_parameter(c, side, "S"), len(y)), y
+
+
+def _parity_chi(c: dict) -> Sides:
+    S, y = _parity_instance(c, "lhs")
+    printed = 1.0 if sum(y[i] for i in S) % 2 == 0 else 0.0
+    return Sides(printed, _parity(S, y), {"S": S, "y": y})
+
+
+def _parity_identity(c: dict) -> Sides:
+    S, y = _parity_instance(c, "lhs")
+    A = _even_shifts(len(y))
+    total = sum(2 * max(0.5 - (sum(y[i] for i in S) - a) ** 2, 0.0) for a in A)
+    return Sides(float(total), _parity(S, y), {"S": S, "y": y, "A": A})
+
+
+def _parity_lift(c: dict) -> Sides:
+    S, y = _parity_instance(c, "lhs")
+    m = len(y)
+    a = _integer(_parameter(c, "lhs", "a"), "a", -m, m)
+    w, b = _printed_parity_weights(m, len(S), a)
+    lhs = 0.5 - (sum(y[i] for i in S) - a) ** 2
+    return Sides(float(lhs), float(w @ _lift(y) - b), {"S": S, "y": y, "a": a, "m": m, "w": w.tolist(), "b": b})
+
+
+def _parity_network(c: dict) -> Sides:
+    S, y = _parity_instance(c, "rhs")
+    lhs = _spec(c, "lhs", "value")
+    if not _same_network(lhs["function"].get("network", {"u": [], "W": [], "b": []}),
+                         _printed_parity_network(len(y), len(S))):
+        raise Refused("lhs's network is not Section 4's printed network for this m and |S|")
+    if not np.array_equal(np.asarray(lhs["x"], dtype=float), _lift(y)):
+        raise Refused("lhs's point is not x(y)")
+    return Sides(evaluate_quantity(lhs), _parity(S, y), {"S": S, "y": y})
+
+
+def _parity_sparsity(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "active_count")
+    x = np.asarray(lhs["x"], dtype=float)
+    m = math.isqrt(x.size)
+    y = [int(v) for v in x.reshape(m, m).diagonal()] if m * m == x.size else []
+    if not y or not np.array_equal(x, _lift(_signs(y, "y"))):
+        raise Refused("lhs's point is not x(y) for any y in {-1,1}^m")
+    if not any(_same_network(lhs["network"], _printed_parity_network(m, size)) for size in range(1, m + 1)):
+        raise Refused("lhs's network is not Section 4's printed network for this m and any |S|")
+    return Sides(evaluate_quantity(lhs), 1.0, {})
+
+
+def _theorem19_eq1(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "rademacher_lower_bound")
+    X = np.asarray(lhs["X"], dtype=float)
+    m, n = X.shape
+    s, k = _integer(lhs["s"], "s", 1, MAX_NEURONS), _integer(lhs["k"], "k", 1, MAX_NEURONS)
+    W, B = _number(lhs["W"], "W", 0.0), _number(lhs["B"], "B", 0.0)
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    rhs = float(bounds.theorem19_rademacher(m, n, s, W, B, R))
+    return Sides(evaluate_quantity(lhs), rhs, {"m": m, "n": n, "s": s, "k": k, "W": W, "B": B, "R": R})
+
+
+def _theorem8_rho(c: dict) -> Sides:
+    """Lemma 10's bound C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) over eps/3, at the proof's
+    1 - rho = c eps^2 min{log(knsW^2/eps)/(k^8 W^4 log^4(ns)), 1/(k^6 B^4 log s)}, eps = exp(-ell), in logarithms
+    (eps underflows)."""
+    names = {"n": (2, 2**20), "s": (2, 2**20), "k": (1, 2**20)}
+    n, s, k = (_integer(_parameter(c, "lhs", name), name, *names[name]) for name in ("n", "s", "k"))
+    W, B = _number(_parameter(c, "lhs", "W"), "W", 1e-6, 1e6), _number(_parameter(c, "lhs", "B"), "B", 1e-6, 1e6)
+    C = _number(_parameter(c, "lhs", "C"), "C", 1e-6, 1e6)
+    ell = _number(_parameter(c, "lhs", "ell"), "ell", 0.0, 1e6)
+    lomr_spec = _parameter(c, "lhs", "lomr")
+    if not isinstance(lomr_spec, dict) or not isinstance(lomr_spec.get("vars"), dict):
+        raise Refused("the instance has no parameter 'c' (in lhs.lomr)")
+    small_c = _number(lomr_spec["vars"].get("c"), "c", 1e-300, 1.0)
+    lomr = (math.log(small_c) - 2 * ell
+            + math.log(min((math.log(k * n * s * W**2) + ell) / (k**8 * W**4 * math.log(n * s) ** 4),
+                           1 / (k**6 * B**4 * math.log(s)))))
+    ratio = 3 * C * math.exp(lomr / 2 + ell) * (k**4 * W**2 * (math.log(n * s) - lomr) ** 2
+                                               + k**3 * B**2 * math.sqrt(math.log(s)))
+    variables = {"n": n, "s": s, "k": k, "W": W, "B": B, "C": C, "ell": ell, "c": small_c, "lomr": lomr}
+    return Sides(ratio, 1.0, variables)
+
+
+#: check id -> the statement it refutes. A certificate of any other check is not confirmed.
+STATEMENTS: dict[str, Statement] = {
+    "appendixA/sparse-sqrt-q-printed": Statement(
+        "appendixA-sqrt-q", "<=", "with Gamma = sqrt(q), F is 1-sparsely activated for all inputs",
+        _appendix_a_sparsity),
+    "lemma10/claim21-tail-negative-rho": Statement(
+        "claim2.1-tail", "<=", "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) (Claim 2.1, no range of rho)",
+        _claim21_tail),
+    "appendixA/sparse-sqrt-q-corrected": Statement(
+        "appendixA-sqrt-q", "<=", "with Gamma = sqrt(q) and ||w_alpha||_2 <= 1, F is 1-sparse on all inputs",
+        _appendix_a_sparsity),
+    "appendixA/computes": Statement(
+        "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A)", _appendix_a_computes),
+    "lemma10/claim21-tail": Statement(
+        "claim2.1-tail", "<=", "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d), rho in [0, 1), d >= 1 (Claim 2.1)",
+        _claim21_tail_in_range),
+    "section1_index/computes": Statement(
+        "section1-index", "==", "Index_b(z) = sum_alpha sigma(<w_alpha, z> - b + 1/2) (Section 1)",
+        _section1_index_computes),
+    "section1_index/sparsity": Statement(
+        "section1-index", "<=", "Index_b's network is in H_{b+2^b, 2^b, 1} (Section 1)", _section1_index_sparsity),
+    "section4_lwr/network": Statement(
+        "section4-lwr-class", "==", "f_w(y) = F_w(x(y)), f_w(y) = (<w, y> mod q) mod p (Section 4)", _lwr_network),
+    "section4_parity/network-corrected": Statement(
+        "section4-parity-network", "==", "the parity on S is h(x(y)) for the corrected network h (Section 4)",
+        _parity_corrected_network),
+    "theorem13/junta-computes": Statement(
+        "theorem13-proof", "==", "the proof's network h equals the p-junta f (proof of Theorem 13)", _junta_computes),
+    "theorem13/junta-indicator": Statement(
+        "theorem13-proof", "==", "sigma(<w_j, x> - b_j) = 1{x_i = w_ji for all i in V} (proof of Theorem 13)",
+        _junta_indicator),
+    "theorem13/junta-sparsity": Statement(
+        "theorem13-proof", "<=", "at most one neuron of the proof's network is active (proof of Theorem 13)",
+        _junta_sparsity),
+    "theorem13/junta-scale": Statement(
+        "theorem13-proof", "<=", "the proof's network lies in H_{n,s,1}^{sqrt(p),p} (proof of Theorem 13)",
+        _junta_scale),
+    "lemma10/eq17-printed": Statement(
+        "eq17", "==", "NS_rho(h) = E[(h(x) - h(y))^2], y ~ N_rho(x) (eq. (17))", _eq17_printed),
+    "lemma10/eq17-coupling": Statement(
+        "lemma10-proof-coupling", "==",
+        "the bucket coupling (r = floor(2/(1-rho))) has E[(1/4)(h(x) - h(y))^2] = NS_rho(h)", _eq17_coupling),
+    "lemma6/identity-printed": Statement(
+        "lemma6-proof-identity", "==", "AS(g) = (1/4) E_x[g(x) sum_i x_i] (proof of Lemma 6)", _lemma6_identity),
+    "lemma9/term-U-printed": Statement(
+        "lemma9-proof-U", "<=", "(U) <= k^2 W^2 / 4 (proof of Lemma 9; k, W of the network)", _lemma9_term_u),
+    "lemma9/transition-union-printed": Statement(
+        "lemma9-proof-union", "<=", "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j AS(g_j) (proof of Lemma 9)",
+        _lemma9_union),
+    "lemma9/transition": Statement(
+        "lemma9-proof-transition", "<=",
+        "Pr_{x,i}[R_x != R_{x xor i}] <= k sqrt(log(s/k)) / sqrt(n) (proof of Lemma 9; n, s, k of the network)",
+        _lemma9_transition),
+    "scaling/theorem17-printed": Statement(
+        "theorem17", "<=", "m(eps, delta) = C((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta))/eps^2 samples suffice "
+        "(Theorem 17)", _theorem17_scale),
+    "section4_lwr/identity-printed": Statement(
+        "section4-lwr-identity", "==", "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a))^2 (Section 4)",
+        _lwr_identity),
+    "section4_lwr/lifted-weights-pm1": Statement(
+        "section4-lwr-lift", "==", "the lifted weight vector W_{w,a} is in {1,-1}^n (Section 4)", _lwr_lifted_weights),
+    "section4_lwr/linear-encoding": Statement(
+        "section4-lwr-encoding", "==", "there is v(w) with <v(w), z(y)> = <w, y> for all y (Section 4)",
+        _lwr_linear_encoding),
+    "section4_parity/chi-printed": Statement(
+        "section4-parity-chi", "==", "chi_S(y) = 1 iff sum_{i in S} y_i is even is the parity on S (Section 4)",
+        _parity_chi),
+    "section4_parity/identity-printed": Statement(
+        "section4-parity-identity", "==",
+        "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) is the parity on S (Section 4)", _parity_identity),
+    "section4_parity/lift-printed": Statement(
+        "section4-parity-lift", "==", "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a} (Section 4)",
+        _parity_lift),
+    "section4_parity/network-printed": Statement(
+        "section4-parity-network", "==", "the parity on S is h(x(y)) for the printed network h (Section 4)",
+        _parity_network),
+    "section4_parity/sparsity-printed": Statement(
+        "section4-parity-network", "<=", "the printed network h has at most one active neuron on every x(y) "
+        "(Section 4)", _parity_sparsity),
+    "theorem19/scale": Statement(
+        "theorem19", "<=", "R_H(S) <= (WR+B) sqrt(s n log(m(R+B)))/sqrt(m), R = max ||x_i|| (eq. (1))",
+        _theorem19_eq1),
+    "theorem8/rho-choice": Statement(
+        "theorem8-proof-rho", "<=", "the proof's 1 - rho makes Lemma 10's bound <= eps/3 (proof of Theorem 8)",
+        _theorem8_rho),
+}
+
+
 def _reproduces(recomputed: float, recorded: float) -> bool:
     return abs(recomputed - recorded) <= REPRODUCE_ATOL + REPRODUCE_RTOL * max(abs(recomputed), abs(recorded))
 
 
-def verify_certificate(certificate: dict) -> Verification:
-    """Recompute both sides of ``certificate`` and decide whether it proves the violation.
+def _same(recorded, recomputed) -> bool:
+    if isinstance(recomputed, list):
+        return isinstance(recorded, list) and np.shape(recorded) == np.shape(recomputed) and \
+            np.allclose(np.asarray(recorded, dtype=float), np.asarray(recomputed, dtype=float), rtol=REPRODUCE_RTOL,
+                        atol=REPRODUCE_ATOL)
+    return isinstance(recorded, int | float) and not isinstance(recorded, bool) and _reproduces(recomputed, recorded)
 
-    Confirmed when each side reproduces the recorded value and the recomputed
-    values violate the asserted relation.
+
+def _check_recorded_variables(spec, variables: dict, where: str) -> None:
+    """Every variable a formula side of the file records must be the statement's, with the recomputed value."""
+    if not isinstance(spec, dict) or spec.get("quantity") != "formula":
+        return
+    for name, recorded in (spec.get("vars") or {}).items():
+        if name not in variables:
+            raise Refused(f"{where}: {name!r} is not a variable of the statement")
+        if isinstance(recorded, dict) and recorded.get("quantity") == "formula":
+            _check_recorded_variables(recorded, variables, f"{where}.{name}")
+            continue
+        value = evaluate_quantity(recorded) if isinstance(recorded, dict) else recorded
+        if not _same(value, variables[name]):
+            raise Refused(f"{where}: {name} = {value!r} in the file, but the instance gives {name} = {variables[name]!r}")
+
+
+def _fields(document: dict) -> tuple[str, str, dict]:
+    if not isinstance(document, dict):
+        raise Refused(f"a certificate file holds a JSON object, got {type(document).__name__}")
+    missing = [key for key in ("check_id", "statement_id", "certificate") if key not in document]
+    if missing:
+        raise Refused(f"missing key(s) {missing}")
+    certificate = document["certificate"]
+    if not isinstance(certificate, dict):
+        raise Refused("'certificate' must be a JSON object")
+    missing = [key for key in ("relation", "lhs", "rhs", "lhs_value", "rhs_value") if key not in certificate]
+    if missing:
+        raise Refused(f"missing key(s) {missing} in 'certificate'")
+    return str(document["check_id"]), str(document["statement_id"]), certificate
+
+
+def verify_certificate(document: dict) -> Verification:
+    """Check a certificate file's content against the statement its check refutes (:data:`STATEMENTS`).
+
+    Confirmed when the check is one of :data:`STATEMENTS`, the file names that check's statement and
+    relation, every variable the file records is the one the instance gives, both sides recomputed
+    from the instance reproduce the recorded values, and they violate the pinned relation.
     """
-    relation = certificate.get("relation")
-    if relation not in RELATIONS:
-        raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
     try:
-        lhs, rhs = evaluate_quantity(certificate["lhs"]), evaluate_quantity(certificate["rhs"])
-    except (ValueError, KeyError, TypeError, ZeroDivisionError, OverflowError) as exc:
-        return Verification(False, math.nan, math.nan, f"cannot evaluate: {exc}")
+        check_id, statement_id, certificate = _fields(document)
+        statement = STATEMENTS.get(check_id)
+        if statement is None:
+            raise Refused(f"check {check_id!r} refutes no statement the verifier knows (sparseact.verify.STATEMENTS)")
+        if statement_id != statement.statement_id:
+            raise Refused(f"check {check_id} refutes statement {statement.statement_id}, not {statement_id}")
+        if certificate["relation"] != statement.relation:
+            raise Refused(f"{statement.statement_id} asserts lhs {statement.relation} rhs, the file says "
+                          f"{certificate['relation']!r}")
+        sides = statement.sides(certificate)
+        for side in ("lhs", "rhs"):
+            _check_recorded_variables(certificate[side], sides.variables, side)
+    except Refused as exc:
+        return Verification(False, math.nan, math.nan, f"NOT confirmed: {exc}")
+    except (ValueError, KeyError, IndexError, TypeError, ZeroDivisionError, OverflowError) as exc:
+        return Verification(False, math.nan, math.nan, f"NOT confirmed: cannot evaluate the instance "
+                            f"({type(exc).__name__}: {exc})")
+    lhs, rhs = sides.lhs, sides.rhs
     problems = []
     for side, value in (("lhs", lhs), ("rhs", rhs)):
-        if not _reproduces(value, float(certificate[f"{side}_value"])):
-            problems.append(f"{side} recomputes to {value:.12g}, recorded {certificate[f'{side}_value']:.12g}")
-    if not violated(relation, lhs, rhs):
-        problems.append(f"{lhs:.12g} {relation} {rhs:.12g} holds")
-    summary = f"{certificate.get('lhs_label', 'lhs')} = {lhs:.6g}, {certificate.get('rhs_label', 'rhs')} = {rhs:.6g}"
+        recorded = certificate[f"{side}_value"]
+        if not math.isfinite(value):
+            problems.append(f"{side} recomputes to {value}")
+        elif not _same(recorded, value):
+            shown = f"{recorded:.12g}" if isinstance(recorded, int | float) else repr(recorded)
+            problems.append(f"{side} recomputes to {value:.12g}, recorded {shown}")
+    if not problems and not violated(statement.relation, lhs, rhs):
+        problems.append(f"{lhs:.12g} {statement.relation} {rhs:.12g} holds")
+    refutes = f"{statement.statement_id} ({statement.text})"
     if problems:
-        return Verification(False, lhs, rhs, f"NOT confirmed ({'; '.join(problems)}): {summary}")
-    return Verification(True, lhs, rhs, f"confirmed: the paper asserts lhs {relation} rhs; {summary}")
+        return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {'; '.join(problems)}")
+    return Verification(True, lhs, rhs, f"confirmed: refutes {refutes}: lhs = {lhs:.6g}, rhs = {rhs:.6g}")
 
 
 def verify_file(path: str | Path) -> Verification:
-    """:func:`verify_certificate` on a certificate JSON file (a ledger row's ``certificate`` path)."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return verify_certificate(data.get("certificate", data))
+    """:func:`verify_certificate` on a certificate JSON file; a file that cannot be read or parsed is not confirmed."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise Refused(f"refused: {size} bytes, beyond the verifier's limit of {MAX_FILE_BYTES}")
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except Refused as exc:
+        return Verification(False, math.nan, math.nan, f"NOT confirmed: {exc}")
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).splitlines()[0]
+        return Verification(False, math.nan, math.nan, f"NOT confirmed: unreadable certificate ({reason})")
+    return verify_certificate(document)

@@ -9,20 +9,20 @@ rule assemble:
         notebook="notebooks/{claim}.py",
         code=assembly_code,
     output:
-        result="results/claims/{claim}.json",
-        notebook="results/notebooks/{claim}.ipynb",
+        result=in_results("claims/{claim}.json"),
+        notebook=in_results("notebooks/{claim}.ipynb"),
         figures=report(
-            directory("figures/{claim}"),
+            directory(in_figures("{claim}")),
             patterns=["{name}.png"],
             caption="../report/claim.rst",
             category="Claims",
             subcategory="{claim}",
         ),
-        tables=directory("results/tables/{claim}"),
+        tables=directory(in_results("tables/{claim}")),
     log:
-        "logs/assemble/{claim}.log",
+        in_logs("assemble/{claim}.log"),
     benchmark:
-        "results/benchmarks/assemble/{claim}.tsv"
+        in_results("benchmarks/assemble/{claim}.tsv")
     wildcard_constraints:
         claim="|".join(CLAIMS),
     conda:

@@ -26,6 +26,27 @@ for _variable, _value in portable_cpu_environment().items():
 #: Conda environment for every rule (pip users run without --sdm conda).
 ENV = "../../environment.yml"
 
+#: Output directories (config keys results_dir, figures_dir, logs_dir): the full run writes
+#: results/, figures/, logs/; config/quick.yaml writes under results/quick/, so it never
+#: overwrites the committed full-run results.
+RESULTS = config["results_dir"]
+FIGURES = config["figures_dir"]
+LOGS = config["logs_dir"]
+
+
+def in_results(path):
+    """``path`` (wildcards allowed) inside the results directory."""
+    return f"{RESULTS}/{path}"
+
+
+def in_figures(path):
+    return f"{FIGURES}/{path}"
+
+
+def in_logs(path):
+    return f"{LOGS}/{path}"
+
+
 #: Every claim module of sparseact.claims; each has a config block claims.<id>.
 CLAIMS = list(claim_ids())
 
@@ -115,27 +136,28 @@ def kernel_sources(wildcards):
 
 def run_files(wildcards):
     return expand(
-        "results/runs/{claim}/{shard}.json",
+        in_results("runs/{claim}/{shard}.json"),
         claim=wildcards.claim,
         shard=shards(wildcards.claim),
     )
 
 
 def claim_results():
-    return expand("results/claims/{claim}.json", claim=CLAIMS)
+    return expand(in_results("claims/{claim}.json"), claim=CLAIMS)
 
 
 def claim_page_path(claim):
     """The claim's page: its executed notebook under the statuses of its statements (rule claim_page)."""
-    return f"results/reports/{claim}.html"
+    return in_results(f"reports/{claim}.html")
 
 
 def claim_reports():
     return [claim_page_path(claim) for claim in CLAIMS]
 
 
-#: Figures committed under docs/figures (README shows the first), as <claim>/<figure>; rule docs_figures copies
-#: them from the run's figures/ so that the committed copies cannot drift from what the run draws.
+#: Figures committed under docs/figures (README shows the first), as <claim>/<figure>; rule docs_figure copies
+#: them from the full run's figures/ so that the committed copies cannot drift from what the run draws (a run
+#: into another results directory, such as the quick config's, leaves them alone).
 DOC_FIGURES = [
     "lemma9/proof-steps",
     "theorem17/learning-curves",
@@ -152,16 +174,17 @@ def doc_figure(figure):
 
 #: The run's result tables (rule ledger), which the report and the claim pages read.
 RESULT_TABLES = [
-    f"results/{name}.csv"
+    in_results(f"{name}.csv")
     for name in ("ledger", "statements", "headline", "errata", "tightness")
 ]
 
 
 def benchmark_files():
-    files = expand("results/benchmarks/assemble/{claim}.tsv", claim=CLAIMS)
+    files = expand(in_results("benchmarks/assemble/{claim}.tsv"), claim=CLAIMS)
     for claim in CLAIMS:
         for stage in ("data", "runs"):
             files += expand(
-                f"results/benchmarks/{stage}/{claim}/{{shard}}.tsv", shard=shards(claim)
+                in_results(f"benchmarks/{stage}/{claim}/{{shard}}.tsv"),
+                shard=shards(claim),
             )
     return files

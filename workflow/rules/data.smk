@@ -6,11 +6,11 @@ rule data:
     input:
         code=claim_code,
     output:
-        "results/data/{claim}/{shard}.npz",
+        in_results("data/{claim}/{shard}.npz"),
     log:
-        "logs/data/{claim}/{shard}.log",
+        in_logs("data/{claim}/{shard}.log"),
     benchmark:
-        "results/benchmarks/data/{claim}/{shard}.tsv"
+        in_results("benchmarks/data/{claim}/{shard}.tsv")
     wildcard_constraints:
         claim="|".join(CLAIMS),
     conda:

@@ -6,21 +6,23 @@
 
 rule claim_page:
     input:
-        notebook="results/notebooks/{claim}.ipynb",
+        notebook=in_results("notebooks/{claim}.ipynb"),
         tables=RESULT_TABLES,
     output:
         report(
-            "results/reports/{claim}.html",
+            in_results("reports/{claim}.html"),
             caption="../report/notebook.rst",
             category="Claims",
             subcategory="{claim}",
         ),
     log:
-        "logs/claim_page/{claim}.log",
+        in_logs("claim_page/{claim}.log"),
     wildcard_constraints:
         claim="|".join(CLAIMS),
     conda:
         ENV
+    params:
+        results_dir=RESULTS,
     shell:
         "python -m sparseact.cli claim-page {input.notebook} --claim {wildcards.claim} --results-dir results "
         "--out {output} > {log} 2>&1"
@@ -28,11 +30,11 @@ rule claim_page:
 
 rule docs_figure:
     input:
-        lambda wildcards: f"figures/{wildcards.claim}",
+        lambda wildcards: in_figures(wildcards.claim),
     output:
         "docs/figures/{claim}-{figure}.png",
     log:
-        "logs/docs_figure/{claim}-{figure}.log",
+        in_logs("docs_figure/{claim}-{figure}.log"),
     wildcard_constraints:
         claim="|".join(CLAIMS),
     conda:
@@ -50,19 +52,21 @@ rule report:
         claim_page=claim_page_path(SCREENSHOT_CLAIM),
     output:
         index=report(
-            "results/report/index.html",
+            in_results("report/index.html"),
             caption="../report/verification.rst",
             category="Verification report",
         ),
-        timings="results/report/timings.html",
-        screenshot_index="results/report/screenshot-index.png",
-        screenshot_claim=f"results/report/screenshot-{SCREENSHOT_CLAIM}.png",
+        timings=in_results("report/timings.html"),
+        screenshot_index=in_results("report/screenshot-index.png"),
+        screenshot_claim=in_results(f"report/screenshot-{SCREENSHOT_CLAIM}.png"),
     log:
-        "logs/report.log",
+        in_logs("report.log"),
     conda:
         ENV
+    params:
+        results_dir=RESULTS,
     shell:
-        "(python -m sparseact.cli report --results-dir results --results {input.results} "
+        "(python -m sparseact.cli report --results-dir {params.results_dir} --results {input.results} "
         "--benchmarks {input.benchmarks} --index {output.index} --timings {output.timings} "
         "&& python -m sparseact.cli screenshots --page {output.index} {output.screenshot_index} "
         "--page {input.claim_page} {output.screenshot_claim}) > {log} 2>&1"

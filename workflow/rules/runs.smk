@@ -1,18 +1,23 @@
 # Runs stage: notebooks/run_shard.py, executed by papermill once per shard (a set of grid
 # points, see sparseact.claims), runs the claim's learners, estimators and checks on the
 # shard's data file and writes the shard's result tables. The numba kernels are compiled once,
-# by the kernels job, before any shard runs (so concurrent shards never compile them twice).
+# by the kernels job (a target of `all`, scheduled first by its priority), under a lock that
+# every shard waits for (sparseact.kernels.compilation_lock), so concurrent shards never compile
+# them twice. No shard takes the kernels job's output as input: a shard reruns when code it
+# imports changes (through claim_code), never because the kernels were recompiled, and a run
+# killed at any moment resumes every missing shard (an ancient() input would drop them from
+# the plan while the kernels job is rerun).
 
 
 rule kernels:
     input:
         kernel_sources,
     output:
-        "results/kernels.txt",
+        in_results("kernels.txt"),
     log:
-        "logs/kernels.log",
+        in_logs("kernels.log"),
     benchmark:
-        "results/benchmarks/kernels.tsv"
+        in_results("benchmarks/kernels.tsv")
     priority: 10
     conda:
         ENV
@@ -22,19 +27,16 @@ rule kernels:
 
 rule run:
     input:
-        data="results/data/{claim}/{shard}.npz",
-        # ancient: the compiled kernels must exist first, but recompiling them reruns no shard
-        # (a shard reruns when code it imports changes, through claim_code).
-        kernels=ancient("results/kernels.txt"),
+        data=in_results("data/{claim}/{shard}.npz"),
         notebook="notebooks/run_shard.py",
         code=claim_code,
     output:
-        table="results/runs/{claim}/{shard}.json",
-        notebook="results/notebooks/runs/{claim}/{shard}.ipynb",
+        table=in_results("runs/{claim}/{shard}.json"),
+        notebook=in_results("notebooks/runs/{claim}/{shard}.ipynb"),
     log:
-        "logs/runs/{claim}/{shard}.log",
+        in_logs("runs/{claim}/{shard}.log"),
     benchmark:
-        "results/benchmarks/runs/{claim}/{shard}.tsv"
+        in_results("benchmarks/runs/{claim}/{shard}.tsv")
     wildcard_constraints:
         claim="|".join(CLAIMS),
     conda:

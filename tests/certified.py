@@ -1,0 +1,21 @@
+"""Assertions shared by the claims' tests about FAIL rows and their certificates."""
+
+from sparseact.ledger import Verdict, certificate_document
+from sparseact.verify import verify_certificate
+
+
+def assert_certified_fail(record, finding):
+    """A FAIL with its finding class, a counterexample, and a certificate the verifier confirms."""
+    assert record.verdict is Verdict.FAIL and record.finding == finding and record.counterexample, record
+    verification = verify_certificate(certificate_document(record))
+    assert verification.confirmed, verification.message
+
+
+def assert_forced_fail_refused(record, finding):
+    """A FAIL the test forced (a tampered constant of the check, or an instance outside the statement's range):
+    the claim still builds its certificate, and the verifier, which pins the paper's statements
+    (sparseact.verify.STATEMENTS) and recomputes both sides from the instance, does not confirm it."""
+    assert record.verdict is Verdict.FAIL and record.finding == finding and record.counterexample, record
+    verification = verify_certificate(certificate_document(record))
+    assert not verification.confirmed, verification.message
+    assert verification.message.startswith("NOT confirmed"), verification.message
