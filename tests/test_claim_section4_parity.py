@@ -152,8 +152,9 @@ def test_tightness_table_columns():
 
     report = get_claim("section4_parity").assemble(BLOCK, _tables())
     table = report.tables["tightness"]
-    assert list(table.columns) == TIGHTNESS_COLUMNS and len(table) == 2
-    assert table["proved_over_family"].tolist() == pytest.approx([1.0, 1.0])
+    assert list(table.columns) == TIGHTNESS_COLUMNS and len(table) == 3
+    assert table["proved_over_family"].tolist() == pytest.approx([1.0, 1.0, 1.0])
+    assert table["printed_over_proved"].isna().tolist() == [True, True, False]
 
 
 def test_verdicts_do_not_depend_on_the_generator():

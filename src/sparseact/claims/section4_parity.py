@@ -710,7 +710,9 @@ def assemble(block: dict, tables: dict):
 
 
 def _tightness(scale, w_exp: float):
-    """The tightness rows of the weight-norm bound of Section 4 (and the introduction's O(k)), at the largest m."""
+    """The tightness rows of the weight-norm bound of Section 4 (and the introduction's O(k)) and of the neuron
+    count, at the largest m."""
+    import numpy as np
     import pandas as pd
 
     from sparseact.ledger import loglog_slope
@@ -723,19 +725,30 @@ def _tightness(scale, w_exp: float):
         dict(bound="max_{S,a} ||w_{S,a}||_2 (Section 4 lift)", paper_ref="Section 4 (Hardness under arbitrary "
              "distributions)", printed="$O(m^{1.5})$", proved="$\\sqrt{4m^3 + m^2 - m} \\le \\sqrt{5}\\, m^{1.5}$",
              family="S = [m], a = m (the construction's own worst neuron)", family_value=float(last["max_w_norm"]),
-             printed_over_proved=float(m**1.5 / proved), proved_over_family=float(proved / last["max_w_norm"]),
+             printed_over_proved=float("nan"), proved_over_family=float(proved / last["max_w_norm"]),
              exponents_printed="1.5", exponents_proved="1.5", exponents_measured=f"{w_exp:.4f}",
              gap="none for this construction (attained); whether another 1-sparse network on x(y) has smaller W is open",
              method="exact"),
         dict(bound="Definition 2 scale W of the parity network (intro: norm O(k), k = m)", paper_ref="Section 1 "
              "(before Theorem 3)", printed="$O(k)$", proved="$2\\sqrt{4k^3 + k^2 - k}$ (W of the corrected network, S = [k])",
              family="S = [k], shifts a = k (mod 4)", family_value=float(last["W"]),
-             printed_over_proved=float(m / (2 * proved)), proved_over_family=float(2 * proved / last["W"]),
+             printed_over_proved=float("nan"), proved_over_family=float(2 * proved / last["W"]),
              exponents_printed="1", exponents_proved="1.5", exponents_measured=f"{W_exp:.4f}",
              gap="O(k) holds for max_j ||w_j|| alone by rescaling (section4_parity/rescaled-norm); for W the "
-                 "construction gives k^1.5 and no lower bound over all networks is known",
+                 "construction gives k^1.5 and no lower bound over all networks is known (printed_over_proved "
+                 "undefined: the printed bound is an O() with no constant)",
              method="exact"),
     ]
+    counts = [int(np.sum((np.arange(-m, m + 1) - size) % 4 == 0)) for size in range(1, m + 1)]
+    family = max(counts)
+    rows.append(dict(
+        bound="neurons of the parity network (Section 4: at most 2m)", paper_ref="Section 4 (Hardness under arbitrary "
+        "distributions)", printed="$2m$", proved="$\\lfloor m/2 \\rfloor + 1$ (shifts $a \\equiv |S| \\pmod 4$ in $[-m, m]$)",
+        family=f"max over |S| in [1, m] of #{{a in [-m, m] : a = |S| mod 4}}", family_value=float(family),
+        printed_over_proved=float(2 * m / (m // 2 + 1)), proved_over_family=float((m // 2 + 1) / family),
+        exponents_printed="1", exponents_proved="1", exponents_measured="1 (exact count)",
+        gap=f"none: the count is attained; the printed 2m is a factor {2 * m / (m // 2 + 1):.3g} slack at m = {m}",
+        method="exact"))
     return pd.DataFrame(rows)
 
 
