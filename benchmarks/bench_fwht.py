@@ -1,19 +1,35 @@
-"""Benchmark the Walsh-Hadamard transform on 2**24 float64 values.
+"""Benchmark the Walsh-Hadamard transform against its peers and one array copy.
 
-Times, in one run (best of 5 wall-clock repetitions each, after warm-up):
+For each size ``2**n`` (default n = 20, 22, 24) times, interleaved in one
+process (each repetition runs every method once, in an order rotated from one
+repetition to the next, so drifts in the machine's load hit all alike):
 
-* ``sparseact.analysis.fwht`` (numba, cache-blocked radix-4), out of place
-  (allocates and returns a new array) and in place (``out=`` the input buffer);
-* a plain numpy reshape-based butterfly (out of place);
-* the ``pyfwht`` package's CPU backend if importable (``pyfwht.transform``
-  in place, ``pyfwht.compute`` out of place); skipped with a message if not.
+* ``sparseact.analysis.fwht`` in place (``out=`` the input buffer) and out of
+  place (allocates and returns a new array);
+* ``fht_cpu.fht`` (package ``fht-cpu``) in place and out of place, if importable;
+* ``ffht.fht_`` / ``ffht.fht`` (FFHT; on PyPI as ``ffht-unofficial``), if importable;
+* ``pyfwht.transform`` / ``pyfwht.compute`` (CPU backend), if importable;
+* ``np.copyto`` of the array into another one (the memory-traffic yardstick);
+* ``sparseact.analysis.influences`` (all ``n`` influences of the table).
 
-Checks that all results agree, prints a markdown table and writes
-``benchmarks/results/fwht.json``.
+In-place methods get a fresh copy of the input before each call (untimed).
+Peers that do not import are skipped with a message that also lands in the
+JSON. Every result must agree with ours (bitwise equality is reported).
+
+The figures are medians, over the repetitions, of *pairwise* ratios (ours
+divided by the peer timed in the same repetition), with their min and max:
+on a shared machine absolute times wander, ratios of neighbours much less.
+
+Prints markdown tables and writes ``benchmarks/results/fwht.json``.
 
 Usage::
 
-    python benchmarks/bench_fwht.py [--n 24] [--repeats 5]
+    python benchmarks/bench_fwht.py [--n 20 22 24] [--repeats 11]
+
+The peers are optional benchmark extras, not dependencies of the project::
+
+    pip install fht-cpu pyfwht
+    pip install pybind11 && pip install --no-build-isolation ffht-unofficial
 """
 
 from __future__ import annotations
@@ -23,139 +39,234 @@ import platform
 import statistics
 import sys
 import time
+from importlib import metadata
 from pathlib import Path
 
 import numba
 import numpy as np
 
-from sparseact.analysis import fwht, fwht_reference
+from sparseact.analysis import fwht, influences
 from _common import cpu_model, write_results
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
-
-def time_it(func, repeats: int, setup=None) -> tuple[list[float], object]:
-    """Wall time of ``func()`` over ``repeats`` runs (``setup()`` untimed before each)."""
-    times = []
-    result = None
-    for _ in range(repeats):
-        if setup is not None:
-            setup()
-        t0 = time.perf_counter()
-        result = func()
-        times.append(time.perf_counter() - t0)
-    return times, result
+OURS_IN = "sparseact.fwht, in place"
+OURS_OUT = "sparseact.fwht, out of place"
+COPY = "np.copyto (one array copy)"
+INFLUENCES = "sparseact.influences (all n)"
 
 
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+def peers(notes: list[str]) -> dict[str, tuple[str, object]]:
+    """Method name -> (mode, callable(x) -> result) for the importable peers.
+
+    ``mode`` is ``"in"`` (the callable transforms its argument in place) or
+    ``"out"`` (it returns a new array and leaves the argument alone).
+    """
+    found: dict[str, tuple[str, object]] = {}
+    try:
+        import fht_cpu
+    except ImportError as exc:
+        notes.append(f"fht-cpu not importable ({exc}); `pip install fht-cpu` to compare")
+    else:
+        v = _version("fht-cpu")
+        found[f"fht-cpu {v}, in place"] = ("in", lambda x: fht_cpu.fht(x))
+        found[f"fht-cpu {v}, out of place"] = ("out", lambda x: fht_cpu.fht(x, inplace=False))
+    try:
+        import ffht
+    except ImportError as exc:
+        notes.append(
+            f"FFHT not importable ({exc}); on PyPI as ffht-unofficial, which needs numpy and pybind11 "
+            "at build time: `pip install pybind11 && pip install --no-build-isolation ffht-unofficial`"
+        )
+    else:
+        v = _version("ffht-unofficial")
+        found[f"FFHT {v}, in place"] = ("in", lambda x: ffht.fht_(x))
+        found[f"FFHT {v}, out of place"] = ("out", lambda x: ffht.fht(x))
+    try:
+        import pyfwht
+    except ImportError as exc:
+        notes.append(f"pyfwht not importable ({exc}); `pip install pyfwht` to compare")
+    else:
+        v = pyfwht.version()
+        cpu = pyfwht.Backend.CPU
+        found[f"pyfwht {v} CPU, in place"] = ("in", lambda x: pyfwht.transform(x, backend=cpu))
+        found[f"pyfwht {v} CPU, out of place"] = ("out", lambda x: pyfwht.compute(x, backend=cpu))
+    return found
+
+
+def ratio_stats(num: list[float], den: list[float]) -> dict:
+    ratios = [a / b for a, b in zip(num, den)]
+    return {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
+
+
+def bench_size(n: int, repeats: int, peer_methods: dict) -> dict:
+    """Time every method at ``2**n``, interleaved; return times, ratios and agreement."""
+    v = np.random.default_rng(12345 + n).standard_normal(1 << n)
+    buf = np.empty_like(v)
+    dst = np.empty_like(v)
+
+    methods: dict[str, tuple[str, object]] = {
+        OURS_IN: ("in", lambda x: fwht(x, out=x)),
+        OURS_OUT: ("out", fwht),
+        **peer_methods,
+        COPY: ("copy", None),
+        INFLUENCES: ("out", influences),
+    }
+    results: dict[str, np.ndarray] = {}
+
+    def run(name: str) -> tuple[float, float]:
+        # (wall, this thread's CPU) seconds of one call
+        mode, func = methods[name]
+        if mode == "in":
+            np.copyto(buf, v)
+        t0, c0 = time.perf_counter(), time.thread_time()
+        if mode == "copy":
+            np.copyto(dst, v)
+            res = None
+        elif mode == "in":
+            func(buf)
+            res = buf
+        else:
+            res = func(v)
+        elapsed = time.perf_counter() - t0, time.thread_time() - c0
+        if res is not None and name not in results:
+            results[name] = res.copy() if res is buf else res
+        return elapsed
+
+    names = list(methods)
+    for name in names:  # warm-up: JIT compile or cache load, first large allocations
+        run(name)
+    results.clear()
+    times: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
+    for rep in range(repeats):
+        shift = rep % len(names)
+        for name in names[shift:] + names[:shift]:
+            wall, thread = run(name)
+            times[name].append(wall)
+            cpu[name].append(thread)
+
+    ref = results[OURS_OUT]
+    scale = float(np.max(np.abs(ref)))
+    agreement = {}
+    for name, arr in results.items():
+        if name in (COPY, INFLUENCES):
+            continue
+        diff = float(np.max(np.abs(arr - ref)))
+        agreement[name] = {"bitwise_equal": bool(np.array_equal(arr, ref)), "max_rel_diff": diff / scale}
+        if diff > 1e-9 * scale:
+            raise SystemExit(f"MISMATCH at n={n}: {name} differs from sparseact.fwht by {diff:.3e}")
+    # Influences against a direct evaluation from the table, Inf_i = E[(f(x) - f(x^i))^2] / 4.
+    direct = np.array([np.mean(np.square(v - v.reshape(-1, 2, 1 << i)[:, ::-1, :].ravel())) / 4 for i in range(n)])
+    infl_rel = float(np.max(np.abs(results[INFLUENCES] - direct) / direct))
+
+    rows = []
+    for name in names:
+        row = {
+            "method": name,
+            "median_s": statistics.median(times[name]),
+            "min_s": min(times[name]),
+            "times_s": times[name],
+            "cpu_median_s": statistics.median(cpu[name]),
+            "cpu_times_s": cpu[name],
+        }
+        if name not in (OURS_IN, OURS_OUT, INFLUENCES):
+            ours = OURS_OUT if methods[name][0] == "out" else OURS_IN
+            row["ours_over_this"] = ratio_stats(times[ours], times[name])
+            row["ours_over_this_cpu"] = ratio_stats(cpu[ours], cpu[name])
+            row["ours_mode"] = ours
+        rows.append(row)
+
+    def both(a: str, b: str) -> dict:
+        return {"wall": ratio_stats(times[a], times[b]), "cpu": ratio_stats(cpu[a], cpu[b])}
+
+    return {
+        "n": n,
+        "length": 1 << n,
+        "rows": rows,
+        "ours_in_place_over_copy": both(OURS_IN, COPY),
+        "influences_over_transform_out_of_place": both(INFLUENCES, OURS_OUT),
+        "influences_over_transform_in_place": both(INFLUENCES, OURS_IN),
+        "influences_max_rel_diff_vs_direct": infl_rel,
+        "agreement": agreement,
+    }
+
+
+def fmt(r: dict) -> str:
+    return f"{r['median']:.2f}x ({r['min']:.2f}-{r['max']:.2f})"
+
+
+def fmt_both(r: dict) -> str:
+    return f"{fmt(r['wall'])} wall, {fmt(r['cpu'])} CPU"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=24, help="log2 of the transform length")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--n", type=int, nargs="+", default=[20, 22, 24], help="log2 of the transform lengths")
+    parser.add_argument("--repeats", type=int, default=11)
     parser.add_argument("--out", type=Path, default=RESULTS / "fwht.json")
     args = parser.parse_args(argv)
 
-    n, repeats = args.n, args.repeats
-    v = np.random.default_rng(12345).standard_normal(1 << n)
-    rows: list[dict] = []
     notes: list[str] = []
+    peer_methods = peers(notes)
+    for note in notes:
+        print(f"[skip] {note}", file=sys.stderr)
 
-    # --- sparseact (numba) -------------------------------------------------
-    fwht(v[:1024])  # JIT compile (or load from the numba cache)
-    ref = fwht(v)  # warm-up at full size (page faults of a first large allocation)
-    times, ours = time_it(lambda: fwht(v), repeats)
-    rows.append({"method": "sparseact.fwht (numba, out of place)", "times_s": times})
-    buf = np.empty_like(v)
-    times, _ = time_it(lambda: fwht(buf, out=buf), repeats, setup=lambda: np.copyto(buf, v))
-    rows.append({"method": "sparseact.fwht (numba, in place, out=input)", "times_s": times})
-    in_place_ours = buf.copy()
-
-    # --- pyfwht --------------------------------------------------------------
-    results = {"sparseact_out_of_place": ours, "sparseact_in_place": in_place_ours}
-    try:
-        import pyfwht
-    except ImportError as exc:
-        notes.append(f"pyfwht not importable ({exc}); install with `pip install pyfwht` to compare")
-        print(f"[skip] pyfwht not importable: {exc}", file=sys.stderr)
-        pyfwht = None
-    if pyfwht is not None:
-        cpu = pyfwht.Backend.CPU
-        pbuf = v.copy()
-        pyfwht.transform(pbuf, backend=cpu)  # warm-up
-        times, _ = time_it(
-            lambda: pyfwht.transform(pbuf, backend=cpu), repeats, setup=lambda: np.copyto(pbuf, v)
-        )
-        rows.append({"method": f"pyfwht {pyfwht.version()} CPU transform (in place)", "times_s": times})
-        results["pyfwht_in_place"] = pbuf.copy()
-        pyfwht.compute(v, backend=cpu)
-        times, res = time_it(lambda: pyfwht.compute(v, backend=cpu), repeats)
-        rows.append({"method": f"pyfwht {pyfwht.version()} CPU compute (out of place)", "times_s": times})
-        results["pyfwht_out_of_place"] = res
-
-    # --- numpy butterfly -----------------------------------------------------
-    fwht_reference(v[:1024])
-    times, res = time_it(lambda: fwht_reference(v), repeats)
-    rows.append({"method": "numpy reshape butterfly (out of place)", "times_s": times})
-    results["numpy_butterfly"] = res
-
-    # --- agreement -------------------------------------------------------------
-    scale = float(np.max(np.abs(ref)))
-    agreement = {}
-    for name, arr in results.items():
-        diff = float(np.max(np.abs(arr - ref)))
-        agreement[name] = {"max_abs_diff": diff, "max_rel_diff": diff / scale, "bitwise_equal": bool(np.array_equal(arr, ref))}
-        if diff > 1e-9 * scale:
-            print(f"MISMATCH: {name} differs from sparseact.fwht by {diff:.3e}", file=sys.stderr)
-            return 1
-
-    # --- report ------------------------------------------------------------------
-    for row in rows:
-        row["best_s"] = min(row["times_s"])
-        row["median_s"] = statistics.median(row["times_s"])
-    peer = {r["method"]: r["best_s"] for r in rows if r["method"].startswith("pyfwht")}
-    peer_in = next((t for m, t in peer.items() if "in place" in m), None)
-    peer_out = next((t for m, t in peer.items() if "out of place" in m), None)
-    for row in rows:
-        mode_peer = peer_in if "in place" in row["method"] else peer_out
-        row["ratio_to_pyfwht_same_mode"] = row["best_s"] / mode_peer if mode_peer else None
-
+    sizes = []
     lines = [
-        f"FWHT of 2**{n} float64 values, best of {repeats} (wall time)",
-        "",
-        "| method | best (ms) | median (ms) | best / pyfwht (same mode) |",
-        "|---|---:|---:|---:|",
+        f"FWHT of float64 arrays; {args.repeats} interleaved repetitions. Ratio = ours / method in the same "
+        "repetition (ours in the method's mode; < 1 means ours is faster): median (min-max), of wall time and "
+        "of this thread's CPU time (which a loaded machine disturbs less; every method here is single-threaded).",
     ]
-    for row in rows:
-        ratio = row["ratio_to_pyfwht_same_mode"]
-        lines.append(
-            f"| {row['method']} | {row['best_s'] * 1e3:.1f} | {row['median_s'] * 1e3:.1f} | "
-            f"{'n/a' if ratio is None else f'{ratio:.2f}x'} |"
-        )
-    lines.append("")
-    described = []
-    for name, a in agreement.items():
-        rel = a["max_rel_diff"]
-        described.append(f"{name}: " + ("bitwise equal" if a["bitwise_equal"] else f"max rel diff {rel:.1e}"))
-    lines.append("agreement with sparseact.fwht (out of place): " + ", ".join(described))
-    lines.extend(notes)
-    print("\n".join(lines))
+    for n in args.n:
+        res = bench_size(n, args.repeats, peer_methods)
+        sizes.append(res)
+        lines += [
+            "",
+            f"### 2**{n}",
+            "",
+            "| method | median wall (ms) | ours / method, wall | median CPU (ms) | ours / method, CPU |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for row in res["rows"]:
+            wall = fmt(row["ours_over_this"]) if "ours_over_this" in row else ""
+            thread = fmt(row["ours_over_this_cpu"]) if "ours_over_this_cpu" in row else ""
+            lines.append(
+                f"| {row['method']} | {row['median_s'] * 1e3:.2f} | {wall} | {row['cpu_median_s'] * 1e3:.2f} | {thread} |"
+            )
+        lines.append("")
+        lines.append(f"ours in place / one array copy: {fmt_both(res['ours_in_place_over_copy'])}")
+        lines.append(f"influences / one transform out of place: {fmt_both(res['influences_over_transform_out_of_place'])}")
+        lines.append(f"influences / one transform in place: {fmt_both(res['influences_over_transform_in_place'])}")
+        lines.append(f"influences, max rel diff vs direct evaluation: {res['influences_max_rel_diff_vs_direct']:.1e}")
+        equal = [name for name, a in res["agreement"].items() if a["bitwise_equal"]]
+        other = [f"{name} (max rel diff {a['max_rel_diff']:.1e})" for name, a in res["agreement"].items()
+                 if not a["bitwise_equal"]]
+        lines.append("bitwise equal to ours: " + ", ".join(equal) + (("; not: " + ", ".join(other)) if other else ""))
+        print("\n".join(lines), flush=True)
+        lines = []
+    print("\n".join(lines + notes))
 
     payload = {
         "benchmark": "fwht",
-        "n": n,
-        "length": 1 << n,
         "dtype": "float64",
-        "repeats": repeats,
-        "rows": rows,
-        "agreement": agreement,
+        "repeats": args.repeats,
+        "timers": "time.perf_counter (wall) and time.thread_time (this thread's CPU)",
+        "sizes": sizes,
         "notes": notes,
         "environment": {
             "python": platform.python_version(),
             "numpy": np.__version__,
             "numba": numba.__version__,
-            "pyfwht": None if pyfwht is None else pyfwht.version(),
-            "cpu": cpu_model(),
+            "peers": {name: _version(name) for name in ("fht-cpu", "ffht-unofficial", "pyfwht")},
+            "cpu_model": cpu_model(),
             "platform": platform.platform(),
         },
     }

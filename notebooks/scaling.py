@@ -64,8 +64,11 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #
 # * `scaling/covariance`: each formula's exponents against those of the quantity it bounds. A formula is
 #   covariant (exponents within $10^{-6}$), carries a scale only inside a logarithm (deviation below 0.5,
-#   degenerate at small scales), or is off by a power. PASS when every formula off by a power is certified by a
-#   row below; INCONCLUSIVE if an uncertified one remains. An exponent alone never gives a FAIL.
+#   degenerate at small scales, counted as covariant), or is off by a power. FAIL when a formula is off by a power
+#   and the sign-ambiguity instance below certifies it (its certificate is that of `scaling/theorem17-printed`:
+#   "each printed bound" would be false), INCONCLUSIVE if an uncertified one remains, otherwise PASS.
+#   `scaling/covariance-corrected`: the same with the printed Theorem 17 replaced by its corrected form; PASS when
+#   every formula is covariant up to logarithms.
 # * `scaling/theorem17-printed`: the exponent of the printed $m(\varepsilon,\delta)$ under $u\to\lambda u$ (expected
 #   0), and on the instances $\varepsilon = \varepsilon_0\lambda^2$ the sign-ambiguity lower bound
 #   $\log(1/(2\delta))/(-\log(1-p))$ against $C$ times the printed bound, $C$ = `sign_ambiguity.constant`. FAIL when
@@ -78,6 +81,19 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   $C_{\mathcal H} = k(WR+B)$, under both transformations; PASS when it is covariant up to the scale inside the
 #   logarithm, otherwise INCONCLUSIVE. It is the printed bound at $C_{\mathcal H} = 1$, the normalisation the
 #   statement leaves unstated.
+#
+# * `scaling/lemma18-printed`: Lemma 18's condition $c(C_\mathcal{H}\mathbb{E}_S[\mathcal{R}_\mathcal{H}(S)] +
+#   \sqrt{\log(1/\delta)/m})\le\varepsilon$ for the class $\{h,-h\}$, $h = \lambda\,\mathrm{relu}(x)$, on
+#   $x = 1$ w.p. $p$, at $c = 100$ and one sample below the sign-ambiguity lower bound ($\mathbb{E}_S$ exact, a
+#   binomial sum). FAIL when the condition is met there on some instance: the lemma would then promise learning with
+#   fewer samples than any learner needs (formula certificate, `statement-error`). `scaling/lemma18-corrected`: the
+#   condition with $C_\mathcal{H}^2$ on the confidence term, at $c = 1$, evaluated at the same $m$; PASS when it is
+#   unmet on every instance (the corrected lemma then asks for more samples than needed).
+# * `scaling/theorem5-rate`: Theorem 17's expression on $\{1,-1\}^n$ ($R=\sqrt n$, $W = B = 1$) against
+#   $1000\,ksn\log^2(ksn/(\varepsilon\delta))/\varepsilon^2$, a generous reading of Theorem 5's
+#   $\tilde O(ksn/\varepsilon^2)$; FAIL when it exceeds it (formula certificate, `statement-error`).
+#   `scaling/theorem5-rate-corrected`: against $(4ksn^2\log(k(\sqrt n+B)/\varepsilon) + \log(1/\delta))/\varepsilon^2$;
+#   PASS when it never exceeds it.
 #
 # The cards below are generated from the ledger rows of this run: badge, reason and, when the verdict is FAIL, the
 # verified correction.

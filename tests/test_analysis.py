@@ -245,16 +245,35 @@ def test_fwht_bitwise_equals_plain_butterfly(n):
     np.testing.assert_array_equal(fwht(v), out)  # reproducible
 
 
-@pytest.mark.parametrize("block_bits", [1, 2, 3, 4, 5])
-@pytest.mark.parametrize("strip_target", [1, 8, 64, 1 << 10])
-@pytest.mark.parametrize("min_strip", [1, 2, 8])
-def test_fwht_kernel_all_blockings(block_bits, strip_target, min_strip):
-    # Exercise every branch of the two-pass kernel at small sizes.
-    for n in range(0, 11):
+@pytest.mark.parametrize("block_bits", [1, 2, 3, 4, 5, 6, 7, 9, 12])
+def test_fwht_kernel_all_blockings(block_bits):
+    # Every branch of the depth-first kernel at small sizes: in-block stages
+    # with and without the in-register first six, and every stage group above
+    # the block (radix 2 or 4 remainder, radix 8), out of place and in place.
+    for n in range(0, 16):
         v = np.random.default_rng(n).standard_normal(1 << n)
+        ref = fwht_reference(v)
         out = np.empty_like(v)
-        _fwht_into(v, out, block_bits, strip_target, min_strip)
-        np.testing.assert_array_equal(out, fwht_reference(v), err_msg=f"n={n}")
+        assert _fwht_into(v, out, block_bits)
+        np.testing.assert_array_equal(out, ref, err_msg=f"n={n}")
+        w = v.copy()
+        assert _fwht_into(w, w, block_bits)
+        np.testing.assert_array_equal(w, ref, err_msg=f"n={n}, in place")
+
+
+@pytest.mark.parametrize("in_place", [False, True])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("size, position", [(1, 0), (2, 1), (64, 63), (1 << 13, 4096), (1 << 16, 12345)])
+def test_fwht_finds_non_finite_values_during_the_transform(in_place, bad, size, position):
+    v = np.zeros(size)
+    v[position] = bad
+    with pytest.raises(ValueError, match="finite"):
+        fwht(v, out=v if in_place else None)
+
+
+def test_fwht_overflow_out_of_place_is_not_a_non_finite_input():
+    out = fwht(np.full(8, 1e308))  # finite input whose transform overflows, as before
+    assert np.isinf(out[0])
 
 
 def test_fwht_does_not_modify_input_and_accepts_other_dtypes():
@@ -326,6 +345,23 @@ def test_fourier_tail_consistency(v, d):
     low = fhat * (popcounts(n) <= d)
     approx = fwht(low)  # f^{<=d} on the cube (the transform is its own inverse up to 2^n)
     assert float(np.mean((v - approx) ** 2)) == pytest.approx(tail, rel=1e-9, abs=1e-11)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 12, 13, 15])
+def test_influences_exact_on_sign_tables_and_spectral(n):
+    # ±1 tables: every partial sum is an integer multiple of 4**-n, so the
+    # spectral influences equal the direct ones bitwise; real tables agree
+    # with sum_{T ni i} fhat(T)^2 summed by numpy, and repeat bit for bit.
+    rng = np.random.default_rng(500 + n)
+    s = np.where(rng.standard_normal(1 << n) > 0.3, 1.0, -1.0)
+    direct = np.array([np.mean((s - s[np.arange(s.size) ^ (1 << i)]) ** 2) / 4 for i in range(n)])
+    np.testing.assert_array_equal(influences(s), direct)
+    v = rng.standard_normal(1 << n)
+    c = walsh_coefficients(v)
+    T = np.arange(v.size)
+    spectral = np.array([np.sum(c[(T >> i) & 1 == 1] ** 2) for i in range(n)])
+    np.testing.assert_allclose(influences(v), spectral, rtol=1e-13)
+    np.testing.assert_array_equal(influences(v), influences(v.copy()))
 
 
 @settings(max_examples=60, deadline=None)

@@ -48,7 +48,53 @@ def test_theorem17_fails_with_a_certificate_and_the_correction_is_covariant():
     assert printed.verdict.value == "FAIL" and printed.finding == "statement-error"
     assert verify_certificate(printed.certificate).confirmed
     assert records["scaling/theorem17-corrected"].verdict.value == "PASS"
-    assert records["scaling/covariance"].verdict.value == "PASS"
+    # "every printed bound is covariant" is false while Theorem 17's is certified not to be (the same instance);
+    # the verdict changed from PASS: the statement said "each printed bound" and one is refuted
+    covariance = records["scaling/covariance"]
+    assert covariance.verdict.value == "FAIL" and covariance.finding == "statement-error"
+    assert verify_certificate(covariance.certificate).confirmed
+    assert records["scaling/covariance-corrected"].verdict.value == "PASS"
+
+
+def test_lemma18_fails_with_a_certificate_and_the_correction_is_consistent():
+    from sparseact.claims.scaling import LEMMA18_CONSTANT, expected_rademacher_two_point, lemma18_instance
+
+    records = {r.check_id: r for r in _report().records}
+    printed = records["scaling/lemma18-printed"]
+    assert printed.verdict.value == "FAIL" and printed.finding == "statement-error" and printed.range
+    assert verify_certificate(printed.certificate).confirmed
+    assert printed.worst_value > LEMMA18_CONSTANT
+    assert records["scaling/lemma18-corrected"].verdict.value == "PASS"
+    # the refuted constant grows with log(1/delta): no constant saves the printed lemma
+    constants = [lemma18_instance(L)["refuted_constant"] for L in (1e2, 1e3, 1e4)]
+    assert constants == sorted(constants) and constants[-1] > 3 * constants[0]
+    # E_S R_H(S) of {h, -h}: the closed form against direct enumeration of the sample and the sign vectors
+    import itertools
+    import math
+
+    m, p, lam = 5, 0.3, 2.0
+    direct = 0.0
+    for xs in itertools.product((0, 1), repeat=m):
+        weight = math.prod(p if x else 1 - p for x in xs)
+        a = sum(xs)
+        mean_abs = sum(math.comb(a, j) * abs(2 * j - a) for j in range(a + 1)) / 2**a
+        direct += weight * lam / m * mean_abs
+    assert expected_rademacher_two_point(m, p, lam) == pytest.approx(direct, rel=1e-12)
+
+
+def test_theorem5_rate_fails_with_a_certificate():
+    records = {r.check_id: r for r in _report().records}
+    printed = records["scaling/theorem5-rate"]
+    assert printed.verdict.value == "FAIL" and verify_certificate(printed.certificate).confirmed
+    assert records["scaling/theorem5-rate-corrected"].verdict.value == "PASS"
+
+
+def test_every_record_has_a_range_and_the_tightness_table_its_columns():
+    from sparseact.statements import TIGHTNESS_COLUMNS
+
+    report = _report()
+    assert all(r.range for r in report.records)
+    assert list(report.tables["tightness"].columns) == TIGHTNESS_COLUMNS
 
 
 def test_no_fail_when_the_constant_is_not_refuted():

@@ -43,18 +43,75 @@ def report(tables):
     return CLAIM.assemble(BLOCK, tables)
 
 
+#: The checks of the proof's steps and of the facts they cite (all exact, PASS on every seed).
+STEP_CHECKS = {"theorem19/cover-count", "theorem19/sauer-shelah", "theorem19/cells-count", "theorem19/hoeffding",
+               "theorem19/eq5-tails", "theorem19/eq9-tails", "theorem19/eq10-union", "theorem19/eq6-second-term",
+               "theorem19/eq7-corrected", "theorem19/eq8-second-term", "theorem19/eq13-first-term",
+               "theorem19/eq14-first-term", "theorem19/combine-corrected", "theorem19/classical-bound",
+               "theorem19/cells-km", "theorem19/sparsity-exponent", "theorem19/contraction", "theorem19/linear-class"}
+#: The printed steps certified false, with their finding class.
+PRINTED_FAILS = {"theorem19/eq12-printed": "proof-slip", "theorem19/eq7-printed": "proof-slip",
+                 "theorem19/km-printed": "proof-slip", "theorem19/combine-printed": "constant-factor"}
+
+
 def test_known_verdicts(report):
+    from sparseact.paper import statements
+
     rows = {r.check_id: r for r in report.records}
     assert set(rows) == {"theorem19/estimators", "theorem19/bound", "theorem19/eq15-bound", "theorem19/conj20-bound",
                          "theorem19/scale", "theorem19/scale-corrected", "theorem19/sparse-vs-dense",
-                         "theorem19/conj20-dimension"}
+                         "theorem19/conj20-dimension"} | STEP_CHECKS | set(PRINTED_FAILS)
     assert rows["theorem19/estimators"].verdict is Verdict.PASS  # lower <= exact <= proof quantity, per zeta
     assert rows["theorem19/scale-corrected"].verdict is Verdict.PASS
+    for check_id in STEP_CHECKS | {"theorem19/bound", "theorem19/eq15-bound"}:
+        assert rows[check_id].verdict is Verdict.PASS and rows[check_id].method == "exact", check_id
+    known = {entry["id"] for entry in statements()}
     for row in report.records:
-        assert row.statement_id in theorem19.STATEMENTS
+        assert row.statement_id in known
+        assert row.range, row.check_id  # every record states the parameters its instances cover
         # trends and Monte Carlo lower bounds never FAIL
         if row.method != "exact":
             assert row.verdict is not Verdict.FAIL or row.certificate
+
+
+@pytest.mark.parametrize("check_id", sorted(PRINTED_FAILS))
+def test_printed_steps_fail_with_certificates_that_verify(report, check_id):
+    row = next(r for r in report.records if r.check_id == check_id)
+    assert row.verdict is Verdict.FAIL and row.finding == PRINTED_FAILS[check_id] and row.counterexample
+    assert verify_certificate(row.certificate).confirmed
+
+
+def test_eq12_certificate_values():
+    """n = s = 1, x = (1, -1), B >= W: E max of the first term is 0.75 W, the printed max E is 0.5 W."""
+    from sparseact.claims import _theorem19_steps as st
+
+    instance = st.eq12_instance()
+    assert instance["lhs"] == pytest.approx(0.75 * st.EQ12_W) and instance["rhs"] == pytest.approx(0.5 * st.EQ12_W)
+
+
+def test_cover_count_formula_small_cases():
+    from sparseact.claims import _theorem19_steps as st
+
+    assert st.cover_count(4, 2) == 8  # 4 points on a line (affine, d = 2): 2 (1 + 3)
+    assert st.cover_count(5, 3) == 2 * (1 + 4 + 6)
+    assert st.sauer_shelah(5, 2) == 1 + 5 + 10
+
+
+def test_tightness_table_columns(report):
+    from sparseact.statements import TIGHTNESS_COLUMNS
+
+    table = report.tables["tightness"]
+    assert list(table.columns) == TIGHTNESS_COLUMNS
+    assert set(table["bound"]) == {theorem19.TIGHTNESS_LABELS[k] for k in ("eq1", "eq15", "conj20", "dense")}
+    assert (table["printed_over_proved"] <= 1).all()
+
+
+def test_verdicts_do_not_depend_on_the_seed(report):
+    """Every verdict (exact, Monte Carlo or estimate) is the same under other base seeds."""
+    reference = {r.check_id: r.verdict for r in report.records}
+    for seed in (11, 2024):
+        other = CLAIM.assemble(BLOCK, _tables(BLOCK, seed=seed))
+        assert {r.check_id: r.verdict for r in other.records} == reference, seed
 
 
 def test_eq1_scale_fail_has_a_certificate_that_verifies(report):

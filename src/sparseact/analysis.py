@@ -45,6 +45,9 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
 from sparseact._validation import as_real_array, check_confidence, check_int, check_rng, clt_half_width
 
 __all__ = [
@@ -68,100 +71,191 @@ __all__ = [
 #: log2 of the block (in float64 elements) on which the first stages run in
 #: L1 cache: 2**12 doubles = 32 KiB.
 _BLOCK_BITS = 12
-#: Target size (float64 elements) of the column-strip scratch buffer of the
-#: second pass: 2**17 doubles = 1 MiB, about one core's L2.
-_STRIP_TARGET = 1 << 17
-#: Narrowest column strip (float64 elements); 8 doubles = one 64-byte cache line.
-_MIN_STRIP = 8
+
+_F64X8 = ir.VectorType(ir.DoubleType(), 8)
+_I32X8 = ir.VectorType(ir.IntType(32), 8)
 
 
-@numba.njit(cache=True, inline="always")
+def _pair_masks(h: int) -> tuple[list[int], list[int]]:
+    # Shuffle masks over two 8-lane vectors (v = lanes 0-7, w = lanes 8-15):
+    # ``low`` takes the lanes without bit h of v and w, ``high`` their partners.
+    low = []
+    for blk in range(0, 8, 2 * h):
+        low += list(range(blk, blk + h)) + list(range(8 + blk, 8 + blk + h))
+    return low, [j + h for j in low]
+
+
+def _register_stages(vectors: int):
+    """An intrinsic running stages h = 1, 2, ... < 8 * vectors of ``a[i : i + 8 * vectors]`` in registers.
+
+    The block is ``vectors`` 8-lane vectors. The stages h = 1, 2, 4 pair lanes
+    of the same vector: for two vectors ``v, w`` a shuffle gathers the lanes
+    without bit h of both into ``A``, their partners into ``B``, then ``A + B``
+    and ``A - B`` are shuffled back, so every element gets exactly the addition
+    of the textbook stage. The stages h >= 8 pair whole vectors. LLVM lowers
+    the 8-lane vectors to the machine's registers (AVX-512, 2 x AVX2, ...)
+    without changing any rounding.
+    """
+
+    def typer(typingctx, a, i):
+        if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" and a.dtype == types.float64):
+            return None
+        if not isinstance(i, types.Integer):
+            return None
+        sig = types.void(a, i)
+
+        def codegen(context, builder, signature, args):
+            ary = context.make_array(signature.args[0])(context, builder, args[0])
+            index = context.cast(builder, args[1], signature.args[1], types.intp)
+            base = builder.gep(ary.data, [index])
+            ptrs = [
+                builder.bitcast(builder.gep(base, [ir.Constant(ir.IntType(64), 8 * k)]), _F64X8.as_pointer())
+                for k in range(vectors)
+            ]
+            x = [builder.load(p, align=8) for p in ptrs]
+            for h in (1, 2, 4):
+                low, high = _pair_masks(h)
+                low = ir.Constant(_I32X8, low)
+                high = ir.Constant(_I32X8, high)
+                for k in range(0, vectors, 2):
+                    A = builder.shuffle_vector(x[k], x[k + 1], low)
+                    B = builder.shuffle_vector(x[k], x[k + 1], high)
+                    s = builder.fadd(A, B)
+                    d = builder.fsub(A, B)
+                    x[k] = builder.shuffle_vector(s, d, low)
+                    x[k + 1] = builder.shuffle_vector(s, d, high)
+            h = 1
+            while h < vectors:
+                for k in range(vectors):
+                    if not k & h:
+                        u, v = x[k], x[k + h]
+                        x[k] = builder.fadd(u, v)
+                        x[k + h] = builder.fsub(u, v)
+                h *= 2
+            for p, v in zip(ptrs, x):
+                builder.store(v, p, align=8)
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    typer.__name__ = f"_stages_to_{8 * vectors}"
+    return intrinsic(typer)
+
+
+#: Stages 1..32 of 64 elements (8 vectors) and 1..64 of 128 (16 vectors) in registers.
+_stages_to_64 = _register_stages(8)
+_stages_to_128 = _register_stages(16)
+
+
+@numba.njit(cache=True, inline="always", boundscheck=False)
 def _radix2(a, start, length, h):
-    # One butterfly stage of half-width h over a[start:start+length].
+    # One butterfly stage of half-width h over a[start:start+length]. One view
+    # per group, indexed from 0, so the inner loop is contiguous, free of
+    # wraparound checks, and vectorised by LLVM.
     for i in range(start, start + length, 2 * h):
-        p0 = a[i : i + h]
-        p1 = a[i + h : i + 2 * h]
+        p = a[i : i + 2 * h]
         for t in range(h):
-            x = p0[t]
-            y = p1[t]
-            p0[t] = x + y
-            p1[t] = x - y
+            x = p[t]
+            y = p[t + h]
+            p[t] = x + y
+            p[t + h] = x - y
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always", boundscheck=False)
 def _radix4(a, start, length, h):
     # Stages h and 2h fused (radix 4): the same additions, in the same order
     # per element, as two radix-2 stages, with half the memory traffic.
     for i in range(start, start + length, 4 * h):
-        p0 = a[i : i + h]
-        p1 = a[i + h : i + 2 * h]
-        p2 = a[i + 2 * h : i + 3 * h]
-        p3 = a[i + 3 * h : i + 4 * h]
+        p = a[i : i + 4 * h]
         for t in range(h):
-            x0 = p0[t]
-            x1 = p1[t]
-            x2 = p2[t]
-            x3 = p3[t]
+            x0 = p[t]
+            x1 = p[t + h]
+            x2 = p[t + 2 * h]
+            x3 = p[t + 3 * h]
             s01 = x0 + x1
             d01 = x0 - x1
             s23 = x2 + x3
             d23 = x2 - x3
-            p0[t] = s01 + s23
-            p1[t] = d01 + d23
-            p2[t] = s01 - s23
-            p3[t] = d01 - d23
+            p[t] = s01 + s23
+            p[t + h] = d01 + d23
+            p[t + 2 * h] = s01 - s23
+            p[t + 3 * h] = d01 - d23
 
 
-@numba.njit(cache=True, inline="always")
-def _radix8_first(a, start, length):
-    # Stages h = 1, 2, 4 on consecutive groups of 8 (the inner loops of the
-    # generic kernels would be too short to vectorise).
-    for i in range(start, start + length, 8):
-        p = a[i : i + 8]
-        x0 = p[0]
-        x1 = p[1]
-        x2 = p[2]
-        x3 = p[3]
-        x4 = p[4]
-        x5 = p[5]
-        x6 = p[6]
-        x7 = p[7]
-        a0 = x0 + x1
-        a1 = x0 - x1
-        a2 = x2 + x3
-        a3 = x2 - x3
-        a4 = x4 + x5
-        a5 = x4 - x5
-        a6 = x6 + x7
-        a7 = x6 - x7
-        b0 = a0 + a2
-        b1 = a1 + a3
-        b2 = a0 - a2
-        b3 = a1 - a3
-        b4 = a4 + a6
-        b5 = a5 + a7
-        b6 = a4 - a6
-        b7 = a5 - a7
-        p[0] = b0 + b4
-        p[1] = b1 + b5
-        p[2] = b2 + b6
-        p[3] = b3 + b7
-        p[4] = b0 - b4
-        p[5] = b1 - b5
-        p[6] = b2 - b6
-        p[7] = b3 - b7
+@numba.njit(cache=True, inline="always", boundscheck=False)
+def _radix8(a, start, length, h):
+    # Stages h, 2h and 4h fused (radix 8) in registers.
+    for i in range(start, start + length, 8 * h):
+        p = a[i : i + 8 * h]
+        for t in range(h):
+            x0 = p[t]
+            x1 = p[t + h]
+            x2 = p[t + 2 * h]
+            x3 = p[t + 3 * h]
+            x4 = p[t + 4 * h]
+            x5 = p[t + 5 * h]
+            x6 = p[t + 6 * h]
+            x7 = p[t + 7 * h]
+            a0 = x0 + x1
+            a1 = x0 - x1
+            a2 = x2 + x3
+            a3 = x2 - x3
+            a4 = x4 + x5
+            a5 = x4 - x5
+            a6 = x6 + x7
+            a7 = x6 - x7
+            b0 = a0 + a2
+            b1 = a1 + a3
+            b2 = a0 - a2
+            b3 = a1 - a3
+            b4 = a4 + a6
+            b5 = a5 + a7
+            b6 = a4 - a6
+            b7 = a5 - a7
+            p[t] = b0 + b4
+            p[t + h] = b1 + b5
+            p[t + 2 * h] = b2 + b6
+            p[t + 3 * h] = b3 + b7
+            p[t + 4 * h] = b0 - b4
+            p[t + 5 * h] = b1 - b5
+            p[t + 6 * h] = b2 - b6
+            p[t + 7 * h] = b3 - b7
 
 
-@numba.njit(cache=True)
-def _stages(a, start, length, h_lo, h_hi):
+@numba.njit(cache=True, boundscheck=False)
+def _stages(a, start, length, h_lo, h_hi, first):
     # All stages h = h_lo, 2 h_lo, ... < h_hi over a[start:start+length]
-    # (length is a multiple of h_hi; h_lo, h_hi are powers of two).
+    # (length is a multiple of h_hi; h_lo, h_hi are powers of two). From
+    # h = 1 the first 6 (first = 64) or 7 (first = 128) stages run in
+    # registers; the next in-cache stages get constant strides (literal
+    # arguments of the inlined radix-8), which LLVM vectorises without
+    # runtime checks.
     h = h_lo
-    if h == 1 and h_hi >= 8:
-        _radix8_first(a, start, length)
-        h = 8
+    if h == 1 and first == 128 and h_hi >= 128:
+        for i in range(start, start + length, 128):
+            _stages_to_128(a, i)
+        h = 128
+        if h_hi >= 1024:
+            _radix8(a, start, length, 128)
+            h = 1024
+        if h_hi >= 8192:
+            _radix8(a, start, length, 1024)
+            h = 8192
+    if h == 1 and h_hi >= 64:
+        for i in range(start, start + length, 64):
+            _stages_to_64(a, i)
+        h = 64
+        if h_hi >= 512:
+            _radix8(a, start, length, 64)
+            h = 512
+        if h_hi >= 4096:
+            _radix8(a, start, length, 512)
+            h = 4096
     while h < h_hi:
-        if 4 * h <= h_hi:
+        if 8 * h <= h_hi:
+            _radix8(a, start, length, h)
+            h *= 8
+        elif 4 * h <= h_hi:
             _radix4(a, start, length, h)
             h *= 4
         else:
@@ -169,63 +263,80 @@ def _stages(a, start, length, h_lo, h_hi):
             h *= 2
 
 
-@numba.njit(cache=True)
-def _fwht_into(src, out, block_bits, strip_target, min_strip):
+@numba.njit(cache=True, boundscheck=False)
+def _fwht_into(src, out, block_bits):
     """Unnormalised WHT of ``src`` written into ``out`` (may be ``src`` itself).
 
-    Pass 1: for each block of ``B = 2**block_bits`` elements, copy it from
-    ``src`` to ``out`` and run every stage ``h < B`` while it sits in L1.
-    Pass 2: view ``out`` as an ``R x B`` row-major matrix (``R = N / B``); the
-    remaining stages are a length-``R`` transform down each column. Columns
-    are processed in strips of ``c`` (a multiple of a cache line): gather the
-    ``R x c`` strip into a contiguous L2-sized scratch buffer (avoiding the
-    power-of-two-stride cache conflicts), transform it there (L1-blocked,
-    radix 4), scatter it back. Two sweeps over main memory in total.
+    Depth first, in one sweep over the blocks of ``B = 2**block_bits``
+    elements: copy a block from ``src`` to ``out`` and run every stage
+    ``h < B`` on it while it sits in L1 (stages 1..32 in vector registers,
+    then radix 8; with ``block_bits = 12`` and ``n = 13 + 3k`` the block is
+    ``2**13``, in L2, and stages 1..64 run in registers, so that no radix-2
+    or -4 remainder is left). Above the block, the stages come in groups (radix 2 or 4
+    for the remainder first, then radix 8): as soon as the last block of a
+    span of ``B * 2**g`` elements is done, that group's stages run over the
+    span, which is still in L1, L2 or L3 for all but the largest spans. Each
+    level of the recursion costs one pass over its span, so a transform much
+    larger than the caches sweeps main memory about twice.
 
     Every output is produced by exactly the additions of the textbook
     iterative butterfly (h = 1, 2, 4, ...), only reordered across independent
-    elements, so the result is bitwise identical to it and deterministic.
+    elements, so the result is bitwise identical to it, deterministic, and
+    independent of the CPU's vector width (no fastmath, no FMA contraction).
+
+    Returns False if ``src`` holds a NaN or an infinity, instead of a separate
+    pass over the input: a non-finite input makes both outputs of every
+    butterfly it reaches non-finite, so after the in-block stages every
+    element of its block is, and the kernel looks at the first. (Finite
+    inputs beyond about ``1.8e308 / B`` can overflow there too; False then
+    means "non-finite input or overflow".)
     """
     N = src.size
     n = 0
     while (1 << n) < N:
         n += 1
-    B = 1 << min(block_bits, n)
+    bb = min(block_bits, n)
+    first = 64
+    if block_bits == 12 and n >= 13 and (n - 13) % 3 == 0:
+        # 13 = 7 + 3 + 3 in-block stages leave a multiple of 3 above the block.
+        bb = 13
+        first = 128
+    B = 1 << bb
+    same = src.ctypes.data == out.ctypes.data
+    # Stage groups above the block: the remainder (1 or 2 stages) first, then
+    # radix 8; spans[k] is the span of group k's butterflies.
+    rem = n - bb
+    ng = (rem + 2) // 3
+    gbits = np.full(ng, 3, dtype=np.int64)
+    if ng and rem % 3:
+        gbits[0] = rem % 3
+    spans = np.empty(ng + 1, dtype=np.int64)
+    spans[0] = B
+    for k in range(ng):
+        spans[k + 1] = spans[k] << gbits[k]
+    finite = True
     for s in range(0, N, B):
-        d = out[s : s + B]
-        q = src[s : s + B]
-        for t in range(B):
-            d[t] = q[t]
-        _stages(out, s, B, 1, B)
-    if B >= N:
-        return
-    R = N // B
-    c = strip_target // R
-    if c < min_strip:
-        c = min_strip
-    if c > B:
-        c = B
-    total = R * c
-    scratch = np.empty(total)
-    L1 = 1 << block_bits
-    for col in range(0, B, c):
-        for r in range(R):
-            d = scratch[r * c : (r + 1) * c]
-            q = out[r * B + col : r * B + col + c]
-            for t in range(c):
+        if not same:
+            d = out[s : s + B]
+            q = src[s : s + B]
+            for t in range(B):
                 d[t] = q[t]
-        # Row stages of the strip = flat stages h = c, 2c, ..., < total.
-        if c < L1 < total:
-            for s in range(0, total, L1):
-                _stages(scratch, s, L1, c, L1)
-            _stages(scratch, 0, total, L1, total)
-        else:
-            _stages(scratch, 0, total, c, total)
-        for r in range(R):
-            q = scratch[r * c : (r + 1) * c]
-            d = out[r * B + col : r * B + col + c]
-            for t in range(c):
-                d[t] = q[t]
+        _stages(out, s, B, 1, B, first)
+        x = out[s]
+        finite &= x - x == 0.0
+        end = s + B
+        for k in range(ng):
+            span = spans[k + 1]
+            if end % span:
+                break
+            row = spans[k]
+            if gbits[k] == 3:
+                _radix8(out, end - span, span, row)
+            elif gbits[k] == 2:
+                _radix4(out, end - span, span, row)
+            else:
+                _radix2(out, end - span, span, row)
+    return finite
 
 
 @numba.njit(cache=True)
@@ -261,8 +372,12 @@ def _level_weights_kernel(coef, n):
 # ---------------------------------------------------------------------------
 
 
-def _as_table(values, name: str = "values") -> tuple[np.ndarray, int]:
-    """Validate a truth table; return it as C-contiguous float64 and its ``n``."""
+def _as_table(values, name: str = "values", check_finite: bool = True) -> tuple[np.ndarray, int]:
+    """Validate a truth table; return it as C-contiguous float64 and its ``n``.
+
+    ``check_finite=False`` leaves the NaN/inf check to the caller: the
+    transform kernel makes it while each block is in cache (:func:`_transform`).
+    """
     arr = as_real_array(values, name)
     if arr.ndim != 1:
         raise ValueError(
@@ -272,9 +387,30 @@ def _as_table(values, name: str = "values") -> tuple[np.ndarray, int]:
     if size == 0 or size & (size - 1):
         raise ValueError(f"{name} must have length 2**n for some n >= 0, got length {size}")
     arr = np.ascontiguousarray(arr, dtype=np.float64)
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must contain only finite values (found NaN or inf)")
+    if check_finite and not np.isfinite(arr).all():
+        raise ValueError(_not_finite(name))
     return arr, size.bit_length() - 1
+
+
+def _not_finite(name: str) -> str:
+    return f"{name} must contain only finite values (found NaN or inf)"
+
+
+def _transform(src: np.ndarray, out: np.ndarray, name: str = "values") -> np.ndarray:
+    # The WHT of a C-contiguous float64 table into out (src itself, or a
+    # separate array), its finiteness checked by the kernel (see _fwht_into:
+    # False means a NaN or inf in the table, or overflow). Out of place the
+    # table is first copied with numpy, which is faster than the kernel's
+    # fused copy into freshly allocated pages.
+    in_place = out.ctypes.data == src.ctypes.data
+    if not in_place:
+        np.copyto(out, src)
+    if not _fwht_into(out, out, _BLOCK_BITS):
+        if in_place:
+            raise ValueError(_not_finite(name)[:-1] + ", or so large that the transform overflows)")
+        if not np.isfinite(src).all():
+            raise ValueError(_not_finite(name))
+    return out
 
 
 def _check_rho(rho) -> tuple[np.ndarray, bool]:
@@ -303,10 +439,11 @@ def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
     ``out[T] = sum_j values[j] * (-1)**popcount(T & j)``, i.e. with the
     hypercube order of :mod:`sparseact.cube`, ``out[T] = 2**n fhat(T)``.
 
-    The transform runs in a cache-blocked, radix-4 numba kernel on a float64
-    copy (the copy is fused into the first pass). It performs exactly the
-    additions of the textbook iterative butterfly (stages ``h = 1, 2, 4, ...``),
-    so results are deterministic and bitwise reproducible.
+    The transform runs in place (on ``out``, after a copy of ``values`` unless
+    ``out`` is ``values``) in a cache-blocked, depth-first, radix-8 numba
+    kernel, with the check for NaN and inf fused into its first pass. It performs exactly the additions of the textbook iterative
+    butterfly (stages ``h = 1, 2, 4, ...``), so results are deterministic and
+    bitwise reproducible, whatever the CPU's vector width.
 
     Parameters
     ----------
@@ -325,14 +462,15 @@ def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
     ------
     ValueError
         If ``values`` is not a 1-D finite real array of power-of-two length, or
-        ``out`` is unsuitable.
+        ``out`` is unsuitable. NaN and inf are found during the transform, so
+        ``out`` (which may be ``values`` itself) has been overwritten then.
 
     Examples
     --------
     >>> fwht([1.0, 0.0, 0.0, 0.0])
     array([1., 1., 1., 1.])
     """
-    src, _ = _as_table(values)
+    src, _ = _as_table(values, check_finite=False)
     if out is None:
         out = np.empty_like(src)
     else:
@@ -350,8 +488,7 @@ def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
         same = out.ctypes.data == src.ctypes.data
         if not same and np.shares_memory(out, src):
             raise ValueError("out overlaps values without being the same array")
-    _fwht_into(src, out, _BLOCK_BITS, _STRIP_TARGET, _MIN_STRIP)
-    return out
+    return _transform(src, out)
 
 
 def fwht_reference(values) -> np.ndarray:
@@ -398,8 +535,8 @@ def walsh_coefficients(values) -> np.ndarray:
 
 def _coefficients(src: np.ndarray, n: int) -> np.ndarray:
     # fhat for an already validated C-contiguous float64 table.
-    out = np.empty_like(src)
-    _fwht_into(src, out, _BLOCK_BITS, _STRIP_TARGET, _MIN_STRIP)
+    out = src.copy()
+    _fwht_into(out, out, _BLOCK_BITS)
     out *= 2.0**-n
     return out
 
@@ -449,8 +586,89 @@ def fourier_tail(values, d: int) -> float:
 # Sensitivity
 # ---------------------------------------------------------------------------
 
-#: Number of table entries processed per vectorised chunk in :func:`influences`.
-_INFLUENCE_CHUNK = 1 << 16
+@numba.njit(cache=True, boundscheck=False)
+def _influence_kernel(spectrum, n, block_bits):
+    """``out[i] = sum_{T : bit i of T set} (spectrum[T] / 2**n)**2`` in one pass.
+
+    Blockwise over blocks of ``B = 2**block_bits`` coefficients: ``column[t]``
+    accumulates the squares at offset ``t`` of every block and ``block[k]``
+    the squares of block ``k`` (eight lanes, added in a fixed order). A low
+    bit ``i`` is then a sum over the ``B / 2`` columns with bit ``i`` set, a
+    high bit one over the blocks. Fixed summation order, so deterministic;
+    exact whenever every partial sum of ``spectrum[T]**2`` is an integer below
+    2**53 (Walsh spectra of ±1 tables up to ``n = 26``), since ``/ 2**n`` is
+    exact.
+    """
+    N = spectrum.size
+    bb = min(block_bits, n)
+    B = 1 << bb
+    nb = N // B
+    scale = 2.0**-n
+    column = np.zeros(B)
+    block = np.empty(nb)
+    for k in range(nb):
+        p = spectrum[k * B : (k + 1) * B]
+        if B >= 8:
+            # Eight lanes in scalars (LLVM keeps them in one vector register).
+            l0 = l1 = l2 = l3 = l4 = l5 = l6 = l7 = 0.0
+            for t0 in range(0, B, 8):
+                q = p[t0 : t0 + 8]
+                c = column[t0 : t0 + 8]
+                y0 = q[0] * scale
+                y1 = q[1] * scale
+                y2 = q[2] * scale
+                y3 = q[3] * scale
+                y4 = q[4] * scale
+                y5 = q[5] * scale
+                y6 = q[6] * scale
+                y7 = q[7] * scale
+                s0 = y0 * y0
+                s1 = y1 * y1
+                s2 = y2 * y2
+                s3 = y3 * y3
+                s4 = y4 * y4
+                s5 = y5 * y5
+                s6 = y6 * y6
+                s7 = y7 * y7
+                c[0] += s0
+                c[1] += s1
+                c[2] += s2
+                c[3] += s3
+                c[4] += s4
+                c[5] += s5
+                c[6] += s6
+                c[7] += s7
+                l0 += s0
+                l1 += s1
+                l2 += s2
+                l3 += s3
+                l4 += s4
+                l5 += s5
+                l6 += s6
+                l7 += s7
+            block[k] = ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))
+        else:
+            acc = 0.0
+            for t in range(B):
+                y = p[t] * scale
+                sq = y * y
+                column[t] += sq
+                acc += sq
+            block[k] = acc
+    out = np.zeros(n)
+    for i in range(bb):
+        acc = 0.0
+        for t in range(B):
+            if (t >> i) & 1:
+                acc += column[t]
+        out[i] = acc
+    for i in range(bb, n):
+        acc = 0.0
+        for k in range(nb):
+            if (k >> (i - bb)) & 1:
+                acc += block[k]
+        out[i] = acc
+    return out
 
 
 def influences(values) -> np.ndarray:
@@ -459,8 +677,11 @@ def influences(values) -> np.ndarray:
     This is the per-coordinate term of the paper's l2 sensitivity
     ``sen_f(x) = (1/4) sum_i (f(x) - f(x^{(+)i}))^2`` (Section 2.1), valid for
     real-valued ``f``; for ``f`` into {-1, 1} it is ``Pr_x[f(x) != f(x^{(+)i})]``.
-    Computed directly from the table (``x^{(+)i}`` is row ``j XOR 2**(i-1)``)
-    in vectorised chunks; spectrally ``Inf_i(f) = sum_{T : i in T} fhat(T)^2``.
+    Computed spectrally, ``Inf_i(f) = sum_{T : i in T} fhat(T)^2``: one
+    :func:`fwht` and one fused pass over the spectrum that accumulates all
+    ``n`` sums (about 1.3 out-of-place transforms in all). Deterministic; exact for ±1
+    tables up to ``n = 26`` (every partial sum is an integer multiple of
+    ``4**-n`` below ``2**53`` of them).
 
     Parameters
     ----------
@@ -472,29 +693,9 @@ def influences(values) -> np.ndarray:
     ndarray of float64, shape (n,)
         ``out[i - 1] = Inf_i(f)`` (column ``i - 1`` of the hypercube is ``x_i``).
     """
-    src, n = _as_table(values)
-    N = src.size
-    out = np.empty(n)
-    # Each unordered pair {j, j ^ h} appears twice in E_x, so
-    # Inf_i = 2**-n * (1/4) * 2 * sum_pairs d^2 = sum_pairs d^2 / 2**(n+1).
-    scale = 2.0 ** -(n + 1)
-    for i in range(n):
-        h = 1 << i
-        a = src.reshape(N // (2 * h), 2, h)
-        acc = 0.0
-        if h >= _INFLUENCE_CHUNK:
-            for r in range(a.shape[0]):
-                for c0 in range(0, h, _INFLUENCE_CHUNK):
-                    d = a[r, 0, c0 : c0 + _INFLUENCE_CHUNK] - a[r, 1, c0 : c0 + _INFLUENCE_CHUNK]
-                    acc += float(np.square(d, out=d).sum())
-        else:
-            rows = max(1, _INFLUENCE_CHUNK // h)
-            for r0 in range(0, a.shape[0], rows):
-                blk = a[r0 : r0 + rows]
-                d = blk[:, 0, :] - blk[:, 1, :]
-                acc += float(np.square(d, out=d).sum())
-        out[i] = acc * scale
-    return out
+    src, n = _as_table(values, check_finite=False)
+    spectrum = _transform(src, np.empty_like(src))
+    return _influence_kernel(spectrum, n, _BLOCK_BITS)
 
 
 def average_sensitivity(values) -> float:

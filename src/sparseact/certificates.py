@@ -41,6 +41,13 @@ Quantities (JSON objects, key ``"quantity"``)
     ``k`` active on every sample point, ``||u||_inf max_j ||w_j||_2 <= W``,
     ``||u||_inf max_j |b_j| <= B``). With all ``2^m`` sign vectors it is a lower bound on
     the empirical Rademacher complexity ``R_H(S)``.
+``{"quantity": "first_term_lower_bound", "X": [[...]], "zetas": [[...]], "networks": [N, ...], "s": s, "k": k, "W": W, "B": B}``
+    Mean over the listed sign vectors of the first term of Theorem 19's (4),
+    ``(1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i>`` with ``I_j = {i : <w_j, x_i> - b_j >= 0}``
+    (as printed), for one network of ``H_{n,s,k}^{W,B}`` per sign vector (membership checked).
+``{"quantity": "cell_sizes_sum", "X": [[...]], "network": N, "k": k}``
+    ``sum_j |I_j|`` with the printed ``I_j = {i : <w_j, x_i> - b_j >= 0}``, for a network that is
+    ``k``-sparsely activated on ``X`` (checked).
 ``{"quantity": "orthogonal_residual", "Z": [[...]], "t": [...], "r": [...]}``
     ``<r, t>`` after checking ``Z^T r = 0``: a non-zero value proves that no linear
     ``v`` has ``Z v = t`` (used for "no linear encoding exists").

@@ -64,7 +64,8 @@ ERRATA_COLUMNS = ["erratum_id", "class", "location", "printed", "explanation", "
 TIGHTNESS_COLUMNS = ["bound", "paper_ref", "printed", "proved", "family", "family_value", "printed_over_proved",
                      "proved_over_family", "exponents_printed", "exponents_proved", "exponents_measured", "gap",
                      "method"]
-#: Longest ``reason`` cell, in characters as read (a ``$...$`` formula counts as its visible symbols).
+#: Longest ``reason`` in ``statements.md``, in characters as read (a ``$...$`` formula counts as its visible symbols;
+#: ``statements.csv`` keeps the whole reason, e.g. a statement's full argument).
 REASON_WIDTH = 240
 #: A ``$...$`` formula in a reason, and what of its TeX is not counted: the letters of a macro name (a macro counts as
 #: one character), braces, script marks, spaces and spacing commands.
@@ -262,7 +263,7 @@ def derive(ledger: pd.DataFrame, strict: bool = True, entries: Sequence[Mapping]
         node = graph.status(entry["id"])
         rows.append(dict(statement_id=entry["id"], claim_id=entry.get("claim_id", ""), paper_ref=entry["paper_ref"],
                          kind=entry["kind"], statement=entry["statement"], status=node["status"], **{"class": node["cls"]},
-                         survives=node["survives"], range=node["range"], reason=_shorten(node["reason"]),
+                         survives=node["survives"], range=node["range"], reason=" ".join(node["reason"].split()),
                          uses="; ".join(node["uses"]), checks="; ".join(node["checks"])))
     frame = pd.DataFrame(rows, columns=STATEMENT_COLUMNS)
     undetermined = frame[frame["status"] == UNDETERMINED]
@@ -455,7 +456,7 @@ def statements_markdown(statements: pd.DataFrame) -> str:
     from sparseact.findings import markdown_math
 
     shown = statements.assign(statement=statements["statement"].map(markdown_math),
-                              reason=statements["reason"].map(markdown_math))
+                              reason=statements["reason"].map(lambda r: markdown_math(_shorten(r))))
     lines += _markdown_table(shown, ["statement_id", "paper_ref", "kind", "statement", "status", "class",
                                      "survives", "range", "reason"])
     return "\n".join(lines) + "\n"
@@ -482,10 +483,16 @@ def corrected_statements(statements: pd.DataFrame, ledger: pd.DataFrame) -> pd.D
         rows.append(dict(statement_id=sid, paper_ref=entries[sid]["paper_ref"], **{"class": table.loc[sid, "class"]},
                          printed=entries[sid]["statement"], corrected=correction["text"],
                          verified_by="; ".join(correction["verified_by"]),
-                         verified="; ".join(verdicts.get(p, "proved statement" if p in table.index else "?")
-                                            if premise_kind(p) == "check" else table.loc[p, "status"]
-                                            for p in correction["verified_by"])))
+                         verified="; ".join(_premise_state(p, verdicts, table) for p in correction["verified_by"])))
     return pd.DataFrame(rows, columns=CORRECTED_COLUMNS)
+
+
+def _premise_state(identifier: str, verdicts: Mapping[str, str], table: pd.DataFrame) -> str:
+    """What a correction's premise is: a check's verdict, a statement's status, or ``cited`` for a fact."""
+    kind = premise_kind(identifier)
+    if kind == "check":
+        return verdicts.get(identifier, "not in the ledger")
+    return "cited" if kind == "fact" else table.loc[identifier, "status"]
 
 
 def corrected_markdown(corrected: pd.DataFrame) -> str:

@@ -35,6 +35,7 @@ ORTHOGONALITY_TOL = 1e-8
 _FUNCTIONS = {
     "sqrt": math.sqrt, "log": math.log, "log2": math.log2, "exp": math.exp, "abs": abs, "min": min, "max": max,
     "sum": sum, "range": range, "relu": lambda t: max(t, 0.0), "floor": math.floor, "ceil": math.ceil,
+    "lgamma": math.lgamma, "comb": math.comb,
 }
 _CONSTANTS = {"pi": math.pi, "e": math.e}
 _ALLOWED_NODES = (
@@ -170,31 +171,68 @@ def evaluate_formula(expr: str, variables: dict) -> float:
     return float(eval(compile(tree, "<formula>", "eval"), namespace))  # noqa: S307
 
 
-def _rademacher_lower_bound(spec: dict) -> float:
+def _check_membership(kind: str, t: int, network: dict, X: np.ndarray, s: int, k: int, W_max: float,
+                      B_max: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(u, W, b)`` of ``network`` after checking that it lies in ``H_{n,s,k}^{W,B}`` on the sample ``X``."""
+    u, W, b = _network(network)
+    scale = np.max(np.abs(u), initial=0.0)
+    checks = {
+        f"at most s={s} neurons": u.size <= s,
+        f"at most k={k} active on every sample point": (np.count_nonzero(X @ W.T - b > 0, axis=1) <= k).all(),
+        f"||u||_inf max_j ||w_j||_2 <= W={W_max}":
+            scale * np.max(np.linalg.norm(W, axis=1), initial=0.0) <= W_max * (1 + MEMBERSHIP_TOL),
+        f"||u||_inf max_j |b_j| <= B={B_max}": scale * np.max(np.abs(b), initial=0.0) <= B_max * (1 + MEMBERSHIP_TOL),
+    }
+    broken = [name for name, ok in checks.items() if not ok]
+    if broken:
+        raise ValueError(f"{kind}: network {t} is not in the class ({'; '.join(broken)})")
+    return u, W, b
+
+
+def _signed_sample(spec: dict, kind: str) -> tuple[np.ndarray, np.ndarray, list, int, int, float, float]:
     X = np.asarray(spec["X"], dtype=float)
     zetas = np.asarray(spec["zetas"], dtype=float)
     networks = spec["networks"]
-    s, k, W_max, B_max = int(spec["s"]), int(spec["k"]), float(spec["W"]), float(spec["B"])
     if len(networks) != len(zetas):
-        raise ValueError("rademacher_lower_bound: one network per sign vector")
+        raise ValueError(f"{kind}: one network per sign vector")
     if not np.all(np.abs(zetas) == 1) or zetas.shape[1] != len(X):
-        raise ValueError("rademacher_lower_bound: sign vectors must be in {-1,1}^m, m = number of sample points")
+        raise ValueError(f"{kind}: sign vectors must be in {{-1,1}}^m, m = number of sample points")
+    return X, zetas, networks, int(spec["s"]), int(spec["k"]), float(spec["W"]), float(spec["B"])
+
+
+def _rademacher_lower_bound(spec: dict) -> float:
+    X, zetas, networks, s, k, W_max, B_max = _signed_sample(spec, "rademacher_lower_bound")
     correlations = []
     for t, (zeta, network) in enumerate(zip(zetas, networks)):
-        u, W, b = _network(network)
-        scale = np.max(np.abs(u), initial=0.0)
-        checks = {
-            f"at most s={s} neurons": u.size <= s,
-            f"at most k={k} active on every sample point": (np.count_nonzero(X @ W.T - b > 0, axis=1) <= k).all(),
-            f"||u||_inf max_j ||w_j||_2 <= W={W_max}":
-                scale * np.max(np.linalg.norm(W, axis=1), initial=0.0) <= W_max * (1 + MEMBERSHIP_TOL),
-            f"||u||_inf max_j |b_j| <= B={B_max}": scale * np.max(np.abs(b), initial=0.0) <= B_max * (1 + MEMBERSHIP_TOL),
-        }
-        broken = [name for name, ok in checks.items() if not ok]
-        if broken:
-            raise ValueError(f"rademacher_lower_bound: network {t} is not in the class ({'; '.join(broken)})")
+        u, W, b = _check_membership("rademacher_lower_bound", t, network, X, s, k, W_max, B_max)
         correlations.append(float(np.mean(zeta * (np.maximum(X @ W.T - b, 0.0) @ u))))
     return float(np.mean(correlations))
+
+
+def _first_term_lower_bound(spec: dict) -> float:
+    """Mean over the listed sign vectors of Theorem 19's first term ``(1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i>``
+    for one network of the class each, with ``I_j = {i : <w_j, x_i> - b_j >= 0}`` as printed."""
+    X, zetas, networks, s, k, W_max, B_max = _signed_sample(spec, "first_term_lower_bound")
+    values = []
+    for t, (zeta, network) in enumerate(zip(zetas, networks)):
+        u, W, b = _check_membership("first_term_lower_bound", t, network, X, s, k, W_max, B_max)
+        total = 0.0
+        for j in range(u.size):
+            cell = X @ W[j] - b[j] >= 0
+            total += u[j] * float(W[j] @ (zeta[cell] @ X[cell]))
+        values.append(total / len(X))
+    return float(np.mean(values))
+
+
+def _cell_sizes_sum(spec: dict) -> float:
+    """``sum_j |I_j|``, ``I_j = {i : <w_j, x_i> - b_j >= 0}`` as printed, for a network that is ``k``-sparsely
+    activated on the sample (at most ``k`` positive activations per point; checked here)."""
+    X = np.asarray(spec["X"], dtype=float)
+    _, W, b = _network(spec["network"])
+    pre = X @ W.T - b
+    if not (np.count_nonzero(pre > 0, axis=1) <= int(spec["k"])).all():
+        raise ValueError(f"cell_sizes_sum: the network is not {int(spec['k'])}-sparsely activated on the sample")
+    return float(np.count_nonzero(pre >= 0))
 
 
 def _orthogonal_residual(spec: dict) -> float:
@@ -347,6 +385,10 @@ def evaluate_quantity(spec: dict) -> float:
         return float(total)
     if kind == "rademacher_lower_bound":
         return _rademacher_lower_bound(spec)
+    if kind == "first_term_lower_bound":
+        return _first_term_lower_bound(spec)
+    if kind == "cell_sizes_sum":
+        return _cell_sizes_sum(spec)
     if kind == "orthogonal_residual":
         return _orthogonal_residual(spec)
     if kind == "gf_p_solve":

@@ -355,10 +355,16 @@ def assemble(block: dict, tables: dict):
 
     import pandas as pd
 
+    from sparseact.claims import describe_range
     from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most
 
     eps, delta = float(block["eps"]), float(block["delta"])
     curves = tables["curves"]
+
+    def _range(frame, extra=""):
+        return describe_range(frame.to_dict("records"), ["n", "s", "k", "m"],
+                              f"targets: {', '.join(dict.fromkeys(frame['target']))}" + (f"; {extra}" if extra else ""))
+
     common = dict(claim_id="theorem17", statement_id="theorem17", paper_ref="Theorem 17", variant="",
                   statement=STATEMENT_TEXT)
 
@@ -375,7 +381,7 @@ def assemble(block: dict, tables: dict):
         check="every network returned by the sparse ERM satisfies ||u||_inf max||w_j|| <= W, ||u||_inf max|b_j| <= B "
               "and activates <= k neurons on every sample point (recomputed from its weights)",
         worst_value=float((sparse["max_active_sample"] - sparse["k"]).max()) if len(sparse) else float("nan"),
-        worst_value_label="max (active neurons on the sample - k)", verdict=in_class,
+        worst_value_label="max (active neurons on the sample - k)", verdict=in_class, range=_range(sparse),
         notes=("A check of our learner, not of the paper (it never FAILs the theorem; a violation would make the "
                "learning measurements INCONCLUSIVE). Sparsity is certified on the sample only (Definition 1 on the "
                f"sample, as Lemma 18's bound (15) uses it): the distribution mass of cube points with > k active "
@@ -407,6 +413,7 @@ def assemble(block: dict, tables: dict):
                "expression with hidden constant 1"),
         worst_value=float(reached["ratio"].max()) if len(reached) else float("nan"),
         worst_value_label="max samples needed / expression", verdict=verdict,
+        range=_range(sparse[sparse["kind"] == "grid"], f"eps = {eps:g}, delta = {delta:g}"),
         notes=(f"{per_target}. Targets not reached in the grid are INCONCLUSIVE, not FAIL: the grid's m are far below "
                f"the expression, where the theorem promises nothing, and exact ERM is not what runs (a training loss "
                f"> 0 on a realisable target is an optimiser shortfall). Baselines (samples needed, -1 = not reached): "
@@ -445,6 +452,7 @@ def assemble(block: dict, tables: dict):
                f"= {delta:g}"),
         worst_value=float(summary["upper"].max()) if len(summary) else float("nan"),
         worst_value_label="max upper end of Pr[loss > eps]", verdict=at_verdict,
+        range=_range(at, f"eps = {eps:g}, delta = {delta:g}") if len(at) else "",
         notes=(f"{detail}. Of the fits with loss > eps, {n_optimiser} of {n_failed} have training loss > "
                f"{ZERO_LOSS_TOL:g}, "
                "i.e. the optimiser missed the global minimum 0 of the realisable empirical loss (exact ERM would "
@@ -479,6 +487,7 @@ def assemble(block: dict, tables: dict):
                "points of a realisable target, so its test loss is 0 whenever the sample covers the support"),
         worst_value=float(coverage["log10_miss_at_expression"].max()),
         worst_value_label="max log10 Pr[sample misses a support point] (union bound)", verdict=cover_verdict,
+        range=f"targets: {', '.join(coverage['target'])}; eps = {eps:g}, delta = {delta:g}",
         notes=("Proves the theorem's conclusion for exact ERM on these finite-support instances only (the theorem "
                "is about every distribution). Coverage alone suffices from m = "
                + "; ".join(f"{r.target}: {r.coverage_m} ({r.coverage_ratio:.2g} x expression)"
