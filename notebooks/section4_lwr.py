@@ -109,6 +109,16 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   $2/3$: the linear attack does not carry over. `section4_lwr/network-rounding`: the same lifted network with output
 #   weights $2\lfloor \frac{p}{q}(a \bmod q)\rceil$ against the rounding map on every $y$; PASS when exact with one active
 #   neuron (the reduction of Theorem 3's second part carries the corrected map).
+# * `section4_lwr/conj16-kernel-attack`: the rounding map with $q$ prime and $p < q < 2p$ (the correction first
+#   proposed, with only $p < q$): label 0 has the single preimage $0$, so the label-0 samples are homogeneous equations
+#   $\langle w, y\rangle = 0 \pmod q$. Exact lower bound on the success of Gaussian elimination on them: secrets with
+#   $f_w^{-1}(0) = w^\perp$ and $f_{cw} = f_w$ for every $c \ne 0$ (exhaustive) credited with
+#   $\Pr[\text{label-0 samples span } w^\perp]$ (binomial $\times$ rank probability). A FAIL, when the bound exceeds
+#   $2/3$ (e.g. $\mathrm{LWR}_{2,3,m}$), is a `statement-error`; the certificate's quantity `lwr_label0_kernel`
+#   recomputes it from $(p, q, m, N)$ alone.
+# * `section4_lwr/kernel-attack-excluded`: instances with $q \ge 2p$ (the corrected regime): label 0 has at least two
+#   preimages and the fraction of secrets with a homogeneous label-0 system stays below $2/3$ (it is $1/q^m$ for $q$
+#   prime); PASS when both hold, exhaustively.
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.

@@ -104,6 +104,10 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   against $\prod_{i\in S}x_i$ on every input, $k+1$ neurons. `section4_parity/parseval-queries` (Theorem 14's key
 #   step): $\sum_S\mathbb{E}[\phi\chi_S]^2=\mathbb{E}[\phi^2]\le1$ and at most $1/\tau^2$ parities with
 #   $|\mathbb{E}[\phi\chi_S]|>\tau$, for parities, majority and bounded random tables. PASS when exact.
+# * `section4_parity/definition2-W` (evidence for the open "norm $O(k)$"): Definition 2's
+#   $W = \|u\|_\infty\max_j\|w_j\|_2$ of every corrected network against $2\sqrt{4k^3+k^2-k}$ at $S = [k]$; PASS when
+#   exact. `section4_parity/dense-parity-k-neurons`: Section 4's $\{0,1\}$-valued parity by $k$ neurons of
+#   $T = \sum_{i\in S}x_i$ and no output bias, on every input; PASS when exact with $k$ neurons ($\min(n, s)$).
 # * `section4_parity/class`: the section's conclusion, parities on $m$ bits in
 #   $\mathcal{H}_{m^2,O(m),1}^{O(m^{1.5}),O(m^2)}$ on the support (the first part of Theorem 3), with the corrected
 #   $\chi_S$, shifts and weights. PASS only when `section4_parity/network-corrected`,

@@ -21,7 +21,8 @@ BLOCK = {"b_values": [2, 3], "q": 8, "weight_draws": 1, "gamma_points": 5,
          "whp": {"q": 8, "b_values": [2, 3, 4], "c_values": [0.5, 1.0]}}
 EXPECTED = {
     "sparse-sqrt-q-printed": "FAIL", "sparse-sqrt-q-corrected": "PASS", "sparse-sqrt-q-l1": "PASS",
-    "computes": "PASS", "dense-weights": "PASS", "whp-hoeffding": "PASS", "whp-sparse": "PASS",
+    "computes": "PASS", "computes-printed": "FAIL", "dense-weights": "PASS", "whp-printed-ones": "PASS",
+    "whp-hoeffding": "PASS", "whp-sparse": "PASS",
 }
 
 
@@ -64,7 +65,7 @@ def test_every_statement_and_check_id(report):
 
 def test_printed_fail_is_all_ones_with_a_certificate(records):
     record = records["sparse-sqrt-q-printed"]
-    assert record.finding == "typo" and "all-ones" in record.counterexample
+    assert record.finding == "statement-error" and "all-ones" in record.counterexample
     certificate = record.certificate
     assert certificate["relation"] == "<=" and certificate["lhs"]["quantity"] == "active_count"
     # b = 3, q = 8: 2 sqrt(8) < ||1||_1 = 8 < 4 sqrt(8), so x and its b = 3 neighbours fire
@@ -187,3 +188,27 @@ def test_verdicts_and_ranges_do_not_depend_on_the_seed(seed, tmp_path, monkeypat
     assert all(r.range for r in rows.values())
     tightness = report.tables["tightness"]
     assert "replicate" not in tightness.columns and (tightness["proved_over_family"] >= 1).all()
+
+
+def test_computes_as_printed_fails_with_a_certificate(records):
+    """Arbitrary rows (as printed): F differs from sigma(<w_x, y>); the certificate recomputes both sides."""
+    record = records["computes-printed"]
+    assert record.finding == "statement-error" and record.statement_id == "appendixA-computes"
+    assert verify_certificate(record.certificate).confirmed
+
+
+def test_all_ones_violation_probability_is_the_closed_form(records):
+    from sparseact.claims.appendixA import ones_tail
+
+    assert records["whp-printed-ones"].statement_id == "appendixA-whp"
+    assert records["whp-hoeffding"].statement_id == "appendixA-whp-corrected"
+    # grows with q towards 1/2 at fixed s (b = 3, c = 1)
+    values = [ones_tail(q, (3 * np.log(2)) ** 0.5) for q in (8, 64, 1024)]
+    assert values == sorted(values) and values[-1] < 0.5
+
+
+def test_gamma_tightness_row(report):
+    """With unit rows sqrt(q)/2 suffices, and for sign/sqrt(q) rows it is the exact threshold: factor 2 slack."""
+    table = report.tables["tightness"]
+    row = table[table["bound"].str.startswith("Gamma making F 1-sparse")].iloc[0]
+    assert row["printed_over_proved"] == pytest.approx(2.0) and row["proved_over_family"] == pytest.approx(1.0)

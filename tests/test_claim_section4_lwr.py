@@ -19,10 +19,12 @@ EXPECTED = {
     "linear-encoding": "FAIL", "affine-encoding": "PASS", "identity-printed": "FAIL", "identity-corrected": "PASS",
     "lifted-weights-pm1": "FAIL", "lift-corrected": "PASS", "scale": "PASS", "network": "PASS",
     "def15-rounding": "FAIL", "conj16-linear-attack": "FAIL", "gaussian-elimination": "PASS",
-    "rounding-not-affine": "PASS", "network-rounding": "PASS",
+    "rounding-not-affine": "PASS", "network-rounding": "PASS", "conj16-kernel-attack": "FAIL",
+    "kernel-attack-excluded": "PASS",
 }
 FINDINGS = {"linear-encoding": "proof-slip", "identity-printed": "typo", "lifted-weights-pm1": "typo",
-            "def15-rounding": "typo", "conj16-linear-attack": "statement-error"}
+            "def15-rounding": "statement-error", "conj16-linear-attack": "statement-error",
+            "conj16-kernel-attack": "statement-error"}
 
 
 def _tables(block=BLOCK, seed=3, tamper=None):
@@ -158,3 +160,27 @@ def test_no_attack_when_p_equals_q():
     block = {"instances": [{"q": 2, "m": 2, "p": 2}], "max_secrets": 4}
     rows = _records(_tables(block), block)
     assert rows["conj16-linear-attack"].verdict is Verdict.INCONCLUSIVE
+
+
+def test_kernel_attack_breaks_lwr_2_3_for_every_seed():
+    """LWR_{2,3,m} with the rounding map: label 0 iff <w, y> = 0 (mod 3); the exact bound does not depend on the
+    seed, and the certificate's quantity recomputes it."""
+    block = {"instances": [{"q": 3, "m": 2, "p": 2}, {"q": 3, "m": 3, "p": 2}, {"q": 7, "m": 2, "p": 3}],
+             "max_secrets": 27}
+    values = set()
+    for seed in (0, 1, 12345):
+        rows = _records(_tables(block, seed=seed), block)
+        assert rows["conj16-kernel-attack"].verdict is Verdict.FAIL
+        assert rows["kernel-attack-excluded"].verdict is Verdict.PASS
+        certificate = rows["conj16-kernel-attack"].certificate
+        assert certificate["lhs"]["quantity"] == "lwr_label0_kernel"
+        assert verify_certificate(certificate).confirmed
+        values.add(rows["conj16-kernel-attack"].worst_value)
+    assert len(values) == 1 and values.pop() > 0.99
+
+
+def test_kernel_quantity_gives_no_credit_when_q_at_least_2p():
+    from sparseact.verify import evaluate_quantity
+
+    assert evaluate_quantity(dict(quantity="lwr_label0_kernel", p=2, q=5, m=2, N=50)) == pytest.approx(1 / 25)
+    assert evaluate_quantity(dict(quantity="lwr_label0_kernel", p=2, q=3, m=2, N=30)) > 2 / 3

@@ -317,6 +317,37 @@ def dense_parity_network(n: int, S: Sequence[int]) -> SparseReLUNetwork:
     return SparseReLUNetwork(c, W, b)
 
 
+def dense_parity01_network(n: int, S: Sequence[int]) -> SparseReLUNetwork:
+    """A one-layer network of ``|S|`` neurons, no output bias, computing the ``{0,1}``-valued parity
+    ``(1 + prod_{i in S} x_i)/2`` (Section 4's encoding of ``chi_S``) on all of ``{-1,1}^n``.
+
+    With ``k = |S| >= 1``, ``T = sum_{i in S} x_i in {T_0, ..., T_k}``, ``T_i = -k + 2i``, the target is
+    ``g_i = 1{k - i even}`` at ``T_i``: the piecewise-linear interpolant of the ``g_i``. Its first piece is
+    ``sigma(T - T_0)/2`` when ``g_0 = 0`` (``k`` odd) and ``sigma(T_1 - T)/2`` when ``g_0 = 1`` (``k`` even;
+    zero for ``T >= T_1``); neurons ``j = 1, ..., k - 1`` are ``c_j sigma(T - T_j)``, with ``c_j`` fixed in turn
+    by the value at ``T_{j+1}`` (each adds ``2 c_j (i - j)`` at ``T_i``, ``i > j``). So ``k`` neurons suffice: size-``s``
+    networks compute parities on ``min(n, s)`` variables in this encoding.
+    """
+    n = check_int(n, "n", 1)
+    S = sorted(int(i) for i in S)
+    k = len(S)
+    if k < 1:
+        raise ValueError("S must be non-empty")
+    T = [-k + 2.0 * i for i in range(k + 1)]
+    g = [1.0 if (k - i) % 2 == 0 else 0.0 for i in range(k + 1)]
+    even = g[0] == 1.0
+    first = [(max(T[1] - t, 0.0) if even else max(t - T[0], 0.0)) / 2.0 for t in T]
+    c = [0.0] * k
+    for i in range(2, k + 1):
+        c[i - 1] = (g[i] - first[i] - sum(c[j] * 2.0 * (i - j) for j in range(1, i - 1))) / 2.0
+    W = np.zeros((k, n))
+    W[0, S] = -1.0 if even else 1.0
+    W[1:, S] = 1.0
+    b = np.array([-T[1] if even else T[0]] + [T[j] for j in range(1, k)])
+    u = np.array([0.5] + c[1:])
+    return SparseReLUNetwork(u, W, b)
+
+
 def all_subsets(m: int) -> list[tuple[int, ...]]:
     """Every non-empty subset of ``{0, ..., m-1}``, by size then lexicographically."""
     return [c for size in range(1, m + 1) for c in combinations(range(m), size)]
@@ -578,6 +609,7 @@ __all__ = [
     "affine_fits_zp",
     "chi_printed",
     "dense_parity_network",
+    "dense_parity01_network",
     "gf_solve",
     "index_function",
     "index_network",

@@ -333,6 +333,51 @@ def _orthogonal_residual(spec: dict) -> float:
     return float(r @ t)
 
 
+def _rank_probability(size: int, dim: int, k: int) -> float:
+    """``Pr[k uniform vectors of Z_size^dim span it] = prod_{i<dim} (1 - size^(i-k))`` (0 when ``k < dim``)."""
+    return math.prod(1.0 - float(size) ** (i - k) for i in range(dim))
+
+
+def _lwr_label0_kernel(spec: dict) -> float:
+    """A lower bound on the success probability of the label-0 kernel attack on ``LWR_{p,q,m}`` (rounding map).
+
+    The rounding map is ``f_w(y) = round((p/q)(<w, y> mod q)) mod p`` (ties up, ``floor((2p t + q)/(2q))``).
+    The attack (``q`` prime): the samples with label 0 give homogeneous equations ``<w', y> = 0 (mod q)``;
+    if their kernel is ``Z_q^m`` it outputs the constant 0, if it is a line ``span(k)`` it outputs
+    ``f_{ck}`` for a non-zero ``c`` consistent with the samples. It succeeds for a secret ``w`` whenever
+    (i) ``f_w^{-1}(0)`` is exactly ``w^perp = {y : <w, y> = 0 (mod q)}`` (recomputed on all of ``Z_q^m``),
+    (ii) ``f_{cw} = f_w`` for every ``c in Z_q^*`` (so any consistent multiple is right) and (iii) the
+    label-0 samples span ``w^perp``: with ``N`` samples, ``K ~ Bin(N, 1/q)`` of them are uniform on
+    ``w^perp ~ Z_q^(m-1)``, so (iii) has probability ``sum_k Bin(N, 1/q)(k) prod_{i<m-1} (1 - q^(i-k))``.
+    ``w = 0`` is credited with probability 1 (every label is 0, the kernel is ``Z_q^m``, the output 0).
+    Returns the average over all secrets of ``Z_q^m`` (uniform secret) of the credited probabilities.
+    """
+    p, q, m, N = (int(spec[key]) for key in ("p", "q", "m", "N"))
+    if not _is_prime(q):
+        raise ValueError(f"lwr_label0_kernel: q = {q} is not prime")
+    if not 2 <= p < q:
+        raise ValueError(f"lwr_label0_kernel: need 2 <= p < q, got p = {p}, q = {q}")
+    domain = list(itertools.product(range(q), repeat=m))
+    spans = sum(math.comb(N, k) * (1.0 / q) ** k * (1.0 - 1.0 / q) ** (N - k) * _rank_probability(q, m - 1, k)
+                for k in range(N + 1))
+
+    def labels(w):
+        return [((2 * p * (sum(a * b for a, b in zip(w, y)) % q) + q) // (2 * q)) % p for y in domain]
+
+    total = 0.0
+    for w in domain:
+        if not any(w):
+            total += 1.0
+            continue
+        f = labels(w)
+        kernel = [sum(a * b for a, b in zip(w, y)) % q == 0 for y in domain]
+        if [v == 0 for v in f] != kernel:
+            continue
+        if all(labels([c * a % q for a in w]) == f for c in range(2, q)):
+            total += spans
+    return total / len(domain)
+
+
 def evaluate_quantity(spec: dict) -> float:
     """The value of one quantity of a certificate (see :mod:`sparseact.certificates`)."""
     kind = spec.get("quantity")
@@ -377,6 +422,8 @@ def evaluate_quantity(spec: dict) -> float:
         return _cell_sizes_sum(spec)
     if kind == "gf_p_solve":
         return _gf_p_solve(spec)
+    if kind == "lwr_label0_kernel":
+        return _lwr_label0_kernel(spec)
     if kind == "lemma9_wR":
         u, W, _ = _network(spec["network"])
         weights = (_active_sets(spec["network"]) * u) @ W  # row x: w^{R_x} = sum_{j in R_x} u_j w_j

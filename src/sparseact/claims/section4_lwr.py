@@ -80,9 +80,13 @@ FINDING = {
     "identity-printed": "typo", "identity-corrected": "typo",
     "lifted-weights-pm1": "typo", "lift-corrected": "typo",
     "network": "statement-error",
-    "def15-rounding": "typo", "conj16-linear-attack": "statement-error",
+    "def15-rounding": "statement-error", "conj16-linear-attack": "statement-error",
     "network-rounding": "statement-error", "rounding-not-affine": "statement-error",
+    "conj16-kernel-attack": "statement-error", "kernel-attack-excluded": "statement-error",
 }
+#: Samples the label-0 kernel attack draws per unknown: ``N = q (m + KERNEL_EXTRA_SAMPLES)`` (about ``m + 8`` of
+#: them have label 0 when ``f_w^{-1}(0) = w^perp``).
+KERNEL_EXTRA_SAMPLES = 8
 
 
 def points(block: dict) -> dict[str, dict]:
@@ -272,6 +276,9 @@ def run(point: dict, data: dict, rng) -> dict:
             affine_error=float(affine.max()), lift_error=float(lift.max()), fraction_weights_not_pm1=not_pm1,
             network_error=float(err.max()), max_active_support=int(active.max()), W=net.scale_W(),
             B=net.scale_B(), W_polynomial=W_poly, B_polynomial=B_poly))
+    kernel = _kernel_attack(q, m, p, Y)
+    if kernel["failure"] is not None:
+        record("conj16-kernel-attack", lambda: kernel["failure"])
     attack = _linear_attack(q, m, p, secrets, Y, data) if "attack_samples" in data else None
     if attack is not None and attack["failure"] is not None:
         record("conj16-linear-attack", lambda: attack["failure"])
@@ -282,7 +289,71 @@ def run(point: dict, data: dict, rng) -> dict:
                       "draws"]
     return {"lwr_identity": pd.DataFrame(identity_rows), "lwr_identity_curve": curve,
             "lwr_secrets": pd.DataFrame(rows), "lwr_failures": pd.DataFrame(failure_rows, columns=columns),
-            "lwr_attack": pd.DataFrame(attack_rows, columns=attack_columns)}
+            "lwr_attack": pd.DataFrame(attack_rows, columns=attack_columns),
+            "lwr_kernel": pd.DataFrame([kernel["row"]], columns=KERNEL_COLUMNS)}
+
+
+KERNEL_COLUMNS = ["q", "m", "p", "q_prime", "below_2p", "zero_preimage", "secrets", "label0_is_kernel",
+                  "multiples_agree", "samples", "span_probability", "success_lower_bound"]
+
+
+def _kernel_attack(q, m, p, Y):
+    """The label-0 kernel attack on the rounding map, analysed exactly over every secret of ``Z_q^m``.
+
+    With the rounding map ``f_w(y) = round((p/q)(<w, y> mod q)) mod p``, label 0 has the preimage
+    ``{t in Z_q : round(p t / q) = 0 (mod p)}`` (``zero_preimage``); for ``q < 2p`` it is ``{0}`` (``p t / q >= 1/2``
+    for ``t >= 1`` and ``< p - 1/2`` for ``t <= q - 1``), so the label-0 samples are homogeneous equations
+    ``<w, y> = 0 (mod q)``. For ``q`` prime the learner solves them (Gaussian elimination over ``Z_q``): when they
+    span ``w^perp`` the kernel is ``span(w)`` and any multiple ``f_{cw}`` consistent with the samples is output.
+    A secret is credited with ``Pr[label-0 samples span w^perp]`` (exact: binomial count of label-0 samples times
+    the rank probability of uniform vectors of ``Z_q^(m-1)``) when ``f_w^{-1}(0) = w^perp`` and
+    ``f_{cw} = f_w`` for every ``c != 0`` (both exhaustive); ``w = 0`` with 1. ``success_lower_bound`` is the
+    average over the uniform secret; the certificate's quantity ``lwr_label0_kernel`` recomputes it.
+
+    For ``q >= 2p`` the preimage has at least two residues (the regime of the correction): no non-zero secret
+    has ``f_w^{-1}(0) = w^perp`` (``label0_is_kernel``), so the attack has no homogeneous system to solve.
+    """
+    import math
+
+    import numpy as np
+    from scipy.stats import binom
+
+    from sparseact import certificates as cert
+    from sparseact import constructions as C
+
+    T = (Y @ Y.T) % q                                  # T[secret, y] = <w, y> mod q (the secrets are Z_q^m)
+    F = C.lwr_round(T, q, p)
+    zero_preimage = int(np.count_nonzero(C.lwr_round(np.arange(q), q, p) == 0))
+    nonzero = np.any(Y != 0, axis=1)
+    is_kernel = np.all((F == 0) == (T == 0), axis=1) & nonzero
+    multiples = np.array([all(np.array_equal(C.lwr_round((c * T[i]) % q, q, p), F[i]) for c in range(2, q))
+                          for i in range(len(Y))])
+    N = q * (m + KERNEL_EXTRA_SAMPLES)
+    k = np.arange(N + 1)
+    rank = np.array([math.prod(1.0 - float(q) ** (i - int(kk)) for i in range(m - 1)) for kk in k])
+    span = float(np.sum(binom.pmf(k, N, 1.0 / q) * rank))
+    q_prime = _is_prime(q)
+    credited = (~nonzero).astype(float) + (is_kernel & multiples) * span
+    lower = float(credited.mean()) if q_prime else 0.0
+    row = dict(q=q, m=m, p=p, q_prime=int(q_prime), below_2p=int(q < 2 * p), zero_preimage=zero_preimage,
+               secrets=len(Y), label0_is_kernel=int(is_kernel.sum()), multiples_agree=int((is_kernel & multiples).sum()),
+               samples=N, span_probability=span, success_lower_bound=lower)
+    failure = None
+    if q_prime and p < q and lower > CONJ16_SUCCESS:
+        c = cert.certificate(
+            "<=", cert.quantity("lwr_label0_kernel", p=p, q=q, m=m, N=N), cert.formula("2 / 3"), lower,
+            CONJ16_SUCCESS,
+            "Pr[the label-0 kernel attack solves LWR_{p,q,m} with the rounding map] (lower bound, over w and the "
+            "samples)", "2/3 (what Conjecture 16 allows a poly(p, q, m)-time algorithm)",
+            f"q={q} < 2p={2 * p}: with the rounding map of Banerjee et al., label 0 means <w, y> = 0 (mod {q}), so the "
+            f"label-0 samples are homogeneous linear equations over Z_{q} whose kernel is span(w) once they span "
+            f"w^perp (probability {span:.6f} with N={N} samples), and every non-zero multiple of w gives the same "
+            f"labels: Gaussian elimination recovers f_w on every y, so Conjecture 16 with the rounding map and only "
+            f"p < q is false")
+        failure = _spec(f"LWR_{{{p},{q},{m}}} with the rounding map: the label-0 kernel attack (Gaussian elimination "
+                        f"over Z_{q} on the label-0 samples of N={N}) recovers f_w on all of Z_{q}^{m} with probability "
+                        f">= {lower:.6f} > 2/3", c)
+    return dict(row=row, failure=failure)
 
 
 def _is_prime(p: int) -> bool:
@@ -671,6 +742,45 @@ def assemble(block: dict, tables: dict):
         "; ".join(f"(q, m, p) = ({a},{b},{c}): rounding map affine for {fractions[(a, b, c)]:.4g} of the secrets, "
                   f"Definition 15's map for {printed_fractions[(a, b, c)]:.4g}" for a, b, c in covered),
         where=covered or instances))
+    kernel = tables["lwr_kernel"]
+    small = kernel[(kernel["q_prime"] == 1) & (kernel["below_2p"] == 1) & (kernel["p"] < kernel["q"])]
+    small_where = sorted((int(a), int(b), int(c)) for a, b, c in zip(small["q"], small["m"], small["p"]))
+    best = float(small["success_lower_bound"].max()) if len(small) else 0.0
+    records.append(record(
+        "conj16-kernel-attack", "conj16",
+        "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with the rounding map of Banerjee et al. and only p < q "
+        "(the correction first proposed) with probability >= 2/3",
+        f"instances with q prime and p < q < 2p, every secret of Z_q^m: Gaussian elimination over Z_q on the label-0 "
+        f"samples among N = q (m + {KERNEL_EXTRA_SAMPLES}); credited exactly when f_w^(-1)(0) = w^perp and every "
+        "non-zero multiple of w gives f_w (both exhaustive), with Pr[label-0 samples span w^perp] (binomial x rank)",
+        "rounding map, p < q", best, "success probability lower bound",
+        verdict_at_most(best, CONJ16_SUCCESS) if len(small) else Verdict.INCONCLUSIVE,
+        int(small["secrets"].sum()) if len(small) else 0,
+        "; ".join(f"LWR_{{{int(r.p)},{int(r.q)},{int(r.m)}}}: label 0 has preimage size {int(r.zero_preimage)}, "
+                  f"{int(r.multiples_agree)}/{int(r.secrets) - 1} non-zero secrets credited, success >= "
+                  f"{r.success_lower_bound:.6f}" for r in small.itertuples())
+        + ". For q < 2p label 0 has the single preimage 0, so Conjecture 16 needs a parameter regime, not only the "
+          "rounding map (erratum lwr-parameter-regime).", where=small_where or instances))
+    large = kernel[kernel["below_2p"] == 0]
+    large_where = sorted((int(a), int(b), int(c)) for a, b, c in zip(large["q"], large["m"], large["p"]))
+    fractions = (large["label0_is_kernel"] + 1) / large["secrets"]
+    worst = float(fractions.max()) if len(large) else 0.0
+    single = int((large["zero_preimage"] < 2).sum()) if len(large) else 0
+    records.append(record(
+        "kernel-attack-excluded", "conj16",
+        "for q >= 2p (the corrected regime) label 0 of the rounding map has at least two preimages, and the label-0 "
+        "kernel attack applies to at most a vanishing fraction of the secrets",
+        "instances with q >= 2p, every secret of Z_q^m: the number of residues t in Z_q with round(p t / q) = 0 "
+        "(mod p) (must be >= 2) and the fraction of secrets (w = 0 included) whose label-0 set is w^perp, the only "
+        "secrets the kernel attack can recover (must stay below 2/3; it is 1/q^m for q prime), exhaustive",
+        "corrected regime", worst, "max fraction of secrets with a homogeneous label-0 system",
+        verdict_all([verdict_at_most(worst, CONJ16_SUCCESS), verdict_at_most(single, 0)]) if len(large)
+        else Verdict.INCONCLUSIVE, int(large["secrets"].sum()) if len(large) else 0,
+        "; ".join(f"(q, m, p) = ({int(r.q)},{int(r.m)},{int(r.p)}): label 0 has {int(r.zero_preimage)} preimages, "
+                  f"{int(r.label0_is_kernel)} of {int(r.secrets) - 1} non-zero secrets with a homogeneous label-0 system"
+                  + (" (q composite: secrets with gcd(w, q) > 1 avoid the other preimages)" if not r.q_prime else "")
+                  for r in large.itertuples()),
+        where=large_where or instances))
     worst = float(secrets["round_network_error"].max())
     active = int(secrets["round_max_active"].max())
     records.append(record(
