@@ -405,7 +405,7 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
         else:
             cost = f"holds on the enumerated range ({row['range']}), with no proof in the graph"
         if slips:
-            cost += (f"; its printed proof has {len(slips)} erratum{'s' if len(slips) > 1 else ''} ("
+            cost += (f"; its printed proof has {len(slips)} {'errata' if len(slips) > 1 else 'erratum'} ("
                      + ", ".join(f"{r.erratum_id}: {r._2}" for r in slips) + ")")
         rows.append(dict(statement_id=sid, paper_ref=entry["paper_ref"], claim_id=entry["claim_id"],
                          status=row["status"], cost=cost + ".", errata="; ".join(related["erratum_id"])))
