@@ -403,7 +403,7 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
         elif row["status"] == "proved":
             cost = "holds: proved in the graph"
         else:
-            cost = f"holds on the enumerated range ({row['range']}), with no proof in the graph"
+            cost = "holds on the enumerated range (the status states it); no argument in the graph covers every parameter"
         if slips:
             cost += (f"; its printed proof has {len(slips)} {'errata' if len(slips) > 1 else 'erratum'} ("
                      + ", ".join(f"{r.erratum_id}: {r._2}" for r in slips) + ")")
