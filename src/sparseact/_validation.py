@@ -12,6 +12,14 @@ from statistics import NormalDist
 
 import numpy as np
 
+#: The named limits of the whole package, in one place.
+#: Largest array (or set of arrays) a public function allocates, in bytes; larger requests
+#: raise ``ValueError`` giving the size before anything is allocated.
+MEMORY_LIMIT_BYTES = 4 * 2**30
+#: Estimated CPU hours above which the workflow refuses a config unless it sets
+#: ``accept_cost_over_limit: true`` (see :mod:`sparseact.costs`); the full config needs well under one.
+CONFIG_CPU_HOURS_LIMIT = 24.0
+
 
 def check_int(value, name: str, minimum: int = 1) -> int:
     """``value`` as an ``int``, or ``ValueError`` naming ``name`` if it is not an integer ``>= minimum``."""
