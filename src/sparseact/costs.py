@@ -156,14 +156,17 @@ def check_cost(config: dict) -> CostEstimate:
 
 
 def slurm_resources(table: dict | None = None) -> dict[str, dict[str, int]]:
-    """The SLURM profile's per-rule requests: the largest measured job times a margin, in MB and minutes.
+    """The SLURM profile's requests for the rules that run on the cluster (``kernels``, ``run``, ``assemble``).
+
+    Each is the largest measured job of the rule times a margin, in MB and minutes (the workflow's
+    other rules, ``data`` among them, are ``localrules``: they run where Snakemake runs).
 
     Memory is :data:`MEMORY_MARGIN` times the largest resident memory, rounded up to 100 MB;
     time is :data:`RUNTIME_MARGIN` times the largest wall time, in whole minutes; never below
     :data:`MIN_MEM_MB` and :data:`MIN_RUNTIME_MIN`.
     """
     table = cost_table() if table is None else table
-    rules = {"kernels": "kernels", "data": "data", "run": "runs", "assemble": "assemble"}
+    rules = {"kernels": "kernels", "run": "runs", "assemble": "assemble"}
     out = {}
     for rule, stage in rules.items():
         row = table["stages"][stage]
