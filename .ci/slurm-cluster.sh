@@ -8,10 +8,11 @@
 #
 # Needs root on a Debian-like system. The cluster is the one the issue measured: Debian's slurm-wlm,
 # munge, one node with every CPU of the machine, partition `debug`, no accounting database (sacct
-# cannot answer), daemons started by hand. Everything it writes stays in DIR (configs, state, logs,
-# the munge socket) except one link: /etc/slurm/slurm.conf -> DIR/slurm.conf, because the job steps
-# inside a batch job (the plugin's `srun`) do not see SLURM_CONF and read the default path; start
-# refuses to run where that file already exists and is not such a link. The ports are
+# cannot answer), daemons started by hand. Everything it writes stays in DIR (configs, state, logs)
+# except munged's folder /tmp/sparseact-munge.* (removed by stop) and one link,
+# /etc/slurm/slurm.conf -> DIR/slurm.conf, because the job steps inside a batch job (the plugin's
+# `srun`) do not see SLURM_CONF and read the default path; start refuses to run where that file
+# already exists and is not such a link. The ports are
 # SPARSEACT_SLURMCTLD_PORT and SPARSEACT_SLURMD_PORT (default 6817 and 6818).
 set -euo pipefail
 
@@ -34,6 +35,10 @@ stop_cluster() {
     if [ -L /etc/slurm/slurm.conf ] && [ "$(readlink /etc/slurm/slurm.conf)" = "$dir/slurm.conf" ]; then
         rm -f /etc/slurm/slurm.conf
     fi
+    if [ -f "$dir/munge.path" ]; then
+        rm -rf "$(cat "$dir/munge.path")"
+        rm -f "$dir/munge.path"
+    fi
 }
 
 start_cluster() {
@@ -43,16 +48,19 @@ start_cluster() {
         apt-get update >/dev/null
         DEBIAN_FRONTEND=noninteractive apt-get install -y slurm-wlm munge >/dev/null
     fi
-    mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
+    mkdir -p "$dir/state" "$dir/spool"
     dir=$(cd "$dir" && pwd)
     if [ -e /etc/slurm/slurm.conf ] && [ ! -L /etc/slurm/slurm.conf ]; then
         echo "$0: /etc/slurm/slurm.conf exists: this machine has its own SLURM; not starting a test cluster" >&2
         exit 1
     fi
-    # munged runs as the munge user: it needs its own folder and a key only it can read
-    chmod 755 "$dir"
-    chown munge:munge "$dir/munge"
-    chmod 755 "$dir/munge"
+    # munged runs as the munge user: its socket, log and seed go to a folder of its own under /tmp
+    # (DIR's parents may be closed to other users, as pytest's temporary folders are)
+    local munge
+    munge=$(mktemp -d /tmp/sparseact-munge.XXXXXX)
+    echo "$munge" >"$dir/munge.path"
+    chown munge:munge "$munge"
+    chmod 755 "$munge"
     if [ ! -s /etc/munge/munge.key ]; then
         dd if=/dev/urandom of=/etc/munge/munge.key bs=1 count=1024 status=none
         chown munge:munge /etc/munge/munge.key
@@ -71,7 +79,7 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$dir/munge/munge.socket
+AuthInfo=socket=$munge/munge.socket
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
 SlurmctldPidFile=$dir/slurmctld.pid
@@ -91,9 +99,9 @@ JobCompType=jobcomp/none
 $node State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
-    runuser -u munge -- munged --socket="$dir/munge/munge.socket" --pid-file="$dir/munge/munged.pid" \
-        --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munged.seed" --key-file=/etc/munge/munge.key
-    cp "$dir/munge/munged.pid" "$dir/munged.pid"
+    runuser -u munge -- munged --socket="$munge/munge.socket" --pid-file="$munge/munged.pid" \
+        --log-file="$munge/munged.log" --seed-file="$munge/munged.seed" --key-file=/etc/munge/munge.key
+    cp "$munge/munged.pid" "$dir/munged.pid"
     mkdir -p /etc/slurm
     ln -sfn "$dir/slurm.conf" /etc/slurm/slurm.conf
     export SLURM_CONF=$dir/slurm.conf

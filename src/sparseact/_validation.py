@@ -20,8 +20,10 @@ MEMORY_LIMIT_BYTES = 4 * 2**30
 #: about a millisecond each, so minutes at most (sparseact.complexity.cells).
 MAX_CELL_LPS = 200_000
 #: Most cell solves (sign vectors times Cover's bound on the cells) an exact Rademacher estimate
-#: may make: the full config's 64 x 44 takes seconds, 64 x 128 (m = 7 on n = 60) over a minute.
-MAX_CELL_SOLVES = 8_000
+#: may make: the full config's 64 x 44 takes seconds, the tests' 128 x 128 (m = 8 on the 3-cube,
+#: far fewer real cells) seconds too, 64 x 128 (m = 7 in general position on n = 60) over a minute;
+#: m = 10 on n = 60 (512 x 1024) would run for hours.
+MAX_CELL_SOLVES = 50_000
 #: Estimated CPU hours above which the workflow refuses a config unless it sets
 #: ``accept_cost_over_limit: true`` (see :mod:`sparseact.costs`); the full config needs well under one.
 CONFIG_CPU_HOURS_LIMIT = 24.0

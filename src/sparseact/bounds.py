@@ -144,16 +144,11 @@ def _k_le_s(k: np.ndarray, s: np.ndarray) -> None:
 
 
 def _full(out, *args):
-    """Broadcast ``out`` to the common shape of ``out`` and all arguments; ``ValueError`` if it is not finite.
+    """Broadcast ``out`` to the common shape of ``out`` and all arguments.
 
     Every output has the broadcast shape of *all* inputs, including inputs that
     only enter through validation (e.g. ``s`` in :func:`theorem8_sample_complexity`).
-    A bound that overflows float64 (arguments near ``1e300``, degrees in the
-    millions) is refused rather than returned as ``inf``.
     """
-    if not np.all(np.isfinite(out)):
-        raise ValueError("the bound overflows float64 at these arguments (it would be inf or NaN); "
-                         "use smaller parameters")
     shape = np.broadcast_shapes(np.shape(out), *(np.shape(a) for a in args))
     if shape == np.shape(out):
         return out

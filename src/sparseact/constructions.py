@@ -385,9 +385,11 @@ def lwr_encode(Y: np.ndarray, q: int) -> np.ndarray:
     ``L = lwr_bits(q)``, so ``r = m L = O(m log q)``.
     """
     L = lwr_bits(q)
-    Y = as_int_array(Y, "Y", 0, q - 1)
+    Y = as_int_array(Y, "Y")
     if Y.ndim != 2:
         raise ValueError(f"Y must have shape (points, m), got {Y.shape}")
+    if Y.size and (Y.min() < 0 or Y.max() >= q):
+        raise ValueError(f"Y must have entries in Z_q = [0, {q})")
     bits = (Y[:, :, None] >> np.arange(L)[None, None, :]) & 1
     return (1.0 - 2.0 * bits).reshape(Y.shape[0], -1)
 
@@ -517,7 +519,7 @@ def _appendix_a_weights(y_weights) -> tuple[np.ndarray, int]:
     Wy = _finite_array(y_weights, "y_weights", 2)
     b = Wy.shape[0].bit_length() - 1
     if Wy.shape[0] != 1 << b or Wy.shape[1] == 0:
-        raise ValueError(f"y_weights must have shape (2**b, q) with q >= 1, got {Wy.shape}")
+        raise ValueError(f"y_weights must have 2**b rows and q >= 1 columns, got shape {Wy.shape}")
     return Wy, b
 
 
