@@ -143,8 +143,18 @@ BAD_VALUES = st.sampled_from([
 ])
 
 
+#: Modules whose numbers may be +inf by their documentation: sparseact.bounds returns +inf where a
+#: bound overflows float64 (``n**d``, huge ``W`` or ``B``) or is vacuous (theorem8_one_minus_rho at
+#: W = B = 0), and tests/test_bounds.py expects it; NaN and -inf stay errors there too.
+INF_MODULES = ("bounds.",)
+
+
 def assert_finite(result, where: str) -> None:
-    """Every number reachable in ``result`` is finite."""
+    """Every number reachable in ``result`` is finite (or +inf, in :data:`INF_MODULES`)."""
+    if where.startswith(INF_MODULES) and isinstance(result, (float, np.floating, np.ndarray)):
+        values = np.asarray(result, dtype=np.float64)
+        assert not np.any(np.isnan(values) | (values == -np.inf)), f"{where}: NaN or -inf"
+        return
     if result is None or isinstance(result, (str, bool, Path, ledger.Verdict)) or callable(result) \
             and not isinstance(result, SparseReLUNetwork):
         return
@@ -210,10 +220,6 @@ NOT_YET_GUARDED = {
     "constructions.lwr_identity": "work grows as len(t) q^2 m within the memory limit: m = 10^6 takes over a minute "
                                   "on a loaded machine, and there is no time limit yet",
     "ledger.loglog_slope": "returns NaN for fewer than two usable points, which verdict_big_o turns into INCONCLUSIVE",
-    **{f"bounds.{name}": "returns inf where float64 overflows (huge W, B or degree), as tests/test_bounds.py expects"
-       for name in ("lemma7_sample_complexity", "lemma9_terms", "lemma9_average_sensitivity", "lemma9_term_U",
-                    "lemma10_noise_sensitivity", "theorem8_sample_complexity", "theorem17_sample_complexity",
-                    "theorem17_covariant_sample_complexity")},
 }
 
 
