@@ -17,6 +17,9 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
+
+from sparseact.claims import claim_ids, get_claim
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slurm]
 
@@ -64,14 +67,14 @@ def workflow_copy(repo_root: Path, where: Path) -> Path:
     return where
 
 
-def run(copy: Path, env: dict, *args: str) -> float:
-    """Wall seconds of one Snakemake call in ``copy`` (its own sources and numba cache), which must succeed."""
+def run(copy: Path, env: dict, *args: str) -> tuple[float, str]:
+    """Wall seconds and output of one Snakemake call in ``copy`` (its own sources, numba cache), which must succeed."""
     env = dict(env, PYTHONPATH=str(copy / "src"), NUMBA_CACHE_DIR=str(copy / ".numba"))
     start = time.perf_counter()
     proc = subprocess.run(["snakemake", "--configfile", "config/quick.yaml", *args], cwd=copy, env=env,
                           capture_output=True, text=True, timeout=RUN_SECONDS)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
-    return time.perf_counter() - start
+    return time.perf_counter() - start, proc.stdout + proc.stderr
 
 
 def compared_files(results: Path) -> list[str]:
@@ -82,14 +85,18 @@ def compared_files(results: Path) -> list[str]:
 def test_quick_config_on_a_real_cluster_matches_the_local_run(repo_root, tmp_path, slurm_cluster):
     local = workflow_copy(repo_root, tmp_path / "local")
     cluster = workflow_copy(repo_root, tmp_path / "cluster")
-    local_seconds = run(local, dict(os.environ), "--cores", "2")
-    cluster_seconds = run(cluster, slurm_cluster, "--profile", "profiles/slurm",
-                          "--default-resources", "slurm_partition=debug")
+    local_seconds, _ = run(local, dict(os.environ), "--cores", "2")
+    cluster_seconds, output = run(cluster, slurm_cluster, "--profile", "profiles/slurm",
+                                  "--default-resources", "slurm_partition=debug")
     print(f"quick config: {local_seconds:.0f} s locally, {cluster_seconds:.0f} s through profiles/slurm")
     files = compared_files(local / "results")
     assert len(files) > 5
     different = [name for name in files
                  if (local / "results" / name).read_bytes() != (cluster / "results" / name).read_bytes()]
     assert not different, f"the cluster run differs from the local run in {different}"
-    # every cluster rule's jobs went through sbatch (their SLURM logs), not the local machine
-    assert list((cluster / ".snakemake" / "slurm_logs" / "rule_run").glob("*.log"))
+    # every job of the cluster rules went through sbatch (the plugin deletes the logs of jobs that succeed,
+    # so count its submission lines): one kernels job, one run job per shard, one assemble job per claim
+    config = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())
+    shards = sum(len(get_claim(c).shards(config["claims"][c])) for c in claim_ids())
+    for rule, jobs in (("kernels", 1), ("run", shards), ("assemble", len(claim_ids()))):
+        assert output.count(f"slurm_logs/rule_{rule}/") == jobs, rule
