@@ -6,6 +6,7 @@ import pytest
 import yaml
 
 from sparseact.claims import claim_ids, get_claim
+from sparseact.costs import slurm_resources
 from test_workflow import copy_repo, environment
 
 pytestmark = pytest.mark.workflow
@@ -18,7 +19,8 @@ def test_slurm_profile_dry_run(repo_root, tmp_path):
                           cwd=work, capture_output=True, text=True, timeout=300, env=environment(work))
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-3000:]
-    assert "mem_mb=8000" in out and "runtime=60" in out
+    run = slurm_resources()["run"]
+    assert f"mem_mb={run['mem_mb']}" in out and f"runtime={run['runtime']}" in out
     assert "This was a dry-run" in out
     # one runs job per shard of every claim, so the shards spread over nodes
     config = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())
@@ -33,3 +35,17 @@ def test_slurm_profile_is_opt_in(repo_root):
     assert slurm["executor"] == "slurm"
     for rule, resources in slurm["set-resources"].items():
         assert {"mem_mb", "runtime"} <= set(resources), rule
+
+
+def test_slurm_requests_are_the_measured_costs_with_a_margin(repo_root):
+    """Every rule that runs on the cluster has its requests in set-resources (so that
+    --default-resources slurm_account=... slurm_partition=... on the command line discards nothing), and
+    they are sparseact.costs.slurm_resources() of the shipped cost table."""
+    slurm = yaml.safe_load((repo_root / "profiles" / "slurm" / "config.yaml").read_text())
+    assert slurm["set-resources"] == slurm_resources()
+    snakefile = (repo_root / "Snakefile").read_text()
+    local = set(snakefile.split("localrules:")[1].split("rule all:")[0].replace(",", " ").split())
+    rules = {line.split()[1].rstrip(":") for path in (repo_root / "workflow" / "rules").glob("*.smk")
+             for line in path.read_text().splitlines() if line.startswith("rule ")}
+    assert rules - local == set(slurm["set-resources"])
+    assert slurm["slurm-status-command"] == "squeue"

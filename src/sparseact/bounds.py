@@ -427,6 +427,8 @@ def theorem8_one_minus_rho(eps, n, s, k, W, B):
         num1 = _log(k * n * s * W**2 / eps)
         term1 = np.where(den1 > 0, num1 / den1, np.inf)
         term2 = np.where(den2 > 0, 1.0 / den2, np.inf)
+    if np.any(np.isnan(term1)):
+        raise ValueError("W, n or s too large: the bound's terms overflow float64 (inf / inf)")
     return _full(eps**2 * np.minimum(term1, term2), eps, n, s, k, W, B)
 
 

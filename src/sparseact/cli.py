@@ -127,9 +127,12 @@ def _check_pages(args) -> int:
 
 def _check_config(args) -> int:
     from sparseact.config import ConfigError, load_config
+    from sparseact.costs import check_cost, estimate_cost
 
     try:
-        load_config(args.config)
+        config = load_config(args.config)
+        print(estimate_cost(config).summary())
+        check_cost(config)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -220,7 +223,8 @@ def main(argv=None) -> int:
                          "their signatures")
     ker.add_argument("--out", required=True, help="text file listing every compiled kernel and its signatures")
     ker.set_defaults(func=_compile_kernels)
-    chk = sub.add_parser("check-config", help="validate a config file against the schema")
+    chk = sub.add_parser("check-config", help="validate a config file (as the workflow does before any job) and "
+                         "print its estimated cost: grid points, CPU hours, disk")
     chk.add_argument("config")
     chk.set_defaults(func=_check_config)
     args = parser.parse_args(argv)

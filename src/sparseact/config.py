@@ -5,8 +5,10 @@ The Snakefile calls :func:`validate_workflow_config` before anything else, and
 config before any job runs, in one or two lines that name the key (or the file,
 line and column of a YAML error):
 
+* files that are not UTF-8 text, or hold control or binary characters;
 * YAML syntax errors and duplicated keys (which YAML would resolve silently,
   the last value winning);
+* NaN and infinite numbers, under any key;
 * the schema ``workflow/schemas/config.schema.yaml``, with integers strict
   (``3.0`` is not an integer);
 * the output directories (:func:`check_output_dirs`): relative, inside the repository, distinct;
@@ -16,13 +18,16 @@ line and column of a YAML error):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from pathlib import Path
 
 import yaml
 
-#: Location of the schema, relative to the repository root.
-SCHEMA_PATH = Path("workflow") / "schemas" / "config.schema.yaml"
+#: The schema as package data of ``sparseact``: in the sources a link to
+#: ``workflow/schemas/config.schema.yaml`` (where the Snakefile reads it), in an installed wheel
+#: the file itself, so that ``sparseact check-config`` works from any install.
+PACKAGED_SCHEMA = "schemas/config.schema.yaml"
 #: Config keys naming an output directory.
 OUTPUT_DIR_KEYS = ("results_dir", "figures_dir", "logs_dir")
 #: Longest schema message shown (the rest of a long message is cut, never the key).
@@ -66,6 +71,13 @@ def read_yaml_strict(path: str | Path) -> dict:
         mark = exc.problem_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
         raise ConfigError(f"{where}: YAML syntax error: {exc.problem}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not a UTF-8 text file (byte 0x{exc.object[exc.start]:02x} at offset "
+                          f"{exc.start}); a config file is UTF-8 YAML") from None
+    except yaml.reader.ReaderError as exc:
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise ConfigError(f"{path}: character U+{code:04X} at offset {exc.position} is not allowed in YAML "
+                          "(a control or binary character)") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
     if not isinstance(data, dict):
@@ -86,13 +98,30 @@ def _validator(schema: dict):
 
 
 def _schema(schema_path: str | Path | None) -> dict:
-    schema_file = Path(schema_path) if schema_path else Path(__file__).resolve().parents[2] / SCHEMA_PATH
-    with open(schema_file, encoding="utf-8") as handle:
+    from importlib.resources import files
+
+    schema_file = Path(schema_path) if schema_path else files("sparseact").joinpath(PACKAGED_SCHEMA)
+    with schema_file.open(encoding="utf-8") as handle:
         return yaml.load(handle, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
+
+
+def _non_finite_key(node, key: str = "") -> str | None:
+    """Dotted key of the first NaN or infinite number in ``node`` (lists index as ``key.0``), else None."""
+    if isinstance(node, float) and not math.isfinite(node):
+        return key or "<top level>"
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for name, value in items:
+        found = _non_finite_key(value, f"{key}.{name}" if key else str(name))
+        if found is not None:
+            return found
+    return None
 
 
 def validate_config(config: dict, schema_path: str | Path | None = None) -> dict:
     """Validate a parsed ``config`` against the schema (strict integers), then every claim's block.
+
+    NaN and infinite numbers are refused first, whatever the key: the schema's bounds
+    cannot catch NaN (every comparison with it is false).
 
     Raises
     ------
@@ -103,6 +132,9 @@ def validate_config(config: dict, schema_path: str | Path | None = None) -> dict
 
     from sparseact.claims import check_claim_blocks
 
+    non_finite = _non_finite_key(config)
+    if non_finite is not None:
+        raise ConfigError(f"invalid config: {non_finite}: NaN and infinity are not allowed (a finite number is needed)")
     error = jsonschema.exceptions.best_match(_validator(_schema(schema_path)).iter_errors(config))
     if error is not None:
         key = ".".join(str(p) for p in error.absolute_path) or "<top level>"
@@ -139,7 +171,15 @@ def load_config(path: str | Path, schema_path: str | Path | None = None) -> dict
 
 
 def validate_workflow_config(config: dict, configfiles: Iterable[str | Path]) -> dict:
-    """What the Snakefile runs first: every config file read strictly, then the merged ``config`` validated."""
+    """What the Snakefile runs first: every config file read strictly, the merged ``config`` validated, its cost.
+
+    A config whose estimated CPU time exceeds the limit is refused unless it sets
+    ``accept_cost_over_limit: true`` (:func:`sparseact.costs.check_cost`).
+    """
+    from sparseact.costs import check_cost
+
     for path in configfiles:
         read_yaml_strict(path)
-    return validate_config(config)
+    validate_config(config)
+    check_cost(config)
+    return config

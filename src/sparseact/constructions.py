@@ -20,6 +20,8 @@ paper are taken as ``{0, ..., N-1}`` when the value 0 must be representable.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
@@ -27,7 +29,7 @@ import numpy as np
 
 from sparseact.cube import hypercube, indices_from_points
 from sparseact.networks import SparseReLUNetwork
-from sparseact._validation import check_int
+from sparseact._validation import as_int_array, as_real_array, check_int, check_memory, check_real, check_rng
 
 VARIANTS = ("printed", "corrected")
 
@@ -40,9 +42,27 @@ def _check_variant(variant: str) -> str:
 
 
 
+def _finite_array(value, name: str, ndim: int | None = None) -> np.ndarray:
+    """``value`` as a finite float64 array (of ``ndim`` dimensions when given), or ``ValueError`` naming it."""
+    arr = as_real_array(value, name).astype(np.float64)
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must have {ndim} dimension(s), got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite (no NaN or infinity)")
+    return arr
+
+
+def _subset(S, m: int) -> list[int]:
+    """``S`` as a list of distinct column indices in ``[0, m)``, or ``ValueError``."""
+    indices = as_int_array(S, "S", 0, m - 1)
+    if indices.ndim != 1 or np.unique(indices).size != indices.size:
+        raise ValueError(f"S must be a set of distinct indices in [0, {m}), got {S!r}")
+    return indices.tolist()
+
+
 def relu(z):
-    """``sigma(z) = max(z, 0)``."""
-    return np.maximum(z, 0.0)
+    """``sigma(z) = max(z, 0)`` of a finite real array (``ValueError`` on NaN or infinity)."""
+    return np.maximum(_finite_array(z, "z"), 0.0)
 
 
 # ---------------------------------------------------------------------------
@@ -155,6 +175,8 @@ def index_network(b: int) -> SparseReLUNetwork:
     the alpha-th is ``1/2`` (alpha-th in hypercube order), the rest 0; ``u = 1``.
     """
     b = check_int(b, "b")
+    check_memory(8 * (1 << min(b, 64)) * (b + (1 << min(b, 64)) + 2),
+                 f"index_network({b}): 2^{b} neurons on {b} + 2^{b} inputs")
     s = 1 << b
     W = np.zeros((s, b + s))
     W[:, :b] = hypercube(b)
@@ -173,7 +195,8 @@ def parity01(Y: np.ndarray, S: Sequence[int]) -> np.ndarray:
     This is the function a learner of parities must output (Theorem 14).
     """
     Y = np.asarray(Y, dtype=np.float64)
-    return (1.0 + np.prod(Y[:, list(S)], axis=1)) / 2.0
+    Y = _finite_array(Y, "Y", 2)
+    return (1.0 + np.prod(Y[:, _subset(S, Y.shape[1])], axis=1)) / 2.0
 
 
 def chi_printed(Y: np.ndarray, S: Sequence[int]) -> np.ndarray:
@@ -183,7 +206,8 @@ def chi_printed(Y: np.ndarray, S: Sequence[int]) -> np.ndarray:
     constant ``1{|S| even}``, not a parity.
     """
     Y = np.asarray(Y, dtype=np.float64)
-    t = np.rint(Y[:, list(S)].sum(axis=1)).astype(np.int64)
+    Y = _finite_array(Y, "Y", 2)
+    t = np.rint(Y[:, _subset(S, Y.shape[1])].sum(axis=1)).astype(np.int64)
     return (t % 2 == 0).astype(np.float64)
 
 
@@ -196,6 +220,7 @@ def parity_shifts(m: int, S: Sequence[int], variant: str = "printed") -> np.ndar
     even, i.e. it is :func:`parity01`.
     """
     m = check_int(m, "m")
+    S = _subset(S, m)
     _check_variant(variant)
     a = np.arange(-m, m + 1)
     if variant == "printed":
@@ -213,8 +238,10 @@ def parity_identity(Y: np.ndarray, S: Sequence[int], shifts: np.ndarray) -> tupl
         Number of terms with a positive argument (active ReLUs).
     """
     Y = np.asarray(Y, dtype=np.float64)
-    t = Y[:, list(S)].sum(axis=1)
-    arg = 0.5 - (t[:, None] - np.asarray(shifts, dtype=np.float64)[None, :]) ** 2
+    Y = _finite_array(Y, "Y", 2)
+    shifts = _finite_array(shifts, "shifts", 1)
+    t = Y[:, _subset(S, Y.shape[1])].sum(axis=1)
+    arg = 0.5 - (t[:, None] - shifts[None, :]) ** 2
     return 2.0 * relu(arg).sum(axis=1), np.count_nonzero(arg > 0, axis=1)
 
 
@@ -232,7 +259,9 @@ def quadratic_lift(Z: np.ndarray) -> np.ndarray:
         Row-major flattening of the ``r x r`` matrix ``x(z)``: entry ``(i, j)``
         is column ``i*r + j``.
     """
-    Z = np.asarray(Z, dtype=np.float64)
+    Z = _finite_array(Z, "Z")
+    if Z.ndim == 2:
+        check_memory(8.0 * Z.shape[0] * Z.shape[1] ** 2, f"quadratic_lift: {Z.shape[0]} points of {Z.shape[1]}^2")
     if Z.ndim != 2:
         raise ValueError(f"Z must have shape (points, r), got {Z.shape}")
     r = Z.shape[1]
@@ -247,10 +276,15 @@ def lifted_quadratic_weights(v: np.ndarray, a: float) -> tuple[np.ndarray, float
     Expanding with ``z_i^2 = 1``: ``w_{ij} = -v_i v_j`` (``i != j``),
     ``w_{ii} = 2 a v_i`` and ``beta = ||v||^2 + a^2 - 1/2``.
     """
-    v = np.asarray(v, dtype=np.float64)
+    v = _finite_array(v, "v", 1)
+    a = check_real(a, "a")
+    check_memory(8.0 * v.size**2, f"lifted_quadratic_weights: a {v.size} x {v.size} weight matrix")
     w = -np.outer(v, v)
     w[np.diag_indices(v.size)] = 2.0 * a * v
-    return w.reshape(-1), float(v @ v + a * a - 0.5)
+    beta = float(v @ v + a * a - 0.5)
+    if not (np.all(np.isfinite(w)) and math.isfinite(beta)):
+        raise ValueError("v and a are too large: the lifted weights overflow float64")
+    return w.reshape(-1), beta
 
 
 def parity_lift_weights(m: int, S: Sequence[int], a: float, variant: str = "printed"):
@@ -262,13 +296,16 @@ def parity_lift_weights(m: int, S: Sequence[int], a: float, variant: str = "prin
     :func:`lifted_quadratic_weights` of the indicator vector of ``S``.
     """
     m = check_int(m, "m")
+    check_memory(8.0 * m * m, f"parity_lift_weights: an {m} x {m} weight matrix")
+    S = _subset(S, m)
+    a = check_real(a, "a", -1e150, 1e150)
     if variant == "printed":
         w = -np.ones((m, m))
         w[np.diag_indices(m)] = 2.0 * a
         return w.reshape(-1), float(len(S) + a * a - 0.5)
     _check_variant(variant)
     indicator = np.zeros(m)
-    indicator[list(S)] = 1.0
+    indicator[_subset(S, m)] = 1.0
     return lifted_quadratic_weights(indicator, a)
 
 
@@ -349,7 +386,13 @@ def dense_parity01_network(n: int, S: Sequence[int]) -> SparseReLUNetwork:
 
 
 def all_subsets(m: int) -> list[tuple[int, ...]]:
-    """Every non-empty subset of ``{0, ..., m-1}``, by size then lexicographically."""
+    """Every non-empty subset of ``{0, ..., m-1}``, by size then lexicographically.
+
+    ``ValueError`` if ``m`` is not an integer ``>= 0`` or the ``2^m - 1`` tuples (about ``8 (m + 8)``
+    bytes each) exceed :data:`sparseact._validation.MEMORY_LIMIT_BYTES`.
+    """
+    m = check_int(m, "m", 0)
+    check_memory(((1 << m) - 1) * 8 * (m + 8), f"all_subsets({m}): 2^{m} - 1 tuples")
     return [c for size in range(1, m + 1) for c in combinations(range(m), size)]
 
 
@@ -364,9 +407,24 @@ def lwr_bits(q: int) -> int:
     return max(1, int(q - 1).bit_length())
 
 
+def _lwr_arguments(w, q, p) -> tuple[np.ndarray, int, int]:
+    """``w in Z_q^m`` (integers in ``[0, q)``, never truncated), ``q >= 2`` and ``p >= 1``, or ``ValueError``."""
+    q = check_int(q, "q", 2)
+    p = check_int(p, "p", 1)
+    if p > q:
+        raise ValueError(f"p must be <= q (lambda = (t mod q) mod p), got p = {p}, q = {q}")
+    w = as_int_array(w, "w", 0, q - 1)
+    if w.ndim != 1 or w.size == 0:
+        raise ValueError(f"w must be a non-empty vector of Z_q^m, got shape {w.shape}")
+    return w, q, p
+
+
 def lwr_function(w: np.ndarray, q: int, p: int) -> Callable[[np.ndarray], np.ndarray]:
-    """Definition 15: ``f_w(y) = (<w, y> mod q) mod p`` on ``y in Z_q^m``."""
-    w = np.asarray(w, dtype=np.int64)
+    """Definition 15: ``f_w(y) = (<w, y> mod q) mod p`` on ``y in Z_q^m``.
+
+    ``w`` must lie in ``Z_q^m`` (integers in ``[0, q)``), ``q >= 2``, ``p >= 1``; otherwise ``ValueError``.
+    """
+    w, q, p = _lwr_arguments(w, q, p)
 
     def f(Y: np.ndarray) -> np.ndarray:
         return ((np.asarray(Y, dtype=np.int64) @ w) % q % p).astype(np.float64)
@@ -380,12 +438,12 @@ def lwr_encode(Y: np.ndarray, q: int) -> np.ndarray:
     Coordinate ``i*L + l`` holds bit ``l`` (least significant first) of ``y_i``,
     ``L = lwr_bits(q)``, so ``r = m L = O(m log q)``.
     """
-    Y = np.asarray(Y, dtype=np.int64)
+    L = lwr_bits(q)
+    Y = as_int_array(Y, "Y")
     if Y.ndim != 2:
         raise ValueError(f"Y must have shape (points, m), got {Y.shape}")
     if Y.size and (Y.min() < 0 or Y.max() >= q):
         raise ValueError(f"Y must have entries in Z_q = [0, {q})")
-    L = lwr_bits(q)
     bits = (Y[:, :, None] >> np.arange(L)[None, None, :]) & 1
     return (1.0 - 2.0 * bits).reshape(Y.shape[0], -1)
 
@@ -398,8 +456,10 @@ def lwr_affine_form(w: np.ndarray, q: int) -> tuple[np.ndarray, float]:
     ``<v, z(y)> = <w, y>``; the offset ``c`` is generally non-zero, and it is
     absorbed into the shifts ``a`` of the ReLU identity (our correction).
     """
-    w = np.asarray(w, dtype=np.float64)
     L = lwr_bits(q)
+    w = as_int_array(w, "w", 0, q - 1).astype(np.float64)
+    if w.ndim != 1:
+        raise ValueError(f"w must be a vector of Z_q^m, got shape {w.shape}")
     v = -(w[:, None] * (2.0 ** (np.arange(L) - 1))[None, :]).reshape(-1)
     return v, float(w.sum() * ((1 << L) - 1) / 2.0)
 
@@ -414,14 +474,20 @@ def lwr_linear_form_printed(w: np.ndarray, q: int, Y: np.ndarray) -> tuple[np.nd
     certificate of infeasibility.
     """
     Z = lwr_encode(Y, q)
-    target = np.asarray(Y, dtype=np.float64) @ np.asarray(w, dtype=np.float64)
+    w = as_int_array(w, "w", 0, q - 1)
+    if w.shape != (Z.shape[1] // lwr_bits(q),):
+        raise ValueError(f"w must have one entry per column of Y ({Z.shape[1] // lwr_bits(q)}), got shape {w.shape}")
+    target = np.asarray(Y, dtype=np.float64) @ w.astype(np.float64)
     v, *_ = np.linalg.lstsq(Z, target, rcond=None)
     return v, target - Z @ v
 
 
 def lwr_lambda(t, q: int, p: int):
-    """``lambda(i) = (i mod q) mod p`` (Section 4)."""
-    return (np.asarray(t, dtype=np.int64) % q) % p
+    """``lambda(i) = (i mod q) mod p`` (Section 4): integers ``t``, ``q >= 2``, ``p >= 1``."""
+    q, p = check_int(q, "q", 2), check_int(p, "p", 1)
+    if p > q:
+        raise ValueError(f"p must be <= q (lambda = (t mod q) mod p), got p = {p}, q = {q}")
+    return (as_int_array(t, "t") % q) % p
 
 
 def lwr_round(t, q: int, p: int):
@@ -500,7 +566,14 @@ def lwr_identity(t: np.ndarray, q: int, p: int, m: int, variant: str = "printed"
         The sum, and the number of ReLUs with a positive argument.
     """
     _check_variant(variant)
-    t = np.asarray(t, dtype=np.float64)
+    q, p, m = check_int(q, "q", 2), check_int(p, "p", 1), check_int(m, "m")
+    if p > q:
+        raise ValueError(f"p must be <= q (lambda = (t mod q) mod p), got p = {p}, q = {q}")
+    t = as_real_array(t, "t").astype(np.float64)
+    if t.ndim != 1 or not np.all(np.isfinite(t)):
+        raise ValueError(f"t must be a finite one-dimensional array, got shape {t.shape}")
+    # four float64 temporaries (difference, argument, ReLU, its square) and one bool per (value, shift)
+    check_memory(33.0 * t.size * q * q * m, f"lwr_identity: {t.size} values times {q * q * m} shifts")
     a = np.arange(q * q * m, dtype=np.float64)
     lam = lwr_lambda(a.astype(np.int64), q, p).astype(np.float64)
     diff = t[:, None] - a[None, :]
@@ -518,14 +591,19 @@ def lwr_network(w: np.ndarray, q: int, p: int):
     from :func:`lwr_affine_form` (the printed linear ``v`` does not exist in
     general, and the printed square sits outside the ReLU).
 
+    The arguments are those of :func:`lwr_function` (``w in Z_q^m``, so that ``<w, y>`` lies in
+    ``[0, q^2 m)``, the shifts' range): the network equals ``f_w`` on every ``y in Z_q^m``.
+
     Returns
     -------
     network : SparseReLUNetwork
     embedding : callable
         ``y -> x(z(y))``.
     """
-    w = np.asarray(w, dtype=np.int64)
+    w, q, p = _lwr_arguments(w, q, p)
     m = w.size
+    r = m * lwr_bits(q)
+    check_memory(8.0 * q * q * m * r * r, f"lwr_network: {q * q * m} neurons on n = r^2 = {r * r} inputs")
     v, c = lwr_affine_form(w, q)
     shifts = np.arange(q * q * m)
     rows = [lifted_quadratic_weights(v, float(a) - c) for a in shifts]
@@ -543,6 +621,7 @@ def zq_points(q: int, m: int) -> np.ndarray:
     """All ``q**m`` points of ``Z_q^m``, shape (q**m, m)."""
     q = check_int(q, "q", 2)
     m = check_int(m, "m")
+    check_memory(8 * (m + 1) * q ** min(m, 64), f"zq_points({q}, {m}): {q}^{m} points")
     grids = np.meshgrid(*([np.arange(q)] * m), indexing="ij")
     return np.stack([g.reshape(-1) for g in grids], axis=1)
 
@@ -550,6 +629,15 @@ def zq_points(q: int, m: int) -> np.ndarray:
 # ---------------------------------------------------------------------------
 # Appendix A: a sparsely activated network with dense weights
 # ---------------------------------------------------------------------------
+
+
+def _appendix_a_weights(y_weights) -> tuple[np.ndarray, int]:
+    """``y_weights`` as a finite ``(2**b, q)`` array, and ``b``; ``ValueError`` otherwise."""
+    Wy = _finite_array(y_weights, "y_weights", 2)
+    b = Wy.shape[0].bit_length() - 1
+    if Wy.shape[0] != 1 << b or Wy.shape[1] == 0:
+        raise ValueError(f"y_weights must have 2**b rows and q >= 1 columns, got shape {Wy.shape}")
+    return Wy, b
 
 
 def appendix_a_network(y_weights: np.ndarray, gamma: float) -> SparseReLUNetwork:
@@ -568,24 +656,16 @@ def appendix_a_network(y_weights: np.ndarray, gamma: float) -> SparseReLUNetwork
         On inputs ``(x, y)`` in {-1, 1}^(b+q), ``x`` first; neuron ``alpha`` has weight
         ``(Gamma alpha, w_alpha)``, bias ``Gamma b`` and ``u_alpha = 1``.
     """
-    Wy = np.asarray(y_weights, dtype=np.float64)
-    if Wy.ndim != 2:
-        raise ValueError(f"y_weights must have shape (2**b, q), got {Wy.shape}")
+    Wy, b = _appendix_a_weights(y_weights)
     s = Wy.shape[0]
-    b = s.bit_length() - 1
-    if s != 1 << b:
-        raise ValueError(f"y_weights must have 2**b rows, got {s}")
-    gamma = float(gamma)
-    if not np.isfinite(gamma) or gamma < 0:
-        raise ValueError(f"gamma must be a finite number >= 0, got {gamma}")
+    gamma = check_real(gamma, "gamma", minimum=0.0)
     W = np.concatenate([gamma * hypercube(b), Wy], axis=1)
     return SparseReLUNetwork(np.ones(s), W, np.full(s, gamma * b))
 
 
 def appendix_a_target(y_weights: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
     """``(x, y) -> sigma(<w_x, y>)``, what Appendix A says ``F`` returns when 1-sparse."""
-    Wy = np.asarray(y_weights, dtype=np.float64)
-    b = Wy.shape[0].bit_length() - 1
+    Wy, b = _appendix_a_weights(y_weights)
 
     def f(X: np.ndarray) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)
@@ -597,6 +677,8 @@ def appendix_a_target(y_weights: np.ndarray) -> Callable[[np.ndarray], np.ndarra
 
 def unit_gaussian_rows(rng: np.random.Generator, rows: int, q: int) -> np.ndarray:
     """``rows`` independent uniformly random unit vectors in R^q."""
+    rng, rows, q = check_rng(rng), check_int(rows, "rows"), check_int(q, "q")
+    check_memory(8.0 * rows * q, f"unit_gaussian_rows: {rows} x {q} floats")
     G = rng.standard_normal((rows, q))
     return G / np.linalg.norm(G, axis=1, keepdims=True)
 

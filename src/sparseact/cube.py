@@ -14,6 +14,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from sparseact._validation import as_int_array, check_memory
+
 #: Largest dimension any function here will enumerate (2**28 points).
 MAX_ENUMERATION_DIM = 28
 
@@ -49,7 +51,7 @@ def points_from_indices(indices: np.ndarray, n: int) -> np.ndarray:
         ``out[r, i] = (-1)**((indices[r] >> i) & 1)``.
     """
     n = _check_dim(n)
-    idx = np.asarray(indices, dtype=np.int64)
+    idx = as_int_array(indices, "indices")
     if idx.ndim != 1:
         raise ValueError(f"indices must be one-dimensional, got shape {idx.shape}")
     if idx.size and (idx.min() < 0 or idx.max() >= (1 << n)):
@@ -87,7 +89,9 @@ def hypercube(n: int) -> np.ndarray:
     Parameters
     ----------
     n : int
-        Dimension, ``0 <= n <= 28``.
+        Dimension, ``0 <= n <= 28``, and ``8 (n + 3) 2^n`` bytes within
+        :data:`sparseact._validation.MEMORY_LIMIT_BYTES` (``n <= 24`` at 4 GiB;
+        :func:`iter_hypercube` enumerates larger cubes in chunks).
 
     Returns
     -------
@@ -103,6 +107,7 @@ def hypercube(n: int) -> np.ndarray:
            [-1., -1.]])
     """
     n = _check_dim(n)
+    check_memory(8 * (n + 3) * (1 << n), f"hypercube({n}): 2^{n} points (and their index and bit arrays)")
     return points_from_indices(np.arange(1 << n, dtype=np.int64), n)
 
 
@@ -121,11 +126,23 @@ def iter_hypercube(n: int, chunk: int = DEFAULT_CHUNK) -> Iterator[np.ndarray]:
     X : ndarray of float64, shape (rows, n)
         The next ``rows <= chunk`` rows of ``hypercube(n)``; concatenated, the
         chunks are ``hypercube(n)``.
+
+    Raises
+    ------
+    ValueError
+        At the call (not at the first chunk) for a bad ``n`` or ``chunk``, or a
+        chunk above :data:`sparseact._validation.MEMORY_LIMIT_BYTES`.
     """
     n = _check_dim(n)
     if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
         raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
+    chunk = min(int(chunk), 1 << n)
+    check_memory(8 * (n + 3) * chunk, f"iter_hypercube: chunks of {chunk} points")
+    return _chunks(n, chunk)
+
+
+def _chunks(n: int, chunk: int) -> Iterator[np.ndarray]:
     total = 1 << n
-    for start in range(0, total, int(chunk)):
-        stop = min(total, start + int(chunk))
+    for start in range(0, total, chunk):
+        stop = min(total, start + chunk)
         yield points_from_indices(np.arange(start, stop, dtype=np.int64), n)

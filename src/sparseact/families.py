@@ -758,7 +758,7 @@ def adversarial_search(
     if its value is ``>=`` the current one. ``sigma`` starts at ``step`` and
     follows the 1/5th success rule (times ``exp(1/3)`` on success, times
     ``exp(-1/12)`` on failure; clipped to ``[1e-4, 2]``). NaN values count as
-    ``-inf``.
+    ``-inf``; ``ValueError`` if no network gets a finite value.
 
     The search is elitist: the result is at least the value of every starting
     network (after projection). All randomness comes from ``rng``, so the
@@ -829,4 +829,7 @@ def adversarial_search(
         if best is None or f_parent > best_value:
             best, best_value = parent, f_parent
         history.append(best_value)
+    if not math.isfinite(best_value):
+        raise ValueError(f"objective gave no finite value on any of the {evaluations} networks evaluated "
+                         f"(best {best_value}; NaN counts as -inf): nothing to maximise")
     return SearchResult(best, float(best_value), np.asarray(history, dtype=np.float64), evaluations)

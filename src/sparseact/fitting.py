@@ -14,6 +14,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from sparseact._validation import as_real_array
+
 
 def fit_exponents(predictors: Mapping[str, np.ndarray], response, confidence: float = 0.95) -> pd.DataFrame:
     """Fit ``response ~ C * prod_p predictors[p] ** alpha_p`` on log-log axes.
@@ -37,9 +39,12 @@ def fit_exponents(predictors: Mapping[str, np.ndarray], response, confidence: fl
     Raises
     ------
     ValueError
-        On non-positive values, mismatched lengths, or fewer points than coefficients + 1.
+        On non-positive values, mismatched lengths, fewer points than coefficients + 1, or
+        collinear log predictors (exponents not separately identifiable).
     """
-    y = np.asarray(response, dtype=np.float64)
+    if not isinstance(predictors, Mapping):
+        raise TypeError(f"predictors must be a mapping of names to arrays, got {type(predictors).__name__}")
+    y = as_real_array(response, "response").astype(np.float64)
     if y.ndim != 1:
         raise ValueError(f"response must be one-dimensional, got shape {y.shape}")
     if not 0 < confidence < 1:
@@ -60,6 +65,9 @@ def fit_exponents(predictors: Mapping[str, np.ndarray], response, confidence: fl
     dof = y.size - design.shape[1]
     if dof < 1:
         raise ValueError(f"need more than {design.shape[1]} points to fit {design.shape[1]} coefficients, got {y.size}")
+    if np.linalg.matrix_rank(design) < design.shape[1]:
+        raise ValueError(f"the log predictors {', '.join(map(repr, names))} are collinear (with each other or the "
+                         "constant): their exponents are not separately identifiable")
     coef, *_ = np.linalg.lstsq(design, np.log(y), rcond=None)
     resid = np.log(y) - design @ coef
     sigma2 = float(resid @ resid) / dof
@@ -86,10 +94,14 @@ def fit_exponents_if_possible(predictors: Mapping[str, np.ndarray], response, co
 
     That is, too few points, or non-positive values left after dropping those.
     """
-    y = np.asarray(response, dtype=np.float64)
+    if not isinstance(predictors, Mapping):
+        raise TypeError(f"predictors must be a mapping of names to arrays, got {type(predictors).__name__}")
+    y = as_real_array(response, "response").astype(np.float64)
     keep = np.isfinite(y) & (y > 0)
-    for values in predictors.values():
-        x = np.asarray(values, dtype=np.float64)
+    for name, values in predictors.items():
+        x = as_real_array(values, f"predictor {name!r}").astype(np.float64)
+        if x.shape != y.shape:
+            raise ValueError(f"predictor {name!r} has shape {x.shape}, response has {y.shape}")
         keep &= np.isfinite(x) & (x > 0)
     varying = [name for name, values in predictors.items() if np.unique(np.asarray(values)[keep]).size > 1]
     if keep.sum() < len(varying) + 2:
@@ -99,6 +111,8 @@ def fit_exponents_if_possible(predictors: Mapping[str, np.ndarray], response, co
 
 def exponent_text(fit, parameter: str) -> str:
     """``"x^a [lo, hi]"`` for one fitted parameter, or a note that there were too few points."""
+    if fit is not None and not (isinstance(fit, pd.DataFrame) and "parameter" in fit):
+        raise TypeError(f"fit must be a fit_exponents DataFrame or None, got {type(fit).__name__}")
     if fit is None or parameter not in set(fit["parameter"]):
         return f"{parameter}: too few points to fit"
     row = fit.set_index("parameter").loc[parameter]

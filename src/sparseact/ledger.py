@@ -214,6 +214,17 @@ class CheckReport:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
 
 
+def _records(records, name: str) -> list[ClaimRecord]:
+    """``records`` as a list of :class:`ClaimRecord`, or ``TypeError`` naming ``name``."""
+    if isinstance(records, (str, bytes)) or not isinstance(records, Iterable):
+        raise TypeError(f"{name} must be a sequence of ClaimRecord, got {type(records).__name__}")
+    records = list(records)
+    for record in records:
+        if not isinstance(record, ClaimRecord):
+            raise TypeError(f"{name} must hold ClaimRecord objects, got {type(record).__name__}")
+    return records
+
+
 def combine_replicates(replicates: Sequence[Sequence[ClaimRecord]]) -> list[ClaimRecord]:
     """One ledger row per check from the rows of several independent seeds.
 
@@ -227,6 +238,9 @@ def combine_replicates(replicates: Sequence[Sequence[ClaimRecord]]) -> list[Clai
     replicates : sequence of sequences of ClaimRecord
         The rows of each seed; every seed must produce the same check ids.
     """
+    if isinstance(replicates, (str, bytes)) or not isinstance(replicates, Iterable):
+        raise TypeError(f"replicates must be a sequence of sequences of ClaimRecord, got {type(replicates).__name__}")
+    replicates = [_records(rows, "replicates") for rows in replicates]
     if not replicates:
         raise ValueError("combine_replicates needs at least one replicate")
     ids = [r.check_id for r in replicates[0]]
@@ -282,6 +296,8 @@ def verdict_equal(got, expected, atol: float = ATOL, rtol: float = RTOL) -> tupl
     expected = np.asarray(expected, dtype=np.float64).ravel()
     if got.shape != expected.shape:
         raise ValueError(f"shapes differ: got {got.shape}, expected {expected.shape}")
+    if got.size == 0:
+        raise ValueError("got and expected are empty: nothing to compare, so no verdict")
     ok = close(got, expected, atol, rtol)
     err = float(np.max(np.abs(got - expected), initial=0.0))
     if ok.all():
@@ -290,7 +306,10 @@ def verdict_equal(got, expected, atol: float = ATOL, rtol: float = RTOL) -> tupl
 
 
 def verdict_at_most(value: float, limit: float, atol: float = ATOL, rtol: float = RTOL) -> Verdict:
-    """PASS when ``value <= limit`` (with the tolerance policy's slack)."""
+    """PASS when ``value <= limit`` (with the tolerance policy's slack); ``ValueError`` unless both are finite."""
+    for name, number in (("value", value), ("limit", limit)):
+        if not np.isfinite(number):
+            raise ValueError(f"{name} must be finite, got {number}: no verdict compares a NaN or an infinity")
     return Verdict.PASS if value <= limit + atol + rtol * abs(limit) else Verdict.FAIL
 
 
@@ -384,7 +403,7 @@ def records_to_frame(records: Iterable[ClaimRecord], results_dir: str | Path = "
     repository root): the ``certificate`` column names the files there.
     """
     rows = []
-    for record in records:
+    for record in _records(records, "records"):
         row = record.to_dict()
         row["evidence"] = "; ".join(row["evidence"])
         row["certificate"] = certificate_path(record.check_id, results_dir) if record.certificate else ""
@@ -430,6 +449,8 @@ def ledger_markdown(frame: pd.DataFrame, link_prefix: str = "../") -> str:
     Evidence paths are relative to the repository root; ``link_prefix`` makes them
     relative to where the Markdown file lives (``results/`` by default).
     """
+    if not isinstance(frame, pd.DataFrame) or "verdict" not in frame:
+        raise TypeError("frame must be a ledger DataFrame (records_to_frame), with a 'verdict' column")
     counts = frame["verdict"].value_counts()
     summary = ", ".join(f"{v}: {int(counts.get(v, 0))}" for v in (x.value for x in Verdict))
     columns = [
@@ -464,6 +485,7 @@ def ledger_markdown(frame: pd.DataFrame, link_prefix: str = "../") -> str:
 
 def severity_order(record: ClaimRecord) -> tuple:
     """Sort key of the ledger: FAILs first, most severe finding first, then INCONCLUSIVE, then PASS."""
+    (record,) = _records([record], "record")
     rank = {Verdict.FAIL: 0, Verdict.INCONCLUSIVE: 1, Verdict.PASS: 2}[record.verdict]
     finding = FINDINGS.index(record.finding) if record.finding in FINDINGS else len(FINDINGS)
     return rank, finding, record.claim_id, record.check_id

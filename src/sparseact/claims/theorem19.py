@@ -127,6 +127,12 @@ def check(block: dict):
         yield "dimension.k", f"k = {dim['k']} exceeds s = {dim['s']}; a network has at most s active neurons"
     if not any(k <= s for k in ex["k_values"] for s in ex["s_values"]):
         yield "exact.k_values", "no k <= s in exact.s_values: the exact sub-check would have no instance"
+    for key, k_values, s_values in (("k_values", block["k_values"], block["s_values"]),
+                                    ("exact.k_values", ex["k_values"], ex["s_values"])):
+        for i, k in enumerate(k_values):
+            if k > max(s_values):
+                yield f"{key}[{i}]", (f"k = {k} exceeds every s (largest s = {max(s_values)}): no grid point would "
+                                      "use it; a network has at most s active neurons")
     if "lifted-parity" in block["distributions"] and math.isqrt(block["n"]) ** 2 != block["n"]:
         yield "n", f"lifted-parity needs n = q^2 (a perfect square), got n = {block['n']}"
     if min(block["m_values"]) * (math.sqrt(block["n"]) + block["B"]) <= 1:

@@ -78,8 +78,13 @@ def network_objective(net: SparseReLUNetwork, X, zeta) -> float:
 
 
 def in_class(net: SparseReLUNetwork, X, s: int, k: int, W: float, B: float) -> bool:
-    """Whether ``net`` lies in ``H_{n,s,k}^{W,B}`` with k-sparsity on the rows of ``X`` (Definition 2)."""
+    """Whether ``net`` lies in ``H_{n,s,k}^{W,B}`` with k-sparsity on the rows of ``X`` (Definition 2).
+
+    ``ValueError`` unless ``1 <= k <= s`` (integers) and ``W, B >= 0`` are finite.
+    """
     X = _as_points(X)
+    s, k = _check_sk(s, k)
+    W, B = _scale(W, "W"), _scale(B, "B")
     return bool(
         net.n_neurons <= s
         and net.scale_W() <= W

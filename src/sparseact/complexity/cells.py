@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
 
-from sparseact._validation import check_int
+from sparseact._validation import MAX_CELL_LPS, check_int
 from sparseact.complexity._common import _as_points, _scale
 
 # ---------------------------------------------------------------------------
@@ -63,6 +64,31 @@ def _witness_from(X: np.ndarray, labels: np.ndarray, v: np.ndarray, homogeneous:
     return bool(np.all(pre[labels] > 0) and np.all(pre[~labels] < 0))
 
 
+def cover_cell_bound(m: int, n: int, homogeneous: bool = False) -> int:
+    """Cover's bound on the halfspace cells of ``m`` points in ``R^n``: ``2 sum_{i < d} C(m - 1, i)``, at most ``2^m``.
+
+    ``d = n + 1`` for halfspaces with a bias, ``d = n`` through the origin (Cover, 1965;
+    exact for points in general position).
+    """
+    d = n if homogeneous else n + 1
+    return min(1 << m, 2 * sum(math.comb(m - 1, i) for i in range(min(d, m))))
+
+
+def check_cell_work(m: int, n: int, homogeneous: bool, max_cells: int | None, what: str) -> int:
+    """The cell count the enumeration may reach; ``ValueError`` if its LPs exceed :data:`MAX_CELL_LPS`.
+
+    The enumeration solves up to ``m`` LPs per cell of a prefix; ``max_cells`` (when given) stops it early.
+    """
+    cells = cover_cell_bound(m, n, homogeneous)
+    if max_cells is not None:
+        cells = min(cells, max_cells + 1)
+    if cells * m > MAX_CELL_LPS:
+        raise ValueError(f"{what}: m = {m} points in n = {n} dimensions may have {cells} halfspace cells (Cover's "
+                         f"bound), up to {cells * m} LPs, above the limit of {MAX_CELL_LPS} "
+                         "(sparseact._validation.MAX_CELL_LPS); use fewer points or pass a smaller max_cells")
+    return cells
+
+
 def _cells_with_witnesses(
     X: np.ndarray, homogeneous: bool = False, max_cells: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -75,6 +101,7 @@ def _cells_with_witnesses(
     tested by :func:`_lp_witness`. Cost ``O(#cells * m)`` LPs instead of ``2^m``.
     """
     m, n = X.shape
+    check_cell_work(m, n, homogeneous, max_cells, "halfspace cell enumeration")
     prefixes: list[tuple[np.ndarray, np.ndarray]] = [(np.zeros(0, dtype=bool), np.zeros(n + 1))]
     for t in range(m):
         Xt = X[: t + 1]

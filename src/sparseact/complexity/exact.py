@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sparseact._validation import check_int, clt_half_width
+from sparseact._validation import MAX_CELL_SOLVES, check_int, clt_half_width
 from sparseact.analysis import MonteCarloEstimate
 from sparseact.complexity._common import (
     EXHAUSTIVE_MAX_M,
@@ -21,7 +21,7 @@ from sparseact.complexity._common import (
     network_objective,
 )
 from sparseact.complexity.assignment import _Assignment
-from sparseact.complexity.cells import class_cells
+from sparseact.complexity.cells import check_cell_work, class_cells
 from sparseact.complexity.cellvalue import _build_system, _solve_cells
 from sparseact.networks import SparseReLUNetwork
 
@@ -201,6 +201,16 @@ def _mc(samples: np.ndarray, confidence: float, method: str) -> MonteCarloEstima
     return MonteCarloEstimate(mean, mean - half, mean + half, int(samples.size), confidence, method)
 
 
+def _check_exact_work(shape: tuple[int, int], n_zetas: int, B: float, max_cells: int | None, what: str) -> None:
+    """``ValueError`` giving the count when sign vectors times cells exceed :data:`MAX_CELL_SOLVES`."""
+    m, n = shape
+    cells = check_cell_work(m, n, B == 0.0, max_cells, what)
+    if n_zetas * cells > MAX_CELL_SOLVES:
+        raise ValueError(f"{what}: {n_zetas} sign vectors times up to {cells} cells (m = {m}, n = {n}) is above the "
+                         f"limit of {MAX_CELL_SOLVES} cell solves (sparseact._validation.MAX_CELL_SOLVES); use fewer "
+                         "points, dimensions or sign vectors")
+
+
 def rademacher_exact(
     X, s: int, k: int, W, B, n_zeta: int | None = None, rng=None, confidence: float = 0.95,
     max_cells: int | None = None,
@@ -248,6 +258,7 @@ def rademacher_exact(
     if n_zeta is None and rng is not None:
         _check_rng(rng)
     zetas, exhaustive = _zetas(m, n_zeta, rng)
+    _check_exact_work(X.shape, zetas.shape[0], B, max_cells, "rademacher_exact")
     masks, wit = class_cells(X, W, B, max_cells)
     system = _build_system(X, W, B, masks, wit)
     assign = _Assignment(masks, s, k)
@@ -333,6 +344,7 @@ def rademacher_exact_networks(X, s: int, k: int, W, B, max_cells: int | None = N
     W = _scale(W, "W")
     B = _scale(B, "B")
     half, _ = _zetas(m, None, None)
+    _check_exact_work(X.shape, half.shape[0], B, max_cells, "rademacher_exact_networks")
     masks, wit = class_cells(X, W, B, max_cells)
     system = _build_system(X, W, B, masks, wit)
     assign = _Assignment(masks, s, k)

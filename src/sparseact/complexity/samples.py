@@ -8,7 +8,7 @@ import numpy as np
 
 from sparseact import bounds as _bounds
 from sparseact._validation import check_int
-from sparseact.complexity._common import _check_rng
+from sparseact.complexity._common import _check_rng, _check_sk
 
 # ---------------------------------------------------------------------------
 # the paper's bounds for an instance
@@ -23,7 +23,11 @@ def paper_bounds(m: int, n: int, s: int, k: int, W, B, R) -> dict[str, float]:
     (sum of the proof's final bounds (8) and (14) with ``c = 1``). Hidden
     constants are 1 and logs natural; a value is NaN where the printed formula
     is not real (a negative log under a square root, e.g. ``m (R + B) < 1``).
+    ``ValueError`` unless ``m, n >= 1`` and ``1 <= k <= s`` are integers.
     """
+
+    m, n = check_int(m, "m"), check_int(n, "n")
+    s, k = _check_sk(s, k)
 
     def safe(f, *a):
         try:

@@ -116,7 +116,7 @@ import scipy.linalg
 from scipy.linalg import lapack
 
 from sparseact import combinatorics
-from sparseact._validation import check_int
+from sparseact._validation import check_int, check_memory
 from sparseact.learners._base import ParamsMixin
 from sparseact.analysis import fwht
 from sparseact.cube import MAX_ENUMERATION_DIM
@@ -163,6 +163,15 @@ def _check_nd(n, d) -> tuple[int, int]:
         raise ValueError(f"n must be <= {MAX_DIM} (sets are int64 bitmasks), got {n}")
     d = check_int(d, "d", 0)
     return n, d
+
+
+def _check_monomial_memory(n: int, d: int) -> None:
+    """``ValueError`` giving the size when the sets of ``[n]`` of size ``<= d`` exceed the memory limit.
+
+    The levels are built side by side (bitmask, last index, counts, offsets): about 32 bytes a set.
+    """
+    count = combinatorics.monomial_count(n, d)
+    check_memory(32 * count, f"the {count} sets of [{n}] of size <= {d}")
 
 
 def monomial_count(n: int, d: int) -> int:
@@ -227,6 +236,7 @@ def monomials(n: int, d: int) -> np.ndarray:
     [0, 1, 2, 4, 3, 5, 6]
     """
     n, d = _check_nd(n, d)
+    _check_monomial_memory(n, d)
     return np.concatenate(_lex_levels(n, d))
 
 
@@ -234,6 +244,7 @@ class _Basis:
     """Monomials of degree ``<= d`` in the internal colex order, and the map to the public order."""
 
     def __init__(self, n: int, d: int):
+        _check_monomial_memory(n, d)
         self.n, self.d = n, min(n, d)
         colex = _colex_levels(n, d)
         lex = _lex_levels(n, d)

@@ -1,0 +1,199 @@
+"""What a config costs: grid points, CPU time, disk and memory, from the measured per-job costs.
+
+The workflow writes one benchmark file per job (``results/benchmarks/<stage>/...tsv``, the
+``benchmark:`` of each rule). :func:`measure_costs` condenses a complete run's benchmark files
+and outputs into a small table per claim (CPU seconds and bytes per grid point, the assembly's
+CPU seconds, the largest resident memory and wall time of any job of each stage); the table of
+the full config's run ships as ``sparseact/data/job_costs.json`` and is rewritten by::
+
+    python -m sparseact.costs results config/config.yaml --out src/sparseact/data/job_costs.json
+
+(after ``snakemake --cores 2`` in a fresh copy, so that every job ran and left its benchmark).
+
+:func:`estimate_cost` scales that table to any config: each claim's CPU time and disk grow with its
+number of points at the full config's mean cost per point. It is a coarse estimate (a point on a
+larger cube costs more than the mean), meant to tell minutes from months before anything runs;
+:func:`check_cost` refuses configs above :data:`sparseact._validation.CONFIG_CPU_HOURS_LIMIT`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from sparseact._validation import CONFIG_CPU_HOURS_LIMIT
+
+#: The measured cost table, as package data of ``sparseact``.
+COST_TABLE = "data/job_costs.json"
+#: The config key that lets a config above the CPU-time limit run on purpose.
+OVERRIDE_KEY = "accept_cost_over_limit"
+#: Stages with one job per shard (benchmarks under results/benchmarks/<stage>/<claim>/<shard>.tsv).
+SHARD_STAGES = ("data", "runs")
+#: Margins of the SLURM profile's requests over the largest measured job of each rule.
+MEMORY_MARGIN, RUNTIME_MARGIN = 2.0, 3.0
+#: The SLURM profile's smallest requests (sbatch takes whole minutes; Python alone needs ~200 MB).
+MIN_MEM_MB, MIN_RUNTIME_MIN = 500, 5
+
+
+def _benchmark(path: Path) -> dict[str, float]:
+    """Wall seconds, CPU seconds and peak resident memory (MB) of one Snakemake benchmark file."""
+    with open(path, encoding="utf-8") as handle:
+        row = next(csv.DictReader(handle, delimiter="\t"))
+
+    def number(key: str) -> float:
+        return float(row[key]) if row[key] not in ("", "-", "NA") else 0.0
+
+    return {"wall_s": number("s"), "cpu_s": number("cpu_time"), "max_rss_mb": number("max_rss")}
+
+
+def _stage_summary(files: list[Path]) -> dict[str, float]:
+    rows = [_benchmark(f) for f in files]
+    return {"jobs": len(rows), "cpu_s": round(sum(r["cpu_s"] for r in rows), 2),
+            "max_wall_s": max(r["wall_s"] for r in rows), "max_rss_mb": max(r["max_rss_mb"] for r in rows)}
+
+
+def _bytes(paths) -> int:
+    return sum(p.stat().st_size for p in paths if p.is_file())
+
+
+def measure_costs(results: str | Path, config: dict) -> dict:
+    """The cost table of a complete run: ``results`` is its results folder, ``config`` its config.
+
+    Returns
+    -------
+    dict
+        ``claims``: per claim ``points``, ``cpu_s_per_point`` (data and runs jobs),
+        ``bytes_per_point`` (data, run tables, executed run notebooks), ``assemble_cpu_s``;
+        ``stages``: per rule (``kernels``, ``data``, ``runs``, ``assemble``) the jobs, their
+        CPU seconds and the largest wall time and resident memory of one job.
+    """
+    from sparseact.claims import claim_ids, get_claim
+
+    results = Path(results)
+    claims, stage_files = {}, {stage: [] for stage in (*SHARD_STAGES, "assemble")}
+    for claim_id in claim_ids():
+        block = config["claims"][claim_id]
+        points = len(get_claim(claim_id).points(block))
+        shard_files = {stage: sorted((results / "benchmarks" / stage / claim_id).glob("*.tsv"))
+                       for stage in SHARD_STAGES}
+        assemble = results / "benchmarks" / "assemble" / f"{claim_id}.tsv"
+        if not assemble.is_file() or not all(shard_files.values()):
+            raise ValueError(f"{results}: no benchmark files for claim {claim_id}; run the whole workflow first")
+        for stage, files in shard_files.items():
+            stage_files[stage] += files
+        stage_files["assemble"].append(assemble)
+        cpu = sum(_benchmark(f)["cpu_s"] for files in shard_files.values() for f in files)
+        outputs = [*(results / "data" / claim_id).glob("*"), *(results / "runs" / claim_id).glob("*"),
+                   *(results / "notebooks" / "runs" / claim_id).glob("*")]
+        claims[claim_id] = {"points": points, "cpu_s_per_point": round(cpu / points, 3),
+                            "bytes_per_point": _bytes(outputs) // points,
+                            "assemble_cpu_s": _benchmark(assemble)["cpu_s"]}
+    stages = {"kernels": _stage_summary([results / "benchmarks" / "kernels.tsv"])}
+    stages.update({stage: _stage_summary(files) for stage, files in stage_files.items()})
+    return {"claims": claims, "stages": stages}
+
+
+def cost_table() -> dict:
+    """The shipped cost table (the full config's measured run)."""
+    from importlib.resources import files
+
+    return json.loads(files("sparseact").joinpath(COST_TABLE).read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class CostEstimate:
+    """What a config is estimated to cost (see :func:`estimate_cost`)."""
+
+    points: int
+    largest_n: int | None
+    cpu_hours: float
+    disk_bytes: int
+    peak_memory_mb: float
+
+    def summary(self) -> str:
+        """One line: points, largest dimension, CPU time, disk and the largest job's memory."""
+        largest = f"largest n = {self.largest_n}" if self.largest_n is not None else "no n parameter"
+        return (f"estimated cost: {self.points} grid points ({largest}); about {self.cpu_hours:.2g} CPU hours; "
+                f"about {self.disk_bytes / 1e6:.3g} MB of results; largest job measured at the full config "
+                f"{self.peak_memory_mb:.0f} MB")
+
+
+def estimate_cost(config: dict, table: dict | None = None) -> CostEstimate:
+    """Estimated cost of a validated ``config`` from the measured ``table`` (default: :func:`cost_table`).
+
+    Each claim costs its number of points times the full config's mean CPU seconds and bytes per
+    point, plus its assembly; the kernels compile once. ``largest_n`` is the largest ``n`` any
+    point has (the input dimension: a ``2^n``-point cube where the claim enumerates it).
+    """
+    from sparseact.claims import claim_ids, get_claim
+
+    table = cost_table() if table is None else table
+    points, cpu_s, disk, ns = 0, table["stages"]["kernels"]["cpu_s"], 0, []
+    for claim_id in claim_ids():
+        grid = get_claim(claim_id).points(config["claims"][claim_id])
+        row = table["claims"][claim_id]
+        points += len(grid)
+        cpu_s += len(grid) * row["cpu_s_per_point"] + row["assemble_cpu_s"]
+        disk += len(grid) * row["bytes_per_point"]
+        ns += [p["n"] for p in grid.values() if isinstance(p.get("n"), int)]
+    peak = max(stage["max_rss_mb"] for stage in table["stages"].values())
+    return CostEstimate(points, max(ns) if ns else None, cpu_s / 3600.0, disk, peak)
+
+
+def check_cost(config: dict) -> CostEstimate:
+    """The estimate of ``config``; ``ConfigError`` if it exceeds the limit and ``config`` does not accept that."""
+    from sparseact.config import ConfigError
+
+    estimate = estimate_cost(config)
+    if estimate.cpu_hours > CONFIG_CPU_HOURS_LIMIT and not config.get(OVERRIDE_KEY, False):
+        raise ConfigError(f"invalid config: {estimate.points} grid points, about {estimate.cpu_hours:.3g} CPU hours, "
+                          f"above the limit of {CONFIG_CPU_HOURS_LIMIT:g}; shrink the grid, or set "
+                          f"{OVERRIDE_KEY}: true to run it on purpose")
+    return estimate
+
+
+def slurm_resources(table: dict | None = None) -> dict[str, dict[str, int]]:
+    """The SLURM profile's requests for the rules that run on the cluster (``kernels``, ``run``, ``assemble``).
+
+    Each is the largest measured job of the rule times a margin, in MB and minutes (the workflow's
+    other rules, ``data`` among them, are ``localrules``: they run where Snakemake runs).
+
+    Memory is :data:`MEMORY_MARGIN` times the largest resident memory, rounded up to 100 MB;
+    time is :data:`RUNTIME_MARGIN` times the largest wall time, in whole minutes; never below
+    :data:`MIN_MEM_MB` and :data:`MIN_RUNTIME_MIN`.
+    """
+    table = cost_table() if table is None else table
+    rules = {"kernels": "kernels", "run": "runs", "assemble": "assemble"}
+    out = {}
+    for rule, stage in rules.items():
+        row = table["stages"][stage]
+        out[rule] = {"mem_mb": max(MIN_MEM_MB, 100 * math.ceil(MEMORY_MARGIN * row["max_rss_mb"] / 100)),
+                     "runtime": max(MIN_RUNTIME_MIN, math.ceil(RUNTIME_MARGIN * row["max_wall_s"] / 60)),
+                     "cpus_per_task": 1}
+    return out
+
+
+def main(argv=None) -> int:
+    """``python -m sparseact.costs RESULTS CONFIG --out FILE``: write the cost table of a complete run."""
+    import argparse
+
+    from sparseact.config import load_config
+    from sparseact.provenance import atomic_write_text
+
+    parser = argparse.ArgumentParser(prog="python -m sparseact.costs", description=main.__doc__)
+    parser.add_argument("results", help="results folder of a complete run (with its benchmarks/)")
+    parser.add_argument("config", help="the config that run used")
+    parser.add_argument("--out", required=True, help="the JSON cost table to write")
+    args = parser.parse_args(argv)
+    table = measure_costs(args.results, load_config(args.config))
+    table = {"command": f"python -m sparseact.costs {args.results} {args.config} --out {args.out}",
+             "config": args.config, **table}
+    atomic_write_text(args.out, json.dumps(table, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

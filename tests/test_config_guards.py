@@ -1,0 +1,140 @@
+"""Config guards: non-finite numbers, dropped values, undecodable files, the cost estimate and its limit,
+and ``sparseact check-config`` from a non-editable install."""
+
+import copy
+import subprocess
+import sys
+import venv
+
+import pytest
+import yaml
+
+from sparseact._validation import CONFIG_CPU_HOURS_LIMIT
+from sparseact.config import ConfigError, load_config, validate_config, validate_workflow_config
+from sparseact.costs import OVERRIDE_KEY, check_cost, cost_table, estimate_cost, measure_costs, slurm_resources
+
+
+@pytest.fixture(scope="module")
+def quick(repo_root):
+    return yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())
+
+
+def edited(config, claim, path, value):
+    config = copy.deepcopy(config)
+    node = config["claims"][claim]
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return config
+
+
+NON_FINITE = [
+    ("theorem19", ["W"], float("nan"), "claims.theorem19.W"),
+    ("theorem17", ["eps"], float("inf"), "claims.theorem17.eps"),
+    ("theorem19", ["scale", "R_values"], [1.0, float("inf")], "claims.theorem19.scale.R_values.1"),
+    ("scaling", ["scales"], [1.0, float("-inf")], "claims.scaling.scales.1"),
+]
+
+
+@pytest.mark.parametrize("claim,path,value,key", NON_FINITE, ids=[k for *_, k in NON_FINITE])
+def test_nan_and_inf_are_refused_naming_the_key(quick, claim, path, value, key):
+    with pytest.raises(ConfigError, match=f"invalid config: {key}: NaN and infinity are not allowed"):
+        validate_config(edited(quick, claim, path, value))
+
+
+def test_nan_in_a_yaml_file_is_refused(tmp_path, repo_root):
+    file = tmp_path / "nan.yaml"
+    file.write_text((repo_root / "config" / "quick.yaml").read_text().replace("    W: 1.0\n", "    W: .nan\n"))
+    with pytest.raises(ConfigError, match="claims.theorem19.W: NaN"):
+        load_config(file)
+
+
+@pytest.mark.parametrize("path", [["k_values"], ["exact", "k_values"]], ids=["sweep", "exact"])
+def test_k_above_every_s_is_refused_not_dropped(quick, path):
+    block = quick["claims"]["theorem19"]
+    s_values = block["s_values"] if path == ["k_values"] else block["exact"]["s_values"]
+    with pytest.raises(ConfigError, match=r"claims\.theorem19\..*k_values.*(exceeds every s|greater than the maximum)"):
+        validate_config(edited(quick, "theorem19", path, [1, max(s_values) + 1]))
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"seed: 1\xff\xfe\n", r"not a UTF-8 text file \(byte 0xff at offset 7\)"),
+    (b"seed: 1\x01\n", r"character U\+0001 at offset 7 is not allowed in YAML"),
+    (bytes(range(256)), "not a UTF-8 text file|is not allowed in YAML"),
+], ids=["latin-1", "control-character", "binary"])
+def test_undecodable_files_give_one_line_naming_the_file(tmp_path, content, message):
+    file = tmp_path / "broken.yaml"
+    file.write_bytes(content)
+    with pytest.raises(ConfigError, match=message) as info:
+        load_config(file)
+    assert str(info.value).startswith(str(file)) and len(str(info.value).splitlines()) == 1
+
+
+def test_cost_estimate_of_the_shipped_configs(repo_root):
+    full = estimate_cost(load_config(repo_root / "config" / "config.yaml"))
+    quick = estimate_cost(load_config(repo_root / "config" / "quick.yaml"))
+    table = cost_table()
+    # the full config is the measured one: its points are the table's, and both are far below the limit
+    assert full.points == sum(row["points"] for row in table["claims"].values())
+    assert quick.points < full.points and quick.cpu_hours < full.cpu_hours < CONFIG_CPU_HOURS_LIMIT
+
+
+def test_a_config_over_the_cost_limit_is_refused_unless_it_says_so(quick):
+    # inside every schema maximum: 1000 sample sizes times 100 widths, about 200,000 grid points
+    huge = edited(quick, "theorem19", ["m_values"], list(range(25, 1025)))
+    huge = edited(huge, "theorem19", ["s_values"], list(range(1, 101)))
+    validate_config(huge)
+    assert estimate_cost(huge).cpu_hours > CONFIG_CPU_HOURS_LIMIT
+    with pytest.raises(ConfigError, match=f"CPU hours, above the limit of {CONFIG_CPU_HOURS_LIMIT:g}.*{OVERRIDE_KEY}"):
+        validate_workflow_config(huge, [])
+    validate_workflow_config({**huge, OVERRIDE_KEY: True}, [])
+    assert check_cost(quick).points == estimate_cost(quick).points
+
+
+def test_cost_table_is_measured_from_benchmark_files(tmp_path, quick):
+    """measure_costs condenses one benchmark file per job; a missing claim is an error naming the folder."""
+    from sparseact.claims import claim_ids, get_claim
+
+    row = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n{}\t0:00:01\t{}\t1\t1\t1\t0\t0\t1\t{}\n"
+    bench = tmp_path / "benchmarks"
+    for claim_id in claim_ids():
+        for stage in ("data", "runs"):
+            for shard in get_claim(claim_id).shards(quick["claims"][claim_id]):
+                (bench / stage / claim_id).mkdir(parents=True, exist_ok=True)
+                (bench / stage / claim_id / f"{shard}.tsv").write_text(row.format(2.0, 100.0, 1.5))
+        (bench / "assemble").mkdir(exist_ok=True)
+        (bench / "assemble" / f"{claim_id}.tsv").write_text(row.format(3.0, 300.0, 2.0))
+    (bench / "kernels.tsv").write_text(row.format(60.0, 400.0, 50.0))
+    table = measure_costs(tmp_path, quick)
+    assert table["stages"]["runs"]["max_rss_mb"] == 100.0 and table["stages"]["kernels"]["max_wall_s"] == 60.0
+    assert slurm_resources(table)["kernels"] == {"mem_mb": 800, "runtime": 5, "cpus_per_task": 1}
+    (bench / "assemble" / "lemma9.tsv").unlink()
+    with pytest.raises(ValueError, match="no benchmark files for claim lemma9"):
+        measure_costs(tmp_path, quick)
+
+
+def test_check_config_prints_the_estimate(repo_root, tmp_path):
+    from sparseact.cli import main
+
+    assert main(["check-config", str(repo_root / "config" / "quick.yaml")]) == 0
+
+
+@pytest.mark.workflow
+def test_check_config_works_from_a_non_editable_install(repo_root, tmp_path):
+    """`pip install .` into a fresh venv (a built wheel, not a link to the sources) ships the schema and cost table."""
+    fresh = tmp_path / "fresh"
+    venv.create(fresh, with_pip=True)
+    install = subprocess.run([fresh / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", repo_root],
+                             capture_output=True, text=True, timeout=600)
+    assert install.returncode == 0, install.stderr[-2000:]
+    # the dependencies come from this environment (PYTHONPATH); sparseact itself only from the wheel
+    dependencies = [p for p in sys.path if p.endswith("site-packages")]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": ":".join(dependencies)}
+    config = tmp_path / "quick.yaml"
+    config.write_text((repo_root / "config" / "quick.yaml").read_text())
+    proc = subprocess.run([fresh / "bin" / "python", "-c", "import sparseact, sys; from sparseact.cli import main; "
+                           "print(sparseact.__file__); sys.exit(main(['check-config', 'quick.yaml']))"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert str(fresh) in proc.stdout.splitlines()[0], proc.stdout
+    assert "estimated cost: 109 grid points" in proc.stdout and "quick.yaml: valid" in proc.stdout
