@@ -85,7 +85,7 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #
 # * `appendixA/sparse-sqrt-q-printed`: the largest number of active neurons at $\Gamma=\sqrt q$ for unit-norm
 #   Gaussian, $\mathrm{sign}/\sqrt q$, Gaussian and all-ones rows, i.e. with no condition on $w_\alpha$, as printed.
-#   FAIL if some input has more than one active neuron, PASS otherwise. A FAIL is a `statement-error` (a missing
+#   FAIL if some input has more than one active neuron, PASS otherwise. A FAIL would be a `statement-error` (a missing
 #   hypothesis: the printed sentence is false without $\|w_\alpha\|_2\le1$), and the statement with that hypothesis
 #   is checked by the next rows.
 # * `appendixA/sparse-sqrt-q-corrected`: the same count with $\|w_\alpha\|_2\le1$ (unit-norm Gaussian rows and
@@ -107,7 +107,7 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   in $\Theta$ is the paper's to choose and $1/\mathrm{poly}(s)$ is asymptotic. The notes give the slope for every
 #   $c$ against the exponent $2c^2$ of (A.2).
 # * `appendixA/computes-printed`: $F$ against $\sigma(\langle w_x, y\rangle)$ on all inputs for every row family
-#   (arbitrary $w_x$, as printed); a FAIL, certified by one input, is a `statement-error` (erratum appendixA-sqrt-q).
+#   (arbitrary $w_x$, as printed); a FAIL, certified by one input, would be a `statement-error` (erratum appendixA-sqrt-q).
 # * `appendixA/whp-printed-ones` (evidence for the open appendixA-whp): all-ones rows at $\Gamma = c\sqrt{\ln s}$,
 #   the exact $\Pr[\#\text{active} > 1]$ by enumeration against the closed form $\Pr_y[\sum_i y_i > 2\Gamma]$; PASS when
 #   equal. The notes show it growing with $q$ towards $1/2$: no $1/\mathrm{poly}(s)$ without $\|w_\alpha\|_2 \le 1$.

@@ -86,7 +86,7 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   `lemma10-sharp` gives for $\rho\in[0,1)$, $ns\ge2$; certified $k$) on the $1-\rho$ grid; PASS when the worst
 #   ratio is at most 1. The observed constant and the slopes are measurements. `lemma10/sharp`:
 #   $\mathrm{NS}_\rho\le2k^2W^2(1-\rho)$ on the same grid. `lemma10/bound-degenerate`: at $n=s=k=1$, $\rho=0$ the
-#   printed bound is 0 (its logarithms vanish) while $\mathrm{NS}_0(\mathrm{relu}(x_1))=1/8$: FAIL, out of range.
+#   printed bound (its logarithms vanish) against $\mathrm{NS}_0(\mathrm{relu}(x_1))$; a FAIL there would be `out-of-range`.
 # * `lemma10/claim21-parseval`: $\mathbb{E}_x f(x)^2$ on the cube against $\sum_T\hat f(T)^2$;
 #   `lemma10/claim21-ns-formula`: the spectral formula against the definition summed over all $2^n$ flip
 #   patterns, both signs of $\rho$, every network with $n\le10$. PASS when the two sides agree within the

@@ -113,14 +113,14 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   the ratio as a formula of the worst $(n,s,k,W,B,\varepsilon)$ as certificate.
 # * `theorem8/tail-step` (exact): the printed chain at the $d$ and $\rho$ the proof itself fixes,
 #   $d=\lceil(k^8W^4\log^4(ns)+k^6B^4\log s)/\varepsilon^2\rceil$ and the printed $1-\rho$ (constants 1). PASS when
-#   $1\le d(1-\rho)\le 3(1-\rho^d)$ at every $(k,B,\varepsilon)$ of the proof table; a FAIL is a `proof-slip`,
+#   $1\le d(1-\rho)\le 3(1-\rho^d)$ at every $(k,B,\varepsilon)$ of the proof table; a FAIL would be a `proof-slip`,
 #   certified by the violated link as a formula of the most moderate violating $(1-\rho, d)$.
 # * Theorem 8 through `lemma9-sharp`: `theorem8/tail-vs-as` (tails of every target against $\mathrm{AS}/(d+1)$),
 #   `theorem8/degree-dominates` ($C d_{\text{printed}}+1\ge4k^2W^2/\varepsilon$, $C=4/\log^42$, wide grid),
 #   `theorem8/monomial-count` ($\sum_{i\le d}\binom ni\le2n^d$), `theorem8/rho-choice-sharp` (the printed $1-\rho$ with
 #   $c=\log^4(2)/72$ gives $\min(2k^2W^2(1-\rho),4k^2W^2)\le\varepsilon/3$), `theorem8/C_H-attained`,
 #   `theorem8/lemma7-projection`, `theorem8/remark11-active` ($\mathrm{AS}\le4W^2\mathbb{E}|R_x|^2$, dense target
-#   included), `theorem8/final-line` (evidence only); FAILs with certificates: `theorem8/lemma7-projection-printed`
+#   included), `theorem8/final-line` (evidence only); checks of printed steps (a FAIL would carry a certificate): `theorem8/lemma7-projection-printed`
 #   ($h=\sqrt\varepsilon\chi_T$) and `theorem8/degree-degenerate` (out of range, $n=s=1$).
 # * `theorem8/tail-step-corrected` (exact, *proved*): Claim 2.1 carries a factor 2 that the chain drops. With it, the
 #   chain needs $1-\rho^d\ge 1-1/e$ for $d=\lceil1/(1-\rho)\rceil$, which gives
