@@ -7,10 +7,9 @@ import sys
 import venv
 
 import pytest
-
-from sparseact.claims import get_claim
 import yaml
 
+from sparseact.claims import get_claim
 from sparseact._validation import CONFIG_CPU_HOURS_LIMIT
 from sparseact.config import ConfigError, load_config, validate_config, validate_workflow_config
 from sparseact.costs import OVERRIDE_KEY, check_cost, cost_table, estimate_cost, measure_costs, slurm_resources
