@@ -194,7 +194,7 @@ def test_computes_as_printed_fails_with_a_certificate(records):
     """Arbitrary rows (as printed): F differs from sigma(<w_x, y>); the certificate recomputes both sides."""
     record = records["computes-printed"]
     assert record.finding == "statement-error" and record.statement_id == "appendixA-computes"
-    assert verify_certificate(record.certificate).confirmed
+    assert verify_certificate(certificate_document(record)).confirmed
 
 
 def test_all_ones_violation_probability_is_the_closed_form(records):

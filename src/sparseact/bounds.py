@@ -69,6 +69,8 @@ __all__ = [
     "theorem17_sample_complexity",
     "theorem17_covariant_sample_complexity",
     "sign_ambiguity_lower_bound",
+    "theorem5_rate",
+    "lemma9_proof_V_middle",
     "theorem19_rademacher",
     "theorem19_proof_terms",
     "eq15_rademacher",
@@ -735,6 +737,31 @@ def sign_ambiguity_lower_bound(p, delta):
     if np.any((delta <= 0) | (delta >= 0.5)):
         raise ValueError("delta must lie in (0, 1/2) (with delta >= 1/2 no sample is needed)")
     return _full(_log(1.0 / (2.0 * delta)) / -np.log1p(-p), p, delta)
+
+
+def theorem5_rate(eps, delta, n, s, k, C):
+    r"""Theorem 5's rate ``O~(ksn/eps^2)`` read generously: ``C k s n log^2(ksn/(eps delta)) / eps^2``.
+
+    Printed (Theorem 5): sample complexity ``\tilde{O}(ksn/\varepsilon^2)`` (see Theorem 17). The ``O~`` is
+    read as the constant ``C`` times ``log^2(k s n/(eps delta))`` (natural log). Scalars, plain ``math``.
+    """
+    import math
+
+    return C * k * s * n * math.log(k * s * n / (eps * delta)) ** 2 / eps**2
+
+
+def lemma9_proof_V_middle(n, s, k, W, B, c):
+    r"""Proof of Lemma 9, term (V): the middle expression of its last display (scalars, plain ``math``).
+
+    Printed: ``n[(k sqrt(log(s/k))/sqrt(n) - (ns)^{-4})(c k^{1.5} W sqrt(log(ns)) + kB)^2
+    + (ns)^{-4}(kW sqrt(n) + kB)^2]``, which the proof bounds by
+    ``O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))`` (:func:`lemma9_average_sensitivity`).
+    """
+    import math
+
+    return n * ((k * math.sqrt(math.log(s / k)) / math.sqrt(n) - 1 / (n * s) ** 4)
+                * (c * k**1.5 * W * math.sqrt(math.log(n * s)) + k * B) ** 2
+                + 1 / (n * s) ** 4 * (k * W * math.sqrt(n) + k * B) ** 2)
 
 
 # ---------------------------------------------------------------------------

@@ -463,6 +463,9 @@ class Statement:
     relation: str
     text: str
     sides: Callable[[dict], Sides]
+    #: Other relations the statement asserts when it is a chain (``1 <= x <= y``): a certificate refutes one link,
+    #: ``sides`` picks the link from the certificate's relation.
+    links: tuple[str, ...] = ()
 
 
 def _spec(certificate: dict, side: str, kind: str) -> dict:
@@ -882,6 +885,200 @@ def _theorem8_rho(c: dict) -> Sides:
     return Sides(ratio, 1.0, variables)
 
 
+# --- pins of the checks added with the redesign's second round -------------------------------------------------
+
+
+def _all_signs_listed(zetas: np.ndarray, m: int, kind: str) -> None:
+    if zetas.ndim != 2 or zetas.shape != (2**m, m) or len({tuple(z) for z in zetas}) != 2**m:
+        raise Refused(f"{kind}: E_zeta needs all 2^m distinct sign vectors, m = {m} sample points")
+
+
+def _theorem19_eq12(c: dict) -> Sides:
+    """(12) as printed: E_zeta max_h (first term of (4)) <= (1/m) max_h sum_j |u_j| ||w_j|| E_zeta ||sum_{I_j} zeta_i
+    x_i||. The right side is at most (s W / m) max_{I subset [m]} E_zeta ||sum_{i in I} zeta_i x_i|| (every cell is a
+    subset, |u_j| ||w_j|| <= W, at most s neurons), computed here over all subsets; the left side is at least the
+    mean, over all 2^m sign vectors, of the first term of one network of the class each."""
+    lhs = _spec(c, "lhs", "first_term_lower_bound")
+    X = np.asarray(lhs["X"], dtype=float)
+    if X.ndim != 2 or not 1 <= len(X) <= 10:
+        raise Refused("refused: (12)'s right side is enumerated over all 2^m subsets and sign vectors, m <= 10")
+    m, n = X.shape
+    _all_signs_listed(np.asarray(lhs["zetas"], dtype=float), m, "first_term_lower_bound")
+    s = _integer(lhs["s"], "s", 1, MAX_NEURONS)
+    W = _number(lhs["W"], "W", 0.0)
+    Z = cube(m)
+    best = 0.0
+    for mask in range(1, 2**m):
+        rows = [i for i in range(m) if (mask >> i) & 1]
+        best = max(best, float(np.mean(np.linalg.norm(Z[:, rows] @ X[rows], axis=1))))
+    x = X[:, 0].tolist() if n == 1 else X.tolist()
+    return Sides(evaluate_quantity(lhs), s * W / m * best, {"W": W, "m": m, "s": s, "x": x})
+
+
+def _theorem19_cells(c: dict) -> Sides:
+    """sum_j |I_j| (printed cells, >= 0) against m (eq. (7)) or k m (the k-sparse extension), by the relation."""
+    lhs = _spec(c, "lhs", "cell_sizes_sum")
+    m = len(lhs["X"])
+    k = _integer(lhs["k"], "k", 1, MAX_NEURONS)
+    if c["relation"] == "==":
+        return Sides(evaluate_quantity(lhs), float(m), {"m": m})
+    return Sides(evaluate_quantity(lhs), float(k * m), {"k": k, "m": m})
+
+
+def _theorem19_combine(c: dict) -> Sides:
+    """(8) + (14) (bounds.theorem19_proof_terms, the proof's sub-Gaussian constant c >= 2 of Hoeffding) against (1)
+    (bounds.theorem19_rademacher) at the instance's m, n, s, W, B, R."""
+    m = _integer(_parameter(c, "lhs", "m"), "m", 1, 2**40)
+    n = _integer(_parameter(c, "lhs", "n"), "n", 1, 2**40)
+    s = _integer(_parameter(c, "lhs", "s"), "s", 1, 2**40)
+    W, B, R = (_number(_parameter(c, "lhs", name), name, 0.0, 1e300) for name in ("W", "B", "R"))
+    small_c = _number(_parameter(c, "lhs", "c"), "c", 2.0, 1e300)  # Hoeffding: P(|sum| > t||a||) <= 2e^{-t^2/c}
+    bias, weight = bounds.theorem19_proof_terms(m, n, s, W, B, R, small_c)
+    rhs = float(bounds.theorem19_rademacher(m, n, s, W, B, R))
+    return Sides(float(bias) + float(weight), rhs, {"m": m, "n": n, "s": s, "W": W, "B": B, "R": R, "c": small_c})
+
+
+def _lemma18_expected_rademacher(lam: float, m: int, p: float) -> float:
+    """E_S R_H(S) of H = {h, -h} on m i.i.d. points with |h| = lam w.p. p, else 0: (lam/m) E|zeta_1 + ... + zeta_a|,
+    a ~ Bin(m, p), E|S_a| = a binom(a-1, floor((a-1)/2)) / 2^(a-1) (log-gamma form)."""
+    a = np.arange(1, m + 1, dtype=float)
+    half = np.floor((a - 1) / 2)
+    lgamma = np.vectorize(math.lgamma)
+    log_pmf = lgamma(m + 1.0) - lgamma(a + 1) - lgamma(m - a + 1) + a * math.log(p) + (m - a) * math.log1p(-p)
+    log_walk = np.log(a) + lgamma(a) - lgamma(half + 1) - lgamma(a - half) - (a - 1) * math.log(2.0)
+    return lam / m * float(np.sum(np.exp(log_pmf + log_walk)))
+
+
+def _lemma18(c: dict) -> Sides:
+    """Lemma 18 (printed): c (C_H E_S R_H(S) + sqrt(log(1/delta)/m)) <= eps implies m samples suffice. Instance: H =
+    {h, -h}, h = lam relu(x), x = 1 w.p. p else -1 (C_H = lam), delta = e^-L. When p lam^2 > 2 eps, any learner needs
+    m >= log(1/(2 delta))/(-log(1-p)) samples (two-point argument); below that the condition must exceed eps."""
+    small_c = _number(_parameter(c, "lhs", "c"), "c", 1e-300, 1e300)
+    lam = _number(_parameter(c, "lhs", "lam"), "lam", 1e-300, 1e300)
+    L = _number(_parameter(c, "lhs", "L"), "L", math.log(2.0), 1e300)
+    m = _integer(_parameter(c, "lhs", "m"), "m", 1, 10**7)
+    er = _parameter(c, "lhs", "ER")
+    if not isinstance(er, dict) or not isinstance(er.get("vars"), dict):
+        raise Refused("the instance has no parameter 'p' (in lhs.ER)")
+    p = _number(er["vars"].get("p"), "p", 1e-300, 1.0 - 1e-16)
+    eps = _number(_parameter(c, "rhs", "eps"), "eps", 1e-300, 1e300)
+    ER = _lemma18_expected_rademacher(lam, m, p)
+    lhs = small_c * (lam * ER + math.sqrt(L / m))
+    needed = (L - math.log(2.0)) / -math.log1p(-p)  # bounds.sign_ambiguity_lower_bound at delta = e^-L, in logs
+    rhs = eps if (m < needed and p * lam**2 > 2 * eps) else 0.0
+    return Sides(lhs, rhs, {"c": small_c, "lam": lam, "L": L, "m": m, "p": p, "eps": eps, "ER": ER})
+
+
+def _theorem5_rate(c: dict) -> Sides:
+    """Theorem 17's m(eps, delta) on the cube (R = sqrt(n), constant 1; bounds.theorem17_sample_complexity) against
+    Theorem 5's O~(ksn/eps^2) read as C ksn log^2(ksn/(eps delta))/eps^2 (bounds.theorem5_rate)."""
+    n = _integer(_parameter(c, "lhs", "n"), "n", 1, 2**60)
+    k = _integer(_parameter(c, "lhs", "k"), "k", 1, 2**20)
+    s = _integer(_parameter(c, "lhs", "s"), "s", k, 2**20)
+    W, B = (_number(_parameter(c, "lhs", name), name, 0.0, 1e300) for name in ("W", "B"))
+    eps = _number(_parameter(c, "lhs", "eps"), "eps", 1e-300, 1.0)
+    delta = _number(_parameter(c, "lhs", "delta"), "delta", 1e-300, 1.0 - 1e-16)
+    C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
+    lhs = float(bounds.theorem17_sample_complexity(eps, delta, n, s, k, W, B, math.sqrt(n)))
+    rhs = float(bounds.theorem5_rate(eps, delta, n, s, k, C))
+    return Sides(lhs, rhs, {"n": n, "k": k, "s": s, "W": W, "B": B, "eps": eps, "delta": delta, "C": C})
+
+
+def _lemma9_proof_v(c: dict) -> Sides:
+    """The last step of (V): the middle expression (bounds.lemma9_proof_V_middle) against C times Lemma 9's
+    expression (bounds.lemma9_average_sensitivity), at the instance's n, s, k, W, B, c and the constant C."""
+    n = _integer(_parameter(c, "lhs", "n"), "n", 2, 2**60)
+    s = _integer(_parameter(c, "lhs", "s"), "s", 2, 2**40)
+    k = _integer(_parameter(c, "lhs", "k"), "k", 1, s)
+    W, B = (_number(_parameter(c, "lhs", name), name, 0.0, 1e300) for name in ("W", "B"))
+    small_c = _number(_parameter(c, "lhs", "c"), "c", 1e-300, 1e300)
+    C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
+    middle = float(bounds.lemma9_proof_V_middle(n, s, k, W, B, small_c))
+    rhs = C * float(bounds.lemma9_average_sensitivity(n, s, k, W, B))
+    return Sides(middle, rhs, {"n": n, "s": s, "k": k, "W": W, "B": B, "c": small_c, "C": C})
+
+
+def _theorem8_tail_step(c: dict) -> Sides:
+    """The chain 1 <= d(1-rho) <= 3(1-rho^d) of Theorem 8's proof at the proof's own d = ceil(bounds.theorem8_degree)
+    (Theta constant 1) and 1 - rho = bounds.theorem8_one_minus_rho (constant c), both recomputed from the instance
+    (eps, n, s, k, W, B, c); the certificate's relation names the link it refutes ("<=": the right one, ">=": the
+    left one)."""
+    eps = _number(_parameter(c, "lhs", "eps"), "eps", 1e-300, 1.0)
+    n, s = (_integer(_parameter(c, "lhs", name), name, 1, 2**40) for name in ("n", "s"))
+    k = _integer(_parameter(c, "lhs", "k"), "k", 1, s)
+    W, B = (_number(_parameter(c, "lhs", name), name, 0.0, 1e300) for name in ("W", "B"))
+    small_c = _number(_parameter(c, "lhs", "c"), "c", 1e-300, 1e300)
+    omr = small_c * float(bounds.theorem8_one_minus_rho(eps, n, s, k, W, B))
+    d = math.ceil(float(bounds.theorem8_degree(eps, n, s, k, W, B)))
+    if not 0 < omr <= 1 or not 1 <= d < 2**53:
+        raise Refused(f"the proof's 1 - rho = {omr!r} and d = {d!r} are outside (0, 1] and [1, 2^53)")
+    one_minus_rho_d = -math.expm1(d * math.log1p(-omr)) if omr < 1 else 1.0
+    variables = {"eps": eps, "n": n, "s": s, "k": k, "W": W, "B": B, "c": small_c, "omr": omr, "d": d}
+    if c["relation"] == "<=":
+        return Sides(d * omr, 3 * one_minus_rho_d, variables)
+    return Sides(d * omr, 1.0, variables)
+
+
+def _lemma7_projection(c: dict) -> Sides:
+    """After Lemma 7: under the hypothesis sum_{|T|>d} hhat(T)^2 <= eps (checked), ||g - h||^2 = that tail <= eps/2."""
+    lhs = _spec(c, "lhs", "fourier_tail")
+    eps = _number(_parameter(c, "rhs", "eps"), "eps", 1e-300, 1e300)
+    tail = evaluate_quantity(lhs)
+    if tail > eps * (1 + REPRODUCE_RTOL) + REPRODUCE_ATOL:
+        raise Refused(f"the instance breaks Lemma 7's hypothesis: tail {tail:.12g} > eps = {eps:.12g}")
+    return Sides(tail, eps / 2, {"eps": eps})
+
+
+def _theorem8_degree_tail(c: dict) -> Sides:
+    """The proof's degree d = bounds.theorem8_degree(eps, n, s, k, W, B) of the network (n, s, k, W, B recomputed;
+    any Theta constant at n = s = 1, where it is 0) makes the tail above it <= eps: a tail above a degree
+    >= ceil(d) bounds the tail above ceil(d) from below."""
+    lhs = _spec(c, "lhs", "fourier_tail")
+    if "network" not in lhs["function"]:
+        raise Refused("lhs: the statement is about a network of the class")
+    eps = _number(_parameter(c, "rhs", "eps"), "eps", 1e-300, 1.0)
+    n, s, k, W, B = _network_sizes(lhs["function"]["network"])
+    d = math.ceil(float(bounds.theorem8_degree(eps, n, s, k, W, B)))
+    degree = _integer(lhs["degree"], "d", 0, MAX_ENUMERATION_DIM)
+    if degree < d:
+        raise Refused(f"the tail is taken above degree {degree}, below the proof's d = {d}")
+    return Sides(evaluate_quantity(lhs), eps, {"eps": eps})
+
+
+def _lemma10_bound(c: dict) -> Sides:
+    """Lemma 10 (printed): NS_rho(h) <= C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s))
+    (bounds.lemma10_noise_sensitivity) with n, s, k, W, B of the network and any constant C."""
+    lhs = _spec(c, "lhs", "noise_sensitivity")
+    if "network" not in lhs["function"]:
+        raise Refused("lhs: the statement is about a network of the class")
+    rho = _number(lhs["rho"], "rho", -1.0, 1.0 - 1e-12)
+    C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
+    n, s, k, W, B = _network_sizes(lhs["function"]["network"])
+    rhs = C * float(bounds.lemma10_noise_sensitivity(rho, n, s, k, W, B))
+    return Sides(evaluate_quantity(lhs), rhs, {"C": C, "rho": rho, "n": n, "s": s, "k": k, "W": W, "B": B})
+
+
+def _conj16(kind: str) -> Callable[[dict], Sides]:
+    """Conjecture 16: no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3; the attack's
+    success probability (lower bound, recomputed by the quantity ``kind``) against 2/3."""
+    def sides(c: dict) -> Sides:
+        return Sides(evaluate_quantity(_spec(c, "lhs", kind)), 2.0 / 3.0, {})
+    return sides
+
+
+def _def15_rounding(c: dict) -> Sides:
+    """Definition 15's f_w(y) = (<w, y> mod q) mod p against the learning-with-rounding map it cites (Banerjee et al.
+    2012), round((p/q)(<w, y> mod q)) mod p with ties up, in integers."""
+    q = _integer(_parameter(c, "lhs", "q"), "q", 2, 2**20)
+    p = _integer(_parameter(c, "lhs", "p"), "p", 2, q)
+    w, y = _parameter(c, "lhs", "w"), _parameter(c, "lhs", "y")
+    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
+            and all(isinstance(v, int) and 0 <= v < q for v in w + y)):
+        raise Refused("parameters w and y must be vectors of the same length m in Z_q^m")
+    t = sum(a * b for a, b in zip(w, y)) % q
+    return Sides(float(t % p), float((2 * p * t + q) // (2 * q) % p), {"w": w, "y": y, "m": len(w), "q": q, "p": p})
+
+
 #: check id -> the statement it refutes. A certificate of any other check is not confirmed.
 STATEMENTS: dict[str, Statement] = {
     "appendixA/sparse-sqrt-q-printed": Statement(
@@ -950,7 +1147,7 @@ STATEMENTS: dict[str, Statement] = {
         "section4-parity-chi", "==", "chi_S(y) = 1 iff sum_{i in S} y_i is even is the parity on S (Section 4)",
         _parity_chi),
     "section4_parity/identity-printed": Statement(
-        "section4-parity-identity", "==",
+        "section4-parity-network", "==",
         "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) is the parity on S (Section 4)", _parity_identity),
     "section4_parity/lift-printed": Statement(
         "section4-parity-lift", "==", "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a} (Section 4)",
@@ -967,6 +1164,55 @@ STATEMENTS: dict[str, Statement] = {
     "theorem8/rho-choice": Statement(
         "theorem8-proof-rho", "<=", "the proof's 1 - rho makes Lemma 10's bound <= eps/3 (proof of Theorem 8)",
         _theorem8_rho),
+    "theorem19/eq12-printed": Statement(
+        "eq12", "<=", "E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i> <= (1/m) max_h sum_j |u_j| ||w_j|| "
+        "E_zeta ||sum_{i in I_j} zeta_i x_i|| ((12) as printed)", _theorem19_eq12),
+    "theorem19/eq7-printed": Statement(
+        "eq7", "==", "activations 1-sparse => sum_j |I_j| = m, I_j = {i : <w_j, x_i> - b_j >= 0} (eq. (7) as printed)",
+        _theorem19_cells),
+    "theorem19/km-printed": Statement(
+        "theorem19-k-sparse-cells", "<=", "activations k-sparse => sum_j |I_j| <= k m, I_j = {i : <w_j, x_i> - b_j >= 0} "
+        "(as printed)", _theorem19_cells),
+    "theorem19/combine-printed": Statement(
+        "theorem19-proof-combine", "<=", "(8) + (14) <= (1): 4B sqrt(snc log(mB))/sqrt(m) + 4WR sqrt(ns log(mR))/sqrt(m) "
+        "<= (WR+B) sqrt(sn log(m(R+B)))/sqrt(m), Hoeffding's c >= 2 (last line of Theorem 19's proof)",
+        _theorem19_combine),
+    "scaling/covariance": Statement(
+        "scaling-covariance", "<=", "every printed bound transforms like the quantity it bounds; Theorem 17's "
+        "C m(eps, delta) samples suffice for h = lam relu(x) at every output scale lam", _theorem17_scale),
+    "scaling/lemma18-printed": Statement(
+        "lemma18", ">=", "c (C_H E_S R_H(S) + sqrt(log(1/delta)/m)) <= eps => m samples suffice (Lemma 18): below the "
+        "samples needed to tell h from -h the condition exceeds eps", _lemma18),
+    "scaling/theorem5-rate": Statement(
+        "theorem5-via-theorem17", "<=", "on {1,-1}^n (R = sqrt(n)) Theorem 17's m(eps, delta) is "
+        "O~(ksn/eps^2) = C ksn log^2(ksn/(eps delta))/eps^2 (Theorem 5)", _theorem5_rate),
+    "lemma9/proof-V-printed": Statement(
+        "lemma9-proof-V", "<=", "n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log ns) + kB)^2 + (ns)^-4 "
+        "(kW sqrt(n) + kB)^2] <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (proof of Lemma 9, (V))",
+        _lemma9_proof_v),
+    "theorem8/tail-step": Statement(
+        "theorem8-proof-tail", "<=", "1 <= d(1-rho) <= 3(1-rho^d) at the proof's d and rho (so eps/(3(1-rho^d)) <= "
+        "eps/(d(1-rho)) <= eps; proof of Theorem 8)", _theorem8_tail_step, links=(">=",)),
+    "theorem8/lemma7-projection-printed": Statement(
+        "lemma7-proof-projection", "<=", "sum_{|T|>d} hhat(T)^2 <= eps => ||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2 "
+        "(after Lemma 7)", _lemma7_projection),
+    "theorem8/degree-degenerate": Statement(
+        "theorem8-proof-tail", "<=", "the tail of h above the proof's d = Theta((k^8 W^4 log^4(ns) + k^6 B^4 log s)/"
+        "eps^2) is <= eps (proof of Theorem 8)", _theorem8_degree_tail),
+    "lemma10/bound-degenerate": Statement(
+        "lemma10", "<=", "NS_rho(h) <= C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) (Lemma 10)",
+        _lemma10_bound),
+    "section4_lwr/conj16-linear-attack": Statement(
+        "conj16", "<=", "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3 (Conjecture 16); "
+        "Gaussian elimination over Z_p", _conj16("gf_p_solve")),
+    "section4_lwr/conj16-kernel-attack": Statement(
+        "conj16", "<=", "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3 (Conjecture 16); "
+        "the label-0 kernel attack on the rounding map", _conj16("lwr_label0_kernel")),
+    "section4_lwr/def15-rounding": Statement(
+        "def15", "==", "Definition 15's f_w(y) = (<w, y> mod q) mod p is the learning-with-rounding map "
+        "round((p/q)(<w, y> mod q)) mod p it cites", _def15_rounding),
+    "appendixA/computes-printed": Statement(
+        "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A, w_alpha as printed)", _appendix_a_computes),
 }
 
 
@@ -1026,7 +1272,8 @@ def verify_certificate(document: dict) -> Verification:
             raise Refused(f"check {check_id!r} refutes no statement the verifier knows (sparseact.verify.STATEMENTS)")
         if statement_id != statement.statement_id:
             raise Refused(f"check {check_id} refutes statement {statement.statement_id}, not {statement_id}")
-        if certificate["relation"] != statement.relation:
+        relation = certificate["relation"]
+        if relation not in (statement.relation, *statement.links):
             raise Refused(f"{statement.statement_id} asserts lhs {statement.relation} rhs, the file says "
                           f"{certificate['relation']!r}")
         sides = statement.sides(certificate)
@@ -1046,8 +1293,8 @@ def verify_certificate(document: dict) -> Verification:
         elif not _same(recorded, value):
             shown = f"{recorded:.12g}" if isinstance(recorded, int | float) else repr(recorded)
             problems.append(f"{side} recomputes to {value:.12g}, recorded {shown}")
-    if not problems and not violated(statement.relation, lhs, rhs):
-        problems.append(f"{lhs:.12g} {statement.relation} {rhs:.12g} holds")
+    if not problems and not violated(relation, lhs, rhs):
+        problems.append(f"{lhs:.12g} {relation} {rhs:.12g} holds")
     refutes = f"{statement.statement_id} ({statement.text})"
     if problems:
         return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {'; '.join(problems)}")
