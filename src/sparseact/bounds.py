@@ -69,8 +69,6 @@ __all__ = [
     "theorem17_sample_complexity",
     "theorem17_covariant_sample_complexity",
     "sign_ambiguity_lower_bound",
-    "theorem5_rate",
-    "lemma9_proof_V_middle",
     "theorem19_rademacher",
     "theorem19_proof_terms",
     "eq15_rademacher",
@@ -740,7 +738,7 @@ def sign_ambiguity_lower_bound(p, delta):
 
 
 def theorem5_rate(eps, delta, n, s, k, C):
-    r"""Theorem 5's rate ``O~(ksn/eps^2)`` read generously: ``C k s n log^2(ksn/(eps delta)) / eps^2``.
+    r"""(Not in ``__all__``: a reading of an O~, not a formula the scaling claim transforms.) Theorem 5's rate ``O~(ksn/eps^2)`` read generously: ``C k s n log^2(ksn/(eps delta)) / eps^2``.
 
     Printed (Theorem 5): sample complexity ``\tilde{O}(ksn/\varepsilon^2)`` (see Theorem 17). The ``O~`` is
     read as the constant ``C`` times ``log^2(k s n/(eps delta))`` (natural log). Scalars, plain ``math``.
@@ -751,7 +749,7 @@ def theorem5_rate(eps, delta, n, s, k, C):
 
 
 def lemma9_proof_V_middle(n, s, k, W, B, c):
-    r"""Proof of Lemma 9, term (V): the middle expression of its last display (scalars, plain ``math``).
+    r"""(Not in ``__all__``: a step of a proof, outside the scaling claim's formulas.) Proof of Lemma 9, term (V): the middle expression of its last display (scalars, plain ``math``).
 
     Printed: ``n[(k sqrt(log(s/k))/sqrt(n) - (ns)^{-4})(c k^{1.5} W sqrt(log(ns)) + kB)^2
     + (ns)^{-4}(kW sqrt(n) + kB)^2]``, which the proof bounds by
