@@ -250,14 +250,12 @@ def test_missing_key_inside_the_certificate(committed):
 #: Checks a claim can FAIL that no statement pins yet (their certificates are refused), with the reason. Each is a
 #: corrected or auxiliary statement whose FAIL only a test forces (a tampered constant); it can only shrink.
 NOT_YET_PINNED = {
-    "appendixA/sparse-sqrt-q-l1", "lemma10/eq17-corrected", "lemma6/identity-corrected", "lemma9/term-U-corrected",
-    "lemma9/tighter-4k2W2", "lemma9/transition-corrected", "lemma9/transition-union-corrected",
-    "section4_lwr/affine-encoding", "section4_lwr/identity-corrected", "section4_lwr/kernel-attack-excluded",
-    "section4_lwr/lift-corrected", "section4_lwr/network-rounding", "section4_lwr/rounding-not-affine",
-    "section4_parity/chi-corrected", "section4_parity/class", "section4_parity/identity-corrected",
-    "section4_parity/identity-one-active", "section4_parity/identity-vs-printed-chi", "section4_parity/lift-corrected",
-    "section4_parity/sparsity-corrected", "theorem19/estimators", "theorem19/scale-corrected", "theorem8/C_H",
-    "theorem8/rho-choice-corrected", "theorem8/tail-step-corrected",
+    "appendixA/sparse-sqrt-q-l1", "section4_lwr/affine-encoding", "section4_lwr/identity-corrected",
+    "section4_lwr/kernel-attack-excluded", "section4_lwr/lift-corrected", "section4_lwr/network-rounding",
+    "section4_lwr/rounding-not-affine", "section4_parity/chi-corrected", "section4_parity/class",
+    "section4_parity/identity-corrected", "section4_parity/identity-one-active",
+    "section4_parity/identity-vs-printed-chi", "section4_parity/lift-corrected", "section4_parity/sparsity-corrected",
+    "theorem19/estimators", "theorem19/scale-corrected",
 }
 
 

@@ -1079,6 +1079,152 @@ def _def15_rounding(c: dict) -> Sides:
     return Sides(float(t % p), float((2 * p * t + q) // (2 * q) % p), {"w": w, "y": y, "m": len(w), "q": q, "p": p})
 
 
+# --- pins of corrected statements (a FAIL refutes our correction; the tests force one with a tampered constant) -----
+
+
+def _network_lists(network: dict) -> dict:
+    u, W, b = _network(network)
+    return {"u": u.tolist(), "Wm": W.tolist()}
+
+
+def _lemma9_tighter(c: dict) -> Sides:
+    """Ours: AS(h) <= 4 k^2 W^2, k = max(1, most active neurons on the cube), W = ||u||_inf max_j ||w_j||_2."""
+    lhs = _spec(c, "lhs", "average_sensitivity")
+    network = lhs["function"].get("network")
+    if network is None:
+        raise Refused("lhs: the statement is about a network")
+    _, _, k, W, _ = _network_sizes(network)
+    return Sides(evaluate_quantity(lhs), 4.0 * k * k * W * W, {"c": 4, "k": k, **_network_lists(network)})
+
+
+def _lemma9_term_u_corrected(c: dict) -> Sides:
+    """The corrected steps of (U): (U) <= E_x ||w^{R_x}||^2 (written (c/4) E||w^R||^2, c = 4), then
+    E_x ||w^{R_x}||^2 <= k^2 W^2; the left side's quantity names the step."""
+    lhs = c["lhs"]
+    kind = lhs.get("quantity") if isinstance(lhs, dict) else None
+    if kind == "lemma9_U":
+        network = lhs["network"]
+        wr = evaluate_quantity({"quantity": "lemma9_wR", "network": network})
+        return Sides(evaluate_quantity(lhs), wr, {"c": 4, "v": wr})
+    lhs = _spec(c, "lhs", "lemma9_wR")
+    _, _, k, W, _ = _network_sizes(lhs["network"])
+    return Sides(evaluate_quantity(lhs), float(k * k * W * W), {"k": k, **_network_lists(lhs["network"])})
+
+
+def _halfspace_sensitivities(network: dict) -> list[float]:
+    _, W, b = _network(network)
+    X = _network_cube(network)
+    return [_average_sensitivity((X @ w > t).astype(float)) for w, t in zip(W, b)]
+
+
+def _lemma9_union_corrected(c: dict) -> Sides:
+    """Pr_{x,i}[R_x != R_{x xor i}] <= (4/n) sum_j AS(g_j), g_j = 1{<w_j, x> > b_j} (the union bound, factor 4)."""
+    lhs = _spec(c, "lhs", "transition_probability")
+    n = _network(lhs["network"])[1].shape[1]
+    sensitivities = _halfspace_sensitivities(lhs["network"])
+    variables = {"c": 4, "n": n, **{f"a{j}": value for j, value in enumerate(sensitivities)}}
+    return Sides(evaluate_quantity(lhs), 4.0 / n * sum(sensitivities), variables)
+
+
+def _lemma9_concavity(c: dict) -> Sides:
+    """sum_j p_j sqrt(log(1/p_j)) <= Phi(s, k), p_j = Pr_x[<w_j, x> > b_j] of the network, sum_j p_j <= k: Phi is
+    k sqrt(log(s/k)) when k/s <= e^-1/2 (equal p_j = k/s, concavity) and s/sqrt(2e) beyond (p_j = e^-1/2)."""
+    spec = _spec(c, "rhs", "formula")
+    k_spec = (spec.get("vars") or {}).get("k")
+    if not isinstance(k_spec, dict) or k_spec.get("quantity") != "max_active":
+        raise Refused("rhs: k must be the network's max_active quantity")
+    network = k_spec["network"]
+    _, W, b = _network(network)
+    X = _network_cube(network)
+    probabilities = [float(np.mean(X @ w > t)) for w, t in zip(W, b)]
+    s = W.shape[0]
+    k = max(1, int(_active_sets(network).sum(axis=1).max()))
+    edge = math.exp(-0.5)
+    lhs = sum(q * math.sqrt(math.log(1 / q)) for q in probabilities if 0 < q < 1)
+    rhs = k * math.sqrt(math.log(s / k)) if k / s <= edge else s / math.sqrt(2 * math.e)
+    variables = {"k": float(k), "s": s, "edge": edge, **{f"p{j}": q for j, q in enumerate(probabilities)}}
+    if _spec(c, "lhs", "formula") and set((c["lhs"].get("vars") or {})) != {f"p{j}" for j in range(s)}:
+        raise Refused("lhs: one p_j per neuron of the network")
+    return Sides(lhs, rhs, variables)
+
+
+def _lemma6_corrected(c: dict) -> Sides:
+    """AS(g) = -(1/2) E_x[g(x) sum_i x_i] for g = 1{<w, x> <= b} with w >= 0, given as h = 1 - g = 1{<w, x> > b}:
+    AS(g) = AS(h), E[g sum x] = -E[h sum x] (written f (-c), f = -1/2, c = E[h sum x])."""
+    lhs = _spec(c, "lhs", "average_sensitivity")
+    function = lhs["function"]
+    if "halfspace" not in function or min(function["halfspace"]["w"]) < 0:
+        raise Refused("lhs: the statement is about a halfspace with w >= 0")
+    X = cube(_dimension(function))
+    correlation = float(np.mean(_evaluate(function, X) * X.sum(axis=1)))
+    return Sides(evaluate_quantity(lhs), -0.5 * -correlation, {"f": -0.5, "c": correlation})
+
+
+def _eq17_corrected(c: dict) -> Sides:
+    """For rho in [0, 1) and r = floor(2/(1-rho)): NS_rho(h) <= NS_{1-2/r}(h) ("<=") and r (1 - rho) >= 1 (">=")."""
+    if c["relation"] == ">=":
+        rho = _number(_parameter(c, "lhs", "rho"), "rho", 0.0, 1.0 - 1e-12)
+        tol = _number(_parameter(c, "lhs", "tol"), "tol", 0.0, 1e-6)  # the floor's slack against rounding
+        r = math.floor(2 / (1 - rho) + tol)
+        return Sides(r * (1 - rho), 1.0, {"rho": rho, "tol": tol})
+    lhs, rhs = _spec(c, "lhs", "noise_sensitivity"), _spec(c, "rhs", "noise_sensitivity")
+    rho = _number(lhs["rho"], "rho", -1.0, 1.0 - 1e-12)
+    if not 0 <= rho < 1:
+        raise Refused(f"rho = {rho!r} is outside the statement's range [0, 1)")
+    if rhs["function"] != lhs["function"]:
+        raise Refused("rhs is not the noise sensitivity of lhs's function")
+    effective = 1 - 2 / math.floor(2 / (1 - rho))
+    if not _reproduces(float(rhs["rho"]), effective):
+        raise Refused(f"rhs's rho is {rhs['rho']!r}, not 1 - 2/r = {effective!r}")
+    table = _table(lhs["function"])
+    return Sides(_noise_sensitivity(table, rho), _noise_sensitivity(table, effective), {})
+
+
+def _tail_step_corrected(c: dict) -> Sides:
+    """With d = ceil(1/(1-rho)), 1 - rho^d >= 1 - 1/e for rho in [0, 1) (d recomputed from 1 - rho)."""
+    omr = _number(_parameter(c, "lhs", "omr"), "omr", 1e-300, 1.0)
+    d = math.ceil(1 / omr)
+    lhs = -math.expm1(d * math.log1p(-omr)) if omr < 1 else 1.0
+    return Sides(lhs, 1 - math.exp(-1), {"omr": omr, "d": d})
+
+
+def _rho_choice_corrected(c: dict) -> Sides:
+    """Lemma 10's bound (constant C = 1) at 1 - rho* = min{eps^2/(36 k^8 W^4 Lambda^4), eps^2/(36 k^6 B^4 log s),
+    e^-4}, Lambda = max(27, 2 log(ns) + 4 log(6k^4W^2/eps)), over eps/3, eps = exp(-ell), in logarithms."""
+    names = {"n": (1, 2**40), "s": (1, 2**40), "k": (1, 2**20)}
+    n, s, k = (_integer(_parameter(c, "lhs", name), name, *names[name]) for name in ("n", "s", "k"))
+    W, B = (_number(_parameter(c, "lhs", name), name, 0.0, 1e6) for name in ("W", "B"))
+    ell = _number(_parameter(c, "lhs", "ell"), "ell", -1e6, 1e6)
+    C = 1.0
+    lam_min = 27.0
+    terms = [-4.0]
+    if k * W > 0:
+        terms.append(-2 * ell - math.log(36) - math.log(k**8 * W**4)
+                     - 4 * math.log(max(lam_min, 2 * math.log(n * s) + 4 * (math.log(6 * k**4 * W**2) + ell))))
+    if B > 0 and s > 1:
+        terms.append(-2 * ell - math.log(36) - math.log(k**6 * B**4 * math.log(s)))
+    lomr = min(terms)
+    ratio = 3 * C * math.exp(lomr / 2 + ell) * (k**4 * W**2 * (math.log(n * s) - lomr) ** 2
+                                               + k**3 * B**2 * math.sqrt(math.log(s)))
+    variables = {"C": C, "lam_min": lam_min, "ell": ell, "n": n, "s": s, "k": k, "W": W, "B": B, "lomr": lomr}
+    return Sides(ratio, 1.0, variables)
+
+
+def _theorem8_ch(c: dict) -> Sides:
+    """C_H = k (W sqrt(n) + B) bounds |h(x)| on H_{n,s,k}^{W,B} (k = max(1, most active), W, B of Definition 2)."""
+    v = _parameter(c, "lhs", "v")
+    if not isinstance(v, dict) or v.get("quantity") != "value" or "network" not in v.get("function", {}):
+        raise Refused("lhs: v must be the value of a network at a point")
+    network = v["function"]["network"]
+    n, _, k, W, B = _network_sizes(network)
+    u, Wm, b = _network(network)
+    value = evaluate_quantity(v)
+    active = float(_active_sets(network).sum(axis=1).max())
+    variables = {"v": value, "n": n, "k": k, "W": W, "B": B, "a": active, "u": u.tolist(), "M": Wm.tolist(),
+                 "b": b.tolist()}
+    return Sides(abs(value), k * (W * math.sqrt(n) + B), variables)
+
+
 #: check id -> the statement it refutes. A certificate of any other check is not confirmed.
 STATEMENTS: dict[str, Statement] = {
     "appendixA/sparse-sqrt-q-printed": Statement(
@@ -1213,6 +1359,32 @@ STATEMENTS: dict[str, Statement] = {
         "round((p/q)(<w, y> mod q)) mod p it cites", _def15_rounding),
     "appendixA/computes-printed": Statement(
         "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A, w_alpha as printed)", _appendix_a_computes),
+    "lemma9/tighter-4k2W2": Statement(
+        "lemma9", "<=", "AS(h) <= 4 k^2 W^2 (ours; k = max(1, most active neurons), W of Definition 2)", _lemma9_tighter),
+    "lemma9/term-U-corrected": Statement(
+        "lemma9-proof-U", "<=", "(U) <= E_x ||w^{R_x}||^2 <= k^2 W^2 (the corrected steps of (U))",
+        _lemma9_term_u_corrected),
+    "lemma9/transition-union-corrected": Statement(
+        "lemma9-proof-union", "<=", "Pr_{x,i}[R_x != R_{x xor i}] <= (4/n) sum_j AS(g_j) (the union bound, corrected)",
+        _lemma9_union_corrected),
+    "lemma9/transition-corrected": Statement(
+        "lemma9-proof-transition", "<=", "sum_j p_j sqrt(log(1/p_j)) <= Phi(s, k) under sum_j p_j <= k (concavity)",
+        _lemma9_concavity),
+    "lemma6/identity-corrected": Statement(
+        "lemma6-proof-identity", "==", "AS(g) = -(1/2) E_x[g(x) sum_i x_i] for g = 1{<w, x> <= b}, w >= 0 (corrected)",
+        _lemma6_corrected),
+    "lemma10/eq17-corrected": Statement(
+        "eq17", "<=", "NS_rho(h) <= NS_{1-2/r}(h) and r (1 - rho) >= 1, r = floor(2/(1-rho)), rho in [0, 1) "
+        "(corrected (17))", _eq17_corrected, links=(">=",)),
+    "theorem8/tail-step-corrected": Statement(
+        "theorem8-proof-tail", ">=", "1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)), rho in [0, 1)",
+        _tail_step_corrected),
+    "theorem8/rho-choice-corrected": Statement(
+        "theorem8-proof-rho", "<=", "Lemma 10's bound (C = 1) at the corrected 1 - rho* is <= eps/3",
+        _rho_choice_corrected),
+    "theorem8/C_H": Statement(
+        "theorem8-proof-CH", "<=", "sup_x |h(x)| <= C_H = k (W sqrt(n) + B) on H_{n,s,k}^{W,B} (proof of Theorem 8)",
+        _theorem8_ch),
 }
 
 
