@@ -255,7 +255,7 @@ NOT_YET_PINNED = {
     "section4_lwr/rounding-not-affine", "section4_parity/chi-corrected", "section4_parity/class",
     "section4_parity/identity-corrected", "section4_parity/identity-one-active",
     "section4_parity/identity-vs-printed-chi", "section4_parity/lift-corrected", "section4_parity/sparsity-corrected",
-    "theorem19/estimators", "theorem19/scale-corrected",
+    "theorem19/estimators",
 }
 
 

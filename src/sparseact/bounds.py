@@ -762,6 +762,17 @@ def lemma9_proof_V_middle(n, s, k, W, B, c):
                 + 1 / (n * s) ** 4 * (k * W * math.sqrt(n) + k * B) ** 2)
 
 
+def theorem19_rademacher_corrected(m, n, s, W, B, R):
+    r"""(Not in ``__all__``: our correction, outside the scaling claim's formulas.) Eq. (1) with the log floored at 1.
+
+    ``(W R + B) sqrt(s n max(1, log(m (R + B)))) / sqrt(m)`` (scalars, plain ``math``): for ``s = 1`` at least the
+    classical one-neuron bound ``(WR+B)/sqrt(m)``; equal to (1) wherever ``m (R + B) >= e``.
+    """
+    import math
+
+    return (W * R + B) * math.sqrt(s * n * max(1, math.log(m * (R + B)))) / math.sqrt(m)
+
+
 # ---------------------------------------------------------------------------
 # registry
 # ---------------------------------------------------------------------------

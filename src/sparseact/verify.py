@@ -863,6 +863,14 @@ def _theorem19_eq1(c: dict) -> Sides:
     return Sides(evaluate_quantity(lhs), rhs, {"m": m, "n": n, "s": s, "k": k, "W": W, "B": B, "R": R})
 
 
+def _theorem19_eq1_corrected(c: dict) -> Sides:
+    """Eq. (1) with the log floored at 1 (bounds.theorem19_rademacher_corrected), the variables as for eq. (1)."""
+    sides = _theorem19_eq1(c)
+    v = sides.variables
+    rhs = float(bounds.theorem19_rademacher_corrected(v["m"], v["n"], v["s"], v["W"], v["B"], v["R"]))
+    return Sides(sides.lhs, rhs, v)
+
+
 def _theorem8_rho(c: dict) -> Sides:
     """Lemma 10's bound C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) over eps/3, at the proof's
     1 - rho = c eps^2 min{log(knsW^2/eps)/(k^8 W^4 log^4(ns)), 1/(k^6 B^4 log s)}, eps = exp(-ell), in logarithms
@@ -1376,6 +1384,9 @@ STATEMENTS: dict[str, Statement] = {
     "lemma10/eq17-corrected": Statement(
         "eq17", "<=", "NS_rho(h) <= NS_{1-2/r}(h) and r (1 - rho) >= 1, r = floor(2/(1-rho)), rho in [0, 1) "
         "(corrected (17))", _eq17_corrected, links=(">=",)),
+    "theorem19/scale-corrected": Statement(
+        "theorem19", "<=", "R_H(S) <= (WR+B) sqrt(s n max(1, log(m(R+B))))/sqrt(m), R = max ||x_i|| (eq. (1) with the "
+        "log floored at 1)", _theorem19_eq1_corrected),
     "theorem8/tail-step-corrected": Statement(
         "theorem8-proof-tail", ">=", "1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)), rho in [0, 1)",
         _tail_step_corrected),
