@@ -1233,6 +1233,63 @@ def _theorem8_ch(c: dict) -> Sides:
     return Sides(abs(value), k * (W * math.sqrt(n) + B), variables)
 
 
+def _corrected_shifts(m: int, size: int) -> list[int]:
+    """The corrected shift set of Section 4's parity: the integers a in [-m, m] with a = |S| (mod 4)."""
+    return [a for a in range(-m, m + 1) if (a - size) % 4 == 0]
+
+
+def _identity_sum(S: list[int], y: list[int], A: list[int]) -> float:
+    return float(sum(2 * max(0.5 - (sum(y[i] for i in S) - a) ** 2, 0.0) for a in A))
+
+
+def _parity_chi_corrected(c: dict) -> Sides:
+    """chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4) is the parity on S."""
+    S, y = _parity_instance(c, "lhs")
+    return Sides(1.0 if (sum(y[i] for i in S) - len(S)) % 4 == 0 else 0.0, _parity(S, y), {"S": S, "y": y})
+
+
+def _parity_identity_vs_chi(c: dict) -> Sides:
+    """The printed identity (even shifts) computes the printed chi_S (1 iff sum_{i in S} y_i is even)."""
+    S, y = _parity_instance(c, "lhs")
+    A = _even_shifts(len(y))
+    printed_chi = 1.0 if sum(y[i] for i in S) % 2 == 0 else 0.0
+    return Sides(_identity_sum(S, y, A), printed_chi, {"S": S, "y": y, "A": A})
+
+
+def _parity_identity_corrected(c: dict) -> Sides:
+    """sum_{a in A} 2 sigma(1/2 - (sum_S y_i - a)^2) with A = {a in [-m, m] : a = |S| (mod 4)} is the parity on S."""
+    S, y = _parity_instance(c, "lhs")
+    A = _corrected_shifts(len(y), len(S))
+    return Sides(_identity_sum(S, y, A), _parity(S, y), {"S": S, "y": y, "A": A})
+
+
+def _parity_identity_one_active(c: dict) -> Sides:
+    """At most one ReLU of the identity is active, over the printed or the corrected shift set (the file names which;
+    it must be one of the two for this m and |S|)."""
+    S, y = _parity_instance(c, "lhs")
+    A = _parameter(c, "lhs", "A")
+    if A not in (_even_shifts(len(y)), _corrected_shifts(len(y), len(S))):
+        raise Refused("parameter A is neither the printed nor the corrected shift set for this m and |S|")
+    count = sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)
+    return Sides(float(count), 1.0, {"S": S, "y": y, "A": A})
+
+
+def _parity_lift_corrected(c: dict) -> Sides:
+    """1/2 - (sum_{i in S} y_i - a)^2 = <w, x(y)> - b with w[i,j] = -1 for i != j in S, w[i,i] = 2a for i in S, 0
+    elsewhere, b = |S| + a^2 - 1/2 (expanding the square with y_i^2 = 1)."""
+    S, y = _parity_instance(c, "lhs")
+    m = len(y)
+    a = _integer(_parameter(c, "lhs", "a"), "a", -m, m)
+    w = np.zeros((m, m))
+    for i in S:
+        for j in S:
+            w[i, j] = 2.0 * a if i == j else -1.0
+    b = len(S) + a * a - 0.5
+    lhs = 0.5 - (sum(y[i] for i in S) - a) ** 2
+    return Sides(float(lhs), float(w.ravel() @ _lift(y) - b),
+                 {"S": S, "y": y, "a": a, "m": m, "w": w.ravel().tolist(), "b": b})
+
+
 #: check id -> the statement it refutes. A certificate of any other check is not confirmed.
 STATEMENTS: dict[str, Statement] = {
     "appendixA/sparse-sqrt-q-printed": Statement(
@@ -1387,6 +1444,21 @@ STATEMENTS: dict[str, Statement] = {
     "theorem19/scale-corrected": Statement(
         "theorem19", "<=", "R_H(S) <= (WR+B) sqrt(s n max(1, log(m(R+B))))/sqrt(m), R = max ||x_i|| (eq. (1) with the "
         "log floored at 1)", _theorem19_eq1_corrected),
+    "section4_parity/chi-corrected": Statement(
+        "section4-parity-chi", "==", "chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4) is the parity on S (corrected)",
+        _parity_chi_corrected),
+    "section4_parity/identity-vs-printed-chi": Statement(
+        "section4-parity-identity", "==", "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) = the printed "
+        "chi_S(y) (1 iff sum_S y_i even)", _parity_identity_vs_chi),
+    "section4_parity/identity-corrected": Statement(
+        "section4-parity-identity", "==", "sum_{a in [-m, m], a = |S| mod 4} 2 sigma(1/2 - (sum_S y_i - a)^2) is the "
+        "parity on S (corrected)", _parity_identity_corrected),
+    "section4_parity/identity-one-active": Statement(
+        "section4-parity-identity", "<=", "for any y in {1,-1}^m at most one ReLU of the identity is active",
+        _parity_identity_one_active),
+    "section4_parity/lift-corrected": Statement(
+        "section4-parity-lift", "==", "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}, weights restricted to "
+        "S (corrected)", _parity_lift_corrected),
     "theorem8/tail-step-corrected": Statement(
         "theorem8-proof-tail", ">=", "1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)), rho in [0, 1)",
         _tail_step_corrected),
