@@ -1290,6 +1290,41 @@ def _parity_lift_corrected(c: dict) -> Sides:
                  {"S": S, "y": y, "a": a, "m": m, "w": w.ravel().tolist(), "b": b})
 
 
+def _appendix_a_network(network: dict) -> tuple[int, int, float, np.ndarray]:
+    """``b, q, Gamma = sqrt(q)`` and the rows ``w_alpha`` of Appendix A's F with Gamma = sqrt(q): neuron alpha (bit i
+    of its index is coordinate i of alpha, 1 -> -1) has weights ``(Gamma alpha, w_alpha)`` and bias ``Gamma b``
+    (``sigma(<w_alpha, y> + Gamma(<x, alpha> - b))``); refused when the network is not of that form."""
+    u, W, bias = _network(network)
+    b = u.size.bit_length() - 1
+    q = W.shape[1] - b
+    if u.size != 1 << b or q < 1:
+        raise Refused("the network is not Appendix A's F: 2^b neurons on b + q coordinates")
+    gamma = math.sqrt(q)
+    alphas = 1.0 - 2.0 * ((np.arange(u.size)[:, None] >> np.arange(b)[None, :]) & 1)
+    if not (np.allclose(W[:, :b], gamma * alphas, rtol=0, atol=1e-9) and np.allclose(bias, gamma * b, rtol=0,
+                                                                                      atol=1e-9)):
+        raise Refused("the network is not Appendix A's F with Gamma = sqrt(q) (x-weights Gamma alpha, bias Gamma b)")
+    return b, q, gamma, W[:, b:]
+
+
+def _appendix_a_sparsity_l2(c: dict) -> Sides:
+    """With Gamma = sqrt(q) and ||w_alpha||_2 <= 1 (checked on the network), F is 1-sparse on all inputs."""
+    lhs = _spec(c, "lhs", "active_count")
+    _, _, _, rows = _appendix_a_network(lhs["network"])
+    if np.linalg.norm(rows, axis=1).max() > 1 + MEMBERSHIP_TOL:
+        raise Refused("the instance breaks the hypothesis ||w_alpha||_2 <= 1")
+    return Sides(evaluate_quantity(lhs), 1.0, {})
+
+
+def _appendix_a_sparsity_l1(c: dict) -> Sides:
+    """With Gamma = sqrt(q) and ||w_alpha||_1 <= 2 Gamma (checked on the network), F is 1-sparse on all inputs."""
+    lhs = _spec(c, "lhs", "active_count")
+    _, _, gamma, rows = _appendix_a_network(lhs["network"])
+    if np.abs(rows).sum(axis=1).max() > 2 * gamma * (1 + MEMBERSHIP_TOL):
+        raise Refused("the instance breaks the hypothesis ||w_alpha||_1 <= 2 Gamma")
+    return Sides(evaluate_quantity(lhs), 1.0, {})
+
+
 #: check id -> the statement it refutes. A certificate of any other check is not confirmed.
 STATEMENTS: dict[str, Statement] = {
     "appendixA/sparse-sqrt-q-printed": Statement(
@@ -1300,7 +1335,10 @@ STATEMENTS: dict[str, Statement] = {
         _claim21_tail),
     "appendixA/sparse-sqrt-q-corrected": Statement(
         "appendixA-sqrt-q", "<=", "with Gamma = sqrt(q) and ||w_alpha||_2 <= 1, F is 1-sparse on all inputs",
-        _appendix_a_sparsity),
+        _appendix_a_sparsity_l2),
+    "appendixA/sparse-sqrt-q-l1": Statement(
+        "appendixA-sqrt-q", "<=", "with Gamma = sqrt(q) and ||w_alpha||_1 <= 2 Gamma, F is 1-sparse on all inputs",
+        _appendix_a_sparsity_l1),
     "appendixA/computes": Statement(
         "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A)", _appendix_a_computes),
     "lemma10/claim21-tail": Statement(
