@@ -250,7 +250,7 @@ def test_missing_key_inside_the_certificate(committed):
 #: Checks a claim can FAIL that no statement pins yet (their certificates are refused), with the reason. Each is a
 #: corrected or auxiliary statement whose FAIL only a test forces (a tampered constant); it can only shrink.
 NOT_YET_PINNED = {
-    "section4_lwr/affine-encoding", "section4_lwr/identity-corrected",
+   
     "section4_lwr/kernel-attack-excluded", "section4_lwr/lift-corrected", "section4_lwr/network-rounding",
     "section4_lwr/rounding-not-affine", "section4_parity/class",
    

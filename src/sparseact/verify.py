@@ -1325,6 +1325,43 @@ def _appendix_a_sparsity_l1(c: dict) -> Sides:
     return Sides(evaluate_quantity(lhs), 1.0, {})
 
 
+def _lwr_identity_corrected(c: dict) -> Sides:
+    """With the square inside the ReLU: lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a)^2) ("==") with at
+    most one ReLU active ("<=": #{a : 1/2 - (t - a)^2 > 0} <= 1), lambda(t) = (t mod q) mod p."""
+    q = _integer(_parameter(c, "lhs", "q"), "q", 2, 2**10)
+    m = _integer(_parameter(c, "lhs", "m"), "m", 1, 2**10)
+    t = _integer(_parameter(c, "lhs", "t"), "t", 0, q * q * m)
+    if q * q * m > MAX_SECTION4_TERMS:
+        raise Refused(f"refused: q^2 m = {q * q * m} terms exceed the verifier's limit {MAX_SECTION4_TERMS}")
+    if c["relation"] == "<=":
+        return Sides(float(sum(1 for a in range(q * q * m) if 0.5 - (t - a) ** 2 > 0)), 1.0, {"q": q, "m": m, "t": t})
+    p = _integer(_parameter(c, "lhs", "p"), "p", 2, q)
+    total = sum(2 * ((a % q) % p) * max(0.5 - (t - a) ** 2, 0.0) for a in range(q * q * m))
+    return Sides(float(total), float((t % q) % p), {"q": q, "m": m, "p": p, "t": t})
+
+
+def _lwr_affine_encoding(c: dict) -> Sides:
+    """<w, y> = c + <v, z(y)> with z(y) the +-1 bits of y (bit l of y_i at coordinate i L + l, bit beta -> 1 - 2 beta,
+    L bits per coordinate), v_il = -w_i 2^(l-1), c = sum_i w_i (2^L - 1)/2 (y_i = sum_l 2^l (1 - z_il)/2)."""
+    w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
+    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
+            and all(isinstance(v, int) and v >= 0 for v in w + y)):
+        raise Refused("parameters w and y must be vectors of the same length m of non-negative integers")
+    m = len(w)
+    length = _integer(_parameter(c, "lhs", "len_z"), "len_z", m, 64 * m)
+    if length % m:
+        raise Refused(f"len_z = {length} is not m L for m = {m}")
+    L = length // m
+    if max(y) >= 2**L:
+        raise Refused(f"y has an entry beyond L = {L} bits")
+    z = [1 - 2 * ((yi >> l) & 1) for yi in y for l in range(L)]
+    v = [-wi * 2.0 ** (l - 1) for wi in w for l in range(L)]
+    offset = sum(w) * ((1 << L) - 1) / 2.0
+    lhs = offset + sum(vi * zi for vi, zi in zip(v, z))
+    return Sides(float(lhs), float(sum(a * b for a, b in zip(w, y))),
+                 {"c": offset, "v": v, "z": z, "len_z": length, "w": w, "y": y, "m": m})
+
+
 #: check id -> the statement it refutes. A certificate of any other check is not confirmed.
 STATEMENTS: dict[str, Statement] = {
     "appendixA/sparse-sqrt-q-printed": Statement(
@@ -1497,6 +1534,12 @@ STATEMENTS: dict[str, Statement] = {
     "section4_parity/lift-corrected": Statement(
         "section4-parity-lift", "==", "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}, weights restricted to "
         "S (corrected)", _parity_lift_corrected),
+    "section4_lwr/identity-corrected": Statement(
+        "section4-lwr-identity", "==", "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a)^2), one ReLU active "
+        "(corrected)", _lwr_identity_corrected, links=("<=",)),
+    "section4_lwr/affine-encoding": Statement(
+        "section4-lwr-encoding", "==", "<w, y> = c(w) + <v(w), z(y)> (offset absorbed into the shifts; corrected)",
+        _lwr_affine_encoding),
     "theorem8/tail-step-corrected": Statement(
         "theorem8-proof-tail", ">=", "1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)), rho in [0, 1)",
         _tail_step_corrected),
