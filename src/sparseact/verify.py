@@ -742,9 +742,7 @@ def _lemma9_transition(c: dict) -> Sides:
 
 def _lemma9_union(c: dict) -> Sides:
     lhs = _spec(c, "lhs", "transition_probability")
-    u, W, b = _network(lhs["network"])
-    X = _network_cube(lhs["network"])
-    union = sum(_average_sensitivity((X @ w > t).astype(float)) for w, t in zip(W, b)) / W.shape[1]
+    union = sum(_halfspace_sensitivities(lhs["network"])) / _network(lhs["network"])[1].shape[1]
     written = evaluate_quantity(_spec(c, "rhs", "average_sensitivity"))
     if not _reproduces(written, union):
         raise Refused(f"rhs is not (1/n) sum_j AS(g_j) of lhs's network ({written:.12g} != {union:.12g})")
