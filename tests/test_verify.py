@@ -254,7 +254,7 @@ NOT_YET_PINNED = {
     "section4_lwr/kernel-attack-excluded", "section4_lwr/lift-corrected", "section4_lwr/network-rounding",
     "section4_lwr/rounding-not-affine", "section4_parity/class",
    
-    "section4_parity/sparsity-corrected",
+   
     "theorem19/estimators",
 }
 

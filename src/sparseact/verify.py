@@ -1360,6 +1360,43 @@ def _lwr_affine_encoding(c: dict) -> Sides:
                  {"c": offset, "v": v, "z": z, "len_z": length, "w": w, "y": y, "m": m})
 
 
+def _corrected_parity_network(m: int, S: list[int]) -> dict:
+    """Section 4's corrected network for the parity on S: 2 relu(<w_{S,a}, x> - b_{S,a}) over a = |S| (mod 4) in
+    [-m, m], weights restricted to S (:func:`_parity_lift_corrected`), b_{S,a} = |S| + a^2 - 1/2."""
+    rows, biases = [], []
+    for a in _corrected_shifts(m, len(S)):
+        w = np.zeros((m, m))
+        for i in S:
+            for j in S:
+                w[i, j] = 2.0 * a if i == j else -1.0
+        rows.append(w.ravel().tolist())
+        biases.append(len(S) + a * a - 0.5)
+    return {"u": [2.0] * len(rows), "W": rows, "b": biases}
+
+
+def _parity_sparsity_corrected(c: dict) -> Sides:
+    """The corrected network is in H_{m^2, 2m, 1} on the support: at most one active neuron at every x(y)
+    ("active_count" side), and at most 2m neurons (the side lists the network's biases, which must be the corrected
+    network's for some |S|)."""
+    lhs = c["lhs"]
+    if isinstance(lhs, dict) and lhs.get("quantity") == "active_count":
+        x = np.asarray(lhs["x"], dtype=float)
+        m = math.isqrt(x.size)
+        y = [int(v) for v in x.reshape(m, m).diagonal()] if m * m == x.size else []
+        if not y or not np.array_equal(x, _lift(_signs(y, "y"))):
+            raise Refused("lhs's point is not x(y) for any y in {-1,1}^m")
+        if m > 12 or not any(_same_network(lhs["network"], _corrected_parity_network(m, list(S)))
+                             for size in range(1, m + 1) for S in itertools.combinations(range(m), size)):
+            raise Refused("lhs's network is not Section 4's corrected network for this m and any S")
+        return Sides(evaluate_quantity(lhs), 1.0, {})
+    b = _parameter(c, "lhs", "b")
+    m = _integer(_parameter(c, "rhs", "m"), "m", 1, 2**10)
+    if not isinstance(b, list) or not any(np.allclose(b, [size + a * a - 0.5 for a in _corrected_shifts(m, size)])
+                                          for size in range(1, m + 1) if len(b) == len(_corrected_shifts(m, size))):
+        raise Refused("parameter b is not the biases of Section 4's corrected network for this m and any |S|")
+    return Sides(float(len(b)), 2.0 * m, {"b": b, "m": m})
+
+
 #: check id -> the statement it refutes. A certificate of any other check is not confirmed.
 STATEMENTS: dict[str, Statement] = {
     "appendixA/sparse-sqrt-q-printed": Statement(
@@ -1538,6 +1575,9 @@ STATEMENTS: dict[str, Statement] = {
     "section4_lwr/affine-encoding": Statement(
         "section4-lwr-encoding", "==", "<w, y> = c(w) + <v(w), z(y)> (offset absorbed into the shifts; corrected)",
         _lwr_affine_encoding),
+    "section4_parity/sparsity-corrected": Statement(
+        "section4-parity-network", "<=", "the corrected network has at most one active neuron on every x(y) and at "
+        "most 2m neurons (Section 4, corrected)", _parity_sparsity_corrected),
     "theorem8/tail-step-corrected": Statement(
         "theorem8-proof-tail", ">=", "1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)), rho in [0, 1)",
         _tail_step_corrected),
