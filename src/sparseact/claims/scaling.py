@@ -507,12 +507,13 @@ def assemble(block: dict, tables: dict):
     ok = (corrected["behaviour"].isin(["covariant", "log"])).all()
     records.append(ClaimRecord(
         check_id="scaling/theorem17-corrected", statement_id="theorem17",
-        statement="m = O((C_H^2 (WR+B)^2 ksn log(k(R+B)/eps) + C_H^4 log(1/delta)) / eps^2), C_H = k(WR+B)",
+        statement=("m = O((C_H^2 (WR+B)^2 ksn L + C_H^4 log(1/delta)) / eps^2), C_H = k(WR+B), "
+                   "L = max{1, log(k(R+B) C_H^2 (WR+B)^2 ksn/eps^2)}"),
         check="exponents of the corrected bound under both transformations",
         instances=len(corrected), worst_value=float(corrected["max_deviation"].max()),
         range=f"{scales}; both transformations",
         worst_value_label="max |exponent - expected|", verdict=Verdict.PASS if ok else Verdict.INCONCLUSIVE,
-        notes="covariant up to the scale inside log(k(R+B)/eps); on the sign-ambiguity instances it asks for "
+        notes="covariant up to the scale inside L; on the sign-ambiguity instances it asks for "
               + ", ".join(f"{c:.3g}" for c in sign["corrected"]) + " samples (constant 1) where "
               + ", ".join(f"{c:.3g}" for c in sign["lower_bound"]) + " are needed",
         **{**common, "variant": "corrected"}))
@@ -601,8 +602,10 @@ def _tightness(summary, sign, constant):
         bound="Theorem 17: sample complexity m(eps, delta)", paper_ref="Theorem 17",
         printed=r"$O\left(\frac{(WR+B)^2 ksn \log(\frac{k(R+B)}{\varepsilon}) + \log(\frac{1}{\delta})}"
                 r"{\varepsilon^2}\right)$",
-        proved=r"$\frac{C_{\mathcal{H}}^2 (WR+B)^2 ksn \log(\frac{k(R+B)}{\varepsilon}) + C_{\mathcal{H}}^4 "
-               r"\log(\frac{1}{\delta})}{\varepsilon^2}$, $C_{\mathcal{H}} = k(WR+B)$ (up to the constant of Lemma 18)",
+        proved=r"$\frac{C_{\mathcal{H}}^2 (WR+B)^2 ksn L + C_{\mathcal{H}}^4 "
+               r"\log(\frac{1}{\delta})}{\varepsilon^2}$, $C_{\mathcal{H}} = k(WR+B)$, "
+               r"$L = \max\{1, \log(k(R+B) C_{\mathcal{H}}^2 (WR+B)^2 ksn/\varepsilon^2)\}$ (up to the constant of "
+               r"Lemma 18)",
         family=(f"sign ambiguity h vs -h: n = s = k = 1, R = 1, lambda = {top['lam']:g}, eps = {top['eps']:g}, "
                 f"delta = {top['delta']:g}, p = {top['p']:g} (samples any learner needs)"),
         family_value=float(top["lower_bound"]), printed_over_proved=float(top["printed"] / top["corrected"]),
