@@ -201,7 +201,7 @@ def solve_records() -> list:
             range=describe_range(solve.to_dict("records"), ["a", "b", "multiple"],
                                  f"ab from {solve['ab'].min():.3g} to {solve['ab'].max():.3g}"),
             notes=(f"Tightest at a = {worst['a']:g}, b = {worst['b']:g}, t = {worst['multiple']:g}: slack "
-                   f"{worst['slack']:.4g} (> 1: m / max{1, log(bm)} is non-decreasing in m)."), **common),
+                   f"{worst['slack']:.4g} (> 1: m / max{{1, log(bm)}} is non-decreasing in m)."), **common),
         ClaimRecord(
             check_id="scaling/theorem17-corrected-chain", statement_id="theorem17", paper_ref="Theorem 17",
             variant="corrected",
