@@ -81,7 +81,7 @@ def test_known_verdicts(report):
 def test_printed_steps_fail_with_certificates_that_verify(report, check_id):
     row = next(r for r in report.records if r.check_id == check_id)
     assert row.verdict is Verdict.FAIL and row.finding == PRINTED_FAILS[check_id] and row.counterexample
-    assert verify_certificate(row.certificate).confirmed
+    assert verify_certificate(certificate_document(row)).confirmed
 
 
 def test_eq12_certificate_values():
@@ -244,3 +244,35 @@ def test_conj20_exact_lower_bound_uses_every_sign_vector(tables, report):
         assert verify_certificate(certificate_document(row)).confirmed
     else:
         assert row.verdict is Verdict.PASS and (low["lower"] <= low["conj20"]).all()
+
+
+def test_corrected_eq1_expression_is_the_bound_the_verifier_pins():
+    """theorem19/scale-corrected's certificates state EQ1_CORRECTED_EXPR; the verifier recomputes the side from
+    sparseact.bounds.theorem19_rademacher_corrected: the two agree."""
+    from sparseact import bounds
+
+    for m, n, s, W, B, R in ((8, 2, 1, 1.0, 0.0, 0.13), (400, 9, 8, 1.0, 1.0, 3.0), (3, 1, 2, 0.5, 0.2, 0.01)):
+        value = theorem19._bound_value("eq1_corrected", dict(m=m, n=n, s=s, W=W, B=B, R=R, k=1))
+        assert bounds.theorem19_rademacher_corrected(m, n, s, W, B, R) == pytest.approx(value, rel=1e-15)
+
+
+def test_conj20_forced_fail_is_refused_by_the_pinned_statement(monkeypatch):
+    """A tolerance forced below -1/2 makes theorem19/conj20-exact-lower build a certificate for a lower bound that
+    is below (16): the verifier (pinned eq. (16)) recomputes both sides and does not confirm it."""
+    import json
+
+    import numpy as np
+
+    from sparseact.complexity import sample_distribution
+
+    monkeypatch.setattr(theorem19, "EXACT_RTOL", -0.9)
+    X, _ = sample_distribution("uniform", 8, 4, np.random.default_rng(3))
+    point = dict(distribution="uniform", s=1, k=1, W=1.0, B=1.0)
+    table, certs, _ = theorem19._run_conj20(point, X, np.random.default_rng(4))
+    assert table["above_conj20"].iloc[0] and table["lower"].iloc[0] < table["conj20"].iloc[0]
+    data = json.loads(certs[0]["certificate"])
+    document = dict(check_id="theorem19/conj20-exact-lower", statement_id="conj20",
+                    certificate=dict(relation="<=", **data))
+    outcome = verify_certificate(document)
+    assert not outcome.confirmed and "holds" in outcome.message, outcome.message
+    assert outcome.lhs == pytest.approx(table["lower"].iloc[0]) and outcome.rhs == pytest.approx(table["conj20"].iloc[0])
