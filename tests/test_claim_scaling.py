@@ -114,3 +114,39 @@ def test_sign_ambiguity_bound_closed_form():
     assert float(bounds.sign_ambiguity_lower_bound(0.5, 0.25)) == pytest.approx(np.log(2) / np.log(2))
     with pytest.raises(ValueError, match="delta"):
         bounds.sign_ambiguity_lower_bound(0.5, 0.6)
+
+
+def test_solve_for_m_step_and_corrected_theorem17_chain_pass_on_the_grid():
+    from sparseact.claims import scaling
+
+    records = {r.check_id: r for r in _report().records}
+    solve, chain = records["scaling/theorem17-solve-for-m"], records["scaling/theorem17-corrected-chain"]
+    assert solve.verdict.value == "PASS" and solve.worst_value > 1 and solve.range
+    assert chain.verdict.value == "PASS" and chain.worst_value <= 1 and chain.range
+    rows = scaling.chain_rows()
+    # the grid covers eps > k(R+B), where the printed log is negative, and the corrected bound stays positive
+    negative = rows[rows["printed_log_negative"]]
+    assert len(negative) and (negative["printed"] < 0).any() and (rows["corrected"] > 0).all()
+
+
+def test_solve_for_m_small_cases_by_hand():
+    # ab <= e: m0 = 2a; ab = 100: m0 = 2a log(100), and a log(b m0) = a log(200 log 100) < m0
+    assert float(bounds.solve_for_m(3.0, 0.1)) == pytest.approx(6.0)
+    m0 = float(bounds.solve_for_m(1.0, 100.0))
+    assert m0 == pytest.approx(2 * np.log(100.0)) and np.log(100.0 * m0) <= m0
+
+
+def test_referee_instance_corrected_theorem17_positive_printed_negative():
+    # n = s = k = 1, R = 1, B = 0, W = 1e3, eps = 1e3, delta = 0.1: the printed log(k(R+B)/eps) < 0
+    assert float(bounds.theorem17_sample_complexity(1e3, 0.1, 1, 1, 1, 1e3, 0.0, 1.0)) < 0
+    assert float(bounds.theorem17_covariant_sample_complexity(1e3, 0.1, 1, 1, 1, 1e3, 0.0, 1.0)) > 160
+
+
+def test_theorem17_certificate_records_B_and_its_value():
+    records = {r.check_id: r for r in _report().records}
+    printed = records["scaling/theorem17-printed"]
+    B = printed.certificate["rhs"]["vars"]["B"]
+    assert "B = " in printed.counterexample and B > 0
+    v = printed.certificate["rhs"]["vars"]
+    expected = v["C"] * float(bounds.theorem17_sample_complexity(v["eps"], v["delta"], 1, 1, 1, v["W"], B, v["R"]))
+    assert printed.certificate["rhs_value"] == pytest.approx(expected) and expected > 0

@@ -62,7 +62,8 @@ def test_known_verdicts(report):
     rows = {r.check_id: r for r in report.records}
     assert set(rows) == {"theorem19/estimators", "theorem19/bound", "theorem19/eq15-bound", "theorem19/conj20-bound",
                          "theorem19/scale", "theorem19/scale-corrected", "theorem19/sparse-vs-dense",
-                         "theorem19/conj20-dimension"} | STEP_CHECKS | set(PRINTED_FAILS)
+                         "theorem19/conj20-dimension", "theorem19/eq15-scale",
+                         "theorem19/conj20-exact-lower"} | STEP_CHECKS | set(PRINTED_FAILS)
     assert rows["theorem19/estimators"].verdict is Verdict.PASS  # lower <= exact <= proof quantity, per zeta
     assert rows["theorem19/scale-corrected"].verdict is Verdict.PASS
     for check_id in STEP_CHECKS | {"theorem19/bound", "theorem19/eq15-bound"}:
@@ -116,9 +117,11 @@ def test_verdicts_do_not_depend_on_the_seed(report):
         assert {r.check_id: r.verdict for r in other.records} == reference, seed
 
 
-def test_eq1_scale_fail_has_a_certificate_that_verifies(report):
-    row = next(r for r in report.records if r.check_id == "theorem19/scale")
-    assert row.verdict is Verdict.FAIL and row.finding == "out-of-range" and row.counterexample
+@pytest.mark.parametrize("check_id", ["theorem19/scale", "theorem19/eq15-scale"])
+def test_eq1_scale_fail_has_a_certificate_that_verifies(report, check_id):
+    # statement-error (was out-of-range): (1) and (15) are printed with no range on m, R, B
+    row = next(r for r in report.records if r.check_id == check_id)
+    assert row.verdict is Verdict.FAIL and row.finding == "statement-error" and row.counterexample
     cert = row.certificate
     assert cert["lhs"]["quantity"] == "rademacher_lower_bound" and cert["rhs"]["quantity"] == "formula"
     assert len(cert["lhs"]["zetas"]) == 2 ** BLOCK["scale"]["m"]  # all sign vectors
@@ -228,6 +231,21 @@ def test_scale_corrected_fail_forced_by_a_made_up_bound_is_refused(tables, monke
     assert_forced_fail_refused(row, "out-of-range")
 
 
+def test_conj20_exact_lower_bound_uses_every_sign_vector(tables, report):
+    from sparseact.claims.theorem19 import CONJ20_M
+    from sparseact.verify import MAX_RADEMACHER_M
+
+    row = next(r for r in report.records if r.check_id == "theorem19/conj20-exact-lower")
+    low = tables["conj20"]
+    assert CONJ20_M <= MAX_RADEMACHER_M and (low["sign_vectors"] == 2**CONJ20_M).all()
+    assert row.method == "exact" and row.range and row.instances == len(low)
+    # a certified lower bound never exceeds the exact sup's scale: at most (WR+B)/... ; the verdict is exact
+    if row.verdict is Verdict.FAIL:
+        assert verify_certificate(certificate_document(row)).confirmed
+    else:
+        assert row.verdict is Verdict.PASS and (low["lower"] <= low["conj20"]).all()
+
+
 def test_corrected_eq1_expression_is_the_bound_the_verifier_pins():
     """theorem19/scale-corrected's certificates state EQ1_CORRECTED_EXPR; the verifier recomputes the side from
     sparseact.bounds.theorem19_rademacher_corrected: the two agree."""
@@ -236,3 +254,25 @@ def test_corrected_eq1_expression_is_the_bound_the_verifier_pins():
     for m, n, s, W, B, R in ((8, 2, 1, 1.0, 0.0, 0.13), (400, 9, 8, 1.0, 1.0, 3.0), (3, 1, 2, 0.5, 0.2, 0.01)):
         value = theorem19._bound_value("eq1_corrected", dict(m=m, n=n, s=s, W=W, B=B, R=R, k=1))
         assert bounds.theorem19_rademacher_corrected(m, n, s, W, B, R) == pytest.approx(value, rel=1e-15)
+
+
+def test_conj20_forced_fail_is_refused_by_the_pinned_statement(monkeypatch):
+    """A tolerance forced below -1/2 makes theorem19/conj20-exact-lower build a certificate for a lower bound that
+    is below (16): the verifier (pinned eq. (16)) recomputes both sides and does not confirm it."""
+    import json
+
+    import numpy as np
+
+    from sparseact.complexity import sample_distribution
+
+    monkeypatch.setattr(theorem19, "EXACT_RTOL", -0.9)
+    X, _ = sample_distribution("uniform", 8, 4, np.random.default_rng(3))
+    point = dict(distribution="uniform", s=1, k=1, W=1.0, B=1.0)
+    table, certs, _ = theorem19._run_conj20(point, X, np.random.default_rng(4))
+    assert table["above_conj20"].iloc[0] and table["lower"].iloc[0] < table["conj20"].iloc[0]
+    data = json.loads(certs[0]["certificate"])
+    document = dict(check_id="theorem19/conj20-exact-lower", statement_id="conj20",
+                    certificate=dict(relation="<=", **data))
+    outcome = verify_certificate(document)
+    assert not outcome.confirmed and "holds" in outcome.message, outcome.message
+    assert outcome.lhs == pytest.approx(table["lower"].iloc[0]) and outcome.rhs == pytest.approx(table["conj20"].iloc[0])

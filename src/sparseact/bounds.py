@@ -699,21 +699,43 @@ def theorem17_sample_complexity(eps, delta, n, s, k, W, B, R):
 
 
 def theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R):
-    r"""Theorem 17 with the scale factors that squared loss requires (our correction).
+    r"""Theorem 17 with the scale factors that squared loss requires and the log of the solve-for-m step (our
+    correction).
 
     Printed (Theorem 17): ``m = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2)``, which
-    is not invariant under ``u -> lambda u`` (claim ``scaling``).
+    is not invariant under ``u -> lambda u`` (claim ``scaling``) and whose log is negative for
+    ``eps > k(R+B)``.
 
-    With ``C_H = k (W R + B)`` (the sup of ``|h|``, as for Theorem 8), Lemma 18 for a
-    loss bounded by ``C_H^2`` reads ``c (C_H E R_H(S) + C_H^2 sqrt(log(1/delta)/m)) <= eps``
-    and gives
-    ``m = O((C_H^2 (W R + B)^2 k s n log(k(R+B)/eps) + C_H^4 log(1/delta)) / eps^2)``,
-    which is unchanged under ``u -> lambda u``, ``eps -> lambda^2 eps`` (constant 1 here).
+    With ``C_H = k (W R + B)`` (the sup of ``|h|``), Lemma 18 for a loss bounded by
+    ``2 C_H^2`` reads ``c (C_H E R_H(S) + C_H^2 sqrt(log(1/delta)/m)) <= eps``; with the
+    Rademacher bound ``R_H <= A sqrt(ell(k m (R+B)) / m)``, ``A^2 ~ (WR+B)^2 ksn``,
+    ``ell(x) = max{1, log x}``, the first term needs ``m >= a ell(b m)``,
+    ``a ~ C_H^2 A^2 / eps^2``, ``b = k(R+B)``, which ``m >= 2 a ell(a b)`` implies
+    (:func:`solve_for_m`). Hence
+    ``m = O((C_H^2 (W R + B)^2 k s n L + C_H^4 log(1/delta)) / eps^2)`` with
+    ``L = max{1, log(k (R+B) C_H^2 (W R + B)^2 k s n / eps^2)}`` (constant 1 here).
     """
     eps, delta, n, s, k, W, B, R = _theorem17_arguments(eps, delta, n, s, k, W, B, R)
     c_h = k * (W * R + B)
-    out = (c_h**2 * (W * R + B) ** 2 * k * s * n * _log(k * (R + B) / eps) + c_h**4 * _log(1.0 / delta)) / eps**2
+    a = c_h**2 * (W * R + B) ** 2 * k * s * n / eps**2
+    L = np.maximum(1.0, _log(k * (R + B) * a))
+    out = (c_h**2 * (W * R + B) ** 2 * k * s * n * L + c_h**4 * _log(1.0 / delta)) / eps**2
     return _full(out, eps, delta, n, s, k, W, B, R)
+
+
+def solve_for_m(a, b):
+    r"""The solve-for-m step behind Theorem 17: a sample size ``m`` with ``m >= a max{1, log(b m)}``.
+
+    Printed: nowhere (the step from Lemma 18 and (15) to Theorem 17 is implicit).
+
+    Returns ``2 a max{1, log(a b)}`` (``a, b > 0``). It satisfies ``m >= a max{1, log(bm)}``, and so
+    does every larger ``m``, because ``m / max{1, log(bm)}`` is non-decreasing in ``m``.
+    """
+    a = _arr(a, "a")
+    b = _arr(b, "b")
+    if np.any(a <= 0) or np.any(b <= 0):
+        raise ValueError("a and b must be positive")
+    return _full(2.0 * a * np.maximum(1.0, np.log(a * b)), a, b)
 
 
 def sign_ambiguity_lower_bound(p, delta):

@@ -861,12 +861,36 @@ def _theorem19_eq1(c: dict) -> Sides:
     return Sides(evaluate_quantity(lhs), rhs, {"m": m, "n": n, "s": s, "k": k, "W": W, "B": B, "R": R})
 
 
+def _theorem19_eq15(c: dict) -> Sides:
+    """Eq. (15) at the instance: R = max ||x_i|| of the lhs sample, n, m from its shape, s, k, W, B of its class."""
+    lhs = _spec(c, "lhs", "rademacher_lower_bound")
+    X = np.asarray(lhs["X"], dtype=float)
+    m, n = X.shape
+    s, k = _integer(lhs["s"], "s", 1, MAX_NEURONS), _integer(lhs["k"], "k", 1, MAX_NEURONS)
+    W, B = _number(lhs["W"], "W", 0.0), _number(lhs["B"], "B", 0.0)
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    rhs = float(bounds.eq15_rademacher(m, n, s, k, W, B, R))
+    return Sides(evaluate_quantity(lhs), rhs, {"m": m, "n": n, "s": s, "k": k, "W": W, "B": B, "R": R})
+
+
 def _theorem19_eq1_corrected(c: dict) -> Sides:
     """Eq. (1) with the log floored at 1 (bounds.theorem19_rademacher_corrected), the variables as for eq. (1)."""
     sides = _theorem19_eq1(c)
     v = sides.variables
     rhs = float(bounds.theorem19_rademacher_corrected(v["m"], v["n"], v["s"], v["W"], v["B"], v["R"]))
     return Sides(sides.lhs, rhs, v)
+
+
+def _conjecture20(c: dict) -> Sides:
+    """Eq. (16) at the instance: R = max ||x_i|| of the lhs sample, m from its shape, s, k, W, B of its class."""
+    lhs = _spec(c, "lhs", "rademacher_lower_bound")
+    X = np.asarray(lhs["X"], dtype=float)
+    m, n = X.shape
+    s, k = _integer(lhs["s"], "s", 1, MAX_NEURONS), _integer(lhs["k"], "k", 1, MAX_NEURONS)
+    W, B = _number(lhs["W"], "W", 0.0), _number(lhs["B"], "B", 0.0)
+    R = float(np.max(np.linalg.norm(X, axis=1)))
+    rhs = float(bounds.conjecture20_rademacher(m, s, k, W, B, R))
+    return Sides(evaluate_quantity(lhs), rhs, {"m": m, "n": n, "s": s, "k": k, "W": W, "B": B, "R": R})
 
 
 def _theorem8_rho(c: dict) -> Sides:
@@ -1482,6 +1506,10 @@ STATEMENTS: dict[str, Statement] = {
     "theorem19/scale": Statement(
         "theorem19", "<=", "R_H(S) <= (WR+B) sqrt(s n log(m(R+B)))/sqrt(m), R = max ||x_i|| (eq. (1))",
         _theorem19_eq1),
+    "theorem19/conj20-exact-lower": Statement(
+        "conj20", "<=", "R_H(S) <= (WR+B) sqrt(sk)/sqrt(m), R = max ||x_i|| (Conjecture 20, eq. (16))", _conjecture20),
+    "theorem19/eq15-scale": Statement(
+        "eq15", "<=", "R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m), R = max ||x_i|| (eq. (15))", _theorem19_eq15),
     "theorem8/rho-choice": Statement(
         "theorem8-proof-rho", "<=", "the proof's 1 - rho makes Lemma 10's bound <= eps/3 (proof of Theorem 8)",
         _theorem8_rho),

@@ -102,6 +102,127 @@ LEMMA18_CORRECTED_EXPR = "c*(lam*ER + lam**2*sqrt(L/m))"
 LEMMA18_NEEDED_EXPR = "(L - log(2))/(-log(1-p))"
 
 
+#: Grid of the solve-for-m step: a = 10^i, b = 10^j (ab from 1e-10 to 1e13, both sides of e), and the multiples
+#: t of m0 = 2 a max{1, log(ab)} at which m >= a max{1, log(bm)} is checked.
+SOLVE_A_EXPONENTS = tuple(range(-3, 9))
+SOLVE_B_EXPONENTS = tuple(range(-7, 6))
+SOLVE_MULTIPLES = (1.0, 1.5, 2.0, 10.0, 1.0e3, 1.0e6)
+#: Grid of the corrected Theorem 17's chain (includes eps > k(R+B), where the printed log is negative, and
+#: m(R+B) < e): n, s, k, W, B, R, eps, delta.
+CHAIN_GRID = dict(n=(1, 4, 64), s=(1, 8), k=(1, 8), W=(1.0e-3, 1.0, 1.0e3), B=(0.0, 1.0e-3, 1.0, 1.0e3),
+                  R=(1.0e-3, 1.0, 8.0), eps=(1.0e-4, 1.0e-1, 1.0e3, 1.0e6), delta=(1.0e-12, 0.1))
+#: Lemma 18's constant c at which the chain is evaluated (the chain's inequalities scale with c; 1 is generic).
+CHAIN_C = 1.0
+#: The constant of the Rademacher bound the chain uses: R_H <= 4 sqrt 2 (WR+B) sqrt(ksn ell(km(R+B))/m).
+CHAIN_RADEMACHER_CONSTANT = 4.0 * 2.0**0.5
+
+
+def _ell(x):
+    """``max{1, log x}``."""
+    import numpy as np
+
+    return np.maximum(1.0, np.log(x))
+
+
+def solve_for_m_rows():
+    """The solve-for-m step on the grid: ``m = t * m0``, ``m0 = 2a ell(ab)``, against ``a ell(bm)`` (exact)."""
+    import numpy as np
+    import pandas as pd
+
+    from sparseact import bounds
+
+    a, b, t = np.meshgrid(10.0 ** np.array(SOLVE_A_EXPONENTS), 10.0 ** np.array(SOLVE_B_EXPONENTS),
+                          np.array(SOLVE_MULTIPLES), indexing="ij")
+    a, b, t = a.ravel(), b.ravel(), t.ravel()
+    m = t * bounds.solve_for_m(a, b)
+    need = a * _ell(b * m)
+    return pd.DataFrame(dict(a=a, b=b, ab=a * b, multiple=t, m=m, a_ell_bm=need, slack=m / need))
+
+
+def chain_rows():
+    """The corrected Theorem 17 by its chain, on :data:`CHAIN_GRID` (exact).
+
+    ``m* = ceil(max(2 a ell(ab), 4 c^2 C_H^4 log(1/delta) / eps^2))`` with ``a = 4 c^2 C_H^2 A^2 / eps^2``,
+    ``A = 4 sqrt 2 (WR+B) sqrt(ksn)``, ``b = k(R+B)``; at ``m*`` the corrected Lemma 18 condition
+    ``c (C_H A sqrt(ell(k m (R+B))/m) + C_H^2 sqrt(log(1/delta)/m)) <= eps`` must hold, and ``m*`` must be at most
+    ``K`` times :func:`sparseact.bounds.theorem17_covariant_sample_complexity` plus 1, with
+    ``K = 2 a_0 (1 + log a_0)``, ``a_0 = 4 c^2 max{32, 1}`` (``ell(K' x) <= (1 + log K') ell(x)``, ``K' >= 1``).
+    """
+    import itertools
+    import math
+
+    import pandas as pd
+
+    from sparseact import bounds
+
+    c = CHAIN_C
+    a0 = 4 * c**2 * CHAIN_RADEMACHER_CONSTANT**2
+    K = 2 * a0 * (1 + math.log(a0)) + 4 * c**2
+    rows = []
+    keys = list(CHAIN_GRID)
+    for values in itertools.product(*CHAIN_GRID.values()):
+        p = dict(zip(keys, values))
+        n, s, k, W, B, R, eps, delta = (p[key] for key in keys)
+        if k > s or R + B <= 0 or W * R + B <= 0:
+            continue
+        c_h = k * (W * R + B)
+        A2 = CHAIN_RADEMACHER_CONSTANT**2 * (W * R + B) ** 2 * k * s * n
+        a = 4 * c**2 * c_h**2 * A2 / eps**2
+        b = k * (R + B)
+        m = float(math.ceil(max(float(bounds.solve_for_m(a, b)), 4 * c**2 * c_h**4 * math.log(1 / delta) / eps**2, 1.0)))
+        lhs = c * (c_h * math.sqrt(A2 * float(_ell(b * m)) / m) + c_h**2 * math.sqrt(math.log(1 / delta) / m))
+        expr = float(bounds.theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R))
+        printed = float(bounds.theorem17_sample_complexity(eps, delta, n, s, k, W, B, R))
+        rows.append(dict(p, C_H=c_h, m_star=m, lemma18_lhs=lhs, lemma18_over_eps=lhs / eps, corrected=expr,
+                         K=K, m_star_over_K_expr=(m - 1) / (K * expr), printed=printed,
+                         printed_log_negative=bool(eps > k * (R + B))))
+    return pd.DataFrame(rows)
+
+
+def solve_records() -> list:
+    """``scaling/theorem17-solve-for-m`` and ``scaling/theorem17-corrected-chain`` (exact, evaluated at assembly)."""
+    from sparseact.claims import describe_range
+    from sparseact.ledger import ClaimRecord, verdict_all, verdict_at_most
+
+    solve = solve_for_m_rows()
+    chain = chain_rows()
+    common = dict(claim_id="scaling", method="exact")
+    worst = solve.loc[solve["slack"].idxmin()]
+    negative = chain[chain["printed_log_negative"]]
+    return [
+        ClaimRecord(
+            check_id="scaling/theorem17-solve-for-m", statement_id="theorem17-solve-for-m",
+            paper_ref="Theorem 17 (the step from Lemma 18 and (15))", variant="",
+            statement="m >= 2a max{1, log(ab)} implies m >= a max{1, log(bm)} (a, b > 0)",
+            check="m = t * 2a max{1, log(ab)} >= a max{1, log(bm)} on the grid, t >= 1",
+            instances=len(solve), worst_value=float(solve["slack"].min()),
+            worst_value_label="min m / (a max{1, log(bm)})",
+            verdict=verdict_all(verdict_at_most(r.a_ell_bm, r.m) for r in solve.itertuples()),
+            range=describe_range(solve.to_dict("records"), ["a", "b", "multiple"],
+                                 f"ab from {solve['ab'].min():.3g} to {solve['ab'].max():.3g}"),
+            notes=(f"Tightest at a = {worst['a']:g}, b = {worst['b']:g}, t = {worst['multiple']:g}: slack "
+                   f"{worst['slack']:.4g} (> 1: m / max{{1, log(bm)}} is non-decreasing in m)."), **common),
+        ClaimRecord(
+            check_id="scaling/theorem17-corrected-chain", statement_id="theorem17", paper_ref="Theorem 17",
+            variant="corrected",
+            statement=("m = O((C_H^2 (WR+B)^2 ksn L + C_H^4 log(1/delta))/eps^2), C_H = k(WR+B), "
+                       "L = max{1, log(k(R+B) C_H^2 (WR+B)^2 ksn/eps^2)}"),
+            check=(f"at m* = ceil(max(2a ell(ab), 4c^2 C_H^4 log(1/delta)/eps^2)) the corrected Lemma 18 condition with "
+                   f"R_H <= 4 sqrt2 (WR+B) sqrt(ksn ell(km(R+B))/m) holds (c = {CHAIN_C:g}), and m* - 1 <= K x the "
+                   "corrected expression (explicit K)"),
+            instances=len(chain),
+            worst_value=float(max(chain["lemma18_over_eps"].max(), chain["m_star_over_K_expr"].max())),
+            worst_value_label="max of (Lemma 18 lhs / eps, (m* - 1) / (K expression))",
+            verdict=verdict_all([verdict_at_most(r.lemma18_lhs, r.eps) for r in chain.itertuples()]
+                                + [verdict_at_most(r.m_star - 1, r.K * r.corrected) for r in chain.itertuples()]),
+            range=describe_range(chain.to_dict("records"), ["n", "s", "k", "W", "B", "R", "eps", "delta"],
+                                 f"{len(negative)} instances with eps > k(R+B)"),
+            notes=(f"K = {chain['K'].iloc[0]:.4g}. On the {len(negative)} instances with eps > k(R+B) the printed "
+                   f"expression is negative in {int((negative['printed'] < 0).sum())}; the corrected one is positive "
+                   f"on all (min {chain['corrected'].min():.3g})."), **common),
+    ]
+
+
 def _bound_functions() -> list[str]:
     from sparseact import bounds
 
@@ -338,7 +459,8 @@ def assemble(block: dict, tables: dict):
         finding="statement-error" if refutes else "",
         certificate=_theorem17_certificate({**best, "constant": constant}) if refutes else None,
         counterexample=(f"Theorem 17's m(eps, delta) scales like lambda^-2 (and lambda^-4) under u -> lambda u: at "
-                        f"eps = {best['eps']:g}, delta = {best['delta']:g} it asks for {best['printed']:.4g} samples "
+                        f"eps = {best['eps']:g}, delta = {best['delta']:g}, B = {best['B']:.6g} it asks for "
+                        f"{best['printed']:.4g} samples "
                         f"where {best['lower_bound']:.4g} are needed") if refutes else "",
         notes=f"covariant: {len(covariant)}; a scale inside a logarithm only (degenerate at small scales, "
               f"deviation < {LOG_DEVIATION}): " + (", ".join(f"{r.formula} ({r.transform})" for r in logs.itertuples())
@@ -370,8 +492,10 @@ def assemble(block: dict, tables: dict):
         verdict=Verdict.FAIL if refutes else Verdict.INCONCLUSIVE,
         finding="statement-error" if refutes else "", certificate=cert,
         counterexample=(f"eps = {best['eps']:g} (= {best['eps0']:g} lambda^2, lambda = {best['lam']:g}), delta = "
-                        f"{best['delta']:g}, p = {best['p']:g}: {best['lower_bound']:.4g} samples needed, printed "
-                        f"bound {best['printed']:.4g}") if refutes else "",
+                        f"{best['delta']:g}, p = {best['p']:g}, n = s = k = 1, R = 1, W = lambda, B = "
+                        f"{best['B']:.6g} (e lambda, so log(k(R+B)/eps) >= 1 > 0): {best['lower_bound']:.4g} samples "
+                        f"needed, printed bound {best['printed']:.4g} (x C = {constant:g}: "
+                        f"{constant * best['printed']:.4g})") if refutes else "",
         notes=f"exponents {t17['exponents']} instead of 0: (WR+B)^2/eps^2 scales like lambda^-2 and log(1/delta)/eps^2 "
               "like lambda^-4, so at large output scale the printed bound falls below the samples needed to tell h "
               f"from -h. The refuted constant grows like 1/eps0 ({', '.join(f'{c:.3g}' for c in sign['refuted_constant'])}"
@@ -383,16 +507,18 @@ def assemble(block: dict, tables: dict):
     ok = (corrected["behaviour"].isin(["covariant", "log"])).all()
     records.append(ClaimRecord(
         check_id="scaling/theorem17-corrected", statement_id="theorem17",
-        statement="m = O((C_H^2 (WR+B)^2 ksn log(k(R+B)/eps) + C_H^4 log(1/delta)) / eps^2), C_H = k(WR+B)",
+        statement=("m = O((C_H^2 (WR+B)^2 ksn L + C_H^4 log(1/delta)) / eps^2), C_H = k(WR+B), "
+                   "L = max{1, log(k(R+B) C_H^2 (WR+B)^2 ksn/eps^2)}"),
         check="exponents of the corrected bound under both transformations",
         instances=len(corrected), worst_value=float(corrected["max_deviation"].max()),
         range=f"{scales}; both transformations",
         worst_value_label="max |exponent - expected|", verdict=Verdict.PASS if ok else Verdict.INCONCLUSIVE,
-        notes="covariant up to the scale inside log(k(R+B)/eps); on the sign-ambiguity instances it asks for "
+        notes="covariant up to the scale inside L; on the sign-ambiguity instances it asks for "
               + ", ".join(f"{c:.3g}" for c in sign["corrected"]) + " samples (constant 1) where "
               + ", ".join(f"{c:.3g}" for c in sign["lower_bound"]) + " are needed",
         **{**common, "variant": "corrected"}))
     records += _lemma18_records(tables["lemma18"])
+    records += solve_records()
     records += theorem5_records()
     return CheckReport(records, {"behaviour": summary, "tightness": _tightness(summary, sign, constant)})
 
@@ -476,8 +602,10 @@ def _tightness(summary, sign, constant):
         bound="Theorem 17: sample complexity m(eps, delta)", paper_ref="Theorem 17",
         printed=r"$O\left(\frac{(WR+B)^2 ksn \log(\frac{k(R+B)}{\varepsilon}) + \log(\frac{1}{\delta})}"
                 r"{\varepsilon^2}\right)$",
-        proved=r"$\frac{C_{\mathcal{H}}^2 (WR+B)^2 ksn \log(\frac{k(R+B)}{\varepsilon}) + C_{\mathcal{H}}^4 "
-               r"\log(\frac{1}{\delta})}{\varepsilon^2}$, $C_{\mathcal{H}} = k(WR+B)$ (up to the constant of Lemma 18)",
+        proved=r"$\frac{C_{\mathcal{H}}^2 (WR+B)^2 ksn L + C_{\mathcal{H}}^4 "
+               r"\log(\frac{1}{\delta})}{\varepsilon^2}$, $C_{\mathcal{H}} = k(WR+B)$, "
+               r"$L = \max\{1, \log(k(R+B) C_{\mathcal{H}}^2 (WR+B)^2 ksn/\varepsilon^2)\}$ (up to the constant of "
+               r"Lemma 18)",
         family=(f"sign ambiguity h vs -h: n = s = k = 1, R = 1, lambda = {top['lam']:g}, eps = {top['eps']:g}, "
                 f"delta = {top['delta']:g}, p = {top['p']:g} (samples any learner needs)"),
         family_value=float(top["lower_bound"]), printed_over_proved=float(top["printed"] / top["corrected"]),

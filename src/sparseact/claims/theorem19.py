@@ -114,6 +114,9 @@ def points(block: dict) -> dict[str, dict]:
                                                      s=int(s), k=int(k), zetas=ORDER_ZETAS, **common)
     out["steps"] = dict(kind="steps", m=int(ex["m"]), n=int(ex["n"]), s_values=[int(s) for s in ex["s_values"]],
                         k_values=[int(k) for k in ex["k_values"]], **common)
+    for dist in block["distributions"]:
+        out[f"conj20-{dist}"] = dict(kind="conj20", distribution=dist, n=int(block["n"]), m=CONJ20_M,
+                                     s=CONJ20_SK[0], k=CONJ20_SK[1], **common)
     sc = block["scale"]
     out["scale"] = dict(kind="scale", m=int(sc["m"]), n=int(sc["n"]), R_values=[float(r) for r in sc["R_values"]],
                         W=float(block["W"]))
@@ -155,7 +158,7 @@ def generate(point: dict, rng) -> dict:
     elif kind == "dimension":
         X, _ = sample_distribution("uniform", point["m"], point["n"], rng)
         X = X / math.sqrt(point["n"])  # R = 1
-    elif kind == "exact":
+    elif kind in ("exact", "conj20"):
         X, _ = sample_distribution(point["distribution"], point["m"], point["n"], rng)
     elif kind == "steps":  # the exact samples' distributions, a Gaussian sample, and Cover's general-position sets
         out = {}
@@ -365,7 +368,50 @@ def _run_scale(point, X):
         if broken:
             cert = _certificate_json(Xr, exact, 1, 1, W, 0.0, "eq1", R)
             certificates.append(dict(bound="eq1", R=R, certificate=cert))
+            # (15) at k = 1 is (1): the same networks refute it (its own formula, for theorem19/eq15-scale)
+            certificates.append(dict(bound="eq15", R=R,
+                                     certificate=_certificate_json(Xr, exact, 1, 1, W, 0.0, "eq15", R)))
     return pd.DataFrame(rows), certificates, found
+
+
+def _run_conj20(point, X, rng):
+    """An exact lower bound on ``R_H(S)`` from all ``2^m`` sign vectors, one explicit network of the class each.
+
+    For each ``zeta`` with ``zeta_1 = 1`` :func:`sparseact.complexity.lower.sup_lower_bounds` finds a network ``h``
+    of ``H_{n,s,k}^{W,B}`` (membership on ``S`` verified); ``-zeta`` gets ``-h`` (``H = -H``), whose value is the
+    same. The mean over all ``2^m`` sign vectors of ``(1/m) sum_i zeta_i h_zeta(x_i)`` is a lower bound on ``R_H(S)``
+    with no sampling error: above (16) it refutes Conjecture 20 (the certificate is this data).
+    """
+    import itertools
+    import types
+
+    import numpy as np
+    import pandas as pd
+
+    from sparseact.complexity.exact import network_objective
+    from sparseact.complexity.lower import sup_lower_bounds
+    from sparseact.networks import SparseReLUNetwork
+
+    m, n = X.shape
+    s, k, W, B = point["s"], point["k"], point["W"], point["B"]
+    R = float(np.linalg.norm(X, axis=1).max())
+    half = np.array([(1.0, *rest) for rest in itertools.product((1.0, -1.0), repeat=m - 1)])
+    found = sup_lower_bounds(X, half, s, k, W, B, rng, **CONJ20_SEARCH)
+    nets = [r.network for r in found]
+    nets += [SparseReLUNetwork(-net.u, net.W, net.b) for net in nets]
+    zetas = np.vstack([half, -half])
+    values = np.array([network_objective(net, X, z) for net, z in zip(nets, zetas)])
+    lower = float(values.mean())
+    bounds = _bounds(m, n, s, k, W, B, R)
+    row = dict(distribution=point["distribution"], n=n, m=m, s=s, k=k, R=R, W=W, B=B, lower=lower,
+               sign_vectors=len(zetas), **bounds, ratio=lower / bounds["conj20"],
+               above_conj20=bool(lower > bounds["conj20"] * (1 + EXACT_RTOL)))
+    certificates = []
+    if row["above_conj20"]:
+        exact = types.SimpleNamespace(zetas=zetas, networks=nets)
+        certificates.append(dict(bound="conj20", R=R,
+                                 certificate=_certificate_json(X, exact, s, k, W, B, "conj20", R)))
+    return pd.DataFrame([row]), certificates, []
 
 
 def _run_steps(point: dict, data: dict) -> dict:
@@ -421,7 +467,10 @@ def run(point: dict, data: dict, rng) -> dict:
 
     from sparseact.claims._failures import with_violations
 
-    table, certificates, found = _run_exact(point, X, rng) if kind == "exact" else _run_scale(point, X)
+    if kind == "conj20":
+        table, certificates, found = _run_conj20(point, X, rng)
+    else:
+        table, certificates, found = _run_exact(point, X, rng) if kind == "exact" else _run_scale(point, X)
     out = {kind: table}
     if certificates:  # the data of a FAIL's certificate (all 2^m sign vectors, one exact network each)
         out["certificates"] = pd.DataFrame(certificates)
@@ -535,15 +584,21 @@ def assemble(block: dict, tables: dict):
     # eq. (1) as printed on small-norm samples, and the corrected log
     valid = scale[scale["eq1"].notna()]
     broken = valid[valid["above_eq1"].astype(bool)]
-    cex, kwargs = "", {}
+    cex, kwargs, kwargs15 = "", {}, {}
     if len(broken):
         row = broken.iloc[-1]
         cex = (f"Gaussian sample, m={int(row['m'])}, n={int(row['n'])}, R={row['R']:.6g} (m R = {row['mR']:.4g}), "
                f"B=0, s=k=1: exact R_H(S) = {row['exact']:.6g} > eq. (1) = {row['eq1']:.6g}")
-        kwargs = dict(finding="out-of-range", counterexample=cex, certificate=_certificate(
+        kwargs = dict(finding="statement-error", counterexample=cex, certificate=_certificate(
             _find_certificate(certs, row["point"], "eq1", row["R"]),
-            "exact R_H(S) (one optimal network per sign vector, all 2^m) exceeds eq. (1) when m(R+B) is close to 1",
-            "R_H(S)", "eq. (1)"))
+            f"With B = 0 the exact R_H(S) scales like R while log(m(R+B)) -> 0 as m R -> 1: at m R = {row['mR']:.3g} "
+            f"the exact R_H(S) = {row['exact']:.4g} (one optimal network per sign vector, all 2^m) exceeds eq. (1) = "
+            f"{row['eq1']:.4g}, so (1) as printed, with no range on R, fails.", "R_H(S)", "eq. (1)"))
+        kwargs15 = dict(finding="statement-error", counterexample=cex.replace("eq. (1)", "eq. (15) at k = 1"),
+                        certificate=_certificate(
+                            _find_certificate(certs, row["point"], "eq15", row["R"]),
+                            "At k = 1 eq. (15) is eq. (1): the same exact R_H(S) of a small-norm sample exceeds it.",
+                            "R_H(S)", "eq. (15), k = 1"))
     records.append(ClaimRecord(
         check_id="theorem19/scale", statement_id="theorem19",
         statement="R_H(S) <= (WR+B) sqrt(s n log(m(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (1))",
@@ -554,11 +609,21 @@ def assemble(block: dict, tables: dict):
         worst_value_label="max exact / eq. (1)", verdict=Verdict.FAIL if len(broken) else Verdict.PASS,
         range=describe_range(valid.to_dict("records"), ["m", "n", "R"], "B = 0, s = k = 1"),
         notes=("With B = 0, R_H(aS) = a R_H(S), but log(m(R+B)) -> 0 as m(R+B) -> 1, so no constant saves (1) as "
-               "printed for samples of norm R slightly above 1/m. The theorem prints no range for m, R, B; its proof "
-               "sets t = 2 sqrt(n log(mR)) (needs mR > 1, and is meant for large mR) and the paper applies it to cube "
-               "inputs (R = sqrt(n), m large), where (1) holds with a wide margin (theorem19/bound): out-of-range. "
-               "The stated result survives there; theorem19/scale-corrected verifies max(1, log(m(R+B))) in place "
-               "of log(m(R+B))."), **kwargs, **{**common, "variant": "as printed"}))
+               "printed for samples of norm R slightly above 1/m. Class statement-error, not out-of-range: Section 5 "
+               "states (1) for any X in R^n with ||x|| <= R, with no range on m, R, B, and Theorem 17 uses it (via "
+               "(15)) for every distribution at every scale, where m(R+B) < e happens for small R + B. The result "
+               "survives with max(1, log(m(R+B))) (theorem19/scale-corrected); it equals (1) wherever m(R+B) >= e, "
+               "e.g. on the cube (theorem19/bound)."), **kwargs, **{**common, "variant": "as printed"}))
+    records.append(ClaimRecord(
+        check_id="theorem19/eq15-scale", statement_id="eq15",
+        statement="R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (15))",
+        check=f"the exact R_H(S) of theorem19/scale (k = 1, where (15) is (1)) against eq. (15) with constant 1",
+        method="exact", instances=len(valid), worst_value=float((valid["exact"] / valid["eq1"]).max()),
+        worst_value_label="max exact / eq. (15)", verdict=Verdict.FAIL if len(broken) else Verdict.PASS,
+        range=describe_range(valid.to_dict("records"), ["m", "n", "R"], "B = 0, s = k = 1"),
+        notes="At k = 1, (15) is (1) term by term; the certificate restates the instance of theorem19/scale with "
+              "(15)'s formula. Corrected: max(1, log(km(R+B))) (at k = 1 theorem19/scale-corrected).",
+        **kwargs15, **{**common, "variant": "as printed"}))
     # the correction repairs theorem19/scale; refuted, the printed (1) stays broken out of its range (out-of-range)
     fail = cert.fail_fields(
         verdict_all([verdict_at_most(e, c * (1 + EXACT_RTOL)) for e, c in zip(scale["exact"], scale["eq1_corrected"])]),
@@ -620,11 +685,21 @@ def assemble(block: dict, tables: dict):
             frame = fit.copy()
             frame.insert(0, "fit", name)
             fit_rows.append(frame)
+    records.append(_conj20_lower_record(tables, certs, common))
     records += _step_records(block, tables)
     records += _exact_records(exact, sweep)
     summary = {"fits": pd.concat(fit_rows, ignore_index=True) if fit_rows else pd.DataFrame(columns=["fit"]),
                "tightness": _tightness(exact, sweep, fits, dim_fit)}
     return CheckReport(records, summary)
+
+#: Conjecture 20's exact lower bound: a sample of m = CONJ20_M points (the verifier's MAX_RADEMACHER_M: every one of
+#: the 2^m sign vectors gets an explicit network of the class) per configured distribution, s = k = 1 (the class
+#: where the sweep's lower-bound estimates come closest to (16): the dense class H_{n,s,s} has s times its R_H and
+#: s times its bound).
+CONJ20_M = 16
+CONJ20_SK = (1, 1)
+#: The search for one network per sign vector (a valid lower bound whatever it finds).
+CONJ20_SEARCH = dict(restarts=1, iterations=3, n_random=2, polish=False)
 
 #: Sweep points with ``m <= SMALL_SWEEP_M`` share one runs job per distribution.
 SMALL_SWEEP_M = 50
@@ -636,8 +711,8 @@ def shard(point_name: str, point: dict) -> str:
     if point["kind"] == "sweep":
         m = "small" if point["m"] <= SMALL_SWEEP_M else f"m{point['m']}"
         return f"sweep-{point['distribution']}-{m}"
-    if point["kind"] == "exact":
-        return f"exact-{point['distribution']}"
+    if point["kind"] in ("exact", "conj20"):
+        return f"{point['kind']}-{point['distribution']}"
     if point["kind"] == "steps":
         return "steps"
     return point["kind"]
@@ -854,6 +929,41 @@ def _step_records(block: dict, tables: dict) -> list:
         range=describe_range(grid.to_dict("records"), ["m", "n", "s", "R"], "B = R = W"),
         **{**common, "variant": "corrected"}))
     return records
+
+
+def _conj20_lower_record(tables, certs, common):
+    """``theorem19/conj20-exact-lower``: the exact lower bound of :func:`_run_conj20` against (16)."""
+    from sparseact.claims import describe_range
+    from sparseact.ledger import ClaimRecord, Verdict
+
+    low = tables["conj20"]
+    broken = low[low["above_conj20"].astype(bool)]
+    kwargs = {}
+    if len(broken):
+        row = broken.iloc[0]
+        kwargs = dict(finding="statement-error", counterexample=(
+            f"{row['distribution']} sample, n={int(row['n'])}, m={int(row['m'])}, s={int(row['s'])}, k={int(row['k'])}: "
+            f"R_H(S) >= {row['lower']:.6g} > (16) = {row['conj20']:.6g}"), certificate=_certificate(
+            _find_certificate(certs, row["point"], "conj20"),
+            f"An explicit network of the class for each of the 2^{int(row['m'])} sign vectors gives R_H(S) >= "
+            f"{row['lower']:.4g}, above Conjecture 20's (WR+B) sqrt(sk)/sqrt(m) = {row['conj20']:.4g}.",
+            "lower bound on R_H(S)", "(16)"))
+    worst = low.loc[low["ratio"].idxmax()]
+    return ClaimRecord(
+        check_id="theorem19/conj20-exact-lower", statement_id="conj20", statement=LEDGER_TEXT["conj20"],
+        check=(f"exact lower bound on R_H(S) (all 2^m sign vectors, one explicit network of the class each, m = "
+               f"{CONJ20_M} = the verifier's limit) against (16) with constant 1: a refutation attempt"),
+        method="exact", instances=len(low), worst_value=float(low["ratio"].max()),
+        worst_value_label="max exact lower bound / (16)",
+        verdict=Verdict.FAIL if len(broken) else Verdict.PASS,
+        range=describe_range(low.to_dict("records"), ["m", "n", "s", "k"],
+                             f"distributions: {', '.join(low['distribution'])}"),
+        notes=(f"Largest exact lower bound / (16): {worst['ratio']:.3g} ({worst['distribution']}, R = {worst['R']:.3g}). "
+               "PASS means not refuted on these samples (a lower bound below (16) proves nothing about R_H). The "
+               f"sweep's larger ratios are Monte Carlo means over a few sign vectors at m >= 25; a certified lower "
+               f"bound needs all 2^m sign vectors with a network each, beyond m = {CONJ20_M} (2^m networks, and the "
+               "verifier's limit), so they cannot be certified here."),
+        **kwargs, **common)
 
 
 def _exact_range(frame, extra: str = "") -> str:
