@@ -236,6 +236,21 @@ def printed_log_one_minus_rho(ell, n, s, k, W, B, c=1.0):
     return np.log(c) - 2.0 * ell + np.log(np.minimum(first, second))
 
 
+def clamped_log_one_minus_rho(ell, n, s, k, W, B, c=1.0):
+    """``log(1 - rho)`` for the clamped choice ``1 - rho = min{1, c eps^2 min{max(1, log(knsW^2/eps))/(k^8W^4
+    log^4(ns)), 1/(k^6B^4 log s)}}`` (in ``(0, 1]``, so ``rho`` in ``[0, 1)``; the printed ``1 - rho`` can be ``<= 0``
+    when ``knsW^2 < eps`` or ``> 2``). ``eps = exp(-ell)``.
+    """
+    import numpy as np
+
+    ell = np.asarray(ell, dtype=float)
+    den1, den2 = k**8 * W**4 * np.log(n * s) ** 4, k**6 * B**4 * np.log(s)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        first = np.where(den1 > 0, np.maximum(1.0, np.log(k * n * s * W**2) + ell) / den1, np.inf)
+    second = 1.0 / den2 if den2 > 0 else np.inf
+    return np.minimum(0.0, np.log(c) - 2.0 * ell + np.log(np.minimum(first, second)))
+
+
 def corrected_log_one_minus_rho(ell, n, s, k, W, B):
     r"""``log(1 - rho*)``: a ``1 - rho`` for which Lemma 10's expression (constant 1) is ``<= eps/3``.
 
@@ -419,8 +434,8 @@ def _ch_violations(target: str, net, values, n: int, C_H: float) -> list[dict]:
 def _sharp_proof_rows(ells):
     """Exact formula rows of the proof of Theorem 8 through lemma9-sharp, on the wide grid (log space).
 
-    ``theorem8-rho-sharp``: ``min(2 k^2 W^2 (1-rho), 4 k^2 W^2) / (eps/3)`` at the printed ``1 - rho`` with
-    ``c = C_RHO_SHARP`` wherever it lies in ``(0, 2]`` (``rho`` in ``[-1, 1)``), ``ns >= 2``, ``W > 0``;
+    ``theorem8-rho-sharp``: ``min(2 k^2 W^2 (1-rho), 4 k^2 W^2) / (eps/3)`` at the clamped ``1 - rho``
+    (:func:`clamped_log_one_minus_rho`, in ``(0, 1]``) with ``c = C_RHO_SHARP`` on the whole grid, ``ns >= 2``, ``W > 0``;
     ``theorem8-degree-dominates``: ``(4 k^2 W^2/eps) / (C_THEOREM8_DEGREE * d_printed + 1)`` (``<= 1`` means the
     printed degree with that Theta constant is at least the degree our proof needs, ``d + 1 >= 4 k^2 W^2/eps``);
     ``theorem8-monomials``: ``sum_{i <= d} C(n, i) / (2 n^d)`` for ``2 <= n <= 64``, ``0 <= d <= 64`` (exact integers).
@@ -441,8 +456,8 @@ def _sharp_proof_rows(ells):
                 for W in WIDE_W:
                     for B in WIDE_B:
                         if W > 0:
-                            lomr = printed_log_one_minus_rho(ells, n_, s_, k, W, B, c=C_RHO_SHARP)
-                            ok = np.isfinite(lomr) & (lomr <= np.log(2.0))
+                            lomr = clamped_log_one_minus_rho(ells, n_, s_, k, W, B, c=C_RHO_SHARP)
+                            ok = np.isfinite(lomr)
                             log_ns = np.minimum(np.log(2 * k * k * W * W) + lomr, np.log(4 * k * k * W * W))
                             ratio = np.exp(log_ns + ells + np.log(3.0))  # NS bound / (eps/3), eps = exp(-ell)
                             if ok.any():
@@ -993,9 +1008,10 @@ def _sharp_records(block, tables, needs):
     worst = rho.loc[rho["ratio"].idxmax()]
     records.append(ClaimRecord(
         check_id="theorem8/rho-choice-sharp", statement_id="theorem8-proof-rho", paper_ref="Theorem 8 (proof)",
-        statement=f"at the printed 1 - rho with c = log^4(2)/72 = {C_RHO_SHARP:.5f}, NS_rho(h) <= min(2k^2W^2(1-rho), "
-                  "4k^2W^2) <= eps/3",
-        check="min(2k^2W^2(1-rho), 4k^2W^2)/(eps/3) at the printed 1 - rho (in (0, 2]), exactly in log space, n in "
+        statement=f"at the clamped 1 - rho = min(1, printed with max(1, log(knsW^2/eps))), c = log^4(2)/72 = "
+                  f"{C_RHO_SHARP:.5f}, NS_rho(h) <= min(2k^2W^2(1-rho), 4k^2W^2) <= eps/3",
+        check="min(2k^2W^2(1-rho), 4k^2W^2)/(eps/3) at the clamped 1 - rho (in (0, 1], every grid point), exactly in "
+              "log space, n in "
               f"{list(WIDE_N)}, s in {list(WIDE_S)}, k in {list(WIDE_K)}, W in {[w for w in WIDE_W if w > 0]}, "
               f"B in {list(WIDE_B)}, ns >= 2, eps = exp(-ell), ell in [0, 700]",
         variant="corrected reason (lemma10-sharp)", instances=len(rho), worst_value=float(worst["ratio"]),
