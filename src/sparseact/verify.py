@@ -923,6 +923,21 @@ def _theorem8_final_line(c: dict) -> Sides:
     return Sides(lhs, rhs, {"lam": lam, "eps": eps, "delta": delta, "C": C, "n": n, "d": d, "c": small_c})
 
 
+def _lemma9_tail_hence(c: dict) -> Sides:
+    """h = relu(<0, x> + B) on the cube of dimension n (s = k = 1, W = 0, bias B): the printed non-strict event
+    |l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB, against 1/(ns)^4."""
+    n = _integer(_parameter(c, "lhs", "n"), "n", 2, MAX_ENUMERATION_DIM)
+    B = _number(_parameter(c, "lhs", "B"), "B", 1e-300, 1e300)
+    small_c = _number(_parameter(c, "lhs", "c"), "c", 0.0, 1e300)
+    X = cube(n)
+    network = {"u": [1.0], "W": [[0.0] * n], "b": [-B]}
+    h = _evaluate({"network": network}, X)
+    k, s, W = 1, 1, 0.0
+    threshold = small_c * k**1.5 * W * math.sqrt(math.log(n * s)) + k * B
+    lhs = float(np.mean(np.abs(h) >= threshold))
+    return Sides(lhs, 1.0 / (n * s) ** 4, {"n": n, "B": B, "c": small_c, "W": W, "k": k, "s": s})
+
+
 #: check id -> the statement it refutes. A certificate of any other check is not confirmed.
 STATEMENTS: dict[str, Statement] = {
     "appendixA/sparse-sqrt-q-printed": Statement(
@@ -1005,6 +1020,9 @@ STATEMENTS: dict[str, Statement] = {
     "theorem19/scale": Statement(
         "theorem19", "<=", "R_H(S) <= (WR+B) sqrt(s n log(m(R+B)))/sqrt(m), R = max ||x_i|| (eq. (1))",
         _theorem19_eq1),
+    "lemma9/proof-tail-hence-W0": Statement(
+        "lemma9-proof-tail", "<=", "Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB] <= 1/(ns)^4 (proof of Lemma 9)",
+        _lemma9_tail_hence),
     "theorem8/lemma7-CH-sign": Statement(
         "lemma7", "<=", "O(n^d C_H^2 log(1/delta)/eps) samples, C_H = sup_{h,x} h(x), suffice for (O(eps), delta)-PAC "
         "learning a class with tail <= eps above d (Lemma 7)", _lemma7_sup_sign),
