@@ -313,3 +313,19 @@ def test_final_line_scale_invariance():
     assert all(math.isclose(r["corrected"], rows[0]["corrected"], rel_tol=1e-9) for r in rows)
     for a, b in zip(rows, rows[1:]):
         assert math.isclose(a["printed"] / b["printed"], (b["lam"] / a["lam"]) ** 2, rel_tol=1e-9)
+
+
+def test_clamped_rho_in_unit_interval_and_sharp_bound_on_whole_grid():
+    """The clamped 1 - rho lies in (0, 1] everywhere (the printed one can be <= 0 or > 2) and the lemma10-sharp bound
+    at it is <= eps/3 on the whole wide grid, knsW^2 < eps included (deterministic: no seed enters)."""
+    import numpy as np
+
+    from sparseact.claims import theorem8 as t8
+
+    ells = np.linspace(0.0, 700.0, 1401)
+    lomr = t8.clamped_log_one_minus_rho(ells, 2, 2, 1, 0.1, 0.0, c=t8.C_RHO_SHARP)
+    assert np.all(np.isfinite(lomr)) and np.all(lomr <= 0.0)
+    printed = t8.printed_log_one_minus_rho(ells, 2, 2, 1, 0.1, 0.0, c=t8.C_RHO_SHARP)
+    assert not np.all(np.isfinite(printed))  # the printed 1 - rho is <= 0 for some eps on this grid
+    rows = t8._sharp_proof_rows(ells)["theorem8-rho-sharp"]
+    assert len(rows) and float(rows["ratio"].max()) <= 1.0
