@@ -28,6 +28,7 @@ include: "workflow/rules/report.smk"
 
 localrules:
     all,
+    claim_page,
     data,
     docs_figure,
     ledger,

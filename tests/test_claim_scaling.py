@@ -53,7 +53,7 @@ def test_theorem17_fails_with_a_certificate_and_the_correction_is_covariant():
     # the verdict changed from PASS: the statement said "each printed bound" and one is refuted
     covariance = records["scaling/covariance"]
     assert covariance.verdict.value == "FAIL" and covariance.finding == "statement-error"
-    assert verify_certificate(covariance.certificate).confirmed
+    assert verify_certificate(certificate_document(covariance)).confirmed
     assert records["scaling/covariance-corrected"].verdict.value == "PASS"
 
 
@@ -63,7 +63,7 @@ def test_lemma18_fails_with_a_certificate_and_the_correction_is_consistent():
     records = {r.check_id: r for r in _report().records}
     printed = records["scaling/lemma18-printed"]
     assert printed.verdict.value == "FAIL" and printed.finding == "statement-error" and printed.range
-    assert verify_certificate(printed.certificate).confirmed
+    assert verify_certificate(certificate_document(printed)).confirmed
     assert printed.worst_value > LEMMA18_CONSTANT
     assert records["scaling/lemma18-corrected"].verdict.value == "PASS"
     # the refuted constant grows with log(1/delta): no constant saves the printed lemma
@@ -86,7 +86,7 @@ def test_lemma18_fails_with_a_certificate_and_the_correction_is_consistent():
 def test_theorem5_rate_fails_with_a_certificate():
     records = {r.check_id: r for r in _report().records}
     printed = records["scaling/theorem5-rate"]
-    assert printed.verdict.value == "FAIL" and verify_certificate(printed.certificate).confirmed
+    assert printed.verdict.value == "FAIL" and verify_certificate(certificate_document(printed)).confirmed
     assert records["scaling/theorem5-rate-corrected"].verdict.value == "PASS"
 
 

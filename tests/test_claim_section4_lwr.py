@@ -130,13 +130,14 @@ def test_gaussian_elimination_certificate_refutes_conjecture16():
     record = _records(_tables())["conj16-linear-attack"]
     cert = record.certificate
     assert cert["lhs"]["quantity"] == "gf_p_solve" and cert["relation"] == "<="
-    outcome = verify_certificate(cert)
+    outcome = verify_certificate(certificate_document(record))
     assert outcome.confirmed and outcome.lhs > 2 / 3
+    document = certificate_document(record)
     broken = {**cert, "lhs": {**cert["lhs"], "p": 4}}  # not a prime: refused
-    assert not verify_certificate(broken).confirmed
+    assert not verify_certificate({**document, "certificate": broken}).confirmed
     partial = {**cert, "lhs": {**cert["lhs"], "secrets": cert["lhs"]["secrets"][1:],
                                "samples": cert["lhs"]["samples"][1:]}}
-    assert not verify_certificate(partial).confirmed
+    assert not verify_certificate({**document, "certificate": partial}).confirmed
 
 
 def test_gf_solve_and_rounding_map():
@@ -174,7 +175,7 @@ def test_kernel_attack_breaks_lwr_2_3_for_every_seed():
         assert rows["kernel-attack-excluded"].verdict is Verdict.PASS
         certificate = rows["conj16-kernel-attack"].certificate
         assert certificate["lhs"]["quantity"] == "lwr_label0_kernel"
-        assert verify_certificate(certificate).confirmed
+        assert verify_certificate(certificate_document(rows["conj16-kernel-attack"])).confirmed
         values.add(rows["conj16-kernel-attack"].worst_value)
     assert len(values) == 1 and values.pop() > 0.99
 

@@ -80,7 +80,7 @@ def test_known_verdicts(report):
 def test_printed_steps_fail_with_certificates_that_verify(report, check_id):
     row = next(r for r in report.records if r.check_id == check_id)
     assert row.verdict is Verdict.FAIL and row.finding == PRINTED_FAILS[check_id] and row.counterexample
-    assert verify_certificate(row.certificate).confirmed
+    assert verify_certificate(certificate_document(row)).confirmed
 
 
 def test_eq12_certificate_values():
@@ -226,3 +226,13 @@ def test_scale_corrected_fail_forced_by_a_made_up_bound_is_refused(tables, monke
     cert = row.certificate
     assert cert["rhs"]["expr"].endswith("/100") and len(cert["lhs"]["zetas"]) == 2 ** BLOCK["scale"]["m"]
     assert_forced_fail_refused(row, "out-of-range")
+
+
+def test_corrected_eq1_expression_is_the_bound_the_verifier_pins():
+    """theorem19/scale-corrected's certificates state EQ1_CORRECTED_EXPR; the verifier recomputes the side from
+    sparseact.bounds.theorem19_rademacher_corrected: the two agree."""
+    from sparseact import bounds
+
+    for m, n, s, W, B, R in ((8, 2, 1, 1.0, 0.0, 0.13), (400, 9, 8, 1.0, 1.0, 3.0), (3, 1, 2, 0.5, 0.2, 0.01)):
+        value = theorem19._bound_value("eq1_corrected", dict(m=m, n=n, s=s, W=W, B=B, R=R, k=1))
+        assert bounds.theorem19_rademacher_corrected(m, n, s, W, B, R) == pytest.approx(value, rel=1e-15)

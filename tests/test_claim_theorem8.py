@@ -73,7 +73,7 @@ def test_records_follow_the_contract(records):
 def test_new_fails_are_certified(records, check_id, finding):
     record = records[check_id]
     assert record.verdict.value == "FAIL" and record.finding == finding and record.counterexample
-    assert verify_certificate(record.certificate).confirmed, check_id
+    assert verify_certificate(certificate_document(record)).confirmed, check_id
 
 
 def test_tail_step_fails_at_the_proofs_own_d_and_rho(report):

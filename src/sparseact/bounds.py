@@ -758,6 +758,42 @@ def sign_ambiguity_lower_bound(p, delta):
     return _full(_log(1.0 / (2.0 * delta)) / -np.log1p(-p), p, delta)
 
 
+def theorem5_rate(eps, delta, n, s, k, C):
+    r"""(Not in ``__all__``: a reading of an O~, not a formula the scaling claim transforms.) Theorem 5's rate ``O~(ksn/eps^2)`` read generously: ``C k s n log^2(ksn/(eps delta)) / eps^2``.
+
+    Printed (Theorem 5): sample complexity ``\tilde{O}(ksn/\varepsilon^2)`` (see Theorem 17). The ``O~`` is
+    read as the constant ``C`` times ``log^2(k s n/(eps delta))`` (natural log). Scalars, plain ``math``.
+    """
+    import math
+
+    return C * k * s * n * math.log(k * s * n / (eps * delta)) ** 2 / eps**2
+
+
+def lemma9_proof_V_middle(n, s, k, W, B, c):
+    r"""(Not in ``__all__``: a step of a proof, outside the scaling claim's formulas.) Proof of Lemma 9, term (V): the middle expression of its last display (scalars, plain ``math``).
+
+    Printed: ``n[(k sqrt(log(s/k))/sqrt(n) - (ns)^{-4})(c k^{1.5} W sqrt(log(ns)) + kB)^2
+    + (ns)^{-4}(kW sqrt(n) + kB)^2]``, which the proof bounds by
+    ``O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))`` (:func:`lemma9_average_sensitivity`).
+    """
+    import math
+
+    return n * ((k * math.sqrt(math.log(s / k)) / math.sqrt(n) - 1 / (n * s) ** 4)
+                * (c * k**1.5 * W * math.sqrt(math.log(n * s)) + k * B) ** 2
+                + 1 / (n * s) ** 4 * (k * W * math.sqrt(n) + k * B) ** 2)
+
+
+def theorem19_rademacher_corrected(m, n, s, W, B, R):
+    r"""(Not in ``__all__``: our correction, outside the scaling claim's formulas.) Eq. (1) with the log floored at 1.
+
+    ``(W R + B) sqrt(s n max(1, log(m (R + B)))) / sqrt(m)`` (scalars, plain ``math``): for ``s = 1`` at least the
+    classical one-neuron bound ``(WR+B)/sqrt(m)``; equal to (1) wherever ``m (R + B) >= e``.
+    """
+    import math
+
+    return (W * R + B) * math.sqrt(s * n * max(1, math.log(m * (R + B)))) / math.sqrt(m)
+
+
 # ---------------------------------------------------------------------------
 # registry
 # ---------------------------------------------------------------------------

@@ -463,6 +463,9 @@ class Statement:
     relation: str
     text: str
     sides: Callable[[dict], Sides]
+    #: Other relations the statement asserts when it is a chain (``1 <= x <= y``): a certificate refutes one link,
+    #: ``sides`` picks the link from the certificate's relation.
+    links: tuple[str, ...] = ()
 
 
 def _spec(certificate: dict, side: str, kind: str) -> dict:
@@ -739,9 +742,7 @@ def _lemma9_transition(c: dict) -> Sides:
 
 def _lemma9_union(c: dict) -> Sides:
     lhs = _spec(c, "lhs", "transition_probability")
-    u, W, b = _network(lhs["network"])
-    X = _network_cube(lhs["network"])
-    union = sum(_average_sensitivity((X @ w > t).astype(float)) for w, t in zip(W, b)) / W.shape[1]
+    union = sum(_halfspace_sensitivities(lhs["network"])) / _network(lhs["network"])[1].shape[1]
     written = evaluate_quantity(_spec(c, "rhs", "average_sensitivity"))
     if not _reproduces(written, union):
         raise Refused(f"rhs is not (1/n) sum_j AS(g_j) of lhs's network ({written:.12g} != {union:.12g})")
@@ -860,6 +861,14 @@ def _theorem19_eq1(c: dict) -> Sides:
     return Sides(evaluate_quantity(lhs), rhs, {"m": m, "n": n, "s": s, "k": k, "W": W, "B": B, "R": R})
 
 
+def _theorem19_eq1_corrected(c: dict) -> Sides:
+    """Eq. (1) with the log floored at 1 (bounds.theorem19_rademacher_corrected), the variables as for eq. (1)."""
+    sides = _theorem19_eq1(c)
+    v = sides.variables
+    rhs = float(bounds.theorem19_rademacher_corrected(v["m"], v["n"], v["s"], v["W"], v["B"], v["R"]))
+    return Sides(sides.lhs, rhs, v)
+
+
 def _theorem8_rho(c: dict) -> Sides:
     """Lemma 10's bound C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) over eps/3, at the proof's
     1 - rho = c eps^2 min{log(knsW^2/eps)/(k^8 W^4 log^4(ns)), 1/(k^6 B^4 log s)}, eps = exp(-ell), in logarithms
@@ -938,6 +947,512 @@ def _lemma9_tail_hence(c: dict) -> Sides:
     return Sides(lhs, 1.0 / (n * s) ** 4, {"n": n, "B": B, "c": small_c, "W": W, "k": k, "s": s})
 
 
+# --- pins of the checks added with the redesign's second round -------------------------------------------------
+
+
+def _all_signs_listed(zetas: np.ndarray, m: int, kind: str) -> None:
+    if zetas.ndim != 2 or zetas.shape != (2**m, m) or len({tuple(z) for z in zetas}) != 2**m:
+        raise Refused(f"{kind}: E_zeta needs all 2^m distinct sign vectors, m = {m} sample points")
+
+
+def _theorem19_eq12(c: dict) -> Sides:
+    """(12) as printed: E_zeta max_h (first term of (4)) <= (1/m) max_h sum_j |u_j| ||w_j|| E_zeta ||sum_{I_j} zeta_i
+    x_i||. The right side is at most (s W / m) max_{I subset [m]} E_zeta ||sum_{i in I} zeta_i x_i|| (every cell is a
+    subset, |u_j| ||w_j|| <= W, at most s neurons), computed here over all subsets; the left side is at least the
+    mean, over all 2^m sign vectors, of the first term of one network of the class each."""
+    lhs = _spec(c, "lhs", "first_term_lower_bound")
+    X = np.asarray(lhs["X"], dtype=float)
+    if X.ndim != 2 or not 1 <= len(X) <= 10:
+        raise Refused("refused: (12)'s right side is enumerated over all 2^m subsets and sign vectors, m <= 10")
+    m, n = X.shape
+    _all_signs_listed(np.asarray(lhs["zetas"], dtype=float), m, "first_term_lower_bound")
+    s = _integer(lhs["s"], "s", 1, MAX_NEURONS)
+    W = _number(lhs["W"], "W", 0.0)
+    Z = cube(m)
+    best = 0.0
+    for mask in range(1, 2**m):
+        rows = [i for i in range(m) if (mask >> i) & 1]
+        best = max(best, float(np.mean(np.linalg.norm(Z[:, rows] @ X[rows], axis=1))))
+    x = X[:, 0].tolist() if n == 1 else X.tolist()
+    return Sides(evaluate_quantity(lhs), s * W / m * best, {"W": W, "m": m, "s": s, "x": x})
+
+
+def _theorem19_cells(c: dict) -> Sides:
+    """sum_j |I_j| (printed cells, >= 0) against m (eq. (7)) or k m (the k-sparse extension), by the relation."""
+    lhs = _spec(c, "lhs", "cell_sizes_sum")
+    m = len(lhs["X"])
+    k = _integer(lhs["k"], "k", 1, MAX_NEURONS)
+    if c["relation"] == "==":
+        return Sides(evaluate_quantity(lhs), float(m), {"m": m})
+    return Sides(evaluate_quantity(lhs), float(k * m), {"k": k, "m": m})
+
+
+def _theorem19_combine(c: dict) -> Sides:
+    """(8) + (14) (bounds.theorem19_proof_terms, the proof's sub-Gaussian constant c >= 2 of Hoeffding) against (1)
+    (bounds.theorem19_rademacher) at the instance's m, n, s, W, B, R."""
+    m = _integer(_parameter(c, "lhs", "m"), "m", 1, 2**40)
+    n = _integer(_parameter(c, "lhs", "n"), "n", 1, 2**40)
+    s = _integer(_parameter(c, "lhs", "s"), "s", 1, 2**40)
+    W, B, R = (_number(_parameter(c, "lhs", name), name, 0.0, 1e300) for name in ("W", "B", "R"))
+    small_c = _number(_parameter(c, "lhs", "c"), "c", 2.0, 1e300)  # Hoeffding: P(|sum| > t||a||) <= 2e^{-t^2/c}
+    bias, weight = bounds.theorem19_proof_terms(m, n, s, W, B, R, small_c)
+    rhs = float(bounds.theorem19_rademacher(m, n, s, W, B, R))
+    return Sides(float(bias) + float(weight), rhs, {"m": m, "n": n, "s": s, "W": W, "B": B, "R": R, "c": small_c})
+
+
+def _lemma18_expected_rademacher(lam: float, m: int, p: float) -> float:
+    """E_S R_H(S) of H = {h, -h} on m i.i.d. points with |h| = lam w.p. p, else 0: (lam/m) E|zeta_1 + ... + zeta_a|,
+    a ~ Bin(m, p), E|S_a| = a binom(a-1, floor((a-1)/2)) / 2^(a-1) (log-gamma form)."""
+    a = np.arange(1, m + 1, dtype=float)
+    half = np.floor((a - 1) / 2)
+    lgamma = np.vectorize(math.lgamma)
+    log_pmf = lgamma(m + 1.0) - lgamma(a + 1) - lgamma(m - a + 1) + a * math.log(p) + (m - a) * math.log1p(-p)
+    log_walk = np.log(a) + lgamma(a) - lgamma(half + 1) - lgamma(a - half) - (a - 1) * math.log(2.0)
+    return lam / m * float(np.sum(np.exp(log_pmf + log_walk)))
+
+
+def _lemma18(c: dict) -> Sides:
+    """Lemma 18 (printed): c (C_H E_S R_H(S) + sqrt(log(1/delta)/m)) <= eps implies m samples suffice. Instance: H =
+    {h, -h}, h = lam relu(x), x = 1 w.p. p else -1 (C_H = lam), delta = e^-L. When p lam^2 > 2 eps, any learner needs
+    m >= log(1/(2 delta))/(-log(1-p)) samples (two-point argument); below that the condition must exceed eps."""
+    small_c = _number(_parameter(c, "lhs", "c"), "c", 1e-300, 1e300)
+    lam = _number(_parameter(c, "lhs", "lam"), "lam", 1e-300, 1e300)
+    L = _number(_parameter(c, "lhs", "L"), "L", math.log(2.0), 1e300)
+    m = _integer(_parameter(c, "lhs", "m"), "m", 1, 10**7)
+    er = _parameter(c, "lhs", "ER")
+    if not isinstance(er, dict) or not isinstance(er.get("vars"), dict):
+        raise Refused("the instance has no parameter 'p' (in lhs.ER)")
+    p = _number(er["vars"].get("p"), "p", 1e-300, 1.0 - 1e-16)
+    eps = _number(_parameter(c, "rhs", "eps"), "eps", 1e-300, 1e300)
+    ER = _lemma18_expected_rademacher(lam, m, p)
+    lhs = small_c * (lam * ER + math.sqrt(L / m))
+    needed = (L - math.log(2.0)) / -math.log1p(-p)  # bounds.sign_ambiguity_lower_bound at delta = e^-L, in logs
+    rhs = eps if (m < needed and p * lam**2 > 2 * eps) else 0.0
+    return Sides(lhs, rhs, {"c": small_c, "lam": lam, "L": L, "m": m, "p": p, "eps": eps, "ER": ER})
+
+
+def _theorem5_rate(c: dict) -> Sides:
+    """Theorem 17's m(eps, delta) on the cube (R = sqrt(n), constant 1; bounds.theorem17_sample_complexity) against
+    Theorem 5's O~(ksn/eps^2) read as C ksn log^2(ksn/(eps delta))/eps^2 (bounds.theorem5_rate)."""
+    n = _integer(_parameter(c, "lhs", "n"), "n", 1, 2**60)
+    k = _integer(_parameter(c, "lhs", "k"), "k", 1, 2**20)
+    s = _integer(_parameter(c, "lhs", "s"), "s", k, 2**20)
+    W, B = (_number(_parameter(c, "lhs", name), name, 0.0, 1e300) for name in ("W", "B"))
+    eps = _number(_parameter(c, "lhs", "eps"), "eps", 1e-300, 1.0)
+    delta = _number(_parameter(c, "lhs", "delta"), "delta", 1e-300, 1.0 - 1e-16)
+    C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
+    lhs = float(bounds.theorem17_sample_complexity(eps, delta, n, s, k, W, B, math.sqrt(n)))
+    rhs = float(bounds.theorem5_rate(eps, delta, n, s, k, C))
+    return Sides(lhs, rhs, {"n": n, "k": k, "s": s, "W": W, "B": B, "eps": eps, "delta": delta, "C": C})
+
+
+def _lemma9_proof_v(c: dict) -> Sides:
+    """The last step of (V): the middle expression (bounds.lemma9_proof_V_middle) against C times Lemma 9's
+    expression (bounds.lemma9_average_sensitivity), at the instance's n, s, k, W, B, c and the constant C."""
+    n = _integer(_parameter(c, "lhs", "n"), "n", 2, 2**60)
+    s = _integer(_parameter(c, "lhs", "s"), "s", 2, 2**40)
+    k = _integer(_parameter(c, "lhs", "k"), "k", 1, s)
+    W, B = (_number(_parameter(c, "lhs", name), name, 0.0, 1e300) for name in ("W", "B"))
+    small_c = _number(_parameter(c, "lhs", "c"), "c", 1e-300, 1e300)
+    C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
+    middle = float(bounds.lemma9_proof_V_middle(n, s, k, W, B, small_c))
+    rhs = C * float(bounds.lemma9_average_sensitivity(n, s, k, W, B))
+    return Sides(middle, rhs, {"n": n, "s": s, "k": k, "W": W, "B": B, "c": small_c, "C": C})
+
+
+def _theorem8_tail_step(c: dict) -> Sides:
+    """The chain 1 <= d(1-rho) <= 3(1-rho^d) of Theorem 8's proof at the proof's own d = ceil(bounds.theorem8_degree)
+    (Theta constant 1) and 1 - rho = bounds.theorem8_one_minus_rho (constant c), both recomputed from the instance
+    (eps, n, s, k, W, B, c); the certificate's relation names the link it refutes ("<=": the right one, ">=": the
+    left one)."""
+    eps = _number(_parameter(c, "lhs", "eps"), "eps", 1e-300, 1.0)
+    n, s = (_integer(_parameter(c, "lhs", name), name, 1, 2**40) for name in ("n", "s"))
+    k = _integer(_parameter(c, "lhs", "k"), "k", 1, s)
+    W, B = (_number(_parameter(c, "lhs", name), name, 0.0, 1e300) for name in ("W", "B"))
+    small_c = _number(_parameter(c, "lhs", "c"), "c", 1e-300, 1e300)
+    omr = small_c * float(bounds.theorem8_one_minus_rho(eps, n, s, k, W, B))
+    d = math.ceil(float(bounds.theorem8_degree(eps, n, s, k, W, B)))
+    if not 0 < omr <= 1 or not 1 <= d < 2**53:
+        raise Refused(f"the proof's 1 - rho = {omr!r} and d = {d!r} are outside (0, 1] and [1, 2^53)")
+    one_minus_rho_d = -math.expm1(d * math.log1p(-omr)) if omr < 1 else 1.0
+    variables = {"eps": eps, "n": n, "s": s, "k": k, "W": W, "B": B, "c": small_c, "omr": omr, "d": d}
+    if c["relation"] == "<=":
+        return Sides(d * omr, 3 * one_minus_rho_d, variables)
+    return Sides(d * omr, 1.0, variables)
+
+
+def _lemma7_projection(c: dict) -> Sides:
+    """After Lemma 7: under the hypothesis sum_{|T|>d} hhat(T)^2 <= eps (checked), ||g - h||^2 = that tail <= eps/2."""
+    lhs = _spec(c, "lhs", "fourier_tail")
+    eps = _number(_parameter(c, "rhs", "eps"), "eps", 1e-300, 1e300)
+    tail = evaluate_quantity(lhs)
+    if tail > eps * (1 + REPRODUCE_RTOL) + REPRODUCE_ATOL:
+        raise Refused(f"the instance breaks Lemma 7's hypothesis: tail {tail:.12g} > eps = {eps:.12g}")
+    return Sides(tail, eps / 2, {"eps": eps})
+
+
+def _theorem8_degree_tail(c: dict) -> Sides:
+    """The proof's degree d = bounds.theorem8_degree(eps, n, s, k, W, B) of the network (n, s, k, W, B recomputed;
+    any Theta constant at n = s = 1, where it is 0) makes the tail above it <= eps: a tail above a degree
+    >= ceil(d) bounds the tail above ceil(d) from below."""
+    lhs = _spec(c, "lhs", "fourier_tail")
+    if "network" not in lhs["function"]:
+        raise Refused("lhs: the statement is about a network of the class")
+    eps = _number(_parameter(c, "rhs", "eps"), "eps", 1e-300, 1.0)
+    n, s, k, W, B = _network_sizes(lhs["function"]["network"])
+    d = math.ceil(float(bounds.theorem8_degree(eps, n, s, k, W, B)))
+    degree = _integer(lhs["degree"], "d", 0, MAX_ENUMERATION_DIM)
+    if degree < d:
+        raise Refused(f"the tail is taken above degree {degree}, below the proof's d = {d}")
+    return Sides(evaluate_quantity(lhs), eps, {"eps": eps})
+
+
+def _lemma10_bound(c: dict) -> Sides:
+    """Lemma 10 (printed): NS_rho(h) <= C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s))
+    (bounds.lemma10_noise_sensitivity) with n, s, k, W, B of the network and any constant C."""
+    lhs = _spec(c, "lhs", "noise_sensitivity")
+    if "network" not in lhs["function"]:
+        raise Refused("lhs: the statement is about a network of the class")
+    rho = _number(lhs["rho"], "rho", -1.0, 1.0 - 1e-12)
+    C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
+    n, s, k, W, B = _network_sizes(lhs["function"]["network"])
+    rhs = C * float(bounds.lemma10_noise_sensitivity(rho, n, s, k, W, B))
+    return Sides(evaluate_quantity(lhs), rhs, {"C": C, "rho": rho, "n": n, "s": s, "k": k, "W": W, "B": B})
+
+
+def _conj16(kind: str) -> Callable[[dict], Sides]:
+    """Conjecture 16: no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3; the attack's
+    success probability (lower bound, recomputed by the quantity ``kind``) against 2/3."""
+    def sides(c: dict) -> Sides:
+        return Sides(evaluate_quantity(_spec(c, "lhs", kind)), 2.0 / 3.0, {})
+    return sides
+
+
+def _def15_rounding(c: dict) -> Sides:
+    """Definition 15's f_w(y) = (<w, y> mod q) mod p against the learning-with-rounding map it cites (Banerjee et al.
+    2012), round((p/q)(<w, y> mod q)) mod p with ties up, in integers."""
+    q = _integer(_parameter(c, "lhs", "q"), "q", 2, 2**20)
+    p = _integer(_parameter(c, "lhs", "p"), "p", 2, q)
+    w, y = _parameter(c, "lhs", "w"), _parameter(c, "lhs", "y")
+    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
+            and all(isinstance(v, int) and 0 <= v < q for v in w + y)):
+        raise Refused("parameters w and y must be vectors of the same length m in Z_q^m")
+    t = sum(a * b for a, b in zip(w, y)) % q
+    return Sides(float(t % p), float((2 * p * t + q) // (2 * q) % p), {"w": w, "y": y, "m": len(w), "q": q, "p": p})
+
+
+# --- pins of corrected statements (a FAIL refutes our correction; the tests force one with a tampered constant) -----
+
+
+def _network_lists(network: dict) -> dict:
+    u, W, b = _network(network)
+    return {"u": u.tolist(), "Wm": W.tolist()}
+
+
+def _lemma9_tighter(c: dict) -> Sides:
+    """Ours: AS(h) <= 4 k^2 W^2, k = max(1, most active neurons on the cube), W = ||u||_inf max_j ||w_j||_2."""
+    lhs = _spec(c, "lhs", "average_sensitivity")
+    network = lhs["function"].get("network")
+    if network is None:
+        raise Refused("lhs: the statement is about a network")
+    _, _, k, W, _ = _network_sizes(network)
+    return Sides(evaluate_quantity(lhs), 4.0 * k * k * W * W, {"c": 4, "k": k, **_network_lists(network)})
+
+
+def _lemma9_term_u_corrected(c: dict) -> Sides:
+    """The corrected steps of (U): (U) <= E_x ||w^{R_x}||^2 (written (c/4) E||w^R||^2, c = 4), then
+    E_x ||w^{R_x}||^2 <= k^2 W^2; the left side's quantity names the step."""
+    lhs = c["lhs"]
+    kind = lhs.get("quantity") if isinstance(lhs, dict) else None
+    if kind == "lemma9_U":
+        network = lhs["network"]
+        wr = evaluate_quantity({"quantity": "lemma9_wR", "network": network})
+        return Sides(evaluate_quantity(lhs), wr, {"c": 4, "v": wr})
+    lhs = _spec(c, "lhs", "lemma9_wR")
+    _, _, k, W, _ = _network_sizes(lhs["network"])
+    return Sides(evaluate_quantity(lhs), float(k * k * W * W), {"k": k, **_network_lists(lhs["network"])})
+
+
+def _halfspace_sensitivities(network: dict) -> list[float]:
+    _, W, b = _network(network)
+    X = _network_cube(network)
+    return [_average_sensitivity((X @ w > t).astype(float)) for w, t in zip(W, b)]
+
+
+def _lemma9_union_corrected(c: dict) -> Sides:
+    """Pr_{x,i}[R_x != R_{x xor i}] <= (4/n) sum_j AS(g_j), g_j = 1{<w_j, x> > b_j} (the union bound, factor 4)."""
+    lhs = _spec(c, "lhs", "transition_probability")
+    n = _network(lhs["network"])[1].shape[1]
+    sensitivities = _halfspace_sensitivities(lhs["network"])
+    variables = {"c": 4, "n": n, **{f"a{j}": value for j, value in enumerate(sensitivities)}}
+    return Sides(evaluate_quantity(lhs), 4.0 / n * sum(sensitivities), variables)
+
+
+def _lemma9_concavity(c: dict) -> Sides:
+    """sum_j p_j sqrt(log(1/p_j)) <= Phi(s, k), p_j = Pr_x[<w_j, x> > b_j] of the network, sum_j p_j <= k: Phi is
+    k sqrt(log(s/k)) when k/s <= e^-1/2 (equal p_j = k/s, concavity) and s/sqrt(2e) beyond (p_j = e^-1/2)."""
+    spec = _spec(c, "rhs", "formula")
+    k_spec = (spec.get("vars") or {}).get("k")
+    if not isinstance(k_spec, dict) or k_spec.get("quantity") != "max_active":
+        raise Refused("rhs: k must be the network's max_active quantity")
+    network = k_spec["network"]
+    _, W, b = _network(network)
+    X = _network_cube(network)
+    probabilities = [float(np.mean(X @ w > t)) for w, t in zip(W, b)]
+    s = W.shape[0]
+    k = max(1, int(_active_sets(network).sum(axis=1).max()))
+    edge = math.exp(-0.5)
+    lhs = sum(q * math.sqrt(math.log(1 / q)) for q in probabilities if 0 < q < 1)
+    rhs = k * math.sqrt(math.log(s / k)) if k / s <= edge else s / math.sqrt(2 * math.e)
+    variables = {"k": float(k), "s": s, "edge": edge, **{f"p{j}": q for j, q in enumerate(probabilities)}}
+    if _spec(c, "lhs", "formula") and set((c["lhs"].get("vars") or {})) != {f"p{j}" for j in range(s)}:
+        raise Refused("lhs: one p_j per neuron of the network")
+    return Sides(lhs, rhs, variables)
+
+
+def _lemma6_corrected(c: dict) -> Sides:
+    """AS(g) = -(1/2) E_x[g(x) sum_i x_i] for g = 1{<w, x> <= b} with w >= 0, given as h = 1 - g = 1{<w, x> > b}:
+    AS(g) = AS(h), E[g sum x] = -E[h sum x] (written f (-c), f = -1/2, c = E[h sum x])."""
+    lhs = _spec(c, "lhs", "average_sensitivity")
+    function = lhs["function"]
+    if "halfspace" not in function or min(function["halfspace"]["w"]) < 0:
+        raise Refused("lhs: the statement is about a halfspace with w >= 0")
+    X = cube(_dimension(function))
+    correlation = float(np.mean(_evaluate(function, X) * X.sum(axis=1)))
+    return Sides(evaluate_quantity(lhs), -0.5 * -correlation, {"f": -0.5, "c": correlation})
+
+
+def _eq17_corrected(c: dict) -> Sides:
+    """For rho in [0, 1) and r = floor(2/(1-rho)): NS_rho(h) <= NS_{1-2/r}(h) ("<=") and r (1 - rho) >= 1 (">=")."""
+    if c["relation"] == ">=":
+        rho = _number(_parameter(c, "lhs", "rho"), "rho", 0.0, 1.0 - 1e-12)
+        tol = _number(_parameter(c, "lhs", "tol"), "tol", 0.0, 1e-6)  # the floor's slack against rounding
+        r = math.floor(2 / (1 - rho) + tol)
+        return Sides(r * (1 - rho), 1.0, {"rho": rho, "tol": tol})
+    lhs, rhs = _spec(c, "lhs", "noise_sensitivity"), _spec(c, "rhs", "noise_sensitivity")
+    rho = _number(lhs["rho"], "rho", -1.0, 1.0 - 1e-12)
+    if not 0 <= rho < 1:
+        raise Refused(f"rho = {rho!r} is outside the statement's range [0, 1)")
+    if rhs["function"] != lhs["function"]:
+        raise Refused("rhs is not the noise sensitivity of lhs's function")
+    effective = 1 - 2 / math.floor(2 / (1 - rho))
+    if not _reproduces(float(rhs["rho"]), effective):
+        raise Refused(f"rhs's rho is {rhs['rho']!r}, not 1 - 2/r = {effective!r}")
+    table = _table(lhs["function"])
+    return Sides(_noise_sensitivity(table, rho), _noise_sensitivity(table, effective), {})
+
+
+def _tail_step_corrected(c: dict) -> Sides:
+    """With d = ceil(1/(1-rho)), 1 - rho^d >= 1 - 1/e for rho in [0, 1) (d recomputed from 1 - rho)."""
+    omr = _number(_parameter(c, "lhs", "omr"), "omr", 1e-300, 1.0)
+    d = math.ceil(1 / omr)
+    lhs = -math.expm1(d * math.log1p(-omr)) if omr < 1 else 1.0
+    return Sides(lhs, 1 - math.exp(-1), {"omr": omr, "d": d})
+
+
+def _rho_choice_corrected(c: dict) -> Sides:
+    """Lemma 10's bound (constant C = 1) at 1 - rho* = min{eps^2/(36 k^8 W^4 Lambda^4), eps^2/(36 k^6 B^4 log s),
+    e^-4}, Lambda = max(27, 2 log(ns) + 4 log(6k^4W^2/eps)), over eps/3, eps = exp(-ell), in logarithms."""
+    names = {"n": (1, 2**40), "s": (1, 2**40), "k": (1, 2**20)}
+    n, s, k = (_integer(_parameter(c, "lhs", name), name, *names[name]) for name in ("n", "s", "k"))
+    W, B = (_number(_parameter(c, "lhs", name), name, 0.0, 1e6) for name in ("W", "B"))
+    ell = _number(_parameter(c, "lhs", "ell"), "ell", -1e6, 1e6)
+    C = 1.0
+    lam_min = 27.0
+    terms = [-4.0]
+    if k * W > 0:
+        terms.append(-2 * ell - math.log(36) - math.log(k**8 * W**4)
+                     - 4 * math.log(max(lam_min, 2 * math.log(n * s) + 4 * (math.log(6 * k**4 * W**2) + ell))))
+    if B > 0 and s > 1:
+        terms.append(-2 * ell - math.log(36) - math.log(k**6 * B**4 * math.log(s)))
+    lomr = min(terms)
+    ratio = 3 * C * math.exp(lomr / 2 + ell) * (k**4 * W**2 * (math.log(n * s) - lomr) ** 2
+                                               + k**3 * B**2 * math.sqrt(math.log(s)))
+    variables = {"C": C, "lam_min": lam_min, "ell": ell, "n": n, "s": s, "k": k, "W": W, "B": B, "lomr": lomr}
+    return Sides(ratio, 1.0, variables)
+
+
+def _theorem8_ch(c: dict) -> Sides:
+    """C_H = k (W sqrt(n) + B) bounds |h(x)| on H_{n,s,k}^{W,B} (k = max(1, most active), W, B of Definition 2)."""
+    v = _parameter(c, "lhs", "v")
+    if not isinstance(v, dict) or v.get("quantity") != "value" or "network" not in v.get("function", {}):
+        raise Refused("lhs: v must be the value of a network at a point")
+    network = v["function"]["network"]
+    n, _, k, W, B = _network_sizes(network)
+    u, Wm, b = _network(network)
+    value = evaluate_quantity(v)
+    active = float(_active_sets(network).sum(axis=1).max())
+    variables = {"v": value, "n": n, "k": k, "W": W, "B": B, "a": active, "u": u.tolist(), "M": Wm.tolist(),
+                 "b": b.tolist()}
+    return Sides(abs(value), k * (W * math.sqrt(n) + B), variables)
+
+
+def _corrected_shifts(m: int, size: int) -> list[int]:
+    """The corrected shift set of Section 4's parity: the integers a in [-m, m] with a = |S| (mod 4)."""
+    return [a for a in range(-m, m + 1) if (a - size) % 4 == 0]
+
+
+def _identity_sum(S: list[int], y: list[int], A: list[int]) -> float:
+    return float(sum(2 * max(0.5 - (sum(y[i] for i in S) - a) ** 2, 0.0) for a in A))
+
+
+def _parity_chi_corrected(c: dict) -> Sides:
+    """chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4) is the parity on S."""
+    S, y = _parity_instance(c, "lhs")
+    return Sides(1.0 if (sum(y[i] for i in S) - len(S)) % 4 == 0 else 0.0, _parity(S, y), {"S": S, "y": y})
+
+
+def _parity_identity_vs_chi(c: dict) -> Sides:
+    """The printed identity (even shifts) computes the printed chi_S (1 iff sum_{i in S} y_i is even)."""
+    S, y = _parity_instance(c, "lhs")
+    A = _even_shifts(len(y))
+    printed_chi = 1.0 if sum(y[i] for i in S) % 2 == 0 else 0.0
+    return Sides(_identity_sum(S, y, A), printed_chi, {"S": S, "y": y, "A": A})
+
+
+def _parity_identity_corrected(c: dict) -> Sides:
+    """sum_{a in A} 2 sigma(1/2 - (sum_S y_i - a)^2) with A = {a in [-m, m] : a = |S| (mod 4)} is the parity on S."""
+    S, y = _parity_instance(c, "lhs")
+    A = _corrected_shifts(len(y), len(S))
+    return Sides(_identity_sum(S, y, A), _parity(S, y), {"S": S, "y": y, "A": A})
+
+
+def _parity_identity_one_active(c: dict) -> Sides:
+    """At most one ReLU of the identity is active, over the printed or the corrected shift set (the file names which;
+    it must be one of the two for this m and |S|)."""
+    S, y = _parity_instance(c, "lhs")
+    A = _parameter(c, "lhs", "A")
+    if A not in (_even_shifts(len(y)), _corrected_shifts(len(y), len(S))):
+        raise Refused("parameter A is neither the printed nor the corrected shift set for this m and |S|")
+    count = sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)
+    return Sides(float(count), 1.0, {"S": S, "y": y, "A": A})
+
+
+def _parity_lift_corrected(c: dict) -> Sides:
+    """1/2 - (sum_{i in S} y_i - a)^2 = <w, x(y)> - b with w[i,j] = -1 for i != j in S, w[i,i] = 2a for i in S, 0
+    elsewhere, b = |S| + a^2 - 1/2 (expanding the square with y_i^2 = 1)."""
+    S, y = _parity_instance(c, "lhs")
+    m = len(y)
+    a = _integer(_parameter(c, "lhs", "a"), "a", -m, m)
+    w = np.zeros((m, m))
+    for i in S:
+        for j in S:
+            w[i, j] = 2.0 * a if i == j else -1.0
+    b = len(S) + a * a - 0.5
+    lhs = 0.5 - (sum(y[i] for i in S) - a) ** 2
+    return Sides(float(lhs), float(w.ravel() @ _lift(y) - b),
+                 {"S": S, "y": y, "a": a, "m": m, "w": w.ravel().tolist(), "b": b})
+
+
+def _appendix_a_network(network: dict) -> tuple[int, int, float, np.ndarray]:
+    """``b, q, Gamma = sqrt(q)`` and the rows ``w_alpha`` of Appendix A's F with Gamma = sqrt(q): neuron alpha (bit i
+    of its index is coordinate i of alpha, 1 -> -1) has weights ``(Gamma alpha, w_alpha)`` and bias ``Gamma b``
+    (``sigma(<w_alpha, y> + Gamma(<x, alpha> - b))``); refused when the network is not of that form."""
+    u, W, bias = _network(network)
+    b = u.size.bit_length() - 1
+    q = W.shape[1] - b
+    if u.size != 1 << b or q < 1:
+        raise Refused("the network is not Appendix A's F: 2^b neurons on b + q coordinates")
+    gamma = math.sqrt(q)
+    alphas = 1.0 - 2.0 * ((np.arange(u.size)[:, None] >> np.arange(b)[None, :]) & 1)
+    if not (np.allclose(W[:, :b], gamma * alphas, rtol=0, atol=1e-9) and np.allclose(bias, gamma * b, rtol=0,
+                                                                                      atol=1e-9)):
+        raise Refused("the network is not Appendix A's F with Gamma = sqrt(q) (x-weights Gamma alpha, bias Gamma b)")
+    return b, q, gamma, W[:, b:]
+
+
+def _appendix_a_sparsity_l2(c: dict) -> Sides:
+    """With Gamma = sqrt(q) and ||w_alpha||_2 <= 1 (checked on the network), F is 1-sparse on all inputs."""
+    lhs = _spec(c, "lhs", "active_count")
+    _, _, _, rows = _appendix_a_network(lhs["network"])
+    if np.linalg.norm(rows, axis=1).max() > 1 + MEMBERSHIP_TOL:
+        raise Refused("the instance breaks the hypothesis ||w_alpha||_2 <= 1")
+    return Sides(evaluate_quantity(lhs), 1.0, {})
+
+
+def _appendix_a_sparsity_l1(c: dict) -> Sides:
+    """With Gamma = sqrt(q) and ||w_alpha||_1 <= 2 Gamma (checked on the network), F is 1-sparse on all inputs."""
+    lhs = _spec(c, "lhs", "active_count")
+    _, _, gamma, rows = _appendix_a_network(lhs["network"])
+    if np.abs(rows).sum(axis=1).max() > 2 * gamma * (1 + MEMBERSHIP_TOL):
+        raise Refused("the instance breaks the hypothesis ||w_alpha||_1 <= 2 Gamma")
+    return Sides(evaluate_quantity(lhs), 1.0, {})
+
+
+def _lwr_identity_corrected(c: dict) -> Sides:
+    """With the square inside the ReLU: lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a)^2) ("==") with at
+    most one ReLU active ("<=": #{a : 1/2 - (t - a)^2 > 0} <= 1), lambda(t) = (t mod q) mod p."""
+    q = _integer(_parameter(c, "lhs", "q"), "q", 2, 2**10)
+    m = _integer(_parameter(c, "lhs", "m"), "m", 1, 2**10)
+    t = _integer(_parameter(c, "lhs", "t"), "t", 0, q * q * m)
+    if q * q * m > MAX_SECTION4_TERMS:
+        raise Refused(f"refused: q^2 m = {q * q * m} terms exceed the verifier's limit {MAX_SECTION4_TERMS}")
+    if c["relation"] == "<=":
+        return Sides(float(sum(1 for a in range(q * q * m) if 0.5 - (t - a) ** 2 > 0)), 1.0, {"q": q, "m": m, "t": t})
+    p = _integer(_parameter(c, "lhs", "p"), "p", 2, q)
+    total = sum(2 * ((a % q) % p) * max(0.5 - (t - a) ** 2, 0.0) for a in range(q * q * m))
+    return Sides(float(total), float((t % q) % p), {"q": q, "m": m, "p": p, "t": t})
+
+
+def _lwr_affine_encoding(c: dict) -> Sides:
+    """<w, y> = c + <v, z(y)> with z(y) the +-1 bits of y (bit l of y_i at coordinate i L + l, bit beta -> 1 - 2 beta,
+    L bits per coordinate), v_il = -w_i 2^(l-1), c = sum_i w_i (2^L - 1)/2 (y_i = sum_l 2^l (1 - z_il)/2)."""
+    w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
+    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
+            and all(isinstance(v, int) and v >= 0 for v in w + y)):
+        raise Refused("parameters w and y must be vectors of the same length m of non-negative integers")
+    m = len(w)
+    length = _integer(_parameter(c, "lhs", "len_z"), "len_z", m, 64 * m)
+    if length % m:
+        raise Refused(f"len_z = {length} is not m L for m = {m}")
+    L = length // m
+    if max(y) >= 2**L:
+        raise Refused(f"y has an entry beyond L = {L} bits")
+    z = [1 - 2 * ((yi >> l) & 1) for yi in y for l in range(L)]
+    v = [-wi * 2.0 ** (l - 1) for wi in w for l in range(L)]
+    offset = sum(w) * ((1 << L) - 1) / 2.0
+    lhs = offset + sum(vi * zi for vi, zi in zip(v, z))
+    return Sides(float(lhs), float(sum(a * b for a, b in zip(w, y))),
+                 {"c": offset, "v": v, "z": z, "len_z": length, "w": w, "y": y, "m": m})
+
+
+def _corrected_parity_network(m: int, S: list[int]) -> dict:
+    """Section 4's corrected network for the parity on S: 2 relu(<w_{S,a}, x> - b_{S,a}) over a = |S| (mod 4) in
+    [-m, m], weights restricted to S (:func:`_parity_lift_corrected`), b_{S,a} = |S| + a^2 - 1/2."""
+    rows, biases = [], []
+    for a in _corrected_shifts(m, len(S)):
+        w = np.zeros((m, m))
+        for i in S:
+            for j in S:
+                w[i, j] = 2.0 * a if i == j else -1.0
+        rows.append(w.ravel().tolist())
+        biases.append(len(S) + a * a - 0.5)
+    return {"u": [2.0] * len(rows), "W": rows, "b": biases}
+
+
+def _parity_sparsity_corrected(c: dict) -> Sides:
+    """The corrected network is in H_{m^2, 2m, 1} on the support: at most one active neuron at every x(y)
+    ("active_count" side), and at most 2m neurons (the side lists the network's biases, which must be the corrected
+    network's for some |S|)."""
+    lhs = c["lhs"]
+    if isinstance(lhs, dict) and lhs.get("quantity") == "active_count":
+        x = np.asarray(lhs["x"], dtype=float)
+        m = math.isqrt(x.size)
+        y = [int(v) for v in x.reshape(m, m).diagonal()] if m * m == x.size else []
+        if not y or not np.array_equal(x, _lift(_signs(y, "y"))):
+            raise Refused("lhs's point is not x(y) for any y in {-1,1}^m")
+        if m > 12 or not any(_same_network(lhs["network"], _corrected_parity_network(m, list(S)))
+                             for size in range(1, m + 1) for S in itertools.combinations(range(m), size)):
+            raise Refused("lhs's network is not Section 4's corrected network for this m and any S")
+        return Sides(evaluate_quantity(lhs), 1.0, {})
+    b = _parameter(c, "lhs", "b")
+    m = _integer(_parameter(c, "rhs", "m"), "m", 1, 2**10)
+    if not isinstance(b, list) or not any(np.allclose(b, [size + a * a - 0.5 for a in _corrected_shifts(m, size)])
+                                          for size in range(1, m + 1) if len(b) == len(_corrected_shifts(m, size))):
+        raise Refused("parameter b is not the biases of Section 4's corrected network for this m and any |S|")
+    return Sides(float(len(b)), 2.0 * m, {"b": b, "m": m})
+
+
 #: check id -> the statement it refutes. A certificate of any other check is not confirmed.
 STATEMENTS: dict[str, Statement] = {
     "appendixA/sparse-sqrt-q-printed": Statement(
@@ -948,7 +1463,10 @@ STATEMENTS: dict[str, Statement] = {
         _claim21_tail),
     "appendixA/sparse-sqrt-q-corrected": Statement(
         "appendixA-sqrt-q", "<=", "with Gamma = sqrt(q) and ||w_alpha||_2 <= 1, F is 1-sparse on all inputs",
-        _appendix_a_sparsity),
+        _appendix_a_sparsity_l2),
+    "appendixA/sparse-sqrt-q-l1": Statement(
+        "appendixA-sqrt-q", "<=", "with Gamma = sqrt(q) and ||w_alpha||_1 <= 2 Gamma, F is 1-sparse on all inputs",
+        _appendix_a_sparsity_l1),
     "appendixA/computes": Statement(
         "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A)", _appendix_a_computes),
     "lemma10/claim21-tail": Statement(
@@ -1006,7 +1524,7 @@ STATEMENTS: dict[str, Statement] = {
         "section4-parity-chi", "==", "chi_S(y) = 1 iff sum_{i in S} y_i is even is the parity on S (Section 4)",
         _parity_chi),
     "section4_parity/identity-printed": Statement(
-        "section4-parity-identity", "==",
+        "section4-parity-network", "==",
         "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) is the parity on S (Section 4)", _parity_identity),
     "section4_parity/lift-printed": Statement(
         "section4-parity-lift", "==", "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a} (Section 4)",
@@ -1032,6 +1550,108 @@ STATEMENTS: dict[str, Statement] = {
     "theorem8/rho-choice": Statement(
         "theorem8-proof-rho", "<=", "the proof's 1 - rho makes Lemma 10's bound <= eps/3 (proof of Theorem 8)",
         _theorem8_rho),
+    "theorem19/eq12-printed": Statement(
+        "eq12", "<=", "E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i> <= (1/m) max_h sum_j |u_j| ||w_j|| "
+        "E_zeta ||sum_{i in I_j} zeta_i x_i|| ((12) as printed)", _theorem19_eq12),
+    "theorem19/eq7-printed": Statement(
+        "eq7", "==", "activations 1-sparse => sum_j |I_j| = m, I_j = {i : <w_j, x_i> - b_j >= 0} (eq. (7) as printed)",
+        _theorem19_cells),
+    "theorem19/km-printed": Statement(
+        "theorem19-k-sparse-cells", "<=", "activations k-sparse => sum_j |I_j| <= k m, I_j = {i : <w_j, x_i> - b_j >= 0} "
+        "(as printed)", _theorem19_cells),
+    "theorem19/combine-printed": Statement(
+        "theorem19-proof-combine", "<=", "(8) + (14) <= (1): 4B sqrt(snc log(mB))/sqrt(m) + 4WR sqrt(ns log(mR))/sqrt(m) "
+        "<= (WR+B) sqrt(sn log(m(R+B)))/sqrt(m), Hoeffding's c >= 2 (last line of Theorem 19's proof)",
+        _theorem19_combine),
+    "scaling/covariance": Statement(
+        "scaling-covariance", "<=", "every printed bound transforms like the quantity it bounds; Theorem 17's "
+        "C m(eps, delta) samples suffice for h = lam relu(x) at every output scale lam", _theorem17_scale),
+    "scaling/lemma18-printed": Statement(
+        "lemma18", ">=", "c (C_H E_S R_H(S) + sqrt(log(1/delta)/m)) <= eps => m samples suffice (Lemma 18): below the "
+        "samples needed to tell h from -h the condition exceeds eps", _lemma18),
+    "scaling/theorem5-rate": Statement(
+        "theorem5-via-theorem17", "<=", "on {1,-1}^n (R = sqrt(n)) Theorem 17's m(eps, delta) is "
+        "O~(ksn/eps^2) = C ksn log^2(ksn/(eps delta))/eps^2 (Theorem 5)", _theorem5_rate),
+    "lemma9/proof-V-printed": Statement(
+        "lemma9-proof-V", "<=", "n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log ns) + kB)^2 + (ns)^-4 "
+        "(kW sqrt(n) + kB)^2] <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (proof of Lemma 9, (V))",
+        _lemma9_proof_v),
+    "theorem8/tail-step": Statement(
+        "theorem8-proof-tail", "<=", "1 <= d(1-rho) <= 3(1-rho^d) at the proof's d and rho (so eps/(3(1-rho^d)) <= "
+        "eps/(d(1-rho)) <= eps; proof of Theorem 8)", _theorem8_tail_step, links=(">=",)),
+    "theorem8/lemma7-projection-printed": Statement(
+        "lemma7-proof-projection", "<=", "sum_{|T|>d} hhat(T)^2 <= eps => ||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2 "
+        "(after Lemma 7)", _lemma7_projection),
+    "theorem8/degree-degenerate": Statement(
+        "theorem8-proof-tail", "<=", "the tail of h above the proof's d = Theta((k^8 W^4 log^4(ns) + k^6 B^4 log s)/"
+        "eps^2) is <= eps (proof of Theorem 8)", _theorem8_degree_tail),
+    "lemma10/bound-degenerate": Statement(
+        "lemma10", "<=", "NS_rho(h) <= C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) (Lemma 10)",
+        _lemma10_bound),
+    "section4_lwr/conj16-linear-attack": Statement(
+        "conj16", "<=", "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3 (Conjecture 16); "
+        "Gaussian elimination over Z_p", _conj16("gf_p_solve")),
+    "section4_lwr/conj16-kernel-attack": Statement(
+        "conj16", "<=", "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3 (Conjecture 16); "
+        "the label-0 kernel attack on the rounding map", _conj16("lwr_label0_kernel")),
+    "section4_lwr/def15-rounding": Statement(
+        "def15", "==", "Definition 15's f_w(y) = (<w, y> mod q) mod p is the learning-with-rounding map "
+        "round((p/q)(<w, y> mod q)) mod p it cites", _def15_rounding),
+    "appendixA/computes-printed": Statement(
+        "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A, w_alpha as printed)", _appendix_a_computes),
+    "lemma9/tighter-4k2W2": Statement(
+        "lemma9", "<=", "AS(h) <= 4 k^2 W^2 (ours; k = max(1, most active neurons), W of Definition 2)", _lemma9_tighter),
+    "lemma9/term-U-corrected": Statement(
+        "lemma9-proof-U", "<=", "(U) <= E_x ||w^{R_x}||^2 <= k^2 W^2 (the corrected steps of (U))",
+        _lemma9_term_u_corrected),
+    "lemma9/transition-union-corrected": Statement(
+        "lemma9-proof-union", "<=", "Pr_{x,i}[R_x != R_{x xor i}] <= (4/n) sum_j AS(g_j) (the union bound, corrected)",
+        _lemma9_union_corrected),
+    "lemma9/transition-corrected": Statement(
+        "lemma9-proof-transition", "<=", "sum_j p_j sqrt(log(1/p_j)) <= Phi(s, k) under sum_j p_j <= k (concavity)",
+        _lemma9_concavity),
+    "lemma6/identity-corrected": Statement(
+        "lemma6-proof-identity", "==", "AS(g) = -(1/2) E_x[g(x) sum_i x_i] for g = 1{<w, x> <= b}, w >= 0 (corrected)",
+        _lemma6_corrected),
+    "lemma10/eq17-corrected": Statement(
+        "eq17", "<=", "NS_rho(h) <= NS_{1-2/r}(h) and r (1 - rho) >= 1, r = floor(2/(1-rho)), rho in [0, 1) "
+        "(corrected (17))", _eq17_corrected, links=(">=",)),
+    "theorem19/scale-corrected": Statement(
+        "theorem19", "<=", "R_H(S) <= (WR+B) sqrt(s n max(1, log(m(R+B))))/sqrt(m), R = max ||x_i|| (eq. (1) with the "
+        "log floored at 1)", _theorem19_eq1_corrected),
+    "section4_parity/chi-corrected": Statement(
+        "section4-parity-chi", "==", "chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4) is the parity on S (corrected)",
+        _parity_chi_corrected),
+    "section4_parity/identity-vs-printed-chi": Statement(
+        "section4-parity-identity", "==", "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) = the printed "
+        "chi_S(y) (1 iff sum_S y_i even)", _parity_identity_vs_chi),
+    "section4_parity/identity-corrected": Statement(
+        "section4-parity-identity", "==", "sum_{a in [-m, m], a = |S| mod 4} 2 sigma(1/2 - (sum_S y_i - a)^2) is the "
+        "parity on S (corrected)", _parity_identity_corrected),
+    "section4_parity/identity-one-active": Statement(
+        "section4-parity-identity", "<=", "for any y in {1,-1}^m at most one ReLU of the identity is active",
+        _parity_identity_one_active),
+    "section4_parity/lift-corrected": Statement(
+        "section4-parity-lift", "==", "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}, weights restricted to "
+        "S (corrected)", _parity_lift_corrected),
+    "section4_lwr/identity-corrected": Statement(
+        "section4-lwr-identity", "==", "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a)^2), one ReLU active "
+        "(corrected)", _lwr_identity_corrected, links=("<=",)),
+    "section4_lwr/affine-encoding": Statement(
+        "section4-lwr-encoding", "==", "<w, y> = c(w) + <v(w), z(y)> (offset absorbed into the shifts; corrected)",
+        _lwr_affine_encoding),
+    "section4_parity/sparsity-corrected": Statement(
+        "section4-parity-network", "<=", "the corrected network has at most one active neuron on every x(y) and at "
+        "most 2m neurons (Section 4, corrected)", _parity_sparsity_corrected),
+    "theorem8/tail-step-corrected": Statement(
+        "theorem8-proof-tail", ">=", "1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)), rho in [0, 1)",
+        _tail_step_corrected),
+    "theorem8/rho-choice-corrected": Statement(
+        "theorem8-proof-rho", "<=", "Lemma 10's bound (C = 1) at the corrected 1 - rho* is <= eps/3",
+        _rho_choice_corrected),
+    "theorem8/C_H": Statement(
+        "theorem8-proof-CH", "<=", "sup_x |h(x)| <= C_H = k (W sqrt(n) + B) on H_{n,s,k}^{W,B} (proof of Theorem 8)",
+        _theorem8_ch),
 }
 
 
@@ -1091,7 +1711,8 @@ def verify_certificate(document: dict) -> Verification:
             raise Refused(f"check {check_id!r} refutes no statement the verifier knows (sparseact.verify.STATEMENTS)")
         if statement_id != statement.statement_id:
             raise Refused(f"check {check_id} refutes statement {statement.statement_id}, not {statement_id}")
-        if certificate["relation"] != statement.relation:
+        relation = certificate["relation"]
+        if relation not in (statement.relation, *statement.links):
             raise Refused(f"{statement.statement_id} asserts lhs {statement.relation} rhs, the file says "
                           f"{certificate['relation']!r}")
         sides = statement.sides(certificate)
@@ -1111,8 +1732,8 @@ def verify_certificate(document: dict) -> Verification:
         elif not _same(recorded, value):
             shown = f"{recorded:.12g}" if isinstance(recorded, int | float) else repr(recorded)
             problems.append(f"{side} recomputes to {value:.12g}, recorded {shown}")
-    if not problems and not violated(statement.relation, lhs, rhs):
-        problems.append(f"{lhs:.12g} {statement.relation} {rhs:.12g} holds")
+    if not problems and not violated(relation, lhs, rhs):
+        problems.append(f"{lhs:.12g} {relation} {rhs:.12g} holds")
     refutes = f"{statement.statement_id} ({statement.text})"
     if problems:
         return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {'; '.join(problems)}")

@@ -22,9 +22,11 @@ rule claim_page:
     conda:
         ENV
     params:
-        results_dir=RESULTS,
+        # the directory of the result tables (the results directory)
+        results_dir=lambda wildcards, input: os.path.dirname(input.tables[0]),
     shell:
-        "python -m sparseact.cli claim-page {input.notebook} --claim {wildcards.claim} --results-dir results "
+        "python -m sparseact.cli claim-page {input.notebook} --claim {wildcards.claim} "
+        "--results-dir {params.results_dir} "
         "--out {output} > {log} 2>&1"
 
 
@@ -64,7 +66,8 @@ rule report:
     conda:
         ENV
     params:
-        results_dir=RESULTS,
+        # the directory of the result tables (the results directory)
+        results_dir=lambda wildcards, input: os.path.dirname(input.tables[0]),
     shell:
         "(python -m sparseact.cli report --results-dir {params.results_dir} --results {input.results} "
         "--benchmarks {input.benchmarks} --index {output.index} --timings {output.timings} "

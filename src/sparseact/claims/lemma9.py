@@ -772,6 +772,7 @@ def _new_records(every, grid, common):
     step, last step of (V))."""
     import numpy as np
 
+    from sparseact import bounds
     from sparseact import certificates as cert
     from sparseact.ledger import ATOL, RTOL, ClaimRecord, Verdict, verdict_at_most
 
@@ -811,9 +812,7 @@ def _new_records(every, grid, common):
                    "+ 1/(n*s)**4*(k*W*sqrt(n) + k*B)**2)")
     last_expr = "C*(k**4*W**2*sqrt(n)*log(n*s) + k**3*B**2*sqrt(log(s)))"
     env = dict(n=n, s=s, k=k, W=W, B=B, c=c)
-    middle = n * ((k * math.sqrt(math.log(s / k)) / math.sqrt(n) - 1 / (n * s) ** 4)
-                  * (c * k**1.5 * W * math.sqrt(math.log(n * s)) + k * B) ** 2
-                  + 1 / (n * s) ** 4 * (k * W * math.sqrt(n) + k * B) ** 2)
+    middle = bounds.lemma9_proof_V_middle(n, s, k, W, B, c)
     last = C * (k**4 * W**2 * math.sqrt(n) * math.log(n * s) + k**3 * B**2 * math.sqrt(math.log(s)))
     certificate = cert.certificate_if_violated(
         "<=", cert.formula(middle_expr, **env), cert.formula(last_expr, C=C, **env), middle, last,

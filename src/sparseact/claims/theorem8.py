@@ -832,7 +832,8 @@ def _corrected_rho_failure(row):
                          f"is {value:.4g} x eps/3 (> 1)")
 
 
-def _tail_failure(row, relation: str, lhs_expr: str, rhs_expr: str, lhs_label: str, rhs_label: str, sides):
+def _tail_failure(row, relation: str, lhs_expr: str, rhs_expr: str, lhs_label: str, rhs_label: str, sides,
+                  instance: dict | None = None):
     """Certificate and counterexample: ``lhs REL rhs`` fails for the tail row ``row`` (``omr = 1 - rho`` and ``d``).
 
     Both sides are formulas in ``omr`` and ``d`` (``rho^d = (1 - omr)**d``); ``sides(omr, d)`` computes
@@ -851,6 +852,9 @@ def _tail_failure(row, relation: str, lhs_expr: str, rhs_expr: str, lhs_label: s
         The two sides in the paper's notation.
     sides : callable
         ``sides(omr, d) -> (lhs, rhs)``, the two formulas in Python.
+    instance : dict, optional
+        The parameters from which ``omr`` and ``d`` come (the proof's own d and rho: ``eps, n, s, k, W, B, c``),
+        recorded as variables of the left side so that the verifier recomputes ``omr`` and ``d`` from them.
 
     Returns
     -------
@@ -862,14 +866,15 @@ def _tail_failure(row, relation: str, lhs_expr: str, rhs_expr: str, lhs_label: s
     omr, d = float(row["one_minus_rho"]), int(row["d"])
     lhs, rhs = (float(v) for v in sides(omr, d))
     certificate = cert.certificate_if_violated(
-        relation, cert.formula(lhs_expr, omr=omr, d=d), cert.formula(rhs_expr, omr=omr, d=d), lhs, rhs,
+        relation, cert.formula(lhs_expr, omr=omr, d=d, **(instance or {})), cert.formula(rhs_expr, omr=omr, d=d),
+        lhs, rhs,
         lhs_label, rhs_label, f"1 - rho = {omr:.17g}, d = {d} (the check's d = ceil(1/(1-rho)); row: {row['source']})")
     if certificate is None:
         return None
     return certificate, f"1 - rho = {omr:.6g}, d = {d}: {lhs_label} = {lhs:.6g}, {rhs_label} = {rhs:.6g}"
 
 
-def _tail_records(tail, own):
+def _tail_records(tail, own, n: int | None = None, s: int | None = None):
     import numpy as np
 
     from sparseact import certificates as cert
@@ -889,10 +894,13 @@ def _tail_records(tail, own):
         # the most moderate violated instance: the largest 1 - rho (largest eps) among the violations
         bad = own[violation > 0]
         row = bad.loc[bad["one_minus_rho"].idxmax()] if len(bad) else own.loc[violation.idxmax()]
+        # the proof's own d and rho come from these (Theta constant 1, c = 1, W = 1)
+        instance = (dict(eps=float(row["eps"]), n=n, s=s, k=int(row["k"]), W=1.0, B=float(row["B"]), c=1.0)
+                    if n is not None and s is not None and {"eps", "k", "B"} <= set(row.index) else None)
         if row["d_one_minus_rho"] - row["three_one_minus_rho_d"] >= 1.0 - row["d_one_minus_rho"]:
             return _tail_failure(row, "<=", "d*omr", "3*(1 - (1 - omr)**d)", "d(1-rho)", "3(1-rho^d)",
-                                 lambda omr, d: (d * omr, 3 * (1 - (1 - omr) ** d)))
-        return _tail_failure(row, ">=", "d*omr", "1", "d(1-rho)", "1", lambda omr, d: (d * omr, 1.0))
+                                 lambda omr, d: (d * omr, 3 * (1 - (1 - omr) ** d)), instance)
+        return _tail_failure(row, ">=", "d*omr", "1", "d(1-rho)", "1", lambda omr, d: (d * omr, 1.0), instance)
 
     verdict = (verdict_all([verdict_at_most(upper, 0.0), verdict_at_most(lower, 0.0)]) if len(own)
                else Verdict.INCONCLUSIVE)
@@ -939,7 +947,8 @@ def assemble(block: dict, tables: dict):
     records = learning + [_lemma7_record(curves), _ch_record(targets, tables)]
     records += _rho_records(block, tables["theorem8-rho-choice"], tables["theorem8-rho-first-fail"],
                             tables["theorem8-rho-corrected-wide"])
-    records += _tail_records(tables["theorem8-tail-step"], tables["theorem8-tail-printed"])
+    records += _tail_records(tables["theorem8-tail-step"], tables["theorem8-tail-printed"], int(block["n"]),
+                             int(block["s"]))
     records += _sharp_records(block, tables, needs)
     records += _two_point_records()
     return CheckReport(_with_ranges(records, block, tables),
