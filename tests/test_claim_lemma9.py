@@ -368,3 +368,18 @@ def test_tightness_row_is_exact(report):
     assert list(report.tables["tightness"].columns) == [
         "bound", "paper_ref", "printed", "proved", "family", "family_value", "printed_over_proved",
         "proved_over_family", "exponents_printed", "exponents_proved", "exponents_measured", "gap", "method"]
+
+
+def test_tail_hence_w0_certificate_confirmed(tmp_path):
+    """The printed non-strict 'hence' line of Lemma 9's tail step fails at W = 0; the verifier confirms it
+    (deterministic: no seed enters)."""
+    import json
+
+    from sparseact import verify
+    from sparseact.claims import lemma9 as l9
+    from sparseact.ledger import Verdict, write_certificates
+
+    record = l9._tail_hence_w0_record()
+    assert record.verdict is Verdict.FAIL and record.finding == "proof-slip"
+    (path,) = write_certificates([record], tmp_path)
+    assert verify.verify_certificate(json.loads(open(path).read())).confirmed

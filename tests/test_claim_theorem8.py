@@ -279,3 +279,53 @@ def test_verdicts_do_not_depend_on_the_base_seed(tmp_path, monkeypatch, base_see
     for check_id in ("theorem8/tail-vs-as", "theorem8/remark11-active", "theorem8/lemma7-rate",
                      "theorem8/lemma7-projection", "theorem8/C_H", "theorem8/prescription"):
         assert found[check_id].verdict.value == "PASS", (base_seed, found[check_id])
+
+
+def test_two_point_certificates_confirmed(tmp_path):
+    """Lemma 7 with C_H = sup h and the proof's last line fail; the verifier confirms both certificates."""
+    import json
+
+    from sparseact import verify
+    from sparseact.claims import theorem8 as t8
+    from sparseact.ledger import Verdict, write_certificates
+
+    records = {r.check_id: r for r in t8._two_point_records()}
+    assert records["theorem8/lemma7-CH-sign"].verdict is Verdict.FAIL
+    assert records["theorem8/lemma7-CH-sign"].finding == "typo"
+    assert records["theorem8/final-line-scale"].verdict is Verdict.FAIL
+    assert records["theorem8/final-line-scale"].finding == "statement-error"
+    assert records["theorem8/final-line-scale-corrected"].verdict is Verdict.PASS
+    paths = write_certificates([records["theorem8/lemma7-CH-sign"], records["theorem8/final-line-scale"]], tmp_path)
+    assert len(paths) == 2
+    for path in paths:
+        assert verify.verify_certificate(json.loads(open(path).read())).confirmed, path
+
+
+def test_final_line_scale_invariance():
+    """Along (W, B, eps) -> (lam, lam, 0.1 lam^2) the printed d and the corrected count are invariant; the printed
+    last-line count shrinks like lam^-2 (deterministic: no seed enters)."""
+    import math
+
+    from sparseact.claims import theorem8 as t8
+
+    rows = t8.final_line_rows()
+    assert all(math.isclose(r["d"], rows[0]["d"], rel_tol=1e-12) for r in rows)
+    assert all(math.isclose(r["corrected"], rows[0]["corrected"], rel_tol=1e-9) for r in rows)
+    for a, b in zip(rows, rows[1:]):
+        assert math.isclose(a["printed"] / b["printed"], (b["lam"] / a["lam"]) ** 2, rel_tol=1e-9)
+
+
+def test_clamped_rho_in_unit_interval_and_sharp_bound_on_whole_grid():
+    """The clamped 1 - rho lies in (0, 1] everywhere (the printed one can be <= 0 or > 2) and the lemma10-sharp bound
+    at it is <= eps/3 on the whole wide grid, knsW^2 < eps included (deterministic: no seed enters)."""
+    import numpy as np
+
+    from sparseact.claims import theorem8 as t8
+
+    ells = np.linspace(0.0, 700.0, 1401)
+    lomr = t8.clamped_log_one_minus_rho(ells, 2, 2, 1, 0.1, 0.0, c=t8.C_RHO_SHARP)
+    assert np.all(np.isfinite(lomr)) and np.all(lomr <= 0.0)
+    printed = t8.printed_log_one_minus_rho(ells, 2, 2, 1, 0.1, 0.0, c=t8.C_RHO_SHARP)
+    assert not np.all(np.isfinite(printed))  # the printed 1 - rho is <= 0 for some eps on this grid
+    rows = t8._sharp_proof_rows(ells)["theorem8-rho-sharp"]
+    assert len(rows) and float(rows["ratio"].max()) <= 1.0

@@ -226,6 +226,25 @@ def claim21_tail_bound(ns_rho, rho, d):
     return _full(2.0 * ns_rho / (1.0 - rho**d), ns_rho, rho, d)
 
 
+def two_point_sample_lower_bound(separation, eps, delta):
+    r"""Samples any ``(eps, delta)``-PAC learner needs when two targets of the class are far apart (exact).
+
+    Printed: nowhere in the paper; the standard two-point argument (zero samples), used to
+    certify that Lemma 7 (with ``C_H = sup h``) and the last line of Theorem 8's proof fail.
+
+    A learner that sees no sample outputs the same (random) ``f`` for both targets ``h_1``,
+    ``h_2``; the two squared losses ``(1/2) E (f - h_i)^2`` sum to at least
+    ``separation = (1/4) E (h_1 - h_2)^2``. If ``separation > 2 eps``, one of them exceeds
+    ``eps`` with probability ``>= 1/2``, so for ``delta < 1/2`` at least one sample is needed.
+
+    Returns ``1`` if ``separation > 2 eps`` and ``delta < 1/2``, else ``0``.
+    """
+    separation = _nonneg(separation, "separation")
+    eps = _eps(eps)
+    delta = _delta(delta)
+    return _full(np.where((separation > 2 * eps) & (delta < 0.5), 1.0, 0.0), separation, eps, delta)
+
+
 def lemma7_sample_complexity(n, d, C, eps, delta):
     r"""Lemma 7: sample/time complexity of the low-degree algorithm.
 

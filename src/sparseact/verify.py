@@ -915,6 +915,62 @@ def _theorem8_rho(c: dict) -> Sides:
     return Sides(ratio, 1.0, variables)
 
 
+def _lemma7_sup_sign(c: dict) -> Sides:
+    """n = 1, H = {h_+, h_-}, h_{+-}(x) = -(M/2)(1 +- x_1): C_H = sup h (as printed) is 0 and the tail above d = 1 is 0,
+    so Lemma 7's count C n^d C_H^2 log(1/delta)/eps is 0; a learner with no sample outputs the same f for both, their
+    losses (1/2)E(f - h)^2 sum to >= (1/4)E(h_+ - h_-)^2, so accuracy K eps with delta < 1/2 needs a sample."""
+    M = _number(_parameter(c, "lhs", "M"), "M", 1e-300, 1e300)
+    K = _number(_parameter(c, "lhs", "K"), "K", 1.0, 1e300)
+    eps = _number(_parameter(c, "lhs", "eps"), "eps", 1e-300)
+    delta = _number(_parameter(c, "lhs", "delta"), "delta", 1e-300, 1.0)
+    C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
+    d = _integer(_parameter(c, "rhs", "d"), "d", 1, 1)
+    X = cube(1)
+    plus, minus = -(M / 2) * (1 + X[:, 0]), -(M / 2) * (1 - X[:, 0])
+    if any(float(np.sum(walsh_coefficients(t)[np.asarray([bin(j).count("1") > d for j in range(2)])] ** 2)) > 0
+           for t in (plus, minus)):
+        raise Refused("the two functions must have Fourier tail 0 above d")
+    C_H = float(max(plus.max(), minus.max()))
+    separation = float(np.mean((plus - minus) ** 2)) / 4
+    lhs = 1.0 if separation > 2 * K * eps and delta < 0.5 else 0.0
+    rhs = C * float(bounds.lemma7_sample_complexity(1, d, C_H, eps, delta))
+    return Sides(lhs, rhs, {"M": M, "K": K, "eps": eps, "delta": delta, "C": C, "n": 1, "d": d, "C_H": C_H})
+
+
+def _theorem8_final_line(c: dict) -> Sides:
+    """h = lam relu(<0, x> + 1) = lam and -lam on n = 2 (s = k = 1, W = B = lam: |u| ||w|| = 0, |u||b| = lam); no
+    sample tells them apart and their losses sum to >= lam^2 > 2 eps; the printed count C n^d log(1/delta)/eps with
+    d = c (k^8 W^4 log^4(ns) + k^6 B^4 log s)/eps^2."""
+    lam = _number(_parameter(c, "lhs", "lam"), "lam", 1e-300, 1e300)
+    eps = _number(_parameter(c, "lhs", "eps"), "eps", 1e-300)
+    delta = _number(_parameter(c, "lhs", "delta"), "delta", 1e-300, 1.0)
+    C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
+    n = _integer(_parameter(c, "rhs", "n"), "n", 2, 2)
+    X = cube(n)
+    plus, minus = lam * np.maximum(X @ np.zeros(n) + 1.0, 0.0), -lam * np.maximum(X @ np.zeros(n) + 1.0, 0.0)
+    separation = float(np.mean((plus - minus) ** 2)) / 4
+    lhs = 1.0 if separation > 2 * eps and delta < 0.5 else 0.0
+    small_c = _number(_parameter(c, "rhs", "c"), "c", 1e-300, 1e300)
+    d = small_c * float(bounds.theorem8_degree(eps, n, 1, 1, lam, lam))
+    rhs = C * float(bounds.lemma7_sample_complexity(n, d, 1.0, eps, delta))
+    return Sides(lhs, rhs, {"lam": lam, "eps": eps, "delta": delta, "C": C, "n": n, "d": d, "c": small_c})
+
+
+def _lemma9_tail_hence(c: dict) -> Sides:
+    """h = relu(<0, x> + B) on the cube of dimension n (s = k = 1, W = 0, bias B): the printed non-strict event
+    |l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB, against 1/(ns)^4."""
+    n = _integer(_parameter(c, "lhs", "n"), "n", 2, MAX_ENUMERATION_DIM)
+    B = _number(_parameter(c, "lhs", "B"), "B", 1e-300, 1e300)
+    small_c = _number(_parameter(c, "lhs", "c"), "c", 0.0, 1e300)
+    X = cube(n)
+    network = {"u": [1.0], "W": [[0.0] * n], "b": [-B]}
+    h = _evaluate({"network": network}, X)
+    k, s, W = 1, 1, 0.0
+    threshold = small_c * k**1.5 * W * math.sqrt(math.log(n * s)) + k * B
+    lhs = float(np.mean(np.abs(h) >= threshold))
+    return Sides(lhs, 1.0 / (n * s) ** 4, {"n": n, "B": B, "c": small_c, "W": W, "k": k, "s": s})
+
+
 # --- pins of the checks added with the redesign's second round -------------------------------------------------
 
 
@@ -1510,6 +1566,15 @@ STATEMENTS: dict[str, Statement] = {
         "conj20", "<=", "R_H(S) <= (WR+B) sqrt(sk)/sqrt(m), R = max ||x_i|| (Conjecture 20, eq. (16))", _conjecture20),
     "theorem19/eq15-scale": Statement(
         "eq15", "<=", "R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m), R = max ||x_i|| (eq. (15))", _theorem19_eq15),
+    "lemma9/proof-tail-hence-W0": Statement(
+        "lemma9-proof-tail", "<=", "Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB] <= 1/(ns)^4 (proof of Lemma 9)",
+        _lemma9_tail_hence),
+    "theorem8/lemma7-CH-sign": Statement(
+        "lemma7", "<=", "O(n^d C_H^2 log(1/delta)/eps) samples, C_H = sup_{h,x} h(x), suffice for (O(eps), delta)-PAC "
+        "learning a class with tail <= eps above d (Lemma 7)", _lemma7_sup_sign),
+    "theorem8/final-line-scale": Statement(
+        "theorem8-proof-final", "<=", "run time and sample complexity O(n^d log(1/delta)/eps), d = Theta((k^8 W^4 "
+        "log^4(ns) + k^6 B^4 log s)/eps^2) (proof of Theorem 8, last line)", _theorem8_final_line),
     "theorem8/rho-choice": Statement(
         "theorem8-proof-rho", "<=", "the proof's 1 - rho makes Lemma 10's bound <= eps/3 (proof of Theorem 8)",
         _theorem8_rho),

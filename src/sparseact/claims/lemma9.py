@@ -745,6 +745,7 @@ def assemble(block: dict, tables: dict):
     summary = {"lemma9-exponents": fit} if fit is not None else {"lemma9-exponents": pd.DataFrame(
         columns=["parameter", "exponent", "stderr", "ci_low", "ci_high", "n_points", "r_squared"])}
     summary["tightness"] = tightness_table(every, exponents)
+    records.append(_tail_hence_w0_record())
     return CheckReport(_with_ranges(records, every, grid, mc), summary)
 
 
@@ -763,7 +764,7 @@ def _with_ranges(records, every, grid, mc):
         "lemma9/proof-V-printed": describe_range([V_STEP_INSTANCE], ["n", "s", "k", "W", "B"],
                                                  "one formula instance; closed form for every constant"),
     }
-    return [replace(r, range=special.get(r.check_id, whole)) for r in records]
+    return [r if r.range else replace(r, range=special.get(r.check_id, whole)) for r in records]
 
 
 def _new_records(every, grid, common):
@@ -886,3 +887,53 @@ def _no_uncertified_fail(verdict):
     from sparseact.ledger import Verdict
 
     return Verdict.INCONCLUSIVE if verdict is Verdict.FAIL else verdict
+
+
+#: The proof's "hence" line at W = 0: h = relu(<0, x> + 1) = 1 = kB on n = 2, s = k = 1, B = 1.
+TAIL_W0_INSTANCE = dict(n=2, B=1.0, c=4.0)
+
+
+def tail_hence_w0_certificate():
+    """The certificate refuting the printed (non-strict) "hence" line of Lemma 9's tail step at ``W = 0``, or ``None``.
+
+    ``h(x) = relu(<0, x> + 1) = 1`` is in ``H_{2,1,1}^{0,1}``; ``Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB]
+    = Pr[1 >= 1] = 1 > 1/(ns)^4 = 1/16`` for every ``c``. With ``>`` the probability is 0.
+    """
+    import numpy as np
+
+    from sparseact import certificates as cert
+    from sparseact.networks import SparseReLUNetwork
+
+    c = TAIL_W0_INSTANCE
+    n, B = c["n"], c["B"]
+    net = SparseReLUNetwork([1.0], [[0.0] * n], [-B])
+    X = np.array([[1 - 2 * ((j >> i) & 1) for i in range(n)] for j in range(1 << n)], dtype=float)
+    h = np.asarray(net(X), dtype=float)
+    threshold = c["c"] * 0.0 + 1 * B  # c k^1.5 W sqrt(log(ns)) + kB, W = 0, k = 1
+    prob = float(np.mean(np.abs(h) >= threshold))
+    return cert.certificate_if_violated(
+        "<=", cert.formula("Pr_x[|relu(<0, x> + B)| >= c k**1.5 W sqrt(log(n s)) + k B]", n=n, B=B, c=c["c"], W=0.0,
+                           k=1, s=1),
+        cert.formula("1/(n*s)**4", n=n, s=1), prob, 1 / n**4,
+        "Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB]", "1/(ns)^4",
+        f"n = {n}, s = k = 1, W = 0, B = {B:g}: h = relu(<0, x> + {B:g}) = kB everywhere, so the printed non-strict "
+        f"event |l_{{R_x}}(x)| >= c k^1.5 W sqrt(log ns) + kB = kB has probability 1 > 1/(ns)^4 = 1/16 for every c; "
+        "with a strict > it has probability 0")
+
+
+def _tail_hence_w0_record():
+    from sparseact.ledger import ClaimRecord, Verdict
+
+    certificate = tail_hence_w0_certificate()
+    c = TAIL_W0_INSTANCE
+    return ClaimRecord(
+        claim_id="lemma9", check_id="lemma9/proof-tail-hence-W0", statement_id="lemma9-proof-tail",
+        paper_ref="Lemma 9 (proof, term (V), Hoeffding step)",
+        statement="Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB] <= 1/(ns)^4 (the printed 'hence', non-strict)",
+        check="exact probability over the cube for h = relu(<0, x> + B) (W = 0), every c", variant="as printed, W = 0",
+        method="exact", instances=1, worst_value=certificate["lhs_value"] if certificate else 0.0,
+        worst_value_label="probability", range=f"n = {c['n']}, s = k = 1, W = 0, B = {c['B']:g}, every c",
+        verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE, finding="proof-slip" if certificate else "",
+        certificate=certificate,
+        counterexample="h = 1 = kB, n = 2: Pr[|h| >= kB] = 1 > 1/16" if certificate else "")
+

@@ -236,6 +236,21 @@ def printed_log_one_minus_rho(ell, n, s, k, W, B, c=1.0):
     return np.log(c) - 2.0 * ell + np.log(np.minimum(first, second))
 
 
+def clamped_log_one_minus_rho(ell, n, s, k, W, B, c=1.0):
+    """``log(1 - rho)`` for the clamped choice ``1 - rho = min{1, c eps^2 min{max(1, log(knsW^2/eps))/(k^8W^4
+    log^4(ns)), 1/(k^6B^4 log s)}}`` (in ``(0, 1]``, so ``rho`` in ``[0, 1)``; the printed ``1 - rho`` can be ``<= 0``
+    when ``knsW^2 < eps`` or ``> 2``). ``eps = exp(-ell)``.
+    """
+    import numpy as np
+
+    ell = np.asarray(ell, dtype=float)
+    den1, den2 = k**8 * W**4 * np.log(n * s) ** 4, k**6 * B**4 * np.log(s)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        first = np.where(den1 > 0, np.maximum(1.0, np.log(k * n * s * W**2) + ell) / den1, np.inf)
+    second = 1.0 / den2 if den2 > 0 else np.inf
+    return np.minimum(0.0, np.log(c) - 2.0 * ell + np.log(np.minimum(first, second)))
+
+
 def corrected_log_one_minus_rho(ell, n, s, k, W, B):
     r"""``log(1 - rho*)``: a ``1 - rho`` for which Lemma 10's expression (constant 1) is ``<= eps/3``.
 
@@ -419,8 +434,8 @@ def _ch_violations(target: str, net, values, n: int, C_H: float) -> list[dict]:
 def _sharp_proof_rows(ells):
     """Exact formula rows of the proof of Theorem 8 through lemma9-sharp, on the wide grid (log space).
 
-    ``theorem8-rho-sharp``: ``min(2 k^2 W^2 (1-rho), 4 k^2 W^2) / (eps/3)`` at the printed ``1 - rho`` with
-    ``c = C_RHO_SHARP`` wherever it lies in ``(0, 2]`` (``rho`` in ``[-1, 1)``), ``ns >= 2``, ``W > 0``;
+    ``theorem8-rho-sharp``: ``min(2 k^2 W^2 (1-rho), 4 k^2 W^2) / (eps/3)`` at the clamped ``1 - rho``
+    (:func:`clamped_log_one_minus_rho`, in ``(0, 1]``) with ``c = C_RHO_SHARP`` on the whole grid, ``ns >= 2``, ``W > 0``;
     ``theorem8-degree-dominates``: ``(4 k^2 W^2/eps) / (C_THEOREM8_DEGREE * d_printed + 1)`` (``<= 1`` means the
     printed degree with that Theta constant is at least the degree our proof needs, ``d + 1 >= 4 k^2 W^2/eps``);
     ``theorem8-monomials``: ``sum_{i <= d} C(n, i) / (2 n^d)`` for ``2 <= n <= 64``, ``0 <= d <= 64`` (exact integers).
@@ -441,8 +456,8 @@ def _sharp_proof_rows(ells):
                 for W in WIDE_W:
                     for B in WIDE_B:
                         if W > 0:
-                            lomr = printed_log_one_minus_rho(ells, n_, s_, k, W, B, c=C_RHO_SHARP)
-                            ok = np.isfinite(lomr) & (lomr <= np.log(2.0))
+                            lomr = clamped_log_one_minus_rho(ells, n_, s_, k, W, B, c=C_RHO_SHARP)
+                            ok = np.isfinite(lomr)
                             log_ns = np.minimum(np.log(2 * k * k * W * W) + lomr, np.log(4 * k * k * W * W))
                             ratio = np.exp(log_ns + ells + np.log(3.0))  # NS bound / (eps/3), eps = exp(-ell)
                             if ok.any():
@@ -935,6 +950,7 @@ def assemble(block: dict, tables: dict):
     records += _tail_records(tables["theorem8-tail-step"], tables["theorem8-tail-printed"], int(block["n"]),
                              int(block["s"]))
     records += _sharp_records(block, tables, needs)
+    records += _two_point_records()
     return CheckReport(_with_ranges(records, block, tables),
                        {"theorem8-needs": needs, "tightness": tightness_table(tables, needs)})
 
@@ -1001,9 +1017,10 @@ def _sharp_records(block, tables, needs):
     worst = rho.loc[rho["ratio"].idxmax()]
     records.append(ClaimRecord(
         check_id="theorem8/rho-choice-sharp", statement_id="theorem8-proof-rho", paper_ref="Theorem 8 (proof)",
-        statement=f"at the printed 1 - rho with c = log^4(2)/72 = {C_RHO_SHARP:.5f}, NS_rho(h) <= min(2k^2W^2(1-rho), "
-                  "4k^2W^2) <= eps/3",
-        check="min(2k^2W^2(1-rho), 4k^2W^2)/(eps/3) at the printed 1 - rho (in (0, 2]), exactly in log space, n in "
+        statement=f"at the clamped 1 - rho = min(1, printed with max(1, log(knsW^2/eps))), c = log^4(2)/72 = "
+                  f"{C_RHO_SHARP:.5f}, NS_rho(h) <= min(2k^2W^2(1-rho), 4k^2W^2) <= eps/3",
+        check="min(2k^2W^2(1-rho), 4k^2W^2)/(eps/3) at the clamped 1 - rho (in (0, 1], every grid point), exactly in "
+              "log space, n in "
               f"{list(WIDE_N)}, s in {list(WIDE_S)}, k in {list(WIDE_K)}, W in {[w for w in WIDE_W if w > 0]}, "
               f"B in {list(WIDE_B)}, ns >= 2, eps = exp(-ell), ell in [0, 700]",
         variant="corrected reason (lemma10-sharp)", instances=len(rho), worst_value=float(worst["ratio"]),
@@ -1096,6 +1113,125 @@ def _sharp_records(block, tables, needs):
     return records
 
 
+#: Lemma 7 (C_H = sup h) instance: h_{+-}(x) = -(M/2)(1 +- x_1) on n = 1, both <= 0 (C_H = 0), degree 1.
+LEMMA7_SIGN_INSTANCE = dict(M=100.0, eps=0.1, delta=0.1, K=100.0, C=1.0, d=1)
+#: Last line of Theorem 8's proof: h = +-lam on n = 2, s = k = 1, W = B = lam, eps = eps0 lam^2; Theta constant c
+#: and hidden constant C of the certificate (d and the samples needed are invariant in lam, the count shrinks).
+FINAL_LINE_INSTANCE = dict(n=2, eps0=0.1, delta=0.1, c=1.0, C=1.0, lams=(1.0, 10.0, 100.0, 1e3, 1e4, 1e5))
+
+
+def lemma7_sign_certificate():
+    """The certificate refuting Lemma 7 with ``C_H = sup h`` (not ``sup |h|``), or ``None``.
+
+    ``n = 1``, ``H = {h_+, h_-}``, ``h_{+-}(x) = -(M/2)(1 +- x_1) <= 0``: ``C_H = 0`` and the tail above
+    degree ``d = 1`` is 0, so the printed count ``C n^d C_H^2 log(1/delta)/eps`` is 0, but
+    ``(1/4) E (h_+ - h_-)^2 = M^2/4 > 2 K eps`` forces one sample for accuracy ``K eps``
+    (:func:`sparseact.bounds.two_point_sample_lower_bound`).
+    """
+    from sparseact import bounds
+    from sparseact import certificates as cert
+
+    c = LEMMA7_SIGN_INSTANCE
+    X = [1.0, -1.0]
+    tables = [[-(c["M"] / 2) * (1 + sign * x) for x in X] for sign in (1, -1)]
+    C_H = max(max(t) for t in tables)  # sup h, as printed
+    separation = sum((a - b) ** 2 for a, b in zip(*tables)) / len(X) / 4
+    lower = float(bounds.two_point_sample_lower_bound(separation, c["K"] * c["eps"], c["delta"]))
+    printed = c["C"] * float(bounds.lemma7_sample_complexity(1, c["d"], C_H, c["eps"], c["delta"]))
+    return cert.certificate_if_violated(
+        "<=", cert.formula("1 if M**2/4 > 2*K*eps and delta < 1/2 else 0", M=c["M"], K=c["K"], eps=c["eps"],
+                           delta=c["delta"]),
+        cert.formula("C * n**d * C_H**2 * log(1/delta) / eps", C=c["C"], n=1, d=c["d"], C_H=C_H, eps=c["eps"],
+                     delta=c["delta"]),
+        lower, printed, "samples any learner needs for squared loss <= K eps with probability >= 1 - delta",
+        "Lemma 7's O(n^d C_H^2 log(1/delta)/eps) with C_H = sup_{h,x} h(x) as printed",
+        f"n = 1, H = {{h_+, h_-}}, h_+-(x) = -(M/2)(1 +- x_1), M = {c['M']:g}: both functions are <= 0, so the "
+        f"printed C_H = sup h = {C_H:g} and the printed count is 0 for every hidden constant, yet the two targets are "
+        f"(1/4)E(h_+ - h_-)^2 = {separation:g} > 2K eps apart (K = {c['K']:g}, eps = {c['eps']:g}) and a learner "
+        "with no sample fails one of them with probability >= 1/2 > delta; C_H must be sup |h|.")
+
+
+def final_line_rows():
+    """Theorem 8's last line ``C n^d log(1/delta)/eps`` against one needed sample, along the scale family."""
+    from sparseact import bounds
+
+    c = FINAL_LINE_INSTANCE
+    rows = []
+    for lam in c["lams"]:
+        eps = c["eps0"] * lam**2
+        d = c["c"] * float(bounds.theorem8_degree(eps, c["n"], 1, 1, lam, lam))
+        separation = lam**2  # (1/4) E (lam - (-lam))^2
+        rows.append(dict(lam=lam, eps=eps, d=d, separation=separation,
+                         needed=float(bounds.two_point_sample_lower_bound(separation, eps, c["delta"])),
+                         printed=c["C"] * float(bounds.lemma7_sample_complexity(c["n"], d, 1.0, eps, c["delta"])),
+                         corrected=c["C"] * float(bounds.theorem8_sample_complexity(eps, c["delta"], c["n"], 1, 1, lam,
+                                                                                    lam, d))))
+    return rows
+
+
+def _two_point_records():
+    from sparseact import certificates as cert
+    from sparseact.ledger import ClaimRecord, Verdict
+
+    records = []
+    certificate = lemma7_sign_certificate()
+    c = LEMMA7_SIGN_INSTANCE
+    records.append(ClaimRecord(
+        claim_id="theorem8", check_id="theorem8/lemma7-CH-sign", statement_id="lemma7", paper_ref="Lemma 7",
+        statement="(O(eps), delta)-PAC from O(n^d C_H^2 log(1/delta)/eps) samples with C_H = sup_{h,x} h(x)",
+        check="two-point lower bound (no sample) for H = {-(M/2)(1 + x_1), -(M/2)(1 - x_1)} on n = 1 against the "
+              "printed count with C_H = sup h = 0",
+        variant="as printed", method="exact", instances=1,
+        worst_value=certificate["lhs_value"] - certificate["rhs_value"] if certificate else 0.0,
+        worst_value_label="samples needed - printed count", range=f"n = 1, d = 1, M = {c['M']:g}, eps = {c['eps']:g}, "
+        f"delta = {c['delta']:g}, accuracy constant K = {c['K']:g}",
+        verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE, finding="typo" if certificate else "",
+        certificate=certificate,
+        counterexample=("h_+-(x) = -(M/2)(1 +- x_1), M = 100: C_H = sup h = 0, printed count 0, one sample needed"
+                        if certificate else "")))
+    rows = final_line_rows()
+    ok = [r for r in rows if r["needed"] > r["printed"]]
+    worst = max(rows, key=lambda r: r["needed"] - r["printed"])
+    f = FINAL_LINE_INSTANCE
+    certificate = None
+    if ok:
+        certificate = cert.certificate_if_violated(
+            "<=", cert.formula("1 if lam**2 > 2*eps and delta < 1/2 else 0", lam=worst["lam"], eps=worst["eps"],
+                               delta=f["delta"]),
+            cert.formula("C * n**d * log(1/delta) / eps", C=f["C"], c=f["c"], n=f["n"], d=worst["d"], eps=worst["eps"],
+                         delta=f["delta"]),
+            worst["needed"], worst["printed"], "samples any learner needs (h = lam or h = -lam, no sample tells them apart)",
+            "the last line's O(n^d log(1/delta)/eps), printed d with Theta constant c",
+            f"n = 2, s = k = 1, W = B = lam = {worst['lam']:g}, eps = {f['eps0']:g} lam^2, delta = {f['delta']:g}: the "
+            f"class contains h = +-lam (u = +-lam, w = 0, b = -1); their losses sum to lam^2 > 2 eps so one sample is "
+            f"needed, but d = c log^4(2)/{f['eps0']:g}^2 = {worst['d']:.4g} does not change with lam and "
+            f"n^d log(1/delta)/eps = {worst['printed']:.3g} < 1 (C = {f['C']:g}, c = {f['c']:g}; a larger lam refutes "
+            "any C and c); the k^2 (W sqrt(n) + B)^2 factor the theorem keeps is needed.")
+    corrected_ok = all(r["corrected"] >= r["needed"] for r in rows)
+    common = dict(claim_id="theorem8", statement_id="theorem8-proof-final", paper_ref="Theorem 8 (proof, last line)",
+                  method="exact", instances=len(rows),
+                  range=(f"n = 2, s = k = 1, W = B = lam in {list(f['lams'])}, eps = {f['eps0']} lam^2, "
+                         f"delta = {f['delta']}, C = {f['C']}, c = {f['c']}"))
+    records.append(ClaimRecord(
+        check_id="theorem8/final-line-scale", variant="as printed",
+        statement="run time and sample complexity O(n^d log(1/delta)/eps) with d as printed, at every scale of the class",
+        check="two-point lower bound (targets +-lam) against C n^d log(1/delta)/eps along (W, B, eps) = "
+              "(lam, lam, eps0 lam^2), under which d and the samples needed are invariant",
+        worst_value=worst["needed"] - worst["printed"], worst_value_label="samples needed - printed count",
+        verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
+        finding="statement-error" if certificate else "", certificate=certificate,
+        counterexample=(f"lam = {worst['lam']:g}: printed count {worst['printed']:.3g} < 1 needed sample"
+                        if certificate else ""), **common))
+    records.append(ClaimRecord(
+        check_id="theorem8/final-line-scale-corrected", variant="corrected",
+        statement="with Theorem 8's own factor: O(n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps) is at least the two-point "
+                  "lower bound along the scale family",
+        check="C n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps (invariant in lam) against the samples needed",
+        worst_value=min(r["corrected"] - r["needed"] for r in rows), worst_value_label="min corrected count - needed",
+        verdict=Verdict.PASS if corrected_ok else Verdict.INCONCLUSIVE, **common))
+    return records
+
+
 def _with_ranges(records, block, tables):
     """Every record with the ``range`` of its instances (:func:`sparseact.claims.describe_range`)."""
     from dataclasses import replace
@@ -1120,7 +1256,7 @@ def _with_ranges(records, block, tables):
                                                f"eps = {PROJECTION_INSTANCE['eps']}"),
         "theorem8/degree-degenerate": f"n = s = k = 1, W = 1, B = 0, eps = {block['eps']}",
     }
-    return [replace(r, range=ranges.get(r.check_id, on_targets)) for r in records]
+    return [r if r.range else replace(r, range=ranges.get(r.check_id, on_targets)) for r in records]
 
 
 def tightness_table(tables, needs):
