@@ -1397,6 +1397,31 @@ def _parity_sparsity_corrected(c: dict) -> Sides:
     return Sides(float(len(b)), 2.0 * m, {"b": b, "m": m})
 
 
+def _lwr_lift_corrected(c: dict) -> Sides:
+    """1/2 - (<w, y> - a)^2 = <W_{w,a}, x(z(y))> - b_{w,a} for F_w's neuron a: with <w, y> = c + <v, z(y)>
+    (:func:`_lwr_affine_encoding`), W = -v v^T off the diagonal, W_kk = 2 (a - c) v_k, b = ||v||^2 + (a - c)^2 - 1/2."""
+    w, y = _parameter(c, "lhs", "w"), _parameter(c, "lhs", "y")
+    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
+            and all(isinstance(v, int) and v >= 0 for v in w + y)):
+        raise Refused("parameters w and y must be vectors of the same length m of non-negative integers")
+    m = len(w)
+    a = _integer(_parameter(c, "lhs", "a"), "a", 0, 2**30)
+    r = _integer(_parameter(c, "rhs", "r"), "r", m, 64 * m)
+    if r % m or max(y) >= 2 ** (r // m) or r > 64:
+        raise Refused(f"r = {r} is not m L (L bits per coordinate of y, r <= 64)")
+    L = r // m
+    z = np.array([1 - 2 * ((yi >> l) & 1) for yi in y for l in range(L)], dtype=float)
+    v = np.array([-wi * 2.0 ** (l - 1) for wi in w for l in range(L)])
+    shift = a - sum(w) * ((1 << L) - 1) / 2.0
+    W = -np.outer(v, v)
+    np.fill_diagonal(W, 2.0 * shift * v)
+    b = float(v @ v + shift * shift - 0.5)
+    lhs = 0.5 - (sum(p * q for p, q in zip(w, y)) - a) ** 2
+    rhs = float(W.ravel() @ _lift([int(t) for t in z]) - b)
+    return Sides(float(lhs), rhs, {"w": w, "y": y, "m": m, "a": a, "W": W.ravel().tolist(), "z": z.tolist(), "r": r,
+                                   "b": b})
+
+
 #: check id -> the statement it refutes. A certificate of any other check is not confirmed.
 STATEMENTS: dict[str, Statement] = {
     "appendixA/sparse-sqrt-q-printed": Statement(
@@ -1578,6 +1603,9 @@ STATEMENTS: dict[str, Statement] = {
     "section4_parity/sparsity-corrected": Statement(
         "section4-parity-network", "<=", "the corrected network has at most one active neuron on every x(y) and at "
         "most 2m neurons (Section 4, corrected)", _parity_sparsity_corrected),
+    "section4_lwr/lift-corrected": Statement(
+        "section4-lwr-lift", "==", "1/2 - (<w, y> - a)^2 = <W_{w,a}, x(z(y))> - b_{w,a} with the affine encoding's "
+        "v, c (corrected)", _lwr_lift_corrected),
     "theorem8/tail-step-corrected": Statement(
         "theorem8-proof-tail", ">=", "1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)), rho in [0, 1)",
         _tail_step_corrected),
