@@ -252,7 +252,6 @@ def test_missing_key_inside_the_certificate(committed):
 NOT_YET_PINNED = {
     "section4_lwr/kernel-attack-excluded": "in FINDING, but no failure row is ever recorded under this name: it "
                                            "cannot FAIL",
-    "section4_lwr/network-rounding": "the pin must rebuild the rounding network F_w from w (not done yet)",
     "section4_lwr/rounding-not-affine": "in FINDING, but no failure row is ever recorded under this name: it cannot "
                                         "FAIL",
     "section4_parity/class": "in FINDING, but no failure row is ever recorded under this name: it cannot FAIL",

@@ -1397,6 +1397,40 @@ def _parity_sparsity_corrected(c: dict) -> Sides:
     return Sides(float(len(b)), 2.0 * m, {"b": b, "m": m})
 
 
+def _lwr_lifted_row(w: list[int], L: int, a: int) -> tuple[np.ndarray, float]:
+    """``W_{w,a}`` (r x r, r = m L) and ``b_{w,a}`` of F_w's neuron a (see :func:`_lwr_lift_corrected`)."""
+    v = np.array([-wi * 2.0 ** (l - 1) for wi in w for l in range(L)])
+    shift = a - sum(w) * ((1 << L) - 1) / 2.0
+    W = -np.outer(v, v)
+    np.fill_diagonal(W, 2.0 * shift * v)
+    return W, float(v @ v + shift * shift - 0.5)
+
+
+def _lwr_network_rounding(c: dict) -> Sides:
+    """Theorem 3's LWR part with the rounding map: F_w with output weights 2 round((p/q)(a mod q)) mod p (neuron a in
+    [q^2 m], weights of :func:`_lwr_lifted_row`) computes round((p/q)(<w, y> mod q)) mod p at x(z(y))."""
+    lhs = _spec(c, "lhs", "value")
+    q = _integer(_parameter(c, "rhs", "q"), "q", 2, 2**10)
+    p = _integer(_parameter(c, "rhs", "p"), "p", 2, q)
+    w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
+    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
+            and all(isinstance(v, int) and 0 <= v < q for v in w + y)):
+        raise Refused("parameters w and y must be vectors of the same length m in Z_q^m")
+    m, L = len(w), max(1, (q - 1).bit_length())
+    if q * q * m > MAX_NEURONS or (m * L) ** 2 > MAX_INPUT_DIM:
+        raise Refused(f"refused: F_w has q^2 m = {q * q * m} neurons on (mL)^2 = {(m * L) ** 2} inputs")
+    rows = [_lwr_lifted_row(w, L, a) for a in range(q * q * m)]
+    expected = {"u": [2.0 * (((2 * p * (a % q) + q) // (2 * q)) % p) for a in range(q * q * m)],
+                "W": [row.ravel().tolist() for row, _ in rows], "b": [beta for _, beta in rows]}
+    if not _same_network(lhs["function"].get("network", {"u": [], "W": [], "b": []}), expected):
+        raise Refused("lhs's network is not F_w with the rounding map's output weights")
+    z = [1 - 2 * ((yi >> l) & 1) for yi in y for l in range(L)]
+    if not np.array_equal(np.asarray(lhs["x"], dtype=float), _lift(z)):
+        raise Refused("lhs's point is not x(z(y))")
+    t = sum(a * b for a, b in zip(w, y)) % q
+    return Sides(evaluate_quantity(lhs), float((2 * p * t + q) // (2 * q) % p), {"w": w, "y": y, "m": m, "q": q, "p": p})
+
+
 def _lwr_lift_corrected(c: dict) -> Sides:
     """1/2 - (<w, y> - a)^2 = <W_{w,a}, x(z(y))> - b_{w,a} for F_w's neuron a: with <w, y> = c + <v, z(y)>
     (:func:`_lwr_affine_encoding`), W = -v v^T off the diagonal, W_kk = 2 (a - c) v_k, b = ||v||^2 + (a - c)^2 - 1/2."""
@@ -1411,11 +1445,7 @@ def _lwr_lift_corrected(c: dict) -> Sides:
         raise Refused(f"r = {r} is not m L (L bits per coordinate of y, r <= 64)")
     L = r // m
     z = np.array([1 - 2 * ((yi >> l) & 1) for yi in y for l in range(L)], dtype=float)
-    v = np.array([-wi * 2.0 ** (l - 1) for wi in w for l in range(L)])
-    shift = a - sum(w) * ((1 << L) - 1) / 2.0
-    W = -np.outer(v, v)
-    np.fill_diagonal(W, 2.0 * shift * v)
-    b = float(v @ v + shift * shift - 0.5)
+    W, b = _lwr_lifted_row(w, L, a)
     lhs = 0.5 - (sum(p * q for p, q in zip(w, y)) - a) ** 2
     rhs = float(W.ravel() @ _lift([int(t) for t in z]) - b)
     return Sides(float(lhs), rhs, {"w": w, "y": y, "m": m, "a": a, "W": W.ravel().tolist(), "z": z.tolist(), "r": r,
@@ -1606,6 +1636,9 @@ STATEMENTS: dict[str, Statement] = {
     "section4_lwr/lift-corrected": Statement(
         "section4-lwr-lift", "==", "1/2 - (<w, y> - a)^2 = <W_{w,a}, x(z(y))> - b_{w,a} with the affine encoding's "
         "v, c (corrected)", _lwr_lift_corrected),
+    "section4_lwr/network-rounding": Statement(
+        "theorem3-lwr", "==", "with the rounding map, F_w (output weights 2 round((p/q) a)) computes "
+        "round((p/q)(<w, y> mod q)) mod p at x(z(y)) (Theorem 3, LWR part)", _lwr_network_rounding),
     "theorem8/tail-step-corrected": Statement(
         "theorem8-proof-tail", ">=", "1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)), rho in [0, 1)",
         _tail_step_corrected),
