@@ -617,14 +617,20 @@ def _section1_index_sparsity(c: dict) -> Sides:
     return Sides(float(len(u)), float(2**b), {"u": u, "b": b})
 
 
-def _lwr_network(c: dict) -> Sides:
-    lhs = _spec(c, "lhs", "value")
-    q = _integer(_parameter(c, "rhs", "q"), "q", 2, 2**10)
-    p = _integer(_parameter(c, "rhs", "p"), "p", 2, q)
-    w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
+def _lwr_instance(c: dict, side: str, q_max: int = 2**10) -> tuple[int, int, list[int], list[int]]:
+    """``q, p, w, y`` of an LWR instance (Definition 15) from a formula side: ``2 <= p <= q``, ``w, y in Z_q^m``."""
+    q = _integer(_parameter(c, side, "q"), "q", 2, q_max)
+    p = _integer(_parameter(c, side, "p"), "p", 2, q)
+    w, y = _parameter(c, side, "w"), _parameter(c, side, "y")
     if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
             and all(isinstance(v, int) and 0 <= v < q for v in w + y)):
         raise Refused("parameters w and y must be vectors of the same length m in Z_q^m")
+    return q, p, w, y
+
+
+def _lwr_network(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "value")
+    q, p, w, y = _lwr_instance(c, "rhs")
     value = float((sum(wi * yi for wi, yi in zip(w, y)) % q) % p)
     return Sides(evaluate_quantity(lhs), value, {"w": w, "y": y, "m": len(w), "q": q, "p": p})
 
@@ -1075,12 +1081,7 @@ def _conj16(kind: str) -> Callable[[dict], Sides]:
 def _def15_rounding(c: dict) -> Sides:
     """Definition 15's f_w(y) = (<w, y> mod q) mod p against the learning-with-rounding map it cites (Banerjee et al.
     2012), round((p/q)(<w, y> mod q)) mod p with ties up, in integers."""
-    q = _integer(_parameter(c, "lhs", "q"), "q", 2, 2**20)
-    p = _integer(_parameter(c, "lhs", "p"), "p", 2, q)
-    w, y = _parameter(c, "lhs", "w"), _parameter(c, "lhs", "y")
-    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
-            and all(isinstance(v, int) and 0 <= v < q for v in w + y)):
-        raise Refused("parameters w and y must be vectors of the same length m in Z_q^m")
+    q, p, w, y = _lwr_instance(c, "lhs", 2**20)
     t = sum(a * b for a, b in zip(w, y)) % q
     return Sides(float(t % p), float((2 * p * t + q) // (2 * q) % p), {"w": w, "y": y, "m": len(w), "q": q, "p": p})
 
@@ -1410,12 +1411,7 @@ def _lwr_network_rounding(c: dict) -> Sides:
     """Theorem 3's LWR part with the rounding map: F_w with output weights 2 round((p/q)(a mod q)) mod p (neuron a in
     [q^2 m], weights of :func:`_lwr_lifted_row`) computes round((p/q)(<w, y> mod q)) mod p at x(z(y))."""
     lhs = _spec(c, "lhs", "value")
-    q = _integer(_parameter(c, "rhs", "q"), "q", 2, 2**10)
-    p = _integer(_parameter(c, "rhs", "p"), "p", 2, q)
-    w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
-    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
-            and all(isinstance(v, int) and 0 <= v < q for v in w + y)):
-        raise Refused("parameters w and y must be vectors of the same length m in Z_q^m")
+    q, p, w, y = _lwr_instance(c, "rhs")
     m, L = len(w), max(1, (q - 1).bit_length())
     if q * q * m > MAX_NEURONS or (m * L) ** 2 > MAX_INPUT_DIM:
         raise Refused(f"refused: F_w has q^2 m = {q * q * m} neurons on (mL)^2 = {(m * L) ** 2} inputs")
