@@ -617,14 +617,20 @@ def _section1_index_sparsity(c: dict) -> Sides:
     return Sides(float(len(u)), float(2**b), {"u": u, "b": b})
 
 
-def _lwr_network(c: dict) -> Sides:
-    lhs = _spec(c, "lhs", "value")
-    q = _integer(_parameter(c, "rhs", "q"), "q", 2, 2**10)
-    p = _integer(_parameter(c, "rhs", "p"), "p", 2, q)
-    w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
+def _lwr_instance(c: dict, side: str, q_max: int = 2**10) -> tuple[int, int, list[int], list[int]]:
+    """``q, p, w, y`` of an LWR instance (Definition 15) from a formula side: ``2 <= p <= q``, ``w, y in Z_q^m``."""
+    q = _integer(_parameter(c, side, "q"), "q", 2, q_max)
+    p = _integer(_parameter(c, side, "p"), "p", 2, q)
+    w, y = _parameter(c, side, "w"), _parameter(c, side, "y")
     if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
             and all(isinstance(v, int) and 0 <= v < q for v in w + y)):
         raise Refused("parameters w and y must be vectors of the same length m in Z_q^m")
+    return q, p, w, y
+
+
+def _lwr_network(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "value")
+    q, p, w, y = _lwr_instance(c, "rhs")
     value = float((sum(wi * yi for wi, yi in zip(w, y)) % q) % p)
     return Sides(evaluate_quantity(lhs), value, {"w": w, "y": y, "m": len(w), "q": q, "p": p})
 
@@ -1155,12 +1161,7 @@ def _conj16(kind: str) -> Callable[[dict], Sides]:
 def _def15_rounding(c: dict) -> Sides:
     """Definition 15's f_w(y) = (<w, y> mod q) mod p against the learning-with-rounding map it cites (Banerjee et al.
     2012), round((p/q)(<w, y> mod q)) mod p with ties up, in integers."""
-    q = _integer(_parameter(c, "lhs", "q"), "q", 2, 2**20)
-    p = _integer(_parameter(c, "lhs", "p"), "p", 2, q)
-    w, y = _parameter(c, "lhs", "w"), _parameter(c, "lhs", "y")
-    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
-            and all(isinstance(v, int) and 0 <= v < q for v in w + y)):
-        raise Refused("parameters w and y must be vectors of the same length m in Z_q^m")
+    q, p, w, y = _lwr_instance(c, "lhs", 2**20)
     t = sum(a * b for a, b in zip(w, y)) % q
     return Sides(float(t % p), float((2 * p * t + q) // (2 * q) % p), {"w": w, "y": y, "m": len(w), "q": q, "p": p})
 
@@ -1477,6 +1478,56 @@ def _parity_sparsity_corrected(c: dict) -> Sides:
     return Sides(float(len(b)), 2.0 * m, {"b": b, "m": m})
 
 
+def _lwr_lifted_row(w: list[int], L: int, a: int) -> tuple[np.ndarray, float]:
+    """``W_{w,a}`` (r x r, r = m L) and ``b_{w,a}`` of F_w's neuron a (see :func:`_lwr_lift_corrected`)."""
+    v = np.array([-wi * 2.0 ** (l - 1) for wi in w for l in range(L)])
+    shift = a - sum(w) * ((1 << L) - 1) / 2.0
+    W = -np.outer(v, v)
+    np.fill_diagonal(W, 2.0 * shift * v)
+    return W, float(v @ v + shift * shift - 0.5)
+
+
+def _lwr_network_rounding(c: dict) -> Sides:
+    """Theorem 3's LWR part with the rounding map: F_w with output weights 2 round((p/q)(a mod q)) mod p (neuron a in
+    [q^2 m], weights of :func:`_lwr_lifted_row`) computes round((p/q)(<w, y> mod q)) mod p at x(z(y))."""
+    lhs = _spec(c, "lhs", "value")
+    q, p, w, y = _lwr_instance(c, "rhs")
+    m, L = len(w), max(1, (q - 1).bit_length())
+    if q * q * m > MAX_NEURONS or (m * L) ** 2 > MAX_INPUT_DIM:
+        raise Refused(f"refused: F_w has q^2 m = {q * q * m} neurons on (mL)^2 = {(m * L) ** 2} inputs")
+    rows = [_lwr_lifted_row(w, L, a) for a in range(q * q * m)]
+    expected = {"u": [2.0 * (((2 * p * (a % q) + q) // (2 * q)) % p) for a in range(q * q * m)],
+                "W": [row.ravel().tolist() for row, _ in rows], "b": [beta for _, beta in rows]}
+    if not _same_network(lhs["function"].get("network", {"u": [], "W": [], "b": []}), expected):
+        raise Refused("lhs's network is not F_w with the rounding map's output weights")
+    z = [1 - 2 * ((yi >> l) & 1) for yi in y for l in range(L)]
+    if not np.array_equal(np.asarray(lhs["x"], dtype=float), _lift(z)):
+        raise Refused("lhs's point is not x(z(y))")
+    t = sum(a * b for a, b in zip(w, y)) % q
+    return Sides(evaluate_quantity(lhs), float((2 * p * t + q) // (2 * q) % p), {"w": w, "y": y, "m": m, "q": q, "p": p})
+
+
+def _lwr_lift_corrected(c: dict) -> Sides:
+    """1/2 - (<w, y> - a)^2 = <W_{w,a}, x(z(y))> - b_{w,a} for F_w's neuron a: with <w, y> = c + <v, z(y)>
+    (:func:`_lwr_affine_encoding`), W = -v v^T off the diagonal, W_kk = 2 (a - c) v_k, b = ||v||^2 + (a - c)^2 - 1/2."""
+    w, y = _parameter(c, "lhs", "w"), _parameter(c, "lhs", "y")
+    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
+            and all(isinstance(v, int) and v >= 0 for v in w + y)):
+        raise Refused("parameters w and y must be vectors of the same length m of non-negative integers")
+    m = len(w)
+    a = _integer(_parameter(c, "lhs", "a"), "a", 0, 2**30)
+    r = _integer(_parameter(c, "rhs", "r"), "r", m, 64 * m)
+    if r % m or max(y) >= 2 ** (r // m) or r > 64:
+        raise Refused(f"r = {r} is not m L (L bits per coordinate of y, r <= 64)")
+    L = r // m
+    z = np.array([1 - 2 * ((yi >> l) & 1) for yi in y for l in range(L)], dtype=float)
+    W, b = _lwr_lifted_row(w, L, a)
+    lhs = 0.5 - (sum(p * q for p, q in zip(w, y)) - a) ** 2
+    rhs = float(W.ravel() @ _lift([int(t) for t in z]) - b)
+    return Sides(float(lhs), rhs, {"w": w, "y": y, "m": m, "a": a, "W": W.ravel().tolist(), "z": z.tolist(), "r": r,
+                                   "b": b})
+
+
 #: check id -> the statement it refutes. A certificate of any other check is not confirmed.
 STATEMENTS: dict[str, Statement] = {
     "appendixA/sparse-sqrt-q-printed": Statement(
@@ -1671,6 +1722,12 @@ STATEMENTS: dict[str, Statement] = {
     "section4_parity/sparsity-corrected": Statement(
         "section4-parity-network", "<=", "the corrected network has at most one active neuron on every x(y) and at "
         "most 2m neurons (Section 4, corrected)", _parity_sparsity_corrected),
+    "section4_lwr/lift-corrected": Statement(
+        "section4-lwr-lift", "==", "1/2 - (<w, y> - a)^2 = <W_{w,a}, x(z(y))> - b_{w,a} with the affine encoding's "
+        "v, c (corrected)", _lwr_lift_corrected),
+    "section4_lwr/network-rounding": Statement(
+        "theorem3-lwr", "==", "with the rounding map, F_w (output weights 2 round((p/q) a)) computes "
+        "round((p/q)(<w, y> mod q)) mod p at x(z(y)) (Theorem 3, LWR part)", _lwr_network_rounding),
     "theorem8/tail-step-corrected": Statement(
         "theorem8-proof-tail", ">=", "1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)), rho in [0, 1)",
         _tail_step_corrected),
