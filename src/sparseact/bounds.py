@@ -448,7 +448,11 @@ def theorem8_one_minus_rho(eps, n, s, k, W, B):
         term2 = np.where(den2 > 0, 1.0 / den2, np.inf)
     if np.any(np.isnan(term1)):
         raise ValueError("W, n or s too large: the bound's terms overflow float64 (inf / inf)")
-    return _full(eps**2 * np.minimum(term1, term2), eps, n, s, k, W, B)
+    with np.errstate(over="ignore", invalid="ignore"):
+        one_minus_rho = eps**2 * np.minimum(term1, term2)
+    if np.any(np.isnan(one_minus_rho) | (one_minus_rho == -np.inf)):
+        raise ValueError("eps, W, n or s too large: 1 - rho overflows float64")
+    return _full(one_minus_rho, eps, n, s, k, W, B)
 
 
 def class_sup_bound(n, k, W, B):
@@ -788,7 +792,11 @@ def theorem5_rate(eps, delta, n, s, k, C):
     """
     import math
 
-    return C * k * s * n * math.log(k * s * n / (eps * delta)) ** 2 / eps**2
+    _eps(eps), _delta(delta), _positive(C, "C"), _k_le_s(_count(k, "k"), _count(s, "s")), _count(n, "n")
+    try:
+        return C * k * s * n * math.log(k * s * n / (eps * delta)) ** 2 / eps**2
+    except OverflowError:
+        raise ValueError("eps, C, k, s or n too large: the rate overflows float64") from None
 
 
 def lemma9_proof_V_middle(n, s, k, W, B, c):
@@ -800,9 +808,16 @@ def lemma9_proof_V_middle(n, s, k, W, B, c):
     """
     import math
 
-    return n * ((k * math.sqrt(math.log(s / k)) / math.sqrt(n) - 1 / (n * s) ** 4)
-                * (c * k**1.5 * W * math.sqrt(math.log(n * s)) + k * B) ** 2
-                + 1 / (n * s) ** 4 * (k * W * math.sqrt(n) + k * B) ** 2)
+    _count(n, "n"), _k_le_s(_count(k, "k"), _count(s, "s")), _nonneg(W, "W"), _nonneg(B, "B"), _positive(c, "c")
+    try:
+        middle = n * ((k * math.sqrt(math.log(s / k)) / math.sqrt(n) - 1 / (n * s) ** 4)
+                      * (c * k**1.5 * W * math.sqrt(math.log(n * s)) + k * B) ** 2
+                      + 1 / (n * s) ** 4 * (k * W * math.sqrt(n) + k * B) ** 2)
+    except OverflowError:
+        middle = math.nan
+    if math.isnan(middle) or middle == -math.inf:
+        raise ValueError("W, B or c too large: the middle expression overflows float64")
+    return middle
 
 
 def theorem19_rademacher_corrected(m, n, s, W, B, R):
@@ -813,6 +828,7 @@ def theorem19_rademacher_corrected(m, n, s, W, B, R):
     """
     import math
 
+    _count(m, "m"), _count(n, "n"), _count(s, "s"), _nonneg(W, "W"), _positive(R, "R"), _nonneg(B, "B")
     return (W * R + B) * math.sqrt(s * n * max(1, math.log(m * (R + B)))) / math.sqrt(m)
 
 

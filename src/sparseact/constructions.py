@@ -497,7 +497,8 @@ def lwr_round(t, q: int, p: int):
     This is the map the learning-with-rounding problem uses; Definition 15 prints
     ``(t mod q) mod p`` (:func:`lwr_lambda`) instead.
     """
-    t = np.asarray(t, dtype=np.int64) % q
+    q, p = check_int(q, "q"), check_int(p, "p")
+    t = as_int_array(t, "t") % q
     return ((2 * p * t + q) // (2 * q)) % p
 
 
@@ -521,7 +522,11 @@ def gf_solve(A, y, p: int):
     >>> gf_solve([[1, 1], [0, 1], [1, 0]], [0, 1, 1], 2).tolist()
     [1, 1]
     """
-    M = np.concatenate([np.asarray(A, dtype=np.int64) % p, (np.asarray(y, dtype=np.int64) % p)[:, None]], axis=1)
+    p = check_int(p, "p", minimum=2)
+    A, y = as_int_array(A, "A"), as_int_array(y, "y")
+    if A.ndim != 2 or y.shape != (A.shape[0],):
+        raise ValueError(f"A must be (N, m) and y (N,), got {A.shape} and {y.shape}")
+    M = np.concatenate([A % p, (y % p)[:, None]], axis=1)
     rows, m = M.shape[0], M.shape[1] - 1
     pivot_row = 0
     for col in range(m):
@@ -543,9 +548,12 @@ def affine_fits_zp(values, Y, p: int) -> bool:
 
     Exhaustive over the ``p^(m+1)`` affine maps (small ``p``, ``m`` only).
     """
-    Y = np.asarray(Y, dtype=np.int64) % p
-    values = np.asarray(values, dtype=np.int64) % p
+    p = check_int(p, "p", minimum=2)
+    Y, values = as_int_array(Y, "Y") % p, as_int_array(values, "values") % p
+    if Y.ndim != 2 or values.shape != (Y.shape[0],):
+        raise ValueError(f"Y must be (points, m) and values (points,), got {Y.shape} and {values.shape}")
     m = Y.shape[1]
+    check_memory(float(p) ** m * (Y.shape[0] + m) * 8, f"the {p}^{m} linear maps of Z_p^m")
     grids = np.meshgrid(*([np.arange(p)] * m), indexing="ij")
     coefficients = np.stack([g.reshape(-1) for g in grids], axis=1)
     images = (Y @ coefficients.T) % p  # (points, p^m)

@@ -306,10 +306,19 @@ def verdict_equal(got, expected, atol: float = ATOL, rtol: float = RTOL) -> tupl
 
 
 def verdict_at_most(value: float, limit: float, atol: float = ATOL, rtol: float = RTOL) -> Verdict:
-    """PASS when ``value <= limit`` (with the tolerance policy's slack); ``ValueError`` unless both are finite."""
+    """PASS when ``value <= limit`` (with the tolerance policy's slack), FAIL otherwise.
+
+    An infinite side decides the comparison when the other side is finite (``inf`` exceeds every finite
+    limit, e.g. a ratio over a bound of 0; every finite value is below a limit of ``inf``, e.g. a degree
+    that overflows float64). ``ValueError`` for a NaN, or when both sides are infinite.
+    """
     for name, number in (("value", value), ("limit", limit)):
-        if not np.isfinite(number):
-            raise ValueError(f"{name} must be finite, got {number}: no verdict compares a NaN or an infinity")
+        if np.isnan(number):
+            raise ValueError(f"{name} is NaN: no verdict compares a NaN")
+    if np.isinf(value) and np.isinf(limit):
+        raise ValueError(f"value {value} and limit {limit} are both infinite: no verdict compares two infinities")
+    if np.isinf(value) or np.isinf(limit):
+        return Verdict.PASS if value < limit else Verdict.FAIL
     return Verdict.PASS if value <= limit + atol + rtol * abs(limit) else Verdict.FAIL
 
 
@@ -506,6 +515,8 @@ def write_certificates(records: Iterable[ClaimRecord], directory: str | Path = "
 
 def certificate_document(record: ClaimRecord) -> dict:
     """The content of a FAIL's certificate file: the check, the statement it refutes, and the certificate."""
+    if not isinstance(record, ClaimRecord):
+        raise TypeError(f"record must be a ClaimRecord, got {type(record).__name__}")
     return dict(check_id=record.check_id, statement_id=record.statement_id, paper_ref=record.paper_ref,
                 statement=record.statement, finding=record.finding, counterexample=record.counterexample,
                 certificate=record.certificate)
