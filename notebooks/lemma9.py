@@ -119,6 +119,9 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # an $O(k^2W^2)$ or $O(\Phi(s,k)/\sqrt n)$ term. Tables are also written as CSV and LaTeX; every ledger row links
 # them. The cards below are generated from the ledger rows of this run: badge, reason and, when the verdict is FAIL,
 # the verified correction.
+# * `lemma9/proof-tail-hence-W0` (exact): the printed "hence" line with $\ge$ at a network with $W = 0$
+#   ($h \equiv kB$); a violation would be a FAIL (`proof-slip`) with a certificate; the strict form is
+#   `lemma9-proof-tail-corrected`.
 
 # %%
 ledger_rows = publish(report, name="lemma9", parameters=block, seed=seed, result_path=result_path,

@@ -97,6 +97,11 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #
 # The cards below are generated from the ledger rows of this run: badge, reason and, when the verdict is FAIL, the
 # verified correction.
+# * `scaling/theorem17-solve-for-m` (exact): $m \ge 2a\max\{1,\log(ab)\}$ implies $m \ge a\max\{1,\log(bm)\}$
+#   on a grid of $ab$; PASS when every grid point satisfies it.
+# * `scaling/theorem17-corrected-chain` (exact): the corrected Theorem 17's count against the chain corrected
+#   Lemma 18, (15) proved and the solve step, on a grid that includes $\varepsilon > k(R+B)$; PASS when both
+#   inequalities are satisfied at every instance.
 
 # %%
 ledger_rows = publish(report, name="scaling", parameters=block, seed=seed, result_path=result_path,

@@ -146,6 +146,11 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #
 # The cards below are generated from the ledger rows of this run: badge, reason and, when the verdict is FAIL, the
 # verified correction.
+# * `theorem19/eq15-scale` (exact): (15) at $k = 1$ on the instance of `theorem19/scale` (the same exact
+#   $\mathcal{R}_\mathcal{H}(S)$); a violation would be a FAIL with a certificate.
+# * `theorem19/conj20-exact-lower` (exact): one explicit in-class network per sign vector, all $2^{16}$ of them,
+#   gives a lower bound on $\mathcal{R}_\mathcal{H}(S)$; above (16) it would be a FAIL with a certificate, below it is
+#   evidence for the open conjecture.
 
 # %%
 ledger_rows = publish(report, name="theorem19", parameters=block, seed=seed, result_path=result_path,

@@ -130,6 +130,11 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.
+# * `theorem8/lemma7-CH-sign` (exact): Lemma 7's count with $C_\mathcal{H} = \sup h$ on a class of non-positive
+#   functions, against the one sample any learner needs; a violation would be a FAIL (`typo`) with a certificate.
+# * `theorem8/final-line-scale` (exact) and `theorem8/final-line-scale-corrected` (exact): the last line's count
+#   (and the count with $k^2(W\sqrt{n}+B)^2$) under $(W, B, \varepsilon) \to (\lambda W, \lambda B, \lambda^2\varepsilon)$
+#   against the one sample needed; a violation would be a FAIL with a certificate.
 
 # %%
 ledger_rows = publish(report, name="theorem8", parameters=block, seed=seed, result_path=result_path,
