@@ -89,14 +89,15 @@ def test_quick_config_on_a_real_cluster_matches_the_local_run(repo_root, tmp_pat
     cluster_seconds, output = run(cluster, slurm_cluster, "--profile", "profiles/slurm",
                                   "--default-resources", "slurm_partition=debug")
     print(f"quick config: {local_seconds:.0f} s locally, {cluster_seconds:.0f} s through profiles/slurm")
-    files = compared_files(local / "results")
+    config = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())
+    results = config["results_dir"]  # the quick config writes its own results directory
+    files = compared_files(local / results)
     assert len(files) > 5
     different = [name for name in files
-                 if (local / "results" / name).read_bytes() != (cluster / "results" / name).read_bytes()]
+                 if (local / results / name).read_bytes() != (cluster / results / name).read_bytes()]
     assert not different, f"the cluster run differs from the local run in {different}"
     # every job of the cluster rules went through sbatch (the plugin deletes the logs of jobs that succeed,
     # so count its submission lines): one kernels job, one run job per shard, one assemble job per claim
-    config = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())
     shards = sum(len(get_claim(c).shards(config["claims"][c])) for c in claim_ids())
     for rule, jobs in (("kernels", 1), ("run", shards), ("assemble", len(claim_ids()))):
         assert output.count(f"slurm_logs/rule_{rule}/") == jobs, rule
