@@ -154,19 +154,25 @@ def test_report_links_resolve(run):
             assert (index.parent / link).resolve().is_file(), link
 
 
-def test_docs_figures_are_the_runs_figures(run):
-    """The figures committed under docs/figures are copied from the run's figures/, byte for byte."""
+def test_docs_figures_are_the_full_runs_and_the_quick_run_leaves_them(run, repo_root):
+    """docs/figures is copied from the full run's figures/ (rule docs_figure, only when results_dir is results/):
+    the quick config, which writes results/quick/, leaves the committed copies byte for byte as they are, and the
+    full config's plan copies each of them from figures/<claim>/."""
     copies = sorted((run / "docs" / "figures").glob("*.png"))
     assert copies
     for copy in copies:
+        assert copy.read_bytes() == (repo_root / "docs" / "figures" / copy.name).read_bytes(), copy.name
+    plan = snakemake(run, "-n", "-p", "--forcerun", "docs_figure", "--until", "docs_figure",
+                     configfile="config/config.yaml")
+    for copy in copies:
         claim, name = copy.stem.split("-", 1)
-        assert copy.read_bytes() == (run / "figures" / claim / f"{name}.png").read_bytes(), copy.name
+        assert f"figures/{claim}/{name}.png docs/figures/{copy.name}" in plan, copy.name
 
 
 def test_claim_pages_state_their_statuses_first(run):
-    statements = pd.read_csv(run / "results" / "statements.csv", keep_default_na=False)
+    statements = pd.read_csv(run / QUICK / "statements.csv", keep_default_na=False)
     for claim in claim_ids():
-        page = (run / "results" / "reports" / f"{claim}.html").read_text()
+        page = (run / QUICK / "reports" / f"{claim}.html").read_text()
         header = page[page.index('<header class="sa-header">'):page.index("</header>")]
         assert "https://arxiv.org/abs/2406.17989" in header and "../report/index.html" in header
         for status in statements.loc[statements["claim_id"] == claim, "status"]:

@@ -308,7 +308,7 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
         '<h2 id="statements">All statements</h2>',
         statements_html(results, results_dir, base),
         '<h2 id="checks">Checks by claim</h2><p>Click a claim to list its checks.</p>',
-        checks_html(results, results_dir.parent, base),
+        checks_html(results, Path("."), base),  # ledger paths are relative to the repository root (the cwd)
         '<h2 id="provenance">Provenance</h2>',
         provenance_html(result_paths, base),
         f'<h2 id="timings">Timings</h2><p>Wall time and peak memory of every job: {timings_link} (a separate '
@@ -346,7 +346,7 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path) 
                       if v in counts)
     failed = checks[checks["verdict"] == "FAIL"]
     fails = "; ".join(f"<code>{html.escape(r['check_id'])}</code> ({html.escape(r['finding'])}, "
-                      + _link(results_dir.parent / r["certificate"], base, "certificate") + ")"
+                      + _link(Path(r["certificate"]), base, "certificate") + ")"
                       for _, r in failed.iterrows())
     rows = [[html.escape(r["paper_ref"]), _status_cell(r["status"], r["class"], r["range"]), _math(r["statement"]),
              _math(r["reason"])] for _, r in statements.iterrows()]
