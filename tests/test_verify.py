@@ -6,6 +6,7 @@ import shutil
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -95,9 +96,10 @@ def refused(document, reason):
     return result
 
 
-def test_every_committed_certificate_is_confirmed_and_names_its_statement(committed, capsys):
+def test_every_committed_certificate_is_confirmed_and_names_its_statement(committed, repo_root, capsys):
     files = sorted(committed.rglob("*.json"))
-    assert len(files) == 19
+    ledger = pd.read_csv(repo_root / "results" / "ledger.csv", keep_default_na=False)
+    assert len(files) == int((ledger["verdict"] == "FAIL").sum())  # one certificate per FAIL of the full run
     assert main(["verify-certificate", *map(str, files)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(files)

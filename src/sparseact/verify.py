@@ -197,18 +197,7 @@ def _rademacher_lower_bound(spec: dict) -> float:
                          "sign vectors")
     correlations = []
     for t, (zeta, network) in enumerate(zip(zetas, networks)):
-        u, W, b = _network(network)
-        scale = np.max(np.abs(u), initial=0.0)
-        checks = {
-            f"at most s={s} neurons": u.size <= s,
-            f"at most k={k} active on every sample point": (np.count_nonzero(X @ W.T - b > 0, axis=1) <= k).all(),
-            f"||u||_inf max_j ||w_j||_2 <= W={W_max}":
-                scale * np.max(np.linalg.norm(W, axis=1), initial=0.0) <= W_max * (1 + MEMBERSHIP_TOL),
-            f"||u||_inf max_j |b_j| <= B={B_max}": scale * np.max(np.abs(b), initial=0.0) <= B_max * (1 + MEMBERSHIP_TOL),
-        }
-        broken = [name for name, ok in checks.items() if not ok]
-        if broken:
-            raise ValueError(f"rademacher_lower_bound: network {t} is not in the class ({'; '.join(broken)})")
+        u, W, b = _check_membership("rademacher_lower_bound", t, network, X, s, k, W_max, B_max)
         correlations.append(float(np.mean(zeta * (np.maximum(X @ W.T - b, 0.0) @ u))))
     return float(np.mean(correlations))
 
