@@ -98,7 +98,8 @@ def publish(report, *, name: str, parameters: dict, seed: int, result_path: str,
     records = [r.with_evidence(list(figure_paths) + table_paths + [report_path]) for r in report.records]
     atomic_write_json(result_path, {"check": name, "claims": [r.to_dict() for r in records],
                                     "provenance": provenance(parameters, seed)})
-    return records_to_frame(records)
+    # the certificates the rows name live in the run's results directory (the parent of claims/)
+    return records_to_frame(records, Path(result_path).parent.parent)
 
 
 #: Styles of the notebook reports (inlined in every page by :func:`sparseact.notebooks.notebook_html`).
