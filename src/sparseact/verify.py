@@ -845,25 +845,26 @@ def _parity_sparsity(c: dict) -> Sides:
     return Sides(evaluate_quantity(lhs), 1.0, {})
 
 
-def _theorem19_eq1(c: dict) -> Sides:
+def _rademacher_instance(c: dict) -> tuple[dict, tuple]:
+    """The lhs sample of a Rademacher certificate and its variables: m, n from its shape, s, k, W, B of its class,
+    R = max ||x_i||."""
     lhs = _spec(c, "lhs", "rademacher_lower_bound")
     X = np.asarray(lhs["X"], dtype=float)
     m, n = X.shape
     s, k = _integer(lhs["s"], "s", 1, MAX_NEURONS), _integer(lhs["k"], "k", 1, MAX_NEURONS)
     W, B = _number(lhs["W"], "W", 0.0), _number(lhs["B"], "B", 0.0)
-    R = float(np.max(np.linalg.norm(X, axis=1)))
+    return lhs, (m, n, s, k, W, B, float(np.max(np.linalg.norm(X, axis=1))))
+
+
+def _theorem19_eq1(c: dict) -> Sides:
+    lhs, (m, n, s, k, W, B, R) = _rademacher_instance(c)
     rhs = float(bounds.theorem19_rademacher(m, n, s, W, B, R))
     return Sides(evaluate_quantity(lhs), rhs, {"m": m, "n": n, "s": s, "k": k, "W": W, "B": B, "R": R})
 
 
 def _theorem19_eq15(c: dict) -> Sides:
     """Eq. (15) at the instance: R = max ||x_i|| of the lhs sample, n, m from its shape, s, k, W, B of its class."""
-    lhs = _spec(c, "lhs", "rademacher_lower_bound")
-    X = np.asarray(lhs["X"], dtype=float)
-    m, n = X.shape
-    s, k = _integer(lhs["s"], "s", 1, MAX_NEURONS), _integer(lhs["k"], "k", 1, MAX_NEURONS)
-    W, B = _number(lhs["W"], "W", 0.0), _number(lhs["B"], "B", 0.0)
-    R = float(np.max(np.linalg.norm(X, axis=1)))
+    lhs, (m, n, s, k, W, B, R) = _rademacher_instance(c)
     rhs = float(bounds.eq15_rademacher(m, n, s, k, W, B, R))
     return Sides(evaluate_quantity(lhs), rhs, {"m": m, "n": n, "s": s, "k": k, "W": W, "B": B, "R": R})
 
@@ -878,12 +879,7 @@ def _theorem19_eq1_corrected(c: dict) -> Sides:
 
 def _conjecture20(c: dict) -> Sides:
     """Eq. (16) at the instance: R = max ||x_i|| of the lhs sample, m from its shape, s, k, W, B of its class."""
-    lhs = _spec(c, "lhs", "rademacher_lower_bound")
-    X = np.asarray(lhs["X"], dtype=float)
-    m, n = X.shape
-    s, k = _integer(lhs["s"], "s", 1, MAX_NEURONS), _integer(lhs["k"], "k", 1, MAX_NEURONS)
-    W, B = _number(lhs["W"], "W", 0.0), _number(lhs["B"], "B", 0.0)
-    R = float(np.max(np.linalg.norm(X, axis=1)))
+    lhs, (m, n, s, k, W, B, R) = _rademacher_instance(c)
     rhs = float(bounds.conjecture20_rademacher(m, s, k, W, B, R))
     return Sides(evaluate_quantity(lhs), rhs, {"m": m, "n": n, "s": s, "k": k, "W": W, "B": B, "R": R})
 
