@@ -4,7 +4,10 @@ The pages of a real run are checked in tests/test_workflow.py (``test_pages_in_a
 end-to-end run's copy. Tests that need Chromium skip, saying so, when none is installed.
 """
 
+import os
+import shutil
 import struct
+import tempfile
 
 import pytest
 
@@ -73,6 +76,28 @@ def test_what_a_reader_trips_over_is_found(browser, tmp_path):
 def test_screenshot_is_the_first_screen(browser, tmp_path):
     browser.load(page(tmp_path, "<h1>hello</h1>"))
     assert png_size(browser.screenshot(tmp_path / "shot.png")) == SCREEN
+
+
+@needs_chromium
+@pytest.mark.parametrize("depth", ["at the limit", "beyond it"])
+def test_screenshots_under_a_deep_temporary_directory(tmp_path, monkeypatch, depth):
+    """Chromium aborts when its socket path is too long; a deep TMPDIR (a test's, a cluster job's) must not matter."""
+    from sparseact import browser as module
+
+    room = module.SOCKET_PATH_MAX - module._PROFILE_IN_PARENT - module._SOCKET_IN_TMPDIR
+    base = tempfile.mkdtemp(prefix="d", dir="/tmp")
+    length = room if depth == "at the limit" else room + 40
+    deep = base + "/" + "x" * (length - len(base) - 1)
+    monkeypatch.setenv("TMPDIR", deep)
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    try:
+        os.makedirs(deep)
+        assert len(tempfile.gettempdir()) == length
+        path = page(tmp_path, "<h1>hello</h1>")
+        assert "screenshots of 1 page" in write_screenshots({path: tmp_path / "a.png"})
+        assert png_size(tmp_path / "a.png") == SCREEN
+    finally:
+        shutil.rmtree(base)
 
 
 def test_without_chromium_the_screenshots_are_placeholders_that_say_why(tmp_path, monkeypatch):

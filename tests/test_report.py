@@ -26,7 +26,7 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
     pages = []
     for seconds in (1.5, 2.5):  # wall times differ from run to run; index.html must not
         pd.DataFrame({"s": [seconds], "h:m:s": ["0:00:01"], "max_rss": [10.0]}).to_csv(bench, sep="\t", index=False)
-        build_report(result_tables, [result], [bench], index, timings)
+        build_report(result_tables, [result], [bench], index, timings, root=result_tables.parent)
         pages.append(index.read_bytes())
     assert pages[0] == pages[1]
     page = pages[0].decode()
@@ -61,7 +61,7 @@ def test_report_math_is_typeset_offline(result_tables):
 def test_claim_header_states_statuses_verdicts_and_navigation(result_tables):
     from sparseact.report import ARXIV, claim_header_html
 
-    header = claim_header_html("x", result_tables, result_tables / "reports" / "x.html")
+    header = claim_header_html("x", result_tables, result_tables / "reports" / "x.html", root=result_tables.parent)
     assert header.index("verification report") < header.index(ARXIV) < header.index('class="statements"')
     assert "fails as stated (statement-error)" in header and "PASS</span> 2" in header
     assert 'href="../certificates/x/a-printed.json"' in header

@@ -32,6 +32,11 @@ Domains
     ``delta`` in ``(0, 1)``; ``rho`` in ``[-1, 1)`` unless stated otherwise;
     all inputs must be finite. Violations raise :class:`ValueError` naming the
     argument (if any element of an array argument is out of domain).
+Overflow
+    A value beyond float64 (``eps**2`` underflowing to 0 under a division, a
+    power of a huge ``W``) is returned as ``inf``, the bound's true value
+    being larger than any float, without a ``RuntimeWarning``; an undefined
+    value (``inf - inf``, ``0 * inf``) still warns or raises.
 Degenerate logarithms
     Where a log factor can be 0 or negative inside the domain (``log s`` at
     ``s = 1``, ``log(s/k)`` at ``s = k``, ``log(k(R+B)/eps)`` for small
@@ -46,6 +51,7 @@ The registry :data:`BOUNDS` maps short ids to the main functions and
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
@@ -85,6 +91,17 @@ _log = np.log
 # ---------------------------------------------------------------------------
 # validation helpers
 # ---------------------------------------------------------------------------
+
+
+def _inf_beyond_float64(formula):
+    """Evaluate ``formula`` with overflow and division by an underflowed 0 giving ``inf`` silently."""
+
+    @functools.wraps(formula)
+    def evaluate(*args, **kwargs):
+        with np.errstate(over="ignore", divide="ignore"):
+            return formula(*args, **kwargs)
+
+    return evaluate
 
 
 def _arr(value, name: str) -> np.ndarray:
@@ -168,6 +185,7 @@ def _sqrt_log_arg(arg: np.ndarray, text: str) -> None:
 # ---------------------------------------------------------------------------
 
 
+@_inf_beyond_float64
 def lemma6_halfspace_as(p, n):
     r"""Lemma 6 (Kane 2014): average sensitivity of a halfspace indicator.
 
@@ -198,6 +216,7 @@ def lemma6_halfspace_as(p, n):
     return _full(p * np.sqrt(n * _log(1.0 / p)), n)
 
 
+@_inf_beyond_float64
 def claim21_tail_bound(ns_rho, rho, d):
     r"""Claim 2.1 (Klivans et al. 2004): Fourier tail from noise sensitivity.
 
@@ -226,6 +245,7 @@ def claim21_tail_bound(ns_rho, rho, d):
     return _full(2.0 * ns_rho / (1.0 - rho**d), ns_rho, rho, d)
 
 
+@_inf_beyond_float64
 def two_point_sample_lower_bound(separation, eps, delta):
     r"""Samples any ``(eps, delta)``-PAC learner needs when two targets of the class are far apart (exact).
 
@@ -245,6 +265,7 @@ def two_point_sample_lower_bound(separation, eps, delta):
     return _full(np.where((separation > 2 * eps) & (delta < 0.5), 1.0, 0.0), separation, eps, delta)
 
 
+@_inf_beyond_float64
 def lemma7_sample_complexity(n, d, C, eps, delta):
     r"""Lemma 7: sample/time complexity of the low-degree algorithm.
 
@@ -281,6 +302,7 @@ def lemma7_sample_complexity(n, d, C, eps, delta):
 # ---------------------------------------------------------------------------
 
 
+@_inf_beyond_float64
 def lemma9_terms(n, s, k, W, B):
     r"""Lemma 9: the two summands of the average-sensitivity bound.
 
@@ -309,6 +331,7 @@ def lemma9_terms(n, s, k, W, B):
     return _full(weight, n, s, k, W, B), _full(bias, n, s, k, W, B)
 
 
+@_inf_beyond_float64
 def lemma9_average_sensitivity(n, s, k, W, B):
     r"""Lemma 9: average sensitivity of ``h`` in ``H_{n,s,k}^{W,B}``.
 
@@ -322,6 +345,7 @@ def lemma9_average_sensitivity(n, s, k, W, B):
     return weight + bias
 
 
+@_inf_beyond_float64
 def lemma9_term_U(k, W):
     r"""Proof of Lemma 9: the bound on term (U).
 
@@ -335,6 +359,7 @@ def lemma9_term_U(k, W):
     return _full(k**2 * W**2 / 4.0, k, W)
 
 
+@_inf_beyond_float64
 def lemma9_transition_probability(n, s, k):
     r"""Proof of Lemma 9: bound on the probability that a bit flip changes the active set.
 
@@ -358,6 +383,7 @@ def lemma9_transition_probability(n, s, k):
     return _full(k * np.sqrt(_log(s / k)) / np.sqrt(n), n, s, k)
 
 
+@_inf_beyond_float64
 def lemma10_noise_sensitivity(rho, n, s, k, W, B):
     r"""Lemma 10: noise sensitivity of ``h`` in ``H_{n,s,k}^{W,B}``.
 
@@ -388,6 +414,7 @@ def lemma10_noise_sensitivity(rho, n, s, k, W, B):
     return _full(np.sqrt(one_minus_rho) * inner, rho, n, s, k, W, B)
 
 
+@_inf_beyond_float64
 def theorem8_degree(eps, n, s, k, W, B):
     r"""Theorem 8: the degree ``d`` of the low-degree algorithm.
 
@@ -413,6 +440,7 @@ def theorem8_degree(eps, n, s, k, W, B):
     return _full((k**8 * W**4 * _log(n * s) ** 4 + k**6 * B**4 * _log(s)) / eps**2, eps, n, s, k, W, B)
 
 
+@_inf_beyond_float64
 def theorem8_one_minus_rho(eps, n, s, k, W, B):
     r"""Proof of Theorem 8: the choice of ``1 - rho``.
 
@@ -455,6 +483,7 @@ def theorem8_one_minus_rho(eps, n, s, k, W, B):
     return _full(one_minus_rho, eps, n, s, k, W, B)
 
 
+@_inf_beyond_float64
 def class_sup_bound(n, k, W, B):
     r"""Proof of Theorem 8: ``C_H`` for ``H_{n,s,k}^{W,B}`` over ``{-1, 1}^n``.
 
@@ -481,6 +510,7 @@ C_LEMMA10 = 2.0 / np.log(2.0) ** 2
 C_THEOREM8_DEGREE = 18.0
 
 
+@_inf_beyond_float64
 def lemma6_explicit(p, n):
     r"""Lemma 6 with the explicit constant :data:`C_LEMMA6`: ``C_LEMMA6 * p * sqrt(n log(1/p))``.
 
@@ -493,6 +523,7 @@ def lemma6_explicit(p, n):
     return C_LEMMA6 * lemma6_halfspace_as(p, n)
 
 
+@_inf_beyond_float64
 def lemma9_sharp(k, W):
     r"""Our bound on the average sensitivity of ``h`` in ``H_{n,s,k}^{W,B}``: ``4 k^2 W^2`` (no ``n``, ``s``, ``B``).
 
@@ -505,6 +536,7 @@ def lemma9_sharp(k, W):
     return _full(4.0 * k**2 * W**2, k, W)
 
 
+@_inf_beyond_float64
 def lemma10_sharp(rho, k, W):
     r"""Our bound on the noise sensitivity: ``NS_rho(h) <= 2 k^2 W^2 (1 - rho)`` (``rho`` in ``[-1, 1]``).
 
@@ -517,6 +549,7 @@ def lemma10_sharp(rho, k, W):
     return _full(2.0 * k**2 * W**2 * (1.0 - rho), rho, k, W)
 
 
+@_inf_beyond_float64
 def theorem8_sharp_degree(eps, k, W):
     r"""The degree our proof of Theorem 8 needs: ``ceil(4 k^2 W^2 / eps)`` (tail ``<= AS/(d+1) <= eps``)."""
     eps = _eps(eps)
@@ -525,6 +558,7 @@ def theorem8_sharp_degree(eps, k, W):
     return _full(np.ceil(4.0 * k**2 * W**2 / eps), eps, k, W)
 
 
+@_inf_beyond_float64
 def theorem8_sample_complexity(eps, delta, n, s, k, W, B, d):
     r"""Theorem 8: sample complexity and run time of the low-degree algorithm.
 
@@ -560,6 +594,7 @@ def theorem8_sample_complexity(eps, delta, n, s, k, W, B, d):
 # ---------------------------------------------------------------------------
 
 
+@_inf_beyond_float64
 def dense_rademacher(m, s, W, B, R):
     r"""Section 5: classical Rademacher bound without sparsity (Anthony et al. 1999).
 
@@ -575,6 +610,7 @@ def dense_rademacher(m, s, W, B, R):
     return _full((W * R + B) * s / np.sqrt(m), m, s, W, B, R)
 
 
+@_inf_beyond_float64
 def theorem19_rademacher(m, n, s, W, B, R):
     r"""Theorem 19, eq. (1): Rademacher complexity of ``H_{n,s,1}^{W,B}``.
 
@@ -600,6 +636,7 @@ def theorem19_rademacher(m, n, s, W, B, R):
     return _full((W * R + B) * np.sqrt(s * n * _log(arg)) / np.sqrt(m), m, n, s, W, B, R)
 
 
+@_inf_beyond_float64
 def theorem19_proof_terms(m, n, s, W, B, R, c=1.0):
     r"""Proof of Theorem 19: the final bounds on the bias and weight terms.
 
@@ -638,6 +675,7 @@ def theorem19_proof_terms(m, n, s, W, B, R, c=1.0):
     return _full(bias_term, *args), _full(weight_term, *args)
 
 
+@_inf_beyond_float64
 def eq15_rademacher(m, n, s, k, W, B, R):
     r"""Eq. (15): Rademacher complexity of ``H_{n,s,k}^{W,B}`` (k-sparse extension).
 
@@ -665,6 +703,7 @@ def eq15_rademacher(m, n, s, k, W, B, R):
     return _full((W * R + B) * np.sqrt(s * n * k * _log(arg)) / np.sqrt(m), m, n, s, k, W, B, R)
 
 
+@_inf_beyond_float64
 def conjecture20_rademacher(m, s, k, W, B, R):
     r"""Conjecture 20, eq. (16): conjectured dimension-free Rademacher bound.
 
@@ -699,6 +738,7 @@ def _theorem17_arguments(eps, delta, n, s, k, W, B, R):
     return eps, delta, n, s, k, W, B, R
 
 
+@_inf_beyond_float64
 def theorem17_sample_complexity(eps, delta, n, s, k, W, B, R):
     r"""Theorem 17: sample complexity over general distributions with ``||x|| <= R``.
 
@@ -721,6 +761,7 @@ def theorem17_sample_complexity(eps, delta, n, s, k, W, B, R):
 
 
 
+@_inf_beyond_float64
 def theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R):
     r"""Theorem 17 with the scale factors that squared loss requires and the log of the solve-for-m step (our
     correction).
@@ -746,6 +787,7 @@ def theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R):
     return _full(out, eps, delta, n, s, k, W, B, R)
 
 
+@_inf_beyond_float64
 def solve_for_m(a, b):
     r"""The solve-for-m step behind Theorem 17: a sample size ``m`` with ``m >= a max{1, log(b m)}``.
 
@@ -761,6 +803,7 @@ def solve_for_m(a, b):
     return _full(2.0 * a * np.maximum(1.0, np.log(a * b)), a, b)
 
 
+@_inf_beyond_float64
 def sign_ambiguity_lower_bound(p, delta):
     r"""Samples any ``(eps, delta)``-PAC learner needs to tell ``h`` from ``-h`` (exact, no hidden constant).
 
@@ -784,6 +827,7 @@ def sign_ambiguity_lower_bound(p, delta):
     return _full(_log(1.0 / (2.0 * delta)) / -np.log1p(-p), p, delta)
 
 
+@_inf_beyond_float64
 def theorem5_rate(eps, delta, n, s, k, C):
     r"""(Not in ``__all__``: a reading of an O~, not a formula the scaling claim transforms.) Theorem 5's rate ``O~(ksn/eps^2)`` read generously: ``C k s n log^2(ksn/(eps delta)) / eps^2``.
 
@@ -799,6 +843,7 @@ def theorem5_rate(eps, delta, n, s, k, C):
         raise ValueError("eps, C, k, s or n too large: the rate overflows float64") from None
 
 
+@_inf_beyond_float64
 def lemma9_proof_V_middle(n, s, k, W, B, c):
     r"""(Not in ``__all__``: a step of a proof, outside the scaling claim's formulas.) Proof of Lemma 9, term (V): the middle expression of its last display (scalars, plain ``math``).
 
@@ -820,6 +865,7 @@ def lemma9_proof_V_middle(n, s, k, W, B, c):
     return middle
 
 
+@_inf_beyond_float64
 def theorem19_rademacher_corrected(m, n, s, W, B, R):
     r"""(Not in ``__all__``: our correction, outside the scaling claim's formulas.) Eq. (1) with the log floored at 1.
 

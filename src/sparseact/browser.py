@@ -51,6 +51,22 @@ CHROMIUM_FLAGS = (
     "--force-device-scale-factor=1", "--font-render-hinting=none", "--remote-debugging-pipe",
 )
 
+#: Chromium makes a Unix socket at ``$TMPDIR/.org.chromium.Chromium.XXXXXX/SingletonSocket`` and aborts when
+#: that path is longer than a socket path may be (107 bytes on Linux); its TMPDIR is ``<profile>/tmp``.
+SOCKET_PATH_MAX = 107
+_SOCKET_IN_TMPDIR = len("/.org.chromium.Chromium.XXXXXX/SingletonSocket")
+_PROFILE_IN_PARENT = len("/sparseact-chromium-XXXXXXXX/tmp")
+
+
+def _profile_parent() -> str:
+    """Where the browser's temporary profile goes: the temporary directory, or ``/tmp`` when that is too deep
+    for Chromium's socket (a test's or a cluster job's TMPDIR can be)."""
+    parent = tempfile.gettempdir()
+    if len(parent.encode()) + _PROFILE_IN_PARENT + _SOCKET_IN_TMPDIR > SOCKET_PATH_MAX:
+        return "/tmp"
+    return parent
+
+
 _NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 #: A ``$$...$$`` span or a ``$...$`` span on one line: math a renderer should have typeset.
@@ -161,7 +177,7 @@ class Browser:
 
     # -- process and protocol ---------------------------------------------------------------------
     def __enter__(self) -> Browser:
-        self._profile = tempfile.mkdtemp(prefix="sparseact-chromium-")
+        self._profile = tempfile.mkdtemp(prefix="sparseact-chromium-", dir=_profile_parent())
         os.mkdir(f"{self._profile}/tmp")
         to_child, self._write = os.pipe()
         self._read, from_child = os.pipe()

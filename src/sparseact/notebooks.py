@@ -34,13 +34,19 @@ KERNEL_START_TIMEOUT = 600
 _VOLATILE_CELL_KEYS = ("execution", "papermill")
 
 
-def _strip_volatile(nb) -> None:
-    """Drop time stamps and durations, and replace nbformat's random cell ids by ``cell-<i>``."""
+def _strip_volatile(nb, cwd: str | Path) -> None:
+    """Drop time stamps and durations, replace nbformat's random cell ids by ``cell-<i>``, and write
+    paths under the kernel's working directory ``cwd`` (in a warning's text, say) relative to it, so
+    that the executed notebook does not depend on where the repository is checked out."""
     nb.metadata.pop("papermill", None)
+    prefix = str(Path(cwd).resolve()) + os.sep
     for index, cell in enumerate(nb.cells):
         cell["id"] = f"cell-{index}"
         for key in _VOLATILE_CELL_KEYS:
             cell.metadata.pop(key, None)
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream":
+                output["text"] = output["text"].replace(prefix, "")
 
 
 #: The page template: JupyterLab's ``lab`` template without its remote scripts, plus
@@ -184,7 +190,7 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
             cwd=str(cwd), progress_bar=False, log_output=False, start_timeout=KERNEL_START_TIMEOUT,
         )
         result = nbformat.read(out, as_version=4)
-    _strip_volatile(result)
+    _strip_volatile(result, cwd)
     atomic_write_text(executed, nbformat.writes(result) + "\n")
     if html is None:
         return

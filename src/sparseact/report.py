@@ -277,12 +277,13 @@ def _page(title: str, body: str) -> str:
 
 
 def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], benchmark_paths: Sequence[str | Path],
-                 index_html: str | Path, timings_html: str | Path) -> None:
+                 index_html: str | Path, timings_html: str | Path, root: str | Path = ".") -> None:
     """Write the verification report (``index_html``) and the wall-time page (``timings_html``).
 
     ``results_dir`` holds the result tables (:func:`sparseact.findings.load_results`) and the
-    claim pages (``reports/<claim>.html``). Paths inside the pages are relative to the page,
-    so the report can be opened from disk.
+    claim pages (``reports/<claim>.html``). The ledger's evidence and certificate paths are
+    relative to ``root``, the repository root (the workflow's working directory). Paths inside
+    the pages are relative to the page, so the report can be opened from disk.
     """
     results_dir, base = Path(results_dir), Path(index_html).parent
     results = load_results(results_dir)
@@ -308,7 +309,7 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
         '<h2 id="statements">All statements</h2>',
         statements_html(results, results_dir, base),
         '<h2 id="checks">Checks by claim</h2><p>Click a claim to list its checks.</p>',
-        checks_html(results, Path("."), base),  # ledger paths are relative to the repository root (the cwd)
+        checks_html(results, Path(root), base),
         '<h2 id="provenance">Provenance</h2>',
         provenance_html(result_paths, base),
         f'<h2 id="timings">Timings</h2><p>Wall time and peak memory of every job: {timings_link} (a separate '
@@ -326,8 +327,11 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
                                                    rows)))
 
 
-def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path) -> str:
-    """The first screen of a claim page: navigation, the status of its statements, the verdicts bearing on them."""
+def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, root: str | Path = ".") -> str:
+    """The first screen of a claim page: navigation, the status of its statements, the verdicts bearing on them.
+
+    The ledger's certificate paths are relative to ``root``, the repository root.
+    """
     results_dir, base = Path(results_dir), Path(page).parent
     results = load_results(results_dir)
     order = paper_order([*results.statements["claim_id"], *results.ledger["claim_id"], claim_id])
@@ -346,7 +350,7 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path) 
                       if v in counts)
     failed = checks[checks["verdict"] == "FAIL"]
     fails = "; ".join(f"<code>{html.escape(r['check_id'])}</code> ({html.escape(r['finding'])}, "
-                      + _link(Path(r["certificate"]), base, "certificate") + ")"
+                      + _link(Path(root) / r["certificate"], base, "certificate") + ")"
                       for _, r in failed.iterrows())
     rows = [[html.escape(r["paper_ref"]), _status_cell(r["status"], r["class"], r["range"]), _math(r["statement"]),
              _math(r["reason"])] for _, r in statements.iterrows()]
@@ -371,14 +375,15 @@ CLAIM_HEADER_CSS = """
 """ + PRINT_CSS
 
 
-def claim_page(notebook: str | Path, claim_id: str, results_dir: str | Path, page: str | Path) -> None:
+def claim_page(notebook: str | Path, claim_id: str, results_dir: str | Path, page: str | Path,
+               root: str | Path = ".") -> None:
     """Write ``page``: the executed ``notebook`` (inputs hidden) under :func:`claim_header_html`."""
     import nbformat
 
     from sparseact.notebooks import notebook_html
 
     body = notebook_html(nbformat.read(notebook, as_version=4))
-    header = claim_header_html(claim_id, results_dir, page)
+    header = claim_header_html(claim_id, results_dir, page, root)
     if "<main>" not in body or "</head>" not in body:
         raise ValueError(f"{notebook}: the rendered page has no <main> to put the header in")
     body = body.replace("</head>", f"<style>{CLAIM_HEADER_CSS}</style></head>", 1).replace("<main>", "<main>" + header, 1)
