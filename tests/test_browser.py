@@ -11,7 +11,7 @@ import tempfile
 
 import pytest
 
-from sparseact.browser import (PRINT_WIDTH, SCREEN, Browser, check_page, find_chromium, inspect_page,
+from sparseact.browser import (PRINT_HEIGHT, PRINT_WIDTH, SCREEN, Browser, check_page, find_chromium, inspect_page,
                                page_problems, placeholder_png, write_screenshots)
 
 pytestmark = pytest.mark.browser
@@ -111,6 +111,15 @@ def test_without_chromium_the_screenshots_are_placeholders_that_say_why(tmp_path
     png_size(tmp_path / "a.png")
     with pytest.raises(RuntimeError, match="no Chromium found"):
         Browser()
+
+
+@needs_chromium
+def test_the_first_printed_page_is_a_screenshot_in_print_layout(tmp_path):
+    path = page(tmp_path, "<style>@media print { h1 { display: none; } }</style><h1>hello</h1><p>printed</p>")
+    message = write_screenshots({path: tmp_path / "screen.png"}, {path: tmp_path / "print.png"})
+    assert "1 page(s) and 1 printed page(s)" in message
+    assert png_size(tmp_path / "print.png") == (PRINT_WIDTH, PRINT_HEIGHT)
+    assert png_size(tmp_path / "screen.png") == SCREEN
 
 
 @needs_chromium

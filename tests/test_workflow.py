@@ -195,8 +195,9 @@ def test_snakemake_report_zip(run):
 def test_pages_in_a_browser(run):
     """What a reader sees (headless Chromium, 1400 x 900): every page fits the width, its images load and its local
     links resolve; the front page shows the errata summary and the statements table on its first screen; the
-    report rule left screenshots of the front page and of one notebook report's first screen."""
-    from sparseact.browser import SCREEN, check_pages, find_chromium
+    report rule left screenshots of the front page and of one notebook report's first screen, and of the front
+    page's first printed page."""
+    from sparseact.browser import PRINT_HEIGHT, PRINT_WIDTH, SCREEN, check_pages, find_chromium
 
     if find_chromium() is None:
         pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
@@ -205,12 +206,14 @@ def test_pages_in_a_browser(run):
     assert len(problems) == 1 + len(claim_ids())
     layout = {page: [p for p in found if "raw $...$ math" not in p] for page, found in problems.items()}
     assert not any(layout.values()), layout
-    shots = sorted((run / QUICK / "report").glob("screenshot-*.png"))
-    assert len(shots) == 2 and "screenshot-index.png" in {p.name for p in shots}, shots
-    for shot in shots:
+    shots = {p.name: p for p in (run / QUICK / "report").glob("screenshot-*.png")}
+    assert len(shots) == 3 and {"screenshot-index.png", "screenshot-index-print.png"} <= set(shots), shots
+    for name, shot in shots.items():
         data = shot.read_bytes()
+        size = (PRINT_WIDTH, PRINT_HEIGHT) if name.endswith("-print.png") else SCREEN
         # a placeholder (700 px) says why in the report rule's log
-        assert data[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(data[16:20]) == SCREEN[0], \
+        width, height = int.from_bytes(data[16:20]), int.from_bytes(data[20:24])
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and (width, height) == size, \
             (shot, (run / QUICK / "logs" / "report.log").read_text())
 
 

@@ -40,6 +40,8 @@ WIDTHS = (1400, 1024, 800)
 #: Width of the printed page's content box in CSS pixels: US Letter (8.5 in) less Page.printToPDF's default
 #: 0.4 in margins, at 96 px per inch (A4, 8.27 in, is narrower by 22 px: the checks use the narrower).
 PRINT_WIDTH = round((8.27 - 2 * 0.4) * 96)
+#: Height of the printed page's content box in CSS pixels: A4 (11.69 in) less the same margins.
+PRINT_HEIGHT = round((11.69 - 2 * 0.4) * 96)
 
 #: Chromium's switches: headless, no sandbox (the pages are our own local files; Chromium refuses to
 #: run as root with it), and nothing that reaches for the network (on a closed network Chromium
@@ -454,19 +456,24 @@ def placeholder_png(path: str | Path, message: str) -> Path:
     return path
 
 
-def write_screenshots(pages: dict[str | Path, str | Path]) -> str:
-    """Screenshot each page's first screen (page -> PNG path); placeholders when no Chromium runs.
+def write_screenshots(pages: dict[str | Path, str | Path],
+                      printed: dict[str | Path, str | Path] | None = None) -> str:
+    """Screenshot each page's first screen, and each printed page's first page; placeholders when no Chromium runs.
 
     Parameters
     ----------
     pages : dict
-        HTML file -> PNG file to write.
+        HTML file -> PNG file of its first screen (:data:`SCREEN`).
+    printed : dict, optional
+        HTML file -> PNG file of its first printed page: laid out with its print styles, the content box of
+        an A4 page (:data:`PRINT_WIDTH` x :data:`PRINT_HEIGHT`).
 
     Returns
     -------
     str
         One line saying what was written (and, for placeholders, why).
     """
+    printed = printed or {}
     reason = None
     if find_chromium() is None:
         reason = ("No screenshot: no Chromium was found when the report was built. Install it (Debian: "
@@ -477,9 +484,13 @@ def write_screenshots(pages: dict[str | Path, str | Path]) -> str:
                 for page, png in pages.items():
                     browser.load(page)
                     browser.screenshot(png)
-            return f"screenshots of {len(pages)} page(s) by {find_chromium()}"
+                browser.set_screen(PRINT_WIDTH, PRINT_HEIGHT, media="print")
+                for page, png in printed.items():
+                    browser.load(page)
+                    browser.screenshot(png)
+            return f"screenshots of {len(pages)} page(s) and {len(printed)} printed page(s) by {find_chromium()}"
         except BrowserError as exc:
             reason = f"No screenshot: Chromium failed ({exc})."
-    for png in pages.values():
+    for png in [*pages.values(), *printed.values()]:
         placeholder_png(png, reason)
     return reason

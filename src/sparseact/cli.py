@@ -108,7 +108,7 @@ def _claim_page(args) -> int:
 def _screenshots(args) -> int:
     from sparseact.browser import write_screenshots
 
-    print(write_screenshots(dict(args.page)))
+    print(write_screenshots(dict(args.page), dict(args.print_page or [])))
     return 0
 
 
@@ -196,10 +196,12 @@ def main(argv=None) -> int:
     page.add_argument("--results-dir", required=True, help="holds the result tables (see report)")
     page.add_argument("--out", required=True, help="the page to write (results/reports/<claim>.html)")
     page.set_defaults(func=_claim_page)
-    shot = sub.add_parser("screenshots", help="PNG of the first screen (1400 x 900) of HTML pages, by headless "
-                          "Chromium; a placeholder saying why when no Chromium is installed")
+    shot = sub.add_parser("screenshots", help="PNG of the first screen (1400 x 900) of HTML pages, and of the first "
+                          "printed page, by headless Chromium; a placeholder saying why when no Chromium is installed")
     shot.add_argument("--page", nargs=2, action="append", required=True, metavar=("HTML", "PNG"),
-                      help="a page and the PNG to write (repeatable)")
+                      help="a page and the PNG of its first screen to write (repeatable)")
+    shot.add_argument("--print-page", nargs=2, action="append", metavar=("HTML", "PNG"),
+                      help="a page and the PNG of its first printed page (A4, print styles) to write (repeatable)")
     shot.set_defaults(func=_screenshots)
     look = sub.add_parser("check-pages", help="open the verification report and every claim page in headless "
                           "Chromium at 1400, 1024 and 800 px and laid out for print, and list what a reader would "

@@ -61,6 +61,7 @@ rule report:
         timings=in_results("report/timings.html"),
         screenshot_index=in_results("report/screenshot-index.png"),
         screenshot_claim=in_results(f"report/screenshot-{SCREENSHOT_CLAIM}.png"),
+        screenshot_print=in_results("report/screenshot-index-print.png"),
     log:
         in_logs("report.log"),
     conda:
@@ -72,4 +73,5 @@ rule report:
         "(python -m sparseact.cli report --results-dir {params.results_dir} --results {input.results} "
         "--benchmarks {input.benchmarks} --index {output.index} --timings {output.timings} "
         "&& python -m sparseact.cli screenshots --page {output.index} {output.screenshot_index} "
-        "--page {input.claim_page} {output.screenshot_claim}) > {log} 2>&1"
+        "--page {input.claim_page} {output.screenshot_claim} "
+        "--print-page {output.index} {output.screenshot_print}) > {log} 2>&1"
