@@ -51,6 +51,8 @@ dictator ``x_1 = relu(x_1) - relu(-x_1)`` at one ``rho``).
 
 from __future__ import annotations
 
+from sparseact.claims._grids import bucket_feasible
+
 TITLE = "Lemma 10: noise sensitivity, Claim 2.1 and Appendix B's coupling"
 PAPER_REF = "Lemma 10, Claim 2.1, Appendix B"
 RANDOM = True
@@ -78,11 +80,6 @@ FLOOR_TOL = 1e-9
 # ---------------------------------------------------------------------------
 # grid
 # ---------------------------------------------------------------------------
-
-
-def bucket_feasible(n: int, s: int, k: int) -> bool:
-    """``families.bucket_network`` needs ``s >= 2k`` and ``n >= k floor(log2(s/k))``."""
-    return s >= 2 * k and n >= k * ((s // k).bit_length() - 1)
 
 
 def bucket_count(rho: float) -> int:

@@ -55,6 +55,8 @@ from __future__ import annotations
 
 import math
 
+from sparseact.claims._grids import bucket_feasible
+
 TITLE = "Lemma 9: average sensitivity of sparsely activated networks"
 PAPER_REF = "Lemma 9 (Section 3)"
 RANDOM = True
@@ -82,11 +84,6 @@ UNION_FACTOR = 4
 # ---------------------------------------------------------------------------
 # grid
 # ---------------------------------------------------------------------------
-
-
-def bucket_feasible(n: int, s: int, k: int) -> bool:
-    """``families.bucket_network`` needs ``s >= 2k`` and ``n >= k floor(log2(s/k))``."""
-    return s >= 2 * k and n >= k * ((s // k).bit_length() - 1)
 
 
 def _cells(n: int, s: int, k_values, families) -> list[tuple[str, int]]:

@@ -58,6 +58,8 @@ from __future__ import annotations
 
 import math
 
+from sparseact.claims._grids import bucket_feasible
+
 TITLE = "Theorem 8: the low-degree algorithm learns H_{n,s,k}^{W,B} (with Lemma 7)"
 PAPER_REF = "Theorem 8, Lemma 7"
 RANDOM = True
@@ -110,11 +112,6 @@ ROUNDING_EXCESS = 1e-12
 # ---------------------------------------------------------------------------
 # grid
 # ---------------------------------------------------------------------------
-
-
-def bucket_feasible(n: int, s: int, k: int) -> bool:
-    """``families.bucket_network`` needs ``s >= 2k`` and ``n >= k floor(log2(s/k))``."""
-    return s >= 2 * k and n >= k * ((s // k).bit_length() - 1)
 
 
 def points(block: dict) -> dict[str, dict]:
