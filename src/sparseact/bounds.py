@@ -116,74 +116,39 @@ def _count(value, name: str) -> np.ndarray:
     return arr
 
 
-def _nonneg(value, name: str) -> np.ndarray:
-    arr = _finite_real(value, name)
-    if np.any(arr < 0):
-        raise ValueError(f"{name} must be non-negative, got {value!r}")
-    return arr
+def _domain(outside: Callable[[np.ndarray], np.ndarray], message: str) -> Callable[[object, str], np.ndarray]:
+    """The domain check of finite real arguments none of whose elements is ``outside``.
 
-
-def _positive(value, name: str) -> np.ndarray:
-    arr = _finite_real(value, name)
-    if np.any(arr <= 0):
-        raise ValueError(f"{name} must be positive, got {value!r}")
-    return arr
-
-
-def _open_unit_interval(value, name: str) -> np.ndarray:
-    """A failure probability ``delta`` in ``(0, 1)``."""
-    arr = _finite_real(value, name)
-    if np.any((arr <= 0) | (arr >= 1)):
-        raise ValueError(f"{name} must lie in the open interval (0, 1), got {value!r}")
-    return arr
-
-
-def _interval_to_one(low: float) -> Callable[[object, str], np.ndarray]:
-    """The domain check of a correlation ``rho`` in ``[low, 1)``."""
+    ``message`` is the ValueError's text, a :meth:`str.format` template of ``name``, ``value``
+    (as given) and ``arr`` (as float64).
+    """
 
     def check(value, name: str) -> np.ndarray:
         arr = _finite_real(value, name)
-        if np.any((arr < low) | (arr >= 1)):
-            raise ValueError(f"{name} must lie in [{low:g}, 1), got {value!r}")
+        if np.any(outside(arr)):
+            raise ValueError(message.format(name=name, value=value, arr=arr))
         return arr
 
     return check
 
 
-_correlation = _interval_to_one(-1.0)
-_nonneg_correlation = _interval_to_one(0.0)
-
-
-def _indicator_mean(value, name: str) -> np.ndarray:
-    """The mean ``p`` of a {0, 1}-valued function, in ``(0, 1]``."""
-    arr = _finite_real(value, name)
-    if np.any((arr <= 0) | (arr > 1)):
-        raise ValueError(f"{name} must lie in (0, 1], got {arr!r}")
-    return arr
-
-
-def _cutoff_degree(value, name: str) -> np.ndarray:
-    """A degree cut-off ``d``: an integer ``>= 1``."""
-    arr = _finite_real(value, name)
-    if np.any((arr < 1) | (arr != np.round(arr))):
-        raise ValueError(f"{name} must be an integer >= 1, got {arr!r}")
-    return arr
-
-
-def _proper_mass(value, name: str) -> np.ndarray:
-    """A probability mass ``p`` in ``(0, 1)``."""
-    arr = _finite_real(value, name)
-    if np.any((arr <= 0) | (arr >= 1)):
-        raise ValueError(f"{name} must lie in (0, 1)")
-    return arr
-
-
-def _below_one_half(value, name: str) -> np.ndarray:
-    """A failure probability ``delta`` in ``(0, 1/2)`` (a learner may always fail with probability 1/2)."""
-    arr = _finite_real(value, name)
-    if np.any((arr <= 0) | (arr >= 0.5)):
-        raise ValueError(f"{name} must lie in (0, 1/2) (with delta >= 1/2 no sample is needed)")
-    return arr
+_nonneg = _domain(lambda x: x < 0, "{name} must be non-negative, got {value!r}")
+_positive = _domain(lambda x: x <= 0, "{name} must be positive, got {value!r}")
+#: A failure probability ``delta``.
+_open_unit_interval = _domain(lambda x: (x <= 0) | (x >= 1),
+                              "{name} must lie in the open interval (0, 1), got {value!r}")
+#: Correlations ``rho``: all of ``[-1, 1)``, or the non-negative ones.
+_correlation = _domain(lambda x: (x < -1) | (x >= 1), "{name} must lie in [-1, 1), got {value!r}")
+_nonneg_correlation = _domain(lambda x: (x < 0) | (x >= 1), "{name} must lie in [0, 1), got {value!r}")
+#: The mean ``p`` of a {0, 1}-valued function.
+_indicator_mean = _domain(lambda x: (x <= 0) | (x > 1), "{name} must lie in (0, 1], got {arr!r}")
+#: A degree cut-off ``d``.
+_cutoff_degree = _domain(lambda x: (x < 1) | (x != np.round(x)), "{name} must be an integer >= 1, got {arr!r}")
+#: A probability mass ``p`` strictly inside ``(0, 1)``.
+_proper_mass = _domain(lambda x: (x <= 0) | (x >= 1), "{name} must lie in (0, 1)")
+#: A failure probability ``delta`` that some sample is needed for.
+_below_one_half = _domain(lambda x: (x <= 0) | (x >= 0.5),
+                          "{name} must lie in (0, 1/2) (with delta >= 1/2 no sample is needed)")
 
 
 def _k_le_s(k: np.ndarray, s: np.ndarray) -> None:
