@@ -20,7 +20,7 @@ from pathlib import Path
 
 import yaml
 
-from sparseact.claims import assemble_claim, generate_shard, get_claim, replicate_count, run_shard, write_run
+from sparseact.claims import assemble_claim, get_claim, replicate_count, stage_shard, staged_paths
 
 
 def main(argv=None) -> int:
@@ -39,20 +39,13 @@ def main(argv=None) -> int:
     grid, out = claim.points(block), Path(args.out)
     run_paths, total = [], 0.0
     for shard, names in claim.shards(block).items():
-        points = {name: grid[name] for name in names}
-        data_path = out / "data" / args.claim / f"{shard}.npz"
-        run_path = out / "runs" / args.claim / f"{shard}.json"
-        run_paths.append(str(run_path))
+        run_paths.append(str(staged_paths(out, args.claim, shard)[1]))
         if args.shards and shard not in args.shards:
             continue
-        start = time.perf_counter()
-        generate_shard(args.claim, shard, points, seed, replicates, data_path)
-        middle = time.perf_counter()
-        write_run(run_path, args.claim, shard, points, run_shard(args.claim, shard, points, seed, replicates, data_path))
-        end = time.perf_counter()
-        total += end - start
-        print(f"{shard:32s} {len(points):3d} points  data {middle - start:7.2f} s  runs {end - middle:7.2f} s",
-              flush=True)
+        staged = stage_shard(args.claim, shard, {name: grid[name] for name in names}, seed, replicates, out)
+        total += staged.data_seconds + staged.run_seconds
+        print(f"{shard:32s} {len(names):3d} points  data {staged.data_seconds:7.2f} s  "
+              f"runs {staged.run_seconds:7.2f} s", flush=True)
     start = time.perf_counter()
     report = assemble_claim(args.claim, block, run_paths, replicates)
     print(f"{'assembly':32s} {time.perf_counter() - start:7.2f} s; data+runs total {total:.1f} s")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sparseact import constructions as C
-from sparseact.claims import appendixA, assemble_claim, generate_point, get_claim, run_point, write_run
+from sparseact.claims import appendixA, generate_point, get_claim, stage_claim
 from sparseact.config import ConfigError
 from sparseact.cube import hypercube
 from sparseact.ledger import Verdict
@@ -26,20 +26,10 @@ EXPECTED = {
 }
 
 
-def _stage_all(block, tmp_path, replicates=REPLICATES):
-    claim, paths = get_claim("appendixA"), []
-    for name, point in claim.points(block).items():
-        data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
-        generate_point("appendixA", name, point, SEED, replicates, data)
-        write_run(out, "appendixA", name, {name: point}, run_point("appendixA", name, point, SEED, replicates, data))
-        paths.append(str(out))
-    return paths
-
-
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("appendixA")
-    return assemble_claim("appendixA", BLOCK, _stage_all(BLOCK, tmp), REPLICATES)
+    return stage_claim("appendixA", BLOCK, SEED, REPLICATES, tmp)
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +176,7 @@ def test_verdicts_and_ranges_do_not_depend_on_the_seed(seed, tmp_path, monkeypat
 
     monkeypatch.setattr(sys.modules[__name__], "SEED", seed)
     assert SEED == seed
-    report = assemble_claim("appendixA", BLOCK, _stage_all(BLOCK, tmp_path), REPLICATES)
+    report = stage_claim("appendixA", BLOCK, SEED, REPLICATES, tmp_path)
     rows = {r.check_id.split("/", 1)[1]: r for r in report.records}
     assert {name: r.verdict.value for name, r in rows.items()} == EXPECTED
     assert all(r.range for r in rows.values())

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from sparseact import analysis, sensitivity
-from sparseact.claims import assemble_claim, generate_point, get_claim, lemma10, run_point, write_run
+from sparseact.claims import generate_point, get_claim, lemma10, stage_claim
 from sparseact.claims._failures import TABLE, with_violations
 from sparseact.config import ConfigError
 from sparseact.cube import hypercube
@@ -26,20 +26,10 @@ BLOCK = {
 }
 
 
-def _stage_all(block, tmp_path, replicates=REPLICATES):
-    claim, paths = get_claim("lemma10"), []
-    for name, point in claim.points(block).items():
-        data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
-        generate_point("lemma10", name, point, SEED, replicates, data)
-        write_run(out, "lemma10", name, {name: point}, run_point("lemma10", name, point, SEED, replicates, data))
-        paths.append(str(out))
-    return paths
-
-
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("lemma10")
-    return assemble_claim("lemma10", BLOCK, _stage_all(BLOCK, tmp), REPLICATES)
+    return stage_claim("lemma10", BLOCK, SEED, REPLICATES, tmp)
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +84,7 @@ def test_eq17_members(report):
 def test_coupling_holds_where_two_over_one_minus_rho_is_an_integer(tmp_path):
     block = {**BLOCK, "noise": {**BLOCK["noise"], "n_values": [5]},
              "appendixB": {**BLOCK["appendixB"], "rho_values": [0.0, 0.5]}}
-    found = {r.check_id: r for r in assemble_claim("lemma10", block, _stage_all(block, tmp_path, 1), 1).records}
+    found = {r.check_id: r for r in stage_claim("lemma10", block, SEED, 1, tmp_path).records}
     assert found["lemma10/eq17-coupling"].verdict is Verdict.PASS
     assert found["lemma10/eq17-printed"].verdict is Verdict.FAIL  # the dropped 1/4 remains
     assert found["lemma10/eq17-corrected"].verdict is Verdict.PASS
@@ -282,6 +272,6 @@ def test_bound_verdicts_do_not_depend_on_the_base_seed(tmp_path, monkeypatch, ba
     """lemma10/bound (explicit constant) and lemma10/sharp are PASS under any base seed (brief item 7)."""
     block = {**BLOCK, "noise": {**BLOCK["noise"], "n_values": [5, 6]}}
     monkeypatch.setitem(globals(), "SEED", base_seed)
-    found = {r.check_id: r for r in assemble_claim("lemma10", block, _stage_all(block, tmp_path), REPLICATES).records}
+    found = {r.check_id: r for r in stage_claim("lemma10", block, SEED, REPLICATES, tmp_path).records}
     for check_id in ("lemma10/bound", "lemma10/sharp", "lemma10/claim21-tail", "lemma10/claim21-ns-formula"):
         assert found[check_id].verdict is Verdict.PASS, (base_seed, found[check_id])

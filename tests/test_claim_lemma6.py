@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from sparseact import sensitivity
-from sparseact.claims import assemble_claim, generate_point, get_claim, run_point, write_run
+from sparseact.claims import generate_point, get_claim, stage_claim
 from sparseact.claims import lemma6
 
 from certified import assert_forced_fail_refused
@@ -49,19 +49,9 @@ def _evaluate(q):
     return float(np.mean(f(X) * X.sum(axis=1)))
 
 
-def _stage_all(block, tmp_path):
-    claim, paths = get_claim("lemma6"), []
-    for name, point in claim.points(block).items():
-        data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
-        generate_point("lemma6", name, point, SEED, REPLICATES, data)
-        write_run(out, "lemma6", name, {name: point}, run_point("lemma6", name, point, SEED, REPLICATES, data))
-        paths.append(str(out))
-    return paths
-
-
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    return assemble_claim("lemma6", BLOCK, _stage_all(BLOCK, tmp_path_factory.mktemp("lemma6")), REPLICATES)
+    return stage_claim("lemma6", BLOCK, SEED, REPLICATES, tmp_path_factory.mktemp("lemma6"))
 
 
 @pytest.fixture(scope="module")

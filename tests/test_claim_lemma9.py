@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from sparseact.claims import assemble_claim, generate_point, get_claim, run_point, write_run
+from sparseact.claims import generate_point, get_claim, run_point, stage_claim
 from sparseact.claims import lemma9
 from sparseact.config import ConfigError
 from sparseact.datafiles import load_arrays
@@ -86,29 +86,15 @@ def evaluate(q):
     raise ValueError(f"unsupported quantity {kind!r}")
 
 
-
-
 # ---------------------------------------------------------------------------
 # the stages on the tiny block
 # ---------------------------------------------------------------------------
 
 
-def _stage_all(block, tmp_path, only=None):
-    claim, paths = get_claim("lemma9"), []
-    for name, point in claim.points(block).items():
-        if only is not None and name not in only:
-            continue
-        data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
-        generate_point("lemma9", name, point, SEED, REPLICATES, data)
-        write_run(out, "lemma9", name, {name: point}, run_point("lemma9", name, point, SEED, REPLICATES, data))
-        paths.append(str(out))
-    return paths
-
-
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("lemma9")
-    return assemble_claim("lemma9", BLOCK, _stage_all(BLOCK, tmp), REPLICATES)
+    return stage_claim("lemma9", BLOCK, SEED, REPLICATES, tmp)
 
 
 @pytest.fixture(scope="module")
@@ -342,7 +328,7 @@ def test_bound_verdicts_do_not_depend_on_the_base_seed(tmp_path, monkeypatch, ba
     block = {**BLOCK, "n_values": [5, 6], "s_values": [2, 4], "families": ["gaussian", "sign"],
              "adversarial": {**BLOCK["adversarial"], "iterations": 2}}
     monkeypatch.setitem(globals(), "SEED", base_seed)
-    found = {r.check_id: r for r in assemble_claim("lemma9", block, _stage_all(block, tmp_path), REPLICATES).records}
+    found = {r.check_id: r for r in stage_claim("lemma9", block, SEED, REPLICATES, tmp_path).records}
     for check_id in ("lemma9/bound", "lemma9/tighter-4k2W2", "lemma9/as-fourier", "lemma9/as-active-count",
                      "lemma9/transition-corrected",
                      "lemma9/proof-tail-hence"):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from sparseact import combinatorics, constructions
-from sparseact.claims import assemble_claim, generate_point, get_claim, run_point, theorem13, write_run
+from sparseact.claims import generate_point, get_claim, stage_claim, theorem13
 from sparseact.config import ConfigError
 from sparseact.cube import hypercube
 from sparseact.datafiles import load_arrays
@@ -28,19 +28,9 @@ BLOCK = {
 }
 
 
-def _stage_all(block, tmp_path, replicates=REPLICATES):
-    claim, paths = get_claim("theorem13"), []
-    for name, point in claim.points(block).items():
-        data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
-        generate_point("theorem13", name, point, SEED, replicates, data)
-        write_run(out, "theorem13", name, {name: point}, run_point("theorem13", name, point, SEED, replicates, data))
-        paths.append(str(out))
-    return paths
-
-
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    return assemble_claim("theorem13", BLOCK, _stage_all(BLOCK, tmp_path_factory.mktemp("theorem13")), REPLICATES)
+    return stage_claim("theorem13", BLOCK, SEED, REPLICATES, tmp_path_factory.mktemp("theorem13"))
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +132,7 @@ def test_large_cubes_get_one_point_per_p():
 def _one_junta_report(tmp_path):
     block = {"junta": {"n_values": [4], "s_values": [4], "p_values": [2], "random_tables": 0, "include_parity": True},
              "hardness": {"n_values": [4], "p_values": [2], "degrees": [1, 2], "samples": 50}}
-    return {r.check_id: r for r in assemble_claim("theorem13", block, _stage_all(block, tmp_path, 1), 1).records}
+    return {r.check_id: r for r in stage_claim("theorem13", block, SEED, 1, tmp_path).records}
 
 
 def test_a_wrong_junta_network_fails_with_certificates(monkeypatch, tmp_path):

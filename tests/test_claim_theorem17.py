@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from sparseact import bounds
-from sparseact.claims import assemble_claim, generate_point, get_claim, run_point, theorem17, write_run
+from sparseact.claims import generate_point, get_claim, stage_claim, theorem17
 from sparseact.config import ConfigError
 from sparseact.datafiles import load_arrays
 from sparseact.ledger import Verdict
@@ -24,20 +24,10 @@ BLOCK = {"index_b": [1], "junta_n": 4, "junta_p": [2], "bias": 0.7, "sample_size
          "bound_multiples": [1], "bound_seeds": 3}
 
 
-def _stage_all(block, tmp_path, replicates=REPLICATES):
-    claim, paths = get_claim("theorem17"), []
-    for name, point in claim.points(block).items():
-        data, out = tmp_path / "data" / f"{name}.npz", tmp_path / "runs" / f"{name}.json"
-        generate_point("theorem17", name, point, SEED, replicates, data)
-        write_run(out, "theorem17", name, {name: point}, run_point("theorem17", name, point, SEED, replicates, data))
-        paths.append(str(out))
-    return paths
-
-
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("theorem17")
-    return assemble_claim("theorem17", BLOCK, _stage_all(BLOCK, tmp), REPLICATES)
+    return stage_claim("theorem17", BLOCK, SEED, REPLICATES, tmp)
 
 
 @pytest.fixture(scope="module")

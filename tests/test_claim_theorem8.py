@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from sparseact.claims import assemble_claim, generate_point, get_claim, run_point, write_run
+from sparseact.claims import generate_point, get_claim, stage_claim
 from sparseact.claims import theorem8 as t8
 from sparseact.claims._failures import TABLE
 from sparseact.config import ConfigError
@@ -21,20 +21,9 @@ TINY = {"n": 6, "s": 4, "k_values": [1, 2], "families": ["gaussian", "bucket"], 
 SEED = 7
 
 
-def _stages(block, tmp_path, replicates=1):
-    paths = []
-    for name, point in t8.points(block).items():
-        data = tmp_path / "data" / f"{name}.npz"
-        generate_point("theorem8", name, point, SEED, replicates, data)
-        run = tmp_path / "runs" / f"{name}.json"
-        write_run(run, "theorem8", name, {name: point}, run_point("theorem8", name, point, SEED, replicates, data))
-        paths.append(str(run))
-    return assemble_claim("theorem8", block, paths, replicates)
-
-
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    return _stages(TINY, tmp_path_factory.mktemp("theorem8"), replicates=2)
+    return stage_claim("theorem8", TINY, SEED, 2, tmp_path_factory.mktemp("theorem8"))
 
 
 @pytest.fixture(scope="module")
@@ -275,7 +264,7 @@ def test_verdicts_do_not_depend_on_the_base_seed(tmp_path, monkeypatch, base_see
     """The checks on random targets give the same verdicts under other base seeds (brief item 7)."""
     monkeypatch.setitem(globals(), "SEED", base_seed)
     block = {**TINY, "k_values": [1], "sample_sizes": [60, 200]}
-    found = {r.check_id: r for r in _stages(block, tmp_path).records}
+    found = {r.check_id: r for r in stage_claim("theorem8", block, SEED, 1, tmp_path).records}
     for check_id in ("theorem8/tail-vs-as", "theorem8/remark11-active", "theorem8/lemma7-rate",
                      "theorem8/lemma7-projection", "theorem8/C_H", "theorem8/prescription"):
         assert found[check_id].verdict.value == "PASS", (base_seed, found[check_id])

@@ -52,6 +52,7 @@ The registry :data:`BOUNDS` maps short ids to the main functions and
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 
 import numpy as np
@@ -89,22 +90,14 @@ _log = np.log
 
 
 # ---------------------------------------------------------------------------
-# validation helpers
+# argument domains and the formula decorators
 # ---------------------------------------------------------------------------
+#
+# A domain check takes ``(value, name)``, returns ``value`` as a float64 array and raises
+# ValueError naming the argument when an element lies outside the domain.
 
 
-def _inf_beyond_float64(formula):
-    """Evaluate ``formula`` with overflow and division by an underflowed 0 giving ``inf`` silently."""
-
-    @functools.wraps(formula)
-    def evaluate(*args, **kwargs):
-        with np.errstate(over="ignore", divide="ignore"):
-            return formula(*args, **kwargs)
-
-    return evaluate
-
-
-def _arr(value, name: str) -> np.ndarray:
+def _finite_real(value, name: str) -> np.ndarray:
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -115,7 +108,7 @@ def _arr(value, name: str) -> np.ndarray:
 
 
 def _count(value, name: str) -> np.ndarray:
-    arr = _arr(value, name)
+    arr = _finite_real(value, name)
     if np.any(arr <= 0):
         raise ValueError(f"{name} must be positive (a count >= 1), got {value!r}")
     if np.any(arr < 1):
@@ -123,41 +116,107 @@ def _count(value, name: str) -> np.ndarray:
     return arr
 
 
-def _nonneg(value, name: str) -> np.ndarray:
-    arr = _arr(value, name)
-    if np.any(arr < 0):
-        raise ValueError(f"{name} must be non-negative, got {value!r}")
-    return arr
+def _domain(outside: Callable[[np.ndarray], np.ndarray], message: str) -> Callable[[object, str], np.ndarray]:
+    """The domain check of finite real arguments none of whose elements is ``outside``.
+
+    ``message`` is the ValueError's text, a :meth:`str.format` template of ``name``, ``value``
+    (as given) and ``arr`` (as float64).
+    """
+
+    def check(value, name: str) -> np.ndarray:
+        arr = _finite_real(value, name)
+        if np.any(outside(arr)):
+            raise ValueError(message.format(name=name, value=value, arr=arr))
+        return arr
+
+    return check
 
 
-def _positive(value, name: str) -> np.ndarray:
-    arr = _arr(value, name)
-    if np.any(arr <= 0):
-        raise ValueError(f"{name} must be positive, got {value!r}")
-    return arr
-
-
-def _eps(value) -> np.ndarray:
-    return _positive(value, "eps")
-
-
-def _delta(value) -> np.ndarray:
-    arr = _arr(value, "delta")
-    if np.any((arr <= 0) | (arr >= 1)):
-        raise ValueError(f"delta must lie in the open interval (0, 1), got {value!r}")
-    return arr
-
-
-def _rho(value, low: float = -1.0) -> np.ndarray:
-    arr = _arr(value, "rho")
-    if np.any((arr < low) | (arr >= 1)):
-        raise ValueError(f"rho must lie in [{low:g}, 1), got {value!r}")
-    return arr
+_nonneg = _domain(lambda x: x < 0, "{name} must be non-negative, got {value!r}")
+_positive = _domain(lambda x: x <= 0, "{name} must be positive, got {value!r}")
+#: A failure probability ``delta``.
+_open_unit_interval = _domain(lambda x: (x <= 0) | (x >= 1),
+                              "{name} must lie in the open interval (0, 1), got {value!r}")
+#: Correlations ``rho``: all of ``[-1, 1)``, or the non-negative ones.
+_correlation = _domain(lambda x: (x < -1) | (x >= 1), "{name} must lie in [-1, 1), got {value!r}")
+_nonneg_correlation = _domain(lambda x: (x < 0) | (x >= 1), "{name} must lie in [0, 1), got {value!r}")
+#: The mean ``p`` of a {0, 1}-valued function.
+_indicator_mean = _domain(lambda x: (x <= 0) | (x > 1), "{name} must lie in (0, 1], got {arr!r}")
+#: A degree cut-off ``d``.
+_cutoff_degree = _domain(lambda x: (x < 1) | (x != np.round(x)), "{name} must be an integer >= 1, got {arr!r}")
+#: A probability mass ``p`` strictly inside ``(0, 1)``.
+_proper_mass = _domain(lambda x: (x <= 0) | (x >= 1), "{name} must lie in (0, 1)")
+#: A failure probability ``delta`` that some sample is needed for.
+_below_one_half = _domain(lambda x: (x <= 0) | (x >= 0.5),
+                          "{name} must lie in (0, 1/2) (with delta >= 1/2 no sample is needed)")
 
 
 def _k_le_s(k: np.ndarray, s: np.ndarray) -> None:
     if np.any(k > s):
         raise ValueError(f"k must be <= s (at most s neurons can be active), got k={k!r}, s={s!r}")
+
+
+def _checked_arguments(arguments: dict, domains: dict) -> dict:
+    """``arguments`` (name -> value) checked against ``domains`` (name -> domain check), in the order of ``domains``.
+
+    ``k <= s`` is checked as soon as both are (the module's convention wherever both appear).
+    """
+    checked = {}
+    for name, check in domains.items():
+        checked[name] = check(arguments[name], name)
+        if name in ("k", "s") and "k" in checked and "s" in checked:
+            _k_le_s(checked["k"], checked["s"])
+    return checked
+
+
+def _bound_formula(domains: dict, pass_checked: bool):
+    """The decorator behind :func:`_formula` (``pass_checked``) and :func:`_scalar_formula` (not)."""
+
+    def decorate(formula):
+        signature = inspect.signature(formula)
+
+        @functools.wraps(formula)
+        def evaluate(*args, **kwargs):
+            try:
+                call = signature.bind(*args, **kwargs)
+            except TypeError:
+                return formula(*args, **kwargs)  # raises Python's own TypeError for the call
+            call.apply_defaults()
+            with np.errstate(over="ignore", divide="ignore"):
+                checked = _checked_arguments(call.arguments, domains)
+                if pass_checked:
+                    call.arguments.update(checked)
+                return formula(*call.args, **call.kwargs)
+
+        return evaluate
+
+    return decorate
+
+
+def _formula(**domains: Callable[[object, str], np.ndarray]):
+    """Decorate a bound formula: check its arguments' domains, then evaluate it with ``inf`` beyond float64.
+
+    Parameters
+    ----------
+    **domains : callable
+        Argument name -> its domain check (``_count``, ``_nonneg``, ...). The arguments are
+        checked in this order, so the first one out of its domain is the one the ValueError
+        names, and ``k <= s`` is checked as soon as both are. The formula receives the checked
+        float64 arrays; arguments without a domain are passed as given.
+
+    Notes
+    -----
+    Checks and formula run with numpy's overflow and division-by-zero warnings off: a value
+    beyond float64 (``eps**2`` underflowing to 0 under a division, a power of a huge ``W``)
+    comes out as ``inf`` silently, while an undefined value (``inf - inf``, ``0 * inf``) still
+    warns or raises.
+    """
+    return _bound_formula(domains, pass_checked=True)
+
+
+def _scalar_formula(**domains: Callable[[object, str], np.ndarray]):
+    """:func:`_formula` for a formula in plain ``math`` on scalars: the arguments are checked, then passed as given."""
+    return _bound_formula(domains, pass_checked=False)
 
 
 def _full(out, *args):
@@ -185,7 +244,7 @@ def _sqrt_log_arg(arg: np.ndarray, text: str) -> None:
 # ---------------------------------------------------------------------------
 
 
-@_inf_beyond_float64
+@_formula(p=_indicator_mean, n=_count)
 def lemma6_halfspace_as(p, n):
     r"""Lemma 6 (Kane 2014): average sensitivity of a halfspace indicator.
 
@@ -209,14 +268,10 @@ def lemma6_halfspace_as(p, n):
     sensitive coordinates; the proof of Lemma 9 uses this lemma (with constant
     1) as ``sum_i Pr[g(x) != g(x^i)] <= p sqrt(n log(1/p))``, which drops that 4.
     """
-    p = _arr(p, "p")
-    if np.any((p <= 0) | (p > 1)):
-        raise ValueError(f"p must lie in (0, 1], got {p!r}")
-    n = _count(n, "n")
     return _full(p * np.sqrt(n * _log(1.0 / p)), n)
 
 
-@_inf_beyond_float64
+@_formula(ns_rho=_nonneg, rho=_nonneg_correlation, d=_cutoff_degree)
 def claim21_tail_bound(ns_rho, rho, d):
     r"""Claim 2.1 (Klivans et al. 2004): Fourier tail from noise sensitivity.
 
@@ -237,15 +292,10 @@ def claim21_tail_bound(ns_rho, rho, d):
     d : array_like
         Degree cut-off, an integer ``>= 1`` (``d = 0`` makes the denominator 0).
     """
-    ns_rho = _nonneg(ns_rho, "ns_rho")
-    rho = _rho(rho, low=0.0)
-    d = _arr(d, "d")
-    if np.any((d < 1) | (d != np.round(d))):
-        raise ValueError(f"d must be an integer >= 1, got {d!r}")
     return _full(2.0 * ns_rho / (1.0 - rho**d), ns_rho, rho, d)
 
 
-@_inf_beyond_float64
+@_formula(separation=_nonneg, eps=_positive, delta=_open_unit_interval)
 def two_point_sample_lower_bound(separation, eps, delta):
     r"""Samples any ``(eps, delta)``-PAC learner needs when two targets of the class are far apart (exact).
 
@@ -259,13 +309,10 @@ def two_point_sample_lower_bound(separation, eps, delta):
 
     Returns ``1`` if ``separation > 2 eps`` and ``delta < 1/2``, else ``0``.
     """
-    separation = _nonneg(separation, "separation")
-    eps = _eps(eps)
-    delta = _delta(delta)
     return _full(np.where((separation > 2 * eps) & (delta < 0.5), 1.0, 0.0), separation, eps, delta)
 
 
-@_inf_beyond_float64
+@_formula(n=_count, d=_nonneg, C=_nonneg, eps=_positive, delta=_open_unit_interval)
 def lemma7_sample_complexity(n, d, C, eps, delta):
     r"""Lemma 7: sample/time complexity of the low-degree algorithm.
 
@@ -287,11 +334,6 @@ def lemma7_sample_complexity(n, d, C, eps, delta):
     delta : array_like
         Failure probability, in ``(0, 1)``.
     """
-    n = _count(n, "n")
-    d = _nonneg(d, "d")
-    C = _nonneg(C, "C")
-    eps = _eps(eps)
-    delta = _delta(delta)
     with np.errstate(over="ignore"):
         out = n**d * C**2 * _log(1.0 / delta) / eps
     return _full(out, n, d, C, eps, delta)
@@ -302,7 +344,7 @@ def lemma7_sample_complexity(n, d, C, eps, delta):
 # ---------------------------------------------------------------------------
 
 
-@_inf_beyond_float64
+@_formula(n=_count, s=_count, k=_count, W=_nonneg, B=_nonneg)
 def lemma9_terms(n, s, k, W, B):
     r"""Lemma 9: the two summands of the average-sensitivity bound.
 
@@ -320,18 +362,12 @@ def lemma9_terms(n, s, k, W, B):
     term lacks that ``sqrt(n)`` (and the weight part carries an extra
     ``sqrt(log(s/k))``). The functions here follow the statement.
     """
-    n = _count(n, "n")
-    s = _count(s, "s")
-    k = _count(k, "k")
-    _k_le_s(k, s)
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
     weight = k**4 * W**2 * np.sqrt(n) * _log(n * s)
     bias = k**3 * B**2 * np.sqrt(_log(s))
     return _full(weight, n, s, k, W, B), _full(bias, n, s, k, W, B)
 
 
-@_inf_beyond_float64
+@_formula()
 def lemma9_average_sensitivity(n, s, k, W, B):
     r"""Lemma 9: average sensitivity of ``h`` in ``H_{n,s,k}^{W,B}``.
 
@@ -345,7 +381,7 @@ def lemma9_average_sensitivity(n, s, k, W, B):
     return weight + bias
 
 
-@_inf_beyond_float64
+@_formula(k=_count, W=_nonneg)
 def lemma9_term_U(k, W):
     r"""Proof of Lemma 9: the bound on term (U).
 
@@ -354,12 +390,10 @@ def lemma9_term_U(k, W):
     Returns ``k**2 * W**2 / 4``. This is an exact inequality of the proof (no
     hidden constant). ``k >= 1``, ``W >= 0``.
     """
-    k = _count(k, "k")
-    W = _nonneg(W, "W")
     return _full(k**2 * W**2 / 4.0, k, W)
 
 
-@_inf_beyond_float64
+@_formula(n=_count, s=_count, k=_count)
 def lemma9_transition_probability(n, s, k):
     r"""Proof of Lemma 9: bound on the probability that a bit flip changes the active set.
 
@@ -376,14 +410,10 @@ def lemma9_transition_probability(n, s, k):
     ``k/s <= e^{-1/2}`` (where ``p sqrt(log(1/p))`` stops increasing), so for
     ``s < e^{1/2} k`` the printed value is not what the argument gives.
     """
-    n = _count(n, "n")
-    s = _count(s, "s")
-    k = _count(k, "k")
-    _k_le_s(k, s)
     return _full(k * np.sqrt(_log(s / k)) / np.sqrt(n), n, s, k)
 
 
-@_inf_beyond_float64
+@_formula(rho=_correlation, n=_count, s=_count, k=_count, W=_nonneg, B=_nonneg)
 def lemma10_noise_sensitivity(rho, n, s, k, W, B):
     r"""Lemma 10: noise sensitivity of ``h`` in ``H_{n,s,k}^{W,B}``.
 
@@ -402,19 +432,12 @@ def lemma10_noise_sensitivity(rho, n, s, k, W, B):
     For ``ns/(1-rho) < 1`` (only possible when ``n = s = 1`` and ``rho < 0``)
     the log is negative before squaring. At ``s = 1`` the bias term is 0.
     """
-    rho = _rho(rho)
-    n = _count(n, "n")
-    s = _count(s, "s")
-    k = _count(k, "k")
-    _k_le_s(k, s)
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
     one_minus_rho = 1.0 - rho
     inner = k**4 * W**2 * _log(n * s / one_minus_rho) ** 2 + k**3 * B**2 * np.sqrt(_log(s))
     return _full(np.sqrt(one_minus_rho) * inner, rho, n, s, k, W, B)
 
 
-@_inf_beyond_float64
+@_formula(eps=_positive, n=_count, s=_count, k=_count, W=_nonneg, B=_nonneg)
 def theorem8_degree(eps, n, s, k, W, B):
     r"""Theorem 8: the degree ``d`` of the low-degree algorithm.
 
@@ -430,17 +453,10 @@ def theorem8_degree(eps, n, s, k, W, B):
     the proof's ``1 - rho`` (:func:`theorem8_one_minus_rho`): that has a
     ``log(knsW^2/eps)`` factor and a ``min`` where this has a sum.
     """
-    eps = _eps(eps)
-    n = _count(n, "n")
-    s = _count(s, "s")
-    k = _count(k, "k")
-    _k_le_s(k, s)
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
     return _full((k**8 * W**4 * _log(n * s) ** 4 + k**6 * B**4 * _log(s)) / eps**2, eps, n, s, k, W, B)
 
 
-@_inf_beyond_float64
+@_formula(eps=_positive, n=_count, s=_count, k=_count, W=_nonneg, B=_nonneg)
 def theorem8_one_minus_rho(eps, n, s, k, W, B):
     r"""Proof of Theorem 8: the choice of ``1 - rho``.
 
@@ -461,13 +477,6 @@ def theorem8_one_minus_rho(eps, n, s, k, W, B):
       ``sqrt(1-rho) k^4 W^2 log^2(ns/(1-rho)) <~ eps``, which puts such a log in
       the denominator (to the fourth power).
     """
-    eps = _eps(eps)
-    n = _count(n, "n")
-    s = _count(s, "s")
-    k = _count(k, "k")
-    _k_le_s(k, s)
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
     den1 = k**8 * W**4 * _log(n * s) ** 4
     den2 = k**6 * B**4 * _log(s)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -483,7 +492,7 @@ def theorem8_one_minus_rho(eps, n, s, k, W, B):
     return _full(one_minus_rho, eps, n, s, k, W, B)
 
 
-@_inf_beyond_float64
+@_formula(n=_count, k=_count, W=_nonneg, B=_nonneg)
 def class_sup_bound(n, k, W, B):
     r"""Proof of Theorem 8: ``C_H`` for ``H_{n,s,k}^{W,B}`` over ``{-1, 1}^n``.
 
@@ -491,10 +500,6 @@ def class_sup_bound(n, k, W, B):
 
     Returns ``k * (W * sqrt(n) + B)`` (exact as printed; ``||x|| = sqrt(n)``).
     """
-    n = _count(n, "n")
-    k = _count(k, "k")
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
     return _full(k * (W * np.sqrt(n) + B), n, k, W, B)
 
 
@@ -510,7 +515,7 @@ C_LEMMA10 = 2.0 / np.log(2.0) ** 2
 C_THEOREM8_DEGREE = 18.0
 
 
-@_inf_beyond_float64
+@_formula()
 def lemma6_explicit(p, n):
     r"""Lemma 6 with the explicit constant :data:`C_LEMMA6`: ``C_LEMMA6 * p * sqrt(n log(1/p))``.
 
@@ -523,7 +528,7 @@ def lemma6_explicit(p, n):
     return C_LEMMA6 * lemma6_halfspace_as(p, n)
 
 
-@_inf_beyond_float64
+@_formula(k=_count, W=_nonneg)
 def lemma9_sharp(k, W):
     r"""Our bound on the average sensitivity of ``h`` in ``H_{n,s,k}^{W,B}``: ``4 k^2 W^2`` (no ``n``, ``s``, ``B``).
 
@@ -531,34 +536,26 @@ def lemma9_sharp(k, W):
     ``R_x u R_{x^{(+)i}}`` move, ``|relu(a) - relu(b)| <= |a - b|``, Cauchy-Schwarz over at most ``k``
     neurons per endpoint and the symmetry ``x <-> x^{(+)i}`` give ``AS(h) <= 4 W^2 E_x|R_x|^2 <= 4 k^2 W^2``.
     """
-    k = _count(k, "k")
-    W = _nonneg(W, "W")
     return _full(4.0 * k**2 * W**2, k, W)
 
 
-@_inf_beyond_float64
+@_formula(rho=_correlation, k=_count, W=_nonneg)
 def lemma10_sharp(rho, k, W):
     r"""Our bound on the noise sensitivity: ``NS_rho(h) <= 2 k^2 W^2 (1 - rho)`` (``rho`` in ``[-1, 1]``).
 
     Claim 2.1 (``NS_rho = sum_T (1/2)(1 - rho^|T|) hhat(T)^2``), ``|1 - rho^t| <= t |1 - rho|`` and
     ``AS = sum_T |T| hhat(T)^2`` give ``NS_rho <= (1/2)(1 - rho) AS <= 2 k^2 W^2 (1 - rho)``.
     """
-    rho = _rho(rho)
-    k = _count(k, "k")
-    W = _nonneg(W, "W")
     return _full(2.0 * k**2 * W**2 * (1.0 - rho), rho, k, W)
 
 
-@_inf_beyond_float64
+@_formula(eps=_positive, k=_count, W=_nonneg)
 def theorem8_sharp_degree(eps, k, W):
     r"""The degree our proof of Theorem 8 needs: ``ceil(4 k^2 W^2 / eps)`` (tail ``<= AS/(d+1) <= eps``)."""
-    eps = _eps(eps)
-    k = _count(k, "k")
-    W = _nonneg(W, "W")
     return _full(np.ceil(4.0 * k**2 * W**2 / eps), eps, k, W)
 
 
-@_inf_beyond_float64
+@_formula(eps=_positive, delta=_open_unit_interval, n=_count, s=_count, k=_count, W=_nonneg, B=_nonneg, d=_nonneg)
 def theorem8_sample_complexity(eps, delta, n, s, k, W, B, d):
     r"""Theorem 8: sample complexity and run time of the low-degree algorithm.
 
@@ -575,15 +572,6 @@ def theorem8_sample_complexity(eps, delta, n, s, k, W, B, d):
     The proof ends with "run-time and sample complexity will be
     ``O(n^d \log(1/\delta)/\varepsilon)``", dropping the ``C_H^2`` factor.
     """
-    eps = _eps(eps)
-    delta = _delta(delta)
-    n = _count(n, "n")
-    s = _count(s, "s")
-    k = _count(k, "k")
-    _k_le_s(k, s)
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
-    d = _nonneg(d, "d")
     with np.errstate(over="ignore"):
         out = n**d * k**2 * (W * np.sqrt(n) + B) ** 2 * _log(1.0 / delta) / eps
     return _full(out, eps, delta, n, s, k, W, B, d)
@@ -594,7 +582,7 @@ def theorem8_sample_complexity(eps, delta, n, s, k, W, B, d):
 # ---------------------------------------------------------------------------
 
 
-@_inf_beyond_float64
+@_formula(m=_count, s=_count, W=_nonneg, B=_nonneg, R=_nonneg)
 def dense_rademacher(m, s, W, B, R):
     r"""Section 5: classical Rademacher bound without sparsity (Anthony et al. 1999).
 
@@ -602,15 +590,10 @@ def dense_rademacher(m, s, W, B, R):
 
     Returns ``(W R + B) * s / sqrt(m)`` (the paper quotes it without ``O``).
     """
-    m = _count(m, "m")
-    s = _count(s, "s")
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
-    R = _nonneg(R, "R")
     return _full((W * R + B) * s / np.sqrt(m), m, s, W, B, R)
 
 
-@_inf_beyond_float64
+@_formula(m=_count, n=_count, s=_count, W=_nonneg, B=_nonneg, R=_nonneg)
 def theorem19_rademacher(m, n, s, W, B, R):
     r"""Theorem 19, eq. (1): Rademacher complexity of ``H_{n,s,1}^{W,B}``.
 
@@ -625,18 +608,12 @@ def theorem19_rademacher(m, n, s, W, B, R):
     ValueError
         If ``m (R + B) < 1`` (the square root of a negative log).
     """
-    m = _count(m, "m")
-    n = _count(n, "n")
-    s = _count(s, "s")
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
-    R = _nonneg(R, "R")
     arg = m * (R + B)
     _sqrt_log_arg(arg, "m*(R+B)")
     return _full((W * R + B) * np.sqrt(s * n * _log(arg)) / np.sqrt(m), m, n, s, W, B, R)
 
 
-@_inf_beyond_float64
+@_formula(m=_count, n=_count, s=_count, W=_nonneg, B=_nonneg, R=_nonneg, c=_positive)
 def theorem19_proof_terms(m, n, s, W, B, R, c=1.0):
     r"""Proof of Theorem 19: the final bounds on the bias and weight terms.
 
@@ -660,13 +637,6 @@ def theorem19_proof_terms(m, n, s, W, B, R, c=1.0):
     ``log(m(R+B))``; since both are at most ``log(m(R+B))``, their sum is at
     most ``4 max(sqrt(c), 1)`` times (1).
     """
-    m = _count(m, "m")
-    n = _count(n, "n")
-    s = _count(s, "s")
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
-    R = _nonneg(R, "R")
-    c = _positive(c, "c")
     _sqrt_log_arg(m * B, "m*B")
     _sqrt_log_arg(m * R, "m*R")
     bias_term = 4.0 * B * np.sqrt(s * n * c * _log(m * B)) / np.sqrt(m)
@@ -675,7 +645,7 @@ def theorem19_proof_terms(m, n, s, W, B, R, c=1.0):
     return _full(bias_term, *args), _full(weight_term, *args)
 
 
-@_inf_beyond_float64
+@_formula(m=_count, n=_count, s=_count, k=_count, W=_nonneg, B=_nonneg, R=_nonneg)
 def eq15_rademacher(m, n, s, k, W, B, R):
     r"""Eq. (15): Rademacher complexity of ``H_{n,s,k}^{W,B}`` (k-sparse extension).
 
@@ -690,20 +660,12 @@ def eq15_rademacher(m, n, s, k, W, B, R):
     ValueError
         If ``k m (R + B) < 1``.
     """
-    m = _count(m, "m")
-    n = _count(n, "n")
-    s = _count(s, "s")
-    k = _count(k, "k")
-    _k_le_s(k, s)
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
-    R = _nonneg(R, "R")
     arg = k * m * (R + B)
     _sqrt_log_arg(arg, "k*m*(R+B)")
     return _full((W * R + B) * np.sqrt(s * n * k * _log(arg)) / np.sqrt(m), m, n, s, k, W, B, R)
 
 
-@_inf_beyond_float64
+@_formula(m=_count, s=_count, k=_count, W=_nonneg, B=_nonneg, R=_nonneg)
 def conjecture20_rademacher(m, s, k, W, B, R):
     r"""Conjecture 20, eq. (16): conjectured dimension-free Rademacher bound.
 
@@ -712,33 +674,21 @@ def conjecture20_rademacher(m, s, k, W, B, R):
     Returns ``(W R + B) * sqrt(s k) / sqrt(m)`` (constant 1; a conjecture, not
     a proven bound).
     """
-    m = _count(m, "m")
-    s = _count(s, "s")
-    k = _count(k, "k")
-    _k_le_s(k, s)
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
-    R = _nonneg(R, "R")
     return _full((W * R + B) * np.sqrt(s * k) / np.sqrt(m), m, s, k, W, B, R)
 
 
-def _theorem17_arguments(eps, delta, n, s, k, W, B, R):
-    """Validated arguments of the Theorem 17 sample complexities (``R + B > 0``: the bound has ``log(k(R+B)/eps)``)."""
-    eps = _eps(eps)
-    delta = _delta(delta)
-    n = _count(n, "n")
-    s = _count(s, "s")
-    k = _count(k, "k")
-    _k_le_s(k, s)
-    W = _nonneg(W, "W")
-    B = _nonneg(B, "B")
-    R = _nonneg(R, "R")
+#: The domains of the arguments of both Theorem 17 sample complexities.
+_THEOREM17_DOMAINS = dict(eps=_positive, delta=_open_unit_interval, n=_count, s=_count, k=_count, W=_nonneg,
+                          B=_nonneg, R=_nonneg)
+
+
+def _check_log_argument(R, B) -> None:
+    """``R + B > 0``: Theorem 17's bound has ``log(k(R+B)/eps)``."""
     if np.any(R + B <= 0):
         raise ValueError("R + B must be positive: the bound contains log(k(R+B)/eps)")
-    return eps, delta, n, s, k, W, B, R
 
 
-@_inf_beyond_float64
+@_formula(**_THEOREM17_DOMAINS)
 def theorem17_sample_complexity(eps, delta, n, s, k, W, B, R):
     r"""Theorem 17: sample complexity over general distributions with ``||x|| <= R``.
 
@@ -755,13 +705,13 @@ def theorem17_sample_complexity(eps, delta, n, s, k, W, B, R):
     ``C_H = k(WR + B)``, so combining it with (15) gives
     ``k^3 (WR+B)^4 s n log(.)/eps^2``; the printed ``(WR+B)^2 k`` omits ``C_H``.
     """
-    eps, delta, n, s, k, W, B, R = _theorem17_arguments(eps, delta, n, s, k, W, B, R)
+    _check_log_argument(R, B)
     out = ((W * R + B) ** 2 * k * s * n * _log(k * (R + B) / eps) + _log(1.0 / delta)) / eps**2
     return _full(out, eps, delta, n, s, k, W, B, R)
 
 
 
-@_inf_beyond_float64
+@_formula(**_THEOREM17_DOMAINS)
 def theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R):
     r"""Theorem 17 with the scale factors that squared loss requires and the log of the solve-for-m step (our
     correction).
@@ -779,7 +729,7 @@ def theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R):
     ``m = O((C_H^2 (W R + B)^2 k s n L + C_H^4 log(1/delta)) / eps^2)`` with
     ``L = max{1, log(k (R+B) C_H^2 (W R + B)^2 k s n / eps^2)}`` (constant 1 here).
     """
-    eps, delta, n, s, k, W, B, R = _theorem17_arguments(eps, delta, n, s, k, W, B, R)
+    _check_log_argument(R, B)
     c_h = k * (W * R + B)
     a = c_h**2 * (W * R + B) ** 2 * k * s * n / eps**2
     L = np.maximum(1.0, _log(k * (R + B) * a))
@@ -787,7 +737,7 @@ def theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R):
     return _full(out, eps, delta, n, s, k, W, B, R)
 
 
-@_inf_beyond_float64
+@_formula(a=_finite_real, b=_finite_real)
 def solve_for_m(a, b):
     r"""The solve-for-m step behind Theorem 17: a sample size ``m`` with ``m >= a max{1, log(b m)}``.
 
@@ -796,14 +746,12 @@ def solve_for_m(a, b):
     Returns ``2 a max{1, log(a b)}`` (``a, b > 0``). It satisfies ``m >= a max{1, log(bm)}``, and so
     does every larger ``m``, because ``m / max{1, log(bm)}`` is non-decreasing in ``m``.
     """
-    a = _arr(a, "a")
-    b = _arr(b, "b")
     if np.any(a <= 0) or np.any(b <= 0):
         raise ValueError("a and b must be positive")
     return _full(2.0 * a * np.maximum(1.0, np.log(a * b)), a, b)
 
 
-@_inf_beyond_float64
+@_formula(p=_proper_mass, delta=_below_one_half)
 def sign_ambiguity_lower_bound(p, delta):
     r"""Samples any ``(eps, delta)``-PAC learner needs to tell ``h`` from ``-h`` (exact, no hidden constant).
 
@@ -818,16 +766,10 @@ def sign_ambiguity_lower_bound(p, delta):
     Failing with probability at most ``delta`` therefore needs
     ``(1 - p)^m / 2 <= delta``, i.e. ``m >= log(1/(2 delta)) / (-log(1 - p))``.
     """
-    p = _arr(p, "p")
-    if np.any((p <= 0) | (p >= 1)):
-        raise ValueError("p must lie in (0, 1)")
-    delta = _arr(delta, "delta")
-    if np.any((delta <= 0) | (delta >= 0.5)):
-        raise ValueError("delta must lie in (0, 1/2) (with delta >= 1/2 no sample is needed)")
     return _full(_log(1.0 / (2.0 * delta)) / -np.log1p(-p), p, delta)
 
 
-@_inf_beyond_float64
+@_scalar_formula(eps=_positive, delta=_open_unit_interval, C=_positive, k=_count, s=_count, n=_count)
 def theorem5_rate(eps, delta, n, s, k, C):
     r"""(Not in ``__all__``: a reading of an O~, not a formula the scaling claim transforms.) Theorem 5's rate ``O~(ksn/eps^2)`` read generously: ``C k s n log^2(ksn/(eps delta)) / eps^2``.
 
@@ -836,14 +778,13 @@ def theorem5_rate(eps, delta, n, s, k, C):
     """
     import math
 
-    _eps(eps), _delta(delta), _positive(C, "C"), _k_le_s(_count(k, "k"), _count(s, "s")), _count(n, "n")
     try:
         return C * k * s * n * math.log(k * s * n / (eps * delta)) ** 2 / eps**2
     except OverflowError:
         raise ValueError("eps, C, k, s or n too large: the rate overflows float64") from None
 
 
-@_inf_beyond_float64
+@_scalar_formula(n=_count, k=_count, s=_count, W=_nonneg, B=_nonneg, c=_positive)
 def lemma9_proof_V_middle(n, s, k, W, B, c):
     r"""(Not in ``__all__``: a step of a proof, outside the scaling claim's formulas.) Proof of Lemma 9, term (V): the middle expression of its last display (scalars, plain ``math``).
 
@@ -853,7 +794,6 @@ def lemma9_proof_V_middle(n, s, k, W, B, c):
     """
     import math
 
-    _count(n, "n"), _k_le_s(_count(k, "k"), _count(s, "s")), _nonneg(W, "W"), _nonneg(B, "B"), _positive(c, "c")
     try:
         middle = n * ((k * math.sqrt(math.log(s / k)) / math.sqrt(n) - 1 / (n * s) ** 4)
                       * (c * k**1.5 * W * math.sqrt(math.log(n * s)) + k * B) ** 2
@@ -865,7 +805,7 @@ def lemma9_proof_V_middle(n, s, k, W, B, c):
     return middle
 
 
-@_inf_beyond_float64
+@_scalar_formula(m=_count, n=_count, s=_count, W=_nonneg, R=_positive, B=_nonneg)
 def theorem19_rademacher_corrected(m, n, s, W, B, R):
     r"""(Not in ``__all__``: our correction, outside the scaling claim's formulas.) Eq. (1) with the log floored at 1.
 
@@ -874,7 +814,6 @@ def theorem19_rademacher_corrected(m, n, s, W, B, R):
     """
     import math
 
-    _count(m, "m"), _count(n, "n"), _count(s, "s"), _nonneg(W, "W"), _positive(R, "R"), _nonneg(B, "B")
     return (W * R + B) * math.sqrt(s * n * max(1, math.log(m * (R + B)))) / math.sqrt(m)
 
 

@@ -39,6 +39,11 @@ see :mod:`sparseact.paper`)
 
 Claim modules import the numerical layers inside these functions, so that the
 workflow can read the grids (``points``) without loading numerical code.
+
+Outside the workflow (tests, ``benchmarks/claim_stages.py``), :func:`stage_claim`
+runs a claim's three stages in process on a config block and returns the
+assembled :class:`~sparseact.ledger.CheckReport`; :func:`stage_shard` runs the
+data and runs stages of one shard and times them.
 """
 
 from sparseact.claims._range import describe_range
@@ -53,8 +58,8 @@ from sparseact.claims._registry import (
 )
 
 #: Stage functions, imported on first use (they need numpy and pandas; the workflow's grids do not).
-_STAGES = ("assemble_claim", "generate_point", "generate_shard", "load_run", "merge_runs", "point_data", "run_point",
-           "run_shard", "write_run")
+_STAGES = ("StagedShard", "assemble_claim", "generate_point", "generate_shard", "load_run", "merge_runs", "point_data",
+           "run_point", "run_shard", "stage_claim", "stage_shard", "staged_paths", "write_run")
 
 
 def __getattr__(name: str):
@@ -67,6 +72,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "Claim",
+    "StagedShard",
     "assemble_claim",
     "check_claim_blocks",
     "claim_ids",
@@ -82,5 +88,8 @@ __all__ = [
     "run_point",
     "run_shard",
     "source_files",
+    "stage_claim",
+    "stage_shard",
+    "staged_paths",
     "write_run",
 ]

@@ -10,6 +10,8 @@ claims have one.
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -161,3 +163,85 @@ def assemble_claim(claim_id: str, block: dict, run_paths, replicates: int) -> Ch
             frames.append(frame)
         tables[name] = pd.concat(frames, ignore_index=True)
     return CheckReport(combine_replicates([report.records for report in reports]), tables)
+
+
+# ---------------------------------------------------------------------------
+# the three stages in process (tests, benchmarks), without Snakemake or papermill
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StagedShard:
+    """A shard that :func:`stage_shard` computed: its two files and the wall time of each stage.
+
+    Attributes
+    ----------
+    shard : str
+        The shard's name.
+    data_path, run_path : pathlib.Path
+        The data file (:func:`generate_shard`) and the run file (:func:`write_run`).
+    data_seconds, run_seconds : float
+        Wall time of the data stage and of the runs stage (including writing the run file).
+    """
+
+    shard: str
+    data_path: Path
+    run_path: Path
+    data_seconds: float
+    run_seconds: float
+
+
+def staged_paths(out: str | Path, claim_id: str, shard: str) -> tuple[Path, Path]:
+    """The data file and the run file of a shard below ``out``, laid out as the workflow's ``data/`` and ``runs/``."""
+    out = Path(out)
+    return out / "data" / claim_id / f"{shard}.npz", out / "runs" / claim_id / f"{shard}.json"
+
+
+def stage_shard(claim_id: str, shard: str, points: dict[str, dict], seed: int, replicates: int,
+                out: str | Path) -> StagedShard:
+    """The data and runs stages of one shard, in process: its data file, then its run file (:func:`staged_paths`).
+
+    Parameters
+    ----------
+    claim_id : str
+    shard : str
+        The shard's name (a file name).
+    points : dict
+        The shard's points: name -> parameters (as :meth:`Claim.points` gives them).
+    seed, replicates : int
+        The config seed and the claim's replicate count (:func:`sparseact.claims.replicate_count`).
+    out : path
+        Folder below which the files are written.
+    """
+    data_path, run_path = staged_paths(out, claim_id, shard)
+    start = time.perf_counter()
+    generate_shard(claim_id, shard, points, seed, replicates, data_path)
+    middle = time.perf_counter()
+    write_run(run_path, claim_id, shard, points, run_shard(claim_id, shard, points, seed, replicates, data_path))
+    return StagedShard(shard, data_path, run_path, middle - start, time.perf_counter() - middle)
+
+
+def stage_claim(claim_id: str, block: dict, seed: int, replicates: int, out: str | Path) -> CheckReport:
+    """All three stages of a claim on ``block``, in process: every grid point as its own shard, then the assembly.
+
+    A point's numbers do not depend on its shard, so the verdicts are those of the workflow's
+    shards; the point's files are :func:`staged_paths` of its name below ``out``.
+
+    Parameters
+    ----------
+    claim_id : str
+    block : dict
+        The claim's config block (not checked with :meth:`Claim.check`).
+    seed, replicates : int
+        The config seed and the number of replicates to compute and combine.
+    out : path
+        Folder for the data and run files.
+
+    Returns
+    -------
+    CheckReport
+        As :func:`assemble_claim` returns it.
+    """
+    staged = [stage_shard(claim_id, name, {name: point}, seed, replicates, out)
+              for name, point in get_claim(claim_id).points(block).items()]
+    return assemble_claim(claim_id, block, [str(shard.run_path) for shard in staged], replicates)

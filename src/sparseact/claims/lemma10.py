@@ -51,6 +51,8 @@ dictator ``x_1 = relu(x_1) - relu(-x_1)`` at one ``rho``).
 
 from __future__ import annotations
 
+from sparseact.claims._grids import bucket_feasible
+
 TITLE = "Lemma 10: noise sensitivity, Claim 2.1 and Appendix B's coupling"
 PAPER_REF = "Lemma 10, Claim 2.1, Appendix B"
 RANDOM = True
@@ -78,11 +80,6 @@ FLOOR_TOL = 1e-9
 # ---------------------------------------------------------------------------
 # grid
 # ---------------------------------------------------------------------------
-
-
-def bucket_feasible(n: int, s: int, k: int) -> bool:
-    """``families.bucket_network`` needs ``s >= 2k`` and ``n >= k floor(log2(s/k))``."""
-    return s >= 2 * k and n >= k * ((s // k).bit_length() - 1)
 
 
 def bucket_count(rho: float) -> int:
@@ -289,8 +286,9 @@ def _tail_failures(label: str, net, tail_rows: list[dict]) -> list[dict]:
     """
     from sparseact import certificates as cert
     from sparseact.claims._failures import violation
+    from sparseact.claims._verdicts import exceeds
 
-    bad = [row for row in tail_rows if row["in_range"] and _exceeds(row["tail"], row["bound"])]
+    bad = [row for row in tail_rows if row["in_range"] and exceeds(row["tail"], row["bound"])]
     failures = []
     for row in bad:
         certificate = tail_certificate({"network": cert.network_spec(net)}, row["rho"], row["d"], row["tail"],
@@ -432,24 +430,6 @@ def run(point: dict, data: dict, rng):
 # ---------------------------------------------------------------------------
 
 
-def _big_o(parameter, ratios):
-    """``verdict_big_o`` read for the ledger: a growing slope is a trend, never a FAIL (no certificate)."""
-    from sparseact.ledger import Verdict, verdict_big_o
-
-    verdict, slope = verdict_big_o(parameter, ratios)
-    return (Verdict.INCONCLUSIVE if verdict is Verdict.FAIL else verdict), slope
-
-
-def _exceeds(values, limits):
-    """Elementwise ``values > limits`` beyond the tolerance policy of :mod:`sparseact.ledger`."""
-    import numpy as np
-
-    from sparseact.ledger import ATOL, RTOL
-
-    values, limits = np.asarray(values, dtype=float), np.asarray(limits, dtype=float)
-    return values > limits + ATOL + RTOL * np.abs(limits)
-
-
 def _relative(got, expected):
     """``|got - expected| / |expected|`` (0 where both vanish)."""
     import numpy as np
@@ -478,10 +458,11 @@ def slope_table(noise):
 
 def _lemma10_record(noise, slopes):
     from sparseact.bounds import C_LEMMA10
+    from sparseact.claims._verdicts import no_uncertified_fail, verdict_big_o_trend
     from sparseact.ledger import MIN_SWEEP_POINTS, ClaimRecord, verdict_at_most
 
     swept = {"n": noise["n"], "k": noise["k"], "1/(1-rho)": 1.0 / noise["one_minus_rho"]}
-    sweeps = {c: _big_o(values, noise["ratio"]) for c, values in swept.items()}
+    sweeps = {c: verdict_big_o_trend(values, noise["ratio"]) for c, values in swept.items()}
     counts = ", ".join(f"{c}: {values.nunique()}" for c, values in swept.items())
     worst = noise.loc[noise["ratio"].idxmax()]
     finite = slopes["slope_small"].dropna()
@@ -495,7 +476,7 @@ def _lemma10_record(noise, slopes):
         variant="explicit constant", method="exact", instances=len(noise),
         worst_value=float(noise["ratio_explicit"].max()),
         worst_value_label=f"max NS / ({C_LEMMA10:.3f} x expression)",
-        verdict=_no_uncertified_fail(verdict_at_most(float(noise["ratio_explicit"].max()), 1.0)),
+        verdict=no_uncertified_fail(verdict_at_most(float(noise["ratio_explicit"].max()), 1.0)),
         notes=(f"measurements (no verdict rests on them): observed constant max NS / expression = "
                f"{float(worst['ratio']):.4g} at {worst['instance']}, 1-rho = {worst['one_minus_rho']:g}; ratio slopes "
                + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
@@ -512,6 +493,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
 
     from sparseact import certificates as cert
     from sparseact.claims._failures import worst_violation
+    from sparseact.claims._verdicts import exceeds
     from sparseact.ledger import ClaimRecord, Verdict, close, verdict_at_most
 
     common = dict(claim_id="lemma10", paper_ref="Claim 2.1", method="exact")
@@ -548,7 +530,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
     def claim21_failure():
         """The worst in-range violation: a monomial (certified here) or a network (certified at run time)."""
         candidates = []
-        bad = parity[parity["in_range"] & _exceeds(parity["tail"], parity["bound"])]
+        bad = parity[parity["in_range"] & exceeds(parity["tail"], parity["bound"])]
         if len(bad):
             row = bad.loc[(bad["tail"] - bad["bound"]).idxmax()]
             p, rho, d = int(row["order"]), float(row["rho"]), int(row["d"])
@@ -581,8 +563,8 @@ def _claim21_records(noise_formula, tail, parity, tables):
                                  "'hence'"), **common))
 
     outside = every[~every["in_range"]]
-    violated = outside[_exceeds(outside["tail"], outside["bound"])]
-    bad_parity = parity[~parity["in_range"] & _exceeds(parity["tail"], parity["bound"])]
+    violated = outside[exceeds(outside["tail"], outside["bound"])]
+    bad_parity = parity[~parity["in_range"] & exceeds(parity["tail"], parity["bound"])]
     certificate, counterexample = None, ""
     if len(bad_parity):
         preferred = bad_parity[(bad_parity["order"] == 2) & np.isclose(bad_parity["rho"], -0.5)
@@ -764,6 +746,7 @@ def _sharp_records(noise):
 
     from sparseact import bounds
     from sparseact import certificates as cert
+    from sparseact.claims._verdicts import no_uncertified_fail
     from sparseact.ledger import ClaimRecord, Verdict, verdict_at_most
     from sparseact.networks import SparseReLUNetwork
 
@@ -773,7 +756,7 @@ def _sharp_records(noise):
         statement="NS_rho(h) <= 2 k^2 W^2 (1 - rho) for every h in H_{n,s,k}^{W,B}, rho in [-1, 1]",
         check="exact NS_rho (Fourier formula) against 2 k^2 W^2 (1-rho), certified k, every network and rho of the grid",
         variant="ours", method="exact", instances=len(noise), worst_value=worst,
-        worst_value_label="max NS / (2 k^2 W^2 (1-rho))", verdict=_no_uncertified_fail(verdict_at_most(worst, 1.0)))]
+        worst_value_label="max NS / (2 k^2 W^2 (1-rho))", verdict=no_uncertified_fail(verdict_at_most(worst, 1.0)))]
     # n = s = k = 1, rho = 0: ns/(1-rho) = 1, so the printed bound is 0 for every constant; h = relu(x_1) is not constant
     net = SparseReLUNetwork([1.0], [[1.0]], [0.0])
     values = net.truth_table()
@@ -863,10 +846,3 @@ def tightness_table(noise):
         gap=(f"proved / family = {proved / value:.6g}: 2k^2W^2(1-rho) is attained; the printed form is loose by "
              f"{printed / proved:.4g} here (its sqrt(1-rho) is slack by (1-rho)^(-1/2) as rho -> 1)"),
         method="exact")])
-
-
-def _no_uncertified_fail(verdict):
-    """A violated explicit-constant check with no certificate built is INCONCLUSIVE (a FAIL needs a certificate)."""
-    from sparseact.ledger import Verdict
-
-    return Verdict.INCONCLUSIVE if verdict is Verdict.FAIL else verdict

@@ -223,16 +223,12 @@ def assemble(block: dict, tables: dict):
 
     from sparseact import certificates as cert
     from sparseact.claims._failures import worst_violation
-    from sparseact.ledger import ATOL, CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most, verdict_big_o
-
-    def _big_o(parameter, ratios):
-        # a growing slope is a trend, never a FAIL (no certificate can show an O() bound false)
-        verdict, slope = verdict_big_o(parameter, ratios)
-        return (Verdict.INCONCLUSIVE if verdict is Verdict.FAIL else verdict), slope
+    from sparseact.claims._verdicts import verdict_big_o_trend
+    from sparseact.ledger import ATOL, CheckReport, ClaimRecord, Verdict, verdict_at_most
 
     table = tables["lemma6"]
     finite = table[np.isfinite(table["ratio"])]
-    sweeps = {"n": _big_o(finite["n"], finite["ratio"]), "1/p": _big_o(1.0 / finite["p"], finite["ratio"])}
+    sweeps = {"n": verdict_big_o_trend(finite["n"], finite["ratio"]), "1/p": verdict_big_o_trend(1.0 / finite["p"], finite["ratio"])}
     worst = finite.loc[finite["ratio"].idxmax()]
     from sparseact.bounds import C_LEMMA6
 

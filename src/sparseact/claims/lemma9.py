@@ -55,6 +55,8 @@ from __future__ import annotations
 
 import math
 
+from sparseact.claims._grids import bucket_feasible
+
 TITLE = "Lemma 9: average sensitivity of sparsely activated networks"
 PAPER_REF = "Lemma 9 (Section 3)"
 RANDOM = True
@@ -82,11 +84,6 @@ UNION_FACTOR = 4
 # ---------------------------------------------------------------------------
 # grid
 # ---------------------------------------------------------------------------
-
-
-def bucket_feasible(n: int, s: int, k: int) -> bool:
-    """``families.bucket_network`` needs ``s >= 2k`` and ``n >= k floor(log2(s/k))``."""
-    return s >= 2 * k and n >= k * ((s // k).bit_length() - 1)
 
 
 def _cells(n: int, s: int, k_values, families) -> list[tuple[str, int]]:
@@ -431,16 +428,6 @@ def run(point: dict, data: dict, rng):
 # ---------------------------------------------------------------------------
 
 
-def _exceeds(values, limits):
-    """Elementwise ``values > limits`` beyond the tolerance policy of :mod:`sparseact.ledger`."""
-    import numpy as np
-
-    from sparseact.ledger import ATOL, RTOL
-
-    values, limits = np.asarray(values, dtype=float), np.asarray(limits, dtype=float)
-    return values > limits + ATOL + RTOL * np.abs(limits)
-
-
 def _safe_ratio(num, den):
     import numpy as np
 
@@ -451,14 +438,6 @@ def _safe_ratio(num, den):
 
 def _where(row) -> str:
     return f"{row['family']} network n={int(row['n'])}, s={int(row['s'])}, k={int(row['k'])}"
-
-
-def _big_o(parameter, ratios):
-    """``verdict_big_o`` read for the ledger: a growing slope is a trend, never a FAIL (no certificate)."""
-    from sparseact.ledger import Verdict, verdict_big_o
-
-    verdict, slope = verdict_big_o(parameter, ratios)
-    return (Verdict.INCONCLUSIVE if verdict is Verdict.FAIL else verdict), slope
 
 
 def _fail_or_inconclusive(violated: bool, certificate):
@@ -480,13 +459,14 @@ def _corrected(verdict, tables, check_id, notes=""):
 
 def _term_u_records(every, neurons, common, tables):
     from sparseact import certificates as cert
+    from sparseact.claims._verdicts import exceeds
     from sparseact.ledger import ClaimRecord, Verdict
 
-    middle = _exceeds(every["U"], every["U_intermediate"])
-    final = _exceeds(every["U"], every["U_bound"])
+    middle = exceeds(every["U"], every["U_intermediate"])
+    final = exceeds(every["U"], every["U_bound"])
     over = _safe_ratio(every["U"], every["U_bound"])
     certificate, counterexample = None, ""
-    bad = neurons[_exceeds(neurons["U"], neurons["U_bound"])]
+    bad = neurons[exceeds(neurons["U"], neurons["U_bound"])]
     if middle.any() or final.any():
         if len(bad):
             row = bad[bad["n"] == bad["n"].min()]
@@ -504,8 +484,8 @@ def _term_u_records(every, neurons, common, tables):
                           f"(ratio {row['over_middle']:.3g}); max (U)/(k^2W^2/4) = {over.max():.3g}")
     verdict, certificate = _fail_or_inconclusive(bool(middle.any() or final.any()), certificate)
     # tolerances relative to the sides: (U) and E||w^R||^2 are sums of up to 2^n n terms, rounded at ~1e-11
-    corrected = (_exceeds(every["U"], U_FACTOR * every["U_intermediate"])
-                 | _exceeds(every["U_intermediate"], every["U_bound"])).any()
+    corrected = (exceeds(every["U"], U_FACTOR * every["U_intermediate"])
+                 | exceeds(every["U_intermediate"], every["U_bound"])).any()
     return [
         ClaimRecord(
             check_id="lemma9/term-U-printed", statement_id="lemma9-proof-U",
@@ -546,13 +526,14 @@ def _step_network(n: int, c: float, scale: float):
 
 def _union_records(every, neurons, common, tables):
     from sparseact import certificates as cert
+    from sparseact.claims._verdicts import exceeds
     from sparseact.ledger import ClaimRecord, Verdict
 
-    violated = _exceeds(every["transition"], every["transition_bound_sum"])
+    violated = exceeds(every["transition"], every["transition_bound_sum"])
     over = _safe_ratio(every["transition"], every["transition_bound_sum"])
     certificate, counterexample = None, ""
     if violated.any():
-        bad = neurons[_exceeds(neurons["transition"], neurons["transition_bound_sum"])]
+        bad = neurons[exceeds(neurons["transition"], neurons["transition_bound_sum"])]
         if len(bad):
             row = bad.loc[bad["n"].idxmin()]
             n, c = int(row["n"]), row["threshold"]
@@ -569,7 +550,7 @@ def _union_records(every, neurons, common, tables):
         counterexample = (f"{_where(row)}: Pr = {row['transition']:.4g} > (1/n) sum_j AS(g_j) = "
                           f"{row['transition_bound_sum']:.4g} (ratio {row['over']:.3g})")
     verdict, certificate = _fail_or_inconclusive(bool(violated.any()), certificate)
-    corrected = _exceeds(every["transition"], every["transition_union_bound"] * (UNION_FACTOR / 4)).any()
+    corrected = exceeds(every["transition"], every["transition_union_bound"] * (UNION_FACTOR / 4)).any()
     return [
         ClaimRecord(
             check_id="lemma9/transition-union-printed", statement_id="lemma9-proof-union",
@@ -598,6 +579,7 @@ def _union_records(every, neurons, common, tables):
 def _transition_records(every, neurons, common, tables):
     from sparseact import certificates as cert
     from sparseact.bounds import C_LEMMA6
+    from sparseact.claims._verdicts import verdict_big_o_trend
     from sparseact.ledger import ClaimRecord, verdict_all, verdict_at_most
 
     zero = (every["transition_printed_bound"] <= 0) & (every["transition"] > 0)
@@ -620,7 +602,7 @@ def _transition_records(every, neurons, common, tables):
         counterexample = (f"{int(zero.sum())} networks with s = k (bound 0) and transitions > 0, e.g. {_where(row)}: "
                           f"Pr = {row['transition']:.4g}")
     verdict, certificate = _fail_or_inconclusive(bool(zero.any()), certificate)
-    sweeps = {c: _big_o(every[c], every["transition_corrected_ratio"]) for c in ("n", "s", "k")}
+    sweeps = {c: verdict_big_o_trend(every[c], every["transition_corrected_ratio"]) for c in ("n", "s", "k")}
     concavity_excess = float((every["concave_sum"] - every["concavity_max"]).max())
     return [
         ClaimRecord(
@@ -663,8 +645,9 @@ def _transition_records(every, neurons, common, tables):
 def assemble(block: dict, tables: dict):
     import pandas as pd
 
+    from sparseact.claims._verdicts import no_uncertified_fail, verdict_big_o_trend
     from sparseact.fitting import factor_status, fit_exponents_if_possible
-    from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most
+    from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_at_most
 
     exact, adversarial = tables["lemma9-exact"], tables["lemma9-adversarial"]
     neurons, mc = tables["lemma9-neuron"], tables["lemma9-monte-carlo"]
@@ -672,7 +655,7 @@ def assemble(block: dict, tables: dict):
     every = pd.concat([grid, neurons], ignore_index=True)
     common = dict(claim_id="lemma9", paper_ref=PAPER_REF)
 
-    sweeps = {c: _big_o(grid[c], grid["ratio"]) for c in ("n", "s", "k")}
+    sweeps = {c: verdict_big_o_trend(grid[c], grid["ratio"]) for c in ("n", "s", "k")}
     worst = grid.loc[grid["ratio"].idxmax()]
     positive = grid[grid["AS"] > 0]
     fit = fit_exponents_if_possible({"n": positive["n"], "s": positive["s"], "k": positive["k"]},
@@ -698,7 +681,7 @@ def assemble(block: dict, tables: dict):
             variant="explicit constant", method="exact", instances=len(in_range),
             worst_value=float(explicit.max()) if len(in_range) else float("nan"),
             worst_value_label=f"max AS / ({C_LEMMA9:.3f} x expression)",
-            verdict=_no_uncertified_fail(verdict_at_most(float(explicit.max()), 1.0)) if len(in_range)
+            verdict=no_uncertified_fail(verdict_at_most(float(explicit.max()), 1.0)) if len(in_range)
             else Verdict.INCONCLUSIVE,
             notes=(f"measurements (no verdict rests on them): observed constant max AS / expression = "
                    f"{float(worst['ratio']):.4g} at {_where(worst)}; log-log slopes of the worst ratio "
@@ -727,7 +710,7 @@ def assemble(block: dict, tables: dict):
     records += _transition_records(every, neurons, common, tables)
 
     mc_ok = bool((mc["ratio_4k2W2_ci_high"] <= 1.0).all())
-    mc_slope = _big_o(mc["n"], mc["ratio_ci_high"])[1]
+    mc_slope = verdict_big_o_trend(mc["n"], mc["ratio_ci_high"])[1]
     records.append(ClaimRecord(
         check_id="lemma9/monte-carlo", statement_id="lemma9",
         statement="AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)), beyond exact enumeration",
@@ -774,6 +757,7 @@ def _new_records(every, grid, common):
 
     from sparseact import bounds
     from sparseact import certificates as cert
+    from sparseact.claims._verdicts import no_uncertified_fail
     from sparseact.ledger import ATOL, RTOL, ClaimRecord, Verdict, verdict_at_most
 
     scale = np.maximum(1.0, np.abs(every["AS"].to_numpy()))
@@ -787,7 +771,7 @@ def _new_records(every, grid, common):
             check="AS by its edge definition against sum_t t W^t(h) from the Walsh-Hadamard spectrum, every network",
             variant="", method="exact", instances=len(every), worst_value=fourier,
             worst_value_label="max |AS - sum_T |T| hhat(T)^2| / max(1, AS)",
-            verdict=_no_uncertified_fail(verdict_at_most(fourier, ATOL + RTOL)), **common),
+            verdict=no_uncertified_fail(verdict_at_most(fourier, ATOL + RTOL)), **common),
     ]
     verdict, _ = _fail_or_inconclusive(bool((every["ratio_active"] > 1.0 + 1e-9).any()), None)
     records.append(ClaimRecord(
@@ -803,7 +787,7 @@ def _new_records(every, grid, common):
         statement=f"Pr_x[|l_{{R_x}}(x)| >= c k^1.5 W sqrt(log(ns)) + kB] <= 1/(ns)^4 with c = {HENCE_C:g}",
         check="exact Pr_x[|h(x)| >= 4 k^1.5 W sqrt(log(ns)) + kB] (l_{R_x}(x) = h(x)) against (ns)^-4, every network",
         variant="corrected (c = 4)", method="exact", instances=len(every), worst_value=float(hence.max()),
-        worst_value_label="max Pr / (ns)^-4", verdict=_no_uncertified_fail(verdict_at_most(float(hence.max()), 1.0)),
+        worst_value_label="max Pr / (ns)^-4", verdict=no_uncertified_fail(verdict_at_most(float(hence.max()), 1.0)),
         notes="proved for every h by Hoeffding and the union over the sum_{j<=k} C(s, j) <= 2 s^k sets R (not n^k): "
               "2 (2 s^k) exp(-c^2 k log(ns)/2) <= (ns)^-4 for c = 4, ns >= 2", **common))
     inst = V_STEP_INSTANCE
@@ -880,13 +864,6 @@ def tightness_table(every, exponents: str):
              f"{printed / proved:.4g} here (Theta(k^2 sqrt(n) log(ns)) for B = O(W)); random and adversarial networks "
              f"reach at most {float(every['ratio_4k2W2'].max()):.4g} of it"),
         method="exact")])
-
-
-def _no_uncertified_fail(verdict):
-    """A violated explicit-constant check with no certificate built is INCONCLUSIVE (a FAIL needs a certificate)."""
-    from sparseact.ledger import Verdict
-
-    return Verdict.INCONCLUSIVE if verdict is Verdict.FAIL else verdict
 
 
 #: The proof's "hence" line at W = 0: h = relu(<0, x> + 1) = 1 = kB on n = 2, s = k = 1, B = 1.

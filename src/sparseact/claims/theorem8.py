@@ -58,6 +58,8 @@ from __future__ import annotations
 
 import math
 
+from sparseact.claims._grids import bucket_feasible
+
 TITLE = "Theorem 8: the low-degree algorithm learns H_{n,s,k}^{W,B} (with Lemma 7)"
 PAPER_REF = "Theorem 8, Lemma 7"
 RANDOM = True
@@ -110,11 +112,6 @@ ROUNDING_EXCESS = 1e-12
 # ---------------------------------------------------------------------------
 # grid
 # ---------------------------------------------------------------------------
-
-
-def bucket_feasible(n: int, s: int, k: int) -> bool:
-    """``families.bucket_network`` needs ``s >= 2k`` and ``n >= k floor(log2(s/k))``."""
-    return s >= 2 * k and n >= k * ((s // k).bit_length() - 1)
 
 
 def points(block: dict) -> dict[str, dict]:
@@ -570,14 +567,6 @@ def run(point: dict, data: dict, rng):
 # ---------------------------------------------------------------------------
 
 
-def _big_o(parameter, ratios):
-    """``verdict_big_o`` read for the ledger: a growing slope is a trend, never a FAIL (no certificate)."""
-    from sparseact.ledger import Verdict, verdict_big_o
-
-    verdict, slope = verdict_big_o(parameter, ratios)
-    return (Verdict.INCONCLUSIVE if verdict is Verdict.FAIL else verdict), slope
-
-
 def needs_table(curves, targets):
     """Per target: smallest degree and sample size whose worst-seed exact test error is <= eps, and Theorem 8's."""
     import numpy as np
@@ -666,12 +655,13 @@ def _learning_records(curves, targets):
 def _lemma7_record(curves):
     import numpy as np
 
+    from sparseact.claims._verdicts import verdict_big_o_trend
     from sparseact.ledger import ClaimRecord, Verdict
 
     lemma7 = curves[(curves["excess"] > ROUNDING_EXCESS) & (curves["degree"] >= 1)].copy()
     lemma7["C2"] = (lemma7["k"] * (lemma7["W"] * np.sqrt(lemma7["n"]) + lemma7["B"])) ** 2
     lemma7["ratio"] = lemma7["excess"] / (lemma7["variance_term"] * lemma7["C2"])
-    sweeps = {"m": _big_o(lemma7["m"], lemma7["ratio"]), "N_d": _big_o(lemma7["features"], lemma7["ratio"])}
+    sweeps = {"m": verdict_big_o_trend(lemma7["m"], lemma7["ratio"]), "N_d": verdict_big_o_trend(lemma7["features"], lemma7["ratio"])}
     slopes = []
     for _, group in lemma7.groupby(["target", "degree"]):
         mean = group.groupby("m")["excess"].mean()
@@ -961,13 +951,6 @@ def assemble(block: dict, tables: dict):
 # ---------------------------------------------------------------------------
 
 
-def _no_uncertified_fail(verdict):
-    """A violated check with no certificate built is INCONCLUSIVE (a FAIL needs a certificate)."""
-    from sparseact.ledger import Verdict
-
-    return Verdict.INCONCLUSIVE if verdict is Verdict.FAIL else verdict
-
-
 def ch_attaining_network(n: int, k: int, W: float, B: float):
     """``k`` identical neurons ``relu(<(W/sqrt(n)) 1, x> + B)``: in ``H_{n,k,k}^{W,B}``, value ``k(W sqrt(n) + B)`` at ``x = 1``."""
     from sparseact.networks import SparseReLUNetwork
@@ -980,6 +963,7 @@ def _sharp_records(block, tables, needs):
 
     from sparseact import bounds
     from sparseact import certificates as cert
+    from sparseact.claims._verdicts import no_uncertified_fail
     from sparseact.ledger import ClaimRecord, Verdict, verdict_at_most
     from sparseact.networks import SparseReLUNetwork
 
@@ -994,7 +978,7 @@ def _sharp_records(block, tables, needs):
               "our degree ceil(4k^2W^2/eps) against eps (certified k, W)",
         variant="ours", instances=len(targets), worst_value=max(over, at_sharp),
         worst_value_label="max of tail (d+1)/AS and tail(d_sharp)/eps",
-        verdict=_no_uncertified_fail(verdict_at_most(max(over, at_sharp), 1.0)),
+        verdict=no_uncertified_fail(verdict_at_most(max(over, at_sharp), 1.0)),
         notes=f"max tail (d+1)/AS = {over:.4g}; max tail at d_sharp / eps = {at_sharp:.4g}", **common)]
     active = float(targets["ratio_active"].max())
     records.append(ClaimRecord(
@@ -1002,7 +986,7 @@ def _sharp_records(block, tables, needs):
         statement="AS(h) <= 4 W^2 E_x|R_x|^2 for every ReLU network, k-sparse or not",
         check="exact AS against 4 W^2 E_x|R_x|^2 on every learning target, the dense baseline (about s/2 neurons "
               "active) included", variant="ours", instances=len(targets), worst_value=active,
-        worst_value_label="max AS / (4 W^2 E|R_x|^2)", verdict=_no_uncertified_fail(verdict_at_most(active, 1.0)),
+        worst_value_label="max AS / (4 W^2 E|R_x|^2)", verdict=no_uncertified_fail(verdict_at_most(active, 1.0)),
         notes="per target E|R_x|^2: " + ", ".join(f"{r['target']}: {r['active_second_moment']:.3g}"
                                                    for _, r in targets.iterrows()), **common))
     projection = float(targets["projection_error"].max())
@@ -1013,7 +997,7 @@ def _sharp_records(block, tables, needs):
               f"{PROJECTION_MAX_FEATURES} monomials, exact test loss against half the Fourier tail, every target",
         variant="population step", instances=len(targets), worst_value=projection,
         worst_value_label="max |loss - (1/2) tail|",
-        verdict=_no_uncertified_fail(verdict_at_most(projection, 1e-9)), **common))
+        verdict=no_uncertified_fail(verdict_at_most(projection, 1e-9)), **common))
     rho = tables["theorem8-rho-sharp"]
     worst = rho.loc[rho["ratio"].idxmax()]
     records.append(ClaimRecord(
@@ -1026,7 +1010,7 @@ def _sharp_records(block, tables, needs):
               f"B in {list(WIDE_B)}, ns >= 2, eps = exp(-ell), ell in [0, 700]",
         variant="corrected reason (lemma10-sharp)", instances=len(rho), worst_value=float(worst["ratio"]),
         worst_value_label="max NS bound / (eps/3)",
-        verdict=_no_uncertified_fail(verdict_at_most(float(worst["ratio"]), 1.0)),
+        verdict=no_uncertified_fail(verdict_at_most(float(worst["ratio"]), 1.0)),
         notes=(f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, B={worst['B']:g}, "
                f"eps=exp(-{worst['ell']:g})"), **common))
     dominate = tables["theorem8-degree-dominates"]
@@ -1036,14 +1020,14 @@ def _sharp_records(block, tables, needs):
         check="(4k^2W^2/eps)/(C d_printed + 1) on the wide grid (ns >= 2, every W, B), eps = exp(-ell), ell in "
               "[0, 700], exactly in log space", variant="", instances=len(dominate),
         worst_value=float(dominate["ratio"].max()), worst_value_label="max (4k^2W^2/eps)/(C d_printed + 1)",
-        verdict=_no_uncertified_fail(verdict_at_most(float(dominate["ratio"].max()), 1.0)), **common))
+        verdict=no_uncertified_fail(verdict_at_most(float(dominate["ratio"].max()), 1.0)), **common))
     monomials = tables["theorem8-monomials"]
     records.append(ClaimRecord(
         check_id="theorem8/monomial-count", statement_id="theorem8", paper_ref="Theorem 8",
         statement="sum_{i<=d} C(n, i) <= 2 n^d for n >= 2 (Lemma 7's n^d counts the monomials up to a constant)",
         check="exact integers, 2 <= n <= 64, 0 <= d <= 64", variant="", instances=len(monomials),
         worst_value=float(monomials["ratio"].max()), worst_value_label="max sum_{i<=d} C(n,i) / (2 n^d)",
-        verdict=_no_uncertified_fail(verdict_at_most(float(monomials["ratio"].max()), 1.0)), **common))
+        verdict=no_uncertified_fail(verdict_at_most(float(monomials["ratio"].max()), 1.0)), **common))
     n, k = int(block["n"]), int(max(block["k_values"]))
     net = ch_attaining_network(n, k, 1.0, 1.0)
     top = float(net.truth_table().max())

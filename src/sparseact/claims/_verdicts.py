@@ -1,0 +1,52 @@
+"""Readings of the :mod:`sparseact.ledger` verdicts that several claim modules share.
+
+A FAIL in the ledger needs a certificate (a checkable counterexample). Checks that
+cannot build one (a trend of an ``O(.)`` ratio, an explicit-constant bound whose
+violating instance is not kept) read a FAIL of the ledger's verdict functions as
+INCONCLUSIVE; elementwise comparisons follow the ledger's tolerance policy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sparseact.ledger import ATOL, RTOL, Verdict, verdict_big_o
+
+
+def exceeds(values, limits) -> np.ndarray:
+    """Elementwise ``values > limits`` beyond the slack of the ledger's tolerance policy.
+
+    Parameters
+    ----------
+    values, limits : array_like
+        Broadcast against each other.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        ``values > limits + ATOL + RTOL |limits|``: where :func:`sparseact.ledger.verdict_at_most`
+        would FAIL.
+    """
+    values, limits = np.asarray(values, dtype=float), np.asarray(limits, dtype=float)
+    return values > limits + ATOL + RTOL * np.abs(limits)
+
+
+def no_uncertified_fail(verdict: Verdict) -> Verdict:
+    """``verdict`` with a FAIL read as INCONCLUSIVE, for a check that builds no certificate (a FAIL needs one)."""
+    return Verdict.INCONCLUSIVE if verdict is Verdict.FAIL else verdict
+
+
+def verdict_big_o_trend(parameter, ratios) -> tuple[Verdict, float]:
+    """:func:`sparseact.ledger.verdict_big_o` read for the ledger: a growing slope is a trend, never a FAIL.
+
+    No finite computation certifies that an ``O(.)`` bound is false, so a FAIL becomes INCONCLUSIVE.
+
+    Returns
+    -------
+    verdict : Verdict
+        PASS or INCONCLUSIVE.
+    slope : float
+        The fitted log-log slope of ``ratios`` against ``parameter``.
+    """
+    verdict, slope = verdict_big_o(parameter, ratios)
+    return no_uncertified_fail(verdict), slope
