@@ -11,8 +11,6 @@ notebook and its config block), never editing a list.
 A claim module defines (its statements are data: ``sparseact/paper/<id>.yaml``,
 see :mod:`sparseact.paper`)
 
-``TITLE`` : str
-    Heading of the claim's report, e.g. ``"Lemma 9: average sensitivity"``.
 ``PAPER_REF`` : str
     Where the claims are printed (PMLR numbering).
 ``RANDOM`` : bool

@@ -13,7 +13,7 @@ from types import ModuleType
 #: Root of the ``sparseact`` package sources.
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 #: What every claim module must define (see :mod:`sparseact.claims`).
-REQUIRED = ("TITLE", "PAPER_REF", "RANDOM", "points", "generate", "run", "assemble")
+REQUIRED = ("PAPER_REF", "RANDOM", "points", "generate", "run", "assemble")
 #: Point names become file names and wildcards: letters, digits, '-', '_', '.', '=' only.
 POINT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=-]*$")
 
@@ -24,10 +24,6 @@ class Claim:
 
     id: str
     module: ModuleType
-
-    @property
-    def title(self) -> str:
-        return self.module.TITLE
 
     @property
     def paper_ref(self) -> str:

@@ -55,7 +55,6 @@ from __future__ import annotations
 
 from sparseact.paper import paper_ref
 
-TITLE = "Appendix A: a 1-sparse network with dense weights"
 PAPER_REF = "Appendix A (with Remark 11)"
 RANDOM = True
 

@@ -53,7 +53,6 @@ from __future__ import annotations
 
 from sparseact.claims._grids import bucket_feasible
 
-TITLE = "Lemma 10: noise sensitivity, Claim 2.1 and Appendix B's coupling"
 PAPER_REF = "Lemma 10, Claim 2.1, Appendix B"
 RANDOM = True
 

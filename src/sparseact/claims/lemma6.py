@@ -26,7 +26,6 @@ Grid: one point ``n<n>`` per ``n`` in ``n_values``.
 
 from __future__ import annotations
 
-TITLE = "Lemma 6: average sensitivity of a halfspace (Kane 2014)"
 PAPER_REF = "Lemma 6 (Section 2.1)"
 RANDOM = True
 

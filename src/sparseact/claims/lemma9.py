@@ -57,7 +57,6 @@ import math
 
 from sparseact.claims._grids import bucket_feasible
 
-TITLE = "Lemma 9: average sensitivity of sparsely activated networks"
 PAPER_REF = "Lemma 9 (Section 3)"
 RANDOM = True
 

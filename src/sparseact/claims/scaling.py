@@ -38,7 +38,6 @@ Grid: three points, ``output-scale`` (``u -> lambda u``, every formula),
 
 from __future__ import annotations
 
-TITLE = "Dimensional analysis of every bound formula"
 PAPER_REF = "Lemmas 6, 7, 9, 10, Claim 2.1, Theorems 8, 17, 19, eq. (15), Conjecture 20"
 RANDOM = False
 

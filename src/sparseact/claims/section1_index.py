@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from sparseact.paper import paper_ref
 
-TITLE = "Section 1: Index_b in H_{b+2^b, 2^b, 1}"
 PAPER_REF = "Section 1 (Indexing function)"
 RANDOM = False
 #: ``Index_b(z)`` in {0, 1} from the input list ``z`` (a certificate formula); the address has bit i set iff z_i < 0.

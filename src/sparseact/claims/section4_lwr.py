@@ -38,7 +38,6 @@ secret (all of ``Z_q^m`` when ``q^m <= max_secrets``, else ``max_secrets`` disti
 
 from __future__ import annotations
 
-TITLE = "Section 4: LWR functions f_w as F_w(x(y)) with F_w in H_{r^2, O(q^2 m), 1}"
 PAPER_REF = "Section 4 (Cryptographic hardness)"
 RANDOM = True
 

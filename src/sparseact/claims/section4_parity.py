@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from sparseact.paper import paper_ref
 
-TITLE = "Section 4: parities in H_{m^2, 2m, 1} through the quadratic lift"
 PAPER_REF = "Section 4 (Hardness under arbitrary distributions)"
 RANDOM = False
 

@@ -54,7 +54,6 @@ import math
 from sparseact.combinatorics import monomial_count
 from sparseact.paper import paper_ref
 
-TITLE = "Theorem 13: p-juntas in H_{n,s,1}^{sqrt(p),p} and the hardness of learning H_{n,s,1}"
 PAPER_REF = "Theorem 13 and its proof, Conjecture 12 (Section 4)"
 RANDOM = True
 

@@ -54,7 +54,6 @@ learners, ``seeds`` samples each) and one per (target, ``c``) for ``c`` in
 
 from __future__ import annotations
 
-TITLE = "Theorem 17: sample complexity of ERM over H_{n,s,k}^{W,B} under general distributions"
 PAPER_REF = "Theorem 17 (Section 5)"
 RANDOM = True
 

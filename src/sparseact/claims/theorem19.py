@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import math
 
-TITLE = "Theorem 19, eq. (15) and Conjecture 20: Rademacher complexity of sparsely activated networks"
 PAPER_REF = "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))"
 RANDOM = True
 

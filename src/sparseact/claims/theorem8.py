@@ -60,7 +60,6 @@ import math
 
 from sparseact.claims._grids import bucket_feasible
 
-TITLE = "Theorem 8: the low-degree algorithm learns H_{n,s,k}^{W,B} (with Lemma 7)"
 PAPER_REF = "Theorem 8, Lemma 7"
 RANDOM = True
 
