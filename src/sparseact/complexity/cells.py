@@ -182,7 +182,7 @@ def halfspace_cells(X, max_cells: int | None = None, homogeneous: bool = False) 
         Raise ``ValueError`` as soon as more cells than this are found.
     homogeneous : bool, optional
         Only halfspaces through the origin ``{<w, x> > 0}`` (``b = 0``; the
-        class with ``B = 0``).
+        class with ``B = 0``); a bool, else ``ValueError``.
 
     Returns
     -------
@@ -195,7 +195,7 @@ def halfspace_cells(X, max_cells: int | None = None, homogeneous: bool = False) 
     X = _as_points(X)
     if max_cells is not None:
         max_cells = check_int(max_cells, "max_cells", 1)
-    masks, _ = _cells_with_witnesses(X, bool(homogeneous), max_cells)
+    masks, _ = _cells_with_witnesses(X, check_bool(homogeneous, "homogeneous"), max_cells)
     return [row.copy() for row in masks]
 
 
