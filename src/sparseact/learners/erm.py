@@ -83,7 +83,7 @@ import numbers
 import numpy as np
 
 from sparseact.networks import SparseReLUNetwork
-from sparseact._validation import check_int
+from sparseact._validation import check_int, check_work
 from sparseact.learners._base import ParamsMixin
 
 __all__ = ["SparseActivationERM"]
@@ -218,7 +218,8 @@ class SparseActivationERM(ParamsMixin):
         Number of random initialisations, ``>= 1``.
     max_iter : int
         Optimisation steps (one step = one full batch or one mini-batch) per
-        restart, ``>= 0``.
+        restart, ``>= 0``; ``n_restarts * (max_iter + 1)`` at most
+        :data:`sparseact._validation.MAX_TRAINING_STEPS` (else ``ValueError`` giving the count).
     learning_rate : float
         Adam step size, ``> 0``.
     batch_size : int or None
@@ -299,6 +300,8 @@ class SparseActivationERM(ParamsMixin):
         B = _positive_real(self.B, "B")
         restarts = check_int(self.n_restarts, "n_restarts")
         max_iter = check_int(self.max_iter, "max_iter", minimum=0)
+        check_work(restarts * (max_iter + 1), "MAX_TRAINING_STEPS",
+                   f"SparseActivationERM with n_restarts = {restarts}, max_iter = {max_iter}", "gradient steps")
         lr = _positive_real(self.learning_rate, "learning_rate")
         batch = None if self.batch_size is None else check_int(self.batch_size, "batch_size")
         rs = self.random_state
