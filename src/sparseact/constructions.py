@@ -204,10 +204,13 @@ def chi_printed(Y: np.ndarray, S: Sequence[int]) -> np.ndarray:
     """``chi_S`` exactly as printed in Section 4: 1 iff ``sum_{i in S} y_i`` is even.
 
     For ``y in {-1, 1}^m`` the sum is congruent to ``|S|`` modulo 2, so this is the
-    constant ``1{|S| even}``, not a parity.
+    constant ``1{|S| even}``, not a parity. ``ValueError`` unless every entry of ``Y`` is
+    ``+-1`` (a sum of other reals has no parity; it is refused, not rounded).
     """
     Y = np.asarray(Y, dtype=np.float64)
     Y = _finite_array(Y, "Y", 2)
+    if not np.all(np.abs(Y) == 1.0):
+        raise ValueError("Y must have entries +-1 (points of {-1, 1}^m): the parity of other sums is not defined")
     t = np.rint(Y[:, _subset(S, Y.shape[1])].sum(axis=1)).astype(np.int64)
     return (t % 2 == 0).astype(np.float64)
 
