@@ -268,6 +268,7 @@ VALID = {
     "learners.SparseActivationERM.set_params": lambda: dict(self=_erm(fit=False), max_iter=3),
     "ledger.Verdict": lambda: dict(value="PASS"),
     "ledger.ClaimRecord.to_dict": lambda: dict(self=_record()),
+    "ledger.ClaimRecord.from_dict": lambda: dict(data=_record().to_dict()),
     "ledger.ClaimRecord.with_evidence": lambda: dict(self=_record(), paths=["results/x.csv"]),
 }
 
@@ -295,13 +296,19 @@ def _modules(module) -> list:
 
 
 def _methods(cls) -> dict[str, object]:
-    """Public methods of ``cls`` (and ``__call__``) defined in sparseact, inherited ones included."""
+    """Public methods of ``cls`` (and ``__call__``) defined in sparseact, inherited ones included.
+
+    Instance methods are taken unbound (``self`` is a keyword argument); class and static methods bound.
+    """
     found = {}
     for name in dir(cls):
         if name.startswith("_") and name != "__call__":
             continue
         attr = inspect.getattr_static(cls, name)
-        if inspect.isfunction(attr) and attr.__module__.startswith("sparseact."):
+        if isinstance(attr, (classmethod, staticmethod)) and (getattr(attr.__func__, "__module__", None) or "").startswith(
+                "sparseact."):
+            found[name] = getattr(cls, name)
+        elif inspect.isfunction(attr) and attr.__module__.startswith("sparseact."):
             found[name] = attr
     return found
 
