@@ -342,6 +342,12 @@ class SparseActivationERM(ParamsMixin):
         Returns
         -------
         self
+
+        Raises
+        ------
+        ValueError
+            For a parameter or argument out of range, and when training diverges (a parameter
+            overflows float64: ``learning_rate``, ``W``, ``B`` or the data far too large).
         """
         params = self._validate_params()
         X = _check_X(X)
@@ -543,6 +549,10 @@ class SparseActivationERM(ParamsMixin):
             mhat = m1 / (1 - _BETA1**t)
             vhat = m2 / (1 - _BETA2**t)
             theta -= lr * mhat / (np.sqrt(vhat) + _EPS)
+            if not np.all(np.isfinite(theta)):
+                raise ValueError(f"training diverged at step {t} (a parameter overflowed float64): learning_rate = "
+                                 f"{lr:g}, W = {W:g}, B = {B:g}, sparsity_penalty = {penalty:g} are too large for "
+                                 "this sample")
             self._project(u, Wm, b, W, B)
             steps = t
             if sparse and t % _REVIVE_EVERY == 0 and t <= _REVIVE_UNTIL * params["max_iter"]:
