@@ -1,8 +1,9 @@
 """Argument checks shared by the public API (clear ``ValueError`` messages, never numpy errors).
 
 One place for the checks every numerical module needs: integers, real arrays,
-``rho``, confidence levels, random generators, and the normal (CLT) interval
-that every Monte Carlo estimate reports.
+``rho``, confidence levels, random generators, networks, the memory and work limits
+(``MEMORY_LIMIT_BYTES`` and the ``MAX_*`` constants below), and the normal (CLT)
+interval that every Monte Carlo estimate reports.
 """
 
 from __future__ import annotations
@@ -24,6 +25,37 @@ MAX_CELL_LPS = 200_000
 #: far fewer real cells) seconds too, 64 x 128 (m = 7 in general position on n = 60) over a minute;
 #: m = 10 on n = 60 (512 x 1024) would run for hours.
 MAX_CELL_SOLVES = 50_000
+#: Most terms ``len(t) * q^2 m`` (one ReLU per value and shift) :func:`sparseact.constructions.lwr_identity`
+#: may evaluate: about a second; the workflow's largest instance needs ``(q^2 m)^2 = 128^2``.
+MAX_LWR_IDENTITY_TERMS = 10**7
+#: Most objective evaluations ``restarts * (iterations + 1)`` an adversarial search may make
+#: (:func:`sparseact.families.adversarial_search`; each one certifies k-sparsity on the whole cube): minutes at
+#: most; the full config makes 3 x 61.
+MAX_SEARCH_EVALUATIONS = 20_000
+#: Most gradient steps ``n_restarts * (max_iter + 1)`` one fit of
+#: :class:`sparseact.learners.SparseActivationERM` may take: minutes at most on small samples; the full
+#: config takes 2 x 301.
+MAX_TRAINING_STEPS = 100_000
+#: Largest scale ``W``, ``B`` and sample entry ``|x_ij|`` the functions of :mod:`sparseact.complexity` accept:
+#: their interior-point method squares norms of ``W x_i`` (products of two of these), and float64 overflows
+#: near 1e308 (``W = B = 1e300`` stopped it with a RuntimeError).
+MAX_CLASS_SCALE = 1e50
+#: Most float64 point entries (samples times points per sample times ``n``) one Monte Carlo estimate of
+#: :mod:`sparseact.analysis` may draw and evaluate: minutes at most; the full config draws below 1e8.
+MAX_MC_ENTRIES = 10**10
+#: Most random weight vectors one call of :func:`sparseact.sensitivity.halfspace_family` may draw (each one
+#: sorts its preactivations on the whole cube): the full config draws 4.
+MAX_HALFSPACE_DRAWS = 10_000
+#: Most search sweeps ``len(zetas) * restarts * rounds * iterations`` one call of
+#: :func:`sparseact.complexity.sup_lower_bounds` may run (each sweep re-places every neuron): minutes at most;
+#: the full config's largest call runs 200 x 3 x 2 x 6 = 7200.
+MAX_LOWER_BOUND_SWEEPS = 200_000
+#: Range of a sample's scale ``max_ij |x_ij|`` (a zero sample aside) within which the halfspace cell LPs of
+#: :mod:`sparseact.complexity.cells` (margins normalised to 1) find every cell: measured on random samples,
+#: cells go missing below 1e-8 and all of them above 1e14. Scaling a sample by ``c > 0`` keeps its cells.
+MIN_CELL_SAMPLE_SCALE = 1e-6
+#: Upper end of the range, see :data:`MIN_CELL_SAMPLE_SCALE`.
+MAX_CELL_SAMPLE_SCALE = 1e12
 #: Estimated CPU hours above which the workflow refuses a config unless it sets
 #: ``accept_cost_over_limit: true`` (see :mod:`sparseact.costs`); the full config needs well under one.
 CONFIG_CPU_HOURS_LIMIT = 24.0
@@ -62,6 +94,13 @@ def as_real_array(value, name: str) -> np.ndarray:
         except (TypeError, ValueError) as exc:
             raise ValueError(f"{name} must be a real numeric array: {exc}") from None
     return arr
+
+
+def check_bool(value, name: str) -> bool:
+    """``value`` as a ``bool``, or ``ValueError`` naming ``name`` unless it is a Python or numpy bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be a bool, got {value!r}")
+    return bool(value)
 
 
 def check_confidence(confidence) -> float:
@@ -128,3 +167,24 @@ def check_memory(nbytes: int | float, what: str) -> None:
         gib = nbytes / 2**30 if nbytes < 2**1000 else math.inf  # an exact int too large for a float
         raise ValueError(f"{what} needs {gib:.3g} GiB, above the memory limit of "
                          f"{MEMORY_LIMIT_BYTES / 2**30:g} GiB (sparseact._validation.MEMORY_LIMIT_BYTES)")
+
+
+def check_work(count: int, limit_name: str, what: str, unit: str) -> None:
+    """``ValueError`` giving the size if ``what`` needs more ``unit`` than the work limit ``limit_name`` allows.
+
+    ``limit_name`` names one of this module's ``MAX_*`` constants; it is looked up here, so the message
+    names the limit and the value in force, and nothing runs before the check.
+    """
+    limit = globals()[limit_name]
+    if count > limit:
+        raise ValueError(f"{what} needs {count} {unit}, above the work limit of {limit} {unit} "
+                         f"(sparseact._validation.{limit_name})")
+
+
+def check_network(net, name: str = "net"):
+    """``net`` if it is a :class:`sparseact.networks.SparseReLUNetwork`, else ``ValueError`` naming ``name``."""
+    from sparseact.networks import SparseReLUNetwork  # deferred: sparseact.networks imports this module
+
+    if not isinstance(net, SparseReLUNetwork):
+        raise ValueError(f"{name} must be a SparseReLUNetwork, got {type(net).__name__}")
+    return net

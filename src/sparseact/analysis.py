@@ -48,7 +48,8 @@ import numpy as np
 from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic
-from sparseact._validation import as_real_array, check_confidence, check_int, check_rng, clt_half_width
+from sparseact._validation import (as_real_array, check_confidence, check_int, check_memory, check_rng,
+                                  check_work, clt_half_width)
 
 __all__ = [
     "MonteCarloEstimate",
@@ -879,6 +880,17 @@ def _check_mc_args(f, n, n_samples, rng, confidence, chunk_size) -> tuple[int, i
     return n, n_samples, confidence, chunk_size
 
 
+def _check_mc_size(n_samples: int, per: int, points: int, n: int, what: str) -> None:
+    """Refuse, giving the size, a run over :data:`MAX_MC_ENTRIES` or a batch over the memory limit.
+
+    ``points`` is the number of points per sample (``n + 1`` or 2); a batch holds ``per`` samples.
+    """
+    check_work(n_samples * points * n, "MAX_MC_ENTRIES", f"{what} with n = {n}, n_samples = {n_samples}",
+               "point entries")
+    check_memory(8.0 * min(per, n_samples) * points * n, f"{what}: a batch of {min(per, n_samples)} samples of "
+                 f"{points} points in n = {n} dimensions")
+
+
 def _evaluate(f, X: np.ndarray) -> np.ndarray:
     y = np.asarray(f(X), dtype=np.float64)
     if y.shape != (X.shape[0],):
@@ -946,6 +958,13 @@ def average_sensitivity_mc(
     Returns
     -------
     MonteCarloEstimate
+
+    Raises
+    ------
+    ValueError
+        For arguments outside the ranges above; before anything is drawn, when all the samples' points
+        exceed :data:`sparseact._validation.MAX_MC_ENTRIES` entries or one batch of them
+        :data:`sparseact._validation.MEMORY_LIMIT_BYTES` (the message gives the size).
     """
     n, n_samples, confidence, chunk_size = _check_mc_args(f, n, n_samples, rng, confidence, chunk_size)
     if method not in ("all_coordinates", "random_coordinate"):
@@ -953,6 +972,7 @@ def average_sensitivity_mc(
     acc = _RunningMoments()
     if method == "all_coordinates":
         per = chunk_size or max(1, _MC_BATCH_ENTRIES // ((n + 1) * n))
+        _check_mc_size(n_samples, per, n + 1, n, "average_sensitivity_mc")
         for start in range(0, n_samples, per):
             m = min(per, n_samples - start)
             x = _uniform_points(rng, m, n)
@@ -964,6 +984,7 @@ def average_sensitivity_mc(
             acc.add(sen)
     else:
         per = chunk_size or max(1, _MC_BATCH_ENTRIES // (2 * n))
+        _check_mc_size(n_samples, per, 2, n, "average_sensitivity_mc")
         for start in range(0, n_samples, per):
             m = min(per, n_samples - start)
             x = _uniform_points(rng, m, n)
@@ -1010,6 +1031,11 @@ def noise_sensitivity_mc(
     Returns
     -------
     MonteCarloEstimate
+
+    Raises
+    ------
+    ValueError
+        As for :func:`average_sensitivity_mc` (arguments, work and memory limits).
     """
     n, n_samples, confidence, chunk_size = _check_mc_args(f, n, n_samples, rng, confidence, chunk_size)
     r, scalar = _check_rho(rho)
@@ -1018,6 +1044,7 @@ def noise_sensitivity_mc(
     p_flip = (1.0 - float(r)) / 2.0
     acc = _RunningMoments()
     per = chunk_size or max(1, _MC_BATCH_ENTRIES // (2 * n))
+    _check_mc_size(n_samples, per, 2, n, "noise_sensitivity_mc")
     for start in range(0, n_samples, per):
         m = min(per, n_samples - start)
         x = _uniform_points(rng, m, n)

@@ -29,7 +29,8 @@ import numpy as np
 
 from sparseact.cube import hypercube, indices_from_points
 from sparseact.networks import SparseReLUNetwork
-from sparseact._validation import as_int_array, as_real_array, check_int, check_memory, check_real, check_rng
+from sparseact._validation import (as_int_array, as_real_array, check_int, check_memory, check_real, check_rng,
+                                  check_work)
 
 VARIANTS = ("printed", "corrected")
 
@@ -203,10 +204,13 @@ def chi_printed(Y: np.ndarray, S: Sequence[int]) -> np.ndarray:
     """``chi_S`` exactly as printed in Section 4: 1 iff ``sum_{i in S} y_i`` is even.
 
     For ``y in {-1, 1}^m`` the sum is congruent to ``|S|`` modulo 2, so this is the
-    constant ``1{|S| even}``, not a parity.
+    constant ``1{|S| even}``, not a parity. ``ValueError`` unless every entry of ``Y`` is
+    ``+-1`` (a sum of other reals has no parity; it is refused, not rounded).
     """
     Y = np.asarray(Y, dtype=np.float64)
     Y = _finite_array(Y, "Y", 2)
+    if not np.all(np.abs(Y) == 1.0):
+        raise ValueError("Y must have entries +-1 (points of {-1, 1}^m): the parity of other sums is not defined")
     t = np.rint(Y[:, _subset(S, Y.shape[1])].sum(axis=1)).astype(np.int64)
     return (t % 2 == 0).astype(np.float64)
 
@@ -568,10 +572,25 @@ def lwr_identity(t: np.ndarray, q: int, p: int, m: int, variant: str = "printed"
     square outside the ReLU, exactly as printed. ``"corrected"``:
     ``sum_a 2 lambda(a) sigma(1/2 - (t - a)^2)``, the parity identity's form.
 
+    Parameters
+    ----------
+    t : array_like, shape (T,)
+        Finite real values (the identity is about integers in ``[0, q^2 m)``).
+    q, p, m : int
+        ``2 <= q``, ``1 <= p <= q``, ``m >= 1``.
+    variant : {"printed", "corrected"}
+
     Returns
     -------
     values, active : ndarray
         The sum, and the number of ReLUs with a positive argument.
+
+    Raises
+    ------
+    ValueError
+        For arguments outside the ranges above, and, before anything is allocated, when the
+        ``T q^2 m`` terms exceed :data:`sparseact._validation.MAX_LWR_IDENTITY_TERMS` or their
+        temporaries :data:`sparseact._validation.MEMORY_LIMIT_BYTES` (the message gives the size).
     """
     _check_variant(variant)
     q, p, m = check_int(q, "q", 2), check_int(p, "p", 1), check_int(m, "m")
@@ -580,6 +599,8 @@ def lwr_identity(t: np.ndarray, q: int, p: int, m: int, variant: str = "printed"
     t = as_real_array(t, "t").astype(np.float64)
     if t.ndim != 1 or not np.all(np.isfinite(t)):
         raise ValueError(f"t must be a finite one-dimensional array, got shape {t.shape}")
+    check_work(t.size * q * q * m, "MAX_LWR_IDENTITY_TERMS", f"lwr_identity: {t.size} values times {q * q * m} shifts",
+               "terms")
     # four float64 temporaries (difference, argument, ReLU, its square) and one bool per (value, shift)
     check_memory(33.0 * t.size * q * q * m, f"lwr_identity: {t.size} values times {q * q * m} shifts")
     a = np.arange(q * q * m, dtype=np.float64)

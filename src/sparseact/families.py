@@ -55,7 +55,8 @@ import numpy as np
 from sparseact.analysis import average_sensitivity, noise_sensitivity
 from sparseact.bounds import lemma9_average_sensitivity, lemma10_noise_sensitivity
 from sparseact.networks import SparseReLUNetwork
-from sparseact._validation import check_int
+from sparseact._validation import check_int, check_work
+from sparseact._validation import check_network as _net
 
 __all__ = [
     "EXACT_MAX_N",
@@ -115,12 +116,6 @@ def _rng(rng, name: str = "rng") -> np.random.Generator:
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"{name} must be a numpy.random.Generator, got {type(rng).__name__}")
     return rng
-
-
-def _net(net, name: str = "net") -> SparseReLUNetwork:
-    if not isinstance(net, SparseReLUNetwork):
-        raise ValueError(f"{name} must be a SparseReLUNetwork, got {type(net).__name__}")
-    return net
 
 
 def _real(value, name: str, positive: bool) -> float:
@@ -364,11 +359,11 @@ def densest_threshold(Wmat, k: int, points=None) -> float:
     Parameters
     ----------
     Wmat : array_like, shape (s, n)
-        Rows ``w_j``, all non-zero.
+        Rows ``w_j``, all finite and non-zero.
     k : int
         Sparsity, ``1 <= k < s``.
     points : iterable of ndarray, optional
-        Batches of points; default the whole cube (``n <= 28``).
+        Batches of finite points, at least one point in all; default the whole cube (``n <= 28``).
 
     Returns
     -------
@@ -381,10 +376,15 @@ def densest_threshold(Wmat, k: int, points=None) -> float:
     k = check_int(k, "k")
     if k >= Wmat.shape[0]:
         raise ValueError(f"k must be < s for a finite threshold, got k={k}, s={Wmat.shape[0]}")
+    if not np.all(np.isfinite(Wmat)):
+        raise ValueError("Wmat must be finite")
     norms = np.linalg.norm(Wmat, axis=1)
     if np.any(norms == 0):
         raise ValueError("every row w_j must be non-zero")
-    return _max_kth_normalized(Wmat / norms[:, None], np.zeros(Wmat.shape[0]), k, points)
+    threshold = _max_kth_normalized(Wmat / norms[:, None], np.zeros(Wmat.shape[0]), k, points)
+    if not math.isfinite(threshold):
+        raise ValueError(f"points must hold at least one point, all finite: the threshold over them is {threshold}")
+    return threshold
 
 
 def _with_margin(t: float) -> float:
@@ -775,7 +775,8 @@ def adversarial_search(
     restarts : int
         Number of restarts, ``>= 1`` and ``>= len(init)``.
     iterations : int
-        Perturbation steps per restart, ``>= 0``.
+        Perturbation steps per restart, ``>= 0``; ``restarts * (iterations + 1)`` evaluations at most
+        :data:`sparseact._validation.MAX_SEARCH_EVALUATIONS` (else ``ValueError`` giving the count).
     step : float
         Initial relative perturbation size, ``> 0``.
     init : sequence of SparseReLUNetwork, optional
@@ -793,6 +794,8 @@ def adversarial_search(
     rng = _rng(rng)
     restarts = check_int(restarts, "restarts")
     iterations = check_int(iterations, "iterations", minimum=0)
+    check_work(restarts * (iterations + 1), "MAX_SEARCH_EVALUATIONS",
+               f"adversarial_search with restarts = {restarts}, iterations = {iterations}", "objective evaluations")
     step = _real(step, "step", positive=True)
     init = [] if init is None else list(init)
     if len(init) > restarts:

@@ -33,6 +33,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sparseact._validation import check_real
+
 ATOL = 1e-9
 RTOL = 1e-9
 SLOPE_TOL = 0.1
@@ -179,7 +181,13 @@ class ClaimRecord:
             raise ValueError(f"{self.check_id}: only a FAIL carries a finding and a certificate")
 
     def with_evidence(self, paths: Sequence[str]) -> ClaimRecord:
-        """A copy with ``paths`` appended to the evidence."""
+        """A copy with ``paths`` appended to the evidence.
+
+        ``ValueError`` unless ``paths`` is a list or tuple of paths (``str`` or :class:`pathlib.Path`); a bare
+        string is refused, not split into characters.
+        """
+        if not isinstance(paths, (list, tuple)) or not all(isinstance(path, (str, Path)) for path in paths):
+            raise ValueError(f"paths must be a list or tuple of paths (str or pathlib.Path), got {paths!r}")
         return replace(self, evidence=tuple(self.evidence) + tuple(paths))
 
     def to_dict(self) -> dict:
@@ -334,11 +342,20 @@ def verdict_all(verdicts: Iterable[Verdict]) -> Verdict:
     return Verdict.PASS
 
 
+def _usable(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The points of a log-log fit: both coordinates finite and positive."""
+    return (x > 0) & (y > 0) & np.isfinite(x) & np.isfinite(y)
+
+
 def loglog_slope(x, y) -> float:
-    """Least-squares slope of ``log y`` against ``log x`` (positive entries only)."""
+    """Least-squares slope of ``log y`` against ``log x`` over the usable points (both coordinates finite, > 0).
+
+    Returns NaN when fewer than two distinct ``x`` are usable (no slope is defined);
+    :func:`verdict_big_o` reads that case as INCONCLUSIVE without calling this.
+    """
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
-    keep = (x > 0) & (y > 0) & np.isfinite(x) & np.isfinite(y)
+    keep = _usable(x, y)
     if np.unique(x[keep]).size < 2:
         return float("nan")
     return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0])
@@ -354,6 +371,9 @@ def verdict_growth_mc(parameter, ratio_low, ratio_high, slope_tol: float = SLOPE
     """
     parameter = np.asarray(parameter, dtype=np.float64)
     low, high = np.asarray(ratio_low, dtype=np.float64), np.asarray(ratio_high, dtype=np.float64)
+    if not parameter.shape == low.shape == high.shape:
+        raise ValueError(f"parameter, ratio_low and ratio_high must have the same shape, got {parameter.shape}, "
+                         f"{low.shape} and {high.shape}")
     verdict, slope = verdict_big_o(parameter, high, slope_tol)
     if verdict is Verdict.FAIL:
         first, last = parameter == parameter.min(), parameter == parameter.max()
@@ -372,7 +392,7 @@ def verdict_big_o(parameter, ratios, slope_tol: float = SLOPE_TOL) -> tuple[Verd
     ratios : array_like
         ``measured / expression`` per instance.
     slope_tol : float
-        Largest log-log slope of the ratio still read as "not growing".
+        Largest log-log slope of the ratio still read as "not growing" (finite; ``ValueError`` otherwise).
 
     Returns
     -------
@@ -383,13 +403,18 @@ def verdict_big_o(parameter, ratios, slope_tol: float = SLOPE_TOL) -> tuple[Verd
         :data:`MIN_SWEEP_POINTS` distinct parameter values were measured (two
         points cannot separate growth from instance-to-instance noise).
     slope : float
+        The fitted slope (:func:`loglog_slope`); NaN, with INCONCLUSIVE, when fewer than two
+        parameter values have a finite positive worst ratio (no slope is defined).
     """
+    slope_tol = check_real(slope_tol, "slope_tol")
     parameter = np.asarray(parameter, dtype=np.float64)
     ratios = np.asarray(ratios, dtype=np.float64)
     if parameter.shape != ratios.shape:
         raise ValueError(f"parameter and ratios must have the same shape, got {parameter.shape} and {ratios.shape}")
     values = np.unique(parameter)
     worst = np.array([ratios[parameter == v].max() for v in values])
+    if np.unique(values[_usable(values, worst)]).size < 2:
+        return Verdict.INCONCLUSIVE, float("nan")
     slope = loglog_slope(values, worst)
     if not np.isfinite(slope) or np.count_nonzero(worst > 0) < MIN_SWEEP_POINTS:
         return Verdict.INCONCLUSIVE, slope

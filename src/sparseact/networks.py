@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
+from sparseact._validation import check_network
 from sparseact.cube import DEFAULT_CHUNK, _check_dim, hypercube
 
 
@@ -141,12 +142,21 @@ class SparseReLUNetwork:
         ndarray, shape (rows, s)
             ``<w_j, x> - b_j`` for the next ``rows`` points (``rows`` a multiple of
             ``2**lo``, at most ``max(chunk, 2**lo)``).
+        
+        Raises
+        ------
+        ValueError
+            When called (not at the first chunk): ``chunk`` is not a positive integer, or ``n`` is
+            outside the range of :func:`sparseact.cube.hypercube`.
         """
         if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
             raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
-        low, high = self.cube_halves()
+        low, high = self.cube_halves()  # checks n here, when called, not at the first chunk
+        return self._cube_chunks(low, high, int(chunk))
+
+    def _cube_chunks(self, low: np.ndarray, high: np.ndarray, chunk: int) -> Iterator[np.ndarray]:
         lo = low.shape[0].bit_length() - 1
-        per = max(1, int(chunk) >> lo)
+        per = max(1, chunk >> lo)
         for start in range(0, high.shape[0], per):
             block = low[None, :, :] + high[start : start + per, None, :]
             yield block.reshape(block.shape[0] * block.shape[1], self.n_neurons)
@@ -187,5 +197,10 @@ class SparseReLUNetwork:
 
 
 def max_active_on(network: SparseReLUNetwork, points: Iterable[np.ndarray]) -> int:
-    """Maximum active count over an iterable of point batches (a support given in pieces)."""
+    """Maximum active count over an iterable of point batches (a support given in pieces).
+
+    ``ValueError`` unless ``network`` is a :class:`SparseReLUNetwork` and every batch is a finite
+    ``(rows, n)`` array (see :meth:`SparseReLUNetwork.active_counts`); no batch gives 0.
+    """
+    check_network(network, "network")
     return max((int(network.active_counts(X).max(initial=0)) for X in points), default=0)

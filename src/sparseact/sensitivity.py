@@ -81,7 +81,7 @@ from math import comb
 import numba
 import numpy as np
 
-from sparseact._validation import check_confidence, clt_half_width
+from sparseact._validation import check_confidence, check_network, check_work, clt_half_width
 from sparseact.analysis import (
     MonteCarloEstimate,
     average_sensitivity,
@@ -129,8 +129,7 @@ _FLOOR_TOL = 1e-9
 
 
 def _check_net(net, max_dim: int = MAX_EXACT_DIM) -> tuple[int, int]:
-    if not isinstance(net, SparseReLUNetwork):
-        raise ValueError(f"net must be a SparseReLUNetwork, got {type(net).__name__}")
+    check_network(net)
     n, s = net.n_inputs, net.n_neurons
     if n < 1 or n > max_dim:
         raise ValueError(
@@ -799,7 +798,8 @@ def halfspace_family(
         Keep only this many biases per weight vector, evenly spaced (by index)
         over the full sweep, always including both ends; default: the full sweep.
     draws : int, optional
-        Number of independent weight vectors for the random kinds (default 1).
+        Number of independent weight vectors for the random kinds (default 1), at most
+        :data:`sparseact._validation.MAX_HALFSPACE_DRAWS` (else ``ValueError`` giving the count).
 
     Returns
     -------
@@ -817,6 +817,7 @@ def halfspace_family(
         raise ValueError(f"thresholds must be a positive integer or None, got {thresholds!r}")
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 1:
         raise ValueError(f"draws must be a positive integer, got {draws!r}")
+    check_work(int(draws), "MAX_HALFSPACE_DRAWS", f"halfspace_family with draws = {draws}", "draws")
     if kind == "majority-like":
         w = np.ones(n)
         return [(w.copy(), float(-n + 2 * t)) for t in _spread(list(range((n - 1) // 2 + 1)), thresholds)]

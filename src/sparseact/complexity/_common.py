@@ -7,7 +7,8 @@ import math
 import numpy as np
 
 from sparseact._validation import check_confidence as _check_confidence
-from sparseact._validation import check_int
+from sparseact._validation import MAX_CLASS_SCALE, check_int
+from sparseact._validation import check_network as _check_network
 from sparseact._validation import check_rng as _check_rng
 from sparseact.networks import SparseReLUNetwork
 
@@ -35,6 +36,9 @@ def _as_points(X) -> np.ndarray:
         raise ValueError(f"X must have shape (m, n) with m, n >= 1, got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
         raise ValueError("X must be finite")
+    if np.abs(arr).max() > MAX_CLASS_SCALE:
+        raise ValueError(f"X entries must be at most {MAX_CLASS_SCALE:g} in absolute value "
+                         f"(sparseact._validation.MAX_CLASS_SCALE), got {np.abs(arr).max():g}")
     return arr
 
 
@@ -44,6 +48,9 @@ def _scale(value, name: str) -> float:
     value = float(value)
     if not math.isfinite(value) or value < 0:
         raise ValueError(f"{name} must be a finite real number >= 0, got {value!r}")
+    if value > MAX_CLASS_SCALE:
+        raise ValueError(f"{name} must be at most {MAX_CLASS_SCALE:g} (sparseact._validation.MAX_CLASS_SCALE), "
+                         f"got {value:g}")
     return value
 
 
@@ -72,6 +79,7 @@ def _check_sk(s, k) -> tuple[int, int]:
 
 def network_objective(net: SparseReLUNetwork, X, zeta) -> float:
     """``(1/m) sum_i zeta_i h(x_i)`` for the network ``h`` (**exact** for that network)."""
+    net = _check_network(net)
     X = _as_points(X)
     zeta = _as_zeta(zeta, X.shape[0])
     return float(zeta @ net(X)) / X.shape[0]
@@ -80,8 +88,10 @@ def network_objective(net: SparseReLUNetwork, X, zeta) -> float:
 def in_class(net: SparseReLUNetwork, X, s: int, k: int, W: float, B: float) -> bool:
     """Whether ``net`` lies in ``H_{n,s,k}^{W,B}`` with k-sparsity on the rows of ``X`` (Definition 2).
 
-    ``ValueError`` unless ``1 <= k <= s`` (integers) and ``W, B >= 0`` are finite.
+    ``ValueError`` unless ``net`` is a network, ``1 <= k <= s`` (integers) and ``W, B >= 0`` are finite
+    (and, like the entries of ``X``, at most :data:`sparseact._validation.MAX_CLASS_SCALE`).
     """
+    net = _check_network(net)
     X = _as_points(X)
     s, k = _check_sk(s, k)
     W, B = _scale(W, "W"), _scale(B, "B")

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from sparseact._validation import MAX_CELL_LPS, check_int
+from sparseact._validation import MAX_CELL_LPS, MAX_CELL_SAMPLE_SCALE, MIN_CELL_SAMPLE_SCALE, check_bool, check_int
 from sparseact.complexity._common import _as_points, _scale
 
 # ---------------------------------------------------------------------------
@@ -64,27 +64,57 @@ def _witness_from(X: np.ndarray, labels: np.ndarray, v: np.ndarray, homogeneous:
     return bool(np.all(pre[labels] > 0) and np.all(pre[~labels] < 0))
 
 
+def _count_text(count: int) -> str:
+    """An exact count as text, or ``about 2^e`` for one too long to print (``str`` refuses ints over 4300 digits)."""
+    return str(count) if count.bit_length() < 13_000 else f"about 2^{count.bit_length() - 1}"
+
+
 def cover_cell_bound(m: int, n: int, homogeneous: bool = False) -> int:
     """Cover's bound on the halfspace cells of ``m`` points in ``R^n``: ``2 sum_{i < d} C(m - 1, i)``, at most ``2^m``.
 
     ``d = n + 1`` for halfspaces with a bias, ``d = n`` through the origin (Cover, 1965;
     exact for points in general position).
+
+    ``ValueError`` unless ``m, n >= 1`` are integers, ``homogeneous`` is a bool and
+    ``m <= MAX_CELL_LPS`` (:mod:`sparseact._validation`): every enumeration solves at least
+    one LP per point, so a larger sample is never enumerated, and the exact count would take
+    minutes.
     """
+    m, n = check_int(m, "m"), check_int(n, "n")
+    homogeneous = check_bool(homogeneous, "homogeneous")
+    if m > MAX_CELL_LPS:
+        raise ValueError(f"cover_cell_bound: m = {m} points is above the limit of {MAX_CELL_LPS} "
+                         "(sparseact._validation.MAX_CELL_LPS; at least one LP per point)")
     d = n if homogeneous else n + 1
-    return min(1 << m, 2 * sum(math.comb(m - 1, i) for i in range(min(d, m))))
+    if d >= m:
+        return 1 << m  # 2 sum_{i < m} C(m - 1, i) = 2^m
+    total, term = 0, 1  # term = C(m - 1, i), updated exactly
+    for i in range(d):
+        total += term
+        term = term * (m - 1 - i) // (i + 1)
+    return 2 * total
 
 
 def check_cell_work(m: int, n: int, homogeneous: bool, max_cells: int | None, what: str) -> int:
     """The cell count the enumeration may reach; ``ValueError`` if its LPs exceed :data:`MAX_CELL_LPS`.
 
-    The enumeration solves up to ``m`` LPs per cell of a prefix; ``max_cells`` (when given) stops it early.
+    The enumeration solves up to ``m`` LPs per cell of a prefix; ``max_cells`` (when given, an integer
+    ``>= 1``) stops it early. ``ValueError`` for arguments outside the ranges of :func:`cover_cell_bound`.
     """
+    if max_cells is not None:
+        max_cells = check_int(max_cells, "max_cells")
+    if not isinstance(what, str):
+        raise ValueError(f"what must be a str (it names the computation in messages), got {what!r}")
+    m = check_int(m, "m")
+    if m > MAX_CELL_LPS:
+        raise ValueError(f"{what}: m = {m} points needs at least {m} LPs, above the limit of {MAX_CELL_LPS} "
+                         "(sparseact._validation.MAX_CELL_LPS)")
     cells = cover_cell_bound(m, n, homogeneous)
     if max_cells is not None:
         cells = min(cells, max_cells + 1)
     if cells * m > MAX_CELL_LPS:
-        raise ValueError(f"{what}: m = {m} points in n = {n} dimensions may have {cells} halfspace cells (Cover's "
-                         f"bound), up to {cells * m} LPs, above the limit of {MAX_CELL_LPS} "
+        raise ValueError(f"{what}: m = {m} points in n = {n} dimensions may have {_count_text(cells)} halfspace cells "
+                         f"(Cover's bound), up to {_count_text(cells * m)} LPs, above the limit of {MAX_CELL_LPS} "
                          "(sparseact._validation.MAX_CELL_LPS); use fewer points or pass a smaller max_cells")
     return cells
 
@@ -102,6 +132,12 @@ def _cells_with_witnesses(
     """
     m, n = X.shape
     check_cell_work(m, n, homogeneous, max_cells, "halfspace cell enumeration")
+    scale = float(np.abs(X).max())
+    if scale != 0.0 and not MIN_CELL_SAMPLE_SCALE <= scale <= MAX_CELL_SAMPLE_SCALE:
+        raise ValueError(f"halfspace cell enumeration: the sample's scale max |x_ij| = {scale:g} is outside "
+                         f"[{MIN_CELL_SAMPLE_SCALE:g}, {MAX_CELL_SAMPLE_SCALE:g}], where the cell LPs are reliable "
+                         "(sparseact._validation.MIN_CELL_SAMPLE_SCALE, MAX_CELL_SAMPLE_SCALE); rescale it "
+                         "(cells are invariant under x -> c x, c > 0)")
     prefixes: list[tuple[np.ndarray, np.ndarray]] = [(np.zeros(0, dtype=bool), np.zeros(n + 1))]
     for t in range(m):
         Xt = X[: t + 1]
@@ -138,12 +174,15 @@ def halfspace_cells(X, max_cells: int | None = None, homogeneous: bool = False) 
     X : array_like, shape (m, n)
         The sample (rows are points; repeated rows always share a label). Meant
         for tiny samples (``m <= ~12`` and small ``n``): the number of cells is
-        ``O(m^n)`` and each costs one LP.
+        ``O(m^n)`` and each costs one LP. ``ValueError`` (giving the size) when the
+        LPs may exceed :data:`sparseact._validation.MAX_CELL_LPS`, or when the scale
+        ``max |x_ij|`` of a non-zero sample lies outside
+        ``[MIN_CELL_SAMPLE_SCALE, MAX_CELL_SAMPLE_SCALE]`` of :mod:`sparseact._validation`.
     max_cells : int, optional
         Raise ``ValueError`` as soon as more cells than this are found.
     homogeneous : bool, optional
         Only halfspaces through the origin ``{<w, x> > 0}`` (``b = 0``; the
-        class with ``B = 0``).
+        class with ``B = 0``); a bool, else ``ValueError``.
 
     Returns
     -------
@@ -156,7 +195,7 @@ def halfspace_cells(X, max_cells: int | None = None, homogeneous: bool = False) 
     X = _as_points(X)
     if max_cells is not None:
         max_cells = check_int(max_cells, "max_cells", 1)
-    masks, _ = _cells_with_witnesses(X, bool(homogeneous), max_cells)
+    masks, _ = _cells_with_witnesses(X, check_bool(homogeneous, "homogeneous"), max_cells)
     return [row.copy() for row in masks]
 
 

@@ -21,7 +21,7 @@ from sparseact.complexity._common import (
     network_objective,
 )
 from sparseact.complexity.assignment import _Assignment
-from sparseact.complexity.cells import check_cell_work, class_cells
+from sparseact.complexity.cells import _count_text, check_cell_work, class_cells
 from sparseact.complexity.cellvalue import _build_system, _solve_cells
 from sparseact.networks import SparseReLUNetwork
 
@@ -206,7 +206,7 @@ def _check_exact_work(shape: tuple[int, int], n_zetas: int, B: float, max_cells:
     m, n = shape
     cells = check_cell_work(m, n, B == 0.0, max_cells, what)
     if n_zetas * cells > MAX_CELL_SOLVES:
-        raise ValueError(f"{what}: {n_zetas} sign vectors times up to {cells} cells (m = {m}, n = {n}) is above the "
+        raise ValueError(f"{what}: {n_zetas} sign vectors times up to {_count_text(cells)} cells (m = {m}, n = {n}) is above the "
                          f"limit of {MAX_CELL_SOLVES} cell solves (sparseact._validation.MAX_CELL_SOLVES); use fewer "
                          "points, dimensions or sign vectors")
 
@@ -325,8 +325,9 @@ class ExactNetworks(NamedTuple):
         return float(self.values.mean())
 
     def index(self, zeta) -> int:
-        """Row of ``zeta`` in :attr:`zetas`."""
-        return int(np.flatnonzero(np.all(self.zetas == np.asarray(zeta, dtype=np.float64)[None, :], axis=1))[0])
+        """Row of ``zeta`` in :attr:`zetas`; ``ValueError`` unless ``zeta`` is a sign vector of the sample's length."""
+        zeta = _as_zeta(zeta, self.zetas.shape[1])
+        return int(np.flatnonzero(np.all(self.zetas == zeta[None, :], axis=1))[0])
 
 
 def rademacher_exact_networks(X, s: int, k: int, W, B, max_cells: int | None = None) -> ExactNetworks:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from sparseact._validation import check_int
+from sparseact._validation import check_int, check_work
 from sparseact.analysis import MonteCarloEstimate
 from sparseact.complexity._common import (
     _as_points,
@@ -923,7 +923,8 @@ def sup_lower_bounds(
     zetas : array_like, shape (Z, m)
         Sign vectors ``+-1``.
     s, k, W, B, rng, restarts, iterations, n_random, polish, rounds
-        As in :func:`sup_lower_bound`.
+        As in :func:`sup_lower_bound`; ``Z * restarts * rounds * iterations`` at most
+        :data:`sparseact._validation.MAX_LOWER_BOUND_SWEEPS` (else ``ValueError`` giving the count).
 
     Returns
     -------
@@ -945,6 +946,9 @@ def sup_lower_bounds(
     n_random = check_int(n_random, "n_random", 0)
     rounds = check_int(rounds, "rounds", 1)
     Z = zetas.shape[0]
+    check_work(Z * restarts * rounds * iterations, "MAX_LOWER_BOUND_SWEEPS",
+               f"sup_lower_bounds over {Z} sign vectors with restarts = {restarts}, rounds = {rounds}, "
+               f"iterations = {iterations}", "sweeps")
     if Z == 0:
         return []
     if k >= s > 1:
@@ -1020,7 +1024,9 @@ def sup_lower_bound(
     W, B : float
     rng : numpy.random.Generator
     restarts, iterations, n_random, rounds : int
-        Search effort (see above).
+        Search effort (see above); ``restarts, iterations, rounds >= 1``, ``n_random >= 0``, and
+        ``restarts * rounds * iterations`` per sign vector at most
+        :data:`sparseact._validation.MAX_LOWER_BOUND_SWEEPS` (else ``ValueError`` giving the count).
     polish : bool
         Re-optimise each neuron with its cell fixed (one batched barrier solve).
 
@@ -1066,6 +1072,8 @@ def rademacher_lower_bound(
     m = X.shape[0]
     s, k = _check_sk(s, k)
     n_zeta = check_int(n_zeta, "n_zeta", 2)
+    # at least one sweep per sign vector: refused before the sign vectors are drawn
+    check_work(n_zeta, "MAX_LOWER_BOUND_SWEEPS", f"rademacher_lower_bound with n_zeta = {n_zeta}", "sweeps")
     rng = _check_rng(rng)
     confidence = _check_confidence(confidence)
     zetas = 1.0 - 2.0 * rng.integers(0, 2, size=(n_zeta, m)).astype(np.float64)

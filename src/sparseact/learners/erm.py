@@ -83,7 +83,7 @@ import numbers
 import numpy as np
 
 from sparseact.networks import SparseReLUNetwork
-from sparseact._validation import check_int
+from sparseact._validation import check_int, check_work
 from sparseact.learners._base import ParamsMixin
 
 __all__ = ["SparseActivationERM"]
@@ -218,7 +218,8 @@ class SparseActivationERM(ParamsMixin):
         Number of random initialisations, ``>= 1``.
     max_iter : int
         Optimisation steps (one step = one full batch or one mini-batch) per
-        restart, ``>= 0``.
+        restart, ``>= 0``; ``n_restarts * (max_iter + 1)`` at most
+        :data:`sparseact._validation.MAX_TRAINING_STEPS` (else ``ValueError`` giving the count).
     learning_rate : float
         Adam step size, ``> 0``.
     batch_size : int or None
@@ -299,6 +300,8 @@ class SparseActivationERM(ParamsMixin):
         B = _positive_real(self.B, "B")
         restarts = check_int(self.n_restarts, "n_restarts")
         max_iter = check_int(self.max_iter, "max_iter", minimum=0)
+        check_work(restarts * (max_iter + 1), "MAX_TRAINING_STEPS",
+                   f"SparseActivationERM with n_restarts = {restarts}, max_iter = {max_iter}", "gradient steps")
         lr = _positive_real(self.learning_rate, "learning_rate")
         batch = None if self.batch_size is None else check_int(self.batch_size, "batch_size")
         rs = self.random_state
@@ -339,6 +342,12 @@ class SparseActivationERM(ParamsMixin):
         Returns
         -------
         self
+
+        Raises
+        ------
+        ValueError
+            For a parameter or argument out of range, and when training diverges (a parameter
+            overflows float64: ``learning_rate``, ``W``, ``B`` or the data far too large).
         """
         params = self._validate_params()
         X = _check_X(X)
@@ -540,6 +549,10 @@ class SparseActivationERM(ParamsMixin):
             mhat = m1 / (1 - _BETA1**t)
             vhat = m2 / (1 - _BETA2**t)
             theta -= lr * mhat / (np.sqrt(vhat) + _EPS)
+            if not np.all(np.isfinite(theta)):
+                raise ValueError(f"training diverged at step {t} (a parameter overflowed float64): learning_rate = "
+                                 f"{lr:g}, W = {W:g}, B = {B:g}, sparsity_penalty = {penalty:g} are too large for "
+                                 "this sample")
             self._project(u, Wm, b, W, B)
             steps = t
             if sparse and t % _REVIVE_EVERY == 0 and t <= _REVIVE_UNTIL * params["max_iter"]:
