@@ -125,6 +125,7 @@ VALID = {
     "ledger.verdict_at_most": lambda: dict(value=1.0, limit=2.0, atol=1e-9, rtol=1e-9),
     "ledger.verdict_all": lambda: dict(verdicts=[ledger.Verdict.PASS, ledger.Verdict.FAIL]),
     "ledger.loglog_slope": lambda: dict(x=[1.0, 2.0, 4.0], y=[1.0, 4.0, 16.0]),
+    "ledger.has_slope": lambda: dict(x=[1.0, 2.0, 4.0], y=[1.0, 4.0, 16.0]),
     "ledger.verdict_growth_mc": lambda: dict(parameter=[1.0, 2.0, 4.0], ratio_low=[0.9, 0.9, 0.9],
                                              ratio_high=[1.1, 1.1, 1.1], slope_tol=0.1),
     "ledger.verdict_big_o": lambda: dict(parameter=[1.0, 2.0, 4.0], ratios=[1.0, 1.0, 1.0], slope_tol=0.1),
@@ -459,11 +460,7 @@ def test_valid_arguments_give_finite_results(name):
 
 
 #: Not yet guarded (issue 24 left open): skipped with the reason, so pytest -ra lists them.
-NOT_YET_GUARDED = {
-    "ledger.loglog_slope": "returns NaN for fewer than two usable points; refusing them waits on "
-                           "sparseact.claims.appendixA.whp_slopes and lemma10.slope_table, which read that NaN "
-                           "(a vanished excess fraction; a network with NS = 0)",
-}
+NOT_YET_GUARDED: dict[str, str] = {}
 
 
 def _has_arguments(name: str) -> bool:

@@ -347,17 +347,27 @@ def _usable(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return (x > 0) & (y > 0) & np.isfinite(x) & np.isfinite(y)
 
 
+def has_slope(x, y) -> bool:
+    """Whether :func:`loglog_slope` is defined: at least two distinct ``x`` among the usable points
+    (both coordinates finite and > 0)."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if x.shape != y.shape:
+        raise ValueError(f"x and y must have the same shape, got {x.shape} and {y.shape}")
+    return bool(np.unique(x[_usable(x, y)]).size >= 2)
+
+
 def loglog_slope(x, y) -> float:
     """Least-squares slope of ``log y`` against ``log x`` over the usable points (both coordinates finite, > 0).
 
-    Returns NaN when fewer than two distinct ``x`` are usable (no slope is defined);
-    :func:`verdict_big_o` reads that case as INCONCLUSIVE without calling this.
+    Raises ``ValueError`` when fewer than two distinct ``x`` are usable (no slope is defined: see
+    :func:`has_slope`); :func:`verdict_big_o` reads that case as INCONCLUSIVE without calling this.
     """
+    if not has_slope(x, y):
+        raise ValueError("loglog_slope needs two distinct x among the points with x and y finite and > 0")
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     keep = _usable(x, y)
-    if np.unique(x[keep]).size < 2:
-        return float("nan")
     return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0])
 
 
@@ -413,7 +423,7 @@ def verdict_big_o(parameter, ratios, slope_tol: float = SLOPE_TOL) -> tuple[Verd
         raise ValueError(f"parameter and ratios must have the same shape, got {parameter.shape} and {ratios.shape}")
     values = np.unique(parameter)
     worst = np.array([ratios[parameter == v].max() for v in values])
-    if np.unique(values[_usable(values, worst)]).size < 2:
+    if not has_slope(values, worst):
         return Verdict.INCONCLUSIVE, float("nan")
     slope = loglog_slope(values, worst)
     if not np.isfinite(slope) or np.count_nonzero(worst > 0) < MIN_SWEEP_POINTS:

@@ -346,14 +346,15 @@ def whp_slopes(whp):
     import numpy as np
     import pandas as pd
 
-    from sparseact.ledger import loglog_slope
+    from sparseact.ledger import has_slope, loglog_slope
 
     rows = []
     for c, group in whp.groupby("c"):
         worst = group.groupby("s")["excess_fraction"].max().sort_index()
         vanished = bool(len(worst) >= 2 and worst.iloc[-1] == 0 and worst.iloc[-2] == 0)
         monotone = bool(np.all(np.diff(worst.values) <= 0))
-        slope = loglog_slope(worst.index, worst.values)
+        # a vanished excess fraction has no slope
+        slope = loglog_slope(worst.index, worst.values) if has_slope(worst.index, worst.values) else float("nan")
         rows.append(dict(c=float(c), slope=slope, vanishes=vanished, non_increasing=monotone,
                          decays=vanished or bool(np.isfinite(slope) and slope < 0 and monotone),
                          hoeffding_exponent=2 * float(c) ** 2, s_max=int(worst.index.max()),

@@ -443,14 +443,17 @@ def slope_table(noise):
     """Per instance, the log-log slope of NS in ``1 - rho`` at the smallest and the largest ``1 - rho``."""
     import pandas as pd
 
-    from sparseact.ledger import loglog_slope
+    from sparseact.ledger import has_slope, loglog_slope
+
+    def slope(part):  # a network with NS = 0 (constant on the cube) has no slope
+        x, y = part["one_minus_rho"], part["NS"]
+        return loglog_slope(x, y) if has_slope(x, y) else float("nan")
 
     rows = []
     for label, group in noise.groupby("instance", sort=False):
         small, large = group.nsmallest(SLOPE_POINTS, "one_minus_rho"), group.nlargest(SLOPE_POINTS, "one_minus_rho")
         rows.append(dict(instance=label, n=int(group["n"].iloc[0]), k=int(group["k"].iloc[0]),
-                         slope_small=loglog_slope(small["one_minus_rho"], small["NS"]),
-                         slope_large=loglog_slope(large["one_minus_rho"], large["NS"]),
+                         slope_small=slope(small), slope_large=slope(large),
                          NS_over_1mrho_AS=float(small["NS_over_AS"].iloc[0] / small["one_minus_rho"].iloc[0])))
     return pd.DataFrame(rows)
 

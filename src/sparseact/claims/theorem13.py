@@ -451,7 +451,7 @@ def assemble(block: dict, tables: dict):
     import numpy as np
 
     from sparseact.claims import describe_range
-    from sparseact.ledger import (ATOL, CheckReport, ClaimRecord, Verdict, loglog_slope, verdict_all,
+    from sparseact.ledger import (ATOL, CheckReport, ClaimRecord, Verdict, has_slope, loglog_slope, verdict_all,
                                   verdict_at_most, verdict_equal)
 
     records = []
@@ -565,7 +565,7 @@ def assemble(block: dict, tables: dict):
                                for row in cost.itertuples() if row.learner_features >= 0])
     fits = []
     for p, group in cost.groupby("p"):
-        slope = loglog_slope(group["n"], group["N_p"]) if group["n"].nunique() >= 2 else float("nan")
+        slope = loglog_slope(group["n"], group["N_p"]) if has_slope(group["n"], group["N_p"]) else float("nan")
         fits.append(f"p={int(p)}: fitted n^{slope:.2f} on the grid, local exponent "
                     f"{local_exponent(ASYMPTOTIC_N, int(p)):.4f}"
                     f" at n = {ASYMPTOTIC_N:.0e}")
