@@ -96,6 +96,28 @@ def as_real_array(value, name: str) -> np.ndarray:
     return arr
 
 
+def check_rho(rho, *, include_one: bool = False, scalar: bool = False):
+    """``rho`` in ``[-1, 1)`` (``[-1, 1]`` with ``include_one``), or ``ValueError``.
+
+    ``rho`` is the correlation of the noise operator ``N_rho``: ``rho = 1`` is no noise, which the
+    Fourier formulas allow and the bucket coupling of Lemma 10 (``r = floor(2/(1-rho))``) does not.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        A float array; with ``scalar``, a ``float``, and anything but one real number is refused.
+    """
+    interval = "[-1, 1]" if include_one else "[-1, 1)"
+    if scalar and (isinstance(rho, bool) or not isinstance(rho, (int, float, np.integer, np.floating))):
+        raise ValueError(f"rho must be a real number in {interval}, got {rho!r}")
+    arr = np.asarray(as_real_array(rho, "rho"), dtype=np.float64)
+    if not np.isfinite(arr).all():
+        raise ValueError(f"rho must be finite, in {interval}")
+    if arr.size and (arr.min() < -1.0 or arr.max() > 1.0 or (not include_one and arr.max() >= 1.0)):
+        raise ValueError(f"rho must lie in {interval}, got values in [{arr.min()}, {arr.max()}]")
+    return float(arr) if scalar else arr
+
+
 def check_bool(value, name: str) -> bool:
     """``value`` as a ``bool``, or ``ValueError`` naming ``name`` unless it is a Python or numpy bool."""
     if not isinstance(value, (bool, np.bool_)):

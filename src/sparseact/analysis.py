@@ -48,7 +48,7 @@ import numpy as np
 from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic
-from sparseact._validation import (as_real_array, check_confidence, check_int, check_memory, check_rng,
+from sparseact._validation import (as_real_array, check_confidence, check_int, check_memory, check_rho, check_rng,
                                   check_work, clt_half_width)
 
 __all__ = [
@@ -415,16 +415,9 @@ def _transform(src: np.ndarray, out: np.ndarray, name: str = "values") -> np.nda
 
 
 def _check_rho(rho) -> tuple[np.ndarray, bool]:
-    arr = as_real_array(rho, "rho")
-    scalar = arr.ndim == 0
-    arr = np.asarray(arr, dtype=np.float64)
-    if not np.isfinite(arr).all():
-        raise ValueError("rho must be finite")
-    if arr.size and (arr.min() < -1.0 or arr.max() > 1.0):
-        raise ValueError(
-            f"rho must lie in [-1, 1], got values in [{arr.min()}, {arr.max()}]"
-        )
-    return arr, scalar
+    """``rho`` in ``[-1, 1]`` as an array, and whether it was a scalar."""
+    arr = check_rho(rho, include_one=True)
+    return arr, arr.ndim == 0
 
 
 

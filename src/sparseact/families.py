@@ -55,7 +55,7 @@ import numpy as np
 from sparseact.analysis import average_sensitivity, noise_sensitivity
 from sparseact.bounds import lemma9_average_sensitivity, lemma10_noise_sensitivity
 from sparseact.networks import SparseReLUNetwork
-from sparseact._validation import check_int, check_work
+from sparseact._validation import check_int, check_rho, check_work
 from sparseact._validation import check_network as _net
 
 __all__ = [
@@ -629,9 +629,7 @@ def make_ratio_objective(kind: str, k: int, rho=None) -> Callable[[SparseReLUNet
     if kind == "lemma10":
         if rho is None:
             raise ValueError("rho is required for kind='lemma10'")
-        rho = float(rho)
-        if not (-1.0 <= rho < 1.0):
-            raise ValueError(f"rho must lie in [-1, 1), got {rho}")
+        rho = check_rho(rho, scalar=True)
     elif rho is not None:
         raise ValueError(f"rho is only used by kind='lemma10', got rho={rho!r} for kind={kind!r}")
 

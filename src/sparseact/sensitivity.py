@@ -81,7 +81,7 @@ from math import comb
 import numba
 import numpy as np
 
-from sparseact._validation import check_confidence, check_network, check_work, clt_half_width
+from sparseact._validation import check_confidence, check_network, check_rho, check_work, clt_half_width
 from sparseact.analysis import (
     MonteCarloEstimate,
     average_sensitivity,
@@ -142,15 +142,6 @@ def _check_net(net, max_dim: int = MAX_EXACT_DIM) -> tuple[int, int]:
             f"packed into uint64 bitmasks), got s={s}"
         )
     return n, s
-
-
-def _check_rho(rho) -> float:
-    if isinstance(rho, bool) or not isinstance(rho, (int, float, np.integer, np.floating)):
-        raise ValueError(f"rho must be a real number in [-1, 1), got {rho!r}")
-    rho = float(rho)
-    if not math.isfinite(rho) or rho < -1.0 or rho >= 1.0:
-        raise ValueError(f"rho must lie in [-1, 1) (r = floor(2/(1-rho)) must be finite), got {rho}")
-    return rho
 
 
 def _check_halfspace(w, b) -> tuple[np.ndarray, float]:
@@ -844,7 +835,7 @@ def halfspace_family(
 
 def bucket_count(rho: float) -> int:
     """``r = floor(2 / (1 - rho))`` (Appendix B), with a 1e-9 tolerance so ``rho = 1/3`` gives 3."""
-    rho = _check_rho(rho)
+    rho = check_rho(rho, scalar=True)
     return int(math.floor(2.0 / (1.0 - rho) + _FLOOR_TOL))
 
 
@@ -975,7 +966,7 @@ def bucket_coupling_noise_sensitivity(
     BucketCouplingResult
     """
     n, s = _check_net(net)
-    rho = _check_rho(rho)
+    rho = check_rho(rho, scalar=True)
     r = bucket_count(rho)
     if r > MAX_BUCKETS:
         raise ValueError(
