@@ -24,6 +24,8 @@ from pathlib import Path
 
 import yaml
 
+from sparseact.errors import ConfigError
+
 #: The schema as package data of ``sparseact``: in the sources a link to
 #: ``workflow/schemas/config.schema.yaml`` (where the Snakefile reads it), in an installed wheel
 #: the file itself, so that ``sparseact check-config`` works from any install.
@@ -32,10 +34,6 @@ PACKAGED_SCHEMA = "schemas/config.schema.yaml"
 OUTPUT_DIR_KEYS = ("results_dir", "figures_dir", "logs_dir")
 #: Longest schema message shown (the rest of a long message is cut, never the key).
 MESSAGE_WIDTH = 200
-
-
-class ConfigError(ValueError):
-    """A configuration value outside what the workflow accepts; names the key."""
 
 
 #: The fastest safe loader available (libyaml's when installed).

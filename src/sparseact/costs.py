@@ -145,7 +145,7 @@ def estimate_cost(config: dict, table: dict | None = None) -> CostEstimate:
 
 def check_cost(config: dict) -> CostEstimate:
     """The estimate of ``config``; ``ConfigError`` if it exceeds the limit and ``config`` does not accept that."""
-    from sparseact.config import ConfigError
+    from sparseact.errors import ConfigError
 
     estimate = estimate_cost(config)
     if estimate.cpu_hours > CONFIG_CPU_HOURS_LIMIT and not config.get(OVERRIDE_KEY, False):
