@@ -54,6 +54,15 @@ start_cluster() {
         echo "$0: /etc/slurm/slurm.conf exists: this machine has its own SLURM; not starting a test cluster" >&2
         exit 1
     fi
+    # one test cluster per machine: they would share the link above and the ports
+    local other
+    if [ -L /etc/slurm/slurm.conf ]; then
+        other=$(dirname "$(readlink /etc/slurm/slurm.conf)")
+        if [ "$other" != "$dir" ] && [ -f "$other/slurmctld.pid" ] && kill -0 "$(cat "$other/slurmctld.pid")" 2>/dev/null; then
+            echo "$0: another test cluster is running ($other); stop it first (one per machine)" >&2
+            exit 1
+        fi
+    fi
     # munged runs as the munge user: its socket, log and seed go to a folder of its own under /tmp
     # (DIR's parents may be closed to other users, as pytest's temporary folders are)
     local munge

@@ -101,3 +101,16 @@ def test_quick_config_on_a_real_cluster_matches_the_local_run(repo_root, tmp_pat
     shards = sum(len(get_claim(c).shards(config["claims"][c])) for c in claim_ids())
     for rule, jobs in (("kernels", 1), ("run", shards), ("assemble", len(claim_ids()))):
         assert output.count(f"slurm_logs/rule_{rule}/") == jobs, rule
+
+
+def test_a_second_cluster_is_refused_and_leaves_the_first_alone(slurm_cluster, repo_root, tmp_path):
+    """Two test runs on one machine would share /etc/slurm/slurm.conf and the ports: the second start is refused
+    before it touches anything, and its stop leaves the running cluster's link in place."""
+    script, other = repo_root / ".ci" / "slurm-cluster.sh", tmp_path / "second"
+    other.mkdir()
+    started = subprocess.run(["bash", script, "start", other], capture_output=True, text=True, timeout=120)
+    assert started.returncode == 1 and "another test cluster is running" in started.stderr, started.stderr
+    subprocess.run(["bash", script, "stop", other], capture_output=True, text=True, timeout=120, check=True)
+    assert os.readlink("/etc/slurm/slurm.conf") == slurm_cluster["SLURM_CONF"]
+    info = subprocess.run(["sinfo", "-h", "-o", "%P %a"], env=slurm_cluster, capture_output=True, text=True, timeout=60)
+    assert info.returncode == 0 and "debug" in info.stdout, info.stderr
