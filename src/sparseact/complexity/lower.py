@@ -866,7 +866,13 @@ def _seed(rng) -> int:
 
 
 def _finish(X, zeta, s, k, W, B, Wm, bm, um) -> LowerBoundSup:
-    """Enforce the scales exactly in floating point, repair k-sparsity broken by rounding, verify the class."""
+    """Enforce the scales exactly in floating point, repair k-sparsity broken by rounding, verify the class.
+
+    ``X``, ``zeta``, ``s``, ``k``, ``W`` and ``B`` were checked by the caller, so the class check and the
+    objective use the arithmetic of :meth:`SparseReLUNetwork.preactivations`, :func:`in_class` and
+    :func:`network_objective` on the network's preactivations directly (bit for bit the same values)
+    instead of re-checking the arguments for each of the many networks of a batch.
+    """
     norms = np.linalg.norm(Wm, axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         over_w = np.where(norms > W, W / norms, 1.0)
@@ -874,9 +880,8 @@ def _finish(X, zeta, s, k, W, B, Wm, bm, um) -> LowerBoundSup:
     shrink = np.minimum(over_w, over_b) * np.where((norms > W) | (np.abs(bm) > B), 1 - 1e-15, 1.0)
     Wm = Wm * shrink[:, None]
     bm = bm * shrink
-    net = SparseReLUNetwork(um, Wm, bm)
     repaired = 0
-    pre = net.preactivations(X)
+    pre = X @ Wm.T - bm
     while True:
         counts = np.count_nonzero(pre > 0, axis=1)
         bad = np.flatnonzero(counts > k)
@@ -888,11 +893,12 @@ def _finish(X, zeta, s, k, W, B, Wm, bm, um) -> LowerBoundSup:
         Wm[j] = 0.0
         bm[j] = 0.0
         repaired += 1
-        net = SparseReLUNetwork(um, Wm, bm)
-        pre = net.preactivations(X)
-    if not in_class(net, X, s, k, W, B):  # pragma: no cover - defensive
+        pre = X @ Wm.T - bm
+    net = SparseReLUNetwork(um, Wm, bm)
+    if not (net.n_neurons <= s and net.scale_W() <= W and net.scale_B() <= B):  # pragma: no cover - defensive
         raise RuntimeError("lower-bound network failed the class check")
-    return LowerBoundSup(value=network_objective(net, X, zeta), network=net, repaired=repaired)
+    value = float(zeta @ (np.maximum(pre, 0.0) @ net.u)) / X.shape[0]
+    return LowerBoundSup(value=value, network=net, repaired=repaired)
 
 
 def _repeat(X, zeta, s, k, W, B, single: LowerBoundSup) -> LowerBoundSup:
