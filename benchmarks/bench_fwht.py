@@ -10,7 +10,8 @@ repetition to the next, so drifts in the machine's load hit all alike):
 * ``ffht.fht_`` / ``ffht.fht`` (FFHT; on PyPI as ``ffht-unofficial``), if importable;
 * ``pyfwht.transform`` / ``pyfwht.compute`` (CPU backend), if importable;
 * ``np.copyto`` of the array into another one (the memory-traffic yardstick);
-* ``sparseact.analysis.influences`` (all ``n`` influences of the table).
+* ``sparseact.analysis.influences`` (all ``n`` influences of the table), as a
+  ratio to one transform in place and out of place.
 
 In-place methods get a fresh copy of the input before each call (untimed).
 Peers that do not import are skipped with a message that also lands in the
@@ -25,6 +26,8 @@ Prints markdown tables and writes ``benchmarks/results/fwht.json``.
 Usage::
 
     python benchmarks/bench_fwht.py [--n 20 22 24] [--repeats 11]
+
+(the targets of issue 23 are read at ``--n 22 24``).
 
 The peers are optional benchmark extras, not dependencies of the project::
 
@@ -187,10 +190,16 @@ def bench_size(n: int, repeats: int, peer_methods: dict) -> dict:
     def both(a: str, b: str) -> dict:
         return {"wall": ratio_stats(times[a], times[b]), "cpu": ratio_stats(cpu[a], cpu[b])}
 
+    # The fastest peer in place (lowest median CPU time), the one the targets name.
+    in_place_peers = [name for name in peer_methods if peer_methods[name][0] == "in"]
+    fastest = min(in_place_peers, key=lambda name: statistics.median(cpu[name]), default=None)
+
     return {
         "n": n,
         "length": 1 << n,
         "rows": rows,
+        "fastest_peer_in_place": fastest,
+        "ours_in_place_over_fastest_peer": both(OURS_IN, fastest) if fastest else None,
         "ours_in_place_over_copy": both(OURS_IN, COPY),
         "influences_over_transform_out_of_place": both(INFLUENCES, OURS_OUT),
         "influences_over_transform_in_place": both(INFLUENCES, OURS_IN),
@@ -242,6 +251,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"| {row['method']} | {row['median_s'] * 1e3:.2f} | {wall} | {row['cpu_median_s'] * 1e3:.2f} | {thread} |"
             )
         lines.append("")
+        if res["fastest_peer_in_place"]:
+            lines.append(f"ours in place / fastest peer in place ({res['fastest_peer_in_place']}): "
+                         f"{fmt_both(res['ours_in_place_over_fastest_peer'])}")
         lines.append(f"ours in place / one array copy: {fmt_both(res['ours_in_place_over_copy'])}")
         lines.append(f"influences / one transform out of place: {fmt_both(res['influences_over_transform_out_of_place'])}")
         lines.append(f"influences / one transform in place: {fmt_both(res['influences_over_transform_in_place'])}")

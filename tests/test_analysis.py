@@ -364,6 +364,31 @@ def test_influences_exact_on_sign_tables_and_spectral(n):
     np.testing.assert_array_equal(influences(v), influences(v.copy()))
 
 
+@pytest.mark.parametrize("n", [18, 19, 20])
+def test_influences_from_the_eighths_exact_on_sign_tables_and_spectral(n):
+    # From n = 18 on, influences come from the transforms of the eighths and
+    # one radix-8 butterfly across them (Parseval on part of the coordinates),
+    # without the full spectrum: the same guarantees as below n = 18.
+    from sparseact.analysis import _PARSEVAL_MIN_N
+
+    assert n >= _PARSEVAL_MIN_N
+    rng = np.random.default_rng(900 + n)
+    s = np.where(rng.standard_normal(1 << n) > 0.3, 1.0, -1.0)
+    j = np.arange(s.size)
+    direct = np.array([np.mean((s - s[j ^ (1 << i)]) ** 2) / 4 for i in range(n)])
+    np.testing.assert_array_equal(influences(s), direct)
+    v = rng.standard_normal(1 << n) * 3.0 + 0.5
+    spectral = np.array([np.sum(walsh_coefficients(v)[(j >> i) & 1 == 1] ** 2) for i in range(n)])
+    np.testing.assert_allclose(influences(v), spectral, rtol=1e-13)
+    np.testing.assert_array_equal(influences(v), influences(v.copy()))
+    before = v.copy()
+    influences(v)
+    np.testing.assert_array_equal(v, before)  # read only
+    v[12345] = np.nan
+    with pytest.raises(ValueError, match="finite"):
+        influences(v)
+
+
 @settings(max_examples=60, deadline=None)
 @given(v=real_tables)
 def test_average_sensitivity_identity(v):

@@ -73,6 +73,15 @@ __all__ = [
 #: L1 cache: 2**12 doubles = 32 KiB.
 _BLOCK_BITS = 12
 
+#: Width (in coefficients) of the tiles of :func:`_influence_top`: eight
+#: columns of it (32 KiB) stay in L1 while the eight input streams pass.
+_INFLUENCE_WIDTH = 512
+
+#: From this ``n`` on, :func:`influences` uses :func:`_influences_into` (the
+#: eighths' transforms then have a radix-8 top group); below, one transform
+#: and :func:`_influence_kernel`.
+_PARSEVAL_MIN_N = 18
+
 _F64X8 = ir.VectorType(ir.DoubleType(), 8)
 _I32X8 = ir.VectorType(ir.IntType(32), 8)
 
@@ -87,7 +96,11 @@ def _pair_masks(h: int) -> tuple[list[int], list[int]]:
 
 
 def _register_stages(vectors: int):
-    """An intrinsic running stages h = 1, 2, ... < 8 * vectors of ``a[i : i + 8 * vectors]`` in registers.
+    """An intrinsic running stages h = 1, 2, ... < 8 * vectors of ``src[i : i + 8 * vectors]`` into ``a``.
+
+    ``_stages_to_N(a, i, src)`` loads the block from ``src`` and stores the
+    result at the same offsets of ``a`` (``src`` may be ``a``: in place), so an
+    out-of-place transform needs no separate copy.
 
     The block is ``vectors`` 8-lane vectors. The stages h = 1, 2, 4 pair lanes
     of the same vector: for two vectors ``v, w`` a shuffle gathers the lanes
@@ -98,22 +111,28 @@ def _register_stages(vectors: int):
     without changing any rounding.
     """
 
-    def typer(typingctx, a, i):
-        if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" and a.dtype == types.float64):
-            return None
+    def typer(typingctx, a, i, src):
+        for arr in (a, src):
+            if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"
+                    and arr.dtype == types.float64):
+                return None
         if not isinstance(i, types.Integer):
             return None
-        sig = types.void(a, i)
+        sig = types.void(a, i, src)
 
         def codegen(context, builder, signature, args):
-            ary = context.make_array(signature.args[0])(context, builder, args[0])
             index = context.cast(builder, args[1], signature.args[1], types.intp)
-            base = builder.gep(ary.data, [index])
-            ptrs = [
-                builder.bitcast(builder.gep(base, [ir.Constant(ir.IntType(64), 8 * k)]), _F64X8.as_pointer())
-                for k in range(vectors)
-            ]
-            x = [builder.load(p, align=8) for p in ptrs]
+
+            def vector_pointers(position):
+                ary = context.make_array(signature.args[position])(context, builder, args[position])
+                base = builder.gep(ary.data, [index])
+                return [
+                    builder.bitcast(builder.gep(base, [ir.Constant(ir.IntType(64), 8 * k)]), _F64X8.as_pointer())
+                    for k in range(vectors)
+                ]
+
+            ptrs = vector_pointers(0)
+            x = [builder.load(p, align=8) for p in vector_pointers(2)]
             for h in (1, 2, 4):
                 low, high = _pair_masks(h)
                 low = ir.Constant(_I32X8, low)
@@ -224,17 +243,18 @@ def _radix8(a, start, length, h):
 
 
 @numba.njit(cache=True, boundscheck=False)
-def _stages(a, start, length, h_lo, h_hi, first):
+def _stages(a, start, length, h_lo, h_hi, first, src):
     # All stages h = h_lo, 2 h_lo, ... < h_hi over a[start:start+length]
     # (length is a multiple of h_hi; h_lo, h_hi are powers of two). From
     # h = 1 the first 6 (first = 64) or 7 (first = 128) stages run in
     # registers; the next in-cache stages get constant strides (literal
     # arguments of the inlined radix-8), which LLVM vectorises without
-    # runtime checks.
+    # runtime checks. The register stages read src[start:start+length]: a
+    # itself in place, or the table (of a's size) transformed into a.
     h = h_lo
     if h == 1 and first == 128 and h_hi >= 128:
         for i in range(start, start + length, 128):
-            _stages_to_128(a, i)
+            _stages_to_128(a, i, src)
         h = 128
         if h_hi >= 1024:
             _radix8(a, start, length, 128)
@@ -244,7 +264,7 @@ def _stages(a, start, length, h_lo, h_hi, first):
             h = 8192
     if h == 1 and h_hi >= 64:
         for i in range(start, start + length, 64):
-            _stages_to_64(a, i)
+            _stages_to_64(a, i, src)
         h = 64
         if h_hi >= 512:
             _radix8(a, start, length, 64)
@@ -265,7 +285,7 @@ def _stages(a, start, length, h_lo, h_hi, first):
 
 
 @numba.njit(cache=True, boundscheck=False)
-def _fwht_into(src, out, block_bits):
+def _fwht_core(src, out, block_bits, skip_top):
     """Unnormalised WHT of ``src`` written into ``out`` (may be ``src`` itself).
 
     Depth first, in one sweep over the blocks of ``B = 2**block_bits``
@@ -291,6 +311,10 @@ def _fwht_into(src, out, block_bits):
     element of its block is, and the kernel looks at the first. (Finite
     inputs beyond about ``1.8e308 / B`` can overflow there too; False then
     means "non-finite input or overflow".)
+
+    With ``skip_top`` the last stage group above the block is left out (see
+    :func:`_top_group_bits`): :func:`_influence_top` runs it fused with the
+    squares, without writing its outputs.
     """
     N = src.size
     n = 0
@@ -317,18 +341,18 @@ def _fwht_into(src, out, block_bits):
         spans[k + 1] = spans[k] << gbits[k]
     finite = True
     for s in range(0, N, B):
-        if not same:
+        if not same and B < 64:  # else the register stages read src
             d = out[s : s + B]
             q = src[s : s + B]
             for t in range(B):
                 d[t] = q[t]
-        _stages(out, s, B, 1, B, first)
+        _stages(out, s, B, 1, B, first, src if B >= 64 else out)
         x = out[s]
         finite &= x - x == 0.0
         end = s + B
         for k in range(ng):
             span = spans[k + 1]
-            if end % span:
+            if end % span or (skip_top and k == ng - 1):
                 break
             row = spans[k]
             if gbits[k] == 3:
@@ -338,6 +362,205 @@ def _fwht_into(src, out, block_bits):
             else:
                 _radix2(out, end - span, span, row)
     return finite
+
+
+@numba.njit(cache=True, boundscheck=False)
+def _fwht_into(src, out, block_bits):
+    # The whole transform (see _fwht_core).
+    return _fwht_core(src, out, block_bits, False)
+
+
+@numba.njit(cache=True, boundscheck=False)
+def _influence_top(a, n, width, e, top_only):
+    """Run the top three stages of ``a`` fused with :func:`_influence_kernel`'s sums, writing nothing back.
+
+    ``a`` (length ``N = 2**n``, ``n >= 3``) has had every stage ``h < N / 8``.
+    The radix-8 butterfly over ``a[t + m * N / 8]``, ``m = 0..7``, gives the
+    coefficients ``y_m(t)`` with exactly the additions of :func:`_radix8`; their
+    scaled squares go into ``column[m, t % W]`` (``W = width``, or ``N / 8`` if
+    smaller) and their sum over ``m`` into ``tile[t // W]`` (eight lanes, added
+    in a fixed order). Bit ``i`` of the coefficient index is bit ``i`` of ``t``
+    for ``i < n - 3`` (a sum over columns below ``W``, over tiles above) and
+    bit ``i - n + 3`` of ``m`` otherwise. The spectrum is never stored: this
+    pass only reads ``a``. Each coefficient is scaled by ``2**-e`` before it
+    is squared (exact, barring underflow). With ``top_only`` only the three
+    top bits are wanted: the tile sums are skipped and the other entries are
+    meaningless. Fixed order, so deterministic.
+    """
+    h = a.size >> 3
+    W = min(width, h)
+    wb = 0
+    while (1 << wb) < W:
+        wb += 1
+    nt = h // W
+    scale = 2.0**-e
+    # Rows W + 24 apart: with W a power of two, the eight columns (and q)
+    # would share their L1 sets and their 4 KiB aliases with the inputs.
+    column = np.zeros((9, W + 24))[:, :W]
+    q = column[8]
+    tile = np.zeros(nt)
+    for k in range(nt):
+        t0 = k * W
+        p0 = a[t0 : t0 + W]
+        p1 = a[t0 + h : t0 + h + W]
+        p2 = a[t0 + 2 * h : t0 + 2 * h + W]
+        p3 = a[t0 + 3 * h : t0 + 3 * h + W]
+        p4 = a[t0 + 4 * h : t0 + 4 * h + W]
+        p5 = a[t0 + 5 * h : t0 + 5 * h + W]
+        p6 = a[t0 + 6 * h : t0 + 6 * h + W]
+        p7 = a[t0 + 7 * h : t0 + 7 * h + W]
+        c0 = column[0]
+        c1 = column[1]
+        c2 = column[2]
+        c3 = column[3]
+        c4 = column[4]
+        c5 = column[5]
+        c6 = column[6]
+        c7 = column[7]
+        for t in range(W):
+            x0 = p0[t]
+            x1 = p1[t]
+            x2 = p2[t]
+            x3 = p3[t]
+            x4 = p4[t]
+            x5 = p5[t]
+            x6 = p6[t]
+            x7 = p7[t]
+            a0 = x0 + x1
+            a1 = x0 - x1
+            a2 = x2 + x3
+            a3 = x2 - x3
+            a4 = x4 + x5
+            a5 = x4 - x5
+            a6 = x6 + x7
+            a7 = x6 - x7
+            b0 = a0 + a2
+            b1 = a1 + a3
+            b2 = a0 - a2
+            b3 = a1 - a3
+            b4 = a4 + a6
+            b5 = a5 + a7
+            b6 = a4 - a6
+            b7 = a5 - a7
+            y0 = (b0 + b4) * scale
+            y1 = (b1 + b5) * scale
+            y2 = (b2 + b6) * scale
+            y3 = (b3 + b7) * scale
+            y4 = (b0 - b4) * scale
+            y5 = (b1 - b5) * scale
+            y6 = (b2 - b6) * scale
+            y7 = (b3 - b7) * scale
+            s0 = y0 * y0
+            s1 = y1 * y1
+            s2 = y2 * y2
+            s3 = y3 * y3
+            s4 = y4 * y4
+            s5 = y5 * y5
+            s6 = y6 * y6
+            s7 = y7 * y7
+            c0[t] += s0
+            c1[t] += s1
+            c2[t] += s2
+            c3[t] += s3
+            c4[t] += s4
+            c5[t] += s5
+            c6[t] += s6
+            c7[t] += s7
+            q[t] = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+        if top_only:
+            continue
+        if W >= 8:
+            l0 = l1 = l2 = l3 = l4 = l5 = l6 = l7 = 0.0
+            for u in range(0, W, 8):
+                r = q[u : u + 8]
+                l0 += r[0]
+                l1 += r[1]
+                l2 += r[2]
+                l3 += r[3]
+                l4 += r[4]
+                l5 += r[5]
+                l6 += r[6]
+                l7 += r[7]
+            tile[k] = ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))
+        else:
+            acc = 0.0
+            for u in range(W):
+                acc += q[u]
+            tile[k] = acc
+    out = np.zeros(n)
+    low = np.zeros(W)
+    for m in range(8):
+        cm = column[m]
+        total = 0.0
+        for t in range(W):
+            low[t] += cm[t]
+            total += cm[t]
+        for j in range(3):
+            if (m >> j) & 1:
+                out[n - 3 + j] += total
+    for i in range(wb):
+        acc = 0.0
+        for t in range(W):
+            if (t >> i) & 1:
+                acc += low[t]
+        out[i] = acc
+    for i in range(wb, n - 3):
+        acc = 0.0
+        for k in range(nt):
+            if (k >> (i - wb)) & 1:
+                acc += tile[k]
+        out[i] = acc
+    return out
+
+
+@numba.njit(cache=True, boundscheck=False)
+def _influences_into(src, scratch, block_bits, width):
+    """All ``n`` influences of the table ``src`` (``n >= 18``), reading it twice and writing only ``scratch``.
+
+    Parseval on part of the coordinates: if ``P_G`` is the unnormalised
+    transform over a set ``G`` of ``g`` coordinates only, the transform over
+    the others multiplies sums of squares over them by ``2**(n - g)``, so for
+    ``i`` in ``G``
+
+        Inf_i(f) = 4**-n sum_{T ni i} F(T)^2 = 2**(-n-g) sum_{j : bit i of j} (P_G f)(j)^2.
+
+    With ``G`` the low ``n - 3`` bits, ``P_G f`` is the transform of each
+    eighth of the table: :func:`_fwht_core` writes it into ``scratch`` (length
+    ``2**(n-3)``, which stays in the last-level cache) without its top stage
+    group, which :func:`_influence_top` runs fused with the squares. With
+    ``G`` the top 3 bits, ``P_G f`` is one radix-8 butterfly across the
+    eighths, which :func:`_influence_top` reads without storing. No array of
+    the table's size is allocated (fresh pages cost about as much as a copy).
+    Returns ``(finite, influences)`` (``finite`` as in :func:`_fwht_core`).
+
+    Fixed summation order, so deterministic. Exact on ±1 tables up to
+    ``n = 28``: every ``(P_G f)(j)`` is an integer, scaled by a power of two,
+    and every partial sum is an integer multiple of ``2**(-2e)`` below
+    ``2**53`` of them.
+    """
+    N = src.size
+    n = 0
+    while (1 << n) < N:
+        n += 1
+    h = N >> 3
+    n1 = n - 3
+    out = np.zeros(n)
+    finite = True
+    # Low n - 3 bits, g = n - 3: scale 2**-(n - 1) before squaring, then 2**(2(n-1) - n - g) = 2.
+    for m in range(8):
+        finite &= _fwht_core(src[m * h : (m + 1) * h], scratch, block_bits, True)
+        part = _influence_top(scratch, n1, width, n - 1, False)
+        for i in range(n1):
+            out[i] += part[i]
+    for i in range(n1):
+        out[i] *= 2.0
+    # Top 3 bits, g = 3: scale 2**-e, e = ceil((n + 3) / 2), then 2**(2e - n - 3) (1 or 2).
+    e = (n + 4) // 2
+    top = _influence_top(src, n, width, e, True)
+    for i in range(n1, n):
+        out[i] = top[i] * 2.0 ** (2 * e - n - 3)
+    return finite, out
+
 
 
 @numba.njit(cache=True)
@@ -671,11 +894,17 @@ def influences(values) -> np.ndarray:
     This is the per-coordinate term of the paper's l2 sensitivity
     ``sen_f(x) = (1/4) sum_i (f(x) - f(x^{(+)i}))^2`` (Section 2.1), valid for
     real-valued ``f``; for ``f`` into {-1, 1} it is ``Pr_x[f(x) != f(x^{(+)i})]``.
-    Computed spectrally, ``Inf_i(f) = sum_{T : i in T} fhat(T)^2``: one
-    :func:`fwht` and one fused pass over the spectrum that accumulates all
-    ``n`` sums (about 1.3 out-of-place transforms in all). Deterministic; exact for ±1
-    tables up to ``n = 26`` (every partial sum is an integer multiple of
-    ``4**-n`` below ``2**53`` of them).
+    Computed spectrally, ``Inf_i(f) = sum_{T : i in T} fhat(T)^2``. Below
+    ``n = 18``: one :func:`fwht` and one pass over the spectrum that
+    accumulates all ``n`` sums. From ``n = 18`` on, by Parseval on part of the
+    coordinates (:func:`_influences_into`): the transforms of the table's
+    eighths, each in a scratch of an eighth of its size, and one radix-8
+    butterfly across the eighths, each fused with the squares; the table is
+    read twice and no array of its size is allocated (about 1.3 in-place
+    transforms, 0.8 out-of-place ones, at ``n = 22`` and ``24``).
+    Deterministic (fixed summation order); exact for ±1 tables up to
+    ``n = 26`` (every partial sum is an integer multiple of a power of two
+    below ``2**53`` of them).
 
     Parameters
     ----------
@@ -688,8 +917,13 @@ def influences(values) -> np.ndarray:
         ``out[i - 1] = Inf_i(f)`` (column ``i - 1`` of the hypercube is ``x_i``).
     """
     src, n = _as_table(values, check_finite=False)
-    spectrum = _transform(src, np.empty_like(src))
-    return _influence_kernel(spectrum, n, _BLOCK_BITS)
+    if n < _PARSEVAL_MIN_N:
+        spectrum = _transform(src, np.empty_like(src))
+        return _influence_kernel(spectrum, n, _BLOCK_BITS)
+    finite, out = _influences_into(src, np.empty(src.size >> 3), _BLOCK_BITS, _INFLUENCE_WIDTH)
+    if not finite and not np.isfinite(src).all():
+        raise ValueError(_not_finite("values"))
+    return out
 
 
 def average_sensitivity(values) -> float:

@@ -85,6 +85,8 @@ def compile_kernels() -> list[str]:
 
     rng = np.random.default_rng(0)
     analysis.level_weights(np.arange(16, dtype=float))
+    analysis.influences(np.arange(16, dtype=float))
+    analysis.influences(np.zeros(1 << analysis._PARSEVAL_MIN_N))  # the eighths' path (2 MiB)
     net = SparseReLUNetwork([1.0, -0.5], [[1.0, 0.5, -1.0], [0.0, 1.0, 1.0]], [0.5, 1.0])
     sensitivity.lemma9_decomposition(net)
     net.max_active()
