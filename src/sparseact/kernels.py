@@ -31,6 +31,7 @@ KERNEL_MODULES = (
     "sparseact.cube_scan",
     "sparseact.sensitivity",
     "sparseact.complexity.assignment",
+    "sparseact.complexity.barrier_polish",
     "sparseact.complexity.lower",
 )
 
