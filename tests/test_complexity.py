@@ -375,7 +375,7 @@ def test_lower_bound_and_proof_quantity_vs_exact(inst):
 def test_polish_reaches_the_cell_value_from_a_start_at_the_threshold(seed):
     # a neuron as the search leaves it: its threshold a relative 1e-9 above the binding point; the polish
     # (cell held fixed) must reach V(I), the exact per-cell maximum of cell_value, with the same sign
-    from sparseact.complexity.lower import _polish_networks
+    from sparseact.complexity.barrier_polish import _polish_networks
 
     rng = np.random.default_rng(seed)
     X = np.unique(np.where(rng.standard_normal((60, 6)) > 0, 1.0, -1.0), axis=0)

@@ -20,9 +20,9 @@ def test_compile_kernels_compiles_every_entry_point():
     assert record == sorted(record) and record == compile_kernels()  # the same record, cache cold or warm
     for kernel in ("sparseact.analysis._fwht_into", "sparseact.analysis._level_weights_kernel",
                    "sparseact.cube_scan.max_active_count", "sparseact.cube_scan.max_kth_largest",
-                   "sparseact.sensitivity._active_sets", "sparseact.sensitivity._pair_kernel",
+                   "sparseact.sensitivity.lemma9._active_sets", "sparseact.sensitivity.lemma9._pair_kernel",
                    "sparseact.complexity.assignment._assignment_kernel",
-                   "sparseact.complexity.lower._search_batch", "sparseact.complexity.lower._polish_barriers"):
+                   "sparseact.complexity.lower._search_batch", "sparseact.complexity.barrier_polish._polish_barriers"):
         assert kernel in record, kernel
         module, name = kernel.rsplit(".", 1)
         assert getattr(importlib.import_module(module), name).signatures, f"{kernel} was not compiled"

@@ -29,8 +29,9 @@ from pathlib import Path
 KERNEL_MODULES = (
     "sparseact.analysis",
     "sparseact.cube_scan",
-    "sparseact.sensitivity",
+    "sparseact.sensitivity.lemma9",
     "sparseact.complexity.assignment",
+    "sparseact.complexity.barrier_polish",
     "sparseact.complexity.lower",
 )
 

@@ -58,8 +58,9 @@ Numerical methods
   vectors (numba).
 * Lower bounds for large samples (:func:`sup_lower_bound`,
   :func:`sup_lower_bounds`): heuristic search over ``k``-sparse networks,
-  compiled (numba) and batched over sign vectors and restarts, each result
-  verified.
+  compiled (numba) and batched over sign vectors and restarts, each neuron
+  polished with its cell held fixed by a compiled log-barrier method
+  (:mod:`~sparseact.complexity.barrier_polish`), each result verified.
 
 Note on eq. (1)
 ---------------
@@ -91,6 +92,7 @@ Modules
 (per-cell SOCPs), :mod:`~sparseact.complexity.assignment` (the DP),
 :mod:`~sparseact.complexity.exact` (exact sup, proof quantity, exact averages),
 :mod:`~sparseact.complexity.lower` (scalable lower bounds),
+:mod:`~sparseact.complexity.barrier_polish` (the lower bounds' per-neuron barrier polish),
 :mod:`~sparseact.complexity.samples` (samples and the paper's bounds).
 """
 
