@@ -91,13 +91,15 @@ def _pair_kernel(masks, h, n, s):
 @numba.njit(cache=True)
 def _active_sets(pre, G, UW, masks, counts):
     # Per row r of the preactivations: the bitmask of R_x = {j : pre[r, j] > 0} (bit j = neuron j)
-    # into masks[r], counts[j] += 1 for j in R_x; returns max |R_x| and sum_r ||w^{R_x}||^2 with
-    # ||w^R||^2 = sum_{j, l in R} G[j, l] (|R|^2 terms) or the norm of sum_{j in R} UW[j] (|R| n terms).
+    # into masks[r], counts[j] += 1 for j in R_x; returns max |R_x|, sum_r |R_x|^2 (an exact integer) and
+    # sum_r ||w^{R_x}||^2 with ||w^R||^2 = sum_{j, l in R} G[j, l] (|R|^2 terms) or the norm of
+    # sum_{j in R} UW[j] (|R| n terms).
     rows, s = pre.shape
     n = UW.shape[1]
     active = np.empty(s, dtype=np.int64)
     wr = np.empty(n)
     k = 0
+    size_sq = 0
     wr_sq = 0.0
     one = np.uint64(1)
     for r in range(rows):
@@ -111,6 +113,7 @@ def _active_sets(pre, G, UW, masks, counts):
                 counts[j] += 1
         masks[r] = mask
         k = max(k, c)
+        size_sq += c * c
         if c <= n:
             for a in range(c):
                 for b in range(c):
@@ -120,11 +123,12 @@ def _active_sets(pre, G, UW, masks, counts):
             for a in range(c):
                 wr += UW[active[a]]
             wr_sq += np.dot(wr, wr)
-    return k, wr_sq
+    return k, size_sq, wr_sq
 
 
 def _cube_tables(net: SparseReLUNetwork):
-    """Truth table of ``h``, active-set bitmasks, activation probabilities, max active count, ``E_x||w^{R_x}||^2``.
+    """Truth table of ``h``, active-set bitmasks, activation probabilities, max active count, ``E_x|R_x|^2``
+    and ``E_x||w^{R_x}||^2``.
 
     ``h`` is formed chunk by chunk exactly as in :meth:`SparseReLUNetwork.truth_table`;
     the active sets, counts and ``||w^{R_x}||^2`` come from one compiled pass over each chunk.
@@ -136,13 +140,13 @@ def _cube_tables(net: SparseReLUNetwork):
     h = np.empty(N)
     masks = np.empty(N, dtype=np.uint64)
     counts = np.zeros(s, dtype=np.int64)
-    k, wr_sq, start = 0, 0.0, 0
+    k, size_sq, wr_sq, start = 0, 0, 0.0, 0
     for pre in net.cube_preactivations(_chunk_rows(s)):
         stop = start + pre.shape[0]
         h[start:stop] = np.maximum(pre, 0.0) @ net.u
-        chunk_k, chunk_wr = _active_sets(np.ascontiguousarray(pre), G, UW, masks[start:stop], counts)
-        k, wr_sq, start = max(k, chunk_k), wr_sq + chunk_wr, stop
-    return h, masks, counts / N, k, wr_sq / N
+        chunk_k, chunk_size_sq, chunk_wr = _active_sets(np.ascontiguousarray(pre), G, UW, masks[start:stop], counts)
+        k, size_sq, wr_sq, start = max(k, chunk_k), size_sq + chunk_size_sq, wr_sq + chunk_wr, stop
+    return h, masks, counts / N, k, size_sq / N, wr_sq / N
 
 
 @dataclass(frozen=True)
@@ -266,7 +270,7 @@ def lemma9_decomposition(net: SparseReLUNetwork) -> Lemma9Terms:
         If ``net`` is not a SparseReLUNetwork or its size is out of range.
     """
     n, s = _check_net(net)
-    h, masks, p, k, wr_sq = _cube_tables(net)
+    h, masks, p, k, size_sq, wr_sq = _cube_tables(net)
     u_sum, v_sum, vb_sum, changed, flips = _pair_kernel(masks, h, n, s)
     N = 1 << n
     # Each unordered pair stands for two (x, i) terms of E_x sum_i.
@@ -300,21 +304,10 @@ def lemma9_decomposition(net: SparseReLUNetwork) -> Lemma9Terms:
         B=B,
         n=n,
         s=s,
-        active_second_moment=float(np.mean(_popcounts(masks).astype(np.float64) ** 2)),
+        active_second_moment=float(size_sq),
         fourier_total_influence=float(np.arange(n + 1) @ level_weights(h)),
         abs_values=np.abs(h),
     )
-
-
-def _popcounts(masks: np.ndarray) -> np.ndarray:
-    """Number of set bits of each ``uint64`` active-set bitmask (``|R_x|``)."""
-    counts = np.zeros(masks.shape, dtype=np.int64)
-    for byte in masks.view(np.uint8).reshape(-1, 8).T:
-        counts += _BYTE_POPCOUNT[byte]
-    return counts
-
-
-_BYTE_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------
@@ -429,7 +422,7 @@ def lemma9_hoeffding_level(net: SparseReLUNetwork, c: float = 1.0, max_subsets: 
     ):
         raise ValueError(f"c must be a finite number >= 0, got {c!r}")
     c = float(c)
-    h, _, _, k, _ = _cube_tables(net)
+    h, _, _, k, _, _ = _cube_tables(net)
     W, B = net.scale_W(), net.scale_B()
     a = np.abs(h)
     N = a.size
