@@ -249,7 +249,7 @@ def test_adding_a_grid_point_reruns_only_that_point(run):
 
 
 def test_code_edits_rerun_what_imports_them(run):
-    plots = run / "src" / "sparseact" / "plots" / "section1_index.py"
+    plots = run / "src" / "sparseact" / "claims" / "section1_index" / "figures.py"
     original = plots.read_text()
     touch(plots)
     out = snakemake(run, "-n")
@@ -258,7 +258,7 @@ def test_code_edits_rerun_what_imports_them(run):
     plots.write_text(original)
     snakemake(run, "--touch")  # restore: the edit is undone, outputs are current
 
-    claim = run / "src" / "sparseact" / "claims" / "scaling.py"
+    claim = run / "src" / "sparseact" / "claims" / "scaling" / "compute.py"
     original = claim.read_text()
     touch(claim)
     block = yaml.safe_load((run / "config" / "quick.yaml").read_text())["claims"]["scaling"]

@@ -9,11 +9,11 @@ line and column of a YAML error):
 * YAML syntax errors and duplicated keys (which YAML would resolve silently,
   the last value winning);
 * NaN and infinite numbers, under any key;
-* the schema ``sparseact/schemas/config.schema.yaml`` (``workflow/schemas/config.schema.yaml`` links to it),
-  which pulls in each claim block's schema (``sparseact/claims/<id>/schema.yaml``) by a relative ``$ref``,
-  with integers strict (``3.0`` is not an integer);
+* the schema ``sparseact/schemas/config.schema.yaml`` (the Snakefile's ``workflow/schemas/config.schema.yaml``
+  refers to it), which pulls in each claim block's schema (``sparseact/claims/<id>/schema.yaml``) by a relative
+  ``$ref``, with integers strict (``3.0`` is not an integer);
 * the output directories (:func:`check_output_dirs`): relative, inside the repository, distinct;
-* each claim's relations between keys (``check(block)`` of the claim module,
+* each claim's relations between keys (``check(block)`` of the claim's grid module,
   e.g. ``k <= s``) and its grid (:func:`sparseact.claims.check_claim_blocks`).
 """
 
@@ -29,9 +29,9 @@ import yaml
 
 from sparseact.errors import ConfigError
 
-#: The schema as package data of ``sparseact`` (``workflow/schemas/config.schema.yaml``, where the Snakefile reads
-#: it, links to it), beside the claim folders whose ``schema.yaml`` it refers to, so that ``sparseact check-config``
-#: works from any install.
+#: The schema as package data of ``sparseact`` (the Snakefile's ``workflow/schemas/config.schema.yaml`` refers to
+#: it), beside the claim folders whose ``schema.yaml`` it refers to, so that ``sparseact check-config`` works from
+#: any install.
 PACKAGED_SCHEMA = "schemas/config.schema.yaml"
 #: Config keys naming an output directory.
 OUTPUT_DIR_KEYS = ("results_dir", "figures_dir", "logs_dir")
