@@ -83,7 +83,7 @@ class Claim:
     def shards(self, block: dict) -> dict[str, list[str]]:
         """The run jobs of ``block``: shard name -> its point names (grid order).
 
-        A claim module may define ``shard(point_name, point) -> str`` to run
+        A claim's grid module may define ``shard(point_name, point) -> str`` to run
         several cheap points in one job (e.g. one shard per ``n``); by default
         every point is its own shard. A point's numbers never depend on its
         shard (each point draws from its own stream).
@@ -99,7 +99,7 @@ class Claim:
     def check(self, block: dict) -> None:
         """Relations between the keys of ``block`` that a JSON schema cannot express.
 
-        The claim module may define ``check(block)`` returning ``(key, message)``
+        The claim's grid module may define ``check(block)`` returning ``(key, message)``
         pairs (``key`` relative to the block, or prefixed with the claim id); the
         first becomes a ``ConfigError`` naming ``claims.<id>.<key>``.
         """
