@@ -323,7 +323,7 @@ def run(point: dict, data: dict, rng) -> dict:
 
 
 # ---------------------------------------------------------------------------
-# assembly
+# helpers the runs share with the assembly (sparseact.claims.theorem19.verdicts)
 # ---------------------------------------------------------------------------
 
 
