@@ -67,4 +67,5 @@ def test_rule_allows_reading_instructions():
 @pytest.mark.parametrize("module, stem, caption", list(all_captions()), ids=lambda v: str(v)[:30])
 def test_caption_types_no_outcome(module, stem, caption):
     found = typed_outcome(caption)
-    assert not found, f"plots/{module}.py caption {stem!r} types a measured outcome (say how to read it): {found}"
+    assert not found, (f"claims/{module}/figures.py caption {stem!r} types a measured outcome (say how to read it): "
+                       f"{found}")

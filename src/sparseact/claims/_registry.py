@@ -123,7 +123,7 @@ class Claim:
 
 @cache
 def claim_ids() -> tuple[str, ...]:
-    """Ids of every claim folder (a subpackage of :mod:`sparseact.claims` whose name does not start with ``_``), sorted."""
+    """Ids of every claim folder (a subpackage of :mod:`sparseact.claims` not starting with ``_``), sorted."""
     package = importlib.import_module("sparseact.claims")
     return tuple(sorted(info.name for info in pkgutil.iter_modules(package.__path__)
                         if info.ispkg and not info.name.startswith("_")))
