@@ -12,7 +12,7 @@ Copies the workflow, library and notebooks of this checkout into a temporary fol
    each paired with a run of Snakemake's own floor (a one-rule workflow whose only
    input exists);
 3. one added grid point: ``claims.lemma6.n_values`` grows by one value;
-4. one figure edit: a comment appended to ``src/sparseact/plots/lemma6.py``;
+4. one figure edit: a comment appended to ``src/sparseact/claims/lemma6/figures.py``;
 
 and, for 3 and 4, how many jobs the dry run plans (the point's data and run jobs,
 Lemma 6's assembly, the ledger, the report and ``all``: 6; then 4). Run it on an
@@ -39,7 +39,7 @@ REPO = Path(__file__).resolve().parents[1]
 COPIED = ("Snakefile", "config", "profiles", "workflow", "notebooks", "src", "environment.yml", "pyproject.toml")
 #: The grid that grows by one point, and the figure module that is edited.
 GROWN_CLAIM, GROWN_KEY, LARGEST_N = "lemma6", "n_values", 22
-EDITED_FIGURES = Path("src") / "sparseact" / "plots" / "lemma6.py"
+EDITED_FIGURES = Path("src") / "sparseact" / "claims" / "lemma6" / "figures.py"
 
 
 def snakemake(cwd: Path, env: dict, *args: str) -> tuple[float, str]:

@@ -58,8 +58,8 @@ report_path = "results/reports/appendixA.html"
 
 # %%
 from sparseact.claims import assemble_claim
-from sparseact.plots import appendixA as figures
-from sparseact.plots._style import save_figures
+from sparseact.claims.appendixA import figures
+from sparseact.plotting import save_figures
 from sparseact.reporting import publish, show_figures, show_results
 
 report = assemble_claim("appendixA", block, run_paths, replicates)

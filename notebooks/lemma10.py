@@ -55,8 +55,8 @@ report_path = "results/reports/lemma10.html"
 
 # %%
 from sparseact.claims import assemble_claim
-from sparseact.plots import lemma10 as figures
-from sparseact.plots._style import save_figures
+from sparseact.claims.lemma10 import figures
+from sparseact.plotting import save_figures
 from sparseact.reporting import publish, show_figures, show_results
 
 report = assemble_claim("lemma10", block, run_paths, replicates)

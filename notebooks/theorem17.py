@@ -59,8 +59,8 @@ report_path = "results/reports/theorem17.html"
 
 # %%
 from sparseact.claims import assemble_claim
-from sparseact.plots import theorem17 as figures
-from sparseact.plots._style import save_figures
+from sparseact.claims.theorem17 import figures
+from sparseact.plotting import save_figures
 from sparseact.reporting import publish, show_figures, show_results
 
 report = assemble_claim("theorem17", block, run_paths, replicates)

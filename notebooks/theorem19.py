@@ -52,8 +52,8 @@ report_path = "results/reports/theorem19.html"
 
 # %%
 from sparseact.claims import assemble_claim
-from sparseact.plots import theorem19 as figures
-from sparseact.plots._style import save_figures
+from sparseact.claims.theorem19 import figures
+from sparseact.plotting import save_figures
 from sparseact.reporting import publish, show_figures, show_results
 
 report = assemble_claim("theorem19", block, run_paths, replicates)

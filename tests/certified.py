@@ -19,3 +19,16 @@ def assert_forced_fail_refused(record, finding):
     verification = verify_certificate(certificate_document(record))
     assert not verification.confirmed, verification.message
     assert verification.message.startswith("NOT confirmed"), verification.message
+
+
+def tamper_constant(monkeypatch, claim_id, name, value):
+    """Set the constant ``name`` of the claim ``claim_id`` to ``value`` in every module of its folder that binds it
+    (the grid, ``compute``, ``verdicts``): a constant both stages read is imported by value from the stage that
+    defines it, so a test forcing a FAIL sets it where each stage reads it."""
+    import importlib
+
+    modules = [importlib.import_module(f"sparseact.claims.{claim_id}{part}") for part in ("", ".compute", ".verdicts")]
+    bound = [module for module in modules if hasattr(module, name)]
+    assert bound, f"no module of sparseact.claims.{claim_id} defines {name}"
+    for module in bound:
+        monkeypatch.setattr(module, name, value)

@@ -1,4 +1,4 @@
-"""The checks a claim can FAIL, read from the claims' source (src/sparseact/claims/*.py) without running them.
+"""The checks a claim can FAIL, read from the claims' source (src/sparseact/claims/<id>/*.py) without running them.
 
 A check can FAIL when its record can carry a certificate (a FAIL without one is INCONCLUSIVE). The call sites that
 attach one, and how each names its check:
@@ -33,13 +33,24 @@ def _builds_certificate(node) -> bool:
     return True
 
 
+def _claim_tree(folder: Path) -> ast.Module:
+    """Every module of a claim folder as one syntax tree (a helper, its finding classes and its calls may sit in
+    different modules of the folder: the grid, compute.py, verdicts.py)."""
+    body = []
+    for path in sorted(folder.glob("*.py")):
+        body += ast.parse(path.read_text(encoding="utf-8")).body
+    return ast.Module(body=body, type_ignores=[])
+
+
 def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
-    """Check id -> module, for every check whose record can carry a FAIL certificate, read from the claims' source."""
-    modules = {p.stem for p in claims_dir.glob("*.py") if not p.stem.startswith("_")}
-    pattern = re.compile(r"^(%s)/[\w.-]+$" % "|".join(map(re.escape, sorted(modules))))
+    """Check id -> claim folder, for every check whose record can carry a FAIL certificate, read from the claims'
+    source."""
+    folders = sorted(p for p in claims_dir.iterdir() if p.is_dir() and (p / "__init__.py").is_file()
+                     and not p.name.startswith("_"))
+    pattern = re.compile(r"^(%s)/[\w.-]+$" % "|".join(re.escape(folder.name) for folder in folders))
     found: dict[str, str] = {}
-    for path in sorted(claims_dir.glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    for path in folders:
+        tree = _claim_tree(path)
         parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
         findings = set()
         for node in tree.body:  # FINDING = {name: class}: the names a failure-table record helper can FAIL

@@ -1,6 +1,6 @@
 """Figure captions say how to read a figure, never what the run measured: outcomes come from the ledger (the cards).
 
-Rule, for every entry of ``CAPTIONS`` of every module of :mod:`sparseact.plots`:
+Rule, for every entry of ``CAPTIONS`` of every claim's figures module (``sparseact.claims.<id>.figures``):
 
 * no number written as a measurement: a decimal (``0.65``), a power of ten (``10^6``, ``10^{-3}``) or an
   e-notation (``1e-12``). References such as "Claim 2.1" or "Section 4.1" are blanked first. Exponents of a
@@ -12,12 +12,11 @@ Rule, for every entry of ``CAPTIONS`` of every module of :mod:`sparseact.plots`:
 """
 
 import importlib
-import pkgutil
 import re
 
 import pytest
 
-import sparseact.plots
+from sparseact.claims import claim_ids
 
 #: Paper references whose numbers are names, not measurements.
 REFERENCE = re.compile(r"\b(Claim|Section|Lemma|Theorem|Definition|Appendix|Conjecture|eqs?\.)\s+\(?[A-Z]?[\d.]+\)?")
@@ -36,11 +35,10 @@ def typed_outcome(caption: str) -> list[str]:
 
 
 def all_captions():
-    for info in pkgutil.iter_modules(sparseact.plots.__path__):
-        if not info.name.startswith("_"):
-            module = importlib.import_module(f"sparseact.plots.{info.name}")
-            for stem, caption in getattr(module, "CAPTIONS", {}).items():
-                yield info.name, stem, caption
+    for claim_id in claim_ids():
+        module = importlib.import_module(f"sparseact.claims.{claim_id}.figures")
+        for stem, caption in module.CAPTIONS.items():
+            yield claim_id, stem, caption
 
 
 def test_rule_catches_typed_outcomes():
@@ -69,4 +67,5 @@ def test_rule_allows_reading_instructions():
 @pytest.mark.parametrize("module, stem, caption", list(all_captions()), ids=lambda v: str(v)[:30])
 def test_caption_types_no_outcome(module, stem, caption):
     found = typed_outcome(caption)
-    assert not found, f"plots/{module}.py caption {stem!r} types a measured outcome (say how to read it): {found}"
+    assert not found, (f"claims/{module}/figures.py caption {stem!r} types a measured outcome (say how to read it): "
+                       f"{found}")

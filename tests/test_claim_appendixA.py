@@ -9,6 +9,7 @@ import pytest
 
 from sparseact import constructions as C
 from sparseact.claims import appendixA, generate_point, get_claim, stage_claim
+from sparseact.claims.appendixA import compute, verdicts
 from sparseact.config import ConfigError
 from sparseact.cube import hypercube
 from sparseact.ledger import Verdict
@@ -70,7 +71,7 @@ def test_printed_fail_is_all_ones_with_a_certificate(records):
 def test_corrected_variants_cover_unit_rows(report, records):
     sq = report.tables["sqrt_q"]
     sq = sq[sq["replicate"] == 0]
-    unit = sq[sq["family"].isin(appendixA.UNIT_FAMILIES)]
+    unit = sq[sq["family"].isin(verdicts.UNIT_FAMILIES)]
     assert (unit["max_active"] == 1).all() and records["sparse-sqrt-q-corrected"].instances == len(unit)
     assert (sq.loc[sq["family"] == "all-ones", "max_active"] == 1 + sq.loc[sq["family"] == "all-ones", "b"]).all()
     assert records["computes"].worst_value < 1e-12
@@ -88,7 +89,7 @@ def test_a_trend_is_never_a_fail():
 
     rows = [dict(b=b, s=2**b, q=8, c=1.0, gamma=1.0, draw=0, max_w_norm2=1.0, excess_fraction=0.01 * b,
                  hoeffding_bound=1.0, poly_bound=1.0) for b in (2, 3, 4)]
-    slopes = appendixA.whp_slopes(pd.DataFrame(rows))
+    slopes = verdicts.whp_slopes(pd.DataFrame(rows))
     assert not bool(slopes["decays"].iloc[0]) and slopes["slope"].iloc[0] > 0
 
 
@@ -101,18 +102,18 @@ def test_excess_fraction_matches_active_counts(rng):
     for b, q in ((2, 5), (3, 4)):
         for Wy in (C.unit_gaussian_rows(rng, 1 << b, q), rng.standard_normal((1 << b, q)), np.ones((1 << b, q))):
             gammas = [0.0, 0.3, 0.8, 2.0]
-            fast = appendixA.excess_fraction(Wy, gammas)
+            fast = compute.excess_fraction(Wy, gammas)
             X = hypercube(b + q)
             slow = [np.mean(C.appendix_a_network(Wy, g).active_counts(X) > 1) for g in gammas]
             np.testing.assert_allclose(fast, slow)
 
 
 def test_hoeffding_bound_closed_forms():
-    assert appendixA.hoeffding_bound(4, 0.0) == pytest.approx(15.0)
+    assert compute.hoeffding_bound(4, 0.0) == pytest.approx(15.0)
     for b, c in ((3, 0.5), (6, 1.0)):
         s = 2**b
         gamma = c * math.sqrt(math.log(s))
-        assert appendixA.hoeffding_bound(b, gamma) <= (1 + s ** (-2 * c * c)) ** b - 1 + 1e-15
+        assert compute.hoeffding_bound(b, gamma) <= (1 + s ** (-2 * c * c)) ** b - 1 + 1e-15
 
 
 def test_all_ones_rows_fire_one_plus_b():
@@ -192,7 +193,7 @@ def test_computes_as_printed_fails_with_a_certificate(records):
 
 
 def test_all_ones_violation_probability_is_the_closed_form(records):
-    from sparseact.claims.appendixA import ones_tail
+    from sparseact.claims.appendixA.compute import ones_tail
 
     assert records["whp-printed-ones"].statement_id == "appendixA-whp"
     assert records["whp-hoeffding"].statement_id == "appendixA-whp-corrected"

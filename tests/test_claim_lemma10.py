@@ -10,6 +10,7 @@ import pytest
 
 from sparseact import analysis, sensitivity
 from sparseact.claims import generate_point, get_claim, lemma10, stage_claim
+from sparseact.claims.lemma10 import compute, verdicts
 from sparseact.claims._failures import TABLE, with_violations
 from sparseact.config import ConfigError
 from sparseact.cube import hypercube
@@ -161,8 +162,8 @@ def test_check_rejects_a_bad_block(change, key):
 def test_noise_sensitivity_by_definition_matches_closed_form():
     parity = hypercube(4).prod(axis=1)
     for rho in (-0.5, 0.0, 0.3, 0.9):
-        assert lemma10.noise_sensitivity_by_definition(parity, rho) == pytest.approx((1 - rho**4) / 2)
-        assert lemma10.noise_sensitivity_by_definition(parity, rho) == pytest.approx(
+        assert compute.noise_sensitivity_by_definition(parity, rho) == pytest.approx((1 - rho**4) / 2)
+        assert compute.noise_sensitivity_by_definition(parity, rho) == pytest.approx(
             float(analysis.noise_sensitivity(parity, rho)))
 
 
@@ -173,7 +174,7 @@ def test_bucket_count(rho, r):
 
 
 def test_dictator_network_is_x1_and_one_sparse():
-    net = lemma10.dictator_network(4)
+    net = compute.dictator_network(4)
     X = hypercube(4)
     values, active = net.evaluate(X)
     assert np.array_equal(values, X[:, 0]) and active.max() == 1
@@ -202,7 +203,7 @@ def _replicate0(report, name):
 def _claim21(report, parity=None, extra_tail_rows=(), violations=()):
     parity = _replicate0(report, "lemma10-parity") if parity is None else parity
     tail = pd_concat([_replicate0(report, "lemma10-tail"), pd.DataFrame(list(extra_tail_rows))])
-    records = lemma10._claim21_records(_replicate0(report, "lemma10-ns-formula"), tail, parity,
+    records = verdicts._claim21_records(_replicate0(report, "lemma10-ns-formula"), tail, parity,
                                        with_violations({}, list(violations)))
     return {r.check_id: r for r in records}["lemma10/claim21-tail"]
 
@@ -223,10 +224,10 @@ def test_claim21_tail_fail_forced_on_a_monomial_is_refused(report):
 def test_claim21_tail_fail_forced_on_a_network_at_run_time_is_refused(report):
     net = _x1x2_network()
     assert np.array_equal(net.truth_table(), hypercube(2).prod(axis=1))
-    rows = lemma10._tail_rows("x1x2-net", analysis.level_weights(net.truth_table()), [-0.5, 0.5], 2)
-    assert lemma10._tail_failures("x1x2-net", net, rows) == []  # in [0, 1) nothing to certify
+    rows = compute._tail_rows("x1x2-net", analysis.level_weights(net.truth_table()), [-0.5, 0.5], 2)
+    assert compute._tail_failures("x1x2-net", net, rows) == []  # in [0, 1) nothing to certify
     rows = [dict(row, in_range=True) for row in rows]  # fabricated: every rho counted in range
-    failures = lemma10._tail_failures("x1x2-net", net, rows)
+    failures = compute._tail_failures("x1x2-net", net, rows)
     assert [(f["check"], f["instance"]) for f in failures] == [
         ("lemma10/claim21-tail", "network x1x2-net, rho = -0.5, d = 1")]
     record = _claim21(report, extra_tail_rows=rows, violations=failures)
@@ -235,7 +236,7 @@ def test_claim21_tail_fail_forced_on_a_network_at_run_time_is_refused(report):
 
 
 def _eq17(table, tables=None):
-    return {r.check_id: r for r in lemma10._eq17_records(table, tables or {})}["lemma10/eq17-corrected"]
+    return {r.check_id: r for r in verdicts._eq17_records(table, tables or {})}["lemma10/eq17-corrected"]
 
 
 def test_eq17_corrected_fail_of_r_forced_is_refused(report):
@@ -253,9 +254,9 @@ def test_eq17_corrected_fail_of_monotonicity_forced_at_run_time_is_refused():
     from sparseact.datafiles import network_arrays
 
     point = {"kind": "appendixB", "n": 2, "s": 3, "k": 2, "rho": -0.5, "instances": 1}
-    data = {**network_arrays(_x1x2_network(), "net.gaussian.0"), **network_arrays(lemma10.dictator_network(2),
+    data = {**network_arrays(_x1x2_network(), "net.gaussian.0"), **network_arrays(compute.dictator_network(2),
                                                                                    "net.dictator.0")}
-    tables = lemma10.run(point, data, np.random.default_rng(0))
+    tables = compute.run(point, data, np.random.default_rng(0))
     assert list(tables[TABLE]["check"]) == ["lemma10/eq17-corrected"]
     assert list(tables[TABLE]["instance"]) == ["network gaussian-0, rho = -0.5"]
     record = _eq17(tables["lemma10-eq17"], tables)

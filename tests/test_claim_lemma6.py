@@ -12,9 +12,9 @@ import pytest
 
 from sparseact import sensitivity
 from sparseact.claims import generate_point, get_claim, stage_claim
-from sparseact.claims import lemma6
+from sparseact.claims.lemma6 import compute, verdicts
 
-from certified import assert_forced_fail_refused
+from certified import assert_forced_fail_refused, tamper_constant
 
 SEED = 11
 REPLICATES = 2
@@ -94,8 +94,8 @@ def test_run_agrees_with_the_core_identity_check(report):
     table = report.tables["lemma6"]
     claim = get_claim("lemma6")
     point = claim.points(BLOCK)["n6"]
-    data = lemma6.generate(point, np.random.default_rng(3))
-    rows = lemma6.run(point, data, None)["lemma6"]
+    data = compute.generate(point, np.random.default_rng(3))
+    rows = compute.run(point, data, None)["lemma6"]
     for (w, b), (_, row) in zip(zip(data["w"], data["b"]), rows.iterrows()):
         ident = sensitivity.lemma6_identity_check(w, float(b))
         assert row["p"] == pytest.approx(ident.p, abs=1e-15)
@@ -103,7 +103,7 @@ def test_run_agrees_with_the_core_identity_check(report):
         assert row["printed_rhs"] == pytest.approx(ident.paper_rhs, abs=1e-12)
         if row["positive"]:
             assert row["corrected_rhs"] == pytest.approx(ident.corrected_rhs, abs=1e-12)
-    assert set(table["kind"]) == set(lemma6.KINDS)
+    assert set(table["kind"]) == set(compute.KINDS)
 
 
 def test_point_data_does_not_depend_on_other_grid_values(tmp_path):
@@ -120,7 +120,7 @@ def test_quarter_indicator_network(n):
     X = _cube(n)
     for t in range(n + 1):
         b = -n + 2 * t
-        net = lemma6.quarter_indicator_network(n, b)
+        net = verdicts.quarter_indicator_network(n, b)
         assert np.array_equal(net.evaluate(X)[0], 0.25 * (X.sum(axis=1) <= b))
 
 
@@ -141,17 +141,17 @@ def test_identity_corrected_fail_forced_is_refused(monkeypatch):
     """A forced violation: the factor -1/4 instead of -1/2, in the check and in the certificate's formula alike."""
     from sparseact.claims._failures import TABLE
     point = get_claim("lemma6").points(BLOCK)["n6"]
-    data = lemma6.generate(point, np.random.default_rng(3))
-    tables = lemma6.run(point, data, None)
+    data = compute.generate(point, np.random.default_rng(3))
+    tables = compute.run(point, data, None)
     assert TABLE not in tables  # a passing run writes no violations table
-    assert {r.check_id: r for r in lemma6.assemble(BLOCK, tables).records}[
+    assert {r.check_id: r for r in verdicts.assemble(BLOCK, tables).records}[
         "lemma6/identity-corrected"].verdict.value == "PASS"
-    monkeypatch.setattr(lemma6, "CORRECTED_FACTOR", -0.25)
-    tables = lemma6.run(point, data, None)
+    tamper_constant(monkeypatch, "lemma6", "CORRECTED_FACTOR", -0.25)
+    tables = compute.run(point, data, None)
     positive = tables["lemma6"][tables["lemma6"]["positive"] & (tables["lemma6"]["p"] < 1)]
     assert len(tables[TABLE]) == len(positive) > 0
     assert set(tables[TABLE]["check"]) == {"lemma6/identity-corrected"}
-    record = {r.check_id: r for r in lemma6.assemble(BLOCK, tables).records}["lemma6/identity-corrected"]
+    record = {r.check_id: r for r in verdicts.assemble(BLOCK, tables).records}["lemma6/identity-corrected"]
     assert_forced_fail_refused(record, "proof-slip")
     assert record.certificate["rhs"]["vars"]["f"] == -0.25
     assert abs(record.certificate["lhs_value"] - record.certificate["rhs_value"]) == pytest.approx(record.worst_value)

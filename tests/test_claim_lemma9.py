@@ -9,13 +9,14 @@ import pytest
 
 from sparseact.claims import generate_point, get_claim, run_point, stage_claim
 from sparseact.claims import lemma9
+from sparseact.claims.lemma9 import compute, verdicts
 from sparseact.config import ConfigError
 from sparseact.datafiles import load_arrays
 from sparseact.ledger import Verdict, certificate_document
 from sparseact.verify import verify_certificate
 from sparseact.paper import statements
 
-from certified import assert_forced_fail_refused
+from certified import assert_forced_fail_refused, tamper_constant
 
 SEED = 7
 REPLICATES = 2
@@ -219,17 +220,17 @@ def test_concavity_max_is_the_maximum(s, k):
     grid = np.append(np.linspace(1e-9, 1.0, 200001), k / s)
     f = grid * np.sqrt(np.log(1.0 / grid))
     best = float((s * f[s * grid <= k]).max())  # concave and symmetric: the maximiser has equal p_j
-    assert lemma9.concavity_max(s, k) == pytest.approx(best, rel=1e-6)
-    assert lemma9.concavity_max(s, k) >= k * math.sqrt(math.log(s / k)) - 1e-15
+    assert compute.concavity_max(s, k) == pytest.approx(best, rel=1e-6)
+    assert compute.concavity_max(s, k) >= k * math.sqrt(math.log(s / k)) - 1e-15
 
 
 @pytest.mark.parametrize("n", [2, 3, 6, 7])
 def test_step_network_and_neurons(n):
     X = _cube(n)
     for c in (0.0, -(n - 1.0), 1.0, -2.0):
-        step = lemma9._step_network(n, c, 0.5)
+        step = verdicts._step_network(n, c, 0.5)
         assert np.allclose(step.evaluate(X)[0], 0.5 * (X.sum(axis=1) > c), atol=0, rtol=0)
-    net = lemma9.neuron_network(n, -(n - 1))
+    net = compute.neuron_network(n, -(n - 1))
     assert np.array_equal(net.evaluate(X)[1] > 0, X.sum(axis=1) > -n)
 
 
@@ -238,7 +239,7 @@ def test_tighter_bound_implies_lemma9_for_n_at_least_two():
         for s in (1, 2, 64):
             for k in range(1, min(s, 4) + 1):
                 expression = k**4 * math.sqrt(n) * math.log(n * s)  # W = 1, B = 0: the smallest expression
-                assert 4 * k * k <= lemma9.C_TIGHTER * expression * (1 + 1e-12)
+                assert 4 * k * k <= verdicts.C_TIGHTER * expression * (1 + 1e-12)
 
 
 # ---------------------------------------------------------------------------
@@ -261,7 +262,7 @@ def _neuron_tables():
 
     point = {"kind": "neuron", "n_values": [4, 5, 6]}
     rng = np.random.default_rng(0)
-    tables = lemma9.run(point, lemma9.generate(point, rng), rng)
+    tables = compute.run(point, compute.generate(point, rng), rng)
     neurons = tables.pop("lemma9-neuron")
     mc = pd.DataFrame({"n": [24, 30, 36], "ratio_4k2W2_ci_high": [0.1] * 3, "ratio_ci_high": [0.1] * 3})
     return {"lemma9-exact": neurons, "lemma9-adversarial": neurons.iloc[:0], "lemma9-neuron": neurons,
@@ -269,7 +270,7 @@ def _neuron_tables():
 
 
 def _assembled(tables):
-    return {r.check_id: r for r in lemma9.assemble({}, tables).records}
+    return {r.check_id: r for r in verdicts.assemble({}, tables).records}
 
 
 @pytest.mark.parametrize("check_id", FORCED)
@@ -282,7 +283,7 @@ def test_proved_rows_forced_to_fail_build_a_certificate_the_verifier_refuses(mon
     expected = Verdict.PASS
     assert _assembled(normal)[check_id].verdict is expected
     name, value, finding = FORCED[check_id]
-    monkeypatch.setattr(lemma9, name, value)
+    tamper_constant(monkeypatch, "lemma9", name, value)
     assert_forced_fail_refused(_assembled(_neuron_tables())[check_id], finding)
 
 
@@ -291,8 +292,8 @@ def test_term_u_second_step_sides_recompute():
     from sparseact import bounds, certificates as cert
     from sparseact.verify import evaluate_quantity
 
-    net = lemma9.neuron_network(5, 0)
-    row = lemma9.measure(net, "neuron-majority", 1)
+    net = compute.neuron_network(5, 0)
+    row = compute.measure(net, "neuron-majority", 1)
     spec = cert.network_spec(net)
     assert evaluate_quantity(cert.quantity("lemma9_wR", network=spec)) == pytest.approx(4 * row["U_intermediate"])
     k = max(1, evaluate_quantity(cert.quantity("max_active", network=spec)))
@@ -302,7 +303,7 @@ def test_term_u_second_step_sides_recompute():
 def test_a_fail_without_a_recorded_violation_is_inconclusive(monkeypatch):
     from sparseact.claims._failures import TABLE
 
-    monkeypatch.setattr(lemma9, "TIGHTER_FACTOR", 0.01)
+    tamper_constant(monkeypatch, "lemma9", "TIGHTER_FACTOR", 0.01)
     tables = _neuron_tables()
     del tables[TABLE]
     record = _assembled(tables)["lemma9/tighter-4k2W2"]
@@ -358,10 +359,9 @@ def test_tail_hence_w0_certificate_confirmed(tmp_path):
     import json
 
     from sparseact import verify
-    from sparseact.claims import lemma9 as l9
     from sparseact.ledger import Verdict, write_certificates
 
-    record = l9._tail_hence_w0_record()
+    record = verdicts._tail_hence_w0_record()
     assert record.verdict is Verdict.FAIL and record.finding == "proof-slip"
     (path,) = write_certificates([record], tmp_path)
     assert verify.verify_certificate(json.loads(open(path).read())).confirmed

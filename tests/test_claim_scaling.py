@@ -5,7 +5,8 @@ import pytest
 
 from sparseact import bounds
 from sparseact.claims import get_claim
-from sparseact.claims.scaling import QUANTITY_EXPONENT, _bound_functions, local_exponents, sign_ambiguity_instance
+from sparseact.claims.scaling.compute import (QUANTITY_EXPONENT, _bound_functions, local_exponents,
+                                              sign_ambiguity_instance)
 from sparseact.ledger import certificate_document
 from sparseact.verify import verify_certificate
 
@@ -58,7 +59,7 @@ def test_theorem17_fails_with_a_certificate_and_the_correction_is_covariant():
 
 
 def test_lemma18_fails_with_a_certificate_and_the_correction_is_consistent():
-    from sparseact.claims.scaling import LEMMA18_CONSTANT, expected_rademacher_two_point, lemma18_instance
+    from sparseact.claims.scaling.compute import LEMMA18_CONSTANT, expected_rademacher_two_point, lemma18_instance
 
     records = {r.check_id: r for r in _report().records}
     printed = records["scaling/lemma18-printed"]
@@ -117,13 +118,13 @@ def test_sign_ambiguity_bound_closed_form():
 
 
 def test_solve_for_m_step_and_corrected_theorem17_chain_pass_on_the_grid():
-    from sparseact.claims import scaling
+    from sparseact.claims.scaling import verdicts
 
     records = {r.check_id: r for r in _report().records}
     solve, chain = records["scaling/theorem17-solve-for-m"], records["scaling/theorem17-corrected-chain"]
     assert solve.verdict.value == "PASS" and solve.worst_value > 1 and solve.range
     assert chain.verdict.value == "PASS" and chain.worst_value <= 1 and chain.range
-    rows = scaling.chain_rows()
+    rows = verdicts.chain_rows()
     # the grid covers eps > k(R+B), where the printed log is negative, and the corrected bound stays positive
     negative = rows[rows["printed_log_negative"]]
     assert len(negative) and (negative["printed"] < 0).any() and (rows["corrected"] > 0).all()

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from sparseact import constructions
-from sparseact.claims import section1_index
+from sparseact.claims.section1_index import compute, verdicts
 from sparseact.claims._failures import TABLE
 from sparseact.datafiles import network_arrays
 from sparseact.ledger import Verdict
@@ -20,10 +20,10 @@ def _records(networks):
     """Run every ``b`` on its network (as the runs stage would read it back) and assemble."""
     parts = {}
     for b, net in networks.items():
-        for name, frame in section1_index.run({"b": b}, network_arrays(net, "net"), None).items():
+        for name, frame in compute.run({"b": b}, network_arrays(net, "net"), None).items():
             parts.setdefault(name, []).append(frame)
     tables = {name: pd.concat(frames, ignore_index=True) for name, frames in parts.items()}
-    return {r.check_id: r for r in section1_index.assemble({}, tables).records}, tables
+    return {r.check_id: r for r in verdicts.assemble({}, tables).records}, tables
 
 
 def test_paper_networks_pass():
@@ -84,9 +84,9 @@ def test_introduction_rows():
                                    ("section1_index/gaussian-bias", "intro-gaussian")):
         record = records[check_id]
         assert record.verdict is Verdict.PASS and record.statement_id == statement_id and record.range
-    bias = {s: section1_index._gaussian_threshold(s) for s in (16, 256)}
+    bias = {s: verdicts._gaussian_threshold(s) for s in (16, 256)}
     assert bias[16] < bias[256]
-    assert section1_index._more_than_one(256, bias[256]) == pytest.approx(1 / 256, abs=1e-9)
+    assert verdicts._more_than_one(256, bias[256]) == pytest.approx(1 / 256, abs=1e-9)
 
 
 def test_deleting_a_dead_neuron_is_not_a_change():

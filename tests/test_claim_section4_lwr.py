@@ -8,7 +8,7 @@ import pytest
 
 from sparseact import constructions as C
 from sparseact.claims import generate_point, get_claim
-from sparseact.claims.section4_lwr import scale_polynomials
+from sparseact.claims.section4_lwr.compute import scale_polynomials
 from sparseact.ledger import Verdict
 from sparseact.ledger import certificate_document
 from sparseact.verify import verify_certificate

@@ -140,7 +140,7 @@ def test_dense_parity_network(n, S):
 
 
 def test_parseval_and_rescaling(records):
-    from sparseact.claims.section4_parity import _parseval_queries
+    from sparseact.claims.section4_parity.compute import _parseval_queries
 
     table = _parseval_queries(3)
     np.testing.assert_allclose(table["sum_squares"], table["second_moment"], atol=1e-12)

@@ -10,6 +10,7 @@ import pytest
 
 from sparseact import combinatorics, constructions
 from sparseact.claims import generate_point, get_claim, stage_claim, theorem13
+from sparseact.claims.theorem13 import compute, verdicts
 from sparseact.config import ConfigError
 from sparseact.cube import hypercube
 from sparseact.datafiles import load_arrays
@@ -76,7 +77,7 @@ def test_cliff_shape(report):
     parity = hard[hard["target"] == "parity"]
     below, at = parity[parity["degree"] < parity["p"]], parity[parity["degree"] >= parity["p"]]
     assert (below["test_error"] >= below["trivial"] - 1e-12).all()  # orthogonality: no degree-<p fit beats 0
-    assert (at["test_error"] <= theorem13.CLIFF_AT_ABS).all()
+    assert (at["test_error"] <= verdicts.CLIFF_AT_ABS).all()
     assert np.allclose(parity["floor"], np.where(parity["degree"] < parity["p"], 0.5, 0.0), rtol=0, atol=1e-12)
     assert (hard["max_active"] == 1).all()
 
@@ -214,9 +215,9 @@ def test_monomial_count():
 @pytest.mark.parametrize("p", [1, 2, 3, 4])
 def test_monomial_bounds_and_exponent(p):
     for n in range(p, 60):
-        low, high = theorem13.monomial_bounds(n, p)
+        low, high = verdicts.monomial_bounds(n, p)
         assert low <= math.comb(n, p) <= combinatorics.monomial_count(n, p) <= high
-    assert abs(theorem13.local_exponent(theorem13.ASYMPTOTIC_N, p) - p) < 1e-3
+    assert abs(verdicts.local_exponent(verdicts.ASYMPTOTIC_N, p) - p) < 1e-3
 
 
 @pytest.mark.parametrize("variables", [[0], [2, 0], [1, 3, 4]])
@@ -225,9 +226,9 @@ def test_junta_on_cube_and_formula_agree_with_junta_function(variables):
     table = np.random.default_rng(p).choice([-1.0, 1.0], size=1 << p)
     X = hypercube(n)
     expected = constructions.junta_function(table, variables)(X)
-    values, _ = theorem13.junta_on_cube(table, variables, 0, 1 << n)
+    values, _ = compute.junta_on_cube(table, variables, 0, 1 << n)
     assert np.array_equal(values, expected)
-    middle, _ = theorem13.junta_on_cube(table, variables, 7, 19)
+    middle, _ = compute.junta_on_cube(table, variables, 7, 19)
     assert np.array_equal(middle, expected[7:19])
 
 
@@ -236,7 +237,7 @@ def test_the_junta_network_computes_its_junta_with_its_patterns():
     X = hypercube(5)
     values = net(X)
     assert np.array_equal(values, constructions.junta_function(constructions.parity_truth_table(2), [1, 3])(X))
-    assert theorem13.neuron_patterns(net, [1, 3]) == [0, 1, 2, 3, -1, -1, -1, -1]
+    assert compute.neuron_patterns(net, [1, 3]) == [0, 1, 2, 3, -1, -1, -1, -1]
 
 
 def test_certificates_are_json(records):

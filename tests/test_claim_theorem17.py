@@ -12,6 +12,7 @@ import pytest
 
 from sparseact import bounds
 from sparseact.claims import generate_point, get_claim, stage_claim, theorem17
+from sparseact.claims.theorem17 import compute, verdicts
 from sparseact.config import ConfigError
 from sparseact.datafiles import load_arrays
 from sparseact.ledger import Verdict
@@ -83,16 +84,16 @@ def test_check_rejects_bad_blocks():
 
 
 def test_product_weights_sum_to_one():
-    weights = theorem17.product_weights(5, 0.3)
+    weights = compute.product_weights(5, 0.3)
     assert weights.sum() == pytest.approx(1.0)
     assert weights[0] == pytest.approx(0.3**5)  # row 0 is the all-ones point
 
 
 def test_bound_point_sample_size_is_the_expression(tmp_path):
     point = theorem17.points(BLOCK)["index1-bound1"]
-    cls = theorem17.class_parameters(theorem17.target_network(point))
+    cls = compute.class_parameters(compute.target_network(point))
     expected = bounds.theorem17_sample_complexity(0.02, 0.2, 3, 2, 1, math.sqrt(1.25), 0.5, math.sqrt(3))
-    assert theorem17.bound_sample_size(point) == math.ceil(expected)
+    assert compute.bound_sample_size(point) == math.ceil(expected)
     assert cls == dict(n=3, s=2, k=1, W=pytest.approx(math.sqrt(1.25)), B=0.5, R=pytest.approx(math.sqrt(3)))
     generate_point("theorem17", "index1-bound1", point, SEED, 1, tmp_path / "b.npz")
     arrays, _ = load_arrays(tmp_path / "b.npz")
@@ -102,15 +103,15 @@ def test_bound_point_sample_size_is_the_expression(tmp_path):
 def test_closed_forms():
     # union bound on missing a point, and the smallest covering m
     weights = np.array([0.5, 0.25, 0.25])
-    assert 10 ** theorem17.log10_miss_probability(weights, 3) == pytest.approx(0.5**3 + 2 * 0.75**3)
-    m = theorem17.coverage_sample_size(weights, 0.1)
+    assert 10 ** verdicts.log10_miss_probability(weights, 3) == pytest.approx(0.5**3 + 2 * 0.75**3)
+    m = verdicts.coverage_sample_size(weights, 0.1)
     assert 0.5**m + 2 * 0.75**m <= 0.1 < 0.5 ** (m - 1) + 2 * 0.75 ** (m - 1)
     # Clopper-Pearson, 0 failures: 1 - alpha^(1/N)
-    assert theorem17.clopper_pearson_upper(0, 14) == pytest.approx(1 - 0.05 ** (1 / 14))
-    assert theorem17.clopper_pearson_upper(3, 3) == 1.0
+    assert verdicts.clopper_pearson_upper(0, 14) == pytest.approx(1 - 0.05 ** (1 / 14))
+    assert verdicts.clopper_pearson_upper(3, 3) == 1.0
     # printed expression scales like lambda^-2 (up to the log) under u -> lambda u; a count must not scale
     cls = dict(n=3, s=2, k=1, W=1.0, B=0.5, R=math.sqrt(3))
-    assert theorem17.scale_exponent(0.02, 0.2, cls) < -2.0
+    assert verdicts.scale_exponent(0.02, 0.2, cls) < -2.0
 
 
 def test_weighted_erm_equals_the_replicated_sample_loss():

@@ -8,11 +8,12 @@ import pytest
 
 from sparseact import complexity as cx
 from sparseact.claims import get_claim, theorem19
+from sparseact.claims.theorem19 import compute, verdicts
 from sparseact.claims._stages import point_rng
 from sparseact.ledger import Verdict, certificate_document
 from sparseact.verify import verify_certificate
 
-from certified import assert_forced_fail_refused
+from certified import assert_forced_fail_refused, tamper_constant
 
 CLAIM = get_claim("theorem19")
 BLOCK = {"distributions": ["uniform"], "n": 4, "m_values": [10, 20, 40], "s_values": [1, 2, 4], "k_values": [1],
@@ -86,14 +87,14 @@ def test_printed_steps_fail_with_certificates_that_verify(report, check_id):
 
 def test_eq12_certificate_values():
     """n = s = 1, x = (1, -1), B >= W: E max of the first term is 0.75 W, the printed max E is 0.5 W."""
-    from sparseact.claims import _theorem19_steps as st
+    from sparseact.claims.theorem19 import steps as st
 
     instance = st.eq12_instance()
     assert instance["lhs"] == pytest.approx(0.75 * st.EQ12_W) and instance["rhs"] == pytest.approx(0.5 * st.EQ12_W)
 
 
 def test_cover_count_formula_small_cases():
-    from sparseact.claims import _theorem19_steps as st
+    from sparseact.claims.theorem19 import steps as st
 
     assert st.cover_count(4, 2) == 8  # 4 points on a line (affine, d = 2): 2 (1 + 3)
     assert st.cover_count(5, 3) == 2 * (1 + 4 + 6)
@@ -105,7 +106,7 @@ def test_tightness_table_columns(report):
 
     table = report.tables["tightness"]
     assert list(table.columns) == TIGHTNESS_COLUMNS
-    assert set(table["bound"]) == {theorem19.TIGHTNESS_LABELS[k] for k in ("eq1", "eq15", "conj20", "dense")}
+    assert set(table["bound"]) == {verdicts.TIGHTNESS_LABELS[k] for k in ("eq1", "eq15", "conj20", "dense")}
     assert (table["printed_over_proved"] <= 1).all()
 
 
@@ -215,7 +216,7 @@ def test_estimators_fail_forced_by_a_tolerance_is_refused(tables, monkeypatch):
     from sparseact.claims._failures import TABLE
 
     assert TABLE not in tables  # PASS on the real data (test_known_verdicts)
-    monkeypatch.setattr(theorem19, "ORDER_TOL", -0.01)  # demand lower <= exact - 0.01 and exact <= proof - 0.01
+    tamper_constant(monkeypatch, "theorem19", "ORDER_TOL", -0.01)  # demand lower <= exact - 0.01 and exact <= proof - 0.01
     row = next(r for r in CLAIM.assemble(BLOCK, _rerun(tables, "exact-uniform-s1-k1")).records
                if r.check_id == "theorem19/estimators")
     assert row.certificate["lhs"]["quantity"] == "rademacher_lower_bound" and len(row.certificate["lhs"]["zetas"]) == 1
@@ -223,7 +224,7 @@ def test_estimators_fail_forced_by_a_tolerance_is_refused(tables, monkeypatch):
 
 
 def test_scale_corrected_fail_forced_by_a_made_up_bound_is_refused(tables, monkeypatch):
-    monkeypatch.setitem(theorem19.BOUND_EXPRS, "eq1_corrected", theorem19.EQ1_CORRECTED_EXPR + "/100")
+    monkeypatch.setitem(compute.BOUND_EXPRS, "eq1_corrected", compute.EQ1_CORRECTED_EXPR + "/100")
     row = next(r for r in CLAIM.assemble(BLOCK, _rerun(tables, "scale", replace=("scale",))).records
                if r.check_id == "theorem19/scale-corrected")
     cert = row.certificate
@@ -252,7 +253,7 @@ def test_corrected_eq1_expression_is_the_bound_the_verifier_pins():
     from sparseact import bounds
 
     for m, n, s, W, B, R in ((8, 2, 1, 1.0, 0.0, 0.13), (400, 9, 8, 1.0, 1.0, 3.0), (3, 1, 2, 0.5, 0.2, 0.01)):
-        value = theorem19._bound_value("eq1_corrected", dict(m=m, n=n, s=s, W=W, B=B, R=R, k=1))
+        value = compute._bound_value("eq1_corrected", dict(m=m, n=n, s=s, W=W, B=B, R=R, k=1))
         assert bounds.theorem19_rademacher_corrected(m, n, s, W, B, R) == pytest.approx(value, rel=1e-15)
 
 
@@ -265,10 +266,10 @@ def test_conj20_forced_fail_is_refused_by_the_pinned_statement(monkeypatch):
 
     from sparseact.complexity import sample_distribution
 
-    monkeypatch.setattr(theorem19, "EXACT_RTOL", -0.9)
+    tamper_constant(monkeypatch, "theorem19", "EXACT_RTOL", -0.9)
     X, _ = sample_distribution("uniform", 8, 4, np.random.default_rng(3))
     point = dict(distribution="uniform", s=1, k=1, W=1.0, B=1.0)
-    table, certs, _ = theorem19._run_conj20(point, X, np.random.default_rng(4))
+    table, certs, _ = compute._run_conj20(point, X, np.random.default_rng(4))
     assert table["above_conj20"].iloc[0] and table["lower"].iloc[0] < table["conj20"].iloc[0]
     data = json.loads(certs[0]["certificate"])
     document = dict(check_id="theorem19/conj20-exact-lower", statement_id="conj20",

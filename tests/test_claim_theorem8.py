@@ -7,6 +7,7 @@ import pytest
 
 from sparseact.claims import generate_point, get_claim, stage_claim
 from sparseact.claims import theorem8 as t8
+from sparseact.claims.theorem8 import compute, verdicts
 from sparseact.claims._failures import TABLE
 from sparseact.config import ConfigError
 from sparseact.cube import hypercube
@@ -14,7 +15,7 @@ from sparseact.analysis import level_weights
 from sparseact.ledger import certificate_document
 from sparseact.verify import verify_certificate
 
-from certified import assert_forced_fail_refused
+from certified import assert_forced_fail_refused, tamper_constant
 
 TINY = {"n": 6, "s": 4, "k_values": [1, 2], "families": ["gaussian", "bucket"], "parity_p": 2, "degrees": [0, 1, 2],
         "sample_sizes": [60, 200, 800], "seeds": 2, "eps": 0.05, "relative_eps": 0.1, "delta": 0.1}
@@ -81,8 +82,8 @@ def test_rho_choice_certificate_is_verified(records):
     record = records["theorem8/rho-choice"]
     assert record.finding == "proof-slip" and record.counterexample
     cert = record.certificate
-    assert cert["lhs_value"] > t8.CERT_MARGIN * cert["rhs_value"]
-    assert cert["lhs"]["vars"]["lomr"]["vars"]["c"] == t8.CERT_C
+    assert cert["lhs_value"] > verdicts.CERT_MARGIN * cert["rhs_value"]
+    assert cert["lhs"]["vars"]["lomr"]["vars"]["c"] == compute.CERT_C
     verification = verify_certificate(certificate_document(record))
     assert verification.confirmed, verification.message
 
@@ -92,7 +93,7 @@ def test_rho_ratio_closed_form_grows_for_every_c():
     n, s, k, W, B = 12, 8, 1, 1.0, 1.0
     for c in (1.0, 1e-6, 1e-12):
         ells = np.array([400.0, 500.0, 650.0])  # large enough for the bias term to bind the min
-        got = t8.lemma10_ratio(t8.printed_log_one_minus_rho(ells, n, s, k, W, B, c=c), ells, n, s, k, W, B)
+        got = compute.lemma10_ratio(compute.printed_log_one_minus_rho(ells, n, s, k, W, B, c=c), ells, n, s, k, W, B)
         log_arg = math.log(n * s * k**6 * B**4 * math.log(s) / c) + 2 * ells
         closed = 3 * math.sqrt(c) * (1 + k * W**2 * log_arg**2 / (B**2 * math.sqrt(math.log(s))))
         np.testing.assert_allclose(got, closed, rtol=1e-12)
@@ -106,12 +107,12 @@ def test_corrected_rho_bounds_lemma10_on_random_parameters():
         k = int(rng.integers(1, min(s, 16) + 1))
         W, B = float(10 ** rng.uniform(-4, 2)), float(10 ** rng.uniform(-4, 2)) * rng.integers(0, 2)
         ell = rng.uniform(0, 300, size=5)
-        ratio = t8.lemma10_ratio(t8.corrected_log_one_minus_rho(ell, n, s, k, W, B), ell, n, s, k, W, B)
+        ratio = compute.lemma10_ratio(compute.corrected_log_one_minus_rho(ell, n, s, k, W, B), ell, n, s, k, W, B)
         assert np.all(ratio <= 1.0 + 1e-12), (n, s, k, W, B, ell, ratio)
 
 
 def test_tail_chain_for_the_proofs_d():
-    d, x, one_minus = t8.tail_chain(np.array([1.0, 0.95, 0.5, 1e-9]))
+    d, x, one_minus = compute.tail_chain(np.array([1.0, 0.95, 0.5, 1e-9]))
     assert d.tolist() == [1.0, 2.0, 2.0, 1e9]
     np.testing.assert_allclose(one_minus[:3], [1.0, 1 - 0.05**2, 0.75])
     assert np.all((x >= 1 - 1e-12) & (x <= 3 * one_minus))
@@ -122,10 +123,10 @@ def test_tail_chain_for_the_proofs_d():
 def test_degree_needed_closed_forms():
     X = hypercube(6)
     parity3 = X[:, :3].prod(axis=1)
-    assert t8.degree_needed(level_weights(parity3), 1e-9) == 3
-    assert t8.degree_needed(level_weights(X[:, 0]), 1e-9) == 1
-    assert t8.degree_needed(level_weights(np.ones(64)), 1e-9) == 0
-    assert t8.degree_needed(level_weights(parity3), 0.1, relative=True) == 3
+    assert compute.degree_needed(level_weights(parity3), 1e-9) == 3
+    assert compute.degree_needed(level_weights(X[:, 0]), 1e-9) == 1
+    assert compute.degree_needed(level_weights(np.ones(64)), 1e-9) == 0
+    assert compute.degree_needed(level_weights(parity3), 0.1, relative=True) == 3
 
 
 def test_points_are_independent(tmp_path):
@@ -142,7 +143,7 @@ def test_points_are_independent(tmp_path):
 
 def test_samples_are_nested_and_networks_sparse(tmp_path):
     point = t8.points(TINY)["target-gaussian-k2"]
-    data = t8.generate(point, np.random.default_rng(1))
+    data = compute.generate(point, np.random.default_rng(1))
     assert data["samples"].shape == (TINY["seeds"], max(TINY["sample_sizes"]))
     assert data["samples"].max() < 2 ** TINY["n"]
     from sparseact.datafiles import network_from_arrays
@@ -168,11 +169,11 @@ def test_check_rejects_bad_blocks(change, key):
 
 
 def _proof_tables():
-    return t8._run_proof(t8.points(TINY)["proof-steps"])
+    return compute._run_proof(t8.points(TINY)["proof-steps"])
 
 
 def _rho_corrected(tables):
-    records = t8._rho_records(TINY, tables["theorem8-rho-choice"], tables["theorem8-rho-first-fail"],
+    records = verdicts._rho_records(TINY, tables["theorem8-rho-choice"], tables["theorem8-rho-first-fail"],
                               tables["theorem8-rho-corrected-wide"])
     return {r.check_id: r for r in records}["theorem8/rho-choice-corrected"]
 
@@ -180,7 +181,7 @@ def _rho_corrected(tables):
 def test_rho_choice_corrected_fail_forced_is_refused(monkeypatch):
     assert _rho_corrected(_proof_tables()).verdict.value == "PASS"
     # Lemma 10's hidden constant C = 10: the 1 - rho* built for C = 1 no longer gives NS_rho <= eps/3.
-    monkeypatch.setattr(t8, "LEMMA10_C", 10.0)
+    tamper_constant(monkeypatch, "theorem8", "LEMMA10_C", 10.0)
     record = _rho_corrected(_proof_tables())
     assert_forced_fail_refused(record, "proof-slip")
     assert record.certificate["lhs_value"] == pytest.approx(record.worst_value)
@@ -201,7 +202,7 @@ def _tail_table(pairs):
 
 def _tail(pairs):
     table = _tail_table(pairs)
-    return {r.check_id: r for r in t8._tail_records(table, table)}
+    return {r.check_id: r for r in verdicts._tail_records(table, table)}
 
 
 def test_tail_steps_pass_for_the_proofs_d():
@@ -229,7 +230,7 @@ def test_tail_step_corrected_fail_forced_is_refused():
 
 def _target_run(name):
     point = dict(t8.points(TINY)[name], degrees=[0, 1], sample_sizes=[60], seeds=1)
-    return t8._run_target(point, t8.generate(point, np.random.default_rng(3)))
+    return compute._run_target(point, compute.generate(point, np.random.default_rng(3)))
 
 
 def test_ch_fail_forced_is_refused(monkeypatch):
@@ -237,13 +238,13 @@ def test_ch_fail_forced_is_refused(monkeypatch):
 
     tables = _target_run("target-gaussian-k1")
     assert TABLE not in tables  # a passing run writes no violations table
-    assert t8._ch_record(tables["theorem8-targets"], tables).verdict.value == "PASS"
+    assert verdicts._ch_record(tables["theorem8-targets"], tables).verdict.value == "PASS"
     # A statement 100 times stricter than the printed C_H, in the check and in the certificate's formula alike.
     monkeypatch.setattr(bounds, "class_sup_bound", lambda n, k, W, B: k * (W * np.sqrt(n) + B) / 100)
-    monkeypatch.setattr(t8, "CH_EXPR", "k * (W * sqrt(n) + B) / 100")
+    tamper_constant(monkeypatch, "theorem8", "CH_EXPR", "k * (W * sqrt(n) + B) / 100")
     tables = _target_run("target-gaussian-k1")
     assert list(tables[TABLE]["check"]) == ["theorem8/C_H"]
-    record = t8._ch_record(tables["theorem8-targets"], tables)
+    record = verdicts._ch_record(tables["theorem8-targets"], tables)
     assert_forced_fail_refused(record, "proof-slip")
     assert record.certificate["lhs_value"] == pytest.approx(tables["theorem8-targets"]["max_abs_h"].iloc[0])
     # The right side is recomputed from the network (k from its active sets, W and B from its weights).
@@ -254,7 +255,7 @@ def test_ch_fail_without_a_recorded_instance_is_inconclusive():
     import pandas as pd
 
     targets = pd.DataFrame(dict(target=["t"], max_abs_h=[2.0], C_H=[1.0]))
-    record = t8._ch_record(targets, {})
+    record = verdicts._ch_record(targets, {})
     assert record.verdict.value == "INCONCLUSIVE" and not record.finding and record.certificate is None
     assert "no instance certifies it exactly" in record.notes
 
@@ -275,10 +276,9 @@ def test_two_point_certificates_confirmed(tmp_path):
     import json
 
     from sparseact import verify
-    from sparseact.claims import theorem8 as t8
     from sparseact.ledger import Verdict, write_certificates
 
-    records = {r.check_id: r for r in t8._two_point_records()}
+    records = {r.check_id: r for r in verdicts._two_point_records()}
     assert records["theorem8/lemma7-CH-sign"].verdict is Verdict.FAIL
     assert records["theorem8/lemma7-CH-sign"].finding == "typo"
     assert records["theorem8/final-line-scale"].verdict is Verdict.FAIL
@@ -295,9 +295,7 @@ def test_final_line_scale_invariance():
     last-line count shrinks like lam^-2 (deterministic: no seed enters)."""
     import math
 
-    from sparseact.claims import theorem8 as t8
-
-    rows = t8.final_line_rows()
+    rows = verdicts.final_line_rows()
     assert all(math.isclose(r["d"], rows[0]["d"], rel_tol=1e-12) for r in rows)
     assert all(math.isclose(r["corrected"], rows[0]["corrected"], rel_tol=1e-9) for r in rows)
     for a, b in zip(rows, rows[1:]):
@@ -309,12 +307,10 @@ def test_clamped_rho_in_unit_interval_and_sharp_bound_on_whole_grid():
     at it is <= eps/3 on the whole wide grid, knsW^2 < eps included (deterministic: no seed enters)."""
     import numpy as np
 
-    from sparseact.claims import theorem8 as t8
-
     ells = np.linspace(0.0, 700.0, 1401)
-    lomr = t8.clamped_log_one_minus_rho(ells, 2, 2, 1, 0.1, 0.0, c=t8.C_RHO_SHARP)
+    lomr = compute.clamped_log_one_minus_rho(ells, 2, 2, 1, 0.1, 0.0, c=compute.C_RHO_SHARP)
     assert np.all(np.isfinite(lomr)) and np.all(lomr <= 0.0)
-    printed = t8.printed_log_one_minus_rho(ells, 2, 2, 1, 0.1, 0.0, c=t8.C_RHO_SHARP)
+    printed = compute.printed_log_one_minus_rho(ells, 2, 2, 1, 0.1, 0.0, c=compute.C_RHO_SHARP)
     assert not np.all(np.isfinite(printed))  # the printed 1 - rho is <= 0 for some eps on this grid
-    rows = t8._sharp_proof_rows(ells)["theorem8-rho-sharp"]
+    rows = compute._sharp_proof_rows(ells)["theorem8-rho-sharp"]
     assert len(rows) and float(rows["ratio"].max()) <= 1.0

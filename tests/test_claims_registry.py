@@ -15,13 +15,16 @@ CLAIMS = claim_ids()
 
 
 @pytest.mark.parametrize("claim_id", CLAIMS)
-def test_claim_has_module_notebook_figures_and_config_blocks(repo_root, claim_id):
+def test_claim_has_its_folder_notebook_and_config_blocks(repo_root, claim_id):
     claim = get_claim(claim_id)
-    for name in REQUIRED:
-        assert hasattr(claim.module, name), name
+    for part, module in (("", claim.module), ("compute", claim.compute), ("verdicts", claim.verdicts)):
+        for name in REQUIRED[part]:
+            assert hasattr(module, name), (part, name)
+    folder = repo_root / "src" / "sparseact" / "claims" / claim_id
+    assert {"statements.yaml", "schema.yaml", "figures.py"} <= {path.name for path in folder.iterdir()}
     assert (repo_root / "notebooks" / f"{claim_id}.py").is_file()
-    plots = __import__(f"sparseact.plots.{claim_id}", fromlist=["figures"])
-    assert callable(plots.figures) and plots.CAPTIONS
+    figures = __import__(f"sparseact.claims.{claim_id}.figures", fromlist=["figures"])
+    assert callable(figures.figures) and figures.CAPTIONS
     for config in ("config.yaml", "quick.yaml"):
         block = yaml.safe_load((repo_root / "config" / config).read_text())["claims"][claim_id]
         claim.check(block)
@@ -41,7 +44,7 @@ def test_reading_the_grids_and_code_files_imports_no_numerical_code():
             "[get_claim(c).points(config['claims'][c]) for c in claim_ids()];"
             "from sparseact.claims import code_files, source_files; from sparseact.kernels import KERNEL_MODULES;"
             "assert len(source_files(*KERNEL_MODULES)) == len(KERNEL_MODULES);"
-            "code_files(*(f'sparseact.claims.{c}' for c in claim_ids()));"
+            "code_files(*(f'sparseact.claims.{c}.{part}' for c in claim_ids() for part in ('compute', 'verdicts')));"
             "heavy = [m for m in ('numpy', 'pandas', 'scipy', 'numba', 'matplotlib') if m in sys.modules];"
             "assert not heavy, heavy")
     from pathlib import Path

@@ -44,7 +44,7 @@ BAD = [
     ("a single verdict seed", ["verdict_seeds"], 1, "invalid config: verdict_seeds:"),
     ("unknown top-level key", ["sead"], 1, "'sead' was unexpected"),
     ("unknown claim block", ["claims", "theorem99"], {}, "claims: Additional properties are not allowed"),
-    ("missing claim block", ["claims", "section1_index"], DELETE, "claims: 'section1_index' is a required property"),
+    ("missing claim block", ["claims", "section1_index"], DELETE, "claims: no block for claim 'section1_index'"),
     ("missing section", ["claims"], DELETE, "<top level>: 'claims' is a required property"),
     ("size is a float", ["claims", "section1_index", "b_values"], [1.5], "claims.section1_index.b_values.0"),
     ("index too large", ["claims", "section1_index", "b_values"], [5], "claims.section1_index.b_values.0"),
@@ -82,6 +82,32 @@ def test_yaml_syntax_error_names_line_and_column(tmp_path):
 @pytest.mark.parametrize("name", ["config.yaml", "quick.yaml"])
 def test_shipped_configs_are_valid(repo_root, name):
     load_config(repo_root / "config" / name)
+
+
+def test_snakemake_validate_follows_the_claim_schemas(repo_root, quick):
+    """The Snakefile's validate(config, "workflow/schemas/config.schema.yaml") resolves the $refs to the package's
+    schema, from there to every claim folder's schema.yaml and back to the top schema's $defs."""
+    from snakemake.exceptions import WorkflowError
+    from snakemake.utils import validate
+
+    schema = str(repo_root / "workflow" / "schemas" / "config.schema.yaml")
+    validate(copy.deepcopy(quick), schema)
+    with pytest.raises(WorkflowError, match="validating config"):
+        validate(mutate(quick, ["claims", "section1_index", "b_values"], [5]), schema)
+    with pytest.raises(WorkflowError, match="validating config"):  # $defs/sizes of the top schema, from lemma6's
+        validate(mutate(quick, ["claims", "lemma6", "n_values"], []), schema)
+
+
+def test_every_claim_folder_has_a_block_schema_the_config_schema_refers_to(repo_root):
+    """One $ref line per claim in the config schema, to the schema.yaml of the claim's folder (and no other)."""
+    from sparseact.claims import claim_ids
+
+    package = repo_root / "src" / "sparseact"
+    schema = yaml.safe_load((package / "schemas" / "config.schema.yaml").read_text())
+    refs = {claim: entry["$ref"] for claim, entry in schema["properties"]["claims"]["properties"].items()}
+    assert refs == {claim: f"../claims/{claim}/schema.yaml" for claim in claim_ids()}
+    for claim in claim_ids():
+        assert yaml.safe_load((package / "claims" / claim / "schema.yaml").read_text())["type"] == "object"
 
 
 @pytest.mark.workflow

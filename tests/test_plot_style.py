@@ -1,8 +1,8 @@
-"""sparseact.plots._style catches what readers of the figures tripped over: unlabelled log axes, shades alone."""
+"""sparseact.plotting catches what readers of the figures tripped over: unlabelled log axes, shades alone."""
 
 import numpy as np
 
-from sparseact.plots._style import MIN_LOG_LABELS, _labelled_ticks, finish, plt, reference_line, setup_style
+from sparseact.plotting import MIN_LOG_LABELS, _labelled_ticks, finish, plt, reference_line, setup_style
 
 
 def test_every_log_axis_of_every_panel_is_labelled():
@@ -43,7 +43,7 @@ def test_lines_that_differ_only_in_a_shade_of_grey_get_distinct_styles():
 
 
 def test_heatmap_rows_are_named_as_a_reader_names_the_formula():
-    from sparseact.plots.scaling import LABEL_WIDTH, _power_of_ten, formula_label
+    from sparseact.claims.scaling.figures import LABEL_WIDTH, _power_of_ten, formula_label
 
     assert formula_label("lemma9_term_U") == "Proof of Lemma 9: the bound on term (U)"
     assert all(len(formula_label(name)) <= LABEL_WIDTH for name in ("theorem17_sample_complexity", "eq15_rademacher"))

@@ -14,7 +14,7 @@ from sparseact.provenance import (
     portable_cpu_environment,
     provenance,
 )
-from sparseact.plots._style import plt, save_figure
+from sparseact.plotting import plt, save_figure
 from sparseact.reporting import latex_table, save_table
 
 

@@ -249,16 +249,16 @@ def test_adding_a_grid_point_reruns_only_that_point(run):
 
 
 def test_code_edits_rerun_what_imports_them(run):
-    plots = run / "src" / "sparseact" / "plots" / "section1_index.py"
-    original = plots.read_text()
-    touch(plots)
+    figures = run / "src" / "sparseact" / "claims" / "section1_index" / "figures.py"
+    original = figures.read_text()
+    touch(figures)
     out = snakemake(run, "-n")
     assert job_stats(out) == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "ledger": 1, "report": 1,
                               "total": 4 + len(claim_ids())}, out[-3000:]
-    plots.write_text(original)
+    figures.write_text(original)
     snakemake(run, "--touch")  # restore: the edit is undone, outputs are current
 
-    claim = run / "src" / "sparseact" / "claims" / "scaling.py"
+    claim = run / "src" / "sparseact" / "claims" / "scaling" / "compute.py"
     original = claim.read_text()
     touch(claim)
     block = yaml.safe_load((run / "config" / "quick.yaml").read_text())["claims"]["scaling"]

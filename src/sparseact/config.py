@@ -9,10 +9,11 @@ line and column of a YAML error):
 * YAML syntax errors and duplicated keys (which YAML would resolve silently,
   the last value winning);
 * NaN and infinite numbers, under any key;
-* the schema ``workflow/schemas/config.schema.yaml``, with integers strict
-  (``3.0`` is not an integer);
+* the schema ``sparseact/schemas/config.schema.yaml`` (the Snakefile's ``workflow/schemas/config.schema.yaml``
+  refers to it), which pulls in each claim block's schema (``sparseact/claims/<id>/schema.yaml``) by a relative
+  ``$ref``, with integers strict (``3.0`` is not an integer);
 * the output directories (:func:`check_output_dirs`): relative, inside the repository, distinct;
-* each claim's relations between keys (``check(block)`` of the claim module,
+* each claim's relations between keys (``check(block)`` of the claim's grid module,
   e.g. ``k <= s``) and its grid (:func:`sparseact.claims.check_claim_blocks`).
 """
 
@@ -21,14 +22,16 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 import yaml
 
 from sparseact.errors import ConfigError
 
-#: The schema as package data of ``sparseact``: in the sources a link to
-#: ``workflow/schemas/config.schema.yaml`` (where the Snakefile reads it), in an installed wheel
-#: the file itself, so that ``sparseact check-config`` works from any install.
+#: The schema as package data of ``sparseact`` (the Snakefile's ``workflow/schemas/config.schema.yaml`` refers to
+#: it), beside the claim folders whose ``schema.yaml`` it refers to, so that ``sparseact check-config`` works from
+#: any install.
 PACKAGED_SCHEMA = "schemas/config.schema.yaml"
 #: Config keys naming an output directory.
 OUTPUT_DIR_KEYS = ("results_dir", "figures_dir", "logs_dir")
@@ -84,23 +87,41 @@ def read_yaml_strict(path: str | Path) -> dict:
 
 
 def _validator(schema: dict):
+    """A strict-integer validator of ``schema``, whose relative ``$ref`` s name files beside its ``$id`` (resolved as
+    snakemake's ``validate`` resolves them).
+
+    A referenced file's ``$schema`` (which snakemake needs) is dropped: jsonschema validates a subschema that
+    names its dialect with that dialect's stock validator, which would accept ``3.0`` as an integer.
+    """
     import jsonschema
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
 
     def is_integer(_checker, instance) -> bool:
         return isinstance(instance, int) and not isinstance(instance, bool)
 
+    def retrieve(uri: str) -> Resource:
+        contents = _read_schema(Path(url2pathname(urlparse(uri).path)))
+        contents.pop("$schema", None)
+        return Resource.from_contents(contents, default_specification=DRAFT202012)
+
     strict = jsonschema.validators.extend(
         jsonschema.Draft202012Validator,
         type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", is_integer))
-    return strict(schema)
+    return strict(schema, registry=Registry(retrieve=retrieve))
+
+
+def _read_schema(path: Path) -> dict:
+    with path.open(encoding="utf-8") as handle:
+        return yaml.load(handle, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
 
 
 def _schema(schema_path: str | Path | None) -> dict:
+    """The schema, with its file's URI (links resolved) as ``$id``: its ``$ref`` s resolve against that file."""
     from importlib.resources import files
 
-    schema_file = Path(schema_path) if schema_path else files("sparseact").joinpath(PACKAGED_SCHEMA)
-    with schema_file.open(encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
+    schema_file = Path(schema_path) if schema_path else Path(str(files("sparseact").joinpath(PACKAGED_SCHEMA)))
+    return {**_read_schema(schema_file), "$id": schema_file.resolve().as_uri()}
 
 
 def _non_finite_key(node, key: str = "") -> str | None:

@@ -1,7 +1,7 @@
 """Deterministic tables and result files, and the display helpers of the claim notebooks.
 
 Tables are written as CSV and as LaTeX ``tabular`` with booktabs rules; figures
-are written by :mod:`sparseact.plots._style`.
+are written by :mod:`sparseact.plotting`.
 
 The notebook report of a claim (``results/reports/<claim>.html``) reads as a short
 paper section: the notebook's markdown says what the paper states and what we

@@ -47,10 +47,11 @@ def in_logs(path):
     return f"{LOGS}/{path}"
 
 
-#: Every claim module of sparseact.claims; each has a config block claims.<id>.
+#: Every claim folder of sparseact.claims; each has a config block claims.<id>.
 CLAIMS = list(claim_ids())
 
-#: The paper as data (statements, facts, errata): an edit reruns only the ledger and the report.
+#: The paper as data (every claim's statements.yaml, the facts, the errata): an edit reruns only the ledger and what
+#: reads its tables (the claim pages and the report).
 PAPER_FILES = [os.path.relpath(path) for path in data_files()]
 
 #: The notebook report the report rule screenshots beside the front page (the claim of the
@@ -114,16 +115,23 @@ def library_files(*modules):
 
 
 def claim_code(wildcards):
-    """Library files the claim's data and runs import (an edit reruns the claim's jobs)."""
-    return list(library_files(f"sparseact.claims.{wildcards.claim}"))
-
-
-def assembly_code(wildcards):
-    """Library files of the claim and of its figures (a figure edit reruns only assembly onward)."""
+    """Library files of the claim's grid and of what its compute.py imports (an edit reruns the claim's data and
+    runs jobs; verdicts.py and figures.py are not among them)."""
     return list(
         library_files(
             f"sparseact.claims.{wildcards.claim}",
-            f"sparseact.plots.{wildcards.claim}",
+            f"sparseact.claims.{wildcards.claim}.compute",
+        )
+    )
+
+
+def assembly_code(wildcards):
+    """Library files of the claim's verdicts and figures (an edit to either reruns only assembly onward)."""
+    return list(
+        library_files(
+            f"sparseact.claims.{wildcards.claim}",
+            f"sparseact.claims.{wildcards.claim}.verdicts",
+            f"sparseact.claims.{wildcards.claim}.figures",
             "sparseact.reporting",
         )
     )

@@ -1,42 +1,55 @@
-"""The claims layer: one module per statement family of the paper, named as the paper numbers it.
+"""The claims layer: one folder per statement family of the paper, named as the paper numbers it.
 
-Every module in this package (``lemma9``, ``theorem19``, ``section4_parity``, ...)
+Every subpackage of this package (``lemma9``, ``theorem19``, ``section4_parity``, ...)
 is a *claim*; its name is the one id used everywhere: the config block
 ``claims.<id>``, the Snakemake wildcard, ``notebooks/<id>.py``, the ledger's
 ``claim_id``, and the folders ``results/data/<id>``, ``results/runs/<id>``,
 ``results/tables/<id>`` and ``figures/<id>``. The registry finds claims by
-listing this package, so adding a claim means adding one module (plus its
-notebook and its config block), never editing a list.
+listing this package, so adding a claim means adding one folder (plus its
+notebook, its config blocks and one ``$ref`` line in the config schema), never
+editing a list. A claim folder ``sparseact/claims/<id>/`` holds
 
-A claim module defines (its statements are data: ``sparseact/paper/<id>.yaml``,
-see :mod:`sparseact.paper`)
+``__init__.py`` (the grid; pure Python, no numerical import: Snakemake imports it)
+    ``PAPER_REF`` : str
+        Where the claims are printed (PMLR numbering).
+    ``RANDOM`` : bool
+        Whether verdicts depend on random draws; if so every point is computed
+        under ``verdict_seeds`` independent seeds and a verdict stands only when
+        all seeds agree (otherwise it is INCONCLUSIVE).
+    ``points(block) -> dict[str, dict]``
+        The grid: point name -> JSON-serialisable parameters of that point (all a
+        point's computation depends on).
+    ``shard(point_name, point) -> str`` (optional)
+        Which *data* and *runs* jobs compute the point: points with the same shard
+        name share one data file and one papermill job (cheap points share one;
+        each point still draws from its own stream, so its numbers do not depend on
+        the shard). Default: one shard per point.
+    ``check(block) -> iterable of (key, message)`` (optional)
+        Relations between the block's keys that the JSON schema cannot express
+        (e.g. ``k <= s``); checked before any job runs.
+``compute.py`` (the data and runs stages)
+    ``generate(point, rng) -> dict[str, numpy.ndarray]``
+        The point's data (networks, samples, truth tables), see :mod:`sparseact.datafiles`.
+    ``run(point, data, rng) -> dict[str, pandas.DataFrame]``
+        The measurements on that data: the point's result tables.
+``verdicts.py`` (the assembly stage)
+    ``assemble(block, tables) -> sparseact.ledger.CheckReport``
+        Ledger rows (verdicts computed from the merged tables) and summary tables.
+``figures.py``
+    ``figures(tables) -> dict[str, Figure]`` (figure stem -> matplotlib figure, drawn
+    from the assembled tables) and ``CAPTIONS`` (figure stem -> what a reader should
+    see in it), in the shared style of :mod:`sparseact.plotting`.
+``statements.yaml``
+    The statements the claim bears on, as data (:mod:`sparseact.paper`, format in
+    ``docs/statements-graph.md``).
+``schema.yaml``
+    The JSON schema of the config block ``claims.<id>``, which the config schema
+    (``sparseact/schemas/config.schema.yaml``) pulls in by a relative ``$ref``.
 
-``PAPER_REF`` : str
-    Where the claims are printed (PMLR numbering).
-``RANDOM`` : bool
-    Whether verdicts depend on random draws; if so every point is computed
-    under ``verdict_seeds`` independent seeds and a verdict stands only when
-    all seeds agree (otherwise it is INCONCLUSIVE).
-``points(block) -> dict[str, dict]``
-    The grid: point name -> JSON-serialisable parameters of that point (all a
-    point's computation depends on).
-``generate(point, rng) -> dict[str, numpy.ndarray]``
-    The point's data (networks, samples, truth tables), see :mod:`sparseact.datafiles`.
-``run(point, data, rng) -> dict[str, pandas.DataFrame]``
-    The measurements on that data: the point's result tables.
-``assemble(block, tables) -> sparseact.ledger.CheckReport``
-    Ledger rows (verdicts computed from the merged tables) and summary tables.
-``shard(point_name, point) -> str`` (optional)
-    Which *data* and *runs* jobs compute the point: points with the same shard
-    name share one data file and one papermill job (cheap points share one;
-    each point still draws from its own stream, so its numbers do not depend on
-    the shard). Default: one shard per point.
-``check(block) -> iterable of (key, message)`` (optional)
-    Relations between the block's keys that the JSON schema cannot express
-    (e.g. ``k <= s``); checked before any job runs.
-
-Claim modules import the numerical layers inside these functions, so that the
-workflow can read the grids (``points``) without loading numerical code.
+The workflow lists each stage's own files as the inputs of its jobs: an edit to
+``compute.py`` (or to what it imports) reruns the claim's data and runs jobs, an
+edit to ``verdicts.py`` or ``figures.py`` only its assembly onward, an edit to
+``statements.yaml`` only the ledger and the report.
 
 Outside the workflow (tests, ``benchmarks/claim_stages.py``), :func:`stage_claim`
 runs a claim's three stages in process on a config block and returns the

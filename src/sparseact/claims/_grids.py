@@ -1,6 +1,6 @@
-"""Conditions on grid points that several claim modules share.
+"""Conditions on grid points that several claims share.
 
-Plain Python: claim modules call these in ``points``, which the workflow reads
+Plain Python: claims' grids call these in ``points``, which the workflow reads
 without loading the numerical layers.
 """
 

@@ -1,4 +1,4 @@
-"""Discovery of claim modules and the source files each one depends on."""
+"""Discovery of the claim folders and the source files each one depends on."""
 
 from __future__ import annotations
 
@@ -12,18 +12,48 @@ from types import ModuleType
 
 #: Root of the ``sparseact`` package sources.
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
-#: What every claim module must define (see :mod:`sparseact.claims`).
-REQUIRED = ("PAPER_REF", "RANDOM", "points", "generate", "run", "assemble")
+#: What each module of a claim folder must define (see :mod:`sparseact.claims`): the package (the grid, which
+#: Snakemake imports), ``compute`` (data and runs stages) and ``verdicts`` (assembly stage).
+REQUIRED = {"": ("PAPER_REF", "RANDOM", "points"), "compute": ("generate", "run"), "verdicts": ("assemble",)}
 #: Point names become file names and wildcards: letters, digits, '-', '_', '.', '=' only.
 POINT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=-]*$")
 
 
+def _missing(module: ModuleType, part: str) -> list[str]:
+    return [name for name in REQUIRED[part] if not hasattr(module, name)]
+
+
+@cache
+def _part(claim_id: str, part: str) -> ModuleType:
+    """Module ``sparseact.claims.<claim_id>.<part>``, imported on first use and checked for its required names."""
+    name = f"sparseact.claims.{claim_id}.{part}"
+    module = importlib.import_module(name)
+    missing = _missing(module, part)
+    if missing:
+        raise ValueError(f"claim module {name} lacks {', '.join(missing)}")
+    return module
+
+
 @dataclass(frozen=True)
 class Claim:
-    """A claim module of :mod:`sparseact.claims`, checked for the required attributes."""
+    """A claim folder of :mod:`sparseact.claims`: its grid (the package), its stages (``compute``, ``verdicts``).
+
+    ``module`` is the package (the grid, pure Python); :attr:`compute` and :attr:`verdicts`
+    import the numerical modules on first use, so reading a grid loads no numerical code.
+    """
 
     id: str
     module: ModuleType
+
+    @property
+    def compute(self) -> ModuleType:
+        """``sparseact.claims.<id>.compute``: ``generate`` and ``run`` (data and runs stages)."""
+        return _part(self.id, "compute")
+
+    @property
+    def verdicts(self) -> ModuleType:
+        """``sparseact.claims.<id>.verdicts``: ``assemble`` (assembly stage)."""
+        return _part(self.id, "verdicts")
 
     @property
     def paper_ref(self) -> str:
@@ -31,7 +61,7 @@ class Claim:
 
     @property
     def statements(self) -> dict[str, dict]:
-        """The statements this claim bears on (``sparseact/paper/<id>.yaml``): id -> entry."""
+        """The statements this claim bears on (``sparseact/claims/<id>/statements.yaml``): id -> entry."""
         from sparseact.paper import statements
 
         return {entry["id"]: entry for entry in statements() if entry["claim_id"] == self.id}
@@ -53,7 +83,7 @@ class Claim:
     def shards(self, block: dict) -> dict[str, list[str]]:
         """The run jobs of ``block``: shard name -> its point names (grid order).
 
-        A claim module may define ``shard(point_name, point) -> str`` to run
+        A claim's grid module may define ``shard(point_name, point) -> str`` to run
         several cheap points in one job (e.g. one shard per ``n``); by default
         every point is its own shard. A point's numbers never depend on its
         shard (each point draws from its own stream).
@@ -69,7 +99,7 @@ class Claim:
     def check(self, block: dict) -> None:
         """Relations between the keys of ``block`` that a JSON schema cannot express.
 
-        The claim module may define ``check(block)`` returning ``(key, message)``
+        The claim's grid module may define ``check(block)`` returning ``(key, message)``
         pairs (``key`` relative to the block, or prefixed with the claim id); the
         first becomes a ``ConfigError`` naming ``claims.<id>.<key>``.
         """
@@ -82,20 +112,21 @@ class Claim:
             raise ConfigError(f"invalid config: claims.{self.id}.{key}: {message}")
 
     def generate(self, point: dict, rng):
-        return self.module.generate(point, rng)
+        return self.compute.generate(point, rng)
 
     def run(self, point: dict, data: dict, rng):
-        return self.module.run(point, data, rng)
+        return self.compute.run(point, data, rng)
 
     def assemble(self, block: dict, tables: dict):
-        return self.module.assemble(block, tables)
+        return self.verdicts.assemble(block, tables)
 
 
 @cache
 def claim_ids() -> tuple[str, ...]:
-    """Ids of every claim module, sorted."""
+    """Ids of every claim folder (a subpackage of :mod:`sparseact.claims` not starting with ``_``), sorted."""
     package = importlib.import_module("sparseact.claims")
-    return tuple(sorted(info.name for info in pkgutil.iter_modules(package.__path__) if not info.name.startswith("_")))
+    return tuple(sorted(info.name for info in pkgutil.iter_modules(package.__path__)
+                        if info.ispkg and not info.name.startswith("_")))
 
 
 @cache
@@ -104,7 +135,7 @@ def get_claim(claim_id: str) -> Claim:
     if claim_id not in claim_ids():
         raise ValueError(f"unknown claim {claim_id!r}; the claims are {', '.join(claim_ids())}")
     module = importlib.import_module(f"sparseact.claims.{claim_id}")
-    missing = [name for name in REQUIRED if not hasattr(module, name)]
+    missing = _missing(module, "")
     if missing:
         raise ValueError(f"claim module sparseact.claims.{claim_id} lacks {', '.join(missing)}")
     return Claim(claim_id, module)
@@ -215,7 +246,7 @@ def code_files(*modules: str, relative_to: str | Path | None = None) -> list[str
     Parameters
     ----------
     *modules : str
-        Dotted module names, e.g. ``"sparseact.claims.lemma9"``.
+        Dotted module names, e.g. ``"sparseact.claims.lemma9.compute"``.
     relative_to : path, optional
         Return paths relative to this folder (e.g. the repository root) where
         they lie below it, absolute paths otherwise.
@@ -238,7 +269,7 @@ def check_claim_blocks(config: dict) -> None:
     if missing:
         raise ConfigError(f"invalid config: claims: no block for claim {missing[0]!r} (claims: {', '.join(claim_ids())})")
     if unknown:
-        raise ConfigError(f"invalid config: claims.{unknown[0]}: no claim module sparseact.claims.{unknown[0]}")
+        raise ConfigError(f"invalid config: claims.{unknown[0]}: no claim folder sparseact.claims.{unknown[0]}")
     for claim_id in claim_ids():
         claim = get_claim(claim_id)
         claim.check(blocks[claim_id])

@@ -1,4 +1,4 @@
-"""Readings of the :mod:`sparseact.ledger` verdicts that several claim modules share.
+"""Readings of the :mod:`sparseact.ledger` verdicts that several claims' verdicts share.
 
 A FAIL in the ledger needs a certificate (a checkable counterexample). Checks that
 cannot build one (a trend of an ``O(.)`` ratio, an explicit-constant bound whose

@@ -1,14 +1,14 @@
 """The paper as data: its statements, the textbook facts they rest on, and the root causes of its errata.
 
-The YAML files of this package are the project's reading of the paper (format:
+The YAML files are the project's reading of the paper (format:
 ``docs/statements-graph.md``):
 
-``<claim_id>.yaml``
-    The statements the claim ``<claim_id>`` bears on, in paper order.
-``facts/*.yaml``
+``sparseact/claims/<claim_id>/statements.yaml``
+    The statements the claim ``<claim_id>`` bears on, in paper order (in the claim's folder).
+``facts/*.yaml`` (this package)
     Cited textbook facts (Parseval, Hoeffding, Cover's count, ...), each with
     its citation and the exact checks that test it on instances.
-``errata/*.yaml``
+``errata/*.yaml`` (this package)
     The root causes of the FAILs: location, printed text, correction and the
     check that verifies the correction (the class, the explanation and the
     counterexample come from the certificates).
@@ -23,8 +23,12 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-#: Folder of the YAML files.
+#: Folder of the facts and the errata.
 DATA_DIR = Path(__file__).resolve().parent
+#: Folder of the claim folders, each with its ``statements.yaml``.
+CLAIMS_DIR = DATA_DIR.parent / "claims"
+#: A claim's statement file, relative to its folder.
+STATEMENTS_FILE = "statements.yaml"
 
 #: What a statement can be.
 KINDS = ("theorem", "lemma", "claim", "conjecture", "remark", "equation", "construction", "proof-step",
@@ -51,15 +55,16 @@ def premise_kind(identifier: str) -> str:
     return "check" if "/" in identifier else "statement"
 
 
-def _load(path: Path) -> list[dict]:
+def _load(path: Path, name: str) -> list[dict]:
+    """The entries of the YAML file ``path``; errors name it as ``name``."""
     import yaml
 
     try:
         entries = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
-        raise ValueError(f"{path.name}: not valid YAML ({exc})") from None
+        raise ValueError(f"{name}: not valid YAML ({exc})") from None
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise ValueError(f"{path.name}: expected a list of entries")
+        raise ValueError(f"{name}: expected a list of entries")
     return entries
 
 
@@ -98,24 +103,38 @@ def _check_statement(entry: dict, where: str) -> None:
             raise ValueError(f"{where}: the correction repeats the printed statement")
 
 
+def statement_files() -> list[Path]:
+    """Every claim's ``statements.yaml`` (``sparseact/claims/<claim_id>/statements.yaml``), sorted by claim id.
+
+    Raises ``ValueError`` for a YAML file left in this package's folder (statements live in the claim's folder,
+    facts and errata in the folders ``facts/`` and ``errata/``).
+    """
+    stray = sorted(DATA_DIR.glob("*.yaml"))
+    if stray:
+        raise ValueError(f"{stray[0].name}: statements live in src/sparseact/claims/<claim_id>/{STATEMENTS_FILE}, "
+                         "facts and errata in the folders facts/ and errata/, one file per family "
+                         "(docs/statements-graph.md)")
+    return sorted(CLAIMS_DIR.glob(f"[!_]*/{STATEMENTS_FILE}"))
+
+
 @cache
 def statements() -> tuple[dict, ...]:
-    """Every statement entry of every ``<claim_id>.yaml``, with ``claim_id`` added (claims sorted, paper order within).
+    """Every statement entry of every claim's ``statements.yaml``, with ``claim_id`` added (claims sorted, paper
+    order within).
 
     Raises ``ValueError`` naming the file and entry for a malformed entry or a repeated id.
     """
     entries, owner = [], {}
-    for path in sorted(DATA_DIR.glob("*.yaml")):
-        if path.stem in ("facts", "errata"):
-            raise ValueError(f"{path.name}: facts and errata live in the folders facts/ and errata/, one file per "
-                             "family (docs/statements-graph.md)")
-        for position, entry in enumerate(_load(path)):
-            where = f"{path.name}, entry {position + 1} ({entry.get('id', '?')})"
+    for path in statement_files():
+        claim_id = path.parent.name
+        name = f"{claim_id}/{STATEMENTS_FILE}"
+        for position, entry in enumerate(_load(path, name)):
+            where = f"{name}, entry {position + 1} ({entry.get('id', '?')})"
             _check_statement(entry, where)
             if entry["id"] in owner:
                 raise ValueError(f"{where}: id {entry['id']!r} is also defined in {owner[entry['id']]}")
-            owner[entry["id"]] = path.name
-            entries.append({**entry, "claim_id": path.stem})
+            owner[entry["id"]] = name
+            entries.append({**entry, "claim_id": claim_id})
     return tuple(entries)
 
 
@@ -125,7 +144,7 @@ def statement(statement_id: str) -> dict:
     for entry in statements():
         if entry["id"] == statement_id:
             return entry
-    raise KeyError(f"no statement {statement_id!r} in {DATA_DIR}")
+    raise KeyError(f"no statement {statement_id!r} in {CLAIMS_DIR}/*/{STATEMENTS_FILE}")
 
 
 def paper_ref(statement_id: str) -> str:
@@ -137,7 +156,7 @@ def _entries_of(folder: str, allowed: tuple[str, ...], required: tuple[str, ...]
     """The entries of every ``<folder>/*.yaml``, checked, with unique ids."""
     entries, owner = [], {}
     for path in sorted((DATA_DIR / folder).glob("*.yaml")):
-        for position, entry in enumerate(_load(path)):
+        for position, entry in enumerate(_load(path, f"{folder}/{path.name}")):
             where = f"{folder}/{path.name}, entry {position + 1} ({entry.get('id', '?')})"
             _check_keys(entry, allowed, required, where)
             if entry["id"] in owner:
@@ -168,5 +187,6 @@ def errata() -> tuple[dict, ...]:
 
 
 def data_files() -> list[Path]:
-    """The YAML files of this package (the ledger step's inputs besides the claims' results)."""
-    return sorted([*DATA_DIR.glob("*.yaml"), *DATA_DIR.glob("facts/*.yaml"), *DATA_DIR.glob("errata/*.yaml")])
+    """The paper as files: every claim's statements, the facts and the errata (the ledger step's inputs besides the
+    claims' results)."""
+    return sorted([*statement_files(), *DATA_DIR.glob("facts/*.yaml"), *DATA_DIR.glob("errata/*.yaml")])

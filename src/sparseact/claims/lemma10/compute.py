@@ -1,0 +1,282 @@
+"""Data and runs stages of the claim ``lemma10``: ``generate(point, rng)`` and ``run(point, data, rng)``.
+
+The grid and what the claim checks: :mod:`sparseact.claims.lemma10`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sparseact import analysis, bounds, certificates as cert, families, sensitivity
+from sparseact.claims import _failures
+from sparseact.claims._failures import violation, with_violations
+from sparseact.claims._grids import bucket_feasible
+from sparseact.claims._verdicts import exceeds
+from sparseact.claims.lemma10 import OUT_OF_RANGE_RHO
+from sparseact.cube import hypercube
+from sparseact.datafiles import network_arrays, network_from_arrays
+from sparseact.ledger import Verdict, verdict_at_most
+from sparseact.networks import SparseReLUNetwork
+from sparseact.provenance import derive_rng
+
+#: Families of the noise grid (``bucket`` only where :func:`bucket_feasible`).
+FAMILIES = ("gaussian", "bucket")
+#: Largest ``n`` for which NS is also summed by definition over all ``2^n`` flip patterns (cost ``4^n``).
+DEFINITION_MAX_N = 10
+#: The ``rho`` at which Claim 2.1's NS formula is compared with the definition (both signs).
+FORMULA_RHO = (-0.5, 0.0, 0.5, 0.9)
+
+
+def _families(n: int, s: int, k: int) -> list[str]:
+    return [f for f in FAMILIES if f != "bucket" or bucket_feasible(n, s, k)]
+
+
+# ---------------------------------------------------------------------------
+# networks
+# ---------------------------------------------------------------------------
+
+
+def dictator_network(n: int):
+    """``h(x) = x_1 = relu(x_1) - relu(-x_1)`` on ``n`` inputs (``s = 2``, ``k = 1``, ``W = B + 1 = 1``)."""
+    w = [1.0] + [0.0] * (n - 1)
+    return SparseReLUNetwork([1.0, -1.0], [w, [-v for v in w]], [0.0, 0.0])
+
+
+def _instance_network(family: str, n: int, s: int, k: int, rng):
+    if family == "bucket":
+        return families.bucket_network(n, s, k, rng)
+    return families.random_sparse_network(n, s, k, rng, weights=family)
+
+
+def generate(point: dict, rng):
+    """The point's functions; each (family, instance) draws from its own stream ``derive_rng(base, family, i)``."""
+    kind = point["kind"]
+    out = {}
+    if kind == "parity":
+        for p in point["orders"]:
+            out[f"parity.p{p}"] = hypercube(p).prod(axis=1)
+        return out
+    base = int(rng.integers(0, 2**63 - 1))
+    if kind == "noise":
+        n, s, k = point["n"], point["s"], point["k"]
+        for family in _families(n, s, k):
+            for i in range(point["instances"]):
+                net = _instance_network(family, n, s, k, derive_rng(base, family, i))
+                out.update(network_arrays(net, f"net.{family}.{i}"))
+        return out
+    if kind == "appendixB":
+        for i in range(point["instances"]):
+            net = _instance_network("gaussian", point["n"], point["s"], point["k"], derive_rng(base, "gaussian", i))
+            out.update(network_arrays(net, f"net.gaussian.{i}"))
+        out.update(network_arrays(dictator_network(point["n"]), "net.dictator.0"))
+        return out
+    raise ValueError(f"unknown point kind {kind!r}")
+
+
+# ---------------------------------------------------------------------------
+# measurements
+# ---------------------------------------------------------------------------
+
+
+def noise_sensitivity_by_definition(values, rho: float) -> float:
+    """``NS_rho(f) = E_{x, y ~ N_rho(x)} (1/4)(f(x) - f(y))^2`` summed over every flip pattern (Section 2.1).
+
+    Independent of the spectrum: the pattern ``z`` (a bitmask of flipped
+    coordinates) has probability ``((1-rho)/2)^|z| ((1+rho)/2)^(n-|z|)``. Costs ``4^n``.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    n = values.size.bit_length() - 1
+    if values.size != 1 << n or n > 12:
+        raise ValueError(f"values must have length 2**n with n <= 12, got {values.size}")
+    idx = np.arange(values.size)
+    total = 0.0
+    for z in range(values.size):
+        flips = bin(z).count("1")
+        prob = ((1 - rho) / 2) ** flips * ((1 + rho) / 2) ** (n - flips)
+        total += prob * float(np.mean(0.25 * (values - values[idx ^ z]) ** 2))
+    return total
+
+
+def _tail_rows(label: str, weights, rho_values, n: int) -> list[dict]:
+    """Claim 2.1's tail ``sum_{|T|>d} fhat^2`` and bound ``2 NS_rho/(1-rho^d)``, every ``rho`` and ``1 <= d <= n``."""
+    tails = np.append(weights[::-1].cumsum()[::-1], 0.0)  # tails[t] = sum_{level >= t}
+    ns = np.atleast_1d(analysis.noise_sensitivity_from_level_weights(weights, np.asarray(rho_values, dtype=float)))
+    rows = []
+    for rho, value in zip(rho_values, ns):
+        for d in range(1, n + 1):
+            bound = 2.0 * float(value) / (1.0 - rho**d)
+            rows.append(dict(instance=label, n=n, rho=float(rho), in_range=bool(0.0 <= rho < 1.0), d=d,
+                             NS=float(value), tail=float(tails[d + 1]), bound=bound))
+    return rows
+
+
+def tail_certificate(function: dict, rho: float, d: int, tail: float, bound: float, explanation: str,
+                     strict: bool = True) -> dict | None:
+    """The certificate of ``sum_{|T|>d} fhat(T)^2 > 2 NS_rho(f)/(1 - rho^d)`` (Claim 2.1's tail bound) for ``f``.
+
+    Parameters
+    ----------
+    function : dict
+        The function spec ``F`` of :mod:`sparseact.certificates` (monomial, network, ...).
+    rho : float
+    d : int
+    tail, bound : float
+        The two sides as the check computed them.
+    explanation : str
+        One sentence for a reader.
+    strict : bool
+        Raise when the values do not violate the bound (:func:`~sparseact.certificates.certificate`);
+        otherwise return ``None``.
+
+    Returns
+    -------
+    dict or None
+    """
+    build = cert.certificate if strict else cert.certificate_if_violated
+    return build(
+        "<=", cert.quantity("fourier_tail", function=function, degree=d),
+        cert.formula("2 * ns / (1 - rho**d)", rho=rho, d=d,
+                     ns=cert.quantity("noise_sensitivity", function=function, rho=rho)),
+        tail, bound, "sum_{|T|>d} fhat(T)^2", "2 NS_rho(f) / (1 - rho^d)", explanation)
+
+
+def _tail_failures(label: str, net, tail_rows: list[dict]) -> list[dict]:
+    """Certificates of the in-range rows of ``tail_rows`` (one network) that violate Claim 2.1's tail bound.
+
+    Built at run time, where the network is at hand; empty when ``lemma10/claim21-tail`` passes on it.
+
+    Parameters
+    ----------
+    label : str
+        The instance.
+    net : SparseReLUNetwork
+        The network ``f``.
+    tail_rows : list of dict
+        Its rows of :func:`_tail_rows` (``rho``, ``in_range``, ``d``, ``tail``, ``bound``).
+
+    Returns
+    -------
+    list of dict
+        One :func:`sparseact.claims._failures.violation` row per violation (excess: tail - bound).
+    """
+    bad = [row for row in tail_rows if row["in_range"] and exceeds(row["tail"], row["bound"])]
+    failures = []
+    for row in bad:
+        certificate = tail_certificate({"network": cert.network_spec(net)}, row["rho"], row["d"], row["tail"],
+                                       row["bound"], f"network {label}, rho = {row['rho']:g}, d = {row['d']}",
+                                       strict=False)
+        if certificate is not None:
+            failures.append(violation("lemma10/claim21-tail", row["tail"] - row["bound"],
+                                      f"network {label}, rho = {row['rho']:g}, d = {row['d']}", certificate))
+    return failures
+
+
+def _noise_rows(label: str, family: str, net, point: dict) -> dict[str, list[dict]]:
+    n, s = point["n"], point["s"]
+    one_minus_rho = np.asarray(point["one_minus_rho"], dtype=np.float64)
+    rho = 1.0 - one_minus_rho
+    values = net.truth_table()
+    weights = analysis.level_weights(values)
+    k_cert, W, B = max(1, net.max_active()), net.scale_W(), net.scale_B()
+    ns = analysis.noise_sensitivity_from_level_weights(weights, rho)
+    expression = bounds.lemma10_noise_sensitivity(rho, n, s, k_cert, W, B)
+    AS = float(np.arange(n + 1) @ weights)
+    common = dict(instance=label, family=family, n=n, s=s, k_class=point["k"], k=k_cert, W=W, B=B)
+    sharp = bounds.lemma10_sharp(rho, k_cert, W)
+    noise = [dict(**common, rho=float(r), one_minus_rho=float(o), NS=float(v), expression=float(e),
+                  ratio=float(v / e) if e > 0 else 0.0, AS=AS, NS_over_AS=float(v / AS) if AS > 0 else 0.0,
+                  sharp=float(g), ratio_sharp=float(v / g) if g > 0 else (0.0 if v <= 0 else float("inf")),
+                  ratio_explicit=float(v / (bounds.C_LEMMA10 * e)) if e > 0 else (0.0 if v <= 0 else float("inf")))
+             for r, o, v, e, g in zip(rho, one_minus_rho, ns, expression, sharp)]
+    tail = _tail_rows(label, weights, list(rho) + list(OUT_OF_RANGE_RHO), n)
+    norm2 = float(np.mean(values**2))
+    formula = []
+    for r in FORMULA_RHO:
+        by_formula = float(analysis.noise_sensitivity_from_level_weights(weights, r))
+        by_definition = noise_sensitivity_by_definition(values, r) if n <= DEFINITION_MAX_N else np.nan
+        formula.append(dict(instance=label, n=n, rho=r, NS_formula=by_formula, NS_definition=by_definition,
+                            norm2=norm2, sum_fhat2=float(weights.sum())))
+    total = float(weights.sum())
+    levels = [dict(instance=label, family=family, n=n, k=k_cert, level=t, weight=float(w),
+                   weight_fraction=float(w) / total if total > 0 else 0.0) for t, w in enumerate(weights)]
+    out = {"lemma10-noise": noise, "lemma10-tail": tail, "lemma10-ns-formula": formula,
+           "lemma10-level-weights": levels}
+    failures = _tail_failures(label, net, tail)
+    if failures:  # only on a violation, so that a passing run writes the same tables
+        out[_failures.TABLE] = failures
+    return out
+
+
+def _monotone_failure(label: str, net, row: dict) -> dict | None:
+    """The certified violation of ``NS_rho(h) <= NS_{1-2/r}(h)`` by one network of Appendix B's grid, or ``None``.
+
+    Built at run time, where the network is at hand; ``None`` when ``lemma10/eq17-corrected``'s
+    inequality ``NS_rho(h) <= NS_{1-2/r}(h)`` passes on ``row``.
+
+    Parameters
+    ----------
+    label : str
+        The instance.
+    net : SparseReLUNetwork
+        The network ``h``.
+    row : dict
+        Its row of the (17) table (``rho``, ``rho_effective``, ``NS_rho``, ``NS_rho_effective``).
+
+    Returns
+    -------
+    dict or None
+        Its :func:`sparseact.claims._failures.violation` row (excess: NS_rho - NS_{1-2/r}).
+    """
+    excess = float(row["NS_rho"] - row["NS_rho_effective"])
+    if verdict_at_most(excess, 0.0) is not Verdict.FAIL:
+        return None
+    function = {"network": cert.network_spec(net)}
+    rho, rho_eff = float(row["rho"]), float(row["rho_effective"])
+    certificate = cert.certificate_if_violated(
+        "<=", cert.quantity("noise_sensitivity", function=function, rho=rho),
+        cert.quantity("noise_sensitivity", function=function, rho=rho_eff), row["NS_rho"], row["NS_rho_effective"],
+        "NS_rho(h)", "NS_{1-2/r}(h)", f"network {label}, rho = {rho:g}, r = floor(2/(1-rho)) = {int(row['r'])}, "
+        f"1 - 2/r = {rho_eff:g}")
+    if certificate is None:
+        return None
+    return violation("lemma10/eq17-corrected", excess, f"network {label}, rho = {rho:g}", certificate)
+
+
+def run(point: dict, data: dict, rng):
+    kind = point["kind"]
+    if kind == "parity":
+        rows = []
+        for p in point["orders"]:
+            values = data[f"parity.p{p}"]
+            label = "chi_{" + ",".join(str(i + 1) for i in range(p)) + "}"
+            rows += [{**row, "order": p} for row in _tail_rows(label, analysis.level_weights(values),
+                                                               point["rho_values"], p)]
+        return {"lemma10-parity": pd.DataFrame(rows)}
+    if kind == "noise":
+        n, s, k = point["n"], point["s"], point["k"]
+        tables: dict[str, list[dict]] = {}
+        for family in _families(n, s, k):
+            for i in range(point["instances"]):
+                label = f"{family}-n{n}-k{k}-{i}"
+                for name, rows in _noise_rows(label, family, network_from_arrays(data, f"net.{family}.{i}"),
+                                              point).items():
+                    tables.setdefault(name, []).extend(rows)
+        return {name: pd.DataFrame(rows) for name, rows in tables.items()}
+    if kind == "appendixB":
+        rows, failures = [], []
+        labels = [("gaussian", i) for i in range(point["instances"])] + [("dictator", 0)]
+        for family, i in labels:
+            net = network_from_arrays(data, f"net.{family}.{i}")
+            res = sensitivity.bucket_coupling_noise_sensitivity(net, point["rho"], exact=True)
+            rows.append(dict(instance=f"{family}-{i}", family=family, n=point["n"], s=net.n_neurons,
+                             k=max(1, net.max_active()), rho=res.rho, r=res.r, rho_effective=res.rho_effective,
+                             NS_rho=res.left, NS_rho_effective=res.left_at_rho_effective,
+                             printed_left=res.left_unnormalised, middle=res.middle, right=res.right,
+                             n_terms=res.n_terms))
+            failure = _monotone_failure(f"{family}-{i}", net, rows[-1])
+            if failure is not None:
+                failures.append(failure)
+        # only on a violation, so that a passing run writes the same tables
+        return with_violations({"lemma10-eq17": pd.DataFrame(rows)}, failures)
+    raise ValueError(f"unknown point kind {kind!r}")

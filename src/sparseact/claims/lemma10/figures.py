@@ -1,0 +1,175 @@
+"""Figures of the claim ``lemma10`` (noise sensitivity, Claim 2.1, Appendix B's eq. (17))."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sparseact.plotting import (FULL_WIDTH, SINGLE_WIDTH, colour_bar, colours, finish, integer_ticks,
+                                legend_handle, legend_outside, plt, reference_curve, reference_line,
+                                setup_style, value_ticks)
+
+CAPTIONS = {
+    "ns-vs-rho": "Top: exact NS_rho(h) against 1 - rho, log-log, for every network (all seeds), one panel per "
+                 "certified k, coloured by n (solid: Gaussian, dashed: bucket networks), with guides of slope 1 "
+                 "(dashed) and slope 1/2 (dotted, the sqrt(1 - rho) of Lemma 10) in a colour outside the n scale; a "
+                 "line parallel to the slope-1 guide falls like (1 - rho), faster than the lemma needs. Bottom: NS "
+                 "divided by Lemma 10's expression (constant 1): a value above 1 would exceed the lemma with constant "
+                 "1, and a line rising towards the left (rho -> 1) would need a growing constant. The verdict and the "
+                 "worst value are in the check cards below.",
+    "claim21-tail": "Claim 2.1: the Fourier tail beyond d against the bound 2 NS_rho / (1 - rho^d), one dot per "
+                    "(function, rho, d), log-log, with the diagonal tail = bound (dotted). A dot above the diagonal "
+                    "violates the inequality; each panel's title counts them. Left: rho in [0, 1), the range the "
+                    "paper uses; right: rho < 0, outside it. The verdicts are in the check cards below.",
+    "level-weights": "Fourier level weights W^t / ||h||^2 against the level t = |T| (log scale) for two networks per "
+                     "family at the largest n (first seed), one panel per certified k. Claim 2.1 turns weight on low "
+                     "levels into low-degree concentration; weight on high levels would show as points high up on the "
+                     "right. Levels of weight 0 (or at rounding level) are drawn on the grey bottom line.",
+    "eq17": "Appendix B, eq. (17): each member divided by NS_rho(h) against rho (log scale), one marker per member "
+            "(legend), for every network (random ones and the dictator x_1). As printed every member would equal "
+            "NS_rho, i.e. lie on the dotted line at 1; the dashed line at 4 marks the factor of the missing 1/4. "
+            "Crosses are NS at 1 - 2/r: triangles on the crosses match the corrected identity (1/r) E[AS(H_z)] = "
+            "NS_{1-2/r}, which is NS_rho only where 2/(1 - rho) is an integer. The verdicts are in the check cards "
+            "below.",
+}
+
+
+def _first_seed(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame[frame["replicate"] == frame["replicate"].min()] if "replicate" in frame else frame
+
+
+def _series(frame: pd.DataFrame):
+    keys = ["replicate", "instance"] if "replicate" in frame else ["instance"]
+    return frame.groupby(keys, sort=False)
+
+
+FAMILY_STYLES = {"gaussian": "-", "bucket": "--"}
+GUIDE = "C3"  # slope guides: a colour outside the viridis scale of the networks
+
+
+def ns_vs_rho(tables: dict):
+    """NS_rho against 1 - rho (log-log) per network, in one panel per certified k, coloured by n."""
+    table = tables["lemma10-noise"]
+    ks = sorted(table["k"].unique())
+    fig, axes = plt.subplots(2, len(ks), figsize=(FULL_WIDTH, 4.6), sharex=True, sharey="row", squeeze=False)
+    norm, cmap = colour_bar(fig, axes, table["n"], "n")
+    constant = 0
+    for _, group in _series(table):
+        group = group.sort_values("one_minus_rho")
+        if not (group["NS"] > 0).any():
+            constant += 1  # a constant network (e.g. a bucket block whose two output weights agree): NS = 0
+            continue
+        column = ks.index(group["k"].iloc[0])
+        style = dict(color=cmap(norm(group["n"].iloc[0])), ls=FAMILY_STYLES.get(group["family"].iloc[0], "-"),
+                     lw=0.7, alpha=0.7)
+        axes[0][column].plot(group["one_minus_rho"], group["NS"], **style)
+        axes[1][column].plot(group["one_minus_rho"], group["ratio"], **style)
+    x = np.sort(table["one_minus_rho"].unique())
+    for column, k in enumerate(ks):
+        top = float(table[table["k"] == k].groupby("one_minus_rho")["NS"].max().loc[x].iloc[-1])
+        reference_curve(axes[0][column], x, top * x / x[-1], kind="corrected", color=GUIDE, lw=1.4)
+        reference_curve(axes[0][column], x, top * np.sqrt(x / x[-1]), kind="printed", color=GUIDE, lw=1.4)
+        axes[0][column].set_title(f"certified k = {k}")
+        axes[1][column].set_xlabel("1 - $\\rho$")
+    for ax in axes.flat:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    axes[0][0].set_ylabel("NS$_\\rho(h)$ (exact)")
+    axes[1][0].set_ylabel("NS$_\\rho$ / Lemma 10 expr.")
+    handles = [legend_handle(color="0.3", ls=ls, lw=0.8, label=f"{family} networks")
+               for family, ls in FAMILY_STYLES.items() if family in set(table["family"])]
+    handles += [legend_handle("corrected", color=GUIDE, lw=1.4, label="slope 1"),
+                legend_handle("printed", color=GUIDE, lw=1.4, label="slope 1/2 (Lemma 10)")]
+    legend_outside(fig, handles, where="below", ncol=4, axes=None)
+    fig.suptitle("Lemma 10: noise sensitivity of certified-sparse networks"
+                 + (f" ({constant} constant networks, NS = 0, not drawn)" if constant else ""))
+    return fig
+
+
+def claim21_tail(tables: dict):
+    """Fourier tail beyond d against the Claim 2.1 bound, inside and outside rho in [0, 1)."""
+    tail = pd.concat([tables["lemma10-tail"], tables["lemma10-parity"].drop(columns=["order"])], ignore_index=True)
+    tail = tail[(tail["tail"] > 0) & (tail["bound"] > 0)]
+    fig, axes = plt.subplots(1, 2, figsize=(FULL_WIDTH, 3.4), sharex=True, sharey=True)
+    for ax, in_range, colour, title in ((axes[0], True, "C0", "$\\rho \\in [0, 1)$ (the paper's range)"),
+                                        (axes[1], False, "C1", "$\\rho < 0$ (outside it)")):
+        part = tail[tail["in_range"] == in_range]
+        above = int((part["tail"] > part["bound"] * (1 + 1e-9)).sum())
+        ax.plot(part["bound"], part["tail"], ".", ms=2.5, alpha=0.4, color=colour, mew=0)
+        ax.set_title(f"{title}: {above} of {len(part)} above")
+        ax.set_xlabel("bound $2\\,\\mathrm{NS}_\\rho / (1 - \\rho^d)$")
+    if len(tail):
+        lo = float(min(tail["tail"].min(), tail["bound"].min()))
+        hi = float(max(tail["tail"].max(), tail["bound"].max()))
+        for ax in axes:
+            reference_curve(ax, [lo, hi], [lo, hi], kind="printed", label="Claim 2.1: tail = bound")
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    axes[0].set_ylabel("tail $\\sum_{|T| > d} \\hat f(T)^2$")
+    axes[0].legend(loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def level_weights(tables: dict):
+    """Level weights of the networks at the largest n (first seed), one panel per certified k."""
+    weights = _first_seed(tables["lemma10-level-weights"])
+    weights = weights[weights["n"] == weights["n"].max()]
+    ks = sorted(weights["k"].unique())
+    positive = weights.loc[weights["weight_fraction"] > 0, "weight_fraction"]
+    # below 1e-16 a weight is rounding noise of the exact transform: draw it with the zeros
+    floor = max(10.0 ** (np.floor(np.log10(positive.min())) - 1), 1e-16) if len(positive) else 1e-16
+    families = list(dict.fromkeys(weights["family"]))
+    palette = dict(zip(families, colours(len(families))))
+    fig, axes = plt.subplots(1, len(ks), figsize=(FULL_WIDTH, 3.0), sharex=True, sharey=True, squeeze=False)
+    for ax, k in zip(axes[0], ks):
+        part = weights[weights["k"] == k]
+        for j, (label, group) in enumerate(part.groupby("instance", sort=False)):
+            family = group["family"].iloc[0]
+            ax.plot(group["level"], group["weight_fraction"].clip(lower=floor), "o-" if j % 2 == 0 else "s--",
+                    ms=2.5, lw=0.8, color=palette[family], alpha=0.8)
+        reference_line(ax, y=floor, kind="level", color="0.6")
+        ax.set_yscale("log")
+        ax.set_title(f"certified k = {k}")
+        ax.set_xlabel("level t = |T|")
+        integer_ticks(ax, "x")
+    axes[0][0].set_ylabel("$W^t / \\|h\\|^2$")
+    handles = [legend_handle(color=palette[f], marker="o", ms=3, label=f) for f in families]
+    handles.append(legend_handle("level", color="0.6", label=f"weight 0 (or below {floor:.0e}; drawn at it)"))
+    legend_outside(fig, handles, where="below", ncol=3)
+    fig.suptitle(f"Fourier level weights at n = {int(weights['n'].max())} (two networks per family)")
+    fig.tight_layout()
+    return fig
+
+
+def eq17(tables: dict):
+    """Each member of (17) divided by NS_rho(h), per network and rho (all seeds)."""
+    table = tables["lemma10-eq17"]
+    table = table[table["NS_rho"] > 0]
+    fig, ax = plt.subplots(figsize=(SINGLE_WIDTH * 1.2, 3.4))
+    members = (("printed_left", "s", "C1", "printed left: E[(h(x) - h(y))$^2$]"),
+               ("middle", "D", "C2", "printed middle: (1/r) E $\\sum_b$ E$_v$(...)$^2$"),
+               ("right", "^", "C0", "right: (1/r) E[AS($H_z$)] (enumerated)"),
+               ("NS_rho_effective", "x", "k", "NS at $\\rho$ = 1 - 2/r"))
+    offsets = np.linspace(-0.012, 0.012, len(members))
+    for (column, marker, colour, label), dx in zip(members, offsets):
+        ax.plot(table["rho"] + dx, table[column] / table["NS_rho"], marker, color=colour, ms=4, mfc="none",
+                ls="none", label=label)
+    reference_line(ax, y=1.0, kind="printed", color="0.4", label="as printed: all members = NS$_\\rho$")
+    reference_line(ax, y=4.0, kind="corrected", color="0.4", label="factor 4 (the missing 1/4)")
+    ax.set_yscale("log")
+    lo, hi = ax.get_ylim()
+    value_ticks(ax, "y", [v for v in (0.5, 1, 2, 3, 4, 5, 6, 8, 10, 20) if lo <= v <= hi], min_gap=0.03)
+    ax.set_xlabel("$\\rho$")
+    ax.set_ylabel("member / NS$_\\rho(h)$")
+    ax.set_title("Appendix B, eq. (17): each member relative to NS$_\\rho(h)$")
+    legend_outside(ax, where="right")
+    fig.tight_layout()
+    return fig
+
+
+def figures(tables: dict) -> dict:
+    setup_style()
+    return finish({"ns-vs-rho": ns_vs_rho(tables), "claim21-tail": claim21_tail(tables),
+                   "level-weights": level_weights(tables), "eq17": eq17(tables)})

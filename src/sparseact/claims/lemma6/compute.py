@@ -1,0 +1,159 @@
+"""Data and runs stages of the claim ``lemma6``: ``generate(point, rng)`` and ``run(point, data, rng)``.
+
+The grid and what the claim checks: :mod:`sparseact.claims.lemma6`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sparseact import bounds, certificates as cert, sensitivity
+from sparseact.claims._failures import violation, with_violations
+from sparseact.ledger import ATOL, Verdict, verdict_at_most
+from sparseact.networks import SparseReLUNetwork
+
+#: Halfspace families, in the order they are stored (:func:`sparseact.sensitivity.halfspace_family`).
+KINDS = ("majority-like", "random-gaussian", "random-positive")
+
+#: The factor of the corrected identity ``AS(g) = CORRECTED_FACTOR * E_x[g(x) sum_i x_i]`` (``w > 0``).
+CORRECTED_FACTOR = -0.5
+
+
+def generate(point: dict, rng):
+    """The halfspaces ``(w, b)`` of the point: arrays ``w`` (m, n), ``b`` (m,), ``kind`` (m,) strings."""
+    ws, bs, kinds = [], [], []
+    for kind in KINDS:
+        for w, b in sensitivity.halfspace_family(point["n"], rng, kind, thresholds=point["thresholds"],
+                                                 draws=point["random_draws"]):
+            ws.append(w)
+            bs.append(b)
+            kinds.append(kind)
+    return {"w": np.asarray(ws, dtype=float), "b": np.asarray(bs, dtype=float), "kind": np.asarray(kinds)}
+
+
+def _edge_counts(g, n: int):
+    """``(sum_x x_i g(x), #{x : g(x) != g(x^{(+)i})})`` for each ``i``, by enumerating every edge of the cube.
+
+    ``g`` is a 0/1 table in :func:`sparseact.cube.hypercube` order (row ``j`` has
+    ``x_i = (-1)^{bit i of j}``): in ``g.reshape(-1, 2, 2**i)`` the slice ``[:, 0, :]``
+    has ``x_i = +1`` and ``[:, 1, :]`` its neighbours ``x^{(+)i}``. Each unordered
+    edge is counted once, so the number of ``x`` with ``g(x) != g(x^{(+)i})`` is twice it.
+    """
+    sums, flips = np.empty(n), np.empty(n)
+    for i in range(n):
+        block = g.reshape(-1, 2, 1 << i)
+        plus, minus = block[:, 0, :], block[:, 1, :]
+        sums[i] = int(np.count_nonzero(plus)) - int(np.count_nonzero(minus))
+        flips[i] = 2 * np.count_nonzero(plus != minus)
+    return sums, flips
+
+
+def run(point: dict, data: dict, rng):
+    r"""Per halfspace: ``p``, ``AS(g) = (1/4) sum_i Pr[g(x) != g(x^{(+)i})]`` and ``E[g sum_i x_i]``, exactly.
+
+    ``<w, x>`` is enumerated once per weight vector (:meth:`SparseReLUNetwork.cube_preactivations`)
+    and ``g = 1{<w, x> <= b}`` is read off it for each threshold; AS is counted edge by
+    edge from its definition (Section 2.1), independently of the identity under test.
+    """
+    n = point["n"]
+    N = 1 << n
+    rows, failures, cache, hoeffding = [], [], {}, []
+    for j, (w, b, kind) in enumerate(zip(data["w"], data["b"], data["kind"])):
+        key = w.tobytes()
+        if key not in cache:
+            net = SparseReLUNetwork([1.0], w[None, :], [0.0])
+            cache = {key: np.concatenate([pre[:, 0] for pre in net.cube_preactivations(1 << 22)])}
+            hoeffding.append(dict(n=n, kind=str(kind), index=j, ratio=hoeffding_ratio(cache[key], w)))
+        g = cache[key] <= b
+        sums, flips = _edge_counts(g, n)
+        p = float(np.count_nonzero(g)) / N
+        as_value = float(flips.sum()) / (4.0 * N)
+        correlation = float(sums.sum()) / N  # E[g(x) sum_i x_i]
+        expression = float(bounds.lemma6_halfspace_as(p, n)) if 0 < p <= 1 else float("nan")
+        corrected_rhs = CORRECTED_FACTOR * correlation
+        rows.append(dict(
+            n=n, kind=str(kind), index=j, b=float(b), positive=bool(np.all(w > 0)), p=p, AS=as_value,
+            expression=expression, ratio=as_value / expression if 0 < p < 1 else float("nan"),
+            correlation_with_sum=correlation, printed_rhs=correlation / 4.0, corrected_rhs=corrected_rhs,
+            printed_error=abs(as_value - correlation / 4.0), corrected_error=abs(as_value - corrected_rhs),
+        ))
+        failure = _corrected_failure(w, rows[-1])
+        if failure is not None:
+            failures.append(failure)
+    # only on a violation, so that a passing run writes the same tables
+    return with_violations({"lemma6": pd.DataFrame(rows), "lemma6-hoeffding": pd.DataFrame(hoeffding),
+                            "lemma6-pm1": pd.DataFrame(pm1_rows(min(n, PM1_MAX_N)))}, failures)
+
+
+def hoeffding_ratio(values, w) -> float:
+    """``max_{u > 0} Pr_x[|<w, x>| >= u] / (2 exp(-u^2 / (2 ||w||^2)))`` over the values ``u`` taken, exactly.
+
+    ``values`` holds ``<w, x>`` for every ``x`` of the cube (Hoeffding 1963, Thm 2: the ratio is at most 1).
+    """
+    a = np.sort(np.abs(np.asarray(values, dtype=float)))[::-1]
+    norm2 = float(np.dot(w, w))
+    if norm2 == 0:
+        return 0.0
+    counts = np.arange(1, a.size + 1)  # #{x : |<w,x>| >= a[j]} (ties: the last index of a tie is the count)
+    last = np.r_[a[1:] != a[:-1], True]
+    u, prob = a[last], counts[last] / a.size
+    keep = u > 0
+    return float(np.max(prob[keep] / (2 * np.exp(-u[keep] ** 2 / (2 * norm2))), initial=0.0))
+
+
+#: Largest ``n`` at which every ``f : {-1, 1}^n -> {-1, 1}`` is enumerated (``2^(2^n)`` functions).
+PM1_MAX_N = 3
+
+
+def pm1_rows(n_max: int) -> list[dict]:
+    """For every ``f : {-1,1}^n -> {-1,1}``, ``n <= n_max``: max over ``x`` of ``|sen_f(x) - #{i : f(x) != f(x^i)}|``.
+
+    ``sen_f(x) = (1/4) sum_i (f(x) - f(x^{(+)i}))^2`` (Section 2.1); exact.
+    """
+    rows = []
+    for n in range(1, n_max + 1):
+        N = 1 << n
+        worst = 0.0
+        for code in range(1 << N):
+            f = np.array([1.0 if (code >> x) & 1 else -1.0 for x in range(N)])
+            sen = sum(0.25 * (f - f[np.arange(N) ^ (1 << i)]) ** 2 for i in range(n))
+            flips = sum((f != f[np.arange(N) ^ (1 << i)]).astype(float) for i in range(n))
+            worst = max(worst, float(np.abs(sen - flips).max()))
+        rows.append(dict(n=n, functions=1 << N, max_error=worst))
+    return rows
+
+
+def _corrected_failure(w, row: dict) -> dict | None:
+    """The certificate of ``AS(g) != CORRECTED_FACTOR * E[g sum_i x_i]`` for one halfspace with ``w > 0``, or ``None``.
+
+    Built at run time, where ``w`` is at hand; ``None`` unless ``lemma6/identity-corrected`` would
+    count ``row`` as a violation (``w > 0``, ``0 < p < 1``, error beyond the tolerance). The verifier
+    knows ``h = 1{<w, x> > b} = 1 - g``: ``AS(g) = AS(h)`` and ``E[g sum_i x_i] = -E[h sum_i x_i]``.
+
+    Parameters
+    ----------
+    w : ndarray
+        The weights.
+    row : dict
+        The halfspace's row of the ``lemma6`` table.
+
+    Returns
+    -------
+    dict or None
+        Its :func:`sparseact.claims._failures.violation` row (excess: the error ``|AS - rhs|``).
+    """
+    if not (row["positive"] and 0 < row["p"] < 1) or verdict_at_most(row["corrected_error"], ATOL) is not Verdict.FAIL:
+        return None
+    h = {"halfspace": {"w": [float(v) for v in w], "b": row["b"]}}
+    certificate = cert.certificate_if_violated(
+        "==", cert.quantity("average_sensitivity", function=h),
+        cert.formula("f * (-c)", f=CORRECTED_FACTOR, c=cert.quantity("correlation_with_sum", function=h)),
+        row["AS"], row["corrected_rhs"], "AS(g) = AS(1 - g)", f"{CORRECTED_FACTOR:g} E_x[g(x) sum_i x_i]",
+        f"g = 1{{<w, x> <= {row['b']:g}}} with w > 0 ({row['kind']}, n = {row['n']}), given as h = 1{{<w, x> > "
+        f"{row['b']:g}}} = 1 - g: AS(g) = AS(h), E[g sum_i x_i] = -E[h sum_i x_i]")
+    if certificate is None:
+        return None
+    return violation("lemma6/identity-corrected", row["corrected_error"],
+                     f"{row['kind']} halfspace {row['index']}, n={row['n']}, b={row['b']:g}, p={row['p']:.4g}",
+                     certificate)

@@ -1,0 +1,120 @@
+r"""Lemma 9: the average sensitivity of a k-sparsely activated network, and the steps of its proof.
+
+Lemma 9 (PMLR p. 5) states, for every ``h`` in ``H_{n,s,k}^{W,B}``,
+
+    AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)),
+
+with ``AS`` the Section 2.1 average sensitivity (factor 1/4). The proof splits
+``AS(h) = (U) + (V)`` by whether the active set ``R_x = {j : <w_j, x> > b_j}``
+changes along the edge ``x -> x^{(+)i}`` and prints
+
+* (U) ``<= E_x[(1/4)||w^{R_x}||^2] <= k^2 W^2 / 4``, ``w^R = sum_{j in R} u_j w_j``;
+* ``Pr_{x,i}[R_x != R_{x^{(+)i}}] <= (1/n) sum_j sum_i Pr_x[g_j(x) != g_j(x^{(+)i})]
+  = (1/n) sum_j AS(g_j)`` with ``g_j = 1{<w_j, x> > b_j}``;
+* ``... <= (1/n) sum_j p_j sqrt(n log(1/p_j)) <= k sqrt(log(s/k)) / sqrt(n)``
+  (Lemma 6, then concavity of ``p sqrt(log(1/p))`` under ``sum_j p_j <= k``).
+
+Everything is measured exactly on the whole cube {-1, 1}^n
+(:func:`sparseact.sensitivity.lemma9_decomposition`) for
+
+* random and structured networks (families ``gaussian``, ``sign``, ``sparse``,
+  ``bucket`` of :mod:`sparseact.families`), made ``k``-sparse on the whole cube;
+  the bound is evaluated with the *certified* ``k`` (the largest active count on
+  the cube), the least favourable admissible value;
+* the networks an adversarial search finds (maximising AS / Lemma 9's expression);
+* two one-neuron networks per ``n`` (``s = k = 1``), the proof's boundary case:
+  ``relu(<1, x>)`` and ``relu(<1, x> + n - 1)`` (fires except at ``x = -1``);
+  integer weights, so every certificate built on them is exact;
+
+and, beyond exact enumeration, by Monte Carlo (``n`` up to a few hundred).
+
+Our tighter bound. Along the edge ``x -> x^{(+)i}`` the preactivations are
+affine, so only neurons of ``R_x u R_{x^{(+)i}}`` are active on it and
+``|h(x) - h(x^{(+)i})| <= 2 (a_i(x) + a_i(x^{(+)i}))`` with
+``a_i(x) = sum_{j in R_x} |u_j w_ji|``. Then ``(a + b)^2 <= 2a^2 + 2b^2``,
+Cauchy-Schwarz ``sum_i a_i(x)^2 <= |R_x| sum_{j in R_x} u_j^2 ||w_j||^2 <= k^2 W^2``
+and the symmetry of ``x`` and ``x^{(+)i}`` give
+
+    AS(h) <= 4 k^2 W^2                                              (ours)
+
+for every ``h`` in ``H_{n,s,k}^{W,B}``. For ``n >= 2`` Lemma 9's expression is at
+least ``k^4 W^2 sqrt(2) log 2``, so ``4 k^2 W^2 <= C_49 * expression`` with
+``C_49 = 4 / (sqrt(2) log 2) ~ 4.08`` (:data:`C_TIGHTER`): the bound implies
+Lemma 9 with an explicit constant.
+
+Grid (``points``): ``exact-n<n>-s<s>`` (every family and every ``k <= s`` of the
+block at that ``(n, s)``; each (family, k) cell draws from its own stream, so a
+cell's networks do not depend on which other cells exist), ``adversarial-n<n>``
+(every ``k`` of the adversarial block), ``neurons`` (the two boundary
+networks for every ``n`` of the exact grid; microseconds of work) and
+``monte-carlo-n<n>``. Cells are grouped by ``(n, s)`` because a
+workflow job costs about 3 s of start-up, far more than one cell's computation.
+"""
+
+from __future__ import annotations
+
+from sparseact.claims._grids import bucket_feasible
+
+PAPER_REF = "Lemma 9 (Section 3)"
+RANDOM = True
+
+
+# ---------------------------------------------------------------------------
+# grid
+# ---------------------------------------------------------------------------
+
+
+def _cells(n: int, s: int, k_values, families) -> list[tuple[str, int]]:
+    """The (family, k) cells of the exact point ``(n, s)``: ``k <= s``, bucket only where feasible."""
+    return [(family, int(k)) for k in k_values if k <= s for family in families
+            if family != "bucket" or bucket_feasible(n, s, k)]
+
+
+def points(block: dict) -> dict[str, dict]:
+    grid = {}
+    for n in block["n_values"]:
+        for s in block["s_values"]:
+            ks = [int(k) for k in block["k_values"] if k <= s]
+            if _cells(n, s, ks, block["families"]):
+                grid[f"exact-n{n}-s{s}"] = {"kind": "exact", "n": int(n), "s": int(s), "k_values": ks,
+                                            "families": list(block["families"]), "instances": int(block["instances"])}
+    adv = block["adversarial"]
+    for n in adv["n_values"]:
+        grid[f"adversarial-n{n}"] = {"kind": "adversarial", "n": int(n), "s": int(adv["s"]),
+                                     "k_values": [int(k) for k in adv["k_values"] if k <= adv["s"]],
+                                     "restarts": int(adv["restarts"]), "iterations": int(adv["iterations"])}
+    grid["neurons"] = {"kind": "neuron", "n_values": [int(n) for n in block["n_values"]]}
+    mc = block["monte_carlo"]
+    for n in mc["n_values"]:
+        grid[f"monte-carlo-n{n}"] = {"kind": "monte-carlo", "n": int(n), "s": int(mc["s"]), "k": int(mc["k"]),
+                                     "samples": int(mc["samples"])}
+    return grid
+
+
+#: Exact points with ``n <= SMALL_EXACT_N`` share one runs job (each n costs less than a job's start-up).
+SMALL_EXACT_N = 14
+
+
+def shard(point_name: str, point: dict) -> str:
+    """One runs job per n > SMALL_EXACT_N of the exact sweep, one for the smaller n; the adversarial and
+    Monte Carlo sweeps one job each."""
+    if point_name.startswith("exact-"):
+        return "exact-small" if point["n"] <= SMALL_EXACT_N else point_name.rsplit("-", 1)[0]
+    return point_name.split("-n", 1)[0]
+
+
+def check(block: dict):
+    """``k <= s`` relations the schema cannot express."""
+    s_max = max(block["s_values"])
+    for i, k in enumerate(block["k_values"]):
+        if k > s_max:
+            yield f"k_values[{i}]", (f"k = {k} exceeds every s (largest s = {s_max}); "
+                                     "a network has at most s active neurons")
+    adv = block["adversarial"]
+    for i, k in enumerate(adv["k_values"]):
+        if k > adv["s"]:
+            yield f"adversarial.k_values[{i}]", (f"k = {k} exceeds s = {adv['s']}; "
+                                                 "a network has at most s active neurons")
+    mc = block["monte_carlo"]
+    if mc["k"] > mc["s"]:
+        yield "monte_carlo.k", f"k = {mc['k']} exceeds s = {mc['s']}; a network has at most s active neurons"

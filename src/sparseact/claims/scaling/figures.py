@@ -1,0 +1,84 @@
+"""Figures of the claim ``scaling`` (dimensional analysis of the bound formulas)."""
+
+from __future__ import annotations
+
+from sparseact.plotting import FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, finish, legend_outside, plt, setup_style
+
+CAPTIONS = {
+    "exponents": "Local exponent of each formula (rows) minus the exponent of the quantity it bounds, at each scale t "
+                 "(columns; measured over [t, 10 t]), under u -> lambda u (top) and x -> mu x (bottom, the formulas "
+                 "that depend on the input scale); white: undefined there. A cell at zero (light) means the formula "
+                 "scales like what it bounds (covariant); a scale inside a logarithm gives small values that change "
+                 "with t, while a row far from zero at every scale (dark red or dark blue) is off by a power of the "
+                 "scale. The verdicts are in the check cards below.",
+    "theorem17-sign-ambiguity": "Samples needed to tell h from -h (an exact lower bound for every PAC learner; "
+                                "circles, solid) against Theorem 17's printed bound (constant 1; squares, dashed) and "
+                                "our covariant correction (triangles, dotted), log-log, as eps / lambda^2 shrinks (to "
+                                "the right). A valid sample bound lies on or above the circles; wherever a bound's "
+                                "line passes below them, it promises fewer samples than any learner needs. The "
+                                "verdicts are in the check cards below.",
+}
+
+
+#: Longest row label of the exponents heatmap, in characters.
+LABEL_WIDTH = 52
+
+
+def formula_label(name: str) -> str:
+    """What a formula of :mod:`sparseact.bounds` is, as a reader names it: the first line of its docstring
+    (e.g. "Proof of Lemma 9: the bound on term (U)."), not the function's name."""
+    import textwrap
+
+    from sparseact import bounds
+
+    doc = getattr(getattr(bounds, name, None), "__doc__", None)
+    if not doc:
+        return name
+    return textwrap.shorten(doc.strip().splitlines()[0].replace("``", "").rstrip("."), LABEL_WIDTH, placeholder=" ...")
+
+
+def _power_of_ten(value: float) -> str:
+    """``10^k`` as mathtext when ``value`` is a power of ten, else ``value`` with ``:g``."""
+    import math
+
+    exponent = round(math.log10(value)) if value > 0 else None
+    return f"$10^{{{exponent}}}$" if exponent is not None and math.isclose(value, 10.0**exponent) else f"{value:g}"
+
+
+def figures(tables: dict) -> dict:
+    import seaborn as sns
+
+    setup_style()
+    exponents = tables["exponents"].copy()
+    exponents["deviation"] = (exponents["exponent"] - exponents["expected"]).round(3) + 0.0
+    worst = exponents.groupby(["formula", "transform", "scale"], as_index=False)["deviation"].max()
+    grids = {t: worst[worst["transform"] == t].pivot(index="formula", columns="scale", values="deviation")
+             for t in ("output", "input")}
+    grids = {t: g for t, g in grids.items() if len(g)}
+    fig, axes = plt.subplots(len(grids), 1, figsize=(FULL_WIDTH * 0.8, 0.22 * sum(len(g) for g in grids.values()) + 2),
+                             sharex=True, squeeze=False,
+                             gridspec_kw={"height_ratios": [len(g) for g in grids.values()]})
+    labels = {"output": "output scale $u \\to \\lambda u$", "input": "input scale $x \\to \\mu x$"}
+    for ax, (transform, grid) in zip(axes[:, 0], grids.items()):
+        sns.heatmap(grid, ax=ax, cmap="RdBu_r", center=0, vmin=-4, vmax=4, annot=True, fmt=".2g",
+                    cbar=False, annot_kws={"fontsize": MIN_FONT}, linewidths=0.5, linecolor="white")
+        ax.set_title(labels[transform])
+        ax.set_xlabel("")
+        ax.set_ylabel("")
+        ax.tick_params(axis="y", rotation=0)
+        ax.set_yticklabels([formula_label(t.get_text()) for t in ax.get_yticklabels()])
+    axes[-1, 0].set_xlabel("scale t (exponent measured over [t, 10 t])")
+    axes[-1, 0].set_xticklabels([_power_of_ten(float(t.get_text())) for t in axes[-1, 0].get_xticklabels()])
+    fig.colorbar(axes[0, 0].collections[0], ax=axes[:, 0], label="exponent - expected", fraction=0.05, pad=0.02)
+    sign = tables["sign_ambiguity"]
+    fig2, ax = plt.subplots(figsize=(SINGLE_WIDTH, 3.2))
+    ax.loglog(sign["eps0"], sign["lower_bound"], "o-", label="needed:\nlog(1/(2 delta)) / (-log(1-p))")
+    ax.loglog(sign["eps0"], sign["printed"], "s--", label="Theorem 17 as printed (C = 1)")
+    ax.loglog(sign["eps0"], sign["corrected"], "^:", label="covariant correction (C = 1)")
+    ax.set_xlabel("$\\varepsilon / \\lambda^2$ (smaller to the right)")
+    ax.set_ylabel("samples")
+    ax.invert_xaxis()
+    ax.grid(True, which="major", alpha=0.3)
+    ax.set_title("Theorem 17: telling h from -h")
+    legend_outside(ax)
+    return finish({"exponents": fig, "theorem17-sign-ambiguity": fig2})

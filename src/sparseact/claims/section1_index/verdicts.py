@@ -1,0 +1,118 @@
+"""Assembly stage of the claim ``section1_index``: ``assemble(block, tables)``, the verdicts and certificates.
+
+The grid and what the claim checks: :mod:`sparseact.claims.section1_index`;
+the measurements: :mod:`sparseact.claims.section1_index.compute`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from sparseact import certificates as cert
+from sparseact.claims import describe_range
+from sparseact.claims._failures import worst_violation
+from sparseact.claims.section1_index import PAPER_REF
+from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most, verdict_equal
+from sparseact.paper import paper_ref
+
+#: What a FAIL of either check is: the paper states in Section 1 that this network computes Index_b and lies in
+#: H_{b+2^b, 2^b, 1}; a counterexample makes that statement false as printed.
+FINDING = "statement-error"
+
+
+def assemble(block: dict, tables: dict):
+    table = tables["index"]
+    failures = [f for f in table["first_failure"] if f]
+    common = dict(claim_id="section1_index", statement_id="section1-index", paper_ref=PAPER_REF, variant="",
+                  method="exact", instances=len(table),
+                  range=describe_range(table.to_dict("records"), ["b", "n", "s"], "every input of the cube"))
+    max_active = int(table["max_active"].max())
+    size_ok = verdict_all(verdict_at_most(s, 2**b) for s, b in zip(table["s"], table["b"]))
+    computes = cert.fail_fields(Verdict.FAIL if failures else Verdict.PASS, FINDING,
+                                lambda: worst_violation(tables, "section1_index/computes"))
+    sparsity = cert.fail_fields(verdict_all([verdict_at_most(max_active, 1), size_ok]), FINDING,
+                                lambda: worst_violation(tables, "section1_index/sparsity"))
+    records = [
+        ClaimRecord(check_id="section1_index/computes", statement="Index_b(z) = sum_alpha sigma(<w_alpha,z> - b + 1/2)",
+                    check="network equals Index_b on all 2^(b+2^b) inputs", worst_value=float(table["max_abs_error"].max()),
+                    worst_value_label="max |h - Index_b|", **computes, **common),
+        ClaimRecord(check_id="section1_index/sparsity", statement="Index_b in H_{b+2^b, 2^b, 1}",
+                    check="max active neurons over the whole cube, and s = 2^b",
+                    worst_value=max_active, worst_value_label="max active neurons",
+                    **sparsity, **common),
+    ]
+    records += _introduction_records(tables["deletion"])
+    return CheckReport(records, {})
+
+
+#: The introduction's activation fraction and speed-up (Section 1, motivation): 3% of the neurons, "33x".
+SPARSITY_FRACTION = 0.03
+SPEEDUP_PRINTED = 33
+#: Neuron counts and failure probability of the Gaussian-input evidence (intro-gaussian).
+GAUSSIAN_S = (2, 4, 16, 256, 4096, 2**20)
+
+
+def _introduction_records(deletion) -> list:
+    """The introduction's statements about the examples (neuron deletion, weight sparsity), the 3% arithmetic and
+    the Gaussian-input remark."""
+    records = []
+    least = float(deletion["change"].min())
+    deletion_range = describe_range(deletion.to_dict("records"), ["p", "n", "s"],
+                                    "Index_b (p = b) and two p-juntas with s = 2^p neurons; every input")
+    common = dict(claim_id="section1_index", statement_id="intro-examples", paper_ref=paper_ref("intro-examples"),
+                  variant="", method="exact", instances=len(deletion), range=deletion_range)
+    records.append(ClaimRecord(
+        check_id="section1_index/deletion", statement="removing any of the s neurons changes the function "
+        "(Index_b, and log2(s)-juntas)", check="for every neuron j of every network, max over the whole cube of "
+        "|h - h_{-j}| = max_x |u_j sigma(<w_j, x> - b_j)| (the truth tables differ iff it is > 0)",
+        worst_value=least, worst_value_label="min over neurons of max_x |h - h_{-j}|",
+        verdict=Verdict.PASS if least > 0 else Verdict.INCONCLUSIVE,
+        notes=f"{len(deletion)} neurons in {deletion.groupby(['network', 'p']).ngroups} networks; every deletion "
+              f"changes the value by at least {least:g} somewhere (the neuron's own pattern: Index_b outputs 1 -> 0 at "
+              "x = alpha, y_alpha = 1; a +-1 junta loses f(w_j) at x = w_j). With s > 2^p the proof of Theorem 13 "
+              "pads with zero neurons, whose removal changes nothing: the sentence is about s = 2^p.", **common))
+    excess = int((deletion["nonzero_weights"] - deletion["expected_nonzero"]).max())
+    records.append(ClaimRecord(
+        check_id="section1_index/weight-sparsity", statement="each weight vector w_i is quite sparse",
+        check="non-zero weights of every neuron against b + 1 (Index_b, of n = b + 2^b) and p (p-junta, of n)",
+        worst_value=float((deletion["nonzero_weights"] / deletion["n"]).max()),
+        worst_value_label="max fraction of non-zero weights",
+        verdict=Verdict.PASS if excess <= 0 else Verdict.INCONCLUSIVE,
+        notes="Index_b: b + 1 of b + 2^b weights non-zero; p-junta: p of n", **common))
+    fraction = 1.0 / SPARSITY_FRACTION
+    records.append(ClaimRecord(
+        claim_id="section1_index", check_id="section1_index/speedup-arithmetic", statement_id="intro-3pct",
+        paper_ref=paper_ref("intro-3pct"), statement="3% activation suggests a potential speed-up factor of 33x",
+        check="1 / 0.03 against the printed 33 (floor)", variant="", method="exact", instances=1,
+        worst_value=fraction, worst_value_label="1 / 0.03", verdict=verdict_equal(math.floor(fraction), SPEEDUP_PRINTED)[0],
+        range="the printed fraction 0.03", notes="the factor is the ratio of all neurons to active ones, 33.3"))
+    rows = [(s, _gaussian_threshold(s)) for s in GAUSSIAN_S]
+    largest = max(abs(_more_than_one(s, b) - 1.0 / s) for s, b in rows)
+    records.append(ClaimRecord(
+        claim_id="section1_index", check_id="section1_index/gaussian-bias", statement_id="intro-gaussian",
+        paper_ref=paper_ref("intro-gaussian"), statement="Gaussian inputs need large biases for 1-sparsity",
+        check="s neurons with orthonormal weights and a common bias b under x ~ N(0, I_n), n >= s: "
+        "Pr[more than one active] = 1 - (1 - P)^s - s P (1 - P)^(s-1), P = Pr[N(0,1) > b]; the bias b*(s) at which "
+        "it equals 1/s (bisection to 1e-12) for s in " + ", ".join(map(str, GAUSSIAN_S)), variant="",
+        method="exact", instances=len(rows), worst_value=max(b for _, b in rows),
+        worst_value_label="b*(s) at the largest s", verdict=verdict_at_most(largest, 1e-9),
+        range=describe_range([{"s": s} for s, _ in rows], ["s"], "orthonormal weights, common bias"),
+        notes="b*(s) = " + ", ".join(f"{b:.4f} (s={s}, sqrt(2 ln s) = {math.sqrt(2 * math.log(s)):.4f})"
+                                     for s, b in rows)
+              + ": the bias must grow like sqrt(2 ln s) times ||w_j||, with every neuron active with probability "
+                "about 1/s only"))
+    return records
+
+
+def _more_than_one(s: int, b: float) -> float:
+    P = 0.5 * math.erfc(b / math.sqrt(2.0))
+    return 1.0 - (1.0 - P) ** s - s * P * (1.0 - P) ** (s - 1)
+
+
+def _gaussian_threshold(s: int) -> float:
+    """The common bias at which s orthonormal neurons have Pr[more than one active] = 1/s (decreasing in b)."""
+    low, high = -40.0, 40.0
+    while high - low > 1e-12:
+        middle = (low + high) / 2
+        low, high = (middle, high) if _more_than_one(s, middle) > 1.0 / s else (low, middle)
+    return (low + high) / 2

@@ -1,0 +1,134 @@
+r"""Theorem 19 (eq. (1)), eq. (15) and Conjecture 20 (eq. (16)): Rademacher complexity of ``H_{n,s,k}^{W,B}``.
+
+Section 5 (PMLR p. 11-12) prints, for a sample ``S`` of ``m`` points with ``||x_i|| <= R``,
+
+    R_{H_{n,s,1}^{W,B}}(S) <= (WR+B) sqrt(s n log(m(R+B))) / sqrt(m),          (1)
+    R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s n k log(k m(R+B))) / sqrt(m),      (15)
+    R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s k) / sqrt(m)    (Conjecture 20)    (16)
+
+and says that sparsity makes the dependence on ``s`` sub-linear (the dense bound is
+``(WR+B) s / sqrt(m)``).
+
+What is computed (:mod:`sparseact.complexity`):
+
+* ``sweep`` points, one per (distribution, m, s, k): a cube sample and a **lower-bound
+  estimate** of ``R_H(S)`` (the mean over ``n_zeta`` sign vectors of the value of an
+  explicit network of the class, each verified), with a 95% CLT interval; when the
+  interval straddles (1) or (15) the point re-estimates with
+  ``confirm_zeta`` sign vectors (for (1) and (15); (16) is not re-estimated). ``k = s``
+  (the dense class ``H_{n,s,s}``) is always added.
+* ``exact`` points: tiny samples, the **exact** ``R_H(S)`` over all sign vectors, and
+  per sampled ``zeta``: lower-bound network <= exact sup <= the proof's quantity (3)-(13).
+* ``dimension`` points (Conjecture 20's question): uniform cube samples scaled to
+  ``R = 1``, one per ``n``.
+* ``scale``: one Gaussian sample rescaled to several norms ``R`` (``B = 0``, ``s = k = 1``),
+  exact ``R_H`` against (1): ``R_H`` is linear in the sample while ``log(m R) -> 0``.
+* ``steps``: the proof's steps (5)-(14) and the facts it cites (Hoeffding, Cover's count,
+  Sauer-Shelah), exact over all ``2^m`` sign vectors of tiny samples
+  (:mod:`sparseact.claims.theorem19.steps`), and three printed steps refuted on fixed
+  instances: (12) (``E max > max E``), ``sum_j |I_j| = m`` and ``<= k m`` with the printed
+  cells ``<w_j, x_i> - b_j >= 0``; the last line's constant ((8) + (14) exceed (1)).
+
+The summary table ``tightness`` sets (1), (15), (16) and the classical bound against the
+constant the proof establishes (``4 sqrt 2``) and the exact ``R_H`` of the largest tiny sample.
+
+A FAIL carries a ``rademacher_lower_bound`` certificate: the explicit optimal network
+of each of the ``2^m`` sign vectors, so the verifier recomputes ``R_H(S)`` exactly.
+Monte Carlo lower bounds never FAIL a bound (no exact certificate exists at those
+``m``), and a fitted exponent never FAILs anything: they give PASS or INCONCLUSIVE.
+"""
+
+from __future__ import annotations
+
+import math
+
+PAPER_REF = "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))"
+RANDOM = True
+
+#: Sign vectors per exact point for the per-zeta ordering lower <= exact <= proof quantity.
+ORDER_ZETAS = 8
+
+
+# ---------------------------------------------------------------------------
+# grid
+# ---------------------------------------------------------------------------
+
+
+def _sweep_k_values(block: dict, s: int) -> list[tuple[int, str]]:
+    """The classes of one ``s``: the configured ``k <= s`` (sparse) and ``k = s`` (dense unless configured)."""
+    ks = sorted({k for k in block["k_values"] if k <= s} | {s})
+    return [(k, "dense" if k == s and k not in block["k_values"] else "sparse") for k in ks]
+
+
+def points(block: dict) -> dict[str, dict]:
+    common = dict(W=float(block["W"]), B=float(block["B"]))
+    out = {}
+    for dist in block["distributions"]:
+        for m in block["m_values"]:
+            for s in block["s_values"]:
+                for k, cls in _sweep_k_values(block, s):
+                    out[f"sweep-{dist}-m{m}-s{s}-k{k}"] = dict(
+                        kind="sweep", distribution=dist, n=int(block["n"]), m=int(m), s=int(s), k=int(k), cls=cls,
+                        n_zeta=int(block["n_zeta"]), confirm_zeta=int(block["confirm_zeta"]), **common)
+    dim = block["dimension"]
+    for n in dim["n_values"]:
+        out[f"dimension-n{n}"] = dict(kind="dimension", n=int(n), m=int(dim["m"]), s=int(dim["s"]), k=int(dim["k"]),
+                                      n_zeta=int(block["n_zeta"]), **common)
+    ex = block["exact"]
+    for dist in ("uniform", "clustered"):
+        for s in ex["s_values"]:
+            for k in [k for k in ex["k_values"] if k <= s]:
+                out[f"exact-{dist}-s{s}-k{k}"] = dict(kind="exact", distribution=dist, m=int(ex["m"]), n=int(ex["n"]),
+                                                     s=int(s), k=int(k), zetas=ORDER_ZETAS, **common)
+    out["steps"] = dict(kind="steps", m=int(ex["m"]), n=int(ex["n"]), s_values=[int(s) for s in ex["s_values"]],
+                        k_values=[int(k) for k in ex["k_values"]], **common)
+    for dist in block["distributions"]:
+        out[f"conj20-{dist}"] = dict(kind="conj20", distribution=dist, n=int(block["n"]), m=CONJ20_M,
+                                     s=CONJ20_SK[0], k=CONJ20_SK[1], **common)
+    sc = block["scale"]
+    out["scale"] = dict(kind="scale", m=int(sc["m"]), n=int(sc["n"]), R_values=[float(r) for r in sc["R_values"]],
+                        W=float(block["W"]))
+    return out
+
+
+def check(block: dict):
+    """Relations between keys that the schema cannot express."""
+    ex, dim = block["exact"], block["dimension"]
+    if dim["k"] > dim["s"]:
+        yield "dimension.k", f"k = {dim['k']} exceeds s = {dim['s']}; a network has at most s active neurons"
+    if not any(k <= s for k in ex["k_values"] for s in ex["s_values"]):
+        yield "exact.k_values", "no k <= s in exact.s_values: the exact sub-check would have no instance"
+    for key, k_values, s_values in (("k_values", block["k_values"], block["s_values"]),
+                                    ("exact.k_values", ex["k_values"], ex["s_values"])):
+        for i, k in enumerate(k_values):
+            if k > max(s_values):
+                yield f"{key}[{i}]", (f"k = {k} exceeds every s (largest s = {max(s_values)}): no grid point would "
+                                      "use it; a network has at most s active neurons")
+    if "lifted-parity" in block["distributions"] and math.isqrt(block["n"]) ** 2 != block["n"]:
+        yield "n", f"lifted-parity needs n = q^2 (a perfect square), got n = {block['n']}"
+    if min(block["m_values"]) * (math.sqrt(block["n"]) + block["B"]) <= 1:
+        yield "m_values", "m (R + B) <= 1 on the cube: eq. (1) has no real value there"
+
+
+#: Conjecture 20's exact lower bound: a sample of m = CONJ20_M points (the verifier's MAX_RADEMACHER_M: every one of
+#: the 2^m sign vectors gets an explicit network of the class) per configured distribution, s = k = 1 (the class
+#: where the sweep's lower-bound estimates come closest to (16): the dense class H_{n,s,s} has s times its R_H and
+#: s times its bound).
+CONJ20_M = 16
+CONJ20_SK = (1, 1)
+
+#: Sweep points with ``m <= SMALL_SWEEP_M`` share one runs job per distribution.
+SMALL_SWEEP_M = 50
+
+
+def shard(point_name: str, point: dict) -> str:
+    """One runs job per (distribution, m > SMALL_SWEEP_M) of the sweep and one per distribution for the
+    smaller m; the dimension, exact and scale points by kind."""
+    if point["kind"] == "sweep":
+        m = "small" if point["m"] <= SMALL_SWEEP_M else f"m{point['m']}"
+        return f"sweep-{point['distribution']}-{m}"
+    if point["kind"] in ("exact", "conj20"):
+        return f"{point['kind']}-{point['distribution']}"
+    if point["kind"] == "steps":
+        return "steps"
+    return point["kind"]

@@ -1,0 +1,74 @@
+"""What an edit inside a claim folder reruns, from Snakemake's plan (``snakemake -n``) in a temporary copy.
+
+The copy's outputs are stand-ins: every output of the quick config's plan is created empty and marked current
+with ``snakemake --touch`` (no job runs), so the plans show exactly which jobs list the edited file among
+their inputs, directly or through the jobs downstream. ``tests/test_workflow.py`` checks the same after a
+real run of the quick config.
+"""
+
+import pytest
+import yaml
+
+from sparseact.claims import claim_ids, get_claim
+from test_workflow import copy_repo, job_stats, snakemake
+
+pytestmark = pytest.mark.workflow
+
+CLAIM = "section1_index"
+
+
+@pytest.fixture(scope="module")
+def current(repo_root, tmp_path_factory):
+    """A copy of the repository whose quick-config outputs all exist and are up to date (empty stand-ins)."""
+    work = copy_repo(repo_root, tmp_path_factory.mktemp("rerun") / "repo")
+    plan = snakemake(work, "-n")
+    for line in plan.splitlines():
+        key, _, paths = line.strip().partition(": ")
+        if key not in ("output", "benchmark"):
+            continue
+        for name in paths.split(", "):
+            path = work / name
+            if path.suffix:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.touch()
+            else:  # directory() outputs: figures/<claim>, tables/<claim>, certificates
+                path.mkdir(parents=True, exist_ok=True)
+    snakemake(work, "--touch")
+    assert "Nothing to be done" in snakemake(work, "-n")
+    return work
+
+
+def plan_after_edit(work, relative):
+    """The job counts of ``snakemake -n`` after appending a comment to ``relative``; the edit is then undone."""
+    path = work / relative
+    original = path.read_text()
+    path.write_text(original + "\n# edited by the rerun test\n")
+    try:
+        out = snakemake(work, "-n")
+    finally:
+        path.write_text(original)
+        snakemake(work, "--touch")
+    return job_stats(out), out
+
+
+@pytest.mark.parametrize("part", ["figures.py", "verdicts.py"])
+def test_a_figure_or_verdict_edit_reruns_only_the_claims_assembly_onward(current, part):
+    stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/{part}")
+    # the ledger's tables change, so every claim page (rendered under its statuses) is rendered again
+    assert stats == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "ledger": 1, "report": 1,
+                     "total": 4 + len(claim_ids())}, out[-3000:]
+    assert f"claim={CLAIM}" in out
+
+
+def test_a_statement_edit_reruns_only_the_ledger_onward(current):
+    stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/statements.yaml")
+    assert stats == {"all": 1, "claim_page": len(claim_ids()), "ledger": 1, "report": 1,
+                     "total": 3 + len(claim_ids())}, out[-3000:]
+
+
+def test_a_compute_edit_reruns_the_claims_shards(current, repo_root):
+    block = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())["claims"][CLAIM]
+    shards = len(get_claim(CLAIM).shards(block))
+    stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/compute.py")
+    assert stats == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "data": shards, "ledger": 1,
+                     "report": 1, "run": shards, "total": 4 + 2 * shards + len(claim_ids())}, out[-3000:]
