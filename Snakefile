@@ -3,7 +3,7 @@
 
 from snakemake.utils import min_version, validate
 
-from sparseact.config import validate_workflow_config
+from sparseact.runtime.config import validate_workflow_config
 
 min_version("9.0")
 

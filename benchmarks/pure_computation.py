@@ -8,7 +8,7 @@ Runs what the workflow's *data*, *runs* and *assemble* jobs compute — ``genera
 of every shard and claim of the config, through :func:`sparseact.claims.stage_shard` and
 :func:`sparseact.claims.assemble_claim` — in ``--workers`` forked processes that imported every claim
 before the clock starts (so no interpreter start-up, import, notebook, kernel or Snakemake time is
-counted). Shards go longest first by the cost table :mod:`sparseact.costs` ships; each claim is
+counted). Shards go longest first by the cost table :mod:`sparseact.runtime.costs` ships; each claim is
 assembled once its last shard is done. Prints the wall seconds, the form
 :mod:`bench_workflow` reads: ``pure computation: <seconds> s``. The numba kernels should be compiled
 already (run the workflow's kernels job, or the full run, first), as in the workflow.
@@ -32,7 +32,7 @@ from sparseact.claims import (
     stage_shard,
     staged_paths,
 )
-from sparseact.costs import cost_table
+from sparseact.runtime.costs import cost_table
 
 
 def _shard_job(job: tuple) -> tuple[str, str]:

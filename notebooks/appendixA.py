@@ -59,8 +59,8 @@ report_path = "results/reports/appendixA.html"
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.appendixA import figures
-from sparseact.plotting import save_figures
-from sparseact.reporting import publish, show_figures, show_results
+from sparseact.publish.plotting import save_figures
+from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("appendixA", block, run_paths, replicates)
 

@@ -56,8 +56,8 @@ report_path = "results/reports/lemma10.html"
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.lemma10 import figures
-from sparseact.plotting import save_figures
-from sparseact.reporting import publish, show_figures, show_results
+from sparseact.publish.plotting import save_figures
+from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("lemma10", block, run_paths, replicates)
 

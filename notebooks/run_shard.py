@@ -34,8 +34,8 @@ progress_log = None
 # %%
 from IPython.display import Markdown, display
 
-from sparseact import progress
 from sparseact.claims import run_shard, write_run
+from sparseact.runtime import progress
 
 progress.configure(progress_log)
 tables = run_shard(claim, shard, points, seed, replicates, data_path)

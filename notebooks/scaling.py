@@ -45,8 +45,8 @@ report_path = "results/reports/scaling.html"
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.scaling import figures
-from sparseact.plotting import save_figures
-from sparseact.reporting import publish, show_figures, show_results
+from sparseact.publish.plotting import save_figures
+from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("scaling", block, run_paths, replicates)
 

@@ -39,8 +39,8 @@ report_path = "results/reports/section1_index.html"
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.section1_index import figures
-from sparseact.plotting import save_figures
-from sparseact.reporting import publish, show_figures, show_results
+from sparseact.publish.plotting import save_figures
+from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("section1_index", block, run_paths, replicates)
 

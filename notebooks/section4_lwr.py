@@ -50,8 +50,8 @@ report_path = "results/reports/section4_lwr.html"
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.section4_lwr import figures
-from sparseact.plotting import save_figures
-from sparseact.reporting import publish, show_figures, show_results
+from sparseact.publish.plotting import save_figures
+from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("section4_lwr", block, run_paths, replicates)
 

@@ -48,8 +48,8 @@ report_path = "results/reports/section4_parity.html"
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.section4_parity import figures
-from sparseact.plotting import save_figures
-from sparseact.reporting import publish, show_figures, show_results
+from sparseact.publish.plotting import save_figures
+from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("section4_parity", block, run_paths, replicates)
 

@@ -60,8 +60,8 @@ report_path = "results/reports/theorem17.html"
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.theorem17 import figures
-from sparseact.plotting import save_figures
-from sparseact.reporting import publish, show_figures, show_results
+from sparseact.publish.plotting import save_figures
+from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("theorem17", block, run_paths, replicates)
 

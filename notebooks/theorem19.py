@@ -53,8 +53,8 @@ report_path = "results/reports/theorem19.html"
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.theorem19 import figures
-from sparseact.plotting import save_figures
-from sparseact.reporting import publish, show_figures, show_results
+from sparseact.publish.plotting import save_figures
+from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("theorem19", block, run_paths, replicates)
 # the certificates' data (one exact network per sign vector) go to results/certificates, not to the tables

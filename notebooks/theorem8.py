@@ -56,8 +56,8 @@ report_path = "results/reports/theorem8.html"
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.theorem8 import figures
-from sparseact.plotting import save_figures
-from sparseact.reporting import publish, show_figures, show_results
+from sparseact.publish.plotting import save_figures
+from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("theorem8", block, run_paths, replicates)
 

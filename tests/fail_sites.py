@@ -5,7 +5,7 @@ attach one, and how each names its check:
 
 * ``violation("claim/check", ...)``, ``test("claim/check", ...)`` (a violation row that carries its certificate) and
   ``worst_violation(tables, "claim/check")``;
-* ``ClaimRecord(check_id=..., certificate=...)`` or ``ClaimRecord(check_id=..., **fail)`` with ``fail`` from
+* ``CheckRecord(check_id=..., certificate=...)`` or ``CheckRecord(check_id=..., **fail)`` with ``fail`` from
   ``fail_fields(...)`` / ``certificate(...)`` / ``certificate_if_violated(...)`` / ``_corrected(...)`` (a literal
   check id, or the literals of the tuples a loop binds it to);
 * a claim's record helper ``def record(name, ...)`` building ``check_id=f"claim/{name}"``: with ``failure=`` (or a
@@ -105,7 +105,7 @@ def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
             elif name == "worst_violation" and len(node.args) > 1:
                 for check_id in ids_of(node.args[1], node):
                     found.setdefault(check_id, path.name)
-            elif name == "ClaimRecord":
+            elif name == "CheckRecord":
                 keywords = {k.arg: k.value for k in node.keywords}
                 if "check_id" not in keywords:
                     continue

@@ -28,26 +28,29 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sparseact import (analysis, bounds, combinatorics, complexity, constructions, cube, families, fitting, learners,
-                       ledger, networks, sensitivity)
+                       networks, sensitivity)
 from sparseact.learners.erm import SparseActivationERM
 from sparseact.learners.low_degree import LowDegreeRegressor
 from sparseact.networks import SparseReLUNetwork
+from sparseact.publish import ledger
+from sparseact.verify import records, verdicts
 
-#: The core library: numerical modules and packages (the verdict helpers live in ledger). Not fuzzed:
-#: the workflow, report, plotting and file modules (config, report, verify, ...), which the workflow tests drive.
-CORE_MODULES = (cube, combinatorics, analysis, networks, constructions, families, sensitivity, fitting, bounds, ledger,
-                complexity, learners)
+#: The core library: numerical modules and packages, with the verdict policy and the records
+#: (sparseact.verify.verdicts, sparseact.verify.records) and the ledger table (sparseact.publish.ledger). Not fuzzed:
+#: the runtime, report, plotting and file modules (config, report, recompute, ...), which the workflow tests drive.
+CORE_MODULES = (cube, combinatorics, analysis, networks, constructions, families, sensitivity, fitting, bounds, verdicts,
+                records, ledger, complexity, learners)
 #: Longest a single call may take before it counts as a hang (a call within the memory limit may
 #: take half a minute on a loaded 2-core machine).
 CALL_SECONDS = 60
 #: Functions that read or write files: exercised by the ledger and workflow tests, not fuzzed here.
-FILE_IO = {"ledger.load_records", "ledger.write_certificates", "ledger.write_ledger"}
+FILE_IO = {"publish.ledger.load_records", "publish.ledger.write_certificates", "publish.ledger.write_ledger"}
 
 
-def _record() -> ledger.ClaimRecord:
-    return ledger.ClaimRecord(claim_id="x", check_id="x/y", paper_ref="Lemma 0", statement="s", check="c",
-                              variant="", method="exact", instances=1, worst_value=0.0, worst_value_label="err",
-                              verdict=ledger.Verdict.PASS)
+def _record() -> records.CheckRecord:
+    return records.CheckRecord(claim_id="x", check_id="x/y", paper_ref="Lemma 0", statement="s", check="c",
+                                variant="", method="exact", instances=1, worst_value=0.0, worst_value_label="err",
+                                verdict=verdicts.Verdict.PASS)
 
 
 def _fit():
@@ -119,20 +122,20 @@ VALID = {
                                                       response=[1.0, 4.1, 15.9, 64.2], confidence=0.9),
     "fitting.exponent_text": lambda: dict(fit=_fit(), parameter="n"),
     "fitting.factor_status": lambda: dict(ci_low=0.5, ci_high=1.5, claimed=2.0),
-    "ledger.combine_replicates": lambda: dict(replicates=[[_record()], [_record()]]),
-    "ledger.close": lambda: dict(a=[1.0, 2.0], b=[1.0, 2.0], atol=1e-9, rtol=1e-9),
-    "ledger.verdict_equal": lambda: dict(got=[1.0, 2.0], expected=[1.0, 2.0], atol=1e-9, rtol=1e-9),
-    "ledger.verdict_at_most": lambda: dict(value=1.0, limit=2.0, atol=1e-9, rtol=1e-9),
-    "ledger.verdict_all": lambda: dict(verdicts=[ledger.Verdict.PASS, ledger.Verdict.FAIL]),
-    "ledger.loglog_slope": lambda: dict(x=[1.0, 2.0, 4.0], y=[1.0, 4.0, 16.0]),
-    "ledger.has_slope": lambda: dict(x=[1.0, 2.0, 4.0], y=[1.0, 4.0, 16.0]),
-    "ledger.verdict_growth_mc": lambda: dict(parameter=[1.0, 2.0, 4.0], ratio_low=[0.9, 0.9, 0.9],
+    "verify.records.combine_replicates": lambda: dict(replicates=[[_record()], [_record()]]),
+    "verify.verdicts.close": lambda: dict(a=[1.0, 2.0], b=[1.0, 2.0], atol=1e-9, rtol=1e-9),
+    "verify.verdicts.verdict_equal": lambda: dict(got=[1.0, 2.0], expected=[1.0, 2.0], atol=1e-9, rtol=1e-9),
+    "verify.verdicts.verdict_at_most": lambda: dict(value=1.0, limit=2.0, atol=1e-9, rtol=1e-9),
+    "verify.verdicts.verdict_all": lambda: dict(verdicts=[verdicts.Verdict.PASS, verdicts.Verdict.FAIL]),
+    "verify.verdicts.loglog_slope": lambda: dict(x=[1.0, 2.0, 4.0], y=[1.0, 4.0, 16.0]),
+    "verify.verdicts.has_slope": lambda: dict(x=[1.0, 2.0, 4.0], y=[1.0, 4.0, 16.0]),
+    "verify.verdicts.verdict_growth_mc": lambda: dict(parameter=[1.0, 2.0, 4.0], ratio_low=[0.9, 0.9, 0.9],
                                              ratio_high=[1.1, 1.1, 1.1], slope_tol=0.1),
-    "ledger.verdict_big_o": lambda: dict(parameter=[1.0, 2.0, 4.0], ratios=[1.0, 1.0, 1.0], slope_tol=0.1),
-    "ledger.records_to_frame": lambda: dict(records=[_record()]),
-    "ledger.certificate_path": lambda: dict(check_id="x/y"),
-    "ledger.ledger_markdown": lambda: dict(frame=ledger.records_to_frame([_record()]), link_prefix="../"),
-    "ledger.severity_order": lambda: dict(record=_record()),
+    "verify.verdicts.verdict_big_o": lambda: dict(parameter=[1.0, 2.0, 4.0], ratios=[1.0, 1.0, 1.0], slope_tol=0.1),
+    "publish.ledger.records_to_frame": lambda: dict(records=[_record()]),
+    "publish.ledger.certificate_path": lambda: dict(check_id="x/y"),
+    "publish.ledger.ledger_markdown": lambda: dict(frame=ledger.records_to_frame([_record()]), link_prefix="../"),
+    "publish.ledger.severity_order": lambda: dict(record=_record()),
     "bounds.lemma6_halfspace_as": lambda: dict(p=0.3, n=10),
     "bounds.claim21_tail_bound": lambda: dict(ns_rho=0.1, rho=0.5, d=2),
     "bounds.lemma7_sample_complexity": lambda: dict(n=10, d=2, C=1.0, eps=0.1, delta=0.1),
@@ -168,7 +171,7 @@ VALID = {
     "constructions.lwr_round": lambda: dict(t=np.arange(6), q=6, p=2),
     "constructions.gf_solve": lambda: dict(A=np.array([[1, 0], [0, 1]]), y=np.array([1, 0]), p=2),
     "constructions.affine_fits_zp": lambda: dict(values=np.array([0, 1, 1, 0]), Y=constructions.zq_points(2, 2), p=2),
-    "ledger.certificate_document": lambda: dict(record=_record()),
+    "publish.ledger.certificate_document": lambda: dict(record=_record()),
     "bounds.describe": lambda: dict(bound_id=sorted(bounds.BOUNDS)[0]),
     "analysis.fwht": lambda: dict(values=np.array([1.0, -1.0, 2.0, 0.5])),
     "analysis.fwht_reference": lambda: dict(values=np.array([1.0, -1.0, 2.0, 0.5])),
@@ -267,10 +270,10 @@ VALID = {
     "learners.SparseActivationERM.sparsity_on": lambda: dict(self=_erm(), X=cube.hypercube(3)),
     "learners.SparseActivationERM.get_params": lambda: dict(self=_erm(fit=False), deep=True),
     "learners.SparseActivationERM.set_params": lambda: dict(self=_erm(fit=False), max_iter=3),
-    "ledger.Verdict": lambda: dict(value="PASS"),
-    "ledger.ClaimRecord.to_dict": lambda: dict(self=_record()),
-    "ledger.ClaimRecord.from_dict": lambda: dict(data=_record().to_dict()),
-    "ledger.ClaimRecord.with_evidence": lambda: dict(self=_record(), paths=["results/x.csv"]),
+    "verify.verdicts.Verdict": lambda: dict(value="PASS"),
+    "verify.records.CheckRecord.to_dict": lambda: dict(self=_record()),
+    "verify.records.CheckRecord.from_dict": lambda: dict(data=_record().to_dict()),
+    "verify.records.CheckRecord.with_evidence": lambda: dict(self=_record(), paths=["results/x.csv"]),
 }
 
 
@@ -372,7 +375,7 @@ def assert_finite(result, where: str) -> None:
         values = np.asarray(result, dtype=np.float64)
         assert not np.any(np.isnan(values) | (values == -np.inf)), f"{where}: NaN or -inf"
         return
-    if result is None or isinstance(result, (str, bool, Path, ledger.Verdict)) or callable(result) \
+    if result is None or isinstance(result, (str, bool, Path, verdicts.Verdict)) or callable(result) \
             and not isinstance(result, SparseReLUNetwork):
         return
     if isinstance(result, SparseReLUNetwork):
@@ -518,8 +521,8 @@ PROBES = {
     "adversarial_search NaN objective": (lambda: families.adversarial_search(lambda net: float("nan"), 3, 2, 1,
                                                                              np.random.default_rng(0), restarts=1,
                                                                              iterations=2), r"no finite value"),
-    "verdict_equal empty": (lambda: ledger.verdict_equal([], []), r"empty"),
-    "verdict_at_most two infinities": (lambda: ledger.verdict_at_most(math.inf, math.inf), r"both infinite"),
+    "verdict_equal empty": (lambda: verdicts.verdict_equal([], []), r"empty"),
+    "verdict_at_most two infinities": (lambda: verdicts.verdict_at_most(math.inf, math.inf), r"both infinite"),
     "hypercube(28)": (lambda: cube.hypercube(28), r"needs 62 GiB, above the memory limit"),
     "all_subsets(40)": (lambda: constructions.all_subsets(40), r"GiB, above the memory limit"),
     "monomials(60, 30)": (lambda: learners.monomials(60, 30), r"GiB, above the memory limit"),

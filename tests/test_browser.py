@@ -1,4 +1,4 @@
-"""sparseact.browser on small pages made here: what a reader would trip over is found, screenshots are taken.
+"""sparseact.publish.browser on small pages made here: what a reader would trip over is found, screenshots are taken.
 
 The pages of a real run are checked in tests/test_workflow.py (``test_pages_in_a_browser``), on the
 end-to-end run's copy. Tests that need Chromium skip, saying so, when none is installed.
@@ -11,7 +11,7 @@ import tempfile
 
 import pytest
 
-from sparseact.browser import (PRINT_HEIGHT, PRINT_WIDTH, SCREEN, Browser, check_page, find_chromium, inspect_page,
+from sparseact.publish.browser import (PRINT_HEIGHT, PRINT_WIDTH, SCREEN, Browser, check_page, find_chromium, inspect_page,
                                page_problems, placeholder_png, write_screenshots)
 
 pytestmark = pytest.mark.browser
@@ -82,7 +82,7 @@ def test_screenshot_is_the_first_screen(browser, tmp_path):
 @pytest.mark.parametrize("depth", ["at the limit", "beyond it"])
 def test_screenshots_under_a_deep_temporary_directory(tmp_path, monkeypatch, depth):
     """Chromium aborts when its socket path is too long; a deep TMPDIR (a test's, a cluster job's) must not matter."""
-    from sparseact import browser as module
+    from sparseact.publish import browser as module
 
     room = module.SOCKET_PATH_MAX - module._PROFILE_IN_PARENT - module._SOCKET_IN_TMPDIR
     base = tempfile.mkdtemp(prefix="d", dir="/tmp")

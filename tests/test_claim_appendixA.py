@@ -10,11 +10,11 @@ import pytest
 from sparseact import constructions as C
 from sparseact.claims import appendixA, generate_point, get_claim, stage_claim
 from sparseact.claims.appendixA import compute, verdicts
-from sparseact.config import ConfigError
 from sparseact.cube import hypercube
-from sparseact.ledger import Verdict
-from sparseact.ledger import certificate_document
-from sparseact.verify import verify_certificate
+from sparseact.publish.ledger import certificate_document
+from sparseact.runtime.config import ConfigError
+from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.verdicts import Verdict
 
 SEED = 7
 REPLICATES = 2

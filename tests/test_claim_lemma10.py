@@ -10,12 +10,13 @@ import pytest
 
 from sparseact import analysis, sensitivity
 from sparseact.claims import generate_point, get_claim, lemma10, stage_claim
-from sparseact.claims.lemma10 import compute, verdicts
 from sparseact.claims._failures import TABLE, with_violations
-from sparseact.config import ConfigError
+from sparseact.claims.lemma10 import compute, verdicts
 from sparseact.cube import hypercube
-from sparseact.ledger import Verdict, certificate_document
-from sparseact.verify import verify_certificate
+from sparseact.publish.ledger import certificate_document
+from sparseact.runtime.config import ConfigError
+from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.verdicts import Verdict
 
 from certified import assert_forced_fail_refused
 
@@ -251,7 +252,7 @@ def test_eq17_corrected_fail_of_r_forced_is_refused(report):
 
 def test_eq17_corrected_fail_of_monotonicity_forced_at_run_time_is_refused():
     """rho = -0.5 (outside [0, 1)): NS_rho(x1 x2) = 3/8 > NS_{1-2/r}(x1 x2) = NS_{-1}(x1 x2) = 0."""
-    from sparseact.datafiles import network_arrays
+    from sparseact.runtime.datafiles import network_arrays
 
     point = {"kind": "appendixB", "n": 2, "s": 3, "k": 2, "rho": -0.5, "instances": 1}
     data = {**network_arrays(_x1x2_network(), "net.gaussian.0"), **network_arrays(compute.dictator_network(2),

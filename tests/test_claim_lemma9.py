@@ -10,11 +10,12 @@ import pytest
 from sparseact.claims import generate_point, get_claim, run_point, stage_claim
 from sparseact.claims import lemma9
 from sparseact.claims.lemma9 import compute, verdicts
-from sparseact.config import ConfigError
-from sparseact.datafiles import load_arrays
-from sparseact.ledger import Verdict, certificate_document
-from sparseact.verify import verify_certificate
 from sparseact.paper import statements
+from sparseact.publish.ledger import certificate_document
+from sparseact.runtime.config import ConfigError
+from sparseact.runtime.datafiles import load_arrays
+from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.verdicts import Verdict
 
 from certified import assert_forced_fail_refused, tamper_constant
 
@@ -289,8 +290,9 @@ def test_proved_rows_forced_to_fail_build_a_certificate_the_verifier_refuses(mon
 
 def test_term_u_second_step_sides_recompute():
     """The verifier's E||w^R||^2 and k^2 W^2 (k, W of the network) recompute the measured values."""
-    from sparseact import bounds, certificates as cert
-    from sparseact.verify import evaluate_quantity
+    from sparseact import bounds
+    from sparseact.verify import certificates as cert
+    from sparseact.verify.recompute import evaluate_quantity
 
     net = compute.neuron_network(5, 0)
     row = compute.measure(net, "neuron-majority", 1)
@@ -338,8 +340,8 @@ def test_bound_verdicts_do_not_depend_on_the_base_seed(tmp_path, monkeypatch, ba
 
 
 def test_new_fail_certificate_verifies(records):
-    from sparseact.ledger import certificate_document
-    from sparseact.verify import verify_certificate
+    from sparseact.publish.ledger import certificate_document
+    from sparseact.verify.recompute import verify_certificate
 
     record = records["lemma9/proof-V-printed"]
     assert record.finding == "proof-slip" and verify_certificate(certificate_document(record)).confirmed
@@ -358,10 +360,10 @@ def test_tail_hence_w0_certificate_confirmed(tmp_path):
     (deterministic: no seed enters)."""
     import json
 
-    from sparseact import verify
-    from sparseact.ledger import Verdict, write_certificates
+    from sparseact.publish.ledger import write_certificates
+    from sparseact.verify.verdicts import Verdict
 
     record = verdicts._tail_hence_w0_record()
     assert record.verdict is Verdict.FAIL and record.finding == "proof-slip"
     (path,) = write_certificates([record], tmp_path)
-    assert verify.verify_certificate(json.loads(open(path).read())).confirmed
+    assert verify_certificate(json.loads(open(path).read())).confirmed

@@ -7,8 +7,8 @@ from sparseact import bounds
 from sparseact.claims import get_claim
 from sparseact.claims.scaling.compute import (QUANTITY_EXPONENT, _bound_functions, local_exponents,
                                               sign_ambiguity_instance)
-from sparseact.ledger import certificate_document
-from sparseact.verify import verify_certificate
+from sparseact.publish.ledger import certificate_document
+from sparseact.verify.recompute import verify_certificate
 
 BLOCK = {"scales": [1e-3, 1e3], "sign_ambiguity": {"eps0_values": [1e-2, 1e-5], "delta": 1e-12, "constant": 1000.0}}
 
@@ -92,7 +92,7 @@ def test_theorem5_rate_fails_with_a_certificate():
 
 
 def test_every_record_has_a_range_and_the_tightness_table_its_columns():
-    from sparseact.statements import TIGHTNESS_COLUMNS
+    from sparseact.publish.statements import TIGHTNESS_COLUMNS
 
     report = _report()
     assert all(r.range for r in report.records)
@@ -105,7 +105,7 @@ def test_no_fail_when_the_constant_is_not_refuted():
 
 
 def test_check_rejects_unit_scale():
-    from sparseact.config import ConfigError
+    from sparseact.runtime.config import ConfigError
 
     with pytest.raises(ConfigError, match="claims.scaling.scales"):
         get_claim("scaling").check({**BLOCK, "scales": [1.0, 10.0]})

@@ -7,13 +7,13 @@ import pandas as pd
 import pytest
 
 from sparseact import constructions
-from sparseact.claims.section1_index import compute, verdicts
 from sparseact.claims._failures import TABLE
-from sparseact.datafiles import network_arrays
-from sparseact.ledger import Verdict
+from sparseact.claims.section1_index import compute, verdicts
 from sparseact.networks import SparseReLUNetwork
-from sparseact.ledger import certificate_document
-from sparseact.verify import verify_certificate
+from sparseact.publish.ledger import certificate_document
+from sparseact.runtime.datafiles import network_arrays
+from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.verdicts import Verdict
 
 
 def _records(networks):
@@ -62,7 +62,7 @@ def test_a_violation_fails_with_a_certificate_that_verifies(check_id, network, l
 
 def test_the_verifiers_index_b_is_index_b():
     from sparseact.cube import hypercube
-    from sparseact.verify import index_b
+    from sparseact.verify.recompute import index_b
 
     b = 2
     Z = hypercube(b + 2**b)

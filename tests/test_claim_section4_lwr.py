@@ -9,9 +9,9 @@ import pytest
 from sparseact import constructions as C
 from sparseact.claims import generate_point, get_claim
 from sparseact.claims.section4_lwr.compute import scale_polynomials
-from sparseact.ledger import Verdict
-from sparseact.ledger import certificate_document
-from sparseact.verify import verify_certificate
+from sparseact.publish.ledger import certificate_document
+from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.verdicts import Verdict
 
 BLOCK = {"instances": [{"q": 2, "m": 2, "p": 2}, {"q": 3, "m": 2, "p": 2}, {"q": 5, "m": 2, "p": 3},
                        {"q": 4, "m": 2, "p": 2}], "max_secrets": 16}
@@ -101,7 +101,7 @@ def test_points_are_independent(tmp_path):
 @pytest.mark.parametrize("instance, key", [({"q": 3, "m": 2, "p": 5}, "instances[0].p"),
                                            ({"q": 16, "m": 4, "p": 2}, "instances[0]")])
 def test_check_rejects_bad_instances(instance, key):
-    from sparseact.config import ConfigError
+    from sparseact.runtime.config import ConfigError
 
     with pytest.raises(ConfigError, match=re.escape(f"claims.section4_lwr.{key}:")):
         get_claim("section4_lwr").check({"instances": [instance], "max_secrets": 9})
@@ -181,7 +181,7 @@ def test_kernel_attack_breaks_lwr_2_3_for_every_seed():
 
 
 def test_kernel_quantity_gives_no_credit_when_q_at_least_2p():
-    from sparseact.verify import evaluate_quantity
+    from sparseact.verify.recompute import evaluate_quantity
 
     assert evaluate_quantity(dict(quantity="lwr_label0_kernel", p=2, q=5, m=2, N=50)) == pytest.approx(1 / 25)
     assert evaluate_quantity(dict(quantity="lwr_label0_kernel", p=2, q=3, m=2, N=30)) > 2 / 3

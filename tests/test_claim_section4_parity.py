@@ -6,9 +6,9 @@ import pytest
 
 from sparseact import constructions as C
 from sparseact.claims import generate_point, get_claim
-from sparseact.ledger import Verdict
-from sparseact.ledger import certificate_document
-from sparseact.verify import verify_certificate
+from sparseact.publish.ledger import certificate_document
+from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.verdicts import Verdict
 
 BLOCK = {"m_values": [2, 3], "full_cube_max_m": 2, "scale_m_values": [2, 4, 8, 16]}
 EXPECTED = {
@@ -91,7 +91,7 @@ def test_points_are_independent(tmp_path):
 
 
 def test_check_rejects_a_short_scale_sweep():
-    from sparseact.config import ConfigError
+    from sparseact.runtime.config import ConfigError
 
     with pytest.raises(ConfigError, match="claims.section4_parity.scale_m_values"):
         get_claim("section4_parity").check({**BLOCK, "scale_m_values": [2, 4]})
@@ -149,7 +149,7 @@ def test_parseval_and_rescaling(records):
 
 
 def test_tightness_table_columns():
-    from sparseact.statements import TIGHTNESS_COLUMNS
+    from sparseact.publish.statements import TIGHTNESS_COLUMNS
 
     report = get_claim("section4_parity").assemble(BLOCK, _tables())
     table = report.tables["tightness"]

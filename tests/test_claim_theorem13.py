@@ -11,14 +11,14 @@ import pytest
 from sparseact import combinatorics, constructions
 from sparseact.claims import generate_point, get_claim, stage_claim, theorem13
 from sparseact.claims.theorem13 import compute, verdicts
-from sparseact.config import ConfigError
 from sparseact.cube import hypercube
-from sparseact.datafiles import load_arrays
-from sparseact.ledger import Verdict
 from sparseact.learners.low_degree import monomial_count
 from sparseact.networks import SparseReLUNetwork
-from sparseact.ledger import certificate_document
-from sparseact.verify import verify_certificate
+from sparseact.publish.ledger import certificate_document
+from sparseact.runtime.config import ConfigError
+from sparseact.runtime.datafiles import load_arrays
+from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.verdicts import Verdict
 
 SEED = 7
 REPLICATES = 2

@@ -13,10 +13,10 @@ import pytest
 from sparseact import bounds
 from sparseact.claims import generate_point, get_claim, stage_claim, theorem17
 from sparseact.claims.theorem17 import compute, verdicts
-from sparseact.config import ConfigError
-from sparseact.datafiles import load_arrays
-from sparseact.ledger import Verdict
 from sparseact.learners import SparseActivationERM
+from sparseact.runtime.config import ConfigError
+from sparseact.runtime.datafiles import load_arrays
+from sparseact.verify.verdicts import Verdict
 
 SEED = 5
 REPLICATES = 2

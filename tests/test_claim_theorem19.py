@@ -8,10 +8,11 @@ import pytest
 
 from sparseact import complexity as cx
 from sparseact.claims import get_claim, theorem19
-from sparseact.claims.theorem19 import compute, verdicts
 from sparseact.claims._stages import point_rng
-from sparseact.ledger import Verdict, certificate_document
-from sparseact.verify import verify_certificate
+from sparseact.claims.theorem19 import compute, verdicts
+from sparseact.publish.ledger import certificate_document
+from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.verdicts import Verdict
 
 from certified import assert_forced_fail_refused, tamper_constant
 
@@ -102,7 +103,7 @@ def test_cover_count_formula_small_cases():
 
 
 def test_tightness_table_columns(report):
-    from sparseact.statements import TIGHTNESS_COLUMNS
+    from sparseact.publish.statements import TIGHTNESS_COLUMNS
 
     table = report.tables["tightness"]
     assert list(table.columns) == TIGHTNESS_COLUMNS
@@ -157,7 +158,7 @@ def test_dense_class_is_added_and_named():
     (lambda b: b["exact"].update(s_values=[1], k_values=[2]), "exact.k_values"),
 ])
 def test_check_names_the_key(edit, key):
-    from sparseact.config import ConfigError
+    from sparseact.runtime.config import ConfigError
 
     block = copy.deepcopy(BLOCK)
     edit(block)
@@ -234,7 +235,7 @@ def test_scale_corrected_fail_forced_by_a_made_up_bound_is_refused(tables, monke
 
 def test_conj20_exact_lower_bound_uses_every_sign_vector(tables, report):
     from sparseact.claims.theorem19 import CONJ20_M
-    from sparseact.verify import MAX_RADEMACHER_M
+    from sparseact.verify.recompute import MAX_RADEMACHER_M
 
     row = next(r for r in report.records if r.check_id == "theorem19/conj20-exact-lower")
     low = tables["conj20"]

@@ -5,15 +5,15 @@ import math
 import numpy as np
 import pytest
 
+from sparseact.analysis import level_weights
 from sparseact.claims import generate_point, get_claim, stage_claim
 from sparseact.claims import theorem8 as t8
-from sparseact.claims.theorem8 import compute, verdicts
 from sparseact.claims._failures import TABLE
-from sparseact.config import ConfigError
+from sparseact.claims.theorem8 import compute, verdicts
 from sparseact.cube import hypercube
-from sparseact.analysis import level_weights
-from sparseact.ledger import certificate_document
-from sparseact.verify import verify_certificate
+from sparseact.publish.ledger import certificate_document
+from sparseact.runtime.config import ConfigError
+from sparseact.verify.recompute import verify_certificate
 
 from certified import assert_forced_fail_refused, tamper_constant
 
@@ -146,7 +146,7 @@ def test_samples_are_nested_and_networks_sparse(tmp_path):
     data = compute.generate(point, np.random.default_rng(1))
     assert data["samples"].shape == (TINY["seeds"], max(TINY["sample_sizes"]))
     assert data["samples"].max() < 2 ** TINY["n"]
-    from sparseact.datafiles import network_from_arrays
+    from sparseact.runtime.datafiles import network_from_arrays
 
     assert network_from_arrays(data, "net").max_active() <= 2
 
@@ -275,8 +275,8 @@ def test_two_point_certificates_confirmed(tmp_path):
     """Lemma 7 with C_H = sup h and the proof's last line fail; the verifier confirms both certificates."""
     import json
 
-    from sparseact import verify
-    from sparseact.ledger import Verdict, write_certificates
+    from sparseact.publish.ledger import write_certificates
+    from sparseact.verify.verdicts import Verdict
 
     records = {r.check_id: r for r in verdicts._two_point_records()}
     assert records["theorem8/lemma7-CH-sign"].verdict is Verdict.FAIL
@@ -287,7 +287,7 @@ def test_two_point_certificates_confirmed(tmp_path):
     paths = write_certificates([records["theorem8/lemma7-CH-sign"], records["theorem8/final-line-scale"]], tmp_path)
     assert len(paths) == 2
     for path in paths:
-        assert verify.verify_certificate(json.loads(open(path).read())).confirmed, path
+        assert verify_certificate(json.loads(open(path).read())).confirmed, path
 
 
 def test_final_line_scale_invariance():

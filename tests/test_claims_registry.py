@@ -9,7 +9,7 @@ import yaml
 from sparseact.claims import claim_ids, get_claim
 from sparseact.claims._registry import REQUIRED
 from sparseact.paper import KINDS
-from sparseact.statements import catalogue
+from sparseact.publish.statements import catalogue
 
 CLAIMS = claim_ids()
 

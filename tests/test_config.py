@@ -6,7 +6,7 @@ import subprocess
 import pytest
 import yaml
 
-from sparseact.config import ConfigError, load_config
+from sparseact.runtime.config import ConfigError, load_config
 from test_workflow import copy_repo, environment
 
 DELETE = object()

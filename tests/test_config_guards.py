@@ -9,10 +9,10 @@ import venv
 import pytest
 import yaml
 
-from sparseact.claims import get_claim
 from sparseact._validation import CONFIG_CPU_HOURS_LIMIT
-from sparseact.config import ConfigError, load_config, validate_config, validate_workflow_config
-from sparseact.costs import OVERRIDE_KEY, check_cost, cost_table, estimate_cost, measure_costs, slurm_resources
+from sparseact.claims import get_claim
+from sparseact.runtime.config import ConfigError, load_config, validate_config, validate_workflow_config
+from sparseact.runtime.costs import OVERRIDE_KEY, check_cost, cost_table, estimate_cost, measure_costs, slurm_resources
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,9 @@ import pytest
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from sparseact.findings import findings_markdown, load_results, markdown_math, readable, readme_block
-from sparseact.ledger import FINDING_DEFINITIONS, FINDINGS
-from sparseact.mathtext import tex_to_mathml
+from sparseact.publish.findings import findings_markdown, load_results, markdown_math, readable, readme_block
+from sparseact.publish.mathtext import tex_to_mathml
+from sparseact.verify.verdicts import FINDING_DEFINITIONS, FINDINGS
 
 MATH = re.compile(r"(?<![\\$])\$([^$]+?)(?<![\\$])\$")
 

@@ -3,21 +3,11 @@ import json
 import numpy as np
 import pytest
 
-from sparseact.certificates import certificate, formula
-from sparseact.ledger import (
-    LEDGER_COLUMNS,
-    ClaimRecord,
-    Verdict,
-    combine_replicates,
-    load_records,
-    verdict_all,
-    verdict_at_most,
-    verdict_big_o,
-    verdict_equal,
-    verdict_growth_mc,
-    write_certificates,
-    write_ledger,
-)
+from sparseact.publish.ledger import LEDGER_COLUMNS, load_records, write_certificates, write_ledger
+from sparseact.verify.certificates import certificate, formula
+from sparseact.verify.records import CheckRecord, combine_replicates
+from sparseact.verify.verdicts import (Verdict, verdict_all, verdict_at_most, verdict_big_o, verdict_equal,
+                                       verdict_growth_mc)
 
 #: A certificate of 2 <= 1 (a FAIL needs one).
 CERTIFICATE = certificate("<=", formula("a", a=2), formula("b", b=1), 2, 1, "a", "b")
@@ -27,7 +17,7 @@ def record(check_id="x/y", verdict=Verdict.PASS, **kw):
     base = dict(claim_id="x", check_id=check_id, paper_ref="Lemma 0", statement="s", check="c", variant="",
                 method="exact", instances=1, worst_value=0.0, worst_value_label="err", verdict=verdict)
     base.update(kw)
-    return ClaimRecord(**base)
+    return CheckRecord(**base)
 
 
 def test_verdict_equal_detects_and_locates_failures():

@@ -6,7 +6,7 @@ import jupytext
 import nbformat
 import pytest
 
-from sparseact.mathtext import MathRenderError, find_unrendered, render_text, split_math, tex_to_mathml
+from sparseact.publish.mathtext import MathRenderError, find_unrendered, render_text, split_math, tex_to_mathml
 
 #: Macros our notebooks and statements use (grep notebooks/*.py); each must render.
 MACROS = [
@@ -127,7 +127,7 @@ def _synthetic_notebook():
 
 
 def test_notebook_html_renders_every_formula_offline():
-    from sparseact.notebooks import notebook_html
+    from sparseact.runtime.notebooks import notebook_html
 
     page = notebook_html(_synthetic_notebook())
     assert find_unrendered(page) == []
@@ -144,7 +144,7 @@ def test_notebook_html_renders_every_formula_offline():
 
 
 def test_notebook_html_fails_on_unknown_macro():
-    from sparseact.notebooks import notebook_html
+    from sparseact.runtime.notebooks import notebook_html
 
     nb = _synthetic_notebook()
     nb.cells[0].source += r" And $\undefinedmacro x$."
@@ -159,7 +159,7 @@ def test_function_names_keep_script_structure():
 
 
 def test_split_at_relations_breaks_only_outside_groups():
-    from sparseact.mathtext import split_at_relations
+    from sparseact.publish.mathtext import split_at_relations
 
     assert split_at_relations(r"a = b \le \left(c = d\right)") == ["a =", r" b \le", r" \left(c = d\right)"]
     assert split_at_relations(r"\Pr_{x,i}[R_x \ne R_y] \leq \frac{1}{n}") == [r"\Pr_{x,i}[R_x \ne R_y] \leq",

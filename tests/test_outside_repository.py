@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from sparseact.browser import find_chromium
+from sparseact.publish.browser import find_chromium
 
 
 def run_isolated(tmp_path, script):
@@ -38,7 +38,7 @@ def test_a_notebook_run_leaves_no_ipython_history(tmp_path):
         print(value + 1)
         """))
     left = run_isolated(tmp_path, """
-        from sparseact.notebooks import run_notebook
+        from sparseact.runtime.notebooks import run_notebook
         run_notebook("tiny.py", "tiny.ipynb", None, {"value": 2}, "sparseact", ".")
         """)
     assert (tmp_path / "tiny.ipynb").is_file()
@@ -49,7 +49,7 @@ def test_a_notebook_run_leaves_no_ipython_history(tmp_path):
 def test_a_screenshot_leaves_no_browser_profile(tmp_path):
     (tmp_path / "page.html").write_text("<!doctype html><title>t</title><p>hello</p>")
     left = run_isolated(tmp_path, """
-        from sparseact.browser import write_screenshots
+        from sparseact.publish.browser import write_screenshots
         print(write_screenshots({"page.html": "page.png"}))
         """)
     assert (tmp_path / "page.png").read_bytes()[:4] == b"\x89PNG"

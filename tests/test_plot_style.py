@@ -1,8 +1,8 @@
-"""sparseact.plotting catches what readers of the figures tripped over: unlabelled log axes, shades alone."""
+"""sparseact.publish.plotting catches what readers of the figures tripped over: unlabelled log axes, shades alone."""
 
 import numpy as np
 
-from sparseact.plotting import MIN_LOG_LABELS, _labelled_ticks, finish, plt, reference_line, setup_style
+from sparseact.publish.plotting import MIN_LOG_LABELS, _labelled_ticks, finish, plt, reference_line, setup_style
 
 
 def test_every_log_axis_of_every_panel_is_labelled():

@@ -6,8 +6,8 @@ import re
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from sparseact.findings import readme_block
-from sparseact.statements import README_END, README_START, readme_with_summary
+from sparseact.publish.findings import readme_block
+from sparseact.publish.statements import README_END, README_START, readme_with_summary
 
 MATH = re.compile(r"(?<![\\$])\$([^$]+?)(?<![\\$])\$")
 

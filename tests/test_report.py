@@ -19,7 +19,7 @@ def report_inputs(results):
 
 
 def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
-    from sparseact.report import build_report
+    from sparseact.publish.report import build_report
 
     result, bench = report_inputs(result_tables)
     index, timings = result_tables / "report" / "index.html", result_tables / "report" / "timings.html"
@@ -46,8 +46,8 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
 
 
 def test_report_math_is_typeset_offline(result_tables):
-    from sparseact.mathtext import find_unrendered
-    from sparseact.report import build_report
+    from sparseact.publish.mathtext import find_unrendered
+    from sparseact.publish.report import build_report
 
     result, bench = report_inputs(result_tables)
     index = result_tables / "report" / "index.html"
@@ -59,7 +59,7 @@ def test_report_math_is_typeset_offline(result_tables):
 
 
 def test_claim_header_states_statuses_verdicts_and_navigation(result_tables):
-    from sparseact.report import ARXIV, claim_header_html
+    from sparseact.publish.report import ARXIV, claim_header_html
 
     header = claim_header_html("x", result_tables, result_tables / "reports" / "x.html", root=result_tables.parent)
     assert header.index("verification report") < header.index(ARXIV) < header.index('class="statements"')
@@ -69,7 +69,7 @@ def test_claim_header_states_statuses_verdicts_and_navigation(result_tables):
 
 def test_paper_order_lists_every_claim():
     from sparseact.claims import claim_ids
-    from sparseact.report import PAPER_ORDER
+    from sparseact.publish.report import PAPER_ORDER
 
     assert sorted(PAPER_ORDER) == sorted(claim_ids())
 
@@ -77,7 +77,7 @@ def test_paper_order_lists_every_claim():
 def test_claim_page_puts_the_header_first_in_the_notebook_page(result_tables):
     import nbformat
 
-    from sparseact.report import claim_page
+    from sparseact.publish.report import claim_page
 
     notebook = result_tables / "x.ipynb"
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Claim x\n\nWhat $k$ is.")])

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sparseact.provenance import (
+from sparseact.runtime.provenance import (
     CPU_DISPATCH_VARIABLES,
     OPENBLAS_PORTABLE_CORE,
     atomic_write_json,
@@ -14,8 +14,8 @@ from sparseact.provenance import (
     portable_cpu_environment,
     provenance,
 )
-from sparseact.plotting import plt, save_figure
-from sparseact.reporting import latex_table, save_table
+from sparseact.publish.plotting import plt, save_figure
+from sparseact.publish.reporting import latex_table, save_table
 
 
 def test_figures_are_byte_identical(tmp_path):
@@ -66,7 +66,7 @@ def test_atomic_writes_have_normal_permissions(tmp_path):
 
 
 def _ledger_rows():
-    from sparseact.ledger import LEDGER_COLUMNS
+    from sparseact.publish.ledger import LEDGER_COLUMNS
 
     rows = [
         dict(claim_id="lemma9", check_id="lemma9/term-U-printed", statement_id="lemma9-U", paper_ref="Lemma 9 (proof)",
@@ -85,7 +85,7 @@ def _ledger_rows():
 
 
 def _shown(monkeypatch, call):
-    import sparseact.reporting as reporting
+    import sparseact.publish.reporting as reporting
 
     shown = []
     monkeypatch.setattr(reporting, "_display_html", shown.append)
@@ -94,7 +94,7 @@ def _shown(monkeypatch, call):
 
 
 def test_format_value_significant_digits_and_missing():
-    from sparseact.reporting import MISSING, format_value
+    from sparseact.publish.reporting import MISSING, format_value
 
     assert format_value(3.99988) == "4.000" and format_value(0.25) == "0.2500" and format_value(4.0) == "4"
     assert format_value(1.234e-7) == "1.234e-07" and format_value(12) == "12" and format_value(True) == "yes"
@@ -102,7 +102,7 @@ def test_format_value_significant_digits_and_missing():
 
 
 def test_html_table_is_compact_and_explains_missing_values():
-    from sparseact.reporting import MISSING_NOTE, html_table
+    from sparseact.publish.reporting import MISSING_NOTE, html_table
 
     frame = pd.DataFrame({"network": ["gaussian <n=6>", "bucket"], "n": [6, 8], "ratio": [0.123456, np.nan]},
                          index=[10, 11])
@@ -115,7 +115,7 @@ def test_html_table_is_compact_and_explains_missing_values():
 
 
 def test_show_results_badges_reasons_corrections_and_links(monkeypatch):
-    from sparseact.reporting import show_results
+    from sparseact.publish.reporting import show_results
 
     tables = {"short": pd.DataFrame({"a": [1, 2], "b": ["x", "y"]}),
               "long": pd.DataFrame({"a": range(100), "b": ["z"] * 100})}
@@ -135,7 +135,7 @@ def test_show_results_badges_reasons_corrections_and_links(monkeypatch):
 
 
 def test_show_figures_embeds_numbered_captions(monkeypatch, tmp_path):
-    from sparseact.reporting import show_figures
+    from sparseact.publish.reporting import show_figures
 
     fig, ax = plt.subplots()
     ax.plot([1, 2], [2, 1])
@@ -148,7 +148,7 @@ def test_show_figures_embeds_numbered_captions(monkeypatch, tmp_path):
 
 
 def test_inline_tables_leave_out_long_text_columns():
-    from sparseact.reporting import tables_html
+    from sparseact.publish.reporting import tables_html
 
     frame = pd.DataFrame({"check": ["a", "b"], "certificate": ["{" + "x" * 300 + "}", "{}"], "value": [1.0, 2.5]})
     out = tables_html({"failures": frame}, table_dir="results/tables/c", report_path="results/reports/c.html")

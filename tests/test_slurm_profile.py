@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from sparseact.claims import claim_ids, get_claim
-from sparseact.costs import slurm_resources
+from sparseact.runtime.costs import slurm_resources
 from test_workflow import copy_repo, environment
 
 pytestmark = pytest.mark.workflow
@@ -40,7 +40,7 @@ def test_slurm_profile_is_opt_in(repo_root):
 def test_slurm_requests_are_the_measured_costs_with_a_margin(repo_root):
     """Every rule that runs on the cluster has its requests in set-resources (so that
     --default-resources slurm_account=... slurm_partition=... on the command line discards nothing), and
-    they are sparseact.costs.slurm_resources() of the shipped cost table."""
+    they are sparseact.runtime.costs.slurm_resources() of the shipped cost table."""
     slurm = yaml.safe_load((repo_root / "profiles" / "slurm" / "config.yaml").read_text())
     assert slurm["set-resources"] == slurm_resources()
     snakefile = (repo_root / "Snakefile").read_text()

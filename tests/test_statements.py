@@ -6,7 +6,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sparseact.statements import UNDETERMINED, UndeterminedError, catalogue, derive, explain
+from sparseact.publish.statements import UNDETERMINED, UndeterminedError, catalogue, derive, explain
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -144,7 +144,7 @@ def _shown_texts():
 def test_statement_texts_render():
     """Every shown field of every claim's ``STATEMENTS`` renders to MathML: TeX the converter knows, paired ``$``,
     and no raw ``$`` (unrendered math) left in the HTML."""
-    from sparseact.mathtext import render_text
+    from sparseact.publish.mathtext import render_text
 
     rendered = 0
     for statement_id, field, text in _shown_texts():
@@ -156,7 +156,7 @@ def test_statement_texts_render():
 
 def test_statement_math_is_tex_not_ascii():
     """The statements show the paper's math as TeX, not as ASCII stand-ins (``H_{n,s,k}``, ``sqrt(n)``, ``<w, x>``)."""
-    from sparseact.mathtext import split_math
+    from sparseact.publish.mathtext import split_math
 
     ascii_math = re.compile(r"H_\{|sqrt\(|<=|>=|\|\||<[a-z]|\bE_[xz]|\(\+\)|\beps\b|\brho\b|\blambda\b")
     for statement_id, field, text in _shown_texts():
@@ -166,8 +166,8 @@ def test_statement_math_is_tex_not_ascii():
 
 
 def test_a_shortened_reason_never_cuts_a_formula():
-    from sparseact.mathtext import split_math
-    from sparseact.statements import _shorten
+    from sparseact.publish.mathtext import split_math
+    from sparseact.publish.statements import _shorten
 
     text = "word " * 40 + r"$\mathcal{H}_{n,s,k}^{W,B} \le \sqrt{n \log(ns)}$ " * 20
     short = _shorten(text, 240)
@@ -199,7 +199,7 @@ def test_statement_texts_type_no_measured_number():
 
 
 def test_corrected_statements_need_a_correction_and_typeset(monkeypatch):
-    import sparseact.statements as st
+    import sparseact.publish.statements as st
 
     entries = [_entry("a", correction=dict(text=r"fixed: $\sqrt{n}$ & 50% of x_1", verified_by=["x/ok"])),
                _entry("b")]

@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from sparseact.claims import claim_ids, get_claim
-from sparseact.provenance import CPU_DISPATCH_VARIABLES, portable_cpu_environment
-from sparseact.statements import STATUSES
+from sparseact.publish.statements import STATUSES
+from sparseact.runtime.provenance import CPU_DISPATCH_VARIABLES, portable_cpu_environment
 
 pytestmark = pytest.mark.workflow
 
@@ -197,7 +197,7 @@ def test_pages_in_a_browser(run):
     links resolve; the front page shows the errata summary and the statements table on its first screen; the
     report rule left screenshots of the front page and of one notebook report's first screen, and of the front
     page's first printed page."""
-    from sparseact.browser import PRINT_HEIGHT, PRINT_WIDTH, SCREEN, check_pages, find_chromium
+    from sparseact.publish.browser import PRINT_HEIGHT, PRINT_WIDTH, SCREEN, check_pages, find_chromium
 
     if find_chromium() is None:
         pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
@@ -219,7 +219,7 @@ def test_pages_in_a_browser(run):
 
 def test_no_raw_math_in_pages(run):
     """No ``$...$`` is left in the visible text of any page: the math is typeset, offline."""
-    from sparseact.browser import check_pages, find_chromium
+    from sparseact.publish.browser import check_pages, find_chromium
 
     if find_chromium() is None:
         pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
@@ -320,7 +320,7 @@ def test_adding_a_point_leaves_every_other_point_byte_identical(run):
     import numpy as np
 
     from sparseact.claims import load_run, point_data
-    from sparseact.datafiles import load_arrays
+    from sparseact.runtime.datafiles import load_arrays
 
     shard_data, shard_run = run / QUICK / "data/lemma9/monte-carlo.npz", run / QUICK / "runs/lemma9/monte-carlo.json"
     before = digests(run, (f"{QUICK}/data", f"{QUICK}/runs"))

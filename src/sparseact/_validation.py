@@ -57,7 +57,7 @@ MIN_CELL_SAMPLE_SCALE = 1e-6
 #: Upper end of the range, see :data:`MIN_CELL_SAMPLE_SCALE`.
 MAX_CELL_SAMPLE_SCALE = 1e12
 #: Estimated CPU hours above which the workflow refuses a config unless it sets
-#: ``accept_cost_over_limit: true`` (see :mod:`sparseact.costs`); the full config needs well under one.
+#: ``accept_cost_over_limit: true`` (see :mod:`sparseact.runtime.costs`); the full config needs well under one.
 CONFIG_CPU_HOURS_LIMIT = 24.0
 
 

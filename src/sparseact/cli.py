@@ -9,7 +9,7 @@ import sys
 
 def _run_notebook(args) -> int:
     from sparseact.kernels import wait_for_compilation
-    from sparseact.notebooks import run_notebook
+    from sparseact.runtime.notebooks import run_notebook
 
     wait_for_compilation()
     parameters = json.loads(args.parameters)
@@ -34,8 +34,8 @@ def _generate(args) -> int:
 def _ledger(args) -> int:
     from pathlib import Path
 
-    from sparseact.ledger import load_records, write_certificates, write_ledger
-    from sparseact.statements import status_counts, write_statement_files
+    from sparseact.publish.ledger import load_records, write_certificates, write_ledger
+    from sparseact.publish.statements import status_counts, write_statement_files
 
     out = Path(args.out_dir)
     records = load_records(args.results)
@@ -51,7 +51,7 @@ def _ledger(args) -> int:
 def _explain(args) -> int:
     import pandas as pd
 
-    from sparseact.statements import derive, explain
+    from sparseact.publish.statements import derive, explain
 
     ledger = pd.read_csv(f"{args.results}/ledger.csv", keep_default_na=False)
     try:
@@ -69,9 +69,9 @@ def _explain(args) -> int:
 def _readme_summary(args) -> int:
     from pathlib import Path
 
-    from sparseact.findings import readme_block
-    from sparseact.provenance import atomic_write_text
-    from sparseact.statements import readme_with_summary
+    from sparseact.publish.findings import readme_block
+    from sparseact.publish.statements import readme_with_summary
+    from sparseact.runtime.provenance import atomic_write_text
 
     readme = Path(args.readme)
     atomic_write_text(readme, readme_with_summary(readme.read_text(encoding="utf-8"), readme_block(args.results)))
@@ -81,7 +81,7 @@ def _readme_summary(args) -> int:
 
 
 def _verify_certificate(args) -> int:
-    from sparseact.verify import verify_file
+    from sparseact.verify.recompute import verify_file
 
     failures = 0
     for path in args.files:
@@ -92,28 +92,28 @@ def _verify_certificate(args) -> int:
 
 
 def _report(args) -> int:
-    from sparseact.report import build_report
+    from sparseact.publish.report import build_report
 
     build_report(args.results_dir, args.results, args.benchmarks, args.index, args.timings)
     return 0
 
 
 def _claim_page(args) -> int:
-    from sparseact.report import claim_page
+    from sparseact.publish.report import claim_page
 
     claim_page(args.notebook, args.claim, args.results_dir, args.out)
     return 0
 
 
 def _screenshots(args) -> int:
-    from sparseact.browser import write_screenshots
+    from sparseact.publish.browser import write_screenshots
 
     print(write_screenshots(dict(args.page), dict(args.print_page or [])))
     return 0
 
 
 def _check_pages(args) -> int:
-    from sparseact.browser import BrowserError, check_pages
+    from sparseact.publish.browser import BrowserError, check_pages
 
     try:
         problems = check_pages(args.results)
@@ -126,8 +126,8 @@ def _check_pages(args) -> int:
 
 
 def _check_config(args) -> int:
-    from sparseact.config import ConfigError, load_config
-    from sparseact.costs import check_cost, estimate_cost
+    from sparseact.runtime.config import ConfigError, load_config
+    from sparseact.runtime.costs import check_cost, estimate_cost
 
     try:
         config = load_config(args.config)
@@ -142,7 +142,7 @@ def _check_config(args) -> int:
 
 def _compile_kernels(args) -> int:
     from sparseact.kernels import compilation_lock, compile_kernels
-    from sparseact.provenance import atomic_write_text
+    from sparseact.runtime.provenance import atomic_write_text
 
     with compilation_lock(exclusive=True):
         names = compile_kernels()

@@ -12,7 +12,7 @@ from sparseact.claims import (
 )
 from sparseact.kernels import KERNEL_MODULES
 from sparseact.paper import data_files
-from sparseact.provenance import portable_cpu_environment
+from sparseact.runtime.provenance import portable_cpu_environment
 
 # One BLAS/OpenMP thread per job: Snakemake already runs one job per core, and threaded
 # LAPACK calls of two concurrent jobs would fight over the same cores.
@@ -132,7 +132,7 @@ def assembly_code(wildcards):
             f"sparseact.claims.{wildcards.claim}",
             f"sparseact.claims.{wildcards.claim}.verdicts",
             f"sparseact.claims.{wildcards.claim}.figures",
-            "sparseact.reporting",
+            "sparseact.publish.reporting",
         )
     )
 

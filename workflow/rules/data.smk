@@ -1,5 +1,5 @@
 # Data stage: one job per shard (a set of grid points) writes the points' networks, samples or
-# truth tables to results/data/<claim>/<shard>.npz (format and loader in sparseact.datafiles).
+# truth tables to results/data/<claim>/<shard>.npz (format and loader in sparseact.runtime.datafiles).
 
 
 rule data:

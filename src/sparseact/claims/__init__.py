@@ -29,16 +29,16 @@ editing a list. A claim folder ``sparseact/claims/<id>/`` holds
         (e.g. ``k <= s``); checked before any job runs.
 ``compute.py`` (the data and runs stages)
     ``generate(point, rng) -> dict[str, numpy.ndarray]``
-        The point's data (networks, samples, truth tables), see :mod:`sparseact.datafiles`.
+        The point's data (networks, samples, truth tables), see :mod:`sparseact.runtime.datafiles`.
     ``run(point, data, rng) -> dict[str, pandas.DataFrame]``
         The measurements on that data: the point's result tables.
 ``verdicts.py`` (the assembly stage)
-    ``assemble(block, tables) -> sparseact.ledger.CheckReport``
+    ``assemble(block, tables) -> sparseact.verify.records.ClaimReport``
         Ledger rows (verdicts computed from the merged tables) and summary tables.
 ``figures.py``
     ``figures(tables) -> dict[str, Figure]`` (figure stem -> matplotlib figure, drawn
     from the assembled tables) and ``CAPTIONS`` (figure stem -> what a reader should
-    see in it), in the shared style of :mod:`sparseact.plotting`.
+    see in it), in the shared style of :mod:`sparseact.publish.plotting`.
 ``statements.yaml``
     The statements the claim bears on, as data (:mod:`sparseact.paper`, format in
     ``docs/statements-graph.md``).
@@ -53,7 +53,7 @@ edit to ``verdicts.py`` or ``figures.py`` only its assembly onward, an edit to
 
 Outside the workflow (tests, ``benchmarks/claim_stages.py``), :func:`stage_claim`
 runs a claim's three stages in process on a config block and returns the
-assembled :class:`~sparseact.ledger.CheckReport`; :func:`stage_shard` runs the
+assembled :class:`~sparseact.verify.records.ClaimReport`; :func:`stage_shard` runs the
 data and runs stages of one shard and times them.
 """
 

@@ -7,7 +7,7 @@ a certificate must contain, is gone. For such a check the runs stage calls
 assembly applies) and returns the rows, only when there are any, as the optional
 run table :data:`TABLE`; the assembly then passes :func:`worst_violation` (the
 worst recorded violation) as the ``build`` of
-:func:`sparseact.certificates.fail_fields`. On data without
+:func:`sparseact.verify.certificates.fail_fields`. On data without
 violations nothing is added, so PASS rows and run tables are unchanged.
 """
 
@@ -33,7 +33,7 @@ def violation(check_id: str, excess: float, instance: str, certificate: dict) ->
     instance : str
         The instance, for a reader (goes into the counterexample).
     certificate : dict
-        :func:`sparseact.certificates.certificate` of the violation.
+        :func:`sparseact.verify.certificates.certificate` of the violation.
 
     Returns
     -------
@@ -46,7 +46,7 @@ def violation(check_id: str, excess: float, instance: str, certificate: dict) ->
 def worst_violation(tables: dict, check_id: str):
     """The certificate and counterexample of the worst violation of ``check_id`` the runs stage recorded.
 
-    The ``build`` of :func:`sparseact.certificates.fail_fields`, e.g.
+    The ``build`` of :func:`sparseact.verify.certificates.fail_fields`, e.g.
     ``fail_fields(verdict, finding, lambda: worst_violation(tables, check_id), notes)``.
 
     Parameters

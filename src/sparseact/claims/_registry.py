@@ -103,7 +103,7 @@ class Claim:
         pairs (``key`` relative to the block, or prefixed with the claim id); the
         first becomes a ``ConfigError`` naming ``claims.<id>.<key>``.
         """
-        from sparseact.errors import ConfigError
+        from sparseact.runtime.errors import ConfigError
 
         problems = list(self.module.check(block)) if hasattr(self.module, "check") else []
         if problems:
@@ -261,7 +261,7 @@ def replicate_count(claim_id: str, verdict_seeds: int) -> int:
 
 def check_claim_blocks(config: dict) -> None:
     """Every claim has a config block, no block lacks a claim, and each block passes its claim's checks."""
-    from sparseact.errors import ConfigError
+    from sparseact.runtime.errors import ConfigError
 
     blocks = config.get("claims", {})
     missing = [c for c in claim_ids() if c not in blocks]

@@ -18,13 +18,13 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims._registry import get_claim
-from sparseact.datafiles import load_arrays, save_arrays
-from sparseact.ledger import CheckReport, combine_replicates
-from sparseact.provenance import atomic_write_json, derive_rng
+from sparseact.runtime.datafiles import load_arrays, save_arrays
+from sparseact.runtime.provenance import atomic_write_json, derive_rng
+from sparseact.verify.records import ClaimReport, combine_replicates
 
 #: Column added to every run table: which replicate (seed) produced the row.
 REPLICATE = "replicate"
-#: The summary table the ledger step collects (columns ``sparseact.statements.TIGHTNESS_COLUMNS``): kept from
+#: The summary table the ledger step collects (columns ``sparseact.publish.statements.TIGHTNESS_COLUMNS``): kept from
 #: replicate 0 only, without a ``replicate`` column.
 TIGHTNESS = "tightness"
 #: Column added to every run table: which grid point produced the row.
@@ -51,11 +51,11 @@ def generate_shard(claim_id: str, shard: str, points: dict[str, dict], seed: int
     """Data stage: write the data of a shard's points (all replicates) to one file ``out``.
 
     Point ``p``'s arrays for replicate ``r`` are stored under ``<p>/r<r>.<key>``
-    (:mod:`sparseact.datafiles`; :func:`point_data` reads them back). Each point
+    (:mod:`sparseact.runtime.datafiles`; :func:`point_data` reads them back). Each point
     draws from its own stream, so its arrays do not depend on the shard.
     ``log``, if given, receives one line per point.
     """
-    from sparseact import progress
+    from sparseact.runtime import progress
 
     claim = get_claim(claim_id)
     progress.configure(log)
@@ -78,9 +78,9 @@ def run_shard(claim_id: str, shard: str, points: dict[str, dict], seed: int, rep
               data_path: str | Path) -> dict[str, pd.DataFrame]:
     """Runs stage: every point's result tables, every replicate, with ``point`` and ``replicate`` columns.
 
-    Progress (points done, elapsed, estimate) goes to the job's log (:mod:`sparseact.progress`).
+    Progress (points done, elapsed, estimate) goes to the job's log (:mod:`sparseact.runtime.progress`).
     """
-    from sparseact import progress
+    from sparseact.runtime import progress
 
     claim = get_claim(claim_id)
     arrays, meta = load_arrays(data_path)
@@ -134,12 +134,12 @@ def merge_runs(paths) -> dict[str, pd.DataFrame]:
     return {name: pd.concat(frames, ignore_index=True) for name, frames in parts.items()}
 
 
-def assemble_claim(claim_id: str, block: dict, run_paths, replicates: int) -> CheckReport:
+def assemble_claim(claim_id: str, block: dict, run_paths, replicates: int) -> ClaimReport:
     """Assembly stage: merge the points' tables, decide each replicate's verdicts, combine the replicates.
 
     Each replicate is assembled on its own rows; a verdict stands when every
     replicate agrees and is INCONCLUSIVE otherwise
-    (:func:`sparseact.ledger.combine_replicates`). The returned tables are the
+    (:func:`sparseact.verify.records.combine_replicates`). The returned tables are the
     merged run tables and the claim's summary tables, with a ``replicate`` column.
     """
     claim = get_claim(claim_id)
@@ -153,7 +153,7 @@ def assemble_claim(claim_id: str, block: dict, run_paths, replicates: int) -> Ch
     for name in reports[0].tables:
         if name in merged:
             continue
-        if name == TIGHTNESS:  # one row per bound, as sparseact.statements.collect_tightness reads it: replicate 0's
+        if name == TIGHTNESS:  # one row per bound, as sparseact.publish.statements.collect_tightness reads it: replicate 0's
             tables[name] = reports[0].tables[name].reset_index(drop=True)
             continue
         frames = []
@@ -162,7 +162,7 @@ def assemble_claim(claim_id: str, block: dict, run_paths, replicates: int) -> Ch
             frame.insert(0, REPLICATE, r)
             frames.append(frame)
         tables[name] = pd.concat(frames, ignore_index=True)
-    return CheckReport(combine_replicates([report.records for report in reports]), tables)
+    return ClaimReport(combine_replicates([report.records for report in reports]), tables)
 
 
 # ---------------------------------------------------------------------------
@@ -221,7 +221,7 @@ def stage_shard(claim_id: str, shard: str, points: dict[str, dict], seed: int, r
     return StagedShard(shard, data_path, run_path, middle - start, time.perf_counter() - middle)
 
 
-def stage_claim(claim_id: str, block: dict, seed: int, replicates: int, out: str | Path) -> CheckReport:
+def stage_claim(claim_id: str, block: dict, seed: int, replicates: int, out: str | Path) -> ClaimReport:
     """All three stages of a claim on ``block``, in process: every grid point as its own shard, then the assembly.
 
     A point's numbers do not depend on its shard, so the verdicts are those of the workflow's
@@ -239,7 +239,7 @@ def stage_claim(claim_id: str, block: dict, seed: int, replicates: int, out: str
 
     Returns
     -------
-    CheckReport
+    ClaimReport
         As :func:`assemble_claim` returns it.
     """
     staged = [stage_shard(claim_id, name, {name: point}, seed, replicates, out)

@@ -1,4 +1,4 @@
-"""Readings of the :mod:`sparseact.ledger` verdicts that several claims' verdicts share.
+"""Readings of the :mod:`sparseact.verify.verdicts` that several claims' verdicts share.
 
 A FAIL in the ledger needs a certificate (a checkable counterexample). Checks that
 cannot build one (a trend of an ``O(.)`` ratio, an explicit-constant bound whose
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sparseact.ledger import ATOL, RTOL, Verdict, verdict_big_o
+from sparseact.verify.verdicts import ATOL, RTOL, Verdict, verdict_big_o
 
 
 def exceeds(values, limits) -> np.ndarray:
@@ -24,7 +24,7 @@ def exceeds(values, limits) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of bool
-        ``values > limits + ATOL + RTOL |limits|``: where :func:`sparseact.ledger.verdict_at_most`
+        ``values > limits + ATOL + RTOL |limits|``: where :func:`sparseact.verify.verdicts.verdict_at_most`
         would FAIL.
     """
     values, limits = np.asarray(values, dtype=float), np.asarray(limits, dtype=float)
@@ -37,7 +37,7 @@ def no_uncertified_fail(verdict: Verdict) -> Verdict:
 
 
 def verdict_big_o_trend(parameter, ratios) -> tuple[Verdict, float]:
-    """:func:`sparseact.ledger.verdict_big_o` read for the ledger: a growing slope is a trend, never a FAIL.
+    """:func:`sparseact.verify.verdicts.verdict_big_o` read for the ledger: a growing slope is a trend, never a FAIL.
 
     No finite computation certifies that an ``O(.)`` bound is false, so a FAIL becomes INCONCLUSIVE.
 

@@ -337,7 +337,7 @@ def rademacher_exact_networks(X, s: int, k: int, W, B, max_cells: int | None = N
     keeps, for each ``zeta`` in ``{-1,1}^m``, the network of ``H_{n,s,k}^{W,B}``
     attaining the sup (``-zeta`` uses the network of ``zeta`` with ``u`` negated,
     since ``H = -H``): the data of a ``rademacher_lower_bound`` certificate
-    (:mod:`sparseact.certificates`) whose value is the **exact** ``R_H(S)``.
+    (:mod:`sparseact.verify.certificates`) whose value is the **exact** ``R_H(S)``.
     """
     X = _as_points(X)
     m = X.shape[0]

@@ -15,7 +15,7 @@ The YAML files are the project's reading of the paper (format:
 
 This module only reads and validates them (no numerical code), so that the
 claim modules and the workflow can load it cheaply. How statuses follow from
-the data and the ledger is :mod:`sparseact.statements`.
+the data and the ledger is :mod:`sparseact.publish.statements`.
 """
 
 from __future__ import annotations

@@ -11,10 +11,11 @@ from math import comb, exp, log, sqrt
 import numpy as np
 import pandas as pd
 
-from sparseact import certificates as cert, constructions
+from sparseact import constructions
 from sparseact.cube import hypercube, iter_hypercube
-from sparseact.datafiles import network_arrays, network_from_arrays, networks_from_arrays
-from sparseact.ledger import verdict_equal
+from sparseact.runtime.datafiles import network_arrays, network_from_arrays, networks_from_arrays
+from sparseact.verify import certificates as cert
+from sparseact.verify.verdicts import verdict_equal
 
 #: Row families ``w_alpha`` drawn per weight draw (``b<b>-d<d>`` points).
 RANDOM_FAMILIES = ("unit-gaussian", "unit-sign", "gaussian")

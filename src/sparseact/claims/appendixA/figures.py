@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from sparseact.claims.appendixA.compute import hoeffding_bound
-from sparseact.plotting import (FULL_WIDTH, REFERENCE_STYLES, SINGLE_WIDTH, finish, integer_ticks, legend_outside,
+from sparseact.publish.plotting import (FULL_WIDTH, REFERENCE_STYLES, SINGLE_WIDTH, finish, integer_ticks, legend_outside,
                                 plt, reference_curve, reference_line, setup_style, value_ticks)
 
 CAPTIONS = {

@@ -14,9 +14,10 @@ import pandas as pd
 from sparseact.claims import describe_range
 from sparseact.claims.appendixA import check
 from sparseact.claims.appendixA.compute import ones_tail
-from sparseact.ledger import CheckReport, ClaimRecord, Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most
 from sparseact.paper import paper_ref
-from sparseact.statements import TIGHTNESS_COLUMNS
+from sparseact.publish.statements import TIGHTNESS_COLUMNS
+from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.verdicts import Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most
 
 #: Families with ``||w_alpha||_2 = 1`` (the corrected hypothesis).
 UNIT_FAMILIES = ("unit-gaussian", "unit-sign")
@@ -65,11 +66,11 @@ def assemble(block: dict, tables: dict):
                       variant=variant, method="exact", instances=int(instances), worst_value=float(worst),
                       worst_value_label=label, notes=notes, range=covered or sq_range)
         if verdict is not Verdict.FAIL:
-            return ClaimRecord(verdict=verdict, **fields)
+            return CheckRecord(verdict=verdict, **fields)
         if failure is None:
             fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
-            return ClaimRecord(verdict=Verdict.INCONCLUSIVE, **fields)
-        return ClaimRecord(verdict=Verdict.FAIL, finding=finding, counterexample=failure["counterexample"],
+            return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
+        return CheckRecord(verdict=Verdict.FAIL, finding=finding, counterexample=failure["counterexample"],
                            certificate=json.loads(failure["certificate"]), **fields)
 
     def worst_failure(check, part):
@@ -196,7 +197,7 @@ def assemble(block: dict, tables: dict):
                           + ("" if r.non_increasing else " (not monotone)") for r in slopes.itertuples())
               + ". (A.2) gives exponent 2c^2 up to a log factor.", covered=whp_range))
     tightness = pd.concat([t for t in (_tightness(whp), _gamma_tightness(sq)) if len(t)], ignore_index=True)
-    return CheckReport(records, {"whp_slopes": slopes, "tightness": tightness})
+    return ClaimReport(records, {"whp_slopes": slopes, "tightness": tightness})
 
 
 def _gamma_tightness(sq):

@@ -8,17 +8,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparseact import analysis, bounds, certificates as cert, families, sensitivity
+from sparseact import analysis, bounds, families, sensitivity
 from sparseact.claims import _failures
 from sparseact.claims._failures import violation, with_violations
 from sparseact.claims._grids import bucket_feasible
 from sparseact.claims._verdicts import exceeds
 from sparseact.claims.lemma10 import OUT_OF_RANGE_RHO
 from sparseact.cube import hypercube
-from sparseact.datafiles import network_arrays, network_from_arrays
-from sparseact.ledger import Verdict, verdict_at_most
 from sparseact.networks import SparseReLUNetwork
-from sparseact.provenance import derive_rng
+from sparseact.runtime.datafiles import network_arrays, network_from_arrays
+from sparseact.runtime.provenance import derive_rng
+from sparseact.verify import certificates as cert
+from sparseact.verify.verdicts import Verdict, verdict_at_most
 
 #: Families of the noise grid (``bucket`` only where :func:`bucket_feasible`).
 FAMILIES = ("gaussian", "bucket")
@@ -118,7 +119,7 @@ def tail_certificate(function: dict, rho: float, d: int, tail: float, bound: flo
     Parameters
     ----------
     function : dict
-        The function spec ``F`` of :mod:`sparseact.certificates` (monomial, network, ...).
+        The function spec ``F`` of :mod:`sparseact.verify.certificates` (monomial, network, ...).
     rho : float
     d : int
     tail, bound : float
@@ -126,7 +127,7 @@ def tail_certificate(function: dict, rho: float, d: int, tail: float, bound: flo
     explanation : str
         One sentence for a reader.
     strict : bool
-        Raise when the values do not violate the bound (:func:`~sparseact.certificates.certificate`);
+        Raise when the values do not violate the bound (:func:`~sparseact.verify.certificates.certificate`);
         otherwise return ``None``.
 
     Returns

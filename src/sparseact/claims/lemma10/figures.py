@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparseact.plotting import (FULL_WIDTH, SINGLE_WIDTH, colour_bar, colours, finish, integer_ticks,
+from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, colour_bar, colours, finish, integer_ticks,
                                 legend_handle, legend_outside, plt, reference_curve, reference_line,
                                 setup_style, value_ticks)
 

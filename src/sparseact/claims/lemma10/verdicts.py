@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from sparseact import analysis, bounds, certificates as cert
+from sparseact import analysis, bounds
 from sparseact.bounds import C_LEMMA10
 from sparseact.claims import describe_range
 from sparseact.claims._failures import worst_violation
@@ -20,8 +20,10 @@ from sparseact.claims._verdicts import exceeds, no_uncertified_fail, verdict_big
 from sparseact.claims.lemma10 import FLOOR_TOL, OUT_OF_RANGE_RHO
 from sparseact.claims.lemma10.compute import DEFINITION_MAX_N, FORMULA_RHO, dictator_network, tail_certificate
 from sparseact.claims.lemma9.verdicts import switching_network
-from sparseact.ledger import (MIN_SWEEP_POINTS, CheckReport, ClaimRecord, Verdict, close, has_slope, loglog_slope,
-                              verdict_all, verdict_at_most)
+from sparseact.verify import certificates as cert
+from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.verdicts import (MIN_SWEEP_POINTS, Verdict, close, has_slope, loglog_slope, verdict_all,
+                                       verdict_at_most)
 from sparseact.networks import SparseReLUNetwork
 
 #: Number of smallest (largest) ``1 - rho`` values over which the log-log slope of NS is reported.
@@ -63,7 +65,7 @@ def _lemma10_record(noise, slopes):
     worst = noise.loc[noise["ratio"].idxmax()]
     finite = slopes["slope_small"].dropna()
     trend = (f"{finite.min():.2f} to {finite.max():.2f}" if len(finite) else "n/a")
-    return ClaimRecord(
+    return CheckRecord(
         claim_id="lemma10", check_id="lemma10/bound", statement_id="lemma10", paper_ref="Lemma 10",
         statement="NS_rho(h) = sqrt(1-rho) O(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s))",
         check=f"exact NS_rho(h) <= C x sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) with the explicit "
@@ -87,7 +89,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
     common = dict(claim_id="lemma10", paper_ref="Claim 2.1", method="exact")
     parseval_err = float(_relative(noise_formula["sum_fhat2"], noise_formula["norm2"]).max())
     parseval_ok = bool(close(noise_formula["sum_fhat2"], noise_formula["norm2"]).all())
-    records = [ClaimRecord(
+    records = [CheckRecord(
         check_id="lemma10/claim21-parseval", statement_id="claim2.1-parseval",
         statement="||f||_2^2 = sum_T fhat(T)^2",
         check="E_x f(x)^2 on the cube against the sum of the squared Walsh-Hadamard coefficients, every network",
@@ -99,7 +101,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
     formula_err = float(_relative(by_definition["NS_formula"], by_definition["NS_definition"]).max()) \
         if len(by_definition) else float("nan")
     formula_ok = bool(len(by_definition)) and close(by_definition["NS_formula"], by_definition["NS_definition"]).all()
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="lemma10/claim21-ns-formula", statement_id="claim2.1-ns",
         statement="NS_rho(f) = sum_T (1/2)(1 - rho^|T|) fhat(T)^2",
         check=f"spectral formula against the definition summed over all 2^n flip patterns, rho in {list(FORMULA_RHO)}, "
@@ -139,7 +141,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
 
     # Claim 2.1 is stated for all f and used for rho in [0, 1) (proof of Theorem 8); this row tests only that
     # range, so a violation would make the stated claim false where the paper uses it: statement-error.
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="lemma10/claim21-tail", statement_id="claim2.1-tail",
         statement="sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d), rho in [0, 1), d >= 1",
         check="exact tail against the bound for every network and monomial, every rho in [0, 1) of the grid and every "
@@ -168,7 +170,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
                           f"2 NS_rho/(1 - rho^d) = {row['bound']:.4g}")
     network_hits = violated[~violated["instance"].str.startswith("chi_")]
     verdict = Verdict.FAIL if certificate else (Verdict.INCONCLUSIVE if len(violated) else Verdict.PASS)
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="lemma10/claim21-tail-negative-rho", statement_id="claim2.1-tail",
         statement="sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) for all f (no range of rho printed)",
         check=f"exact tail against the bound at rho in {list(OUT_OF_RANGE_RHO)} for the monomials and every network",
@@ -216,7 +218,7 @@ def _eq17_records(eq17, tables):
                           f"(1/r) E sum_b E_v(...)^2 = {worst['middle']:.4g}, (1/r) E[AS(H_z)] = {worst['right']:.4g}")
     violated = bool(first.any() or second.any() or third.any())
     verdict = Verdict.PASS if not violated else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
-    records = [ClaimRecord(
+    records = [CheckRecord(
         check_id="lemma10/eq17-printed", statement_id="eq17",
         statement="NS_rho(h) = E[(h(x)-h(y))^2] = (1/r) E (sum_b E_v (H_z(v) - H_z(v^b))^2) = (1/r) E[AS(H_z)]",
         check="every printed equality of (17), exactly: NS_rho (with 1/4) and E[(h(x)-h(y))^2] under N_rho from the "
@@ -250,7 +252,7 @@ def _eq17_records(eq17, tables):
         counterexample = (f"h(x) = x_1, rho = {rho:g}: r = {int(row['r'])}, coupling flips x_1 with probability "
                           f"{row['right']:.4g}, N_rho with probability {row['NS_rho']:.4g}")
     verdict = Verdict.PASS if not mismatch.any() else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="lemma10/eq17-coupling", statement_id="lemma10-proof-coupling",
         statement="(x, y) of the bucket coupling are distributed exactly as (x, N_rho(x)), r = floor(2/(1-rho))",
         check="E[(1/4)(h(x)-h(y))^2] under the coupling (= (1/r) E[AS(H_z)], enumerated) against NS_rho(h), every "
@@ -289,7 +291,7 @@ def _eq17_records(eq17, tables):
 
     # The corrected (17) repairs eq17-printed (a proof-slip: Lemma 10 survives through it); a FAIL refutes the
     # repair, so the printed equation's slip stays unrepaired: the class of the statement it repairs.
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="lemma10/eq17-corrected", statement_id="eq17",
         statement="NS_{1-2/r}(h) = (1/r) E_{z,{A_e}}[AS(H_z)], and NS_rho(h) <= NS_{1-2/r}(h), r >= 1/(1-rho) "
                   "for rho in [0, 1)",
@@ -315,13 +317,13 @@ def assemble(block: dict, tables: dict):
     records += _claim21_records(tables["lemma10-ns-formula"], tables["lemma10-tail"], tables["lemma10-parity"], tables)
     records += _eq17_records(tables["lemma10-eq17"], tables)
     records += _sharp_records(noise)
-    return CheckReport(_with_ranges(records, tables), {"lemma10-slopes": slopes, "tightness": tightness_table(noise)})
+    return ClaimReport(_with_ranges(records, tables), {"lemma10-slopes": slopes, "tightness": tightness_table(noise)})
 
 
 def _sharp_records(noise):
     """``NS_rho <= 2 k^2 W^2 (1 - rho)`` on the grid, and the degenerate point ``ns = 1 - rho`` of the printed bound."""
     worst = float(noise["ratio_sharp"].max())
-    records = [ClaimRecord(
+    records = [CheckRecord(
         claim_id="lemma10", check_id="lemma10/sharp", statement_id="lemma10-sharp", paper_ref="Lemma 10 (ours)",
         statement="NS_rho(h) <= 2 k^2 W^2 (1 - rho) for every h in H_{n,s,k}^{W,B}, rho in [-1, 1]",
         check="exact NS_rho (Fourier formula) against 2 k^2 W^2 (1-rho), certified k, every network and rho of the grid",
@@ -340,7 +342,7 @@ def _sharp_records(noise):
         "n = s = k = 1, W = 1, B = 0, rho = 0: log(ns/(1-rho)) = log 1 = 0 and log s = 0, so the bound is 0 for every "
         "constant C (here 1e12), while NS_0(relu(x_1)) = 1/8. Degenerate: the printed logarithms vanish exactly when "
         "ns = 1 - rho (n = s = 1, rho = 0, or ns = 2, rho = -1)")
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         claim_id="lemma10", check_id="lemma10/bound-degenerate", statement_id="lemma10", paper_ref="Lemma 10",
         statement="NS_rho(h) = sqrt(1-rho) O(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) at ns = 1 - rho",
         check="exact NS_0 of relu(x_1) (n = s = k = 1) against the printed bound, which vanishes there",

@@ -8,10 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparseact import bounds, certificates as cert, sensitivity
+from sparseact import bounds, sensitivity
 from sparseact.claims._failures import violation, with_violations
-from sparseact.ledger import ATOL, Verdict, verdict_at_most
 from sparseact.networks import SparseReLUNetwork
+from sparseact.verify import certificates as cert
+from sparseact.verify.verdicts import ATOL, Verdict, verdict_at_most
 
 #: Halfspace families, in the order they are stored (:func:`sparseact.sensitivity.halfspace_family`).
 KINDS = ("majority-like", "random-gaussian", "random-positive")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sparseact.plotting import (FULL_WIDTH, SINGLE_WIDTH, finish, legend_outside, plt, reference_curve,
+from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, finish, legend_outside, plt, reference_curve,
                                 reference_line, sequential, setup_style)
 
 CAPTIONS = {

@@ -11,13 +11,14 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from sparseact import certificates as cert
 from sparseact.bounds import C_LEMMA6
 from sparseact.claims import describe_range
 from sparseact.claims._failures import worst_violation
 from sparseact.claims._verdicts import verdict_big_o_trend
-from sparseact.ledger import ATOL, CheckReport, ClaimRecord, Verdict, verdict_at_most
 from sparseact.networks import SparseReLUNetwork
+from sparseact.verify import certificates as cert
+from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.verdicts import ATOL, Verdict, verdict_at_most
 
 #: Kinds with every weight positive (the setting of the proof's identity).
 POSITIVE_KINDS = ("majority-like", "random-positive")
@@ -40,7 +41,7 @@ def assemble(block: dict, tables: dict):
     worst = finite.loc[finite["ratio"].idxmax()]
 
     explicit = float(finite["ratio"].max()) / C_LEMMA6
-    records = [ClaimRecord(
+    records = [CheckRecord(
         claim_id="lemma6", check_id="lemma6/bound", statement_id="lemma6", paper_ref="Lemma 6 (Kane 2014)",
         statement="AS(g) = O(p sqrt(n log(1/p))) for a halfspace indicator g with mean p",
         check=f"exact AS(g) <= C p sqrt(n log(1/p)) with the explicit constant C = (1 + 1/(4 log 2)) 2/sqrt(e) "
@@ -58,7 +59,7 @@ def assemble(block: dict, tables: dict):
     h_worst = float(hoeffding["ratio"].max())
     pm1_worst = float(pm1["max_error"].max())
     records += [
-        ClaimRecord(
+        CheckRecord(
             claim_id="lemma6", check_id="lemma6/hoeffding", statement_id="lemma6", paper_ref="Lemma 6 (proof)",
             statement="Pr_x[|<w, x>| >= u] <= 2 exp(-u^2/(2 ||w||^2)) (Hoeffding)",
             check="exact distribution of <w, x> over the cube for every weight vector of the sweep, every u > 0 taken",
@@ -66,7 +67,7 @@ def assemble(block: dict, tables: dict):
             worst_value_label="max Pr[|<w,x>| >= u] / (2 exp(-u^2/(2||w||^2)))",
             verdict=Verdict.INCONCLUSIVE if verdict_at_most(h_worst, 1.0) is Verdict.FAIL
             else verdict_at_most(h_worst, 1.0)),
-        ClaimRecord(
+        CheckRecord(
             claim_id="lemma6", check_id="lemma6/sensitivity-pm1", statement_id="section2-sensitivity-scaling",
             paper_ref="Section 2.1", statement="sen_f(x) = |{i : f(x) != f(x^i)}| for f : {-1,1}^n -> {-1,1}",
             check=f"every f : {{-1,1}}^n -> {{-1,1}} for n <= {int(pm1['n'].max())}, every x",
@@ -102,7 +103,7 @@ def assemble(block: dict, tables: dict):
     corrected_fields = cert.fail_fields(verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
                                         "proof-slip", lambda: worst_violation(tables, "lemma6/identity-corrected"))
     records += [
-        ClaimRecord(
+        CheckRecord(
             claim_id="lemma6", check_id="lemma6/identity-printed", statement_id="lemma6-proof-identity",
             paper_ref="Lemma 6 (proof)", statement="AS(g) = (1/4) E_x[g(x) sum_i x_i] for w > 0",
             check="both sides exactly on every halfspace with w > 0 (majority-like and positive) and 0 < p < 1",
@@ -116,14 +117,14 @@ def assemble(block: dict, tables: dict):
                    "(lemma6/identity-corrected). Lemma 6 survives: it is Kane's theorem, and the identity only "
                    "changes by the constant -2."),
         ),
-        ClaimRecord(
+        CheckRecord(
             claim_id="lemma6", check_id="lemma6/identity-corrected", statement_id="lemma6-proof-identity",
             paper_ref="Lemma 6 (proof)", statement="AS(g) = -(1/2) E_x[g(x) sum_i x_i] for w > 0",
             check="both sides exactly, same halfspaces", variant="corrected", method="exact",
             instances=len(positive), worst_value=corrected, worst_value_label="max |AS - rhs|", **corrected_fields,
         ),
     ]
-    return CheckReport(_with_ranges(records, tables), {"tightness": tightness_table(table)})
+    return ClaimReport(_with_ranges(records, tables), {"tightness": tightness_table(table)})
 
 
 def _with_ranges(records, tables):

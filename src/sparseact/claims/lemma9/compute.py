@@ -11,14 +11,15 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
-from sparseact import analysis, bounds, certificates as cert, families, sensitivity
+from sparseact import analysis, bounds, families, sensitivity
 from sparseact.claims._failures import violation, with_violations
 from sparseact.claims._grids import bucket_feasible
 from sparseact.claims.lemma9 import _cells
-from sparseact.datafiles import network_arrays, network_from_arrays
-from sparseact.ledger import Verdict, verdict_at_most
 from sparseact.networks import SparseReLUNetwork
-from sparseact.provenance import derive_rng
+from sparseact.runtime.datafiles import network_arrays, network_from_arrays
+from sparseact.runtime.provenance import derive_rng
+from sparseact.verify import certificates as cert
+from sparseact.verify.verdicts import Verdict, verdict_at_most
 
 #: Largest ``k/s`` for which ``p sqrt(log(1/p))`` is increasing at ``p = k/s`` (the concavity step's range).
 CONCAVITY_EDGE = math.exp(-0.5)

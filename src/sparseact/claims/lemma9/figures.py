@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparseact.plotting import (FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, colours, finish, legend_handle,
+from sparseact.publish.plotting import (FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, colours, finish, legend_handle,
                                 legend_outside, plt, reference_curve, reference_line, setup_style, value_ticks)
 
 CAPTIONS = {

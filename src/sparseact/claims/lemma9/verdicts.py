@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from sparseact import bounds, certificates as cert
+from sparseact import bounds
 from sparseact.analysis import average_sensitivity
 from sparseact.bounds import C_LEMMA6, C_LEMMA9
 from sparseact.claims import describe_range
@@ -21,8 +21,10 @@ from sparseact.claims._verdicts import exceeds, no_uncertified_fail, verdict_big
 from sparseact.claims.lemma9 import PAPER_REF
 from sparseact.claims.lemma9.compute import CONFIDENCE, HENCE_C, U_FACTOR, UNION_FACTOR, _where, neuron_network
 from sparseact.fitting import factor_status, fit_exponents_if_possible
-from sparseact.ledger import ATOL, RTOL, CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most
 from sparseact.networks import SparseReLUNetwork
+from sparseact.verify import certificates as cert
+from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.verdicts import ATOL, RTOL, Verdict, verdict_all, verdict_at_most
 
 #: ``4 / (sqrt(2) log 2)``: ``4 k^2 W^2 <= C_TIGHTER * (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))`` for n >= 2.
 C_TIGHTER = 4.0 / (math.sqrt(2.0) * math.log(2.0))
@@ -88,7 +90,7 @@ def _term_u_records(every, neurons, common, tables):
     corrected = (exceeds(every["U"], U_FACTOR * every["U_intermediate"])
                  | exceeds(every["U_intermediate"], every["U_bound"])).any()
     return [
-        ClaimRecord(
+        CheckRecord(
             check_id="lemma9/term-U-printed", statement_id="lemma9-proof-U",
             statement="(U) <= E[(1/4)||w^{R_x}||^2] <= k^2 W^2 / 4",
             check="exact (U) against the printed middle step and bound on every network (grid, adversarial, "
@@ -102,7 +104,7 @@ def _term_u_records(every, neurons, common, tables):
                    "the 1/4 is lost and (U) can reach 4 E[(1/4)||w^R||^2]. Lemma 9 survives: (U) <= k^2 W^2 "
                    "(lemma9/term-U-corrected) is still O(k^2 W^2)."),
             **common),
-        ClaimRecord(
+        CheckRecord(
             check_id="lemma9/term-U-corrected", statement_id="lemma9-proof-U",
             statement="(U) <= E[||w^{R_x}||^2] <= k^2 W^2",
             check="(U) <= 4 E[(1/4)||w^{R_x}||^2] and E[(1/4)||w^{R_x}||^2] <= k^2 W^2/4 on every network",
@@ -147,7 +149,7 @@ def _union_records(every, neurons, common, tables):
     verdict, certificate = _fail_or_inconclusive(bool(violated.any()), certificate)
     corrected = exceeds(every["transition"], every["transition_union_bound"] * (UNION_FACTOR / 4)).any()
     return [
-        ClaimRecord(
+        CheckRecord(
             check_id="lemma9/transition-union-printed", statement_id="lemma9-proof-union",
             statement="Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j AS(g_j), g_j = 1{<w_j,x> > b_j}",
             check="exact transition probability against the printed sum (AS with the 1/4 of Section 2.1)",
@@ -159,7 +161,7 @@ def _union_records(every, neurons, common, tables):
                    "factor 4 (ratio exactly 4 for one neuron). Lemma 9 survives: the factor 4 is a constant "
                    "(lemma9/transition-union-corrected)."),
             **common),
-        ClaimRecord(
+        CheckRecord(
             check_id="lemma9/transition-union-corrected", statement_id="lemma9-proof-union",
             statement="Pr_{x,i}[R_x != R_{x xor i}] <= (4/n) sum_j AS(g_j)",
             check="exact transition probability against the union bound with the factor 4, every network",
@@ -195,7 +197,7 @@ def _transition_records(every, neurons, common, tables):
     sweeps = {c: verdict_big_o_trend(every[c], every["transition_corrected_ratio"]) for c in ("n", "s", "k")}
     concavity_excess = float((every["concave_sum"] - every["concavity_max"]).max())
     return [
-        ClaimRecord(
+        CheckRecord(
             check_id="lemma9/transition", statement_id="lemma9-proof-transition",
             statement="Pr_{x,i}[R_x != R_{x xor i}] <= k sqrt(log(s/k)) / sqrt(n)",
             check="exact transition probability against the printed bound on every network; the bound rests on "
@@ -210,7 +212,7 @@ def _transition_records(every, neurons, common, tables):
                    f"ratio is {ratio.max() if len(ratio) else float('nan'):.3g} (a constant, not failed). Lemma 9 "
                    "survives: lemma9/transition-corrected and lemma9/tighter-4k2W2."),
             **common),
-        ClaimRecord(
+        CheckRecord(
             check_id="lemma9/transition-corrected", statement_id="lemma9-proof-transition",
             statement="Pr_{x,i}[R_x != R_{x xor i}] = O(Phi(s,k)/sqrt(n)), Phi(s,k) = k sqrt(log(s/k)) if k/s <= "
                       "e^(-1/2), s/sqrt(2e) otherwise",
@@ -255,7 +257,7 @@ def assemble(block: dict, tables: dict):
     in_range = grid[grid["n"] >= 2]
     explicit = _safe_ratio(in_range["AS"], C_LEMMA9 * in_range["expression"])
     records = [
-        ClaimRecord(
+        CheckRecord(
             check_id="lemma9/bound", statement_id="lemma9",
             statement="AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
             check=f"exact AS(h) <= C x (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) with the explicit constant "
@@ -272,7 +274,7 @@ def assemble(block: dict, tables: dict):
                    "The explicit-constant inequality is implied by lemma9-sharp for every n >= 2; the check confirms "
                    "it on every enumerated network."),
             **common),
-        ClaimRecord(
+        CheckRecord(
             check_id="lemma9/tighter-4k2W2", statement_id="lemma9",
             statement="AS(h) <= 4 k^2 W^2 for every h in H_{n,s,k}^{W,B} (our bound; no n, s, B)",
             check="exact AS / (4 k^2 W^2) on every network (grid, adversarial, one-neuron)",
@@ -294,7 +296,7 @@ def assemble(block: dict, tables: dict):
 
     mc_ok = bool((mc["ratio_4k2W2_ci_high"] <= 1.0).all())
     mc_slope = verdict_big_o_trend(mc["n"], mc["ratio_ci_high"])[1]
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="lemma9/monte-carlo", statement_id="lemma9",
         statement="AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)), beyond exact enumeration",
         check=f"Monte Carlo AS ({CONFIDENCE:.0%} CI) against 4 k^2 W^2 (<= {C_TIGHTER:.2f} x expression) for n up to "
@@ -312,7 +314,7 @@ def assemble(block: dict, tables: dict):
         columns=["parameter", "exponent", "stderr", "ci_low", "ci_high", "n_points", "r_squared"])}
     summary["tightness"] = tightness_table(every, exponents)
     records.append(_tail_hence_w0_record())
-    return CheckReport(_with_ranges(records, every, grid, mc), summary)
+    return ClaimReport(_with_ranges(records, every, grid, mc), summary)
 
 
 def _with_ranges(records, every, grid, mc):
@@ -337,7 +339,7 @@ def _new_records(every, grid, common):
     active = float(every["ratio_active"].max())
     hence = _safe_ratio(every["hence_probability"], every["hence_bound"])
     records = [
-        ClaimRecord(
+        CheckRecord(
             check_id="lemma9/as-fourier", statement_id="lemma9-sharp",
             statement="AS(h) = sum_T |T| hhat(T)^2 (O'Donnell Thm 2.38 with the 1/4 of Section 2.1)",
             check="AS by its edge definition against sum_t t W^t(h) from the Walsh-Hadamard spectrum, every network",
@@ -346,7 +348,7 @@ def _new_records(every, grid, common):
             verdict=no_uncertified_fail(verdict_at_most(fourier, ATOL + RTOL)), **common),
     ]
     verdict, _ = _fail_or_inconclusive(bool((every["ratio_active"] > 1.0 + 1e-9).any()), None)
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="lemma9/as-active-count", statement_id="lemma9-sharp",
         statement="AS(h) <= 4 W^2 E_x[|R_x|^2] for every ReLU network h (sparse or not)",
         check="exact AS against 4 W^2 E_x|R_x|^2 (active sets enumerated on the cube), every network",
@@ -354,7 +356,7 @@ def _new_records(every, grid, common):
         worst_value_label="max AS / (4 W^2 E|R_x|^2)", verdict=verdict,
         notes="the first inequality of lemma9-sharp's proof; with E|R_x|^2 <= k^2 + s^2 Pr[|R_x| > k] it gives "
               "Remark 11's extension", **common))
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="lemma9/proof-tail-hence", statement_id="lemma9-proof-tail",
         statement=f"Pr_x[|l_{{R_x}}(x)| >= c k^1.5 W sqrt(log(ns)) + kB] <= 1/(ns)^4 with c = {HENCE_C:g}",
         check="exact Pr_x[|h(x)| >= 4 k^1.5 W sqrt(log(ns)) + kB] (l_{R_x}(x) = h(x)) against (ns)^-4, every network",
@@ -377,7 +379,7 @@ def _new_records(every, grid, common):
         f"n = {n:.0e}, s = {s}, k = {k}, W = {W:g}, B = {B:g}, c = {c:g}, C = {C:g}. With W = 0 the middle expression "
         "is k^3 B^2 sqrt(n log(s/k)) and the ratio to the right side is sqrt(n log(s/k)/log s)/C, unbounded in n for "
         "every constant C (and every c)")
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="lemma9/proof-V-printed", statement_id="lemma9-proof-V",
         statement="n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log(ns)) + kB)^2 + (ns)^-4 (kW sqrt(n) + "
                   "kB)^2] <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
@@ -461,7 +463,7 @@ def tail_hence_w0_certificate():
 def _tail_hence_w0_record():
     certificate = tail_hence_w0_certificate()
     c = TAIL_W0_INSTANCE
-    return ClaimRecord(
+    return CheckRecord(
         claim_id="lemma9", check_id="lemma9/proof-tail-hence-W0", statement_id="lemma9-proof-tail",
         paper_ref="Lemma 9 (proof, term (V), Hoeffding step)",
         statement="Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB] <= 1/(ns)^4 (the printed 'hence', non-strict)",

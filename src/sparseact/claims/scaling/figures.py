@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sparseact.plotting import FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, finish, legend_outside, plt, setup_style
+from sparseact.publish.plotting import FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, finish, legend_outside, plt, setup_style
 
 CAPTIONS = {
     "exponents": "Local exponent of each formula (rows) minus the exponent of the quantity it bounds, at each scale t "

@@ -13,11 +13,12 @@ import numpy as np
 import pandas as pd
 
 from sparseact import bounds
-from sparseact.certificates import certificate, fail_fields, formula
 from sparseact.claims import describe_range
 from sparseact.claims.scaling import PAPER_REF
 from sparseact.claims.scaling.compute import LEMMA18_CONSTANT, LEMMA18_EPS0, LEMMA18_LAMBDA
-from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most
+from sparseact.verify.certificates import certificate, fail_fields, formula
+from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: Largest deviation of the local exponent read as "a scale inside a logarithm".
 LOG_DEVIATION = 0.5
@@ -108,7 +109,7 @@ def solve_records() -> list:
     worst = solve.loc[solve["slack"].idxmin()]
     negative = chain[chain["printed_log_negative"]]
     return [
-        ClaimRecord(
+        CheckRecord(
             check_id="scaling/theorem17-solve-for-m", statement_id="theorem17-solve-for-m",
             paper_ref="Theorem 17 (the step from Lemma 18 and (15))", variant="",
             statement="m >= 2a max{1, log(ab)} implies m >= a max{1, log(bm)} (a, b > 0)",
@@ -120,7 +121,7 @@ def solve_records() -> list:
                                  f"ab from {solve['ab'].min():.3g} to {solve['ab'].max():.3g}"),
             notes=(f"Tightest at a = {worst['a']:g}, b = {worst['b']:g}, t = {worst['multiple']:g}: slack "
                    f"{worst['slack']:.4g} (> 1: m / max{{1, log(bm)}} is non-decreasing in m)."), **common),
-        ClaimRecord(
+        CheckRecord(
             check_id="scaling/theorem17-corrected-chain", statement_id="theorem17", paper_ref="Theorem 17",
             variant="corrected",
             statement=("m = O((C_H^2 (WR+B)^2 ksn L + C_H^4 log(1/delta))/eps^2), C_H = k(WR+B), "
@@ -197,7 +198,7 @@ def assemble(block: dict, tables: dict):
     # a power off that the sign-ambiguity instance certifies makes the statement false; an uncertified one leaves it
     # undecided; otherwise every printed bound is covariant up to scales inside logarithms
     cov_verdict = Verdict.FAIL if refutes else Verdict.INCONCLUSIVE if len(powers) else Verdict.PASS
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="scaling/covariance", statement_id="scaling-covariance",
         statement="every printed bound transforms like the quantity it bounds (a scale inside a logarithm counted as "
                   "covariant)",
@@ -221,7 +222,7 @@ def assemble(block: dict, tables: dict):
               + (" - uncertified, hence INCONCLUSIVE" if len(uncertified) else " (certified: scaling/theorem17-printed)"),
         **common))
     rest = summary[summary["formula"] != "theorem17_sample_complexity"]
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="scaling/covariance-corrected", statement_id="scaling-covariance",
         statement="with Theorem 17 (and Lemma 18) corrected (C_H^2, C_H^4 factors), every bound transforms like the "
                   "quantity it bounds, up to scales inside logarithms",
@@ -231,7 +232,7 @@ def assemble(block: dict, tables: dict):
         verdict=Verdict.PASS if rest["behaviour"].isin(["covariant", "no-scale", "log"]).all() else Verdict.INCONCLUSIVE,
         range=f"{rest['formula'].nunique()} formulas; {scales}", **{**common, "variant": "corrected"}))
     cert = _theorem17_certificate({**best, "constant": constant}) if refutes else None
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="scaling/theorem17-printed", statement_id="theorem17",
         statement="m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2) samples suffice, at "
                   "every scale of the class (squared loss)",
@@ -256,7 +257,7 @@ def assemble(block: dict, tables: dict):
         **{**common, "variant": "as printed"}))
     corrected = summary[(summary["formula"] == "theorem17_covariant_sample_complexity")]
     ok = (corrected["behaviour"].isin(["covariant", "log"])).all()
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="scaling/theorem17-corrected", statement_id="theorem17",
         statement=("m = O((C_H^2 (WR+B)^2 ksn L + C_H^4 log(1/delta)) / eps^2), C_H = k(WR+B), "
                    "L = max{1, log(k(R+B) C_H^2 (WR+B)^2 ksn/eps^2)}"),
@@ -271,7 +272,7 @@ def assemble(block: dict, tables: dict):
     records += _lemma18_records(tables["lemma18"])
     records += solve_records()
     records += theorem5_records()
-    return CheckReport(records, {"behaviour": summary, "tightness": _tightness(summary, sign, constant)})
+    return ClaimReport(records, {"behaviour": summary, "tightness": _tightness(summary, sign, constant)})
 
 
 def _lemma18_certificate(row) -> dict:
@@ -310,14 +311,14 @@ def _lemma18_records(lem) -> list:
               "constant, here C_H^2 = lambda^2, which multiplies the confidence term)")
     corrected_ok = verdict_all([verdict_at_most(1.0, x) for x in lem["corrected_margin"]])
     return [
-        ClaimRecord(check_id="scaling/lemma18-printed", statement_id="lemma18",
+        CheckRecord(check_id="scaling/lemma18-printed", statement_id="lemma18",
                     statement="the smallest m with c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) <= eps samples suffice, "
                               "for any class H and a large enough constant c",
                     check=f"the printed condition at c = {LEMMA18_CONSTANT:g} one sample below the sign-ambiguity lower "
                           "bound, E_S R_H(S) exact (binomial sum)",
                     variant="as printed", instances=len(lem), worst_value=float(worst["refuted_constant"]),
                     worst_value_label="largest constant c refuted", range=rng, **fail, **common),
-        ClaimRecord(check_id="scaling/lemma18-corrected", statement_id="lemma18",
+        CheckRecord(check_id="scaling/lemma18-corrected", statement_id="lemma18",
                     statement="c (C_H E_S[R_H(S)] + C_H^2 sqrt(log(1/delta)/m)) <= eps (the loss range C_H^2 on the "
                               "confidence term)",
                     check="the corrected condition at c = 1 one sample below the sign-ambiguity lower bound: it must "
@@ -401,12 +402,12 @@ def theorem5_records() -> list:
                         f"{THEOREM5_EPS:g}, delta = {THEOREM5_DELTA:g}")
     ratio = max(r["t17"] / r["corrected"] for r in rows)
     return [
-        ClaimRecord(check_id="scaling/theorem5-rate", statement_id="theorem5-via-theorem17",
+        CheckRecord(check_id="scaling/theorem5-rate", statement_id="theorem5-via-theorem17",
                     statement="Theorem 5 (see Theorem 17): on {1,-1}^n, Theorem 17's sample complexity is O~(ksn/eps^2)",
                     check="Theorem 17's printed expression at R = sqrt(n) against C ksn log^2(ksn/(eps delta))/eps^2",
                     variant="as printed", instances=len(rows), worst_value=worst["t17"] / worst["t5"],
                     worst_value_label="max Theorem 17 / Theorem 5's rate", **fail, **common),
-        ClaimRecord(check_id="scaling/theorem5-rate-corrected", statement_id="theorem5-via-theorem17",
+        CheckRecord(check_id="scaling/theorem5-rate-corrected", statement_id="theorem5-via-theorem17",
                     statement="on {1,-1}^n, Theorem 17 gives O~((W sqrt(n) + B)^2 ksn/eps^2) = O~(ksn^2/eps^2) at "
                               "fixed W, B",
                     check="Theorem 17's printed expression at R = sqrt(n) against (4 ksn^2 log(k(sqrt(n)+B)/eps) + "

@@ -8,11 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparseact import certificates as cert, constructions
+from sparseact import constructions
 from sparseact.claims._failures import violation, with_violations
 from sparseact.cube import hypercube, iter_hypercube
-from sparseact.datafiles import network_arrays, network_from_arrays
-from sparseact.ledger import verdict_equal
+from sparseact.runtime.datafiles import network_arrays, network_from_arrays
+from sparseact.verify import certificates as cert
+from sparseact.verify.verdicts import verdict_equal
 
 #: ``Index_b(z)`` in {0, 1} from the input list ``z`` (a certificate formula); the address has bit i set iff z_i < 0.
 INDEX_EXPR = "(z[b + sum(2**i for i in range(b) if z[i] < 0)] + 1) / 2"

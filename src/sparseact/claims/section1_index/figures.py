@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sparseact.plotting import FULL_WIDTH, finish, plt, setup_style
+from sparseact.publish.plotting import FULL_WIDTH, finish, plt, setup_style
 
 CAPTIONS = {
     "index": "Left: the fraction of inputs on which exactly one neuron fires, one bar per b; the title gives the most "

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 
-from sparseact import certificates as cert
 from sparseact.claims import describe_range
 from sparseact.claims._failures import worst_violation
 from sparseact.claims.section1_index import PAPER_REF
-from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most, verdict_equal
 from sparseact.paper import paper_ref
+from sparseact.verify import certificates as cert
+from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most, verdict_equal
 
 #: What a FAIL of either check is: the paper states in Section 1 that this network computes Index_b and lies in
 #: H_{b+2^b, 2^b, 1}; a counterexample makes that statement false as printed.
@@ -33,16 +34,16 @@ def assemble(block: dict, tables: dict):
     sparsity = cert.fail_fields(verdict_all([verdict_at_most(max_active, 1), size_ok]), FINDING,
                                 lambda: worst_violation(tables, "section1_index/sparsity"))
     records = [
-        ClaimRecord(check_id="section1_index/computes", statement="Index_b(z) = sum_alpha sigma(<w_alpha,z> - b + 1/2)",
+        CheckRecord(check_id="section1_index/computes", statement="Index_b(z) = sum_alpha sigma(<w_alpha,z> - b + 1/2)",
                     check="network equals Index_b on all 2^(b+2^b) inputs", worst_value=float(table["max_abs_error"].max()),
                     worst_value_label="max |h - Index_b|", **computes, **common),
-        ClaimRecord(check_id="section1_index/sparsity", statement="Index_b in H_{b+2^b, 2^b, 1}",
+        CheckRecord(check_id="section1_index/sparsity", statement="Index_b in H_{b+2^b, 2^b, 1}",
                     check="max active neurons over the whole cube, and s = 2^b",
                     worst_value=max_active, worst_value_label="max active neurons",
                     **sparsity, **common),
     ]
     records += _introduction_records(tables["deletion"])
-    return CheckReport(records, {})
+    return ClaimReport(records, {})
 
 
 #: The introduction's activation fraction and speed-up (Section 1, motivation): 3% of the neurons, "33x".
@@ -61,7 +62,7 @@ def _introduction_records(deletion) -> list:
                                     "Index_b (p = b) and two p-juntas with s = 2^p neurons; every input")
     common = dict(claim_id="section1_index", statement_id="intro-examples", paper_ref=paper_ref("intro-examples"),
                   variant="", method="exact", instances=len(deletion), range=deletion_range)
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="section1_index/deletion", statement="removing any of the s neurons changes the function "
         "(Index_b, and log2(s)-juntas)", check="for every neuron j of every network, max over the whole cube of "
         "|h - h_{-j}| = max_x |u_j sigma(<w_j, x> - b_j)| (the truth tables differ iff it is > 0)",
@@ -72,7 +73,7 @@ def _introduction_records(deletion) -> list:
               "x = alpha, y_alpha = 1; a +-1 junta loses f(w_j) at x = w_j). With s > 2^p the proof of Theorem 13 "
               "pads with zero neurons, whose removal changes nothing: the sentence is about s = 2^p.", **common))
     excess = int((deletion["nonzero_weights"] - deletion["expected_nonzero"]).max())
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="section1_index/weight-sparsity", statement="each weight vector w_i is quite sparse",
         check="non-zero weights of every neuron against b + 1 (Index_b, of n = b + 2^b) and p (p-junta, of n)",
         worst_value=float((deletion["nonzero_weights"] / deletion["n"]).max()),
@@ -80,7 +81,7 @@ def _introduction_records(deletion) -> list:
         verdict=Verdict.PASS if excess <= 0 else Verdict.INCONCLUSIVE,
         notes="Index_b: b + 1 of b + 2^b weights non-zero; p-junta: p of n", **common))
     fraction = 1.0 / SPARSITY_FRACTION
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         claim_id="section1_index", check_id="section1_index/speedup-arithmetic", statement_id="intro-3pct",
         paper_ref=paper_ref("intro-3pct"), statement="3% activation suggests a potential speed-up factor of 33x",
         check="1 / 0.03 against the printed 33 (floor)", variant="", method="exact", instances=1,
@@ -88,7 +89,7 @@ def _introduction_records(deletion) -> list:
         range="the printed fraction 0.03", notes="the factor is the ratio of all neurons to active ones, 33.3"))
     rows = [(s, _gaussian_threshold(s)) for s in GAUSSIAN_S]
     largest = max(abs(_more_than_one(s, b) - 1.0 / s) for s, b in rows)
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         claim_id="section1_index", check_id="section1_index/gaussian-bias", statement_id="intro-gaussian",
         paper_ref=paper_ref("intro-gaussian"), statement="Gaussian inputs need large biases for 1-sparsity",
         check="s neurons with orthonormal weights and a common bias b under x ~ N(0, I_n), n >= s: "

@@ -12,10 +12,11 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binom
 
-from sparseact import certificates as cert, constructions as C
-from sparseact.datafiles import network_arrays, networks_from_arrays
-from sparseact.ledger import ATOL
+from sparseact import constructions as C
 from sparseact.networks import SparseReLUNetwork
+from sparseact.runtime.datafiles import network_arrays, networks_from_arrays
+from sparseact.verify import certificates as cert
+from sparseact.verify.verdicts import ATOL
 
 #: Largest least-squares residual read as zero (the residual of an exact linear fit is ~1e-14).
 RESIDUAL_TOL = 1e-8

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sparseact.plotting import FULL_WIDTH, finish, integer_ticks, legend_outside, plt, setup_style, value_ticks
+from sparseact.publish.plotting import FULL_WIDTH, finish, integer_ticks, legend_outside, plt, setup_style, value_ticks
 
 CAPTIONS = {
     "identity": "The ReLU identity for lambda(t) = (t mod q) mod p on every integer t in [0, q^2 m), for the smallest "

@@ -13,8 +13,9 @@ import pandas as pd
 from sparseact.claims import describe_range
 from sparseact.claims.section4_lwr import check
 from sparseact.claims.section4_lwr.compute import CONJ16_SUCCESS, GF_EXTRA_SAMPLES, KERNEL_EXTRA_SAMPLES, RESIDUAL_TOL
-from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most
 from sparseact.paper import paper_ref
+from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: Finding class of each check if it FAILs.
 FINDING = {
@@ -47,13 +48,13 @@ def assemble(block: dict, tables: dict):
                       notes=notes, range=describe_range([dict(q=a, m=b, p=c) for a, b, c in covered], ["q", "m", "p"],
                                                         f"(q, m, p) in {{{', '.join(f'({a},{b},{c})' for a, b, c in covered)}}}"))
         if passed is Verdict.PASS:
-            return ClaimRecord(verdict=Verdict.PASS, **fields)
+            return CheckRecord(verdict=Verdict.PASS, **fields)
         rows = failures[failures["check"] == name] if len(failures) else failures
         if not len(rows):
             fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
-            return ClaimRecord(verdict=Verdict.INCONCLUSIVE, **fields)
+            return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
         row = rows.iloc[0]
-        return ClaimRecord(verdict=Verdict.FAIL, finding=FINDING[name], counterexample=row["counterexample"],
+        return CheckRecord(verdict=Verdict.FAIL, finding=FINDING[name], counterexample=row["counterexample"],
                            certificate=json.loads(row["certificate"]), **fields)
 
     records = []
@@ -245,7 +246,7 @@ def assemble(block: dict, tables: dict):
                     linear_residual=("linear_residual", "max"), network_error=("network_error", "max"),
                     max_active_support=("max_active_support", "max"), W=("W", "max"), B=("B", "max"),
                     W_polynomial=("W_polynomial", "max"), B_polynomial=("B_polynomial", "max")))
-    return CheckReport(records, {"lwr_summary": summary, "tightness": _tightness(secrets)})
+    return ClaimReport(records, {"lwr_summary": summary, "tightness": _tightness(secrets)})
 
 
 def _tightness(secrets):

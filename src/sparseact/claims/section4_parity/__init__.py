@@ -41,7 +41,7 @@ from __future__ import annotations
 PAPER_REF = "Section 4 (Hardness under arbitrary distributions)"
 RANDOM = False
 
-#: Fewest distinct m values of the scale fit (:data:`sparseact.ledger.MIN_SWEEP_POINTS`; not imported here so
+#: Fewest distinct m values of the scale fit (:data:`sparseact.verify.verdicts.MIN_SWEEP_POINTS`; not imported here so
 #: that reading and checking the grid loads no numerical code).
 MIN_SWEEP_POINTS = 3
 

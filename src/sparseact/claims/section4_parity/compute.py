@@ -10,13 +10,14 @@ import json
 import numpy as np
 import pandas as pd
 
-from sparseact import certificates as cert, constructions as C
+from sparseact import constructions as C
 from sparseact.analysis import walsh_coefficients
-from sparseact.certificates import network_spec
 from sparseact.cube import hypercube
-from sparseact.datafiles import network_arrays, network_from_arrays
-from sparseact.ledger import ATOL
 from sparseact.networks import SparseReLUNetwork
+from sparseact.runtime.datafiles import network_arrays, network_from_arrays
+from sparseact.verify import certificates as cert
+from sparseact.verify.certificates import network_spec
+from sparseact.verify.verdicts import ATOL
 
 #: The two versions of every formula (:data:`sparseact.constructions.VARIANTS`), with their ledger labels.
 VARIANT_LABELS = {"printed": "as printed", "corrected": "corrected"}

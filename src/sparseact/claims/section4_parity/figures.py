@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sparseact.plotting import (FULL_WIDTH, MIN_FONT, finish, integer_ticks, legend_outside, plt, reference_line,
+from sparseact.publish.plotting import (FULL_WIDTH, MIN_FONT, finish, integer_ticks, legend_outside, plt, reference_line,
                                 setup_style, value_ticks)
 
 CAPTIONS = {

@@ -14,8 +14,9 @@ import pandas as pd
 from sparseact.claims import describe_range
 from sparseact.claims.section4_parity import check
 from sparseact.claims.section4_parity.compute import PARSEVAL_QUERIES, VARIANT_LABELS
-from sparseact.ledger import CheckReport, ClaimRecord, Verdict, loglog_slope, verdict_all, verdict_at_most
 from sparseact.paper import paper_ref
+from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.verdicts import Verdict, loglog_slope, verdict_all, verdict_at_most
 
 #: Explicit constants of the scale bounds: max_a ||w_{S,a}||_2 = sqrt(4m^3 + m^2 - m) <= sqrt(5) m^1.5 and
 #: max_a |b_{S,a}| = m^2 + m - 1/2 <= 2 m^2 for every m >= 1.
@@ -58,12 +59,12 @@ def assemble(block: dict, tables: dict):
                       variant=variant, method="exact", instances=int(instances), worst_value=float(worst),
                       worst_value_label=label, notes=notes, range=covered or exhaustive_range)
         if passed is Verdict.PASS:
-            return ClaimRecord(verdict=Verdict.PASS, **fields)
+            return CheckRecord(verdict=Verdict.PASS, **fields)
         failure = failure_of(name)
         if failure is None:
             fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
-            return ClaimRecord(verdict=Verdict.INCONCLUSIVE, **fields)
-        return ClaimRecord(verdict=Verdict.FAIL, finding=FINDING[name], counterexample=failure["counterexample"],
+            return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
+        return CheckRecord(verdict=Verdict.FAIL, finding=FINDING[name], counterexample=failure["counterexample"],
                            certificate=json.loads(failure["certificate"]), **fields)
 
     def exact(part, column):
@@ -296,7 +297,7 @@ def assemble(block: dict, tables: dict):
         "B = O(m^2) = O(n), so Theorem 14 transfers and the first part of Theorem 3 survives. Explicit: "
         "W <= 2 sqrt(5) m^1.5, B <= 4 m^2 (||u||_inf = 2 times the scale bounds).",
         covered=f"{exhaustive_range}; scales: {scale_range}"))
-    return CheckReport(records, {"parity_summary": _summary(table), "tightness": _tightness(scale, w_exp)})
+    return ClaimReport(records, {"parity_summary": _summary(table), "tightness": _tightness(scale, w_exp)})
 
 
 def _tightness(scale, w_exp: float):

@@ -11,11 +11,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from sparseact import analysis, certificates as C, constructions
+from sparseact import analysis, constructions
 from sparseact.combinatorics import monomial_count
 from sparseact.cube import hypercube, indices_from_points
-from sparseact.datafiles import network_arrays, network_from_arrays, networks_from_arrays
 from sparseact.learners import LowDegreeRegressor
+from sparseact.runtime.datafiles import network_arrays, network_from_arrays, networks_from_arrays
+from sparseact.verify import certificates as C
 
 #: Rows per chunk of the cube enumeration (cache-sized blocks of preactivations).
 CUBE_CHUNK = 1 << 12

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.patches import Patch
 
-from sparseact.plotting import (FULL_WIDTH, MIN_FONT, colours, finish, integer_ticks, legend_handle,
+from sparseact.publish.plotting import (FULL_WIDTH, MIN_FONT, colours, finish, integer_ticks, legend_handle,
                                 legend_outside, plt, reference_line, setup_style, value_ticks)
 
 CAPTIONS = {

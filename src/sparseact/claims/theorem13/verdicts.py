@@ -16,8 +16,9 @@ from sparseact.claims import describe_range
 from sparseact.claims.theorem13 import check
 from sparseact.claims.theorem13.compute import OVERSAMPLING
 from sparseact.combinatorics import monomial_count
-from sparseact.ledger import (ATOL, CheckReport, ClaimRecord, Verdict, has_slope, loglog_slope, verdict_all,
-                              verdict_at_most, verdict_equal)
+from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.verdicts import (ATOL, Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most,
+                                       verdict_equal)
 from sparseact.paper import paper_ref
 
 #: Below ``d = p`` the parity's test error must be at least ``(1 - CLIFF_BELOW_REL)`` times the trivial error.
@@ -73,15 +74,15 @@ def assemble(block: dict, tables: dict):
         fields = dict(check_id=f"theorem13/{name}", statement=statement, check=check, worst_value=float(worst),
                       worst_value_label=label, notes=notes, **common)
         if verdict is Verdict.PASS:
-            return ClaimRecord(verdict=Verdict.PASS, **fields)
+            return CheckRecord(verdict=Verdict.PASS, **fields)
         failed = junta[junta[cert_col] != ""] if cert_col else junta.iloc[0:0]
         if not len(failed):
             first = junta[junta[failure_col] != ""] if failure_col else junta.iloc[0:0]
             where = first[failure_col].iloc[0] if len(first) else ""
             fields["notes"] = (notes + " " if notes else "") + f"[no certificate recorded: INCONCLUSIVE] {where}"
-            return ClaimRecord(verdict=Verdict.INCONCLUSIVE, **fields)
+            return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
         row = failed.iloc[0]
-        return ClaimRecord(verdict=Verdict.FAIL, finding="proof-slip", counterexample=row[failure_col],
+        return CheckRecord(verdict=Verdict.FAIL, finding="proof-slip", counterexample=row[failure_col],
                            certificate=json.loads(row[cert_col]), **fields)
 
     err = float(junta["max_abs_error"].max())
@@ -134,7 +135,7 @@ def assemble(block: dict, tables: dict):
                        range=describe_range(hard.to_dict("records"), ["n", "p", "degree"], "parity and random juntas"))
     hgrid = (f"n in {sorted(int(n) for n in hard['n'].unique())}, p in {sorted(int(p) for p in hard['p'].unique())}, "
              f"d in {sorted(int(d) for d in hard['degree'].unique())}")
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem13/parity-floor", statement="a p-parity in H_{n,2^p,1} has no degree-<p approximation better "
         "than the constant: floor_d = (1/2) sum_{|T|>d} fhat(T)^2 equals the trivial error for d < p, 0 for d >= p",
         check=f"exact Fourier level weights of the parity network's truth table ({hgrid})", method="exact",
@@ -150,7 +151,7 @@ def assemble(block: dict, tables: dict):
     random_ratio = random_rows["test_error"] / random_rows["trivial"]
     random_note = (f"; random juntas carry low-degree weight and improve earlier: error/trivial at d = p - 1 between "
                    f"{float(random_ratio.min()):.3g} and {float(random_ratio.max()):.3g}") if len(random_rows) else ""
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem13/parity-cliff", statement="the low-degree learner (Lemma 7) on a p-parity in H_{n,2^p,1}: "
         "test error stays at the trivial error for d < p and drops to 0 at d = p",
         check=f"exact test error (whole cube) of LowDegreeRegressor fitted on m_d = max(samples, {OVERSAMPLING} N_d) "
@@ -175,7 +176,7 @@ def assemble(block: dict, tables: dict):
         fits.append(f"p={int(p)}: fitted n^{slope:.2f} on the grid, local exponent "
                     f"{local_exponent(ASYMPTOTIC_N, int(p)):.4f}"
                     f" at n = {ASYMPTOTIC_N:.0e}")
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem13/cost", statement="the low-degree learner at d = p needs N_p(n) = sum_{t<=p} C(n,t) = "
         "n^{Theta(p)} features, i.e. n^{Theta(log s)} time for p = floor(log2 s)",
         check=f"(n/p)^p <= N_p(n) <= (e n/p)^p exactly for every (n, p) of the hardness grid, and N_p equals the "
@@ -185,7 +186,7 @@ def assemble(block: dict, tables: dict):
         notes="; ".join(fits) + ". Fitted exponents below p at small n are the lower-order terms of "
               "N_p ~ n^p/p!; the sandwich gives log N_p / log n -> p. The learner's cost is m_p N_p >= N_p^2 "
               f"feature evaluations. Tolerance of the exact comparisons: {ATOL:g}", **hard_common))
-    return CheckReport(records, {"theorem13-cost": cost, "tightness": _tightness(junta)})
+    return ClaimReport(records, {"theorem13-cost": cost, "tightness": _tightness(junta)})
 
 
 def _tightness(junta):

@@ -12,8 +12,8 @@ import pandas as pd
 
 from sparseact import bounds, constructions
 from sparseact.cube import hypercube
-from sparseact.datafiles import network_arrays, network_from_arrays
 from sparseact.learners import LowDegreeRegressor, SparseActivationERM
+from sparseact.runtime.datafiles import network_arrays, network_from_arrays
 
 #: Learner names as they appear in the tables.
 SPARSE, DENSE = "sparse ERM", "unconstrained"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sparseact.plotting import FULL_WIDTH, colours, finish, legend_outside, plt, reference_line, setup_style
+from sparseact.publish.plotting import FULL_WIDTH, colours, finish, legend_outside, plt, reference_line, setup_style
 
 CAPTIONS = {
     "learning-curves": "Exact test loss (= excess error; realisable targets) against the sample size m, log-log, one "

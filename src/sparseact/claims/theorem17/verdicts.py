@@ -18,7 +18,8 @@ from sparseact.claims import describe_range
 from sparseact.claims.theorem17 import _targets
 from sparseact.claims.theorem17.compute import (SPARSE, class_parameters, expression, product_weights, target_label,
                                                 target_network)
-from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most
+from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: Confidence of the one-sided Clopper-Pearson upper end on Pr[test loss > eps].
 CONFIDENCE = 0.95
@@ -124,7 +125,7 @@ def assemble(block: dict, tables: dict):
     in_class = Verdict.PASS if len(outside) == 0 else Verdict.INCONCLUSIVE
     grid_mass = float(sparse.loc[sparse["kind"] == "grid", "cube_mass_over_k"].max())
     bound_mass = float(sparse.loc[sparse["kind"] == "bound", "cube_mass_over_k"].max())
-    records = [ClaimRecord(
+    records = [CheckRecord(
         check_id="theorem17/erm-in-class", method="exact", instances=len(sparse),
         check="every network returned by the sparse ERM satisfies ||u||_inf max||w_j|| <= W, ||u||_inf max|b_j| <= B "
               "and activates <= k neurons on every sample point (recomputed from its weights)",
@@ -154,7 +155,7 @@ def assemble(block: dict, tables: dict):
         + f", zero training loss in {r.zero_train_fraction:.0%} of fits" for r in sp.itertuples())
     comparison = "; ".join(f"{r.target} / {r.learner}: {r.samples_needed}"
                            for r in needs[needs["learner"] != SPARSE].itertuples())
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem17/samples-needed", method="monte-carlo", instances=len(sp),
         check=(f"smallest grid m at which >= 1 - delta = {1 - delta:g} of the {block['seeds']} seeds reach exact test "
                f"loss <= eps = {eps:g} (biased product distribution, Pr[x_i = 1] = {block['bias']:g}), against the "
@@ -193,7 +194,7 @@ def assemble(block: dict, tables: dict):
     n_failed = int(summary["failures"].sum()) if len(summary) else 0
     n_optimiser = int(summary["failures_with_train_loss"].sum()) if len(summary) else 0
     exps = summary["scale_exponent"] if len(summary) else pd.Series([float("nan")])
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem17/at-bound", method="monte-carlo", instances=len(at),
         check=(f"at m = ceil(c * expression), c >= 1 (multinomial counts over the cube, ERM on the exact empirical "
                f"loss), the one-sided {CONFIDENCE:.0%} Clopper-Pearson upper end of Pr[test loss > eps] is <= delta "
@@ -229,7 +230,7 @@ def assemble(block: dict, tables: dict):
     cover_verdict = verdict_all(verdict_at_most(v, math.log10(delta)) for v in coverage["log10_miss_at_expression"])
     if cover_verdict is Verdict.FAIL:
         cover_verdict = Verdict.INCONCLUSIVE  # coverage is sufficient, not necessary
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem17/exact-erm-coverage", method="exact", instances=len(coverage),
         check=("sum_x (1 - p_x)^m <= delta at m = ceil(expression): every exact ERM interpolates the observed "
                "points of a realisable target, so its test loss is 0 whenever the sample covers the support"),
@@ -241,5 +242,5 @@ def assemble(block: dict, tables: dict):
                + "; ".join(f"{r.target}: {r.coverage_m} ({r.coverage_ratio:.2g} x expression)"
                            for r in coverage.itertuples()) + "."),
         **common))
-    return CheckReport(records, {"theorem17-needs": needs, "theorem17-at-bound": summary,
+    return ClaimReport(records, {"theorem17-needs": needs, "theorem17-at-bound": summary,
                                  "theorem17-coverage": coverage})

@@ -13,14 +13,15 @@ import types
 import numpy as np
 import pandas as pd
 
-from sparseact import certificates, complexity as cx
+from sparseact import complexity as cx
 from sparseact.claims._failures import violation, with_violations
 from sparseact.claims.theorem19 import steps as st
 from sparseact.complexity import paper_bounds, rademacher_exact_networks, rademacher_lower_bound, sample_distribution
 from sparseact.complexity.exact import network_objective
 from sparseact.complexity.lower import sup_lower_bounds
-from sparseact.ledger import Verdict, verdict_at_most
 from sparseact.networks import SparseReLUNetwork
+from sparseact.verify import certificates
+from sparseact.verify.verdicts import Verdict, verdict_at_most
 
 #: Slack of exact comparisons (solver tolerance of the exact sups is ~1e-9 relative).
 EXACT_RTOL = 1e-6

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sparseact.plotting import (FULL_WIDTH, SINGLE_WIDTH, colours, finish, legend_handle, legend_outside, plt,
+from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, colours, finish, legend_handle, legend_outside, plt,
                                 reference_curve, setup_style, value_ticks)
 
 CAPTIONS = {

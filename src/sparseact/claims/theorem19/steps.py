@@ -225,7 +225,7 @@ def _first_term(X, zeta, u, w, b) -> float:
 
 
 def eq12_certificate(instance: dict) -> dict:
-    from sparseact import certificates
+    from sparseact.verify import certificates
 
     nets = [dict(u=[u], W=[[w]], b=[b]) for u, w, b in instance["networks"]]
     lhs = certificates.quantity("first_term_lower_bound", X=instance["X"], zetas=instance["zetas"], networks=nets,
@@ -260,7 +260,7 @@ def eq7_instance() -> dict:
 def eq7_certificate(instance: dict, relation: str = "==") -> dict:
     """``sum_j |I_j| = m`` (eq. (7), ``relation "=="``) or ``sum_j |I_j| <= k m`` (the k-sparse extension, ``"<="``,
     ``k = 1``) violated by the printed cells of :data:`EQ7_NETWORK`."""
-    from sparseact import certificates
+    from sparseact.verify import certificates
 
     rhs = certificates.formula("m", m=instance["m"]) if relation == "==" else certificates.formula(
         "k*m", k=1, m=instance["m"])

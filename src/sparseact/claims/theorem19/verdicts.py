@@ -12,15 +12,16 @@ import math
 import numpy as np
 import pandas as pd
 
-from sparseact import bounds, certificates as cert
+from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._failures import worst_violation
 from sparseact.claims.theorem19 import steps as st
 from sparseact.claims.theorem19 import CONJ20_M, ORDER_ZETAS, PAPER_REF, check
 from sparseact.claims.theorem19.compute import EQ1_EXPR, EXACT_RTOL, ORDER_TOL, _bound_value, _certificate
 from sparseact.fitting import exponent_text, fit_exponents_if_possible
-from sparseact.ledger import (CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most, verdict_equal,
-                              verdict_growth_mc)
+from sparseact.verify import certificates as cert
+from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most, verdict_equal, verdict_growth_mc
 
 #: Upper end of the fitted s-exponent's interval below which the dependence is sub-linear.
 SUBLINEAR_LIMIT = 1.0
@@ -77,7 +78,7 @@ def _bound_record(column, statement_id, statement, sweep, exact, certs, common):
         verdict = Verdict.PASS
     # the verdict rests on the exact values only (the lower-bound estimates are reported in the notes and the
     # tightness table: a Monte Carlo interval can neither prove nor, without an exact certificate, refute the bound)
-    return ClaimRecord(check_id=check_id, statement_id=statement_id, statement=statement,
+    return CheckRecord(check_id=check_id, statement_id=statement_id, statement=statement,
                        check="exact R_H(S) (all 2^m sign vectors, certified sups) of tiny samples against the bound with "
                              "constant 1 (natural log); lower-bound estimates on cube samples reported, not decided",
                        method="exact", instances=len(ex), worst_value=ratio_ex,
@@ -102,7 +103,7 @@ def assemble(block: dict, tables: dict):
                             notes=f"max (lower - exact upper bracket) {gap:.3g}; max (exact - proof quantity) "
                                   f"{proof_gap:.3g}; the worst value is how close the scalable lower bound gets to the "
                                   "exact sup")
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem19/estimators", statement_id="theorem19-proof",
         statement="per sign vector: lower-bound network value <= exact sup <= the proof's quantity (3)-(13)",
         check=f"exact sups (all realisable cells, per-cell SOCPs, assignment DP) against the lower-bound search and "
@@ -133,7 +134,7 @@ def assemble(block: dict, tables: dict):
                             _find_certificate(certs, row["point"], "eq15", row["R"]),
                             "At k = 1 eq. (15) is eq. (1): the same exact R_H(S) of a small-norm sample exceeds it.",
                             "R_H(S)", "eq. (15), k = 1"))
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem19/scale", statement_id="theorem19",
         statement="R_H(S) <= (WR+B) sqrt(s n log(m(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (1))",
         check=f"exact R_H(S) (all sign vectors) of one Gaussian sample rescaled to R in "
@@ -148,7 +149,7 @@ def assemble(block: dict, tables: dict):
                "(15)) for every distribution at every scale, where m(R+B) < e happens for small R + B. The result "
                "survives with max(1, log(m(R+B))) (theorem19/scale-corrected); it equals (1) wherever m(R+B) >= e, "
                "e.g. on the cube (theorem19/bound)."), **kwargs, **{**common, "variant": "as printed"}))
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem19/eq15-scale", statement_id="eq15",
         statement="R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (15))",
         check=f"the exact R_H(S) of theorem19/scale (k = 1, where (15) is (1)) against eq. (15) with constant 1",
@@ -164,7 +165,7 @@ def assemble(block: dict, tables: dict):
         "out-of-range", lambda: worst_violation(tables, "theorem19/scale-corrected"),
         notes="for s = 1 the corrected (1) is at least (WR+B)/sqrt(m), the classical one-neuron bound (contraction "
               "and the linear-class bound), so it holds for every sample; it equals (1) wherever m(R+B) >= e")
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem19/scale-corrected", statement_id="theorem19",
         statement="R_H(S) <= (WR+B) sqrt(s n max(1, log(m(R+B))))/sqrt(m) (eq. (1) with the log floored at 1)",
         check="the same exact values against the corrected (1), every R",
@@ -180,7 +181,7 @@ def assemble(block: dict, tables: dict):
     sparse_s = fits["sparse"].set_index("parameter").loc["s"] if fits["sparse"] is not None else None
     sub_linear = (Verdict.PASS if sparse_s is not None and sparse_s["ci_high"] < SUBLINEAR_LIMIT
                   else Verdict.INCONCLUSIVE)
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem19/sparse-vs-dense", statement_id="intro-dense-lower-bound",
         statement="the dense class H_{n,s,s} needs more samples than the sparse one: R_H of H_{n,s,s} grows like s "
                   "(uniform convergence then needs s^2/eps^2 samples), that of H_{n,s,1} sub-linearly",
@@ -201,7 +202,7 @@ def assemble(block: dict, tables: dict):
     dim_fit = fit_exponents_if_possible({"n": dims["n"]}, dims["estimate"])
     slope_verdict, slope = verdict_growth_mc(dims["n"], dims["ci_low"] / dims["conj20"],
                                              dims["ci_high"] / dims["conj20"], DIMENSION_SLOPE_TOL)
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem19/conj20-dimension", statement_id="conj20",
         statement="no explicit dependence on n: R_H(S) <= (WR+B) sqrt(sk)/sqrt(m)",
         check="lower-bound estimate against n with the points scaled to R = 1 (uniform cube samples), ratio to (16)",
@@ -224,7 +225,7 @@ def assemble(block: dict, tables: dict):
     records += _exact_records(exact, sweep)
     summary = {"fits": pd.concat(fit_rows, ignore_index=True) if fit_rows else pd.DataFrame(columns=["fit"]),
                "tightness": _tightness(exact, sweep, fits, dim_fit)}
-    return CheckReport(records, summary)
+    return ClaimReport(records, summary)
 
 
 # ---------------------------------------------------------------------------
@@ -250,7 +251,7 @@ def _step_record(check_id, statement_id, statement, check, values, limits, frame
     values, limits = np.asarray(values, dtype=float), np.asarray(limits, dtype=float)
     ratio = float(np.max(values / limits)) if len(values) else float("nan")
     fail = cert.fail_fields(_at_most(values, limits), "proof-slip", lambda: None, notes=notes)
-    return ClaimRecord(check_id=check_id, statement_id=statement_id, statement=statement, check=check, method="exact",
+    return CheckRecord(check_id=check_id, statement_id=statement_id, statement=statement, check=check, method="exact",
                        instances=len(values), worst_value=ratio, worst_value_label=label,
                        range=describe_range(frame.to_dict("records"), keys, extra), claim_id="theorem19",
                        paper_ref=PAPER_REF, variant="", **fail)
@@ -272,7 +273,7 @@ def _step_records(block: dict, tables: dict) -> list:
     general = cover[cover["general_position"].astype(bool)]
     other = cover[~cover["general_position"].astype(bool)]
     eq_verdict, eq_error, _ = verdict_equal(general["cells"], general["cover"])
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem19/cover-count", statement=STEP_TEXT["cover"],
         check="cells (sets cut by one halfspace <w, x> - b > 0, LP-certified) of Gaussian point sets (general "
               "position a.s.) against Cover's C(m, n+1); of the cube samples (repeated points) against C(m', n+1), "
@@ -376,7 +377,7 @@ def _step_records(block: dict, tables: dict) -> list:
             c, (f"n = s = k = 1, x = (1, -1), W = 1, B = 2: E max = {r['lhs']:g} W > max E = {r['rhs']:g} W" if s == "eq12"
                 else f"n = 1, x = (0, 1, -1), h(x) = relu(x) + relu(-x) (1-sparse): sum_j |I_j| = {r['lhs']:g} "
                      + (f"!= m = {r['rhs']:g}" if s == "eq7" else f"> k m = {r['rhs']:g}"))))
-        records.append(ClaimRecord(
+        records.append(CheckRecord(
             check_id=check_id, statement_id=statement_id, statement=statement,
             check="explicit networks on a fixed tiny sample, recomputed by the certificate verifier",
             method="exact", instances=1, worst_value=float(row["lhs"] / row["rhs"]), worst_value_label=label,
@@ -403,14 +404,14 @@ def _step_records(block: dict, tables: dict) -> list:
         return None if c is None else (c, f"m = {point['m']}, n = {point['n']}, s = {point['s']}, W = B = 1, R = 3: "
                                           f"(8) + (14) = {combined:.4g} > (1) = {printed:.4g}")
 
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem19/combine-printed", statement_id="theorem19-proof-combine",
         statement="(8) + (14) give (1) (constant 1)", check="the sum of the right sides of (8) and (14) against (1)",
         method="exact", instances=1, worst_value=combined / printed, worst_value_label="((8) + (14)) / (1)",
         range="m = 400, n = 9, s = 8, W = B = 1, R = 3",
         **cert.fail_fields(verdict_at_most(combined, printed), "constant-factor", _combine_certificate),
         **{**common, "variant": "as printed"}))
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem19/combine-corrected", statement_id="theorem19-proved",
         statement="(8) + (14) <= 4 sqrt(c) (WR+B) sqrt(sn log(m(R+B)))/sqrt(m) (c = 2): (1) with constant 4 sqrt 2",
         check="closed forms on the grid of theorem19/eq8-second-term",
@@ -437,7 +438,7 @@ def _conj20_lower_record(tables, certs, common):
             f"{row['lower']:.4g}, above Conjecture 20's (WR+B) sqrt(sk)/sqrt(m) = {row['conj20']:.4g}.",
             "lower bound on R_H(S)", "(16)"))
     worst = low.loc[low["ratio"].idxmax()]
-    return ClaimRecord(
+    return CheckRecord(
         check_id="theorem19/conj20-exact-lower", statement_id="conj20", statement=LEDGER_TEXT["conj20"],
         check=(f"exact lower bound on R_H(S) (all 2^m sign vectors, one explicit network of the class each, m = "
                f"{CONJ20_M} = the verifier's limit) against (16) with constant 1: a refutation attempt"),
@@ -463,7 +464,7 @@ def _exact_records(exact, sweep) -> list:
     common = dict(claim_id="theorem19", paper_ref=PAPER_REF, variant="")
     records = []
     dense = exact[exact["k"] == exact["s"]]
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem19/classical-bound", statement_id="section5-classical-bound",
         statement="R_{H_{n,s,s}^{W,B}}(S) <= (WR+B) s / sqrt(m) (dense class, no sparsity)",
         check="exact R_H(S) of the dense class (k = s) of tiny samples against (WR+B)s/sqrt(m)",
@@ -478,7 +479,7 @@ def _exact_records(exact, sweep) -> list:
               "(the sign of u); with it the classical bound is 2(WR+B)s/sqrt(m). The exact values meet constant 1.",
         **common))
     km = exact["k"] * exact["m"]
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem19/cells-km", statement_id="theorem19-k-sparse-cells",
         statement="k-sparse activations: sum_j |I_j| <= k m, I_j = {i : <w_j, x_i> - b_j > 0}",
         check="sum_j |I_j| of the optimal network of every sign vector of every exact point against k m",
@@ -490,7 +491,7 @@ def _exact_records(exact, sweep) -> list:
     s_values = np.array([1, 2, 4, 8, 16, 64, 1024], dtype=float)
     values = [bounds.theorem19_rademacher(400, 9, s, 1.0, 1.0, 3.0) for s in s_values]
     slopes = np.diff(np.log(values)) / np.diff(np.log(s_values))
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem19/sparsity-exponent", statement_id="theorem19-sparsity",
         statement="the bound (1) grows like s^{1/2}: sub-linear in s, against s^1 for (WR+B)s/sqrt(m)",
         check="d log (1) / d log s between consecutive s (closed form, m = 400, n = 9, W = B = 1, R = 3)",

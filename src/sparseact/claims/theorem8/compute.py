@@ -10,16 +10,17 @@ import math
 import numpy as np
 import pandas as pd
 
-from sparseact import analysis, bounds, certificates as cert, constructions, families
+from sparseact import analysis, bounds, constructions, families
 from sparseact.bounds import C_THEOREM8_DEGREE
 from sparseact.claims._failures import violation, with_violations
 from sparseact.cube import hypercube
-from sparseact.datafiles import network_arrays, network_from_arrays
 from sparseact.learners import LowDegreeRegressor
 from sparseact.learners.low_degree import monomial_count
-from sparseact.ledger import Verdict, verdict_at_most
 from sparseact.networks import SparseReLUNetwork
-from sparseact.provenance import derive_rng
+from sparseact.runtime.datafiles import network_arrays, network_from_arrays
+from sparseact.runtime.provenance import derive_rng
+from sparseact.verify import certificates as cert
+from sparseact.verify.verdicts import Verdict, verdict_at_most
 
 #: ``log(1/eps)`` values of the proof-step formulas (``eps = exp(-ell)``; ``ell = 0`` is ``eps = 1``).
 ELL_GRID = (0.0, 0.5, 1.0, 1.6, 2.3, 3.0, 4.6, 6.9, 9.2, 13.8, 23.0, 46.1, 115.0, 230.0, 460.0, 700.0)

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims.theorem8.verdicts import ROUNDING_EXCESS
-from sparseact.plotting import (FULL_WIDTH, SINGLE_WIDTH, finish, integer_ticks, legend_handle, legend_outside, plt,
+from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, finish, integer_ticks, legend_handle, legend_outside, plt,
                                 reference_line, setup_style, value_ticks)
 
 CAPTIONS = {

@@ -12,16 +12,18 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from sparseact import bounds, certificates as cert
+from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._failures import worst_violation
 from sparseact.claims._verdicts import no_uncertified_fail, verdict_big_o_trend
+from sparseact.verify import certificates as cert
 from sparseact.claims.theorem8.compute import (C_RHO_SHARP, CERT_C, LAMBDA_MIN, LEMMA10_C, PROJECTION_MAX_FEATURES,
                                                WIDE_B, WIDE_K, WIDE_N, WIDE_S, WIDE_W, corrected_log_one_minus_rho,
                                                lemma10_ratio, printed_log_one_minus_rho)
 from sparseact.fitting import exponent_text, fit_exponents_if_possible
-from sparseact.ledger import CheckReport, ClaimRecord, Verdict, verdict_all, verdict_at_most
 from sparseact.networks import SparseReLUNetwork
+from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: The certificate's instance is the largest eps of the fine grid at which the bound exceeds eps/3 this many times.
 CERT_MARGIN = 2.0
@@ -80,7 +82,7 @@ def _learning_records(curves, targets):
     if Verdict.FAIL in within or (sparse["degree_reached"] < 0).any():
         verdict = Verdict.INCONCLUSIVE  # a Theta/O statement is never failed for its constant
     slack = (reached["degree_prescribed"] / reached["degree_reached"].clip(lower=1)).min() if len(reached) else np.nan
-    records = [ClaimRecord(
+    records = [CheckRecord(
         check_id="theorem8/prescription",
         statement="error eps with d = Theta((k^8 W^4 log^4(ns) + k^6 B^4 log s)/eps^2) and "
                   "O(n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps) samples",
@@ -103,7 +105,7 @@ def _learning_records(curves, targets):
     fit = fit_exponents_if_possible({"k": sparse["k"]}, sparse["degree_needed_relative"].clip(lower=1))
     dense = needs.loc[needs["kind"] == "dense", "degree_needed_relative"]
     rel = float(targets["relative_eps"].iloc[0])
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/degree-vs-k",
         statement="the degree needed for error eps is at most Theorem 8's d (polynomial in k: k^8 W^4 log^4(ns)/eps^2)",
         check=f"exact degree whose Fourier-tail floor is <= {rel} x the trivial loss, certified-sparse targets per k "
@@ -136,7 +138,7 @@ def _lemma7_record(curves):
     m_note = (f"excess ~ m^a per (target, degree) with a in [{min(slopes):.2f}, {max(slopes):.2f}] (median "
               f"{float(np.median(slopes)):.2f}; the variance term predicts -1); " if slopes else
               "too few sample sizes per (target, degree) to fit the m-exponent; ")
-    return ClaimRecord(
+    return CheckRecord(
         claim_id="theorem8", check_id="theorem8/lemma7-rate", statement_id="lemma7", paper_ref="Lemma 7",
         statement="(O(eps), delta)-PAC from O(n^d C_H^2 log(1/delta)/eps) samples: excess error over the floor "
                   "= O(N_d C_H^2 / m)",
@@ -161,7 +163,7 @@ def _ch_record(targets, tables):
         "per target: " + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio))
         + ". Each active neuron contributes |u_j|(<w_j, x> - b_j) <= W sqrt(n) + B (Cauchy-Schwarz, ||x|| = "
           "sqrt(n)), and at most k are active."))
-    return ClaimRecord(
+    return CheckRecord(
         claim_id="theorem8", check_id="theorem8/C_H", statement_id="theorem8-proof-CH", paper_ref="Theorem 8 (proof)",
         statement="C_H = k(W sqrt(n) + B): sup_x |h(x)| <= k(W sqrt(n) + B) on H_{n,s,k}^{W,B}",
         check="max over the whole cube of |h(x)| against k(W sqrt(n) + B) with the certified k, W, B, every target",
@@ -202,7 +204,7 @@ def _rho_records(block, rho, first, wide):
                           rho[(rho["k"] == rho["k"].min()) & (rho["B"] == 1.0)][["eps", "ratio_printed"]].to_numpy()
                           if 1e-4 <= e < 1)
     verdict = Verdict.FAIL if certificate else Verdict.INCONCLUSIVE
-    records = [ClaimRecord(
+    records = [CheckRecord(
         check_id="theorem8/rho-choice",
         statement="1 - rho = c eps^2 min{log(knsW^2/eps)/(k^8W^4 log^4(ns)), 1/(k^6B^4 log s)} makes Lemma 10's bound "
                   "<= eps/3 for some constant c",
@@ -234,7 +236,7 @@ def _rho_records(block, rho, first, wide):
                                    "term is <= eps/6. With Lemma 10's constant C, replace eps by eps/C. Then d = "
                                    "ceil(1/(1-rho*)) = Theta((k^8 W^4 Lambda^4 + k^6 B^4 log s)/eps^2) and the tail "
                                    "chain holds (theorem8/tail-step-*)."))
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/rho-choice-corrected",
         statement="1 - rho* = min{eps^2/(36 k^8 W^4 Lambda^4), eps^2/(36 k^6 B^4 log s), e^-4}, "
                   "Lambda = max(27, 2 log(ns) + 4 log(6k^4W^2/eps)), makes Lemma 10's bound (constant C = 1) <= eps/3",
@@ -257,7 +259,7 @@ def _corrected_rho_failure(row):
     Returns
     -------
     tuple of (dict, str) or None
-        See :func:`sparseact.certificates.fail_fields`.
+        See :func:`sparseact.verify.certificates.fail_fields`.
     """
     n, s, k, W, B, ell = (int(row["n"]), int(row["s"]), int(row["k"]), float(row["W"]), float(row["B"]),
                           float(row["ell"]))
@@ -303,7 +305,7 @@ def _tail_failure(row, relation: str, lhs_expr: str, rhs_expr: str, lhs_label: s
     Returns
     -------
     tuple of (dict, str) or None
-        See :func:`sparseact.certificates.fail_fields`.
+        See :func:`sparseact.verify.certificates.fail_fields`.
     """
     omr, d = float(row["one_minus_rho"]), int(row["d"])
     lhs, rhs = (float(v) for v in sides(omr, d))
@@ -349,7 +351,7 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
         "0 for every pair of constants, so the middle inequality fails. The conclusion survives: with "
         "d = ceil(1/(1-rho)) Claim 2.1 gives 2 NS_rho/(1-rho^d) <= 1.05 eps (theorem8/tail-step-corrected), and "
         "our route gives tail <= AS/(d+1) <= eps at d >= 4k^2W^2/eps (theorem8-sharp)."))
-    records = [ClaimRecord(
+    records = [CheckRecord(
         check_id="theorem8/tail-step",
         statement="sum_{|T|>d} fhat(T)^2 <= eps/(3(1-rho^d)) <= eps/(d(1-rho)) <= eps for the proof's d and rho",
         check="d(1-rho) <= 3(1-rho^d) and d(1-rho) >= 1 at the proof's own d = ceil((k^8 W^4 log^4(ns) + k^6 B^4 "
@@ -367,7 +369,7 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
         notes=(f"min 1 - rho^d = {worst:.6g} >= 1 - 1/e = {1 - np.exp(-1):.6g} (exactly: log rho <= -(1-rho), so "
                "rho^d <= rho^{1/(1-rho)} <= 1/e); hence the tail is <= 2 eps/(3(1-1/e)) = "
                f"{2 / (3 * (1 - np.exp(-1))):.4f} eps = O(eps), which Lemma 7's (O(eps), delta) guarantee absorbs."))
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/tail-step-corrected",
         statement="with d = ceil(1/(1-rho)), sum_{|T|>d} fhat(T)^2 <= 2 NS_rho/(1-rho^d) <= 2(eps/3)/(1-1/e) "
                   "~ 1.05 eps",
@@ -386,7 +388,7 @@ def assemble(block: dict, tables: dict):
                              int(block["s"]))
     records += _sharp_records(block, tables, needs)
     records += _two_point_records()
-    return CheckReport(_with_ranges(records, block, tables),
+    return ClaimReport(_with_ranges(records, block, tables),
                        {"theorem8-needs": needs, "tightness": tightness_table(tables, needs)})
 
 
@@ -405,7 +407,7 @@ def _sharp_records(block, tables, needs):
     common = dict(claim_id="theorem8", method="exact")
     over = float(targets["tail_times_d_over_AS"].max())
     at_sharp = float((targets["tail_at_sharp"] / targets["eps"]).max())
-    records = [ClaimRecord(
+    records = [CheckRecord(
         check_id="theorem8/tail-vs-as", statement_id="theorem8-sharp", paper_ref="Theorem 8 (our proof)",
         statement="sum_{|T|>d} hhat(T)^2 <= AS(h)/(d+1) for every d; <= eps at d = ceil(4 k^2 W^2/eps)",
         check="exact Fourier tails of every learning target against AS/(d+1) for every d <= n, and the tail at "
@@ -415,7 +417,7 @@ def _sharp_records(block, tables, needs):
         verdict=no_uncertified_fail(verdict_at_most(max(over, at_sharp), 1.0)),
         notes=f"max tail (d+1)/AS = {over:.4g}; max tail at d_sharp / eps = {at_sharp:.4g}", **common)]
     active = float(targets["ratio_active"].max())
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/remark11-active", statement_id="remark11", paper_ref="Remark 11",
         statement="AS(h) <= 4 W^2 E_x|R_x|^2 for every ReLU network, k-sparse or not",
         check="exact AS against 4 W^2 E_x|R_x|^2 on every learning target, the dense baseline (about s/2 neurons "
@@ -424,7 +426,7 @@ def _sharp_records(block, tables, needs):
         notes="per target E|R_x|^2: " + ", ".join(f"{r['target']}: {r['active_second_moment']:.3g}"
                                                    for _, r in targets.iterrows()), **common))
     projection = float(targets["projection_error"].max())
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/lemma7-projection", statement_id="lemma7", paper_ref="Lemma 7",
         statement="least squares over the monomials of degree <= d on the whole cube has loss (1/2) sum_{|T|>d} hhat(T)^2",
         check=f"full-cube least squares (LowDegreeRegressor) at every degree of the block with <= "
@@ -434,7 +436,7 @@ def _sharp_records(block, tables, needs):
         verdict=no_uncertified_fail(verdict_at_most(projection, 1e-9)), **common))
     rho = tables["theorem8-rho-sharp"]
     worst = rho.loc[rho["ratio"].idxmax()]
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/rho-choice-sharp", statement_id="theorem8-proof-rho", paper_ref="Theorem 8 (proof)",
         statement=f"at the clamped 1 - rho = min(1, printed with max(1, log(knsW^2/eps))), c = log^4(2)/72 = "
                   f"{C_RHO_SHARP:.5f}, NS_rho(h) <= min(2k^2W^2(1-rho), 4k^2W^2) <= eps/3",
@@ -448,7 +450,7 @@ def _sharp_records(block, tables, needs):
         notes=(f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, B={worst['B']:g}, "
                f"eps=exp(-{worst['ell']:g})"), **common))
     dominate = tables["theorem8-degree-dominates"]
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/degree-dominates", statement_id="theorem8", paper_ref="Theorem 8",
         statement=f"C d_printed + 1 >= 4 k^2 W^2/eps with C = {bounds.C_THEOREM8_DEGREE:g} (any C >= 4/log^4 2) for ns >= 2",
         check="(4k^2W^2/eps)/(C d_printed + 1) on the wide grid (ns >= 2, every W, B), eps = exp(-ell), ell in "
@@ -456,7 +458,7 @@ def _sharp_records(block, tables, needs):
         worst_value=float(dominate["ratio"].max()), worst_value_label="max (4k^2W^2/eps)/(C d_printed + 1)",
         verdict=no_uncertified_fail(verdict_at_most(float(dominate["ratio"].max()), 1.0)), **common))
     monomials = tables["theorem8-monomials"]
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/monomial-count", statement_id="theorem8", paper_ref="Theorem 8",
         statement="sum_{i<=d} C(n, i) <= 2 n^d for n >= 2 (Lemma 7's n^d counts the monomials up to a constant)",
         check="exact integers, 2 <= n <= 64, 0 <= d <= 64", variant="", instances=len(monomials),
@@ -466,7 +468,7 @@ def _sharp_records(block, tables, needs):
     net = ch_attaining_network(n, k, 1.0, 1.0)
     top = float(net.truth_table().max())
     C_H = float(bounds.class_sup_bound(n, k, net.scale_W(), net.scale_B()))
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/C_H-attained", statement_id="theorem8-proof-CH", paper_ref="Theorem 8 (proof)",
         statement="sup_{h, x} h(x) = k(W sqrt(n) + B) is attained in H_{n,k,k}^{W,B}",
         check=f"max over the cube of k identical neurons relu(<(W/sqrt n) 1, x> + B), n = {n}, k = {k}, W = B = 1, "
@@ -485,7 +487,7 @@ def _sharp_records(block, tables, needs):
         tail, eps / 2, "||g - h||_2^2 = sum_{|T|>d} hhat(T)^2", "eps/2",
         f"h = sqrt(eps) chi_T with |T| = d + 1 = {n_proj}, eps = {eps:g}: Lemma 7's hypothesis tail <= eps holds with "
         "equality, and ||g - h||^2 = eps > eps/2; only the loss (1/2)||g - h||^2 is <= eps/2")
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/lemma7-projection-printed", statement_id="lemma7-proof-projection",
         paper_ref="Section 2.1 (after Lemma 7)",
         statement="||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2 under Lemma 7's hypothesis (tail <= eps)",
@@ -505,7 +507,7 @@ def _sharp_records(block, tables, needs):
         cert.formula("eps", eps=eps), weight, eps, "sum_{|T|>d} hhat(T)^2 at the printed d",
         "eps", f"n = s = k = 1, W = 1, B = 0, eps = {eps:g}: log(ns) = log s = 0 so the printed d = {d_printed:g} for "
                "every Theta constant, and h = relu(x_1) = (1 + x_1)/2 keeps weight 1/4 above degree 0")
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/degree-degenerate", statement_id="theorem8-proof-tail", paper_ref="Theorem 8 (proof)",
         statement="the proof's d makes the tail <= eps, at n = s = 1",
         check="exact Fourier tail of relu(x_1) above the printed degree (0 at n = s = 1)",
@@ -519,7 +521,7 @@ def _sharp_records(block, tables, needs):
     log10_final = (reached["degree_prescribed"] * np.log10(reached["n"])
                    + np.log10(np.log(1 / float(targets["delta"].iloc[0])) / reached["eps"]))
     margin = float((np.log10(reached["samples_reached"]) - log10_final).max()) if len(reached) else float("nan")
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/final-line", statement_id="theorem8-proof-final", paper_ref="Theorem 8 (proof, last line)",
         statement="run time and sample complexity O(n^d log(1/delta)/eps) (no C_H^2)",
         check="smallest sample size whose exact test error (worst inner seed) is <= eps, against n^d log(1/delta)/eps "
@@ -587,7 +589,7 @@ def _two_point_records():
     records = []
     certificate = lemma7_sign_certificate()
     c = LEMMA7_SIGN_INSTANCE
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         claim_id="theorem8", check_id="theorem8/lemma7-CH-sign", statement_id="lemma7", paper_ref="Lemma 7",
         statement="(O(eps), delta)-PAC from O(n^d C_H^2 log(1/delta)/eps) samples with C_H = sup_{h,x} h(x)",
         check="two-point lower bound (no sample) for H = {-(M/2)(1 + x_1), -(M/2)(1 - x_1)} on n = 1 against the "
@@ -623,7 +625,7 @@ def _two_point_records():
                   method="exact", instances=len(rows),
                   range=(f"n = 2, s = k = 1, W = B = lam in {list(f['lams'])}, eps = {f['eps0']} lam^2, "
                          f"delta = {f['delta']}, C = {f['C']}, c = {f['c']}"))
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/final-line-scale", variant="as printed",
         statement="run time and sample complexity O(n^d log(1/delta)/eps) with d as printed, at every scale of the class",
         check="two-point lower bound (targets +-lam) against C n^d log(1/delta)/eps along (W, B, eps) = "
@@ -633,7 +635,7 @@ def _two_point_records():
         finding="statement-error" if certificate else "", certificate=certificate,
         counterexample=(f"lam = {worst['lam']:g}: printed count {worst['printed']:.3g} < 1 needed sample"
                         if certificate else ""), **common))
-    records.append(ClaimRecord(
+    records.append(CheckRecord(
         check_id="theorem8/final-line-scale-corrected", variant="corrected",
         statement="with Theorem 8's own factor: O(n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps) is at least the two-point "
                   "lower bound along the scale family",

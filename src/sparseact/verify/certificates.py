@@ -6,11 +6,11 @@ asserts, ``lhs REL rhs`` with ``REL`` one of ``"<="``, ``">="``, ``"=="``, and
 describes both sides as *quantities* computed from an explicit instance, together
 with the values the check computed. ``sparseact verify-certificate FILE...``
 checks the file against the statement its ``check_id`` refutes, which the
-verifier owns (:data:`sparseact.verify.STATEMENTS`: the relation, the bound and
+verifier owns (:data:`sparseact.verify.recompute.STATEMENTS`: the relation, the bound and
 the meaning of each of its variables): it takes only the *instance* from the
 file (networks, functions, points, the statement's free parameters), recomputes
 both sides and every variable with the small independent evaluators of
-:mod:`sparseact.verify` (plain numpy, none of the check code), and confirms that
+:mod:`sparseact.verify.recompute` (plain numpy, none of the check code), and confirms that
 the pinned relation is violated. A ``formula`` quantity is for the reader: the
 verifier never evaluates its expression; it checks that each recorded variable
 is the one the instance gives.
@@ -133,7 +133,7 @@ def certificate(relation: str, lhs: dict, rhs: dict, lhs_value: float, rhs_value
 def fail_fields(verdict, finding: str, build, notes: str = "") -> dict:
     """The verdict-dependent fields of a ledger row whose verdict a ``verdict_*`` function computed.
 
-    A FAIL needs a finding class and a certificate (:class:`sparseact.ledger.ClaimRecord`):
+    A FAIL needs a finding class and a certificate (:class:`sparseact.verify.records.CheckRecord`):
     for a FAIL, ``build()`` certifies the worst violating instance. When it returns ``None``
     (no recorded instance violates the relation beyond the certificate's reproduction
     tolerance) the row is INCONCLUSIVE, with a note saying so. Any other verdict passes
@@ -144,7 +144,7 @@ def fail_fields(verdict, finding: str, build, notes: str = "") -> dict:
     verdict : Verdict
         The computed verdict.
     finding : str
-        What a FAIL of this check would mean (one of :data:`sparseact.ledger.FINDINGS`).
+        What a FAIL of this check would mean (one of :data:`sparseact.verify.verdicts.FINDINGS`).
     build : callable
         ``build() -> (certificate, counterexample)`` or ``None``; called for a FAIL only.
     notes : str
@@ -154,9 +154,9 @@ def fail_fields(verdict, finding: str, build, notes: str = "") -> dict:
     -------
     dict
         ``verdict``, ``finding``, ``certificate``, ``counterexample`` and ``notes``, as keyword
-        arguments of :class:`~sparseact.ledger.ClaimRecord`.
+        arguments of :class:`~sparseact.verify.records.CheckRecord`.
     """
-    from sparseact.ledger import Verdict
+    from sparseact.verify.verdicts import Verdict
 
     if verdict is not Verdict.FAIL:
         return dict(verdict=verdict, finding="", certificate=None, counterexample="", notes=notes)

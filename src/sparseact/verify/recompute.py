@@ -1,6 +1,6 @@
 """Independent re-evaluation of FAIL certificates (``sparseact verify-certificate``).
 
-A certificate file (:mod:`sparseact.certificates`) names a check and gives an
+A certificate file (:mod:`sparseact.verify.certificates`) names a check and gives an
 explicit instance that violates the paper's statement the check tests. The
 statement is this module's, not the file's: :data:`STATEMENTS` pins, per check,
 the statement id, the relation, and a function that recomputes both sides and
@@ -15,7 +15,7 @@ operator coordinate by coordinate, and class membership of the networks in a
 Rademacher lower bound is checked here (over all ``2^m`` sign vectors). A certificate
 is confirmed when its check is pinned, it names the check's statement and relation,
 its recorded variables are the instance's, both recomputed sides reproduce the
-recorded values (:data:`~sparseact.certificates.REPRODUCE_RTOL`) and they violate
+recorded values (:data:`~sparseact.verify.certificates.REPRODUCE_RTOL`) and they violate
 the pinned relation. Instances beyond the limits below (cube dimension, network
 size, file size, sums of Section 4) are refused with a message before anything large
 is allocated. A check with no pinned statement is not confirmed.
@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from sparseact import bounds
-from sparseact.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL, violated
+from sparseact.verify.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL, violated
 
 #: Largest dimension whose cube the evaluators enumerate (refused before anything is allocated).
 MAX_ENUMERATION_DIM = 20
@@ -72,7 +72,7 @@ def cube(n: int) -> np.ndarray:
     """All of ``{-1,1}^n``, row ``j`` with ``x_i = (-1)^(bit i of j)``."""
     if not 0 <= n <= MAX_ENUMERATION_DIM:
         raise ValueError(f"refused: the cube of dimension {n} is beyond the verifier's limit "
-                         f"n <= {MAX_ENUMERATION_DIM} (sparseact.verify.MAX_ENUMERATION_DIM)")
+                         f"n <= {MAX_ENUMERATION_DIM} (sparseact.verify.recompute.MAX_ENUMERATION_DIM)")
     bits = (np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1
     return 1.0 - 2.0 * bits
 
@@ -368,7 +368,7 @@ def _lwr_label0_kernel(spec: dict) -> float:
 
 
 def evaluate_quantity(spec: dict) -> float:
-    """The value of one quantity of a certificate (see :mod:`sparseact.certificates`)."""
+    """The value of one quantity of a certificate (see :mod:`sparseact.verify.certificates`)."""
     kind = spec.get("quantity")
     if kind == "value":
         return float(_evaluate(spec["function"], np.asarray([spec["x"]], dtype=float))[0])
@@ -1778,7 +1778,7 @@ def verify_certificate(document: dict) -> Verification:
         check_id, statement_id, certificate = _fields(document)
         statement = STATEMENTS.get(check_id)
         if statement is None:
-            raise Refused(f"check {check_id!r} refutes no statement the verifier knows (sparseact.verify.STATEMENTS)")
+            raise Refused(f"check {check_id!r} refutes no statement the verifier knows (sparseact.verify.recompute.STATEMENTS)")
         if statement_id != statement.statement_id:
             raise Refused(f"check {check_id} refutes statement {statement.statement_id}, not {statement_id}")
         relation = certificate["relation"]

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from sparseact.networks import SparseReLUNetwork
-from sparseact.provenance import atomic_write_bytes
+from sparseact.runtime.provenance import atomic_write_bytes
 
 #: Key of the JSON metadata inside a point archive.
 META_KEY = "__meta__"

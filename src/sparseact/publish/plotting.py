@@ -11,7 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from sparseact.provenance import atomic_write_bytes  # noqa: E402
+from sparseact.runtime.provenance import atomic_write_bytes  # noqa: E402
 
 _METADATA = {
     "pdf": {"Creator": None, "Producer": None, "CreationDate": None},

@@ -1,7 +1,7 @@
 """Deterministic tables and result files, and the display helpers of the claim notebooks.
 
 Tables are written as CSV and as LaTeX ``tabular`` with booktabs rules; figures
-are written by :mod:`sparseact.plotting`.
+are written by :mod:`sparseact.publish.plotting`.
 
 The notebook report of a claim (``results/reports/<claim>.html``) reads as a short
 paper section: the notebook's markdown says what the paper states and what we
@@ -11,7 +11,7 @@ one-line reason (for a FAIL: the finding class, the counterexample and the
 corrected statement), a compact summary table and the data tables (short ones
 inline, long ones linked as CSV). Everything is plain HTML built here, without
 random ids, so the rendered pages are byte-identical across runs; the styles are
-in :data:`REPORT_CSS`, which :func:`sparseact.notebooks.notebook_html` inlines.
+in :data:`REPORT_CSS`, which :func:`sparseact.runtime.notebooks.notebook_html` inlines.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sparseact.provenance import atomic_write_text
+from sparseact.runtime.provenance import atomic_write_text
 
 
 def _latex_escape(text: str) -> str:
@@ -74,11 +74,11 @@ def publish(report, *, name: str, parameters: dict, seed: int, result_path: str,
 
     Each ledger row's evidence lists ``figure_paths``, the written tables and
     ``report_path``. The result file holds the rows and the provenance block
-    (:func:`sparseact.provenance.provenance`).
+    (:func:`sparseact.runtime.provenance.provenance`).
 
     Parameters
     ----------
-    report : CheckReport
+    report : ClaimReport
         Records and tables of one check.
     name : str
         Name of the check (e.g. ``"thm13"``, ``"lemma9"``), stored in the result file.
@@ -89,8 +89,8 @@ def publish(report, *, name: str, parameters: dict, seed: int, result_path: str,
     figure_paths : sequence of str
         Figures already saved for this check.
     """
-    from sparseact.ledger import records_to_frame
-    from sparseact.provenance import atomic_write_json, provenance
+    from sparseact.publish.ledger import records_to_frame
+    from sparseact.runtime.provenance import atomic_write_json, provenance
 
     table_paths = []
     for table_name, frame in report.tables.items():
@@ -102,7 +102,7 @@ def publish(report, *, name: str, parameters: dict, seed: int, result_path: str,
     return records_to_frame(records, Path(result_path).parent.parent)
 
 
-#: Styles of the notebook reports (inlined in every page by :func:`sparseact.notebooks.notebook_html`).
+#: Styles of the notebook reports (inlined in every page by :func:`sparseact.runtime.notebooks.notebook_html`).
 REPORT_CSS = """
 main { max-width: 1400px; margin: 0 auto; }
 .jp-RenderedHTMLCommon .sa-badge { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em;
@@ -246,7 +246,7 @@ def _correction(row: pd.Series, ledger_rows: pd.DataFrame) -> str:
     """The corrected statements checked beside a FAIL (same statement id, variant ``corrected``), with verdicts."""
     twins = ledger_rows[(ledger_rows["statement_id"] == row["statement_id"])
                         & (ledger_rows["variant"] == "corrected") & (ledger_rows["check_id"] != row["check_id"])]
-    from sparseact.mathtext import render_text
+    from sparseact.publish.mathtext import render_text
 
     return "; ".join(f"{render_text(str(t['statement']))} ({badge(t['verdict'])} "
                      f'<span class="sa-id">{html.escape(_short_id(t["check_id"]))}</span>)'
@@ -257,7 +257,7 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
     """One check as a card: badge, id and variant, the statement with its paper reference, the reason,
     for a FAIL its finding class, the proposed correction and (with ``report_path``, where the page goes) a link
     to its certificate, then the notes (any ``$...$`` math typeset)."""
-    from sparseact.mathtext import render_text
+    from sparseact.publish.mathtext import render_text
 
     verdict = str(row["verdict"])
     variant = f' <span class="sa-muted">({html.escape(str(row["variant"]))})</span>' if row["variant"] else ""
@@ -365,7 +365,7 @@ def show_figures(figure_paths: Sequence[str], captions: dict[str, str], report_p
     The PNG is embedded in the page; with ``report_path`` the caption links the
     vector (PDF) version relative to the report.
     """
-    from sparseact.mathtext import render_text
+    from sparseact.publish.mathtext import render_text
 
     base = os.path.dirname(report_path) if report_path else None
     pngs = [p for p in figure_paths if str(p).endswith(".png")]

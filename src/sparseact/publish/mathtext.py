@@ -1,7 +1,7 @@
 r"""LaTeX math to MathML at build time, so that every HTML page reads offline.
 
-The notebook reports (:mod:`sparseact.notebooks`) and the verification report
-(:mod:`sparseact.report`) write math as ``$...$`` (inline) and ``$$...$$``
+The notebook reports (:mod:`sparseact.runtime.notebooks`) and the verification report
+(:mod:`sparseact.publish.report`) write math as ``$...$`` (inline) and ``$$...$$``
 (display). Instead of loading MathJax from a CDN in the reader's browser, this
 module converts the TeX to MathML Core with :mod:`latex2mathml` (pure Python)
 when the page is built; browsers render MathML Core natively (Chromium since
@@ -95,7 +95,7 @@ def tex_to_mathml(tex: str, display: bool = False) -> str:
     variant = _MATHVARIANT.search(mathml)
     if variant:
         raise MathRenderError(f"mathvariant={variant.group(1)!r} (not rendered by browsers) in ${tex}$; "
-                              "add a rewrite to sparseact.mathtext.TEX_REWRITES")
+                              "add a rewrite to sparseact.publish.mathtext.TEX_REWRITES")
     mathml = mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "")
     for fence in _FENCES:
         mathml = mathml.replace(f"<mi>{fence}</mi>", f'<mo stretchy="false">{fence}</mo>')

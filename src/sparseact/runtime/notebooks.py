@@ -8,7 +8,7 @@ files, and writes the executed notebook and an HTML rendering without input
 cells (``nbconvert --no-input``). Every file is written atomically.
 
 The HTML (:func:`notebook_html`) is self-contained and reads offline: math is
-converted to MathML when the page is built (:mod:`sparseact.mathtext`) instead
+converted to MathML when the page is built (:mod:`sparseact.publish.mathtext`) instead
 of being typeset by MathJax from a CDN, and the template loads no script
 (require.js, MathJax, mermaid, widgets); figures are embedded as data URIs.
 """
@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sparseact.provenance import atomic_write_text
+from sparseact.runtime.provenance import atomic_write_text
 
 #: Seconds to wait for the kernel to start; generous, since on a loaded machine (two jobs per core
 #: pair, numba and BLAS imports) papermill's default of 60 s is not always enough.
@@ -50,7 +50,7 @@ def _strip_volatile(nb, cwd: str | Path) -> None:
 
 
 #: The page template: JupyterLab's ``lab`` template without its remote scripts, plus
-#: :data:`sparseact.reporting.REPORT_CSS` (badges, tables, figures).
+#: :data:`sparseact.publish.reporting.REPORT_CSS` (badges, tables, figures).
 _TEMPLATE = """{%- extends 'index.html.j2' -%}
 {%- block html_head_js -%}{%- endblock html_head_js -%}
 {%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
@@ -75,20 +75,20 @@ def notebook_html(nb) -> str:
     """The executed notebook ``nb`` as one self-contained HTML page, inputs hidden.
 
     Markdown math (``$...$``, ``$$...$$``) in cells and in ``text/markdown``
-    outputs becomes MathML (:func:`sparseact.mathtext.tex_to_mathml`); the page
+    outputs becomes MathML (:func:`sparseact.publish.mathtext.tex_to_mathml`); the page
     title is the notebook's first heading.
 
     Raises
     ------
-    sparseact.mathtext.MathRenderError
+    sparseact.publish.mathtext.MathRenderError
         When a formula cannot be rendered, or TeX is left unrendered in the page.
     """
     from jinja2 import DictLoader, pass_context
     from nbconvert import HTMLExporter
     from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 
-    from sparseact.mathtext import MathRenderError, find_unrendered, tex_to_mathml
-    from sparseact.reporting import REPORT_CSS
+    from sparseact.publish.mathtext import MathRenderError, find_unrendered, tex_to_mathml
+    from sparseact.publish.reporting import REPORT_CSS
 
     class MathMLRenderer(IPythonRenderer):
         def inline_math(self, body: str) -> str:

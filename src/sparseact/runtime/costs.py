@@ -6,7 +6,7 @@ and outputs into a small table per claim (CPU seconds and bytes per grid point, 
 CPU seconds, the largest resident memory and wall time of any job of each stage); the table of
 the full config's run ships as ``sparseact/data/job_costs.json`` and is rewritten by::
 
-    python -m sparseact.costs results config/config.yaml --out src/sparseact/data/job_costs.json
+    python -m sparseact.runtime.costs results config/config.yaml --out src/sparseact/data/job_costs.json
 
 (after ``snakemake --cores 2`` in a fresh copy, so that every job ran and left its benchmark).
 
@@ -145,7 +145,7 @@ def estimate_cost(config: dict, table: dict | None = None) -> CostEstimate:
 
 def check_cost(config: dict) -> CostEstimate:
     """The estimate of ``config``; ``ConfigError`` if it exceeds the limit and ``config`` does not accept that."""
-    from sparseact.errors import ConfigError
+    from sparseact.runtime.errors import ConfigError
 
     estimate = estimate_cost(config)
     if estimate.cpu_hours > CONFIG_CPU_HOURS_LIMIT and not config.get(OVERRIDE_KEY, False):
@@ -177,19 +177,19 @@ def slurm_resources(table: dict | None = None) -> dict[str, dict[str, int]]:
 
 
 def main(argv=None) -> int:
-    """``python -m sparseact.costs RESULTS CONFIG --out FILE``: write the cost table of a complete run."""
+    """``python -m sparseact.runtime.costs RESULTS CONFIG --out FILE``: write the cost table of a complete run."""
     import argparse
 
-    from sparseact.config import load_config
-    from sparseact.provenance import atomic_write_text
+    from sparseact.runtime.config import load_config
+    from sparseact.runtime.provenance import atomic_write_text
 
-    parser = argparse.ArgumentParser(prog="python -m sparseact.costs", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m sparseact.runtime.costs", description=main.__doc__)
     parser.add_argument("results", help="results folder of a complete run (with its benchmarks/)")
     parser.add_argument("config", help="the config that run used")
     parser.add_argument("--out", required=True, help="the JSON cost table to write")
     args = parser.parse_args(argv)
     table = measure_costs(args.results, load_config(args.config))
-    table = {"command": f"python -m sparseact.costs {args.results} {args.config} --out {args.out}",
+    table = {"command": f"python -m sparseact.runtime.costs {args.results} {args.config} --out {args.out}",
              "config": args.config, **table}
     atomic_write_text(args.out, json.dumps(table, indent=1, sort_keys=True) + "\n")
     return 0

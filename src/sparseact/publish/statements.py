@@ -8,7 +8,7 @@ this order:
 ``fails-as-stated``
     Some check of the statement FAILs with a class other than ``out-of-range``
     (every FAIL carries a certificate). The class is its most severe finding
-    (:data:`sparseact.ledger.FINDINGS`); ``survives`` says whether its correction
+    (:data:`sparseact.verify.verdicts.FINDINGS`); ``survives`` says whether its correction
     is verified, and by what.
 ``proved``
     Its ``argument`` has every premise *established*: a proved statement, an exact
@@ -38,11 +38,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact.ledger import FINDINGS
 from sparseact.paper import facts as paper_facts
 from sparseact.paper import errata as paper_errata
 from sparseact.paper import premise_kind
 from sparseact.paper import statements as paper_statements
+from sparseact.verify.verdicts import FINDINGS
 
 STATUSES = ("fails-as-stated", "proved", "holds-on-range", "open")
 #: What each status means for a reader (the report's and findings' legend).
@@ -244,7 +244,7 @@ def derive(ledger: pd.DataFrame, strict: bool = True, entries: Sequence[Mapping]
     Parameters
     ----------
     ledger : DataFrame
-        The ledger (:data:`sparseact.ledger.LEDGER_COLUMNS`).
+        The ledger (:data:`sparseact.publish.ledger.LEDGER_COLUMNS`).
     strict : bool, default True
         Raise :class:`UndeterminedError` naming every statement without a status; with ``False`` such
         rows carry the status ``"undetermined"`` (for diagnosis only: :func:`write_statement_files` is strict).
@@ -455,7 +455,7 @@ def statements_markdown(statements: pd.DataFrame) -> str:
              "ledger; the status rules are in "
              "`docs/statements-graph.md` and `sparseact explain STATEMENT_ID` prints the chain behind a status.",
              "", ", ".join(f"**{s}**: {c}" for s, c in counts.items()), ""]
-    from sparseact.findings import markdown_math
+    from sparseact.publish.findings import markdown_math
 
     shown = statements.assign(statement=statements["statement"].map(markdown_math),
                               reason=statements["reason"].map(lambda r: markdown_math(_shorten(r))))
@@ -504,7 +504,7 @@ def corrected_markdown(corrected: pd.DataFrame) -> str:
              "the paper's notation and numbering, and the check that verifies the correction (generated from "
              "the statement files, `src/sparseact/claims/<id>/statements.yaml` and `src/sparseact/paper/`, and the "
              "ledger).", ""]
-    from sparseact.findings import markdown_math
+    from sparseact.publish.findings import markdown_math
 
     for row in corrected.itertuples():
         lines += [f"## {row.paper_ref} ({row.statement_id}, {row._3})", "",
@@ -515,8 +515,8 @@ def corrected_markdown(corrected: pd.DataFrame) -> str:
 
 def _tex_text(text: str) -> str:
     """Prose escaped for LaTeX, ``$...$`` math kept as it is."""
-    from sparseact.mathtext import split_math
-    from sparseact.reporting import _latex_escape
+    from sparseact.publish.mathtext import split_math
+    from sparseact.publish.reporting import _latex_escape
 
     return "".join(_latex_escape(piece) if kind == "text" else (f"${piece}$" if kind == "inline" else f"$${piece}$$")
                    for kind, piece in split_math(text))
@@ -557,8 +557,8 @@ def write_statement_files(ledger: pd.DataFrame, out_dir: str | Path, certificate
     DataFrame
         The statements table. Raises :class:`UndeterminedError` when a statement has no status.
     """
-    from sparseact.findings import findings_markdown
-    from sparseact.provenance import atomic_write_text
+    from sparseact.publish.findings import findings_markdown
+    from sparseact.runtime.provenance import atomic_write_text
 
     out = Path(out_dir)
     table = derive(ledger)

@@ -1,7 +1,7 @@
 """The verification report: one HTML page that answers which of the paper's results survive, and how badly the rest fail.
 
 :func:`build_report` writes ``index.html`` from the run's result tables
-(:func:`sparseact.findings.load_results`). Its first screen (1400 x 900) is the
+(:func:`sparseact.publish.findings.load_results`). Its first screen (1400 x 900) is the
 headline table: the paper's main results, each with its status, what it costs
 the authors, its errata and its claim page. Then come the errata by root cause
 (typeset, with the classes legend), tightness, every statement, the checks per
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact.findings import (
+from sparseact.publish.findings import (
     STATUS_DEFINITIONS,
     TIGHTNESS_HEADER,
     Results,
@@ -42,8 +42,8 @@ from sparseact.findings import (
     status_text,
     tightness_rows,
 )
-from sparseact.ledger import FINDING_DEFINITIONS
-from sparseact.provenance import atomic_write_text
+from sparseact.runtime.provenance import atomic_write_text
+from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 #: The paper on arXiv.
 ARXIV = "https://arxiv.org/abs/2406.17989"
@@ -101,7 +101,7 @@ def paper_order(claims) -> list[str]:
 
 def _math(text: str) -> str:
     """Text with its ``$...$`` math as MathML, broken after relations so long formulas wrap."""
-    from sparseact.mathtext import render_text
+    from sparseact.publish.mathtext import render_text
 
     return render_text(str(text), breakable=True)
 
@@ -280,7 +280,7 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
                  index_html: str | Path, timings_html: str | Path, root: str | Path = ".") -> None:
     """Write the verification report (``index_html``) and the wall-time page (``timings_html``).
 
-    ``results_dir`` holds the result tables (:func:`sparseact.findings.load_results`) and the
+    ``results_dir`` holds the result tables (:func:`sparseact.publish.findings.load_results`) and the
     claim pages (``reports/<claim>.html``). The ledger's evidence and certificate paths are
     relative to ``root``, the repository root (the workflow's working directory). Paths inside
     the pages are relative to the page, so the report can be opened from disk.
@@ -380,7 +380,7 @@ def claim_page(notebook: str | Path, claim_id: str, results_dir: str | Path, pag
     """Write ``page``: the executed ``notebook`` (inputs hidden) under :func:`claim_header_html`."""
     import nbformat
 
-    from sparseact.notebooks import notebook_html
+    from sparseact.runtime.notebooks import notebook_html
 
     body = notebook_html(nbformat.read(notebook, as_version=4))
     header = claim_header_html(claim_id, results_dir, page, root)

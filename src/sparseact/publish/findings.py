@@ -9,7 +9,7 @@ results directory, and type nothing themselves:
   then the errata by root cause (with the classes legend), tightness, and the
   statements still open;
 * :func:`readme_block` is the headline table and one line of counts, for
-  README's block between :data:`sparseact.statements.README_START` and ``README_END``.
+  README's block between :data:`sparseact.publish.statements.README_START` and ``README_END``.
 
 Math stays ``$...$`` TeX, written so that a code host's Markdown renderer keeps
 it intact (:func:`markdown_math`): ``\{``/``\}`` become ``\lbrace``/``\rbrace``
@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact.ledger import FINDING_DEFINITIONS
-from sparseact.statements import STATUS_DEFINITIONS
+from sparseact.publish.statements import STATUS_DEFINITIONS
+from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 _MATH = re.compile(r"(?<![\\$])\$(?P<tex>[^$]+?)(?<![\\$])\$")
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
@@ -60,7 +60,7 @@ def ids(cell: str) -> list[str]:
 
 def readable(cell) -> str:
     """A table cell as a reader wants it: 4 significant digits (powers of ten as ``10^k``), yes/no, no Python literals."""
-    from sparseact.reporting import format_value
+    from sparseact.publish.reporting import format_value
 
     text = str(cell).strip()
     if text in ("True", "False"):

@@ -27,7 +27,7 @@ from urllib.request import url2pathname
 
 import yaml
 
-from sparseact.errors import ConfigError
+from sparseact.runtime.errors import ConfigError
 
 #: The schema as package data of ``sparseact`` (the Snakefile's ``workflow/schemas/config.schema.yaml`` refers to
 #: it), beside the claim folders whose ``schema.yaml`` it refers to, so that ``sparseact check-config`` works from
@@ -193,9 +193,9 @@ def validate_workflow_config(config: dict, configfiles: Iterable[str | Path]) ->
     """What the Snakefile runs first: every config file read strictly, the merged ``config`` validated, its cost.
 
     A config whose estimated CPU time exceeds the limit is refused unless it sets
-    ``accept_cost_over_limit: true`` (:func:`sparseact.costs.check_cost`).
+    ``accept_cost_over_limit: true`` (:func:`sparseact.runtime.costs.check_cost`).
     """
-    from sparseact.costs import check_cost
+    from sparseact.runtime.costs import check_cost
 
     for path in configfiles:
         read_yaml_strict(path)

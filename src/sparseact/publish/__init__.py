@@ -1,0 +1,22 @@
+"""Publishing: the ledger, the statuses of the paper's statements, and the pages that show them.
+
+ledger
+    The ledger table of every check (CSV and Markdown) and the FAILs' certificate files.
+statements
+    Each statement's status, derived from the argument graph and the ledger; ``explain``.
+findings
+    ``findings.md`` and the README summary.
+report
+    The HTML report and the claim pages.
+reporting
+    What a claim's notebook displays and writes (tables, figures, the claim's result file).
+plotting
+    The shared style of the figures.
+mathtext
+    TeX to MathML, offline.
+browser
+    The browser checks and screenshots of the pages.
+
+The package re-exports nothing: a module imports the submodule it needs, so that the workflow's
+``code_files`` lists exactly that submodule.
+"""

@@ -1,0 +1,174 @@
+"""The claims ledger: the table of every check's record, its Markdown, and the certificate files of the FAILs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from sparseact.verify.records import CheckRecord, _records
+from sparseact.verify.verdicts import FINDINGS, Verdict
+
+LEDGER_COLUMNS = [
+    "claim_id",
+    "check_id",
+    "statement_id",
+    "paper_ref",
+    "statement",
+    "check",
+    "variant",
+    "method",
+    "instances",
+    "range",
+    "worst_value",
+    "worst_value_label",
+    "verdict",
+    "finding",
+    "counterexample",
+    "certificate",
+    "evidence",
+    "seeds",
+    "notes",
+]
+
+
+
+def records_to_frame(records: Iterable[CheckRecord], results_dir: str | Path = "results") -> pd.DataFrame:
+    """The ledger table for ``records``, one row each, columns :data:`LEDGER_COLUMNS`.
+
+    ``results_dir`` is where the ledger and its ``certificates/`` are written (relative to the
+    repository root): the ``certificate`` column names the files there.
+    """
+    rows = []
+    for record in _records(records, "records"):
+        row = record.to_dict()
+        row["evidence"] = "; ".join(row["evidence"])
+        row["certificate"] = certificate_path(record.check_id, results_dir) if record.certificate else ""
+        rows.append(row)
+    return pd.DataFrame(rows, columns=LEDGER_COLUMNS)
+
+
+def certificate_path(check_id: str, results_dir: str | Path = "results") -> str:
+    """Where the certificate of ``check_id`` is written (relative to the repository root)."""
+    return (Path(results_dir) / "certificates" / f"{check_id}.json").as_posix()
+
+
+def load_records(paths: Iterable[str | Path]) -> list[CheckRecord]:
+    """Read the ``claims`` of every result JSON file in ``paths``."""
+    records = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        if "claims" not in data:
+            raise ValueError(f"{path} is not a result file: it has no 'claims' list")
+        records.extend(CheckRecord.from_dict(row) for row in data["claims"])
+    return records
+
+
+def _markdown_cell(value) -> str:
+    text = f"{value:.4g}" if isinstance(value, float) else str(value)
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _evidence_links(evidence: str, prefix: str) -> str:
+    """Compact Markdown links (``[pdf](...)``, ``[csv](...)``) for a ``; ``-joined evidence list."""
+    links = []
+    for path in filter(None, (p.strip() for p in str(evidence).split(";"))):
+        name = path.rsplit("/", 1)[-1]
+        label = "report" if name.endswith(".html") else name.rsplit(".", 1)[-1] + ":" + name.rsplit(".", 1)[0]
+        links.append(f"[{label}]({prefix}{path})")
+    return " ".join(links)
+
+
+def ledger_markdown(frame: pd.DataFrame, link_prefix: str = "../") -> str:
+    """The ledger as a Markdown document (summary counts, then one row per check).
+
+    Evidence paths are relative to the repository root; ``link_prefix`` makes them
+    relative to where the Markdown file lives (``results/`` by default).
+    """
+    if not isinstance(frame, pd.DataFrame) or "verdict" not in frame:
+        raise TypeError("frame must be a ledger DataFrame (records_to_frame), with a 'verdict' column")
+    counts = frame["verdict"].value_counts()
+    summary = ", ".join(f"{v}: {int(counts.get(v, 0))}" for v in (x.value for x in Verdict))
+    columns = [
+        "claim_id",
+        "check_id",
+        "paper_ref",
+        "statement",
+        "variant",
+        "method",
+        "instances",
+        "worst_value",
+        "worst_value_label",
+        "verdict",
+        "counterexample",
+        "evidence",
+    ]
+    lines = [
+        "# Claims ledger",
+        "",
+        "Assembled from the result files by `sparseact ledger`; every verdict is computed from data.",
+        "",
+        f"**{len(frame)} checks** - {summary}",
+        "",
+        "| " + " | ".join(columns) + " |",
+        "|" + "---|" * len(columns),
+    ]
+    for _, row in frame.iterrows():
+        cells = [_evidence_links(row[c], link_prefix) if c == "evidence" else _markdown_cell(row[c]) for c in columns]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def severity_order(record: CheckRecord) -> tuple:
+    """Sort key of the ledger: FAILs first, most severe finding first, then INCONCLUSIVE, then PASS."""
+    (record,) = _records([record], "record")
+    rank = {Verdict.FAIL: 0, Verdict.INCONCLUSIVE: 1, Verdict.PASS: 2}[record.verdict]
+    finding = FINDINGS.index(record.finding) if record.finding in FINDINGS else len(FINDINGS)
+    return rank, finding, record.claim_id, record.check_id
+
+
+def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "results/certificates") -> list[str]:
+    """Write each FAIL's certificate to ``<directory>/<check_id>.json`` (:func:`certificate_path`); return the paths."""
+    from sparseact.runtime.provenance import atomic_write_json
+
+    paths = []
+    for record in records:
+        if record.certificate:
+            path = Path(directory) / f"{record.check_id}.json"
+            atomic_write_json(path, certificate_document(record))
+            paths.append(str(path))
+    return paths
+
+
+def certificate_document(record: CheckRecord) -> dict:
+    """The content of a FAIL's certificate file: the check, the statement it refutes, and the certificate."""
+    if not isinstance(record, CheckRecord):
+        raise TypeError(f"record must be a CheckRecord, got {type(record).__name__}")
+    return dict(check_id=record.check_id, statement_id=record.statement_id, paper_ref=record.paper_ref,
+                statement=record.statement, finding=record.finding, counterexample=record.counterexample,
+                certificate=record.certificate)
+
+
+def write_ledger(records: Sequence[CheckRecord], csv_path: str | Path, md_path: str | Path,
+                 results_dir: str | Path = "results") -> pd.DataFrame:
+    """Write ``records`` as the ledger CSV and Markdown; return the table.
+
+    ``results_dir`` (relative to the repository root) holds the certificates the ledger names
+    (:func:`records_to_frame`) and the Markdown file, whose links it makes relative to that directory.
+    """
+    from sparseact.runtime.provenance import atomic_write_text
+
+    from sparseact.paper import paper_ref
+
+    frame = records_to_frame(sorted(records, key=severity_order), results_dir)
+    # where a check's statement is printed is the paper data's to say (a record may predate an edit of it)
+    frame["paper_ref"] = [paper_ref(s) if s else ref for s, ref in zip(frame["statement_id"], frame["paper_ref"])]
+    duplicated = frame["check_id"][frame["check_id"].duplicated()]
+    if len(duplicated):
+        raise ValueError(f"duplicate check ids in the ledger: {sorted(set(duplicated))}")
+    atomic_write_text(csv_path, frame.to_csv(index=False, lineterminator="\n"))
+    atomic_write_text(md_path, ledger_markdown(frame, link_prefix="../" * len(Path(results_dir).parts)))
+    return frame
