@@ -35,7 +35,7 @@ def main(argv=None) -> int:
         config = yaml.safe_load(handle)
     claim, block, seed = get_claim(args.claim), config["claims"][args.claim], int(config["seed"])
     claim.check(block)
-    replicates = replicate_count(args.claim, config["verdict_seeds"])
+    replicates = replicate_count(args.claim, config["replicates"])
     grid, out = claim.points(block), Path(args.out)
     run_paths, total = [], 0.0
     for shard, names in claim.shards(block).items():
@@ -50,7 +50,7 @@ def main(argv=None) -> int:
     report = assemble_claim(args.claim, block, run_paths, replicates)
     print(f"{'assembly':32s} {time.perf_counter() - start:7.2f} s; data+runs total {total:.1f} s")
     for record in report.records:
-        print(f"{record.verdict.value:12s} {record.seeds:6s} {record.check_id}: {record.worst_value_label} = "
+        print(f"{record.verdict.value:12s} {record.replicates:6s} {record.check_id}: {record.worst_value_label} = "
               f"{record.worst_value:.4g} {record.finding}")
     parameters = json.dumps({"block": block, "seed": seed, "replicates": replicates})
     print("\nnotebook: python -m sparseact.cli run-notebook notebooks/{0}.py --executed {1}/{0}.ipynb "

@@ -54,7 +54,7 @@ def pure_computation(config: dict, out: Path, workers: int) -> float:
     shard_jobs, run_paths, pending, replicates = [], {}, {}, {}
     for claim_id in claim_ids():
         claim, block = get_claim(claim_id), config["claims"][claim_id]
-        replicates[claim_id] = replicate_count(claim_id, config["verdict_seeds"])
+        replicates[claim_id] = replicate_count(claim_id, config["replicates"])
         grid, shards = claim.points(block), claim.shards(block)
         per_point = costs.get(claim_id, {}).get("cpu_s_per_point", 1.0)
         for shard, names in shards.items():

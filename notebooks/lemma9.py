@@ -124,6 +124,6 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   `lemma9-proof-tail-corrected`.
 
 # %%
-ledger_rows = publish(report, name="lemma9", parameters=block, seed=seed, result_path=result_path,
+ledger_rows = publish(report, claim="lemma9", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
 show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

@@ -104,6 +104,6 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   inequalities are satisfied at every instance.
 
 # %%
-ledger_rows = publish(report, name="scaling", parameters=block, seed=seed, result_path=result_path,
+ledger_rows = publish(report, claim="scaling", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
 show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

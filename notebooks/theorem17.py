@@ -105,6 +105,6 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # verdict is FAIL, the verified correction.
 
 # %%
-ledger_rows = publish(report, name="theorem17", parameters=block, seed=seed, result_path=result_path,
+ledger_rows = publish(report, claim="theorem17", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
 show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

@@ -137,6 +137,6 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   against the one sample needed; a violation would be a FAIL with a certificate.
 
 # %%
-ledger_rows = publish(report, name="theorem8", parameters=block, seed=seed, result_path=result_path,
+ledger_rows = publish(report, claim="theorem8", parameters=block, seed=seed, result_path=result_path,
                       table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
 show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

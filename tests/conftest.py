@@ -102,7 +102,7 @@ def result_tables(tmp_path) -> Path:
              method="exact"),
     ])
     ledger = dict(paper_ref="Theorem 1", statement="s", check="c", variant="", method="exact", instances="2",
-                  worst_value_label="max ratio", finding="", counterexample="", certificate="", seeds="1/1",
+                  worst_value_label="max ratio", finding="", counterexample="", certificate="", replicates="1/1",
                   notes="", evidence="figures/x/f.png; results/tables/x/t.csv; results/reports/x.html")
     _csv(results / "ledger.csv", [
         dict(ledger, claim_id="x", check_id="x/a-printed", statement_id="thm1", worst_value="1e+06",

@@ -36,10 +36,11 @@ from sparseact.publish import ledger
 from sparseact.verify import records, verdicts
 
 #: The core library: numerical modules and packages, with the verdict policy and the records
-#: (sparseact.verify.verdicts, sparseact.verify.records) and the ledger table (sparseact.publish.ledger). Not fuzzed:
-#: the runtime, report, plotting and file modules (config, report, recompute, ...), which the workflow tests drive.
-CORE_MODULES = (cube, combinatorics, analysis, networks, constructions, families, sensitivity, fitting, bounds, verdicts,
-                records, ledger, complexity, learners)
+#: (sparseact.verify.verdicts, sparseact.verify.records) and the ledger table (sparseact.publish.ledger).
+#: Not fuzzed: the runtime, report, plotting and file modules (config, report, recompute, ...), which the
+#: workflow tests drive.
+CORE_MODULES = (cube, combinatorics, analysis, networks, constructions, families, sensitivity, fitting, bounds,
+                verdicts, records, ledger, complexity, learners)
 #: Longest a single call may take before it counts as a hang (a call within the memory limit may
 #: take half a minute on a loaded 2-core machine).
 CALL_SECONDS = 60

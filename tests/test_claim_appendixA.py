@@ -40,7 +40,7 @@ def records(report):
 
 def test_known_verdicts(records):
     assert {name: r.verdict.value for name, r in records.items()} == EXPECTED
-    assert all(r.seeds == f"{REPLICATES}/{REPLICATES}" for r in records.values())
+    assert all(r.replicates == f"{REPLICATES}/{REPLICATES}" for r in records.values())
 
 
 def test_every_statement_and_check_id(report):

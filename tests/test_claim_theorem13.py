@@ -44,7 +44,7 @@ def records(report):
                                       "theorem13/parity-cliff", "theorem13/cost"])
 def test_known_verdicts(records, check_id):
     assert records[check_id].verdict is Verdict.PASS, records[check_id]
-    assert records[check_id].seeds == f"{REPLICATES}/{REPLICATES}"
+    assert records[check_id].replicates == f"{REPLICATES}/{REPLICATES}"
 
 
 def test_every_statement_and_check_id(report):

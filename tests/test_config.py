@@ -40,8 +40,8 @@ BAD = [
     ("missing seed", ["seed"], DELETE, "<top level>: 'seed' is a required property"),
     ("negative seed", ["seed"], -1, "invalid config: seed:"),
     ("seed is a string", ["seed"], "abc", "invalid config: seed:"),
-    ("verdict seeds is a float", ["verdict_seeds"], 3.0, "invalid config: verdict_seeds: 3.0 is not of type 'integer'"),
-    ("a single verdict seed", ["verdict_seeds"], 1, "invalid config: verdict_seeds:"),
+    ("replicates is a float", ["replicates"], 3.0, "invalid config: replicates: 3.0 is not of type 'integer'"),
+    ("a single replicate", ["replicates"], 1, "invalid config: replicates:"),
     ("unknown top-level key", ["sead"], 1, "'sead' was unexpected"),
     ("unknown claim block", ["claims", "theorem99"], {}, "claims: Additional properties are not allowed"),
     ("missing claim block", ["claims", "section1_index"], DELETE, "claims: no block for claim 'section1_index'"),
@@ -115,11 +115,11 @@ def test_every_claim_folder_has_a_block_schema_the_config_schema_refers_to(repo_
     "path,value,message",
     [
         (["seed"], DELETE, "'seed' is a required property"),
-        (["verdict_seeds"], 3.0, "verdict_seeds: 3.0 is not of type 'integer'"),
+        (["replicates"], 3.0, "replicates: 3.0 is not of type 'integer'"),
         (["claims", "section1_index", "b_values"], [5], "claims.section1_index.b_values.0"),
         (["claims", "theorem99"], {}, "Additional properties are not allowed ('theorem99' was unexpected)"),
     ],
-    ids=["missing-seed", "float-seeds", "b-too-large", "unknown-claim"],
+    ids=["missing-seed", "float-replicates", "b-too-large", "unknown-claim"],
 )
 def test_snakemake_rejects_before_any_job(tmp_path, repo_root, quick, path, value, message):
     work = copy_repo(repo_root, tmp_path / "repo")

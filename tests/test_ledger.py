@@ -74,10 +74,10 @@ def test_fail_needs_finding_and_certificate_and_only_fail_has_them():
 
 def test_combine_replicates_needs_unanimity():
     agree = combine_replicates([[failing()], [failing()], [failing()]])[0]
-    assert agree.verdict is Verdict.FAIL and agree.seeds == "3/3" and agree.certificate == CERTIFICATE
+    assert agree.verdict is Verdict.FAIL and agree.replicates == "3/3" and agree.certificate == CERTIFICATE
     split = combine_replicates([[failing()], [record("x/f", worst_value=1.0)]])[0]
     assert split.verdict is Verdict.INCONCLUSIVE and not split.finding and split.certificate is None
-    assert split.seeds == "PASS 1, FAIL 1 of 2" and "per seed" in split.notes
+    assert split.replicates == "PASS 1, FAIL 1 of 2" and "per replicate" in split.notes
     with pytest.raises(ValueError, match="replicate 1"):
         combine_replicates([[record("x/a")], [record("x/b")]])
 
@@ -96,7 +96,7 @@ def test_ledger_sorted_by_severity_and_certificates_written(tmp_path):
 def test_round_trip_and_ledger_files(tmp_path):
     recs = [record("x/a"), failing("x/b", evidence=("figures/f.pdf",))]
     path = tmp_path / "r.json"
-    path.write_text(json.dumps({"claims": [r.to_dict() for r in recs]}))
+    path.write_text(json.dumps({"claim": "x", "checks": [r.to_dict() for r in recs]}))
     loaded = load_records([path])
     assert loaded == recs
     frame = write_ledger(loaded, tmp_path / "l.csv", tmp_path / "l.md")
@@ -110,7 +110,7 @@ def test_round_trip_and_ledger_files(tmp_path):
 def test_load_records_rejects_non_result(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text("{}")
-    with pytest.raises(ValueError, match="no 'claims'"):
+    with pytest.raises(ValueError, match="no 'checks'"):
         load_records([path])
 
 

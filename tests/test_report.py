@@ -9,9 +9,9 @@ def report_inputs(results):
     """One claim result file and one benchmark file beside the fixture tables; the claim page of claim x."""
     result = results / "claims" / "x.json"
     result.parent.mkdir()
-    result.write_text(json.dumps({"claims": [], "provenance": {"seed": 1, "config_hash": "ab", "git_revision": "x",
-                                                               "python": "3.11", "packages": {"numpy": "2"},
-                                                               "cpu_dispatch": {}}}))
+    provenance = {"seed": 1, "config_hash": "ab", "git_revision": "x", "python": "3.11", "packages": {"numpy": "2"},
+                  "cpu_dispatch": {}}
+    result.write_text(json.dumps({"claim": "x", "checks": [], "provenance": provenance}))
     bench = results / "benchmarks" / "runs" / "x" / "n6.tsv"
     bench.parent.mkdir(parents=True)
     pd.DataFrame({"s": [1.5], "h:m:s": ["0:00:01"], "max_rss": [10.0]}).to_csv(bench, sep="\t", index=False)

@@ -6,14 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sparseact.runtime.provenance import (
-    CPU_DISPATCH_VARIABLES,
-    OPENBLAS_PORTABLE_CORE,
-    atomic_write_json,
-    derive_rng,
-    portable_cpu_environment,
-    provenance,
-)
+from sparseact.runtime.provenance import (CPU_DISPATCH_VARIABLES, OPENBLAS_PORTABLE_CORE, atomic_write_json, derive_rng,
+                                          portable_cpu_environment, provenance)
 from sparseact.publish.plotting import plt, save_figure
 from sparseact.publish.reporting import latex_table, save_table
 
@@ -72,14 +66,14 @@ def _ledger_rows():
         dict(claim_id="lemma9", check_id="lemma9/term-U-printed", statement_id="lemma9-U", paper_ref="Lemma 9 (proof)",
              statement="(U) <= k^2 W^2 / 4", variant="as printed", method="exact", instances=575, worst_value=3.99988,
              worst_value_label="max (U) / (k^2 W^2/4)", verdict="FAIL", finding="proof-slip",
-             counterexample="n=14, s=4, k=4: (U) = 8.819 > 2.205", seeds="3/3", notes="the 1/4 is lost"),
+             counterexample="n=14, s=4, k=4: (U) = 8.819 > 2.205", replicates="3/3", notes="the 1/4 is lost"),
         dict(claim_id="lemma9", check_id="lemma9/term-U-corrected", statement_id="lemma9-U",
              paper_ref="Lemma 9 (proof)",
              statement="(U) <= k^2 W^2", variant="corrected", method="exact", instances=575, worst_value=0.99997,
-             worst_value_label="max (U) / (k^2 W^2)", verdict="PASS", seeds="3/3"),
+             worst_value_label="max (U) / (k^2 W^2)", verdict="PASS", replicates="3/3"),
         dict(claim_id="lemma9", check_id="lemma9/monte-carlo", statement_id="lemma9", paper_ref="Lemma 9",
              statement="AS(h) <= O(...) <b>", variant="", method="monte-carlo", instances=4, worst_value=float("nan"),
-             worst_value_label="max upper CI", verdict="INCONCLUSIVE", seeds="2/3"),
+             worst_value_label="max upper CI", verdict="INCONCLUSIVE", replicates="2/3"),
     ]
     return pd.DataFrame([{c: r.get(c, "") for c in LEDGER_COLUMNS} for r in rows], columns=LEDGER_COLUMNS)
 

@@ -39,7 +39,7 @@ def _row(check_id, statement_id, verdict, method="exact", finding="", range_="")
     return dict(claim_id="x", check_id=check_id, statement_id=statement_id, paper_ref="Lemma 1", statement="s",
                 check="c", variant="", method=method, instances=1, range=range_, worst_value=0.0,
                 worst_value_label="w", verdict=verdict, finding=finding, counterexample=f"cex of {check_id}",
-                certificate="", evidence="", seeds="1/1", notes="")
+                certificate="", evidence="", replicates="1/1", notes="")
 
 
 def _entry(statement_id, uses=(), **extra):

@@ -14,7 +14,7 @@ from sparseact import bounds
 from sparseact.cli import main
 from sparseact.verify.certificates import quantity
 from sparseact.verify.recompute import (MAX_ENUMERATION_DIM, STATEMENTS, cube, evaluate_quantity, verify_certificate,
-                              verify_file, walsh_coefficients)
+                                        verify_file, walsh_coefficients)
 
 PARITY3 = {"monomial": [0, 1, 2], "n": 3}
 MAJORITY3 = {"truth_table": [float(np.sign(x.sum())) for x in cube(3)]}

@@ -213,7 +213,8 @@ def main(argv=None) -> int:
     gen.add_argument("shard", help="shard name, as the claim's grid names it")
     gen.add_argument("--points", required=True, help="the shard's points as a JSON object: name -> parameters")
     gen.add_argument("--seed", type=int, required=True)
-    gen.add_argument("--replicates", type=int, default=1, help="independent seeds (verdict_seeds for random claims)")
+    gen.add_argument("--replicates", type=int, default=1,
+                     help="independent replicates (the config's replicates for random claims, else 1)")
     gen.add_argument("--out", required=True, help="path of the .npz data file")
     gen.add_argument("--log", help="progress log (one line per point)")
     gen.set_defaults(func=_generate)

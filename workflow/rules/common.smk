@@ -80,7 +80,7 @@ def shard_points(wildcards):
 
 
 def replicates(wildcards):
-    return replicate_count(wildcards.claim, config["verdict_seeds"])
+    return replicate_count(wildcards.claim, config["replicates"])
 
 
 def run_parameters(wildcards):

@@ -14,8 +14,9 @@ editing a list. A claim folder ``sparseact/claims/<id>/`` holds
         Where the claims are printed (PMLR numbering).
     ``RANDOM`` : bool
         Whether verdicts depend on random draws; if so every point is computed
-        under ``verdict_seeds`` independent seeds and a verdict stands only when
-        all seeds agree (otherwise it is INCONCLUSIVE).
+        in the config's ``replicates`` independent replicates (each from its own
+        seed) and a verdict stands only when all replicates agree (otherwise it
+        is INCONCLUSIVE).
     ``points(block) -> dict[str, dict]``
         The grid: point name -> JSON-serialisable parameters of that point (all a
         point's computation depends on).

@@ -254,9 +254,9 @@ def code_files(*modules: str, relative_to: str | Path | None = None) -> list[str
     return _relative(set().union(*(_closure(m) for m in modules)) if modules else set(), relative_to)
 
 
-def replicate_count(claim_id: str, verdict_seeds: int) -> int:
-    """How many replicates ``claim_id`` runs: ``verdict_seeds`` for random claims, else 1."""
-    return int(verdict_seeds) if get_claim(claim_id).random else 1
+def replicate_count(claim_id: str, replicates: int) -> int:
+    """How many replicates ``claim_id`` runs: ``replicates`` (the config key) for random claims, else 1."""
+    return int(replicates) if get_claim(claim_id).random else 1
 
 
 def check_claim_blocks(config: dict) -> None:

@@ -3,8 +3,8 @@
 Seeds: every point draws from its own streams, derived from the config seed, the
 claim id, the point name, the replicate and the stage (:func:`point_rng`), so
 adding, removing or reordering points never changes another point's numbers.
-A random claim is computed under ``verdict_seeds`` replicates; deterministic
-claims have one.
+A random claim is computed in as many independent replicates as the config's ``replicates``
+says; deterministic claims have one.
 """
 
 from __future__ import annotations
@@ -153,7 +153,8 @@ def assemble_claim(claim_id: str, block: dict, run_paths, replicates: int) -> Cl
     for name in reports[0].tables:
         if name in merged:
             continue
-        if name == TIGHTNESS:  # one row per bound, as sparseact.publish.statements.collect_tightness reads it: replicate 0's
+        # one row per bound, as sparseact.publish.statements.collect_tightness reads it: replicate 0's
+        if name == TIGHTNESS:
             tables[name] = reports[0].tables[name].reset_index(drop=True)
             continue
         frames = []

@@ -29,7 +29,7 @@ LEDGER_COLUMNS = [
     "counterexample",
     "certificate",
     "evidence",
-    "seeds",
+    "replicates",
     "notes",
 ]
 
@@ -56,14 +56,14 @@ def certificate_path(check_id: str, results_dir: str | Path = "results") -> str:
 
 
 def load_records(paths: Iterable[str | Path]) -> list[CheckRecord]:
-    """Read the ``claims`` of every result JSON file in ``paths``."""
+    """Read the ``checks`` of every claim's result JSON file in ``paths`` (``results/claims/<claim>.json``)."""
     records = []
     for path in paths:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
-        if "claims" not in data:
-            raise ValueError(f"{path} is not a result file: it has no 'claims' list")
-        records.extend(CheckRecord.from_dict(row) for row in data["claims"])
+        if "checks" not in data:
+            raise ValueError(f"{path} is not a result file: it has no 'checks' list")
+        records.extend(CheckRecord.from_dict(row) for row in data["checks"])
     return records
 
 

@@ -31,17 +31,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact.publish.findings import (
-    STATUS_DEFINITIONS,
-    TIGHTNESS_HEADER,
-    Results,
-    counts_line,
-    ids,
-    load_results,
-    readable,
-    status_text,
-    tightness_rows,
-)
+from sparseact.publish.findings import (STATUS_DEFINITIONS, TIGHTNESS_HEADER, Results, counts_line, ids, load_results,
+                                        readable, status_text, tightness_rows)
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -217,13 +208,13 @@ def checks_html(results: Results, root: Path, base: Path) -> str:
                  f'<td class="{html.escape(r["verdict"])}">{html.escape(r["verdict"])}</td>',
                  html.escape(r["statement_id"]), html.escape(r["variant"]), html.escape(r["method"]),
                  html.escape(r["instances"]), _math(readable(r["worst_value"])), html.escape(r["worst_value_label"]),
-                 html.escape(r["seeds"]),
+                 html.escape(r["replicates"]),
                  _link(root / r["certificate"], base, "certificate") if r["certificate"] else ""]
                 for _, r in checks.iterrows()]
         parts.append(f"<details><summary><b>{html.escape(claim_id)}</b>: {len(checks)} checks ({summary})</summary>"
                      f"{thumb}<p><small>Evidence: {links}</small></p>"
                      + _table(["check", "verdict", "statement", "variant", "method", "instances", "worst value",
-                               "measured quantity", "seeds agreeing", "certificate"], rows) + "</details>")
+                               "measured quantity", "replicates agreeing", "certificate"], rows) + "</details>")
     return "".join(parts)
 
 

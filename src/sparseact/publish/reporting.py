@@ -68,9 +68,9 @@ def save_table(frame: pd.DataFrame, stem: str | Path, caption: str | None = None
     return [str(csv_path), str(tex_path)]
 
 
-def publish(report, *, name: str, parameters: dict, seed: int, result_path: str, table_dir: str,
+def publish(report, *, claim: str, parameters: dict, seed: int, result_path: str, table_dir: str,
             figure_paths: Sequence[str], report_path: str) -> pd.DataFrame:
-    """Write a check's tables (CSV + LaTeX) and its result file; return its ledger rows.
+    """Write a claim's tables (CSV + LaTeX) and its result file; return its ledger rows.
 
     Each ledger row's evidence lists ``figure_paths``, the written tables and
     ``report_path``. The result file holds the rows and the provenance block
@@ -79,24 +79,24 @@ def publish(report, *, name: str, parameters: dict, seed: int, result_path: str,
     Parameters
     ----------
     report : ClaimReport
-        Records and tables of one check.
-    name : str
-        Name of the check (e.g. ``"thm13"``, ``"lemma9"``), stored in the result file.
+        Records and tables of one claim.
+    claim : str
+        The claim id (e.g. ``"theorem13"``, ``"lemma9"``), stored in the result file.
     parameters, seed
-        The config block and seed the check ran with.
+        The config block and seed the claim ran with.
     result_path, table_dir, report_path : str
         Output locations (relative to the repository root).
     figure_paths : sequence of str
-        Figures already saved for this check.
+        Figures already saved for this claim.
     """
     from sparseact.publish.ledger import records_to_frame
     from sparseact.runtime.provenance import atomic_write_json, provenance
 
     table_paths = []
     for table_name, frame in report.tables.items():
-        table_paths += save_table(frame, f"{table_dir}/{table_name}", caption=f"{name}: {table_name}")
+        table_paths += save_table(frame, f"{table_dir}/{table_name}", caption=f"{claim}: {table_name}")
     records = [r.with_evidence(list(figure_paths) + table_paths + [report_path]) for r in report.records]
-    atomic_write_json(result_path, {"check": name, "claims": [r.to_dict() for r in records],
+    atomic_write_json(result_path, {"claim": claim, "checks": [r.to_dict() for r in records],
                                     "provenance": provenance(parameters, seed)})
     # the certificates the rows name live in the run's results directory (the parent of claims/)
     return records_to_frame(records, Path(result_path).parent.parent)
@@ -261,9 +261,10 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
 
     verdict = str(row["verdict"])
     variant = f' <span class="sa-muted">({html.escape(str(row["variant"]))})</span>' if row["variant"] else ""
-    seeds = f' <span class="sa-muted">seeds agreeing: {html.escape(str(row["seeds"]))}</span>' if row["seeds"] else ""
+    replicates = (f' <span class="sa-muted">replicates agreeing: {html.escape(str(row["replicates"]))}</span>'
+                  if row["replicates"] else "")
     check = html.escape(_short_id(row["check_id"]))
-    parts = [f'<p>{badge(verdict)} <span class="sa-id">{check}</span>{variant}{seeds}</p>',
+    parts = [f'<p>{badge(verdict)} <span class="sa-id">{check}</span>{variant}{replicates}</p>',
              f'<p><b>{html.escape(str(row["paper_ref"]))}.</b> {render_text(str(row["statement"]))}</p>']
     label = "Counterexample" if verdict == "FAIL" and row["counterexample"] else "Measured"
     parts.append(f"<p><b>{label}:</b> {render_text(_reason(row))}</p>")
@@ -296,7 +297,7 @@ def summary_table(ledger_rows: pd.DataFrame) -> pd.DataFrame:
                          "variant": rows["variant"].replace("", MISSING), "method": rows["method"],
                          "instances": rows["instances"].astype(int), "measured quantity": rows["worst_value_label"],
                          "worst value": rows["worst_value"].astype(float), "verdict": rows["verdict"],
-                         "finding": rows["finding"].replace("", MISSING), "seeds": rows["seeds"]})
+                         "finding": rows["finding"].replace("", MISSING), "replicates": rows["replicates"]})
     # one paper reference for every check is already in each card: no column repeating it
     return frame.drop(columns="paper") if frame["paper"].nunique() <= 1 else frame
 

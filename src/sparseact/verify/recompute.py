@@ -1778,7 +1778,8 @@ def verify_certificate(document: dict) -> Verification:
         check_id, statement_id, certificate = _fields(document)
         statement = STATEMENTS.get(check_id)
         if statement is None:
-            raise Refused(f"check {check_id!r} refutes no statement the verifier knows (sparseact.verify.recompute.STATEMENTS)")
+            raise Refused(f"check {check_id!r} refutes no statement the verifier knows "
+                          "(sparseact.verify.recompute.STATEMENTS)")
         if statement_id != statement.statement_id:
             raise Refused(f"check {check_id} refutes statement {statement.statement_id}, not {statement_id}")
         relation = certificate["relation"]

@@ -60,8 +60,9 @@ class CheckRecord:
         from which both sides of the violated relation can be recomputed.
     evidence : tuple of str
         Relative paths of figures, tables and reports.
-    seeds : str
-        How many independent seeds (replicates) gave this verdict, e.g. ``"3/3"``
+    replicates : str
+        How many of the claim's independent replicates gave this verdict, e.g. ``"3/3"``, or how they split,
+        e.g. ``"PASS 2, FAIL 1 of 3"``
         (set by :func:`combine_replicates`; ``"1/1"`` for deterministic checks).
     notes : str
         Anything a reader needs to interpret the row.
@@ -83,7 +84,7 @@ class CheckRecord:
     counterexample: str = ""
     certificate: dict | None = None
     evidence: tuple[str, ...] = field(default_factory=tuple)
-    seeds: str = ""
+    replicates: str = ""
     notes: str = ""
     range: str = ""
 
@@ -94,9 +95,11 @@ class CheckRecord:
             raise ValueError(f"verdict must be a Verdict computed by a verdict_* function, got {self.verdict!r}")
         if self.verdict is Verdict.FAIL:
             if self.finding not in FINDINGS:
-                raise ValueError(f"{self.check_id}: a FAIL needs a finding class, one of {FINDINGS}; got {self.finding!r}")
+                raise ValueError(f"{self.check_id}: a FAIL needs a finding class, one of {FINDINGS}; "
+                                 f"got {self.finding!r}")
             if not self.certificate:
-                raise ValueError(f"{self.check_id}: a FAIL needs a certificate (sparseact.verify.certificates.certificate)")
+                raise ValueError(f"{self.check_id}: a FAIL needs a certificate "
+                                 "(sparseact.verify.certificates.certificate)")
         elif self.finding or self.certificate:
             raise ValueError(f"{self.check_id}: only a FAIL carries a finding and a certificate")
 
@@ -154,17 +157,17 @@ def _records(records, name: str) -> list[CheckRecord]:
 
 
 def combine_replicates(replicates: Sequence[Sequence[CheckRecord]]) -> list[CheckRecord]:
-    """One ledger row per check from the rows of several independent seeds.
+    """One ledger row per check from the rows of several independent replicates.
 
-    A verdict stands only when every seed gives it; otherwise the check is
-    INCONCLUSIVE. The combined row is the first seed's (for a unanimous FAIL,
-    the first seed's counterexample), with ``seeds`` saying how many agree and,
-    when the seeds' worst values differ, each seed's worst value in the notes.
+    A verdict stands only when every replicate gives it; otherwise the check is
+    INCONCLUSIVE. The combined row is the first replicate's (for a unanimous FAIL,
+    the first replicate's counterexample), with ``replicates`` saying how many agree and,
+    when the replicates' worst values differ, each replicate's worst value in the notes.
 
     Parameters
     ----------
     replicates : sequence of sequences of CheckRecord
-        The rows of each seed; every seed must produce the same check ids.
+        The rows of each replicate; every replicate must produce the same check ids.
     """
     if isinstance(replicates, (str, bytes)) or not isinstance(replicates, Iterable):
         raise TypeError(f"replicates must be a sequence of sequences of CheckRecord, got {type(replicates).__name__}")
@@ -185,14 +188,14 @@ def combine_replicates(replicates: Sequence[Sequence[CheckRecord]]) -> list[Chec
             base = replace(base, verdict=verdict, finding="", certificate=None)
         if verdict is Verdict.INCONCLUSIVE and verdicts[0] is not Verdict.INCONCLUSIVE:
             counts = {v: verdicts.count(v) for v in Verdict if v in verdicts}
-            seeds = ", ".join(f"{v.value} {c}" for v, c in counts.items()) + f" of {total}"
+            agreement = ", ".join(f"{v.value} {c}" for v, c in counts.items()) + f" of {total}"
         else:
-            seeds = f"{verdicts.count(verdict)}/{total}"
+            agreement = f"{verdicts.count(verdict)}/{total}"
         notes = base.notes
         worst = [r.worst_value for r in rows]
         if total > 1 and len({repr(w) for w in worst}) > 1:
-            per_seed = "; ".join(f"{w:.4g}" for w in worst)
-            notes = (notes + " " if notes else "") + f"[per seed: {base.worst_value_label} = {per_seed}; verdicts " \
-                    + ", ".join(v.value for v in verdicts) + "]"
-        combined.append(replace(base, verdict=verdict, seeds=seeds, notes=notes))
+            per_replicate = "; ".join(f"{w:.4g}" for w in worst)
+            notes = (notes + " " if notes else "") + f"[per replicate: {base.worst_value_label} = {per_replicate}; " \
+                    + "verdicts " + ", ".join(v.value for v in verdicts) + "]"
+        combined.append(replace(base, verdict=verdict, replicates=agreement, notes=notes))
     return combined

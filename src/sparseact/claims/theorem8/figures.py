@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims.theorem8.verdicts import ROUNDING_EXCESS
-from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, finish, integer_ticks, legend_handle, legend_outside, plt,
-                                reference_line, setup_style, value_ticks)
+from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, finish, integer_ticks, legend_handle, legend_outside,
+                                        plt, reference_line, setup_style, value_ticks)
 
 CAPTIONS = {
     "error-vs-degree": "Exact test error (loss (yhat - y)^2/2 over the whole cube, worst inner seed, first verdict "
@@ -18,7 +18,7 @@ CAPTIONS = {
                        "degree the data needed; the degree-vs-k figure and the check cards below set it against "
                        "Theorem 8's degree (constant 1).",
     "lemma7-rate": "Lemma 7: the excess error over the floor divided by the variance term N_d C_H^2 / m, against m, "
-                   "log-log, one dot per (target, degree, inner seed), coloured by degree, all verdict seeds (fits "
+                   "log-log, one dot per (target, degree, inner seed), coloured by degree, all replicates (fits "
                    "whose excess is at rounding level are left out). A dot above the dashed line would exceed Lemma 7 "
                    "with constant 1; if the ratio grew with m, the dots would rise to the right. The verdict and the "
                    "worst value are in the check cards below.",
