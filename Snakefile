@@ -1,7 +1,7 @@
 # sparseact: numerical verification of Awasthi, Dikkala, Kamath, Meka (COLT 2024).
 # Run from the repository root: `snakemake --cores all` (profiles/default sets the rest).
 
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 from sparseact.runtime.config import validate_workflow_config
 
@@ -14,8 +14,10 @@ configfile: "config/config.yaml"
 report: "workflow/report/workflow.rst"
 
 
+# The config is validated once, before any job: every file read strictly, the merged config against
+# the config schema (workflow/schemas/config.schema.yaml refers to the package's; the claims' schemas by $ref;
+# one-line errors naming the key), the claims' own relations and grids, and the cost estimate.
 validate_workflow_config(config, workflow.configfiles)
-validate(config, "workflow/schemas/config.schema.yaml")
 
 
 include: "workflow/rules/common.smk"

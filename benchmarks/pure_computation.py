@@ -90,7 +90,8 @@ def main(argv=None) -> int:
     config = yaml.safe_load(Path(args.config).read_text(encoding="utf-8"))
     for claim_id in claim_ids():  # imports outside the clock, shared by the forked workers
         get_claim(claim_id)
-        importlib.import_module(f"sparseact.claims.{claim_id}")
+        importlib.import_module(f"sparseact.claims.{claim_id}.compute")
+        importlib.import_module(f"sparseact.claims.{claim_id}.verdicts")
     seconds = pure_computation(config, Path(args.out), args.workers)
     print(f"pure computation: {seconds:.1f} s ({args.workers} workers, {args.config})")
     return 0

@@ -85,8 +85,9 @@ def test_shipped_configs_are_valid(repo_root, name):
 
 
 def test_snakemake_validate_follows_the_claim_schemas(repo_root, quick):
-    """The Snakefile's validate(config, "workflow/schemas/config.schema.yaml") resolves the $refs to the package's
-    schema, from there to every claim folder's schema.yaml and back to the top schema's $defs."""
+    """Snakemake's validate(config, "workflow/schemas/config.schema.yaml") (the catalog's schema location; the
+    Snakefile validates once, through sparseact.runtime.config, with the same schema) resolves the $refs to the
+    package's schema, from there to every claim folder's schema.yaml and back to the top schema's $defs."""
     from snakemake.exceptions import WorkflowError
     from snakemake.utils import validate
 

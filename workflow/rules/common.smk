@@ -59,13 +59,11 @@ PAPER_FILES = [os.path.relpath(path) for path in data_files()]
 SCREENSHOT_CLAIM = "theorem17"
 
 
-@cache
 def grid(claim):
-    """Point name -> parameters of the claim's config block."""
+    """Point name -> parameters of the claim's config block (computed once per start by the registry)."""
     return get_claim(claim).points(config["claims"][claim])
 
 
-@cache
 def shards(claim):
     """Shard name -> its point names (one runs job per shard)."""
     return get_claim(claim).shards(config["claims"][claim])

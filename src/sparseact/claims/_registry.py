@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 import re
 from dataclasses import dataclass
@@ -71,14 +72,12 @@ class Claim:
         return bool(self.module.RANDOM)
 
     def points(self, block: dict) -> dict[str, dict]:
-        """The grid of ``block`` (the claim's config block): point name -> parameters."""
-        grid = self.module.points(block)
-        for name in grid:
-            if not POINT_NAME.match(name):
-                raise ValueError(f"claim {self.id}: point name {name!r} is not a valid file name")
-        if not grid:
-            raise ValueError(f"claim {self.id}: the config block gives an empty grid")
-        return grid
+        """The grid of ``block`` (the claim's config block): point name -> parameters.
+
+        Computed once per block and process (:func:`_grid`): the config check, the workflow's
+        DAG and its shards all read the same grid. Treat the result as read-only.
+        """
+        return _grid(self.id, json.dumps(block, sort_keys=True))[0]
 
     def shards(self, block: dict) -> dict[str, list[str]]:
         """The run jobs of ``block``: shard name -> its point names (grid order).
@@ -88,13 +87,7 @@ class Claim:
         every point is its own shard. A point's numbers never depend on its
         shard (each point draws from its own stream).
         """
-        shards: dict[str, list[str]] = {}
-        for name, point in self.points(block).items():
-            shard = self.module.shard(name, point) if hasattr(self.module, "shard") else name
-            if not POINT_NAME.match(shard):
-                raise ValueError(f"claim {self.id}: shard name {shard!r} is not a valid file name")
-            shards.setdefault(shard, []).append(name)
-        return shards
+        return _grid(self.id, json.dumps(block, sort_keys=True))[1]
 
     def check(self, block: dict) -> None:
         """Relations between the keys of ``block`` that a JSON schema cannot express.
@@ -119,6 +112,25 @@ class Claim:
 
     def assemble(self, block: dict, tables: dict):
         return self.verdicts.assemble(block, tables)
+
+
+@cache
+def _grid(claim_id: str, block_json: str) -> tuple[dict[str, dict], dict[str, list[str]]]:
+    """The points and the shards of one config block (given as canonical JSON), computed once per process."""
+    module = get_claim(claim_id).module
+    grid = module.points(json.loads(block_json))
+    for name in grid:
+        if not POINT_NAME.match(name):
+            raise ValueError(f"claim {claim_id}: point name {name!r} is not a valid file name")
+    if not grid:
+        raise ValueError(f"claim {claim_id}: the config block gives an empty grid")
+    shards: dict[str, list[str]] = {}
+    for name, point in grid.items():
+        shard = module.shard(name, point) if hasattr(module, "shard") else name
+        if not POINT_NAME.match(shard):
+            raise ValueError(f"claim {claim_id}: shard name {shard!r} is not a valid file name")
+        shards.setdefault(shard, []).append(name)
+    return grid, shards
 
 
 @cache
