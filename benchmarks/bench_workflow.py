@@ -7,7 +7,8 @@ Usage::
 Copies the workflow, library and notebooks of this checkout into a temporary folder
 (with an empty numba cache, so the kernels job compiles from scratch) and times there
 
-1. the full run, ``snakemake --cores 2``;
+1. the full run, ``snakemake --cores 2``, and its pure computation: the same stages in process on two
+   workers, without start-up (:mod:`pure_computation`), and the ratio of the two;
 2. the no-op after it: the median of ``--noop-runs`` runs of ``snakemake --cores 2 -q``,
    each paired with a run of Snakemake's own floor (a one-rule workflow whose only
    input exists);
@@ -27,12 +28,15 @@ import re
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import yaml
 from _common import cpu_model, write_results
+
+from sparseact.runtime.provenance import job_environment
 
 REPO = Path(__file__).resolve().parents[1]
 #: What a run needs from the checkout (results, figures and logs are made in the copy).
@@ -57,6 +61,17 @@ def planned_jobs(cwd: Path, env: dict, configfile: str) -> int:
     _, output = snakemake(cwd, env, "-n", "--configfile", configfile)
     found = re.search(r"^total\s+(\d+)\s*$", output, flags=re.MULTILINE)
     return int(found.group(1)) if found else 0
+
+
+def pure_computation_seconds(work: Path, env: dict, configfile: str, out: Path) -> float:
+    """Wall seconds of :mod:`pure_computation` on the copy ``work`` (its library, its numba cache, the jobs' environment)."""
+    proc = subprocess.run([sys.executable, str(REPO / "benchmarks" / "pure_computation.py"), "--config", configfile,
+                           "--out", str(out), "--workers", "2"], cwd=work, env={**job_environment(), **env},
+                          capture_output=True, text=True)
+    found = re.search(r"^pure computation: ([0-9.]+) s", proc.stdout, flags=re.MULTILINE)
+    if proc.returncode != 0 or not found:
+        raise SystemExit(f"pure_computation.py failed in {work}:\n{proc.stderr[-3000:]}")
+    return float(found.group(1))
 
 
 def grown_config(work: Path, configfile: str) -> str:
@@ -94,6 +109,8 @@ def main(argv=None) -> int:
 
         full, _ = snakemake(work, env, "--configfile", args.config)
         print(f"full run ({args.config}): {full:.1f} s", flush=True)
+        pure = pure_computation_seconds(work, env, args.config, Path(tmp) / "pure")
+        print(f"pure computation: {pure:.1f} s; full run / pure computation = {full / pure:.2f}", flush=True)
 
         noop, bare = [], []
         for _ in range(args.noop_runs):
@@ -117,6 +134,8 @@ def main(argv=None) -> int:
         "cpu": cpu_model(),
         "config": args.config,
         "full_run_s": round(full, 1),
+        "pure_computation_s": round(pure, 1),
+        "full_over_pure": round(full / pure, 2),
         "noop_median_s": round(statistics.median(noop), 3),
         "noop_runs_s": [round(s, 3) for s in noop],
         "snakemake_floor_median_s": round(statistics.median(bare), 3),

@@ -12,15 +12,12 @@ from sparseact.claims import (
 )
 from sparseact.kernels import KERNEL_MODULES
 from sparseact.paper import data_files
-from sparseact.runtime.provenance import portable_cpu_environment
+from sparseact.runtime.provenance import job_environment
 
-# One BLAS/OpenMP thread per job: Snakemake already runs one job per core, and threaded
-# LAPACK calls of two concurrent jobs would fight over the same cores.
-for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")
-# The same numpy and OpenBLAS code paths on every x86-64-v3 machine, so that result files agree
-# bit for bit across CPU generations (AVX-512 and AVX2 kernels round differently).
-for _variable, _value in portable_cpu_environment().items():
+# Every job's environment (sparseact.runtime.provenance.job_environment): one BLAS/OpenMP thread per job, and
+# the same numpy and OpenBLAS code paths on every x86-64-v3 machine, so that result files agree bit for bit
+# across CPU generations (AVX-512 and AVX2 kernels round differently).
+for _variable, _value in job_environment().items():
     os.environ.setdefault(_variable, _value)
 
 #: Conda environment for every rule (pip users run without --sdm conda).

@@ -44,6 +44,16 @@ OPENBLAS_PORTABLE_CORE = "Haswell"
 CPU_DISPATCH_VARIABLES = ("NPY_DISABLE_CPU_FEATURES", "OPENBLAS_CORETYPE")
 
 
+#: BLAS/OpenMP thread counts of every job: one, since Snakemake already runs one job per core and the threaded
+#: LAPACK calls of two concurrent jobs would fight over the same cores.
+JOB_THREADS = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def job_environment() -> dict[str, str]:
+    """The environment variables every job runs under: :data:`JOB_THREADS` and :func:`portable_cpu_environment`."""
+    return {**JOB_THREADS, **portable_cpu_environment()}
+
+
 def portable_cpu_environment() -> dict[str, str]:
     """Environment variables that make numpy and OpenBLAS round alike on every x86-64-v3 machine.
 
