@@ -24,9 +24,6 @@
 # %% tags=["parameters"]
 claim = "section1_index"
 shard = "b1"
-points = {"b1": {"b": 1}}
-seed = 0
-replicates = 1
 data_path = "results/data/section1_index/b1.npz"
 run_path = "results/runs/section1_index/b1.json"
 progress_log = None
@@ -38,8 +35,9 @@ from sparseact.claims import run_shard, write_run
 from sparseact.runtime import progress
 
 progress.configure(progress_log)
-tables = run_shard(claim, shard, points, seed, replicates, data_path)
-write_run(run_path, claim, shard, points, tables)
+# the shard's points, seed and replicates are the data file's (the data stage wrote them there)
+meta, tables = run_shard(data_path, claim, shard)
+write_run(run_path, claim, shard, meta["points"], tables)
 progress.message(f"{claim} {shard}: wrote {run_path}")
 
 # %% [markdown]

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from sparseact.claims import generate_point, get_claim, run_point, stage_claim
+from sparseact.claims import generate_point, get_claim, run_shard, stage_claim
 from sparseact.claims import lemma9
 from sparseact.claims.lemma9 import compute, verdicts
 from sparseact.paper import statements
@@ -186,12 +186,14 @@ def test_monte_carlo_points_are_seeded_per_dimension(tmp_path):
     claim = get_claim("lemma9")
     point = claim.points(BLOCK)["monte-carlo-n24"]
     generate_point("lemma9", "monte-carlo-n24", point, SEED, 1, tmp_path / "a.npz")
-    first = run_point("lemma9", "monte-carlo-n24", point, SEED, 1, tmp_path / "a.npz")["lemma9-monte-carlo"]
-    again = run_point("lemma9", "monte-carlo-n24", point, SEED, 1, tmp_path / "a.npz")["lemma9-monte-carlo"]
+    first = run_shard(tmp_path / "a.npz")[1]["lemma9-monte-carlo"]
+    again = run_shard(tmp_path / "a.npz", "lemma9", "monte-carlo-n24")[1]["lemma9-monte-carlo"]
     assert first.equals(again) and list(first["n"]) == [24]
     generate_point("lemma9", "monte-carlo-n24", point, SEED + 1, 1, tmp_path / "b.npz")
-    other = run_point("lemma9", "monte-carlo-n24", point, SEED + 1, 1, tmp_path / "b.npz")["lemma9-monte-carlo"]
+    other = run_shard(tmp_path / "b.npz")[1]["lemma9-monte-carlo"]
     assert not first.equals(other)
+    with pytest.raises(ValueError, match="holds shard 'monte-carlo-n24', not 'other'"):
+        run_shard(tmp_path / "b.npz", "lemma9", "other")
 
 
 # ---------------------------------------------------------------------------

@@ -78,20 +78,6 @@ def replicates(wildcards):
     return replicate_count(wildcards.claim, config["replicates"])
 
 
-def run_parameters(wildcards):
-    names = shards(wildcards.claim)[wildcards.shard]
-    return json.dumps(
-        {
-            "claim": wildcards.claim,
-            "shard": wildcards.shard,
-            "points": {name: grid(wildcards.claim)[name] for name in names},
-            "seed": config["seed"],
-            "replicates": replicates(wildcards),
-        },
-        sort_keys=True,
-    )
-
-
 def assembly_parameters(wildcards):
     return json.dumps(
         {

@@ -1,6 +1,8 @@
 # Runs stage: notebooks/run_shard.py, executed by papermill once per shard (a set of grid
 # points, see sparseact.claims), runs the claim's learners, estimators and checks on the
-# shard's data file and writes the shard's result tables. The numba kernels are compiled once,
+# shard's data file and writes the shard's result tables. The job is named by its claim and shard:
+# the points, seed and replicates are read from the data file the data stage wrote (a changed point
+# reruns the data job, and through its new file the run job). The numba kernels are compiled once,
 # by the kernels job (a target of `all`, scheduled first by its priority), under a lock that
 # every shard waits for (sparseact.kernels.compilation_lock), so concurrent shards never compile
 # them twice. No shard takes the kernels job's output as input: a shard reruns when code it
@@ -42,9 +44,9 @@ rule run:
     conda:
         ENV
     params:
-        parameters=run_parameters,
         kernel=config["kernel"],
     shell:
         "python -m sparseact.cli run-notebook {input.notebook} --executed {output.notebook} "
-        "--parameters {params.parameters:q} --param data_path={input.data} --param run_path={output.table} "
+        "--param claim={wildcards.claim} --param shard={wildcards.shard} "
+        "--param data_path={input.data} --param run_path={output.table} "
         "--param progress_log={log} --kernel {params.kernel} --cwd . > {log} 2>&1"

@@ -71,7 +71,7 @@ from sparseact.claims._registry import (
 
 #: Stage functions, imported on first use (they need numpy and pandas; the workflow's grids do not).
 _STAGES = ("StagedShard", "assemble_claim", "generate_point", "generate_shard", "load_run", "merge_runs", "point_data",
-           "run_point", "run_shard", "stage_claim", "stage_shard", "staged_paths", "write_run")
+           "run_shard", "stage_claim", "stage_shard", "staged_paths", "write_run")
 
 
 def __getattr__(name: str):
@@ -97,7 +97,6 @@ __all__ = [
     "merge_runs",
     "point_data",
     "replicate_count",
-    "run_point",
     "run_shard",
     "source_files",
     "stage_claim",

@@ -74,20 +74,31 @@ def point_data(arrays: dict, point_name: str, replicate: int) -> dict:
     return {key[len(prefix):]: value for key, value in arrays.items() if key.startswith(prefix)}
 
 
-def run_shard(claim_id: str, shard: str, points: dict[str, dict], seed: int, replicates: int,
-              data_path: str | Path) -> dict[str, pd.DataFrame]:
+def run_shard(data_path: str | Path, claim_id: str | None = None,
+              shard: str | None = None) -> tuple[dict, dict[str, pd.DataFrame]]:
     """Runs stage: every point's result tables, every replicate, with ``point`` and ``replicate`` columns.
 
-    Progress (points done, elapsed, estimate) goes to the job's log (:mod:`sparseact.runtime.progress`).
+    The shard is the one its data file describes (:func:`generate_shard` stores its claim, shard name, points,
+    seed and replicate count there), so a run job is named by its data file alone; ``claim_id`` and ``shard``,
+    if given, must be the file's (``ValueError`` otherwise). Progress (points done, elapsed, estimate) goes
+    to the job's log (:mod:`sparseact.runtime.progress`).
+
+    Returns
+    -------
+    meta : dict
+        ``claim``, ``shard``, ``points`` (name -> parameters), ``seed`` and ``replicates`` of the data file.
+    tables : dict of str to pandas.DataFrame
     """
     from sparseact.runtime import progress
 
-    claim = get_claim(claim_id)
     arrays, meta = load_arrays(data_path)
-    if _meta(claim_id, shard, points, seed, replicates) != meta:
-        raise ValueError(f"{data_path} was generated for different parameters; regenerate it (the data stage)")
+    for key, expected in (("claim", claim_id), ("shard", shard)):
+        if expected is not None and meta[key] != expected:
+            raise ValueError(f"{data_path} holds {key} {meta[key]!r}, not {expected!r}; regenerate it (the data stage)")
+    claim_id, seed, replicates = meta["claim"], meta["seed"], meta["replicates"]
+    claim = get_claim(claim_id)
     tables: dict[str, list[pd.DataFrame]] = {}
-    for name, point in progress.track(list(points.items()), f"{claim_id} runs {shard}"):
+    for name, point in progress.track(list(meta["points"].items()), f"{claim_id} runs {meta['shard']}"):
         for r in range(replicates):
             rng = point_rng(seed, claim_id, name, r, "run")
             for table, frame in claim.run(point, point_data(arrays, name, r), rng).items():
@@ -95,18 +106,13 @@ def run_shard(claim_id: str, shard: str, points: dict[str, dict], seed: int, rep
                 frame.insert(0, REPLICATE, r)
                 frame.insert(0, POINT, name)
                 tables.setdefault(table, []).append(frame)
-    return {table: pd.concat(parts, ignore_index=True) for table, parts in tables.items()}
+    return meta, {table: pd.concat(parts, ignore_index=True) for table, parts in tables.items()}
 
 
 def generate_point(claim_id: str, point_name: str, point: dict, seed: int, replicates: int, out: str | Path) -> None:
-    """:func:`generate_shard` for a shard of the one point ``point_name`` (for use outside the workflow)."""
+    """:func:`generate_shard` for a shard of the one point ``point_name`` (for use outside the workflow);
+    :func:`run_shard` runs it."""
     generate_shard(claim_id, point_name, {point_name: point}, seed, replicates, out)
-
-
-def run_point(claim_id: str, point_name: str, point: dict, seed: int, replicates: int,
-              data_path: str | Path) -> dict[str, pd.DataFrame]:
-    """:func:`run_shard` on a file written by :func:`generate_point`."""
-    return run_shard(claim_id, point_name, {point_name: point}, seed, replicates, data_path)
 
 
 def write_run(path: str | Path, claim_id: str, shard: str, points: dict, tables: dict[str, pd.DataFrame]) -> None:
@@ -218,7 +224,7 @@ def stage_shard(claim_id: str, shard: str, points: dict[str, dict], seed: int, r
     start = time.perf_counter()
     generate_shard(claim_id, shard, points, seed, replicates, data_path)
     middle = time.perf_counter()
-    write_run(run_path, claim_id, shard, points, run_shard(claim_id, shard, points, seed, replicates, data_path))
+    write_run(run_path, claim_id, shard, points, run_shard(data_path, claim_id, shard)[1])
     return StagedShard(shard, data_path, run_path, middle - start, time.perf_counter() - middle)
 
 
