@@ -122,14 +122,15 @@ def lemma10_ratio(log_omr, ell, n, s, k, W, B, C=None):
 def printed_log_one_minus_rho(ell, n, s, k, W, B, c=1.0):
     """``log(1 - rho)`` for the proof's ``1 - rho = c eps^2 min{log(knsW^2/eps)/(k^8W^4 log^4(ns)), 1/(k^6B^4 log s)}``.
 
-    A fraction with a zero denominator is an absent constraint (``+inf``). ``eps = exp(-ell)``.
+    A fraction with a zero denominator is an absent constraint (``+inf``). ``eps = exp(-ell)``. Where the printed
+    ``1 - rho`` is ``<= 0`` (``knsW^2 <= eps``) there is no printed ``rho``: the value is ``-inf`` or NaN, silently.
     """
     ell = np.asarray(ell, dtype=float)
     den1, den2 = k**8 * W**4 * np.log(n * s) ** 4, k**6 * B**4 * np.log(s)
     with np.errstate(divide="ignore", invalid="ignore"):
         first = np.where(den1 > 0, (np.log(k * n * s * W**2) + ell) / den1, np.inf)
-    second = 1.0 / den2 if den2 > 0 else np.inf
-    return np.log(c) - 2.0 * ell + np.log(np.minimum(first, second))
+        second = 1.0 / den2 if den2 > 0 else np.inf
+        return np.log(c) - 2.0 * ell + np.log(np.minimum(first, second))
 
 
 def clamped_log_one_minus_rho(ell, n, s, k, W, B, c=1.0):
