@@ -10,8 +10,9 @@ of every shard and claim of the config, through :func:`sparseact.claims.stage_sh
 before the clock starts (so no interpreter start-up, import, notebook, kernel or Snakemake time is
 counted). Shards go longest first by the cost table :mod:`sparseact.runtime.costs` ships; each claim is
 assembled once its last shard is done. Prints the wall seconds, the form
-:mod:`bench_workflow` reads: ``pure computation: <seconds> s``. The numba kernels should be compiled
-already (run the workflow's kernels job, or the full run, first), as in the workflow.
+:mod:`bench_workflow` reads: ``pure computation: <seconds> s``. With numba's cache filled (by the
+workflow's kernels job, or the full run) no kernel is compiled; with an empty one each worker compiles the
+kernels it calls, on the clock (:mod:`bench_workflow` measures both).
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 # Data stage: one job per shard (a set of grid points) writes the points' networks, samples or
 # truth tables to results/data/<claim>/<shard>.npz (format and loader in sparseact.runtime.datafiles).
+# Its priority (5: below the kernels job's 10, above the runs stage's 0) fills the kernels job's compile
+# with data jobs on the other core, instead of a shard that would wait for the compilation lock.
 
 
 rule data:
@@ -13,6 +15,7 @@ rule data:
         in_results("benchmarks/data/{claim}/{shard}.tsv")
     wildcard_constraints:
         claim="|".join(CLAIMS),
+    priority: 5
     conda:
         ENV
     params:
