@@ -18,7 +18,8 @@ Copies the workflow, library and notebooks of this checkout into a temporary fol
 4. one figure edit: a comment appended to ``src/sparseact/claims/lemma6/figures.py``;
 
 and, for 3 and 4, how many jobs the dry run plans (the point's data and run jobs,
-Lemma 6's assembly, the ledger, the report and ``all``: 6; then 4). Run it on an
+Lemma 6's assembly, the ledger, the twelve claim pages (each shows its statements' statuses, read from the
+ledger's tables), the report and ``all``: 18; then 16). Run it on an
 otherwise idle machine. Writes ``benchmarks/results/workflow.json``.
 """
 

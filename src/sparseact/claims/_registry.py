@@ -153,11 +153,13 @@ def get_claim(claim_id: str) -> Claim:
     return Claim(claim_id, module)
 
 
+@cache
 def _module_file(name: str) -> Path | None:
     """Source file of module ``sparseact.<...>`` (package ``__init__`` for packages), if it exists.
 
     Found on disk, without importing anything (``importlib.util.find_spec`` would import
-    the parent packages, and with them numba, at every Snakemake start-up).
+    the parent packages, and with them numba, at every Snakemake start-up); once per name and process
+    (the closures of all claims ask for the same few hundred names thousands of times).
     """
     parts = name.split(".")
     if parts[0] != "sparseact":
