@@ -257,6 +257,17 @@ def test_bad_parameters_set_after_construction(small):
         erm.fit(X, y)
 
 
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("kw", [dict(sparsity_penalty=1e300), dict(W=1e150)], ids=["penalty", "W"])
+def test_a_squared_gradient_that_overflows_is_a_divergence(kw):
+    """A gradient whose square overflows float64 would freeze its parameter (Adam's step becomes 0) while every
+    parameter stays finite: refused like a parameter that overflows, without a RuntimeWarning."""
+    X, y = hypercube(3), np.array([1.0, -1.0, -1.0, 1.0, 0.5, 0.0, 2.0, -0.5])
+    erm = SparseActivationERM(n_neurons=2, k=1, n_restarts=1, max_iter=5, random_state=0, **kw)
+    with pytest.raises(ValueError, match=r"training diverged at step 1 \(a parameter or a squared gradient"):
+        erm.fit(X, y)
+
+
 def test_bad_data(small):
     X, y = small
     erm = SparseActivationERM(n_neurons=2, k=1, max_iter=5, random_state=0)

@@ -346,8 +346,9 @@ class SparseActivationERM(ParamsMixin):
         Raises
         ------
         ValueError
-            For a parameter or argument out of range, and when training diverges (a parameter
-            overflows float64: ``learning_rate``, ``W``, ``B`` or the data far too large).
+            For a parameter or argument out of range, and when training diverges (a parameter or a
+            squared gradient overflows float64: ``learning_rate``, ``W``, ``B``, ``sparsity_penalty`` or the
+            data far too large).
         """
         params = self._validate_params()
         X = _check_X(X)
@@ -528,39 +529,43 @@ class SparseActivationERM(ParamsMixin):
         order = np.arange(m)
         pos = m
         steps = 0
-        for t in range(1, params["max_iter"] + 1):
-            if full:
-                Xb, yb = X, y
-            else:
-                if pos + batch > m:
-                    order = rng.permutation(m)
-                    pos = 0
-                idx = order[pos : pos + batch]
-                pos += batch
-                Xb, yb = X[idx], y[idx]
-            loss, *grads = self._loss_and_grads(Xb, yb, u, Wm, b, k, sparse, penalty, params.get("weights"))
-            if full and loss < _LOSS_TOL:
-                break
-            g = np.concatenate([grads[0], grads[1].ravel(), grads[2]])
-            m1 *= _BETA1
-            m1 += (1 - _BETA1) * g
-            m2 *= _BETA2
-            m2 += (1 - _BETA2) * g * g
-            mhat = m1 / (1 - _BETA1**t)
-            vhat = m2 / (1 - _BETA2**t)
-            theta -= lr * mhat / (np.sqrt(vhat) + _EPS)
-            if not np.all(np.isfinite(theta)):
-                raise ValueError(f"training diverged at step {t} (a parameter overflowed float64): learning_rate = "
-                                 f"{lr:g}, W = {W:g}, B = {B:g}, sparsity_penalty = {penalty:g} are too large for "
-                                 "this sample")
-            self._project(u, Wm, b, W, B)
-            steps = t
-            if sparse and t % _REVIVE_EVERY == 0 and t <= _REVIVE_UNTIL * params["max_iter"]:
-                dead = self._revive(X, y, u, Wm, b, k, W, B, params.get("weights"))
-                for mom in moments:
-                    mom[0][dead] = 0.0
-                    mom[1][dead] = 0.0
-                    mom[2][dead] = 0.0
+        # Overflow is tested, not warned: a gradient whose square overflows would freeze its parameter
+        # silently (its Adam step becomes 0), so a non-finite second moment is a divergence like a
+        # non-finite parameter.
+        with np.errstate(over="ignore", invalid="ignore"):
+            for t in range(1, params["max_iter"] + 1):
+                if full:
+                    Xb, yb = X, y
+                else:
+                    if pos + batch > m:
+                        order = rng.permutation(m)
+                        pos = 0
+                    idx = order[pos : pos + batch]
+                    pos += batch
+                    Xb, yb = X[idx], y[idx]
+                loss, *grads = self._loss_and_grads(Xb, yb, u, Wm, b, k, sparse, penalty, params.get("weights"))
+                if full and loss < _LOSS_TOL:
+                    break
+                g = np.concatenate([grads[0], grads[1].ravel(), grads[2]])
+                m1 *= _BETA1
+                m1 += (1 - _BETA1) * g
+                m2 *= _BETA2
+                m2 += (1 - _BETA2) * g * g
+                mhat = m1 / (1 - _BETA1**t)
+                vhat = m2 / (1 - _BETA2**t)
+                theta -= lr * mhat / (np.sqrt(vhat) + _EPS)
+                if not (np.all(np.isfinite(theta)) and np.all(np.isfinite(m2))):
+                    raise ValueError(f"training diverged at step {t} (a parameter or a squared gradient overflowed "
+                                     f"float64): learning_rate = {lr:g}, W = {W:g}, B = {B:g}, sparsity_penalty = "
+                                     f"{penalty:g} are too large for this sample")
+                self._project(u, Wm, b, W, B)
+                steps = t
+                if sparse and t % _REVIVE_EVERY == 0 and t <= _REVIVE_UNTIL * params["max_iter"]:
+                    dead = self._revive(X, y, u, Wm, b, k, W, B, params.get("weights"))
+                    for mom in moments:
+                        mom[0][dead] = 0.0
+                        mom[1][dead] = 0.0
+                        mom[2][dead] = 0.0
         return u, Wm, b, steps
 
     # ------------------------------------------------------------------
