@@ -385,6 +385,8 @@ def test_adversarial_search_bad_args(rng):
         adversarial_search(AS, 5, 3, 1, rng, iterations=-1)
     with pytest.raises(ValueError, match="step"):
         adversarial_search(AS, 5, 3, 1, rng, step=0.0)
+    with pytest.raises(ValueError, match="step must be <= 2"):  # 1e300 overflowed the first perturbation
+        adversarial_search(AS, 5, 3, 1, rng, step=1e300)
     with pytest.raises(ValueError, match="Generator"):
         adversarial_search(AS, 5, 3, 1, None)
     good = random_sparse_network(5, 3, 1, rng)

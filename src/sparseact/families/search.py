@@ -34,6 +34,8 @@ from sparseact.networks import SparseReLUNetwork
 
 __all__ = ["OBJECTIVE_KINDS", "SEARCH_MAX_N", "SearchResult", "adversarial_search", "make_ratio_objective"]
 
+#: Range of the relative perturbation size of :func:`adversarial_search` (adapted by the 1/5th rule).
+MIN_STEP, MAX_STEP = 1e-4, 2.0
 #: Largest ``n`` accepted by :func:`adversarial_search` (every step certifies
 #: sparsity on the whole cube, ``2**n`` points).
 SEARCH_MAX_N = 14
@@ -230,7 +232,8 @@ def adversarial_search(
         Perturbation steps per restart, ``>= 0``; ``restarts * (iterations + 1)`` evaluations at most
         :data:`sparseact._validation.MAX_SEARCH_EVALUATIONS` (else ``ValueError`` giving the count).
     step : float
-        Initial relative perturbation size, ``> 0``.
+        Initial relative perturbation size, in ``(0, MAX_STEP]``; the search keeps it in
+        ``[MIN_STEP, MAX_STEP]``.
     init : sequence of SparseReLUNetwork, optional
         Starting networks (each with ``s`` neurons on ``n`` inputs).
 
@@ -249,6 +252,9 @@ def adversarial_search(
     check_work(restarts * (iterations + 1), "MAX_SEARCH_EVALUATIONS",
                f"adversarial_search with restarts = {restarts}, iterations = {iterations}", "objective evaluations")
     step = _real(step, "step", positive=True)
+    if step > MAX_STEP:
+        raise ValueError(f"step must be <= {MAX_STEP} (the largest relative perturbation the search takes), "
+                         f"got {step}")
     init = [] if init is None else list(init)
     if len(init) > restarts:
         raise ValueError(f"got {len(init)} init networks for only {restarts} restarts")
@@ -280,7 +286,7 @@ def adversarial_search(
                 if f_child >= f_parent:
                     parent, f_parent, success = child, f_child, True
             sigma *= math.exp(1.0 / 3.0) if success else math.exp(-1.0 / 12.0)
-            sigma = min(2.0, max(1e-4, sigma))
+            sigma = min(MAX_STEP, max(MIN_STEP, sigma))
         if best is None or f_parent > best_value:
             best, best_value = parent, f_parent
         history.append(best_value)
