@@ -2,7 +2,8 @@
 
 ``run_notebook`` converts a percent-format ``.py`` notebook to ``.ipynb`` with the
 project's kernel, executes it with papermill (parameters injected after the cell
-tagged ``parameters``, working directory the repository root, no progress bar),
+tagged ``parameters``, working directory the repository root, no progress bar, the kernel
+started by :class:`sparseact.runtime.jupyter.PromptKernelManager`),
 removes volatile metadata (time stamps, durations) so reruns give identical
 files, and writes the executed notebook and an HTML rendering without input
 cells (``nbconvert --no-input``). Every file is written atomically.
@@ -176,6 +177,8 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
         import nbformat
         import papermill
 
+        from sparseact.runtime.jupyter import PromptKernelManager
+
         check_kernel(kernel)
         nb = jupytext.read(source)
         if not any("parameters" in cell.metadata.get("tags", []) for cell in nb.cells):
@@ -188,6 +191,7 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
         papermill.execute_notebook(
             str(raw), str(out), parameters=json.loads(json.dumps(parameters)), kernel_name=kernel,
             cwd=str(cwd), progress_bar=False, log_output=False, start_timeout=KERNEL_START_TIMEOUT,
+            kernel_manager_class=PromptKernelManager,
         )
         result = nbformat.read(out, as_version=4)
     _strip_volatile(result, cwd)
