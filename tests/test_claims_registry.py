@@ -1,7 +1,9 @@
 """The claims registry: every claim module keeps the contract of sparseact.claims."""
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -59,3 +61,36 @@ def test_source_files_names_unknown_modules():
 
     with pytest.raises(ValueError, match="sparseact.nope"):
         source_files("sparseact.nope")
+
+
+def test_a_code_stamp_moves_only_when_a_files_content_changes(tmp_path, monkeypatch):
+    from sparseact.claims import _registry, code_stamp
+
+    sources = [tmp_path / "a.py", tmp_path / "b.py"]
+    for source in sources:
+        source.write_text(f"# {source.name}\n")
+    monkeypatch.setattr(_registry, "code_files", lambda *modules: [str(p) for p in sources])
+    stamp = tmp_path / "code" / "claim-compute.sha256"
+
+    assert code_stamp(stamp, "sparseact.claims.x") == str(stamp)
+    first = stamp.read_text()
+    assert first.endswith("  sparseact.claims.x\n") and len(first.split()[0]) == 64
+    past = 1_000_000_000
+    os.utime(stamp, ns=(past, past))
+
+    sources[0].touch()  # a touch changes no content: the stamp is left alone
+    code_stamp(stamp, "sparseact.claims.x")
+    assert stamp.stat().st_mtime_ns == past and stamp.read_text() == first
+
+    sources[1].write_text("# b.py, edited\n")
+    code_stamp(stamp, "sparseact.claims.x")
+    assert stamp.stat().st_mtime_ns > past and stamp.read_text() != first
+    assert list(stamp.parent.iterdir()) == [stamp]  # no scratch file left
+
+
+def test_the_compute_and_assembly_stamps_of_a_claim_differ(tmp_path):
+    from sparseact.claims import code_stamp
+
+    compute = code_stamp(tmp_path / "c", "sparseact.claims.lemma9", "sparseact.claims.lemma9.compute")
+    verdicts = code_stamp(tmp_path / "v", "sparseact.claims.lemma9", "sparseact.claims.lemma9.verdicts")
+    assert Path(compute).read_text().split()[0] != Path(verdicts).read_text().split()[0]

@@ -5,7 +5,7 @@ from functools import cache
 
 from sparseact.claims import (
     claim_ids,
-    code_files,
+    code_stamp,
     get_claim,
     replicate_count,
     source_files,
@@ -90,31 +90,32 @@ def assembly_parameters(wildcards):
 
 
 @cache
-def library_files(*modules):
-    """Library files the modules import, relative to the repository (computed once per set of modules)."""
-    return tuple(code_files(*modules, relative_to="."))
+def code_stamp_of(name, *modules):
+    """The stamp results/code/<name>.sha256 of the library files the modules import (sparseact.claims.code_stamp):
+    rewritten at start-up when their content changes, so it is the one input through which an edit to any of
+    them reruns the job (Snakemake stats every input of every ready job whenever it selects jobs).
+    """
+    return code_stamp(in_results(f"code/{name}.sha256"), *modules)
 
 
 def claim_code(wildcards):
-    """Library files of the claim's grid and of what its compute.py imports (an edit reruns the claim's data and
-    runs jobs; verdicts.py and figures.py are not among them)."""
-    return list(
-        library_files(
-            f"sparseact.claims.{wildcards.claim}",
-            f"sparseact.claims.{wildcards.claim}.compute",
-        )
+    """Code of the claim's grid and of what its compute.py imports (an edit reruns the claim's data and runs
+    jobs; verdicts.py and figures.py are not among them)."""
+    return code_stamp_of(
+        f"{wildcards.claim}-compute",
+        f"sparseact.claims.{wildcards.claim}",
+        f"sparseact.claims.{wildcards.claim}.compute",
     )
 
 
 def assembly_code(wildcards):
-    """Library files of the claim's verdicts and figures (an edit to either reruns only assembly onward)."""
-    return list(
-        library_files(
-            f"sparseact.claims.{wildcards.claim}",
-            f"sparseact.claims.{wildcards.claim}.verdicts",
-            f"sparseact.claims.{wildcards.claim}.figures",
-            "sparseact.publish.reporting",
-        )
+    """Code of the claim's verdicts and figures (an edit to either reruns only assembly onward)."""
+    return code_stamp_of(
+        f"{wildcards.claim}-assembly",
+        f"sparseact.claims.{wildcards.claim}",
+        f"sparseact.claims.{wildcards.claim}.verdicts",
+        f"sparseact.claims.{wildcards.claim}.figures",
+        "sparseact.publish.reporting",
     )
 
 
