@@ -256,8 +256,8 @@ def code_files(*modules: str, relative_to: str | Path | None = None) -> list[str
 
     Follows every ``import`` of a ``sparseact`` module, including imports inside
     functions; package ``__init__`` files count only when the package itself is
-    imported. The workflow lists these files as inputs of a claim's jobs, so an
-    edit to a module reruns exactly the jobs whose code imports it.
+    imported. The workflow digests these files into one input per job (:func:`code_stamp`),
+    so an edit to a module reruns exactly the jobs whose code imports it.
 
     Parameters
     ----------
