@@ -69,7 +69,7 @@ def test_a_code_stamp_moves_only_when_a_files_content_changes(tmp_path, monkeypa
     sources = [tmp_path / "a.py", tmp_path / "b.py"]
     for source in sources:
         source.write_text(f"# {source.name}\n")
-    monkeypatch.setattr(_registry, "code_files", lambda *modules: [str(p) for p in sources])
+    monkeypatch.setattr(_registry, "code_files", lambda *modules, relative_to=None: [str(p) for p in sources])
     stamp = tmp_path / "code" / "claim-compute.sha256"
 
     assert code_stamp(stamp, "sparseact.claims.x") == str(stamp)

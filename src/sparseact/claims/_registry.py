@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import os
 import pkgutil
 import re
 from dataclasses import dataclass
@@ -284,21 +283,16 @@ def code_stamp(path: str | Path, *modules: str) -> str:
     str
         ``path``, as given.
     """
-    package = Path(__file__).resolve().parents[1]
+    from sparseact.runtime.provenance import atomic_write_text
+
+    root = Path(__file__).resolve().parents[2]  # the folder holding the package: paths in the digest are from it
     digest = hashlib.sha256()
-    for name in code_files(*modules):
-        file = Path(name)
-        digest.update(str(file.relative_to(package.parent) if file.is_relative_to(package.parent) else file).encode())
-        digest.update(b"\0")
-        digest.update(file.read_bytes())
-        digest.update(b"\0")
+    for name in code_files(*modules, relative_to=root):
+        digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
     text = f"{digest.hexdigest()}  {' '.join(modules)}\n"
     target = Path(path)
     if not target.is_file() or target.read_text() != text:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        scratch = target.with_name(f".{target.name}.{os.getpid()}")
-        scratch.write_text(text)
-        os.replace(scratch, target)
+        atomic_write_text(target, text)
     return str(path)
 
 

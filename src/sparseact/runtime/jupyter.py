@@ -17,6 +17,7 @@ from jupyter_client import AsyncKernelManager
 from jupyter_client.asynchronous import AsyncKernelClient
 from traitlets import Type
 
+
 class PromptKernelClient(AsyncKernelClient):
     """An :class:`~jupyter_client.asynchronous.AsyncKernelClient` whose ``wait_for_ready`` has no idle tail."""
 
