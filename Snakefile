@@ -4,6 +4,7 @@
 from snakemake.utils import min_version
 
 from sparseact.runtime.config import validate_workflow_config
+from sparseact.runtime.scheduling import drop_default_local_rate_limit
 
 min_version("9.0")
 
@@ -26,6 +27,12 @@ include: "workflow/rules/runs.smk"
 include: "workflow/rules/assembly.smk"
 include: "workflow/rules/ledger.smk"
 include: "workflow/rules/report.smk"
+
+
+# Locally, Snakemake's default job-rate limit never binds but its timers keep the scheduler busy
+# (sparseact.runtime.scheduling says how); cluster runs and limits set by the user keep theirs.
+onstart:
+    drop_default_local_rate_limit(workflow)
 
 
 localrules:

@@ -1,0 +1,47 @@
+"""Snakemake's default job-rate limit, switched off for local runs (where it never binds and costs a core).
+
+Snakemake's command line always limits how many jobs it starts per timespan (``--max-jobs-per-timespan``,
+100 per second by default). A local run on a few cores never comes near that, but the limiter is not free:
+at the end of every pass of the scheduler's loop it arms a ``threading.Timer`` whose firing starts
+another pass, which arms another timer. Every finished job starts one more such chain and no chain ever
+stops, so after N finished jobs the scheduler passes about N times a second, each pass selecting among the
+ready jobs and checking their inputs (the same loop is discussed upstream in snakemake#3744). In a full
+run of this workflow that was about 22,000 selections, and Snakemake's own process used 36.5 CPU-seconds;
+without the limiter it uses 7.3 and the run ends about 20 s sooner (docs/architecture.md,
+``benchmarks/bench_workflow.py``).
+
+:func:`drop_default_local_rate_limit` removes the scheduler's limiter when the run is local and the limit
+is the command line's default: a limit the user chose is kept, and so is every cluster run's (there it keeps
+submissions to the cluster's own scheduler polite). The Snakefile calls it from ``onstart``, when the
+scheduler exists and has not yet selected a job.
+"""
+
+from __future__ import annotations
+
+#: Snakemake's command-line default for ``--max-jobs-per-timespan``: 100 jobs per 1 second.
+DEFAULT_LIMIT = (100, 1.0)
+
+
+def drop_default_local_rate_limit(workflow) -> bool:
+    """Remove the job-rate limiter of a local run at the default limit; whether it was removed.
+
+    Parameters
+    ----------
+    workflow : snakemake.workflow.Workflow
+        The running workflow (the Snakefile's ``workflow``), after its scheduler was built.
+
+    Returns
+    -------
+    bool
+        ``True`` when the limiter was removed; ``False`` for a cluster run, a limit the user set, or a
+        scheduler without a limiter (a dry run, ``--touch``).
+    """
+    scheduler = getattr(workflow, "scheduler", None)
+    limiter = getattr(scheduler, "job_rate_limiter", None)
+    if limiter is None or not workflow.local_exec:
+        return False
+    limit = workflow.scheduling_settings.max_jobs_per_timespan
+    if (limit.max_jobs, float(limit.timespan)) != DEFAULT_LIMIT:
+        return False
+    scheduler.job_rate_limiter = None
+    return True
