@@ -23,7 +23,7 @@ BLOCK = {"b_values": [2, 3], "q": 8, "weight_draws": 1, "gamma_points": 5,
 EXPECTED = {
     "sparse-sqrt-q-printed": "FAIL", "sparse-sqrt-q-corrected": "PASS", "sparse-sqrt-q-l1": "PASS",
     "computes": "PASS", "computes-printed": "FAIL", "dense-weights": "PASS", "whp-printed-ones": "PASS",
-    "whp-hoeffding": "PASS", "whp-sparse": "PASS",
+    "whp-hoeffding": "PASS", "whp-sparse": "PASS", "whp-printed-split": "FAIL",
 }
 
 
@@ -66,6 +66,32 @@ def test_printed_fail_is_all_ones_with_a_certificate(records):
     outcome = verify_certificate(certificate_document(record))
     assert outcome.confirmed, outcome.message
     assert "survives" in record.notes
+
+
+@pytest.mark.parametrize("b", [2, 3, 4])
+@pytest.mark.parametrize("q", [1, 2, 5])
+@pytest.mark.parametrize("c", [0.25, 1.0, 3.0])
+def test_split_rows_fire_half_the_neurons_on_every_input(b, q, c):
+    s = 1 << b
+    gamma = c * math.sqrt(math.log(s))
+    rows = compute.split_rows(s, gamma, q)
+    counts = C.appendix_a_network(rows, gamma).active_counts(hypercube(b + q))
+    assert (counts == s // 2).all()
+    assert compute.excess_fraction(rows, [gamma])[0] == 1.0
+
+
+def test_whp_printed_fail_is_certified_at_the_largest_s(records):
+    record = records["whp-printed-split"]
+    certificate = record.certificate
+    assert record.statement_id == "appendixA-whp" and record.finding == "statement-error"
+    assert certificate["relation"] == ">=" and certificate["lhs"]["quantity"] == "sparse_probability"
+    assert (certificate["lhs_value"], certificate["rhs_value"]) == (0.0, 1 - 1 / 16)   # b = 4, s = 16
+    outcome = verify_certificate(certificate_document(record))
+    assert outcome.confirmed, outcome.message
+    # the verifier owns the statement: a network that is not Appendix A's F (an output weight changed) is refused
+    tampered = certificate_document(record)
+    tampered["certificate"]["lhs"]["network"]["u"][0] = 2.0
+    assert not verify_certificate(tampered).confirmed
 
 
 def test_corrected_variants_cover_unit_rows(report, records):

@@ -376,6 +376,9 @@ def evaluate_quantity(spec: dict) -> float:
         return float(np.count_nonzero(_preactivations(spec["network"], np.asarray([spec["x"]], dtype=float)) > 0))
     if kind == "max_active":
         return float(_active_sets(spec["network"]).sum(axis=1).max())
+    if kind == "sparse_probability":
+        k = _integer(spec.get("k"), "k", 1, 2**20)
+        return float(np.mean(_active_sets(spec["network"]).sum(axis=1) <= k))
     if kind == "average_sensitivity":
         return _average_sensitivity(_table(spec["function"]))
     if kind == "noise_sensitivity":
@@ -1354,21 +1357,36 @@ def _parity_lift_corrected(c: dict) -> Sides:
                  {"S": S, "y": y, "a": a, "m": m, "w": w.ravel().tolist(), "b": b})
 
 
-def _appendix_a_network(network: dict) -> tuple[int, int, float, np.ndarray]:
-    """``b, q, Gamma = sqrt(q)`` and the rows ``w_alpha`` of Appendix A's F with Gamma = sqrt(q): neuron alpha (bit i
-    of its index is coordinate i of alpha, 1 -> -1) has weights ``(Gamma alpha, w_alpha)`` and bias ``Gamma b``
-    (``sigma(<w_alpha, y> + Gamma(<x, alpha> - b))``); refused when the network is not of that form."""
+def _appendix_a_network(network: dict, read_gamma: bool = False) -> tuple[int, int, float, np.ndarray]:
+    """``b, q, Gamma`` and the rows ``w_alpha`` of Appendix A's F: neuron alpha (bit i of its index is coordinate i of
+    alpha, 1 -> -1) has weights ``(Gamma alpha, w_alpha)``, bias ``Gamma b`` and output weight 1
+    (``sigma(<w_alpha, y> + Gamma(<x, alpha> - b))``), with ``Gamma = sqrt(q)``, or read from the weights with
+    ``read_gamma`` (``Gamma > 0``); refused when the network is not of that form."""
     u, W, bias = _network(network)
     b = u.size.bit_length() - 1
     q = W.shape[1] - b
-    if u.size != 1 << b or q < 1:
+    if u.size != 1 << b or q < 1 or b < 1:
         raise Refused("the network is not Appendix A's F: 2^b neurons on b + q coordinates")
-    gamma = math.sqrt(q)
+    gamma = float(abs(W[0, 0])) if read_gamma else math.sqrt(q)
     alphas = 1.0 - 2.0 * ((np.arange(u.size)[:, None] >> np.arange(b)[None, :]) & 1)
-    if not (np.allclose(W[:, :b], gamma * alphas, rtol=0, atol=1e-9) and np.allclose(bias, gamma * b, rtol=0,
-                                                                                      atol=1e-9)):
-        raise Refused("the network is not Appendix A's F with Gamma = sqrt(q) (x-weights Gamma alpha, bias Gamma b)")
+    if not (gamma > 0 and np.allclose(u, 1.0, rtol=0, atol=0) and np.allclose(W[:, :b], gamma * alphas, rtol=0,
+                                                                             atol=1e-9)
+            and np.allclose(bias, gamma * b, rtol=0, atol=1e-9)):
+        raise Refused(f"the network is not Appendix A's F with Gamma = {gamma:.6g} (x-weights Gamma alpha, bias "
+                      "Gamma b, output weights 1)")
     return b, q, gamma, W[:, b:]
+
+
+def _appendix_a_whp(c: dict) -> Sides:
+    """F with Gamma = Theta(sqrt(log s)) and rows as printed (no condition) is 1-sparse with probability 1 - 1/poly(s),
+    read at P(s) = s: ``Pr[F is 1-sparse] >= 1 - 1/s`` (a certificate with ``Pr = 0`` refutes every P with P(s) > 1)."""
+    lhs = _spec(c, "lhs", "sparse_probability")
+    if lhs.get("k") != 1:
+        raise Refused("the statement is about 1-sparsity: k must be 1")
+    b, q, gamma, _ = _appendix_a_network(lhs["network"], read_gamma=True)
+    s = 1 << b
+    return Sides(evaluate_quantity(lhs), 1.0 - 1.0 / s,
+                 {"s": s, "b": b, "q": q, "Gamma": gamma, "c": gamma / math.sqrt(math.log(s))})
 
 
 def _appendix_a_sparsity_l2(c: dict) -> Sides:
@@ -1527,6 +1545,9 @@ STATEMENTS: dict[str, Statement] = {
     "appendixA/sparse-sqrt-q-l1": Statement(
         "appendixA-sqrt-q", "<=", "with Gamma = sqrt(q) and ||w_alpha||_1 <= 2 Gamma, F is 1-sparse on all inputs",
         _appendix_a_sparsity_l1),
+    "appendixA/whp-printed-split": Statement(
+        "appendixA-whp", ">=", "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary, Pr[F is 1-sparse] >= 1 - 1/P(s) "
+        "for a polynomial P (read at P(s) = s)", _appendix_a_whp),
     "appendixA/computes": Statement(
         "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A)", _appendix_a_computes),
     "lemma10/claim21-tail": Statement(

@@ -185,11 +185,49 @@ def _sqrt_q_rows(point: dict, data: dict):
     return rows, failures
 
 
+def split_rows(s: int, gamma: float, q: int = 1) -> np.ndarray:
+    r"""Rows ``w_alpha = +lambda e_1`` for the first half of the ``alpha`` and ``-lambda e_1`` for the rest,
+    ``lambda = 2 Gamma b + 1`` (``b = log2 s``): a choice the printed Appendix A allows ("``w_x`` can depend
+    arbitrarily on ``x``").
+
+    On every input ``(x, y)`` exactly the ``s/2`` neurons whose sign agrees with ``y_1`` fire: their
+    pre-activation is ``lambda + Gamma(<x, alpha> - b) >= lambda - 2 Gamma b = 1 > 0``, the others' is at
+    most ``-lambda < 0``. So ``Pr[F is 1-sparse] = 0`` for every ``s >= 4``, ``q >= 1`` and ``Gamma >= 0``.
+    """
+    b = s.bit_length() - 1
+    rows = np.zeros((s, q))
+    rows[:, 0] = (2 * gamma * b + 1) * np.where(np.arange(s) < s // 2, 1.0, -1.0)
+    return rows
+
+
+def _split_instance(b: int, gamma: float, c: float) -> dict:
+    """The :func:`split_rows` network at ``q = 1``, its exact ``Pr[1-sparse]`` over all inputs, and its certificate
+    against the printed bound read at ``P(s) = s``: ``Pr[F is 1-sparse] >= 1 - 1/s``."""
+    s = 1 << b
+    net = constructions.appendix_a_network(split_rows(s, gamma), gamma)
+    counts = net.active_counts(hypercube(b + 1))
+    sparse = float(np.mean(counts <= 1))
+    bound = 1.0 - 1.0 / s
+    certificate = cert.certificate_if_violated(
+        ">=", cert.quantity("sparse_probability", network=cert.network_spec(net), k=1),
+        cert.formula("1 - 1/s", s=s), sparse, bound, "Pr_(x,y)[F is 1-sparse]", "1 - 1/P(s) with P(s) = s",
+        f"Appendix A network F with Gamma = {c:g} sqrt(ln s) = {gamma:.6g}, b = {b} (s = {s}), q = 1, rows w_alpha = "
+        f"+-(2 Gamma b + 1) e_1 (+ for the first half of the alpha): every one of the {1 << (b + 1)} inputs activates "
+        f"exactly {int(counts.min())} neurons, so Pr[1-sparse] = {sparse:g}, below 1 - 1/P(s) for every polynomial "
+        f"P with P({s}) > 1")
+    return dict(b=b, s=s, q=1, c=c, gamma=float(gamma), min_active=int(counts.min()), max_active=int(counts.max()),
+                sparse_probability=sparse, bound=bound,
+                certificate="" if certificate is None else json.dumps(certificate))
+
+
 def run(point: dict, data: dict, rng) -> dict:
     b, q, s = point["b"], point["q"], 1 << point["b"]
     if point["kind"] == "whp":
         gamma = point["c"] * np.sqrt(np.log(s))
         ones = float(excess_fraction(np.ones((s, q)), [gamma])[0])   # the printed statement: w_alpha arbitrary
+        split = _split_instance(b, float(gamma), point["c"])
+        # the same rows at the grid's q, through (A.1): every input has more than one neuron active
+        split.update(grid_q=q, grid_q_excess_fraction=float(excess_fraction(split_rows(s, float(gamma), q), [gamma])[0]))
         rows = []
         for i, net in enumerate(networks_from_arrays(data, "F")):
             Wy = net.W[:, b:]
@@ -199,7 +237,7 @@ def run(point: dict, data: dict, rng) -> dict:
                              excess_fraction=frac, hoeffding_bound=hoeffding_bound(b, gamma, max(norm2, 1.0)),
                              poly_bound=float((1 + s ** (-2 * point["c"] ** 2)) ** b - 1),
                              ones_fraction=ones, ones_closed_form=ones_tail(q, float(gamma))))
-        return {"whp": pd.DataFrame(rows)}
+        return {"whp": pd.DataFrame(rows), "whp_split": pd.DataFrame([split])}
     rows, failures = _sqrt_q_rows(point, data)
     failure_columns = ["check", "family", "b", "q", "max_active", "counterexample", "certificate"]
     tables = {"sqrt_q": pd.DataFrame(rows), "sqrt_q_failures": pd.DataFrame(failures, columns=failure_columns)}

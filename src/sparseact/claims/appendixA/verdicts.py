@@ -181,7 +181,36 @@ def assemble(block: dict, tables: dict):
               + "; ".join(f"b={int(r.b)}, c={r.c:g}, q={int(r.q)}: {r.ones:.4f}" for r in by_point.itertuples())
               + f". The closed form at b={int(top['b'])}, c={top['c']:g} (Gamma = {top['gamma']:.4g}) grows with q: "
               + growth + " (-> 1/2 for every fixed s): without ||w_alpha||_2 <= 1 no 1/poly(s) bound holds uniformly "
-              "in q, but an unspecified polynomial has no finite certificate (appendixA-whp is open, hidden constant)",
+              "in q; rows of two opposite signs make Pr[1-sparse] = 0 outright (appendixA/whp-printed-split)",
+        covered=whp_range))
+    split = tables["whp_split"]
+    split_fail = split[split["certificate"] != ""]
+    worst_split = split_fail.sort_values(["s", "c"], ascending=[False, False], kind="stable").iloc[0] \
+        if len(split_fail) else None
+    records.append(record(
+        "whp-printed-split", "appendixA-whp",
+        "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary (as printed), F is 1-sparse with probability "
+        "1 - 1/poly(s)",
+        "rows w_alpha = +-(2 Gamma b + 1) e_1, half of each sign (no norm bound, as the statement allows), "
+        "Gamma = c sqrt(ln s): exact Pr[F is 1-sparse] over all 2^(b+1) inputs at q = 1, against 1 - 1/P(s) read at "
+        "P(s) = s; and exact Pr[> 1 active] at the grid's q through (A.1); " + whp_grid,
+        "as printed", verdict_all(verdict_at_most(bound, p) for bound, p in
+                                  zip(split["bound"], split["sparse_probability"])),
+        float(split["sparse_probability"].max()), "max Pr[F is 1-sparse]", len(split),
+        failure=None if worst_split is None else dict(
+            counterexample=f"rows w_alpha = +-(2 Gamma b + 1) e_1, b={int(worst_split['b'])} (s={int(worst_split['s'])}), "
+                           f"q=1, Gamma = {worst_split['c']:g} sqrt(ln s) = {worst_split['gamma']:.4g}: "
+                           f"{int(worst_split['min_active'])} neurons active on every input, Pr[1-sparse] = "
+                           f"{worst_split['sparse_probability']:g} < 1 - 1/s = {worst_split['bound']:.4g}",
+            certificate=worst_split["certificate"]),
+        finding="statement-error",
+        notes="On every input exactly the s/2 neurons whose sign agrees with y_1 fire (pre-activation >= "
+              "lambda - 2 Gamma b = 1 for them, <= -lambda for the others), for every b >= 2, q and c: "
+              f"min active {int(split['min_active'].min())}, max Pr[> 1 active] at the grid's q = "
+              f"{float(split['grid_q_excess_fraction'].min()):g} (min over points). Pr[1-sparse] = 0 is below "
+              "1 - 1/P(s) for every polynomial P with P(s) > 1, so only a vacuous reading survives; the missing "
+              "hypothesis is ||w_alpha||_2 <= 1 (erratum appendixA-sqrt-q), under which appendixA/whp-hoeffding "
+              "proves the bound (A.2)",
         covered=whp_range))
     c_max = float(slopes["c"].max())
     top = slopes[slopes["c"] == c_max].iloc[0]
