@@ -64,3 +64,23 @@ def test_a_kernel_that_dies_before_replying_is_reported():
 
     with pytest.raises(RuntimeError, match="died|respond"):
         asyncio.run(dead())
+
+
+def test_injected_parameters_do_not_depend_on_black(monkeypatch):
+    """PlainPythonTranslator writes the cell papermill writes when black is not installed, whether or not it is."""
+    import sys
+
+    from papermill.translators import PythonTranslator, papermill_translators
+
+    from sparseact.runtime.jupyter import PlainPythonTranslator, use_plain_parameters
+
+    parameters = {"claim": "lemma9", "run_paths": [f"results/runs/lemma9/shard-{i}.json" for i in range(12)],
+                  "block": {"n_values": [8, 10, 12], "eps": 0.1}, "progress_log": None}
+    monkeypatch.setitem(sys.modules, "black", None)   # as if black were not installed
+    plain = PythonTranslator.codify(parameters)
+    monkeypatch.delitem(sys.modules, "black")
+    assert PlainPythonTranslator.codify(parameters) == plain
+    assert plain.startswith("# Parameters\n") and 'claim = "lemma9"\n' in plain
+    monkeypatch.setattr(papermill_translators, "_translators", dict(papermill_translators._translators))
+    use_plain_parameters()
+    assert papermill_translators.find_translator("sparseact", "python") is PlainPythonTranslator

@@ -1,4 +1,4 @@
-"""The kernel manager papermill starts each notebook's kernel with: jupyter_client's, without an idle wait.
+"""How papermill runs the notebooks: a kernel manager without an idle wait, and plain injected parameters.
 
 jupyter_client's ``wait_for_ready`` returns only after 0.2 s in which no IOPub message arrives (its last
 loop drains IOPub until a ``get_msg(timeout=0.2)`` comes back empty). That is a wait, not work: with one
@@ -15,6 +15,7 @@ from queue import Empty
 
 from jupyter_client import AsyncKernelManager
 from jupyter_client.asynchronous import AsyncKernelClient
+from papermill.translators import PythonTranslator, papermill_translators
 from traitlets import Type
 
 
@@ -61,3 +62,17 @@ class PromptKernelManager(AsyncKernelManager):
     """An :class:`~jupyter_client.AsyncKernelManager` whose clients are :class:`PromptKernelClient`."""
 
     client_factory = Type(klass=PromptKernelClient)
+
+
+class PlainPythonTranslator(PythonTranslator):
+    """papermill's :class:`~papermill.translators.PythonTranslator` without its optional black pass."""
+
+    @classmethod
+    def codify(cls, parameters: dict, comment: str = "Parameters") -> str:
+        """The injected cell: ``# Parameters`` and one ``name = value`` line per parameter, whatever is installed."""
+        return super(PythonTranslator, cls).codify(parameters, comment)
+
+
+def use_plain_parameters() -> None:
+    """Make papermill inject Python parameters with :class:`PlainPythonTranslator` (for the current process)."""
+    papermill_translators.register("python", PlainPythonTranslator)

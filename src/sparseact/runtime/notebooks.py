@@ -177,8 +177,9 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
         import nbformat
         import papermill
 
-        from sparseact.runtime.jupyter import PromptKernelManager
+        from sparseact.runtime.jupyter import PromptKernelManager, use_plain_parameters
 
+        use_plain_parameters()
         check_kernel(kernel)
         nb = jupytext.read(source)
         if not any("parameters" in cell.metadata.get("tags", []) for cell in nb.cells):
