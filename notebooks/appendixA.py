@@ -108,9 +108,13 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   $c$ against the exponent $2c^2$ of (A.2).
 # * `appendixA/computes-printed`: $F$ against $\sigma(\langle w_x, y\rangle)$ on all inputs for every row family
 #   (arbitrary $w_x$, as printed); a FAIL, certified by one input, would be a `statement-error` (erratum appendixA-sqrt-q).
-# * `appendixA/whp-printed-ones` (evidence for the open appendixA-whp): all-ones rows at $\Gamma = c\sqrt{\ln s}$,
+# * `appendixA/whp-printed-ones` (evidence for appendixA-whp): all-ones rows at $\Gamma = c\sqrt{\ln s}$,
 #   the exact $\Pr[\#\text{active} > 1]$ by enumeration against the closed form $\Pr_y[\sum_i y_i > 2\Gamma]$; PASS when
 #   equal. The notes show it growing with $q$ towards $1/2$: no $1/\mathrm{poly}(s)$ without $\|w_\alpha\|_2 \le 1$.
+# * `appendixA/whp-printed-split` (as printed): rows $w_\alpha = \pm(2\Gamma b + 1)e_1$, half of each sign, at
+#   $\Gamma = c\sqrt{\ln s}$: the exact $\Pr[F \text{ is 1-sparse}]$ over all $2^{b+1}$ inputs ($q = 1$) against
+#   $1 - 1/P(s)$ read at $P(s) = s$, and $\Pr[\#\text{active} > 1]$ at the grid's $q$ through (A.1). A FAIL is
+#   certified by the network and would be a `statement-error` (the missing hypothesis of erratum appendixA-sqrt-q).
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.

@@ -100,6 +100,17 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   $m = \lceil\text{expression}\rceil$ for every target, otherwise INCONCLUSIVE (coverage is sufficient, not
 #   necessary). A PASS establishes the theorem's conclusion for exact ERM on these instances only.
 #
+# Two checks bear on the Introduction's contrast with the dense class $\mathcal{H}_{n,s,s}^{W,B}$:
+#
+# * `theorem17/memoriser-unseen-mass` (exact): the expected unseen mass $\sum_x P(x)(1 - P(x))^m$ against
+#   $N/(em)$ for three families of distributions on $N$ points; PASS when it never exceeds it (the step of the lemma
+#   memoriser-cube: returning the seen labels learns any bounded class on the cube from
+#   $\lceil C^2 2^n/(2e\varepsilon\delta)\rceil$ samples).
+# * `theorem17/dense-lower-bound-printed` (exact): that sample count for the dense class against the printed
+#   $\Omega(s^2/\varepsilon^2)$ read at a constant $c$, on one instance at a tiny $\varepsilon$; fewer samples that
+#   suffice than the printed requirement would be a FAIL with a certificate, a `statement-error` under Section 2's
+#   realizable learning (the notes say which constants the instance refutes).
+#
 # Tables (`theorem17-needs`, `theorem17-at-bound`, `theorem17-coverage`) are also written as CSV and LaTeX; every
 # ledger row links them. The cards below are generated from the ledger rows of this run: badge, reason and, when the
 # verdict is FAIL, the verified correction.

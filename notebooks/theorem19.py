@@ -143,14 +143,16 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   $\mathbb{E}\max_{a\in A}\sum_i\zeta_ia_i$ on random finite sets $A$; `theorem19/linear-class`:
 #   $\mathbb{E}\|\sum_i\zeta_ix_i\|$ against $\sqrt{\sum_i\|x_i\|^2}$ and $\mathbb{E}|\sum_i\zeta_i|$ against $\sqrt m$
 #   (the ingredients of the classical bound with constant 2).
+# * `theorem19/eq15-scale` (exact): (15) at $k = 1$ on the instance of `theorem19/scale` (the same exact
+#   $\mathcal{R}_\mathcal{H}(S)$); a violation would be a FAIL with a certificate.
+# * `theorem19/conj20-exact-lower` (exact): one explicit in-class network per sign vector, all $2^m$ of them, gives a
+#   lower bound on $\mathcal{R}_\mathcal{H}(S)$: on the configured distributions at $m = 16$, $s = k = 1$ (networks
+#   found by search), and on the regular simplex of $m$ points in $\mathbb{R}^{m-1}$ with $s = 2$, $k = 1$ (explicit
+#   two-neuron networks, `sparseact.complexity.simplex`). Above (16) it would be a FAIL with a certificate, a
+#   `constant-factor` one (the $n$-free form with a constant, conj20-up-to-constant, is untouched); below, evidence.
 #
 # The cards below are generated from the ledger rows of this run: badge, reason and, when the verdict is FAIL, the
 # verified correction.
-# * `theorem19/eq15-scale` (exact): (15) at $k = 1$ on the instance of `theorem19/scale` (the same exact
-#   $\mathcal{R}_\mathcal{H}(S)$); a violation would be a FAIL with a certificate.
-# * `theorem19/conj20-exact-lower` (exact): one explicit in-class network per sign vector, all $2^{16}$ of them,
-#   gives a lower bound on $\mathcal{R}_\mathcal{H}(S)$; above (16) it would be a FAIL with a certificate, below it is
-#   evidence for the open conjecture.
 
 # %%
 ledger_rows = publish(report, claim="theorem19", parameters=block, seed=seed, result_path=result_path,

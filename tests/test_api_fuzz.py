@@ -63,6 +63,8 @@ def _fit():
 TABLE = np.array([1.0, -1.0, -1.0, 1.0, 0.5, 0.0, 2.0, -0.5])
 POINTS = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -0.5]])
 ZETA = np.array([1.0, -1.0, 1.0])
+#: A regular simplex of 3 points in the plane (sparseact.complexity.simplex).
+SIMPLEX = np.array([[1.0, 0.0], [-0.5, 0.75 ** 0.5], [-0.5, -(0.75 ** 0.5)]])
 
 
 def _net() -> SparseReLUNetwork:
@@ -221,6 +223,10 @@ VALID = {
     "sensitivity.bucket_coupling_noise_sensitivity": lambda: dict(net=_net(), rho=0.5, rng=np.random.default_rng(0),
                                                                   exact=True, n_samples=100, confidence=0.9),
     "complexity.halfspace_cells": lambda: dict(X=POINTS, max_cells=20, homogeneous=False),
+    "complexity.simplex.regular_simplex": lambda: dict(m=4),
+    "complexity.simplex.simplex_lower_bound": lambda: dict(m=4, W=1.0, B=0.5),
+    "complexity.simplex.simplex_networks": lambda: dict(X=SIMPLEX, zetas=[[1.0, -1.0, 1.0]], W=1.0, B=0.5),
+    "bounds.memoriser_sample_complexity": lambda: dict(n=2, C=1.0, eps=0.1, delta=0.1),
     "complexity.class_cells": lambda: dict(X=POINTS, W=1.0, B=1.0, max_cells=20),
     "complexity.cells.cover_cell_bound": lambda: dict(m=3, n=2, homogeneous=False),
     "complexity.cells.check_cell_work": lambda: dict(m=3, n=2, homogeneous=False, max_cells=20, what="cells"),

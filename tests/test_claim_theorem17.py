@@ -36,17 +36,40 @@ def records(report):
     return {r.check_id: r for r in report.records}
 
 
+THEOREM17_CHECKS = {"theorem17/erm-in-class", "theorem17/samples-needed", "theorem17/at-bound",
+                    "theorem17/exact-erm-coverage"}
+
+
 def test_check_ids_and_statement(records):
-    assert set(records) == {"theorem17/erm-in-class", "theorem17/samples-needed", "theorem17/at-bound",
-                            "theorem17/exact-erm-coverage"}
-    assert all(r.statement_id == "theorem17" for r in records.values())
+    assert set(records) == THEOREM17_CHECKS | {"theorem17/memoriser-unseen-mass", "theorem17/dense-lower-bound-printed"}
+    assert all(records[c].statement_id == "theorem17" for c in THEOREM17_CHECKS)
+    assert records["theorem17/memoriser-unseen-mass"].statement_id == "memoriser-cube"
+    assert records["theorem17/dense-lower-bound-printed"].statement_id == "intro-dense-lower-bound"
     assert all(r.range for r in records.values())
 
 
 def test_known_verdicts_and_never_fail(records):
     assert records["theorem17/erm-in-class"].verdict is Verdict.PASS
     assert records["theorem17/exact-erm-coverage"].verdict is Verdict.PASS
-    assert all(r.verdict is not Verdict.FAIL for r in records.values())
+    assert all(records[c].verdict is not Verdict.FAIL for c in THEOREM17_CHECKS)
+
+
+def test_dense_lower_bound_fails_with_a_certificate_the_verifier_confirms(records):
+    from sparseact import bounds
+    from sparseact.publish.ledger import certificate_document
+    from sparseact.verify.recompute import verify_certificate
+
+    assert records["theorem17/memoriser-unseen-mass"].verdict is Verdict.PASS
+    assert records["theorem17/memoriser-unseen-mass"].worst_value <= 1.0
+    record = records["theorem17/dense-lower-bound-printed"]
+    assert record.verdict is Verdict.FAIL and record.finding == "statement-error"
+    # n = s = W = B = 1: C = 2, delta = 1/4, eps = 1e-12: ceil(4 * 2 / (2 e 1e-12 / 4)) samples suffice
+    assert record.certificate["lhs_value"] == pytest.approx(32 / (2 * math.e * 1e-12), rel=1e-12)
+    assert record.certificate["lhs_value"] == math.ceil(bounds.memoriser_sample_complexity(1, 2.0, 1e-12, 0.25))
+    assert verify_certificate(certificate_document(record)).confirmed
+    tampered = certificate_document(record)
+    tampered["certificate"]["rhs"]["vars"]["eps"] = 1e-3   # the two sides at different eps: refused
+    assert not verify_certificate(tampered).confirmed
     # 3 seeds cannot put the Clopper-Pearson upper end below delta = 0.2: INCONCLUSIVE by construction
     assert records["theorem17/at-bound"].verdict is Verdict.INCONCLUSIVE
     assert "scaling/theorem17-printed" in records["theorem17/at-bound"].notes

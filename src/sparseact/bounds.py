@@ -784,6 +784,27 @@ def theorem5_rate(eps, delta, n, s, k, C):
         raise ValueError("eps, C, k, s or n too large: the rate overflows float64") from None
 
 
+@_scalar_formula(n=_count, C=_nonneg, eps=_positive, delta=_open_unit_interval)
+def memoriser_sample_complexity(n, C, eps, delta):
+    r"""(Not in ``__all__``: no printed formula.) Samples after which returning the seen labels learns any class
+    with ``sup |h| <= C`` on ``{-1, 1}^n`` (exact, no hidden constant; scalars, plain ``math``).
+
+    Printed: nowhere in the paper; used to test the Introduction's ``Omega(s^2/eps^2)`` for the dense class under
+    Section 2's realizable PAC learning. The learner returns ``y_i`` on a seen ``x_i`` and ``0`` elsewhere; its loss
+    ``(1/2) sum_{x unseen} P(x) h(x)^2`` is at most ``(C^2/2) U`` with ``U`` the unseen mass, and
+    ``E U = sum_x P(x)(1 - P(x))^m <= 2^n/(e m)`` (``p(1 - p)^m <= p e^{-pm} <= 1/(em)``), so by Markov the loss
+    exceeds ``eps`` with probability at most ``C^2 2^n/(2 e eps m)``.
+
+    Returns ``C^2 2^n / (2 e eps delta)``: that many samples (rounded up) suffice.
+    """
+    import math
+
+    try:
+        return C**2 * 2.0**n / (2.0 * math.e * eps * delta)
+    except OverflowError:
+        raise ValueError("n or C too large: the sample count overflows float64") from None
+
+
 @_scalar_formula(n=_count, k=_count, s=_count, W=_nonneg, B=_nonneg, c=_positive)
 def lemma9_proof_V_middle(n, s, k, W, B, c):
     r"""(Not in ``__all__``: a step of a proof, outside the scaling claim's formulas.) Proof of Lemma 9, term (V): the middle expression of its last display (scalars, plain ``math``).

@@ -242,5 +242,82 @@ def assemble(block: dict, tables: dict):
                + "; ".join(f"{r.target}: {r.coverage_m} ({r.coverage_ratio:.2g} x expression)"
                            for r in coverage.itertuples()) + "."),
         **common))
+    records += _dense_lower_bound_records()
     return ClaimReport(records, {"theorem17-needs": needs, "theorem17-at-bound": summary,
                                  "theorem17-coverage": coverage})
+
+
+#: The expected unseen mass ``sum_x P(x)(1 - P(x))^m`` against ``N/(e m)``: sample sizes, and distributions on
+#: ``N`` points (uniform; all mass spread at ``1/m``; geometric), evaluated exactly (closed-form sums).
+MEMORISER_M = (1, 3, 10, 100, 10_000)
+MEMORISER_N = (2, 8, 64)
+#: The instance against the Introduction's Omega(s^2/eps^2): the dense class H_{1,1,1}^{1,1} (C = s(W sqrt(n) + B) = 2)
+#: at delta = 1/4, a tiny eps, and the hidden constant read at DENSE_C (every c above m_0 eps^2/s^2 fails too).
+DENSE_INSTANCE = dict(n=1, s=1, W=1.0, B=1.0, delta=0.25, eps=1e-12)
+DENSE_C = 1e-6
+
+
+def _unseen_mass_rows() -> pd.DataFrame:
+    rows = []
+    for N in MEMORISER_N:
+        for m in MEMORISER_M:
+            spread = min(1.0 / m, 1.0 / N)
+            families = {"uniform": np.full(N, 1.0 / N),
+                        "at 1/m": np.r_[np.full(N - 1, spread), 1.0 - (N - 1) * spread],
+                        "geometric": 0.5 ** np.arange(1, N + 1) / (1 - 0.5**N)}
+            for name, P in families.items():
+                rows.append(dict(N=N, m=m, family=name, expected_unseen=float(np.sum(P * (1.0 - P) ** m)),
+                                 bound=N / (math.e * m)))
+    return pd.DataFrame(rows)
+
+
+def _dense_lower_bound_records() -> list[CheckRecord]:
+    """``theorem17/memoriser-unseen-mass`` (the lemma's step, exact) and ``theorem17/dense-lower-bound-printed``
+    (the Introduction's Omega(s^2/eps^2) against the memoriser's sample count, with a certificate)."""
+    from sparseact.verify import certificates as cert
+
+    unseen = _unseen_mass_rows()
+    records = [CheckRecord(
+        claim_id="theorem17", check_id="theorem17/memoriser-unseen-mass", statement_id="memoriser-cube",
+        paper_ref="Section 2 (realizable PAC learning; our lemma)", variant="",
+        statement="E[unseen mass] = sum_x P(x)(1 - P(x))^m <= N/(e m) for every distribution on N points",
+        check="the exact expected unseen mass against N/(e m), for uniform, spread-at-1/m and geometric distributions",
+        method="exact", instances=len(unseen), worst_value=float((unseen["expected_unseen"] / unseen["bound"]).max()),
+        worst_value_label="max E[unseen mass] / (N/(e m))",
+        verdict=verdict_all(verdict_at_most(u, b) for u, b in zip(unseen["expected_unseen"], unseen["bound"])),
+        range=f"N in {list(MEMORISER_N)}, m in {list(MEMORISER_M)}",
+        notes="p(1 - p)^m <= p e^(-pm) <= 1/(e m) termwise; the spread family comes closest (mass 1/m per point).")]
+    inst = DENSE_INSTANCE
+    C = float(bounds.class_sup_bound(inst["n"], inst["s"], inst["W"], inst["B"]))   # k = s: every neuron may fire
+    m0 = math.ceil(bounds.memoriser_sample_complexity(inst["n"], C, inst["eps"], inst["delta"]))
+    printed = DENSE_C * inst["s"] ** 2 / inst["eps"] ** 2
+    refuted_above = m0 * inst["eps"] ** 2 / inst["s"] ** 2
+    verdict = Verdict.FAIL if m0 < printed else Verdict.PASS
+    fail = {}
+    if verdict is Verdict.FAIL:
+        certificate = cert.certificate(
+            ">=", cert.formula("ceil(C^2 2^n / (2 e eps delta))", n=inst["n"], s=inst["s"], W=inst["W"], B=inst["B"],
+                               eps=inst["eps"], delta=inst["delta"]),
+            cert.formula("c s^2 / eps^2", c=DENSE_C, s=inst["s"], eps=inst["eps"]), m0, printed,
+            "samples that suffice (the memoriser, memoriser-cube)", "c s^2/eps^2 (the printed lower bound)",
+            f"H_{{n,s,s}}^{{W,B}} with n = {inst['n']}, s = {inst['s']}, W = {inst['W']:g}, B = {inst['B']:g} "
+            f"(C = s(W sqrt(n) + B) = {C:g}), delta = {inst['delta']:g}, eps = {inst['eps']:g}: returning the seen "
+            f"labels learns it from {m0} samples, below c s^2/eps^2 = {printed:.4g} at c = {DENSE_C:g}; every c above "
+            f"{refuted_above:.3g} is refuted here")
+        fail = dict(finding="statement-error", certificate=certificate, counterexample=(
+            f"n={inst['n']}, s={inst['s']}, W=B=1, delta={inst['delta']:g}, eps={inst['eps']:g}: {m0} samples suffice "
+            f"(memoriser) < c s^2/eps^2 = {printed:.4g} at c = {DENSE_C:g}; every c > {refuted_above:.3g} refuted"))
+    records.append(CheckRecord(
+        claim_id="theorem17", check_id="theorem17/dense-lower-bound-printed", statement_id="intro-dense-lower-bound",
+        paper_ref="Section 1 (around Theorem 5)", variant="as printed",
+        statement="H_{n,s,s}^{W,B} requires a sample complexity of Omega(s^2/eps^2) (realizable PAC, Section 2)",
+        check=("the memoriser's sufficient sample count ceil(C^2 2^n/(2 e eps delta)), C = s(W sqrt(n) + B), against "
+               f"c s^2/eps^2 at c = {DENSE_C:g}, on one instance"),
+        method="exact", instances=1, worst_value=float(m0 / printed), worst_value_label="sufficient samples / (c s^2/eps^2)",
+        verdict=verdict, range=f"n = {inst['n']}, s = {inst['s']}, W = B = 1, delta = {inst['delta']:g}, "
+                               f"eps = {inst['eps']:g}",
+        notes=("At fixed n the memoriser needs O(1/eps) samples, so no bound c s^2/eps^2 with a constant c holds as "
+               f"eps -> 0: this instance refutes every c above {refuted_above:.3g}, a smaller eps every c above a "
+               "smaller value. Only an agnostic reading (noisy labels) or one where n grows with 1/eps can keep "
+               "Omega(s^2/eps^2)."), **fail))
+    return records

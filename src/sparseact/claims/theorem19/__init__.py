@@ -85,6 +85,9 @@ def points(block: dict) -> dict[str, dict]:
     for dist in block["distributions"]:
         out[f"conj20-{dist}"] = dict(kind="conj20", distribution=dist, n=int(block["n"]), m=CONJ20_M,
                                      s=CONJ20_SK[0], k=CONJ20_SK[1], **common)
+    simplex = block["conj20_simplex"]
+    out["conj20-simplex"] = dict(kind="conj20", distribution="simplex", n=int(simplex["m"]) - 1, m=int(simplex["m"]),
+                                 s=2, k=1, W=float(block["W"]), B=float(simplex["B"]))
     sc = block["scale"]
     out["scale"] = dict(kind="scale", m=int(sc["m"]), n=int(sc["n"]), R_values=[float(r) for r in sc["R_values"]],
                         W=float(block["W"]))
@@ -116,6 +119,8 @@ def check(block: dict):
 #: s times its bound).
 CONJ20_M = 16
 CONJ20_SK = (1, 1)
+#: And the regular simplex of ``conj20_simplex.m`` points in R^(m-1) with s = 2, k = 1 and explicit networks
+#: (:mod:`sparseact.complexity.simplex`, a referee's construction): above (16) at a suitable B.
 
 #: Sweep points with ``m <= SMALL_SWEEP_M`` share one runs job per distribution.
 SMALL_SWEEP_M = 50

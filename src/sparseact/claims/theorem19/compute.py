@@ -19,6 +19,7 @@ from sparseact.claims.theorem19 import steps as st
 from sparseact.complexity import paper_bounds, rademacher_exact_networks, rademacher_lower_bound, sample_distribution
 from sparseact.complexity.exact import network_objective
 from sparseact.complexity.lower import sup_lower_bounds
+from sparseact.complexity.simplex import regular_simplex, simplex_lower_bound, simplex_networks
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates
 from sparseact.verify.verdicts import Verdict, verdict_at_most
@@ -55,6 +56,8 @@ def generate(point: dict, rng) -> dict:
     elif kind == "dimension":
         X, _ = sample_distribution("uniform", point["m"], point["n"], rng)
         X = X / math.sqrt(point["n"])  # R = 1
+    elif kind == "conj20" and point["distribution"] == "simplex":
+        X = regular_simplex(point["m"])
     elif kind in ("exact", "conj20"):
         X, _ = sample_distribution(point["distribution"], point["m"], point["n"], rng)
     elif kind == "steps":  # the exact samples' distributions, a Gaussian sample, and Cover's general-position sets
@@ -252,14 +255,17 @@ def _run_conj20(point, X, rng):
     s, k, W, B = point["s"], point["k"], point["W"], point["B"]
     R = float(np.linalg.norm(X, axis=1).max())
     half = np.array([(1.0, *rest) for rest in itertools.product((1.0, -1.0), repeat=m - 1)])
-    found = sup_lower_bounds(X, half, s, k, W, B, rng, **CONJ20_SEARCH)
-    nets = [r.network for r in found]
-    nets += [SparseReLUNetwork(-net.u, net.W, net.b) for net in nets]
     zetas = np.vstack([half, -half])
+    if point["distribution"] == "simplex":  # the explicit two-neuron networks, no search
+        nets = simplex_networks(X, zetas, W, B)
+    else:
+        nets = [r.network for r in sup_lower_bounds(X, half, s, k, W, B, rng, **CONJ20_SEARCH)]
+        nets += [SparseReLUNetwork(-net.u, net.W, net.b) for net in nets]
     values = np.array([network_objective(net, X, z) for net, z in zip(nets, zetas)])
     lower = float(values.mean())
     bounds = _bounds(m, n, s, k, W, B, R)
     row = dict(distribution=point["distribution"], n=n, m=m, s=s, k=k, R=R, W=W, B=B, lower=lower,
+               closed_form=simplex_lower_bound(m, W, B) if point["distribution"] == "simplex" else float("nan"),
                sign_vectors=len(zetas), **bounds, ratio=lower / bounds["conj20"],
                above_conj20=bool(lower > bounds["conj20"] * (1 + EXACT_RTOL)))
     certificates = []
