@@ -42,6 +42,7 @@ localrules:
     docs_figure,
     ledger,
     report,
+    run_template,
 
 
 rule all:

@@ -24,6 +24,13 @@ def _run_notebook(args) -> int:
     return 0
 
 
+def _convert_notebook(args) -> int:
+    from sparseact.runtime.notebooks import convert_notebook
+
+    convert_notebook(args.notebook, args.out, args.kernel)
+    return 0
+
+
 def _generate(args) -> int:
     from sparseact.claims import generate_shard
 
@@ -153,7 +160,8 @@ def _compile_kernels(args) -> int:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="sparseact", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    nb = sub.add_parser("run-notebook", help="execute a jupytext notebook with papermill and render HTML")
+    nb = sub.add_parser("run-notebook", help="execute a jupytext notebook (or its convert-notebook .ipynb) with "
+                        "papermill and render HTML")
     nb.add_argument("notebook")
     nb.add_argument("--executed", required=True, help="path of the executed .ipynb")
     nb.add_argument("--html", help="path of the HTML report (none if omitted)")
@@ -165,6 +173,12 @@ def main(argv=None) -> int:
     nb.add_argument("--kernel", default="sparseact")
     nb.add_argument("--cwd", default=".")
     nb.set_defaults(func=_run_notebook)
+    conv = sub.add_parser("convert-notebook", help="write a jupytext notebook as an unexecuted .ipynb, which "
+                          "run-notebook then executes without converting it again")
+    conv.add_argument("notebook")
+    conv.add_argument("--out", required=True, help="path of the .ipynb")
+    conv.add_argument("--kernel", default="sparseact")
+    conv.set_defaults(func=_convert_notebook)
     led = sub.add_parser("ledger", help="ledger, certificates, statements and findings from the claims' result files")
     led.add_argument("results", nargs="+", help="result JSON files (results/claims/<claim>.json)")
     led.add_argument("--out-dir", default="results",

@@ -14,7 +14,8 @@ from sparseact.kernels import KERNEL_MODULES
 from sparseact.paper import data_files
 from sparseact.runtime.provenance import job_environment
 
-# Every job's environment (sparseact.runtime.provenance.job_environment): one BLAS/OpenMP thread per job, and
+# Every job's environment (sparseact.runtime.provenance.job_environment): one BLAS/OpenMP thread per job, glibc
+# malloc keeping freed arrays mapped (no page faults for the exact sweeps' repeated 2^n-double temporaries), and
 # the same numpy and OpenBLAS code paths on every x86-64-v3 machine, so that result files agree bit for bit
 # across CPU generations (AVX-512 and AVX2 kernels round differently).
 for _variable, _value in job_environment().items():

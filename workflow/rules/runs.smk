@@ -1,4 +1,5 @@
-# Runs stage: notebooks/run_shard.py, executed by papermill once per shard (a set of grid
+# Runs stage: notebooks/run_shard.py, converted to .ipynb once (rule run_template: the shards' jobs then
+# skip jupytext's import and conversion) and executed by papermill once per shard (a set of grid
 # points, see sparseact.claims), runs the claim's learners, estimators and checks on the
 # shard's data file and writes the shard's result tables. The job is named by its claim and shard:
 # the points, seed and replicates are read from the data file the data stage wrote (a changed point
@@ -27,10 +28,27 @@ rule kernels:
         "python -m sparseact.cli compile-kernels --out {output} > {log} 2>&1"
 
 
+rule run_template:
+    input:
+        "notebooks/run_shard.py",
+    output:
+        in_results("notebooks/templates/run_shard.ipynb"),
+    log:
+        in_logs("run_template.log"),
+    benchmark:
+        in_results("benchmarks/run_template.tsv")
+    conda:
+        ENV
+    params:
+        kernel=config["kernel"],
+    shell:
+        "python -m sparseact.cli convert-notebook {input} --out {output} --kernel {params.kernel} > {log} 2>&1"
+
+
 rule run:
     input:
         data=in_results("data/{claim}/{shard}.npz"),
-        notebook="notebooks/run_shard.py",
+        notebook=rules.run_template.output[0],
         code=claim_code,
     output:
         table=in_results("runs/{claim}/{shard}.json"),

@@ -1,7 +1,7 @@
 """Execute a jupytext notebook with papermill and render it to HTML.
 
 ``run_notebook`` converts a percent-format ``.py`` notebook to ``.ipynb`` with the
-project's kernel, executes it with papermill (parameters injected after the cell
+project's kernel (or reads the ``.ipynb`` that ``convert_notebook`` made of it once), executes it with papermill (parameters injected after the cell
 tagged ``parameters``, working directory the repository root, no progress bar, the kernel
 started by :class:`sparseact.runtime.jupyter.PromptKernelManager`),
 removes volatile metadata (time stamps, durations) so reruns give identical
@@ -152,6 +152,39 @@ def _kernel_home(directory: Path) -> Iterator[None]:
                 os.environ[name] = value
 
 
+def read_notebook(source: str | Path, kernel: str = "sparseact"):
+    """The notebook ``source`` (jupytext ``.py``, or an ``.ipynb`` that :func:`convert_notebook` wrote) with the
+    kernel ``kernel``, checked to have a cell tagged ``parameters``.
+
+    An ``.ipynb`` is read without importing jupytext (about 0.2 CPU-seconds a process): the workflow converts
+    the runs stage's notebook once and executes the conversion in every shard's job.
+    """
+    import nbformat
+
+    if Path(source).suffix == ".ipynb":
+        nb = nbformat.read(source, as_version=4)
+    else:
+        import jupytext
+
+        nb = jupytext.read(source)
+    if not any("parameters" in cell.metadata.get("tags", []) for cell in nb.cells):
+        raise ValueError(f"{source} has no cell tagged 'parameters'")
+    nb.metadata["kernelspec"] = {"name": kernel, "display_name": f"Python ({kernel})", "language": "python"}
+    nb.metadata.setdefault("language_info", {"name": "python"})
+    return nb
+
+
+def convert_notebook(source: str | Path, out: str | Path, kernel: str = "sparseact") -> None:
+    """Write the jupytext notebook ``source`` as an unexecuted ``.ipynb`` ``out`` (cell ids ``cell-<i>``), for
+    :func:`run_notebook` to execute many times without converting it each time."""
+    import nbformat
+
+    nb = read_notebook(source, kernel)
+    for index, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{index}"
+    atomic_write_text(out, nbformat.writes(nb) + "\n")
+
+
 def run_notebook(source: str | Path, executed: str | Path, html: str | Path | None, parameters: dict,
                  kernel: str = "sparseact", cwd: str | Path = ".") -> None:
     """Execute ``source`` (jupytext ``.py``) with ``parameters``; write ``executed`` and ``html``.
@@ -159,7 +192,7 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
     Parameters
     ----------
     source : path
-        Percent-format notebook with a cell tagged ``parameters``.
+        Percent-format notebook (or its :func:`convert_notebook` ``.ipynb``) with a cell tagged ``parameters``.
     executed : path
         Where the executed ``.ipynb`` goes.
     html : path or None
@@ -173,7 +206,6 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
     """
     with tempfile.TemporaryDirectory(prefix="sparseact-nb-") as tmp, _kernel_home(Path(tmp)):
         # IPython (imported by papermill) makes its directory on import: the scratch one, set first
-        import jupytext
         import nbformat
         import papermill
 
@@ -181,11 +213,7 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
 
         use_plain_parameters()
         check_kernel(kernel)
-        nb = jupytext.read(source)
-        if not any("parameters" in cell.metadata.get("tags", []) for cell in nb.cells):
-            raise ValueError(f"{source} has no cell tagged 'parameters'")
-        nb.metadata["kernelspec"] = {"name": kernel, "display_name": f"Python ({kernel})", "language": "python"}
-        nb.metadata.setdefault("language_info", {"name": "python"})
+        nb = read_notebook(source, kernel)
         raw = Path(tmp) / "input.ipynb"
         out = Path(tmp) / "output.ipynb"
         nbformat.write(nb, raw)
