@@ -101,12 +101,23 @@ def points(block: dict) -> dict[str, dict]:
     return {**junta_points(block), **hardness_points(block)}
 
 
+#: Junta points of n >= SPLIT_N (one per p) share a runs job JUNTA_P_PER_JOB values of p at a time (3 to 5 CPU-seconds
+#: each, against 1.7 for a shard's data and runs jobs); hardness points with ``n >= LARGE_HARDNESS_N`` share
+#: one. Both sets of names sort as p (n) ascends (p <= 9, n from 10 to 99), so the merged shards run their
+#: points in the order separate shards did.
+JUNTA_P_PER_JOB, LARGE_HARDNESS_N = 3, 10
+
+
 def shard(point_name: str, point: dict) -> str:
-    """Small junta dimensions share a runs job; each n = 20 junta point and each hardness n has its own."""
+    """Small junta dimensions share a runs job, n = 16 has its own, the split n's points go JUNTA_P_PER_JOB
+    values of p to a job (n >= SPLIT_N); the hardness points one job for n = 8 and one for the larger n."""
     if point_name.startswith("junta-") and point["n"] <= 12:
         return "junta-small"
     if point_name.startswith("hardness-"):
-        return point_name.rsplit("-", 1)[0]
+        return "hardness-large" if point["n"] >= LARGE_HARDNESS_N else point_name.rsplit("-", 1)[0]
+    if point_name.startswith("junta-") and point["n"] >= SPLIT_N:  # one cell, one p
+        first = (point["cells"][0]["p"] - 1) // JUNTA_P_PER_JOB * JUNTA_P_PER_JOB + 1
+        return f"junta-n{point['n']}-p{first}-{first + JUNTA_P_PER_JOB - 1}"
     return point_name
 
 

@@ -122,15 +122,17 @@ CONJ20_SK = (1, 1)
 #: And the regular simplex of ``conj20_simplex.m`` points in R^(m-1) with s = 2, k = 1 and explicit networks
 #: (:mod:`sparseact.complexity.simplex`, a referee's construction): above (16) at a suitable B.
 
-#: Sweep points with ``m <= SMALL_SWEEP_M`` share one runs job per distribution.
-SMALL_SWEEP_M = 50
+#: Sweep points with ``m <= SMALL_SWEEP_M`` share one runs job per distribution, as do those with
+#: ``m >= LARGE_SWEEP_M`` (m = 200 and 400; the names sort as m ascends there, so the merged shard runs them
+#: in the order separate shards did).
+SMALL_SWEEP_M, LARGE_SWEEP_M = 50, 200
 
 
 def shard(point_name: str, point: dict) -> str:
-    """One runs job per (distribution, m > SMALL_SWEEP_M) of the sweep and one per distribution for the
-    smaller m; the dimension, exact and scale points by kind."""
+    """Per distribution, one runs job for the sweep's m <= SMALL_SWEEP_M, one for m >= LARGE_SWEEP_M and one per m
+    between; the dimension, exact and scale points by kind."""
     if point["kind"] == "sweep":
-        m = "small" if point["m"] <= SMALL_SWEEP_M else f"m{point['m']}"
+        m = "small" if point["m"] <= SMALL_SWEEP_M else "large" if point["m"] >= LARGE_SWEEP_M else f"m{point['m']}"
         return f"sweep-{point['distribution']}-{m}"
     if point["kind"] in ("exact", "conj20"):
         return f"{point['kind']}-{point['distribution']}"
