@@ -31,6 +31,11 @@ from sparseact.runtime.provenance import atomic_write_text
 #: pair, numba and BLAS imports) papermill's default of 60 s is not always enough.
 KERNEL_START_TIMEOUT = 600
 
+#: Options of every notebook's kernel. IPython's input history (an SQLite database and its saving thread) is
+#: off: no notebook reads it, the executed notebook is byte-identical without it, and a shard's job takes about
+#: 0.04 CPU-seconds less (1.27 against 1.31, median of 6 pairs on the smallest shard).
+KERNEL_ARGUMENTS = ("--HistoryManager.enabled=False",)
+
 #: Cell-metadata keys that hold time stamps or run durations.
 _VOLATILE_CELL_KEYS = ("execution", "papermill")
 
@@ -220,7 +225,7 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
         papermill.execute_notebook(
             str(raw), str(out), parameters=json.loads(json.dumps(parameters)), kernel_name=kernel,
             cwd=str(cwd), progress_bar=False, log_output=False, start_timeout=KERNEL_START_TIMEOUT,
-            kernel_manager_class=PromptKernelManager,
+            kernel_manager_class=PromptKernelManager, extra_arguments=list(KERNEL_ARGUMENTS),
         )
         result = nbformat.read(out, as_version=4)
     _strip_volatile(result, cwd)
