@@ -1,9 +1,10 @@
 """Execute a jupytext notebook with papermill and render it to HTML.
 
 ``run_notebook`` converts a percent-format ``.py`` notebook to ``.ipynb`` with the
-project's kernel (or reads the ``.ipynb`` that ``convert_notebook`` made of it once), executes it with papermill (parameters injected after the cell
-tagged ``parameters``, working directory the repository root, no progress bar, the kernel
-started by :class:`sparseact.runtime.jupyter.PromptKernelManager`),
+project's kernel (or reads the ``.ipynb`` that ``convert_notebook`` made of it once),
+executes it with papermill (parameters injected after the cell tagged ``parameters``,
+working directory the repository root, no progress bar, the kernel started by
+:class:`sparseact.runtime.jupyter.PromptKernelManager`),
 removes volatile metadata (time stamps, durations) so reruns give identical
 files, and writes the executed notebook and an HTML rendering without input
 cells (``nbconvert --no-input``). Every file is written atomically.
@@ -40,14 +41,20 @@ KERNEL_ARGUMENTS = ("--HistoryManager.enabled=False",)
 _VOLATILE_CELL_KEYS = ("execution", "papermill")
 
 
+def _number_cells(nb) -> None:
+    """Replace nbformat's random cell ids by ``cell-<i>``, so that a notebook written twice is the same file."""
+    for index, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{index}"
+
+
 def _strip_volatile(nb, cwd: str | Path) -> None:
     """Drop time stamps and durations, replace nbformat's random cell ids by ``cell-<i>``, and write
     paths under the kernel's working directory ``cwd`` (in a warning's text, say) relative to it, so
     that the executed notebook does not depend on where the repository is checked out."""
     nb.metadata.pop("papermill", None)
     prefix = str(Path(cwd).resolve()) + os.sep
-    for index, cell in enumerate(nb.cells):
-        cell["id"] = f"cell-{index}"
+    _number_cells(nb)
+    for cell in nb.cells:
         for key in _VOLATILE_CELL_KEYS:
             cell.metadata.pop(key, None)
         for output in cell.get("outputs", []):
@@ -185,8 +192,7 @@ def convert_notebook(source: str | Path, out: str | Path, kernel: str = "sparsea
     import nbformat
 
     nb = read_notebook(source, kernel)
-    for index, cell in enumerate(nb.cells):
-        cell["id"] = f"cell-{index}"
+    _number_cells(nb)
     atomic_write_text(out, nbformat.writes(nb) + "\n")
 
 
