@@ -108,7 +108,9 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # * `lemma9/transition` (exact): the transition probability against $k\sqrt{\log(s/k)}/\sqrt n$. The bound rests on
 #   Lemma 6, an $O()$ statement, so it is read up to a constant, and a FAIL needs a case that no constant can
 #   cover: at $s=k$ the right side is 0, so a one-neuron network whose activity changes on some edge would be the
-#   certificate; PASS otherwise. Where the bound is positive the ratio is an observed constant, never judged.
+#   certificate; PASS otherwise. Such a FAIL would be `out-of-range` when flooring $\log(s/k)$ at 1 makes the bound
+#   positive at every violation (the degenerate-corner rule). Where the bound is positive the ratio is an observed
+#   constant, never judged.
 # * `lemma9/transition-corrected` (exact): $\Phi(s,k) = k\sqrt{\log(s/k)}$ if $k/s\le e^{-1/2}$, $s/\sqrt{2e}$
 #   otherwise, the maximum of $\sum_jp_j\sqrt{\log(1/p_j)}$ under $\sum_jp_j\le k$ (the proof's maximiser
 #   $p_j=k/s$ is one only for $k/s\le e^{-1/2}$). PASS when the exact sums stay below $\Phi$ and

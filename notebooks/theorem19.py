@@ -96,9 +96,9 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # * `theorem19/scale` (exact): the exact $\mathcal{R}_\mathcal{H}(S)$ of one Gaussian sample rescaled to the
 #   norms of `scale.R_values` ($B=0$, $s=k=1$) against (1) as printed. $\mathcal{R}_\mathcal{H}(aS) =
 #   a\,\mathcal{R}_\mathcal{H}(S)$ while $\log(m(R+B))\to0$ as $m(R+B)\to1$, so this is where (1) can be exceeded.
-#   FAIL when an exact value exceeds (1), otherwise PASS. A FAIL would be `out-of-range`, not a statement error:
-#   the proof's $t = 2\sqrt{n\log(mR)}$ needs $mR>1$, and the paper applies (1) to cube inputs
-#   ($R=\sqrt n$, $m$ large), which `theorem19/bound` checks.
+#   FAIL when an exact value exceeds (1), otherwise PASS. A FAIL would be `out-of-range` when every violation
+#   disappears once $\log(m(R+B))$ is floored at 1 (the degenerate-corner rule, `sparseact.verify.corners`), and a
+#   `statement-error` when one survives the floor.
 # * `theorem19/scale-corrected` (exact): the same exact values against (1) with $\log(m(R+B))$ replaced
 #   by $\max(1, \log(m(R+B)))$, which for $s=1$ is at least the classical one-neuron bound $(WR+B)/\sqrt m$ and
 #   equals (1) wherever $m(R+B)\ge e$; PASS when no exact value exceeds it. A FAIL would carry the certificate of
@@ -133,6 +133,16 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   ($\mathbb{E}\max$ against $\max\mathbb{E}$ on $x = (1,-1)$), and $\sum_j|I_j| = m$ and $\le km$ with the printed
 #   cells ($\ge 0$) on $x = (0,1,-1)$. FAIL when the explicit networks violate the printed relation; the certificate
 #   (`first_term_lower_bound`, `cell_sizes_sum`) is recomputed by the verifier; a FAIL would be a `proof-slip`.
+# * `theorem19/eq8-printed-cells`, `theorem19/eq14-printed-cells` (fixed instance): (8) and (14) with the printed cells
+#   ($\ge 0$) on $m = 4$ equal points $x_i = 1$ and $s = 256$ neurons $\pm\mathrm{relu}(x - 1)$, all tied at 0 (so
+#   none is active), one network per sign vector: each term is $s\,\mathbb{E}|\sum_i\zeta_i|/m$, linear in $s$.
+#   FAIL when it exceeds the bound (certificate `second_term_lower_bound` or `first_term_lower_bound`); a FAIL would
+#   be a `proof-slip` (with strict cells the steps hold: eq8-strict, eq14-strict).
+# * `theorem19/uniform-maximum`: $\mathbb{E}_\zeta\max_I\|\sum_{i\in I}\zeta_ix_i\|/\sqrt{|I|}$ over the $N$
+#   non-empty cells against $R(1+\sqrt{2\log N})$, and its scalar form, exact over all sign vectors;
+#   `theorem19/uniform-bound`: the exact $\mathcal{R}_\mathcal{H}(S)$ of every tiny and small-norm sample against the
+#   all-parameter bound $(1+\sqrt2)(WR+B)\sqrt{snk\log(em)}/\sqrt m$ (theorem19-uniform). PASS when every value
+#   is at most its bound; the bound is proved for every parameter, so a FAIL would refute the proof.
 # * `theorem19/combine-printed`: the sum of the right sides of (8) and (14) against (1) with constant 1; FAIL when it
 #   exceeds (1) (formula certificate, `constant-factor`). `theorem19/combine-corrected`: the same sum against
 #   $4\sqrt2$ times (1) on the closed-form grid.

@@ -12,6 +12,7 @@ from sparseact.claims._stages import point_rng
 from sparseact.claims.theorem19 import compute, verdicts
 from sparseact.publish.ledger import certificate_document
 from sparseact.verify.recompute import verify_certificate
+from sparseact.verify import corners
 from sparseact.verify.verdicts import Verdict
 
 from certified import assert_forced_fail_refused, tamper_constant
@@ -52,10 +53,12 @@ STEP_CHECKS = {"theorem19/cover-count", "theorem19/sauer-shelah", "theorem19/cel
                "theorem19/eq5-tails", "theorem19/eq9-tails", "theorem19/eq10-union", "theorem19/eq6-second-term",
                "theorem19/eq7-corrected", "theorem19/eq8-second-term", "theorem19/eq13-first-term",
                "theorem19/eq14-first-term", "theorem19/combine-corrected", "theorem19/classical-bound",
-               "theorem19/cells-km", "theorem19/sparsity-exponent", "theorem19/contraction", "theorem19/linear-class"}
+               "theorem19/cells-km", "theorem19/sparsity-exponent", "theorem19/contraction", "theorem19/linear-class",
+               "theorem19/uniform-maximum", "theorem19/uniform-bound"}
 #: The printed steps certified false, with their finding class.
 PRINTED_FAILS = {"theorem19/eq12-printed": "proof-slip", "theorem19/eq7-printed": "proof-slip",
-                 "theorem19/km-printed": "proof-slip", "theorem19/combine-printed": "constant-factor"}
+                 "theorem19/km-printed": "proof-slip", "theorem19/combine-printed": "constant-factor",
+                 "theorem19/eq8-printed-cells": "proof-slip", "theorem19/eq14-printed-cells": "proof-slip"}
 
 
 def test_known_verdicts(report):
@@ -121,9 +124,11 @@ def test_verdicts_do_not_depend_on_the_seed(report):
 
 @pytest.mark.parametrize("check_id", ["theorem19/scale", "theorem19/eq15-scale"])
 def test_eq1_scale_fail_has_a_certificate_that_verifies(report, check_id):
-    # statement-error (was out-of-range): (1) and (15) are printed with no range on m, R, B
+    # out-of-range by the degenerate-corner rule: every violation is at m(R+B) < e, and flooring the printed
+    # log(m(R+B)) at 1 removes it (sparseact.verify.corners)
     row = next(r for r in report.records if r.check_id == check_id)
-    assert row.verdict is Verdict.FAIL and row.finding == "statement-error" and row.counterexample
+    assert row.verdict is Verdict.FAIL and row.finding == "out-of-range" and row.counterexample
+    assert corners.certificate_in_log_corner(row.certificate)
     cert = row.certificate
     assert cert["lhs"]["quantity"] == "rademacher_lower_bound" and cert["rhs"]["quantity"] == "formula"
     assert len(cert["lhs"]["zetas"]) == 2 ** BLOCK["scale"]["m"]  # all sign vectors

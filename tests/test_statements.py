@@ -99,7 +99,7 @@ def test_out_of_range_fails_do_not_decide_and_open_needs_its_reason():
             _row("x/e", "c", "PASS", method="estimate")]
     entries = [_entry("a"), _entry("c", open="a conjecture over all samples.", open_kind="conjecture")]
     table = _derive(rows, entries)
-    assert table.loc["a", "status"] == "holds-on-range" and "outside the range the paper uses (x/oor)" in \
+    assert table.loc["a", "status"] == "holds-on-range" and "outside the range the paper uses (out-of-range: x/oor)" in \
         table.loc["a", "reason"]
     assert table.loc["c", "status"] == "open" and "Evidence: x/e: PASS" in table.loc["c", "reason"]
 

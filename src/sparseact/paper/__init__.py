@@ -39,7 +39,7 @@ KINDS = ("theorem", "lemma", "claim", "conjecture", "remark", "equation", "const
 OPEN_KINDS = ("conjecture", "all-algorithms", "hidden-constant", "empirical")
 #: Keys a statement entry may have (``id``, ``paper_ref``, ``kind``, ``statement`` are required).
 STATEMENT_KEYS = ("id", "paper_ref", "kind", "statement", "quantifiers", "main", "proof_of", "argument", "open",
-                  "open_kind", "correction", "note")
+                  "open_kind", "correction", "note", "sharper")
 FACT_KEYS = ("id", "name", "statement", "citation", "checks")
 ERRATUM_KEYS = ("id", "location", "printed", "correction", "verified_by", "checks")
 #: Prefix of a fact id.

@@ -187,8 +187,8 @@ class _Graph:
         uses = list(entry.get("argument", {}).get("uses", ()))
         node = dict(status=UNDETERMINED, cls="", survives="", range="", reason="", uses=uses, checks=checks)
         out_of_range = [r for r in own if r["verdict"] == "FAIL" and r["finding"] == "out-of-range"]
-        caveat = (" Fails only outside the range the paper uses (" + ", ".join(r["check_id"] for r in out_of_range)
-                  + ").") if out_of_range else ""
+        caveat = (" Fails only in a degenerate corner or outside the range the paper uses (out-of-range: "
+                  + ", ".join(r["check_id"] for r in out_of_range) + ").") if out_of_range else ""
         fails = [r for r in own if r["verdict"] == "FAIL" and r["finding"] != "out-of-range"]
         if fails:
             worst = min(fails, key=lambda r: _severity_rank(r["finding"]))
@@ -287,7 +287,10 @@ def explain(statement_id: str, ledger: pd.DataFrame) -> str:
         pad = "  " * depth
         kind = premise_kind(identifier)
         if kind == "check":
-            row = graph.rows[identifier]
+            row = graph.rows.get(identifier)
+            if row is None:
+                lines.append(f"{pad}- check {identifier}: not in this ledger")
+                return
             lines.append(f"{pad}- check {identifier}: {row['verdict']} ({row['method']}, {row['instances']} instances"
                          + (f", {row['range']}" if row["range"] else "") + ")")
             return
@@ -311,6 +314,11 @@ def explain(statement_id: str, ledger: pd.DataFrame) -> str:
             walk(check, depth + 1, seen)
         for premise in node["uses"]:
             walk(premise, depth + 1, seen)
+        correction = entry.get("correction")
+        if correction and depth == 0:
+            lines.append(f"{pad}  corrected: {' '.join(correction['text'].split())}")
+            for premise in correction["verified_by"]:
+                walk(premise, depth + 1, seen)
 
     walk(statement_id, 0, set())
     return "\n".join(lines) + "\n"

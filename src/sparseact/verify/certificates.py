@@ -51,6 +51,8 @@ Quantities (JSON objects, key ``"quantity"``)
     Mean over the listed sign vectors of the first term of Theorem 19's (4),
     ``(1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i>`` with ``I_j = {i : <w_j, x_i> - b_j >= 0}``
     (as printed), for one network of ``H_{n,s,k}^{W,B}`` per sign vector (membership checked).
+``{"quantity": "second_term_lower_bound", "X": [[...]], "zetas": [[...]], "networks": [N, ...], "s": s, "k": k, "W": W, "B": B}``
+    The same for the second term ``(1/m) sum_j sum_{i in I_j} zeta_i u_j b_j`` (printed ``I_j``).
 ``{"quantity": "cell_sizes_sum", "X": [[...]], "network": N, "k": k}``
     ``sum_j |I_j|`` with the printed ``I_j = {i : <w_j, x_i> - b_j >= 0}``, for a network that is
     ``k``-sparsely activated on ``X`` (checked).

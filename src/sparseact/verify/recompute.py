@@ -246,6 +246,18 @@ def _first_term_lower_bound(spec: dict) -> float:
     return float(np.mean(values))
 
 
+def _second_term_lower_bound(spec: dict) -> float:
+    """Mean over the listed sign vectors of Theorem 19's second term ``(1/m) sum_j sum_{i in I_j} zeta_i u_j b_j`` for
+    one network of the class each, with ``I_j = {i : <w_j, x_i> - b_j >= 0}`` as printed."""
+    X, zetas, networks, s, k, W_max, B_max = _signed_sample(spec, "second_term_lower_bound")
+    values = []
+    for t, (zeta, network) in enumerate(zip(zetas, networks)):
+        u, W, b = _check_membership("second_term_lower_bound", t, network, X, s, k, W_max, B_max)
+        cells = X @ W.T - b >= 0  # (m, s)
+        values.append(float(sum(u[j] * b[j] * zeta[cells[:, j]].sum() for j in range(u.size))) / len(X))
+    return float(np.mean(values))
+
+
 def _cell_sizes_sum(spec: dict) -> float:
     """``sum_j |I_j|``, ``I_j = {i : <w_j, x_i> - b_j >= 0}`` as printed, for a network that is ``k``-sparsely
     activated on the sample (at most ``k`` positive activations per point; checked here)."""
@@ -410,6 +422,8 @@ def evaluate_quantity(spec: dict) -> float:
         return _orthogonal_residual(spec)
     if kind == "first_term_lower_bound":
         return _first_term_lower_bound(spec)
+    if kind == "second_term_lower_bound":
+        return _second_term_lower_bound(spec)
     if kind == "cell_sizes_sum":
         return _cell_sizes_sum(spec)
     if kind == "gf_p_solve":
@@ -1022,6 +1036,29 @@ def _theorem19_cells(c: dict) -> Sides:
     if c["relation"] == "==":
         return Sides(evaluate_quantity(lhs), float(m), {"m": m})
     return Sides(evaluate_quantity(lhs), float(k * m), {"k": k, "m": m})
+
+
+def _theorem19_printed_cells(c: dict) -> Sides:
+    """(14) (first term, ``first_term_lower_bound``) or (8) (second term, ``second_term_lower_bound``) with the printed
+    cells: the term, at least the mean over all 2^m sign vectors of one network of the class each, against the bound
+    of bounds.theorem19_proof_terms at the sample's m, n, R = max ||x_i|| and the class's s, W, B, with Hoeffding's
+    c = 2 in (8)."""
+    kind = c["lhs"].get("quantity") if isinstance(c["lhs"], dict) else None
+    if kind not in ("first_term_lower_bound", "second_term_lower_bound"):
+        raise Refused(f"lhs must be a first_term_lower_bound or second_term_lower_bound quantity, got {kind!r}")
+    lhs = _spec(c, "lhs", kind)
+    X = np.asarray(lhs["X"], dtype=float)
+    if X.ndim != 2 or not 1 <= len(X) <= 16:
+        raise Refused("refused: the term is checked over all 2^m sign vectors, m <= 16")
+    m, n = X.shape
+    _all_signs_listed(np.asarray(lhs["zetas"], dtype=float), m, kind)
+    s = _integer(lhs["s"], "s", 1, MAX_NEURONS)
+    W, B = _number(lhs["W"], "W", 0.0), _number(lhs["B"], "B", 0.0)
+    R = float(np.linalg.norm(X, axis=1).max())
+    eq8, eq14 = bounds.theorem19_proof_terms(m, n, s, W, B, R, 2.0)
+    if kind == "first_term_lower_bound":
+        return Sides(evaluate_quantity(lhs), float(eq14), {"W": W, "R": R, "m": m, "n": n, "s": s})
+    return Sides(evaluate_quantity(lhs), float(eq8), {"B": B, "c": 2.0, "m": m, "n": n, "s": s})
 
 
 def _theorem19_combine(c: dict) -> Sides:
@@ -1666,6 +1703,12 @@ STATEMENTS: dict[str, Statement] = {
     "theorem19/km-printed": Statement(
         "theorem19-k-sparse-cells", "<=", "activations k-sparse => sum_j |I_j| <= k m, I_j = {i : <w_j, x_i> - b_j >= 0} "
         "(as printed)", _theorem19_cells),
+    "theorem19/eq8-printed-cells": Statement(
+        "eq8", "<=", "second term of (4) <= 4B sqrt(snc log(mB))/sqrt(m), c = 2, with I_j = {i : <w_j, x_i> - b_j >= 0} "
+        "(eq. (8) with the printed cells)", _theorem19_printed_cells),
+    "theorem19/eq14-printed-cells": Statement(
+        "eq14", "<=", "first term of (4) <= 4WR sqrt(ns log(mR))/sqrt(m), with I_j = {i : <w_j, x_i> - b_j >= 0} "
+        "(eq. (14) with the printed cells)", _theorem19_printed_cells),
     "theorem19/combine-printed": Statement(
         "theorem19-proof-combine", "<=", "(8) + (14) <= (1): 4B sqrt(snc log(mB))/sqrt(m) + 4WR sqrt(ns log(mR))/sqrt(m) "
         "<= (WR+B) sqrt(sn log(m(R+B)))/sqrt(m), Hoeffding's c >= 2 (last line of Theorem 19's proof)",

@@ -21,6 +21,7 @@ from sparseact.claims.lemma10 import FLOOR_TOL, OUT_OF_RANGE_RHO
 from sparseact.claims.lemma10.compute import DEFINITION_MAX_N, FORMULA_RHO, dictator_network, tail_certificate
 from sparseact.claims.lemma9.verdicts import switching_network
 from sparseact.verify import certificates as cert
+from sparseact.verify import corners
 from sparseact.verify.records import ClaimReport, CheckRecord
 from sparseact.verify.verdicts import (MIN_SWEEP_POINTS, Verdict, close, has_slope, loglog_slope, verdict_all,
                                        verdict_at_most)
@@ -349,8 +350,9 @@ def _sharp_records(noise):
         variant="as printed, degenerate point", method="exact", instances=1,
         worst_value=ns_value if expression == 0 else ns_value / expression,
         worst_value_label="NS (the bound is 0)" if expression == 0 else "NS / expression",
-        verdict=Verdict.FAIL if certificate else Verdict.PASS, finding="out-of-range" if certificate else "",
-        certificate=certificate,
+        verdict=Verdict.FAIL if certificate else Verdict.PASS, certificate=certificate,
+        finding=corners.finding("statement-error", [corners.certificate_in_log_corner(certificate)])
+        if certificate else "",
         counterexample=(f"h = relu(x_1), n = s = 1, rho = 0: NS = {ns_value:g} > 0 = bound" if certificate else ""),
         notes=("outside the range the proof uses: ns >= 2 with rho in [0, 1) keeps log(ns/(1-rho)) >= log 2; "
                f"NS computed exactly = {ns_value:g} (math check: {math.isclose(ns_value, 0.125)})")))

@@ -23,6 +23,7 @@ from sparseact.claims.lemma9.compute import CONFIDENCE, HENCE_C, U_FACTOR, UNION
 from sparseact.fitting import factor_status, fit_exponents_if_possible
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
+from sparseact.verify import corners
 from sparseact.verify.records import ClaimReport, CheckRecord
 from sparseact.verify.verdicts import ATOL, RTOL, Verdict, verdict_all, verdict_at_most
 
@@ -173,6 +174,10 @@ def _union_records(every, neurons, common, tables):
     ]
 
 
+#: The printed bound on the transition probability (term (V) of Lemma 9's proof).
+TRANSITION_BOUND = "k * sqrt(log(s / k)) / sqrt(n)"
+
+
 def _transition_records(every, neurons, common, tables):
     zero = (every["transition_printed_bound"] <= 0) & (every["transition"] > 0)
     positive = every[every["transition_printed_bound"] > 0]
@@ -185,7 +190,7 @@ def _transition_records(every, neurons, common, tables):
             n, c = int(row["n"]), row["threshold"]
             certificate = cert.certificate(
                 "<=", cert.quantity("transition_probability", network=cert.network_spec(neuron_network(n, c))),
-                cert.formula("k * sqrt(log(s / k)) / sqrt(n)", k=1, s=1, n=n),
+                cert.formula(TRANSITION_BOUND, k=1, s=1, n=n),
                 row["transition"], row["transition_printed_bound"], "Pr_{x,i}[R_x != R_{x xor i}]",
                 "k sqrt(log(s/k)) / sqrt(n)",
                 "s = k = 1: the printed bound is 0 whatever constant multiplies it, but a non-constant neuron "
@@ -205,7 +210,9 @@ def _transition_records(every, neurons, common, tables):
             variant="as printed", method="exact", instances=len(every),
             worst_value=float(ratio.max()) if len(ratio) else float("nan"),
             worst_value_label="max Pr / bound where the bound is positive (observed constant)", verdict=verdict,
-            counterexample=counterexample, finding="proof-slip" if certificate else "", certificate=certificate,
+            counterexample=counterexample, certificate=certificate,
+            finding=corners.finding("proof-slip", [corners.in_log_corner_up_to_constant(
+                TRANSITION_BOUND, dict(k=r.k, s=r.s, n=r.n)) for r in every[zero].itertuples()]) if certificate else "",
             notes=(f"at s = k the right side is 0 for any constant; the concavity step maximises sum_j p_j "
                    f"sqrt(log 1/p_j) under sum_j p_j <= k at p_j = k/s, which is the maximiser only for "
                    f"k/s <= e^(-1/2) (beyond, the maximum is s/sqrt(2e)). Where the bound is positive the worst "

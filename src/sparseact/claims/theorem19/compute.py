@@ -39,7 +39,11 @@ EQ15_EXPR = "(W*R+B)*sqrt(s*n*k*log(k*m*(R+B)))/sqrt(m)"
 CONJ20_EXPR = "(W*R+B)*sqrt(s*k)/sqrt(m)"
 #: The corrected (1): log(m(R+B)) replaced by max(1, log(m(R+B))) (unchanged where m(R+B) >= e).
 EQ1_CORRECTED_EXPR = "(W*R+B)*sqrt(s*n*max(1, log(m*(R+B))))/sqrt(m)"
-BOUND_EXPRS = {"eq1": EQ1_EXPR, "eq15": EQ15_EXPR, "conj20": CONJ20_EXPR, "eq1_corrected": EQ1_CORRECTED_EXPR}
+#: theorem19-uniform, the all-parameter form of (1) and (15) the graph proves: for every m, n >= 1, s >= k >= 1,
+#: W, B, R >= 0.
+UNIFORM_EXPR = "(1+sqrt(2))*(W*R+B)*sqrt(s*n*k*log(e*m))/sqrt(m)"
+BOUND_EXPRS = {"eq1": EQ1_EXPR, "eq15": EQ15_EXPR, "conj20": CONJ20_EXPR, "eq1_corrected": EQ1_CORRECTED_EXPR,
+               "uniform": UNIFORM_EXPR}
 #: Bounds whose straddling intervals are re-estimated with ``confirm_zeta`` sign vectors.
 CONFIRM_BOUNDS = ("eq1", "eq15")
 
@@ -279,7 +283,7 @@ def _run_conj20(point, X, rng):
 def _run_steps(point: dict, data: dict) -> dict:
     """Exact checks of the proof's steps (5)-(14) and of the facts they cite (:mod:`.steps`)."""
     W, B = point["W"], point["B"]
-    cover, tails, terms, linear = [], [], [], []
+    cover, tails, terms, linear, maximum = [], [], [], [], []
     samples = [(dist, data[f"X_{dist}"]) for dist in (*STEP_DISTRIBUTIONS, "gaussian")]
     for label, X in samples:
         masks = st.cells_of(X, W, B)
@@ -287,6 +291,7 @@ def _run_steps(point: dict, data: dict) -> dict:
         cover.append(st.cover_rows(X, masks, label))
         tails += st.tail_rows(X, masks, Z, label)
         linear += st.linear_class_rows(X, Z, label)
+        maximum += st.maximum_rows(X, masks, Z, label)
         for s in point["s_values"]:
             for k in sorted({k for k in point["k_values"] if k <= s} | {s}):
                 terms += st.term_rows(X, masks, Z, s, k, W, B, label)
@@ -298,6 +303,7 @@ def _run_steps(point: dict, data: dict) -> dict:
     contraction = st.contraction_rows(fact_rng)
     eq12 = st.eq12_instance()
     eq7 = st.eq7_instance()
+    ties = st.ties_instance()
     fixed = pd.DataFrame([
         dict(step="eq12", lhs=eq12["lhs"], rhs=eq12["rhs"], certificate=json.dumps(st.eq12_certificate(eq12))
              if eq12["lhs"] > eq12["rhs"] else ""),
@@ -305,10 +311,14 @@ def _run_steps(point: dict, data: dict) -> dict:
              certificate=json.dumps(st.eq7_certificate(eq7)) if eq7["sum_cells"] != eq7["m"] else ""),
         dict(step="km", lhs=float(eq7["sum_cells"]), rhs=float(eq7["m"]),
              certificate=json.dumps(st.eq7_certificate(eq7, "<=")) if eq7["sum_cells"] > eq7["m"] else ""),
+        *(dict(step=step, lhs=ties[term], rhs=ties[bound],
+               certificate=json.dumps(st.ties_certificate(ties, term)) if ties[term] > ties[bound] else "")
+          for step, term, bound in (("eq8-ties", "second", "eq8"), ("eq14-ties", "first", "eq14"))),
     ])
     return {"steps_cover": pd.DataFrame(cover), "steps_tails": pd.DataFrame(tails), "steps_terms": pd.DataFrame(terms),
             "steps_hoeffding": pd.DataFrame(hoeffding), "steps_fixed": fixed,
-            "steps_contraction": pd.DataFrame(contraction), "steps_linear": pd.DataFrame(linear)}
+            "steps_contraction": pd.DataFrame(contraction), "steps_linear": pd.DataFrame(linear),
+            "steps_maximum": pd.DataFrame(maximum)}
 
 
 def run(point: dict, data: dict, rng) -> dict:

@@ -20,6 +20,8 @@ Quantities (paper notation, ``t`` on :data:`T_GRID`):
 * second term (eqs. (6)-(8)): ``T_2 = E_zeta max (B/m) sum_j |sum_{I_j} zeta_i|`` (the largest value
   of (4)'s second term over the class, ``|u_j b_j| <= B``) against (6) with the exact bad-event
   probability, (7) with the count ``2 m^n`` in the ``O()``, and (8) at ``t = 2 sqrt(n c log(mB))``.
+* the step of the all-parameter bound (theorem19-uniform): ``E max_I ||sum_I zeta_i x_i||/sqrt|I| <=
+  R (1 + sqrt(2 log N))`` over the ``N`` non-empty cells, and its scalar form.
 * first term (eqs. (13), (14)): ``T_1 = E_zeta max (W/m) sum_j ||sum_{I_j} zeta_i x_i||`` against (13)
   (printed bad-event probability ``2 n m^n e^{-t^2/c}``) and (14) at ``t = 2 sqrt(n log(mR))``.
 """
@@ -138,6 +140,23 @@ def term_rows(X: np.ndarray, masks: np.ndarray, Z: np.ndarray, s: int, k: int, W
     for row in rows:
         row.update(eq8=eq8_rhs(m, n, s, B), eq14=eq14_rhs(m, n, s, W, R), t8=t8, t14=t14)
     return rows
+
+
+def maximum_rows(X: np.ndarray, masks: np.ndarray, Z: np.ndarray, label: str) -> list[dict]:
+    """The step of theorem19-uniform, exactly: ``E_zeta max_I ||sum_{i in I} zeta_i x_i|| / sqrt|I|`` over the
+    non-empty cells ``I`` against ``R (1 + sqrt(2 log N))``, ``N`` the number of non-empty cells, and the same for
+    ``|sum_{i in I} zeta_i| / sqrt|I|`` against ``1 + sqrt(2 log N)`` (the points replaced by ``1 in R^1``)."""
+    cells = masks[masks.any(axis=1)].astype(float)  # (N, m)
+    size = np.sqrt(cells.sum(axis=1))[None, :]
+    count = len(cells)
+    R = float(np.linalg.norm(X, axis=1).max())
+    vectors = np.linalg.norm(np.einsum("zm,cm,mp->zcp", Z, cells, X), axis=2) / size
+    scalars = np.abs(Z @ cells.T) / size
+    slack = 1.0 + math.sqrt(2.0 * math.log(count))
+    return [dict(sample=label, m=X.shape[0], n=X.shape[1], cells=count, quantity=quantity,
+                 value=float(np.mean(values.max(axis=1))), bound=scale * slack)
+            for quantity, values, scale in (("E max ||sum_I zeta_i x_i||/sqrt|I|", vectors, R),
+                                            ("E max |sum_I zeta_i|/sqrt|I|", scalars, 1.0))]
 
 
 def eq8_t(m, n, B, c=HOEFFDING_C):
@@ -271,6 +290,64 @@ def eq7_certificate(instance: dict, relation: str = "==") -> dict:
         "n = 1, x = (0, 1, -1), h(x) = relu(x) + relu(-x) is 1-sparsely activated on the sample, yet x = 0 lies in "
         "both printed I_j (a tie at 0 counts for two neurons): sum_j |I_j| = 4 " + ("!= m = 3" if relation == "=="
                                                                                else "> k m = 3"))
+
+
+#: Eqs. (8) and (14) with the printed cells ``I_j = {i : <w_j, x_i> - b_j >= 0}``: ``m`` equal points ``x_i = 1``
+#: (``n = 1``, ``R = 1``) and ``s`` neurons ``u_j relu(x - 1)`` (``w_j = b_j = 1``): every point is tied at 0 with every
+#: neuron, so no neuron is active (the network is 1-sparse, even 0-sparse) while every printed ``I_j`` is all of
+#: ``[m]``; ``u_j = +-1`` takes the sign of ``sum_i zeta_i``. Both terms of (4) are then ``s |sum_i zeta_i| / m``.
+TIES_INSTANCE = dict(m=4, n=1, s=256, W=1.0, B=1.0, R=1.0)
+#: The bounds (8) and (14) in the certificates' formula language (c = 2 in (8)).
+EQ8_EXPR = "4*B*sqrt(s*n*c*log(m*B))/sqrt(m)"
+EQ14_EXPR = "4*W*R*sqrt(n*s*log(m*R))/sqrt(m)"
+
+
+def ties_instance() -> dict:
+    """The two terms of (4) with the printed cells on :data:`TIES_INSTANCE`, one network per sign vector, and
+    the right sides of (8) and (14)."""
+    m, n, s = (TIES_INSTANCE[key] for key in ("m", "n", "s"))
+    W, B, R = (TIES_INSTANCE[key] for key in ("W", "B", "R"))
+    X = np.full((m, n), R)
+    Z = all_signs(m)
+    networks, first, second = [], [], []
+    for zeta in Z:
+        sign = 1.0 if zeta.sum() >= 0 else -1.0
+        u, w, b = np.full(s, sign), np.full((s, n), W), np.full(s, B)
+        cells = X @ w.T - b >= 0  # (m, s): the printed I_j
+        networks.append(dict(u=u.tolist(), W=w.tolist(), b=b.tolist()))
+        first.append(float(sum(u[j] * (zeta[cells[:, j]] @ (X[cells[:, j]] @ w[j])) for j in range(s))) / m)
+        second.append(float(sum(u[j] * b[j] * zeta[cells[:, j]].sum() for j in range(s))) / m)
+    return dict(X=X, zetas=Z, networks=networks, first=float(np.mean(first)), second=float(np.mean(second)),
+                eq8=eq8_rhs(m, n, s, B), eq14=eq14_rhs(m, n, s, W, R),
+                active=int(max(np.count_nonzero(X @ np.asarray(net["W"]).T - np.asarray(net["b"]) > 0, axis=1).max()
+                               for net in networks)))
+
+
+def ties_certificate(instance: dict, term: str) -> dict:
+    """The certificate that (14) (``term "first"``) or (8) (``"second"``) fails with the printed cells."""
+    from sparseact.verify import certificates
+
+    spec = dict(X=instance["X"], zetas=instance["zetas"], networks=instance["networks"], s=TIES_INSTANCE["s"], k=1,
+                W=TIES_INSTANCE["W"], B=TIES_INSTANCE["B"])
+    variables = {key: TIES_INSTANCE[key] for key in ("m", "n", "s")}
+    if term == "first":
+        lhs = certificates.quantity("first_term_lower_bound", **spec)
+        rhs = certificates.formula(EQ14_EXPR, W=TIES_INSTANCE["W"], R=TIES_INSTANCE["R"], **variables)
+        labels = ("E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i> (first term of (4), printed I_j)",
+                  "4 W R sqrt(n s log(mR))/sqrt(m) (14)")
+        bound = instance["eq14"]
+    else:
+        lhs = certificates.quantity("second_term_lower_bound", **spec)
+        rhs = certificates.formula(EQ8_EXPR, B=TIES_INSTANCE["B"], c=HOEFFDING_C, **variables)
+        labels = ("E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j b_j (second term of (4), printed I_j)",
+                  "4 B sqrt(s n c log(mB))/sqrt(m) (8), c = 2")
+        bound = instance["eq8"]
+    return certificates.certificate(
+        "<=", lhs, rhs, instance[term], bound, *labels,
+        f"m = {TIES_INSTANCE['m']} equal points x_i = 1 (n = 1, R = 1) and s = {TIES_INSTANCE['s']} neurons "
+        "+-relu(x - 1): every point is tied at 0 with every neuron, so the network is 1-sparsely activated (no "
+        "neuron fires), yet every printed I_j = {i : <w_j, x_i> - b_j >= 0} is the whole sample and the term is "
+        f"s E|sum_i zeta_i| / m = {instance[term]:g}, linear in s, above the bound's sqrt(s)")
 
 
 #: Theorem 19's last line: (8) + (14) (c = 2, Hoeffding) against (1) with its printed constant 1.

@@ -17,10 +17,11 @@ from sparseact.claims import describe_range
 from sparseact.claims._failures import worst_violation
 from sparseact.claims.theorem19 import steps as st
 from sparseact.claims.theorem19 import CONJ20_M, ORDER_ZETAS, PAPER_REF, check
-from sparseact.claims.theorem19.compute import EQ1_EXPR, EXACT_RTOL, ORDER_TOL, _bound_value, _certificate
+from sparseact.claims.theorem19.compute import BOUND_EXPRS, EQ1_EXPR, EXACT_RTOL, ORDER_TOL, _bound_value, _certificate
 from sparseact.complexity.simplex import simplex_lower_bound
 from sparseact.fitting import exponent_text, fit_exponents_if_possible
 from sparseact.verify import certificates as cert
+from sparseact.verify import corners
 from sparseact.verify.records import ClaimReport, CheckRecord
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most, verdict_equal, verdict_growth_mc
 
@@ -122,15 +123,20 @@ def assemble(block: dict, tables: dict):
     broken = valid[valid["above_eq1"].astype(bool)]
     cex, kwargs, kwargs15 = "", {}, {}
     if len(broken):
+        # the degenerate-corner rule (sparseact.verify.corners): every violation at a sample where flooring the
+        # printed log(m(R+B)) at 1 removes it is out-of-range
+        finding = {bound: corners.finding("statement-error", [
+            corners.in_log_corner("<=", r.exact, BOUND_EXPRS[bound], dict(W=r.W, R=r.R, B=r.B, s=1, n=r.n, m=r.m, k=1))
+            for r in broken.itertuples()]) for bound in ("eq1", "eq15")}
         row = broken.iloc[-1]
         cex = (f"Gaussian sample, m={int(row['m'])}, n={int(row['n'])}, R={row['R']:.6g} (m R = {row['mR']:.4g}), "
                f"B=0, s=k=1: exact R_H(S) = {row['exact']:.6g} > eq. (1) = {row['eq1']:.6g}")
-        kwargs = dict(finding="statement-error", counterexample=cex, certificate=_certificate(
+        kwargs = dict(finding=finding["eq1"], counterexample=cex, certificate=_certificate(
             _find_certificate(certs, row["point"], "eq1", row["R"]),
             f"With B = 0 the exact R_H(S) scales like R while log(m(R+B)) -> 0 as m R -> 1: at m R = {row['mR']:.3g} "
             f"the exact R_H(S) = {row['exact']:.4g} (one optimal network per sign vector, all 2^m) exceeds eq. (1) = "
             f"{row['eq1']:.4g}, so (1) as printed, with no range on R, fails.", "R_H(S)", "eq. (1)"))
-        kwargs15 = dict(finding="statement-error", counterexample=cex.replace("eq. (1)", "eq. (15) at k = 1"),
+        kwargs15 = dict(finding=finding["eq15"], counterexample=cex.replace("eq. (1)", "eq. (15) at k = 1"),
                         certificate=_certificate(
                             _find_certificate(certs, row["point"], "eq15", row["R"]),
                             "At k = 1 eq. (15) is eq. (1): the same exact R_H(S) of a small-norm sample exceeds it.",
@@ -145,11 +151,11 @@ def assemble(block: dict, tables: dict):
         worst_value_label="max exact / eq. (1)", verdict=Verdict.FAIL if len(broken) else Verdict.PASS,
         range=describe_range(valid.to_dict("records"), ["m", "n", "R"], "B = 0, s = k = 1"),
         notes=("With B = 0, R_H(aS) = a R_H(S), but log(m(R+B)) -> 0 as m(R+B) -> 1, so no constant saves (1) as "
-               "printed for samples of norm R slightly above 1/m. Class statement-error, not out-of-range: Section 5 "
-               "states (1) for any X in R^n with ||x|| <= R, with no range on m, R, B, and Theorem 17 uses it (via "
-               "(15)) for every distribution at every scale, where m(R+B) < e happens for small R + B. The result "
-               "survives with max(1, log(m(R+B))) (theorem19/scale-corrected); it equals (1) wherever m(R+B) >= e, "
-               "e.g. on the cube (theorem19/bound)."), **kwargs, **{**common, "variant": "as printed"}))
+               "printed for samples of norm R slightly above 1/m. The class follows the degenerate-corner rule "
+               "(docs/statements-graph.md): a violation that disappears once the printed logarithm is floored at 1 "
+               "is out-of-range. (1) with the logarithm floored holds on every instance (theorem19/scale-corrected), "
+               "and theorem19-uniform holds for every m, n, R, B (theorem19/uniform-bound)."),
+        **kwargs, **{**common, "variant": "as printed"}))
     records.append(CheckRecord(
         check_id="theorem19/eq15-scale", statement_id="eq15",
         statement="R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (15))",
@@ -173,6 +179,32 @@ def assemble(block: dict, tables: dict):
         method="exact", instances=len(scale), worst_value=float((scale["exact"] / scale["eq1_corrected"]).max()),
         worst_value_label="max exact / corrected (1)", **fail,
         range=describe_range(scale.to_dict("records"), ["m", "n", "R"], "B = 0, s = k = 1"), **{**common, "variant": "corrected"}))
+
+    # theorem19-uniform: every exact R_H (upper bracket) of the tiny and the small-norm samples against the
+    # all-parameter bound, and the step E max_I ||sum_I zeta_i x_i||/sqrt|I| <= R (1 + sqrt(2 log N))
+    every = pd.concat([exact.assign(sample=exact["distribution"]),
+                       scale.assign(sample="gaussian, rescaled", s=1, k=1)], ignore_index=True)
+    uniform = np.array([corners.evaluate(BOUND_EXPRS["uniform"], dict(W=r.W, R=r.R, B=r.B, s=r.s, n=r.n, m=r.m, k=r.k))
+                        for r in every.itertuples()])
+    ratio = every["exact_upper"].to_numpy() / uniform
+    records.append(CheckRecord(
+        check_id="theorem19/uniform-bound", statement_id="theorem19-uniform",
+        statement="R_H(S) <= (1 + sqrt 2)(WR+B) sqrt(snk log(em))/sqrt(m) for every m, n >= 1, s >= k >= 1, W, B, R >= 0",
+        check="exact R_H(S) (upper bracket of the certified sups, all 2^m sign vectors) of every tiny sample and of "
+              "the small-norm samples of theorem19/scale (m(R+B) down to 1.04) against the bound",
+        method="exact", instances=len(every), worst_value=float(ratio.max()),
+        worst_value_label="max exact R_H / bound", verdict=_at_most(every["exact_upper"], uniform),
+        range=describe_range(every.to_dict("records"), ["m", "n", "s", "k", "R"], "tiny and small-norm samples"),
+        notes="the bound is proved for every parameter (theorem19-uniform); the exact values show how far it is from "
+              f"R_H on the samples (largest ratio {float(ratio.max()):.3g})", **{**common, "variant": "ours"}))
+    maximum = tables["steps_maximum"]
+    records.append(_step_record(
+        "theorem19/uniform-maximum", "theorem19-uniform",
+        "E_zeta max_I ||sum_{i in I} zeta_i x_i||/sqrt|I| <= R(1 + sqrt(2 log N)) over the N non-empty cells I, and "
+        "E_zeta max_I |sum_{i in I} zeta_i|/sqrt|I| <= 1 + sqrt(2 log N)",
+        "exact expectations over all sign vectors of the step samples, every non-empty cell",
+        maximum["value"], maximum["bound"], maximum, ["m", "n"], "max E max / bound",
+        extra="all 2^m sign vectors, every non-empty cell"))
 
     # sparse (k = 1) vs dense (k = s) exponent in s
     sparse = sweep[(sweep["cls"] == "sparse") & (sweep["k"] == 1)]
@@ -383,6 +415,26 @@ def _step_records(block: dict, tables: dict) -> list:
             check="explicit networks on a fixed tiny sample, recomputed by the certificate verifier",
             method="exact", instances=1, worst_value=float(row["lhs"] / row["rhs"]), worst_value_label=label,
             range="n = 1, m <= 3, s <= 2", **fail, **{**common, "variant": "as printed"}))
+
+    # (8) and (14) with the printed cells (ties at 0 counted): the terms of (4) grow like s, the bounds like sqrt(s)
+    for step, check_id, statement_id, statement, bound in (
+            ("eq8-ties", "theorem19/eq8-printed-cells", "eq8", "second term of (4) <= 4 B sqrt(s n c log(mB))/sqrt(m) "
+             "with I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)", "(8)"),
+            ("eq14-ties", "theorem19/eq14-printed-cells", "eq14", "first term of (4) <= 4 W R sqrt(n s log(mR))/sqrt(m) "
+             "with I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)", "(14)")):
+        certificate, row = _fixed_certificate(fixed, step)
+        ties = st.TIES_INSTANCE
+        fail = cert.fail_fields(verdict_at_most(row["lhs"], row["rhs"]), "proof-slip", lambda c=certificate, r=row, b=bound: (
+            None if c is None else (c, f"m = {ties['m']} points x_i = 1, n = 1, s = {ties['s']} neurons +-relu(x - 1) "
+                                       f"(all tied, none active), W = B = R = 1: term = {r['lhs']:g} > {b} = "
+                                       f"{r['rhs']:.4g}")))
+        records.append(CheckRecord(
+            check_id=check_id, statement_id=statement_id, statement=statement,
+            check="explicit 1-sparse networks whose neurons are tied at 0 on every sample point, one per sign vector "
+                  "(all 2^m), recomputed by the certificate verifier",
+            method="exact", instances=1, worst_value=float(row["lhs"] / row["rhs"]), worst_value_label=f"term / {bound}",
+            range=f"m = {ties['m']}, n = 1, s = {ties['s']}, W = B = R = 1", **fail,
+            **{**common, "variant": "as printed"}))
 
     # (8) + (14) against (1): the constant of the last line
     point = st.COMBINE_POINT

@@ -17,6 +17,7 @@ from sparseact.claims import describe_range
 from sparseact.claims._failures import worst_violation
 from sparseact.claims._verdicts import no_uncertified_fail, verdict_big_o_trend
 from sparseact.verify import certificates as cert
+from sparseact.verify import corners
 from sparseact.claims.theorem8.compute import (C_RHO_SHARP, CERT_C, LAMBDA_MIN, LEMMA10_C, PROJECTION_MAX_FEATURES,
                                                WIDE_B, WIDE_K, WIDE_N, WIDE_S, WIDE_W, corrected_log_one_minus_rho,
                                                lemma10_ratio, printed_log_one_minus_rho)
@@ -36,6 +37,8 @@ CORRECTED_LOMR_EXPR = ("min([-4.0] + ([-2*ell - log(36) - log(k**8*W**4) - 4*log
                        "+ 4*(log(6*k**4*W**2) + ell)))] if k*W > 0 else []) + ([-2*ell - log(36) - "
                        "log(k**6*B**4*log(s))] if B > 0 and s > 1 else []))")
 
+#: Theorem 8's printed degree (``bounds.theorem8_degree``, Theta constant 1) in the certificates' formula language.
+PRINTED_DEGREE = "(k**8*W**4*log(n*s)**4 + k**6*B**4*log(s))/eps**2"
 #: ``eps`` and degree of the exact instance against the step after Lemma 7 (``h = sqrt(eps) chi_T``, ``|T| = d + 1``).
 PROJECTION_INSTANCE = dict(eps=0.02, d=1)
 
@@ -513,7 +516,9 @@ def _sharp_records(block, tables, needs):
         check="exact Fourier tail of relu(x_1) above the printed degree (0 at n = s = 1)",
         variant="as printed, degenerate point", instances=1, worst_value=weight / eps,
         worst_value_label="tail / eps", verdict=Verdict.FAIL if certificate else Verdict.PASS,
-        finding="out-of-range" if certificate else "", certificate=certificate,
+        finding=corners.finding("proof-slip", [corners.in_log_corner_up_to_constant(
+            PRINTED_DEGREE, dict(n=1, s=1, k=1, W=1.0, B=0.0, eps=eps))]) if certificate else "",
+        certificate=certificate,
         counterexample=(f"relu(x_1), n = s = 1: d = 0, tail = 1/4 > eps = {eps:g}" if certificate else ""),
         notes=("outside the range the proof can mean (ns >= 2, where log(ns) >= log 2); Theorem 8 itself is unaffected "
                "at n = 1: n^d = 1 for every d and a degree-1 learner has 2 monomials"), **common))

@@ -1,0 +1,111 @@
+"""The degenerate-corner rule (sparseact.verify.corners), and that it is applied to every statement alike."""
+
+import csv
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sparseact.verify import corners
+
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+CERTIFICATES = sorted((RESULTS / "certificates").glob("*/*.json"))
+#: The rule's second clause: checks whose instance uses a parameter outside the range the paper uses.
+PARAMETER_RANGE_CHECKS = {"lemma10/claim21-tail-negative-rho": ("rho", lambda rho: not 0 <= rho < 1)}
+#: Corner FAILs whose printed logarithm sits in a quantity the certificate records as a number (the printed degree
+#: of Theorem 8, which the check evaluates with the rule itself), with the variables that put them in the corner.
+DEGREE_CORNERS = {"theorem8/degree-degenerate": dict(n=1, s=1, k=1)}
+
+
+def _certificate(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def test_the_certificates_exist():
+    assert len(CERTIFICATES) >= 40
+
+
+@pytest.mark.parametrize("path", CERTIFICATES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_class_follows_the_rule(path):
+    """A certificate of the form measured-quantity REL printed-bound-with-a-log is out-of-range exactly when
+    flooring the logarithms at 1 removes its violation; every other out-of-range certificate is a declared
+    parameter-range or degree corner."""
+    data = _certificate(path)
+    in_corner = corners.certificate_in_log_corner(data["certificate"])
+    if in_corner:
+        assert data["finding"] == corners.CORNER_FINDING, data["check_id"]
+    elif data["finding"] == corners.CORNER_FINDING:
+        check = data["check_id"]
+        assert check in PARAMETER_RANGE_CHECKS or check in DEGREE_CORNERS, f"{check}: out-of-range without a corner"
+        if check in PARAMETER_RANGE_CHECKS:
+            name, outside = PARAMETER_RANGE_CHECKS[check]
+            assert outside(data["certificate"]["rhs"]["vars"][name])
+
+
+def test_no_statement_fails_through_corner_failures_alone():
+    ledger = list(csv.DictReader((RESULTS / "ledger.csv").open()))
+    statements = {row["statement_id"]: row for row in csv.DictReader((RESULTS / "statements.csv").open())}
+    fails: dict[str, set[str]] = {}
+    for row in ledger:
+        if row["verdict"] == "FAIL":
+            fails.setdefault(row["statement_id"], set()).add(row["finding"])
+    corner_only = [sid for sid, findings in fails.items() if findings == {corners.CORNER_FINDING}]
+    assert corner_only, "the ledger has corner FAILs (Lemma 10, Theorem 8, Theorem 19)"
+    for sid in corner_only:
+        assert statements[sid]["status"] != "fails-as-stated", sid
+    for sid, findings in fails.items():
+        if findings - {corners.CORNER_FINDING}:
+            assert statements[sid]["status"] == "fails-as-stated", sid
+
+
+def test_theorem19_corner():
+    """(1) at m R = 1.04, B = 0: below the floor the printed bound is violated, floored it is not."""
+    expr = "(W*R+B)*sqrt(s*n*log(m*(R+B)))/sqrt(m)"
+    variables = dict(W=1.0, R=0.13, B=0.0, s=1, n=2, m=8)
+    assert corners.in_log_corner("<=", 0.0223, expr, variables)
+    assert not corners.in_log_corner("<=", 0.0223, expr, dict(variables, R=10.0))  # not violated at all
+    assert not corners.in_log_corner("<=", 10.0, expr, variables)  # violated even with the floor
+
+
+def test_up_to_constant():
+    expr = "k*sqrt(log(s/k))/sqrt(n)"
+    assert corners.in_log_corner_up_to_constant(expr, dict(k=2, s=2, n=5))
+    assert not corners.in_log_corner_up_to_constant(expr, dict(k=1, s=4, n=5))
+    assert not corners.in_log_corner_up_to_constant("k/sqrt(n)", dict(k=1, n=4))  # no logarithm
+
+
+def test_finding():
+    assert corners.finding("proof-slip", [True, True]) == corners.CORNER_FINDING
+    assert corners.finding("proof-slip", [True, False]) == "proof-slip"
+    with pytest.raises(ValueError, match="at least one"):
+        corners.finding("proof-slip", [])
+
+
+@given(st.floats(1e-6, 1e6), st.floats(1e-6, 1e6), st.integers(1, 50))
+def test_evaluate_matches_math(a, b, n):
+    value = corners.evaluate("sqrt(a*b)*log(e*n) + max(a, b) - min(a, b)", dict(a=a, b=b, n=n))
+    assert math.isclose(value, math.sqrt(a * b) * math.log(math.e * n) + abs(a - b), rel_tol=1e-12)
+
+
+@given(st.floats(1e-9, 1e9))
+def test_floor(a):
+    assert corners.evaluate("log(a)", dict(a=a), floor_logs=True) == max(1.0, math.log(a))
+
+
+@pytest.mark.parametrize("expr", ["__import__('os')", "a.b", "a[0]", "lambda: 1", "f(a)", "a if", "", "(a, a)",
+                                  "log(a, key=1)", "True + a"])
+def test_evaluate_refuses_non_arithmetic(expr):
+    with pytest.raises(ValueError):
+        corners.evaluate(expr, dict(a=2.0))
+
+
+def test_evaluate_names_unknown_variables_and_domain_errors():
+    with pytest.raises(ValueError, match="'b'"):
+        corners.evaluate("a + b", dict(a=1.0))
+    with pytest.raises(ValueError, match="cannot evaluate"):
+        corners.evaluate("log(a)", dict(a=0.0))
+    with pytest.raises(ValueError, match="bound_side"):
+        corners.in_log_corner("<=", 1.0, "log(a)", dict(a=2.0), bound_side="middle")
