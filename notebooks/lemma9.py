@@ -105,6 +105,9 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   with the $\tfrac14$ of Section 2.1, under which $\sum_i\Pr[g_j(x)\ne g_j(x^{\oplus i})] = 4\,\mathrm{AS}(g_j)$ for
 #   $\{0,1\}$-valued $g_j$; for one neuron the union bound is an equality. `lemma9/transition-union-corrected`
 #   (*proved*): the same against $\frac4n\sum_j\mathrm{AS}(g_j)$.
+# * `lemma9/bound-degenerate` (exact): at $n=s=k=1$ the printed logarithms vanish, so the bound is 0 for every
+#   constant; the exact $\mathrm{AS}$ of $\mathrm{relu}(x_1)$ against it. A FAIL there would be `out-of-range` by the
+#   degenerate-corner rule when flooring the logarithms at 1 removes the violation.
 # * `lemma9/transition` (exact): the transition probability against $k\sqrt{\log(s/k)}/\sqrt n$. The bound rests on
 #   Lemma 6, an $O()$ statement, so it is read up to a constant, and a FAIL needs a case that no constant can
 #   cover: at $s=k$ the right side is 0, so a one-neuron network whose activity changes on some edge would be the

@@ -94,6 +94,14 @@ def test_a_certified_fail_decides_and_says_whether_the_result_survives():
     assert table.loc["b", "survives"].startswith("no: its correction is not verified (x/bad")
 
 
+def test_a_correction_that_is_a_conjecture_leaves_survival_open():
+    rows = [_row("x/bad", "a", "FAIL", finding="constant-factor"), _row("x/e", "c", "PASS", method="estimate")]
+    entries = [_entry("a", correction=dict(text="fixed a", verified_by=["c"])),
+               _entry("c", open="a conjecture over all samples.", open_kind="conjecture")]
+    table = _derive(rows, entries)
+    assert table.loc["a", "survives"] == "open: its correction is a conjecture (c), neither proved nor refuted"
+
+
 def test_out_of_range_fails_do_not_decide_and_open_needs_its_reason():
     rows = [_row("x/cs", "a", "PASS"), _row("x/oor", "a", "FAIL", finding="out-of-range"),
             _row("x/e", "c", "PASS", method="estimate")]

@@ -722,17 +722,16 @@ def theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R):
 
     With ``C_H = k (W R + B)`` (the sup of ``|h|``), Lemma 18 for a loss bounded by
     ``2 C_H^2`` reads ``c (C_H E R_H(S) + C_H^2 sqrt(log(1/delta)/m)) <= eps``; with the
-    Rademacher bound ``R_H <= A sqrt(ell(k m (R+B)) / m)``, ``A^2 ~ (WR+B)^2 ksn``,
-    ``ell(x) = max{1, log x}``, the first term needs ``m >= a ell(b m)``,
-    ``a ~ C_H^2 A^2 / eps^2``, ``b = k(R+B)``, which ``m >= 2 a ell(a b)`` implies
-    (:func:`solve_for_m`). Hence
+    all-parameter Rademacher bound ``R_H <= A sqrt(log(e m) / m)``, ``A = (1 + sqrt 2)(WR+B) sqrt(ksn)``
+    (theorem19-uniform), the first term needs ``m >= a max{1, log(e m)}``, ``a ~ C_H^2 A^2 / eps^2``,
+    which ``m >= 2 a max{1, log(e a)}`` implies (:func:`solve_for_m` with ``b = e``). Hence
     ``m = O((C_H^2 (W R + B)^2 k s n L + C_H^4 log(1/delta)) / eps^2)`` with
-    ``L = max{1, log(k (R+B) C_H^2 (W R + B)^2 k s n / eps^2)}`` (constant 1 here).
+    ``L = max{1, log(C_H^2 (W R + B)^2 k s n / eps^2)}`` (constant 1 here), for every ``R, B >= 0``.
     """
-    _check_log_argument(R, B)
     c_h = k * (W * R + B)
     a = c_h**2 * (W * R + B) ** 2 * k * s * n / eps**2
-    L = np.maximum(1.0, _log(k * (R + B) * a))
+    with np.errstate(divide="ignore"):  # a = 0 (W R + B = 0): L = 1
+        L = np.maximum(1.0, _log(a))
     out = (c_h**2 * (W * R + B) ** 2 * k * s * n * L + c_h**4 * _log(1.0 / delta)) / eps**2
     return _full(out, eps, delta, n, s, k, W, B, R)
 

@@ -195,8 +195,13 @@ class _Graph:
             correction = entry.get("correction")
             if correction:
                 weak = [p for p in correction["verified_by"] if self.premise(p)["level"] is None]
-                survives = (f"no: its correction is not verified ({weak[0]}: {self.premise(weak[0])['why']})" if weak
-                            else "yes: corrected form verified by " + ", ".join(correction["verified_by"]))
+                conjectured = [p for p in weak if premise_kind(p) == "statement" and self.premise(p)["why"] == "open"]
+                if weak and len(conjectured) == len(weak):
+                    survives = f"open: its correction is a conjecture ({', '.join(conjectured)}), neither proved nor refuted"
+                elif weak:
+                    survives = f"no: its correction is not verified ({weak[0]}: {self.premise(weak[0])['why']})"
+                else:
+                    survives = "yes: corrected form verified by " + ", ".join(correction["verified_by"])
             else:
                 survives = "no correction verified"
             return {**node, "status": "fails-as-stated", "cls": worst["finding"], "survives": survives,

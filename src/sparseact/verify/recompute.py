@@ -1181,6 +1181,18 @@ def _theorem8_degree_tail(c: dict) -> Sides:
     return Sides(evaluate_quantity(lhs), eps, {"eps": eps})
 
 
+def _lemma9_bound(c: dict) -> Sides:
+    """Lemma 9 (printed): AS(h) <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (bounds.lemma9_average_sensitivity)
+    with n, s, k, W, B of the network and any constant C."""
+    lhs = _spec(c, "lhs", "average_sensitivity")
+    if "network" not in lhs["function"]:
+        raise Refused("lhs: the statement is about a network of the class")
+    C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
+    n, s, k, W, B = _network_sizes(lhs["function"]["network"])
+    rhs = C * float(bounds.lemma9_average_sensitivity(n, s, k, W, B))
+    return Sides(evaluate_quantity(lhs), rhs, {"C": C, "n": n, "s": s, "k": k, "W": W, "B": B})
+
+
 def _lemma10_bound(c: dict) -> Sides:
     """Lemma 10 (printed): NS_rho(h) <= C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s))
     (bounds.lemma10_noise_sensitivity) with n, s, k, W, B of the network and any constant C."""
@@ -1735,6 +1747,8 @@ STATEMENTS: dict[str, Statement] = {
     "theorem8/degree-degenerate": Statement(
         "theorem8-proof-tail", "<=", "the tail of h above the proof's d = Theta((k^8 W^4 log^4(ns) + k^6 B^4 log s)/"
         "eps^2) is <= eps (proof of Theorem 8)", _theorem8_degree_tail),
+    "lemma9/bound-degenerate": Statement(
+        "lemma9", "<=", "AS(h) <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (Lemma 9)", _lemma9_bound),
     "lemma10/bound-degenerate": Statement(
         "lemma10", "<=", "NS_rho(h) <= C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) (Lemma 10)",
         _lemma10_bound),

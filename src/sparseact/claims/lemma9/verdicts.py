@@ -321,7 +321,43 @@ def assemble(block: dict, tables: dict):
         columns=["parameter", "exponent", "stderr", "ci_low", "ci_high", "n_points", "r_squared"])}
     summary["tightness"] = tightness_table(every, exponents)
     records.append(_tail_hence_w0_record())
+    records.append(_degenerate_record(common))
     return ClaimReport(_with_ranges(records, every, grid, mc), summary)
+
+
+#: Lemma 9's printed bound with an explicit constant C in the certificates' formula language.
+LEMMA9_BOUND = "C*(k**4*W**2*sqrt(n)*log(n*s) + k**3*B**2*sqrt(log(s)))"
+#: The constant of the degenerate-point certificate: no constant helps where the printed bound is 0.
+DEGENERATE_C = 1e12
+
+
+def _degenerate_record(common):
+    """``lemma9/bound-degenerate``: at ``n = s = k = 1`` the printed logarithms vanish, so the bound is 0 for every
+    constant while ``AS(relu(x_1)) = 1/4`` (exact); the class follows the degenerate-corner rule."""
+    net = SparseReLUNetwork([1.0], [[1.0]], [0.0])
+    value = float(average_sensitivity(net.truth_table()))
+    expression = float(bounds.lemma9_average_sensitivity(1, 1, 1, 1.0, 0.0))
+    certificate = cert.certificate_if_violated(
+        "<=", cert.quantity("average_sensitivity", function={"network": cert.network_spec(net)}),
+        cert.formula(LEMMA9_BOUND, C=DEGENERATE_C, n=1, s=1, k=1, W=1.0, B=0.0), value, DEGENERATE_C * expression,
+        "AS(relu(x_1))", "C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
+        f"n = s = k = 1, W = 1, B = 0: log(ns) = log s = 0, so the bound is 0 for every constant C (here "
+        f"{DEGENERATE_C:g}), while AS(relu(x_1)) = 1/4 (the neuron flips on every edge). Degenerate: the printed "
+        "logarithms vanish exactly at n = s = 1")
+    return CheckRecord(
+        check_id="lemma9/bound-degenerate", statement_id="lemma9",
+        statement="AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) at n = s = 1",
+        check="exact AS of relu(x_1) (n = s = k = 1) against the printed bound, which vanishes there",
+        variant="as printed, degenerate point", method="exact", instances=1,
+        worst_value=value if expression == 0 else value / expression,
+        worst_value_label="AS (the bound is 0)" if expression == 0 else "AS / expression",
+        verdict=Verdict.FAIL if certificate else Verdict.PASS, certificate=certificate,
+        finding=corners.finding("statement-error", [corners.certificate_in_log_corner(certificate)])
+        if certificate else "",
+        counterexample=f"h = relu(x_1), n = s = 1: AS = {value:g} > 0 = bound" if certificate else "",
+        range="n = s = k = 1, W = 1, B = 0",
+        notes="the degenerate corner of Lemma 9: for n >= 2, AS <= 4k^2W^2 (lemma9-sharp) gives the bound with an "
+              "explicit constant (lemma9/bound)", **common)
 
 
 def _with_ranges(records, every, grid, mc):

@@ -312,10 +312,16 @@ def _tail_failure(row, relation: str, lhs_expr: str, rhs_expr: str, lhs_label: s
     """
     omr, d = float(row["one_minus_rho"]), int(row["d"])
     lhs, rhs = (float(v) for v in sides(omr, d))
+    if instance is None:
+        meaning = f"the check's d = ceil(1/(1-rho)); row: {row['source']}"
+    else:
+        meaning = (f"the proof's own d = ceil(d_printed) with the Theta constant 1 and c = 1, against "
+                   f"ceil(1/(1-rho)) = {math.ceil(1 / omr)}; row: {row['source']}. One member of a family: with B = 0, "
+                   "d(1-rho) = c c_d log(k n s W^2/eps) for the constants c of rho and c_d of d, which exceeds 3 > "
+                   "3(1-rho^d) once eps < k n s W^2 exp(-3/(c c_d)), so every pair of constants fails for small eps")
     certificate = cert.certificate_if_violated(
         relation, cert.formula(lhs_expr, omr=omr, d=d, **(instance or {})), cert.formula(rhs_expr, omr=omr, d=d),
-        lhs, rhs,
-        lhs_label, rhs_label, f"1 - rho = {omr:.17g}, d = {d} (the check's d = ceil(1/(1-rho)); row: {row['source']})")
+        lhs, rhs, lhs_label, rhs_label, f"1 - rho = {omr:.17g}, d = {d} ({meaning})")
     if certificate is None:
         return None
     return certificate, f"1 - rho = {omr:.6g}, d = {d}: {lhs_label} = {lhs:.6g}, {rhs_label} = {rhs:.6g}"
@@ -637,7 +643,7 @@ def _two_point_records():
               "(lam, lam, eps0 lam^2), under which d and the samples needed are invariant",
         worst_value=worst["needed"] - worst["printed"], worst_value_label="samples needed - printed count",
         verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-        finding="statement-error" if certificate else "", certificate=certificate,
+        finding="proof-slip" if certificate else "", certificate=certificate,
         counterexample=(f"lam = {worst['lam']:g}: printed count {worst['printed']:.3g} < 1 needed sample"
                         if certificate else ""), **common))
     records.append(CheckRecord(
