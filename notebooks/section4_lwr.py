@@ -35,7 +35,9 @@
 # $\langle w, y\rangle = c + \langle v, z(y)\rangle$; the identity as printed and with the square inside the
 # ReLU on every $t \in [0, q^2 m)$; the lifted weights (are they $\pm 1$? do they satisfy the lift on every $y$
 # and shift?); the network $F_w$ on every $y$ (value, active neurons, size) and its Definition 2 scales
-# against explicit polynomials.
+# against explicit polynomials; with the rounding map of learning with rounding, the same network, and the
+# constants of the step the section omits (a learner of loss $\varepsilon$ turned into an LWR solver by rounding
+# its output to the nearest label).
 
 # %% tags=["parameters"]
 block = {"instances": [{"q": 3, "m": 2, "p": 2}], "max_secrets": 9}
@@ -93,8 +95,8 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   would point at the construction, not refute $\mathrm{poly}(q,m)$: INCONCLUSIVE, never FAIL.
 # * `section4_lwr/network`: the corrected $F_w$ on every $y$ and secret: its value, at most one active neuron on
 #   the support $\{x(y)\}$, $q^2m$ neurons and $n=r^2$ with $r\le m(\log_2q+1)$; PASS when all are satisfied. With
-#   `section4_lwr/scale` it decides the section's conclusion (the second part of Theorem 3, under Conjecture 16);
-#   a FAIL would be a `statement-error`.
+#   `section4_lwr/scale` it checks the embedding on which the second part of Theorem 3 rests (an implication from a
+#   conjecture, see `section4_lwr/reduction-margin`); a FAIL would be a `statement-error`.
 # * `section4_lwr/def15-rounding`: Definition 15's $f_w$ against the learning-with-rounding map
 #   $\lfloor \frac{p}{q}(\langle w, y\rangle \bmod q)\rceil \bmod p$ of Banerjee et al. (2012) it cites, on every $y$
 #   and secret; a FAIL, certified by one $(w, y)$ where they differ, would be a `typo`.
@@ -118,7 +120,18 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   recomputes it from $(p, q, m, N)$ alone.
 # * `section4_lwr/kernel-attack-excluded`: instances with $q \ge 2p$ (the corrected regime): label 0 has at least two
 #   preimages and the fraction of secrets with a homogeneous label-0 system stays below $2/3$ (it is $1/q^m$ for $q$
-#   prime); PASS when both hold, exhaustively.
+#   prime); PASS when both hold, exhaustively. With `section4_lwr/rounding-not-affine` it is what was checked
+#   about the corrected Conjecture 16 (`conj16-poly-samples`): two known attacks excluded on the enumerated
+#   instances. A conjecture over all algorithms stays open; these checks do not establish it.
+# * `section4_lwr/reduction-margin`: the constants of the learner-to-LWR-solver reduction
+#   (`theorem3-lwr-reduction`) under the paper's loss $\frac12(y'-y)^2$, in exact arithmetic on every $y$ and
+#   secret. The solver predicts the element of $\{0,\dots,p-1\}$ nearest to the learner's $g(x(y))$; a wrong
+#   prediction needs $|g-f_w|\ge\frac12$ (the margin, computed from the decoding's thresholds), i.e. loss
+#   $\ge\frac18$, so Markov bounds the error by $8\varepsilon$. The hypothesis of loss $\le\varepsilon=\frac1{48}$
+#   that is wrong on the most inputs ($g=f_w+\frac12$ on $\lfloor 8\varepsilon q^m\rfloor$ of them) must stay
+#   within $8\varepsilon=\frac16$, $\delta+8\varepsilon$ must be at most $\frac13$ with $\delta=\frac16$, and
+#   decoding the realizing network must give $f_w$ on every $y$; PASS when all hold. A violation would be a bug
+#   in the reduction, not an error of the paper: INCONCLUSIVE, never FAIL.
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.

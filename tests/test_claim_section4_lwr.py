@@ -2,13 +2,18 @@
 
 import re
 
+from fractions import Fraction
+
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sparseact import constructions as C
 from sparseact.claims import generate_point, get_claim
-from sparseact.claims.section4_lwr.compute import scale_polynomials
+from sparseact.claims.section4_lwr import compute, verdicts
+from sparseact.claims.section4_lwr.compute import decode_label, margin_attack, rounding_margin, scale_polynomials
 from sparseact.publish.ledger import certificate_document
 from sparseact.verify.recompute import verify_certificate
 from sparseact.verify.verdicts import Verdict
@@ -20,7 +25,7 @@ EXPECTED = {
     "lifted-weights-pm1": "FAIL", "lift-corrected": "PASS", "scale": "PASS", "network": "PASS",
     "def15-rounding": "FAIL", "conj16-linear-attack": "FAIL", "gaussian-elimination": "PASS",
     "rounding-not-affine": "PASS", "network-rounding": "PASS", "conj16-kernel-attack": "FAIL",
-    "kernel-attack-excluded": "PASS",
+    "kernel-attack-excluded": "PASS", "reduction-margin": "PASS",
 }
 FINDINGS = {"linear-encoding": "proof-slip", "identity-printed": "typo", "lifted-weights-pm1": "typo",
             "def15-rounding": "statement-error", "conj16-linear-attack": "statement-error",
@@ -185,3 +190,40 @@ def test_kernel_quantity_gives_no_credit_when_q_at_least_2p():
 
     assert evaluate_quantity(dict(quantity="lwr_label0_kernel", p=2, q=5, m=2, N=50)) == pytest.approx(1 / 25)
     assert evaluate_quantity(dict(quantity="lwr_label0_kernel", p=2, q=3, m=2, N=30)) > 2 / 3
+
+
+def test_reduction_margin_checks_the_constants_of_the_paper_loss(records):
+    """theorem3-lwr-reduction: margin 1/2, so a wrong prediction costs (1/2)(1/2)^2 = 1/8 of paper loss; at
+    eps = 1/48 the worst hypothesis is wrong on at most 8 eps = 1/6 of the y, and delta + 8 eps = 1/3."""
+    row = records["reduction-margin"]
+    assert row.statement_id == "theorem3-lwr-reduction" and row.method == "exact"
+    assert 0 < row.worst_value <= 1 / 6
+    assert compute.REDUCTION_DELTA + 8 * compute.REDUCTION_EPS == compute.SOLVE_ERROR
+
+
+def test_reduction_margin_is_violated_by_the_previous_constant(monkeypatch):
+    """eps = 1/12 (the loss read as (g - f)^2): delta + 8 eps = 5/6 > 1/3, a violation without a certificate."""
+    monkeypatch.setattr(compute, "REDUCTION_EPS", compute.PREVIOUS_EPS)
+    monkeypatch.setattr(verdicts, "REDUCTION_EPS", compute.PREVIOUS_EPS)
+    assert _records(_tables())["reduction-margin"].verdict is Verdict.INCONCLUSIVE
+
+
+@pytest.mark.parametrize("p", range(2, 17))
+def test_rounding_margin_is_one_half(p):
+    assert rounding_margin(p) == Fraction(1, 2)
+    labels = np.arange(p)
+    assert np.array_equal(decode_label(labels + 0.5 - 2.0**-20, p), labels)
+    assert np.array_equal(decode_label(labels - 0.5, p), labels)
+    assert np.array_equal(decode_label(labels[:-1] + 0.5, p), labels[1:])  # the tie decodes up: a wrong label
+
+
+@given(st.integers(2, 12), st.lists(st.integers(0, 11), min_size=1, max_size=200), st.integers(1, 96))
+def test_margin_attack_stays_within_the_markov_bound(p, raw, denominator):
+    """Any labels and any eps = 1/d: the constructed hypothesis has paper loss <= eps and is wrong on at most
+    eps / (1/8) of the inputs; every move is exactly the margin."""
+    labels = np.array(raw) % p
+    eps = Fraction(1, denominator)
+    wrong, deviation = margin_attack(labels, p, eps)
+    assert Fraction(deviation, 8 * len(labels)) <= eps
+    assert Fraction(wrong, len(labels)) <= 8 * eps
+    assert deviation == wrong  # each wrong input moved by exactly 1/2: (2 * 1/2)^2 = 1

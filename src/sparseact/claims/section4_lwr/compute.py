@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -47,6 +48,15 @@ FORCED_DIAGONAL_EXPR = ("abs(sum((0.5 - (sum(w[i] * sum(((j >> (i * L + l)) & 1)
                         "for i in range(m)) - a) ** 2) * (1 - 2 * ((j >> k) & 1)) for j in range(2 ** (m * L)))) "
                         "/ 2 ** (m * L)")
 
+#: Accuracy and confidence the LWR solver of theorem3-lwr-reduction asks of the learner (paper loss (1/2)(y' - y)^2).
+REDUCTION_EPS = Fraction(1, 48)
+REDUCTION_DELTA = Fraction(1, 6)
+#: Largest prediction error on a fresh ``y`` that "solves" LWR allows (Conjecture 16: success at least 2/3).
+SOLVE_ERROR = Fraction(1, 3)
+#: The accuracy the previous form of the argument asked: it read the loss as ``(g - f)^2`` (margin cost 1/4), so it
+#: took ``8 eps`` for ``4 eps``; reported next to the re-derived constant, never used by a verdict.
+PREVIOUS_EPS = Fraction(1, 12)
+
 #: Samples the label-0 kernel attack draws per unknown: ``N = q (m + KERNEL_EXTRA_SAMPLES)`` (about ``m + 8`` of
 #: them have label 0 when ``f_w^{-1}(0) = w^perp``).
 KERNEL_EXTRA_SAMPLES = 8
@@ -69,6 +79,43 @@ def scale_polynomials(q, m, p):
     """
     q, m, p = (np.asarray(v, dtype=np.float64) for v in (q, m, p))
     return 3.0 * (p - 1) * q**4 * m**1.5, (8.0 / 3.0) * (p - 1) * q**4 * m**2
+
+
+def decode_label(g, p: int) -> np.ndarray:
+    """The solver's prediction from a real value ``g``: the element of ``{0, ..., p-1}`` nearest to it, ties up."""
+    return np.clip(np.floor(np.asarray(g, dtype=np.float64) + 0.5), 0, p - 1).astype(np.int64)
+
+
+def rounding_margin(p: int) -> Fraction:
+    """The least ``|g - v|`` at which :func:`decode_label` can leave the label ``v``, over ``v in {0, ..., p-1}``.
+
+    The decoding changes value only at the thresholds ``j + 1/2``, ``0 <= j <= p - 2``, so this is the distance from
+    the labels to the nearest threshold (exact): where the prediction is wrong, ``|g - f_w(y)|`` is at least it.
+    """
+    return min(abs(v - Fraction(2 * j + 1, 2)) for v in range(p) for j in range(p - 1))
+
+
+def margin_attack(labels, p: int, eps: Fraction) -> tuple[int, int]:
+    """The hypothesis of paper loss at most ``eps`` whose decoding is wrong on the most inputs, built on ``labels``.
+
+    A wrong prediction costs at least ``(1/2) mu^2`` (``mu`` = :func:`rounding_margin`), so at most
+    ``k = floor(eps |Y| / ((1/2) mu^2))`` inputs can be wrong; ``g = f + mu`` on the first ``k`` inputs whose label is
+    below ``p - 1`` (the tie ``f + 1/2`` decodes up, to a wrong label) and ``g = f`` elsewhere.
+
+    Returns
+    -------
+    wrong, deviation
+        The number of inputs where ``decode_label(g) != f`` and ``sum_y (2 (g(y) - f(y)))^2`` (an integer: the
+        paper loss of ``g`` is ``deviation / (8 |Y|)`` exactly).
+    """
+    labels = np.asarray(labels, dtype=np.int64)
+    mu = rounding_margin(p)
+    k = math.floor(eps * len(labels) / (mu * mu / 2))
+    moved = np.flatnonzero(labels < p - 1)[:k]
+    g = labels.astype(np.float64)
+    g[moved] += float(mu)                                       # half-integers: exact in float64
+    twice = np.rint(2 * (g - labels)).astype(np.int64)
+    return int(np.count_nonzero(decode_label(g, p) != labels)), int(np.sum(twice * twice))
 
 
 def generate(point: dict, rng) -> dict:
@@ -183,6 +230,8 @@ def run(point: dict, data: dict, rng) -> dict:
         j = _first(round_err, ATOL)
         if j is not None:
             record("network-rounding", lambda: _rounding_network_failure(q, m, p, w, Y[j], X[j], rounding_net))
+        margin = margin_attack(rounded, p, REDUCTION_EPS)
+        previous = margin_attack(rounded, p, PREVIOUS_EPS)
         differs = np.flatnonzero(rounded != expected)
         if differs.size:
             record("def15-rounding", lambda: _definition_failure(q, m, p, w, Y[differs[0]]))
@@ -190,6 +239,9 @@ def run(point: dict, data: dict, rng) -> dict:
         rows.append(dict(
             q=q, m=m, p=p, secret=" ".join(map(str, w)), L=L, r=r, n=net.n_inputs, neurons=net.n_neurons,
             round_network_error=float(round_err.max()), round_max_active=int(round_active.max()),
+            decoded_network_wrong=int(np.count_nonzero(decode_label(round_values, p) != rounded)),
+            margin=float(rounding_margin(p)), margin_wrong=margin[0], margin_deviation=margin[1],
+            previous_wrong=previous[0], domain=len(Y),
             printed_differs_from_rounding=int(differs.size),
             rounding_affine=(int(C.affine_fits_zp(rounded, Y, p)) if enumerated and _is_prime(p) and p < q else -1),
             printed_affine=(int(C.affine_fits_zp(expected, Y, p)) if enumerated and _is_prime(p) and p < q else -1),
