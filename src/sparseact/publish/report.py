@@ -2,8 +2,10 @@
 
 :func:`build_report` writes ``index.html`` from the run's result tables
 (:func:`sparseact.publish.findings.load_results`). Its first screen (1400 x 900) is the
-headline table: the paper's main results, each with its status, what it costs
-the authors, its errata and its claim page. Then come the errata by root cause
+bottom line, the counts of the paper's printed statements (the project's own apart) and the
+headline table: the paper's main results, each with its status, what it costs the authors
+(each correction in the paper's notation), its errata and its claim page; then the results
+sharper than printed and the open results, one line each. Then come the errata by root cause
 (typeset, with the classes legend), tightness, every statement, the checks per
 claim (one collapsed ``<details>`` each, with the claim's figure and evidence
 once), provenance (what all result files share, then what differs) and a link to
@@ -31,8 +33,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact.publish.findings import (STATUS_DEFINITIONS, TIGHTNESS_HEADER, Results, counts_line, ids, load_results,
-                                        readable, status_text, tightness_rows)
+from sparseact.publish.findings import (STATUS_DEFINITIONS, TIGHTNESS_HEADER, Results, bottom_line, counts_line, ids,
+                                        load_results, open_items, readable, sharper_items, status_text, tightness_rows)
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -137,6 +139,24 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
                      _status_cell(row["status"], statement["class"], statement["range"]),
                      _math(row["cost"]), errata or "none"])
     return _table(["result", "status", "what it costs the authors", "errata"], rows, "headline")
+
+
+def first_screen_html(results: Results) -> str:
+    """The bottom line and the counts (the headline table follows)."""
+    return (f'<p class="bottom-line"><b>Bottom line.</b> {_math(bottom_line(results))}</p>'
+            f"<p>{_math(counts_line(results))} Every status is computed from the checks; every erratum has a "
+            "certificate that <code>sparseact verify-certificate</code> recomputes.</p>")
+
+
+def sharper_and_open_html(results: Results) -> str:
+    """The results sharper than printed and the open results, one line each."""
+    sharper = "".join(f"<li><b>{html.escape(where)}</b>, sharper: {_math(text)} "
+                      f"<small>(<code>sparseact explain {html.escape(sid)}</code>)</small></li>"
+                      for where, text, sid in sharper_items(results)) or "<li>None.</li>"
+    opened = "".join(f"<li><b>{html.escape(where)}</b>: {_math(why)}</li>" for where, why in open_items(results)) \
+        or "<li>None.</li>"
+    return (f'<h3 id="sharper">Sharper than printed (the project\'s own results)</h3><ul>{sharper}</ul>'
+            f'<h3 id="open">Open, and why</h3><ul>{opened}</ul>')
 
 
 def legend_html() -> str:
@@ -282,13 +302,14 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
     nav = " · ".join(f'<a href="#{anchor}">{label}</a>' for anchor, label in (
         ("headline", "Headline results"), ("errata", "Errata"), ("tightness", "Tightness"),
         ("statements", "All statements"), ("checks", "Checks by claim"), ("provenance", "Provenance"))) \
-        + f" · {timings_link} · <a href=\"{ARXIV}\">the paper (arXiv 2406.17989)</a>"
+        + f" · {timings_link} · {_link(results_dir / 'erratum' / 'erratum.pdf', base, 'the erratum note (PDF)')}" \
+        + f" · <a href=\"{ARXIV}\">the paper (arXiv 2406.17989)</a>"
     body = [
         "<h1>Does “Learning Neural Networks with Sparse Activations” (COLT 2024) hold up?</h1>",
         f"<nav>{nav}</nav>",
-        f'<h2 id="headline">Headline results</h2><p>{html.escape(counts_line(results))} Every status is computed from '
-        "the checks; every erratum has a certificate that <code>sparseact verify-certificate</code> recomputes.</p>",
+        f'<h2 id="headline">Headline results</h2>{first_screen_html(results)}',
         headline_html(results, results_dir, base),
+        sharper_and_open_html(results),
         legend_html(),
         '<h2 id="errata">Errata by root cause</h2><p>Addressed to the authors: location, printed text, why it '
         "fails, the certificate's counterexample and the proposed correction.</p>",
