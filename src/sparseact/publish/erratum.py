@@ -231,7 +231,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
               ""]
     for _, row in opened.assign(_p=opened["paper_ref"].map(paper_position)).sort_values("_p", kind="stable") \
             .iterrows():
-        lines += _open(row, entries[row["statement_id"]].get("open", row["reason"]))
+        lines += _open(row, entries.get(row["statement_id"], {}).get("open") or row["reason"])
     return "\n".join(lines + [r"\end{document}", ""])
 
 

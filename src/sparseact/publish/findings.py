@@ -202,9 +202,12 @@ def short_ref(paper_ref: str) -> str:
     return re.sub(r"\s+\((?!\d+\)$)[^()]*(\([^()]*\)[^()]*)*\)$", "", str(paper_ref).strip())
 
 
-def _names(refs) -> str:
-    """The short references, each once, joined for reading (with semicolons when a name has a comma)."""
-    names = list(dict.fromkeys(short_ref(r) for r in refs))
+def _names(refs, counted: bool = False) -> str:
+    """The short references, each once (with ``counted``, ``Section 1 (5 statements)`` when several share one),
+    joined for reading (with semicolons when a name has a comma)."""
+    counts = pd.Series([short_ref(r) for r in refs], dtype=str).value_counts()
+    names = [name if counts[name] == 1 or not counted else f"{name} ({counts[name]} statements)"
+             for name in dict.fromkeys(short_ref(r) for r in refs)]
     if len(names) <= 2:
         return " and ".join(names)
     return ("; " if any("," in name for name in names) else ", ").join(names[:-1]) + " and " + names[-1]
@@ -243,7 +246,7 @@ def bottom_line(results: Results) -> str:
     if len(opened):
         sentences.append(f"{_plural(len(opened), 'statement')} {'is' if len(opened) == 1 else 'are'} open, "
                          f"no finite computation can settle {'it' if len(opened) == 1 else 'them'}: "
-                         f"{_names(opened['paper_ref'])}"
+                         f"{_names(opened['paper_ref'], counted=True)}"
                          + (f" (among the main results {_names(open_main['paper_ref'])})" if len(open_main) else "")
                          + ".")
     if len(results.sharper):
