@@ -40,6 +40,7 @@ import pandas as pd
 
 from sparseact.paper import facts as paper_facts
 from sparseact.paper import origin as paper_origin
+from sparseact.paper import paper_position
 from sparseact.paper import errata as paper_errata
 from sparseact.paper import premise_kind
 from sparseact.paper import statements as paper_statements
@@ -489,8 +490,8 @@ def sharper_than_printed(statements: pd.DataFrame, ledger: pd.DataFrame, tightne
                          family=row.get("family", ""), proved_over_family=row.get("proved_over_family", ""),
                          printed_over_proved=row.get("printed_over_proved", "")))
     frame = pd.DataFrame(rows, columns=SHARPER_COLUMNS)
-    return frame.assign(_order=frame["paper_ref"].map(_paper_order)).sort_values(["_order", "statement_id"],
-                                                                                 kind="stable") \
+    return frame.assign(_order=frame["paper_ref"].map(paper_position)).sort_values(["_order", "statement_id"],
+                                                                                   kind="stable") \
         .drop(columns="_order").reset_index(drop=True)
 
 
