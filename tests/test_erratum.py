@@ -33,6 +33,10 @@ def test_no_special_character_reaches_latex_raw(text):
     assert not re.search(r"(?<!\\)[~^](?!\{\})", out.replace(r"\^{}", "").replace(r"\textasciitilde{}", ""))
 
 
+def test_quotes_open_and_close_around_math():
+    assert tex_text('"a $x$" and "b" $y$ "c"') == "``a $x$'' and ``b'' $y$ ``c''"
+
+
 def test_certificate_links_use_one_base_or_the_path_relative_to_the_note():
     path = "certificates/lemma9/a-printed.json"
     assert certificate_link(path) == \

@@ -65,12 +65,16 @@ def tex_text(text: str) -> str:
     from sparseact.publish.mathtext import split_math
     from sparseact.publish.reporting import _latex_escape
 
-    def prose(piece: str) -> str:
-        piece = _QUOTE.sub(lambda m: m.group(1) + "``", piece).replace('"', "''")  # opening, then closing quotes
+    def prose(piece: str, first: bool) -> str:
+        # a quote opens at the start of the text or after a space or bracket, else it closes (after math too)
+        piece = _QUOTE.sub(lambda m: m.group(1) + "``", piece if first else "x" + piece)
+        piece = (piece if first else piece[1:]).replace('"', "''")
         return "".join(_TEXT_SYMBOLS.get(ch) or _latex_escape(ch) for ch in piece)
 
-    return "".join(prose(piece) if kind == "text" else (f"${piece}$" if kind == "inline" else f"\\[{piece}\\]")
-                   for kind, piece in split_math(" ".join(str(text).split())))
+    pieces = split_math(" ".join(str(text).split()))
+    return "".join(prose(piece, position == 0) if kind == "text"
+                   else (f"${piece}$" if kind == "inline" else f"\\[{piece}\\]")
+                   for position, (kind, piece) in enumerate(pieces))
 
 
 def certificate_link(path: str, repository_url: str = REPOSITORY_URL) -> str:
