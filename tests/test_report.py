@@ -37,7 +37,7 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
              'id="open"']  # the first screen: bottom line, counts, headline table, sharper and open results
     assert [page.index(o) for o in first] == sorted(page.index(o) for o in first)
     assert "<code>sparseact explain lem2-sharp</code>" in page and "a lower bound would settle it." in page
-    assert 'href="../erratum/erratum.pdf"' in page
+    assert 'href="../erratum/erratum.tex"' in page  # no PDF in the fixture: the LaTeX source
     assert 'href="#erratum-x-a-printed"' in page and 'id="erratum-x-a-printed"' in page
     assert 'href="../certificates/x/a-printed.json"' in page and 'href="../reports/x.html"' in page
     assert "n=6, s=1: Pr = 0.3125" in page and "none proposed" in page

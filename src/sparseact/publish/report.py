@@ -281,6 +281,14 @@ def timings_table(benchmark_paths: Sequence[str | Path]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["claim", "stage", "shard", "seconds", "max_rss_mib"])
 
 
+def erratum_link(results_dir: Path, base: Path) -> str:
+    """A link to the note for the authors: its PDF, or its LaTeX source when no TeX engine has compiled it."""
+    note = results_dir / "erratum" / "erratum.pdf"
+    if note.exists():
+        return _link(note, base, "the erratum note (PDF)")
+    return _link(note.with_suffix(".tex"), base, "the erratum note (LaTeX)")
+
+
 def _page(title: str, body: str) -> str:
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{html.escape(title)}</title>"
@@ -302,7 +310,7 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
     nav = " · ".join(f'<a href="#{anchor}">{label}</a>' for anchor, label in (
         ("headline", "Headline results"), ("errata", "Errata"), ("tightness", "Tightness"),
         ("statements", "All statements"), ("checks", "Checks by claim"), ("provenance", "Provenance"))) \
-        + f" · {timings_link} · {_link(results_dir / 'erratum' / 'erratum.pdf', base, 'the erratum note (PDF)')}" \
+        + f" · {timings_link} · {erratum_link(results_dir, base)}" \
         + f" · <a href=\"{ARXIV}\">the paper (arXiv 2406.17989)</a>"
     body = [
         "<h1>Does “Learning Neural Networks with Sparse Activations” (COLT 2024) hold up?</h1>",
