@@ -92,9 +92,9 @@ def result_tables(tmp_path) -> Path:
     ])
     _csv(results / "headline.csv", [
         dict(statement_id="thm1", paper_ref="Theorem 1", claim_id="x", status="fails-as-stated",
-             cost="Theorem 1 needs a factor $\\log n$ more samples.", errata="x-a-printed"),
+             cost="Theorem 1 needs a factor $\\log n$ more samples.", proof="", errata="x-a-printed"),
         dict(statement_id="lem2", paper_ref="Lemma 2", claim_id="x", status="holds-on-range",
-             cost="Nothing: it holds as printed.", errata=""),
+             cost="Nothing: it holds as printed.", proof="Its printed proof needs: (1) $a = b$.", errata=""),
     ])
     _csv(results / "errata.csv", [
         dict(erratum_id="x-a-printed", **{"class": "statement-error"}, location="Theorem 1 (proof)",

@@ -150,7 +150,8 @@ def headline_markdown(results: Results, errata_link: str, claim_link: str) -> li
         statement = _statement(results, row["statement_id"])
         errata = ", ".join(f"[{e}]({errata_link.format(id=e)})" for e in ids(row["errata"])) or "none"
         rows.append([f"**{row['paper_ref']}** ([claim]({claim_link.format(id=row['claim_id'])}))",
-                     f"**{status_text(row['status'], statement['class'], statement['range'])}**", row["cost"], errata])
+                     f"**{status_text(row['status'], statement['class'], statement['range'])}**",
+                     f"{row['cost']} {row['proof']}".strip(), errata])
     return _table(["result", "status", "what it costs the authors", "errata"], rows)
 
 

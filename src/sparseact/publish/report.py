@@ -75,6 +75,7 @@ th { background: #f0f0f0; }
 .FAIL, .fails-as-stated { background: #fbe0e0; font-weight: bold; }
 .INCONCLUSIVE, .open { background: #fff4d6; font-weight: bold; }
 td.status { min-width: 7em; }
+table.headline td:first-child { min-width: 16em; }
 .legend { font-size: 0.85em; color: #444; }
 .erratum { border-left: 4px solid #c33; background: #fafafa; padding: 4px 10px; margin: 0.6em 0; }
 .erratum dt { font-weight: bold; }
@@ -129,22 +130,32 @@ def _statement_row(results: Results, statement_id: str) -> pd.Series:
 
 
 def headline_html(results: Results, results_dir: Path, base: Path) -> str:
-    """The headline table: the paper's main results with status, cost, errata and claim page."""
+    """The headline table: the paper's main results with status, what it costs the authors, and claim page; the
+    corrections its printed proof needs, with their errata, fold under the cost (so that the table fits the first
+    screen)."""
+    concerns = {e: ids(cell) for e, cell in zip(results.errata["erratum_id"], results.errata["statements"])}
+
+    def links(errata: list[str]) -> str:
+        return ", ".join(f'<a href="#erratum-{html.escape(e)}">{html.escape(e)}</a>' for e in errata)
+
     rows = []
     for _, row in results.headline.iterrows():
         statement = _statement_row(results, row["statement_id"])
-        errata = ", ".join(f'<a href="#erratum-{html.escape(e)}">{html.escape(e)}</a>' for e in ids(row["errata"]))
+        own = [e for e in ids(row["errata"]) if row["statement_id"] in concerns[e]]
+        slips = [e for e in ids(row["errata"]) if row["statement_id"] not in concerns[e]]
         page = _link(_claim_page_path(results_dir, row["claim_id"]), base, "claim page")
+        cost = _math(row["cost"]) + (f" <small>(erratum {links(own)})</small>" if own else "")
+        if row["proof"]:
+            cost += (f"<details><summary>its printed proof needs {len(slips)} correction{'s' if len(slips) != 1 else ''}"
+                     f"</summary>{_math(row['proof'])} <small>(errata {links(slips)})</small></details>")
         rows.append([f"<b>{html.escape(row['paper_ref'])}</b><br><small>{page}</small>",
-                     _status_cell(row["status"], statement["class"], statement["range"]),
-                     _math(row["cost"]), errata or "none"])
-    return _table(["result", "status", "what it costs the authors", "errata"], rows, "headline")
+                     _status_cell(row["status"], statement["class"], statement["range"]), cost])
+    return _table(["result", "status", "what it costs the authors"], rows, "headline")
 
 
-def first_screen_html(results: Results) -> str:
-    """The bottom line and the counts (the headline table follows)."""
-    return (f'<p class="bottom-line"><b>Bottom line.</b> {_math(bottom_line(results))}</p>'
-            f"<p>{_math(counts_line(results))} Every status is computed from the checks; every erratum has a "
+def counts_html(results: Results) -> str:
+    """The counts of the paper's statements by status (the project's own apart), under the headline table."""
+    return (f"<p>{_math(counts_line(results))} Every status is computed from the checks; every erratum has a "
             "certificate that <code>sparseact verify-certificate</code> recomputes.</p>")
 
 
@@ -315,8 +326,10 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
     body = [
         "<h1>Does “Learning Neural Networks with Sparse Activations” (COLT 2024) hold up?</h1>",
         f"<nav>{nav}</nav>",
-        f'<h2 id="headline">Headline results</h2>{first_screen_html(results)}',
+        f'<h2 id="headline">Headline results</h2><p class="bottom-line"><b>Bottom line.</b> '
+        f"{_math(bottom_line(results))}</p>",
         headline_html(results, results_dir, base),
+        counts_html(results),
         sharper_and_open_html(results),
         legend_html(),
         '<h2 id="errata">Errata by root cause</h2><p>Addressed to the authors: location, printed text, why it '

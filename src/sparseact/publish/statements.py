@@ -60,7 +60,7 @@ STATUS_DEFINITIONS = {
 UNDETERMINED = "undetermined"
 STATEMENT_COLUMNS = ["statement_id", "claim_id", "paper_ref", "kind", "origin", "statement", "status", "class",
                      "survives", "range", "reason", "uses", "checks"]
-HEADLINE_COLUMNS = ["statement_id", "paper_ref", "claim_id", "status", "cost", "errata"]
+HEADLINE_COLUMNS = ["statement_id", "paper_ref", "claim_id", "status", "cost", "proof", "errata"]
 ERRATA_COLUMNS = ["erratum_id", "class", "location", "printed", "explanation", "counterexample", "correction",
                   "verified_by", "verified", "statements", "certificates"]
 #: ``sharper.csv``: the project's proved statements that are sharper than a printed one (``sharper`` in the statement
@@ -418,9 +418,9 @@ def errata_by_cause(ledger: pd.DataFrame, certificates: Mapping[str, Mapping],
 def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
     """``headline.csv``: the paper's main results (``main: true``) in paper order, each with what it costs the authors.
 
-    The cost is what the authors would change, in the paper's notation: the corrected statement of a failure (and
-    whether it is verified), the first sentence of an open reason, and the correction of every erratum of its printed
-    proof's steps (``proof_of``); never a check id.
+    The cost is what the authors would change in the statement, in the paper's notation: the corrected statement of
+    a failure (and whether it is verified), or the first sentence of an open reason; ``proof`` is the correction of
+    every erratum of its printed proof's steps (``proof_of``). Never a check id of the project's own.
     """
     table = statements.set_index("statement_id")
     entries = paper_statements()
@@ -445,11 +445,10 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
             cost = "Nothing: it holds as printed."
         else:
             cost = f"Nothing on the enumerated range ({row['range']}); no argument covers every parameter."
-        if slips:
-            cost += " Its printed proof needs: " + " ".join(
-                f"({number}) {_sentence(r.correction)}" for number, r in enumerate(slips, 1))
+        proof = ("Its printed proof needs: " + " ".join(f"({number}) {_sentence(r.correction)}"
+                                                         for number, r in enumerate(slips, 1))) if slips else ""
         rows.append(dict(statement_id=sid, paper_ref=entry["paper_ref"], claim_id=entry["claim_id"],
-                         status=row["status"], cost=cost, errata="; ".join(related["erratum_id"])))
+                         status=row["status"], cost=cost, proof=proof, errata="; ".join(related["erratum_id"])))
     return pd.DataFrame(rows, columns=HEADLINE_COLUMNS)
 
 
