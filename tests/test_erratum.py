@@ -111,3 +111,18 @@ def test_without_an_engine_the_pdf_is_left_and_one_line_says_so(tmp_path):
                                       "is not rebuilt"
     with pytest.raises(ValueError, match="no LaTeX file"):
         compile_pdf(tmp_path / "missing.tex")
+
+
+def test_the_workflow_step_says_so_in_one_line_without_an_engine(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    tex, status = tmp_path / "erratum.tex", tmp_path / "pdf-status.txt"
+    tex.write_text("x")
+    env = {**os.environ, "PATH": os.path.dirname(sys.executable)}  # python, no pdflatex
+    done = subprocess.run([sys.executable, "-m", "sparseact.cli", "erratum-pdf", str(tex), "--status", str(status)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    line = f"no TeX engine (pdflatex) on the PATH: {tmp_path / 'erratum.pdf'} is not rebuilt"
+    assert done.returncode == 0 and done.stdout == line + "\n" and status.read_text() == line + "\n"
+    assert not (tmp_path / "erratum.pdf").exists()
