@@ -41,7 +41,7 @@ def test_readme_block_is_the_first_screen(result_tables):
     assert "Counted apart, the project's own 1 statement (sharper forms, corrected forms, a meta-claim): 1 proved" \
         in block
     assert "(results/findings.md#erratum-x-a-printed)" in block and "Nothing: it holds as printed." in block
-    assert "- **Lemma 2**, sharper: $\\vert S\\vert \\le k W$ (proved / measured 1 on majority; printed / proved 2.500)" \
+    assert "- **Lemma 2**, sharper: $\\vert S\\vert \\le k W$ (attained by majority; printed / proved 2.500)" \
         in block and "`sparseact explain lem2-sharp`" in block
     assert "- **Conjecture 3**: a lower bound would settle it." in block
     assert len(block.splitlines()) < 20

@@ -263,7 +263,9 @@ def sharper_items(results: Results) -> list[tuple[str, str, str]]:
     for _, row in results.sharper.iterrows():
         measured = []
         if row["family"]:
-            measured.append(f"proved / measured {readable(row['proved_over_family'])} on {row['family']}")
+            ratio = readable(row["proved_over_family"])
+            measured.append(f"attained by {row['family']}" if ratio == "1" else
+                            f"proved / measured {ratio} on {row['family']}")
         if row["printed_over_proved"]:
             measured.append(f"printed / proved {readable(row['printed_over_proved'])}")
         items.append((row["paper_ref"], row["statement"] + (f" ({'; '.join(measured)})" if measured else ""),
@@ -272,11 +274,14 @@ def sharper_items(results: Results) -> list[tuple[str, str, str]]:
 
 
 def open_items(results: Results) -> list[tuple[str, str]]:
-    """The paper's open statements by name, each with why no finite computation settles it (its first sentence)."""
+    """The paper's open statements by name, in paper order, each with why no finite computation settles it (its
+    first sentence)."""
+    from sparseact.paper import paper_position
     from sparseact.publish.statements import _first_sentence
 
     rows = results.printed[results.printed["status"] == "open"]
-    return [(r["paper_ref"], _first_sentence(r["reason"]) + ".") for _, r in rows.iterrows()]
+    return sorted(((r["paper_ref"], _first_sentence(r["reason"]) + ".") for _, r in rows.iterrows()),
+                  key=lambda item: paper_position(item[0]))
 
 
 def sharper_markdown(results: Results) -> list[str]:
