@@ -35,7 +35,7 @@ import pandas as pd
 
 from sparseact.paper import paper_position
 from sparseact.paper import statements as paper_statements
-from sparseact.publish.findings import Results, ids, readable, short_ref
+from sparseact.publish.findings import Results, ids, short_ref, tightness_of
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 #: The public repository whose files the certificate links point to (``https://host/owner/repo/blob/<ref>``);
@@ -157,21 +157,14 @@ def _erratum(row: pd.Series, repository_url: str) -> list[str]:
 
 
 def _sharper(row: pd.Series) -> list[str]:
-    measured = []
-    if row["family"]:
-        ratio = readable(row["proved_over_family"])
-        measured.append(f"attained by {tex_text(row['family'])}" if ratio == "1" else
-                        f"the bound proved here is {ratio} times the value on {tex_text(row['family'])}")
-    if row["printed_over_proved"]:
-        measured.append(f"the printed bound is {readable(row['printed_over_proved'])} times the proved one on the "
-                        "same instances")
-    tightness = "; ".join(measured)
+    tightness = tightness_of(row, tex_text)
     return [rf"\subsection*{{{tex_text(short_ref(row['paper_ref']))}}}",
             r"\begin{description}",
             rf"\item[Printed.] {tex_text(row['printed'])}",
             rf"\item[Proved.] {tex_text(_sentence(row['statement']))}",
             rf"\item[Proof sketch.] {tex_text(_sentence(row['argument']))}",
-            *([rf"\item[Tightness.] {_sentence(tightness[:1].upper() + tightness[1:])}"] if measured else []),
+            *([rf"\item[Tightness.] {_sentence(tightness[:1].upper() + tightness[1:])}"]
+              if tightness else []),
             rf"\item[Chain.] \texttt{{sparseact explain {tex_text(row['statement_id'])}}} prints the proof down to "
             "the exact checks and cited facts.",
             r"\end{description}", ""]

@@ -256,19 +256,26 @@ def bottom_line(results: Results) -> str:
     return " ".join(sentences)
 
 
+def tightness_of(row: pd.Series, text=str) -> str:
+    """How tight a sharper result (a ``sharper.csv`` row) is: the family that attains it (or proved / measured on
+    it) and printed / proved on the same instances; ``text`` formats the family's description."""
+    measured = []
+    if row["family"]:
+        ratio = readable(row["proved_over_family"])
+        measured.append(f"attained by {text(row['family'])}" if ratio == "1" else
+                        f"proved / measured {ratio} on {text(row['family'])}")
+    if row["printed_over_proved"]:
+        measured.append(f"printed / proved {readable(row['printed_over_proved'])}")
+    return "; ".join(measured)
+
+
 def sharper_items(results: Results) -> list[tuple[str, str, str]]:
     """The project's results sharper than printed, one per line: (where, the statement with the ratios on the same
     instances, statement id)."""
     items = []
     for _, row in results.sharper.iterrows():
-        measured = []
-        if row["family"]:
-            ratio = readable(row["proved_over_family"])
-            measured.append(f"attained by {row['family']}" if ratio == "1" else
-                            f"proved / measured {ratio} on {row['family']}")
-        if row["printed_over_proved"]:
-            measured.append(f"printed / proved {readable(row['printed_over_proved'])}")
-        items.append((row["paper_ref"], row["statement"] + (f" ({'; '.join(measured)})" if measured else ""),
+        tightness = tightness_of(row)
+        items.append((row["paper_ref"], row["statement"] + (f" ({tightness})" if tightness else ""),
                       row["statement_id"]))
     return items
 
