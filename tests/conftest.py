@@ -64,11 +64,12 @@ def _csv(path: Path, rows: list[dict]) -> None:
 @pytest.fixture
 def result_tables(tmp_path) -> Path:
     """A results directory with small tables in the statements engine's contracts (statements, headline, errata,
-    tightness) and a ledger; made up, never read from the checkout's results/."""
+    tightness, sharper) and a ledger; made up, never read from the checkout's results/. Four statements are the
+    paper's, one (``lem2-sharp``) the project's."""
     results = tmp_path / "results"
     (results / "certificates" / "x").mkdir(parents=True)
     (results / "certificates" / "x" / "a-printed.json").write_text("{}")
-    statement = dict(claim_id="x", kind="theorem", survives="", range="", uses="", checks="")
+    statement = dict(claim_id="x", kind="theorem", origin="paper", survives="", range="", uses="", checks="")
     _csv(results / "statements.csv", [
         dict(statement_id="thm1", paper_ref="Theorem 1", statement=r"$\mathrm{AS}(h) \le \{k\}$ for all $h$",
              status="fails-as-stated", **{"class": "statement-error"}, reason="the bound is $0$ at $s = k$",
@@ -79,12 +80,21 @@ def result_tables(tmp_path) -> Path:
              **{"class": ""}, reason="a lower bound would settle it", **statement),
         dict(statement_id="eq4", paper_ref="eq. (4)", statement="$a = b$", status="proved", **{"class": ""},
              reason="steps 1 and 2", **statement),
+        dict(statement_id="lem2-sharp", paper_ref="Lemma 2 (our sharper bound)", statement="$|S| \\le k W$",
+             status="proved", **{"class": ""}, reason="by Cauchy-Schwarz", **{**statement, "kind": "derived",
+                                                                               "origin": "project"}),
+    ])
+    _csv(results / "sharper.csv", [
+        dict(statement_id="lem2-sharp", than="lem2", paper_ref="Lemma 2", statement="$|S| \\le k W$",
+             printed="$|S| \\le \\|w\\|$", status="proved", uses="x/b", chain="lem2-sharp is proved from x/b (PASS, exact)",
+             argument="By Cauchy-Schwarz, $|S| \\le k W$.", tightness="lemma2-bound", family="majority",
+             proved_over_family="1.0", printed_over_proved="2.5"),
     ])
     _csv(results / "headline.csv", [
         dict(statement_id="thm1", paper_ref="Theorem 1", claim_id="x", status="fails-as-stated",
-             cost="Theorem 1 needs a factor $\\log n$ more samples.", errata="x-a-printed"),
+             cost="Theorem 1 needs a factor $\\log n$ more samples.", proof="", errata="x-a-printed"),
         dict(statement_id="lem2", paper_ref="Lemma 2", claim_id="x", status="holds-on-range",
-             cost="Nothing: it holds as printed.", errata=""),
+             cost="Nothing: it holds as printed.", proof="Its printed proof needs: (1) $a = b$.", errata=""),
     ])
     _csv(results / "errata.csv", [
         dict(erratum_id="x-a-printed", **{"class": "statement-error"}, location="Theorem 1 (proof)",

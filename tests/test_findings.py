@@ -31,11 +31,20 @@ def test_findings_open_with_the_headline_then_errata_by_cause_tightness_and_open
         assert literal not in text
 
 
-def test_readme_block_is_the_counts_and_the_headline_table(result_tables):
+def test_readme_block_is_the_first_screen(result_tables):
     block = readme_block(result_tables)
-    assert block.startswith("Of the paper's 4 quantitative statements we track: 1 proved, 1 holds on range")
+    assert block.startswith("**Bottom line.** Of the paper's 2 main results, Lemma 2 holds; in all 1 of its 4 printed "
+                            "statements are proved and 1 holds on the range enumerated.")
+    assert "Theorem 1 fails as printed, 1 printed statement in all" in block
+    assert ("Of the paper's 4 printed statements we track (2 main results, 2 other theorems, lemmas and claims): "
+            "1 proved, 1 holds on range") in block  # the project's own statement is counted apart
+    assert "Counted apart, the project's own 1 statement (sharper forms, corrected forms, a meta-claim): 1 proved" \
+        in block
     assert "(results/findings.md#erratum-x-a-printed)" in block and "Nothing: it holds as printed." in block
-    assert len(block.splitlines()) < 12
+    assert "- **Lemma 2**, sharper: $\\vert S\\vert \\le k W$ (attained by majority; printed / proved 2.500)" \
+        in block and "`sparseact explain lem2-sharp`" in block
+    assert "- **Conjecture 3**: a lower bound would settle it." in block
+    assert len(block.splitlines()) < 20
 
 
 def test_readable_numbers():
@@ -74,4 +83,6 @@ def test_markdown_math_rewrites_braces_and_bars():
 def test_load_results_reads_every_table(result_tables):
     results = load_results(result_tables)
     assert (len(results.statements), len(results.headline), len(results.errata), len(results.tightness),
-            len(results.ledger)) == (4, 2, 2, 1, 3)
+            len(results.ledger), len(results.sharper)) == (5, 2, 2, 1, 3, 1)
+    assert list(results.printed["statement_id"]) == ["thm1", "lem2", "conj3", "eq4"]
+    assert list(results.own["statement_id"]) == ["lem2-sharp"]

@@ -33,6 +33,12 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
     order = ['id="headline"', 'class="headline"', 'id="classes"', 'id="errata"', 'id="errata-statement-error"',
              'id="errata-typo"', 'id="tightness"', 'id="statements"', 'id="checks"', 'id="provenance"', 'id="timings"']
     assert [page.index(o) for o in order] == sorted(page.index(o) for o in order)
+    first = ['class="bottom-line"', 'class="headline"', "Of the paper&#x27;s 4 printed statements", 'id="sharper"',
+             'id="open"']  # the bottom line, the headline table, the counts, the sharper and the open results
+    assert "<details><summary>its printed proof needs 0 corrections</summary>" in page
+    assert [page.index(o) for o in first] == sorted(page.index(o) for o in first)
+    assert "<code>sparseact explain lem2-sharp</code>" in page and "a lower bound would settle it." in page
+    assert 'href="../erratum/erratum.tex"' in page  # no PDF in the fixture: the LaTeX source
     assert 'href="#erratum-x-a-printed"' in page and 'id="erratum-x-a-printed"' in page
     assert 'href="../certificates/x/a-printed.json"' in page and 'href="../reports/x.html"' in page
     assert "n=6, s=1: Pr = 0.3125" in page and "none proposed" in page

@@ -55,20 +55,21 @@ def plan_after_edit(work, relative):
 def test_a_figure_or_verdict_edit_reruns_only_the_claims_assembly_onward(current, part):
     stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/{part}")
     # the ledger's tables change, so every claim page (rendered under its statuses) is rendered again
-    assert stats == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "ledger": 1, "report": 1,
-                     "total": 4 + len(claim_ids())}, out[-3000:]
+    assert stats == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()),
+                     "erratum_pdf": 1, "ledger": 1, "report": 1, "total": 5 + len(claim_ids())}, out[-3000:]
     assert f"claim={CLAIM}" in out
 
 
 def test_a_statement_edit_reruns_only_the_ledger_onward(current):
     stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/statements.yaml")
-    assert stats == {"all": 1, "claim_page": len(claim_ids()), "ledger": 1, "report": 1,
-                     "total": 3 + len(claim_ids())}, out[-3000:]
+    assert stats == {"all": 1, "claim_page": len(claim_ids()), "erratum_pdf": 1, "ledger": 1, "report": 1,
+                     "total": 4 + len(claim_ids())}, out[-3000:]
 
 
 def test_a_compute_edit_reruns_the_claims_shards(current, repo_root):
     block = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())["claims"][CLAIM]
     shards = len(get_claim(CLAIM).shards(block))
     stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/compute.py")
-    assert stats == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "data": shards, "ledger": 1,
-                     "report": 1, "run": shards, "total": 4 + 2 * shards + len(claim_ids())}, out[-3000:]
+    assert stats == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "data": shards,
+                     "erratum_pdf": 1, "ledger": 1, "report": 1, "run": shards,
+                     "total": 5 + 2 * shards + len(claim_ids())}, out[-3000:]

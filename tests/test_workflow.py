@@ -243,8 +243,9 @@ def test_adding_a_grid_point_reruns_only_that_point(run):
     configfile = edited_config(run, lambda c: c["claims"]["section1_index"]["b_values"].append(4))
     out = snakemake(run, "-n", configfile=configfile)
     # the ledger's tables change, so every claim page (rendered under its statuses) is rendered again
-    assert job_stats(out) == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "data": 1, "ledger": 1,
-                              "report": 1, "run": 1, "total": 6 + len(claim_ids())}, out[-3000:]
+    assert job_stats(out) == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "data": 1,
+                              "erratum_pdf": 1, "ledger": 1, "report": 1, "run": 1,
+                              "total": 7 + len(claim_ids())}, out[-3000:]
     assert "claim=section1_index, shard=index" in out
 
 
@@ -253,8 +254,8 @@ def test_code_edits_rerun_what_imports_them(run):
     original = figures.read_text()
     touch(figures)
     out = snakemake(run, "-n")
-    assert job_stats(out) == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "ledger": 1, "report": 1,
-                              "total": 4 + len(claim_ids())}, out[-3000:]
+    assert job_stats(out) == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()),
+                              "erratum_pdf": 1, "ledger": 1, "report": 1, "total": 5 + len(claim_ids())}, out[-3000:]
     figures.write_text(original)
     snakemake(run, "--touch")  # restore: the edit is undone, outputs are current
 
@@ -264,8 +265,9 @@ def test_code_edits_rerun_what_imports_them(run):
     block = yaml.safe_load((run / "config" / "quick.yaml").read_text())["claims"]["scaling"]
     shards = len(get_claim("scaling").shards(block))
     out = snakemake(run, "-n")
-    assert job_stats(out) == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "data": shards, "ledger": 1,
-                              "report": 1, "run": shards, "total": 4 + 2 * shards + len(claim_ids())}, out[-3000:]
+    assert job_stats(out) == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "data": shards,
+                              "erratum_pdf": 1, "ledger": 1, "report": 1, "run": shards,
+                              "total": 5 + 2 * shards + len(claim_ids())}, out[-3000:]
     claim.write_text(original)
     snakemake(run, "--touch")
 
@@ -286,8 +288,8 @@ def test_touching_one_notebook_reruns_only_its_claim(run):
     original = notebook.read_text()
     touch(notebook)
     out = snakemake(run, "-n")
-    assert job_stats(out) == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "ledger": 1, "report": 1,
-                              "total": 4 + len(claim_ids())}, out[-3000:]
+    assert job_stats(out) == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()),
+                              "erratum_pdf": 1, "ledger": 1, "report": 1, "total": 5 + len(claim_ids())}, out[-3000:]
     assert "claim=scaling" in out
     notebook.write_text(original)
     snakemake(run, "--touch")

@@ -49,9 +49,22 @@ def _ledger(args) -> int:
     frame = write_ledger(records, out / "ledger.csv", out / "ledger.md", results_dir=out)
     certificates = write_certificates(records, out / "certificates")
     statements = write_statement_files(frame, out, {r.check_id: r.certificate for r in records if r.certificate},
-                                       args.tables)
+                                       args.tables, args.repository_url)
     print(f"ledger: {len(frame)} checks, {frame['verdict'].value_counts().to_dict()}; "
           f"{len(certificates)} certificates; statements: {status_counts(statements)}")
+    return 0
+
+
+def _erratum_pdf(args) -> int:
+    from pathlib import Path
+
+    from sparseact.publish.erratum import compile_pdf, compile_summary
+    from sparseact.runtime.provenance import atomic_write_text
+
+    pdf, log = compile_pdf(args.tex)
+    line = log if pdf is None else compile_summary(pdf, log)
+    print(line)
+    atomic_write_text(Path(args.status), line + "\n")
     return 0
 
 
@@ -183,9 +196,17 @@ def main(argv=None) -> int:
     led.add_argument("results", nargs="+", help="result JSON files (results/claims/<claim>.json)")
     led.add_argument("--out-dir", default="results",
                      help="writes ledger.csv/.md, statements.csv/.md, errata.csv, headline.csv, tightness.csv, "
-                          "findings.md and certificates/ here (default: results)")
+                          "sharper.csv, findings.md, erratum/erratum.tex and certificates/ here (default: results)")
     led.add_argument("--tables", nargs="*", default=[], help="the claims' table folders (tightness tables)")
+    led.add_argument("--repository-url", default=None,
+                     help="base of the erratum note's certificate links, e.g. https://github.com/OWNER/REPO/blob/main "
+                          "(default: sparseact.publish.erratum.REPOSITORY_URL; empty: links relative to the note)")
     led.set_defaults(func=_ledger)
+    pdf = sub.add_parser("erratum-pdf", help="compile the erratum note to the PDF beside it when pdflatex is "
+                         "installed (else say so in one line and leave the PDF as it is)")
+    pdf.add_argument("tex", help="the note (results/erratum/erratum.tex)")
+    pdf.add_argument("--status", required=True, help="where to write the one-line outcome")
+    pdf.set_defaults(func=_erratum_pdf)
     why = sub.add_parser("explain", help="print the argument chain behind a statement's status, down to checks "
                          "and cited facts")
     why.add_argument("statement_id", help="e.g. theorem8; 'all' lists every statement's status and reason, "

@@ -166,7 +166,7 @@ def doc_figure(figure):
 #: The run's result tables (rule ledger), which the report and the claim pages read.
 RESULT_TABLES = [
     in_results(f"{name}.csv")
-    for name in ("ledger", "statements", "headline", "errata", "tightness")
+    for name in ("ledger", "statements", "headline", "errata", "tightness", "sharper")
 ]
 
 

@@ -1,4 +1,5 @@
-# The claims ledger, the FAIL certificates, the statements table and the findings, from every claim's result file.
+# The claims ledger, the FAIL certificates, the statements table, the findings and the erratum note, from every claim's
+# result file; then the note's PDF, when a TeX engine is installed.
 
 
 rule ledger:
@@ -21,8 +22,9 @@ rule ledger:
         errata=in_results("errata.csv"),
         headline=in_results("headline.csv"),
         tightness=in_results("tightness.csv"),
+        sharper=in_results("sharper.csv"),
         corrected_markdown=in_results("corrected-statements.md"),
-        corrected_tex=in_results("corrected-statements.tex"),
+        erratum=in_results("erratum/erratum.tex"),
         certificates=directory(in_results("certificates")),
     log:
         in_logs("ledger.log"),
@@ -34,3 +36,18 @@ rule ledger:
     shell:
         "python -m sparseact.cli ledger {input.results} --tables {input.tables} --out-dir {params.out_dir} "
         "> {log} 2>&1"
+
+
+# pdflatex writes erratum.pdf beside the note (committed, so that readers need no LaTeX); without a TeX engine the
+# job says so in one line (in its log and its status file) and leaves the PDF as it is.
+rule erratum_pdf:
+    input:
+        in_results("erratum/erratum.tex"),
+    output:
+        in_results("erratum/pdf-status.txt"),
+    log:
+        in_logs("erratum_pdf.log"),
+    conda:
+        ENV
+    shell:
+        "python -m sparseact.cli erratum-pdf {input} --status {output} > {log} 2>&1"

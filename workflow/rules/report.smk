@@ -52,6 +52,8 @@ rule report:
         benchmarks=benchmark_files(),
         pages=claim_reports(),
         claim_page=claim_page_path(SCREENSHOT_CLAIM),
+        # the erratum note's PDF is built first (the report links it, or the .tex when no TeX engine made one)
+        erratum=in_results("erratum/pdf-status.txt"),
     output:
         index=report(
             in_results("report/index.html"),

@@ -32,18 +32,56 @@ STATEMENTS_FILE = "statements.yaml"
 
 #: What a statement can be.
 KINDS = ("theorem", "lemma", "claim", "conjecture", "remark", "equation", "construction", "proof-step",
-         "introduction", "discussion", "definition", "abstract", "derived")
+         "introduction", "discussion", "definition", "abstract", "derived", "meta")
 #: Why a statement can be open: no finite computation settles a conjecture, a lower bound over all
 #: algorithms, an O() bound with no explicit constant whose proof is not in the graph, or an
 #: observation about models outside the paper's class.
 OPEN_KINDS = ("conjecture", "all-algorithms", "hidden-constant", "empirical")
 #: Keys a statement entry may have (``id``, ``paper_ref``, ``kind``, ``statement`` are required).
 STATEMENT_KEYS = ("id", "paper_ref", "kind", "statement", "quantifiers", "main", "proof_of", "argument", "open",
-                  "open_kind", "correction", "note", "sharper")
+                  "open_kind", "correction", "note", "origin", "sharper")
+#: Whose statement it is: printed in the paper, or the project's own (a derived result, a meta-claim about many
+#: printed statements). A statement of kind ``derived`` is the project's; any other is the paper's unless it says
+#: ``origin: project``.
+ORIGINS = ("paper", "project")
+#: Keys of a statement's ``sharper`` entry: the paper's statement it sharpens, and (optionally) the ``bound`` of the
+#: ``tightness.csv`` row that measures it.
+SHARPER_KEYS = ("than", "tightness")
 FACT_KEYS = ("id", "name", "statement", "citation", "checks")
 ERRATUM_KEYS = ("id", "location", "printed", "correction", "verified_by", "checks")
 #: Prefix of a fact id.
 FACT_PREFIX = "fact:"
+
+
+#: The paper's sections (PMLR version) by the first numbered item each holds (items are numbered through the paper:
+#: Definitions 1-2 and Theorems 3-5 in Section 1, ..., Theorem 17 to Conjecture 20 in Section 5); Section 6 has none.
+FIRST_ITEM_OF_SECTION = {1: 1, 2: 6, 3: 8, 4: 12, 5: 17, 6: 21}
+#: Where an appendix comes in :func:`paper_position` (after Section 6).
+APPENDIX_OFFSET = 100
+
+
+def paper_position(reference: str) -> tuple:
+    """Sort key of a paper reference in reading order: (section, item number, text).
+
+    The section is the first ``Section N`` or ``Appendix X`` the reference names, else the one that holds its
+    first numbered item (:data:`FIRST_ITEM_OF_SECTION`); ``Lemma 18 (Section 5)`` and ``Theorem 19, eq. (1)`` both
+    sort in Section 5, before ``Appendix A``.
+    """
+    import re
+
+    text = str(reference)
+    item = re.search(r"\b(?:Theorem|Lemma|Remark|Conjecture|Definition|Claim|Corollary)\s+(\d+)", text)
+    number = int(item.group(1)) if item else 0
+    section = re.search(r"\b(Section|Appendix)\s+(\d+|[A-Z])\b", text)
+    if section and section.group(1) == "Appendix":
+        where = APPENDIX_OFFSET + ord(section.group(2)[0])
+    elif section and (not item or section.start() < item.start()):
+        where = int(section.group(2))
+    elif item:
+        where = max(s for s, first in FIRST_ITEM_OF_SECTION.items() if first <= number)
+    else:
+        where = 0 if text.startswith("Abstract") else 2 * APPENDIX_OFFSET  # the abstract first, anything else last
+    return (where, number, text)
 
 
 def premise_kind(identifier: str) -> str:
@@ -53,6 +91,12 @@ def premise_kind(identifier: str) -> str:
     if identifier.startswith(FACT_PREFIX):
         return "fact"
     return "check" if "/" in identifier else "statement"
+
+
+def origin(entry: dict) -> str:
+    """Whose statement ``entry`` is (:data:`ORIGINS`): its ``origin``, else ``project`` for kind ``derived`` and
+    ``paper`` for any other kind."""
+    return entry.get("origin") or ("project" if entry.get("kind") == "derived" else "paper")
 
 
 def _load(path: Path, name: str) -> list[dict]:
@@ -101,6 +145,33 @@ def _check_statement(entry: dict, where: str) -> None:
             raise ValueError(f"{where}: correction needs 'text' and 'verified_by' (a list of ids)")
         if " ".join(correction["text"].split()) == " ".join(entry["statement"].split()):
             raise ValueError(f"{where}: the correction repeats the printed statement")
+    if entry.get("origin") is not None and entry["origin"] not in ORIGINS:
+        raise ValueError(f"{where}: origin {entry['origin']!r} is not one of {', '.join(ORIGINS)}")
+    if entry["kind"] == "derived" and origin(entry) != "project":
+        raise ValueError(f"{where}: a statement of kind 'derived' is the project's (origin: project)")
+    sharper = entry.get("sharper")
+    if sharper is not None:
+        if not isinstance(sharper, dict) or set(sharper) - set(SHARPER_KEYS) or not isinstance(sharper.get("than"), str) \
+                or not isinstance(sharper.get("tightness", ""), str):
+            raise ValueError(f"{where}: sharper needs 'than' (a statement id) and optionally 'tightness' (a bound of "
+                             "tightness.csv)")
+        if origin(entry) != "project":
+            raise ValueError(f"{where}: only the project's statements are sharper than printed (origin: project)")
+
+
+def _check_sharper(entries: list[dict]) -> None:
+    """Every ``sharper.than`` names a statement of the paper."""
+    by_id = {e["id"]: e for e in entries}
+    for entry in entries:
+        than = entry.get("sharper", {}).get("than")
+        if than is None:
+            continue
+        if than not in by_id:
+            raise ValueError(f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']}): sharper.than {than!r} names no "
+                             "statement")
+        if origin(by_id[than]) != "paper":
+            raise ValueError(f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']}): sharper.than {than!r} is the "
+                             "project's statement, not the paper's")
 
 
 def statement_files() -> list[Path]:
@@ -135,6 +206,7 @@ def statements() -> tuple[dict, ...]:
                 raise ValueError(f"{where}: id {entry['id']!r} is also defined in {owner[entry['id']]}")
             owner[entry["id"]] = name
             entries.append({**entry, "claim_id": claim_id})
+    _check_sharper(entries)
     return tuple(entries)
 
 

@@ -6,6 +6,8 @@ statements
     Each statement's status, derived from the argument graph and the ledger; ``explain``.
 findings
     ``findings.md`` and the README summary.
+erratum
+    The note for the authors (``results/erratum/erratum.tex``) and its PDF.
 report
     The HTML report and the claim pages.
 reporting

@@ -1,15 +1,19 @@
 r"""The answer to a reader, in Markdown: ``results/findings.md`` and README's generated block.
 
 Both read the result files of the statements engine (``statements.csv``,
-``headline.csv``, ``errata.csv``, ``tightness.csv``) and ``ledger.csv`` from one
+``headline.csv``, ``errata.csv``, ``tightness.csv``, ``sharper.csv``) and ``ledger.csv`` from one
 results directory, and type nothing themselves:
 
-* :func:`findings_markdown` opens with the headline table (the paper's main
-  results, each with its status, what it costs the authors and its errata),
-  then the errata by root cause (with the classes legend), tightness, and the
-  statements still open;
-* :func:`readme_block` is the headline table and one line of counts, for
-  README's block between :data:`sparseact.publish.statements.README_START` and ``README_END``.
+* :func:`findings_markdown` opens with the bottom line (:func:`bottom_line`), the counts of the
+  paper's printed statements (the project's own counted apart), the headline table (the paper's
+  main results, each with its status, what it costs the authors in the paper's notation and its
+  errata), the results sharper than printed and the open results by name; then the errata by root
+  cause (with the classes legend), tightness, and the statements still open;
+* :func:`readme_block` is the same first screen, for README's block between
+  :data:`sparseact.publish.statements.README_START` and ``README_END``.
+
+Counts cover the paper's statements only (``origin`` ``paper``); the project's own statements
+(sharper forms, corrections, a meta-claim) are counted apart.
 
 Math stays ``$...$`` TeX, written so that a code host's Markdown renderer keeps
 it intact (:func:`markdown_math`): ``\{``/``\}`` become ``\lbrace``/``\rbrace``
@@ -41,16 +45,32 @@ class Results:
     errata: pd.DataFrame
     tightness: pd.DataFrame
     ledger: pd.DataFrame
+    sharper: pd.DataFrame
+
+    @property
+    def printed(self) -> pd.DataFrame:
+        """The paper's statements (``origin`` ``paper``): what the counts cover."""
+        return self.statements[self.statements["origin"] == "paper"]
+
+    @property
+    def own(self) -> pd.DataFrame:
+        """The project's own statements, counted apart."""
+        return self.statements[self.statements["origin"] != "paper"]
+
+
+#: The result tables :func:`load_results` reads, in the order of :class:`Results`.
+RESULT_TABLES = ("statements", "headline", "errata", "tightness", "ledger", "sharper")
 
 
 def load_results(results_dir: str | Path) -> Results:
-    """Read ``statements.csv``, ``headline.csv``, ``errata.csv``, ``tightness.csv`` and ``ledger.csv``."""
+    """Read ``statements.csv``, ``headline.csv``, ``errata.csv``, ``tightness.csv``, ``ledger.csv`` and
+    ``sharper.csv``."""
     directory = Path(results_dir)
 
     def read(name: str) -> pd.DataFrame:
         return pd.read_csv(directory / f"{name}.csv", dtype=str, keep_default_na=False)
 
-    return Results(*(read(name) for name in ("statements", "headline", "errata", "tightness", "ledger")))
+    return Results(*(read(name) for name in RESULT_TABLES))
 
 
 def ids(cell: str) -> list[str]:
@@ -130,19 +150,165 @@ def headline_markdown(results: Results, errata_link: str, claim_link: str) -> li
         statement = _statement(results, row["statement_id"])
         errata = ", ".join(f"[{e}]({errata_link.format(id=e)})" for e in ids(row["errata"])) or "none"
         rows.append([f"**{row['paper_ref']}** ([claim]({claim_link.format(id=row['claim_id'])}))",
-                     f"**{status_text(row['status'], statement['class'], statement['range'])}**", row["cost"], errata])
+                     f"**{status_text(row['status'], statement['class'], statement['range'])}**",
+                     f"{row['cost']} {row['proof']}".strip(), errata])
     return _table(["result", "status", "what it costs the authors", "errata"], rows)
 
 
+#: How the paper's statements other than its main results are grouped in the counts: (what a reader calls them,
+#: the statement kinds of :data:`sparseact.paper.KINDS`).
+KIND_GROUPS = (("other theorems, lemmas and claims", ("theorem", "lemma", "claim")),
+               ("conjectures", ("conjecture",)),
+               ("proof steps", ("proof-step",)),
+               ("equations", ("equation",)),
+               ("definitions, constructions and remarks", ("definition", "construction", "remark")),
+               ("introduction, abstract and discussion sentences", ("introduction", "abstract", "discussion")))
+
+
+def _plural(count: int, word: str, plural: str = "") -> str:
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
+def _statuses(frame: pd.DataFrame) -> str:
+    counts = frame["status"].value_counts()
+    return ", ".join(f"{int(counts.get(s, 0))} {status_text(s)}" for s in STATUS_DEFINITIONS if counts.get(s, 0))
+
+
+def _by_class(errata: pd.DataFrame) -> str:
+    classes = errata["class"].value_counts()
+    return ", ".join(f"{c} {int(classes[c])}" for c in FINDING_DEFINITIONS if c in classes) or "none"
+
+
 def counts_line(results: Results) -> str:
-    """How many statements have each status, and how many errata (by class) the run found."""
-    counts = results.statements["status"].value_counts()
-    statuses = ", ".join(f"{int(counts.get(s, 0))} {status_text(s)}" for s in STATUS_DEFINITIONS)
-    classes = results.errata["class"].value_counts()
-    by_class = ", ".join(f"{c} {int(classes[c])}" for c in FINDING_DEFINITIONS if c in classes)
-    return (f"Of the paper's {len(results.statements)} quantitative statements we track: {statuses}. "
-            f"{len(results.errata)} errata by root cause ({by_class or 'none'}), "
-            f"resting on {len(results.ledger)} checks.")
+    """How many of the paper's printed statements have each status (main results and the rest, by kind), how many
+    errata (by class) the run found, and the project's own statements counted apart."""
+    printed = results.printed
+    main = set(results.headline["statement_id"])
+    rest = printed[~printed["statement_id"].isin(main)]
+    grouped = [(label, int(rest["kind"].isin(kinds).sum())) for label, kinds in KIND_GROUPS]
+    other = len(rest) - sum(count for _, count in grouped)
+    parts = [f"{len(main)} main results", *(f"{count} {label}" for label, count in grouped if count)]
+    if other:
+        parts.append(f"{other} other")
+    own = results.own
+    return (f"Of the paper's {len(printed)} printed statements we track ({', '.join(parts)}): "
+            f"{_statuses(printed)}. {len(results.errata)} errata by root cause ({_by_class(results.errata)}), "
+            f"resting on {len(results.ledger)} checks. Counted apart, the project's own "
+            f"{_plural(len(own), 'statement')} (sharper forms, corrected forms, a meta-claim): {_statuses(own)}.")
+
+
+def short_ref(paper_ref: str) -> str:
+    """A paper reference without its trailing gloss: ``Theorem 3 (first part; ...)`` -> ``Theorem 3``
+    (an equation number such as ``eq. (1)`` stays)."""
+    return re.sub(r"\s+\((?!\d+\)$)[^()]*(\([^()]*\)[^()]*)*\)$", "", str(paper_ref).strip())
+
+
+def _names(refs, counted: bool = False) -> str:
+    """The short references, each once (with ``counted``, ``Section 1 (5 statements)`` when several share one),
+    joined for reading (with semicolons when a name has a comma)."""
+    counts = pd.Series([short_ref(r) for r in refs], dtype=str).value_counts()
+    names = [name if counts[name] == 1 or not counted else f"{name} ({counts[name]} statements)"
+             for name in dict.fromkeys(short_ref(r) for r in refs)]
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ("; " if any("," in name for name in names) else ", ").join(names[:-1]) + " and " + names[-1]
+
+
+def bottom_line(results: Results) -> str:
+    """Three or four sentences, composed from the tables: what holds, what fails and what repairing it takes, what is
+    open, and what the project proves beyond the paper."""
+    printed, main = results.printed, results.headline
+    holding = main[main["status"].isin(["proved", "holds-on-range"])]
+    failing_main = main[main["status"] == "fails-as-stated"]
+    open_main = main[main["status"] == "open"]
+    counts = printed["status"].value_counts()
+    proved, on_range = int(counts.get("proved", 0)), int(counts.get("holds-on-range", 0))
+    sentences = [f"Of the paper's {_plural(len(main), 'main result')}, "
+                 + (f"{_names(holding['paper_ref'])} hold{'s' if len(set(map(short_ref, holding['paper_ref']))) == 1 else ''}"
+                    if len(holding) else "none holds")
+                 + f"; in all {proved} of its {len(printed)} printed statements are proved"
+                 + (f" and {on_range} hold{'s' if on_range == 1 else ''} on the range enumerated" if on_range else "")
+                 + "."]
+    failing = printed[printed["status"] == "fails-as-stated"]
+    if len(failing):
+        repaired = failing[failing["survives"].str.startswith("yes")]
+        verified = results.errata[results.errata["verified"] == "PASS"]
+        unrepaired = failing[~failing["survives"].str.startswith("yes")]
+        sentences.append(
+            (f"{_names(failing_main['paper_ref'])} fail{'s' if len(set(map(short_ref, failing_main['paper_ref']))) == 1 else ''}"
+             " as printed, " if len(failing_main) else "No main result fails; ")
+            + f"{_plural(len(failing), 'printed statement')} in all, from {_plural(len(results.errata), 'root cause')} "
+            f"({_by_class(results.errata)}); {len(verified)} of the {len(results.errata)} corrections are verified, "
+            f"and {len(repaired)} of the {len(failing)} failing statements have a corrected form proved here"
+            + (f" ({_names(unrepaired['paper_ref'])} not yet)" if len(unrepaired) else "") + ".")
+    else:
+        sentences.append("No printed statement fails.")
+    opened = printed[printed["status"] == "open"]
+    if len(opened):
+        sentences.append(f"{_plural(len(opened), 'statement')} {'is' if len(opened) == 1 else 'are'} open, "
+                         f"no finite computation can settle {'it' if len(opened) == 1 else 'them'}: "
+                         f"{_names(opened['paper_ref'], counted=True)}"
+                         + (f" (among the main results {_names(open_main['paper_ref'])})" if len(open_main) else "")
+                         + ".")
+    if len(results.sharper):
+        sentences.append(f"Beyond the paper, the project proves sharper forms of {_names(results.sharper['paper_ref'])}"
+                         ", listed below with the families that attain them.")
+    return " ".join(sentences)
+
+
+def tightness_of(row: pd.Series, text=str) -> str:
+    """How tight a sharper result (a ``sharper.csv`` row) is: the family that attains it (or proved / measured on
+    it) and printed / proved on the same instances; ``text`` formats the family's description."""
+    measured = []
+    if row["family"]:
+        ratio = readable(row["proved_over_family"])
+        measured.append(f"attained by {text(row['family'])}" if ratio == "1" else
+                        f"proved / measured {ratio} on {text(row['family'])}")
+    if row["printed_over_proved"]:
+        measured.append(f"printed / proved {readable(row['printed_over_proved'])}")
+    return "; ".join(measured)
+
+
+def sharper_items(results: Results) -> list[tuple[str, str, str]]:
+    """The project's results sharper than printed, one per line: (where, the statement with the ratios on the same
+    instances, statement id)."""
+    items = []
+    for _, row in results.sharper.iterrows():
+        tightness = tightness_of(row)
+        items.append((row["paper_ref"], row["statement"] + (f" ({tightness})" if tightness else ""),
+                      row["statement_id"]))
+    return items
+
+
+def open_items(results: Results) -> list[tuple[str, str]]:
+    """The paper's open statements by name, in paper order, each with why no finite computation settles it (its
+    first sentence)."""
+    from sparseact.paper import paper_position
+    from sparseact.publish.statements import _first_sentence
+
+    rows = results.printed[results.printed["status"] == "open"]
+    return sorted(((r["paper_ref"], _first_sentence(r["reason"]) + ".") for _, r in rows.iterrows()),
+                  key=lambda item: paper_position(item[0]))
+
+
+def sharper_markdown(results: Results) -> list[str]:
+    """:func:`sharper_items` as a Markdown list."""
+    return [markdown_math(f"- **{where}**, sharper: {text} [`sparseact explain {sid}`]")
+            for where, text, sid in sharper_items(results)] or ["None."]
+
+
+def open_markdown(results: Results) -> list[str]:
+    """:func:`open_items` as a Markdown list."""
+    return [markdown_math(f"- **{where}**: {why}") for where, why in open_items(results)] or ["None."]
+
+
+def first_screen_markdown(results: Results, errata_link: str, claim_link: str) -> list[str]:
+    """The bottom line, the counts, the headline table, the sharper results and the open results."""
+    lines = [f"**Bottom line.** {markdown_math(bottom_line(results), in_table=False)}", "", counts_line(results), ""]
+    lines += headline_markdown(results, errata_link=errata_link, claim_link=claim_link)
+    lines += ["", "**Sharper than printed** (the project's own results):", "", *sharper_markdown(results), "",
+              "**Open** (why each is open):", "", *open_markdown(results)]
+    return lines
 
 
 def legend_markdown() -> list[str]:
@@ -199,9 +365,10 @@ def findings_markdown(results_dir: str | Path) -> str:
     """
     results = load_results(results_dir)
     lines = ["# Findings", "",
-             "Generated from the run's result files by `sparseact ledger`; nothing here is typed by hand.", "",
-             "## Headline results", "", counts_line(results), ""]
-    lines += headline_markdown(results, errata_link="#erratum-{id}", claim_link="../notebooks/{id}.py")
+             "Generated from the run's result files by `sparseact ledger`; nothing here is typed by hand. The note "
+             "for the authors: [erratum/erratum.pdf](erratum/erratum.pdf).", "",
+             "## Headline results", ""]
+    lines += first_screen_markdown(results, errata_link="#erratum-{id}", claim_link="../notebooks/{id}.py")
     lines += ["", *legend_markdown(), "", "## Errata by root cause", ""]
     if len(results.errata):
         for finding_class in FINDING_DEFINITIONS:
@@ -226,10 +393,10 @@ def findings_markdown(results_dir: str | Path) -> str:
 def readme_block(results_dir: str | Path, link_prefix: str = "results/") -> str:
     """README's generated block: the counts and the headline table (links relative to the repository root)."""
     results = load_results(results_dir)
-    lines = [counts_line(results), ""]
-    lines += headline_markdown(results, errata_link=f"{link_prefix}findings.md#erratum-{{id}}",
-                               claim_link="notebooks/{id}.py")
+    lines = first_screen_markdown(results, errata_link=f"{link_prefix}findings.md#erratum-{{id}}",
+                                  claim_link="notebooks/{id}.py")
     lines += ["", f"Errata by root cause, tightness and open statements: [findings]({link_prefix}findings.md); "
-              f"every statement: [statements]({link_prefix}statements.md)."]
+              f"every statement: [statements]({link_prefix}statements.md); the note for the authors: "
+              f"[erratum]({link_prefix}erratum/erratum.pdf)."]
     return "\n".join(lines) + "\n"
 

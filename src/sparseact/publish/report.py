@@ -2,8 +2,10 @@
 
 :func:`build_report` writes ``index.html`` from the run's result tables
 (:func:`sparseact.publish.findings.load_results`). Its first screen (1400 x 900) is the
-headline table: the paper's main results, each with its status, what it costs
-the authors, its errata and its claim page. Then come the errata by root cause
+bottom line, the counts of the paper's printed statements (the project's own apart) and the
+headline table: the paper's main results, each with its status, what it costs the authors
+(each correction in the paper's notation), its errata and its claim page; then the results
+sharper than printed and the open results, one line each. Then come the errata by root cause
 (typeset, with the classes legend), tightness, every statement, the checks per
 claim (one collapsed ``<details>`` each, with the claim's figure and evidence
 once), provenance (what all result files share, then what differs) and a link to
@@ -31,8 +33,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact.publish.findings import (STATUS_DEFINITIONS, TIGHTNESS_HEADER, Results, counts_line, ids, load_results,
-                                        readable, status_text, tightness_rows)
+from sparseact.publish.findings import (STATUS_DEFINITIONS, TIGHTNESS_HEADER, Results, bottom_line, counts_line, ids,
+                                        load_results, open_items, readable, sharper_items, status_text, tightness_rows)
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -73,6 +75,7 @@ th { background: #f0f0f0; }
 .FAIL, .fails-as-stated { background: #fbe0e0; font-weight: bold; }
 .INCONCLUSIVE, .open { background: #fff4d6; font-weight: bold; }
 td.status { min-width: 7em; }
+table.headline td:first-child { min-width: 16em; }
 .legend { font-size: 0.85em; color: #444; }
 .erratum { border-left: 4px solid #c33; background: #fafafa; padding: 4px 10px; margin: 0.6em 0; }
 .erratum dt { font-weight: bold; }
@@ -127,16 +130,44 @@ def _statement_row(results: Results, statement_id: str) -> pd.Series:
 
 
 def headline_html(results: Results, results_dir: Path, base: Path) -> str:
-    """The headline table: the paper's main results with status, cost, errata and claim page."""
+    """The headline table: the paper's main results with status, what it costs the authors, and claim page; the
+    corrections its printed proof needs, with their errata, fold under the cost (so that the table fits the first
+    screen)."""
+    concerns = {e: ids(cell) for e, cell in zip(results.errata["erratum_id"], results.errata["statements"])}
+
+    def links(errata: list[str]) -> str:
+        return ", ".join(f'<a href="#erratum-{html.escape(e)}">{html.escape(e)}</a>' for e in errata)
+
     rows = []
     for _, row in results.headline.iterrows():
         statement = _statement_row(results, row["statement_id"])
-        errata = ", ".join(f'<a href="#erratum-{html.escape(e)}">{html.escape(e)}</a>' for e in ids(row["errata"]))
+        own = [e for e in ids(row["errata"]) if row["statement_id"] in concerns[e]]
+        slips = [e for e in ids(row["errata"]) if row["statement_id"] not in concerns[e]]
         page = _link(_claim_page_path(results_dir, row["claim_id"]), base, "claim page")
+        cost = _math(row["cost"]) + (f" <small>(erratum {links(own)})</small>" if own else "")
+        if row["proof"]:
+            cost += (f"<details><summary>its printed proof needs {len(slips)} correction{'s' if len(slips) != 1 else ''}"
+                     f"</summary>{_math(row['proof'])} <small>(errata {links(slips)})</small></details>")
         rows.append([f"<b>{html.escape(row['paper_ref'])}</b><br><small>{page}</small>",
-                     _status_cell(row["status"], statement["class"], statement["range"]),
-                     _math(row["cost"]), errata or "none"])
-    return _table(["result", "status", "what it costs the authors", "errata"], rows, "headline")
+                     _status_cell(row["status"], statement["class"], statement["range"]), cost])
+    return _table(["result", "status", "what it costs the authors"], rows, "headline")
+
+
+def counts_html(results: Results) -> str:
+    """The counts of the paper's statements by status (the project's own apart), under the headline table."""
+    return (f"<p>{_math(counts_line(results))} Every status is computed from the checks; every erratum has a "
+            "certificate that <code>sparseact verify-certificate</code> recomputes.</p>")
+
+
+def sharper_and_open_html(results: Results) -> str:
+    """The results sharper than printed and the open results, one line each."""
+    sharper = "".join(f"<li><b>{html.escape(where)}</b>, sharper: {_math(text)} "
+                      f"<small>(<code>sparseact explain {html.escape(sid)}</code>)</small></li>"
+                      for where, text, sid in sharper_items(results)) or "<li>None.</li>"
+    opened = "".join(f"<li><b>{html.escape(where)}</b>: {_math(why)}</li>" for where, why in open_items(results)) \
+        or "<li>None.</li>"
+    return (f'<h3 id="sharper">Sharper than printed (the project\'s own results)</h3><ul>{sharper}</ul>'
+            f'<h3 id="open">Open, and why</h3><ul>{opened}</ul>')
 
 
 def legend_html() -> str:
@@ -261,6 +292,14 @@ def timings_table(benchmark_paths: Sequence[str | Path]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["claim", "stage", "shard", "seconds", "max_rss_mib"])
 
 
+def erratum_link(results_dir: Path, base: Path) -> str:
+    """A link to the note for the authors: its PDF, or its LaTeX source when no TeX engine has compiled it."""
+    note = results_dir / "erratum" / "erratum.pdf"
+    if note.exists():
+        return _link(note, base, "the erratum note (PDF)")
+    return _link(note.with_suffix(".tex"), base, "the erratum note (LaTeX)")
+
+
 def _page(title: str, body: str) -> str:
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{html.escape(title)}</title>"
@@ -282,13 +321,16 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
     nav = " · ".join(f'<a href="#{anchor}">{label}</a>' for anchor, label in (
         ("headline", "Headline results"), ("errata", "Errata"), ("tightness", "Tightness"),
         ("statements", "All statements"), ("checks", "Checks by claim"), ("provenance", "Provenance"))) \
-        + f" · {timings_link} · <a href=\"{ARXIV}\">the paper (arXiv 2406.17989)</a>"
+        + f" · {timings_link} · {erratum_link(results_dir, base)}" \
+        + f" · <a href=\"{ARXIV}\">the paper (arXiv 2406.17989)</a>"
     body = [
         "<h1>Does “Learning Neural Networks with Sparse Activations” (COLT 2024) hold up?</h1>",
         f"<nav>{nav}</nav>",
-        f'<h2 id="headline">Headline results</h2><p>{html.escape(counts_line(results))} Every status is computed from '
-        "the checks; every erratum has a certificate that <code>sparseact verify-certificate</code> recomputes.</p>",
+        f'<h2 id="headline">Headline results</h2><p class="bottom-line"><b>Bottom line.</b> '
+        f"{_math(bottom_line(results))}</p>",
         headline_html(results, results_dir, base),
+        counts_html(results),
+        sharper_and_open_html(results),
         legend_html(),
         '<h2 id="errata">Errata by root cause</h2><p>Addressed to the authors: location, printed text, why it '
         "fails, the certificate's counterexample and the proposed correction.</p>",

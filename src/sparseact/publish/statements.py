@@ -39,6 +39,8 @@ from pathlib import Path
 import pandas as pd
 
 from sparseact.paper import facts as paper_facts
+from sparseact.paper import origin as paper_origin
+from sparseact.paper import paper_position
 from sparseact.paper import errata as paper_errata
 from sparseact.paper import premise_kind
 from sparseact.paper import statements as paper_statements
@@ -56,11 +58,15 @@ STATUS_DEFINITIONS = {
 }
 #: Not a status: what :func:`derive` refuses (with ``strict=False`` it is reported in the table instead).
 UNDETERMINED = "undetermined"
-STATEMENT_COLUMNS = ["statement_id", "claim_id", "paper_ref", "kind", "statement", "status", "class", "survives",
-                     "range", "reason", "uses", "checks"]
-HEADLINE_COLUMNS = ["statement_id", "paper_ref", "claim_id", "status", "cost", "errata"]
+STATEMENT_COLUMNS = ["statement_id", "claim_id", "paper_ref", "kind", "origin", "statement", "status", "class",
+                     "survives", "range", "reason", "uses", "checks"]
+HEADLINE_COLUMNS = ["statement_id", "paper_ref", "claim_id", "status", "cost", "proof", "errata"]
 ERRATA_COLUMNS = ["erratum_id", "class", "location", "printed", "explanation", "counterexample", "correction",
                   "verified_by", "verified", "statements", "certificates"]
+#: ``sharper.csv``: the project's proved statements that are sharper than a printed one (``sharper`` in the statement
+#: files), each with the printed statement, its proof and how close an extremal family comes.
+SHARPER_COLUMNS = ["statement_id", "than", "paper_ref", "statement", "printed", "status", "uses", "chain", "argument",
+                   "tightness", "family", "proved_over_family", "printed_over_proved"]
 TIGHTNESS_COLUMNS = ["bound", "paper_ref", "printed", "proved", "family", "family_value", "printed_over_proved",
                      "proved_over_family", "exponents_printed", "exponents_proved", "exponents_measured", "gap",
                      "method"]
@@ -267,7 +273,7 @@ def derive(ledger: pd.DataFrame, strict: bool = True, entries: Sequence[Mapping]
     for entry in graph.entries.values():
         node = graph.status(entry["id"])
         rows.append(dict(statement_id=entry["id"], claim_id=entry.get("claim_id", ""), paper_ref=entry["paper_ref"],
-                         kind=entry["kind"], statement=entry["statement"], status=node["status"], **{"class": node["cls"]},
+                         kind=entry["kind"], origin=paper_origin(entry), statement=entry["statement"], status=node["status"], **{"class": node["cls"]},
                          survives=node["survives"], range=node["range"], reason=" ".join(node["reason"].split()),
                          uses="; ".join(node["uses"]), checks="; ".join(node["checks"])))
     frame = pd.DataFrame(rows, columns=STATEMENT_COLUMNS)
@@ -329,6 +335,33 @@ def explain(statement_id: str, ledger: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def proof_chain(statement_id: str, ledger: pd.DataFrame) -> str:
+    """The chain :func:`explain` walks, on one line: for ``statement_id`` and every statement premise below it, its
+    status and its premises, each with its verdict (a check), ``cited`` (a fact) or its status (a statement)."""
+    graph = _Graph(ledger, paper_statements(), paper_facts())
+    if statement_id not in graph.entries:
+        raise ValueError(f"no statement {statement_id!r}")
+    links, queue, seen = [], [statement_id], set()
+    while queue:
+        identifier = queue.pop(0)
+        if identifier in seen:
+            continue
+        seen.add(identifier)
+        node = graph.status(identifier)
+        premises = []
+        for premise in node["uses"]:
+            kind = premise_kind(premise)
+            if kind == "check":
+                premises.append(f"{premise} ({graph.rows[premise]['verdict']}, {graph.rows[premise]['method']})")
+            elif kind == "fact":
+                premises.append(f"{premise} ({'cited' if graph.premise(premise)['level'] else 'not established'})")
+            else:
+                premises.append(f"{premise} ({graph.status(premise)['status']})")
+                queue.append(premise)
+        links.append(f"{identifier} is {node['status']}" + (" from " + ", ".join(premises) if premises else ""))
+    return "; ".join(links)
+
+
 def _certificate_quote(certificate: Mapping) -> tuple[str, str]:
     """The one-sentence explanation and the counterexample, with the certificate's own numbers."""
     cert = certificate.get("certificate", certificate)
@@ -378,10 +411,14 @@ def errata_by_cause(ledger: pd.DataFrame, certificates: Mapping[str, Mapping],
         if verifier is None:
             raise ValueError(f"erratum {cause['id']}: verified_by {cause['verified_by']!r} is no check of the ledger")
         worst = min((rows_by_id[c]["finding"] for c in cause["checks"]), key=_severity_rank)
+        # what reaches the authors names the paper's statements only (a FAIL of the project's meta-claim stays evidence)
+        named = [s for s in dict.fromkeys(rows_by_id[c]["statement_id"] for c in cause["checks"])
+                 if paper_origin(entries[s]) == "paper"]
+        if not named:
+            raise ValueError(f"erratum {cause['id']}: its checks bear on no statement of the paper")
         rows.append(dict(erratum_id=cause["id"], **{"class": worst}, location=cause["location"], printed=printed,
                          explanation=explanation, counterexample=counterexample, correction=cause["correction"],
-                         verified_by=cause["verified_by"], verified=verifier["verdict"],
-                         statements="; ".join(dict.fromkeys(rows_by_id[c]["statement_id"] for c in cause["checks"])),
+                         verified_by=cause["verified_by"], verified=verifier["verdict"], statements="; ".join(named),
                          certificates="; ".join(f"certificates/{c}.json" for c in cause["checks"])))
     unclaimed = sorted(failing - set(claimed))
     if unclaimed:
@@ -394,8 +431,9 @@ def errata_by_cause(ledger: pd.DataFrame, certificates: Mapping[str, Mapping],
 def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
     """``headline.csv``: the paper's main results (``main: true``) in paper order, each with what it costs the authors.
 
-    The cost sentence is composed from the derived status, the class and correction of a failure, the open
-    reason, and the errata of the statement and of its printed proof's steps (``proof_of``).
+    The cost is what the authors would change in the statement, in the paper's notation: the corrected statement of
+    a failure (and whether it is verified), or the first sentence of an open reason; ``proof`` is the correction of
+    every erratum of its printed proof's steps (``proof_of``). Never a check id of the project's own.
     """
     table = statements.set_index("statement_id")
     entries = paper_statements()
@@ -410,24 +448,68 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
         related = errata[errata["statements"].map(lambda s: any(x in family for x in s.split("; ")))]
         slips = [r for r in related.itertuples() if sid not in r.statements.split("; ")]
         if row["status"] == "fails-as-stated":
-            cost = f"fails as printed ({row['class']}); survives: {row['survives']}"
+            correction = entry.get("correction")
+            cost = f"Replace by: {_sentence(correction['text'])}" if correction else "No correction is proved."
+            if correction and not row["survives"].startswith("yes"):
+                cost += " This correction is not proved; do not rely on it."
         elif row["status"] == "open":
-            cost = "open: " + _first_sentence(entry["open"])
+            cost = f"Open: {_sentence(_first_sentence(entry['open']))}"
         elif row["status"] == "proved":
-            cost = "holds: proved in the graph"
+            cost = "Nothing: it holds as printed."
         else:
-            cost = "holds on the enumerated range (the status states it); no argument in the graph covers every parameter"
-        if slips:
-            cost += (f"; its printed proof has {len(slips)} {'errata' if len(slips) > 1 else 'erratum'} ("
-                     + ", ".join(f"{r.erratum_id}: {r._2}" for r in slips) + ")")
+            cost = f"Nothing on the enumerated range ({row['range']}); no argument covers every parameter."
+        proof = ("Its printed proof needs: " + " ".join(f"({number}) {_sentence(r.correction)}"
+                                                         for number, r in enumerate(slips, 1))) if slips else ""
         rows.append(dict(statement_id=sid, paper_ref=entry["paper_ref"], claim_id=entry["claim_id"],
-                         status=row["status"], cost=cost + ".", errata="; ".join(related["erratum_id"])))
+                         status=row["status"], cost=cost, proof=proof, errata="; ".join(related["erratum_id"])))
     return pd.DataFrame(rows, columns=HEADLINE_COLUMNS)
+
+
+def _sentence(text: str) -> str:
+    """``text`` on one line, ending with a full stop."""
+    text = " ".join(str(text).split()).rstrip()
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def sharper_than_printed(statements: pd.DataFrame, ledger: pd.DataFrame, tightness: pd.DataFrame) -> pd.DataFrame:
+    """``sharper.csv``: every proved statement of the project with a ``sharper`` entry, in the paper order of the
+    statement it sharpens.
+
+    Each row has the statement and the printed one it sharpens (both in the paper's notation), its status and proof
+    (direct premises, the chain :func:`explain` prints on one line, the argument's text), and from the
+    ``tightness.csv`` row it names: the family that comes closest, proved / measured on it, and printed / proved on
+    the same instances. A statement that is not proved is left out (the list is derived, never typed); a
+    ``tightness`` naming no row of ``tightness`` is an error.
+    """
+    entries = {e["id"]: e for e in paper_statements()}
+    status = dict(zip(statements["statement_id"], statements["status"]))
+    measured = {row["bound"]: row for row in tightness.fillna("").to_dict("records")}
+    rows = []
+    for entry in entries.values():
+        sharper = entry.get("sharper")
+        if not sharper or status.get(entry["id"]) != "proved":
+            continue
+        than = entries[sharper["than"]]
+        bound = sharper.get("tightness", "")
+        if bound and bound not in measured:
+            raise ValueError(f"{entry['id']}: sharper.tightness {bound!r} is no bound of tightness.csv")
+        row = measured.get(bound, {})
+        chain = proof_chain(entry["id"], ledger)
+        rows.append(dict(statement_id=entry["id"], than=than["id"], paper_ref=than["paper_ref"],
+                         statement=entry["statement"], printed=than["statement"], status=status[entry["id"]],
+                         uses="; ".join(entry["argument"]["uses"]), chain=chain,
+                         argument=" ".join(entry["argument"]["text"].split()), tightness=bound,
+                         family=row.get("family", ""), proved_over_family=row.get("proved_over_family", ""),
+                         printed_over_proved=row.get("printed_over_proved", "")))
+    frame = pd.DataFrame(rows, columns=SHARPER_COLUMNS)
+    return frame.assign(_order=frame["paper_ref"].map(paper_position)).sort_values(["_order", "statement_id"],
+                                                                                   kind="stable") \
+        .drop(columns="_order").reset_index(drop=True)
 
 
 def _first_sentence(text: str) -> str:
     text = " ".join(text.split())
-    match = re.search(r"(?<!\be\.g)(?<!\bi\.e)\.(\s|$)", text)
+    match = re.search(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bal)\.(\s|$)", text)
     return text[: match.start()] if match else text
 
 
@@ -461,18 +543,21 @@ def status_counts(statements: pd.DataFrame) -> dict[str, int]:
 
 
 def statements_markdown(statements: pd.DataFrame) -> str:
-    counts = status_counts(statements)
+    paper_counts = status_counts(statements[statements["origin"] == "paper"])
+    own_counts = status_counts(statements[statements["origin"] != "paper"])
     lines = ["# Statements of the paper", "",
              "Generated by `sparseact ledger` from the statement files (each claim's "
              "`src/sparseact/claims/<id>/statements.yaml`, the facts and errata of `src/sparseact/paper/`) and the "
              "ledger; the status rules are in "
              "`docs/statements-graph.md` and `sparseact explain STATEMENT_ID` prints the chain behind a status.",
-             "", ", ".join(f"**{s}**: {c}" for s, c in counts.items()), ""]
+             "", "The paper's statements: " + ", ".join(f"**{s}**: {c}" for s, c in paper_counts.items())
+             + "; the project's own (`origin` project), counted apart: "
+             + ", ".join(f"**{s}**: {c}" for s, c in own_counts.items()) + ".", ""]
     from sparseact.publish.findings import markdown_math
 
     shown = statements.assign(statement=statements["statement"].map(markdown_math),
                               reason=statements["reason"].map(lambda r: markdown_math(_shorten(r))))
-    lines += _markdown_table(shown, ["statement_id", "paper_ref", "kind", "statement", "status", "class",
+    lines += _markdown_table(shown, ["statement_id", "paper_ref", "kind", "origin", "statement", "status", "class",
                                      "survives", "range", "reason"])
     return "\n".join(lines) + "\n"
 
@@ -481,14 +566,16 @@ CORRECTED_COLUMNS = ["statement_id", "paper_ref", "class", "printed", "corrected
 
 
 def corrected_statements(statements: pd.DataFrame, ledger: pd.DataFrame) -> pd.DataFrame:
-    """Every statement that fails as printed, with its corrected form and the checks that verify it.
+    """Every statement of the paper (origin ``paper``) that fails as printed, with its corrected form and the checks
+    that verify it (the project's own statements are never sent as corrections).
 
     Raises ``ValueError`` naming the statements that fail as printed and give no ``correction``.
     """
     entries = {e["id"]: e for e in paper_statements()}
     verdicts = dict(zip(ledger["check_id"], ledger["verdict"]))
     table = statements.set_index("statement_id")
-    failing = [sid for sid in table.index if table.loc[sid, "status"] == "fails-as-stated"]
+    failing = [sid for sid in table.index
+               if table.loc[sid, "status"] == "fails-as-stated" and paper_origin(entries[sid]) == "paper"]
     missing = [sid for sid in failing if not entries[sid].get("correction")]
     if missing:
         raise ValueError(f"statements that fail as printed with no correction: {', '.join(missing)}")
@@ -526,33 +613,10 @@ def corrected_markdown(corrected: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def _tex_text(text: str) -> str:
-    """Prose escaped for LaTeX, ``$...$`` math kept as it is."""
-    from sparseact.publish.mathtext import split_math
-    from sparseact.publish.reporting import _latex_escape
-
-    return "".join(_latex_escape(piece) if kind == "text" else (f"${piece}$" if kind == "inline" else f"$${piece}$$")
-                   for kind, piece in split_math(text))
-
-
-def corrected_tex(corrected: pd.DataFrame) -> str:
-    """``results/corrected-statements.tex``: the same as :func:`corrected_markdown`, a LaTeX document."""
-    lines = [r"\documentclass{article}", r"\usepackage{amsmath,amssymb}", r"\usepackage[margin=2.5cm]{geometry}",
-             r"\begin{document}", r"\section*{Corrected statements}",
-             "For every statement of the paper that fails as printed: the printed text, the corrected statement, and "
-             "the check that verifies the correction.", ""]
-    for row in corrected.itertuples():
-        lines += [rf"\subsection*{{{_tex_text(row.paper_ref)} ({_tex_text(row.statement_id)}, {_tex_text(row._3)})}}",
-                  rf"\textbf{{Printed.}} {_tex_text(row.printed)}", "",
-                  rf"\textbf{{Corrected.}} {_tex_text(row.corrected)}", "",
-                  rf"\textbf{{Verified by}} \texttt{{{_tex_text(row.verified_by)}}}: {_tex_text(row.verified)}.", ""]
-    return "\n".join(lines + [r"\end{document}", ""])
-
-
 def write_statement_files(ledger: pd.DataFrame, out_dir: str | Path, certificates: Mapping[str, Mapping],
-                          table_dirs: Iterable[str | Path] = ()) -> pd.DataFrame:
-    """Write ``statements.csv``/``.md``, ``errata.csv``, ``headline.csv``, ``tightness.csv``, ``findings.md`` and
-    ``corrected-statements.md``/``.tex``.
+                          table_dirs: Iterable[str | Path] = (), repository_url: str | None = None) -> pd.DataFrame:
+    """Write ``statements.csv``/``.md``, ``errata.csv``, ``headline.csv``, ``tightness.csv``, ``sharper.csv``,
+    ``findings.md``, ``corrected-statements.md`` and the note for the authors, ``erratum/erratum.tex``.
 
     Parameters
     ----------
@@ -564,12 +628,15 @@ def write_statement_files(ledger: pd.DataFrame, out_dir: str | Path, certificate
         check id -> certificate of every FAIL.
     table_dirs : iterable of paths
         The claims' table folders (``results/tables/<claim>``), where ``tightness.csv`` tables are collected.
+    repository_url : str, optional
+        The base of the erratum's certificate links (default :data:`sparseact.publish.erratum.REPOSITORY_URL`).
 
     Returns
     -------
     DataFrame
         The statements table. Raises :class:`UndeterminedError` when a statement has no status.
     """
+    from sparseact.publish.erratum import REPOSITORY_URL, write_erratum
     from sparseact.publish.findings import findings_markdown
     from sparseact.runtime.provenance import atomic_write_text
 
@@ -578,14 +645,15 @@ def write_statement_files(ledger: pd.DataFrame, out_dir: str | Path, certificate
     errata = errata_by_cause(ledger, certificates)
     headline_rows = headline(table, errata)
     tightness = collect_tightness(table_dirs)
+    sharper = sharper_than_printed(table, ledger, tightness)
     for name, frame in (("statements", table), ("errata", errata), ("headline", headline_rows),
-                        ("tightness", tightness)):
+                        ("tightness", tightness), ("sharper", sharper)):
         atomic_write_text(out / f"{name}.csv", frame.to_csv(index=False, lineterminator="\n"))
     corrected = corrected_statements(table, ledger)
     atomic_write_text(out / "corrected-statements.md", corrected_markdown(corrected))
-    atomic_write_text(out / "corrected-statements.tex", corrected_tex(corrected))
     atomic_write_text(out / "statements.md", statements_markdown(table))
     atomic_write_text(out / "findings.md", findings_markdown(out))
+    write_erratum(out, out / "erratum" / "erratum.tex", REPOSITORY_URL if repository_url is None else repository_url)
     return table
 
 

@@ -25,6 +25,8 @@ from sparseact.verify import corners
 from sparseact.verify.records import ClaimReport, CheckRecord
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most, verdict_equal, verdict_growth_mc
 
+#: theorem19-uniform (compute.UNIFORM_EXPR) in TeX, for the tightness table.
+UNIFORM_TEX = r"$(1+\sqrt{2})\,\frac{(WR+B)\sqrt{snk\log(em)}}{\sqrt{m}}$"
 #: Upper end of the fitted s-exponent's interval below which the dependence is sub-linear.
 SUBLINEAR_LIMIT = 1.0
 #: Largest log-log slope of (estimate / eq. (16)) along n read as "no growth in n" (as ledger.SLOPE_TOL).
@@ -577,31 +579,30 @@ TIGHTNESS_LABELS = {"eq1": "Theorem 19: R_H(S) (eq. (1))", "eq15": "R_H(S), k-sp
 
 
 def _tightness(exact, sweep, fits, dim_fit):
-    """Theorem 19 (1), eq. (15), Conjecture 20 (16) and the classical bound: printed vs proved vs the best family."""
-    proved_constant = 4.0 * math.sqrt(st.HOEFFDING_C)
+    """Theorem 19 (1), eq. (15), Conjecture 20 (16) and the classical bound: printed vs proved vs the best family.
+
+    The proved bound of (1), (15) and (16) is theorem19-uniform, :data:`UNIFORM_TEX` (every parameter)."""
     rows = []
     specs = (
-        ("eq1", "Theorem 19, eq. (1)", r"$\frac{(WR+B)\sqrt{sn\log(m(R+B))}}{\sqrt{m}}$",
-         r"$4\sqrt{2}\,\frac{(WR+B)\sqrt{sn\log(m(R+B))}}{\sqrt{m}}$", proved_constant, exact[exact["k"] == 1],
-         sweep[(sweep["k"] == 1) & (sweep["cls"] == "sparse")], "sparse",
+        ("eq1", "Theorem 19, eq. (1)", r"$\frac{(WR+B)\sqrt{sn\log(m(R+B))}}{\sqrt{m}}$", UNIFORM_TEX,
+         exact[exact["k"] == 1], sweep[(sweep["k"] == 1) & (sweep["cls"] == "sparse")], "sparse",
          "s^0.5 n^0.5 m^-0.5 (up to log m)", "s^0.5 n^0.5 m^-0.5 (up to log m)"),
-        ("eq15", "Section 5, eq. (15)", r"$\frac{(WR+B)\sqrt{snk\log(km(R+B))}}{\sqrt{m}}$",
-         r"$4\sqrt{2}\,\frac{(WR+B)\sqrt{snk\log(km(R+B))}}{\sqrt{m}}$", proved_constant, exact,
+        ("eq15", "Section 5, eq. (15)", r"$\frac{(WR+B)\sqrt{snk\log(km(R+B))}}{\sqrt{m}}$", UNIFORM_TEX, exact,
          sweep[sweep["cls"] == "sparse"], "sparse", "s^0.5 n^0.5 k^0.5 m^-0.5 (up to log m)",
          "s^0.5 n^0.5 k^0.5 m^-0.5 (up to log m)"),
-        ("conj20", "Conjecture 20, eq. (16)", r"$\frac{(WR+B)\sqrt{sk}}{\sqrt{m}}$",
-         r"eq. (15): $4\sqrt{2}\,\frac{(WR+B)\sqrt{snk\log(km(R+B))}}{\sqrt{m}}$", None, exact,
-         sweep[sweep["cls"] == "sparse"], "sparse", "s^0.5 k^0.5 n^0 m^-0.5", "s^0.5 n^0.5 k^0.5 m^-0.5 (up to log m)"),
-        ("dense", "Section 5 (classical bound)", r"$\frac{(WR+B)s}{\sqrt{m}}$", r"$2\frac{(WR+B)s}{\sqrt{m}}$", 2.0,
+        ("conj20", "Conjecture 20, eq. (16)", r"$\frac{(WR+B)\sqrt{sk}}{\sqrt{m}}$", "theorem19-uniform: " + UNIFORM_TEX,
+         exact, sweep[sweep["cls"] == "sparse"], "sparse", "s^0.5 k^0.5 n^0 m^-0.5", "not proved"),
+        ("dense", "Section 5 (classical bound)", r"$\frac{(WR+B)s}{\sqrt{m}}$", r"$2\frac{(WR+B)s}{\sqrt{m}}$",
          exact[exact["k"] == exact["s"]], sweep[sweep["k"] == sweep["s"]], "dense", "s^1 m^-0.5", "s^1 m^-0.5"),
     )
-    for key, ref, printed, proved, constant, ex, mc, fit_name, exp_printed, exp_proved in specs:
+    for key, ref, printed, proved, ex, mc, fit_name, exp_printed, exp_proved in specs:
         if not len(ex):
             continue
         top = ex.sort_values(["m", "s", "k", "exact"]).iloc[-1]  # the largest enumerated point, its largest value
         printed_value = float(top[key])
-        proved_value = (constant * printed_value if constant is not None
-                        else proved_constant * float(top["eq15"]))
+        variables = dict(W=top["W"], R=top["R"], B=top["B"], s=top["s"], n=top["n"], m=top["m"], k=top["k"])
+        proved_value = (2.0 * float(top["dense"]) if key == "dense"
+                        else corners.evaluate(BOUND_EXPRS["uniform"], variables))
         fit = fits.get(fit_name)
         measured = f"{exponent_text(fit, 's')}, {exponent_text(fit, 'm')} (lower-bound estimates, 95% CI)"
         if key == "conj20" and dim_fit is not None:
@@ -613,10 +614,10 @@ def _tightness(exact, sweep, fits, dim_fit):
                     f"s = {int(top['s'])}, k = {int(top['k'])}"),
             family_value=float(top["exact"]), printed_over_proved=printed_value / proved_value,
             proved_over_family=proved_value / float(top["exact"]),
-            exponents_printed=exp_printed, exponents_proved=exp_proved if constant is not None else "not proved",
+            exponents_printed=exp_printed, exponents_proved=exp_proved,
             exponents_measured=measured,
             gap=(f"largest lower-bound estimate / printed bound on the sweep {best_mc:.3g} (m <= {int(mc['m'].max())}); "
-                 + ("no proof of (16): only (15) is proved, with n^0.5 and log m" if key == "conj20" else
-                    "the proved constant exceeds the printed one; no lower bound of the same order is proved")),
+                 + ("no proof of (16): theorem19-uniform has n^0.5 and log m" if key == "conj20" else
+                    "no lower bound of the same order is proved")),
             method="exact"))
     return pd.DataFrame(rows)

@@ -1,0 +1,286 @@
+r"""The note for the authors: ``results/erratum/erratum.tex``, generated from the result tables, and its PDF.
+
+:func:`erratum_tex` composes a LaTeX document (standard packages only: amsmath, amssymb, geometry,
+hyperref) from ``statements.csv``, ``headline.csv``, ``errata.csv`` and ``sharper.csv`` (read by
+:func:`sparseact.publish.findings.load_results`) and the statement files of :mod:`sparseact.paper`
+(the argument and ``open`` texts). The prose about results is the data's; the note itself types only
+framing sentences. It has:
+
+* a title, the paper's full reference and the numbering it follows (PMLR);
+* a summary: one sentence per main result (``headline.csv``), naming the errata that concern it;
+* the errata, numbered, grouped by class (most severe first) and in paper order within a class
+  (:func:`sparseact.paper.paper_position`), each with location, printed and corrected text, why it
+  fails with the certificate's violation and a link to each certificate file, and the class;
+* the results sharper than printed (``sharper.csv``) with their proof sketches;
+* an appendix of the paper's open statements and why each is open.
+
+Math (``$...$``) passes through unchanged; text is escaped (:func:`tex_text`). Certificate links are
+``<base>/results/certificates/<check>.json`` for a repository URL ``base``, or paths relative to the
+note (``../certificates/<check>.json``) when none is known (:data:`REPOSITORY_URL`).
+
+:func:`compile_pdf` runs ``pdflatex`` when one is on the ``PATH`` (reproducibly: a fixed
+``SOURCE_DATE_EPOCH`` and no trailer id) and :func:`overfull_boxes` reads its log.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from sparseact.paper import paper_position
+from sparseact.paper import statements as paper_statements
+from sparseact.publish.findings import Results, ids, short_ref, tightness_of
+from sparseact.verify.verdicts import FINDING_DEFINITIONS
+
+#: The public repository whose files the certificate links point to (``https://host/owner/repo/blob/<ref>``);
+#: empty while none is known: the links are then relative to the note.
+REPOSITORY_URL = ""
+#: The TeX engine the workflow compiles the note with.
+TEX_ENGINE = "pdflatex"
+#: Largest overfull box (pt) a compiled note may have.
+OVERFULL_LIMIT_PT = 5.0
+#: The date a compiled PDF carries (``SOURCE_DATE_EPOCH``), so that two runs give identical files.
+SOURCE_DATE_EPOCH = "0"
+#: What the paper is, as the note cites it.
+PAPER_REFERENCE = (r"Pranjal Awasthi, Nishanth Dikkala, Pritish Kamath and Raghu Meka, ``Learning Neural Networks "
+                   r"with Sparse Activations'', in \emph{Proceedings of Thirty Seventh Conference on Learning Theory "
+                   r"(COLT 2024)}, PMLR 247:406--425, 2024; "
+                   r"\href{https://arxiv.org/abs/2406.17989}{arXiv:2406.17989}")
+#: Text characters that LaTeX's default (OT1) encoding does not print as themselves, beyond the special ones.
+_TEXT_SYMBOLS = {"<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
+#: A straight double quote that opens a quotation (at the start, or after a space or an opening bracket).
+_QUOTE = re.compile(r'(^|[\s(\[])"')
+_PAGES = re.compile(r"Output written on .*?\((\d+) pages?")
+_OVERFULL = re.compile(r"^Overfull \\[hv]box \((?P<pt>[\d.]+)pt too (?:wide|high)\)", re.M)
+
+
+def tex_text(text: str) -> str:
+    r"""``text`` for LaTeX: ``$...$`` math unchanged, prose escaped (``_ % & # { } ~ ^ \ < > |``)."""
+    from sparseact.publish.mathtext import split_math
+    from sparseact.publish.reporting import _latex_escape
+
+    def prose(piece: str, first: bool) -> str:
+        # a quote opens at the start of the text or after a space or bracket, else it closes (after math too)
+        piece = _QUOTE.sub(lambda m: m.group(1) + "``", piece if first else "x" + piece)
+        piece = (piece if first else piece[1:]).replace('"', "''")
+        return "".join(_TEXT_SYMBOLS.get(ch) or _latex_escape(ch) for ch in piece)
+
+    pieces = split_math(" ".join(str(text).split()))
+    return "".join(prose(piece, position == 0) if kind == "text"
+                   else (f"${piece}$" if kind == "inline" else f"\\[{piece}\\]")
+                   for position, (kind, piece) in enumerate(pieces))
+
+
+def certificate_link(path: str, repository_url: str = REPOSITORY_URL) -> str:
+    r"""A ``\href`` to a certificate file (``certificates/<claim>/<check>.json`` as ``errata.csv`` names it), shown
+    as its path in the repository."""
+    shown = f"results/{path}"
+    target = f"{repository_url.rstrip('/')}/{shown}" if repository_url else f"../{path}"
+    return rf"\href{{{target}}}{{\nolinkurl{{{shown}}}}}"
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if not text or text.endswith((".", "?", "!")) else text + "."
+
+
+def _join(names: list[str]) -> str:
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def numbered_errata(results: Results) -> pd.DataFrame:
+    """``errata.csv`` in the note's order, with ``number`` (1, 2, ...) and ``where`` (the paper references of its
+    statements): by class, most severe first, then in paper order."""
+    refs = dict(zip(results.statements["statement_id"], results.statements["paper_ref"]))
+    rank = {finding: position for position, finding in enumerate(FINDING_DEFINITIONS)}
+    frame = results.errata.assign(
+        where=results.errata["statements"].map(lambda cell: [refs[s] for s in ids(cell)]),
+        _rank=results.errata["class"].map(lambda c: rank.get(c, len(rank))))
+    frame = frame.assign(_position=frame["where"].map(lambda refs_: min(map(paper_position, refs_))))
+    frame = frame.sort_values(["_rank", "_position", "erratum_id"], kind="stable").drop(columns=["_rank", "_position"])
+    return frame.reset_index(drop=True).assign(number=lambda f: range(1, len(f) + 1))
+
+
+def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
+    """One sentence per main result: what happens to it, and the numbers of the errata that concern it."""
+    number = dict(zip(errata["erratum_id"], errata["number"]))
+    concerns = {e: ids(cell) for e, cell in zip(errata["erratum_id"], errata["statements"])}
+    table = results.statements.set_index("statement_id")
+
+    def cite(numbers: list[int]) -> str:
+        return ("Erratum " if len(numbers) == 1 else "Errata ") + _join([str(n) for n in sorted(numbers)])
+
+    sentences = []
+    for _, row in results.headline.iterrows():
+        name = tex_text(row["paper_ref"])
+        statement = table.loc[row["statement_id"]]
+        own = [number[e] for e in ids(row["errata"]) if row["statement_id"] in concerns[e]]
+        steps = [number[e] for e in ids(row["errata"]) if row["statement_id"] not in concerns[e]]
+        if row["status"] == "fails-as-stated":
+            repaired = statement["survives"].startswith("yes")
+            text = (f"{name} fails as printed ({statement['class']}"
+                    + (f", {cite(own)}" if own else "") + "); "
+                    + ("its corrected form is proved" if repaired else "no corrected form of it is proved yet"))
+        elif row["status"] == "proved":
+            text = f"{name} holds as printed"
+        elif row["status"] == "open":
+            text = f"{name} is open"
+        else:
+            text = f"{name} holds on the range enumerated ({tex_text(statement['range'])})"
+        if steps:
+            text += f"{', and' if row['status'] == 'fails-as-stated' else ';'} its proof needs {cite(steps)}"
+        sentences.append(text + ".")
+    return " ".join(sentences)
+
+
+def _erratum(row: pd.Series, repository_url: str) -> list[str]:
+    certificates = ", ".join(certificate_link(path, repository_url) for path in ids(row["certificates"]))
+    verified = (f" The correction is checked by \\texttt{{{tex_text(row['verified_by'])}}}: {row['verified']}."
+                if row["verified_by"] else "")
+    return [rf"\paragraph{{Erratum {row['number']}.}} {tex_text(_sentence(row['location']))}",
+            r"\begin{description}",
+            rf"\item[Printed.] {tex_text(row['printed'])}",
+            rf"\item[Corrected.] {tex_text(_sentence(row['correction']))}{verified}",
+            rf"\item[Why it fails.] {tex_text(_sentence(row['explanation']))} "
+            rf"Violation: {tex_text(row['counterexample'])}. "
+            rf"Certificate{'s' if len(ids(row['certificates'])) > 1 else ''}: {certificates}.",
+            rf"\item[Class.] {tex_text(row['class'])}.",
+            r"\end{description}", ""]
+
+
+def _sharper(row: pd.Series) -> list[str]:
+    tightness = tightness_of(row, tex_text)
+    return [rf"\subsection*{{{tex_text(short_ref(row['paper_ref']))}}}",
+            r"\begin{description}",
+            rf"\item[Printed.] {tex_text(row['printed'])}",
+            rf"\item[Proved.] {tex_text(_sentence(row['statement']))}",
+            rf"\item[Proof sketch.] {tex_text(_sentence(row['argument']))}",
+            *([rf"\item[Tightness.] {_sentence(tightness[:1].upper() + tightness[1:])}"]
+              if tightness else []),
+            rf"\item[Chain.] \texttt{{sparseact explain {tex_text(row['statement_id'])}}} prints the proof down to "
+            "the exact checks and cited facts.",
+            r"\end{description}", ""]
+
+
+def _open(row: pd.Series, why: str) -> list[str]:
+    return [rf"\paragraph{{{tex_text(row['paper_ref'])}.}} {tex_text(_sentence(row['statement']))}",
+            "", rf"\emph{{Why it is open.}} {tex_text(_sentence(why))}", ""]
+
+
+def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
+    """The note, a LaTeX document (see the module's docstring)."""
+    errata = numbered_errata(results)
+    printed = results.printed
+    counts = printed["status"].value_counts()
+    entries = {e["id"]: e for e in paper_statements()}
+    verified = int((errata["verified"] == "PASS").sum())
+    lines = [r"\documentclass[11pt]{article}",
+             r"\usepackage{amsmath,amssymb}",
+             r"\usepackage[margin=2.5cm]{geometry}",
+             r"\usepackage[colorlinks=true,linkcolor=blue,urlcolor=blue]{hyperref}",
+             r"\ifdefined\pdftrailerid\pdftrailerid{}\fi",
+             r"\tolerance=2000\emergencystretch=3em",
+             r"\title{Errata and sharper bounds for\\``Learning Neural Networks with Sparse Activations''}",
+             r"\author{The sparseact project}",
+             r"\date{}",
+             r"\begin{document}",
+             r"\maketitle",
+             rf"\noindent This note comments on: {PAPER_REFERENCE}. Sections, theorems, lemmas and equations are "
+             "numbered as in the PMLR version. Every erratum below comes with a certificate: a counterexample whose "
+             "violation is established in exact or rigorous interval arithmetic, stored as a file in the repository "
+             r"that \texttt{sparseact verify-certificate} recomputes. What the corrections rest on is printed by "
+             r"\texttt{sparseact explain} for every statement.",
+             "",
+             r"\section{Summary}",
+             summary_paragraph(results, errata),
+             f"In all, of the {len(printed)} statements of the paper we track, {int(counts.get('proved', 0))} are "
+             f"proved, {int(counts.get('holds-on-range', 0))} hold on the range enumerated, "
+             f"{int(counts.get('fails-as-stated', 0))} fail as printed and {int(counts.get('open', 0))} are open; "
+             f"the failures come from {len(errata)} root causes (the errata below), and {verified} of the "
+             f"{len(errata)} corrections are verified.",
+             "",
+             r"\section{Errata}",
+             "The errata are grouped by class, the most severe first, and in the paper's order within a class. "
+             "Each gives where the error is, the printed text, the corrected text, why the printed text fails with "
+             "the violation its certificate establishes, and a link to the certificate.",
+             ""]
+    for finding_class, definition in FINDING_DEFINITIONS.items():
+        group = errata[errata["class"] == finding_class]
+        if len(group):
+            lines += [rf"\subsection{{{tex_text(finding_class.replace('-', ' ').capitalize())} ({len(group)})}}",
+                      rf"\emph{{{tex_text(_sentence(definition.capitalize()))}}}", ""]
+            for _, row in group.iterrows():
+                lines += _erratum(row, repository_url)
+    lines += [r"\section{Sharper than printed}",
+              "Results proved here that are sharper than the paper's statements, each with its proof sketch and the "
+              "family that comes closest to it." if len(results.sharper) else "None.", ""]
+    for _, row in results.sharper.iterrows():
+        lines += _sharper(row)
+    opened = printed[printed["status"] == "open"]
+    lines += [r"\appendix", r"\section{Open statements}",
+              "Statements of the paper that no finite computation can settle, and why." if len(opened) else "None.",
+              ""]
+    for _, row in opened.assign(_p=opened["paper_ref"].map(paper_position)).sort_values("_p", kind="stable") \
+            .iterrows():
+        lines += _open(row, entries.get(row["statement_id"], {}).get("open") or row["reason"])
+    return "\n".join(lines + [r"\end{document}", ""])
+
+
+def write_erratum(results_dir: str | Path, out: str | Path, repository_url: str = REPOSITORY_URL) -> Path:
+    """Write :func:`erratum_tex` of the tables in ``results_dir`` to ``out``."""
+    from sparseact.publish.findings import load_results
+    from sparseact.runtime.provenance import atomic_write_text
+
+    atomic_write_text(out, erratum_tex(load_results(results_dir), repository_url))
+    return Path(out)
+
+
+def overfull_boxes(log: str) -> list[float]:
+    """How far (pt) each overfull box of a LaTeX log sticks out."""
+    return [float(match.group("pt")) for match in _OVERFULL.finditer(log)]
+
+
+def compile_summary(pdf: Path, log: str) -> str:
+    """One line on a compiled note: its pages and its overfull boxes."""
+    pages = _PAGES.search(log)
+    boxes = overfull_boxes(log)
+    return (f"{pdf}: compiled with {TEX_ENGINE}, {pages.group(1) if pages else '?'} pages, "
+            + (f"{len(boxes)} overfull boxes (the largest {max(boxes):.1f} pt)" if boxes else "no overfull box"))
+
+
+def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None, str]:
+    """Compile ``tex`` to the PDF beside it with ``engine`` (twice, in a temporary folder).
+
+    Returns
+    -------
+    (Path or None, str)
+        The PDF (``None`` when no ``engine`` is on the ``PATH``) and the LaTeX log (or one line saying that no
+        engine was found). Raises ``RuntimeError`` with the log's error lines when LaTeX fails.
+    """
+    tex = Path(tex)
+    if not tex.is_file():
+        raise ValueError(f"no LaTeX file {tex}")
+    if shutil.which(engine) is None:
+        return None, f"no TeX engine ({engine}) on the PATH: {tex.with_suffix('.pdf')} is not rebuilt"
+    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "FORCE_SOURCE_DATE": "1"}
+    with tempfile.TemporaryDirectory() as work:
+        shutil.copy(tex, Path(work) / tex.name)
+        for _ in range(2):
+            done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", tex.name], cwd=work,
+                                  env=env, capture_output=True, text=True, errors="replace")
+            log = (Path(work) / tex.with_suffix(".log").name).read_text(errors="replace") \
+                if (Path(work) / tex.with_suffix(".log").name).exists() else done.stdout
+            if done.returncode:
+                errors = "\n".join(line for line in log.splitlines() if line.startswith("!"))
+                raise RuntimeError(f"{engine} failed on {tex}:\n{errors or done.stdout[-2000:]}")
+        pdf = tex.with_suffix(".pdf")
+        shutil.copy(Path(work) / pdf.name, pdf)
+    return pdf, log

@@ -1,0 +1,128 @@
+"""The erratum note for the authors: generated from the result tables (never typed), text escaped and math passed
+through, every erratum with its certificates linked, and (with a TeX engine) it compiles with no LaTeX error and no
+overfull box over 5 pt."""
+
+import re
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
+
+from sparseact.publish.erratum import (OVERFULL_LIMIT_PT, TEX_ENGINE, certificate_link, compile_pdf, erratum_tex,
+                                       numbered_errata, overfull_boxes, tex_text)
+from sparseact.publish.findings import load_results
+
+ROOT = Path(__file__).resolve().parents[1]
+needs_tex = pytest.mark.skipif(shutil.which(TEX_ENGINE) is None,
+                               reason=f"no TeX engine ({TEX_ENGINE}); .ci/run installs one")
+
+
+def test_text_is_escaped_and_math_passes_through():
+    assert tex_text(r'a_b 50% & #1 "x" <w, y> |h| ~ ^ $\{x\} \le \|w\|_2$') == \
+        (r"a\_b 50\% \& \#1 ``x'' \textless{}w, y\textgreater{} \textbar{}h\textbar{} \textasciitilde{} \^{} "
+         r"$\{x\} \le \|w\|_2$")
+
+
+@given(hs.text(alphabet=hs.characters(min_codepoint=32, max_codepoint=126, blacklist_characters="$")))
+def test_no_special_character_reaches_latex_raw(text):
+    out = tex_text(text)
+    assert not re.search(r"(?<!\\)[#%&_]|[<>|]", out)
+    assert not re.search(r"(?<!\\)[~^](?!\{\})", out.replace(r"\^{}", "").replace(r"\textasciitilde{}", ""))
+
+
+def test_quotes_open_and_close_around_math():
+    assert tex_text('"a $x$" and "b" $y$ "c"') == "``a $x$'' and ``b'' $y$ ``c''"
+
+
+def test_certificate_links_use_one_base_or_the_path_relative_to_the_note():
+    path = "certificates/lemma9/a-printed.json"
+    assert certificate_link(path) == \
+        r"\href{../certificates/lemma9/a-printed.json}{\nolinkurl{results/certificates/lemma9/a-printed.json}}"
+    assert certificate_link(path, "https://example.org/repo/blob/main/") == \
+        (r"\href{https://example.org/repo/blob/main/results/certificates/lemma9/a-printed.json}"
+         r"{\nolinkurl{results/certificates/lemma9/a-printed.json}}")
+
+
+def test_the_note_is_generated_from_the_tables(result_tables):
+    results = load_results(result_tables)
+    tex = erratum_tex(results)
+    order = [r"\title{", "PMLR 247:406--425", "arXiv:2406.17989", r"\section{Summary}", r"\section{Errata}",
+             r"\subsection{Statement error (1)}", r"\paragraph{Erratum 1.}", r"\subsection{Typo (1)}",
+             r"\paragraph{Erratum 2.}", r"\section{Sharper than printed}", r"\appendix", r"\section{Open statements}"]
+    assert [tex.index(o) for o in order] == sorted(tex.index(o) for o in order)
+    assert "Theorem 1 fails as printed (statement-error, Erratum 1)" in tex and "Lemma 2 holds on the range" in tex
+    assert r"\href{../certificates/x/a-printed.json}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
+    assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and r"\paragraph{Conjecture 3.}" in tex
+    assert "a lower bound would settle it" in tex and tex.endswith("\\end{document}\n")
+
+
+def test_errata_are_numbered_by_class_then_in_paper_order():
+    errata = numbered_errata(load_results(ROOT / "results"))
+    assert list(errata["number"]) == list(range(1, len(errata) + 1))
+    ranks = errata["class"].map(["statement-error", "constant-factor", "proof-slip", "typo"].index)
+    assert ranks.is_monotonic_increasing
+
+
+def test_the_committed_note_is_the_one_the_committed_results_give():
+    committed = (ROOT / "results" / "erratum" / "erratum.tex").read_text(encoding="utf-8")
+    assert committed == erratum_tex(load_results(ROOT / "results")), \
+        "results/erratum/erratum.tex disagrees with results/: rerun the ledger step"
+    errata = pd.read_csv(ROOT / "results" / "errata.csv", dtype=str, keep_default_na=False)
+    for cell in errata["certificates"]:
+        for path in cell.split("; "):
+            assert certificate_link(path) in committed and (ROOT / "results" / path).is_file()
+    assert (ROOT / "results" / "erratum" / "erratum.pdf").is_file()
+
+
+def test_overfull_boxes_are_read_from_the_log():
+    log = "Overfull \\hbox (80.46234pt too wide) in paragraph\nUnderfull \\hbox\nOverfull \\vbox (2.5pt too high) x\n"
+    assert overfull_boxes(log) == [80.46234, 2.5]
+
+
+@needs_tex
+def test_the_note_compiles_without_error_or_overfull_box(tmp_path):
+    tex = tmp_path / "erratum.tex"
+    tex.write_text(erratum_tex(load_results(ROOT / "results")), encoding="utf-8")
+    pdf, log = compile_pdf(tex)
+    assert pdf.is_file() and pdf.read_bytes().startswith(b"%PDF")
+    boxes = overfull_boxes(log)
+    assert max(boxes, default=0.0) <= OVERFULL_LIMIT_PT, f"overfull boxes (pt): {boxes}"
+    first = pdf.read_bytes()
+    compile_pdf(tex)
+    assert pdf.read_bytes() == first  # reproducible: a fixed date and no trailer id
+
+
+@needs_tex
+def test_a_latex_error_fails_with_the_error(tmp_path):
+    tex = tmp_path / "bad.tex"
+    tex.write_text("\\documentclass{article}\\begin{document}\\undefinedmacro\\end{document}\n")
+    with pytest.raises(RuntimeError, match="Undefined control sequence"):
+        compile_pdf(tex)
+
+
+def test_without_an_engine_the_pdf_is_left_and_one_line_says_so(tmp_path):
+    tex = tmp_path / "erratum.tex"
+    tex.write_text("x")
+    pdf, message = compile_pdf(tex, engine="no-such-tex-engine")
+    assert pdf is None and message == f"no TeX engine (no-such-tex-engine) on the PATH: {tmp_path / 'erratum.pdf'} " \
+                                      "is not rebuilt"
+    with pytest.raises(ValueError, match="no LaTeX file"):
+        compile_pdf(tmp_path / "missing.tex")
+
+
+def test_the_workflow_step_says_so_in_one_line_without_an_engine(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    tex, status = tmp_path / "erratum.tex", tmp_path / "pdf-status.txt"
+    tex.write_text("x")
+    env = {**os.environ, "PATH": os.path.dirname(sys.executable)}  # python, no pdflatex
+    done = subprocess.run([sys.executable, "-m", "sparseact.cli", "erratum-pdf", str(tex), "--status", str(status)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    line = f"no TeX engine (pdflatex) on the PATH: {tmp_path / 'erratum.pdf'} is not rebuilt"
+    assert done.returncode == 0 and done.stdout == line + "\n" and status.read_text() == line + "\n"
+    assert not (tmp_path / "erratum.pdf").exists()
