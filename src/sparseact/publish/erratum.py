@@ -125,10 +125,12 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
         own = [number[e] for e in ids(row["errata"]) if row["statement_id"] in concerns[e]]
         steps = [number[e] for e in ids(row["errata"]) if row["statement_id"] not in concerns[e]]
         if row["status"] == "fails-as-stated":
-            repaired = statement["survives"].startswith("yes")
+            survives = statement["survives"]
             text = (f"{name} fails as printed ({statement['class']}"
                     + (f", {cite(own)}" if own else "") + "); "
-                    + ("its corrected form is proved" if repaired else "no corrected form of it is proved yet"))
+                    + ("its corrected form is proved" if survives.startswith("yes") else
+                       "its corrected form is itself a conjecture, open (Appendix~\\ref{app:open})" if survives.startswith("open")
+                       else "no corrected form of it is proved"))
         elif row["status"] == "proved":
             text = f"{name} holds as printed"
         elif row["status"] == "open":
@@ -137,6 +139,8 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
             text = f"{name} holds on the range enumerated ({tex_text(statement['range'])})"
         if steps:
             text += f"{', and' if row['status'] == 'fails-as-stated' else ';'} its proof needs {cite(steps)}"
+        if row["statement_id"] in set(results.sharper["than"]):
+            text += "; a sharper form is proved (Section~\\ref{sec:sharper})"
         sentences.append(text + ".")
     return " ".join(sentences)
 
@@ -219,13 +223,13 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
                       rf"\emph{{{tex_text(_sentence(definition.capitalize()))}}}", ""]
             for _, row in group.iterrows():
                 lines += _erratum(row, repository_url)
-    lines += [r"\section{Sharper than printed}",
+    lines += [r"\section{Sharper than printed}\label{sec:sharper}",
               "Results proved here that are sharper than the paper's statements, each with its proof sketch and the "
               "family that comes closest to it." if len(results.sharper) else "None.", ""]
     for _, row in results.sharper.iterrows():
         lines += _sharper(row)
     opened = printed[printed["status"] == "open"]
-    lines += [r"\appendix", r"\section{Open statements}",
+    lines += [r"\appendix", r"\section{Open statements}\label{app:open}",
               "Statements of the paper that no finite computation can settle, and why." if len(opened) else "None.",
               ""]
     for _, row in opened.assign(_p=opened["paper_ref"].map(paper_position)).sort_values("_p", kind="stable") \

@@ -218,14 +218,17 @@ def bottom_line(results: Results) -> str:
     """Three or four sentences, composed from the tables: what holds, what fails and what repairing it takes, what is
     open, and what the project proves beyond the paper."""
     printed, main = results.printed, results.headline
-    holding = main[main["status"].isin(["proved", "holds-on-range"])]
+    holding = main[main["status"] == "proved"]
+    ranged = main[main["status"] == "holds-on-range"]
     failing_main = main[main["status"] == "fails-as-stated"]
     open_main = main[main["status"] == "open"]
     counts = printed["status"].value_counts()
     proved, on_range = int(counts.get("proved", 0)), int(counts.get("holds-on-range", 0))
     sentences = [f"Of the paper's {_plural(len(main), 'main result')}, "
-                 + (f"{_names(holding['paper_ref'])} hold{'s' if len(set(map(short_ref, holding['paper_ref']))) == 1 else ''}"
-                    if len(holding) else "none holds")
+                 + (f"{_names(holding['paper_ref'])} {'is' if len(set(map(short_ref, holding['paper_ref']))) == 1 else 'are'}"
+                    " proved" if len(holding) else "none is proved")
+                 + (f", {_names(ranged['paper_ref'])} {'holds' if len(set(map(short_ref, ranged['paper_ref']))) == 1 else 'hold'}"
+                    " on every instance enumerated (no proof of it as printed)" if len(ranged) else "")
                  + f"; in all {proved} of its {len(printed)} printed statements are proved"
                  + (f" and {on_range} hold{'s' if on_range == 1 else ''} on the range enumerated" if on_range else "")
                  + "."]
@@ -240,7 +243,10 @@ def bottom_line(results: Results) -> str:
             + f"{_plural(len(failing), 'printed statement')} in all, from {_plural(len(results.errata), 'root cause')} "
             f"({_by_class(results.errata)}); {len(verified)} of the {len(results.errata)} corrections are verified, "
             f"and {len(repaired)} of the {len(failing)} failing statements have a corrected form proved here"
-            + (f" ({_names(unrepaired['paper_ref'])} not yet)" if len(unrepaired) else "") + ".")
+            + (f" ({_names(unrepaired['paper_ref'])}: "
+               + ("its correction is itself a conjecture or not proved" if len(unrepaired) == 1
+                  else "their corrections are conjectures themselves or not proved") + ")" if len(unrepaired) else "")
+            + ".")
     else:
         sentences.append("No printed statement fails.")
     opened = printed[printed["status"] == "open"]
