@@ -28,6 +28,7 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -283,7 +284,7 @@ def _solve_mod_prime(rows: list[list[int]], labels: list[int], p: int) -> list[i
     return [augmented[i][m] for i in range(m)]
 
 
-def _gf_p_solve(spec: dict) -> float:
+def _gf_p_solve(spec: dict) -> Fraction:
     """A lower bound on the success probability of Gaussian elimination on ``LWR_{p,q,m}`` (Definition 15's map).
 
     For every secret ``w`` of ``Z_q^m`` (all of them must be listed) the labels
@@ -311,8 +312,8 @@ def _gf_p_solve(spec: dict) -> float:
         solution = _solve_mod_prime(samples, [label(y) for y in samples], p)
         if solution is not None and all(sum(a * b for a, b in zip(solution, y)) % p == label(y) for y in domain):
             recovered += 1
-    full_rank = math.prod(1.0 - float(p) ** (i - N) for i in range(m))
-    return recovered / len(secrets) * full_rank
+    full_rank = math.prod(1 - Fraction(p) ** (i - N) for i in range(m))
+    return Fraction(recovered, len(secrets)) * full_rank
 
 
 def _orthogonal_residual(spec: dict) -> float:
@@ -322,12 +323,12 @@ def _orthogonal_residual(spec: dict) -> float:
     return float(r @ t)
 
 
-def _rank_probability(size: int, dim: int, k: int) -> float:
-    """``Pr[k uniform vectors of Z_size^dim span it] = prod_{i<dim} (1 - size^(i-k))`` (0 when ``k < dim``)."""
-    return math.prod(1.0 - float(size) ** (i - k) for i in range(dim))
+def _rank_probability(size: int, dim: int, k: int) -> Fraction:
+    """``Pr[k uniform vectors of Z_size^dim span it] = prod_{i<dim} (1 - size^(i-k))`` (0 when ``k < dim``), exact."""
+    return math.prod((1 - Fraction(size) ** (i - k) for i in range(dim)), start=Fraction(1))
 
 
-def _lwr_label0_kernel(spec: dict) -> float:
+def _lwr_label0_kernel(spec: dict) -> Fraction:
     """A lower bound on the success probability of the label-0 kernel attack on ``LWR_{p,q,m}`` (rounding map).
 
     The rounding map is ``f_w(y) = round((p/q)(<w, y> mod q)) mod p`` (ties up, ``floor((2p t + q)/(2q))``).
@@ -347,16 +348,16 @@ def _lwr_label0_kernel(spec: dict) -> float:
     if not 2 <= p < q:
         raise ValueError(f"lwr_label0_kernel: need 2 <= p < q, got p = {p}, q = {q}")
     domain = list(itertools.product(range(q), repeat=m))
-    spans = sum(math.comb(N, k) * (1.0 / q) ** k * (1.0 - 1.0 / q) ** (N - k) * _rank_probability(q, m - 1, k)
+    spans = sum(math.comb(N, k) * Fraction(1, q) ** k * Fraction(q - 1, q) ** (N - k) * _rank_probability(q, m - 1, k)
                 for k in range(N + 1))
 
     def labels(w):
         return [((2 * p * (sum(a * b for a, b in zip(w, y)) % q) + q) // (2 * q)) % p for y in domain]
 
-    total = 0.0
+    total = Fraction(0)
     for w in domain:
         if not any(w):
-            total += 1.0
+            total += 1
             continue
         f = labels(w)
         kernel = [sum(a * b for a, b in zip(w, y)) % q == 0 for y in domain]
@@ -413,9 +414,9 @@ def evaluate_quantity(spec: dict) -> float:
     if kind == "cell_sizes_sum":
         return _cell_sizes_sum(spec)
     if kind == "gf_p_solve":
-        return _gf_p_solve(spec)
+        return float(_gf_p_solve(spec))
     if kind == "lwr_label0_kernel":
-        return _lwr_label0_kernel(spec)
+        return float(_lwr_label0_kernel(spec))
     if kind == "lemma9_wR":
         u, W, _ = _network(spec["network"])
         weights = (_active_sets(spec["network"]) * u) @ W  # row x: w^{R_x} = sum_{j in R_x} u_j w_j
@@ -1851,7 +1852,35 @@ def verify_certificate(document: dict) -> Verification:
     refutes = f"{statement.statement_id} ({statement.text})"
     if problems:
         return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {'; '.join(problems)}")
-    return Verification(True, lhs, rhs, f"confirmed: refutes {refutes}: lhs = {lhs:.6g}, rhs = {rhs:.6g}")
+    try:
+        margin = _rigorous_margin(check_id, certificate)
+    except (Refused, ValueError, KeyError, IndexError, TypeError, ZeroDivisionError, OverflowError) as exc:
+        return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: the violation is not established in "
+                            f"exact or interval arithmetic ({exc})")
+    return Verification(True, lhs, rhs, f"confirmed: refutes {refutes}: lhs = {lhs:.6g}, rhs = {rhs:.6g}; {margin}")
+
+
+def _rigorous_margin(check_id: str, certificate: dict) -> str:
+    """The proof of the violation (:mod:`sparseact.verify.rigorous`): both sides recomputed in exact or interval
+    arithmetic must enclose the recorded values (:data:`~sparseact.verify.certificates.REPRODUCE_RTOL`) and lie
+    strictly on the violating side; returns the margin ``lhs - rhs`` and its method, or raises :class:`Refused`."""
+    from sparseact.verify import exact
+    from sparseact.verify.rigorous import RIGOROUS
+
+    sides = RIGOROUS.get(check_id)
+    if sides is None:
+        raise Refused("no exact or interval evaluation is pinned for this check (sparseact.verify.rigorous.RIGOROUS)")
+    values = sides(certificate)
+    for side, value in zip(("lhs", "rhs"), values):
+        recorded = exact.rational(certificate[f"{side}_value"], f"{side}_value")
+        lo, hi = value.bounds()
+        slack = Fraction(REPRODUCE_ATOL) + Fraction(REPRODUCE_RTOL) * abs(recorded)
+        if not lo - slack <= recorded <= hi + slack:
+            raise Refused(f"{side} is {value.describe(12)} in exact or interval arithmetic, recorded {float(recorded)!r}")
+    established, margin = exact.violation(certificate["relation"], *values)
+    if not established:
+        raise Refused(margin)
+    return margin
 
 
 def verify_file(path: str | Path) -> Verification:
