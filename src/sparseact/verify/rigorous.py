@@ -719,6 +719,114 @@ def _count_vs_one(kind: str = "active_count") -> Callable[[dict], Sides]:
     return _quantity_vs(kind, _constant(1))
 
 
+def _junta_computes(c: dict) -> Sides:
+    from sparseact.verify.recompute import _junta_instance
+
+    network = {key: _parameter(c, "lhs", key) for key in ("u", "W", "b")}
+    x, V = _junta_instance(c, "rhs")
+    T = _parameter(c, "rhs", "T")
+    return Real(_value_at({"network": network}, x)), \
+        real(T[sum(((1 - x[v]) // 2) << t for t, v in enumerate(V))], "T")
+
+
+def _junta_indicator(c: dict) -> Sides:
+    from sparseact.verify.recompute import _junta_instance
+
+    x, V = _junta_instance(c, "rhs")
+    w, threshold = _parameter(c, "lhs", "w"), _p(c, "lhs", "c")
+    value = ex.maximum(sum((ex.rational(wi, "w") * xi for wi, xi in zip(w, x)), Fraction(0)) - threshold, 0)
+    return value, Real(1 if all(x[i] == w[i] for i in V) else 0)
+
+
+def _junta_scale(c: dict) -> Sides:
+    """The comparison the recorded sides name, among W <= sqrt(p), B <= p, W <= sqrt(log2 s), B <= log2 s."""
+    network = {key: _parameter(c, "lhs", key) for key in ("u", "W", "b")}
+    p, s = _p(c, "rhs", "p"), _p(c, "rhs", "s")
+    _, _, _, W, B = _sizes(network)
+    log2s = ex.log(s) / ex.log(2)
+    recorded = (ex.rational(c["lhs_value"], "lhs_value"), ex.rational(c["rhs_value"], "rhs_value"))
+    for value, limit in ((W, ex.sqrt(p)), (B, p), (W, ex.sqrt(log2s)), (B, log2s)):
+        if all(abs(r - Real(v).bounds()[0]) <= 1e-9 * max(1, abs(r)) for r, v in zip(recorded, (value, limit))):
+            return value, limit
+    raise Refused("the recorded sides are none of W <= sqrt(p), B <= p, W <= sqrt(log2 s), B <= log2 s")
+
+
+def _section1_index_sparsity(c: dict) -> Sides:
+    if isinstance(c["lhs"], dict) and c["lhs"].get("quantity") == "active_count":
+        return _quantity_side(c, "lhs", "active_count"), Real(1)
+    return Real(len(_parameter(c, "lhs", "u"))), Real(2 ** int(_parameter(c, "rhs", "b")))
+
+
+def _lemma9_concavity(c: dict) -> Sides:
+    """sum_j p_j sqrt(log(1/p_j)) against Phi(s, k) (k sqrt(log(s/k)) when k/s <= e^-1/2, else s/sqrt(2e))."""
+    network = _parameter(c, "rhs", "k")["network"]
+    X, active, _, _ = _network_on_cube(network)
+    probabilities = [Fraction(int(np.count_nonzero(active[:, j])), len(X)) for j in range(active.shape[1])]
+    s, k = active.shape[1], max(1, int(active.sum(axis=1).max()))
+    lhs = sum((q * ex.sqrt(ex.log(1 / q)) for q in probabilities if 0 < q < 1), Real(0))
+    edge = ex.exp(Fraction(-1, 2))
+    rhs = k * ex.sqrt(ex.log(Fraction(s, k))) if ex.decide(Fraction(k, s), edge) <= 0 else s / ex.sqrt(2 * ex.E)
+    return lhs, rhs
+
+
+def _rho_choice_corrected(c: dict) -> Sides:
+    n, s, k, W, B, ell = (_p(c, "lhs", name) for name in ("n", "s", "k", "W", "B", "ell"))
+    log = ex.log
+    terms = [Real(-4)]
+    if ex.decide(k * W, 0) > 0:
+        terms.append(-2 * ell - log(36) - log(k**8 * W**4)
+                     - 4 * log(ex.maximum(27, 2 * log(n * s) + 4 * (log(6 * k**4 * W**2) + ell))))
+    if ex.decide(B, 0) > 0 and ex.decide(s, 1) > 0:
+        terms.append(-2 * ell - log(36) - log(k**6 * B**4 * log(s)))
+    lomr = ex.minimum(*terms)
+    ratio = 3 * ex.exp(lomr / 2 + ell) * (k**4 * W**2 * (log(n * s) - lomr) ** 2 + k**3 * B**2 * ex.sqrt(log(s)))
+    return ratio, Real(1)
+
+
+def _encoding(w: list[int], y: list[int], L: int) -> tuple[list[int], list[Fraction], Fraction]:
+    """``z(y)``, ``v`` and ``c`` of the affine encoding ``<w, y> = c + <v, z(y)>``."""
+    z = [1 - 2 * ((yi >> l) & 1) for yi in y for l in range(L)]
+    v = [-wi * Fraction(2) ** (l - 1) for wi in w for l in range(L)]
+    return z, v, Fraction(sum(w) * ((1 << L) - 1), 2)
+
+
+def _lwr_affine_encoding(c: dict) -> Sides:
+    w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
+    L = int(_parameter(c, "lhs", "len_z")) // len(w)
+    z, v, offset = _encoding(w, y, L)
+    return Real(offset + sum(vi * zi for vi, zi in zip(v, z))), Real(sum(a * b for a, b in zip(w, y)))
+
+
+def _lifted_value(w: list[int], L: int, a: int, z: list[int]) -> Fraction:
+    """``<W_{w,a}, x(z)> - b_{w,a}`` with ``W = -v v^T`` off the diagonal, ``W_kk = 2 (a - c) v_k``,
+    ``b = ||v||^2 + (a - c)^2 - 1/2`` and ``x(z)_kk = z_k``, ``x(z)_kl = z_k z_l``."""
+    _, v, offset = _encoding(w, [0] * len(w), L)
+    shift = a - offset
+    total = sum(2 * shift * vk * zk for vk, zk in zip(v, z))
+    total += sum(-v[i] * v[j] * z[i] * z[j] for i in range(len(v)) for j in range(len(v)) if i != j)
+    return total - (sum(vk * vk for vk in v) + shift * shift - Fraction(1, 2))
+
+
+def _lwr_lift_corrected(c: dict) -> Sides:
+    w, y = _parameter(c, "lhs", "w"), _parameter(c, "lhs", "y")
+    a, r = int(_parameter(c, "lhs", "a")), int(_parameter(c, "rhs", "r"))
+    L = r // len(w)
+    z, _, _ = _encoding(w, y, L)
+    return Real(Fraction(1, 2) - (sum(p * q for p, q in zip(w, y)) - a) ** 2), Real(_lifted_value(w, L, a, z))
+
+
+def _lwr_network_rounding(c: dict) -> Sides:
+    q, p, w, y = _lwr_instance(c, "rhs")
+    t = sum(a * b for a, b in zip(w, y)) % q
+    return _quantity_side(c, "lhs", "value"), Real((2 * p * t + q) // (2 * q) % p)
+
+
+def _parity_sparsity_corrected(c: dict) -> Sides:
+    if isinstance(c["lhs"], dict) and c["lhs"].get("quantity") == "active_count":
+        return _quantity_side(c, "lhs", "active_count"), Real(1)
+    return Real(len(_parameter(c, "lhs", "b"))), 2 * _p(c, "rhs", "m")
+
+
 #: check id -> both sides of its pinned statement in exact or interval arithmetic. A check of
 #: :data:`sparseact.verify.recompute.STATEMENTS` with no entry here is never confirmed.
 RIGOROUS: dict[str, Callable[[dict], Sides]] = {
@@ -749,7 +857,7 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "scaling/lemma18-printed": _lemma18,
     "scaling/theorem5-rate": _theorem5_rate,
     "section1_index/computes": _section1_index_computes,
-    "section1_index/sparsity": lambda c: (_quantity_side(c, "lhs", "active_count"), Real(1)),
+    "section1_index/sparsity": _section1_index_sparsity,
     "section4_lwr/network": _lwr_network,
     "section4_lwr/identity-printed": _lwr_identity(False),
     "section4_lwr/identity-corrected": _lwr_identity(True),
@@ -770,6 +878,15 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "section4_parity/network-corrected": _parity_pin("network-corrected"),
     "section4_parity/sparsity-printed": _count_vs_one(),
     "theorem13/junta-sparsity": _count_vs_one(),
+    "theorem13/junta-computes": _junta_computes,
+    "theorem13/junta-indicator": _junta_indicator,
+    "theorem13/junta-scale": _junta_scale,
+    "lemma9/transition-corrected": _lemma9_concavity,
+    "theorem8/rho-choice-corrected": _rho_choice_corrected,
+    "section4_lwr/affine-encoding": _lwr_affine_encoding,
+    "section4_lwr/lift-corrected": _lwr_lift_corrected,
+    "section4_lwr/network-rounding": _lwr_network_rounding,
+    "section4_parity/sparsity-corrected": _parity_sparsity_corrected,
     "theorem17/dense-lower-bound-printed": _dense_lower_bound,
     "theorem19/scale": _theorem19_rhs("eq1"),
     "theorem19/scale-corrected": _theorem19_rhs("eq1-corrected"),
