@@ -9,6 +9,18 @@ carries, read and approved against the paper); a check not listed has its number
 
 from __future__ import annotations
 
+#: The text Theorem 17's two-point certificates share (scaling/covariance, scaling/theorem17-printed).
+_THEOREM17_TWO_POINT = {
+    'paper_ref': 'Lemmas 6, 7, 9, 10, Claim 2.1, Theorems 8, 17, 19, eq. (15), Conjecture 20',
+    'finding': 'statement-error',
+    'lhs_label': 'samples needed to tell h from -h: log(1/(2 delta)) / (-log(1 - p))',
+    'rhs_label': "Theorem 17's m(eps, delta) with hidden constant C = 1000",
+    "expr": {
+        'lhs': 'log(1/(2*delta))/(-log(1-p)) if p*lam**2 > 2*eps else 0',
+        'rhs': 'C*((W*R+B)**2*k*s*n*log(k*(R+B)/eps) + log(1/delta))/eps**2',
+    },
+}
+
 #: check id -> field -> the pinned text (``expr``: formula path -> expression).
 PINNED_TEXT: dict[str, dict] = {
     'appendixA/computes-printed': {
@@ -143,14 +155,7 @@ PINNED_TEXT: dict[str, dict] = {
     },
     'scaling/covariance': {
         'statement': 'every printed bound transforms like the quantity it bounds (a scale inside a logarithm counted as covariant)',
-        'paper_ref': 'Lemmas 6, 7, 9, 10, Claim 2.1, Theorems 8, 17, 19, eq. (15), Conjecture 20',
-        'finding': 'statement-error',
-        'lhs_label': 'samples needed to tell h from -h: log(1/(2 delta)) / (-log(1 - p))',
-        'rhs_label': "Theorem 17's m(eps, delta) with hidden constant C = 1000",
-        "expr": {
-            'lhs': 'log(1/(2*delta))/(-log(1-p)) if p*lam**2 > 2*eps else 0',
-            'rhs': 'C*((W*R+B)**2*k*s*n*log(k*(R+B)/eps) + log(1/delta))/eps**2',
-        },
+        **_THEOREM17_TWO_POINT,
     },
     'scaling/lemma18-printed': {
         'statement': 'the smallest m with c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) <= eps samples suffice, for any class H and a large enough constant c',
@@ -166,14 +171,7 @@ PINNED_TEXT: dict[str, dict] = {
     },
     'scaling/theorem17-printed': {
         'statement': 'm(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2) samples suffice, at every scale of the class (squared loss)',
-        'paper_ref': 'Lemmas 6, 7, 9, 10, Claim 2.1, Theorems 8, 17, 19, eq. (15), Conjecture 20',
-        'finding': 'statement-error',
-        'lhs_label': 'samples needed to tell h from -h: log(1/(2 delta)) / (-log(1 - p))',
-        'rhs_label': "Theorem 17's m(eps, delta) with hidden constant C = 1000",
-        "expr": {
-            'lhs': 'log(1/(2*delta))/(-log(1-p)) if p*lam**2 > 2*eps else 0',
-            'rhs': 'C*((W*R+B)**2*k*s*n*log(k*(R+B)/eps) + log(1/delta))/eps**2',
-        },
+        **_THEOREM17_TWO_POINT,
     },
     'scaling/theorem5-rate': {
         'statement': "Theorem 5 (see Theorem 17): on {1,-1}^n, Theorem 17's sample complexity is O~(ksn/eps^2)",

@@ -26,8 +26,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -36,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from sparseact import bounds
+from sparseact._validation import read_regular_file
 from sparseact.verify.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL, violated
 
 #: Largest dimension whose cube the evaluators enumerate (refused before anything is allocated).
@@ -1911,7 +1910,6 @@ def verify_certificate(document: dict) -> Verification:
                           "(sparseact.verify.recompute.STATEMENTS)")
         if statement_id != statement.statement_id:
             raise Refused(f"check {check_id} refutes statement {statement.statement_id}, not {statement_id}")
-        _check_pinned_text(check_id, document, certificate)
         relation = certificate["relation"]
         if relation not in (statement.relation, *statement.links):
             raise Refused(f"{statement.statement_id} asserts lhs {statement.relation} rhs, the file says "
@@ -1939,6 +1937,10 @@ def verify_certificate(document: dict) -> Verification:
     refutes = f"{statement.statement_id} ({statement.text})"
     if problems:
         return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {'; '.join(problems)}")
+    try:
+        _check_pinned_text(check_id, document, certificate)
+    except Refused as exc:
+        return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {exc}")
     try:
         margin = _rigorous_margin(check_id, certificate)
     except (ValueError, KeyError, IndexError, TypeError, AttributeError, ZeroDivisionError, OverflowError,
@@ -1987,27 +1989,10 @@ def read_certificate(path: str | Path) -> dict:
     """The JSON object of a certificate file, read safely: a regular file (not a symlink, FIFO or device) of at most
     :data:`MAX_FILE_BYTES` bytes (never more is read), UTF-8, with no duplicate key, no ``NaN``/``Infinity`` and at
     most :data:`MAX_JSON_DEPTH` levels of nesting; :class:`Refused` otherwise."""
-    path = Path(path)
     try:
-        info = os.lstat(path)
-    except OSError as exc:
-        raise Refused(f"unreadable certificate ({exc.strerror or exc})") from None
-    if stat.S_ISLNK(info.st_mode):
-        raise Refused("refused: a symbolic link (the checker reads regular files only)")
-    if not stat.S_ISREG(info.st_mode):
-        raise Refused("refused: not a regular file (a FIFO, device or directory)")
-    if info.st_size > MAX_FILE_BYTES:
-        raise Refused(f"refused: {info.st_size} bytes, beyond the verifier's limit of {MAX_FILE_BYTES}")
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise Refused("refused: not a regular file")
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise Refused(f"unreadable certificate ({exc.strerror or exc})") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise Refused(f"refused: more than {MAX_FILE_BYTES} bytes, beyond the verifier's limit")
+        data = read_regular_file(path, MAX_FILE_BYTES, "certificate")
+    except ValueError as exc:
+        raise Refused(f"refused: {str(exc).removeprefix(f'{path}: ')}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
