@@ -99,3 +99,14 @@ def test_a_point_archive_round_trips(tmp_path):
     save_arrays(tmp_path / "ok.npz", {"a": np.arange(5.0)}, {"seed": 1})
     arrays, meta = load_arrays(tmp_path / "ok.npz")
     assert arrays["a"].tolist() == [0, 1, 2, 3, 4] and meta == {"seed": 1}
+
+
+@pytest.mark.parametrize("value", [True, False, np.bool_(True), "3", b"3", 3j, np.array([2.0, 1j]), None])
+@pytest.mark.parametrize("name", ["lemma9_average_sensitivity", "lemma9_transition_probability", "class_sup_bound"])
+def test_bounds_refuse_bools_strings_and_complex_for_n(name, value):
+    from sparseact import bounds
+
+    arguments = {"lemma9_average_sensitivity": (4, 1, 1.0, 1.0), "lemma9_transition_probability": (4, 1),
+                 "class_sup_bound": (1, 1.0, 1.0)}[name]
+    with pytest.raises(ValueError):
+        getattr(bounds, name)(value, *arguments)

@@ -29,6 +29,7 @@ import io
 import json
 import math
 import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -81,13 +82,19 @@ def load_arrays(path: str | Path) -> tuple[dict[str, np.ndarray], dict]:
     all arrays together) before any is decompressed, so a small archive that describes huge arrays (a zip bomb)
     raises ``ValueError`` instead of allocating.
     """
-    with np.load(path, allow_pickle=False) as archive:
-        check_memory(sum(_declared_bytes(archive.zip, f"{key}.npy") for key in archive.files),
-                     f"the arrays of {path}")
-        arrays = {key: archive[key] for key in archive.files if key != META_KEY}
-        if META_KEY not in archive.files:
-            raise ValueError(f"{path} is not a sparseact point file: it has no {META_KEY!r} entry")
-        meta = json.loads(str(archive[META_KEY]))
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            check_memory(sum(_declared_bytes(archive.zip, f"{key}.npy") for key in archive.files),
+                         f"the arrays of {path}")
+            arrays = {key: archive[key] for key in archive.files if key != META_KEY}
+            if META_KEY not in archive.files:
+                raise ValueError(f"{path} is not a sparseact point file: it has no {META_KEY!r} entry")
+            meta = json.loads(str(archive[META_KEY]))
+    except (zipfile.BadZipFile, EOFError, OSError, KeyError, ValueError, zlib.error) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise ValueError(f"{path} is truncated or corrupt ({type(exc).__name__}: {exc}); delete it and rerun the "
+                         "workflow, which rebuilds it (the data stage)") from None
     return arrays, meta
 
 
