@@ -366,3 +366,31 @@ def test_huge_networks_are_refused_before_allocating(committed, n):
     start = time.monotonic()
     refused(document)
     assert time.monotonic() - start < 5
+
+
+def test_a_recorded_margin_must_be_the_proved_one(committed):
+    for check_id in EDITED:
+        _, document = _documents(committed)[check_id]
+        result = verify_certificate(document)
+        assert result.confirmed and result.margin and result.message.endswith(result.margin)
+        document["margin"] = result.margin
+        assert verify_certificate(document).confirmed
+        document["margin"] = result.margin.replace("lhs - rhs", "lhs - rhs ", 1)
+        refused(document, "field 'margin'")
+
+
+def test_the_ledger_writes_the_proved_margin(committed, tmp_path):
+    from sparseact.publish.ledger import write_certificates
+    from sparseact.verify.records import CheckRecord
+    from sparseact.verify.verdicts import Verdict
+
+    _, document = _documents(committed)["theorem19/scale"]
+    record = CheckRecord(claim_id="theorem19", check_id=document["check_id"], paper_ref=document["paper_ref"],
+                         statement=document["statement"], check="", variant="", method="exact", instances=1,
+                         worst_value=0.0, worst_value_label="", verdict=Verdict.FAIL,
+                         statement_id=document["statement_id"], finding=document["finding"],
+                         counterexample=document["counterexample"], certificate=document["certificate"])
+    [path] = write_certificates([record], tmp_path / "certificates")
+    written = json.loads(open(path).read())
+    assert written["margin"] == "lhs - rhs in [0.0093918515, 0.0093918516] (interval arithmetic, 128 bits)"
+    assert verify_file(path).confirmed

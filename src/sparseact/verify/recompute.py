@@ -67,6 +67,8 @@ class Verification:
     lhs: float
     rhs: float
     message: str
+    #: For a confirmed certificate, the proved margin ``lhs - rhs`` and its method (a certificate file records it).
+    margin: str = ""
 
 
 # ---------------------------------------------------------------------------
@@ -1839,7 +1841,8 @@ def _check_recorded_variables(spec, variables: dict, where: str) -> None:
 
 #: The keys of a certificate file and of its ``certificate`` object (sparseact.publish.ledger.certificate_document,
 #: sparseact.verify.certificates.certificate): a file with any other key is refused.
-DOCUMENT_KEYS = ("check_id", "statement_id", "paper_ref", "statement", "finding", "counterexample", "certificate")
+DOCUMENT_KEYS = ("check_id", "statement_id", "paper_ref", "statement", "finding", "counterexample", "certificate",
+                 "margin")
 CERTIFICATE_KEYS = ("relation", "lhs", "rhs", "lhs_value", "rhs_value", "lhs_label", "rhs_label", "explanation")
 
 
@@ -1947,7 +1950,11 @@ def verify_certificate(document: dict) -> Verification:
             RecursionError) as exc:
         return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: the violation is not established in "
                             f"exact or interval arithmetic ({exc})")
-    return Verification(True, lhs, rhs, f"confirmed: refutes {refutes}: lhs = {lhs:.6g}, rhs = {rhs:.6g}; {margin}")
+    if "margin" in document and document["margin"] != margin:
+        return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: field 'margin' is "
+                            f"{str(document['margin'])[:200]!r}, the checker proves {margin!r}")
+    return Verification(True, lhs, rhs, f"confirmed: refutes {refutes}: lhs = {lhs:.6g}, rhs = {rhs:.6g}; {margin}",
+                        margin)
 
 
 def _rigorous_margin(check_id: str, certificate: dict) -> str:
