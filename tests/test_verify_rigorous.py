@@ -394,3 +394,22 @@ def test_the_ledger_writes_the_proved_margin(committed, tmp_path):
     written = json.loads(open(path).read())
     assert written["margin"] == "lhs - rhs in [0.0093918515, 0.0093918516] (interval arithmetic, 128 bits)"
     assert verify_file(path).confirmed
+
+
+def test_the_checker_imports_nothing_of_the_code_that_found_the_instances(repo_root):
+    """The proof (exact, rigorous) imports only the checker; the float pass adds sparseact.bounds (the printed
+    formulas) and the validation module; none imports sparseact.claims or the constructions, learners and search
+    code that found the instances."""
+    import ast
+
+    allowed = {"exact.py": set(), "rigorous.py": set(), "pinned_text.py": set(),
+               "recompute.py": {"sparseact.bounds", "sparseact._validation"}}
+    for name, extra in allowed.items():
+        tree = ast.parse((repo_root / "src" / "sparseact" / "verify" / name).read_text())
+        imported = {f"{node.module}.{alias.name}" if node.module in ("sparseact", "sparseact.verify") else node.module
+                    for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+                    for alias in node.names}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        ours = {module for module in imported if module.startswith("sparseact")}
+        assert all(module.startswith("sparseact.verify") or module in extra for module in ours), (name, ours)
+        assert not any(module.startswith("sparseact.claims") for module in ours)

@@ -302,7 +302,11 @@ def violation(relation: str, lhs, rhs) -> tuple[bool, str]:
     """
     difference = Real._of(lhs) - Real._of(rhs)
     if difference.exact is not None:
-        text = f"lhs - rhs = {difference.describe(8)} (exact rational arithmetic)"
+        shown = difference.describe(8)
+        relation_text = "=" if Fraction(shown) == difference.exact else "in"
+        if relation_text == "in":  # the exact value is not a short decimal: its enclosure, rounded outward
+            shown = f"[{_short(difference.exact, 8, -1)}, {_short(difference.exact, 8, 1)}]"
+        text = f"lhs - rhs {relation_text} {shown} (exact rational arithmetic)"
     else:
         text = f"lhs - rhs in {difference.describe(8)} (interval arithmetic, {PRECISION_BITS} bits)"
     try:
