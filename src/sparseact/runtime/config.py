@@ -19,6 +19,7 @@ line and column of a YAML error):
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from collections.abc import Iterable
@@ -76,11 +77,18 @@ _YAML11_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?"
 MAX_CONFIG_BYTES = 2**20
 
 
+def _named_stream(path: Path, text: str) -> io.StringIO:
+    """``text`` as a stream named ``path`` (YAML's error marks name the file)."""
+    stream = io.StringIO(text)
+    stream.name = str(path)
+    return stream
+
+
 def _check_structure(path: Path, text: str) -> None:
     """Refuse, from the YAML events and before any value is built, what a config never needs and a reader would
     misread: anchors and aliases (an alias bomb expands exponentially), and YAML 1.1's octal and base-60 integers."""
     try:
-        for event in yaml.parse(text, Loader=_SAFE_LOADER):
+        for event in yaml.parse(_named_stream(path, text), Loader=_SAFE_LOADER):
             mark = event.start_mark
             where = f"{path}:{mark.line + 1}:{mark.column + 1}"
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
@@ -125,7 +133,7 @@ def read_yaml_strict(path: str | Path) -> dict:
     text = _read_text(path)
     _check_structure(path, text)
     try:
-        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a safe loader)
+        data = yaml.load(_named_stream(path, text), Loader=_StrictLoader)  # noqa: S506 (a safe loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
