@@ -413,3 +413,13 @@ def test_the_checker_imports_nothing_of_the_code_that_found_the_instances(repo_r
         ours = {module for module in imported if module.startswith("sparseact")}
         assert all(module.startswith("sparseact.verify") or module in extra for module in ours), (name, ours)
         assert not any(module.startswith("sparseact.claims") for module in ours)
+
+
+def test_a_pin_is_the_entry_its_certificate_prints(committed):
+    """``python -m sparseact.verify.pinned_text FILE`` prints the entry a new check's pin declares."""
+    from sparseact.verify.pinned_text import pinned_entry
+
+    for check_id, (_, document) in _documents(committed).items():
+        namespace = {}
+        exec("entry = {" + pinned_entry(document) + "}", {}, namespace)  # noqa: S102 (our own printed literal)
+        assert namespace["entry"] == {check_id: PINNED_TEXT[check_id]}

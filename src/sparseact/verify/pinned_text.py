@@ -4,7 +4,8 @@ A certificate's ``statement``, ``paper_ref``, ``finding``, ``lhs_label``, ``rhs_
 ``formula`` side (by its path, ``"lhs"``, ``"rhs.lomr"``, ...) tell a reader what was refuted; the checker evaluates
 none of them, so it pins them: :func:`sparseact.verify.recompute.verify_certificate` refuses a file of a check listed
 here whose text differs, naming the field. A new FAIL check is pinned by adding its entry (the text its certificate
-carries, read and approved against the paper); a check not listed has its numbers and relation pinned only.
+carries, read and approved against the paper; ``python -m sparseact.verify.pinned_text FILE`` prints the entry of a
+certificate file to review and paste); a check not listed has its numbers and relation pinned only.
 """
 
 from __future__ import annotations
@@ -448,3 +449,26 @@ PINNED_TEXT: dict[str, dict] = {
         },
     },
 }
+
+
+def pinned_entry(document: dict) -> str:
+    """The :data:`PINNED_TEXT` entry of a certificate document, as Python source to review and paste."""
+    from sparseact.verify.recompute import _formula_exprs
+
+    certificate = document["certificate"]
+    exprs = _formula_exprs(certificate["rhs"], "rhs", _formula_exprs(certificate["lhs"], "lhs", {}))
+    lines = [f"    {document['check_id']!r}: {{"]
+    lines += [f"        {field!r}: {document[field]!r}," for field in ("statement", "paper_ref", "finding")]
+    lines += [f"        {field!r}: {certificate[field]!r}," for field in ("lhs_label", "rhs_label")]
+    lines += ['        "expr": {', *(f"            {path!r}: {expr!r}," for path, expr in exprs.items()), "        },",
+              "    },"]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import sys
+
+    from sparseact.verify.recompute import read_certificate
+
+    for name in sys.argv[1:]:
+        print(pinned_entry(read_certificate(name)))
