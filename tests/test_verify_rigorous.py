@@ -419,7 +419,18 @@ def test_a_pin_is_the_entry_its_certificate_prints(committed):
     """``python -m sparseact.verify.pinned_text FILE`` prints the entry a new check's pin declares."""
     from sparseact.verify.pinned_text import pinned_entry
 
+    from sparseact.verify.recompute import _fill_pinned
+
     for check_id, (_, document) in _documents(committed).items():
         namespace = {}
         exec("entry = {" + pinned_entry(document) + "}", {}, namespace)  # noqa: S102 (our own printed literal)
-        assert namespace["entry"] == {check_id: PINNED_TEXT[check_id]}
+        pin = PINNED_TEXT[check_id]
+        filled = {**pin, **{f: _fill_pinned(pin[f], document["certificate"]) for f in ("lhs_label", "rhs_label")}}
+        assert namespace["entry"] == {check_id: filled}
+
+
+def test_a_label_naming_the_instance_is_pinned_to_it(committed):
+    _, document = _documents(committed)["section4_lwr/lifted-weights-pm1"]
+    assert document["certificate"]["lhs_label"].endswith("k=1") and verify_certificate(document).confirmed
+    document["certificate"]["lhs_label"] = document["certificate"]["lhs_label"][:-1] + "3"
+    refused(document, "field certificate.lhs_label")

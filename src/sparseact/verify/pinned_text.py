@@ -5,7 +5,9 @@ A certificate's ``statement``, ``paper_ref``, ``finding``, ``lhs_label``, ``rhs_
 none of them, so it pins them: :func:`sparseact.verify.recompute.verify_certificate` refuses a file of a check listed
 here whose text differs, naming the field. A new FAIL check is pinned by adding its entry (the text its certificate
 carries, read and approved against the paper; ``python -m sparseact.verify.pinned_text FILE`` prints the entry of a
-certificate file to review and paste); a check not listed has its numbers and relation pinned only.
+certificate file to review and paste). A label that names the instance pins the instance's integer variable as
+``<<name>>`` (``k=<<k>>``), filled from the certificate's formula sides. A check not listed has its numbers and
+relation pinned only.
 """
 
 from __future__ import annotations
@@ -231,7 +233,7 @@ PINNED_TEXT: dict[str, dict] = {
         'statement': 'the lifted weight vector W_{w,a} is in {1,-1}^n',
         'paper_ref': 'Section 4 (Cryptographic hardness)',
         'finding': 'typo',
-        'lhs_label': '|W_{w,a}[k,k]| forced by 1/2 - (<w, y> - a)^2, k=1',
+        'lhs_label': '|W_{w,a}[k,k]| forced by 1/2 - (<w, y> - a)^2, k=<<k>>',
         'rhs_label': '1 (an entry of a vector in {1,-1}^n)',
         "expr": {
             'lhs': 'abs(sum((0.5 - (sum(w[i] * sum(((j >> (i * L + l)) & 1) << l for l in range(L)) for i in range(m)) - a) ** 2) * (1 - 2 * ((j >> k) & 1)) for j in range(2 ** (m * L)))) / 2 ** (m * L)',

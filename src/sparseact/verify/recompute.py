@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -1878,6 +1879,20 @@ def _formula_exprs(spec, path: str, out: dict) -> dict:
     return out
 
 
+def _fill_pinned(text: str, certificate: dict) -> str:
+    """A pinned text with each ``<<name>>`` replaced by the integer variable ``name`` of the certificate's formula
+    sides (a label that names the instance, such as ``k=<<k>>``, is pinned exactly for every instance)."""
+    def value(match) -> str:
+        name = match.group(1)
+        for side in ("lhs", "rhs"):
+            variables = certificate[side].get("vars") if isinstance(certificate[side], dict) else None
+            if isinstance(variables, dict) and isinstance(variables.get(name), int) \
+                    and not isinstance(variables.get(name), bool):
+                return str(variables[name])
+        raise Refused(f"the pinned text names <<{name}>>, which is no integer variable of the certificate")
+    return re.sub(r"<<([A-Za-z_][A-Za-z_0-9]*)>>", value, text)
+
+
 def _check_pinned_text(check_id: str, document: dict, certificate: dict) -> None:
     """Refuse, naming the field, a file whose text differs from the check's pin (:data:`PINNED_TEXT`)."""
     from sparseact.verify.pinned_text import PINNED_TEXT
@@ -1889,8 +1904,9 @@ def _check_pinned_text(check_id: str, document: dict, certificate: dict) -> None
         if document.get(field) != pin[field]:
             raise Refused(f"field {field!r} is {document.get(field)!r}, its pin says {pin[field]!r}")
     for field in ("lhs_label", "rhs_label"):
-        if certificate.get(field) != pin[field]:
-            raise Refused(f"field certificate.{field} is {certificate.get(field)!r}, its pin says {pin[field]!r}")
+        expected = _fill_pinned(pin[field], certificate)
+        if certificate.get(field) != expected:
+            raise Refused(f"field certificate.{field} is {certificate.get(field)!r}, its pin says {expected!r}")
     recorded = _formula_exprs(certificate["rhs"], "rhs", _formula_exprs(certificate["lhs"], "lhs", {}))
     for path in sorted(set(recorded) | set(pin["expr"])):
         if recorded.get(path) != pin["expr"].get(path):
