@@ -164,7 +164,7 @@ PINNED_TEXT: dict[str, dict] = {
         'statement': 'the smallest m with c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) <= eps samples suffice, for any class H and a large enough constant c',
         'paper_ref': 'Lemma 18 (Section 5)',
         'finding': 'statement-error',
-        'lhs_label': "Lemma 18's c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) at m = 172466, c = 100",
+        'lhs_label': "Lemma 18's c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) at m = <<m>>, c = 100",
         'rhs_label': 'eps (when m is below the samples needed to tell h from -h; else 0)',
         "expr": {
             'lhs': 'c*(lam*ER + sqrt(L/m))',
@@ -350,7 +350,7 @@ PINNED_TEXT: dict[str, dict] = {
         'paper_ref': 'Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))',
         'finding': 'statement-error',
         'lhs_label': 'R_H(S)',
-        'rhs_label': 'eq. (15), k = 1',
+        'rhs_label': 'eq. (15), k = <<k>>',
         "expr": {
             'rhs': '(W*R+B)*sqrt(s*n*k*log(k*m*(R+B)))/sqrt(m)',
         },
@@ -370,7 +370,7 @@ PINNED_TEXT: dict[str, dict] = {
         'paper_ref': 'Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))',
         'finding': 'proof-slip',
         'lhs_label': 'sum_j |I_j| with I_j = {i : <w_j, x_i> - b_j >= 0} (printed)',
-        'rhs_label': 'k m (k = 1)',
+        'rhs_label': 'k m (k = <<k>>)',
         "expr": {
             'rhs': 'k*m',
         },
