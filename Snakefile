@@ -50,9 +50,9 @@ rule all:
     default_target: True
     input:
         in_results("kernels.txt"),
-        in_results("ledger.csv"),
-        in_results("ledger.md"),
+        rules.ledger.output,
         in_results("erratum/pdf-status.txt"),
+        every_claim_output(),
         in_results("report/index.html"),
         in_results("report/screenshot-index.png"),
         in_results(f"report/screenshot-{SCREENSHOT_CLAIM}.png"),

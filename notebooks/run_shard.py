@@ -27,6 +27,7 @@ shard = "b1"
 data_path = "results/data/section1_index/b1.npz"
 run_path = "results/runs/section1_index/b1.json"
 progress_log = None
+seed = None
 
 # %%
 from IPython.display import Markdown, display
@@ -35,8 +36,9 @@ from sparseact.claims import run_shard, write_run
 from sparseact.runtime import progress
 
 progress.configure(progress_log)
-# the shard's points, seed and replicates are the data file's (the data stage wrote them there)
-meta, tables = run_shard(data_path, claim, shard)
+# the shard's points, seed and replicates are the data file's (the data stage wrote them there); a file made with
+# another seed than the config's is refused
+meta, tables = run_shard(data_path, claim, shard, seed)
 write_run(run_path, claim, shard, meta["points"], tables)
 progress.message(f"{claim} {shard}: wrote {run_path}")
 

@@ -563,7 +563,7 @@ TABLE_FUNCS = [fwht, walsh_coefficients, level_weights, influences, average_sens
         (np.array([1.0 + 1j, 0.0]), "real"),
         (["a", "b"], "real"),
         ([[1.0, 2.0], [3.0]], "real"),
-        (np.array([1, None], dtype=object), "finite"),  # None -> NaN
+        (np.array([1, None], dtype=object), "real"),  # None is not a number: refused, not read as NaN
         (np.array([1, "a"], dtype=object), "real"),
     ],
 )

@@ -73,3 +73,32 @@ def test_a_compute_edit_reruns_the_claims_shards(current, repo_root):
     assert stats == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "data": shards,
                      "erratum_pdf": 1, "ledger": 1, "report": 1, "run": shards,
                      "total": 5 + 2 * shards + len(claim_ids())}, out[-3000:]
+
+
+def _first_shard(work, claim):
+    config = yaml.safe_load((work / "config" / "quick.yaml").read_text())["claims"][claim]
+    return sorted(get_claim(claim).shards(config))[0]
+
+
+@pytest.mark.parametrize(("relative", "rule"), [
+    ("statements.csv", "ledger"), ("statements.md", "ledger"), ("findings.md", "ledger"), ("errata.csv", "ledger"),
+    ("headline.csv", "ledger"), ("tightness.csv", "ledger"), ("sharper.csv", "ledger"), ("erratum/erratum.tex", "ledger"),
+    ("corrected-statements.md", "ledger"),
+    ("certificates", "ledger"), (f"tables/{CLAIM}", "assemble"), (f"figures/{CLAIM}", "assemble"),
+    (f"notebooks/{CLAIM}.ipynb", "assemble"), ("data/{claim}/{shard}.npz", "data"),
+    ("runs/{claim}/{shard}.json", "run"), ("notebooks/runs/{claim}/{shard}.ipynb", "run"),
+])
+def test_a_deleted_output_is_rebuilt(current, relative, rule):
+    """Every output a reader or a later job uses is requested by rule all, so deleting it schedules its job."""
+    import shutil
+
+    path = current / "results" / "quick" / relative.format(claim=CLAIM, shard=_first_shard(current, CLAIM))
+    assert path.exists(), path
+    directory = path.is_dir()
+    shutil.rmtree(path) if directory else path.unlink()
+    try:
+        out = snakemake(current, "-n")
+    finally:
+        path.mkdir(parents=True) if directory else path.touch()
+        snakemake(current, "--touch")
+    assert "Nothing to be done" not in out and job_stats(out).get(rule, 0) >= 1, out[-3000:]

@@ -9,6 +9,8 @@ interval that every Monte Carlo estimate reports.
 from __future__ import annotations
 
 import math
+import os
+import stat
 from statistics import NormalDist
 
 import numpy as np
@@ -89,10 +91,33 @@ def as_real_array(value, name: str) -> np.ndarray:
     if arr.dtype.kind not in "biuf":
         if arr.dtype.kind != "O":
             raise ValueError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
+        check_memory(8 * arr.size, f"{name} as float64 ({arr.size} entries)")
+        missing = object()
+        wrong = next((v for v in arr.flat if isinstance(v, (str, bytes, complex, np.complexfloating))
+                      or not isinstance(v, (int, float, np.integer, np.floating))), missing)
+        if wrong is not missing:
+            raise ValueError(f"{name} must be a real numeric array, got an entry {wrong!r} "
+                             f"({type(wrong).__name__}; strings and complex numbers are refused, not converted)")
         try:
             arr = arr.astype(np.float64)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise ValueError(f"{name} must be a real numeric array: {exc}") from None
+    return arr
+
+
+def as_float_array(value, name: str, ndim: int | None = None) -> np.ndarray:
+    """``value`` as a finite float64 array (:func:`as_real_array`), its size checked before it is converted.
+
+    ``ValueError`` naming ``name`` for strings, complex numbers, NaN or infinity, the wrong number of
+    dimensions (``ndim``), or a float64 copy beyond :data:`MEMORY_LIMIT_BYTES`.
+    """
+    arr = as_real_array(value, name)
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    check_memory(8 * arr.size, f"{name} as float64 ({arr.size} entries)")
+    arr = arr.astype(np.float64, copy=False)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite")
     return arr
 
 
@@ -110,7 +135,10 @@ def check_rho(rho, *, include_one: bool = False, scalar: bool = False):
     interval = "[-1, 1]" if include_one else "[-1, 1)"
     if scalar and (isinstance(rho, bool) or not isinstance(rho, (int, float, np.integer, np.floating))):
         raise ValueError(f"rho must be a real number in {interval}, got {rho!r}")
-    arr = np.asarray(as_real_array(rho, "rho"), dtype=np.float64)
+    arr = as_real_array(rho, "rho")
+    if arr.dtype.kind == "b":
+        raise ValueError(f"rho must be a real number in {interval}, got a bool")
+    arr = np.asarray(arr, dtype=np.float64)
     if not np.isfinite(arr).all():
         raise ValueError(f"rho must be finite, in {interval}")
     if arr.size and (arr.min() < -1.0 or arr.max() > 1.0 or (not include_one and arr.max() >= 1.0)):
@@ -210,3 +238,34 @@ def check_network(net, name: str = "net"):
     if not isinstance(net, SparseReLUNetwork):
         raise ValueError(f"{name} must be a SparseReLUNetwork, got {type(net).__name__}")
     return net
+
+
+def read_regular_file(path, max_bytes: int, what: str, follow_symlinks: bool = False) -> bytes:
+    """The bytes of ``path``, at most ``max_bytes`` of them ever read, or ``ValueError`` naming ``what``.
+
+    Only a regular file is opened (a FIFO, device or directory would block or never end; a symbolic link is refused
+    unless ``follow_symlinks``, and then its target must be a regular file), and one larger than ``max_bytes`` is
+    refused before it is read.
+    """
+    try:
+        info = os.stat(path) if follow_symlinks else os.lstat(path)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise ValueError(f"{path}: a symbolic link, not a regular file (a {what} is read from a regular file only)")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"{path}: not a regular file (a FIFO, device or directory is not a {what})")
+    if info.st_size > max_bytes:
+        raise ValueError(f"{path}: {info.st_size} bytes, beyond the limit of {max_bytes} for a {what}")
+    try:
+        nofollow = 0 if follow_symlinks else getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, os.O_RDONLY | nofollow | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise ValueError(f"{path}: not a regular file")
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
+    if len(data) > max_bytes:
+        raise ValueError(f"{path}: more than {max_bytes} bytes, beyond the limit for a {what}")
+    return data

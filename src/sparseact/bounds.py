@@ -57,6 +57,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from sparseact._validation import as_real_array
+
 __all__ = [
     "LOG_CONVENTION",
     "BOUNDS",
@@ -98,10 +100,11 @@ _log = np.log
 
 
 def _finite_real(value, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a real number or array of real numbers: {exc}") from None
+    """``value`` as a float array: strings and complex numbers are refused, not coerced, and so are bools."""
+    arr = as_real_array(value, name)
+    if arr.dtype.kind == "b":
+        raise ValueError(f"{name} must be a real number or array of real numbers, got a bool")
+    arr = arr.astype(np.float64)
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite, got {value!r}")
     return arr

@@ -4,7 +4,33 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
+import zipfile
+from pathlib import Path
+
+#: Errors of a command's input (a missing, unreadable, non-regular or malformed file; a malformed argument): the
+#: command prints one line naming it and exits 2. ``SPARSEACT_TRACEBACK=1`` shows the traceback instead.
+INPUT_ERRORS = (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile, EOFError, UnicodeError)
+
+
+def _input_file(path: str | Path) -> Path:
+    """``path`` after checking that it is an existing regular file (a FIFO or device would block or never end)."""
+    path = Path(path)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise FileNotFoundError(f"{path}: {exc.strerror or 'cannot be read'}") from None
+    if not stat.S_ISREG(mode):
+        raise ValueError(f"{path}: not a regular file")
+    return path
+
+
+def _one_line(exc: BaseException) -> str:
+    text = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc) or type(exc).__name__
+    lines = [line for line in text.splitlines() if line.strip()]
+    return f"{type(exc).__name__}: {lines[0] if lines else type(exc).__name__}"
 
 
 def _run_notebook(args) -> int:
@@ -39,8 +65,6 @@ def _generate(args) -> int:
 
 
 def _ledger(args) -> int:
-    from pathlib import Path
-
     from sparseact.publish.ledger import load_records, write_certificates, write_ledger
     from sparseact.publish.statements import status_counts, write_statement_files
 
@@ -73,7 +97,7 @@ def _explain(args) -> int:
 
     from sparseact.publish.statements import derive, explain
 
-    ledger = pd.read_csv(f"{args.results}/ledger.csv", keep_default_na=False)
+    ledger = pd.read_csv(_input_file(Path(args.results) / "ledger.csv"), keep_default_na=False)
     try:
         if args.statement_id == "all":
             for row in derive(ledger, strict=False).itertuples():
@@ -87,13 +111,13 @@ def _explain(args) -> int:
 
 
 def _readme_summary(args) -> int:
-    from pathlib import Path
-
     from sparseact.publish.findings import readme_block
     from sparseact.publish.statements import readme_with_summary
     from sparseact.runtime.provenance import atomic_write_text
 
-    readme = Path(args.readme)
+    readme = _input_file(args.readme)
+    for name in ("headline.csv", "statements.csv", "errata.csv", "ledger.csv"):
+        _input_file(Path(args.results) / name)
     atomic_write_text(readme, readme_with_summary(readme.read_text(encoding="utf-8"), readme_block(args.results)))
     print(f"{readme}: headline block regenerated from {args.results}/headline.csv, statements.csv, errata.csv and "
           "ledger.csv")
@@ -266,7 +290,13 @@ def main(argv=None) -> int:
     chk.add_argument("config")
     chk.set_defaults(func=_check_config)
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except INPUT_ERRORS as exc:
+        if os.environ.get("SPARSEACT_TRACEBACK") == "1":
+            raise
+        print(f"sparseact {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -5,6 +5,11 @@ from __future__ import annotations
 import math
 
 
+#: Largest count :func:`monomial_count` returns; beyond it ``ValueError`` (the count is only ever compared with memory
+#: and work limits far below it, and its exact value would take a time that grows with ``d``).
+MAX_MONOMIAL_COUNT = 2**256
+
+
 def monomial_count(n: int, d: int) -> int:
     """``N_d(n) = sum_{t <= d} C(n, t)``: the sets ``T`` of ``[n]`` with ``|T| <= d`` (Lemma 7's ``n^d`` features).
 
@@ -19,4 +24,11 @@ def monomial_count(n: int, d: int) -> int:
         if int(value) < 0:
             raise ValueError(f"{name} must be >= 0, got {value}")
     n, d = int(n), int(d)
-    return sum(math.comb(n, t) for t in range(min(n, d) + 1))
+    total, term = 0, 1
+    for t in range(min(n, d) + 1):  # C(n, t) by the ratio C(n, t+1) = C(n, t) (n - t)/(t + 1): cheap per step
+        total += term
+        if total > MAX_MONOMIAL_COUNT:
+            raise ValueError(f"monomial_count({n}, {d}) exceeds 2^{MAX_MONOMIAL_COUNT.bit_length() - 1}, beyond "
+                             "any computation (sparseact.combinatorics.MAX_MONOMIAL_COUNT)")
+        term = term * (n - t) // (t + 1)
+    return total

@@ -224,6 +224,7 @@ def parity_shifts(m: int, S: Sequence[int], variant: str = "printed") -> np.ndar
     even, i.e. it is :func:`parity01`.
     """
     m = check_int(m, "m")
+    check_memory(8.0 * (2 * m + 1), f"parity_shifts: the {2 * m + 1} candidate shifts of m = {m}")
     S = _subset(S, m)
     _check_variant(variant)
     a = np.arange(-m, m + 1)
@@ -329,6 +330,7 @@ def parity_network(m: int, S: Sequence[int], variant: str = "corrected"):
         ``y -> x(y)`` (:func:`quadratic_lift`).
     """
     shifts = parity_shifts(m, S, variant)
+    check_memory(2 * 8.0 * len(shifts) * m * m, f"parity_network: {len(shifts)} neurons on {m} x {m} inputs")
     rows = [parity_lift_weights(m, S, float(a), variant) for a in shifts]
     W = np.array([w for w, _ in rows])
     b = np.array([beta for _, beta in rows])

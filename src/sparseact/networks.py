@@ -14,20 +14,8 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from sparseact._validation import check_network
+from sparseact._validation import as_float_array, check_network
 from sparseact.cube import DEFAULT_CHUNK, _check_dim, hypercube
-
-
-def _as_float_array(value, name: str, ndim: int) -> np.ndarray:
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a numeric array: {exc}") from None
-    if arr.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite")
-    return arr
 
 
 class SparseReLUNetwork:
@@ -50,9 +38,9 @@ class SparseReLUNetwork:
     """
 
     def __init__(self, u, W, b):
-        self.u = _as_float_array(u, "u", 1)
-        self.W = _as_float_array(W, "W", 2)
-        self.b = _as_float_array(b, "b", 1)
+        self.u = as_float_array(u, "u", 1)
+        self.W = as_float_array(W, "W", 2)
+        self.b = as_float_array(b, "b", 1)
         s = self.W.shape[0]
         if self.u.shape[0] != s or self.b.shape[0] != s:
             raise ValueError(

@@ -137,6 +137,28 @@ def claim_results():
     return expand(in_results("claims/{claim}.json"), claim=CLAIMS)
 
 
+def every_claim_output():
+    """Every file of every claim that a reader or a later job uses: each shard's data, runs table and executed
+    notebook, and each claim's executed notebook, figures and tables. Rule all requests them (with the ledger's
+    outputs), because Snakemake reruns a job for a missing output only when something requests that output: a
+    deleted table or data file is rebuilt, not left missing behind "Nothing to be done".
+    """
+    files = []
+    for claim in CLAIMS:
+        for shard in shards(claim):
+            files += [
+                in_results(f"data/{claim}/{shard}.npz"),
+                in_results(f"runs/{claim}/{shard}.json"),
+                in_results(f"notebooks/runs/{claim}/{shard}.ipynb"),
+            ]
+        files += [
+            in_results(f"notebooks/{claim}.ipynb"),
+            in_figures(claim),
+            in_results(f"tables/{claim}"),
+        ]
+    return files
+
+
 def claim_page_path(claim):
     """The claim's page: its executed notebook under the statuses of its statements (rule claim_page)."""
     return in_results(f"reports/{claim}.html")

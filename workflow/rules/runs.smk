@@ -63,8 +63,9 @@ rule run:
         ENV
     params:
         kernel=config["kernel"],
+        seed=config["seed"],
     shell:
         "python -m sparseact.cli run-notebook {input.notebook} --executed {output.notebook} "
-        "--param claim={wildcards.claim} --param shard={wildcards.shard} "
+        "--param claim={wildcards.claim} --param shard={wildcards.shard} --param seed={params.seed} "
         "--param data_path={input.data} --param run_path={output.table} "
         "--param progress_log={log} --kernel {params.kernel} --cwd . > {log} 2>&1"

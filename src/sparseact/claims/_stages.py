@@ -75,12 +75,13 @@ def point_data(arrays: dict, point_name: str, replicate: int) -> dict:
 
 
 def run_shard(data_path: str | Path, claim_id: str | None = None,
-              shard: str | None = None) -> tuple[dict, dict[str, pd.DataFrame]]:
+              shard: str | None = None, seed: int | None = None) -> tuple[dict, dict[str, pd.DataFrame]]:
     """Runs stage: every point's result tables, every replicate, with ``point`` and ``replicate`` columns.
 
     The shard is the one its data file describes (:func:`generate_shard` stores its claim, shard name, points,
-    seed and replicate count there), so a run job is named by its data file alone; ``claim_id`` and ``shard``,
-    if given, must be the file's (``ValueError`` otherwise). Progress (points done, elapsed, estimate) goes
+    seed and replicate count there), so a run job is named by its data file alone; ``claim_id``, ``shard`` and
+    ``seed`` (the config's), if given, must be the file's (``ValueError`` otherwise: a data file made with another
+    seed is refused, not run under provenance that records the config's). Progress (points done, elapsed, estimate) goes
     to the job's log (:mod:`sparseact.runtime.progress`).
 
     Returns
@@ -92,7 +93,7 @@ def run_shard(data_path: str | Path, claim_id: str | None = None,
     from sparseact.runtime import progress
 
     arrays, meta = load_arrays(data_path)
-    for key, expected in (("claim", claim_id), ("shard", shard)):
+    for key, expected in (("claim", claim_id), ("shard", shard), ("seed", None if seed is None else int(seed))):
         if expected is not None and meta[key] != expected:
             raise ValueError(f"{data_path} holds {key} {meta[key]!r}, not {expected!r}; regenerate it (the data stage)")
     claim_id, seed, replicates = meta["claim"], meta["seed"], meta["replicates"]
@@ -126,9 +127,13 @@ def write_run(path: str | Path, claim_id: str, shard: str, points: dict, tables:
 
 def load_run(path: str | Path) -> dict[str, pd.DataFrame]:
     """The tables of a run file written by :func:`write_run` (with ``point`` and ``replicate`` columns)."""
-    with open(path, encoding="utf-8") as handle:
-        payload = json.load(handle)
-    return {name: pd.DataFrame(spec["data"], columns=spec["columns"]) for name, spec in payload["tables"].items()}
+    try:
+        with open(path, encoding="utf-8") as handle:
+            payload = json.load(handle)
+        return {name: pd.DataFrame(spec["data"], columns=spec["columns"]) for name, spec in payload["tables"].items()}
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"{path} is truncated or corrupt ({type(exc).__name__}: {exc}); delete it and rerun the "
+                         "workflow, which rebuilds it (the runs stage)") from None
 
 
 def merge_runs(paths) -> dict[str, pd.DataFrame]:

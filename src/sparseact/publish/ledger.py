@@ -131,14 +131,24 @@ def severity_order(record: CheckRecord) -> tuple:
 
 
 def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "results/certificates") -> list[str]:
-    """Write each FAIL's certificate to ``<directory>/<check_id>.json`` (:func:`certificate_path`); return the paths."""
+    """Write each FAIL's certificate to ``<directory>/<check_id>.json`` (:func:`certificate_path`); return the paths.
+
+    A certificate the checker confirms records the margin it proves (``margin``: ``lhs - rhs`` in exact or interval
+    arithmetic, :func:`sparseact.verify.recompute.verify_certificate`), which the checker compares when it reads
+    the file again.
+    """
     from sparseact.runtime.provenance import atomic_write_json
+    from sparseact.verify.recompute import verify_certificate
 
     paths = []
     for record in records:
         if record.certificate:
             path = Path(directory) / f"{record.check_id}.json"
-            atomic_write_json(path, certificate_document(record))
+            document = certificate_document(record)
+            verification = verify_certificate(document)
+            if verification.confirmed:
+                document["margin"] = verification.margin
+            atomic_write_json(path, document)
             paths.append(str(path))
     return paths
 

@@ -19,7 +19,9 @@ line and column of a YAML error):
 
 from __future__ import annotations
 
+import io
 import math
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlparse
@@ -27,6 +29,7 @@ from urllib.request import url2pathname
 
 import yaml
 
+from sparseact._validation import read_regular_file
 from sparseact.runtime.errors import ConfigError
 
 #: The schema as package data of ``sparseact`` (the Snakefile's ``workflow/schemas/config.schema.yaml`` refers to
@@ -35,6 +38,10 @@ from sparseact.runtime.errors import ConfigError
 PACKAGED_SCHEMA = "schemas/config.schema.yaml"
 #: Config keys naming an output directory.
 OUTPUT_DIR_KEYS = ("results_dir", "figures_dir", "logs_dir")
+#: The folders the workflow writes inside results_dir (its rules' ``in_results("<folder>/...")``): figures_dir and
+#: logs_dir may lie inside results_dir, but not in one of these.
+RESULTS_SUBFOLDERS = ("benchmarks", "certificates", "claims", "code", "data", "notebooks", "report", "reports", "runs",
+                      "tables")
 #: Longest schema message shown (the rest of a long message is cut, never the key).
 MESSAGE_WIDTH = 200
 
@@ -62,25 +69,79 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-def read_yaml_strict(path: str | Path) -> dict:
-    """Read a YAML config; a syntax error or a duplicated key is a :class:`ConfigError` with file, line, column."""
-    path = Path(path)
+#: Plain scalars that YAML 1.1 (PyYAML) reads as numbers a reader would not expect: a leading-zero integer is octal
+#: (``0777`` is 511) and colon-separated digits are base 60 (``1:40`` is 100).
+_YAML11_OCTAL = re.compile(r"[-+]?0[0-7_]+")
+_YAML11_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?")
+#: Largest config file read (bytes): the committed ones are about 10 kB.
+MAX_CONFIG_BYTES = 2**20
+
+
+def _named_stream(path: Path, text: str) -> io.StringIO:
+    """``text`` as a stream named ``path`` (YAML's error marks name the file)."""
+    stream = io.StringIO(text)
+    stream.name = str(path)
+    return stream
+
+
+def _check_structure(path: Path, text: str) -> None:
+    """Refuse, from the YAML events and before any value is built, what a config never needs and a reader would
+    misread: anchors and aliases (an alias bomb expands exponentially), and YAML 1.1's octal and base-60 integers."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = yaml.load(handle, Loader=_StrictLoader)  # noqa: S506 (a safe loader)
+        for event in yaml.parse(_named_stream(path, text), Loader=_SAFE_LOADER):
+            mark = event.start_mark
+            where = f"{path}:{mark.line + 1}:{mark.column + 1}"
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise ConfigError(f"{where}: YAML anchors and aliases are not allowed in a config (write each value "
+                                  "out)")
+            if isinstance(event, yaml.ScalarEvent) and not event.style and event.implicit[0]:
+                value = event.value
+                if _YAML11_OCTAL.fullmatch(value) or _YAML11_SEXAGESIMAL.fullmatch(value):
+                    raise ConfigError(f"{where}: {value!r} is read by YAML 1.1 as a base-8 or base-60 number "
+                                      f"({yaml.safe_load(value)!r}); write the number in decimal, or quote it for "
+                                      "a string")
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
         raise ConfigError(f"{where}: YAML syntax error: {exc.problem}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not a UTF-8 text file (byte 0x{exc.object[exc.start]:02x} at offset "
-                          f"{exc.start}); a config file is UTF-8 YAML") from None
     except yaml.reader.ReaderError as exc:
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
         raise ConfigError(f"{path}: character U+{code:04X} at offset {exc.position} is not allowed in YAML "
                           "(a control or binary character)") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
+
+
+def _read_text(path: Path) -> str:
+    """The text of a config file: a regular file (a FIFO or device would block) of at most MAX_CONFIG_BYTES."""
+    try:
+        data = read_regular_file(path, MAX_CONFIG_BYTES, "config file", follow_symlinks=True)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not a UTF-8 text file (byte 0x{exc.object[exc.start]:02x} at offset "
+                          f"{exc.start}); a config file is UTF-8 YAML") from None
+
+
+def read_yaml_strict(path: str | Path) -> dict:
+    """Read a YAML config; a syntax error or a duplicated key is a :class:`ConfigError` with file, line, column.
+
+    The file must be a regular file; anchors, aliases and YAML 1.1's octal and base-60 integers are refused from
+    the event stream before anything is constructed (:func:`_check_structure`).
+    """
+    path = Path(path)
+    text = _read_text(path)
+    _check_structure(path, text)
+    try:
+        data = yaml.load(_named_stream(path, text), Loader=_StrictLoader)  # noqa: S506 (a safe loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise ConfigError(f"{where}: YAML syntax error: {exc.problem}") from None
+    except yaml.reader.ReaderError as exc:
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise ConfigError(f"{path}: character U+{code:04X} at offset {exc.position} is not allowed in YAML "
+                          "(a control or binary character)") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a config file must be a YAML mapping of keys to values")
     return data
@@ -125,14 +186,22 @@ def _schema(schema_path: str | Path | None) -> dict:
 
 
 def _non_finite_key(node, key: str = "") -> str | None:
-    """Dotted key of the first NaN or infinite number in ``node`` (lists index as ``key.0``), else None."""
-    if isinstance(node, float) and not math.isfinite(node):
-        return key or "<top level>"
-    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-    for name, value in items:
-        found = _non_finite_key(value, f"{key}.{name}" if key else str(name))
-        if found is not None:
-            return found
+    """Dotted key of the first NaN or infinite number in ``node`` (lists index as ``key.0``), else None.
+
+    Iterative, and each container is visited once (a shared one is not walked again), so neither deep nesting nor
+    a structure of shared references costs more than its size.
+    """
+    stack, seen = [(node, key)], set()
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            return where or "<top level>"
+        if isinstance(value, (dict, list)):
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            items = list(value.items() if isinstance(value, dict) else enumerate(value))
+            stack.extend((child, f"{where}.{name}" if where else str(name)) for name, child in reversed(items))
     return None
 
 
@@ -176,12 +245,29 @@ def check_output_dirs(config: dict) -> None:
     """
     directories = {key: config[key] for key in OUTPUT_DIR_KEYS}
     for key, directory in directories.items():
-        if any(part in (".", "..") for part in directory.split("/")):
+        parts = directory.split("/")
+        if any(part in (".", "..") for part in parts):
             raise ConfigError(f"invalid config: {key}: {directory!r} must stay inside the repository "
                               "(no '.' or '..' components)")
+        if any(part.startswith("-") for part in parts):
+            raise ConfigError(f"invalid config: {key}: {directory!r} has a component starting with '-', which the "
+                              "workflow's commands would read as an option")
+        if any(part.lower() == ".git" or part == "" for part in parts):
+            raise ConfigError(f"invalid config: {key}: {directory!r} must not be inside .git or have empty "
+                              "components")
     if len(set(directories.values())) < len(directories):
         raise ConfigError(f"invalid config: {', '.join(OUTPUT_DIR_KEYS)} must be three different directories, "
                           f"got {directories}")
+    for key, directory in directories.items():
+        parts = directory.split("/")
+        for other, container in directories.items():
+            outer = container.split("/")
+            if other == key or parts[:len(outer)] != outer:
+                continue
+            if other != "results_dir" or parts[len(outer)] in RESULTS_SUBFOLDERS:
+                raise ConfigError(f"invalid config: {key}: {directory!r} lies inside {other} {container!r} (only "
+                                  "figures_dir and logs_dir may lie inside results_dir, outside the folders the "
+                                  f"workflow writes there: {', '.join(RESULTS_SUBFOLDERS)})")
 
 
 def load_config(path: str | Path, schema_path: str | Path | None = None) -> dict:

@@ -27,11 +27,14 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
 
+from sparseact._validation import check_memory
 from sparseact.networks import SparseReLUNetwork
 from sparseact.runtime.provenance import atomic_write_bytes
 
@@ -73,13 +76,37 @@ def save_arrays(path: str | Path, arrays: dict[str, np.ndarray], meta: dict) -> 
 
 
 def load_arrays(path: str | Path) -> tuple[dict[str, np.ndarray], dict]:
-    """Read a point archive written by :func:`save_arrays`: ``(arrays, meta)``."""
-    with np.load(path, allow_pickle=False) as archive:
-        arrays = {key: archive[key] for key in archive.files if key != META_KEY}
-        if META_KEY not in archive.files:
-            raise ValueError(f"{path} is not a sparseact point file: it has no {META_KEY!r} entry")
-        meta = json.loads(str(archive[META_KEY]))
+    """Read a point archive written by :func:`save_arrays`: ``(arrays, meta)``.
+
+    The size of every array is read from its header and checked (:func:`sparseact._validation.check_memory`,
+    all arrays together) before any is decompressed, so a small archive that describes huge arrays (a zip bomb)
+    raises ``ValueError`` instead of allocating.
+    """
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            check_memory(sum(_declared_bytes(archive.zip, f"{key}.npy") for key in archive.files),
+                         f"the arrays of {path}")
+            arrays = {key: archive[key] for key in archive.files if key != META_KEY}
+            if META_KEY not in archive.files:
+                raise ValueError(f"{path} is not a sparseact point file: it has no {META_KEY!r} entry")
+            meta = json.loads(str(archive[META_KEY]))
+    except (zipfile.BadZipFile, EOFError, OSError, KeyError, ValueError, zlib.error) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise ValueError(f"{path} is truncated or corrupt ({type(exc).__name__}: {exc}); delete it and rerun the "
+                         "workflow, which rebuilds it (the data stage)") from None
     return arrays, meta
+
+
+def _declared_bytes(archive: zipfile.ZipFile, name: str) -> int:
+    """Bytes of the array ``name`` of an ``.npz`` archive, from its ``.npy`` header (only the header is read)."""
+    with archive.open(name) as member:
+        version = np.lib.format.read_magic(member)
+        if version == (1, 0):
+            shape, _, dtype = np.lib.format.read_array_header_1_0(member)
+        else:
+            shape, _, dtype = np.lib.format.read_array_header_2_0(member)
+    return math.prod(shape) * dtype.itemsize
 
 
 def _json_scalar(value):

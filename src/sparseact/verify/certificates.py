@@ -79,6 +79,7 @@ for ``chi_T(x) = prod_{i in T} x_i`` (0-based). Networks ``N``: ``{"u": [...], "
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 
@@ -88,6 +89,14 @@ RELATIONS = ("<=", ">=", "==")
 REPRODUCE_RTOL = 1e-9
 #: Absolute tolerance, same purpose.
 REPRODUCE_ATOL = 1e-12
+
+
+def exact_number(value: Fraction) -> float | str:
+    """A rational for a certificate: the float that is exactly it when there is one (a dyadic rational of float
+    range), else the string ``"p/q"``, which the checker reads exactly."""
+    value = Fraction(value)
+    as_float = float(value)
+    return as_float if Fraction(as_float) == value else f"{value.numerator}/{value.denominator}"
 
 
 def network_spec(net) -> dict:

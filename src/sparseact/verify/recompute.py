@@ -26,13 +26,16 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
 from sparseact import bounds
+from sparseact._validation import read_regular_file
 from sparseact.verify.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL, violated
 
 #: Largest dimension whose cube the evaluators enumerate (refused before anything is allocated).
@@ -44,10 +47,14 @@ MAX_NEURONS = 4096
 MAX_INPUT_DIM = 4096
 #: Largest certificate file read (bytes): the committed ones are at most about 100 kB.
 MAX_FILE_BYTES = 8 * 2**20
+#: Deepest nesting of JSON arrays and objects read (the committed certificates nest at most about 8 levels).
+MAX_JSON_DEPTH = 64
 #: Largest sample of a Rademacher lower bound whose 2^m sign vectors are all checked.
 MAX_RADEMACHER_M = 16
 #: Largest number of terms of a finite sum of Section 4 (q^2 m, or 2^(mL) sign vectors).
 MAX_SECTION4_TERMS = 2**20
+#: Primality is decided (deterministic Miller-Rabin) below this bound.
+MAX_PRIME = 3 * 10**24
 #: Slack of the class-membership checks of a Rademacher lower bound (float rounding of the norms).
 MEMBERSHIP_TOL = 1e-9
 #: Largest |Z^T r| entry accepted as zero in an ``orthogonal_residual`` quantity.
@@ -61,6 +68,8 @@ class Verification:
     lhs: float
     rhs: float
     message: str
+    #: For a confirmed certificate, the proved margin ``lhs - rhs`` and its method (a certificate file records it).
+    margin: str = ""
 
 
 # ---------------------------------------------------------------------------
@@ -270,7 +279,28 @@ def _cell_sizes_sum(spec: dict) -> float:
 
 
 def _is_prime(p: int) -> bool:
-    return p >= 2 and all(p % d for d in range(2, int(math.isqrt(p)) + 1))
+    """Deterministic Miller-Rabin (the first 13 primes as bases decide every ``p < 3.3 10^24``); larger ``p`` refused."""
+    if not isinstance(p, int) or p >= MAX_PRIME:
+        raise ValueError(f"refused: p = {p} is beyond the verifier's primality limit {MAX_PRIME:.3g}")
+    bases = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+    if p < 2 or p in bases:
+        return p in bases
+    if any(p % a == 0 for a in bases):
+        return False
+    d, r = p - 1, 0
+    while d % 2 == 0:
+        d, r = d // 2, r + 1
+    for a in bases:
+        x = pow(a, d, p)
+        if x in (1, p - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % p
+            if x == p - 1:
+                break
+        else:
+            return False
+    return True
 
 
 def _solve_mod_prime(rows: list[list[int]], labels: list[int], p: int) -> list[int] | None:
@@ -295,7 +325,15 @@ def _solve_mod_prime(rows: list[list[int]], labels: list[int], p: int) -> list[i
     return [augmented[i][m] for i in range(m)]
 
 
-def _gf_p_solve(spec: dict) -> float:
+def _check_domain(kind: str, q: int, m: int, N: int) -> None:
+    """Refuse, before anything is built, a domain ``Z_q^m`` (listed per secret, with ``N`` samples each) beyond
+    :data:`MAX_SECTION4_TERMS`."""
+    if m * q.bit_length() > 64 or q**m * max(q**m, N) > MAX_SECTION4_TERMS:
+        raise ValueError(f"refused: {kind} on Z_{q}^{m} with {N} samples exceeds the verifier's limit "
+                         f"{MAX_SECTION4_TERMS} (MAX_SECTION4_TERMS)")
+
+
+def _gf_p_solve(spec: dict) -> Fraction:
     """A lower bound on the success probability of Gaussian elimination on ``LWR_{p,q,m}`` (Definition 15's map).
 
     For every secret ``w`` of ``Z_q^m`` (all of them must be listed) the labels
@@ -305,7 +343,8 @@ def _gf_p_solve(spec: dict) -> float:
     secrets recovered on every input times ``prod_{i<m} (1 - p^(i-N))``, the probability that ``N``
     uniform samples of ``Z_p^m`` have rank ``m`` (then the solution is unique, hence the one recovered).
     """
-    p, q, m, N = (int(spec[key]) for key in ("p", "q", "m", "N"))
+    p, q, m, N = (_integer(spec[key], key, 1, MAX_SECTION4_TERMS) for key in ("p", "q", "m", "N"))
+    _check_domain("gf_p_solve", q, m, N)
     if not _is_prime(p):
         raise ValueError(f"gf_p_solve: p = {p} is not prime")
     secrets = [tuple(int(v) for v in w) for w in spec["secrets"]]
@@ -323,23 +362,24 @@ def _gf_p_solve(spec: dict) -> float:
         solution = _solve_mod_prime(samples, [label(y) for y in samples], p)
         if solution is not None and all(sum(a * b for a, b in zip(solution, y)) % p == label(y) for y in domain):
             recovered += 1
-    full_rank = math.prod(1.0 - float(p) ** (i - N) for i in range(m))
-    return recovered / len(secrets) * full_rank
+    full_rank = math.prod(1 - Fraction(p) ** (i - N) for i in range(m))
+    return Fraction(recovered, len(secrets)) * full_rank
 
 
 def _orthogonal_residual(spec: dict) -> float:
-    Z, t, r = (np.asarray(spec[key], dtype=float) for key in ("Z", "t", "r"))
+    Z, t = (np.asarray(spec[key], dtype=float) for key in ("Z", "t"))
+    r = np.asarray([float(Fraction(v)) if isinstance(v, str) else v for v in spec["r"]], dtype=float)
     if np.max(np.abs(Z.T @ r), initial=0.0) > ORTHOGONALITY_TOL * max(1.0, np.abs(r).sum()):
         raise ValueError("orthogonal_residual: r is not orthogonal to the columns of Z")
     return float(r @ t)
 
 
-def _rank_probability(size: int, dim: int, k: int) -> float:
-    """``Pr[k uniform vectors of Z_size^dim span it] = prod_{i<dim} (1 - size^(i-k))`` (0 when ``k < dim``)."""
-    return math.prod(1.0 - float(size) ** (i - k) for i in range(dim))
+def _rank_probability(size: int, dim: int, k: int) -> Fraction:
+    """``Pr[k uniform vectors of Z_size^dim span it] = prod_{i<dim} (1 - size^(i-k))`` (0 when ``k < dim``), exact."""
+    return math.prod((1 - Fraction(size) ** (i - k) for i in range(dim)), start=Fraction(1))
 
 
-def _lwr_label0_kernel(spec: dict) -> float:
+def _lwr_label0_kernel(spec: dict) -> Fraction:
     """A lower bound on the success probability of the label-0 kernel attack on ``LWR_{p,q,m}`` (rounding map).
 
     The rounding map is ``f_w(y) = round((p/q)(<w, y> mod q)) mod p`` (ties up, ``floor((2p t + q)/(2q))``).
@@ -353,22 +393,23 @@ def _lwr_label0_kernel(spec: dict) -> float:
     ``w = 0`` is credited with probability 1 (every label is 0, the kernel is ``Z_q^m``, the output 0).
     Returns the average over all secrets of ``Z_q^m`` (uniform secret) of the credited probabilities.
     """
-    p, q, m, N = (int(spec[key]) for key in ("p", "q", "m", "N"))
+    p, q, m, N = (_integer(spec[key], key, 1, MAX_SECTION4_TERMS) for key in ("p", "q", "m", "N"))
+    _check_domain("lwr_label0_kernel", q, m, N)
     if not _is_prime(q):
         raise ValueError(f"lwr_label0_kernel: q = {q} is not prime")
     if not 2 <= p < q:
         raise ValueError(f"lwr_label0_kernel: need 2 <= p < q, got p = {p}, q = {q}")
     domain = list(itertools.product(range(q), repeat=m))
-    spans = sum(math.comb(N, k) * (1.0 / q) ** k * (1.0 - 1.0 / q) ** (N - k) * _rank_probability(q, m - 1, k)
+    spans = sum(math.comb(N, k) * Fraction(1, q) ** k * Fraction(q - 1, q) ** (N - k) * _rank_probability(q, m - 1, k)
                 for k in range(N + 1))
 
     def labels(w):
         return [((2 * p * (sum(a * b for a, b in zip(w, y)) % q) + q) // (2 * q)) % p for y in domain]
 
-    total = 0.0
+    total = Fraction(0)
     for w in domain:
         if not any(w):
-            total += 1.0
+            total += 1
             continue
         f = labels(w)
         kernel = [sum(a * b for a, b in zip(w, y)) % q == 0 for y in domain]
@@ -427,9 +468,9 @@ def evaluate_quantity(spec: dict) -> float:
     if kind == "cell_sizes_sum":
         return _cell_sizes_sum(spec)
     if kind == "gf_p_solve":
-        return _gf_p_solve(spec)
+        return float(_gf_p_solve(spec))
     if kind == "lwr_label0_kernel":
-        return _lwr_label0_kernel(spec)
+        return float(_lwr_label0_kernel(spec))
     if kind == "lemma9_wR":
         u, W, _ = _network(spec["network"])
         weights = (_active_sets(spec["network"]) * u) @ W  # row x: w^{R_x} = sum_{j in R_x} u_j w_j
@@ -1826,6 +1867,10 @@ STATEMENTS: dict[str, Statement] = {
 
 
 def _reproduces(recomputed: float, recorded: float) -> bool:
+    try:
+        recorded = float(recorded)  # an integer beyond float range reproduces nothing
+    except OverflowError:
+        return False
     return abs(recomputed - recorded) <= REPRODUCE_ATOL + REPRODUCE_RTOL * max(abs(recomputed), abs(recorded))
 
 
@@ -1852,19 +1897,78 @@ def _check_recorded_variables(spec, variables: dict, where: str) -> None:
             raise Refused(f"{where}: {name} = {value!r} in the file, but the instance gives {name} = {variables[name]!r}")
 
 
+#: The keys of a certificate file and of its ``certificate`` object (sparseact.publish.ledger.certificate_document,
+#: sparseact.verify.certificates.certificate): a file with any other key is refused.
+DOCUMENT_KEYS = ("check_id", "statement_id", "paper_ref", "statement", "finding", "counterexample", "certificate",
+                 "margin")
+CERTIFICATE_KEYS = ("relation", "lhs", "rhs", "lhs_value", "rhs_value", "lhs_label", "rhs_label", "explanation")
+
+
 def _fields(document: dict) -> tuple[str, str, dict]:
     if not isinstance(document, dict):
         raise Refused(f"a certificate file holds a JSON object, got {type(document).__name__}")
     missing = [key for key in ("check_id", "statement_id", "certificate") if key not in document]
     if missing:
         raise Refused(f"missing key(s) {missing}")
+    unknown = sorted(set(document) - set(DOCUMENT_KEYS))
+    if unknown:
+        raise Refused(f"unknown key(s) {unknown}: a certificate file has the keys {list(DOCUMENT_KEYS)}")
     certificate = document["certificate"]
     if not isinstance(certificate, dict):
         raise Refused("'certificate' must be a JSON object")
     missing = [key for key in ("relation", "lhs", "rhs", "lhs_value", "rhs_value") if key not in certificate]
     if missing:
         raise Refused(f"missing key(s) {missing} in 'certificate'")
-    return str(document["check_id"]), str(document["statement_id"]), certificate
+    unknown = sorted(set(certificate) - set(CERTIFICATE_KEYS))
+    if unknown:
+        raise Refused(f"unknown key(s) {unknown} in 'certificate'")
+    if not isinstance(document["check_id"], str) or not isinstance(document["statement_id"], str):
+        raise Refused("check_id and statement_id must be strings")
+    return document["check_id"], document["statement_id"], certificate
+
+
+def _formula_exprs(spec, path: str, out: dict) -> dict:
+    """``path -> expr`` of every formula side and formula variable of ``spec``."""
+    if isinstance(spec, dict) and spec.get("quantity") == "formula":
+        out[path] = spec.get("expr")
+        for name, value in (spec.get("vars") or {}).items() if isinstance(spec.get("vars"), dict) else ():
+            _formula_exprs(value, f"{path}.{name}", out)
+    return out
+
+
+def _fill_pinned(text: str, certificate: dict) -> str:
+    """A pinned text with each ``<<name>>`` replaced by the integer variable ``name`` of the certificate's formula
+    sides (a label that names the instance, such as ``k=<<k>>``, is pinned exactly for every instance)."""
+    def value(match) -> str:
+        name = match.group(1)
+        for side in ("lhs", "rhs"):
+            variables = certificate[side].get("vars") if isinstance(certificate[side], dict) else None
+            if isinstance(variables, dict) and isinstance(variables.get(name), int) \
+                    and not isinstance(variables.get(name), bool):
+                return str(variables[name])
+        raise Refused(f"the pinned text names <<{name}>>, which is no integer variable of the certificate")
+    return re.sub(r"<<([A-Za-z_][A-Za-z_0-9]*)>>", value, text)
+
+
+def _check_pinned_text(check_id: str, document: dict, certificate: dict) -> None:
+    """Refuse, naming the field, a file whose text differs from the check's pin (:data:`PINNED_TEXT`)."""
+    from sparseact.verify.pinned_text import PINNED_TEXT
+
+    pin = PINNED_TEXT.get(check_id)
+    if pin is None:
+        return
+    for field in ("statement", "paper_ref", "finding"):
+        if document.get(field) != pin[field]:
+            raise Refused(f"field {field!r} is {document.get(field)!r}, its pin says {pin[field]!r}")
+    for field in ("lhs_label", "rhs_label"):
+        expected = _fill_pinned(pin[field], certificate)
+        if certificate.get(field) != expected:
+            raise Refused(f"field certificate.{field} is {certificate.get(field)!r}, its pin says {expected!r}")
+    recorded = _formula_exprs(certificate["rhs"], "rhs", _formula_exprs(certificate["lhs"], "lhs", {}))
+    for path in sorted(set(recorded) | set(pin["expr"])):
+        if recorded.get(path) != pin["expr"].get(path):
+            raise Refused(f"field certificate.{path}.expr is {recorded.get(path)!r}, its pin says "
+                          f"{pin['expr'].get(path)!r}")
 
 
 def verify_certificate(document: dict) -> Verification:
@@ -1891,7 +1995,8 @@ def verify_certificate(document: dict) -> Verification:
             _check_recorded_variables(certificate[side], sides.variables, side)
     except Refused as exc:
         return Verification(False, math.nan, math.nan, f"NOT confirmed: {exc}")
-    except (ValueError, KeyError, IndexError, TypeError, ZeroDivisionError, OverflowError) as exc:
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError, ZeroDivisionError, OverflowError,
+            RecursionError) as exc:
         return Verification(False, math.nan, math.nan, f"NOT confirmed: cannot evaluate the instance "
                             f"({type(exc).__name__}: {exc})")
     lhs, rhs = sides.lhs, sides.rhs
@@ -1901,27 +2006,99 @@ def verify_certificate(document: dict) -> Verification:
         if not math.isfinite(value):
             problems.append(f"{side} recomputes to {value}")
         elif not _same(recorded, value):
-            shown = f"{recorded:.12g}" if isinstance(recorded, int | float) else repr(recorded)
+            shown = f"{recorded:.12g}" if isinstance(recorded, float) else repr(recorded)[:40]
             problems.append(f"{side} recomputes to {value:.12g}, recorded {shown}")
     if not problems and not violated(relation, lhs, rhs):
         problems.append(f"{lhs:.12g} {relation} {rhs:.12g} holds")
     refutes = f"{statement.statement_id} ({statement.text})"
     if problems:
         return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {'; '.join(problems)}")
-    return Verification(True, lhs, rhs, f"confirmed: refutes {refutes}: lhs = {lhs:.6g}, rhs = {rhs:.6g}")
+    try:
+        _check_pinned_text(check_id, document, certificate)
+    except Refused as exc:
+        return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {exc}")
+    try:
+        margin = _rigorous_margin(check_id, certificate)
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError, ZeroDivisionError, OverflowError,
+            RecursionError) as exc:
+        return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: the violation is not established in "
+                            f"exact or interval arithmetic ({exc})")
+    if "margin" in document and document["margin"] != margin:
+        return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: field 'margin' is "
+                            f"{str(document['margin'])[:200]!r}, the checker proves {margin!r}")
+    return Verification(True, lhs, rhs, f"confirmed: refutes {refutes}: lhs = {lhs:.6g}, rhs = {rhs:.6g}; {margin}",
+                        margin)
+
+
+def _rigorous_margin(check_id: str, certificate: dict) -> str:
+    """The proof of the violation (:mod:`sparseact.verify.rigorous`): both sides recomputed in exact or interval
+    arithmetic must enclose the recorded values (:data:`~sparseact.verify.certificates.REPRODUCE_RTOL`) and lie
+    strictly on the violating side; returns the margin ``lhs - rhs`` and its method, or raises :class:`Refused`."""
+    from sparseact.verify import exact
+    from sparseact.verify.rigorous import RIGOROUS
+
+    sides = RIGOROUS.get(check_id)
+    if sides is None:
+        raise Refused("no exact or interval evaluation is pinned for this check (sparseact.verify.rigorous.RIGOROUS)")
+    values = sides(certificate)
+    for side, value in zip(("lhs", "rhs"), values):
+        recorded = exact.rational(certificate[f"{side}_value"], f"{side}_value")
+        lo, hi = value.bounds()
+        slack = Fraction(REPRODUCE_ATOL) + Fraction(REPRODUCE_RTOL) * abs(recorded)
+        if not lo - slack <= recorded <= hi + slack:
+            raise Refused(f"{side} is {value.describe(12)} in exact or interval arithmetic, recorded {float(recorded)!r}")
+    established, margin = exact.violation(certificate["relation"], *values)
+    if not established:
+        raise Refused(margin)
+    return margin
+
+
+def _no_duplicate_keys(pairs: list) -> dict:
+    keys = [key for key, _ in pairs]
+    duplicated = sorted({key for key in keys if keys.count(key) > 1})
+    if duplicated:
+        raise Refused(f"duplicate JSON key(s) {duplicated}: a certificate names each field once")
+    return dict(pairs)
+
+
+def _finite_constant(name: str):
+    raise Refused(f"non-finite number {name} in the file: a certificate's numbers are finite")
+
+
+def read_certificate(path: str | Path) -> dict:
+    """The JSON object of a certificate file, read safely: a regular file (not a symlink, FIFO or device) of at most
+    :data:`MAX_FILE_BYTES` bytes (never more is read), UTF-8, with no duplicate key, no ``NaN``/``Infinity`` and at
+    most :data:`MAX_JSON_DEPTH` levels of nesting; :class:`Refused` otherwise."""
+    try:
+        data = read_regular_file(path, MAX_FILE_BYTES, "certificate")
+    except ValueError as exc:
+        raise Refused(f"refused: {str(exc).removeprefix(f'{path}: ')}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Refused(f"unreadable certificate (not UTF-8: {exc.reason})") from None
+    depth = max_depth = 0
+    for character in text:  # nesting is bounded before the parser recurses
+        if character in "[{":
+            depth += 1
+            max_depth = max(max_depth, depth)
+        elif character in "]}":
+            depth -= 1
+    if max_depth > MAX_JSON_DEPTH:
+        raise Refused(f"refused: JSON nested {max_depth} levels deep, beyond the verifier's limit {MAX_JSON_DEPTH}")
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_finite_constant)
+    except (ValueError, RecursionError) as exc:
+        if isinstance(exc, Refused):
+            raise
+        raise Refused(f"unreadable certificate ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") \
+            from None
 
 
 def verify_file(path: str | Path) -> Verification:
     """:func:`verify_certificate` on a certificate JSON file; a file that cannot be read or parsed is not confirmed."""
-    path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise Refused(f"refused: {size} bytes, beyond the verifier's limit of {MAX_FILE_BYTES}")
-        document = json.loads(path.read_text(encoding="utf-8"))
+        document = read_certificate(path)
     except Refused as exc:
         return Verification(False, math.nan, math.nan, f"NOT confirmed: {exc}")
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).splitlines()[0]
-        return Verification(False, math.nan, math.nan, f"NOT confirmed: unreadable certificate ({reason})")
     return verify_certificate(document)

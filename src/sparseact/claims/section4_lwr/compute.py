@@ -395,11 +395,34 @@ def _active_identity_failure(q, m, p, t, count) -> dict:
     return _spec(f"q={q}, m={m}, t={t}: {count} ReLUs active", c)
 
 
+def _exact_residual(Z, target) -> list[Fraction]:
+    """``t - Z v`` with ``Z^T Z v = Z^T t`` solved in rationals (``Z`` has full column rank: the bits of ``y``)."""
+    Z = [[int(v) for v in row] for row in np.asarray(Z)]
+    t = [int(v) for v in np.asarray(target)]
+    cols = len(Z[0])
+    system = [[Fraction(sum(row[a] * row[b] for row in Z)) for b in range(cols)]
+              + [Fraction(sum(row[a] * tv for row, tv in zip(Z, t)))] for a in range(cols)]
+    for col in range(cols):
+        pivot = next(r for r in range(col, cols) if system[r][col])
+        system[col], system[pivot] = system[pivot], system[col]
+        system[col] = [v / system[col][col] for v in system[col]]
+        for r in range(cols):
+            if r != col and system[r][col]:
+                system[r] = [a - system[r][col] * b for a, b in zip(system[r], system[col])]
+    v = [system[a][cols] for a in range(cols)]
+    return [tv - sum((row[a] * v[a] for a in range(cols)), Fraction(0)) for row, tv in zip(Z, t)]
+
+
 def _linear_failure(q, m, w, Z, target, residual) -> dict:
-    """No linear ``v``: the least-squares residual ``rho`` has ``z(Y)^T rho = 0`` but ``<rho, <w, Y>> = ||rho||^2``."""
-    value = float(residual @ target)
+    """No linear ``v``: the least-squares residual ``rho`` has ``z(Y)^T rho = 0`` but ``<rho, <w, Y>> = ||rho||^2``.
+
+    The certificate records ``rho`` exactly (:func:`_exact_residual`), so that ``z(Y)^T rho = 0`` holds in rationals.
+    """
+    exact = _exact_residual(Z, target)
+    value = float(sum((r * int(t) for r, t in zip(exact, target)), Fraction(0)))
     k = int(np.argmax(np.abs(residual)))
-    c = cert.certificate("==", cert.quantity("orthogonal_residual", Z=Z, t=target, r=residual), cert.formula("0"),
+    c = cert.certificate("==", cert.quantity("orthogonal_residual", Z=Z, t=target,
+                                             r=[cert.exact_number(r) for r in exact]), cert.formula("0"),
                          value, 0.0, "<rho, (<w, y>)_y> with z(Y)^T rho = 0", "0 (if <v, z(y)> = <w, y> for all y)",
                          f"q={q}, m={m}, w={tuple(_ints(w))}: the rows of Z are z(y) for every y in Z_q^m "
                          "(bit l of y_i at coordinate i*L + l, bit beta -> 1 - 2 beta), t_y = <w, y>; if a linear v "

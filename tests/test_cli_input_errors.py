@@ -1,0 +1,71 @@
+"""Every command answers a bad path or a malformed input file with one line naming it (exit 2), never a traceback
+and never a hang (a FIFO or device where a file is expected is refused before it is opened)."""
+
+import os
+
+import pytest
+
+from sparseact.cli import main
+
+
+@pytest.fixture
+def inputs(tmp_path):
+    """Bad inputs of every kind: missing, a directory, a FIFO, a device, binary, empty, malformed JSON and CSV."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "binary").write_bytes(b"\x00\xff\xfe\x80")
+    (tmp_path / "empty").write_text("")
+    (tmp_path / "broken.json").write_text("{")
+    (tmp_path / "wrong.csv").write_text("x,y\n1,2\n")
+    (tmp_path / "text.ipynb").write_text("not a notebook")
+    for kind in ("fifo", "binary", "empty", "wrong", "directory"):
+        folder = tmp_path / f"results-{kind}"
+        folder.mkdir()
+        target = folder / "ledger.csv"
+        if kind == "fifo":
+            os.mkfifo(target)
+        elif kind == "binary":
+            target.write_bytes(b"\x00\xff\xfe\x80")
+        elif kind == "empty":
+            target.write_text("")
+        elif kind == "wrong":
+            target.write_text("x,y\n1,2\n")
+        else:
+            target.mkdir()
+    return tmp_path
+
+
+def _cases():
+    for folder in ("missing", "results-fifo", "results-binary", "results-empty", "results-wrong", "results-directory"):
+        yield ["explain", "theorem8", "--results", "{tmp}/" + folder]
+        yield ["explain", "all", "--results", "{tmp}/" + folder]
+    for readme in ("missing", "fifo", "/dev/null", "/dev/zero", "binary", "{tmp}"):
+        yield ["readme-summary", readme if readme.startswith("/") or readme == "{tmp}" else "{tmp}/" + readme]
+    for results in ("missing", "results-fifo", "results-wrong"):
+        yield ["readme-summary", "{tmp}/binary", "--results", "{tmp}/" + results]
+    for path in ("missing.json", "broken.json", "empty", "binary", "{tmp}"):
+        yield ["ledger", path if path == "{tmp}" else "{tmp}/" + path, "--out-dir", "{tmp}/out"]
+    for notebook in ("missing.ipynb", "text.ipynb", "binary", "empty"):
+        yield ["claim-page", "{tmp}/" + notebook, "--claim", "lemma9", "--results-dir", "{tmp}", "--out",
+               "{tmp}/page.html"]
+        yield ["convert-notebook", "{tmp}/" + notebook.replace(".ipynb", ".py"), "--out", "{tmp}/out.ipynb"]
+    for points in ("notjson", "{", "[1,"):
+        yield ["generate", "lemma9", "shard", "--points", points, "--seed", "1", "--out", "{tmp}/x.npz"]
+    for parameters in ("notjson", "{bad"):
+        yield ["run-notebook", "{tmp}/missing.py", "--executed", "{tmp}/x.ipynb", "--parameters", parameters]
+
+
+@pytest.mark.parametrize("argv", list(_cases()), ids=lambda argv: " ".join(argv))
+def test_one_line_and_exit_2(inputs, capsys, argv):
+    argv = [part.replace("{tmp}", str(inputs)) for part in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"sparseact {argv[0]}: error: "), err
+    assert "Traceback" not in err
+
+
+def test_the_traceback_on_request(inputs, monkeypatch):
+    monkeypatch.setenv("SPARSEACT_TRACEBACK", "1")
+    with pytest.raises(FileNotFoundError):
+        main(["explain", "theorem8", "--results", str(inputs / "missing")])
