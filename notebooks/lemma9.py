@@ -108,6 +108,10 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # * `lemma9/bound-degenerate` (exact): at $n=s=k=1$ the printed logarithms vanish, so the bound is 0 for every
 #   constant; the exact $\mathrm{AS}$ of $\mathrm{relu}(x_1)$ against it. A FAIL there would be `out-of-range` by the
 #   degenerate-corner rule when flooring the logarithms at 1 removes the violation.
+# * `lemma9/transition-concavity-printed` (exact, fixed instance): the concavity step
+#   $\frac1n\sum_jp_j\sqrt{n\log(1/p_j)}\le Ck\sqrt{\log(s/k)}/\sqrt n$ at $C=4C_6$ on $k=1000$ copies of
+#   $\mathrm{relu}(x_1)$ and one neuron that never fires ($s=k+1$, $n=1$). FAIL when the left side exceeds the right
+#   (certificate `concave_activation_sum`); a FAIL would be a `proof-slip` (Lemma 9 survives through lemma9-sharp).
 # * `lemma9/transition` (exact): the transition probability against $k\sqrt{\log(s/k)}/\sqrt n$. The bound rests on
 #   Lemma 6, an $O()$ statement, so it is read up to a constant, and a FAIL needs a case that no constant can
 #   cover: at $s=k$ the right side is 0, so a one-neuron network whose activity changes on some edge would be the

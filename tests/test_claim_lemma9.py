@@ -123,7 +123,8 @@ def test_fails_are_proof_slips_with_certificates_that_recompute(records):
     fails = [r for r in records.values() if r.verdict is Verdict.FAIL]
     assert {r.check_id for r in fails} == {"lemma9/term-U-printed", "lemma9/transition-union-printed",
                                            "lemma9/transition", "lemma9/proof-V-printed",
-                                           "lemma9/proof-tail-hence-W0", "lemma9/bound-degenerate"}
+                                           "lemma9/proof-tail-hence-W0", "lemma9/bound-degenerate",
+                                           "lemma9/transition-concavity-printed"}
     for record in fails:
         # the transition bound k sqrt(log(s/k))/sqrt(n) fails only where s = k (log(s/k) = 0), and Lemma 9's bound only
         # at n = s = 1 (log(ns) = 0): degenerate corners

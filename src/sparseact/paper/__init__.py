@@ -39,7 +39,8 @@ KINDS = ("theorem", "lemma", "claim", "conjecture", "remark", "equation", "const
 OPEN_KINDS = ("conjecture", "all-algorithms", "hidden-constant", "empirical")
 #: Keys a statement entry may have (``id``, ``paper_ref``, ``kind``, ``statement`` are required).
 STATEMENT_KEYS = ("id", "paper_ref", "kind", "statement", "quantifiers", "main", "proof_of", "argument", "open",
-                  "open_kind", "correction", "note", "origin", "sharper")
+                  "open_kind", "correction", "note", "origin", "sharper",
+                  "hypothesis")
 #: Whose statement it is: printed in the paper, or the project's own (a derived result, a meta-claim about many
 #: printed statements). A statement of kind ``derived`` is the project's; any other is the paper's unless it says
 #: ``origin: project``.
@@ -149,6 +150,8 @@ def _check_statement(entry: dict, where: str) -> None:
         raise ValueError(f"{where}: origin {entry['origin']!r} is not one of {', '.join(ORIGINS)}")
     if entry["kind"] == "derived" and origin(entry) != "project":
         raise ValueError(f"{where}: a statement of kind 'derived' is the project's (origin: project)")
+    if entry.get("hypothesis") is not None and not isinstance(entry["hypothesis"], str):
+        raise ValueError(f"{where}: hypothesis names the paper statement (a conjecture) the result is conditional on")
     sharper = entry.get("sharper")
     if sharper is not None:
         if not isinstance(sharper, dict) or set(sharper) - set(SHARPER_KEYS) or not isinstance(sharper.get("than"), str) \

@@ -36,6 +36,7 @@ import pandas as pd
 from sparseact.paper import paper_position
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.findings import Results, ids, short_ref, tightness_of
+from sparseact.publish.statements import CONJECTURED
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 #: The public repository whose files the certificate links point to (``https://host/owner/repo/blob/<ref>``);
@@ -114,6 +115,9 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
     number = dict(zip(errata["erratum_id"], errata["number"]))
     concerns = {e: ids(cell) for e, cell in zip(errata["erratum_id"], errata["statements"])}
     table = results.statements.set_index("statement_id")
+    hypotheses = {e["id"]: e["hypothesis"] for e in paper_statements() if e.get("hypothesis")}
+    out_of_range = set(results.ledger.loc[(results.ledger["verdict"] == "FAIL")
+                                          & (results.ledger["finding"] == "out-of-range"), "check_id"])
 
     def cite(numbers: list[int]) -> str:
         return ("Erratum " if len(numbers) == 1 else "Errata ") + _join([str(n) for n in sorted(numbers)])
@@ -131,14 +135,25 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
                     + ("its corrected form is proved" if survives.startswith("yes") else
                        "its corrected form is itself a conjecture, open (Appendix~\\ref{app:open})" if survives.startswith("open")
                        else "no corrected form of it is proved"))
+        elif row["status"] == "proved" and hypotheses.get(row["statement_id"]):
+            hypothesis = hypotheses[row["statement_id"]]
+            fixes = [number[e] for e in errata["erratum_id"] if hypothesis in concerns[e]]
+            text = (f"{name} holds as an implication from {tex_text(table.loc[hypothesis, 'paper_ref'])}"
+                    + (f", as corrected in {cite(fixes)}, a conjecture not established here" if fixes
+                       else f" ({table.loc[hypothesis, 'status']})"))
         elif row["status"] == "proved":
             text = f"{name} holds as printed"
         elif row["status"] == "open":
             text = f"{name} is open"
         else:
-            text = f"{name} holds on the range enumerated ({tex_text(statement['range'])})"
+            corner = [c for c in ids(statement["checks"]) if c in out_of_range]
+            text = (f"{name} holds on every instance enumerated ({tex_text(statement['range'])}), with no proof of it "
+                    "as printed" + (f"; as printed it fails in a degenerate corner (out-of-range: "
+                                    f"{tex_text(', '.join(corner))})" if corner else ""))
         if steps:
-            text += f"{', and' if row['status'] == 'fails-as-stated' else ';'} its proof needs {cite(steps)}"
+            text += (f"{', and' if row['status'] == 'fails-as-stated' else ';'} "
+                     + ("its proof needs " if row["status"] != "holds-on-range" else "its printed proof has ")
+                     + cite(steps))
         if row["statement_id"] in set(results.sharper["than"]):
             text += "; a sharper form is proved (Section~\\ref{sec:sharper})"
         sentences.append(text + ".")
@@ -147,7 +162,9 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
 
 def _erratum(row: pd.Series, repository_url: str) -> list[str]:
     certificates = ", ".join(certificate_link(path, repository_url) for path in ids(row["certificates"]))
-    verified = (f" The correction is checked by \\texttt{{{tex_text(row['verified_by'])}}}: {row['verified']}."
+    verified = (f" The correction is a conjecture; \\texttt{{{tex_text(row['verified_by'])}}} checks instances "
+                f"only." if row["verified"] == CONJECTURED else
+                f" The correction is checked by \\texttt{{{tex_text(row['verified_by'])}}}: {row['verified']}."
                 if row["verified_by"] else "")
     return [rf"\paragraph{{Erratum {row['number']}.}} {tex_text(_sentence(row['location']))}",
             r"\begin{description}",
@@ -186,6 +203,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     counts = printed["status"].value_counts()
     entries = {e["id"]: e for e in paper_statements()}
     verified = int((errata["verified"] == "PASS").sum())
+    conjectured = int((errata["verified"] == CONJECTURED).sum())
     lines = [r"\documentclass[11pt]{article}",
              r"\usepackage{amsmath,amssymb}",
              r"\usepackage[margin=2.5cm]{geometry}",
@@ -209,7 +227,9 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
              f"proved, {int(counts.get('holds-on-range', 0))} hold on the range enumerated, "
              f"{int(counts.get('fails-as-stated', 0))} fail as printed and {int(counts.get('open', 0))} are open; "
              f"the failures come from {len(errata)} root causes (the errata below), and {verified} of the "
-             f"{len(errata)} corrections are verified.",
+             f"{len(errata)} corrections are verified"
+             + (f" ({conjectured} {'is a conjecture' if conjectured == 1 else 'are conjectures'} themselves, open)"
+                if conjectured else "") + ".",
              "",
              r"\section{Errata}",
              "The errata are grouped by class, the most severe first, and in the paper's order within a class. "

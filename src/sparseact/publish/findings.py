@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact.publish.statements import STATUS_DEFINITIONS
+from sparseact.publish.statements import CONJECTURED, STATUS_DEFINITIONS
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 _MATH = re.compile(r"(?<![\\$])\$(?P<tex>[^$]+?)(?<![\\$])\$")
@@ -236,12 +236,15 @@ def bottom_line(results: Results) -> str:
     if len(failing):
         repaired = failing[failing["survives"].str.startswith("yes")]
         verified = results.errata[results.errata["verified"] == "PASS"]
+        conjectured = int((results.errata["verified"] == CONJECTURED).sum())
         unrepaired = failing[~failing["survives"].str.startswith("yes")]
         sentences.append(
             (f"{_names(failing_main['paper_ref'])} fail{'s' if len(set(map(short_ref, failing_main['paper_ref']))) == 1 else ''}"
              " as printed, " if len(failing_main) else "No main result fails; ")
             + f"{_plural(len(failing), 'printed statement')} in all, from {_plural(len(results.errata), 'root cause')} "
-            f"({_by_class(results.errata)}); {len(verified)} of the {len(results.errata)} corrections are verified, "
+            f"({_by_class(results.errata)}); {len(verified)} of the {len(results.errata)} corrections are verified"
+            + (f" and {conjectured} {'is a conjecture' if conjectured == 1 else 'are conjectures'} themselves" if conjectured
+               else "") + ", "
             f"and {len(repaired)} of the {len(failing)} failing statements have a corrected form proved here"
             + (f" ({_names(unrepaired['paper_ref'])}: "
                + ("its correction is itself a conjecture or not proved" if len(unrepaired) == 1
@@ -329,7 +332,8 @@ def erratum_markdown(row: pd.Series, certificate_prefix: str) -> list[str]:
     certificates = ", ".join(f"[{Path(c).stem}]({certificate_prefix}{c})" for c in ids(row["certificates"]))
     correction = row["correction"] or "none proposed"
     if row["verified_by"]:
-        correction += f" (verified by `{row['verified_by']}`: **{row['verified']}**)"
+        correction += (f" (a conjecture: `{row['verified_by']}` checks instances only)" if row["verified"] == CONJECTURED
+                       else f" (verified by `{row['verified_by']}`: **{row['verified']}**)")
     parts = [
         f'<a id="erratum-{row["erratum_id"]}"></a>',
         f"#### {row['location']} — {row['class']}",

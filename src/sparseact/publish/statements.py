@@ -229,7 +229,10 @@ class _Graph:
         passing = [r for r in own if r["verdict"] == "PASS"]
         if own and len(passing) + len(out_of_range) == len(own) and passing \
                 and all(r["method"] == "exact" for r in passing):
-            ranges = [r["range"] for r in passing if r["range"]]
+            # the range of the printed statement: its checks of the printed form (a check of a corrected variant
+            # says nothing about where the printed one holds)
+            printed = [r for r in passing if r.get("variant", "") != "corrected"] or passing
+            ranges = [r["range"] for r in printed if r["range"]]
             instances = sum(int(r["instances"]) for r in passing)
             return {**node, "status": "holds-on-range", "range": "; ".join(dict.fromkeys(ranges)),
                     "reason": f"PASS on every enumerated instance ({instances} in {len(passing)} checks); "
@@ -418,7 +421,7 @@ def errata_by_cause(ledger: pd.DataFrame, certificates: Mapping[str, Mapping],
             raise ValueError(f"erratum {cause['id']}: its checks bear on no statement of the paper")
         rows.append(dict(erratum_id=cause["id"], **{"class": worst}, location=cause["location"], printed=printed,
                          explanation=explanation, counterexample=counterexample, correction=cause["correction"],
-                         verified_by=cause["verified_by"], verified=verifier["verdict"], statements="; ".join(named),
+                         verified_by=cause["verified_by"], verified=_verified(cause, entries, verifier["verdict"]), statements="; ".join(named),
                          certificates="; ".join(f"certificates/{c}.json" for c in cause["checks"])))
     unclaimed = sorted(failing - set(claimed))
     if unclaimed:
@@ -426,6 +429,20 @@ def errata_by_cause(ledger: pd.DataFrame, certificates: Mapping[str, Mapping],
     frame = pd.DataFrame(rows, columns=ERRATA_COLUMNS)
     return frame.assign(_rank=frame["class"].map(_severity_rank)).sort_values(["_rank", "erratum_id"], kind="stable") \
         .drop(columns="_rank").reset_index(drop=True)
+
+
+#: What ``errata.csv``'s ``verified`` says of a correction that is itself a conjecture (its check only excludes
+#: attacks or evaluates instances: a conjecture is never verified).
+CONJECTURED = "conjecture (open)"
+
+
+def _verified(cause: Mapping, entries: Mapping[str, Mapping], verdict: str) -> str:
+    """The verdict of the erratum's check, or :data:`CONJECTURED` when the printed statement's correction rests on an
+    open conjecture of the graph."""
+    correction = entries.get(cause["printed"], {}).get("correction") or {}
+    conjectured = [p for p in correction.get("verified_by", ()) if premise_kind(p) == "statement"
+                   and entries.get(p, {}).get("open_kind") == "conjecture"]
+    return CONJECTURED if conjectured else verdict
 
 
 def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:

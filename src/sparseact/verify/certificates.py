@@ -65,6 +65,9 @@ Quantities (JSON objects, key ``"quantity"``)
     ``Z_q^m`` listed), check ``<w', y> mod p = f_w(y)`` on every ``y in Z_q^m``; the value is the fraction
     of secrets so recovered times ``prod_{i<m} (1 - p^(i-N))`` (``N`` uniform samples have rank ``m``):
     a lower bound on the learner's success probability over the secret and the samples.
+``{"quantity": "concave_activation_sum", "network": N}``
+    ``(1/n) sum_j p_j sqrt(n log(1/p_j))`` with ``p_j = Pr_x[<w_j, x> - b_j > 0]`` over the cube (terms with
+    ``p_j = 0`` are 0): the middle of the transition step of Lemma 9's proof.
 ``{"quantity": "lemma9_wR", "network": N}``
     ``E_x ||w^{R_x}||^2`` with ``w^R = sum_{j in R} u_j w_j`` and ``R_x`` the set of active
     neurons (four times the middle term of Lemma 9's bound on (U)).

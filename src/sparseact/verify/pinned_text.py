@@ -149,7 +149,7 @@ PINNED_TEXT: dict[str, dict] = {
     'lemma9/transition': {
         'statement': 'Pr_{x,i}[R_x != R_{x xor i}] <= k sqrt(log(s/k)) / sqrt(n)',
         'paper_ref': 'Lemma 9 (Section 3)',
-        'finding': 'proof-slip',
+        'finding': 'out-of-range',
         'lhs_label': 'Pr_{x,i}[R_x != R_{x xor i}]',
         'rhs_label': 'k sqrt(log(s/k)) / sqrt(n)',
         "expr": {
@@ -348,7 +348,7 @@ PINNED_TEXT: dict[str, dict] = {
     'theorem19/eq15-scale': {
         'statement': 'R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (15))',
         'paper_ref': 'Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))',
-        'finding': 'statement-error',
+        'finding': 'out-of-range',
         'lhs_label': 'R_H(S)',
         'rhs_label': 'eq. (15), k = <<k>>',
         "expr": {
@@ -378,7 +378,7 @@ PINNED_TEXT: dict[str, dict] = {
     'theorem19/scale': {
         'statement': 'R_H(S) <= (WR+B) sqrt(s n log(m(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (1))',
         'paper_ref': 'Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))',
-        'finding': 'statement-error',
+        'finding': 'out-of-range',
         'lhs_label': 'R_H(S)',
         'rhs_label': 'eq. (1)',
         "expr": {
@@ -398,7 +398,7 @@ PINNED_TEXT: dict[str, dict] = {
     'theorem8/final-line-scale': {
         'statement': 'run time and sample complexity O(n^d log(1/delta)/eps) with d as printed, at every scale of the class',
         'paper_ref': 'Theorem 8 (proof, last line)',
-        'finding': 'statement-error',
+        'finding': 'proof-slip',
         'lhs_label': 'samples any learner needs (h = lam or h = -lam, no sample tells them apart)',
         'rhs_label': "the last line's O(n^d log(1/delta)/eps), printed d with Theta constant c",
         "expr": {
@@ -448,6 +448,46 @@ PINNED_TEXT: dict[str, dict] = {
         "expr": {
             'lhs': 'd*omr',
             'rhs': '3*(1 - (1 - omr)**d)',
+        },
+    },
+    'theorem19/eq8-printed-cells': {
+        'statement': 'second term of (4) <= 4 B sqrt(s n c log(mB))/sqrt(m) with I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)',
+        'paper_ref': 'Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))',
+        'finding': 'proof-slip',
+        'lhs_label': 'E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j b_j (second term of (4), printed I_j)',
+        'rhs_label': '4 B sqrt(s n c log(mB))/sqrt(m) (8), c = 2',
+        "expr": {
+            'rhs': '4*B*sqrt(s*n*c*log(m*B))/sqrt(m)',
+        },
+    },
+    'theorem19/eq14-printed-cells': {
+        'statement': 'first term of (4) <= 4 W R sqrt(n s log(mR))/sqrt(m) with I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)',
+        'paper_ref': 'Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))',
+        'finding': 'proof-slip',
+        'lhs_label': 'E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i> (first term of (4), printed I_j)',
+        'rhs_label': '4 W R sqrt(n s log(mR))/sqrt(m) (14)',
+        "expr": {
+            'rhs': '4*W*R*sqrt(n*s*log(m*R))/sqrt(m)',
+        },
+    },
+    'lemma9/bound-degenerate': {
+        'statement': 'AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) at n = s = 1',
+        'paper_ref': 'Lemma 9 (Section 3)',
+        'finding': 'out-of-range',
+        'lhs_label': 'AS(relu(x_1))',
+        'rhs_label': 'C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))',
+        "expr": {
+            'rhs': 'C*(k**4*W**2*sqrt(n)*log(n*s) + k**3*B**2*sqrt(log(s)))',
+        },
+    },
+    'lemma9/transition-concavity-printed': {
+        'statement': '(1/n) sum_j p_j sqrt(n log(1/p_j)) <= C k sqrt(log(s/k))/sqrt(n), p_j = Pr_x[neuron j active] (concavity step, read up to a constant)',
+        'paper_ref': 'Lemma 9 (Section 3)',
+        'finding': 'proof-slip',
+        'lhs_label': '(1/n) sum_j p_j sqrt(n log(1/p_j))',
+        'rhs_label': 'C k sqrt(log(s/k))/sqrt(n)',
+        "expr": {
+            'rhs': 'C*k*sqrt(log(s/k))/sqrt(n)',
         },
     },
 }

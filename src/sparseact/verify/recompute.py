@@ -471,6 +471,11 @@ def evaluate_quantity(spec: dict) -> float:
         return float(_gf_p_solve(spec))
     if kind == "lwr_label0_kernel":
         return float(_lwr_label0_kernel(spec))
+    if kind == "concave_activation_sum":
+        p = _active_sets(spec["network"]).mean(axis=0)  # p_j = Pr_x[neuron j active]
+        n = _network(spec["network"])[1].shape[1]
+        live = p[p > 0]
+        return float(np.sum(live * np.sqrt(n * np.log(1.0 / live)))) / n
     if kind == "lemma9_wR":
         u, W, _ = _network(spec["network"])
         weights = (_active_sets(spec["network"]) * u) @ W  # row x: w^{R_x} = sum_{j in R_x} u_j w_j
@@ -1222,6 +1227,16 @@ def _theorem8_degree_tail(c: dict) -> Sides:
     return Sides(evaluate_quantity(lhs), eps, {"eps": eps})
 
 
+def _lemma9_concavity_printed(c: dict) -> Sides:
+    """The second inequality of the transition step of Lemma 9's proof, (1/n) sum_j p_j sqrt(n log(1/p_j)) <=
+    C k sqrt(log(s/k))/sqrt(n), with n, s, k of the network and any constant C."""
+    lhs = _spec(c, "lhs", "concave_activation_sum")
+    C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
+    n, s, k, _, _ = _network_sizes(lhs["network"])
+    return Sides(evaluate_quantity(lhs), C * k * math.sqrt(math.log(s / k)) / math.sqrt(n),
+                 {"C": C, "n": n, "s": s, "k": k})
+
+
 def _lemma9_bound(c: dict) -> Sides:
     """Lemma 9 (printed): AS(h) <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (bounds.lemma9_average_sensitivity)
     with n, s, k, W, B of the network and any constant C."""
@@ -1788,6 +1803,10 @@ STATEMENTS: dict[str, Statement] = {
     "theorem8/degree-degenerate": Statement(
         "theorem8-proof-tail", "<=", "the tail of h above the proof's d = Theta((k^8 W^4 log^4(ns) + k^6 B^4 log s)/"
         "eps^2) is <= eps (proof of Theorem 8)", _theorem8_degree_tail),
+    "lemma9/transition-concavity-printed": Statement(
+        "lemma9-proof-transition", "<=", "(1/n) sum_j p_j sqrt(n log(1/p_j)) <= C k sqrt(log(s/k))/sqrt(n), p_j = "
+        "Pr_x[neuron j active] (the concavity step of Lemma 9's proof, term (V), read up to a constant C)",
+        _lemma9_concavity_printed),
     "lemma9/bound-degenerate": Statement(
         "lemma9", "<=", "AS(h) <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (Lemma 9)", _lemma9_bound),
     "lemma10/bound-degenerate": Statement(

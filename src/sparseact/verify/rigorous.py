@@ -154,6 +154,15 @@ def quantity(spec: dict) -> Fraction | Real:
                 diff = (values - ex.flip(values, i))[same]
                 total += Fraction(int(np.sum(diff * diff)), 4 * len(X) * D * D)
         return total
+    if kind == "concave_activation_sum":
+        _, active, _, _ = _network_on_cube(spec["network"])
+        n = len(spec["network"]["W"][0])
+        total = Real(0)
+        for j in range(active.shape[1]):
+            p = Fraction(int(active[:, j].sum()), active.shape[0])
+            if p > 0:
+                total = total + p * ex.sqrt(n * ex.log(1 / p))
+        return total / n
     if kind == "lemma9_wR":
         X, active, _, _ = _network_on_cube(spec["network"])
         u = [ex.rational(v, "u") for v in spec["network"]["u"]]
@@ -513,6 +522,13 @@ def _theorem19_printed_cells(c: dict) -> Sides:
         return _quantity_side(c, "lhs", kind), 4 * W * R * sqrt(n * s * log(m * R)) / sqrt(m)
     B = real(lhs["B"], "B")
     return _quantity_side(c, "lhs", kind), 4 * B * sqrt(s * n * 2 * log(m * B)) / sqrt(m)
+
+
+def _lemma9_concavity_printed(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "concave_activation_sum")
+    C = _p(c, "rhs", "C")
+    n, s, k, _, _ = _sizes(lhs["network"])
+    return Real(quantity(lhs)), C * k * ex.sqrt(ex.log(Fraction(s, k))) / ex.sqrt(Real(n))
 
 
 def _lemma9_bound(c: dict) -> Sides:
@@ -877,6 +893,7 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "lemma10/eq17-coupling": _eq17_coupling,
     "lemma10/eq17-corrected": _eq17_corrected,
     "lemma9/bound-degenerate": _lemma9_bound,
+    "lemma9/transition-concavity-printed": _lemma9_concavity_printed,
     "lemma10/bound-degenerate": _lemma10_bound,
     "lemma6/identity-printed": _lemma6_identity,
     "lemma6/identity-corrected": _lemma6_corrected,

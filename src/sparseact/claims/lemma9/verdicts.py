@@ -322,7 +322,51 @@ def assemble(block: dict, tables: dict):
     summary["tightness"] = tightness_table(every, exponents)
     records.append(_tail_hence_w0_record())
     records.append(_degenerate_record(common))
+    records.append(_concavity_record(common))
     return ClaimReport(_with_ranges(records, every, grid, mc), summary)
+
+
+#: The concavity step's instance: k copies of relu(x_1) on n = 1 (each active with probability 1/2) and one neuron
+#: that never fires, so s = k + 1 and log(s/k) > 0; the constant refuted is the corrected chain's 4 C_6.
+CONCAVITY_K = 1000
+#: The concavity step's bound, (V)'s k sqrt(log(s/k))/sqrt(n), with its constant C.
+CONCAVITY_BOUND = "C*k*sqrt(log(s/k))/sqrt(n)"
+
+
+def _concavity_record(common):
+    """``lemma9/transition-concavity-printed``: the step sum_j p_j sqrt(n log(1/p_j))/n <= C k sqrt(log(s/k))/sqrt(n)
+    fails for s = k + 1 with k live neurons of p_j = 1/2: the left side is k sqrt(log 2)/2, the right side about
+    C sqrt(k), so it fails for every C once k > (2C/sqrt(log 2))^2; certified at C = 4 C_6 (the constant the corrected
+    chain carries)."""
+    k = CONCAVITY_K
+    net = SparseReLUNetwork([1.0] * (k + 1), [[1.0]] * k + [[0.0]], [0.0] * k + [1.0])
+    constant = 4 * C_LEMMA6
+    middle = k * 0.5 * math.sqrt(math.log(2.0))
+    bound = constant * k * math.sqrt(math.log((k + 1) / k))
+    certificate = cert.certificate_if_violated(
+        "<=", cert.quantity("concave_activation_sum", network=cert.network_spec(net)),
+        cert.formula(CONCAVITY_BOUND, C=constant, k=k, s=k + 1, n=1), middle, bound,
+        "(1/n) sum_j p_j sqrt(n log(1/p_j))", "C k sqrt(log(s/k))/sqrt(n)",
+        f"n = 1, {k} copies of relu(x_1) (each active with probability p_j = 1/2, at most k = {k} at once) and one "
+        f"neuron that never fires (s = k + 1): the middle of the chain is k sqrt(log 2)/2 = {middle:.4g}, while "
+        f"C k sqrt(log(s/k)) = {bound:.4g} at C = 4 C_6 = {constant:.4g}. One member of a family: the right side is "
+        "about C sqrt(k), so every constant C fails once k > (2C/sqrt(log 2))^2; the printed concavity step takes "
+        "p_j = k/s as the maximiser, which it is only for k/s <= e^(-1/2)")
+    return CheckRecord(
+        check_id="lemma9/transition-concavity-printed", statement_id="lemma9-proof-transition",
+        statement="(1/n) sum_j p_j sqrt(n log(1/p_j)) <= C k sqrt(log(s/k))/sqrt(n), p_j = Pr_x[neuron j active] "
+                  "(concavity step, read up to a constant)",
+        check=f"exact activation probabilities of k = {k} copies of relu(x_1) and one dead neuron (n = 1) against the "
+              "step's bound with the constant 4 C_6",
+        variant="as printed", method="exact", instances=1, worst_value=middle / bound,
+        worst_value_label="middle / (4 C_6 k sqrt(log(s/k)))",
+        verdict=Verdict.FAIL if certificate else Verdict.PASS, certificate=certificate,
+        finding=corners.finding("proof-slip", [corners.certificate_in_log_corner(certificate)])
+        if certificate else "",
+        counterexample=(f"k = {k}, s = k + 1, n = 1, p_j = 1/2: middle {middle:.4g} > {bound:.4g} = 4 C_6 k "
+                        "sqrt(log(s/k))") if certificate else "",
+        range=f"n = 1, s = {k + 1}, k = {k}", notes="the step holds with Phi(s, k) in place of k sqrt(log(s/k)) "
+        "(lemma9/transition-corrected); Lemma 9 survives through lemma9-sharp", **common)
 
 
 #: Lemma 9's printed bound with an explicit constant C in the certificates' formula language.
