@@ -16,6 +16,11 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 _STATE = pytest.StashKey[dict]()
 
+#: The longest test files (end-to-end runs of the quick config, the SLURM cluster), collected first: the suite runs
+#: on every core (pytest-xdist, ``--dist loadfile``: each file whole in one worker, in collection order), so these
+#: start at once on different workers and the short files fill the time around them.
+LONGEST_FIRST = ("test_slurm_cluster.py", "test_workflow.py", "test_interruption.py", "test_rerun.py")
+
 
 def checkout_state(root: Path = REPO) -> dict[str, str]:
     """SHA-256 of every file git tracks in ``root`` and of every file under ``root/results`` (tracked or not)."""
@@ -28,6 +33,12 @@ def checkout_state(root: Path = REPO) -> dict[str, str]:
 
 def pytest_sessionstart(session):
     session.config.stash[_STATE] = checkout_state()
+
+
+def pytest_collection_modifyitems(items):
+    """:data:`LONGEST_FIRST` first, in that order; every file's tests stay together and in their own order."""
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONGEST_FIRST)))
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -2,10 +2,11 @@
 
 The cluster is started on this machine by .ci/slurm-cluster.sh (Debian's slurm-wlm and munge, one
 node, partition ``debug``, no accounting database) and stopped by PID afterwards, so the test needs
-root and apt-get; elsewhere it skips and says why. The workflow runs twice, each in its own
-temporary copy of the repository: locally (``snakemake --cores 2``) and through the profile with
-the partition added on the command line exactly as docs/slurm.md says; the ledger, statements,
-findings and every claim's result file must be byte-identical.
+root and apt-get; elsewhere it skips and says why. The quick config runs through the profile, with the
+partition added on the command line exactly as docs/slurm.md says, in a temporary copy of the repository;
+the ledger, statements, findings and every claim's result file must be byte-identical to the local run's
+(``snakemake --cores 2``: the session's run, ``quick_run`` of tests/test_workflow.py, made meanwhile by
+this worker or another).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pytest
 import yaml
 
 from sparseact.claims import claim_ids, get_claim
+from test_workflow import quick_run  # noqa: F401 (the session's local run, requested by name below)
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slurm]
 
@@ -67,14 +69,22 @@ def workflow_copy(repo_root: Path, where: Path) -> Path:
     return where
 
 
-def run(copy: Path, env: dict, *args: str) -> tuple[float, str]:
-    """Wall seconds and output of one Snakemake call in ``copy`` (its own sources, numba cache), which must succeed."""
+def start(copy: Path, env: dict, *args: str) -> tuple[subprocess.Popen, float]:
+    """Start one Snakemake call in ``copy`` (its own sources, numba cache), its output to ``copy/snakemake.log``."""
     env = dict(env, PYTHONPATH=str(copy / "src"), NUMBA_CACHE_DIR=str(copy / ".numba"))
-    start = time.perf_counter()
-    proc = subprocess.run(["snakemake", "--configfile", "config/quick.yaml", *args], cwd=copy, env=env,
-                          capture_output=True, text=True, timeout=RUN_SECONDS)
-    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
-    return time.perf_counter() - start, proc.stdout + proc.stderr
+    with open(copy / "snakemake.log", "w") as log:
+        proc = subprocess.Popen(["snakemake", "--configfile", "config/quick.yaml", *args], cwd=copy, env=env,
+                                stdout=log, stderr=subprocess.STDOUT, text=True)
+    return proc, time.perf_counter()
+
+
+def finish(copy: Path, started: tuple[subprocess.Popen, float]) -> tuple[float, str]:
+    """Wall seconds and output of the call :func:`start` began in ``copy``, which must succeed."""
+    proc, start_time = started
+    proc.wait(timeout=RUN_SECONDS)
+    output = (copy / "snakemake.log").read_text()
+    assert proc.returncode == 0, output[-5000:]
+    return time.perf_counter() - start_time, output
 
 
 def compared_files(results: Path) -> list[str]:
@@ -82,13 +92,18 @@ def compared_files(results: Path) -> list[str]:
     return names + sorted(f"claims/{p.name}" for p in (results / "claims").glob("*.json"))
 
 
-def test_quick_config_on_a_real_cluster_matches_the_local_run(repo_root, tmp_path, slurm_cluster):
-    local = workflow_copy(repo_root, tmp_path / "local")
+def test_quick_config_on_a_real_cluster_matches_the_local_run(repo_root, tmp_path, slurm_cluster, request):
     cluster = workflow_copy(repo_root, tmp_path / "cluster")
-    local_seconds, _ = run(local, dict(os.environ), "--cores", "2")
-    cluster_seconds, output = run(cluster, slurm_cluster, "--profile", "profiles/slurm",
-                                  "--default-resources", "slurm_partition=debug")
-    print(f"quick config: {local_seconds:.0f} s locally, {cluster_seconds:.0f} s through profiles/slurm")
+    started = start(cluster, slurm_cluster, "--profile", "profiles/slurm", "--default-resources",
+                    "slurm_partition=debug")
+    try:  # the local run is asked for only now: made meanwhile, while the cluster run mostly waits for the scheduler
+        local = request.getfixturevalue("quick_run")
+        cluster_seconds, output = finish(cluster, started)
+    finally:  # a failed local run, or a timeout, leaves no Snakemake behind
+        if started[0].poll() is None:
+            started[0].kill()
+            started[0].wait()
+    print(f"quick config: {cluster_seconds:.0f} s through profiles/slurm")
     config = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())
     results = config["results_dir"]  # the quick config writes its own results directory
     files = compared_files(local / results)

@@ -1,8 +1,12 @@
 """End-to-end: the quick config in temporary copies of the repository (library included, via PYTHONPATH).
 
 The quick config writes under results/quick/ (its ``results_dir``), never into the full run's results/.
+One run of it serves the whole session (:func:`quick_run`, shared by the pytest-xdist workers through a file
+lock): this module's tests read and edit a copy of it, tests/test_slurm_cluster.py compares the cluster's run
+with it.
 """
 
+import fcntl
 import hashlib
 import json
 import os
@@ -92,10 +96,30 @@ def touch(path):
     path.write_text(path.read_text() + "\n# touched by the incremental test\n")
 
 
+@pytest.fixture(scope="session")
+def quick_run(repo_root, tmp_path_factory):
+    """A complete run of the quick config in a temporary copy, made once per session: the first pytest-xdist
+    worker to ask makes it, holding a lock in the session's shared temporary folder, and the others wait for it.
+    Read it, never edit it (:func:`run` is a copy to edit)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # each worker's folder is inside the session's
+        shared = shared.parent
+    done, work = shared / "quick-run.done", shared / "quick-run" / "repo"
+    with open(shared / "quick-run.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(work.parent, ignore_errors=True)  # what a worker that failed left
+            snakemake(copy_repo(repo_root, work))
+            done.touch()
+    return work
+
+
 @pytest.fixture(scope="module")
-def run(repo_root, tmp_path_factory):
-    work = copy_repo(repo_root, tmp_path_factory.mktemp("wf") / "repo")
-    snakemake(work)
+def run(quick_run, tmp_path_factory):
+    """A copy of :func:`quick_run` for this module's tests, which edit it; ``copytree`` keeps the time stamps, so
+    Snakemake's records (``.snakemake/``) find every output current."""
+    work = tmp_path_factory.mktemp("wf") / "repo"
+    shutil.copytree(quick_run, work, symlinks=True)
     return work
 
 

@@ -14,6 +14,9 @@ progress
     Progress lines of long jobs.
 notebooks
     Executing a notebook under papermill, and its HTML.
+slurm_probe
+    The SLURM executor plugin's cluster probe, deferred to runs that use the SLURM executor (every
+    interpreter start installs it, through ``sparseact-slurm-probe.pth``).
 
 Named *runtime*, not *workflow*: the Snakemake rules under ``workflow/`` decide which jobs run; this
 package is what a job (or the rules' start-up) calls while it runs. The package re-exports nothing
