@@ -53,7 +53,7 @@ def test_the_note_is_generated_from_the_tables(result_tables):
              r"\subsection{Statement error (1)}", r"\paragraph{Erratum 1.}", r"\subsection{Typo (1)}",
              r"\paragraph{Erratum 2.}", r"\section{Sharper than printed}", r"\appendix", r"\section{Open statements}"]
     assert [tex.index(o) for o in order] == sorted(tex.index(o) for o in order)
-    assert "Theorem 1 fails as printed (statement-error, Erratum 1)" in tex and "Lemma 2 holds on the range" in tex
+    assert "Theorem 1 fails as printed (statement-error, Erratum 1)" in tex and "Lemma 2 holds on every instance enumerated" in tex
     assert r"\href{../certificates/x/a-printed.json}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
     assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and r"\paragraph{Conjecture 3.}" in tex
     assert "a lower bound would settle it" in tex and tex.endswith("\\end{document}\n")
