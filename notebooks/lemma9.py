@@ -111,7 +111,8 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # * `lemma9/transition-concavity-printed` (exact, fixed instance): the concavity step
 #   $\frac1n\sum_jp_j\sqrt{n\log(1/p_j)}\le Ck\sqrt{\log(s/k)}/\sqrt n$ at $C=4C_6$ on $k=1000$ copies of
 #   $\mathrm{relu}(x_1)$ and one neuron that never fires ($s=k+1$, $n=1$). FAIL when the left side exceeds the right
-#   (certificate `concave_activation_sum`); a FAIL would be a `proof-slip` (Lemma 9 survives through lemma9-sharp).
+#   (certificate `concave_activation_sum`); a FAIL would be `out-of-range` when flooring $\log(s/k)$ at 1 removes it
+#   (the degenerate-corner rule), a `proof-slip` otherwise.
 # * `lemma9/transition` (exact): the transition probability against $k\sqrt{\log(s/k)}/\sqrt n$. The bound rests on
 #   Lemma 6, an $O()$ statement, so it is read up to a constant, and a FAIL needs a case that no constant can
 #   cover: at $s=k$ the right side is 0, so a one-neuron network whose activity changes on some edge would be the

@@ -140,7 +140,8 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
             fixes = [number[e] for e in errata["erratum_id"] if hypothesis in concerns[e]]
             text = (f"{name} holds as an implication from {tex_text(table.loc[hypothesis, 'paper_ref'])}"
                     + (f", as corrected in {cite(fixes)}, a conjecture not established here" if fixes
-                       else f" ({table.loc[hypothesis, 'status']})"))
+                       else f" ({table.loc[hypothesis, 'status']}; the reading and range it needs are in "
+                            "Appendix~\\ref{app:open})"))
         elif row["status"] == "proved":
             text = f"{name} holds as printed"
         elif row["status"] == "open":

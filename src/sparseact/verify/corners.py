@@ -34,9 +34,6 @@ from sparseact.verify.certificates import violated
 
 #: The value below which a printed logarithm is floored by the rule.
 LOG_FLOOR = 1.0
-#: The variable that carries an O() or Theta() bound's hidden constant in a certificate's formula: such a bound is read
-#: up to its constant (:func:`in_log_corner_up_to_constant`).
-HIDDEN_CONSTANT = "C"
 #: The class the rule gives a FAIL confined to log corners (one of :data:`sparseact.verify.verdicts.FINDINGS`).
 CORNER_FINDING = "out-of-range"
 
@@ -180,8 +177,8 @@ def certificate_in_log_corner(certificate: Mapping) -> bool:
     The printed bound is the one ``formula`` side, with a logarithm and plain-number variables, whose other
     side is a measured quantity (not a formula). Any other certificate (two formulas, a bound over a variable
     that is itself a quantity, no logarithm) is not in a corner by this function: its claim applies the rule
-    with the bound it knows (:func:`finding`). A bound with a variable :data:`HIDDEN_CONSTANT` is read up to that
-    constant: it is in a corner only where it is ``<= 0`` as printed.
+    with the bound it knows (:func:`finding`). A bound read up to a constant is judged with the constant its certificate
+    states: in a corner when that constant repairs the floored bound.
     """
     sides = {side: certificate.get(side) for side in ("lhs", "rhs")}
     formulas = [side for side, q in sides.items() if isinstance(q, Mapping) and q.get("quantity") == "formula"]
@@ -195,8 +192,6 @@ def certificate_in_log_corner(certificate: Mapping) -> bool:
             not isinstance(v, (int, float)) or isinstance(v, bool) for v in variables.values()):
         return False
     try:
-        if HIDDEN_CONSTANT in variables and evaluate(quantity["expr"], variables) > 0:
-            return False  # read up to its constant, a positive bound is no corner (in_log_corner_up_to_constant)
         return in_log_corner(certificate["relation"], float(certificate[f"{other}_value"]), quantity["expr"],
                              variables, bound_side=side)
     except (KeyError, TypeError, ValueError):

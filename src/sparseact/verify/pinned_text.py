@@ -483,7 +483,7 @@ PINNED_TEXT: dict[str, dict] = {
     'lemma9/transition-concavity-printed': {
         'statement': '(1/n) sum_j p_j sqrt(n log(1/p_j)) <= C k sqrt(log(s/k))/sqrt(n), p_j = Pr_x[neuron j active] (concavity step, read up to a constant)',
         'paper_ref': 'Lemma 9 (Section 3)',
-        'finding': 'proof-slip',
+        'finding': 'out-of-range',
         'lhs_label': '(1/n) sum_j p_j sqrt(n log(1/p_j))',
         'rhs_label': 'C k sqrt(log(s/k))/sqrt(n)',
         "expr": {

@@ -329,7 +329,7 @@ def assemble(block: dict, tables: dict):
 #: The concavity step's instance: k copies of relu(x_1) on n = 1 (each active with probability 1/2) and one neuron
 #: that never fires, so s = k + 1 and log(s/k) > 0; the constant refuted is the corrected chain's 4 C_6.
 CONCAVITY_K = 1000
-#: The concavity step's bound, (V)'s k sqrt(log(s/k))/sqrt(n), with its constant C.
+#: The concavity step's bound, (V)'s k sqrt(log(s/k))/sqrt(n), with the constant C the check states.
 CONCAVITY_BOUND = "C*k*sqrt(log(s/k))/sqrt(n)"
 
 
@@ -361,6 +361,7 @@ def _concavity_record(common):
         variant="as printed", method="exact", instances=1, worst_value=middle / bound,
         worst_value_label="middle / (4 C_6 k sqrt(log(s/k)))",
         verdict=Verdict.FAIL if certificate else Verdict.PASS, certificate=certificate,
+        # log(s/k) < 1/2 here: with the logarithm floored at 1 the same constant covers the step (a log corner)
         finding=corners.finding("proof-slip", [corners.certificate_in_log_corner(certificate)])
         if certificate else "",
         counterexample=(f"k = {k}, s = k + 1, n = 1, p_j = 1/2: middle {middle:.4g} > {bound:.4g} = 4 C_6 k "
