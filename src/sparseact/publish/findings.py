@@ -228,7 +228,7 @@ def bottom_line(results: Results) -> str:
                  + (f"{_names(holding['paper_ref'])} {'is' if len(set(map(short_ref, holding['paper_ref']))) == 1 else 'are'}"
                     " proved" if len(holding) else "none is proved")
                  + (f", {_names(ranged['paper_ref'])} {'holds' if len(set(map(short_ref, ranged['paper_ref']))) == 1 else 'hold'}"
-                    " on every instance enumerated (no proof of it as printed)" if len(ranged) else "")
+                    " on the instances enumerated" if len(ranged) else "")
                  + f"; in all {proved} of its {len(printed)} printed statements are proved"
                  + (f" and {on_range} hold{'s' if on_range == 1 else ''} on the range enumerated" if on_range else "")
                  + "."]
@@ -243,12 +243,10 @@ def bottom_line(results: Results) -> str:
              " as printed, " if len(failing_main) else "No main result fails; ")
             + f"{_plural(len(failing), 'printed statement')} in all, from {_plural(len(results.errata), 'root cause')} "
             f"({_by_class(results.errata)}); {len(verified)} of the {len(results.errata)} corrections are verified"
-            + (f" and {conjectured} {'is a conjecture' if conjectured == 1 else 'are conjectures'} themselves" if conjectured
+            + (f" ({conjectured} {'is a conjecture' if conjectured == 1 else 'are conjectures'})" if conjectured
                else "") + ", "
             f"and {len(repaired)} of the {len(failing)} failing statements have a corrected form proved here"
-            + (f" ({_names(unrepaired['paper_ref'])}: "
-               + ("its correction is itself a conjecture or not proved" if len(unrepaired) == 1
-                  else "their corrections are conjectures themselves or not proved") + ")" if len(unrepaired) else "")
+            + (f" (not {_names(unrepaired['paper_ref'])})" if len(unrepaired) else "")
             + ".")
     else:
         sentences.append("No printed statement fails.")

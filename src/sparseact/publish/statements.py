@@ -473,13 +473,11 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
             cost = f"Open: {_sentence(_first_sentence(entry['open']))}"
         elif row["status"] == "proved" and entry.get("hypothesis"):
             hypothesis = table.loc[entry["hypothesis"]]
-            cost = (f"Nothing for the implication: it holds given {hypothesis['paper_ref']} "
-                    f"({hypothesis['status']}), on the parameters its quantifiers state.")
+            cost = f"Nothing, given {hypothesis['paper_ref']} ({hypothesis['status']})."
         elif row["status"] == "proved":
             cost = "Nothing: it holds as printed."
         else:
-            cost = (f"Nothing on the enumerated range ({row['range']}); no argument covers every parameter, so its "
-                    "constants are neither proved nor refuted beyond it.")
+            cost = f"Nothing on the enumerated range ({row['range']}); no argument covers every parameter."
         proof = ("Its printed proof needs: " + " ".join(f"({number}) {_sentence(r.correction)}"
                                                          for number, r in enumerate(slips, 1))) if slips else ""
         rows.append(dict(statement_id=sid, paper_ref=entry["paper_ref"], claim_id=entry["claim_id"],

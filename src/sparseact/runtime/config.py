@@ -40,8 +40,8 @@ PACKAGED_SCHEMA = "schemas/config.schema.yaml"
 OUTPUT_DIR_KEYS = ("results_dir", "figures_dir", "logs_dir")
 #: The folders the workflow writes inside results_dir (its rules' ``in_results("<folder>/...")``): figures_dir and
 #: logs_dir may lie inside results_dir, but not in one of these.
-RESULTS_SUBFOLDERS = ("benchmarks", "certificates", "claims", "code", "data", "notebooks", "report", "reports", "runs",
-                      "tables")
+RESULTS_SUBFOLDERS = ("benchmarks", "certificates", "claims", "code", "data", "erratum", "notebooks", "report", "reports",
+                      "runs", "tables")
 #: Longest schema message shown (the rest of a long message is cut, never the key).
 MESSAGE_WIDTH = 200
 
