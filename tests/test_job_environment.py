@@ -24,3 +24,18 @@ def test_glibc_accepts_the_malloc_settings():
     libc = ctypes.CDLL(ctypes.util.find_library("c"))
     for variable, value in JOB_MALLOC.items():
         assert libc.mallopt(MALLOPT_PARAMETERS[variable], int(value)) == 1, variable
+
+
+def test_an_atomic_write_removes_the_scratch_files_a_killed_writer_left(tmp_path):
+    """A writer killed by SIGKILL leaves its scratch file; the rerun's write of the same output removes it, and
+    leaves other outputs' scratch files alone."""
+    from sparseact.runtime.provenance import atomic_write_bytes
+
+    target = tmp_path / "exact-small.npz"
+    left = [tmp_path / ".exact-small.npz.s6iyg4zh.tmp", tmp_path / ".exact-small.npz.abc.tmp"]
+    other = tmp_path / ".other.npz.xyz.tmp"
+    for path in (*left, other):
+        path.write_bytes(b"partial")
+    atomic_write_bytes(target, b"complete")
+    assert target.read_bytes() == b"complete"
+    assert not any(path.exists() for path in left) and other.exists()

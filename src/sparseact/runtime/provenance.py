@@ -10,6 +10,7 @@ generations write the same numbers.
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
@@ -181,7 +182,12 @@ _UMASK = _current_umask()
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (parents created)."""
+    """Write ``data`` to ``path`` atomically (parents created).
+
+    The data go to a scratch file beside ``path`` that replaces it. A writer killed by SIGKILL cannot remove its
+    scratch file; the next successful write of the same ``path`` (a job rerun after the kill: Snakemake never runs
+    two writers of one output) removes every scratch file left beside it.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -195,6 +201,8 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        stale.unlink(missing_ok=True)
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:
