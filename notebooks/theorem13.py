@@ -35,7 +35,10 @@
 # $\sqrt{\log_2 s}, \log_2 s$.
 #
 # *The hardness.* The lower bound is conditional on Conjecture 12 and concerns every algorithm: no
-# experiment can prove it, so the statement stays *unsettled*. We measure what the construction predicts
+# experiment can prove it, and Theorem 13 is proved as an implication. As printed, with no range on $p$,
+# Conjecture 12 is false for $p$ near $n$ (memorising the sample learns $\mathcal{J}_{n,n-1}$ in time
+# $2^n\mathrm{poly}(n) = n^{o(n)}$: `conj12-large-p`); in the range the paper uses, $p = O(\log n)$, it is
+# open (`conj12-log-range`). We measure what the construction predicts
 # for the low-degree algorithm (Lemma 7), whose run time the bound matches: a $p$-parity in
 # $\mathcal{H}_{n,2^p,1}$ has all its Fourier weight at level $p$, so every degree-$d < p$ fit has at least the
 # trivial error (exact Fourier floor), the learner's test error (exact, whole cube; $m_d = \max(\text{samples},
@@ -88,7 +91,7 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   and $\sqrt{\log_2 s}$, $\log_2 s$ (theorem). These are exact and PASS when every case agrees; a FAIL needs a
 #   certificate, INCONCLUSIVE without one. A FAIL would be a `proof-slip`: the embedding
 #   $\mathcal{J}_{n,p} \subseteq \mathcal{H}_{n,s,1}^{\sqrt p, p}$ is a step of Theorem 13's proof, not its statement.
-# * Theorem 13 rests on Conjecture 12 and concerns every algorithm, so it stays *unsettled*: the next three checks
+# * Theorem 13 rests on Conjecture 12 and concerns every algorithm, so no check settles it: the next three checks
 #   test what the construction predicts for the low-degree algorithm, and can only PASS or be INCONCLUSIVE (a
 #   mismatch would be a property of the learner or of our computation, not of the paper).
 # * `theorem13/parity-floor` (exact): the Fourier level weights of the parity network's truth table; PASS when the

@@ -6,7 +6,8 @@ attach one, and how each names its check:
 * ``violation("claim/check", ...)``, ``test("claim/check", ...)`` (a violation row that carries its certificate) and
   ``worst_violation(tables, "claim/check")``;
 * ``CheckRecord(check_id=..., certificate=...)`` or ``CheckRecord(check_id=..., **fail)`` with ``fail`` from
-  ``fail_fields(...)`` / ``certificate(...)`` / ``certificate_if_violated(...)`` / ``_corrected(...)`` (a literal
+  ``fail_fields(...)`` / ``certificate(...)`` / ``certificate_if_violated(...)`` / ``_corrected(...)`` /
+  ``degenerate_point_fields(...)`` (a literal
   check id, or the literals of the tuples a loop binds it to);
 * a claim's record helper ``def record(name, ...)`` building ``check_id=f"claim/{name}"``: with ``failure=`` (or a
   ``cert_col``) at the call, or, for the helpers reading a failure table, when ``FINDING`` (the class of a FAIL) has
@@ -19,7 +20,7 @@ import ast
 import re
 from pathlib import Path
 
-FAIL_SITES = {"certificate", "certificate_if_violated", "fail_fields", "_corrected"}
+FAIL_SITES = {"certificate", "certificate_if_violated", "fail_fields", "_corrected", "degenerate_point_fields"}
 
 
 def _name(func):

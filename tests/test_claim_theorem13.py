@@ -54,9 +54,11 @@ def test_every_statement_and_check_id(report):
         assert r.statement_id in statements and r.range
     checked = {r.statement_id for r in report.records}
     assert checked <= set(statements)
-    # a statement no check bears on is open (with why) or rests on other statements' checks (argument)
-    assert all(sid in checked or spec.get("open") or spec.get("argument") for sid, spec in statements.items())
-    assert statements["conj12"]["open_kind"] == "conjecture" and statements["theorem13"]["argument"]
+    # a statement no check bears on is open (with why), rests on other statements' checks (argument) or is refuted
+    assert all(sid in checked or spec.get("open") or spec.get("argument") or spec.get("refuted_by")
+               for sid, spec in statements.items())
+    assert statements["conj12"]["refuted_by"] == ["conj12-large-p"] and statements["theorem13"]["argument"]
+    assert statements["conj12-log-range"]["open_kind"] == "conjecture"
     assert not any(spec.get("note") for spec in statements.values())
     assert theorem13.RANDOM
 

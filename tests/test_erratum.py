@@ -71,9 +71,12 @@ def test_the_committed_note_is_the_one_the_committed_results_give():
     assert committed == erratum_tex(load_results(ROOT / "results")), \
         "results/erratum/erratum.tex disagrees with results/: rerun the ledger step"
     errata = pd.read_csv(ROOT / "results" / "errata.csv", dtype=str, keep_default_na=False)
-    for cell in errata["certificates"]:
-        for path in cell.split("; "):
+    for cell, refutation in zip(errata["certificates"], errata["refuted_by"]):
+        assert cell or refutation, "an erratum links its certificates, or names the proof that refutes the statement"
+        for path in filter(None, cell.split("; ")):
             assert certificate_link(path) in committed and (ROOT / "results" / path).is_file()
+        if refutation:
+            assert f"\\texttt{{{refutation}}}" in committed
     assert (ROOT / "results" / "erratum" / "erratum.pdf").is_file()
 
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import sparseact.publish.statements as st
-from sparseact.paper import _check_sharper, _check_statement, origin, paper_position
+from sparseact.paper import _check_refutations, _check_sharper, _check_statement, origin, paper_position
 from sparseact.paper import statements as paper_statements
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,6 +94,30 @@ def test_an_erratum_names_the_papers_statements_only(monkeypatch):
     table = st.derive(ledger, entries=entries, facts=[])
     corrected = st.corrected_statements(table, ledger)
     assert list(corrected["statement_id"]) == ["thm"]  # the project's statement is never sent as a correction
+
+
+def test_a_refutation_is_a_derived_statement_of_the_project_and_its_erratum_names_it(monkeypatch):
+    with pytest.raises(ValueError, match="refuted_by is a list"):
+        _check_statement(_file_entry("a", refuted_by="r"), "here")
+    with pytest.raises(ValueError, match="not open"):
+        _check_statement(_file_entry("a", refuted_by=["r"], open="why", open_kind="conjecture"), "here")
+    with pytest.raises(ValueError, match="only a printed statement"):
+        _check_statement(_file_entry("a", kind="derived", refuted_by=["r"]), "here")
+    with pytest.raises(ValueError, match="names no derived statement"):
+        _check_refutations([_entry("a", refuted_by=["r"]), _entry("r")])
+    _check_refutations([_entry("a", refuted_by=["r"]), _entry("r", kind="derived")])
+    entries = [_entry("conj", kind="conjecture", refuted_by=["r"]),
+               {**_entry("r", kind="derived", argument=dict(uses=["x/ok"], text="the proof")),
+                "statement": "conj fails for large p"}]
+    _graph(monkeypatch, entries)
+    ledger = pd.DataFrame([_row("x/ok", "r", "PASS")])
+    cause = dict(id="cause", location="Conjecture 1", printed="conj", correction="state a range", verified_by="x/ok",
+                 checks=[], refuted_by="r")
+    errata = st.errata_by_cause(ledger, {}, [cause])
+    row = errata.loc[0]
+    assert (row["class"], row["statements"], row["certificates"], row["refuted_by"]) == \
+        ("statement-error", "conj", "", "r")
+    assert (row["explanation"], row["counterexample"]) == ("the proof", "conj fails for large p")
 
 
 def test_sharper_csv_lists_proved_statements_only_with_the_tightness_row(monkeypatch):

@@ -102,6 +102,22 @@ def test_a_correction_that_is_a_conjecture_leaves_survival_open():
     assert table.loc["a", "survives"] == "open: its correction is a conjecture (c), neither proved nor refuted"
 
 
+def test_a_proved_refutation_fails_the_printed_statement_and_an_unproved_one_does_not():
+    rows = [_row("x/cs", "r", "PASS"), _row("x/e", "c", "PASS", method="estimate")]
+    entries = [_entry("a", refuted_by=["r"], correction=dict(text="fixed a", verified_by=["c"])),
+               _entry("b", refuted_by=["u"], open_kind="conjecture"),
+               _entry("r", ["x/cs"], kind="derived", statement="a is false for large p"),
+               _entry("u", ["x/e"], kind="derived", statement="b is false (an estimate only)"),
+               _entry("c", open="a conjecture over all samples.", open_kind="conjecture")]
+    table = _derive(rows, entries, strict=False)
+    assert table.loc["a", "status"] == "fails-as-stated" and table.loc["a", "class"] == "statement-error"
+    assert table.loc["a", "reason"] == "Refuted by a proof in the graph (r: a is false for large p)."
+    assert table.loc["a", "survives"].startswith("open: its correction is a conjecture (c)")
+    assert "r" in table.loc["a", "uses"]
+    # a refutation resting on an estimate proves nothing: the printed statement is not decided by it
+    assert table.loc["b", "status"] != "fails-as-stated"
+
+
 def test_out_of_range_fails_do_not_decide_and_open_needs_its_reason():
     rows = [_row("x/cs", "a", "PASS"), _row("x/oor", "a", "FAIL", finding="out-of-range"),
             _row("x/e", "c", "PASS", method="estimate")]

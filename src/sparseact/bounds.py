@@ -724,7 +724,8 @@ def theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R):
     ``eps > k(R+B)``.
 
     With ``C_H = k (W R + B)`` (the sup of ``|h|``), Lemma 18 for a loss bounded by
-    ``2 C_H^2`` reads ``c (C_H E R_H(S) + C_H^2 sqrt(log(1/delta)/m)) <= eps``; with the
+    ``2 C_H^2`` reads ``c (C_H E R_H(S) + C_H^2 sqrt(log(1/delta)/m)) <= eps`` with ``c = 8``
+    (lemma18-corrected); with the
     all-parameter Rademacher bound ``R_H <= A sqrt(log(e m) / m)``, ``A = (1 + sqrt 2)(WR+B) sqrt(ksn)``
     (theorem19-uniform), the first term needs ``m >= a max{1, log(e m)}``, ``a ~ C_H^2 A^2 / eps^2``,
     which ``m >= 2 a max{1, log(e a)}`` implies (:func:`solve_for_m` with ``b = e``). Hence

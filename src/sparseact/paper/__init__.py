@@ -40,7 +40,7 @@ OPEN_KINDS = ("conjecture", "all-algorithms", "hidden-constant", "empirical")
 #: Keys a statement entry may have (``id``, ``paper_ref``, ``kind``, ``statement`` are required).
 STATEMENT_KEYS = ("id", "paper_ref", "kind", "statement", "quantifiers", "main", "proof_of", "argument", "open",
                   "open_kind", "correction", "note", "origin", "sharper",
-                  "hypothesis")
+                  "hypothesis", "refuted_by")
 #: Whose statement it is: printed in the paper, or the project's own (a derived result, a meta-claim about many
 #: printed statements). A statement of kind ``derived`` is the project's; any other is the paper's unless it says
 #: ``origin: project``.
@@ -150,6 +150,12 @@ def _check_statement(entry: dict, where: str) -> None:
         raise ValueError(f"{where}: origin {entry['origin']!r} is not one of {', '.join(ORIGINS)}")
     if entry["kind"] == "derived" and origin(entry) != "project":
         raise ValueError(f"{where}: a statement of kind 'derived' is the project's (origin: project)")
+    refuted_by = entry.get("refuted_by")
+    if refuted_by is not None:
+        if not isinstance(refuted_by, list) or not refuted_by or not all(isinstance(r, str) for r in refuted_by):
+            raise ValueError(f"{where}: refuted_by is a list of the project's statements that prove it false")
+        if origin(entry) != "paper" or entry.get("open") is not None:
+            raise ValueError(f"{where}: only a printed statement is refuted, and a refuted statement is not open")
     if entry.get("hypothesis") is not None and not isinstance(entry["hypothesis"], str):
         raise ValueError(f"{where}: hypothesis names the paper statement (a conjecture) the result is conditional on")
     sharper = entry.get("sharper")
@@ -160,6 +166,16 @@ def _check_statement(entry: dict, where: str) -> None:
                              "tightness.csv)")
         if origin(entry) != "project":
             raise ValueError(f"{where}: only the project's statements are sharper than printed (origin: project)")
+
+
+def _check_refutations(entries: list[dict]) -> None:
+    """Every ``refuted_by`` names a derived statement of the project (a proof of the printed statement's negation)."""
+    by_id = {e["id"]: e for e in entries}
+    for entry in entries:
+        for refutation in entry.get("refuted_by", ()):
+            if refutation not in by_id or by_id[refutation]["kind"] != "derived":
+                raise ValueError(f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']}): refuted_by {refutation!r} "
+                                 "names no derived statement of the project")
 
 
 def _check_sharper(entries: list[dict]) -> None:
@@ -210,6 +226,7 @@ def statements() -> tuple[dict, ...]:
             owner[entry["id"]] = name
             entries.append({**entry, "claim_id": claim_id})
     _check_sharper(entries)
+    _check_refutations(entries)
     return tuple(entries)
 
 
@@ -254,10 +271,13 @@ def facts() -> tuple[dict, ...]:
 @cache
 def errata() -> tuple[dict, ...]:
     """Every root cause of ``errata/*.yaml``."""
-    entries = _entries_of("errata", ERRATUM_KEYS, ERRATUM_KEYS)
+    entries = _entries_of("errata", (*ERRATUM_KEYS, "refuted_by"), tuple(k for k in ERRATUM_KEYS if k != "checks"))
     for entry in entries:
-        if not isinstance(entry["checks"], list) or not isinstance(entry["verified_by"], str):
+        if not isinstance(entry.get("checks"), list) or not isinstance(entry["verified_by"], str):
             raise ValueError(f"errata: {entry['id']!r}: 'checks' is a list of check ids, 'verified_by' one check id")
+        if not entry["checks"] and not isinstance(entry.get("refuted_by"), str):
+            raise ValueError(f"errata: {entry['id']!r}: an erratum rests on FAIL checks, or (an asymptotic statement) "
+                             "on 'refuted_by', the project's statement that proves it false")
     return entries
 
 

@@ -153,8 +153,7 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
                                     f"{tex_text(', '.join(corner))})" if corner else ""))
         if steps:
             text += (f"{', and' if row['status'] == 'fails-as-stated' else ';'} "
-                     + ("its proof needs " if row["status"] != "holds-on-range" else "its printed proof has ")
-                     + cite(steps))
+                     + "its printed proof has " + cite(steps))
         if row["statement_id"] in set(results.sharper["than"]):
             text += "; a sharper form is proved (Section~\\ref{sec:sharper})"
         sentences.append(text + ".")
@@ -163,17 +162,21 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
 
 def _erratum(row: pd.Series, repository_url: str) -> list[str]:
     certificates = ", ".join(certificate_link(path, repository_url) for path in ids(row["certificates"]))
-    verified = (f" The correction is a conjecture; \\texttt{{{tex_text(row['verified_by'])}}} checks instances "
-                f"only." if row["verified"] == CONJECTURED else
+    verified = (f" The correction is an open conjecture; \\texttt{{{tex_text(row['verified_by'])}}} finds no "
+                f"counterexample on its instances." if row["verified"] == CONJECTURED else
                 f" The correction is checked by \\texttt{{{tex_text(row['verified_by'])}}}: {row['verified']}."
                 if row["verified_by"] else "")
     return [rf"\paragraph{{Erratum {row['number']}.}} {tex_text(_sentence(row['location']))}",
             r"\begin{description}",
             rf"\item[Printed.] {tex_text(row['printed'])}",
             rf"\item[Corrected.] {tex_text(_sentence(row['correction']))}{verified}",
-            rf"\item[Why it fails.] {tex_text(_sentence(row['explanation']))} "
-            rf"Violation: {tex_text(row['counterexample'])}. "
-            rf"Certificate{'s' if len(ids(row['certificates'])) > 1 else ''}: {certificates}.",
+            (rf"\item[Why it fails.] {tex_text(_sentence(row['counterexample']))} "
+             rf"Proof: {tex_text(_sentence(row['explanation']))} (An asymptotic statement: no finite certificate "
+             rf"refutes it; the proof is \texttt{{{tex_text(row.get('refuted_by', ''))}}} of the argument graph.)"
+             if row.get("refuted_by") else
+             rf"\item[Why it fails.] {tex_text(_sentence(row['explanation']))} "
+             rf"Violation: {tex_text(row['counterexample'])}. "
+             rf"Certificate{'s' if len(ids(row['certificates'])) > 1 else ''}: {certificates}."),
             rf"\item[Class.] {tex_text(row['class'])}.",
             r"\end{description}", ""]
 

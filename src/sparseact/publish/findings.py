@@ -211,7 +211,9 @@ def _names(refs, counted: bool = False) -> str:
              for name in dict.fromkeys(short_ref(r) for r in refs)]
     if len(names) <= 2:
         return " and ".join(names)
-    return ("; " if any("," in name for name in names) else ", ").join(names[:-1]) + " and " + names[-1]
+    if any("," in name for name in names):
+        return "; ".join(names[:-1]) + "; and " + names[-1]
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def bottom_line(results: Results) -> str:
@@ -330,18 +332,21 @@ def erratum_markdown(row: pd.Series, certificate_prefix: str) -> list[str]:
     certificates = ", ".join(f"[{Path(c).stem}]({certificate_prefix}{c})" for c in ids(row["certificates"]))
     correction = row["correction"] or "none proposed"
     if row["verified_by"]:
-        correction += (f" (a conjecture: `{row['verified_by']}` checks instances only)" if row["verified"] == CONJECTURED
+        correction += (f" (an open conjecture: `{row['verified_by']}` finds no counterexample on its instances)" if row["verified"] == CONJECTURED
                        else f" (verified by `{row['verified_by']}`: **{row['verified']}**)")
     parts = [
         f'<a id="erratum-{row["erratum_id"]}"></a>',
         f"#### {row['location']} — {row['class']}",
         "",
         f"- **Printed:** {markdown_math(row['printed'], in_table=False)}",
-        f"- **Why it fails:** {markdown_math(row['explanation'], in_table=False)}",
-        f"- **Counterexample** (from the certificate): {markdown_math(row['counterexample'], in_table=False)}",
+        *([f"- **Refutation** (proved: `{row.get('refuted_by', '')}`): {markdown_math(row['counterexample'], in_table=False)}",
+           f"- **Proof:** {markdown_math(row['explanation'], in_table=False)}"] if row.get("refuted_by") else
+          [f"- **Why it fails:** {markdown_math(row['explanation'], in_table=False)}",
+           f"- **Counterexample** (from the certificate): {markdown_math(row['counterexample'], in_table=False)}"]),
         f"- **Correction:** {markdown_math(correction, in_table=False)}",
         f"- **Statements:** {', '.join(f'`{s}`' for s in ids(row['statements']))}; "
-        f"**certificates:** {certificates or 'none'}; erratum id `{row['erratum_id']}`",
+        f"**certificates:** {certificates or ('the proof of `' + row.get('refuted_by', '') + '`' if row.get('refuted_by', '') else 'none')}; "
+        f"erratum id `{row['erratum_id']}`",
         "",
     ]
     return parts

@@ -198,10 +198,15 @@ def errata_html(results: Results, results_dir: Path, base: Path) -> str:
                 f"<p><b>{_math(row['location'])}</b> — {html.escape(finding_class)} "
                 f"<small>(<code>{html.escape(row['erratum_id'])}</code>; statements {statements})</small></p><dl>"
                 f"<dt>Printed</dt><dd>{_math(row['printed'])}</dd>"
-                f"<dt>Why it fails</dt><dd>{_math(row['explanation'])}</dd>"
-                f"<dt>Counterexample (from the certificate)</dt><dd>{_math(row['counterexample'])}</dd>"
-                f"<dt>Correction</dt><dd>{correction}</dd>"
-                f"<dt>Certificate</dt><dd>{certificates or 'none'}</dd></dl></div>")
+                + (f"<dt>Refutation (proved: <code>{html.escape(row.get('refuted_by', ''))}</code>)</dt>"
+                   f"<dd>{_math(row['counterexample'])}</dd><dt>Proof</dt><dd>{_math(row['explanation'])}</dd>"
+                   if row.get("refuted_by") else
+                   f"<dt>Why it fails</dt><dd>{_math(row['explanation'])}</dd>"
+                   f"<dt>Counterexample (from the certificate)</dt><dd>{_math(row['counterexample'])}</dd>")
+                + f"<dt>Correction</dt><dd>{correction}</dd>"
+                + (f"<dt>Certificate</dt><dd>the proof of <code>{html.escape(row.get('refuted_by', ''))}</code> "
+                   "(an asymptotic statement: no finite certificate refutes it)</dd></dl></div>"
+                   if row.get("refuted_by") else f"<dt>Certificate</dt><dd>{certificates or 'none'}</dd></dl></div>"))
     return "".join(parts) or "<p>No erratum.</p>"
 
 

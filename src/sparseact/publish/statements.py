@@ -9,7 +9,9 @@ this order:
     Some check of the statement FAILs with a class other than ``out-of-range``
     (every FAIL carries a certificate). The class is its most severe finding
     (:data:`sparseact.verify.verdicts.FINDINGS`); ``survives`` says whether its correction
-    is verified, and by what.
+    is verified, and by what. Or, for an asymptotic statement that no finite certificate can
+    refute, a proved statement of the project proves it false (``refuted_by``): the class is
+    :data:`REFUTED_FINDING`, and the refutation is its certificate.
 ``proved``
     Its ``argument`` has every premise *established*: a proved statement, an exact
     check that PASSes, or a cited textbook fact (citation given, its instance checks
@@ -52,17 +54,21 @@ STATUS_DEFINITIONS = {
     "proved": "holds for every parameter: an argument whose every premise is a proved statement, an exact check "
               "that passes or a cited textbook fact",
     "holds-on-range": "holds on everything enumerated (the range says where); no argument covers every parameter",
-    "fails-as-stated": "false as printed, shown by a certificate that an independent implementation recomputes",
+    "fails-as-stated": "false as printed, shown by a certificate that an independent implementation recomputes, or "
+                       "(an asymptotic statement) by a proof of its negation in the graph",
     "open": "no finite computation can settle it (a conjecture, a lower bound over all algorithms, a hidden "
             "constant, an observation about other models); the reason says why and gives the strongest evidence",
 }
+#: The class of a printed statement that a proof in the graph refutes (``refuted_by``): false for some of the parameters
+#: it quantifies over, which its statement does not exclude.
+REFUTED_FINDING = "statement-error"
 #: Not a status: what :func:`derive` refuses (with ``strict=False`` it is reported in the table instead).
 UNDETERMINED = "undetermined"
 STATEMENT_COLUMNS = ["statement_id", "claim_id", "paper_ref", "kind", "origin", "statement", "status", "class",
                      "survives", "range", "reason", "uses", "checks"]
 HEADLINE_COLUMNS = ["statement_id", "paper_ref", "claim_id", "status", "cost", "proof", "errata"]
 ERRATA_COLUMNS = ["erratum_id", "class", "location", "printed", "explanation", "counterexample", "correction",
-                  "verified_by", "verified", "statements", "certificates"]
+                  "verified_by", "verified", "statements", "certificates", "refuted_by"]
 #: ``sharper.csv``: the project's proved statements that are sharper than a printed one (``sharper`` in the statement
 #: files), each with the printed statement, its proof and how close an extremal family comes.
 SHARPER_COLUMNS = ["statement_id", "than", "paper_ref", "statement", "printed", "status", "uses", "chain", "argument",
@@ -187,6 +193,19 @@ class _Graph:
         self.memo[statement_id] = node
         return node
 
+    def _survives(self, entry: Mapping) -> str:
+        """Whether a failing statement's correction is verified, open (a conjecture) or not verified."""
+        correction = entry.get("correction")
+        if not correction:
+            return "no correction verified"
+        weak = [p for p in correction["verified_by"] if self.premise(p)["level"] is None]
+        conjectured = [p for p in weak if premise_kind(p) == "statement" and self.premise(p)["why"] == "open"]
+        if weak and len(conjectured) == len(weak):
+            return f"open: its correction is a conjecture ({', '.join(conjectured)}), neither proved nor refuted"
+        if weak:
+            return f"no: its correction is not verified ({weak[0]}: {self.premise(weak[0])['why']})"
+        return "yes: corrected form verified by " + ", ".join(correction["verified_by"])
+
     def _decide(self, entry: Mapping) -> dict:
         own = self.by_statement.get(entry["id"], [])
         checks = [r["check_id"] for r in own]
@@ -198,20 +217,14 @@ class _Graph:
         fails = [r for r in own if r["verdict"] == "FAIL" and r["finding"] != "out-of-range"]
         if fails:
             worst = min(fails, key=lambda r: _severity_rank(r["finding"]))
-            correction = entry.get("correction")
-            if correction:
-                weak = [p for p in correction["verified_by"] if self.premise(p)["level"] is None]
-                conjectured = [p for p in weak if premise_kind(p) == "statement" and self.premise(p)["why"] == "open"]
-                if weak and len(conjectured) == len(weak):
-                    survives = f"open: its correction is a conjecture ({', '.join(conjectured)}), neither proved nor refuted"
-                elif weak:
-                    survives = f"no: its correction is not verified ({weak[0]}: {self.premise(weak[0])['why']})"
-                else:
-                    survives = "yes: corrected form verified by " + ", ".join(correction["verified_by"])
-            else:
-                survives = "no correction verified"
-            return {**node, "status": "fails-as-stated", "cls": worst["finding"], "survives": survives,
+            return {**node, "status": "fails-as-stated", "cls": worst["finding"], "survives": self._survives(entry),
                     "reason": worst["counterexample"] or worst["check"]}
+        refutations = {p: self.premise(p) for p in entry.get("refuted_by", ())}
+        if refutations and all(v["level"] == "proved" for v in refutations.values()):
+            # an asymptotic statement that no finite certificate can refute, false by a proof of its negation
+            proofs = "; ".join(f"{p}: {self.entries[p]['statement']}" for p in refutations)
+            return {**node, "status": "fails-as-stated", "cls": REFUTED_FINDING, "survives": self._survives(entry),
+                    "uses": [*uses, *refutations], "reason": f"Refuted by a proof in the graph ({proofs})."}
         if uses:
             premises = {p: self.premise(p) for p in uses}
             missing = [p for p, v in premises.items() if v["level"] is None]
@@ -405,24 +418,31 @@ def errata_by_cause(ledger: pd.DataFrame, certificates: Mapping[str, Mapping],
             if check in claimed:
                 raise ValueError(f"{check} belongs to errata {claimed[check]} and {cause['id']}")
             claimed[check] = cause["id"]
-        first = rows_by_id[cause["checks"][0]]
-        explanation, counterexample = _certificate_quote(certificates[first["check_id"]])
+        if cause["checks"]:
+            first = rows_by_id[cause["checks"][0]]
+            explanation, counterexample = _certificate_quote(certificates[first["check_id"]])
+        else:  # refuted by a proof in the graph: the proof is the certificate
+            refutation = entries[cause["refuted_by"]]
+            explanation, counterexample = refutation["argument"]["text"], refutation["statement"]
         printed = entries[cause["printed"]]["statement"] if cause["printed"] in entries else cause["printed"]
         if " ".join(cause["correction"].split()) == " ".join(printed.split()):
             raise ValueError(f"erratum {cause['id']}: the correction repeats the printed text")
         verifier = rows_by_id.get(cause["verified_by"])
         if verifier is None:
             raise ValueError(f"erratum {cause['id']}: verified_by {cause['verified_by']!r} is no check of the ledger")
-        worst = min((rows_by_id[c]["finding"] for c in cause["checks"]), key=_severity_rank)
+        worst = min([rows_by_id[c]["finding"] for c in cause["checks"]]
+                    + ([REFUTED_FINDING] if cause.get("refuted_by") else []), key=_severity_rank)
         # what reaches the authors names the paper's statements only (a FAIL of the project's meta-claim stays evidence)
-        named = [s for s in dict.fromkeys(rows_by_id[c]["statement_id"] for c in cause["checks"])
+        named = [s for s in dict.fromkeys([*(rows_by_id[c]["statement_id"] for c in cause["checks"]),
+                                           *([cause["printed"]] if cause.get("refuted_by") else [])])
                  if paper_origin(entries[s]) == "paper"]
         if not named:
             raise ValueError(f"erratum {cause['id']}: its checks bear on no statement of the paper")
         rows.append(dict(erratum_id=cause["id"], **{"class": worst}, location=cause["location"], printed=printed,
                          explanation=explanation, counterexample=counterexample, correction=cause["correction"],
                          verified_by=cause["verified_by"], verified=_verified(cause, entries, verifier["verdict"]), statements="; ".join(named),
-                         certificates="; ".join(f"certificates/{c}.json" for c in cause["checks"])))
+                         certificates="; ".join(f"certificates/{c}.json" for c in cause["checks"]),
+                         refuted_by=cause.get("refuted_by", "")))
     unclaimed = sorted(failing - set(claimed))
     if unclaimed:
         raise ValueError(f"FAILs with no root cause in errata.yaml: {', '.join(unclaimed)}")
@@ -454,6 +474,7 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
     """
     table = statements.set_index("statement_id")
     entries = paper_statements()
+    by_id = {e["id"]: e for e in entries}
     steps: dict[str, list[str]] = {}
     for entry in entries:
         if entry.get("proof_of"):
@@ -473,7 +494,11 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
             cost = f"Open: {_sentence(_first_sentence(entry['open']))}"
         elif row["status"] == "proved" and entry.get("hypothesis"):
             hypothesis = table.loc[entry["hypothesis"]]
-            cost = f"Nothing, given {hypothesis['paper_ref']} ({hypothesis['status']})."
+            corrected = [table.loc[p] for p in (by_id[entry["hypothesis"]].get("correction") or {}).get("verified_by", ())
+                         if p in table.index] if hypothesis["status"] == "fails-as-stated" else []
+            cost = (f"Nothing, given {hypothesis['paper_ref']} as corrected: "
+                    + ", ".join(f"{c['paper_ref']} ({c['status']})" for c in corrected) + "."
+                    if corrected else f"Nothing, given {hypothesis['paper_ref']} ({hypothesis['status']}).")
         elif row["status"] == "proved":
             cost = "Nothing: it holds as printed."
         else:

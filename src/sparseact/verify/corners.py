@@ -31,6 +31,7 @@ import operator
 from collections.abc import Callable, Iterable, Mapping
 
 from sparseact.verify.certificates import violated
+from sparseact.verify.verdicts import Verdict
 
 #: The value below which a printed logarithm is floored by the rule.
 LOG_FLOOR = 1.0
@@ -205,3 +206,17 @@ def finding(default: str, corners: Iterable[bool]) -> str:
     if not flags:
         raise ValueError("a FAIL has at least one violating instance")
     return CORNER_FINDING if all(flags) else default
+
+
+def degenerate_point_fields(certificate: Mapping | None, value: float, bound: float, quantity: str) -> dict:
+    """The verdict fields of a check at one degenerate parameter point, where the printed bound may vanish.
+
+    ``value`` is the exact measured ``quantity`` (e.g. ``"AS"``), ``bound`` the printed expression there and
+    ``certificate`` the certificate of its violation (``None`` when it holds). A FAIL is classed by the rule
+    (:func:`finding`): out-of-range when flooring the printed logarithms removes the violation.
+    """
+    return dict(
+        worst_value=value if bound == 0 else value / bound,
+        worst_value_label=f"{quantity} (the bound is 0)" if bound == 0 else f"{quantity} / expression",
+        verdict=Verdict.FAIL if certificate else Verdict.PASS, certificate=certificate,
+        finding=finding("statement-error", [certificate_in_log_corner(certificate)]) if certificate else "")

@@ -348,11 +348,7 @@ def _sharp_records(noise):
         statement="NS_rho(h) = sqrt(1-rho) O(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) at ns = 1 - rho",
         check="exact NS_0 of relu(x_1) (n = s = k = 1) against the printed bound, which vanishes there",
         variant="as printed, degenerate point", method="exact", instances=1,
-        worst_value=ns_value if expression == 0 else ns_value / expression,
-        worst_value_label="NS (the bound is 0)" if expression == 0 else "NS / expression",
-        verdict=Verdict.FAIL if certificate else Verdict.PASS, certificate=certificate,
-        finding=corners.finding("statement-error", [corners.certificate_in_log_corner(certificate)])
-        if certificate else "",
+        **corners.degenerate_point_fields(certificate, ns_value, expression, "NS"),
         counterexample=(f"h = relu(x_1), n = s = 1, rho = 0: NS = {ns_value:g} > 0 = bound" if certificate else ""),
         notes=("outside the range the proof uses: ns >= 2 with rho in [0, 1) keeps log(ns/(1-rho)) >= log 2; "
                f"NS computed exactly = {ns_value:g} (math check: {math.isclose(ns_value, 0.125)})")))

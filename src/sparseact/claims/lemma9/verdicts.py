@@ -394,11 +394,7 @@ def _degenerate_record(common):
         statement="AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) at n = s = 1",
         check="exact AS of relu(x_1) (n = s = k = 1) against the printed bound, which vanishes there",
         variant="as printed, degenerate point", method="exact", instances=1,
-        worst_value=value if expression == 0 else value / expression,
-        worst_value_label="AS (the bound is 0)" if expression == 0 else "AS / expression",
-        verdict=Verdict.FAIL if certificate else Verdict.PASS, certificate=certificate,
-        finding=corners.finding("statement-error", [corners.certificate_in_log_corner(certificate)])
-        if certificate else "",
+        **corners.degenerate_point_fields(certificate, value, expression, "AS"),
         counterexample=f"h = relu(x_1), n = s = 1: AS = {value:g} > 0 = bound" if certificate else "",
         range="n = s = k = 1, W = 1, B = 0",
         notes="the degenerate corner of Lemma 9: for n >= 2, AS <= 4k^2W^2 (lemma9-sharp) gives the bound with an "

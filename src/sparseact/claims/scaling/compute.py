@@ -54,9 +54,8 @@ LEMMA18_P_OVER_EPS0 = 2.2
 LEMMA18_LAMBDA = 1.0e6
 #: log(1/delta) of the Lemma 18 instances (delta = e^{-L}: the confidence term is where the printed lemma fails).
 LEMMA18_LOG_INV_DELTA = (1.0e2, 1.0e3, 1.0e4, 1.0e5)
-#: The constant c of Lemma 18 the certificate refutes. With squared loss, Shalev-Shwartz and Ben-David (2014),
-#: Thm 26.5(3) and the contraction Lemma 26.9 give 4 C_H R + 10 C_H^2 sqrt(2 log(8/delta)/m) <= eps: constants
-#: below 30 in units where C_H = 1; 100 leaves a wide margin, and the refuted constant grows like sqrt(log(1/delta)).
+#: The constant c of Lemma 18 the certificate refutes. The corrected condition holds with c = 8 (lemma18-corrected);
+#: 100 leaves a wide margin, and the refuted constant grows like sqrt(log(1/delta)).
 LEMMA18_CONSTANT = 100.0
 
 

@@ -24,8 +24,9 @@ indicator identity for every neuron ``j <= 2^p``, at most one active neuron, and
 ``sqrt(log2 s), log2 s`` (theorem). The junta ``f`` is computed from its truth table by index arithmetic
 (:func:`junta_on_cube`), independently of the network.
 
-*Hardness part.* Theorem 13's lower bound rests on Conjecture 12; no experiment proves a lower bound for
-all algorithms, so the statement is marked *unsettled*. What the construction predicts for the
+*Hardness part.* Theorem 13's lower bound rests on Conjecture 12 in its range ``p = O(log n)``
+(``conj12-log-range``, open); no experiment proves a lower bound for all algorithms, so Theorem 13 is proved as an
+implication (``docs/statements-graph.md``). What the construction predicts for the
 low-degree algorithm (Lemma 7), the algorithm whose run time the lower bound matches, is measured: a
 ``p``-parity written as a network in ``H_{n,2^p,1}`` has all its Fourier weight at level ``p``, so
 

@@ -131,7 +131,8 @@ def assemble(block: dict, tables: dict):
     predicted_floor = np.where(parity["degree"] < parity["p"], parity["trivial"], 0.0)
     floor_verdict, floor_err, _ = verdict_equal(parity["floor"], predicted_floor)
     # evidence for Conjecture 12: what the construction predicts for the best known (low-degree) learner
-    hard_common = dict(claim_id="theorem13", statement_id="conj12", paper_ref=paper_ref("conj12"), variant="",
+    hard_common = dict(claim_id="theorem13", statement_id="conj12-log-range", paper_ref=paper_ref("conj12-log-range"),
+                       variant="",
                        range=describe_range(hard.to_dict("records"), ["n", "p", "degree"], "parity and random juntas"))
     hgrid = (f"n in {sorted(int(n) for n in hard['n'].unique())}, p in {sorted(int(p) for p in hard['p'].unique())}, "
              f"d in {sorted(int(d) for d in hard['degree'].unique())}")
