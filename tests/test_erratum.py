@@ -77,6 +77,11 @@ def test_the_committed_note_is_the_one_the_committed_results_give():
             assert certificate_link(path) in committed and (ROOT / "results" / path).is_file()
         if refutation:
             assert f"\\texttt{{{refutation}}}" in committed
+    # every remark for the authors (a step that holds whose citation or derivation should change) is in the note
+    from sparseact.paper import statements as paper_statements
+
+    remarks = [e for e in paper_statements() if e.get("remark")]
+    assert remarks and all(f"sparseact explain {tex_text(e['id'])}" in committed for e in remarks)
     assert (ROOT / "results" / "erratum" / "erratum.pdf").is_file()
 
 

@@ -40,7 +40,7 @@ OPEN_KINDS = ("conjecture", "all-algorithms", "hidden-constant", "empirical")
 #: Keys a statement entry may have (``id``, ``paper_ref``, ``kind``, ``statement`` are required).
 STATEMENT_KEYS = ("id", "paper_ref", "kind", "statement", "quantifiers", "main", "proof_of", "argument", "open",
                   "open_kind", "correction", "note", "origin", "sharper",
-                  "hypothesis", "refuted_by")
+                  "hypothesis", "refuted_by", "remark")
 #: Whose statement it is: printed in the paper, or the project's own (a derived result, a meta-claim about many
 #: printed statements). A statement of kind ``derived`` is the project's; any other is the paper's unless it says
 #: ``origin: project``.
@@ -150,6 +150,8 @@ def _check_statement(entry: dict, where: str) -> None:
         raise ValueError(f"{where}: origin {entry['origin']!r} is not one of {', '.join(ORIGINS)}")
     if entry["kind"] == "derived" and origin(entry) != "project":
         raise ValueError(f"{where}: a statement of kind 'derived' is the project's (origin: project)")
+    if entry.get("remark") is not None and (not isinstance(entry["remark"], str) or origin(entry) != "paper"):
+        raise ValueError(f"{where}: remark is a text for the authors about a printed statement")
     refuted_by = entry.get("refuted_by")
     if refuted_by is not None:
         if not isinstance(refuted_by, list) or not refuted_by or not all(isinstance(r, str) for r in refuted_by):

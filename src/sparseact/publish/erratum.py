@@ -10,7 +10,9 @@ framing sentences. It has:
 * a summary: one sentence per main result (``headline.csv``), naming the errata that concern it;
 * the errata, numbered, grouped by class (most severe first) and in paper order within a class
   (:func:`sparseact.paper.paper_position`), each with location, printed and corrected text, why it
-  fails with the certificate's violation and a link to each certificate file, and the class;
+  fails with the certificate's violation and a link to each certificate file (or, for a statement refuted by a
+  proof, ``refuted_by``, that proof), and the class;
+* remarks on steps that hold but whose citation or derivation should change (``remark`` in the statement files);
 * the results sharper than printed (``sharper.csv``) with their proof sketches;
 * an appendix of the paper's open statements and why each is open.
 
@@ -110,6 +112,11 @@ def numbered_errata(results: Results) -> pd.DataFrame:
     return frame.reset_index(drop=True).assign(number=lambda f: range(1, len(f) + 1))
 
 
+def cite(numbers: list[int]) -> str:
+    """``Erratum 3`` or ``Errata 3, 5 and 8``."""
+    return ("Erratum " if len(numbers) == 1 else "Errata ") + _join([str(n) for n in sorted(numbers)])
+
+
 def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
     """One sentence per main result: what happens to it, and the numbers of the errata that concern it."""
     number = dict(zip(errata["erratum_id"], errata["number"]))
@@ -118,9 +125,6 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
     hypotheses = {e["id"]: e["hypothesis"] for e in paper_statements() if e.get("hypothesis")}
     out_of_range = set(results.ledger.loc[(results.ledger["verdict"] == "FAIL")
                                           & (results.ledger["finding"] == "out-of-range"), "check_id"])
-
-    def cite(numbers: list[int]) -> str:
-        return ("Erratum " if len(numbers) == 1 else "Errata ") + _join([str(n) for n in sorted(numbers)])
 
     sentences = []
     for _, row in results.headline.iterrows():
@@ -208,6 +212,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     entries = {e["id"]: e for e in paper_statements()}
     verified = int((errata["verified"] == "PASS").sum())
     conjectured = int((errata["verified"] == CONJECTURED).sum())
+    refuted = [int(n) for n, r in zip(errata["number"], errata.get("refuted_by", [""] * len(errata))) if r]
     lines = [r"\documentclass[11pt]{article}",
              r"\usepackage{amsmath,amssymb}",
              r"\usepackage[margin=2.5cm]{geometry}",
@@ -222,8 +227,10 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
              rf"\noindent This note comments on: {PAPER_REFERENCE}. Sections, theorems, lemmas and equations are "
              "numbered as in the PMLR version. Every erratum below comes with a certificate: a counterexample whose "
              "violation is established in exact or rigorous interval arithmetic, stored as a file in the repository "
-             r"that \texttt{sparseact verify-certificate} recomputes. What the corrections rest on is printed by "
-             r"\texttt{sparseact explain} for every statement.",
+             r"that \texttt{sparseact verify-certificate} recomputes"
+             + (f", except {cite(refuted)}, an asymptotic statement that no finite computation can refute, which comes "
+                "with a proof of its negation" if refuted else "")
+             + r". What the corrections rest on is printed by \texttt{sparseact explain} for every statement.",
              "",
              r"\section{Summary}",
              summary_paragraph(results, errata),
@@ -247,6 +254,15 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
                       rf"\emph{{{tex_text(_sentence(definition.capitalize()))}}}", ""]
             for _, row in group.iterrows():
                 lines += _erratum(row, repository_url)
+    status_of = dict(zip(results.statements["statement_id"], results.statements["status"]))
+    remarks = sorted((e for e in entries.values() if e.get("remark") and e["id"] in status_of),
+                     key=lambda e: paper_position(e["paper_ref"]))
+    lines += [r"\section{Remarks on steps that hold}\label{sec:remarks}",
+              "Statements that hold as printed (their status is in brackets), where a citation or a detail of the "
+              "printed derivation should still change." if remarks else "None.", ""]
+    for entry in remarks:
+        lines += [rf"\paragraph{{{tex_text(entry['paper_ref'])}.}} {tex_text(_sentence(entry['remark']))} "
+                  rf"[{tex_text(status_of[entry['id']])}; \texttt{{sparseact explain {tex_text(entry['id'])}}}]", ""]
     lines += [r"\section{Sharper than printed}\label{sec:sharper}",
               "Results proved here that are sharper than the paper's statements, each with its proof sketch and the "
               "family that comes closest to it." if len(results.sharper) else "None.", ""]
