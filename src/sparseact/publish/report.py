@@ -28,6 +28,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import posixpath
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -35,6 +36,9 @@ import pandas as pd
 
 from sparseact.publish.findings import (STATUS_DEFINITIONS, TIGHTNESS_HEADER, Results, bottom_line, counts_line, ids,
                                         load_results, open_items, readable, sharper_items, status_text, tightness_rows)
+from sparseact.publish.graph import (ERRATUM_PREFIX, GRAPH_CSS, graph_edges, graph_nodes, graph_svg, legend_svg,
+                                     node_anchor, subgraph)
+from sparseact.publish.links import anchor, link_ids, report_targets
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -108,11 +112,15 @@ def _link(path: str | Path, base: Path, label: str) -> str:
     return f'<a href="{_href(path, base)}">{html.escape(label)}</a>'
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "") -> str:
-    """A table of already-rendered HTML cells, in a box that scrolls sideways on its own when too wide."""
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "",
+           row_ids: Sequence[str] = ()) -> str:
+    """A table of already-rendered HTML cells, in a box that scrolls sideways on its own when too wide; ``row_ids``
+    (when given) are the rows' anchors."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row) + "</tr>"
-                   for row in rows)
+    ids_ = list(row_ids) or [""] * len(rows)
+    body = "".join((f'<tr id="{html.escape(anchor)}">' if anchor else "<tr>")
+                   + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row) + "</tr>"
+                   for anchor, row in zip(ids_, rows))
     table_class = f' class="{css}"' if css else ""
     return f'<div class="scroll"><table{table_class}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
@@ -192,7 +200,8 @@ def errata_html(results: Results, results_dir: Path, base: Path) -> str:
             if row["verified_by"]:
                 correction += (f' <span class="{html.escape(row["verified"])}">{html.escape(row["verified"])}</span>'
                                f" (checked by <code>{html.escape(row['verified_by'])}</code>)")
-            statements = ", ".join(f"<code>{html.escape(s)}</code>" for s in ids(row["statements"]))
+            statements = ", ".join(f'<a href="#{anchor(s)}"><code>{html.escape(s)}</code></a>'
+                                   for s in ids(row["statements"]))
             parts.append(
                 f'<div class="erratum" id="erratum-{html.escape(row["erratum_id"])}">'
                 f"<p><b>{_math(row['location'])}</b> — {html.escape(finding_class)} "
@@ -205,15 +214,54 @@ def errata_html(results: Results, results_dir: Path, base: Path) -> str:
     return "".join(parts) or "<p>No erratum.</p>"
 
 
+def targets(results: Results, page: str = "") -> dict[str, str]:
+    """Every statement, fact and check id -> its anchor on the report (``page`` the report's path from the page that
+    links, empty on the report itself)."""
+    from sparseact.paper import facts as paper_facts
+
+    return report_targets(results.statements["statement_id"], [f["id"] for f in paper_facts()],
+                          results.ledger["check_id"], page)
+
+
+def reason_html(row: pd.Series, links: dict[str, str]) -> str:
+    """A statement's reason (its argument, or why it fails or is open) with every id a link, and its premises."""
+    premises = ", ".join(link_ids(html.escape(p), links) for p in ids(row["uses"]))
+    return link_ids(_math(row["reason"]), links) + (f"<br><small>Premises: {premises}.</small>" if premises else "")
+
+
+def statement_rows(statements: pd.DataFrame, links: dict[str, str], where) -> tuple[list, list[str]]:
+    """The rows of a statements table (where, status, statement as printed, reason) and their anchors; ``where``
+    renders a row's first cell."""
+    rows = [[where(row), _status_cell(row["status"], row["class"], row["range"]), _math(row["statement"]),
+             reason_html(row, links)] for _, row in statements.iterrows()]
+    return rows, [anchor(sid) for sid in statements["statement_id"]]
+
+
 def statements_html(results: Results, results_dir: Path, base: Path) -> str:
-    """Every statement: where (linking its claim page), status, the statement as printed, the reason."""
-    rows = []
-    for _, row in results.statements.iterrows():
+    """Every statement: where (linking its claim page), status, the statement as printed, the reason (every id in
+    it a link to that id's row)."""
+    def where(row: pd.Series) -> str:
         page = _link(_claim_page_path(results_dir, row["claim_id"]), base, row["claim_id"])
-        rows.append([f"{html.escape(row['paper_ref'])}<br><small>{page}</small>",
-                     _status_cell(row["status"], row["class"], row["range"]),
-                     _math(row["statement"]), _math(row["reason"])])
-    return _table(["where", "status", "statement (as printed)", "reason"], rows, "statements")
+        return f"{html.escape(row['paper_ref'])}<br><small>{page}</small>"
+
+    rows, anchors = statement_rows(results.statements, targets(results), where)
+    return _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
+
+
+def facts_html(results: Results) -> str:
+    """The cited textbook facts: each with its statement, its citation and the checks that test it on instances."""
+    from sparseact.paper import facts as paper_facts
+
+    links = targets(results)
+    verdicts = dict(zip(results.ledger["check_id"], results.ledger["verdict"]))
+    rows, anchors = [], []
+    for fact in paper_facts():
+        checks = ", ".join(f"{link_ids(html.escape(c), links)} ({html.escape(verdicts.get(c, 'not in the ledger'))})"
+                           for c in fact.get("checks", ()))
+        rows.append([f"<b>{html.escape(fact['name'])}</b><br><small><code>{html.escape(fact['id'])}</code></small>",
+                     _math(fact["statement"]), link_ids(_math(fact["citation"]), links), checks or "none"])
+        anchors.append(anchor(fact["id"]))
+    return _table(["fact", "statement", "citation", "instance checks"], rows, "facts", anchors)
 
 
 def _evidence(ledger_rows: pd.DataFrame) -> list[str]:
@@ -237,7 +285,8 @@ def checks_html(results: Results, root: Path, base: Path) -> str:
         summary = ", ".join(f"{v} {int(counts[v])}" for v in ("PASS", "FAIL", "INCONCLUSIVE") if v in counts)
         rows = [[f"<code>{html.escape(r['check_id'].split('/', 1)[-1])}</code>",
                  f'<td class="{html.escape(r["verdict"])}">{html.escape(r["verdict"])}</td>',
-                 html.escape(r["statement_id"]), html.escape(r["variant"]), html.escape(r["method"]),
+                 f'<a href="#{anchor(r["statement_id"])}">{html.escape(r["statement_id"])}</a>'
+                 if r["statement_id"] else "", html.escape(r["variant"]), html.escape(r["method"]),
                  html.escape(r["instances"]), _math(readable(r["worst_value"])), html.escape(r["worst_value_label"]),
                  html.escape(r["replicates"]),
                  _link(root / r["certificate"], base, "certificate") if r["certificate"] else ""]
@@ -245,7 +294,8 @@ def checks_html(results: Results, root: Path, base: Path) -> str:
         parts.append(f"<details><summary><b>{html.escape(claim_id)}</b>: {len(checks)} checks ({summary})</summary>"
                      f"{thumb}<p><small>Evidence: {links}</small></p>"
                      + _table(["check", "verdict", "statement", "variant", "method", "instances", "worst value",
-                               "measured quantity", "replicates agreeing", "certificate"], rows) + "</details>")
+                               "measured quantity", "replicates agreeing", "certificate"], rows,
+                              row_ids=[anchor(c) for c in checks["check_id"]]) + "</details>")
     return "".join(parts)
 
 
@@ -306,6 +356,32 @@ def _page(title: str, body: str) -> str:
             f"<style>{_CSS}</style></head><body>{body}</body></html>\n")
 
 
+#: The argument graph's page, beside the report's ``index.html``.
+GRAPH_PAGE = "graph.html"
+
+
+def _claim_rank(claim_id: str) -> int:
+    return PAPER_ORDER.index(claim_id) if claim_id in PAPER_ORDER else len(PAPER_ORDER)
+
+
+def graph_page(results: Results, index_html: str | Path, page: str | Path) -> str:
+    """The argument graph's page: every statement, cited fact and erratum root, each node a link to its row on the
+    report (:mod:`sparseact.publish.graph`)."""
+    report = _href(index_html, Path(page).parent)
+    nodes, edges = graph_nodes(results.statements, results.errata), graph_edges(results.statements, results.errata)
+    svg = graph_svg(nodes, edges, lambda node: f"{report}#{node_anchor(node.key)}", _claim_rank,
+                    "the argument graph of the paper's statements")
+    body = (f'<nav><a href="{report}">← verification report</a></nav>'
+            "<h1>The argument graph</h1>"
+            f"<p>{len(nodes)} nodes: every statement the project tracks (coloured by its status), every cited "
+            "textbook fact and every root cause of an erratum; an arrow from a statement to what its argument uses, "
+            "to a step of its printed proof, and from an erratum to what it makes fail. Higher statements rest on "
+            "lower ones. Click a node to open its row on the report: the statement, its argument with every premise "
+            "a link, and its checks and certificates.</p>"
+            + legend_svg() + f'<div class="graph-box">{svg}</div>')
+    return _page("sparseact argument graph", body).replace("</style>", GRAPH_CSS + "</style>", 1)
+
+
 def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], benchmark_paths: Sequence[str | Path],
                  index_html: str | Path, timings_html: str | Path, root: str | Path = ".") -> None:
     """Write the verification report (``index_html``) and the wall-time page (``timings_html``).
@@ -318,9 +394,12 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
     results_dir, base = Path(results_dir), Path(index_html).parent
     results = load_results(results_dir)
     timings_link = _link(timings_html, base, "per-job timings")
-    nav = " · ".join(f'<a href="#{anchor}">{label}</a>' for anchor, label in (
+    graph_html = base / GRAPH_PAGE
+    nav = " · ".join(f'<a href="#{section}">{label}</a>' for section, label in (
         ("headline", "Headline results"), ("errata", "Errata"), ("tightness", "Tightness"),
-        ("statements", "All statements"), ("checks", "Checks by claim"), ("provenance", "Provenance"))) \
+        ("statements", "All statements"), ("facts", "Cited facts"), ("checks", "Checks by claim"),
+        ("provenance", "Provenance"))) \
+        + f" · {_link(graph_html, base, 'the argument graph (picture)')}" \
         + f" · {timings_link} · {erratum_link(results_dir, base)}" \
         + f" · <a href=\"{ARXIV}\">the paper (arXiv 2406.17989)</a>"
     body = [
@@ -341,6 +420,9 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
                                    *map(_math, cells)] for where, bound, cells in tightness_rows(results)]),
         '<h2 id="statements">All statements</h2>',
         statements_html(results, results_dir, base),
+        '<h2 id="facts">Cited facts</h2><p>Textbook facts the arguments cite (not proved here), each tested on '
+        "instances by the checks named.</p>",
+        facts_html(results),
         '<h2 id="checks">Checks by claim</h2><p>Click a claim to list its checks.</p>',
         checks_html(results, Path(root), base),
         '<h2 id="provenance">Provenance</h2>',
@@ -349,6 +431,7 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
         "page, so that this one is byte-identical from run to run).</p>",
     ]
     atomic_write_text(index_html, _page("sparseact verification report", "".join(body)))
+    atomic_write_text(graph_html, graph_page(results, index_html, graph_html))
     timings = timings_table(benchmark_paths).sort_values(["claim", "stage", "shard"], kind="stable")
     timings_base = Path(timings_html).parent
     back = _link(index_html, timings_base, "back to the verification report")
@@ -385,13 +468,34 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     fails = "; ".join(f"<code>{html.escape(r['check_id'])}</code> ({html.escape(r['finding'])}, "
                       + _link(Path(root) / r["certificate"], base, "certificate") + ")"
                       for _, r in failed.iterrows())
-    rows = [[html.escape(r["paper_ref"]), _status_cell(r["status"], r["class"], r["range"]), _math(r["statement"]),
-             _math(r["reason"])] for _, r in statements.iterrows()]
+    report = _href(results_dir / "report" / "index.html", base)
+    own = set(statements["statement_id"])
+    on_report = targets(results, report)
+    here = {**on_report, **{sid: f"#{anchor(sid)}" for sid in own}}
+    rows, anchors = statement_rows(statements, here, lambda row: html.escape(row["paper_ref"]))
     return (f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
             f"<p><b>Verdicts of the {len(checks)} checks bearing on this claim's statements</b> (from every claim): "
             f"{tally or 'none'}.{' FAIL: ' + fails + '.' if fails else ''}</p>"
-            + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements")
-            + "</header>")
+            + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
+            + claim_graph_html(results, own, here, report) + "</header>")
+
+
+def claim_graph_html(results: Results, own: set[str], here: dict[str, str], report: str) -> str:
+    """The subgraph of a claim's statements (``own``) and everything one edge away, each node a link: to its row on
+    this page (``here``) or on the report (``report``)."""
+    nodes, edges = subgraph(graph_nodes(results.statements, results.errata),
+                            graph_edges(results.statements, results.errata), own)
+
+    def href(node) -> str:
+        if node.key.startswith(ERRATUM_PREFIX) or node.key not in here:
+            return f"{report}#{node_anchor(node.key)}"
+        return here[node.key]
+
+    svg = graph_svg(nodes, edges, href, _claim_rank, "the argument graph of this claim's statements")
+    return ('<details class="claim-graph" open><summary><b>The argument graph of these '
+            f"statements</b> ({len(own)} statements, with what they use and what uses them; the whole graph: "
+            f'<a href="{html.escape(posixpath.join(posixpath.dirname(report), GRAPH_PAGE))}">{GRAPH_PAGE}</a>)</summary>'
+            + legend_svg() + f'<div class="graph-box">{svg}</div></details>')
 
 
 #: Styles of the claim page's header (added to the notebook page's own).
@@ -405,7 +509,8 @@ CLAIM_HEADER_CSS = """
 .sa-header .FAIL, .sa-header .fails-as-stated { background: #fbe0e0; font-weight: bold; }
 .sa-header .INCONCLUSIVE, .sa-header .open { background: #fff4d6; font-weight: bold; }
 .sa-header td.status { min-width: 7em; }
-""" + PRINT_CSS
+.sa-header a { color: #0b57a4; }
+""" + GRAPH_CSS + PRINT_CSS
 
 
 def claim_page(notebook: str | Path, claim_id: str, results_dir: str | Path, page: str | Path,

@@ -1,0 +1,143 @@
+"""The argument graph as a picture (sparseact.publish.graph) and the links between the pages (sparseact.publish.links).
+
+Every node of the graph page links to an anchor the report has; the layout is integer and byte-identical; ids in an
+argument become links, whole ids only, never inside math or an existing link.
+"""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from test_report import report_inputs
+
+
+class Refs(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids, self.hrefs = set(), []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        if "href" in attrs:
+            self.hrefs.append((tag, attrs["href"]))
+
+
+def parse(path):
+    parser = Refs()
+    parser.feed(path.read_text())
+    return parser
+
+
+def test_every_node_of_the_graph_page_opens_its_row_on_the_report(result_tables):
+    from sparseact.paper import facts
+    from sparseact.publish.report import build_report
+
+    result, bench = report_inputs(result_tables)
+    index = result_tables / "report" / "index.html"
+    build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
+    graph = result_tables / "report" / "graph.html"
+    first = graph.read_bytes()
+    build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
+    assert graph.read_bytes() == first  # byte-identical from run to run
+    nodes = [href for tag, href in parse(graph).hrefs if tag == "a" and "#" in href]
+    anchors = parse(index).ids
+    expected = 5 + 2 + len(facts())  # statements, errata, cited facts of the fixture
+    assert len(nodes) == expected
+    assert all(href.startswith("index.html#") and href.split("#", 1)[1] in anchors for href in nodes), nodes
+    page = graph.read_text()
+    for words in ("fails as stated", "holds on a range", "open", "proved", "cited", "erratum", "main result"):
+        assert words in page  # the legend says every status in words, not colour alone
+    assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # offline: nothing fetched
+
+
+def test_report_anchors_every_statement_fact_erratum_and_check(result_tables):
+    from sparseact.paper import facts
+    from sparseact.publish.report import build_report
+
+    result, bench = report_inputs(result_tables)
+    index = result_tables / "report" / "index.html"
+    build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
+    anchors = parse(index).ids
+    for wanted in ("statement-thm1", "statement-lem2-sharp", "erratum-x-a-printed", "check-x/a-printed",
+                   *(f"fact-{f['id'].split(':', 1)[1]}" for f in facts())):
+        assert wanted in anchors, wanted
+    local = [h for _, h in parse(index).hrefs if h.startswith("#")]
+    assert '#statement-thm1' in local and all(h[1:] in anchors for h in local)
+
+
+def test_claim_page_links_its_own_rows_and_the_report_for_the_rest(result_tables):
+    from sparseact.publish.report import claim_header_html
+
+    page = result_tables / "reports" / "x.html"
+    header = claim_header_html("x", result_tables, page, root=result_tables.parent)
+    assert 'id="statement-thm1"' in header and 'class="argument-graph"' in header
+    assert 'href="#statement-thm1"' in header  # a node of this claim: its row on this page
+    assert 'href="../report/index.html#erratum-x-a-printed"' in header  # an erratum: its section on the report
+
+
+def test_layout_is_layered_integer_and_deterministic():
+    from sparseact.publish.graph import NODE_HEIGHT, Node, layout
+
+    nodes = [Node(k, k, k, "proved") for k in ("top", "mid", "leaf", "alone")]
+    edges = [("top", "mid", "uses"), ("mid", "leaf", "uses"), ("top", "leaf", "uses")]
+    position, width, height = layout(nodes, edges)
+    assert position == layout(list(reversed(nodes)), list(reversed(edges)))[0]
+    assert position["top"][1] < position["mid"][1] < position["leaf"][1] < position["alone"][1]
+    assert all(isinstance(v, int) for xy in position.values() for v in xy) and height >= 4 * NODE_HEIGHT
+    with pytest.raises(ValueError, match="cycle: a -> b -> a"):
+        layout([Node("a", "a", "a", "proved"), Node("b", "b", "b", "proved")], [("a", "b", "uses"), ("b", "a", "uses")])
+
+
+def test_a_leaf_sits_just_below_its_lowest_user():
+    from sparseact.publish.graph import Node, layout
+
+    nodes = [Node(k, k, k, "proved") for k in ("a", "b", "c", "fact")]
+    position, _, _ = layout(nodes, [("a", "b", "uses"), ("b", "c", "uses"), ("a", "fact", "uses")])
+    assert position["fact"][1] == position["b"][1]  # one layer below a, not at the bottom beside c
+
+
+def test_subgraph_keeps_one_edge_around():
+    from sparseact.publish.graph import Node, subgraph
+
+    nodes = [Node(k, k, k, "proved") for k in "abcd"]
+    edges = [("a", "b", "uses"), ("b", "c", "uses"), ("c", "d", "uses")]
+    kept, kept_edges = subgraph(nodes, edges, {"b"})
+    assert [n.key for n in kept] == ["a", "b", "c"] and kept_edges == edges[:2]
+
+
+def test_ids_become_links_whole_and_outside_math_and_links():
+    from sparseact.publish.links import link_ids
+
+    targets = {"lemma9": "#statement-lemma9", "lemma9-sharp": "#statement-lemma9-sharp",
+               "fact:parseval": "#fact-parseval", "x/a": "#check-x/a"}
+    text = ('by lemma9-sharp and lemma9, fact:parseval, x/a and x/ab; <math><mi>lemma9</mi></math> '
+            '<a href="#o">lemma9</a> <span title="lemma9">lemma9x</span>')
+    out = link_ids(text, targets)
+    assert out.count('href="#statement-lemma9-sharp"') == 1 and out.count('href="#statement-lemma9"') == 1
+    assert 'href="#fact-parseval"' in out and out.count('href="#check-x/a"') == 1
+    assert "<math><mi>lemma9</mi></math>" in out and '<a href="#o">lemma9</a>' in out and 'title="lemma9"' in out
+
+
+@given(st.text(alphabet="ab-9 .,<>/$", max_size=40))
+def test_link_ids_only_adds_links(text):
+    import html
+
+    from sparseact.publish.links import link_ids
+
+    fragment = html.escape(text)
+    out = link_ids(fragment, {"a9": "#statement-a9", "a9-b": "#statement-a9-b"})
+    assert re.sub(r'<a href="[^"]*">|</a>', "", out) == fragment
+
+
+def test_anchor_names_each_kind():
+    from sparseact.publish.links import anchor
+
+    assert [anchor("lemma9"), anchor("fact:parseval"), anchor("x/a"), anchor("lemma9", erratum=True)] == \
+        ["statement-lemma9", "fact-parseval", "check-x/a", "erratum-lemma9"]
+    with pytest.raises(TypeError):
+        anchor("")
