@@ -141,3 +141,28 @@ def test_anchor_names_each_kind():
         ["statement-lemma9", "fact-parseval", "check-x/a", "erratum-lemma9"]
     with pytest.raises(TypeError):
         anchor("")
+
+
+def test_claim_page_chain_is_collapsed_typeset_linked_and_expands_each_item_once():
+    import pandas as pd
+
+    from sparseact.paper import facts, premise_kind, statements
+    from sparseact.publish.findings import Results
+    from sparseact.publish.report import chains_html
+    from sparseact.publish.statements import derive
+    from test_statements import _row
+
+    premises = [p for e in statements() for p in [*e.get("argument", {}).get("uses", ()),
+                                                   *(e.get("correction") or {}).get("verified_by", ())]]
+    premises += [c for f in facts() for c in f.get("checks", ())]
+    ledger = pd.DataFrame([_row(c, "", "PASS") for c in sorted(set(premises)) if premise_kind(c) == "check"])
+    table = derive(ledger, strict=False).astype(str)
+    results = Results(table, *(pd.DataFrame() for _ in range(3)), ledger.astype(str), pd.DataFrame())
+    own = table[table["claim_id"] == "theorem8"]
+    block = chains_html(results, own, {"theorem8-sharp": "#statement-theorem8-sharp"})
+    assert block.startswith('<details class="chain"><summary><b>Why Theorem 8 is ') and block.count("<details") == 1
+    assert '<a href="#statement-theorem8-sharp">theorem8-sharp</a>' in block and "<math" in block and "$" not in block
+    first = re.findall(r'<li id="(chain0-[^"]+)"', block)
+    assert len(first) == len(set(first))  # each item expanded once
+    assert all(f'id="{target[1:]}"' in block for target in re.findall(r'href="(#chain0-[^"]+)"', block))
+    assert block.count("<ul>") == block.count("</ul>") and block.count("<li") == block.count("</li>")

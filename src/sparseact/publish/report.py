@@ -477,7 +477,43 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
             f"<p><b>Verdicts of the {len(checks)} checks bearing on this claim's statements</b> (from every claim): "
             f"{tally or 'none'}.{' FAIL: ' + fails + '.' if fails else ''}</p>"
             + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
-            + claim_graph_html(results, own, here, report) + "</header>")
+            + chains_html(results, statements, here) + claim_graph_html(results, own, here, report) + "</header>")
+
+
+def chains_html(results: Results, statements: pd.DataFrame, links: dict[str, str]) -> str:
+    """The chain behind each main result of the claim (else its first statement), as ``sparseact explain`` prints
+    it, in one collapsed block each: typeset, every id a link, every statement, check and fact expanded once (met
+    again, it links back to where it was expanded)."""
+    from sparseact.paper import statements as paper_statements
+    from sparseact.publish.statements import explain_chain
+
+    entries = {e["id"]: e for e in paper_statements()}
+    known = [sid for sid in statements["statement_id"] if sid in entries]
+    chosen = [sid for sid in known if entries[sid].get("main")] or known[:1]
+    ledger = results.ledger.assign(instances=results.ledger["instances"].map(lambda v: v or "0"))
+    parts = []
+    for number, sid in enumerate(chosen):
+        row = _statement_row(results, sid)
+        items = explain_chain(sid, ledger)
+        body, depth = [], -1
+        for item in items:
+            if item.depth > depth:  # one level down: a list inside the open item
+                body.append("<ul>")
+            else:  # the same level or up: close the open item and every list below this level
+                body += ["</li></ul>"] * (depth - item.depth) + ["</li>"]
+            depth = item.depth
+            own = f"chain{number}-{item.identifier}"
+            head = link_ids(_math(item.head.replace(" (see above)", "")), links)
+            head += f' <a href="#{html.escape(own)}">(see above)</a>' if item.again else ""
+            why = f'<div class="why">{link_ids(_math(item.why), links)}</div>' if item.why else ""
+            corrected = f'<div class="why">Corrected: {_math(item.corrected)}</div>' if item.corrected else ""
+            body.append(("<li>" if item.again else f'<li id="{html.escape(own)}">') + head + why + corrected)
+        body += ["</li></ul>"] * (depth + 1)
+        parts.append(f'<details class="chain"><summary><b>Why {html.escape(row["paper_ref"])} is '
+                     f"{html.escape(status_text(row['status'], row['class'], row['range']))}</b>: the chain down to "
+                     f"checks and cited facts ({len(items)} lines, each statement, check and fact expanded once; "
+                     f"<code>sparseact explain {html.escape(sid)}</code> prints it)</summary>{''.join(body)}</details>")
+    return "".join(parts)
 
 
 def claim_graph_html(results: Results, own: set[str], here: dict[str, str], report: str) -> str:
@@ -510,6 +546,8 @@ CLAIM_HEADER_CSS = """
 .sa-header .INCONCLUSIVE, .sa-header .open { background: #fff4d6; font-weight: bold; }
 .sa-header td.status { min-width: 7em; }
 .sa-header a { color: #0b57a4; }
+.sa-header details.chain ul { padding-left: 1.3em; margin: 0.2em 0; }
+.sa-header details.chain .why { font-size: 0.92em; color: #333; margin: 0.1em 0 0.3em; }
 """ + GRAPH_CSS + PRINT_CSS
 
 
