@@ -79,6 +79,7 @@ th { background: #f0f0f0; }
 .FAIL, .fails-as-stated { background: #fbe0e0; font-weight: bold; }
 .INCONCLUSIVE, .open { background: #fff4d6; font-weight: bold; }
 td.status { min-width: 7em; }
+small.gloss { font-weight: normal; }
 table.headline td:first-child { min-width: 16em; }
 .legend { font-size: 0.85em; color: #444; }
 .erratum { border-left: 4px solid #c33; background: #fafafa; padding: 4px 10px; margin: 0.6em 0; }
@@ -125,8 +126,15 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "",
     return f'<div class="scroll"><table{table_class}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
-def _status_cell(status: str, finding_class: str = "", on_range: str = "") -> str:
-    return f'<td class="status {html.escape(status)}">{_math(status_text(status, finding_class, on_range))}</td>'
+#: What a status means in a theorist's words, under the status where there is room (statement tables, claim pages).
+STATUS_GLOSS = {"proved": "written argument, premises machine-checked"}
+
+
+def _status_cell(status: str, finding_class: str = "", on_range: str = "", gloss: bool = False) -> str:
+    words = _math(status_text(status, finding_class, on_range))
+    if gloss and status in STATUS_GLOSS:
+        words += f'<br><small class="gloss">({html.escape(STATUS_GLOSS[status])})</small>'
+    return f'<td class="status {html.escape(status)}">{words}</td>'
 
 
 def _claim_page_path(results_dir: Path, claim_id: str) -> Path:
@@ -232,7 +240,7 @@ def reason_html(row: pd.Series, links: dict[str, str]) -> str:
 def statement_rows(statements: pd.DataFrame, links: dict[str, str], where) -> tuple[list, list[str]]:
     """The rows of a statements table (where, status, statement as printed, reason) and their anchors; ``where``
     renders a row's first cell."""
-    rows = [[where(row), _status_cell(row["status"], row["class"], row["range"]), _math(row["statement"]),
+    rows = [[where(row), _status_cell(row["status"], row["class"], row["range"], gloss=True), _math(row["statement"]),
              reason_html(row, links)] for _, row in statements.iterrows()]
     return rows, [anchor(sid) for sid in statements["statement_id"]]
 
@@ -457,9 +465,12 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     links = [_link(results_dir / "report" / "index.html", base, "← verification report")]
     links += [_link(_claim_page_path(results_dir, c), base, f"{label} {c}")
               for label, c in (("previous:", previous), ("next:", following)) if c]
-    statements = results.statements[results.statements["claim_id"] == claim_id]
-    refs = "; ".join(dict.fromkeys(statements["paper_ref"]))
-    links.append(f'<a href="{ARXIV}">the paper on arXiv</a> ({html.escape(refs)})')
+    statements = claim_statements(results, claim_id)
+    main = statements[statements["main"]]
+    lead = main if len(main) else statements[:1]
+    places = len(dict.fromkeys(statements["paper_ref"])) - len(lead)
+    links.append(f'<a href="{ARXIV}">the paper on arXiv</a> ({html.escape(" and ".join(lead["paper_ref"]))}'
+                 + (f"; {places} more places in the table below" if places > 0 else "") + ")")
     checks = results.ledger[results.ledger["statement_id"].isin(set(statements["statement_id"]))]
     counts = checks["verdict"].value_counts()
     tally = ", ".join(f'<span class="{v}">{v}</span> {int(counts[v])}' for v in ("PASS", "FAIL", "INCONCLUSIVE")
@@ -473,11 +484,43 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     on_report = targets(results, report)
     here = {**on_report, **{sid: f"#{anchor(sid)}" for sid in own}}
     rows, anchors = statement_rows(statements, here, lambda row: html.escape(row["paper_ref"]))
+    title = " and ".join(lead["paper_ref"]) or claim_id
     return (f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
-            f"<p><b>Verdicts of the {len(checks)} checks bearing on this claim's statements</b> (from every claim): "
-            f"{tally or 'none'}.{' FAIL: ' + fails + '.' if fails else ''}</p>"
+            f'<h1>{html.escape(title)} <small>(claim <code>{html.escape(claim_id)}</code>)</small></h1>'
+            + verdict_html(results, lead)
             + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
+            + f"<details><summary><b>Verdicts of the {len(checks)} checks bearing on these statements</b> (from "
+            f"every claim): {tally or 'none'}</summary><p>{'FAIL: ' + fails + '.' if fails else 'No FAIL.'}</p>"
+            "</details>"
             + chains_html(results, statements, here) + claim_graph_html(results, own, here, report) + "</header>")
+
+
+def claim_statements(results: Results, claim_id: str) -> pd.DataFrame:
+    """The claim's statements with a ``main`` column, main results first, then in the paper's reading order."""
+    from sparseact.paper import paper_position
+    from sparseact.paper import statements as paper_statements
+
+    main = {e["id"] for e in paper_statements() if e.get("main")}
+    own = results.statements[results.statements["claim_id"] == claim_id]
+    own = own.assign(main=own["statement_id"].isin(main))
+    order = sorted(range(len(own)), key=lambda i: (not own["main"].iloc[i], paper_position(own["paper_ref"].iloc[i]),
+                                                   own["statement_id"].iloc[i]))
+    return own.iloc[order]
+
+
+def verdict_html(results: Results, lead: pd.DataFrame) -> str:
+    """One line per leading statement (the claim's main results): its status in words and, for a main result, what
+    it costs the authors (``headline.csv``)."""
+    costs = dict(zip(results.headline["statement_id"], results.headline["cost"])) if len(results.headline) else {}
+    lines = []
+    for _, row in lead.iterrows():
+        gloss = f" ({STATUS_GLOSS[row['status']]})" if row["status"] in STATUS_GLOSS else ""
+        cost = costs.get(row["statement_id"], "")
+        lines.append(f'<p class="verdict"><b>{html.escape(row["paper_ref"])}: '
+                     f'<span class="{html.escape(row["status"])}">'
+                     f"{_math(status_text(row['status'], row['class'], row['range']))}</span></b>{html.escape(gloss)}."
+                     + (f" {_math(cost)}" if cost else "") + "</p>")
+    return "".join(lines)
 
 
 def chains_html(results: Results, statements: pd.DataFrame, links: dict[str, str]) -> str:
@@ -545,6 +588,9 @@ CLAIM_HEADER_CSS = """
 .sa-header .FAIL, .sa-header .fails-as-stated { background: #fbe0e0; font-weight: bold; }
 .sa-header .INCONCLUSIVE, .sa-header .open { background: #fff4d6; font-weight: bold; }
 .sa-header td.status { min-width: 7em; }
+.sa-header small.gloss { font-weight: normal; }
+.sa-header h1 { font-size: 1.5em; margin: 0.3em 0 0.2em; }
+.sa-header p.verdict { font-size: 1.1em; margin: 0.2em 0 0.6em; }
 .sa-header a { color: #0b57a4; }
 .sa-header details.chain ul { padding-left: 1.3em; margin: 0.2em 0; }
 .sa-header details.chain .why { font-size: 0.92em; color: #333; margin: 0.1em 0 0.3em; }
