@@ -166,3 +166,34 @@ def test_claim_page_chain_is_collapsed_typeset_linked_and_expands_each_item_once
     assert len(first) == len(set(first))  # each item expanded once
     assert all(f'id="{target[1:]}"' in block for target in re.findall(r'href="(#chain0-[^"]+)"', block))
     assert block.count("<ul>") == block.count("</ul>") and block.count("<li") == block.count("</li>")
+
+
+#: Machado, Oliveira and Fernandes (2009), severity 1: linear RGB under deuteranopia and protanopia.
+DEUTERANOPIA = ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881))
+PROTANOPIA = ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998))
+
+
+def _lab(colour, vision):
+    import numpy as np
+
+    srgb = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)]) / 255
+    linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    seen = np.clip(np.array(vision) @ linear, 0, 1)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]) @ seen
+    f = np.cbrt(xyz / np.array([0.9505, 1.0, 1.089]))
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+@pytest.mark.parametrize("vision", [DEUTERANOPIA, PROTANOPIA], ids=["deuteranopia", "protanopia"])
+def test_the_statuses_stay_apart_under_colour_blindness(vision):
+    import itertools
+
+    import numpy as np
+
+    from sparseact.publish.graph import STATUS_COLOURS
+
+    statuses = ("proved", "holds-on-range", "fails-as-stated", "open")
+    for part in (0, 1):  # the fill and the border
+        for a, b in itertools.combinations(statuses, 2):
+            distance = np.linalg.norm(_lab(STATUS_COLOURS[a][part], vision) - _lab(STATUS_COLOURS[b][part], vision))
+            assert distance > 10, (a, b, part, distance)  # CIE76 delta E: clearly different

@@ -32,15 +32,17 @@ from sparseact.publish.links import anchor
 #: The key of an erratum's node: ``erratum:<erratum_id>`` (an erratum id may equal a statement id).
 ERRATUM_PREFIX = "erratum:"
 
-#: Node fill and border per status (the Okabe-Ito palette, safe under deuteranopia and protanopia: blue against
-#: vermillion, yellow for open; every node also says its status in words).
+#: Node fill and border per status: Okabe and Ito's palette (blue, bluish green, vermillion; yellow with a dark border
+#: for open), whose four statement statuses stay apart under deuteranopia and protanopia (``tests/test_graph.py``
+#: simulates both); a fact (white) and an erratum (reddish purple) have dashed borders, and every node says its status
+#: in words.
 STATUS_COLOURS = {
-    "proved": ("#d5e8f6", "#0072B2"),
-    "holds-on-range": ("#e0f1fb", "#56B4E9"),
-    "fails-as-stated": ("#f9dccb", "#D55E00"),
-    "open": ("#fbf7cc", "#9c8f00"),
-    "cited": ("#eeeeee", "#666666"),
-    "erratum": ("#f5e1ec", "#CC79A7"),
+    "proved": ("#bcd8ee", "#0072B2"),
+    "holds-on-range": ("#b5e6d5", "#009E73"),
+    "fails-as-stated": ("#f5c6a8", "#D55E00"),
+    "open": ("#f4ec8c", "#333333"),
+    "cited": ("#ffffff", "#777777"),
+    "erratum": ("#f0cfe2", "#CC79A7"),
 }
 #: What a node's status says in words (a theorist's words: a proof in the graph is a written argument whose
 #: premises are machine-checked).
@@ -59,7 +61,7 @@ EDGE_STYLES = {
     "cause": ("2 3", "root cause of (the erratum makes it fail)"),
 }
 NODE_WIDTH = 236
-NODE_HEIGHT = 44
+NODE_HEIGHT = 58
 H_GAP = 24
 V_GAP = 46
 MARGIN = 12
@@ -231,20 +233,21 @@ def graph_svg(nodes: Sequence[Node], edges: Sequence[tuple[str, str, str]], href
             continue
         x, y = position[node.key]
         fill, stroke = STATUS_COLOURS[node.status]
-        words = STATUS_WORDS[node.status] + (" · main result" if node.main else "")
+        words = STATUS_WORDS[node.status] + (", main result" if node.main else "")
         frame = (f'<rect x="{x - 3}" y="{y - 3}" width="{NODE_WIDTH + 6}" height="{NODE_HEIGHT + 6}" rx="7" '
                  f'fill="none" stroke="{stroke}" stroke-width="2"/>') if node.main else ""
         dash = ' stroke-dasharray="5 3"' if node.status in ("cited", "erratum") else ""
         parts.append(
-            f'<a class="node {html.escape(node.status)}" href="{html.escape(href(node))}">'
+            f'<a class="node node-{html.escape(node.status)}" href="{html.escape(href(node))}">'
             f"<title>{html.escape(node.label)} ({html.escape(node.detail)}): {html.escape(words)}</title>{frame}"
             f'<rect x="{x}" y="{y}" width="{NODE_WIDTH}" height="{NODE_HEIGHT}" rx="5" fill="{fill}" '
             f'stroke="{stroke}" stroke-width="{3 if node.main else 1.5}"{dash}/>'
             f'<text x="{x + 8}" y="{y + 17}" font-size="12.5" font-weight="{700 if node.main else 400}" '
             f'fill="#111">{html.escape(_first_words(node.label, 30))}</text>'
-            f'<text x="{x + 8}" y="{y + 34}" font-size="10.5" fill="#333">'
-            f'<tspan font-family="monospace">{html.escape(_first_words(node.detail, 24))}</tspan>'
-            f' · {html.escape(words)}</text></a>')
+            f'<text x="{x + 8}" y="{y + 33}" font-size="10.5" font-family="monospace" fill="#333">'
+            f"{html.escape(_first_words(node.detail, 34))}</text>"
+            f'<text x="{x + 8}" y="{y + 50}" font-size="11" font-style="italic" fill="#222">'
+            f"{html.escape(words)}</text></a>")
     parts.append("</svg>")
     return "".join(parts)
 

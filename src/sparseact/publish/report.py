@@ -387,7 +387,7 @@ def graph_page(results: Results, index_html: str | Path, page: str | Path) -> st
             "lower ones. Click a node to open its row on the report: the statement, its argument with every premise "
             "a link, and its checks and certificates.</p>"
             + legend_svg() + f'<div class="graph-box">{svg}</div>')
-    return _page("sparseact argument graph", body).replace("</style>", GRAPH_CSS + "</style>", 1)
+    return _page("sparseact argument graph", body).replace("</style>", GRAPH_CSS + "body { max-width: none; }</style>", 1)
 
 
 def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], benchmark_paths: Sequence[str | Path],
