@@ -56,9 +56,14 @@ def test_every_node_of_the_graph_page_opens_its_row_on_the_report(result_tables)
 
 
 def test_report_anchors_every_statement_fact_erratum_and_check(result_tables):
+    import pandas as pd
+
     from sparseact.paper import facts
     from sparseact.publish.report import build_report
 
+    table = pd.read_csv(result_tables / "statements.csv", dtype=str, keep_default_na=False)
+    table.loc[table["statement_id"] == "thm1", "checks"] = "x/a-printed; x/a-corrected"
+    table.to_csv(result_tables / "statements.csv", index=False)
     result, bench = report_inputs(result_tables)
     index = result_tables / "report" / "index.html"
     build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
@@ -68,6 +73,9 @@ def test_report_anchors_every_statement_fact_erratum_and_check(result_tables):
         assert wanted in anchors, wanted
     local = [h for _, h in parse(index).hrefs if h.startswith("#")]
     assert '#statement-thm1' in local and all(h[1:] in anchors for h in local)
+    # a statement's row lists its own checks, each a link to its row (which links the certificate)
+    assert 'Its checks: <a href="#check-x/a-printed">x/a-printed</a> (FAIL), <a href="#check-x/a-corrected">' \
+        in index.read_text()
 
 
 def test_claim_page_links_its_own_rows_and_the_report_for_the_rest(result_tables):

@@ -231,17 +231,22 @@ def targets(results: Results, page: str = "") -> dict[str, str]:
                           results.ledger["check_id"], page)
 
 
-def reason_html(row: pd.Series, links: dict[str, str]) -> str:
-    """A statement's reason (its argument, or why it fails or is open) with every id a link, and its premises."""
+def reason_html(row: pd.Series, links: dict[str, str], verdicts: dict[str, str]) -> str:
+    """A statement's reason (its argument, or why it fails or is open) with every id a link, then its premises and
+    its own checks (each a link to its row, which links its certificate), with their verdicts."""
     premises = ", ".join(link_ids(html.escape(p), links) for p in ids(row["uses"]))
-    return link_ids(_math(row["reason"]), links) + (f"<br><small>Premises: {premises}.</small>" if premises else "")
+    checks = ", ".join(f"{link_ids(html.escape(c), links)} ({html.escape(verdicts.get(c, ''))})"
+                       for c in ids(row["checks"]))
+    return (link_ids(_math(row["reason"]), links) + (f"<br><small>Premises: {premises}.</small>" if premises else "")
+            + (f"<br><small>Its checks: {checks}.</small>" if checks else ""))
 
 
-def statement_rows(statements: pd.DataFrame, links: dict[str, str], where) -> tuple[list, list[str]]:
+def statement_rows(results: Results, statements: pd.DataFrame, links: dict[str, str], where) -> tuple[list, list[str]]:
     """The rows of a statements table (where, status, statement as printed, reason) and their anchors; ``where``
     renders a row's first cell."""
+    verdicts = dict(zip(results.ledger["check_id"], results.ledger["verdict"]))
     rows = [[where(row), _status_cell(row["status"], row["class"], row["range"], gloss=True), _math(row["statement"]),
-             reason_html(row, links)] for _, row in statements.iterrows()]
+             reason_html(row, links, verdicts)] for _, row in statements.iterrows()]
     return rows, [anchor(sid) for sid in statements["statement_id"]]
 
 
@@ -252,7 +257,7 @@ def statements_html(results: Results, results_dir: Path, base: Path) -> str:
         page = _link(_claim_page_path(results_dir, row["claim_id"]), base, row["claim_id"])
         return f"{html.escape(row['paper_ref'])}<br><small>{page}</small>"
 
-    rows, anchors = statement_rows(results.statements, targets(results), where)
+    rows, anchors = statement_rows(results, results.statements, targets(results), where)
     return _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
 
 
@@ -483,7 +488,7 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     own = set(statements["statement_id"])
     on_report = targets(results, report)
     here = {**on_report, **{sid: f"#{anchor(sid)}" for sid in own}}
-    rows, anchors = statement_rows(statements, here, lambda row: html.escape(row["paper_ref"]))
+    rows, anchors = statement_rows(results, statements, here, lambda row: html.escape(row["paper_ref"]))
     title = " and ".join(lead["paper_ref"]) or claim_id
     return (f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
             f'<h1>{html.escape(title)} <small>(claim <code>{html.escape(claim_id)}</code>)</small></h1>'
