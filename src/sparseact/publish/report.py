@@ -492,7 +492,7 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     title = " and ".join(lead["paper_ref"]) or claim_id
     return (f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
             f'<h1>{html.escape(title)} <small>(claim <code>{html.escape(claim_id)}</code>)</small></h1>'
-            + verdict_html(results, lead)
+            + verdict_html(results, lead, here)
             + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
             + f"<details><summary><b>Verdicts of the {len(checks)} checks bearing on these statements</b> (from "
             f"every claim): {tally or 'none'}</summary><p>{'FAIL: ' + fails + '.' if fails else 'No FAIL.'}</p>"
@@ -513,9 +513,9 @@ def claim_statements(results: Results, claim_id: str) -> pd.DataFrame:
     return own.iloc[order]
 
 
-def verdict_html(results: Results, lead: pd.DataFrame) -> str:
+def verdict_html(results: Results, lead: pd.DataFrame, links: dict[str, str]) -> str:
     """One line per leading statement (the claim's main results): its status in words and, for a main result, what
-    it costs the authors (``headline.csv``)."""
+    it costs the authors (``headline.csv``), every id in it a link."""
     costs = dict(zip(results.headline["statement_id"], results.headline["cost"])) if len(results.headline) else {}
     lines = []
     for _, row in lead.iterrows():
@@ -524,7 +524,7 @@ def verdict_html(results: Results, lead: pd.DataFrame) -> str:
         lines.append(f'<p class="verdict"><b>{html.escape(row["paper_ref"])}: '
                      f'<span class="{html.escape(row["status"])}">'
                      f"{_math(status_text(row['status'], row['class'], row['range']))}</span></b>{html.escape(gloss)}."
-                     + (f" {_math(cost)}" if cost else "") + "</p>")
+                     + (f" {link_ids(_math(cost), links)}" if cost else "") + "</p>")
     return "".join(lines)
 
 
