@@ -205,3 +205,10 @@ def test_the_statuses_stay_apart_under_colour_blindness(vision):
         for a, b in itertools.combinations(statuses, 2):
             distance = np.linalg.norm(_lab(STATUS_COLOURS[a][part], vision) - _lab(STATUS_COLOURS[b][part], vision))
             assert distance > 10, (a, b, part, distance)  # CIE76 delta E: clearly different
+
+
+def test_a_node_of_no_known_status_is_refused():
+    from sparseact.publish.graph import Node, graph_svg
+
+    with pytest.raises(ValueError, match=r"no status colour: \['undetermined'\]"):
+        graph_svg([Node("a", "a", "a", "undetermined")], [], lambda node: "#a")

@@ -211,6 +211,9 @@ def graph_svg(nodes: Sequence[Node], edges: Sequence[tuple[str, str, str]], href
 
     The SVG is as wide as its layout (a page shows it in a box that scrolls, and scales it to the paper in print).
     """
+    unknown = sorted({n.status for n in nodes} - set(STATUS_COLOURS))
+    if unknown:
+        raise ValueError(f"graph nodes with no status colour: {unknown}; known: {sorted(STATUS_COLOURS)}")
     position, width, height = layout(nodes, edges, claim_order)
     parts = [f'<svg class="argument-graph" xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" '
              f'height="{height}" viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif">'
