@@ -150,6 +150,7 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
     corrections its printed proof needs, with their errata, fold under the cost (so that the table fits the first
     screen)."""
     concerns = {e: ids(cell) for e, cell in zip(results.errata["erratum_id"], results.errata["statements"])}
+    ids_here = targets(results)
 
     def links(errata: list[str]) -> str:
         return ", ".join(f'<a href="#erratum-{html.escape(e)}">{html.escape(e)}</a>' for e in errata)
@@ -160,10 +161,11 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
         own = [e for e in ids(row["errata"]) if row["statement_id"] in concerns[e]]
         slips = [e for e in ids(row["errata"]) if row["statement_id"] not in concerns[e]]
         page = _link(_claim_page_path(results_dir, row["claim_id"]), base, "claim page")
-        cost = _math(row["cost"]) + (f" <small>(erratum {links(own)})</small>" if own else "")
+        cost = link_ids(_math(row["cost"]), ids_here) + (f" <small>(erratum {links(own)})</small>" if own else "")
         if row["proof"]:
             cost += (f"<details><summary>its printed proof needs {len(slips)} correction{'s' if len(slips) != 1 else ''}"
-                     f"</summary>{_math(row['proof'])} <small>(errata {links(slips)})</small></details>")
+                     f"</summary>{link_ids(_math(row['proof']), ids_here)} <small>(errata {links(slips)})</small>"
+                     "</details>")
         rows.append([f"<b>{html.escape(row['paper_ref'])}</b><br><small>{page}</small>",
                      _status_cell(row["status"], statement["class"], statement["range"]), cost])
     return _table(["result", "status", "what it costs the authors"], rows, "headline")
@@ -180,7 +182,9 @@ def sharper_and_open_html(results: Results) -> str:
     sharper = "".join(f"<li><b>{html.escape(where)}</b>, sharper: {_math(text)} "
                       f"<small>(<code>sparseact explain {html.escape(sid)}</code>)</small></li>"
                       for where, text, sid in sharper_items(results)) or "<li>None.</li>"
-    opened = "".join(f"<li><b>{html.escape(where)}</b>: {_math(why)}</li>" for where, why in open_items(results)) \
+    ids_here = targets(results)
+    opened = "".join(f"<li><b>{html.escape(where)}</b>: {link_ids(_math(why), ids_here)}</li>"
+                     for where, why in open_items(results)) \
         or "<li>None.</li>"
     return (f'<h3 id="sharper">Sharper than printed (the project\'s own results)</h3><ul>{sharper}</ul>'
             f'<h3 id="open">Open, and why</h3><ul>{opened}</ul>')
@@ -195,7 +199,7 @@ def legend_html() -> str:
 
 def errata_html(results: Results, results_dir: Path, base: Path) -> str:
     """The errata by root cause, one section per class (most severe first), each erratum with its certificate."""
-    parts = []
+    parts, ids_here = [], targets(results)
     for finding_class, definition in FINDING_DEFINITIONS.items():
         group = results.errata[results.errata["class"] == finding_class]
         if not len(group):
@@ -204,7 +208,7 @@ def errata_html(results: Results, results_dir: Path, base: Path) -> str:
                      f'<p class="legend">{html.escape(definition)}.</p>')
         for _, row in group.iterrows():
             certificates = ", ".join(_link(results_dir / c, base, c) for c in ids(row["certificates"]))
-            correction = _math(row["correction"]) if row["correction"] else "none proposed"
+            correction = link_ids(_math(row["correction"]), ids_here) if row["correction"] else "none proposed"
             if row["verified_by"]:
                 correction += (f' <span class="{html.escape(row["verified"])}">{html.escape(row["verified"])}</span>'
                                f" (checked by <code>{html.escape(row['verified_by'])}</code>)")
@@ -215,7 +219,7 @@ def errata_html(results: Results, results_dir: Path, base: Path) -> str:
                 f"<p><b>{_math(row['location'])}</b> — {html.escape(finding_class)} "
                 f"<small>(<code>{html.escape(row['erratum_id'])}</code>; statements {statements})</small></p><dl>"
                 f"<dt>Printed</dt><dd>{_math(row['printed'])}</dd>"
-                f"<dt>Why it fails</dt><dd>{_math(row['explanation'])}</dd>"
+                f"<dt>Why it fails</dt><dd>{link_ids(_math(row['explanation']), ids_here)}</dd>"
                 f"<dt>Counterexample (from the certificate)</dt><dd>{_math(row['counterexample'])}</dd>"
                 f"<dt>Correction</dt><dd>{correction}</dd>"
                 f"<dt>Certificate</dt><dd>{certificates or 'none'}</dd></dl></div>")
