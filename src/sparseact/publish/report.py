@@ -13,11 +13,19 @@ once), provenance (what all result files share, then what differs) and a link to
 on that separate page because they change from run to run while ``index.html``
 is byte-identical.
 
+Beside it, :func:`graph_page` writes ``graph.html``, the argument graph as a picture
+(:mod:`sparseact.publish.graph`), each node a link to its row on the report. Every statement
+row, cited fact, erratum and check of the report has an anchor, and every id printed in a
+reason, a cost or an erratum is a link to it (:mod:`sparseact.publish.links`).
+
 :func:`claim_page` writes a claim's page (``results/reports/<claim>.html``): its
-executed notebook under a header that states, on the first screen, the status of
-each of the claim's statements and the verdicts of the checks bearing on them
-(each FAIL linking its certificate), with navigation back to the report, to the
-previous and next claim in paper order and to the paper on arXiv.
+executed notebook under a header that leads with the claim (its title and a one-line
+verdict of its main result), then the status of each of the claim's statements (the
+main result first, the rest in the paper's reading order), the verdicts of the checks
+bearing on them (folded; each FAIL linking its certificate), the chain behind each main
+result (folded, as ``sparseact explain`` prints it) and the subgraph of its statements,
+with navigation back to the report, to the previous and next claim in paper order and to
+the paper on arXiv, in one line.
 
 Both pages are readable at any width (wide tables scroll inside their own box,
 the status column first) and print without clipping (:data:`PRINT_CSS`).
@@ -118,10 +126,10 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "",
     """A table of already-rendered HTML cells, in a box that scrolls sideways on its own when too wide; ``row_ids``
     (when given) are the rows' anchors."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    ids_ = list(row_ids) or [""] * len(rows)
-    body = "".join((f'<tr id="{html.escape(anchor)}">' if anchor else "<tr>")
+    anchors = list(row_ids) or [""] * len(rows)
+    body = "".join((f'<tr id="{html.escape(row_id)}">' if row_id else "<tr>")
                    + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row) + "</tr>"
-                   for anchor, row in zip(ids_, rows))
+                   for row_id, row in zip(anchors, rows))
     table_class = f' class="{css}"' if css else ""
     return f'<div class="scroll"><table{table_class}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
