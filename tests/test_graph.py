@@ -212,3 +212,22 @@ def test_a_node_of_no_known_status_is_refused():
 
     with pytest.raises(ValueError, match=r"no status colour: \['undetermined'\]"):
         graph_svg([Node("a", "a", "a", "undetermined")], [], lambda node: "#a")
+
+
+@given(st.integers(1, 14).flatmap(lambda n: st.tuples(
+    st.just(n), st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda e: e[0] < e[1])))))
+def test_any_acyclic_graph_is_laid_out_downwards_without_overlap(graph):
+    from sparseact.publish.graph import NODE_HEIGHT, NODE_WIDTH, Node, layout
+
+    n, pairs = graph
+    nodes = [Node(f"n{i}", "", "", "proved") for i in range(n)]
+    edges = [(f"n{a}", f"n{b}", "uses") for a, b in sorted(pairs)]
+    position, width, height = layout(nodes, edges)
+    assert position == layout(nodes[::-1], edges[::-1])[0]  # the order of the input does not matter
+    assert all(position[a][1] < position[b][1] for a, b, _ in edges)  # every arrow points down
+    assert all(0 <= x <= width - NODE_WIDTH and 0 <= y <= height - NODE_HEIGHT for x, y in position.values())
+    rows = sorted({y for _, y in position.values()})
+    assert all(b - a >= NODE_HEIGHT for a, b in zip(rows, rows[1:]))
+    for row in rows:  # side by side on a row, never on top of each other
+        xs = sorted(x for x, y in position.values() if y == row)
+        assert all(b - a >= NODE_WIDTH for a, b in zip(xs, xs[1:]))
