@@ -244,7 +244,8 @@ def main(argv=None) -> int:
                      "undetermined ones included")
     why.add_argument("--results", default="results", help="folder with ledger.csv (default: results)")
     why.add_argument("--width", type=int, default=None,
-                     help=f"wrap lines to this many characters (default: the terminal's width, at most {EXPLAIN_WIDTH})")
+                     help="wrap lines to this many characters (default: the terminal's width, at most "
+                     f"{EXPLAIN_WIDTH})")
     why.set_defaults(func=_explain)
     ver = sub.add_parser("verify-certificate", help="recompute FAIL certificates independently; exit 1 if any fails")
     ver.add_argument("files", nargs="+", help="certificate JSON files (results/certificates/<claim>/<check>.json)")

@@ -370,7 +370,8 @@ def inspect_page(browser: Browser, path: str | Path) -> PageReport:
     -------
     PageReport
         Widths, images that did not load, relative links or sources that name no file, ``#anchors``
-        that name no element (on the page, or on the local page a ``page.html#anchor`` link opens), ``$...$`` spans left in the visible text, where the first row of the
+        that name no element (on the page, or on the local page a ``page.html#anchor`` link opens),
+        ``$...$`` spans left in the visible text, where the first row of the
         statements table (``table.statements``) and the headline table (``table.headline``) end,
         status cells (``td.status``) right of the screen, and boxes whose content is wider than they are
         while they do not let it overflow (scrolled or cut off).

@@ -404,7 +404,8 @@ def graph_page(results: Results, index_html: str | Path, page: str | Path) -> st
             "lower ones. Click a node to open its row on the report: the statement, its argument with every premise "
             "a link, and its checks and certificates.</p>"
             + legend_svg() + f'<div class="graph-box">{svg}</div>')
-    return _page("sparseact argument graph", body).replace("</style>", GRAPH_CSS + "body { max-width: none; }</style>", 1)
+    page_css = GRAPH_CSS + "body { max-width: none; }"  # the graph uses the window's width
+    return _page("sparseact argument graph", body).replace("</style>", page_css + "</style>", 1)
 
 
 def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], benchmark_paths: Sequence[str | Path],
@@ -590,7 +591,8 @@ def claim_graph_html(results: Results, own: set[str], here: dict[str, str], repo
     svg = graph_svg(nodes, edges, href, _claim_rank, "the argument graph of this claim's statements")
     return ('<details class="claim-graph" open><summary><b>The argument graph of these '
             f"statements</b> ({len(own)} statements, with what they use and what uses them; the whole graph: "
-            f'<a href="{html.escape(posixpath.join(posixpath.dirname(report), GRAPH_PAGE))}">{GRAPH_PAGE}</a>)</summary>'
+            f'<a href="{html.escape(posixpath.join(posixpath.dirname(report), GRAPH_PAGE))}">{GRAPH_PAGE}</a>)'
+            "</summary>"
             + legend_svg() + f'<div class="graph-box">{svg}</div></details>')
 
 

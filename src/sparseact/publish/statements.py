@@ -335,7 +335,8 @@ def explain_chain(statement_id: str, ledger: pd.DataFrame) -> list[ChainItem]:
         if kind == "fact":
             fact = graph.facts[identifier]
             level = graph.premise(identifier)["level"]
-            items.append(ChainItem(depth, identifier, kind, f"fact {identifier} [{'cited' if level else 'not established'}]: "
+            items.append(ChainItem(depth, identifier, kind,
+                                   f"fact {identifier} [{'cited' if level else 'not established'}]: "
                                    f"{fact['name']} ({fact['citation']})"))
             for check in fact.get("checks", ()):
                 walk(check, depth + 1)
