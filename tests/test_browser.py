@@ -143,3 +143,14 @@ def test_print_to_pdf(browser, tmp_path):
     browser.load(page(tmp_path, "<h1>hello</h1>"))
     assert browser.print_pdf(tmp_path / "page.pdf").read_bytes()[:5] == b"%PDF-"
     assert 700 < PRINT_WIDTH < 750
+
+
+@needs_chromium
+def test_a_link_to_an_anchor_another_page_lacks_is_found(browser, tmp_path):
+    (tmp_path / "other.html").write_text("<p id='here'>other</p><svg><a href='page.html#gone'><text>n</text></a></svg>")
+    path = page(tmp_path, "<a href='other.html#here'>fine</a> <a href='other.html#missing'>dead</a>"
+                          "<svg><a href='other.html#also-missing'><text y='10'>node</text></a></svg>")
+    problems = " | ".join(page_problems(inspect_page(browser, path), first_screen=False))
+    assert "2 link(s) to another page name an anchor it lacks: ['other.html#missing', 'other.html#also-missing']" \
+        in problems, problems
+    assert "#here" not in problems

@@ -148,6 +148,28 @@ def test_explain_walks_down_to_checks_and_facts():
         explain("nope", ledger)
 
 
+def test_explain_wraps_and_refers_back_to_what_it_printed():
+    from sparseact.publish.statements import explain, explain_chain
+
+    from sparseact.paper import facts, premise_kind, statements
+
+    premises = [p for e in statements() for p in [*e.get("argument", {}).get("uses", ()),
+                                                   *(e.get("correction") or {}).get("verified_by", ())]]
+    premises += [c for f in facts() for c in f.get("checks", ())]
+    ledger = pd.DataFrame([_row(c, "", "PASS") for c in sorted(set(premises)) if premise_kind(c) == "check"])
+    chain = explain_chain("theorem8", ledger)
+    expanded = [item.identifier for item in chain if not item.again]
+    assert len(expanded) == len(set(expanded))  # each statement, check and fact is expanded once
+    assert any(item.again for item in chain)  # theorem8's chain meets some premise twice
+    text = explain("theorem8", ledger, width=60)
+    assert text.count("(see above)") == sum(item.again for item in chain)
+    assert max(map(len, text.splitlines())) <= 60 or all(
+        " " not in line.strip() for line in text.splitlines() if len(line) > 60)  # only one unbreakable word
+    assert explain("theorem8", ledger).count("\n") < text.count("\n")  # unwrapped: fewer, longer lines
+    with pytest.raises(ValueError, match="width must be >= 40"):
+        explain("theorem8", ledger, width=5)
+
+
 def _shown_texts():
     """(statement id, field, text) of every text of sparseact.paper a reader sees: the statement, its argument,
     why it is open, its correction, and the errata's and facts' texts."""

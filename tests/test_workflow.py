@@ -227,7 +227,7 @@ def test_pages_in_a_browser(run):
         pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
                     "or set SPARSEACT_CHROMIUM to its path)")
     problems = check_pages(run / QUICK)
-    assert len(problems) == 1 + len(claim_ids())
+    assert len(problems) == 2 + len(claim_ids())  # the report, the argument graph, the claim pages
     layout = {page: [p for p in found if "raw $...$ math" not in p] for page, found in problems.items()}
     assert not any(layout.values()), layout
     shots = {p.name: p for p in (run / QUICK / "report").glob("screenshot-*.png")}

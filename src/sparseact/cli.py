@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import stat
 import sys
 import zipfile
@@ -13,6 +14,10 @@ from pathlib import Path
 #: Errors of a command's input (a missing, unreadable, non-regular or malformed file; a malformed argument): the
 #: command prints one line naming it and exits 2. ``SPARSEACT_TRACEBACK=1`` shows the traceback instead.
 INPUT_ERRORS = (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile, EOFError, UnicodeError)
+
+
+#: Widest line of ``sparseact explain`` (narrower when the terminal is).
+EXPLAIN_WIDTH = 100
 
 
 def _input_file(path: str | Path) -> Path:
@@ -103,7 +108,9 @@ def _explain(args) -> int:
             for row in derive(ledger, strict=False).itertuples():
                 print(f"{row.statement_id}: {row.status}{' (' + row._7 + ')' if row._7 else ''} -- {row.reason}")
             return 0
-        print(explain(args.statement_id, ledger), end="")
+        width = args.width if args.width is not None else \
+            min(shutil.get_terminal_size((EXPLAIN_WIDTH, 24)).columns, EXPLAIN_WIDTH)
+        print(explain(args.statement_id, ledger, width=width), end="")
     except ValueError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -236,6 +243,9 @@ def main(argv=None) -> int:
     why.add_argument("statement_id", help="e.g. theorem8; 'all' lists every statement's status and reason, "
                      "undetermined ones included")
     why.add_argument("--results", default="results", help="folder with ledger.csv (default: results)")
+    why.add_argument("--width", type=int, default=None,
+                     help="wrap lines to this many characters (default: the terminal's width, at most "
+                     f"{EXPLAIN_WIDTH})")
     why.set_defaults(func=_explain)
     ver = sub.add_parser("verify-certificate", help="recompute FAIL certificates independently; exit 1 if any fails")
     ver.add_argument("files", nargs="+", help="certificate JSON files (results/certificates/<claim>/<check>.json)")

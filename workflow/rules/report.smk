@@ -61,6 +61,7 @@ rule report:
             category="Verification report",
         ),
         timings=in_results("report/timings.html"),
+        graph=in_results("report/graph.html"),
         screenshot_index=in_results("report/screenshot-index.png"),
         screenshot_claim=in_results(f"report/screenshot-{SCREENSHOT_CLAIM}.png"),
         screenshot_print=in_results("report/screenshot-index-print.png"),

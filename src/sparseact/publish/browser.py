@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import fcntl
+import functools
 import json
 import os
 import re
@@ -30,6 +31,7 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -146,6 +148,7 @@ class PageReport:
     clipped: list[str] = field(default_factory=list)
     screen_height: int = SCREEN[1]
     external: list[str] = field(default_factory=list)
+    broken_anchors: list[str] = field(default_factory=list)
 
 
 class Browser:
@@ -322,6 +325,32 @@ class Browser:
         return path
 
 
+class _Anchors(HTMLParser):
+    """The ``id`` (and ``<a name>``) values of an HTML file."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.found: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if value is not None and (name == "id" or (tag == "a" and name == "name")):
+                self.found.add(value)
+
+
+@functools.lru_cache(maxsize=64)
+def _anchors_of(path: Path, mtime_ns: int) -> frozenset[str]:
+    parser = _Anchors()
+    parser.feed(path.read_text(encoding="utf-8", errors="replace"))
+    return frozenset(parser.found)
+
+
+def anchors_of(path: str | Path) -> frozenset[str]:
+    """Every ``id`` (and ``<a name>``) of a local HTML file: the anchors a link ``file#anchor`` may name."""
+    path = Path(path).resolve()
+    return _anchors_of(path, path.stat().st_mtime_ns)
+
+
 def _is_local(ref: str) -> bool:
     parts = urlsplit(ref)
     return not (parts.scheme or parts.netloc or ref.startswith("#") or not ref.strip())
@@ -341,7 +370,8 @@ def inspect_page(browser: Browser, path: str | Path) -> PageReport:
     -------
     PageReport
         Widths, images that did not load, relative links or sources that name no file, ``#anchors``
-        that name no element, ``$...$`` spans left in the visible text, where the first row of the
+        that name no element (on the page, or on the local page a ``page.html#anchor`` link opens),
+        ``$...$`` spans left in the visible text, where the first row of the
         statements table (``table.statements``) and the headline table (``table.headline``) end,
         status cells (``td.status``) right of the screen, and boxes whose content is wider than they are
         while they do not let it overflow (scrolled or cut off).
@@ -349,22 +379,26 @@ def inspect_page(browser: Browser, path: str | Path) -> PageReport:
     path = Path(path).resolve()
     browser.load(path)
     found = browser.evaluate(_MEASURE)
-    broken_links, external = [], []
+    broken_links, broken_anchors, external = [], [], []
     for ref in dict.fromkeys(found["refs"]):
         if not _is_local(ref):
             if urlsplit(ref).scheme in ("http", "https"):
                 external.append(ref)
             continue
-        target = path.parent / unquote(urlsplit(ref).path)
+        parts = urlsplit(ref)
+        target = path.parent / unquote(parts.path)
         if not target.is_file():
             broken_links.append(ref)
+        elif parts.fragment and target.suffix in (".html", ".htm") \
+                and unquote(parts.fragment) not in anchors_of(target):
+            broken_anchors.append(ref)
     return PageReport(path=path, title=found["title"], scroll_width=found["scroll_width"],
                       viewport_width=found["viewport_width"], broken_images=found["broken_images"],
                       broken_links=broken_links, missing_anchors=sorted(set(found["missing_anchors"])),
                       raw_math=RAW_MATH.findall(found["text"]), statements_top=found["statements_top"],
                       first_statement_bottom=found["first_statement_bottom"],
                       headline_bottom=found["headline_bottom"], hidden_status=found["hidden_status"],
-                      clipped=found["clipped"], external=external)
+                      clipped=found["clipped"], external=external, broken_anchors=broken_anchors)
 
 
 def page_problems(report: PageReport, front_page: bool = False, first_screen: bool = True,
@@ -392,6 +426,9 @@ def page_problems(report: PageReport, front_page: bool = False, first_screen: bo
         problems.append(f"{len(report.broken_links)} local link(s) name no file: {report.broken_links[:3]}")
     if report.missing_anchors:
         problems.append(f"{len(report.missing_anchors)} #anchor(s) name no element: {report.missing_anchors[:3]}")
+    if report.broken_anchors:
+        problems.append(f"{len(report.broken_anchors)} link(s) to another page name an anchor it lacks: "
+                        f"{report.broken_anchors[:3]}")
     if report.raw_math:
         problems.append(f"{len(report.raw_math)} raw $...$ math span(s) in the visible text: {report.raw_math[:3]}")
     if report.hidden_status:
@@ -409,19 +446,23 @@ def page_problems(report: PageReport, front_page: bool = False, first_screen: bo
 
 
 def report_pages(results: str | Path) -> list[Path]:
-    """The verification report and every claim page under a results directory, front page first."""
+    """The verification report, the argument graph's page and every claim page under a results directory, front
+    page first."""
     results = Path(results)
-    return [results / "report" / "index.html", *sorted((results / "reports").glob("*.html"))]
+    return [results / "report" / "index.html", results / "report" / "graph.html",
+            *sorted((results / "reports").glob("*.html"))]
 
 
-def check_page(browser: Browser, path: str | Path, front_page: bool = False) -> list[str]:
-    """:func:`page_problems` of one page at every width of :data:`WIDTHS` and printed, each prefixed by where."""
+def check_page(browser: Browser, path: str | Path, front_page: bool = False, first_screen: bool = True) -> list[str]:
+    """:func:`page_problems` of one page at every width of :data:`WIDTHS` and printed, each prefixed by where
+    (``first_screen=False``: a page whose first screen holds no statement table, such as the argument graph's)."""
     problems = []
     try:
         for width in WIDTHS:
             browser.set_screen(width)
             report = inspect_page(browser, path)
-            problems += [f"at {width} px: {p}" for p in page_problems(report, front_page, width == SCREEN[0])]
+            problems += [f"at {width} px: {p}" for p in page_problems(report, front_page,
+                                                                       first_screen and width == SCREEN[0])]
         browser.set_screen(PRINT_WIDTH, media="print")
         report = inspect_page(browser, path)
         problems += [f"printed: {p}" for p in page_problems(report, front_page, first_screen=False, printed=True)]
@@ -436,7 +477,7 @@ def check_pages(results: str | Path, browser: Browser | None = None) -> dict[str
     if browser is None:
         with Browser() as own:
             return check_pages(results, own)
-    return {str(page.relative_to(results)): check_page(browser, page, front_page=i == 0)
+    return {str(page.relative_to(results)): check_page(browser, page, front_page=i == 0, first_screen=i != 1)
             for i, page in enumerate(pages)}
 
 

@@ -13,11 +13,19 @@ once), provenance (what all result files share, then what differs) and a link to
 on that separate page because they change from run to run while ``index.html``
 is byte-identical.
 
+Beside it, :func:`graph_page` writes ``graph.html``, the argument graph as a picture
+(:mod:`sparseact.publish.graph`), each node a link to its row on the report. Every statement
+row, cited fact, erratum and check of the report has an anchor, and every id printed in a
+reason, a cost or an erratum is a link to it (:mod:`sparseact.publish.links`).
+
 :func:`claim_page` writes a claim's page (``results/reports/<claim>.html``): its
-executed notebook under a header that states, on the first screen, the status of
-each of the claim's statements and the verdicts of the checks bearing on them
-(each FAIL linking its certificate), with navigation back to the report, to the
-previous and next claim in paper order and to the paper on arXiv.
+executed notebook under a header that leads with the claim (its title and a one-line
+verdict of its main result), then the status of each of the claim's statements (the
+main result first, the rest in the paper's reading order), the verdicts of the checks
+bearing on them (folded; each FAIL linking its certificate), the chain behind each main
+result (folded, as ``sparseact explain`` prints it) and the subgraph of its statements,
+with navigation back to the report, to the previous and next claim in paper order and to
+the paper on arXiv, in one line.
 
 Both pages are readable at any width (wide tables scroll inside their own box,
 the status column first) and print without clipping (:data:`PRINT_CSS`).
@@ -28,6 +36,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import posixpath
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -35,6 +44,9 @@ import pandas as pd
 
 from sparseact.publish.findings import (STATUS_DEFINITIONS, TIGHTNESS_HEADER, Results, bottom_line, counts_line, ids,
                                         load_results, open_items, readable, sharper_items, status_text, tightness_rows)
+from sparseact.publish.graph import (ERRATUM_PREFIX, GRAPH_CSS, graph_edges, graph_nodes, graph_svg, legend_svg,
+                                     node_anchor, subgraph)
+from sparseact.publish.links import anchor, link_ids, report_targets
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -75,6 +87,7 @@ th { background: #f0f0f0; }
 .FAIL, .fails-as-stated { background: #fbe0e0; font-weight: bold; }
 .INCONCLUSIVE, .open { background: #fff4d6; font-weight: bold; }
 td.status { min-width: 7em; }
+small.gloss { font-weight: normal; }
 table.headline td:first-child { min-width: 16em; }
 .legend { font-size: 0.85em; color: #444; }
 .erratum { border-left: 4px solid #c33; background: #fafafa; padding: 4px 10px; margin: 0.6em 0; }
@@ -108,17 +121,28 @@ def _link(path: str | Path, base: Path, label: str) -> str:
     return f'<a href="{_href(path, base)}">{html.escape(label)}</a>'
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "") -> str:
-    """A table of already-rendered HTML cells, in a box that scrolls sideways on its own when too wide."""
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "",
+           row_ids: Sequence[str] = ()) -> str:
+    """A table of already-rendered HTML cells, in a box that scrolls sideways on its own when too wide; ``row_ids``
+    (when given) are the rows' anchors."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row) + "</tr>"
-                   for row in rows)
+    anchors = list(row_ids) or [""] * len(rows)
+    body = "".join((f'<tr id="{html.escape(row_id)}">' if row_id else "<tr>")
+                   + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row) + "</tr>"
+                   for row_id, row in zip(anchors, rows))
     table_class = f' class="{css}"' if css else ""
     return f'<div class="scroll"><table{table_class}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
-def _status_cell(status: str, finding_class: str = "", on_range: str = "") -> str:
-    return f'<td class="status {html.escape(status)}">{_math(status_text(status, finding_class, on_range))}</td>'
+#: What a status means in a theorist's words, under the status where there is room (statement tables, claim pages).
+STATUS_GLOSS = {"proved": "written argument, premises machine-checked"}
+
+
+def _status_cell(status: str, finding_class: str = "", on_range: str = "", gloss: bool = False) -> str:
+    words = _math(status_text(status, finding_class, on_range))
+    if gloss and status in STATUS_GLOSS:
+        words += f'<br><small class="gloss">({html.escape(STATUS_GLOSS[status])})</small>'
+    return f'<td class="status {html.escape(status)}">{words}</td>'
 
 
 def _claim_page_path(results_dir: Path, claim_id: str) -> Path:
@@ -134,6 +158,7 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
     corrections its printed proof needs, with their errata, fold under the cost (so that the table fits the first
     screen)."""
     concerns = {e: ids(cell) for e, cell in zip(results.errata["erratum_id"], results.errata["statements"])}
+    ids_here = targets(results)
 
     def links(errata: list[str]) -> str:
         return ", ".join(f'<a href="#erratum-{html.escape(e)}">{html.escape(e)}</a>' for e in errata)
@@ -144,10 +169,11 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
         own = [e for e in ids(row["errata"]) if row["statement_id"] in concerns[e]]
         slips = [e for e in ids(row["errata"]) if row["statement_id"] not in concerns[e]]
         page = _link(_claim_page_path(results_dir, row["claim_id"]), base, "claim page")
-        cost = _math(row["cost"]) + (f" <small>(erratum {links(own)})</small>" if own else "")
+        cost = link_ids(_math(row["cost"]), ids_here) + (f" <small>(erratum {links(own)})</small>" if own else "")
         if row["proof"]:
             cost += (f"<details><summary>its printed proof needs {len(slips)} correction{'s' if len(slips) != 1 else ''}"
-                     f"</summary>{_math(row['proof'])} <small>(errata {links(slips)})</small></details>")
+                     f"</summary>{link_ids(_math(row['proof']), ids_here)} <small>(errata {links(slips)})</small>"
+                     "</details>")
         rows.append([f"<b>{html.escape(row['paper_ref'])}</b><br><small>{page}</small>",
                      _status_cell(row["status"], statement["class"], statement["range"]), cost])
     return _table(["result", "status", "what it costs the authors"], rows, "headline")
@@ -164,7 +190,9 @@ def sharper_and_open_html(results: Results) -> str:
     sharper = "".join(f"<li><b>{html.escape(where)}</b>, sharper: {_math(text)} "
                       f"<small>(<code>sparseact explain {html.escape(sid)}</code>)</small></li>"
                       for where, text, sid in sharper_items(results)) or "<li>None.</li>"
-    opened = "".join(f"<li><b>{html.escape(where)}</b>: {_math(why)}</li>" for where, why in open_items(results)) \
+    ids_here = targets(results)
+    opened = "".join(f"<li><b>{html.escape(where)}</b>: {link_ids(_math(why), ids_here)}</li>"
+                     for where, why in open_items(results)) \
         or "<li>None.</li>"
     return (f'<h3 id="sharper">Sharper than printed (the project\'s own results)</h3><ul>{sharper}</ul>'
             f'<h3 id="open">Open, and why</h3><ul>{opened}</ul>')
@@ -179,7 +207,7 @@ def legend_html() -> str:
 
 def errata_html(results: Results, results_dir: Path, base: Path) -> str:
     """The errata by root cause, one section per class (most severe first), each erratum with its certificate."""
-    parts = []
+    parts, ids_here = [], targets(results)
     for finding_class, definition in FINDING_DEFINITIONS.items():
         group = results.errata[results.errata["class"] == finding_class]
         if not len(group):
@@ -188,37 +216,82 @@ def errata_html(results: Results, results_dir: Path, base: Path) -> str:
                      f'<p class="legend">{html.escape(definition)}.</p>')
         for _, row in group.iterrows():
             certificates = ", ".join(_link(results_dir / c, base, c) for c in ids(row["certificates"]))
-            correction = _math(row["correction"]) if row["correction"] else "none proposed"
+            correction = link_ids(_math(row["correction"]), ids_here) if row["correction"] else "none proposed"
             if row["verified_by"]:
                 correction += (f' <span class="{html.escape(row["verified"])}">{html.escape(row["verified"])}</span>'
                                f" (checked by <code>{html.escape(row['verified_by'])}</code>)")
-            statements = ", ".join(f"<code>{html.escape(s)}</code>" for s in ids(row["statements"]))
+            statements = ", ".join(f'<a href="#{anchor(s)}"><code>{html.escape(s)}</code></a>'
+                                   for s in ids(row["statements"]))
+            refutation = row.get("refuted_by", "")
+            proof = f'<a href="#{anchor(refutation)}"><code>{html.escape(refutation)}</code></a>' if refutation else ""
+            why = (f"<dt>Refutation (proved: {proof})</dt><dd>{link_ids(_math(row['counterexample']), ids_here)}</dd>"
+                   f"<dt>Proof</dt><dd>{link_ids(_math(row['explanation']), ids_here)}</dd>" if refutation else
+                   f"<dt>Why it fails</dt><dd>{link_ids(_math(row['explanation']), ids_here)}</dd>"
+                   f"<dt>Counterexample (from the certificate)</dt><dd>{_math(row['counterexample'])}</dd>")
+            certificate = (f"the proof of {proof} (an asymptotic statement: no finite certificate refutes it)"
+                           if refutation else certificates or "none")
             parts.append(
                 f'<div class="erratum" id="erratum-{html.escape(row["erratum_id"])}">'
                 f"<p><b>{_math(row['location'])}</b> — {html.escape(finding_class)} "
                 f"<small>(<code>{html.escape(row['erratum_id'])}</code>; statements {statements})</small></p><dl>"
-                f"<dt>Printed</dt><dd>{_math(row['printed'])}</dd>"
-                + (f"<dt>Refutation (proved: <code>{html.escape(row.get('refuted_by', ''))}</code>)</dt>"
-                   f"<dd>{_math(row['counterexample'])}</dd><dt>Proof</dt><dd>{_math(row['explanation'])}</dd>"
-                   if row.get("refuted_by") else
-                   f"<dt>Why it fails</dt><dd>{_math(row['explanation'])}</dd>"
-                   f"<dt>Counterexample (from the certificate)</dt><dd>{_math(row['counterexample'])}</dd>")
-                + f"<dt>Correction</dt><dd>{correction}</dd>"
-                + (f"<dt>Certificate</dt><dd>the proof of <code>{html.escape(row.get('refuted_by', ''))}</code> "
-                   "(an asymptotic statement: no finite certificate refutes it)</dd></dl></div>"
-                   if row.get("refuted_by") else f"<dt>Certificate</dt><dd>{certificates or 'none'}</dd></dl></div>"))
+                f"<dt>Printed</dt><dd>{_math(row['printed'])}</dd>{why}"
+                f"<dt>Correction</dt><dd>{correction}</dd><dt>Certificate</dt><dd>{certificate}</dd></dl></div>")
     return "".join(parts) or "<p>No erratum.</p>"
 
 
+def targets(results: Results, page: str = "") -> dict[str, str]:
+    """Every statement, fact and check id -> its anchor on the report (``page`` the report's path from the page that
+    links, empty on the report itself)."""
+    from sparseact.paper import facts as paper_facts
+
+    return report_targets(results.statements["statement_id"], [f["id"] for f in paper_facts()],
+                          results.ledger["check_id"], page)
+
+
+def reason_html(row: pd.Series, links: dict[str, str], verdicts: dict[str, str]) -> str:
+    """A statement's reason (its argument, or why it fails or is open) with every id a link, then its premises and
+    its own checks (each a link to its row, which links its certificate), with their verdicts."""
+    premises = ", ".join(link_ids(html.escape(p), links) for p in ids(row["uses"]))
+    checks = ", ".join(f"{link_ids(html.escape(c), links)} ({html.escape(verdicts.get(c, ''))})"
+                       for c in ids(row["checks"]))
+    return (link_ids(_math(row["reason"]), links) + (f"<br><small>Premises: {premises}.</small>" if premises else "")
+            + (f"<br><small>Its checks: {checks}.</small>" if checks else ""))
+
+
+def statement_rows(results: Results, statements: pd.DataFrame, links: dict[str, str], where) -> tuple[list, list[str]]:
+    """The rows of a statements table (where, status, statement as printed, reason) and their anchors; ``where``
+    renders a row's first cell."""
+    verdicts = dict(zip(results.ledger["check_id"], results.ledger["verdict"]))
+    rows = [[where(row), _status_cell(row["status"], row["class"], row["range"], gloss=True), _math(row["statement"]),
+             reason_html(row, links, verdicts)] for _, row in statements.iterrows()]
+    return rows, [anchor(sid) for sid in statements["statement_id"]]
+
+
 def statements_html(results: Results, results_dir: Path, base: Path) -> str:
-    """Every statement: where (linking its claim page), status, the statement as printed, the reason."""
-    rows = []
-    for _, row in results.statements.iterrows():
+    """Every statement: where (linking its claim page), status, the statement as printed, the reason (every id in
+    it a link to that id's row)."""
+    def where(row: pd.Series) -> str:
         page = _link(_claim_page_path(results_dir, row["claim_id"]), base, row["claim_id"])
-        rows.append([f"{html.escape(row['paper_ref'])}<br><small>{page}</small>",
-                     _status_cell(row["status"], row["class"], row["range"]),
-                     _math(row["statement"]), _math(row["reason"])])
-    return _table(["where", "status", "statement (as printed)", "reason"], rows, "statements")
+        return f"{html.escape(row['paper_ref'])}<br><small>{page}</small>"
+
+    rows, anchors = statement_rows(results, results.statements, targets(results), where)
+    return _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
+
+
+def facts_html(results: Results) -> str:
+    """The cited textbook facts: each with its statement, its citation and the checks that test it on instances."""
+    from sparseact.paper import facts as paper_facts
+
+    links = targets(results)
+    verdicts = dict(zip(results.ledger["check_id"], results.ledger["verdict"]))
+    rows, anchors = [], []
+    for fact in paper_facts():
+        checks = ", ".join(f"{link_ids(html.escape(c), links)} ({html.escape(verdicts.get(c, 'not in the ledger'))})"
+                           for c in fact.get("checks", ()))
+        rows.append([f"<b>{html.escape(fact['name'])}</b><br><small><code>{html.escape(fact['id'])}</code></small>",
+                     _math(fact["statement"]), link_ids(_math(fact["citation"]), links), checks or "none"])
+        anchors.append(anchor(fact["id"]))
+    return _table(["fact", "statement", "citation", "instance checks"], rows, "facts", anchors)
 
 
 def _evidence(ledger_rows: pd.DataFrame) -> list[str]:
@@ -242,7 +315,8 @@ def checks_html(results: Results, root: Path, base: Path) -> str:
         summary = ", ".join(f"{v} {int(counts[v])}" for v in ("PASS", "FAIL", "INCONCLUSIVE") if v in counts)
         rows = [[f"<code>{html.escape(r['check_id'].split('/', 1)[-1])}</code>",
                  f'<td class="{html.escape(r["verdict"])}">{html.escape(r["verdict"])}</td>',
-                 html.escape(r["statement_id"]), html.escape(r["variant"]), html.escape(r["method"]),
+                 f'<a href="#{anchor(r["statement_id"])}">{html.escape(r["statement_id"])}</a>'
+                 if r["statement_id"] else "", html.escape(r["variant"]), html.escape(r["method"]),
                  html.escape(r["instances"]), _math(readable(r["worst_value"])), html.escape(r["worst_value_label"]),
                  html.escape(r["replicates"]),
                  _link(root / r["certificate"], base, "certificate") if r["certificate"] else ""]
@@ -250,7 +324,8 @@ def checks_html(results: Results, root: Path, base: Path) -> str:
         parts.append(f"<details><summary><b>{html.escape(claim_id)}</b>: {len(checks)} checks ({summary})</summary>"
                      f"{thumb}<p><small>Evidence: {links}</small></p>"
                      + _table(["check", "verdict", "statement", "variant", "method", "instances", "worst value",
-                               "measured quantity", "replicates agreeing", "certificate"], rows) + "</details>")
+                               "measured quantity", "replicates agreeing", "certificate"], rows,
+                              row_ids=[anchor(c) for c in checks["check_id"]]) + "</details>")
     return "".join(parts)
 
 
@@ -311,6 +386,33 @@ def _page(title: str, body: str) -> str:
             f"<style>{_CSS}</style></head><body>{body}</body></html>\n")
 
 
+#: The argument graph's page, beside the report's ``index.html``.
+GRAPH_PAGE = "graph.html"
+
+
+def _claim_rank(claim_id: str) -> int:
+    return PAPER_ORDER.index(claim_id) if claim_id in PAPER_ORDER else len(PAPER_ORDER)
+
+
+def graph_page(results: Results, index_html: str | Path, page: str | Path) -> str:
+    """The argument graph's page: every statement, cited fact and erratum root, each node a link to its row on the
+    report (:mod:`sparseact.publish.graph`)."""
+    report = _href(index_html, Path(page).parent)
+    nodes, edges = graph_nodes(results.statements, results.errata), graph_edges(results.statements, results.errata)
+    svg = graph_svg(nodes, edges, lambda node: f"{report}#{node_anchor(node.key)}", _claim_rank,
+                    "the argument graph of the paper's statements")
+    body = (f'<nav><a href="{report}">← verification report</a></nav>'
+            "<h1>The argument graph</h1>"
+            f"<p>{len(nodes)} nodes: every statement the project tracks (coloured by its status), every cited "
+            "textbook fact and every root cause of an erratum; an arrow from a statement to what its argument uses, "
+            "to a step of its printed proof, and from an erratum to what it makes fail. Higher statements rest on "
+            "lower ones. Click a node to open its row on the report: the statement, its argument with every premise "
+            "a link, and its checks and certificates.</p>"
+            + legend_svg() + f'<div class="graph-box">{svg}</div>')
+    page_css = GRAPH_CSS + "body { max-width: none; }"  # the graph uses the window's width
+    return _page("sparseact argument graph", body).replace("</style>", page_css + "</style>", 1)
+
+
 def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], benchmark_paths: Sequence[str | Path],
                  index_html: str | Path, timings_html: str | Path, root: str | Path = ".") -> None:
     """Write the verification report (``index_html``) and the wall-time page (``timings_html``).
@@ -323,9 +425,12 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
     results_dir, base = Path(results_dir), Path(index_html).parent
     results = load_results(results_dir)
     timings_link = _link(timings_html, base, "per-job timings")
-    nav = " · ".join(f'<a href="#{anchor}">{label}</a>' for anchor, label in (
+    graph_html = base / GRAPH_PAGE
+    nav = " · ".join(f'<a href="#{section}">{label}</a>' for section, label in (
         ("headline", "Headline results"), ("errata", "Errata"), ("tightness", "Tightness"),
-        ("statements", "All statements"), ("checks", "Checks by claim"), ("provenance", "Provenance"))) \
+        ("statements", "All statements"), ("facts", "Cited facts"), ("checks", "Checks by claim"),
+        ("provenance", "Provenance"))) \
+        + f" · {_link(graph_html, base, 'the argument graph (picture)')}" \
         + f" · {timings_link} · {erratum_link(results_dir, base)}" \
         + f" · <a href=\"{ARXIV}\">the paper (arXiv 2406.17989)</a>"
     body = [
@@ -346,6 +451,9 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
                                    *map(_math, cells)] for where, bound, cells in tightness_rows(results)]),
         '<h2 id="statements">All statements</h2>',
         statements_html(results, results_dir, base),
+        '<h2 id="facts">Cited facts</h2><p>Textbook facts the arguments cite (not proved here), each tested on '
+        "instances by the checks named.</p>",
+        facts_html(results),
         '<h2 id="checks">Checks by claim</h2><p>Click a claim to list its checks.</p>',
         checks_html(results, Path(root), base),
         '<h2 id="provenance">Provenance</h2>',
@@ -354,6 +462,7 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
         "page, so that this one is byte-identical from run to run).</p>",
     ]
     atomic_write_text(index_html, _page("sparseact verification report", "".join(body)))
+    atomic_write_text(graph_html, graph_page(results, index_html, graph_html))
     timings = timings_table(benchmark_paths).sort_values(["claim", "stage", "shard"], kind="stable")
     timings_base = Path(timings_html).parent
     back = _link(index_html, timings_base, "back to the verification report")
@@ -379,9 +488,12 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     links = [_link(results_dir / "report" / "index.html", base, "← verification report")]
     links += [_link(_claim_page_path(results_dir, c), base, f"{label} {c}")
               for label, c in (("previous:", previous), ("next:", following)) if c]
-    statements = results.statements[results.statements["claim_id"] == claim_id]
-    refs = "; ".join(dict.fromkeys(statements["paper_ref"]))
-    links.append(f'<a href="{ARXIV}">the paper on arXiv</a> ({html.escape(refs)})')
+    statements = claim_statements(results, claim_id)
+    main = statements[statements["main"]]
+    lead = main if len(main) else statements[:1]
+    places = len(dict.fromkeys(statements["paper_ref"])) - len(lead)
+    links.append(f'<a href="{ARXIV}">the paper on arXiv</a> ({html.escape(" and ".join(lead["paper_ref"]))}'
+                 + (f"; {places} more places in the table below" if places > 0 else "") + ")")
     checks = results.ledger[results.ledger["statement_id"].isin(set(statements["statement_id"]))]
     counts = checks["verdict"].value_counts()
     tally = ", ".join(f'<span class="{v}">{v}</span> {int(counts[v])}' for v in ("PASS", "FAIL", "INCONCLUSIVE")
@@ -390,13 +502,103 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     fails = "; ".join(f"<code>{html.escape(r['check_id'])}</code> ({html.escape(r['finding'])}, "
                       + _link(Path(root) / r["certificate"], base, "certificate") + ")"
                       for _, r in failed.iterrows())
-    rows = [[html.escape(r["paper_ref"]), _status_cell(r["status"], r["class"], r["range"]), _math(r["statement"]),
-             _math(r["reason"])] for _, r in statements.iterrows()]
+    report = _href(results_dir / "report" / "index.html", base)
+    own = set(statements["statement_id"])
+    on_report = targets(results, report)
+    here = {**on_report, **{sid: f"#{anchor(sid)}" for sid in own}}
+    rows, anchors = statement_rows(results, statements, here, lambda row: html.escape(row["paper_ref"]))
+    title = " and ".join(lead["paper_ref"]) or claim_id
     return (f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
-            f"<p><b>Verdicts of the {len(checks)} checks bearing on this claim's statements</b> (from every claim): "
-            f"{tally or 'none'}.{' FAIL: ' + fails + '.' if fails else ''}</p>"
-            + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements")
-            + "</header>")
+            f'<h1>{html.escape(title)} <small>(claim <code>{html.escape(claim_id)}</code>)</small></h1>'
+            + verdict_html(results, lead, here)
+            + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
+            + f"<details><summary><b>Verdicts of the {len(checks)} checks bearing on these statements</b> (from "
+            f"every claim): {tally or 'none'}</summary><p>{'FAIL: ' + fails + '.' if fails else 'No FAIL.'}</p>"
+            "</details>"
+            + chains_html(results, statements, here) + claim_graph_html(results, own, here, report) + "</header>")
+
+
+def claim_statements(results: Results, claim_id: str) -> pd.DataFrame:
+    """The claim's statements with a ``main`` column, main results first, then in the paper's reading order."""
+    from sparseact.paper import paper_position
+    from sparseact.paper import statements as paper_statements
+
+    main = {e["id"] for e in paper_statements() if e.get("main")}
+    own = results.statements[results.statements["claim_id"] == claim_id]
+    own = own.assign(main=own["statement_id"].isin(main))
+    order = sorted(range(len(own)), key=lambda i: (not own["main"].iloc[i], paper_position(own["paper_ref"].iloc[i]),
+                                                   own["statement_id"].iloc[i]))
+    return own.iloc[order]
+
+
+def verdict_html(results: Results, lead: pd.DataFrame, links: dict[str, str]) -> str:
+    """One line per leading statement (the claim's main results): its status in words and, for a main result, what
+    it costs the authors (``headline.csv``), every id in it a link."""
+    costs = dict(zip(results.headline["statement_id"], results.headline["cost"])) if len(results.headline) else {}
+    lines = []
+    for _, row in lead.iterrows():
+        gloss = f" ({STATUS_GLOSS[row['status']]})" if row["status"] in STATUS_GLOSS else ""
+        cost = costs.get(row["statement_id"], "")
+        lines.append(f'<p class="verdict"><b>{html.escape(row["paper_ref"])}: '
+                     f'<span class="{html.escape(row["status"])}">'
+                     f"{_math(status_text(row['status'], row['class'], row['range']))}</span></b>{html.escape(gloss)}."
+                     + (f" {link_ids(_math(cost), links)}" if cost else "") + "</p>")
+    return "".join(lines)
+
+
+def chains_html(results: Results, statements: pd.DataFrame, links: dict[str, str]) -> str:
+    """The chain behind each main result of the claim (else its first statement), as ``sparseact explain`` prints
+    it, in one collapsed block each: typeset, every id a link, every statement, check and fact expanded once (met
+    again, it links back to where it was expanded)."""
+    from sparseact.paper import statements as paper_statements
+    from sparseact.publish.statements import explain_chain
+
+    entries = {e["id"]: e for e in paper_statements()}
+    known = [sid for sid in statements["statement_id"] if sid in entries]
+    chosen = [sid for sid in known if entries[sid].get("main")] or known[:1]
+    ledger = results.ledger.assign(instances=results.ledger["instances"].map(lambda v: v or "0"))
+    parts = []
+    for number, sid in enumerate(chosen):
+        row = _statement_row(results, sid)
+        items = explain_chain(sid, ledger)
+        body, depth = [], -1
+        for item in items:
+            if item.depth > depth:  # one level down: a list inside the open item
+                body.append("<ul>")
+            else:  # the same level or up: close the open item and every list below this level
+                body += ["</li></ul>"] * (depth - item.depth) + ["</li>"]
+            depth = item.depth
+            own = f"chain{number}-{item.identifier}"
+            head = link_ids(_math(item.head.replace(" (see above)", "")), links)
+            head += f' <a href="#{html.escape(own)}">(see above)</a>' if item.again else ""
+            why = f'<div class="why">{link_ids(_math(item.why), links)}</div>' if item.why else ""
+            corrected = f'<div class="why">Corrected: {_math(item.corrected)}</div>' if item.corrected else ""
+            body.append(("<li>" if item.again else f'<li id="{html.escape(own)}">') + head + why + corrected)
+        body += ["</li></ul>"] * (depth + 1)
+        parts.append(f'<details class="chain"><summary><b>Why {html.escape(row["paper_ref"])} is '
+                     f"{html.escape(status_text(row['status'], row['class'], row['range']))}</b>: the chain down to "
+                     f"checks and cited facts ({len(items)} lines, each statement, check and fact expanded once; "
+                     f"<code>sparseact explain {html.escape(sid)}</code> prints it)</summary>{''.join(body)}</details>")
+    return "".join(parts)
+
+
+def claim_graph_html(results: Results, own: set[str], here: dict[str, str], report: str) -> str:
+    """The subgraph of a claim's statements (``own``) and everything one edge away, each node a link: to its row on
+    this page (``here``) or on the report (``report``)."""
+    nodes, edges = subgraph(graph_nodes(results.statements, results.errata),
+                            graph_edges(results.statements, results.errata), own)
+
+    def href(node) -> str:
+        if node.key.startswith(ERRATUM_PREFIX) or node.key not in here:
+            return f"{report}#{node_anchor(node.key)}"
+        return here[node.key]
+
+    svg = graph_svg(nodes, edges, href, _claim_rank, "the argument graph of this claim's statements")
+    return ('<details class="claim-graph" open><summary><b>The argument graph of these '
+            f"statements</b> ({len(own)} statements, with what they use and what uses them; the whole graph: "
+            f'<a href="{html.escape(posixpath.join(posixpath.dirname(report), GRAPH_PAGE))}">{GRAPH_PAGE}</a>)'
+            "</summary>"
+            + legend_svg() + f'<div class="graph-box">{svg}</div></details>')
 
 
 #: Styles of the claim page's header (added to the notebook page's own).
@@ -410,7 +612,13 @@ CLAIM_HEADER_CSS = """
 .sa-header .FAIL, .sa-header .fails-as-stated { background: #fbe0e0; font-weight: bold; }
 .sa-header .INCONCLUSIVE, .sa-header .open { background: #fff4d6; font-weight: bold; }
 .sa-header td.status { min-width: 7em; }
-""" + PRINT_CSS
+.sa-header small.gloss { font-weight: normal; }
+.sa-header h1 { font-size: 1.5em; margin: 0.3em 0 0.2em; }
+.sa-header p.verdict { font-size: 1.1em; margin: 0.2em 0 0.6em; }
+.sa-header a { color: #0b57a4; }
+.sa-header details.chain ul { padding-left: 1.3em; margin: 0.2em 0; }
+.sa-header details.chain .why { font-size: 0.92em; color: #333; margin: 0.1em 0 0.3em; }
+""" + GRAPH_CSS + PRINT_CSS
 
 
 def claim_page(notebook: str | Path, claim_id: str, results_dir: str | Path, page: str | Path,

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -303,51 +304,104 @@ def derive(ledger: pd.DataFrame, strict: bool = True, entries: Sequence[Mapping]
         .drop(columns="_order").reset_index(drop=True)
 
 
-def explain(statement_id: str, ledger: pd.DataFrame) -> str:
-    """The chain behind ``statement_id``'s status, down to checks and cited facts, each with its status."""
+@dataclass(frozen=True)
+class ChainItem:
+    """One line of the chain :func:`explain_chain` walks: a statement, a check or a fact, ``depth`` levels down.
+
+    ``head`` says what it is and its status; ``why`` (a statement's reason), ``corrected`` (the correction of the
+    statement explained) and ``again`` (``True`` when the item was printed above, so that it is not expanded twice)
+    complete it.
+    """
+
+    depth: int
+    identifier: str
+    kind: str
+    head: str
+    why: str = ""
+    corrected: str = ""
+    again: bool = False
+
+
+def explain_chain(statement_id: str, ledger: pd.DataFrame) -> list[ChainItem]:
+    """The chain behind ``statement_id``'s status, down to checks and cited facts, each with its status; a statement,
+    check or fact met a second time is listed once more as ``again`` and not expanded."""
     graph = _Graph(ledger, paper_statements(), paper_facts())
     if statement_id not in graph.entries:
         raise ValueError(f"no statement {statement_id!r}; known: {', '.join(sorted(graph.entries))}")
-    lines: list[str] = []
+    items: list[ChainItem] = []
+    printed: set[str] = set()
 
-    def walk(identifier: str, depth: int, seen: set) -> None:
-        pad = "  " * depth
+    def walk(identifier: str, depth: int) -> None:
         kind = premise_kind(identifier)
+        again = identifier in printed
+        printed.add(identifier)
+        if again and kind != "statement":
+            items.append(ChainItem(depth, identifier, kind, f"{kind} {identifier} (see above)", again=True))
+            return
         if kind == "check":
             row = graph.rows.get(identifier)
-            if row is None:
-                lines.append(f"{pad}- check {identifier}: not in this ledger")
-                return
-            lines.append(f"{pad}- check {identifier}: {row['verdict']} ({row['method']}, {row['instances']} instances"
-                         + (f", {row['range']}" if row["range"] else "") + ")")
+            head = (f"check {identifier}: not in this ledger" if row is None else
+                    f"check {identifier}: {row['verdict']} ({row['method']}, {row['instances']} instances"
+                    + (f", {row['range']}" if row["range"] else "") + ")")
+            items.append(ChainItem(depth, identifier, kind, head))
             return
         if kind == "fact":
             fact = graph.facts[identifier]
-            lines.append(f"{pad}- fact {identifier} [{graph.premise(identifier)['level'] or 'not established'}]: "
-                         f"{fact['name']} ({fact['citation']})")
+            level = graph.premise(identifier)["level"]
+            items.append(ChainItem(depth, identifier, kind,
+                                   f"fact {identifier} [{'cited' if level else 'not established'}]: "
+                                   f"{fact['name']} ({fact['citation']})"))
             for check in fact.get("checks", ()):
-                walk(check, depth + 1, seen)
+                walk(check, depth + 1)
             return
         entry, node = graph.entries[identifier], graph.status(identifier)
         detail = node["cls"] and f", {node['cls']}; survives: {node['survives']}"
-        lines.append(f"{pad}- {identifier} [{node['status']}{detail}] {entry['paper_ref']}"
-                     + (f" (range: {node['range']})" if node["range"] else ""))
-        if identifier in seen:
+        head = (f"{identifier} [{node['status']}{detail}] {entry['paper_ref']}"
+                + (f" (range: {node['range']})" if node["range"] else "") + (" (see above)" if again else ""))
+        correction = entry.get("correction") if depth == 0 else None
+        items.append(ChainItem(depth, identifier, kind, head, why=" ".join(node["reason"].split()) if not again else "",
+                               corrected=" ".join(correction["text"].split()) if correction else "", again=again))
+        if again:
             return
-        seen = seen | {identifier}
-        if node["reason"]:
-            lines.append(f"{pad}    why: {' '.join(node['reason'].split())}")
         for check in node["checks"]:
-            walk(check, depth + 1, seen)
+            walk(check, depth + 1)
         for premise in node["uses"]:
-            walk(premise, depth + 1, seen)
-        correction = entry.get("correction")
-        if correction and depth == 0:
-            lines.append(f"{pad}  corrected: {' '.join(correction['text'].split())}")
+            walk(premise, depth + 1)
+        if correction:
             for premise in correction["verified_by"]:
-                walk(premise, depth + 1, seen)
+                walk(premise, depth + 1)
 
-    walk(statement_id, 0, set())
+    walk(statement_id, 0)
+    return items
+
+
+#: Narrowest width :func:`explain` wraps to (an indented item needs room for a few words).
+EXPLAIN_MIN_WIDTH = 40
+
+
+def explain(statement_id: str, ledger: pd.DataFrame, width: int | None = None) -> str:
+    """:func:`explain_chain` as text, one item a line (``width``: wrapped to that many characters, continuation lines
+    indented under their item); an item met again says so instead of repeating itself."""
+    import textwrap
+
+    from sparseact._validation import check_int
+
+    if width is not None:
+        width = check_int(width, "width", minimum=EXPLAIN_MIN_WIDTH)
+    lines = []
+    for item in explain_chain(statement_id, ledger):
+        pad = "  " * item.depth
+        parts = [(f"- {item.head}", pad, pad + "    ")]
+        if item.why:
+            parts.append((f"why: {item.why}", pad + "    ", pad + "      "))
+        if item.corrected:
+            parts.append((f"corrected: {item.corrected}", pad + "  ", pad + "    "))
+        for text, first, rest in parts:
+            if width is None:
+                lines.append(first + text)
+            else:
+                lines += textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest,
+                                       break_long_words=False, break_on_hyphens=False)
     return "\n".join(lines) + "\n"
 
 

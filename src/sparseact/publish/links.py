@@ -1,0 +1,54 @@
+"""Anchors of the argument graph's ids on the pages, and links from every id a page prints to them.
+
+The verification report (``report/index.html``) gives every statement row, cited fact, erratum and check an
+anchor (:func:`anchor`): ``statement-<id>``, ``fact-<name>``, ``erratum-<id>``, ``check-<claim>/<name>``.
+:func:`report_targets` maps each id to its anchor on the report, seen from a page; :func:`link_ids` turns
+every such id in a rendered HTML fragment (outside tags, links and typeset math) into a link.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Mapping
+
+from sparseact.paper import FACT_PREFIX, premise_kind
+
+#: An HTML fragment's pieces that are never rewritten: a link, typeset math, a tag.
+_UNTOUCHED = re.compile(r"(<a\b.*?</a>|<math\b.*?</math>|<[^>]*>)", re.DOTALL)
+
+
+def anchor(identifier: str, erratum: bool = False) -> str:
+    """The ``id`` attribute of ``identifier``'s row: a statement, a fact (``fact:...``), a check (``claim/name``),
+    or with ``erratum=True`` an erratum root cause."""
+    if erratum:
+        return f"erratum-{identifier}"
+    kind = premise_kind(identifier)
+    if kind == "fact":
+        return "fact-" + identifier[len(FACT_PREFIX):]
+    return f"{kind}-{identifier}"
+
+
+def report_targets(statement_ids: Iterable[str], fact_ids: Iterable[str], check_ids: Iterable[str],
+                   page: str = "") -> dict[str, str]:
+    """Each id -> ``page#anchor`` (``page`` empty: an anchor on the report itself)."""
+    return {identifier: f"{page}#{anchor(identifier)}" for identifier in [*statement_ids, *fact_ids, *check_ids]}
+
+
+def link_ids(fragment: str, targets: Mapping[str, str]) -> str:
+    """``fragment`` (rendered HTML) with every id of ``targets`` in its text made a link to its target.
+
+    An id counts only whole (``lemma9`` is not found inside ``lemma9-sharp``); text inside a link, a ``<math>``
+    element or a tag is left as it is.
+    """
+    if not targets:
+        return fragment
+    names = "|".join(re.escape(html.escape(k)) for k in sorted(targets, key=lambda k: (-len(k), k)))
+    pattern = re.compile(rf"(?<![\w:/.-])({names})(?![\w/]|-\w)")
+    unescaped = {html.escape(k): k for k in targets}
+
+    def link(match: re.Match) -> str:
+        return f'<a href="{html.escape(targets[unescaped[match.group(1)]])}">{match.group(1)}</a>'
+
+    pieces = _UNTOUCHED.split(fragment)
+    return "".join(piece if i % 2 else pattern.sub(link, piece) for i, piece in enumerate(pieces))

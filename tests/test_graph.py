@@ -1,0 +1,233 @@
+"""The argument graph as a picture (sparseact.publish.graph) and the links between the pages (sparseact.publish.links).
+
+Every node of the graph page links to an anchor the report has; the layout is integer and byte-identical; ids in an
+argument become links, whole ids only, never inside math or an existing link.
+"""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from test_report import report_inputs
+
+
+class Refs(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids, self.hrefs = set(), []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        if "href" in attrs:
+            self.hrefs.append((tag, attrs["href"]))
+
+
+def parse(path):
+    parser = Refs()
+    parser.feed(path.read_text())
+    return parser
+
+
+def test_every_node_of_the_graph_page_opens_its_row_on_the_report(result_tables):
+    from sparseact.paper import facts
+    from sparseact.publish.report import build_report
+
+    result, bench = report_inputs(result_tables)
+    index = result_tables / "report" / "index.html"
+    build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
+    graph = result_tables / "report" / "graph.html"
+    first = graph.read_bytes()
+    build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
+    assert graph.read_bytes() == first  # byte-identical from run to run
+    nodes = [href for tag, href in parse(graph).hrefs if tag == "a" and "#" in href]
+    anchors = parse(index).ids
+    expected = 5 + 2 + len(facts())  # statements, errata, cited facts of the fixture
+    assert len(nodes) == expected
+    assert all(href.startswith("index.html#") and href.split("#", 1)[1] in anchors for href in nodes), nodes
+    page = graph.read_text()
+    for words in ("fails as stated", "holds on a range", "open", "proved", "cited", "erratum", "main result"):
+        assert words in page  # the legend says every status in words, not colour alone
+    assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # offline: nothing fetched
+
+
+def test_report_anchors_every_statement_fact_erratum_and_check(result_tables):
+    import pandas as pd
+
+    from sparseact.paper import facts
+    from sparseact.publish.report import build_report
+
+    table = pd.read_csv(result_tables / "statements.csv", dtype=str, keep_default_na=False)
+    table.loc[table["statement_id"] == "thm1", "checks"] = "x/a-printed; x/a-corrected"
+    table.to_csv(result_tables / "statements.csv", index=False)
+    result, bench = report_inputs(result_tables)
+    index = result_tables / "report" / "index.html"
+    build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
+    anchors = parse(index).ids
+    for wanted in ("statement-thm1", "statement-lem2-sharp", "erratum-x-a-printed", "check-x/a-printed",
+                   *(f"fact-{f['id'].split(':', 1)[1]}" for f in facts())):
+        assert wanted in anchors, wanted
+    local = [h for _, h in parse(index).hrefs if h.startswith("#")]
+    assert '#statement-thm1' in local and all(h[1:] in anchors for h in local)
+    # a statement's row lists its own checks, each a link to its row (which links the certificate)
+    assert 'Its checks: <a href="#check-x/a-printed">x/a-printed</a> (FAIL), <a href="#check-x/a-corrected">' \
+        in index.read_text()
+
+
+def test_claim_page_links_its_own_rows_and_the_report_for_the_rest(result_tables):
+    from sparseact.publish.report import claim_header_html
+
+    page = result_tables / "reports" / "x.html"
+    header = claim_header_html("x", result_tables, page, root=result_tables.parent)
+    assert 'id="statement-thm1"' in header and 'class="argument-graph"' in header
+    assert 'href="#statement-thm1"' in header  # a node of this claim: its row on this page
+    assert 'href="../report/index.html#erratum-x-a-printed"' in header  # an erratum: its section on the report
+
+
+def test_layout_is_layered_integer_and_deterministic():
+    from sparseact.publish.graph import NODE_HEIGHT, Node, layout
+
+    nodes = [Node(k, k, k, "proved") for k in ("top", "mid", "leaf", "alone")]
+    edges = [("top", "mid", "uses"), ("mid", "leaf", "uses"), ("top", "leaf", "uses")]
+    position, width, height = layout(nodes, edges)
+    assert position == layout(list(reversed(nodes)), list(reversed(edges)))[0]
+    assert position["top"][1] < position["mid"][1] < position["leaf"][1] < position["alone"][1]
+    assert all(isinstance(v, int) for xy in position.values() for v in xy) and height >= 4 * NODE_HEIGHT
+    with pytest.raises(ValueError, match="cycle: a -> b -> a"):
+        layout([Node("a", "a", "a", "proved"), Node("b", "b", "b", "proved")], [("a", "b", "uses"), ("b", "a", "uses")])
+
+
+def test_a_leaf_sits_just_below_its_lowest_user():
+    from sparseact.publish.graph import Node, layout
+
+    nodes = [Node(k, k, k, "proved") for k in ("a", "b", "c", "fact")]
+    position, _, _ = layout(nodes, [("a", "b", "uses"), ("b", "c", "uses"), ("a", "fact", "uses")])
+    assert position["fact"][1] == position["b"][1]  # one layer below a, not at the bottom beside c
+
+
+def test_subgraph_keeps_one_edge_around():
+    from sparseact.publish.graph import Node, subgraph
+
+    nodes = [Node(k, k, k, "proved") for k in "abcd"]
+    edges = [("a", "b", "uses"), ("b", "c", "uses"), ("c", "d", "uses")]
+    kept, kept_edges = subgraph(nodes, edges, {"b"})
+    assert [n.key for n in kept] == ["a", "b", "c"] and kept_edges == edges[:2]
+
+
+def test_ids_become_links_whole_and_outside_math_and_links():
+    from sparseact.publish.links import link_ids
+
+    targets = {"lemma9": "#statement-lemma9", "lemma9-sharp": "#statement-lemma9-sharp",
+               "fact:parseval": "#fact-parseval", "x/a": "#check-x/a"}
+    text = ('by lemma9-sharp and lemma9, fact:parseval, x/a and x/ab; <math><mi>lemma9</mi></math> '
+            '<a href="#o">lemma9</a> <span title="lemma9">lemma9x</span>')
+    out = link_ids(text, targets)
+    assert out.count('href="#statement-lemma9-sharp"') == 1 and out.count('href="#statement-lemma9"') == 1
+    assert 'href="#fact-parseval"' in out and out.count('href="#check-x/a"') == 1
+    assert "<math><mi>lemma9</mi></math>" in out and '<a href="#o">lemma9</a>' in out and 'title="lemma9"' in out
+
+
+@given(st.text(alphabet="ab-9 .,<>/$", max_size=40))
+def test_link_ids_only_adds_links(text):
+    import html
+
+    from sparseact.publish.links import link_ids
+
+    fragment = html.escape(text)
+    out = link_ids(fragment, {"a9": "#statement-a9", "a9-b": "#statement-a9-b"})
+    assert re.sub(r'<a href="[^"]*">|</a>', "", out) == fragment
+
+
+def test_anchor_names_each_kind():
+    from sparseact.publish.links import anchor
+
+    assert [anchor("lemma9"), anchor("fact:parseval"), anchor("x/a"), anchor("lemma9", erratum=True)] == \
+        ["statement-lemma9", "fact-parseval", "check-x/a", "erratum-lemma9"]
+    with pytest.raises(TypeError):
+        anchor("")
+
+
+def test_claim_page_chain_is_collapsed_typeset_linked_and_expands_each_item_once():
+    import pandas as pd
+
+    from sparseact.paper import facts, premise_kind, statements
+    from sparseact.publish.findings import Results
+    from sparseact.publish.report import chains_html
+    from sparseact.publish.statements import derive
+    from test_statements import _row
+
+    premises = [p for e in statements() for p in [*e.get("argument", {}).get("uses", ()),
+                                                   *(e.get("correction") or {}).get("verified_by", ())]]
+    premises += [c for f in facts() for c in f.get("checks", ())]
+    ledger = pd.DataFrame([_row(c, "", "PASS") for c in sorted(set(premises)) if premise_kind(c) == "check"])
+    table = derive(ledger, strict=False).astype(str)
+    results = Results(table, *(pd.DataFrame() for _ in range(3)), ledger.astype(str), pd.DataFrame())
+    own = table[table["claim_id"] == "theorem8"]
+    block = chains_html(results, own, {"theorem8-sharp": "#statement-theorem8-sharp"})
+    assert block.startswith('<details class="chain"><summary><b>Why Theorem 8 is ') and block.count("<details") == 1
+    assert '<a href="#statement-theorem8-sharp">theorem8-sharp</a>' in block and "<math" in block and "$" not in block
+    first = re.findall(r'<li id="(chain0-[^"]+)"', block)
+    assert len(first) == len(set(first))  # each item expanded once
+    assert all(f'id="{target[1:]}"' in block for target in re.findall(r'href="(#chain0-[^"]+)"', block))
+    assert block.count("<ul>") == block.count("</ul>") and block.count("<li") == block.count("</li>")
+
+
+#: Machado, Oliveira and Fernandes (2009), severity 1: linear RGB under deuteranopia and protanopia.
+DEUTERANOPIA = ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881))
+PROTANOPIA = ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998))
+
+
+def _lab(colour, vision):
+    import numpy as np
+
+    srgb = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)]) / 255
+    linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    seen = np.clip(np.array(vision) @ linear, 0, 1)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]) @ seen
+    f = np.cbrt(xyz / np.array([0.9505, 1.0, 1.089]))
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+@pytest.mark.parametrize("vision", [DEUTERANOPIA, PROTANOPIA], ids=["deuteranopia", "protanopia"])
+def test_the_statuses_stay_apart_under_colour_blindness(vision):
+    import itertools
+
+    import numpy as np
+
+    from sparseact.publish.graph import STATUS_COLOURS
+
+    statuses = ("proved", "holds-on-range", "fails-as-stated", "open")
+    for part in (0, 1):  # the fill and the border
+        for a, b in itertools.combinations(statuses, 2):
+            distance = np.linalg.norm(_lab(STATUS_COLOURS[a][part], vision) - _lab(STATUS_COLOURS[b][part], vision))
+            assert distance > 10, (a, b, part, distance)  # CIE76 delta E: clearly different
+
+
+def test_a_node_of_no_known_status_is_refused():
+    from sparseact.publish.graph import Node, graph_svg
+
+    with pytest.raises(ValueError, match=r"no status colour: \['undetermined'\]"):
+        graph_svg([Node("a", "a", "a", "undetermined")], [], lambda node: "#a")
+
+
+@given(st.integers(1, 14).flatmap(lambda n: st.tuples(
+    st.just(n), st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda e: e[0] < e[1])))))
+def test_any_acyclic_graph_is_laid_out_downwards_without_overlap(graph):
+    from sparseact.publish.graph import NODE_HEIGHT, NODE_WIDTH, Node, layout
+
+    n, pairs = graph
+    nodes = [Node(f"n{i}", "", "", "proved") for i in range(n)]
+    edges = [(f"n{a}", f"n{b}", "uses") for a, b in sorted(pairs)]
+    position, width, height = layout(nodes, edges)
+    assert position == layout(nodes[::-1], edges[::-1])[0]  # the order of the input does not matter
+    assert all(position[a][1] < position[b][1] for a, b, _ in edges)  # every arrow points down
+    assert all(0 <= x <= width - NODE_WIDTH and 0 <= y <= height - NODE_HEIGHT for x, y in position.values())
+    rows = sorted({y for _, y in position.values()})
+    assert all(b - a >= NODE_HEIGHT for a, b in zip(rows, rows[1:]))
+    for row in rows:  # side by side on a row, never on top of each other
+        xs = sorted(x for x, y in position.values() if y == row)
+        assert all(b - a >= NODE_WIDTH for a, b in zip(xs, xs[1:]))
