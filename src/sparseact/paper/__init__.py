@@ -124,6 +124,8 @@ def _check_keys(entry: dict, allowed: tuple[str, ...], required: tuple[str, ...]
 
 def _check_statement(entry: dict, where: str) -> None:
     _check_keys(entry, STATEMENT_KEYS, ("id", "paper_ref", "kind", "statement"), where)
+    if "$" in str(entry["paper_ref"]):
+        raise ValueError(f"{where}: paper_ref is plain text (it is shown where math is not typeset): no '$'")
     if entry["kind"] not in KINDS:
         raise ValueError(f"{where}: kind {entry['kind']!r} is not one of {', '.join(KINDS)}")
     if premise_kind(entry["id"]) != "statement":
