@@ -171,11 +171,15 @@ def _check_pages(args) -> int:
 
 def _check_config(args) -> int:
     from sparseact.runtime.config import ConfigError, load_config
-    from sparseact.runtime.costs import check_cost, estimate_cost
+    from sparseact.runtime.costs import check_cost, estimate_cost, job_warning
 
     try:
         config = load_config(args.config)
-        print(estimate_cost(config).summary())
+        estimate = estimate_cost(config)
+        print(estimate.summary())
+        warning = job_warning(estimate)
+        if warning:
+            print(warning, file=sys.stderr)
         check_cost(config)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
