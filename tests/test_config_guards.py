@@ -2,6 +2,7 @@
 and ``sparseact check-config`` from a non-editable install."""
 
 import copy
+import shutil
 import subprocess
 import sys
 import venv
@@ -208,10 +209,19 @@ def test_check_config_prints_the_estimate(repo_root, tmp_path):
 
 @pytest.mark.workflow
 def test_check_config_works_from_a_non_editable_install(repo_root, tmp_path):
-    """`pip install .` into a fresh venv (a built wheel, not a link to the sources) ships the schema and cost table."""
+    """`pip install .` into a fresh venv (a built wheel, not a link to the sources) ships the schema and cost table.
+
+    The wheel is built from a copy of the tracked files: setuptools builds in the source tree (``build/``,
+    ``*.egg-info``), which must not be the checkout."""
+    source = tmp_path / "source"
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=repo_root, capture_output=True, check=True).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        if (repo_root / name).is_file() and not name.startswith("results/"):
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(repo_root / name, source / name)
     fresh = tmp_path / "fresh"
     venv.create(fresh, with_pip=True)
-    install = subprocess.run([fresh / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", repo_root],
+    install = subprocess.run([fresh / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", source],
                              capture_output=True, text=True, timeout=600)
     assert install.returncode == 0, install.stderr[-2000:]
     # the dependencies come from this environment (PYTHONPATH); sparseact itself only from the wheel
