@@ -18,6 +18,7 @@ def inputs(tmp_path):
     (tmp_path / "broken.json").write_text("{")
     (tmp_path / "wrong.csv").write_text("x,y\n1,2\n")
     (tmp_path / "text.ipynb").write_text("not a notebook")
+    (tmp_path / "zero-link").symlink_to("/dev/zero")
     for kind in ("fifo", "binary", "empty", "wrong", "directory"):
         folder = tmp_path / f"results-{kind}"
         folder.mkdir()
@@ -49,6 +50,15 @@ def _cases():
         yield ["claim-page", "{tmp}/" + notebook, "--claim", "lemma9", "--results-dir", "{tmp}", "--out",
                "{tmp}/page.html"]
         yield ["convert-notebook", "{tmp}/" + notebook.replace(".ipynb", ".py"), "--out", "{tmp}/out.ipynb"]
+    # a FIFO, a device (directly or behind a link) or a folder where a file is expected: refused before it is opened
+    for special in ("{tmp}/fifo", "/dev/zero", "/dev/urandom", "{tmp}/zero-link", "{tmp}"):
+        yield ["ledger", special, "--out-dir", "{tmp}/out"]
+        yield ["claim-page", special, "--claim", "lemma9", "--results-dir", "{tmp}", "--out", "{tmp}/page.html"]
+        yield ["convert-notebook", special, "--out", "{tmp}/out.ipynb"]
+        yield ["run-notebook", special, "--executed", "{tmp}/x.ipynb"]
+        yield ["screenshots", "--page", special, "{tmp}/shot.png"]
+    for folder in ("{tmp}/fifo", "/dev/zero", "{tmp}/missing", "{tmp}/binary"):
+        yield ["claim-page", "{tmp}/text.ipynb", "--claim", "lemma9", "--results-dir", folder, "--out", "{tmp}/page.html"]
     for points in ("notjson", "{", "[1,"):
         yield ["generate", "lemma9", "shard", "--points", points, "--seed", "1", "--out", "{tmp}/x.npz"]
     for parameters in ("notjson", "{bad"):

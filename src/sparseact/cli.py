@@ -27,6 +27,14 @@ def _input_file(path: str | Path) -> Path:
     return path
 
 
+def _input_dir(path: str | Path) -> Path:
+    """``path`` after checking that it is an existing directory."""
+    path = Path(path)
+    if not path.is_dir():
+        raise NotADirectoryError(f"{path}: not a directory" if path.exists() else f"{path}: no such directory")
+    return path
+
+
 def _one_line(exc: BaseException) -> str:
     text = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc) or type(exc).__name__
     lines = [line for line in text.splitlines() if line.strip()]
@@ -46,14 +54,14 @@ def _run_notebook(args) -> int:
         parameters[key] = value
     for key, *values in args.list_param:
         parameters[key] = values
-    run_notebook(args.notebook, args.executed, args.html, parameters, args.kernel, args.cwd)
+    run_notebook(_input_file(args.notebook), args.executed, args.html, parameters, args.kernel, args.cwd)
     return 0
 
 
 def _convert_notebook(args) -> int:
     from sparseact.runtime.notebooks import convert_notebook
 
-    convert_notebook(args.notebook, args.out, args.kernel)
+    convert_notebook(_input_file(args.notebook), args.out, args.kernel)
     return 0
 
 
@@ -145,13 +153,15 @@ def _report(args) -> int:
 def _claim_page(args) -> int:
     from sparseact.publish.report import claim_page
 
-    claim_page(args.notebook, args.claim, args.results_dir, args.out)
+    claim_page(_input_file(args.notebook), args.claim, _input_dir(args.results_dir), args.out)
     return 0
 
 
 def _screenshots(args) -> int:
     from sparseact.publish.browser import write_screenshots
 
+    for html, _ in [*args.page, *(args.print_page or [])]:
+        _input_file(html)
     print(write_screenshots(dict(args.page), dict(args.print_page or [])))
     return 0
 

@@ -54,8 +54,6 @@ learners, ``seeds`` samples each) and one per (target, ``c``) for ``c`` in
 
 from __future__ import annotations
 
-from sparseact._validation import MAX_TRAINING_STEPS
-
 PAPER_REF = "Theorem 17 (Section 5)"
 RANDOM = True
 
@@ -111,6 +109,9 @@ def shard(point_name: str, point: dict) -> str:
 
 
 def check(block: dict):
+    # imported here, not with the grid: sparseact._validation needs numpy
+    from sparseact._validation import MAX_TRAINING_STEPS
+
     steps = int(block["restarts"]) * (int(block["max_iter"]) + 1)
     if steps > MAX_TRAINING_STEPS:
         yield "theorem17.max_iter", (f"restarts x (max_iter + 1) = {steps} gradient steps per fit, above the "
