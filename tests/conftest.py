@@ -31,7 +31,8 @@ LONGEST_FIRST = ("test_slurm_cluster.py", "test_workflow.py", "test_interruption
 
 #: Hypothesis' example database and caches, outside the checkout (one folder per checkout, kept between sessions so
 #: that a failing example is replayed first).
-HYPOTHESIS_HOME = Path(tempfile.gettempdir()) / f"sparseact-hypothesis-{hashlib.sha256(str(REPO).encode()).hexdigest()[:12]}"
+HYPOTHESIS_HOME = (Path(tempfile.gettempdir())
+                   / f"sparseact-hypothesis-{hashlib.sha256(str(REPO).encode()).hexdigest()[:12]}")
 _hypothesis_configuration.set_hypothesis_home_dir(HYPOTHESIS_HOME)
 #: Untracked entries a session may find and change: the environment, the editable install's metadata, bytecode.
 UNTRACKED_EXEMPT = (".venv", "__pycache__")

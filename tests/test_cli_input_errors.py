@@ -58,7 +58,8 @@ def _cases():
         yield ["run-notebook", special, "--executed", "{tmp}/x.ipynb"]
         yield ["screenshots", "--page", special, "{tmp}/shot.png"]
     for folder in ("{tmp}/fifo", "/dev/zero", "{tmp}/missing", "{tmp}/binary"):
-        yield ["claim-page", "{tmp}/text.ipynb", "--claim", "lemma9", "--results-dir", folder, "--out", "{tmp}/page.html"]
+        yield ["claim-page", "{tmp}/text.ipynb", "--claim", "lemma9", "--results-dir", folder, "--out",
+               "{tmp}/page.html"]
     for points in ("notjson", "{", "[1,"):
         yield ["generate", "lemma9", "shard", "--points", points, "--seed", "1", "--out", "{tmp}/x.npz"]
     for parameters in ("notjson", "{bad"):

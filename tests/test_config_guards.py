@@ -135,7 +135,8 @@ def test_one_huge_job_is_refused_naming_its_claim(quick, claim, changes, capsys,
     estimate = estimate_cost(config)
     assert estimate.largest_job[0] == claim and estimate.largest_job[2] > JOB_CPU_HOURS_LIMIT
     assert estimate.cpu_hours >= estimate.largest_job[2]
-    with pytest.raises(ConfigError, match=rf"^invalid config: claims\.{claim}: the job .* above the per-job limit") as info:
+    refusal = rf"^invalid config: claims\.{claim}: the job .* above the per-job limit"
+    with pytest.raises(ConfigError, match=refusal) as info:
         validate_workflow_config(config, [])
     assert len(str(info.value).splitlines()) == 1
     validate_workflow_config({**config, OVERRIDE_KEY: True}, [])
@@ -143,7 +144,8 @@ def test_one_huge_job_is_refused_naming_its_claim(quick, claim, changes, capsys,
     file.write_text(yaml.safe_dump(config))
     assert main(["check-config", str(file)]) == 2
     err = capsys.readouterr().err.splitlines()
-    assert err[0].startswith(f"warning: claims.{claim}: the job") and err[1].startswith(f"invalid config: claims.{claim}")
+    assert err[0].startswith(f"warning: claims.{claim}: the job")
+    assert err[1].startswith(f"invalid config: claims.{claim}")
 
 
 @pytest.mark.parametrize("restarts,max_iter,ok", [(2, 300, True), (1, 99_999, True), (10, 9_999, True),

@@ -84,7 +84,8 @@ _YAML11_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?"
 #: YAML 1.1's binary integers (``0b1011`` is 11) and numbers with digit-group underscores (``20_240_630``), which
 #: YAML 1.2 reads as strings: a reader cannot tell which one the workflow's YAML reads.
 _YAML11_BINARY = re.compile(r"[-+]?0b[0-1_]+")
-_YAML11_UNDERSCORE = re.compile(r"[-+]?(0x[0-9a-fA-F_]*|[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?|\.[0-9_]+([eE][-+]?[0-9]+)?)")
+_YAML11_UNDERSCORE = re.compile(r"[-+]?(0x[0-9a-fA-F_]*|[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?"
+                                r"|\.[0-9_]+([eE][-+]?[0-9]+)?)")
 #: Largest config file read (bytes): the committed ones are about 10 kB.
 MAX_CONFIG_BYTES = 2**20
 
@@ -123,8 +124,9 @@ def _check_structure(path: Path, text: str) -> None:
                 value = event.value
                 reading = _yaml11_reading(value)
                 if reading:
-                    raise ConfigError(f"{where}: {value!r} is read by YAML 1.1 as {reading} ({yaml.safe_load(value)!r}); "
-                                      "write the number in decimal, or quote it for a string")
+                    raise ConfigError(f"{where}: {value!r} is read by YAML 1.1 as {reading} "
+                                      f"({yaml.safe_load(value)!r}); write the number in decimal, or quote it for a "
+                                      "string")
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)

@@ -103,7 +103,8 @@ def measure_costs(results: str | Path, config: dict) -> dict:
                    *(results / "notebooks" / "runs" / claim_id).glob("*")]
         claims[claim_id] = {"points": points, "cpu_s_per_point": round(cpu / points, 3),
                             "bytes_per_point": _bytes(outputs) // points,
-                            "assemble_cpu_s": _benchmark(assemble)["cpu_s"], "work_per_point": work_per_point(claim_id, block)}
+                            "assemble_cpu_s": _benchmark(assemble)["cpu_s"],
+                            "work_per_point": work_per_point(claim_id, block)}
     stages = {"kernels": _stage_summary([results / "benchmarks" / "kernels.tsv"])}
     stages.update({stage: _stage_summary(files) for stage, files in stage_files.items()})
     return {"claims": claims, "stages": stages}

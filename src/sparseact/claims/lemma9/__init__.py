@@ -107,7 +107,8 @@ def work(point: dict) -> tuple[str, float]:
         return kind, (2.0 ** point["n"] * point["s"] * len(point["k_values"]) * len(point["families"])
                       * point["instances"])
     if kind == "adversarial":
-        return kind, 2.0 ** point["n"] * point["s"] * len(point["k_values"]) * point["restarts"] * (point["iterations"] + 1)
+        steps = point["restarts"] * (point["iterations"] + 1)
+        return kind, 2.0 ** point["n"] * point["s"] * len(point["k_values"]) * steps
     if kind == "neuron":
         return kind, sum(2.0 ** n for n in point["n_values"])
     return kind, float(point["samples"]) * point["n"] * point["s"]
