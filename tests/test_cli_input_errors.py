@@ -80,3 +80,23 @@ def test_the_traceback_on_request(inputs, monkeypatch):
     monkeypatch.setenv("SPARSEACT_TRACEBACK", "1")
     with pytest.raises(FileNotFoundError):
         main(["explain", "theorem8", "--results", str(inputs / "missing")])
+
+
+@pytest.mark.parametrize("cut", [0.1, 0.5, 0.9, -1])
+@pytest.mark.parametrize("command", ["claim-page", "run-notebook"])
+def test_a_truncated_notebook_is_named_with_what_to_do(tmp_path, capsys, command, cut):
+    """An intermediate notebook cut short (a killed writer, a full disk) is named, with what to do."""
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells.append(nbformat.v4.new_code_cell("1 + 1"))
+    text = nbformat.writes(notebook)
+    path = tmp_path / "cut.ipynb"
+    path.write_text(text[:int(len(text) * cut)] if cut > 0 else text[:cut])
+    argv = {"claim-page": ["claim-page", str(path), "--claim", "lemma9", "--results-dir", str(tmp_path), "--out",
+                           str(tmp_path / "page.html")],
+            "run-notebook": ["run-notebook", str(path), "--executed", str(tmp_path / "out.ipynb")]}[command]
+    assert main(argv) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and f"{path}: a truncated or corrupt notebook" in lines[0], lines
+    assert "delete it and rerun" in lines[0]

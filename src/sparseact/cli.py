@@ -27,6 +27,22 @@ def _input_file(path: str | Path) -> Path:
     return path
 
 
+def _input_notebook(path: str | Path) -> Path:
+    """``path`` (:func:`_input_file`); an ``.ipynb`` must read as a notebook, or ``ValueError`` naming it and what to
+    do (a truncated intermediate notebook would otherwise fail every rerun the same way)."""
+    path = _input_file(path)
+    if path.suffix == ".ipynb":
+        import nbformat
+
+        try:
+            nbformat.read(path, as_version=4)
+        except (ValueError, UnicodeError, nbformat.ValidationError, AttributeError, KeyError, TypeError) as exc:
+            reason = str(exc).splitlines()[0][:80] if str(exc).strip() else type(exc).__name__
+            raise ValueError(f"{path}: a truncated or corrupt notebook ({reason}); delete it and rerun the workflow, "
+                             "which rebuilds it") from None
+    return path
+
+
 def _input_dir(path: str | Path) -> Path:
     """``path`` after checking that it is an existing directory."""
     path = Path(path)
@@ -54,7 +70,7 @@ def _run_notebook(args) -> int:
         parameters[key] = value
     for key, *values in args.list_param:
         parameters[key] = values
-    run_notebook(_input_file(args.notebook), args.executed, args.html, parameters, args.kernel, args.cwd)
+    run_notebook(_input_notebook(args.notebook), args.executed, args.html, parameters, args.kernel, args.cwd)
     return 0
 
 
@@ -153,7 +169,7 @@ def _report(args) -> int:
 def _claim_page(args) -> int:
     from sparseact.publish.report import claim_page
 
-    claim_page(_input_file(args.notebook), args.claim, _input_dir(args.results_dir), args.out)
+    claim_page(_input_notebook(args.notebook), args.claim, _input_dir(args.results_dir), args.out)
     return 0
 
 
