@@ -28,6 +28,8 @@ data_path = "results/data/section1_index/b1.npz"
 run_path = "results/runs/section1_index/b1.json"
 progress_log = None
 seed = None
+replicates = None
+points = None
 
 # %%
 from IPython.display import Markdown, display
@@ -37,8 +39,8 @@ from sparseact.runtime import progress
 
 progress.configure(progress_log)
 # the shard's points, seed and replicates are the data file's (the data stage wrote them there); a file made with
-# another seed than the config's is refused
-meta, tables = run_shard(data_path, claim, shard, seed)
+# another seed, replicate count or grid than the config's is refused
+meta, tables = run_shard(data_path, claim, shard, seed, replicates, points)
 write_run(run_path, claim, shard, meta["points"], tables)
 progress.message(f"{claim} {shard}: wrote {run_path}")
 

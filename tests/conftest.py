@@ -1,14 +1,21 @@
 """Shared fixtures: closed-form Boolean functions and small networks; and the suite's promise to the checkout.
 
 The suite never writes the checkout: every test that runs Snakemake runs it in a temporary
-copy (tests/test_workflow.py: ``copy_repo``). :func:`pytest_sessionfinish` holds it to that:
-it compares the checkout's tracked files and everything under ``results/`` with what they
-were when the session started, and fails the session, naming the files, when any differs.
+copy (tests/test_workflow.py: ``copy_repo``), pytest keeps no cache there (``-p no:cacheprovider`` in
+pyproject's addopts), hypothesis keeps its example database in the system's temporary folder
+(:data:`HYPOTHESIS_HOME`), and the package is built from a copy (``build/`` never appears).
+:func:`pytest_sessionfinish` holds it to that: it compares the checkout's tracked files, everything
+under ``results/`` and every untracked file, ignored ones included (``build/``, ``.hypothesis/``,
+``.pytest_cache/``, ``.snakemake/``; :data:`UNTRACKED_EXEMPT` aside), with what they were when the
+session started, and fails the session, naming the files, when any differs.
 """
 
 import hashlib
 import subprocess
+import tempfile
 from pathlib import Path
+
+from hypothesis import configuration as _hypothesis_configuration
 
 import numpy as np
 import pytest
@@ -22,13 +29,50 @@ _STATE = pytest.StashKey[dict]()
 LONGEST_FIRST = ("test_slurm_cluster.py", "test_workflow.py", "test_interruption.py", "test_rerun.py")
 
 
+#: Hypothesis' example database and caches, outside the checkout (one folder per checkout, kept between sessions so
+#: that a failing example is replayed first).
+HYPOTHESIS_HOME = (Path(tempfile.gettempdir())
+                   / f"sparseact-hypothesis-{hashlib.sha256(str(REPO).encode()).hexdigest()[:12]}")
+_hypothesis_configuration.set_hypothesis_home_dir(HYPOTHESIS_HOME)
+#: Untracked entries a session may find and change: the environment, the editable install's metadata, bytecode.
+UNTRACKED_EXEMPT = (".venv", "__pycache__")
+UNTRACKED_EXEMPT_SUFFIXES = (".egg-info",)
+
+
+def _exempt(relative: Path) -> bool:
+    return relative.parts[0] == "results" or any(part in UNTRACKED_EXEMPT or part.endswith(UNTRACKED_EXEMPT_SUFFIXES)
+                                                 for part in relative.parts)
+
+
+def _untracked_files(root: Path) -> set[Path]:
+    """Every untracked file of ``root``, ignored ones included, outside results/ and :data:`UNTRACKED_EXEMPT`."""
+    listed = subprocess.run(["git", "ls-files", "--others", "--directory", "-z"], cwd=root, capture_output=True,
+                            check=True).stdout
+    files = set()
+    for name in filter(None, listed.decode().split("\0")):
+        path = root / name
+        if _exempt(Path(name)):
+            continue
+        files.add(path)
+        if path.is_dir():
+            files |= {p for p in path.rglob("*") if p.is_file() and not _exempt(p.relative_to(root))}
+    return files
+
+
 def checkout_state(root: Path = REPO) -> dict[str, str]:
-    """SHA-256 of every file git tracks in ``root`` and of every file under ``root/results`` (tracked or not)."""
+    """SHA-256 of every file git tracks in ``root``, of every file under ``root/results`` (tracked or not), and of
+    every other untracked file, ignored ones included (a folder as its listing)."""
     listed = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True).stdout
     paths = {root / name for name in listed.decode().split("\0") if name}
     paths |= {path for path in (root / "results").rglob("*") if path.is_file()}
-    return {str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "missing"
-            for path in sorted(paths)}
+    paths |= _untracked_files(root)
+
+    def digest(path: Path) -> str:
+        if path.is_dir():
+            return "folder"
+        return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "missing"
+
+    return {str(path.relative_to(root)): digest(path) for path in sorted(paths)}
 
 
 def pytest_sessionstart(session):

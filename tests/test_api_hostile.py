@@ -48,6 +48,17 @@ def test_monomial_count_beyond_any_computation_is_refused_at_once(n, d):
     assert time.monotonic() - start < 1
 
 
+@pytest.mark.parametrize("value", [True, np.True_, 3.0, np.float64(3.0), np.array(3.0), "3", 3 + 0j, None, [3], -1,
+                                   np.int64(-2)])
+def test_monomial_count_refuses_what_is_not_a_count(value):
+    """A bool, a float (a 0-d float array too: it has ``__index__`` but is not an integer), a string, complex or a
+    negative number is refused for either argument, never truncated."""
+    for args in ((value, 2), (5, value)):
+        with pytest.raises(ValueError, match="must be"):
+            monomial_count(*args)
+    assert monomial_count(np.int64(5), np.array(2)) == 16
+
+
 def test_monomial_count_is_exact_below_the_limit():
     from math import comb
 

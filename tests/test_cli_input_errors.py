@@ -18,6 +18,7 @@ def inputs(tmp_path):
     (tmp_path / "broken.json").write_text("{")
     (tmp_path / "wrong.csv").write_text("x,y\n1,2\n")
     (tmp_path / "text.ipynb").write_text("not a notebook")
+    (tmp_path / "zero-link").symlink_to("/dev/zero")
     for kind in ("fifo", "binary", "empty", "wrong", "directory"):
         folder = tmp_path / f"results-{kind}"
         folder.mkdir()
@@ -49,6 +50,16 @@ def _cases():
         yield ["claim-page", "{tmp}/" + notebook, "--claim", "lemma9", "--results-dir", "{tmp}", "--out",
                "{tmp}/page.html"]
         yield ["convert-notebook", "{tmp}/" + notebook.replace(".ipynb", ".py"), "--out", "{tmp}/out.ipynb"]
+    # a FIFO, a device (directly or behind a link) or a folder where a file is expected: refused before it is opened
+    for special in ("{tmp}/fifo", "/dev/zero", "/dev/urandom", "{tmp}/zero-link", "{tmp}"):
+        yield ["ledger", special, "--out-dir", "{tmp}/out"]
+        yield ["claim-page", special, "--claim", "lemma9", "--results-dir", "{tmp}", "--out", "{tmp}/page.html"]
+        yield ["convert-notebook", special, "--out", "{tmp}/out.ipynb"]
+        yield ["run-notebook", special, "--executed", "{tmp}/x.ipynb"]
+        yield ["screenshots", "--page", special, "{tmp}/shot.png"]
+    for folder in ("{tmp}/fifo", "/dev/zero", "{tmp}/missing", "{tmp}/binary"):
+        yield ["claim-page", "{tmp}/text.ipynb", "--claim", "lemma9", "--results-dir", folder, "--out",
+               "{tmp}/page.html"]
     for points in ("notjson", "{", "[1,"):
         yield ["generate", "lemma9", "shard", "--points", points, "--seed", "1", "--out", "{tmp}/x.npz"]
     for parameters in ("notjson", "{bad"):
@@ -69,3 +80,23 @@ def test_the_traceback_on_request(inputs, monkeypatch):
     monkeypatch.setenv("SPARSEACT_TRACEBACK", "1")
     with pytest.raises(FileNotFoundError):
         main(["explain", "theorem8", "--results", str(inputs / "missing")])
+
+
+@pytest.mark.parametrize("cut", [0.1, 0.5, 0.9, -1])
+@pytest.mark.parametrize("command", ["claim-page", "run-notebook"])
+def test_a_truncated_notebook_is_named_with_what_to_do(tmp_path, capsys, command, cut):
+    """An intermediate notebook cut short (a killed writer, a full disk) is named, with what to do."""
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells.append(nbformat.v4.new_code_cell("1 + 1"))
+    text = nbformat.writes(notebook)
+    path = tmp_path / "cut.ipynb"
+    path.write_text(text[:int(len(text) * cut)] if cut > 0 else text[:cut])
+    argv = {"claim-page": ["claim-page", str(path), "--claim", "lemma9", "--results-dir", str(tmp_path), "--out",
+                           str(tmp_path / "page.html")],
+            "run-notebook": ["run-notebook", str(path), "--executed", str(tmp_path / "out.ipynb")]}[command]
+    assert main(argv) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and f"{path}: a truncated or corrupt notebook" in lines[0], lines
+    assert "delete it and rerun" in lines[0]

@@ -2,6 +2,7 @@
 and ``sparseact check-config`` from a non-editable install."""
 
 import copy
+import shutil
 import subprocess
 import sys
 import venv
@@ -9,7 +10,7 @@ import venv
 import pytest
 import yaml
 
-from sparseact._validation import CONFIG_CPU_HOURS_LIMIT
+from sparseact._validation import CONFIG_CPU_HOURS_LIMIT, JOB_CPU_HOURS_LIMIT
 from sparseact.claims import get_claim
 from sparseact.runtime.config import ConfigError, load_config, validate_config, validate_workflow_config
 from sparseact.runtime.costs import OVERRIDE_KEY, check_cost, cost_table, estimate_cost, measure_costs, slurm_resources
@@ -92,6 +93,94 @@ def test_a_config_over_the_cost_limit_is_refused_unless_it_says_so(quick):
     assert check_cost(quick).points == estimate_cost(quick).points
 
 
+def test_the_cost_tables_work_units_are_the_full_configs(repo_root):
+    """work_per_point in the shipped table is computed from config/config.yaml's grid (so the full config's points
+    cost the measured mean), and the full config's estimate is the measured CPU time."""
+    from sparseact.claims import claim_ids
+    from sparseact.runtime.costs import work_per_point
+
+    full = load_config(repo_root / "config" / "config.yaml")
+    table = cost_table()
+    for claim_id in claim_ids():
+        assert table["claims"][claim_id]["work_per_point"] == work_per_point(claim_id, full["claims"][claim_id])
+    measured = (table["stages"]["kernels"]["cpu_s"] + sum(row["points"] * row["cpu_s_per_point"] + row["assemble_cpu_s"]
+                                                          for row in table["claims"].values()))
+    assert estimate_cost(full).cpu_hours * 3600 == pytest.approx(measured, rel=1e-3)
+
+
+#: Single points far larger than the full config's, each inside every schema maximum, in a config of few points:
+#: (claim, key path, value, the key the refusal names).
+HUGE_POINTS = [
+    ("lemma9", [(["monte_carlo", "samples"], 10_000_000), (["monte_carlo", "n_values"], [2000])]),
+    ("theorem19", [(["n_zeta"], 10_000), (["m_values"], [5000]), (["s_values"], [64])]),
+    ("theorem17", [(["max_iter"], 49_999), (["seeds"], 20), (["sample_sizes"], [4096])]),
+    ("section4_lwr", [(["max_secrets"], 5_000), (["instances"], [{"q": 8, "m": 4, "p": 2}])]),
+]
+
+
+def edits(config, claim, changes):
+    for path, value in changes:
+        config = edited(config, claim, path, value)
+    return config
+
+
+@pytest.mark.parametrize("claim,changes", HUGE_POINTS, ids=[f"{c}-{i}" for i, (c, _) in enumerate(HUGE_POINTS)])
+def test_one_huge_job_is_refused_naming_its_claim(quick, claim, changes, capsys, tmp_path):
+    """A job priced by its points' work, not by the count of points: one huge job is refused, in one line naming
+    the claim's key, unless the config accepts it; check-config warns first that SLURM would cut it."""
+    from sparseact.cli import main
+
+    config = edits(quick, claim, changes)
+    validate_config(config)
+    estimate = estimate_cost(config)
+    assert estimate.largest_job[0] == claim and estimate.largest_job[2] > JOB_CPU_HOURS_LIMIT
+    assert estimate.cpu_hours >= estimate.largest_job[2]
+    refusal = rf"^invalid config: claims\.{claim}: the job .* above the per-job limit"
+    with pytest.raises(ConfigError, match=refusal) as info:
+        validate_workflow_config(config, [])
+    assert len(str(info.value).splitlines()) == 1
+    validate_workflow_config({**config, OVERRIDE_KEY: True}, [])
+    file = tmp_path / "huge.yaml"
+    file.write_text(yaml.safe_dump(config))
+    assert main(["check-config", str(file)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(f"warning: claims.{claim}: the job")
+    assert err[1].startswith(f"invalid config: claims.{claim}")
+
+
+@pytest.mark.parametrize("restarts,max_iter,ok", [(2, 300, True), (1, 99_999, True), (10, 9_999, True),
+                                                  (1, 100_000, False), (20, 100_000, False), (2, 50_000, False),
+                                                  (11, 9_999, False)])
+def test_theorem17_training_steps_over_the_learners_limit_are_refused(quick, restarts, max_iter, ok):
+    """SparseActivationERM refuses restarts (max_iter + 1) > MAX_TRAINING_STEPS: the config check does first."""
+    from sparseact._validation import MAX_TRAINING_STEPS
+
+    config = edited(edited(quick, "theorem17", ["restarts"], restarts), "theorem17", ["max_iter"], max_iter)
+    assert (restarts * (max_iter + 1) <= MAX_TRAINING_STEPS) == ok
+    if ok:
+        validate_config(config)
+        return
+    with pytest.raises(ConfigError, match=r"^invalid config: claims\.theorem17\.max_iter: .*MAX_TRAINING_STEPS"):
+        validate_config(config)
+
+
+@pytest.mark.parametrize("restarts,iterations,ok", [(3, 60, True), (2, 9_999, True), (100, 199, True),
+                                                    (3, 10_000, False), (100, 200, False), (3, 6_667, False)])
+def test_lemma9_search_evaluations_over_the_limit_are_refused(quick, restarts, iterations, ok):
+    """adversarial_search refuses restarts (iterations + 1) > MAX_SEARCH_EVALUATIONS: the config check does first."""
+    from sparseact._validation import MAX_SEARCH_EVALUATIONS
+
+    config = edited(edited(quick, "lemma9", ["adversarial", "restarts"], restarts), "lemma9",
+                    ["adversarial", "iterations"], iterations)
+    assert (restarts * (iterations + 1) <= MAX_SEARCH_EVALUATIONS) == ok
+    if ok:
+        validate_config(config)
+        return
+    with pytest.raises(ConfigError,
+                       match=r"^invalid config: claims\.lemma9\.adversarial\.iterations: .*MAX_SEARCH_EVALUATIONS"):
+        validate_config(config)
+
+
 def test_cost_table_is_measured_from_benchmark_files(tmp_path, quick):
     """measure_costs condenses one benchmark file per job; a missing claim is an error naming the folder."""
     from sparseact.claims import claim_ids, get_claim
@@ -122,10 +211,19 @@ def test_check_config_prints_the_estimate(repo_root, tmp_path):
 
 @pytest.mark.workflow
 def test_check_config_works_from_a_non_editable_install(repo_root, tmp_path):
-    """`pip install .` into a fresh venv (a built wheel, not a link to the sources) ships the schema and cost table."""
+    """`pip install .` into a fresh venv (a built wheel, not a link to the sources) ships the schema and cost table.
+
+    The wheel is built from a copy of the tracked files: setuptools builds in the source tree (``build/``,
+    ``*.egg-info``), which must not be the checkout."""
+    source = tmp_path / "source"
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=repo_root, capture_output=True, check=True).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        if (repo_root / name).is_file() and not name.startswith("results/"):
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(repo_root / name, source / name)
     fresh = tmp_path / "fresh"
     venv.create(fresh, with_pip=True)
-    install = subprocess.run([fresh / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", repo_root],
+    install = subprocess.run([fresh / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", source],
                              capture_output=True, text=True, timeout=600)
     assert install.returncode == 0, install.stderr[-2000:]
     # the dependencies come from this environment (PYTHONPATH); sparseact itself only from the wheel

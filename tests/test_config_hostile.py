@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from sparseact.runtime.config import RESULTS_SUBFOLDERS, load_config
+from sparseact.runtime.config import RESULTS_SUBFOLDERS, SOURCE_ENTRIES, load_config
 from sparseact.runtime.errors import ConfigError
 
 
@@ -47,12 +47,14 @@ def test_any_anchor_or_alias_is_refused(tmp_path, text):
     _refused(tmp_path, text, "anchors and aliases")
 
 
-@pytest.mark.parametrize("value", ["0777", "010", "-017", "+0_7", "1:40", "190:20:30", "-1:30", "1:30.5", "00"])
+@pytest.mark.parametrize("value", ["0777", "010", "-017", "+0_7", "1:40", "190:20:30", "-1:30", "1:30.5", "00",
+                                   "0b1011", "-0b1", "+0b1_0", "20_240_630", "1_000", "-1_0", "2_0.5", "1_0e3",
+                                   "0x1_F", ".5_0"])
 def test_yaml11_octal_and_base60_are_refused(tmp_path, base, value):
     _refused(tmp_path, base.replace("seed: 20240630", f"seed: {value}"), "YAML 1.1")
 
 
-@pytest.mark.parametrize("value", ['"0777"', "'1:40'", "0", "777", "0.5", "1e3"])
+@pytest.mark.parametrize("value", ['"0777"', "'1:40'", "0", "777", "0.5", "1e3", "0x1F", "'1_000'", "'0b1'"])
 def test_quoted_or_decimal_values_are_not_yaml11_numbers(tmp_path, base, value):
     path = tmp_path / "c.yaml"
     path.write_text(base.replace("seed: 20240630", f"seed: {value}"))
@@ -96,6 +98,12 @@ def test_a_huge_config_file_is_refused(tmp_path):
     ("logs_dir", "figures/x", "lies inside figures_dir"),
     *[("figures_dir", f"results/{folder}", "lies inside results_dir") for folder in RESULTS_SUBFOLDERS],
     ("logs_dir", "results/claims/x", "lies inside results_dir"),
+    *[("results_dir", f"{entry}/out", "the repository's own") for entry in SOURCE_ENTRIES if entry != ".git"],
+    ("results_dir", "SRC", "the repository's own"),
+    ("figures_dir", "Snakefile", "the repository's own"),
+    ("logs_dir", "config", "the repository's own"),
+    ("results_dir", "a" * 256, "256 bytes"),
+    ("logs_dir", "out/" + "b" * 300, "300 bytes"),
 ])
 def test_output_folders_the_workflow_cannot_use_are_refused(tmp_path, base, key, value, reason):
     default = {"results_dir": "results", "figures_dir": "figures", "logs_dir": "logs"}[key]
@@ -109,6 +117,15 @@ def test_figures_and_logs_may_lie_inside_results(tmp_path, base, key, value):
     path = tmp_path / "c.yaml"
     path.write_text(base.replace(f"{key}: {default}\n", f"{key}: {value}\n"))
     load_config(path)
+
+
+def test_source_entries_are_the_repositorys(repo_root):
+    """Every tracked top-level entry but results/ is a source entry no output folder may use."""
+    import subprocess
+
+    listed = subprocess.run(["git", "ls-files"], cwd=repo_root, capture_output=True, text=True, check=True).stdout
+    tracked = {line.split("/", 1)[0] for line in listed.splitlines()} - {"results"}
+    assert tracked <= set(SOURCE_ENTRIES), sorted(tracked - set(SOURCE_ENTRIES))
 
 
 def test_results_subfolders_are_the_workflows(repo_root):

@@ -64,3 +64,21 @@ def test_a_runs_table_round_trips(tmp_path):
     write_run(path, CLAIM, "s", {"p": {}}, {"t": pd.DataFrame({"a": [1, 2]})})
     assert load_run(path)["t"]["a"].tolist() == [1, 2]
     assert json.loads(path.read_text())["claim"] == CLAIM
+
+
+def test_a_data_file_made_with_other_replicates_or_points_is_refused(tmp_path, repo_root):
+    """The run job passes the config's replicate count and the shard's points: a data file made for another grid
+    (a changed parameter, a point more or less) or replicate count, with the same seed, is refused, not run under
+    provenance that records the config's."""
+    block = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())["claims"][CLAIM]
+    (name, point), (other, other_point) = list(get_claim(CLAIM).points(block).items())[:2]
+    path = tmp_path / "shard.npz"
+    generate_point(CLAIM, name, point, 7, 2, path)
+    with pytest.raises(ValueError, match="holds replicates 2, not 1; regenerate it"):
+        run_shard(path, CLAIM, name, seed=7, replicates=1)
+    for points in ({name: {**point, "b": point["b"] + 1}}, {name: point, other: other_point}, {other: other_point},
+                   {}, json.dumps({name: {**point, "extra": 1}})):
+        with pytest.raises(ValueError, match="holds other points than the config's.*regenerate it"):
+            run_shard(path, CLAIM, name, seed=7, replicates=2, points=points)
+    meta, _ = run_shard(path, CLAIM, name, seed="7", replicates="2", points=json.dumps({name: point}))
+    assert meta["points"] == {name: point}

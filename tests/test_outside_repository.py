@@ -54,3 +54,31 @@ def test_a_screenshot_leaves_no_browser_profile(tmp_path):
         """)
     assert (tmp_path / "page.png").read_bytes()[:4] == b"\x89PNG"
     assert left == [], left
+
+
+def test_the_checkout_guard_sees_ignored_files(tmp_path):
+    """The session guard (conftest.checkout_state) names new ignored files too (build/, .hypothesis/,
+    .pytest_cache/, .snakemake/), and leaves the environment and bytecode alone."""
+    import subprocess
+
+    from conftest import checkout_state
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("build/\n.hypothesis/\n.pytest_cache/\n.snakemake/\n__pycache__/\n.venv/\n"
+                                         "*.egg-info/\n/results/*\n")
+    (tmp_path / "tracked.txt").write_text("a")
+    subprocess.run(["git", "-C", str(tmp_path), "add", "-A"], check=True)
+    (tmp_path / ".hypothesis").mkdir()
+    (tmp_path / ".hypothesis" / "old").write_text("x")
+    before = checkout_state(tmp_path)
+    for name in ("build/lib/sparseact/x.py", ".hypothesis/examples/y", ".pytest_cache/v/cache/lastfailed",
+                 ".snakemake/log/z.log", "stray.txt", "src/pkg/__pycache__/m.pyc", ".venv/lib/site.py",
+                 "src/sparseact.egg-info/PKG-INFO"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("new")
+    (tmp_path / ".hypothesis" / "old").write_text("changed")
+    after = checkout_state(tmp_path)
+    changed = {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
+    assert {"build/lib/sparseact/x.py", ".hypothesis/examples/y", ".pytest_cache/v/cache/lastfailed",
+            ".snakemake/log/z.log", "stray.txt", ".hypothesis/old"} <= changed
+    assert not any("__pycache__" in path or ".venv" in path or ".egg-info" in path for path in changed)

@@ -85,7 +85,8 @@ def _first_shard(work, claim):
     ("headline.csv", "ledger"), ("tightness.csv", "ledger"), ("sharper.csv", "ledger"), ("erratum/erratum.tex", "ledger"),
     ("corrected-statements.md", "ledger"),
     ("certificates", "ledger"), (f"tables/{CLAIM}", "assemble"), (f"figures/{CLAIM}", "assemble"),
-    (f"notebooks/{CLAIM}.ipynb", "assemble"), ("data/{claim}/{shard}.npz", "data"),
+    (f"notebooks/{CLAIM}.ipynb", "assemble"), (f"claims/{CLAIM}.json", "assemble"),
+    ("data/{claim}/{shard}.npz", "data"),
     ("runs/{claim}/{shard}.json", "run"), ("notebooks/runs/{claim}/{shard}.ipynb", "run"),
 ])
 def test_a_deleted_output_is_rebuilt(current, relative, rule):

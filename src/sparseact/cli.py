@@ -32,6 +32,30 @@ def _input_file(path: str | Path) -> Path:
     return path
 
 
+def _input_notebook(path: str | Path) -> Path:
+    """``path`` (:func:`_input_file`); an ``.ipynb`` must read as a notebook, or ``ValueError`` naming it and what to
+    do (a truncated intermediate notebook would otherwise fail every rerun the same way)."""
+    path = _input_file(path)
+    if path.suffix == ".ipynb":
+        import nbformat
+
+        try:
+            nbformat.read(path, as_version=4)
+        except (ValueError, UnicodeError, nbformat.ValidationError, AttributeError, KeyError, TypeError) as exc:
+            reason = str(exc).splitlines()[0][:80] if str(exc).strip() else type(exc).__name__
+            raise ValueError(f"{path}: a truncated or corrupt notebook ({reason}); delete it and rerun the workflow, "
+                             "which rebuilds it") from None
+    return path
+
+
+def _input_dir(path: str | Path) -> Path:
+    """``path`` after checking that it is an existing directory."""
+    path = Path(path)
+    if not path.is_dir():
+        raise NotADirectoryError(f"{path}: not a directory" if path.exists() else f"{path}: no such directory")
+    return path
+
+
 def _one_line(exc: BaseException) -> str:
     text = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc) or type(exc).__name__
     lines = [line for line in text.splitlines() if line.strip()]
@@ -51,14 +75,14 @@ def _run_notebook(args) -> int:
         parameters[key] = value
     for key, *values in args.list_param:
         parameters[key] = values
-    run_notebook(args.notebook, args.executed, args.html, parameters, args.kernel, args.cwd)
+    run_notebook(_input_notebook(args.notebook), args.executed, args.html, parameters, args.kernel, args.cwd)
     return 0
 
 
 def _convert_notebook(args) -> int:
     from sparseact.runtime.notebooks import convert_notebook
 
-    convert_notebook(args.notebook, args.out, args.kernel)
+    convert_notebook(_input_file(args.notebook), args.out, args.kernel)
     return 0
 
 
@@ -152,13 +176,15 @@ def _report(args) -> int:
 def _claim_page(args) -> int:
     from sparseact.publish.report import claim_page
 
-    claim_page(args.notebook, args.claim, args.results_dir, args.out)
+    claim_page(_input_notebook(args.notebook), args.claim, _input_dir(args.results_dir), args.out)
     return 0
 
 
 def _screenshots(args) -> int:
     from sparseact.publish.browser import write_screenshots
 
+    for html, _ in [*args.page, *(args.print_page or [])]:
+        _input_file(html)
     print(write_screenshots(dict(args.page), dict(args.print_page or [])))
     return 0
 
@@ -178,11 +204,15 @@ def _check_pages(args) -> int:
 
 def _check_config(args) -> int:
     from sparseact.runtime.config import ConfigError, load_config
-    from sparseact.runtime.costs import check_cost, estimate_cost
+    from sparseact.runtime.costs import check_cost, estimate_cost, job_warning
 
     try:
         config = load_config(args.config)
-        print(estimate_cost(config).summary())
+        estimate = estimate_cost(config)
+        print(estimate.summary())
+        warning = job_warning(estimate)
+        if warning:
+            print(warning, file=sys.stderr)
         check_cost(config)
     except ConfigError as exc:
         print(exc, file=sys.stderr)

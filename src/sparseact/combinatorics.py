@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
-import math
+import operator
 
 
 #: Largest count :func:`monomial_count` returns; beyond it ``ValueError`` (the count is only ever compared with memory
 #: and work limits far below it, and its exact value would take a time that grows with ``d``).
 MAX_MONOMIAL_COUNT = 2**256
+
+
+def _count_argument(value, name: str) -> int:
+    """``value`` as a Python ``int >= 0`` (any integer type, a 0-d integer array too); ``ValueError`` naming ``name``
+    for a bool, a float (``3.0`` or a 0-d float array: refused, not truncated), a string or a negative value."""
+    try:
+        if isinstance(value, bool) or type(value).__name__ == "bool_":
+            raise TypeError
+        value = operator.index(value)
+    except TypeError:
+        raise ValueError(f"{name} must be an integer, got {value!r}") from None
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}")
+    return value
 
 
 def monomial_count(n: int, d: int) -> int:
@@ -18,12 +32,7 @@ def monomial_count(n: int, d: int) -> int:
     >>> monomial_count(20, 3)
     1351
     """
-    for name, value in (("n", n), ("d", d)):
-        if isinstance(value, bool) or not isinstance(value, int) and not hasattr(value, "__index__"):
-            raise ValueError(f"{name} must be an integer, got {value!r}")
-        if int(value) < 0:
-            raise ValueError(f"{name} must be >= 0, got {value}")
-    n, d = int(n), int(d)
+    n, d = _count_argument(n, "n"), _count_argument(d, "d")
     total, term = 0, 1
     for t in range(min(n, d) + 1):  # C(n, t) by the ratio C(n, t+1) = C(n, t) (n - t)/(t + 1): cheap per step
         total += term

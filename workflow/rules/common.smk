@@ -139,9 +139,10 @@ def claim_results():
 
 def every_claim_output():
     """Every file of every claim that a reader or a later job uses: each shard's data, runs table and executed
-    notebook, and each claim's executed notebook, figures and tables. Rule all requests them (with the ledger's
-    outputs), because Snakemake reruns a job for a missing output only when something requests that output: a
-    deleted table or data file is rebuilt, not left missing behind "Nothing to be done".
+    notebook, and each claim's result file (the ledger's input), executed notebook, figures and tables. Rule all
+    requests them (with the ledger's outputs), because Snakemake reruns a job for a missing output only when
+    something requests that output: a deleted table, result or data file is rebuilt, not left missing behind
+    "Nothing to be done" (a deleted claims/<claim>.json was, its assembly's notebook being present).
     """
     files = []
     for claim in CLAIMS:
@@ -152,6 +153,7 @@ def every_claim_output():
                 in_results(f"notebooks/runs/{claim}/{shard}.ipynb"),
             ]
         files += [
+            in_results(f"claims/{claim}.json"),
             in_results(f"notebooks/{claim}.ipynb"),
             in_figures(claim),
             in_results(f"tables/{claim}"),

@@ -64,8 +64,11 @@ rule run:
     params:
         kernel=config["kernel"],
         seed=config["seed"],
+        replicates=replicates,
+        points=shard_points,
     shell:
         "python -m sparseact.cli run-notebook {input.notebook} --executed {output.notebook} "
         "--param claim={wildcards.claim} --param shard={wildcards.shard} --param seed={params.seed} "
+        "--param replicates={params.replicates} --param points={params.points:q} "
         "--param data_path={input.data} --param run_path={output.table} "
         "--param progress_log={log} --kernel {params.kernel} --cwd . > {log} 2>&1"

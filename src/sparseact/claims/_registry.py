@@ -90,6 +90,18 @@ class Claim:
         """
         return _grid(self.id, json.dumps(block, sort_keys=True))[1]
 
+    def work(self, point: dict) -> tuple[str, float]:
+        """The point's kind and its work: a growth proxy of its CPU time (:mod:`sparseact.runtime.costs`).
+
+        The claim's grid module may define ``work(point) -> (kind, units)``, the units growing as the point's CPU
+        time does (e.g. ``2^n`` where the cube is enumerated); the cost table calibrates the units of each kind by
+        the full config's mean. Without it, every point is one unit of one kind (the claim's mean point).
+        """
+        if not hasattr(self.module, "work"):
+            return "", 1.0
+        kind, units = self.module.work(point)
+        return str(kind), float(units)
+
     def check(self, block: dict) -> None:
         """Relations between the keys of ``block`` that a JSON schema cannot express.
 

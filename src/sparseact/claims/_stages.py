@@ -74,14 +74,15 @@ def point_data(arrays: dict, point_name: str, replicate: int) -> dict:
     return {key[len(prefix):]: value for key, value in arrays.items() if key.startswith(prefix)}
 
 
-def run_shard(data_path: str | Path, claim_id: str | None = None,
-              shard: str | None = None, seed: int | None = None) -> tuple[dict, dict[str, pd.DataFrame]]:
+def run_shard(data_path: str | Path, claim_id: str | None = None, shard: str | None = None, seed: int | None = None,
+              replicates: int | None = None, points: dict | str | None = None) -> tuple[dict, dict[str, pd.DataFrame]]:
     """Runs stage: every point's result tables, every replicate, with ``point`` and ``replicate`` columns.
 
     The shard is the one its data file describes (:func:`generate_shard` stores its claim, shard name, points,
-    seed and replicate count there), so a run job is named by its data file alone; ``claim_id``, ``shard`` and
-    ``seed`` (the config's), if given, must be the file's (``ValueError`` otherwise: a data file made with another
-    seed is refused, not run under provenance that records the config's). Progress (points done, elapsed, estimate) goes
+    seed and replicate count there), so a run job is named by its data file alone; ``claim_id``, ``shard``,
+    ``seed``, ``replicates`` and ``points`` (the config's; ``points`` as a dict or its JSON), if given, must be the
+    file's (``ValueError`` otherwise: a data file made with another seed, replicate count or grid is refused, not
+    run under provenance that records the config's). Progress (points done, elapsed, estimate) goes
     to the job's log (:mod:`sparseact.runtime.progress`).
 
     Returns
@@ -93,9 +94,17 @@ def run_shard(data_path: str | Path, claim_id: str | None = None,
     from sparseact.runtime import progress
 
     arrays, meta = load_arrays(data_path)
-    for key, expected in (("claim", claim_id), ("shard", shard), ("seed", None if seed is None else int(seed))):
+    for key, expected in (("claim", claim_id), ("shard", shard), ("seed", None if seed is None else int(seed)),
+                          ("replicates", None if replicates is None else int(replicates))):
         if expected is not None and meta[key] != expected:
             raise ValueError(f"{data_path} holds {key} {meta[key]!r}, not {expected!r}; regenerate it (the data stage)")
+    if points is not None:
+        expected = json.loads(points) if isinstance(points, str) else points
+        if json.dumps(meta["points"], sort_keys=True) != json.dumps(expected, sort_keys=True):
+            differ = sorted(set(meta["points"]) ^ set(expected)) or sorted(
+                name for name in expected if meta["points"].get(name) != expected[name])
+            raise ValueError(f"{data_path} holds other points than the config's (first differing: {differ[0]!r}); "
+                             "regenerate it (the data stage)")
     claim_id, seed, replicates = meta["claim"], meta["seed"], meta["replicates"]
     claim = get_claim(claim_id)
     tables: dict[str, list[pd.DataFrame]] = {}

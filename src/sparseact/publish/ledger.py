@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sparseact._validation import read_regular_file
 from sparseact.verify.records import CheckRecord, _records
 from sparseact.verify.verdicts import FINDINGS, Verdict
 
@@ -55,13 +56,16 @@ def certificate_path(check_id: str, results_dir: str | Path = "results") -> str:
     return (Path(results_dir) / "certificates" / f"{check_id}.json").as_posix()
 
 
+#: Largest claim result file read (bytes): the full run's largest, theorem19.json, is about 2.5 MB.
+MAX_RESULT_BYTES = 256 * 2**20
+
+
 def load_records(paths: Iterable[str | Path]) -> list[CheckRecord]:
     """Read the ``checks`` of every claim's result JSON file in ``paths`` (``results/claims/<claim>.json``)."""
     records = []
     for path in paths:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-        if "checks" not in data:
+        data = json.loads(read_regular_file(path, MAX_RESULT_BYTES, "claim result file").decode("utf-8"))
+        if not isinstance(data, dict) or "checks" not in data:
             raise ValueError(f"{path} is not a result file: it has no 'checks' list")
         records.extend(CheckRecord.from_dict(row) for row in data["checks"])
     return records

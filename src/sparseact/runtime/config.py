@@ -42,6 +42,14 @@ OUTPUT_DIR_KEYS = ("results_dir", "figures_dir", "logs_dir")
 #: logs_dir may lie inside results_dir, but not in one of these.
 RESULTS_SUBFOLDERS = ("benchmarks", "certificates", "claims", "code", "data", "erratum", "notebooks", "report", "reports",
                       "runs", "tables")
+#: The repository's own top-level entries (every tracked one but results/, and the tools' folders): no output folder
+#: may lie in one, where the workflow's files would mix with the sources (tests/test_config_hostile.py holds this list
+#: to the tracked files).
+SOURCE_ENTRIES = (".ci", ".git", ".gitignore", ".snakemake", ".venv", "benchmarks", "CITATION.cff", "config", "docs",
+                  "environment.yml", "LICENSE", "notebooks", "profiles", "pyproject.toml", "README.md", "Snakefile",
+                  "src", "tests", "tools", "workflow")
+#: Longest path component (bytes of UTF-8) the file systems the workflow runs on accept.
+MAX_NAME_BYTES = 255
 #: Longest schema message shown (the rest of a long message is cut, never the key).
 MESSAGE_WIDTH = 200
 
@@ -73,6 +81,11 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _c
 #: (``0777`` is 511) and colon-separated digits are base 60 (``1:40`` is 100).
 _YAML11_OCTAL = re.compile(r"[-+]?0[0-7_]+")
 _YAML11_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?")
+#: YAML 1.1's binary integers (``0b1011`` is 11) and numbers with digit-group underscores (``20_240_630``), which
+#: YAML 1.2 reads as strings: a reader cannot tell which one the workflow's YAML reads.
+_YAML11_BINARY = re.compile(r"[-+]?0b[0-1_]+")
+_YAML11_UNDERSCORE = re.compile(r"[-+]?(0x[0-9a-fA-F_]*|[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?"
+                                r"|\.[0-9_]+([eE][-+]?[0-9]+)?)")
 #: Largest config file read (bytes): the committed ones are about 10 kB.
 MAX_CONFIG_BYTES = 2**20
 
@@ -82,6 +95,19 @@ def _named_stream(path: Path, text: str) -> io.StringIO:
     stream = io.StringIO(text)
     stream.name = str(path)
     return stream
+
+
+def _yaml11_reading(value: str) -> str | None:
+    """How YAML 1.1 reads the plain scalar ``value`` where a reader would expect otherwise, else None."""
+    if _YAML11_OCTAL.fullmatch(value):
+        return "a base-8 number"
+    if _YAML11_SEXAGESIMAL.fullmatch(value):
+        return "a base-60 number"
+    if _YAML11_BINARY.fullmatch(value):
+        return "a base-2 number"
+    if "_" in value and _YAML11_UNDERSCORE.fullmatch(value):
+        return "a number with its underscores dropped"
+    return None
 
 
 def _check_structure(path: Path, text: str) -> None:
@@ -96,10 +122,11 @@ def _check_structure(path: Path, text: str) -> None:
                                   "out)")
             if isinstance(event, yaml.ScalarEvent) and not event.style and event.implicit[0]:
                 value = event.value
-                if _YAML11_OCTAL.fullmatch(value) or _YAML11_SEXAGESIMAL.fullmatch(value):
-                    raise ConfigError(f"{where}: {value!r} is read by YAML 1.1 as a base-8 or base-60 number "
-                                      f"({yaml.safe_load(value)!r}); write the number in decimal, or quote it for "
-                                      "a string")
+                reading = _yaml11_reading(value)
+                if reading:
+                    raise ConfigError(f"{where}: {value!r} is read by YAML 1.1 as {reading} "
+                                      f"({yaml.safe_load(value)!r}); write the number in decimal, or quote it for a "
+                                      "string")
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
@@ -255,6 +282,13 @@ def check_output_dirs(config: dict) -> None:
         if any(part.lower() == ".git" or part == "" for part in parts):
             raise ConfigError(f"invalid config: {key}: {directory!r} must not be inside .git or have empty "
                               "components")
+        if parts[0].lower() in {entry.lower() for entry in SOURCE_ENTRIES}:
+            raise ConfigError(f"invalid config: {key}: {directory!r} lies in the repository's own {parts[0]!r}, where "
+                              "the workflow's files would mix with the sources (use results/... or a new folder)")
+        long = next((part for part in parts if len(part.encode("utf-8")) > MAX_NAME_BYTES), None)
+        if long is not None:
+            raise ConfigError(f"invalid config: {key}: a component of {len(long.encode('utf-8'))} bytes, beyond the "
+                              f"{MAX_NAME_BYTES} a file system allows in one name")
     if len(set(directories.values())) < len(directories):
         raise ConfigError(f"invalid config: {', '.join(OUTPUT_DIR_KEYS)} must be three different directories, "
                           f"got {directories}")

@@ -10,10 +10,22 @@ the full config's run ships as ``sparseact/data/job_costs.json`` and is rewritte
 
 (after ``snakemake --cores 2`` in a fresh copy, so that every job ran and left its benchmark).
 
-:func:`estimate_cost` scales that table to any config: each claim's CPU time and disk grow with its
-number of points at the full config's mean cost per point. It is a coarse estimate (a point on a
-larger cube costs more than the mean), meant to tell minutes from months before anything runs;
-:func:`check_cost` refuses configs above :data:`sparseact._validation.CONFIG_CPU_HOURS_LIMIT`.
+:func:`estimate_cost` scales that table to any config, point by point. Each claim's grid module says what a
+point's CPU time grows with (``work(point) -> (kind, units)``, :meth:`sparseact.claims.Claim.work`: ``2^n`` where
+the cube is enumerated, samples times features for a fit, ...); the table records the full config's mean units per
+point of each kind (``work_per_point``), so a point costs the claim's measured mean CPU seconds per point times its
+units over that mean. Disk grows with the number of points. It is a coarse estimate, meant to tell minutes from
+months before anything runs. :func:`check_cost` applies two rules, both lifted by ``accept_cost_over_limit: true``:
+
+* the whole config (the sum of its points, assemblies and the kernels' compilation) is refused above
+  :data:`sparseact._validation.CONFIG_CPU_HOURS_LIMIT` CPU hours;
+* one job (a shard: the points one runs job computes; a job cannot be split across cores, nor resumed part way) is
+  refused above :data:`sparseact._validation.JOB_CPU_HOURS_LIMIT` CPU hours, naming its claim's config key.
+  (Before the per-point units, two configs priced at about 0.05 CPU hours in total had single points still
+  running after 4 minutes: their points were far larger than the full config's mean point.)
+
+``sparseact check-config`` also warns, in one line naming the claim's key, when the longest job exceeds the SLURM
+profile's runtime request (:func:`job_warning`).
 """
 
 from __future__ import annotations
@@ -24,7 +36,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from sparseact._validation import CONFIG_CPU_HOURS_LIMIT
+from sparseact._validation import CONFIG_CPU_HOURS_LIMIT, JOB_CPU_HOURS_LIMIT
 
 #: The measured cost table, as package data of ``sparseact``.
 COST_TABLE = "data/job_costs.json"
@@ -66,7 +78,8 @@ def measure_costs(results: str | Path, config: dict) -> dict:
     -------
     dict
         ``claims``: per claim ``points``, ``cpu_s_per_point`` (data and runs jobs),
-        ``bytes_per_point`` (data, run tables, executed run notebooks), ``assemble_cpu_s``;
+        ``bytes_per_point`` (data, run tables, executed run notebooks), ``assemble_cpu_s``, ``work_per_point``
+        (:func:`work_per_point`);
         ``stages``: per rule (``kernels``, ``data``, ``runs``, ``assemble``) the jobs, their
         CPU seconds and the largest wall time and resident memory of one job.
     """
@@ -90,10 +103,32 @@ def measure_costs(results: str | Path, config: dict) -> dict:
                    *(results / "notebooks" / "runs" / claim_id).glob("*")]
         claims[claim_id] = {"points": points, "cpu_s_per_point": round(cpu / points, 3),
                             "bytes_per_point": _bytes(outputs) // points,
-                            "assemble_cpu_s": _benchmark(assemble)["cpu_s"]}
+                            "assemble_cpu_s": _benchmark(assemble)["cpu_s"],
+                            "work_per_point": work_per_point(claim_id, block)}
     stages = {"kernels": _stage_summary([results / "benchmarks" / "kernels.tsv"])}
     stages.update({stage: _stage_summary(files) for stage, files in stage_files.items()})
     return {"claims": claims, "stages": stages}
+
+
+def work_per_point(claim_id: str, block: dict) -> dict[str, float]:
+    """The mean work units (:meth:`sparseact.claims.Claim.work`) of the points of each kind of ``block``'s grid."""
+    from sparseact.claims import get_claim
+
+    claim, units = get_claim(claim_id), {}
+    for point in claim.points(block).values():
+        kind, value = claim.work(point)
+        units.setdefault(kind, []).append(value)
+    return {kind: float(f"{sum(values) / len(values):.6g}") for kind, values in sorted(units.items())}
+
+
+def point_cpu_seconds(claim_id: str, point: dict, row: dict) -> float:
+    """Estimated CPU seconds of one grid ``point`` of ``claim_id`` from its cost-table ``row``: the claim's mean CPU
+    seconds per point times the point's work units over the full config's mean units of its kind."""
+    from sparseact.claims import get_claim
+
+    kind, units = get_claim(claim_id).work(point)
+    mean = row.get("work_per_point", {}).get(kind)
+    return row["cpu_s_per_point"] * (units / mean if mean else 1.0)
 
 
 def cost_table() -> dict:
@@ -112,47 +147,78 @@ class CostEstimate:
     cpu_hours: float
     disk_bytes: int
     peak_memory_mb: float
+    #: The most expensive job: ``(claim id, shard name, estimated CPU hours)``.
+    largest_job: tuple[str, str, float] = ("", "", 0.0)
 
     def summary(self) -> str:
         """One line: points, largest dimension, CPU time, disk and the largest job's memory."""
         largest = f"largest n = {self.largest_n}" if self.largest_n is not None else "no n parameter"
-        return (f"estimated cost: {self.points} grid points ({largest}); about {self.cpu_hours:.2g} CPU hours; "
-                f"about {self.disk_bytes / 1e6:.3g} MB of results; largest job measured at the full config "
-                f"{self.peak_memory_mb:.0f} MB")
+        claim_id, shard, hours = self.largest_job
+        return (f"estimated cost: {self.points} grid points ({largest}); about {self.cpu_hours:.2g} CPU hours, the "
+                f"longest job {claim_id}/{shard} about {hours * 60:.2g} CPU minutes; about {self.disk_bytes / 1e6:.3g} "
+                f"MB of results; largest job's memory measured at the full config {self.peak_memory_mb:.0f} MB")
 
 
 def estimate_cost(config: dict, table: dict | None = None) -> CostEstimate:
     """Estimated cost of a validated ``config`` from the measured ``table`` (default: :func:`cost_table`).
 
-    Each claim costs its number of points times the full config's mean CPU seconds and bytes per
-    point, plus its assembly; the kernels compile once. ``largest_n`` is the largest ``n`` any
-    point has (the input dimension: a ``2^n``-point cube where the claim enumerates it).
+    Each point costs :func:`point_cpu_seconds` (the claim's mean CPU seconds per point, scaled by the point's
+    work units), each claim its assembly too, the kernels compile once; a job costs the sum of its shard's points.
+    Disk is the claim's mean bytes per point times its points. ``largest_n`` is the largest ``n`` any point has
+    (the input dimension: a ``2^n``-point cube where the claim enumerates it).
     """
     from sparseact.claims import claim_ids, get_claim
 
     table = cost_table() if table is None else table
     points, cpu_s, disk, ns = 0, table["stages"]["kernels"]["cpu_s"], 0, []
+    largest_job = ("", "", 0.0)
     for claim_id in claim_ids():
-        grid = get_claim(claim_id).points(config["claims"][claim_id])
-        row = table["claims"][claim_id]
+        claim, block = get_claim(claim_id), config["claims"][claim_id]
+        grid, row = claim.points(block), table["claims"][claim_id]
         points += len(grid)
-        cpu_s += len(grid) * row["cpu_s_per_point"] + row["assemble_cpu_s"]
+        for shard, names in claim.shards(block).items():
+            job_s = sum(point_cpu_seconds(claim_id, grid[name], row) for name in names)
+            cpu_s += job_s
+            if job_s / 3600.0 > largest_job[2]:
+                largest_job = (claim_id, shard, job_s / 3600.0)
+        cpu_s += row["assemble_cpu_s"]
         disk += len(grid) * row["bytes_per_point"]
         ns += [p["n"] for p in grid.values() if isinstance(p.get("n"), int)]
     peak = max(stage["max_rss_mb"] for stage in table["stages"].values())
-    return CostEstimate(points, max(ns) if ns else None, cpu_s / 3600.0, disk, peak)
+    return CostEstimate(points, max(ns) if ns else None, cpu_s / 3600.0, disk, peak, largest_job)
 
 
 def check_cost(config: dict) -> CostEstimate:
-    """The estimate of ``config``; ``ConfigError`` if it exceeds the limit and ``config`` does not accept that."""
+    """The estimate of ``config``; ``ConfigError`` if the whole config exceeds :data:`CONFIG_CPU_HOURS_LIMIT` or one
+    job exceeds :data:`JOB_CPU_HOURS_LIMIT` (naming the claim's key), unless ``config`` accepts that."""
     from sparseact.runtime.errors import ConfigError
 
     estimate = estimate_cost(config)
-    if estimate.cpu_hours > CONFIG_CPU_HOURS_LIMIT and not config.get(OVERRIDE_KEY, False):
+    if config.get(OVERRIDE_KEY, False):
+        return estimate
+    if estimate.cpu_hours > CONFIG_CPU_HOURS_LIMIT:
         raise ConfigError(f"invalid config: {estimate.points} grid points, about {estimate.cpu_hours:.3g} CPU hours, "
                           f"above the limit of {CONFIG_CPU_HOURS_LIMIT:g}; shrink the grid, or set "
                           f"{OVERRIDE_KEY}: true to run it on purpose")
+    claim_id, shard, hours = estimate.largest_job
+    if hours > JOB_CPU_HOURS_LIMIT:
+        raise ConfigError(f"invalid config: claims.{claim_id}: the job {shard!r} alone is estimated at about "
+                          f"{hours:.3g} CPU hours (one core, restarted from scratch if interrupted), above the "
+                          f"per-job limit of {JOB_CPU_HOURS_LIMIT:g}; shrink that point, or set {OVERRIDE_KEY}: true "
+                          "to run it on purpose")
     return estimate
+
+
+def job_warning(estimate: CostEstimate, table: dict | None = None) -> str | None:
+    """One line naming the claim's key when the estimate's longest job exceeds the SLURM profile's runtime request
+    for a runs job (:func:`slurm_resources`, sized by the full config's longest job): under SLURM it would be cut."""
+    claim_id, shard, hours = estimate.largest_job
+    minutes = slurm_resources(table)["run"]["runtime"]
+    if hours * 60 <= minutes:
+        return None
+    return (f"warning: claims.{claim_id}: the job {shard!r} is estimated at about {hours * 60:.3g} CPU minutes, beyond "
+            f"the SLURM profile's request of {minutes} minutes per runs job; a local run is fine, a SLURM run needs "
+            "a larger runtime for it")
 
 
 def slurm_resources(table: dict | None = None) -> dict[str, dict[str, int]]:

@@ -82,6 +82,15 @@ def points(block: dict) -> dict[str, dict]:
     return grid
 
 
+def work(point: dict) -> tuple[str, float]:
+    """Growth proxy of a point's CPU time (:meth:`sparseact.claims.Claim.work`): the ``2^b``-cell index times the
+    ``q^2``-term weight grid, per gamma point (a draw) or per draw (whp)."""
+    size = 2.0 ** point["b"] * point["q"] ** 2
+    if point["kind"] == "draw":
+        return "draw", size * point["gamma_points"]
+    return point["kind"], size * point.get("draws", 1)
+
+
 def shard(point_name: str, point: dict) -> str:
     """Two runs jobs: every b's weight draws and all-ones rows, and the whp sweep (each costs about its start-up)."""
     return "whp" if point_name.startswith("whp-") else "rows"

@@ -103,6 +103,14 @@ def points(block: dict) -> dict[str, dict]:
 SMALL_NOISE_N = 14
 
 
+def work(point: dict) -> tuple[str, float]:
+    """Growth proxy of a point's CPU time (:meth:`sparseact.claims.Claim.work`): the ``2^n``-point cube times the
+    neurons, per instance and noise level."""
+    if point["kind"] == "parity":
+        return "parity", 1.0
+    return point["kind"], 2.0 ** point["n"] * point["s"] * point["instances"] * len(point.get("one_minus_rho", [0]))
+
+
 def shard(point_name: str, point: dict) -> str:
     """One runs job for the noise sweep's n <= SMALL_NOISE_N and one for the larger n, one for Claim 2.1's
     parities, one for Appendix B."""

@@ -35,6 +35,12 @@ def points(block: dict) -> dict[str, dict]:
             for n in block["n_values"]}
 
 
+def work(point: dict) -> tuple[str, float]:
+    """Growth proxy of a point's CPU time (:meth:`sparseact.claims.Claim.work`): the ``2^n``-point cube, sorted
+    (``n``) once per threshold and random draw."""
+    return "", 2.0 ** point["n"] * point["n"] * (point["thresholds"] + point["random_draws"])
+
+
 def shard(point_name: str, point: dict) -> str:
     """All dimensions in one runs job (seconds of work)."""
     return "thresholds"

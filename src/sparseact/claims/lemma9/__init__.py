@@ -98,6 +98,22 @@ def points(block: dict) -> dict[str, dict]:
 SMALL_EXACT_N, MID_EXACT_N = 14, 18
 
 
+def work(point: dict) -> tuple[str, float]:
+    """Growth proxy of a point's CPU time (:meth:`sparseact.claims.Claim.work`): ``2^n`` cube points times ``s``
+    neurons per network evaluated (every family, ``k`` and instance; every search step), or the Monte Carlo
+    samples times ``n s``."""
+    kind = point["kind"]
+    if kind == "exact":
+        return kind, (2.0 ** point["n"] * point["s"] * len(point["k_values"]) * len(point["families"])
+                      * point["instances"])
+    if kind == "adversarial":
+        steps = point["restarts"] * (point["iterations"] + 1)
+        return kind, 2.0 ** point["n"] * point["s"] * len(point["k_values"]) * steps
+    if kind == "neuron":
+        return kind, sum(2.0 ** n for n in point["n_values"])
+    return kind, float(point["samples"]) * point["n"] * point["s"]
+
+
 def shard(point_name: str, point: dict) -> str:
     """One runs job for the exact sweep's n <= SMALL_EXACT_N, one for SMALL_EXACT_N < n <= MID_EXACT_N, one per
     larger n; the adversarial and Monte Carlo sweeps one job each."""
@@ -110,12 +126,20 @@ def shard(point_name: str, point: dict) -> str:
 
 def check(block: dict):
     """``k <= s`` relations the schema cannot express."""
+    # imported here, not with the grid: sparseact._validation needs numpy
+    from sparseact._validation import MAX_SEARCH_EVALUATIONS
+
     s_max = max(block["s_values"])
     for i, k in enumerate(block["k_values"]):
         if k > s_max:
             yield f"k_values[{i}]", (f"k = {k} exceeds every s (largest s = {s_max}); "
                                      "a network has at most s active neurons")
     adv = block["adversarial"]
+    evaluations = adv["restarts"] * (adv["iterations"] + 1)
+    if evaluations > MAX_SEARCH_EVALUATIONS:
+        yield "adversarial.iterations", (f"restarts x (iterations + 1) = {evaluations} objective evaluations per "
+                                         f"search, above the search's limit of {MAX_SEARCH_EVALUATIONS} (sparseact."
+                                         "_validation.MAX_SEARCH_EVALUATIONS, enforced by adversarial_search)")
     for i, k in enumerate(adv["k_values"]):
         if k > adv["s"]:
             yield f"adversarial.k_values[{i}]", (f"k = {k} exceeds s = {adv['s']}; "

@@ -51,6 +51,12 @@ def points(block: dict) -> dict[str, dict]:
             for i in block["instances"]}
 
 
+def work(point: dict) -> tuple[str, float]:
+    """Growth proxy of a point's CPU time (:meth:`sparseact.claims.Claim.work`): the ``q^m`` inputs times the
+    ``q^2 m`` shifted ReLUs, per secret."""
+    return "", float(point["q"] ** point["m"]) * point["q"] ** 2 * point["m"] * point["max_secrets"]
+
+
 def shard(point_name: str, point: dict) -> str:
     """One runs job for every instance (each takes a fraction of a job's start-up)."""
     return "instances"

@@ -109,6 +109,17 @@ def points(block: dict) -> dict[str, dict]:
 JUNTA_P_PER_JOB, LARGE_HARDNESS_N = 3, 10
 
 
+def work(point: dict) -> tuple[str, float]:
+    """Growth proxy of a point's CPU time (:meth:`sparseact.claims.Claim.work`): a junta point enumerates the
+    ``2^n``-point cube per table and cell; a hardness point fits ``max(samples, 3 N_d)`` samples on ``N_d``
+    features at its largest degree ``d``."""
+    if point["part"] == "junta":
+        cells = sum(len(cell["s_values"]) for cell in point["cells"])
+        return "junta", 2.0 ** point["n"] * (point["random_tables"] + 1) * cells
+    features = monomial_count(point["n"], max(point["degrees"]))
+    return "hardness", float(max(point["samples"], 3 * features)) * features
+
+
 def shard(point_name: str, point: dict) -> str:
     """Small junta dimensions share a runs job, n = 16 has its own, the split n's points go JUNTA_P_PER_JOB
     values of p to a job (n >= SPLIT_N); the hardness points one job for n = 8 and one for the larger n."""

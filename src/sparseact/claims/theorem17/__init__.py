@@ -92,6 +92,16 @@ def points(block: dict) -> dict[str, dict]:
     return grid
 
 
+def work(point: dict) -> tuple[str, float]:
+    """Growth proxy of a point's CPU time (:meth:`sparseact.claims.Claim.work`): gradient steps
+    ``restarts (max_iter + 1)`` per seed, each over the sample (grid) or the ``2^n``-point support (bound)."""
+    steps = point["seeds"] * point["restarts"] * (point["max_iter"] + 1) * point["width_factor"]
+    if point["kind"] == "grid":
+        return "grid", float(steps) * point["m"]
+    n = point["n"] if point["target"] == "junta" else point["b"] + 2 ** point["b"]
+    return "bound", float(steps) * 2.0 ** n
+
+
 def shard(point_name: str, point: dict) -> str:
     """Per target, one runs job for the sample-size grid and one at the bound."""
     target, _, tail = point_name.rpartition("-")
@@ -99,6 +109,14 @@ def shard(point_name: str, point: dict) -> str:
 
 
 def check(block: dict):
+    # imported here, not with the grid: sparseact._validation needs numpy
+    from sparseact._validation import MAX_TRAINING_STEPS
+
+    steps = int(block["restarts"]) * (int(block["max_iter"]) + 1)
+    if steps > MAX_TRAINING_STEPS:
+        yield "theorem17.max_iter", (f"restarts x (max_iter + 1) = {steps} gradient steps per fit, above the "
+                                     f"learner's limit of {MAX_TRAINING_STEPS} (sparseact._validation."
+                                     "MAX_TRAINING_STEPS, enforced by SparseActivationERM)")
     for p in block["junta_p"]:
         if int(p) > int(block["junta_n"]):
             yield "theorem17.junta_p", f"every junta size p must be <= junta_n (got p={p} > junta_n={block['junta_n']})"

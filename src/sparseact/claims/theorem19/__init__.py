@@ -94,6 +94,16 @@ def points(block: dict) -> dict[str, dict]:
     return out
 
 
+def work(point: dict) -> tuple[str, float]:
+    """Growth proxy of a point's CPU time (:meth:`sparseact.claims.Claim.work`): a sweep or dimension point
+    searches ``n_zeta`` sign vectors over ``s`` neurons on ``m`` points in dimension ``n`` (a sweep confirms on
+    ``confirm_zeta`` more); the other kinds are fixed small computations."""
+    if point["kind"] in ("sweep", "dimension"):
+        zetas = point["n_zeta"] + point.get("confirm_zeta", 0)
+        return point["kind"], float(zetas) * point["m"] * point["s"] * point["n"]
+    return point["kind"], 1.0
+
+
 def check(block: dict):
     """Relations between keys that the schema cannot express."""
     ex, dim = block["exact"], block["dimension"]

@@ -57,6 +57,7 @@ only where feasible), ``target-dense``, ``target-parity-p<p>`` and ``proof-steps
 from __future__ import annotations
 
 from sparseact.claims._grids import bucket_feasible
+from sparseact.combinatorics import monomial_count
 
 PAPER_REF = "Theorem 8, Lemma 7"
 RANDOM = True
@@ -82,6 +83,16 @@ def points(block: dict) -> dict[str, dict]:
     grid[f"target-parity-p{p}"] = dict(kind="target", target="parity", s=2**p, k=1, p=p, **learning)
     grid["proof-steps"] = dict(kind="proof", n=n, s=s, eps=float(block["eps"]))
     return grid
+
+
+def work(point: dict) -> tuple[str, float]:
+    """Growth proxy of a point's CPU time (:meth:`sparseact.claims.Claim.work`): a target point fits every sample
+    size on the ``N_d`` monomials of its largest degree, per seed; the proof steps enumerate the ``2^n``-point
+    cube over ``s`` neurons."""
+    if point["kind"] == "proof":
+        return "proof", 2.0 ** point["n"] * point["s"]
+    features = monomial_count(point["n"], max(point["degrees"]))
+    return "target", float(point["seeds"]) * sum(point["sample_sizes"]) * features * features
 
 
 def check(block: dict):
