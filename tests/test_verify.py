@@ -276,3 +276,58 @@ def test_every_check_a_claim_can_fail_has_a_pinned_statement(repo_root):
             "scaling/theorem5-rate", "theorem8/tail-step", "section4_lwr/conj16-kernel-attack"} <= set(can_fail)
     assert set(can_fail) - set(STATEMENTS) == set(NOT_YET_PINNED)
     assert set(STATEMENTS) <= set(can_fail), sorted(set(STATEMENTS) - set(can_fail))
+
+
+def _leaves(node, path=()):
+    """Every leaf of a JSON document: (path, value)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _leaves(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _leaves(value, (*path, index))
+    else:
+        yield path, node
+
+
+def _edited(value):
+    """A plausible edit of one leaf: a number nudged, a string amended, a flag flipped."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, (int, float)):
+        return value + 1 if isinstance(value, int) else value * (1 + 1e-9) + 1e-12
+    return f"{value} (edited)" if isinstance(value, str) else "edited"
+
+
+@pytest.mark.parametrize("check_id", ["lemma9/transition", "theorem19/conj20-exact-lower", "scaling/lemma18-printed",
+                                      "section4_lwr/conj16-kernel-attack", "appendixA/whp-printed-split",
+                                      "theorem8/tail-step"])
+def test_an_edit_of_any_field_is_refused_in_one_line(committed, check_id):
+    """Every leaf of a committed certificate edited alone, the file refused: the manifest the ledger step writes
+    (SHA256SUMS) catches the edits that still instantiate the pinned statement (labels, prose, instance entries)."""
+    path = committed / f"{check_id}.json"
+    original = path.read_bytes()
+    assert verify_file(path).confirmed
+    document = json.loads(original)
+    for leaf, value in _leaves(document):
+        edited = json.loads(original)
+        target = edited
+        for key in leaf[:-1]:
+            target = target[key]
+        target[leaf[-1]] = _edited(value)
+        path.write_text(json.dumps(edited, indent=2, sort_keys=True))
+        result = verify_file(path)
+        assert not result.confirmed and len(result.message.splitlines()) == 1, (leaf, result.message)
+    path.write_bytes(original)
+    assert verify_file(path).confirmed
+
+
+def test_a_file_the_run_did_not_write_is_refused_and_a_lone_file_is_checked_on_its_own(committed, tmp_path):
+    source = committed / "lemma9" / "transition.json"
+    stray = committed / "lemma9" / "copy.json"
+    stray.write_bytes(source.read_bytes())
+    assert "not listed in" in verify_file(stray).message
+    lone = tmp_path / "elsewhere" / "transition.json"
+    lone.parent.mkdir()
+    lone.write_bytes(source.read_bytes())
+    assert verify_file(lone).confirmed  # outside a run's results there is no manifest: the pin and the values decide

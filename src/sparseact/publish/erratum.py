@@ -35,7 +35,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact.paper import paper_position
+from sparseact.paper import errata as paper_errata
+from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.findings import Results, ids, short_ref, tightness_of
 from sparseact.publish.statements import CONJECTURED
@@ -147,7 +148,10 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
                        else f" ({table.loc[hypothesis, 'status']}; the reading and range it needs are in "
                             "Appendix~\\ref{app:open})"))
         elif row["status"] == "proved":
-            text = f"{name} holds as printed"
+            corner = [c for c in ids(statement["checks"]) if c in out_of_range]
+            text = f"{name} holds as printed" + (
+                f" except in degenerate corners where a printed logarithm vanishes (out-of-range: "
+                f"{tex_text(', '.join(corner))})" if corner else "")
         elif row["status"] == "open":
             text = f"{name} is open"
         else:
@@ -164,12 +168,16 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
     return " ".join(sentences)
 
 
-def _erratum(row: pd.Series, repository_url: str) -> list[str]:
+def _erratum(row: pd.Series, repository_url: str, proofs: list[str] = ()) -> list[str]:
+    """One erratum; ``proofs`` are the proved statements of the graph its correction rests on."""
     certificates = ", ".join(certificate_link(path, repository_url) for path in ids(row["certificates"]))
-    verified = (f" The correction is an open conjecture; \\texttt{{{tex_text(row['verified_by'])}}} finds no "
-                f"counterexample on its instances." if row["verified"] == CONJECTURED else
-                f" The correction is checked by \\texttt{{{tex_text(row['verified_by'])}}}: {row['verified']}."
-                if row["verified_by"] else "")
+    names = ", ".join(rf"\texttt{{{tex_text(p)}}}" for p in proofs)
+    proved = f" The correction is proved ({names})" if proofs else ""
+    verified = (f" The correction is an open conjecture; \\texttt{{{tex_text(row['verified_by'])}}} tests "
+                f"instances only (evidence, not a proof)." if row["verified"] == CONJECTURED else
+                (f"{proved} and checked by" if proofs else " The correction is checked by")
+                + f" \\texttt{{{tex_text(row['verified_by'])}}}: {row['verified']}."
+                if row["verified_by"] else proved + ("." if proofs else ""))
     return [rf"\paragraph{{Erratum {row['number']}.}} {tex_text(_sentence(row['location']))}",
             r"\begin{description}",
             rf"\item[Printed.] {tex_text(row['printed'])}",
@@ -247,19 +255,24 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
              "Each gives where the error is, the printed text, the corrected text, why the printed text fails with "
              "the violation its certificate establishes, and a link to the certificate.",
              ""]
+    status_of = dict(zip(results.statements["statement_id"], results.statements["status"]))
+    # the proved statements each erratum's correction rests on (its printed statement's correction, verified_by)
+    proofs_of = {cause["id"]: [p for p in (entries.get(cause["printed"], {}).get("correction") or {}).get(
+        "verified_by", ()) if premise_kind(p) == "statement" and status_of.get(p) == "proved"]
+        for cause in paper_errata()}
     for finding_class, definition in FINDING_DEFINITIONS.items():
         group = errata[errata["class"] == finding_class]
         if len(group):
             lines += [rf"\subsection{{{tex_text(finding_class.replace('-', ' ').capitalize())} ({len(group)})}}",
                       rf"\emph{{{tex_text(_sentence(definition.capitalize()))}}}", ""]
             for _, row in group.iterrows():
-                lines += _erratum(row, repository_url)
-    status_of = dict(zip(results.statements["statement_id"], results.statements["status"]))
+                lines += _erratum(row, repository_url, proofs_of.get(row["erratum_id"], []))
     remarks = sorted((e for e in entries.values() if e.get("remark") and e["id"] in status_of),
                      key=lambda e: paper_position(e["paper_ref"]))
     lines += [r"\section{Remarks on steps that hold}\label{sec:remarks}",
-              "Statements that hold as printed (their status is in brackets), where a citation or a detail of the "
-              "printed derivation should still change." if remarks else "None.", ""]
+              "Statements whose status is in brackets, where a citation or a detail of the printed derivation should "
+              "still change; where a remark names a range in which a printed logarithm is below 1, the printed step "
+              "fails there and holds with that logarithm read as at least 1." if remarks else "None.", ""]
     for entry in remarks:
         lines += [rf"\paragraph{{{tex_text(entry['paper_ref'])}.}} {tex_text(_sentence(entry['remark']))} "
                   rf"[{tex_text(status_of[entry['id']])}; \texttt{{sparseact explain {tex_text(entry['id'])}}}]", ""]

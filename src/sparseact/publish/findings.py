@@ -332,7 +332,7 @@ def erratum_markdown(row: pd.Series, certificate_prefix: str) -> list[str]:
     certificates = ", ".join(f"[{Path(c).stem}]({certificate_prefix}{c})" for c in ids(row["certificates"]))
     correction = row["correction"] or "none proposed"
     if row["verified_by"]:
-        correction += (f" (an open conjecture: `{row['verified_by']}` finds no counterexample on its instances)" if row["verified"] == CONJECTURED
+        correction += (f" (an open conjecture: `{row['verified_by']}` tests instances only, evidence rather than a proof)" if row["verified"] == CONJECTURED
                        else f" (verified by `{row['verified_by']}`: **{row['verified']}**)")
     parts = [
         f'<a id="erratum-{row["erratum_id"]}"></a>',

@@ -135,16 +135,17 @@ def severity_order(record: CheckRecord) -> tuple:
 
 
 def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "results/certificates") -> list[str]:
-    """Write each FAIL's certificate to ``<directory>/<check_id>.json`` (:func:`certificate_path`); return the paths.
+    """Write each FAIL's certificate to ``<directory>/<check_id>.json`` (:func:`certificate_path`) and their digests to
+    ``<directory>/SHA256SUMS`` (the checker refuses a file edited since); return the certificates' paths.
 
     A certificate the checker confirms records the margin it proves (``margin``: ``lhs - rhs`` in exact or interval
     arithmetic, :func:`sparseact.verify.recompute.verify_certificate`), which the checker compares when it reads
     the file again.
     """
-    from sparseact.runtime.provenance import atomic_write_json
-    from sparseact.verify.recompute import verify_certificate
+    from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_json
+    from sparseact.verify.recompute import MANIFEST_NAME, manifest_lines, verify_certificate
 
-    paths = []
+    paths, written = [], {}
     for record in records:
         if record.certificate:
             path = Path(directory) / f"{record.check_id}.json"
@@ -154,6 +155,8 @@ def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "
                 document["margin"] = verification.margin
             atomic_write_json(path, document)
             paths.append(str(path))
+            written[f"{record.check_id}.json"] = path.read_bytes()
+    atomic_write_bytes(Path(directory) / MANIFEST_NAME, manifest_lines(written).encode())
     return paths
 
 

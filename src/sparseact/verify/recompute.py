@@ -23,6 +23,7 @@ is allocated. A check with no pinned statement is not confirmed.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import math
@@ -47,6 +48,9 @@ MAX_NEURONS = 4096
 MAX_INPUT_DIM = 4096
 #: Largest certificate file read (bytes): the committed ones are at most about 100 kB.
 MAX_FILE_BYTES = 8 * 2**20
+#: The digests the ledger step writes beside the certificates it writes (``<certificates>/SHA256SUMS``, one
+#: ``<sha256>  <claim>/<check>.json`` line each): a file edited after the run, in any field, differs from its line.
+MANIFEST_NAME = "SHA256SUMS"
 #: Deepest nesting of JSON arrays and objects read (the committed certificates nest at most about 8 levels).
 MAX_JSON_DEPTH = 64
 #: Largest sample of a Rademacher lower bound whose 2^m sign vectors are all checked.
@@ -2114,10 +2118,48 @@ def read_certificate(path: str | Path) -> dict:
             from None
 
 
+def manifest_lines(paths: dict[str, bytes]) -> str:
+    """The text of :data:`MANIFEST_NAME` for ``{relative path: file bytes}`` (sorted, one line each)."""
+    return "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(paths.items()))
+
+
+def _listed_digest(path: Path) -> tuple[Path, str | None] | None:
+    """The manifest of the nearest enclosing folder that has one, and the digest it lists for ``path`` (``None``
+    when it does not list it); ``None`` when no enclosing folder has a manifest (a file outside a run's results)."""
+    for folder in path.absolute().parents:
+        manifest = folder / MANIFEST_NAME
+        if manifest.is_file():
+            text = read_regular_file(manifest, MAX_FILE_BYTES, "manifest").decode("utf-8", "replace")
+            name = path.absolute().relative_to(folder).as_posix()
+            listed = dict(reversed(line.split("  ", 1)) for line in text.splitlines() if "  " in line)
+            return manifest, listed.get(name)
+    return None
+
+
 def verify_file(path: str | Path) -> Verification:
-    """:func:`verify_certificate` on a certificate JSON file; a file that cannot be read or parsed is not confirmed."""
+    """:func:`verify_certificate` on a certificate JSON file; a file that cannot be read or parsed is not confirmed.
+
+    A file under a folder with a :data:`MANIFEST_NAME` (the ledger step's certificates) must also be the file the
+    ledger step wrote: a confirmed file whose digest differs from its line, or that has no line, is refused, so an
+    edit of any field (a label, the statement's text, an instance entry that keeps the violation) is refused too.
+    """
     try:
         document = read_certificate(path)
     except Refused as exc:
         return Verification(False, math.nan, math.nan, f"NOT confirmed: {exc}")
-    return verify_certificate(document)
+    result = verify_certificate(document)
+    try:
+        listed = _listed_digest(Path(path))
+    except ValueError as exc:
+        return Verification(False, result.lhs, result.rhs, f"NOT confirmed: refused: {exc}")
+    if result.confirmed and listed is not None:
+        manifest, digest = listed
+        actual = hashlib.sha256(read_regular_file(path, MAX_FILE_BYTES, "certificate")).hexdigest()
+        if digest is None:
+            return Verification(False, result.lhs, result.rhs,
+                                f"NOT confirmed: refused: not listed in {manifest} (not a certificate the run wrote)")
+        if digest != actual:
+            return Verification(False, result.lhs, result.rhs,
+                                f"NOT confirmed: refused: edited since the run wrote it (its sha256 differs from "
+                                f"{manifest}); every field of a certificate is the run's")
+    return result
