@@ -44,14 +44,16 @@ def _series(frame: pd.DataFrame):
 
 
 FAMILY_STYLES = {"gaussian": "-", "bucket": "--"}
-GUIDE = "C3"  # slope guides: a colour outside the viridis scale of the networks
+GUIDE = "C1"  # slope guides: the palette's orange, outside the viridis scale of the networks
 
 
 def ns_vs_rho(tables: dict):
     """NS_rho against 1 - rho (log-log) per network, in one panel per certified k, coloured by n."""
     table = tables["lemma10-noise"]
     ks = sorted(table["k"].unique())
-    fig, axes = plt.subplots(2, len(ks), figsize=(FULL_WIDTH, 4.6), sharex=True, sharey="row", squeeze=False)
+    # constrained layout keeps the colour bar clear of the panels when finish() shows the shared axes' labels
+    fig, axes = plt.subplots(2, len(ks), figsize=(FULL_WIDTH, 4.6), sharex=True, sharey="row", squeeze=False,
+                             layout="constrained")
     norm, cmap = colour_bar(fig, axes, table["n"], "n")
     constant = 0
     for _, group in _series(table):
