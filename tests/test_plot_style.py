@@ -151,3 +151,23 @@ def test_categories_beyond_the_palette_differ_in_marker():
             assert a["color"] == b["color"] or deuteranope_distance(a["color"], b["color"]) >= MIN_DELTA_E
     with pytest.raises(ValueError, match="n must be <= "):
         category_styles(len(MARKERS) + 1)
+
+
+def test_a_panel_title_clears_the_tick_labels_finish_shows_above_it():
+    """finish() shows the x labels that sharex hides on upper panels, and makes room for them (theorem17's
+    learning curves had a title touching them)."""
+    setup_style()
+    fig, axes = plt.subplots(2, 2, sharex=True, sharey=True, figsize=(7.2, 5.0))
+    for ax in axes.flat:
+        ax.loglog([10, 1e7], [1e-10, 1.0])
+        ax.set_title("a panel title")
+    fig.tight_layout()
+    finish({"f": fig})
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for upper, lower in zip(axes[0], axes[1]):
+        labels = [t.get_window_extent(renderer) for t in upper.get_xticklabels() if t.get_text()]
+        assert labels  # the upper panel's labels are shown
+        title = lower.title.get_window_extent(renderer)
+        assert all(title.y1 < label.y0 for label in labels)  # pixel coordinates grow upwards
+    plt.close(fig)
