@@ -110,6 +110,8 @@ def figures(tables: dict) -> dict:
     ax.set_ylabel("samples")
     ax.invert_xaxis()
     ax.grid(True, which="major", alpha=0.3)
-    ax.set_title("Theorem 17 as printed promises fewer samples\nthan any learner needs to tell $h$ from $-h$")
+    below = int((sign["printed"] < sign["lower_bound"]).sum())
+    ax.set_title(f"Theorem 17 as printed against the samples needed to tell $h$ from $-h$:\n"
+                 f"below them at {below} of {len(sign)} scales")
     legend_outside(ax)
     return finish({"exponents": fig, "theorem17-sign-ambiguity": fig2})
