@@ -46,5 +46,128 @@ def test_heatmap_rows_are_named_as_a_reader_names_the_formula():
     from sparseact.claims.scaling.figures import LABEL_WIDTH, _power_of_ten, formula_label
 
     assert formula_label("lemma9_term_U") == "Proof of Lemma 9: the bound on term (U)"
-    assert all(len(formula_label(name)) <= LABEL_WIDTH for name in ("theorem17_sample_complexity", "eq15_rademacher"))
+    for name in ("theorem17_sample_complexity", "eq15_rademacher", "theorem17_covariant_sample_complexity"):
+        label = formula_label(name)
+        assert "..." not in label and "``" not in label  # in full, no raw docstring markup
+        assert all(len(line) <= LABEL_WIDTH + 40 for line in label.split("\n"))  # wrapped (mathtext runs long)
+    assert formula_label("lemma10_noise_sensitivity") == "Lemma 10: noise sensitivity of $h$ in $H_{n,s,k}^{W,B}$"
+    assert formula_label("class_sup_bound").endswith("$\\{-1, 1\\}^n$")  # literal braces, grouping ones kept
+    assert formula_label("theorem8_one_minus_rho") == "Proof of Theorem 8: the choice of $1 - \\rho $"
     assert [_power_of_ten(v) for v in (1e-6, 1000.0, 2.5)] == ["$10^{-6}$", "$10^{3}$", "2.5"]
+
+
+#: Machado, Oliveira and Fernandes (2009), "A physiologically-based model for simulation of color vision
+#: deficiency", deuteranopia at severity 1.0: a linear map of linear-light sRGB.
+DEUTERANOPIA = np.array([[0.367322, 0.860646, -0.227968],
+                         [0.280085, 0.672501, 0.047413],
+                         [-0.011820, 0.042940, 0.968881]])
+
+#: Least CIELAB distance (CIE76 Delta E*ab) two categorical colours keep under deuteranopia. 2.3 is a just
+#: noticeable difference between large patches; lines and markers a few pixels wide need several times that to be
+#: told apart and named (Szafir 2017, "Modeling color difference for visualization design"), so 20.
+MIN_DELTA_E = 20.0
+
+
+def _linear(rgb):
+    rgb = np.asarray(rgb, dtype=float)
+    return np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+
+
+def _lab(linear_rgb):
+    """CIELAB (D65 white) of a linear-light sRGB colour."""
+    xyz = np.array([[0.4124564, 0.3575761, 0.1804375],
+                    [0.2126729, 0.7151522, 0.0721750],
+                    [0.0193339, 0.1191920, 0.9503041]]) @ linear_rgb / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def deuteranope_distance(a, b) -> float:
+    """CIE76 distance of two colours as a deuteranope sees them (Machado et al. 2009)."""
+    from matplotlib.colors import to_rgb
+
+    seen = [_lab(np.clip(DEUTERANOPIA @ _linear(to_rgb(c)), 0.0, 1.0)) for c in (a, b)]
+    return float(np.linalg.norm(seen[0] - seen[1]))
+
+
+def test_the_simulation_merges_what_deuteranopes_confuse():
+    # the check has teeth: seaborn's "colorblind" orange and vermillion, and pure red and green, merge
+    assert deuteranope_distance("#DE8F05", "#D55E00") < MIN_DELTA_E
+    assert deuteranope_distance("#FF0000", "#00A000") < MIN_DELTA_E
+    assert deuteranope_distance("#0072B2", "#E69F00") > MIN_DELTA_E
+
+
+def test_no_two_palette_colours_merge_under_deuteranopia():
+    from itertools import combinations
+
+    from sparseact.publish.plotting import PALETTE, colours
+
+    setup_style()
+    assert [plt.matplotlib.colors.to_hex(c) for c in plt.rcParams["axes.prop_cycle"].by_key()["color"]] \
+        == [c.lower() for c in PALETTE]  # "C0", "C1", ... are the palette
+    for a, b in combinations(PALETTE, 2):
+        assert deuteranope_distance(a, b) >= MIN_DELTA_E, (a, b)
+    assert colours(3) == list(PALETTE[:3])
+
+
+def test_figures_take_categorical_colours_from_the_palette_only(repo_root):
+    """Every categorical colour a figure draws is a palette colour ("C0".."C4" or :func:`colours`), a grey or a
+    sequential map: no hex code, named hue or cycle index beyond the palette in any figure module."""
+    import re
+
+    from sparseact.publish.plotting import PALETTE
+
+    for path in sorted((repo_root / "src" / "sparseact" / "claims").glob("*/figures.py")):
+        source = path.read_text(encoding="utf-8")
+        cycle = {int(i) for i in re.findall(r"""["']C(\d+)["']""", source)}
+        assert all(i < len(PALETTE) for i in cycle), (path, cycle)
+        assert not re.search(r"""["']#[0-9A-Fa-f]{6}["']""", source), path
+        named = re.findall(r"""colou?r\s*=\s*["']([a-z]+)["']""", source)
+        assert set(named) <= {"k", "black", "grey", "gray", "white"}, (path, named)
+
+
+def test_colours_refuses_more_categories_than_the_palette():
+    import pytest
+
+    from sparseact.publish.plotting import PALETTE, colours
+
+    for bad in (len(PALETTE) + 1, -1):
+        with pytest.raises(ValueError, match="n must be"):
+            colours(bad)
+    with pytest.raises(ValueError, match="n must be an integer"):
+        colours(2.0)
+
+
+def test_categories_beyond_the_palette_differ_in_marker():
+    import pytest
+
+    from sparseact.publish.plotting import MARKERS, PALETTE, category_styles
+
+    styles = category_styles(len(PALETTE) + 2)
+    assert [s["color"] for s in styles[:len(PALETTE)]] == list(PALETTE)
+    for i, a in enumerate(styles):
+        for b in styles[i + 1:]:  # a shared colour is always backed by a distinct marker
+            assert a["marker"] != b["marker"]
+            assert a["color"] == b["color"] or deuteranope_distance(a["color"], b["color"]) >= MIN_DELTA_E
+    with pytest.raises(ValueError, match="n must be <= "):
+        category_styles(len(MARKERS) + 1)
+
+
+def test_a_panel_title_clears_the_tick_labels_finish_shows_above_it():
+    """finish() shows the x labels that sharex hides on upper panels, and makes room for them (theorem17's
+    learning curves had a title touching them)."""
+    setup_style()
+    fig, axes = plt.subplots(2, 2, sharex=True, sharey=True, figsize=(7.2, 5.0))
+    for ax in axes.flat:
+        ax.loglog([10, 1e7], [1e-10, 1.0])
+        ax.set_title("a panel title")
+    fig.tight_layout()
+    finish({"f": fig})
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for upper, lower in zip(axes[0], axes[1]):
+        labels = [t.get_window_extent(renderer) for t in upper.get_xticklabels() if t.get_text()]
+        assert labels  # the upper panel's labels are shown
+        title = lower.title.get_window_extent(renderer)
+        assert all(title.y1 < label.y0 for label in labels)  # pixel coordinates grow upwards
+    plt.close(fig)

@@ -174,6 +174,7 @@ def claim_reports():
 #: them from the full run's figures/ so that the committed copies cannot drift from what the run draws (a run
 #: into another results directory, such as the quick config's, leaves them alone).
 DOC_FIGURES = [
+    "scaling/theorem17-sign-ambiguity",
     "lemma9/proof-steps",
     "theorem17/learning-curves",
     "theorem19/rademacher",

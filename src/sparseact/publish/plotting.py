@@ -36,12 +36,23 @@ REFERENCE_STYLES = {
 }
 
 
-def setup_style() -> None:
-    """The project's plotting style: seaborn ticks, colour-blind palette, fonts >= MIN_FONT pt, fixed hash salt."""
-    import seaborn as sns
+#: The categorical colours of every figure, in the order of matplotlib's "C0", "C1", ...: Okabe and Ito's blue and
+#: orange, and Tol's "bright" green, purple and cyan. No two of them merge under deuteranopia (the most common
+#: colour-vision deficiency): tests/test_plot_style.py measures every pair in CIELAB after Machado et al.'s (2009)
+#: simulation. Okabe-Ito's vermillion and seaborn's "colorblind" red are left out: under deuteranopia they are the
+#: orange.
+PALETTE = ("#0072B2", "#E69F00", "#228833", "#AA3377", "#66CCEE")
 
-    sns.set_theme(style="ticks", palette="colorblind", context="paper")
+
+def setup_style() -> None:
+    """The project's plotting style: seaborn ticks, the colour-blind-safe :data:`PALETTE`, fonts >= MIN_FONT pt,
+    fixed hash salt."""
+    import seaborn as sns
+    from cycler import cycler
+
+    sns.set_theme(style="ticks", palette=list(PALETTE), context="paper")
     plt.rcParams.update({
+        "axes.prop_cycle": cycler(color=list(PALETTE)),
         "svg.hashsalt": "sparseact",
         "figure.dpi": 100,
         "savefig.dpi": 150,
@@ -62,11 +73,39 @@ def setup_style() -> None:
 
 
 def colours(n: int) -> list:
-    """``n`` distinct colours of the colour-blind-safe palette (cycled beyond its ten)."""
-    import seaborn as sns
+    """The first ``n`` colours of :data:`PALETTE`, one per category.
 
-    palette = sns.color_palette("colorblind")
-    return [palette[i % len(palette)] for i in range(n)]
+    Raises
+    ------
+    ValueError
+        When ``n`` exceeds the palette: more categories than colours need a sequential scale
+        (:func:`sequential`) or a second channel (markers, line styles), not a repeated colour.
+    """
+    from sparseact._validation import check_int
+
+    if check_int(n, "n", minimum=0) > len(PALETTE):
+        raise ValueError(f"n must be <= {len(PALETTE)} (the palette's colours), got {n}")
+    return list(PALETTE[:n])
+
+
+#: Markers, one per category, the second channel where categories outnumber :data:`PALETTE`.
+MARKERS = ("o", "s", "^", "D", "v", "<", ">", "P", "X", "*")
+
+
+def category_styles(n: int) -> list[dict]:
+    """``{"color", "marker"}`` for each of ``n`` categories: :data:`PALETTE`'s colours, repeated once the categories
+    outnumber them, and a distinct marker each, so that two categories that share a colour differ in marker.
+
+    Raises
+    ------
+    ValueError
+        When ``n`` exceeds the distinct :data:`MARKERS`.
+    """
+    from sparseact._validation import check_int
+
+    if check_int(n, "n", minimum=0) > len(MARKERS):
+        raise ValueError(f"n must be <= {len(MARKERS)} (the distinct markers), got {n}")
+    return [{"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[i]} for i in range(n)]
 
 
 def sequential(values, cmap: str = "viridis"):
@@ -286,7 +325,7 @@ def finish(figures: dict) -> dict:
     from matplotlib.ticker import FixedLocator
 
     for fig in figures.values():
-        changed, relabelled = {}, False
+        changed, relabelled_x, relabelled_y = {}, False, False
         for ax in fig.axes:
             for name in ("x", "y"):
                 axis_obj = ax.xaxis if name == "x" else ax.yaxis
@@ -297,7 +336,9 @@ def finish(figures: dict) -> dict:
                 labels = axis_obj._major_tick_kw
                 if scale == "log" and len(shared) > 1 and not labels.get("label2On", False):
                     # a panel sharing this axis with its neighbours shows the labels they hide
-                    relabelled |= name == "y" and not labels.get("label1On", True)
+                    hidden = not labels.get("label1On", True)
+                    relabelled_y |= name == "y" and hidden
+                    relabelled_x |= name == "x" and hidden
                     ax.tick_params(axis=name, **{"labelbottom" if name == "x" else "labelleft": True})
                     if _labelled_ticks(ax, name) < MIN_LOG_LABELS:
                         _short_log_axis(ax, name)
@@ -305,8 +346,9 @@ def finish(figures: dict) -> dict:
             ax.tick_params(labelsize=MIN_FONT)
         _restyle_legends(fig, changed)
         engine = fig.get_layout_engine()
-        if relabelled and (engine is None or engine.adjust_compatible):  # room for the labels just shown
-            fig.subplots_adjust(wspace=fig.subplotpars.wspace + 0.25)
+        if (relabelled_x or relabelled_y) and (engine is None or engine.adjust_compatible):  # room for the labels
+            fig.subplots_adjust(wspace=fig.subplotpars.wspace + 0.25 * relabelled_y,
+                                hspace=fig.subplotpars.hspace + 0.25 * relabelled_x)
         for text in fig.findobj(Text):
             if text.get_fontsize() < MIN_FONT:
                 text.set_fontsize(MIN_FONT)

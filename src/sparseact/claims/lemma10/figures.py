@@ -12,7 +12,7 @@ from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, colour_bar, co
 CAPTIONS = {
     "ns-vs-rho": "Top: exact NS_rho(h) against 1 - rho, log-log, for every network (all seeds), one panel per "
                  "certified k, coloured by n (solid: Gaussian, dashed: bucket networks), with guides of slope 1 "
-                 "(dashed) and slope 1/2 (dotted, the sqrt(1 - rho) of Lemma 10) in a colour outside the n scale; a "
+                 "(dashed) and slope 1/2 (dotted, the sqrt(1 - rho) of Lemma 10) in black, outside the n scale; a "
                  "line parallel to the slope-1 guide falls like (1 - rho), faster than the lemma needs. Bottom: NS "
                  "divided by Lemma 10's expression (constant 1): a value above 1 would exceed the lemma with constant "
                  "1, and a line rising towards the left (rho -> 1) would need a growing constant. The verdict and the "
@@ -44,14 +44,16 @@ def _series(frame: pd.DataFrame):
 
 
 FAMILY_STYLES = {"gaussian": "-", "bucket": "--"}
-GUIDE = "C3"  # slope guides: a colour outside the viridis scale of the networks
+GUIDE = "k"  # slope guides: black stays apart from every colour of the n scale, also under deuteranopia
 
 
 def ns_vs_rho(tables: dict):
     """NS_rho against 1 - rho (log-log) per network, in one panel per certified k, coloured by n."""
     table = tables["lemma10-noise"]
     ks = sorted(table["k"].unique())
-    fig, axes = plt.subplots(2, len(ks), figsize=(FULL_WIDTH, 4.6), sharex=True, sharey="row", squeeze=False)
+    # constrained layout keeps the colour bar clear of the panels when finish() shows the shared axes' labels
+    fig, axes = plt.subplots(2, len(ks), figsize=(FULL_WIDTH, 4.6), sharex=True, sharey="row", squeeze=False,
+                             layout="constrained")
     norm, cmap = colour_bar(fig, axes, table["n"], "n")
     constant = 0
     for _, group in _series(table):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparseact.publish.plotting import (FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, colours, finish, legend_handle,
-                                        legend_outside, plt, reference_curve, reference_line, setup_style, value_ticks)
+from sparseact.publish.plotting import (FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, category_styles, colours, finish,
+                                        legend_handle, legend_outside, plt, reference_curve, reference_line,
+                                        setup_style, value_ticks)
 
 CAPTIONS = {
     "as-vs-n": "The worst exact AS/W^2 over the networks of each certified k (solid with dots, one colour per k) "
@@ -96,14 +97,12 @@ def proof_steps(tables: dict):
               (axes[1], "transition_bound_sum", "transition", "printed bound $\\frac{1}{n}\\sum_j \\mathrm{AS}(g_j)$",
                "$\\Pr[R_x \\neq R_{x^{\\oplus i}}]$")]
     families = sorted(every["family"].unique())
-    palette = dict(zip(families, colours(len(families))))
-    markers = dict(zip(families, "os^Dv<>PX*"))
+    styles = dict(zip(families, category_styles(len(families))))
     for ax, x, y, xlabel, ylabel in panels:
         data = every[(every[x] > 0) & (every[y] > 0)]
         for family in families:
             group = data[data["family"] == family]
-            ax.plot(group[x], group[y], markers[family], color=palette[family], ms=3, alpha=0.7, mew=0,
-                    label=family)
+            ax.plot(group[x], group[y], ls="none", **styles[family], ms=3, alpha=0.7, mew=0, label=family)
         line = np.geomspace(data[x].min(), data[x].max(), 10)
         reference_curve(ax, line, line, kind="printed", label="printed step: y = x")
         reference_curve(ax, line, 4 * line, kind="corrected", label="corrected: y = 4x")

@@ -20,13 +20,38 @@ CAPTIONS = {
 }
 
 
-#: Longest row label of the exponents heatmap, in characters.
-LABEL_WIDTH = 52
+#: Width (characters) at which a row label of the exponents heatmap wraps onto a second line.
+LABEL_WIDTH = 60
+
+#: Words of the docstrings' inline formulas and their mathtext.
+_MATH_WORDS = {"eps": r"\varepsilon", "delta": r"\delta", "rho": r"\rho", "lambda": r"\lambda", "mu": r"\mu",
+               "log": r"\log", "sqrt": r"\sqrt", "<=": r"\leq", ">=": r"\geq", "||": r"\|"}
+
+
+def _mathtext(formula: str) -> str:
+    """An inline formula of a docstring (``H_{n,s,k}^{W,B}``, ``1 - rho``, ``{-1, 1}^n``) as mathtext: braces after
+    ``_`` or ``^`` group, other braces are printed, and the words of :data:`_MATH_WORDS` become symbols."""
+    import re
+
+    out, stack = [], []
+    for i, char in enumerate(formula):
+        if char == "{":
+            grouping = i > 0 and formula[i - 1] in "_^"
+            stack.append(grouping)
+            out.append("{" if grouping else r"\{")
+        elif char == "}":
+            out.append("}" if stack and stack.pop() else r"\}")
+        else:
+            out.append(char)
+    pattern = "|".join(re.escape(w) if not w.isalpha() else rf"\b{w}\b" for w in _MATH_WORDS)
+    return "$" + re.sub(pattern, lambda m: _MATH_WORDS[m.group(0)] + " " * m.group(0).isalpha(), "".join(out)) + "$"
 
 
 def formula_label(name: str) -> str:
-    """What a formula of :mod:`sparseact.bounds` is, as a reader names it: the first line of its docstring
-    (e.g. "Proof of Lemma 9: the bound on term (U)."), not the function's name."""
+    """What a formula of :mod:`sparseact.bounds` is, as a reader names it: the first paragraph of its docstring
+    (e.g. "Proof of Lemma 9: the bound on term (U)"), not the function's name, in full, wrapped at
+    :data:`LABEL_WIDTH` characters, its inline formulas in mathtext."""
+    import re
     import textwrap
 
     from sparseact import bounds
@@ -34,7 +59,12 @@ def formula_label(name: str) -> str:
     doc = getattr(getattr(bounds, name, None), "__doc__", None)
     if not doc:
         return name
-    return textwrap.shorten(doc.strip().splitlines()[0].replace("``", "").rstrip("."), LABEL_WIDTH, placeholder=" ...")
+    sentence = " ".join(doc.strip().split("\n\n")[0].split()).rstrip(".")
+    pieces = sentence.split("``")  # odd pieces are inline formulas: never broken across lines
+    protected = "".join(p if i % 2 == 0 else "\0" + p.replace(" ", "\1") + "\0" for i, p in enumerate(pieces))
+    lines = textwrap.wrap(protected, LABEL_WIDTH, break_long_words=False, break_on_hyphens=False)
+    return "\n".join(re.sub("\0([^\0]*)\0", lambda m: _mathtext(m.group(1).replace("\1", " ")), line)
+                     for line in lines)
 
 
 def _power_of_ten(value: float) -> str:
@@ -55,7 +85,7 @@ def figures(tables: dict) -> dict:
     grids = {t: worst[worst["transform"] == t].pivot(index="formula", columns="scale", values="deviation")
              for t in ("output", "input")}
     grids = {t: g for t, g in grids.items() if len(g)}
-    fig, axes = plt.subplots(len(grids), 1, figsize=(FULL_WIDTH * 0.8, 0.22 * sum(len(g) for g in grids.values()) + 2),
+    fig, axes = plt.subplots(len(grids), 1, figsize=(FULL_WIDTH * 0.8, 0.38 * sum(len(g) for g in grids.values()) + 2),
                              sharex=True, squeeze=False,
                              gridspec_kw={"height_ratios": [len(g) for g in grids.values()]})
     labels = {"output": "output scale $u \\to \\lambda u$", "input": "input scale $x \\to \\mu x$"}
@@ -72,13 +102,16 @@ def figures(tables: dict) -> dict:
     fig.colorbar(axes[0, 0].collections[0], ax=axes[:, 0], label="exponent - expected", fraction=0.05, pad=0.02)
     sign = tables["sign_ambiguity"]
     fig2, ax = plt.subplots(figsize=(SINGLE_WIDTH, 3.2))
-    ax.loglog(sign["eps0"], sign["lower_bound"], "o-", label="needed:\nlog(1/(2 delta)) / (-log(1-p))")
+    ax.loglog(sign["eps0"], sign["lower_bound"], "o-",
+              label="needed by every learner:\n$\\log(1/(2\\delta)) \\,/\\, (-\\log(1-p))$")
     ax.loglog(sign["eps0"], sign["printed"], "s--", label="Theorem 17 as printed (C = 1)")
     ax.loglog(sign["eps0"], sign["corrected"], "^:", label="covariant correction (C = 1)")
     ax.set_xlabel("$\\varepsilon / \\lambda^2$ (smaller to the right)")
     ax.set_ylabel("samples")
     ax.invert_xaxis()
     ax.grid(True, which="major", alpha=0.3)
-    ax.set_title("Theorem 17: telling h from -h")
+    below = int((sign["printed"] < sign["lower_bound"]).sum())
+    ax.set_title(f"Theorem 17 as printed against the samples needed to tell $h$ from $-h$:\n"
+                 f"below them at {below} of {len(sign)} scales")
     legend_outside(ax)
     return finish({"exponents": fig, "theorem17-sign-ambiguity": fig2})
