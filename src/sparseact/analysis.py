@@ -57,6 +57,7 @@ __all__ = [
     "average_sensitivity_mc",
     "fourier_tail",
     "fwht",
+    "fwht_reference",
     "influences",
     "level_weights",
     "noise_sensitivity",
@@ -152,7 +153,7 @@ def _register_stages(vectors: int):
                         x[k] = builder.fadd(u, v)
                         x[k + h] = builder.fsub(u, v)
                 h *= 2
-            for p, v in zip(ptrs, x):
+            for p, v in zip(ptrs, x, strict=True):
                 builder.store(v, p, align=8)
             return context.get_dummy_value()
 
