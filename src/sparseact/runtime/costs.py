@@ -13,7 +13,9 @@ the full config's run ships as ``sparseact/data/job_costs.json`` and is rewritte
 :func:`estimate_cost` scales that table to any config: each claim's CPU time and disk grow with its
 number of points at the full config's mean cost per point. It is a coarse estimate (a point on a
 larger cube costs more than the mean), meant to tell minutes from months before anything runs;
-:func:`check_cost` refuses configs above :data:`sparseact._validation.CONFIG_CPU_HOURS_LIMIT`.
+:func:`check_cost` refuses configs above :data:`sparseact._validation.CONFIG_CPU_HOURS_LIMIT`. A claim the table
+has no row for (a new claim, before the next measured run) is priced by :func:`claim_cost_row`'s fallback, the
+largest measured figure of each column, with a one-line warning on standard error.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from __future__ import annotations
 import csv
 import json
 import math
+import sys
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from sparseact._validation import CONFIG_CPU_HOURS_LIMIT
@@ -103,6 +107,30 @@ def cost_table() -> dict:
     return json.loads(files("sparseact").joinpath(COST_TABLE).read_text(encoding="utf-8"))
 
 
+#: The columns of a claim's row that an estimate reads.
+ROW_COLUMNS = ("cpu_s_per_point", "bytes_per_point", "assemble_cpu_s")
+
+
+@cache
+def _warn_unmeasured(claim_id: str) -> None:
+    """One line on standard error, once per claim and process."""
+    print(f"warning: claim {claim_id} has no measured cost row in sparseact/{COST_TABLE}; its cost is estimated "
+          "as the most expensive measured claim's (rerun python -m sparseact.runtime.costs after a full run)",
+          file=sys.stderr)
+
+
+def claim_cost_row(table: dict, claim_id: str) -> dict:
+    """The cost row of ``claim_id`` in ``table``; for a claim without one, the fallback row (with a warning).
+
+    The fallback takes, column by column, the largest figure of any measured claim: a new claim is priced as
+    the most expensive measured one until the table is measured again, so that the cost limit still binds.
+    """
+    if claim_id in table["claims"]:
+        return table["claims"][claim_id]
+    _warn_unmeasured(claim_id)
+    return {column: max(row[column] for row in table["claims"].values()) for column in ROW_COLUMNS}
+
+
 @dataclass(frozen=True)
 class CostEstimate:
     """What a config is estimated to cost (see :func:`estimate_cost`)."""
@@ -134,7 +162,7 @@ def estimate_cost(config: dict, table: dict | None = None) -> CostEstimate:
     points, cpu_s, disk, ns = 0, table["stages"]["kernels"]["cpu_s"], 0, []
     for claim_id in claim_ids():
         grid = get_claim(claim_id).points(config["claims"][claim_id])
-        row = table["claims"][claim_id]
+        row = claim_cost_row(table, claim_id)
         points += len(grid)
         cpu_s += len(grid) * row["cpu_s_per_point"] + row["assemble_cpu_s"]
         disk += len(grid) * row["bytes_per_point"]
