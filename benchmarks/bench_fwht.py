@@ -105,7 +105,7 @@ def peers(notes: list[str]) -> dict[str, tuple[str, object]]:
 
 
 def ratio_stats(num: list[float], den: list[float]) -> dict:
-    ratios = [a / b for a, b in zip(num, den)]
+    ratios = [a / b for a, b in zip(num, den, strict=True)]
     return {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
 
 

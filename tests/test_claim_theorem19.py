@@ -181,7 +181,7 @@ def test_lower_bound_batch_matches_class_and_dense_shortcut():
             assert cx.in_class(res.network, X, s, k, 1.0, 1.0)
     single = cx.sup_lower_bounds(X, zetas, 1, 1, 1.0, 1.0, np.random.default_rng(6))
     dense = cx.sup_lower_bounds(X, zetas, 3, 3, 1.0, 1.0, np.random.default_rng(6))
-    for a, b in zip(single, dense):  # k >= s: s copies of the best single neuron
+    for a, b in zip(single, dense, strict=True):  # k >= s: s copies of the best single neuron
         assert b.value == pytest.approx(3 * a.value, rel=1e-9)
 
 

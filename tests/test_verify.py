@@ -105,7 +105,7 @@ def test_every_committed_certificate_is_confirmed_and_names_its_statement(commit
     assert main(["verify-certificate", *map(str, files)]) == (1 if AWAITING_RERUN else 0)
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(files)
-    for path, line in zip(files, lines):
+    for path, line in zip(files, lines, strict=True):
         document = json.loads(path.read_text())
         if document["check_id"] in AWAITING_RERUN:
             continue

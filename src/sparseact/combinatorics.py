@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 
 
 #: Largest count :func:`monomial_count` returns; beyond it ``ValueError`` (the count is only ever compared with memory
@@ -19,7 +18,7 @@ def monomial_count(n: int, d: int) -> int:
     1351
     """
     for name, value in (("n", n), ("d", d)):
-        if isinstance(value, bool) or not isinstance(value, int) and not hasattr(value, "__index__"):
+        if isinstance(value, bool) or (not isinstance(value, int) and not hasattr(value, "__index__")):
             raise ValueError(f"{name} must be an integer, got {value!r}")
         if int(value) < 0:
             raise ValueError(f"{name} must be >= 0, got {value}")

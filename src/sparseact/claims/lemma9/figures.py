@@ -37,7 +37,7 @@ def as_vs_n(tables: dict):
     exact, mc = _grid(tables), tables["lemma9-monte-carlo"]
     fig, ax = plt.subplots(figsize=(FULL_WIDTH * 0.85, 3.6))
     ks = sorted(exact["k"].unique())
-    palette = dict(zip(ks, colours(len(ks))))
+    palette = dict(zip(ks, colours(len(ks)), strict=True))
     for k in ks:
         group = exact[exact["k"] == k]
         scaled = group.assign(as_w2=group["AS"] / group["W"] ** 2, expr_w2=group["expression"] / group["W"] ** 2)
@@ -96,8 +96,8 @@ def proof_steps(tables: dict):
               (axes[1], "transition_bound_sum", "transition", "printed bound $\\frac{1}{n}\\sum_j \\mathrm{AS}(g_j)$",
                "$\\Pr[R_x \\neq R_{x^{\\oplus i}}]$")]
     families = sorted(every["family"].unique())
-    palette = dict(zip(families, colours(len(families))))
-    markers = dict(zip(families, "os^Dv<>PX*"))
+    palette = dict(zip(families, colours(len(families)), strict=True))
+    markers = dict(zip(families, "os^Dv<>PX*", strict=True))
     for ax, x, y, xlabel, ylabel in panels:
         data = every[(every[x] > 0) & (every[y] > 0)]
         for family in families:

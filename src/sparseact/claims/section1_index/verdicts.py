@@ -28,7 +28,7 @@ def assemble(block: dict, tables: dict):
                   method="exact", instances=len(table),
                   range=describe_range(table.to_dict("records"), ["b", "n", "s"], "every input of the cube"))
     max_active = int(table["max_active"].max())
-    size_ok = verdict_all(verdict_at_most(s, 2**b) for s, b in zip(table["s"], table["b"]))
+    size_ok = verdict_all(verdict_at_most(s, 2**b) for s, b in zip(table["s"], table["b"], strict=True))
     computes = cert.fail_fields(Verdict.FAIL if failures else Verdict.PASS, FINDING,
                                 lambda: worst_violation(tables, "section1_index/computes"))
     sparsity = cert.fail_fields(verdict_all([verdict_at_most(max_active, 1), size_ok]), FINDING,

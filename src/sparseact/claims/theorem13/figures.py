@@ -47,8 +47,8 @@ def _junta_scale(table):
         ax.set_ylabel(label)
         integer_ticks(ax, "x")
         ax.legend(loc="upper left")
-    fig.suptitle("Theorem 13: junta networks in $H_{n,s,1}^{\\sqrt{p},p}$ (max active = %d on every cube)"
-                 % int(table["max_active"].max()))
+    fig.suptitle("Theorem 13: junta networks in $H_{n,s,1}^{\\sqrt{p},p}$ "
+                 f"(max active = {int(table['max_active'].max())} on every cube)")
     fig.tight_layout()
     return fig
 
@@ -59,7 +59,7 @@ def _hardness_cliff(hard, cost):
     at_n = hard[(hard["n"] == n_max) & (hard["trivial"] > 0)].assign(relative=lambda t: t["test_error"] / t["trivial"])
     mean = at_n.groupby(["p", "target", "degree"], as_index=False)["relative"].mean()
     ps = sorted(int(p) for p in set(hard["p"]) | set(cost["p"]))
-    palette = dict(zip(ps, colours(len(ps))))
+    palette = dict(zip(ps, colours(len(ps)), strict=True))
     for (p, target), group in mean.groupby(["p", "target"]):
         axes[0].plot(group["degree"], group["relative"], "-" if target == "parity" else "--", marker="o", ms=3,
                      color=palette[int(p)])

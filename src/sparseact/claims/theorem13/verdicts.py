@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
-from sparseact.claims.theorem13 import check
 from sparseact.claims.theorem13.compute import OVERSAMPLING
 from sparseact.combinatorics import monomial_count
 from sparseact.verify.records import ClaimReport, CheckRecord
