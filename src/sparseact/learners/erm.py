@@ -500,7 +500,7 @@ class SparseActivationERM(ParamsMixin):
             return np.empty(0, dtype=np.intp)
         r = np.where(keep, Z, 0.0) @ u - y
         order = np.argsort(-r * r if weights is None else -weights * r * r, kind="stable")
-        for j, i in zip(np.flatnonzero(dead), order, strict=True):
+        for j, i in zip(np.flatnonzero(dead), order, strict=False):  # each dead neuron takes one of the worst-fitted samples
             x = X[i]
             norm = np.linalg.norm(x)
             w = x * (W / norm) if norm > 0 else Wm[j]

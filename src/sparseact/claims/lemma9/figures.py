@@ -97,7 +97,7 @@ def proof_steps(tables: dict):
                "$\\Pr[R_x \\neq R_{x^{\\oplus i}}]$")]
     families = sorted(every["family"].unique())
     palette = dict(zip(families, colours(len(families)), strict=True))
-    markers = dict(zip(families, "os^Dv<>PX*", strict=True))
+    markers = dict(zip(families, "os^Dv<>PX*", strict=False))  # the first len(families) markers
     for ax, x, y, xlabel, ylabel in panels:
         data = every[(every[x] > 0) & (every[y] > 0)]
         for family in families:

@@ -109,7 +109,7 @@ def lemma7_rate(tables: dict):
 def degree_vs_k(tables: dict):
     needs = _first_seed(tables["theorem8-needs"])
     fig, axes = plt.subplots(1, 2, figsize=(FULL_WIDTH, 3.2), gridspec_kw={"width_ratios": [1, 1.4]})
-    for (kind, group), marker in zip(needs.groupby("kind"), "osD^v", strict=True):
+    for (kind, group), marker in zip(needs.groupby("kind"), "osD^v", strict=False):  # a marker per kind
         axes[0].plot(group["k"], group["degree_needed_relative"], marker, ms=5, alpha=0.8, label=kind)
     axes[0].set_xscale("log", base=2)
     axes[0].margins(x=0.1)
