@@ -47,9 +47,9 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from _common import cpu_model, write_results
 
 from sparseact.analysis import fwht, influences
-from _common import cpu_model, write_results
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

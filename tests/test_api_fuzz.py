@@ -27,8 +27,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sparseact import (analysis, bounds, combinatorics, complexity, constructions, cube, families, fitting, learners,
-                       networks, sensitivity)
+from sparseact import (
+    analysis,
+    bounds,
+    combinatorics,
+    complexity,
+    constructions,
+    cube,
+    families,
+    fitting,
+    learners,
+    networks,
+    sensitivity,
+)
 from sparseact.learners.erm import SparseActivationERM
 from sparseact.learners.low_degree import LowDegreeRegressor
 from sparseact.networks import SparseReLUNetwork

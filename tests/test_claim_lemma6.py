@@ -9,12 +9,11 @@ import math
 
 import numpy as np
 import pytest
+from certified import assert_forced_fail_refused, tamper_constant
 
 from sparseact import sensitivity
 from sparseact.claims import generate_point, get_claim, stage_claim
 from sparseact.claims.lemma6 import compute, verdicts
-
-from certified import assert_forced_fail_refused, tamper_constant
 
 SEED = 11
 REPLICATES = 2

@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 import pytest
+from certified import assert_forced_fail_refused, tamper_constant
 
-from sparseact.claims import generate_point, get_claim, run_shard, stage_claim
-from sparseact.claims import lemma9
+from sparseact.claims import generate_point, get_claim, lemma9, run_shard, stage_claim
 from sparseact.claims.lemma9 import compute, verdicts
 from sparseact.paper import statements
 from sparseact.publish.ledger import certificate_document
@@ -16,8 +16,6 @@ from sparseact.runtime.config import ConfigError
 from sparseact.runtime.datafiles import load_arrays
 from sparseact.verify.recompute import verify_certificate
 from sparseact.verify.verdicts import Verdict
-
-from certified import assert_forced_fail_refused, tamper_constant
 
 SEED = 7
 REPLICATES = 2

@@ -5,8 +5,7 @@ import pytest
 
 from sparseact import bounds
 from sparseact.claims import get_claim
-from sparseact.claims.scaling.compute import (QUANTITY_EXPONENT, UNSCALED, local_exponents,
-                                              sign_ambiguity_instance)
+from sparseact.claims.scaling.compute import QUANTITY_EXPONENT, UNSCALED, local_exponents, sign_ambiguity_instance
 from sparseact.publish.ledger import certificate_document
 from sparseact.verify.recompute import verify_certificate
 

@@ -5,17 +5,16 @@ import math
 
 import numpy as np
 import pytest
+from certified import assert_forced_fail_refused, tamper_constant
 
 from sparseact import complexity as cx
 from sparseact.claims import get_claim, theorem19
 from sparseact.claims._stages import point_rng
 from sparseact.claims.theorem19 import compute, verdicts
 from sparseact.publish.ledger import certificate_document
-from sparseact.verify.recompute import verify_certificate
 from sparseact.verify import corners
+from sparseact.verify.recompute import verify_certificate
 from sparseact.verify.verdicts import Verdict
-
-from certified import assert_forced_fail_refused, tamper_constant
 
 CLAIM = get_claim("theorem19")
 BLOCK = {"distributions": ["uniform"], "n": 4, "m_values": [10, 20, 40], "s_values": [1, 2, 4], "k_values": [1],

@@ -5,6 +5,7 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
+from certified import assert_forced_fail_refused, tamper_constant
 
 from sparseact.analysis import level_weights
 from sparseact.claims import generate_point, get_claim, stage_claim
@@ -15,8 +16,6 @@ from sparseact.cube import hypercube
 from sparseact.publish.ledger import certificate_document
 from sparseact.runtime.config import ConfigError
 from sparseact.verify.recompute import verify_certificate
-
-from certified import assert_forced_fail_refused, tamper_constant
 
 TINY = {"n": 6, "s": 4, "k_values": [1, 2], "families": ["gaussian", "bucket"], "parity_p": 2, "degrees": [0, 1, 2],
         "sample_sizes": [60, 200, 800], "seeds": 2, "eps": 0.05, "relative_eps": 0.1, "delta": 0.1}

@@ -6,10 +6,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sparseact.runtime.provenance import (CPU_DISPATCH_VARIABLES, OPENBLAS_PORTABLE_CORE, atomic_write_json, derive_rng,
-                                          portable_cpu_environment, provenance)
 from sparseact.publish.plotting import plt, save_figure
 from sparseact.publish.reporting import latex_table, save_table
+from sparseact.runtime.provenance import (
+    CPU_DISPATCH_VARIABLES,
+    OPENBLAS_PORTABLE_CORE,
+    atomic_write_json,
+    derive_rng,
+    portable_cpu_environment,
+    provenance,
+)
 
 
 def test_figures_are_byte_identical(tmp_path):

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from sparseact.analysis import average_sensitivity, noise_sensitivity
 from sparseact.cube import hypercube
-from sparseact.networks import SparseReLUNetwork
 from sparseact.families import random_sparse_network
+from sparseact.networks import SparseReLUNetwork
 from sparseact.sensitivity import (
     bucket_count,
     bucket_coupling_noise_sensitivity,

@@ -10,7 +10,8 @@ import time
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sparseact.cli import main
 from sparseact.verify import exact as ex
@@ -418,7 +419,6 @@ def test_the_checker_imports_nothing_of_the_code_that_found_the_instances(repo_r
 def test_a_pin_is_the_entry_its_certificate_prints(committed):
     """``python -m sparseact.verify.pinned_text FILE`` prints the entry a new check's pin declares."""
     from sparseact.verify.pinned_text import pinned_entry
-
     from sparseact.verify.recompute import _fill_pinned
 
     for check_id, (_, document) in _documents(committed).items():

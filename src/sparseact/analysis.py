@@ -48,8 +48,17 @@ import numpy as np
 from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic
-from sparseact._validation import (as_real_array, check_confidence, check_int, check_memory, check_rho, check_rng,
-                                  check_work, clt_half_width)
+
+from sparseact._validation import (
+    as_real_array,
+    check_confidence,
+    check_int,
+    check_memory,
+    check_rho,
+    check_rng,
+    check_work,
+    clt_half_width,
+)
 
 __all__ = [
     "MonteCarloEstimate",

@@ -21,16 +21,22 @@ paper are taken as ``{0, ..., N-1}`` when the value 0 must be representable.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
 import numpy as np
 
+from sparseact._validation import (
+    as_int_array,
+    as_real_array,
+    check_int,
+    check_memory,
+    check_real,
+    check_rng,
+    check_work,
+)
 from sparseact.cube import hypercube, indices_from_points
 from sparseact.networks import SparseReLUNetwork
-from sparseact._validation import (as_int_array, as_real_array, check_int, check_memory, check_real, check_rng,
-                                  check_work)
 
 VARIANTS = ("printed", "corrected")
 

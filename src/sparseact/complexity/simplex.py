@@ -26,9 +26,8 @@ from math import comb, sqrt
 
 import numpy as np
 
-from sparseact.networks import SparseReLUNetwork
 from sparseact._validation import check_int, check_real
-
+from sparseact.networks import SparseReLUNetwork
 
 #: How far below 0 the inactive neuron's pre-activation is put (``a_N - SLACK``, ``a_P - SLACK`` as thresholds), so
 #: that 1-sparsity on the sample survives rounding; it lowers each term by at most ``2 W SLACK``.

@@ -82,9 +82,9 @@ import numbers
 
 import numpy as np
 
-from sparseact.networks import SparseReLUNetwork
 from sparseact._validation import check_int, check_work
 from sparseact.learners._base import ParamsMixin
+from sparseact.networks import SparseReLUNetwork
 
 __all__ = ["SparseActivationERM"]
 

@@ -117,9 +117,9 @@ from scipy.linalg import lapack
 
 from sparseact import combinatorics
 from sparseact._validation import check_int, check_memory
-from sparseact.learners._base import ParamsMixin
 from sparseact.analysis import fwht
 from sparseact.cube import MAX_ENUMERATION_DIM
+from sparseact.learners._base import ParamsMixin
 
 __all__ = [
     "BLOCK_BYTES",

@@ -169,9 +169,8 @@ def write_ledger(records: Sequence[CheckRecord], csv_path: str | Path, md_path: 
     ``results_dir`` (relative to the repository root) holds the certificates the ledger names
     (:func:`records_to_frame`) and the Markdown file, whose links it makes relative to that directory.
     """
-    from sparseact.runtime.provenance import atomic_write_text
-
     from sparseact.paper import paper_ref
+    from sparseact.runtime.provenance import atomic_write_text
 
     frame = records_to_frame(sorted(records, key=severity_order), results_dir)
     # where a check's statement is printed is the paper data's to say (a record may predate an edit of it)

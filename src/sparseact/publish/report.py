@@ -33,8 +33,20 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact.publish.findings import (STATUS_DEFINITIONS, TIGHTNESS_HEADER, Results, bottom_line, counts_line, ids,
-                                        load_results, open_items, readable, sharper_items, status_text, tightness_rows)
+from sparseact.publish.findings import (
+    STATUS_DEFINITIONS,
+    TIGHTNESS_HEADER,
+    Results,
+    bottom_line,
+    counts_line,
+    ids,
+    load_results,
+    open_items,
+    readable,
+    sharper_items,
+    status_text,
+    tightness_rows,
+)
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 

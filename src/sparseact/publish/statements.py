@@ -37,11 +37,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from sparseact.paper import errata as paper_errata
 from sparseact.paper import facts as paper_facts
 from sparseact.paper import origin as paper_origin
-from sparseact.paper import paper_position
-from sparseact.paper import errata as paper_errata
-from sparseact.paper import premise_kind
+from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
 from sparseact.verify.verdicts import FINDINGS
 

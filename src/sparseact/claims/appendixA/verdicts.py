@@ -15,7 +15,7 @@ from sparseact.claims import describe_range
 from sparseact.claims.appendixA.compute import ones_tail
 from sparseact.paper import paper_ref
 from sparseact.publish.statements import TIGHTNESS_COLUMNS
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most
 
 #: Families with ``||w_alpha||_2 = 1`` (the corrected hypothesis).

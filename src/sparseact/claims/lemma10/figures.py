@@ -5,9 +5,21 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, colour_bar, colours, finish, integer_ticks,
-                                        legend_handle, legend_outside, plt, reference_curve, reference_line,
-                                        setup_style, value_ticks)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    SINGLE_WIDTH,
+    colour_bar,
+    colours,
+    finish,
+    integer_ticks,
+    legend_handle,
+    legend_outside,
+    plt,
+    reference_curve,
+    reference_line,
+    setup_style,
+    value_ticks,
+)
 
 CAPTIONS = {
     "ns-vs-rho": "Top: exact NS_rho(h) against 1 - rho, log-log, for every network (all seeds), one panel per "

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, finish, legend_outside, plt, reference_curve,
-                                        reference_line, sequential, setup_style)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    SINGLE_WIDTH,
+    finish,
+    legend_outside,
+    plt,
+    reference_curve,
+    reference_line,
+    sequential,
+    setup_style,
+)
 
 CAPTIONS = {
     "ratio-vs-p": "The observed constant of Lemma 6, AS(g) / (p sqrt(n log(1/p))), against the mean p of the "

@@ -5,8 +5,20 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparseact.publish.plotting import (FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, colours, finish, legend_handle,
-                                        legend_outside, plt, reference_curve, reference_line, setup_style, value_ticks)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    MIN_FONT,
+    SINGLE_WIDTH,
+    colours,
+    finish,
+    legend_handle,
+    legend_outside,
+    plt,
+    reference_curve,
+    reference_line,
+    setup_style,
+    value_ticks,
+)
 
 CAPTIONS = {
     "as-vs-n": "The worst exact AS/W^2 over the networks of each certified k (solid with dots, one colour per k) "

@@ -17,7 +17,7 @@ from sparseact.claims import describe_range
 from sparseact.claims.scaling import PAPER_REF
 from sparseact.claims.scaling.compute import LEMMA18_CONSTANT, LEMMA18_EPS0, LEMMA18_LAMBDA
 from sparseact.verify.certificates import certificate, fail_fields, formula
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: Largest deviation of the local exponent read as "a scale inside a logarithm".

@@ -13,7 +13,7 @@ from sparseact.claims._failures import worst_violation
 from sparseact.claims.section1_index import PAPER_REF
 from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most, verdict_equal
 
 #: What a FAIL of either check is: the paper states in Section 1 that this network computes Index_b and lies in

@@ -12,11 +12,17 @@ from fractions import Fraction
 import pandas as pd
 
 from sparseact.claims import describe_range
-from sparseact.claims.section4_lwr.compute import (CONJ16_SUCCESS, GF_EXTRA_SAMPLES, KERNEL_EXTRA_SAMPLES,
-                                                   REDUCTION_DELTA, REDUCTION_EPS, RESIDUAL_TOL,
-                                                   SOLVE_ERROR)
+from sparseact.claims.section4_lwr.compute import (
+    CONJ16_SUCCESS,
+    GF_EXTRA_SAMPLES,
+    KERNEL_EXTRA_SAMPLES,
+    REDUCTION_DELTA,
+    REDUCTION_EPS,
+    RESIDUAL_TOL,
+    SOLVE_ERROR,
+)
 from sparseact.paper import paper_ref
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: Finding class of each check if it FAILs.

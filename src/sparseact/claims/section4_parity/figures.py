@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from sparseact.publish.plotting import (FULL_WIDTH, MIN_FONT, finish, integer_ticks, legend_outside, plt,
-                                        reference_line, setup_style, value_ticks)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    MIN_FONT,
+    finish,
+    integer_ticks,
+    legend_outside,
+    plt,
+    reference_line,
+    setup_style,
+    value_ticks,
+)
 
 CAPTIONS = {
     "printed-vs-corrected": "Left: the largest |h(x(y)) - parity| over every S and y (value written on each bar), per "

@@ -5,8 +5,19 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.patches import Patch
 
-from sparseact.publish.plotting import (FULL_WIDTH, MIN_FONT, colours, finish, integer_ticks, legend_handle,
-                                        legend_outside, plt, reference_line, setup_style, value_ticks)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    MIN_FONT,
+    colours,
+    finish,
+    integer_ticks,
+    legend_handle,
+    legend_outside,
+    plt,
+    reference_line,
+    setup_style,
+    value_ticks,
+)
 
 CAPTIONS = {
     "junta-scale": "Definition 2 scales W (left) and B (right) of the proof's junta networks (largest over all n, s, "

@@ -16,9 +16,15 @@ from scipy.stats import beta
 from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims.theorem17 import _targets
-from sparseact.claims.theorem17.compute import (SPARSE, class_parameters, expression, product_weights, target_label,
-                                                target_network)
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.claims.theorem17.compute import (
+    SPARSE,
+    class_parameters,
+    expression,
+    product_weights,
+    target_label,
+    target_network,
+)
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: Confidence of the one-sided Clopper-Pearson upper end on Pr[test loss > eps].

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, colours, finish, legend_handle, legend_outside, plt,
-                                        reference_curve, setup_style, value_ticks)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    SINGLE_WIDTH,
+    colours,
+    finish,
+    legend_handle,
+    legend_outside,
+    plt,
+    reference_curve,
+    setup_style,
+    value_ticks,
+)
 
 CAPTIONS = {
     "rademacher": "Lower-bound estimates of R_H(S) (replicate 0; one colour per input distribution), log-log, with "

@@ -15,14 +15,14 @@ import pandas as pd
 from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._failures import worst_violation
-from sparseact.claims.theorem19 import steps as st
 from sparseact.claims.theorem19 import CONJ20_M, ORDER_ZETAS, PAPER_REF
+from sparseact.claims.theorem19 import steps as st
 from sparseact.claims.theorem19.compute import BOUND_EXPRS, EQ1_EXPR, EXACT_RTOL, ORDER_TOL, _bound_value, _certificate
 from sparseact.complexity.simplex import simplex_lower_bound
 from sparseact.fitting import exponent_text, fit_exponents_if_possible
 from sparseact.verify import certificates as cert
 from sparseact.verify import corners
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most, verdict_equal, verdict_growth_mc
 
 #: theorem19-uniform (compute.UNIFORM_EXPR) in TeX, for the tightness table.

@@ -6,8 +6,18 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims.theorem8.verdicts import ROUNDING_EXCESS
-from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, finish, integer_ticks, legend_handle, legend_outside,
-                                        plt, reference_line, setup_style, value_ticks)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    SINGLE_WIDTH,
+    finish,
+    integer_ticks,
+    legend_handle,
+    legend_outside,
+    plt,
+    reference_line,
+    setup_style,
+    value_ticks,
+)
 
 CAPTIONS = {
     "error-vs-degree": "Exact test error (loss (yhat - y)^2/2 over the whole cube, worst inner seed, first verdict "

@@ -16,14 +16,26 @@ from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._failures import worst_violation
 from sparseact.claims._verdicts import no_uncertified_fail, verdict_big_o_trend
-from sparseact.verify import certificates as cert
-from sparseact.verify import corners
-from sparseact.claims.theorem8.compute import (C_RHO_SHARP, CERT_C, LAMBDA_MIN, LEMMA10_C, PROJECTION_MAX_FEATURES,
-                                               WIDE_B, WIDE_K, WIDE_N, WIDE_S, WIDE_W, corrected_log_one_minus_rho,
-                                               lemma10_ratio, printed_log_one_minus_rho)
+from sparseact.claims.theorem8.compute import (
+    C_RHO_SHARP,
+    CERT_C,
+    LAMBDA_MIN,
+    LEMMA10_C,
+    PROJECTION_MAX_FEATURES,
+    WIDE_B,
+    WIDE_K,
+    WIDE_N,
+    WIDE_S,
+    WIDE_W,
+    corrected_log_one_minus_rho,
+    lemma10_ratio,
+    printed_log_one_minus_rho,
+)
 from sparseact.fitting import exponent_text, fit_exponents_if_possible
 from sparseact.networks import SparseReLUNetwork
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify import certificates as cert
+from sparseact.verify import corners
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: The certificate's instance is the largest eps of the fine grid at which the bound exceeds eps/3 this many times.
