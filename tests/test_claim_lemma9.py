@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -371,4 +372,4 @@ def test_tail_hence_w0_certificate_confirmed(tmp_path):
     record = verdicts._tail_hence_w0_record()
     assert record.verdict is Verdict.FAIL and record.finding == "proof-slip"
     (path,) = write_certificates([record], tmp_path)
-    assert verify_certificate(json.loads(path.read_text())).confirmed
+    assert verify_certificate(json.loads(Path(path).read_text())).confirmed

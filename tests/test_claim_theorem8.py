@@ -2,6 +2,7 @@
 
 import math
 from itertools import pairwise
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -288,7 +289,7 @@ def test_two_point_certificates_confirmed(tmp_path):
     paths = write_certificates([records["theorem8/lemma7-CH-sign"], records["theorem8/final-line-scale"]], tmp_path)
     assert len(paths) == 2
     for path in paths:
-        assert verify_certificate(json.loads(path.read_text())).confirmed, path
+        assert verify_certificate(json.loads(Path(path).read_text())).confirmed, path
 
 
 def test_final_line_scale_invariance():

@@ -1,6 +1,7 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -25,7 +26,7 @@ def test_figures_are_byte_identical(tmp_path):
         ax.set_title("x")
         paths = save_figure(fig, tmp_path / stem)
         plt.close(fig)
-        return [open(p, "rb").read() for p in paths]
+        return [Path(p).read_bytes() for p in paths]
 
     assert draw("a") == draw("b")
 

@@ -8,6 +8,7 @@ import os
 import shutil
 import time
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -102,7 +103,7 @@ def test_every_committed_certificate_is_confirmed_with_its_method_and_margin(com
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(files) == len(PINNED_TEXT)
     for path, line in zip(files, lines, strict=True):
-        check_id = json.loads(path.read_text())["check_id"]
+        check_id = json.loads(Path(path).read_text())["check_id"]
         if check_id in AWAITING_RERUN:
             assert "not established in exact or interval arithmetic" in line, line
             continue
@@ -392,7 +393,7 @@ def test_the_ledger_writes_the_proved_margin(committed, tmp_path):
                          statement_id=document["statement_id"], finding=document["finding"],
                          counterexample=document["counterexample"], certificate=document["certificate"])
     [path] = write_certificates([record], tmp_path / "certificates")
-    written = json.loads(path.read_text())
+    written = json.loads(Path(path).read_text())
     assert written["margin"] == "lhs - rhs in [0.0093918515, 0.0093918516] (interval arithmetic, 128 bits)"
     assert verify_file(path).confirmed
 

@@ -538,6 +538,8 @@ C_THEOREM8_DEGREE = 18.0
 def lemma6_explicit(p, n):
     r"""Lemma 6 with the explicit constant :data:`C_LEMMA6`: ``C_LEMMA6 * p * sqrt(n log(1/p))``.
 
+    Printed: Lemma 6 with its constant hidden in the O() (:func:`lemma6_halfspace_as`).
+
     Proved (statement ``lemma6`` of the graph): ``AS(g) = (1/2)|E[g(x) sum_i x_i]|`` for a halfspace
     indicator (``w >= 0`` after flipping coordinates), ``E[g |S|] <= int_0^inf min(p, Pr[|S| > u]) du``
     with ``S = sum_i x_i`` and Hoeffding's ``Pr[|S| > u] <= 2 exp(-u^2/(2n))`` give, for ``p <= 1/2``,
@@ -551,6 +553,8 @@ def lemma6_explicit(p, n):
 def lemma9_sharp(k, W):
     r"""Our bound on the average sensitivity of ``h`` in ``H_{n,s,k}^{W,B}``: ``4 k^2 W^2`` (no ``n``, ``s``, ``B``).
 
+    Printed: nowhere in the paper; Lemma 9's bound is :func:`lemma9_average_sensitivity`.
+
     Proved in the graph (statement ``lemma9-sharp``): along an edge only neurons of
     ``R_x u R_{x^{(+)i}}`` move, ``|relu(a) - relu(b)| <= |a - b|``, Cauchy-Schwarz over at most ``k``
     neurons per endpoint and the symmetry ``x <-> x^{(+)i}`` give ``AS(h) <= 4 W^2 E_x|R_x|^2 <= 4 k^2 W^2``.
@@ -562,6 +566,8 @@ def lemma9_sharp(k, W):
 def lemma10_sharp(rho, k, W):
     r"""Our bound on the noise sensitivity: ``NS_rho(h) <= 2 k^2 W^2 (1 - rho)`` (``rho`` in ``[-1, 1]``).
 
+    Printed: nowhere in the paper; Lemma 10's bound is :func:`lemma10_noise_sensitivity`.
+
     Claim 2.1 (``NS_rho = sum_T (1/2)(1 - rho^|T|) hhat(T)^2``), ``|1 - rho^t| <= t |1 - rho|`` and
     ``AS = sum_T |T| hhat(T)^2`` give ``NS_rho <= (1/2)(1 - rho) AS <= 2 k^2 W^2 (1 - rho)``.
     """
@@ -570,7 +576,10 @@ def lemma10_sharp(rho, k, W):
 
 @_formula(eps=_positive, k=_count, W=_nonneg)
 def theorem8_sharp_degree(eps, k, W):
-    r"""The degree our proof of Theorem 8 needs: ``ceil(4 k^2 W^2 / eps)`` (tail ``<= AS/(d+1) <= eps``)."""
+    r"""The degree our proof of Theorem 8 needs: ``ceil(4 k^2 W^2 / eps)`` (tail ``<= AS/(d+1) <= eps``).
+
+    Printed: nowhere in the paper; the degree Theorem 8 prints is :func:`theorem8_degree`.
+    """
     return _full(np.ceil(4.0 * k**2 * W**2 / eps), eps, k, W)
 
 
@@ -848,6 +857,8 @@ def lemma9_proof_V_middle(n, s, k, W, B, c):
 @_scalar_formula(m=_count, n=_count, s=_count, W=_nonneg, R=_positive, B=_nonneg)
 def theorem19_rademacher_corrected(m, n, s, W, B, R):
     r"""Eq. (1) with the log floored at 1.
+
+    Printed: eq. (1) without the floor (:func:`theorem19_rademacher`).
 
     ``(W R + B) sqrt(s n max(1, log(m (R + B)))) / sqrt(m)`` (scalars, plain ``math``): for ``s = 1`` at least the
     classical one-neuron bound ``(WR+B)/sqrt(m)``; equal to (1) wherever ``m (R + B) >= e``.
