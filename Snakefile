@@ -22,6 +22,14 @@ validate_workflow_config(config, workflow.configfiles)
 
 
 include: "workflow/rules/common.smk"
+
+
+# Every rule's {claim} is one of the registry's claim folders (CLAIMS, from common.smk), declared once here: a path
+# such as docs/figures/<claim>-<figure>.png then splits at the claim's name, not at the last hyphen.
+wildcard_constraints:
+    claim="|".join(CLAIMS),
+
+
 include: "workflow/rules/data.smk"
 include: "workflow/rules/runs.smk"
 include: "workflow/rules/assembly.smk"

@@ -22,16 +22,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import platform
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from _common import cpu_model
 
 from sparseact.complexity import paper_bounds, rademacher_lower_bound, sample_distribution
-from _common import cpu_model
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from _common import write_results
 
 from sparseact.analysis import (
     fwht,
@@ -34,7 +35,6 @@ from sparseact.analysis import (
     walsh_coefficients,
 )
 from sparseact.networks import SparseReLUNetwork
-from _common import write_results
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

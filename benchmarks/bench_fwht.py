@@ -47,9 +47,9 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from _common import cpu_model, write_results
 
 from sparseact.analysis import fwht, influences
-from _common import cpu_model, write_results
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -105,7 +105,7 @@ def peers(notes: list[str]) -> dict[str, tuple[str, object]]:
 
 
 def ratio_stats(num: list[float], den: list[float]) -> dict:
-    ratios = [a / b for a, b in zip(num, den)]
+    ratios = [a / b for a, b in zip(num, den, strict=True)]
     return {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
 
 

@@ -43,13 +43,13 @@ from pathlib import Path
 import numba
 import numpy as np
 import scipy
+from _common import cpu_model, write_results
 
 from sparseact.analysis import fourier_tail, fwht
 from sparseact.cube import points_from_indices
 from sparseact.families import random_sparse_network
 from sparseact.learners import low_degree
 from sparseact.learners.low_degree import LowDegreeRegressor, monomials
-from _common import cpu_model, write_results
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

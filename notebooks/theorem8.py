@@ -120,7 +120,8 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   `theorem8/monomial-count` ($\sum_{i\le d}\binom ni\le2n^d$), `theorem8/rho-choice-sharp` (the printed $1-\rho$ with
 #   $c=\log^4(2)/72$ gives $\min(2k^2W^2(1-\rho),4k^2W^2)\le\varepsilon/3$), `theorem8/C_H-attained`,
 #   `theorem8/lemma7-projection`, `theorem8/remark11-active` ($\mathrm{AS}\le4W^2\mathbb{E}|R_x|^2$, dense target
-#   included), `theorem8/final-line` (evidence only); checks of printed steps (a FAIL would carry a certificate): `theorem8/lemma7-projection-printed`
+#   included), `theorem8/final-line` (evidence only); checks of printed steps (a FAIL would carry a certificate):
+#   `theorem8/lemma7-projection-printed`
 #   ($h=\sqrt\varepsilon\chi_T$) and `theorem8/degree-degenerate` (out of range, $n=s=1$).
 # * `theorem8/tail-step-corrected` (exact, *proved*): Claim 2.1 carries a factor 2 that the chain drops. With it, the
 #   chain needs $1-\rho^d\ge 1-1/e$ for $d=\lceil1/(1-\rho)\rceil$, which gives

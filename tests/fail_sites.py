@@ -48,7 +48,8 @@ def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
     source."""
     folders = sorted(p for p in claims_dir.iterdir() if p.is_dir() and (p / "__init__.py").is_file()
                      and not p.name.startswith("_"))
-    pattern = re.compile(r"^(%s)/[\w.-]+$" % "|".join(re.escape(folder.name) for folder in folders))
+    names = "|".join(re.escape(folder.name) for folder in folders)
+    pattern = re.compile(rf"^({names})/[\w.-]+$")
     found: dict[str, str] = {}
     for path in folders:
         tree = _claim_tree(path)
@@ -68,7 +69,7 @@ def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
                             isinstance(sub.values[1].value, ast.Name) and sub.values[1].value.id == fn.args.args[0].arg:
                         helpers[fn.name] = (sub.values[0].value, fn)
 
-        def enclosing_function(node):
+        def enclosing_function(node, parents=parents):
             while node in parents:
                 node = parents[node]
                 if isinstance(node, ast.FunctionDef):
@@ -84,7 +85,7 @@ def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
                         return True
             return False
 
-        def ids_of(value, node):
+        def ids_of(value, node, parents=parents):
             if isinstance(value, ast.Constant) and isinstance(value.value, str) and pattern.match(value.value):
                 return {value.value}
             if isinstance(value, ast.Name):  # for (..., check_id, ...) in ((..., "claim/x", ...), ...)

@@ -27,8 +27,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sparseact import (analysis, bounds, combinatorics, complexity, constructions, cube, families, fitting, learners,
-                       networks, sensitivity)
+from sparseact import (
+    analysis,
+    bounds,
+    combinatorics,
+    complexity,
+    constructions,
+    cube,
+    families,
+    fitting,
+    learners,
+    networks,
+    sensitivity,
+)
 from sparseact.learners.erm import SparseActivationERM
 from sparseact.learners.low_degree import LowDegreeRegressor
 from sparseact.networks import SparseReLUNetwork
@@ -382,8 +393,8 @@ def assert_finite(result, where: str) -> None:
         values = np.asarray(result, dtype=np.float64)
         assert not np.any(np.isnan(values) | (values == -np.inf)), f"{where}: NaN or -inf"
         return
-    if result is None or isinstance(result, (str, bool, Path, verdicts.Verdict)) or callable(result) \
-            and not isinstance(result, SparseReLUNetwork):
+    if result is None or isinstance(result, (str, bool, Path, verdicts.Verdict)) or (callable(result) \
+            and not isinstance(result, SparseReLUNetwork)):
         return
     if isinstance(result, SparseReLUNetwork):
         for array in (result.u, result.W, result.b):

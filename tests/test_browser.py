@@ -11,8 +11,18 @@ import tempfile
 
 import pytest
 
-from sparseact.publish.browser import (PRINT_HEIGHT, PRINT_WIDTH, SCREEN, Browser, check_page, find_chromium,
-                                       inspect_page, page_problems, placeholder_png, write_screenshots)
+from sparseact.publish.browser import (
+    PRINT_HEIGHT,
+    PRINT_WIDTH,
+    SCREEN,
+    Browser,
+    check_page,
+    find_chromium,
+    inspect_page,
+    page_problems,
+    placeholder_png,
+    write_screenshots,
+)
 
 pytestmark = pytest.mark.browser
 

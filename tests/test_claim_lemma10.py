@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from certified import assert_forced_fail_refused
 
 from sparseact import analysis, sensitivity
 from sparseact.claims import generate_point, get_claim, lemma10, stage_claim
@@ -17,8 +18,6 @@ from sparseact.publish.ledger import certificate_document
 from sparseact.runtime.config import ConfigError
 from sparseact.verify.recompute import verify_certificate
 from sparseact.verify.verdicts import Verdict
-
-from certified import assert_forced_fail_refused
 
 SEED = 11
 REPLICATES = 2

@@ -9,12 +9,11 @@ import math
 
 import numpy as np
 import pytest
+from certified import assert_forced_fail_refused, tamper_constant
 
 from sparseact import sensitivity
 from sparseact.claims import generate_point, get_claim, stage_claim
 from sparseact.claims.lemma6 import compute, verdicts
-
-from certified import assert_forced_fail_refused, tamper_constant
 
 SEED = 11
 REPLICATES = 2
@@ -96,7 +95,7 @@ def test_run_agrees_with_the_core_identity_check(report):
     point = claim.points(BLOCK)["n6"]
     data = compute.generate(point, np.random.default_rng(3))
     rows = compute.run(point, data, None)["lemma6"]
-    for (w, b), (_, row) in zip(zip(data["w"], data["b"]), rows.iterrows()):
+    for (w, b), (_, row) in zip(zip(data["w"], data["b"], strict=True), rows.iterrows(), strict=True):
         ident = sensitivity.lemma6_identity_check(w, float(b))
         assert row["p"] == pytest.approx(ident.p, abs=1e-15)
         assert row["AS"] == pytest.approx(ident.AS, abs=1e-12)

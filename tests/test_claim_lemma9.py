@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
+from certified import assert_forced_fail_refused, tamper_constant
 
-from sparseact.claims import generate_point, get_claim, run_shard, stage_claim
-from sparseact.claims import lemma9
+from sparseact.claims import generate_point, get_claim, lemma9, run_shard, stage_claim
 from sparseact.claims.lemma9 import compute, verdicts
 from sparseact.paper import statements
 from sparseact.publish.ledger import certificate_document
@@ -16,8 +17,6 @@ from sparseact.runtime.config import ConfigError
 from sparseact.runtime.datafiles import load_arrays
 from sparseact.verify.recompute import verify_certificate
 from sparseact.verify.verdicts import Verdict
-
-from certified import assert_forced_fail_refused, tamper_constant
 
 SEED = 7
 REPLICATES = 2
@@ -66,7 +65,7 @@ def evaluate(q):
     """Recompute one quantity from its JSON alone (plain numpy, whole cube)."""
     kind = q["quantity"]
     if kind == "formula":
-        return float(eval(q["expr"], {"__builtins__": {}}, {**FORMULA_NAMES, **q["vars"]}))  # noqa: S307
+        return float(eval(q["expr"], {"__builtins__": {}}, {**FORMULA_NAMES, **q["vars"]}))
     if kind in ("lemma9_U", "transition_probability"):
         net, n = _network(q["network"])
         X = _cube(n)
@@ -373,4 +372,4 @@ def test_tail_hence_w0_certificate_confirmed(tmp_path):
     record = verdicts._tail_hence_w0_record()
     assert record.verdict is Verdict.FAIL and record.finding == "proof-slip"
     (path,) = write_certificates([record], tmp_path)
-    assert verify_certificate(json.loads(open(path).read())).confirmed
+    assert verify_certificate(json.loads(Path(path).read_text())).confirmed

@@ -42,8 +42,8 @@ def _lowered():
 def _enlarged():
     """Index_2's network with a fifth neuron that never fires: same function, s = 5 > 2^2."""
     net = constructions.index_network(2)
-    return SparseReLUNetwork(list(net.u) + [1.0], np.vstack([net.W, np.zeros((1, net.W.shape[1]))]),
-                             list(net.b) + [1.0])
+    return SparseReLUNetwork([*net.u, 1.0], np.vstack([net.W, np.zeros((1, net.W.shape[1]))]),
+                             [*net.b, 1.0])
 
 
 @pytest.mark.parametrize("check_id,network,lhs", [

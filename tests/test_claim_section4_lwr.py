@@ -1,7 +1,6 @@
 """Section 4 LWR lift (claim ``section4_lwr``): known FAILs with certificates, corrections PASS."""
 
 import re
-
 from fractions import Fraction
 
 import numpy as np

@@ -149,7 +149,7 @@ def test_weighted_erm_equals_the_replicated_sample_loss():
     u, Wm, b = rng.standard_normal(2), rng.standard_normal((2, 2)), rng.standard_normal(2)
     plain = SparseActivationERM._loss_and_grads(X[rep], y[rep], u, Wm, b, 1, True, 0.3)
     weighted = SparseActivationERM._loss_and_grads(X, y, u, Wm, b, 1, True, 0.3, counts / counts.sum())
-    for p, w in zip(plain, weighted):
+    for p, w in zip(plain, weighted, strict=True):
         np.testing.assert_allclose(w, p, rtol=1e-12, atol=1e-14)
     with pytest.raises(ValueError, match="sample_weight"):
         erm.fit(X, y, sample_weight=[1.0, -1.0, 1.0])

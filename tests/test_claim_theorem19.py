@@ -5,17 +5,16 @@ import math
 
 import numpy as np
 import pytest
+from certified import assert_forced_fail_refused, tamper_constant
 
 from sparseact import complexity as cx
 from sparseact.claims import get_claim, theorem19
 from sparseact.claims._stages import point_rng
 from sparseact.claims.theorem19 import compute, verdicts
 from sparseact.publish.ledger import certificate_document
-from sparseact.verify.recompute import verify_certificate
 from sparseact.verify import corners
+from sparseact.verify.recompute import verify_certificate
 from sparseact.verify.verdicts import Verdict
-
-from certified import assert_forced_fail_refused, tamper_constant
 
 CLAIM = get_claim("theorem19")
 BLOCK = {"distributions": ["uniform"], "n": 4, "m_values": [10, 20, 40], "s_values": [1, 2, 4], "k_values": [1],
@@ -181,7 +180,7 @@ def test_lower_bound_batch_matches_class_and_dense_shortcut():
             assert cx.in_class(res.network, X, s, k, 1.0, 1.0)
     single = cx.sup_lower_bounds(X, zetas, 1, 1, 1.0, 1.0, np.random.default_rng(6))
     dense = cx.sup_lower_bounds(X, zetas, 3, 3, 1.0, 1.0, np.random.default_rng(6))
-    for a, b in zip(single, dense):  # k >= s: s copies of the best single neuron
+    for a, b in zip(single, dense, strict=True):  # k >= s: s copies of the best single neuron
         assert b.value == pytest.approx(3 * a.value, rel=1e-9)
 
 

@@ -1,9 +1,12 @@
 """The claim ``theorem8``: Theorem 8, its proof steps and Lemma 7, on a tiny block, in process."""
 
 import math
+from itertools import pairwise
+from pathlib import Path
 
 import numpy as np
 import pytest
+from certified import assert_forced_fail_refused, tamper_constant
 
 from sparseact.analysis import level_weights
 from sparseact.claims import generate_point, get_claim, stage_claim
@@ -14,8 +17,6 @@ from sparseact.cube import hypercube
 from sparseact.publish.ledger import certificate_document
 from sparseact.runtime.config import ConfigError
 from sparseact.verify.recompute import verify_certificate
-
-from certified import assert_forced_fail_refused, tamper_constant
 
 TINY = {"n": 6, "s": 4, "k_values": [1, 2], "families": ["gaussian", "bucket"], "parity_p": 2, "degrees": [0, 1, 2],
         "sample_sizes": [60, 200, 800], "seeds": 2, "eps": 0.05, "relative_eps": 0.1, "delta": 0.1}
@@ -67,7 +68,7 @@ def test_new_fails_are_certified(records, check_id, finding):
 
 
 def test_tail_step_fails_at_the_proofs_own_d_and_rho(report):
-    own = report.tables["theorem8-tail-printed"] if "theorem8-tail-printed" in report.tables else None
+    own = report.tables.get("theorem8-tail-printed")
     record = {r.check_id: r for r in report.records}["theorem8/tail-step"]
     assert record.certificate["relation"] == "<=" and "printed d and 1-rho" in record.certificate["explanation"]
     assert own is None or len(own)
@@ -288,7 +289,7 @@ def test_two_point_certificates_confirmed(tmp_path):
     paths = write_certificates([records["theorem8/lemma7-CH-sign"], records["theorem8/final-line-scale"]], tmp_path)
     assert len(paths) == 2
     for path in paths:
-        assert verify_certificate(json.loads(open(path).read())).confirmed, path
+        assert verify_certificate(json.loads(Path(path).read_text())).confirmed, path
 
 
 def test_final_line_scale_invariance():
@@ -299,7 +300,7 @@ def test_final_line_scale_invariance():
     rows = verdicts.final_line_rows()
     assert all(math.isclose(r["d"], rows[0]["d"], rel_tol=1e-12) for r in rows)
     assert all(math.isclose(r["corrected"], rows[0]["corrected"], rel_tol=1e-9) for r in rows)
-    for a, b in zip(rows, rows[1:]):
+    for a, b in pairwise(rows):
         assert math.isclose(a["printed"] / b["printed"], (b["lam"] / a["lam"]) ** 2, rel_tol=1e-9)
 
 

@@ -59,7 +59,7 @@ def test_reading_the_grids_and_code_files_imports_no_numerical_code():
 def test_source_files_names_unknown_modules():
     from sparseact.claims import source_files
 
-    with pytest.raises(ValueError, match="sparseact.nope"):
+    with pytest.raises(ValueError, match=r"sparseact\.nope"):
         source_files("sparseact.nope")
 
 

@@ -130,7 +130,7 @@ def test_cells_random_planar_points_match_angle_sweep(seed):
 def test_cells_witnesses_realise_the_cells():
     X = np.random.default_rng(3).standard_normal((8, 3))
     masks, wit = cx.class_cells(X, 1.0, 1.0)
-    for mk, v in zip(masks, wit):
+    for mk, v in zip(masks, wit, strict=True):
         assert np.array_equal(X @ v[:3] - v[3] > 0, mk)
 
 
@@ -254,7 +254,7 @@ def test_sup_exact_two_disjoint_neurons_on_a_line_bruteforce():
         val = np.abs(rel @ zeta)
         # best value per activation pattern, then the best disjoint pair
         best = {}
-        for pat, v in zip(bits, val):
+        for pat, v in zip(bits, val, strict=True):
             best[pat] = max(best.get(pat, 0.0), v)
         pats = list(best)
         grid = max(best[p] + best[q] for p in pats for q in pats if p & q == 0 or p == 0 or q == 0)
@@ -357,7 +357,7 @@ def test_lower_bound_and_proof_quantity_vs_exact(inst):
     zetas, masks, exact = exact_per_zeta(X, s, k, W, B)
     rng = np.random.default_rng(1)
     lows, exs, proofs = [], [], []
-    for z, ex in list(zip(zetas, exact))[::4]:
+    for z, ex in list(zip(zetas, exact, strict=True))[::4]:
         lb = cx.sup_lower_bound(X, z, s, k, W, B, rng, restarts=2, iterations=4, rounds=1)
         assert cx.in_class(lb.network, X, s, k, W, B)
         assert lb.value <= ex.upper + 1e-9  # a lower bound never beats the exact sup
@@ -427,7 +427,8 @@ def test_exact_vs_paper_bounds_on_cube_samples_recorded():
         pb = cx.paper_bounds(m, n, s, k, W, B, R)
         for key in ("eq1", "eq15"):
             if np.isfinite(pb[key]) and ex.estimate > pb[key]:
-                warnings.warn(f"exact R={ex.estimate:.4f} exceeds {key}={pb[key]:.4f} at m={m}, n={n}, s={s}, k={k}")
+                warnings.warn(f"exact R={ex.estimate:.4f} exceeds {key}={pb[key]:.4f} at m={m}, n={n}, s={s}, k={k}",
+                              stacklevel=1)
 
 
 def test_eq1_with_constant_one_fails_when_m_R_is_close_to_one():
@@ -445,7 +446,7 @@ def test_eq1_with_constant_one_fails_when_m_R_is_close_to_one():
         ratios.append(ex.estimate / eq1)
     assert ratios[0] < 1  # at R = 1 the bound holds
     assert ratios[-1] > 1  # at m R = 1.04 it does not
-    assert all(a < b for a, b in zip(ratios, ratios[1:]))
+    assert all(a < b for a, b in itertools.pairwise(ratios))
 
 
 def test_paper_bounds_keys_and_domain():

@@ -5,9 +5,9 @@ import subprocess
 
 import pytest
 import yaml
+from test_workflow import copy_repo, environment
 
 from sparseact.runtime.config import ConfigError, load_config
-from test_workflow import copy_repo, environment
 
 DELETE = object()
 

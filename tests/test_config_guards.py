@@ -47,7 +47,7 @@ def test_nan_and_inf_are_refused_naming_the_key(quick, claim, path, value, key):
 def test_nan_in_a_yaml_file_is_refused(tmp_path, repo_root):
     file = tmp_path / "nan.yaml"
     file.write_text((repo_root / "config" / "quick.yaml").read_text().replace("    W: 1.0\n", "    W: .nan\n"))
-    with pytest.raises(ConfigError, match="claims.theorem19.W: NaN"):
+    with pytest.raises(ConfigError, match=r"claims\.theorem19\.W: NaN"):
         load_config(file)
 
 

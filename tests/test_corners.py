@@ -1,6 +1,7 @@
 """The degenerate-corner rule (sparseact.verify.corners), and that it is applied to every statement alike."""
 
 import csv
+import io
 import json
 import math
 from pathlib import Path
@@ -46,8 +47,9 @@ def test_class_follows_the_rule(path):
 
 
 def test_no_statement_fails_through_corner_failures_alone():
-    ledger = list(csv.DictReader((RESULTS / "ledger.csv").open()))
-    statements = {row["statement_id"]: row for row in csv.DictReader((RESULTS / "statements.csv").open())}
+    ledger = list(csv.DictReader(io.StringIO((RESULTS / "ledger.csv").read_text(encoding="utf-8"))))
+    statements = {row["statement_id"]: row
+                  for row in csv.DictReader(io.StringIO((RESULTS / "statements.csv").read_text(encoding="utf-8")))}
     fails: dict[str, set[str]] = {}
     for row in ledger:
         if row["verdict"] == "FAIL":

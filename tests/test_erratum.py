@@ -11,8 +11,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
 
-from sparseact.publish.erratum import (OVERFULL_LIMIT_PT, TEX_ENGINE, certificate_link, compile_pdf, erratum_tex,
-                                       numbered_errata, overfull_boxes, tex_text)
+from sparseact.publish.erratum import (
+    OVERFULL_LIMIT_PT,
+    TEX_ENGINE,
+    certificate_link,
+    compile_pdf,
+    erratum_tex,
+    numbered_errata,
+    overfull_boxes,
+    tex_text,
+)
 from sparseact.publish.findings import load_results
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -198,7 +198,7 @@ def test_repair_sparsity_raises_biases_by_common_shift(rng):
 def test_bucket_network_has_exactly_k_active_everywhere(n, s, k):
     net = bucket_network(n, s, k, np.random.default_rng(n * s * k))
     assert (net.n_inputs, net.n_neurons) == (n, s)
-    counts, p = net.active_counts(hypercube(n)), int(math.floor(math.log2(s / k)))
+    counts, p = net.active_counts(hypercube(n)), math.floor(math.log2(s / k))
     assert np.all(counts == k)
     assert np.all(np.abs(net.u) == 1.0)
     assert net.scale_W() == pytest.approx(math.sqrt(p))

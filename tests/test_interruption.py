@@ -12,7 +12,6 @@ import subprocess
 import time
 
 import pytest
-
 from test_workflow import QUICK, copy_repo, environment
 
 pytestmark = pytest.mark.workflow

@@ -62,7 +62,7 @@ def test_a_kernel_that_dies_before_replying_is_reported():
         finally:
             client.stop_channels()
 
-    with pytest.raises(RuntimeError, match="died|respond"):
+    with pytest.raises(RuntimeError, match=r"died|respond"):
         asyncio.run(dead())
 
 

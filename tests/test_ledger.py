@@ -6,8 +6,14 @@ import pytest
 from sparseact.publish.ledger import LEDGER_COLUMNS, load_records, write_certificates, write_ledger
 from sparseact.verify.certificates import certificate, formula
 from sparseact.verify.records import CheckRecord, combine_replicates
-from sparseact.verify.verdicts import (Verdict, verdict_all, verdict_at_most, verdict_big_o, verdict_equal,
-                                       verdict_growth_mc)
+from sparseact.verify.verdicts import (
+    Verdict,
+    verdict_all,
+    verdict_at_most,
+    verdict_big_o,
+    verdict_equal,
+    verdict_growth_mc,
+)
 
 #: A certificate of 2 <= 1 (a FAIL needs one).
 CERTIFICATE = certificate("<=", formula("a", a=2), formula("b", b=1), 2, 1, "a", "b")

@@ -55,9 +55,9 @@ def test_sharper_is_the_projects_and_names_a_statement_of_the_paper():
     with pytest.raises(ValueError, match="only the project's statements are sharper"):
         _check_statement(_file_entry("b", sharper=dict(than="a")), "here")
     _check_statement(_file_entry("b", kind="derived", sharper=dict(than="a", tightness="Lemma 1")), "here")
-    with pytest.raises(ValueError, match="sharper.than 'zzz' names no statement"):
+    with pytest.raises(ValueError, match=r"sharper\.than 'zzz' names no statement"):
         _check_sharper([_entry("a"), _entry("b", kind="derived", sharper=dict(than="zzz"))])
-    with pytest.raises(ValueError, match="sharper.than 'c' is the project's statement"):
+    with pytest.raises(ValueError, match=r"sharper\.than 'c' is the project's statement"):
         _check_sharper([_entry("c", kind="derived"), _entry("b", kind="derived", sharper=dict(than="c"))])
     _check_sharper([_entry("a"), _entry("b", kind="derived", sharper=dict(than="a"))])
 
@@ -137,7 +137,7 @@ def test_sharper_csv_lists_proved_statements_only_with_the_tightness_row(monkeyp
     assert (row["than"], row["printed"], row["argument"]) == ("lem", "printed lem", "By $a \\le b$.")
     assert row["chain"] == "lem-sharp is proved from x/ok (PASS, exact)"
     assert (row["family"], row["proved_over_family"], row["printed_over_proved"]) == ("majority", 1.0, 92.2)
-    with pytest.raises(ValueError, match="sharper.tightness 'Lemma 1' is no bound of tightness.csv"):
+    with pytest.raises(ValueError, match=r"sharper\.tightness 'Lemma 1' is no bound of tightness\.csv"):
         st.sharper_than_printed(table, ledger, tightness.assign(bound="Lemma 2"))
 
 
@@ -146,11 +146,11 @@ def test_the_committed_tables_keep_the_papers_statements_and_the_projects_apart(
         return pd.read_csv(ROOT / "results" / f"{name}.csv", dtype=str, keep_default_na=False)
 
     statements, errata, sharper = read("statements"), read("errata"), read("sharper")
-    whose = dict(zip(statements["statement_id"], statements["origin"]))
+    whose = dict(zip(statements["statement_id"], statements["origin"], strict=True))
     assert {whose[s] for cell in errata["statements"] for s in cell.split("; ")} == {"paper"}
     assert whose["scaling-covariance"] == "project"
     assert "scaling-covariance" not in (ROOT / "results" / "corrected-statements.md").read_text()
-    status = dict(zip(statements["statement_id"], statements["status"]))
+    status = dict(zip(statements["statement_id"], statements["status"], strict=True))
     expected = [e["id"] for e in paper_statements() if e.get("sharper") and status[e["id"]] == "proved"]
     assert sorted(sharper["statement_id"]) == sorted(expected) and set(sharper["status"]) == {"proved"}
     assert {"lemma9-sharp", "lemma10-sharp", "theorem8-sharp"} <= set(sharper["statement_id"])

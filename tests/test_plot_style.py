@@ -37,7 +37,7 @@ def test_lines_that_differ_only_in_a_shade_of_grey_get_distinct_styles():
     finish({"f": fig})
     greys = [line for line in ax.get_lines() if line.get_label() in ("eps", "loss of the best constant")]
     assert greys[0].get_linestyle() != greys[1].get_linestyle()
-    shown = {t.get_text(): h.get_linestyle() for h, t in zip(legend.legend_handles, legend.texts)}
+    shown = {t.get_text(): h.get_linestyle() for h, t in zip(legend.legend_handles, legend.texts, strict=True)}
     assert shown["eps"] == greys[1].get_linestyle()  # the legend shows the new style
     plt.close(fig)
 

@@ -2,7 +2,6 @@ import json
 import re
 
 import pandas as pd
-import pytest
 
 
 def report_inputs(results):

@@ -1,15 +1,22 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from sparseact.runtime.provenance import (CPU_DISPATCH_VARIABLES, OPENBLAS_PORTABLE_CORE, atomic_write_json, derive_rng,
-                                          portable_cpu_environment, provenance)
 from sparseact.publish.plotting import plt, save_figure
 from sparseact.publish.reporting import latex_table, save_table
+from sparseact.runtime.provenance import (
+    CPU_DISPATCH_VARIABLES,
+    OPENBLAS_PORTABLE_CORE,
+    atomic_write_json,
+    derive_rng,
+    portable_cpu_environment,
+    provenance,
+)
 
 
 def test_figures_are_byte_identical(tmp_path):
@@ -19,7 +26,7 @@ def test_figures_are_byte_identical(tmp_path):
         ax.set_title("x")
         paths = save_figure(fig, tmp_path / stem)
         plt.close(fig)
-        return [open(p, "rb").read() for p in paths]
+        return [Path(p).read_bytes() for p in paths]
 
     assert draw("a") == draw("b")
 

@@ -8,9 +8,9 @@ real run of the quick config.
 
 import pytest
 import yaml
+from test_workflow import copy_repo, job_stats, snakemake
 
 from sparseact.claims import claim_ids, get_claim
-from test_workflow import copy_repo, job_stats, snakemake
 
 pytestmark = pytest.mark.workflow
 

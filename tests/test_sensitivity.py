@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from sparseact.analysis import average_sensitivity, noise_sensitivity
 from sparseact.cube import hypercube
-from sparseact.networks import SparseReLUNetwork
 from sparseact.families import random_sparse_network
+from sparseact.networks import SparseReLUNetwork
 from sparseact.sensitivity import (
     bucket_count,
     bucket_coupling_noise_sensitivity,
@@ -130,8 +130,8 @@ def test_lemma9_against_naive_loops(params):
     assert T.U == pytest.approx(ref["Uw"], rel=1e-10, abs=1e-12)
     # h(x) = l_{R_x}(x) = <w^{R_x}, x> - b^{R_x} on the cube
     X = hypercube(net.n_inputs)
-    l = np.einsum("xj,j,jl,xl->x", ref["act"], net.u, net.W, X) - ref["act"] @ (net.u * net.b)
-    np.testing.assert_allclose(l, ref["h"], rtol=1e-12, atol=1e-12)
+    h = np.einsum("xj,j,jl,xl->x", ref["act"], net.u, net.W, X) - ref["act"] @ (net.u * net.b)
+    np.testing.assert_allclose(h, ref["h"], rtol=1e-12, atol=1e-12)
 
 
 def test_lemma9_U_bound_fails_by_factor_4_for_an_always_active_neuron():
@@ -340,11 +340,11 @@ def test_eq17_coupling_matches_direct_enumeration():
         for z in itertools.product([1.0, -1.0], repeat=n):
             for A in itertools.product(range(r), repeat=n):
                 for v in itertools.product([1.0, -1.0], repeat=r):
-                    x = np.array([z[l] * v[A[l]] for l in range(n)])
+                    x = np.array([z[i] * v[A[i]] for i in range(n)])
                     for b in range(r):
                         vb = list(v)
                         vb[b] = -vb[b]
-                        y = np.array([z[l] * vb[A[l]] for l in range(n)])
+                        y = np.array([z[i] * vb[A[i]] for i in range(n)])
                         tot += 0.25 * (net(x)[0] - net(y)[0]) ** 2
                         count += 1
         direct = tot / count

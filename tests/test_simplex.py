@@ -26,7 +26,7 @@ def test_networks_are_in_the_class_and_attain_the_closed_form(m, W, B):
     X = regular_simplex(m)
     zetas = np.array(list(itertools.product((1.0, -1.0), repeat=m)))
     values = []
-    for zeta, net in zip(zetas, simplex_networks(X, zetas, W, B)):
+    for zeta, net in zip(zetas, simplex_networks(X, zetas, W, B), strict=True):
         pre = X @ net.W.T - net.b
         assert net.u.size <= 2 and (np.count_nonzero(pre > 0, axis=1) <= 1).all()   # s = 2, 1-sparse on S
         scale = np.abs(net.u).max()

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from test_workflow import quick_run  # noqa: F401 (the session's local run, requested by name below)
 
 from sparseact.claims import claim_ids, get_claim
-from test_workflow import quick_run  # noqa: F401 (the session's local run, requested by name below)
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slurm]
 

@@ -4,10 +4,10 @@ import subprocess
 
 import pytest
 import yaml
+from test_workflow import copy_repo, environment
 
 from sparseact.claims import claim_ids, get_claim
 from sparseact.runtime.costs import slurm_resources
-from test_workflow import copy_repo, environment
 
 pytestmark = pytest.mark.workflow
 

@@ -74,7 +74,7 @@ def test_estimates_inconclusive_checks_and_failing_premises_prove_nothing():
     rows = [_row("x/cs", "f", "PASS"), _row("x/mc", "a", "PASS", method="monte-carlo"),
             _row("x/i", "b", "INCONCLUSIVE")]
     entries = [_entry("a"), _entry("b"), _entry("c", ["x/mc"]), _entry("f")]
-    with pytest.raises(UndeterminedError, match="a .*x/mc is PASS \\(monte-carlo\\)"):
+    with pytest.raises(UndeterminedError, match=r"a .*x/mc is PASS \(monte-carlo\)"):
         _derive(rows, entries)
     table = _derive(rows, entries, strict=False)
     assert set(table.loc[["a", "b", "c"], "status"]) == {UNDETERMINED}

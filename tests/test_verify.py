@@ -8,15 +8,22 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_verify_rigorous import AWAITING_RERUN
 
 from sparseact import bounds
 from sparseact.cli import main
 from sparseact.verify.certificates import quantity
-from sparseact.verify.recompute import (MAX_ENUMERATION_DIM, STATEMENTS, cube, evaluate_quantity, verify_certificate,
-                                        verify_file, walsh_coefficients)
-
-from test_verify_rigorous import AWAITING_RERUN
+from sparseact.verify.recompute import (
+    MAX_ENUMERATION_DIM,
+    STATEMENTS,
+    cube,
+    evaluate_quantity,
+    verify_certificate,
+    verify_file,
+    walsh_coefficients,
+)
 
 PARITY3 = {"monomial": [0, 1, 2], "n": 3}
 MAJORITY3 = {"truth_table": [float(np.sign(x.sum())) for x in cube(3)]}
@@ -105,7 +112,7 @@ def test_every_committed_certificate_is_confirmed_and_names_its_statement(commit
     assert main(["verify-certificate", *map(str, files)]) == (1 if AWAITING_RERUN else 0)
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(files)
-    for path, line in zip(files, lines):
+    for path, line in zip(files, lines, strict=True):
         document = json.loads(path.read_text())
         if document["check_id"] in AWAITING_RERUN:
             continue

@@ -8,9 +8,11 @@ import os
 import shutil
 import time
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sparseact.cli import main
 from sparseact.verify import exact as ex
@@ -100,8 +102,8 @@ def test_every_committed_certificate_is_confirmed_with_its_method_and_margin(com
     assert time.monotonic() - start < 30
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(files) == len(PINNED_TEXT)
-    for path, line in zip(files, lines):
-        check_id = json.loads(path.read_text())["check_id"]
+    for path, line in zip(files, lines, strict=True):
+        check_id = json.loads(Path(path).read_text())["check_id"]
         if check_id in AWAITING_RERUN:
             assert "not established in exact or interval arithmetic" in line, line
             continue
@@ -175,7 +177,7 @@ def _edits(document):
                 yield f"{side}.vars.{name}", lambda d, s=side, n=name: d["certificate"][s]["vars"].update(
                     {n: d["certificate"][s]["vars"][n] * 2 + 1})
         else:
-            for name, value in spec.items():
+            for name in spec:
                 if name != "quantity":
                     yield f"{side}.{name}", lambda d, s=side, n=name: _perturb(d["certificate"][s], n)
     yield "unknown key", lambda d: d.update(margin="anything")
@@ -237,7 +239,7 @@ def test_a_batch_goes_on_past_every_edited_file(committed, capsys):
     assert main(["verify-certificate", *map(str, paths)]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(paths)
-    for path, line in zip(paths, lines):
+    for path, line in zip(paths, lines, strict=True):
         if path.stem.endswith("-edited"):
             assert "NOT confirmed" in line and "certificate.lhs_label" in line, line
         else:
@@ -391,7 +393,7 @@ def test_the_ledger_writes_the_proved_margin(committed, tmp_path):
                          statement_id=document["statement_id"], finding=document["finding"],
                          counterexample=document["counterexample"], certificate=document["certificate"])
     [path] = write_certificates([record], tmp_path / "certificates")
-    written = json.loads(open(path).read())
+    written = json.loads(Path(path).read_text())
     assert written["margin"] == "lhs - rhs in [0.0093918515, 0.0093918516] (interval arithmetic, 128 bits)"
     assert verify_file(path).confirmed
 
@@ -418,12 +420,11 @@ def test_the_checker_imports_nothing_of_the_code_that_found_the_instances(repo_r
 def test_a_pin_is_the_entry_its_certificate_prints(committed):
     """``python -m sparseact.verify.pinned_text FILE`` prints the entry a new check's pin declares."""
     from sparseact.verify.pinned_text import pinned_entry
-
     from sparseact.verify.recompute import _fill_pinned
 
     for check_id, (_, document) in _documents(committed).items():
         namespace = {}
-        exec("entry = {" + pinned_entry(document) + "}", {}, namespace)  # noqa: S102 (our own printed literal)
+        exec("entry = {" + pinned_entry(document) + "}", {}, namespace)
         pin = PINNED_TEXT[check_id]
         filled = {**pin, **{f: _fill_pinned(pin[f], document["certificate"]) for f in ("lhs_label", "rhs_label")}}
         assert namespace["entry"] == {check_id: filled}

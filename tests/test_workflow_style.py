@@ -3,7 +3,6 @@
 import subprocess
 
 import pytest
-
 from test_workflow import copy_repo, environment
 
 pytestmark = pytest.mark.workflow

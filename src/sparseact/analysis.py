@@ -48,8 +48,17 @@ import numpy as np
 from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic
-from sparseact._validation import (as_real_array, check_confidence, check_int, check_memory, check_rho, check_rng,
-                                  check_work, clt_half_width)
+
+from sparseact._validation import (
+    as_real_array,
+    check_confidence,
+    check_int,
+    check_memory,
+    check_rho,
+    check_rng,
+    check_work,
+    clt_half_width,
+)
 
 __all__ = [
     "MonteCarloEstimate",
@@ -57,6 +66,7 @@ __all__ = [
     "average_sensitivity_mc",
     "fourier_tail",
     "fwht",
+    "fwht_reference",
     "influences",
     "level_weights",
     "noise_sensitivity",
@@ -152,7 +162,7 @@ def _register_stages(vectors: int):
                         x[k] = builder.fadd(u, v)
                         x[k + h] = builder.fsub(u, v)
                 h *= 2
-            for p, v in zip(ptrs, x):
+            for p, v in zip(ptrs, x, strict=True):
                 builder.store(v, p, align=8)
             return context.get_dummy_value()
 

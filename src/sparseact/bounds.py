@@ -60,29 +60,43 @@ import numpy as np
 from sparseact._validation import as_real_array
 
 __all__ = [
-    "LOG_CONVENTION",
     "BOUNDS",
+    "C_LEMMA6",
+    "C_LEMMA9",
+    "C_LEMMA10",
+    "C_THEOREM8_DEGREE",
+    "LOG_CONVENTION",
+    "claim21_tail_bound",
+    "class_sup_bound",
+    "conjecture20_rademacher",
+    "dense_rademacher",
     "describe",
+    "eq15_rademacher",
+    "lemma6_explicit",
     "lemma6_halfspace_as",
     "lemma7_sample_complexity",
     "lemma9_average_sensitivity",
-    "lemma9_terms",
+    "lemma9_proof_V_middle",
+    "lemma9_sharp",
     "lemma9_term_U",
+    "lemma9_terms",
     "lemma9_transition_probability",
     "lemma10_noise_sensitivity",
-    "claim21_tail_bound",
+    "lemma10_sharp",
+    "memoriser_sample_complexity",
+    "sign_ambiguity_lower_bound",
+    "solve_for_m",
+    "theorem5_rate",
     "theorem8_degree",
     "theorem8_one_minus_rho",
     "theorem8_sample_complexity",
-    "class_sup_bound",
-    "theorem17_sample_complexity",
+    "theorem8_sharp_degree",
     "theorem17_covariant_sample_complexity",
-    "sign_ambiguity_lower_bound",
-    "theorem19_rademacher",
+    "theorem17_sample_complexity",
     "theorem19_proof_terms",
-    "eq15_rademacher",
-    "conjecture20_rademacher",
-    "dense_rademacher",
+    "theorem19_rademacher",
+    "theorem19_rademacher_corrected",
+    "two_point_sample_lower_bound",
 ]
 
 #: Base of every logarithm in this module (see the module docstring).
@@ -400,7 +414,8 @@ def lemma9_term_U(k, W):
 def lemma9_transition_probability(n, s, k):
     r"""Proof of Lemma 9: bound on the probability that a bit flip changes the active set.
 
-    Printed: ``\Pr_{x,i}[R_x \neq R_{x^{\oplus i}}] \leq \frac{1}{n}\sum_{j=1}^s p_j \sqrt{n \log(1/p_j)} \leq \frac{k\sqrt{\log(s/k)}}{\sqrt{n}}``.
+    Printed: ``\Pr_{x,i}[R_x \neq R_{x^{\oplus i}}] \leq \frac{1}{n}\sum_{j=1}^s p_j \sqrt{n \log(1/p_j)}
+    \leq \frac{k\sqrt{\log(s/k)}}{\sqrt{n}}``.
 
     Returns ``k * sqrt(log(s/k)) / sqrt(n)`` (natural log). The proof states
     it with no constant, but it rests on Lemma 6, whose constant is hidden.
@@ -463,7 +478,8 @@ def theorem8_degree(eps, n, s, k, W, B):
 def theorem8_one_minus_rho(eps, n, s, k, W, B):
     r"""Proof of Theorem 8: the choice of ``1 - rho``.
 
-    Printed: ``1 - \rho = c\varepsilon^2 \cdot \min\left\{ \frac{\log(knsW^2/\varepsilon)}{k^8 W^4 \log^4(ns)}, \frac{1}{k^6 B^4 \log s} \right\}``.
+    Printed: ``1 - \rho = c\varepsilon^2 \cdot \min\left\{ \frac{\log(knsW^2/\varepsilon)}{k^8 W^4 \log^4(ns)},
+    \frac{1}{k^6 B^4 \log s} \right\}``.
 
     Returns ``eps**2 * min(log(k n s W**2/eps) / (k**8 W**4 (log(n s))**4), 1/(k**6 B**4 log s))``
     with ``c = 1`` (natural log).
@@ -522,6 +538,8 @@ C_THEOREM8_DEGREE = 18.0
 def lemma6_explicit(p, n):
     r"""Lemma 6 with the explicit constant :data:`C_LEMMA6`: ``C_LEMMA6 * p * sqrt(n log(1/p))``.
 
+    Printed: Lemma 6 with its constant hidden in the O() (:func:`lemma6_halfspace_as`).
+
     Proved (statement ``lemma6`` of the graph): ``AS(g) = (1/2)|E[g(x) sum_i x_i]|`` for a halfspace
     indicator (``w >= 0`` after flipping coordinates), ``E[g |S|] <= int_0^inf min(p, Pr[|S| > u]) du``
     with ``S = sum_i x_i`` and Hoeffding's ``Pr[|S| > u] <= 2 exp(-u^2/(2n))`` give, for ``p <= 1/2``,
@@ -535,6 +553,8 @@ def lemma6_explicit(p, n):
 def lemma9_sharp(k, W):
     r"""Our bound on the average sensitivity of ``h`` in ``H_{n,s,k}^{W,B}``: ``4 k^2 W^2`` (no ``n``, ``s``, ``B``).
 
+    Printed: nowhere in the paper; Lemma 9's bound is :func:`lemma9_average_sensitivity`.
+
     Proved in the graph (statement ``lemma9-sharp``): along an edge only neurons of
     ``R_x u R_{x^{(+)i}}`` move, ``|relu(a) - relu(b)| <= |a - b|``, Cauchy-Schwarz over at most ``k``
     neurons per endpoint and the symmetry ``x <-> x^{(+)i}`` give ``AS(h) <= 4 W^2 E_x|R_x|^2 <= 4 k^2 W^2``.
@@ -546,6 +566,8 @@ def lemma9_sharp(k, W):
 def lemma10_sharp(rho, k, W):
     r"""Our bound on the noise sensitivity: ``NS_rho(h) <= 2 k^2 W^2 (1 - rho)`` (``rho`` in ``[-1, 1]``).
 
+    Printed: nowhere in the paper; Lemma 10's bound is :func:`lemma10_noise_sensitivity`.
+
     Claim 2.1 (``NS_rho = sum_T (1/2)(1 - rho^|T|) hhat(T)^2``), ``|1 - rho^t| <= t |1 - rho|`` and
     ``AS = sum_T |T| hhat(T)^2`` give ``NS_rho <= (1/2)(1 - rho) AS <= 2 k^2 W^2 (1 - rho)``.
     """
@@ -554,7 +576,10 @@ def lemma10_sharp(rho, k, W):
 
 @_formula(eps=_positive, k=_count, W=_nonneg)
 def theorem8_sharp_degree(eps, k, W):
-    r"""The degree our proof of Theorem 8 needs: ``ceil(4 k^2 W^2 / eps)`` (tail ``<= AS/(d+1) <= eps``)."""
+    r"""The degree our proof of Theorem 8 needs: ``ceil(4 k^2 W^2 / eps)`` (tail ``<= AS/(d+1) <= eps``).
+
+    Printed: nowhere in the paper; the degree Theorem 8 prints is :func:`theorem8_degree`.
+    """
     return _full(np.ceil(4.0 * k**2 * W**2 / eps), eps, k, W)
 
 
@@ -695,7 +720,8 @@ def _check_log_argument(R, B) -> None:
 def theorem17_sample_complexity(eps, delta, n, s, k, W, B, R):
     r"""Theorem 17: sample complexity over general distributions with ``||x|| <= R``.
 
-    Printed: ``m(\varepsilon, \delta) = O\left(\frac{(WR+B)^2 ksn \log(\frac{k(R+B)}{\varepsilon}) + \log(\frac{1}{\delta})}{\varepsilon^2}\right)``.
+    Printed: ``m(\varepsilon, \delta) = O\left(\frac{(WR+B)^2 ksn \log(\frac{k(R+B)}{\varepsilon})
+    + \log(\frac{1}{\delta})}{\varepsilon^2}\right)``.
 
     Returns ``((W R + B)**2 k s n log(k (R + B)/eps) + log(1/delta)) / eps**2``
     (hidden constant 1, natural log).
@@ -774,7 +800,7 @@ def sign_ambiguity_lower_bound(p, delta):
 
 @_scalar_formula(eps=_positive, delta=_open_unit_interval, C=_positive, k=_count, s=_count, n=_count)
 def theorem5_rate(eps, delta, n, s, k, C):
-    r"""(Not in ``__all__``: a reading of an O~, not a formula the scaling claim transforms.) Theorem 5's rate ``O~(ksn/eps^2)`` read generously: ``C k s n log^2(ksn/(eps delta)) / eps^2``.
+    r"""Theorem 5's rate ``O~(ksn/eps^2)`` read generously: ``C k s n log^2(ksn/(eps delta)) / eps^2``.
 
     Printed (Theorem 5): sample complexity ``\tilde{O}(ksn/\varepsilon^2)`` (see Theorem 17). The ``O~`` is
     read as the constant ``C`` times ``log^2(k s n/(eps delta))`` (natural log). Scalars, plain ``math``.
@@ -789,7 +815,7 @@ def theorem5_rate(eps, delta, n, s, k, C):
 
 @_scalar_formula(n=_count, C=_nonneg, eps=_positive, delta=_open_unit_interval)
 def memoriser_sample_complexity(n, C, eps, delta):
-    r"""(Not in ``__all__``: no printed formula.) Samples after which returning the seen labels learns any class
+    r"""Samples after which returning the seen labels learns any class
     with ``sup |h| <= C`` on ``{-1, 1}^n`` (exact, no hidden constant; scalars, plain ``math``).
 
     Printed: nowhere in the paper; used to test the Introduction's ``Omega(s^2/eps^2)`` for the dense class under
@@ -810,7 +836,7 @@ def memoriser_sample_complexity(n, C, eps, delta):
 
 @_scalar_formula(n=_count, k=_count, s=_count, W=_nonneg, B=_nonneg, c=_positive)
 def lemma9_proof_V_middle(n, s, k, W, B, c):
-    r"""(Not in ``__all__``: a step of a proof, outside the scaling claim's formulas.) Proof of Lemma 9, term (V): the middle expression of its last display (scalars, plain ``math``).
+    r"""Proof of Lemma 9, term (V): the middle expression of its last display (scalars, plain ``math``).
 
     Printed: ``n[(k sqrt(log(s/k))/sqrt(n) - (ns)^{-4})(c k^{1.5} W sqrt(log(ns)) + kB)^2
     + (ns)^{-4}(kW sqrt(n) + kB)^2]``, which the proof bounds by
@@ -831,7 +857,9 @@ def lemma9_proof_V_middle(n, s, k, W, B, c):
 
 @_scalar_formula(m=_count, n=_count, s=_count, W=_nonneg, R=_positive, B=_nonneg)
 def theorem19_rademacher_corrected(m, n, s, W, B, R):
-    r"""(Not in ``__all__``: our correction, outside the scaling claim's formulas.) Eq. (1) with the log floored at 1.
+    r"""Eq. (1) with the log floored at 1.
+
+    Printed: eq. (1) without the floor (:func:`theorem19_rademacher`).
 
     ``(W R + B) sqrt(s n max(1, log(m (R + B)))) / sqrt(m)`` (scalars, plain ``math``): for ``s = 1`` at least the
     classical one-neuron bound ``(WR+B)/sqrt(m)``; equal to (1) wherever ``m (R + B) >= e``.

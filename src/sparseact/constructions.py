@@ -21,16 +21,22 @@ paper are taken as ``{0, ..., N-1}`` when the value 0 must be representable.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
 import numpy as np
 
+from sparseact._validation import (
+    as_int_array,
+    as_real_array,
+    check_int,
+    check_memory,
+    check_real,
+    check_rng,
+    check_work,
+)
 from sparseact.cube import hypercube, indices_from_points
 from sparseact.networks import SparseReLUNetwork
-from sparseact._validation import (as_int_array, as_real_array, check_int, check_memory, check_real, check_rng,
-                                  check_work)
 
 VARIANTS = ("printed", "corrected")
 
@@ -387,7 +393,7 @@ def dense_parity01_network(n: int, S: Sequence[int]) -> SparseReLUNetwork:
     W[0, S] = -1.0 if even else 1.0
     W[1:, S] = 1.0
     b = np.array([-T[1] if even else T[0]] + [T[j] for j in range(1, k)])
-    u = np.array([0.5] + c[1:])
+    u = np.array([0.5, *c[1:]])
     return SparseReLUNetwork(u, W, b)
 
 
@@ -534,8 +540,8 @@ def gf_solve(A, y, p: int):
         raise ValueError(f"A must be (N, m) and y (N,), got {A.shape} and {y.shape}")
     M = np.concatenate([A % p, (y % p)[:, None]], axis=1)
     rows, m = M.shape[0], M.shape[1] - 1
-    pivot_row = 0
     for col in range(m):
+        pivot_row = col  # each column gets a pivot (or there is no unique solution): the pivot row is the column
         nonzero = np.flatnonzero(M[pivot_row:, col]) + pivot_row
         if not nonzero.size:
             return None
@@ -543,7 +549,6 @@ def gf_solve(A, y, p: int):
         M[pivot_row] = (M[pivot_row] * pow(int(M[pivot_row, col]), p - 2, p)) % p
         others = np.arange(rows) != pivot_row
         M[others] = (M[others] - np.outer(M[others, col], M[pivot_row])) % p
-        pivot_row += 1
     if np.any(M[m:, m]):
         return None
     return M[:m, m].copy()
@@ -716,13 +721,13 @@ def unit_gaussian_rows(rng: np.random.Generator, rows: int, q: int) -> np.ndarra
 
 __all__ = [
     "VARIANTS",
+    "affine_fits_zp",
     "all_subsets",
     "appendix_a_network",
     "appendix_a_target",
-    "affine_fits_zp",
     "chi_printed",
-    "dense_parity_network",
     "dense_parity01_network",
+    "dense_parity_network",
     "gf_solve",
     "index_function",
     "index_network",

@@ -61,7 +61,7 @@ def fit_exponents(predictors: Mapping[str, np.ndarray], response, confidence: fl
         if np.unique(x).size > 1:
             names.append(name)
             columns.append(np.log(x))
-    design = np.column_stack([np.ones_like(y)] + columns)
+    design = np.column_stack([np.ones_like(y), *columns])
     dof = y.size - design.shape[1]
     if dof < 1:
         raise ValueError(f"need more than {design.shape[1]} points to fit {design.shape[1]} coefficients, got {y.size}")
@@ -78,7 +78,7 @@ def fit_exponents(predictors: Mapping[str, np.ndarray], response, confidence: fl
     r2 = 1.0 - float(resid @ resid) / total if total > 0 else 1.0
     return pd.DataFrame(
         {
-            "parameter": ["const"] + names,
+            "parameter": ["const", *names],
             "exponent": coef,
             "stderr": stderr,
             "ci_low": coef - t * stderr,

@@ -130,7 +130,7 @@ class SparseReLUNetwork:
         ndarray, shape (rows, s)
             ``<w_j, x> - b_j`` for the next ``rows`` points (``rows`` a multiple of
             ``2**lo``, at most ``max(chunk, 2**lo)``).
-        
+
         Raises
         ------
         ValueError

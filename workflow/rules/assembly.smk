@@ -23,8 +23,6 @@ rule assemble:
         in_logs("assemble/{claim}.log"),
     benchmark:
         in_results("benchmarks/assemble/{claim}.tsv")
-    wildcard_constraints:
-        claim="|".join(CLAIMS),
     conda:
         ENV
     params:

@@ -13,8 +13,6 @@ rule data:
         in_logs("data/{claim}/{shard}.log"),
     benchmark:
         in_results("benchmarks/data/{claim}/{shard}.tsv")
-    wildcard_constraints:
-        claim="|".join(CLAIMS),
     priority: 5
     conda:
         ENV

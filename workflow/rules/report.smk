@@ -17,8 +17,6 @@ rule claim_page:
         ),
     log:
         in_logs("claim_page/{claim}.log"),
-    wildcard_constraints:
-        claim="|".join(CLAIMS),
     conda:
         ENV
     params:
@@ -37,8 +35,6 @@ rule docs_figure:
         "docs/figures/{claim}-{figure}.png",
     log:
         in_logs("docs_figure/{claim}-{figure}.log"),
-    wildcard_constraints:
-        claim="|".join(CLAIMS),
     conda:
         ENV
     shell:

@@ -57,8 +57,6 @@ rule run:
         in_logs("runs/{claim}/{shard}.log"),
     benchmark:
         in_results("benchmarks/runs/{claim}/{shard}.tsv")
-    wildcard_constraints:
-        claim="|".join(CLAIMS),
     conda:
         ENV
     params:

@@ -58,7 +58,7 @@ class _Assignment:
     """Precomputed coverage-state tables for :func:`best_assignment` on fixed cells."""
 
     def __init__(self, masks: np.ndarray, s: int, k: int):
-        C, m = masks.shape
+        _, m = masks.shape
         self.s = s
         self.kk = min(k, s)
         self.masks = masks

@@ -275,7 +275,7 @@ def _polish_networks(X, zetas, Wm, bm, um, W, B):
     Xa = Xa / np.maximum(np.linalg.norm(Xa, axis=1, keepdims=True), 1e-300)
     live = np.linalg.norm(Xa, axis=1) > 0
     info = {}
-    for inst, j in zip(*np.nonzero(act.any(axis=2))):
+    for inst, j in zip(*np.nonzero(act.any(axis=2)), strict=True):
         cell = act[inst, j]
         if not has_b and np.any(pre[inst, j][~cell] >= 0):  # off-cell points on the hyperplane
             continue

@@ -161,7 +161,7 @@ def _barrier(A, a0, Zw, pad, q, u0, t_final: float = _T_FINAL, mu: float = 30.0,
     of the linear rows are returned for the dual certificate.
     """
     u = u0.copy()
-    P, M, d = A.shape
+    d = A.shape[2]
     eye_pad = pad[:, :, None] * np.eye(d)[None]
     t = float(t0)
     while True:
@@ -307,7 +307,7 @@ def _solve_cells(X, zetas, masks, system: _CellSystem, W, B):
     eqs = system.equalities[None, None]
     bad = np.any(((pre > 0) != want) & ~eqs, axis=3)
     if bad.any():
-        for sgi, zi, ci in zip(*np.nonzero(bad)):
+        for sgi, zi, ci in zip(*np.nonzero(bad), strict=True):
             u_i = u.reshape(2, Zn, Cs, -1)[sgi, zi, ci]
             for eps in (1e-9, 1e-7, 1e-5, 1e-3, 1e-1, 1.0):
                 uu = (1 - eps) * u_i + eps * system.u0[ci]
@@ -383,9 +383,8 @@ def cell_value(X, zeta, mask, W, B) -> CellValue:
         return CellValue(0.0, 0.0, np.zeros(n), 0.0, 1.0)
     if W == 0.0 and (B == 0.0 or not mask.all()):
         raise ValueError("with W = 0 only the empty cell and (if B > 0) the full cell are realisable")
-    if W > 0.0:
-        if _lp_witness(X, mask, homogeneous=(B == 0.0)) is None:
-            raise ValueError("mask is not a cell realisable by one neuron of the class")
+    if W > 0.0 and _lp_witness(X, mask, homogeneous=(B == 0.0)) is None:
+        raise ValueError("mask is not a cell realisable by one neuron of the class")
     masks = mask[None, :]
     system = _build_system(X, W, B, masks, None)
     lo, hi, w, b, sg = _solve_cells(X, zeta[None, :], masks, system, W, B)

@@ -354,6 +354,6 @@ def rademacher_exact_networks(X, s: int, k: int, W, B, max_cells: int | None = N
     nets = [res.network for res in results]
     nets += [SparseReLUNetwork(-net.u, net.W, net.b) for net in nets]
     zetas = np.vstack([half, -half])
-    values = np.array([network_objective(net, X, z) for net, z in zip(nets, zetas)])
+    values = np.array([network_objective(net, X, z) for net, z in zip(nets, zetas, strict=True)])
     uppers = np.array([res.upper for res in results] * 2)
     return ExactNetworks(zetas, values, nets, uppers, masks)

@@ -27,7 +27,6 @@ import numba
 import numpy as np
 
 from sparseact._validation import check_int, check_work
-from sparseact.analysis import MonteCarloEstimate
 from sparseact.complexity._common import (
     _as_points,
     _as_zeta,
@@ -35,8 +34,6 @@ from sparseact.complexity._common import (
     _check_rng,
     _check_sk,
     _scale,
-    in_class,
-    network_objective,
 )
 from sparseact.complexity.barrier_polish import _polish_networks
 from sparseact.networks import SparseReLUNetwork
@@ -457,7 +454,7 @@ def _place_neuron(X, zeta, counts, k, W, B, cell, w_cur, n_random, max_size, oth
 @numba.njit(cache=True)
 def _random_cap(m):  # pragma: no cover - compiled
     """A random cell-size cap, biased towards small cells (``m u^2``, at least 1)."""
-    return max(1, int(math.ceil(m * np.random.random() ** 2)))
+    return max(1, int(math.ceil(m * np.random.random() ** 2)))  # noqa: RUF046 (numba: keep the int64 explicit)  # noqa: RUF046 (numba: keep the int64 explicit)
 
 
 @numba.njit(cache=True)

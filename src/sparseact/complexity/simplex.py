@@ -11,7 +11,8 @@ network
     h(x) = \sigma(\langle \lambda v, x\rangle + \lambda a_N) - \sigma(\langle -\lambda' v, x\rangle + \lambda' a_P)
 
 (output weights ``1, -1``; weights of norm at most ``W``, biases at most ``B``) has exactly one active neuron at
-every sample point (the other one sits at 0, moved to ``-SLACK`` times its scale against rounding) and ``sum_i zeta_i h(x_i) = (p lam + (m - p) lam')(a_P + a_N)``. For
+every sample point (the other one sits at 0, moved to ``-SLACK`` times its scale against rounding) and
+``sum_i zeta_i h(x_i) = (p lam + (m - p) lam')(a_P + a_N)``. For
 ``p in {0, m}`` one always-active constant neuron ``zeta_1 sigma(B)`` gives ``m B``. The mean over all ``2^m`` sign
 vectors of ``(1/m) sum_i zeta_i h_zeta(x_i)`` is therefore a lower bound on the empirical Rademacher complexity of
 ``H_{m-1,2,1}^{W,B}`` (sparsity on the sample, :mod:`sparseact.complexity`), in closed form
@@ -25,9 +26,8 @@ from math import comb, sqrt
 
 import numpy as np
 
-from sparseact.networks import SparseReLUNetwork
 from sparseact._validation import check_int, check_real
-
+from sparseact.networks import SparseReLUNetwork
 
 #: How far below 0 the inactive neuron's pre-activation is put (``a_N - SLACK``, ``a_P - SLACK`` as thresholds), so
 #: that 1-sparsity on the sample survives rounding; it lowers each term by at most ``2 W SLACK``.

@@ -28,7 +28,7 @@ def _random_directions(n: int, s: int, rng: np.random.Generator, weights: str) -
     if weights == "sign":
         return 1.0 - 2.0 * rng.integers(0, 2, size=(s, n)).astype(np.float64)
     if weights == "sparse":
-        m = max(1, int(round(math.sqrt(n))))
+        m = max(1, round(math.sqrt(n)))
         Wmat = np.zeros((s, n))
         for j in range(s):
             support = rng.choice(n, size=m, replace=False)

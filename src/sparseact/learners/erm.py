@@ -82,9 +82,9 @@ import numbers
 
 import numpy as np
 
-from sparseact.networks import SparseReLUNetwork
 from sparseact._validation import check_int, check_work
 from sparseact.learners._base import ParamsMixin
+from sparseact.networks import SparseReLUNetwork
 
 __all__ = ["SparseActivationERM"]
 
@@ -305,11 +305,11 @@ class SparseActivationERM(ParamsMixin):
         lr = _positive_real(self.learning_rate, "learning_rate")
         batch = None if self.batch_size is None else check_int(self.batch_size, "batch_size")
         rs = self.random_state
-        if not (rs is None or isinstance(rs, np.random.Generator)):
-            if isinstance(rs, bool) or not isinstance(rs, (int, np.integer)) or rs < 0:
-                raise ValueError(
-                    f"random_state must be None, a non-negative integer or a numpy.random.Generator, got {rs!r}"
-                )
+        if not (rs is None or isinstance(rs, np.random.Generator)) and (
+                isinstance(rs, bool) or not isinstance(rs, (int, np.integer)) or rs < 0):
+            raise ValueError(
+                f"random_state must be None, a non-negative integer or a numpy.random.Generator, got {rs!r}"
+            )
         if not isinstance(self.enforce_sparsity, (bool, np.bool_)):
             raise ValueError(f"enforce_sparsity must be a bool, got {self.enforce_sparsity!r}")
         penalty = _nonnegative_real(self.sparsity_penalty, "sparsity_penalty")
@@ -322,7 +322,7 @@ class SparseActivationERM(ParamsMixin):
     # fitting
     # ------------------------------------------------------------------
 
-    def fit(self, X, y, support=None, sample_weight=None) -> "SparseActivationERM":
+    def fit(self, X, y, support=None, sample_weight=None) -> SparseActivationERM:
         """Fit by projected Adam with restarts, then repair and certify.
 
         Parameters
@@ -500,7 +500,7 @@ class SparseActivationERM(ParamsMixin):
             return np.empty(0, dtype=np.intp)
         r = np.where(keep, Z, 0.0) @ u - y
         order = np.argsort(-r * r if weights is None else -weights * r * r, kind="stable")
-        for j, i in zip(np.flatnonzero(dead), order):
+        for j, i in zip(np.flatnonzero(dead), order, strict=False):  # each dead neuron takes one of the worst-fitted samples
             x = X[i]
             norm = np.linalg.norm(x)
             w = x * (W / norm) if norm > 0 else Wm[j]
@@ -578,7 +578,7 @@ class SparseActivationERM(ParamsMixin):
         if weights is not None:  # weighted least squares = least squares on rows scaled by sqrt(c_i)
             root = np.sqrt(weights)
             A, y = A * root[:, None], y * root
-        m, s = A.shape
+        s = A.shape[1]
         used = np.any(A != 0.0, axis=0)
         u = np.zeros(s)
         if np.any(used):

@@ -117,11 +117,23 @@ from scipy.linalg import lapack
 
 from sparseact import combinatorics
 from sparseact._validation import check_int, check_memory
-from sparseact.learners._base import ParamsMixin
 from sparseact.analysis import fwht
 from sparseact.cube import MAX_ENUMERATION_DIM
+from sparseact.learners._base import ParamsMixin
 
-__all__ = ["LowDegreeRegressor", "monomial_count", "monomials"]
+__all__ = [
+    "BLOCK_BYTES",
+    "CUBE_MAX_N",
+    "KERNEL_RCOND_MIN",
+    "LSTSQ_COND",
+    "MAX_BLOCK_ROWS",
+    "MAX_DIM",
+    "MEMORY_LIMIT_BYTES",
+    "RCOND_MIN",
+    "LowDegreeRegressor",
+    "monomial_count",
+    "monomials",
+]
 
 #: Largest ``n`` for which sets fit in int64 bitmasks.
 MAX_DIM = 62
@@ -255,9 +267,9 @@ class _Basis:
         self.N = self.colex.size
         # lex_from_colex[k] = colex position of the k-th public monomial.
         perm = []
-        for t, (c, l) in enumerate(zip(colex, lex, strict=True)):
+        for t, (c, lx) in enumerate(zip(colex, lex, strict=True)):
             order = np.argsort(c, kind="stable")
-            perm.append(order[np.searchsorted(c, l, sorter=order)] + self.offsets[t])
+            perm.append(order[np.searchsorted(c, lx, sorter=order)] + self.offsets[t])
         self.lex_from_colex = np.concatenate(perm)
 
     def to_lex(self, coef_colex: np.ndarray) -> np.ndarray:

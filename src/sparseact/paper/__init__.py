@@ -23,6 +23,32 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+__all__ = [
+    "APPENDIX_OFFSET",
+    "CLAIMS_DIR",
+    "DATA_DIR",
+    "ERRATUM_KEYS",
+    "FACT_KEYS",
+    "FACT_PREFIX",
+    "FIRST_ITEM_OF_SECTION",
+    "KINDS",
+    "OPEN_KINDS",
+    "ORIGINS",
+    "SHARPER_KEYS",
+    "STATEMENTS_FILE",
+    "STATEMENT_KEYS",
+    "data_files",
+    "errata",
+    "facts",
+    "origin",
+    "paper_position",
+    "paper_ref",
+    "premise_kind",
+    "statement",
+    "statement_files",
+    "statements",
+]
+
 #: Folder of the facts and the errata.
 DATA_DIR = Path(__file__).resolve().parent
 #: Folder of the claim folders, each with its ``statements.yaml``.

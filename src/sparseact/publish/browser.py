@@ -19,6 +19,7 @@ Chromium is installed).
 from __future__ import annotations
 
 import base64
+import contextlib
 import fcntl
 import functools
 import json
@@ -224,16 +225,13 @@ class Browser:
             except (OSError, subprocess.TimeoutExpired, BrowserError):
                 self._proc.kill()
                 self._proc.wait()
-            try:  # helper processes (zygote, GPU, crash handler) outlive the browser process: end its whole session
+            # helper processes (zygote, GPU, crash handler) outlive the browser process: end its whole session
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self._proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
             self._proc = None
         for fd in (self._write, self._read):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
         # a helper may still be exiting for a moment after the kill
         deadline = time.monotonic() + PROFILE_REMOVAL_SECONDS
         while os.path.exists(self._profile) and time.monotonic() < deadline:

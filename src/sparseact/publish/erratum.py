@@ -103,7 +103,7 @@ def _join(names: list[str]) -> str:
 def numbered_errata(results: Results) -> pd.DataFrame:
     """``errata.csv`` in the note's order, with ``number`` (1, 2, ...) and ``where`` (the paper references of its
     statements): by class, most severe first, then in paper order."""
-    refs = dict(zip(results.statements["statement_id"], results.statements["paper_ref"]))
+    refs = dict(zip(results.statements["statement_id"], results.statements["paper_ref"], strict=True))
     rank = {finding: position for position, finding in enumerate(FINDING_DEFINITIONS)}
     frame = results.errata.assign(
         where=results.errata["statements"].map(lambda cell: [refs[s] for s in ids(cell)]),
@@ -120,8 +120,8 @@ def cite(numbers: list[int]) -> str:
 
 def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
     """One sentence per main result: what happens to it, and the numbers of the errata that concern it."""
-    number = dict(zip(errata["erratum_id"], errata["number"]))
-    concerns = {e: ids(cell) for e, cell in zip(errata["erratum_id"], errata["statements"])}
+    number = dict(zip(errata["erratum_id"], errata["number"], strict=True))
+    concerns = {e: ids(cell) for e, cell in zip(errata["erratum_id"], errata["statements"], strict=True)}
     table = results.statements.set_index("statement_id")
     hypotheses = {e["id"]: e["hypothesis"] for e in paper_statements() if e.get("hypothesis")}
     out_of_range = set(results.ledger.loc[(results.ledger["verdict"] == "FAIL")
@@ -288,7 +288,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     for _, row in opened.assign(_p=opened["paper_ref"].map(paper_position)).sort_values("_p", kind="stable") \
             .iterrows():
         lines += _open(row, entries.get(row["statement_id"], {}).get("open") or row["reason"])
-    return "\n".join(lines + [r"\end{document}", ""])
+    return "\n".join([*lines, r"\end{document}", ""])
 
 
 def write_erratum(results_dir: str | Path, out: str | Path, repository_url: str = REPOSITORY_URL) -> Path:

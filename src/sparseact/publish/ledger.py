@@ -176,13 +176,12 @@ def write_ledger(records: Sequence[CheckRecord], csv_path: str | Path, md_path: 
     ``results_dir`` (relative to the repository root) holds the certificates the ledger names
     (:func:`records_to_frame`) and the Markdown file, whose links it makes relative to that directory.
     """
-    from sparseact.runtime.provenance import atomic_write_text
-
     from sparseact.paper import paper_ref
+    from sparseact.runtime.provenance import atomic_write_text
 
     frame = records_to_frame(sorted(records, key=severity_order), results_dir)
     # where a check's statement is printed is the paper data's to say (a record may predate an edit of it)
-    frame["paper_ref"] = [paper_ref(s) if s else ref for s, ref in zip(frame["statement_id"], frame["paper_ref"])]
+    frame["paper_ref"] = [paper_ref(s) if s else ref for s, ref in zip(frame["statement_id"], frame["paper_ref"], strict=True)]
     duplicated = frame["check_id"][frame["check_id"].duplicated()]
     if len(duplicated):
         raise ValueError(f"duplicate check ids in the ledger: {sorted(set(duplicated))}")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["MathRenderError", "tex_to_mathml", "split_math", "split_at_relations", "render_text", "find_unrendered"]
+__all__ = ["TEX_REWRITES", "MathRenderError", "find_unrendered", "render_text", "split_at_relations", "split_math", "tex_to_mathml"]
 
 
 class MathRenderError(ValueError):

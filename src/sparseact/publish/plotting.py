@@ -9,9 +9,9 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from sparseact.runtime.provenance import atomic_write_bytes  # noqa: E402
+from sparseact.runtime.provenance import atomic_write_bytes
 
 _METADATA = {
     "pdf": {"Creator": None, "Producer": None, "CreationDate": None},
@@ -180,7 +180,7 @@ def legend_outside(fig_or_ax, handles=None, labels=None, *, where: str = "right"
         sources = axes if axes is not None else (fig_or_ax.axes if isinstance(fig_or_ax, Figure) else [fig_or_ax])
         seen = {}
         for ax in sources:
-            for handle, label in zip(*ax.get_legend_handles_labels()):
+            for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
                 if not label.startswith("_"):
                     seen.setdefault(label, handle)
         handles, labels = list(seen.values()), list(seen)
@@ -292,7 +292,7 @@ def _distinct_greys(ax) -> dict:
             groups.setdefault((line.get_linestyle(), line.get_marker()), []).append(line)
     used = {line.get_linestyle() for line in ax.get_lines()}
     changed = {}
-    for (style, _), lines in groups.items():
+    for lines in groups.values():
         shades = {_grey(line.get_color()) for line in lines}
         if len(shades) < 2:
             continue

@@ -157,7 +157,7 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
     """The headline table: the paper's main results with status, what it costs the authors, and claim page; the
     corrections its printed proof needs, with their errata, fold under the cost (so that the table fits the first
     screen)."""
-    concerns = {e: ids(cell) for e, cell in zip(results.errata["erratum_id"], results.errata["statements"])}
+    concerns = {e: ids(cell) for e, cell in zip(results.errata["erratum_id"], results.errata["statements"], strict=True)}
     ids_here = targets(results)
 
     def links(errata: list[str]) -> str:
@@ -366,7 +366,7 @@ def timings_table(benchmark_paths: Sequence[str | Path]) -> pd.DataFrame:
         frame = pd.read_csv(path, sep="\t")
         parts = Path(path).with_suffix("").parts
         tail = parts[parts.index("benchmarks") + 1:] if "benchmarks" in parts else parts[-1:]
-        stage, claim, shard = (list(tail) + ["", ""])[:3]
+        stage, claim, shard = [*tail, "", ""][:3]
         rows.append(dict(claim=claim, stage=stage, shard=shard, seconds=float(frame["s"].iloc[0]),
                          max_rss_mib=float(frame["max_rss"].iloc[0])))
     return pd.DataFrame(rows, columns=["claim", "stage", "shard", "seconds", "max_rss_mib"])

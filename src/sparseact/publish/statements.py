@@ -33,7 +33,6 @@ naming every such statement and why): "not computed yet" is never a status.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from collections.abc import Iterable, Mapping, Sequence
@@ -41,11 +40,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from sparseact.paper import errata as paper_errata
 from sparseact.paper import facts as paper_facts
 from sparseact.paper import origin as paper_origin
-from sparseact.paper import paper_position
-from sparseact.paper import errata as paper_errata
-from sparseact.paper import premise_kind
+from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
 from sparseact.verify.verdicts import FINDINGS
 
@@ -184,7 +182,7 @@ class _Graph:
         if statement_id in self.memo:
             return self.memo[statement_id]
         if statement_id in self.stack:
-            cycle = " -> ".join(self.stack[self.stack.index(statement_id):] + [statement_id])
+            cycle = " -> ".join([*self.stack[self.stack.index(statement_id):], statement_id])
             raise ValueError(f"the argument graph has a cycle: {cycle}")
         self.stack.append(statement_id)
         try:
@@ -290,7 +288,8 @@ def derive(ledger: pd.DataFrame, strict: bool = True, entries: Sequence[Mapping]
     for entry in graph.entries.values():
         node = graph.status(entry["id"])
         rows.append(dict(statement_id=entry["id"], claim_id=entry.get("claim_id", ""), paper_ref=entry["paper_ref"],
-                         kind=entry["kind"], origin=paper_origin(entry), statement=entry["statement"], status=node["status"], **{"class": node["cls"]},
+                         kind=entry["kind"], origin=paper_origin(entry), statement=entry["statement"],
+                         status=node["status"], **{"class": node["cls"]},
                          survives=node["survives"], range=node["range"], reason=" ".join(node["reason"].split()),
                          uses="; ".join(node["uses"]), checks="; ".join(node["checks"])))
     frame = pd.DataFrame(rows, columns=STATEMENT_COLUMNS)
@@ -494,7 +493,8 @@ def errata_by_cause(ledger: pd.DataFrame, certificates: Mapping[str, Mapping],
             raise ValueError(f"erratum {cause['id']}: its checks bear on no statement of the paper")
         rows.append(dict(erratum_id=cause["id"], **{"class": worst}, location=cause["location"], printed=printed,
                          explanation=explanation, counterexample=counterexample, correction=cause["correction"],
-                         verified_by=cause["verified_by"], verified=_verified(cause, entries, verifier["verdict"]), statements="; ".join(named),
+                         verified_by=cause["verified_by"], verified=_verified(cause, entries, verifier["verdict"]),
+                         statements="; ".join(named),
                          certificates="; ".join(f"certificates/{c}.json" for c in cause["checks"]),
                          refuted_by=cause.get("refuted_by", "")))
     unclaimed = sorted(failing - set(claimed))
@@ -537,7 +537,7 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
     for entry in sorted((e for e in entries if e.get("main")), key=lambda e: _paper_order(e["paper_ref"])):
         sid, row = entry["id"], table.loc[entry["id"]]
         family = [sid, *steps.get(sid, [])]
-        related = errata[errata["statements"].map(lambda s: any(x in family for x in s.split("; ")))]
+        related = errata[errata["statements"].map(lambda s, family=family: any(x in family for x in s.split("; ")))]
         slips = [r for r in related.itertuples() if sid not in r.statements.split("; ")]
         if row["status"] == "fails-as-stated":
             correction = entry.get("correction")
@@ -581,7 +581,7 @@ def sharper_than_printed(statements: pd.DataFrame, ledger: pd.DataFrame, tightne
     ``tightness`` naming no row of ``tightness`` is an error.
     """
     entries = {e["id"]: e for e in paper_statements()}
-    status = dict(zip(statements["statement_id"], statements["status"]))
+    status = dict(zip(statements["statement_id"], statements["status"], strict=True))
     measured = {row["bound"]: row for row in tightness.fillna("").to_dict("records")}
     rows = []
     for entry in entries.values():
@@ -671,7 +671,7 @@ def corrected_statements(statements: pd.DataFrame, ledger: pd.DataFrame) -> pd.D
     Raises ``ValueError`` naming the statements that fail as printed and give no ``correction``.
     """
     entries = {e["id"]: e for e in paper_statements()}
-    verdicts = dict(zip(ledger["check_id"], ledger["verdict"]))
+    verdicts = dict(zip(ledger["check_id"], ledger["verdict"], strict=True))
     table = statements.set_index("statement_id")
     failing = [sid for sid in table.index
                if table.loc[sid, "status"] == "fails-as-stated" and paper_origin(entries[sid]) == "paper"]
@@ -708,7 +708,8 @@ def corrected_markdown(corrected: pd.DataFrame) -> str:
     for row in corrected.itertuples():
         lines += [f"## {row.paper_ref} ({row.statement_id}, {row._3})", "",
                   f"**Printed.** {markdown_math(row.printed, in_table=False)}", "",
-                  f"**Corrected.** {markdown_math(row.corrected, in_table=False)}", "", f"**Verified by** `{row.verified_by}`: {row.verified}.", ""]
+                  f"**Corrected.** {markdown_math(row.corrected, in_table=False)}", "",
+                  f"**Verified by** `{row.verified_by}`: {row.verified}.", ""]
     return "\n".join(lines)
 
 

@@ -160,7 +160,7 @@ def read_yaml_strict(path: str | Path) -> dict:
     text = _read_text(path)
     _check_structure(path, text)
     try:
-        data = yaml.load(_named_stream(path, text), Loader=_StrictLoader)  # noqa: S506 (a safe loader)
+        data = yaml.load(_named_stream(path, text), Loader=_StrictLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
@@ -201,7 +201,7 @@ def _validator(schema: dict):
 
 def _read_schema(path: Path) -> dict:
     with path.open(encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
+        return yaml.load(handle, Loader=_SAFE_LOADER)
 
 
 def _schema(schema_path: str | Path | None) -> dict:

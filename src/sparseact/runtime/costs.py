@@ -26,6 +26,9 @@ months before anything runs. :func:`check_cost` applies two rules, both lifted b
 
 ``sparseact check-config`` also warns, in one line naming the claim's key, when the longest job exceeds the SLURM
 profile's runtime request (:func:`job_warning`).
+
+A claim the table has no row for (a new claim, before the next measured run) is priced by :func:`claim_cost_row`'s
+fallback, the largest measured figure of each column, with a one-line warning on standard error.
 """
 
 from __future__ import annotations
@@ -33,7 +36,9 @@ from __future__ import annotations
 import csv
 import json
 import math
+import sys
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from sparseact._validation import CONFIG_CPU_HOURS_LIMIT, JOB_CPU_HOURS_LIMIT
@@ -138,6 +143,30 @@ def cost_table() -> dict:
     return json.loads(files("sparseact").joinpath(COST_TABLE).read_text(encoding="utf-8"))
 
 
+#: The columns of a claim's row that an estimate reads.
+ROW_COLUMNS = ("cpu_s_per_point", "bytes_per_point", "assemble_cpu_s")
+
+
+@cache
+def _warn_unmeasured(claim_id: str) -> None:
+    """One line on standard error, once per claim and process."""
+    print(f"warning: claim {claim_id} has no measured cost row in sparseact/{COST_TABLE}; its cost is estimated "
+          "as the most expensive measured claim's (rerun python -m sparseact.runtime.costs after a full run)",
+          file=sys.stderr)
+
+
+def claim_cost_row(table: dict, claim_id: str) -> dict:
+    """The cost row of ``claim_id`` in ``table``; for a claim without one, the fallback row (with a warning).
+
+    The fallback takes, column by column, the largest figure of any measured claim: a new claim is priced as
+    the most expensive measured one until the table is measured again, so that the cost limit still binds.
+    """
+    if claim_id in table["claims"]:
+        return table["claims"][claim_id]
+    _warn_unmeasured(claim_id)
+    return {column: max(row[column] for row in table["claims"].values()) for column in ROW_COLUMNS}
+
+
 @dataclass(frozen=True)
 class CostEstimate:
     """What a config is estimated to cost (see :func:`estimate_cost`)."""
@@ -174,7 +203,7 @@ def estimate_cost(config: dict, table: dict | None = None) -> CostEstimate:
     largest_job = ("", "", 0.0)
     for claim_id in claim_ids():
         claim, block = get_claim(claim_id), config["claims"][claim_id]
-        grid, row = claim.points(block), table["claims"][claim_id]
+        grid, row = claim.points(block), claim_cost_row(table, claim_id)
         points += len(grid)
         for shard, names in claim.shards(block).items():
             job_s = sum(point_cpu_seconds(claim_id, grid[name], row) for name in names)

@@ -83,7 +83,8 @@ def load_arrays(path: str | Path) -> tuple[dict[str, np.ndarray], dict]:
     raises ``ValueError`` instead of allocating.
     """
     try:
-        with np.load(path, allow_pickle=False) as archive:
+        # numpy leaves the file open when the archive is no zip: the file is opened, and closed, here
+        with open(path, "rb") as handle, np.load(handle, allow_pickle=False) as archive:
             check_memory(sum(_declared_bytes(archive.zip, f"{key}.npy") for key in archive.files),
                          f"the arrays of {path}")
             arrays = {key: archive[key] for key in archive.files if key != META_KEY}

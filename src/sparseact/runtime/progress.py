@@ -46,11 +46,9 @@ def track(items: Iterable, label: str, total: int | None = None) -> Iterator:
         except TypeError:
             total = None
     start = last = time.monotonic()
-    done = 0
     message(f"{label}: started, {total if total is not None else '?'} items")
-    for item in items:
+    for done, item in enumerate(items, start=1):
         yield item
-        done += 1
         now = time.monotonic()
         if now - last >= INTERVAL or done == total:
             last = now

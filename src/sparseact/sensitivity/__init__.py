@@ -54,14 +54,15 @@ from sparseact.sensitivity.lemma6 import (
 from sparseact.sensitivity.lemma9 import HoeffdingLevel, Lemma9Terms, lemma9_decomposition, lemma9_hoeffding_level
 
 __all__ = [
+    "MAX_BUCKETS",
     "MAX_EXACT_DIM",
     "MAX_NEURONS",
     "BucketCouplingResult",
     "HoeffdingLevel",
     "Lemma6Identity",
     "Lemma9Terms",
-    "bucket_coupling_noise_sensitivity",
     "bucket_count",
+    "bucket_coupling_noise_sensitivity",
     "halfspace_family",
     "halfspace_indicator",
     "lemma6_identity_check",
@@ -69,6 +70,3 @@ __all__ = [
     "lemma9_decomposition",
     "lemma9_hoeffding_level",
 ]
-
-# not in __all__ (as before the split), still importable from the package
-_ = (MAX_BUCKETS,)

@@ -38,7 +38,7 @@ from sparseact.cube import hypercube
 from sparseact.networks import SparseReLUNetwork
 from sparseact.sensitivity._common import _CHUNK_ENTRIES, _check_net
 
-__all__ = ["MAX_BUCKETS", "BucketCouplingResult", "bucket_coupling_noise_sensitivity", "bucket_count"]
+__all__ = ["MAX_BUCKETS", "BucketCouplingResult", "bucket_count", "bucket_coupling_noise_sensitivity"]
 
 #: Largest ``r`` for which ``AS(H_z)`` is tabulated on {-1, 1}^r.
 MAX_BUCKETS = 20
@@ -51,7 +51,7 @@ _FLOOR_TOL = 1e-9
 def bucket_count(rho: float) -> int:
     """``r = floor(2 / (1 - rho))`` (Appendix B), with a 1e-9 tolerance so ``rho = 1/3`` gives 3."""
     rho = check_rho(rho, scalar=True)
-    return int(math.floor(2.0 / (1.0 - rho) + _FLOOR_TOL))
+    return math.floor(2.0 / (1.0 - rho) + _FLOOR_TOL)
 
 
 @dataclass(frozen=True)

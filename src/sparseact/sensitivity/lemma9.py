@@ -434,7 +434,7 @@ def lemma9_hoeffding_level(net: SparseReLUNetwork, c: float = 1.0, max_subsets: 
     p_t = float(np.count_nonzero(a > t)) / N
     # c_required: the count of |h| >= L must be <= m = floor(target * N); the
     # infimum of admissible L is the (m+1)-th largest |h|.
-    m = int(math.floor(target * N))
+    m = math.floor(target * N)
     if m >= N:
         c_req = 0.0
     else:

@@ -174,7 +174,7 @@ class Real:
             if self.exact is not None:
                 if self.exact == 0 and power < 0:
                     raise ZeroDivisionError("0 to a negative power")
-                if power and abs(self.exact.numerator).bit_length() * abs(power) > MAX_EXPONENT_BITS * 4 or \
+                if (power and abs(self.exact.numerator).bit_length() * abs(power) > MAX_EXPONENT_BITS * 4) or \
                         self.exact.denominator.bit_length() * abs(power) > MAX_EXPONENT_BITS * 4:
                     return Real(self.iv() ** power)
                 return Real(self.exact**power)

@@ -209,7 +209,7 @@ def _rademacher_lower_bound(spec: dict) -> float:
         raise ValueError("rademacher_lower_bound: the mean is a lower bound on R_H(S) only over all 2^m distinct "
                          "sign vectors")
     correlations = []
-    for t, (zeta, network) in enumerate(zip(zetas, networks)):
+    for t, (zeta, network) in enumerate(zip(zetas, networks, strict=True)):
         u, W, b = _check_membership("rademacher_lower_bound", t, network, X, s, k, W_max, B_max)
         correlations.append(float(np.mean(zeta * (np.maximum(X @ W.T - b, 0.0) @ u))))
     return float(np.mean(correlations))
@@ -249,7 +249,7 @@ def _first_term_lower_bound(spec: dict) -> float:
     for one network of the class each, with ``I_j = {i : <w_j, x_i> - b_j >= 0}`` as printed."""
     X, zetas, networks, s, k, W_max, B_max = _signed_sample(spec, "first_term_lower_bound")
     values = []
-    for t, (zeta, network) in enumerate(zip(zetas, networks)):
+    for t, (zeta, network) in enumerate(zip(zetas, networks, strict=True)):
         u, W, b = _check_membership("first_term_lower_bound", t, network, X, s, k, W_max, B_max)
         total = 0.0
         for j in range(u.size):
@@ -264,7 +264,7 @@ def _second_term_lower_bound(spec: dict) -> float:
     one network of the class each, with ``I_j = {i : <w_j, x_i> - b_j >= 0}`` as printed."""
     X, zetas, networks, s, k, W_max, B_max = _signed_sample(spec, "second_term_lower_bound")
     values = []
-    for t, (zeta, network) in enumerate(zip(zetas, networks)):
+    for t, (zeta, network) in enumerate(zip(zetas, networks, strict=True)):
         u, W, b = _check_membership("second_term_lower_bound", t, network, X, s, k, W_max, B_max)
         cells = X @ W.T - b >= 0  # (m, s)
         values.append(float(sum(u[j] * b[j] * zeta[cells[:, j]].sum() for j in range(u.size))) / len(X))
@@ -310,9 +310,9 @@ def _is_prime(p: int) -> bool:
 def _solve_mod_prime(rows: list[list[int]], labels: list[int], p: int) -> list[int] | None:
     """Gauss-Jordan elimination over Z_p in Python integers; ``None`` unless the solution is unique."""
     m = len(rows[0])
-    augmented = [[v % p for v in row] + [label % p] for row, label in zip(rows, labels)]
-    rank = 0
+    augmented = [[v % p for v in row] + [label % p] for row, label in zip(rows, labels, strict=True)]
     for col in range(m):
+        rank = col  # each column gets a pivot (or there is no unique solution): the pivot row is the column
         pivot = next((r for r in range(rank, len(augmented)) if augmented[r][col]), None)
         if pivot is None:
             return None
@@ -322,8 +322,7 @@ def _solve_mod_prime(rows: list[list[int]], labels: list[int], p: int) -> list[i
         for r in range(len(augmented)):
             if r != rank and augmented[r][col]:
                 factor = augmented[r][col]
-                augmented[r] = [(v - factor * t) % p for v, t in zip(augmented[r], augmented[rank])]
-        rank += 1
+                augmented[r] = [(v - factor * t) % p for v, t in zip(augmented[r], augmented[rank], strict=True)]
     if any(row[m] for row in augmented[m:]):
         return None
     return [augmented[i][m] for i in range(m)]
@@ -358,13 +357,13 @@ def _gf_p_solve(spec: dict) -> Fraction:
     if len(spec["samples"]) != len(secrets):
         raise ValueError("gf_p_solve: one sample set per secret")
     recovered = 0
-    for w, samples in zip(secrets, spec["samples"]):
+    for w, samples in zip(secrets, spec["samples"], strict=True):
         samples = [[int(v) for v in y] for y in samples]
         if len(samples) != N or any(len(y) != m or not all(0 <= v < q for v in y) for y in samples):
             raise ValueError(f"gf_p_solve: secret {w}: expected {N} samples of Z_{q}^{m}")
-        label = lambda y: sum(a * b for a, b in zip(w, y)) % q % p  # noqa: E731
+        label = lambda y, w=w: sum(a * b for a, b in zip(w, y, strict=True)) % q % p  # noqa: E731
         solution = _solve_mod_prime(samples, [label(y) for y in samples], p)
-        if solution is not None and all(sum(a * b for a, b in zip(solution, y)) % p == label(y) for y in domain):
+        if solution is not None and all(sum(a * b for a, b in zip(solution, y, strict=True)) % p == label(y) for y in domain):
             recovered += 1
     full_rank = math.prod(1 - Fraction(p) ** (i - N) for i in range(m))
     return Fraction(recovered, len(secrets)) * full_rank
@@ -408,7 +407,7 @@ def _lwr_label0_kernel(spec: dict) -> Fraction:
                 for k in range(N + 1))
 
     def labels(w):
-        return [((2 * p * (sum(a * b for a, b in zip(w, y)) % q) + q) // (2 * q)) % p for y in domain]
+        return [((2 * p * (sum(a * b for a, b in zip(w, y, strict=True)) % q) + q) // (2 * q)) % p for y in domain]
 
     total = Fraction(0)
     for w in domain:
@@ -416,7 +415,7 @@ def _lwr_label0_kernel(spec: dict) -> Fraction:
             total += 1
             continue
         f = labels(w)
-        kernel = [sum(a * b for a, b in zip(w, y)) % q == 0 for y in domain]
+        kernel = [sum(a * b for a, b in zip(w, y, strict=True)) % q == 0 for y in domain]
         if [v == 0 for v in f] != kernel:
             continue
         if all(labels([c * a % q for a in w]) == f for c in range(2, q)):
@@ -687,7 +686,7 @@ def _lwr_instance(c: dict, side: str, q_max: int = 2**10) -> tuple[int, int, lis
 def _lwr_network(c: dict) -> Sides:
     lhs = _spec(c, "lhs", "value")
     q, p, w, y = _lwr_instance(c, "rhs")
-    value = float((sum(wi * yi for wi, yi in zip(w, y)) % q) % p)
+    value = float((sum(wi * yi for wi, yi in zip(w, y, strict=True)) % q) % p)
     return Sides(evaluate_quantity(lhs), value, {"w": w, "y": y, "m": len(w), "q": q, "p": p})
 
 
@@ -873,7 +872,7 @@ def _lwr_lifted_weights(c: dict) -> Sides:
     total = 0.0
     for j in range(2 ** (m * L)):
         y = [sum(((j >> (i * L + bit)) & 1) << bit for bit in range(L)) for i in range(m)]
-        total += (0.5 - (sum(wi * yi for wi, yi in zip(w, y)) - a) ** 2) * (1 - 2 * ((j >> k) & 1))
+        total += (0.5 - (sum(wi * yi for wi, yi in zip(w, y, strict=True)) - a) ** 2) * (1 - 2 * ((j >> k) & 1))
     return Sides(abs(total) / 2 ** (m * L), 1.0, {"L": L, "m": m, "a": a, "k": k, "w": w})
 
 
@@ -1278,7 +1277,7 @@ def _def15_rounding(c: dict) -> Sides:
     """Definition 15's f_w(y) = (<w, y> mod q) mod p against the learning-with-rounding map it cites (Banerjee et al.
     2012), round((p/q)(<w, y> mod q)) mod p with ties up, in integers."""
     q, p, w, y = _lwr_instance(c, "lhs", 2**20)
-    t = sum(a * b for a, b in zip(w, y)) % q
+    t = sum(a * b for a, b in zip(w, y, strict=True)) % q
     return Sides(float(t % p), float((2 * p * t + q) // (2 * q) % p), {"w": w, "y": y, "m": len(w), "q": q, "p": p})
 
 
@@ -1286,7 +1285,7 @@ def _def15_rounding(c: dict) -> Sides:
 
 
 def _network_lists(network: dict) -> dict:
-    u, W, b = _network(network)
+    u, W, _ = _network(network)
     return {"u": u.tolist(), "Wm": W.tolist()}
 
 
@@ -1317,7 +1316,7 @@ def _lemma9_term_u_corrected(c: dict) -> Sides:
 def _halfspace_sensitivities(network: dict) -> list[float]:
     _, W, b = _network(network)
     X = _network_cube(network)
-    return [_average_sensitivity((X @ w > t).astype(float)) for w, t in zip(W, b)]
+    return [_average_sensitivity((X @ w > t).astype(float)) for w, t in zip(W, b, strict=True)]
 
 
 def _lemma9_union_corrected(c: dict) -> Sides:
@@ -1339,14 +1338,14 @@ def _lemma9_concavity(c: dict) -> Sides:
     network = k_spec["network"]
     _, W, b = _network(network)
     X = _network_cube(network)
-    probabilities = [float(np.mean(X @ w > t)) for w, t in zip(W, b)]
+    probabilities = [float(np.mean(X @ w > t)) for w, t in zip(W, b, strict=True)]
     s = W.shape[0]
     k = max(1, int(_active_sets(network).sum(axis=1).max()))
     edge = math.exp(-0.5)
     lhs = sum(q * math.sqrt(math.log(1 / q)) for q in probabilities if 0 < q < 1)
     rhs = k * math.sqrt(math.log(s / k)) if k / s <= edge else s / math.sqrt(2 * math.e)
     variables = {"k": float(k), "s": s, "edge": edge, **{f"p{j}": q for j, q in enumerate(probabilities)}}
-    if _spec(c, "lhs", "formula") and set((c["lhs"].get("vars") or {})) != {f"p{j}" for j in range(s)}:
+    if _spec(c, "lhs", "formula") and set(c["lhs"].get("vars") or {}) != {f"p{j}" for j in range(s)}:
         raise Refused("lhs: one p_j per neuron of the network")
     return Sides(lhs, rhs, variables)
 
@@ -1564,11 +1563,11 @@ def _lwr_affine_encoding(c: dict) -> Sides:
     L = length // m
     if max(y) >= 2**L:
         raise Refused(f"y has an entry beyond L = {L} bits")
-    z = [1 - 2 * ((yi >> l) & 1) for yi in y for l in range(L)]
-    v = [-wi * 2.0 ** (l - 1) for wi in w for l in range(L)]
+    z = [1 - 2 * ((yi >> bit) & 1) for yi in y for bit in range(L)]
+    v = [-wi * 2.0 ** (bit - 1) for wi in w for bit in range(L)]
     offset = sum(w) * ((1 << L) - 1) / 2.0
-    lhs = offset + sum(vi * zi for vi, zi in zip(v, z))
-    return Sides(float(lhs), float(sum(a * b for a, b in zip(w, y))),
+    lhs = offset + sum(vi * zi for vi, zi in zip(v, z, strict=True))
+    return Sides(float(lhs), float(sum(a * b for a, b in zip(w, y, strict=True))),
                  {"c": offset, "v": v, "z": z, "len_z": length, "w": w, "y": y, "m": m})
 
 
@@ -1611,7 +1610,7 @@ def _parity_sparsity_corrected(c: dict) -> Sides:
 
 def _lwr_lifted_row(w: list[int], L: int, a: int) -> tuple[np.ndarray, float]:
     """``W_{w,a}`` (r x r, r = m L) and ``b_{w,a}`` of F_w's neuron a (see :func:`_lwr_lift_corrected`)."""
-    v = np.array([-wi * 2.0 ** (l - 1) for wi in w for l in range(L)])
+    v = np.array([-wi * 2.0 ** (bit - 1) for wi in w for bit in range(L)])
     shift = a - sum(w) * ((1 << L) - 1) / 2.0
     W = -np.outer(v, v)
     np.fill_diagonal(W, 2.0 * shift * v)
@@ -1631,10 +1630,10 @@ def _lwr_network_rounding(c: dict) -> Sides:
                 "W": [row.ravel().tolist() for row, _ in rows], "b": [beta for _, beta in rows]}
     if not _same_network(lhs["function"].get("network", {"u": [], "W": [], "b": []}), expected):
         raise Refused("lhs's network is not F_w with the rounding map's output weights")
-    z = [1 - 2 * ((yi >> l) & 1) for yi in y for l in range(L)]
+    z = [1 - 2 * ((yi >> bit) & 1) for yi in y for bit in range(L)]
     if not np.array_equal(np.asarray(lhs["x"], dtype=float), _lift(z)):
         raise Refused("lhs's point is not x(z(y))")
-    t = sum(a * b for a, b in zip(w, y)) % q
+    t = sum(a * b for a, b in zip(w, y, strict=True)) % q
     return Sides(evaluate_quantity(lhs), float((2 * p * t + q) // (2 * q) % p), {"w": w, "y": y, "m": m, "q": q, "p": p})
 
 
@@ -1651,9 +1650,9 @@ def _lwr_lift_corrected(c: dict) -> Sides:
     if r % m or max(y) >= 2 ** (r // m) or r > 64:
         raise Refused(f"r = {r} is not m L (L bits per coordinate of y, r <= 64)")
     L = r // m
-    z = np.array([1 - 2 * ((yi >> l) & 1) for yi in y for l in range(L)], dtype=float)
+    z = np.array([1 - 2 * ((yi >> bit) & 1) for yi in y for bit in range(L)], dtype=float)
     W, b = _lwr_lifted_row(w, L, a)
-    lhs = 0.5 - (sum(p * q for p, q in zip(w, y)) - a) ** 2
+    lhs = 0.5 - (sum(p * q for p, q in zip(w, y, strict=True)) - a) ** 2
     rhs = float(W.ravel() @ _lift([int(t) for t in z]) - b)
     return Sides(float(lhs), rhs, {"w": w, "y": y, "m": m, "a": a, "W": W.ravel().tolist(), "z": z.tolist(), "r": r,
                                    "b": b})
@@ -2064,7 +2063,7 @@ def _rigorous_margin(check_id: str, certificate: dict) -> str:
     if sides is None:
         raise Refused("no exact or interval evaluation is pinned for this check (sparseact.verify.rigorous.RIGOROUS)")
     values = sides(certificate)
-    for side, value in zip(("lhs", "rhs"), values):
+    for side, value in zip(("lhs", "rhs"), values, strict=True):
         recorded = exact.rational(certificate[f"{side}_value"], f"{side}_value")
         lo, hi = value.bounds()
         slack = Fraction(REPRODUCE_ATOL) + Fraction(REPRODUCE_RTOL) * abs(recorded)

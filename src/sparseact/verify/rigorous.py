@@ -94,8 +94,8 @@ def _value_at(function: dict, x: list) -> Fraction:
         if len(point) != len(W[0]) if W else 0:
             raise Refused("the point's dimension is not the network's")
         total = Fraction(0)
-        for uj, wj, bj in zip(u, W, b):
-            pre = sum((ex.rational(w, "W") * xi for w, xi in zip(wj, point)), Fraction(0)) - ex.rational(bj, "b")
+        for uj, wj, bj in zip(u, W, b, strict=True):
+            pre = sum((ex.rational(w, "W") * xi for w, xi in zip(wj, point, strict=True)), Fraction(0)) - ex.rational(bj, "b")
             total += ex.rational(uj, "u") * max(pre, Fraction(0))
         return total
     table, D = _table(function)
@@ -115,7 +115,10 @@ def _active_count(network: dict, x: list) -> int:
 
 
 def quantity(spec: dict) -> Fraction | Real:
-    """The exact value (a lower bound's: proved, see :func:`_membership`) of a quantity of a certificate (see :mod:`sparseact.verify.certificates`)."""
+    """The exact value (a lower bound's: proved, see :func:`_membership`) of a quantity of a certificate.
+
+    The quantities are those of :mod:`sparseact.verify.certificates`.
+    """
     kind = spec.get("quantity")
     if kind == "value":
         return _value_at(spec["function"], spec["x"])
@@ -187,9 +190,9 @@ def quantity(spec: dict) -> Fraction | Real:
     if kind == "orthogonal_residual":
         Z = [[ex.rational(v, "Z") for v in row] for row in spec["Z"]]
         t, r = (_point(spec[key]) for key in ("t", "r"))
-        if any(sum((row[j] * ri for row, ri in zip(Z, r)), Fraction(0)) != 0 for j in range(len(Z[0]))):
+        if any(sum((row[j] * ri for row, ri in zip(Z, r, strict=True)), Fraction(0)) != 0 for j in range(len(Z[0]))):
             raise Refused("orthogonal_residual: Z^T r is not exactly 0 (r must be recorded exactly)")
-        return sum((a * b for a, b in zip(r, t)), Fraction(0))
+        return sum((a * b for a, b in zip(r, t, strict=True)), Fraction(0))
     if kind == "gf_p_solve":
         return _gf_p_solve(spec)
     if kind == "lwr_label0_kernel":
@@ -201,7 +204,7 @@ def _sample_preactivations(network: dict, X: list[list[Fraction]]) -> list[list[
     _network(network)
     W = [[ex.rational(v, "W") for v in row] for row in network["W"]]
     b = [ex.rational(v, "b") for v in network["b"]]
-    return [[sum((w * xi for w, xi in zip(wj, x)), Fraction(0)) - bj for wj, bj in zip(W, b)] for x in X]
+    return [[sum((w * xi for w, xi in zip(wj, x, strict=True)), Fraction(0)) - bj for wj, bj in zip(W, b, strict=True)] for x in X]
 
 
 def _membership(network: dict, X: list[list[Fraction]], s: int, k: int, W: Real, B: Real,
@@ -238,25 +241,25 @@ def _least(factors: list[Real]) -> Real:
 
 def _rademacher_term(network: dict, pre: list[list[Fraction]], zeta: list[int], X: list) -> Fraction:
     u = [ex.rational(v, "u") for v in network["u"]]
-    return sum((z * sum((uj * max(p, Fraction(0)) for uj, p in zip(u, row)), Fraction(0))
-                for z, row in zip(zeta, pre)), Fraction(0)) / len(X)
+    return sum((z * sum((uj * max(p, Fraction(0)) for uj, p in zip(u, row, strict=True)), Fraction(0))
+                for z, row in zip(zeta, pre, strict=True)), Fraction(0)) / len(X)
 
 
 def _first_term(network: dict, pre: list[list[Fraction]], zeta: list[int], X: list) -> Fraction:
     u = [ex.rational(v, "u") for v in network["u"]]
     W = [[ex.rational(v, "W") for v in row] for row in network["W"]]
     total = Fraction(0)
-    for j, (uj, wj) in enumerate(zip(u, W)):
-        for z, row, x in zip(zeta, pre, X):
+    for j, (uj, wj) in enumerate(zip(u, W, strict=True)):
+        for z, row, x in zip(zeta, pre, X, strict=True):
             if row[j] >= 0:
-                total += z * uj * sum((w * xi for w, xi in zip(wj, x)), Fraction(0))
+                total += z * uj * sum((w * xi for w, xi in zip(wj, x, strict=True)), Fraction(0))
     return total / len(X)
 
 
 def _second_term(network: dict, pre: list[list[Fraction]], zeta: list[int], X: list) -> Fraction:
     u = [ex.rational(v, "u") for v in network["u"]]
     b = [ex.rational(v, "b") for v in network["b"]]
-    return sum((z * uj * bj for j, (uj, bj) in enumerate(zip(u, b)) for z, row in zip(zeta, pre) if row[j] >= 0),
+    return sum((z * uj * bj for j, (uj, bj) in enumerate(zip(u, b, strict=True)) for z, row in zip(zeta, pre, strict=True) if row[j] >= 0),
                Fraction(0)) / len(X)
 
 
@@ -271,7 +274,7 @@ def _signed_mean(spec: dict, term: Callable) -> Real:
     if len(zetas) != len(networks) or not zetas:
         raise Refused("one network per sign vector")
     total = Real(0)
-    for t, (zeta, network) in enumerate(zip(zetas, networks)):
+    for t, (zeta, network) in enumerate(zip(zetas, networks, strict=True)):
         if len(zeta) != len(X) or not all(z in (1, -1) for z in zeta):
             raise Refused("sign vectors must be in {-1,1}^m")
         pre, factor = _membership(network, X, s, k, Real(W), Real(B), t)
@@ -337,7 +340,7 @@ def _appendix_a_computes(c: dict) -> Sides:
     x = lhs["x"]
     alpha = sum(((1 - int(v)) // 2) << i for i, v in enumerate(x[:b]))
     w = [ex.rational(v, "w") for v in network["W"][alpha][b:]]
-    return Real(quantity(lhs)), Real(max(sum((wi * int(yi) for wi, yi in zip(w, x[b:])), Fraction(0)), Fraction(0)))
+    return Real(quantity(lhs)), Real(max(sum((wi * int(yi) for wi, yi in zip(w, x[b:], strict=True)), Fraction(0)), Fraction(0)))
 
 
 def _appendix_a_whp(c: dict) -> Sides:
@@ -383,7 +386,7 @@ def _lemma6_identity(c: dict) -> Sides:
 
 def _halfspace_sensitivities(network: dict) -> list[Fraction]:
     return [quantity({"quantity": "average_sensitivity", "function": {"halfspace": {"w": w, "b": t}}})
-            for w, t in zip(network["W"], network["b"])]
+            for w, t in zip(network["W"], network["b"], strict=True)]
 
 
 def _lemma9_union(factor: int) -> Callable[[dict], Sides]:
@@ -561,9 +564,9 @@ def _theorem8_one_minus_rho(eps, n, s, k, W, B) -> Real:
     terms = []
     den1 = k**8 * W**4 * ex.log(n * s) ** 4
     den2 = k**6 * B**4 * ex.log(s)
-    if not (den1.exact == 0):
+    if den1.exact != 0:
         terms.append(ex.log(k * n * s * W**2 / eps) / den1)
-    if not (den2.exact == 0):
+    if den2.exact != 0:
         terms.append(1 / den2)
     if not terms:
         raise Refused("the proof's 1 - rho is infinite at this instance")
@@ -637,13 +640,13 @@ def _lemma10_bound(c: dict) -> Sides:
 
 def _def15_rounding(c: dict) -> Sides:
     q, p, w, y = _lwr_instance(c, "lhs", 2**20)
-    t = sum(a * b for a, b in zip(w, y)) % q
+    t = sum(a * b for a, b in zip(w, y, strict=True)) % q
     return Real(t % p), Real((2 * p * t + q) // (2 * q) % p)
 
 
 def _lwr_network(c: dict) -> Sides:
     q, p, w, y = _lwr_instance(c, "rhs")
-    return _quantity_side(c, "lhs", "value"), Real(sum(a * b for a, b in zip(w, y)) % q % p)
+    return _quantity_side(c, "lhs", "value"), Real(sum(a * b for a, b in zip(w, y, strict=True)) % q % p)
 
 
 def _lwr_identity(square_inside: bool) -> Callable[[dict], Sides]:
@@ -667,7 +670,7 @@ def _lwr_lifted_weights(c: dict) -> Sides:
     total = Fraction(0)
     for j in range(2 ** (m * L)):
         y = [sum(((j >> (i * L + bit)) & 1) << bit for bit in range(L)) for i in range(m)]
-        total += (Fraction(1, 2) - (sum(wi * yi for wi, yi in zip(w, y)) - a) ** 2) * (1 - 2 * ((j >> k) & 1))
+        total += (Fraction(1, 2) - (sum(wi * yi for wi, yi in zip(w, y, strict=True)) - a) ** 2) * (1 - 2 * ((j >> k) & 1))
     return Real(abs(total) / 2 ** (m * L)), Real(1)
 
 
@@ -785,7 +788,7 @@ def _junta_indicator(c: dict) -> Sides:
 
     x, V = _junta_instance(c, "rhs")
     w, threshold = _parameter(c, "lhs", "w"), _p(c, "lhs", "c")
-    value = ex.maximum(sum((ex.rational(wi, "w") * xi for wi, xi in zip(w, x)), Fraction(0)) - threshold, 0)
+    value = ex.maximum(sum((ex.rational(wi, "w") * xi for wi, xi in zip(w, x, strict=True)), Fraction(0)) - threshold, 0)
     return value, Real(1 if all(x[i] == w[i] for i in V) else 0)
 
 
@@ -797,7 +800,7 @@ def _junta_scale(c: dict) -> Sides:
     log2s = ex.log(s) / ex.log(2)
     recorded = (ex.rational(c["lhs_value"], "lhs_value"), ex.rational(c["rhs_value"], "rhs_value"))
     for value, limit in ((W, ex.sqrt(p)), (B, p), (W, ex.sqrt(log2s)), (B, log2s)):
-        if all(abs(r - Real(v).bounds()[0]) <= 1e-9 * max(1, abs(r)) for r, v in zip(recorded, (value, limit))):
+        if all(abs(r - Real(v).bounds()[0]) <= 1e-9 * max(1, abs(r)) for r, v in zip(recorded, (value, limit), strict=True)):
             return value, limit
     raise Refused("the recorded sides are none of W <= sqrt(p), B <= p, W <= sqrt(log2 s), B <= log2 s")
 
@@ -836,8 +839,8 @@ def _rho_choice_corrected(c: dict) -> Sides:
 
 def _encoding(w: list[int], y: list[int], L: int) -> tuple[list[int], list[Fraction], Fraction]:
     """``z(y)``, ``v`` and ``c`` of the affine encoding ``<w, y> = c + <v, z(y)>``."""
-    z = [1 - 2 * ((yi >> l) & 1) for yi in y for l in range(L)]
-    v = [-wi * Fraction(2) ** (l - 1) for wi in w for l in range(L)]
+    z = [1 - 2 * ((yi >> bit) & 1) for yi in y for bit in range(L)]
+    v = [-wi * Fraction(2) ** (bit - 1) for wi in w for bit in range(L)]
     return z, v, Fraction(sum(w) * ((1 << L) - 1), 2)
 
 
@@ -845,7 +848,7 @@ def _lwr_affine_encoding(c: dict) -> Sides:
     w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
     L = int(_parameter(c, "lhs", "len_z")) // len(w)
     z, v, offset = _encoding(w, y, L)
-    return Real(offset + sum(vi * zi for vi, zi in zip(v, z))), Real(sum(a * b for a, b in zip(w, y)))
+    return Real(offset + sum(vi * zi for vi, zi in zip(v, z, strict=True))), Real(sum(a * b for a, b in zip(w, y, strict=True)))
 
 
 def _lifted_value(w: list[int], L: int, a: int, z: list[int]) -> Fraction:
@@ -853,7 +856,7 @@ def _lifted_value(w: list[int], L: int, a: int, z: list[int]) -> Fraction:
     ``b = ||v||^2 + (a - c)^2 - 1/2`` and ``x(z)_kk = z_k``, ``x(z)_kl = z_k z_l``."""
     _, v, offset = _encoding(w, [0] * len(w), L)
     shift = a - offset
-    total = sum(2 * shift * vk * zk for vk, zk in zip(v, z))
+    total = sum(2 * shift * vk * zk for vk, zk in zip(v, z, strict=True))
     total += sum(-v[i] * v[j] * z[i] * z[j] for i in range(len(v)) for j in range(len(v)) if i != j)
     return total - (sum(vk * vk for vk in v) + shift * shift - Fraction(1, 2))
 
@@ -863,12 +866,12 @@ def _lwr_lift_corrected(c: dict) -> Sides:
     a, r = int(_parameter(c, "lhs", "a")), int(_parameter(c, "rhs", "r"))
     L = r // len(w)
     z, _, _ = _encoding(w, y, L)
-    return Real(Fraction(1, 2) - (sum(p * q for p, q in zip(w, y)) - a) ** 2), Real(_lifted_value(w, L, a, z))
+    return Real(Fraction(1, 2) - (sum(p * q for p, q in zip(w, y, strict=True)) - a) ** 2), Real(_lifted_value(w, L, a, z))
 
 
 def _lwr_network_rounding(c: dict) -> Sides:
     q, p, w, y = _lwr_instance(c, "rhs")
-    t = sum(a * b for a, b in zip(w, y)) % q
+    t = sum(a * b for a, b in zip(w, y, strict=True)) % q
     return _quantity_side(c, "lhs", "value"), Real((2 * p * t + q) // (2 * q) % p)
 
 

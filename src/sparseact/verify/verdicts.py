@@ -60,7 +60,7 @@ FINDING_DEFINITIONS = {
                     "removes the violation, or outside the range the paper uses (the check says which)",
 }
 
-class Verdict(str, Enum):
+class Verdict(str, Enum):  # noqa: UP042 (a StrEnum would change str() and format() of the values written)
     """Outcome of a check."""
 
     PASS = "PASS"

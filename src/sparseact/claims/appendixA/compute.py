@@ -105,7 +105,7 @@ def _rows(family: str, rng, s: int, q: int):
 
 def generate(point: dict, rng) -> dict:
     """Networks ``F`` (as ``u, W, b``; ``W = [Gamma alpha, w_alpha]``, ``b = Gamma b``) of the point."""
-    b, q, s = point["b"], point["q"], 1 << point["b"]
+    q, s = point["q"], 1 << point["b"]
     arrays = {}
     if point["kind"] == "whp":
         gamma = point["c"] * sqrt(log(s))

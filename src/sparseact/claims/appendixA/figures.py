@@ -5,8 +5,19 @@ from __future__ import annotations
 import numpy as np
 
 from sparseact.claims.appendixA.compute import hoeffding_bound
-from sparseact.publish.plotting import (FULL_WIDTH, REFERENCE_STYLES, SINGLE_WIDTH, finish, integer_ticks,
-                                        legend_outside, plt, reference_curve, reference_line, setup_style, value_ticks)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    REFERENCE_STYLES,
+    SINGLE_WIDTH,
+    finish,
+    integer_ticks,
+    legend_outside,
+    plt,
+    reference_curve,
+    reference_line,
+    setup_style,
+    value_ticks,
+)
 
 CAPTIONS = {
     "sqrt_q": "Left: with Gamma = sqrt(q), the largest number of active neurons over all inputs against max_alpha "

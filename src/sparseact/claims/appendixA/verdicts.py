@@ -12,11 +12,10 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
-from sparseact.claims.appendixA import check
 from sparseact.claims.appendixA.compute import ones_tail
 from sparseact.paper import paper_ref
 from sparseact.publish.statements import TIGHTNESS_COLUMNS
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most
 
 #: Families with ``||w_alpha||_2 = 1`` (the corrected hypothesis).
@@ -77,8 +76,8 @@ def assemble(block: dict, tables: dict):
         """The failure of ``check`` with most active neurons (then smallest b) among the instances in ``part``."""
         if not len(failures):
             return None
-        keys = set(zip(part["point"], part["family"]))
-        mine = np.array([key in keys for key in zip(failures["point"], failures["family"])], dtype=bool)
+        keys = set(zip(part["point"], part["family"], strict=True))
+        mine = np.array([key in keys for key in zip(failures["point"], failures["family"], strict=True)], dtype=bool)
         rows = failures[(failures["check"] == check).to_numpy() & mine]
         if not len(rows):
             return None
@@ -143,14 +142,14 @@ def assemble(block: dict, tables: dict):
         "dense-weights", "appendixA-dense", "the weight vectors w_i of F are not sparse",
         f"min over neurons of the number of non-zero weights (of b + q), Gaussian rows; {grid}", "",
         verdict_all(verdict_at_most(b + qq, nz) for b, qq, nz in
-                    zip(dense["b"], dense["q"], dense["min_nonzero_weights"])),
+                    zip(dense["b"], dense["q"], dense["min_nonzero_weights"], strict=True)),
         min_nz, "min non-zero weights per neuron", len(dense),
         notes="Index_b and the junta networks have weights supported on b + 1 coordinates; here every neuron "
               "has all b + q entries non-zero (and is 1-sparse with unit-norm rows)"))
     # with high probability
     slopes = whp_slopes(whp)
     ratio = (whp["excess_fraction"] / whp["hoeffding_bound"]).max()
-    within = verdict_all(verdict_at_most(f, u) for f, u in zip(whp["excess_fraction"], whp["hoeffding_bound"]))
+    within = verdict_all(verdict_at_most(f, u) for f, u in zip(whp["excess_fraction"], whp["hoeffding_bound"], strict=True))
     whp_grid = (f"Gamma = c sqrt(ln s), c in {sorted(float(c) for c in whp['c'].unique())}, "
                 f"s = 2^b, b in {sorted(int(b) for b in whp['b'].unique())}, q = {wq}, "
                 f"{block['weight_draws']} unit-norm draw(s) per (b, c)")
@@ -195,7 +194,7 @@ def assemble(block: dict, tables: dict):
         "Gamma = c sqrt(ln s): exact Pr[F is 1-sparse] over all 2^(b+1) inputs at q = 1, against 1 - 1/P(s) read at "
         "P(s) = s; and exact Pr[> 1 active] at the grid's q through (A.1); " + whp_grid,
         "as printed", verdict_all(verdict_at_most(bound, p) for bound, p in
-                                  zip(split["bound"], split["sparse_probability"])),
+                                  zip(split["bound"], split["sparse_probability"], strict=True)),
         float(split["sparse_probability"].max()), "max Pr[F is 1-sparse]", len(split),
         failure=None if worst_split is None else dict(
             counterexample=f"rows w_alpha = +-(2 Gamma b + 1) e_1, b={int(worst_split['b'])} (s={int(worst_split['s'])}), "

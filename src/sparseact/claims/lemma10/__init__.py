@@ -76,7 +76,7 @@ FLOOR_TOL = 1e-9
 
 def bucket_count(rho: float) -> int:
     """``r = floor(2/(1 - rho))`` of Appendix B (with :data:`FLOOR_TOL`)."""
-    return int(math.floor(2.0 / (1.0 - rho) + FLOOR_TOL))
+    return math.floor(2.0 / (1.0 - rho) + FLOOR_TOL)
 
 
 def points(block: dict) -> dict[str, dict]:

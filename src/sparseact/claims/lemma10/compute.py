@@ -104,7 +104,7 @@ def _tail_rows(label: str, weights, rho_values, n: int) -> list[dict]:
     tails = np.append(weights[::-1].cumsum()[::-1], 0.0)  # tails[t] = sum_{level >= t}
     ns = np.atleast_1d(analysis.noise_sensitivity_from_level_weights(weights, np.asarray(rho_values, dtype=float)))
     rows = []
-    for rho, value in zip(rho_values, ns):
+    for rho, value in zip(rho_values, ns, strict=True):
         for d in range(1, n + 1):
             bound = 2.0 * float(value) / (1.0 - rho**d)
             rows.append(dict(instance=label, n=n, rho=float(rho), in_range=bool(0.0 <= rho < 1.0), d=d,
@@ -189,7 +189,7 @@ def _noise_rows(label: str, family: str, net, point: dict) -> dict[str, list[dic
                   ratio=float(v / e) if e > 0 else 0.0, AS=AS, NS_over_AS=float(v / AS) if AS > 0 else 0.0,
                   sharp=float(g), ratio_sharp=float(v / g) if g > 0 else (0.0 if v <= 0 else float("inf")),
                   ratio_explicit=float(v / (bounds.C_LEMMA10 * e)) if e > 0 else (0.0 if v <= 0 else float("inf")))
-             for r, o, v, e, g in zip(rho, one_minus_rho, ns, expression, sharp)]
+             for r, o, v, e, g in zip(rho, one_minus_rho, ns, expression, sharp, strict=True)]
     tail = _tail_rows(label, weights, list(rho) + list(OUT_OF_RANGE_RHO), n)
     norm2 = float(np.mean(values**2))
     formula = []

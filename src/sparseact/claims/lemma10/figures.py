@@ -5,9 +5,21 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, colour_bar, colours, finish, integer_ticks,
-                                        legend_handle, legend_outside, plt, reference_curve, reference_line,
-                                        setup_style, value_ticks)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    SINGLE_WIDTH,
+    colour_bar,
+    colours,
+    finish,
+    integer_ticks,
+    legend_handle,
+    legend_outside,
+    plt,
+    reference_curve,
+    reference_line,
+    setup_style,
+    value_ticks,
+)
 
 CAPTIONS = {
     "ns-vs-rho": "Top: exact NS_rho(h) against 1 - rho, log-log, for every network (all seeds), one panel per "
@@ -123,11 +135,11 @@ def level_weights(tables: dict):
     # below 1e-16 a weight is rounding noise of the exact transform: draw it with the zeros
     floor = max(10.0 ** (np.floor(np.log10(positive.min())) - 1), 1e-16) if len(positive) else 1e-16
     families = list(dict.fromkeys(weights["family"]))
-    palette = dict(zip(families, colours(len(families))))
+    palette = dict(zip(families, colours(len(families)), strict=True))
     fig, axes = plt.subplots(1, len(ks), figsize=(FULL_WIDTH, 3.0), sharex=True, sharey=True, squeeze=False)
-    for ax, k in zip(axes[0], ks):
+    for ax, k in zip(axes[0], ks, strict=True):
         part = weights[weights["k"] == k]
-        for j, (label, group) in enumerate(part.groupby("instance", sort=False)):
+        for j, (_, group) in enumerate(part.groupby("instance", sort=False)):
             family = group["family"].iloc[0]
             ax.plot(group["level"], group["weight_fraction"].clip(lower=floor), "o-" if j % 2 == 0 else "s--",
                     ms=2.5, lw=0.8, color=palette[family], alpha=0.8)
@@ -155,7 +167,7 @@ def eq17(tables: dict):
                ("right", "^", "C0", "right: (1/r) E[AS($H_z$)] (enumerated)"),
                ("NS_rho_effective", "x", "k", "NS at $\\rho$ = 1 - 2/r"))
     offsets = np.linspace(-0.012, 0.012, len(members))
-    for (column, marker, colour, label), dx in zip(members, offsets):
+    for (column, marker, colour, label), dx in zip(members, offsets, strict=True):
         ax.plot(table["rho"] + dx, table[column] / table["NS_rho"], marker, color=colour, ms=4, mfc="none",
                 ls="none", label=label)
     reference_line(ax, y=1.0, kind="printed", color="0.4", label="as printed: all members = NS$_\\rho$")

@@ -17,15 +17,22 @@ from sparseact.bounds import C_LEMMA10
 from sparseact.claims import describe_range
 from sparseact.claims._failures import worst_violation
 from sparseact.claims._verdicts import exceeds, no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims.lemma9.verdicts import switching_network
 from sparseact.claims.lemma10 import FLOOR_TOL, OUT_OF_RANGE_RHO
 from sparseact.claims.lemma10.compute import DEFINITION_MAX_N, FORMULA_RHO, dictator_network, tail_certificate
-from sparseact.claims.lemma9.verdicts import switching_network
+from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
 from sparseact.verify import corners
-from sparseact.verify.records import ClaimReport, CheckRecord
-from sparseact.verify.verdicts import (MIN_SWEEP_POINTS, Verdict, close, has_slope, loglog_slope, verdict_all,
-                                       verdict_at_most)
-from sparseact.networks import SparseReLUNetwork
+from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.verdicts import (
+    MIN_SWEEP_POINTS,
+    Verdict,
+    close,
+    has_slope,
+    loglog_slope,
+    verdict_all,
+    verdict_at_most,
+)
 
 #: Number of smallest (largest) ``1 - rho`` values over which the log-log slope of NS is reported.
 SLOPE_POINTS = 3

@@ -60,7 +60,7 @@ def run(point: dict, data: dict, rng):
     n = point["n"]
     N = 1 << n
     rows, failures, cache, hoeffding = [], [], {}, []
-    for j, (w, b, kind) in enumerate(zip(data["w"], data["b"], data["kind"])):
+    for j, (w, b, kind) in enumerate(zip(data["w"], data["b"], data["kind"], strict=True)):
         key = w.tobytes()
         if key not in cache:
             net = SparseReLUNetwork([1.0], w[None, :], [0.0])

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, finish, legend_outside, plt, reference_curve,
-                                        reference_line, sequential, setup_style)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    SINGLE_WIDTH,
+    finish,
+    legend_outside,
+    plt,
+    reference_curve,
+    reference_line,
+    sequential,
+    setup_style,
+)
 
 CAPTIONS = {
     "ratio-vs-p": "The observed constant of Lemma 6, AS(g) / (p sqrt(n log(1/p))), against the mean p of the "
@@ -27,7 +36,7 @@ def ratio_vs_p(tables: dict):
     kinds = sorted(table["kind"].unique())
     fig, axes = plt.subplots(1, len(kinds), figsize=(FULL_WIDTH, 3.0), sharex=True, sharey=True, squeeze=False)
     palette = sequential(table["n"])
-    for ax, kind in zip(axes[0], kinds):
+    for ax, kind in zip(axes[0], kinds, strict=True):
         for n, group in table[table["kind"] == kind].groupby("n"):
             ax.plot(group["p"], group["ratio"], "o", color=palette[n], ms=3, alpha=0.7, mew=0, label=f"n = {n}")
         reference_line(ax, y=1.0, kind="corrected", label="constant 1")

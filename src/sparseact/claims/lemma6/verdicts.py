@@ -17,7 +17,7 @@ from sparseact.claims._failures import worst_violation
 from sparseact.claims._verdicts import verdict_big_o_trend
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import ATOL, Verdict, verdict_at_most
 
 #: Kinds with every weight positive (the setting of the proof's identity).

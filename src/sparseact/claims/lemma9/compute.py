@@ -196,7 +196,7 @@ def violations(net, row: dict) -> list[dict]:
 
     def per_halfspace(prefix, kind, **fields):
         return {f"{prefix}{j}": cert.quantity(kind, function={"halfspace": {"w": w, "b": b}}, **fields)
-                for j, (w, b) in enumerate(zip(spec()["W"], spec()["b"]))}
+                for j, (w, b) in enumerate(zip(spec()["W"], spec()["b"], strict=True))}
 
     k, W = int(row["k"]), float(row["W"])  # k = max(1, largest active count on the cube)
     test("lemma9/tighter-4k2W2", row["ratio_4k2W2"], 1.0,

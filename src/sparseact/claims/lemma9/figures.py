@@ -38,7 +38,7 @@ def as_vs_n(tables: dict):
     exact, mc = _grid(tables), tables["lemma9-monte-carlo"]
     fig, ax = plt.subplots(figsize=(FULL_WIDTH * 0.85, 3.6))
     ks = sorted(exact["k"].unique())
-    palette = dict(zip(ks, colours(len(ks))))
+    palette = dict(zip(ks, colours(len(ks)), strict=True))
     for k in ks:
         group = exact[exact["k"] == k]
         scaled = group.assign(as_w2=group["AS"] / group["W"] ** 2, expr_w2=group["expression"] / group["W"] ** 2)

@@ -24,7 +24,7 @@ from sparseact.fitting import factor_status, fit_exponents_if_possible
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
 from sparseact.verify import corners
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import ATOL, RTOL, Verdict, verdict_all, verdict_at_most
 
 #: ``4 / (sqrt(2) log 2)``: ``4 k^2 W^2 <= C_TIGHTER * (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))`` for n >= 2.

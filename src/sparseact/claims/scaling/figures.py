@@ -89,7 +89,7 @@ def figures(tables: dict) -> dict:
                              sharex=True, squeeze=False,
                              gridspec_kw={"height_ratios": [len(g) for g in grids.values()]})
     labels = {"output": "output scale $u \\to \\lambda u$", "input": "input scale $x \\to \\mu x$"}
-    for ax, (transform, grid) in zip(axes[:, 0], grids.items()):
+    for ax, (transform, grid) in zip(axes[:, 0], grids.items(), strict=True):
         sns.heatmap(grid, ax=ax, cmap="RdBu_r", center=0, vmin=-4, vmax=4, annot=True, fmt=".2g",
                     cbar=False, annot_kws={"fontsize": MIN_FONT}, linewidths=0.5, linecolor="white")
         ax.set_title(labels[transform])

@@ -17,7 +17,7 @@ from sparseact.claims import describe_range
 from sparseact.claims.scaling import PAPER_REF
 from sparseact.claims.scaling.compute import LEMMA18_CONSTANT, LEMMA18_EPS0, LEMMA18_LAMBDA
 from sparseact.verify.certificates import certificate, fail_fields, formula
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: Largest deviation of the local exponent read as "a scale inside a logarithm".
@@ -84,7 +84,7 @@ def chain_rows():
     rows = []
     keys = list(CHAIN_GRID)
     for values in itertools.product(*CHAIN_GRID.values()):
-        p = dict(zip(keys, values))
+        p = dict(zip(keys, values, strict=True))
         n, s, k, W, B, R, eps, delta = (p[key] for key in keys)
         if k > s or W * R + B <= 0:
             continue
@@ -300,7 +300,7 @@ def _lemma18_records(lem) -> list:
                          f"H = {{h, -h}}, eps = {LEMMA18_EPS0:g} lambda^2, lambda = {LEMMA18_LAMBDA:g}")
     worst = lem.loc[lem["refuted_constant"].idxmax()]
     # the printed lemma promises learning at m1 samples, fewer than needed, when its condition holds there
-    verdict = verdict_all([verdict_at_most(e, c) for e, c in zip(lem["eps"], lem["printed_condition"])])
+    verdict = verdict_all([verdict_at_most(e, c) for e, c in zip(lem["eps"], lem["printed_condition"], strict=True)])
     fail = fail_fields(verdict, "statement-error", lambda: (
         _lemma18_certificate(worst), f"H = {{h, -h}}, lambda = {worst['lam']:g}, delta = e^-{worst['log_inv_delta']:g}, "
         f"eps = {worst['eps']:g}: with c = {LEMMA18_CONSTANT:g} the printed condition is met at m = {int(worst['m1'])} "
@@ -380,7 +380,7 @@ THEOREM5_CORRECTED_EXPR = "(4*k*s*n**2*log(k*(sqrt(n)+B)/eps) + log(1/delta))/ep
 def theorem5_records() -> list:
     """Theorem 5 as the cube case of Theorem 17: the rate Theorem 17 gives there against the printed O~(ksn/eps^2)."""
     def value(expr, n):
-        return float(eval(expr, {"sqrt": math.sqrt, "log": math.log}, dict(  # noqa: S307
+        return float(eval(expr, {"sqrt": math.sqrt, "log": math.log}, dict(
             n=n, k=1, s=1, W=1.0, B=1.0, eps=THEOREM5_EPS, delta=THEOREM5_DELTA, C=THEOREM5_CONSTANT)))
 
     rows = [dict(n=n, t17=value(THEOREM5_T17_EXPR, n),

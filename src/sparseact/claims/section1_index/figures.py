@@ -26,6 +26,6 @@ def figures(tables: dict) -> dict:
     axes[1].set_ylabel("Definition 2 scale")
     axes[1].set_xticks(sorted(int(b) for b in table["b"]))
     axes[1].legend(loc="upper left")
-    fig.suptitle("Index$_b$: max active = %d over all inputs" % int(table["max_active"].max()))
+    fig.suptitle(f"Index$_b$: max active = {int(table['max_active'].max())} over all inputs")
     fig.tight_layout()
     return finish({"index": fig})

@@ -13,7 +13,7 @@ from sparseact.claims._failures import worst_violation
 from sparseact.claims.section1_index import PAPER_REF
 from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most, verdict_equal
 
 #: What a FAIL of either check is: the paper states in Section 1 that this network computes Index_b and lies in
@@ -28,7 +28,7 @@ def assemble(block: dict, tables: dict):
                   method="exact", instances=len(table),
                   range=describe_range(table.to_dict("records"), ["b", "n", "s"], "every input of the cube"))
     max_active = int(table["max_active"].max())
-    size_ok = verdict_all(verdict_at_most(s, 2**b) for s, b in zip(table["s"], table["b"]))
+    size_ok = verdict_all(verdict_at_most(s, 2**b) for s, b in zip(table["s"], table["b"], strict=True))
     computes = cert.fail_fields(Verdict.FAIL if failures else Verdict.PASS, FINDING,
                                 lambda: worst_violation(tables, "section1_index/computes"))
     sparsity = cert.fail_fields(verdict_all([verdict_at_most(max_active, 1), size_ok]), FINDING,

@@ -167,9 +167,9 @@ def run(point: dict, data: dict, rng) -> dict:
     shifts = np.arange(q * q * m)
     failures = {}
 
-    def record(name, builder):
+    def record(name, builder, *arguments):
         if name not in failures:
-            spec = builder()
+            spec = builder(*arguments)
             if spec is not None:
                 failures[name] = spec
 
@@ -182,10 +182,10 @@ def run(point: dict, data: dict, rng) -> dict:
         err = np.abs(values - lam)
         j = _first(err, ATOL)
         if j is not None:
-            record(f"identity-{variant}", lambda: _identity_failure(q, m, p, int(t[j]), values[j], lam[j], variant))
+            record(f"identity-{variant}", _identity_failure, q, m, p, int(t[j]), values[j], lam[j], variant)
         if variant == "corrected" and active.max() > 1:
-            record("identity-corrected", lambda: _active_identity_failure(q, m, p, int(t[np.argmax(active)]),
-                                                                         int(active.max())))
+            record("identity-corrected", _active_identity_failure, q, m, p, int(t[np.argmax(active)]),
+                                                                int(active.max()))
         identity_rows.append(dict(q=q, m=m, p=p, variant=variant, max_abs_error=float(err.max()),
                                   max_active=int(active.max()), first_t=-1 if j is None else int(t[j])))
     curve = pd.DataFrame(dict(q=q, m=m, p=p, t=t, lam=lam, printed=curves["printed"], corrected=curves["corrected"]))
@@ -193,48 +193,48 @@ def run(point: dict, data: dict, rng) -> dict:
     secrets, nets = data["secrets"], networks_from_arrays(data, "net")
     W_poly, B_poly = (float(x) for x in scale_polynomials(q, m, p))
     rows = []
-    for w, net in zip(secrets, nets):
+    for w, net in zip(secrets, nets, strict=True):
         target = (Y @ w).astype(np.float64)
         linear_residual = 0.0
         if np.any(w):
             _, residual = C.lwr_linear_form_printed(w, q, Y)
             linear_residual = float(np.abs(residual).max())
             if linear_residual > RESIDUAL_TOL:
-                record("linear-encoding", lambda: _linear_failure(q, m, w, Z, target, residual))
+                record("linear-encoding", _linear_failure, q, m, w, Z, target, residual)
         v, c = C.lwr_affine_form(w, q)
         affine = np.abs(c + Z @ v - target)
         j = _first(affine, ATOL)
         if j is not None:
-            record("affine-encoding", lambda: _affine_failure(q, m, w, Y[j], Z[j], v, c))
+            record("affine-encoding", _affine_failure, q, m, w, Y[j], Z[j], v, c)
         pre = net.preactivations(X)
         lift = np.abs(pre - (0.5 - (target[:, None] - shifts[None, :]) ** 2))
         if lift.max() > ATOL:
             j, a = np.unravel_index(int(np.argmax(lift > ATOL)), lift.shape)
-            record("lift-corrected", lambda: _lift_failure(q, m, w, Y[j], Z[j], int(a), net))
+            record("lift-corrected", _lift_failure, q, m, w, Y[j], Z[j], int(a), net)
         not_pm1 = float(np.mean(np.abs(net.W) != 1.0))
         if not_pm1 > 0 and np.any(w) and q == 1 << L:
-            record("lifted-weights-pm1", lambda: _pm1_failure(q, m, w, net, c, L))
+            record("lifted-weights-pm1", _pm1_failure, q, m, w, net, c, L)
         values, active = net.evaluate(X)
         expected = C.lwr_function(w, q, p)(Y)
         err = np.abs(values - expected)
         j = _first(err, ATOL)
         if j is not None:
-            record("network", lambda: _network_failure(q, m, p, w, Y[j], X[j], net))
+            record("network", _network_failure, q, m, p, w, Y[j], X[j], net)
         j = _first(active, 1)
         if j is not None:
-            record("network", lambda: _network_active_failure(q, m, p, w, Y[j], X[j], net))
+            record("network", _network_active_failure, q, m, p, w, Y[j], X[j], net)
         rounded = C.lwr_round(Y @ w, q, p).astype(np.float64)
         rounding_net = SparseReLUNetwork(2.0 * C.lwr_round(shifts, q, p), net.W, net.b)
         round_values, round_active = rounding_net.evaluate(X)
         round_err = np.abs(round_values - rounded)
         j = _first(round_err, ATOL)
         if j is not None:
-            record("network-rounding", lambda: _rounding_network_failure(q, m, p, w, Y[j], X[j], rounding_net))
+            record("network-rounding", _rounding_network_failure, q, m, p, w, Y[j], X[j], rounding_net)
         margin = margin_attack(rounded, p, REDUCTION_EPS)
         previous = margin_attack(rounded, p, PREVIOUS_EPS)
         differs = np.flatnonzero(rounded != expected)
         if differs.size:
-            record("def15-rounding", lambda: _definition_failure(q, m, p, w, Y[differs[0]]))
+            record("def15-rounding", _definition_failure, q, m, p, w, Y[differs[0]])
         enumerated = len(secrets) == q**m
         rows.append(dict(
             q=q, m=m, p=p, secret=" ".join(map(str, w)), L=L, r=r, n=net.n_inputs, neurons=net.n_neurons,
@@ -339,7 +339,7 @@ def _linear_attack(q, m, p, secrets, Y, data):
     """
     samples = data["attack_samples"]
     N, draws, recovered, sample_sets = samples.shape[1], int(data["attack_draws"][0]), 0, []
-    for w, sample in zip(secrets, samples):
+    for w, sample in zip(secrets, samples, strict=True):
         labels_all = C.lwr_function(w, q, p)(Y).astype(np.int64)
         solution = C.gf_solve(sample, C.lwr_function(w, q, p)(sample).astype(np.int64), p)
         sample_sets.append(sample.astype(int).tolist())
@@ -401,16 +401,16 @@ def _exact_residual(Z, target) -> list[Fraction]:
     t = [int(v) for v in np.asarray(target)]
     cols = len(Z[0])
     system = [[Fraction(sum(row[a] * row[b] for row in Z)) for b in range(cols)]
-              + [Fraction(sum(row[a] * tv for row, tv in zip(Z, t)))] for a in range(cols)]
+              + [Fraction(sum(row[a] * tv for row, tv in zip(Z, t, strict=True)))] for a in range(cols)]
     for col in range(cols):
         pivot = next(r for r in range(col, cols) if system[r][col])
         system[col], system[pivot] = system[pivot], system[col]
         system[col] = [v / system[col][col] for v in system[col]]
         for r in range(cols):
             if r != col and system[r][col]:
-                system[r] = [a - system[r][col] * b for a, b in zip(system[r], system[col])]
+                system[r] = [a - system[r][col] * b for a, b in zip(system[r], system[col], strict=True)]
     v = [system[a][cols] for a in range(cols)]
-    return [tv - sum((row[a] * v[a] for a in range(cols)), Fraction(0)) for row, tv in zip(Z, t)]
+    return [tv - sum((row[a] * v[a] for a in range(cols)), Fraction(0)) for row, tv in zip(Z, t, strict=True)]
 
 
 def _linear_failure(q, m, w, Z, target, residual) -> dict:
@@ -419,7 +419,7 @@ def _linear_failure(q, m, w, Z, target, residual) -> dict:
     The certificate records ``rho`` exactly (:func:`_exact_residual`), so that ``z(Y)^T rho = 0`` holds in rationals.
     """
     exact = _exact_residual(Z, target)
-    value = float(sum((r * int(t) for r, t in zip(exact, target)), Fraction(0)))
+    value = float(sum((r * int(t) for r, t in zip(exact, target, strict=True)), Fraction(0)))
     k = int(np.argmax(np.abs(residual)))
     c = cert.certificate("==", cert.quantity("orthogonal_residual", Z=Z, t=target,
                                              r=[cert.exact_number(r) for r in exact]), cert.formula("0"),
@@ -433,8 +433,8 @@ def _linear_failure(q, m, w, Z, target, residual) -> dict:
 
 def _affine_failure(q, m, w, y, z, v, c_offset) -> dict:
     y, z = _ints(y), _ints(z)
-    lhs = float(c_offset + sum(vi * zi for vi, zi in zip(v, z)))
-    rhs = float(sum(int(wi) * yi for wi, yi in zip(w, y)))
+    lhs = float(c_offset + sum(vi * zi for vi, zi in zip(v, z, strict=True)))
+    rhs = float(sum(int(wi) * yi for wi, yi in zip(w, y, strict=True)))
     c = cert.certificate("==", cert.formula("c + sum(v[i] * z[i] for i in range(len_z))", c=c_offset, v=list(v), z=z,
                                             len_z=len(z)),
                          cert.formula("sum(w[i] * y[i] for i in range(m))", w=_ints(w), y=y, m=m), lhs, rhs,
@@ -445,7 +445,7 @@ def _affine_failure(q, m, w, y, z, v, c_offset) -> dict:
 def _lift_failure(q, m, w, y, z, a, net) -> dict:
     y, z, r = _ints(y), _ints(z), len(z)
     W, b = [float(x) for x in net.W[a]], float(net.b[a])
-    lhs = 0.5 - (sum(int(wi) * yi for wi, yi in zip(w, y)) - a) ** 2
+    lhs = 0.5 - (sum(int(wi) * yi for wi, yi in zip(w, y, strict=True)) - a) ** 2
     rhs = float(sum(W[i * r + j] * (z[i] if i == j else z[i] * z[j]) for i in range(r) for j in range(r)) - b)
     c = cert.certificate("==", cert.formula(QUADRATIC_EXPR, w=_ints(w), y=y, m=m, a=a),
                          cert.formula(LIFT_EXPR, W=W, z=z, r=r, b=b), lhs, rhs, "1/2 - (<w, y> - a)^2",
@@ -479,7 +479,7 @@ def _pm1_failure(q, m, w, net, c_offset, L) -> dict:
 
 def _network_failure(q, m, p, w, y, x, net) -> dict:
     value = float(net(x[None, :])[0])
-    expected = float((sum(int(wi) * yi for wi, yi in zip(w, _ints(y))) % q) % p)
+    expected = float((sum(int(wi) * yi for wi, yi in zip(w, _ints(y), strict=True)) % q) % p)
     c = cert.certificate("==", cert.quantity("value", function={"network": cert.network_spec(net)}, x=_ints(x)),
                          cert.formula(LWR_EXPR, w=_ints(w), y=_ints(y), m=m, q=q, p=p), value, expected,
                          "F_w(x(y))", "f_w(y) = (<w, y> mod q) mod p",
@@ -500,14 +500,14 @@ def _rounding_network_failure(q, m, p, w, y, x, net) -> dict:
 
 def _round_value(w, y, q, p) -> int:
     """``round((p/q)(<w, y> mod q)) mod p`` of one sample (Banerjee et al. 2012; ties up)."""
-    t = sum(a * b for a, b in zip(w, y)) % q
+    t = sum(a * b for a, b in zip(w, y, strict=True)) % q
     return (2 * p * t + q) // (2 * q) % p
 
 
 def _definition_failure(q, m, p, w, y) -> dict:
     """Definition 15's ``f_w`` differs from the learning-with-rounding map it cites at ``(w, y)``."""
     w_list, y_list = _ints(w), _ints(y)
-    printed = float(sum(a * b for a, b in zip(w_list, y_list)) % q % p)
+    printed = float(sum(a * b for a, b in zip(w_list, y_list, strict=True)) % q % p)
     rounded = float(_round_value(w_list, y_list, q, p))
     c = cert.certificate("==", cert.formula(LWR_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
                          cert.formula(ROUND_EXPR, w=w_list, y=y_list, m=m, q=q, p=p), printed, rounded,

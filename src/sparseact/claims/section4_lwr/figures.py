@@ -23,7 +23,7 @@ def identity(tables: dict):
     curve = tables["lwr_identity_curve"]
     if "replicate" in curve:
         curve = curve[curve["replicate"] == curve["replicate"].min()]
-    q, m, p = min(zip(curve["q"] ** curve["m"], curve["q"], curve["m"], curve["p"]))[1:]
+    q, m, p = min(zip(curve["q"] ** curve["m"], curve["q"], curve["m"], curve["p"], strict=True))[1:]
     part = curve[(curve["q"] == q) & (curve["m"] == m) & (curve["p"] == p)].sort_values("t")
     fig, ax = plt.subplots(figsize=(FULL_WIDTH * 0.8, 3.0))
     ax.plot(part["t"], part["printed"], "s-", ms=3, lw=0.8, label="as printed: sigma(1/2 - (t - a))$^2$")

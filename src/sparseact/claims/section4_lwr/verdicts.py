@@ -12,12 +12,17 @@ from fractions import Fraction
 import pandas as pd
 
 from sparseact.claims import describe_range
-from sparseact.claims.section4_lwr import check
-from sparseact.claims.section4_lwr.compute import (CONJ16_SUCCESS, GF_EXTRA_SAMPLES, KERNEL_EXTRA_SAMPLES,
-                                                   PREVIOUS_EPS, REDUCTION_DELTA, REDUCTION_EPS, RESIDUAL_TOL,
-                                                   SOLVE_ERROR)
+from sparseact.claims.section4_lwr.compute import (
+    CONJ16_SUCCESS,
+    GF_EXTRA_SAMPLES,
+    KERNEL_EXTRA_SAMPLES,
+    REDUCTION_DELTA,
+    REDUCTION_EPS,
+    RESIDUAL_TOL,
+    SOLVE_ERROR,
+)
 from sparseact.paper import paper_ref
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: Finding class of each check if it FAILs.
@@ -37,7 +42,7 @@ def assemble(block: dict, tables: dict):
     failures = tables["lwr_failures"]
     if len(failures):
         failures = failures.sort_values(["domain", "q", "m", "p"], kind="stable")
-    instances = sorted({(int(a), int(b), int(c)) for a, b, c in zip(secrets["q"], secrets["m"], secrets["p"])})
+    instances = sorted({(int(a), int(b), int(c)) for a, b, c in zip(secrets["q"], secrets["m"], secrets["p"], strict=True)})
     grid = ("instances (q, m, p) in " + ", ".join(f"({q},{m},{p})" for q, m, p in instances)
             + f"; every y in Z_q^m; secrets: all of Z_q^m when q^m <= {block['max_secrets']}, else "
             f"{block['max_secrets']} random")
@@ -130,8 +135,8 @@ def assemble(block: dict, tables: dict):
         "the corrected network F_w on every y and secret: value, active neurons on the support {x(y)}, "
         f"s = q^2 m neurons, n = r^2 with r = m L <= m (log2 q + 1); {grid}", "", worst, "max |F_w - f_w|",
         verdict_all([verdict_at_most(worst, 0.0), verdict_at_most(active, 1),
-                     *(verdict_at_most(a, b) for a, b in zip(secrets["neurons"], secrets["neuron_expression"])),
-                     *(verdict_at_most(a, b) for a, b in zip(secrets["r"], secrets["r_limit"]))]),
+                     *(verdict_at_most(a, b) for a, b in zip(secrets["neurons"], secrets["neuron_expression"], strict=True)),
+                     *(verdict_at_most(a, b) for a, b in zip(secrets["r"], secrets["r_limit"], strict=True))]),
         len(secrets),
         f"max active on the support {active}. The section's conclusion holds with the affine encoding, the square "
         "inside the ReLU and real lifted weights: F_w is 1-sparse on x(y) with q^2 m neurons and poly(q, m) scales "
@@ -149,7 +154,7 @@ def assemble(block: dict, tables: dict):
         "the printed map is <w mod p, y> mod p, linear over Z_p (section4_lwr/conj16-linear-attack). The reduction "
         "of Section 4 carries the rounding map unchanged (section4_lwr/network-rounding)."))
     attack = tables["lwr_attack"]
-    attacked = sorted({(int(a), int(b), int(c)) for a, b, c in zip(attack["q"], attack["m"], attack["p"])})
+    attacked = sorted({(int(a), int(b), int(c)) for a, b, c in zip(attack["q"], attack["m"], attack["p"], strict=True)})
     best = float(attack["success_lower_bound"].max()) if len(attack) else 0.0
     records.append(record(
         "conj16-linear-attack", "conj16",
@@ -197,7 +202,7 @@ def assemble(block: dict, tables: dict):
         where=covered or instances))
     kernel = tables["lwr_kernel"]
     small = kernel[(kernel["q_prime"] == 1) & (kernel["below_2p"] == 1) & (kernel["p"] < kernel["q"])]
-    small_where = sorted((int(a), int(b), int(c)) for a, b, c in zip(small["q"], small["m"], small["p"]))
+    small_where = sorted((int(a), int(b), int(c)) for a, b, c in zip(small["q"], small["m"], small["p"], strict=True))
     best = float(small["success_lower_bound"].max()) if len(small) else 0.0
     records.append(record(
         "conj16-kernel-attack", "conj16",
@@ -215,7 +220,7 @@ def assemble(block: dict, tables: dict):
         + ". For q < 2p label 0 has the single preimage 0, so Conjecture 16 needs a parameter regime, not only the "
           "rounding map (erratum lwr-parameter-regime).", where=small_where or instances))
     large = kernel[kernel["below_2p"] == 0]
-    large_where = sorted((int(a), int(b), int(c)) for a, b, c in zip(large["q"], large["m"], large["p"]))
+    large_where = sorted((int(a), int(b), int(c)) for a, b, c in zip(large["q"], large["m"], large["p"], strict=True))
     fractions = (large["label0_is_kernel"] + 1) / large["secrets"]
     worst = float(fractions.max()) if len(large) else 0.0
     single = int((large["zero_preimage"] < 2).sum()) if len(large) else 0

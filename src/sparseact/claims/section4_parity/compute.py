@@ -101,9 +101,9 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
     rows, failures = [], {}
     chi = {"printed": C.chi_printed, "corrected": _chi_corrected}
 
-    def record(check_name, builder):
+    def record(check_name, builder, *arguments):
         if check_name not in failures:
-            failures[check_name] = builder()
+            failures[check_name] = builder(*arguments)
 
     for i, mask in enumerate(data["subsets"]):
         S = _subset(mask)
@@ -122,7 +122,7 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
                 lift_errors.append(float(err.max()))
                 j = _first(err, ATOL)
                 if j is not None:
-                    record(f"lift-{variant}", lambda: _lift_failure(m, S, a, Y[j], w, beta, variant))
+                    record(f"lift-{variant}", _lift_failure, m, S, a, Y[j], w, beta, variant)
             errors = {
                 f"chi-{variant}": np.abs(chi_v - parity),
                 "identity-vs-printed-chi": np.abs(identity - chi_v) if variant == "printed" else None,
@@ -135,15 +135,15 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
                     # at S = [m] the printed weights are right: the failure is the encoding's alone
                     failures[name] = _failure(name, m, S, shifts, Y[j], X[j], net, variant)
                 elif j is not None:
-                    record(name, lambda: _failure(name, m, S, shifts, Y[j], X[j], net, variant))
+                    record(name, _failure, name, m, S, shifts, Y[j], X[j], net, variant)
             j = _first(identity_active, 1)
             if j is not None:
-                record("identity-one-active", lambda: _active_failure("identity-one-active", m, S, Y[j], shifts))
+                record("identity-one-active", _active_failure, "identity-one-active", m, S, Y[j], shifts)
             j = _first(active, 1)
             if j is not None:
-                record(f"sparsity-{variant}", lambda: _network_active_failure(m, S, Y[j], X[j], net, variant))
+                record(f"sparsity-{variant}", _network_active_failure, m, S, Y[j], X[j], net, variant)
             if net.n_neurons > 2 * m:
-                record(f"sparsity-{variant}", lambda: _neuron_count_failure(m, S, net, variant))
+                record(f"sparsity-{variant}", _neuron_count_failure, m, S, net, variant)
             norms = np.linalg.norm(net.W, axis=1)
             rescaled = {}
             if variant == "corrected":

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from sparseact.publish.plotting import (FULL_WIDTH, MIN_FONT, finish, integer_ticks, legend_outside, plt,
-                                        reference_line, setup_style, value_ticks)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    MIN_FONT,
+    finish,
+    integer_ticks,
+    legend_outside,
+    plt,
+    reference_line,
+    setup_style,
+    value_ticks,
+)
 
 CAPTIONS = {
     "printed-vs-corrected": "Left: the largest |h(x(y)) - parity| over every S and y (value written on each bar), per "
@@ -32,12 +41,12 @@ def printed_vs_corrected(tables: dict):
         part = table[table["variant"] == variant].groupby("m")
         axes[0].bar(x + (j - 0.5) * 0.38, part["network_error"].max().reindex(ms), 0.38, label=label)
         errors = part["network_error"].max().reindex(ms)
-        for xi, value in zip(x, errors):
+        for xi, value in zip(x, errors, strict=True):
             axes[0].annotate(f"{value:g}", (xi + (j - 0.5) * 0.38, value), ha="center", va="bottom", fontsize=MIN_FONT)
         axes[1].bar(x + (j - 0.5) * 0.38, part["max_active_support"].max().reindex(ms), 0.38, label=label)
     reference_line(axes[1], y=1, kind="corrected", label="k = 1 (claim)")
     integer_ticks(axes[1], "y")
-    for ax, ylabel in zip(axes, ("max |h(x(y)) - parity|", "max active neurons on {x(y)}")):
+    for ax, ylabel in zip(axes, ("max |h(x(y)) - parity|", "max active neurons on {x(y)}"), strict=True):
         ax.set_xticks(x, [str(m) for m in ms])
         ax.set_xlabel("m")
         ax.set_ylabel(ylabel)

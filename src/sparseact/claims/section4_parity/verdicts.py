@@ -12,10 +12,9 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
-from sparseact.claims.section4_parity import check
 from sparseact.claims.section4_parity.compute import PARSEVAL_QUERIES, VARIANT_LABELS
 from sparseact.paper import paper_ref
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, loglog_slope, verdict_all, verdict_at_most
 
 #: Explicit constants of the scale bounds: max_a ||w_{S,a}||_2 = sqrt(4m^3 + m^2 - m) <= sqrt(5) m^1.5 and
@@ -154,7 +153,7 @@ def assemble(block: dict, tables: dict):
     for variant, part in (("printed", printed), ("corrected", corrected)):
         worst = int(part["max_active_support"].max())
         verdict = verdict_all([verdict_at_most(worst, 1),
-                               *(verdict_at_most(a, b) for a, b in zip(part["neurons"], part["neuron_limit"]))])
+                               *(verdict_at_most(a, b) for a, b in zip(part["neurons"], part["neuron_limit"], strict=True))])
         records.append(record(
             f"sparsity-{variant}", "section4-parity-network",
             "at most one neuron active on every x(y) (the support), s <= 2m",
@@ -178,8 +177,8 @@ def assemble(block: dict, tables: dict):
         "scale", "section4-parity-scale", "||w_{S,a}||_2 = O(m^1.5) and |b_{S,a}| = O(m^2)",
         "max over integer a in [-m, m] of ||w_{[m],a}||_2 and |b_{[m],a}| (S = [m], where printed and corrected "
         "weights coincide) against the closed forms sqrt(4m^3 + m^2 - m) and m^2 + m - 1/2 and the explicit bounds "
-        f"sqrt(5) m^1.5, 2 m^2; on the exhaustive points, the largest corrected ||w_{{S,a}}|| over S is the one of "
-        f"S = [m]", "", max(w_ratio, b_ratio), "max of ||w||/m^1.5, |b|/m^2 (observed constants)", scale_verdict,
+        "sqrt(5) m^1.5, 2 m^2; on the exhaustive points, the largest corrected ||w_{S,a}|| over S is the one of "
+        "S = [m]", "", max(w_ratio, b_ratio), "max of ||w||/m^1.5, |b|/m^2 (observed constants)", scale_verdict,
         len(scale),
         f"closed forms reproduced to {closed:.2g}; observed constants ||w||/m^1.5 <= {w_ratio:.4f} (bound "
         f"sqrt(5) = {SCALE_W_CONSTANT:.4f}), |b|/m^2 <= {b_ratio:.4f} (bound 2); fitted exponents ||w|| ~ "
@@ -194,7 +193,7 @@ def assemble(block: dict, tables: dict):
         "neurons of the corrected network = #{a in [-m, m] : a = |S| (mod 4)} <= 2m, every non-empty S; " + grid, "corrected",
         float((part["neurons"] / part["neuron_limit"]).max()), "max s / 2m",
         verdict_all([Verdict.PASS if count_ok else Verdict.INCONCLUSIVE,
-                     *(verdict_at_most(a, b) for a, b in zip(part["neurons"], part["neuron_limit"]))]), len(part),
+                     *(verdict_at_most(a, b) for a, b in zip(part["neurons"], part["neuron_limit"], strict=True))]), len(part),
         "#{a in [-m, m] : a = |S| mod 4} <= floor(2m/4) + 1 <= 2m for every m >= 1 (printed even shifts: m + 1 or m)"))
     # the weights' ranges
     entry_ratio = float((corrected["max_abs_w_entry"] / (2 * corrected["m"])).max())
@@ -234,7 +233,7 @@ def assemble(block: dict, tables: dict):
         "W of every corrected network against the closed form 2 sqrt(4k^3 + k^2 - k) at S = [k] (k = m), and at most "
         "it for every S; " + grid, "corrected", W_error, "max |W - closed form| (S = [k]) and excess over it",
         verdict_at_most(W_error, 0.0), len(corrected),
-        "W = " + ", ".join(f"{v:.6g} (k={int(k)})" for k, v in zip(at_full["m"], at_full["W"]))
+        "W = " + ", ".join(f"{v:.6g} (k={int(k)})" for k, v in zip(at_full["m"], at_full["W"], strict=True))
         + ": Theta(k^1.5), not O(k), for this construction (W/k^1.5 -> 4); whether some other 1-sparse network on x(y) "
           "reaches W = O(k) is not settled by any finite computation"))
     # the introduction's dense parity network
@@ -330,7 +329,7 @@ def _tightness(scale, w_exp: float):
     rows.append(dict(
         bound="neurons of the parity network (Section 4: at most 2m)", paper_ref="Section 4 (Hardness under arbitrary "
         "distributions)", printed="$2m$", proved="$\\lfloor m/2 \\rfloor + 1$ (shifts $a \\equiv |S| \\pmod 4$ in $[-m, m]$)",
-        family=f"max over |S| in [1, m] of #{{a in [-m, m] : a = |S| mod 4}}", family_value=float(family),
+        family="max over |S| in [1, m] of #{a in [-m, m] : a = |S| mod 4}", family_value=float(family),
         printed_over_proved=float(2 * m / (m // 2 + 1)), proved_over_family=float((m // 2 + 1) / family),
         exponents_printed="1", exponents_proved="1", exponents_measured="1 (exact count)",
         gap=f"none: the count is attained; the printed 2m is a factor {2 * m / (m // 2 + 1):.3g} slack at m = {m}",

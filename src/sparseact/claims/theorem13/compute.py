@@ -132,7 +132,7 @@ def neuron_patterns(net, variables) -> list[int]:
     on = W[:, V]
     ok = np.all(np.abs(on) == 1.0, axis=1) & np.all(off == 0.0, axis=1)
     index = indices_from_points(np.where(np.abs(on) == 1.0, on, 1.0)) if len(V) else np.zeros(len(W), dtype=np.int64)
-    return [int(i) if good else -1 for i, good in zip(index, ok)]
+    return [int(i) if good else -1 for i, good in zip(index, ok, strict=True)]
 
 
 def check_junta_network(net, table, variables, s: int) -> dict:

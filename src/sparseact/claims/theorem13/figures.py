@@ -5,8 +5,19 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.patches import Patch
 
-from sparseact.publish.plotting import (FULL_WIDTH, MIN_FONT, colours, finish, integer_ticks, legend_handle,
-                                        legend_outside, plt, reference_line, setup_style, value_ticks)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    MIN_FONT,
+    colours,
+    finish,
+    integer_ticks,
+    legend_handle,
+    legend_outside,
+    plt,
+    reference_line,
+    setup_style,
+    value_ticks,
+)
 
 CAPTIONS = {
     "junta-scale": "Definition 2 scales W (left) and B (right) of the proof's junta networks (largest over all n, s, "
@@ -47,8 +58,8 @@ def _junta_scale(table):
         ax.set_ylabel(label)
         integer_ticks(ax, "x")
         ax.legend(loc="upper left")
-    fig.suptitle("Theorem 13: junta networks in $H_{n,s,1}^{\\sqrt{p},p}$ (max active = %d on every cube)"
-                 % int(table["max_active"].max()))
+    fig.suptitle("Theorem 13: junta networks in $H_{n,s,1}^{\\sqrt{p},p}$ "
+                 f"(max active = {int(table['max_active'].max())} on every cube)")
     fig.tight_layout()
     return fig
 
@@ -59,7 +70,7 @@ def _hardness_cliff(hard, cost):
     at_n = hard[(hard["n"] == n_max) & (hard["trivial"] > 0)].assign(relative=lambda t: t["test_error"] / t["trivial"])
     mean = at_n.groupby(["p", "target", "degree"], as_index=False)["relative"].mean()
     ps = sorted(int(p) for p in set(hard["p"]) | set(cost["p"]))
-    palette = dict(zip(ps, colours(len(ps))))
+    palette = dict(zip(ps, colours(len(ps)), strict=True))
     for (p, target), group in mean.groupby(["p", "target"]):
         axes[0].plot(group["degree"], group["relative"], "-" if target == "parity" else "--", marker="o", ms=3,
                      color=palette[int(p)])

@@ -13,13 +13,19 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
-from sparseact.claims.theorem13 import check
 from sparseact.claims.theorem13.compute import OVERSAMPLING
 from sparseact.combinatorics import monomial_count
-from sparseact.verify.records import ClaimReport, CheckRecord
-from sparseact.verify.verdicts import (ATOL, Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most,
-                                       verdict_equal)
 from sparseact.paper import paper_ref
+from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.verdicts import (
+    ATOL,
+    Verdict,
+    has_slope,
+    loglog_slope,
+    verdict_all,
+    verdict_at_most,
+    verdict_equal,
+)
 
 #: Below ``d = p`` the parity's test error must be at least ``(1 - CLIFF_BELOW_REL)`` times the trivial error.
 CLIFF_BELOW_REL = 0.05

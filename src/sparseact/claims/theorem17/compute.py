@@ -59,7 +59,7 @@ def expression(eps: float, delta: float, cls: dict) -> float:
 def bound_sample_size(point: dict) -> int:
     """``ceil(multiple * expression)`` of a bound point."""
     cls = class_parameters(target_network(point))
-    return int(math.ceil(point["multiple"] * expression(point["eps"], point["delta"], cls)))
+    return math.ceil(point["multiple"] * expression(point["eps"], point["delta"], cls))
 
 
 def generate(point: dict, rng) -> dict:

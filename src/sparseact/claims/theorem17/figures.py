@@ -30,8 +30,8 @@ def figures(tables: dict) -> dict:
     fig, axes = plt.subplots(nrows, ncols, figsize=(FULL_WIDTH, 2.3 * nrows + 0.4), squeeze=False, sharex=True,
                              sharey=True)
     learners = list(dict.fromkeys(curves["learner"]))
-    palette = dict(zip(learners, colours(len(learners))))
-    for ax, target in zip(axes.flat, targets):
+    palette = dict(zip(learners, colours(len(learners)), strict=True))
+    for ax, target in zip(axes.flat, targets, strict=False):  # an odd count leaves the last panel empty
         part = curves[curves["target"] == target]
         for learner, group in part.groupby("learner", sort=False):
             colour = palette[learner]

@@ -16,9 +16,15 @@ from scipy.stats import beta
 from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims.theorem17 import _targets
-from sparseact.claims.theorem17.compute import (SPARSE, class_parameters, expression, product_weights, target_label,
-                                                target_network)
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.claims.theorem17.compute import (
+    SPARSE,
+    class_parameters,
+    expression,
+    product_weights,
+    target_label,
+    target_network,
+)
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: Confidence of the one-sided Clopper-Pearson upper end on Pr[test loss > eps].
@@ -284,7 +290,7 @@ def _dense_lower_bound_records() -> list[CheckRecord]:
         check="the exact expected unseen mass against N/(e m), for uniform, spread-at-1/m and geometric distributions",
         method="exact", instances=len(unseen), worst_value=float((unseen["expected_unseen"] / unseen["bound"]).max()),
         worst_value_label="max E[unseen mass] / (N/(e m))",
-        verdict=verdict_all(verdict_at_most(u, b) for u, b in zip(unseen["expected_unseen"], unseen["bound"])),
+        verdict=verdict_all(verdict_at_most(u, b) for u, b in zip(unseen["expected_unseen"], unseen["bound"], strict=True)),
         range=f"N in {list(MEMORISER_N)}, m in {list(MEMORISER_M)}",
         notes="p(1 - p)^m <= p e^(-pm) <= 1/(e m) termwise; the spread family comes closest (mass 1/m per point).")]
     inst = DENSE_INSTANCE

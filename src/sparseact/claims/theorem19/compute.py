@@ -105,7 +105,7 @@ def _certificate_json(X, exact, s, k, W, B, bound: str, R: float) -> str:
                                 networks=[certificates.network_spec(net) for net in nets], s=s, k=k, W=W, B=B)
     # the value as the verifier computes it: mean over zeta of mean_i zeta_i h_zeta(x_i)
     lhs_value = float(np.mean([np.mean(z * (np.maximum(X @ net.W.T - net.b, 0.0) @ net.u))
-                               for z, net in zip(exact.zetas, nets)]))
+                               for z, net in zip(exact.zetas, nets, strict=True)]))
     variables = dict(W=W, R=R, B=B, s=s, n=n, m=m, k=k)
     rhs = certificates.formula(BOUND_EXPRS[bound], **variables)
     return json.dumps(dict(lhs=lhs, rhs=rhs, lhs_value=lhs_value, rhs_value=_bound_value(bound, variables)))
@@ -113,7 +113,7 @@ def _certificate_json(X, exact, s, k, W, B, bound: str, R: float) -> str:
 
 def _bound_value(bound: str, variables: dict) -> float:
     """The formula ``BOUND_EXPRS[bound]`` at ``variables`` (``W, R, B, s, n, m, k``), as its certificates state it."""
-    return float(eval(BOUND_EXPRS[bound], {"sqrt": math.sqrt, "log": math.log, "max": max}, variables))  # noqa: S307
+    return float(eval(BOUND_EXPRS[bound], {"sqrt": math.sqrt, "log": math.log, "max": max}, variables))
 
 
 def _order_violations(X, zeta, s, k, W, B, pairs, instance: str) -> list[dict]:
@@ -184,7 +184,7 @@ def _run_exact(point, X, rng):
     zetas = 1.0 - 2.0 * rng.integers(0, 2, size=(point["zetas"], m))
     lows = cx.sup_lower_bounds(X, zetas, s, k, W, B, rng)
     lower_gap, proof_gap, quality, found = -np.inf, -np.inf, np.inf, []
-    for zeta, low in zip(zetas, lows):
+    for zeta, low in zip(zetas, lows, strict=True):
         i = exact.index(zeta)
         proof = cx.proof_intermediate_quantity(X, zeta, s, k, W, B, cells=exact.cells)
         lower_gap = max(lower_gap, low.value - exact.uppers[i])
@@ -225,7 +225,7 @@ def _run_scale(point, X):
     for R_target in point["R_values"]:
         Xr = X * R_target
         R = float(np.linalg.norm(Xr, axis=1).max())
-        values = np.array([np.mean(z * net(Xr)) for z, net in zip(unit.zetas, unit.networks)])
+        values = np.array([np.mean(z * net(Xr)) for z, net in zip(unit.zetas, unit.networks, strict=True)])
         exact = unit._replace(values=values, uppers=unit.uppers * R_target)
         eq1 = _bounds(m, n, 1, 1, W, 0.0, R)["eq1"]
         corrected = _bound_value("eq1_corrected", dict(W=W, R=R, B=0.0, s=1, n=n, m=m, k=1))
@@ -265,7 +265,7 @@ def _run_conj20(point, X, rng):
     else:
         nets = [r.network for r in sup_lower_bounds(X, half, s, k, W, B, rng, **CONJ20_SEARCH)]
         nets += [SparseReLUNetwork(-net.u, net.W, net.b) for net in nets]
-    values = np.array([network_objective(net, X, z) for net, z in zip(nets, zetas)])
+    values = np.array([network_objective(net, X, z) for net, z in zip(nets, zetas, strict=True)])
     lower = float(values.mean())
     bounds = _bounds(m, n, s, k, W, B, R)
     row = dict(distribution=point["distribution"], n=n, m=m, s=s, k=k, R=R, W=W, B=B, lower=lower,

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, colours, finish, legend_handle, legend_outside, plt,
-                                        reference_curve, setup_style, value_ticks)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    SINGLE_WIDTH,
+    colours,
+    finish,
+    legend_handle,
+    legend_outside,
+    plt,
+    reference_curve,
+    setup_style,
+    value_ticks,
+)
 
 CAPTIONS = {
     "rademacher": "Lower-bound estimates of R_H(S) (replicate 0; one colour per input distribution), log-log, with "
@@ -34,7 +44,7 @@ def figures(tables: dict) -> dict:
     sweep = _first_replicate(tables["sweep"])
     fig, axes = plt.subplots(1, 3, figsize=(FULL_WIDTH, 3.0), sharey=True)
     distributions = sorted(sweep["distribution"].unique())
-    palette = dict(zip(distributions, colours(len(distributions))))
+    palette = dict(zip(distributions, colours(len(distributions)), strict=True))
     m_max = sweep["m"].max()
     at_m = sweep[sweep["m"] == m_max]
     for dist, group in at_m.groupby("distribution"):
@@ -66,7 +76,7 @@ def figures(tables: dict) -> dict:
         axes[2].plot(per_n.index, per_n.values, color=BOUNDS[column][2], ls=BOUNDS[column][1], lw=1.0)
     axes[2].set_xlabel("n")
     axes[2].set_title("Conjecture 20: against n (R = 1)")
-    for ax, values in zip(axes, (at_m["s"], middle["m"], dims["n"])):
+    for ax, values in zip(axes, (at_m["s"], middle["m"], dims["n"]), strict=True):
         ax.set_xscale("log")
         ax.set_yscale("log")
         value_ticks(ax, "x", values.unique())

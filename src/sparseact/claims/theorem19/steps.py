@@ -233,8 +233,8 @@ def eq12_instance() -> dict:
         chosen.append(best)
         values.append(_first_term(X, zeta, *best))
     x = X[:, 0]
-    rhs = EQ12_W / m * max(np.mean([abs(sum(z[i] * x[i] for i in range(m) if (I >> i) & 1)) for z in Z])
-                           for I in range(2**m))
+    rhs = EQ12_W / m * max(np.mean([abs(sum(z[i] * x[i] for i in range(m) if (subset >> i) & 1)) for z in Z])
+                           for subset in range(2**m))
     return dict(X=X, zetas=Z, networks=chosen, lhs=float(np.mean(values)), rhs=float(rhs))
 
 

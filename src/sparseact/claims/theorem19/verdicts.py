@@ -15,14 +15,14 @@ import pandas as pd
 from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._failures import worst_violation
+from sparseact.claims.theorem19 import CONJ20_M, ORDER_ZETAS, PAPER_REF
 from sparseact.claims.theorem19 import steps as st
-from sparseact.claims.theorem19 import CONJ20_M, ORDER_ZETAS, PAPER_REF, check
 from sparseact.claims.theorem19.compute import BOUND_EXPRS, EQ1_EXPR, EXACT_RTOL, ORDER_TOL, _bound_value, _certificate
 from sparseact.complexity.simplex import simplex_lower_bound
 from sparseact.fitting import exponent_text, fit_exponents_if_possible
 from sparseact.verify import certificates as cert
 from sparseact.verify import corners
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most, verdict_equal, verdict_growth_mc
 
 #: theorem19-uniform (compute.UNIFORM_EXPR) in TeX, for the tightness table.
@@ -161,7 +161,7 @@ def assemble(block: dict, tables: dict):
     records.append(CheckRecord(
         check_id="theorem19/eq15-scale", statement_id="eq15",
         statement="R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (15))",
-        check=f"the exact R_H(S) of theorem19/scale (k = 1, where (15) is (1)) against eq. (15) with constant 1",
+        check="the exact R_H(S) of theorem19/scale (k = 1, where (15) is (1)) against eq. (15) with constant 1",
         method="exact", instances=len(valid), worst_value=float((valid["exact"] / valid["eq1"]).max()),
         worst_value_label="max exact / eq. (15)", verdict=Verdict.FAIL if len(broken) else Verdict.PASS,
         range=describe_range(valid.to_dict("records"), ["m", "n", "R"], "B = 0, s = k = 1"),
@@ -170,7 +170,7 @@ def assemble(block: dict, tables: dict):
         **kwargs15, **{**common, "variant": "as printed"}))
     # the correction repairs theorem19/scale; refuted, the printed (1) stays broken out of its range (out-of-range)
     fail = cert.fail_fields(
-        verdict_all([verdict_at_most(e, c * (1 + EXACT_RTOL)) for e, c in zip(scale["exact"], scale["eq1_corrected"])]),
+        verdict_all([verdict_at_most(e, c * (1 + EXACT_RTOL)) for e, c in zip(scale["exact"], scale["eq1_corrected"], strict=True)]),
         "out-of-range", lambda: worst_violation(tables, "theorem19/scale-corrected"),
         notes="for s = 1 the corrected (1) is at least (WR+B)/sqrt(m), the classical one-neuron bound (contraction "
               "and the linear-class bound), so it holds for every sample; it equals (1) wherever m(R+B) >= e")
@@ -277,8 +277,8 @@ STEP_TEXT = {
 }
 
 
-def _at_most(values, limits) -> "Verdict":
-    return verdict_all([verdict_at_most(float(v), float(l)) for v, l in zip(values, limits)])
+def _at_most(values, limits) -> Verdict:
+    return verdict_all([verdict_at_most(float(v), float(limit)) for v, limit in zip(values, limits, strict=True)])
 
 
 def _step_record(check_id, statement_id, statement, check, values, limits, frame, keys, label, notes="", extra=""):
@@ -426,7 +426,7 @@ def _step_records(block: dict, tables: dict) -> list:
              "with I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)", "(14)")):
         certificate, row = _fixed_certificate(fixed, step)
         ties = st.TIES_INSTANCE
-        fail = cert.fail_fields(verdict_at_most(row["lhs"], row["rhs"]), "proof-slip", lambda c=certificate, r=row, b=bound: (
+        fail = cert.fail_fields(verdict_at_most(row["lhs"], row["rhs"]), "proof-slip", lambda c=certificate, r=row, b=bound, ties=ties: (
             None if c is None else (c, f"m = {ties['m']} points x_i = 1, n = 1, s = {ties['s']} neurons +-relu(x - 1) "
                                        f"(all tied, none active), W = B = R = 1: term = {r['lhs']:g} > {b} = "
                                        f"{r['rhs']:.4g}")))
@@ -440,10 +440,10 @@ def _step_records(block: dict, tables: dict) -> list:
 
     # (8) + (14) against (1): the constant of the last line
     point = st.COMBINE_POINT
-    combined = float(eval(st.COMBINE_EXPR, {"sqrt": math.sqrt, "log": math.log}, dict(point)))  # noqa: S307
+    combined = float(eval(st.COMBINE_EXPR, {"sqrt": math.sqrt, "log": math.log}, dict(point)))
     printed = _bound_value("eq1", {key: point[key] for key in ("W", "R", "B", "s", "n", "m")} | {"k": 1})
     corrected_ratio = max(
-        float(eval(st.COMBINE_EXPR, {"sqrt": math.sqrt, "log": math.log},  # noqa: S307
+        float(eval(st.COMBINE_EXPR, {"sqrt": math.sqrt, "log": math.log},
                    dict(m=r.m, n=r.n, s=r.s, W=r.W, B=r.B, R=r.R, c=st.HOEFFDING_C)))
         / (4 * math.sqrt(st.HOEFFDING_C) * _bound_value("eq1", dict(W=r.W, R=r.R, B=r.B, s=r.s, n=r.n, m=r.m, k=1)))
         for r in grid.itertuples())
@@ -541,7 +541,7 @@ def _exact_records(exact, sweep) -> list:
         check="exact R_H(S) of the dense class (k = s) of tiny samples against (WR+B)s/sqrt(m)",
         method="exact", instances=len(dense), worst_value=float((dense["exact"] / dense["dense"]).max()),
         worst_value_label="max exact R_H(S) / ((WR+B)s/sqrt(m))",
-        verdict=verdict_all([verdict_at_most(e, b) for e, b in zip(dense["exact"], dense["dense"])]),
+        verdict=verdict_all([verdict_at_most(e, b) for e, b in zip(dense["exact"], dense["dense"], strict=True)]),
         range=_exact_range(dense, f"distributions: {', '.join(sorted(dense['distribution'].unique()))}"),
         notes="the dense sup decouples over neurons (rescale each neuron to |u_j| = 1: the constraints become "
               "||w_j|| <= W, |b_j| <= B per neuron), so R_{H_{n,s,s}} = s R_{H_{n,1,1}}; the one-neuron class is a "
@@ -556,7 +556,7 @@ def _exact_records(exact, sweep) -> list:
         check="sum_j |I_j| of the optimal network of every sign vector of every exact point against k m",
         method="exact", instances=int(exact["networks"].sum()), worst_value=float((exact["max_cells_sum"] / km).max()),
         worst_value_label="max sum_j |I_j| / (k m)",
-        verdict=verdict_all([verdict_at_most(c, b) for c, b in zip(exact["max_cells_sum"], km)]),
+        verdict=verdict_all([verdict_at_most(c, b) for c, b in zip(exact["max_cells_sum"], km, strict=True)]),
         range=_exact_range(exact, "every optimal network (all 2^m sign vectors)"), **common))
     # (1) and (15) as functions of s: exponent 1/2 exactly (a closed form, evaluated)
     s_values = np.array([1, 2, 4, 8, 16, 64, 1024], dtype=float)

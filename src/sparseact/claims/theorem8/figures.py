@@ -6,8 +6,18 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims.theorem8.verdicts import ROUNDING_EXCESS
-from sparseact.publish.plotting import (FULL_WIDTH, SINGLE_WIDTH, finish, integer_ticks, legend_handle, legend_outside,
-                                        plt, reference_line, setup_style, value_ticks)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    SINGLE_WIDTH,
+    finish,
+    integer_ticks,
+    legend_handle,
+    legend_outside,
+    plt,
+    reference_line,
+    setup_style,
+    value_ticks,
+)
 
 CAPTIONS = {
     "error-vs-degree": "Exact test error (loss (yhat - y)^2/2 over the whole cube, worst inner seed, first verdict "
@@ -61,7 +71,7 @@ def error_vs_degree(tables: dict):
     families = [f for f in ("bucket", "gaussian", "baselines") if f in present]
     fig, axes = plt.subplots(1, len(families), figsize=(FULL_WIDTH, 3.0), sharex=True, sharey=True,
                              squeeze=False)
-    for ax, family in zip(axes[0], families):
+    for ax, family in zip(axes[0], families, strict=True):
         part = at_m[[_family(t) == family for t in at_m["target"]]]
         for i, (label, group) in enumerate(part.groupby("target", sort=False)):
             worst = group.groupby("degree")[["test_error", "floor"]].max()
@@ -109,7 +119,7 @@ def lemma7_rate(tables: dict):
 def degree_vs_k(tables: dict):
     needs = _first_seed(tables["theorem8-needs"])
     fig, axes = plt.subplots(1, 2, figsize=(FULL_WIDTH, 3.2), gridspec_kw={"width_ratios": [1, 1.4]})
-    for (kind, group), marker in zip(needs.groupby("kind"), "osD^v"):
+    for (kind, group), marker in zip(needs.groupby("kind"), "osD^v", strict=False):  # a marker per kind
         axes[0].plot(group["k"], group["degree_needed_relative"], marker, ms=5, alpha=0.8, label=kind)
     axes[0].set_xscale("log", base=2)
     axes[0].margins(x=0.1)

@@ -16,14 +16,26 @@ from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._failures import worst_violation
 from sparseact.claims._verdicts import no_uncertified_fail, verdict_big_o_trend
-from sparseact.verify import certificates as cert
-from sparseact.verify import corners
-from sparseact.claims.theorem8.compute import (C_RHO_SHARP, CERT_C, LAMBDA_MIN, LEMMA10_C, PROJECTION_MAX_FEATURES,
-                                               WIDE_B, WIDE_K, WIDE_N, WIDE_S, WIDE_W, corrected_log_one_minus_rho,
-                                               lemma10_ratio, printed_log_one_minus_rho)
+from sparseact.claims.theorem8.compute import (
+    C_RHO_SHARP,
+    CERT_C,
+    LAMBDA_MIN,
+    LEMMA10_C,
+    PROJECTION_MAX_FEATURES,
+    WIDE_B,
+    WIDE_K,
+    WIDE_N,
+    WIDE_S,
+    WIDE_W,
+    corrected_log_one_minus_rho,
+    lemma10_ratio,
+    printed_log_one_minus_rho,
+)
 from sparseact.fitting import exponent_text, fit_exponents_if_possible
 from sparseact.networks import SparseReLUNetwork
-from sparseact.verify.records import ClaimReport, CheckRecord
+from sparseact.verify import certificates as cert
+from sparseact.verify import corners
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: The certificate's instance is the largest eps of the fine grid at which the bound exceeds eps/3 this many times.
@@ -163,7 +175,7 @@ def _ch_record(targets, tables):
     # of the class exceeding it would make that step wrong (proof-slip; Lemma 7 only needs some finite C_H).
     fail = cert.fail_fields(verdict_at_most(float(ratio.max()), 1.0), "proof-slip",
                             lambda: worst_violation(tables, "theorem8/C_H"), notes=(
-        "per target: " + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio))
+        "per target: " + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio, strict=True))
         + ". Each active neuron contributes |u_j|(<w_j, x> - b_j) <= W sqrt(n) + B (Cauchy-Schwarz, ||x|| = "
           "sqrt(n)), and at most k are active."))
     return CheckRecord(
@@ -212,7 +224,7 @@ def _rho_records(block, rho, first, wide):
         statement="1 - rho = c eps^2 min{log(knsW^2/eps)/(k^8W^4 log^4(ns)), 1/(k^6B^4 log s)} makes Lemma 10's bound "
                   "<= eps/3 for some constant c",
         check="Lemma 10's expression at the printed 1 - rho divided by eps/3, exactly in log space, as a function of "
-              "eps and c (closed form for every c; certificate at c = %g)" % CERT_C,
+              f"eps and c (closed form for every c; certificate at c = {CERT_C:g})",
         variant="as printed", instances=len(rho) + len(first), worst_value=float(rho["ratio_printed"].max()),
         worst_value_label="max (Lemma 10 bound)/(eps/3) at c = 1 on the eps grid", verdict=verdict,
         finding="proof-slip" if certificate else "", certificate=certificate, counterexample=counterexample,
@@ -244,8 +256,8 @@ def _rho_records(block, rho, first, wide):
         statement="1 - rho* = min{eps^2/(36 k^8 W^4 Lambda^4), eps^2/(36 k^6 B^4 log s), e^-4}, "
                   "Lambda = max(27, 2 log(ns) + 4 log(6k^4W^2/eps)), makes Lemma 10's bound (constant C = 1) <= eps/3",
         check="Lemma 10's expression at 1 - rho* divided by eps/3, exactly in log space, on the block's (n, s, k) and "
-              "a wide grid n in %s, s in %s, k in %s, W in %s, B in %s, eps = exp(-ell), ell in [0, 700]"
-              % (list(WIDE_N), list(WIDE_S), list(WIDE_K), list(WIDE_W), list(WIDE_B)),
+              f"a wide grid n in {list(WIDE_N)}, s in {list(WIDE_S)}, k in {list(WIDE_K)}, W in {list(WIDE_W)}, "
+              f"B in {list(WIDE_B)}, eps = exp(-ell), ell in [0, 700]",
         variant="corrected", instances=len(rho) + len(wide), worst_value=corrected_max,
         worst_value_label="max (Lemma 10 bound)/(eps/3)", **fail, **common))
     return records
@@ -390,7 +402,7 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
 def assemble(block: dict, tables: dict):
     curves, targets = tables["theorem8-curves"], tables["theorem8-targets"]
     learning, needs = _learning_records(curves, targets)
-    records = learning + [_lemma7_record(curves), _ch_record(targets, tables)]
+    records = [*learning, _lemma7_record(curves), _ch_record(targets, tables)]
     records += _rho_records(block, tables["theorem8-rho-choice"], tables["theorem8-rho-first-fail"],
                             tables["theorem8-rho-corrected-wide"])
     records += _tail_records(tables["theorem8-tail-step"], tables["theorem8-tail-printed"], int(block["n"]),
@@ -564,7 +576,7 @@ def lemma7_sign_certificate():
     X = [1.0, -1.0]
     tables = [[-(c["M"] / 2) * (1 + sign * x) for x in X] for sign in (1, -1)]
     C_H = max(max(t) for t in tables)  # sup h, as printed
-    separation = sum((a - b) ** 2 for a, b in zip(*tables)) / len(X) / 4
+    separation = sum((a - b) ** 2 for a, b in zip(*tables, strict=True)) / len(X) / 4
     lower = float(bounds.two_point_sample_lower_bound(separation, c["K"] * c["eps"], c["delta"]))
     printed = c["C"] * float(bounds.lemma7_sample_complexity(1, c["d"], C_H, c["eps"], c["delta"]))
     return cert.certificate_if_violated(
@@ -682,7 +694,8 @@ def _with_ranges(records, block, tables):
 def tightness_table(tables, needs):
     """The ``tightness`` row of Theorem 8's degree: printed, proved ``ceil(4 k^2 W^2/eps)`` and the degree needed.
 
-    The family is the learning target that needs the largest degree for a Fourier tail ``<= eps`` (exact); printed and proved degrees are evaluated at its certified ``k, W, B`` and the block's ``eps``.
+    The family is the learning target that needs the largest degree for a Fourier tail ``<= eps`` (exact); printed
+    and proved degrees are evaluated at its certified ``k, W, B`` and the block's ``eps``.
     """
     targets = tables["theorem8-targets"]
     row = targets.loc[targets["degree_needed_exact"].idxmax()]
