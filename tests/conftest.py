@@ -15,10 +15,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from hypothesis import configuration as _hypothesis_configuration
-
 import numpy as np
 import pytest
+from hypothesis import configuration as _hypothesis_configuration
 
 REPO = Path(__file__).resolve().parents[1]
 _STATE = pytest.StashKey[dict]()

@@ -79,7 +79,7 @@ def test_the_committed_note_is_the_one_the_committed_results_give():
     assert committed == erratum_tex(load_results(ROOT / "results")), \
         "results/erratum/erratum.tex disagrees with results/: rerun the ledger step"
     errata = pd.read_csv(ROOT / "results" / "errata.csv", dtype=str, keep_default_na=False)
-    for cell, refutation in zip(errata["certificates"], errata["refuted_by"]):
+    for cell, refutation in zip(errata["certificates"], errata["refuted_by"], strict=True):
         assert cell or refutation, "an erratum links its certificates, or names the proof that refutes the statement"
         for path in filter(None, cell.split("; ")):
             assert certificate_link(path) in committed and (ROOT / "results" / path).is_file()

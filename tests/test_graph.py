@@ -4,13 +4,13 @@ Every node of the graph page links to an anchor the report has; the layout is in
 argument become links, whole ids only, never inside math or an existing link.
 """
 
+import itertools
 import re
 from html.parser import HTMLParser
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from test_report import report_inputs
 
 
@@ -93,7 +93,7 @@ def test_layout_is_layered_integer_and_deterministic():
 
     nodes = [Node(k, k, k, "proved") for k in ("top", "mid", "leaf", "alone")]
     edges = [("top", "mid", "uses"), ("mid", "leaf", "uses"), ("top", "leaf", "uses")]
-    position, width, height = layout(nodes, edges)
+    position, _width, height = layout(nodes, edges)
     assert position == layout(list(reversed(nodes)), list(reversed(edges)))[0]
     assert position["top"][1] < position["mid"][1] < position["leaf"][1] < position["alone"][1]
     assert all(isinstance(v, int) for xy in position.values() for v in xy) and height >= 4 * NODE_HEIGHT
@@ -153,12 +153,12 @@ def test_anchor_names_each_kind():
 
 def test_claim_page_chain_is_collapsed_typeset_linked_and_expands_each_item_once():
     import pandas as pd
+    from test_statements import _row
 
     from sparseact.paper import facts, premise_kind, statements
     from sparseact.publish.findings import Results
     from sparseact.publish.report import chains_html
     from sparseact.publish.statements import derive
-    from test_statements import _row
 
     premises = [p for e in statements() for p in [*e.get("argument", {}).get("uses", ()),
                                                    *(e.get("correction") or {}).get("verified_by", ())]]
@@ -227,7 +227,7 @@ def test_any_acyclic_graph_is_laid_out_downwards_without_overlap(graph):
     assert all(position[a][1] < position[b][1] for a, b, _ in edges)  # every arrow points down
     assert all(0 <= x <= width - NODE_WIDTH and 0 <= y <= height - NODE_HEIGHT for x, y in position.values())
     rows = sorted({y for _, y in position.values()})
-    assert all(b - a >= NODE_HEIGHT for a, b in zip(rows, rows[1:]))
+    assert all(b - a >= NODE_HEIGHT for a, b in itertools.pairwise(rows))
     for row in rows:  # side by side on a row, never on top of each other
         xs = sorted(x for x, y in position.values() if y == row)
-        assert all(b - a >= NODE_WIDTH for a, b in zip(xs, xs[1:]))
+        assert all(b - a >= NODE_WIDTH for a, b in itertools.pairwise(xs))

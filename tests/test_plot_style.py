@@ -165,7 +165,7 @@ def test_a_panel_title_clears_the_tick_labels_finish_shows_above_it():
     finish({"f": fig})
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
-    for upper, lower in zip(axes[0], axes[1]):
+    for upper, lower in zip(axes[0], axes[1], strict=True):
         labels = [t.get_window_extent(renderer) for t in upper.get_xticklabels() if t.get_text()]
         assert labels  # the upper panel's labels are shown
         title = lower.title.get_window_extent(renderer)

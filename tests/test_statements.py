@@ -149,9 +149,8 @@ def test_explain_walks_down_to_checks_and_facts():
 
 
 def test_explain_wraps_and_refers_back_to_what_it_printed():
-    from sparseact.publish.statements import explain, explain_chain
-
     from sparseact.paper import facts, premise_kind, statements
+    from sparseact.publish.statements import explain, explain_chain
 
     premises = [p for e in statements() for p in [*e.get("argument", {}).get("uses", ()),
                                                    *(e.get("correction") or {}).get("verified_by", ())]]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import operator
 
-
 #: Largest count :func:`monomial_count` returns; beyond it ``ValueError`` (the count is only ever compared with memory
 #: and work limits far below it, and its exact value would take a time that grows with ``d``).
 MAX_MONOMIAL_COUNT = 2**256

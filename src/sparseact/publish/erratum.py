@@ -220,7 +220,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     entries = {e["id"]: e for e in paper_statements()}
     verified = int((errata["verified"] == "PASS").sum())
     conjectured = int((errata["verified"] == CONJECTURED).sum())
-    refuted = [int(n) for n, r in zip(errata["number"], errata.get("refuted_by", [""] * len(errata))) if r]
+    refuted = [int(n) for n, r in zip(errata["number"], errata.get("refuted_by", [""] * len(errata)), strict=True) if r]
     lines = [r"\documentclass[11pt]{article}",
              r"\usepackage{amsmath,amssymb}",
              r"\usepackage[margin=2.5cm]{geometry}",
@@ -255,7 +255,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
              "Each gives where the error is, the printed text, the corrected text, why the printed text fails with "
              "the violation its certificate establishes, and a link to the certificate.",
              ""]
-    status_of = dict(zip(results.statements["statement_id"], results.statements["status"]))
+    status_of = dict(zip(results.statements["statement_id"], results.statements["status"], strict=True))
     # the proved statements each erratum's correction rests on (its printed statement's correction, verified_by)
     proofs_of = {cause["id"]: [p for p in (entries.get(cause["printed"], {}).get("correction") or {}).get(
         "verified_by", ()) if premise_kind(p) == "statement" and status_of.get(p) == "proved"]

@@ -332,20 +332,23 @@ def erratum_markdown(row: pd.Series, certificate_prefix: str) -> list[str]:
     certificates = ", ".join(f"[{Path(c).stem}]({certificate_prefix}{c})" for c in ids(row["certificates"]))
     correction = row["correction"] or "none proposed"
     if row["verified_by"]:
-        correction += (f" (an open conjecture: `{row['verified_by']}` tests instances only, evidence rather than a proof)" if row["verified"] == CONJECTURED
-                       else f" (verified by `{row['verified_by']}`: **{row['verified']}**)")
+        correction += (f" (an open conjecture: `{row['verified_by']}` tests instances only, evidence rather than a proof)"
+                       if row["verified"] == CONJECTURED else f" (verified by `{row['verified_by']}`: **{row['verified']}**)")
+    refutation = row.get("refuted_by", "")
+    why = ([f"- **Refutation** (proved: `{refutation}`): {markdown_math(row['counterexample'], in_table=False)}",
+            f"- **Proof:** {markdown_math(row['explanation'], in_table=False)}"] if refutation else
+           [f"- **Why it fails:** {markdown_math(row['explanation'], in_table=False)}",
+            f"- **Counterexample** (from the certificate): {markdown_math(row['counterexample'], in_table=False)}"])
+    proofs = certificates or (f"the proof of `{refutation}`" if refutation else "none")
     parts = [
         f'<a id="erratum-{row["erratum_id"]}"></a>',
         f"#### {row['location']} — {row['class']}",
         "",
         f"- **Printed:** {markdown_math(row['printed'], in_table=False)}",
-        *([f"- **Refutation** (proved: `{row.get('refuted_by', '')}`): {markdown_math(row['counterexample'], in_table=False)}",
-           f"- **Proof:** {markdown_math(row['explanation'], in_table=False)}"] if row.get("refuted_by") else
-          [f"- **Why it fails:** {markdown_math(row['explanation'], in_table=False)}",
-           f"- **Counterexample** (from the certificate): {markdown_math(row['counterexample'], in_table=False)}"]),
+        *why,
         f"- **Correction:** {markdown_math(correction, in_table=False)}",
         f"- **Statements:** {', '.join(f'`{s}`' for s in ids(row['statements']))}; "
-        f"**certificates:** {certificates or ('the proof of `' + row.get('refuted_by', '') + '`' if row.get('refuted_by', '') else 'none')}; "
+        f"**certificates:** {proofs}; "
         f"erratum id `{row['erratum_id']}`",
         "",
     ]

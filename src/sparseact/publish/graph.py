@@ -145,9 +145,9 @@ def _layers(keys: Sequence[str], edges: Sequence[tuple[str, str, str]]) -> dict[
 
     def measure(key: str, path: tuple) -> int:
         if key in path:
-            raise ValueError(f"the argument graph has a cycle: {' -> '.join(path[path.index(key):] + (key,))}")
+            raise ValueError(f"the argument graph has a cycle: {' -> '.join((*path[path.index(key):], key))}")
         if key not in height:
-            height[key] = 1 + max((measure(k, path + (key,)) for k in down[key]), default=-1)
+            height[key] = 1 + max((measure(k, (*path, key)) for k in down[key]), default=-1)
         return height[key]
 
     for key in keys:
@@ -266,7 +266,7 @@ def legend_svg() -> str:
     items.append('<span class="key"><svg width="26" height="14" aria-hidden="true"><rect x="2" y="2" width="22" '
                  'height="10" rx="3" fill="#fff" stroke="#333" stroke-width="3"/></svg> <b>main result</b> '
                  "(framed twice)</span>")
-    for kind, (dash, text) in EDGE_STYLES.items():
+    for dash, text in EDGE_STYLES.values():
         pattern = f' stroke-dasharray="{dash}"' if dash else ""
         items.append(f'<span class="key"><svg width="34" height="10" aria-hidden="true"><line x1="1" y1="5" x2="33" '
                      f'y2="5" stroke="#555" stroke-width="1.5"{pattern}/></svg> {html.escape(text)}</span>')

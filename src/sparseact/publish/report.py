@@ -42,10 +42,30 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact.publish.findings import (STATUS_DEFINITIONS, TIGHTNESS_HEADER, Results, bottom_line, counts_line, ids,
-                                        load_results, open_items, readable, sharper_items, status_text, tightness_rows)
-from sparseact.publish.graph import (ERRATUM_PREFIX, GRAPH_CSS, graph_edges, graph_nodes, graph_svg, legend_svg,
-                                     node_anchor, subgraph)
+from sparseact.publish.findings import (
+    STATUS_DEFINITIONS,
+    TIGHTNESS_HEADER,
+    Results,
+    bottom_line,
+    counts_line,
+    ids,
+    load_results,
+    open_items,
+    readable,
+    sharper_items,
+    status_text,
+    tightness_rows,
+)
+from sparseact.publish.graph import (
+    ERRATUM_PREFIX,
+    GRAPH_CSS,
+    graph_edges,
+    graph_nodes,
+    graph_svg,
+    legend_svg,
+    node_anchor,
+    subgraph,
+)
 from sparseact.publish.links import anchor, link_ids, report_targets
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
@@ -129,7 +149,7 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "",
     anchors = list(row_ids) or [""] * len(rows)
     body = "".join((f'<tr id="{html.escape(row_id)}">' if row_id else "<tr>")
                    + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row) + "</tr>"
-                   for row_id, row in zip(anchors, rows))
+                   for row_id, row in zip(anchors, rows, strict=True))
     table_class = f' class="{css}"' if css else ""
     return f'<div class="scroll"><table{table_class}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
@@ -261,7 +281,7 @@ def reason_html(row: pd.Series, links: dict[str, str], verdicts: dict[str, str])
 def statement_rows(results: Results, statements: pd.DataFrame, links: dict[str, str], where) -> tuple[list, list[str]]:
     """The rows of a statements table (where, status, statement as printed, reason) and their anchors; ``where``
     renders a row's first cell."""
-    verdicts = dict(zip(results.ledger["check_id"], results.ledger["verdict"]))
+    verdicts = dict(zip(results.ledger["check_id"], results.ledger["verdict"], strict=True))
     rows = [[where(row), _status_cell(row["status"], row["class"], row["range"], gloss=True), _math(row["statement"]),
              reason_html(row, links, verdicts)] for _, row in statements.iterrows()]
     return rows, [anchor(sid) for sid in statements["statement_id"]]
@@ -283,7 +303,7 @@ def facts_html(results: Results) -> str:
     from sparseact.paper import facts as paper_facts
 
     links = targets(results)
-    verdicts = dict(zip(results.ledger["check_id"], results.ledger["verdict"]))
+    verdicts = dict(zip(results.ledger["check_id"], results.ledger["verdict"], strict=True))
     rows, anchors = [], []
     for fact in paper_facts():
         checks = ", ".join(f"{link_ids(html.escape(c), links)} ({html.escape(verdicts.get(c, 'not in the ledger'))})"
@@ -534,7 +554,7 @@ def claim_statements(results: Results, claim_id: str) -> pd.DataFrame:
 def verdict_html(results: Results, lead: pd.DataFrame, links: dict[str, str]) -> str:
     """One line per leading statement (the claim's main results): its status in words and, for a main result, what
     it costs the authors (``headline.csv``), every id in it a link."""
-    costs = dict(zip(results.headline["statement_id"], results.headline["cost"])) if len(results.headline) else {}
+    costs = dict(zip(results.headline["statement_id"], results.headline["cost"], strict=True)) if len(results.headline) else {}
     lines = []
     for _, row in lead.iterrows():
         gloss = f" ({STATUS_GLOSS[row['status']]})" if row["status"] in STATUS_GLOSS else ""

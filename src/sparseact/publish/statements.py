@@ -34,8 +34,8 @@ naming every such statement and why): "not computed yet" is never a status.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd

@@ -5,9 +5,21 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sparseact.publish.plotting import (FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, category_styles, colours, finish,
-                                        legend_handle, legend_outside, plt, reference_curve, reference_line,
-                                        setup_style, value_ticks)
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    MIN_FONT,
+    SINGLE_WIDTH,
+    category_styles,
+    colours,
+    finish,
+    legend_handle,
+    legend_outside,
+    plt,
+    reference_curve,
+    reference_line,
+    setup_style,
+    value_ticks,
+)
 
 CAPTIONS = {
     "as-vs-n": "The worst exact AS/W^2 over the networks of each certified k (solid with dots, one colour per k) "
@@ -97,7 +109,7 @@ def proof_steps(tables: dict):
               (axes[1], "transition_bound_sum", "transition", "printed bound $\\frac{1}{n}\\sum_j \\mathrm{AS}(g_j)$",
                "$\\Pr[R_x \\neq R_{x^{\\oplus i}}]$")]
     families = sorted(every["family"].unique())
-    styles = dict(zip(families, category_styles(len(families))))
+    styles = dict(zip(families, category_styles(len(families)), strict=True))
     for ax, x, y, xlabel, ylabel in panels:
         data = every[(every[x] > 0) & (every[y] > 0)]
         for family in families:
