@@ -9,7 +9,15 @@ tests/test_workflow.py's tests of that run: in that file they waited behind them
 import pandas as pd
 import pytest
 
-from test_workflow import QUICK, copy_repo, digests, edited_config, quick_run, snakemake  # noqa: F401 (a fixture)
+from test_workflow import (  # noqa: F401 (the session's run and the fixture it uses)
+    QUICK,
+    compiled_kernels,
+    copy_repo,
+    digests,
+    edited_config,
+    quick_run,
+    snakemake,
+)
 
 pytestmark = pytest.mark.workflow
 

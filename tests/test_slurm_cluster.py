@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from sparseact.claims import claim_ids, get_claim
-from test_workflow import quick_run  # noqa: F401 (the session's local run, requested by name below)
+from test_workflow import compiled_kernels, quick_run  # noqa: F401 (the session's local run and what it needs)
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slurm]
 
