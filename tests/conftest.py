@@ -11,6 +11,7 @@ session started, and fails the session, naming the files, when any differs.
 """
 
 import hashlib
+import os
 import subprocess
 import tempfile
 from pathlib import Path
@@ -24,8 +25,25 @@ _STATE = pytest.StashKey[dict]()
 
 #: The longest test files (end-to-end runs of the quick config, the SLURM cluster), collected first: the suite runs
 #: on every core (pytest-xdist, ``--dist loadfile``: each file whole in one worker, in collection order), so these
-#: start at once on different workers and the short files fill the time around them.
-LONGEST_FIRST = ("test_slurm_cluster.py", "test_workflow.py", "test_interruption.py", "test_rerun.py")
+#: start at once on different workers and the short files fill the time around them. The first worker makes the
+#: session's run and goes on with test_workflow.py's tests of it; the cluster test's worker, which mostly waits for
+#: the cluster's scheduler, is an extra one (:func:`pytest_xdist_auto_num_workers`); the interruptions start at once
+#: on the third, and the second runs of test_reproducibility.py follow them there. xdist hands a worker its next file
+#: when two tests of its current one are left, so the cluster test (two tests) is followed by the rerun tests, which
+#: are short.
+LONGEST_FIRST = ("test_workflow.py", "test_slurm_cluster.py", "test_interruption.py", "test_rerun.py",
+                 "test_reproducibility.py")
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker per core (xdist's count), and one more when the real SLURM cluster test runs: its
+    worker mostly waits while the cluster's jobs run (they use the cores, not the worker)."""
+    from test_slurm_cluster import cluster_unavailable
+    from xdist.plugin import pytest_xdist_auto_num_workers as per_core
+
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):  # the user's count, as xdist reads it
+        return None
+    return per_core(config) + (cluster_unavailable() is None)
 
 
 #: Hypothesis' example database and caches, outside the checkout (one folder per checkout, kept between sessions so

@@ -12,7 +12,7 @@ import subprocess
 import time
 
 import pytest
-from test_workflow import QUICK, copy_repo, environment
+from test_workflow import QUICK, compiled_kernels, copy_repo, environment  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.workflow
 
@@ -83,19 +83,21 @@ def kill_and_resume(work, kill_point, pause_in_kernels=False):
     return output
 
 
-def test_killed_early_resumes(repo_root, tmp_path):
-    work = copy_repo(repo_root, tmp_path / "repo")
+def test_killed_early_resumes(repo_root, tmp_path, compiled_kernels):
+    work = copy_repo(repo_root, tmp_path / "repo", kernels=compiled_kernels)
     kill_and_resume(work, jobs_running_for_a_while)
 
 
 def test_killed_inside_the_kernels_job_after_its_output_exists_resumes(repo_root, tmp_path):
     """The kernels job is incomplete but its output exists: the resume reruns it and every shard after it
-    (with the shards taking kernels.txt through ancient(), Snakemake used to rerun only the kernels job, exit 0)."""
+    (with the shards taking kernels.txt through ancient(), Snakemake used to rerun only the kernels job, exit 0).
+    The copy has no kernels compiled beforehand: its kernels job compiles them while the data jobs run, as on a
+    fresh clone."""
     work = copy_repo(repo_root, tmp_path / "repo")
     output = kill_and_resume(work, kernels_output, pause_in_kernels=True)
     assert "rule kernels:" in output and "rule run:" in output and "rule assemble:" in output, output[-3000:]
 
 
-def test_killed_between_shards_resumes(repo_root, tmp_path):
-    work = copy_repo(repo_root, tmp_path / "repo")
+def test_killed_between_shards_resumes(repo_root, tmp_path, compiled_kernels):
+    work = copy_repo(repo_root, tmp_path / "repo", kernels=compiled_kernels)
     kill_and_resume(work, some_shard_result)

@@ -19,7 +19,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_workflow import quick_run  # noqa: F401 (the session's local run, requested by name below)
+from test_workflow import (
+    compiled_kernels,  # noqa: F401 (the session's local run and what it needs)
+    quick_run,  # noqa: F401 (the session's local run, requested by name below)
+)
 
 from sparseact.claims import claim_ids, get_claim
 
