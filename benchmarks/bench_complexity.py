@@ -37,8 +37,6 @@ RESULTS = Path(__file__).resolve().parent / "results"
 SETTINGS = {"restarts": 2, "iterations": 3, "rounds": 1, "n_random": 4, "polish": True}
 
 
-
-
 def fit_exponent(ms, times) -> float:
     """Least-squares slope of log(time) on log(m)."""
     x = np.log(np.asarray(ms, dtype=float))

@@ -46,9 +46,7 @@ def peak_rss_mib() -> float:
 
 def random_network(n: int, s: int, seed: int) -> SparseReLUNetwork:
     rng = np.random.default_rng(seed)
-    return SparseReLUNetwork(
-        rng.standard_normal(s), rng.standard_normal((s, n)) / np.sqrt(n), rng.standard_normal(s)
-    )
+    return SparseReLUNetwork(rng.standard_normal(s), rng.standard_normal((s, n)) / np.sqrt(n), rng.standard_normal(s))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,7 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--s", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--chunk", type=int, default=1 << 18,
+        "--chunk",
+        type=int,
+        default=1 << 18,
         help="points per chunk in net.truth_table (each (chunk, s) temporary is chunk*s*8 bytes)",
     )
     parser.add_argument("--n-rho", type=int, default=50)
@@ -97,9 +97,8 @@ def main(argv: list[str] | None = None) -> int:
         "parseval_rel_err": abs(float(weights.sum()) - norm2) / norm2,
         "spectrum_vs_levels_rel_err": abs(float((fhat**2).sum()) - float(weights.sum())) / norm2,
         "AS_table_vs_spectral_rel_err": abs(as_value - float(np.arange(n + 1) @ weights)) / as_value,
-        "NS_rho0_vs_half_variance_rel_err": abs(
-            float(noise_sensitivity(values, 0.0)) - 0.5 * float(weights[1:].sum())
-        ) / (0.5 * float(weights[1:].sum())),
+        "NS_rho0_vs_half_variance_rel_err": abs(float(noise_sensitivity(values, 0.0)) - 0.5 * float(weights[1:].sum()))
+        / (0.5 * float(weights[1:].sum())),
     }
     del fhat
 
@@ -114,8 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     lines.append(f"| **total (truth table + analysis)** | **{total:.3f}** | **{peak:.0f}** |")
     lines.append(f"| analysis only (excluding truth table) | {analysis_total:.3f} | |")
     lines.append("")
-    lines.append(f"AS(f) = {as_value:.6g}, ||f||^2 = {norm2:.6g}, level weights W^0..W^4 = "
-                 + ", ".join(f"{w:.3g}" for w in weights[:5]))
+    lines.append(
+        f"AS(f) = {as_value:.6g}, ||f||^2 = {norm2:.6g}, level weights W^0..W^4 = "
+        + ", ".join(f"{w:.3g}" for w in weights[:5])
+    )
     lines.append(f"NS_rho at rho = -1, 0, 1: {ns[0]:.6g}, {float(noise_sensitivity(values, 0.0)):.6g}, {ns[-1]:.6g}")
     lines.append("checks: " + ", ".join(f"{k}={v:.1e}" for k, v in checks.items()))
     lines.append(

@@ -252,15 +252,22 @@ def main(argv: list[str] | None = None) -> int:
             )
         lines.append("")
         if res["fastest_peer_in_place"]:
-            lines.append(f"ours in place / fastest peer in place ({res['fastest_peer_in_place']}): "
-                         f"{fmt_both(res['ours_in_place_over_fastest_peer'])}")
+            lines.append(
+                f"ours in place / fastest peer in place ({res['fastest_peer_in_place']}): "
+                f"{fmt_both(res['ours_in_place_over_fastest_peer'])}"
+            )
         lines.append(f"ours in place / one array copy: {fmt_both(res['ours_in_place_over_copy'])}")
-        lines.append(f"influences / one transform out of place: {fmt_both(res['influences_over_transform_out_of_place'])}")
+        lines.append(
+            f"influences / one transform out of place: {fmt_both(res['influences_over_transform_out_of_place'])}"
+        )
         lines.append(f"influences / one transform in place: {fmt_both(res['influences_over_transform_in_place'])}")
         lines.append(f"influences, max rel diff vs direct evaluation: {res['influences_max_rel_diff_vs_direct']:.1e}")
         equal = [name for name, a in res["agreement"].items() if a["bitwise_equal"]]
-        other = [f"{name} (max rel diff {a['max_rel_diff']:.1e})" for name, a in res["agreement"].items()
-                 if not a["bitwise_equal"]]
+        other = [
+            f"{name} (max rel diff {a['max_rel_diff']:.1e})"
+            for name, a in res["agreement"].items()
+            if not a["bitwise_equal"]
+        ]
         lines.append("bitwise equal to ours: " + ", ".join(equal) + (("; not: " + ", ".join(other)) if other else ""))
         print("\n".join(lines), flush=True)
         lines = []

@@ -87,8 +87,6 @@ def fit_with_dtype(dtype, **params):
     return run
 
 
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=20)
@@ -111,12 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     floor = fourier_tail(target, d) / 2
 
     methods = {
-        f"ours: LowDegreeRegressor(degree={d}).fit (default moments='auto')": lambda: LowDegreeRegressor(
-            degree=d
-        ).fit(X, y),
-        "ours: moments='blocks' (float32 feature blocks)": lambda: LowDegreeRegressor(
-            degree=d, moments="blocks"
-        ).fit(X, y),
+        f"ours: LowDegreeRegressor(degree={d}).fit (default moments='auto')": lambda: LowDegreeRegressor(degree=d).fit(
+            X, y
+        ),
+        "ours: moments='blocks' (float32 feature blocks)": lambda: LowDegreeRegressor(degree=d, moments="blocks").fit(
+            X, y
+        ),
         "ours: moments='blocks', float64 feature blocks": lambda: fit_with_dtype(
             np.float64, degree=d, moments="blocks"
         )(X, y),

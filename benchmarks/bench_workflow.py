@@ -68,9 +68,22 @@ def planned_jobs(cwd: Path, env: dict, configfile: str) -> int:
 
 def pure_computation_seconds(work: Path, env: dict, configfile: str, out: Path) -> float:
     """Wall seconds of :mod:`pure_computation` on the copy ``work`` (its library, its numba cache, the jobs' environment)."""
-    proc = subprocess.run([sys.executable, str(REPO / "benchmarks" / "pure_computation.py"), "--config", configfile,
-                           "--out", str(out), "--workers", "2"], cwd=work, env={**job_environment(), **env},
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "pure_computation.py"),
+            "--config",
+            configfile,
+            "--out",
+            str(out),
+            "--workers",
+            "2",
+        ],
+        cwd=work,
+        env={**job_environment(), **env},
+        capture_output=True,
+        text=True,
+    )
     found = re.search(r"^pure computation: ([0-9.]+) s", proc.stdout, flags=re.MULTILINE)
     if proc.returncode != 0 or not found:
         raise SystemExit(f"pure_computation.py failed in {work}:\n{proc.stderr[-3000:]}")
@@ -116,15 +129,19 @@ def main(argv=None) -> int:
         print(f"pure computation: {pure:.1f} s; full run / pure computation = {full / pure:.2f}", flush=True)
         cold_env = dict(env, NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cold"))
         pure_cold = pure_computation_seconds(work, cold_env, args.config, Path(tmp) / "pure-cold")
-        print(f"pure computation from an empty numba cache: {pure_cold:.1f} s; "
-              f"full run / it = {full / pure_cold:.2f}", flush=True)
+        print(
+            f"pure computation from an empty numba cache: {pure_cold:.1f} s; full run / it = {full / pure_cold:.2f}",
+            flush=True,
+        )
 
         noop, bare = [], []
         for _ in range(args.noop_runs):
             noop.append(snakemake(work, env, "-q", "--configfile", args.config)[0])
             bare.append(snakemake(floor, env, "-q")[0])
-        print(f"no-op: median {statistics.median(noop):.2f} s; Snakemake's floor {statistics.median(bare):.2f} s",
-              flush=True)
+        print(
+            f"no-op: median {statistics.median(noop):.2f} s; Snakemake's floor {statistics.median(bare):.2f} s",
+            flush=True,
+        )
 
         grown = grown_config(work, args.config)
         point_jobs = planned_jobs(work, env, grown)
@@ -137,22 +154,25 @@ def main(argv=None) -> int:
         figure, _ = snakemake(work, env, "--configfile", grown)
         print(f"one figure edit: {figure:.1f} s, {figure_jobs} jobs", flush=True)
 
-    write_results(Path(args.out), {
-        "cpu": cpu_model(),
-        "config": args.config,
-        "full_run_s": round(full, 1),
-        "pure_computation_s": round(pure, 1),
-        "full_over_pure": round(full / pure, 2),
-        "pure_computation_empty_cache_s": round(pure_cold, 1),
-        "full_over_pure_empty_cache": round(full / pure_cold, 2),
-        "noop_median_s": round(statistics.median(noop), 3),
-        "noop_runs_s": [round(s, 3) for s in noop],
-        "snakemake_floor_median_s": round(statistics.median(bare), 3),
-        "added_point_s": round(point, 1),
-        "added_point_jobs": point_jobs,
-        "figure_edit_s": round(figure, 1),
-        "figure_edit_jobs": figure_jobs,
-    })
+    write_results(
+        Path(args.out),
+        {
+            "cpu": cpu_model(),
+            "config": args.config,
+            "full_run_s": round(full, 1),
+            "pure_computation_s": round(pure, 1),
+            "full_over_pure": round(full / pure, 2),
+            "pure_computation_empty_cache_s": round(pure_cold, 1),
+            "full_over_pure_empty_cache": round(full / pure_cold, 2),
+            "noop_median_s": round(statistics.median(noop), 3),
+            "noop_runs_s": [round(s, 3) for s in noop],
+            "snakemake_floor_median_s": round(statistics.median(bare), 3),
+            "added_point_s": round(point, 1),
+            "added_point_jobs": point_jobs,
+            "figure_edit_s": round(figure, 1),
+            "figure_edit_jobs": figure_jobs,
+        },
+    )
     return 0
 
 

@@ -44,19 +44,26 @@ def main(argv=None) -> int:
             continue
         staged = stage_shard(args.claim, shard, {name: grid[name] for name in names}, seed, replicates, out)
         total += staged.data_seconds + staged.run_seconds
-        print(f"{shard:32s} {len(names):3d} points  data {staged.data_seconds:7.2f} s  "
-              f"runs {staged.run_seconds:7.2f} s", flush=True)
+        print(
+            f"{shard:32s} {len(names):3d} points  data {staged.data_seconds:7.2f} s  runs {staged.run_seconds:7.2f} s",
+            flush=True,
+        )
     start = time.perf_counter()
     report = assemble_claim(args.claim, block, run_paths, replicates)
     print(f"{'assembly':32s} {time.perf_counter() - start:7.2f} s; data+runs total {total:.1f} s")
     for record in report.records:
-        print(f"{record.verdict.value:12s} {record.replicates:6s} {record.check_id}: {record.worst_value_label} = "
-              f"{record.worst_value:.4g} {record.finding}")
+        print(
+            f"{record.verdict.value:12s} {record.replicates:6s} {record.check_id}: {record.worst_value_label} = "
+            f"{record.worst_value:.4g} {record.finding}"
+        )
     parameters = json.dumps({"block": block, "seed": seed, "replicates": replicates})
-    print("\nnotebook: python -m sparseact.cli run-notebook notebooks/{0}.py --executed {1}/{0}.ipynb "
-          "--html {1}/{0}.html --parameters '{2}' --list-param run_paths {3} --param result_path={1}/{0}.json "
-          "--param figure_dir={1}/figures --param table_dir={1}/tables --param report_path={1}/{0}.html"
-          .format(args.claim, out, parameters, " ".join(run_paths)))
+    print(
+        "\nnotebook: python -m sparseact.cli run-notebook notebooks/{0}.py --executed {1}/{0}.ipynb "
+        "--html {1}/{0}.html --parameters '{2}' --list-param run_paths {3} --param result_path={1}/{0}.json "
+        "--param figure_dir={1}/figures --param table_dir={1}/tables --param report_path={1}/{0}.html".format(
+            args.claim, out, parameters, " ".join(run_paths)
+        )
+    )
     return 0
 
 

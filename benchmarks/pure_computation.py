@@ -60,8 +60,12 @@ def pure_computation(config: dict, out: Path, workers: int) -> float:
         per_point = costs.get(claim_id, {}).get("cpu_s_per_point", 1.0)
         for shard, names in shards.items():
             points = {name: grid[name] for name in names}
-            shard_jobs.append((per_point * len(names) * replicates[claim_id],
-                               (claim_id, shard, points, seed, replicates[claim_id], out)))
+            shard_jobs.append(
+                (
+                    per_point * len(names) * replicates[claim_id],
+                    (claim_id, shard, points, seed, replicates[claim_id], out),
+                )
+            )
         run_paths[claim_id] = [str(staged_paths(out, claim_id, shard)[1]) for shard in shards]
         pending[claim_id] = len(shards)
     shard_jobs.sort(key=lambda job: -job[0])
@@ -73,8 +77,9 @@ def pure_computation(config: dict, out: Path, workers: int) -> float:
             pending[claim_id] -= 1
             if pending[claim_id] == 0:
                 block = config["claims"][claim_id]
-                assemblies.append(pool.apply_async(
-                    _assemble_job, ((claim_id, block, run_paths[claim_id], replicates[claim_id]),)))
+                assemblies.append(
+                    pool.apply_async(_assemble_job, ((claim_id, block, run_paths[claim_id], replicates[claim_id]),))
+                )
         for result in assemblies:
             result.get()
     return time.perf_counter() - start

@@ -46,8 +46,13 @@
 # asymptotic: the decay is reported as a trend, never failed for a constant.
 
 # %% tags=["parameters"]
-block = {"b_values": [2, 3], "q": 8, "weight_draws": 1, "gamma_points": 9,
-         "whp": {"q": 10, "b_values": [2, 3, 4], "c_values": [0.5, 1.0]}}
+block = {
+    "b_values": [2, 3],
+    "q": 8,
+    "weight_draws": 1,
+    "gamma_points": 9,
+    "whp": {"q": 10, "b_values": [2, 3, 4], "c_values": [0.5, 1.0]},
+}
 seed = 0
 replicates = 1
 run_paths = []
@@ -120,6 +125,14 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.
 
 # %%
-ledger_rows = publish(report, claim="appendixA", parameters=block, seed=seed, result_path=result_path,
-                      table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
+ledger_rows = publish(
+    report,
+    claim="appendixA",
+    parameters=block,
+    seed=seed,
+    result_path=result_path,
+    table_dir=table_dir,
+    figure_paths=figure_paths,
+    report_path=report_path,
+)
 show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

@@ -43,8 +43,10 @@
 # failed for their constant: we report the observed constant and the slope of the ratio.
 
 # %% tags=["parameters"]
-block = {"noise": {"n_values": [6, 8], "s": 4, "k_values": [1, 2], "instances": 1, "one_minus_rho": [0.1, 1.0]},
-         "appendixB": {"n": 3, "s": 2, "k": 1, "rho_values": [0.3], "instances": 1}}
+block = {
+    "noise": {"n_values": [6, 8], "s": 4, "k_values": [1, 2], "instances": 1, "one_minus_rho": [0.1, 1.0]},
+    "appendixB": {"n": 3, "s": 2, "k": 1, "rho_values": [0.3], "instances": 1},
+}
 seed = 0
 replicates = 1
 run_paths = []
@@ -126,6 +128,14 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.
 
 # %%
-ledger_rows = publish(report, claim="lemma10", parameters=block, seed=seed, result_path=result_path,
-                      table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
+ledger_rows = publish(
+    report,
+    claim="lemma10",
+    parameters=block,
+    seed=seed,
+    result_path=result_path,
+    table_dir=table_dir,
+    figure_paths=figure_paths,
+    report_path=report_path,
+)
 show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

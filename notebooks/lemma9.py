@@ -39,9 +39,15 @@
 # constant: we report the observed constant and the slope of the ratio along each parameter.
 
 # %% tags=["parameters"]
-block = {"n_values": [6, 8], "s_values": [4], "k_values": [1, 2], "families": ["gaussian", "bucket"], "instances": 1,
-         "adversarial": {"n_values": [6], "s": 4, "k_values": [1], "restarts": 1, "iterations": 5},
-         "monte_carlo": {"n_values": [32], "s": 4, "k": 1, "samples": 500}}
+block = {
+    "n_values": [6, 8],
+    "s_values": [4],
+    "k_values": [1, 2],
+    "families": ["gaussian", "bucket"],
+    "instances": 1,
+    "adversarial": {"n_values": [6], "s": 4, "k_values": [1], "restarts": 1, "iterations": 5},
+    "monte_carlo": {"n_values": [32], "s": 4, "k": 1, "samples": 500},
+}
 seed = 0
 replicates = 1
 run_paths = []
@@ -134,6 +140,14 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   `lemma9-proof-tail-corrected`.
 
 # %%
-ledger_rows = publish(report, claim="lemma9", parameters=block, seed=seed, result_path=result_path,
-                      table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
+ledger_rows = publish(
+    report,
+    claim="lemma9",
+    parameters=block,
+    seed=seed,
+    result_path=result_path,
+    table_dir=table_dir,
+    figure_paths=figure_paths,
+    report_path=report_path,
+)
 show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

@@ -35,8 +35,11 @@
 block = {"scales": [0.001, 1000.0], "sign_ambiguity": {"eps0_values": [0.01], "delta": 1e-12, "constant": 1000.0}}
 seed = 0
 replicates = 1
-run_paths = ["results/runs/scaling/output-scale.json", "results/runs/scaling/input-scale.json",
-             "results/runs/scaling/theorem17-sign-ambiguity.json"]
+run_paths = [
+    "results/runs/scaling/output-scale.json",
+    "results/runs/scaling/input-scale.json",
+    "results/runs/scaling/theorem17-sign-ambiguity.json",
+]
 result_path = "results/claims/scaling.json"
 figure_dir = "figures/scaling"
 table_dir = "results/tables/scaling"
@@ -104,6 +107,14 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   inequalities are satisfied at every instance.
 
 # %%
-ledger_rows = publish(report, claim="scaling", parameters=block, seed=seed, result_path=result_path,
-                      table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
+ledger_rows = publish(
+    report,
+    claim="scaling",
+    parameters=block,
+    seed=seed,
+    result_path=result_path,
+    table_dir=table_dir,
+    figure_paths=figure_paths,
+    report_path=report_path,
+)
 show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

@@ -119,6 +119,14 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.
 
 # %%
-ledger_rows = publish(report, claim="section4_parity", parameters=block, seed=seed, result_path=result_path,
-                      table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
+ledger_rows = publish(
+    report,
+    claim="section4_parity",
+    parameters=block,
+    seed=seed,
+    result_path=result_path,
+    table_dir=table_dir,
+    figure_paths=figure_paths,
+    report_path=report_path,
+)
 show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

@@ -47,9 +47,16 @@
 # $n^{\Theta(p)} = n^{\Theta(\log s)}$.
 
 # %% tags=["parameters"]
-block = {"junta": {"n_values": [4, 8], "s_values": [2, 4, 8], "p_values": [1, 2, 3], "random_tables": 1,
-                   "include_parity": True},
-         "hardness": {"n_values": [6, 8, 10], "p_values": [2, 3], "degrees": [0, 1, 2, 3], "samples": 500}}
+block = {
+    "junta": {
+        "n_values": [4, 8],
+        "s_values": [2, 4, 8],
+        "p_values": [1, 2, 3],
+        "random_tables": 1,
+        "include_parity": True,
+    },
+    "hardness": {"n_values": [6, 8, 10], "p_values": [2, 3], "degrees": [0, 1, 2, 3], "samples": 500},
+}
 seed = 0
 replicates = 1
 run_paths = []
@@ -107,6 +114,14 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.
 
 # %%
-ledger_rows = publish(report, claim="theorem13", parameters=block, seed=seed, result_path=result_path,
-                      table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
+ledger_rows = publish(
+    report,
+    claim="theorem13",
+    parameters=block,
+    seed=seed,
+    result_path=result_path,
+    table_dir=table_dir,
+    figure_paths=figure_paths,
+    report_path=report_path,
+)
 show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

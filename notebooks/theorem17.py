@@ -44,14 +44,32 @@
 # (hidden constant 1): the sparse ERM on the exact empirical loss of `bound_seeds` multinomial samples.
 
 # %% tags=["parameters"]
-block = {"index_b": [1], "junta_n": 4, "junta_p": [2], "bias": 0.7, "sample_sizes": [16, 32], "seeds": 2,
-         "width_factor": 2, "restarts": 1, "max_iter": 100, "degree": 2, "eps": 0.02, "delta": 0.2,
-         "bound_multiples": [1], "bound_seeds": 4}
+block = {
+    "index_b": [1],
+    "junta_n": 4,
+    "junta_p": [2],
+    "bias": 0.7,
+    "sample_sizes": [16, 32],
+    "seeds": 2,
+    "width_factor": 2,
+    "restarts": 1,
+    "max_iter": 100,
+    "degree": 2,
+    "eps": 0.02,
+    "delta": 0.2,
+    "bound_multiples": [1],
+    "bound_seeds": 4,
+}
 seed = 0
 replicates = 2
-run_paths = ["results/runs/theorem17/index1-m16.json", "results/runs/theorem17/index1-m32.json",
-             "results/runs/theorem17/index1-bound1.json", "results/runs/theorem17/junta-n4-p2-m16.json",
-             "results/runs/theorem17/junta-n4-p2-m32.json", "results/runs/theorem17/junta-n4-p2-bound1.json"]
+run_paths = [
+    "results/runs/theorem17/index1-m16.json",
+    "results/runs/theorem17/index1-m32.json",
+    "results/runs/theorem17/index1-bound1.json",
+    "results/runs/theorem17/junta-n4-p2-m16.json",
+    "results/runs/theorem17/junta-n4-p2-m32.json",
+    "results/runs/theorem17/junta-n4-p2-bound1.json",
+]
 result_path = "results/claims/theorem17.json"
 figure_dir = "figures/theorem17"
 table_dir = "results/tables/theorem17"
@@ -116,6 +134,14 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # verdict is FAIL, the verified correction.
 
 # %%
-ledger_rows = publish(report, claim="theorem17", parameters=block, seed=seed, result_path=result_path,
-                      table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
+ledger_rows = publish(
+    report,
+    claim="theorem17",
+    parameters=block,
+    seed=seed,
+    result_path=result_path,
+    table_dir=table_dir,
+    figure_paths=figure_paths,
+    report_path=report_path,
+)
 show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

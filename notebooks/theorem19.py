@@ -38,10 +38,20 @@
 # estimate can refute a bound only with an exact certificate, and a fitted exponent never gives a FAIL.
 
 # %% tags=["parameters"]
-block = {"distributions": ["uniform"], "n": 4, "m_values": [10, 20], "s_values": [1, 2], "k_values": [1], "W": 1.0,
-         "B": 1.0, "n_zeta": 2, "confirm_zeta": 4, "dimension": {"n_values": [2, 4], "m": 10, "s": 1, "k": 1},
-         "exact": {"m": 4, "n": 2, "s_values": [1], "k_values": [1]},
-         "scale": {"m": 6, "n": 2, "R_values": [1.0, 0.18]}}
+block = {
+    "distributions": ["uniform"],
+    "n": 4,
+    "m_values": [10, 20],
+    "s_values": [1, 2],
+    "k_values": [1],
+    "W": 1.0,
+    "B": 1.0,
+    "n_zeta": 2,
+    "confirm_zeta": 4,
+    "dimension": {"n_values": [2, 4], "m": 10, "s": 1, "k": 1},
+    "exact": {"m": 4, "n": 2, "s_values": [1], "k_values": [1]},
+    "scale": {"m": 6, "n": 2, "R_values": [1.0, 0.18]},
+}
 seed = 0
 replicates = 1
 run_paths = []
@@ -165,6 +175,14 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # verified correction.
 
 # %%
-ledger_rows = publish(report, claim="theorem19", parameters=block, seed=seed, result_path=result_path,
-                      table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
+ledger_rows = publish(
+    report,
+    claim="theorem19",
+    parameters=block,
+    seed=seed,
+    result_path=result_path,
+    table_dir=table_dir,
+    figure_paths=figure_paths,
+    report_path=report_path,
+)
 show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

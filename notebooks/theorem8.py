@@ -43,8 +43,19 @@
 # $1-\rho$ for every $c$, the (tail) step for the $d$ the proof must choose, $d=\lceil 1/(1-\rho)\rceil$.
 
 # %% tags=["parameters"]
-block = {"n": 6, "s": 4, "k_values": [1, 2], "families": ["gaussian"], "parity_p": 2, "degrees": [0, 1, 2],
-         "sample_sizes": [100, 300, 1000], "seeds": 1, "eps": 0.05, "relative_eps": 0.1, "delta": 0.1}
+block = {
+    "n": 6,
+    "s": 4,
+    "k_values": [1, 2],
+    "families": ["gaussian"],
+    "parity_p": 2,
+    "degrees": [0, 1, 2],
+    "sample_sizes": [100, 300, 1000],
+    "seeds": 1,
+    "eps": 0.05,
+    "relative_eps": 0.1,
+    "delta": 0.1,
+}
 seed = 0
 replicates = 1
 run_paths = []
@@ -138,6 +149,14 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   against the one sample needed; a violation would be a FAIL with a certificate.
 
 # %%
-ledger_rows = publish(report, claim="theorem8", parameters=block, seed=seed, result_path=result_path,
-                      table_dir=table_dir, figure_paths=figure_paths, report_path=report_path)
+ledger_rows = publish(
+    report,
+    claim="theorem8",
+    parameters=block,
+    seed=seed,
+    result_path=result_path,
+    table_dir=table_dir,
+    figure_paths=figure_paths,
+    report_path=report_path,
+)
 show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)

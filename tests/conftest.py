@@ -31,8 +31,13 @@ _STATE = pytest.StashKey[dict]()
 #: on the third, and the second runs of test_reproducibility.py follow them there. xdist hands a worker its next file
 #: when two tests of its current one are left, so the cluster test (two tests) is followed by the rerun tests, which
 #: are short.
-LONGEST_FIRST = ("test_workflow.py", "test_slurm_cluster.py", "test_interruption.py", "test_rerun.py",
-                 "test_reproducibility.py")
+LONGEST_FIRST = (
+    "test_workflow.py",
+    "test_slurm_cluster.py",
+    "test_interruption.py",
+    "test_rerun.py",
+    "test_reproducibility.py",
+)
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -48,8 +53,9 @@ def pytest_xdist_auto_num_workers(config):
 
 #: Hypothesis' example database and caches, outside the checkout (one folder per checkout, kept between sessions so
 #: that a failing example is replayed first).
-HYPOTHESIS_HOME = (Path(tempfile.gettempdir())
-                   / f"sparseact-hypothesis-{hashlib.sha256(str(REPO).encode()).hexdigest()[:12]}")
+HYPOTHESIS_HOME = (
+    Path(tempfile.gettempdir()) / f"sparseact-hypothesis-{hashlib.sha256(str(REPO).encode()).hexdigest()[:12]}"
+)
 _hypothesis_configuration.set_hypothesis_home_dir(HYPOTHESIS_HOME)
 #: Untracked entries a session may find and change: the environment, the editable install's metadata, bytecode.
 UNTRACKED_EXEMPT = (".venv", "__pycache__")
@@ -57,14 +63,16 @@ UNTRACKED_EXEMPT_SUFFIXES = (".egg-info",)
 
 
 def _exempt(relative: Path) -> bool:
-    return relative.parts[0] == "results" or any(part in UNTRACKED_EXEMPT or part.endswith(UNTRACKED_EXEMPT_SUFFIXES)
-                                                 for part in relative.parts)
+    return relative.parts[0] == "results" or any(
+        part in UNTRACKED_EXEMPT or part.endswith(UNTRACKED_EXEMPT_SUFFIXES) for part in relative.parts
+    )
 
 
 def _untracked_files(root: Path) -> set[Path]:
     """Every untracked file of ``root``, ignored ones included, outside results/ and :data:`UNTRACKED_EXEMPT`."""
-    listed = subprocess.run(["git", "ls-files", "--others", "--directory", "-z"], cwd=root, capture_output=True,
-                            check=True).stdout
+    listed = subprocess.run(
+        ["git", "ls-files", "--others", "--directory", "-z"], cwd=root, capture_output=True, check=True
+    ).stdout
     files = set()
     for name in filter(None, listed.decode().split("\0")):
         path = root / name
@@ -110,8 +118,11 @@ def pytest_sessionfinish(session, exitstatus):
     changed = sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
     if changed:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-        message = (f"the test session changed {len(changed)} file(s) of the checkout (tracked or under results/): "
-                   + ", ".join(changed[:20]) + (" ..." if len(changed) > 20 else ""))
+        message = (
+            f"the test session changed {len(changed)} file(s) of the checkout (tracked or under results/): "
+            + ", ".join(changed[:20])
+            + (" ..." if len(changed) > 20 else "")
+        )
         if reporter is not None:
             reporter.write_line(f"FAILED: {message}", red=True, bold=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
@@ -142,55 +153,183 @@ def result_tables(tmp_path) -> Path:
     (results / "certificates" / "x").mkdir(parents=True)
     (results / "certificates" / "x" / "a-printed.json").write_text("{}")
     statement = dict(claim_id="x", kind="theorem", origin="paper", survives="", range="", uses="", checks="")
-    _csv(results / "statements.csv", [
-        dict(statement_id="thm1", paper_ref="Theorem 1", statement=r"$\mathrm{AS}(h) \le \{k\}$ for all $h$",
-             status="fails-as-stated", **{"class": "statement-error"}, reason="the bound is $0$ at $s = k$",
-             **statement),
-        dict(statement_id="lem2", paper_ref="Lemma 2", statement="$|S| \\le \\|w\\|$", status="holds-on-range",
-             **{"class": ""}, reason="exact on every enumerated network", **{**statement, "range": "$n \\le 20$"}),
-        dict(statement_id="conj3", paper_ref="Conjecture 3", statement="the rate is $\\sqrt{sk/m}$", status="open",
-             **{"class": ""}, reason="a lower bound would settle it", **statement),
-        dict(statement_id="eq4", paper_ref="eq. (4)", statement="$a = b$", status="proved", **{"class": ""},
-             reason="steps 1 and 2", **statement),
-        dict(statement_id="lem2-sharp", paper_ref="Lemma 2 (our sharper bound)", statement="$|S| \\le k W$",
-             status="proved", **{"class": ""}, reason="by Cauchy-Schwarz", **{**statement, "kind": "derived",
-                                                                               "origin": "project"}),
-    ])
-    _csv(results / "sharper.csv", [
-        dict(statement_id="lem2-sharp", than="lem2", paper_ref="Lemma 2", statement="$|S| \\le k W$",
-             printed="$|S| \\le \\|w\\|$", status="proved", uses="x/b", chain="lem2-sharp is proved from x/b (PASS, exact)",
-             argument="By Cauchy-Schwarz, $|S| \\le k W$.", tightness="lemma2-bound", family="majority",
-             proved_over_family="1.0", printed_over_proved="2.5"),
-    ])
-    _csv(results / "headline.csv", [
-        dict(statement_id="thm1", paper_ref="Theorem 1", claim_id="x", status="fails-as-stated",
-             cost="Theorem 1 needs a factor $\\log n$ more samples.", proof="", errata="x-a-printed"),
-        dict(statement_id="lem2", paper_ref="Lemma 2", claim_id="x", status="holds-on-range",
-             cost="Nothing: it holds as printed.", proof="Its printed proof needs: (1) $a = b$.", errata=""),
-    ])
-    _csv(results / "errata.csv", [
-        dict(erratum_id="x-a-printed", **{"class": "statement-error"}, location="Theorem 1 (proof)",
-             printed=r"$\Pr[R_x \neq R_y] \le \{0\}$", explanation="the bound is 0 but a neuron flips",
-             counterexample="n=6, s=1: Pr = 0.3125", correction=r"$\Pr \le 2\sqrt{n}$", verified_by="x/a-corrected",
-             verified="PASS", statements="thm1", certificates="certificates/x/a-printed.json"),
-        dict(erratum_id="x-b", **{"class": "typo"}, location="eq. (4)", printed="$a = c$",
-             explanation="a letter", counterexample="a=1, c=2", correction="", verified_by="", verified="",
-             statements="eq4", certificates=""),
-    ])
-    _csv(results / "tightness.csv", [
-        dict(bound="lemma2-bound", paper_ref="Lemma 2", printed="$k^2 W^2$", proved="$k W$", family="majority",
-             family_value="1e+06", printed_over_proved="2.5", proved_over_family="0.333333333",
-             exponents_printed="$n^{1/2}$", exponents_proved="", exponents_measured="0.48", gap="a factor $k$",
-             method="exact"),
-    ])
-    ledger = dict(paper_ref="Theorem 1", statement="s", check="c", variant="", method="exact", instances="2",
-                  worst_value_label="max ratio", finding="", counterexample="", certificate="", replicates="1/1",
-                  notes="", evidence="figures/x/f.png; results/tables/x/t.csv; results/reports/x.html")
-    _csv(results / "ledger.csv", [
-        dict(ledger, claim_id="x", check_id="x/a-printed", statement_id="thm1", worst_value="1e+06",
-             verdict="FAIL", finding="statement-error", counterexample="n=6",
-             certificate="results/certificates/x/a-printed.json"),
-        dict(ledger, claim_id="x", check_id="x/a-corrected", statement_id="thm1", worst_value="0.5", verdict="PASS"),
-        dict(ledger, claim_id="x", check_id="x/b", statement_id="lem2", worst_value="nan", verdict="PASS"),
-    ])
+    _csv(
+        results / "statements.csv",
+        [
+            dict(
+                statement_id="thm1",
+                paper_ref="Theorem 1",
+                statement=r"$\mathrm{AS}(h) \le \{k\}$ for all $h$",
+                status="fails-as-stated",
+                **{"class": "statement-error"},
+                reason="the bound is $0$ at $s = k$",
+                **statement,
+            ),
+            dict(
+                statement_id="lem2",
+                paper_ref="Lemma 2",
+                statement="$|S| \\le \\|w\\|$",
+                status="holds-on-range",
+                **{"class": ""},
+                reason="exact on every enumerated network",
+                **{**statement, "range": "$n \\le 20$"},
+            ),
+            dict(
+                statement_id="conj3",
+                paper_ref="Conjecture 3",
+                statement="the rate is $\\sqrt{sk/m}$",
+                status="open",
+                **{"class": ""},
+                reason="a lower bound would settle it",
+                **statement,
+            ),
+            dict(
+                statement_id="eq4",
+                paper_ref="eq. (4)",
+                statement="$a = b$",
+                status="proved",
+                **{"class": ""},
+                reason="steps 1 and 2",
+                **statement,
+            ),
+            dict(
+                statement_id="lem2-sharp",
+                paper_ref="Lemma 2 (our sharper bound)",
+                statement="$|S| \\le k W$",
+                status="proved",
+                **{"class": ""},
+                reason="by Cauchy-Schwarz",
+                **{**statement, "kind": "derived", "origin": "project"},
+            ),
+        ],
+    )
+    _csv(
+        results / "sharper.csv",
+        [
+            dict(
+                statement_id="lem2-sharp",
+                than="lem2",
+                paper_ref="Lemma 2",
+                statement="$|S| \\le k W$",
+                printed="$|S| \\le \\|w\\|$",
+                status="proved",
+                uses="x/b",
+                chain="lem2-sharp is proved from x/b (PASS, exact)",
+                argument="By Cauchy-Schwarz, $|S| \\le k W$.",
+                tightness="lemma2-bound",
+                family="majority",
+                proved_over_family="1.0",
+                printed_over_proved="2.5",
+            ),
+        ],
+    )
+    _csv(
+        results / "headline.csv",
+        [
+            dict(
+                statement_id="thm1",
+                paper_ref="Theorem 1",
+                claim_id="x",
+                status="fails-as-stated",
+                cost="Theorem 1 needs a factor $\\log n$ more samples.",
+                proof="",
+                errata="x-a-printed",
+            ),
+            dict(
+                statement_id="lem2",
+                paper_ref="Lemma 2",
+                claim_id="x",
+                status="holds-on-range",
+                cost="Nothing: it holds as printed.",
+                proof="Its printed proof needs: (1) $a = b$.",
+                errata="",
+            ),
+        ],
+    )
+    _csv(
+        results / "errata.csv",
+        [
+            dict(
+                erratum_id="x-a-printed",
+                **{"class": "statement-error"},
+                location="Theorem 1 (proof)",
+                printed=r"$\Pr[R_x \neq R_y] \le \{0\}$",
+                explanation="the bound is 0 but a neuron flips",
+                counterexample="n=6, s=1: Pr = 0.3125",
+                correction=r"$\Pr \le 2\sqrt{n}$",
+                verified_by="x/a-corrected",
+                verified="PASS",
+                statements="thm1",
+                certificates="certificates/x/a-printed.json",
+            ),
+            dict(
+                erratum_id="x-b",
+                **{"class": "typo"},
+                location="eq. (4)",
+                printed="$a = c$",
+                explanation="a letter",
+                counterexample="a=1, c=2",
+                correction="",
+                verified_by="",
+                verified="",
+                statements="eq4",
+                certificates="",
+            ),
+        ],
+    )
+    _csv(
+        results / "tightness.csv",
+        [
+            dict(
+                bound="lemma2-bound",
+                paper_ref="Lemma 2",
+                printed="$k^2 W^2$",
+                proved="$k W$",
+                family="majority",
+                family_value="1e+06",
+                printed_over_proved="2.5",
+                proved_over_family="0.333333333",
+                exponents_printed="$n^{1/2}$",
+                exponents_proved="",
+                exponents_measured="0.48",
+                gap="a factor $k$",
+                method="exact",
+            ),
+        ],
+    )
+    ledger = dict(
+        paper_ref="Theorem 1",
+        statement="s",
+        check="c",
+        variant="",
+        method="exact",
+        instances="2",
+        worst_value_label="max ratio",
+        finding="",
+        counterexample="",
+        certificate="",
+        replicates="1/1",
+        notes="",
+        evidence="figures/x/f.png; results/tables/x/t.csv; results/reports/x.html",
+    )
+    _csv(
+        results / "ledger.csv",
+        [
+            dict(
+                ledger,
+                claim_id="x",
+                check_id="x/a-printed",
+                statement_id="thm1",
+                worst_value="1e+06",
+                verdict="FAIL",
+                finding="statement-error",
+                counterexample="n=6",
+                certificate="results/certificates/x/a-printed.json",
+            ),
+            dict(
+                ledger, claim_id="x", check_id="x/a-corrected", statement_id="thm1", worst_value="0.5", verdict="PASS"
+            ),
+            dict(ledger, claim_id="x", check_id="x/b", statement_id="lem2", worst_value="nan", verdict="PASS"),
+        ],
+    )
     return results

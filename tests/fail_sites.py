@@ -46,8 +46,9 @@ def _claim_tree(folder: Path) -> ast.Module:
 def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
     """Check id -> claim folder, for every check whose record can carry a FAIL certificate, read from the claims'
     source."""
-    folders = sorted(p for p in claims_dir.iterdir() if p.is_dir() and (p / "__init__.py").is_file()
-                     and not p.name.startswith("_"))
+    folders = sorted(
+        p for p in claims_dir.iterdir() if p.is_dir() and (p / "__init__.py").is_file() and not p.name.startswith("_")
+    )
     names = "|".join(re.escape(folder.name) for folder in folders)
     pattern = re.compile(rf"^({names})/[\w.-]+$")
     found: dict[str, str] = {}
@@ -56,17 +57,25 @@ def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
         parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
         findings = set()
         for node in tree.body:  # FINDING = {name: class}: the names a failure-table record helper can FAIL
-            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in ("FINDING", "FAIL_FINDINGS")
-                                                    for t in node.targets) and isinstance(node.value, ast.Dict):
+            if (
+                isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id in ("FINDING", "FAIL_FINDINGS") for t in node.targets)
+                and isinstance(node.value, ast.Dict)
+            ):
                 findings |= {k.value for k in node.value.keys if isinstance(k, ast.Constant)}
         helpers = {}  # def record(name, ...): check_id=f"<claim>/{name}"
         for fn in ast.walk(tree):
             if isinstance(fn, ast.FunctionDef) and fn.args.args:
                 for sub in ast.walk(fn):
-                    if isinstance(sub, ast.JoinedStr) and len(sub.values) == 2 and \
-                            isinstance(sub.values[0], ast.Constant) and str(sub.values[0].value).endswith("/") and \
-                            isinstance(sub.values[1], ast.FormattedValue) and \
-                            isinstance(sub.values[1].value, ast.Name) and sub.values[1].value.id == fn.args.args[0].arg:
+                    if (
+                        isinstance(sub, ast.JoinedStr)
+                        and len(sub.values) == 2
+                        and isinstance(sub.values[0], ast.Constant)
+                        and str(sub.values[0].value).endswith("/")
+                        and isinstance(sub.values[1], ast.FormattedValue)
+                        and isinstance(sub.values[1].value, ast.Name)
+                        and sub.values[1].value.id == fn.args.args[0].arg
+                    ):
                         helpers[fn.name] = (sub.values[0].value, fn)
 
         def enclosing_function(node, parents=parents):
@@ -81,7 +90,8 @@ def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
                 if isinstance(sub, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in sub.targets):
                     calls = [c for c in ast.walk(sub.value) if isinstance(c, ast.Call)]
                     if any(_name(c.func) in FAIL_SITES for c in calls) or any(
-                            isinstance(k, ast.keyword) and k.arg == "certificate" for c in calls for k in c.keywords):
+                        isinstance(k, ast.keyword) and k.arg == "certificate" for c in calls for k in c.keywords
+                    ):
                         return True
             return False
 
@@ -93,8 +103,11 @@ def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
                 while loop in parents and not isinstance(loop, ast.For):
                     loop = parents[loop]
                 if isinstance(loop, ast.For):
-                    return {c.value for c in ast.walk(loop.iter) if isinstance(c, ast.Constant)
-                            and isinstance(c.value, str) and pattern.match(c.value)}
+                    return {
+                        c.value
+                        for c in ast.walk(loop.iter)
+                        if isinstance(c, ast.Constant) and isinstance(c.value, str) and pattern.match(c.value)
+                    }
             return set()
 
         for node in ast.walk(tree):
@@ -113,9 +126,13 @@ def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
                     continue
                 fn = enclosing_function(node)
                 carries = ("certificate" in keywords and _builds_certificate(keywords["certificate"])) or any(
-                    k.arg is None and ((isinstance(k.value, ast.Call) and _name(k.value.func) in FAIL_SITES)
-                                       or (isinstance(k.value, ast.Name) and assigned_from_fail_site(k.value.id, fn)))
-                    for k in node.keywords)
+                    k.arg is None
+                    and (
+                        (isinstance(k.value, ast.Call) and _name(k.value.func) in FAIL_SITES)
+                        or (isinstance(k.value, ast.Name) and assigned_from_fail_site(k.value.id, fn))
+                    )
+                    for k in node.keywords
+                )
                 if carries:
                     for check_id in ids_of(keywords["check_id"], node):
                         found.setdefault(check_id, path.name)
@@ -125,8 +142,11 @@ def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
                 loop = node
                 while loop in parents and not isinstance(loop, ast.For):
                     loop = parents[loop]
-                words = {c.value for c in ast.walk(loop.iter) if isinstance(c, ast.Constant)
-                         and isinstance(c.value, str)} if isinstance(loop, ast.For) else set()
+                words = (
+                    {c.value for c in ast.walk(loop.iter) if isinstance(c, ast.Constant) and isinstance(c.value, str)}
+                    if isinstance(loop, ast.For)
+                    else set()
+                )
                 parts = node.args[0].values
                 for word in words:
                     check_name = "".join(v.value if isinstance(v, ast.Constant) else word for v in parts)

@@ -86,9 +86,7 @@ def table(f, n: int) -> np.ndarray:
 
 def random_network(n: int, s: int, seed: int) -> SparseReLUNetwork:
     rng = np.random.default_rng(seed)
-    return SparseReLUNetwork(
-        rng.standard_normal(s), rng.standard_normal((s, n)) / math.sqrt(n), rng.standard_normal(s)
-    )
+    return SparseReLUNetwork(rng.standard_normal(s), rng.standard_normal((s, n)) / math.sqrt(n), rng.standard_normal(s))
 
 
 # ---------------------------------------------------------------------------

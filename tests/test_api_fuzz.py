@@ -50,8 +50,22 @@ from sparseact.verify import records, verdicts
 #: (sparseact.verify.verdicts, sparseact.verify.records) and the ledger table (sparseact.publish.ledger).
 #: Not fuzzed: the runtime, report, plotting and file modules (config, report, recompute, ...), which the
 #: workflow tests drive.
-CORE_MODULES = (cube, combinatorics, analysis, networks, constructions, families, sensitivity, fitting, bounds,
-                verdicts, records, ledger, complexity, learners)
+CORE_MODULES = (
+    cube,
+    combinatorics,
+    analysis,
+    networks,
+    constructions,
+    families,
+    sensitivity,
+    fitting,
+    bounds,
+    verdicts,
+    records,
+    ledger,
+    complexity,
+    learners,
+)
 #: Longest a single call may take before it counts as a hang (a call within the memory limit may
 #: take half a minute on a loaded 2-core machine).
 CALL_SECONDS = 60
@@ -60,9 +74,19 @@ FILE_IO = {"publish.ledger.load_records", "publish.ledger.write_certificates", "
 
 
 def _record() -> records.CheckRecord:
-    return records.CheckRecord(claim_id="x", check_id="x/y", paper_ref="Lemma 0", statement="s", check="c",
-                                variant="", method="exact", instances=1, worst_value=0.0, worst_value_label="err",
-                                verdict=verdicts.Verdict.PASS)
+    return records.CheckRecord(
+        claim_id="x",
+        check_id="x/y",
+        paper_ref="Lemma 0",
+        statement="s",
+        check="c",
+        variant="",
+        method="exact",
+        instances=1,
+        worst_value=0.0,
+        worst_value_label="err",
+        verdict=verdicts.Verdict.PASS,
+    )
 
 
 def _fit():
@@ -75,7 +99,7 @@ TABLE = np.array([1.0, -1.0, -1.0, 1.0, 0.5, 0.0, 2.0, -0.5])
 POINTS = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -0.5]])
 ZETA = np.array([1.0, -1.0, 1.0])
 #: A regular simplex of 3 points in the plane (sparseact.complexity.simplex).
-SIMPLEX = np.array([[1.0, 0.0], [-0.5, 0.75 ** 0.5], [-0.5, -(0.75 ** 0.5)]])
+SIMPLEX = np.array([[1.0, 0.0], [-0.5, 0.75**0.5], [-0.5, -(0.75**0.5)]])
 
 
 def _net() -> SparseReLUNetwork:
@@ -111,8 +135,9 @@ VALID = {
     "constructions.parity01": lambda: dict(Y=cube.hypercube(3), S=[0, 2]),
     "constructions.chi_printed": lambda: dict(Y=cube.hypercube(3), S=[0, 2]),
     "constructions.parity_shifts": lambda: dict(m=3, S=[0, 2], variant="printed"),
-    "constructions.parity_identity": lambda: dict(Y=cube.hypercube(3), S=[0, 2],
-                                                  shifts=constructions.parity_shifts(3, [0, 2])),
+    "constructions.parity_identity": lambda: dict(
+        Y=cube.hypercube(3), S=[0, 2], shifts=constructions.parity_shifts(3, [0, 2])
+    ),
     "constructions.quadratic_lift": lambda: dict(Z=cube.hypercube(3)),
     "constructions.lifted_quadratic_weights": lambda: dict(v=np.array([1.0, -2.0]), a=0.5),
     "constructions.parity_lift_weights": lambda: dict(m=3, S=[0, 2], a=0.5, variant="printed"),
@@ -130,10 +155,12 @@ VALID = {
     "constructions.appendix_a_network": lambda: dict(y_weights=np.ones((4, 2)), gamma=0.5),
     "constructions.appendix_a_target": lambda: dict(y_weights=np.ones((4, 2))),
     "constructions.unit_gaussian_rows": lambda: dict(rng=np.random.default_rng(0), rows=3, q=4),
-    "fitting.fit_exponents": lambda: dict(predictors={"n": [1.0, 2.0, 4.0, 8.0]}, response=[1.0, 4.1, 15.9, 64.2],
-                                          confidence=0.9),
-    "fitting.fit_exponents_if_possible": lambda: dict(predictors={"n": [1.0, 2.0, 4.0, 8.0]},
-                                                      response=[1.0, 4.1, 15.9, 64.2], confidence=0.9),
+    "fitting.fit_exponents": lambda: dict(
+        predictors={"n": [1.0, 2.0, 4.0, 8.0]}, response=[1.0, 4.1, 15.9, 64.2], confidence=0.9
+    ),
+    "fitting.fit_exponents_if_possible": lambda: dict(
+        predictors={"n": [1.0, 2.0, 4.0, 8.0]}, response=[1.0, 4.1, 15.9, 64.2], confidence=0.9
+    ),
     "fitting.exponent_text": lambda: dict(fit=_fit(), parameter="n"),
     "fitting.factor_status": lambda: dict(ci_low=0.5, ci_high=1.5, claimed=2.0),
     "verify.records.combine_replicates": lambda: dict(replicates=[[_record()], [_record()]]),
@@ -143,8 +170,9 @@ VALID = {
     "verify.verdicts.verdict_all": lambda: dict(verdicts=[verdicts.Verdict.PASS, verdicts.Verdict.FAIL]),
     "verify.verdicts.loglog_slope": lambda: dict(x=[1.0, 2.0, 4.0], y=[1.0, 4.0, 16.0]),
     "verify.verdicts.has_slope": lambda: dict(x=[1.0, 2.0, 4.0], y=[1.0, 4.0, 16.0]),
-    "verify.verdicts.verdict_growth_mc": lambda: dict(parameter=[1.0, 2.0, 4.0], ratio_low=[0.9, 0.9, 0.9],
-                                             ratio_high=[1.1, 1.1, 1.1], slope_tol=0.1),
+    "verify.verdicts.verdict_growth_mc": lambda: dict(
+        parameter=[1.0, 2.0, 4.0], ratio_low=[0.9, 0.9, 0.9], ratio_high=[1.1, 1.1, 1.1], slope_tol=0.1
+    ),
     "verify.verdicts.verdict_big_o": lambda: dict(parameter=[1.0, 2.0, 4.0], ratios=[1.0, 1.0, 1.0], slope_tol=0.1),
     "publish.ledger.records_to_frame": lambda: dict(records=[_record()]),
     "publish.ledger.certificate_path": lambda: dict(check_id="x/y"),
@@ -168,8 +196,9 @@ VALID = {
     "bounds.eq15_rademacher": lambda: dict(m=100, n=9, s=4, k=2, W=1.0, B=1.0, R=3.0),
     "bounds.conjecture20_rademacher": lambda: dict(m=100, s=4, k=2, W=1.0, B=1.0, R=3.0),
     "bounds.theorem17_sample_complexity": lambda: dict(eps=0.1, delta=0.1, n=10, s=4, k=2, W=1.0, B=1.0, R=3.0),
-    "bounds.theorem17_covariant_sample_complexity": lambda: dict(eps=0.1, delta=0.1, n=10, s=4, k=2, W=1.0, B=1.0,
-                                                                 R=3.0),
+    "bounds.theorem17_covariant_sample_complexity": lambda: dict(
+        eps=0.1, delta=0.1, n=10, s=4, k=2, W=1.0, B=1.0, R=3.0
+    ),
     "bounds.sign_ambiguity_lower_bound": lambda: dict(p=0.3, delta=0.1),
     "bounds.two_point_sample_lower_bound": lambda: dict(separation=1.0, eps=0.1, delta=0.1),
     "bounds.lemma6_explicit": lambda: dict(p=0.3, n=10),
@@ -196,10 +225,18 @@ VALID = {
     "analysis.average_sensitivity": lambda: dict(values=TABLE),
     "analysis.noise_sensitivity_from_level_weights": lambda: dict(weights=[0.25, 0.5, 0.25], rho=0.5),
     "analysis.noise_sensitivity": lambda: dict(values=TABLE, rho=0.5),
-    "analysis.average_sensitivity_mc": lambda: dict(f=_net(), n=3, n_samples=50, rng=np.random.default_rng(0),
-                                                    confidence=0.9, method="all_coordinates", chunk_size=16),
-    "analysis.noise_sensitivity_mc": lambda: dict(f=_net(), n=3, rho=0.5, n_samples=50, rng=np.random.default_rng(0),
-                                                  confidence=0.9, chunk_size=16),
+    "analysis.average_sensitivity_mc": lambda: dict(
+        f=_net(),
+        n=3,
+        n_samples=50,
+        rng=np.random.default_rng(0),
+        confidence=0.9,
+        method="all_coordinates",
+        chunk_size=16,
+    ),
+    "analysis.noise_sensitivity_mc": lambda: dict(
+        f=_net(), n=3, rho=0.5, n_samples=50, rng=np.random.default_rng(0), confidence=0.9, chunk_size=16
+    ),
     "networks.SparseReLUNetwork": lambda: dict(u=[1.0, -1.0], W=[[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]], b=[0.5, 0.5]),
     "networks.SparseReLUNetwork.__call__": lambda: dict(self=_net(), X=cube.hypercube(3)),
     "networks.SparseReLUNetwork.preactivations": lambda: dict(self=_net(), X=cube.hypercube(3)),
@@ -216,23 +253,34 @@ VALID = {
     "families.rescale": lambda: dict(net=_net(), W=2.0, B=2.0 * 0.5 / math.sqrt(2.0)),
     "families.densest_threshold": lambda: dict(Wmat=_net().W, k=1, points=[cube.hypercube(3)]),
     "families.repair_sparsity": lambda: dict(net=_net(), k=1),
-    "families.random_sparse_network": lambda: dict(n=3, s=2, k=1, rng=np.random.default_rng(0), weights="gaussian",
-                                                   n_samples=100),
+    "families.random_sparse_network": lambda: dict(
+        n=3, s=2, k=1, rng=np.random.default_rng(0), weights="gaussian", n_samples=100
+    ),
     "families.bucket_network": lambda: dict(n=4, s=4, k=2, rng=np.random.default_rng(0)),
     "families.make_ratio_objective": lambda: dict(kind="lemma10", k=1, rho=0.5),
-    "families.adversarial_search": lambda: dict(objective=families.make_ratio_objective("edge", 1), n=3, s=2, k=1,
-                                                rng=np.random.default_rng(0), restarts=2, iterations=3, step=0.3,
-                                                init=[families.repair_sparsity(_net(), 1)]),
+    "families.adversarial_search": lambda: dict(
+        objective=families.make_ratio_objective("edge", 1),
+        n=3,
+        s=2,
+        k=1,
+        rng=np.random.default_rng(0),
+        restarts=2,
+        iterations=3,
+        step=0.3,
+        init=[families.repair_sparsity(_net(), 1)],
+    ),
     "sensitivity.lemma9_decomposition": lambda: dict(net=_net()),
     "sensitivity.lemma9_hoeffding_level": lambda: dict(net=_net(), c=1.0, max_subsets=100),
     "sensitivity.halfspace_indicator": lambda: dict(w=[1.0, -1.0, 0.5], b=0.25),
     "sensitivity.lemma6_measure": lambda: dict(w=[1.0, -1.0, 0.5], b=0.25),
     "sensitivity.lemma6_identity_check": lambda: dict(w=[1.0, -1.0, 0.5], b=0.25),
-    "sensitivity.halfspace_family": lambda: dict(n=3, rng=np.random.default_rng(0), kind="random-gaussian",
-                                                 thresholds=2, draws=1),
+    "sensitivity.halfspace_family": lambda: dict(
+        n=3, rng=np.random.default_rng(0), kind="random-gaussian", thresholds=2, draws=1
+    ),
     "sensitivity.bucket_count": lambda: dict(rho=0.5),
-    "sensitivity.bucket_coupling_noise_sensitivity": lambda: dict(net=_net(), rho=0.5, rng=np.random.default_rng(0),
-                                                                  exact=True, n_samples=100, confidence=0.9),
+    "sensitivity.bucket_coupling_noise_sensitivity": lambda: dict(
+        net=_net(), rho=0.5, rng=np.random.default_rng(0), exact=True, n_samples=100, confidence=0.9
+    ),
     "complexity.halfspace_cells": lambda: dict(X=POINTS, max_cells=20, homogeneous=False),
     "complexity.simplex.regular_simplex": lambda: dict(m=4),
     "complexity.simplex.simplex_lower_bound": lambda: dict(m=4, W=1.0, B=0.5),
@@ -242,46 +290,103 @@ VALID = {
     "complexity.cells.cover_cell_bound": lambda: dict(m=3, n=2, homogeneous=False),
     "complexity.cells.check_cell_work": lambda: dict(m=3, n=2, homogeneous=False, max_cells=20, what="cells"),
     "complexity.cell_value": lambda: dict(X=POINTS, zeta=ZETA, mask=[True, False, True], W=1.0, B=1.0),
-    "complexity.best_assignment": lambda: dict(masks=[[True, False, True], [False, True, False]], values=[1.0, 0.5],
-                                               s=2, k=1),
+    "complexity.best_assignment": lambda: dict(
+        masks=[[True, False, True], [False, True, False]], values=[1.0, 0.5], s=2, k=1
+    ),
     "complexity.sup_exact": lambda: dict(X=POINTS, zeta=ZETA, s=2, k=1, W=1.0, B=1.0),
     "complexity.proof_intermediate_quantity": lambda: dict(X=POINTS, zeta=ZETA, s=2, k=1, W=1.0, B=1.0, split=False),
-    "complexity.rademacher_exact": lambda: dict(X=POINTS, s=2, k=1, W=1.0, B=1.0, n_zeta=2,
-                                                rng=np.random.default_rng(0), confidence=0.9, max_cells=20),
-    "complexity.proof_intermediate": lambda: dict(X=POINTS, s=2, k=1, W=1.0, B=1.0, n_zeta=2,
-                                                  rng=np.random.default_rng(0), confidence=0.9, split=False,
-                                                  max_cells=20),
+    "complexity.rademacher_exact": lambda: dict(
+        X=POINTS, s=2, k=1, W=1.0, B=1.0, n_zeta=2, rng=np.random.default_rng(0), confidence=0.9, max_cells=20
+    ),
+    "complexity.proof_intermediate": lambda: dict(
+        X=POINTS,
+        s=2,
+        k=1,
+        W=1.0,
+        B=1.0,
+        n_zeta=2,
+        rng=np.random.default_rng(0),
+        confidence=0.9,
+        split=False,
+        max_cells=20,
+    ),
     "complexity.rademacher_exact_networks": lambda: dict(X=POINTS, s=2, k=1, W=1.0, B=1.0, max_cells=20),
     "complexity.exact.ExactNetworks.index": lambda: dict(self=_exact_networks(), zeta=[1.0, 1.0, 1.0]),
-    "complexity.sup_lower_bound": lambda: dict(X=POINTS, zeta=ZETA, s=2, k=1, W=1.0, B=1.0,
-                                               rng=np.random.default_rng(0), restarts=1, iterations=2, n_random=1,
-                                               polish=False, rounds=1),
-    "complexity.sup_lower_bounds": lambda: dict(X=POINTS, zetas=[ZETA], s=2, k=1, W=1.0, B=1.0,
-                                                rng=np.random.default_rng(0), restarts=1, iterations=2, n_random=1,
-                                                polish=False, rounds=1),
-    "complexity.rademacher_lower_bound": lambda: dict(X=POINTS, s=2, k=1, W=1.0, B=1.0, n_zeta=2,
-                                                      rng=np.random.default_rng(0), restarts=1, iterations=2,
-                                                      n_random=1, confidence=0.9, polish=False, rounds=1,
-                                                      return_networks=False),
+    "complexity.sup_lower_bound": lambda: dict(
+        X=POINTS,
+        zeta=ZETA,
+        s=2,
+        k=1,
+        W=1.0,
+        B=1.0,
+        rng=np.random.default_rng(0),
+        restarts=1,
+        iterations=2,
+        n_random=1,
+        polish=False,
+        rounds=1,
+    ),
+    "complexity.sup_lower_bounds": lambda: dict(
+        X=POINTS,
+        zetas=[ZETA],
+        s=2,
+        k=1,
+        W=1.0,
+        B=1.0,
+        rng=np.random.default_rng(0),
+        restarts=1,
+        iterations=2,
+        n_random=1,
+        polish=False,
+        rounds=1,
+    ),
+    "complexity.rademacher_lower_bound": lambda: dict(
+        X=POINTS,
+        s=2,
+        k=1,
+        W=1.0,
+        B=1.0,
+        n_zeta=2,
+        rng=np.random.default_rng(0),
+        restarts=1,
+        iterations=2,
+        n_random=1,
+        confidence=0.9,
+        polish=False,
+        rounds=1,
+        return_networks=False,
+    ),
     "complexity.paper_bounds": lambda: dict(m=100, n=9, s=4, k=2, W=1.0, B=1.0, R=3.0),
     "complexity.sample_distribution": lambda: dict(kind="uniform", m=3, n=2, rng=np.random.default_rng(0)),
     "complexity.network_objective": lambda: dict(net=_net(), X=cube.hypercube(3), zeta=np.ones(8)),
     "complexity.in_class": lambda: dict(net=_net(), X=cube.hypercube(3), s=2, k=2, W=2.0, B=1.0),
     "learners.monomials": lambda: dict(n=4, d=2),
     "learners.low_degree.monomial_count": lambda: dict(n=4, d=2),
-    "learners.LowDegreeRegressor": lambda: dict(degree=2, method="regression", block_size=None, ridge=0.0,
-                                                moments="auto"),
+    "learners.LowDegreeRegressor": lambda: dict(
+        degree=2, method="regression", block_size=None, ridge=0.0, moments="auto"
+    ),
     "learners.LowDegreeRegressor.fit": lambda: dict(self=LowDegreeRegressor(degree=1), X=cube.hypercube(3), y=TABLE),
     "learners.LowDegreeRegressor.predict": lambda: dict(self=_low_degree(), X=cube.hypercube(3)),
     "learners.LowDegreeRegressor.predict_cube": lambda: dict(self=_low_degree(), n=3),
     "learners.LowDegreeRegressor.exact_test_error": lambda: dict(self=_low_degree(), target_values=TABLE),
     "learners.LowDegreeRegressor.get_params": lambda: dict(self=LowDegreeRegressor(), deep=True),
     "learners.LowDegreeRegressor.set_params": lambda: dict(self=LowDegreeRegressor(), degree=1),
-    "learners.SparseActivationERM": lambda: dict(n_neurons=2, k=1, W=1.0, B=1.0, n_restarts=1, max_iter=5,
-                                                 learning_rate=0.05, batch_size=None, random_state=0,
-                                                 enforce_sparsity=True, sparsity_penalty=0.3),
-    "learners.SparseActivationERM.fit": lambda: dict(self=_erm(fit=False), X=cube.hypercube(3), y=TABLE,
-                                                     support=None, sample_weight=None),
+    "learners.SparseActivationERM": lambda: dict(
+        n_neurons=2,
+        k=1,
+        W=1.0,
+        B=1.0,
+        n_restarts=1,
+        max_iter=5,
+        learning_rate=0.05,
+        batch_size=None,
+        random_state=0,
+        enforce_sparsity=True,
+        sparsity_penalty=0.3,
+    ),
+    "learners.SparseActivationERM.fit": lambda: dict(
+        self=_erm(fit=False), X=cube.hypercube(3), y=TABLE, support=None, sample_weight=None
+    ),
     "learners.SparseActivationERM.predict": lambda: dict(self=_erm(), X=cube.hypercube(3)),
     "learners.SparseActivationERM.loss": lambda: dict(self=_erm(), X=cube.hypercube(3), y=TABLE),
     "learners.SparseActivationERM.score": lambda: dict(self=_erm(), X=cube.hypercube(3), y=TABLE),
@@ -302,8 +407,11 @@ def _is_result_container(cls) -> bool:
 
 def _public_names(module) -> list[str]:
     """``module.__all__`` (where defined) and every public name defined in ``module`` itself."""
-    defined = [name for name, obj in vars(module).items()
-               if not name.startswith("_") and getattr(obj, "__module__", None) == module.__name__]
+    defined = [
+        name
+        for name, obj in vars(module).items()
+        if not name.startswith("_") and getattr(obj, "__module__", None) == module.__name__
+    ]
     return list(dict.fromkeys([*getattr(module, "__all__", []), *defined]))
 
 
@@ -327,8 +435,9 @@ def _methods(cls) -> dict[str, object]:
         if name.startswith("_") and name != "__call__":
             continue
         attr = inspect.getattr_static(cls, name)
-        if isinstance(attr, (classmethod, staticmethod)) and (getattr(attr.__func__, "__module__", None) or "").startswith(
-                "sparseact."):
+        if isinstance(attr, (classmethod, staticmethod)) and (
+            getattr(attr.__func__, "__module__", None) or ""
+        ).startswith("sparseact."):
             found[name] = getattr(cls, name)
         elif inspect.isfunction(attr) and attr.__module__.startswith("sparseact."):
             found[name] = attr
@@ -365,10 +474,31 @@ FUNCTIONS = public_functions()
 FUZZED = sorted(set(FUNCTIONS) - FILE_IO)
 
 #: Bad and edge values, for any argument.
-BAD_VALUES = st.sampled_from([
-    float("nan"), float("inf"), -float("inf"), -1, 0, 0.5, -0.5, 1e300, 2**70, True, None, "x", [], [float("nan")],
-    [0.5, 1.5], [-1, -2], np.array([]), np.full((2, 2), np.nan), np.zeros((0, 3)), {"a": 1}, 10**6,
-])
+BAD_VALUES = st.sampled_from(
+    [
+        float("nan"),
+        float("inf"),
+        -float("inf"),
+        -1,
+        0,
+        0.5,
+        -0.5,
+        1e300,
+        2**70,
+        True,
+        None,
+        "x",
+        [],
+        [float("nan")],
+        [0.5, 1.5],
+        [-1, -2],
+        np.array([]),
+        np.full((2, 2), np.nan),
+        np.zeros((0, 3)),
+        {"a": 1},
+        10**6,
+    ]
+)
 
 
 #: Modules whose numbers may be +inf by their documentation: sparseact.bounds returns +inf where a
@@ -380,7 +510,7 @@ INF_MODULES = ("bounds.",)
 #: Functions whose results may hold NaN by their documentation, with the reason; -inf stays an error.
 DOCUMENTED_NAN = {
     "complexity.paper_bounds": "a bound is NaN where the printed formula is not real (eq1 for k > 1, a negative log "
-                               "under a root); sparseact.claims.theorem19 reads these NaN entries",
+    "under a root); sparseact.claims.theorem19 reads these NaN entries",
 }
 
 
@@ -393,8 +523,11 @@ def assert_finite(result, where: str) -> None:
         values = np.asarray(result, dtype=np.float64)
         assert not np.any(np.isnan(values) | (values == -np.inf)), f"{where}: NaN or -inf"
         return
-    if result is None or isinstance(result, (str, bool, Path, verdicts.Verdict)) or (callable(result) \
-            and not isinstance(result, SparseReLUNetwork)):
+    if (
+        result is None
+        or isinstance(result, (str, bool, Path, verdicts.Verdict))
+        or (callable(result) and not isinstance(result, SparseReLUNetwork))
+    ):
         return
     if isinstance(result, SparseReLUNetwork):
         for array in (result.u, result.W, result.b):
@@ -489,8 +622,16 @@ def _has_arguments(name: str) -> bool:
     return any(parameter != "self" for parameter in inspect.signature(FUNCTIONS[name]).parameters)
 
 
-@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.skip(reason=f"not yet guarded: {NOT_YET_GUARDED[name]}"))
-                                  if name in NOT_YET_GUARDED else name for name in FUZZED if _has_arguments(name)])
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=pytest.mark.skip(reason=f"not yet guarded: {NOT_YET_GUARDED[name]}"))
+        if name in NOT_YET_GUARDED
+        else name
+        for name in FUZZED
+        if _has_arguments(name)
+    ],
+)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_bad_values_are_refused_or_give_finite_results(name, data):
@@ -532,21 +673,30 @@ PROBES = {
     "lwr_network non-integer w": (lambda: constructions.lwr_network([0, 0.5], 2, 2), r"^w .*not truncated"),
     "lwr_network p = 0": (lambda: constructions.lwr_network([1, 1], 2, 0), r"^p "),
     "points_from_indices non-integer": (lambda: cube.points_from_indices([0.5], 3), r"^indices .*not truncated"),
-    "fit_exponents collinear": (lambda: fitting.fit_exponents({"a": [1.0, 2.0, 4.0, 8.0], "b": [1.0, 4.0, 16.0, 64.0]},
-                                                              [3.0, 12.0, 48.0, 192.0]), r"collinear"),
+    "fit_exponents collinear": (
+        lambda: fitting.fit_exponents(
+            {"a": [1.0, 2.0, 4.0, 8.0], "b": [1.0, 4.0, 16.0, 64.0]}, [3.0, 12.0, 48.0, 192.0]
+        ),
+        r"collinear",
+    ),
     "paper_bounds k > s": (lambda: complexity.paper_bounds(100, 9, 2, 3, 1.0, 1.0, 3.0), r"^k must be <= s"),
     "in_class k > s": (lambda: complexity.in_class(_net(), cube.hypercube(3), 1, 2, 1.0, 1.0), r"^k must be <= s"),
-    "adversarial_search NaN objective": (lambda: families.adversarial_search(lambda net: float("nan"), 3, 2, 1,
-                                                                             np.random.default_rng(0), restarts=1,
-                                                                             iterations=2), r"no finite value"),
+    "adversarial_search NaN objective": (
+        lambda: families.adversarial_search(
+            lambda net: float("nan"), 3, 2, 1, np.random.default_rng(0), restarts=1, iterations=2
+        ),
+        r"no finite value",
+    ),
     "verdict_equal empty": (lambda: verdicts.verdict_equal([], []), r"empty"),
     "verdict_at_most two infinities": (lambda: verdicts.verdict_at_most(math.inf, math.inf), r"both infinite"),
     "hypercube(28)": (lambda: cube.hypercube(28), r"needs 62 GiB, above the memory limit"),
     "all_subsets(40)": (lambda: constructions.all_subsets(40), r"GiB, above the memory limit"),
     "monomials(60, 30)": (lambda: learners.monomials(60, 30), r"GiB, above the memory limit"),
     "halfspace_cells 200 x 10": (lambda: complexity.halfspace_cells(_gaussian(200, 10)), r"LPs, above the limit"),
-    "rademacher_exact m = 10, n = 60": (lambda: complexity.rademacher_exact(_gaussian(10, 60), 2, 1, 1.0, 1.0),
-                                        r"cell solves"),
+    "rademacher_exact m = 10, n = 60": (
+        lambda: complexity.rademacher_exact(_gaussian(10, 60), 2, 1, 1.0, 1.0),
+        r"cell solves",
+    ),
     "lwr_identity m = 10^6": (lambda: constructions.lwr_identity(np.arange(10), 3, 2, 10**6), r"terms, above the work"),
 }
 

@@ -16,11 +16,24 @@ from sparseact.networks import SparseReLUNetwork
 from sparseact.runtime.datafiles import load_arrays, save_arrays
 
 
-@pytest.mark.parametrize("value", [
-    ["1.0"], np.array(["1.0"], dtype=object), np.array([1.0, "2"], dtype=object), [b"1"], np.array([b"1"]),
-    [1 + 2j], np.array([1j]), np.array([1.0, 1j], dtype=object), [None], np.array([None, 1.0], dtype=object),
-    np.array([{}], dtype=object), "1.0", np.array(["nan"]),
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        ["1.0"],
+        np.array(["1.0"], dtype=object),
+        np.array([1.0, "2"], dtype=object),
+        [b"1"],
+        np.array([b"1"]),
+        [1 + 2j],
+        np.array([1j]),
+        np.array([1.0, 1j], dtype=object),
+        [None],
+        np.array([None, 1.0], dtype=object),
+        np.array([{}], dtype=object),
+        "1.0",
+        np.array(["nan"]),
+    ],
+)
 def test_strings_complex_and_objects_are_not_coerced(value):
     with pytest.raises(ValueError, match="real numeric array"):
         as_real_array(value, "u")
@@ -48,8 +61,9 @@ def test_monomial_count_beyond_any_computation_is_refused_at_once(n, d):
     assert time.monotonic() - start < 1
 
 
-@pytest.mark.parametrize("value", [True, np.True_, 3.0, np.float64(3.0), np.array(3.0), "3", 3 + 0j, None, [3], -1,
-                                   np.int64(-2)])
+@pytest.mark.parametrize(
+    "value", [True, np.True_, 3.0, np.float64(3.0), np.array(3.0), "3", 3 + 0j, None, [3], -1, np.int64(-2)]
+)
 def test_monomial_count_refuses_what_is_not_a_count(value):
     """A bool, a float (a 0-d float array too: it has ``__index__`` but is not an integer), a string, complex or a
     negative number is refused for either argument, never truncated."""
@@ -117,7 +131,10 @@ def test_a_point_archive_round_trips(tmp_path):
 def test_bounds_refuse_bools_strings_and_complex_for_n(name, value):
     from sparseact import bounds
 
-    arguments = {"lemma9_average_sensitivity": (4, 1, 1.0, 1.0), "lemma9_transition_probability": (4, 1),
-                 "class_sup_bound": (1, 1.0, 1.0)}[name]
+    arguments = {
+        "lemma9_average_sensitivity": (4, 1, 1.0, 1.0),
+        "lemma9_transition_probability": (4, 1),
+        "class_sup_bound": (1, 1.0, 1.0),
+    }[name]
     with pytest.raises(ValueError):
         getattr(bounds, name)(value, *arguments)

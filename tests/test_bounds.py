@@ -51,17 +51,13 @@ def test_lemma9_term_U_values():
 
 
 def test_lemma9_transition_probability_values():
-    assert bd.lemma9_transition_probability(16, 20, 2) == pytest.approx(
-        2 * math.sqrt(math.log(10)) / 4, **rel
-    )
+    assert bd.lemma9_transition_probability(16, 20, 2) == pytest.approx(2 * math.sqrt(math.log(10)) / 4, **rel)
     assert bd.lemma9_transition_probability(9, 30, 1) == pytest.approx(math.sqrt(math.log(30)) / 3, **rel)
     assert bd.lemma9_transition_probability(9, 4, 4) == 0.0  # s = k: formula as printed
 
 
 def test_lemma10_values():
-    expected = math.sqrt(0.5) * (
-        2**4 * 1 * math.log(10 * 5 / 0.5) ** 2 + 2**3 * 1 * math.sqrt(math.log(5))
-    )
+    expected = math.sqrt(0.5) * (2**4 * 1 * math.log(10 * 5 / 0.5) ** 2 + 2**3 * 1 * math.sqrt(math.log(5)))
     assert bd.lemma10_noise_sensitivity(0.5, 10, 5, 2, 1.0, 1.0) == pytest.approx(expected, **rel)
     expected = math.sqrt(2.0) * (9 * math.log(4 / 2.0) ** 2)
     assert bd.lemma10_noise_sensitivity(-1.0, 2, 2, 1, 3.0, 0.0) == pytest.approx(expected, **rel)
@@ -311,8 +307,7 @@ def test_conjecture20_below_dense(m, s, k, W, B, R):
 
 
 @settings(max_examples=200, deadline=None)
-@given(m=counts, n=counts, s=counts, W=scales, B=pos_scales, R=pos_scales,
-       c=st.floats(min_value=0.01, max_value=100.0))
+@given(m=counts, n=counts, s=counts, W=scales, B=pos_scales, R=pos_scales, c=st.floats(min_value=0.01, max_value=100.0))
 def test_proof_terms_sum_within_4_max_sqrt_c_of_eq1(m, n, s, W, B, R, c):
     assume(m * B >= 1 and m * R >= 1)
     bias, weight = bd.theorem19_proof_terms(m, n, s, W, B, R, c=c)
@@ -321,17 +316,28 @@ def test_proof_terms_sum_within_4_max_sqrt_c_of_eq1(m, n, s, W, B, R, c):
 
 
 @settings(max_examples=200, deadline=None)
-@given(ns=st.floats(min_value=0.0, max_value=10.0), rho=st.floats(min_value=0.0, max_value=0.999),
-       d1=st.integers(1, 50), d2=st.integers(1, 50))
+@given(
+    ns=st.floats(min_value=0.0, max_value=10.0),
+    rho=st.floats(min_value=0.0, max_value=0.999),
+    d1=st.integers(1, 50),
+    d2=st.integers(1, 50),
+)
 def test_claim21_nonincreasing_in_d(ns, rho, d1, d2):
     lo, hi = sorted((d1, d2))
     assert bd.claim21_tail_bound(ns, rho, hi) <= bd.claim21_tail_bound(ns, rho, lo) * (1 + 1e-12)
 
 
 @settings(max_examples=200, deadline=None)
-@given(n=counts, s=counts, k=counts, W=scales, B=scales,
-       eps=st.floats(min_value=1e-3, max_value=1.0), delta=st.floats(min_value=1e-6, max_value=0.99),
-       d=st.integers(0, 3))
+@given(
+    n=counts,
+    s=counts,
+    k=counts,
+    W=scales,
+    B=scales,
+    eps=st.floats(min_value=1e-3, max_value=1.0),
+    delta=st.floats(min_value=1e-6, max_value=0.99),
+    d=st.integers(0, 3),
+)
 @example(n=1.0, s=4.0, k=4.0, W=0.0, B=3.884528767058161e-162, eps=1.0, delta=0.5, d=0)  # subnormal result
 def test_theorem8_samples_is_lemma7_with_class_sup(n, s, k, W, B, eps, delta, d):
     assume(k <= s)

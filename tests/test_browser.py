@@ -29,7 +29,8 @@ pytestmark = pytest.mark.browser
 needs_chromium = pytest.mark.skipif(
     find_chromium() is None,
     reason="no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
-           "or set SPARSEACT_CHROMIUM to its path)")
+    "or set SPARSEACT_CHROMIUM to its path)",
+)
 
 
 def png_size(path):
@@ -40,16 +41,19 @@ def png_size(path):
 
 def page(tmp_path, body, name="page.html"):
     path = tmp_path / name
-    path.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>t</title></head><body>{body}</body>"
-                    "</html>")
+    path.write_text(
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>t</title></head><body>{body}</body></html>"
+    )
     return path
 
 
 @pytest.fixture(scope="module")
 def browser():
     if find_chromium() is None:
-        pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
-                    "or set SPARSEACT_CHROMIUM to its path)")
+        pytest.skip(
+            "no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
+            "or set SPARSEACT_CHROMIUM to its path)"
+        )
     with Browser() as open_browser:
         yield open_browser
 
@@ -58,11 +62,14 @@ def browser():
 def test_a_clean_front_page_has_no_problems(browser, tmp_path):
     placeholder_png(tmp_path / "fig.png", "a figure")
     (tmp_path / "other.html").write_text("<p>other</p>")
-    path = page(tmp_path, "<table class='headline'><tbody><tr><td class='status'>open</td></tr></tbody></table>"
-                          "<a href='#s'>s</a> <a href='other.html'>o</a>"
-                          "<a href='https://example.org/'>external, not followed</a>"
-                          "<table class='statements' id='s'><tbody><tr><td><img src='fig.png' width='100'></td>"
-                          "<td>costs 5 dollars</td></tr></tbody></table>")
+    path = page(
+        tmp_path,
+        "<table class='headline'><tbody><tr><td class='status'>open</td></tr></tbody></table>"
+        "<a href='#s'>s</a> <a href='other.html'>o</a>"
+        "<a href='https://example.org/'>external, not followed</a>"
+        "<table class='statements' id='s'><tbody><tr><td><img src='fig.png' width='100'></td>"
+        "<td>costs 5 dollars</td></tr></tbody></table>",
+    )
     report = inspect_page(browser, path)
     assert page_problems(report, front_page=True) == [] and check_page(browser, path, front_page=True) == []
     assert report.viewport_width == SCREEN[0] and report.external == ["https://example.org/"]
@@ -70,15 +77,24 @@ def test_a_clean_front_page_has_no_problems(browser, tmp_path):
 
 @needs_chromium
 def test_what_a_reader_trips_over_is_found(browser, tmp_path):
-    path = page(tmp_path, "<div style='height: 1200px'>tall</div><div style='width: 2000px'>wide</div>"
-                          "<p>raw math: $x^2$ and $$\\sum_i y_i$$</p><img src='missing.png' alt='gone'>"
-                          "<a href='nowhere.html'>dead</a> <a href='#nothing'>dead anchor</a>"
-                          "<table class='headline'><tbody><tr><td>late</td></tr></tbody></table>")
+    path = page(
+        tmp_path,
+        "<div style='height: 1200px'>tall</div><div style='width: 2000px'>wide</div>"
+        "<p>raw math: $x^2$ and $$\\sum_i y_i$$</p><img src='missing.png' alt='gone'>"
+        "<a href='nowhere.html'>dead</a> <a href='#nothing'>dead anchor</a>"
+        "<table class='headline'><tbody><tr><td>late</td></tr></tbody></table>",
+    )
     report = inspect_page(browser, path)
     problems = " | ".join(page_problems(report, front_page=True) + page_problems(report))
-    for expected in ("scrolls sideways: 2", "1 image(s) do not load", "['#nothing']", "2 raw $...$ math span(s)",
-                     "2 local link(s) name no file: ['missing.png', 'nowhere.html']", "below the first screen",
-                     "no first statement (table.statements row)"):
+    for expected in (
+        "scrolls sideways: 2",
+        "1 image(s) do not load",
+        "['#nothing']",
+        "2 raw $...$ math span(s)",
+        "2 local link(s) name no file: ['missing.png', 'nowhere.html']",
+        "below the first screen",
+        "no first statement (table.statements row)",
+    ):
         assert expected in problems, (expected, problems)
 
 
@@ -136,13 +152,17 @@ def test_the_first_printed_page_is_a_screenshot_in_print_layout(tmp_path):
 def test_narrow_screens_and_print_are_checked(browser, tmp_path):
     """A table 1000 px wide reads at 1400 px but scrolls sideways at 800 px; a box that scrolls is cut off in print;
     a status cell pushed right of the screen is found."""
-    wide = "<table class='headline'><tbody><tr><td style='min-width: 1000px'>wide</td><td class='status'>open</td>" \
-           "</tr></tbody></table>"
+    wide = (
+        "<table class='headline'><tbody><tr><td style='min-width: 1000px'>wide</td><td class='status'>open</td>"
+        "</tr></tbody></table>"
+    )
     problems = " | ".join(check_page(browser, page(tmp_path, wide), front_page=True))
     assert "at 1400 px" not in problems and "at 800 px: scrolls sideways" in problems, problems
     assert "at 800 px: 1 status cell(s) right of the screen" in problems and "printed: scrolls sideways" in problems
-    boxed = "<table class='headline'><tbody><tr><td class='status'>open</td></tr></tbody></table>" \
-            "<div style='overflow-x: auto; width: 300px'><div style='width: 600px'>wide</div></div>"
+    boxed = (
+        "<table class='headline'><tbody><tr><td class='status'>open</td></tr></tbody></table>"
+        "<div style='overflow-x: auto; width: 300px'><div style='width: 600px'>wide</div></div>"
+    )
     problems = check_page(browser, page(tmp_path, boxed, "boxed.html"), front_page=True)
     assert problems == ["printed: clipped in print (content wider than its box): ['div']"], problems
     assert inspect_page(browser, page(tmp_path, boxed, "boxed.html")).viewport_width == SCREEN[0]  # screen restored
@@ -158,9 +178,14 @@ def test_print_to_pdf(browser, tmp_path):
 @needs_chromium
 def test_a_link_to_an_anchor_another_page_lacks_is_found(browser, tmp_path):
     (tmp_path / "other.html").write_text("<p id='here'>other</p><svg><a href='page.html#gone'><text>n</text></a></svg>")
-    path = page(tmp_path, "<a href='other.html#here'>fine</a> <a href='other.html#missing'>dead</a>"
-                          "<svg><a href='other.html#also-missing'><text y='10'>node</text></a></svg>")
+    path = page(
+        tmp_path,
+        "<a href='other.html#here'>fine</a> <a href='other.html#missing'>dead</a>"
+        "<svg><a href='other.html#also-missing'><text y='10'>node</text></a></svg>",
+    )
     problems = " | ".join(page_problems(inspect_page(browser, path), first_screen=False))
-    assert "2 link(s) to another page name an anchor it lacks: ['other.html#missing', 'other.html#also-missing']" \
-        in problems, problems
+    assert (
+        "2 link(s) to another page name an anchor it lacks: ['other.html#missing', 'other.html#also-missing']"
+        in problems
+    ), problems
     assert "#here" not in problems

@@ -18,12 +18,24 @@ from sparseact.verify.verdicts import Verdict
 
 SEED = 7
 REPLICATES = 2
-BLOCK = {"b_values": [2, 3], "q": 8, "weight_draws": 1, "gamma_points": 5,
-         "whp": {"q": 8, "b_values": [2, 3, 4], "c_values": [0.5, 1.0]}}
+BLOCK = {
+    "b_values": [2, 3],
+    "q": 8,
+    "weight_draws": 1,
+    "gamma_points": 5,
+    "whp": {"q": 8, "b_values": [2, 3, 4], "c_values": [0.5, 1.0]},
+}
 EXPECTED = {
-    "sparse-sqrt-q-printed": "FAIL", "sparse-sqrt-q-corrected": "PASS", "sparse-sqrt-q-l1": "PASS",
-    "computes": "PASS", "computes-printed": "FAIL", "dense-weights": "PASS", "whp-printed-ones": "PASS",
-    "whp-hoeffding": "PASS", "whp-sparse": "PASS", "whp-printed-split": "FAIL",
+    "sparse-sqrt-q-printed": "FAIL",
+    "sparse-sqrt-q-corrected": "PASS",
+    "sparse-sqrt-q-l1": "PASS",
+    "computes": "PASS",
+    "computes-printed": "FAIL",
+    "dense-weights": "PASS",
+    "whp-printed-ones": "PASS",
+    "whp-hoeffding": "PASS",
+    "whp-sparse": "PASS",
+    "whp-printed-split": "FAIL",
 }
 
 
@@ -50,8 +62,10 @@ def test_every_statement_and_check_id(report):
     checked = {r.statement_id for r in report.records}
     assert checked <= set(get_claim("appendixA").statements)
     # a statement no check bears on says why (unsettled) or rests on other statements' checks (argument)
-    assert all(sid in checked or spec.get("note") or spec.get("open") or spec.get("argument")
-               for sid, spec in get_claim("appendixA").statements.items())
+    assert all(
+        sid in checked or spec.get("note") or spec.get("open") or spec.get("argument")
+        for sid, spec in get_claim("appendixA").statements.items()
+    )
 
 
 def test_printed_fail_is_all_ones_with_a_certificate(records):
@@ -85,7 +99,7 @@ def test_whp_printed_fail_is_certified_at_the_largest_s(records):
     certificate = record.certificate
     assert record.statement_id == "appendixA-whp" and record.finding == "statement-error"
     assert certificate["relation"] == ">=" and certificate["lhs"]["quantity"] == "sparse_probability"
-    assert (certificate["lhs_value"], certificate["rhs_value"]) == (0.0, 1 - 1 / 16)   # b = 4, s = 16
+    assert (certificate["lhs_value"], certificate["rhs_value"]) == (0.0, 1 - 1 / 16)  # b = 4, s = 16
     outcome = verify_certificate(certificate_document(record))
     assert outcome.confirmed, outcome.message
     # the verifier owns the statement: a network that is not Appendix A's F (an output weight changed) is refused
@@ -113,8 +127,21 @@ def test_whp_below_hoeffding_and_decays(report, records):
 def test_a_trend_is_never_a_fail():
     import pandas as pd
 
-    rows = [dict(b=b, s=2**b, q=8, c=1.0, gamma=1.0, draw=0, max_w_norm2=1.0, excess_fraction=0.01 * b,
-                 hoeffding_bound=1.0, poly_bound=1.0) for b in (2, 3, 4)]
+    rows = [
+        dict(
+            b=b,
+            s=2**b,
+            q=8,
+            c=1.0,
+            gamma=1.0,
+            draw=0,
+            max_w_norm2=1.0,
+            excess_fraction=0.01 * b,
+            hoeffding_bound=1.0,
+            poly_bound=1.0,
+        )
+        for b in (2, 3, 4)
+    ]
     slopes = verdicts.whp_slopes(pd.DataFrame(rows))
     assert not bool(slopes["decays"].iloc[0]) and slopes["slope"].iloc[0] > 0
 
@@ -163,10 +190,13 @@ def test_point_data_does_not_depend_on_other_grid_values(tmp_path):
         assert (tmp_path / f"a-{name}.npz").read_bytes() == (tmp_path / f"b-{name}.npz").read_bytes()
 
 
-@pytest.mark.parametrize("change,key", [
-    ({"b_values": [2, 15]}, "claims.appendixA.b_values[1]"),
-    ({"whp": {**BLOCK["whp"], "q": 16, "b_values": [2, 7]}}, "claims.appendixA.whp.b_values[1]"),
-])
+@pytest.mark.parametrize(
+    "change,key",
+    [
+        ({"b_values": [2, 15]}, "claims.appendixA.b_values[1]"),
+        ({"whp": {**BLOCK["whp"], "q": 16, "b_values": [2, 7]}}, "claims.appendixA.whp.b_values[1]"),
+    ],
+)
 def test_check_rejects_a_bad_block(change, key):
     with pytest.raises(ConfigError, match=key.replace(".", r"\.").replace("[", r"\[")):
         get_claim("appendixA").check({**BLOCK, **change})

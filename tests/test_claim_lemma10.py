@@ -38,11 +38,18 @@ def records(report):
     return {r.check_id: r for r in report.records}
 
 
-@pytest.mark.parametrize("check_id,expected", [
-    ("lemma10/claim21-parseval", "PASS"), ("lemma10/claim21-ns-formula", "PASS"), ("lemma10/claim21-tail", "PASS"),
-    ("lemma10/claim21-tail-negative-rho", "FAIL"), ("lemma10/eq17-printed", "FAIL"),
-    ("lemma10/eq17-coupling", "FAIL"), ("lemma10/eq17-corrected", "PASS"),
-])
+@pytest.mark.parametrize(
+    "check_id,expected",
+    [
+        ("lemma10/claim21-parseval", "PASS"),
+        ("lemma10/claim21-ns-formula", "PASS"),
+        ("lemma10/claim21-tail", "PASS"),
+        ("lemma10/claim21-tail-negative-rho", "FAIL"),
+        ("lemma10/eq17-printed", "FAIL"),
+        ("lemma10/eq17-coupling", "FAIL"),
+        ("lemma10/eq17-corrected", "PASS"),
+    ],
+)
 def test_known_verdicts(records, check_id, expected):
     assert records[check_id].verdict.value == expected, records[check_id]
 
@@ -55,8 +62,12 @@ def test_lemma10_is_never_failed_for_its_constant(records):
 
 def test_fails_carry_findings_and_certificates_that_recompute(records):
     findings = {r.check_id: r.finding for r in records.values() if r.verdict is Verdict.FAIL}
-    assert findings == {"lemma10/claim21-tail-negative-rho": "out-of-range", "lemma10/eq17-printed": "proof-slip",
-                        "lemma10/eq17-coupling": "proof-slip", "lemma10/bound-degenerate": "out-of-range"}
+    assert findings == {
+        "lemma10/claim21-tail-negative-rho": "out-of-range",
+        "lemma10/eq17-printed": "proof-slip",
+        "lemma10/eq17-coupling": "proof-slip",
+        "lemma10/bound-degenerate": "out-of-range",
+    }
     for check_id in findings:
         record = records[check_id]
         assert record.counterexample
@@ -83,8 +94,11 @@ def test_eq17_members(report):
 
 
 def test_coupling_holds_where_two_over_one_minus_rho_is_an_integer(tmp_path):
-    block = {**BLOCK, "noise": {**BLOCK["noise"], "n_values": [5]},
-             "appendixB": {**BLOCK["appendixB"], "rho_values": [0.0, 0.5]}}
+    block = {
+        **BLOCK,
+        "noise": {**BLOCK["noise"], "n_values": [5]},
+        "appendixB": {**BLOCK["appendixB"], "rho_values": [0.0, 0.5]},
+    }
     found = {r.check_id: r for r in stage_claim("lemma10", block, SEED, 1, tmp_path).records}
     assert found["lemma10/eq17-coupling"].verdict is Verdict.PASS
     assert found["lemma10/eq17-printed"].verdict is Verdict.FAIL  # the dropped 1/4 remains
@@ -100,8 +114,10 @@ def test_every_statement_and_check_id(report):
         assert r.range, r.check_id
     produced = {r.check_id for r in report.records}
     for statement in statements():
-        for premise in [*statement.get("argument", {}).get("uses", []),
-                        *statement.get("correction", {}).get("verified_by", [])]:
+        for premise in [
+            *statement.get("argument", {}).get("uses", []),
+            *statement.get("correction", {}).get("verified_by", []),
+        ]:
             if premise.startswith("lemma10/"):
                 assert premise in produced, (statement["id"], premise)
 
@@ -128,8 +144,10 @@ def test_tightness_row(report):
 
 
 def test_point_data_does_not_depend_on_other_grid_values(tmp_path):
-    small = {"noise": {**BLOCK["noise"], "n_values": [6], "k_values": [2]},
-             "appendixB": {**BLOCK["appendixB"], "rho_values": [0.5]}}
+    small = {
+        "noise": {**BLOCK["noise"], "n_values": [6], "k_values": [2]},
+        "appendixB": {**BLOCK["appendixB"], "rho_values": [0.5]},
+    }
     points_small, points_big = get_claim("lemma10").points(small), get_claim("lemma10").points(BLOCK)
     for name in ("noise-n6-k2", "appendixB-rho0.5", "claim21-parity"):
         assert points_small[name] == points_big[name]
@@ -143,11 +161,17 @@ def test_point_data_does_not_depend_on_other_grid_values(tmp_path):
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("change,key", [
-    ({"noise": {**BLOCK["noise"], "k_values": [1, 8]}}, "claims.lemma10.noise.k_values[1]"),
-    ({"appendixB": {**BLOCK["appendixB"], "k": 3}}, "claims.lemma10.appendixB.k"),
-    ({"appendixB": {**BLOCK["appendixB"], "n": 6, "rho_values": [0.3, 0.7]}}, "claims.lemma10.appendixB.rho_values[1]"),
-])
+@pytest.mark.parametrize(
+    "change,key",
+    [
+        ({"noise": {**BLOCK["noise"], "k_values": [1, 8]}}, "claims.lemma10.noise.k_values[1]"),
+        ({"appendixB": {**BLOCK["appendixB"], "k": 3}}, "claims.lemma10.appendixB.k"),
+        (
+            {"appendixB": {**BLOCK["appendixB"], "n": 6, "rho_values": [0.3, 0.7]}},
+            "claims.lemma10.appendixB.rho_values[1]",
+        ),
+    ],
+)
 def test_check_rejects_a_bad_block(change, key):
     with pytest.raises(ConfigError, match=key.replace(".", r"\.").replace("[", r"\[")):
         get_claim("lemma10").check({**BLOCK, **change})
@@ -164,7 +188,8 @@ def test_noise_sensitivity_by_definition_matches_closed_form():
     for rho in (-0.5, 0.0, 0.3, 0.9):
         assert compute.noise_sensitivity_by_definition(parity, rho) == pytest.approx((1 - rho**4) / 2)
         assert compute.noise_sensitivity_by_definition(parity, rho) == pytest.approx(
-            float(analysis.noise_sensitivity(parity, rho)))
+            float(analysis.noise_sensitivity(parity, rho))
+        )
 
 
 @pytest.mark.parametrize("rho,r", [(0.0, 2), (0.3, 2), (1 / 3, 3), (0.5, 4), (0.6, 5), (-0.5, 1)])
@@ -203,8 +228,9 @@ def _replicate0(report, name):
 def _claim21(report, parity=None, extra_tail_rows=(), violations=()):
     parity = _replicate0(report, "lemma10-parity") if parity is None else parity
     tail = pd_concat([_replicate0(report, "lemma10-tail"), pd.DataFrame(list(extra_tail_rows))])
-    records = verdicts._claim21_records(_replicate0(report, "lemma10-ns-formula"), tail, parity,
-                                       with_violations({}, list(violations)))
+    records = verdicts._claim21_records(
+        _replicate0(report, "lemma10-ns-formula"), tail, parity, with_violations({}, list(violations))
+    )
     return {r.check_id: r for r in records}["lemma10/claim21-tail"]
 
 
@@ -229,7 +255,8 @@ def test_claim21_tail_fail_forced_on_a_network_at_run_time_is_refused(report):
     rows = [dict(row, in_range=True) for row in rows]  # fabricated: every rho counted in range
     failures = compute._tail_failures("x1x2-net", net, rows)
     assert [(f["check"], f["instance"]) for f in failures] == [
-        ("lemma10/claim21-tail", "network x1x2-net, rho = -0.5, d = 1")]
+        ("lemma10/claim21-tail", "network x1x2-net, rho = -0.5, d = 1")
+    ]
     record = _claim21(report, extra_tail_rows=rows, violations=failures)
     assert_forced_fail_refused(record, "statement-error")  # rho = -0.5 is outside Claim 2.1's [0, 1)
     assert "network" in record.certificate["lhs"]["function"]
@@ -254,8 +281,10 @@ def test_eq17_corrected_fail_of_monotonicity_forced_at_run_time_is_refused():
     from sparseact.runtime.datafiles import network_arrays
 
     point = {"kind": "appendixB", "n": 2, "s": 3, "k": 2, "rho": -0.5, "instances": 1}
-    data = {**network_arrays(_x1x2_network(), "net.gaussian.0"), **network_arrays(compute.dictator_network(2),
-                                                                                   "net.dictator.0")}
+    data = {
+        **network_arrays(_x1x2_network(), "net.gaussian.0"),
+        **network_arrays(compute.dictator_network(2), "net.dictator.0"),
+    }
     tables = compute.run(point, data, np.random.default_rng(0))
     assert list(tables[TABLE]["check"]) == ["lemma10/eq17-corrected"]
     assert list(tables[TABLE]["instance"]) == ["network gaussian-0, rho = -0.5"]

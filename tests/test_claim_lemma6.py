@@ -58,10 +58,16 @@ def records(report):
     return {r.check_id: r for r in report.records}
 
 
-@pytest.mark.parametrize("check_id,expected", [
-    ("lemma6/bound", "PASS"), ("lemma6/identity-printed", "FAIL"), ("lemma6/identity-corrected", "PASS"),
-    ("lemma6/hoeffding", "PASS"), ("lemma6/sensitivity-pm1", "PASS"),
-])
+@pytest.mark.parametrize(
+    "check_id,expected",
+    [
+        ("lemma6/bound", "PASS"),
+        ("lemma6/identity-printed", "FAIL"),
+        ("lemma6/identity-corrected", "PASS"),
+        ("lemma6/hoeffding", "PASS"),
+        ("lemma6/sensitivity-pm1", "PASS"),
+    ],
+)
 def test_known_verdicts(records, check_id, expected):
     assert records[check_id].verdict.value == expected, records[check_id]
     from sparseact.paper import statements
@@ -139,12 +145,14 @@ def test_corrected_identity_closed_form_for_majority():
 def test_identity_corrected_fail_forced_is_refused(monkeypatch):
     """A forced violation: the factor -1/4 instead of -1/2, in the check and in the certificate's formula alike."""
     from sparseact.claims._failures import TABLE
+
     point = get_claim("lemma6").points(BLOCK)["n6"]
     data = compute.generate(point, np.random.default_rng(3))
     tables = compute.run(point, data, None)
     assert TABLE not in tables  # a passing run writes no violations table
     assert {r.check_id: r for r in verdicts.assemble(BLOCK, tables).records}[
-        "lemma6/identity-corrected"].verdict.value == "PASS"
+        "lemma6/identity-corrected"
+    ].verdict.value == "PASS"
     tamper_constant(monkeypatch, "lemma6", "CORRECTED_FACTOR", -0.25)
     tables = compute.run(point, data, None)
     positive = tables["lemma6"][tables["lemma6"]["positive"] & (tables["lemma6"]["p"] < 1)]

@@ -21,7 +21,10 @@ from sparseact.verify.verdicts import Verdict
 SEED = 7
 REPLICATES = 2
 BLOCK = {
-    "n_values": [5, 6, 7], "s_values": [2, 4, 8], "k_values": [1, 2, 4], "families": ["gaussian", "sign", "bucket"],
+    "n_values": [5, 6, 7],
+    "s_values": [2, 4, 8],
+    "k_values": [1, 2, 4],
+    "families": ["gaussian", "sign", "bucket"],
     "instances": 1,
     "adversarial": {"n_values": [5], "s": 4, "k_values": [1], "restarts": 1, "iterations": 3},
     "monte_carlo": {"n_values": [24, 30], "s": 4, "k": 1, "samples": 300},
@@ -31,9 +34,22 @@ BLOCK = {
 # an independent brute-force evaluator of the certificate quantities
 # ---------------------------------------------------------------------------
 
-FORMULA_NAMES = {"sqrt": math.sqrt, "log": math.log, "log2": math.log2, "exp": math.exp, "abs": abs, "min": min,
-                 "max": max, "sum": sum, "range": range, "relu": lambda t: max(t, 0.0), "floor": math.floor,
-                 "ceil": math.ceil, "pi": math.pi, "e": math.e}
+FORMULA_NAMES = {
+    "sqrt": math.sqrt,
+    "log": math.log,
+    "log2": math.log2,
+    "exp": math.exp,
+    "abs": abs,
+    "min": min,
+    "max": max,
+    "sum": sum,
+    "range": range,
+    "relu": lambda t: max(t, 0.0),
+    "floor": math.floor,
+    "ceil": math.ceil,
+    "pi": math.pi,
+    "e": math.e,
+}
 
 
 def _cube(n):
@@ -103,12 +119,19 @@ def records(report):
     return {r.check_id: r for r in report.records}
 
 
-@pytest.mark.parametrize("check_id,expected", [
-    ("lemma9/term-U-printed", "FAIL"), ("lemma9/term-U-corrected", "PASS"),
-    ("lemma9/transition-union-printed", "FAIL"), ("lemma9/transition-union-corrected", "PASS"),
-    ("lemma9/transition", "FAIL"), ("lemma9/transition-corrected", "PASS"),
-    ("lemma9/tighter-4k2W2", "PASS"), ("lemma9/monte-carlo", "PASS"),
-])
+@pytest.mark.parametrize(
+    "check_id,expected",
+    [
+        ("lemma9/term-U-printed", "FAIL"),
+        ("lemma9/term-U-corrected", "PASS"),
+        ("lemma9/transition-union-printed", "FAIL"),
+        ("lemma9/transition-union-corrected", "PASS"),
+        ("lemma9/transition", "FAIL"),
+        ("lemma9/transition-corrected", "PASS"),
+        ("lemma9/tighter-4k2W2", "PASS"),
+        ("lemma9/monte-carlo", "PASS"),
+    ],
+)
 def test_known_verdicts(records, check_id, expected):
     assert records[check_id].verdict.value == expected, records[check_id]
 
@@ -120,15 +143,24 @@ def test_lemma9_is_never_failed_for_its_constant(records):
 
 def test_fails_are_proof_slips_with_certificates_that_recompute(records):
     fails = [r for r in records.values() if r.verdict is Verdict.FAIL]
-    assert {r.check_id for r in fails} == {"lemma9/term-U-printed", "lemma9/transition-union-printed",
-                                           "lemma9/transition", "lemma9/proof-V-printed",
-                                           "lemma9/proof-tail-hence-W0", "lemma9/bound-degenerate",
-                                           "lemma9/transition-concavity-printed"}
+    assert {r.check_id for r in fails} == {
+        "lemma9/term-U-printed",
+        "lemma9/transition-union-printed",
+        "lemma9/transition",
+        "lemma9/proof-V-printed",
+        "lemma9/proof-tail-hence-W0",
+        "lemma9/bound-degenerate",
+        "lemma9/transition-concavity-printed",
+    }
     for record in fails:
         # the transition bound k sqrt(log(s/k))/sqrt(n) fails only where s = k (log(s/k) = 0), and Lemma 9's bound only
         # at n = s = 1 (log(ns) = 0): degenerate corners
-        expected = ("out-of-range" if record.check_id in ("lemma9/transition", "lemma9/bound-degenerate",
-                                                          "lemma9/transition-concavity-printed") else "proof-slip")
+        expected = (
+            "out-of-range"
+            if record.check_id
+            in ("lemma9/transition", "lemma9/bound-degenerate", "lemma9/transition-concavity-printed")
+            else "proof-slip"
+        )
         assert record.finding == expected and record.counterexample, record.check_id
         assert verify_certificate(certificate_document(record)).confirmed, record.check_id
 
@@ -146,8 +178,10 @@ def test_every_statement_and_check_id(report):
         assert r.range, r.check_id
     produced = {r.check_id for r in report.records}
     for statement in statements():
-        for premise in [*statement.get("argument", {}).get("uses", []),
-                        *statement.get("correction", {}).get("verified_by", [])]:
+        for premise in [
+            *statement.get("argument", {}).get("uses", []),
+            *statement.get("correction", {}).get("verified_by", []),
+        ]:
             if premise.startswith("lemma9/"):
                 assert premise in produced, (statement["id"], premise)
 
@@ -205,11 +239,14 @@ def test_monte_carlo_points_are_seeded_per_dimension(tmp_path):
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("change,key", [
-    ({"k_values": [1, 16]}, "claims.lemma9.k_values[1]"),
-    ({"adversarial": {**BLOCK["adversarial"], "k_values": [8]}}, "claims.lemma9.adversarial.k_values[0]"),
-    ({"monte_carlo": {**BLOCK["monte_carlo"], "k": 5}}, "claims.lemma9.monte_carlo.k"),
-])
+@pytest.mark.parametrize(
+    "change,key",
+    [
+        ({"k_values": [1, 16]}, "claims.lemma9.k_values[1]"),
+        ({"adversarial": {**BLOCK["adversarial"], "k_values": [8]}}, "claims.lemma9.adversarial.k_values[0]"),
+        ({"monte_carlo": {**BLOCK["monte_carlo"], "k": 5}}, "claims.lemma9.monte_carlo.k"),
+    ],
+)
 def test_check_rejects_k_above_s(change, key):
     with pytest.raises(ConfigError, match=key.replace(".", r"\.").replace("[", r"\[")):
         get_claim("lemma9").check({**BLOCK, **change})
@@ -272,8 +309,13 @@ def _neuron_tables():
     tables = compute.run(point, compute.generate(point, rng), rng)
     neurons = tables.pop("lemma9-neuron")
     mc = pd.DataFrame({"n": [24, 30, 36], "ratio_4k2W2_ci_high": [0.1] * 3, "ratio_ci_high": [0.1] * 3})
-    return {"lemma9-exact": neurons, "lemma9-adversarial": neurons.iloc[:0], "lemma9-neuron": neurons,
-            "lemma9-monte-carlo": mc, **tables}
+    return {
+        "lemma9-exact": neurons,
+        "lemma9-adversarial": neurons.iloc[:0],
+        "lemma9-neuron": neurons,
+        "lemma9-monte-carlo": mc,
+        **tables,
+    }
 
 
 def _assembled(tables):
@@ -334,13 +376,23 @@ def test_term_u_equality_at_scale_is_not_a_violation():
 @pytest.mark.parametrize("base_seed", [8919, 16838, 3])
 def test_bound_verdicts_do_not_depend_on_the_base_seed(tmp_path, monkeypatch, base_seed):
     """lemma9/bound and the exact checks the graph's arguments use are PASS under any base seed (brief item 7)."""
-    block = {**BLOCK, "n_values": [5, 6], "s_values": [2, 4], "families": ["gaussian", "sign"],
-             "adversarial": {**BLOCK["adversarial"], "iterations": 2}}
+    block = {
+        **BLOCK,
+        "n_values": [5, 6],
+        "s_values": [2, 4],
+        "families": ["gaussian", "sign"],
+        "adversarial": {**BLOCK["adversarial"], "iterations": 2},
+    }
     monkeypatch.setitem(globals(), "SEED", base_seed)
     found = {r.check_id: r for r in stage_claim("lemma9", block, SEED, REPLICATES, tmp_path).records}
-    for check_id in ("lemma9/bound", "lemma9/tighter-4k2W2", "lemma9/as-fourier", "lemma9/as-active-count",
-                     "lemma9/transition-corrected",
-                     "lemma9/proof-tail-hence"):
+    for check_id in (
+        "lemma9/bound",
+        "lemma9/tighter-4k2W2",
+        "lemma9/as-fourier",
+        "lemma9/as-active-count",
+        "lemma9/transition-corrected",
+        "lemma9/proof-tail-hence",
+    ):
         assert found[check_id].verdict is Verdict.PASS, (base_seed, found[check_id])
     assert found["lemma9/proof-V-printed"].verdict is Verdict.FAIL
 
@@ -357,8 +409,20 @@ def test_tightness_row_is_exact(report):
     row = report.tables["tightness"].iloc[0]
     assert row["proved_over_family"] == pytest.approx(1.0)
     assert list(report.tables["tightness"].columns) == [
-        "bound", "paper_ref", "printed", "proved", "family", "family_value", "printed_over_proved",
-        "proved_over_family", "exponents_printed", "exponents_proved", "exponents_measured", "gap", "method"]
+        "bound",
+        "paper_ref",
+        "printed",
+        "proved",
+        "family",
+        "family_value",
+        "printed_over_proved",
+        "proved_over_family",
+        "exponents_printed",
+        "exponents_proved",
+        "exponents_measured",
+        "gap",
+        "method",
+    ]
 
 
 def test_tail_hence_w0_certificate_confirmed(tmp_path):

@@ -42,15 +42,17 @@ def _lowered():
 def _enlarged():
     """Index_2's network with a fifth neuron that never fires: same function, s = 5 > 2^2."""
     net = constructions.index_network(2)
-    return SparseReLUNetwork([*net.u, 1.0], np.vstack([net.W, np.zeros((1, net.W.shape[1]))]),
-                             [*net.b, 1.0])
+    return SparseReLUNetwork([*net.u, 1.0], np.vstack([net.W, np.zeros((1, net.W.shape[1]))]), [*net.b, 1.0])
 
 
-@pytest.mark.parametrize("check_id,network,lhs", [
-    ("section1_index/computes", _lowered, "value"),
-    ("section1_index/sparsity", _lowered, "active_count"),
-    ("section1_index/sparsity", _enlarged, "formula"),
-])
+@pytest.mark.parametrize(
+    "check_id,network,lhs",
+    [
+        ("section1_index/computes", _lowered, "value"),
+        ("section1_index/sparsity", _lowered, "active_count"),
+        ("section1_index/sparsity", _enlarged, "formula"),
+    ],
+)
 def test_a_violation_fails_with_a_certificate_that_verifies(check_id, network, lhs):
     records, _ = _records({1: constructions.index_network(1), 2: network()})
     record = records[check_id]
@@ -78,10 +80,12 @@ def test_introduction_rows():
     deletion = tables["deletion"]
     assert set(deletion["network"]) == {"Index_b", "parity junta", "mod-3 junta"}
     assert deletion["change"].min() == 1.0
-    for check_id, statement_id in (("section1_index/deletion", "intro-examples"),
-                                   ("section1_index/weight-sparsity", "intro-examples"),
-                                   ("section1_index/speedup-arithmetic", "intro-3pct"),
-                                   ("section1_index/gaussian-bias", "intro-gaussian")):
+    for check_id, statement_id in (
+        ("section1_index/deletion", "intro-examples"),
+        ("section1_index/weight-sparsity", "intro-examples"),
+        ("section1_index/speedup-arithmetic", "intro-3pct"),
+        ("section1_index/gaussian-bias", "intro-gaussian"),
+    ):
         record = records[check_id]
         assert record.verdict is Verdict.PASS and record.statement_id == statement_id and record.range
     bias = {s: verdicts._gaussian_threshold(s) for s in (16, 256)}

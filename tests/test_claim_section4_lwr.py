@@ -17,18 +17,41 @@ from sparseact.publish.ledger import certificate_document
 from sparseact.verify.recompute import verify_certificate
 from sparseact.verify.verdicts import Verdict
 
-BLOCK = {"instances": [{"q": 2, "m": 2, "p": 2}, {"q": 3, "m": 2, "p": 2}, {"q": 5, "m": 2, "p": 3},
-                       {"q": 4, "m": 2, "p": 2}], "max_secrets": 16}
-EXPECTED = {
-    "linear-encoding": "FAIL", "affine-encoding": "PASS", "identity-printed": "FAIL", "identity-corrected": "PASS",
-    "lifted-weights-pm1": "FAIL", "lift-corrected": "PASS", "scale": "PASS", "network": "PASS",
-    "def15-rounding": "FAIL", "conj16-linear-attack": "FAIL", "gaussian-elimination": "PASS",
-    "rounding-not-affine": "PASS", "network-rounding": "PASS", "conj16-kernel-attack": "FAIL",
-    "kernel-attack-excluded": "PASS", "reduction-margin": "PASS",
+BLOCK = {
+    "instances": [
+        {"q": 2, "m": 2, "p": 2},
+        {"q": 3, "m": 2, "p": 2},
+        {"q": 5, "m": 2, "p": 3},
+        {"q": 4, "m": 2, "p": 2},
+    ],
+    "max_secrets": 16,
 }
-FINDINGS = {"linear-encoding": "proof-slip", "identity-printed": "typo", "lifted-weights-pm1": "typo",
-            "def15-rounding": "statement-error", "conj16-linear-attack": "statement-error",
-            "conj16-kernel-attack": "statement-error"}
+EXPECTED = {
+    "linear-encoding": "FAIL",
+    "affine-encoding": "PASS",
+    "identity-printed": "FAIL",
+    "identity-corrected": "PASS",
+    "lifted-weights-pm1": "FAIL",
+    "lift-corrected": "PASS",
+    "scale": "PASS",
+    "network": "PASS",
+    "def15-rounding": "FAIL",
+    "conj16-linear-attack": "FAIL",
+    "gaussian-elimination": "PASS",
+    "rounding-not-affine": "PASS",
+    "network-rounding": "PASS",
+    "conj16-kernel-attack": "FAIL",
+    "kernel-attack-excluded": "PASS",
+    "reduction-margin": "PASS",
+}
+FINDINGS = {
+    "linear-encoding": "proof-slip",
+    "identity-printed": "typo",
+    "lifted-weights-pm1": "typo",
+    "def15-rounding": "statement-error",
+    "conj16-linear-attack": "statement-error",
+    "conj16-kernel-attack": "statement-error",
+}
 
 
 def _tables(block=BLOCK, seed=3, tamper=None):
@@ -86,6 +109,7 @@ def test_broken_network_fails_with_a_certificate():
     def tamper(name, data):
         if name == "q3-m2-p2":
             data["net4.u"] = data["net4.u"] + 1.0
+
     rows = _records(_tables(tamper=tamper))
     assert rows["network"].verdict is Verdict.FAIL
     assert verify_certificate(certificate_document(rows["network"])).confirmed
@@ -102,8 +126,9 @@ def test_points_are_independent(tmp_path):
         assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
 
 
-@pytest.mark.parametrize("instance, key", [({"q": 3, "m": 2, "p": 5}, "instances[0].p"),
-                                           ({"q": 16, "m": 4, "p": 2}, "instances[0]")])
+@pytest.mark.parametrize(
+    "instance, key", [({"q": 3, "m": 2, "p": 5}, "instances[0].p"), ({"q": 16, "m": 4, "p": 2}, "instances[0]")]
+)
 def test_check_rejects_bad_instances(instance, key):
     from sparseact.runtime.config import ConfigError
 
@@ -139,8 +164,10 @@ def test_gaussian_elimination_certificate_refutes_conjecture16():
     document = certificate_document(record)
     broken = {**cert, "lhs": {**cert["lhs"], "p": 4}}  # not a prime: refused
     assert not verify_certificate({**document, "certificate": broken}).confirmed
-    partial = {**cert, "lhs": {**cert["lhs"], "secrets": cert["lhs"]["secrets"][1:],
-                               "samples": cert["lhs"]["samples"][1:]}}
+    partial = {
+        **cert,
+        "lhs": {**cert["lhs"], "secrets": cert["lhs"]["secrets"][1:], "samples": cert["lhs"]["samples"][1:]},
+    }
     assert not verify_certificate({**document, "certificate": partial}).confirmed
 
 
@@ -170,8 +197,10 @@ def test_no_attack_when_p_equals_q():
 def test_kernel_attack_breaks_lwr_2_3_for_every_seed():
     """LWR_{2,3,m} with the rounding map: label 0 iff <w, y> = 0 (mod 3); the exact bound does not depend on the
     seed, and the certificate's quantity recomputes it."""
-    block = {"instances": [{"q": 3, "m": 2, "p": 2}, {"q": 3, "m": 3, "p": 2}, {"q": 7, "m": 2, "p": 3}],
-             "max_secrets": 27}
+    block = {
+        "instances": [{"q": 3, "m": 2, "p": 2}, {"q": 3, "m": 3, "p": 2}, {"q": 7, "m": 2, "p": 3}],
+        "max_secrets": 27,
+    }
     values = set()
     for seed in (0, 1, 12345):
         rows = _records(_tables(block, seed=seed), block)

@@ -12,15 +12,35 @@ from sparseact.verify.verdicts import Verdict
 
 BLOCK = {"m_values": [2, 3], "full_cube_max_m": 2, "scale_m_values": [2, 4, 8, 16]}
 EXPECTED = {
-    "chi-printed": "FAIL", "chi-corrected": "PASS", "identity-vs-printed-chi": "PASS", "identity-printed": "FAIL",
-    "identity-corrected": "PASS", "identity-one-active": "PASS", "lift-printed": "FAIL", "lift-corrected": "PASS",
-    "network-printed": "FAIL", "network-corrected": "PASS", "sparsity-printed": "FAIL", "sparsity-corrected": "PASS",
-    "scale": "PASS", "weight-ranges": "PASS", "neurons": "PASS", "rescaled-norm": "PASS", "definition2-W": "PASS",
-    "dense-parity": "PASS", "dense-parity-k-neurons": "PASS", "parseval-queries": "PASS",
+    "chi-printed": "FAIL",
+    "chi-corrected": "PASS",
+    "identity-vs-printed-chi": "PASS",
+    "identity-printed": "FAIL",
+    "identity-corrected": "PASS",
+    "identity-one-active": "PASS",
+    "lift-printed": "FAIL",
+    "lift-corrected": "PASS",
+    "network-printed": "FAIL",
+    "network-corrected": "PASS",
+    "sparsity-printed": "FAIL",
+    "sparsity-corrected": "PASS",
+    "scale": "PASS",
+    "weight-ranges": "PASS",
+    "neurons": "PASS",
+    "rescaled-norm": "PASS",
+    "definition2-W": "PASS",
+    "dense-parity": "PASS",
+    "dense-parity-k-neurons": "PASS",
+    "parseval-queries": "PASS",
     "class": "PASS",
 }
-FINDINGS = {"chi-printed": "proof-slip", "identity-printed": "proof-slip", "lift-printed": "typo",
-            "network-printed": "proof-slip", "sparsity-printed": "typo"}
+FINDINGS = {
+    "chi-printed": "proof-slip",
+    "identity-printed": "proof-slip",
+    "lift-printed": "typo",
+    "network-printed": "proof-slip",
+    "sparsity-printed": "typo",
+}
 
 
 def _tables(block=BLOCK, tamper=None):
@@ -72,6 +92,7 @@ def test_broken_corrected_network_fails_with_a_certificate():
     def tamper(name, data):
         if name == "m2":
             data["corrected.2.b"] = data["corrected.2.b"] - 10.0  # S = {0, 1}: both shifts fire at t = 0
+
     report = get_claim("section4_parity").assemble(BLOCK, _tables(tamper=tamper))
     rows = {r.check_id.split("/", 1)[1]: r for r in report.records}
     for name in ("network-corrected", "sparsity-corrected", "class"):

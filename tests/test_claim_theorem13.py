@@ -23,8 +23,13 @@ from sparseact.verify.verdicts import Verdict
 SEED = 7
 REPLICATES = 2
 BLOCK = {
-    "junta": {"n_values": [3, 6], "s_values": [2, 8], "p_values": [1, 2, 3], "random_tables": 1,
-              "include_parity": True},
+    "junta": {
+        "n_values": [3, 6],
+        "s_values": [2, 8],
+        "p_values": [1, 2, 3],
+        "random_tables": 1,
+        "include_parity": True,
+    },
     "hardness": {"n_values": [5, 6, 7], "p_values": [2, 3], "degrees": [0, 1, 2, 3], "samples": 300},
 }
 
@@ -39,9 +44,18 @@ def records(report):
     return {r.check_id: r for r in report.records}
 
 
-@pytest.mark.parametrize("check_id", ["theorem13/junta-computes", "theorem13/junta-indicator",
-                                      "theorem13/junta-sparsity", "theorem13/junta-scale", "theorem13/parity-floor",
-                                      "theorem13/parity-cliff", "theorem13/cost"])
+@pytest.mark.parametrize(
+    "check_id",
+    [
+        "theorem13/junta-computes",
+        "theorem13/junta-indicator",
+        "theorem13/junta-sparsity",
+        "theorem13/junta-scale",
+        "theorem13/parity-floor",
+        "theorem13/parity-cliff",
+        "theorem13/cost",
+    ],
+)
 def test_known_verdicts(records, check_id):
     assert records[check_id].verdict is Verdict.PASS, records[check_id]
     assert records[check_id].replicates == f"{REPLICATES}/{REPLICATES}"
@@ -55,8 +69,10 @@ def test_every_statement_and_check_id(report):
     checked = {r.statement_id for r in report.records}
     assert checked <= set(statements)
     # a statement no check bears on is open (with why), rests on other statements' checks (argument) or is refuted
-    assert all(sid in checked or spec.get("open") or spec.get("argument") or spec.get("refuted_by")
-               for sid, spec in statements.items())
+    assert all(
+        sid in checked or spec.get("open") or spec.get("argument") or spec.get("refuted_by")
+        for sid, spec in statements.items()
+    )
     assert statements["conj12"]["refuted_by"] == ["conj12-large-p"] and statements["theorem13"]["argument"]
     assert statements["conj12-log-range"]["open_kind"] == "conjecture"
     assert not any(spec.get("note") for spec in statements.values())
@@ -97,8 +113,10 @@ def test_cost_table_closed_forms(report):
 
 
 def test_point_data_does_not_depend_on_other_grid_values(tmp_path):
-    small = {"junta": {**BLOCK["junta"], "n_values": [6]},
-             "hardness": {**BLOCK["hardness"], "n_values": [6], "p_values": [2]}}
+    small = {
+        "junta": {**BLOCK["junta"], "n_values": [6]},
+        "hardness": {**BLOCK["hardness"], "n_values": [6], "p_values": [2]},
+    }
     a_points, b_points = get_claim("theorem13").points(small), get_claim("theorem13").points(BLOCK)
     for name in ("junta-n6", "hardness-n6-p2"):
         assert a_points[name] == b_points[name]
@@ -109,8 +127,9 @@ def test_point_data_does_not_depend_on_other_grid_values(tmp_path):
 
 def test_a_cell_does_not_depend_on_the_other_s_and_p_values(tmp_path):
     claim = get_claim("theorem13")
-    one = claim.points({"junta": {**BLOCK["junta"], "s_values": [8], "p_values": [2]},
-                        "hardness": BLOCK["hardness"]})["junta-n6"]
+    one = claim.points({"junta": {**BLOCK["junta"], "s_values": [8], "p_values": [2]}, "hardness": BLOCK["hardness"]})[
+        "junta-n6"
+    ]
     every = claim.points(BLOCK)["junta-n6"]
     generate_point("theorem13", "junta-n6", one, SEED, 1, tmp_path / "one.npz")
     generate_point("theorem13", "junta-n6", every, SEED, 1, tmp_path / "every.npz")
@@ -133,8 +152,10 @@ def test_large_cubes_get_one_point_per_p():
 
 
 def _one_junta_report(tmp_path):
-    block = {"junta": {"n_values": [4], "s_values": [4], "p_values": [2], "random_tables": 0, "include_parity": True},
-             "hardness": {"n_values": [4], "p_values": [2], "degrees": [1, 2], "samples": 50}}
+    block = {
+        "junta": {"n_values": [4], "s_values": [4], "p_values": [2], "random_tables": 0, "include_parity": True},
+        "hardness": {"n_values": [4], "p_values": [2], "degrees": [1, 2], "samples": 50},
+    }
     return {r.check_id: r for r in stage_claim("theorem13", block, SEED, 1, tmp_path).records}
 
 
@@ -174,8 +195,11 @@ def test_a_network_above_the_scale_fails_scale(monkeypatch, tmp_path):
 
 def test_a_wrong_truth_table_fails_computes_only(monkeypatch, tmp_path):
     original = constructions.junta_network
-    monkeypatch.setattr(constructions, "junta_network",
-                        lambda table, variables, n, s=None: original(-np.asarray(table), variables, n, s))
+    monkeypatch.setattr(
+        constructions,
+        "junta_network",
+        lambda table, variables, n, s=None: original(-np.asarray(table), variables, n, s),
+    )
     records = _one_junta_report(tmp_path)
     assert records["theorem13/junta-computes"].verdict is Verdict.FAIL
     assert verify_certificate(certificate_document(records["theorem13/junta-computes"])).confirmed
@@ -188,14 +212,19 @@ def test_a_wrong_truth_table_fails_computes_only(monkeypatch, tmp_path):
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("change,key", [
-    ({"junta": {**BLOCK["junta"], "p_values": [1, 4]}}, "claims.theorem13.junta.p_values[1]"),
-    ({"junta": {**BLOCK["junta"], "random_tables": 0, "include_parity": False}},
-     "claims.theorem13.junta.random_tables"),
-    ({"hardness": {**BLOCK["hardness"], "p_values": [2, 9]}}, "claims.theorem13.hardness.p_values[1]"),
-    ({"hardness": {**BLOCK["hardness"], "degrees": [0, 1]}}, "claims.theorem13.hardness.degrees"),
-    ({"hardness": {**BLOCK["hardness"], "n_values": [16], "degrees": [0, 6]}}, "claims.theorem13.hardness.degrees"),
-])
+@pytest.mark.parametrize(
+    "change,key",
+    [
+        ({"junta": {**BLOCK["junta"], "p_values": [1, 4]}}, "claims.theorem13.junta.p_values[1]"),
+        (
+            {"junta": {**BLOCK["junta"], "random_tables": 0, "include_parity": False}},
+            "claims.theorem13.junta.random_tables",
+        ),
+        ({"hardness": {**BLOCK["hardness"], "p_values": [2, 9]}}, "claims.theorem13.hardness.p_values[1]"),
+        ({"hardness": {**BLOCK["hardness"], "degrees": [0, 1]}}, "claims.theorem13.hardness.degrees"),
+        ({"hardness": {**BLOCK["hardness"], "n_values": [16], "degrees": [0, 6]}}, "claims.theorem13.hardness.degrees"),
+    ],
+)
 def test_check_rejects_bad_blocks(change, key):
     with pytest.raises(ConfigError, match=key.replace(".", r"\.").replace("[", r"\[")):
         get_claim("theorem13").check({**BLOCK, **change})

@@ -20,9 +20,22 @@ from sparseact.verify.verdicts import Verdict
 
 SEED = 5
 REPLICATES = 2
-BLOCK = {"index_b": [1], "junta_n": 4, "junta_p": [2], "bias": 0.7, "sample_sizes": [16, 32], "seeds": 2,
-         "width_factor": 2, "restarts": 1, "max_iter": 60, "degree": 2, "eps": 0.02, "delta": 0.2,
-         "bound_multiples": [1], "bound_seeds": 3}
+BLOCK = {
+    "index_b": [1],
+    "junta_n": 4,
+    "junta_p": [2],
+    "bias": 0.7,
+    "sample_sizes": [16, 32],
+    "seeds": 2,
+    "width_factor": 2,
+    "restarts": 1,
+    "max_iter": 60,
+    "degree": 2,
+    "eps": 0.02,
+    "delta": 0.2,
+    "bound_multiples": [1],
+    "bound_seeds": 3,
+}
 
 
 @pytest.fixture(scope="module")
@@ -36,8 +49,12 @@ def records(report):
     return {r.check_id: r for r in report.records}
 
 
-THEOREM17_CHECKS = {"theorem17/erm-in-class", "theorem17/samples-needed", "theorem17/at-bound",
-                    "theorem17/exact-erm-coverage"}
+THEOREM17_CHECKS = {
+    "theorem17/erm-in-class",
+    "theorem17/samples-needed",
+    "theorem17/at-bound",
+    "theorem17/exact-erm-coverage",
+}
 
 
 def test_check_ids_and_statement(records):
@@ -68,7 +85,7 @@ def test_dense_lower_bound_fails_with_a_certificate_the_verifier_confirms(record
     assert record.certificate["lhs_value"] == math.ceil(bounds.memoriser_sample_complexity(1, 2.0, 1e-12, 0.25))
     assert verify_certificate(certificate_document(record)).confirmed
     tampered = certificate_document(record)
-    tampered["certificate"]["rhs"]["vars"]["eps"] = 1e-3   # the two sides at different eps: refused
+    tampered["certificate"]["rhs"]["vars"]["eps"] = 1e-3  # the two sides at different eps: refused
     assert not verify_certificate(tampered).confirmed
     # 3 seeds cannot put the Clopper-Pearson upper end below delta = 0.2: INCONCLUSIVE by construction
     assert records["theorem17/at-bound"].verdict is Verdict.INCONCLUSIVE

@@ -17,11 +17,21 @@ from sparseact.verify.recompute import verify_certificate
 from sparseact.verify.verdicts import Verdict
 
 CLAIM = get_claim("theorem19")
-BLOCK = {"distributions": ["uniform"], "n": 4, "m_values": [10, 20, 40], "s_values": [1, 2, 4], "k_values": [1],
-         "W": 1.0, "B": 1.0, "n_zeta": 3, "confirm_zeta": 6,
-         "dimension": {"n_values": [2, 4, 8], "m": 12, "s": 1, "k": 1},
-         "exact": {"m": 5, "n": 2, "s_values": [1, 2], "k_values": [1]},
-         "scale": {"m": 8, "n": 2, "R_values": [1.0, 0.2, 0.13]}, "conj20_simplex": {"m": 10, "B": 0.4}}
+BLOCK = {
+    "distributions": ["uniform"],
+    "n": 4,
+    "m_values": [10, 20, 40],
+    "s_values": [1, 2, 4],
+    "k_values": [1],
+    "W": 1.0,
+    "B": 1.0,
+    "n_zeta": 3,
+    "confirm_zeta": 6,
+    "dimension": {"n_values": [2, 4, 8], "m": 12, "s": 1, "k": 1},
+    "exact": {"m": 5, "n": 2, "s_values": [1, 2], "k_values": [1]},
+    "scale": {"m": 8, "n": 2, "R_values": [1.0, 0.2, 0.13]},
+    "conj20_simplex": {"m": 10, "B": 0.4},
+}
 
 
 def _tables(block, replicate=0, seed=7):
@@ -48,26 +58,55 @@ def report(tables):
 
 
 #: The checks of the proof's steps and of the facts they cite (all exact, PASS on every seed).
-STEP_CHECKS = {"theorem19/cover-count", "theorem19/sauer-shelah", "theorem19/cells-count", "theorem19/hoeffding",
-               "theorem19/eq5-tails", "theorem19/eq9-tails", "theorem19/eq10-union", "theorem19/eq6-second-term",
-               "theorem19/eq7-corrected", "theorem19/eq8-second-term", "theorem19/eq13-first-term",
-               "theorem19/eq14-first-term", "theorem19/combine-corrected", "theorem19/classical-bound",
-               "theorem19/cells-km", "theorem19/sparsity-exponent", "theorem19/contraction", "theorem19/linear-class",
-               "theorem19/uniform-maximum", "theorem19/uniform-bound"}
+STEP_CHECKS = {
+    "theorem19/cover-count",
+    "theorem19/sauer-shelah",
+    "theorem19/cells-count",
+    "theorem19/hoeffding",
+    "theorem19/eq5-tails",
+    "theorem19/eq9-tails",
+    "theorem19/eq10-union",
+    "theorem19/eq6-second-term",
+    "theorem19/eq7-corrected",
+    "theorem19/eq8-second-term",
+    "theorem19/eq13-first-term",
+    "theorem19/eq14-first-term",
+    "theorem19/combine-corrected",
+    "theorem19/classical-bound",
+    "theorem19/cells-km",
+    "theorem19/sparsity-exponent",
+    "theorem19/contraction",
+    "theorem19/linear-class",
+    "theorem19/uniform-maximum",
+    "theorem19/uniform-bound",
+}
 #: The printed steps certified false, with their finding class.
-PRINTED_FAILS = {"theorem19/eq12-printed": "proof-slip", "theorem19/eq7-printed": "proof-slip",
-                 "theorem19/km-printed": "proof-slip", "theorem19/combine-printed": "constant-factor",
-                 "theorem19/eq8-printed-cells": "proof-slip", "theorem19/eq14-printed-cells": "proof-slip"}
+PRINTED_FAILS = {
+    "theorem19/eq12-printed": "proof-slip",
+    "theorem19/eq7-printed": "proof-slip",
+    "theorem19/km-printed": "proof-slip",
+    "theorem19/combine-printed": "constant-factor",
+    "theorem19/eq8-printed-cells": "proof-slip",
+    "theorem19/eq14-printed-cells": "proof-slip",
+}
 
 
 def test_known_verdicts(report):
     from sparseact.paper import statements
 
     rows = {r.check_id: r for r in report.records}
-    assert set(rows) == {"theorem19/estimators", "theorem19/bound", "theorem19/eq15-bound", "theorem19/conj20-bound",
-                         "theorem19/scale", "theorem19/scale-corrected", "theorem19/sparse-vs-dense",
-                         "theorem19/conj20-dimension", "theorem19/eq15-scale",
-                         "theorem19/conj20-exact-lower"} | STEP_CHECKS | set(PRINTED_FAILS)
+    assert set(rows) == {
+        "theorem19/estimators",
+        "theorem19/bound",
+        "theorem19/eq15-bound",
+        "theorem19/conj20-bound",
+        "theorem19/scale",
+        "theorem19/scale-corrected",
+        "theorem19/sparse-vs-dense",
+        "theorem19/conj20-dimension",
+        "theorem19/eq15-scale",
+        "theorem19/conj20-exact-lower",
+    } | STEP_CHECKS | set(PRINTED_FAILS)
     assert rows["theorem19/estimators"].verdict is Verdict.PASS  # lower <= exact <= proof quantity, per zeta
     assert rows["theorem19/scale-corrected"].verdict is Verdict.PASS
     for check_id in STEP_CHECKS | {"theorem19/bound", "theorem19/eq15-bound"}:
@@ -156,11 +195,14 @@ def test_dense_class_is_added_and_named():
     assert pts["sweep-uniform-m10-s1-k1"]["cls"] == "sparse"
 
 
-@pytest.mark.parametrize("edit, key", [
-    (lambda b: b["dimension"].update(k=3, s=2), "dimension.k"),
-    (lambda b: b.update(distributions=["lifted-parity"], n=10), "n"),
-    (lambda b: b["exact"].update(s_values=[1], k_values=[2]), "exact.k_values"),
-])
+@pytest.mark.parametrize(
+    "edit, key",
+    [
+        (lambda b: b["dimension"].update(k=3, s=2), "dimension.k"),
+        (lambda b: b.update(distributions=["lifted-parity"], n=10), "n"),
+        (lambda b: b["exact"].update(s_values=[1], k_values=[2]), "exact.k_values"),
+    ],
+)
 def test_check_names_the_key(edit, key):
     from sparseact.runtime.config import ConfigError
 
@@ -208,8 +250,10 @@ def _rerun(tables, name, replace=()):
 
     point = CLAIM.points(BLOCK)[name]
     data = CLAIM.generate(point, point_rng(7, "theorem19", name, 0, "data"))
-    out = {table: frame.assign(point=name) for table, frame in
-           CLAIM.run(point, data, point_rng(7, "theorem19", name, 0, "run")).items()}
+    out = {
+        table: frame.assign(point=name)
+        for table, frame in CLAIM.run(point, data, point_rng(7, "theorem19", name, 0, "run")).items()
+    }
     new = dict(tables)
     for table in replace:
         new[table] = pd.concat([tables[table][tables[table]["point"] != name], out[table]], ignore_index=True)
@@ -221,17 +265,25 @@ def test_estimators_fail_forced_by_a_tolerance_is_refused(tables, monkeypatch):
     from sparseact.claims._failures import TABLE
 
     assert TABLE not in tables  # PASS on the real data (test_known_verdicts)
-    tamper_constant(monkeypatch, "theorem19", "ORDER_TOL", -0.01)  # demand lower <= exact - 0.01 and exact <= proof - 0.01
-    row = next(r for r in CLAIM.assemble(BLOCK, _rerun(tables, "exact-uniform-s1-k1")).records
-               if r.check_id == "theorem19/estimators")
+    tamper_constant(
+        monkeypatch, "theorem19", "ORDER_TOL", -0.01
+    )  # demand lower <= exact - 0.01 and exact <= proof - 0.01
+    row = next(
+        r
+        for r in CLAIM.assemble(BLOCK, _rerun(tables, "exact-uniform-s1-k1")).records
+        if r.check_id == "theorem19/estimators"
+    )
     assert row.certificate["lhs"]["quantity"] == "rademacher_lower_bound" and len(row.certificate["lhs"]["zetas"]) == 1
     assert_forced_fail_refused(row, "proof-slip")
 
 
 def test_scale_corrected_fail_forced_by_a_made_up_bound_is_refused(tables, monkeypatch):
     monkeypatch.setitem(compute.BOUND_EXPRS, "eq1_corrected", compute.EQ1_CORRECTED_EXPR + "/100")
-    row = next(r for r in CLAIM.assemble(BLOCK, _rerun(tables, "scale", replace=("scale",))).records
-               if r.check_id == "theorem19/scale-corrected")
+    row = next(
+        r
+        for r in CLAIM.assemble(BLOCK, _rerun(tables, "scale", replace=("scale",))).records
+        if r.check_id == "theorem19/scale-corrected"
+    )
     cert = row.certificate
     assert cert["rhs"]["expr"].endswith("/100") and len(cert["lhs"]["zetas"]) == 2 ** BLOCK["scale"]["m"]
     assert_forced_fail_refused(row, "out-of-range")
@@ -279,8 +331,11 @@ def test_conj20_forced_fail_is_refused_by_the_pinned_statement(monkeypatch):
     table, certs, _ = compute._run_conj20(point, X, np.random.default_rng(4))
     assert table["above_conj20"].iloc[0] and table["lower"].iloc[0] < table["conj20"].iloc[0]
     data = json.loads(certs[0]["certificate"])
-    document = dict(check_id="theorem19/conj20-exact-lower", statement_id="conj20",
-                    certificate=dict(relation="<=", **data))
+    document = dict(
+        check_id="theorem19/conj20-exact-lower", statement_id="conj20", certificate=dict(relation="<=", **data)
+    )
     outcome = verify_certificate(document)
     assert not outcome.confirmed and "holds" in outcome.message, outcome.message
-    assert outcome.lhs == pytest.approx(table["lower"].iloc[0]) and outcome.rhs == pytest.approx(table["conj20"].iloc[0])
+    assert outcome.lhs == pytest.approx(table["lower"].iloc[0]) and outcome.rhs == pytest.approx(
+        table["conj20"].iloc[0]
+    )

@@ -18,8 +18,19 @@ from sparseact.publish.ledger import certificate_document
 from sparseact.runtime.config import ConfigError
 from sparseact.verify.recompute import verify_certificate
 
-TINY = {"n": 6, "s": 4, "k_values": [1, 2], "families": ["gaussian", "bucket"], "parity_p": 2, "degrees": [0, 1, 2],
-        "sample_sizes": [60, 200, 800], "seeds": 2, "eps": 0.05, "relative_eps": 0.1, "delta": 0.1}
+TINY = {
+    "n": 6,
+    "s": 4,
+    "k_values": [1, 2],
+    "families": ["gaussian", "bucket"],
+    "parity_p": 2,
+    "degrees": [0, 1, 2],
+    "sample_sizes": [60, 200, 800],
+    "seeds": 2,
+    "eps": 0.05,
+    "relative_eps": 0.1,
+    "delta": 0.1,
+}
 SEED = 7
 
 
@@ -33,14 +44,27 @@ def records(report):
     return {r.check_id: r for r in report.records}
 
 
-@pytest.mark.parametrize("check_id,expected", [
-    ("theorem8/prescription", "PASS"), ("theorem8/C_H", "PASS"), ("theorem8/rho-choice", "FAIL"),
-    ("theorem8/rho-choice-corrected", "PASS"), ("theorem8/tail-step", "FAIL"),
-    ("theorem8/tail-step-corrected", "PASS"), ("theorem8/tail-vs-as", "PASS"), ("theorem8/remark11-active", "PASS"),
-    ("theorem8/rho-choice-sharp", "PASS"), ("theorem8/degree-dominates", "PASS"), ("theorem8/monomial-count", "PASS"),
-    ("theorem8/C_H-attained", "PASS"), ("theorem8/lemma7-projection-printed", "FAIL"),
-    ("theorem8/degree-degenerate", "FAIL"), ("theorem8/final-line", "PASS"), ("theorem8/lemma7-projection", "PASS"),
-])
+@pytest.mark.parametrize(
+    "check_id,expected",
+    [
+        ("theorem8/prescription", "PASS"),
+        ("theorem8/C_H", "PASS"),
+        ("theorem8/rho-choice", "FAIL"),
+        ("theorem8/rho-choice-corrected", "PASS"),
+        ("theorem8/tail-step", "FAIL"),
+        ("theorem8/tail-step-corrected", "PASS"),
+        ("theorem8/tail-vs-as", "PASS"),
+        ("theorem8/remark11-active", "PASS"),
+        ("theorem8/rho-choice-sharp", "PASS"),
+        ("theorem8/degree-dominates", "PASS"),
+        ("theorem8/monomial-count", "PASS"),
+        ("theorem8/C_H-attained", "PASS"),
+        ("theorem8/lemma7-projection-printed", "FAIL"),
+        ("theorem8/degree-degenerate", "FAIL"),
+        ("theorem8/final-line", "PASS"),
+        ("theorem8/lemma7-projection", "PASS"),
+    ],
+)
 def test_known_verdicts(records, check_id, expected):
     assert records[check_id].verdict.value == expected, records[check_id]
 
@@ -58,9 +82,14 @@ def test_records_follow_the_contract(records):
         assert record.range, record.check_id
 
 
-@pytest.mark.parametrize("check_id,finding", [
-    ("theorem8/tail-step", "proof-slip"), ("theorem8/lemma7-projection-printed", "proof-slip"),
-    ("theorem8/degree-degenerate", "out-of-range")])
+@pytest.mark.parametrize(
+    "check_id,finding",
+    [
+        ("theorem8/tail-step", "proof-slip"),
+        ("theorem8/lemma7-projection-printed", "proof-slip"),
+        ("theorem8/degree-degenerate", "out-of-range"),
+    ],
+)
 def test_new_fails_are_certified(records, check_id, finding):
     record = records[check_id]
     assert record.verdict.value == "FAIL" and record.finding == finding and record.counterexample
@@ -152,11 +181,14 @@ def test_samples_are_nested_and_networks_sparse(tmp_path):
     assert network_from_arrays(data, "net").max_active() <= 2
 
 
-@pytest.mark.parametrize("change,key", [
-    ({"k_values": [1, 8]}, "claims.theorem8.k_values[1]"),
-    ({"degrees": [0, 7]}, "claims.theorem8.degrees[1]"),
-    ({"parity_p": 9}, "claims.theorem8.parity_p"),
-])
+@pytest.mark.parametrize(
+    "change,key",
+    [
+        ({"k_values": [1, 8]}, "claims.theorem8.k_values[1]"),
+        ({"degrees": [0, 7]}, "claims.theorem8.degrees[1]"),
+        ({"parity_p": 9}, "claims.theorem8.parity_p"),
+    ],
+)
 def test_check_rejects_bad_blocks(change, key):
     with pytest.raises(ConfigError, match=key.replace("[", r"\[").replace("]", r"\]")):
         get_claim("theorem8").check(dict(TINY, **change))
@@ -174,8 +206,9 @@ def _proof_tables():
 
 
 def _rho_corrected(tables):
-    records = verdicts._rho_records(TINY, tables["theorem8-rho-choice"], tables["theorem8-rho-first-fail"],
-                              tables["theorem8-rho-corrected-wide"])
+    records = verdicts._rho_records(
+        TINY, tables["theorem8-rho-choice"], tables["theorem8-rho-first-fail"], tables["theorem8-rho-corrected-wide"]
+    )
     return {r.check_id: r for r in records}["theorem8/rho-choice-corrected"]
 
 
@@ -197,8 +230,16 @@ def _tail_table(pairs):
     d = np.array([p[1] for p in pairs], dtype=float)
     with np.errstate(divide="ignore"):  # 1 - rho = 1: rho^d = 0
         one_minus_rho_d = -np.expm1(d * np.log1p(-omr))
-    return pd.DataFrame(dict(source=["grid"] * len(pairs), one_minus_rho=omr, d=d, d_one_minus_rho=d * omr,
-                             one_minus_rho_d=one_minus_rho_d, three_one_minus_rho_d=3 * one_minus_rho_d))
+    return pd.DataFrame(
+        dict(
+            source=["grid"] * len(pairs),
+            one_minus_rho=omr,
+            d=d,
+            d_one_minus_rho=d * omr,
+            one_minus_rho_d=one_minus_rho_d,
+            three_one_minus_rho_d=3 * one_minus_rho_d,
+        )
+    )
 
 
 def _tail(pairs):
@@ -212,10 +253,13 @@ def test_tail_steps_pass_for_the_proofs_d():
     assert {r.verdict.value for r in records.values()} == {"PASS"}
 
 
-@pytest.mark.parametrize("pairs,relation", [
-    ([(0.95, 2.0), (0.95, 4.0)], "<="),  # rho = 0.05, d = 4: d(1-rho) = 3.8 > 3(1-rho^4)
-    ([(0.95, 2.0), (0.5, 1.0)], ">="),  # d(1-rho) = 0.5 < 1
-])
+@pytest.mark.parametrize(
+    "pairs,relation",
+    [
+        ([(0.95, 2.0), (0.95, 4.0)], "<="),  # rho = 0.05, d = 4: d(1-rho) = 3.8 > 3(1-rho^4)
+        ([(0.95, 2.0), (0.5, 1.0)], ">="),  # d(1-rho) = 0.5 < 1
+    ],
+)
 def test_tail_step_fail_forced_is_refused(pairs, relation):
     record = _tail(pairs)["theorem8/tail-step"]
     assert_forced_fail_refused(record, "proof-slip")
@@ -267,8 +311,14 @@ def test_verdicts_do_not_depend_on_the_base_seed(tmp_path, monkeypatch, base_see
     monkeypatch.setitem(globals(), "SEED", base_seed)
     block = {**TINY, "k_values": [1], "sample_sizes": [60, 200]}
     found = {r.check_id: r for r in stage_claim("theorem8", block, SEED, 1, tmp_path).records}
-    for check_id in ("theorem8/tail-vs-as", "theorem8/remark11-active", "theorem8/lemma7-rate",
-                     "theorem8/lemma7-projection", "theorem8/C_H", "theorem8/prescription"):
+    for check_id in (
+        "theorem8/tail-vs-as",
+        "theorem8/remark11-active",
+        "theorem8/lemma7-rate",
+        "theorem8/lemma7-projection",
+        "theorem8/C_H",
+        "theorem8/prescription",
+    ):
         assert found[check_id].verdict.value == "PASS", (base_seed, found[check_id])
 
 

@@ -41,18 +41,25 @@ def test_statement_ids_are_unique_across_claims():
 
 
 def test_reading_the_grids_and_code_files_imports_no_numerical_code():
-    code = ("import sys, yaml; from sparseact.claims import claim_ids, get_claim;"
-            "config = yaml.safe_load(open('config/config.yaml'));"
-            "[get_claim(c).points(config['claims'][c]) for c in claim_ids()];"
-            "from sparseact.claims import code_files, source_files; from sparseact.kernels import KERNEL_MODULES;"
-            "assert len(source_files(*KERNEL_MODULES)) == len(KERNEL_MODULES);"
-            "code_files(*(f'sparseact.claims.{c}.{part}' for c in claim_ids() for part in ('compute', 'verdicts')));"
-            "heavy = [m for m in ('numpy', 'pandas', 'scipy', 'numba', 'matplotlib') if m in sys.modules];"
-            "assert not heavy, heavy")
+    code = (
+        "import sys, yaml; from sparseact.claims import claim_ids, get_claim;"
+        "config = yaml.safe_load(open('config/config.yaml'));"
+        "[get_claim(c).points(config['claims'][c]) for c in claim_ids()];"
+        "from sparseact.claims import code_files, source_files; from sparseact.kernels import KERNEL_MODULES;"
+        "assert len(source_files(*KERNEL_MODULES)) == len(KERNEL_MODULES);"
+        "code_files(*(f'sparseact.claims.{c}.{part}' for c in claim_ids() for part in ('compute', 'verdicts')));"
+        "heavy = [m for m in ('numpy', 'pandas', 'scipy', 'numba', 'matplotlib') if m in sys.modules];"
+        "assert not heavy, heavy"
+    )
     from pathlib import Path
 
-    proc = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], capture_output=True,
-                          text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
 
 

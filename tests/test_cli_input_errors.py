@@ -47,8 +47,16 @@ def _cases():
     for path in ("missing.json", "broken.json", "empty", "binary", "{tmp}"):
         yield ["ledger", path if path == "{tmp}" else "{tmp}/" + path, "--out-dir", "{tmp}/out"]
     for notebook in ("missing.ipynb", "text.ipynb", "binary", "empty"):
-        yield ["claim-page", "{tmp}/" + notebook, "--claim", "lemma9", "--results-dir", "{tmp}", "--out",
-               "{tmp}/page.html"]
+        yield [
+            "claim-page",
+            "{tmp}/" + notebook,
+            "--claim",
+            "lemma9",
+            "--results-dir",
+            "{tmp}",
+            "--out",
+            "{tmp}/page.html",
+        ]
         yield ["convert-notebook", "{tmp}/" + notebook.replace(".ipynb", ".py"), "--out", "{tmp}/out.ipynb"]
     # a FIFO, a device (directly or behind a link) or a folder where a file is expected: refused before it is opened
     for special in ("{tmp}/fifo", "/dev/zero", "/dev/urandom", "{tmp}/zero-link", "{tmp}"):
@@ -58,8 +66,16 @@ def _cases():
         yield ["run-notebook", special, "--executed", "{tmp}/x.ipynb"]
         yield ["screenshots", "--page", special, "{tmp}/shot.png"]
     for folder in ("{tmp}/fifo", "/dev/zero", "{tmp}/missing", "{tmp}/binary"):
-        yield ["claim-page", "{tmp}/text.ipynb", "--claim", "lemma9", "--results-dir", folder, "--out",
-               "{tmp}/page.html"]
+        yield [
+            "claim-page",
+            "{tmp}/text.ipynb",
+            "--claim",
+            "lemma9",
+            "--results-dir",
+            folder,
+            "--out",
+            "{tmp}/page.html",
+        ]
     for points in ("notjson", "{", "[1,"):
         yield ["generate", "lemma9", "shard", "--points", points, "--seed", "1", "--out", "{tmp}/x.npz"]
     for parameters in ("notjson", "{bad"):
@@ -92,10 +108,20 @@ def test_a_truncated_notebook_is_named_with_what_to_do(tmp_path, capsys, command
     notebook.cells.append(nbformat.v4.new_code_cell("1 + 1"))
     text = nbformat.writes(notebook)
     path = tmp_path / "cut.ipynb"
-    path.write_text(text[:int(len(text) * cut)] if cut > 0 else text[:cut])
-    argv = {"claim-page": ["claim-page", str(path), "--claim", "lemma9", "--results-dir", str(tmp_path), "--out",
-                           str(tmp_path / "page.html")],
-            "run-notebook": ["run-notebook", str(path), "--executed", str(tmp_path / "out.ipynb")]}[command]
+    path.write_text(text[: int(len(text) * cut)] if cut > 0 else text[:cut])
+    argv = {
+        "claim-page": [
+            "claim-page",
+            str(path),
+            "--claim",
+            "lemma9",
+            "--results-dir",
+            str(tmp_path),
+            "--out",
+            str(tmp_path / "page.html"),
+        ],
+        "run-notebook": ["run-notebook", str(path), "--executed", str(tmp_path / "out.ipynb")],
+    }[command]
     assert main(argv) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and f"{path}: a truncated or corrupt notebook" in lines[0], lines

@@ -427,8 +427,9 @@ def test_exact_vs_paper_bounds_on_cube_samples_recorded():
         pb = cx.paper_bounds(m, n, s, k, W, B, R)
         for key in ("eq1", "eq15"):
             if np.isfinite(pb[key]) and ex.estimate > pb[key]:
-                warnings.warn(f"exact R={ex.estimate:.4f} exceeds {key}={pb[key]:.4f} at m={m}, n={n}, s={s}, k={k}",
-                              stacklevel=1)
+                warnings.warn(
+                    f"exact R={ex.estimate:.4f} exceeds {key}={pb[key]:.4f} at m={m}, n={n}, s={s}, k={k}", stacklevel=1
+                )
 
 
 def test_eq1_with_constant_one_fails_when_m_R_is_close_to_one():
@@ -462,7 +463,9 @@ def test_paper_bounds_keys_and_domain():
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind, kw", [("uniform", {}), ("biased", {"p": 0.9}), ("clustered", {"n_centres": 2, "flip": 0.05})])
+@pytest.mark.parametrize(
+    "kind, kw", [("uniform", {}), ("biased", {"p": 0.9}), ("clustered", {"n_centres": 2, "flip": 0.05})]
+)
 def test_sample_distribution_cube(kind, kw):
     X, R = cx.sample_distribution(kind, 50, 9, np.random.default_rng(16), **kw)
     assert X.shape == (50, 9) and X.dtype == np.float64

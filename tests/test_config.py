@@ -124,8 +124,14 @@ def test_every_claim_folder_has_a_block_schema_the_config_schema_refers_to(repo_
 )
 def test_snakemake_rejects_before_any_job(tmp_path, repo_root, quick, path, value, message):
     work = copy_repo(repo_root, tmp_path / "repo")
-    proc = subprocess.run(["snakemake", "-n", "--configfile", str(write(tmp_path, mutate(quick, path, value)))],
-                          cwd=work, capture_output=True, text=True, timeout=120, env=environment(work))
+    proc = subprocess.run(
+        ["snakemake", "-n", "--configfile", str(write(tmp_path, mutate(quick, path, value)))],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment(work),
+    )
     output = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert message in output
@@ -138,6 +144,12 @@ def test_snakemake_rejects_duplicated_key(tmp_path, repo_root):
     file = tmp_path / "dup.yaml"
     file.write_text((repo_root / "config" / "quick.yaml").read_text() + "seed: 7\n")
     work = copy_repo(repo_root, tmp_path / "repo")
-    proc = subprocess.run(["snakemake", "-n", "--configfile", str(file)], cwd=work, capture_output=True,
-                          text=True, timeout=120, env=environment(work))
+    proc = subprocess.run(
+        ["snakemake", "-n", "--configfile", str(file)],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment(work),
+    )
     assert proc.returncode != 0 and "duplicated key 'seed'" in proc.stdout + proc.stderr

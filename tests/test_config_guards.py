@@ -59,11 +59,15 @@ def test_k_above_every_s_is_refused_not_dropped(quick, path):
         validate_config(edited(quick, "theorem19", path, [1, max(s_values) + 1]))
 
 
-@pytest.mark.parametrize("content,message", [
-    (b"seed: 1\xff\xfe\n", r"not a UTF-8 text file \(byte 0xff at offset 7\)"),
-    (b"seed: 1\x01\n", r"character U\+0001 at offset 7 is not allowed in YAML"),
-    (bytes(range(256)), "not a UTF-8 text file|is not allowed in YAML"),
-], ids=["latin-1", "control-character", "binary"])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        (b"seed: 1\xff\xfe\n", r"not a UTF-8 text file \(byte 0xff at offset 7\)"),
+        (b"seed: 1\x01\n", r"character U\+0001 at offset 7 is not allowed in YAML"),
+        (bytes(range(256)), "not a UTF-8 text file|is not allowed in YAML"),
+    ],
+    ids=["latin-1", "control-character", "binary"],
+)
 def test_undecodable_files_give_one_line_naming_the_file(tmp_path, content, message):
     file = tmp_path / "broken.yaml"
     file.write_bytes(content)
@@ -103,8 +107,9 @@ def test_the_cost_tables_work_units_are_the_full_configs(repo_root):
     table = cost_table()
     for claim_id in claim_ids():
         assert table["claims"][claim_id]["work_per_point"] == work_per_point(claim_id, full["claims"][claim_id])
-    measured = (table["stages"]["kernels"]["cpu_s"] + sum(row["points"] * row["cpu_s_per_point"] + row["assemble_cpu_s"]
-                                                          for row in table["claims"].values()))
+    measured = table["stages"]["kernels"]["cpu_s"] + sum(
+        row["points"] * row["cpu_s_per_point"] + row["assemble_cpu_s"] for row in table["claims"].values()
+    )
     assert estimate_cost(full).cpu_hours * 3600 == pytest.approx(measured, rel=1e-3)
 
 
@@ -148,9 +153,18 @@ def test_one_huge_job_is_refused_naming_its_claim(quick, claim, changes, capsys,
     assert err[1].startswith(f"invalid config: claims.{claim}")
 
 
-@pytest.mark.parametrize("restarts,max_iter,ok", [(2, 300, True), (1, 99_999, True), (10, 9_999, True),
-                                                  (1, 100_000, False), (20, 100_000, False), (2, 50_000, False),
-                                                  (11, 9_999, False)])
+@pytest.mark.parametrize(
+    "restarts,max_iter,ok",
+    [
+        (2, 300, True),
+        (1, 99_999, True),
+        (10, 9_999, True),
+        (1, 100_000, False),
+        (20, 100_000, False),
+        (2, 50_000, False),
+        (11, 9_999, False),
+    ],
+)
 def test_theorem17_training_steps_over_the_learners_limit_are_refused(quick, restarts, max_iter, ok):
     """SparseActivationERM refuses restarts (max_iter + 1) > MAX_TRAINING_STEPS: the config check does first."""
     from sparseact._validation import MAX_TRAINING_STEPS
@@ -164,20 +178,27 @@ def test_theorem17_training_steps_over_the_learners_limit_are_refused(quick, res
         validate_config(config)
 
 
-@pytest.mark.parametrize("restarts,iterations,ok", [(3, 60, True), (2, 9_999, True), (100, 199, True),
-                                                    (3, 10_000, False), (100, 200, False), (3, 6_667, False)])
+@pytest.mark.parametrize(
+    "restarts,iterations,ok",
+    [(3, 60, True), (2, 9_999, True), (100, 199, True), (3, 10_000, False), (100, 200, False), (3, 6_667, False)],
+)
 def test_lemma9_search_evaluations_over_the_limit_are_refused(quick, restarts, iterations, ok):
     """adversarial_search refuses restarts (iterations + 1) > MAX_SEARCH_EVALUATIONS: the config check does first."""
     from sparseact._validation import MAX_SEARCH_EVALUATIONS
 
-    config = edited(edited(quick, "lemma9", ["adversarial", "restarts"], restarts), "lemma9",
-                    ["adversarial", "iterations"], iterations)
+    config = edited(
+        edited(quick, "lemma9", ["adversarial", "restarts"], restarts),
+        "lemma9",
+        ["adversarial", "iterations"],
+        iterations,
+    )
     assert (restarts * (iterations + 1) <= MAX_SEARCH_EVALUATIONS) == ok
     if ok:
         validate_config(config)
         return
-    with pytest.raises(ConfigError,
-                       match=r"^invalid config: claims\.lemma9\.adversarial\.iterations: .*MAX_SEARCH_EVALUATIONS"):
+    with pytest.raises(
+        ConfigError, match=r"^invalid config: claims\.lemma9\.adversarial\.iterations: .*MAX_SEARCH_EVALUATIONS"
+    ):
         validate_config(config)
 
 
@@ -223,19 +244,34 @@ def test_check_config_works_from_a_non_editable_install(repo_root, tmp_path):
             shutil.copy2(repo_root / name, source / name)
     fresh = tmp_path / "fresh"
     venv.create(fresh, with_pip=True)
-    install = subprocess.run([fresh / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", source],
-                             capture_output=True, text=True, timeout=600)
+    install = subprocess.run(
+        [fresh / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", source],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert install.returncode == 0, install.stderr[-2000:]
     # the dependencies come from this environment (PYTHONPATH); sparseact itself only from the wheel
     dependencies = [p for p in sys.path if p.endswith("site-packages")]
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": ":".join(dependencies)}
     config = tmp_path / "quick.yaml"
     config.write_text((repo_root / "config" / "quick.yaml").read_text())
-    proc = subprocess.run([fresh / "bin" / "python", "-c", "import sparseact, sys; from sparseact.cli import main; "
-                           "print(sparseact.__file__); sys.exit(main(['check-config', 'quick.yaml']))"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            fresh / "bin" / "python",
+            "-c",
+            "import sparseact, sys; from sparseact.cli import main; "
+            "print(sparseact.__file__); sys.exit(main(['check-config', 'quick.yaml']))",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert str(fresh) in proc.stdout.splitlines()[0], proc.stdout
-    points = sum(len(get_claim(claim).points(block))
-                 for claim, block in yaml.safe_load(config.read_text())["claims"].items())
+    points = sum(
+        len(get_claim(claim).points(block)) for claim, block in yaml.safe_load(config.read_text())["claims"].items()
+    )
     assert f"estimated cost: {points} grid points" in proc.stdout and "quick.yaml: valid" in proc.stdout

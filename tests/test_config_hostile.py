@@ -41,15 +41,37 @@ def test_an_alias_bomb_is_refused_before_expansion(tmp_path, base, levels, width
     _refused(tmp_path, base + _bomb(levels, width, flow), "anchors and aliases are not allowed")
 
 
-@pytest.mark.parametrize("text", ["x: &anchor 1\ny: 2\n", "x: &a {b: 1}\ny: *a\n", "<<: &a {b: 1}\n",
-                                  "x: !!str &a 1\n"])
+@pytest.mark.parametrize(
+    "text", ["x: &anchor 1\ny: 2\n", "x: &a {b: 1}\ny: *a\n", "<<: &a {b: 1}\n", "x: !!str &a 1\n"]
+)
 def test_any_anchor_or_alias_is_refused(tmp_path, text):
     _refused(tmp_path, text, "anchors and aliases")
 
 
-@pytest.mark.parametrize("value", ["0777", "010", "-017", "+0_7", "1:40", "190:20:30", "-1:30", "1:30.5", "00",
-                                   "0b1011", "-0b1", "+0b1_0", "20_240_630", "1_000", "-1_0", "2_0.5", "1_0e3",
-                                   "0x1_F", ".5_0"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "0777",
+        "010",
+        "-017",
+        "+0_7",
+        "1:40",
+        "190:20:30",
+        "-1:30",
+        "1:30.5",
+        "00",
+        "0b1011",
+        "-0b1",
+        "+0b1_0",
+        "20_240_630",
+        "1_000",
+        "-1_0",
+        "2_0.5",
+        "1_0e3",
+        "0x1_F",
+        ".5_0",
+    ],
+)
 def test_yaml11_octal_and_base60_are_refused(tmp_path, base, value):
     _refused(tmp_path, base.replace("seed: 20240630", f"seed: {value}"), "YAML 1.1")
 
@@ -83,35 +105,40 @@ def test_a_huge_config_file_is_refused(tmp_path):
         load_config(path)
 
 
-@pytest.mark.parametrize(("key", "value", "reason"), [
-    ("results_dir", "-results", "starting with '-'"),
-    ("results_dir", "out/-r", "starting with '-'"),
-    ("figures_dir", "-f", "starting with '-'"),
-    ("logs_dir", "--logs", "starting with '-'"),
-    ("results_dir", ".git/results", ".git"),
-    ("results_dir", ".git", ".git"),
-    ("figures_dir", "a/.git/b", ".git"),
-    ("logs_dir", ".GIT/logs", ".git"),
-    ("results_dir", "figures/results", "lies inside figures_dir"),
-    ("results_dir", "logs/r", "lies inside logs_dir"),
-    ("figures_dir", "logs/figures", "lies inside logs_dir"),
-    ("logs_dir", "figures/x", "lies inside figures_dir"),
-    *[("figures_dir", f"results/{folder}", "lies inside results_dir") for folder in RESULTS_SUBFOLDERS],
-    ("logs_dir", "results/claims/x", "lies inside results_dir"),
-    *[("results_dir", f"{entry}/out", "the repository's own") for entry in SOURCE_ENTRIES if entry != ".git"],
-    ("results_dir", "SRC", "the repository's own"),
-    ("figures_dir", "Snakefile", "the repository's own"),
-    ("logs_dir", "config", "the repository's own"),
-    ("results_dir", "a" * 256, "256 bytes"),
-    ("logs_dir", "out/" + "b" * 300, "300 bytes"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "reason"),
+    [
+        ("results_dir", "-results", "starting with '-'"),
+        ("results_dir", "out/-r", "starting with '-'"),
+        ("figures_dir", "-f", "starting with '-'"),
+        ("logs_dir", "--logs", "starting with '-'"),
+        ("results_dir", ".git/results", ".git"),
+        ("results_dir", ".git", ".git"),
+        ("figures_dir", "a/.git/b", ".git"),
+        ("logs_dir", ".GIT/logs", ".git"),
+        ("results_dir", "figures/results", "lies inside figures_dir"),
+        ("results_dir", "logs/r", "lies inside logs_dir"),
+        ("figures_dir", "logs/figures", "lies inside logs_dir"),
+        ("logs_dir", "figures/x", "lies inside figures_dir"),
+        *[("figures_dir", f"results/{folder}", "lies inside results_dir") for folder in RESULTS_SUBFOLDERS],
+        ("logs_dir", "results/claims/x", "lies inside results_dir"),
+        *[("results_dir", f"{entry}/out", "the repository's own") for entry in SOURCE_ENTRIES if entry != ".git"],
+        ("results_dir", "SRC", "the repository's own"),
+        ("figures_dir", "Snakefile", "the repository's own"),
+        ("logs_dir", "config", "the repository's own"),
+        ("results_dir", "a" * 256, "256 bytes"),
+        ("logs_dir", "out/" + "b" * 300, "300 bytes"),
+    ],
+)
 def test_output_folders_the_workflow_cannot_use_are_refused(tmp_path, base, key, value, reason):
     default = {"results_dir": "results", "figures_dir": "figures", "logs_dir": "logs"}[key]
     _refused(tmp_path, base.replace(f"{key}: {default}\n", f"{key}: {value}\n"), reason)
 
 
-@pytest.mark.parametrize(("key", "value"), [("figures_dir", "results/figures"), ("logs_dir", "results/logs"),
-                                            ("figures_dir", "results/quick/figures")])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("figures_dir", "results/figures"), ("logs_dir", "results/logs"), ("figures_dir", "results/quick/figures")],
+)
 def test_figures_and_logs_may_lie_inside_results(tmp_path, base, key, value):
     default = {"figures_dir": "figures", "logs_dir": "logs"}[key]
     path = tmp_path / "c.yaml"
@@ -132,6 +159,7 @@ def test_results_subfolders_are_the_workflows(repo_root):
     import re
 
     rules = (repo_root / "Snakefile").read_text() + "".join(
-        p.read_text() for p in (repo_root / "workflow" / "rules").glob("*.smk"))
+        p.read_text() for p in (repo_root / "workflow" / "rules").glob("*.smk")
+    )
     written = set(re.findall(r"in_results\(f?[\"']([A-Za-z_]+)/", rules))
     assert written <= set(RESULTS_SUBFOLDERS), sorted(written - set(RESULTS_SUBFOLDERS))

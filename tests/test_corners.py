@@ -48,8 +48,10 @@ def test_class_follows_the_rule(path):
 
 def test_no_statement_fails_through_corner_failures_alone():
     ledger = list(csv.DictReader(io.StringIO((RESULTS / "ledger.csv").read_text(encoding="utf-8"))))
-    statements = {row["statement_id"]: row
-                  for row in csv.DictReader(io.StringIO((RESULTS / "statements.csv").read_text(encoding="utf-8")))}
+    statements = {
+        row["statement_id"]: row
+        for row in csv.DictReader(io.StringIO((RESULTS / "statements.csv").read_text(encoding="utf-8")))
+    }
     fails: dict[str, set[str]] = {}
     for row in ledger:
         if row["verdict"] == "FAIL":
@@ -97,8 +99,9 @@ def test_floor(a):
     assert corners.evaluate("log(a)", dict(a=a), floor_logs=True) == max(1.0, math.log(a))
 
 
-@pytest.mark.parametrize("expr", ["__import__('os')", "a.b", "a[0]", "lambda: 1", "f(a)", "a if", "", "(a, a)",
-                                  "log(a, key=1)", "True + a"])
+@pytest.mark.parametrize(
+    "expr", ["__import__('os')", "a.b", "a[0]", "lambda: 1", "f(a)", "a if", "", "(a, a)", "log(a, key=1)", "True + a"]
+)
 def test_evaluate_refuses_non_arithmetic(expr):
     with pytest.raises(ValueError):
         corners.evaluate(expr, dict(a=2.0))

@@ -76,8 +76,13 @@ def test_a_data_file_made_with_other_replicates_or_points_is_refused(tmp_path, r
     generate_point(CLAIM, name, point, 7, 2, path)
     with pytest.raises(ValueError, match="holds replicates 2, not 1; regenerate it"):
         run_shard(path, CLAIM, name, seed=7, replicates=1)
-    for points in ({name: {**point, "b": point["b"] + 1}}, {name: point, other: other_point}, {other: other_point},
-                   {}, json.dumps({name: {**point, "extra": 1}})):
+    for points in (
+        {name: {**point, "b": point["b"] + 1}},
+        {name: point, other: other_point},
+        {other: other_point},
+        {},
+        json.dumps({name: {**point, "extra": 1}}),
+    ):
         with pytest.raises(ValueError, match=r"holds other points than the config's.*regenerate it"):
             run_shard(path, CLAIM, name, seed=7, replicates=2, points=points)
     meta, _ = run_shard(path, CLAIM, name, seed="7", replicates="2", points=json.dumps({name: point}))

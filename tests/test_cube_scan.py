@@ -12,8 +12,9 @@ from sparseact.networks import SparseReLUNetwork
 def network(seed: int, n: int, s: int, integer: bool) -> SparseReLUNetwork:
     rng = np.random.default_rng(seed)
     if integer:  # integer weights and biases: many preactivations exactly 0 and many ties
-        return SparseReLUNetwork(np.ones(s), rng.integers(-1, 2, (s, n)).astype(float),
-                                 rng.integers(-1, 2, s).astype(float))
+        return SparseReLUNetwork(
+            np.ones(s), rng.integers(-1, 2, (s, n)).astype(float), rng.integers(-1, 2, s).astype(float)
+        )
     return SparseReLUNetwork(np.ones(s), rng.standard_normal((s, n)), rng.standard_normal(s))
 
 
@@ -22,8 +23,13 @@ def materialised(net: SparseReLUNetwork) -> np.ndarray:
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 14), s=st.integers(1, 7), integer=st.booleans(),
-       k=st.integers(0, 7))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(1, 14),
+    s=st.integers(1, 7),
+    integer=st.booleans(),
+    k=st.integers(0, 7),
+)
 def test_scans_match_the_materialised_preactivations(seed, n, s, integer, k):
     net = network(seed, n, s, integer)
     pre = materialised(net)

@@ -24,14 +24,16 @@ from sparseact.publish.erratum import (
 from sparseact.publish.findings import load_results
 
 ROOT = Path(__file__).resolve().parents[1]
-needs_tex = pytest.mark.skipif(shutil.which(TEX_ENGINE) is None,
-                               reason=f"no TeX engine ({TEX_ENGINE}); .ci/run installs one")
+needs_tex = pytest.mark.skipif(
+    shutil.which(TEX_ENGINE) is None, reason=f"no TeX engine ({TEX_ENGINE}); .ci/run installs one"
+)
 
 
 def test_text_is_escaped_and_math_passes_through():
-    assert tex_text(r'a_b 50% & #1 "x" <w, y> |h| ~ ^ $\{x\} \le \|w\|_2$') == \
-        (r"a\_b 50\% \& \#1 ``x'' \textless{}w, y\textgreater{} \textbar{}h\textbar{} \textasciitilde{} \^{} "
-         r"$\{x\} \le \|w\|_2$")
+    assert tex_text(r'a_b 50% & #1 "x" <w, y> |h| ~ ^ $\{x\} \le \|w\|_2$') == (
+        r"a\_b 50\% \& \#1 ``x'' \textless{}w, y\textgreater{} \textbar{}h\textbar{} \textasciitilde{} \^{} "
+        r"$\{x\} \le \|w\|_2$"
+    )
 
 
 @given(hs.text(alphabet=hs.characters(min_codepoint=32, max_codepoint=126, blacklist_characters="$")))
@@ -47,21 +49,38 @@ def test_quotes_open_and_close_around_math():
 
 def test_certificate_links_use_one_base_or_the_path_relative_to_the_note():
     path = "certificates/lemma9/a-printed.json"
-    assert certificate_link(path) == \
-        r"\href{../certificates/lemma9/a-printed.json}{\nolinkurl{results/certificates/lemma9/a-printed.json}}"
-    assert certificate_link(path, "https://example.org/repo/blob/main/") == \
-        (r"\href{https://example.org/repo/blob/main/results/certificates/lemma9/a-printed.json}"
-         r"{\nolinkurl{results/certificates/lemma9/a-printed.json}}")
+    assert (
+        certificate_link(path)
+        == r"\href{../certificates/lemma9/a-printed.json}{\nolinkurl{results/certificates/lemma9/a-printed.json}}"
+    )
+    assert certificate_link(path, "https://example.org/repo/blob/main/") == (
+        r"\href{https://example.org/repo/blob/main/results/certificates/lemma9/a-printed.json}"
+        r"{\nolinkurl{results/certificates/lemma9/a-printed.json}}"
+    )
 
 
 def test_the_note_is_generated_from_the_tables(result_tables):
     results = load_results(result_tables)
     tex = erratum_tex(results)
-    order = [r"\title{", "PMLR 247:406--425", "arXiv:2406.17989", r"\section{Summary}", r"\section{Errata}",
-             r"\subsection{Statement error (1)}", r"\paragraph{Erratum 1.}", r"\subsection{Typo (1)}",
-             r"\paragraph{Erratum 2.}", r"\section{Sharper than printed}", r"\appendix", r"\section{Open statements}"]
+    order = [
+        r"\title{",
+        "PMLR 247:406--425",
+        "arXiv:2406.17989",
+        r"\section{Summary}",
+        r"\section{Errata}",
+        r"\subsection{Statement error (1)}",
+        r"\paragraph{Erratum 1.}",
+        r"\subsection{Typo (1)}",
+        r"\paragraph{Erratum 2.}",
+        r"\section{Sharper than printed}",
+        r"\appendix",
+        r"\section{Open statements}",
+    ]
     assert [tex.index(o) for o in order] == sorted(tex.index(o) for o in order)
-    assert "Theorem 1 fails as printed (statement-error, Erratum 1)" in tex and "Lemma 2 holds on every instance enumerated" in tex
+    assert (
+        "Theorem 1 fails as printed (statement-error, Erratum 1)" in tex
+        and "Lemma 2 holds on every instance enumerated" in tex
+    )
     assert r"\href{../certificates/x/a-printed.json}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
     assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and r"\paragraph{Conjecture 3.}" in tex
     assert "a lower bound would settle it" in tex and tex.endswith("\\end{document}\n")
@@ -76,8 +95,9 @@ def test_errata_are_numbered_by_class_then_in_paper_order():
 
 def test_the_committed_note_is_the_one_the_committed_results_give():
     committed = (ROOT / "results" / "erratum" / "erratum.tex").read_text(encoding="utf-8")
-    assert committed == erratum_tex(load_results(ROOT / "results")), \
+    assert committed == erratum_tex(load_results(ROOT / "results")), (
         "results/erratum/erratum.tex disagrees with results/: rerun the ledger step"
+    )
     errata = pd.read_csv(ROOT / "results" / "errata.csv", dtype=str, keep_default_na=False)
     for cell, refutation in zip(errata["certificates"], errata["refuted_by"], strict=True):
         assert cell or refutation, "an erratum links its certificates, or names the proof that refutes the statement"
@@ -123,8 +143,10 @@ def test_without_an_engine_the_pdf_is_left_and_one_line_says_so(tmp_path):
     tex = tmp_path / "erratum.tex"
     tex.write_text("x")
     pdf, message = compile_pdf(tex, engine="no-such-tex-engine")
-    assert pdf is None and message == f"no TeX engine (no-such-tex-engine) on the PATH: {tmp_path / 'erratum.pdf'} " \
-                                      "is not rebuilt"
+    assert (
+        pdf is None
+        and message == f"no TeX engine (no-such-tex-engine) on the PATH: {tmp_path / 'erratum.pdf'} is not rebuilt"
+    )
     with pytest.raises(ValueError, match="no LaTeX file"):
         compile_pdf(tmp_path / "missing.tex")
 
@@ -137,8 +159,13 @@ def test_the_workflow_step_says_so_in_one_line_without_an_engine(tmp_path):
     tex, status = tmp_path / "erratum.tex", tmp_path / "pdf-status.txt"
     tex.write_text("x")
     env = {**os.environ, "PATH": os.path.dirname(sys.executable)}  # python, no pdflatex
-    done = subprocess.run([sys.executable, "-m", "sparseact.cli", "erratum-pdf", str(tex), "--status", str(status)],
-                          capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "sparseact.cli", "erratum-pdf", str(tex), "--status", str(status)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     line = f"no TeX engine (pdflatex) on the PATH: {tmp_path / 'erratum.pdf'} is not rebuilt"
     assert done.returncode == 0 and done.stdout == line + "\n" and status.read_text() == line + "\n"
     assert not (tmp_path / "erratum.pdf").exists()

@@ -361,8 +361,7 @@ def test_adversarial_search_repairs_dense_init():
 def test_adversarial_search_deterministic():
     objective = make_ratio_objective("edge", 2)
     runs = [
-        adversarial_search(objective, 7, 5, 2, np.random.default_rng(11), restarts=3, iterations=15)
-        for _ in range(2)
+        adversarial_search(objective, 7, 5, 2, np.random.default_rng(11), restarts=3, iterations=15) for _ in range(2)
     ]
     a, b = runs
     assert a.best_value == b.best_value and a.evaluations == b.evaluations

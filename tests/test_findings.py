@@ -19,8 +19,16 @@ def test_every_class_of_findings_is_defined():
 
 def test_findings_open_with_the_headline_then_errata_by_cause_tightness_and_open_statements(result_tables):
     text = findings_markdown(result_tables)
-    order = ["## Headline results", "| **Theorem 1**", "**Classes of errata.**", "## Errata by root cause",
-             "### statement-error (1)", "### typo (1)", "## Tightness", "## Open statements (1)"]
+    order = [
+        "## Headline results",
+        "| **Theorem 1**",
+        "**Classes of errata.**",
+        "## Errata by root cause",
+        "### statement-error (1)",
+        "### typo (1)",
+        "## Tightness",
+        "## Open statements (1)",
+    ]
     assert [text.index(h) for h in order] == sorted(text.index(h) for h in order)
     assert "fails as stated (statement-error)" in text and "holds on range ($n \\le 20$)" in text
     assert "n=6, s=1: Pr = 0.3125" in text and "the bound is 0 but a neuron flips" in text  # the certificate's
@@ -33,24 +41,38 @@ def test_findings_open_with_the_headline_then_errata_by_cause_tightness_and_open
 
 def test_readme_block_is_the_first_screen(result_tables):
     block = readme_block(result_tables)
-    assert block.startswith("**Bottom line.** Of the paper's 2 main results, none is proved, Lemma 2 holds on the "
-                            "instances enumerated; in all 1 of its 4 printed statements are proved and 1 holds on the "
-                            "range enumerated.")
+    assert block.startswith(
+        "**Bottom line.** Of the paper's 2 main results, none is proved, Lemma 2 holds on the "
+        "instances enumerated; in all 1 of its 4 printed statements are proved and 1 holds on the "
+        "range enumerated."
+    )
     assert "Theorem 1 fails as printed, 1 printed statement in all" in block
-    assert ("Of the paper's 4 printed statements we track (2 main results, 2 other theorems, lemmas and claims): "
-            "1 proved, 1 holds on range") in block  # the project's own statement is counted apart
-    assert "Counted apart, the project's own 1 statement (sharper forms, corrected forms, a meta-claim): 1 proved" \
-        in block
+    assert (
+        "Of the paper's 4 printed statements we track (2 main results, 2 other theorems, lemmas and claims): "
+        "1 proved, 1 holds on range"
+    ) in block  # the project's own statement is counted apart
+    assert (
+        "Counted apart, the project's own 1 statement (sharper forms, corrected forms, a meta-claim): 1 proved" in block
+    )
     assert "(results/findings.md#erratum-x-a-printed)" in block and "Nothing: it holds as printed." in block
-    assert "- **Lemma 2**, sharper: $\\vert S\\vert \\le k W$ (attained by majority; printed / proved 2.500)" \
-        in block and "`sparseact explain lem2-sharp`" in block
+    assert (
+        "- **Lemma 2**, sharper: $\\vert S\\vert \\le k W$ (attained by majority; printed / proved 2.500)" in block
+        and "`sparseact explain lem2-sharp`" in block
+    )
     assert "- **Conjecture 3**: a lower bound would settle it." in block
     assert len(block.splitlines()) < 20
 
 
 def test_readable_numbers():
-    assert [readable(v) for v in ("True", "nan", "1e+06", "0.333333", "12", "2.5e-07", "word")] == \
-        ["yes", "", "$10^{6}$", "0.3333", "12", "$2.5 \\times 10^{-7}$", "word"]
+    assert [readable(v) for v in ("True", "nan", "1e+06", "0.333333", "12", "2.5e-07", "word")] == [
+        "yes",
+        "",
+        "$10^{6}$",
+        "0.3333",
+        "12",
+        "$2.5 \\times 10^{-7}$",
+        "word",
+    ]
 
 
 def _rendered_math(markdown: str) -> list[str]:
@@ -69,7 +91,9 @@ def test_math_survives_a_code_hosts_markdown_renderer(result_tables, writer):
     text = writer(result_tables)
     source = [m.group(1) for m in MATH.finditer(text)]
     assert source and _rendered_math(text) == source  # every formula reaches the typesetter whole
-    html = MarkdownIt("gfm-like", {"linkify": False}).render(text)  # a renderer that does not know math: braces and bars survive
+    html = MarkdownIt("gfm-like", {"linkify": False}).render(
+        text
+    )  # a renderer that does not know math: braces and bars survive
     assert sorted(MATH.findall(re.sub(r"<[^>]+>", "", html.replace("&amp;", "&")))) == sorted(source)
     for tex in source:
         assert "\\{" not in tex and "|" not in tex, tex
@@ -83,7 +107,13 @@ def test_markdown_math_rewrites_braces_and_bars():
 
 def test_load_results_reads_every_table(result_tables):
     results = load_results(result_tables)
-    assert (len(results.statements), len(results.headline), len(results.errata), len(results.tightness),
-            len(results.ledger), len(results.sharper)) == (5, 2, 2, 1, 3, 1)
+    assert (
+        len(results.statements),
+        len(results.headline),
+        len(results.errata),
+        len(results.tightness),
+        len(results.ledger),
+        len(results.sharper),
+    ) == (5, 2, 2, 1, 3, 1)
     assert list(results.printed["statement_id"]) == ["thm1", "lem2", "conj3", "eq4"]
     assert list(results.own["statement_id"]) == ["lem2-sharp"]

@@ -68,14 +68,21 @@ def test_report_anchors_every_statement_fact_erratum_and_check(result_tables):
     index = result_tables / "report" / "index.html"
     build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
     anchors = parse(index).ids
-    for wanted in ("statement-thm1", "statement-lem2-sharp", "erratum-x-a-printed", "check-x/a-printed",
-                   *(f"fact-{f['id'].split(':', 1)[1]}" for f in facts())):
+    for wanted in (
+        "statement-thm1",
+        "statement-lem2-sharp",
+        "erratum-x-a-printed",
+        "check-x/a-printed",
+        *(f"fact-{f['id'].split(':', 1)[1]}" for f in facts()),
+    ):
         assert wanted in anchors, wanted
     local = [h for _, h in parse(index).hrefs if h.startswith("#")]
-    assert '#statement-thm1' in local and all(h[1:] in anchors for h in local)
+    assert "#statement-thm1" in local and all(h[1:] in anchors for h in local)
     # a statement's row lists its own checks, each a link to its row (which links the certificate)
-    assert 'Its checks: <a href="#check-x/a-printed">x/a-printed</a> (FAIL), <a href="#check-x/a-corrected">' \
+    assert (
+        'Its checks: <a href="#check-x/a-printed">x/a-printed</a> (FAIL), <a href="#check-x/a-corrected">'
         in index.read_text()
+    )
 
 
 def test_claim_page_links_its_own_rows_and_the_report_for_the_rest(result_tables):
@@ -121,10 +128,16 @@ def test_subgraph_keeps_one_edge_around():
 def test_ids_become_links_whole_and_outside_math_and_links():
     from sparseact.publish.links import link_ids
 
-    targets = {"lemma9": "#statement-lemma9", "lemma9-sharp": "#statement-lemma9-sharp",
-               "fact:parseval": "#fact-parseval", "x/a": "#check-x/a"}
-    text = ('by lemma9-sharp and lemma9, fact:parseval, x/a and x/ab; <math><mi>lemma9</mi></math> '
-            '<a href="#o">lemma9</a> <span title="lemma9">lemma9x</span>')
+    targets = {
+        "lemma9": "#statement-lemma9",
+        "lemma9-sharp": "#statement-lemma9-sharp",
+        "fact:parseval": "#fact-parseval",
+        "x/a": "#check-x/a",
+    }
+    text = (
+        "by lemma9-sharp and lemma9, fact:parseval, x/a and x/ab; <math><mi>lemma9</mi></math> "
+        '<a href="#o">lemma9</a> <span title="lemma9">lemma9x</span>'
+    )
     out = link_ids(text, targets)
     assert out.count('href="#statement-lemma9-sharp"') == 1 and out.count('href="#statement-lemma9"') == 1
     assert 'href="#fact-parseval"' in out and out.count('href="#check-x/a"') == 1
@@ -145,8 +158,12 @@ def test_link_ids_only_adds_links(text):
 def test_anchor_names_each_kind():
     from sparseact.publish.links import anchor
 
-    assert [anchor("lemma9"), anchor("fact:parseval"), anchor("x/a"), anchor("lemma9", erratum=True)] == \
-        ["statement-lemma9", "fact-parseval", "check-x/a", "erratum-lemma9"]
+    assert [anchor("lemma9"), anchor("fact:parseval"), anchor("x/a"), anchor("lemma9", erratum=True)] == [
+        "statement-lemma9",
+        "fact-parseval",
+        "check-x/a",
+        "erratum-lemma9",
+    ]
     with pytest.raises(TypeError):
         anchor("")
 
@@ -160,8 +177,11 @@ def test_claim_page_chain_is_collapsed_typeset_linked_and_expands_each_item_once
     from sparseact.publish.report import chains_html
     from sparseact.publish.statements import derive
 
-    premises = [p for e in statements() for p in [*e.get("argument", {}).get("uses", ()),
-                                                   *(e.get("correction") or {}).get("verified_by", ())]]
+    premises = [
+        p
+        for e in statements()
+        for p in [*e.get("argument", {}).get("uses", ()), *(e.get("correction") or {}).get("verified_by", ())]
+    ]
     premises += [c for f in facts() for c in f.get("checks", ())]
     ledger = pd.DataFrame([_row(c, "", "PASS") for c in sorted(set(premises)) if premise_kind(c) == "check"])
     table = derive(ledger, strict=False).astype(str)
@@ -184,7 +204,7 @@ PROTANOPIA = ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (
 def _lab(colour, vision):
     import numpy as np
 
-    srgb = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)]) / 255
+    srgb = np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)]) / 255
     linear = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
     seen = np.clip(np.array(vision) @ linear, 0, 1)
     xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]) @ seen
@@ -214,8 +234,13 @@ def test_a_node_of_no_known_status_is_refused():
         graph_svg([Node("a", "a", "a", "undetermined")], [], lambda node: "#a")
 
 
-@given(st.integers(1, 14).flatmap(lambda n: st.tuples(
-    st.just(n), st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda e: e[0] < e[1])))))
+@given(
+    st.integers(1, 14).flatmap(
+        lambda n: st.tuples(
+            st.just(n), st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda e: e[0] < e[1]))
+        )
+    )
+)
 def test_any_acyclic_graph_is_laid_out_downwards_without_overlap(graph):
     from sparseact.publish.graph import NODE_HEIGHT, NODE_WIDTH, Node, layout
 

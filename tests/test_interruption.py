@@ -56,8 +56,9 @@ def kill_and_resume(work, kill_point, pause_in_kernels=False):
         assert KERNELS_COMMAND in original
         rules.write_text(original.replace(KERNELS_COMMAND, PAUSED_KERNELS_COMMAND))
     env = environment(work)
-    proc = subprocess.Popen(COMMAND, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True, env=env)
+    proc = subprocess.Popen(
+        COMMAND, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env
+    )
     try:
         wait_for(lambda: kill_point(work) or proc.poll() is not None)
         assert proc.poll() is None, "the run finished before the kill point"
@@ -68,8 +69,9 @@ def kill_and_resume(work, kill_point, pause_in_kernels=False):
     assert not (work / TARGETS[-1]).exists()
 
     # after a hard kill Snakemake keeps its lock: the README's recovery is --unlock, then rerun
-    subprocess.run(["snakemake", "--unlock", *COMMAND[1:]], cwd=work, capture_output=True, timeout=300, check=True,
-                   env=env)
+    subprocess.run(
+        ["snakemake", "--unlock", *COMMAND[1:]], cwd=work, capture_output=True, timeout=300, check=True, env=env
+    )
     resumed = subprocess.run(COMMAND, cwd=work, capture_output=True, text=True, timeout=1800, env=env)
     output = resumed.stdout + resumed.stderr
     assert resumed.returncode == 0, output[-3000:]
@@ -77,8 +79,9 @@ def kill_and_resume(work, kill_point, pause_in_kernels=False):
     assert not leftovers, leftovers
     for result in (work / "results").rglob("*.json"):
         json.loads(result.read_text())  # every result file is complete
-    dry = subprocess.run(["snakemake", "-n", *COMMAND[1:]], cwd=work, capture_output=True, text=True, timeout=300,
-                         env=env)
+    dry = subprocess.run(
+        ["snakemake", "-n", *COMMAND[1:]], cwd=work, capture_output=True, text=True, timeout=300, env=env
+    )
     assert "Nothing to be done" in dry.stdout + dry.stderr, (dry.stdout + dry.stderr)[-3000:]
     return output
 

@@ -74,9 +74,13 @@ def test_injected_parameters_do_not_depend_on_black(monkeypatch):
 
     from sparseact.runtime.jupyter import PlainPythonTranslator, use_plain_parameters
 
-    parameters = {"claim": "lemma9", "run_paths": [f"results/runs/lemma9/shard-{i}.json" for i in range(12)],
-                  "block": {"n_values": [8, 10, 12], "eps": 0.1}, "progress_log": None}
-    monkeypatch.setitem(sys.modules, "black", None)   # as if black were not installed
+    parameters = {
+        "claim": "lemma9",
+        "run_paths": [f"results/runs/lemma9/shard-{i}.json" for i in range(12)],
+        "block": {"n_values": [8, 10, 12], "eps": 0.1},
+        "progress_log": None,
+    }
+    monkeypatch.setitem(sys.modules, "black", None)  # as if black were not installed
     plain = PythonTranslator.codify(parameters)
     monkeypatch.delitem(sys.modules, "black")
     assert PlainPythonTranslator.codify(parameters) == plain

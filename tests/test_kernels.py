@@ -8,8 +8,11 @@ from sparseact.kernels import KERNEL_MODULES, compile_kernels
 
 def test_every_module_with_compiled_code_is_listed():
     src = Path(__file__).resolve().parents[1] / "src"
-    with_numba = {".".join(path.relative_to(src).with_suffix("").parts)
-                  for path in src.rglob("*.py") if re.search(r"@numba\.njit", path.read_text())}
+    with_numba = {
+        ".".join(path.relative_to(src).with_suffix("").parts)
+        for path in src.rglob("*.py")
+        if re.search(r"@numba\.njit", path.read_text())
+    }
     assert with_numba == set(KERNEL_MODULES)
 
 
@@ -18,11 +21,17 @@ def test_compile_kernels_compiles_every_entry_point():
 
     record = compile_kernels()
     assert record == sorted(record) and record == compile_kernels()  # the same record, cache cold or warm
-    for kernel in ("sparseact.analysis._fwht_into", "sparseact.analysis._level_weights_kernel",
-                   "sparseact.cube_scan.max_active_count", "sparseact.cube_scan.max_kth_largest",
-                   "sparseact.sensitivity.lemma9._active_sets", "sparseact.sensitivity.lemma9._pair_kernel",
-                   "sparseact.complexity.assignment._assignment_kernel",
-                   "sparseact.complexity.lower._search_batch", "sparseact.complexity.barrier_polish._polish_barriers"):
+    for kernel in (
+        "sparseact.analysis._fwht_into",
+        "sparseact.analysis._level_weights_kernel",
+        "sparseact.cube_scan.max_active_count",
+        "sparseact.cube_scan.max_kth_largest",
+        "sparseact.sensitivity.lemma9._active_sets",
+        "sparseact.sensitivity.lemma9._pair_kernel",
+        "sparseact.complexity.assignment._assignment_kernel",
+        "sparseact.complexity.lower._search_batch",
+        "sparseact.complexity.barrier_polish._polish_barriers",
+    ):
         assert kernel in record, kernel
         module, name = kernel.rsplit(".", 1)
         assert getattr(importlib.import_module(module), name).signatures, f"{kernel} was not compiled"

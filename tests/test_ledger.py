@@ -20,8 +20,19 @@ CERTIFICATE = certificate("<=", formula("a", a=2), formula("b", b=1), 2, 1, "a",
 
 
 def record(check_id="x/y", verdict=Verdict.PASS, **kw):
-    base = dict(claim_id="x", check_id=check_id, paper_ref="Lemma 0", statement="s", check="c", variant="",
-                method="exact", instances=1, worst_value=0.0, worst_value_label="err", verdict=verdict)
+    base = dict(
+        claim_id="x",
+        check_id=check_id,
+        paper_ref="Lemma 0",
+        statement="s",
+        check="c",
+        variant="",
+        method="exact",
+        instances=1,
+        worst_value=0.0,
+        worst_value_label="err",
+        verdict=verdict,
+    )
     base.update(kw)
     return CheckRecord(**base)
 
@@ -89,8 +100,12 @@ def test_combine_replicates_needs_unanimity():
 
 
 def test_ledger_sorted_by_severity_and_certificates_written(tmp_path):
-    recs = [record("a/pass"), failing("b/typo"), failing("c/error", finding="statement-error"),
-            record("a/open", Verdict.INCONCLUSIVE)]
+    recs = [
+        record("a/pass"),
+        failing("b/typo"),
+        failing("c/error", finding="statement-error"),
+        record("a/open", Verdict.INCONCLUSIVE),
+    ]
     frame = write_ledger(recs, tmp_path / "l.csv", tmp_path / "l.md")
     assert list(frame["check_id"]) == ["c/error", "b/typo", "a/open", "a/pass"]
     assert frame.loc[0, "certificate"] == "results/certificates/c/error.json"

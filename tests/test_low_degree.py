@@ -150,8 +150,11 @@ def test_polynomial_target_recovered_exactly(moments):
     np.testing.assert_allclose(model.coef_, ref, rtol=0, atol=1e-11)
 
 
-SINGULAR_CASES = ["fewer points than monomials", "repeated points, fewer than monomials",
-                  "repeated points, more than monomials"]
+SINGULAR_CASES = [
+    "fewer points than monomials",
+    "repeated points, fewer than monomials",
+    "repeated points, more than monomials",
+]
 
 
 def singular_sample(case: str, rng):

@@ -10,13 +10,28 @@ from sparseact.publish.mathtext import MathRenderError, find_unrendered, render_
 
 #: Macros our notebooks and statements use (grep notebooks/*.py); each must render.
 MACROS = [
-    r"\mathcal{H}_{n,s,k}^{W,B}", r"h \in \mathcal H", r"\mathbb{E}_x[\tfrac14 \|w^{R_x}\|^2]", r"\mathbb{1}\{x\}",
-    r"\mathrm{AS}(h) \le k^2W^2", r"\sqrt{n\log(1/p_j)}", r"\langle w_j, x\rangle > b_j", r"x^{\oplus i}",
-    r"\Big(\frac1n\Big)", r"\textstyle\sum_j p_j", r"\operatorname{NS}_\rho(h)", r"\Pr_{x,i}[R_x \ne R_{x^{\oplus i}}]",
-    r"\varepsilon, \delta, \rho, \sigma, \Gamma, \Theta, \lambda, \chi_S", r"\lfloor 2/(1-\rho)\rfloor \lceil x \rceil",
-    r"a \bmod q \pmod p", r"\binom{n}{k}", r"\hat h(S)", r"\text{if } x \ge 0 \qquad y \to z", r"\mathbf 1",
+    r"\mathcal{H}_{n,s,k}^{W,B}",
+    r"h \in \mathcal H",
+    r"\mathbb{E}_x[\tfrac14 \|w^{R_x}\|^2]",
+    r"\mathbb{1}\{x\}",
+    r"\mathrm{AS}(h) \le k^2W^2",
+    r"\sqrt{n\log(1/p_j)}",
+    r"\langle w_j, x\rangle > b_j",
+    r"x^{\oplus i}",
+    r"\Big(\frac1n\Big)",
+    r"\textstyle\sum_j p_j",
+    r"\operatorname{NS}_\rho(h)",
+    r"\Pr_{x,i}[R_x \ne R_{x^{\oplus i}}]",
+    r"\varepsilon, \delta, \rho, \sigma, \Gamma, \Theta, \lambda, \chi_S",
+    r"\lfloor 2/(1-\rho)\rfloor \lceil x \rceil",
+    r"a \bmod q \pmod p",
+    r"\binom{n}{k}",
+    r"\hat h(S)",
+    r"\text{if } x \ge 0 \qquad y \to z",
+    r"\mathbf 1",
     r"\left(\tfrac{x}{2}\right) \sup_h \max_x \min_y \ln 2 \approx 0.69",
-    r"\ell \cdot \pm \times \sim \equiv \supseteq", r"\min\big\{a, b\big\} \Big\{x\Big\}",
+    r"\ell \cdot \pm \times \sim \equiv \supseteq",
+    r"\min\big\{a, b\big\} \Big\{x\Big\}",
 ]
 
 
@@ -32,7 +47,7 @@ def test_macros_render(tex):
 def test_fonts_become_unicode_letters():
     assert "&#x0210B;" in tex_to_mathml(r"\mathcal H")  # script H
     assert "&#x1D53C;" in tex_to_mathml(r"\mathbb{E}")  # double-struck E
-    assert "\U0001D7D9" in tex_to_mathml(r"\mathbb{1}")  # double-struck one (MathML Core ignores mathvariant)
+    assert "\U0001d7d9" in tex_to_mathml(r"\mathbb{1}")  # double-struck one (MathML Core ignores mathvariant)
     assert '<mo stretchy="false">&#x027E8;</mo>' in tex_to_mathml(r"\langle x \rangle")
 
 
@@ -52,8 +67,13 @@ def test_unbalanced_tex_fails_loudly():
 
 def test_split_math_handles_display_inline_and_escaped_dollars():
     pieces = split_math(r"costs \$5; $x^2$ and $$\sum_i x_i$$ end")
-    assert pieces == [("text", "costs $5; "), ("inline", "x^2"), ("text", " and "), ("display", r"\sum_i x_i"),
-                      ("text", " end")]
+    assert pieces == [
+        ("text", "costs $5; "),
+        ("inline", "x^2"),
+        ("text", " and "),
+        ("display", r"\sum_i x_i"),
+        ("text", " end"),
+    ]
 
 
 def test_unpaired_dollar_fails_loudly():
@@ -114,12 +134,17 @@ def _synthetic_notebook():
             r"**As printed.** For all $h \in \mathcal{H}_{n,s,k}^{W,B}$, "
             r"$\mathrm{AS}(h) \le O(k^4 W^2 \sqrt{n}\log(ns))$, with $\mathbb{1}\{\langle w, x\rangle > b\}$"
             "\n\n$$\\Pr_{x,i}[R_x \\ne R_{x^{\\oplus i}}] \\le \\frac1n \\sum_j \\mathrm{AS}(g_j)$$\n\n"
-            r"A price of \$5 and $\tfrac14 \|w\|^2$."),
-        nbformat.v4.new_code_cell("display(Markdown('...'))", outputs=[
-            nbformat.v4.new_output("display_data", data={"text/markdown": r"Output with $\sqrt{k}$ math",
-                                                          "text/plain": "<Markdown>"}),
-            nbformat.v4.new_output("display_data", data={"text/html": "<p>plain html</p>", "text/plain": "x"}),
-        ]),
+            r"A price of \$5 and $\tfrac14 \|w\|^2$."
+        ),
+        nbformat.v4.new_code_cell(
+            "display(Markdown('...'))",
+            outputs=[
+                nbformat.v4.new_output(
+                    "display_data", data={"text/markdown": r"Output with $\sqrt{k}$ math", "text/plain": "<Markdown>"}
+                ),
+                nbformat.v4.new_output("display_data", data={"text/html": "<p>plain html</p>", "text/plain": "x"}),
+            ],
+        ),
     ]
     for index, cell in enumerate(nb.cells):
         cell.id = f"cell-{index}"  # as run_notebook sets them (nbformat's are random)
@@ -162,8 +187,10 @@ def test_split_at_relations_breaks_only_outside_groups():
     from sparseact.publish.mathtext import split_at_relations
 
     assert split_at_relations(r"a = b \le \left(c = d\right)") == ["a =", r" b \le", r" \left(c = d\right)"]
-    assert split_at_relations(r"\Pr_{x,i}[R_x \ne R_y] \leq \frac{1}{n}") == [r"\Pr_{x,i}[R_x \ne R_y] \leq",
-                                                                         r" \frac{1}{n}"]
+    assert split_at_relations(r"\Pr_{x,i}[R_x \ne R_y] \leq \frac{1}{n}") == [
+        r"\Pr_{x,i}[R_x \ne R_y] \leq",
+        r" \frac{1}{n}",
+    ]
     assert split_at_relations(r"\rho \in [0, 1)") == [r"\rho \in [0, 1)"]
     assert split_at_relations(r"x \le") == [r"x \le"]  # nothing after the relation: no empty piece
 

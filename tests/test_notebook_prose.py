@@ -23,8 +23,9 @@ from sparseact.claims import claim_ids
 
 RESULT_VERBS = re.compile(r"\b(holds|fails|(hold|fail)\s+(on|for|in|at|with|when|exactly|everywhere))\b")
 VERDICT = re.compile(r"\b(PASS|FAIL|INCONCLUSIVE)(es|s|ed)?\b")
-CUES = re.compile(r"\b(when|if|unless|only|otherwise|else|never|would|can|cannot|needs?|requires?|whether)\b",
-                  re.IGNORECASE)
+CUES = re.compile(
+    r"\b(when|if|unless|only|otherwise|else|never|would|can|cannot|needs?|requires?|whether)\b", re.IGNORECASE
+)
 MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.DOTALL)
 CLAUSE_END = re.compile(r"[.;:?!](?=\s)|\n\s*\n|\n\s*\* ")
 CHECK_ID = re.compile(r"`([A-Za-z0-9_]+/[A-Za-z0-9_.\-]+)`")
@@ -38,8 +39,9 @@ def markdown_cells(repo_root, claim):
 def typed_outcomes(text: str) -> list[str]:
     """The clauses of ``text`` that assert an outcome by the rule of this module."""
     clauses = CLAUSE_END.split(MATH.sub("(math)", text))
-    return [" ".join(c.split()) for c in clauses
-            if RESULT_VERBS.search(c) or (VERDICT.search(c) and not CUES.search(c))]
+    return [
+        " ".join(c.split()) for c in clauses if RESULT_VERBS.search(c) or (VERDICT.search(c) and not CUES.search(c))
+    ]
 
 
 def test_rule_catches_typed_outcomes_and_allows_rules():
@@ -50,8 +52,10 @@ def test_rule_catches_typed_outcomes_and_allows_rules():
     assert typed_outcomes("(1) and (15) are far below (PASS; exact tiny samples).")
     assert typed_outcomes("The printed identity FAILs (finding `proof-slip`).")
     assert not typed_outcomes("PASS when the slope is at most 0.1; otherwise INCONCLUSIVE, never FAIL.")
-    assert not typed_outcomes("A lower-bound estimate can refute a bound only with an exact certificate: FAIL only "
-                              "with an exact certificate, and a FAIL here would be a `proof-slip`.")
+    assert not typed_outcomes(
+        "A lower-bound estimate can refute a bound only with an exact certificate: FAIL only "
+        "with an exact certificate, and a FAIL here would be a `proof-slip`."
+    )
 
 
 @pytest.mark.parametrize("claim", claim_ids())

@@ -29,8 +29,9 @@ def test_the_conversion_holds_the_run_notebooks_cells(repo_root, tmp_path):
     out = tmp_path / "run_shard.ipynb"
     convert_notebook(source, out, KERNEL)
     converted, direct = read_notebook(out, KERNEL), jupytext.read(source)
-    assert [(c.cell_type, c.source, c.metadata.get("tags")) for c in converted.cells] == \
-        [(c.cell_type, c.source, c.metadata.get("tags")) for c in direct.cells]
+    assert [(c.cell_type, c.source, c.metadata.get("tags")) for c in converted.cells] == [
+        (c.cell_type, c.source, c.metadata.get("tags")) for c in direct.cells
+    ]
     assert [c["id"] for c in converted.cells] == [f"cell-{i}" for i in range(len(converted.cells))]
     assert converted.metadata["kernelspec"]["name"] == KERNEL
     again = tmp_path / "again.ipynb"
@@ -41,8 +42,10 @@ def test_the_conversion_holds_the_run_notebooks_cells(repo_root, tmp_path):
 def test_reading_an_ipynb_does_not_import_jupytext(repo_root, tmp_path):
     out = tmp_path / "run_shard.ipynb"
     convert_notebook(repo_root / "notebooks" / "run_shard.py", out, KERNEL)
-    script = (f"import sys\nfrom sparseact.runtime.notebooks import read_notebook\nread_notebook({str(out)!r})\n"
-              "print('jupytext' in sys.modules)")
+    script = (
+        f"import sys\nfrom sparseact.runtime.notebooks import read_notebook\nread_notebook({str(out)!r})\n"
+        "print('jupytext' in sys.modules)"
+    )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "False"
 

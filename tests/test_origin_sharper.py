@@ -15,8 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _entry(statement_id, kind="lemma", **extra):
     """A statement as :func:`sparseact.paper.statements` returns it (with its claim)."""
-    return dict(id=statement_id, claim_id="x", paper_ref="Lemma 1", kind=kind, statement=f"printed {statement_id}",
-                **extra)
+    return dict(
+        id=statement_id, claim_id="x", paper_ref="Lemma 1", kind=kind, statement=f"printed {statement_id}", **extra
+    )
 
 
 def _file_entry(statement_id, kind="lemma", **extra):
@@ -25,10 +26,27 @@ def _file_entry(statement_id, kind="lemma", **extra):
 
 
 def _row(check_id, statement_id, verdict, finding=""):
-    return dict(claim_id="x", check_id=check_id, statement_id=statement_id, paper_ref="Lemma 1", statement="s",
-                check="c", variant="", method="exact", instances=1, range="", worst_value=0.0, worst_value_label="w",
-                verdict=verdict, finding=finding, counterexample=f"cex of {check_id}", certificate="", evidence="",
-                replicates="1/1", notes="")
+    return dict(
+        claim_id="x",
+        check_id=check_id,
+        statement_id=statement_id,
+        paper_ref="Lemma 1",
+        statement="s",
+        check="c",
+        variant="",
+        method="exact",
+        instances=1,
+        range="",
+        worst_value=0.0,
+        worst_value_label="w",
+        verdict=verdict,
+        finding=finding,
+        counterexample=f"cex of {check_id}",
+        certificate="",
+        evidence="",
+        replicates="1/1",
+        notes="",
+    )
 
 
 def test_origin_defaults_from_the_kind_and_is_validated():
@@ -40,12 +58,15 @@ def test_origin_defaults_from_the_kind_and_is_validated():
         _check_statement(_file_entry("a", kind="derived", origin="paper"), "here")
 
 
-@pytest.mark.parametrize("sharper, message", [
-    ("lemma9", "sharper needs 'than'"),
-    (dict(than="a", measured="x"), "sharper needs 'than'"),
-    (dict(tightness="Lemma 9"), "sharper needs 'than'"),
-    (dict(than="a", tightness=3), "sharper needs 'than'"),
-])
+@pytest.mark.parametrize(
+    "sharper, message",
+    [
+        ("lemma9", "sharper needs 'than'"),
+        (dict(than="a", measured="x"), "sharper needs 'than'"),
+        (dict(tightness="Lemma 9"), "sharper needs 'than'"),
+        (dict(than="a", tightness=3), "sharper needs 'than'"),
+    ],
+)
 def test_a_malformed_sharper_entry_is_refused(sharper, message):
     with pytest.raises(ValueError, match=message):
         _check_statement(_file_entry("b", kind="derived", sharper=sharper), "here")
@@ -67,8 +88,11 @@ def test_the_paper_data_says_whose_each_statement_is():
     assert origin(entries["scaling-covariance"]) == "project"  # the meta-claim is the project's
     assert all(origin(e) == "project" for e in entries.values() if e["kind"] == "derived")
     sharper = {e["id"]: e["sharper"]["than"] for e in entries.values() if e.get("sharper")}
-    assert {"lemma9-sharp": "lemma9", "lemma10-sharp": "lemma10", "theorem8-sharp": "theorem8"}.items() \
-        <= sharper.items()
+    assert {
+        "lemma9-sharp": "lemma9",
+        "lemma10-sharp": "lemma10",
+        "theorem8-sharp": "theorem8",
+    }.items() <= sharper.items()
 
 
 def _graph(monkeypatch, entries):
@@ -77,20 +101,34 @@ def _graph(monkeypatch, entries):
 
 
 def test_an_erratum_names_the_papers_statements_only(monkeypatch):
-    entries = [_entry("thm", correction=dict(text="fixed", verified_by=["x/ok"])),
-               _entry("meta", kind="meta", origin="project", correction=dict(text="fixed meta", verified_by=["x/ok"]))]
+    entries = [
+        _entry("thm", correction=dict(text="fixed", verified_by=["x/ok"])),
+        _entry("meta", kind="meta", origin="project", correction=dict(text="fixed meta", verified_by=["x/ok"])),
+    ]
     _graph(monkeypatch, entries)
-    ledger = pd.DataFrame([_row("x/thm", "thm", "FAIL", "statement-error"),
-                           _row("x/meta", "meta", "FAIL", "statement-error"), _row("x/ok", "thm", "PASS")])
+    ledger = pd.DataFrame(
+        [
+            _row("x/thm", "thm", "FAIL", "statement-error"),
+            _row("x/meta", "meta", "FAIL", "statement-error"),
+            _row("x/ok", "thm", "PASS"),
+        ]
+    )
     certificates = {"x/thm": {"explanation": "why"}, "x/meta": {"explanation": "why meta"}}
-    cause = dict(id="cause", location="Lemma 1", printed="thm", correction="fixed", verified_by="x/ok",
-                 checks=["x/thm", "x/meta"])
+    cause = dict(
+        id="cause",
+        location="Lemma 1",
+        printed="thm",
+        correction="fixed",
+        verified_by="x/ok",
+        checks=["x/thm", "x/meta"],
+    )
     errata = st.errata_by_cause(ledger, certificates, [cause])
     assert errata.loc[0, "statements"] == "thm"  # the meta-claim's FAIL is evidence, not a statement sent
     assert errata.loc[0, "certificates"] == "certificates/x/thm.json; certificates/x/meta.json"
     with pytest.raises(ValueError, match="bear on no statement of the paper"):
-        st.errata_by_cause(ledger, certificates, [{**cause, "checks": ["x/meta"]}, {**cause, "id": "c2",
-                                                                                    "checks": ["x/thm"]}])
+        st.errata_by_cause(
+            ledger, certificates, [{**cause, "checks": ["x/meta"]}, {**cause, "id": "c2", "checks": ["x/thm"]}]
+        )
     table = st.derive(ledger, entries=entries, facts=[])
     corrected = st.corrected_statements(table, ledger)
     assert list(corrected["statement_id"]) == ["thm"]  # the project's statement is never sent as a correction
@@ -106,31 +144,65 @@ def test_a_refutation_is_a_derived_statement_of_the_project_and_its_erratum_name
     with pytest.raises(ValueError, match="names no derived statement"):
         _check_refutations([_entry("a", refuted_by=["r"]), _entry("r")])
     _check_refutations([_entry("a", refuted_by=["r"]), _entry("r", kind="derived")])
-    entries = [_entry("conj", kind="conjecture", refuted_by=["r"]),
-               {**_entry("r", kind="derived", argument=dict(uses=["x/ok"], text="the proof")),
-                "statement": "conj fails for large p"}]
+    entries = [
+        _entry("conj", kind="conjecture", refuted_by=["r"]),
+        {
+            **_entry("r", kind="derived", argument=dict(uses=["x/ok"], text="the proof")),
+            "statement": "conj fails for large p",
+        },
+    ]
     _graph(monkeypatch, entries)
     ledger = pd.DataFrame([_row("x/ok", "r", "PASS")])
-    cause = dict(id="cause", location="Conjecture 1", printed="conj", correction="state a range", verified_by="x/ok",
-                 checks=[], refuted_by="r")
+    cause = dict(
+        id="cause",
+        location="Conjecture 1",
+        printed="conj",
+        correction="state a range",
+        verified_by="x/ok",
+        checks=[],
+        refuted_by="r",
+    )
     errata = st.errata_by_cause(ledger, {}, [cause])
     row = errata.loc[0]
-    assert (row["class"], row["statements"], row["certificates"], row["refuted_by"]) == \
-        ("statement-error", "conj", "", "r")
+    assert (row["class"], row["statements"], row["certificates"], row["refuted_by"]) == (
+        "statement-error",
+        "conj",
+        "",
+        "r",
+    )
     assert (row["explanation"], row["counterexample"]) == ("the proof", "conj fails for large p")
 
 
 def test_sharper_csv_lists_proved_statements_only_with_the_tightness_row(monkeypatch):
-    entries = [_entry("lem"), _entry("lem-sharp", kind="derived", sharper=dict(than="lem", tightness="Lemma 1"),
-                                     argument=dict(uses=["x/ok"], text="By $a \\le b$.")),
-               _entry("lem-weak", kind="derived", sharper=dict(than="lem"),
-                      argument=dict(uses=["x/est"], text="an estimate"), open="no proof", open_kind="hidden-constant")]
+    entries = [
+        _entry("lem"),
+        _entry(
+            "lem-sharp",
+            kind="derived",
+            sharper=dict(than="lem", tightness="Lemma 1"),
+            argument=dict(uses=["x/ok"], text="By $a \\le b$."),
+        ),
+        _entry(
+            "lem-weak",
+            kind="derived",
+            sharper=dict(than="lem"),
+            argument=dict(uses=["x/est"], text="an estimate"),
+            open="no proof",
+            open_kind="hidden-constant",
+        ),
+    ]
     _graph(monkeypatch, entries)
-    ledger = pd.DataFrame([_row("x/ok", "lem-sharp", "PASS"), _row("x/lem", "lem", "PASS"),
-                           {**_row("x/est", "lem-weak", "PASS"), "method": "estimate"}])
+    ledger = pd.DataFrame(
+        [
+            _row("x/ok", "lem-sharp", "PASS"),
+            _row("x/lem", "lem", "PASS"),
+            {**_row("x/est", "lem-weak", "PASS"), "method": "estimate"},
+        ]
+    )
     table = st.derive(ledger, entries=entries, facts=[])
-    tightness = pd.DataFrame([dict(bound="Lemma 1", family="majority", proved_over_family=1.0,
-                                   printed_over_proved=92.2)])
+    tightness = pd.DataFrame(
+        [dict(bound="Lemma 1", family="majority", proved_over_family=1.0, printed_over_proved=92.2)]
+    )
     sharper = st.sharper_than_printed(table, ledger, tightness)
     assert list(sharper["statement_id"]) == ["lem-sharp"]  # lem-weak is not proved: left out, never typed in
     row = sharper.iloc[0]
@@ -157,8 +229,23 @@ def test_the_committed_tables_keep_the_papers_statements_and_the_projects_apart(
 
 
 def test_paper_position_reads_sections_items_and_appendices():
-    refs = ["Appendix A", "Theorem 19, eq. (1)", "Lemma 18 (Section 5)", "Abstract", "Section 1 (around Theorem 5)",
-            "Lemma 6 (Kane 2014)", "Conjecture 12 (Section 4)", "Appendix B (proof of Lemma 10)"]
-    assert sorted(refs, key=paper_position) == ["Abstract", "Section 1 (around Theorem 5)", "Lemma 6 (Kane 2014)",
-                                                "Conjecture 12 (Section 4)", "Lemma 18 (Section 5)",
-                                                "Theorem 19, eq. (1)", "Appendix A", "Appendix B (proof of Lemma 10)"]
+    refs = [
+        "Appendix A",
+        "Theorem 19, eq. (1)",
+        "Lemma 18 (Section 5)",
+        "Abstract",
+        "Section 1 (around Theorem 5)",
+        "Lemma 6 (Kane 2014)",
+        "Conjecture 12 (Section 4)",
+        "Appendix B (proof of Lemma 10)",
+    ]
+    assert sorted(refs, key=paper_position) == [
+        "Abstract",
+        "Section 1 (around Theorem 5)",
+        "Lemma 6 (Kane 2014)",
+        "Conjecture 12 (Section 4)",
+        "Lemma 18 (Section 5)",
+        "Theorem 19, eq. (1)",
+        "Appendix A",
+        "Appendix B (proof of Lemma 10)",
+    ]

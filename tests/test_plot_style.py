@@ -58,9 +58,9 @@ def test_heatmap_rows_are_named_as_a_reader_names_the_formula():
 
 #: Machado, Oliveira and Fernandes (2009), "A physiologically-based model for simulation of color vision
 #: deficiency", deuteranopia at severity 1.0: a linear map of linear-light sRGB.
-DEUTERANOPIA = np.array([[0.367322, 0.860646, -0.227968],
-                         [0.280085, 0.672501, 0.047413],
-                         [-0.011820, 0.042940, 0.968881]])
+DEUTERANOPIA = np.array(
+    [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]]
+)
 
 #: Least CIELAB distance (CIE76 Delta E*ab) two categorical colours keep under deuteranopia. 2.3 is a just
 #: noticeable difference between large patches; lines and markers a few pixels wide need several times that to be
@@ -75,9 +75,13 @@ def _linear(rgb):
 
 def _lab(linear_rgb):
     """CIELAB (D65 white) of a linear-light sRGB colour."""
-    xyz = np.array([[0.4124564, 0.3575761, 0.1804375],
-                    [0.2126729, 0.7151522, 0.0721750],
-                    [0.0193339, 0.1191920, 0.9503041]]) @ linear_rgb / np.array([0.95047, 1.0, 1.08883])
+    xyz = (
+        np.array(
+            [[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750], [0.0193339, 0.1191920, 0.9503041]]
+        )
+        @ linear_rgb
+        / np.array([0.95047, 1.0, 1.08883])
+    )
     f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
     return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
 
@@ -103,8 +107,9 @@ def test_no_two_palette_colours_merge_under_deuteranopia():
     from sparseact.publish.plotting import PALETTE, colours
 
     setup_style()
-    assert [plt.matplotlib.colors.to_hex(c) for c in plt.rcParams["axes.prop_cycle"].by_key()["color"]] \
-        == [c.lower() for c in PALETTE]  # "C0", "C1", ... are the palette
+    assert [plt.matplotlib.colors.to_hex(c) for c in plt.rcParams["axes.prop_cycle"].by_key()["color"]] == [
+        c.lower() for c in PALETTE
+    ]  # "C0", "C1", ... are the palette
     for a, b in combinations(PALETTE, 2):
         assert deuteranope_distance(a, b) >= MIN_DELTA_E, (a, b)
     assert colours(3) == list(PALETTE[:3])
@@ -144,9 +149,9 @@ def test_categories_beyond_the_palette_differ_in_marker():
     from sparseact.publish.plotting import MARKERS, PALETTE, category_styles
 
     styles = category_styles(len(PALETTE) + 2)
-    assert [s["color"] for s in styles[:len(PALETTE)]] == list(PALETTE)
+    assert [s["color"] for s in styles[: len(PALETTE)]] == list(PALETTE)
     for i, a in enumerate(styles):
-        for b in styles[i + 1:]:  # a shared colour is always backed by a distinct marker
+        for b in styles[i + 1 :]:  # a shared colour is always backed by a distinct marker
             assert a["marker"] != b["marker"]
             assert a["color"] == b["color"] or deuteranope_distance(a["color"], b["color"]) >= MIN_DELTA_E
     with pytest.raises(ValueError, match="n must be <= "):

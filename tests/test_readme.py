@@ -24,8 +24,10 @@ def test_readme_leads_with_the_answer_and_stays_short(repo_root):
     headings = re.findall(r"^## (.+)$", readme, flags=re.M)
     assert headings[:4] == ["Which results survive", "Quick start", "Where the outputs are", "How to read a verdict"]
     assert len(readme.splitlines()) <= 160
-    assert "pip install -e . && python -m ipykernel install --sys-prefix --name sparseact && snakemake --cores all" \
-        in readme  # the Quick start commands
+    assert (
+        "pip install -e . && python -m ipykernel install --sys-prefix --name sparseact && snakemake --cores all"
+        in readme
+    )  # the Quick start commands
 
 
 def test_readme_links_and_figures_resolve(repo_root):

@@ -8,8 +8,14 @@ def report_inputs(results):
     """One claim result file and one benchmark file beside the fixture tables; the claim page of claim x."""
     result = results / "claims" / "x.json"
     result.parent.mkdir()
-    provenance = {"seed": 1, "config_hash": "ab", "git_revision": "x", "python": "3.11", "packages": {"numpy": "2"},
-                  "cpu_dispatch": {}}
+    provenance = {
+        "seed": 1,
+        "config_hash": "ab",
+        "git_revision": "x",
+        "python": "3.11",
+        "packages": {"numpy": "2"},
+        "cpu_dispatch": {},
+    }
     result.write_text(json.dumps({"claim": "x", "checks": [], "provenance": provenance}))
     bench = results / "benchmarks" / "runs" / "x" / "n6.tsv"
     bench.parent.mkdir(parents=True)
@@ -29,11 +35,27 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
         pages.append(index.read_bytes())
     assert pages[0] == pages[1]
     page = pages[0].decode()
-    order = ['id="headline"', 'class="headline"', 'id="classes"', 'id="errata"', 'id="errata-statement-error"',
-             'id="errata-typo"', 'id="tightness"', 'id="statements"', 'id="checks"', 'id="provenance"', 'id="timings"']
+    order = [
+        'id="headline"',
+        'class="headline"',
+        'id="classes"',
+        'id="errata"',
+        'id="errata-statement-error"',
+        'id="errata-typo"',
+        'id="tightness"',
+        'id="statements"',
+        'id="checks"',
+        'id="provenance"',
+        'id="timings"',
+    ]
     assert [page.index(o) for o in order] == sorted(page.index(o) for o in order)
-    first = ['class="bottom-line"', 'class="headline"', "Of the paper&#x27;s 4 printed statements", 'id="sharper"',
-             'id="open"']  # the bottom line, the headline table, the counts, the sharper and the open results
+    first = [
+        'class="bottom-line"',
+        'class="headline"',
+        "Of the paper&#x27;s 4 printed statements",
+        'id="sharper"',
+        'id="open"',
+    ]  # the bottom line, the headline table, the counts, the sharper and the open results
     assert "<details><summary>its printed proof needs 0 corrections</summary>" in page
     assert [page.index(o) for o in first] == sorted(page.index(o) for o in first)
     assert "<code>sparseact explain lem2-sharp</code>" in page and "a lower bound would settle it." in page
@@ -41,7 +63,9 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
     assert 'href="#erratum-x-a-printed"' in page and 'id="erratum-x-a-printed"' in page
     assert 'href="../certificates/x/a-printed.json"' in page and 'href="../reports/x.html"' in page
     assert "n=6, s=1: Pr = 0.3125" in page and "none proposed" in page
-    assert page.count('src="../../figures/x/f.png"') == 1 and page.count('href="../tables/x/t.csv"') == 1  # evidence once per claim
+    assert (
+        page.count('src="../../figures/x/f.png"') == 1 and page.count('href="../tables/x/t.csv"') == 1
+    )  # evidence once per claim
     assert "<b>Lemma 2</b><br><code>lemma2-bound</code>" in page and "**" not in page  # no Markdown in HTML
     assert "Shared by all 1 result files" in page and "<code>ab</code>" in page
     for literal in ("True", "nan", "1e+06", "1e6"):
@@ -59,8 +83,9 @@ def test_report_math_is_typeset_offline(result_tables):
     build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
     page = index.read_text()
     assert find_unrendered(page) == [] and page.count("<math") > 10
-    assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//(?!arxiv\.org)|<script|@import|url\(""", page,
-                         flags=re.I)
+    assert not re.search(
+        r"""(?:src|href)\s*=\s*["']?(?:https?:)?//(?!arxiv\.org)|<script|@import|url\(""", page, flags=re.I
+    )
 
 
 def test_claim_header_states_statuses_verdicts_and_navigation(result_tables):

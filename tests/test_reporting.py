@@ -70,17 +70,51 @@ def _ledger_rows():
     from sparseact.publish.ledger import LEDGER_COLUMNS
 
     rows = [
-        dict(claim_id="lemma9", check_id="lemma9/term-U-printed", statement_id="lemma9-U", paper_ref="Lemma 9 (proof)",
-             statement="(U) <= k^2 W^2 / 4", variant="as printed", method="exact", instances=575, worst_value=3.99988,
-             worst_value_label="max (U) / (k^2 W^2/4)", verdict="FAIL", finding="proof-slip",
-             counterexample="n=14, s=4, k=4: (U) = 8.819 > 2.205", replicates="3/3", notes="the 1/4 is lost"),
-        dict(claim_id="lemma9", check_id="lemma9/term-U-corrected", statement_id="lemma9-U",
-             paper_ref="Lemma 9 (proof)",
-             statement="(U) <= k^2 W^2", variant="corrected", method="exact", instances=575, worst_value=0.99997,
-             worst_value_label="max (U) / (k^2 W^2)", verdict="PASS", replicates="3/3"),
-        dict(claim_id="lemma9", check_id="lemma9/monte-carlo", statement_id="lemma9", paper_ref="Lemma 9",
-             statement="AS(h) <= O(...) <b>", variant="", method="monte-carlo", instances=4, worst_value=float("nan"),
-             worst_value_label="max upper CI", verdict="INCONCLUSIVE", replicates="2/3"),
+        dict(
+            claim_id="lemma9",
+            check_id="lemma9/term-U-printed",
+            statement_id="lemma9-U",
+            paper_ref="Lemma 9 (proof)",
+            statement="(U) <= k^2 W^2 / 4",
+            variant="as printed",
+            method="exact",
+            instances=575,
+            worst_value=3.99988,
+            worst_value_label="max (U) / (k^2 W^2/4)",
+            verdict="FAIL",
+            finding="proof-slip",
+            counterexample="n=14, s=4, k=4: (U) = 8.819 > 2.205",
+            replicates="3/3",
+            notes="the 1/4 is lost",
+        ),
+        dict(
+            claim_id="lemma9",
+            check_id="lemma9/term-U-corrected",
+            statement_id="lemma9-U",
+            paper_ref="Lemma 9 (proof)",
+            statement="(U) <= k^2 W^2",
+            variant="corrected",
+            method="exact",
+            instances=575,
+            worst_value=0.99997,
+            worst_value_label="max (U) / (k^2 W^2)",
+            verdict="PASS",
+            replicates="3/3",
+        ),
+        dict(
+            claim_id="lemma9",
+            check_id="lemma9/monte-carlo",
+            statement_id="lemma9",
+            paper_ref="Lemma 9",
+            statement="AS(h) <= O(...) <b>",
+            variant="",
+            method="monte-carlo",
+            instances=4,
+            worst_value=float("nan"),
+            worst_value_label="max upper CI",
+            verdict="INCONCLUSIVE",
+            replicates="2/3",
+        ),
     ]
     return pd.DataFrame([{c: r.get(c, "") for c in LEDGER_COLUMNS} for r in rows], columns=LEDGER_COLUMNS)
 
@@ -105,8 +139,9 @@ def test_format_value_significant_digits_and_missing():
 def test_html_table_is_compact_and_explains_missing_values():
     from sparseact.publish.reporting import MISSING_NOTE, html_table
 
-    frame = pd.DataFrame({"network": ["gaussian <n=6>", "bucket"], "n": [6, 8], "ratio": [0.123456, np.nan]},
-                         index=[10, 11])
+    frame = pd.DataFrame(
+        {"network": ["gaussian <n=6>", "bucket"], "n": [6, 8], "ratio": [0.123456, np.nan]}, index=[10, 11]
+    )
     out = html_table(frame)
     assert "<th>network</th><th>n</th><th>ratio</th>" in out  # no index column
     assert "&lt;n=6&gt;" in out and ">10<" not in out
@@ -118,10 +153,16 @@ def test_html_table_is_compact_and_explains_missing_values():
 def test_show_results_badges_reasons_corrections_and_links(monkeypatch):
     from sparseact.publish.reporting import show_results
 
-    tables = {"short": pd.DataFrame({"a": [1, 2], "b": ["x", "y"]}),
-              "long": pd.DataFrame({"a": range(100), "b": ["z"] * 100})}
-    out = _shown(monkeypatch, lambda: show_results(_ledger_rows(), tables, table_dir="results/tables/lemma9",
-                                                   report_path="results/reports/lemma9.html"))
+    tables = {
+        "short": pd.DataFrame({"a": [1, 2], "b": ["x", "y"]}),
+        "long": pd.DataFrame({"a": range(100), "b": ["z"] * 100}),
+    }
+    out = _shown(
+        monkeypatch,
+        lambda: show_results(
+            _ledger_rows(), tables, table_dir="results/tables/lemma9", report_path="results/reports/lemma9.html"
+        ),
+    )
     assert '<span class="sa-badge sa-FAIL">FAIL</span>' in out and '<span class="sa-badge sa-PASS">PASS</span>' in out
     assert '<span class="sa-badge sa-INCONCLUSIVE">INCONCLUSIVE</span>' in out
     assert "Counterexample:</b> n=14, s=4, k=4" in out
@@ -131,8 +172,9 @@ def test_show_results_badges_reasons_corrections_and_links(monkeypatch):
     assert ">99<" not in out  # the long table is linked, not dumped
     assert "<td>x</td>" in out  # the short one is shown
     assert "uuid" not in out and "T_" not in out
-    assert _shown(monkeypatch, lambda: show_results(_ledger_rows(), tables)) == \
-        _shown(monkeypatch, lambda: show_results(_ledger_rows(), tables))
+    assert _shown(monkeypatch, lambda: show_results(_ledger_rows(), tables)) == _shown(
+        monkeypatch, lambda: show_results(_ledger_rows(), tables)
+    )
 
 
 def test_show_figures_embeds_numbered_captions(monkeypatch, tmp_path):
@@ -142,8 +184,12 @@ def test_show_figures_embeds_numbered_captions(monkeypatch, tmp_path):
     ax.plot([1, 2], [2, 1])
     paths = save_figure(fig, tmp_path / "figs" / "curve")
     plt.close(fig)
-    out = _shown(monkeypatch, lambda: show_figures(paths, {"curve": "A curve with $\\sqrt{n}$."},
-                                                   report_path=str(tmp_path / "reports" / "x.html")))
+    out = _shown(
+        monkeypatch,
+        lambda: show_figures(
+            paths, {"curve": "A curve with $\\sqrt{n}$."}, report_path=str(tmp_path / "reports" / "x.html")
+        ),
+    )
     assert out.count("<figure") == 1 and "<b>Figure 1.</b> A curve with <math" in out
     assert 'src="data:image/png;base64,' in out and 'href="../figs/curve.pdf"' in out
 
@@ -170,10 +216,13 @@ def test_portable_cpu_environment_turns_numpys_avx512_loops_off():
     pins = portable_cpu_environment()
     if "NPY_DISABLE_CPU_FEATURES" not in pins:
         pytest.skip("no AVX-512 loops to turn off on this machine")
-    probe = ("from numpy._core._multiarray_umath import __cpu_features__ as f; "
-             f"print(sorted(k for k in {pins['NPY_DISABLE_CPU_FEATURES'].split()!r} if f[k]))")
-    proc = subprocess.run([sys.executable, "-c", probe], env={**os.environ, **pins}, capture_output=True, text=True,
-                          check=True)
+    probe = (
+        "from numpy._core._multiarray_umath import __cpu_features__ as f; "
+        f"print(sorted(k for k in {pins['NPY_DISABLE_CPU_FEATURES'].split()!r} if f[k]))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], env={**os.environ, **pins}, capture_output=True, text=True, check=True
+    )
     assert proc.stdout.strip() == "[]"
 
 

@@ -21,7 +21,7 @@ from test_workflow import (  # noqa: F401 (the session's run and the fixture it 
 pytestmark = pytest.mark.workflow
 
 
-def test_two_runs_are_byte_identical(quick_run, repo_root, tmp_path):  # noqa: F811 (the fixture)
+def test_two_runs_are_byte_identical(quick_run, repo_root, tmp_path):
     second = copy_repo(repo_root, tmp_path / "again", kernels=quick_run)
     snakemake(second)
     first_digests, second_digests = digests(quick_run), digests(second)
@@ -30,7 +30,7 @@ def test_two_runs_are_byte_identical(quick_run, repo_root, tmp_path):  # noqa: F
     assert not differing, differing
 
 
-def test_another_seed_gives_the_same_verdicts(quick_run, repo_root, tmp_path):  # noqa: F811 (the fixture)
+def test_another_seed_gives_the_same_verdicts(quick_run, repo_root, tmp_path):
     other = copy_repo(repo_root, tmp_path / "seed", kernels=quick_run)
     configfile = edited_config(other, lambda c: c.update(seed=c["seed"] + 7919))
     snakemake(other, configfile=configfile)

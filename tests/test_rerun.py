@@ -55,24 +55,45 @@ def plan_after_edit(work, relative):
 def test_a_figure_or_verdict_edit_reruns_only_the_claims_assembly_onward(current, part):
     stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/{part}")
     # the ledger's tables change, so every claim page (rendered under its statuses) is rendered again
-    assert stats == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()),
-                     "erratum_pdf": 1, "ledger": 1, "report": 1, "total": 5 + len(claim_ids())}, out[-3000:]
+    assert stats == {
+        "all": 1,
+        "assemble": 1,
+        "claim_page": len(claim_ids()),
+        "erratum_pdf": 1,
+        "ledger": 1,
+        "report": 1,
+        "total": 5 + len(claim_ids()),
+    }, out[-3000:]
     assert f"claim={CLAIM}" in out
 
 
 def test_a_statement_edit_reruns_only_the_ledger_onward(current):
     stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/statements.yaml")
-    assert stats == {"all": 1, "claim_page": len(claim_ids()), "erratum_pdf": 1, "ledger": 1, "report": 1,
-                     "total": 4 + len(claim_ids())}, out[-3000:]
+    assert stats == {
+        "all": 1,
+        "claim_page": len(claim_ids()),
+        "erratum_pdf": 1,
+        "ledger": 1,
+        "report": 1,
+        "total": 4 + len(claim_ids()),
+    }, out[-3000:]
 
 
 def test_a_compute_edit_reruns_the_claims_shards(current, repo_root):
     block = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())["claims"][CLAIM]
     shards = len(get_claim(CLAIM).shards(block))
     stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/compute.py")
-    assert stats == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "data": shards,
-                     "erratum_pdf": 1, "ledger": 1, "report": 1, "run": shards,
-                     "total": 5 + 2 * shards + len(claim_ids())}, out[-3000:]
+    assert stats == {
+        "all": 1,
+        "assemble": 1,
+        "claim_page": len(claim_ids()),
+        "data": shards,
+        "erratum_pdf": 1,
+        "ledger": 1,
+        "report": 1,
+        "run": shards,
+        "total": 5 + 2 * shards + len(claim_ids()),
+    }, out[-3000:]
 
 
 def _first_shard(work, claim):
@@ -80,15 +101,28 @@ def _first_shard(work, claim):
     return sorted(get_claim(claim).shards(config))[0]
 
 
-@pytest.mark.parametrize(("relative", "rule"), [
-    ("statements.csv", "ledger"), ("statements.md", "ledger"), ("findings.md", "ledger"), ("errata.csv", "ledger"),
-    ("headline.csv", "ledger"), ("tightness.csv", "ledger"), ("sharper.csv", "ledger"), ("erratum/erratum.tex", "ledger"),
-    ("corrected-statements.md", "ledger"),
-    ("certificates", "ledger"), (f"tables/{CLAIM}", "assemble"), (f"figures/{CLAIM}", "assemble"),
-    (f"notebooks/{CLAIM}.ipynb", "assemble"), (f"claims/{CLAIM}.json", "assemble"),
-    ("data/{claim}/{shard}.npz", "data"),
-    ("runs/{claim}/{shard}.json", "run"), ("notebooks/runs/{claim}/{shard}.ipynb", "run"),
-])
+@pytest.mark.parametrize(
+    ("relative", "rule"),
+    [
+        ("statements.csv", "ledger"),
+        ("statements.md", "ledger"),
+        ("findings.md", "ledger"),
+        ("errata.csv", "ledger"),
+        ("headline.csv", "ledger"),
+        ("tightness.csv", "ledger"),
+        ("sharper.csv", "ledger"),
+        ("erratum/erratum.tex", "ledger"),
+        ("corrected-statements.md", "ledger"),
+        ("certificates", "ledger"),
+        (f"tables/{CLAIM}", "assemble"),
+        (f"figures/{CLAIM}", "assemble"),
+        (f"notebooks/{CLAIM}.ipynb", "assemble"),
+        (f"claims/{CLAIM}.json", "assemble"),
+        ("data/{claim}/{shard}.npz", "data"),
+        ("runs/{claim}/{shard}.json", "run"),
+        ("notebooks/runs/{claim}/{shard}.ipynb", "run"),
+    ],
+)
 def test_a_deleted_output_is_rebuilt(current, relative, rule):
     """Every output a reader or a later job uses is requested by rule all, so deleting it schedules its job."""
     import shutil

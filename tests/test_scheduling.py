@@ -17,8 +17,9 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 def fake_workflow(*, local: bool, limit: tuple[int, float] = DEFAULT_LIMIT, limiter: object | None = "limiter"):
     settings = SimpleNamespace(max_jobs_per_timespan=SimpleNamespace(max_jobs=limit[0], timespan=limit[1]))
-    return SimpleNamespace(local_exec=local, scheduling_settings=settings,
-                           scheduler=SimpleNamespace(job_rate_limiter=limiter))
+    return SimpleNamespace(
+        local_exec=local, scheduling_settings=settings, scheduler=SimpleNamespace(job_rate_limiter=limiter)
+    )
 
 
 def test_local_run_at_the_default_limit_loses_its_limiter():
@@ -27,9 +28,15 @@ def test_local_run_at_the_default_limit_loses_its_limiter():
     assert workflow.scheduler.job_rate_limiter is None
 
 
-@pytest.mark.parametrize("workflow", [fake_workflow(local=False), fake_workflow(local=True, limit=(5, 1.0)),
-                                      fake_workflow(local=True, limit=(100, 60.0))],
-                         ids=["cluster", "user-count", "user-timespan"])
+@pytest.mark.parametrize(
+    "workflow",
+    [
+        fake_workflow(local=False),
+        fake_workflow(local=True, limit=(5, 1.0)),
+        fake_workflow(local=True, limit=(100, 60.0)),
+    ],
+    ids=["cluster", "user-count", "user-timespan"],
+)
 def test_cluster_runs_and_chosen_limits_keep_theirs(workflow):
     assert drop_default_local_rate_limit(workflow) is False
     assert workflow.scheduler.job_rate_limiter == "limiter"
@@ -43,7 +50,8 @@ def test_no_limiter_no_change():
 @pytest.mark.parametrize(("extra", "dropped"), [([], True), (["--max-jobs-per-timespan", "5/1s"], False)])
 def test_real_snakemake_run(tmp_path, extra, dropped):
     """Against the installed Snakemake: the hook sees its scheduler, and the run completes either way."""
-    (tmp_path / "Snakefile").write_text(textwrap.dedent("""
+    (tmp_path / "Snakefile").write_text(
+        textwrap.dedent("""
         from sparseact.runtime.scheduling import drop_default_local_rate_limit
         onstart:
             print("dropped:", drop_default_local_rate_limit(workflow))
@@ -52,10 +60,15 @@ def test_real_snakemake_run(tmp_path, extra, dropped):
         rule one:
             output: "out/{i}.txt"
             shell: "echo {wildcards.i} > {output}"
-        """))
-    proc = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", *extra], cwd=tmp_path,
-                          capture_output=True, text=True, env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin",
-                                                                "HOME": str(tmp_path)})
+        """)
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--cores", "2", *extra],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert f"dropped: {dropped}" in proc.stdout + proc.stderr
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [f"{i}.txt" for i in range(4)]

@@ -50,9 +50,7 @@ def make_net(seed: int, n: int, s: int, integer: bool) -> SparseReLUNetwork:
     return SparseReLUNetwork(u, W, b)
 
 
-net_params = st.tuples(
-    st.integers(0, 2**32 - 1), st.integers(1, 8), st.integers(1, 6), st.booleans()
-)
+net_params = st.tuples(st.integers(0, 2**32 - 1), st.integers(1, 8), st.integers(1, 6), st.booleans())
 
 
 def naive_lemma9(net: SparseReLUNetwork) -> dict:
@@ -79,8 +77,17 @@ def naive_lemma9(net: SparseReLUNetwork) -> dict:
                 V += d2 / 4
                 changed += 1
             flips += R != act[y]
-    return dict(U=U / N, V=V / N, Uw=Uw / N, trans=changed / (n * N), union=flips.sum() / (n * N),
-                p=act.mean(axis=0), flip_sums=flips / N, h=h, act=act)
+    return dict(
+        U=U / N,
+        V=V / N,
+        Uw=Uw / N,
+        trans=changed / (n * N),
+        union=flips.sum() / (n * N),
+        p=act.mean(axis=0),
+        flip_sums=flips / N,
+        h=h,
+        act=act,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -357,8 +364,9 @@ def test_eq17_coupling_matches_direct_enumeration():
 def test_eq17_monte_carlo_agrees_with_exact(rho):
     net = random_sparse_network(5, 5, 2, np.random.default_rng(3))
     ex = bucket_coupling_noise_sensitivity(net, rho, exact=True)
-    mc = bucket_coupling_noise_sensitivity(net, rho, rng=np.random.default_rng(99), exact=False,
-                                           n_samples=20000, confidence=0.999)
+    mc = bucket_coupling_noise_sensitivity(
+        net, rho, rng=np.random.default_rng(99), exact=False, n_samples=20000, confidence=0.999
+    )
     assert not mc.exact and mc.right_mc is not None and mc.right_mc.n_samples == 20000
     lo, hi = mc.right_ci
     assert lo <= ex.right <= hi

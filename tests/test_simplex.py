@@ -28,7 +28,7 @@ def test_networks_are_in_the_class_and_attain_the_closed_form(m, W, B):
     values = []
     for zeta, net in zip(zetas, simplex_networks(X, zetas, W, B), strict=True):
         pre = X @ net.W.T - net.b
-        assert net.u.size <= 2 and (np.count_nonzero(pre > 0, axis=1) <= 1).all()   # s = 2, 1-sparse on S
+        assert net.u.size <= 2 and (np.count_nonzero(pre > 0, axis=1) <= 1).all()  # s = 2, 1-sparse on S
         scale = np.abs(net.u).max()
         assert scale * np.linalg.norm(net.W, axis=1).max() <= W * (1 + 1e-12)
         assert scale * np.abs(net.b).max() <= B * (1 + 1e-12)
@@ -39,15 +39,18 @@ def test_networks_are_in_the_class_and_attain_the_closed_form(m, W, B):
 def test_the_closed_form_exceeds_conjecture_20_from_m_10():
     assert simplex_lower_bound(10, 1.0, 0.4) > (1.0 + 0.4) * np.sqrt(2 / 10) * 1.03
     assert simplex_lower_bound(16, 1.0, 1 / 3) > (1.0 + 1 / 3) * np.sqrt(2 / 16) * 1.09
-    assert simplex_lower_bound(1024, 1.0, 0.04) > 0   # no overflow at large m
+    assert simplex_lower_bound(1024, 1.0, 0.04) > 0  # no overflow at large m
 
 
-@pytest.mark.parametrize(("X", "zetas", "W", "B", "match"), [
-    (np.eye(3), np.ones((1, 3)), 1.0, 1.0, "m points of R"),
-    (np.ones((3, 2)), np.ones((1, 3)), 1.0, 1.0, "regular simplex"),
-    (regular_simplex(3), np.zeros((1, 3)), 1.0, 1.0, "sign vectors"),
-    (regular_simplex(3), np.ones((1, 3)), 0.0, 1.0, "positive"),
-])
+@pytest.mark.parametrize(
+    ("X", "zetas", "W", "B", "match"),
+    [
+        (np.eye(3), np.ones((1, 3)), 1.0, 1.0, "m points of R"),
+        (np.ones((3, 2)), np.ones((1, 3)), 1.0, 1.0, "regular simplex"),
+        (regular_simplex(3), np.zeros((1, 3)), 1.0, 1.0, "sign vectors"),
+        (regular_simplex(3), np.ones((1, 3)), 0.0, 1.0, "positive"),
+    ],
+)
 def test_bad_input_is_refused(X, zetas, W, B, match):
     with pytest.raises(ValueError, match=match):
         simplex_networks(X, zetas, W, B)

@@ -76,8 +76,14 @@ def start(copy: Path, env: dict, *args: str) -> tuple[subprocess.Popen, float]:
     """Start one Snakemake call in ``copy`` (its own sources, numba cache), its output to ``copy/snakemake.log``."""
     env = dict(env, PYTHONPATH=str(copy / "src"), NUMBA_CACHE_DIR=str(copy / ".numba"))
     with open(copy / "snakemake.log", "w") as log:
-        proc = subprocess.Popen(["snakemake", "--configfile", "config/quick.yaml", *args], cwd=copy, env=env,
-                                stdout=log, stderr=subprocess.STDOUT, text=True)
+        proc = subprocess.Popen(
+            ["snakemake", "--configfile", "config/quick.yaml", *args],
+            cwd=copy,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
     return proc, time.perf_counter()
 
 
@@ -97,8 +103,9 @@ def compared_files(results: Path) -> list[str]:
 
 def test_quick_config_on_a_real_cluster_matches_the_local_run(repo_root, tmp_path, slurm_cluster, request):
     cluster = workflow_copy(repo_root, tmp_path / "cluster")
-    started = start(cluster, slurm_cluster, "--profile", "profiles/slurm", "--default-resources",
-                    "slurm_partition=debug")
+    started = start(
+        cluster, slurm_cluster, "--profile", "profiles/slurm", "--default-resources", "slurm_partition=debug"
+    )
     try:  # the local run is asked for only now: made meanwhile, while the cluster run mostly waits for the scheduler
         local = request.getfixturevalue("quick_run")
         cluster_seconds, output = finish(cluster, started)
@@ -111,8 +118,9 @@ def test_quick_config_on_a_real_cluster_matches_the_local_run(repo_root, tmp_pat
     results = config["results_dir"]  # the quick config writes its own results directory
     files = compared_files(local / results)
     assert len(files) > 5
-    different = [name for name in files
-                 if (local / results / name).read_bytes() != (cluster / results / name).read_bytes()]
+    different = [
+        name for name in files if (local / results / name).read_bytes() != (cluster / results / name).read_bytes()
+    ]
     assert not different, f"the cluster run differs from the local run in {different}"
     # every job of the cluster rules went through sbatch (the plugin deletes the logs of jobs that succeed,
     # so count its submission lines): one kernels job, one run job per shard, one assemble job per claim

@@ -34,14 +34,22 @@ def fake_slurm(tmp_path, answer):
     return env, calls
 
 
-@pytest.mark.parametrize("answer, expected, message", [
-    ("echo 'MinJobAge               = 300 sec'", "300 300", False),
-    ("echo 'scontrol: error: Unable to contact slurm controller' >&2; exit 1", "None None", True),
-])
+@pytest.mark.parametrize(
+    "answer, expected, message",
+    [
+        ("echo 'MinJobAge               = 300 sec'", "300 300", False),
+        ("echo 'scontrol: error: Unable to contact slurm controller' >&2; exit 1", "None None", True),
+    ],
+)
 def test_the_plugin_imports_without_probing_and_a_slurm_run_probes_once(tmp_path, answer, expected, message):
     env, calls = fake_slurm(tmp_path, answer)
-    proc = subprocess.run([sys.executable, "-c", f"CALLS = {str(calls)!r}\n" + PROBE], env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", f"CALLS = {str(calls)!r}\n" + PROBE],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     # no call while the plugin is imported; one for the first question after, none for the second
     assert proc.stdout.split() == ["0", *expected.split(), "1"], proc.stdout
@@ -55,10 +63,18 @@ def test_no_snakemake_start_probes_the_cluster(tmp_path):
     workflow = tmp_path / "workflow"
     workflow.mkdir()
     (workflow / "Snakefile").write_text('rule all:\n    output: "a"\n    shell: "touch {output}"\n')
-    proc = subprocess.run(["snakemake", "--cores", "1", "-n"], cwd=workflow, env=env, capture_output=True,
-                          text=True, timeout=50)
+    proc = subprocess.run(
+        ["snakemake", "--cores", "1", "-n"], cwd=workflow, env=env, capture_output=True, text=True, timeout=50
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert calls.read_text() == ""
-    assert "sparseact.runtime.slurm_probe" in subprocess.run(
-        [sys.executable, "-c", "import sys; print(*sys.modules)"], env=env, capture_output=True, text=True,
-        timeout=60).stdout
+    assert (
+        "sparseact.runtime.slurm_probe"
+        in subprocess.run(
+            [sys.executable, "-c", "import sys; print(*sys.modules)"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout
+    )

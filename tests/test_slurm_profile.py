@@ -15,8 +15,14 @@ pytestmark = pytest.mark.workflow
 def test_slurm_profile_dry_run(repo_root, tmp_path):
     # in a fresh copy: a dry run plans only missing outputs, so in the checkout its count would depend on what is there
     work = copy_repo(repo_root, tmp_path / "repo")
-    proc = subprocess.run(["snakemake", "--profile", "profiles/slurm", "-n", "--configfile", "config/quick.yaml"],
-                          cwd=work, capture_output=True, text=True, timeout=300, env=environment(work))
+    proc = subprocess.run(
+        ["snakemake", "--profile", "profiles/slurm", "-n", "--configfile", "config/quick.yaml"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=environment(work),
+    )
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-3000:]
     run = slurm_resources()["run"]
@@ -45,7 +51,11 @@ def test_slurm_requests_are_the_measured_costs_with_a_margin(repo_root):
     assert slurm["set-resources"] == slurm_resources()
     snakefile = (repo_root / "Snakefile").read_text()
     local = set(snakefile.split("localrules:")[1].split("rule all:")[0].replace(",", " ").split())
-    rules = {line.split()[1].rstrip(":") for path in (repo_root / "workflow" / "rules").glob("*.smk")
-             for line in path.read_text().splitlines() if line.startswith("rule ")}
+    rules = {
+        line.split()[1].rstrip(":")
+        for path in (repo_root / "workflow" / "rules").glob("*.smk")
+        for line in path.read_text().splitlines()
+        if line.startswith("rule ")
+    }
     assert rules - local == set(slurm["set-resources"])
     assert slurm["slurm-status-command"] == "squeue"

@@ -12,9 +12,29 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: Every numbered item of the paper (PMLR numbering) that states something; Definitions 1 and 2 define the class
 #: every statement uses and carry no claim of their own.
-NUMBERED = ["Claim 2.1", "Theorem 3", "Theorem 4", "Theorem 5", "Lemma 6", "Lemma 7", "Theorem 8", "Lemma 9",
-            "Lemma 10", "Remark 11", "Conjecture 12", "Theorem 13", "Theorem 14", "Definition 15", "Conjecture 16",
-            "Theorem 17", "Lemma 18", "Theorem 19", "Conjecture 20", "Appendix A", "Appendix B"]
+NUMBERED = [
+    "Claim 2.1",
+    "Theorem 3",
+    "Theorem 4",
+    "Theorem 5",
+    "Lemma 6",
+    "Lemma 7",
+    "Theorem 8",
+    "Lemma 9",
+    "Lemma 10",
+    "Remark 11",
+    "Conjecture 12",
+    "Theorem 13",
+    "Theorem 14",
+    "Definition 15",
+    "Conjecture 16",
+    "Theorem 17",
+    "Lemma 18",
+    "Theorem 19",
+    "Conjecture 20",
+    "Appendix A",
+    "Appendix B",
+]
 #: Numbered equations (1)-(17).
 EQUATIONS = range(1, 18)
 
@@ -32,14 +52,33 @@ def test_every_numbered_item_has_a_statement(refs, item):
 
 @pytest.mark.parametrize("number", EQUATIONS)
 def test_every_numbered_equation_has_a_statement(refs, number):
-    assert any("eq" in ref and f"({number})" in ref for ref in refs), f"no statement has paper_ref naming eq. ({number})"
+    assert any("eq" in ref and f"({number})" in ref for ref in refs), (
+        f"no statement has paper_ref naming eq. ({number})"
+    )
 
 
 def _row(check_id, statement_id, verdict, method="exact", finding="", range_=""):
-    return dict(claim_id="x", check_id=check_id, statement_id=statement_id, paper_ref="Lemma 1", statement="s",
-                check="c", variant="", method=method, instances=1, range=range_, worst_value=0.0,
-                worst_value_label="w", verdict=verdict, finding=finding, counterexample=f"cex of {check_id}",
-                certificate="", evidence="", replicates="1/1", notes="")
+    return dict(
+        claim_id="x",
+        check_id=check_id,
+        statement_id=statement_id,
+        paper_ref="Lemma 1",
+        statement="s",
+        check="c",
+        variant="",
+        method=method,
+        instances=1,
+        range=range_,
+        worst_value=0.0,
+        worst_value_label="w",
+        verdict=verdict,
+        finding=finding,
+        counterexample=f"cex of {check_id}",
+        certificate="",
+        evidence="",
+        replicates="1/1",
+        notes="",
+    )
 
 
 def _entry(statement_id, uses=(), **extra):
@@ -71,8 +110,11 @@ def test_a_premise_on_a_range_bounds_the_conclusion_to_that_range():
 
 
 def test_estimates_inconclusive_checks_and_failing_premises_prove_nothing():
-    rows = [_row("x/cs", "f", "PASS"), _row("x/mc", "a", "PASS", method="monte-carlo"),
-            _row("x/i", "b", "INCONCLUSIVE")]
+    rows = [
+        _row("x/cs", "f", "PASS"),
+        _row("x/mc", "a", "PASS", method="monte-carlo"),
+        _row("x/i", "b", "INCONCLUSIVE"),
+    ]
     entries = [_entry("a"), _entry("b"), _entry("c", ["x/mc"]), _entry("f")]
     with pytest.raises(UndeterminedError, match=r"a .*x/mc is PASS \(monte-carlo\)"):
         _derive(rows, entries)
@@ -82,11 +124,17 @@ def test_estimates_inconclusive_checks_and_failing_premises_prove_nothing():
 
 
 def test_a_certified_fail_decides_and_says_whether_the_result_survives():
-    rows = [_row("x/cs", "a", "PASS"), _row("x/p", "a", "FAIL", finding="proof-slip"),
-            _row("x/q", "a", "FAIL", finding="typo"), _row("x/ok", "b", "PASS"), _row("x/bad", "b", "FAIL",
-                                                                                       finding="statement-error")]
-    entries = [_entry("a", ["x/cs"], correction=dict(text="fixed a", verified_by=["x/cs"])),
-               _entry("b", correction=dict(text="fixed b", verified_by=["x/bad"]))]
+    rows = [
+        _row("x/cs", "a", "PASS"),
+        _row("x/p", "a", "FAIL", finding="proof-slip"),
+        _row("x/q", "a", "FAIL", finding="typo"),
+        _row("x/ok", "b", "PASS"),
+        _row("x/bad", "b", "FAIL", finding="statement-error"),
+    ]
+    entries = [
+        _entry("a", ["x/cs"], correction=dict(text="fixed a", verified_by=["x/cs"])),
+        _entry("b", correction=dict(text="fixed b", verified_by=["x/bad"])),
+    ]
     table = _derive(rows, entries)
     assert table.loc["a", "status"] == "fails-as-stated" and table.loc["a", "class"] == "proof-slip"
     assert table.loc["a", "survives"] == "yes: corrected form verified by x/cs"
@@ -96,19 +144,23 @@ def test_a_certified_fail_decides_and_says_whether_the_result_survives():
 
 def test_a_correction_that_is_a_conjecture_leaves_survival_open():
     rows = [_row("x/bad", "a", "FAIL", finding="constant-factor"), _row("x/e", "c", "PASS", method="estimate")]
-    entries = [_entry("a", correction=dict(text="fixed a", verified_by=["c"])),
-               _entry("c", open="a conjecture over all samples.", open_kind="conjecture")]
+    entries = [
+        _entry("a", correction=dict(text="fixed a", verified_by=["c"])),
+        _entry("c", open="a conjecture over all samples.", open_kind="conjecture"),
+    ]
     table = _derive(rows, entries)
     assert table.loc["a", "survives"] == "open: its correction is a conjecture (c), neither proved nor refuted"
 
 
 def test_a_proved_refutation_fails_the_printed_statement_and_an_unproved_one_does_not():
     rows = [_row("x/cs", "r", "PASS"), _row("x/e", "c", "PASS", method="estimate")]
-    entries = [_entry("a", refuted_by=["r"], correction=dict(text="fixed a", verified_by=["c"])),
-               _entry("b", refuted_by=["u"], open_kind="conjecture"),
-               _entry("r", ["x/cs"], kind="derived", statement="a is false for large p"),
-               _entry("u", ["x/e"], kind="derived", statement="b is false (an estimate only)"),
-               _entry("c", open="a conjecture over all samples.", open_kind="conjecture")]
+    entries = [
+        _entry("a", refuted_by=["r"], correction=dict(text="fixed a", verified_by=["c"])),
+        _entry("b", refuted_by=["u"], open_kind="conjecture"),
+        _entry("r", ["x/cs"], kind="derived", statement="a is false for large p"),
+        _entry("u", ["x/e"], kind="derived", statement="b is false (an estimate only)"),
+        _entry("c", open="a conjecture over all samples.", open_kind="conjecture"),
+    ]
     table = _derive(rows, entries, strict=False)
     assert table.loc["a", "status"] == "fails-as-stated" and table.loc["a", "class"] == "statement-error"
     assert table.loc["a", "reason"] == "Refuted by a proof in the graph (r: a is false for large p)."
@@ -119,12 +171,17 @@ def test_a_proved_refutation_fails_the_printed_statement_and_an_unproved_one_doe
 
 
 def test_out_of_range_fails_do_not_decide_and_open_needs_its_reason():
-    rows = [_row("x/cs", "a", "PASS"), _row("x/oor", "a", "FAIL", finding="out-of-range"),
-            _row("x/e", "c", "PASS", method="estimate")]
+    rows = [
+        _row("x/cs", "a", "PASS"),
+        _row("x/oor", "a", "FAIL", finding="out-of-range"),
+        _row("x/e", "c", "PASS", method="estimate"),
+    ]
     entries = [_entry("a"), _entry("c", open="a conjecture over all samples.", open_kind="conjecture")]
     table = _derive(rows, entries)
-    assert table.loc["a", "status"] == "holds-on-range" and "outside the range the paper uses (out-of-range: x/oor)" in \
-        table.loc["a", "reason"]
+    assert (
+        table.loc["a", "status"] == "holds-on-range"
+        and "outside the range the paper uses (out-of-range: x/oor)" in table.loc["a", "reason"]
+    )
     assert table.loc["c", "status"] == "open" and "Evidence: x/e: PASS" in table.loc["c", "reason"]
 
 
@@ -152,8 +209,11 @@ def test_explain_wraps_and_refers_back_to_what_it_printed():
     from sparseact.paper import facts, premise_kind, statements
     from sparseact.publish.statements import explain, explain_chain
 
-    premises = [p for e in statements() for p in [*e.get("argument", {}).get("uses", ()),
-                                                   *(e.get("correction") or {}).get("verified_by", ())]]
+    premises = [
+        p
+        for e in statements()
+        for p in [*e.get("argument", {}).get("uses", ()), *(e.get("correction") or {}).get("verified_by", ())]
+    ]
     premises += [c for f in facts() for c in f.get("checks", ())]
     ledger = pd.DataFrame([_row(c, "", "PASS") for c in sorted(set(premises)) if premise_kind(c) == "check"])
     chain = explain_chain("theorem8", ledger)
@@ -163,7 +223,8 @@ def test_explain_wraps_and_refers_back_to_what_it_printed():
     text = explain("theorem8", ledger, width=60)
     assert text.count("(see above)") == sum(item.again for item in chain)
     assert max(map(len, text.splitlines())) <= 60 or all(
-        " " not in line.strip() for line in text.splitlines() if len(line) > 60)  # only one unbreakable word
+        " " not in line.strip() for line in text.splitlines() if len(line) > 60
+    )  # only one unbreakable word
     assert explain("theorem8", ledger).count("\n") < text.count("\n")  # unwrapped: fewer, longer lines
     with pytest.raises(ValueError, match="width must be >= 40"):
         explain("theorem8", ledger, width=5)
@@ -175,9 +236,13 @@ def _shown_texts():
     from sparseact.paper import errata, facts, statements
 
     for entry in statements():
-        for field, text in (("statement", entry["statement"]), ("argument", entry.get("argument", {}).get("text")),
-                            ("open", entry.get("open")), ("correction", entry.get("correction", {}).get("text")),
-                            ("note", entry.get("note"))):
+        for field, text in (
+            ("statement", entry["statement"]),
+            ("argument", entry.get("argument", {}).get("text")),
+            ("open", entry.get("open")),
+            ("correction", entry.get("correction", {}).get("text")),
+            ("note", entry.get("note")),
+        ):
             if text:
                 yield entry["id"], field, text
     for entry in (*errata(), *facts()):
@@ -217,8 +282,11 @@ def test_a_shortened_reason_never_cuts_a_formula():
     text = "word " * 40 + r"$\mathcal{H}_{n,s,k}^{W,B} \le \sqrt{n \log(ns)}$ " * 20
     short = _shorten(text, 240)
     assert short.endswith("...") and len(short) < len(text)
-    assert all(tex.startswith(r"\mathcal{H}") and tex.endswith(r"\log(ns)}") for kind, tex in split_math(short)
-               if kind != "text")
+    assert all(
+        tex.startswith(r"\mathcal{H}") and tex.endswith(r"\log(ns)}")
+        for kind, tex in split_math(short)
+        if kind != "text"
+    )
     plain = "x" * 300
     assert _shorten(plain, 240) == "x" * 237 + "..."  # plain text: cut as before
     assert _shorten(r"short with $\sqrt{n}$", 240) == r"short with $\sqrt{n}$"
@@ -238,18 +306,25 @@ def test_statement_texts_type_no_measured_number():
     """A measured value belongs to the ledger (a check's worst value), not to a typed argument or open question."""
     import re
 
-    found = {(statement_id, number) for statement_id, field, text in _shown_texts() if field != "statement"
-             for number in re.findall(r"(?<![\w^_{.])\d+\.\d+", text) if number not in EXACT_DECIMALS}
+    found = {
+        (statement_id, number)
+        for statement_id, field, text in _shown_texts()
+        if field != "statement"
+        for number in re.findall(r"(?<![\w^_{.])\d+\.\d+", text)
+        if number not in EXACT_DECIMALS
+    }
     assert not found, f"typed decimals (refer to the check's worst value instead): {sorted(found)}"
 
 
 def test_corrected_statements_need_a_correction(monkeypatch):
     import sparseact.publish.statements as st
 
-    entries = [_entry("a", correction=dict(text=r"fixed: $\sqrt{n}$ & 50% of x_1", verified_by=["x/ok"])),
-               _entry("b")]
-    rows = [_row("x/bad", "a", "FAIL", finding="typo"), _row("x/ok", "a", "PASS"),
-            _row("x/bad2", "b", "FAIL", finding="proof-slip")]
+    entries = [_entry("a", correction=dict(text=r"fixed: $\sqrt{n}$ & 50% of x_1", verified_by=["x/ok"])), _entry("b")]
+    rows = [
+        _row("x/bad", "a", "FAIL", finding="typo"),
+        _row("x/ok", "a", "PASS"),
+        _row("x/bad2", "b", "FAIL", finding="proof-slip"),
+    ]
     monkeypatch.setattr(st, "paper_statements", lambda: entries)
     ledger = pd.DataFrame(rows)
     table = derive(ledger, entries=entries, facts=[])

@@ -29,16 +29,19 @@ PARITY3 = {"monomial": [0, 1, 2], "n": 3}
 MAJORITY3 = {"truth_table": [float(np.sign(x.sum())) for x in cube(3)]}
 
 
-@pytest.mark.parametrize(("function", "kind", "extra", "expected"), [
-    (PARITY3, "average_sensitivity", {}, 3.0),
-    (MAJORITY3, "average_sensitivity", {}, 1.5),
-    (PARITY3, "noise_sensitivity", {"rho": 0.3}, (1 - 0.3**3) / 2),
-    ({"monomial": [0, 1], "n": 2}, "noise_sensitivity", {"rho": -0.5}, (1 - 0.25) / 2),
-    (PARITY3, "fourier_tail", {"degree": 2}, 1.0),
-    (MAJORITY3, "fourier_tail", {"degree": 1}, 0.25),
-    (MAJORITY3, "correlation_with_sum", {}, 1.5),
-    ({"halfspace": {"w": [1.0, 1.0], "b": 1.5}}, "average_sensitivity", {}, 0.25),
-])
+@pytest.mark.parametrize(
+    ("function", "kind", "extra", "expected"),
+    [
+        (PARITY3, "average_sensitivity", {}, 3.0),
+        (MAJORITY3, "average_sensitivity", {}, 1.5),
+        (PARITY3, "noise_sensitivity", {"rho": 0.3}, (1 - 0.3**3) / 2),
+        ({"monomial": [0, 1], "n": 2}, "noise_sensitivity", {"rho": -0.5}, (1 - 0.25) / 2),
+        (PARITY3, "fourier_tail", {"degree": 2}, 1.0),
+        (MAJORITY3, "fourier_tail", {"degree": 1}, 0.25),
+        (MAJORITY3, "correlation_with_sum", {}, 1.5),
+        ({"halfspace": {"w": [1.0, 1.0], "b": 1.5}}, "average_sensitivity", {}, 0.25),
+    ],
+)
 def test_closed_forms(function, kind, extra, expected):
     assert evaluate_quantity(quantity(kind, function=function, **extra)) == pytest.approx(expected, abs=1e-12)
 
@@ -62,8 +65,12 @@ def test_network_quantities():
 def test_rademacher_lower_bound_checks_membership_and_every_sign_vector():
     X = [[1.0], [-1.0]]
     zetas = [[1, 1], [1, -1], [-1, 1], [-1, -1]]
-    networks = [{"u": [1.0], "W": [[0.0]], "b": [-1.0]}, {"u": [1.0], "W": [[1.0]], "b": [0.0]},
-                {"u": [1.0], "W": [[-1.0]], "b": [0.0]}, {"u": [-1.0], "W": [[0.0]], "b": [-1.0]}]
+    networks = [
+        {"u": [1.0], "W": [[0.0]], "b": [-1.0]},
+        {"u": [1.0], "W": [[1.0]], "b": [0.0]},
+        {"u": [1.0], "W": [[-1.0]], "b": [0.0]},
+        {"u": [-1.0], "W": [[0.0]], "b": [-1.0]},
+    ]
     spec = quantity("rademacher_lower_bound", X=X, zetas=zetas, networks=networks, s=1, k=1, W=1.0, B=1.0)
     assert evaluate_quantity(spec) == pytest.approx(0.75)
     with pytest.raises(ValueError, match="not in the class"):
@@ -123,8 +130,10 @@ def test_every_pinned_statement_uses_the_relation_its_committed_certificate_name
     for path in committed.rglob("*.json"):
         document = json.loads(path.read_text())
         statement = STATEMENTS[document["check_id"]]
-        assert (statement.statement_id, statement.relation) == (document["statement_id"],
-                                                                document["certificate"]["relation"])
+        assert (statement.statement_id, statement.relation) == (
+            document["statement_id"],
+            document["certificate"]["relation"],
+        )
 
 
 def test_refuses_a_changed_n(committed):
@@ -132,8 +141,9 @@ def test_refuses_a_changed_n(committed):
     document = load(committed, "theorem19/scale")
     variables = document["certificate"]["rhs"]["vars"]
     variables["n"] = 1
-    document["certificate"]["rhs_value"] = float(bounds.theorem19_rademacher(
-        variables["m"], 1, variables["s"], variables["W"], variables["B"], variables["R"]))
+    document["certificate"]["rhs_value"] = float(
+        bounds.theorem19_rademacher(variables["m"], 1, variables["s"], variables["W"], variables["B"], variables["R"])
+    )
     refused(document, "n = 1 in the file, but the instance gives n = 2")
 
 
@@ -150,8 +160,9 @@ def test_gf_p_solve():
     rank_deficient = quantity("gf_p_solve", p=2, q=2, m=1, N=2, secrets=[[0], [1]], samples=[[[1], [0]], [[0], [0]]])
     assert evaluate_quantity(rank_deficient) == pytest.approx(0.375)  # one secret not recovered
     with pytest.raises(ValueError, match="not prime"):
-        evaluate_quantity(quantity("gf_p_solve", p=4, q=4, m=1, N=2, secrets=[[v] for v in range(4)],
-                                   samples=[[[1], [0]]] * 4))
+        evaluate_quantity(
+            quantity("gf_p_solve", p=4, q=4, m=1, N=2, secrets=[[v] for v in range(4)], samples=[[[1], [0]]] * 4)
+        )
     with pytest.raises(ValueError, match="all of Z_q"):
         evaluate_quantity(quantity("gf_p_solve", p=2, q=2, m=1, N=2, secrets=[[1]], samples=[[[1], [0]]]))
 
@@ -238,12 +249,18 @@ def test_refuses_any_changed_variable_of_eq1(repo_root, name, increase):
     assert not verify_certificate(document).confirmed
 
 
-@pytest.mark.parametrize(("content", "reason"), [
-    ("{not json", "unreadable certificate"),
-    ("null", "holds a JSON object, got NoneType"),
-    ("", "unreadable certificate"),
-    ('{"check_id": "lemma9/transition", "statement_id": "lemma9-proof-transition"}', "missing key(s) ['certificate']"),
-])
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        ("{not json", "unreadable certificate"),
+        ("null", "holds a JSON object, got NoneType"),
+        ("", "unreadable certificate"),
+        (
+            '{"check_id": "lemma9/transition", "statement_id": "lemma9-proof-transition"}',
+            "missing key(s) ['certificate']",
+        ),
+    ],
+)
 def test_malformed_files_get_one_line_and_the_batch_goes_on(committed, tmp_path, capsys, content, reason):
     bad = tmp_path / "bad.json"
     bad.write_text(content)
@@ -265,9 +282,9 @@ def test_missing_key_inside_the_certificate(committed):
 #: their certificates are refused ("refutes no statement the verifier knows"). None has FAILed on any run or test.
 NOT_YET_PINNED = {
     "section4_lwr/kernel-attack-excluded": "in FINDING, but no failure row is ever recorded under this name: it "
-                                           "cannot FAIL",
+    "cannot FAIL",
     "section4_lwr/rounding-not-affine": "in FINDING, but no failure row is ever recorded under this name: it cannot "
-                                        "FAIL",
+    "FAIL",
     "section4_parity/class": "in FINDING, but no failure row is ever recorded under this name: it cannot FAIL",
     "theorem19/estimators": "the right side is the exact solver's own maximum, which no plain evaluator recomputes",
 }
@@ -279,8 +296,14 @@ def test_every_check_a_claim_can_fail_has_a_pinned_statement(repo_root):
     from fail_sites import can_fail_check_ids
 
     can_fail = can_fail_check_ids(repo_root / "src" / "sparseact" / "claims")
-    assert {"theorem19/eq12-printed", "section4_parity/network-printed", "lemma9/proof-V-printed",
-            "scaling/theorem5-rate", "theorem8/tail-step", "section4_lwr/conj16-kernel-attack"} <= set(can_fail)
+    assert {
+        "theorem19/eq12-printed",
+        "section4_parity/network-printed",
+        "lemma9/proof-V-printed",
+        "scaling/theorem5-rate",
+        "theorem8/tail-step",
+        "section4_lwr/conj16-kernel-attack",
+    } <= set(can_fail)
     assert set(can_fail) - set(STATEMENTS) == set(NOT_YET_PINNED)
     assert set(STATEMENTS) <= set(can_fail), sorted(set(STATEMENTS) - set(can_fail))
 
@@ -306,9 +329,17 @@ def _edited(value):
     return f"{value} (edited)" if isinstance(value, str) else "edited"
 
 
-@pytest.mark.parametrize("check_id", ["lemma9/transition", "theorem19/conj20-exact-lower", "scaling/lemma18-printed",
-                                      "section4_lwr/conj16-kernel-attack", "appendixA/whp-printed-split",
-                                      "theorem8/tail-step"])
+@pytest.mark.parametrize(
+    "check_id",
+    [
+        "lemma9/transition",
+        "theorem19/conj20-exact-lower",
+        "scaling/lemma18-printed",
+        "section4_lwr/conj16-kernel-attack",
+        "appendixA/whp-printed-split",
+        "theorem8/tail-step",
+    ],
+)
 def test_an_edit_of_any_field_is_refused_in_one_line(committed, check_id):
     """Every leaf of a committed certificate edited alone, the file refused: the manifest the ledger step writes
     (SHA256SUMS) catches the edits that still instantiate the pinned statement (labels, prose, instance entries)."""

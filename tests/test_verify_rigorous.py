@@ -56,8 +56,21 @@ def test_rational_reads_every_exact_form():
     assert ex.rational(0.1, "x") == Fraction(3602879701896397, 36028797018963968)  # the dyadic the float is
     assert ex.rational("0.1", "x") == Fraction(1, 10) and ex.rational("1/3", "x") == Fraction(1, 3)
     assert ex.rational(-7, "x") == -7
-    for bad in (True, None, [1], {"a": 1}, math.inf, -math.inf, math.nan, "1/0", "abc", "1e999999", "x" * 3000,
-                10**1200, "9" * 1500):
+    for bad in (
+        True,
+        None,
+        [1],
+        {"a": 1},
+        math.inf,
+        -math.inf,
+        math.nan,
+        "1/0",
+        "abc",
+        "1e999999",
+        "x" * 3000,
+        10**1200,
+        "9" * 1500,
+    ):
         with pytest.raises(ValueError):
             ex.rational(bad, "x")
 
@@ -121,8 +134,9 @@ def test_no_confirmation_without_the_rigorous_pass(committed, monkeypatch):
         monkeypatch.undo()
     # the float sides violate beyond the tolerance, but the enclosure of lhs - rhs reaches 0: refused
     _, document = documents["lemma9/transition"]
-    monkeypatch.setitem(rigorous.RIGOROUS, "lemma9/transition",
-                        lambda c: (ex.Real(Fraction(5, 16)), ex.between(0, Fraction(5, 16))))
+    monkeypatch.setitem(
+        rigorous.RIGOROUS, "lemma9/transition", lambda c: (ex.Real(Fraction(5, 16)), ex.between(0, Fraction(5, 16)))
+    )
     refused(document, "lhs - rhs in [0, 0.3125] (interval arithmetic, 128 bits)")
     # exact sides that do not reproduce the recorded values: refused
     monkeypatch.setitem(rigorous.RIGOROUS, "lemma9/transition", lambda c: (ex.Real(1), ex.Real(0)))
@@ -139,8 +153,9 @@ def test_a_rounding_excess_of_the_class_is_proved_away_and_a_real_one_refused(co
     documents = _documents(committed)
     _, document = documents["theorem19/conj20-exact-lower"]
     assert verify_certificate(document).confirmed  # networks at ||w|| = 1 + 1 ulp count with f = 1/(1 + 1 ulp)
-    document["certificate"]["lhs"]["networks"][1]["u"] = [v * 1.5 for v in document["certificate"]["lhs"]
-                                                          ["networks"][1]["u"]]
+    document["certificate"]["lhs"]["networks"][1]["u"] = [
+        v * 1.5 for v in document["certificate"]["lhs"]["networks"][1]["u"]
+    ]
     refused(document)
 
 
@@ -152,9 +167,16 @@ def test_a_rounding_excess_of_the_class_is_proved_away_and_a_real_one_refused(co
 #: for every constant C, so the file with its C changed still refutes it, and so does relu(-x_1) (the edit of the
 #: network's weight), the mirror image of relu(x_1), with the same NS_0 = 1/8.
 STILL_VALID = {("lemma10/bound-degenerate", "rhs.vars.C"), ("lemma10/bound-degenerate", "lhs.function")}
-EDITED = ["lemma10/bound-degenerate", "theorem19/scale", "theorem8/tail-step", "scaling/lemma18-printed",
-          "section4_parity/lift-printed", "lemma6/identity-printed", "theorem8/rho-choice",
-          "section4_lwr/conj16-linear-attack"]
+EDITED = [
+    "lemma10/bound-degenerate",
+    "theorem19/scale",
+    "theorem8/tail-step",
+    "scaling/lemma18-printed",
+    "section4_parity/lift-printed",
+    "lemma6/identity-printed",
+    "theorem8/rho-choice",
+    "section4_lwr/conj16-linear-attack",
+]
 
 
 def _edits(document):
@@ -174,8 +196,12 @@ def _edits(document):
             for name, value in spec["vars"].items():
                 if isinstance(value, bool) or not isinstance(value, int | float):
                     continue
-                yield f"{side}.vars.{name}", lambda d, s=side, n=name: d["certificate"][s]["vars"].update(
-                    {n: d["certificate"][s]["vars"][n] * 2 + 1})
+                yield (
+                    f"{side}.vars.{name}",
+                    lambda d, s=side, n=name: d["certificate"][s]["vars"].update(
+                        {n: d["certificate"][s]["vars"][n] * 2 + 1}
+                    ),
+                )
         else:
             for name in spec:
                 if name != "quantity":
@@ -263,23 +289,26 @@ def _text_with(document, replace):
     return text
 
 
-@pytest.mark.parametrize(("replace", "reason"), [
-    ([('"lhs_value": 0.3125', '"lhs_value": Infinity')], "non-finite"),
-    ([('"lhs_value": 0.3125', '"lhs_value": -Infinity')], "non-finite"),
-    ([('"lhs_value": 0.3125', '"lhs_value": NaN')], "non-finite"),
-    ([('"rhs_value": 0.0', '"rhs_value": -Infinity')], "non-finite"),
-    ([('"rhs_value": 0.0', '"rhs_value": 1e999')], ""),  # json reads inf
-    ([('"k": 1', '"k": Infinity')], "non-finite"),
-    ([('"lhs_value": 0.3125', '"lhs_value": 0.3125, "lhs_value": 0.3125')], "duplicate JSON key"),
-    ([('"relation": "<="', '"relation": ">=", "relation": "<="')], "duplicate JSON key"),
-    ([('"k": 1', '"k": 2, "k": 1')], "duplicate JSON key"),
-    ([('"lhs_value": 0.3125', '"lhs_value": ' + "9" * 400)], ""),
-    ([('"lhs_value": 0.3125', '"lhs_value": -' + "9" * 400)], ""),
-    ([('"k": 1', '"k": ' + "7" * 400)], ""),
-    ([('"n": 6', '"n": ' + "1" * 400)], ""),
-    ([('"lhs_value": 0.3125', '"lhs_value": 0.' + "3" * 400)], ""),
-    ([('"lhs_value": 0.3125', '"lhs_value": 1e400')], ""),
-])
+@pytest.mark.parametrize(
+    ("replace", "reason"),
+    [
+        ([('"lhs_value": 0.3125', '"lhs_value": Infinity')], "non-finite"),
+        ([('"lhs_value": 0.3125', '"lhs_value": -Infinity')], "non-finite"),
+        ([('"lhs_value": 0.3125', '"lhs_value": NaN')], "non-finite"),
+        ([('"rhs_value": 0.0', '"rhs_value": -Infinity')], "non-finite"),
+        ([('"rhs_value": 0.0', '"rhs_value": 1e999')], ""),  # json reads inf
+        ([('"k": 1', '"k": Infinity')], "non-finite"),
+        ([('"lhs_value": 0.3125', '"lhs_value": 0.3125, "lhs_value": 0.3125')], "duplicate JSON key"),
+        ([('"relation": "<="', '"relation": ">=", "relation": "<="')], "duplicate JSON key"),
+        ([('"k": 1', '"k": 2, "k": 1')], "duplicate JSON key"),
+        ([('"lhs_value": 0.3125', '"lhs_value": ' + "9" * 400)], ""),
+        ([('"lhs_value": 0.3125', '"lhs_value": -' + "9" * 400)], ""),
+        ([('"k": 1', '"k": ' + "7" * 400)], ""),
+        ([('"n": 6', '"n": ' + "1" * 400)], ""),
+        ([('"lhs_value": 0.3125', '"lhs_value": 0.' + "3" * 400)], ""),
+        ([('"lhs_value": 0.3125', '"lhs_value": 1e400')], ""),
+    ],
+)
 def test_hostile_values_get_one_line(committed, tmp_path, capsys, replace, reason):
     _, document = _documents(committed)["lemma9/transition"]
     bad = tmp_path / "bad.json"
@@ -308,8 +337,13 @@ def test_nesting_inside_a_certificate_is_refused(committed, tmp_path):
 
 def test_non_regular_files_are_refused_without_reading(committed, tmp_path):
     good = committed / "lemma9" / "transition.json"
-    cases = {"link.json": good, "zero.json": "/dev/zero", "random.json": "/dev/urandom", "null.json": "/dev/null",
-             "dir.json": tmp_path}
+    cases = {
+        "link.json": good,
+        "zero.json": "/dev/zero",
+        "random.json": "/dev/urandom",
+        "null.json": "/dev/null",
+        "dir.json": tmp_path,
+    }
     for name, target in cases.items():
         link = tmp_path / name
         link.symlink_to(target)
@@ -328,9 +362,17 @@ def test_non_regular_files_are_refused_without_reading(committed, tmp_path):
     assert "cannot read the certificate" in verify_file(tmp_path / "absent.json").message
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("q", 10**6), ("m", 10**6), ("q", 2**40), ("N", 10**9), ("m", 64), ("q", 2**20),
-])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("q", 10**6),
+        ("m", 10**6),
+        ("q", 2**40),
+        ("N", 10**9),
+        ("m", 64),
+        ("q", 2**20),
+    ],
+)
 def test_huge_described_domains_are_refused_before_allocating(committed, field, value):
     _, document = _documents(committed)["section4_lwr/conj16-linear-attack"]
     document["certificate"]["lhs"][field] = value
@@ -387,11 +429,23 @@ def test_the_ledger_writes_the_proved_margin(committed, tmp_path):
     from sparseact.verify.verdicts import Verdict
 
     _, document = _documents(committed)["theorem19/scale"]
-    record = CheckRecord(claim_id="theorem19", check_id=document["check_id"], paper_ref=document["paper_ref"],
-                         statement=document["statement"], check="", variant="", method="exact", instances=1,
-                         worst_value=0.0, worst_value_label="", verdict=Verdict.FAIL,
-                         statement_id=document["statement_id"], finding=document["finding"],
-                         counterexample=document["counterexample"], certificate=document["certificate"])
+    record = CheckRecord(
+        claim_id="theorem19",
+        check_id=document["check_id"],
+        paper_ref=document["paper_ref"],
+        statement=document["statement"],
+        check="",
+        variant="",
+        method="exact",
+        instances=1,
+        worst_value=0.0,
+        worst_value_label="",
+        verdict=Verdict.FAIL,
+        statement_id=document["statement_id"],
+        finding=document["finding"],
+        counterexample=document["counterexample"],
+        certificate=document["certificate"],
+    )
     [path] = write_certificates([record], tmp_path / "certificates")
     written = json.loads(Path(path).read_text())
     assert written["margin"] == "lhs - rhs in [0.0093918515, 0.0093918516] (interval arithmetic, 128 bits)"
@@ -404,13 +458,20 @@ def test_the_checker_imports_nothing_of_the_code_that_found_the_instances(repo_r
     code that found the instances."""
     import ast
 
-    allowed = {"exact.py": set(), "rigorous.py": set(), "pinned_text.py": set(),
-               "recompute.py": {"sparseact.bounds", "sparseact._validation"}}
+    allowed = {
+        "exact.py": set(),
+        "rigorous.py": set(),
+        "pinned_text.py": set(),
+        "recompute.py": {"sparseact.bounds", "sparseact._validation"},
+    }
     for name, extra in allowed.items():
         tree = ast.parse((repo_root / "src" / "sparseact" / "verify" / name).read_text())
-        imported = {f"{node.module}.{alias.name}" if node.module in ("sparseact", "sparseact.verify") else node.module
-                    for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
-                    for alias in node.names}
+        imported = {
+            f"{node.module}.{alias.name}" if node.module in ("sparseact", "sparseact.verify") else node.module
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+            for alias in node.names
+        }
         imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
         ours = {module for module in imported if module.startswith("sparseact")}
         assert all(module.startswith("sparseact.verify") or module in extra for module in ours), (name, ours)

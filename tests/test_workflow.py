@@ -26,7 +26,17 @@ pytestmark = pytest.mark.workflow
 
 #: config/quick.yaml's results_dir (its figures and logs are inside it).
 QUICK = "results/quick"
-COPIED = ["Snakefile", "config", "profiles", "workflow", "notebooks", "src", "docs", "environment.yml", "pyproject.toml"]
+COPIED = [
+    "Snakefile",
+    "config",
+    "profiles",
+    "workflow",
+    "notebooks",
+    "src",
+    "docs",
+    "environment.yml",
+    "pyproject.toml",
+]
 
 
 def environment(cwd):
@@ -42,8 +52,14 @@ def environment(cwd):
 
 def snakemake(cwd, *args, configfile="config/quick.yaml"):
     """Run Snakemake in ``cwd``; targets and flags go before ``--configfile``, which takes several values."""
-    proc = subprocess.run(["snakemake", "--cores", "2", *args, "--configfile", configfile],
-                          cwd=cwd, capture_output=True, text=True, timeout=1200, env=environment(cwd))
+    proc = subprocess.run(
+        ["snakemake", "--cores", "2", *args, "--configfile", configfile],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        env=environment(cwd),
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc.stdout + proc.stderr
 
@@ -88,9 +104,14 @@ def digests(root, subdirs=(QUICK,)):
     scripts the notebook pages load after their load event; identical from run to run on this machine in our
     trials, but not ours to promise. test_pages_in_a_browser checks them instead."""
     files = [p for d in subdirs for p in sorted((root / d).rglob("*")) if p.is_file()]
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in files if "benchmarks" not in p.parts and "logs" not in p.parts and p.name != "timings.html"
-            and not p.name.startswith("screenshot-")}
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in files
+        if "benchmarks" not in p.parts
+        and "logs" not in p.parts
+        and p.name != "timings.html"
+        and not p.name.startswith("screenshot-")
+    }
 
 
 def edited_config(work, edit):
@@ -125,10 +146,17 @@ def once_per_session(tmp_path_factory, name, make):
 def compiled_kernels(repo_root, tmp_path_factory):
     """A copy of the repository whose numba kernels are compiled (the kernels job's command, in the copy), once per
     session, for :func:`copy_repo`'s ``kernels``. Read it, never edit it."""
+
     def make(work):
         copy_repo(repo_root, work)
-        subprocess.run(["python", "-m", "sparseact.cli", "compile-kernels", "--out", str(work / "kernels.txt")],
-                       cwd=work, check=True, capture_output=True, timeout=1200, env=environment(work))
+        subprocess.run(
+            ["python", "-m", "sparseact.cli", "compile-kernels", "--out", str(work / "kernels.txt")],
+            cwd=work,
+            check=True,
+            capture_output=True,
+            timeout=1200,
+            env=environment(work),
+        )
 
     return once_per_session(tmp_path_factory, "compiled-kernels", make)
 
@@ -138,8 +166,9 @@ def quick_run(repo_root, tmp_path_factory, compiled_kernels):
     """A complete run of the quick config in a temporary copy (kernels compiled beforehand:
     :func:`compiled_kernels`), made once per session (:func:`once_per_session`). Read it, never edit it (:func:`run`
     is a copy to edit)."""
-    return once_per_session(tmp_path_factory, "quick-run",
-                            lambda work: snakemake(copy_repo(repo_root, work, kernels=compiled_kernels)))
+    return once_per_session(
+        tmp_path_factory, "quick-run", lambda work: snakemake(copy_repo(repo_root, work, kernels=compiled_kernels))
+    )
 
 
 @pytest.fixture(scope="module")
@@ -169,8 +198,11 @@ def test_every_claim_has_ledger_rows_report_and_figures(run):
 def test_jobs_run_under_the_portable_cpu_dispatch(run):
     """Every result file records the CPU pins the workflow set (the same on every x86-64-v3 machine)."""
     pins = portable_cpu_environment()  # what the Snakefile sets where the caller's environment does not
-    expected = {name: os.environ.get(name, pins.get(name)) for name in CPU_DISPATCH_VARIABLES
-                if name in os.environ or name in pins}
+    expected = {
+        name: os.environ.get(name, pins.get(name))
+        for name in CPU_DISPATCH_VARIABLES
+        if name in os.environ or name in pins
+    }
     for claim in claim_ids():
         recorded = json.loads((run / QUICK / "claims" / f"{claim}.json").read_text())["provenance"]
         assert recorded["cpu_dispatch"] == expected, claim
@@ -185,8 +217,14 @@ def test_statements_findings_and_certificates(run):
     failing = ledger[ledger["verdict"] == "FAIL"]
     assert (failing["finding"] != "").all() and (failing["certificate"] != "").all()
     files = [str(run / path) for path in failing["certificate"]]
-    proc = subprocess.run(["python", "-m", "sparseact.cli", "verify-certificate", *files], cwd=run,
-                          capture_output=True, text=True, timeout=600, env=environment(run))
+    proc = subprocess.run(
+        ["python", "-m", "sparseact.cli", "verify-certificate", *files],
+        cwd=run,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=environment(run),
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert proc.stdout.count("confirmed") == len(files)
 
@@ -214,8 +252,9 @@ def test_docs_figures_are_the_full_runs_and_the_quick_run_leaves_them(run, repo_
     assert copies
     for copy in copies:
         assert copy.read_bytes() == (repo_root / "docs" / "figures" / copy.name).read_bytes(), copy.name
-    plan = snakemake(run, "-n", "-p", "--forcerun", "docs_figure", "--until", "docs_figure",
-                     configfile="config/config.yaml")
+    plan = snakemake(
+        run, "-n", "-p", "--forcerun", "docs_figure", "--until", "docs_figure", configfile="config/config.yaml"
+    )
     for copy in copies:
         claim, name = copy.stem.split("-", 1)
         assert f"figures/{claim}/{name}.png docs/figures/{copy.name}" in plan, copy.name
@@ -225,7 +264,7 @@ def test_claim_pages_state_their_statuses_first(run):
     statements = pd.read_csv(run / QUICK / "statements.csv", keep_default_na=False)
     for claim in claim_ids():
         page = (run / QUICK / "reports" / f"{claim}.html").read_text()
-        header = page[page.index('<header class="sa-header">'):page.index("</header>")]
+        header = page[page.index('<header class="sa-header">') : page.index("</header>")]
         assert "https://arxiv.org/abs/2406.17989" in header and "../report/index.html" in header
         for status in statements.loc[statements["claim_id"] == claim, "status"]:
             assert status.replace("-", " ") in header, (claim, status)
@@ -252,8 +291,10 @@ def test_pages_in_a_browser(run):
     from sparseact.publish.browser import PRINT_HEIGHT, PRINT_WIDTH, SCREEN, check_pages, find_chromium
 
     if find_chromium() is None:
-        pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
-                    "or set SPARSEACT_CHROMIUM to its path)")
+        pytest.skip(
+            "no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
+            "or set SPARSEACT_CHROMIUM to its path)"
+        )
     problems = check_pages(run / QUICK)
     assert len(problems) == 2 + len(claim_ids())  # the report, the argument graph, the claim pages
     layout = {page: [p for p in found if "raw $...$ math" not in p] for page, found in problems.items()}
@@ -265,8 +306,10 @@ def test_pages_in_a_browser(run):
         size = (PRINT_WIDTH, PRINT_HEIGHT) if name.endswith("-print.png") else SCREEN
         # a placeholder (700 px) says why in the report rule's log
         width, height = int.from_bytes(data[16:20]), int.from_bytes(data[20:24])
-        assert data[:8] == b"\x89PNG\r\n\x1a\n" and (width, height) == size, \
-            (shot, (run / QUICK / "logs" / "report.log").read_text())
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and (width, height) == size, (
+            shot,
+            (run / QUICK / "logs" / "report.log").read_text(),
+        )
 
 
 def test_no_raw_math_in_pages(run):
@@ -274,10 +317,11 @@ def test_no_raw_math_in_pages(run):
     from sparseact.publish.browser import check_pages, find_chromium
 
     if find_chromium() is None:
-        pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
-                    "or set SPARSEACT_CHROMIUM to its path)")
-    raw = {page: found for page, found in check_pages(run / QUICK).items()
-           if any("raw $...$ math" in p for p in found)}
+        pytest.skip(
+            "no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
+            "or set SPARSEACT_CHROMIUM to its path)"
+        )
+    raw = {page: found for page, found in check_pages(run / QUICK).items() if any("raw $...$ math" in p for p in found)}
     assert not raw, raw
 
 
@@ -295,9 +339,17 @@ def test_adding_a_grid_point_reruns_only_that_point(run):
     configfile = edited_config(run, lambda c: c["claims"]["section1_index"]["b_values"].append(4))
     out = snakemake(run, "-n", configfile=configfile)
     # the ledger's tables change, so every claim page (rendered under its statuses) is rendered again
-    assert job_stats(out) == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "data": 1,
-                              "erratum_pdf": 1, "ledger": 1, "report": 1, "run": 1,
-                              "total": 7 + len(claim_ids())}, out[-3000:]
+    assert job_stats(out) == {
+        "all": 1,
+        "assemble": 1,
+        "claim_page": len(claim_ids()),
+        "data": 1,
+        "erratum_pdf": 1,
+        "ledger": 1,
+        "report": 1,
+        "run": 1,
+        "total": 7 + len(claim_ids()),
+    }, out[-3000:]
     assert "claim=section1_index, shard=index" in out
 
 
@@ -306,8 +358,15 @@ def test_code_edits_rerun_what_imports_them(run):
     original = figures.read_text()
     touch(figures)
     out = snakemake(run, "-n")
-    assert job_stats(out) == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()),
-                              "erratum_pdf": 1, "ledger": 1, "report": 1, "total": 5 + len(claim_ids())}, out[-3000:]
+    assert job_stats(out) == {
+        "all": 1,
+        "assemble": 1,
+        "claim_page": len(claim_ids()),
+        "erratum_pdf": 1,
+        "ledger": 1,
+        "report": 1,
+        "total": 5 + len(claim_ids()),
+    }, out[-3000:]
     figures.write_text(original)
     snakemake(run, "--touch")  # restore: the edit is undone, outputs are current
 
@@ -317,9 +376,17 @@ def test_code_edits_rerun_what_imports_them(run):
     block = yaml.safe_load((run / "config" / "quick.yaml").read_text())["claims"]["scaling"]
     shards = len(get_claim("scaling").shards(block))
     out = snakemake(run, "-n")
-    assert job_stats(out) == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()), "data": shards,
-                              "erratum_pdf": 1, "ledger": 1, "report": 1, "run": shards,
-                              "total": 5 + 2 * shards + len(claim_ids())}, out[-3000:]
+    assert job_stats(out) == {
+        "all": 1,
+        "assemble": 1,
+        "claim_page": len(claim_ids()),
+        "data": shards,
+        "erratum_pdf": 1,
+        "ledger": 1,
+        "report": 1,
+        "run": shards,
+        "total": 5 + 2 * shards + len(claim_ids()),
+    }, out[-3000:]
     claim.write_text(original)
     snakemake(run, "--touch")
 
@@ -340,8 +407,15 @@ def test_touching_one_notebook_reruns_only_its_claim(run):
     original = notebook.read_text()
     touch(notebook)
     out = snakemake(run, "-n")
-    assert job_stats(out) == {"all": 1, "assemble": 1, "claim_page": len(claim_ids()),
-                              "erratum_pdf": 1, "ledger": 1, "report": 1, "total": 5 + len(claim_ids())}, out[-3000:]
+    assert job_stats(out) == {
+        "all": 1,
+        "assemble": 1,
+        "claim_page": len(claim_ids()),
+        "erratum_pdf": 1,
+        "ledger": 1,
+        "report": 1,
+        "total": 5 + len(claim_ids()),
+    }, out[-3000:]
     assert "claim=scaling" in out
     notebook.write_text(original)
     snakemake(run, "--touch")

@@ -10,13 +10,20 @@ pytestmark = pytest.mark.workflow
 
 def test_snakemake_lint_is_clean(repo_root, tmp_path):
     work = copy_repo(repo_root, tmp_path / "repo")  # Snakemake writes .snakemake/: never in the checkout
-    proc = subprocess.run(["snakemake", "--lint", "--configfile", "config/quick.yaml"], cwd=work,
-                          capture_output=True, text=True, timeout=300, env=environment(work))
+    proc = subprocess.run(
+        ["snakemake", "--lint", "--configfile", "config/quick.yaml"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=environment(work),
+    )
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "Lints for" not in output, output[-3000:]
 
 
 def test_snakefmt_check_is_clean(repo_root):
-    proc = subprocess.run(["snakefmt", "--check", "Snakefile", "workflow"], cwd=repo_root, capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(
+        ["snakefmt", "--check", "Snakefile", "workflow"], cwd=repo_root, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -17,9 +17,11 @@ from setuptools.build_meta import *  # noqa: F403 (the rest of the PEP 517/660 i
 PTH_NAME = "sparseact-slurm-probe.pth"
 #: Installs the deferral; does nothing where sparseact or the module cannot be found (say, PYTHONPATH naming an older
 #: copy of the sources), rather than print an import error at every interpreter start.
-PTH_LINE = (b"import importlib.util as u; u.find_spec('sparseact') and u.find_spec('sparseact.runtime') "
-            b"and u.find_spec('sparseact.runtime.slurm_probe') "
-            b"and __import__('sparseact.runtime.slurm_probe', fromlist=['install']).install()\n")
+PTH_LINE = (
+    b"import importlib.util as u; u.find_spec('sparseact') and u.find_spec('sparseact.runtime') "
+    b"and u.find_spec('sparseact.runtime.slurm_probe') "
+    b"and __import__('sparseact.runtime.slurm_probe', fromlist=['install']).install()\n"
+)
 
 
 def _with_pth(wheel_directory, name):

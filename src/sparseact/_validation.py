@@ -97,11 +97,20 @@ def as_real_array(value, name: str) -> np.ndarray:
             raise ValueError(f"{name} must be a real numeric array, got dtype {arr.dtype}")
         check_memory(8 * arr.size, f"{name} as float64 ({arr.size} entries)")
         missing = object()
-        wrong = next((v for v in arr.flat if isinstance(v, (str, bytes, complex, np.complexfloating))
-                      or not isinstance(v, (int, float, np.integer, np.floating))), missing)
+        wrong = next(
+            (
+                v
+                for v in arr.flat
+                if isinstance(v, (str, bytes, complex, np.complexfloating))
+                or not isinstance(v, (int, float, np.integer, np.floating))
+            ),
+            missing,
+        )
         if wrong is not missing:
-            raise ValueError(f"{name} must be a real numeric array, got an entry {wrong!r} "
-                             f"({type(wrong).__name__}; strings and complex numbers are refused, not converted)")
+            raise ValueError(
+                f"{name} must be a real numeric array, got an entry {wrong!r} "
+                f"({type(wrong).__name__}; strings and complex numbers are refused, not converted)"
+            )
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError, OverflowError) as exc:
@@ -219,8 +228,10 @@ def check_memory(nbytes: int | float, what: str) -> None:
     """``ValueError`` giving the size if allocating ``nbytes`` for ``what`` exceeds :data:`MEMORY_LIMIT_BYTES`."""
     if nbytes > MEMORY_LIMIT_BYTES:
         gib = nbytes / 2**30 if nbytes < 2**1000 else math.inf  # an exact int too large for a float
-        raise ValueError(f"{what} needs {gib:.3g} GiB, above the memory limit of "
-                         f"{MEMORY_LIMIT_BYTES / 2**30:g} GiB (sparseact._validation.MEMORY_LIMIT_BYTES)")
+        raise ValueError(
+            f"{what} needs {gib:.3g} GiB, above the memory limit of "
+            f"{MEMORY_LIMIT_BYTES / 2**30:g} GiB (sparseact._validation.MEMORY_LIMIT_BYTES)"
+        )
 
 
 def check_work(count: int, limit_name: str, what: str, unit: str) -> None:
@@ -231,8 +242,9 @@ def check_work(count: int, limit_name: str, what: str, unit: str) -> None:
     """
     limit = globals()[limit_name]
     if count > limit:
-        raise ValueError(f"{what} needs {count} {unit}, above the work limit of {limit} {unit} "
-                         f"(sparseact._validation.{limit_name})")
+        raise ValueError(
+            f"{what} needs {count} {unit}, above the work limit of {limit} {unit} (sparseact._validation.{limit_name})"
+        )
 
 
 def check_network(net, name: str = "net"):

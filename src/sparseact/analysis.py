@@ -123,8 +123,9 @@ def _register_stages(vectors: int):
 
     def typer(typingctx, a, i, src):
         for arr in (a, src):
-            if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"
-                    and arr.dtype == types.float64):
+            if not (
+                isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C" and arr.dtype == types.float64
+            ):
                 return None
         if not isinstance(i, types.Integer):
             return None
@@ -572,7 +573,6 @@ def _influences_into(src, scratch, block_bits, width):
     return finite, out
 
 
-
 @numba.njit(cache=True)
 def _level_weights_kernel(coef, n):
     # W[t] = sum_{popcount(j) = t} coef[j]^2, summed per block then across
@@ -614,9 +614,7 @@ def _as_table(values, name: str = "values", check_finite: bool = True) -> tuple[
     """
     arr = as_real_array(values, name)
     if arr.ndim != 1:
-        raise ValueError(
-            f"{name} must be a one-dimensional truth table of length 2**n, got shape {arr.shape}"
-        )
+        raise ValueError(f"{name} must be a one-dimensional truth table of length 2**n, got shape {arr.shape}")
     size = arr.shape[0]
     if size == 0 or size & (size - 1):
         raise ValueError(f"{name} must have length 2**n for some n >= 0, got length {size}")
@@ -651,8 +649,6 @@ def _check_rho(rho) -> tuple[np.ndarray, bool]:
     """``rho`` in ``[-1, 1]`` as an array, and whether it was a scalar."""
     arr = check_rho(rho, include_one=True)
     return arr, arr.ndim == 0
-
-
 
 
 # ---------------------------------------------------------------------------
@@ -705,8 +701,7 @@ def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
             raise ValueError("out must be a numpy array")
         if out.dtype != np.float64 or out.ndim != 1 or not out.flags.c_contiguous:
             raise ValueError(
-                "out must be a one-dimensional C-contiguous float64 array, got "
-                f"dtype {out.dtype}, shape {out.shape}"
+                f"out must be a one-dimensional C-contiguous float64 array, got dtype {out.dtype}, shape {out.shape}"
             )
         if out.shape != src.shape:
             raise ValueError(f"out must have shape {src.shape}, got {out.shape}")
@@ -812,6 +807,7 @@ def fourier_tail(values, d: int) -> float:
 # ---------------------------------------------------------------------------
 # Sensitivity
 # ---------------------------------------------------------------------------
+
 
 @numba.njit(cache=True, boundscheck=False)
 def _influence_kernel(spectrum, n, block_bits):
@@ -1122,18 +1118,20 @@ def _check_mc_size(n_samples: int, per: int, points: int, n: int, what: str) -> 
 
     ``points`` is the number of points per sample (``n + 1`` or 2); a batch holds ``per`` samples.
     """
-    check_work(n_samples * points * n, "MAX_MC_ENTRIES", f"{what} with n = {n}, n_samples = {n_samples}",
-               "point entries")
-    check_memory(8.0 * min(per, n_samples) * points * n, f"{what}: a batch of {min(per, n_samples)} samples of "
-                 f"{points} points in n = {n} dimensions")
+    check_work(
+        n_samples * points * n, "MAX_MC_ENTRIES", f"{what} with n = {n}, n_samples = {n_samples}", "point entries"
+    )
+    check_memory(
+        8.0 * min(per, n_samples) * points * n,
+        f"{what}: a batch of {min(per, n_samples)} samples of {points} points in n = {n} dimensions",
+    )
 
 
 def _evaluate(f, X: np.ndarray) -> np.ndarray:
     y = np.asarray(f(X), dtype=np.float64)
     if y.shape != (X.shape[0],):
         raise ValueError(
-            f"f must map an ({X.shape[0]}, {X.shape[1]}) array to shape ({X.shape[0]},), "
-            f"got shape {y.shape}"
+            f"f must map an ({X.shape[0]}, {X.shape[1]}) array to shape ({X.shape[0]},), got shape {y.shape}"
         )
     if not np.isfinite(y).all():
         raise ValueError("f returned non-finite values")

@@ -152,8 +152,9 @@ def _domain(outside: Callable[[np.ndarray], np.ndarray], message: str) -> Callab
 _nonneg = _domain(lambda x: x < 0, "{name} must be non-negative, got {value!r}")
 _positive = _domain(lambda x: x <= 0, "{name} must be positive, got {value!r}")
 #: A failure probability ``delta``.
-_open_unit_interval = _domain(lambda x: (x <= 0) | (x >= 1),
-                              "{name} must lie in the open interval (0, 1), got {value!r}")
+_open_unit_interval = _domain(
+    lambda x: (x <= 0) | (x >= 1), "{name} must lie in the open interval (0, 1), got {value!r}"
+)
 #: Correlations ``rho``: all of ``[-1, 1)``, or the non-negative ones.
 _correlation = _domain(lambda x: (x < -1) | (x >= 1), "{name} must lie in [-1, 1), got {value!r}")
 _nonneg_correlation = _domain(lambda x: (x < 0) | (x >= 1), "{name} must lie in [0, 1), got {value!r}")
@@ -164,8 +165,9 @@ _cutoff_degree = _domain(lambda x: (x < 1) | (x != np.round(x)), "{name} must be
 #: A probability mass ``p`` strictly inside ``(0, 1)``.
 _proper_mass = _domain(lambda x: (x <= 0) | (x >= 1), "{name} must lie in (0, 1)")
 #: A failure probability ``delta`` that some sample is needed for.
-_below_one_half = _domain(lambda x: (x <= 0) | (x >= 0.5),
-                          "{name} must lie in (0, 1/2) (with delta >= 1/2 no sample is needed)")
+_below_one_half = _domain(
+    lambda x: (x <= 0) | (x >= 0.5), "{name} must lie in (0, 1/2) (with delta >= 1/2 no sample is needed)"
+)
 
 
 def _k_le_s(k: np.ndarray, s: np.ndarray) -> None:
@@ -251,8 +253,7 @@ def _full(out, *args):
 def _sqrt_log_arg(arg: np.ndarray, text: str) -> None:
     if np.any(arg < 1):
         raise ValueError(
-            f"{text} must be >= 1: the bound contains sqrt(log({text})), "
-            f"which is not real for smaller values"
+            f"{text} must be >= 1: the bound contains sqrt(log({text})), which is not real for smaller values"
         )
 
 
@@ -706,8 +707,9 @@ def conjecture20_rademacher(m, s, k, W, B, R):
 
 
 #: The domains of the arguments of both Theorem 17 sample complexities.
-_THEOREM17_DOMAINS = dict(eps=_positive, delta=_open_unit_interval, n=_count, s=_count, k=_count, W=_nonneg,
-                          B=_nonneg, R=_nonneg)
+_THEOREM17_DOMAINS = dict(
+    eps=_positive, delta=_open_unit_interval, n=_count, s=_count, k=_count, W=_nonneg, B=_nonneg, R=_nonneg
+)
 
 
 def _check_log_argument(R, B) -> None:
@@ -737,7 +739,6 @@ def theorem17_sample_complexity(eps, delta, n, s, k, W, B, R):
     _check_log_argument(R, B)
     out = ((W * R + B) ** 2 * k * s * n * _log(k * (R + B) / eps) + _log(1.0 / delta)) / eps**2
     return _full(out, eps, delta, n, s, k, W, B, R)
-
 
 
 @_formula(**_THEOREM17_DOMAINS)
@@ -845,9 +846,11 @@ def lemma9_proof_V_middle(n, s, k, W, B, c):
     import math
 
     try:
-        middle = n * ((k * math.sqrt(math.log(s / k)) / math.sqrt(n) - 1 / (n * s) ** 4)
-                      * (c * k**1.5 * W * math.sqrt(math.log(n * s)) + k * B) ** 2
-                      + 1 / (n * s) ** 4 * (k * W * math.sqrt(n) + k * B) ** 2)
+        middle = n * (
+            (k * math.sqrt(math.log(s / k)) / math.sqrt(n) - 1 / (n * s) ** 4)
+            * (c * k**1.5 * W * math.sqrt(math.log(n * s)) + k * B) ** 2
+            + 1 / (n * s) ** 4 * (k * W * math.sqrt(n) + k * B) ** 2
+        )
     except OverflowError:
         middle = math.nan
     if math.isnan(middle) or middle == -math.inf:
@@ -898,9 +901,7 @@ _FORMULAS: dict[str, str] = {
         r"Claim 2.1 (Klivans et al. 2004): \sum_{T:|T|>d} \hat{f}(T)^2 \leq "
         r"2 \cdot \text{NS}_\rho(f)/(1 - \rho^d)"
     ),
-    "thm8-degree": (
-        r"Theorem 8: d = \Theta((k^8 W^4 \log(ns)^4 + k^6 B^4 \log s)/\varepsilon^2)"
-    ),
+    "thm8-degree": (r"Theorem 8: d = \Theta((k^8 W^4 \log(ns)^4 + k^6 B^4 \log s)/\varepsilon^2)"),
     "thm19": (
         r"Theorem 19, eq. (1): \mathcal{R}_{\mathcal{H}_{n,s,1}^{W,B}}(S) \leq "
         r"\frac{(WR+B)\sqrt{sn \log(m(R+B))}}{\sqrt{m}}"
@@ -932,6 +933,4 @@ def describe(bound_id: str) -> str:
     try:
         return _FORMULAS[bound_id]
     except KeyError:
-        raise KeyError(
-            f"unknown bound id {bound_id!r}; known ids: {', '.join(sorted(BOUNDS))}"
-        ) from None
+        raise KeyError(f"unknown bound id {bound_id!r}; known ids: {', '.join(sorted(BOUNDS))}") from None

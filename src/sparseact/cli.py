@@ -43,8 +43,10 @@ def _input_notebook(path: str | Path) -> Path:
             nbformat.read(path, as_version=4)
         except (ValueError, UnicodeError, nbformat.ValidationError, AttributeError, KeyError, TypeError) as exc:
             reason = str(exc).splitlines()[0][:80] if str(exc).strip() else type(exc).__name__
-            raise ValueError(f"{path}: a truncated or corrupt notebook ({reason}); delete it and rerun the workflow, "
-                             "which rebuilds it") from None
+            raise ValueError(
+                f"{path}: a truncated or corrupt notebook ({reason}); delete it and rerun the workflow, "
+                "which rebuilds it"
+            ) from None
     return path
 
 
@@ -101,10 +103,13 @@ def _ledger(args) -> int:
     records = load_records(args.results)
     frame = write_ledger(records, out / "ledger.csv", out / "ledger.md", results_dir=out)
     certificates = write_certificates(records, out / "certificates")
-    statements = write_statement_files(frame, out, {r.check_id: r.certificate for r in records if r.certificate},
-                                       args.tables, args.repository_url)
-    print(f"ledger: {len(frame)} checks, {frame['verdict'].value_counts().to_dict()}; "
-          f"{len(certificates)} certificates; statements: {status_counts(statements)}")
+    statements = write_statement_files(
+        frame, out, {r.check_id: r.certificate for r in records if r.certificate}, args.tables, args.repository_url
+    )
+    print(
+        f"ledger: {len(frame)} checks, {frame['verdict'].value_counts().to_dict()}; "
+        f"{len(certificates)} certificates; statements: {status_counts(statements)}"
+    )
     return 0
 
 
@@ -132,8 +137,11 @@ def _explain(args) -> int:
             for row in derive(ledger, strict=False).itertuples():
                 print(f"{row.statement_id}: {row.status}{' (' + row._7 + ')' if row._7 else ''} -- {row.reason}")
             return 0
-        width = args.width if args.width is not None else \
-            min(shutil.get_terminal_size((EXPLAIN_WIDTH, 24)).columns, EXPLAIN_WIDTH)
+        width = (
+            args.width
+            if args.width is not None
+            else min(shutil.get_terminal_size((EXPLAIN_WIDTH, 24)).columns, EXPLAIN_WIDTH)
+        )
         print(explain(args.statement_id, ledger, width=width), end="")
     except ValueError as exc:
         print(exc, file=sys.stderr)
@@ -150,8 +158,10 @@ def _readme_summary(args) -> int:
     for name in ("headline.csv", "statements.csv", "errata.csv", "ledger.csv"):
         _input_file(Path(args.results) / name)
     atomic_write_text(readme, readme_with_summary(readme.read_text(encoding="utf-8"), readme_block(args.results)))
-    print(f"{readme}: headline block regenerated from {args.results}/headline.csv, statements.csv, errata.csv and "
-          "ledger.csv")
+    print(
+        f"{readme}: headline block regenerated from {args.results}/headline.csv, statements.csv, errata.csv and "
+        "ledger.csv"
+    )
     return 0
 
 
@@ -234,77 +244,128 @@ def _compile_kernels(args) -> int:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="sparseact", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    nb = sub.add_parser("run-notebook", help="execute a jupytext notebook (or its convert-notebook .ipynb) with "
-                        "papermill and render HTML")
+    nb = sub.add_parser(
+        "run-notebook",
+        help="execute a jupytext notebook (or its convert-notebook .ipynb) with papermill and render HTML",
+    )
     nb.add_argument("notebook")
     nb.add_argument("--executed", required=True, help="path of the executed .ipynb")
     nb.add_argument("--html", help="path of the HTML report (none if omitted)")
     nb.add_argument("--parameters", default="{}", help="papermill parameters as a JSON object")
-    nb.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
-                    help="one more string parameter (repeatable)")
-    nb.add_argument("--list-param", action="append", nargs="+", default=[], metavar=("KEY", "VALUE"),
-                    help="one more list-of-strings parameter: KEY VALUE... (repeatable)")
+    nb.add_argument(
+        "--param", action="append", default=[], metavar="KEY=VALUE", help="one more string parameter (repeatable)"
+    )
+    nb.add_argument(
+        "--list-param",
+        action="append",
+        nargs="+",
+        default=[],
+        metavar=("KEY", "VALUE"),
+        help="one more list-of-strings parameter: KEY VALUE... (repeatable)",
+    )
     nb.add_argument("--kernel", default="sparseact")
     nb.add_argument("--cwd", default=".")
     nb.set_defaults(func=_run_notebook)
-    conv = sub.add_parser("convert-notebook", help="write a jupytext notebook as an unexecuted .ipynb, which "
-                          "run-notebook then executes without converting it again")
+    conv = sub.add_parser(
+        "convert-notebook",
+        help="write a jupytext notebook as an unexecuted .ipynb, which "
+        "run-notebook then executes without converting it again",
+    )
     conv.add_argument("notebook")
     conv.add_argument("--out", required=True, help="path of the .ipynb")
     conv.add_argument("--kernel", default="sparseact")
     conv.set_defaults(func=_convert_notebook)
     led = sub.add_parser("ledger", help="ledger, certificates, statements and findings from the claims' result files")
     led.add_argument("results", nargs="+", help="result JSON files (results/claims/<claim>.json)")
-    led.add_argument("--out-dir", default="results",
-                     help="writes ledger.csv/.md, statements.csv/.md, errata.csv, headline.csv, tightness.csv, "
-                          "sharper.csv, findings.md, erratum/erratum.tex and certificates/ here (default: results)")
+    led.add_argument(
+        "--out-dir",
+        default="results",
+        help="writes ledger.csv/.md, statements.csv/.md, errata.csv, headline.csv, tightness.csv, "
+        "sharper.csv, findings.md, erratum/erratum.tex and certificates/ here (default: results)",
+    )
     led.add_argument("--tables", nargs="*", default=[], help="the claims' table folders (tightness tables)")
-    led.add_argument("--repository-url", default=None,
-                     help="base of the erratum note's certificate links, e.g. https://github.com/OWNER/REPO/blob/main "
-                          "(default: sparseact.publish.erratum.REPOSITORY_URL; empty: links relative to the note)")
+    led.add_argument(
+        "--repository-url",
+        default=None,
+        help="base of the erratum note's certificate links, e.g. https://github.com/OWNER/REPO/blob/main "
+        "(default: sparseact.publish.erratum.REPOSITORY_URL; empty: links relative to the note)",
+    )
     led.set_defaults(func=_ledger)
-    pdf = sub.add_parser("erratum-pdf", help="compile the erratum note to the PDF beside it when pdflatex is "
-                         "installed (else say so in one line and leave the PDF as it is)")
+    pdf = sub.add_parser(
+        "erratum-pdf",
+        help="compile the erratum note to the PDF beside it when pdflatex is "
+        "installed (else say so in one line and leave the PDF as it is)",
+    )
     pdf.add_argument("tex", help="the note (results/erratum/erratum.tex)")
     pdf.add_argument("--status", required=True, help="where to write the one-line outcome")
     pdf.set_defaults(func=_erratum_pdf)
-    why = sub.add_parser("explain", help="print the argument chain behind a statement's status, down to checks "
-                         "and cited facts")
-    why.add_argument("statement_id", help="e.g. theorem8; 'all' lists every statement's status and reason, "
-                     "undetermined ones included")
+    why = sub.add_parser(
+        "explain", help="print the argument chain behind a statement's status, down to checks and cited facts"
+    )
+    why.add_argument(
+        "statement_id",
+        help="e.g. theorem8; 'all' lists every statement's status and reason, undetermined ones included",
+    )
     why.add_argument("--results", default="results", help="folder with ledger.csv (default: results)")
-    why.add_argument("--width", type=int, default=None,
-                     help="wrap lines to this many characters (default: the terminal's width, at most "
-                     f"{EXPLAIN_WIDTH})")
+    why.add_argument(
+        "--width",
+        type=int,
+        default=None,
+        help=f"wrap lines to this many characters (default: the terminal's width, at most {EXPLAIN_WIDTH})",
+    )
     why.set_defaults(func=_explain)
     ver = sub.add_parser("verify-certificate", help="recompute FAIL certificates independently; exit 1 if any fails")
     ver.add_argument("files", nargs="+", help="certificate JSON files (results/certificates/<claim>/<check>.json)")
     ver.set_defaults(func=_verify_certificate)
     rep = sub.add_parser("report", help="build the HTML verification report")
-    rep.add_argument("--results-dir", required=True, help="holds ledger.csv, statements.csv, headline.csv, errata.csv, "
-                     "tightness.csv and the claim pages (reports/<claim>.html)")
+    rep.add_argument(
+        "--results-dir",
+        required=True,
+        help="holds ledger.csv, statements.csv, headline.csv, errata.csv, "
+        "tightness.csv and the claim pages (reports/<claim>.html)",
+    )
     rep.add_argument("--results", nargs="+", required=True)
     rep.add_argument("--benchmarks", nargs="+", required=True)
     rep.add_argument("--index", required=True)
     rep.add_argument("--timings", required=True)
     rep.set_defaults(func=_report)
-    page = sub.add_parser("claim-page", help="a claim's page: its executed notebook under the statuses of its "
-                          "statements and the verdicts bearing on them")
+    page = sub.add_parser(
+        "claim-page",
+        help="a claim's page: its executed notebook under the statuses of its "
+        "statements and the verdicts bearing on them",
+    )
     page.add_argument("notebook", help="the executed notebook (results/notebooks/<claim>.ipynb)")
     page.add_argument("--claim", required=True)
     page.add_argument("--results-dir", required=True, help="holds the result tables (see report)")
     page.add_argument("--out", required=True, help="the page to write (results/reports/<claim>.html)")
     page.set_defaults(func=_claim_page)
-    shot = sub.add_parser("screenshots", help="PNG of the first screen (1400 x 900) of HTML pages, and of the first "
-                          "printed page, by headless Chromium; a placeholder saying why when no Chromium is installed")
-    shot.add_argument("--page", nargs=2, action="append", required=True, metavar=("HTML", "PNG"),
-                      help="a page and the PNG of its first screen to write (repeatable)")
-    shot.add_argument("--print-page", nargs=2, action="append", metavar=("HTML", "PNG"),
-                      help="a page and the PNG of its first printed page (A4, print styles) to write (repeatable)")
+    shot = sub.add_parser(
+        "screenshots",
+        help="PNG of the first screen (1400 x 900) of HTML pages, and of the first "
+        "printed page, by headless Chromium; a placeholder saying why when no Chromium is installed",
+    )
+    shot.add_argument(
+        "--page",
+        nargs=2,
+        action="append",
+        required=True,
+        metavar=("HTML", "PNG"),
+        help="a page and the PNG of its first screen to write (repeatable)",
+    )
+    shot.add_argument(
+        "--print-page",
+        nargs=2,
+        action="append",
+        metavar=("HTML", "PNG"),
+        help="a page and the PNG of its first printed page (A4, print styles) to write (repeatable)",
+    )
     shot.set_defaults(func=_screenshots)
-    look = sub.add_parser("check-pages", help="open the verification report and every claim page in headless "
-                          "Chromium at 1400, 1024 and 800 px and laid out for print, and list what a reader would "
-                          "trip over; exit 1 if anything, 2 if no browser")
+    look = sub.add_parser(
+        "check-pages",
+        help="open the verification report and every claim page in headless "
+        "Chromium at 1400, 1024 and 800 px and laid out for print, and list what a reader would "
+        "trip over; exit 1 if anything, 2 if no browser",
+    )
     look.add_argument("results", nargs="?", default="results")
     look.set_defaults(func=_check_pages)
     gen = sub.add_parser("generate", help="write one shard's data file (the workflow's data stage)")
@@ -312,8 +373,12 @@ def main(argv=None) -> int:
     gen.add_argument("shard", help="shard name, as the claim's grid names it")
     gen.add_argument("--points", required=True, help="the shard's points as a JSON object: name -> parameters")
     gen.add_argument("--seed", type=int, required=True)
-    gen.add_argument("--replicates", type=int, default=1,
-                     help="independent replicates (the config's replicates for random claims, else 1)")
+    gen.add_argument(
+        "--replicates",
+        type=int,
+        default=1,
+        help="independent replicates (the config's replicates for random claims, else 1)",
+    )
     gen.add_argument("--out", required=True, help="path of the .npz data file")
     gen.add_argument("--log", help="progress log (one line per point)")
     gen.set_defaults(func=_generate)
@@ -321,12 +386,16 @@ def main(argv=None) -> int:
     rdm.add_argument("readme", nargs="?", default="README.md")
     rdm.add_argument("--results", default="results")
     rdm.set_defaults(func=_readme_summary)
-    ker = sub.add_parser("compile-kernels", help="compile the numba kernels once (filling numba's cache) and list "
-                         "their signatures")
+    ker = sub.add_parser(
+        "compile-kernels", help="compile the numba kernels once (filling numba's cache) and list their signatures"
+    )
     ker.add_argument("--out", required=True, help="text file listing every compiled kernel and its signatures")
     ker.set_defaults(func=_compile_kernels)
-    chk = sub.add_parser("check-config", help="validate a config file (as the workflow does before any job) and "
-                         "print its estimated cost: grid points, CPU hours, disk")
+    chk = sub.add_parser(
+        "check-config",
+        help="validate a config file (as the workflow does before any job) and "
+        "print its estimated cost: grid points, CPU hours, disk",
+    )
     chk.add_argument("config")
     chk.set_defaults(func=_check_config)
     args = parser.parse_args(argv)

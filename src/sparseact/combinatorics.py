@@ -36,7 +36,9 @@ def monomial_count(n: int, d: int) -> int:
     for t in range(min(n, d) + 1):  # C(n, t) by the ratio C(n, t+1) = C(n, t) (n - t)/(t + 1): cheap per step
         total += term
         if total > MAX_MONOMIAL_COUNT:
-            raise ValueError(f"monomial_count({n}, {d}) exceeds 2^{MAX_MONOMIAL_COUNT.bit_length() - 1}, beyond "
-                             "any computation (sparseact.combinatorics.MAX_MONOMIAL_COUNT)")
+            raise ValueError(
+                f"monomial_count({n}, {d}) exceeds 2^{MAX_MONOMIAL_COUNT.bit_length() - 1}, beyond "
+                "any computation (sparseact.combinatorics.MAX_MONOMIAL_COUNT)"
+            )
         term = term * (n - t) // (t + 1)
     return total

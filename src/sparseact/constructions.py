@@ -47,8 +47,6 @@ def _check_variant(variant: str) -> str:
     return variant
 
 
-
-
 def _finite_array(value, name: str, ndim: int | None = None) -> np.ndarray:
     """``value`` as a finite float64 array (of ``ndim`` dimensions when given), or ``ValueError`` naming it."""
     arr = as_real_array(value, name).astype(np.float64)
@@ -182,8 +180,9 @@ def index_network(b: int) -> SparseReLUNetwork:
     the alpha-th is ``1/2`` (alpha-th in hypercube order), the rest 0; ``u = 1``.
     """
     b = check_int(b, "b")
-    check_memory(8 * (1 << min(b, 64)) * (b + (1 << min(b, 64)) + 2),
-                 f"index_network({b}): 2^{b} neurons on {b} + 2^{b} inputs")
+    check_memory(
+        8 * (1 << min(b, 64)) * (b + (1 << min(b, 64)) + 2), f"index_network({b}): 2^{b} neurons on {b} + 2^{b} inputs"
+    )
     s = 1 << b
     W = np.zeros((s, b + s))
     W[:, :b] = hypercube(b)
@@ -606,8 +605,9 @@ def lwr_identity(t: np.ndarray, q: int, p: int, m: int, variant: str = "printed"
     t = as_real_array(t, "t").astype(np.float64)
     if t.ndim != 1 or not np.all(np.isfinite(t)):
         raise ValueError(f"t must be a finite one-dimensional array, got shape {t.shape}")
-    check_work(t.size * q * q * m, "MAX_LWR_IDENTITY_TERMS", f"lwr_identity: {t.size} values times {q * q * m} shifts",
-               "terms")
+    check_work(
+        t.size * q * q * m, "MAX_LWR_IDENTITY_TERMS", f"lwr_identity: {t.size} values times {q * q * m} shifts", "terms"
+    )
     # four float64 temporaries (difference, argument, ReLU, its square) and one bool per (value, shift)
     check_memory(33.0 * t.size * q * q * m, f"lwr_identity: {t.size} values times {q * q * m} shifts")
     a = np.arange(q * q * m, dtype=np.float64)

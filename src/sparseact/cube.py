@@ -29,9 +29,7 @@ def _check_dim(n: int, name: str = "n") -> int:
         raise ValueError(f"{name} must be an integer, got {n!r}")
     n = int(n)
     if n < 0 or n > MAX_ENUMERATION_DIM:
-        raise ValueError(
-            f"{name} must be in [0, {MAX_ENUMERATION_DIM}] for exact enumeration, got {n}"
-        )
+        raise ValueError(f"{name} must be in [0, {MAX_ENUMERATION_DIM}] for exact enumeration, got {n}")
     return n
 
 

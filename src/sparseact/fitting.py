@@ -66,8 +66,10 @@ def fit_exponents(predictors: Mapping[str, np.ndarray], response, confidence: fl
     if dof < 1:
         raise ValueError(f"need more than {design.shape[1]} points to fit {design.shape[1]} coefficients, got {y.size}")
     if np.linalg.matrix_rank(design) < design.shape[1]:
-        raise ValueError(f"the log predictors {', '.join(map(repr, names))} are collinear (with each other or the "
-                         "constant): their exponents are not separately identifiable")
+        raise ValueError(
+            f"the log predictors {', '.join(map(repr, names))} are collinear (with each other or the "
+            "constant): their exponents are not separately identifiable"
+        )
     coef, *_ = np.linalg.lstsq(design, np.log(y), rcond=None)
     resid = np.log(y) - design @ coef
     sigma2 = float(resid @ resid) / dof

@@ -63,9 +63,7 @@ class SparseReLUNetwork:
         if X.ndim == 1:
             X = X[None, :]
         if X.ndim != 2 or X.shape[1] != self.n_inputs:
-            raise ValueError(
-                f"X must have shape (m, {self.n_inputs}) for this network, got {X.shape}"
-            )
+            raise ValueError(f"X must have shape (m, {self.n_inputs}) for this network, got {X.shape}")
         if not np.isfinite(X).all():
             raise ValueError("X must be finite (found NaN or inf)")
         return X

@@ -71,8 +71,20 @@ from sparseact.claims._registry import (
 )
 
 #: Stage functions, imported on first use (they need numpy and pandas; the workflow's grids do not).
-_STAGES = ("StagedShard", "assemble_claim", "generate_point", "generate_shard", "load_run", "merge_runs", "point_data",
-           "run_shard", "stage_claim", "stage_shard", "staged_paths", "write_run")
+_STAGES = (
+    "StagedShard",
+    "assemble_claim",
+    "generate_point",
+    "generate_shard",
+    "load_run",
+    "merge_runs",
+    "point_data",
+    "run_shard",
+    "stage_claim",
+    "stage_shard",
+    "staged_paths",
+    "write_run",
+)
 
 
 def __getattr__(name: str):

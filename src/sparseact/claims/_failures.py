@@ -70,9 +70,11 @@ def worst_violation(tables: dict, check_id: str):
         return None
     row = rows.loc[rows["excess"].idxmax()]
     cert = json.loads(row["certificate"])
-    counterexample = (f"{row['instance']}: {cert['lhs_label']} = {cert['lhs_value']:.6g}, {cert['rhs_label']} = "
-                      f"{cert['rhs_value']:.6g}, not {cert['lhs_label']} {cert['relation']} {cert['rhs_label']} "
-                      f"({len(rows)} violating instance{'s' if len(rows) > 1 else ''})")
+    counterexample = (
+        f"{row['instance']}: {cert['lhs_label']} = {cert['lhs_value']:.6g}, {cert['rhs_label']} = "
+        f"{cert['rhs_value']:.6g}, not {cert['lhs_label']} {cert['relation']} {cert['rhs_label']} "
+        f"({len(rows)} violating instance{'s' if len(rows) > 1 else ''})"
+    )
     return cert, counterexample
 
 

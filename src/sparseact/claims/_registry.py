@@ -150,8 +150,11 @@ def _grid(claim_id: str, block_json: str) -> tuple[dict[str, dict], dict[str, li
 def claim_ids() -> tuple[str, ...]:
     """Ids of every claim folder (a subpackage of :mod:`sparseact.claims` not starting with ``_``), sorted."""
     package = importlib.import_module("sparseact.claims")
-    return tuple(sorted(info.name for info in pkgutil.iter_modules(package.__path__)
-                        if info.ispkg and not info.name.startswith("_")))
+    return tuple(
+        sorted(
+            info.name for info in pkgutil.iter_modules(package.__path__) if info.ispkg and not info.name.startswith("_")
+        )
+    )
 
 
 @cache
@@ -321,7 +324,9 @@ def check_claim_blocks(config: dict) -> None:
     missing = [c for c in claim_ids() if c not in blocks]
     unknown = [c for c in blocks if c not in claim_ids()]
     if missing:
-        raise ConfigError(f"invalid config: claims: no block for claim {missing[0]!r} (claims: {', '.join(claim_ids())})")
+        raise ConfigError(
+            f"invalid config: claims: no block for claim {missing[0]!r} (claims: {', '.join(claim_ids())})"
+        )
     if unknown:
         raise ConfigError(f"invalid config: claims.{unknown[0]}: no claim folder sparseact.claims.{unknown[0]}")
     for claim_id in claim_ids():

@@ -42,12 +42,20 @@ def _prefix(point_name: str, replicate: int) -> str:
 
 
 def _meta(claim_id: str, shard: str, points: dict[str, dict], seed: int, replicates: int) -> dict:
-    return json.loads(json.dumps(dict(claim=claim_id, shard=shard, points=points, seed=int(seed),
-                                      replicates=int(replicates))))
+    return json.loads(
+        json.dumps(dict(claim=claim_id, shard=shard, points=points, seed=int(seed), replicates=int(replicates)))
+    )
 
 
-def generate_shard(claim_id: str, shard: str, points: dict[str, dict], seed: int, replicates: int,
-                   out: str | Path, log: str | Path | None = None) -> None:
+def generate_shard(
+    claim_id: str,
+    shard: str,
+    points: dict[str, dict],
+    seed: int,
+    replicates: int,
+    out: str | Path,
+    log: str | Path | None = None,
+) -> None:
     """Data stage: write the data of a shard's points (all replicates) to one file ``out``.
 
     Point ``p``'s arrays for replicate ``r`` are stored under ``<p>/r<r>.<key>``
@@ -71,11 +79,17 @@ def generate_shard(claim_id: str, shard: str, points: dict[str, dict], seed: int
 def point_data(arrays: dict, point_name: str, replicate: int) -> dict:
     """The arrays one point's ``generate`` returned for ``replicate``, from a shard's data file."""
     prefix = _prefix(point_name, replicate)
-    return {key[len(prefix):]: value for key, value in arrays.items() if key.startswith(prefix)}
+    return {key[len(prefix) :]: value for key, value in arrays.items() if key.startswith(prefix)}
 
 
-def run_shard(data_path: str | Path, claim_id: str | None = None, shard: str | None = None, seed: int | None = None,
-              replicates: int | None = None, points: dict | str | None = None) -> tuple[dict, dict[str, pd.DataFrame]]:
+def run_shard(
+    data_path: str | Path,
+    claim_id: str | None = None,
+    shard: str | None = None,
+    seed: int | None = None,
+    replicates: int | None = None,
+    points: dict | str | None = None,
+) -> tuple[dict, dict[str, pd.DataFrame]]:
     """Runs stage: every point's result tables, every replicate, with ``point`` and ``replicate`` columns.
 
     The shard is the one its data file describes (:func:`generate_shard` stores its claim, shard name, points,
@@ -94,17 +108,24 @@ def run_shard(data_path: str | Path, claim_id: str | None = None, shard: str | N
     from sparseact.runtime import progress
 
     arrays, meta = load_arrays(data_path)
-    for key, expected in (("claim", claim_id), ("shard", shard), ("seed", None if seed is None else int(seed)),
-                          ("replicates", None if replicates is None else int(replicates))):
+    for key, expected in (
+        ("claim", claim_id),
+        ("shard", shard),
+        ("seed", None if seed is None else int(seed)),
+        ("replicates", None if replicates is None else int(replicates)),
+    ):
         if expected is not None and meta[key] != expected:
             raise ValueError(f"{data_path} holds {key} {meta[key]!r}, not {expected!r}; regenerate it (the data stage)")
     if points is not None:
         expected = json.loads(points) if isinstance(points, str) else points
         if json.dumps(meta["points"], sort_keys=True) != json.dumps(expected, sort_keys=True):
             differ = sorted(set(meta["points"]) ^ set(expected)) or sorted(
-                name for name in expected if meta["points"].get(name) != expected[name])
-            raise ValueError(f"{data_path} holds other points than the config's (first differing: {differ[0]!r}); "
-                             "regenerate it (the data stage)")
+                name for name in expected if meta["points"].get(name) != expected[name]
+            )
+            raise ValueError(
+                f"{data_path} holds other points than the config's (first differing: {differ[0]!r}); "
+                "regenerate it (the data stage)"
+            )
     claim_id, seed, replicates = meta["claim"], meta["seed"], meta["replicates"]
     claim = get_claim(claim_id)
     tables: dict[str, list[pd.DataFrame]] = {}
@@ -127,10 +148,15 @@ def generate_point(claim_id: str, point_name: str, point: dict, seed: int, repli
 
 def write_run(path: str | Path, claim_id: str, shard: str, points: dict, tables: dict[str, pd.DataFrame]) -> None:
     """Write a shard's run tables as JSON (columns in order, floats exact); ``points``: name -> params."""
-    payload = dict(claim=claim_id, shard=shard, points=points,
-                   tables={name: dict(columns=list(frame.columns),
-                                      data={str(c): frame[c].tolist() for c in frame.columns})
-                           for name, frame in tables.items()})
+    payload = dict(
+        claim=claim_id,
+        shard=shard,
+        points=points,
+        tables={
+            name: dict(columns=list(frame.columns), data={str(c): frame[c].tolist() for c in frame.columns})
+            for name, frame in tables.items()
+        },
+    )
     atomic_write_json(path, payload)
 
 
@@ -141,8 +167,10 @@ def load_run(path: str | Path) -> dict[str, pd.DataFrame]:
             payload = json.load(handle)
         return {name: pd.DataFrame(spec["data"], columns=spec["columns"]) for name, spec in payload["tables"].items()}
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ValueError(f"{path} is truncated or corrupt ({type(exc).__name__}: {exc}); delete it and rerun the "
-                         "workflow, which rebuilds it (the runs stage)") from None
+        raise ValueError(
+            f"{path} is truncated or corrupt ({type(exc).__name__}: {exc}); delete it and rerun the "
+            "workflow, which rebuilds it (the runs stage)"
+        ) from None
 
 
 def merge_runs(paths) -> dict[str, pd.DataFrame]:
@@ -166,8 +194,10 @@ def assemble_claim(claim_id: str, block: dict, run_paths, replicates: int) -> Cl
     merged = merge_runs(run_paths)
     reports = []
     for r in range(replicates):
-        part = {name: frame[frame[REPLICATE] == r].drop(columns=[REPLICATE]).reset_index(drop=True)
-                for name, frame in merged.items()}
+        part = {
+            name: frame[frame[REPLICATE] == r].drop(columns=[REPLICATE]).reset_index(drop=True)
+            for name, frame in merged.items()
+        }
         reports.append(claim.assemble(block, part))
     tables = dict(merged)
     for name in reports[0].tables:
@@ -218,8 +248,9 @@ def staged_paths(out: str | Path, claim_id: str, shard: str) -> tuple[Path, Path
     return out / "data" / claim_id / f"{shard}.npz", out / "runs" / claim_id / f"{shard}.json"
 
 
-def stage_shard(claim_id: str, shard: str, points: dict[str, dict], seed: int, replicates: int,
-                out: str | Path) -> StagedShard:
+def stage_shard(
+    claim_id: str, shard: str, points: dict[str, dict], seed: int, replicates: int, out: str | Path
+) -> StagedShard:
     """The data and runs stages of one shard, in process: its data file, then its run file (:func:`staged_paths`).
 
     Parameters
@@ -263,6 +294,8 @@ def stage_claim(claim_id: str, block: dict, seed: int, replicates: int, out: str
     ClaimReport
         As :func:`assemble_claim` returns it.
     """
-    staged = [stage_shard(claim_id, name, {name: point}, seed, replicates, out)
-              for name, point in get_claim(claim_id).points(block).items()]
+    staged = [
+        stage_shard(claim_id, name, {name: point}, seed, replicates, out)
+        for name, point in get_claim(claim_id).points(block).items()
+    ]
     return assemble_claim(claim_id, block, [str(shard.run_path) for shard in staged], replicates)

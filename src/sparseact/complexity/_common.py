@@ -37,8 +37,10 @@ def _as_points(X) -> np.ndarray:
     if not np.all(np.isfinite(arr)):
         raise ValueError("X must be finite")
     if np.abs(arr).max() > MAX_CLASS_SCALE:
-        raise ValueError(f"X entries must be at most {MAX_CLASS_SCALE:g} in absolute value "
-                         f"(sparseact._validation.MAX_CLASS_SCALE), got {np.abs(arr).max():g}")
+        raise ValueError(
+            f"X entries must be at most {MAX_CLASS_SCALE:g} in absolute value "
+            f"(sparseact._validation.MAX_CLASS_SCALE), got {np.abs(arr).max():g}"
+        )
     return arr
 
 
@@ -49,8 +51,9 @@ def _scale(value, name: str) -> float:
     if not math.isfinite(value) or value < 0:
         raise ValueError(f"{name} must be a finite real number >= 0, got {value!r}")
     if value > MAX_CLASS_SCALE:
-        raise ValueError(f"{name} must be at most {MAX_CLASS_SCALE:g} (sparseact._validation.MAX_CLASS_SCALE), "
-                         f"got {value:g}")
+        raise ValueError(
+            f"{name} must be at most {MAX_CLASS_SCALE:g} (sparseact._validation.MAX_CLASS_SCALE), got {value:g}"
+        )
     return value
 
 
@@ -69,7 +72,6 @@ def _check_sk(s, k) -> tuple[int, int]:
     if k > s:
         raise ValueError(f"k must be <= s, got k={k}, s={s}")
     return s, k
-
 
 
 # ---------------------------------------------------------------------------
@@ -101,5 +103,3 @@ def in_class(net: SparseReLUNetwork, X, s: int, k: int, W: float, B: float) -> b
         and net.scale_B() <= B
         and int(net.active_counts(X).max(initial=0)) <= k
     )
-
-

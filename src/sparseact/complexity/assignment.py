@@ -131,5 +131,3 @@ def best_assignment(masks, values, s: int, k: int) -> tuple[float, list[int]]:
     if np.any(values < 0) or not np.all(np.isfinite(values)):
         raise ValueError("values must be finite and >= 0")
     return _Assignment(masks, s, k).solve(values)
-
-

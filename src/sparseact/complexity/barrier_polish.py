@@ -290,8 +290,7 @@ def _polish_networks(X, zetas, Wm, bm, um, W, B):
         zeta = zetas[inst]
         c = zeta[cell] @ X[cell]
         qq = np.concatenate([W * c, [-B * zeta[cell].sum()]]) if has_b else W * c
-        info[(inst, j)] = (G, slack, u0, um[inst, j] * qq / max(np.linalg.norm(qq), 1e-300),
-                           np.zeros(m, dtype=bool))
+        info[(inst, j)] = (G, slack, u0, um[inst, j] * qq / max(np.linalg.norm(qq), 1e-300), np.zeros(m, dtype=bool))
     pending = list(info)
     for K in (4 * (n + 1), 16 * (n + 1), m):
         if not pending:

@@ -82,8 +82,10 @@ def cover_cell_bound(m: int, n: int, homogeneous: bool = False) -> int:
     m, n = check_int(m, "m"), check_int(n, "n")
     homogeneous = check_bool(homogeneous, "homogeneous")
     if m > MAX_CELL_LPS:
-        raise ValueError(f"cover_cell_bound: m = {m} points is above the limit of {MAX_CELL_LPS} "
-                         "(sparseact._validation.MAX_CELL_LPS; at least one LP per point)")
+        raise ValueError(
+            f"cover_cell_bound: m = {m} points is above the limit of {MAX_CELL_LPS} "
+            "(sparseact._validation.MAX_CELL_LPS; at least one LP per point)"
+        )
     d = n if homogeneous else n + 1
     if d >= m:
         return 1 << m  # 2 sum_{i < m} C(m - 1, i) = 2^m
@@ -106,15 +108,19 @@ def check_cell_work(m: int, n: int, homogeneous: bool, max_cells: int | None, wh
         raise ValueError(f"what must be a str (it names the computation in messages), got {what!r}")
     m = check_int(m, "m")
     if m > MAX_CELL_LPS:
-        raise ValueError(f"{what}: m = {m} points needs at least {m} LPs, above the limit of {MAX_CELL_LPS} "
-                         "(sparseact._validation.MAX_CELL_LPS)")
+        raise ValueError(
+            f"{what}: m = {m} points needs at least {m} LPs, above the limit of {MAX_CELL_LPS} "
+            "(sparseact._validation.MAX_CELL_LPS)"
+        )
     cells = cover_cell_bound(m, n, homogeneous)
     if max_cells is not None:
         cells = min(cells, max_cells + 1)
     if cells * m > MAX_CELL_LPS:
-        raise ValueError(f"{what}: m = {m} points in n = {n} dimensions may have {_count_text(cells)} halfspace cells "
-                         f"(Cover's bound), up to {_count_text(cells * m)} LPs, above the limit of {MAX_CELL_LPS} "
-                         "(sparseact._validation.MAX_CELL_LPS); use fewer points or pass a smaller max_cells")
+        raise ValueError(
+            f"{what}: m = {m} points in n = {n} dimensions may have {_count_text(cells)} halfspace cells "
+            f"(Cover's bound), up to {_count_text(cells * m)} LPs, above the limit of {MAX_CELL_LPS} "
+            "(sparseact._validation.MAX_CELL_LPS); use fewer points or pass a smaller max_cells"
+        )
     return cells
 
 
@@ -133,10 +139,12 @@ def _cells_with_witnesses(
     check_cell_work(m, n, homogeneous, max_cells, "halfspace cell enumeration")
     scale = float(np.abs(X).max())
     if scale != 0.0 and not MIN_CELL_SAMPLE_SCALE <= scale <= MAX_CELL_SAMPLE_SCALE:
-        raise ValueError(f"halfspace cell enumeration: the sample's scale max |x_ij| = {scale:g} is outside "
-                         f"[{MIN_CELL_SAMPLE_SCALE:g}, {MAX_CELL_SAMPLE_SCALE:g}], where the cell LPs are reliable "
-                         "(sparseact._validation.MIN_CELL_SAMPLE_SCALE, MAX_CELL_SAMPLE_SCALE); rescale it "
-                         "(cells are invariant under x -> c x, c > 0)")
+        raise ValueError(
+            f"halfspace cell enumeration: the sample's scale max |x_ij| = {scale:g} is outside "
+            f"[{MIN_CELL_SAMPLE_SCALE:g}, {MAX_CELL_SAMPLE_SCALE:g}], where the cell LPs are reliable "
+            "(sparseact._validation.MIN_CELL_SAMPLE_SCALE, MAX_CELL_SAMPLE_SCALE); rescale it "
+            "(cells are invariant under x -> c x, c > 0)"
+        )
     prefixes: list[tuple[np.ndarray, np.ndarray]] = [(np.zeros(0, dtype=bool), np.zeros(n + 1))]
     for t in range(m):
         Xt = X[: t + 1]
@@ -152,9 +160,7 @@ def _cells_with_witnesses(
                     nxt.append((new, v_new))
         prefixes = nxt
         if max_cells is not None and len(prefixes) > max_cells:
-            raise ValueError(
-                f"more than max_cells={max_cells} halfspace cells on the first {t + 1} points"
-            )
+            raise ValueError(f"more than max_cells={max_cells} halfspace cells on the first {t + 1} points")
     masks = np.array([lab for lab, _ in prefixes], dtype=bool).reshape(-1, m)
     wit = np.array([v for _, v in prefixes], dtype=np.float64).reshape(-1, n + 1)
     order = np.lexsort(masks.T[::-1])  # deterministic order: lexicographic in the masks
@@ -223,5 +229,3 @@ def class_cells(X, W, B, max_cells: int | None = None) -> tuple[np.ndarray, np.n
             wit.append(np.concatenate([np.zeros(n), [-1.0]]))
         return np.array(masks), np.array(wit)
     return _cells_with_witnesses(X, homogeneous=(B == 0.0), max_cells=max_cells)
-
-

@@ -389,5 +389,3 @@ def cell_value(X, zeta, mask, W, B) -> CellValue:
     system = _build_system(X, W, B, masks, None)
     lo, hi, w, b, sg = _solve_cells(X, zeta[None, :], masks, system, W, B)
     return CellValue(float(lo[0, 0]), float(hi[0, 0]), w[0, 0], float(b[0, 0]), float(sg[0, 0]))
-
-

@@ -171,7 +171,6 @@ def _proof_value(X, zeta, masks, W, B, assign: _Assignment, split: bool) -> floa
     return assign.solve(weight + bias)[0] / X.shape[0]
 
 
-
 # ---------------------------------------------------------------------------
 # averages over zeta
 # ---------------------------------------------------------------------------
@@ -186,9 +185,7 @@ def _all_zetas_half(m: int) -> np.ndarray:
 def _zetas(m: int, n_zeta, rng) -> tuple[np.ndarray, bool]:
     if n_zeta is None:
         if m > EXHAUSTIVE_MAX_M:
-            raise ValueError(
-                f"m={m} > EXHAUSTIVE_MAX_M={EXHAUSTIVE_MAX_M}: pass n_zeta and rng to sample sign vectors"
-            )
+            raise ValueError(f"m={m} > EXHAUSTIVE_MAX_M={EXHAUSTIVE_MAX_M}: pass n_zeta and rng to sample sign vectors")
         return _all_zetas_half(m), True
     n_zeta = check_int(n_zeta, "n_zeta", 2)
     rng = _check_rng(rng)
@@ -206,13 +203,22 @@ def _check_exact_work(shape: tuple[int, int], n_zetas: int, B: float, max_cells:
     m, n = shape
     cells = check_cell_work(m, n, B == 0.0, max_cells, what)
     if n_zetas * cells > MAX_CELL_SOLVES:
-        raise ValueError(f"{what}: {n_zetas} sign vectors times up to {_count_text(cells)} cells (m = {m}, n = {n}) is above the "
-                         f"limit of {MAX_CELL_SOLVES} cell solves (sparseact._validation.MAX_CELL_SOLVES); use fewer "
-                         "points, dimensions or sign vectors")
+        raise ValueError(
+            f"{what}: {n_zetas} sign vectors times up to {_count_text(cells)} cells (m = {m}, n = {n}) is above the "
+            f"limit of {MAX_CELL_SOLVES} cell solves (sparseact._validation.MAX_CELL_SOLVES); use fewer "
+            "points, dimensions or sign vectors"
+        )
 
 
 def rademacher_exact(
-    X, s: int, k: int, W, B, n_zeta: int | None = None, rng=None, confidence: float = 0.95,
+    X,
+    s: int,
+    k: int,
+    W,
+    B,
+    n_zeta: int | None = None,
+    rng=None,
+    confidence: float = 0.95,
     max_cells: int | None = None,
 ) -> MonteCarloEstimate:
     """Exact empirical Rademacher complexity ``R_H(S)`` of ``H_{n,s,k}^{W,B}`` for tiny samples.
@@ -278,10 +284,17 @@ def rademacher_exact(
     return _mc(lo, confidence, "exact sup, Monte Carlo over zeta")
 
 
-
 def proof_intermediate(
-    X, s: int, k: int, W, B, n_zeta: int | None = None, rng=None, confidence: float = 0.95,
-    split: bool = False, max_cells: int | None = None,
+    X,
+    s: int,
+    k: int,
+    W,
+    B,
+    n_zeta: int | None = None,
+    rng=None,
+    confidence: float = 0.95,
+    split: bool = False,
+    max_cells: int | None = None,
 ) -> MonteCarloEstimate:
     """Average over ``zeta`` of :func:`proof_intermediate_quantity` (tiny samples: needs the cells).
 
@@ -306,8 +319,6 @@ def proof_intermediate(
         est = float(vals.mean())
         return MonteCarloEstimate(est, est, est, 2**m, 1.0, "proof quantity, exact")
     return _mc(vals, _check_confidence(confidence), "proof quantity, Monte Carlo over zeta")
-
-
 
 
 class ExactNetworks(NamedTuple):

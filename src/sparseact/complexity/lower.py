@@ -501,8 +501,9 @@ def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped)
                         others[n_others] = Wm[i]
                         n_others += 1
                 others = others[:n_others].copy()
-            v, w, b, a = _place_neuron(X, zeta, counts, k, W, B, act[:, j].copy(), Wm[j].copy(), n_random, uncapped,
-                                       others)
+            v, w, b, a = _place_neuron(
+                X, zeta, counts, k, W, B, act[:, j].copy(), Wm[j].copy(), n_random, uncapped, others
+            )
             if abs(v) > abs(val[j]) * (1 + _IMPROVE_RTOL) + _IMPROVE_ATOL:
                 Wm[j], bm[j], val[j], act[:, j] = w, b, v, a
                 improved = True
@@ -515,10 +516,22 @@ def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped)
                     j2 += 1
                 old = abs(val[j1]) + abs(val[j2])
                 counts -= act[:, j1].astype(np.int64) + act[:, j2].astype(np.int64)
-                v2, w2, b2, a2 = _place_neuron(X, zeta, counts, k, W, B, act[:, j2].copy(), Wm[j2].copy(), n_random,
-                                               _random_cap(m), empty)
-                v1, w1, b1, a1 = _place_neuron(X, zeta, counts + a2.astype(np.int64), k, W, B, act[:, j1].copy(),
-                                               Wm[j1].copy(), n_random, uncapped, empty)
+                v2, w2, b2, a2 = _place_neuron(
+                    X, zeta, counts, k, W, B, act[:, j2].copy(), Wm[j2].copy(), n_random, _random_cap(m), empty
+                )
+                v1, w1, b1, a1 = _place_neuron(
+                    X,
+                    zeta,
+                    counts + a2.astype(np.int64),
+                    k,
+                    W,
+                    B,
+                    act[:, j1].copy(),
+                    Wm[j1].copy(),
+                    n_random,
+                    uncapped,
+                    empty,
+                )
                 if abs(v1) + abs(v2) > old * (1 + _IMPROVE_RTOL) + _IMPROVE_ATOL:
                     Wm[j1], bm[j1], val[j1], act[:, j1] = w1, b1, v1, a1
                     Wm[j2], bm[j2], val[j2], act[:, j2] = w2, b2, v2, a2
@@ -599,8 +612,18 @@ def _repeat(X, zeta, s, k, W, B, single: LowerBoundSup) -> LowerBoundSup:
 
 
 def sup_lower_bounds(
-    X, zetas, s: int, k: int, W, B, rng, restarts: int = 3, iterations: int = 6, n_random: int = 4,
-    polish: bool = True, rounds: int = 2,
+    X,
+    zetas,
+    s: int,
+    k: int,
+    W,
+    B,
+    rng,
+    restarts: int = 3,
+    iterations: int = 6,
+    n_random: int = 4,
+    polish: bool = True,
+    rounds: int = 2,
 ) -> list[LowerBoundSup]:
     """:func:`sup_lower_bound` for every row of ``zetas`` at once (one compiled search, batched polish).
 
@@ -640,9 +663,13 @@ def sup_lower_bounds(
     n_random = check_int(n_random, "n_random", 0)
     rounds = check_int(rounds, "rounds", 1)
     Z = zetas.shape[0]
-    check_work(Z * restarts * rounds * iterations, "MAX_LOWER_BOUND_SWEEPS",
-               f"sup_lower_bounds over {Z} sign vectors with restarts = {restarts}, rounds = {rounds}, "
-               f"iterations = {iterations}", "sweeps")
+    check_work(
+        Z * restarts * rounds * iterations,
+        "MAX_LOWER_BOUND_SWEEPS",
+        f"sup_lower_bounds over {Z} sign vectors with restarts = {restarts}, rounds = {rounds}, "
+        f"iterations = {iterations}",
+        "sweeps",
+    )
     if Z == 0:
         return []
     if k >= s > 1:
@@ -676,8 +703,18 @@ def sup_lower_bounds(
 
 
 def sup_lower_bound(
-    X, zeta, s: int, k: int, W, B, rng, restarts: int = 3, iterations: int = 6, n_random: int = 4,
-    polish: bool = True, rounds: int = 2,
+    X,
+    zeta,
+    s: int,
+    k: int,
+    W,
+    B,
+    rng,
+    restarts: int = 3,
+    iterations: int = 6,
+    n_random: int = 4,
+    polish: bool = True,
+    rounds: int = 2,
 ) -> LowerBoundSup:
     """Heuristic maximiser of ``(1/m) sum_i zeta_i h(x_i)`` over ``H_{n,s,k}^{W,B}`` (scalable).
 
@@ -737,8 +774,20 @@ def sup_lower_bound(
 
 
 def rademacher_lower_bound(
-    X, s: int, k: int, W, B, n_zeta: int, rng, restarts: int = 3, iterations: int = 6,
-    n_random: int = 4, confidence: float = 0.95, polish: bool = True, rounds: int = 2, return_networks: bool = False,
+    X,
+    s: int,
+    k: int,
+    W,
+    B,
+    n_zeta: int,
+    rng,
+    restarts: int = 3,
+    iterations: int = 6,
+    n_random: int = 4,
+    confidence: float = 0.95,
+    polish: bool = True,
+    rounds: int = 2,
+    return_networks: bool = False,
 ):
     """Scalable lower-bound estimate of ``R_H(S)`` from verified networks.
 

@@ -102,7 +102,11 @@ def sample_distribution(kind: str, m: int, n: int, rng, **kw) -> tuple[np.ndarra
     elif kind == "clustered":
         n_centres = check_int(kw.get("n_centres", 3), "n_centres", 1)
         flip = kw.get("flip", 0.1)
-        if isinstance(flip, bool) or not isinstance(flip, (int, float, np.floating, np.integer)) or not 0.0 <= flip <= 1.0:
+        if (
+            isinstance(flip, bool)
+            or not isinstance(flip, (int, float, np.floating, np.integer))
+            or not 0.0 <= flip <= 1.0
+        ):
             raise ValueError(f"flip must be a probability in [0, 1], got {flip!r}")
         centres = 1.0 - 2.0 * rng.integers(0, 2, size=(n_centres, n))
         X = centres[rng.integers(0, n_centres, size=m)] * np.where(rng.random((m, n)) < flip, -1.0, 1.0)

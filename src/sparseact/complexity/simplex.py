@@ -104,8 +104,13 @@ def simplex_networks(X: np.ndarray, zetas: np.ndarray, W: float, B: float) -> li
         v = X[positive].sum(axis=0)
         v /= np.linalg.norm(v)
         lam, lam_n = min(W, B / a_neg), min(W, B / a_pos)
-        networks.append(SparseReLUNetwork(np.array([1.0, -1.0]), np.vstack([lam * v, -lam_n * v]),
-                                          np.array([-lam * (a_neg - SLACK), -lam_n * (a_pos - SLACK)])))
+        networks.append(
+            SparseReLUNetwork(
+                np.array([1.0, -1.0]),
+                np.vstack([lam * v, -lam_n * v]),
+                np.array([-lam * (a_neg - SLACK), -lam_n * (a_pos - SLACK)]),
+            )
+        )
     return networks
 
 
@@ -122,5 +127,5 @@ def simplex_lower_bound(m: int, W: float, B: float) -> float:
             a_pos, a_neg = _thresholds(m, p)
             lam = min(W, B / a_neg) if a_neg > 0 else W
             value = (p * lam + (m - p) * min(W, B / a_pos)) * (a_pos + a_neg)
-        total += comb(m, p) / 2**m * value   # exact integer division: no overflow for large m
+        total += comb(m, p) / 2**m * value  # exact integer division: no overflow for large m
     return total / m

@@ -25,9 +25,7 @@ EXACT_MAX_N = 22
 
 
 def _copy(net: SparseReLUNetwork, u=None, b=None) -> SparseReLUNetwork:
-    return SparseReLUNetwork(
-        net.u.copy() if u is None else u, net.W.copy(), net.b.copy() if b is None else b
-    )
+    return SparseReLUNetwork(net.u.copy() if u is None else u, net.W.copy(), net.b.copy() if b is None else b)
 
 
 # ---------------------------------------------------------------------------

@@ -104,9 +104,7 @@ def make_ratio_objective(kind: str, k: int, rho=None) -> Callable[[SparseReLUNet
         if kind == "lemma9":
             return _ratio(average_sensitivity(table), float(lemma9_average_sensitivity(n, s, k, W, B)))
         if kind == "lemma10":
-            return _ratio(
-                float(noise_sensitivity(table, rho)), float(lemma10_noise_sensitivity(rho, n, s, k, W, B))
-            )
+            return _ratio(float(noise_sensitivity(table, rho)), float(lemma10_noise_sensitivity(rho, n, s, k, W, B)))
         return _ratio(average_sensitivity(table), 4.0 * k * k * W * W)
 
     objective.__name__ = f"{kind}_ratio_k{k}" + ("" if rho is None else f"_rho{rho:g}")
@@ -245,16 +243,21 @@ def adversarial_search(
         raise ValueError("objective must be callable (net -> float)")
     n, s, k = _nsk(n, s, k)
     if n > SEARCH_MAX_N:
-        raise ValueError(f"adversarial_search certifies on the whole cube every step: n must be <= {SEARCH_MAX_N}, got {n}")
+        raise ValueError(
+            f"adversarial_search certifies on the whole cube every step: n must be <= {SEARCH_MAX_N}, got {n}"
+        )
     rng = _rng(rng)
     restarts = check_int(restarts, "restarts")
     iterations = check_int(iterations, "iterations", minimum=0)
-    check_work(restarts * (iterations + 1), "MAX_SEARCH_EVALUATIONS",
-               f"adversarial_search with restarts = {restarts}, iterations = {iterations}", "objective evaluations")
+    check_work(
+        restarts * (iterations + 1),
+        "MAX_SEARCH_EVALUATIONS",
+        f"adversarial_search with restarts = {restarts}, iterations = {iterations}",
+        "objective evaluations",
+    )
     step = _real(step, "step", positive=True)
     if step > MAX_STEP:
-        raise ValueError(f"step must be <= {MAX_STEP} (the largest relative perturbation the search takes), "
-                         f"got {step}")
+        raise ValueError(f"step must be <= {MAX_STEP} (the largest relative perturbation the search takes), got {step}")
     init = [] if init is None else list(init)
     if len(init) > restarts:
         raise ValueError(f"got {len(init)} init networks for only {restarts} restarts")
@@ -291,6 +294,8 @@ def adversarial_search(
             best, best_value = parent, f_parent
         history.append(best_value)
     if not math.isfinite(best_value):
-        raise ValueError(f"objective gave no finite value on any of the {evaluations} networks evaluated "
-                         f"(best {best_value}; NaN counts as -inf): nothing to maximise")
+        raise ValueError(
+            f"objective gave no finite value on any of the {evaluations} networks evaluated "
+            f"(best {best_value}; NaN counts as -inf): nothing to maximise"
+        )
     return SearchResult(best, float(best_value), np.asarray(history, dtype=np.float64), evaluations)

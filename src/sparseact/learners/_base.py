@@ -43,7 +43,8 @@ class ParamsMixin:
         """Validate the parameters (called by ``set_params``); no-op by default."""
 
     def __repr__(self) -> str:
-        defaults = {p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values()
-                    if p.name != "self"}
+        defaults = {
+            p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values() if p.name != "self"
+        }
         shown = [f"{k}={v!r}" for k, v in self.get_params().items() if not _same(v, defaults[k])]
         return f"{type(self).__name__}({', '.join(shown)})"

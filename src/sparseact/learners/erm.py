@@ -300,13 +300,18 @@ class SparseActivationERM(ParamsMixin):
         B = _positive_real(self.B, "B")
         restarts = check_int(self.n_restarts, "n_restarts")
         max_iter = check_int(self.max_iter, "max_iter", minimum=0)
-        check_work(restarts * (max_iter + 1), "MAX_TRAINING_STEPS",
-                   f"SparseActivationERM with n_restarts = {restarts}, max_iter = {max_iter}", "gradient steps")
+        check_work(
+            restarts * (max_iter + 1),
+            "MAX_TRAINING_STEPS",
+            f"SparseActivationERM with n_restarts = {restarts}, max_iter = {max_iter}",
+            "gradient steps",
+        )
         lr = _positive_real(self.learning_rate, "learning_rate")
         batch = None if self.batch_size is None else check_int(self.batch_size, "batch_size")
         rs = self.random_state
         if not (rs is None or isinstance(rs, np.random.Generator)) and (
-                isinstance(rs, bool) or not isinstance(rs, (int, np.integer)) or rs < 0):
+            isinstance(rs, bool) or not isinstance(rs, (int, np.integer)) or rs < 0
+        ):
             raise ValueError(
                 f"random_state must be None, a non-negative integer or a numpy.random.Generator, got {rs!r}"
             )
@@ -314,8 +319,16 @@ class SparseActivationERM(ParamsMixin):
             raise ValueError(f"enforce_sparsity must be a bool, got {self.enforce_sparsity!r}")
         penalty = _nonnegative_real(self.sparsity_penalty, "sparsity_penalty")
         return dict(
-            s=s, k=k, W=W, B=B, restarts=restarts, max_iter=max_iter, lr=lr, batch=batch,
-            sparse=bool(self.enforce_sparsity), penalty=penalty,
+            s=s,
+            k=k,
+            W=W,
+            B=B,
+            restarts=restarts,
+            max_iter=max_iter,
+            lr=lr,
+            batch=batch,
+            sparse=bool(self.enforce_sparsity),
+            penalty=penalty,
         )
 
     # ------------------------------------------------------------------
@@ -500,7 +513,9 @@ class SparseActivationERM(ParamsMixin):
             return np.empty(0, dtype=np.intp)
         r = np.where(keep, Z, 0.0) @ u - y
         order = np.argsort(-r * r if weights is None else -weights * r * r, kind="stable")
-        for j, i in zip(np.flatnonzero(dead), order, strict=False):  # each dead neuron takes one of the worst-fitted samples
+        for j, i in zip(
+            np.flatnonzero(dead), order, strict=False
+        ):  # each dead neuron takes one of the worst-fitted samples
             x = X[i]
             norm = np.linalg.norm(x)
             w = x * (W / norm) if norm > 0 else Wm[j]
@@ -555,9 +570,11 @@ class SparseActivationERM(ParamsMixin):
                 vhat = m2 / (1 - _BETA2**t)
                 theta -= lr * mhat / (np.sqrt(vhat) + _EPS)
                 if not (np.all(np.isfinite(theta)) and np.all(np.isfinite(m2))):
-                    raise ValueError(f"training diverged at step {t} (a parameter or a squared gradient overflowed "
-                                     f"float64): learning_rate = {lr:g}, W = {W:g}, B = {B:g}, sparsity_penalty = "
-                                     f"{penalty:g} are too large for this sample")
+                    raise ValueError(
+                        f"training diverged at step {t} (a parameter or a squared gradient overflowed "
+                        f"float64): learning_rate = {lr:g}, W = {W:g}, B = {B:g}, sparsity_penalty = "
+                        f"{penalty:g} are too large for this sample"
+                    )
                 self._project(u, Wm, b, W, B)
                 steps = t
                 if sparse and t % _REVIVE_EVERY == 0 and t <= _REVIVE_UNTIL * params["max_iter"]:

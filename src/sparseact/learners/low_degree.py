@@ -331,9 +331,7 @@ def _check_X(X, n_features: int | None = None, allow_empty: bool = False) -> np.
         blk = X[s : s + _CHECK_ROWS]
         if not np.all((blk == 1) | (blk == -1)):
             bad = np.argwhere(~((blk == 1) | (blk == -1)))[0]
-            raise ValueError(
-                f"X must have entries in {{-1, 1}}; X[{s + bad[0]}, {bad[1]}] = {blk[bad[0], bad[1]]!r}"
-            )
+            raise ValueError(f"X must have entries in {{-1, 1}}; X[{s + bad[0]}, {bad[1]}] = {blk[bad[0], bad[1]]!r}")
     return X
 
 
@@ -443,9 +441,7 @@ def _min_norm_kernel(basis: _Basis, X: np.ndarray, y: np.ndarray):
     -------
     c : ndarray (colex order), solver : str, rank : int
     """
-    _, first, inverse, counts = np.unique(
-        _cube_indices(X), return_index=True, return_inverse=True, return_counts=True
-    )
+    _, first, inverse, counts = np.unique(_cube_indices(X), return_index=True, return_inverse=True, return_counts=True)
     PT = basis.features_t(np.ascontiguousarray(X[first].T, dtype=np.float64), np.empty((basis.N, first.size)))
     K = PT.T @ PT
     factor, info = lapack.dpotrf(K, lower=1, clean=1, overwrite_a=0)
@@ -757,16 +753,13 @@ class LowDegreeRegressor(ParamsMixin):
         n = self.n_features_in_
         f = _as_numeric(target_values, "target_values")
         if f.ndim != 1 or f.shape[0] != (1 << n):
-            raise ValueError(
-                f"target_values must be a truth table of length 2**{n} = {1 << n}, got shape {f.shape}"
-            )
+            raise ValueError(f"target_values must be a truth table of length 2**{n} = {1 << n}, got shape {f.shape}")
         f = np.asarray(f, dtype=np.float64)
         if not np.all(np.isfinite(f)):
             raise ValueError("target_values must be finite")
         diff = self.predict_cube(n)
         diff -= f
         return 0.5 * float(np.dot(diff, diff)) / diff.size
-
 
 
 def _fit_memory(N: int, n: int, gram: bool, moments: str, m: int) -> int:

@@ -57,16 +57,46 @@ CLAIMS_DIR = DATA_DIR.parent / "claims"
 STATEMENTS_FILE = "statements.yaml"
 
 #: What a statement can be.
-KINDS = ("theorem", "lemma", "claim", "conjecture", "remark", "equation", "construction", "proof-step",
-         "introduction", "discussion", "definition", "abstract", "derived", "meta")
+KINDS = (
+    "theorem",
+    "lemma",
+    "claim",
+    "conjecture",
+    "remark",
+    "equation",
+    "construction",
+    "proof-step",
+    "introduction",
+    "discussion",
+    "definition",
+    "abstract",
+    "derived",
+    "meta",
+)
 #: Why a statement can be open: no finite computation settles a conjecture, a lower bound over all
 #: algorithms, an O() bound with no explicit constant whose proof is not in the graph, or an
 #: observation about models outside the paper's class.
 OPEN_KINDS = ("conjecture", "all-algorithms", "hidden-constant", "empirical")
 #: Keys a statement entry may have (``id``, ``paper_ref``, ``kind``, ``statement`` are required).
-STATEMENT_KEYS = ("id", "paper_ref", "kind", "statement", "quantifiers", "main", "proof_of", "argument", "open",
-                  "open_kind", "correction", "note", "origin", "sharper",
-                  "hypothesis", "refuted_by", "remark")
+STATEMENT_KEYS = (
+    "id",
+    "paper_ref",
+    "kind",
+    "statement",
+    "quantifiers",
+    "main",
+    "proof_of",
+    "argument",
+    "open",
+    "open_kind",
+    "correction",
+    "note",
+    "origin",
+    "sharper",
+    "hypothesis",
+    "refuted_by",
+    "remark",
+)
 #: Whose statement it is: printed in the paper, or the project's own (a derived result, a meta-claim about many
 #: printed statements). A statement of kind ``derived`` is the project's; any other is the paper's unless it says
 #: ``origin: project``.
@@ -162,15 +192,23 @@ def _check_statement(entry: dict, where: str) -> None:
         raise ValueError(f"{where}: open_kind {entry['open_kind']!r} is not one of {', '.join(OPEN_KINDS)}")
     argument = entry.get("argument")
     if argument is not None:
-        if not isinstance(argument, dict) or set(argument) - {"uses", "text"} or not argument.get("uses") \
-                or not argument.get("text"):
+        if (
+            not isinstance(argument, dict)
+            or set(argument) - {"uses", "text"}
+            or not argument.get("uses")
+            or not argument.get("text")
+        ):
             raise ValueError(f"{where}: argument needs 'uses' (a list of ids) and 'text'")
         for premise in argument["uses"]:
             premise_kind(premise)
     correction = entry.get("correction")
     if correction is not None:
-        if not isinstance(correction, dict) or set(correction) - {"text", "verified_by"} \
-                or not correction.get("text") or not correction.get("verified_by"):
+        if (
+            not isinstance(correction, dict)
+            or set(correction) - {"text", "verified_by"}
+            or not correction.get("text")
+            or not correction.get("verified_by")
+        ):
             raise ValueError(f"{where}: correction needs 'text' and 'verified_by' (a list of ids)")
         if " ".join(correction["text"].split()) == " ".join(entry["statement"].split()):
             raise ValueError(f"{where}: the correction repeats the printed statement")
@@ -190,10 +228,15 @@ def _check_statement(entry: dict, where: str) -> None:
         raise ValueError(f"{where}: hypothesis names the paper statement (a conjecture) the result is conditional on")
     sharper = entry.get("sharper")
     if sharper is not None:
-        if not isinstance(sharper, dict) or set(sharper) - set(SHARPER_KEYS) or not isinstance(sharper.get("than"), str) \
-                or not isinstance(sharper.get("tightness", ""), str):
-            raise ValueError(f"{where}: sharper needs 'than' (a statement id) and optionally 'tightness' (a bound of "
-                             "tightness.csv)")
+        if (
+            not isinstance(sharper, dict)
+            or set(sharper) - set(SHARPER_KEYS)
+            or not isinstance(sharper.get("than"), str)
+            or not isinstance(sharper.get("tightness", ""), str)
+        ):
+            raise ValueError(
+                f"{where}: sharper needs 'than' (a statement id) and optionally 'tightness' (a bound of tightness.csv)"
+            )
         if origin(entry) != "project":
             raise ValueError(f"{where}: only the project's statements are sharper than printed (origin: project)")
 
@@ -204,8 +247,10 @@ def _check_refutations(entries: list[dict]) -> None:
     for entry in entries:
         for refutation in entry.get("refuted_by", ()):
             if refutation not in by_id or by_id[refutation]["kind"] != "derived":
-                raise ValueError(f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']}): refuted_by {refutation!r} "
-                                 "names no derived statement of the project")
+                raise ValueError(
+                    f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']}): refuted_by {refutation!r} "
+                    "names no derived statement of the project"
+                )
 
 
 def _check_sharper(entries: list[dict]) -> None:
@@ -216,11 +261,14 @@ def _check_sharper(entries: list[dict]) -> None:
         if than is None:
             continue
         if than not in by_id:
-            raise ValueError(f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']}): sharper.than {than!r} names no "
-                             "statement")
+            raise ValueError(
+                f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']}): sharper.than {than!r} names no statement"
+            )
         if origin(by_id[than]) != "paper":
-            raise ValueError(f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']}): sharper.than {than!r} is the "
-                             "project's statement, not the paper's")
+            raise ValueError(
+                f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']}): sharper.than {than!r} is the "
+                "project's statement, not the paper's"
+            )
 
 
 def statement_files() -> list[Path]:
@@ -231,9 +279,11 @@ def statement_files() -> list[Path]:
     """
     stray = sorted(DATA_DIR.glob("*.yaml"))
     if stray:
-        raise ValueError(f"{stray[0].name}: statements live in src/sparseact/claims/<claim_id>/{STATEMENTS_FILE}, "
-                         "facts and errata in the folders facts/ and errata/, one file per family "
-                         "(docs/statements-graph.md)")
+        raise ValueError(
+            f"{stray[0].name}: statements live in src/sparseact/claims/<claim_id>/{STATEMENTS_FILE}, "
+            "facts and errata in the folders facts/ and errata/, one file per family "
+            "(docs/statements-graph.md)"
+        )
     return sorted(CLAIMS_DIR.glob(f"[!_]*/{STATEMENTS_FILE}"))
 
 
@@ -306,8 +356,10 @@ def errata() -> tuple[dict, ...]:
         if not isinstance(entry.get("checks"), list) or not isinstance(entry["verified_by"], str):
             raise ValueError(f"errata: {entry['id']!r}: 'checks' is a list of check ids, 'verified_by' one check id")
         if not entry["checks"] and not isinstance(entry.get("refuted_by"), str):
-            raise ValueError(f"errata: {entry['id']!r}: an erratum rests on FAIL checks, or (an asymptotic statement) "
-                             "on 'refuted_by', the project's statement that proves it false")
+            raise ValueError(
+                f"errata: {entry['id']!r}: an erratum rests on FAIL checks, or (an asymptotic statement) "
+                "on 'refuted_by', the project's statement that proves it false"
+            )
     return entries
 
 

@@ -50,10 +50,21 @@ PRINT_HEIGHT = round((11.69 - 2 * 0.4) * 96)
 #: run as root with it), and nothing that reaches for the network (on a closed network Chromium
 #: otherwise stalls on its background services).
 CHROMIUM_FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-extensions", "--disable-default-apps", "--mute-audio", "--hide-scrollbars",
-    "--force-device-scale-factor=1", "--font-render-hinting=none", "--remote-debugging-pipe",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--disable-default-apps",
+    "--mute-audio",
+    "--hide-scrollbars",
+    "--force-device-scale-factor=1",
+    "--font-render-hinting=none",
+    "--remote-debugging-pipe",
 )
 
 #: Chromium makes a Unix socket at ``$TMPDIR/.org.chromium.Chromium.XXXXXX/SingletonSocket`` and aborts when
@@ -172,8 +183,9 @@ class Browser:
     def __init__(self, binary: str | None = None, timeout: float = 60.0):
         self.binary = binary or find_chromium()
         if not self.binary:
-            raise BrowserError("no Chromium found: install it (Debian: apt-get install chromium) "
-                               "or set SPARSEACT_CHROMIUM to its path")
+            raise BrowserError(
+                "no Chromium found: install it (Debian: apt-get install chromium) or set SPARSEACT_CHROMIUM to its path"
+            )
         self.timeout = timeout
         self._next_id = 0
         self._buffer = b""
@@ -198,10 +210,19 @@ class Browser:
                 [self.binary, *CHROMIUM_FLAGS, f"--user-data-dir={self._profile}", "about:blank"],
                 # Chromium's crash database, caches (XDG_*) and temporary files: into the profile too, removed with
                 # it, never in the user's home or TMPDIR
-                env={**os.environ, "XDG_CONFIG_HOME": f"{self._profile}/config",
-                     "XDG_CACHE_HOME": f"{self._profile}/cache", "TMPDIR": f"{self._profile}/tmp"},
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                preexec_fn=as_fds_3_and_4, close_fds=False, start_new_session=True)
+                env={
+                    **os.environ,
+                    "XDG_CONFIG_HOME": f"{self._profile}/config",
+                    "XDG_CACHE_HOME": f"{self._profile}/cache",
+                    "TMPDIR": f"{self._profile}/tmp",
+                },
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                preexec_fn=as_fds_3_and_4,
+                close_fds=False,
+                start_new_session=True,
+            )
         finally:
             os.close(to_child)
             os.close(from_child)
@@ -246,7 +267,7 @@ class Browser:
             message["sessionId"] = self._session
         data = json.dumps(message).encode() + b"\0"
         while data:
-            data = data[os.write(self._write, data):]
+            data = data[os.write(self._write, data) :]
         return self._next_id
 
     def _receive(self, deadline: float) -> dict:
@@ -304,8 +325,10 @@ class Browser:
         if result.get("errorText"):
             raise BrowserError(f"{path}: {result['errorText']}")
         self._wait_for("Page.loadEventFired")
-        self.evaluate("document.fonts.ready.then(() => new Promise(done => "
-                      "requestAnimationFrame(() => requestAnimationFrame(() => done(true)))))")
+        self.evaluate(
+            "document.fonts.ready.then(() => new Promise(done => "
+            "requestAnimationFrame(() => requestAnimationFrame(() => done(true)))))"
+        )
 
     def evaluate(self, expression: str):
         """The JSON value of a JavaScript expression in the open page (promises are awaited)."""
@@ -387,20 +410,32 @@ def inspect_page(browser: Browser, path: str | Path) -> PageReport:
         target = path.parent / unquote(parts.path)
         if not target.is_file():
             broken_links.append(ref)
-        elif parts.fragment and target.suffix in (".html", ".htm") \
-                and unquote(parts.fragment) not in anchors_of(target):
+        elif (
+            parts.fragment and target.suffix in (".html", ".htm") and unquote(parts.fragment) not in anchors_of(target)
+        ):
             broken_anchors.append(ref)
-    return PageReport(path=path, title=found["title"], scroll_width=found["scroll_width"],
-                      viewport_width=found["viewport_width"], broken_images=found["broken_images"],
-                      broken_links=broken_links, missing_anchors=sorted(set(found["missing_anchors"])),
-                      raw_math=RAW_MATH.findall(found["text"]), statements_top=found["statements_top"],
-                      first_statement_bottom=found["first_statement_bottom"],
-                      headline_bottom=found["headline_bottom"], hidden_status=found["hidden_status"],
-                      clipped=found["clipped"], external=external, broken_anchors=broken_anchors)
+    return PageReport(
+        path=path,
+        title=found["title"],
+        scroll_width=found["scroll_width"],
+        viewport_width=found["viewport_width"],
+        broken_images=found["broken_images"],
+        broken_links=broken_links,
+        missing_anchors=sorted(set(found["missing_anchors"])),
+        raw_math=RAW_MATH.findall(found["text"]),
+        statements_top=found["statements_top"],
+        first_statement_bottom=found["first_statement_bottom"],
+        headline_bottom=found["headline_bottom"],
+        hidden_status=found["hidden_status"],
+        clipped=found["clipped"],
+        external=external,
+        broken_anchors=broken_anchors,
+    )
 
 
-def page_problems(report: PageReport, front_page: bool = False, first_screen: bool = True,
-                  printed: bool = False) -> list[str]:
+def page_problems(
+    report: PageReport, front_page: bool = False, first_screen: bool = True, printed: bool = False
+) -> list[str]:
     """What is wrong with a page, one sentence each (empty when nothing is).
 
     Parameters
@@ -425,8 +460,9 @@ def page_problems(report: PageReport, front_page: bool = False, first_screen: bo
     if report.missing_anchors:
         problems.append(f"{len(report.missing_anchors)} #anchor(s) name no element: {report.missing_anchors[:3]}")
     if report.broken_anchors:
-        problems.append(f"{len(report.broken_anchors)} link(s) to another page name an anchor it lacks: "
-                        f"{report.broken_anchors[:3]}")
+        problems.append(
+            f"{len(report.broken_anchors)} link(s) to another page name an anchor it lacks: {report.broken_anchors[:3]}"
+        )
     if report.raw_math:
         problems.append(f"{len(report.raw_math)} raw $...$ math span(s) in the visible text: {report.raw_math[:3]}")
     if report.hidden_status:
@@ -434,8 +470,11 @@ def page_problems(report: PageReport, front_page: bool = False, first_screen: bo
     if printed and report.clipped:
         problems.append(f"clipped in print (content wider than its box): {report.clipped}")
     if first_screen:
-        name, bottom = (("headline table (table.headline)", report.headline_bottom) if front_page else
-                        ("first statement (table.statements row)", report.first_statement_bottom))
+        name, bottom = (
+            ("headline table (table.headline)", report.headline_bottom)
+            if front_page
+            else ("first statement (table.statements row)", report.first_statement_bottom)
+        )
         if bottom is None:
             problems.append(f"no {name}")
         elif bottom > report.screen_height:
@@ -447,8 +486,11 @@ def report_pages(results: str | Path) -> list[Path]:
     """The verification report, the argument graph's page and every claim page under a results directory, front
     page first."""
     results = Path(results)
-    return [results / "report" / "index.html", results / "report" / "graph.html",
-            *sorted((results / "reports").glob("*.html"))]
+    return [
+        results / "report" / "index.html",
+        results / "report" / "graph.html",
+        *sorted((results / "reports").glob("*.html")),
+    ]
 
 
 def check_page(browser: Browser, path: str | Path, front_page: bool = False, first_screen: bool = True) -> list[str]:
@@ -459,8 +501,9 @@ def check_page(browser: Browser, path: str | Path, front_page: bool = False, fir
         for width in WIDTHS:
             browser.set_screen(width)
             report = inspect_page(browser, path)
-            problems += [f"at {width} px: {p}" for p in page_problems(report, front_page,
-                                                                       first_screen and width == SCREEN[0])]
+            problems += [
+                f"at {width} px: {p}" for p in page_problems(report, front_page, first_screen and width == SCREEN[0])
+            ]
         browser.set_screen(PRINT_WIDTH, media="print")
         report = inspect_page(browser, path)
         problems += [f"printed: {p}" for p in page_problems(report, front_page, first_screen=False, printed=True)]
@@ -475,8 +518,10 @@ def check_pages(results: str | Path, browser: Browser | None = None) -> dict[str
     if browser is None:
         with Browser() as own:
             return check_pages(results, own)
-    return {str(page.relative_to(results)): check_page(browser, page, front_page=i == 0, first_screen=i != 1)
-            for i, page in enumerate(pages)}
+    return {
+        str(page.relative_to(results)): check_page(browser, page, front_page=i == 0, first_screen=i != 1)
+        for i, page in enumerate(pages)
+    }
 
 
 def placeholder_png(path: str | Path, message: str) -> Path:
@@ -495,8 +540,7 @@ def placeholder_png(path: str | Path, message: str) -> Path:
     return path
 
 
-def write_screenshots(pages: dict[str | Path, str | Path],
-                      printed: dict[str | Path, str | Path] | None = None) -> str:
+def write_screenshots(pages: dict[str | Path, str | Path], printed: dict[str | Path, str | Path] | None = None) -> str:
     """Screenshot each page's first screen, and each printed page's first page; placeholders when no Chromium runs.
 
     Parameters
@@ -515,8 +559,10 @@ def write_screenshots(pages: dict[str | Path, str | Path],
     printed = printed or {}
     reason = None
     if find_chromium() is None:
-        reason = ("No screenshot: no Chromium was found when the report was built. Install it (Debian: "
-                  "apt-get install chromium) and rerun the report rule.")
+        reason = (
+            "No screenshot: no Chromium was found when the report was built. Install it (Debian: "
+            "apt-get install chromium) and rerun the report rule."
+        )
     else:
         try:
             with Browser() as browser:

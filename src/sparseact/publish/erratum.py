@@ -52,10 +52,12 @@ OVERFULL_LIMIT_PT = 5.0
 #: The date a compiled PDF carries (``SOURCE_DATE_EPOCH``), so that two runs give identical files.
 SOURCE_DATE_EPOCH = "0"
 #: What the paper is, as the note cites it.
-PAPER_REFERENCE = (r"Pranjal Awasthi, Nishanth Dikkala, Pritish Kamath and Raghu Meka, ``Learning Neural Networks "
-                   r"with Sparse Activations'', in \emph{Proceedings of Thirty Seventh Conference on Learning Theory "
-                   r"(COLT 2024)}, PMLR 247:406--425, 2024; "
-                   r"\href{https://arxiv.org/abs/2406.17989}{arXiv:2406.17989}")
+PAPER_REFERENCE = (
+    r"Pranjal Awasthi, Nishanth Dikkala, Pritish Kamath and Raghu Meka, ``Learning Neural Networks "
+    r"with Sparse Activations'', in \emph{Proceedings of Thirty Seventh Conference on Learning Theory "
+    r"(COLT 2024)}, PMLR 247:406--425, 2024; "
+    r"\href{https://arxiv.org/abs/2406.17989}{arXiv:2406.17989}"
+)
 #: Text characters that LaTeX's default (OT1) encoding does not print as themselves, beyond the special ones.
 _TEXT_SYMBOLS = {"<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
 #: A straight double quote that opens a quotation (at the start, or after a space or an opening bracket).
@@ -76,9 +78,10 @@ def tex_text(text: str) -> str:
         return "".join(_TEXT_SYMBOLS.get(ch) or _latex_escape(ch) for ch in piece)
 
     pieces = split_math(" ".join(str(text).split()))
-    return "".join(prose(piece, position == 0) if kind == "text"
-                   else (f"${piece}$" if kind == "inline" else f"\\[{piece}\\]")
-                   for position, (kind, piece) in enumerate(pieces))
+    return "".join(
+        prose(piece, position == 0) if kind == "text" else (f"${piece}$" if kind == "inline" else f"\\[{piece}\\]")
+        for position, (kind, piece) in enumerate(pieces)
+    )
 
 
 def certificate_link(path: str, repository_url: str = REPOSITORY_URL) -> str:
@@ -107,7 +110,8 @@ def numbered_errata(results: Results) -> pd.DataFrame:
     rank = {finding: position for position, finding in enumerate(FINDING_DEFINITIONS)}
     frame = results.errata.assign(
         where=results.errata["statements"].map(lambda cell: [refs[s] for s in ids(cell)]),
-        _rank=results.errata["class"].map(lambda c: rank.get(c, len(rank))))
+        _rank=results.errata["class"].map(lambda c: rank.get(c, len(rank))),
+    )
     frame = frame.assign(_position=frame["where"].map(lambda refs_: min(map(paper_position, refs_))))
     frame = frame.sort_values(["_rank", "_position", "erratum_id"], kind="stable").drop(columns=["_rank", "_position"])
     return frame.reset_index(drop=True).assign(number=lambda f: range(1, len(f) + 1))
@@ -124,8 +128,11 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
     concerns = {e: ids(cell) for e, cell in zip(errata["erratum_id"], errata["statements"], strict=True)}
     table = results.statements.set_index("statement_id")
     hypotheses = {e["id"]: e["hypothesis"] for e in paper_statements() if e.get("hypothesis")}
-    out_of_range = set(results.ledger.loc[(results.ledger["verdict"] == "FAIL")
-                                          & (results.ledger["finding"] == "out-of-range"), "check_id"])
+    out_of_range = set(
+        results.ledger.loc[
+            (results.ledger["verdict"] == "FAIL") & (results.ledger["finding"] == "out-of-range"), "check_id"
+        ]
+    )
 
     sentences = []
     for _, row in results.headline.iterrows():
@@ -135,33 +142,52 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
         steps = [number[e] for e in ids(row["errata"]) if row["statement_id"] not in concerns[e]]
         if row["status"] == "fails-as-stated":
             survives = statement["survives"]
-            text = (f"{name} fails as printed ({statement['class']}"
-                    + (f", {cite(own)}" if own else "") + "); "
-                    + ("its corrected form is proved" if survives.startswith("yes") else
-                       "its corrected form is itself a conjecture, open (Appendix~\\ref{app:open})" if survives.startswith("open")
-                       else "no corrected form of it is proved"))
+            text = (
+                f"{name} fails as printed ({statement['class']}"
+                + (f", {cite(own)}" if own else "")
+                + "); "
+                + (
+                    "its corrected form is proved"
+                    if survives.startswith("yes")
+                    else "its corrected form is itself a conjecture, open (Appendix~\\ref{app:open})"
+                    if survives.startswith("open")
+                    else "no corrected form of it is proved"
+                )
+            )
         elif row["status"] == "proved" and hypotheses.get(row["statement_id"]):
             hypothesis = hypotheses[row["statement_id"]]
             fixes = [number[e] for e in errata["erratum_id"] if hypothesis in concerns[e]]
-            text = (f"{name} holds as an implication from {tex_text(table.loc[hypothesis, 'paper_ref'])}"
-                    + (f", as corrected in {cite(fixes)}, a conjecture not established here" if fixes
-                       else f" ({table.loc[hypothesis, 'status']}; the reading and range it needs are in "
-                            "Appendix~\\ref{app:open})"))
+            text = f"{name} holds as an implication from {tex_text(table.loc[hypothesis, 'paper_ref'])}" + (
+                f", as corrected in {cite(fixes)}, a conjecture not established here"
+                if fixes
+                else f" ({table.loc[hypothesis, 'status']}; the reading and range it needs are in "
+                "Appendix~\\ref{app:open})"
+            )
         elif row["status"] == "proved":
             corner = [c for c in ids(statement["checks"]) if c in out_of_range]
             text = f"{name} holds as printed" + (
                 f" except in degenerate corners where a printed logarithm vanishes (out-of-range: "
-                f"{tex_text(', '.join(corner))})" if corner else "")
+                f"{tex_text(', '.join(corner))})"
+                if corner
+                else ""
+            )
         elif row["status"] == "open":
             text = f"{name} is open"
         else:
             corner = [c for c in ids(statement["checks"]) if c in out_of_range]
-            text = (f"{name} holds on every instance enumerated ({tex_text(statement['range'])}), with no proof of it "
-                    "as printed" + (f"; as printed it fails in a degenerate corner (out-of-range: "
-                                    f"{tex_text(', '.join(corner))})" if corner else ""))
+            text = (
+                f"{name} holds on every instance enumerated ({tex_text(statement['range'])}), with no proof of it "
+                "as printed"
+                + (
+                    f"; as printed it fails in a degenerate corner (out-of-range: {tex_text(', '.join(corner))})"
+                    if corner
+                    else ""
+                )
+            )
         if steps:
-            text += (f"{', and' if row['status'] == 'fails-as-stated' else ';'} "
-                     + "its printed proof has " + cite(steps))
+            text += (
+                f"{', and' if row['status'] == 'fails-as-stated' else ';'} " + "its printed proof has " + cite(steps)
+            )
         if row["statement_id"] in set(results.sharper["than"]):
             text += "; a sharper form is proved (Section~\\ref{sec:sharper})"
         sentences.append(text + ".")
@@ -173,43 +199,58 @@ def _erratum(row: pd.Series, repository_url: str, proofs: list[str] = ()) -> lis
     certificates = ", ".join(certificate_link(path, repository_url) for path in ids(row["certificates"]))
     names = ", ".join(rf"\texttt{{{tex_text(p)}}}" for p in proofs)
     proved = f" The correction is proved ({names})" if proofs else ""
-    verified = (f" The correction is an open conjecture; \\texttt{{{tex_text(row['verified_by'])}}} tests "
-                f"instances only (evidence, not a proof)." if row["verified"] == CONJECTURED else
-                (f"{proved} and checked by" if proofs else " The correction is checked by")
-                + f" \\texttt{{{tex_text(row['verified_by'])}}}: {row['verified']}."
-                if row["verified_by"] else proved + ("." if proofs else ""))
-    return [rf"\paragraph{{Erratum {row['number']}.}} {tex_text(_sentence(row['location']))}",
-            r"\begin{description}",
-            rf"\item[Printed.] {tex_text(row['printed'])}",
-            rf"\item[Corrected.] {tex_text(_sentence(row['correction']))}{verified}",
-            (rf"\item[Why it fails.] {tex_text(_sentence(row['counterexample']))} "
-             rf"Proof: {tex_text(_sentence(row['explanation']))} (An asymptotic statement: no finite certificate "
-             rf"refutes it; the proof is \texttt{{{tex_text(row.get('refuted_by', ''))}}} of the argument graph.)"
-             if row.get("refuted_by") else
-             rf"\item[Why it fails.] {tex_text(_sentence(row['explanation']))} "
-             rf"Violation: {tex_text(row['counterexample'])}. "
-             rf"Certificate{'s' if len(ids(row['certificates'])) > 1 else ''}: {certificates}."),
-            rf"\item[Class.] {tex_text(row['class'])}.",
-            r"\end{description}", ""]
+    verified = (
+        f" The correction is an open conjecture; \\texttt{{{tex_text(row['verified_by'])}}} tests "
+        f"instances only (evidence, not a proof)."
+        if row["verified"] == CONJECTURED
+        else (f"{proved} and checked by" if proofs else " The correction is checked by")
+        + f" \\texttt{{{tex_text(row['verified_by'])}}}: {row['verified']}."
+        if row["verified_by"]
+        else proved + ("." if proofs else "")
+    )
+    return [
+        rf"\paragraph{{Erratum {row['number']}.}} {tex_text(_sentence(row['location']))}",
+        r"\begin{description}",
+        rf"\item[Printed.] {tex_text(row['printed'])}",
+        rf"\item[Corrected.] {tex_text(_sentence(row['correction']))}{verified}",
+        (
+            rf"\item[Why it fails.] {tex_text(_sentence(row['counterexample']))} "
+            rf"Proof: {tex_text(_sentence(row['explanation']))} (An asymptotic statement: no finite certificate "
+            rf"refutes it; the proof is \texttt{{{tex_text(row.get('refuted_by', ''))}}} of the argument graph.)"
+            if row.get("refuted_by")
+            else rf"\item[Why it fails.] {tex_text(_sentence(row['explanation']))} "
+            rf"Violation: {tex_text(row['counterexample'])}. "
+            rf"Certificate{'s' if len(ids(row['certificates'])) > 1 else ''}: {certificates}."
+        ),
+        rf"\item[Class.] {tex_text(row['class'])}.",
+        r"\end{description}",
+        "",
+    ]
 
 
 def _sharper(row: pd.Series) -> list[str]:
     tightness = tightness_of(row, tex_text)
-    return [rf"\subsection*{{{tex_text(short_ref(row['paper_ref']))}}}",
-            r"\begin{description}",
-            rf"\item[Printed.] {tex_text(row['printed'])}",
-            rf"\item[Proved.] {tex_text(_sentence(row['statement']))}",
-            rf"\item[Proof sketch.] {tex_text(_sentence(row['argument']))}",
-            *([rf"\item[Tightness.] {_sentence(tightness[:1].upper() + tightness[1:])}"]
-              if tightness else []),
-            rf"\item[Chain.] \texttt{{sparseact explain {tex_text(row['statement_id'])}}} prints the proof down to "
-            "the exact checks and cited facts.",
-            r"\end{description}", ""]
+    return [
+        rf"\subsection*{{{tex_text(short_ref(row['paper_ref']))}}}",
+        r"\begin{description}",
+        rf"\item[Printed.] {tex_text(row['printed'])}",
+        rf"\item[Proved.] {tex_text(_sentence(row['statement']))}",
+        rf"\item[Proof sketch.] {tex_text(_sentence(row['argument']))}",
+        *([rf"\item[Tightness.] {_sentence(tightness[:1].upper() + tightness[1:])}"] if tightness else []),
+        rf"\item[Chain.] \texttt{{sparseact explain {tex_text(row['statement_id'])}}} prints the proof down to "
+        "the exact checks and cited facts.",
+        r"\end{description}",
+        "",
+    ]
 
 
 def _open(row: pd.Series, why: str) -> list[str]:
-    return [rf"\paragraph{{{tex_text(row['paper_ref'])}.}} {tex_text(_sentence(row['statement']))}",
-            "", rf"\emph{{Why it is open.}} {tex_text(_sentence(why))}", ""]
+    return [
+        rf"\paragraph{{{tex_text(row['paper_ref'])}.}} {tex_text(_sentence(row['statement']))}",
+        "",
+        rf"\emph{{Why it is open.}} {tex_text(_sentence(why))}",
+        "",
+    ]
 
 
 def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
@@ -221,72 +262,107 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     verified = int((errata["verified"] == "PASS").sum())
     conjectured = int((errata["verified"] == CONJECTURED).sum())
     refuted = [int(n) for n, r in zip(errata["number"], errata.get("refuted_by", [""] * len(errata)), strict=True) if r]
-    lines = [r"\documentclass[11pt]{article}",
-             r"\usepackage{amsmath,amssymb}",
-             r"\usepackage[margin=2.5cm]{geometry}",
-             r"\usepackage[colorlinks=true,linkcolor=blue,urlcolor=blue]{hyperref}",
-             r"\ifdefined\pdftrailerid\pdftrailerid{}\fi",
-             r"\tolerance=2000\emergencystretch=3em",
-             r"\title{Errata and sharper bounds for\\``Learning Neural Networks with Sparse Activations''}",
-             r"\author{The sparseact project}",
-             r"\date{}",
-             r"\begin{document}",
-             r"\maketitle",
-             rf"\noindent This note comments on: {PAPER_REFERENCE}. Sections, theorems, lemmas and equations are "
-             "numbered as in the PMLR version. Every erratum below comes with a certificate: a counterexample whose "
-             "violation is established in exact or rigorous interval arithmetic, stored as a file in the repository "
-             r"that \texttt{sparseact verify-certificate} recomputes"
-             + (f", except {cite(refuted)}, an asymptotic statement that no finite computation can refute, which comes "
-                "with a proof of its negation" if refuted else "")
-             + r". What the corrections rest on is printed by \texttt{sparseact explain} for every statement.",
-             "",
-             r"\section{Summary}",
-             summary_paragraph(results, errata),
-             f"In all, of the {len(printed)} statements of the paper we track, {int(counts.get('proved', 0))} are "
-             f"proved, {int(counts.get('holds-on-range', 0))} hold on the range enumerated, "
-             f"{int(counts.get('fails-as-stated', 0))} fail as printed and {int(counts.get('open', 0))} are open; "
-             f"the failures come from {len(errata)} root causes (the errata below), and {verified} of the "
-             f"{len(errata)} corrections are verified"
-             + (f" ({conjectured} {'is a conjecture' if conjectured == 1 else 'are conjectures'} themselves, open)"
-                if conjectured else "") + ".",
-             "",
-             r"\section{Errata}",
-             "The errata are grouped by class, the most severe first, and in the paper's order within a class. "
-             "Each gives where the error is, the printed text, the corrected text, why the printed text fails with "
-             "the violation its certificate establishes, and a link to the certificate.",
-             ""]
+    lines = [
+        r"\documentclass[11pt]{article}",
+        r"\usepackage{amsmath,amssymb}",
+        r"\usepackage[margin=2.5cm]{geometry}",
+        r"\usepackage[colorlinks=true,linkcolor=blue,urlcolor=blue]{hyperref}",
+        r"\ifdefined\pdftrailerid\pdftrailerid{}\fi",
+        r"\tolerance=2000\emergencystretch=3em",
+        r"\title{Errata and sharper bounds for\\``Learning Neural Networks with Sparse Activations''}",
+        r"\author{The sparseact project}",
+        r"\date{}",
+        r"\begin{document}",
+        r"\maketitle",
+        rf"\noindent This note comments on: {PAPER_REFERENCE}. Sections, theorems, lemmas and equations are "
+        "numbered as in the PMLR version. Every erratum below comes with a certificate: a counterexample whose "
+        "violation is established in exact or rigorous interval arithmetic, stored as a file in the repository "
+        r"that \texttt{sparseact verify-certificate} recomputes"
+        + (
+            f", except {cite(refuted)}, an asymptotic statement that no finite computation can refute, which comes "
+            "with a proof of its negation"
+            if refuted
+            else ""
+        )
+        + r". What the corrections rest on is printed by \texttt{sparseact explain} for every statement.",
+        "",
+        r"\section{Summary}",
+        summary_paragraph(results, errata),
+        f"In all, of the {len(printed)} statements of the paper we track, {int(counts.get('proved', 0))} are "
+        f"proved, {int(counts.get('holds-on-range', 0))} hold on the range enumerated, "
+        f"{int(counts.get('fails-as-stated', 0))} fail as printed and {int(counts.get('open', 0))} are open; "
+        f"the failures come from {len(errata)} root causes (the errata below), and {verified} of the "
+        f"{len(errata)} corrections are verified"
+        + (
+            f" ({conjectured} {'is a conjecture' if conjectured == 1 else 'are conjectures'} themselves, open)"
+            if conjectured
+            else ""
+        )
+        + ".",
+        "",
+        r"\section{Errata}",
+        "The errata are grouped by class, the most severe first, and in the paper's order within a class. "
+        "Each gives where the error is, the printed text, the corrected text, why the printed text fails with "
+        "the violation its certificate establishes, and a link to the certificate.",
+        "",
+    ]
     status_of = dict(zip(results.statements["statement_id"], results.statements["status"], strict=True))
     # the proved statements each erratum's correction rests on (its printed statement's correction, verified_by)
-    proofs_of = {cause["id"]: [p for p in (entries.get(cause["printed"], {}).get("correction") or {}).get(
-        "verified_by", ()) if premise_kind(p) == "statement" and status_of.get(p) == "proved"]
-        for cause in paper_errata()}
+    proofs_of = {
+        cause["id"]: [
+            p
+            for p in (entries.get(cause["printed"], {}).get("correction") or {}).get("verified_by", ())
+            if premise_kind(p) == "statement" and status_of.get(p) == "proved"
+        ]
+        for cause in paper_errata()
+    }
     for finding_class, definition in FINDING_DEFINITIONS.items():
         group = errata[errata["class"] == finding_class]
         if len(group):
-            lines += [rf"\subsection{{{tex_text(finding_class.replace('-', ' ').capitalize())} ({len(group)})}}",
-                      rf"\emph{{{tex_text(_sentence(definition.capitalize()))}}}", ""]
+            lines += [
+                rf"\subsection{{{tex_text(finding_class.replace('-', ' ').capitalize())} ({len(group)})}}",
+                rf"\emph{{{tex_text(_sentence(definition.capitalize()))}}}",
+                "",
+            ]
             for _, row in group.iterrows():
                 lines += _erratum(row, repository_url, proofs_of.get(row["erratum_id"], []))
-    remarks = sorted((e for e in entries.values() if e.get("remark") and e["id"] in status_of),
-                     key=lambda e: paper_position(e["paper_ref"]))
-    lines += [r"\section{Remarks on steps that hold}\label{sec:remarks}",
-              "Statements whose status is in brackets, where a citation or a detail of the printed derivation should "
-              "still change; where a remark names a range in which a printed logarithm is below 1, the printed step "
-              "fails there and holds with that logarithm read as at least 1." if remarks else "None.", ""]
+    remarks = sorted(
+        (e for e in entries.values() if e.get("remark") and e["id"] in status_of),
+        key=lambda e: paper_position(e["paper_ref"]),
+    )
+    lines += [
+        r"\section{Remarks on steps that hold}\label{sec:remarks}",
+        "Statements whose status is in brackets, where a citation or a detail of the printed derivation should "
+        "still change; where a remark names a range in which a printed logarithm is below 1, the printed step "
+        "fails there and holds with that logarithm read as at least 1."
+        if remarks
+        else "None.",
+        "",
+    ]
     for entry in remarks:
-        lines += [rf"\paragraph{{{tex_text(entry['paper_ref'])}.}} {tex_text(_sentence(entry['remark']))} "
-                  rf"[{tex_text(status_of[entry['id']])}; \texttt{{sparseact explain {tex_text(entry['id'])}}}]", ""]
-    lines += [r"\section{Sharper than printed}\label{sec:sharper}",
-              "Results proved here that are sharper than the paper's statements, each with its proof sketch and the "
-              "family that comes closest to it." if len(results.sharper) else "None.", ""]
+        lines += [
+            rf"\paragraph{{{tex_text(entry['paper_ref'])}.}} {tex_text(_sentence(entry['remark']))} "
+            rf"[{tex_text(status_of[entry['id']])}; \texttt{{sparseact explain {tex_text(entry['id'])}}}]",
+            "",
+        ]
+    lines += [
+        r"\section{Sharper than printed}\label{sec:sharper}",
+        "Results proved here that are sharper than the paper's statements, each with its proof sketch and the "
+        "family that comes closest to it."
+        if len(results.sharper)
+        else "None.",
+        "",
+    ]
     for _, row in results.sharper.iterrows():
         lines += _sharper(row)
     opened = printed[printed["status"] == "open"]
-    lines += [r"\appendix", r"\section{Open statements}\label{app:open}",
-              "Statements of the paper that no finite computation can settle, and why." if len(opened) else "None.",
-              ""]
-    for _, row in opened.assign(_p=opened["paper_ref"].map(paper_position)).sort_values("_p", kind="stable") \
-            .iterrows():
+    lines += [
+        r"\appendix",
+        r"\section{Open statements}\label{app:open}",
+        "Statements of the paper that no finite computation can settle, and why." if len(opened) else "None.",
+        "",
+    ]
+    for _, row in opened.assign(_p=opened["paper_ref"].map(paper_position)).sort_values("_p", kind="stable").iterrows():
         lines += _open(row, entries.get(row["statement_id"], {}).get("open") or row["reason"])
     return "\n".join([*lines, r"\end{document}", ""])
 
@@ -309,8 +385,9 @@ def compile_summary(pdf: Path, log: str) -> str:
     """One line on a compiled note: its pages and its overfull boxes."""
     pages = _PAGES.search(log)
     boxes = overfull_boxes(log)
-    return (f"{pdf}: compiled with {TEX_ENGINE}, {pages.group(1) if pages else '?'} pages, "
-            + (f"{len(boxes)} overfull boxes (the largest {max(boxes):.1f} pt)" if boxes else "no overfull box"))
+    return f"{pdf}: compiled with {TEX_ENGINE}, {pages.group(1) if pages else '?'} pages, " + (
+        f"{len(boxes)} overfull boxes (the largest {max(boxes):.1f} pt)" if boxes else "no overfull box"
+    )
 
 
 def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None, str]:
@@ -331,10 +408,19 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
     with tempfile.TemporaryDirectory() as work:
         shutil.copy(tex, Path(work) / tex.name)
         for _ in range(2):
-            done = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", tex.name], cwd=work,
-                                  env=env, capture_output=True, text=True, errors="replace")
-            log = (Path(work) / tex.with_suffix(".log").name).read_text(errors="replace") \
-                if (Path(work) / tex.with_suffix(".log").name).exists() else done.stdout
+            done = subprocess.run(
+                [engine, "-interaction=nonstopmode", "-halt-on-error", tex.name],
+                cwd=work,
+                env=env,
+                capture_output=True,
+                text=True,
+                errors="replace",
+            )
+            log = (
+                (Path(work) / tex.with_suffix(".log").name).read_text(errors="replace")
+                if (Path(work) / tex.with_suffix(".log").name).exists()
+                else done.stdout
+            )
             if done.returncode:
                 errors = "\n".join(line for line in log.splitlines() if line.startswith("!"))
                 raise RuntimeError(f"{engine} failed on {tex}:\n{errors or done.stdout[-2000:]}")

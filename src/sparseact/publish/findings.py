@@ -112,7 +112,7 @@ def markdown_math(text: str, in_table: bool = True) -> str:
 
     out, position = [], 0
     for match in _MATH.finditer(text):
-        plain = text[position:match.start()]
+        plain = text[position : match.start()]
         out += [plain.replace("|", r"\|") if in_table else plain, fix(match.group("tex"))]
         position = match.end()
     plain = text[position:]
@@ -149,20 +149,27 @@ def headline_markdown(results: Results, errata_link: str, claim_link: str) -> li
     for _, row in results.headline.iterrows():
         statement = _statement(results, row["statement_id"])
         errata = ", ".join(f"[{e}]({errata_link.format(id=e)})" for e in ids(row["errata"])) or "none"
-        rows.append([f"**{row['paper_ref']}** ([claim]({claim_link.format(id=row['claim_id'])}))",
-                     f"**{status_text(row['status'], statement['class'], statement['range'])}**",
-                     f"{row['cost']} {row['proof']}".strip(), errata])
+        rows.append(
+            [
+                f"**{row['paper_ref']}** ([claim]({claim_link.format(id=row['claim_id'])}))",
+                f"**{status_text(row['status'], statement['class'], statement['range'])}**",
+                f"{row['cost']} {row['proof']}".strip(),
+                errata,
+            ]
+        )
     return _table(["result", "status", "what it costs the authors", "errata"], rows)
 
 
 #: How the paper's statements other than its main results are grouped in the counts: (what a reader calls them,
 #: the statement kinds of :data:`sparseact.paper.KINDS`).
-KIND_GROUPS = (("other theorems, lemmas and claims", ("theorem", "lemma", "claim")),
-               ("conjectures", ("conjecture",)),
-               ("proof steps", ("proof-step",)),
-               ("equations", ("equation",)),
-               ("definitions, constructions and remarks", ("definition", "construction", "remark")),
-               ("introduction, abstract and discussion sentences", ("introduction", "abstract", "discussion")))
+KIND_GROUPS = (
+    ("other theorems, lemmas and claims", ("theorem", "lemma", "claim")),
+    ("conjectures", ("conjecture",)),
+    ("proof steps", ("proof-step",)),
+    ("equations", ("equation",)),
+    ("definitions, constructions and remarks", ("definition", "construction", "remark")),
+    ("introduction, abstract and discussion sentences", ("introduction", "abstract", "discussion")),
+)
 
 
 def _plural(count: int, word: str, plural: str = "") -> str:
@@ -191,10 +198,12 @@ def counts_line(results: Results) -> str:
     if other:
         parts.append(f"{other} other")
     own = results.own
-    return (f"Of the paper's {len(printed)} printed statements we track ({', '.join(parts)}): "
-            f"{_statuses(printed)}. {len(results.errata)} errata by root cause ({_by_class(results.errata)}), "
-            f"resting on {len(results.ledger)} checks. Counted apart, the project's own "
-            f"{_plural(len(own), 'statement')} (sharper forms, corrected forms, a meta-claim): {_statuses(own)}.")
+    return (
+        f"Of the paper's {len(printed)} printed statements we track ({', '.join(parts)}): "
+        f"{_statuses(printed)}. {len(results.errata)} errata by root cause ({_by_class(results.errata)}), "
+        f"resting on {len(results.ledger)} checks. Counted apart, the project's own "
+        f"{_plural(len(own), 'statement')} (sharper forms, corrected forms, a meta-claim): {_statuses(own)}."
+    )
 
 
 def short_ref(paper_ref: str) -> str:
@@ -207,8 +216,10 @@ def _names(refs, counted: bool = False) -> str:
     """The short references, each once (with ``counted``, ``Section 1 (5 statements)`` when several share one),
     joined for reading (with semicolons when a name has a comma)."""
     counts = pd.Series([short_ref(r) for r in refs], dtype=str).value_counts()
-    names = [name if counts[name] == 1 or not counted else f"{name} ({counts[name]} statements)"
-             for name in dict.fromkeys(short_ref(r) for r in refs)]
+    names = [
+        name if counts[name] == 1 or not counted else f"{name} ({counts[name]} statements)"
+        for name in dict.fromkeys(short_ref(r) for r in refs)
+    ]
     if len(names) <= 2:
         return " and ".join(names)
     if any("," in name for name in names):
@@ -226,14 +237,24 @@ def bottom_line(results: Results) -> str:
     open_main = main[main["status"] == "open"]
     counts = printed["status"].value_counts()
     proved, on_range = int(counts.get("proved", 0)), int(counts.get("holds-on-range", 0))
-    sentences = [f"Of the paper's {_plural(len(main), 'main result')}, "
-                 + (f"{_names(holding['paper_ref'])} {'is' if len(set(map(short_ref, holding['paper_ref']))) == 1 else 'are'}"
-                    " proved" if len(holding) else "none is proved")
-                 + (f", {_names(ranged['paper_ref'])} {'holds' if len(set(map(short_ref, ranged['paper_ref']))) == 1 else 'hold'}"
-                    " on the instances enumerated" if len(ranged) else "")
-                 + f"; in all {proved} of its {len(printed)} printed statements are proved"
-                 + (f" and {on_range} hold{'s' if on_range == 1 else ''} on the range enumerated" if on_range else "")
-                 + "."]
+    sentences = [
+        f"Of the paper's {_plural(len(main), 'main result')}, "
+        + (
+            f"{_names(holding['paper_ref'])} {'is' if len(set(map(short_ref, holding['paper_ref']))) == 1 else 'are'}"
+            " proved"
+            if len(holding)
+            else "none is proved"
+        )
+        + (
+            f", {_names(ranged['paper_ref'])} {'holds' if len(set(map(short_ref, ranged['paper_ref']))) == 1 else 'hold'}"
+            " on the instances enumerated"
+            if len(ranged)
+            else ""
+        )
+        + f"; in all {proved} of its {len(printed)} printed statements are proved"
+        + (f" and {on_range} hold{'s' if on_range == 1 else ''} on the range enumerated" if on_range else "")
+        + "."
+    ]
     failing = printed[printed["status"] == "fails-as-stated"]
     if len(failing):
         repaired = failing[failing["survives"].str.startswith("yes")]
@@ -241,27 +262,40 @@ def bottom_line(results: Results) -> str:
         conjectured = int((results.errata["verified"] == CONJECTURED).sum())
         unrepaired = failing[~failing["survives"].str.startswith("yes")]
         sentences.append(
-            (f"{_names(failing_main['paper_ref'])} fail{'s' if len(set(map(short_ref, failing_main['paper_ref']))) == 1 else ''}"
-             " as printed, " if len(failing_main) else "No main result fails; ")
+            (
+                f"{_names(failing_main['paper_ref'])} fail{'s' if len(set(map(short_ref, failing_main['paper_ref']))) == 1 else ''}"
+                " as printed, "
+                if len(failing_main)
+                else "No main result fails; "
+            )
             + f"{_plural(len(failing), 'printed statement')} in all, from {_plural(len(results.errata), 'root cause')} "
             f"({_by_class(results.errata)}); {len(verified)} of the {len(results.errata)} corrections are verified"
-            + (f" ({conjectured} {'is a conjecture' if conjectured == 1 else 'are conjectures'})" if conjectured
-               else "") + ", "
+            + (
+                f" ({conjectured} {'is a conjecture' if conjectured == 1 else 'are conjectures'})"
+                if conjectured
+                else ""
+            )
+            + ", "
             f"and {len(repaired)} of the {len(failing)} failing statements have a corrected form proved here"
             + (f" (not {_names(unrepaired['paper_ref'])})" if len(unrepaired) else "")
-            + ".")
+            + "."
+        )
     else:
         sentences.append("No printed statement fails.")
     opened = printed[printed["status"] == "open"]
     if len(opened):
-        sentences.append(f"{_plural(len(opened), 'statement')} {'is' if len(opened) == 1 else 'are'} open, "
-                         f"no finite computation can settle {'it' if len(opened) == 1 else 'them'}: "
-                         f"{_names(opened['paper_ref'], counted=True)}"
-                         + (f" (among the main results {_names(open_main['paper_ref'])})" if len(open_main) else "")
-                         + ".")
+        sentences.append(
+            f"{_plural(len(opened), 'statement')} {'is' if len(opened) == 1 else 'are'} open, "
+            f"no finite computation can settle {'it' if len(opened) == 1 else 'them'}: "
+            f"{_names(opened['paper_ref'], counted=True)}"
+            + (f" (among the main results {_names(open_main['paper_ref'])})" if len(open_main) else "")
+            + "."
+        )
     if len(results.sharper):
-        sentences.append(f"Beyond the paper, the project proves sharper forms of {_names(results.sharper['paper_ref'])}"
-                         ", listed below with the families that attain them.")
+        sentences.append(
+            f"Beyond the paper, the project proves sharper forms of {_names(results.sharper['paper_ref'])}"
+            ", listed below with the families that attain them."
+        )
     return " ".join(sentences)
 
 
@@ -271,8 +305,11 @@ def tightness_of(row: pd.Series, text=str) -> str:
     measured = []
     if row["family"]:
         ratio = readable(row["proved_over_family"])
-        measured.append(f"attained by {text(row['family'])}" if ratio == "1" else
-                        f"proved / measured {ratio} on {text(row['family'])}")
+        measured.append(
+            f"attained by {text(row['family'])}"
+            if ratio == "1"
+            else f"proved / measured {ratio} on {text(row['family'])}"
+        )
     if row["printed_over_proved"]:
         measured.append(f"printed / proved {readable(row['printed_over_proved'])}")
     return "; ".join(measured)
@@ -284,8 +321,9 @@ def sharper_items(results: Results) -> list[tuple[str, str, str]]:
     items = []
     for _, row in results.sharper.iterrows():
         tightness = tightness_of(row)
-        items.append((row["paper_ref"], row["statement"] + (f" ({tightness})" if tightness else ""),
-                      row["statement_id"]))
+        items.append(
+            (row["paper_ref"], row["statement"] + (f" ({tightness})" if tightness else ""), row["statement_id"])
+        )
     return items
 
 
@@ -296,14 +334,18 @@ def open_items(results: Results) -> list[tuple[str, str]]:
     from sparseact.publish.statements import _first_sentence
 
     rows = results.printed[results.printed["status"] == "open"]
-    return sorted(((r["paper_ref"], _first_sentence(r["reason"]) + ".") for _, r in rows.iterrows()),
-                  key=lambda item: paper_position(item[0]))
+    return sorted(
+        ((r["paper_ref"], _first_sentence(r["reason"]) + ".") for _, r in rows.iterrows()),
+        key=lambda item: paper_position(item[0]),
+    )
 
 
 def sharper_markdown(results: Results) -> list[str]:
     """:func:`sharper_items` as a Markdown list."""
-    return [markdown_math(f"- **{where}**, sharper: {text} [`sparseact explain {sid}`]")
-            for where, text, sid in sharper_items(results)] or ["None."]
+    return [
+        markdown_math(f"- **{where}**, sharper: {text} [`sparseact explain {sid}`]")
+        for where, text, sid in sharper_items(results)
+    ] or ["None."]
 
 
 def open_markdown(results: Results) -> list[str]:
@@ -315,15 +357,26 @@ def first_screen_markdown(results: Results, errata_link: str, claim_link: str) -
     """The bottom line, the counts, the headline table, the sharper results and the open results."""
     lines = [f"**Bottom line.** {markdown_math(bottom_line(results), in_table=False)}", "", counts_line(results), ""]
     lines += headline_markdown(results, errata_link=errata_link, claim_link=claim_link)
-    lines += ["", "**Sharper than printed** (the project's own results):", "", *sharper_markdown(results), "",
-              "**Open** (why each is open):", "", *open_markdown(results)]
+    lines += [
+        "",
+        "**Sharper than printed** (the project's own results):",
+        "",
+        *sharper_markdown(results),
+        "",
+        "**Open** (why each is open):",
+        "",
+        *open_markdown(results),
+    ]
     return lines
 
 
 def legend_markdown() -> list[str]:
     """The statuses and the classes of errata, one line each."""
-    lines = ["**Statuses.** " + "; ".join(f"*{s}*: {d}" for s, d in STATUS_DEFINITIONS.items()) + ".", "",
-             "**Classes of errata.** " + "; ".join(f"*{c}*: {d}" for c, d in FINDING_DEFINITIONS.items()) + "."]
+    lines = [
+        "**Statuses.** " + "; ".join(f"*{s}*: {d}" for s, d in STATUS_DEFINITIONS.items()) + ".",
+        "",
+        "**Classes of errata.** " + "; ".join(f"*{c}*: {d}" for c, d in FINDING_DEFINITIONS.items()) + ".",
+    ]
     return lines
 
 
@@ -332,13 +385,23 @@ def erratum_markdown(row: pd.Series, certificate_prefix: str) -> list[str]:
     certificates = ", ".join(f"[{Path(c).stem}]({certificate_prefix}{c})" for c in ids(row["certificates"]))
     correction = row["correction"] or "none proposed"
     if row["verified_by"]:
-        correction += (f" (an open conjecture: `{row['verified_by']}` tests instances only, evidence rather than a proof)"
-                       if row["verified"] == CONJECTURED else f" (verified by `{row['verified_by']}`: **{row['verified']}**)")
+        correction += (
+            f" (an open conjecture: `{row['verified_by']}` tests instances only, evidence rather than a proof)"
+            if row["verified"] == CONJECTURED
+            else f" (verified by `{row['verified_by']}`: **{row['verified']}**)"
+        )
     refutation = row.get("refuted_by", "")
-    why = ([f"- **Refutation** (proved: `{refutation}`): {markdown_math(row['counterexample'], in_table=False)}",
-            f"- **Proof:** {markdown_math(row['explanation'], in_table=False)}"] if refutation else
-           [f"- **Why it fails:** {markdown_math(row['explanation'], in_table=False)}",
-            f"- **Counterexample** (from the certificate): {markdown_math(row['counterexample'], in_table=False)}"])
+    why = (
+        [
+            f"- **Refutation** (proved: `{refutation}`): {markdown_math(row['counterexample'], in_table=False)}",
+            f"- **Proof:** {markdown_math(row['explanation'], in_table=False)}",
+        ]
+        if refutation
+        else [
+            f"- **Why it fails:** {markdown_math(row['explanation'], in_table=False)}",
+            f"- **Counterexample** (from the certificate): {markdown_math(row['counterexample'], in_table=False)}",
+        ]
+    )
     proofs = certificates or (f"the proof of `{refutation}`" if refutation else "none")
     parts = [
         f'<a id="erratum-{row["erratum_id"]}"></a>',
@@ -360,18 +423,41 @@ def tightness_rows(results: Results) -> list[tuple[str, str, list[str]]]:
     proved / measured, exponents, gap, method]), numbers formatted for reading."""
     rows = []
     for _, row in results.tightness.iterrows():
-        exponents = "; ".join(f"{label} {row[f'exponents_{label}']}" for label in ("printed", "proved", "measured")
-                              if row[f"exponents_{label}"])
-        rows.append((row["paper_ref"], row["bound"],
-                     [row["printed"], row["proved"],
-                      f"{row['family']}: {readable(row['family_value'])}" if row["family"] else "",
-                      readable(row["printed_over_proved"]), readable(row["proved_over_family"]), exponents,
-                      row["gap"], row["method"]]))
+        exponents = "; ".join(
+            f"{label} {row[f'exponents_{label}']}"
+            for label in ("printed", "proved", "measured")
+            if row[f"exponents_{label}"]
+        )
+        rows.append(
+            (
+                row["paper_ref"],
+                row["bound"],
+                [
+                    row["printed"],
+                    row["proved"],
+                    f"{row['family']}: {readable(row['family_value'])}" if row["family"] else "",
+                    readable(row["printed_over_proved"]),
+                    readable(row["proved_over_family"]),
+                    exponents,
+                    row["gap"],
+                    row["method"],
+                ],
+            )
+        )
     return rows
 
 
-TIGHTNESS_HEADER = ["bound", "printed", "proved", "measured on", "printed / proved", "proved / measured",
-                    "exponents", "gap", "method"]
+TIGHTNESS_HEADER = [
+    "bound",
+    "printed",
+    "proved",
+    "measured on",
+    "printed / proved",
+    "proved / measured",
+    "exponents",
+    "gap",
+    "method",
+]
 
 
 def findings_markdown(results_dir: str | Path) -> str:
@@ -380,10 +466,15 @@ def findings_markdown(results_dir: str | Path) -> str:
     Links are relative to ``results_dir`` (where findings.md lives).
     """
     results = load_results(results_dir)
-    lines = ["# Findings", "",
-             "Generated from the run's result files by `sparseact ledger`; nothing here is typed by hand. The note "
-             "for the authors: [erratum/erratum.pdf](erratum/erratum.pdf).", "",
-             "## Headline results", ""]
+    lines = [
+        "# Findings",
+        "",
+        "Generated from the run's result files by `sparseact ledger`; nothing here is typed by hand. The note "
+        "for the authors: [erratum/erratum.pdf](erratum/erratum.pdf).",
+        "",
+        "## Headline results",
+        "",
+    ]
     lines += first_screen_markdown(results, errata_link="#erratum-{id}", claim_link="../notebooks/{id}.py")
     lines += ["", *legend_markdown(), "", "## Errata by root cause", ""]
     if len(results.errata):
@@ -400,19 +491,27 @@ def findings_markdown(results_dir: str | Path) -> str:
     lines += _table(TIGHTNESS_HEADER, rows) if rows else ["No bound measured."]
     open_rows = results.statements[results.statements["status"] == "open"]
     lines += ["", f"## Open statements ({len(open_rows)})", ""]
-    lines += _table(["where", "statement", "what would settle it"],
-                    [[r["paper_ref"], r["statement"], r["reason"]] for _, r in open_rows.iterrows()]) \
-        if len(open_rows) else ["None."]
+    lines += (
+        _table(
+            ["where", "statement", "what would settle it"],
+            [[r["paper_ref"], r["statement"], r["reason"]] for _, r in open_rows.iterrows()],
+        )
+        if len(open_rows)
+        else ["None."]
+    )
     return "\n".join(lines) + "\n"
 
 
 def readme_block(results_dir: str | Path, link_prefix: str = "results/") -> str:
     """README's generated block: the counts and the headline table (links relative to the repository root)."""
     results = load_results(results_dir)
-    lines = first_screen_markdown(results, errata_link=f"{link_prefix}findings.md#erratum-{{id}}",
-                                  claim_link="notebooks/{id}.py")
-    lines += ["", f"Errata by root cause, tightness and open statements: [findings]({link_prefix}findings.md); "
-              f"every statement: [statements]({link_prefix}statements.md); the note for the authors: "
-              f"[erratum]({link_prefix}erratum/erratum.pdf)."]
+    lines = first_screen_markdown(
+        results, errata_link=f"{link_prefix}findings.md#erratum-{{id}}", claim_link="notebooks/{id}.py"
+    )
+    lines += [
+        "",
+        f"Errata by root cause, tightness and open statements: [findings]({link_prefix}findings.md); "
+        f"every statement: [statements]({link_prefix}statements.md); the note for the authors: "
+        f"[erratum]({link_prefix}erratum/erratum.pdf).",
+    ]
     return "\n".join(lines) + "\n"
-

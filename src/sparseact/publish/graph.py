@@ -86,19 +86,34 @@ class Node:
 def node_anchor(key: str) -> str:
     """The ``id`` of a node's row on the report (:func:`sparseact.publish.links.anchor`)."""
     if key.startswith(ERRATUM_PREFIX):
-        return anchor(key[len(ERRATUM_PREFIX):], erratum=True)
+        return anchor(key[len(ERRATUM_PREFIX) :], erratum=True)
     return anchor(key)
 
 
 def graph_nodes(statements, errata) -> list[Node]:
     """The nodes of the run's graph: every statement (``statements.csv``), every cited fact, every erratum root."""
     entries = {e["id"]: e for e in paper_statements()}
-    nodes = [Node(key=r["statement_id"], label=r["paper_ref"], detail=r["statement_id"], status=r["status"],
-                  claim=r["claim_id"], main=bool(entries.get(r["statement_id"], {}).get("main")))
-             for r in statements.to_dict("records")]
+    nodes = [
+        Node(
+            key=r["statement_id"],
+            label=r["paper_ref"],
+            detail=r["statement_id"],
+            status=r["status"],
+            claim=r["claim_id"],
+            main=bool(entries.get(r["statement_id"], {}).get("main")),
+        )
+        for r in statements.to_dict("records")
+    ]
     nodes += [Node(key=f["id"], label=f["name"], detail=f["id"], status="cited") for f in paper_facts()]
-    nodes += [Node(key=ERRATUM_PREFIX + r["erratum_id"], label=_first_words(r["location"]), detail=r["erratum_id"],
-                   status="erratum") for r in errata.to_dict("records")]
+    nodes += [
+        Node(
+            key=ERRATUM_PREFIX + r["erratum_id"],
+            label=_first_words(r["location"]),
+            detail=r["erratum_id"],
+            status="erratum",
+        )
+        for r in errata.to_dict("records")
+    ]
     return nodes
 
 
@@ -145,7 +160,7 @@ def _layers(keys: Sequence[str], edges: Sequence[tuple[str, str, str]]) -> dict[
 
     def measure(key: str, path: tuple) -> int:
         if key in path:
-            raise ValueError(f"the argument graph has a cycle: {' -> '.join((*path[path.index(key):], key))}")
+            raise ValueError(f"the argument graph has a cycle: {' -> '.join((*path[path.index(key) :], key))}")
         if key not in height:
             height[key] = 1 + max((measure(k, (*path, key)) for k in down[key]), default=-1)
         return height[key]
@@ -158,8 +173,9 @@ def _layers(keys: Sequence[str], edges: Sequence[tuple[str, str, str]]) -> dict[
     return {k: h for k, h in height.items() if down[k] or up[k]}
 
 
-def layout(nodes: Sequence[Node], edges: Sequence[tuple[str, str, str]],
-           claim_order: Callable[[str], int] = lambda claim: 0) -> tuple[dict[str, tuple[int, int]], int, int]:
+def layout(
+    nodes: Sequence[Node], edges: Sequence[tuple[str, str, str]], claim_order: Callable[[str], int] = lambda claim: 0
+) -> tuple[dict[str, tuple[int, int]], int, int]:
     """Top-left corner of every node (integers, CSS pixels) and the picture's width and height.
 
     Parameters
@@ -187,7 +203,9 @@ def layout(nodes: Sequence[Node], edges: Sequence[tuple[str, str, str]],
                 place = {k: p for p, k in enumerate(other)}
                 rows[i] = sorted(rows[i], key=lambda k: (_barycentre(k, neighbours, place, rows[i].index(k)), k))
     loose = sorted((k for k in keys if k not in layer), key=start.get)
-    wrapped = [row[i:i + ROW_NODES] for row in rows + ([loose] if loose else []) for i in range(0, len(row), ROW_NODES)]
+    wrapped = [
+        row[i : i + ROW_NODES] for row in rows + ([loose] if loose else []) for i in range(0, len(row), ROW_NODES)
+    ]
     width = 2 * MARGIN + max((len(r) for r in wrapped), default=0) * (NODE_WIDTH + H_GAP) - H_GAP
     position = {}
     for r, row in enumerate(wrapped):
@@ -205,8 +223,13 @@ def _barycentre(key: str, neighbours: Mapping[str, list[str]], place: Mapping[st
     return sum(placed) * 1000 // len(placed) if placed else own * 1000
 
 
-def graph_svg(nodes: Sequence[Node], edges: Sequence[tuple[str, str, str]], href: Callable[[Node], str],
-              claim_order: Callable[[str], int] = lambda claim: 0, title: str = "the argument graph") -> str:
+def graph_svg(
+    nodes: Sequence[Node],
+    edges: Sequence[tuple[str, str, str]],
+    href: Callable[[Node], str],
+    claim_order: Callable[[str], int] = lambda claim: 0,
+    title: str = "the argument graph",
+) -> str:
     """The graph as inline SVG: a link per node (``href(node)``), its status in words, main results framed twice.
 
     The SVG is as wide as its layout (a page shows it in a box that scrolls, and scales it to the paper in print).
@@ -215,11 +238,13 @@ def graph_svg(nodes: Sequence[Node], edges: Sequence[tuple[str, str, str]], href
     if unknown:
         raise ValueError(f"graph nodes with no status colour: {unknown}; known: {sorted(STATUS_COLOURS)}")
     position, width, height = layout(nodes, edges, claim_order)
-    parts = [f'<svg class="argument-graph" xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" '
-             f'height="{height}" viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif">'
-             f"<title>{html.escape(title)}</title>"
-             '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
-             'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#555"/></marker></defs>']
+    parts = [
+        f'<svg class="argument-graph" xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif">'
+        f"<title>{html.escape(title)}</title>"
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
+        'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#555"/></marker></defs>'
+    ]
     for a, b, kind in edges:
         if a not in position or b not in position:
             continue
@@ -228,17 +253,26 @@ def graph_svg(nodes: Sequence[Node], edges: Sequence[tuple[str, str, str]], href
         y1, y2 = (ay + NODE_HEIGHT, by) if ay < by else (ay, by + NODE_HEIGHT)
         bend = (y2 - y1) // 2
         dash = EDGE_STYLES[kind][0]
-        parts.append(f'<path class="edge {kind}" d="M {x1} {y1} C {x1} {y1 + bend} {x2} {y2 - bend} {x2} {y2}" '
-                     f'fill="none" stroke="#777" stroke-width="1.1"'
-                     + (f' stroke-dasharray="{dash}"' if dash else "") + ' marker-end="url(#arrow)"/>')
+        parts.append(
+            f'<path class="edge {kind}" d="M {x1} {y1} C {x1} {y1 + bend} {x2} {y2 - bend} {x2} {y2}" '
+            f'fill="none" stroke="#777" stroke-width="1.1"'
+            + (f' stroke-dasharray="{dash}"' if dash else "")
+            + ' marker-end="url(#arrow)"/>'
+        )
     for node in sorted(nodes, key=lambda n: n.key):
         if node.key not in position:
             continue
         x, y = position[node.key]
         fill, stroke = STATUS_COLOURS[node.status]
         words = STATUS_WORDS[node.status] + (", main result" if node.main else "")
-        frame = (f'<rect x="{x - 3}" y="{y - 3}" width="{NODE_WIDTH + 6}" height="{NODE_HEIGHT + 6}" rx="7" '
-                 f'fill="none" stroke="{stroke}" stroke-width="2"/>') if node.main else ""
+        frame = (
+            (
+                f'<rect x="{x - 3}" y="{y - 3}" width="{NODE_WIDTH + 6}" height="{NODE_HEIGHT + 6}" rx="7" '
+                f'fill="none" stroke="{stroke}" stroke-width="2"/>'
+            )
+            if node.main
+            else ""
+        )
         dash = ' stroke-dasharray="5 3"' if node.status in ("cited", "erratum") else ""
         parts.append(
             f'<a class="node node-{html.escape(node.status)}" href="{html.escape(href(node))}">'
@@ -250,7 +284,8 @@ def graph_svg(nodes: Sequence[Node], edges: Sequence[tuple[str, str, str]], href
             f'<text x="{x + 8}" y="{y + 33}" font-size="10.5" font-family="monospace" fill="#333">'
             f"{html.escape(_first_words(node.detail, 34))}</text>"
             f'<text x="{x + 8}" y="{y + 50}" font-size="11" font-style="italic" fill="#222">'
-            f"{html.escape(words)}</text></a>")
+            f"{html.escape(words)}</text></a>"
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -260,16 +295,22 @@ def legend_svg() -> str:
     items = []
     for status, (fill, stroke) in STATUS_COLOURS.items():
         dash = ' stroke-dasharray="5 3"' if status in ("cited", "erratum") else ""
-        items.append(f'<span class="key"><svg width="26" height="14" aria-hidden="true"><rect x="1" y="1" '
-                     f'width="24" height="12" rx="3" fill="{fill}" stroke="{stroke}" stroke-width="1.5"{dash}/></svg> '
-                     f"{html.escape(STATUS_WORDS[status])}</span>")
-    items.append('<span class="key"><svg width="26" height="14" aria-hidden="true"><rect x="2" y="2" width="22" '
-                 'height="10" rx="3" fill="#fff" stroke="#333" stroke-width="3"/></svg> <b>main result</b> '
-                 "(framed twice)</span>")
+        items.append(
+            f'<span class="key"><svg width="26" height="14" aria-hidden="true"><rect x="1" y="1" '
+            f'width="24" height="12" rx="3" fill="{fill}" stroke="{stroke}" stroke-width="1.5"{dash}/></svg> '
+            f"{html.escape(STATUS_WORDS[status])}</span>"
+        )
+    items.append(
+        '<span class="key"><svg width="26" height="14" aria-hidden="true"><rect x="2" y="2" width="22" '
+        'height="10" rx="3" fill="#fff" stroke="#333" stroke-width="3"/></svg> <b>main result</b> '
+        "(framed twice)</span>"
+    )
     for dash, text in EDGE_STYLES.values():
         pattern = f' stroke-dasharray="{dash}"' if dash else ""
-        items.append(f'<span class="key"><svg width="34" height="10" aria-hidden="true"><line x1="1" y1="5" x2="33" '
-                     f'y2="5" stroke="#555" stroke-width="1.5"{pattern}/></svg> {html.escape(text)}</span>')
+        items.append(
+            f'<span class="key"><svg width="34" height="10" aria-hidden="true"><line x1="1" y1="5" x2="33" '
+            f'y2="5" stroke="#555" stroke-width="1.5"{pattern}/></svg> {html.escape(text)}</span>'
+        )
     return '<p class="graph-legend">' + " ".join(items) + "</p>"
 
 

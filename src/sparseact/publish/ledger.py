@@ -35,7 +35,6 @@ LEDGER_COLUMNS = [
 ]
 
 
-
 def records_to_frame(records: Iterable[CheckRecord], results_dir: str | Path = "results") -> pd.DataFrame:
     """The ledger table for ``records``, one row each, columns :data:`LEDGER_COLUMNS`.
 
@@ -164,13 +163,20 @@ def certificate_document(record: CheckRecord) -> dict:
     """The content of a FAIL's certificate file: the check, the statement it refutes, and the certificate."""
     if not isinstance(record, CheckRecord):
         raise TypeError(f"record must be a CheckRecord, got {type(record).__name__}")
-    return dict(check_id=record.check_id, statement_id=record.statement_id, paper_ref=record.paper_ref,
-                statement=record.statement, finding=record.finding, counterexample=record.counterexample,
-                certificate=record.certificate)
+    return dict(
+        check_id=record.check_id,
+        statement_id=record.statement_id,
+        paper_ref=record.paper_ref,
+        statement=record.statement,
+        finding=record.finding,
+        counterexample=record.counterexample,
+        certificate=record.certificate,
+    )
 
 
-def write_ledger(records: Sequence[CheckRecord], csv_path: str | Path, md_path: str | Path,
-                 results_dir: str | Path = "results") -> pd.DataFrame:
+def write_ledger(
+    records: Sequence[CheckRecord], csv_path: str | Path, md_path: str | Path, results_dir: str | Path = "results"
+) -> pd.DataFrame:
     """Write ``records`` as the ledger CSV and Markdown; return the table.
 
     ``results_dir`` (relative to the repository root) holds the certificates the ledger names
@@ -181,7 +187,9 @@ def write_ledger(records: Sequence[CheckRecord], csv_path: str | Path, md_path: 
 
     frame = records_to_frame(sorted(records, key=severity_order), results_dir)
     # where a check's statement is printed is the paper data's to say (a record may predate an edit of it)
-    frame["paper_ref"] = [paper_ref(s) if s else ref for s, ref in zip(frame["statement_id"], frame["paper_ref"], strict=True)]
+    frame["paper_ref"] = [
+        paper_ref(s) if s else ref for s, ref in zip(frame["statement_id"], frame["paper_ref"], strict=True)
+    ]
     duplicated = frame["check_id"][frame["check_id"].duplicated()]
     if len(duplicated):
         raise ValueError(f"duplicate check ids in the ledger: {sorted(set(duplicated))}")

@@ -25,12 +25,13 @@ def anchor(identifier: str, erratum: bool = False) -> str:
         return f"erratum-{identifier}"
     kind = premise_kind(identifier)
     if kind == "fact":
-        return "fact-" + identifier[len(FACT_PREFIX):]
+        return "fact-" + identifier[len(FACT_PREFIX) :]
     return f"{kind}-{identifier}"
 
 
-def report_targets(statement_ids: Iterable[str], fact_ids: Iterable[str], check_ids: Iterable[str],
-                   page: str = "") -> dict[str, str]:
+def report_targets(
+    statement_ids: Iterable[str], fact_ids: Iterable[str], check_ids: Iterable[str], page: str = ""
+) -> dict[str, str]:
     """Each id -> ``page#anchor`` (``page`` empty: an anchor on the report itself)."""
     return {identifier: f"{page}#{anchor(identifier)}" for identifier in [*statement_ids, *fact_ids, *check_ids]}
 

@@ -20,7 +20,15 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["TEX_REWRITES", "MathRenderError", "find_unrendered", "render_text", "split_at_relations", "split_math", "tex_to_mathml"]
+__all__ = [
+    "TEX_REWRITES",
+    "MathRenderError",
+    "find_unrendered",
+    "render_text",
+    "split_at_relations",
+    "split_math",
+    "tex_to_mathml",
+]
 
 
 class MathRenderError(ValueError):
@@ -30,9 +38,9 @@ class MathRenderError(ValueError):
 #: TeX rewritten before conversion: macros the converter does not know or renders with a
 #: ``mathvariant`` that MathML Core ignores, mapped to an equivalent it renders correctly.
 TEX_REWRITES = {
-    r"\mathbb{1}": "\U0001D7D9",  # MATHEMATICAL DOUBLE-STRUCK DIGIT ONE (indicator function)
-    r"\mathbf{1}": "\U0001D7CF",  # MATHEMATICAL BOLD DIGIT ONE (the all-ones vector)
-    r"\mathbf{0}": "\U0001D7CE",
+    r"\mathbb{1}": "\U0001d7d9",  # MATHEMATICAL DOUBLE-STRUCK DIGIT ONE (indicator function)
+    r"\mathbf{1}": "\U0001d7cf",  # MATHEMATICAL BOLD DIGIT ONE (the all-ones vector)
+    r"\mathbf{0}": "\U0001d7ce",
 }
 
 #: Delimiters that the converter emits as identifiers (``<mi>``); as operators they get the
@@ -44,8 +52,10 @@ _UNBRACED_FONT = re.compile(r"\\(mathcal|mathbb|mathbf|mathrm|mathsf|mathfrak|ma
 #: A function name (``\log``, ``\ln``, ``\exp``) as the converter emits it, and whether an
 #: opening parenthesis follows; TeX puts a thin space around it unless a parenthesis follows.
 #: The base of a script (``\log^2``) is left alone: a script element takes exactly two or three children.
-_FUNCTION = re.compile(r"(?<!<msup>)(?<!<msub>)(?<!<msubsup>)(?<!<munder>)(?<!<mover>)(?<!<munderover>)"
-                       r"<mi>([a-z]{2,})</mi>(<mo[^>]*>&#x00028;)?")
+_FUNCTION = re.compile(
+    r"(?<!<msup>)(?<!<msub>)(?<!<msubsup>)(?<!<munder>)(?<!<mover>)(?<!<munderover>)"
+    r"<mi>([a-z]{2,})</mi>(<mo[^>]*>&#x00028;)?"
+)
 #: Vertical bars (``|S|``, ``\|w\|``): TeX spaces them as ordinary symbols, MathML's operator
 #: dictionary as a relation when infix; zero spacing gives TeX's look.
 _BAR = re.compile(r"<mo((?: [a-z]+=\"[^\"]*\")*)>(&#x0007C;|&#x02016;)</mo>")
@@ -94,8 +104,10 @@ def tex_to_mathml(tex: str, display: bool = False) -> str:
         raise MathRenderError(f"unsupported macro {leftover.group(0)[1:-1].strip()!r} in ${tex}$")
     variant = _MATHVARIANT.search(mathml)
     if variant:
-        raise MathRenderError(f"mathvariant={variant.group(1)!r} (not rendered by browsers) in ${tex}$; "
-                              "add a rewrite to sparseact.publish.mathtext.TEX_REWRITES")
+        raise MathRenderError(
+            f"mathvariant={variant.group(1)!r} (not rendered by browsers) in ${tex}$; "
+            "add a rewrite to sparseact.publish.mathtext.TEX_REWRITES"
+        )
     mathml = mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "")
     for fence in _FENCES:
         mathml = mathml.replace(f"<mi>{fence}</mi>", f'<mo stretchy="false">{fence}</mo>')
@@ -130,7 +142,7 @@ def split_math(text: str) -> list[tuple[str, str]]:
 
     position = 0
     for display in _DISPLAY.finditer(text):
-        _split_inline(text[position:display.start()], pieces, add_text)
+        _split_inline(text[position : display.start()], pieces, add_text)
         pieces.append(("display", display.group("tex")))
         position = display.end()
     _split_inline(text[position:], pieces, add_text)
@@ -140,15 +152,16 @@ def split_math(text: str) -> list[tuple[str, str]]:
 def _split_inline(chunk: str, pieces: list, add_text) -> None:
     position = 0
     for inline in _INLINE.finditer(chunk):
-        add_text(chunk[position:inline.start()])
+        add_text(chunk[position : inline.start()])
         pieces.append(("inline", inline.group("tex")))
         position = inline.end()
     add_text(chunk[position:])
 
 
 #: Relations after which TeX may break an inline formula across lines.
-_RELATIONS = frozenset(["=", "<", ">", r"\le", r"\leq", r"\ge", r"\geq", r"\ne", r"\neq", r"\approx",
-                        r"\subseteq", r"\supseteq", r"\to"])
+_RELATIONS = frozenset(
+    ["=", "<", ">", r"\le", r"\leq", r"\ge", r"\geq", r"\ne", r"\neq", r"\approx", r"\subseteq", r"\supseteq", r"\to"]
+)
 _OPENERS = frozenset(["{", "(", "[", r"\{", r"\langle", r"\lfloor", r"\lceil", r"\left"])
 _CLOSERS = frozenset(["}", ")", "]", r"\}", r"\rangle", r"\rfloor", r"\rceil", r"\right"])
 _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|.", re.DOTALL)
@@ -172,8 +185,8 @@ def split_at_relations(tex: str) -> list[str]:
         elif value in _CLOSERS:
             depth -= 1
         after_fence = value in (r"\left", r"\right")
-        if depth == 0 and value in _RELATIONS and tex[token.end():].strip():
-            pieces.append(tex[start:token.end()])
+        if depth == 0 and value in _RELATIONS and tex[token.end() :].strip():
+            pieces.append(tex[start : token.end()])
             start = token.end()
     pieces.append(tex[start:])
     return pieces

@@ -51,25 +51,27 @@ def setup_style() -> None:
     from cycler import cycler
 
     sns.set_theme(style="ticks", palette=list(PALETTE), context="paper")
-    plt.rcParams.update({
-        "axes.prop_cycle": cycler(color=list(PALETTE)),
-        "svg.hashsalt": "sparseact",
-        "figure.dpi": 100,
-        "savefig.dpi": 150,
-        "font.size": 9,
-        "axes.titlesize": 9,
-        "axes.labelsize": 9,
-        "xtick.labelsize": MIN_FONT,
-        "ytick.labelsize": MIN_FONT,
-        "legend.fontsize": MIN_FONT,
-        "legend.title_fontsize": MIN_FONT,
-        "figure.titlesize": 10,
-        "legend.frameon": True,
-        "legend.framealpha": 0.85,
-        "legend.edgecolor": "none",
-        "lines.markersize": 4,
-        "axes.titlepad": 4,
-    })
+    plt.rcParams.update(
+        {
+            "axes.prop_cycle": cycler(color=list(PALETTE)),
+            "svg.hashsalt": "sparseact",
+            "figure.dpi": 100,
+            "savefig.dpi": 150,
+            "font.size": 9,
+            "axes.titlesize": 9,
+            "axes.labelsize": 9,
+            "xtick.labelsize": MIN_FONT,
+            "ytick.labelsize": MIN_FONT,
+            "legend.fontsize": MIN_FONT,
+            "legend.title_fontsize": MIN_FONT,
+            "figure.titlesize": 10,
+            "legend.frameon": True,
+            "legend.framealpha": 0.85,
+            "legend.edgecolor": "none",
+            "lines.markersize": 4,
+            "axes.titlepad": 4,
+        }
+    )
 
 
 def colours(n: int) -> list:
@@ -167,8 +169,16 @@ def legend_handle(kind: str | None = None, *, color="k", marker=None, ls=None, *
     return Line2D([], [], color=color, marker=marker, **{**style, **kwargs})
 
 
-def legend_outside(fig_or_ax, handles=None, labels=None, *, where: str = "right", ncol: int | None = None,
-                   title: str | None = None, axes=None):
+def legend_outside(
+    fig_or_ax,
+    handles=None,
+    labels=None,
+    *,
+    where: str = "right",
+    ncol: int | None = None,
+    title: str | None = None,
+    axes=None,
+):
     """A legend outside the data: right of the axes (``where="right"``) or below the figure (``"below"``).
 
     ``fig_or_ax`` is an Axes (legend beside that panel) or a Figure (one legend for all panels; handles
@@ -270,8 +280,9 @@ def _labelled_ticks(ax, name: str) -> int:
     ticks = [t for t in axis_obj.get_major_locator()() if lo * (1 - 1e-9) <= t <= hi * (1 + 1e-9)]
     formatter = axis_obj.get_major_formatter()
     formatter.set_locs(ticks)
-    shown = (ax.xaxis._major_tick_kw.get("label1On", True) if name == "x"
-             else ax.yaxis._major_tick_kw.get("label1On", True))
+    shown = (
+        ax.xaxis._major_tick_kw.get("label1On", True) if name == "x" else ax.yaxis._major_tick_kw.get("label1On", True)
+    )
     return int(shown) * int(np.sum([bool(formatter(t, i)) for i, t in enumerate(ticks)]))
 
 
@@ -347,8 +358,9 @@ def finish(figures: dict) -> dict:
         _restyle_legends(fig, changed)
         engine = fig.get_layout_engine()
         if (relabelled_x or relabelled_y) and (engine is None or engine.adjust_compatible):  # room for the labels
-            fig.subplots_adjust(wspace=fig.subplotpars.wspace + 0.25 * relabelled_y,
-                                hspace=fig.subplotpars.hspace + 0.25 * relabelled_x)
+            fig.subplots_adjust(
+                wspace=fig.subplotpars.wspace + 0.25 * relabelled_y, hspace=fig.subplotpars.hspace + 0.25 * relabelled_x
+            )
         for text in fig.findobj(Text):
             if text.get_fontsize() < MIN_FONT:
                 text.set_fontsize(MIN_FONT)
@@ -363,12 +375,16 @@ def _short_log_axis(ax, axis: str) -> None:
 
     axis_obj = ax.xaxis if axis == "x" else ax.yaxis
     lo, hi = sorted(ax.get_xlim() if axis == "x" else ax.get_ylim())
-    candidates = [m * 10.0**e for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
-                  for m in (1, 2, 5)]
+    candidates = [
+        m * 10.0**e for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1) for m in (1, 2, 5)
+    ]
     kept = [v for v in candidates if lo <= v <= hi]
     if len(kept) < 2:
-        candidates = [m * 10.0**e for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
-                      for m in range(1, 10)]
+        candidates = [
+            m * 10.0**e
+            for e in range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
+            for m in range(1, 10)
+        ]
         kept = _thin([v for v in candidates if lo <= v <= hi], lo, hi, True, 0.08)
     axis_obj.set_major_locator(FixedLocator(kept))
     axis_obj.set_major_formatter(FixedFormatter([f"{v:g}" for v in kept]))

@@ -74,8 +74,20 @@ from sparseact.verify.verdicts import FINDING_DEFINITIONS
 ARXIV = "https://arxiv.org/abs/2406.17989"
 
 #: Claims in the order the paper treats them (Section 1, 2.1, 3, 4, 5, Appendix A; the dimensional analysis last).
-PAPER_ORDER = ("section1_index", "lemma6", "theorem8", "lemma9", "lemma10", "theorem13", "section4_parity",
-               "section4_lwr", "theorem17", "theorem19", "appendixA", "scaling")
+PAPER_ORDER = (
+    "section1_index",
+    "lemma6",
+    "theorem8",
+    "lemma9",
+    "lemma10",
+    "theorem13",
+    "section4_parity",
+    "section4_lwr",
+    "theorem17",
+    "theorem19",
+    "appendixA",
+    "scaling",
+)
 
 #: Print media: nothing scrolls or is cut off; tables use the page's width and wrap.
 PRINT_CSS = """
@@ -91,7 +103,8 @@ PRINT_CSS = """
 }
 """
 
-_CSS = """
+_CSS = (
+    """
 body { font-family: system-ui, sans-serif; margin: 1em auto; max-width: 1200px; padding: 0 1em; color: #222; }
 h1 { font-size: 1.45em; margin: 0.3em 0; }
 h2 { font-size: 1.2em; margin: 1em 0 0.4em; }
@@ -117,7 +130,9 @@ img.thumb { width: 160px; float: right; margin: 0 0 0.5em 1em; }
 details { margin-bottom: 0.5em; }
 code { font-size: 0.95em; }
 math { font-size: 1.12em; }
-""" + PRINT_CSS
+"""
+    + PRINT_CSS
+)
 
 
 def paper_order(claims) -> list[str]:
@@ -141,15 +156,17 @@ def _link(path: str | Path, base: Path, label: str) -> str:
     return f'<a href="{_href(path, base)}">{html.escape(label)}</a>'
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "",
-           row_ids: Sequence[str] = ()) -> str:
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "", row_ids: Sequence[str] = ()) -> str:
     """A table of already-rendered HTML cells, in a box that scrolls sideways on its own when too wide; ``row_ids``
     (when given) are the rows' anchors."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     anchors = list(row_ids) or [""] * len(rows)
-    body = "".join((f'<tr id="{html.escape(row_id)}">' if row_id else "<tr>")
-                   + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row) + "</tr>"
-                   for row_id, row in zip(anchors, rows, strict=True))
+    body = "".join(
+        (f'<tr id="{html.escape(row_id)}">' if row_id else "<tr>")
+        + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row)
+        + "</tr>"
+        for row_id, row in zip(anchors, rows, strict=True)
+    )
     table_class = f' class="{css}"' if css else ""
     return f'<div class="scroll"><table{table_class}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
@@ -177,7 +194,9 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
     """The headline table: the paper's main results with status, what it costs the authors, and claim page; the
     corrections its printed proof needs, with their errata, fold under the cost (so that the table fits the first
     screen)."""
-    concerns = {e: ids(cell) for e, cell in zip(results.errata["erratum_id"], results.errata["statements"], strict=True)}
+    concerns = {
+        e: ids(cell) for e, cell in zip(results.errata["erratum_id"], results.errata["statements"], strict=True)
+    }
     ids_here = targets(results)
 
     def links(errata: list[str]) -> str:
@@ -191,38 +210,60 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
         page = _link(_claim_page_path(results_dir, row["claim_id"]), base, "claim page")
         cost = link_ids(_math(row["cost"]), ids_here) + (f" <small>(erratum {links(own)})</small>" if own else "")
         if row["proof"]:
-            cost += (f"<details><summary>its printed proof needs {len(slips)} correction{'s' if len(slips) != 1 else ''}"
-                     f"</summary>{link_ids(_math(row['proof']), ids_here)} <small>(errata {links(slips)})</small>"
-                     "</details>")
-        rows.append([f"<b>{html.escape(row['paper_ref'])}</b><br><small>{page}</small>",
-                     _status_cell(row["status"], statement["class"], statement["range"]), cost])
+            cost += (
+                f"<details><summary>its printed proof needs {len(slips)} correction{'s' if len(slips) != 1 else ''}"
+                f"</summary>{link_ids(_math(row['proof']), ids_here)} <small>(errata {links(slips)})</small>"
+                "</details>"
+            )
+        rows.append(
+            [
+                f"<b>{html.escape(row['paper_ref'])}</b><br><small>{page}</small>",
+                _status_cell(row["status"], statement["class"], statement["range"]),
+                cost,
+            ]
+        )
     return _table(["result", "status", "what it costs the authors"], rows, "headline")
 
 
 def counts_html(results: Results) -> str:
     """The counts of the paper's statements by status (the project's own apart), under the headline table."""
-    return (f"<p>{_math(counts_line(results))} Every status is computed from the checks; every erratum has a "
-            "certificate that <code>sparseact verify-certificate</code> recomputes.</p>")
+    return (
+        f"<p>{_math(counts_line(results))} Every status is computed from the checks; every erratum has a "
+        "certificate that <code>sparseact verify-certificate</code> recomputes.</p>"
+    )
 
 
 def sharper_and_open_html(results: Results) -> str:
     """The results sharper than printed and the open results, one line each."""
-    sharper = "".join(f"<li><b>{html.escape(where)}</b>, sharper: {_math(text)} "
-                      f"<small>(<code>sparseact explain {html.escape(sid)}</code>)</small></li>"
-                      for where, text, sid in sharper_items(results)) or "<li>None.</li>"
-    ids_here = targets(results)
-    opened = "".join(f"<li><b>{html.escape(where)}</b>: {link_ids(_math(why), ids_here)}</li>"
-                     for where, why in open_items(results)) \
+    sharper = (
+        "".join(
+            f"<li><b>{html.escape(where)}</b>, sharper: {_math(text)} "
+            f"<small>(<code>sparseact explain {html.escape(sid)}</code>)</small></li>"
+            for where, text, sid in sharper_items(results)
+        )
         or "<li>None.</li>"
-    return (f'<h3 id="sharper">Sharper than printed (the project\'s own results)</h3><ul>{sharper}</ul>'
-            f'<h3 id="open">Open, and why</h3><ul>{opened}</ul>')
+    )
+    ids_here = targets(results)
+    opened = (
+        "".join(
+            f"<li><b>{html.escape(where)}</b>: {link_ids(_math(why), ids_here)}</li>"
+            for where, why in open_items(results)
+        )
+        or "<li>None.</li>"
+    )
+    return (
+        f'<h3 id="sharper">Sharper than printed (the project\'s own results)</h3><ul>{sharper}</ul>'
+        f'<h3 id="open">Open, and why</h3><ul>{opened}</ul>'
+    )
 
 
 def legend_html() -> str:
     statuses = "; ".join(f"<i>{html.escape(s)}</i>: {html.escape(d)}" for s, d in STATUS_DEFINITIONS.items())
     classes = "; ".join(f"<i>{html.escape(c)}</i>: {html.escape(d)}" for c, d in FINDING_DEFINITIONS.items())
-    return (f'<p class="legend"><b>Statuses.</b> {statuses}.</p>'
-            f'<p class="legend" id="classes"><b>Classes of errata.</b> {classes}.</p>')
+    return (
+        f'<p class="legend"><b>Statuses.</b> {statuses}.</p>'
+        f'<p class="legend" id="classes"><b>Classes of errata.</b> {classes}.</p>'
+    )
 
 
 def errata_html(results: Results, results_dir: Path, base: Path) -> str:
@@ -232,30 +273,42 @@ def errata_html(results: Results, results_dir: Path, base: Path) -> str:
         group = results.errata[results.errata["class"] == finding_class]
         if not len(group):
             continue
-        parts.append(f'<h3 id="errata-{finding_class}">{finding_class} ({len(group)})</h3>'
-                     f'<p class="legend">{html.escape(definition)}.</p>')
+        parts.append(
+            f'<h3 id="errata-{finding_class}">{finding_class} ({len(group)})</h3>'
+            f'<p class="legend">{html.escape(definition)}.</p>'
+        )
         for _, row in group.iterrows():
             certificates = ", ".join(_link(results_dir / c, base, c) for c in ids(row["certificates"]))
             correction = link_ids(_math(row["correction"]), ids_here) if row["correction"] else "none proposed"
             if row["verified_by"]:
-                correction += (f' <span class="{html.escape(row["verified"])}">{html.escape(row["verified"])}</span>'
-                               f" (checked by <code>{html.escape(row['verified_by'])}</code>)")
-            statements = ", ".join(f'<a href="#{anchor(s)}"><code>{html.escape(s)}</code></a>'
-                                   for s in ids(row["statements"]))
+                correction += (
+                    f' <span class="{html.escape(row["verified"])}">{html.escape(row["verified"])}</span>'
+                    f" (checked by <code>{html.escape(row['verified_by'])}</code>)"
+                )
+            statements = ", ".join(
+                f'<a href="#{anchor(s)}"><code>{html.escape(s)}</code></a>' for s in ids(row["statements"])
+            )
             refutation = row.get("refuted_by", "")
             proof = f'<a href="#{anchor(refutation)}"><code>{html.escape(refutation)}</code></a>' if refutation else ""
-            why = (f"<dt>Refutation (proved: {proof})</dt><dd>{link_ids(_math(row['counterexample']), ids_here)}</dd>"
-                   f"<dt>Proof</dt><dd>{link_ids(_math(row['explanation']), ids_here)}</dd>" if refutation else
-                   f"<dt>Why it fails</dt><dd>{link_ids(_math(row['explanation']), ids_here)}</dd>"
-                   f"<dt>Counterexample (from the certificate)</dt><dd>{_math(row['counterexample'])}</dd>")
-            certificate = (f"the proof of {proof} (an asymptotic statement: no finite certificate refutes it)"
-                           if refutation else certificates or "none")
+            why = (
+                f"<dt>Refutation (proved: {proof})</dt><dd>{link_ids(_math(row['counterexample']), ids_here)}</dd>"
+                f"<dt>Proof</dt><dd>{link_ids(_math(row['explanation']), ids_here)}</dd>"
+                if refutation
+                else f"<dt>Why it fails</dt><dd>{link_ids(_math(row['explanation']), ids_here)}</dd>"
+                f"<dt>Counterexample (from the certificate)</dt><dd>{_math(row['counterexample'])}</dd>"
+            )
+            certificate = (
+                f"the proof of {proof} (an asymptotic statement: no finite certificate refutes it)"
+                if refutation
+                else certificates or "none"
+            )
             parts.append(
                 f'<div class="erratum" id="erratum-{html.escape(row["erratum_id"])}">'
                 f"<p><b>{_math(row['location'])}</b> — {html.escape(finding_class)} "
                 f"<small>(<code>{html.escape(row['erratum_id'])}</code>; statements {statements})</small></p><dl>"
                 f"<dt>Printed</dt><dd>{_math(row['printed'])}</dd>{why}"
-                f"<dt>Correction</dt><dd>{correction}</dd><dt>Certificate</dt><dd>{certificate}</dd></dl></div>")
+                f"<dt>Correction</dt><dd>{correction}</dd><dt>Certificate</dt><dd>{certificate}</dd></dl></div>"
+            )
     return "".join(parts) or "<p>No erratum.</p>"
 
 
@@ -264,32 +317,45 @@ def targets(results: Results, page: str = "") -> dict[str, str]:
     links, empty on the report itself)."""
     from sparseact.paper import facts as paper_facts
 
-    return report_targets(results.statements["statement_id"], [f["id"] for f in paper_facts()],
-                          results.ledger["check_id"], page)
+    return report_targets(
+        results.statements["statement_id"], [f["id"] for f in paper_facts()], results.ledger["check_id"], page
+    )
 
 
 def reason_html(row: pd.Series, links: dict[str, str], verdicts: dict[str, str]) -> str:
     """A statement's reason (its argument, or why it fails or is open) with every id a link, then its premises and
     its own checks (each a link to its row, which links its certificate), with their verdicts."""
     premises = ", ".join(link_ids(html.escape(p), links) for p in ids(row["uses"]))
-    checks = ", ".join(f"{link_ids(html.escape(c), links)} ({html.escape(verdicts.get(c, ''))})"
-                       for c in ids(row["checks"]))
-    return (link_ids(_math(row["reason"]), links) + (f"<br><small>Premises: {premises}.</small>" if premises else "")
-            + (f"<br><small>Its checks: {checks}.</small>" if checks else ""))
+    checks = ", ".join(
+        f"{link_ids(html.escape(c), links)} ({html.escape(verdicts.get(c, ''))})" for c in ids(row["checks"])
+    )
+    return (
+        link_ids(_math(row["reason"]), links)
+        + (f"<br><small>Premises: {premises}.</small>" if premises else "")
+        + (f"<br><small>Its checks: {checks}.</small>" if checks else "")
+    )
 
 
 def statement_rows(results: Results, statements: pd.DataFrame, links: dict[str, str], where) -> tuple[list, list[str]]:
     """The rows of a statements table (where, status, statement as printed, reason) and their anchors; ``where``
     renders a row's first cell."""
     verdicts = dict(zip(results.ledger["check_id"], results.ledger["verdict"], strict=True))
-    rows = [[where(row), _status_cell(row["status"], row["class"], row["range"], gloss=True), _math(row["statement"]),
-             reason_html(row, links, verdicts)] for _, row in statements.iterrows()]
+    rows = [
+        [
+            where(row),
+            _status_cell(row["status"], row["class"], row["range"], gloss=True),
+            _math(row["statement"]),
+            reason_html(row, links, verdicts),
+        ]
+        for _, row in statements.iterrows()
+    ]
     return rows, [anchor(sid) for sid in statements["statement_id"]]
 
 
 def statements_html(results: Results, results_dir: Path, base: Path) -> str:
     """Every statement: where (linking its claim page), status, the statement as printed, the reason (every id in
     it a link to that id's row)."""
+
     def where(row: pd.Series) -> str:
         page = _link(_claim_page_path(results_dir, row["claim_id"]), base, row["claim_id"])
         return f"{html.escape(row['paper_ref'])}<br><small>{page}</small>"
@@ -306,10 +372,18 @@ def facts_html(results: Results) -> str:
     verdicts = dict(zip(results.ledger["check_id"], results.ledger["verdict"], strict=True))
     rows, anchors = [], []
     for fact in paper_facts():
-        checks = ", ".join(f"{link_ids(html.escape(c), links)} ({html.escape(verdicts.get(c, 'not in the ledger'))})"
-                           for c in fact.get("checks", ()))
-        rows.append([f"<b>{html.escape(fact['name'])}</b><br><small><code>{html.escape(fact['id'])}</code></small>",
-                     _math(fact["statement"]), link_ids(_math(fact["citation"]), links), checks or "none"])
+        checks = ", ".join(
+            f"{link_ids(html.escape(c), links)} ({html.escape(verdicts.get(c, 'not in the ledger'))})"
+            for c in fact.get("checks", ())
+        )
+        rows.append(
+            [
+                f"<b>{html.escape(fact['name'])}</b><br><small><code>{html.escape(fact['id'])}</code></small>",
+                _math(fact["statement"]),
+                link_ids(_math(fact["citation"]), links),
+                checks or "none",
+            ]
+        )
         anchors.append(anchor(fact["id"]))
     return _table(["fact", "statement", "citation", "instance checks"], rows, "facts", anchors)
 
@@ -329,23 +403,50 @@ def checks_html(results: Results, root: Path, base: Path) -> str:
         checks = results.ledger[results.ledger["claim_id"] == claim_id]
         evidence = [root / p for p in _evidence(checks)]
         figure = next((p for p in evidence if p.suffix == ".png"), "")
-        thumb = f'<img class="thumb" alt="{html.escape(claim_id)} figure" src="{_href(figure, base)}">' if figure else ""
+        thumb = (
+            f'<img class="thumb" alt="{html.escape(claim_id)} figure" src="{_href(figure, base)}">' if figure else ""
+        )
         links = " · ".join(_link(p, base, "claim page" if p.suffix == ".html" else p.name) for p in evidence)
         counts = checks["verdict"].value_counts()
         summary = ", ".join(f"{v} {int(counts[v])}" for v in ("PASS", "FAIL", "INCONCLUSIVE") if v in counts)
-        rows = [[f"<code>{html.escape(r['check_id'].split('/', 1)[-1])}</code>",
-                 f'<td class="{html.escape(r["verdict"])}">{html.escape(r["verdict"])}</td>',
-                 f'<a href="#{anchor(r["statement_id"])}">{html.escape(r["statement_id"])}</a>'
-                 if r["statement_id"] else "", html.escape(r["variant"]), html.escape(r["method"]),
-                 html.escape(r["instances"]), _math(readable(r["worst_value"])), html.escape(r["worst_value_label"]),
-                 html.escape(r["replicates"]),
-                 _link(root / r["certificate"], base, "certificate") if r["certificate"] else ""]
-                for _, r in checks.iterrows()]
-        parts.append(f"<details><summary><b>{html.escape(claim_id)}</b>: {len(checks)} checks ({summary})</summary>"
-                     f"{thumb}<p><small>Evidence: {links}</small></p>"
-                     + _table(["check", "verdict", "statement", "variant", "method", "instances", "worst value",
-                               "measured quantity", "replicates agreeing", "certificate"], rows,
-                              row_ids=[anchor(c) for c in checks["check_id"]]) + "</details>")
+        rows = [
+            [
+                f"<code>{html.escape(r['check_id'].split('/', 1)[-1])}</code>",
+                f'<td class="{html.escape(r["verdict"])}">{html.escape(r["verdict"])}</td>',
+                f'<a href="#{anchor(r["statement_id"])}">{html.escape(r["statement_id"])}</a>'
+                if r["statement_id"]
+                else "",
+                html.escape(r["variant"]),
+                html.escape(r["method"]),
+                html.escape(r["instances"]),
+                _math(readable(r["worst_value"])),
+                html.escape(r["worst_value_label"]),
+                html.escape(r["replicates"]),
+                _link(root / r["certificate"], base, "certificate") if r["certificate"] else "",
+            ]
+            for _, r in checks.iterrows()
+        ]
+        parts.append(
+            f"<details><summary><b>{html.escape(claim_id)}</b>: {len(checks)} checks ({summary})</summary>"
+            f"{thumb}<p><small>Evidence: {links}</small></p>"
+            + _table(
+                [
+                    "check",
+                    "verdict",
+                    "statement",
+                    "variant",
+                    "method",
+                    "instances",
+                    "worst value",
+                    "measured quantity",
+                    "replicates agreeing",
+                    "certificate",
+                ],
+                rows,
+                row_ids=[anchor(c) for c in checks["check_id"]],
+            )
+            + "</details>"
+        )
     return "".join(parts)
 
 
@@ -356,8 +457,16 @@ def provenance_table(result_paths: Sequence[str | Path]) -> tuple[dict, pd.DataF
         prov = json.loads(Path(path).read_text())["provenance"]
         packages = packages or prov["packages"]
         dispatch = "; ".join(f"{name}={value}" for name, value in prov["cpu_dispatch"].items()) or "by the CPU"
-        rows.append(dict(result=str(path), seed=str(prov["seed"]), config_hash=prov["config_hash"],
-                         git_revision=prov["git_revision"], python=prov["python"], cpu_dispatch=dispatch))
+        rows.append(
+            dict(
+                result=str(path),
+                seed=str(prov["seed"]),
+                config_hash=prov["config_hash"],
+                git_revision=prov["git_revision"],
+                python=prov["python"],
+                cpu_dispatch=dispatch,
+            )
+        )
     frame = pd.DataFrame(rows, columns=["result", "seed", "config_hash", "git_revision", "python", "cpu_dispatch"])
     shared = {c: frame[c].iloc[0] for c in frame.columns[1:] if len(frame) and frame[c].nunique() == 1}
     return shared, frame.drop(columns=list(shared)), packages
@@ -366,13 +475,25 @@ def provenance_table(result_paths: Sequence[str | Path]) -> tuple[dict, pd.DataF
 def provenance_html(result_paths: Sequence[str | Path], base: Path) -> str:
     shared, differing, packages = provenance_table(result_paths)
     common = "; ".join(f"{k.replace('_', ' ')} <code>{html.escape(v)}</code>" for k, v in shared.items())
-    per_file = _table(list(differing.columns), [[_link(v, base, Path(v).name) if c == "result" else
-                                                 f"<code>{html.escape(v)}</code>" for c, v in row.items()]
-                                                for _, row in differing.iterrows()]) \
-        if len(differing.columns) > 1 else ""
+    per_file = (
+        _table(
+            list(differing.columns),
+            [
+                [
+                    _link(v, base, Path(v).name) if c == "result" else f"<code>{html.escape(v)}</code>"
+                    for c, v in row.items()
+                ]
+                for _, row in differing.iterrows()
+            ],
+        )
+        if len(differing.columns) > 1
+        else ""
+    )
     versions = ", ".join(f"{html.escape(k)} {html.escape(str(v))}" for k, v in sorted(packages.items()))
-    return (f"<p>Shared by all {len(differing)} result files: {common or 'nothing'}.</p>{per_file}"
-            f"<p><small>Packages: {versions}.</small></p>")
+    return (
+        f"<p>Shared by all {len(differing)} result files: {common or 'nothing'}.</p>{per_file}"
+        f"<p><small>Packages: {versions}.</small></p>"
+    )
 
 
 def timings_table(benchmark_paths: Sequence[str | Path]) -> pd.DataFrame:
@@ -385,10 +506,17 @@ def timings_table(benchmark_paths: Sequence[str | Path]) -> pd.DataFrame:
     for path in benchmark_paths:
         frame = pd.read_csv(path, sep="\t")
         parts = Path(path).with_suffix("").parts
-        tail = parts[parts.index("benchmarks") + 1:] if "benchmarks" in parts else parts[-1:]
+        tail = parts[parts.index("benchmarks") + 1 :] if "benchmarks" in parts else parts[-1:]
         stage, claim, shard = [*tail, "", ""][:3]
-        rows.append(dict(claim=claim, stage=stage, shard=shard, seconds=float(frame["s"].iloc[0]),
-                         max_rss_mib=float(frame["max_rss"].iloc[0])))
+        rows.append(
+            dict(
+                claim=claim,
+                stage=stage,
+                shard=shard,
+                seconds=float(frame["s"].iloc[0]),
+                max_rss_mib=float(frame["max_rss"].iloc[0]),
+            )
+        )
     return pd.DataFrame(rows, columns=["claim", "stage", "shard", "seconds", "max_rss_mib"])
 
 
@@ -401,9 +529,11 @@ def erratum_link(results_dir: Path, base: Path) -> str:
 
 
 def _page(title: str, body: str) -> str:
-    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{html.escape(title)}</title>"
-            f"<style>{_CSS}</style></head><body>{body}</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>'
+        f"<style>{_CSS}</style></head><body>{body}</body></html>\n"
+    )
 
 
 #: The argument graph's page, beside the report's ``index.html``.
@@ -419,22 +549,34 @@ def graph_page(results: Results, index_html: str | Path, page: str | Path) -> st
     report (:mod:`sparseact.publish.graph`)."""
     report = _href(index_html, Path(page).parent)
     nodes, edges = graph_nodes(results.statements, results.errata), graph_edges(results.statements, results.errata)
-    svg = graph_svg(nodes, edges, lambda node: f"{report}#{node_anchor(node.key)}", _claim_rank,
-                    "the argument graph of the paper's statements")
-    body = (f'<nav><a href="{report}">← verification report</a></nav>'
-            "<h1>The argument graph</h1>"
-            f"<p>{len(nodes)} nodes: every statement the project tracks (coloured by its status), every cited "
-            "textbook fact and every root cause of an erratum; an arrow from a statement to what its argument uses, "
-            "to a step of its printed proof, and from an erratum to what it makes fail. Higher statements rest on "
-            "lower ones. Click a node to open its row on the report: the statement, its argument with every premise "
-            "a link, and its checks and certificates.</p>"
-            + legend_svg() + f'<div class="graph-box">{svg}</div>')
+    svg = graph_svg(
+        nodes,
+        edges,
+        lambda node: f"{report}#{node_anchor(node.key)}",
+        _claim_rank,
+        "the argument graph of the paper's statements",
+    )
+    body = (
+        f'<nav><a href="{report}">← verification report</a></nav>'
+        "<h1>The argument graph</h1>"
+        f"<p>{len(nodes)} nodes: every statement the project tracks (coloured by its status), every cited "
+        "textbook fact and every root cause of an erratum; an arrow from a statement to what its argument uses, "
+        "to a step of its printed proof, and from an erratum to what it makes fail. Higher statements rest on "
+        "lower ones. Click a node to open its row on the report: the statement, its argument with every premise "
+        "a link, and its checks and certificates.</p>" + legend_svg() + f'<div class="graph-box">{svg}</div>'
+    )
     page_css = GRAPH_CSS + "body { max-width: none; }"  # the graph uses the window's width
     return _page("sparseact argument graph", body).replace("</style>", page_css + "</style>", 1)
 
 
-def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], benchmark_paths: Sequence[str | Path],
-                 index_html: str | Path, timings_html: str | Path, root: str | Path = ".") -> None:
+def build_report(
+    results_dir: str | Path,
+    result_paths: Sequence[str | Path],
+    benchmark_paths: Sequence[str | Path],
+    index_html: str | Path,
+    timings_html: str | Path,
+    root: str | Path = ".",
+) -> None:
     """Write the verification report (``index_html``) and the wall-time page (``timings_html``).
 
     ``results_dir`` holds the result tables (:func:`sparseact.publish.findings.load_results`) and the
@@ -446,13 +588,23 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
     results = load_results(results_dir)
     timings_link = _link(timings_html, base, "per-job timings")
     graph_html = base / GRAPH_PAGE
-    nav = " · ".join(f'<a href="#{section}">{label}</a>' for section, label in (
-        ("headline", "Headline results"), ("errata", "Errata"), ("tightness", "Tightness"),
-        ("statements", "All statements"), ("facts", "Cited facts"), ("checks", "Checks by claim"),
-        ("provenance", "Provenance"))) \
-        + f" · {_link(graph_html, base, 'the argument graph (picture)')}" \
-        + f" · {timings_link} · {erratum_link(results_dir, base)}" \
-        + f" · <a href=\"{ARXIV}\">the paper (arXiv 2406.17989)</a>"
+    nav = (
+        " · ".join(
+            f'<a href="#{section}">{label}</a>'
+            for section, label in (
+                ("headline", "Headline results"),
+                ("errata", "Errata"),
+                ("tightness", "Tightness"),
+                ("statements", "All statements"),
+                ("facts", "Cited facts"),
+                ("checks", "Checks by claim"),
+                ("provenance", "Provenance"),
+            )
+        )
+        + f" · {_link(graph_html, base, 'the argument graph (picture)')}"
+        + f" · {timings_link} · {erratum_link(results_dir, base)}"
+        + f' · <a href="{ARXIV}">the paper (arXiv 2406.17989)</a>'
+    )
     body = [
         "<h1>Does “Learning Neural Networks with Sparse Activations” (COLT 2024) hold up?</h1>",
         f"<nav>{nav}</nav>",
@@ -467,8 +619,13 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
         errata_html(results, results_dir, base),
         '<h2 id="tightness">Tightness</h2><p>Each bound as printed, as proved here and as measured on the '
         "family that comes closest, with the ratios between them and the exponents.</p>",
-        _table(TIGHTNESS_HEADER, [[f"<b>{html.escape(where)}</b><br><code>{html.escape(bound)}</code>",
-                                   *map(_math, cells)] for where, bound, cells in tightness_rows(results)]),
+        _table(
+            TIGHTNESS_HEADER,
+            [
+                [f"<b>{html.escape(where)}</b><br><code>{html.escape(bound)}</code>", *map(_math, cells)]
+                for where, bound, cells in tightness_rows(results)
+            ],
+        ),
         '<h2 id="statements">All statements</h2>',
         statements_html(results, results_dir, base),
         '<h2 id="facts">Cited facts</h2><p>Textbook facts the arguments cite (not proved here), each tested on '
@@ -486,12 +643,25 @@ def build_report(results_dir: str | Path, result_paths: Sequence[str | Path], be
     timings = timings_table(benchmark_paths).sort_values(["claim", "stage", "shard"], kind="stable")
     timings_base = Path(timings_html).parent
     back = _link(index_html, timings_base, "back to the verification report")
-    rows = [[html.escape(r["claim"]) or "(all claims)", html.escape(r["stage"]), html.escape(r["shard"]),
-             f"{r['seconds']:.1f}", f"{r['max_rss_mib']:.0f}"] for _, r in timings.iterrows()]
-    atomic_write_text(timings_html, _page("sparseact timings", f"<p>{back}</p><h1>Per-job wall time</h1>"
-                                          f"<p>Total {timings['seconds'].sum():.1f} s of job time.</p>"
-                                          + _table(["claim", "stage", "shard", "seconds", "peak memory (MiB)"],
-                                                   rows)))
+    rows = [
+        [
+            html.escape(r["claim"]) or "(all claims)",
+            html.escape(r["stage"]),
+            html.escape(r["shard"]),
+            f"{r['seconds']:.1f}",
+            f"{r['max_rss_mib']:.0f}",
+        ]
+        for _, r in timings.iterrows()
+    ]
+    atomic_write_text(
+        timings_html,
+        _page(
+            "sparseact timings",
+            f"<p>{back}</p><h1>Per-job wall time</h1>"
+            f"<p>Total {timings['seconds'].sum():.1f} s of job time.</p>"
+            + _table(["claim", "stage", "shard", "seconds", "peak memory (MiB)"], rows),
+        ),
+    )
 
 
 def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, root: str | Path = ".") -> str:
@@ -506,36 +676,50 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     previous = order[position - 1] if position > 0 else ""
     following = order[position + 1] if position + 1 < len(order) else ""
     links = [_link(results_dir / "report" / "index.html", base, "← verification report")]
-    links += [_link(_claim_page_path(results_dir, c), base, f"{label} {c}")
-              for label, c in (("previous:", previous), ("next:", following)) if c]
+    links += [
+        _link(_claim_page_path(results_dir, c), base, f"{label} {c}")
+        for label, c in (("previous:", previous), ("next:", following))
+        if c
+    ]
     statements = claim_statements(results, claim_id)
     main = statements[statements["main"]]
     lead = main if len(main) else statements[:1]
     places = len(dict.fromkeys(statements["paper_ref"])) - len(lead)
-    links.append(f'<a href="{ARXIV}">the paper on arXiv</a> ({html.escape(" and ".join(lead["paper_ref"]))}'
-                 + (f"; {places} more places in the table below" if places > 0 else "") + ")")
+    links.append(
+        f'<a href="{ARXIV}">the paper on arXiv</a> ({html.escape(" and ".join(lead["paper_ref"]))}'
+        + (f"; {places} more places in the table below" if places > 0 else "")
+        + ")"
+    )
     checks = results.ledger[results.ledger["statement_id"].isin(set(statements["statement_id"]))]
     counts = checks["verdict"].value_counts()
-    tally = ", ".join(f'<span class="{v}">{v}</span> {int(counts[v])}' for v in ("PASS", "FAIL", "INCONCLUSIVE")
-                      if v in counts)
+    tally = ", ".join(
+        f'<span class="{v}">{v}</span> {int(counts[v])}' for v in ("PASS", "FAIL", "INCONCLUSIVE") if v in counts
+    )
     failed = checks[checks["verdict"] == "FAIL"]
-    fails = "; ".join(f"<code>{html.escape(r['check_id'])}</code> ({html.escape(r['finding'])}, "
-                      + _link(Path(root) / r["certificate"], base, "certificate") + ")"
-                      for _, r in failed.iterrows())
+    fails = "; ".join(
+        f"<code>{html.escape(r['check_id'])}</code> ({html.escape(r['finding'])}, "
+        + _link(Path(root) / r["certificate"], base, "certificate")
+        + ")"
+        for _, r in failed.iterrows()
+    )
     report = _href(results_dir / "report" / "index.html", base)
     own = set(statements["statement_id"])
     on_report = targets(results, report)
     here = {**on_report, **{sid: f"#{anchor(sid)}" for sid in own}}
     rows, anchors = statement_rows(results, statements, here, lambda row: html.escape(row["paper_ref"]))
     title = " and ".join(lead["paper_ref"]) or claim_id
-    return (f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
-            f'<h1>{html.escape(title)} <small>(claim <code>{html.escape(claim_id)}</code>)</small></h1>'
-            + verdict_html(results, lead, here)
-            + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
-            + f"<details><summary><b>Verdicts of the {len(checks)} checks bearing on these statements</b> (from "
-            f"every claim): {tally or 'none'}</summary><p>{'FAIL: ' + fails + '.' if fails else 'No FAIL.'}</p>"
-            "</details>"
-            + chains_html(results, statements, here) + claim_graph_html(results, own, here, report) + "</header>")
+    return (
+        f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
+        f"<h1>{html.escape(title)} <small>(claim <code>{html.escape(claim_id)}</code>)</small></h1>"
+        + verdict_html(results, lead, here)
+        + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
+        + f"<details><summary><b>Verdicts of the {len(checks)} checks bearing on these statements</b> (from "
+        f"every claim): {tally or 'none'}</summary><p>{'FAIL: ' + fails + '.' if fails else 'No FAIL.'}</p>"
+        "</details>"
+        + chains_html(results, statements, here)
+        + claim_graph_html(results, own, here, report)
+        + "</header>"
+    )
 
 
 def claim_statements(results: Results, claim_id: str) -> pd.DataFrame:
@@ -546,23 +730,32 @@ def claim_statements(results: Results, claim_id: str) -> pd.DataFrame:
     main = {e["id"] for e in paper_statements() if e.get("main")}
     own = results.statements[results.statements["claim_id"] == claim_id]
     own = own.assign(main=own["statement_id"].isin(main))
-    order = sorted(range(len(own)), key=lambda i: (not own["main"].iloc[i], paper_position(own["paper_ref"].iloc[i]),
-                                                   own["statement_id"].iloc[i]))
+    order = sorted(
+        range(len(own)),
+        key=lambda i: (not own["main"].iloc[i], paper_position(own["paper_ref"].iloc[i]), own["statement_id"].iloc[i]),
+    )
     return own.iloc[order]
 
 
 def verdict_html(results: Results, lead: pd.DataFrame, links: dict[str, str]) -> str:
     """One line per leading statement (the claim's main results): its status in words and, for a main result, what
     it costs the authors (``headline.csv``), every id in it a link."""
-    costs = dict(zip(results.headline["statement_id"], results.headline["cost"], strict=True)) if len(results.headline) else {}
+    costs = (
+        dict(zip(results.headline["statement_id"], results.headline["cost"], strict=True))
+        if len(results.headline)
+        else {}
+    )
     lines = []
     for _, row in lead.iterrows():
         gloss = f" ({STATUS_GLOSS[row['status']]})" if row["status"] in STATUS_GLOSS else ""
         cost = costs.get(row["statement_id"], "")
-        lines.append(f'<p class="verdict"><b>{html.escape(row["paper_ref"])}: '
-                     f'<span class="{html.escape(row["status"])}">'
-                     f"{_math(status_text(row['status'], row['class'], row['range']))}</span></b>{html.escape(gloss)}."
-                     + (f" {link_ids(_math(cost), links)}" if cost else "") + "</p>")
+        lines.append(
+            f'<p class="verdict"><b>{html.escape(row["paper_ref"])}: '
+            f'<span class="{html.escape(row["status"])}">'
+            f"{_math(status_text(row['status'], row['class'], row['range']))}</span></b>{html.escape(gloss)}."
+            + (f" {link_ids(_math(cost), links)}" if cost else "")
+            + "</p>"
+        )
     return "".join(lines)
 
 
@@ -595,18 +788,21 @@ def chains_html(results: Results, statements: pd.DataFrame, links: dict[str, str
             corrected = f'<div class="why">Corrected: {_math(item.corrected)}</div>' if item.corrected else ""
             body.append(("<li>" if item.again else f'<li id="{html.escape(own)}">') + head + why + corrected)
         body += ["</li></ul>"] * (depth + 1)
-        parts.append(f'<details class="chain"><summary><b>Why {html.escape(row["paper_ref"])} is '
-                     f"{html.escape(status_text(row['status'], row['class'], row['range']))}</b>: the chain down to "
-                     f"checks and cited facts ({len(items)} lines, each statement, check and fact expanded once; "
-                     f"<code>sparseact explain {html.escape(sid)}</code> prints it)</summary>{''.join(body)}</details>")
+        parts.append(
+            f'<details class="chain"><summary><b>Why {html.escape(row["paper_ref"])} is '
+            f"{html.escape(status_text(row['status'], row['class'], row['range']))}</b>: the chain down to "
+            f"checks and cited facts ({len(items)} lines, each statement, check and fact expanded once; "
+            f"<code>sparseact explain {html.escape(sid)}</code> prints it)</summary>{''.join(body)}</details>"
+        )
     return "".join(parts)
 
 
 def claim_graph_html(results: Results, own: set[str], here: dict[str, str], report: str) -> str:
     """The subgraph of a claim's statements (``own``) and everything one edge away, each node a link: to its row on
     this page (``here``) or on the report (``report``)."""
-    nodes, edges = subgraph(graph_nodes(results.statements, results.errata),
-                            graph_edges(results.statements, results.errata), own)
+    nodes, edges = subgraph(
+        graph_nodes(results.statements, results.errata), graph_edges(results.statements, results.errata), own
+    )
 
     def href(node) -> str:
         if node.key.startswith(ERRATUM_PREFIX) or node.key not in here:
@@ -614,15 +810,17 @@ def claim_graph_html(results: Results, own: set[str], here: dict[str, str], repo
         return here[node.key]
 
     svg = graph_svg(nodes, edges, href, _claim_rank, "the argument graph of this claim's statements")
-    return ('<details class="claim-graph" open><summary><b>The argument graph of these '
-            f"statements</b> ({len(own)} statements, with what they use and what uses them; the whole graph: "
-            f'<a href="{html.escape(posixpath.join(posixpath.dirname(report), GRAPH_PAGE))}">{GRAPH_PAGE}</a>)'
-            "</summary>"
-            + legend_svg() + f'<div class="graph-box">{svg}</div></details>')
+    return (
+        '<details class="claim-graph" open><summary><b>The argument graph of these '
+        f"statements</b> ({len(own)} statements, with what they use and what uses them; the whole graph: "
+        f'<a href="{html.escape(posixpath.join(posixpath.dirname(report), GRAPH_PAGE))}">{GRAPH_PAGE}</a>)'
+        "</summary>" + legend_svg() + f'<div class="graph-box">{svg}</div></details>'
+    )
 
 
 #: Styles of the claim page's header (added to the notebook page's own).
-CLAIM_HEADER_CSS = """
+CLAIM_HEADER_CSS = (
+    """
 .sa-header { border-bottom: 2px solid #8c959f; margin-bottom: 1em; padding-bottom: 0.5em; font-size: 0.95em;
   font-family: system-ui, sans-serif; }
 .sa-header .scroll { overflow-x: auto; max-width: 100%; }
@@ -638,11 +836,15 @@ CLAIM_HEADER_CSS = """
 .sa-header a { color: #0b57a4; }
 .sa-header details.chain ul { padding-left: 1.3em; margin: 0.2em 0; }
 .sa-header details.chain .why { font-size: 0.92em; color: #333; margin: 0.1em 0 0.3em; }
-""" + GRAPH_CSS + PRINT_CSS
+"""
+    + GRAPH_CSS
+    + PRINT_CSS
+)
 
 
-def claim_page(notebook: str | Path, claim_id: str, results_dir: str | Path, page: str | Path,
-               root: str | Path = ".") -> None:
+def claim_page(
+    notebook: str | Path, claim_id: str, results_dir: str | Path, page: str | Path, root: str | Path = "."
+) -> None:
     """Write ``page``: the executed ``notebook`` (inputs hidden) under :func:`claim_header_html`."""
     import nbformat
 
@@ -652,5 +854,7 @@ def claim_page(notebook: str | Path, claim_id: str, results_dir: str | Path, pag
     header = claim_header_html(claim_id, results_dir, page, root)
     if "<main>" not in body or "</head>" not in body:
         raise ValueError(f"{notebook}: the rendered page has no <main> to put the header in")
-    body = body.replace("</head>", f"<style>{CLAIM_HEADER_CSS}</style></head>", 1).replace("<main>", "<main>" + header, 1)
+    body = body.replace("</head>", f"<style>{CLAIM_HEADER_CSS}</style></head>", 1).replace(
+        "<main>", "<main>" + header, 1
+    )
     atomic_write_text(page, body)

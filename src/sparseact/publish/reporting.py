@@ -29,8 +29,18 @@ from sparseact.runtime.provenance import atomic_write_text
 
 
 def _latex_escape(text: str) -> str:
-    replacements = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                    "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
+    replacements = {
+        "\\": r"\textbackslash{}",
+        "&": r"\&",
+        "%": r"\%",
+        "$": r"\$",
+        "#": r"\#",
+        "_": r"\_",
+        "{": r"\{",
+        "}": r"\}",
+        "~": r"\textasciitilde{}",
+        "^": r"\^{}",
+    }
     return "".join(replacements.get(ch, ch) for ch in str(text))
 
 
@@ -68,8 +78,17 @@ def save_table(frame: pd.DataFrame, stem: str | Path, caption: str | None = None
     return [str(csv_path), str(tex_path)]
 
 
-def publish(report, *, claim: str, parameters: dict, seed: int, result_path: str, table_dir: str,
-            figure_paths: Sequence[str], report_path: str) -> pd.DataFrame:
+def publish(
+    report,
+    *,
+    claim: str,
+    parameters: dict,
+    seed: int,
+    result_path: str,
+    table_dir: str,
+    figure_paths: Sequence[str],
+    report_path: str,
+) -> pd.DataFrame:
     """Write a claim's tables (CSV + LaTeX) and its result file; return its ledger rows.
 
     Each ledger row's evidence lists ``figure_paths``, the written tables and
@@ -96,8 +115,10 @@ def publish(report, *, claim: str, parameters: dict, seed: int, result_path: str
     for table_name, frame in report.tables.items():
         table_paths += save_table(frame, f"{table_dir}/{table_name}", caption=f"{claim}: {table_name}")
     records = [r.with_evidence(list(figure_paths) + table_paths + [report_path]) for r in report.records]
-    atomic_write_json(result_path, {"claim": claim, "checks": [r.to_dict() for r in records],
-                                    "provenance": provenance(parameters, seed)})
+    atomic_write_json(
+        result_path,
+        {"claim": claim, "checks": [r.to_dict() for r in records], "provenance": provenance(parameters, seed)},
+    )
     # the certificates the rows name live in the run's results directory (the parent of claims/)
     return records_to_frame(records, Path(result_path).parent.parent)
 
@@ -244,13 +265,18 @@ def _reason(row: pd.Series) -> str:
 
 def _correction(row: pd.Series, ledger_rows: pd.DataFrame) -> str:
     """The corrected statements checked beside a FAIL (same statement id, variant ``corrected``), with verdicts."""
-    twins = ledger_rows[(ledger_rows["statement_id"] == row["statement_id"])
-                        & (ledger_rows["variant"] == "corrected") & (ledger_rows["check_id"] != row["check_id"])]
+    twins = ledger_rows[
+        (ledger_rows["statement_id"] == row["statement_id"])
+        & (ledger_rows["variant"] == "corrected")
+        & (ledger_rows["check_id"] != row["check_id"])
+    ]
     from sparseact.publish.mathtext import render_text
 
-    return "; ".join(f"{render_text(str(t['statement']))} ({badge(t['verdict'])} "
-                     f'<span class="sa-id">{html.escape(_short_id(t["check_id"]))}</span>)'
-                     for _, t in twins.iterrows())
+    return "; ".join(
+        f"{render_text(str(t['statement']))} ({badge(t['verdict'])} "
+        f'<span class="sa-id">{html.escape(_short_id(t["check_id"]))}</span>)'
+        for _, t in twins.iterrows()
+    )
 
 
 def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | None = None) -> str:
@@ -261,11 +287,16 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
 
     verdict = str(row["verdict"])
     variant = f' <span class="sa-muted">({html.escape(str(row["variant"]))})</span>' if row["variant"] else ""
-    replicates = (f' <span class="sa-muted">replicates agreeing: {html.escape(str(row["replicates"]))}</span>'
-                  if row["replicates"] else "")
+    replicates = (
+        f' <span class="sa-muted">replicates agreeing: {html.escape(str(row["replicates"]))}</span>'
+        if row["replicates"]
+        else ""
+    )
     check = html.escape(_short_id(row["check_id"]))
-    parts = [f'<p>{badge(verdict)} <span class="sa-id">{check}</span>{variant}{replicates}</p>',
-             f'<p><b>{html.escape(str(row["paper_ref"]))}.</b> {render_text(str(row["statement"]))}</p>']
+    parts = [
+        f'<p>{badge(verdict)} <span class="sa-id">{check}</span>{variant}{replicates}</p>',
+        f"<p><b>{html.escape(str(row['paper_ref']))}.</b> {render_text(str(row['statement']))}</p>",
+    ]
     label = "Counterexample" if verdict == "FAIL" and row["counterexample"] else "Measured"
     parts.append(f"<p><b>{label}:</b> {render_text(_reason(row))}</p>")
     if verdict == "FAIL":
@@ -274,8 +305,10 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
         if report_path and row["certificate"]:
             target = os.path.relpath(str(row["certificate"]), os.path.dirname(report_path))
             certificate = f' <a href="{html.escape(target)}">Certificate</a>.'
-        parts.append(f"<p><b>Finding:</b> {html.escape(str(row['finding']))}. <b>Correction:</b> "
-                     f"{correction or 'none proposed (see the notes)'}{certificate}</p>")
+        parts.append(
+            f"<p><b>Finding:</b> {html.escape(str(row['finding']))}. <b>Correction:</b> "
+            f"{correction or 'none proposed (see the notes)'}{certificate}</p>"
+        )
     if row["notes"]:
         parts.append(f'<p class="sa-notes">{html.escape(str(row["notes"]))}</p>')
     return f'<div class="sa-check sa-{html.escape(verdict)}">{"".join(parts)}</div>'
@@ -293,17 +326,31 @@ def summary_table(ledger_rows: pd.DataFrame) -> pd.DataFrame:
     The ``paper`` column (where the statement is printed) is left out when it is the same for every check.
     """
     rows = _fill_text(ledger_rows)
-    frame = pd.DataFrame({"check": rows["check_id"].map(_short_id), "paper": rows["paper_ref"],
-                         "variant": rows["variant"].replace("", MISSING), "method": rows["method"],
-                         "instances": rows["instances"].astype(int), "measured quantity": rows["worst_value_label"],
-                         "worst value": rows["worst_value"].astype(float), "verdict": rows["verdict"],
-                         "finding": rows["finding"].replace("", MISSING), "replicates": rows["replicates"]})
+    frame = pd.DataFrame(
+        {
+            "check": rows["check_id"].map(_short_id),
+            "paper": rows["paper_ref"],
+            "variant": rows["variant"].replace("", MISSING),
+            "method": rows["method"],
+            "instances": rows["instances"].astype(int),
+            "measured quantity": rows["worst_value_label"],
+            "worst value": rows["worst_value"].astype(float),
+            "verdict": rows["verdict"],
+            "finding": rows["finding"].replace("", MISSING),
+            "replicates": rows["replicates"],
+        }
+    )
     # one paper reference for every check is already in each card: no column repeating it
     return frame.drop(columns="paper") if frame["paper"].nunique() <= 1 else frame
 
 
-def tables_html(tables: dict[str, pd.DataFrame], table_dir: str | None = None, report_path: str | None = None,
-                max_rows: int = INLINE_ROWS, max_columns: int = INLINE_COLUMNS) -> str:
+def tables_html(
+    tables: dict[str, pd.DataFrame],
+    table_dir: str | None = None,
+    report_path: str | None = None,
+    max_rows: int = INLINE_ROWS,
+    max_columns: int = INLINE_COLUMNS,
+) -> str:
     """The data tables: short ones inline (:func:`html_table`), long or wide ones as links to their CSV and LaTeX.
 
     Every table is linked; inline tables leave out text columns longer than
@@ -319,11 +366,15 @@ def tables_html(tables: dict[str, pd.DataFrame], table_dir: str | None = None, r
         links = ""
         if table_dir:
             stem = os.path.relpath(f"{table_dir}/{name}", base)
-            links = (f' \u2014 <a href="{html.escape(stem)}.csv">CSV</a> \u00b7 '
-                     f'<a href="{html.escape(stem)}.tex">LaTeX</a>')
+            links = (
+                f' \u2014 <a href="{html.escape(stem)}.csv">CSV</a> \u00b7 <a href="{html.escape(stem)}.tex">LaTeX</a>'
+            )
         title = f'<p><b>{html.escape(name)}</b> <span class="sa-muted">({shape})</span>{links}</p>'
-        long_text = [c for c in frame.columns if not _is_numeric(frame[c])
-                     and max(map(len, map(format_value, frame[c])), default=0) > LONG_TEXT]
+        long_text = [
+            c
+            for c in frame.columns
+            if not _is_numeric(frame[c]) and max(map(len, map(format_value, frame[c])), default=0) > LONG_TEXT
+        ]
         if len(frame) <= max_rows and len(frame.columns) - len(long_text) <= max_columns:
             note = ""
             if long_text:
@@ -336,8 +387,12 @@ def tables_html(tables: dict[str, pd.DataFrame], table_dir: str | None = None, r
     return "".join(parts)
 
 
-def show_results(ledger_rows: pd.DataFrame, tables: dict[str, pd.DataFrame], table_dir: str | None = None,
-                 report_path: str | None = None) -> None:
+def show_results(
+    ledger_rows: pd.DataFrame,
+    tables: dict[str, pd.DataFrame],
+    table_dir: str | None = None,
+    report_path: str | None = None,
+) -> None:
     """In a notebook: every check's verdict card, the summary table, then the data tables.
 
     Parameters
@@ -354,8 +409,10 @@ def show_results(ledger_rows: pd.DataFrame, tables: dict[str, pd.DataFrame], tab
     counts = rows["verdict"].value_counts()
     tally = ", ".join(f"{badge(v)} {int(counts[v])}" for v in ("PASS", "FAIL", "INCONCLUSIVE") if v in counts)
     cards = "".join(check_html(row, rows, report_path) for _, row in rows.iterrows())
-    _display_html(f"<p>{len(rows)} checks: {tally}</p>{cards}<h3>Summary</h3>"
-                  + html_table(summary_table(rows), badges=("verdict",)))
+    _display_html(
+        f"<p>{len(rows)} checks: {tally}</p>{cards}<h3>Summary</h3>"
+        + html_table(summary_table(rows), badges=("verdict",))
+    )
     if tables:
         _display_html("<h3>Data tables</h3>" + tables_html(tables, table_dir, report_path))
 
@@ -378,5 +435,7 @@ def show_figures(figure_paths: Sequence[str], captions: dict[str, str], report_p
         link = ""
         if base is not None and str(pdf) in map(str, figure_paths):
             link = f' <a href="{html.escape(os.path.relpath(pdf, base))}">PDF</a>'
-        _display_html(f'<figure class="sa-figure"><img alt="{html.escape(stem)}" src="data:image/png;base64,{data}">'
-                      f"<figcaption><b>Figure {number}.</b> {caption}{link}</figcaption></figure>")
+        _display_html(
+            f'<figure class="sa-figure"><img alt="{html.escape(stem)}" src="data:image/png;base64,{data}">'
+            f"<figcaption><b>Figure {number}.</b> {caption}{link}</figcaption></figure>"
+        )

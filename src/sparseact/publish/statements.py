@@ -51,30 +51,80 @@ STATUSES = ("fails-as-stated", "proved", "holds-on-range", "open")
 #: What each status means for a reader (the report's and findings' legend).
 STATUS_DEFINITIONS = {
     "proved": "holds for every parameter: an argument whose every premise is a proved statement, an exact check "
-              "that passes or a cited textbook fact",
+    "that passes or a cited textbook fact",
     "holds-on-range": "holds on everything enumerated (the range says where); no argument covers every parameter",
     "fails-as-stated": "false as printed, shown by a certificate that an independent implementation recomputes, or "
-                       "(an asymptotic statement) by a proof of its negation in the graph",
+    "(an asymptotic statement) by a proof of its negation in the graph",
     "open": "no finite computation can settle it (a conjecture, a lower bound over all algorithms, a hidden "
-            "constant, an observation about other models); the reason says why and gives the strongest evidence",
+    "constant, an observation about other models); the reason says why and gives the strongest evidence",
 }
 #: The class of a printed statement that a proof in the graph refutes (``refuted_by``): false for some of the parameters
 #: it quantifies over, which its statement does not exclude.
 REFUTED_FINDING = "statement-error"
 #: Not a status: what :func:`derive` refuses (with ``strict=False`` it is reported in the table instead).
 UNDETERMINED = "undetermined"
-STATEMENT_COLUMNS = ["statement_id", "claim_id", "paper_ref", "kind", "origin", "statement", "status", "class",
-                     "survives", "range", "reason", "uses", "checks"]
+STATEMENT_COLUMNS = [
+    "statement_id",
+    "claim_id",
+    "paper_ref",
+    "kind",
+    "origin",
+    "statement",
+    "status",
+    "class",
+    "survives",
+    "range",
+    "reason",
+    "uses",
+    "checks",
+]
 HEADLINE_COLUMNS = ["statement_id", "paper_ref", "claim_id", "status", "cost", "proof", "errata"]
-ERRATA_COLUMNS = ["erratum_id", "class", "location", "printed", "explanation", "counterexample", "correction",
-                  "verified_by", "verified", "statements", "certificates", "refuted_by"]
+ERRATA_COLUMNS = [
+    "erratum_id",
+    "class",
+    "location",
+    "printed",
+    "explanation",
+    "counterexample",
+    "correction",
+    "verified_by",
+    "verified",
+    "statements",
+    "certificates",
+    "refuted_by",
+]
 #: ``sharper.csv``: the project's proved statements that are sharper than a printed one (``sharper`` in the statement
 #: files), each with the printed statement, its proof and how close an extremal family comes.
-SHARPER_COLUMNS = ["statement_id", "than", "paper_ref", "statement", "printed", "status", "uses", "chain", "argument",
-                   "tightness", "family", "proved_over_family", "printed_over_proved"]
-TIGHTNESS_COLUMNS = ["bound", "paper_ref", "printed", "proved", "family", "family_value", "printed_over_proved",
-                     "proved_over_family", "exponents_printed", "exponents_proved", "exponents_measured", "gap",
-                     "method"]
+SHARPER_COLUMNS = [
+    "statement_id",
+    "than",
+    "paper_ref",
+    "statement",
+    "printed",
+    "status",
+    "uses",
+    "chain",
+    "argument",
+    "tightness",
+    "family",
+    "proved_over_family",
+    "printed_over_proved",
+]
+TIGHTNESS_COLUMNS = [
+    "bound",
+    "paper_ref",
+    "printed",
+    "proved",
+    "family",
+    "family_value",
+    "printed_over_proved",
+    "proved_over_family",
+    "exponents_printed",
+    "exponents_proved",
+    "exponents_measured",
+    "gap",
+    "method",
+]
 #: Longest ``reason`` in ``statements.md``, in characters as read (a ``$...$`` formula counts as its visible symbols;
 #: ``statements.csv`` keeps the whole reason, e.g. a statement's full argument).
 REASON_WIDTH = 240
@@ -91,9 +141,17 @@ class UndeterminedError(ValueError):
 def catalogue(claim_ids: Iterable[str] | None = None) -> pd.DataFrame:
     """Every statement of :mod:`sparseact.paper` (optionally only those of ``claim_ids``), one row each."""
     wanted = None if claim_ids is None else set(claim_ids)
-    rows = [dict(statement_id=e["id"], claim_id=e["claim_id"], paper_ref=e["paper_ref"], kind=e["kind"],
-                 statement=e["statement"]) for e in paper_statements()
-            if wanted is None or e["claim_id"] in wanted]
+    rows = [
+        dict(
+            statement_id=e["id"],
+            claim_id=e["claim_id"],
+            paper_ref=e["paper_ref"],
+            kind=e["kind"],
+            statement=e["statement"],
+        )
+        for e in paper_statements()
+        if wanted is None or e["claim_id"] in wanted
+    ]
     return pd.DataFrame(rows, columns=["statement_id", "claim_id", "paper_ref", "kind", "statement"])
 
 
@@ -103,7 +161,7 @@ def _shorten(text: str, width: int = REASON_WIDTH) -> str:
     text = " ".join(str(text).split())
     pieces, position = [], 0
     for math in _MATH.finditer(text):
-        pieces += [(text[position:math.start()], False), (math.group(0), True)]
+        pieces += [(text[position : math.start()], False), (math.group(0), True)]
         position = math.end()
     pieces.append((text[position:], False))
     if sum(_read_length(piece, is_math) for piece, is_math in pieces) <= width:
@@ -169,7 +227,9 @@ class _Graph:
                 raise ValueError(f"premise {identifier!r} names no fact of facts.yaml")
             failing = [c for c in fact.get("checks", ()) if self.premise(c)["level"] != "proved"]
             if failing:
-                return dict(level=None, range="", why=f"cited, but its instance check {failing[0]} does not PASS exactly")
+                return dict(
+                    level=None, range="", why=f"cited, but its instance check {failing[0]} does not PASS exactly"
+                )
             return dict(level="proved", range="", why=f"cited: {fact['citation']}")
         if identifier not in self.entries:
             raise ValueError(f"premise {identifier!r} names no statement of sparseact.paper")
@@ -182,7 +242,7 @@ class _Graph:
         if statement_id in self.memo:
             return self.memo[statement_id]
         if statement_id in self.stack:
-            cycle = " -> ".join([*self.stack[self.stack.index(statement_id):], statement_id])
+            cycle = " -> ".join([*self.stack[self.stack.index(statement_id) :], statement_id])
             raise ValueError(f"the argument graph has a cycle: {cycle}")
         self.stack.append(statement_id)
         try:
@@ -211,48 +271,85 @@ class _Graph:
         uses = list(entry.get("argument", {}).get("uses", ()))
         node = dict(status=UNDETERMINED, cls="", survives="", range="", reason="", uses=uses, checks=checks)
         out_of_range = [r for r in own if r["verdict"] == "FAIL" and r["finding"] == "out-of-range"]
-        caveat = (" Fails only in a degenerate corner or outside the range the paper uses (out-of-range: "
-                  + ", ".join(r["check_id"] for r in out_of_range) + ").") if out_of_range else ""
+        caveat = (
+            (
+                " Fails only in a degenerate corner or outside the range the paper uses (out-of-range: "
+                + ", ".join(r["check_id"] for r in out_of_range)
+                + ")."
+            )
+            if out_of_range
+            else ""
+        )
         fails = [r for r in own if r["verdict"] == "FAIL" and r["finding"] != "out-of-range"]
         if fails:
             worst = min(fails, key=lambda r: _severity_rank(r["finding"]))
-            return {**node, "status": "fails-as-stated", "cls": worst["finding"], "survives": self._survives(entry),
-                    "reason": worst["counterexample"] or worst["check"]}
+            return {
+                **node,
+                "status": "fails-as-stated",
+                "cls": worst["finding"],
+                "survives": self._survives(entry),
+                "reason": worst["counterexample"] or worst["check"],
+            }
         refutations = {p: self.premise(p) for p in entry.get("refuted_by", ())}
         if refutations and all(v["level"] == "proved" for v in refutations.values()):
             # an asymptotic statement that no finite certificate can refute, false by a proof of its negation
             proofs = "; ".join(f"{p}: {self.entries[p]['statement']}" for p in refutations)
-            return {**node, "status": "fails-as-stated", "cls": REFUTED_FINDING, "survives": self._survives(entry),
-                    "uses": [*uses, *refutations], "reason": f"Refuted by a proof in the graph ({proofs})."}
+            return {
+                **node,
+                "status": "fails-as-stated",
+                "cls": REFUTED_FINDING,
+                "survives": self._survives(entry),
+                "uses": [*uses, *refutations],
+                "reason": f"Refuted by a proof in the graph ({proofs}).",
+            }
         if uses:
             premises = {p: self.premise(p) for p in uses}
             missing = [p for p, v in premises.items() if v["level"] is None]
             if not missing:
                 ranged = [v["range"] for v in premises.values() if v["level"] == "holds-on-range"]
                 status = "holds-on-range" if ranged else "proved"
-                return {**node, "status": status, "range": "; ".join(dict.fromkeys(ranged)),
-                        "reason": entry["argument"]["text"] + caveat}
+                return {
+                    **node,
+                    "status": status,
+                    "range": "; ".join(dict.fromkeys(ranged)),
+                    "reason": entry["argument"]["text"] + caveat,
+                }
             node["reason"] = f"its argument needs {missing[0]}, which is {premises[missing[0]]['why']}"
         if entry.get("open"):
-            evidence = "; ".join(f"{r['check_id']}: {r['verdict']}, {r['worst_value_label']} = {_number(r['worst_value'])}"
-                                 for r in own)
-            return {**node, "status": "open",
-                    "reason": f"{entry['open']}" + (f" Evidence: {evidence}." if evidence else "") + caveat}
+            evidence = "; ".join(
+                f"{r['check_id']}: {r['verdict']}, {r['worst_value_label']} = {_number(r['worst_value'])}" for r in own
+            )
+            return {
+                **node,
+                "status": "open",
+                "reason": f"{entry['open']}" + (f" Evidence: {evidence}." if evidence else "") + caveat,
+            }
         passing = [r for r in own if r["verdict"] == "PASS"]
-        if own and len(passing) + len(out_of_range) == len(own) and passing \
-                and all(r["method"] == "exact" for r in passing):
+        if (
+            own
+            and len(passing) + len(out_of_range) == len(own)
+            and passing
+            and all(r["method"] == "exact" for r in passing)
+        ):
             # the range of the printed statement: its checks of the printed form (a check of a corrected variant
             # says nothing about where the printed one holds)
             printed = [r for r in passing if r.get("variant", "") != "corrected"] or passing
             ranges = [r["range"] for r in printed if r["range"]]
             instances = sum(int(r["instances"]) for r in passing)
-            return {**node, "status": "holds-on-range", "range": "; ".join(dict.fromkeys(ranges)),
-                    "reason": f"PASS on every enumerated instance ({instances} in {len(passing)} checks); "
-                              f"no argument in the graph covers every parameter.{caveat}"}
+            return {
+                **node,
+                "status": "holds-on-range",
+                "range": "; ".join(dict.fromkeys(ranges)),
+                "reason": f"PASS on every enumerated instance ({instances} in {len(passing)} checks); "
+                f"no argument in the graph covers every parameter.{caveat}",
+            }
         if not node["reason"]:
             other = [r for r in own if r["verdict"] != "PASS" or r["method"] != "exact"]
-            node["reason"] = (f"{other[0]['check_id']} is {other[0]['verdict']} ({other[0]['method']})" if other
-                              else "no check, no argument and no reason to be open")
+            node["reason"] = (
+                f"{other[0]['check_id']} is {other[0]['verdict']} ({other[0]['method']})"
+                if other
+                else "no check, no argument and no reason to be open"
+            )
         return node
 
 
@@ -263,8 +360,12 @@ def _number(value) -> str:
         return str(value)
 
 
-def derive(ledger: pd.DataFrame, strict: bool = True, entries: Sequence[Mapping] | None = None,
-           facts: Sequence[Mapping] | None = None) -> pd.DataFrame:
+def derive(
+    ledger: pd.DataFrame,
+    strict: bool = True,
+    entries: Sequence[Mapping] | None = None,
+    facts: Sequence[Mapping] | None = None,
+) -> pd.DataFrame:
     """The statements table: one row per statement of :mod:`sparseact.paper`, status derived from the graph.
 
     Parameters
@@ -282,25 +383,43 @@ def derive(ledger: pd.DataFrame, strict: bool = True, entries: Sequence[Mapping]
     DataFrame
         Columns :data:`STATEMENT_COLUMNS`, sorted by status (failures first, by class), then claim and id.
     """
-    graph = _Graph(ledger, paper_statements() if entries is None else entries,
-                   paper_facts() if facts is None else facts)
+    graph = _Graph(
+        ledger, paper_statements() if entries is None else entries, paper_facts() if facts is None else facts
+    )
     rows = []
     for entry in graph.entries.values():
         node = graph.status(entry["id"])
-        rows.append(dict(statement_id=entry["id"], claim_id=entry.get("claim_id", ""), paper_ref=entry["paper_ref"],
-                         kind=entry["kind"], origin=paper_origin(entry), statement=entry["statement"],
-                         status=node["status"], **{"class": node["cls"]},
-                         survives=node["survives"], range=node["range"], reason=" ".join(node["reason"].split()),
-                         uses="; ".join(node["uses"]), checks="; ".join(node["checks"])))
+        rows.append(
+            dict(
+                statement_id=entry["id"],
+                claim_id=entry.get("claim_id", ""),
+                paper_ref=entry["paper_ref"],
+                kind=entry["kind"],
+                origin=paper_origin(entry),
+                statement=entry["statement"],
+                status=node["status"],
+                **{"class": node["cls"]},
+                survives=node["survives"],
+                range=node["range"],
+                reason=" ".join(node["reason"].split()),
+                uses="; ".join(node["uses"]),
+                checks="; ".join(node["checks"]),
+            )
+        )
     frame = pd.DataFrame(rows, columns=STATEMENT_COLUMNS)
     undetermined = frame[frame["status"] == UNDETERMINED]
     if strict and len(undetermined):
         listed = "; ".join(f"{r.statement_id} ({r.reason})" for r in undetermined.itertuples())
         raise UndeterminedError(f"{len(undetermined)} statements have no status: {listed}")
-    order = frame["status"].map(lambda s: STATUSES.index(s) if s in STATUSES else len(STATUSES)) * 10 \
-        + frame["class"].map(_severity_rank)
-    return frame.assign(_order=order).sort_values(["_order", "claim_id", "statement_id"], kind="stable") \
-        .drop(columns="_order").reset_index(drop=True)
+    order = frame["status"].map(lambda s: STATUSES.index(s) if s in STATUSES else len(STATUSES)) * 10 + frame[
+        "class"
+    ].map(_severity_rank)
+    return (
+        frame.assign(_order=order)
+        .sort_values(["_order", "claim_id", "statement_id"], kind="stable")
+        .drop(columns="_order")
+        .reset_index(drop=True)
+    )
 
 
 @dataclass(frozen=True)
@@ -339,27 +458,49 @@ def explain_chain(statement_id: str, ledger: pd.DataFrame) -> list[ChainItem]:
             return
         if kind == "check":
             row = graph.rows.get(identifier)
-            head = (f"check {identifier}: not in this ledger" if row is None else
-                    f"check {identifier}: {row['verdict']} ({row['method']}, {row['instances']} instances"
-                    + (f", {row['range']}" if row["range"] else "") + ")")
+            head = (
+                f"check {identifier}: not in this ledger"
+                if row is None
+                else f"check {identifier}: {row['verdict']} ({row['method']}, {row['instances']} instances"
+                + (f", {row['range']}" if row["range"] else "")
+                + ")"
+            )
             items.append(ChainItem(depth, identifier, kind, head))
             return
         if kind == "fact":
             fact = graph.facts[identifier]
             level = graph.premise(identifier)["level"]
-            items.append(ChainItem(depth, identifier, kind,
-                                   f"fact {identifier} [{'cited' if level else 'not established'}]: "
-                                   f"{fact['name']} ({fact['citation']})"))
+            items.append(
+                ChainItem(
+                    depth,
+                    identifier,
+                    kind,
+                    f"fact {identifier} [{'cited' if level else 'not established'}]: "
+                    f"{fact['name']} ({fact['citation']})",
+                )
+            )
             for check in fact.get("checks", ()):
                 walk(check, depth + 1)
             return
         entry, node = graph.entries[identifier], graph.status(identifier)
         detail = node["cls"] and f", {node['cls']}; survives: {node['survives']}"
-        head = (f"{identifier} [{node['status']}{detail}] {entry['paper_ref']}"
-                + (f" (range: {node['range']})" if node["range"] else "") + (" (see above)" if again else ""))
+        head = (
+            f"{identifier} [{node['status']}{detail}] {entry['paper_ref']}"
+            + (f" (range: {node['range']})" if node["range"] else "")
+            + (" (see above)" if again else "")
+        )
         correction = entry.get("correction") if depth == 0 else None
-        items.append(ChainItem(depth, identifier, kind, head, why=" ".join(node["reason"].split()) if not again else "",
-                               corrected=" ".join(correction["text"].split()) if correction else "", again=again))
+        items.append(
+            ChainItem(
+                depth,
+                identifier,
+                kind,
+                head,
+                why=" ".join(node["reason"].split()) if not again else "",
+                corrected=" ".join(correction["text"].split()) if correction else "",
+                again=again,
+            )
+        )
         if again:
             return
         for check in node["checks"]:
@@ -399,8 +540,14 @@ def explain(statement_id: str, ledger: pd.DataFrame, width: int | None = None) -
             if width is None:
                 lines.append(first + text)
             else:
-                lines += textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest,
-                                       break_long_words=False, break_on_hyphens=False)
+                lines += textwrap.wrap(
+                    text,
+                    width=width,
+                    initial_indent=first,
+                    subsequent_indent=rest,
+                    break_long_words=False,
+                    break_on_hyphens=False,
+                )
     return "\n".join(lines) + "\n"
 
 
@@ -435,13 +582,16 @@ def _certificate_quote(certificate: Mapping) -> tuple[str, str]:
     """The one-sentence explanation and the counterexample, with the certificate's own numbers."""
     cert = certificate.get("certificate", certificate)
     negation = {"<=": ">", ">=": "<", "==": "!="}.get(cert.get("relation", ""), "violates")
-    quote = (f"{cert.get('lhs_label', 'lhs')} = {_number(cert.get('lhs_value'))} {negation} "
-             f"{cert.get('rhs_label', 'rhs')} = {_number(cert.get('rhs_value'))}")
+    quote = (
+        f"{cert.get('lhs_label', 'lhs')} = {_number(cert.get('lhs_value'))} {negation} "
+        f"{cert.get('rhs_label', 'rhs')} = {_number(cert.get('rhs_value'))}"
+    )
     return cert.get("explanation", ""), quote
 
 
-def errata_by_cause(ledger: pd.DataFrame, certificates: Mapping[str, Mapping],
-                    causes: Sequence[Mapping] | None = None) -> pd.DataFrame:
+def errata_by_cause(
+    ledger: pd.DataFrame, certificates: Mapping[str, Mapping], causes: Sequence[Mapping] | None = None
+) -> pd.DataFrame:
     """``errata.csv``: one row per root cause of :mod:`sparseact.paper`'s ``errata.yaml``.
 
     The class is the most severe finding among the cause's FAILs; the explanation and the
@@ -483,26 +633,50 @@ def errata_by_cause(ledger: pd.DataFrame, certificates: Mapping[str, Mapping],
         verifier = rows_by_id.get(cause["verified_by"])
         if verifier is None:
             raise ValueError(f"erratum {cause['id']}: verified_by {cause['verified_by']!r} is no check of the ledger")
-        worst = min([rows_by_id[c]["finding"] for c in cause["checks"]]
-                    + ([REFUTED_FINDING] if cause.get("refuted_by") else []), key=_severity_rank)
+        worst = min(
+            [rows_by_id[c]["finding"] for c in cause["checks"]]
+            + ([REFUTED_FINDING] if cause.get("refuted_by") else []),
+            key=_severity_rank,
+        )
         # what reaches the authors names the paper's statements only (a FAIL of the project's meta-claim stays evidence)
-        named = [s for s in dict.fromkeys([*(rows_by_id[c]["statement_id"] for c in cause["checks"]),
-                                           *([cause["printed"]] if cause.get("refuted_by") else [])])
-                 if paper_origin(entries[s]) == "paper"]
+        named = [
+            s
+            for s in dict.fromkeys(
+                [
+                    *(rows_by_id[c]["statement_id"] for c in cause["checks"]),
+                    *([cause["printed"]] if cause.get("refuted_by") else []),
+                ]
+            )
+            if paper_origin(entries[s]) == "paper"
+        ]
         if not named:
             raise ValueError(f"erratum {cause['id']}: its checks bear on no statement of the paper")
-        rows.append(dict(erratum_id=cause["id"], **{"class": worst}, location=cause["location"], printed=printed,
-                         explanation=explanation, counterexample=counterexample, correction=cause["correction"],
-                         verified_by=cause["verified_by"], verified=_verified(cause, entries, verifier["verdict"]),
-                         statements="; ".join(named),
-                         certificates="; ".join(f"certificates/{c}.json" for c in cause["checks"]),
-                         refuted_by=cause.get("refuted_by", "")))
+        rows.append(
+            dict(
+                erratum_id=cause["id"],
+                **{"class": worst},
+                location=cause["location"],
+                printed=printed,
+                explanation=explanation,
+                counterexample=counterexample,
+                correction=cause["correction"],
+                verified_by=cause["verified_by"],
+                verified=_verified(cause, entries, verifier["verdict"]),
+                statements="; ".join(named),
+                certificates="; ".join(f"certificates/{c}.json" for c in cause["checks"]),
+                refuted_by=cause.get("refuted_by", ""),
+            )
+        )
     unclaimed = sorted(failing - set(claimed))
     if unclaimed:
         raise ValueError(f"FAILs with no root cause in errata.yaml: {', '.join(unclaimed)}")
     frame = pd.DataFrame(rows, columns=ERRATA_COLUMNS)
-    return frame.assign(_rank=frame["class"].map(_severity_rank)).sort_values(["_rank", "erratum_id"], kind="stable") \
-        .drop(columns="_rank").reset_index(drop=True)
+    return (
+        frame.assign(_rank=frame["class"].map(_severity_rank))
+        .sort_values(["_rank", "erratum_id"], kind="stable")
+        .drop(columns="_rank")
+        .reset_index(drop=True)
+    )
 
 
 #: What ``errata.csv``'s ``verified`` says of a correction that is itself a conjecture (its check only excludes
@@ -514,8 +688,11 @@ def _verified(cause: Mapping, entries: Mapping[str, Mapping], verdict: str) -> s
     """The verdict of the erratum's check, or :data:`CONJECTURED` when the printed statement's correction rests on an
     open conjecture of the graph."""
     correction = entries.get(cause["printed"], {}).get("correction") or {}
-    conjectured = [p for p in correction.get("verified_by", ()) if premise_kind(p) == "statement"
-                   and entries.get(p, {}).get("open_kind") == "conjecture"]
+    conjectured = [
+        p
+        for p in correction.get("verified_by", ())
+        if premise_kind(p) == "statement" and entries.get(p, {}).get("open_kind") == "conjecture"
+    ]
     return CONJECTURED if conjectured else verdict
 
 
@@ -548,19 +725,45 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
             cost = f"Open: {_sentence(_first_sentence(entry['open']))}"
         elif row["status"] == "proved" and entry.get("hypothesis"):
             hypothesis = table.loc[entry["hypothesis"]]
-            corrected = [table.loc[p] for p in (by_id[entry["hypothesis"]].get("correction") or {}).get("verified_by", ())
-                         if p in table.index] if hypothesis["status"] == "fails-as-stated" else []
-            cost = (f"Nothing, given {hypothesis['paper_ref']} as corrected: "
-                    + ", ".join(f"{c['paper_ref']} ({c['status']})" for c in corrected) + "."
-                    if corrected else f"Nothing, given {hypothesis['paper_ref']} ({hypothesis['status']}).")
+            corrected = (
+                [
+                    table.loc[p]
+                    for p in (by_id[entry["hypothesis"]].get("correction") or {}).get("verified_by", ())
+                    if p in table.index
+                ]
+                if hypothesis["status"] == "fails-as-stated"
+                else []
+            )
+            cost = (
+                f"Nothing, given {hypothesis['paper_ref']} as corrected: "
+                + ", ".join(f"{c['paper_ref']} ({c['status']})" for c in corrected)
+                + "."
+                if corrected
+                else f"Nothing, given {hypothesis['paper_ref']} ({hypothesis['status']})."
+            )
         elif row["status"] == "proved":
             cost = "Nothing: it holds as printed."
         else:
             cost = f"Nothing on the enumerated range ({row['range']}); no argument covers every parameter."
-        proof = ("Its printed proof needs: " + " ".join(f"({number}) {_sentence(r.correction)}"
-                                                         for number, r in enumerate(slips, 1))) if slips else ""
-        rows.append(dict(statement_id=sid, paper_ref=entry["paper_ref"], claim_id=entry["claim_id"],
-                         status=row["status"], cost=cost, proof=proof, errata="; ".join(related["erratum_id"])))
+        proof = (
+            (
+                "Its printed proof needs: "
+                + " ".join(f"({number}) {_sentence(r.correction)}" for number, r in enumerate(slips, 1))
+            )
+            if slips
+            else ""
+        )
+        rows.append(
+            dict(
+                statement_id=sid,
+                paper_ref=entry["paper_ref"],
+                claim_id=entry["claim_id"],
+                status=row["status"],
+                cost=cost,
+                proof=proof,
+                errata="; ".join(related["erratum_id"]),
+            )
+        )
     return pd.DataFrame(rows, columns=HEADLINE_COLUMNS)
 
 
@@ -594,16 +797,30 @@ def sharper_than_printed(statements: pd.DataFrame, ledger: pd.DataFrame, tightne
             raise ValueError(f"{entry['id']}: sharper.tightness {bound!r} is no bound of tightness.csv")
         row = measured.get(bound, {})
         chain = proof_chain(entry["id"], ledger)
-        rows.append(dict(statement_id=entry["id"], than=than["id"], paper_ref=than["paper_ref"],
-                         statement=entry["statement"], printed=than["statement"], status=status[entry["id"]],
-                         uses="; ".join(entry["argument"]["uses"]), chain=chain,
-                         argument=" ".join(entry["argument"]["text"].split()), tightness=bound,
-                         family=row.get("family", ""), proved_over_family=row.get("proved_over_family", ""),
-                         printed_over_proved=row.get("printed_over_proved", "")))
+        rows.append(
+            dict(
+                statement_id=entry["id"],
+                than=than["id"],
+                paper_ref=than["paper_ref"],
+                statement=entry["statement"],
+                printed=than["statement"],
+                status=status[entry["id"]],
+                uses="; ".join(entry["argument"]["uses"]),
+                chain=chain,
+                argument=" ".join(entry["argument"]["text"].split()),
+                tightness=bound,
+                family=row.get("family", ""),
+                proved_over_family=row.get("proved_over_family", ""),
+                printed_over_proved=row.get("printed_over_proved", ""),
+            )
+        )
     frame = pd.DataFrame(rows, columns=SHARPER_COLUMNS)
-    return frame.assign(_order=frame["paper_ref"].map(paper_position)).sort_values(["_order", "statement_id"],
-                                                                                   kind="stable") \
-        .drop(columns="_order").reset_index(drop=True)
+    return (
+        frame.assign(_order=frame["paper_ref"].map(paper_position))
+        .sort_values(["_order", "statement_id"], kind="stable")
+        .drop(columns="_order")
+        .reset_index(drop=True)
+    )
 
 
 def _first_sentence(text: str) -> str:
@@ -623,8 +840,12 @@ def collect_tightness(table_dirs: Iterable[str | Path]) -> pd.DataFrame:
                 raise ValueError(f"{path}: columns {list(frame.columns)}, expected {TIGHTNESS_COLUMNS}")
             frames.append(frame)
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TIGHTNESS_COLUMNS)
-    return frame.assign(_order=frame["paper_ref"].map(_paper_order)).sort_values("_order", kind="stable") \
-        .drop(columns="_order").reset_index(drop=True)
+    return (
+        frame.assign(_order=frame["paper_ref"].map(_paper_order))
+        .sort_values("_order", kind="stable")
+        .drop(columns="_order")
+        .reset_index(drop=True)
+    )
 
 
 def _markdown_table(frame: pd.DataFrame, columns: Sequence[str]) -> list[str]:
@@ -644,20 +865,31 @@ def status_counts(statements: pd.DataFrame) -> dict[str, int]:
 def statements_markdown(statements: pd.DataFrame) -> str:
     paper_counts = status_counts(statements[statements["origin"] == "paper"])
     own_counts = status_counts(statements[statements["origin"] != "paper"])
-    lines = ["# Statements of the paper", "",
-             "Generated by `sparseact ledger` from the statement files (each claim's "
-             "`src/sparseact/claims/<id>/statements.yaml`, the facts and errata of `src/sparseact/paper/`) and the "
-             "ledger; the status rules are in "
-             "`docs/statements-graph.md` and `sparseact explain STATEMENT_ID` prints the chain behind a status.",
-             "", "The paper's statements: " + ", ".join(f"**{s}**: {c}" for s, c in paper_counts.items())
-             + "; the project's own (`origin` project), counted apart: "
-             + ", ".join(f"**{s}**: {c}" for s, c in own_counts.items()) + ".", ""]
+    lines = [
+        "# Statements of the paper",
+        "",
+        "Generated by `sparseact ledger` from the statement files (each claim's "
+        "`src/sparseact/claims/<id>/statements.yaml`, the facts and errata of `src/sparseact/paper/`) and the "
+        "ledger; the status rules are in "
+        "`docs/statements-graph.md` and `sparseact explain STATEMENT_ID` prints the chain behind a status.",
+        "",
+        "The paper's statements: "
+        + ", ".join(f"**{s}**: {c}" for s, c in paper_counts.items())
+        + "; the project's own (`origin` project), counted apart: "
+        + ", ".join(f"**{s}**: {c}" for s, c in own_counts.items())
+        + ".",
+        "",
+    ]
     from sparseact.publish.findings import markdown_math
 
-    shown = statements.assign(statement=statements["statement"].map(markdown_math),
-                              reason=statements["reason"].map(lambda r: markdown_math(_shorten(r))))
-    lines += _markdown_table(shown, ["statement_id", "paper_ref", "kind", "origin", "statement", "status", "class",
-                                     "survives", "range", "reason"])
+    shown = statements.assign(
+        statement=statements["statement"].map(markdown_math),
+        reason=statements["reason"].map(lambda r: markdown_math(_shorten(r))),
+    )
+    lines += _markdown_table(
+        shown,
+        ["statement_id", "paper_ref", "kind", "origin", "statement", "status", "class", "survives", "range", "reason"],
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -673,18 +905,28 @@ def corrected_statements(statements: pd.DataFrame, ledger: pd.DataFrame) -> pd.D
     entries = {e["id"]: e for e in paper_statements()}
     verdicts = dict(zip(ledger["check_id"], ledger["verdict"], strict=True))
     table = statements.set_index("statement_id")
-    failing = [sid for sid in table.index
-               if table.loc[sid, "status"] == "fails-as-stated" and paper_origin(entries[sid]) == "paper"]
+    failing = [
+        sid
+        for sid in table.index
+        if table.loc[sid, "status"] == "fails-as-stated" and paper_origin(entries[sid]) == "paper"
+    ]
     missing = [sid for sid in failing if not entries[sid].get("correction")]
     if missing:
         raise ValueError(f"statements that fail as printed with no correction: {', '.join(missing)}")
     rows = []
     for sid in sorted(failing, key=lambda i: (_paper_order(entries[i]["paper_ref"]), i)):
         correction = entries[sid]["correction"]
-        rows.append(dict(statement_id=sid, paper_ref=entries[sid]["paper_ref"], **{"class": table.loc[sid, "class"]},
-                         printed=entries[sid]["statement"], corrected=correction["text"],
-                         verified_by="; ".join(correction["verified_by"]),
-                         verified="; ".join(_premise_state(p, verdicts, table) for p in correction["verified_by"])))
+        rows.append(
+            dict(
+                statement_id=sid,
+                paper_ref=entries[sid]["paper_ref"],
+                **{"class": table.loc[sid, "class"]},
+                printed=entries[sid]["statement"],
+                corrected=correction["text"],
+                verified_by="; ".join(correction["verified_by"]),
+                verified="; ".join(_premise_state(p, verdicts, table) for p in correction["verified_by"]),
+            )
+        )
     return pd.DataFrame(rows, columns=CORRECTED_COLUMNS)
 
 
@@ -698,23 +940,38 @@ def _premise_state(identifier: str, verdicts: Mapping[str, str], table: pd.DataF
 
 def corrected_markdown(corrected: pd.DataFrame) -> str:
     """``results/corrected-statements.md``: for the authors, each failing statement printed and corrected."""
-    lines = ["# Corrected statements", "",
-             "For every statement of the paper that fails as printed: the printed text, the corrected statement in "
-             "the paper's notation and numbering, and the check that verifies the correction (generated from "
-             "the statement files, `src/sparseact/claims/<id>/statements.yaml` and `src/sparseact/paper/`, and the "
-             "ledger).", ""]
+    lines = [
+        "# Corrected statements",
+        "",
+        "For every statement of the paper that fails as printed: the printed text, the corrected statement in "
+        "the paper's notation and numbering, and the check that verifies the correction (generated from "
+        "the statement files, `src/sparseact/claims/<id>/statements.yaml` and `src/sparseact/paper/`, and the "
+        "ledger).",
+        "",
+    ]
     from sparseact.publish.findings import markdown_math
 
     for row in corrected.itertuples():
-        lines += [f"## {row.paper_ref} ({row.statement_id}, {row._3})", "",
-                  f"**Printed.** {markdown_math(row.printed, in_table=False)}", "",
-                  f"**Corrected.** {markdown_math(row.corrected, in_table=False)}", "",
-                  f"**Verified by** `{row.verified_by}`: {row.verified}.", ""]
+        lines += [
+            f"## {row.paper_ref} ({row.statement_id}, {row._3})",
+            "",
+            f"**Printed.** {markdown_math(row.printed, in_table=False)}",
+            "",
+            f"**Corrected.** {markdown_math(row.corrected, in_table=False)}",
+            "",
+            f"**Verified by** `{row.verified_by}`: {row.verified}.",
+            "",
+        ]
     return "\n".join(lines)
 
 
-def write_statement_files(ledger: pd.DataFrame, out_dir: str | Path, certificates: Mapping[str, Mapping],
-                          table_dirs: Iterable[str | Path] = (), repository_url: str | None = None) -> pd.DataFrame:
+def write_statement_files(
+    ledger: pd.DataFrame,
+    out_dir: str | Path,
+    certificates: Mapping[str, Mapping],
+    table_dirs: Iterable[str | Path] = (),
+    repository_url: str | None = None,
+) -> pd.DataFrame:
     """Write ``statements.csv``/``.md``, ``errata.csv``, ``headline.csv``, ``tightness.csv``, ``sharper.csv``,
     ``findings.md``, ``corrected-statements.md`` and the note for the authors, ``erratum/erratum.tex``.
 
@@ -746,8 +1003,13 @@ def write_statement_files(ledger: pd.DataFrame, out_dir: str | Path, certificate
     headline_rows = headline(table, errata)
     tightness = collect_tightness(table_dirs)
     sharper = sharper_than_printed(table, ledger, tightness)
-    for name, frame in (("statements", table), ("errata", errata), ("headline", headline_rows),
-                        ("tightness", tightness), ("sharper", sharper)):
+    for name, frame in (
+        ("statements", table),
+        ("errata", errata),
+        ("headline", headline_rows),
+        ("tightness", tightness),
+        ("sharper", sharper),
+    ):
         atomic_write_text(out / f"{name}.csv", frame.to_csv(index=False, lineterminator="\n"))
     corrected = corrected_statements(table, ledger)
     atomic_write_text(out / "corrected-statements.md", corrected_markdown(corrected))

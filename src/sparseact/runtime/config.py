@@ -40,14 +40,44 @@ PACKAGED_SCHEMA = "schemas/config.schema.yaml"
 OUTPUT_DIR_KEYS = ("results_dir", "figures_dir", "logs_dir")
 #: The folders the workflow writes inside results_dir (its rules' ``in_results("<folder>/...")``): figures_dir and
 #: logs_dir may lie inside results_dir, but not in one of these.
-RESULTS_SUBFOLDERS = ("benchmarks", "certificates", "claims", "code", "data", "erratum", "notebooks", "report", "reports",
-                      "runs", "tables")
+RESULTS_SUBFOLDERS = (
+    "benchmarks",
+    "certificates",
+    "claims",
+    "code",
+    "data",
+    "erratum",
+    "notebooks",
+    "report",
+    "reports",
+    "runs",
+    "tables",
+)
 #: The repository's own top-level entries (every tracked one but results/, and the tools' folders): no output folder
 #: may lie in one, where the workflow's files would mix with the sources (tests/test_config_hostile.py holds this list
 #: to the tracked files).
-SOURCE_ENTRIES = (".ci", ".git", ".gitignore", ".snakemake", ".venv", "benchmarks", "CITATION.cff", "config", "docs",
-                  "environment.yml", "LICENSE", "notebooks", "profiles", "pyproject.toml", "README.md", "Snakefile",
-                  "src", "tests", "tools", "workflow")
+SOURCE_ENTRIES = (
+    ".ci",
+    ".git",
+    ".gitignore",
+    ".snakemake",
+    ".venv",
+    "benchmarks",
+    "CITATION.cff",
+    "config",
+    "docs",
+    "environment.yml",
+    "LICENSE",
+    "notebooks",
+    "profiles",
+    "pyproject.toml",
+    "README.md",
+    "Snakefile",
+    "src",
+    "tests",
+    "tools",
+    "workflow",
+)
 #: Longest path component (bytes of UTF-8) the file systems the workflow runs on accept.
 MAX_NAME_BYTES = 255
 #: Longest schema message shown (the rest of a long message is cut, never the key).
@@ -68,8 +98,10 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
         key = loader.construct_object(key_node, deep=deep)
         if key in seen:
             mark = key_node.start_mark
-            raise ConfigError(f"{mark.name}:{mark.line + 1}:{mark.column + 1}: duplicated key {key!r} "
-                              f"(first at line {seen[key] + 1}); YAML would silently keep the last value")
+            raise ConfigError(
+                f"{mark.name}:{mark.line + 1}:{mark.column + 1}: duplicated key {key!r} "
+                f"(first at line {seen[key] + 1}); YAML would silently keep the last value"
+            )
         seen[key] = key_node.start_mark.line
     return loader.construct_mapping(node, deep=deep)
 
@@ -84,8 +116,10 @@ _YAML11_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?"
 #: YAML 1.1's binary integers (``0b1011`` is 11) and numbers with digit-group underscores (``20_240_630``), which
 #: YAML 1.2 reads as strings: a reader cannot tell which one the workflow's YAML reads.
 _YAML11_BINARY = re.compile(r"[-+]?0b[0-1_]+")
-_YAML11_UNDERSCORE = re.compile(r"[-+]?(0x[0-9a-fA-F_]*|[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?"
-                                r"|\.[0-9_]+([eE][-+]?[0-9]+)?)")
+_YAML11_UNDERSCORE = re.compile(
+    r"[-+]?(0x[0-9a-fA-F_]*|[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?"
+    r"|\.[0-9_]+([eE][-+]?[0-9]+)?)"
+)
 #: Largest config file read (bytes): the committed ones are about 10 kB.
 MAX_CONFIG_BYTES = 2**20
 
@@ -118,23 +152,28 @@ def _check_structure(path: Path, text: str) -> None:
             mark = event.start_mark
             where = f"{path}:{mark.line + 1}:{mark.column + 1}"
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                raise ConfigError(f"{where}: YAML anchors and aliases are not allowed in a config (write each value "
-                                  "out)")
+                raise ConfigError(
+                    f"{where}: YAML anchors and aliases are not allowed in a config (write each value out)"
+                )
             if isinstance(event, yaml.ScalarEvent) and not event.style and event.implicit[0]:
                 value = event.value
                 reading = _yaml11_reading(value)
                 if reading:
-                    raise ConfigError(f"{where}: {value!r} is read by YAML 1.1 as {reading} "
-                                      f"({yaml.safe_load(value)!r}); write the number in decimal, or quote it for a "
-                                      "string")
+                    raise ConfigError(
+                        f"{where}: {value!r} is read by YAML 1.1 as {reading} "
+                        f"({yaml.safe_load(value)!r}); write the number in decimal, or quote it for a "
+                        "string"
+                    )
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
         raise ConfigError(f"{where}: YAML syntax error: {exc.problem}") from None
     except yaml.reader.ReaderError as exc:
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
-        raise ConfigError(f"{path}: character U+{code:04X} at offset {exc.position} is not allowed in YAML "
-                          "(a control or binary character)") from None
+        raise ConfigError(
+            f"{path}: character U+{code:04X} at offset {exc.position} is not allowed in YAML "
+            "(a control or binary character)"
+        ) from None
 
 
 def _read_text(path: Path) -> str:
@@ -146,8 +185,10 @@ def _read_text(path: Path) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not a UTF-8 text file (byte 0x{exc.object[exc.start]:02x} at offset "
-                          f"{exc.start}); a config file is UTF-8 YAML") from None
+        raise ConfigError(
+            f"{path}: not a UTF-8 text file (byte 0x{exc.object[exc.start]:02x} at offset "
+            f"{exc.start}); a config file is UTF-8 YAML"
+        ) from None
 
 
 def read_yaml_strict(path: str | Path) -> dict:
@@ -167,8 +208,10 @@ def read_yaml_strict(path: str | Path) -> dict:
         raise ConfigError(f"{where}: YAML syntax error: {exc.problem}") from None
     except yaml.reader.ReaderError as exc:
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
-        raise ConfigError(f"{path}: character U+{code:04X} at offset {exc.position} is not allowed in YAML "
-                          "(a control or binary character)") from None
+        raise ConfigError(
+            f"{path}: character U+{code:04X} at offset {exc.position} is not allowed in YAML "
+            "(a control or binary character)"
+        ) from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a config file must be a YAML mapping of keys to values")
     return data
@@ -195,7 +238,8 @@ def _validator(schema: dict):
 
     strict = jsonschema.validators.extend(
         jsonschema.Draft202012Validator,
-        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", is_integer))
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", is_integer),
+    )
     return strict(schema, registry=Registry(retrieve=retrieve))
 
 
@@ -274,34 +318,43 @@ def check_output_dirs(config: dict) -> None:
     for key, directory in directories.items():
         parts = directory.split("/")
         if any(part in (".", "..") for part in parts):
-            raise ConfigError(f"invalid config: {key}: {directory!r} must stay inside the repository "
-                              "(no '.' or '..' components)")
+            raise ConfigError(
+                f"invalid config: {key}: {directory!r} must stay inside the repository (no '.' or '..' components)"
+            )
         if any(part.startswith("-") for part in parts):
-            raise ConfigError(f"invalid config: {key}: {directory!r} has a component starting with '-', which the "
-                              "workflow's commands would read as an option")
+            raise ConfigError(
+                f"invalid config: {key}: {directory!r} has a component starting with '-', which the "
+                "workflow's commands would read as an option"
+            )
         if any(part.lower() == ".git" or part == "" for part in parts):
-            raise ConfigError(f"invalid config: {key}: {directory!r} must not be inside .git or have empty "
-                              "components")
+            raise ConfigError(f"invalid config: {key}: {directory!r} must not be inside .git or have empty components")
         if parts[0].lower() in {entry.lower() for entry in SOURCE_ENTRIES}:
-            raise ConfigError(f"invalid config: {key}: {directory!r} lies in the repository's own {parts[0]!r}, where "
-                              "the workflow's files would mix with the sources (use results/... or a new folder)")
+            raise ConfigError(
+                f"invalid config: {key}: {directory!r} lies in the repository's own {parts[0]!r}, where "
+                "the workflow's files would mix with the sources (use results/... or a new folder)"
+            )
         long = next((part for part in parts if len(part.encode("utf-8")) > MAX_NAME_BYTES), None)
         if long is not None:
-            raise ConfigError(f"invalid config: {key}: a component of {len(long.encode('utf-8'))} bytes, beyond the "
-                              f"{MAX_NAME_BYTES} a file system allows in one name")
+            raise ConfigError(
+                f"invalid config: {key}: a component of {len(long.encode('utf-8'))} bytes, beyond the "
+                f"{MAX_NAME_BYTES} a file system allows in one name"
+            )
     if len(set(directories.values())) < len(directories):
-        raise ConfigError(f"invalid config: {', '.join(OUTPUT_DIR_KEYS)} must be three different directories, "
-                          f"got {directories}")
+        raise ConfigError(
+            f"invalid config: {', '.join(OUTPUT_DIR_KEYS)} must be three different directories, got {directories}"
+        )
     for key, directory in directories.items():
         parts = directory.split("/")
         for other, container in directories.items():
             outer = container.split("/")
-            if other == key or parts[:len(outer)] != outer:
+            if other == key or parts[: len(outer)] != outer:
                 continue
             if other != "results_dir" or parts[len(outer)] in RESULTS_SUBFOLDERS:
-                raise ConfigError(f"invalid config: {key}: {directory!r} lies inside {other} {container!r} (only "
-                                  "figures_dir and logs_dir may lie inside results_dir, outside the folders the "
-                                  f"workflow writes there: {', '.join(RESULTS_SUBFOLDERS)})")
+                raise ConfigError(
+                    f"invalid config: {key}: {directory!r} lies inside {other} {container!r} (only "
+                    "figures_dir and logs_dir may lie inside results_dir, outside the folders the "
+                    f"workflow writes there: {', '.join(RESULTS_SUBFOLDERS)})"
+                )
 
 
 def load_config(path: str | Path, schema_path: str | Path | None = None) -> dict:

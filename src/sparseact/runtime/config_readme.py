@@ -54,10 +54,20 @@ class _Schemas:
 
 
 def _bounds(node: dict) -> str:
-    low = (f">= {node['minimum']}" if "minimum" in node else
-           f"> {node['exclusiveMinimum']}" if "exclusiveMinimum" in node else "")
-    high = (f"<= {node['maximum']}" if "maximum" in node else
-            f"< {node['exclusiveMaximum']}" if "exclusiveMaximum" in node else "")
+    low = (
+        f">= {node['minimum']}"
+        if "minimum" in node
+        else f"> {node['exclusiveMinimum']}"
+        if "exclusiveMinimum" in node
+        else ""
+    )
+    high = (
+        f"<= {node['maximum']}"
+        if "maximum" in node
+        else f"< {node['exclusiveMaximum']}"
+        if "exclusiveMaximum" in node
+        else ""
+    )
     return ", ".join(part for part in (low, high) if part)
 
 
@@ -72,8 +82,13 @@ def _type(node: dict, schemas: _Schemas, path: Path) -> str:
         if node.get("uniqueItems"):
             size += " of distinct"
         return f"{size} ({_type(items, schemas, path)})"
-    text = {"integer": "integer", "number": "number", "boolean": "`true` or `false`", "string": "string",
-            "object": "block (keys below)"}.get(kind, kind or "any")
+    text = {
+        "integer": "integer",
+        "number": "number",
+        "boolean": "`true` or `false`",
+        "string": "string",
+        "object": "block (keys below)",
+    }.get(kind, kind or "any")
     if kind == "string" and "pattern" in node:
         text += f" matching `{node['pattern']}`"
     bounds = _bounds(node)
@@ -115,13 +130,19 @@ def undescribed_keys(schema_file: str | Path | None = None) -> list[str]:
     """Every key (dotted, claim blocks as ``claims.<id>.<key>``) whose schema gives no description."""
     schema_file, schemas = _schema_file(schema_file), _Schemas()
     root = schemas.document(schema_file)
-    keys = [key for key, _, description in _top_rows(root, schema_file, schemas)
-            if not description.removeprefix("(optional) ")]
+    keys = [
+        key
+        for key, _, description in _top_rows(root, schema_file, schemas)
+        if not description.removeprefix("(optional) ")
+    ]
     for claim, block, where in _blocks(root, schema_file, schemas):
         if not block.get("description"):
             keys.append(f"claims.{claim}")  # the block itself
-        keys += [f"claims.{claim}.{key}" for key, _, description in _rows(block, where, schemas)
-                 if not description.removeprefix("(optional) ")]
+        keys += [
+            f"claims.{claim}.{key}"
+            for key, _, description in _rows(block, where, schemas)
+            if not description.removeprefix("(optional) ")
+        ]
     return keys
 
 
@@ -135,7 +156,8 @@ def _top_rows(root: dict, schema_file: Path, schemas: _Schemas) -> list[tuple[st
     """The rows of the top-level keys but the claim blocks (each has its own table)."""
     rows = _rows(root, schema_file, schemas)
     return [row for row in rows if row[0] != "claims" and not row[0].startswith("claims.")] + [
-        row for row in rows if row[0] == "claims"]
+        row for row in rows if row[0] == "claims"
+    ]
 
 
 def _blocks(root: dict, schema_file: Path, schemas: _Schemas):
@@ -172,8 +194,14 @@ def render(schema_file: str | Path | None = None) -> str:
         "of each block of the list `instances`.",
     ]
     for claim, block, where in _blocks(root, schema_file, schemas):
-        lines += ["", f"### `claims.{claim}`", "", _one_line(block.get("description", "")).replace("\\|", "|"), "",
-                  *_table(_rows(block, where, schemas))]
+        lines += [
+            "",
+            f"### `claims.{claim}`",
+            "",
+            _one_line(block.get("description", "")).replace("\\|", "|"),
+            "",
+            *_table(_rows(block, where, schemas)),
+        ]
     return "\n".join(lines) + "\n"
 
 

@@ -68,8 +68,12 @@ def _benchmark(path: Path) -> dict[str, float]:
 
 def _stage_summary(files: list[Path]) -> dict[str, float]:
     rows = [_benchmark(f) for f in files]
-    return {"jobs": len(rows), "cpu_s": round(sum(r["cpu_s"] for r in rows), 2),
-            "max_wall_s": max(r["wall_s"] for r in rows), "max_rss_mb": max(r["max_rss_mb"] for r in rows)}
+    return {
+        "jobs": len(rows),
+        "cpu_s": round(sum(r["cpu_s"] for r in rows), 2),
+        "max_wall_s": max(r["wall_s"] for r in rows),
+        "max_rss_mb": max(r["max_rss_mb"] for r in rows),
+    }
 
 
 def _bytes(paths) -> int:
@@ -95,8 +99,9 @@ def measure_costs(results: str | Path, config: dict) -> dict:
     for claim_id in claim_ids():
         block = config["claims"][claim_id]
         points = len(get_claim(claim_id).points(block))
-        shard_files = {stage: sorted((results / "benchmarks" / stage / claim_id).glob("*.tsv"))
-                       for stage in SHARD_STAGES}
+        shard_files = {
+            stage: sorted((results / "benchmarks" / stage / claim_id).glob("*.tsv")) for stage in SHARD_STAGES
+        }
         assemble = results / "benchmarks" / "assemble" / f"{claim_id}.tsv"
         if not assemble.is_file() or not all(shard_files.values()):
             raise ValueError(f"{results}: no benchmark files for claim {claim_id}; run the whole workflow first")
@@ -104,12 +109,18 @@ def measure_costs(results: str | Path, config: dict) -> dict:
             stage_files[stage] += files
         stage_files["assemble"].append(assemble)
         cpu = sum(_benchmark(f)["cpu_s"] for files in shard_files.values() for f in files)
-        outputs = [*(results / "data" / claim_id).glob("*"), *(results / "runs" / claim_id).glob("*"),
-                   *(results / "notebooks" / "runs" / claim_id).glob("*")]
-        claims[claim_id] = {"points": points, "cpu_s_per_point": round(cpu / points, 3),
-                            "bytes_per_point": _bytes(outputs) // points,
-                            "assemble_cpu_s": _benchmark(assemble)["cpu_s"],
-                            "work_per_point": work_per_point(claim_id, block)}
+        outputs = [
+            *(results / "data" / claim_id).glob("*"),
+            *(results / "runs" / claim_id).glob("*"),
+            *(results / "notebooks" / "runs" / claim_id).glob("*"),
+        ]
+        claims[claim_id] = {
+            "points": points,
+            "cpu_s_per_point": round(cpu / points, 3),
+            "bytes_per_point": _bytes(outputs) // points,
+            "assemble_cpu_s": _benchmark(assemble)["cpu_s"],
+            "work_per_point": work_per_point(claim_id, block),
+        }
     stages = {"kernels": _stage_summary([results / "benchmarks" / "kernels.tsv"])}
     stages.update({stage: _stage_summary(files) for stage, files in stage_files.items()})
     return {"claims": claims, "stages": stages}
@@ -150,9 +161,11 @@ ROW_COLUMNS = ("cpu_s_per_point", "bytes_per_point", "assemble_cpu_s")
 @cache
 def _warn_unmeasured(claim_id: str) -> None:
     """One line on standard error, once per claim and process."""
-    print(f"warning: claim {claim_id} has no measured cost row in sparseact/{COST_TABLE}; its cost is estimated "
-          "as the most expensive measured claim's (rerun python -m sparseact.runtime.costs after a full run)",
-          file=sys.stderr)
+    print(
+        f"warning: claim {claim_id} has no measured cost row in sparseact/{COST_TABLE}; its cost is estimated "
+        "as the most expensive measured claim's (rerun python -m sparseact.runtime.costs after a full run)",
+        file=sys.stderr,
+    )
 
 
 def claim_cost_row(table: dict, claim_id: str) -> dict:
@@ -183,9 +196,11 @@ class CostEstimate:
         """One line: points, largest dimension, CPU time, disk and the largest job's memory."""
         largest = f"largest n = {self.largest_n}" if self.largest_n is not None else "no n parameter"
         claim_id, shard, hours = self.largest_job
-        return (f"estimated cost: {self.points} grid points ({largest}); about {self.cpu_hours:.2g} CPU hours, the "
-                f"longest job {claim_id}/{shard} about {hours * 60:.2g} CPU minutes; about {self.disk_bytes / 1e6:.3g} "
-                f"MB of results; largest job's memory measured at the full config {self.peak_memory_mb:.0f} MB")
+        return (
+            f"estimated cost: {self.points} grid points ({largest}); about {self.cpu_hours:.2g} CPU hours, the "
+            f"longest job {claim_id}/{shard} about {hours * 60:.2g} CPU minutes; about {self.disk_bytes / 1e6:.3g} "
+            f"MB of results; largest job's memory measured at the full config {self.peak_memory_mb:.0f} MB"
+        )
 
 
 def estimate_cost(config: dict, table: dict | None = None) -> CostEstimate:
@@ -226,15 +241,19 @@ def check_cost(config: dict) -> CostEstimate:
     if config.get(OVERRIDE_KEY, False):
         return estimate
     if estimate.cpu_hours > CONFIG_CPU_HOURS_LIMIT:
-        raise ConfigError(f"invalid config: {estimate.points} grid points, about {estimate.cpu_hours:.3g} CPU hours, "
-                          f"above the limit of {CONFIG_CPU_HOURS_LIMIT:g}; shrink the grid, or set "
-                          f"{OVERRIDE_KEY}: true to run it on purpose")
+        raise ConfigError(
+            f"invalid config: {estimate.points} grid points, about {estimate.cpu_hours:.3g} CPU hours, "
+            f"above the limit of {CONFIG_CPU_HOURS_LIMIT:g}; shrink the grid, or set "
+            f"{OVERRIDE_KEY}: true to run it on purpose"
+        )
     claim_id, shard, hours = estimate.largest_job
     if hours > JOB_CPU_HOURS_LIMIT:
-        raise ConfigError(f"invalid config: claims.{claim_id}: the job {shard!r} alone is estimated at about "
-                          f"{hours:.3g} CPU hours (one core, restarted from scratch if interrupted), above the "
-                          f"per-job limit of {JOB_CPU_HOURS_LIMIT:g}; shrink that point, or set {OVERRIDE_KEY}: true "
-                          "to run it on purpose")
+        raise ConfigError(
+            f"invalid config: claims.{claim_id}: the job {shard!r} alone is estimated at about "
+            f"{hours:.3g} CPU hours (one core, restarted from scratch if interrupted), above the "
+            f"per-job limit of {JOB_CPU_HOURS_LIMIT:g}; shrink that point, or set {OVERRIDE_KEY}: true "
+            "to run it on purpose"
+        )
     return estimate
 
 
@@ -245,9 +264,11 @@ def job_warning(estimate: CostEstimate, table: dict | None = None) -> str | None
     minutes = slurm_resources(table)["run"]["runtime"]
     if hours * 60 <= minutes:
         return None
-    return (f"warning: claims.{claim_id}: the job {shard!r} is estimated at about {hours * 60:.3g} CPU minutes, beyond "
-            f"the SLURM profile's request of {minutes} minutes per runs job; a local run is fine, a SLURM run needs "
-            "a larger runtime for it")
+    return (
+        f"warning: claims.{claim_id}: the job {shard!r} is estimated at about {hours * 60:.3g} CPU minutes, beyond "
+        f"the SLURM profile's request of {minutes} minutes per runs job; a local run is fine, a SLURM run needs "
+        "a larger runtime for it"
+    )
 
 
 def slurm_resources(table: dict | None = None) -> dict[str, dict[str, int]]:
@@ -265,9 +286,11 @@ def slurm_resources(table: dict | None = None) -> dict[str, dict[str, int]]:
     out = {}
     for rule, stage in rules.items():
         row = table["stages"][stage]
-        out[rule] = {"mem_mb": max(MIN_MEM_MB, 100 * math.ceil(MEMORY_MARGIN * row["max_rss_mb"] / 100)),
-                     "runtime": max(MIN_RUNTIME_MIN, math.ceil(RUNTIME_MARGIN * row["max_wall_s"] / 60)),
-                     "cpus_per_task": 1}
+        out[rule] = {
+            "mem_mb": max(MIN_MEM_MB, 100 * math.ceil(MEMORY_MARGIN * row["max_rss_mb"] / 100)),
+            "runtime": max(MIN_RUNTIME_MIN, math.ceil(RUNTIME_MARGIN * row["max_wall_s"] / 60)),
+            "cpus_per_task": 1,
+        }
     return out
 
 
@@ -284,8 +307,11 @@ def main(argv=None) -> int:
     parser.add_argument("--out", required=True, help="the JSON cost table to write")
     args = parser.parse_args(argv)
     table = measure_costs(args.results, load_config(args.config))
-    table = {"command": f"python -m sparseact.runtime.costs {args.results} {args.config} --out {args.out}",
-             "config": args.config, **table}
+    table = {
+        "command": f"python -m sparseact.runtime.costs {args.results} {args.config} --out {args.out}",
+        "config": args.config,
+        **table,
+    }
     atomic_write_text(args.out, json.dumps(table, indent=1, sort_keys=True) + "\n")
     return 0
 

@@ -85,8 +85,9 @@ def load_arrays(path: str | Path) -> tuple[dict[str, np.ndarray], dict]:
     try:
         # numpy leaves the file open when the archive is no zip: the file is opened, and closed, here
         with open(path, "rb") as handle, np.load(handle, allow_pickle=False) as archive:
-            check_memory(sum(_declared_bytes(archive.zip, f"{key}.npy") for key in archive.files),
-                         f"the arrays of {path}")
+            check_memory(
+                sum(_declared_bytes(archive.zip, f"{key}.npy") for key in archive.files), f"the arrays of {path}"
+            )
             arrays = {key: archive[key] for key in archive.files if key != META_KEY}
             if META_KEY not in archive.files:
                 raise ValueError(f"{path} is not a sparseact point file: it has no {META_KEY!r} entry")
@@ -94,8 +95,10 @@ def load_arrays(path: str | Path) -> tuple[dict[str, np.ndarray], dict]:
     except (zipfile.BadZipFile, EOFError, OSError, KeyError, ValueError, zlib.error) as exc:
         if isinstance(exc, FileNotFoundError):
             raise
-        raise ValueError(f"{path} is truncated or corrupt ({type(exc).__name__}: {exc}); delete it and rerun the "
-                         "workflow, which rebuilds it (the data stage)") from None
+        raise ValueError(
+            f"{path} is truncated or corrupt ({type(exc).__name__}: {exc}); delete it and rerun the "
+            "workflow, which rebuilds it (the data stage)"
+        ) from None
     return arrays, meta
 
 

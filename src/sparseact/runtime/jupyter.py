@@ -53,8 +53,11 @@ class PromptKernelClient(AsyncKernelClient):
                 msg = await self.iopub_channel.get_msg(timeout=0.2)
             except Empty:
                 return False
-            if (msg["msg_type"] == "status" and msg["content"].get("execution_state") == "idle"
-                    and msg["parent_header"].get("msg_id") == request):
+            if (
+                msg["msg_type"] == "status"
+                and msg["content"].get("execution_state") == "idle"
+                and msg["parent_header"].get("msg_id") == request
+            ):
                 return True
 
 

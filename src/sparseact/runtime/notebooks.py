@@ -117,14 +117,23 @@ def notebook_html(nb) -> str:
         @pass_context
         def markdown2html(self, context, source):
             cell = context.get("cell", {})
-            renderer = MathMLRenderer(escape=False, attachments=cell.get("attachments", {}),
-                                      embed_images=self.embed_images, anchor_link_text=self.anchor_link_text,
-                                      exclude_anchor_links=self.exclude_anchor_links, **self.lexer_options)
+            renderer = MathMLRenderer(
+                escape=False,
+                attachments=cell.get("attachments", {}),
+                embed_images=self.embed_images,
+                anchor_link_text=self.anchor_link_text,
+                exclude_anchor_links=self.exclude_anchor_links,
+                **self.lexer_options,
+            )
             return MarkdownWithMath(renderer=renderer).render(source)
 
-    exporter = OfflineHTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True,
-                                   extra_loaders=[DictLoader({"sparseact.html.j2": _TEMPLATE})],
-                                   template_file="sparseact.html.j2")
+    exporter = OfflineHTMLExporter(
+        exclude_input=True,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+        extra_loaders=[DictLoader({"sparseact.html.j2": _TEMPLATE})],
+        template_file="sparseact.html.j2",
+    )
     nb = copy.deepcopy(nb)
     nb.metadata["title"] = _title(nb)
     body, _ = exporter.from_notebook_node(nb, resources={"sparseact_css": REPORT_CSS})
@@ -196,8 +205,14 @@ def convert_notebook(source: str | Path, out: str | Path, kernel: str = "sparsea
     atomic_write_text(out, nbformat.writes(nb) + "\n")
 
 
-def run_notebook(source: str | Path, executed: str | Path, html: str | Path | None, parameters: dict,
-                 kernel: str = "sparseact", cwd: str | Path = ".") -> None:
+def run_notebook(
+    source: str | Path,
+    executed: str | Path,
+    html: str | Path | None,
+    parameters: dict,
+    kernel: str = "sparseact",
+    cwd: str | Path = ".",
+) -> None:
     """Execute ``source`` (jupytext ``.py``) with ``parameters``; write ``executed`` and ``html``.
 
     Parameters
@@ -229,9 +244,16 @@ def run_notebook(source: str | Path, executed: str | Path, html: str | Path | No
         out = Path(tmp) / "output.ipynb"
         nbformat.write(nb, raw)
         papermill.execute_notebook(
-            str(raw), str(out), parameters=json.loads(json.dumps(parameters)), kernel_name=kernel,
-            cwd=str(cwd), progress_bar=False, log_output=False, start_timeout=KERNEL_START_TIMEOUT,
-            kernel_manager_class=PromptKernelManager, extra_arguments=list(KERNEL_ARGUMENTS),
+            str(raw),
+            str(out),
+            parameters=json.loads(json.dumps(parameters)),
+            kernel_name=kernel,
+            cwd=str(cwd),
+            progress_bar=False,
+            log_output=False,
+            start_timeout=KERNEL_START_TIMEOUT,
+            kernel_manager_class=PromptKernelManager,
+            extra_arguments=list(KERNEL_ARGUMENTS),
         )
         result = nbformat.read(out, as_version=4)
     _strip_volatile(result, cwd)

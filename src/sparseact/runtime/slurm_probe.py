@@ -43,7 +43,8 @@ def deferred(probe):
                 sys.stderr.write(
                     f"sparseact: `scontrol show config` gave no MinJobAge (it answered or gave up in "
                     f"{time.monotonic() - start:.1f} s; is a SLURM controller reachable?); the SLURM executor "
-                    "goes on without it (it then queries job states with sacct where sacct is installed)\n")
+                    "goes on without it (it then queries job states with sacct where sacct is installed)\n"
+                )
         return _state["value"]
 
     get_min_job_age.__doc__ = probe.__doc__

@@ -17,8 +17,7 @@ def _check_net(net, max_dim: int = MAX_EXACT_DIM) -> tuple[int, int]:
     n, s = net.n_inputs, net.n_neurons
     if n < 1 or n > max_dim:
         raise ValueError(
-            f"the network's input dimension must be in [1, {max_dim}] for exact enumeration "
-            f"of the cube, got n={n}"
+            f"the network's input dimension must be in [1, {max_dim}] for exact enumeration of the cube, got n={n}"
         )
     if s < 1 or s > MAX_NEURONS:
         raise ValueError(

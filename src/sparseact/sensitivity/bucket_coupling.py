@@ -217,9 +217,18 @@ def bucket_coupling_noise_sensitivity(
         middle = acc / total_terms / r
         right = middle / 4.0
         return BucketCouplingResult(
-            rho=rho, r=r, rho_effective=rho_eff, left=left, left_at_rho_effective=left_eff,
-            left_unnormalised=4.0 * left, right=right, right_ci=None, middle=middle,
-            exact=True, right_mc=None, n_terms=total_terms,
+            rho=rho,
+            r=r,
+            rho_effective=rho_eff,
+            left=left,
+            left_at_rho_effective=left_eff,
+            left_unnormalised=4.0 * left,
+            right=right,
+            right_ci=None,
+            middle=middle,
+            exact=True,
+            right_mc=None,
+            n_terms=total_terms,
         )
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 2:
         raise ValueError(f"n_samples must be an integer >= 2, got {n_samples!r}")
@@ -235,11 +244,24 @@ def bucket_coupling_noise_sensitivity(
     mean = float(x.mean())
     half = clt_half_width(float(x.std(ddof=1)), x.size, confidence)
     est = MonteCarloEstimate(
-        estimate=mean, ci_low=mean - half, ci_high=mean + half, n_samples=int(x.size),
-        confidence=float(confidence), method=f"bucket_coupling(r={r})",
+        estimate=mean,
+        ci_low=mean - half,
+        ci_high=mean + half,
+        n_samples=int(x.size),
+        confidence=float(confidence),
+        method=f"bucket_coupling(r={r})",
     )
     return BucketCouplingResult(
-        rho=rho, r=r, rho_effective=rho_eff, left=left, left_at_rho_effective=left_eff,
-        left_unnormalised=4.0 * left, right=mean, right_ci=(est.ci_low, est.ci_high),
-        middle=4.0 * mean, exact=False, right_mc=est, n_terms=int(x.size),
+        rho=rho,
+        r=r,
+        rho_effective=rho_eff,
+        left=left,
+        left_at_rho_effective=left_eff,
+        left_unnormalised=4.0 * left,
+        right=mean,
+        right_ci=(est.ci_low, est.ci_high),
+        middle=4.0 * mean,
+        exact=False,
+        right_mc=est,
+        n_terms=int(x.size),
     )

@@ -417,8 +417,10 @@ def lemma9_hoeffding_level(net: SparseReLUNetwork, c: float = 1.0, max_subsets: 
     HoeffdingLevel
     """
     n, s = _check_net(net)
-    if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)) or not (
-        math.isfinite(float(c)) and float(c) >= 0
+    if (
+        isinstance(c, bool)
+        or not isinstance(c, (int, float, np.integer, np.floating))
+        or not (math.isfinite(float(c)) and float(c) >= 0)
     ):
         raise ValueError(f"c must be a finite number >= 0, got {c!r}")
     c = float(c)

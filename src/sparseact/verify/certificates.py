@@ -104,8 +104,11 @@ def exact_number(value: Fraction) -> float | str:
 
 def network_spec(net) -> dict:
     """The JSON form ``N`` of a :class:`~sparseact.networks.SparseReLUNetwork`."""
-    return {"u": np.asarray(net.u, dtype=float).tolist(), "W": np.asarray(net.W, dtype=float).tolist(),
-            "b": np.asarray(net.b, dtype=float).tolist()}
+    return {
+        "u": np.asarray(net.u, dtype=float).tolist(),
+        "W": np.asarray(net.W, dtype=float).tolist(),
+        "b": np.asarray(net.b, dtype=float).tolist(),
+    }
 
 
 def formula(expr: str, **variables) -> dict:
@@ -118,8 +121,16 @@ def quantity(kind: str, **fields) -> dict:
     return {"quantity": kind, **{k: _plain(v) for k, v in fields.items()}}
 
 
-def certificate(relation: str, lhs: dict, rhs: dict, lhs_value: float, rhs_value: float,
-                lhs_label: str, rhs_label: str, explanation: str = "") -> dict:
+def certificate(
+    relation: str,
+    lhs: dict,
+    rhs: dict,
+    lhs_value: float,
+    rhs_value: float,
+    lhs_label: str,
+    rhs_label: str,
+    explanation: str = "",
+) -> dict:
     """The certificate of a FAIL: the paper asserts ``lhs relation rhs``; the values violate it.
 
     Parameters
@@ -139,9 +150,16 @@ def certificate(relation: str, lhs: dict, rhs: dict, lhs_value: float, rhs_value
         raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
     if not violated(relation, float(lhs_value), float(rhs_value)):
         raise ValueError(f"the values {lhs_value!r} {relation} {rhs_value!r} do not violate the relation")
-    return {"relation": relation, "lhs": lhs, "rhs": rhs, "lhs_value": float(lhs_value),
-            "rhs_value": float(rhs_value), "lhs_label": lhs_label, "rhs_label": rhs_label,
-            "explanation": explanation}
+    return {
+        "relation": relation,
+        "lhs": lhs,
+        "rhs": rhs,
+        "lhs_value": float(lhs_value),
+        "rhs_value": float(rhs_value),
+        "lhs_label": lhs_label,
+        "rhs_label": rhs_label,
+        "explanation": explanation,
+    }
 
 
 def fail_fields(verdict, finding: str, build, notes: str = "") -> dict:
@@ -176,16 +194,30 @@ def fail_fields(verdict, finding: str, build, notes: str = "") -> dict:
         return dict(verdict=verdict, finding="", certificate=None, counterexample="", notes=notes)
     built = build()
     if built is None:
-        return dict(verdict=Verdict.INCONCLUSIVE, finding="", certificate=None, counterexample="",
-                    notes=(notes + " " if notes else "") + "[violated beyond the verdict tolerance but no instance "
-                    "certifies it exactly: INCONCLUSIVE]")
+        return dict(
+            verdict=Verdict.INCONCLUSIVE,
+            finding="",
+            certificate=None,
+            counterexample="",
+            notes=(notes + " " if notes else "") + "[violated beyond the verdict tolerance but no instance "
+            "certifies it exactly: INCONCLUSIVE]",
+        )
     certificate_, counterexample = built
-    return dict(verdict=Verdict.FAIL, finding=finding, certificate=certificate_, counterexample=counterexample,
-                notes=notes)
+    return dict(
+        verdict=Verdict.FAIL, finding=finding, certificate=certificate_, counterexample=counterexample, notes=notes
+    )
 
 
-def certificate_if_violated(relation: str, lhs: dict, rhs: dict, lhs_value: float, rhs_value: float,
-                            lhs_label: str, rhs_label: str, explanation: str = "") -> dict | None:
+def certificate_if_violated(
+    relation: str,
+    lhs: dict,
+    rhs: dict,
+    lhs_value: float,
+    rhs_value: float,
+    lhs_label: str,
+    rhs_label: str,
+    explanation: str = "",
+) -> dict | None:
     """:func:`certificate`, or ``None`` when the values do not violate the relation beyond the tolerance.
 
     For the ``build`` of :func:`fail_fields`: a violation the verdict saw but the certificate's

@@ -45,12 +45,33 @@ def _floored_log(argument: float) -> float:
 
 
 #: The functions a bound may call, with ``log`` as printed.
-FUNCTIONS: dict[str, Callable] = {"sqrt": math.sqrt, "log": math.log, "exp": math.exp, "ceil": math.ceil,
-                                  "floor": math.floor, "max": max, "min": min, "abs": abs}
-_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-           ast.Pow: operator.pow, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
-_COMPARE = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
-            ast.Eq: operator.eq, ast.NotEq: operator.ne}
+FUNCTIONS: dict[str, Callable] = {
+    "sqrt": math.sqrt,
+    "log": math.log,
+    "exp": math.exp,
+    "ceil": math.ceil,
+    "floor": math.floor,
+    "max": max,
+    "min": min,
+    "abs": abs,
+}
+_BINARY = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+_COMPARE = {
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+}
 
 
 class _NotArithmetic(ValueError):
@@ -105,16 +126,21 @@ def _value(node: ast.AST, variables: Mapping[str, float], functions: Mapping[str
         operand = _value(node.operand, variables, functions)
         return -operand if isinstance(node.op, ast.USub) else operand
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
-        return _COMPARE[type(node.ops[0])](_value(node.left, variables, functions),
-                                           _value(node.comparators[0], variables, functions))
+        return _COMPARE[type(node.ops[0])](
+            _value(node.left, variables, functions), _value(node.comparators[0], variables, functions)
+        )
     if isinstance(node, ast.BoolOp):
         values = [_value(v, variables, functions) for v in node.values]
         return all(values) if isinstance(node.op, ast.And) else any(values)
     if isinstance(node, ast.IfExp):
         chosen = node.body if _value(node.test, variables, functions) else node.orelse
         return _value(chosen, variables, functions)
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions
-            and not node.keywords):
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in functions
+        and not node.keywords
+    ):
         return functions[node.func.id](*(_value(a, variables, functions) for a in node.args))
     raise _NotArithmetic(f"the bound uses {ast.dump(node)[:60]}..., which is not plain arithmetic")
 
@@ -128,8 +154,9 @@ def has_logarithm(expr: str) -> bool:
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "log" for n in ast.walk(tree))
 
 
-def in_log_corner(relation: str, lhs_value: float, expr: str, variables: Mapping[str, float],
-                  bound_side: str = "rhs") -> bool:
+def in_log_corner(
+    relation: str, lhs_value: float, expr: str, variables: Mapping[str, float], bound_side: str = "rhs"
+) -> bool:
     """Whether the violation ``lhs relation bound`` disappears once every logarithm of the bound is floored at 1.
 
     Parameters
@@ -190,11 +217,13 @@ def certificate_in_log_corner(certificate: Mapping) -> bool:
     quantity = sides[side]
     variables = quantity.get("vars", {})
     if not has_logarithm(quantity.get("expr", "")) or any(
-            not isinstance(v, (int, float)) or isinstance(v, bool) for v in variables.values()):
+        not isinstance(v, (int, float)) or isinstance(v, bool) for v in variables.values()
+    ):
         return False
     try:
-        return in_log_corner(certificate["relation"], float(certificate[f"{other}_value"]), quantity["expr"],
-                             variables, bound_side=side)
+        return in_log_corner(
+            certificate["relation"], float(certificate[f"{other}_value"]), quantity["expr"], variables, bound_side=side
+        )
     except (KeyError, TypeError, ValueError):
         return False
 
@@ -218,5 +247,7 @@ def degenerate_point_fields(certificate: Mapping | None, value: float, bound: fl
     return dict(
         worst_value=value if bound == 0 else value / bound,
         worst_value_label=f"{quantity} (the bound is 0)" if bound == 0 else f"{quantity} / expression",
-        verdict=Verdict.FAIL if certificate else Verdict.PASS, certificate=certificate,
-        finding=finding("statement-error", [certificate_in_log_corner(certificate)]) if certificate else "")
+        verdict=Verdict.FAIL if certificate else Verdict.PASS,
+        certificate=certificate,
+        finding=finding("statement-error", [certificate_in_log_corner(certificate)]) if certificate else "",
+    )

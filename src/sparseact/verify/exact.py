@@ -56,8 +56,9 @@ def rational(value, name: str) -> Fraction:
         try:
             value = Fraction(text)
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{name} = {value!r} is not an exact number (an integer, 'p/q' or a decimal string)") \
-                from None
+            raise ValueError(
+                f"{name} = {value!r} is not an exact number (an integer, 'p/q' or a decimal string)"
+            ) from None
     q = Fraction(value)
     if max(abs(q.numerator), q.denominator).bit_length() > MAX_DIGITS * 10 // 3:
         raise ValueError(f"{name}: a number of more than {MAX_DIGITS} digits is beyond the checker's limit")
@@ -174,8 +175,9 @@ class Real:
             if self.exact is not None:
                 if self.exact == 0 and power < 0:
                     raise ZeroDivisionError("0 to a negative power")
-                if (power and abs(self.exact.numerator).bit_length() * abs(power) > MAX_EXPONENT_BITS * 4) or \
-                        self.exact.denominator.bit_length() * abs(power) > MAX_EXPONENT_BITS * 4:
+                if (
+                    power and abs(self.exact.numerator).bit_length() * abs(power) > MAX_EXPONENT_BITS * 4
+                ) or self.exact.denominator.bit_length() * abs(power) > MAX_EXPONENT_BITS * 4:
                     return Real(self.iv() ** power)
                 return Real(self.exact**power)
             return Real(self.iv() ** power)
@@ -347,7 +349,7 @@ def preactivations(W: list[list], b: list, X: np.ndarray) -> tuple[np.ndarray, i
     n = X.shape[1]
     flat, D = scaled([v for row in W for v in row] + list(b), "network")
     s = len(b)
-    Wint, bint = flat[: s * n], flat[s * n:]
+    Wint, bint = flat[: s * n], flat[s * n :]
     xmax = int(np.max(np.abs(X), initial=0)) if X.size else 0
     bound = max((abs(v) for v in flat), default=0) * (n * xmax + 1)
     Wa = _int_array(Wint, bound).reshape(s, n)

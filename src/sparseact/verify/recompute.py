@@ -64,6 +64,7 @@ MEMBERSHIP_TOL = 1e-9
 #: Largest |Z^T r| entry accepted as zero in an ``orthogonal_residual`` quantity.
 ORTHOGONALITY_TOL = 1e-8
 
+
 @dataclass(frozen=True)
 class Verification:
     """Outcome of re-evaluating one certificate."""
@@ -84,8 +85,10 @@ class Verification:
 def cube(n: int) -> np.ndarray:
     """All of ``{-1,1}^n``, row ``j`` with ``x_i = (-1)^(bit i of j)``."""
     if not 0 <= n <= MAX_ENUMERATION_DIM:
-        raise ValueError(f"refused: the cube of dimension {n} is beyond the verifier's limit "
-                         f"n <= {MAX_ENUMERATION_DIM} (sparseact.verify.recompute.MAX_ENUMERATION_DIM)")
+        raise ValueError(
+            f"refused: the cube of dimension {n} is beyond the verifier's limit "
+            f"n <= {MAX_ENUMERATION_DIM} (sparseact.verify.recompute.MAX_ENUMERATION_DIM)"
+        )
     bits = (np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1
     return 1.0 - 2.0 * bits
 
@@ -180,8 +183,10 @@ def _network_cube(network: dict) -> np.ndarray:
     u, W, _ = _network(network)
     n = W.shape[1]
     if n > MAX_ENUMERATION_DIM or 2**n * (n + u.size) > MAX_CUBE_CELLS:
-        raise ValueError(f"refused: {u.size} neurons on the cube of dimension {n} exceed the verifier's limits "
-                         f"(n <= {MAX_ENUMERATION_DIM}, 2^n (n + neurons) <= 2^{MAX_CUBE_CELLS.bit_length() - 1})")
+        raise ValueError(
+            f"refused: {u.size} neurons on the cube of dimension {n} exceed the verifier's limits "
+            f"(n <= {MAX_ENUMERATION_DIM}, 2^n (n + neurons) <= 2^{MAX_CUBE_CELLS.bit_length() - 1})"
+        )
     return cube(n)
 
 
@@ -206,8 +211,9 @@ def _rademacher_lower_bound(spec: dict) -> float:
     if zetas.ndim != 2 or zetas.shape[1] != len(X) or not np.all(np.abs(zetas) == 1):
         raise ValueError("rademacher_lower_bound: sign vectors must be in {-1,1}^m, m = number of sample points")
     if len({tuple(zeta) for zeta in zetas}) != 2 ** len(X) or len(zetas) != 2 ** len(X):
-        raise ValueError("rademacher_lower_bound: the mean is a lower bound on R_H(S) only over all 2^m distinct "
-                         "sign vectors")
+        raise ValueError(
+            "rademacher_lower_bound: the mean is a lower bound on R_H(S) only over all 2^m distinct sign vectors"
+        )
     correlations = []
     for t, (zeta, network) in enumerate(zip(zetas, networks, strict=True)):
         u, W, b = _check_membership("rademacher_lower_bound", t, network, X, s, k, W_max, B_max)
@@ -226,16 +232,17 @@ def _signed_sample(spec: dict, kind: str) -> tuple[np.ndarray, np.ndarray, list,
     return X, zetas, networks, int(spec["s"]), int(spec["k"]), float(spec["W"]), float(spec["B"])
 
 
-def _check_membership(kind: str, t: int, network: dict, X: np.ndarray, s: int, k: int, W_max: float,
-                      B_max: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _check_membership(
+    kind: str, t: int, network: dict, X: np.ndarray, s: int, k: int, W_max: float, B_max: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(u, W, b)`` of ``network`` after checking that it lies in ``H_{n,s,k}^{W,B}`` on the sample ``X``."""
     u, W, b = _network(network)
     scale = np.max(np.abs(u), initial=0.0)
     checks = {
         f"at most s={s} neurons": u.size <= s,
         f"at most k={k} active on every sample point": (np.count_nonzero(X @ W.T - b > 0, axis=1) <= k).all(),
-        f"||u||_inf max_j ||w_j||_2 <= W={W_max}":
-            scale * np.max(np.linalg.norm(W, axis=1), initial=0.0) <= W_max * (1 + MEMBERSHIP_TOL),
+        f"||u||_inf max_j ||w_j||_2 <= W={W_max}": scale * np.max(np.linalg.norm(W, axis=1), initial=0.0)
+        <= W_max * (1 + MEMBERSHIP_TOL),
         f"||u||_inf max_j |b_j| <= B={B_max}": scale * np.max(np.abs(b), initial=0.0) <= B_max * (1 + MEMBERSHIP_TOL),
     }
     broken = [name for name, ok in checks.items() if not ok]
@@ -332,8 +339,10 @@ def _check_domain(kind: str, q: int, m: int, N: int) -> None:
     """Refuse, before anything is built, a domain ``Z_q^m`` (listed per secret, with ``N`` samples each) beyond
     :data:`MAX_SECTION4_TERMS`."""
     if m * q.bit_length() > 64 or q**m * max(q**m, N) > MAX_SECTION4_TERMS:
-        raise ValueError(f"refused: {kind} on Z_{q}^{m} with {N} samples exceeds the verifier's limit "
-                         f"{MAX_SECTION4_TERMS} (MAX_SECTION4_TERMS)")
+        raise ValueError(
+            f"refused: {kind} on Z_{q}^{m} with {N} samples exceeds the verifier's limit "
+            f"{MAX_SECTION4_TERMS} (MAX_SECTION4_TERMS)"
+        )
 
 
 def _gf_p_solve(spec: dict) -> Fraction:
@@ -363,7 +372,9 @@ def _gf_p_solve(spec: dict) -> Fraction:
             raise ValueError(f"gf_p_solve: secret {w}: expected {N} samples of Z_{q}^{m}")
         label = lambda y, w=w: sum(a * b for a, b in zip(w, y, strict=True)) % q % p  # noqa: E731
         solution = _solve_mod_prime(samples, [label(y) for y in samples], p)
-        if solution is not None and all(sum(a * b for a, b in zip(solution, y, strict=True)) % p == label(y) for y in domain):
+        if solution is not None and all(
+            sum(a * b for a, b in zip(solution, y, strict=True)) % p == label(y) for y in domain
+        ):
             recovered += 1
     full_rank = math.prod(1 - Fraction(p) ** (i - N) for i in range(m))
     return Fraction(recovered, len(secrets)) * full_rank
@@ -403,8 +414,10 @@ def _lwr_label0_kernel(spec: dict) -> Fraction:
     if not 2 <= p < q:
         raise ValueError(f"lwr_label0_kernel: need 2 <= p < q, got p = {p}, q = {q}")
     domain = list(itertools.product(range(q), repeat=m))
-    spans = sum(math.comb(N, k) * Fraction(1, q) ** k * Fraction(q - 1, q) ** (N - k) * _rank_probability(q, m - 1, k)
-                for k in range(N + 1))
+    spans = sum(
+        math.comb(N, k) * Fraction(1, q) ** k * Fraction(q - 1, q) ** (N - k) * _rank_probability(q, m - 1, k)
+        for k in range(N + 1)
+    )
 
     def labels(w):
         return [((2 * p * (sum(a * b for a, b in zip(w, y, strict=True)) % q) + q) // (2 * q)) % p for y in domain]
@@ -559,8 +572,12 @@ def _signs(value, name: str) -> list[int]:
 
 
 def _subset(value, m: int) -> list[int]:
-    if not isinstance(value, list) or not value or len(set(value)) != len(value) or \
-            not all(isinstance(i, int) and 0 <= i < m for i in value):
+    if (
+        not isinstance(value, list)
+        or not value
+        or len(set(value)) != len(value)
+        or not all(isinstance(i, int) and 0 <= i < m for i in value)
+    ):
         raise Refused(f"parameter S must be a non-empty set of distinct coordinates in [0, {m})")
     return list(value)
 
@@ -571,8 +588,13 @@ def _network_sizes(network: dict) -> tuple[int, int, int, float, float]:
     u, W, b = _network(network)
     k = max(1, int(_active_sets(network).sum(axis=1).max()))
     scale = float(np.max(np.abs(u), initial=0.0))
-    return (W.shape[1], u.size, k, scale * float(np.max(np.linalg.norm(W, axis=1), initial=0.0)),
-            scale * float(np.max(np.abs(b), initial=0.0)))
+    return (
+        W.shape[1],
+        u.size,
+        k,
+        scale * float(np.max(np.linalg.norm(W, axis=1), initial=0.0)),
+        scale * float(np.max(np.abs(b), initial=0.0)),
+    )
 
 
 def _parity(S: list[int], y: list[int]) -> float:
@@ -606,8 +628,10 @@ def _printed_parity_network(m: int, size: int) -> dict:
 
 
 def _same_network(spec: dict, expected: dict) -> bool:
-    return all(np.shape(spec[key]) == np.shape(expected[key]) and np.allclose(spec[key], expected[key], rtol=0, atol=1e-12)
-               for key in ("u", "W", "b"))
+    return all(
+        np.shape(spec[key]) == np.shape(expected[key]) and np.allclose(spec[key], expected[key], rtol=0, atol=1e-12)
+        for key in ("u", "W", "b")
+    )
 
 
 def _appendix_a_sparsity(c: dict) -> Sides:
@@ -628,8 +652,9 @@ def _claim21_tail_in_range(c: dict) -> Sides:
     if not 0 <= sides.variables["rho"] < 1:
         raise Refused(f"rho = {sides.variables['rho']!r} is outside the statement's range [0, 1)")
     variables = sides.variables
-    return Sides(sides.lhs, float(bounds.claim21_tail_bound(variables["ns"], variables["rho"], variables["d"])),
-                 variables)
+    return Sides(
+        sides.lhs, float(bounds.claim21_tail_bound(variables["ns"], variables["rho"], variables["d"])), variables
+    )
 
 
 def _appendix_a_computes(c: dict) -> Sides:
@@ -642,8 +667,9 @@ def _appendix_a_computes(c: dict) -> Sides:
         raise Refused("the network is not Appendix A's F: 2^b neurons on b + q coordinates")
     w = W[sum(((1 - v) // 2) << i for i, v in enumerate(x[:b])), b:]
     y = x[b:]
-    return Sides(evaluate_quantity(lhs), max(float(w @ np.asarray(y, dtype=float)), 0.0),
-                 {"w": w.tolist(), "y": y, "q": len(y)})
+    return Sides(
+        evaluate_quantity(lhs), max(float(w @ np.asarray(y, dtype=float)), 0.0), {"w": w.tolist(), "y": y, "q": len(y)}
+    )
 
 
 def index_b(z: list[int]) -> tuple[int, float]:
@@ -677,8 +703,13 @@ def _lwr_instance(c: dict, side: str, q_max: int = 2**10) -> tuple[int, int, lis
     q = _integer(_parameter(c, side, "q"), "q", 2, q_max)
     p = _integer(_parameter(c, side, "p"), "p", 2, q)
     w, y = _parameter(c, side, "w"), _parameter(c, side, "y")
-    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
-            and all(isinstance(v, int) and 0 <= v < q for v in w + y)):
+    if not (
+        isinstance(w, list)
+        and isinstance(y, list)
+        and w
+        and len(w) == len(y)
+        and all(isinstance(v, int) and 0 <= v < q for v in w + y)
+    ):
         raise Refused("parameters w and y must be vectors of the same length m in Z_q^m")
     return q, p, w, y
 
@@ -713,8 +744,12 @@ def _junta_value(T: list, V: list[int], x: list[int]) -> float:
 def _junta_instance(c: dict, side: str) -> tuple[list[int], list[int]]:
     x = _signs(_parameter(c, side, "x"), "x")
     V = _parameter(c, side, "V")
-    if not isinstance(V, list) or len(set(V)) != len(V) or len(V) > 20 or \
-            not all(isinstance(v, int) and 0 <= v < len(x) for v in V):
+    if (
+        not isinstance(V, list)
+        or len(set(V)) != len(V)
+        or len(V) > 20
+        or not all(isinstance(v, int) and 0 <= v < len(x) for v in V)
+    ):
         raise Refused("parameter V must be distinct coordinates of x (at most 20)")
     return x, V
 
@@ -821,8 +856,19 @@ def _theorem17_scale(c: dict) -> Sides:
     C = _number(_parameter(c, "rhs", "C"), "C", 1.0, 1e300)
     if not p * lam**2 > 2 * eps:
         raise Refused("the two-point argument needs p lam^2 > 2 eps")
-    variables = {"delta": delta, "eps": eps, "lam": lam, "p": p, "B": B, "C": C, "W": lam, "R": 1.0, "n": 1, "s": 1,
-                 "k": 1}
+    variables = {
+        "delta": delta,
+        "eps": eps,
+        "lam": lam,
+        "p": p,
+        "B": B,
+        "C": C,
+        "W": lam,
+        "R": 1.0,
+        "n": 1,
+        "s": 1,
+        "k": 1,
+    }
     rhs = C * float(bounds.theorem17_sample_complexity(eps, delta, 1, 1, 1, lam, B, 1.0))
     return Sides(float(bounds.sign_ambiguity_lower_bound(p, delta)), rhs, variables)
 
@@ -842,8 +888,11 @@ def _dense_lower_bound(c: dict) -> Sides:
         raise Refused("the two sides must be at the same s and eps")
     C = float(bounds.class_sup_bound(n, s, W, B))
     lhs = math.ceil(bounds.memoriser_sample_complexity(n, C, eps, delta))
-    return Sides(float(lhs), constant * s**2 / eps**2,
-                 {"n": n, "s": s, "W": W, "B": B, "eps": eps, "delta": delta, "c": constant, "C": C})
+    return Sides(
+        float(lhs),
+        constant * s**2 / eps**2,
+        {"n": n, "s": s, "W": W, "B": B, "eps": eps, "delta": delta, "c": constant, "C": C},
+    )
 
 
 def _lwr_identity(c: dict) -> Sides:
@@ -910,8 +959,9 @@ def _parity_lift(c: dict) -> Sides:
 def _parity_network(c: dict) -> Sides:
     S, y = _parity_instance(c, "rhs")
     lhs = _spec(c, "lhs", "value")
-    if not _same_network(lhs["function"].get("network", {"u": [], "W": [], "b": []}),
-                         _printed_parity_network(len(y), len(S))):
+    if not _same_network(
+        lhs["function"].get("network", {"u": [], "W": [], "b": []}), _printed_parity_network(len(y), len(S))
+    ):
         raise Refused("lhs's network is not Section 4's printed network for this m and |S|")
     if not np.array_equal(np.asarray(lhs["x"], dtype=float), _lift(y)):
         raise Refused("lhs's point is not x(y)")
@@ -982,11 +1032,22 @@ def _theorem8_rho(c: dict) -> Sides:
     if not isinstance(lomr_spec, dict) or not isinstance(lomr_spec.get("vars"), dict):
         raise Refused("the instance has no parameter 'c' (in lhs.lomr)")
     small_c = _number(lomr_spec["vars"].get("c"), "c", 1e-300, 1.0)
-    lomr = (math.log(small_c) - 2 * ell
-            + math.log(min((math.log(k * n * s * W**2) + ell) / (k**8 * W**4 * math.log(n * s) ** 4),
-                           1 / (k**6 * B**4 * math.log(s)))))
-    ratio = 3 * C * math.exp(lomr / 2 + ell) * (k**4 * W**2 * (math.log(n * s) - lomr) ** 2
-                                               + k**3 * B**2 * math.sqrt(math.log(s)))
+    lomr = (
+        math.log(small_c)
+        - 2 * ell
+        + math.log(
+            min(
+                (math.log(k * n * s * W**2) + ell) / (k**8 * W**4 * math.log(n * s) ** 4),
+                1 / (k**6 * B**4 * math.log(s)),
+            )
+        )
+    )
+    ratio = (
+        3
+        * C
+        * math.exp(lomr / 2 + ell)
+        * (k**4 * W**2 * (math.log(n * s) - lomr) ** 2 + k**3 * B**2 * math.sqrt(math.log(s)))
+    )
     variables = {"n": n, "s": s, "k": k, "W": W, "B": B, "C": C, "ell": ell, "c": small_c, "lomr": lomr}
     return Sides(ratio, 1.0, variables)
 
@@ -1003,8 +1064,10 @@ def _lemma7_sup_sign(c: dict) -> Sides:
     d = _integer(_parameter(c, "rhs", "d"), "d", 1, 1)
     X = cube(1)
     plus, minus = -(M / 2) * (1 + X[:, 0]), -(M / 2) * (1 - X[:, 0])
-    if any(float(np.sum(walsh_coefficients(t)[np.asarray([bin(j).count("1") > d for j in range(2)])] ** 2)) > 0
-           for t in (plus, minus)):
+    if any(
+        float(np.sum(walsh_coefficients(t)[np.asarray([bin(j).count("1") > d for j in range(2)])] ** 2)) > 0
+        for t in (plus, minus)
+    ):
         raise Refused("the two functions must have Fourier tail 0 above d")
     C_H = float(max(plus.max(), minus.max()))
     separation = float(np.mean((plus - minus) ** 2)) / 4
@@ -1236,8 +1299,9 @@ def _lemma9_concavity_printed(c: dict) -> Sides:
     lhs = _spec(c, "lhs", "concave_activation_sum")
     C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
     n, s, k, _, _ = _network_sizes(lhs["network"])
-    return Sides(evaluate_quantity(lhs), C * k * math.sqrt(math.log(s / k)) / math.sqrt(n),
-                 {"C": C, "n": n, "s": s, "k": k})
+    return Sides(
+        evaluate_quantity(lhs), C * k * math.sqrt(math.log(s / k)) / math.sqrt(n), {"C": C, "n": n, "s": s, "k": k}
+    )
 
 
 def _lemma9_bound(c: dict) -> Sides:
@@ -1268,8 +1332,10 @@ def _lemma10_bound(c: dict) -> Sides:
 def _conj16(kind: str) -> Callable[[dict], Sides]:
     """Conjecture 16: no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3; the attack's
     success probability (lower bound, recomputed by the quantity ``kind``) against 2/3."""
+
     def sides(c: dict) -> Sides:
         return Sides(evaluate_quantity(_spec(c, "lhs", kind)), 2.0 / 3.0, {})
+
     return sides
 
 
@@ -1401,13 +1467,21 @@ def _rho_choice_corrected(c: dict) -> Sides:
     lam_min = 27.0
     terms = [-4.0]
     if k * W > 0:
-        terms.append(-2 * ell - math.log(36) - math.log(k**8 * W**4)
-                     - 4 * math.log(max(lam_min, 2 * math.log(n * s) + 4 * (math.log(6 * k**4 * W**2) + ell))))
+        terms.append(
+            -2 * ell
+            - math.log(36)
+            - math.log(k**8 * W**4)
+            - 4 * math.log(max(lam_min, 2 * math.log(n * s) + 4 * (math.log(6 * k**4 * W**2) + ell)))
+        )
     if B > 0 and s > 1:
         terms.append(-2 * ell - math.log(36) - math.log(k**6 * B**4 * math.log(s)))
     lomr = min(terms)
-    ratio = 3 * C * math.exp(lomr / 2 + ell) * (k**4 * W**2 * (math.log(n * s) - lomr) ** 2
-                                               + k**3 * B**2 * math.sqrt(math.log(s)))
+    ratio = (
+        3
+        * C
+        * math.exp(lomr / 2 + ell)
+        * (k**4 * W**2 * (math.log(n * s) - lomr) ** 2 + k**3 * B**2 * math.sqrt(math.log(s)))
+    )
     variables = {"C": C, "lam_min": lam_min, "ell": ell, "n": n, "s": s, "k": k, "W": W, "B": B, "lomr": lomr}
     return Sides(ratio, 1.0, variables)
 
@@ -1422,8 +1496,17 @@ def _theorem8_ch(c: dict) -> Sides:
     u, Wm, b = _network(network)
     value = evaluate_quantity(v)
     active = float(_active_sets(network).sum(axis=1).max())
-    variables = {"v": value, "n": n, "k": k, "W": W, "B": B, "a": active, "u": u.tolist(), "M": Wm.tolist(),
-                 "b": b.tolist()}
+    variables = {
+        "v": value,
+        "n": n,
+        "k": k,
+        "W": W,
+        "B": B,
+        "a": active,
+        "u": u.tolist(),
+        "M": Wm.tolist(),
+        "b": b.tolist(),
+    }
     return Sides(abs(value), k * (W * math.sqrt(n) + B), variables)
 
 
@@ -1480,8 +1563,9 @@ def _parity_lift_corrected(c: dict) -> Sides:
             w[i, j] = 2.0 * a if i == j else -1.0
     b = len(S) + a * a - 0.5
     lhs = 0.5 - (sum(y[i] for i in S) - a) ** 2
-    return Sides(float(lhs), float(w.ravel() @ _lift(y) - b),
-                 {"S": S, "y": y, "a": a, "m": m, "w": w.ravel().tolist(), "b": b})
+    return Sides(
+        float(lhs), float(w.ravel() @ _lift(y) - b), {"S": S, "y": y, "a": a, "m": m, "w": w.ravel().tolist(), "b": b}
+    )
 
 
 def _appendix_a_network(network: dict, read_gamma: bool = False) -> tuple[int, int, float, np.ndarray]:
@@ -1496,11 +1580,16 @@ def _appendix_a_network(network: dict, read_gamma: bool = False) -> tuple[int, i
         raise Refused("the network is not Appendix A's F: 2^b neurons on b + q coordinates")
     gamma = float(abs(W[0, 0])) if read_gamma else math.sqrt(q)
     alphas = 1.0 - 2.0 * ((np.arange(u.size)[:, None] >> np.arange(b)[None, :]) & 1)
-    if not (gamma > 0 and np.allclose(u, 1.0, rtol=0, atol=0) and np.allclose(W[:, :b], gamma * alphas, rtol=0,
-                                                                             atol=1e-9)
-            and np.allclose(bias, gamma * b, rtol=0, atol=1e-9)):
-        raise Refused(f"the network is not Appendix A's F with Gamma = {gamma:.6g} (x-weights Gamma alpha, bias "
-                      "Gamma b, output weights 1)")
+    if not (
+        gamma > 0
+        and np.allclose(u, 1.0, rtol=0, atol=0)
+        and np.allclose(W[:, :b], gamma * alphas, rtol=0, atol=1e-9)
+        and np.allclose(bias, gamma * b, rtol=0, atol=1e-9)
+    ):
+        raise Refused(
+            f"the network is not Appendix A's F with Gamma = {gamma:.6g} (x-weights Gamma alpha, bias "
+            "Gamma b, output weights 1)"
+        )
     return b, q, gamma, W[:, b:]
 
 
@@ -1512,8 +1601,11 @@ def _appendix_a_whp(c: dict) -> Sides:
         raise Refused("the statement is about 1-sparsity: k must be 1")
     b, q, gamma, _ = _appendix_a_network(lhs["network"], read_gamma=True)
     s = 1 << b
-    return Sides(evaluate_quantity(lhs), 1.0 - 1.0 / s,
-                 {"s": s, "b": b, "q": q, "Gamma": gamma, "c": gamma / math.sqrt(math.log(s))})
+    return Sides(
+        evaluate_quantity(lhs),
+        1.0 - 1.0 / s,
+        {"s": s, "b": b, "q": q, "Gamma": gamma, "c": gamma / math.sqrt(math.log(s))},
+    )
 
 
 def _appendix_a_sparsity_l2(c: dict) -> Sides:
@@ -1553,8 +1645,13 @@ def _lwr_affine_encoding(c: dict) -> Sides:
     """<w, y> = c + <v, z(y)> with z(y) the +-1 bits of y (bit l of y_i at coordinate i L + l, bit beta -> 1 - 2 beta,
     L bits per coordinate), v_il = -w_i 2^(l-1), c = sum_i w_i (2^L - 1)/2 (y_i = sum_l 2^l (1 - z_il)/2)."""
     w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
-    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
-            and all(isinstance(v, int) and v >= 0 for v in w + y)):
+    if not (
+        isinstance(w, list)
+        and isinstance(y, list)
+        and w
+        and len(w) == len(y)
+        and all(isinstance(v, int) and v >= 0 for v in w + y)
+    ):
         raise Refused("parameters w and y must be vectors of the same length m of non-negative integers")
     m = len(w)
     length = _integer(_parameter(c, "lhs", "len_z"), "len_z", m, 64 * m)
@@ -1567,8 +1664,11 @@ def _lwr_affine_encoding(c: dict) -> Sides:
     v = [-wi * 2.0 ** (bit - 1) for wi in w for bit in range(L)]
     offset = sum(w) * ((1 << L) - 1) / 2.0
     lhs = offset + sum(vi * zi for vi, zi in zip(v, z, strict=True))
-    return Sides(float(lhs), float(sum(a * b for a, b in zip(w, y, strict=True))),
-                 {"c": offset, "v": v, "z": z, "len_z": length, "w": w, "y": y, "m": m})
+    return Sides(
+        float(lhs),
+        float(sum(a * b for a, b in zip(w, y, strict=True))),
+        {"c": offset, "v": v, "z": z, "len_z": length, "w": w, "y": y, "m": m},
+    )
 
 
 def _corrected_parity_network(m: int, S: list[int]) -> dict:
@@ -1596,14 +1696,20 @@ def _parity_sparsity_corrected(c: dict) -> Sides:
         y = [int(v) for v in x.reshape(m, m).diagonal()] if m * m == x.size else []
         if not y or not np.array_equal(x, _lift(_signs(y, "y"))):
             raise Refused("lhs's point is not x(y) for any y in {-1,1}^m")
-        if m > 12 or not any(_same_network(lhs["network"], _corrected_parity_network(m, list(S)))
-                             for size in range(1, m + 1) for S in itertools.combinations(range(m), size)):
+        if m > 12 or not any(
+            _same_network(lhs["network"], _corrected_parity_network(m, list(S)))
+            for size in range(1, m + 1)
+            for S in itertools.combinations(range(m), size)
+        ):
             raise Refused("lhs's network is not Section 4's corrected network for this m and any S")
         return Sides(evaluate_quantity(lhs), 1.0, {})
     b = _parameter(c, "lhs", "b")
     m = _integer(_parameter(c, "rhs", "m"), "m", 1, 2**10)
-    if not isinstance(b, list) or not any(np.allclose(b, [size + a * a - 0.5 for a in _corrected_shifts(m, size)])
-                                          for size in range(1, m + 1) if len(b) == len(_corrected_shifts(m, size))):
+    if not isinstance(b, list) or not any(
+        np.allclose(b, [size + a * a - 0.5 for a in _corrected_shifts(m, size)])
+        for size in range(1, m + 1)
+        if len(b) == len(_corrected_shifts(m, size))
+    ):
         raise Refused("parameter b is not the biases of Section 4's corrected network for this m and any |S|")
     return Sides(float(len(b)), 2.0 * m, {"b": b, "m": m})
 
@@ -1626,23 +1732,33 @@ def _lwr_network_rounding(c: dict) -> Sides:
     if q * q * m > MAX_NEURONS or (m * L) ** 2 > MAX_INPUT_DIM:
         raise Refused(f"refused: F_w has q^2 m = {q * q * m} neurons on (mL)^2 = {(m * L) ** 2} inputs")
     rows = [_lwr_lifted_row(w, L, a) for a in range(q * q * m)]
-    expected = {"u": [2.0 * (((2 * p * (a % q) + q) // (2 * q)) % p) for a in range(q * q * m)],
-                "W": [row.ravel().tolist() for row, _ in rows], "b": [beta for _, beta in rows]}
+    expected = {
+        "u": [2.0 * (((2 * p * (a % q) + q) // (2 * q)) % p) for a in range(q * q * m)],
+        "W": [row.ravel().tolist() for row, _ in rows],
+        "b": [beta for _, beta in rows],
+    }
     if not _same_network(lhs["function"].get("network", {"u": [], "W": [], "b": []}), expected):
         raise Refused("lhs's network is not F_w with the rounding map's output weights")
     z = [1 - 2 * ((yi >> bit) & 1) for yi in y for bit in range(L)]
     if not np.array_equal(np.asarray(lhs["x"], dtype=float), _lift(z)):
         raise Refused("lhs's point is not x(z(y))")
     t = sum(a * b for a, b in zip(w, y, strict=True)) % q
-    return Sides(evaluate_quantity(lhs), float((2 * p * t + q) // (2 * q) % p), {"w": w, "y": y, "m": m, "q": q, "p": p})
+    return Sides(
+        evaluate_quantity(lhs), float((2 * p * t + q) // (2 * q) % p), {"w": w, "y": y, "m": m, "q": q, "p": p}
+    )
 
 
 def _lwr_lift_corrected(c: dict) -> Sides:
     """1/2 - (<w, y> - a)^2 = <W_{w,a}, x(z(y))> - b_{w,a} for F_w's neuron a: with <w, y> = c + <v, z(y)>
     (:func:`_lwr_affine_encoding`), W = -v v^T off the diagonal, W_kk = 2 (a - c) v_k, b = ||v||^2 + (a - c)^2 - 1/2."""
     w, y = _parameter(c, "lhs", "w"), _parameter(c, "lhs", "y")
-    if not (isinstance(w, list) and isinstance(y, list) and w and len(w) == len(y)
-            and all(isinstance(v, int) and v >= 0 for v in w + y)):
+    if not (
+        isinstance(w, list)
+        and isinstance(y, list)
+        and w
+        and len(w) == len(y)
+        and all(isinstance(v, int) and v >= 0 for v in w + y)
+    ):
         raise Refused("parameters w and y must be vectors of the same length m of non-negative integers")
     m = len(w)
     a = _integer(_parameter(c, "lhs", "a"), "a", 0, 2**30)
@@ -1654,237 +1770,453 @@ def _lwr_lift_corrected(c: dict) -> Sides:
     W, b = _lwr_lifted_row(w, L, a)
     lhs = 0.5 - (sum(p * q for p, q in zip(w, y, strict=True)) - a) ** 2
     rhs = float(W.ravel() @ _lift([int(t) for t in z]) - b)
-    return Sides(float(lhs), rhs, {"w": w, "y": y, "m": m, "a": a, "W": W.ravel().tolist(), "z": z.tolist(), "r": r,
-                                   "b": b})
+    return Sides(
+        float(lhs), rhs, {"w": w, "y": y, "m": m, "a": a, "W": W.ravel().tolist(), "z": z.tolist(), "r": r, "b": b}
+    )
 
 
 #: check id -> the statement it refutes. A certificate of any other check is not confirmed.
 STATEMENTS: dict[str, Statement] = {
     "appendixA/sparse-sqrt-q-printed": Statement(
-        "appendixA-sqrt-q", "<=", "with Gamma = sqrt(q), F is 1-sparsely activated for all inputs",
-        _appendix_a_sparsity),
+        "appendixA-sqrt-q", "<=", "with Gamma = sqrt(q), F is 1-sparsely activated for all inputs", _appendix_a_sparsity
+    ),
     "lemma10/claim21-tail-negative-rho": Statement(
-        "claim2.1-tail", "<=", "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) (Claim 2.1, no range of rho)",
-        _claim21_tail),
+        "claim2.1-tail",
+        "<=",
+        "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) (Claim 2.1, no range of rho)",
+        _claim21_tail,
+    ),
     "appendixA/sparse-sqrt-q-corrected": Statement(
-        "appendixA-sqrt-q", "<=", "with Gamma = sqrt(q) and ||w_alpha||_2 <= 1, F is 1-sparse on all inputs",
-        _appendix_a_sparsity_l2),
+        "appendixA-sqrt-q",
+        "<=",
+        "with Gamma = sqrt(q) and ||w_alpha||_2 <= 1, F is 1-sparse on all inputs",
+        _appendix_a_sparsity_l2,
+    ),
     "appendixA/sparse-sqrt-q-l1": Statement(
-        "appendixA-sqrt-q", "<=", "with Gamma = sqrt(q) and ||w_alpha||_1 <= 2 Gamma, F is 1-sparse on all inputs",
-        _appendix_a_sparsity_l1),
+        "appendixA-sqrt-q",
+        "<=",
+        "with Gamma = sqrt(q) and ||w_alpha||_1 <= 2 Gamma, F is 1-sparse on all inputs",
+        _appendix_a_sparsity_l1,
+    ),
     "theorem17/dense-lower-bound-printed": Statement(
-        "intro-dense-lower-bound", ">=", "H_{n,s,s}^{W,B} requires c s^2/eps^2 samples (Omega(s^2/eps^2), realizable "
-        "PAC learning of Section 2), read at the certificate's constant c", _dense_lower_bound),
+        "intro-dense-lower-bound",
+        ">=",
+        "H_{n,s,s}^{W,B} requires c s^2/eps^2 samples (Omega(s^2/eps^2), realizable "
+        "PAC learning of Section 2), read at the certificate's constant c",
+        _dense_lower_bound,
+    ),
     "appendixA/whp-printed-split": Statement(
-        "appendixA-whp", ">=", "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary, Pr[F is 1-sparse] >= 1 - 1/P(s) "
-        "for a polynomial P (read at P(s) = s)", _appendix_a_whp),
+        "appendixA-whp",
+        ">=",
+        "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary, Pr[F is 1-sparse] >= 1 - 1/P(s) "
+        "for a polynomial P (read at P(s) = s)",
+        _appendix_a_whp,
+    ),
     "appendixA/computes": Statement(
-        "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A)", _appendix_a_computes),
+        "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A)", _appendix_a_computes
+    ),
     "lemma10/claim21-tail": Statement(
-        "claim2.1-tail", "<=", "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d), rho in [0, 1), d >= 1 (Claim 2.1)",
-        _claim21_tail_in_range),
+        "claim2.1-tail",
+        "<=",
+        "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d), rho in [0, 1), d >= 1 (Claim 2.1)",
+        _claim21_tail_in_range,
+    ),
     "section1_index/computes": Statement(
-        "section1-index", "==", "Index_b(z) = sum_alpha sigma(<w_alpha, z> - b + 1/2) (Section 1)",
-        _section1_index_computes),
+        "section1-index",
+        "==",
+        "Index_b(z) = sum_alpha sigma(<w_alpha, z> - b + 1/2) (Section 1)",
+        _section1_index_computes,
+    ),
     "section1_index/sparsity": Statement(
-        "section1-index", "<=", "Index_b's network is in H_{b+2^b, 2^b, 1} (Section 1)", _section1_index_sparsity),
+        "section1-index", "<=", "Index_b's network is in H_{b+2^b, 2^b, 1} (Section 1)", _section1_index_sparsity
+    ),
     "section4_lwr/network": Statement(
-        "section4-lwr-class", "==", "f_w(y) = F_w(x(y)), f_w(y) = (<w, y> mod q) mod p (Section 4)", _lwr_network),
+        "section4-lwr-class", "==", "f_w(y) = F_w(x(y)), f_w(y) = (<w, y> mod q) mod p (Section 4)", _lwr_network
+    ),
     "section4_parity/network-corrected": Statement(
-        "section4-parity-network", "==", "the parity on S is h(x(y)) for the corrected network h (Section 4)",
-        _parity_corrected_network),
+        "section4-parity-network",
+        "==",
+        "the parity on S is h(x(y)) for the corrected network h (Section 4)",
+        _parity_corrected_network,
+    ),
     "theorem13/junta-computes": Statement(
-        "theorem13-proof", "==", "the proof's network h equals the p-junta f (proof of Theorem 13)", _junta_computes),
+        "theorem13-proof", "==", "the proof's network h equals the p-junta f (proof of Theorem 13)", _junta_computes
+    ),
     "theorem13/junta-indicator": Statement(
-        "theorem13-proof", "==", "sigma(<w_j, x> - b_j) = 1{x_i = w_ji for all i in V} (proof of Theorem 13)",
-        _junta_indicator),
+        "theorem13-proof",
+        "==",
+        "sigma(<w_j, x> - b_j) = 1{x_i = w_ji for all i in V} (proof of Theorem 13)",
+        _junta_indicator,
+    ),
     "theorem13/junta-sparsity": Statement(
-        "theorem13-proof", "<=", "at most one neuron of the proof's network is active (proof of Theorem 13)",
-        _junta_sparsity),
+        "theorem13-proof",
+        "<=",
+        "at most one neuron of the proof's network is active (proof of Theorem 13)",
+        _junta_sparsity,
+    ),
     "theorem13/junta-scale": Statement(
-        "theorem13-proof", "<=", "the proof's network lies in H_{n,s,1}^{sqrt(p),p} (proof of Theorem 13)",
-        _junta_scale),
+        "theorem13-proof", "<=", "the proof's network lies in H_{n,s,1}^{sqrt(p),p} (proof of Theorem 13)", _junta_scale
+    ),
     "lemma10/eq17-printed": Statement(
-        "eq17", "==", "NS_rho(h) = E[(h(x) - h(y))^2], y ~ N_rho(x) (eq. (17))", _eq17_printed),
+        "eq17", "==", "NS_rho(h) = E[(h(x) - h(y))^2], y ~ N_rho(x) (eq. (17))", _eq17_printed
+    ),
     "lemma10/eq17-coupling": Statement(
-        "lemma10-proof-coupling", "==",
-        "the bucket coupling (r = floor(2/(1-rho))) has E[(1/4)(h(x) - h(y))^2] = NS_rho(h)", _eq17_coupling),
+        "lemma10-proof-coupling",
+        "==",
+        "the bucket coupling (r = floor(2/(1-rho))) has E[(1/4)(h(x) - h(y))^2] = NS_rho(h)",
+        _eq17_coupling,
+    ),
     "lemma6/identity-printed": Statement(
-        "lemma6-proof-identity", "==", "AS(g) = (1/4) E_x[g(x) sum_i x_i] (proof of Lemma 6)", _lemma6_identity),
+        "lemma6-proof-identity", "==", "AS(g) = (1/4) E_x[g(x) sum_i x_i] (proof of Lemma 6)", _lemma6_identity
+    ),
     "lemma9/term-U-printed": Statement(
-        "lemma9-proof-U", "<=", "(U) <= k^2 W^2 / 4 (proof of Lemma 9; k, W of the network)", _lemma9_term_u),
+        "lemma9-proof-U", "<=", "(U) <= k^2 W^2 / 4 (proof of Lemma 9; k, W of the network)", _lemma9_term_u
+    ),
     "lemma9/transition-union-printed": Statement(
-        "lemma9-proof-union", "<=", "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j AS(g_j) (proof of Lemma 9)",
-        _lemma9_union),
+        "lemma9-proof-union",
+        "<=",
+        "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j AS(g_j) (proof of Lemma 9)",
+        _lemma9_union,
+    ),
     "lemma9/transition": Statement(
-        "lemma9-proof-transition", "<=",
+        "lemma9-proof-transition",
+        "<=",
         "Pr_{x,i}[R_x != R_{x xor i}] <= k sqrt(log(s/k)) / sqrt(n) (proof of Lemma 9; n, s, k of the network)",
-        _lemma9_transition),
+        _lemma9_transition,
+    ),
     "scaling/theorem17-printed": Statement(
-        "theorem17", "<=", "m(eps, delta) = C((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta))/eps^2 samples suffice "
-        "(Theorem 17)", _theorem17_scale),
+        "theorem17",
+        "<=",
+        "m(eps, delta) = C((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta))/eps^2 samples suffice (Theorem 17)",
+        _theorem17_scale,
+    ),
     "section4_lwr/identity-printed": Statement(
-        "section4-lwr-identity", "==", "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a))^2 (Section 4)",
-        _lwr_identity),
+        "section4-lwr-identity",
+        "==",
+        "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a))^2 (Section 4)",
+        _lwr_identity,
+    ),
     "section4_lwr/lifted-weights-pm1": Statement(
-        "section4-lwr-lift", "==", "the lifted weight vector W_{w,a} is in {1,-1}^n (Section 4)", _lwr_lifted_weights),
+        "section4-lwr-lift", "==", "the lifted weight vector W_{w,a} is in {1,-1}^n (Section 4)", _lwr_lifted_weights
+    ),
     "section4_lwr/linear-encoding": Statement(
-        "section4-lwr-encoding", "==", "there is v(w) with <v(w), z(y)> = <w, y> for all y (Section 4)",
-        _lwr_linear_encoding),
+        "section4-lwr-encoding",
+        "==",
+        "there is v(w) with <v(w), z(y)> = <w, y> for all y (Section 4)",
+        _lwr_linear_encoding,
+    ),
     "section4_parity/chi-printed": Statement(
-        "section4-parity-chi", "==", "chi_S(y) = 1 iff sum_{i in S} y_i is even is the parity on S (Section 4)",
-        _parity_chi),
+        "section4-parity-chi",
+        "==",
+        "chi_S(y) = 1 iff sum_{i in S} y_i is even is the parity on S (Section 4)",
+        _parity_chi,
+    ),
     "section4_parity/identity-printed": Statement(
-        "section4-parity-network", "==",
-        "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) is the parity on S (Section 4)", _parity_identity),
+        "section4-parity-network",
+        "==",
+        "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) is the parity on S (Section 4)",
+        _parity_identity,
+    ),
     "section4_parity/lift-printed": Statement(
-        "section4-parity-lift", "==", "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a} (Section 4)",
-        _parity_lift),
+        "section4-parity-lift",
+        "==",
+        "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a} (Section 4)",
+        _parity_lift,
+    ),
     "section4_parity/network-printed": Statement(
-        "section4-parity-network", "==", "the parity on S is h(x(y)) for the printed network h (Section 4)",
-        _parity_network),
+        "section4-parity-network",
+        "==",
+        "the parity on S is h(x(y)) for the printed network h (Section 4)",
+        _parity_network,
+    ),
     "section4_parity/sparsity-printed": Statement(
-        "section4-parity-network", "<=", "the printed network h has at most one active neuron on every x(y) "
-        "(Section 4)", _parity_sparsity),
+        "section4-parity-network",
+        "<=",
+        "the printed network h has at most one active neuron on every x(y) (Section 4)",
+        _parity_sparsity,
+    ),
     "theorem19/scale": Statement(
-        "theorem19", "<=", "R_H(S) <= (WR+B) sqrt(s n log(m(R+B)))/sqrt(m), R = max ||x_i|| (eq. (1))",
-        _theorem19_eq1),
+        "theorem19", "<=", "R_H(S) <= (WR+B) sqrt(s n log(m(R+B)))/sqrt(m), R = max ||x_i|| (eq. (1))", _theorem19_eq1
+    ),
     "theorem19/conj20-exact-lower": Statement(
-        "conj20", "<=", "R_H(S) <= (WR+B) sqrt(sk)/sqrt(m), R = max ||x_i|| (Conjecture 20, eq. (16))", _conjecture20),
+        "conj20", "<=", "R_H(S) <= (WR+B) sqrt(sk)/sqrt(m), R = max ||x_i|| (Conjecture 20, eq. (16))", _conjecture20
+    ),
     "theorem19/eq15-scale": Statement(
-        "eq15", "<=", "R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m), R = max ||x_i|| (eq. (15))", _theorem19_eq15),
+        "eq15", "<=", "R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m), R = max ||x_i|| (eq. (15))", _theorem19_eq15
+    ),
     "lemma9/proof-tail-hence-W0": Statement(
-        "lemma9-proof-tail", "<=", "Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB] <= 1/(ns)^4 (proof of Lemma 9)",
-        _lemma9_tail_hence),
+        "lemma9-proof-tail",
+        "<=",
+        "Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB] <= 1/(ns)^4 (proof of Lemma 9)",
+        _lemma9_tail_hence,
+    ),
     "theorem8/lemma7-CH-sign": Statement(
-        "lemma7", "<=", "O(n^d C_H^2 log(1/delta)/eps) samples, C_H = sup_{h,x} h(x), suffice for (O(eps), delta)-PAC "
-        "learning a class with tail <= eps above d (Lemma 7)", _lemma7_sup_sign),
+        "lemma7",
+        "<=",
+        "O(n^d C_H^2 log(1/delta)/eps) samples, C_H = sup_{h,x} h(x), suffice for (O(eps), delta)-PAC "
+        "learning a class with tail <= eps above d (Lemma 7)",
+        _lemma7_sup_sign,
+    ),
     "theorem8/final-line-scale": Statement(
-        "theorem8-proof-final", "<=", "run time and sample complexity O(n^d log(1/delta)/eps), d = Theta((k^8 W^4 "
-        "log^4(ns) + k^6 B^4 log s)/eps^2) (proof of Theorem 8, last line)", _theorem8_final_line),
+        "theorem8-proof-final",
+        "<=",
+        "run time and sample complexity O(n^d log(1/delta)/eps), d = Theta((k^8 W^4 "
+        "log^4(ns) + k^6 B^4 log s)/eps^2) (proof of Theorem 8, last line)",
+        _theorem8_final_line,
+    ),
     "theorem8/rho-choice": Statement(
-        "theorem8-proof-rho", "<=", "the proof's 1 - rho makes Lemma 10's bound <= eps/3 (proof of Theorem 8)",
-        _theorem8_rho),
+        "theorem8-proof-rho",
+        "<=",
+        "the proof's 1 - rho makes Lemma 10's bound <= eps/3 (proof of Theorem 8)",
+        _theorem8_rho,
+    ),
     "theorem19/eq12-printed": Statement(
-        "eq12", "<=", "E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i> <= (1/m) max_h sum_j |u_j| ||w_j|| "
-        "E_zeta ||sum_{i in I_j} zeta_i x_i|| ((12) as printed)", _theorem19_eq12),
+        "eq12",
+        "<=",
+        "E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i> <= (1/m) max_h sum_j |u_j| ||w_j|| "
+        "E_zeta ||sum_{i in I_j} zeta_i x_i|| ((12) as printed)",
+        _theorem19_eq12,
+    ),
     "theorem19/eq7-printed": Statement(
-        "eq7", "==", "activations 1-sparse => sum_j |I_j| = m, I_j = {i : <w_j, x_i> - b_j >= 0} (eq. (7) as printed)",
-        _theorem19_cells),
+        "eq7",
+        "==",
+        "activations 1-sparse => sum_j |I_j| = m, I_j = {i : <w_j, x_i> - b_j >= 0} (eq. (7) as printed)",
+        _theorem19_cells,
+    ),
     "theorem19/km-printed": Statement(
-        "theorem19-k-sparse-cells", "<=", "activations k-sparse => sum_j |I_j| <= k m, I_j = {i : <w_j, x_i> - b_j >= 0} "
-        "(as printed)", _theorem19_cells),
+        "theorem19-k-sparse-cells",
+        "<=",
+        "activations k-sparse => sum_j |I_j| <= k m, I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)",
+        _theorem19_cells,
+    ),
     "theorem19/eq8-printed-cells": Statement(
-        "eq8", "<=", "second term of (4) <= 4B sqrt(snc log(mB))/sqrt(m), c = 2, with I_j = {i : <w_j, x_i> - b_j >= 0} "
-        "(eq. (8) with the printed cells)", _theorem19_printed_cells),
+        "eq8",
+        "<=",
+        "second term of (4) <= 4B sqrt(snc log(mB))/sqrt(m), c = 2, with I_j = {i : <w_j, x_i> - b_j >= 0} "
+        "(eq. (8) with the printed cells)",
+        _theorem19_printed_cells,
+    ),
     "theorem19/eq14-printed-cells": Statement(
-        "eq14", "<=", "first term of (4) <= 4WR sqrt(ns log(mR))/sqrt(m), with I_j = {i : <w_j, x_i> - b_j >= 0} "
-        "(eq. (14) with the printed cells)", _theorem19_printed_cells),
+        "eq14",
+        "<=",
+        "first term of (4) <= 4WR sqrt(ns log(mR))/sqrt(m), with I_j = {i : <w_j, x_i> - b_j >= 0} "
+        "(eq. (14) with the printed cells)",
+        _theorem19_printed_cells,
+    ),
     "theorem19/combine-printed": Statement(
-        "theorem19-proof-combine", "<=", "(8) + (14) <= (1): 4B sqrt(snc log(mB))/sqrt(m) + 4WR sqrt(ns log(mR))/sqrt(m) "
+        "theorem19-proof-combine",
+        "<=",
+        "(8) + (14) <= (1): 4B sqrt(snc log(mB))/sqrt(m) + 4WR sqrt(ns log(mR))/sqrt(m) "
         "<= (WR+B) sqrt(sn log(m(R+B)))/sqrt(m), Hoeffding's c >= 2 (last line of Theorem 19's proof)",
-        _theorem19_combine),
+        _theorem19_combine,
+    ),
     "scaling/covariance": Statement(
-        "scaling-covariance", "<=", "every printed bound transforms like the quantity it bounds; Theorem 17's "
-        "C m(eps, delta) samples suffice for h = lam relu(x) at every output scale lam", _theorem17_scale),
+        "scaling-covariance",
+        "<=",
+        "every printed bound transforms like the quantity it bounds; Theorem 17's "
+        "C m(eps, delta) samples suffice for h = lam relu(x) at every output scale lam",
+        _theorem17_scale,
+    ),
     "scaling/lemma18-printed": Statement(
-        "lemma18", ">=", "c (C_H E_S R_H(S) + sqrt(log(1/delta)/m)) <= eps => m samples suffice (Lemma 18): below the "
-        "samples needed to tell h from -h the condition exceeds eps", _lemma18),
+        "lemma18",
+        ">=",
+        "c (C_H E_S R_H(S) + sqrt(log(1/delta)/m)) <= eps => m samples suffice (Lemma 18): below the "
+        "samples needed to tell h from -h the condition exceeds eps",
+        _lemma18,
+    ),
     "scaling/theorem5-rate": Statement(
-        "theorem5-via-theorem17", "<=", "on {1,-1}^n (R = sqrt(n)) Theorem 17's m(eps, delta) is "
-        "O~(ksn/eps^2) = C ksn log^2(ksn/(eps delta))/eps^2 (Theorem 5)", _theorem5_rate),
+        "theorem5-via-theorem17",
+        "<=",
+        "on {1,-1}^n (R = sqrt(n)) Theorem 17's m(eps, delta) is "
+        "O~(ksn/eps^2) = C ksn log^2(ksn/(eps delta))/eps^2 (Theorem 5)",
+        _theorem5_rate,
+    ),
     "lemma9/proof-V-printed": Statement(
-        "lemma9-proof-V", "<=", "n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log ns) + kB)^2 + (ns)^-4 "
+        "lemma9-proof-V",
+        "<=",
+        "n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log ns) + kB)^2 + (ns)^-4 "
         "(kW sqrt(n) + kB)^2] <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (proof of Lemma 9, (V))",
-        _lemma9_proof_v),
+        _lemma9_proof_v,
+    ),
     "theorem8/tail-step": Statement(
-        "theorem8-proof-tail", "<=", "1 <= d(1-rho) <= 3(1-rho^d) at the proof's d and rho (so eps/(3(1-rho^d)) <= "
-        "eps/(d(1-rho)) <= eps; proof of Theorem 8)", _theorem8_tail_step, links=(">=",)),
+        "theorem8-proof-tail",
+        "<=",
+        "1 <= d(1-rho) <= 3(1-rho^d) at the proof's d and rho (so eps/(3(1-rho^d)) <= "
+        "eps/(d(1-rho)) <= eps; proof of Theorem 8)",
+        _theorem8_tail_step,
+        links=(">=",),
+    ),
     "theorem8/lemma7-projection-printed": Statement(
-        "lemma7-proof-projection", "<=", "sum_{|T|>d} hhat(T)^2 <= eps => ||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2 "
-        "(after Lemma 7)", _lemma7_projection),
+        "lemma7-proof-projection",
+        "<=",
+        "sum_{|T|>d} hhat(T)^2 <= eps => ||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2 (after Lemma 7)",
+        _lemma7_projection,
+    ),
     "theorem8/degree-degenerate": Statement(
-        "theorem8-proof-tail", "<=", "the tail of h above the proof's d = Theta((k^8 W^4 log^4(ns) + k^6 B^4 log s)/"
-        "eps^2) is <= eps (proof of Theorem 8)", _theorem8_degree_tail),
+        "theorem8-proof-tail",
+        "<=",
+        "the tail of h above the proof's d = Theta((k^8 W^4 log^4(ns) + k^6 B^4 log s)/"
+        "eps^2) is <= eps (proof of Theorem 8)",
+        _theorem8_degree_tail,
+    ),
     "lemma9/transition-concavity-printed": Statement(
-        "lemma9-proof-transition", "<=", "(1/n) sum_j p_j sqrt(n log(1/p_j)) <= C k sqrt(log(s/k))/sqrt(n), p_j = "
+        "lemma9-proof-transition",
+        "<=",
+        "(1/n) sum_j p_j sqrt(n log(1/p_j)) <= C k sqrt(log(s/k))/sqrt(n), p_j = "
         "Pr_x[neuron j active] (the concavity step of Lemma 9's proof, term (V), read up to a constant C)",
-        _lemma9_concavity_printed),
+        _lemma9_concavity_printed,
+    ),
     "lemma9/bound-degenerate": Statement(
-        "lemma9", "<=", "AS(h) <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (Lemma 9)", _lemma9_bound),
+        "lemma9", "<=", "AS(h) <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (Lemma 9)", _lemma9_bound
+    ),
     "lemma10/bound-degenerate": Statement(
-        "lemma10", "<=", "NS_rho(h) <= C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) (Lemma 10)",
-        _lemma10_bound),
+        "lemma10",
+        "<=",
+        "NS_rho(h) <= C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) (Lemma 10)",
+        _lemma10_bound,
+    ),
     "section4_lwr/conj16-linear-attack": Statement(
-        "conj16", "<=", "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3 (Conjecture 16); "
-        "Gaussian elimination over Z_p", _conj16("gf_p_solve")),
+        "conj16",
+        "<=",
+        "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3 (Conjecture 16); "
+        "Gaussian elimination over Z_p",
+        _conj16("gf_p_solve"),
+    ),
     "section4_lwr/conj16-kernel-attack": Statement(
-        "conj16", "<=", "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3 (Conjecture 16); "
-        "the label-0 kernel attack on the rounding map", _conj16("lwr_label0_kernel")),
+        "conj16",
+        "<=",
+        "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3 (Conjecture 16); "
+        "the label-0 kernel attack on the rounding map",
+        _conj16("lwr_label0_kernel"),
+    ),
     "section4_lwr/def15-rounding": Statement(
-        "def15", "==", "Definition 15's f_w(y) = (<w, y> mod q) mod p is the learning-with-rounding map "
-        "round((p/q)(<w, y> mod q)) mod p it cites", _def15_rounding),
+        "def15",
+        "==",
+        "Definition 15's f_w(y) = (<w, y> mod q) mod p is the learning-with-rounding map "
+        "round((p/q)(<w, y> mod q)) mod p it cites",
+        _def15_rounding,
+    ),
     "appendixA/computes-printed": Statement(
-        "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A, w_alpha as printed)", _appendix_a_computes),
+        "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A, w_alpha as printed)", _appendix_a_computes
+    ),
     "lemma9/tighter-4k2W2": Statement(
-        "lemma9", "<=", "AS(h) <= 4 k^2 W^2 (ours; k = max(1, most active neurons), W of Definition 2)", _lemma9_tighter),
+        "lemma9", "<=", "AS(h) <= 4 k^2 W^2 (ours; k = max(1, most active neurons), W of Definition 2)", _lemma9_tighter
+    ),
     "lemma9/term-U-corrected": Statement(
-        "lemma9-proof-U", "<=", "(U) <= E_x ||w^{R_x}||^2 <= k^2 W^2 (the corrected steps of (U))",
-        _lemma9_term_u_corrected),
+        "lemma9-proof-U",
+        "<=",
+        "(U) <= E_x ||w^{R_x}||^2 <= k^2 W^2 (the corrected steps of (U))",
+        _lemma9_term_u_corrected,
+    ),
     "lemma9/transition-union-corrected": Statement(
-        "lemma9-proof-union", "<=", "Pr_{x,i}[R_x != R_{x xor i}] <= (4/n) sum_j AS(g_j) (the union bound, corrected)",
-        _lemma9_union_corrected),
+        "lemma9-proof-union",
+        "<=",
+        "Pr_{x,i}[R_x != R_{x xor i}] <= (4/n) sum_j AS(g_j) (the union bound, corrected)",
+        _lemma9_union_corrected,
+    ),
     "lemma9/transition-corrected": Statement(
-        "lemma9-proof-transition", "<=", "sum_j p_j sqrt(log(1/p_j)) <= Phi(s, k) under sum_j p_j <= k (concavity)",
-        _lemma9_concavity),
+        "lemma9-proof-transition",
+        "<=",
+        "sum_j p_j sqrt(log(1/p_j)) <= Phi(s, k) under sum_j p_j <= k (concavity)",
+        _lemma9_concavity,
+    ),
     "lemma6/identity-corrected": Statement(
-        "lemma6-proof-identity", "==", "AS(g) = -(1/2) E_x[g(x) sum_i x_i] for g = 1{<w, x> <= b}, w >= 0 (corrected)",
-        _lemma6_corrected),
+        "lemma6-proof-identity",
+        "==",
+        "AS(g) = -(1/2) E_x[g(x) sum_i x_i] for g = 1{<w, x> <= b}, w >= 0 (corrected)",
+        _lemma6_corrected,
+    ),
     "lemma10/eq17-corrected": Statement(
-        "eq17", "<=", "NS_rho(h) <= NS_{1-2/r}(h) and r (1 - rho) >= 1, r = floor(2/(1-rho)), rho in [0, 1) "
-        "(corrected (17))", _eq17_corrected, links=(">=",)),
+        "eq17",
+        "<=",
+        "NS_rho(h) <= NS_{1-2/r}(h) and r (1 - rho) >= 1, r = floor(2/(1-rho)), rho in [0, 1) (corrected (17))",
+        _eq17_corrected,
+        links=(">=",),
+    ),
     "theorem19/scale-corrected": Statement(
-        "theorem19", "<=", "R_H(S) <= (WR+B) sqrt(s n max(1, log(m(R+B))))/sqrt(m), R = max ||x_i|| (eq. (1) with the "
-        "log floored at 1)", _theorem19_eq1_corrected),
+        "theorem19",
+        "<=",
+        "R_H(S) <= (WR+B) sqrt(s n max(1, log(m(R+B))))/sqrt(m), R = max ||x_i|| (eq. (1) with the log floored at 1)",
+        _theorem19_eq1_corrected,
+    ),
     "section4_parity/chi-corrected": Statement(
-        "section4-parity-chi", "==", "chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4) is the parity on S (corrected)",
-        _parity_chi_corrected),
+        "section4-parity-chi",
+        "==",
+        "chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4) is the parity on S (corrected)",
+        _parity_chi_corrected,
+    ),
     "section4_parity/identity-vs-printed-chi": Statement(
-        "section4-parity-identity", "==", "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) = the printed "
-        "chi_S(y) (1 iff sum_S y_i even)", _parity_identity_vs_chi),
+        "section4-parity-identity",
+        "==",
+        "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) = the printed chi_S(y) (1 iff sum_S y_i even)",
+        _parity_identity_vs_chi,
+    ),
     "section4_parity/identity-corrected": Statement(
-        "section4-parity-identity", "==", "sum_{a in [-m, m], a = |S| mod 4} 2 sigma(1/2 - (sum_S y_i - a)^2) is the "
-        "parity on S (corrected)", _parity_identity_corrected),
+        "section4-parity-identity",
+        "==",
+        "sum_{a in [-m, m], a = |S| mod 4} 2 sigma(1/2 - (sum_S y_i - a)^2) is the parity on S (corrected)",
+        _parity_identity_corrected,
+    ),
     "section4_parity/identity-one-active": Statement(
-        "section4-parity-identity", "<=", "for any y in {1,-1}^m at most one ReLU of the identity is active",
-        _parity_identity_one_active),
+        "section4-parity-identity",
+        "<=",
+        "for any y in {1,-1}^m at most one ReLU of the identity is active",
+        _parity_identity_one_active,
+    ),
     "section4_parity/lift-corrected": Statement(
-        "section4-parity-lift", "==", "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}, weights restricted to "
-        "S (corrected)", _parity_lift_corrected),
+        "section4-parity-lift",
+        "==",
+        "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}, weights restricted to S (corrected)",
+        _parity_lift_corrected,
+    ),
     "section4_lwr/identity-corrected": Statement(
-        "section4-lwr-identity", "==", "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a)^2), one ReLU active "
-        "(corrected)", _lwr_identity_corrected, links=("<=",)),
+        "section4-lwr-identity",
+        "==",
+        "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a)^2), one ReLU active (corrected)",
+        _lwr_identity_corrected,
+        links=("<=",),
+    ),
     "section4_lwr/affine-encoding": Statement(
-        "section4-lwr-encoding", "==", "<w, y> = c(w) + <v(w), z(y)> (offset absorbed into the shifts; corrected)",
-        _lwr_affine_encoding),
+        "section4-lwr-encoding",
+        "==",
+        "<w, y> = c(w) + <v(w), z(y)> (offset absorbed into the shifts; corrected)",
+        _lwr_affine_encoding,
+    ),
     "section4_parity/sparsity-corrected": Statement(
-        "section4-parity-network", "<=", "the corrected network has at most one active neuron on every x(y) and at "
-        "most 2m neurons (Section 4, corrected)", _parity_sparsity_corrected),
+        "section4-parity-network",
+        "<=",
+        "the corrected network has at most one active neuron on every x(y) and at "
+        "most 2m neurons (Section 4, corrected)",
+        _parity_sparsity_corrected,
+    ),
     "section4_lwr/lift-corrected": Statement(
-        "section4-lwr-lift", "==", "1/2 - (<w, y> - a)^2 = <W_{w,a}, x(z(y))> - b_{w,a} with the affine encoding's "
-        "v, c (corrected)", _lwr_lift_corrected),
+        "section4-lwr-lift",
+        "==",
+        "1/2 - (<w, y> - a)^2 = <W_{w,a}, x(z(y))> - b_{w,a} with the affine encoding's v, c (corrected)",
+        _lwr_lift_corrected,
+    ),
     "section4_lwr/network-rounding": Statement(
-        "theorem3-lwr", "==", "with the rounding map, F_w (output weights 2 round((p/q) a)) computes "
-        "round((p/q)(<w, y> mod q)) mod p at x(z(y)) (Theorem 3, LWR part)", _lwr_network_rounding),
+        "theorem3-lwr",
+        "==",
+        "with the rounding map, F_w (output weights 2 round((p/q) a)) computes "
+        "round((p/q)(<w, y> mod q)) mod p at x(z(y)) (Theorem 3, LWR part)",
+        _lwr_network_rounding,
+    ),
     "theorem8/tail-step-corrected": Statement(
-        "theorem8-proof-tail", ">=", "1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)), rho in [0, 1)",
-        _tail_step_corrected),
+        "theorem8-proof-tail", ">=", "1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)), rho in [0, 1)", _tail_step_corrected
+    ),
     "theorem8/rho-choice-corrected": Statement(
-        "theorem8-proof-rho", "<=", "Lemma 10's bound (C = 1) at the corrected 1 - rho* is <= eps/3",
-        _rho_choice_corrected),
+        "theorem8-proof-rho",
+        "<=",
+        "Lemma 10's bound (C = 1) at the corrected 1 - rho* is <= eps/3",
+        _rho_choice_corrected,
+    ),
     "theorem8/C_H": Statement(
-        "theorem8-proof-CH", "<=", "sup_x |h(x)| <= C_H = k (W sqrt(n) + B) on H_{n,s,k}^{W,B} (proof of Theorem 8)",
-        _theorem8_ch),
+        "theorem8-proof-CH",
+        "<=",
+        "sup_x |h(x)| <= C_H = k (W sqrt(n) + B) on H_{n,s,k}^{W,B} (proof of Theorem 8)",
+        _theorem8_ch,
+    ),
 }
 
 
@@ -1898,9 +2230,16 @@ def _reproduces(recomputed: float, recorded: float) -> bool:
 
 def _same(recorded, recomputed) -> bool:
     if isinstance(recomputed, list):
-        return isinstance(recorded, list) and np.shape(recorded) == np.shape(recomputed) and \
-            np.allclose(np.asarray(recorded, dtype=float), np.asarray(recomputed, dtype=float), rtol=REPRODUCE_RTOL,
-                        atol=REPRODUCE_ATOL)
+        return (
+            isinstance(recorded, list)
+            and np.shape(recorded) == np.shape(recomputed)
+            and np.allclose(
+                np.asarray(recorded, dtype=float),
+                np.asarray(recomputed, dtype=float),
+                rtol=REPRODUCE_RTOL,
+                atol=REPRODUCE_ATOL,
+            )
+        )
     return isinstance(recorded, int | float) and not isinstance(recorded, bool) and _reproduces(recomputed, recorded)
 
 
@@ -1916,13 +2255,23 @@ def _check_recorded_variables(spec, variables: dict, where: str) -> None:
             continue
         value = evaluate_quantity(recorded) if isinstance(recorded, dict) else recorded
         if not _same(value, variables[name]):
-            raise Refused(f"{where}: {name} = {value!r} in the file, but the instance gives {name} = {variables[name]!r}")
+            raise Refused(
+                f"{where}: {name} = {value!r} in the file, but the instance gives {name} = {variables[name]!r}"
+            )
 
 
 #: The keys of a certificate file and of its ``certificate`` object (sparseact.publish.ledger.certificate_document,
 #: sparseact.verify.certificates.certificate): a file with any other key is refused.
-DOCUMENT_KEYS = ("check_id", "statement_id", "paper_ref", "statement", "finding", "counterexample", "certificate",
-                 "margin")
+DOCUMENT_KEYS = (
+    "check_id",
+    "statement_id",
+    "paper_ref",
+    "statement",
+    "finding",
+    "counterexample",
+    "certificate",
+    "margin",
+)
 CERTIFICATE_KEYS = ("relation", "lhs", "rhs", "lhs_value", "rhs_value", "lhs_label", "rhs_label", "explanation")
 
 
@@ -1961,14 +2310,19 @@ def _formula_exprs(spec, path: str, out: dict) -> dict:
 def _fill_pinned(text: str, certificate: dict) -> str:
     """A pinned text with each ``<<name>>`` replaced by the integer variable ``name`` of the certificate's formula
     sides (a label that names the instance, such as ``k=<<k>>``, is pinned exactly for every instance)."""
+
     def value(match) -> str:
         name = match.group(1)
         for side in ("lhs", "rhs"):
             variables = certificate[side].get("vars") if isinstance(certificate[side], dict) else None
-            if isinstance(variables, dict) and isinstance(variables.get(name), int) \
-                    and not isinstance(variables.get(name), bool):
+            if (
+                isinstance(variables, dict)
+                and isinstance(variables.get(name), int)
+                and not isinstance(variables.get(name), bool)
+            ):
                 return str(variables[name])
         raise Refused(f"the pinned text names <<{name}>>, which is no integer variable of the certificate")
+
     return re.sub(r"<<([A-Za-z_][A-Za-z_0-9]*)>>", value, text)
 
 
@@ -1989,8 +2343,9 @@ def _check_pinned_text(check_id: str, document: dict, certificate: dict) -> None
     recorded = _formula_exprs(certificate["rhs"], "rhs", _formula_exprs(certificate["lhs"], "lhs", {}))
     for path in sorted(set(recorded) | set(pin["expr"])):
         if recorded.get(path) != pin["expr"].get(path):
-            raise Refused(f"field certificate.{path}.expr is {recorded.get(path)!r}, its pin says "
-                          f"{pin['expr'].get(path)!r}")
+            raise Refused(
+                f"field certificate.{path}.expr is {recorded.get(path)!r}, its pin says {pin['expr'].get(path)!r}"
+            )
 
 
 def verify_certificate(document: dict) -> Verification:
@@ -2004,23 +2359,35 @@ def verify_certificate(document: dict) -> Verification:
         check_id, statement_id, certificate = _fields(document)
         statement = STATEMENTS.get(check_id)
         if statement is None:
-            raise Refused(f"check {check_id!r} refutes no statement the verifier knows "
-                          "(sparseact.verify.recompute.STATEMENTS)")
+            raise Refused(
+                f"check {check_id!r} refutes no statement the verifier knows (sparseact.verify.recompute.STATEMENTS)"
+            )
         if statement_id != statement.statement_id:
             raise Refused(f"check {check_id} refutes statement {statement.statement_id}, not {statement_id}")
         relation = certificate["relation"]
         if relation not in (statement.relation, *statement.links):
-            raise Refused(f"{statement.statement_id} asserts lhs {statement.relation} rhs, the file says "
-                          f"{certificate['relation']!r}")
+            raise Refused(
+                f"{statement.statement_id} asserts lhs {statement.relation} rhs, the file says "
+                f"{certificate['relation']!r}"
+            )
         sides = statement.sides(certificate)
         for side in ("lhs", "rhs"):
             _check_recorded_variables(certificate[side], sides.variables, side)
     except Refused as exc:
         return Verification(False, math.nan, math.nan, f"NOT confirmed: {exc}")
-    except (ValueError, KeyError, IndexError, TypeError, AttributeError, ZeroDivisionError, OverflowError,
-            RecursionError) as exc:
-        return Verification(False, math.nan, math.nan, f"NOT confirmed: cannot evaluate the instance "
-                            f"({type(exc).__name__}: {exc})")
+    except (
+        ValueError,
+        KeyError,
+        IndexError,
+        TypeError,
+        AttributeError,
+        ZeroDivisionError,
+        OverflowError,
+        RecursionError,
+    ) as exc:
+        return Verification(
+            False, math.nan, math.nan, f"NOT confirmed: cannot evaluate the instance ({type(exc).__name__}: {exc})"
+        )
     lhs, rhs = sides.lhs, sides.rhs
     problems = []
     for side, value in (("lhs", lhs), ("rhs", rhs)):
@@ -2041,15 +2408,34 @@ def verify_certificate(document: dict) -> Verification:
         return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {exc}")
     try:
         margin = _rigorous_margin(check_id, certificate)
-    except (ValueError, KeyError, IndexError, TypeError, AttributeError, ZeroDivisionError, OverflowError,
-            RecursionError) as exc:
-        return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: the violation is not established in "
-                            f"exact or interval arithmetic ({exc})")
+    except (
+        ValueError,
+        KeyError,
+        IndexError,
+        TypeError,
+        AttributeError,
+        ZeroDivisionError,
+        OverflowError,
+        RecursionError,
+    ) as exc:
+        return Verification(
+            False,
+            lhs,
+            rhs,
+            f"NOT confirmed against {refutes}: the violation is not established in "
+            f"exact or interval arithmetic ({exc})",
+        )
     if "margin" in document and document["margin"] != margin:
-        return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: field 'margin' is "
-                            f"{str(document['margin'])[:200]!r}, the checker proves {margin!r}")
-    return Verification(True, lhs, rhs, f"confirmed: refutes {refutes}: lhs = {lhs:.6g}, rhs = {rhs:.6g}; {margin}",
-                        margin)
+        return Verification(
+            False,
+            lhs,
+            rhs,
+            f"NOT confirmed against {refutes}: field 'margin' is "
+            f"{str(document['margin'])[:200]!r}, the checker proves {margin!r}",
+        )
+    return Verification(
+        True, lhs, rhs, f"confirmed: refutes {refutes}: lhs = {lhs:.6g}, rhs = {rhs:.6g}; {margin}", margin
+    )
 
 
 def _rigorous_margin(check_id: str, certificate: dict) -> str:
@@ -2068,7 +2454,9 @@ def _rigorous_margin(check_id: str, certificate: dict) -> str:
         lo, hi = value.bounds()
         slack = Fraction(REPRODUCE_ATOL) + Fraction(REPRODUCE_RTOL) * abs(recorded)
         if not lo - slack <= recorded <= hi + slack:
-            raise Refused(f"{side} is {value.describe(12)} in exact or interval arithmetic, recorded {float(recorded)!r}")
+            raise Refused(
+                f"{side} is {value.describe(12)} in exact or interval arithmetic, recorded {float(recorded)!r}"
+            )
     established, margin = exact.violation(certificate["relation"], *values)
     if not established:
         raise Refused(margin)
@@ -2113,8 +2501,9 @@ def read_certificate(path: str | Path) -> dict:
     except (ValueError, RecursionError) as exc:
         if isinstance(exc, Refused):
             raise
-        raise Refused(f"unreadable certificate ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") \
-            from None
+        raise Refused(
+            f"unreadable certificate ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
+        ) from None
 
 
 def manifest_lines(paths: dict[str, bytes]) -> str:
@@ -2155,10 +2544,18 @@ def verify_file(path: str | Path) -> Verification:
         manifest, digest = listed
         actual = hashlib.sha256(read_regular_file(path, MAX_FILE_BYTES, "certificate")).hexdigest()
         if digest is None:
-            return Verification(False, result.lhs, result.rhs,
-                                f"NOT confirmed: refused: not listed in {manifest} (not a certificate the run wrote)")
+            return Verification(
+                False,
+                result.lhs,
+                result.rhs,
+                f"NOT confirmed: refused: not listed in {manifest} (not a certificate the run wrote)",
+            )
         if digest != actual:
-            return Verification(False, result.lhs, result.rhs,
-                                f"NOT confirmed: refused: edited since the run wrote it (its sha256 differs from "
-                                f"{manifest}); every field of a certificate is the run's")
+            return Verification(
+                False,
+                result.lhs,
+                result.rhs,
+                f"NOT confirmed: refused: edited since the run wrote it (its sha256 differs from "
+                f"{manifest}); every field of a certificate is the run's",
+            )
     return result

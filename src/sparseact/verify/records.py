@@ -95,11 +95,13 @@ class CheckRecord:
             raise ValueError(f"verdict must be a Verdict computed by a verdict_* function, got {self.verdict!r}")
         if self.verdict is Verdict.FAIL:
             if self.finding not in FINDINGS:
-                raise ValueError(f"{self.check_id}: a FAIL needs a finding class, one of {FINDINGS}; "
-                                 f"got {self.finding!r}")
+                raise ValueError(
+                    f"{self.check_id}: a FAIL needs a finding class, one of {FINDINGS}; got {self.finding!r}"
+                )
             if not self.certificate:
-                raise ValueError(f"{self.check_id}: a FAIL needs a certificate "
-                                 "(sparseact.verify.certificates.certificate)")
+                raise ValueError(
+                    f"{self.check_id}: a FAIL needs a certificate (sparseact.verify.certificates.certificate)"
+                )
         elif self.finding or self.certificate:
             raise ValueError(f"{self.check_id}: only a FAIL carries a finding and a certificate")
 
@@ -195,7 +197,12 @@ def combine_replicates(replicates: Sequence[Sequence[CheckRecord]]) -> list[Chec
         worst = [r.worst_value for r in rows]
         if total > 1 and len({repr(w) for w in worst}) > 1:
             per_replicate = "; ".join(f"{w:.4g}" for w in worst)
-            notes = (notes + " " if notes else "") + f"[per replicate: {base.worst_value_label} = {per_replicate}; " \
-                    + "verdicts " + ", ".join(v.value for v in verdicts) + "]"
+            notes = (
+                (notes + " " if notes else "")
+                + f"[per replicate: {base.worst_value_label} = {per_replicate}; "
+                + "verdicts "
+                + ", ".join(v.value for v in verdicts)
+                + "]"
+            )
         combined.append(replace(base, verdict=verdict, replicates=agreement, notes=notes))
     return combined

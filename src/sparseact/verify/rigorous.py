@@ -95,7 +95,9 @@ def _value_at(function: dict, x: list) -> Fraction:
             raise Refused("the point's dimension is not the network's")
         total = Fraction(0)
         for uj, wj, bj in zip(u, W, b, strict=True):
-            pre = sum((ex.rational(w, "W") * xi for w, xi in zip(wj, point, strict=True)), Fraction(0)) - ex.rational(bj, "b")
+            pre = sum((ex.rational(w, "W") * xi for w, xi in zip(wj, point, strict=True)), Fraction(0)) - ex.rational(
+                bj, "b"
+            )
             total += ex.rational(uj, "u") * max(pre, Fraction(0))
         return total
     table, D = _table(function)
@@ -204,11 +206,15 @@ def _sample_preactivations(network: dict, X: list[list[Fraction]]) -> list[list[
     _network(network)
     W = [[ex.rational(v, "W") for v in row] for row in network["W"]]
     b = [ex.rational(v, "b") for v in network["b"]]
-    return [[sum((w * xi for w, xi in zip(wj, x, strict=True)), Fraction(0)) - bj for wj, bj in zip(W, b, strict=True)] for x in X]
+    return [
+        [sum((w * xi for w, xi in zip(wj, x, strict=True)), Fraction(0)) - bj for wj, bj in zip(W, b, strict=True)]
+        for x in X
+    ]
 
 
-def _membership(network: dict, X: list[list[Fraction]], s: int, k: int, W: Real, B: Real,
-                t: int) -> tuple[list[list[Fraction]], Real]:
+def _membership(
+    network: dict, X: list[list[Fraction]], s: int, k: int, W: Real, B: Real, t: int
+) -> tuple[list[list[Fraction]], Real]:
     """The preactivations on the sample and the factor ``f`` that puts the network in ``H_{n,s,k}^{W,B}`` there.
 
     ``s`` and ``k`` are decided exactly; the scales are met by multiplying ``u`` by ``f = min(1, W/(||u||_inf
@@ -219,10 +225,14 @@ def _membership(network: dict, X: list[list[Fraction]], s: int, k: int, W: Real,
     scale = max((abs(ex.rational(v, "u")) for v in network["u"]), default=Fraction(0))
     weights = max((sum(ex.rational(v, "W") ** 2 for v in row) for row in network["W"]), default=Fraction(0))
     biases = max((abs(ex.rational(v, "b")) for v in network["b"]), default=Fraction(0))
-    broken = [name for name, ok in (
-        (f"at most s={s} neurons", len(network["u"]) <= s),
-        (f"at most k={k} active on every sample point", all(sum(1 for v in row if v > 0) <= k for row in pre)))
-        if not ok]
+    broken = [
+        name
+        for name, ok in (
+            (f"at most s={s} neurons", len(network["u"]) <= s),
+            (f"at most k={k} active on every sample point", all(sum(1 for v in row if v > 0) <= k for row in pre)),
+        )
+        if not ok
+    ]
     if broken:
         raise Refused(f"network {t} is not in the class ({'; '.join(broken)})")
     factors = [Real(1)]
@@ -241,8 +251,13 @@ def _least(factors: list[Real]) -> Real:
 
 def _rademacher_term(network: dict, pre: list[list[Fraction]], zeta: list[int], X: list) -> Fraction:
     u = [ex.rational(v, "u") for v in network["u"]]
-    return sum((z * sum((uj * max(p, Fraction(0)) for uj, p in zip(u, row, strict=True)), Fraction(0))
-                for z, row in zip(zeta, pre, strict=True)), Fraction(0)) / len(X)
+    return sum(
+        (
+            z * sum((uj * max(p, Fraction(0)) for uj, p in zip(u, row, strict=True)), Fraction(0))
+            for z, row in zip(zeta, pre, strict=True)
+        ),
+        Fraction(0),
+    ) / len(X)
 
 
 def _first_term(network: dict, pre: list[list[Fraction]], zeta: list[int], X: list) -> Fraction:
@@ -259,8 +274,15 @@ def _first_term(network: dict, pre: list[list[Fraction]], zeta: list[int], X: li
 def _second_term(network: dict, pre: list[list[Fraction]], zeta: list[int], X: list) -> Fraction:
     u = [ex.rational(v, "u") for v in network["u"]]
     b = [ex.rational(v, "b") for v in network["b"]]
-    return sum((z * uj * bj for j, (uj, bj) in enumerate(zip(u, b, strict=True)) for z, row in zip(zeta, pre, strict=True) if row[j] >= 0),
-               Fraction(0)) / len(X)
+    return sum(
+        (
+            z * uj * bj
+            for j, (uj, bj) in enumerate(zip(u, b, strict=True))
+            for z, row in zip(zeta, pre, strict=True)
+            if row[j] >= 0
+        ),
+        Fraction(0),
+    ) / len(X)
 
 
 def _signed_mean(spec: dict, term: Callable) -> Real:
@@ -340,7 +362,9 @@ def _appendix_a_computes(c: dict) -> Sides:
     x = lhs["x"]
     alpha = sum(((1 - int(v)) // 2) << i for i, v in enumerate(x[:b]))
     w = [ex.rational(v, "w") for v in network["W"][alpha][b:]]
-    return Real(quantity(lhs)), Real(max(sum((wi * int(yi) for wi, yi in zip(w, x[b:], strict=True)), Fraction(0)), Fraction(0)))
+    return Real(quantity(lhs)), Real(
+        max(sum((wi * int(yi) for wi, yi in zip(w, x[b:], strict=True)), Fraction(0)), Fraction(0))
+    )
 
 
 def _appendix_a_whp(c: dict) -> Sides:
@@ -356,6 +380,7 @@ def _appendix_a_hypothesis(norm: Callable[[list[Fraction], int], bool]) -> Calla
         if not all(norm([ex.rational(v, "w") for v in row[b:]], q) for row in network["W"]):
             raise Refused("the instance breaks the statement's hypothesis on ||w_alpha||")
         return _quantity_side(c, "lhs", "active_count"), Real(1)
+
     return sides
 
 
@@ -385,16 +410,20 @@ def _lemma6_identity(c: dict) -> Sides:
 
 
 def _halfspace_sensitivities(network: dict) -> list[Fraction]:
-    return [quantity({"quantity": "average_sensitivity", "function": {"halfspace": {"w": w, "b": t}}})
-            for w, t in zip(network["W"], network["b"], strict=True)]
+    return [
+        quantity({"quantity": "average_sensitivity", "function": {"halfspace": {"w": w, "b": t}}})
+        for w, t in zip(network["W"], network["b"], strict=True)
+    ]
 
 
 def _lemma9_union(factor: int) -> Callable[[dict], Sides]:
     def sides(c: dict) -> Sides:
         network = _spec(c, "lhs", "transition_probability")["network"]
         n = len(network["W"][0])
-        return _quantity_side(c, "lhs", "transition_probability"), \
-            Real(factor * sum(_halfspace_sensitivities(network), Fraction(0)) / n)
+        return _quantity_side(c, "lhs", "transition_probability"), Real(
+            factor * sum(_halfspace_sensitivities(network), Fraction(0)) / n
+        )
+
     return sides
 
 
@@ -412,9 +441,10 @@ def _lemma9_proof_v(c: dict) -> Sides:
     n, s, k, W, B, small_c = (_p(c, "lhs", name) for name in ("n", "s", "k", "W", "B", "c"))
     C = _p(c, "rhs", "C")
     sqrt, log = ex.sqrt, ex.log
-    middle = n * ((k * sqrt(log(s / k)) / sqrt(n) - 1 / (n * s) ** 4) * (c_k15(small_c, k) * W * sqrt(log(n * s))
-                                                                       + k * B) ** 2
-                  + 1 / (n * s) ** 4 * (k * W * sqrt(n) + k * B) ** 2)
+    middle = n * (
+        (k * sqrt(log(s / k)) / sqrt(n) - 1 / (n * s) ** 4) * (c_k15(small_c, k) * W * sqrt(log(n * s)) + k * B) ** 2
+        + 1 / (n * s) ** 4 * (k * W * sqrt(n) + k * B) ** 2
+    )
     rhs = C * (k**4 * W**2 * sqrt(n) * log(n * s) + k**3 * B**2 * sqrt(log(s)))
     return middle, rhs
 
@@ -488,6 +518,7 @@ def _theorem19_rhs(kind: str) -> Callable[[dict], Sides]:
         else:
             rhs = (W * R + B) * ex.sqrt(s * k) / ex.sqrt(m)
         return _quantity_side(c, "lhs", "rademacher_lower_bound"), rhs
+
     return sides
 
 
@@ -624,8 +655,11 @@ def _theorem8_rho(c: dict) -> Sides:
     n, s, k, W, B, C, ell = (_p(c, "lhs", name) for name in ("n", "s", "k", "W", "B", "C", "ell"))
     small_c = _nested(c, "lhs", "lomr", "c")
     log = ex.log
-    lomr = log(small_c) - 2 * ell + log(ex.minimum((log(k * n * s * W**2) + ell) / (k**8 * W**4 * log(n * s) ** 4),
-                                                   1 / (k**6 * B**4 * log(s))))
+    lomr = (
+        log(small_c)
+        - 2 * ell
+        + log(ex.minimum((log(k * n * s * W**2) + ell) / (k**8 * W**4 * log(n * s) ** 4), 1 / (k**6 * B**4 * log(s))))
+    )
     ratio = 3 * C * ex.exp(lomr / 2 + ell) * (k**4 * W**2 * (log(n * s) - lomr) ** 2 + k**3 * B**2 * ex.sqrt(log(s)))
     return ratio, Real(1)
 
@@ -661,6 +695,7 @@ def _lwr_identity(square_inside: bool) -> Callable[[dict], Sides]:
         else:
             total = sum(2 * ((a % q) % p) * max(half - (t - a), Fraction(0)) ** 2 for a in range(q * q * m))
         return Real(total), Real((t % q) % p)
+
     return sides
 
 
@@ -670,7 +705,9 @@ def _lwr_lifted_weights(c: dict) -> Sides:
     total = Fraction(0)
     for j in range(2 ** (m * L)):
         y = [sum(((j >> (i * L + bit)) & 1) << bit for bit in range(L)) for i in range(m)]
-        total += (Fraction(1, 2) - (sum(wi * yi for wi, yi in zip(w, y, strict=True)) - a) ** 2) * (1 - 2 * ((j >> k) & 1))
+        total += (Fraction(1, 2) - (sum(wi * yi for wi, yi in zip(w, y, strict=True)) - a) ** 2) * (
+            1 - 2 * ((j >> k) & 1)
+        )
     return Real(abs(total) / 2 ** (m * L)), Real(1)
 
 
@@ -706,10 +743,14 @@ def _parity_pin(kind: str) -> Callable[[dict], Sides]:
             a = int(_parameter(c, "lhs", "a"))
             inside = set(S) if kind == "lift-corrected" else set(range(m))
             lhs = Fraction(1, 2) - (total - a) ** 2
-            rhs = sum((Fraction(2 * a) if i == j else Fraction(-1)) * (y[i] if i == j else y[i] * y[j])
-                      for i in inside for j in inside)
+            rhs = sum(
+                (Fraction(2 * a) if i == j else Fraction(-1)) * (y[i] if i == j else y[i] * y[j])
+                for i in inside
+                for j in inside
+            )
             return Real(lhs), Real(rhs - (len(S) + a * a - Fraction(1, 2)))
         return _quantity_side(c, "lhs", "value"), Real(_parity(S, y))  # network, network-corrected
+
     return sides
 
 
@@ -757,8 +798,9 @@ def _eq17_corrected(c: dict) -> Sides:
     lhs = _spec(c, "lhs", "noise_sensitivity")
     rho = ex.rational(lhs["rho"], "rho")
     table, D = _table(lhs["function"])
-    return Real(ex.noise_sensitivity(table, D, rho)), \
-        Real(ex.noise_sensitivity(table, D, 1 - Fraction(2, math.floor(2 / (1 - rho)))))
+    return Real(ex.noise_sensitivity(table, D, rho)), Real(
+        ex.noise_sensitivity(table, D, 1 - Fraction(2, math.floor(2 / (1 - rho))))
+    )
 
 
 def _section1_index_computes(c: dict) -> Sides:
@@ -779,8 +821,7 @@ def _junta_computes(c: dict) -> Sides:
     network = {key: _parameter(c, "lhs", key) for key in ("u", "W", "b")}
     x, V = _junta_instance(c, "rhs")
     T = _parameter(c, "rhs", "T")
-    return Real(_value_at({"network": network}, x)), \
-        real(T[sum(((1 - x[v]) // 2) << t for t, v in enumerate(V))], "T")
+    return Real(_value_at({"network": network}, x)), real(T[sum(((1 - x[v]) // 2) << t for t, v in enumerate(V))], "T")
 
 
 def _junta_indicator(c: dict) -> Sides:
@@ -788,7 +829,9 @@ def _junta_indicator(c: dict) -> Sides:
 
     x, V = _junta_instance(c, "rhs")
     w, threshold = _parameter(c, "lhs", "w"), _p(c, "lhs", "c")
-    value = ex.maximum(sum((ex.rational(wi, "w") * xi for wi, xi in zip(w, x, strict=True)), Fraction(0)) - threshold, 0)
+    value = ex.maximum(
+        sum((ex.rational(wi, "w") * xi for wi, xi in zip(w, x, strict=True)), Fraction(0)) - threshold, 0
+    )
     return value, Real(1 if all(x[i] == w[i] for i in V) else 0)
 
 
@@ -800,7 +843,9 @@ def _junta_scale(c: dict) -> Sides:
     log2s = ex.log(s) / ex.log(2)
     recorded = (ex.rational(c["lhs_value"], "lhs_value"), ex.rational(c["rhs_value"], "rhs_value"))
     for value, limit in ((W, ex.sqrt(p)), (B, p), (W, ex.sqrt(log2s)), (B, log2s)):
-        if all(abs(r - Real(v).bounds()[0]) <= 1e-9 * max(1, abs(r)) for r, v in zip(recorded, (value, limit), strict=True)):
+        if all(
+            abs(r - Real(v).bounds()[0]) <= 1e-9 * max(1, abs(r)) for r, v in zip(recorded, (value, limit), strict=True)
+        ):
             return value, limit
     raise Refused("the recorded sides are none of W <= sqrt(p), B <= p, W <= sqrt(log2 s), B <= log2 s")
 
@@ -828,8 +873,12 @@ def _rho_choice_corrected(c: dict) -> Sides:
     log = ex.log
     terms = [Real(-4)]
     if ex.decide(k * W, 0) > 0:
-        terms.append(-2 * ell - log(36) - log(k**8 * W**4)
-                     - 4 * log(ex.maximum(27, 2 * log(n * s) + 4 * (log(6 * k**4 * W**2) + ell))))
+        terms.append(
+            -2 * ell
+            - log(36)
+            - log(k**8 * W**4)
+            - 4 * log(ex.maximum(27, 2 * log(n * s) + 4 * (log(6 * k**4 * W**2) + ell)))
+        )
     if ex.decide(B, 0) > 0 and ex.decide(s, 1) > 0:
         terms.append(-2 * ell - log(36) - log(k**6 * B**4 * log(s)))
     lomr = ex.minimum(*terms)
@@ -848,7 +897,9 @@ def _lwr_affine_encoding(c: dict) -> Sides:
     w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
     L = int(_parameter(c, "lhs", "len_z")) // len(w)
     z, v, offset = _encoding(w, y, L)
-    return Real(offset + sum(vi * zi for vi, zi in zip(v, z, strict=True))), Real(sum(a * b for a, b in zip(w, y, strict=True)))
+    return Real(offset + sum(vi * zi for vi, zi in zip(v, z, strict=True))), Real(
+        sum(a * b for a, b in zip(w, y, strict=True))
+    )
 
 
 def _lifted_value(w: list[int], L: int, a: int, z: list[int]) -> Fraction:
@@ -866,7 +917,9 @@ def _lwr_lift_corrected(c: dict) -> Sides:
     a, r = int(_parameter(c, "lhs", "a")), int(_parameter(c, "rhs", "r"))
     L = r // len(w)
     z, _, _ = _encoding(w, y, L)
-    return Real(Fraction(1, 2) - (sum(p * q for p, q in zip(w, y, strict=True)) - a) ** 2), Real(_lifted_value(w, L, a, z))
+    return Real(Fraction(1, 2) - (sum(p * q for p, q in zip(w, y, strict=True)) - a) ** 2), Real(
+        _lifted_value(w, L, a, z)
+    )
 
 
 def _lwr_network_rounding(c: dict) -> Sides:

@@ -54,11 +54,12 @@ FINDING_DEFINITIONS = {
     "statement-error": "a stated result (lemma, theorem, equation) is false as printed",
     "constant-factor": "an explicit constant is off (never used for an O(.) bound)",
     "proof-slip": "a step of a proof is wrong, but the stated result survives (the check names the verified "
-                  "replacement)",
+    "replacement)",
     "typo": "the intended meaning is clear and the corrected version is verified",
     "out-of-range": "fails only in a degenerate corner: where a printed logarithm is below 1 and flooring it at 1 "
-                    "removes the violation, or outside the range the paper uses (the check says which)",
+    "removes the violation, or outside the range the paper uses (the check says which)",
 }
+
 
 class Verdict(str, Enum):  # noqa: UP042 (a StrEnum would change str() and format() of the values written)
     """Outcome of a check."""
@@ -69,7 +70,6 @@ class Verdict(str, Enum):  # noqa: UP042 (a StrEnum would change str() and forma
 
     def __str__(self) -> str:
         return self.value
-
 
 
 def close(a, b, atol: float = ATOL, rtol: float = RTOL) -> np.ndarray:
@@ -171,8 +171,10 @@ def verdict_growth_mc(parameter, ratio_low, ratio_high, slope_tol: float = SLOPE
     parameter = np.asarray(parameter, dtype=np.float64)
     low, high = np.asarray(ratio_low, dtype=np.float64), np.asarray(ratio_high, dtype=np.float64)
     if not parameter.shape == low.shape == high.shape:
-        raise ValueError(f"parameter, ratio_low and ratio_high must have the same shape, got {parameter.shape}, "
-                         f"{low.shape} and {high.shape}")
+        raise ValueError(
+            f"parameter, ratio_low and ratio_high must have the same shape, got {parameter.shape}, "
+            f"{low.shape} and {high.shape}"
+        )
     verdict, slope = verdict_big_o(parameter, high, slope_tol)
     if verdict is Verdict.FAIL:
         first, last = parameter == parameter.min(), parameter == parameter.max()

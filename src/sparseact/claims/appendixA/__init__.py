@@ -72,13 +72,23 @@ def points(block: dict) -> dict[str, dict]:
     grid = {}
     for b in block["b_values"]:
         for d in range(int(block["weight_draws"])):
-            grid[f"b{b}-d{d}"] = {"kind": "draw", "b": int(b), "q": q, "draw": d,
-                                  "gamma_points": int(block["gamma_points"])}
+            grid[f"b{b}-d{d}"] = {
+                "kind": "draw",
+                "b": int(b),
+                "q": q,
+                "draw": d,
+                "gamma_points": int(block["gamma_points"]),
+            }
         grid[f"b{b}-ones"] = {"kind": "ones", "b": int(b), "q": q}
     for b in whp["b_values"]:
         for c in whp["c_values"]:
-            grid[f"whp-b{b}-c{float(c)!r}"] = {"kind": "whp", "b": int(b), "q": int(whp["q"]), "c": float(c),
-                                                "draws": int(block["weight_draws"])}
+            grid[f"whp-b{b}-c{float(c)!r}"] = {
+                "kind": "whp",
+                "b": int(b),
+                "q": int(whp["q"]),
+                "c": float(c),
+                "draws": int(block["weight_draws"]),
+            }
     return grid
 
 

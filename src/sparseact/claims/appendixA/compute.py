@@ -115,8 +115,9 @@ def generate(point: dict, rng) -> dict:
         return arrays
     families = RANDOM_FAMILIES if point["kind"] == "draw" else (ONES,)
     for family in families:
-        arrays.update(network_arrays(constructions.appendix_a_network(_rows(family, rng, s, q), sqrt(q)),
-                                     f"F.{family}"))
+        arrays.update(
+            network_arrays(constructions.appendix_a_network(_rows(family, rng, s, q), sqrt(q)), f"F.{family}")
+        )
     return arrays
 
 
@@ -125,22 +126,33 @@ def _fmt(x) -> str:
 
 
 def _active_certificate(net, x, count: int, family: str, b: int, q: int, norm1: float, gamma: float) -> str:
-    c = cert.certificate("<=", cert.quantity("active_count", network=cert.network_spec(net), x=[int(v) for v in x]),
-                         cert.formula("1"), count, 1.0, "#{alpha : <w_alpha, y> + Gamma(<x, alpha> - b) > 0}",
-                         "1 (1-sparse for all inputs)",
-                         f"Appendix A network F with Gamma = sqrt(q) = {gamma:.6g}, b = {b}, q = {q}, {family} rows "
-                         f"w_alpha (||w_alpha||_1 = {norm1:.6g} > 2 Gamma = {2 * gamma:.6g}); input (x, y) = "
-                         f"{_fmt(x)} with x the first b coordinates")
+    c = cert.certificate(
+        "<=",
+        cert.quantity("active_count", network=cert.network_spec(net), x=[int(v) for v in x]),
+        cert.formula("1"),
+        count,
+        1.0,
+        "#{alpha : <w_alpha, y> + Gamma(<x, alpha> - b) > 0}",
+        "1 (1-sparse for all inputs)",
+        f"Appendix A network F with Gamma = sqrt(q) = {gamma:.6g}, b = {b}, q = {q}, {family} rows "
+        f"w_alpha (||w_alpha||_1 = {norm1:.6g} > 2 Gamma = {2 * gamma:.6g}); input (x, y) = "
+        f"{_fmt(x)} with x the first b coordinates",
+    )
     return json.dumps(c)
 
 
 def _computes_certificate(net, x, value: float, target: float, b: int) -> str:
     w = [float(v) for v in net.W[int(sum((1 - int(v)) // 2 << i for i, v in enumerate(x[:b]))), b:]]
-    c = cert.certificate("==", cert.quantity("value", function={"network": cert.network_spec(net)},
-                                             x=[int(v) for v in x]),
-                         cert.formula("relu(sum(w[i] * y[i] for i in range(q)))", w=w, y=[int(v) for v in x[b:]],
-                                      q=len(w)),
-                         value, target, "F(x, y)", "sigma(<w_x, y>)", f"input {_fmt(x)}, x the first {b} coordinates")
+    c = cert.certificate(
+        "==",
+        cert.quantity("value", function={"network": cert.network_spec(net)}, x=[int(v) for v in x]),
+        cert.formula("relu(sum(w[i] * y[i] for i in range(q)))", w=w, y=[int(v) for v in x[b:]], q=len(w)),
+        value,
+        target,
+        "F(x, y)",
+        "sigma(<w_x, y>)",
+        f"input {_fmt(x)}, x the first {b} coordinates",
+    )
     return json.dumps(c)
 
 
@@ -165,23 +177,50 @@ def _sqrt_q_rows(point: dict, data: dict):
             if bad is not None and bad_input is None:
                 bad_input = (X[bad].copy(), float(values[bad]), float(expected[bad]))
         norm1 = float(np.abs(Wy).sum(axis=1).max())
-        rows.append(dict(family=family, b=b, q=q, s=1 << b, gamma=gamma,
-                         max_w_norm2=float(np.linalg.norm(Wy, axis=1).max()), max_w_norm1=norm1,
-                         max_active=max_active, max_abs_error=err,
-                         min_nonzero_weights=int(np.count_nonzero(net.W, axis=1).min()), n_inputs=b + q,
-                         witness="" if witness is None else f"x={_fmt(witness[:b])}, y={_fmt(witness[b:])}"))
+        rows.append(
+            dict(
+                family=family,
+                b=b,
+                q=q,
+                s=1 << b,
+                gamma=gamma,
+                max_w_norm2=float(np.linalg.norm(Wy, axis=1).max()),
+                max_w_norm1=norm1,
+                max_active=max_active,
+                max_abs_error=err,
+                min_nonzero_weights=int(np.count_nonzero(net.W, axis=1).min()),
+                n_inputs=b + q,
+                witness="" if witness is None else f"x={_fmt(witness[:b])}, y={_fmt(witness[b:])}",
+            )
+        )
         if max_active > 1:
-            failures.append(dict(check="active", family=family, b=b, q=q, max_active=max_active,
-                                 counterexample=f"{family} rows w_alpha (||w_alpha||_1 = {norm1:.4g} > 2 Gamma = "
-                                                f"{2 * gamma:.4g}), b={b}, q={q}, Gamma=sqrt(q): {max_active} neurons "
-                                                f"active at x={_fmt(witness[:b])}, y={_fmt(witness[b:])}",
-                                 certificate=_active_certificate(net, witness, max_active, family, b, q, norm1, gamma)))
+            failures.append(
+                dict(
+                    check="active",
+                    family=family,
+                    b=b,
+                    q=q,
+                    max_active=max_active,
+                    counterexample=f"{family} rows w_alpha (||w_alpha||_1 = {norm1:.4g} > 2 Gamma = "
+                    f"{2 * gamma:.4g}), b={b}, q={q}, Gamma=sqrt(q): {max_active} neurons "
+                    f"active at x={_fmt(witness[:b])}, y={_fmt(witness[b:])}",
+                    certificate=_active_certificate(net, witness, max_active, family, b, q, norm1, gamma),
+                )
+            )
         if bad_input is not None:
             x, value, expected = bad_input
-            failures.append(dict(check="computes", family=family, b=b, q=q, max_active=max_active,
-                                 counterexample=f"{family} rows, b={b}, q={q}, input {_fmt(x)}: F = {value:g}, "
-                                                f"sigma(<w_x, y>) = {expected:g}",
-                                 certificate=_computes_certificate(net, x, value, expected, b)))
+            failures.append(
+                dict(
+                    check="computes",
+                    family=family,
+                    b=b,
+                    q=q,
+                    max_active=max_active,
+                    counterexample=f"{family} rows, b={b}, q={q}, input {_fmt(x)}: F = {value:g}, "
+                    f"sigma(<w_x, y>) = {expected:g}",
+                    certificate=_computes_certificate(net, x, value, expected, b),
+                )
+            )
     return rows, failures
 
 
@@ -209,34 +248,63 @@ def _split_instance(b: int, gamma: float, c: float) -> dict:
     sparse = float(np.mean(counts <= 1))
     bound = 1.0 - 1.0 / s
     certificate = cert.certificate_if_violated(
-        ">=", cert.quantity("sparse_probability", network=cert.network_spec(net), k=1),
-        cert.formula("1 - 1/s", s=s), sparse, bound, "Pr_(x,y)[F is 1-sparse]", "1 - 1/P(s) with P(s) = s",
+        ">=",
+        cert.quantity("sparse_probability", network=cert.network_spec(net), k=1),
+        cert.formula("1 - 1/s", s=s),
+        sparse,
+        bound,
+        "Pr_(x,y)[F is 1-sparse]",
+        "1 - 1/P(s) with P(s) = s",
         f"Appendix A network F with Gamma = {c:g} sqrt(ln s) = {gamma:.6g}, b = {b} (s = {s}), q = 1, rows w_alpha = "
         f"+-(2 Gamma b + 1) e_1 (+ for the first half of the alpha): every one of the {1 << (b + 1)} inputs activates "
         f"exactly {int(counts.min())} neurons, so Pr[1-sparse] = {sparse:g}, below 1 - 1/P(s) for every polynomial "
-        f"P with P({s}) > 1")
-    return dict(b=b, s=s, q=1, c=c, gamma=float(gamma), min_active=int(counts.min()), max_active=int(counts.max()),
-                sparse_probability=sparse, bound=bound,
-                certificate="" if certificate is None else json.dumps(certificate))
+        f"P with P({s}) > 1",
+    )
+    return dict(
+        b=b,
+        s=s,
+        q=1,
+        c=c,
+        gamma=float(gamma),
+        min_active=int(counts.min()),
+        max_active=int(counts.max()),
+        sparse_probability=sparse,
+        bound=bound,
+        certificate="" if certificate is None else json.dumps(certificate),
+    )
 
 
 def run(point: dict, data: dict, rng) -> dict:
     b, q, s = point["b"], point["q"], 1 << point["b"]
     if point["kind"] == "whp":
         gamma = point["c"] * np.sqrt(np.log(s))
-        ones = float(excess_fraction(np.ones((s, q)), [gamma])[0])   # the printed statement: w_alpha arbitrary
+        ones = float(excess_fraction(np.ones((s, q)), [gamma])[0])  # the printed statement: w_alpha arbitrary
         split = _split_instance(b, float(gamma), point["c"])
         # the same rows at the grid's q, through (A.1): every input has more than one neuron active
-        split.update(grid_q=q, grid_q_excess_fraction=float(excess_fraction(split_rows(s, float(gamma), q), [gamma])[0]))
+        split.update(
+            grid_q=q, grid_q_excess_fraction=float(excess_fraction(split_rows(s, float(gamma), q), [gamma])[0])
+        )
         rows = []
         for i, net in enumerate(networks_from_arrays(data, "F")):
             Wy = net.W[:, b:]
             norm2 = float(np.linalg.norm(Wy, axis=1).max())
             frac = float(excess_fraction(Wy, [gamma])[0])
-            rows.append(dict(b=b, s=s, q=q, c=point["c"], gamma=float(gamma), draw=i, max_w_norm2=norm2,
-                             excess_fraction=frac, hoeffding_bound=hoeffding_bound(b, gamma, max(norm2, 1.0)),
-                             poly_bound=float((1 + s ** (-2 * point["c"] ** 2)) ** b - 1),
-                             ones_fraction=ones, ones_closed_form=ones_tail(q, float(gamma))))
+            rows.append(
+                dict(
+                    b=b,
+                    s=s,
+                    q=q,
+                    c=point["c"],
+                    gamma=float(gamma),
+                    draw=i,
+                    max_w_norm2=norm2,
+                    excess_fraction=frac,
+                    hoeffding_bound=hoeffding_bound(b, gamma, max(norm2, 1.0)),
+                    poly_bound=float((1 + s ** (-2 * point["c"] ** 2)) ** b - 1),
+                    ones_fraction=ones,
+                    ones_closed_form=ones_tail(q, float(gamma)),
+                )
+            )
         return {"whp": pd.DataFrame(rows), "whp_split": pd.DataFrame([split])}
     rows, failures = _sqrt_q_rows(point, data)
     failure_columns = ["check", "family", "b", "q", "max_active", "counterexample", "certificate"]
@@ -244,6 +312,7 @@ def run(point: dict, data: dict, rng) -> dict:
     if point["kind"] == "draw":
         Wy = network_from_arrays(data, "F.unit-gaussian").W[:, b:]
         gammas = np.linspace(0.0, np.sqrt(q), point["gamma_points"])
-        tables["gamma_sweep"] = pd.DataFrame(dict(b=b, s=s, q=q, draw=point["draw"], gamma=gammas,
-                                                  excess_fraction=excess_fraction(Wy, gammas)))
+        tables["gamma_sweep"] = pd.DataFrame(
+            dict(b=b, s=s, q=q, draw=point["draw"], gamma=gammas, excess_fraction=excess_fraction(Wy, gammas))
+        )
     return tables

@@ -21,19 +21,19 @@ from sparseact.publish.plotting import (
 
 CAPTIONS = {
     "sqrt_q": "Left: with Gamma = sqrt(q), the largest number of active neurons over all inputs against max_alpha "
-              "||w_alpha||_1 / (2 Gamma), one marker per network (marker: family of rows; all draws and seeds). Left "
-              "of the dotted line the sufficient condition ||w_alpha||_1 <= 2 Gamma is met, so a network there above "
-              "the dashed line (one active neuron) would contradict 1-sparsity; right of it, as for the all-ones rows "
-              "of the printed statement (no norm condition), more may fire. Right: the exact fraction of inputs with "
-              "more than one active neuron against Gamma (unit-norm Gaussian rows, worst draw, one line per s); "
-              "1-sparsity at Gamma = sqrt(q) (dashed) means a line at 0 there. The verdicts and the worst values are "
-              "in the check cards below.",
+    "||w_alpha||_1 / (2 Gamma), one marker per network (marker: family of rows; all draws and seeds). Left "
+    "of the dotted line the sufficient condition ||w_alpha||_1 <= 2 Gamma is met, so a network there above "
+    "the dashed line (one active neuron) would contradict 1-sparsity; right of it, as for the all-ones rows "
+    "of the printed statement (no norm condition), more may fire. Right: the exact fraction of inputs with "
+    "more than one active neuron against Gamma (unit-norm Gaussian rows, worst draw, one line per s); "
+    "1-sparsity at Gamma = sqrt(q) (dashed) means a line at 0 there. The verdicts and the worst values are "
+    "in the check cards below.",
     "whp": "The exact fraction of inputs with more than one active neuron at Gamma = c sqrt(ln s) against s, log-log "
-           "(unit-norm rows, worst draw and seed; one colour per c; zero values are not drawn), with the explicit "
-           "Hoeffding bound (A.2) sum_d C(b,d) exp(-2 Gamma^2 d^2) dotted in the same colour. A solid line above its "
-           "dotted bound would contradict (A.2); a fraction falling like a power of s, as 'with probability 1 - "
-           "1/poly(s)' asks, is a straight descending line on these axes. The verdicts and the worst values are in "
-           "the check cards below.",
+    "(unit-norm rows, worst draw and seed; one colour per c; zero values are not drawn), with the explicit "
+    "Hoeffding bound (A.2) sum_d C(b,d) exp(-2 Gamma^2 d^2) dotted in the same colour. A solid line above its "
+    "dotted bound would contradict (A.2); a fraction falling like a power of s, as 'with probability 1 - "
+    "1/poly(s)' asks, is a straight descending line on these axes. The verdicts and the worst values are in "
+    "the check cards below.",
 }
 
 
@@ -43,8 +43,15 @@ def figures(tables: dict) -> dict:
     fig, axes = plt.subplots(1, 2, figsize=(FULL_WIDTH, 3.2))
     markers = {"unit-gaussian": "o", "unit-sign": "s", "gaussian": "^", "all-ones": "D"}
     for i, (family, group) in enumerate(sq.groupby("family", sort=False)):
-        axes[0].scatter(group["max_w_norm1"] / (2 * group["gamma"]), group["max_active"],
-                        marker=markers.get(family, "o"), color=f"C{i}", s=18, alpha=0.7, label=family)
+        axes[0].scatter(
+            group["max_w_norm1"] / (2 * group["gamma"]),
+            group["max_active"],
+            marker=markers.get(family, "o"),
+            color=f"C{i}",
+            s=18,
+            alpha=0.7,
+            label=family,
+        )
     reference_line(axes[0], x=1.0, kind="printed", label="$\\|w_\\alpha\\|_1 = 2\\Gamma$")
     reference_line(axes[0], y=1.0, kind="corrected", color="0.4", label="1 active (1-sparse)")
     integer_ticks(axes[0], "y")

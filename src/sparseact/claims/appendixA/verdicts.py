@@ -40,10 +40,19 @@ def whp_slopes(whp):
         monotone = bool(np.all(np.diff(worst.values) <= 0))
         # a vanished excess fraction has no slope
         slope = loglog_slope(worst.index, worst.values) if has_slope(worst.index, worst.values) else float("nan")
-        rows.append(dict(c=float(c), slope=slope, vanishes=vanished, non_increasing=monotone,
-                         decays=vanished or bool(np.isfinite(slope) and slope < 0 and monotone),
-                         hoeffding_exponent=2 * float(c) ** 2, s_max=int(worst.index.max()),
-                         worst_at_s_max=float(worst.iloc[-1]), worst_over_s=float(worst.max())))
+        rows.append(
+            dict(
+                c=float(c),
+                slope=slope,
+                vanishes=vanished,
+                non_increasing=monotone,
+                decays=vanished or bool(np.isfinite(slope) and slope < 0 and monotone),
+                hoeffding_exponent=2 * float(c) ** 2,
+                s_max=int(worst.index.max()),
+                worst_at_s_max=float(worst.iloc[-1]),
+                worst_over_s=float(worst.max()),
+            )
+        )
     return pd.DataFrame(rows)
 
 
@@ -53,24 +62,55 @@ def assemble(block: dict, tables: dict):
     q, wq = block["q"], block["whp"]["q"]
     grid = f"b in {sorted(set(int(b) for b in sq['b']))}, q = {q}, {block['weight_draws']} draw(s) per family"
 
-    sq_range = describe_range(sq.to_dict("records"), ["b", "q"],
-                              f"every input; {block['weight_draws']} draw(s) per weight family")
-    whp_range = describe_range(whp.to_dict("records"), ["b", "q", "c"],
-                               "Gamma = c sqrt(ln s), s = 2^b, every input; unit-norm rows")
+    sq_range = describe_range(
+        sq.to_dict("records"), ["b", "q"], f"every input; {block['weight_draws']} draw(s) per weight family"
+    )
+    whp_range = describe_range(
+        whp.to_dict("records"), ["b", "q", "c"], "Gamma = c sqrt(ln s), s = 2^b, every input; unit-norm rows"
+    )
 
-    def record(name, statement_id, statement, check, variant, verdict, worst, label, instances, notes="",
-               failure=None, finding="", covered=None):
-        fields = dict(claim_id="appendixA", check_id=f"appendixA/{name}", statement_id=statement_id,
-                      paper_ref=paper_ref(statement_id), statement=statement, check=check,
-                      variant=variant, method="exact", instances=int(instances), worst_value=float(worst),
-                      worst_value_label=label, notes=notes, range=covered or sq_range)
+    def record(
+        name,
+        statement_id,
+        statement,
+        check,
+        variant,
+        verdict,
+        worst,
+        label,
+        instances,
+        notes="",
+        failure=None,
+        finding="",
+        covered=None,
+    ):
+        fields = dict(
+            claim_id="appendixA",
+            check_id=f"appendixA/{name}",
+            statement_id=statement_id,
+            paper_ref=paper_ref(statement_id),
+            statement=statement,
+            check=check,
+            variant=variant,
+            method="exact",
+            instances=int(instances),
+            worst_value=float(worst),
+            worst_value_label=label,
+            notes=notes,
+            range=covered or sq_range,
+        )
         if verdict is not Verdict.FAIL:
             return CheckRecord(verdict=verdict, **fields)
         if failure is None:
             fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
             return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
-        return CheckRecord(verdict=Verdict.FAIL, finding=finding, counterexample=failure["counterexample"],
-                           certificate=json.loads(failure["certificate"]), **fields)
+        return CheckRecord(
+            verdict=Verdict.FAIL,
+            finding=finding,
+            counterexample=failure["counterexample"],
+            certificate=json.loads(failure["certificate"]),
+            **fields,
+        )
 
     def worst_failure(check, part):
         """The failure of ``check`` with most active neurons (then smallest b) among the instances in ``part``."""
@@ -88,142 +128,242 @@ def assemble(block: dict, tables: dict):
     over = sq[sq["max_active"] > 1]
     printed_worst = int(sq["max_active"].max())
     records = [
-        record("sparse-sqrt-q-printed", "appendixA-sqrt-q",
-               "with Gamma = sqrt(q), F is 1-sparsely activated for all inputs (w_alpha arbitrary)",
-               f"max active neurons over all 2^(b+q) inputs; unit-norm Gaussian, sign/sqrt(q), Gaussian and "
-               f"all-ones rows w_alpha; {grid}", "as printed", verdict_at_most(printed_worst, 1), printed_worst,
-               "max active neurons", len(sq), failure=worst_failure("active", sq), finding="statement-error",
-               notes="The printed statement puts no condition on w_alpha; a neuron alpha != x fires iff "
-                     "<w_alpha, y> > 2 Gamma d(x, alpha), so rows with ||w_alpha||_1 > 2 Gamma break it (all-ones "
-                     "rows: x and its b neighbours fire at y = 1). Every instance with > 1 active has "
-                     f"||w_alpha||_1 > 2 Gamma ({int((over['max_w_norm1'] > 2 * over['gamma']).sum())} of "
-                     f"{len(over)}). The omitted hypothesis is ||w_alpha||_2 <= 1 (what Gamma = sqrt(q) and "
-                     "Gamma = Theta(sqrt(log s)) are scaled for); with it the statement holds "
-                     "(sparse-sqrt-q-corrected) "
-                     "and the appendix's conclusion, a 1-sparse network with dense weights, survives."),
-        record("sparse-sqrt-q-corrected", "appendixA-sqrt-q",
-               "with Gamma = sqrt(q) and ||w_alpha||_2 <= 1, F is 1-sparse on all inputs",
-               f"max active over all inputs for unit-norm Gaussian rows and the l1-extremal unit rows sign/sqrt(q); "
-               f"{grid}", "corrected", verdict_at_most(int(unit["max_active"].max()), 1),
-               int(unit["max_active"].max()), "max active neurons", len(unit),
-               failure=worst_failure("active", unit), finding="statement-error",
-               notes="||w||_1 <= sqrt(q) ||w||_2 <= Gamma < 2 Gamma, so only alpha = x can fire"),
-        record("sparse-sqrt-q-l1", "appendixA-sqrt-q",
-               "with ||w_alpha||_1 <= 2 Gamma for every alpha, F is 1-sparse on all inputs (sufficient condition)",
-               "max active over all inputs, every instance (any family) with max_alpha ||w_alpha||_1 <= 2 Gamma; "
-               + grid,
-               "corrected", verdict_at_most(int(l1["max_active"].max()) if len(l1) else 0, 1),
-               int(l1["max_active"].max()) if len(l1) else 0, "max active neurons", len(l1),
-               failure=worst_failure("active", l1), finding="statement-error",
-               notes="necessary as well for equal rows: all-ones rows exceed it (||w||_1 = q > 2 sqrt(q) for q > 4) "
-                     "and fire 1 + b neurons when q < 4 sqrt(q), i.e. q < 16"),
+        record(
+            "sparse-sqrt-q-printed",
+            "appendixA-sqrt-q",
+            "with Gamma = sqrt(q), F is 1-sparsely activated for all inputs (w_alpha arbitrary)",
+            f"max active neurons over all 2^(b+q) inputs; unit-norm Gaussian, sign/sqrt(q), Gaussian and "
+            f"all-ones rows w_alpha; {grid}",
+            "as printed",
+            verdict_at_most(printed_worst, 1),
+            printed_worst,
+            "max active neurons",
+            len(sq),
+            failure=worst_failure("active", sq),
+            finding="statement-error",
+            notes="The printed statement puts no condition on w_alpha; a neuron alpha != x fires iff "
+            "<w_alpha, y> > 2 Gamma d(x, alpha), so rows with ||w_alpha||_1 > 2 Gamma break it (all-ones "
+            "rows: x and its b neighbours fire at y = 1). Every instance with > 1 active has "
+            f"||w_alpha||_1 > 2 Gamma ({int((over['max_w_norm1'] > 2 * over['gamma']).sum())} of "
+            f"{len(over)}). The omitted hypothesis is ||w_alpha||_2 <= 1 (what Gamma = sqrt(q) and "
+            "Gamma = Theta(sqrt(log s)) are scaled for); with it the statement holds "
+            "(sparse-sqrt-q-corrected) "
+            "and the appendix's conclusion, a 1-sparse network with dense weights, survives.",
+        ),
+        record(
+            "sparse-sqrt-q-corrected",
+            "appendixA-sqrt-q",
+            "with Gamma = sqrt(q) and ||w_alpha||_2 <= 1, F is 1-sparse on all inputs",
+            f"max active over all inputs for unit-norm Gaussian rows and the l1-extremal unit rows sign/sqrt(q); "
+            f"{grid}",
+            "corrected",
+            verdict_at_most(int(unit["max_active"].max()), 1),
+            int(unit["max_active"].max()),
+            "max active neurons",
+            len(unit),
+            failure=worst_failure("active", unit),
+            finding="statement-error",
+            notes="||w||_1 <= sqrt(q) ||w||_2 <= Gamma < 2 Gamma, so only alpha = x can fire",
+        ),
+        record(
+            "sparse-sqrt-q-l1",
+            "appendixA-sqrt-q",
+            "with ||w_alpha||_1 <= 2 Gamma for every alpha, F is 1-sparse on all inputs (sufficient condition)",
+            "max active over all inputs, every instance (any family) with max_alpha ||w_alpha||_1 <= 2 Gamma; " + grid,
+            "corrected",
+            verdict_at_most(int(l1["max_active"].max()) if len(l1) else 0, 1),
+            int(l1["max_active"].max()) if len(l1) else 0,
+            "max active neurons",
+            len(l1),
+            failure=worst_failure("active", l1),
+            finding="statement-error",
+            notes="necessary as well for equal rows: all-ones rows exceed it (||w||_1 = q > 2 sqrt(q) for q > 4) "
+            "and fire 1 + b neurons when q < 4 sqrt(q), i.e. q < 16",
+        ),
     ]
     unit_err = float(unit["max_abs_error"].max())
-    records.append(record(
-        "computes", "appendixA-computes",
-        "F(x, y) = sigma(<w_x, y>) on all inputs (Gamma = sqrt(q), ||w_alpha||_2 <= 1)",
-        f"F against sigma(<w_x, y>) on all 2^(b+q) inputs, unit-norm rows; {grid}", "corrected",
-        verdict_at_most(unit_err, 0.0), unit_err, "max |F - sigma(<w_x, y>)|", len(unit),
-        failure=worst_failure("computes", unit), finding="statement-error",
-        notes="as printed (arbitrary w_alpha) this fails together with 1-sparsity: max |F - sigma(<w_x,y>)| = "
-              f"{float(sq['max_abs_error'].max()):.4g} over all families"))
+    records.append(
+        record(
+            "computes",
+            "appendixA-computes",
+            "F(x, y) = sigma(<w_x, y>) on all inputs (Gamma = sqrt(q), ||w_alpha||_2 <= 1)",
+            f"F against sigma(<w_x, y>) on all 2^(b+q) inputs, unit-norm rows; {grid}",
+            "corrected",
+            verdict_at_most(unit_err, 0.0),
+            unit_err,
+            "max |F - sigma(<w_x, y>)|",
+            len(unit),
+            failure=worst_failure("computes", unit),
+            finding="statement-error",
+            notes="as printed (arbitrary w_alpha) this fails together with 1-sparsity: max |F - sigma(<w_x,y>)| = "
+            f"{float(sq['max_abs_error'].max()):.4g} over all families",
+        )
+    )
     all_err = float(sq["max_abs_error"].max())
-    records.append(record(
-        "computes-printed", "appendixA-computes",
-        "F(x, y) = sigma(<w_x, y>) on all inputs (Gamma = sqrt(q), w_x arbitrary, as printed)",
-        f"F against sigma(<w_x, y>) on all 2^(b+q) inputs, every row family (unit-norm, Gaussian, all-ones); {grid}",
-        "as printed", verdict_at_most(all_err, 0.0), all_err, "max |F - sigma(<w_x, y>)|", len(sq),
-        failure=worst_failure("computes", sq), finding="statement-error",
-        notes="With rows of l1 norm above 2 Gamma the neighbours of x fire too and add to F (erratum appendixA-sqrt-q: "
-              "the missing hypothesis ||w_alpha||_2 <= 1); with it F = sigma(<w_x, y>) (appendixA/computes)"))
+    records.append(
+        record(
+            "computes-printed",
+            "appendixA-computes",
+            "F(x, y) = sigma(<w_x, y>) on all inputs (Gamma = sqrt(q), w_x arbitrary, as printed)",
+            f"F against sigma(<w_x, y>) on all 2^(b+q) inputs, every row family (unit-norm, Gaussian, all-ones); {grid}",
+            "as printed",
+            verdict_at_most(all_err, 0.0),
+            all_err,
+            "max |F - sigma(<w_x, y>)|",
+            len(sq),
+            failure=worst_failure("computes", sq),
+            finding="statement-error",
+            notes="With rows of l1 norm above 2 Gamma the neighbours of x fire too and add to F (erratum appendixA-sqrt-q: "
+            "the missing hypothesis ||w_alpha||_2 <= 1); with it F = sigma(<w_x, y>) (appendixA/computes)",
+        )
+    )
     dense = sq[sq["family"].isin(GAUSSIAN_FAMILIES)]
     min_nz = int(dense["min_nonzero_weights"].min())
-    records.append(record(
-        "dense-weights", "appendixA-dense", "the weight vectors w_i of F are not sparse",
-        f"min over neurons of the number of non-zero weights (of b + q), Gaussian rows; {grid}", "",
-        verdict_all(verdict_at_most(b + qq, nz) for b, qq, nz in
-                    zip(dense["b"], dense["q"], dense["min_nonzero_weights"], strict=True)),
-        min_nz, "min non-zero weights per neuron", len(dense),
-        notes="Index_b and the junta networks have weights supported on b + 1 coordinates; here every neuron "
-              "has all b + q entries non-zero (and is 1-sparse with unit-norm rows)"))
+    records.append(
+        record(
+            "dense-weights",
+            "appendixA-dense",
+            "the weight vectors w_i of F are not sparse",
+            f"min over neurons of the number of non-zero weights (of b + q), Gaussian rows; {grid}",
+            "",
+            verdict_all(
+                verdict_at_most(b + qq, nz)
+                for b, qq, nz in zip(dense["b"], dense["q"], dense["min_nonzero_weights"], strict=True)
+            ),
+            min_nz,
+            "min non-zero weights per neuron",
+            len(dense),
+            notes="Index_b and the junta networks have weights supported on b + 1 coordinates; here every neuron "
+            "has all b + q entries non-zero (and is 1-sparse with unit-norm rows)",
+        )
+    )
     # with high probability
     slopes = whp_slopes(whp)
     ratio = (whp["excess_fraction"] / whp["hoeffding_bound"]).max()
-    within = verdict_all(verdict_at_most(f, u) for f, u in zip(whp["excess_fraction"], whp["hoeffding_bound"], strict=True))
-    whp_grid = (f"Gamma = c sqrt(ln s), c in {sorted(float(c) for c in whp['c'].unique())}, "
-                f"s = 2^b, b in {sorted(int(b) for b in whp['b'].unique())}, q = {wq}, "
-                f"{block['weight_draws']} unit-norm draw(s) per (b, c)")
-    hoeffding_notes = ("(A.2): Hoeffding and a union bound over alpha != x give Pr[> 1 active] <= sum_{d>=1} C(b,d) "
-                       "exp(-2 Gamma^2 d^2) <= (1 + s^(-2c^2))^(log2 s) - 1 = O(log s * s^(-2c^2)), i.e. 1/poly(s) "
-                       "for every constant c > 0 when ||w_alpha||_2 <= 1; the exact fractions stay below it.")
+    within = verdict_all(
+        verdict_at_most(f, u) for f, u in zip(whp["excess_fraction"], whp["hoeffding_bound"], strict=True)
+    )
+    whp_grid = (
+        f"Gamma = c sqrt(ln s), c in {sorted(float(c) for c in whp['c'].unique())}, "
+        f"s = 2^b, b in {sorted(int(b) for b in whp['b'].unique())}, q = {wq}, "
+        f"{block['weight_draws']} unit-norm draw(s) per (b, c)"
+    )
+    hoeffding_notes = (
+        "(A.2): Hoeffding and a union bound over alpha != x give Pr[> 1 active] <= sum_{d>=1} C(b,d) "
+        "exp(-2 Gamma^2 d^2) <= (1 + s^(-2c^2))^(log2 s) - 1 = O(log s * s^(-2c^2)), i.e. 1/poly(s) "
+        "for every constant c > 0 when ||w_alpha||_2 <= 1; the exact fractions stay below it."
+    )
     if within is Verdict.FAIL:  # the bound is ours (a theorem), not the paper's: a violation means a bug
         within, hoeffding_notes = Verdict.INCONCLUSIVE, hoeffding_notes + " [BOUND EXCEEDED: check the computation]"
-    records.append(record(
-        "whp-hoeffding", "appendixA-whp-corrected",
-        "with Gamma = Theta(sqrt(log s)) and ||w_alpha||_2 <= 1, Pr[F not 1-sparse] = 1/poly(s)",
-        f"exact Pr_(x,y)[> 1 active] against the explicit bound (A.2) on every instance; {whp_grid}",
-        "corrected (||w_alpha||_2 <= 1)", within, float(ratio), "max Pr[> 1 active] / bound (A.2)", len(whp),
-        notes=hoeffding_notes, covered=whp_range))
+    records.append(
+        record(
+            "whp-hoeffding",
+            "appendixA-whp-corrected",
+            "with Gamma = Theta(sqrt(log s)) and ||w_alpha||_2 <= 1, Pr[F not 1-sparse] = 1/poly(s)",
+            f"exact Pr_(x,y)[> 1 active] against the explicit bound (A.2) on every instance; {whp_grid}",
+            "corrected (||w_alpha||_2 <= 1)",
+            within,
+            float(ratio),
+            "max Pr[> 1 active] / bound (A.2)",
+            len(whp),
+            notes=hoeffding_notes,
+            covered=whp_range,
+        )
+    )
     ones_err = float(np.abs(whp["ones_fraction"] - whp["ones_closed_form"]).max())
-    by_point = whp.groupby(["b", "c"], as_index=False).agg(q=("q", "first"), gamma=("gamma", "first"),
-                                                           ones=("ones_fraction", "max"))
+    by_point = whp.groupby(["b", "c"], as_index=False).agg(
+        q=("q", "first"), gamma=("gamma", "first"), ones=("ones_fraction", "max")
+    )
     top = by_point.sort_values(["b", "c"]).iloc[-1]
     growth = ", ".join(f"q={qq}: {ones_tail(qq, float(top['gamma'])):.4f}" for qq in (4, 16, 64, 256, 1024))
-    records.append(record(
-        "whp-printed-ones", "appendixA-whp",
-        "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary (as printed), Pr[F not 1-sparse] = 1/poly(s)",
-        "all-ones rows w_alpha (no norm bound, as the statement allows), Gamma = c sqrt(ln s): exact Pr[> 1 active] "
-        "by enumerating every input against the closed form Pr_y[sum_i y_i > 2 Gamma]; " + whp_grid,
-        "as printed (evidence)", verdict_at_most(ones_err, 0.0), ones_err,
-        "max |exact - closed form|", len(by_point),
-        notes="Exact Pr[> 1 active] with all-ones rows: "
-              + "; ".join(f"b={int(r.b)}, c={r.c:g}, q={int(r.q)}: {r.ones:.4f}" for r in by_point.itertuples())
-              + f". The closed form at b={int(top['b'])}, c={top['c']:g} (Gamma = {top['gamma']:.4g}) grows with q: "
-              + growth + " (-> 1/2 for every fixed s): without ||w_alpha||_2 <= 1 no 1/poly(s) bound holds uniformly "
-              "in q; rows of two opposite signs make Pr[1-sparse] = 0 outright (appendixA/whp-printed-split)",
-        covered=whp_range))
+    records.append(
+        record(
+            "whp-printed-ones",
+            "appendixA-whp",
+            "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary (as printed), Pr[F not 1-sparse] = 1/poly(s)",
+            "all-ones rows w_alpha (no norm bound, as the statement allows), Gamma = c sqrt(ln s): exact Pr[> 1 active] "
+            "by enumerating every input against the closed form Pr_y[sum_i y_i > 2 Gamma]; " + whp_grid,
+            "as printed (evidence)",
+            verdict_at_most(ones_err, 0.0),
+            ones_err,
+            "max |exact - closed form|",
+            len(by_point),
+            notes="Exact Pr[> 1 active] with all-ones rows: "
+            + "; ".join(f"b={int(r.b)}, c={r.c:g}, q={int(r.q)}: {r.ones:.4f}" for r in by_point.itertuples())
+            + f". The closed form at b={int(top['b'])}, c={top['c']:g} (Gamma = {top['gamma']:.4g}) grows with q: "
+            + growth
+            + " (-> 1/2 for every fixed s): without ||w_alpha||_2 <= 1 no 1/poly(s) bound holds uniformly "
+            "in q; rows of two opposite signs make Pr[1-sparse] = 0 outright (appendixA/whp-printed-split)",
+            covered=whp_range,
+        )
+    )
     split = tables["whp_split"]
     split_fail = split[split["certificate"] != ""]
-    worst_split = split_fail.sort_values(["s", "c"], ascending=[False, False], kind="stable").iloc[0] \
-        if len(split_fail) else None
-    records.append(record(
-        "whp-printed-split", "appendixA-whp",
-        "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary (as printed), F is 1-sparse with probability "
-        "1 - 1/poly(s)",
-        "rows w_alpha = +-(2 Gamma b + 1) e_1, half of each sign (no norm bound, as the statement allows), "
-        "Gamma = c sqrt(ln s): exact Pr[F is 1-sparse] over all 2^(b+1) inputs at q = 1, against 1 - 1/P(s) read at "
-        "P(s) = s; and exact Pr[> 1 active] at the grid's q through (A.1); " + whp_grid,
-        "as printed", verdict_all(verdict_at_most(bound, p) for bound, p in
-                                  zip(split["bound"], split["sparse_probability"], strict=True)),
-        float(split["sparse_probability"].max()), "max Pr[F is 1-sparse]", len(split),
-        failure=None if worst_split is None else dict(
-            counterexample=f"rows w_alpha = +-(2 Gamma b + 1) e_1, b={int(worst_split['b'])} (s={int(worst_split['s'])}), "
-                           f"q=1, Gamma = {worst_split['c']:g} sqrt(ln s) = {worst_split['gamma']:.4g}: "
-                           f"{int(worst_split['min_active'])} neurons active on every input, Pr[1-sparse] = "
-                           f"{worst_split['sparse_probability']:g} < 1 - 1/s = {worst_split['bound']:.4g}",
-            certificate=worst_split["certificate"]),
-        finding="statement-error",
-        notes="On every input exactly the s/2 neurons whose sign agrees with y_1 fire (pre-activation >= "
-              "lambda - 2 Gamma b = 1 for them, <= -lambda for the others), for every b >= 2, q and c: "
-              f"min active {int(split['min_active'].min())}, max Pr[> 1 active] at the grid's q = "
-              f"{float(split['grid_q_excess_fraction'].min()):g} (min over points). Pr[1-sparse] = 0 is below "
-              "1 - 1/P(s) for every polynomial P with P(s) > 1, so only a vacuous reading survives; the missing "
-              "hypothesis is ||w_alpha||_2 <= 1 (erratum appendixA-sqrt-q), under which appendixA/whp-hoeffding "
-              "proves the bound (A.2)",
-        covered=whp_range))
+    worst_split = (
+        split_fail.sort_values(["s", "c"], ascending=[False, False], kind="stable").iloc[0] if len(split_fail) else None
+    )
+    records.append(
+        record(
+            "whp-printed-split",
+            "appendixA-whp",
+            "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary (as printed), F is 1-sparse with probability "
+            "1 - 1/poly(s)",
+            "rows w_alpha = +-(2 Gamma b + 1) e_1, half of each sign (no norm bound, as the statement allows), "
+            "Gamma = c sqrt(ln s): exact Pr[F is 1-sparse] over all 2^(b+1) inputs at q = 1, against 1 - 1/P(s) read at "
+            "P(s) = s; and exact Pr[> 1 active] at the grid's q through (A.1); " + whp_grid,
+            "as printed",
+            verdict_all(
+                verdict_at_most(bound, p) for bound, p in zip(split["bound"], split["sparse_probability"], strict=True)
+            ),
+            float(split["sparse_probability"].max()),
+            "max Pr[F is 1-sparse]",
+            len(split),
+            failure=None
+            if worst_split is None
+            else dict(
+                counterexample=f"rows w_alpha = +-(2 Gamma b + 1) e_1, b={int(worst_split['b'])} (s={int(worst_split['s'])}), "
+                f"q=1, Gamma = {worst_split['c']:g} sqrt(ln s) = {worst_split['gamma']:.4g}: "
+                f"{int(worst_split['min_active'])} neurons active on every input, Pr[1-sparse] = "
+                f"{worst_split['sparse_probability']:g} < 1 - 1/s = {worst_split['bound']:.4g}",
+                certificate=worst_split["certificate"],
+            ),
+            finding="statement-error",
+            notes="On every input exactly the s/2 neurons whose sign agrees with y_1 fire (pre-activation >= "
+            "lambda - 2 Gamma b = 1 for them, <= -lambda for the others), for every b >= 2, q and c: "
+            f"min active {int(split['min_active'].min())}, max Pr[> 1 active] at the grid's q = "
+            f"{float(split['grid_q_excess_fraction'].min()):g} (min over points). Pr[1-sparse] = 0 is below "
+            "1 - 1/P(s) for every polynomial P with P(s) > 1, so only a vacuous reading survives; the missing "
+            "hypothesis is ||w_alpha||_2 <= 1 (erratum appendixA-sqrt-q), under which appendixA/whp-hoeffding "
+            "proves the bound (A.2)",
+            covered=whp_range,
+        )
+    )
     c_max = float(slopes["c"].max())
     top = slopes[slopes["c"] == c_max].iloc[0]
     decay = Verdict.PASS if bool(top["decays"]) else Verdict.INCONCLUSIVE
-    records.append(record(
-        "whp-sparse", "appendixA-whp-corrected",
-        "with Gamma = Theta(sqrt(log s)), F is 1-sparse with probability 1 - 1/poly(s)",
-        f"exact Pr[> 1 active], worst over draws, against s; decay at the largest c (the Theta constant is the "
-        f"paper's to choose); {whp_grid}", "corrected (||w_alpha||_2 <= 1)", decay, float(top["worst_over_s"]),
-        f"max Pr[> 1 active] at c = {c_max:g}", len(whp),
-        notes="A trend, never a FAIL (the constant in Theta is unspecified). "
-              + "; ".join(f"c={r.c:g}: log-log slope in s {r.slope:.2f}" + (" (vanishes)" if r.vanishes else "")
-                          + ("" if r.non_increasing else " (not monotone)") for r in slopes.itertuples())
-              + ". (A.2) gives exponent 2c^2 up to a log factor.", covered=whp_range))
+    records.append(
+        record(
+            "whp-sparse",
+            "appendixA-whp-corrected",
+            "with Gamma = Theta(sqrt(log s)), F is 1-sparse with probability 1 - 1/poly(s)",
+            f"exact Pr[> 1 active], worst over draws, against s; decay at the largest c (the Theta constant is the "
+            f"paper's to choose); {whp_grid}",
+            "corrected (||w_alpha||_2 <= 1)",
+            decay,
+            float(top["worst_over_s"]),
+            f"max Pr[> 1 active] at c = {c_max:g}",
+            len(whp),
+            notes="A trend, never a FAIL (the constant in Theta is unspecified). "
+            + "; ".join(
+                f"c={r.c:g}: log-log slope in s {r.slope:.2f}"
+                + (" (vanishes)" if r.vanishes else "")
+                + ("" if r.non_increasing else " (not monotone)")
+                for r in slopes.itertuples()
+            )
+            + ". (A.2) gives exponent 2c^2 up to a log factor.",
+            covered=whp_range,
+        )
+    )
     tightness = pd.concat([t for t in (_tightness(whp), _gamma_tightness(sq)) if len(t)], ignore_index=True)
     return ClaimReport(records, {"whp_slopes": slopes, "tightness": tightness})
 
@@ -240,16 +380,28 @@ def _gamma_tightness(sq):
     # the smallest Gamma with 1-sparsity for these rows: a neighbour alpha of x fires at y = sign(w_alpha) iff
     # ||w_alpha||_1 > 2 Gamma (d = 1 is the worst distance), so the threshold is max_alpha ||w_alpha||_1 / 2
     family = float(top["max_w_norm1"]) / 2
-    return pd.DataFrame([dict(
-        bound="Gamma making F 1-sparse on all inputs, rows with ||w_alpha||_2 <= 1 (Appendix A)", paper_ref="Appendix A",
-        printed="$\\Gamma = \\sqrt{q}$", proved="$\\Gamma \\ge \\sqrt{q}/2$ (pre-activation $\\le \\|w_\\alpha\\|_1 - 2\\Gamma "
-        "\\le \\sqrt{q} - 2\\Gamma$ off $\\alpha = x$)",
-        family=f"rows w_alpha = sign vector / sqrt(q) (||w||_1 = sqrt(q)), b = {b}, q = {q}: smallest 1-sparse Gamma "
-               "= max_alpha ||w_alpha||_1 / 2", family_value=family, printed_over_proved=float(np.sqrt(q) / proved),
-        proved_over_family=proved / family, exponents_printed="q^0.5", exponents_proved="q^0.5",
-        exponents_measured="q^0.5 (exact threshold)",
-        gap="none: sqrt(q)/2 is necessary for these unit rows and sufficient for all; the printed sqrt(q) is a factor 2 "
-            "slack", method="exact")])
+    return pd.DataFrame(
+        [
+            dict(
+                bound="Gamma making F 1-sparse on all inputs, rows with ||w_alpha||_2 <= 1 (Appendix A)",
+                paper_ref="Appendix A",
+                printed="$\\Gamma = \\sqrt{q}$",
+                proved="$\\Gamma \\ge \\sqrt{q}/2$ (pre-activation $\\le \\|w_\\alpha\\|_1 - 2\\Gamma "
+                "\\le \\sqrt{q} - 2\\Gamma$ off $\\alpha = x$)",
+                family=f"rows w_alpha = sign vector / sqrt(q) (||w||_1 = sqrt(q)), b = {b}, q = {q}: smallest 1-sparse Gamma "
+                "= max_alpha ||w_alpha||_1 / 2",
+                family_value=family,
+                printed_over_proved=float(np.sqrt(q) / proved),
+                proved_over_family=proved / family,
+                exponents_printed="q^0.5",
+                exponents_proved="q^0.5",
+                exponents_measured="q^0.5 (exact threshold)",
+                gap="none: sqrt(q)/2 is necessary for these unit rows and sufficient for all; the printed sqrt(q) is a factor 2 "
+                "slack",
+                method="exact",
+            )
+        ]
+    )
 
 
 def _tightness(whp):
@@ -261,11 +413,23 @@ def _tightness(whp):
     top = positive[positive["b"] == positive["b"].max()]
     row = top.sort_values(["c", "excess_fraction"], ascending=[True, False]).iloc[0]
     exact, bound = float(row["excess_fraction"]), float(row["hoeffding_bound"])
-    return pd.DataFrame([dict(
-        bound="Pr[F not 1-sparse] with Gamma = c sqrt(ln s) (Appendix A)", paper_ref="Appendix A",
-        printed="$1/\\mathrm{poly}(s)$", proved="$(1 + s^{-2c^2})^{\\log_2 s} - 1$ (A.2)",
-        family=f"unit-norm Gaussian rows, worst draw, b = {int(row['b'])}, q = {int(row['q'])}, c = {row['c']:g}",
-        family_value=exact, printed_over_proved=float("nan"), proved_over_family=bound / exact,
-        exponents_printed="unspecified", exponents_proved=f"s^(-2c^2) = s^{-2 * row['c'] ** 2:g} up to log s",
-        exponents_measured="see whp_slopes", gap="(A.2) is a union bound over addresses; the exact probability is "
-        "smaller by proved_over_family here", method="exact")])
+    return pd.DataFrame(
+        [
+            dict(
+                bound="Pr[F not 1-sparse] with Gamma = c sqrt(ln s) (Appendix A)",
+                paper_ref="Appendix A",
+                printed="$1/\\mathrm{poly}(s)$",
+                proved="$(1 + s^{-2c^2})^{\\log_2 s} - 1$ (A.2)",
+                family=f"unit-norm Gaussian rows, worst draw, b = {int(row['b'])}, q = {int(row['q'])}, c = {row['c']:g}",
+                family_value=exact,
+                printed_over_proved=float("nan"),
+                proved_over_family=bound / exact,
+                exponents_printed="unspecified",
+                exponents_proved=f"s^(-2c^2) = s^{-2 * row['c'] ** 2:g} up to log s",
+                exponents_measured="see whp_slopes",
+                gap="(A.2) is a union bound over addresses; the exact probability is "
+                "smaller by proved_over_family here",
+                method="exact",
+            )
+        ]
+    )

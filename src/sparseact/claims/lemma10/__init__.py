@@ -85,15 +85,28 @@ def points(block: dict) -> dict[str, dict]:
     for n in noise["n_values"]:
         for k in noise["k_values"]:
             if k <= noise["s"]:
-                grid[f"noise-n{n}-k{k}"] = {"kind": "noise", "n": int(n), "s": int(noise["s"]), "k": int(k),
-                                            "instances": int(noise["instances"]),
-                                            "one_minus_rho": [float(v) for v in noise["one_minus_rho"]]}
-    grid["claim21-parity"] = {"kind": "parity", "orders": list(PARITY_ORDERS),
-                              "rho_values": list(OUT_OF_RANGE_RHO + PARITY_IN_RANGE_RHO)}
+                grid[f"noise-n{n}-k{k}"] = {
+                    "kind": "noise",
+                    "n": int(n),
+                    "s": int(noise["s"]),
+                    "k": int(k),
+                    "instances": int(noise["instances"]),
+                    "one_minus_rho": [float(v) for v in noise["one_minus_rho"]],
+                }
+    grid["claim21-parity"] = {
+        "kind": "parity",
+        "orders": list(PARITY_ORDERS),
+        "rho_values": list(OUT_OF_RANGE_RHO + PARITY_IN_RANGE_RHO),
+    }
     for rho in appb["rho_values"]:
-        grid[f"appendixB-rho{float(rho)!r}"] = {"kind": "appendixB", "n": int(appb["n"]), "s": int(appb["s"]),
-                                                "k": int(appb["k"]), "rho": float(rho),
-                                                "instances": int(appb["instances"])}
+        grid[f"appendixB-rho{float(rho)!r}"] = {
+            "kind": "appendixB",
+            "n": int(appb["n"]),
+            "s": int(appb["s"]),
+            "k": int(appb["k"]),
+            "rho": float(rho),
+            "instances": int(appb["instances"]),
+        }
     return grid
 
 
@@ -131,6 +144,8 @@ def check(block: dict):
         r = bucket_count(rho)
         cost = (2 * r) ** appb["n"] * (1 << r)
         if cost > APPENDIXB_BUDGET:
-            yield (f"appendixB.rho_values[{i}]",
-                   f"rho = {rho} gives r = {r} buckets: exact enumeration of (z, A) needs (2r)^n 2^r = {cost} > "
-                   f"{APPENDIXB_BUDGET} entries at n = {appb['n']}; lower rho or n")
+            yield (
+                f"appendixB.rho_values[{i}]",
+                f"rho = {rho} gives r = {r} buckets: exact enumeration of (z, A) needs (2r)^n 2^r = {cost} > "
+                f"{APPENDIXB_BUDGET} entries at n = {appb['n']}; lower rho or n",
+            )

@@ -107,13 +107,24 @@ def _tail_rows(label: str, weights, rho_values, n: int) -> list[dict]:
     for rho, value in zip(rho_values, ns, strict=True):
         for d in range(1, n + 1):
             bound = 2.0 * float(value) / (1.0 - rho**d)
-            rows.append(dict(instance=label, n=n, rho=float(rho), in_range=bool(0.0 <= rho < 1.0), d=d,
-                             NS=float(value), tail=float(tails[d + 1]), bound=bound))
+            rows.append(
+                dict(
+                    instance=label,
+                    n=n,
+                    rho=float(rho),
+                    in_range=bool(0.0 <= rho < 1.0),
+                    d=d,
+                    NS=float(value),
+                    tail=float(tails[d + 1]),
+                    bound=bound,
+                )
+            )
     return rows
 
 
-def tail_certificate(function: dict, rho: float, d: int, tail: float, bound: float, explanation: str,
-                     strict: bool = True) -> dict | None:
+def tail_certificate(
+    function: dict, rho: float, d: int, tail: float, bound: float, explanation: str, strict: bool = True
+) -> dict | None:
     """The certificate of ``sum_{|T|>d} fhat(T)^2 > 2 NS_rho(f)/(1 - rho^d)`` (Claim 2.1's tail bound) for ``f``.
 
     Parameters
@@ -136,10 +147,17 @@ def tail_certificate(function: dict, rho: float, d: int, tail: float, bound: flo
     """
     build = cert.certificate if strict else cert.certificate_if_violated
     return build(
-        "<=", cert.quantity("fourier_tail", function=function, degree=d),
-        cert.formula("2 * ns / (1 - rho**d)", rho=rho, d=d,
-                     ns=cert.quantity("noise_sensitivity", function=function, rho=rho)),
-        tail, bound, "sum_{|T|>d} fhat(T)^2", "2 NS_rho(f) / (1 - rho^d)", explanation)
+        "<=",
+        cert.quantity("fourier_tail", function=function, degree=d),
+        cert.formula(
+            "2 * ns / (1 - rho**d)", rho=rho, d=d, ns=cert.quantity("noise_sensitivity", function=function, rho=rho)
+        ),
+        tail,
+        bound,
+        "sum_{|T|>d} fhat(T)^2",
+        "2 NS_rho(f) / (1 - rho^d)",
+        explanation,
+    )
 
 
 def _tail_failures(label: str, net, tail_rows: list[dict]) -> list[dict]:
@@ -164,12 +182,24 @@ def _tail_failures(label: str, net, tail_rows: list[dict]) -> list[dict]:
     bad = [row for row in tail_rows if row["in_range"] and exceeds(row["tail"], row["bound"])]
     failures = []
     for row in bad:
-        certificate = tail_certificate({"network": cert.network_spec(net)}, row["rho"], row["d"], row["tail"],
-                                       row["bound"], f"network {label}, rho = {row['rho']:g}, d = {row['d']}",
-                                       strict=False)
+        certificate = tail_certificate(
+            {"network": cert.network_spec(net)},
+            row["rho"],
+            row["d"],
+            row["tail"],
+            row["bound"],
+            f"network {label}, rho = {row['rho']:g}, d = {row['d']}",
+            strict=False,
+        )
         if certificate is not None:
-            failures.append(violation("lemma10/claim21-tail", row["tail"] - row["bound"],
-                                      f"network {label}, rho = {row['rho']:g}, d = {row['d']}", certificate))
+            failures.append(
+                violation(
+                    "lemma10/claim21-tail",
+                    row["tail"] - row["bound"],
+                    f"network {label}, rho = {row['rho']:g}, d = {row['d']}",
+                    certificate,
+                )
+            )
     return failures
 
 
@@ -185,24 +215,53 @@ def _noise_rows(label: str, family: str, net, point: dict) -> dict[str, list[dic
     AS = float(np.arange(n + 1) @ weights)
     common = dict(instance=label, family=family, n=n, s=s, k_class=point["k"], k=k_cert, W=W, B=B)
     sharp = bounds.lemma10_sharp(rho, k_cert, W)
-    noise = [dict(**common, rho=float(r), one_minus_rho=float(o), NS=float(v), expression=float(e),
-                  ratio=float(v / e) if e > 0 else 0.0, AS=AS, NS_over_AS=float(v / AS) if AS > 0 else 0.0,
-                  sharp=float(g), ratio_sharp=float(v / g) if g > 0 else (0.0 if v <= 0 else float("inf")),
-                  ratio_explicit=float(v / (bounds.C_LEMMA10 * e)) if e > 0 else (0.0 if v <= 0 else float("inf")))
-             for r, o, v, e, g in zip(rho, one_minus_rho, ns, expression, sharp, strict=True)]
+    noise = [
+        dict(
+            **common,
+            rho=float(r),
+            one_minus_rho=float(o),
+            NS=float(v),
+            expression=float(e),
+            ratio=float(v / e) if e > 0 else 0.0,
+            AS=AS,
+            NS_over_AS=float(v / AS) if AS > 0 else 0.0,
+            sharp=float(g),
+            ratio_sharp=float(v / g) if g > 0 else (0.0 if v <= 0 else float("inf")),
+            ratio_explicit=float(v / (bounds.C_LEMMA10 * e)) if e > 0 else (0.0 if v <= 0 else float("inf")),
+        )
+        for r, o, v, e, g in zip(rho, one_minus_rho, ns, expression, sharp, strict=True)
+    ]
     tail = _tail_rows(label, weights, list(rho) + list(OUT_OF_RANGE_RHO), n)
     norm2 = float(np.mean(values**2))
     formula = []
     for r in FORMULA_RHO:
         by_formula = float(analysis.noise_sensitivity_from_level_weights(weights, r))
         by_definition = noise_sensitivity_by_definition(values, r) if n <= DEFINITION_MAX_N else np.nan
-        formula.append(dict(instance=label, n=n, rho=r, NS_formula=by_formula, NS_definition=by_definition,
-                            norm2=norm2, sum_fhat2=float(weights.sum())))
+        formula.append(
+            dict(
+                instance=label,
+                n=n,
+                rho=r,
+                NS_formula=by_formula,
+                NS_definition=by_definition,
+                norm2=norm2,
+                sum_fhat2=float(weights.sum()),
+            )
+        )
     total = float(weights.sum())
-    levels = [dict(instance=label, family=family, n=n, k=k_cert, level=t, weight=float(w),
-                   weight_fraction=float(w) / total if total > 0 else 0.0) for t, w in enumerate(weights)]
-    out = {"lemma10-noise": noise, "lemma10-tail": tail, "lemma10-ns-formula": formula,
-           "lemma10-level-weights": levels}
+    levels = [
+        dict(
+            instance=label,
+            family=family,
+            n=n,
+            k=k_cert,
+            level=t,
+            weight=float(w),
+            weight_fraction=float(w) / total if total > 0 else 0.0,
+        )
+        for t, w in enumerate(weights)
+    ]
+    out = {"lemma10-noise": noise, "lemma10-tail": tail, "lemma10-ns-formula": formula, "lemma10-level-weights": levels}
     failures = _tail_failures(label, net, tail)
     if failures:  # only on a violation, so that a passing run writes the same tables
         out[_failures.TABLE] = failures
@@ -235,10 +294,15 @@ def _monotone_failure(label: str, net, row: dict) -> dict | None:
     function = {"network": cert.network_spec(net)}
     rho, rho_eff = float(row["rho"]), float(row["rho_effective"])
     certificate = cert.certificate_if_violated(
-        "<=", cert.quantity("noise_sensitivity", function=function, rho=rho),
-        cert.quantity("noise_sensitivity", function=function, rho=rho_eff), row["NS_rho"], row["NS_rho_effective"],
-        "NS_rho(h)", "NS_{1-2/r}(h)", f"network {label}, rho = {rho:g}, r = floor(2/(1-rho)) = {int(row['r'])}, "
-        f"1 - 2/r = {rho_eff:g}")
+        "<=",
+        cert.quantity("noise_sensitivity", function=function, rho=rho),
+        cert.quantity("noise_sensitivity", function=function, rho=rho_eff),
+        row["NS_rho"],
+        row["NS_rho_effective"],
+        "NS_rho(h)",
+        "NS_{1-2/r}(h)",
+        f"network {label}, rho = {rho:g}, r = floor(2/(1-rho)) = {int(row['r'])}, 1 - 2/r = {rho_eff:g}",
+    )
     if certificate is None:
         return None
     return violation("lemma10/eq17-corrected", excess, f"network {label}, rho = {rho:g}", certificate)
@@ -251,8 +315,9 @@ def run(point: dict, data: dict, rng):
         for p in point["orders"]:
             values = data[f"parity.p{p}"]
             label = "chi_{" + ",".join(str(i + 1) for i in range(p)) + "}"
-            rows += [{**row, "order": p} for row in _tail_rows(label, analysis.level_weights(values),
-                                                               point["rho_values"], p)]
+            rows += [
+                {**row, "order": p} for row in _tail_rows(label, analysis.level_weights(values), point["rho_values"], p)
+            ]
         return {"lemma10-parity": pd.DataFrame(rows)}
     if kind == "noise":
         n, s, k = point["n"], point["s"], point["k"]
@@ -260,8 +325,9 @@ def run(point: dict, data: dict, rng):
         for family in _families(n, s, k):
             for i in range(point["instances"]):
                 label = f"{family}-n{n}-k{k}-{i}"
-                for name, rows in _noise_rows(label, family, network_from_arrays(data, f"net.{family}.{i}"),
-                                              point).items():
+                for name, rows in _noise_rows(
+                    label, family, network_from_arrays(data, f"net.{family}.{i}"), point
+                ).items():
                     tables.setdefault(name, []).extend(rows)
         return {name: pd.DataFrame(rows) for name, rows in tables.items()}
     if kind == "appendixB":
@@ -270,11 +336,24 @@ def run(point: dict, data: dict, rng):
         for family, i in labels:
             net = network_from_arrays(data, f"net.{family}.{i}")
             res = sensitivity.bucket_coupling_noise_sensitivity(net, point["rho"], exact=True)
-            rows.append(dict(instance=f"{family}-{i}", family=family, n=point["n"], s=net.n_neurons,
-                             k=max(1, net.max_active()), rho=res.rho, r=res.r, rho_effective=res.rho_effective,
-                             NS_rho=res.left, NS_rho_effective=res.left_at_rho_effective,
-                             printed_left=res.left_unnormalised, middle=res.middle, right=res.right,
-                             n_terms=res.n_terms))
+            rows.append(
+                dict(
+                    instance=f"{family}-{i}",
+                    family=family,
+                    n=point["n"],
+                    s=net.n_neurons,
+                    k=max(1, net.max_active()),
+                    rho=res.rho,
+                    r=res.r,
+                    rho_effective=res.rho_effective,
+                    NS_rho=res.left,
+                    NS_rho_effective=res.left_at_rho_effective,
+                    printed_left=res.left_unnormalised,
+                    middle=res.middle,
+                    right=res.right,
+                    n_terms=res.n_terms,
+                )
+            )
             failure = _monotone_failure(f"{family}-{i}", net, rows[-1])
             if failure is not None:
                 failures.append(failure)

@@ -23,26 +23,26 @@ from sparseact.publish.plotting import (
 
 CAPTIONS = {
     "ns-vs-rho": "Top: exact NS_rho(h) against 1 - rho, log-log, for every network (all seeds), one panel per "
-                 "certified k, coloured by n (solid: Gaussian, dashed: bucket networks), with guides of slope 1 "
-                 "(dashed) and slope 1/2 (dotted, the sqrt(1 - rho) of Lemma 10) in black, outside the n scale; a "
-                 "line parallel to the slope-1 guide falls like (1 - rho), faster than the lemma needs. Bottom: NS "
-                 "divided by Lemma 10's expression (constant 1): a value above 1 would exceed the lemma with constant "
-                 "1, and a line rising towards the left (rho -> 1) would need a growing constant. The verdict and the "
-                 "worst value are in the check cards below.",
+    "certified k, coloured by n (solid: Gaussian, dashed: bucket networks), with guides of slope 1 "
+    "(dashed) and slope 1/2 (dotted, the sqrt(1 - rho) of Lemma 10) in black, outside the n scale; a "
+    "line parallel to the slope-1 guide falls like (1 - rho), faster than the lemma needs. Bottom: NS "
+    "divided by Lemma 10's expression (constant 1): a value above 1 would exceed the lemma with constant "
+    "1, and a line rising towards the left (rho -> 1) would need a growing constant. The verdict and the "
+    "worst value are in the check cards below.",
     "claim21-tail": "Claim 2.1: the Fourier tail beyond d against the bound 2 NS_rho / (1 - rho^d), one dot per "
-                    "(function, rho, d), log-log, with the diagonal tail = bound (dotted). A dot above the diagonal "
-                    "violates the inequality; each panel's title counts them. Left: rho in [0, 1), the range the "
-                    "paper uses; right: rho < 0, outside it. The verdicts are in the check cards below.",
+    "(function, rho, d), log-log, with the diagonal tail = bound (dotted). A dot above the diagonal "
+    "violates the inequality; each panel's title counts them. Left: rho in [0, 1), the range the "
+    "paper uses; right: rho < 0, outside it. The verdicts are in the check cards below.",
     "level-weights": "Fourier level weights W^t / ||h||^2 against the level t = |T| (log scale) for two networks per "
-                     "family at the largest n (first seed), one panel per certified k. Claim 2.1 turns weight on low "
-                     "levels into low-degree concentration; weight on high levels would show as points high up on the "
-                     "right. Levels of weight 0 (or at rounding level) are drawn on the grey bottom line.",
+    "family at the largest n (first seed), one panel per certified k. Claim 2.1 turns weight on low "
+    "levels into low-degree concentration; weight on high levels would show as points high up on the "
+    "right. Levels of weight 0 (or at rounding level) are drawn on the grey bottom line.",
     "eq17": "Appendix B, eq. (17): each member divided by NS_rho(h) against rho (log scale), one marker per member "
-            "(legend), for every network (random ones and the dictator x_1). As printed every member would equal "
-            "NS_rho, i.e. lie on the dotted line at 1; the dashed line at 4 marks the factor of the missing 1/4. "
-            "Crosses are NS at 1 - 2/r: triangles on the crosses match the corrected identity (1/r) E[AS(H_z)] = "
-            "NS_{1-2/r}, which is NS_rho only where 2/(1 - rho) is an integer. The verdicts are in the check cards "
-            "below.",
+    "(legend), for every network (random ones and the dictator x_1). As printed every member would equal "
+    "NS_rho, i.e. lie on the dotted line at 1; the dashed line at 4 marks the factor of the missing 1/4. "
+    "Crosses are NS at 1 - 2/r: triangles on the crosses match the corrected identity (1/r) E[AS(H_z)] = "
+    "NS_{1-2/r}, which is NS_rho only where 2/(1 - rho) is an integer. The verdicts are in the check cards "
+    "below.",
 }
 
 
@@ -64,8 +64,9 @@ def ns_vs_rho(tables: dict):
     table = tables["lemma10-noise"]
     ks = sorted(table["k"].unique())
     # constrained layout keeps the colour bar clear of the panels when finish() shows the shared axes' labels
-    fig, axes = plt.subplots(2, len(ks), figsize=(FULL_WIDTH, 4.6), sharex=True, sharey="row", squeeze=False,
-                             layout="constrained")
+    fig, axes = plt.subplots(
+        2, len(ks), figsize=(FULL_WIDTH, 4.6), sharex=True, sharey="row", squeeze=False, layout="constrained"
+    )
     norm, cmap = colour_bar(fig, axes, table["n"], "n")
     constant = 0
     for _, group in _series(table):
@@ -74,8 +75,9 @@ def ns_vs_rho(tables: dict):
             constant += 1  # a constant network (e.g. a bucket block whose two output weights agree): NS = 0
             continue
         column = ks.index(group["k"].iloc[0])
-        style = dict(color=cmap(norm(group["n"].iloc[0])), ls=FAMILY_STYLES.get(group["family"].iloc[0], "-"),
-                     lw=0.7, alpha=0.7)
+        style = dict(
+            color=cmap(norm(group["n"].iloc[0])), ls=FAMILY_STYLES.get(group["family"].iloc[0], "-"), lw=0.7, alpha=0.7
+        )
         axes[0][column].plot(group["one_minus_rho"], group["NS"], **style)
         axes[1][column].plot(group["one_minus_rho"], group["ratio"], **style)
     x = np.sort(table["one_minus_rho"].unique())
@@ -90,13 +92,20 @@ def ns_vs_rho(tables: dict):
         ax.set_yscale("log")
     axes[0][0].set_ylabel("NS$_\\rho(h)$ (exact)")
     axes[1][0].set_ylabel("NS$_\\rho$ / Lemma 10 expr.")
-    handles = [legend_handle(color="0.3", ls=ls, lw=0.8, label=f"{family} networks")
-               for family, ls in FAMILY_STYLES.items() if family in set(table["family"])]
-    handles += [legend_handle("corrected", color=GUIDE, lw=1.4, label="slope 1"),
-                legend_handle("printed", color=GUIDE, lw=1.4, label="slope 1/2 (Lemma 10)")]
+    handles = [
+        legend_handle(color="0.3", ls=ls, lw=0.8, label=f"{family} networks")
+        for family, ls in FAMILY_STYLES.items()
+        if family in set(table["family"])
+    ]
+    handles += [
+        legend_handle("corrected", color=GUIDE, lw=1.4, label="slope 1"),
+        legend_handle("printed", color=GUIDE, lw=1.4, label="slope 1/2 (Lemma 10)"),
+    ]
     legend_outside(fig, handles, where="below", ncol=4, axes=None)
-    fig.suptitle("Lemma 10: noise sensitivity of certified-sparse networks"
-                 + (f" ({constant} constant networks, NS = 0, not drawn)" if constant else ""))
+    fig.suptitle(
+        "Lemma 10: noise sensitivity of certified-sparse networks"
+        + (f" ({constant} constant networks, NS = 0, not drawn)" if constant else "")
+    )
     return fig
 
 
@@ -105,8 +114,10 @@ def claim21_tail(tables: dict):
     tail = pd.concat([tables["lemma10-tail"], tables["lemma10-parity"].drop(columns=["order"])], ignore_index=True)
     tail = tail[(tail["tail"] > 0) & (tail["bound"] > 0)]
     fig, axes = plt.subplots(1, 2, figsize=(FULL_WIDTH, 3.4), sharex=True, sharey=True)
-    for ax, in_range, colour, title in ((axes[0], True, "C0", "$\\rho \\in [0, 1)$ (the paper's range)"),
-                                        (axes[1], False, "C1", "$\\rho < 0$ (outside it)")):
+    for ax, in_range, colour, title in (
+        (axes[0], True, "C0", "$\\rho \\in [0, 1)$ (the paper's range)"),
+        (axes[1], False, "C1", "$\\rho < 0$ (outside it)"),
+    ):
         part = tail[tail["in_range"] == in_range]
         above = int((part["tail"] > part["bound"] * (1 + 1e-9)).sum())
         ax.plot(part["bound"], part["tail"], ".", ms=2.5, alpha=0.4, color=colour, mew=0)
@@ -141,8 +152,15 @@ def level_weights(tables: dict):
         part = weights[weights["k"] == k]
         for j, (_, group) in enumerate(part.groupby("instance", sort=False)):
             family = group["family"].iloc[0]
-            ax.plot(group["level"], group["weight_fraction"].clip(lower=floor), "o-" if j % 2 == 0 else "s--",
-                    ms=2.5, lw=0.8, color=palette[family], alpha=0.8)
+            ax.plot(
+                group["level"],
+                group["weight_fraction"].clip(lower=floor),
+                "o-" if j % 2 == 0 else "s--",
+                ms=2.5,
+                lw=0.8,
+                color=palette[family],
+                alpha=0.8,
+            )
         reference_line(ax, y=floor, kind="level", color="0.6")
         ax.set_yscale("log")
         ax.set_title(f"certified k = {k}")
@@ -162,14 +180,24 @@ def eq17(tables: dict):
     table = tables["lemma10-eq17"]
     table = table[table["NS_rho"] > 0]
     fig, ax = plt.subplots(figsize=(SINGLE_WIDTH * 1.2, 3.4))
-    members = (("printed_left", "s", "C1", "printed left: E[(h(x) - h(y))$^2$]"),
-               ("middle", "D", "C2", "printed middle: (1/r) E $\\sum_b$ E$_v$(...)$^2$"),
-               ("right", "^", "C0", "right: (1/r) E[AS($H_z$)] (enumerated)"),
-               ("NS_rho_effective", "x", "k", "NS at $\\rho$ = 1 - 2/r"))
+    members = (
+        ("printed_left", "s", "C1", "printed left: E[(h(x) - h(y))$^2$]"),
+        ("middle", "D", "C2", "printed middle: (1/r) E $\\sum_b$ E$_v$(...)$^2$"),
+        ("right", "^", "C0", "right: (1/r) E[AS($H_z$)] (enumerated)"),
+        ("NS_rho_effective", "x", "k", "NS at $\\rho$ = 1 - 2/r"),
+    )
     offsets = np.linspace(-0.012, 0.012, len(members))
     for (column, marker, colour, label), dx in zip(members, offsets, strict=True):
-        ax.plot(table["rho"] + dx, table[column] / table["NS_rho"], marker, color=colour, ms=4, mfc="none",
-                ls="none", label=label)
+        ax.plot(
+            table["rho"] + dx,
+            table[column] / table["NS_rho"],
+            marker,
+            color=colour,
+            ms=4,
+            mfc="none",
+            ls="none",
+            label=label,
+        )
     reference_line(ax, y=1.0, kind="printed", color="0.4", label="as printed: all members = NS$_\\rho$")
     reference_line(ax, y=4.0, kind="corrected", color="0.4", label="factor 4 (the missing 1/4)")
     ax.set_yscale("log")
@@ -185,5 +213,11 @@ def eq17(tables: dict):
 
 def figures(tables: dict) -> dict:
     setup_style()
-    return finish({"ns-vs-rho": ns_vs_rho(tables), "claim21-tail": claim21_tail(tables),
-                   "level-weights": level_weights(tables), "eq17": eq17(tables)})
+    return finish(
+        {
+            "ns-vs-rho": ns_vs_rho(tables),
+            "claim21-tail": claim21_tail(tables),
+            "level-weights": level_weights(tables),
+            "eq17": eq17(tables),
+        }
+    )

@@ -53,6 +53,7 @@ def _relative(got, expected):
 
 def slope_table(noise):
     """Per instance, the log-log slope of NS in ``1 - rho`` at the smallest and the largest ``1 - rho``."""
+
     def slope(part):  # a network with NS = 0 (constant on the cube) has no slope
         x, y = part["one_minus_rho"], part["NS"]
         return loglog_slope(x, y) if has_slope(x, y) else float("nan")
@@ -60,9 +61,16 @@ def slope_table(noise):
     rows = []
     for label, group in noise.groupby("instance", sort=False):
         small, large = group.nsmallest(SLOPE_POINTS, "one_minus_rho"), group.nlargest(SLOPE_POINTS, "one_minus_rho")
-        rows.append(dict(instance=label, n=int(group["n"].iloc[0]), k=int(group["k"].iloc[0]),
-                         slope_small=slope(small), slope_large=slope(large),
-                         NS_over_1mrho_AS=float(small["NS_over_AS"].iloc[0] / small["one_minus_rho"].iloc[0])))
+        rows.append(
+            dict(
+                instance=label,
+                n=int(group["n"].iloc[0]),
+                k=int(group["k"].iloc[0]),
+                slope_small=slope(small),
+                slope_large=slope(large),
+                NS_over_1mrho_AS=float(small["NS_over_AS"].iloc[0] / small["one_minus_rho"].iloc[0]),
+            )
+        )
     return pd.DataFrame(rows)
 
 
@@ -72,54 +80,82 @@ def _lemma10_record(noise, slopes):
     counts = ", ".join(f"{c}: {values.nunique()}" for c, values in swept.items())
     worst = noise.loc[noise["ratio"].idxmax()]
     finite = slopes["slope_small"].dropna()
-    trend = (f"{finite.min():.2f} to {finite.max():.2f}" if len(finite) else "n/a")
+    trend = f"{finite.min():.2f} to {finite.max():.2f}" if len(finite) else "n/a"
     return CheckRecord(
-        claim_id="lemma10", check_id="lemma10/bound", statement_id="lemma10", paper_ref="Lemma 10",
+        claim_id="lemma10",
+        check_id="lemma10/bound",
+        statement_id="lemma10",
+        paper_ref="Lemma 10",
         statement="NS_rho(h) = sqrt(1-rho) O(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s))",
         check=f"exact NS_rho(h) <= C x sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) with the explicit "
-              f"constant C = 2/log^2 2 = {C_LEMMA10:.4f} (from NS_rho <= 2k^2W^2(1-rho), lemma10-sharp), certified k, "
-              "every Gaussian and bucket network and every rho in [0, 1) of the grid (ns >= 2)",
-        variant="explicit constant", method="exact", instances=len(noise),
+        f"constant C = 2/log^2 2 = {C_LEMMA10:.4f} (from NS_rho <= 2k^2W^2(1-rho), lemma10-sharp), certified k, "
+        "every Gaussian and bucket network and every rho in [0, 1) of the grid (ns >= 2)",
+        variant="explicit constant",
+        method="exact",
+        instances=len(noise),
         worst_value=float(noise["ratio_explicit"].max()),
         worst_value_label=f"max NS / ({C_LEMMA10:.3f} x expression)",
         verdict=no_uncertified_fail(verdict_at_most(float(noise["ratio_explicit"].max()), 1.0)),
-        notes=(f"measurements (no verdict rests on them): observed constant max NS / expression = "
-               f"{float(worst['ratio']):.4g} at {worst['instance']}, 1-rho = {worst['one_minus_rho']:g}; ratio slopes "
-               + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
-               + f" (reported, not judged; at least {MIN_SWEEP_POINTS} values of a parameter are needed for a "
-               f"slope: {counts}). Trend: the "
-               f"log-log slope of NS in (1-rho) over the {SLOPE_POINTS} smallest 1-rho is "
-               f"{trend} (the bound's sqrt(1-rho) is slope 1/2; NS_rho -> (1-rho) AS/2 as rho -> 1, slope 1), "
-               f"so near rho = 1 the sqrt(1-rho) factor is slack."))
+        notes=(
+            f"measurements (no verdict rests on them): observed constant max NS / expression = "
+            f"{float(worst['ratio']):.4g} at {worst['instance']}, 1-rho = {worst['one_minus_rho']:g}; ratio slopes "
+            + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
+            + f" (reported, not judged; at least {MIN_SWEEP_POINTS} values of a parameter are needed for a "
+            f"slope: {counts}). Trend: the "
+            f"log-log slope of NS in (1-rho) over the {SLOPE_POINTS} smallest 1-rho is "
+            f"{trend} (the bound's sqrt(1-rho) is slope 1/2; NS_rho -> (1-rho) AS/2 as rho -> 1, slope 1), "
+            f"so near rho = 1 the sqrt(1-rho) factor is slack."
+        ),
+    )
 
 
 def _claim21_records(noise_formula, tail, parity, tables):
     common = dict(claim_id="lemma10", paper_ref="Claim 2.1", method="exact")
     parseval_err = float(_relative(noise_formula["sum_fhat2"], noise_formula["norm2"]).max())
     parseval_ok = bool(close(noise_formula["sum_fhat2"], noise_formula["norm2"]).all())
-    records = [CheckRecord(
-        check_id="lemma10/claim21-parseval", statement_id="claim2.1-parseval",
-        statement="||f||_2^2 = sum_T fhat(T)^2",
-        check="E_x f(x)^2 on the cube against the sum of the squared Walsh-Hadamard coefficients, every network",
-        variant="", instances=int(noise_formula["instance"].nunique()), worst_value=parseval_err,
-        worst_value_label="max relative difference", verdict=Verdict.PASS if parseval_ok else Verdict.INCONCLUSIVE,
-        notes="" if parseval_ok else "numerical disagreement beyond the tolerance policy (no exact certificate)",
-        **common)]
+    records = [
+        CheckRecord(
+            check_id="lemma10/claim21-parseval",
+            statement_id="claim2.1-parseval",
+            statement="||f||_2^2 = sum_T fhat(T)^2",
+            check="E_x f(x)^2 on the cube against the sum of the squared Walsh-Hadamard coefficients, every network",
+            variant="",
+            instances=int(noise_formula["instance"].nunique()),
+            worst_value=parseval_err,
+            worst_value_label="max relative difference",
+            verdict=Verdict.PASS if parseval_ok else Verdict.INCONCLUSIVE,
+            notes="" if parseval_ok else "numerical disagreement beyond the tolerance policy (no exact certificate)",
+            **common,
+        )
+    ]
     by_definition = noise_formula.dropna(subset=["NS_definition"])
-    formula_err = float(_relative(by_definition["NS_formula"], by_definition["NS_definition"]).max()) \
-        if len(by_definition) else float("nan")
+    formula_err = (
+        float(_relative(by_definition["NS_formula"], by_definition["NS_definition"]).max())
+        if len(by_definition)
+        else float("nan")
+    )
     formula_ok = bool(len(by_definition)) and close(by_definition["NS_formula"], by_definition["NS_definition"]).all()
-    records.append(CheckRecord(
-        check_id="lemma10/claim21-ns-formula", statement_id="claim2.1-ns",
-        statement="NS_rho(f) = sum_T (1/2)(1 - rho^|T|) fhat(T)^2",
-        check=f"spectral formula against the definition summed over all 2^n flip patterns, rho in {list(FORMULA_RHO)}, "
-              f"every network with n <= {DEFINITION_MAX_N}",
-        variant="", instances=len(by_definition), worst_value=formula_err, worst_value_label="max relative difference",
-        verdict=(Verdict.PASS if formula_ok else Verdict.INCONCLUSIVE),
-        notes=("INCONCLUSIVE only when no network of the grid is small enough to sum the definition, or when the "
-               "two disagree (a disagreement would need an exact certificate to be a FAIL)"
-               if not formula_ok else "exact agreement, both signs of rho"),
-        **common))
+    records.append(
+        CheckRecord(
+            check_id="lemma10/claim21-ns-formula",
+            statement_id="claim2.1-ns",
+            statement="NS_rho(f) = sum_T (1/2)(1 - rho^|T|) fhat(T)^2",
+            check=f"spectral formula against the definition summed over all 2^n flip patterns, rho in {list(FORMULA_RHO)}, "
+            f"every network with n <= {DEFINITION_MAX_N}",
+            variant="",
+            instances=len(by_definition),
+            worst_value=formula_err,
+            worst_value_label="max relative difference",
+            verdict=(Verdict.PASS if formula_ok else Verdict.INCONCLUSIVE),
+            notes=(
+                "INCONCLUSIVE only when no network of the grid is small enough to sum the definition, or when the "
+                "two disagree (a disagreement would need an exact certificate to be a FAIL)"
+                if not formula_ok
+                else "exact agreement, both signs of rho"
+            ),
+            **common,
+        )
+    )
 
     every = pd.concat([tail, parity.drop(columns=["order"])], ignore_index=True)
     inside = every[every["in_range"]]
@@ -132,12 +168,24 @@ def _claim21_records(noise_formula, tail, parity, tables):
         if len(bad):
             row = bad.loc[(bad["tail"] - bad["bound"]).idxmax()]
             p, rho, d = int(row["order"]), float(row["rho"]), int(row["d"])
-            certificate = tail_certificate({"monomial": list(range(p)), "n": p}, rho, d, row["tail"], row["bound"],
-                                           f"f = chi_T with |T| = {p}, rho = {rho:g}, d = {d}", strict=False)
+            certificate = tail_certificate(
+                {"monomial": list(range(p)), "n": p},
+                rho,
+                d,
+                row["tail"],
+                row["bound"],
+                f"f = chi_T with |T| = {p}, rho = {rho:g}, d = {d}",
+                strict=False,
+            )
             if certificate is not None:
-                candidates.append((float(row["tail"] - row["bound"]), certificate,
-                                   f"f = {row['instance']} on n = {p}, rho = {rho:g}, d = {d}: tail = "
-                                   f"{row['tail']:.6g} > 2 NS_rho/(1 - rho^d) = {row['bound']:.6g}"))
+                candidates.append(
+                    (
+                        float(row["tail"] - row["bound"]),
+                        certificate,
+                        f"f = {row['instance']} on n = {p}, rho = {rho:g}, d = {d}: tail = "
+                        f"{row['tail']:.6g} > 2 NS_rho/(1 - rho^d) = {row['bound']:.6g}",
+                    )
+                )
         network = worst_violation(tables, "lemma10/claim21-tail")
         if network is not None:
             certificate, counterexample = network
@@ -149,64 +197,98 @@ def _claim21_records(noise_formula, tail, parity, tables):
 
     # Claim 2.1 is stated for all f and used for rho in [0, 1) (proof of Theorem 8); this row tests only that
     # range, so a violation would make the stated claim false where the paper uses it: statement-error.
-    records.append(CheckRecord(
-        check_id="lemma10/claim21-tail", statement_id="claim2.1-tail",
-        statement="sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d), rho in [0, 1), d >= 1",
-        check="exact tail against the bound for every network and monomial, every rho in [0, 1) of the grid and every "
-              "1 <= d <= n",
-        variant="rho in [0, 1) (the range Theorem 8 uses)", instances=len(inside), worst_value=excess,
-        worst_value_label="max (tail - bound)",
-        **cert.fail_fields(verdict_at_most(excess, 0.0), "statement-error", claim21_failure,
-                           notes="for rho in [0, 1), 1 - rho^|T| >= 1 - rho^d when |T| > d, which is the printed "
-                                 "'hence'"), **common))
+    records.append(
+        CheckRecord(
+            check_id="lemma10/claim21-tail",
+            statement_id="claim2.1-tail",
+            statement="sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d), rho in [0, 1), d >= 1",
+            check="exact tail against the bound for every network and monomial, every rho in [0, 1) of the grid and every "
+            "1 <= d <= n",
+            variant="rho in [0, 1) (the range Theorem 8 uses)",
+            instances=len(inside),
+            worst_value=excess,
+            worst_value_label="max (tail - bound)",
+            **cert.fail_fields(
+                verdict_at_most(excess, 0.0),
+                "statement-error",
+                claim21_failure,
+                notes="for rho in [0, 1), 1 - rho^|T| >= 1 - rho^d when |T| > d, which is the printed 'hence'",
+            ),
+            **common,
+        )
+    )
 
     outside = every[~every["in_range"]]
     violated = outside[exceeds(outside["tail"], outside["bound"])]
     bad_parity = parity[~parity["in_range"] & exceeds(parity["tail"], parity["bound"])]
     certificate, counterexample = None, ""
     if len(bad_parity):
-        preferred = bad_parity[(bad_parity["order"] == 2) & np.isclose(bad_parity["rho"], -0.5)
-                               & (bad_parity["d"] == 1)]
+        preferred = bad_parity[
+            (bad_parity["order"] == 2) & np.isclose(bad_parity["rho"], -0.5) & (bad_parity["d"] == 1)
+        ]
         row = (preferred if len(preferred) else bad_parity).iloc[0]
         p, rho, d = int(row["order"]), float(row["rho"]), int(row["d"])
         certificate = tail_certificate(
-            {"monomial": list(range(p)), "n": p}, rho, d, row["tail"], row["bound"],
+            {"monomial": list(range(p)), "n": p},
+            rho,
+            d,
+            row["tail"],
+            row["bound"],
             f"f = chi_T with |T| = {p}: NS_rho(f) = Pr[an odd number of the {p} coordinates of T flip] = "
             f"(1 - rho^{p})/2 (each flips with probability (1-rho)/2; the verifier recomputes it from the "
-            f"definition); at rho = {rho:g} < 0 the bound is below the tail")
-        counterexample = (f"f = {row['instance']} on n = {p}, rho = {rho:g}, d = {d}: tail = {row['tail']:.4g} > "
-                          f"2 NS_rho/(1 - rho^d) = {row['bound']:.4g}")
+            f"definition); at rho = {rho:g} < 0 the bound is below the tail",
+        )
+        counterexample = (
+            f"f = {row['instance']} on n = {p}, rho = {rho:g}, d = {d}: tail = {row['tail']:.4g} > "
+            f"2 NS_rho/(1 - rho^d) = {row['bound']:.4g}"
+        )
     network_hits = violated[~violated["instance"].str.startswith("chi_")]
     verdict = Verdict.FAIL if certificate else (Verdict.INCONCLUSIVE if len(violated) else Verdict.PASS)
-    records.append(CheckRecord(
-        check_id="lemma10/claim21-tail-negative-rho", statement_id="claim2.1-tail",
-        statement="sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) for all f (no range of rho printed)",
-        check=f"exact tail against the bound at rho in {list(OUT_OF_RANGE_RHO)} for the monomials and every network",
-        variant="as printed, rho < 0", instances=len(outside),
-        worst_value=float((outside["tail"] - outside["bound"]).max()), worst_value_label="max (tail - bound)",
-        verdict=verdict, finding="out-of-range" if certificate else "", certificate=certificate,
-        counterexample=counterexample,
-        notes=(f"violated on {len(violated)} of {len(outside)} (function, rho < 0, d) cases, {len(network_hits)} of "
-               "them on networks: for rho < 0, 1 - rho^|T| is not increasing in |T|, so the 'hence' breaks. The "
-               "paper uses Claim 2.1 only for rho in [0, 1) (proof of Theorem 8), where it holds "
-               "(lemma10/claim21-tail); Appendix B's 'rho in [-1, 1]' concerns the coupling, not this tail bound."),
-        **common))
+    records.append(
+        CheckRecord(
+            check_id="lemma10/claim21-tail-negative-rho",
+            statement_id="claim2.1-tail",
+            statement="sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) for all f (no range of rho printed)",
+            check=f"exact tail against the bound at rho in {list(OUT_OF_RANGE_RHO)} for the monomials and every network",
+            variant="as printed, rho < 0",
+            instances=len(outside),
+            worst_value=float((outside["tail"] - outside["bound"]).max()),
+            worst_value_label="max (tail - bound)",
+            verdict=verdict,
+            finding="out-of-range" if certificate else "",
+            certificate=certificate,
+            counterexample=counterexample,
+            notes=(
+                f"violated on {len(violated)} of {len(outside)} (function, rho < 0, d) cases, {len(network_hits)} of "
+                "them on networks: for rho < 0, 1 - rho^|T| is not increasing in |T|, so the 'hence' breaks. The "
+                "paper uses Claim 2.1 only for rho in [0, 1) (proof of Theorem 8), where it holds "
+                "(lemma10/claim21-tail); Appendix B's 'rho in [-1, 1]' concerns the coupling, not this tail bound."
+            ),
+            **common,
+        )
+    )
     return records
 
 
 def _eq17_records(eq17, tables):
     common = dict(claim_id="lemma10", paper_ref="Appendix B, eq. (17)", method="exact", instances=len(eq17))
-    rho_note = ", ".join(f"rho={rho:g}: r={int(r)}, 1-2/r={1 - 2 / r if r else -math.inf:g}"  # r = 0 iff rho < -1
-                         for rho, r in eq17.groupby("rho")["r"].first().items())
+    rho_note = ", ".join(
+        f"rho={rho:g}: r={int(r)}, 1-2/r={1 - 2 / r if r else -math.inf:g}"  # r = 0 iff rho < -1
+        for rho, r in eq17.groupby("rho")["r"].first().items()
+    )
     dictator = eq17[eq17["family"] == "dictator"]
 
     # (17) as printed, y ~ N_rho(x): NS_rho = E[(h(x)-h(y))^2] = middle = right.
     first = ~close(eq17["NS_rho"], eq17["printed_left"])
     second = ~close(eq17["printed_left"], eq17["middle"])
     third = ~close(eq17["middle"], eq17["right"])
-    rel = np.maximum.reduce([_relative(eq17["NS_rho"], eq17["printed_left"]),
-                             _relative(eq17["printed_left"], eq17["middle"]),
-                             _relative(eq17["middle"], eq17["right"])])
+    rel = np.maximum.reduce(
+        [
+            _relative(eq17["NS_rho"], eq17["printed_left"]),
+            _relative(eq17["printed_left"], eq17["middle"]),
+            _relative(eq17["middle"], eq17["right"]),
+        ]
+    )
     certificate, counterexample = None, ""
     bad = dictator[~close(dictator["NS_rho"], dictator["printed_left"])]
     if len(bad):
@@ -215,33 +297,48 @@ def _eq17_records(eq17, tables):
         certificate = cert.certificate(
             "==",
             cert.quantity("noise_sensitivity", function={"network": cert.network_spec(net)}, rho=float(row["rho"])),
-            cert.formula("4 * (1 - rho) / 2", rho=float(row["rho"])), row["NS_rho"], row["printed_left"],
-            "NS_rho(h)", "E[(h(x) - h(y))^2], y ~ N_rho(x)",
+            cert.formula("4 * (1 - rho) / 2", rho=float(row["rho"])),
+            row["NS_rho"],
+            row["printed_left"],
+            "NS_rho(h)",
+            "E[(h(x) - h(y))^2], y ~ N_rho(x)",
             "h(x) = x_1 = relu(x_1) - relu(-x_1) (s = 2, k = 1): (h(x) - h(y))^2 = 4 exactly when y_1 != x_1, "
-            "probability (1-rho)/2, while NS_rho carries the 1/4 of Section 2.1")
+            "probability (1-rho)/2, while NS_rho carries the 1/4 of Section 2.1",
+        )
     if first.any() or second.any() or third.any():
         worst = eq17.assign(rel=rel).loc[int(np.argmax(rel))]
-        counterexample = (f"{worst['instance']} (n={int(worst['n'])}), rho={worst['rho']:g} (r={int(worst['r'])}): "
-                          f"NS_rho = {worst['NS_rho']:.4g}, E[(h(x)-h(y))^2] = {worst['printed_left']:.4g}, "
-                          f"(1/r) E sum_b E_v(...)^2 = {worst['middle']:.4g}, (1/r) E[AS(H_z)] = {worst['right']:.4g}")
+        counterexample = (
+            f"{worst['instance']} (n={int(worst['n'])}), rho={worst['rho']:g} (r={int(worst['r'])}): "
+            f"NS_rho = {worst['NS_rho']:.4g}, E[(h(x)-h(y))^2] = {worst['printed_left']:.4g}, "
+            f"(1/r) E sum_b E_v(...)^2 = {worst['middle']:.4g}, (1/r) E[AS(H_z)] = {worst['right']:.4g}"
+        )
     violated = bool(first.any() or second.any() or third.any())
     verdict = Verdict.PASS if not violated else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
-    records = [CheckRecord(
-        check_id="lemma10/eq17-printed", statement_id="eq17",
-        statement="NS_rho(h) = E[(h(x)-h(y))^2] = (1/r) E (sum_b E_v (H_z(v) - H_z(v^b))^2) = (1/r) E[AS(H_z)]",
-        check="every printed equality of (17), exactly: NS_rho (with 1/4) and E[(h(x)-h(y))^2] under N_rho from the "
-              "spectrum, the middle and right members by enumerating all 2^n r^n (z, {A_e})",
-        variant="as printed", worst_value=float(rel.max()),
-        worst_value_label="max relative difference in a printed '='",
-        verdict=verdict, finding="proof-slip" if verdict is Verdict.FAIL else "",
-        certificate=certificate if verdict is Verdict.FAIL else None, counterexample=counterexample,
-        notes=(f"first '=' fails on {int(first.sum())}, second on {int(second.sum())}, third on {int(third.sum())} of "
-               f"{len(eq17)} (network, rho) rows ({rho_note}). The first and third drop the 1/4 of Section 2.1 "
-               "(E[(h(x)-h(y))^2] = 4 NS_rho, sum_b E_v(...)^2 = 4 AS(H_z)); the second fails unless 2/(1-rho) is an "
-               "integer, because the coupling samples N_{1-2/r}, not N_rho (lemma10/eq17-coupling). Lemma 10 survives: "
-               "NS_rho(h) <= NS_{1-2/r}(h) = (1/r) E[AS(H_z)] and 1/sqrt(r) <= sqrt(1-rho) for rho in [0, 1) "
-               "(lemma10/eq17-corrected)."),
-        **common)]
+    records = [
+        CheckRecord(
+            check_id="lemma10/eq17-printed",
+            statement_id="eq17",
+            statement="NS_rho(h) = E[(h(x)-h(y))^2] = (1/r) E (sum_b E_v (H_z(v) - H_z(v^b))^2) = (1/r) E[AS(H_z)]",
+            check="every printed equality of (17), exactly: NS_rho (with 1/4) and E[(h(x)-h(y))^2] under N_rho from the "
+            "spectrum, the middle and right members by enumerating all 2^n r^n (z, {A_e})",
+            variant="as printed",
+            worst_value=float(rel.max()),
+            worst_value_label="max relative difference in a printed '='",
+            verdict=verdict,
+            finding="proof-slip" if verdict is Verdict.FAIL else "",
+            certificate=certificate if verdict is Verdict.FAIL else None,
+            counterexample=counterexample,
+            notes=(
+                f"first '=' fails on {int(first.sum())}, second on {int(second.sum())}, third on {int(third.sum())} of "
+                f"{len(eq17)} (network, rho) rows ({rho_note}). The first and third drop the 1/4 of Section 2.1 "
+                "(E[(h(x)-h(y))^2] = 4 NS_rho, sum_b E_v(...)^2 = 4 AS(H_z)); the second fails unless 2/(1-rho) is an "
+                "integer, because the coupling samples N_{1-2/r}, not N_rho (lemma10/eq17-coupling). Lemma 10 survives: "
+                "NS_rho(h) <= NS_{1-2/r}(h) = (1/r) E[AS(H_z)] and 1/sqrt(r) <= sqrt(1-rho) for rho in [0, 1) "
+                "(lemma10/eq17-corrected)."
+            ),
+            **common,
+        )
+    ]
 
     # The coupling: E_coupling[(1/4)(h(x)-h(y))^2] = (1/r) E[AS(H_z)] against NS_rho.
     mismatch = ~close(eq17["NS_rho"], eq17["right"])
@@ -252,28 +349,43 @@ def _eq17_records(eq17, tables):
         rho = float(row["rho"])
         net = dictator_network(int(row["n"]))
         certificate = cert.certificate(
-            "==", cert.quantity("noise_sensitivity", function={"network": cert.network_spec(net)}, rho=rho),
-            cert.formula("1 / floor(2 / (1 - rho))", rho=rho), row["NS_rho"], row["right"],
-            "NS_rho(h) = Pr_{y ~ N_rho(x)}[y_1 != x_1]", "the coupling's E[(1/4)(h(x) - h(y))^2] = 1/r",
+            "==",
+            cert.quantity("noise_sensitivity", function={"network": cert.network_spec(net)}, rho=rho),
+            cert.formula("1 / floor(2 / (1 - rho))", rho=rho),
+            row["NS_rho"],
+            row["right"],
+            "NS_rho(h) = Pr_{y ~ N_rho(x)}[y_1 != x_1]",
+            "the coupling's E[(1/4)(h(x) - h(y))^2] = 1/r",
             f"h(x) = x_1: under the coupling x_1 flips iff coordinate 1 lies in the flipped bucket b, probability "
-            f"1/r with r = floor(2/(1-rho)) = {int(row['r'])}, not (1-rho)/2; H_z(v) = z_1 v_e has AS(H_z) = 1")
-        counterexample = (f"h(x) = x_1, rho = {rho:g}: r = {int(row['r'])}, coupling flips x_1 with probability "
-                          f"{row['right']:.4g}, N_rho with probability {row['NS_rho']:.4g}")
+            f"1/r with r = floor(2/(1-rho)) = {int(row['r'])}, not (1-rho)/2; H_z(v) = z_1 v_e has AS(H_z) = 1",
+        )
+        counterexample = (
+            f"h(x) = x_1, rho = {rho:g}: r = {int(row['r'])}, coupling flips x_1 with probability "
+            f"{row['right']:.4g}, N_rho with probability {row['NS_rho']:.4g}"
+        )
     verdict = Verdict.PASS if not mismatch.any() else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
-    records.append(CheckRecord(
-        check_id="lemma10/eq17-coupling", statement_id="lemma10-proof-coupling",
-        statement="(x, y) of the bucket coupling are distributed exactly as (x, N_rho(x)), r = floor(2/(1-rho))",
-        check="E[(1/4)(h(x)-h(y))^2] under the coupling (= (1/r) E[AS(H_z)], enumerated) against NS_rho(h), every "
-              "network and rho",
-        variant="as printed", worst_value=float(_relative(eq17["right"], eq17["NS_rho"]).max()),
-        worst_value_label="max relative difference", verdict=verdict,
-        finding="proof-slip" if verdict is Verdict.FAIL else "",
-        certificate=certificate if verdict is Verdict.FAIL else None,
-        counterexample=counterexample,
-        notes=(f"differs on {int(mismatch.sum())} of {len(eq17)} rows ({rho_note}): each coordinate flips with "
-               "probability 1/r, so the coupling is (x, N_{1-2/r}(x)), equal to (x, N_rho(x)) only when 2/(1-rho) is "
-               "an integer. Lemma 10 survives (lemma10/eq17-corrected)."),
-        **common))
+    records.append(
+        CheckRecord(
+            check_id="lemma10/eq17-coupling",
+            statement_id="lemma10-proof-coupling",
+            statement="(x, y) of the bucket coupling are distributed exactly as (x, N_rho(x)), r = floor(2/(1-rho))",
+            check="E[(1/4)(h(x)-h(y))^2] under the coupling (= (1/r) E[AS(H_z)], enumerated) against NS_rho(h), every "
+            "network and rho",
+            variant="as printed",
+            worst_value=float(_relative(eq17["right"], eq17["NS_rho"]).max()),
+            worst_value_label="max relative difference",
+            verdict=verdict,
+            finding="proof-slip" if verdict is Verdict.FAIL else "",
+            certificate=certificate if verdict is Verdict.FAIL else None,
+            counterexample=counterexample,
+            notes=(
+                f"differs on {int(mismatch.sum())} of {len(eq17)} rows ({rho_note}): each coordinate flips with "
+                "probability 1/r, so the coupling is (x, N_{1-2/r}(x)), equal to (x, N_rho(x)) only when 2/(1-rho) is "
+                "an integer. Lemma 10 survives (lemma10/eq17-corrected)."
+            ),
+            **common,
+        )
+    )
 
     identity = close(eq17["NS_rho_effective"], eq17["right"])
     monotone = float((eq17["NS_rho"] - eq17["NS_rho_effective"]).max())
@@ -290,31 +402,46 @@ def _eq17_records(eq17, tables):
         row = eq17.loc[(1.0 - eq17["r"] * (1.0 - eq17["rho"])).idxmax()]
         rho, r = float(row["rho"]), int(row["r"])
         certificate = cert.certificate_if_violated(
-            ">=", cert.formula("floor(2 / (1 - rho) + tol) * (1 - rho)", rho=rho, tol=FLOOR_TOL), cert.formula("1"),
-            r * (1.0 - rho), 1.0, "r (1 - rho), r = floor(2/(1 - rho))", "1 (1/sqrt(r) <= sqrt(1 - rho))",
-            f"rho = {rho:.17g}; r = {r} (floor with slack {FLOOR_TOL:g}, as the check)")
+            ">=",
+            cert.formula("floor(2 / (1 - rho) + tol) * (1 - rho)", rho=rho, tol=FLOOR_TOL),
+            cert.formula("1"),
+            r * (1.0 - rho),
+            1.0,
+            "r (1 - rho), r = floor(2/(1 - rho))",
+            "1 (1/sqrt(r) <= sqrt(1 - rho))",
+            f"rho = {rho:.17g}; r = {r} (floor with slack {FLOOR_TOL:g}, as the check)",
+        )
         if certificate is None:
             return None
         return certificate, f"rho = {rho:g}: r = {r}, r (1 - rho) = {r * (1.0 - rho):.6g} < 1"
 
     # The corrected (17) repairs eq17-printed (a proof-slip: Lemma 10 survives through it); a FAIL refutes the
     # repair, so the printed equation's slip stays unrepaired: the class of the statement it repairs.
-    records.append(CheckRecord(
-        check_id="lemma10/eq17-corrected", statement_id="eq17",
-        statement="NS_{1-2/r}(h) = (1/r) E_{z,{A_e}}[AS(H_z)], and NS_rho(h) <= NS_{1-2/r}(h), r >= 1/(1-rho) "
-                  "for rho in [0, 1)",
-        check="exact NS at 1 - 2/r (with the 1/4) against the enumerated right side; NS_rho <= NS_{1-2/r}; "
-              "r (1 - rho) >= 1",
-        variant="corrected", worst_value=float(_relative(eq17["NS_rho_effective"], eq17["right"]).max()),
-        worst_value_label="max relative difference NS_{1-2/r} vs (1/r) E[AS(H_z)]",
-        **cert.fail_fields(
-            verdict_all([Verdict.PASS if identity.all() else Verdict.INCONCLUSIVE, monotone_verdict, r_verdict]),
-            "proof-slip", corrected_failure,
-            notes=(f"max NS_rho - NS_(1-2/r) = {monotone:.3g} (<= 0: 1 - 2/r <= rho and NS is non-increasing in rho "
-                   f"on [0, 1) by Claim 2.1); max 1 - r(1-rho) = {r_excess:.3g} (<= 0). Hence NS_rho(h) <= (1/r) "
-                   "E[AS(H_z)] and the final line of Appendix B, 1/sqrt(r) <= sqrt(1-rho), stands: the upper bound of "
-                   "Lemma 10 survives the slips of (17).")),
-        **common))
+    records.append(
+        CheckRecord(
+            check_id="lemma10/eq17-corrected",
+            statement_id="eq17",
+            statement="NS_{1-2/r}(h) = (1/r) E_{z,{A_e}}[AS(H_z)], and NS_rho(h) <= NS_{1-2/r}(h), r >= 1/(1-rho) "
+            "for rho in [0, 1)",
+            check="exact NS at 1 - 2/r (with the 1/4) against the enumerated right side; NS_rho <= NS_{1-2/r}; "
+            "r (1 - rho) >= 1",
+            variant="corrected",
+            worst_value=float(_relative(eq17["NS_rho_effective"], eq17["right"]).max()),
+            worst_value_label="max relative difference NS_{1-2/r} vs (1/r) E[AS(H_z)]",
+            **cert.fail_fields(
+                verdict_all([Verdict.PASS if identity.all() else Verdict.INCONCLUSIVE, monotone_verdict, r_verdict]),
+                "proof-slip",
+                corrected_failure,
+                notes=(
+                    f"max NS_rho - NS_(1-2/r) = {monotone:.3g} (<= 0: 1 - 2/r <= rho and NS is non-increasing in rho "
+                    f"on [0, 1) by Claim 2.1); max 1 - r(1-rho) = {r_excess:.3g} (<= 0). Hence NS_rho(h) <= (1/r) "
+                    "E[AS(H_z)] and the final line of Appendix B, 1/sqrt(r) <= sqrt(1-rho), stands: the upper bound of "
+                    "Lemma 10 survives the slips of (17)."
+                ),
+            ),
+            **common,
+        )
+    )
     return records
 
 
@@ -331,34 +458,67 @@ def assemble(block: dict, tables: dict):
 def _sharp_records(noise):
     """``NS_rho <= 2 k^2 W^2 (1 - rho)`` on the grid, and the degenerate point ``ns = 1 - rho`` of the printed bound."""
     worst = float(noise["ratio_sharp"].max())
-    records = [CheckRecord(
-        claim_id="lemma10", check_id="lemma10/sharp", statement_id="lemma10-sharp", paper_ref="Lemma 10 (ours)",
-        statement="NS_rho(h) <= 2 k^2 W^2 (1 - rho) for every h in H_{n,s,k}^{W,B}, rho in [-1, 1]",
-        check="exact NS_rho (Fourier formula) against 2 k^2 W^2 (1-rho), certified k, every network and rho of the grid",
-        variant="ours", method="exact", instances=len(noise), worst_value=worst,
-        worst_value_label="max NS / (2 k^2 W^2 (1-rho))", verdict=no_uncertified_fail(verdict_at_most(worst, 1.0)))]
+    records = [
+        CheckRecord(
+            claim_id="lemma10",
+            check_id="lemma10/sharp",
+            statement_id="lemma10-sharp",
+            paper_ref="Lemma 10 (ours)",
+            statement="NS_rho(h) <= 2 k^2 W^2 (1 - rho) for every h in H_{n,s,k}^{W,B}, rho in [-1, 1]",
+            check="exact NS_rho (Fourier formula) against 2 k^2 W^2 (1-rho), certified k, every network and rho of the grid",
+            variant="ours",
+            method="exact",
+            instances=len(noise),
+            worst_value=worst,
+            worst_value_label="max NS / (2 k^2 W^2 (1-rho))",
+            verdict=no_uncertified_fail(verdict_at_most(worst, 1.0)),
+        )
+    ]
     # n = s = k = 1, rho = 0: ns/(1-rho) = 1, so the printed bound is 0 for every constant; h = relu(x_1) is not constant
     net = SparseReLUNetwork([1.0], [[1.0]], [0.0])
     values = net.truth_table()
     ns_value = float(0.25 * 0.5 * ((values[0] - values[1]) ** 2))  # E (1/4)(h(x) - h(y))^2, y = x flipped w.p. 1/2
     expression = float(bounds.lemma10_noise_sensitivity(0.0, 1, 1, 1, 1.0, 0.0))
     certificate = cert.certificate_if_violated(
-        "<=", cert.quantity("noise_sensitivity", function={"network": cert.network_spec(net)}, rho=0.0),
-        cert.formula("C * sqrt(1 - rho) * (k**4 * W**2 * log(n * s / (1 - rho))**2 + k**3 * B**2 * sqrt(log(s)))",
-                     C=1e12, rho=0.0, n=1, s=1, k=1, W=1.0, B=0.0),
-        ns_value, 1e12 * expression, "NS_0(relu(x_1))", "C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s))",
+        "<=",
+        cert.quantity("noise_sensitivity", function={"network": cert.network_spec(net)}, rho=0.0),
+        cert.formula(
+            "C * sqrt(1 - rho) * (k**4 * W**2 * log(n * s / (1 - rho))**2 + k**3 * B**2 * sqrt(log(s)))",
+            C=1e12,
+            rho=0.0,
+            n=1,
+            s=1,
+            k=1,
+            W=1.0,
+            B=0.0,
+        ),
+        ns_value,
+        1e12 * expression,
+        "NS_0(relu(x_1))",
+        "C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s))",
         "n = s = k = 1, W = 1, B = 0, rho = 0: log(ns/(1-rho)) = log 1 = 0 and log s = 0, so the bound is 0 for every "
         "constant C (here 1e12), while NS_0(relu(x_1)) = 1/8. Degenerate: the printed logarithms vanish exactly when "
-        "ns = 1 - rho (n = s = 1, rho = 0, or ns = 2, rho = -1)")
-    records.append(CheckRecord(
-        claim_id="lemma10", check_id="lemma10/bound-degenerate", statement_id="lemma10", paper_ref="Lemma 10",
-        statement="NS_rho(h) = sqrt(1-rho) O(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) at ns = 1 - rho",
-        check="exact NS_0 of relu(x_1) (n = s = k = 1) against the printed bound, which vanishes there",
-        variant="as printed, degenerate point", method="exact", instances=1,
-        **corners.degenerate_point_fields(certificate, ns_value, expression, "NS"),
-        counterexample=(f"h = relu(x_1), n = s = 1, rho = 0: NS = {ns_value:g} > 0 = bound" if certificate else ""),
-        notes=("outside the range the proof uses: ns >= 2 with rho in [0, 1) keeps log(ns/(1-rho)) >= log 2; "
-               f"NS computed exactly = {ns_value:g} (math check: {math.isclose(ns_value, 0.125)})")))
+        "ns = 1 - rho (n = s = 1, rho = 0, or ns = 2, rho = -1)",
+    )
+    records.append(
+        CheckRecord(
+            claim_id="lemma10",
+            check_id="lemma10/bound-degenerate",
+            statement_id="lemma10",
+            paper_ref="Lemma 10",
+            statement="NS_rho(h) = sqrt(1-rho) O(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) at ns = 1 - rho",
+            check="exact NS_0 of relu(x_1) (n = s = k = 1) against the printed bound, which vanishes there",
+            variant="as printed, degenerate point",
+            method="exact",
+            instances=1,
+            **corners.degenerate_point_fields(certificate, ns_value, expression, "NS"),
+            counterexample=(f"h = relu(x_1), n = s = 1, rho = 0: NS = {ns_value:g} > 0 = bound" if certificate else ""),
+            notes=(
+                "outside the range the proof uses: ns >= 2 with rho in [0, 1) keeps log(ns/(1-rho)) >= log 2; "
+                f"NS computed exactly = {ns_value:g} (math check: {math.isclose(ns_value, 0.125)})"
+            ),
+        )
+    )
     return records
 
 
@@ -371,16 +531,21 @@ def _with_ranges(records, tables):
     parity = tables["lemma10-parity"]
     grid = describe_range(noise, ["n", "s", "k", "rho"], f"{len(set(r['instance'] for r in noise))} networks")
     ranges = {
-        "lemma10/bound": grid, "lemma10/sharp": grid,
+        "lemma10/bound": grid,
+        "lemma10/sharp": grid,
         "lemma10/bound-degenerate": "n = s = k = 1, rho = 0 (ns = 1 - rho)",
         "lemma10/claim21-parseval": describe_range(formula, ["n"], "every network of the noise grid"),
         "lemma10/claim21-ns-formula": describe_range(formula, ["n", "rho"], "every network of the noise grid"),
         "lemma10/claim21-tail": describe_range(
             [*tail[tail["in_range"]].to_dict("records"), *parity[parity["in_range"]].to_dict("records")],
-            ["n", "rho", "d"], "networks and monomials"),
+            ["n", "rho", "d"],
+            "networks and monomials",
+        ),
         "lemma10/claim21-tail-negative-rho": describe_range(
             [*tail[~tail["in_range"]].to_dict("records"), *parity[~parity["in_range"]].to_dict("records")],
-            ["n", "rho", "d"], "networks and monomials, rho < 0"),
+            ["n", "rho", "d"],
+            "networks and monomials, rho < 0",
+        ),
     }
     default = describe_range(eq17, ["n", "s", "k", "rho"], f"{len(eq17)} networks (Appendix B)")
     return [replace(r, range=ranges.get(r.check_id, default)) for r in records]
@@ -402,15 +567,28 @@ def tightness_table(noise):
     B = family.scale_B()
     printed = float(bounds.lemma10_noise_sensitivity(rho, n, s, k, W, B))
     proved = float(bounds.lemma10_sharp(rho, k, W))
-    return pd.DataFrame([dict(
-        bound="Lemma 10", paper_ref="Lemma 10",
-        printed=r"$\sqrt{1-\rho}\, O(k^4 W^2 \log^2(ns/(1-\rho)) + k^3 B^2 \sqrt{\log s})$",
-        proved=r"$2 k^2 W^2 (1-\rho)$",
-        family=(f"k copies of relu(W x_1 + W) and k of -relu(-W x_1 + W), h = 2kW x_1, exactly k active at every x "
-                f"(n = {n}, s = {s}, k = {k}, W = {W:g}, B = {B:g}, 1 - rho = {omr:g})"),
-        family_value=value, printed_over_proved=printed / proved, proved_over_family=proved / value,
-        exponents_printed="(1-rho)^0.5 k^4 W^2 log^2(ns/(1-rho)) + (1-rho)^0.5 k^3 B^2 log^0.5(s)",
-        exponents_proved="(1-rho)^1 k^2 W^2", exponents_measured="family: 2 (1-rho)^1 k^2 W^2 exactly",
-        gap=(f"proved / family = {proved / value:.6g}: 2k^2W^2(1-rho) is attained; the printed form is loose by "
-             f"{printed / proved:.4g} here (its sqrt(1-rho) is slack by (1-rho)^(-1/2) as rho -> 1)"),
-        method="exact")])
+    return pd.DataFrame(
+        [
+            dict(
+                bound="Lemma 10",
+                paper_ref="Lemma 10",
+                printed=r"$\sqrt{1-\rho}\, O(k^4 W^2 \log^2(ns/(1-\rho)) + k^3 B^2 \sqrt{\log s})$",
+                proved=r"$2 k^2 W^2 (1-\rho)$",
+                family=(
+                    f"k copies of relu(W x_1 + W) and k of -relu(-W x_1 + W), h = 2kW x_1, exactly k active at every x "
+                    f"(n = {n}, s = {s}, k = {k}, W = {W:g}, B = {B:g}, 1 - rho = {omr:g})"
+                ),
+                family_value=value,
+                printed_over_proved=printed / proved,
+                proved_over_family=proved / value,
+                exponents_printed="(1-rho)^0.5 k^4 W^2 log^2(ns/(1-rho)) + (1-rho)^0.5 k^3 B^2 log^0.5(s)",
+                exponents_proved="(1-rho)^1 k^2 W^2",
+                exponents_measured="family: 2 (1-rho)^1 k^2 W^2 exactly",
+                gap=(
+                    f"proved / family = {proved / value:.6g}: 2k^2W^2(1-rho) is attained; the printed form is loose by "
+                    f"{printed / proved:.4g} here (its sqrt(1-rho) is slack by (1-rho)^(-1/2) as rho -> 1)"
+                ),
+                method="exact",
+            )
+        ]
+    )

@@ -31,8 +31,10 @@ RANDOM = True
 
 
 def points(block: dict) -> dict[str, dict]:
-    return {f"n{n}": {"n": int(n), "thresholds": int(block["thresholds"]), "random_draws": int(block["random_draws"])}
-            for n in block["n_values"]}
+    return {
+        f"n{n}": {"n": int(n), "thresholds": int(block["thresholds"]), "random_draws": int(block["random_draws"])}
+        for n in block["n_values"]
+    }
 
 
 def work(point: dict) -> tuple[str, float]:

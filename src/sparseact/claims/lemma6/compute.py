@@ -25,8 +25,9 @@ def generate(point: dict, rng):
     """The halfspaces ``(w, b)`` of the point: arrays ``w`` (m, n), ``b`` (m,), ``kind`` (m,) strings."""
     ws, bs, kinds = [], [], []
     for kind in KINDS:
-        for w, b in sensitivity.halfspace_family(point["n"], rng, kind, thresholds=point["thresholds"],
-                                                 draws=point["random_draws"]):
+        for w, b in sensitivity.halfspace_family(
+            point["n"], rng, kind, thresholds=point["thresholds"], draws=point["random_draws"]
+        ):
             ws.append(w)
             bs.append(b)
             kinds.append(kind)
@@ -73,18 +74,36 @@ def run(point: dict, data: dict, rng):
         correlation = float(sums.sum()) / N  # E[g(x) sum_i x_i]
         expression = float(bounds.lemma6_halfspace_as(p, n)) if 0 < p <= 1 else float("nan")
         corrected_rhs = CORRECTED_FACTOR * correlation
-        rows.append(dict(
-            n=n, kind=str(kind), index=j, b=float(b), positive=bool(np.all(w > 0)), p=p, AS=as_value,
-            expression=expression, ratio=as_value / expression if 0 < p < 1 else float("nan"),
-            correlation_with_sum=correlation, printed_rhs=correlation / 4.0, corrected_rhs=corrected_rhs,
-            printed_error=abs(as_value - correlation / 4.0), corrected_error=abs(as_value - corrected_rhs),
-        ))
+        rows.append(
+            dict(
+                n=n,
+                kind=str(kind),
+                index=j,
+                b=float(b),
+                positive=bool(np.all(w > 0)),
+                p=p,
+                AS=as_value,
+                expression=expression,
+                ratio=as_value / expression if 0 < p < 1 else float("nan"),
+                correlation_with_sum=correlation,
+                printed_rhs=correlation / 4.0,
+                corrected_rhs=corrected_rhs,
+                printed_error=abs(as_value - correlation / 4.0),
+                corrected_error=abs(as_value - corrected_rhs),
+            )
+        )
         failure = _corrected_failure(w, rows[-1])
         if failure is not None:
             failures.append(failure)
     # only on a violation, so that a passing run writes the same tables
-    return with_violations({"lemma6": pd.DataFrame(rows), "lemma6-hoeffding": pd.DataFrame(hoeffding),
-                            "lemma6-pm1": pd.DataFrame(pm1_rows(min(n, PM1_MAX_N)))}, failures)
+    return with_violations(
+        {
+            "lemma6": pd.DataFrame(rows),
+            "lemma6-hoeffding": pd.DataFrame(hoeffding),
+            "lemma6-pm1": pd.DataFrame(pm1_rows(min(n, PM1_MAX_N))),
+        },
+        failures,
+    )
 
 
 def hoeffding_ratio(values, w) -> float:
@@ -100,7 +119,7 @@ def hoeffding_ratio(values, w) -> float:
     last = np.r_[a[1:] != a[:-1], True]
     u, prob = a[last], counts[last] / a.size
     keep = u > 0
-    return float(np.max(prob[keep] / (2 * np.exp(-u[keep] ** 2 / (2 * norm2))), initial=0.0))
+    return float(np.max(prob[keep] / (2 * np.exp(-(u[keep] ** 2) / (2 * norm2))), initial=0.0))
 
 
 #: Largest ``n`` at which every ``f : {-1, 1}^n -> {-1, 1}`` is enumerated (``2^(2^n)`` functions).
@@ -148,13 +167,21 @@ def _corrected_failure(w, row: dict) -> dict | None:
         return None
     h = {"halfspace": {"w": [float(v) for v in w], "b": row["b"]}}
     certificate = cert.certificate_if_violated(
-        "==", cert.quantity("average_sensitivity", function=h),
+        "==",
+        cert.quantity("average_sensitivity", function=h),
         cert.formula("f * (-c)", f=CORRECTED_FACTOR, c=cert.quantity("correlation_with_sum", function=h)),
-        row["AS"], row["corrected_rhs"], "AS(g) = AS(1 - g)", f"{CORRECTED_FACTOR:g} E_x[g(x) sum_i x_i]",
+        row["AS"],
+        row["corrected_rhs"],
+        "AS(g) = AS(1 - g)",
+        f"{CORRECTED_FACTOR:g} E_x[g(x) sum_i x_i]",
         f"g = 1{{<w, x> <= {row['b']:g}}} with w > 0 ({row['kind']}, n = {row['n']}), given as h = 1{{<w, x> > "
-        f"{row['b']:g}}} = 1 - g: AS(g) = AS(h), E[g sum_i x_i] = -E[h sum_i x_i]")
+        f"{row['b']:g}}} = 1 - g: AS(g) = AS(h), E[g sum_i x_i] = -E[h sum_i x_i]",
+    )
     if certificate is None:
         return None
-    return violation("lemma6/identity-corrected", row["corrected_error"],
-                     f"{row['kind']} halfspace {row['index']}, n={row['n']}, b={row['b']:g}, p={row['p']:.4g}",
-                     certificate)
+    return violation(
+        "lemma6/identity-corrected",
+        row["corrected_error"],
+        f"{row['kind']} halfspace {row['index']}, n={row['n']}, b={row['b']:g}, p={row['p']:.4g}",
+        certificate,
+    )

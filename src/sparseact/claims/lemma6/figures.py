@@ -18,14 +18,14 @@ from sparseact.publish.plotting import (
 
 CAPTIONS = {
     "ratio-vs-p": "The observed constant of Lemma 6, AS(g) / (p sqrt(n log(1/p))), against the mean p of the "
-                  "halfspace (log scale), one panel per kind of halfspace, coloured by n. A point above the dashed "
-                  "line would exceed the constant 1; if the constant grew as p shrinks or n grows, the points would "
-                  "rise to the left or along the colour scale. The verdict and the worst value are in the check cards "
-                  "below.",
+    "halfspace (log scale), one panel per kind of halfspace, coloured by n. A point above the dashed "
+    "line would exceed the constant 1; if the constant grew as p shrinks or n grows, the points would "
+    "rise to the left or along the colour scale. The verdict and the worst value are in the check cards "
+    "below.",
     "identity": "The identity in the proof of Lemma 6 on every halfspace with w > 0 and 0 < p < 1: AS(g) against "
-                "E[g(x) sum_i x_i], one colour per kind of halfspace. A point on the dashed line satisfies the "
-                "corrected identity AS = -(1/2) E[g sum x_i], one on the dotted line the printed AS = (1/4) E[g sum "
-                "x_i], whose slope has the opposite sign. The verdicts are in the check cards below.",
+    "E[g(x) sum_i x_i], one colour per kind of halfspace. A point on the dashed line satisfies the "
+    "corrected identity AS = -(1/2) E[g sum x_i], one on the dotted line the printed AS = (1/4) E[g sum "
+    "x_i], whose slope has the opposite sign. The verdicts are in the check cards below.",
 }
 
 

@@ -37,44 +37,77 @@ def quarter_indicator_network(n: int, b: float):
 def assemble(block: dict, tables: dict):
     table = tables["lemma6"]
     finite = table[np.isfinite(table["ratio"])]
-    sweeps = {"n": verdict_big_o_trend(finite["n"], finite["ratio"]), "1/p": verdict_big_o_trend(1.0 / finite["p"], finite["ratio"])}
+    sweeps = {
+        "n": verdict_big_o_trend(finite["n"], finite["ratio"]),
+        "1/p": verdict_big_o_trend(1.0 / finite["p"], finite["ratio"]),
+    }
     worst = finite.loc[finite["ratio"].idxmax()]
 
     explicit = float(finite["ratio"].max()) / C_LEMMA6
-    records = [CheckRecord(
-        claim_id="lemma6", check_id="lemma6/bound", statement_id="lemma6", paper_ref="Lemma 6 (Kane 2014)",
-        statement="AS(g) = O(p sqrt(n log(1/p))) for a halfspace indicator g with mean p",
-        check=f"exact AS(g) <= C p sqrt(n log(1/p)) with the explicit constant C = (1 + 1/(4 log 2)) 2/sqrt(e) "
-              f"= {C_LEMMA6:.4f} (proof in the argument of lemma6) over threshold sweeps of majority-like, Gaussian "
-              "and positive halfspaces, 0 < p < 1",
-        variant="explicit constant", method="exact", instances=len(finite), worst_value=explicit,
-        worst_value_label=f"max AS / ({C_LEMMA6:.3f} p sqrt(n log(1/p)))",
-        verdict=Verdict.INCONCLUSIVE if verdict_at_most(explicit, 1.0) is Verdict.FAIL else verdict_at_most(explicit, 1.0),
-        notes=(f"measurements (no verdict rests on them): observed constant max AS / (p sqrt(n log(1/p))) = "
-               f"{float(worst['ratio']):.4g}, attained by {worst['kind']} at n={int(worst['n'])}, p={worst['p']:.3g}; "
-               "log-log slopes of the worst ratio " + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
-               + "; p = 1 (constant g, AS = 0) excluded"))]
+    records = [
+        CheckRecord(
+            claim_id="lemma6",
+            check_id="lemma6/bound",
+            statement_id="lemma6",
+            paper_ref="Lemma 6 (Kane 2014)",
+            statement="AS(g) = O(p sqrt(n log(1/p))) for a halfspace indicator g with mean p",
+            check=f"exact AS(g) <= C p sqrt(n log(1/p)) with the explicit constant C = (1 + 1/(4 log 2)) 2/sqrt(e) "
+            f"= {C_LEMMA6:.4f} (proof in the argument of lemma6) over threshold sweeps of majority-like, Gaussian "
+            "and positive halfspaces, 0 < p < 1",
+            variant="explicit constant",
+            method="exact",
+            instances=len(finite),
+            worst_value=explicit,
+            worst_value_label=f"max AS / ({C_LEMMA6:.3f} p sqrt(n log(1/p)))",
+            verdict=Verdict.INCONCLUSIVE
+            if verdict_at_most(explicit, 1.0) is Verdict.FAIL
+            else verdict_at_most(explicit, 1.0),
+            notes=(
+                f"measurements (no verdict rests on them): observed constant max AS / (p sqrt(n log(1/p))) = "
+                f"{float(worst['ratio']):.4g}, attained by {worst['kind']} at n={int(worst['n'])}, p={worst['p']:.3g}; "
+                "log-log slopes of the worst ratio "
+                + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
+                + "; p = 1 (constant g, AS = 0) excluded"
+            ),
+        )
+    ]
     hoeffding = tables["lemma6-hoeffding"]
     pm1 = tables["lemma6-pm1"].drop_duplicates("n")
     h_worst = float(hoeffding["ratio"].max())
     pm1_worst = float(pm1["max_error"].max())
     records += [
         CheckRecord(
-            claim_id="lemma6", check_id="lemma6/hoeffding", statement_id="lemma6", paper_ref="Lemma 6 (proof)",
+            claim_id="lemma6",
+            check_id="lemma6/hoeffding",
+            statement_id="lemma6",
+            paper_ref="Lemma 6 (proof)",
             statement="Pr_x[|<w, x>| >= u] <= 2 exp(-u^2/(2 ||w||^2)) (Hoeffding)",
             check="exact distribution of <w, x> over the cube for every weight vector of the sweep, every u > 0 taken",
-            variant="", method="exact", instances=len(hoeffding), worst_value=h_worst,
+            variant="",
+            method="exact",
+            instances=len(hoeffding),
+            worst_value=h_worst,
             worst_value_label="max Pr[|<w,x>| >= u] / (2 exp(-u^2/(2||w||^2)))",
-            verdict=Verdict.INCONCLUSIVE if verdict_at_most(h_worst, 1.0) is Verdict.FAIL
-            else verdict_at_most(h_worst, 1.0)),
+            verdict=Verdict.INCONCLUSIVE
+            if verdict_at_most(h_worst, 1.0) is Verdict.FAIL
+            else verdict_at_most(h_worst, 1.0),
+        ),
         CheckRecord(
-            claim_id="lemma6", check_id="lemma6/sensitivity-pm1", statement_id="section2-sensitivity-scaling",
-            paper_ref="Section 2.1", statement="sen_f(x) = |{i : f(x) != f(x^i)}| for f : {-1,1}^n -> {-1,1}",
+            claim_id="lemma6",
+            check_id="lemma6/sensitivity-pm1",
+            statement_id="section2-sensitivity-scaling",
+            paper_ref="Section 2.1",
+            statement="sen_f(x) = |{i : f(x) != f(x^i)}| for f : {-1,1}^n -> {-1,1}",
             check=f"every f : {{-1,1}}^n -> {{-1,1}} for n <= {int(pm1['n'].max())}, every x",
-            variant="", method="exact", instances=int(pm1["functions"].sum()), worst_value=pm1_worst,
+            variant="",
+            method="exact",
+            instances=int(pm1["functions"].sum()),
+            worst_value=pm1_worst,
             worst_value_label="max |sen_f(x) - flip count|",
-            verdict=Verdict.INCONCLUSIVE if verdict_at_most(pm1_worst, 0.0) is Verdict.FAIL
-            else verdict_at_most(pm1_worst, 0.0)),
+            verdict=Verdict.INCONCLUSIVE
+            if verdict_at_most(pm1_worst, 0.0) is Verdict.FAIL
+            else verdict_at_most(pm1_worst, 0.0),
+        ),
     ]
 
     positive = table[table["positive"] & (table["p"] > 0) & (table["p"] < 1)]
@@ -82,49 +115,80 @@ def assemble(block: dict, tables: dict):
     certificate, counterexample = None, ""
     if len(printed_bad):
         row = printed_bad.loc[printed_bad["printed_error"].idxmax()]
-        counterexample = (f"{row['kind']} n={int(row['n'])}, p={row['p']:.4g}: AS = {row['AS']:.4g}, "
-                          f"(1/4) E[g sum x_i] = {row['printed_rhs']:.4g}")
+        counterexample = (
+            f"{row['kind']} n={int(row['n'])}, p={row['p']:.4g}: AS = {row['AS']:.4g}, "
+            f"(1/4) E[g sum x_i] = {row['printed_rhs']:.4g}"
+        )
         majority = printed_bad[printed_bad["kind"] == "majority-like"]
         if len(majority):
             row = majority[majority["n"] == majority["n"].min()]
             row = row.loc[row["printed_error"].idxmax()]
             n, b = int(row["n"]), float(row["b"])
             certificate = cert.certificate(
-                "==", cert.quantity("average_sensitivity", function={"halfspace": {"w": [-1.0] * n, "b": -b - 1.0}}),
-                cert.quantity("correlation_with_sum", function={"network": cert.network_spec(
-                    quarter_indicator_network(n, b))}),
-                row["AS"], row["printed_rhs"], "AS(g)", "(1/4) E_x[g(x) sum_i x_i]",
+                "==",
+                cert.quantity("average_sensitivity", function={"halfspace": {"w": [-1.0] * n, "b": -b - 1.0}}),
+                cert.quantity(
+                    "correlation_with_sum", function={"network": cert.network_spec(quarter_indicator_network(n, b))}
+                ),
+                row["AS"],
+                row["printed_rhs"],
+                "AS(g)",
+                "(1/4) E_x[g(x) sum_i x_i]",
                 f"g = 1{{x_1 + ... + x_{n} <= {b:g}}} (w = 1 > 0), written as 1{{<-1, x> > {-b - 1:g}}} for the "
-                "halfspace form and (1/4) g as a two-ReLU network; the printed right side is negative")
+                "halfspace form and (1/4) g as a two-ReLU network; the printed right side is negative",
+            )
             # the counterexample names the certified instance; the largest gap found stays in the text
-            counterexample = (f"{row['kind']} n={n}, p={row['p']:.4g}: AS = {row['AS']:.4g}, (1/4) E[g sum x_i] = "
-                              f"{row['printed_rhs']:.4g} (the certificate's instance; the largest gap: {counterexample})")
+            counterexample = (
+                f"{row['kind']} n={n}, p={row['p']:.4g}: AS = {row['AS']:.4g}, (1/4) E[g sum x_i] = "
+                f"{row['printed_rhs']:.4g} (the certificate's instance; the largest gap: {counterexample})"
+            )
     verdict = Verdict.PASS if not len(printed_bad) else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
     corrected = float(positive["corrected_error"].max()) if len(positive) else float("nan")
     # The corrected identity repairs identity-printed (a proof-slip: Lemma 6 is Kane's theorem and survives); a
     # FAIL refutes the repair, so the printed identity's slip stays unrepaired: the class of the statement repaired.
-    corrected_fields = cert.fail_fields(verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
-                                        "proof-slip", lambda: worst_violation(tables, "lemma6/identity-corrected"))
+    corrected_fields = cert.fail_fields(
+        verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
+        "proof-slip",
+        lambda: worst_violation(tables, "lemma6/identity-corrected"),
+    )
     records += [
         CheckRecord(
-            claim_id="lemma6", check_id="lemma6/identity-printed", statement_id="lemma6-proof-identity",
-            paper_ref="Lemma 6 (proof)", statement="AS(g) = (1/4) E_x[g(x) sum_i x_i] for w > 0",
+            claim_id="lemma6",
+            check_id="lemma6/identity-printed",
+            statement_id="lemma6-proof-identity",
+            paper_ref="Lemma 6 (proof)",
+            statement="AS(g) = (1/4) E_x[g(x) sum_i x_i] for w > 0",
             check="both sides exactly on every halfspace with w > 0 (majority-like and positive) and 0 < p < 1",
-            variant="as printed", method="exact", instances=len(positive),
-            worst_value=float(positive["printed_error"].max()), worst_value_label="max |AS - rhs|",
-            verdict=verdict, counterexample=counterexample, certificate=certificate,
+            variant="as printed",
+            method="exact",
+            instances=len(positive),
+            worst_value=float(positive["printed_error"].max()),
+            worst_value_label="max |AS - rhs|",
+            verdict=verdict,
+            counterexample=counterexample,
+            certificate=certificate,
             finding="proof-slip" if certificate else "",
-            notes=(f"violated on {len(printed_bad)} of {len(positive)} halfspaces. g = 1{{<w,x> <= b}} with w > 0 is "
-                   "non-increasing (not non-decreasing), so E[x_i g] = -(1/2) Pr[g(x) != g(x xor i)] and "
-                   "AS(g) = -(1/2) E[g sum x_i]: the printed form has the wrong sign and a factor 2 "
-                   "(lemma6/identity-corrected). Lemma 6 survives: it is Kane's theorem, and the identity only "
-                   "changes by the constant -2."),
+            notes=(
+                f"violated on {len(printed_bad)} of {len(positive)} halfspaces. g = 1{{<w,x> <= b}} with w > 0 is "
+                "non-increasing (not non-decreasing), so E[x_i g] = -(1/2) Pr[g(x) != g(x xor i)] and "
+                "AS(g) = -(1/2) E[g sum x_i]: the printed form has the wrong sign and a factor 2 "
+                "(lemma6/identity-corrected). Lemma 6 survives: it is Kane's theorem, and the identity only "
+                "changes by the constant -2."
+            ),
         ),
         CheckRecord(
-            claim_id="lemma6", check_id="lemma6/identity-corrected", statement_id="lemma6-proof-identity",
-            paper_ref="Lemma 6 (proof)", statement="AS(g) = -(1/2) E_x[g(x) sum_i x_i] for w > 0",
-            check="both sides exactly, same halfspaces", variant="corrected", method="exact",
-            instances=len(positive), worst_value=corrected, worst_value_label="max |AS - rhs|", **corrected_fields,
+            claim_id="lemma6",
+            check_id="lemma6/identity-corrected",
+            statement_id="lemma6-proof-identity",
+            paper_ref="Lemma 6 (proof)",
+            statement="AS(g) = -(1/2) E_x[g(x) sum_i x_i] for w > 0",
+            check="both sides exactly, same halfspaces",
+            variant="corrected",
+            method="exact",
+            instances=len(positive),
+            worst_value=corrected,
+            worst_value_label="max |AS - rhs|",
+            **corrected_fields,
         ),
     ]
     return ClaimReport(_with_ranges(records, tables), {"tightness": tightness_table(table)})
@@ -136,9 +200,12 @@ def _with_ranges(records, tables):
     halfspaces = describe_range(table.to_dict("records"), ["n", "kind"], f"{len(table)} halfspaces, 0 < p <= 1")
     pm1 = tables["lemma6-pm1"].drop_duplicates("n")
     hoeffding = tables["lemma6-hoeffding"]
-    ranges = {"lemma6/sensitivity-pm1": f"n <= {int(pm1['n'].max())}, every f : {{-1,1}}^n -> {{-1,1}}",
-              "lemma6/hoeffding": describe_range(hoeffding.to_dict("records"), ["n", "kind"],
-                                                 f"{len(hoeffding)} weight vectors")}
+    ranges = {
+        "lemma6/sensitivity-pm1": f"n <= {int(pm1['n'].max())}, every f : {{-1,1}}^n -> {{-1,1}}",
+        "lemma6/hoeffding": describe_range(
+            hoeffding.to_dict("records"), ["n", "kind"], f"{len(hoeffding)} weight vectors"
+        ),
+    }
     return [replace(r, range=ranges.get(r.check_id, halfspaces)) for r in records]
 
 
@@ -149,13 +216,22 @@ def tightness_table(table):
     majority = majority[majority["n"] == majority["n"].max()]
     row = majority.loc[majority["ratio"].idxmax()]
     printed = float(row["expression"])
-    return pd.DataFrame([dict(
-        bound="Lemma 6", paper_ref="Lemma 6 (Kane 2014)", printed=r"$O(p\sqrt{n \log(1/p)})$",
-        proved=r"$(1 + \frac{1}{4\log 2})\frac{2}{\sqrt{e}}\, p\sqrt{n \log(1/p)}$",
-        family=f"majority-like threshold 1{{x_1 + ... + x_n <= {row['b']:g}}} (n = {int(row['n'])}, p = {row['p']:.4g})",
-        family_value=float(row["AS"]), printed_over_proved=1.0 / C_LEMMA6,
-        proved_over_family=C_LEMMA6 * printed / float(row["AS"]),
-        exponents_printed="p^1 n^0.5 log^0.5(1/p)", exponents_proved="p^1 n^0.5 log^0.5(1/p)",
-        exponents_measured=f"family: AS / (p sqrt(n log(1/p))) = {float(row['ratio']):.4g} at its worst threshold",
-        gap=f"constant factor {C_LEMMA6 * printed / float(row['AS']):.3g} between the proved bound and the family",
-        method="exact")])
+    return pd.DataFrame(
+        [
+            dict(
+                bound="Lemma 6",
+                paper_ref="Lemma 6 (Kane 2014)",
+                printed=r"$O(p\sqrt{n \log(1/p)})$",
+                proved=r"$(1 + \frac{1}{4\log 2})\frac{2}{\sqrt{e}}\, p\sqrt{n \log(1/p)}$",
+                family=f"majority-like threshold 1{{x_1 + ... + x_n <= {row['b']:g}}} (n = {int(row['n'])}, p = {row['p']:.4g})",
+                family_value=float(row["AS"]),
+                printed_over_proved=1.0 / C_LEMMA6,
+                proved_over_family=C_LEMMA6 * printed / float(row["AS"]),
+                exponents_printed="p^1 n^0.5 log^0.5(1/p)",
+                exponents_proved="p^1 n^0.5 log^0.5(1/p)",
+                exponents_measured=f"family: AS / (p sqrt(n log(1/p))) = {float(row['ratio']):.4g} at its worst threshold",
+                gap=f"constant factor {C_LEMMA6 * printed / float(row['AS']):.3g} between the proved bound and the family",
+                method="exact",
+            )
+        ]
+    )

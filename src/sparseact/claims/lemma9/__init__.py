@@ -66,8 +66,13 @@ RANDOM = True
 
 def _cells(n: int, s: int, k_values, families) -> list[tuple[str, int]]:
     """The (family, k) cells of the exact point ``(n, s)``: ``k <= s``, bucket only where feasible."""
-    return [(family, int(k)) for k in k_values if k <= s for family in families
-            if family != "bucket" or bucket_feasible(n, s, k)]
+    return [
+        (family, int(k))
+        for k in k_values
+        if k <= s
+        for family in families
+        if family != "bucket" or bucket_feasible(n, s, k)
+    ]
 
 
 def points(block: dict) -> dict[str, dict]:
@@ -76,18 +81,34 @@ def points(block: dict) -> dict[str, dict]:
         for s in block["s_values"]:
             ks = [int(k) for k in block["k_values"] if k <= s]
             if _cells(n, s, ks, block["families"]):
-                grid[f"exact-n{n}-s{s}"] = {"kind": "exact", "n": int(n), "s": int(s), "k_values": ks,
-                                            "families": list(block["families"]), "instances": int(block["instances"])}
+                grid[f"exact-n{n}-s{s}"] = {
+                    "kind": "exact",
+                    "n": int(n),
+                    "s": int(s),
+                    "k_values": ks,
+                    "families": list(block["families"]),
+                    "instances": int(block["instances"]),
+                }
     adv = block["adversarial"]
     for n in adv["n_values"]:
-        grid[f"adversarial-n{n}"] = {"kind": "adversarial", "n": int(n), "s": int(adv["s"]),
-                                     "k_values": [int(k) for k in adv["k_values"] if k <= adv["s"]],
-                                     "restarts": int(adv["restarts"]), "iterations": int(adv["iterations"])}
+        grid[f"adversarial-n{n}"] = {
+            "kind": "adversarial",
+            "n": int(n),
+            "s": int(adv["s"]),
+            "k_values": [int(k) for k in adv["k_values"] if k <= adv["s"]],
+            "restarts": int(adv["restarts"]),
+            "iterations": int(adv["iterations"]),
+        }
     grid["neurons"] = {"kind": "neuron", "n_values": [int(n) for n in block["n_values"]]}
     mc = block["monte_carlo"]
     for n in mc["n_values"]:
-        grid[f"monte-carlo-n{n}"] = {"kind": "monte-carlo", "n": int(n), "s": int(mc["s"]), "k": int(mc["k"]),
-                                     "samples": int(mc["samples"])}
+        grid[f"monte-carlo-n{n}"] = {
+            "kind": "monte-carlo",
+            "n": int(n),
+            "s": int(mc["s"]),
+            "k": int(mc["k"]),
+            "samples": int(mc["samples"]),
+        }
     return grid
 
 
@@ -104,13 +125,14 @@ def work(point: dict) -> tuple[str, float]:
     samples times ``n s``."""
     kind = point["kind"]
     if kind == "exact":
-        return kind, (2.0 ** point["n"] * point["s"] * len(point["k_values"]) * len(point["families"])
-                      * point["instances"])
+        return kind, (
+            2.0 ** point["n"] * point["s"] * len(point["k_values"]) * len(point["families"]) * point["instances"]
+        )
     if kind == "adversarial":
         steps = point["restarts"] * (point["iterations"] + 1)
         return kind, 2.0 ** point["n"] * point["s"] * len(point["k_values"]) * steps
     if kind == "neuron":
-        return kind, sum(2.0 ** n for n in point["n_values"])
+        return kind, sum(2.0**n for n in point["n_values"])
     return kind, float(point["samples"]) * point["n"] * point["s"]
 
 
@@ -132,18 +154,27 @@ def check(block: dict):
     s_max = max(block["s_values"])
     for i, k in enumerate(block["k_values"]):
         if k > s_max:
-            yield f"k_values[{i}]", (f"k = {k} exceeds every s (largest s = {s_max}); "
-                                     "a network has at most s active neurons")
+            yield (
+                f"k_values[{i}]",
+                (f"k = {k} exceeds every s (largest s = {s_max}); a network has at most s active neurons"),
+            )
     adv = block["adversarial"]
     evaluations = adv["restarts"] * (adv["iterations"] + 1)
     if evaluations > MAX_SEARCH_EVALUATIONS:
-        yield "adversarial.iterations", (f"restarts x (iterations + 1) = {evaluations} objective evaluations per "
-                                         f"search, above the search's limit of {MAX_SEARCH_EVALUATIONS} (sparseact."
-                                         "_validation.MAX_SEARCH_EVALUATIONS, enforced by adversarial_search)")
+        yield (
+            "adversarial.iterations",
+            (
+                f"restarts x (iterations + 1) = {evaluations} objective evaluations per "
+                f"search, above the search's limit of {MAX_SEARCH_EVALUATIONS} (sparseact."
+                "_validation.MAX_SEARCH_EVALUATIONS, enforced by adversarial_search)"
+            ),
+        )
     for i, k in enumerate(adv["k_values"]):
         if k > adv["s"]:
-            yield f"adversarial.k_values[{i}]", (f"k = {k} exceeds s = {adv['s']}; "
-                                                 "a network has at most s active neurons")
+            yield (
+                f"adversarial.k_values[{i}]",
+                (f"k = {k} exceeds s = {adv['s']}; a network has at most s active neurons"),
+            )
     mc = block["monte_carlo"]
     if mc["k"] > mc["s"]:
         yield "monte_carlo.k", f"k = {mc['k']} exceeds s = {mc['s']}; a network has at most s active neurons"

@@ -75,8 +75,16 @@ def generate(point: dict, rng):
         for k in point["k_values"]:
             cell = derive_rng(base, "adversarial", k)
             init = [families.bucket_network(n, s, k, cell)] if bucket_feasible(n, s, k) else None
-            result = families.adversarial_search(families.make_ratio_objective("lemma9", k), n, s, k, cell,
-                                                 restarts=point["restarts"], iterations=point["iterations"], init=init)
+            result = families.adversarial_search(
+                families.make_ratio_objective("lemma9", k),
+                n,
+                s,
+                k,
+                cell,
+                restarts=point["restarts"],
+                iterations=point["iterations"],
+                init=init,
+            )
             out.update(network_arrays(result.best, f"adv.k{k}"))
             out[f"adv.k{k}.evaluations"] = np.asarray(result.evaluations)
         return out
@@ -120,19 +128,38 @@ def measure(net, family: str, k_class: int) -> dict:
     level = HENCE_C * k**1.5 * W * math.sqrt(math.log(n * s)) + k * B if n * s >= 2 else math.inf
     hence = float(np.count_nonzero(t.abs_values >= level)) / t.abs_values.size
     return dict(
-        AS_fourier=t.fourier_total_influence, active_second_moment=t.active_second_moment,
-        ratio_active=as_value / (4.0 * W * W * t.active_second_moment) if W > 0 and t.active_second_moment > 0
+        AS_fourier=t.fourier_total_influence,
+        active_second_moment=t.active_second_moment,
+        ratio_active=as_value / (4.0 * W * W * t.active_second_moment)
+        if W > 0 and t.active_second_moment > 0
         else (0.0 if as_value == 0 else math.inf),
-        hence_level=level, hence_probability=hence, hence_bound=float(n * s) ** -4,
-        family=family, n=n, s=s, k_class=int(k_class), k=k, W=W, B=B, AS=as_value, AS_check=t.AS,
-        U=t.U, V=t.V, U_intermediate=t.U_intermediate, U_bound=t.U_bound,
-        expression=expression, weight_term=weight, bias_term=bias,
+        hence_level=level,
+        hence_probability=hence,
+        hence_bound=float(n * s) ** -4,
+        family=family,
+        n=n,
+        s=s,
+        k_class=int(k_class),
+        k=k,
+        W=W,
+        B=B,
+        AS=as_value,
+        AS_check=t.AS,
+        U=t.U,
+        V=t.V,
+        U_intermediate=t.U_intermediate,
+        U_bound=t.U_bound,
+        expression=expression,
+        weight_term=weight,
+        bias_term=bias,
         ratio=as_value / expression if expression > 0 else math.inf,
         ratio_4k2W2=as_value / (TIGHTER_FACTOR * k * k * W * W) if W > 0 else 0.0,
-        transition=t.transition_probability, transition_bound_sum=t.transition_bound_sum,
+        transition=t.transition_probability,
+        transition_bound_sum=t.transition_bound_sum,
         transition_union_bound=t.transition_union_bound,
         transition_printed_bound=float(bounds.lemma9_transition_probability(n, s, k)),
-        concave_sum=concave_sum, concavity_max=phi,
+        concave_sum=concave_sum,
+        concavity_max=phi,
         transition_corrected_ratio=t.transition_probability * math.sqrt(n) / phi if phi > 0 else math.inf,
     )
 
@@ -175,8 +202,14 @@ def violations(net, row: dict) -> list[dict]:
             return
         (lhs, lhs_value), (rhs, rhs_value) = sides()
         if cert.violated("<=", float(lhs_value), float(rhs_value)):
-            out.append(violation(check_id, value - limit, instance, cert.certificate(
-                "<=", lhs, rhs, float(lhs_value), float(rhs_value), *labels, explanation)))
+            out.append(
+                violation(
+                    check_id,
+                    value - limit,
+                    instance,
+                    cert.certificate("<=", lhs, rhs, float(lhs_value), float(rhs_value), *labels, explanation),
+                )
+            )
 
     @cache
     def spec():
@@ -195,48 +228,97 @@ def violations(net, row: dict) -> list[dict]:
         return cert.quantity("lemma9_wR", network=spec())
 
     def per_halfspace(prefix, kind, **fields):
-        return {f"{prefix}{j}": cert.quantity(kind, function={"halfspace": {"w": w, "b": b}}, **fields)
-                for j, (w, b) in enumerate(zip(spec()["W"], spec()["b"], strict=True))}
+        return {
+            f"{prefix}{j}": cert.quantity(kind, function={"halfspace": {"w": w, "b": b}}, **fields)
+            for j, (w, b) in enumerate(zip(spec()["W"], spec()["b"], strict=True))
+        }
 
     k, W = int(row["k"]), float(row["W"])  # k = max(1, largest active count on the cube)
-    test("lemma9/tighter-4k2W2", row["ratio_4k2W2"], 1.0,
-         lambda: ((cert.quantity("average_sensitivity", function=function()), row["AS_check"]),
-                  (cert.formula(f"c * max(1, k)**2 * {_W_EXPR}**2", c=TIGHTER_FACTOR, k=active(), **lists()),
-                   TIGHTER_FACTOR * k * k * W * W)),
-         ("AS(h)", f"{TIGHTER_FACTOR} k^2 W^2"),
-         f"our bound AS(h) <= {TIGHTER_FACTOR} k^2 W^2 (k: the largest active count on the cube, at least 1)")
-    test("lemma9/term-U-corrected", row["U"], U_FACTOR * row["U_intermediate"],
-         lambda: ((cert.quantity("lemma9_U", network=spec()), row["U"]),
-                  (cert.formula("c / 4 * v", c=U_FACTOR, v=wr()), U_FACTOR * row["U_intermediate"])),
-         ("(U)", f"({U_FACTOR}/4) E[||w^R_x||^2]"), "the corrected first step (U) <= E[||w^{R_x}||^2]")
-    test("lemma9/term-U-corrected", row["U_intermediate"], row["U_bound"],
-         lambda: ((wr(), 4 * row["U_intermediate"]),
-                  (cert.formula(f"k**2 * {_W_EXPR}**2", k=active(), **lists()), 4 * row["U_bound"])),
-         ("E[||w^R_x||^2]", "k^2 W^2"), "the second step E[||w^{R_x}||^2] <= k^2 W^2")
+    test(
+        "lemma9/tighter-4k2W2",
+        row["ratio_4k2W2"],
+        1.0,
+        lambda: (
+            (cert.quantity("average_sensitivity", function=function()), row["AS_check"]),
+            (
+                cert.formula(f"c * max(1, k)**2 * {_W_EXPR}**2", c=TIGHTER_FACTOR, k=active(), **lists()),
+                TIGHTER_FACTOR * k * k * W * W,
+            ),
+        ),
+        ("AS(h)", f"{TIGHTER_FACTOR} k^2 W^2"),
+        f"our bound AS(h) <= {TIGHTER_FACTOR} k^2 W^2 (k: the largest active count on the cube, at least 1)",
+    )
+    test(
+        "lemma9/term-U-corrected",
+        row["U"],
+        U_FACTOR * row["U_intermediate"],
+        lambda: (
+            (cert.quantity("lemma9_U", network=spec()), row["U"]),
+            (cert.formula("c / 4 * v", c=U_FACTOR, v=wr()), U_FACTOR * row["U_intermediate"]),
+        ),
+        ("(U)", f"({U_FACTOR}/4) E[||w^R_x||^2]"),
+        "the corrected first step (U) <= E[||w^{R_x}||^2]",
+    )
+    test(
+        "lemma9/term-U-corrected",
+        row["U_intermediate"],
+        row["U_bound"],
+        lambda: (
+            (wr(), 4 * row["U_intermediate"]),
+            (cert.formula(f"k**2 * {_W_EXPR}**2", k=active(), **lists()), 4 * row["U_bound"]),
+        ),
+        ("E[||w^R_x||^2]", "k^2 W^2"),
+        "the second step E[||w^{R_x}||^2] <= k^2 W^2",
+    )
     n, s = int(row["n"]), int(row["s"])
     union = row["transition_union_bound"] * (UNION_FACTOR / 4)
 
     def union_sides():
         halfspaces = per_halfspace("a", "average_sensitivity")
-        return ((cert.quantity("transition_probability", network=spec()), row["transition"]),
-                (cert.formula(f"c / n * ({' + '.join(halfspaces)})", c=UNION_FACTOR, n=n, **halfspaces), union))
+        return (
+            (cert.quantity("transition_probability", network=spec()), row["transition"]),
+            (cert.formula(f"c / n * ({' + '.join(halfspaces)})", c=UNION_FACTOR, n=n, **halfspaces), union),
+        )
 
-    test("lemma9/transition-union-corrected", row["transition"], union, union_sides,
-         ("Pr_{x,i}[R_x != R_{x xor i}]", f"({UNION_FACTOR}/n) sum_j AS(g_j)"),
-         "the union bound with the factor 4, g_j = 1{<w_j, x> > b_j}")
+    test(
+        "lemma9/transition-union-corrected",
+        row["transition"],
+        union,
+        union_sides,
+        ("Pr_{x,i}[R_x != R_{x xor i}]", f"({UNION_FACTOR}/n) sum_j AS(g_j)"),
+        "the union bound with the factor 4, g_j = 1{<w_j, x> > b_j}",
+    )
 
     def concavity_sides():
         # p_j = Pr_x[g_j(x) = 1] = E[g_j^2] = sum over all T of ghat_j(T)^2 (Parseval): the Fourier tail above
         # degree -1
         probabilities = per_halfspace("p", "fourier_tail", degree=-1)
-        return ((cert.formula(f"sum(q * sqrt(log(1 / q)) for q in [{', '.join(probabilities)}] if 0 < q < 1)",
-                              **probabilities), row["concave_sum"]),
-                (cert.formula("max(1, k) * sqrt(log(s / max(1, k))) if max(1, k) / s <= edge else s / sqrt(2 * e)",
-                              k=active(), s=s, edge=CONCAVITY_EDGE), row["concavity_max"]))
+        return (
+            (
+                cert.formula(
+                    f"sum(q * sqrt(log(1 / q)) for q in [{', '.join(probabilities)}] if 0 < q < 1)", **probabilities
+                ),
+                row["concave_sum"],
+            ),
+            (
+                cert.formula(
+                    "max(1, k) * sqrt(log(s / max(1, k))) if max(1, k) / s <= edge else s / sqrt(2 * e)",
+                    k=active(),
+                    s=s,
+                    edge=CONCAVITY_EDGE,
+                ),
+                row["concavity_max"],
+            ),
+        )
 
-    test("lemma9/transition-corrected", row["concave_sum"], row["concavity_max"], concavity_sides,
-         ("sum_j p_j sqrt(log(1/p_j))", "Phi(s, k)"),
-         "the concavity step: Phi(s, k) is the maximum of the sum under sum_j p_j <= k, p_j = Pr_x[<w_j, x> > b_j]")
+    test(
+        "lemma9/transition-corrected",
+        row["concave_sum"],
+        row["concavity_max"],
+        concavity_sides,
+        ("sum_j p_j sqrt(log(1/p_j))", "Phi(s, k)"),
+        "the concavity step: Phi(s, k) is the maximum of the sum under sum_j p_j <= k, p_j = Pr_x[<w_j, x> > b_j]",
+    )
     return out
 
 
@@ -279,11 +361,25 @@ def run(point: dict, data: dict, rng):
         W, B = net.scale_W(), net.scale_B()
         expression = float(bounds.lemma9_average_sensitivity(n, s, k_used, W, B))
         tight = 4.0 * max(1, cert.max_active) ** 2 * W * W
-        row = dict(n=n, s=s, k=k_used, k_sampled=cert.max_active, sparsity_method=cert.method, W=W, B=B,
-                   AS=est.estimate, AS_ci_low=est.ci_low, AS_ci_high=est.ci_high, expression=expression,
-                   ratio=est.estimate / expression, ratio_ci_low=est.ci_low / expression,
-                   ratio_ci_high=est.ci_high / expression, tight_bound=tight,
-                   ratio_4k2W2_ci_high=est.ci_high / tight, samples=est.n_samples)
+        row = dict(
+            n=n,
+            s=s,
+            k=k_used,
+            k_sampled=cert.max_active,
+            sparsity_method=cert.method,
+            W=W,
+            B=B,
+            AS=est.estimate,
+            AS_ci_low=est.ci_low,
+            AS_ci_high=est.ci_high,
+            expression=expression,
+            ratio=est.estimate / expression,
+            ratio_ci_low=est.ci_low / expression,
+            ratio_ci_high=est.ci_high / expression,
+            tight_bound=tight,
+            ratio_4k2W2_ci_high=est.ci_high / tight,
+            samples=est.n_samples,
+        )
         return {"lemma9-monte-carlo": pd.DataFrame([row])}
     raise ValueError(f"unknown point kind {kind!r}")
 

@@ -38,8 +38,12 @@ V_STEP_INSTANCE = dict(n=10**12, s=4, k=1, W=0.0, B=1.0, c=1.0, C=1000.0)
 #: ``tighter-4k2W2`` is our explicit bound, proved in its notes and given as the argument for Lemma 9 and
 #: the introduction's bound: a counterexample makes that stated inequality false (statement-error) and leaves
 #: Lemma 9 without its argument.
-FAIL_FINDINGS = {"lemma9/tighter-4k2W2": "statement-error", "lemma9/term-U-corrected": "proof-slip",
-                 "lemma9/transition-union-corrected": "proof-slip", "lemma9/transition-corrected": "proof-slip"}
+FAIL_FINDINGS = {
+    "lemma9/tighter-4k2W2": "statement-error",
+    "lemma9/term-U-corrected": "proof-slip",
+    "lemma9/transition-union-corrected": "proof-slip",
+    "lemma9/transition-corrected": "proof-slip",
+}
 
 
 # ---------------------------------------------------------------------------
@@ -77,42 +81,65 @@ def _term_u_records(every, neurons, common, tables):
             row = row.loc[(row["U"] / row["U_bound"]).idxmax()]
             net = neuron_network(int(row["n"]), row["threshold"])
             certificate = cert.certificate(
-                "<=", cert.quantity("lemma9_U", network=cert.network_spec(net)),
+                "<=",
+                cert.quantity("lemma9_U", network=cert.network_spec(net)),
                 cert.formula("k**2 * W**2 / 4", k=1, W=float(net.scale_W())),
-                row["U"], row["U_bound"], "(U)", "k^2 W^2 / 4",
+                row["U"],
+                row["U_bound"],
+                "(U)",
+                "k^2 W^2 / 4",
                 "one neuron relu(<1,x> - c): on an edge where it stays active h changes by 2 w_i = 2, so "
-                "(1/4)(h(x) - h(x^i))^2 = w_i^2, not w_i^2 / 4")
+                "(1/4)(h(x) - h(x^i))^2 = w_i^2, not w_i^2 / 4",
+            )
         worst = every.assign(over_middle=_safe_ratio(every["U"], every["U_intermediate"]))
         row = worst.loc[worst["over_middle"].idxmax()]
-        counterexample = (f"{_where(row)}: (U) = {row['U']:.4g} > E[(1/4)||w^R||^2] = {row['U_intermediate']:.4g} "
-                          f"(ratio {row['over_middle']:.3g}); max (U)/(k^2W^2/4) = {over.max():.3g}")
+        counterexample = (
+            f"{_where(row)}: (U) = {row['U']:.4g} > E[(1/4)||w^R||^2] = {row['U_intermediate']:.4g} "
+            f"(ratio {row['over_middle']:.3g}); max (U)/(k^2W^2/4) = {over.max():.3g}"
+        )
     verdict, certificate = _fail_or_inconclusive(bool(middle.any() or final.any()), certificate)
     # tolerances relative to the sides: (U) and E||w^R||^2 are sums of up to 2^n n terms, rounded at ~1e-11
-    corrected = (exceeds(every["U"], U_FACTOR * every["U_intermediate"])
-                 | exceeds(every["U_intermediate"], every["U_bound"])).any()
+    corrected = (
+        exceeds(every["U"], U_FACTOR * every["U_intermediate"]) | exceeds(every["U_intermediate"], every["U_bound"])
+    ).any()
     return [
         CheckRecord(
-            check_id="lemma9/term-U-printed", statement_id="lemma9-proof-U",
+            check_id="lemma9/term-U-printed",
+            statement_id="lemma9-proof-U",
             statement="(U) <= E[(1/4)||w^{R_x}||^2] <= k^2 W^2 / 4",
             check="exact (U) against the printed middle step and bound on every network (grid, adversarial, "
-                  "one-neuron)",
-            variant="as printed", method="exact", instances=len(every), worst_value=float(over.max()),
-            worst_value_label="max (U) / (k^2 W^2/4)", verdict=verdict, counterexample=counterexample,
-            finding="proof-slip" if certificate else "", certificate=certificate,
-            notes=(f"middle step violated on {int(middle.sum())}, bound on {int(final.sum())} of {len(every)} "
-                   "networks. "
-                   "When R_x = R_{x xor i}, h(x) - h(x xor i) = 2 w_i^{R_x} x_i, so (1/4)(...)^2 = (w_i^{R_x})^2: "
-                   "the 1/4 is lost and (U) can reach 4 E[(1/4)||w^R||^2]. Lemma 9 survives: (U) <= k^2 W^2 "
-                   "(lemma9/term-U-corrected) is still O(k^2 W^2)."),
-            **common),
+            "one-neuron)",
+            variant="as printed",
+            method="exact",
+            instances=len(every),
+            worst_value=float(over.max()),
+            worst_value_label="max (U) / (k^2 W^2/4)",
+            verdict=verdict,
+            counterexample=counterexample,
+            finding="proof-slip" if certificate else "",
+            certificate=certificate,
+            notes=(
+                f"middle step violated on {int(middle.sum())}, bound on {int(final.sum())} of {len(every)} "
+                "networks. "
+                "When R_x = R_{x xor i}, h(x) - h(x xor i) = 2 w_i^{R_x} x_i, so (1/4)(...)^2 = (w_i^{R_x})^2: "
+                "the 1/4 is lost and (U) can reach 4 E[(1/4)||w^R||^2]. Lemma 9 survives: (U) <= k^2 W^2 "
+                "(lemma9/term-U-corrected) is still O(k^2 W^2)."
+            ),
+            **common,
+        ),
         CheckRecord(
-            check_id="lemma9/term-U-corrected", statement_id="lemma9-proof-U",
+            check_id="lemma9/term-U-corrected",
+            statement_id="lemma9-proof-U",
             statement="(U) <= E[||w^{R_x}||^2] <= k^2 W^2",
             check="(U) <= 4 E[(1/4)||w^{R_x}||^2] and E[(1/4)||w^{R_x}||^2] <= k^2 W^2/4 on every network",
-            variant="corrected", method="exact", instances=len(every),
+            variant="corrected",
+            method="exact",
+            instances=len(every),
             worst_value=float(_safe_ratio(every["U"], 4 * every["U_bound"]).max()),
             worst_value_label="max (U) / (k^2 W^2)",
-            **_corrected(Verdict.FAIL if corrected else Verdict.PASS, tables, "lemma9/term-U-corrected"), **common),
+            **_corrected(Verdict.FAIL if corrected else Verdict.PASS, tables, "lemma9/term-U-corrected"),
+            **common,
+        ),
     ]
 
 
@@ -137,40 +164,60 @@ def _union_records(every, neurons, common, tables):
             n, c = int(row["n"]), row["threshold"]
             scaled = _step_network(n, c, 1.0 / math.sqrt(n))
             certificate = cert.certificate(
-                "<=", cert.quantity("transition_probability", network=cert.network_spec(neuron_network(n, c))),
+                "<=",
+                cert.quantity("transition_probability", network=cert.network_spec(neuron_network(n, c))),
                 cert.quantity("average_sensitivity", function={"network": cert.network_spec(scaled)}),
-                row["transition"], row["transition_bound_sum"], "Pr_{x,i}[R_x != R_{x xor i}]",
+                row["transition"],
+                row["transition_bound_sum"],
+                "Pr_{x,i}[R_x != R_{x xor i}]",
                 "(1/n) sum_j AS(g_j)",
                 f"one neuron, so the union bound is an equality; g_1 = 1{{<1,x> > {c:g}}} and (1/n) AS(g_1) = "
-                "AS(g_1 / sqrt(n)) (AS is quadratic), with g_1/sqrt(n) written as a two-ReLU step network")
+                "AS(g_1 / sqrt(n)) (AS is quadratic), with g_1/sqrt(n) written as a two-ReLU step network",
+            )
         worst = every.assign(over=over)
         row = worst.loc[worst["over"].idxmax()]
-        counterexample = (f"{_where(row)}: Pr = {row['transition']:.4g} > (1/n) sum_j AS(g_j) = "
-                          f"{row['transition_bound_sum']:.4g} (ratio {row['over']:.3g})")
+        counterexample = (
+            f"{_where(row)}: Pr = {row['transition']:.4g} > (1/n) sum_j AS(g_j) = "
+            f"{row['transition_bound_sum']:.4g} (ratio {row['over']:.3g})"
+        )
     verdict, certificate = _fail_or_inconclusive(bool(violated.any()), certificate)
     corrected = exceeds(every["transition"], every["transition_union_bound"] * (UNION_FACTOR / 4)).any()
     return [
         CheckRecord(
-            check_id="lemma9/transition-union-printed", statement_id="lemma9-proof-union",
+            check_id="lemma9/transition-union-printed",
+            statement_id="lemma9-proof-union",
             statement="Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j AS(g_j), g_j = 1{<w_j,x> > b_j}",
             check="exact transition probability against the printed sum (AS with the 1/4 of Section 2.1)",
-            variant="as printed", method="exact", instances=len(every), worst_value=float(over.max()),
-            worst_value_label="max transition / printed sum", verdict=verdict, counterexample=counterexample,
-            finding="proof-slip" if certificate else "", certificate=certificate,
-            notes=(f"violated on {int(violated.sum())} of {len(every)} networks; sum_i Pr[g_j(x) != g_j(x xor i)] = "
-                   "4 AS(g_j) for {0,1}-valued g_j under the 1/4 normalisation, so the printed equality drops a "
-                   "factor 4 (ratio exactly 4 for one neuron). Lemma 9 survives: the factor 4 is a constant "
-                   "(lemma9/transition-union-corrected)."),
-            **common),
+            variant="as printed",
+            method="exact",
+            instances=len(every),
+            worst_value=float(over.max()),
+            worst_value_label="max transition / printed sum",
+            verdict=verdict,
+            counterexample=counterexample,
+            finding="proof-slip" if certificate else "",
+            certificate=certificate,
+            notes=(
+                f"violated on {int(violated.sum())} of {len(every)} networks; sum_i Pr[g_j(x) != g_j(x xor i)] = "
+                "4 AS(g_j) for {0,1}-valued g_j under the 1/4 normalisation, so the printed equality drops a "
+                "factor 4 (ratio exactly 4 for one neuron). Lemma 9 survives: the factor 4 is a constant "
+                "(lemma9/transition-union-corrected)."
+            ),
+            **common,
+        ),
         CheckRecord(
-            check_id="lemma9/transition-union-corrected", statement_id="lemma9-proof-union",
+            check_id="lemma9/transition-union-corrected",
+            statement_id="lemma9-proof-union",
             statement="Pr_{x,i}[R_x != R_{x xor i}] <= (4/n) sum_j AS(g_j)",
             check="exact transition probability against the union bound with the factor 4, every network",
-            variant="corrected", method="exact", instances=len(every),
+            variant="corrected",
+            method="exact",
+            instances=len(every),
             worst_value=float(_safe_ratio(every["transition"], every["transition_union_bound"]).max()),
             worst_value_label="max transition / union bound",
             **_corrected(Verdict.FAIL if corrected else Verdict.PASS, tables, "lemma9/transition-union-corrected"),
-            **common),
+            **common,
+        ),
     ]
 
 
@@ -189,55 +236,89 @@ def _transition_records(every, neurons, common, tables):
             row = bad.loc[bad["transition"].idxmax()]
             n, c = int(row["n"]), row["threshold"]
             certificate = cert.certificate(
-                "<=", cert.quantity("transition_probability", network=cert.network_spec(neuron_network(n, c))),
+                "<=",
+                cert.quantity("transition_probability", network=cert.network_spec(neuron_network(n, c))),
                 cert.formula(TRANSITION_BOUND, k=1, s=1, n=n),
-                row["transition"], row["transition_printed_bound"], "Pr_{x,i}[R_x != R_{x xor i}]",
+                row["transition"],
+                row["transition_printed_bound"],
+                "Pr_{x,i}[R_x != R_{x xor i}]",
                 "k sqrt(log(s/k)) / sqrt(n)",
                 "s = k = 1: the printed bound is 0 whatever constant multiplies it, but a non-constant neuron "
-                "changes its activity on some edge")
+                "changes its activity on some edge",
+            )
         row = every[zero].iloc[0]
-        counterexample = (f"{int(zero.sum())} networks with s = k (bound 0) and transitions > 0, e.g. {_where(row)}: "
-                          f"Pr = {row['transition']:.4g}")
+        counterexample = (
+            f"{int(zero.sum())} networks with s = k (bound 0) and transitions > 0, e.g. {_where(row)}: "
+            f"Pr = {row['transition']:.4g}"
+        )
     verdict, certificate = _fail_or_inconclusive(bool(zero.any()), certificate)
     sweeps = {c: verdict_big_o_trend(every[c], every["transition_corrected_ratio"]) for c in ("n", "s", "k")}
     concavity_excess = float((every["concave_sum"] - every["concavity_max"]).max())
     return [
         CheckRecord(
-            check_id="lemma9/transition", statement_id="lemma9-proof-transition",
+            check_id="lemma9/transition",
+            statement_id="lemma9-proof-transition",
             statement="Pr_{x,i}[R_x != R_{x xor i}] <= k sqrt(log(s/k)) / sqrt(n)",
             check="exact transition probability against the printed bound on every network; the bound rests on "
-                  "Lemma 6 (an O() statement), so it is read up to a constant and failed only where no constant helps",
-            variant="as printed", method="exact", instances=len(every),
+            "Lemma 6 (an O() statement), so it is read up to a constant and failed only where no constant helps",
+            variant="as printed",
+            method="exact",
+            instances=len(every),
             worst_value=float(ratio.max()) if len(ratio) else float("nan"),
-            worst_value_label="max Pr / bound where the bound is positive (observed constant)", verdict=verdict,
-            counterexample=counterexample, certificate=certificate,
-            finding=corners.finding("proof-slip", [corners.in_log_corner_up_to_constant(
-                TRANSITION_BOUND, dict(k=r.k, s=r.s, n=r.n)) for r in every[zero].itertuples()]) if certificate else "",
-            notes=(f"at s = k the right side is 0 for any constant; the concavity step maximises sum_j p_j "
-                   f"sqrt(log 1/p_j) under sum_j p_j <= k at p_j = k/s, which is the maximiser only for "
-                   f"k/s <= e^(-1/2) (beyond, the maximum is s/sqrt(2e)). Where the bound is positive the worst "
-                   f"ratio is {ratio.max() if len(ratio) else float('nan'):.3g} (a constant, not failed). Lemma 9 "
-                   "survives: lemma9/transition-corrected and lemma9/tighter-4k2W2."),
-            **common),
+            worst_value_label="max Pr / bound where the bound is positive (observed constant)",
+            verdict=verdict,
+            counterexample=counterexample,
+            certificate=certificate,
+            finding=corners.finding(
+                "proof-slip",
+                [
+                    corners.in_log_corner_up_to_constant(TRANSITION_BOUND, dict(k=r.k, s=r.s, n=r.n))
+                    for r in every[zero].itertuples()
+                ],
+            )
+            if certificate
+            else "",
+            notes=(
+                f"at s = k the right side is 0 for any constant; the concavity step maximises sum_j p_j "
+                f"sqrt(log 1/p_j) under sum_j p_j <= k at p_j = k/s, which is the maximiser only for "
+                f"k/s <= e^(-1/2) (beyond, the maximum is s/sqrt(2e)). Where the bound is positive the worst "
+                f"ratio is {ratio.max() if len(ratio) else float('nan'):.3g} (a constant, not failed). Lemma 9 "
+                "survives: lemma9/transition-corrected and lemma9/tighter-4k2W2."
+            ),
+            **common,
+        ),
         CheckRecord(
-            check_id="lemma9/transition-corrected", statement_id="lemma9-proof-transition",
+            check_id="lemma9/transition-corrected",
+            statement_id="lemma9-proof-transition",
             statement="Pr_{x,i}[R_x != R_{x xor i}] = O(Phi(s,k)/sqrt(n)), Phi(s,k) = k sqrt(log(s/k)) if k/s <= "
-                      "e^(-1/2), s/sqrt(2e) otherwise",
+            "e^(-1/2), s/sqrt(2e) otherwise",
             check=f"exact sum_j p_j sqrt(log 1/p_j) <= Phi(s,k) and Pr sqrt(n) / Phi(s,k) <= 4 C_6 (C_6 = {C_LEMMA6:.4f}, "
-                  "Lemma 6's explicit constant) on every network",
-            variant="corrected", method="exact", instances=len(every),
+            "Lemma 6's explicit constant) on every network",
+            variant="corrected",
+            method="exact",
+            instances=len(every),
             worst_value=float(every["transition_corrected_ratio"].max()),
             worst_value_label="max Pr sqrt(n) / Phi(s,k) (observed constant)",
-            **_corrected(verdict_all([verdict_at_most(concavity_excess, 0.0),
-                                      verdict_at_most(float(every["transition_corrected_ratio"].max()),
-                                                      4 * C_LEMMA6)]),
-                         tables, "lemma9/transition-corrected",
-                         notes=(f"Phi is the exact maximum of the concave sum under sum_j p_j = E|R_x| <= k (largest "
-                                f"excess {concavity_excess:.3g} <= 0); with the union factor 4 and Lemma 6's explicit "
-                                "constant C_6 the chain gives Pr <= 4 C_6 Phi(s,k)/sqrt(n) for every network. "
-                                "Measurements: log-log slopes of the worst ratio "
-                                + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items()) + ".")),
-            **common),
+            **_corrected(
+                verdict_all(
+                    [
+                        verdict_at_most(concavity_excess, 0.0),
+                        verdict_at_most(float(every["transition_corrected_ratio"].max()), 4 * C_LEMMA6),
+                    ]
+                ),
+                tables,
+                "lemma9/transition-corrected",
+                notes=(
+                    f"Phi is the exact maximum of the concave sum under sum_j p_j = E|R_x| <= k (largest "
+                    f"excess {concavity_excess:.3g} <= 0); with the union factor 4 and Lemma 6's explicit "
+                    "constant C_6 the chain gives Pr <= 4 C_6 Phi(s,k)/sqrt(n) for every network. "
+                    "Measurements: log-log slopes of the worst ratio "
+                    + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
+                    + "."
+                ),
+            ),
+            **common,
+        ),
     ]
 
 
@@ -251,51 +332,80 @@ def assemble(block: dict, tables: dict):
     sweeps = {c: verdict_big_o_trend(grid[c], grid["ratio"]) for c in ("n", "s", "k")}
     worst = grid.loc[grid["ratio"].idxmax()]
     positive = grid[grid["AS"] > 0]
-    fit = fit_exponents_if_possible({"n": positive["n"], "s": positive["s"], "k": positive["k"]},
-                                    positive["AS"] / positive["W"] ** 2)
+    fit = fit_exponents_if_possible(
+        {"n": positive["n"], "s": positive["s"], "k": positive["k"]}, positive["AS"] / positive["W"] ** 2
+    )
     claimed = {"n": 0.5, "k": 4.0}
-    exponents = "" if fit is None else "; fitted AS/W^2 ~ " + ", ".join(
-        f"{r['parameter']}^{r['exponent']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
-        + (f" vs {claimed[r['parameter']]:g}: {factor_status(r['ci_low'], r['ci_high'], claimed[r['parameter']])}"
-           if r["parameter"] in claimed else "")
-        for _, r in fit[fit["parameter"] != "const"].iterrows())
+    exponents = (
+        ""
+        if fit is None
+        else "; fitted AS/W^2 ~ "
+        + ", ".join(
+            f"{r['parameter']}^{r['exponent']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
+            + (
+                f" vs {claimed[r['parameter']]:g}: {factor_status(r['ci_low'], r['ci_high'], claimed[r['parameter']])}"
+                if r["parameter"] in claimed
+                else ""
+            )
+            for _, r in fit[fit["parameter"] != "const"].iterrows()
+        )
+    )
     tight = float(every["ratio_4k2W2"].max())
 
     in_range = grid[grid["n"] >= 2]
     explicit = _safe_ratio(in_range["AS"], C_LEMMA9 * in_range["expression"])
     records = [
         CheckRecord(
-            check_id="lemma9/bound", statement_id="lemma9",
+            check_id="lemma9/bound",
+            statement_id="lemma9",
             statement="AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
             check=f"exact AS(h) <= C x (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) with the explicit constant "
-                  f"C = 4/(sqrt(2) log 2) = {C_LEMMA9:.4f} (from AS <= 4k^2W^2, lemma9-sharp) on every random, "
-                  "structured and adversarial network with n >= 2",
-            variant="explicit constant", method="exact", instances=len(in_range),
+            f"C = 4/(sqrt(2) log 2) = {C_LEMMA9:.4f} (from AS <= 4k^2W^2, lemma9-sharp) on every random, "
+            "structured and adversarial network with n >= 2",
+            variant="explicit constant",
+            method="exact",
+            instances=len(in_range),
             worst_value=float(explicit.max()) if len(in_range) else float("nan"),
             worst_value_label=f"max AS / ({C_LEMMA9:.3f} x expression)",
-            verdict=no_uncertified_fail(verdict_at_most(float(explicit.max()), 1.0)) if len(in_range)
+            verdict=no_uncertified_fail(verdict_at_most(float(explicit.max()), 1.0))
+            if len(in_range)
             else Verdict.INCONCLUSIVE,
-            notes=(f"measurements (no verdict rests on them): observed constant max AS / expression = "
-                   f"{float(worst['ratio']):.4g} at {_where(worst)}; log-log slopes of the worst ratio "
-                   + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items()) + f"{exponents}. "
-                   "The explicit-constant inequality is implied by lemma9-sharp for every n >= 2; the check confirms "
-                   "it on every enumerated network."),
-            **common),
+            notes=(
+                f"measurements (no verdict rests on them): observed constant max AS / expression = "
+                f"{float(worst['ratio']):.4g} at {_where(worst)}; log-log slopes of the worst ratio "
+                + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
+                + f"{exponents}. "
+                "The explicit-constant inequality is implied by lemma9-sharp for every n >= 2; the check confirms "
+                "it on every enumerated network."
+            ),
+            **common,
+        ),
         CheckRecord(
-            check_id="lemma9/tighter-4k2W2", statement_id="lemma9",
+            check_id="lemma9/tighter-4k2W2",
+            statement_id="lemma9",
             statement="AS(h) <= 4 k^2 W^2 for every h in H_{n,s,k}^{W,B} (our bound; no n, s, B)",
             check="exact AS / (4 k^2 W^2) on every network (grid, adversarial, one-neuron)",
-            variant="tighter bound (ours)", method="exact", instances=len(every), worst_value=tight,
+            variant="tighter bound (ours)",
+            method="exact",
+            instances=len(every),
+            worst_value=tight,
             worst_value_label="max AS / (4 k^2 W^2)",
-            **_corrected(verdict_at_most(tight, 1.0), tables, "lemma9/tighter-4k2W2",
-                         notes=("proof: preactivations are affine along the edge x -> x xor i, so only "
-                                "neurons of R_x u R_{x xor i} are active on it; |h(x) - h(x xor i)| <= 2 (a_i(x) "
-                                "+ a_i(x xor i)), a_i(x) = sum_{j in R_x} |u_j w_ji|; (a+b)^2 <= 2a^2 + 2b^2, "
-                                "Cauchy-Schwarz sum_i a_i(x)^2 <= k^2 W^2 and the symmetry of x and x xor i give "
-                                f"AS <= 4 k^2 W^2. For n >= 2, 4 k^2 W^2 <= {C_TIGHTER:.3f} x Lemma 9's "
-                                "expression, so this bound proves Lemma 9 (with that constant); its sqrt(n) "
-                                "log(ns) and B terms are slack.")),
-            **common),
+            **_corrected(
+                verdict_at_most(tight, 1.0),
+                tables,
+                "lemma9/tighter-4k2W2",
+                notes=(
+                    "proof: preactivations are affine along the edge x -> x xor i, so only "
+                    "neurons of R_x u R_{x xor i} are active on it; |h(x) - h(x xor i)| <= 2 (a_i(x) "
+                    "+ a_i(x xor i)), a_i(x) = sum_{j in R_x} |u_j w_ji|; (a+b)^2 <= 2a^2 + 2b^2, "
+                    "Cauchy-Schwarz sum_i a_i(x)^2 <= k^2 W^2 and the symmetry of x and x xor i give "
+                    f"AS <= 4 k^2 W^2. For n >= 2, 4 k^2 W^2 <= {C_TIGHTER:.3f} x Lemma 9's "
+                    "expression, so this bound proves Lemma 9 (with that constant); its sqrt(n) "
+                    "log(ns) and B terms are slack."
+                ),
+            ),
+            **common,
+        ),
     ]
     records += _term_u_records(every, neurons, common, tables)
     records += _union_records(every, neurons, common, tables)
@@ -303,22 +413,38 @@ def assemble(block: dict, tables: dict):
 
     mc_ok = bool((mc["ratio_4k2W2_ci_high"] <= 1.0).all())
     mc_slope = verdict_big_o_trend(mc["n"], mc["ratio_ci_high"])[1]
-    records.append(CheckRecord(
-        check_id="lemma9/monte-carlo", statement_id="lemma9",
-        statement="AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)), beyond exact enumeration",
-        check=f"Monte Carlo AS ({CONFIDENCE:.0%} CI) against 4 k^2 W^2 (<= {C_TIGHTER:.2f} x expression) for n up to "
-              f"{int(mc['n'].max())}",
-        variant="", method="monte-carlo", instances=len(mc), worst_value=float(mc["ratio_4k2W2_ci_high"].max()),
-        worst_value_label="max upper CI of AS / (4 k^2 W^2)",
-        verdict=Verdict.PASS if mc_ok else Verdict.INCONCLUSIVE,
-        notes=(f"PASS when every upper interval end lies below 4 k^2 W^2 (k = the largest active count seen on "
-               f"the samples, a lower bound on the true k, so the test is the strictest admissible); otherwise "
-               f"INCONCLUSIVE. Against the expression: max upper CI ratio {mc['ratio_ci_high'].max():.3g}, slope of "
-               f"the upper CI ratio along n {mc_slope:.2f} (a trend within the intervals, not a verdict)."),
-        **common))
+    records.append(
+        CheckRecord(
+            check_id="lemma9/monte-carlo",
+            statement_id="lemma9",
+            statement="AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)), beyond exact enumeration",
+            check=f"Monte Carlo AS ({CONFIDENCE:.0%} CI) against 4 k^2 W^2 (<= {C_TIGHTER:.2f} x expression) for n up to "
+            f"{int(mc['n'].max())}",
+            variant="",
+            method="monte-carlo",
+            instances=len(mc),
+            worst_value=float(mc["ratio_4k2W2_ci_high"].max()),
+            worst_value_label="max upper CI of AS / (4 k^2 W^2)",
+            verdict=Verdict.PASS if mc_ok else Verdict.INCONCLUSIVE,
+            notes=(
+                f"PASS when every upper interval end lies below 4 k^2 W^2 (k = the largest active count seen on "
+                f"the samples, a lower bound on the true k, so the test is the strictest admissible); otherwise "
+                f"INCONCLUSIVE. Against the expression: max upper CI ratio {mc['ratio_ci_high'].max():.3g}, slope of "
+                f"the upper CI ratio along n {mc_slope:.2f} (a trend within the intervals, not a verdict)."
+            ),
+            **common,
+        )
+    )
     records += _new_records(every, grid, common)
-    summary = {"lemma9-exponents": fit} if fit is not None else {"lemma9-exponents": pd.DataFrame(
-        columns=["parameter", "exponent", "stderr", "ci_low", "ci_high", "n_points", "r_squared"])}
+    summary = (
+        {"lemma9-exponents": fit}
+        if fit is not None
+        else {
+            "lemma9-exponents": pd.DataFrame(
+                columns=["parameter", "exponent", "stderr", "ci_low", "ci_high", "n_points", "r_squared"]
+            )
+        }
+    )
     summary["tightness"] = tightness_table(every, exponents)
     records.append(_tail_hence_w0_record())
     records.append(_degenerate_record(common))
@@ -344,30 +470,45 @@ def _concavity_record(common):
     middle = k * 0.5 * math.sqrt(math.log(2.0))
     bound = constant * k * math.sqrt(math.log((k + 1) / k))
     certificate = cert.certificate_if_violated(
-        "<=", cert.quantity("concave_activation_sum", network=cert.network_spec(net)),
-        cert.formula(CONCAVITY_BOUND, C=constant, k=k, s=k + 1, n=1), middle, bound,
-        "(1/n) sum_j p_j sqrt(n log(1/p_j))", "C k sqrt(log(s/k))/sqrt(n)",
+        "<=",
+        cert.quantity("concave_activation_sum", network=cert.network_spec(net)),
+        cert.formula(CONCAVITY_BOUND, C=constant, k=k, s=k + 1, n=1),
+        middle,
+        bound,
+        "(1/n) sum_j p_j sqrt(n log(1/p_j))",
+        "C k sqrt(log(s/k))/sqrt(n)",
         f"n = 1, {k} copies of relu(x_1) (each active with probability p_j = 1/2, at most k = {k} at once) and one "
         f"neuron that never fires (s = k + 1): the middle of the chain is k sqrt(log 2)/2 = {middle:.4g}, while "
         f"C k sqrt(log(s/k)) = {bound:.4g} at C = 4 C_6 = {constant:.4g}. One member of a family: the right side is "
         "about C sqrt(k), so every constant C fails once k > (2C/sqrt(log 2))^2; the printed concavity step takes "
-        "p_j = k/s as the maximiser, which it is only for k/s <= e^(-1/2)")
+        "p_j = k/s as the maximiser, which it is only for k/s <= e^(-1/2)",
+    )
     return CheckRecord(
-        check_id="lemma9/transition-concavity-printed", statement_id="lemma9-proof-transition",
+        check_id="lemma9/transition-concavity-printed",
+        statement_id="lemma9-proof-transition",
         statement="(1/n) sum_j p_j sqrt(n log(1/p_j)) <= C k sqrt(log(s/k))/sqrt(n), p_j = Pr_x[neuron j active] "
-                  "(concavity step, read up to a constant)",
+        "(concavity step, read up to a constant)",
         check=f"exact activation probabilities of k = {k} copies of relu(x_1) and one dead neuron (n = 1) against the "
-              "step's bound with the constant 4 C_6",
-        variant="as printed", method="exact", instances=1, worst_value=middle / bound,
+        "step's bound with the constant 4 C_6",
+        variant="as printed",
+        method="exact",
+        instances=1,
+        worst_value=middle / bound,
         worst_value_label="middle / (4 C_6 k sqrt(log(s/k)))",
-        verdict=Verdict.FAIL if certificate else Verdict.PASS, certificate=certificate,
+        verdict=Verdict.FAIL if certificate else Verdict.PASS,
+        certificate=certificate,
         # log(s/k) < 1/2 here: with the logarithm floored at 1 the same constant covers the step (a log corner)
-        finding=corners.finding("proof-slip", [corners.certificate_in_log_corner(certificate)])
-        if certificate else "",
-        counterexample=(f"k = {k}, s = k + 1, n = 1, p_j = 1/2: middle {middle:.4g} > {bound:.4g} = 4 C_6 k "
-                        "sqrt(log(s/k))") if certificate else "",
-        range=f"n = 1, s = {k + 1}, k = {k}", notes="the step holds with Phi(s, k) in place of k sqrt(log(s/k)) "
-        "(lemma9/transition-corrected); Lemma 9 survives through lemma9-sharp", **common)
+        finding=corners.finding("proof-slip", [corners.certificate_in_log_corner(certificate)]) if certificate else "",
+        counterexample=(
+            f"k = {k}, s = k + 1, n = 1, p_j = 1/2: middle {middle:.4g} > {bound:.4g} = 4 C_6 k sqrt(log(s/k))"
+        )
+        if certificate
+        else "",
+        range=f"n = 1, s = {k + 1}, k = {k}",
+        notes="the step holds with Phi(s, k) in place of k sqrt(log(s/k)) "
+        "(lemma9/transition-corrected); Lemma 9 survives through lemma9-sharp",
+        **common,
+    )
 
 
 #: Lemma 9's printed bound with an explicit constant C in the certificates' formula language.
@@ -383,22 +524,32 @@ def _degenerate_record(common):
     value = float(average_sensitivity(net.truth_table()))
     expression = float(bounds.lemma9_average_sensitivity(1, 1, 1, 1.0, 0.0))
     certificate = cert.certificate_if_violated(
-        "<=", cert.quantity("average_sensitivity", function={"network": cert.network_spec(net)}),
-        cert.formula(LEMMA9_BOUND, C=DEGENERATE_C, n=1, s=1, k=1, W=1.0, B=0.0), value, DEGENERATE_C * expression,
-        "AS(relu(x_1))", "C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
+        "<=",
+        cert.quantity("average_sensitivity", function={"network": cert.network_spec(net)}),
+        cert.formula(LEMMA9_BOUND, C=DEGENERATE_C, n=1, s=1, k=1, W=1.0, B=0.0),
+        value,
+        DEGENERATE_C * expression,
+        "AS(relu(x_1))",
+        "C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
         f"n = s = k = 1, W = 1, B = 0: log(ns) = log s = 0, so the bound is 0 for every constant C (here "
         f"{DEGENERATE_C:g}), while AS(relu(x_1)) = 1/4 (the neuron flips on every edge). Degenerate: the printed "
-        "logarithms vanish exactly at n = s = 1")
+        "logarithms vanish exactly at n = s = 1",
+    )
     return CheckRecord(
-        check_id="lemma9/bound-degenerate", statement_id="lemma9",
+        check_id="lemma9/bound-degenerate",
+        statement_id="lemma9",
         statement="AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) at n = s = 1",
         check="exact AS of relu(x_1) (n = s = k = 1) against the printed bound, which vanishes there",
-        variant="as printed, degenerate point", method="exact", instances=1,
+        variant="as printed, degenerate point",
+        method="exact",
+        instances=1,
         **corners.degenerate_point_fields(certificate, value, expression, "AS"),
         counterexample=f"h = relu(x_1), n = s = 1: AS = {value:g} > 0 = bound" if certificate else "",
         range="n = s = k = 1, W = 1, B = 0",
         notes="the degenerate corner of Lemma 9: for n >= 2, AS <= 4k^2W^2 (lemma9-sharp) gives the bound with an "
-              "explicit constant (lemma9/bound)", **common)
+        "explicit constant (lemma9/bound)",
+        **common,
+    )
 
 
 def _with_ranges(records, every, grid, mc):
@@ -406,11 +557,13 @@ def _with_ranges(records, every, grid, mc):
     keys = ["n", "s", "k"]
     whole = describe_range(every.to_dict("records"), keys, f"{len(every)} networks (grid, adversarial, one-neuron)")
     special = {
-        "lemma9/bound": describe_range(grid[grid["n"] >= 2].to_dict("records"), keys,
-                                       f"{int((grid['n'] >= 2).sum())} networks (grid, adversarial)"),
+        "lemma9/bound": describe_range(
+            grid[grid["n"] >= 2].to_dict("records"), keys, f"{int((grid['n'] >= 2).sum())} networks (grid, adversarial)"
+        ),
         "lemma9/monte-carlo": describe_range(mc.to_dict("records"), keys, f"{len(mc)} networks, Monte Carlo"),
-        "lemma9/proof-V-printed": describe_range([V_STEP_INSTANCE], ["n", "s", "k", "W", "B"],
-                                                 "one formula instance; closed form for every constant"),
+        "lemma9/proof-V-printed": describe_range(
+            [V_STEP_INSTANCE], ["n", "s", "k", "W", "B"], "one formula instance; closed form for every constant"
+        ),
     }
     return [r if r.range else replace(r, range=special.get(r.check_id, whole)) for r in records]
 
@@ -424,58 +577,102 @@ def _new_records(every, grid, common):
     hence = _safe_ratio(every["hence_probability"], every["hence_bound"])
     records = [
         CheckRecord(
-            check_id="lemma9/as-fourier", statement_id="lemma9-sharp",
+            check_id="lemma9/as-fourier",
+            statement_id="lemma9-sharp",
             statement="AS(h) = sum_T |T| hhat(T)^2 (O'Donnell Thm 2.38 with the 1/4 of Section 2.1)",
             check="AS by its edge definition against sum_t t W^t(h) from the Walsh-Hadamard spectrum, every network",
-            variant="", method="exact", instances=len(every), worst_value=fourier,
+            variant="",
+            method="exact",
+            instances=len(every),
+            worst_value=fourier,
             worst_value_label="max |AS - sum_T |T| hhat(T)^2| / max(1, AS)",
-            verdict=no_uncertified_fail(verdict_at_most(fourier, ATOL + RTOL)), **common),
+            verdict=no_uncertified_fail(verdict_at_most(fourier, ATOL + RTOL)),
+            **common,
+        ),
     ]
     verdict, _ = _fail_or_inconclusive(bool((every["ratio_active"] > 1.0 + 1e-9).any()), None)
-    records.append(CheckRecord(
-        check_id="lemma9/as-active-count", statement_id="lemma9-sharp",
-        statement="AS(h) <= 4 W^2 E_x[|R_x|^2] for every ReLU network h (sparse or not)",
-        check="exact AS against 4 W^2 E_x|R_x|^2 (active sets enumerated on the cube), every network",
-        variant="intermediate bound (ours)", method="exact", instances=len(every), worst_value=active,
-        worst_value_label="max AS / (4 W^2 E|R_x|^2)", verdict=verdict,
-        notes="the first inequality of lemma9-sharp's proof; with E|R_x|^2 <= k^2 + s^2 Pr[|R_x| > k] it gives "
-              "Remark 11's extension", **common))
-    records.append(CheckRecord(
-        check_id="lemma9/proof-tail-hence", statement_id="lemma9-proof-tail",
-        statement=f"Pr_x[|l_{{R_x}}(x)| >= c k^1.5 W sqrt(log(ns)) + kB] <= 1/(ns)^4 with c = {HENCE_C:g}",
-        check="exact Pr_x[|h(x)| >= 4 k^1.5 W sqrt(log(ns)) + kB] (l_{R_x}(x) = h(x)) against (ns)^-4, every network",
-        variant="corrected (c = 4)", method="exact", instances=len(every), worst_value=float(hence.max()),
-        worst_value_label="max Pr / (ns)^-4", verdict=no_uncertified_fail(verdict_at_most(float(hence.max()), 1.0)),
-        notes="proved for every h by Hoeffding and the union over the sum_{j<=k} C(s, j) <= 2 s^k sets R (not n^k): "
-              "2 (2 s^k) exp(-c^2 k log(ns)/2) <= (ns)^-4 for c = 4, ns >= 2", **common))
+    records.append(
+        CheckRecord(
+            check_id="lemma9/as-active-count",
+            statement_id="lemma9-sharp",
+            statement="AS(h) <= 4 W^2 E_x[|R_x|^2] for every ReLU network h (sparse or not)",
+            check="exact AS against 4 W^2 E_x|R_x|^2 (active sets enumerated on the cube), every network",
+            variant="intermediate bound (ours)",
+            method="exact",
+            instances=len(every),
+            worst_value=active,
+            worst_value_label="max AS / (4 W^2 E|R_x|^2)",
+            verdict=verdict,
+            notes="the first inequality of lemma9-sharp's proof; with E|R_x|^2 <= k^2 + s^2 Pr[|R_x| > k] it gives "
+            "Remark 11's extension",
+            **common,
+        )
+    )
+    records.append(
+        CheckRecord(
+            check_id="lemma9/proof-tail-hence",
+            statement_id="lemma9-proof-tail",
+            statement=f"Pr_x[|l_{{R_x}}(x)| >= c k^1.5 W sqrt(log(ns)) + kB] <= 1/(ns)^4 with c = {HENCE_C:g}",
+            check="exact Pr_x[|h(x)| >= 4 k^1.5 W sqrt(log(ns)) + kB] (l_{R_x}(x) = h(x)) against (ns)^-4, every network",
+            variant="corrected (c = 4)",
+            method="exact",
+            instances=len(every),
+            worst_value=float(hence.max()),
+            worst_value_label="max Pr / (ns)^-4",
+            verdict=no_uncertified_fail(verdict_at_most(float(hence.max()), 1.0)),
+            notes="proved for every h by Hoeffding and the union over the sum_{j<=k} C(s, j) <= 2 s^k sets R (not n^k): "
+            "2 (2 s^k) exp(-c^2 k log(ns)/2) <= (ns)^-4 for c = 4, ns >= 2",
+            **common,
+        )
+    )
     inst = V_STEP_INSTANCE
     n, s, k, W, B, c, C = (inst[key] for key in ("n", "s", "k", "W", "B", "c", "C"))
-    middle_expr = ("n*((k*sqrt(log(s/k))/sqrt(n) - 1/(n*s)**4)*(c*k**1.5*W*sqrt(log(n*s)) + k*B)**2 "
-                   "+ 1/(n*s)**4*(k*W*sqrt(n) + k*B)**2)")
+    middle_expr = (
+        "n*((k*sqrt(log(s/k))/sqrt(n) - 1/(n*s)**4)*(c*k**1.5*W*sqrt(log(n*s)) + k*B)**2 "
+        "+ 1/(n*s)**4*(k*W*sqrt(n) + k*B)**2)"
+    )
     last_expr = "C*(k**4*W**2*sqrt(n)*log(n*s) + k**3*B**2*sqrt(log(s)))"
     env = dict(n=n, s=s, k=k, W=W, B=B, c=c)
     middle = bounds.lemma9_proof_V_middle(n, s, k, W, B, c)
     last = C * (k**4 * W**2 * math.sqrt(n) * math.log(n * s) + k**3 * B**2 * math.sqrt(math.log(s)))
     certificate = cert.certificate_if_violated(
-        "<=", cert.formula(middle_expr, **env), cert.formula(last_expr, C=C, **env), middle, last,
+        "<=",
+        cert.formula(middle_expr, **env),
+        cert.formula(last_expr, C=C, **env),
+        middle,
+        last,
         "n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log ns) + kB)^2 + (ns)^-4 (kW sqrt(n) + kB)^2]",
         "C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
         f"n = {n:.0e}, s = {s}, k = {k}, W = {W:g}, B = {B:g}, c = {c:g}, C = {C:g}. With W = 0 the middle expression "
         "is k^3 B^2 sqrt(n log(s/k)) and the ratio to the right side is sqrt(n log(s/k)/log s)/C, unbounded in n for "
-        "every constant C (and every c)")
-    records.append(CheckRecord(
-        check_id="lemma9/proof-V-printed", statement_id="lemma9-proof-V",
-        statement="n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log(ns)) + kB)^2 + (ns)^-4 (kW sqrt(n) + "
-                  "kB)^2] <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
-        check="the printed last step of (V) between two formulas, at one exact instance (closed form for every "
-              "constant C)", variant="as printed", method="exact", instances=1,
-        worst_value=middle / last, worst_value_label="middle expression / (C x last expression)",
-        verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-        finding="proof-slip" if certificate else "", certificate=certificate,
-        counterexample=(f"W = 0, B = 1, k = 1, s = 4, n = {n:.0e}: middle = {middle:.4g} > {C:g} x last = {last:.4g}"
-                        if certificate else ""),
-        notes="the middle expression's bias part is k^3 B^2 sqrt(n log(s/k)), sqrt(n) above the printed B term. "
-              "(V) <= AS(h) <= 4 k^2 W^2 (lemma9-sharp) holds anyway", **common))
+        "every constant C (and every c)",
+    )
+    records.append(
+        CheckRecord(
+            check_id="lemma9/proof-V-printed",
+            statement_id="lemma9-proof-V",
+            statement="n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log(ns)) + kB)^2 + (ns)^-4 (kW sqrt(n) + "
+            "kB)^2] <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
+            check="the printed last step of (V) between two formulas, at one exact instance (closed form for every "
+            "constant C)",
+            variant="as printed",
+            method="exact",
+            instances=1,
+            worst_value=middle / last,
+            worst_value_label="middle expression / (C x last expression)",
+            verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
+            finding="proof-slip" if certificate else "",
+            certificate=certificate,
+            counterexample=(
+                f"W = 0, B = 1, k = 1, s = 4, n = {n:.0e}: middle = {middle:.4g} > {C:g} x last = {last:.4g}"
+                if certificate
+                else ""
+            ),
+            notes="the middle expression's bias part is k^3 B^2 sqrt(n log(s/k)), sqrt(n) above the printed B term. "
+            "(V) <= AS(h) <= 4 k^2 W^2 (lemma9-sharp) holds anyway",
+            **common,
+        )
+    )
     return records
 
 
@@ -502,19 +699,33 @@ def tightness_table(every, exponents: str):
     B = family.scale_B()
     printed = float(bounds.lemma9_average_sensitivity(n, s, k, W, B))
     proved = float(bounds.lemma9_sharp(k, W))
-    return pd.DataFrame([dict(
-        bound="Lemma 9", paper_ref="Lemma 9",
-        printed=r"$O(k^4 W^2 \sqrt{n} \log(ns) + k^3 B^2 \sqrt{\log s})$", proved=r"$4 k^2 W^2$",
-        family=(f"k copies of relu(W x_1 + W) and k of -relu(-W x_1 + W), h = 2kW x_1, exactly k active at every x "
-                f"(n = {n}, s = {s}, k = {k}, W = {W:g}, B = {B:g})"),
-        family_value=value, printed_over_proved=printed / proved, proved_over_family=proved / value,
-        exponents_printed="k^4 W^2 n^0.5 log(ns) + k^3 B^2 log^0.5(s)", exponents_proved="k^2 W^2 n^0 s^0 B^0",
-        exponents_measured="family: 4 k^2 W^2 exactly; worst network of the grid: max AS/(4k^2W^2) = "
-                           f"{float(every['ratio_4k2W2'].max()):.4g}{exponents}",
-        gap=(f"proved / family = {proved / value:.6g}: the bound 4k^2W^2 is attained; the printed form is loose by "
-             f"{printed / proved:.4g} here (Theta(k^2 sqrt(n) log(ns)) for B = O(W)); random and adversarial networks "
-             f"reach at most {float(every['ratio_4k2W2'].max()):.4g} of it"),
-        method="exact")])
+    return pd.DataFrame(
+        [
+            dict(
+                bound="Lemma 9",
+                paper_ref="Lemma 9",
+                printed=r"$O(k^4 W^2 \sqrt{n} \log(ns) + k^3 B^2 \sqrt{\log s})$",
+                proved=r"$4 k^2 W^2$",
+                family=(
+                    f"k copies of relu(W x_1 + W) and k of -relu(-W x_1 + W), h = 2kW x_1, exactly k active at every x "
+                    f"(n = {n}, s = {s}, k = {k}, W = {W:g}, B = {B:g})"
+                ),
+                family_value=value,
+                printed_over_proved=printed / proved,
+                proved_over_family=proved / value,
+                exponents_printed="k^4 W^2 n^0.5 log(ns) + k^3 B^2 log^0.5(s)",
+                exponents_proved="k^2 W^2 n^0 s^0 B^0",
+                exponents_measured="family: 4 k^2 W^2 exactly; worst network of the grid: max AS/(4k^2W^2) = "
+                f"{float(every['ratio_4k2W2'].max()):.4g}{exponents}",
+                gap=(
+                    f"proved / family = {proved / value:.6g}: the bound 4k^2W^2 is attained; the printed form is loose by "
+                    f"{printed / proved:.4g} here (Theta(k^2 sqrt(n) log(ns)) for B = O(W)); random and adversarial networks "
+                    f"reach at most {float(every['ratio_4k2W2'].max()):.4g} of it"
+                ),
+                method="exact",
+            )
+        ]
+    )
 
 
 #: The proof's "hence" line at W = 0: h = relu(<0, x> + 1) = 1 = kB on n = 2, s = k = 1, B = 1.
@@ -535,25 +746,39 @@ def tail_hence_w0_certificate():
     threshold = c["c"] * 0.0 + 1 * B  # c k^1.5 W sqrt(log(ns)) + kB, W = 0, k = 1
     prob = float(np.mean(np.abs(h) >= threshold))
     return cert.certificate_if_violated(
-        "<=", cert.formula("Pr_x[|relu(<0, x> + B)| >= c k**1.5 W sqrt(log(n s)) + k B]", n=n, B=B, c=c["c"], W=0.0,
-                           k=1, s=1),
-        cert.formula("1/(n*s)**4", n=n, s=1), prob, 1 / n**4,
-        "Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB]", "1/(ns)^4",
+        "<=",
+        cert.formula(
+            "Pr_x[|relu(<0, x> + B)| >= c k**1.5 W sqrt(log(n s)) + k B]", n=n, B=B, c=c["c"], W=0.0, k=1, s=1
+        ),
+        cert.formula("1/(n*s)**4", n=n, s=1),
+        prob,
+        1 / n**4,
+        "Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB]",
+        "1/(ns)^4",
         f"n = {n}, s = k = 1, W = 0, B = {B:g}: h = relu(<0, x> + {B:g}) = kB everywhere, so the printed non-strict "
         f"event |l_{{R_x}}(x)| >= c k^1.5 W sqrt(log ns) + kB = kB has probability 1 > 1/(ns)^4 = 1/16 for every c; "
-        "with a strict > it has probability 0")
+        "with a strict > it has probability 0",
+    )
 
 
 def _tail_hence_w0_record():
     certificate = tail_hence_w0_certificate()
     c = TAIL_W0_INSTANCE
     return CheckRecord(
-        claim_id="lemma9", check_id="lemma9/proof-tail-hence-W0", statement_id="lemma9-proof-tail",
+        claim_id="lemma9",
+        check_id="lemma9/proof-tail-hence-W0",
+        statement_id="lemma9-proof-tail",
         paper_ref="Lemma 9 (proof, term (V), Hoeffding step)",
         statement="Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB] <= 1/(ns)^4 (the printed 'hence', non-strict)",
-        check="exact probability over the cube for h = relu(<0, x> + B) (W = 0), every c", variant="as printed, W = 0",
-        method="exact", instances=1, worst_value=certificate["lhs_value"] if certificate else 0.0,
-        worst_value_label="probability", range=f"n = {c['n']}, s = k = 1, W = 0, B = {c['B']:g}, every c",
-        verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE, finding="proof-slip" if certificate else "",
+        check="exact probability over the cube for h = relu(<0, x> + B) (W = 0), every c",
+        variant="as printed, W = 0",
+        method="exact",
+        instances=1,
+        worst_value=certificate["lhs_value"] if certificate else 0.0,
+        worst_value_label="probability",
+        range=f"n = {c['n']}, s = k = 1, W = 0, B = {c['B']:g}, every c",
+        verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
+        finding="proof-slip" if certificate else "",
         certificate=certificate,
-        counterexample="h = 1 = kB, n = 2: Pr[|h| >= kB] = 1 > 1/16" if certificate else "")
+        counterexample="h = 1 = kB, n = 2: Pr[|h| >= kB] = 1 > 1/16" if certificate else "",
+    )

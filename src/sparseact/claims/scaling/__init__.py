@@ -48,8 +48,11 @@ def points(block: dict) -> dict[str, dict]:
     return {
         "output-scale": {"transform": "output", "scales": scales},
         "input-scale": {"transform": "input", "scales": scales},
-        "theorem17-sign-ambiguity": {"eps0_values": [float(e) for e in sign["eps0_values"]],
-                                     "delta": float(sign["delta"]), "constant": float(sign["constant"])},
+        "theorem17-sign-ambiguity": {
+            "eps0_values": [float(e) for e in sign["eps0_values"]],
+            "delta": float(sign["delta"]),
+            "constant": float(sign["constant"]),
+        },
     }
 
 

@@ -56,8 +56,9 @@ UNSCALED = {
     "solve_for_m": "a solver, not a bound",
 }
 #: Base point at which every formula is evaluated before rescaling.
-BASE = dict(n=16, s=8, k=2, W=1.0, B=1.0, R=4.0, m=1000, eps=0.1, delta=0.05, rho=0.9, d=3, C=2.0, p=0.1,
-            ns_rho=0.5, c=1.0)
+BASE = dict(
+    n=16, s=8, k=2, W=1.0, B=1.0, R=4.0, m=1000, eps=0.1, delta=0.05, rho=0.9, d=3, C=2.0, p=0.1, ns_rho=0.5, c=1.0
+)
 
 #: Ratio of scales over which the local exponent is measured.
 DECADE = 10.0
@@ -105,8 +106,15 @@ def local_exponents(name: str, rule: dict, scales) -> list[dict]:
         for component, (a, b) in enumerate(zip(low, high, strict=True)):
             defined = a > 0 and b > 0
             exponent = math.log(b / a) / math.log(DECADE) if defined else math.nan
-            rows.append(dict(scale=t, component=component, exponent=exponent, defined=defined,
-                             note="" if defined else "value <= 0 at this scale"))
+            rows.append(
+                dict(
+                    scale=t,
+                    component=component,
+                    exponent=exponent,
+                    defined=defined,
+                    note="" if defined else "value <= 0 at this scale",
+                )
+            )
     return rows
 
 
@@ -130,8 +138,23 @@ def sign_ambiguity_instance(eps0: float, delta: float) -> dict:
     lower = float(bounds.sign_ambiguity_lower_bound(p, delta))
     printed = _printed_theorem17(eps, delta, W=lam, B=B, R=1.0)
     corrected = float(bounds.theorem17_covariant_sample_complexity(eps, delta, 1, 1, 1, lam, B, 1.0))
-    return dict(eps0=eps0, lam=lam, eps=eps, delta=delta, p=p, W=lam, B=B, R=1.0, k=1, s=1, n=1,
-                lower_bound=lower, printed=printed, corrected=corrected, refuted_constant=lower / printed)
+    return dict(
+        eps0=eps0,
+        lam=lam,
+        eps=eps,
+        delta=delta,
+        p=p,
+        W=lam,
+        B=B,
+        R=1.0,
+        k=1,
+        s=1,
+        n=1,
+        lower_bound=lower,
+        printed=printed,
+        corrected=corrected,
+        refuted_constant=lower / printed,
+    )
 
 
 def expected_rademacher_two_point(m: int, p: float, lam: float) -> float:
@@ -142,8 +165,18 @@ def expected_rademacher_two_point(m: int, p: float, lam: float) -> float:
     """
     a = np.arange(1, m + 1, dtype=float)
     half = np.floor((a - 1) / 2)
-    log_terms = (gammaln(m + 1) - gammaln(a + 1) - gammaln(m - a + 1) + a * np.log(p) + (m - a) * np.log1p(-p)
-                 + np.log(a) + gammaln(a) - gammaln(half + 1) - gammaln(a - half) - (a - 1) * np.log(2.0))
+    log_terms = (
+        gammaln(m + 1)
+        - gammaln(a + 1)
+        - gammaln(m - a + 1)
+        + a * np.log(p)
+        + (m - a) * np.log1p(-p)
+        + np.log(a)
+        + gammaln(a)
+        - gammaln(half + 1)
+        - gammaln(a - half)
+        - (a - 1) * np.log(2.0)
+    )
     return float(lam / m * np.exp(log_terms).sum())
 
 
@@ -163,16 +196,28 @@ def lemma18_instance(log_inv_delta: float) -> dict:
     ER = expected_rademacher_two_point(m1, p, lam)
     printed_unit = lam * ER + math.sqrt(L / m1)
     corrected_unit = lam * ER + lam**2 * math.sqrt(L / m1)
-    return dict(log_inv_delta=L, eps0=eps0, lam=lam, eps=eps, p=p, needed=needed, m1=m1, ER=ER,
-                printed_condition=LEMMA18_CONSTANT * printed_unit, corrected_condition=corrected_unit,
-                refuted_constant=eps / printed_unit, corrected_margin=corrected_unit / eps)
+    return dict(
+        log_inv_delta=L,
+        eps0=eps0,
+        lam=lam,
+        eps=eps,
+        p=p,
+        needed=needed,
+        m1=m1,
+        ER=ER,
+        printed_condition=LEMMA18_CONSTANT * printed_unit,
+        corrected_condition=corrected_unit,
+        refuted_constant=eps / printed_unit,
+        corrected_margin=corrected_unit / eps,
+    )
 
 
 def run(point: dict, data: dict, rng) -> dict:
     if "transform" not in point:
-        return {"sign_ambiguity": pd.DataFrame([sign_ambiguity_instance(e, point["delta"])
-                                                for e in point["eps0_values"]]),
-                "lemma18": pd.DataFrame([lemma18_instance(L) for L in LEMMA18_LOG_INV_DELTA])}
+        return {
+            "sign_ambiguity": pd.DataFrame([sign_ambiguity_instance(e, point["delta"]) for e in point["eps0_values"]]),
+            "lemma18": pd.DataFrame([lemma18_instance(L) for L in LEMMA18_LOG_INV_DELTA]),
+        }
     rule = OUTPUT_SCALE if point["transform"] == "output" else INPUT_SCALE
 
     rows = []
@@ -183,6 +228,13 @@ def run(point: dict, data: dict, rng) -> dict:
         expected = QUANTITY_EXPONENT[name] if point["transform"] == "output" else 0
         scaled = sorted(parameters & set(rule))
         for row in local_exponents(name, rule, point["scales"]):
-            rows.append(dict(formula=name, transform=point["transform"], scaled_arguments=" ".join(scaled),
-                             expected=expected, **row))
+            rows.append(
+                dict(
+                    formula=name,
+                    transform=point["transform"],
+                    scaled_arguments=" ".join(scaled),
+                    expected=expected,
+                    **row,
+                )
+            )
     return {"exponents": pd.DataFrame(rows)}

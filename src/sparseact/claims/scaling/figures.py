@@ -6,17 +6,17 @@ from sparseact.publish.plotting import FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, finis
 
 CAPTIONS = {
     "exponents": "Local exponent of each formula (rows) minus the exponent of the quantity it bounds, at each scale t "
-                 "(columns; measured over [t, 10 t]), under u -> lambda u (top) and x -> mu x (bottom, the formulas "
-                 "that depend on the input scale); white: undefined there. A cell at zero (light) means the formula "
-                 "scales like what it bounds (covariant); a scale inside a logarithm gives small values that change "
-                 "with t, while a row far from zero at every scale (dark red or dark blue) is off by a power of the "
-                 "scale. The verdicts are in the check cards below.",
+    "(columns; measured over [t, 10 t]), under u -> lambda u (top) and x -> mu x (bottom, the formulas "
+    "that depend on the input scale); white: undefined there. A cell at zero (light) means the formula "
+    "scales like what it bounds (covariant); a scale inside a logarithm gives small values that change "
+    "with t, while a row far from zero at every scale (dark red or dark blue) is off by a power of the "
+    "scale. The verdicts are in the check cards below.",
     "theorem17-sign-ambiguity": "Samples needed to tell h from -h (an exact lower bound for every PAC learner; "
-                                "circles, solid) against Theorem 17's printed bound (constant 1; squares, dashed) and "
-                                "our covariant correction (triangles, dotted), log-log, as eps / lambda^2 shrinks (to "
-                                "the right). A valid sample bound lies on or above the circles; wherever a bound's "
-                                "line passes below them, it promises fewer samples than any learner needs. The "
-                                "verdicts are in the check cards below.",
+    "circles, solid) against Theorem 17's printed bound (constant 1; squares, dashed) and "
+    "our covariant correction (triangles, dotted), log-log, as eps / lambda^2 shrinks (to "
+    "the right). A valid sample bound lies on or above the circles; wherever a bound's "
+    "line passes below them, it promises fewer samples than any learner needs. The "
+    "verdicts are in the check cards below.",
 }
 
 
@@ -24,8 +24,18 @@ CAPTIONS = {
 LABEL_WIDTH = 60
 
 #: Words of the docstrings' inline formulas and their mathtext.
-_MATH_WORDS = {"eps": r"\varepsilon", "delta": r"\delta", "rho": r"\rho", "lambda": r"\lambda", "mu": r"\mu",
-               "log": r"\log", "sqrt": r"\sqrt", "<=": r"\leq", ">=": r"\geq", "||": r"\|"}
+_MATH_WORDS = {
+    "eps": r"\varepsilon",
+    "delta": r"\delta",
+    "rho": r"\rho",
+    "lambda": r"\lambda",
+    "mu": r"\mu",
+    "log": r"\log",
+    "sqrt": r"\sqrt",
+    "<=": r"\leq",
+    ">=": r"\geq",
+    "||": r"\|",
+}
 
 
 def _mathtext(formula: str) -> str:
@@ -63,8 +73,7 @@ def formula_label(name: str) -> str:
     pieces = sentence.split("``")  # odd pieces are inline formulas: never broken across lines
     protected = "".join(p if i % 2 == 0 else "\0" + p.replace(" ", "\1") + "\0" for i, p in enumerate(pieces))
     lines = textwrap.wrap(protected, LABEL_WIDTH, break_long_words=False, break_on_hyphens=False)
-    return "\n".join(re.sub("\0([^\0]*)\0", lambda m: _mathtext(m.group(1).replace("\1", " ")), line)
-                     for line in lines)
+    return "\n".join(re.sub("\0([^\0]*)\0", lambda m: _mathtext(m.group(1).replace("\1", " ")), line) for line in lines)
 
 
 def _power_of_ten(value: float) -> str:
@@ -82,16 +91,35 @@ def figures(tables: dict) -> dict:
     exponents = tables["exponents"].copy()
     exponents["deviation"] = (exponents["exponent"] - exponents["expected"]).round(3) + 0.0
     worst = exponents.groupby(["formula", "transform", "scale"], as_index=False)["deviation"].max()
-    grids = {t: worst[worst["transform"] == t].pivot(index="formula", columns="scale", values="deviation")
-             for t in ("output", "input")}
+    grids = {
+        t: worst[worst["transform"] == t].pivot(index="formula", columns="scale", values="deviation")
+        for t in ("output", "input")
+    }
     grids = {t: g for t, g in grids.items() if len(g)}
-    fig, axes = plt.subplots(len(grids), 1, figsize=(FULL_WIDTH * 0.8, 0.38 * sum(len(g) for g in grids.values()) + 2),
-                             sharex=True, squeeze=False,
-                             gridspec_kw={"height_ratios": [len(g) for g in grids.values()]})
+    fig, axes = plt.subplots(
+        len(grids),
+        1,
+        figsize=(FULL_WIDTH * 0.8, 0.38 * sum(len(g) for g in grids.values()) + 2),
+        sharex=True,
+        squeeze=False,
+        gridspec_kw={"height_ratios": [len(g) for g in grids.values()]},
+    )
     labels = {"output": "output scale $u \\to \\lambda u$", "input": "input scale $x \\to \\mu x$"}
     for ax, (transform, grid) in zip(axes[:, 0], grids.items(), strict=True):
-        sns.heatmap(grid, ax=ax, cmap="RdBu_r", center=0, vmin=-4, vmax=4, annot=True, fmt=".2g",
-                    cbar=False, annot_kws={"fontsize": MIN_FONT}, linewidths=0.5, linecolor="white")
+        sns.heatmap(
+            grid,
+            ax=ax,
+            cmap="RdBu_r",
+            center=0,
+            vmin=-4,
+            vmax=4,
+            annot=True,
+            fmt=".2g",
+            cbar=False,
+            annot_kws={"fontsize": MIN_FONT},
+            linewidths=0.5,
+            linecolor="white",
+        )
         ax.set_title(labels[transform])
         ax.set_xlabel("")
         ax.set_ylabel("")
@@ -102,8 +130,12 @@ def figures(tables: dict) -> dict:
     fig.colorbar(axes[0, 0].collections[0], ax=axes[:, 0], label="exponent - expected", fraction=0.05, pad=0.02)
     sign = tables["sign_ambiguity"]
     fig2, ax = plt.subplots(figsize=(SINGLE_WIDTH, 3.2))
-    ax.loglog(sign["eps0"], sign["lower_bound"], "o-",
-              label="needed by every learner:\n$\\log(1/(2\\delta)) \\,/\\, (-\\log(1-p))$")
+    ax.loglog(
+        sign["eps0"],
+        sign["lower_bound"],
+        "o-",
+        label="needed by every learner:\n$\\log(1/(2\\delta)) \\,/\\, (-\\log(1-p))$",
+    )
     ax.loglog(sign["eps0"], sign["printed"], "s--", label="Theorem 17 as printed (C = 1)")
     ax.loglog(sign["eps0"], sign["corrected"], "^:", label="covariant correction (C = 1)")
     ax.set_xlabel("$\\varepsilon / \\lambda^2$ (smaller to the right)")
@@ -111,7 +143,9 @@ def figures(tables: dict) -> dict:
     ax.invert_xaxis()
     ax.grid(True, which="major", alpha=0.3)
     below = int((sign["printed"] < sign["lower_bound"]).sum())
-    ax.set_title(f"Theorem 17 as printed against the samples needed to tell $h$ from $-h$:\n"
-                 f"below them at {below} of {len(sign)} scales")
+    ax.set_title(
+        f"Theorem 17 as printed against the samples needed to tell $h$ from $-h$:\n"
+        f"below them at {below} of {len(sign)} scales"
+    )
     legend_outside(ax)
     return finish({"exponents": fig, "theorem17-sign-ambiguity": fig2})

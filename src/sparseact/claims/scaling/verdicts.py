@@ -28,8 +28,10 @@ COVARIANCE_TOL = 1e-6
 #: E_S R_H(S) of the class {h, -h} on m points, P(h(x) = lambda) = p, else h(x) = 0: (lambda/m) E|zeta_1 + ... +
 #: zeta_a| with a ~ Binomial(m, p), E|S_a| = a binom(a-1, floor((a-1)/2)) / 2^(a-1) (the mean absolute value of a
 #: simple random walk), all in log-gamma form.
-LEMMA18_ER_EXPR = ("lam/m*sum(exp(lgamma(m+1)-lgamma(a+1)-lgamma(m-a+1)+a*log(p)+(m-a)*log(1-p)+log(a)+lgamma(a)"
-                   "-lgamma(floor((a-1)/2)+1)-lgamma(a-floor((a-1)/2))-(a-1)*log(2)) for a in range(1, m+1))")
+LEMMA18_ER_EXPR = (
+    "lam/m*sum(exp(lgamma(m+1)-lgamma(a+1)-lgamma(m-a+1)+a*log(p)+(m-a)*log(1-p)+log(a)+lgamma(a)"
+    "-lgamma(floor((a-1)/2)+1)-lgamma(a-floor((a-1)/2))-(a-1)*log(2)) for a in range(1, m+1))"
+)
 #: Lemma 18's condition as printed at m samples, with the constant c.
 LEMMA18_PRINTED_EXPR = "c*(lam*ER + sqrt(L/m))"
 #: Lemma 18 with the loss range: c (C_H E_S R_H(S) + C_H^2 sqrt(log(1/delta)/m)) (C_H = lambda).
@@ -45,8 +47,16 @@ SOLVE_B_EXPONENTS = tuple(range(-7, 6))
 SOLVE_MULTIPLES = (1.0, 1.5, 2.0, 10.0, 1.0e3, 1.0e6)
 #: Grid of the corrected Theorem 17's chain (includes eps > k(R+B), where the printed log is negative, and
 #: m(R+B) < e): n, s, k, W, B, R, eps, delta.
-CHAIN_GRID = dict(n=(1, 4, 64), s=(1, 8), k=(1, 8), W=(1.0e-3, 1.0, 1.0e3), B=(0.0, 1.0e-3, 1.0, 1.0e3),
-                  R=(1.0e-3, 1.0, 8.0), eps=(1.0e-4, 1.0e-1, 1.0e3, 1.0e6), delta=(1.0e-12, 0.1))
+CHAIN_GRID = dict(
+    n=(1, 4, 64),
+    s=(1, 8),
+    k=(1, 8),
+    W=(1.0e-3, 1.0, 1.0e3),
+    B=(0.0, 1.0e-3, 1.0, 1.0e3),
+    R=(1.0e-3, 1.0, 8.0),
+    eps=(1.0e-4, 1.0e-1, 1.0e3, 1.0e6),
+    delta=(1.0e-12, 0.1),
+)
 #: Lemma 18's constant c at which the chain is evaluated: the c = 8 that lemma18-corrected proves.
 CHAIN_C = 8.0
 #: The constant of the Rademacher bound the chain uses (theorem19-uniform): R_H <= (1 + sqrt 2)(WR+B) sqrt(ksn log(em)/m).
@@ -60,8 +70,12 @@ def _ell(x):
 
 def solve_for_m_rows():
     """The solve-for-m step on the grid: ``m = t * m0``, ``m0 = 2a ell(ab)``, against ``a ell(bm)`` (exact)."""
-    a, b, t = np.meshgrid(10.0 ** np.array(SOLVE_A_EXPONENTS), 10.0 ** np.array(SOLVE_B_EXPONENTS),
-                          np.array(SOLVE_MULTIPLES), indexing="ij")
+    a, b, t = np.meshgrid(
+        10.0 ** np.array(SOLVE_A_EXPONENTS),
+        10.0 ** np.array(SOLVE_B_EXPONENTS),
+        np.array(SOLVE_MULTIPLES),
+        indexing="ij",
+    )
     a, b, t = a.ravel(), b.ravel(), t.ravel()
     m = t * bounds.solve_for_m(a, b)
     need = a * _ell(b * m)
@@ -91,14 +105,26 @@ def chain_rows():
         c_h = k * (W * R + B)
         A2 = CHAIN_RADEMACHER_CONSTANT**2 * (W * R + B) ** 2 * k * s * n
         a = 4 * c**2 * c_h**2 * A2 / eps**2
-        m = float(math.ceil(max(float(bounds.solve_for_m(a, math.e)), 4 * c**2 * c_h**4 * math.log(1 / delta) / eps**2,
-                                1.0)))
+        m = float(
+            math.ceil(max(float(bounds.solve_for_m(a, math.e)), 4 * c**2 * c_h**4 * math.log(1 / delta) / eps**2, 1.0))
+        )
         lhs = c * (c_h * math.sqrt(A2 * math.log(math.e * m) / m) + c_h**2 * math.sqrt(math.log(1 / delta) / m))
         expr = float(bounds.theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R))
         printed = float(bounds.theorem17_sample_complexity(eps, delta, n, s, k, W, B, R)) if R + B > 0 else math.nan
-        rows.append(dict(p, C_H=c_h, m_star=m, lemma18_lhs=lhs, lemma18_over_eps=lhs / eps, corrected=expr,
-                         K=K, m_star_over_K_expr=(m - 1) / (K * expr), printed=printed,
-                         printed_log_negative=bool(eps > k * (R + B))))
+        rows.append(
+            dict(
+                p,
+                C_H=c_h,
+                m_star=m,
+                lemma18_lhs=lhs,
+                lemma18_over_eps=lhs / eps,
+                corrected=expr,
+                K=K,
+                m_star_over_K_expr=(m - 1) / (K * expr),
+                printed=printed,
+                printed_log_negative=bool(eps > k * (R + B)),
+            )
+        )
     return pd.DataFrame(rows)
 
 
@@ -111,35 +137,60 @@ def solve_records() -> list:
     negative = chain[chain["printed_log_negative"]]
     return [
         CheckRecord(
-            check_id="scaling/theorem17-solve-for-m", statement_id="theorem17-solve-for-m",
-            paper_ref="Theorem 17 (the step from Lemma 18 and (15))", variant="",
+            check_id="scaling/theorem17-solve-for-m",
+            statement_id="theorem17-solve-for-m",
+            paper_ref="Theorem 17 (the step from Lemma 18 and (15))",
+            variant="",
             statement="m >= 2a max{1, log(ab)} implies m >= a max{1, log(bm)} (a, b > 0)",
             check="m = t * 2a max{1, log(ab)} >= a max{1, log(bm)} on the grid, t >= 1",
-            instances=len(solve), worst_value=float(solve["slack"].min()),
+            instances=len(solve),
+            worst_value=float(solve["slack"].min()),
             worst_value_label="min m / (a max{1, log(bm)})",
             verdict=verdict_all(verdict_at_most(r.a_ell_bm, r.m) for r in solve.itertuples()),
-            range=describe_range(solve.to_dict("records"), ["a", "b", "multiple"],
-                                 f"ab from {solve['ab'].min():.3g} to {solve['ab'].max():.3g}"),
-            notes=(f"Tightest at a = {worst['a']:g}, b = {worst['b']:g}, t = {worst['multiple']:g}: slack "
-                   f"{worst['slack']:.4g} (> 1: m / max{{1, log(bm)}} is non-decreasing in m)."), **common),
+            range=describe_range(
+                solve.to_dict("records"),
+                ["a", "b", "multiple"],
+                f"ab from {solve['ab'].min():.3g} to {solve['ab'].max():.3g}",
+            ),
+            notes=(
+                f"Tightest at a = {worst['a']:g}, b = {worst['b']:g}, t = {worst['multiple']:g}: slack "
+                f"{worst['slack']:.4g} (> 1: m / max{{1, log(bm)}} is non-decreasing in m)."
+            ),
+            **common,
+        ),
         CheckRecord(
-            check_id="scaling/theorem17-corrected-chain", statement_id="theorem17", paper_ref="Theorem 17",
+            check_id="scaling/theorem17-corrected-chain",
+            statement_id="theorem17",
+            paper_ref="Theorem 17",
             variant="corrected",
-            statement=("m = O((C_H^2 (WR+B)^2 ksn L + C_H^4 log(1/delta))/eps^2), C_H = k(WR+B), "
-                       "L = max{1, log(C_H^2 (WR+B)^2 ksn/eps^2)}"),
-            check=(f"at m* = ceil(max(2a ell(ae), 4c^2 C_H^4 log(1/delta)/eps^2)) the corrected Lemma 18 condition with "
-                   f"R_H <= (1 + sqrt2)(WR+B) sqrt(ksn log(em)/m) holds (c = {CHAIN_C:g}), and m* - 1 <= K x the "
-                   "corrected expression (explicit K)"),
+            statement=(
+                "m = O((C_H^2 (WR+B)^2 ksn L + C_H^4 log(1/delta))/eps^2), C_H = k(WR+B), "
+                "L = max{1, log(C_H^2 (WR+B)^2 ksn/eps^2)}"
+            ),
+            check=(
+                f"at m* = ceil(max(2a ell(ae), 4c^2 C_H^4 log(1/delta)/eps^2)) the corrected Lemma 18 condition with "
+                f"R_H <= (1 + sqrt2)(WR+B) sqrt(ksn log(em)/m) holds (c = {CHAIN_C:g}), and m* - 1 <= K x the "
+                "corrected expression (explicit K)"
+            ),
             instances=len(chain),
             worst_value=float(max(chain["lemma18_over_eps"].max(), chain["m_star_over_K_expr"].max())),
             worst_value_label="max of (Lemma 18 lhs / eps, (m* - 1) / (K expression))",
-            verdict=verdict_all([verdict_at_most(r.lemma18_lhs, r.eps) for r in chain.itertuples()]
-                                + [verdict_at_most(r.m_star - 1, r.K * r.corrected) for r in chain.itertuples()]),
-            range=describe_range(chain.to_dict("records"), ["n", "s", "k", "W", "B", "R", "eps", "delta"],
-                                 f"{len(negative)} instances with eps > k(R+B)"),
-            notes=(f"K = {chain['K'].iloc[0]:.4g}. On the {len(negative)} instances with eps > k(R+B) the printed "
-                   f"expression is negative in {int((negative['printed'] < 0).sum())}; the corrected one is positive "
-                   f"on all (min {chain['corrected'].min():.3g})."), **common),
+            verdict=verdict_all(
+                [verdict_at_most(r.lemma18_lhs, r.eps) for r in chain.itertuples()]
+                + [verdict_at_most(r.m_star - 1, r.K * r.corrected) for r in chain.itertuples()]
+            ),
+            range=describe_range(
+                chain.to_dict("records"),
+                ["n", "s", "k", "W", "B", "R", "eps", "delta"],
+                f"{len(negative)} instances with eps > k(R+B)",
+            ),
+            notes=(
+                f"K = {chain['K'].iloc[0]:.4g}. On the {len(negative)} instances with eps > k(R+B) the printed "
+                f"expression is negative in {int((negative['printed'] < 0).sum())}; the corrected one is positive "
+                f"on all (min {chain['corrected'].min():.3g})."
+            ),
+            **common,
+        ),
     ]
 
 
@@ -158,19 +209,39 @@ def _classify(rows) -> tuple[str, float]:
 
 def _theorem17_certificate(instance) -> dict:
     constant = instance["constant"]
-    lhs = formula("log(1/(2*delta))/(-log(1-p)) if p*lam**2 > 2*eps else 0", delta=instance["delta"],
-                  p=instance["p"], lam=instance["lam"], eps=instance["eps"])
-    rhs = formula("C*((W*R+B)**2*k*s*n*log(k*(R+B)/eps) + log(1/delta))/eps**2", C=constant, W=instance["W"],
-                  R=instance["R"], B=instance["B"], k=1, s=1, n=1, eps=instance["eps"], delta=instance["delta"])
+    lhs = formula(
+        "log(1/(2*delta))/(-log(1-p)) if p*lam**2 > 2*eps else 0",
+        delta=instance["delta"],
+        p=instance["p"],
+        lam=instance["lam"],
+        eps=instance["eps"],
+    )
+    rhs = formula(
+        "C*((W*R+B)**2*k*s*n*log(k*(R+B)/eps) + log(1/delta))/eps**2",
+        C=constant,
+        W=instance["W"],
+        R=instance["R"],
+        B=instance["B"],
+        k=1,
+        s=1,
+        n=1,
+        eps=instance["eps"],
+        delta=instance["delta"],
+    )
     return certificate(
-        "<=", lhs, rhs, instance["lower_bound"], constant * instance["printed"],
+        "<=",
+        lhs,
+        rhs,
+        instance["lower_bound"],
+        constant * instance["printed"],
         "samples needed to tell h from -h: log(1/(2 delta)) / (-log(1 - p))",
         f"Theorem 17's m(eps, delta) with hidden constant C = {constant:g}",
         explanation=f"h(x) = lambda relu(x), lambda = {instance['lam']:g}, n = s = k = 1, R = 1, W = lambda, "
-                    f"B = {instance['B']:.6g}; marginal x = 1 w.p. p = {instance['p']:g}, else x = -1; "
-                    f"eps = {instance['eps']:g}. With probability (1-p)^m no sample has x = 1, h and -h are then "
-                    "indistinguishable and one of them has loss > eps, so m must reach the left side; the printed "
-                    "sample complexity is smaller.")
+        f"B = {instance['B']:.6g}; marginal x = 1 w.p. p = {instance['p']:g}, else x = -1; "
+        f"eps = {instance['eps']:g}. With probability (1-p)^m no sample has x = 1, h and -h are then "
+        "indistinguishable and one of them has loss > eps, so m must reach the left side; the printed "
+        "sample complexity is smaller.",
+    )
 
 
 def assemble(block: dict, tables: dict):
@@ -182,10 +253,17 @@ def assemble(block: dict, tables: dict):
     for (formula_name, transform), rows in exponents.groupby(["formula", "transform"], sort=True):
         kind, deviation = _classify(rows)
         undefined = rows.loc[~rows["defined"], "scale"].tolist()
-        summary.append(dict(formula=formula_name, transform=transform, expected=int(rows["expected"].iloc[0]),
-                            behaviour=kind, max_deviation=deviation,
-                            exponents=" ".join(f"{e:.3g}" for e in rows["exponent"]),
-                            undefined_at=" ".join(f"{t:g}" for t in undefined)))
+        summary.append(
+            dict(
+                formula=formula_name,
+                transform=transform,
+                expected=int(rows["expected"].iloc[0]),
+                behaviour=kind,
+                max_deviation=deviation,
+                exponents=" ".join(f"{e:.3g}" for e in rows["exponent"]),
+                undefined_at=" ".join(f"{t:g}" for t in undefined),
+            )
+        )
     summary = pd.DataFrame(summary)
     common = dict(claim_id="scaling", paper_ref=PAPER_REF, method="exact", variant="")
     covariant = summary[summary["behaviour"].isin(["covariant", "no-scale"])]
@@ -199,78 +277,117 @@ def assemble(block: dict, tables: dict):
     # a power off that the sign-ambiguity instance certifies makes the statement false; an uncertified one leaves it
     # undecided; otherwise every printed bound is covariant up to scales inside logarithms
     cov_verdict = Verdict.FAIL if refutes else Verdict.INCONCLUSIVE if len(powers) else Verdict.PASS
-    records.append(CheckRecord(
-        check_id="scaling/covariance", statement_id="scaling-covariance",
-        statement="every printed bound transforms like the quantity it bounds (a scale inside a logarithm counted as "
-                  "covariant)",
-        check="local exponent d log f / d log t of every formula under u -> lambda u and x -> mu x, t = "
-              + ", ".join(f"{t:g}" for t in block["scales"]) + "; a power off is certified by the sign-ambiguity "
-              "instance",
-        instances=len(summary), worst_value=float(summary["max_deviation"].fillna(0).max()),
-        worst_value_label="max |exponent - expected| over formulas",
-        verdict=cov_verdict, range=f"{n_formulas}; {scales}",
-        finding="statement-error" if refutes else "",
-        certificate=_theorem17_certificate({**best, "constant": constant}) if refutes else None,
-        counterexample=(f"Theorem 17's m(eps, delta) scales like lambda^-2 (and lambda^-4) under u -> lambda u: at "
-                        f"eps = {best['eps']:g}, delta = {best['delta']:g}, B = {best['B']:.6g} it asks for "
-                        f"{best['printed']:.4g} samples "
-                        f"where {best['lower_bound']:.4g} are needed") if refutes else "",
-        notes=f"covariant: {len(covariant)}; a scale inside a logarithm only (degenerate at small scales, "
-              f"deviation < {LOG_DEVIATION}): " + (", ".join(f"{r.formula} ({r.transform})" for r in logs.itertuples())
-                                                  or "none")
-              + "; off by a power: " + (", ".join(f"{r.formula} ({r.transform})" for r in powers.itertuples())
-                                        or "none")
-              + (" - uncertified, hence INCONCLUSIVE" if len(uncertified) else " (certified: scaling/theorem17-printed)"),
-        **common))
+    records.append(
+        CheckRecord(
+            check_id="scaling/covariance",
+            statement_id="scaling-covariance",
+            statement="every printed bound transforms like the quantity it bounds (a scale inside a logarithm counted as "
+            "covariant)",
+            check="local exponent d log f / d log t of every formula under u -> lambda u and x -> mu x, t = "
+            + ", ".join(f"{t:g}" for t in block["scales"])
+            + "; a power off is certified by the sign-ambiguity "
+            "instance",
+            instances=len(summary),
+            worst_value=float(summary["max_deviation"].fillna(0).max()),
+            worst_value_label="max |exponent - expected| over formulas",
+            verdict=cov_verdict,
+            range=f"{n_formulas}; {scales}",
+            finding="statement-error" if refutes else "",
+            certificate=_theorem17_certificate({**best, "constant": constant}) if refutes else None,
+            counterexample=(
+                f"Theorem 17's m(eps, delta) scales like lambda^-2 (and lambda^-4) under u -> lambda u: at "
+                f"eps = {best['eps']:g}, delta = {best['delta']:g}, B = {best['B']:.6g} it asks for "
+                f"{best['printed']:.4g} samples "
+                f"where {best['lower_bound']:.4g} are needed"
+            )
+            if refutes
+            else "",
+            notes=f"covariant: {len(covariant)}; a scale inside a logarithm only (degenerate at small scales, "
+            f"deviation < {LOG_DEVIATION}): "
+            + (", ".join(f"{r.formula} ({r.transform})" for r in logs.itertuples()) or "none")
+            + "; off by a power: "
+            + (", ".join(f"{r.formula} ({r.transform})" for r in powers.itertuples()) or "none")
+            + (" - uncertified, hence INCONCLUSIVE" if len(uncertified) else " (certified: scaling/theorem17-printed)"),
+            **common,
+        )
+    )
     rest = summary[summary["formula"] != "theorem17_sample_complexity"]
-    records.append(CheckRecord(
-        check_id="scaling/covariance-corrected", statement_id="scaling-covariance",
-        statement="with Theorem 17 (and Lemma 18) corrected (C_H^2, C_H^4 factors), every bound transforms like the "
-                  "quantity it bounds, up to scales inside logarithms",
-        check="the same exponents, the printed Theorem 17 replaced by the corrected one",
-        instances=len(rest), worst_value=float(rest["max_deviation"].fillna(0).max()),
-        worst_value_label="max |exponent - expected| over formulas",
-        verdict=Verdict.PASS if rest["behaviour"].isin(["covariant", "no-scale", "log"]).all() else Verdict.INCONCLUSIVE,
-        range=f"{rest['formula'].nunique()} formulas; {scales}", **{**common, "variant": "corrected"}))
+    records.append(
+        CheckRecord(
+            check_id="scaling/covariance-corrected",
+            statement_id="scaling-covariance",
+            statement="with Theorem 17 (and Lemma 18) corrected (C_H^2, C_H^4 factors), every bound transforms like the "
+            "quantity it bounds, up to scales inside logarithms",
+            check="the same exponents, the printed Theorem 17 replaced by the corrected one",
+            instances=len(rest),
+            worst_value=float(rest["max_deviation"].fillna(0).max()),
+            worst_value_label="max |exponent - expected| over formulas",
+            verdict=Verdict.PASS
+            if rest["behaviour"].isin(["covariant", "no-scale", "log"]).all()
+            else Verdict.INCONCLUSIVE,
+            range=f"{rest['formula'].nunique()} formulas; {scales}",
+            **{**common, "variant": "corrected"},
+        )
+    )
     cert = _theorem17_certificate({**best, "constant": constant}) if refutes else None
-    records.append(CheckRecord(
-        check_id="scaling/theorem17-printed", statement_id="theorem17",
-        statement="m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2) samples suffice, at "
-                  "every scale of the class (squared loss)",
-        check="exponent of the printed m(eps, delta) under u -> lambda u (expected 0), and the sign-ambiguity lower "
-              "bound against C times the printed bound on explicit instances",
-        instances=len(sign), worst_value=float(best["refuted_constant"]),
-        worst_value_label="largest constant C refuted (lower bound / printed bound)",
-        range=describe_range(sign.to_dict("records"), ["eps0", "delta"], "n = s = k = 1, R = 1"),
-        verdict=Verdict.FAIL if refutes else Verdict.INCONCLUSIVE,
-        finding="statement-error" if refutes else "", certificate=cert,
-        counterexample=(f"eps = {best['eps']:g} (= {best['eps0']:g} lambda^2, lambda = {best['lam']:g}), delta = "
-                        f"{best['delta']:g}, p = {best['p']:g}, n = s = k = 1, R = 1, W = lambda, B = "
-                        f"{best['B']:.6g} (e lambda, so log(k(R+B)/eps) >= 1 > 0): {best['lower_bound']:.4g} samples "
-                        f"needed, printed bound {best['printed']:.4g} (x C = {constant:g}: "
-                        f"{constant * best['printed']:.4g})") if refutes else "",
-        notes=f"exponents {t17['exponents']} instead of 0: (WR+B)^2/eps^2 scales like lambda^-2 and log(1/delta)/eps^2 "
-              "like lambda^-4, so at large output scale the printed bound falls below the samples needed to tell h "
-              f"from -h. The refuted constant grows like 1/eps0 ({', '.join(f'{c:.3g}' for c in sign['refuted_constant'])}"
-              f" for eps0 = {', '.join(f'{e:g}' for e in sign['eps0'])}), so no constant saves the statement. It "
-              "survives under the unstated normalisation C_H = k(WR+B) <= 1; the covariant form carries C_H^2 and "
-              "C_H^4 (scaling/theorem17-corrected).",
-        **{**common, "variant": "as printed"}))
+    records.append(
+        CheckRecord(
+            check_id="scaling/theorem17-printed",
+            statement_id="theorem17",
+            statement="m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2) samples suffice, at "
+            "every scale of the class (squared loss)",
+            check="exponent of the printed m(eps, delta) under u -> lambda u (expected 0), and the sign-ambiguity lower "
+            "bound against C times the printed bound on explicit instances",
+            instances=len(sign),
+            worst_value=float(best["refuted_constant"]),
+            worst_value_label="largest constant C refuted (lower bound / printed bound)",
+            range=describe_range(sign.to_dict("records"), ["eps0", "delta"], "n = s = k = 1, R = 1"),
+            verdict=Verdict.FAIL if refutes else Verdict.INCONCLUSIVE,
+            finding="statement-error" if refutes else "",
+            certificate=cert,
+            counterexample=(
+                f"eps = {best['eps']:g} (= {best['eps0']:g} lambda^2, lambda = {best['lam']:g}), delta = "
+                f"{best['delta']:g}, p = {best['p']:g}, n = s = k = 1, R = 1, W = lambda, B = "
+                f"{best['B']:.6g} (e lambda, so log(k(R+B)/eps) >= 1 > 0): {best['lower_bound']:.4g} samples "
+                f"needed, printed bound {best['printed']:.4g} (x C = {constant:g}: "
+                f"{constant * best['printed']:.4g})"
+            )
+            if refutes
+            else "",
+            notes=f"exponents {t17['exponents']} instead of 0: (WR+B)^2/eps^2 scales like lambda^-2 and log(1/delta)/eps^2 "
+            "like lambda^-4, so at large output scale the printed bound falls below the samples needed to tell h "
+            f"from -h. The refuted constant grows like 1/eps0 ({', '.join(f'{c:.3g}' for c in sign['refuted_constant'])}"
+            f" for eps0 = {', '.join(f'{e:g}' for e in sign['eps0'])}), so no constant saves the statement. It "
+            "survives under the unstated normalisation C_H = k(WR+B) <= 1; the covariant form carries C_H^2 and "
+            "C_H^4 (scaling/theorem17-corrected).",
+            **{**common, "variant": "as printed"},
+        )
+    )
     corrected = summary[(summary["formula"] == "theorem17_covariant_sample_complexity")]
     ok = (corrected["behaviour"].isin(["covariant", "log"])).all()
-    records.append(CheckRecord(
-        check_id="scaling/theorem17-corrected", statement_id="theorem17",
-        statement=("m = O((C_H^2 (WR+B)^2 ksn L + C_H^4 log(1/delta)) / eps^2), C_H = k(WR+B), "
-                   "L = max{1, log(C_H^2 (WR+B)^2 ksn/eps^2)}"),
-        check="exponents of the corrected bound under both transformations",
-        instances=len(corrected), worst_value=float(corrected["max_deviation"].max()),
-        range=f"{scales}; both transformations",
-        worst_value_label="max |exponent - expected|", verdict=Verdict.PASS if ok else Verdict.INCONCLUSIVE,
-        notes="covariant (L is scale-free: C_H^2 (WR+B)^2 / eps^2 is invariant under both transformations); on the "
-              "sign-ambiguity instances it asks for "
-              + ", ".join(f"{c:.3g}" for c in sign["corrected"]) + " samples (constant 1) where "
-              + ", ".join(f"{c:.3g}" for c in sign["lower_bound"]) + " are needed",
-        **{**common, "variant": "corrected"}))
+    records.append(
+        CheckRecord(
+            check_id="scaling/theorem17-corrected",
+            statement_id="theorem17",
+            statement=(
+                "m = O((C_H^2 (WR+B)^2 ksn L + C_H^4 log(1/delta)) / eps^2), C_H = k(WR+B), "
+                "L = max{1, log(C_H^2 (WR+B)^2 ksn/eps^2)}"
+            ),
+            check="exponents of the corrected bound under both transformations",
+            instances=len(corrected),
+            worst_value=float(corrected["max_deviation"].max()),
+            range=f"{scales}; both transformations",
+            worst_value_label="max |exponent - expected|",
+            verdict=Verdict.PASS if ok else Verdict.INCONCLUSIVE,
+            notes="covariant (L is scale-free: C_H^2 (WR+B)^2 / eps^2 is invariant under both transformations); on the "
+            "sign-ambiguity instances it asks for "
+            + ", ".join(f"{c:.3g}" for c in sign["corrected"])
+            + " samples (constant 1) where "
+            + ", ".join(f"{c:.3g}" for c in sign["lower_bound"])
+            + " are needed",
+            **{**common, "variant": "corrected"},
+        )
+    )
     records += _lemma18_records(tables["lemma18"])
     records += solve_records()
     records += theorem5_records()
@@ -279,55 +396,94 @@ def assemble(block: dict, tables: dict):
 
 def _lemma18_certificate(row) -> dict:
     er = formula(LEMMA18_ER_EXPR, lam=row["lam"], m=int(row["m1"]), p=row["p"])
-    lhs = formula(LEMMA18_PRINTED_EXPR, c=LEMMA18_CONSTANT, lam=row["lam"], ER=er, L=row["log_inv_delta"],
-                  m=int(row["m1"]))
-    rhs = formula(f"eps if (m < {LEMMA18_NEEDED_EXPR} and p*lam**2 > 2*eps) else 0", eps=row["eps"],
-                  m=int(row["m1"]), L=row["log_inv_delta"], p=row["p"], lam=row["lam"])
+    lhs = formula(
+        LEMMA18_PRINTED_EXPR, c=LEMMA18_CONSTANT, lam=row["lam"], ER=er, L=row["log_inv_delta"], m=int(row["m1"])
+    )
+    rhs = formula(
+        f"eps if (m < {LEMMA18_NEEDED_EXPR} and p*lam**2 > 2*eps) else 0",
+        eps=row["eps"],
+        m=int(row["m1"]),
+        L=row["log_inv_delta"],
+        p=row["p"],
+        lam=row["lam"],
+    )
     return certificate(
-        ">=", lhs, rhs, row["printed_condition"], row["eps"],
+        ">=",
+        lhs,
+        rhs,
+        row["printed_condition"],
+        row["eps"],
         f"Lemma 18's c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) at m = {int(row['m1'])}, c = {LEMMA18_CONSTANT:g}",
         "eps (when m is below the samples needed to tell h from -h; else 0)",
         explanation=f"H = {{h, -h}}, h(x) = lambda relu(x), lambda = {row['lam']:g}, on x = 1 w.p. p = {row['p']:g} "
-                    f"and x = -1 otherwise; eps = {row['eps']:g} (= {row['eps0']:g} lambda^2), delta = "
-                    f"e^-{row['log_inv_delta']:g}. Telling h from -h needs {row['needed']:.7g} samples (with "
-                    f"probability (1-p)^m no sample has x = 1), yet Lemma 18's condition already holds at m = "
-                    f"{int(row['m1'])}: its confidence term sqrt(log(1/delta)/m) lacks the loss range C_H^2.")
+        f"and x = -1 otherwise; eps = {row['eps']:g} (= {row['eps0']:g} lambda^2), delta = "
+        f"e^-{row['log_inv_delta']:g}. Telling h from -h needs {row['needed']:.7g} samples (with "
+        f"probability (1-p)^m no sample has x = 1), yet Lemma 18's condition already holds at m = "
+        f"{int(row['m1'])}: its confidence term sqrt(log(1/delta)/m) lacks the loss range C_H^2.",
+    )
 
 
 def _lemma18_records(lem) -> list:
     common = dict(claim_id="scaling", paper_ref="Lemma 18 (Section 5)", method="exact")
-    rng = describe_range(lem.to_dict("records"), ["log_inv_delta", "m1"],
-                         f"H = {{h, -h}}, eps = {LEMMA18_EPS0:g} lambda^2, lambda = {LEMMA18_LAMBDA:g}")
+    rng = describe_range(
+        lem.to_dict("records"),
+        ["log_inv_delta", "m1"],
+        f"H = {{h, -h}}, eps = {LEMMA18_EPS0:g} lambda^2, lambda = {LEMMA18_LAMBDA:g}",
+    )
     worst = lem.loc[lem["refuted_constant"].idxmax()]
     # the printed lemma promises learning at m1 samples, fewer than needed, when its condition holds there
     verdict = verdict_all([verdict_at_most(e, c) for e, c in zip(lem["eps"], lem["printed_condition"], strict=True)])
-    fail = fail_fields(verdict, "statement-error", lambda: (
-        _lemma18_certificate(worst), f"H = {{h, -h}}, lambda = {worst['lam']:g}, delta = e^-{worst['log_inv_delta']:g}, "
-        f"eps = {worst['eps']:g}: with c = {LEMMA18_CONSTANT:g} the printed condition is met at m = {int(worst['m1'])} "
-        f"(its value {worst['printed_condition']:.4g} <= eps), yet any learner needs m >= {worst['needed']:.7g} to tell h "
-        f"from -h; every c up to {worst['refuted_constant']:.4g} is refuted there"),
+    fail = fail_fields(
+        verdict,
+        "statement-error",
+        lambda: (
+            _lemma18_certificate(worst),
+            f"H = {{h, -h}}, lambda = {worst['lam']:g}, delta = e^-{worst['log_inv_delta']:g}, "
+            f"eps = {worst['eps']:g}: with c = {LEMMA18_CONSTANT:g} the printed condition is met at m = {int(worst['m1'])} "
+            f"(its value {worst['printed_condition']:.4g} <= eps), yet any learner needs m >= {worst['needed']:.7g} to tell h "
+            f"from -h; every c up to {worst['refuted_constant']:.4g} is refuted there",
+        ),
         notes="the largest constant c for which the printed condition holds below the samples needed: "
-              + ", ".join(f"{c:.4g}" for c in lem["refuted_constant"]) + " at log(1/delta) = "
-              + ", ".join(f"{x:g}" for x in lem["log_inv_delta"]) + ": it grows like sqrt(log(1/delta)), so no "
-              "constant saves the printed lemma (the Rademacher bounds of Shalev-Shwartz and Ben-David 2014, Ch. 26, "
-              "assume a loss bounded by a constant, here C_H^2 = lambda^2, which multiplies the confidence term)")
+        + ", ".join(f"{c:.4g}" for c in lem["refuted_constant"])
+        + " at log(1/delta) = "
+        + ", ".join(f"{x:g}" for x in lem["log_inv_delta"])
+        + ": it grows like sqrt(log(1/delta)), so no "
+        "constant saves the printed lemma (the Rademacher bounds of Shalev-Shwartz and Ben-David 2014, Ch. 26, "
+        "assume a loss bounded by a constant, here C_H^2 = lambda^2, which multiplies the confidence term)",
+    )
     corrected_ok = verdict_all([verdict_at_most(1.0, x) for x in lem["corrected_margin"]])
     return [
-        CheckRecord(check_id="scaling/lemma18-printed", statement_id="lemma18",
-                    statement="the smallest m with c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) <= eps samples suffice, "
-                              "for any class H and a large enough constant c",
-                    check=f"the printed condition at c = {LEMMA18_CONSTANT:g} one sample below the sign-ambiguity lower "
-                          "bound, E_S R_H(S) exact (binomial sum)",
-                    variant="as printed", instances=len(lem), worst_value=float(worst["refuted_constant"]),
-                    worst_value_label="largest constant c refuted", range=rng, **fail, **common),
-        CheckRecord(check_id="scaling/lemma18-corrected", statement_id="lemma18",
-                    statement="c (C_H E_S[R_H(S)] + C_H^2 sqrt(log(1/delta)/m)) <= eps (the loss range C_H^2 on the "
-                              "confidence term)",
-                    check="the corrected condition at c = 1 one sample below the sign-ambiguity lower bound: it must "
-                          "not hold there (the corrected lemma is consistent with the lower bound)",
-                    variant="corrected", instances=len(lem), worst_value=float(lem["corrected_margin"].min()),
-                    worst_value_label="min corrected condition / eps at m1 (c = 1)", verdict=corrected_ok, range=rng,
-                    notes="E_S R_H(S) and the lower bound as in scaling/lemma18-printed", **common),
+        CheckRecord(
+            check_id="scaling/lemma18-printed",
+            statement_id="lemma18",
+            statement="the smallest m with c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) <= eps samples suffice, "
+            "for any class H and a large enough constant c",
+            check=f"the printed condition at c = {LEMMA18_CONSTANT:g} one sample below the sign-ambiguity lower "
+            "bound, E_S R_H(S) exact (binomial sum)",
+            variant="as printed",
+            instances=len(lem),
+            worst_value=float(worst["refuted_constant"]),
+            worst_value_label="largest constant c refuted",
+            range=rng,
+            **fail,
+            **common,
+        ),
+        CheckRecord(
+            check_id="scaling/lemma18-corrected",
+            statement_id="lemma18",
+            statement="c (C_H E_S[R_H(S)] + C_H^2 sqrt(log(1/delta)/m)) <= eps (the loss range C_H^2 on the "
+            "confidence term)",
+            check="the corrected condition at c = 1 one sample below the sign-ambiguity lower bound: it must "
+            "not hold there (the corrected lemma is consistent with the lower bound)",
+            variant="corrected",
+            instances=len(lem),
+            worst_value=float(lem["corrected_margin"].min()),
+            worst_value_label="min corrected condition / eps at m1 (c = 1)",
+            verdict=corrected_ok,
+            range=rng,
+            notes="E_S R_H(S) and the lower bound as in scaling/lemma18-printed",
+            **common,
+        ),
     ]
 
 
@@ -342,25 +498,37 @@ def _tightness(summary, sign, constant):
     t17 = summary[(summary["formula"] == "theorem17_sample_complexity") & (summary["transform"] == "output")].iloc[0]
     cor = summary[(summary["formula"] == "theorem17_covariant_sample_complexity") & (summary["transform"] == "output")]
     top = sign.loc[sign["lam"].idxmax()]
-    return pd.DataFrame([dict(
-        bound="Theorem 17: sample complexity m(eps, delta)", paper_ref="Theorem 17",
-        printed=r"$O\left(\frac{(WR+B)^2 ksn \log(\frac{k(R+B)}{\varepsilon}) + \log(\frac{1}{\delta})}"
+    return pd.DataFrame(
+        [
+            dict(
+                bound="Theorem 17: sample complexity m(eps, delta)",
+                paper_ref="Theorem 17",
+                printed=r"$O\left(\frac{(WR+B)^2 ksn \log(\frac{k(R+B)}{\varepsilon}) + \log(\frac{1}{\delta})}"
                 r"{\varepsilon^2}\right)$",
-        proved=r"$\frac{C_{\mathcal{H}}^2 (WR+B)^2 ksn L + C_{\mathcal{H}}^4 "
-               r"\log(\frac{1}{\delta})}{\varepsilon^2}$, $C_{\mathcal{H}} = k(WR+B)$, "
-               r"$L = \max\{1, \log(C_{\mathcal{H}}^2 (WR+B)^2 ksn/\varepsilon^2)\}$ (up to the constant of "
-               r"Lemma 18)",
-        family=(f"sign ambiguity h vs -h: n = s = k = 1, R = 1, lambda = {top['lam']:g}, eps = {top['eps']:g}, "
-                f"delta = {top['delta']:g}, p = {top['p']:g} (samples any learner needs)"),
-        family_value=float(top["lower_bound"]), printed_over_proved=float(top["printed"] / top["corrected"]),
-        proved_over_family=float(top["corrected"] / top["lower_bound"]),
-        exponents_printed=f"lambda^{_exponent_span(t17['exponents'])} under u -> lambda u (expected lambda^0)",
-        exponents_proved=(f"lambda^{_exponent_span(cor['exponents'].iloc[0])} under u -> lambda u (expected "
-                          "lambda^0)") if len(cor) else "",
-        exponents_measured="lambda^0 (the lower bound depends on p and delta only)",
-        gap=f"the printed bound is below the lower bound by {float(top['refuted_constant']):.3g}x (C = {constant:g} "
-            "refuted); the corrected bound exceeds it; ERM learning curves are heuristic (theorem17) and not compared",
-        method="exact")])
+                proved=r"$\frac{C_{\mathcal{H}}^2 (WR+B)^2 ksn L + C_{\mathcal{H}}^4 "
+                r"\log(\frac{1}{\delta})}{\varepsilon^2}$, $C_{\mathcal{H}} = k(WR+B)$, "
+                r"$L = \max\{1, \log(C_{\mathcal{H}}^2 (WR+B)^2 ksn/\varepsilon^2)\}$ (up to the constant of "
+                r"Lemma 18)",
+                family=(
+                    f"sign ambiguity h vs -h: n = s = k = 1, R = 1, lambda = {top['lam']:g}, eps = {top['eps']:g}, "
+                    f"delta = {top['delta']:g}, p = {top['p']:g} (samples any learner needs)"
+                ),
+                family_value=float(top["lower_bound"]),
+                printed_over_proved=float(top["printed"] / top["corrected"]),
+                proved_over_family=float(top["corrected"] / top["lower_bound"]),
+                exponents_printed=f"lambda^{_exponent_span(t17['exponents'])} under u -> lambda u (expected lambda^0)",
+                exponents_proved=(
+                    f"lambda^{_exponent_span(cor['exponents'].iloc[0])} under u -> lambda u (expected lambda^0)"
+                )
+                if len(cor)
+                else "",
+                exponents_measured="lambda^0 (the lower bound depends on p and delta only)",
+                gap=f"the printed bound is below the lower bound by {float(top['refuted_constant']):.3g}x (C = {constant:g} "
+                "refuted); the corrected bound exceeds it; ERM learning curves are heuristic (theorem17) and not compared",
+                method="exact",
+            )
+        ]
+    )
 
 
 #: Theorem 5 (informal Theorem 17) on {1, -1}^n: R = sqrt(n), W = B = 1, k = s = 1, eps, delta fixed.
@@ -379,42 +547,82 @@ THEOREM5_CORRECTED_EXPR = "(4*k*s*n**2*log(k*(sqrt(n)+B)/eps) + log(1/delta))/ep
 
 def theorem5_records() -> list:
     """Theorem 5 as the cube case of Theorem 17: the rate Theorem 17 gives there against the printed O~(ksn/eps^2)."""
-    def value(expr, n):
-        return float(eval(expr, {"sqrt": math.sqrt, "log": math.log}, dict(
-            n=n, k=1, s=1, W=1.0, B=1.0, eps=THEOREM5_EPS, delta=THEOREM5_DELTA, C=THEOREM5_CONSTANT)))
 
-    rows = [dict(n=n, t17=value(THEOREM5_T17_EXPR, n),
-                 t5=bounds.theorem5_rate(THEOREM5_EPS, THEOREM5_DELTA, n, 1, 1, THEOREM5_CONSTANT),
-                 corrected=value(THEOREM5_CORRECTED_EXPR, n)) for n in THEOREM5_N]
+    def value(expr, n):
+        return float(
+            eval(
+                expr,
+                {"sqrt": math.sqrt, "log": math.log},
+                dict(n=n, k=1, s=1, W=1.0, B=1.0, eps=THEOREM5_EPS, delta=THEOREM5_DELTA, C=THEOREM5_CONSTANT),
+            )
+        )
+
+    rows = [
+        dict(
+            n=n,
+            t17=value(THEOREM5_T17_EXPR, n),
+            t5=bounds.theorem5_rate(THEOREM5_EPS, THEOREM5_DELTA, n, 1, 1, THEOREM5_CONSTANT),
+            corrected=value(THEOREM5_CORRECTED_EXPR, n),
+        )
+        for n in THEOREM5_N
+    ]
     worst = max(rows, key=lambda r: r["t17"] / r["t5"])
     variables = dict(n=worst["n"], k=1, s=1, W=1.0, B=1.0, eps=THEOREM5_EPS, delta=THEOREM5_DELTA)
     verdict = verdict_all([verdict_at_most(r["t17"], r["t5"]) for r in rows])
-    fail = fail_fields(verdict, "statement-error", lambda: (certificate(
-        "<=", formula(THEOREM5_T17_EXPR, **variables), formula(THEOREM5_EXPR, C=THEOREM5_CONSTANT, **variables),
-        worst["t17"], worst["t5"], "Theorem 17's m(eps, delta) on {1,-1}^n (R = sqrt(n), W = B = 1, k = s = 1)",
-        f"Theorem 5's O~(ksn/eps^2), read as {THEOREM5_CONSTANT:g} ksn log^2(ksn/(eps delta))/eps^2",
-        explanation="on the cube R = sqrt(n), so Theorem 17 grows like n^2 log n, not n up to logarithms: Theorem 5 "
-                    "is not the cube case of Theorem 17"),
-        f"n = {worst['n']:g}, k = s = 1, W = B = 1, eps = {THEOREM5_EPS:g}, delta = {THEOREM5_DELTA:g}: Theorem 17 "
-        f"gives {worst['t17']:.4g} > {worst['t5']:.4g}"),
-        notes="Theorem 17's expression over Theorem 5's rate: " + ", ".join(
-            f"n = {r['n']:g}: {r['t17'] / r['t5']:.3g}" for r in rows) + " (grows like n / log n)")
-    common = dict(claim_id="scaling", paper_ref="Theorem 5 (Section 1)", method="exact",
-                  range=f"n in {{{', '.join(f'{n:g}' for n in THEOREM5_N)}}}, k = s = 1, W = B = 1, eps = "
-                        f"{THEOREM5_EPS:g}, delta = {THEOREM5_DELTA:g}")
+    fail = fail_fields(
+        verdict,
+        "statement-error",
+        lambda: (
+            certificate(
+                "<=",
+                formula(THEOREM5_T17_EXPR, **variables),
+                formula(THEOREM5_EXPR, C=THEOREM5_CONSTANT, **variables),
+                worst["t17"],
+                worst["t5"],
+                "Theorem 17's m(eps, delta) on {1,-1}^n (R = sqrt(n), W = B = 1, k = s = 1)",
+                f"Theorem 5's O~(ksn/eps^2), read as {THEOREM5_CONSTANT:g} ksn log^2(ksn/(eps delta))/eps^2",
+                explanation="on the cube R = sqrt(n), so Theorem 17 grows like n^2 log n, not n up to logarithms: Theorem 5 "
+                "is not the cube case of Theorem 17",
+            ),
+            f"n = {worst['n']:g}, k = s = 1, W = B = 1, eps = {THEOREM5_EPS:g}, delta = {THEOREM5_DELTA:g}: Theorem 17 "
+            f"gives {worst['t17']:.4g} > {worst['t5']:.4g}",
+        ),
+        notes="Theorem 17's expression over Theorem 5's rate: "
+        + ", ".join(f"n = {r['n']:g}: {r['t17'] / r['t5']:.3g}" for r in rows)
+        + " (grows like n / log n)",
+    )
+    common = dict(
+        claim_id="scaling",
+        paper_ref="Theorem 5 (Section 1)",
+        method="exact",
+        range=f"n in {{{', '.join(f'{n:g}' for n in THEOREM5_N)}}}, k = s = 1, W = B = 1, eps = "
+        f"{THEOREM5_EPS:g}, delta = {THEOREM5_DELTA:g}",
+    )
     ratio = max(r["t17"] / r["corrected"] for r in rows)
     return [
-        CheckRecord(check_id="scaling/theorem5-rate", statement_id="theorem5-via-theorem17",
-                    statement="Theorem 5 (see Theorem 17): on {1,-1}^n, Theorem 17's sample complexity is O~(ksn/eps^2)",
-                    check="Theorem 17's printed expression at R = sqrt(n) against C ksn log^2(ksn/(eps delta))/eps^2",
-                    variant="as printed", instances=len(rows), worst_value=worst["t17"] / worst["t5"],
-                    worst_value_label="max Theorem 17 / Theorem 5's rate", **fail, **common),
-        CheckRecord(check_id="scaling/theorem5-rate-corrected", statement_id="theorem5-via-theorem17",
-                    statement="on {1,-1}^n, Theorem 17 gives O~((W sqrt(n) + B)^2 ksn/eps^2) = O~(ksn^2/eps^2) at "
-                              "fixed W, B",
-                    check="Theorem 17's printed expression at R = sqrt(n) against (4 ksn^2 log(k(sqrt(n)+B)/eps) + "
-                          "log(1/delta))/eps^2",
-                    variant="corrected", instances=len(rows), worst_value=ratio,
-                    worst_value_label="max Theorem 17 / corrected rate",
-                    verdict=verdict_all([verdict_at_most(r["t17"], r["corrected"]) for r in rows]), **common),
+        CheckRecord(
+            check_id="scaling/theorem5-rate",
+            statement_id="theorem5-via-theorem17",
+            statement="Theorem 5 (see Theorem 17): on {1,-1}^n, Theorem 17's sample complexity is O~(ksn/eps^2)",
+            check="Theorem 17's printed expression at R = sqrt(n) against C ksn log^2(ksn/(eps delta))/eps^2",
+            variant="as printed",
+            instances=len(rows),
+            worst_value=worst["t17"] / worst["t5"],
+            worst_value_label="max Theorem 17 / Theorem 5's rate",
+            **fail,
+            **common,
+        ),
+        CheckRecord(
+            check_id="scaling/theorem5-rate-corrected",
+            statement_id="theorem5-via-theorem17",
+            statement="on {1,-1}^n, Theorem 17 gives O~((W sqrt(n) + B)^2 ksn/eps^2) = O~(ksn^2/eps^2) at fixed W, B",
+            check="Theorem 17's printed expression at R = sqrt(n) against (4 ksn^2 log(k(sqrt(n)+B)/eps) + "
+            "log(1/delta))/eps^2",
+            variant="corrected",
+            instances=len(rows),
+            worst_value=ratio,
+            worst_value_label="max Theorem 17 / corrected rate",
+            verdict=verdict_all([verdict_at_most(r["t17"], r["corrected"]) for r in rows]),
+            **common,
+        ),
     ]

@@ -44,14 +44,36 @@ def run(point: dict, data: dict, rng) -> dict:
             worst_active = X[int(np.argmax(active))]
         err, max_active = max(err, e), max(max_active, int(active.max(initial=0)))
         one_active += int(np.count_nonzero(active == 1))
-    row = dict(b=b, n=n, s=net.n_neurons, max_abs_error=err, max_active=max_active,
-               fraction_one_active=one_active / 2**n, W=net.scale_W(), B=net.scale_B(), first_failure=first_failure)
-    deletion = [dict(network="Index_b", b=b, p=b, n=n, s=net.n_neurons, neuron=j, change=float(contribution[j]),
-                     nonzero_weights=int(np.count_nonzero(net.W[j])), expected_nonzero=b + 1)
-                for j in range(net.n_neurons)]
+    row = dict(
+        b=b,
+        n=n,
+        s=net.n_neurons,
+        max_abs_error=err,
+        max_active=max_active,
+        fraction_one_active=one_active / 2**n,
+        W=net.scale_W(),
+        B=net.scale_B(),
+        first_failure=first_failure,
+    )
+    deletion = [
+        dict(
+            network="Index_b",
+            b=b,
+            p=b,
+            n=n,
+            s=net.n_neurons,
+            neuron=j,
+            change=float(contribution[j]),
+            nonzero_weights=int(np.count_nonzero(net.W[j])),
+            expected_nonzero=b + 1,
+        )
+        for j in range(net.n_neurons)
+    ]
     deletion += _junta_deletions(b)
-    return with_violations({"index": pd.DataFrame([row]), "deletion": pd.DataFrame(deletion)},
-                           violations(net, b, worst_error, worst_active))
+    return with_violations(
+        {"index": pd.DataFrame([row]), "deletion": pd.DataFrame(deletion)},
+        violations(net, b, worst_error, worst_active),
+    )
 
 
 #: Irrelevant coordinates added to the p-junta networks of the deletion check (n = p + JUNTA_EXTRA).
@@ -65,15 +87,28 @@ def _junta_deletions(p: int) -> list[dict]:
     weights."""
     n = p + JUNTA_EXTRA
     X = hypercube(n)
-    tables = {"parity junta": constructions.parity_truth_table(p),
-              "mod-3 junta": np.where(np.arange(2**p) % 3 == 0, 1.0, -1.0)}
+    tables = {
+        "parity junta": constructions.parity_truth_table(p),
+        "mod-3 junta": np.where(np.arange(2**p) % 3 == 0, 1.0, -1.0),
+    }
     rows = []
     for name, table in tables.items():
         net = constructions.junta_network(table, list(range(p)), n)
         contribution = np.abs(np.maximum(net.preactivations(X), 0.0) * net.u).max(axis=0)
-        rows += [dict(network=name, b=p, p=p, n=n, s=net.n_neurons, neuron=j, change=float(contribution[j]),
-                      nonzero_weights=int(np.count_nonzero(net.W[j])), expected_nonzero=p)
-                 for j in range(net.n_neurons)]
+        rows += [
+            dict(
+                network=name,
+                b=p,
+                p=p,
+                n=n,
+                s=net.n_neurons,
+                neuron=j,
+                change=float(contribution[j]),
+                nonzero_weights=int(np.count_nonzero(net.W[j])),
+                expected_nonzero=p,
+            )
+            for j in range(net.n_neurons)
+        ]
     return rows
 
 
@@ -101,20 +136,59 @@ def violations(net, b: int, worst_error, worst_active) -> list[dict]:
     if worst_error is not None:
         z = [float(v) for v in worst_error]
         h, index = float(net(np.asarray([z]))[0]), float(constructions.index_function(b)(np.asarray([z]))[0])
-        rows.append(violation("section1_index/computes", abs(h - index), f"b={b}, z={tuple(int(v) for v in z)}",
-                              cert.certificate("==", cert.quantity("value", function={"network": spec}, x=z),
-                                               cert.formula(INDEX_EXPR, z=z, b=b), h, index, "h(z)", "Index_b(z)",
-                                               "the network differs from Index_b on this input")))
+        rows.append(
+            violation(
+                "section1_index/computes",
+                abs(h - index),
+                f"b={b}, z={tuple(int(v) for v in z)}",
+                cert.certificate(
+                    "==",
+                    cert.quantity("value", function={"network": spec}, x=z),
+                    cert.formula(INDEX_EXPR, z=z, b=b),
+                    h,
+                    index,
+                    "h(z)",
+                    "Index_b(z)",
+                    "the network differs from Index_b on this input",
+                ),
+            )
+        )
     if worst_active is not None:
         z = [float(v) for v in worst_active]
         count = int(net.evaluate(np.asarray([z]))[1][0])
-        rows.append(violation("section1_index/sparsity", count - 1, f"b={b}, z={tuple(int(v) for v in z)}",
-                              cert.certificate("<=", cert.quantity("active_count", network=spec, x=z),
-                                               cert.formula("k", k=1), count, 1, "active neurons at z", "k",
-                                               "more than one neuron fires on this input")))
+        rows.append(
+            violation(
+                "section1_index/sparsity",
+                count - 1,
+                f"b={b}, z={tuple(int(v) for v in z)}",
+                cert.certificate(
+                    "<=",
+                    cert.quantity("active_count", network=spec, x=z),
+                    cert.formula("k", k=1),
+                    count,
+                    1,
+                    "active neurons at z",
+                    "k",
+                    "more than one neuron fires on this input",
+                ),
+            )
+        )
     if net.n_neurons > 2**b:
-        rows.append(violation("section1_index/sparsity", net.n_neurons - 2**b, f"b={b}",
-                              cert.certificate("<=", cert.formula("sum(1 for a in u)", u=spec["u"]),
-                                               cert.formula("2**b", b=b), net.n_neurons, 2**b, "s", "2^b",
-                                               "the network has more than 2^b neurons")))
+        rows.append(
+            violation(
+                "section1_index/sparsity",
+                net.n_neurons - 2**b,
+                f"b={b}",
+                cert.certificate(
+                    "<=",
+                    cert.formula("sum(1 for a in u)", u=spec["u"]),
+                    cert.formula("2**b", b=b),
+                    net.n_neurons,
+                    2**b,
+                    "s",
+                    "2^b",
+                    "the network has more than 2^b neurons",
+                ),
+            )
+        )
     return rows

@@ -6,9 +6,9 @@ from sparseact.publish.plotting import FULL_WIDTH, finish, plt, setup_style
 
 CAPTIONS = {
     "index": "Left: the fraction of inputs on which exactly one neuron fires, one bar per b; the title gives the most "
-             "neurons active on any input, which must be at most 1 for the network to be 1-sparse. Right: the "
-             "Definition 2 scales W (circles) and B (squares) of the paper's network against b; compare W with "
-             "sqrt(b) and B with b. The verdicts are in the check cards below.",
+    "neurons active on any input, which must be at most 1 for the network to be 1-sparse. Right: the "
+    "Definition 2 scales W (circles) and B (squares) of the paper's network against b; compare W with "
+    "sqrt(b) and B with b. The verdicts are in the check cards below.",
 }
 
 

@@ -24,23 +24,44 @@ FINDING = "statement-error"
 def assemble(block: dict, tables: dict):
     table = tables["index"]
     failures = [f for f in table["first_failure"] if f]
-    common = dict(claim_id="section1_index", statement_id="section1-index", paper_ref=PAPER_REF, variant="",
-                  method="exact", instances=len(table),
-                  range=describe_range(table.to_dict("records"), ["b", "n", "s"], "every input of the cube"))
+    common = dict(
+        claim_id="section1_index",
+        statement_id="section1-index",
+        paper_ref=PAPER_REF,
+        variant="",
+        method="exact",
+        instances=len(table),
+        range=describe_range(table.to_dict("records"), ["b", "n", "s"], "every input of the cube"),
+    )
     max_active = int(table["max_active"].max())
     size_ok = verdict_all(verdict_at_most(s, 2**b) for s, b in zip(table["s"], table["b"], strict=True))
-    computes = cert.fail_fields(Verdict.FAIL if failures else Verdict.PASS, FINDING,
-                                lambda: worst_violation(tables, "section1_index/computes"))
-    sparsity = cert.fail_fields(verdict_all([verdict_at_most(max_active, 1), size_ok]), FINDING,
-                                lambda: worst_violation(tables, "section1_index/sparsity"))
+    computes = cert.fail_fields(
+        Verdict.FAIL if failures else Verdict.PASS, FINDING, lambda: worst_violation(tables, "section1_index/computes")
+    )
+    sparsity = cert.fail_fields(
+        verdict_all([verdict_at_most(max_active, 1), size_ok]),
+        FINDING,
+        lambda: worst_violation(tables, "section1_index/sparsity"),
+    )
     records = [
-        CheckRecord(check_id="section1_index/computes", statement="Index_b(z) = sum_alpha sigma(<w_alpha,z> - b + 1/2)",
-                    check="network equals Index_b on all 2^(b+2^b) inputs", worst_value=float(table["max_abs_error"].max()),
-                    worst_value_label="max |h - Index_b|", **computes, **common),
-        CheckRecord(check_id="section1_index/sparsity", statement="Index_b in H_{b+2^b, 2^b, 1}",
-                    check="max active neurons over the whole cube, and s = 2^b",
-                    worst_value=max_active, worst_value_label="max active neurons",
-                    **sparsity, **common),
+        CheckRecord(
+            check_id="section1_index/computes",
+            statement="Index_b(z) = sum_alpha sigma(<w_alpha,z> - b + 1/2)",
+            check="network equals Index_b on all 2^(b+2^b) inputs",
+            worst_value=float(table["max_abs_error"].max()),
+            worst_value_label="max |h - Index_b|",
+            **computes,
+            **common,
+        ),
+        CheckRecord(
+            check_id="section1_index/sparsity",
+            statement="Index_b in H_{b+2^b, 2^b, 1}",
+            check="max active neurons over the whole cube, and s = 2^b",
+            worst_value=max_active,
+            worst_value_label="max active neurons",
+            **sparsity,
+            **common,
+        ),
     ]
     records += _introduction_records(tables["deletion"])
     return ClaimReport(records, {})
@@ -58,50 +79,93 @@ def _introduction_records(deletion) -> list:
     the Gaussian-input remark."""
     records = []
     least = float(deletion["change"].min())
-    deletion_range = describe_range(deletion.to_dict("records"), ["p", "n", "s"],
-                                    "Index_b (p = b) and two p-juntas with s = 2^p neurons; every input")
-    common = dict(claim_id="section1_index", statement_id="intro-examples", paper_ref=paper_ref("intro-examples"),
-                  variant="", method="exact", instances=len(deletion), range=deletion_range)
-    records.append(CheckRecord(
-        check_id="section1_index/deletion", statement="removing any of the s neurons changes the function "
-        "(Index_b, and log2(s)-juntas)", check="for every neuron j of every network, max over the whole cube of "
-        "|h - h_{-j}| = max_x |u_j sigma(<w_j, x> - b_j)| (the truth tables differ iff it is > 0)",
-        worst_value=least, worst_value_label="min over neurons of max_x |h - h_{-j}|",
-        verdict=Verdict.PASS if least > 0 else Verdict.INCONCLUSIVE,
-        notes=f"{len(deletion)} neurons in {deletion.groupby(['network', 'p']).ngroups} networks; every deletion "
-              f"changes the value by at least {least:g} somewhere (the neuron's own pattern: Index_b outputs 1 -> 0 at "
-              "x = alpha, y_alpha = 1; a +-1 junta loses f(w_j) at x = w_j). With s > 2^p the proof of Theorem 13 "
-              "pads with zero neurons, whose removal changes nothing: the sentence is about s = 2^p.", **common))
+    deletion_range = describe_range(
+        deletion.to_dict("records"),
+        ["p", "n", "s"],
+        "Index_b (p = b) and two p-juntas with s = 2^p neurons; every input",
+    )
+    common = dict(
+        claim_id="section1_index",
+        statement_id="intro-examples",
+        paper_ref=paper_ref("intro-examples"),
+        variant="",
+        method="exact",
+        instances=len(deletion),
+        range=deletion_range,
+    )
+    records.append(
+        CheckRecord(
+            check_id="section1_index/deletion",
+            statement="removing any of the s neurons changes the function (Index_b, and log2(s)-juntas)",
+            check="for every neuron j of every network, max over the whole cube of "
+            "|h - h_{-j}| = max_x |u_j sigma(<w_j, x> - b_j)| (the truth tables differ iff it is > 0)",
+            worst_value=least,
+            worst_value_label="min over neurons of max_x |h - h_{-j}|",
+            verdict=Verdict.PASS if least > 0 else Verdict.INCONCLUSIVE,
+            notes=f"{len(deletion)} neurons in {deletion.groupby(['network', 'p']).ngroups} networks; every deletion "
+            f"changes the value by at least {least:g} somewhere (the neuron's own pattern: Index_b outputs 1 -> 0 at "
+            "x = alpha, y_alpha = 1; a +-1 junta loses f(w_j) at x = w_j). With s > 2^p the proof of Theorem 13 "
+            "pads with zero neurons, whose removal changes nothing: the sentence is about s = 2^p.",
+            **common,
+        )
+    )
     excess = int((deletion["nonzero_weights"] - deletion["expected_nonzero"]).max())
-    records.append(CheckRecord(
-        check_id="section1_index/weight-sparsity", statement="each weight vector w_i is quite sparse",
-        check="non-zero weights of every neuron against b + 1 (Index_b, of n = b + 2^b) and p (p-junta, of n)",
-        worst_value=float((deletion["nonzero_weights"] / deletion["n"]).max()),
-        worst_value_label="max fraction of non-zero weights",
-        verdict=Verdict.PASS if excess <= 0 else Verdict.INCONCLUSIVE,
-        notes="Index_b: b + 1 of b + 2^b weights non-zero; p-junta: p of n", **common))
+    records.append(
+        CheckRecord(
+            check_id="section1_index/weight-sparsity",
+            statement="each weight vector w_i is quite sparse",
+            check="non-zero weights of every neuron against b + 1 (Index_b, of n = b + 2^b) and p (p-junta, of n)",
+            worst_value=float((deletion["nonzero_weights"] / deletion["n"]).max()),
+            worst_value_label="max fraction of non-zero weights",
+            verdict=Verdict.PASS if excess <= 0 else Verdict.INCONCLUSIVE,
+            notes="Index_b: b + 1 of b + 2^b weights non-zero; p-junta: p of n",
+            **common,
+        )
+    )
     fraction = 1.0 / SPARSITY_FRACTION
-    records.append(CheckRecord(
-        claim_id="section1_index", check_id="section1_index/speedup-arithmetic", statement_id="intro-3pct",
-        paper_ref=paper_ref("intro-3pct"), statement="3% activation suggests a potential speed-up factor of 33x",
-        check="1 / 0.03 against the printed 33 (floor)", variant="", method="exact", instances=1,
-        worst_value=fraction, worst_value_label="1 / 0.03", verdict=verdict_equal(math.floor(fraction), SPEEDUP_PRINTED)[0],
-        range="the printed fraction 0.03", notes="the factor is the ratio of all neurons to active ones, 33.3"))
+    records.append(
+        CheckRecord(
+            claim_id="section1_index",
+            check_id="section1_index/speedup-arithmetic",
+            statement_id="intro-3pct",
+            paper_ref=paper_ref("intro-3pct"),
+            statement="3% activation suggests a potential speed-up factor of 33x",
+            check="1 / 0.03 against the printed 33 (floor)",
+            variant="",
+            method="exact",
+            instances=1,
+            worst_value=fraction,
+            worst_value_label="1 / 0.03",
+            verdict=verdict_equal(math.floor(fraction), SPEEDUP_PRINTED)[0],
+            range="the printed fraction 0.03",
+            notes="the factor is the ratio of all neurons to active ones, 33.3",
+        )
+    )
     rows = [(s, _gaussian_threshold(s)) for s in GAUSSIAN_S]
     largest = max(abs(_more_than_one(s, b) - 1.0 / s) for s, b in rows)
-    records.append(CheckRecord(
-        claim_id="section1_index", check_id="section1_index/gaussian-bias", statement_id="intro-gaussian",
-        paper_ref=paper_ref("intro-gaussian"), statement="Gaussian inputs need large biases for 1-sparsity",
-        check="s neurons with orthonormal weights and a common bias b under x ~ N(0, I_n), n >= s: "
-        "Pr[more than one active] = 1 - (1 - P)^s - s P (1 - P)^(s-1), P = Pr[N(0,1) > b]; the bias b*(s) at which "
-        "it equals 1/s (bisection to 1e-12) for s in " + ", ".join(map(str, GAUSSIAN_S)), variant="",
-        method="exact", instances=len(rows), worst_value=max(b for _, b in rows),
-        worst_value_label="b*(s) at the largest s", verdict=verdict_at_most(largest, 1e-9),
-        range=describe_range([{"s": s} for s, _ in rows], ["s"], "orthonormal weights, common bias"),
-        notes="b*(s) = " + ", ".join(f"{b:.4f} (s={s}, sqrt(2 ln s) = {math.sqrt(2 * math.log(s)):.4f})"
-                                     for s, b in rows)
-              + ": the bias must grow like sqrt(2 ln s) times ||w_j||, with every neuron active with probability "
-                "about 1/s only"))
+    records.append(
+        CheckRecord(
+            claim_id="section1_index",
+            check_id="section1_index/gaussian-bias",
+            statement_id="intro-gaussian",
+            paper_ref=paper_ref("intro-gaussian"),
+            statement="Gaussian inputs need large biases for 1-sparsity",
+            check="s neurons with orthonormal weights and a common bias b under x ~ N(0, I_n), n >= s: "
+            "Pr[more than one active] = 1 - (1 - P)^s - s P (1 - P)^(s-1), P = Pr[N(0,1) > b]; the bias b*(s) at which "
+            "it equals 1/s (bisection to 1e-12) for s in " + ", ".join(map(str, GAUSSIAN_S)),
+            variant="",
+            method="exact",
+            instances=len(rows),
+            worst_value=max(b for _, b in rows),
+            worst_value_label="b*(s) at the largest s",
+            verdict=verdict_at_most(largest, 1e-9),
+            range=describe_range([{"s": s} for s, _ in rows], ["s"], "orthonormal weights, common bias"),
+            notes="b*(s) = "
+            + ", ".join(f"{b:.4f} (s={s}, sqrt(2 ln s) = {math.sqrt(2 * math.log(s)):.4f})" for s, b in rows)
+            + ": the bias must grow like sqrt(2 ln s) times ||w_j||, with every neuron active with probability "
+            "about 1/s only",
+        )
+    )
     return records
 
 

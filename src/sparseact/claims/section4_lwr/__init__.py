@@ -46,9 +46,15 @@ LWR_MAX_DOMAIN = 4096
 
 
 def points(block: dict) -> dict[str, dict]:
-    return {f"q{i['q']}-m{i['m']}-p{i['p']}": {"q": int(i["q"]), "m": int(i["m"]), "p": int(i["p"]),
-                                               "max_secrets": int(block["max_secrets"])}
-            for i in block["instances"]}
+    return {
+        f"q{i['q']}-m{i['m']}-p{i['p']}": {
+            "q": int(i["q"]),
+            "m": int(i["m"]),
+            "p": int(i["p"]),
+            "max_secrets": int(block["max_secrets"]),
+        }
+        for i in block["instances"]
+    }
 
 
 def work(point: dict) -> tuple[str, float]:

@@ -44,9 +44,11 @@ QUADRATIC_EXPR = "0.5 - (sum(w[i] * y[i] for i in range(m)) - a) ** 2"
 #: ``<W, x(z)> - b`` with the lift computed from ``z`` (``W`` flattened row-major, ``r = len(z)``).
 LIFT_EXPR = "sum(W[i * r + j] * (z[i] if i == j else z[i] * z[j]) for i in range(r) for j in range(r)) - b"
 #: ``|E_z[z_k g(z)]|``, ``g(z) = 1/2 - (<w, y(z)> - a)^2``, over all ``z in {-1,1}^(mL)``: the forced ``|W_kk|``.
-FORCED_DIAGONAL_EXPR = ("abs(sum((0.5 - (sum(w[i] * sum(((j >> (i * L + l)) & 1) << l for l in range(L)) "
-                        "for i in range(m)) - a) ** 2) * (1 - 2 * ((j >> k) & 1)) for j in range(2 ** (m * L)))) "
-                        "/ 2 ** (m * L)")
+FORCED_DIAGONAL_EXPR = (
+    "abs(sum((0.5 - (sum(w[i] * sum(((j >> (i * L + l)) & 1) << l for l in range(L)) "
+    "for i in range(m)) - a) ** 2) * (1 - 2 * ((j >> k) & 1)) for j in range(2 ** (m * L)))) "
+    "/ 2 ** (m * L)"
+)
 
 #: Accuracy and confidence the LWR solver of theorem3-lwr-reduction asks of the learner (paper loss (1/2)(y' - y)^2).
 REDUCTION_EPS = Fraction(1, 48)
@@ -113,7 +115,7 @@ def margin_attack(labels, p: int, eps: Fraction) -> tuple[int, int]:
     k = math.floor(eps * len(labels) / (mu * mu / 2))
     moved = np.flatnonzero(labels < p - 1)[:k]
     g = labels.astype(np.float64)
-    g[moved] += float(mu)                                       # half-integers: exact in float64
+    g[moved] += float(mu)  # half-integers: exact in float64
     twice = np.rint(2 * (g - labels)).astype(np.int64)
     return int(np.count_nonzero(decode_label(g, p) != labels)), int(np.sum(twice * twice))
 
@@ -184,10 +186,20 @@ def run(point: dict, data: dict, rng) -> dict:
         if j is not None:
             record(f"identity-{variant}", _identity_failure, q, m, p, int(t[j]), values[j], lam[j], variant)
         if variant == "corrected" and active.max() > 1:
-            record("identity-corrected", _active_identity_failure, q, m, p, int(t[np.argmax(active)]),
-                                                                int(active.max()))
-        identity_rows.append(dict(q=q, m=m, p=p, variant=variant, max_abs_error=float(err.max()),
-                                  max_active=int(active.max()), first_t=-1 if j is None else int(t[j])))
+            record(
+                "identity-corrected", _active_identity_failure, q, m, p, int(t[np.argmax(active)]), int(active.max())
+            )
+        identity_rows.append(
+            dict(
+                q=q,
+                m=m,
+                p=p,
+                variant=variant,
+                max_abs_error=float(err.max()),
+                max_active=int(active.max()),
+                first_t=-1 if j is None else int(t[j]),
+            )
+        )
     curve = pd.DataFrame(dict(q=q, m=m, p=p, t=t, lam=lam, printed=curves["printed"], corrected=curves["corrected"]))
 
     secrets, nets = data["secrets"], networks_from_arrays(data, "net")
@@ -236,19 +248,41 @@ def run(point: dict, data: dict, rng) -> dict:
         if differs.size:
             record("def15-rounding", _definition_failure, q, m, p, w, Y[differs[0]])
         enumerated = len(secrets) == q**m
-        rows.append(dict(
-            q=q, m=m, p=p, secret=" ".join(map(str, w)), L=L, r=r, n=net.n_inputs, neurons=net.n_neurons,
-            round_network_error=float(round_err.max()), round_max_active=int(round_active.max()),
-            decoded_network_wrong=int(np.count_nonzero(decode_label(round_values, p) != rounded)),
-            margin=float(rounding_margin(p)), margin_wrong=margin[0], margin_deviation=margin[1],
-            previous_wrong=previous[0], domain=len(Y),
-            printed_differs_from_rounding=int(differs.size),
-            rounding_affine=(int(C.affine_fits_zp(rounded, Y, p)) if enumerated and _is_prime(p) and p < q else -1),
-            printed_affine=(int(C.affine_fits_zp(expected, Y, p)) if enumerated and _is_prime(p) and p < q else -1),
-            neuron_expression=q * q * m, r_limit=m * (np.log2(q) + 1), linear_residual=linear_residual,
-            affine_error=float(affine.max()), lift_error=float(lift.max()), fraction_weights_not_pm1=not_pm1,
-            network_error=float(err.max()), max_active_support=int(active.max()), W=net.scale_W(),
-            B=net.scale_B(), W_polynomial=W_poly, B_polynomial=B_poly))
+        rows.append(
+            dict(
+                q=q,
+                m=m,
+                p=p,
+                secret=" ".join(map(str, w)),
+                L=L,
+                r=r,
+                n=net.n_inputs,
+                neurons=net.n_neurons,
+                round_network_error=float(round_err.max()),
+                round_max_active=int(round_active.max()),
+                decoded_network_wrong=int(np.count_nonzero(decode_label(round_values, p) != rounded)),
+                margin=float(rounding_margin(p)),
+                margin_wrong=margin[0],
+                margin_deviation=margin[1],
+                previous_wrong=previous[0],
+                domain=len(Y),
+                printed_differs_from_rounding=int(differs.size),
+                rounding_affine=(int(C.affine_fits_zp(rounded, Y, p)) if enumerated and _is_prime(p) and p < q else -1),
+                printed_affine=(int(C.affine_fits_zp(expected, Y, p)) if enumerated and _is_prime(p) and p < q else -1),
+                neuron_expression=q * q * m,
+                r_limit=m * (np.log2(q) + 1),
+                linear_residual=linear_residual,
+                affine_error=float(affine.max()),
+                lift_error=float(lift.max()),
+                fraction_weights_not_pm1=not_pm1,
+                network_error=float(err.max()),
+                max_active_support=int(active.max()),
+                W=net.scale_W(),
+                B=net.scale_B(),
+                W_polynomial=W_poly,
+                B_polynomial=B_poly,
+            )
+        )
     kernel = _kernel_attack(q, m, p, Y)
     if kernel["failure"] is not None:
         record("conj16-kernel-attack", lambda: kernel["failure"])
@@ -258,16 +292,41 @@ def run(point: dict, data: dict, rng) -> dict:
     columns = ["check", "q", "m", "p", "domain", "counterexample", "lhs", "rhs", "certificate"]
     failure_rows = [dict(check=name, q=q, m=m, p=p, domain=q**m, **spec) for name, spec in failures.items()]
     attack_rows = [] if attack is None else [attack["row"]]
-    attack_columns = ["q", "m", "p", "secrets", "samples", "recovered", "full_rank_probability", "success_lower_bound",
-                      "draws"]
-    return {"lwr_identity": pd.DataFrame(identity_rows), "lwr_identity_curve": curve,
-            "lwr_secrets": pd.DataFrame(rows), "lwr_failures": pd.DataFrame(failure_rows, columns=columns),
-            "lwr_attack": pd.DataFrame(attack_rows, columns=attack_columns),
-            "lwr_kernel": pd.DataFrame([kernel["row"]], columns=KERNEL_COLUMNS)}
+    attack_columns = [
+        "q",
+        "m",
+        "p",
+        "secrets",
+        "samples",
+        "recovered",
+        "full_rank_probability",
+        "success_lower_bound",
+        "draws",
+    ]
+    return {
+        "lwr_identity": pd.DataFrame(identity_rows),
+        "lwr_identity_curve": curve,
+        "lwr_secrets": pd.DataFrame(rows),
+        "lwr_failures": pd.DataFrame(failure_rows, columns=columns),
+        "lwr_attack": pd.DataFrame(attack_rows, columns=attack_columns),
+        "lwr_kernel": pd.DataFrame([kernel["row"]], columns=KERNEL_COLUMNS),
+    }
 
 
-KERNEL_COLUMNS = ["q", "m", "p", "q_prime", "below_2p", "zero_preimage", "secrets", "label0_is_kernel",
-                  "multiples_agree", "samples", "span_probability", "success_lower_bound"]
+KERNEL_COLUMNS = [
+    "q",
+    "m",
+    "p",
+    "q_prime",
+    "below_2p",
+    "zero_preimage",
+    "secrets",
+    "label0_is_kernel",
+    "multiples_agree",
+    "samples",
+    "span_probability",
+    "success_lower_bound",
+]
 
 
 def _kernel_attack(q, m, p, Y):
@@ -286,13 +345,14 @@ def _kernel_attack(q, m, p, Y):
     For ``q >= 2p`` the preimage has at least two residues (the regime of the correction): no non-zero secret
     has ``f_w^{-1}(0) = w^perp`` (``label0_is_kernel``), so the attack has no homogeneous system to solve.
     """
-    T = (Y @ Y.T) % q                                  # T[secret, y] = <w, y> mod q (the secrets are Z_q^m)
+    T = (Y @ Y.T) % q  # T[secret, y] = <w, y> mod q (the secrets are Z_q^m)
     F = C.lwr_round(T, q, p)
     zero_preimage = int(np.count_nonzero(C.lwr_round(np.arange(q), q, p) == 0))
     nonzero = np.any(Y != 0, axis=1)
     is_kernel = np.all((F == 0) == (T == 0), axis=1) & nonzero
-    multiples = np.array([all(np.array_equal(C.lwr_round((c * T[i]) % q, q, p), F[i]) for c in range(2, q))
-                          for i in range(len(Y))])
+    multiples = np.array(
+        [all(np.array_equal(C.lwr_round((c * T[i]) % q, q, p), F[i]) for c in range(2, q)) for i in range(len(Y))]
+    )
     N = q * (m + KERNEL_EXTRA_SAMPLES)
     k = np.arange(N + 1)
     rank = np.array([math.prod(1.0 - float(q) ** (i - int(kk)) for i in range(m - 1)) for kk in k])
@@ -300,24 +360,43 @@ def _kernel_attack(q, m, p, Y):
     q_prime = _is_prime(q)
     credited = (~nonzero).astype(float) + (is_kernel & multiples) * span
     lower = float(credited.mean()) if q_prime else 0.0
-    row = dict(q=q, m=m, p=p, q_prime=int(q_prime), below_2p=int(q < 2 * p), zero_preimage=zero_preimage,
-               secrets=len(Y), label0_is_kernel=int(is_kernel.sum()), multiples_agree=int((is_kernel & multiples).sum()),
-               samples=N, span_probability=span, success_lower_bound=lower)
+    row = dict(
+        q=q,
+        m=m,
+        p=p,
+        q_prime=int(q_prime),
+        below_2p=int(q < 2 * p),
+        zero_preimage=zero_preimage,
+        secrets=len(Y),
+        label0_is_kernel=int(is_kernel.sum()),
+        multiples_agree=int((is_kernel & multiples).sum()),
+        samples=N,
+        span_probability=span,
+        success_lower_bound=lower,
+    )
     failure = None
     if q_prime and p < q and lower > CONJ16_SUCCESS:
         c = cert.certificate(
-            "<=", cert.quantity("lwr_label0_kernel", p=p, q=q, m=m, N=N), cert.formula("2 / 3"), lower,
+            "<=",
+            cert.quantity("lwr_label0_kernel", p=p, q=q, m=m, N=N),
+            cert.formula("2 / 3"),
+            lower,
             CONJ16_SUCCESS,
             "Pr[the label-0 kernel attack solves LWR_{p,q,m} with the rounding map] (lower bound, over w and the "
-            "samples)", "2/3 (what Conjecture 16 allows a poly(p, q, m)-time algorithm)",
+            "samples)",
+            "2/3 (what Conjecture 16 allows a poly(p, q, m)-time algorithm)",
             f"q={q} < 2p={2 * p}: with the rounding map of Banerjee et al., label 0 means <w, y> = 0 (mod {q}), so the "
             f"label-0 samples are homogeneous linear equations over Z_{q} whose kernel is span(w) once they span "
             f"w^perp (probability {span:.6f} with N={N} samples), and every non-zero multiple of w gives the same "
             f"labels: Gaussian elimination recovers f_w on every y, so Conjecture 16 with the rounding map and only "
-            f"p < q is false")
-        failure = _spec(f"LWR_{{{p},{q},{m}}} with the rounding map: the label-0 kernel attack (Gaussian elimination "
-                        f"over Z_{q} on the label-0 samples of N={N}) recovers f_w on all of Z_{q}^{m} with probability "
-                        f">= {lower:.6f} > 2/3", c)
+            f"p < q is false",
+        )
+        failure = _spec(
+            f"LWR_{{{p},{q},{m}}} with the rounding map: the label-0 kernel attack (Gaussian elimination "
+            f"over Z_{q} on the label-0 samples of N={N}) recovers f_w on all of Z_{q}^{m} with probability "
+            f">= {lower:.6f} > 2/3",
+            c,
+        )
     return dict(row=row, failure=failure)
 
 
@@ -346,21 +425,36 @@ def _linear_attack(q, m, p, secrets, Y, data):
         recovered += int(solution is not None and np.array_equal((Y @ solution) % p, labels_all))
     full_rank = math.prod(1.0 - float(p) ** (i - N) for i in range(m))
     lower = recovered / len(secrets) * full_rank
-    row = dict(q=q, m=m, p=p, secrets=len(secrets), samples=N, recovered=recovered, full_rank_probability=full_rank,
-               success_lower_bound=lower, draws=draws)
+    row = dict(
+        q=q,
+        m=m,
+        p=p,
+        secrets=len(secrets),
+        samples=N,
+        recovered=recovered,
+        full_rank_probability=full_rank,
+        success_lower_bound=lower,
+        draws=draws,
+    )
     failure = None
     if lower > CONJ16_SUCCESS:
         c = cert.certificate(
-            "<=", cert.quantity("gf_p_solve", p=p, q=q, m=m, N=N, secrets=np.asarray(secrets).tolist(),
-                                samples=sample_sets),
-            cert.formula("2 / 3"), lower, CONJ16_SUCCESS,
+            "<=",
+            cert.quantity("gf_p_solve", p=p, q=q, m=m, N=N, secrets=np.asarray(secrets).tolist(), samples=sample_sets),
+            cert.formula("2 / 3"),
+            lower,
+            CONJ16_SUCCESS,
             "Pr[Gaussian elimination over Z_p solves LWR_{p,q,m}] (lower bound, over w and the samples)",
             "2/3 (what Conjecture 16 allows a poly(p, q, m)-time algorithm)",
             f"p={p} divides q={q}, so Definition 15's f_w(y) = (<w, y> mod q) mod p = <w mod p, y> mod p is linear "
             f"over Z_p: Gaussian elimination (O(N m^2) operations) on N={N} samples recovers it on every y for every "
-            f"secret whenever the samples have rank m, which happens with probability {full_rank:.6f}")
-        failure = _spec(f"LWR_{{{p},{q},{m}}}: Gaussian elimination over Z_{p} on {N} samples recovers f_w on all of "
-                        f"Z_{q}^{m} for {recovered}/{len(secrets)} secrets; success probability >= {lower:.6f} > 2/3", c)
+            f"secret whenever the samples have rank m, which happens with probability {full_rank:.6f}",
+        )
+        failure = _spec(
+            f"LWR_{{{p},{q},{m}}}: Gaussian elimination over Z_{p} on {N} samples recovers f_w on all of "
+            f"Z_{q}^{m} for {recovered}/{len(secrets)} secrets; success probability >= {lower:.6f} > 2/3",
+            c,
+        )
     return dict(row=row, failure=failure)
 
 
@@ -375,23 +469,42 @@ def _ints(x) -> list:
 
 
 def _spec(counterexample: str, certificate: dict) -> dict:
-    return dict(counterexample=counterexample, lhs=certificate["lhs_value"], rhs=certificate["rhs_value"],
-                certificate=json.dumps(certificate))
+    return dict(
+        counterexample=counterexample,
+        lhs=certificate["lhs_value"],
+        rhs=certificate["rhs_value"],
+        certificate=json.dumps(certificate),
+    )
 
 
 def _identity_failure(q, m, p, t, value, lam, variant) -> dict:
     expr = IDENTITY_PRINTED_EXPR if variant == "printed" else IDENTITY_CORRECTED_EXPR
     shape = "sigma(1/2 - (t - a))^2" if variant == "printed" else "sigma(1/2 - (t - a)^2)"
-    c = cert.certificate("==", cert.formula(expr, q=q, m=m, p=p, t=t), cert.formula(LAMBDA_EXPR, q=q, p=p, t=t),
-                         float(value), float(lam), f"sum_{{a in [q^2 m]}} 2 lambda(a) {shape}", "lambda(t)",
-                         f"q={q}, m={m}, p={p}, t={t}: with the square outside the ReLU every a >= t contributes "
-                         "(1/2 - (t - a) > 0), not just a = t")
+    c = cert.certificate(
+        "==",
+        cert.formula(expr, q=q, m=m, p=p, t=t),
+        cert.formula(LAMBDA_EXPR, q=q, p=p, t=t),
+        float(value),
+        float(lam),
+        f"sum_{{a in [q^2 m]}} 2 lambda(a) {shape}",
+        "lambda(t)",
+        f"q={q}, m={m}, p={p}, t={t}: with the square outside the ReLU every a >= t contributes "
+        "(1/2 - (t - a) > 0), not just a = t",
+    )
     return _spec(f"q={q}, m={m}, p={p}, t={t}: sum = {value:g}, lambda(t) = {lam:g}", c)
 
 
 def _active_identity_failure(q, m, p, t, count) -> dict:
-    c = cert.certificate("<=", cert.formula(ACTIVE_CORRECTED_EXPR, q=q, m=m, t=t), cert.formula("1"), count, 1.0,
-                         "active ReLUs of the corrected identity at t", "1", f"q={q}, m={m}, t={t}")
+    c = cert.certificate(
+        "<=",
+        cert.formula(ACTIVE_CORRECTED_EXPR, q=q, m=m, t=t),
+        cert.formula("1"),
+        count,
+        1.0,
+        "active ReLUs of the corrected identity at t",
+        "1",
+        f"q={q}, m={m}, t={t}",
+    )
     return _spec(f"q={q}, m={m}, t={t}: {count} ReLUs active", c)
 
 
@@ -400,8 +513,11 @@ def _exact_residual(Z, target) -> list[Fraction]:
     Z = [[int(v) for v in row] for row in np.asarray(Z)]
     t = [int(v) for v in np.asarray(target)]
     cols = len(Z[0])
-    system = [[Fraction(sum(row[a] * row[b] for row in Z)) for b in range(cols)]
-              + [Fraction(sum(row[a] * tv for row, tv in zip(Z, t, strict=True)))] for a in range(cols)]
+    system = [
+        [Fraction(sum(row[a] * row[b] for row in Z)) for b in range(cols)]
+        + [Fraction(sum(row[a] * tv for row, tv in zip(Z, t, strict=True)))]
+        for a in range(cols)
+    ]
     for col in range(cols):
         pivot = next(r for r in range(col, cols) if system[r][col])
         system[col], system[pivot] = system[pivot], system[col]
@@ -421,24 +537,39 @@ def _linear_failure(q, m, w, Z, target, residual) -> dict:
     exact = _exact_residual(Z, target)
     value = float(sum((r * int(t) for r, t in zip(exact, target, strict=True)), Fraction(0)))
     k = int(np.argmax(np.abs(residual)))
-    c = cert.certificate("==", cert.quantity("orthogonal_residual", Z=Z, t=target,
-                                             r=[cert.exact_number(r) for r in exact]), cert.formula("0"),
-                         value, 0.0, "<rho, (<w, y>)_y> with z(Y)^T rho = 0", "0 (if <v, z(y)> = <w, y> for all y)",
-                         f"q={q}, m={m}, w={tuple(_ints(w))}: the rows of Z are z(y) for every y in Z_q^m "
-                         "(bit l of y_i at coordinate i*L + l, bit beta -> 1 - 2 beta), t_y = <w, y>; if a linear v "
-                         "had Z v = t then <rho, t> = <Z^T rho, v> = 0")
-    return _spec(f"q={q}, m={m}, w={tuple(_ints(w))}: the best linear v leaves |<w,y> - <v,z(y)>| = "
-                 f"{abs(residual[k]):.4g}; certificate <rho, t> = {value:.6g} != 0", c)
+    c = cert.certificate(
+        "==",
+        cert.quantity("orthogonal_residual", Z=Z, t=target, r=[cert.exact_number(r) for r in exact]),
+        cert.formula("0"),
+        value,
+        0.0,
+        "<rho, (<w, y>)_y> with z(Y)^T rho = 0",
+        "0 (if <v, z(y)> = <w, y> for all y)",
+        f"q={q}, m={m}, w={tuple(_ints(w))}: the rows of Z are z(y) for every y in Z_q^m "
+        "(bit l of y_i at coordinate i*L + l, bit beta -> 1 - 2 beta), t_y = <w, y>; if a linear v "
+        "had Z v = t then <rho, t> = <Z^T rho, v> = 0",
+    )
+    return _spec(
+        f"q={q}, m={m}, w={tuple(_ints(w))}: the best linear v leaves |<w,y> - <v,z(y)>| = "
+        f"{abs(residual[k]):.4g}; certificate <rho, t> = {value:.6g} != 0",
+        c,
+    )
 
 
 def _affine_failure(q, m, w, y, z, v, c_offset) -> dict:
     y, z = _ints(y), _ints(z)
     lhs = float(c_offset + sum(vi * zi for vi, zi in zip(v, z, strict=True)))
     rhs = float(sum(int(wi) * yi for wi, yi in zip(w, y, strict=True)))
-    c = cert.certificate("==", cert.formula("c + sum(v[i] * z[i] for i in range(len_z))", c=c_offset, v=list(v), z=z,
-                                            len_z=len(z)),
-                         cert.formula("sum(w[i] * y[i] for i in range(m))", w=_ints(w), y=y, m=m), lhs, rhs,
-                         "c + <v, z(y)>", "<w, y>", f"q={q}, m={m}, y={tuple(y)}, z(y)={tuple(z)}")
+    c = cert.certificate(
+        "==",
+        cert.formula("c + sum(v[i] * z[i] for i in range(len_z))", c=c_offset, v=list(v), z=z, len_z=len(z)),
+        cert.formula("sum(w[i] * y[i] for i in range(m))", w=_ints(w), y=y, m=m),
+        lhs,
+        rhs,
+        "c + <v, z(y)>",
+        "<w, y>",
+        f"q={q}, m={m}, y={tuple(y)}, z(y)={tuple(z)}",
+    )
     return _spec(f"q={q}, m={m}, w={tuple(_ints(w))}, y={tuple(y)}: {lhs:g} != {rhs:g}", c)
 
 
@@ -447,10 +578,16 @@ def _lift_failure(q, m, w, y, z, a, net) -> dict:
     W, b = [float(x) for x in net.W[a]], float(net.b[a])
     lhs = 0.5 - (sum(int(wi) * yi for wi, yi in zip(w, y, strict=True)) - a) ** 2
     rhs = float(sum(W[i * r + j] * (z[i] if i == j else z[i] * z[j]) for i in range(r) for j in range(r)) - b)
-    c = cert.certificate("==", cert.formula(QUADRATIC_EXPR, w=_ints(w), y=y, m=m, a=a),
-                         cert.formula(LIFT_EXPR, W=W, z=z, r=r, b=b), lhs, rhs, "1/2 - (<w, y> - a)^2",
-                         "<W_{w,a}, x(z(y))> - b_{w,a}", f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}, y={tuple(y)}, "
-                         f"z(y)={tuple(z)}")
+    c = cert.certificate(
+        "==",
+        cert.formula(QUADRATIC_EXPR, w=_ints(w), y=y, m=m, a=a),
+        cert.formula(LIFT_EXPR, W=W, z=z, r=r, b=b),
+        lhs,
+        rhs,
+        "1/2 - (<w, y> - a)^2",
+        "<W_{w,a}, x(z(y))> - b_{w,a}",
+        f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}, y={tuple(y)}, z(y)={tuple(z)}",
+    )
     return _spec(f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}, y={tuple(y)}: {lhs:g} != {rhs:g}", c)
 
 
@@ -466,24 +603,39 @@ def _pm1_failure(q, m, w, net, c_offset, L) -> dict:
     else:
         return None
     value = float(diagonal[k])
-    c = cert.certificate("==", cert.formula(FORCED_DIAGONAL_EXPR, w=_ints(w), m=m, L=L, a=a, k=k), cert.formula("1"),
-                         value, 1.0, f"|W_{{w,a}}[k,k]| forced by 1/2 - (<w, y> - a)^2, k={k}",
-                         "1 (an entry of a vector in {1,-1}^n)",
-                         f"q={q} = 2^{L}, m={m}, w={tuple(_ints(w))}, a={a}: z(y) runs over all of {{-1,1}}^{r}, "
-                         "x(y)_kk = z_k and every other coordinate of x(y) is a character of degree 0 or 2, so any "
-                         "W, b with <W, x(y)> - b = 1/2 - (<w, y> - a)^2 for all y has W[k,k] = E_z[z_k (1/2 - "
-                         "(<w, y(z)> - a)^2)] (the formula, y(z) decoded from the bits of z)")
-    return _spec(f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}: W[{k},{k}] = {float(net.W[a].reshape(r, r)[k, k]):g} "
-                 f"is forced (Fourier coefficient) and is not +-1", c)
+    c = cert.certificate(
+        "==",
+        cert.formula(FORCED_DIAGONAL_EXPR, w=_ints(w), m=m, L=L, a=a, k=k),
+        cert.formula("1"),
+        value,
+        1.0,
+        f"|W_{{w,a}}[k,k]| forced by 1/2 - (<w, y> - a)^2, k={k}",
+        "1 (an entry of a vector in {1,-1}^n)",
+        f"q={q} = 2^{L}, m={m}, w={tuple(_ints(w))}, a={a}: z(y) runs over all of {{-1,1}}^{r}, "
+        "x(y)_kk = z_k and every other coordinate of x(y) is a character of degree 0 or 2, so any "
+        "W, b with <W, x(y)> - b = 1/2 - (<w, y> - a)^2 for all y has W[k,k] = E_z[z_k (1/2 - "
+        "(<w, y(z)> - a)^2)] (the formula, y(z) decoded from the bits of z)",
+    )
+    return _spec(
+        f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}: W[{k},{k}] = {float(net.W[a].reshape(r, r)[k, k]):g} "
+        f"is forced (Fourier coefficient) and is not +-1",
+        c,
+    )
 
 
 def _network_failure(q, m, p, w, y, x, net) -> dict:
     value = float(net(x[None, :])[0])
     expected = float((sum(int(wi) * yi for wi, yi in zip(w, _ints(y), strict=True)) % q) % p)
-    c = cert.certificate("==", cert.quantity("value", function={"network": cert.network_spec(net)}, x=_ints(x)),
-                         cert.formula(LWR_EXPR, w=_ints(w), y=_ints(y), m=m, q=q, p=p), value, expected,
-                         "F_w(x(y))", "f_w(y) = (<w, y> mod q) mod p",
-                         f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}; x = x(z(y))")
+    c = cert.certificate(
+        "==",
+        cert.quantity("value", function={"network": cert.network_spec(net)}, x=_ints(x)),
+        cert.formula(LWR_EXPR, w=_ints(w), y=_ints(y), m=m, q=q, p=p),
+        value,
+        expected,
+        "F_w(x(y))",
+        "f_w(y) = (<w, y> mod q) mod p",
+        f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}; x = x(z(y))",
+    )
     return _spec(f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}: F = {value:g}, f = {expected:g}", c)
 
 
@@ -491,10 +643,16 @@ def _rounding_network_failure(q, m, p, w, y, x, net) -> dict:
     value = float(net(x[None, :])[0])
     w_list, y_list = _ints(w), _ints(y)
     expected = float(_round_value(w_list, y_list, q, p))
-    c = cert.certificate("==", cert.quantity("value", function={"network": cert.network_spec(net)}, x=_ints(x)),
-                         cert.formula(ROUND_EXPR, w=w_list, y=y_list, m=m, q=q, p=p), value, expected,
-                         "F_w(x(y)) with output weights 2 round((p/q)(a mod q))", "round((p/q)(<w, y> mod q)) mod p",
-                         f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}; x = x(z(y))")
+    c = cert.certificate(
+        "==",
+        cert.quantity("value", function={"network": cert.network_spec(net)}, x=_ints(x)),
+        cert.formula(ROUND_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
+        value,
+        expected,
+        "F_w(x(y)) with output weights 2 round((p/q)(a mod q))",
+        "round((p/q)(<w, y> mod q)) mod p",
+        f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}; x = x(z(y))",
+    )
     return _spec(f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: F = {value:g}, f = {expected:g}", c)
 
 
@@ -509,19 +667,34 @@ def _definition_failure(q, m, p, w, y) -> dict:
     w_list, y_list = _ints(w), _ints(y)
     printed = float(sum(a * b for a, b in zip(w_list, y_list, strict=True)) % q % p)
     rounded = float(_round_value(w_list, y_list, q, p))
-    c = cert.certificate("==", cert.formula(LWR_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
-                         cert.formula(ROUND_EXPR, w=w_list, y=y_list, m=m, q=q, p=p), printed, rounded,
-                         "Definition 15: f_w(y) = (<w, y> mod q) mod p",
-                         "LWR (Banerjee et al. 2012): round((p/q)(<w, y> mod q)) mod p",
-                         f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: the printed map reduces mod p "
-                         "where learning with rounding scales by p/q and rounds")
-    return _spec(f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: printed f_w = {printed:g}, "
-                 f"rounding map = {rounded:g}", c)
+    c = cert.certificate(
+        "==",
+        cert.formula(LWR_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
+        cert.formula(ROUND_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
+        printed,
+        rounded,
+        "Definition 15: f_w(y) = (<w, y> mod q) mod p",
+        "LWR (Banerjee et al. 2012): round((p/q)(<w, y> mod q)) mod p",
+        f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: the printed map reduces mod p "
+        "where learning with rounding scales by p/q and rounds",
+    )
+    return _spec(
+        f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: printed f_w = {printed:g}, "
+        f"rounding map = {rounded:g}",
+        c,
+    )
 
 
 def _network_active_failure(q, m, p, w, y, x, net) -> dict:
     count = int(net.active_counts(x[None, :])[0])
-    c = cert.certificate("<=", cert.quantity("active_count", network=cert.network_spec(net), x=_ints(x)),
-                         cert.formula("1"), count, 1.0, "active neurons of F_w at x(y)", "k = 1",
-                         f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}; x = x(z(y))")
+    c = cert.certificate(
+        "<=",
+        cert.quantity("active_count", network=cert.network_spec(net), x=_ints(x)),
+        cert.formula("1"),
+        count,
+        1.0,
+        "active neurons of F_w at x(y)",
+        "k = 1",
+        f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}; x = x(z(y))",
+    )
     return _spec(f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}: {count} active", c)

@@ -6,15 +6,15 @@ from sparseact.publish.plotting import FULL_WIDTH, finish, integer_ticks, legend
 
 CAPTIONS = {
     "identity": "The ReLU identity for lambda(t) = (t mod q) mod p on every integer t in [0, q^2 m), for the smallest "
-                "instance of the grid (symmetric log axis): the sum as printed (squares; square outside the ReLU, "
-                "every a >= t contributes), the sum with the square inside (circles) and lambda(t) itself (black "
-                "dots). A version of the identity is exact at t where its marker covers the black dot; its vertical "
-                "distance from the dot is its error. The verdicts are in the check cards below.",
+    "instance of the grid (symmetric log axis): the sum as printed (squares; square outside the ReLU, "
+    "every a >= t contributes), the sum with the square inside (circles) and lambda(t) itself (black "
+    "dots). A version of the identity is exact at t where its marker covers the black dot; its vertical "
+    "distance from the dot is its error. The verdicts are in the check cards below.",
     "scale": "The Definition 2 scales W (circles) and B (squares) of the corrected networks F_w (largest over the "
-             "secrets) against q^2 m, the number of neurons, log-log, with their explicit polynomial bounds 3(p-1) "
-             "q^4 m^(3/2) and (8/3)(p-1) q^4 m^2 as bars of the same colour. A point above its bar would break its "
-             "bound; points on or below the bars are polynomial in the size of the network, as the section needs. The "
-             "verdict is in the check cards below.",
+    "secrets) against q^2 m, the number of neurons, log-log, with their explicit polynomial bounds 3(p-1) "
+    "q^4 m^(3/2) and (8/3)(p-1) q^4 m^2 as bars of the same colour. A point above its bar would break its "
+    "bound; points on or below the bars are polynomial in the size of the network, as the section needs. The "
+    "verdict is in the check cards below.",
 }
 
 

@@ -27,13 +27,19 @@ from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: Finding class of each check if it FAILs.
 FINDING = {
-    "linear-encoding": "proof-slip", "affine-encoding": "proof-slip",
-    "identity-printed": "typo", "identity-corrected": "typo",
-    "lifted-weights-pm1": "typo", "lift-corrected": "typo",
+    "linear-encoding": "proof-slip",
+    "affine-encoding": "proof-slip",
+    "identity-printed": "typo",
+    "identity-corrected": "typo",
+    "lifted-weights-pm1": "typo",
+    "lift-corrected": "typo",
     "network": "statement-error",
-    "def15-rounding": "statement-error", "conj16-linear-attack": "statement-error",
-    "network-rounding": "statement-error", "rounding-not-affine": "statement-error",
-    "conj16-kernel-attack": "statement-error", "kernel-attack-excluded": "statement-error",
+    "def15-rounding": "statement-error",
+    "conj16-linear-attack": "statement-error",
+    "network-rounding": "statement-error",
+    "rounding-not-affine": "statement-error",
+    "conj16-kernel-attack": "statement-error",
+    "kernel-attack-excluded": "statement-error",
 }
 
 
@@ -42,19 +48,38 @@ def assemble(block: dict, tables: dict):
     failures = tables["lwr_failures"]
     if len(failures):
         failures = failures.sort_values(["domain", "q", "m", "p"], kind="stable")
-    instances = sorted({(int(a), int(b), int(c)) for a, b, c in zip(secrets["q"], secrets["m"], secrets["p"], strict=True)})
-    grid = ("instances (q, m, p) in " + ", ".join(f"({q},{m},{p})" for q, m, p in instances)
-            + f"; every y in Z_q^m; secrets: all of Z_q^m when q^m <= {block['max_secrets']}, else "
-            f"{block['max_secrets']} random")
+    instances = sorted(
+        {(int(a), int(b), int(c)) for a, b, c in zip(secrets["q"], secrets["m"], secrets["p"], strict=True)}
+    )
+    grid = (
+        "instances (q, m, p) in "
+        + ", ".join(f"({q},{m},{p})" for q, m, p in instances)
+        + f"; every y in Z_q^m; secrets: all of Z_q^m when q^m <= {block['max_secrets']}, else "
+        f"{block['max_secrets']} random"
+    )
     nonzero = secrets[secrets["secret"].str.split().map(lambda s: any(int(v) for v in s))]
 
     def record(name, statement_id, statement, check, variant, worst, label, passed, count, notes="", where=None):
         covered = instances if where is None else where
-        fields = dict(claim_id="section4_lwr", check_id=f"section4_lwr/{name}", statement_id=statement_id,
-                      paper_ref=paper_ref(statement_id), statement=statement, check=check, variant=variant,
-                      method="exact", instances=int(count), worst_value=float(worst), worst_value_label=label,
-                      notes=notes, range=describe_range([dict(q=a, m=b, p=c) for a, b, c in covered], ["q", "m", "p"],
-                                                        f"(q, m, p) in {{{', '.join(f'({a},{b},{c})' for a, b, c in covered)}}}"))
+        fields = dict(
+            claim_id="section4_lwr",
+            check_id=f"section4_lwr/{name}",
+            statement_id=statement_id,
+            paper_ref=paper_ref(statement_id),
+            statement=statement,
+            check=check,
+            variant=variant,
+            method="exact",
+            instances=int(count),
+            worst_value=float(worst),
+            worst_value_label=label,
+            notes=notes,
+            range=describe_range(
+                [dict(q=a, m=b, p=c) for a, b, c in covered],
+                ["q", "m", "p"],
+                f"(q, m, p) in {{{', '.join(f'({a},{b},{c})' for a, b, c in covered)}}}",
+            ),
+        )
         if passed is Verdict.PASS:
             return CheckRecord(verdict=Verdict.PASS, **fields)
         rows = failures[failures["check"] == name] if len(failures) else failures
@@ -62,201 +87,360 @@ def assemble(block: dict, tables: dict):
             fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
             return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
         row = rows.iloc[0]
-        return CheckRecord(verdict=Verdict.FAIL, finding=FINDING[name], counterexample=row["counterexample"],
-                           certificate=json.loads(row["certificate"]), **fields)
+        return CheckRecord(
+            verdict=Verdict.FAIL,
+            finding=FINDING[name],
+            counterexample=row["counterexample"],
+            certificate=json.loads(row["certificate"]),
+            **fields,
+        )
 
     records = []
     worst = float(nonzero["linear_residual"].max()) if len(nonzero) else 0.0
-    records.append(record(
-        "linear-encoding", "section4-lwr-encoding", "there is v(w) in R^r with <v(w), z(y)> = <w, y> for all y",
-        f"least-squares linear v over all y for every non-zero secret; a non-zero residual rho (orthogonal to every "
-        f"column of z(Y)) proves no linear v exists; {grid}", "as printed", worst, "max |<w,y> - <v,z(y)>|",
-        verdict_at_most(worst, RESIDUAL_TOL), len(nonzero),
-        "With bits encoded as +-1, y_i = sum_l 2^l (1 - z_il)/2, so <w, y> = c + <v, z(y)> is affine with "
-        "c = sum_i w_i (2^L - 1)/2 > 0 for w != 0. Proof slip: the offset is absorbed into the shifts a -> a - c "
-        "(section4_lwr/affine-encoding) and the conclusion survives (section4_lwr/network)."))
+    records.append(
+        record(
+            "linear-encoding",
+            "section4-lwr-encoding",
+            "there is v(w) in R^r with <v(w), z(y)> = <w, y> for all y",
+            f"least-squares linear v over all y for every non-zero secret; a non-zero residual rho (orthogonal to every "
+            f"column of z(Y)) proves no linear v exists; {grid}",
+            "as printed",
+            worst,
+            "max |<w,y> - <v,z(y)>|",
+            verdict_at_most(worst, RESIDUAL_TOL),
+            len(nonzero),
+            "With bits encoded as +-1, y_i = sum_l 2^l (1 - z_il)/2, so <w, y> = c + <v, z(y)> is affine with "
+            "c = sum_i w_i (2^L - 1)/2 > 0 for w != 0. Proof slip: the offset is absorbed into the shifts a -> a - c "
+            "(section4_lwr/affine-encoding) and the conclusion survives (section4_lwr/network).",
+        )
+    )
     worst = float(secrets["affine_error"].max())
-    records.append(record(
-        "affine-encoding", "section4-lwr-encoding", "<w, y> = c(w) + <v(w), z(y)> (offset absorbed into the shifts)",
-        f"v_il = -w_i 2^(l-1), c = sum_i w_i (2^L - 1)/2 on every y and secret; {grid}", "corrected", worst,
-        "max abs error", verdict_at_most(worst, 0.0), len(secrets)))
+    records.append(
+        record(
+            "affine-encoding",
+            "section4-lwr-encoding",
+            "<w, y> = c(w) + <v(w), z(y)> (offset absorbed into the shifts)",
+            f"v_il = -w_i 2^(l-1), c = sum_i w_i (2^L - 1)/2 on every y and secret; {grid}",
+            "corrected",
+            worst,
+            "max abs error",
+            verdict_at_most(worst, 0.0),
+            len(secrets),
+        )
+    )
     printed = identity[identity["variant"] == "printed"]
     corrected = identity[identity["variant"] == "corrected"]
     worst = float(printed["max_abs_error"].max())
-    records.append(record(
-        "identity-printed", "section4-lwr-identity",
-        "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a))^2, one ReLU active",
-        "the printed identity (square outside the ReLU) against lambda on every integer t in [0, q^2 m), per "
-        "instance", "as printed", worst, "max |sum - lambda(t)|", verdict_at_most(worst, 0.0), len(printed),
-        f"up to {int(printed['max_active'].max())} ReLUs active at once as printed (every a >= t). Typo: the text "
-        "itself says the function inside the ReLU is quadratic, as in the parity identity; with the square inside "
-        "(section4_lwr/identity-corrected) the identity holds with one active ReLU and the conclusion survives."))
+    records.append(
+        record(
+            "identity-printed",
+            "section4-lwr-identity",
+            "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a))^2, one ReLU active",
+            "the printed identity (square outside the ReLU) against lambda on every integer t in [0, q^2 m), per "
+            "instance",
+            "as printed",
+            worst,
+            "max |sum - lambda(t)|",
+            verdict_at_most(worst, 0.0),
+            len(printed),
+            f"up to {int(printed['max_active'].max())} ReLUs active at once as printed (every a >= t). Typo: the text "
+            "itself says the function inside the ReLU is quadratic, as in the parity identity; with the square inside "
+            "(section4_lwr/identity-corrected) the identity holds with one active ReLU and the conclusion survives.",
+        )
+    )
     worst = float(corrected["max_abs_error"].max())
     active = int(corrected["max_active"].max())
-    records.append(record(
-        "identity-corrected", "section4-lwr-identity",
-        "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a)^2), one ReLU active",
-        "square inside the ReLU; value and active count on every integer t in [0, q^2 m), per instance",
-        "corrected", worst, "max |sum - lambda(t)|", verdict_all([verdict_at_most(worst, 0.0),
-                                                                   verdict_at_most(active, 1)]),
-        len(corrected), f"max active {active}"))
+    records.append(
+        record(
+            "identity-corrected",
+            "section4-lwr-identity",
+            "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a)^2), one ReLU active",
+            "square inside the ReLU; value and active count on every integer t in [0, q^2 m), per instance",
+            "corrected",
+            worst,
+            "max |sum - lambda(t)|",
+            verdict_all([verdict_at_most(worst, 0.0), verdict_at_most(active, 1)]),
+            len(corrected),
+            f"max active {active}",
+        )
+    )
     worst = float(secrets["fraction_weights_not_pm1"].max())
     pm1_verdict = verdict_at_most(worst, 0.0)
-    records.append(record(
-        "lifted-weights-pm1", "section4-lwr-lift", "the lifted weight vector W_{w,a} is in {1,-1}^n",
-        f"fraction of entries of the lifted weights not equal to +-1; certificate: for q a power of two z(y) covers "
-        f"{{-1,1}}^r and the diagonal W[k,k] is forced to be a Fourier coefficient, which is not +-1; {grid}",
-        "as printed", worst, "max fraction of entries not +-1", pm1_verdict, len(secrets),
-        "The expansion gives entries -v_i v_j and 2 (a - c) v_i, so W_{w,a} is in R^n, not {1,-1}^n. Typo: the next "
-        "sentence bounds ||W_{w,a}||_2 by poly(q, m), which is only needed for real weights (the parity analogue has "
-        "entries 2a); the real weights are verified by section4_lwr/lift-corrected and section4_lwr/scale."
-        + ("" if pm1_verdict is Verdict.PASS or (len(failures) and (failures["check"] == "lifted-weights-pm1").any())
-           else " No instance with q a power of two in the grid: the uniqueness argument behind the certificate "
-                "needs z(y) to cover the cube.")))
+    records.append(
+        record(
+            "lifted-weights-pm1",
+            "section4-lwr-lift",
+            "the lifted weight vector W_{w,a} is in {1,-1}^n",
+            f"fraction of entries of the lifted weights not equal to +-1; certificate: for q a power of two z(y) covers "
+            f"{{-1,1}}^r and the diagonal W[k,k] is forced to be a Fourier coefficient, which is not +-1; {grid}",
+            "as printed",
+            worst,
+            "max fraction of entries not +-1",
+            pm1_verdict,
+            len(secrets),
+            "The expansion gives entries -v_i v_j and 2 (a - c) v_i, so W_{w,a} is in R^n, not {1,-1}^n. Typo: the next "
+            "sentence bounds ||W_{w,a}||_2 by poly(q, m), which is only needed for real weights (the parity analogue has "
+            "entries 2a); the real weights are verified by section4_lwr/lift-corrected and section4_lwr/scale."
+            + (
+                ""
+                if pm1_verdict is Verdict.PASS or (len(failures) and (failures["check"] == "lifted-weights-pm1").any())
+                else " No instance with q a power of two in the grid: the uniqueness argument behind the certificate "
+                "needs z(y) to cover the cube."
+            ),
+        )
+    )
     worst = float(secrets["lift_error"].max())
-    records.append(record(
-        "lift-corrected", "section4-lwr-lift",
-        "1/2 - (<w, y> - a)^2 = <W_{w,a}, x(y)> - b_{w,a} with W_{w,a} in R^n",
-        f"W[i,j] = -v_i v_j, W[i,i] = 2 (a - c) v_i, b = ||v||^2 + (a - c)^2 - 1/2 on every y, every shift a in "
-        f"[0, q^2 m) and every secret; {grid}", "corrected", worst, "max abs error", verdict_at_most(worst, 0.0),
-        len(secrets)))
+    records.append(
+        record(
+            "lift-corrected",
+            "section4-lwr-lift",
+            "1/2 - (<w, y> - a)^2 = <W_{w,a}, x(y)> - b_{w,a} with W_{w,a} in R^n",
+            f"W[i,j] = -v_i v_j, W[i,i] = 2 (a - c) v_i, b = ||v||^2 + (a - c)^2 - 1/2 on every y, every shift a in "
+            f"[0, q^2 m) and every secret; {grid}",
+            "corrected",
+            worst,
+            "max abs error",
+            verdict_at_most(worst, 0.0),
+            len(secrets),
+        )
+    )
     ratio = float(max((secrets["W"] / secrets["W_polynomial"]).max(), (secrets["B"] / secrets["B_polynomial"]).max()))
-    records.append(record(
-        "scale", "section4-lwr-scale", "||W_{w,a}||_2, |b_{w,a}| = poly(q, m)",
-        "Definition 2 W and B of every network against the explicit polynomials 3(p-1) q^4 m^1.5 and "
-        f"(8/3)(p-1) q^4 m^2 (proved in scale_polynomials; p <= q); {grid}", "corrected", ratio,
-        "max ratio to the polynomial", verdict_at_most(ratio, 1.0), len(secrets),
-        f"max W = {secrets['W'].max():.4g}, max B = {secrets['B'].max():.4g}; the ratio is <= 1 by the proof, so a "
-        "ratio above 1 would be a bug in the construction, not a refutation of poly(q, m) (INCONCLUSIVE, never FAIL)"))
+    records.append(
+        record(
+            "scale",
+            "section4-lwr-scale",
+            "||W_{w,a}||_2, |b_{w,a}| = poly(q, m)",
+            "Definition 2 W and B of every network against the explicit polynomials 3(p-1) q^4 m^1.5 and "
+            f"(8/3)(p-1) q^4 m^2 (proved in scale_polynomials; p <= q); {grid}",
+            "corrected",
+            ratio,
+            "max ratio to the polynomial",
+            verdict_at_most(ratio, 1.0),
+            len(secrets),
+            f"max W = {secrets['W'].max():.4g}, max B = {secrets['B'].max():.4g}; the ratio is <= 1 by the proof, so a "
+            "ratio above 1 would be a bug in the construction, not a refutation of poly(q, m) (INCONCLUSIVE, never FAIL)",
+        )
+    )
     worst = float(secrets["network_error"].max())
     active = int(secrets["max_active_support"].max())
-    records.append(record(
-        "network", "section4-lwr-class", "f_w(y) = F_w(x(y)) with F_w in H_{r^2, O(q^2 m), 1}",
-        "the corrected network F_w on every y and secret: value, active neurons on the support {x(y)}, "
-        f"s = q^2 m neurons, n = r^2 with r = m L <= m (log2 q + 1); {grid}", "", worst, "max |F_w - f_w|",
-        verdict_all([verdict_at_most(worst, 0.0), verdict_at_most(active, 1),
-                     *(verdict_at_most(a, b) for a, b in zip(secrets["neurons"], secrets["neuron_expression"], strict=True)),
-                     *(verdict_at_most(a, b) for a, b in zip(secrets["r"], secrets["r_limit"], strict=True))]),
-        len(secrets),
-        f"max active on the support {active}. The section's conclusion holds with the affine encoding, the square "
-        "inside the ReLU and real lifted weights: F_w is 1-sparse on x(y) with q^2 m neurons and poly(q, m) scales "
-        "(section4_lwr/scale); the second part of Theorem 3 follows from it as an implication from LWR hardness "
-        "against every polynomial number of samples (theorem3-lwr-reduction, conj16-poly-samples)."))
+    records.append(
+        record(
+            "network",
+            "section4-lwr-class",
+            "f_w(y) = F_w(x(y)) with F_w in H_{r^2, O(q^2 m), 1}",
+            "the corrected network F_w on every y and secret: value, active neurons on the support {x(y)}, "
+            f"s = q^2 m neurons, n = r^2 with r = m L <= m (log2 q + 1); {grid}",
+            "",
+            worst,
+            "max |F_w - f_w|",
+            verdict_all(
+                [
+                    verdict_at_most(worst, 0.0),
+                    verdict_at_most(active, 1),
+                    *(
+                        verdict_at_most(a, b)
+                        for a, b in zip(secrets["neurons"], secrets["neuron_expression"], strict=True)
+                    ),
+                    *(verdict_at_most(a, b) for a, b in zip(secrets["r"], secrets["r_limit"], strict=True)),
+                ]
+            ),
+            len(secrets),
+            f"max active on the support {active}. The section's conclusion holds with the affine encoding, the square "
+            "inside the ReLU and real lifted weights: F_w is 1-sparse on x(y) with q^2 m neurons and poly(q, m) scales "
+            "(section4_lwr/scale); the second part of Theorem 3 follows from it as an implication from LWR hardness "
+            "against every polynomial number of samples (theorem3-lwr-reduction, conj16-poly-samples).",
+        )
+    )
     # Definition 15 against the learning-with-rounding map it cites, and Conjecture 16 as printed
     differing = int(secrets["printed_differs_from_rounding"].max())
-    records.append(record(
-        "def15-rounding", "def15",
-        "f_w(y) = (<w, y> mod q) mod p is the learning-with-rounding map of Banerjee et al. (2012)",
-        f"Definition 15's f_w against round((p/q)(<w, y> mod q)) mod p (ties up) on every y and secret; {grid}",
-        "as printed", differing, "max number of y in Z_q^m where the two maps differ (per secret)",
-        verdict_at_most(differing, 0), len(secrets),
-        "LWR (Banerjee et al. 2012) scales <w, y> mod q by p/q and rounds; Definition 15 reduces it mod p. For p | q "
-        "the printed map is <w mod p, y> mod p, linear over Z_p (section4_lwr/conj16-linear-attack). The reduction "
-        "of Section 4 carries the rounding map unchanged (section4_lwr/network-rounding)."))
+    records.append(
+        record(
+            "def15-rounding",
+            "def15",
+            "f_w(y) = (<w, y> mod q) mod p is the learning-with-rounding map of Banerjee et al. (2012)",
+            f"Definition 15's f_w against round((p/q)(<w, y> mod q)) mod p (ties up) on every y and secret; {grid}",
+            "as printed",
+            differing,
+            "max number of y in Z_q^m where the two maps differ (per secret)",
+            verdict_at_most(differing, 0),
+            len(secrets),
+            "LWR (Banerjee et al. 2012) scales <w, y> mod q by p/q and rounds; Definition 15 reduces it mod p. For p | q "
+            "the printed map is <w mod p, y> mod p, linear over Z_p (section4_lwr/conj16-linear-attack). The reduction "
+            "of Section 4 carries the rounding map unchanged (section4_lwr/network-rounding).",
+        )
+    )
     attack = tables["lwr_attack"]
     attacked = sorted({(int(a), int(b), int(c)) for a, b, c in zip(attack["q"], attack["m"], attack["p"], strict=True)})
     best = float(attack["success_lower_bound"].max()) if len(attack) else 0.0
-    records.append(record(
-        "conj16-linear-attack", "conj16",
-        "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} (Definition 15's map) with probability >= 2/3",
-        f"Gaussian elimination over Z_p (O(N m^2) operations) on N = m + {GF_EXTRA_SAMPLES} samples, for every secret "
-        "of Z_q^m (instances with p < q, p prime dividing q and every secret enumerated); its hypothesis <w', y> mod p "
-        "against f_w on every y; success probability >= (fraction recovered) x Pr[N samples have rank m over Z_p]",
-        "as printed", best, "success probability lower bound", verdict_at_most(best, CONJ16_SUCCESS) if len(attack)
-        else Verdict.INCONCLUSIVE, int(attack["secrets"].sum()) if len(attack) else 0,
-        ("; ".join(f"LWR_{{{int(r.p)},{int(r.q)},{int(r.m)}}}: {int(r.recovered)}/{int(r.secrets)} secrets recovered "
-                   f"on every y, Pr[rank m] = {r.full_rank_probability:.6f}" for r in attack.itertuples())
-         + ". For p | q, (t mod q) mod p = t mod p, so f_w(y) = <w mod p, y> mod p: a linear function over the field "
-           "Z_p, found from m independent samples. Conjecture 16 with Definition 15's map is false for every such "
-           "(p, q); with the rounding map of Banerjee et al. the attack fails (section4_lwr/rounding-not-affine).")
-        if len(attack) else "no instance with p < q, p prime dividing q and every secret enumerated in the grid",
-        where=attacked or instances))
+    records.append(
+        record(
+            "conj16-linear-attack",
+            "conj16",
+            "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} (Definition 15's map) with probability >= 2/3",
+            f"Gaussian elimination over Z_p (O(N m^2) operations) on N = m + {GF_EXTRA_SAMPLES} samples, for every secret "
+            "of Z_q^m (instances with p < q, p prime dividing q and every secret enumerated); its hypothesis <w', y> mod p "
+            "against f_w on every y; success probability >= (fraction recovered) x Pr[N samples have rank m over Z_p]",
+            "as printed",
+            best,
+            "success probability lower bound",
+            verdict_at_most(best, CONJ16_SUCCESS) if len(attack) else Verdict.INCONCLUSIVE,
+            int(attack["secrets"].sum()) if len(attack) else 0,
+            (
+                "; ".join(
+                    f"LWR_{{{int(r.p)},{int(r.q)},{int(r.m)}}}: {int(r.recovered)}/{int(r.secrets)} secrets recovered "
+                    f"on every y, Pr[rank m] = {r.full_rank_probability:.6f}"
+                    for r in attack.itertuples()
+                )
+                + ". For p | q, (t mod q) mod p = t mod p, so f_w(y) = <w mod p, y> mod p: a linear function over the field "
+                "Z_p, found from m independent samples. Conjecture 16 with Definition 15's map is false for every such "
+                "(p, q); with the rounding map of Banerjee et al. the attack fails (section4_lwr/rounding-not-affine)."
+            )
+            if len(attack)
+            else "no instance with p < q, p prime dividing q and every secret enumerated in the grid",
+            where=attacked or instances,
+        )
+    )
     solved = int(attack["recovered"].sum()) if len(attack) else 0
     total = int(attack["secrets"].sum()) if len(attack) else 0
-    records.append(record(
-        "gaussian-elimination", "conj16",
-        "Gaussian elimination over Z_p finds the unique solution of a full-rank linear system (fact:gaussian-elimination)",
-        "for every secret w of the attacked instances, the solution of <w', y> = <w, y> mod p on its N samples of rank m "
-        "(sparseact.constructions.gf_solve) against w mod p, through <w', y> mod p = <w, y> mod p on every y in Z_q^m",
-        "", total - solved, "secrets not recovered", verdict_at_most(total - solved, 0) if len(attack)
-        else Verdict.INCONCLUSIVE, total,
-        f"{solved}/{total} secrets recovered from N = m + {GF_EXTRA_SAMPLES} samples of rank m; sets drawn: "
-        + ", ".join(f"LWR_{{{int(r.p)},{int(r.q)},{int(r.m)}}}: {int(r.draws)} for {int(r.secrets)} secrets"
-                    for r in attack.itertuples()), where=attacked or instances))
+    records.append(
+        record(
+            "gaussian-elimination",
+            "conj16",
+            "Gaussian elimination over Z_p finds the unique solution of a full-rank linear system (fact:gaussian-elimination)",
+            "for every secret w of the attacked instances, the solution of <w', y> = <w, y> mod p on its N samples of rank m "
+            "(sparseact.constructions.gf_solve) against w mod p, through <w', y> mod p = <w, y> mod p on every y in Z_q^m",
+            "",
+            total - solved,
+            "secrets not recovered",
+            verdict_at_most(total - solved, 0) if len(attack) else Verdict.INCONCLUSIVE,
+            total,
+            f"{solved}/{total} secrets recovered from N = m + {GF_EXTRA_SAMPLES} samples of rank m; sets drawn: "
+            + ", ".join(
+                f"LWR_{{{int(r.p)},{int(r.q)},{int(r.m)}}}: {int(r.draws)} for {int(r.secrets)} secrets"
+                for r in attack.itertuples()
+            ),
+            where=attacked or instances,
+        )
+    )
     affine = secrets[secrets["rounding_affine"] >= 0]
     by_instance = affine.groupby(["q", "m", "p"])
     fractions = by_instance["rounding_affine"].mean()
     printed_fractions = by_instance["printed_affine"].mean()
     worst = float(fractions.max()) if len(fractions) else 0.0
     covered = sorted((int(a), int(b), int(c)) for a, b, c in fractions.index)
-    records.append(record(
-        "rounding-not-affine", "conj16-poly-samples",
-        "with the rounding map of Banerjee et al. (2012) the linear attack does not solve LWR_{p,q,m}",
-        "for every secret of Z_q^m (instances with p prime, p < q and every secret enumerated): does some affine map "
-        "y -> <w', y> + c over Z_p (all p^(m+1) of them) equal round((p/q)(<w, y> mod q)) mod p on every y? The "
-        "fraction of secrets for which one does bounds the success of any learner that outputs affine maps over Z_p",
-        "corrected", worst, "max fraction of secrets with an affine rounding map", verdict_at_most(worst, CONJ16_SUCCESS)
-        if len(fractions) else Verdict.INCONCLUSIVE, len(affine),
-        "; ".join(f"(q, m, p) = ({a},{b},{c}): rounding map affine for {fractions[(a, b, c)]:.4g} of the secrets, "
-                  f"Definition 15's map for {printed_fractions[(a, b, c)]:.4g}" for a, b, c in covered),
-        where=covered or instances))
+    records.append(
+        record(
+            "rounding-not-affine",
+            "conj16-poly-samples",
+            "with the rounding map of Banerjee et al. (2012) the linear attack does not solve LWR_{p,q,m}",
+            "for every secret of Z_q^m (instances with p prime, p < q and every secret enumerated): does some affine map "
+            "y -> <w', y> + c over Z_p (all p^(m+1) of them) equal round((p/q)(<w, y> mod q)) mod p on every y? The "
+            "fraction of secrets for which one does bounds the success of any learner that outputs affine maps over Z_p",
+            "corrected",
+            worst,
+            "max fraction of secrets with an affine rounding map",
+            verdict_at_most(worst, CONJ16_SUCCESS) if len(fractions) else Verdict.INCONCLUSIVE,
+            len(affine),
+            "; ".join(
+                f"(q, m, p) = ({a},{b},{c}): rounding map affine for {fractions[(a, b, c)]:.4g} of the secrets, "
+                f"Definition 15's map for {printed_fractions[(a, b, c)]:.4g}"
+                for a, b, c in covered
+            ),
+            where=covered or instances,
+        )
+    )
     kernel = tables["lwr_kernel"]
     small = kernel[(kernel["q_prime"] == 1) & (kernel["below_2p"] == 1) & (kernel["p"] < kernel["q"])]
     small_where = sorted((int(a), int(b), int(c)) for a, b, c in zip(small["q"], small["m"], small["p"], strict=True))
     best = float(small["success_lower_bound"].max()) if len(small) else 0.0
-    records.append(record(
-        "conj16-kernel-attack", "conj16",
-        "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with the rounding map of Banerjee et al. and only p < q "
-        "(the correction first proposed) with probability >= 2/3",
-        f"instances with q prime and p < q < 2p, every secret of Z_q^m: Gaussian elimination over Z_q on the label-0 "
-        f"samples among N = q (m + {KERNEL_EXTRA_SAMPLES}); credited exactly when f_w^(-1)(0) = w^perp and every "
-        "non-zero multiple of w gives f_w (both exhaustive), with Pr[label-0 samples span w^perp] (binomial x rank)",
-        "rounding map, p < q", best, "success probability lower bound",
-        verdict_at_most(best, CONJ16_SUCCESS) if len(small) else Verdict.INCONCLUSIVE,
-        int(small["secrets"].sum()) if len(small) else 0,
-        "; ".join(f"LWR_{{{int(r.p)},{int(r.q)},{int(r.m)}}}: label 0 has preimage size {int(r.zero_preimage)}, "
-                  f"{int(r.multiples_agree)}/{int(r.secrets) - 1} non-zero secrets credited, success >= "
-                  f"{r.success_lower_bound:.6f}" for r in small.itertuples())
-        + ". For q < 2p label 0 has the single preimage 0, so Conjecture 16 needs a parameter regime, not only the "
-          "rounding map (erratum lwr-parameter-regime).", where=small_where or instances))
+    records.append(
+        record(
+            "conj16-kernel-attack",
+            "conj16",
+            "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with the rounding map of Banerjee et al. and only p < q "
+            "(the correction first proposed) with probability >= 2/3",
+            f"instances with q prime and p < q < 2p, every secret of Z_q^m: Gaussian elimination over Z_q on the label-0 "
+            f"samples among N = q (m + {KERNEL_EXTRA_SAMPLES}); credited exactly when f_w^(-1)(0) = w^perp and every "
+            "non-zero multiple of w gives f_w (both exhaustive), with Pr[label-0 samples span w^perp] (binomial x rank)",
+            "rounding map, p < q",
+            best,
+            "success probability lower bound",
+            verdict_at_most(best, CONJ16_SUCCESS) if len(small) else Verdict.INCONCLUSIVE,
+            int(small["secrets"].sum()) if len(small) else 0,
+            "; ".join(
+                f"LWR_{{{int(r.p)},{int(r.q)},{int(r.m)}}}: label 0 has preimage size {int(r.zero_preimage)}, "
+                f"{int(r.multiples_agree)}/{int(r.secrets) - 1} non-zero secrets credited, success >= "
+                f"{r.success_lower_bound:.6f}"
+                for r in small.itertuples()
+            )
+            + ". For q < 2p label 0 has the single preimage 0, so Conjecture 16 needs a parameter regime, not only the "
+            "rounding map (erratum lwr-parameter-regime).",
+            where=small_where or instances,
+        )
+    )
     large = kernel[kernel["below_2p"] == 0]
     large_where = sorted((int(a), int(b), int(c)) for a, b, c in zip(large["q"], large["m"], large["p"], strict=True))
     fractions = (large["label0_is_kernel"] + 1) / large["secrets"]
     worst = float(fractions.max()) if len(large) else 0.0
     single = int((large["zero_preimage"] < 2).sum()) if len(large) else 0
-    records.append(record(
-        "kernel-attack-excluded", "conj16-poly-samples",
-        "for q >= 2p (the corrected regime) label 0 of the rounding map has at least two preimages, and the label-0 "
-        "kernel attack applies to at most a vanishing fraction of the secrets",
-        "instances with q >= 2p, every secret of Z_q^m: the number of residues t in Z_q with round(p t / q) = 0 "
-        "(mod p) (must be >= 2) and the fraction of secrets (w = 0 included) whose label-0 set is w^perp, the only "
-        "secrets the kernel attack can recover (must stay below 2/3; it is 1/q^m for q prime), exhaustive",
-        "corrected regime", worst, "max fraction of secrets with a homogeneous label-0 system",
-        verdict_all([verdict_at_most(worst, CONJ16_SUCCESS), verdict_at_most(single, 0)]) if len(large)
-        else Verdict.INCONCLUSIVE, int(large["secrets"].sum()) if len(large) else 0,
-        "; ".join(f"(q, m, p) = ({int(r.q)},{int(r.m)},{int(r.p)}): label 0 has {int(r.zero_preimage)} preimages, "
-                  f"{int(r.label0_is_kernel)} of {int(r.secrets) - 1} non-zero secrets with a homogeneous label-0 system"
-                  + (" (q composite: secrets with gcd(w, q) > 1 avoid the other preimages)" if not r.q_prime else "")
-                  for r in large.itertuples()),
-        where=large_where or instances))
+    records.append(
+        record(
+            "kernel-attack-excluded",
+            "conj16-poly-samples",
+            "for q >= 2p (the corrected regime) label 0 of the rounding map has at least two preimages, and the label-0 "
+            "kernel attack applies to at most a vanishing fraction of the secrets",
+            "instances with q >= 2p, every secret of Z_q^m: the number of residues t in Z_q with round(p t / q) = 0 "
+            "(mod p) (must be >= 2) and the fraction of secrets (w = 0 included) whose label-0 set is w^perp, the only "
+            "secrets the kernel attack can recover (must stay below 2/3; it is 1/q^m for q prime), exhaustive",
+            "corrected regime",
+            worst,
+            "max fraction of secrets with a homogeneous label-0 system",
+            verdict_all([verdict_at_most(worst, CONJ16_SUCCESS), verdict_at_most(single, 0)])
+            if len(large)
+            else Verdict.INCONCLUSIVE,
+            int(large["secrets"].sum()) if len(large) else 0,
+            "; ".join(
+                f"(q, m, p) = ({int(r.q)},{int(r.m)},{int(r.p)}): label 0 has {int(r.zero_preimage)} preimages, "
+                f"{int(r.label0_is_kernel)} of {int(r.secrets) - 1} non-zero secrets with a homogeneous label-0 system"
+                + (" (q composite: secrets with gcd(w, q) > 1 avoid the other preimages)" if not r.q_prime else "")
+                for r in large.itertuples()
+            ),
+            where=large_where or instances,
+        )
+    )
     worst = float(secrets["round_network_error"].max())
     active = int(secrets["round_max_active"].max())
-    records.append(record(
-        "network-rounding", "theorem3-lwr",
-        "f_w(y) = F_w(x(y)) with F_w in H_{r^2, O(q^2 m), 1} for the learning-with-rounding map",
-        "the corrected network (affine encoding, square inside the ReLU, real lifted weights) with output weights "
-        f"2 round((p/q)(a mod q)) mod p, against round((p/q)(<w, y> mod q)) mod p on every y and secret; {grid}",
-        "corrected", worst, "max |F_w - f_w|", verdict_all([verdict_at_most(worst, 0.0), verdict_at_most(active, 1)]),
-        len(secrets),
-        f"max active on the support {active}; the reduction only reads the label map through the output weights "
-        "2 lambda(a), so it embeds LWR as Banerjee et al. define it (the problem whose hardness Theorem 3's second "
-        "part assumes)"))
+    records.append(
+        record(
+            "network-rounding",
+            "theorem3-lwr",
+            "f_w(y) = F_w(x(y)) with F_w in H_{r^2, O(q^2 m), 1} for the learning-with-rounding map",
+            "the corrected network (affine encoding, square inside the ReLU, real lifted weights) with output weights "
+            f"2 round((p/q)(a mod q)) mod p, against round((p/q)(<w, y> mod q)) mod p on every y and secret; {grid}",
+            "corrected",
+            worst,
+            "max |F_w - f_w|",
+            verdict_all([verdict_at_most(worst, 0.0), verdict_at_most(active, 1)]),
+            len(secrets),
+            f"max active on the support {active}; the reduction only reads the label map through the output weights "
+            "2 lambda(a), so it embeds LWR as Banerjee et al. define it (the problem whose hardness Theorem 3's second "
+            "part assumes)",
+        )
+    )
     records.append(_reduction_margin(record, secrets, grid))
-    summary = (secrets.groupby(["q", "m", "p"], as_index=False)
-               .agg(secrets=("secret", "size"), r=("r", "max"), n=("n", "max"), neurons=("neurons", "max"),
-                    linear_residual=("linear_residual", "max"), network_error=("network_error", "max"),
-                    max_active_support=("max_active_support", "max"), W=("W", "max"), B=("B", "max"),
-                    W_polynomial=("W_polynomial", "max"), B_polynomial=("B_polynomial", "max")))
+    summary = secrets.groupby(["q", "m", "p"], as_index=False).agg(
+        secrets=("secret", "size"),
+        r=("r", "max"),
+        n=("n", "max"),
+        neurons=("neurons", "max"),
+        linear_residual=("linear_residual", "max"),
+        network_error=("network_error", "max"),
+        max_active_support=("max_active_support", "max"),
+        W=("W", "max"),
+        B=("B", "max"),
+        W_polynomial=("W_polynomial", "max"),
+        B_polynomial=("B_polynomial", "max"),
+    )
     return ClaimReport(records, {"lwr_summary": summary, "tightness": _tightness(secrets)})
 
 
@@ -265,19 +449,30 @@ def _tightness(secrets):
     top = secrets[secrets["W_polynomial"] == secrets["W_polynomial"].max()]
     q, m, p = (int(top[key].iloc[0]) for key in ("q", "m", "p"))
     rows = []
-    for scale, proved, text in (("W", "W_polynomial", "$3(p-1) q^4 m^{1.5}$"),
-                                ("B", "B_polynomial", "$\\frac{8}{3}(p-1) q^4 m^2$")):
+    for scale, proved, text in (
+        ("W", "W_polynomial", "$3(p-1) q^4 m^{1.5}$"),
+        ("B", "B_polynomial", "$\\frac{8}{3}(p-1) q^4 m^2$"),
+    ):
         worst = float(top[scale].max())
         bound = float(top[proved].iloc[0])
-        rows.append(dict(
-            bound=f"Definition 2 scale {scale} of F_w (Section 4 LWR lift)",
-            paper_ref="Section 4 (Cryptographic hardness)", printed="$\\mathrm{poly}(q, m)$", proved=text,
-            family=f"every enumerated secret w of LWR_{{{p},{q},{m}}} (worst)", family_value=worst,
-            printed_over_proved=float("nan"), proved_over_family=bound / worst,
-            exponents_printed="unspecified", exponents_proved="q^4, m^1.5" if scale == "W" else "q^4, m^2",
-            exponents_measured="not fitted (few (q, m) instances)",
-            gap="the proved polynomial is a crude bound (factor proved_over_family at this instance); the paper's "
-                "poly(q, m) names no exponent", method="exact"))
+        rows.append(
+            dict(
+                bound=f"Definition 2 scale {scale} of F_w (Section 4 LWR lift)",
+                paper_ref="Section 4 (Cryptographic hardness)",
+                printed="$\\mathrm{poly}(q, m)$",
+                proved=text,
+                family=f"every enumerated secret w of LWR_{{{p},{q},{m}}} (worst)",
+                family_value=worst,
+                printed_over_proved=float("nan"),
+                proved_over_family=bound / worst,
+                exponents_printed="unspecified",
+                exponents_proved="q^4, m^1.5" if scale == "W" else "q^4, m^2",
+                exponents_measured="not fitted (few (q, m) instances)",
+                gap="the proved polynomial is a crude bound (factor proved_over_family at this instance); the paper's "
+                "poly(q, m) names no exponent",
+                method="exact",
+            )
+        )
     return pd.DataFrame(rows)
 
 
@@ -296,13 +491,15 @@ def _reduction_margin(record, secrets, grid):
     for row in secrets.itertuples():
         loss = Fraction(int(row.margin_deviation), 8 * int(row.domain))
         error = Fraction(int(row.margin_wrong), int(row.domain))
-        bad += int(Fraction(row.margin) != mu or loss > REDUCTION_EPS or error > markov
-                   or int(row.decoded_network_wrong) != 0)
+        bad += int(
+            Fraction(row.margin) != mu or loss > REDUCTION_EPS or error > markov or int(row.decoded_network_wrong) != 0
+        )
     bad += int(REDUCTION_DELTA + markov > SOLVE_ERROR)
     worst = float((secrets["margin_wrong"] / secrets["domain"]).max())
     previous = float((secrets["previous_wrong"] / secrets["domain"]).max())
     return record(
-        "reduction-margin", "theorem3-lwr-reduction",
+        "reduction-margin",
+        "theorem3-lwr-reduction",
         "a learner's hypothesis g of paper loss (1/2)(g - f_w)^2 at most eps = 1/48, decoded to the nearest label, "
         "predicts f_w(y) wrongly on at most 8 eps = 1/6 of the y; with delta = 1/6 the solver errs with probability "
         "at most delta + 8 eps = 1/3",
@@ -310,11 +507,16 @@ def _reduction_margin(record, secrets, grid):
         "thresholds j + 1/2) is 1/2; the hypothesis of paper loss <= 1/48 wrong on the most inputs (g = f_w + mu on "
         "floor(8 eps q^m) inputs with f_w < p - 1) has loss <= eps and is wrong on at most 8 eps of the y; "
         "delta + 8 eps <= 1/3; decoding the realizing network F_w (output weights 2 round((p/q)(a mod q))) gives f_w "
-        f"on every y; {grid}", "corrected", worst, "max fraction of y decoded wrongly at paper loss <= 1/48",
-        verdict_at_most(bad, 0), len(secrets),
+        f"on every y; {grid}",
+        "corrected",
+        worst,
+        "max fraction of y decoded wrongly at paper loss <= 1/48",
+        verdict_at_most(bad, 0),
+        len(secrets),
         f"the worst hypothesis is wrong on a fraction {worst:.4g} of the y against the Markov bound 8 eps = "
         f"{float(markov):.4g} (a deviation of exactly the margin, costing 1/8, flips a prediction). With eps = 1/12 "
         "(the constant the argument had when it read the loss as (g - f)^2 rather than the paper's (1/2)(g - f)^2) "
         f"the same construction is wrong on a fraction {previous:.4g} of the y, above the 1/3 a solver may miss. A "
         "violation would be a bug in the reduction's constants (INCONCLUSIVE, no certificate), not an error of the "
-        "paper.")
+        "paper.",
+    )

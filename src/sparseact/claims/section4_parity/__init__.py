@@ -47,8 +47,10 @@ MIN_SWEEP_POINTS = 3
 
 
 def points(block: dict) -> dict[str, dict]:
-    grid = {f"m{m}": {"kind": "exhaustive", "m": int(m), "full_cube": bool(m <= block["full_cube_max_m"])}
-            for m in block["m_values"]}
+    grid = {
+        f"m{m}": {"kind": "exhaustive", "m": int(m), "full_cube": bool(m <= block["full_cube_max_m"])}
+        for m in block["m_values"]
+    }
     grid.update({f"scale-m{m}": {"kind": "scale", "m": int(m)} for m in block["scale_m_values"]})
     return grid
 
@@ -69,8 +71,11 @@ def shard(point_name: str, point: dict) -> str:
 
 def check(block: dict):
     if len(set(block["scale_m_values"])) < MIN_SWEEP_POINTS:
-        yield ("scale_m_values", f"the O(m^1.5), O(m^2) fit needs at least {MIN_SWEEP_POINTS} distinct m values "
-                                 f"(got {sorted(set(block['scale_m_values']))})")
+        yield (
+            "scale_m_values",
+            f"the O(m^1.5), O(m^2) fit needs at least {MIN_SWEEP_POINTS} distinct m values "
+            f"(got {sorted(set(block['scale_m_values']))})",
+        )
     for key in ("m_values", "scale_m_values"):
         if len(set(block[key])) != len(block[key]):
             yield (key, f"repeated values give repeated point names (got {block[key]})")

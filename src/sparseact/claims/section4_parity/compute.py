@@ -84,10 +84,18 @@ def _run_scale(point: dict, data: dict) -> dict:
     network_shifts = C.parity_shifts(m, tuple(range(m)), "corrected")
     u_scale = 2.0  # ||u||_inf of sum_a 2 sigma(...)
     in_network = np.isin(data["a"], network_shifts)
-    row = dict(m=m, n=m * m, shifts=len(data["a"]), max_w_norm=max(norms), max_abs_b=max(biases),
-               closed_form_w=float(np.sqrt(4.0 * m**3 + m * m - m)), closed_form_b=m * m + m - 0.5,
-               neurons=len(network_shifts), W=u_scale * float(np.max(np.asarray(norms)[in_network])),
-               B=u_scale * float(np.max(np.asarray(biases)[in_network])))
+    row = dict(
+        m=m,
+        n=m * m,
+        shifts=len(data["a"]),
+        max_w_norm=max(norms),
+        max_abs_b=max(biases),
+        closed_form_w=float(np.sqrt(4.0 * m**3 + m * m - m)),
+        closed_form_b=m * m + m - 0.5,
+        neurons=len(network_shifts),
+        W=u_scale * float(np.max(np.asarray(norms)[in_network])),
+        B=u_scale * float(np.max(np.asarray(biases)[in_network])),
+    )
     row["w_norm_over_m1.5"] = row["max_w_norm"] / m**1.5
     row["b_over_m2"] = row["max_abs_b"] / m**2
     return {"parity_scale": pd.DataFrame([row])}
@@ -151,24 +159,48 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
                 lam = float(norms.max()) / m
                 small = SparseReLUNetwork(net.u * lam, net.W / lam, net.b / lam)
                 small_values, small_active = small.evaluate(X)
-                rescaled = dict(rescaled_error=float(np.abs(small_values - parity).max()),
-                                rescaled_max_w_norm=float(np.linalg.norm(small.W, axis=1).max()),
-                                rescaled_max_active=int(small_active.max()), rescaled_W=small.scale_W())
-            rows.append(dict(**rescaled, neuron_formula=int(np.sum((np.arange(-m, m + 1) - len(S)) % 4 == 0))
-                             if variant == "corrected" else int(np.sum(np.arange(-m, m + 1) % 2 == 0)),
-                m=m, S=label, size=len(S), variant=variant, chi_error=float(errors[f"chi-{variant}"].max()),
-                identity_vs_chi_error=float(np.abs(identity - chi_v).max()),
-                identity_error=float(errors[f"identity-{variant}"].max()),
-                identity_max_active=int(identity_active.max()), lift_error=max(lift_errors),
-                network_error=float(errors[f"network-{variant}"].max()), max_active_support=int(active.max()),
-                neurons=net.n_neurons, neuron_limit=2 * m, max_w_norm=float(norms.max()),
-                max_abs_b=float(np.abs(net.b).max()), W=net.scale_W(), B=net.scale_B(),
-                max_abs_w_entry=float(np.abs(net.W).max()), max_abs_u=float(np.abs(net.u).max()),
-                max_active_cube=(net.max_active() if point["full_cube"] and variant == "corrected" else -1)))
+                rescaled = dict(
+                    rescaled_error=float(np.abs(small_values - parity).max()),
+                    rescaled_max_w_norm=float(np.linalg.norm(small.W, axis=1).max()),
+                    rescaled_max_active=int(small_active.max()),
+                    rescaled_W=small.scale_W(),
+                )
+            rows.append(
+                dict(
+                    **rescaled,
+                    neuron_formula=int(np.sum((np.arange(-m, m + 1) - len(S)) % 4 == 0))
+                    if variant == "corrected"
+                    else int(np.sum(np.arange(-m, m + 1) % 2 == 0)),
+                    m=m,
+                    S=label,
+                    size=len(S),
+                    variant=variant,
+                    chi_error=float(errors[f"chi-{variant}"].max()),
+                    identity_vs_chi_error=float(np.abs(identity - chi_v).max()),
+                    identity_error=float(errors[f"identity-{variant}"].max()),
+                    identity_max_active=int(identity_active.max()),
+                    lift_error=max(lift_errors),
+                    network_error=float(errors[f"network-{variant}"].max()),
+                    max_active_support=int(active.max()),
+                    neurons=net.n_neurons,
+                    neuron_limit=2 * m,
+                    max_w_norm=float(norms.max()),
+                    max_abs_b=float(np.abs(net.b).max()),
+                    W=net.scale_W(),
+                    B=net.scale_B(),
+                    max_abs_w_entry=float(np.abs(net.W).max()),
+                    max_abs_u=float(np.abs(net.u).max()),
+                    max_active_cube=(net.max_active() if point["full_cube"] and variant == "corrected" else -1),
+                )
+            )
     failure_rows = [dict(check=name, **spec) for name, spec in failures.items()]
     columns = ["check", "m", "S", "variant", "counterexample", "lhs", "rhs", "certificate"]
-    return {"parity": pd.DataFrame(rows), "parity_failures": pd.DataFrame(failure_rows, columns=columns),
-            "parity_dense": _dense_parity(m, point["full_cube"]), "parity_parseval": _parseval_queries(m)}
+    return {
+        "parity": pd.DataFrame(rows),
+        "parity_failures": pd.DataFrame(failure_rows, columns=columns),
+        "parity_dense": _dense_parity(m, point["full_cube"]),
+        "parity_parseval": _parseval_queries(m),
+    }
 
 
 def _dense_parity(m: int, full_cube: bool):
@@ -182,11 +214,20 @@ def _dense_parity(m: int, full_cube: bool):
         values, active = net.evaluate(X)
         net01 = C.dense_parity01_network(n, S)
         values01, active01 = net01.evaluate(X)
-        rows.append(dict(m=m, n=n, k=len(S), S=" ".join(map(str, S)), neurons=net.n_neurons,
-                         error=float(np.abs(values - np.prod(X[:, list(S)], axis=1)).max()),
-                         max_active=int(active.max()), neurons01=net01.n_neurons,
-                         error01=float(np.abs(values01 - (1 + np.prod(X[:, list(S)], axis=1)) / 2).max()),
-                         max_active01=int(active01.max())))
+        rows.append(
+            dict(
+                m=m,
+                n=n,
+                k=len(S),
+                S=" ".join(map(str, S)),
+                neurons=net.n_neurons,
+                error=float(np.abs(values - np.prod(X[:, list(S)], axis=1)).max()),
+                max_active=int(active.max()),
+                neurons01=net01.n_neurons,
+                error01=float(np.abs(values01 - (1 + np.prod(X[:, list(S)], axis=1)) / 2).max()),
+                max_active01=int(active01.max()),
+            )
+        )
     return pd.DataFrame(rows)
 
 
@@ -215,9 +256,17 @@ def _parseval_queries(m: int):
         coefficients = walsh_coefficients(phi)  # E[phi chi_S] for every S (index 0: S empty)
         energy = float(np.mean(phi**2))
         for tau in (0.5, 0.25, 0.125):
-            rows.append(dict(m=m, query=name, tau=tau, sum_squares=float(np.sum(coefficients**2)),
-                             second_moment=energy, distinguished=int(np.sum(np.abs(coefficients[1:]) > tau)),
-                             limit=1.0 / tau**2))
+            rows.append(
+                dict(
+                    m=m,
+                    query=name,
+                    tau=tau,
+                    sum_squares=float(np.sum(coefficients**2)),
+                    second_moment=energy,
+                    distinguished=int(np.sum(np.abs(coefficients[1:]) > tau)),
+                    limit=1.0 / tau**2,
+                )
+            )
     return pd.DataFrame(rows)
 
 
@@ -232,8 +281,15 @@ def _ints(x) -> list:
 
 
 def _spec(m, S, variant, counterexample, certificate) -> dict:
-    return dict(m=m, S=" ".join(map(str, S)), variant=variant, counterexample=counterexample,
-                lhs=certificate["lhs_value"], rhs=certificate["rhs_value"], certificate=json.dumps(certificate))
+    return dict(
+        m=m,
+        S=" ".join(map(str, S)),
+        variant=variant,
+        counterexample=counterexample,
+        lhs=certificate["lhs_value"],
+        rhs=certificate["rhs_value"],
+        certificate=json.dumps(certificate),
+    )
 
 
 def _failure(name, m, S, shifts, y, x, net, variant) -> dict:
@@ -245,30 +301,57 @@ def _failure(name, m, S, shifts, y, x, net, variant) -> dict:
     if name.startswith("chi-"):
         expr = CHI_PRINTED_EXPR if variant == "printed" else CHI_CORRECTED_EXPR
         value = _chi_value(y, S, variant)
-        c = cert.certificate("==", cert.formula(expr, y=y, S=S_list), parity, value, parity_value,
-                             "chi_S(y) (" + VARIANT_LABELS[variant] + ")", "parity (1 + prod_{i in S} y_i)/2",
-                             f"{where}: sum_{{i in S}} y_i = {sum(y[i] for i in S)}; for y in {{-1,1}}^m this sum is "
-                             "|S| mod 2 for every y, so the printed chi_S is constant, while the parity is not")
+        c = cert.certificate(
+            "==",
+            cert.formula(expr, y=y, S=S_list),
+            parity,
+            value,
+            parity_value,
+            "chi_S(y) (" + VARIANT_LABELS[variant] + ")",
+            "parity (1 + prod_{i in S} y_i)/2",
+            f"{where}: sum_{{i in S}} y_i = {sum(y[i] for i in S)}; for y in {{-1,1}}^m this sum is "
+            "|S| mod 2 for every y, so the printed chi_S is constant, while the parity is not",
+        )
         return _spec(m, S, variant, f"{where}: chi_S = {value:g}, parity = {parity_value:g}", c)
     value = _identity_value(y, S, A)
     if name == "identity-vs-printed-chi":
         chi_value = _chi_value(y, S, "printed")
-        c = cert.certificate("==", cert.formula(IDENTITY_EXPR, y=y, S=S_list, A=A),
-                             cert.formula(CHI_PRINTED_EXPR, y=y, S=S_list), value, chi_value,
-                             "sum_{a even} 2 sigma(1/2 - (sum_S y_i - a)^2)", "printed chi_S(y)", where)
+        c = cert.certificate(
+            "==",
+            cert.formula(IDENTITY_EXPR, y=y, S=S_list, A=A),
+            cert.formula(CHI_PRINTED_EXPR, y=y, S=S_list),
+            value,
+            chi_value,
+            "sum_{a even} 2 sigma(1/2 - (sum_S y_i - a)^2)",
+            "printed chi_S(y)",
+            where,
+        )
         return _spec(m, S, variant, f"{where}: identity = {value:g}, printed chi_S = {chi_value:g}", c)
     if name.startswith("identity-"):
-        c = cert.certificate("==", cert.formula(IDENTITY_EXPR, y=y, S=S_list, A=A), parity, value, parity_value,
-                             f"sum_{{a in A}} 2 sigma(1/2 - (sum_S y_i - a)^2), A = {A}",
-                             "parity (1 + prod_{i in S} y_i)/2",
-                             f"{where}: with even shifts the sum is 1 iff sum_S y_i is even, which does not depend "
-                             "on y; the parity needs a = |S| (mod 4)")
+        c = cert.certificate(
+            "==",
+            cert.formula(IDENTITY_EXPR, y=y, S=S_list, A=A),
+            parity,
+            value,
+            parity_value,
+            f"sum_{{a in A}} 2 sigma(1/2 - (sum_S y_i - a)^2), A = {A}",
+            "parity (1 + prod_{i in S} y_i)/2",
+            f"{where}: with even shifts the sum is 1 iff sum_S y_i is even, which does not depend "
+            "on y; the parity needs a = |S| (mod 4)",
+        )
         return _spec(m, S, variant, f"{where}, shifts {A}: identity = {value:g}, parity = {parity_value:g}", c)
 
     h = float(net(x[None, :])[0])
-    c = cert.certificate("==", cert.quantity("value", function={"network": network_spec(net)}, x=_ints(x)), parity,
-                         h, parity_value, "h(x(y)), network " + VARIANT_LABELS[variant], "parity on S",
-                         f"{where}; x = x(y) (row-major m x m lift: x_ii = y_i, x_ij = y_i y_j)")
+    c = cert.certificate(
+        "==",
+        cert.quantity("value", function={"network": network_spec(net)}, x=_ints(x)),
+        parity,
+        h,
+        parity_value,
+        "h(x(y)), network " + VARIANT_LABELS[variant],
+        "parity on S",
+        f"{where}; x = x(y) (row-major m x m lift: x_ii = y_i, x_ij = y_i y_j)",
+    )
     return _spec(m, S, variant, f"{where}: h(x(y)) = {h:g}, parity = {parity_value:g}", c)
 
 
@@ -277,11 +360,17 @@ def _lift_failure(m, S, a, y, w, beta, variant) -> dict:
     quadratic = 0.5 - (sum(y[i] for i in S) - a) ** 2
     lifted = float(sum(w[i * m + j] * (y[i] if i == j else y[i] * y[j]) for i in range(m) for j in range(m)) - beta)
     where = f"m={m}, S={S_list} (0-based), a={a}, y={tuple(y)}"
-    c = cert.certificate("==", cert.formula(QUADRATIC_EXPR, y=y, S=S_list, a=a),
-                         cert.formula(LIFT_EXPR, w=[float(v) for v in w], y=y, m=m, b=beta), quadratic, lifted,
-                         "1/2 - (sum_{i in S} y_i - a)^2", "<w_{S,a}, x(y)> - b_{S,a}",
-                         f"{where}; w_{{S,a}}[i,j] = -1 for i != j in [m], w[i,i] = 2a, b = |S| + a^2 - 1/2 "
-                         "as printed: the weights ignore S")
+    c = cert.certificate(
+        "==",
+        cert.formula(QUADRATIC_EXPR, y=y, S=S_list, a=a),
+        cert.formula(LIFT_EXPR, w=[float(v) for v in w], y=y, m=m, b=beta),
+        quadratic,
+        lifted,
+        "1/2 - (sum_{i in S} y_i - a)^2",
+        "<w_{S,a}, x(y)> - b_{S,a}",
+        f"{where}; w_{{S,a}}[i,j] = -1 for i != j in [m], w[i,i] = 2a, b = |S| + a^2 - 1/2 "
+        "as printed: the weights ignore S",
+    )
     return _spec(m, S, variant, f"{where}: 1/2 - (sum_S y_i - a)^2 = {quadratic:g}, <w, x(y)> - b = {lifted:g}", c)
 
 
@@ -289,24 +378,47 @@ def _active_failure(name, m, S, y, shifts) -> dict:
     y, S_list, A = _ints(y), list(S), _ints(shifts)
     count = sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)
     expr = "sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)"
-    c = cert.certificate("<=", cert.formula(expr, y=y, S=S_list, A=A), cert.formula("1"), count, 1.0,
-                         "active ReLUs of the identity", "1", f"m={m}, S={S_list}, y={tuple(y)}, shifts {A}")
+    c = cert.certificate(
+        "<=",
+        cert.formula(expr, y=y, S=S_list, A=A),
+        cert.formula("1"),
+        count,
+        1.0,
+        "active ReLUs of the identity",
+        "1",
+        f"m={m}, S={S_list}, y={tuple(y)}, shifts {A}",
+    )
     return _spec(m, S, "", f"m={m}, S={S_list}, y={tuple(y)}: {count} active", c)
 
 
 def _network_active_failure(m, S, y, x, net, variant) -> dict:
     count = int(net.active_counts(x[None, :])[0])
     where = f"m={m}, S={list(S)} (0-based), y={tuple(_ints(y))}"
-    c = cert.certificate("<=", cert.quantity("active_count", network=cert.network_spec(net), x=_ints(x)),
-                         cert.formula("1"), count, 1.0, "active neurons of h at x(y)", "k = 1",
-                         f"{where}; x = x(y) lies in the support of the distribution D of Section 4")
+    c = cert.certificate(
+        "<=",
+        cert.quantity("active_count", network=cert.network_spec(net), x=_ints(x)),
+        cert.formula("1"),
+        count,
+        1.0,
+        "active neurons of h at x(y)",
+        "k = 1",
+        f"{where}; x = x(y) lies in the support of the distribution D of Section 4",
+    )
     return _spec(m, S, variant, f"{where}: {count} neurons active at x(y)", c)
 
 
 def _neuron_count_failure(m, S, net, variant) -> dict:
     b = [float(v) for v in net.b]
-    c = cert.certificate("<=", cert.formula("sum(1 for _ in b)", b=b), cert.formula("2 * m", m=m), len(b), 2 * m,
-                         "number of neurons s (one bias each)", "2m", f"m={m}, S={list(S)}")
+    c = cert.certificate(
+        "<=",
+        cert.formula("sum(1 for _ in b)", b=b),
+        cert.formula("2 * m", m=m),
+        len(b),
+        2 * m,
+        "number of neurons s (one bias each)",
+        "2m",
+        f"m={m}, S={list(S)}",
+    )
     return _spec(m, S, variant, f"m={m}, S={list(S)}: {len(b)} neurons > 2m", c)
 
 

@@ -18,16 +18,16 @@ from sparseact.publish.plotting import (
 
 CAPTIONS = {
     "printed-vs-corrected": "Left: the largest |h(x(y)) - parity| over every S and y (value written on each bar), per "
-                            "m, for the network assembled from the printed formulas (even shifts, weights ignoring S) "
-                            "and for the corrected one (shifts a = |S| mod 4, weights restricted to S); a bar of "
-                            "height 0 means the network computes the parity exactly. Right: the most neurons active "
-                            "on the support {x(y)}, per m; a bar above the dashed line breaks the claim's k = 1. The "
-                            "verdicts are in the check cards below.",
+    "m, for the network assembled from the printed formulas (even shifts, weights ignoring S) "
+    "and for the corrected one (shifts a = |S| mod 4, weights restricted to S); a bar of "
+    "height 0 means the network computes the parity exactly. Right: the most neurons active "
+    "on the support {x(y)}, per m; a bar above the dashed line breaks the claim's k = 1. The "
+    "verdicts are in the check cards below.",
     "scale": "The largest ||w_{S,a}||_2 (left) and |b_{S,a}| (right) over the integer shifts |a| <= m, for S = [m] "
-             "(the worst S), against m on log-log axes, with c m^(3/2) and c m^2 drawn through the last point "
-             "(lines). Points that follow their line grow like the printed O(m^(3/2)) and O(m^2); faster growth would "
-             "put the points at small m below the line. The check cards below compare the points with the closed "
-             "forms sqrt(4m^3 + m^2 - m) and m^2 + m - 1/2.",
+    "(the worst S), against m on log-log axes, with c m^(3/2) and c m^2 drawn through the last point "
+    "(lines). Points that follow their line grow like the printed O(m^(3/2)) and O(m^2); faster growth would "
+    "put the points at small m below the line. The check cards below compare the points with the closed "
+    "forms sqrt(4m^3 + m^2 - m) and m^2 + m - 1/2.",
 }
 
 

@@ -24,12 +24,18 @@ SCALE_B_CONSTANT = 2.0
 
 #: Finding class of each check if it FAILs (the printed ones do; the corrected ones are expected to PASS).
 FINDING = {
-    "chi-printed": "proof-slip", "chi-corrected": "proof-slip",
-    "identity-vs-printed-chi": "proof-slip", "identity-printed": "proof-slip", "identity-corrected": "proof-slip",
+    "chi-printed": "proof-slip",
+    "chi-corrected": "proof-slip",
+    "identity-vs-printed-chi": "proof-slip",
+    "identity-printed": "proof-slip",
+    "identity-corrected": "proof-slip",
     "identity-one-active": "proof-slip",
-    "lift-printed": "typo", "lift-corrected": "typo",
-    "network-printed": "proof-slip", "network-corrected": "proof-slip",
-    "sparsity-printed": "typo", "sparsity-corrected": "proof-slip",
+    "lift-printed": "typo",
+    "lift-corrected": "typo",
+    "network-printed": "proof-slip",
+    "network-corrected": "proof-slip",
+    "sparsity-printed": "typo",
+    "sparsity-corrected": "proof-slip",
     "class": "statement-error",
 }
 
@@ -47,24 +53,40 @@ def assemble(block: dict, tables: dict):
         rows = failures[failures["check"] == name] if len(failures) else failures
         return rows.iloc[0] if len(rows) else None
 
-    exhaustive_range = describe_range([{"m": m, "n": m * m} for m in ms], ["m", "n"],
-                                      "every non-empty S of [m], every y in {-1,1}^m")
+    exhaustive_range = describe_range(
+        [{"m": m, "n": m * m} for m in ms], ["m", "n"], "every non-empty S of [m], every y in {-1,1}^m"
+    )
 
-    def record(name, statement_id, statement, check, variant, worst, label, passed, instances, notes="",
-               covered=None):
+    def record(name, statement_id, statement, check, variant, worst, label, passed, instances, notes="", covered=None):
         """One row; a failing check carries the first (smallest m) failure's certificate."""
-        fields = dict(claim_id="section4_parity", check_id=f"section4_parity/{name}", statement_id=statement_id,
-                      paper_ref=paper_ref(statement_id), statement=statement, check=check,
-                      variant=variant, method="exact", instances=int(instances), worst_value=float(worst),
-                      worst_value_label=label, notes=notes, range=covered or exhaustive_range)
+        fields = dict(
+            claim_id="section4_parity",
+            check_id=f"section4_parity/{name}",
+            statement_id=statement_id,
+            paper_ref=paper_ref(statement_id),
+            statement=statement,
+            check=check,
+            variant=variant,
+            method="exact",
+            instances=int(instances),
+            worst_value=float(worst),
+            worst_value_label=label,
+            notes=notes,
+            range=covered or exhaustive_range,
+        )
         if passed is Verdict.PASS:
             return CheckRecord(verdict=Verdict.PASS, **fields)
         failure = failure_of(name)
         if failure is None:
             fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
             return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
-        return CheckRecord(verdict=Verdict.FAIL, finding=FINDING[name], counterexample=failure["counterexample"],
-                           certificate=json.loads(failure["certificate"]), **fields)
+        return CheckRecord(
+            verdict=Verdict.FAIL,
+            finding=FINDING[name],
+            counterexample=failure["counterexample"],
+            certificate=json.loads(failure["certificate"]),
+            **fields,
+        )
 
     def exact(part, column):
         worst = float(part[column].max())
@@ -74,228 +96,439 @@ def assemble(block: dict, tables: dict):
     records = []
     # chi_S
     worst, v = exact(printed, "chi_error")
-    records.append(record(
-        "chi-printed", "section4-parity-chi", "chi_S(y) = 1 iff sum_{i in S} y_i is even (the parity on S)",
-        f"printed chi_S against the parity (1 + prod_{{i in S}} y_i)/2; {grid}", "as printed", worst,
-        "max |chi_S - parity|", v, len(printed),
-        "For y in {-1,1}^m, sum_{i in S} y_i = |S| (mod 2), so the printed chi_S is the constant 1{|S| even}; the "
-        "text mixes the {0,1} encoding (where 'sum even' is the parity) with {-1,1}, and the identity's even shifts "
-        "reproduce the same constant, so the reduction as written simulates a constant. Proof slip: the section means "
-        "the parity; the corrected definition is section4_parity/chi-corrected. The section's conclusion survives "
-        "(section4_parity/class)."))
+    records.append(
+        record(
+            "chi-printed",
+            "section4-parity-chi",
+            "chi_S(y) = 1 iff sum_{i in S} y_i is even (the parity on S)",
+            f"printed chi_S against the parity (1 + prod_{{i in S}} y_i)/2; {grid}",
+            "as printed",
+            worst,
+            "max |chi_S - parity|",
+            v,
+            len(printed),
+            "For y in {-1,1}^m, sum_{i in S} y_i = |S| (mod 2), so the printed chi_S is the constant 1{|S| even}; the "
+            "text mixes the {0,1} encoding (where 'sum even' is the parity) with {-1,1}, and the identity's even shifts "
+            "reproduce the same constant, so the reduction as written simulates a constant. Proof slip: the section means "
+            "the parity; the corrected definition is section4_parity/chi-corrected. The section's conclusion survives "
+            "(section4_parity/class).",
+        )
+    )
     worst, v = exact(corrected, "chi_error")
-    records.append(record(
-        "chi-corrected", "section4-parity-chi", "chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4), i.e. the parity",
-        f"1{{sum_S y_i = |S| mod 4}} against (1 + prod_S y_i)/2; {grid}", "corrected", worst,
-        "max |chi_S - parity|", v, len(corrected),
-        "the number of -1 entries in (y_i)_{i in S} is (|S| - sum_S y_i)/2; it is even iff sum_S y_i = |S| mod 4"))
+    records.append(
+        record(
+            "chi-corrected",
+            "section4-parity-chi",
+            "chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4), i.e. the parity",
+            f"1{{sum_S y_i = |S| mod 4}} against (1 + prod_S y_i)/2; {grid}",
+            "corrected",
+            worst,
+            "max |chi_S - parity|",
+            v,
+            len(corrected),
+            "the number of -1 entries in (y_i)_{i in S} is (|S| - sum_S y_i)/2; it is even iff sum_S y_i = |S| mod 4",
+        )
+    )
     # the identity
     worst, v = exact(printed, "identity_vs_chi_error")
-    records.append(record(
-        "identity-vs-printed-chi", "section4-parity-identity",
-        "chi_S(y) = sum_{a even} 2 sigma(1/2 - (sum_{i in S} y_i - a)^2) (printed chi_S)",
-        f"printed identity against the printed chi_S; {grid}", "as printed", worst, "max |identity - chi_S|", v,
-        len(printed), "the printed identity and the printed chi_S agree: both are 1{sum_S y_i even}, a constant"))
+    records.append(
+        record(
+            "identity-vs-printed-chi",
+            "section4-parity-identity",
+            "chi_S(y) = sum_{a even} 2 sigma(1/2 - (sum_{i in S} y_i - a)^2) (printed chi_S)",
+            f"printed identity against the printed chi_S; {grid}",
+            "as printed",
+            worst,
+            "max |identity - chi_S|",
+            v,
+            len(printed),
+            "the printed identity and the printed chi_S agree: both are 1{sum_S y_i even}, a constant",
+        )
+    )
     worst, v = exact(printed, "identity_error")
-    records.append(record(
-        "identity-printed", "section4-parity-network",
-        "the network's printed shift set (a even) sums to the parity on S (what the reduction from Theorem 14 needs)",
-        f"the printed shift sum sum_{{a even in [-m, m]}} 2 sigma(1/2 - (sum_{{i in S}} y_i - a)^2) (the network's "
-        f"shift set with an exact lift) against the parity; {grid}", "as printed", worst,
-        "max |shift sum - parity|", v, len(printed),
-        "The printed identity itself is true with the printed chi_S (section4_parity/identity-vs-printed-chi): both "
-        "are 1{|S| even}, a constant. What fails is the network's shift set once chi_S is the parity: the even shifts "
-        "give 1{|S| even}, constant in y. Part of erratum parity-encoding (chi_S and the shift set); the shifts "
-        "a = |S| (mod 4) fix it (section4_parity/identity-corrected) and the section's conclusion survives "
-        "(section4_parity/class)."))
+    records.append(
+        record(
+            "identity-printed",
+            "section4-parity-network",
+            "the network's printed shift set (a even) sums to the parity on S (what the reduction from Theorem 14 needs)",
+            f"the printed shift sum sum_{{a even in [-m, m]}} 2 sigma(1/2 - (sum_{{i in S}} y_i - a)^2) (the network's "
+            f"shift set with an exact lift) against the parity; {grid}",
+            "as printed",
+            worst,
+            "max |shift sum - parity|",
+            v,
+            len(printed),
+            "The printed identity itself is true with the printed chi_S (section4_parity/identity-vs-printed-chi): both "
+            "are 1{|S| even}, a constant. What fails is the network's shift set once chi_S is the parity: the even shifts "
+            "give 1{|S| even}, constant in y. Part of erratum parity-encoding (chi_S and the shift set); the shifts "
+            "a = |S| (mod 4) fix it (section4_parity/identity-corrected) and the section's conclusion survives "
+            "(section4_parity/class).",
+        )
+    )
     worst, v = exact(corrected, "identity_error")
-    records.append(record(
-        "identity-corrected", "section4-parity-identity",
-        "parity_S(y) = sum_{a in [-m, m], a = |S| mod 4} 2 sigma(1/2 - (sum_{i in S} y_i - a)^2)",
-        f"the identity with shifts a = |S| (mod 4) against the parity; {grid}", "corrected", worst,
-        "max |identity - parity|", v, len(corrected),
-        "sigma(1/2 - (t - a)^2) = 1/2 exactly when a = t (t, a integers), so the sum is 1{t in A}; t = sum_S y_i "
-        "and the parity is 1 iff t = |S| (mod 4)"))
+    records.append(
+        record(
+            "identity-corrected",
+            "section4-parity-identity",
+            "parity_S(y) = sum_{a in [-m, m], a = |S| mod 4} 2 sigma(1/2 - (sum_{i in S} y_i - a)^2)",
+            f"the identity with shifts a = |S| (mod 4) against the parity; {grid}",
+            "corrected",
+            worst,
+            "max |identity - parity|",
+            v,
+            len(corrected),
+            "sigma(1/2 - (t - a)^2) = 1/2 exactly when a = t (t, a integers), so the sum is 1{t in A}; t = sum_S y_i "
+            "and the parity is 1 iff t = |S| (mod 4)",
+        )
+    )
     act = int(table["identity_max_active"].max())
-    records.append(record(
-        "identity-one-active", "section4-parity-identity", "for any y in {1,-1}^m at most one ReLU node is active",
-        f"largest number of positive ReLU arguments, printed and corrected shifts; {grid}", "", act,
-        "max active ReLUs", verdict_at_most(act, 1), len(table)))
+    records.append(
+        record(
+            "identity-one-active",
+            "section4-parity-identity",
+            "for any y in {1,-1}^m at most one ReLU node is active",
+            f"largest number of positive ReLU arguments, printed and corrected shifts; {grid}",
+            "",
+            act,
+            "max active ReLUs",
+            verdict_at_most(act, 1),
+            len(table),
+        )
+    )
     # the lift
     n_shifts = int(sum(len(printed[printed["m"] == m]) * (2 * m + 1) for m in ms))
     for variant, part in (("printed", printed), ("corrected", corrected)):
         worst, v = exact(part, "lift_error")
-        records.append(record(
-            f"lift-{variant}", "section4-parity-lift",
-            "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}",
-            ("w[i,j] = -1 for i != j in [m], w[i,i] = 2a, b = |S| + a^2 - 1/2 (as printed)" if variant == "printed"
-             else "the same weights restricted to i, j in S (zero elsewhere), b = |S| + a^2 - 1/2")
-            + f"; every integer a in [-m, m]; {grid}", VARIANT_LABELS[variant], worst, "max |lhs - rhs|", v, n_shifts,
-            ("The printed weights are right for S = [m] only: expanding (sum_{i in S} y_i - a)^2 with y_i^2 = 1 gives "
-             "-y_i y_j for i != j in S and 2a y_i for i in S. Typo ([m] for S; b_{S,a} already uses |S|); the "
-             "restricted weights are section4_parity/lift-corrected; the conclusion survives."
-             if variant == "printed" else "this is lifted_quadratic_weights(1_S, a): entrywise at most the printed "
-             "weights, same b, so the printed O() scales bound it")))
+        records.append(
+            record(
+                f"lift-{variant}",
+                "section4-parity-lift",
+                "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}",
+                (
+                    "w[i,j] = -1 for i != j in [m], w[i,i] = 2a, b = |S| + a^2 - 1/2 (as printed)"
+                    if variant == "printed"
+                    else "the same weights restricted to i, j in S (zero elsewhere), b = |S| + a^2 - 1/2"
+                )
+                + f"; every integer a in [-m, m]; {grid}",
+                VARIANT_LABELS[variant],
+                worst,
+                "max |lhs - rhs|",
+                v,
+                n_shifts,
+                (
+                    "The printed weights are right for S = [m] only: expanding (sum_{i in S} y_i - a)^2 with y_i^2 = 1 gives "
+                    "-y_i y_j for i != j in S and 2a y_i for i in S. Typo ([m] for S; b_{S,a} already uses |S|); the "
+                    "restricted weights are section4_parity/lift-corrected; the conclusion survives."
+                    if variant == "printed"
+                    else "this is lifted_quadratic_weights(1_S, a): entrywise at most the printed "
+                    "weights, same b, so the printed O() scales bound it"
+                ),
+            )
+        )
     # the network
     for variant, part in (("printed", printed), ("corrected", corrected)):
         worst, v = exact(part, "network_error")
-        records.append(record(
-            f"network-{variant}", "section4-parity-network",
-            "the parity on S is h(x(y)) with h(x) = sum_a 2 sigma(<w_{S,a}, x> - b_{S,a})",
-            f"the {VARIANT_LABELS[variant]} network (shifts and weights) against the parity on x(y); {grid}",
-            VARIANT_LABELS[variant], worst, "max |h - parity|", v, len(part),
-            ("Fails through both printed slips (even shifts; weights ignoring S); the corrected network is "
-             "section4_parity/network-corrected." if variant == "printed" else "")))
+        records.append(
+            record(
+                f"network-{variant}",
+                "section4-parity-network",
+                "the parity on S is h(x(y)) with h(x) = sum_a 2 sigma(<w_{S,a}, x> - b_{S,a})",
+                f"the {VARIANT_LABELS[variant]} network (shifts and weights) against the parity on x(y); {grid}",
+                VARIANT_LABELS[variant],
+                worst,
+                "max |h - parity|",
+                v,
+                len(part),
+                (
+                    "Fails through both printed slips (even shifts; weights ignoring S); the corrected network is "
+                    "section4_parity/network-corrected."
+                    if variant == "printed"
+                    else ""
+                ),
+            )
+        )
     cube = corrected[corrected["max_active_cube"] >= 0]
-    cube_note = ("off the support (not required by Definition 1), max active over the whole cube {-1,1}^(m*m) of the "
-                 "corrected networks: " + "; ".join(f"m={int(m)}: {int(g['max_active_cube'].max())}"
-                                                   for m, g in cube.groupby("m"))) if len(cube) else ""
+    cube_note = (
+        (
+            "off the support (not required by Definition 1), max active over the whole cube {-1,1}^(m*m) of the "
+            "corrected networks: "
+            + "; ".join(f"m={int(m)}: {int(g['max_active_cube'].max())}" for m, g in cube.groupby("m"))
+        )
+        if len(cube)
+        else ""
+    )
     for variant, part in (("printed", printed), ("corrected", corrected)):
         worst = int(part["max_active_support"].max())
-        verdict = verdict_all([verdict_at_most(worst, 1),
-                               *(verdict_at_most(a, b) for a, b in zip(part["neurons"], part["neuron_limit"], strict=True))])
-        records.append(record(
-            f"sparsity-{variant}", "section4-parity-network",
-            "at most one neuron active on every x(y) (the support), s <= 2m",
-            f"active neurons on every x(y) and the neuron count, {VARIANT_LABELS[variant]} network; {grid}",
-            VARIANT_LABELS[variant], worst, "max active on the support", verdict, len(part),
-            ("With the printed weights the preactivation is 1/2 - (sum_{[m]} y_i - a)^2 + m - |S|, positive for "
-             "several a when |S| < m: the lift typo breaks 1-sparsity (fixed by section4_parity/sparsity-corrected)."
-             if variant == "printed" else cube_note)))
+        verdict = verdict_all(
+            [
+                verdict_at_most(worst, 1),
+                *(verdict_at_most(a, b) for a, b in zip(part["neurons"], part["neuron_limit"], strict=True)),
+            ]
+        )
+        records.append(
+            record(
+                f"sparsity-{variant}",
+                "section4-parity-network",
+                "at most one neuron active on every x(y) (the support), s <= 2m",
+                f"active neurons on every x(y) and the neuron count, {VARIANT_LABELS[variant]} network; {grid}",
+                VARIANT_LABELS[variant],
+                worst,
+                "max active on the support",
+                verdict,
+                len(part),
+                (
+                    "With the printed weights the preactivation is 1/2 - (sum_{[m]} y_i - a)^2 + m - |S|, positive for "
+                    "several a when |S| < m: the lift typo breaks 1-sparsity (fixed by section4_parity/sparsity-corrected)."
+                    if variant == "printed"
+                    else cube_note
+                ),
+            )
+        )
     # scales: the closed forms, and explicit constants (sqrt(5) m^1.5, 2 m^2) checked exactly on every m
     scale_range = describe_range(scale.to_dict("records"), ["m", "n"], "S = [m], every integer a in [-m, m]")
-    closed = float(max(np.abs(scale["max_w_norm"] - scale["closed_form_w"]).max(),
-                       np.abs(scale["max_abs_b"] - scale["closed_form_b"]).max()))
+    closed = float(
+        max(
+            np.abs(scale["max_w_norm"] - scale["closed_form_w"]).max(),
+            np.abs(scale["max_abs_b"] - scale["closed_form_b"]).max(),
+        )
+    )
     w_ratio, b_ratio = float(scale["w_norm_over_m1.5"].max()), float(scale["b_over_m2"].max())
     subset_ok = _subset_max_ok(table)
-    scale_verdict = verdict_all([verdict_at_most(closed, 0.0), verdict_at_most(w_ratio, SCALE_W_CONSTANT),
-                                 verdict_at_most(b_ratio, SCALE_B_CONSTANT),
-                                 Verdict.PASS if subset_ok else Verdict.INCONCLUSIVE])
+    scale_verdict = verdict_all(
+        [
+            verdict_at_most(closed, 0.0),
+            verdict_at_most(w_ratio, SCALE_W_CONSTANT),
+            verdict_at_most(b_ratio, SCALE_B_CONSTANT),
+            Verdict.PASS if subset_ok else Verdict.INCONCLUSIVE,
+        ]
+    )
     w_exp, b_exp = loglog_slope(scale["m"], scale["max_w_norm"]), loglog_slope(scale["m"], scale["max_abs_b"])
     last = scale.iloc[-1]
-    records.append(record(
-        "scale", "section4-parity-scale", "||w_{S,a}||_2 = O(m^1.5) and |b_{S,a}| = O(m^2)",
-        "max over integer a in [-m, m] of ||w_{[m],a}||_2 and |b_{[m],a}| (S = [m], where printed and corrected "
-        "weights coincide) against the closed forms sqrt(4m^3 + m^2 - m) and m^2 + m - 1/2 and the explicit bounds "
-        "sqrt(5) m^1.5, 2 m^2; on the exhaustive points, the largest corrected ||w_{S,a}|| over S is the one of "
-        "S = [m]", "", max(w_ratio, b_ratio), "max of ||w||/m^1.5, |b|/m^2 (observed constants)", scale_verdict,
-        len(scale),
-        f"closed forms reproduced to {closed:.2g}; observed constants ||w||/m^1.5 <= {w_ratio:.4f} (bound "
-        f"sqrt(5) = {SCALE_W_CONSTANT:.4f}), |b|/m^2 <= {b_ratio:.4f} (bound 2); fitted exponents ||w|| ~ "
-        f"m^{w_exp:.3f}, |b| ~ m^{b_exp:.3f} (measurements, not verdicts); at m={int(last['m'])}: ||w|| = "
-        f"{last['max_w_norm']:.6g}, |b| = {last['max_abs_b']:.6g}. Largest norm over S at S = [m] on the "
-        f"exhaustive points: {'yes' if subset_ok else 'NO'}.", covered=scale_range))
+    records.append(
+        record(
+            "scale",
+            "section4-parity-scale",
+            "||w_{S,a}||_2 = O(m^1.5) and |b_{S,a}| = O(m^2)",
+            "max over integer a in [-m, m] of ||w_{[m],a}||_2 and |b_{[m],a}| (S = [m], where printed and corrected "
+            "weights coincide) against the closed forms sqrt(4m^3 + m^2 - m) and m^2 + m - 1/2 and the explicit bounds "
+            "sqrt(5) m^1.5, 2 m^2; on the exhaustive points, the largest corrected ||w_{S,a}|| over S is the one of "
+            "S = [m]",
+            "",
+            max(w_ratio, b_ratio),
+            "max of ||w||/m^1.5, |b|/m^2 (observed constants)",
+            scale_verdict,
+            len(scale),
+            f"closed forms reproduced to {closed:.2g}; observed constants ||w||/m^1.5 <= {w_ratio:.4f} (bound "
+            f"sqrt(5) = {SCALE_W_CONSTANT:.4f}), |b|/m^2 <= {b_ratio:.4f} (bound 2); fitted exponents ||w|| ~ "
+            f"m^{w_exp:.3f}, |b| ~ m^{b_exp:.3f} (measurements, not verdicts); at m={int(last['m'])}: ||w|| = "
+            f"{last['max_w_norm']:.6g}, |b| = {last['max_abs_b']:.6g}. Largest norm over S at S = [m] on the "
+            f"exhaustive points: {'yes' if subset_ok else 'NO'}.",
+            covered=scale_range,
+        )
+    )
     # neuron count
     part = corrected
     count_ok = bool((part["neurons"] == part["neuron_formula"]).all())
-    records.append(record(
-        "neurons", "section4-parity-network", "at most 2m neurons",
-        "neurons of the corrected network = #{a in [-m, m] : a = |S| (mod 4)} <= 2m, every non-empty S; " + grid, "corrected",
-        float((part["neurons"] / part["neuron_limit"]).max()), "max s / 2m",
-        verdict_all([Verdict.PASS if count_ok else Verdict.INCONCLUSIVE,
-                     *(verdict_at_most(a, b) for a, b in zip(part["neurons"], part["neuron_limit"], strict=True))]), len(part),
-        "#{a in [-m, m] : a = |S| mod 4} <= floor(2m/4) + 1 <= 2m for every m >= 1 (printed even shifts: m + 1 or m)"))
+    records.append(
+        record(
+            "neurons",
+            "section4-parity-network",
+            "at most 2m neurons",
+            "neurons of the corrected network = #{a in [-m, m] : a = |S| (mod 4)} <= 2m, every non-empty S; " + grid,
+            "corrected",
+            float((part["neurons"] / part["neuron_limit"]).max()),
+            "max s / 2m",
+            verdict_all(
+                [
+                    Verdict.PASS if count_ok else Verdict.INCONCLUSIVE,
+                    *(verdict_at_most(a, b) for a, b in zip(part["neurons"], part["neuron_limit"], strict=True)),
+                ]
+            ),
+            len(part),
+            "#{a in [-m, m] : a = |S| mod 4} <= floor(2m/4) + 1 <= 2m for every m >= 1 (printed even shifts: m + 1 or m)",
+        )
+    )
     # the weights' ranges
     entry_ratio = float((corrected["max_abs_w_entry"] / (2 * corrected["m"])).max())
     bias_ratio = float((corrected["max_abs_b"] / (corrected["m"] ** 2 + corrected["m"] - 0.5)).max())
     u_max = float(corrected["max_abs_u"].max())
-    records.append(record(
-        "weight-ranges", "section4-parity-scale",
-        "entries of w_{S,a} in {0, -1, 2a}, |a| <= m; b_{S,a} = |S| + a^2 - 1/2; output weights 2",
-        "max |entry| of every corrected network's w_{S,a} against 2m, max |b_{S,a}| against m^2 + m - 1/2, "
-        "||u||_inf against 2; " + grid, "corrected", max(entry_ratio, bias_ratio),
-        "max of ||w||_inf / 2m and |b| / (m^2 + m - 1/2)",
-        verdict_all([verdict_at_most(entry_ratio, 1.0), verdict_at_most(bias_ratio, 1.0), verdict_at_most(u_max, 2.0)]),
-        len(corrected), f"||u||_inf = {u_max:g}"))
+    records.append(
+        record(
+            "weight-ranges",
+            "section4-parity-scale",
+            "entries of w_{S,a} in {0, -1, 2a}, |a| <= m; b_{S,a} = |S| + a^2 - 1/2; output weights 2",
+            "max |entry| of every corrected network's w_{S,a} against 2m, max |b_{S,a}| against m^2 + m - 1/2, "
+            "||u||_inf against 2; " + grid,
+            "corrected",
+            max(entry_ratio, bias_ratio),
+            "max of ||w||_inf / 2m and |b| / (m^2 + m - 1/2)",
+            verdict_all(
+                [verdict_at_most(entry_ratio, 1.0), verdict_at_most(bias_ratio, 1.0), verdict_at_most(u_max, 2.0)]
+            ),
+            len(corrected),
+            f"||u||_inf = {u_max:g}",
+        )
+    )
     # the introduction's norm O(k): positive homogeneity
     rescaled_error = float(corrected["rescaled_error"].max())
     rescaled_norm = float((corrected["rescaled_max_w_norm"] / corrected["m"]).max())
-    records.append(record(
-        "rescaled-norm", "intro-parity-norm",
-        "parities on k variables are computed by H_{k^2, 2k, 1} with coefficient vectors of norm at most O(k)",
-        "the corrected network with (u, w_j, b_j) -> (lam u, w_j / lam, b_j / lam), lam = max_j ||w_j|| / k (k = m): "
-        "equals the parity on every x(y), at most one active neuron, max_j ||w_j||_2 <= k; " + grid, "corrected",
-        max(rescaled_error, rescaled_norm), "max of |h - parity| and max_j ||w_j|| / k",
-        verdict_all([verdict_at_most(rescaled_error, 0.0), verdict_at_most(rescaled_norm, 1.0),
-                     verdict_at_most(int(corrected["rescaled_max_active"].max()), 1)]), len(corrected),
-        "sigma is positively homogeneous, so any norm of the w_j is reachable by moving scale into u; Definition 2's "
-        f"W = ||u||_inf max_j ||w_j|| is unchanged (max {corrected['rescaled_W'].max():.6g} here) and is "
-        "2 sqrt(4k^3 + k^2 - k) = Theta(k^1.5) for S = [k], as Theorem 3's O(n^0.75) says"))
+    records.append(
+        record(
+            "rescaled-norm",
+            "intro-parity-norm",
+            "parities on k variables are computed by H_{k^2, 2k, 1} with coefficient vectors of norm at most O(k)",
+            "the corrected network with (u, w_j, b_j) -> (lam u, w_j / lam, b_j / lam), lam = max_j ||w_j|| / k (k = m): "
+            "equals the parity on every x(y), at most one active neuron, max_j ||w_j||_2 <= k; " + grid,
+            "corrected",
+            max(rescaled_error, rescaled_norm),
+            "max of |h - parity| and max_j ||w_j|| / k",
+            verdict_all(
+                [
+                    verdict_at_most(rescaled_error, 0.0),
+                    verdict_at_most(rescaled_norm, 1.0),
+                    verdict_at_most(int(corrected["rescaled_max_active"].max()), 1),
+                ]
+            ),
+            len(corrected),
+            "sigma is positively homogeneous, so any norm of the w_j is reachable by moving scale into u; Definition 2's "
+            f"W = ||u||_inf max_j ||w_j|| is unchanged (max {corrected['rescaled_W'].max():.6g} here) and is "
+            "2 sqrt(4k^3 + k^2 - k) = Theta(k^1.5) for S = [k], as Theorem 3's O(n^0.75) says",
+        )
+    )
     # the introduction's norm O(k) in Definition 2's scale: the construction's exact W
     at_full = corrected[corrected["size"] == corrected["m"]]
     closed_W = 2.0 * np.sqrt(4.0 * at_full["m"] ** 3 + at_full["m"] ** 2 - at_full["m"])
-    W_error = float(max(np.abs(at_full["W"].to_numpy() - closed_W.to_numpy()).max(),
-                        float((corrected["W"] - 2.0 * np.sqrt(4.0 * corrected["m"] ** 3 + corrected["m"] ** 2
-                                                              - corrected["m"])).max()) if len(corrected) else 0.0, 0.0))
-    records.append(record(
-        "definition2-W", "intro-parity-norm",
-        "the Section 4 parity network has Definition 2 scale W = ||u||_inf max_j ||w_j||_2 = 2 sqrt(4k^3 + k^2 - k)",
-        "W of every corrected network against the closed form 2 sqrt(4k^3 + k^2 - k) at S = [k] (k = m), and at most "
-        "it for every S; " + grid, "corrected", W_error, "max |W - closed form| (S = [k]) and excess over it",
-        verdict_at_most(W_error, 0.0), len(corrected),
-        "W = " + ", ".join(f"{v:.6g} (k={int(k)})" for k, v in zip(at_full["m"], at_full["W"], strict=True))
-        + ": Theta(k^1.5), not O(k), for this construction (W/k^1.5 -> 4); whether some other 1-sparse network on x(y) "
-          "reaches W = O(k) is not settled by any finite computation"))
+    W_error = float(
+        max(
+            np.abs(at_full["W"].to_numpy() - closed_W.to_numpy()).max(),
+            float(
+                (corrected["W"] - 2.0 * np.sqrt(4.0 * corrected["m"] ** 3 + corrected["m"] ** 2 - corrected["m"])).max()
+            )
+            if len(corrected)
+            else 0.0,
+            0.0,
+        )
+    )
+    records.append(
+        record(
+            "definition2-W",
+            "intro-parity-norm",
+            "the Section 4 parity network has Definition 2 scale W = ||u||_inf max_j ||w_j||_2 = 2 sqrt(4k^3 + k^2 - k)",
+            "W of every corrected network against the closed form 2 sqrt(4k^3 + k^2 - k) at S = [k] (k = m), and at most "
+            "it for every S; " + grid,
+            "corrected",
+            W_error,
+            "max |W - closed form| (S = [k]) and excess over it",
+            verdict_at_most(W_error, 0.0),
+            len(corrected),
+            "W = "
+            + ", ".join(f"{v:.6g} (k={int(k)})" for k, v in zip(at_full["m"], at_full["W"], strict=True))
+            + ": Theta(k^1.5), not O(k), for this construction (W/k^1.5 -> 4); whether some other 1-sparse network on x(y) "
+            "reaches W = O(k) is not settled by any finite computation",
+        )
+    )
     # the introduction's dense parity network
     dense = tables["parity_dense"]
     dense_error = float(dense["error"].max())
     neurons_ok = bool((dense["neurons"] == dense["k"] + 1).all())
-    records.append(record(
-        "dense-parity", "intro-dense-parity",
-        "one-layer networks of size s compute parities on min(n, s - 1) variables (no activation sparsity)",
-        "sum_{j=0}^{k} c_j sigma(sum_{i in S} x_i - T_j + 1), T_j = -k + 2j, c from the unit lower-triangular "
-        "system, against chi_S(x) = prod_{i in S} x_i on all of {-1,1}^n, every non-empty S of [m]", "",
-        dense_error, "max |h - chi_S|", verdict_all([verdict_at_most(dense_error, 0.0),
-                                                      Verdict.PASS if neurons_ok else Verdict.INCONCLUSIVE]),
-        len(dense), f"k + 1 neurons for k = |S| variables; up to {int(dense['max_active'].max())} neurons active at "
-        "once (dense)", covered=describe_range(dense.to_dict("records"), ["n", "k"], "every non-empty S of [m], every x")))
+    records.append(
+        record(
+            "dense-parity",
+            "intro-dense-parity",
+            "one-layer networks of size s compute parities on min(n, s - 1) variables (no activation sparsity)",
+            "sum_{j=0}^{k} c_j sigma(sum_{i in S} x_i - T_j + 1), T_j = -k + 2j, c from the unit lower-triangular "
+            "system, against chi_S(x) = prod_{i in S} x_i on all of {-1,1}^n, every non-empty S of [m]",
+            "",
+            dense_error,
+            "max |h - chi_S|",
+            verdict_all([verdict_at_most(dense_error, 0.0), Verdict.PASS if neurons_ok else Verdict.INCONCLUSIVE]),
+            len(dense),
+            f"k + 1 neurons for k = |S| variables; up to {int(dense['max_active'].max())} neurons active at "
+            "once (dense)",
+            covered=describe_range(dense.to_dict("records"), ["n", "k"], "every non-empty S of [m], every x"),
+        )
+    )
     dense_error01 = float(dense["error01"].max())
     neurons01_ok = bool((dense["neurons01"] == dense["k"]).all())
-    records.append(record(
-        "dense-parity-k-neurons", "intro-dense-parity",
-        "one-layer networks of size s compute parities on min(n, s) variables (no activation sparsity)",
-        "Section 4's {0,1}-valued parity (1 + prod_{i in S} x_i)/2 by k = |S| neurons of T = sum_{i in S} x_i "
-        "(sigma(T - T_0)/2 or sigma(T_1 - T)/2, then corrections c_j sigma(T - T_j), j = 1..k-1; no output bias), on "
-        "all of {-1,1}^n, every non-empty S of [m]", "", dense_error01, "max |h - (1 + chi_S)/2|",
-        verdict_all([verdict_at_most(dense_error01, 0.0), Verdict.PASS if neurons01_ok else Verdict.INCONCLUSIVE]),
-        len(dense), f"k neurons for k = |S| variables; up to {int(dense['max_active01'].max())} active at once. For the "
-        "+-1-valued parity k + 1 are needed at k = 1 (u sigma(w x + b) = x at x = +-1 needs outputs of both signs)",
-        covered=describe_range(dense.to_dict("records"), ["n", "k"], "every non-empty S of [m], every x")))
+    records.append(
+        record(
+            "dense-parity-k-neurons",
+            "intro-dense-parity",
+            "one-layer networks of size s compute parities on min(n, s) variables (no activation sparsity)",
+            "Section 4's {0,1}-valued parity (1 + prod_{i in S} x_i)/2 by k = |S| neurons of T = sum_{i in S} x_i "
+            "(sigma(T - T_0)/2 or sigma(T_1 - T)/2, then corrections c_j sigma(T - T_j), j = 1..k-1; no output bias), on "
+            "all of {-1,1}^n, every non-empty S of [m]",
+            "",
+            dense_error01,
+            "max |h - (1 + chi_S)/2|",
+            verdict_all([verdict_at_most(dense_error01, 0.0), Verdict.PASS if neurons01_ok else Verdict.INCONCLUSIVE]),
+            len(dense),
+            f"k neurons for k = |S| variables; up to {int(dense['max_active01'].max())} active at once. For the "
+            "+-1-valued parity k + 1 are needed at k = 1 (u sigma(w x + b) = x at x = +-1 needs outputs of both signs)",
+            covered=describe_range(dense.to_dict("records"), ["n", "k"], "every non-empty S of [m], every x"),
+        )
+    )
     # Theorem 14's key step
     parseval = tables["parity_parseval"]
     parseval_error = float(np.abs(parseval["sum_squares"] - parseval["second_moment"]).max())
     over = float((parseval["distinguished"] / parseval["limit"]).max())
-    records.append(record(
-        "parseval-queries", "theorem14",
-        "a bounded query phi has sum_S E[phi chi_S]^2 = E[phi^2] <= 1, so |E[phi chi_S]| > tau for at most 1/tau^2 "
-        "parities",
-        "Parseval identity and the count of parities a query correlates with beyond tau in {1/2, 1/4, 1/8}, for every "
-        f"parity, majority and {2 * PARSEVAL_QUERIES} tables with entries in [-1, 1] and {{-1, 1}} per m", "",
-        max(parseval_error, over), "max of |sum_S fhat^2 - E[phi^2]| and count / (1/tau^2)",
-        verdict_all([verdict_at_most(parseval_error, 0.0), verdict_at_most(over, 1.0),
-                     verdict_at_most(float(parseval["second_moment"].max()), 1.0)]), len(parseval),
-        "the step of Blum et al. (1994) behind Theorem 14: a query of tolerance tau separates at most 1/tau^2 of the "
-        "2^m - 1 parities from the zero function, so Omega(2^m tau^2) queries are needed",
-        covered=describe_range(parseval.to_dict("records"), ["m", "tau"], "bounded queries per m")))
+    records.append(
+        record(
+            "parseval-queries",
+            "theorem14",
+            "a bounded query phi has sum_S E[phi chi_S]^2 = E[phi^2] <= 1, so |E[phi chi_S]| > tau for at most 1/tau^2 "
+            "parities",
+            "Parseval identity and the count of parities a query correlates with beyond tau in {1/2, 1/4, 1/8}, for every "
+            f"parity, majority and {2 * PARSEVAL_QUERIES} tables with entries in [-1, 1] and {{-1, 1}} per m",
+            "",
+            max(parseval_error, over),
+            "max of |sum_S fhat^2 - E[phi^2]| and count / (1/tau^2)",
+            verdict_all(
+                [
+                    verdict_at_most(parseval_error, 0.0),
+                    verdict_at_most(over, 1.0),
+                    verdict_at_most(float(parseval["second_moment"].max()), 1.0),
+                ]
+            ),
+            len(parseval),
+            "the step of Blum et al. (1994) behind Theorem 14: a query of tolerance tau separates at most 1/tau^2 of the "
+            "2^m - 1 parities from the zero function, so Omega(2^m tau^2) queries are needed",
+            covered=describe_range(parseval.to_dict("records"), ["m", "tau"], "bounded queries per m"),
+        )
+    )
     # the section's conclusion
     by_name = {r.check_id.split("/", 1)[1]: r.verdict for r in records}
     W_ratio = float((scale["W"] / scale["m"] ** 1.5).max())
     B_ratio = float((scale["B"] / scale["m"] ** 2).max())
-    class_verdict = verdict_all([by_name["network-corrected"], by_name["sparsity-corrected"], by_name["neurons"],
-                                 scale_verdict, verdict_at_most(W_ratio, 2 * SCALE_W_CONSTANT),
-                                 verdict_at_most(B_ratio, 2 * SCALE_B_CONSTANT)])
-    records.append(record(
-        "class", "section4-parity-class",
-        "parities on m variables are computed in H_{m^2, O(m), 1}^{O(m^1.5), O(m^2)} on the support {x(y)}",
-        "the corrected network: equals the parity on every x(y), at most 1 active neuron on the support, "
-        f"s <= 2m ({grid}); Definition 2 scales W, B of the S = [m] network along the scale grid", "",
-        float(max(W_ratio, B_ratio)), "max of W/m^1.5, B/m^2 (Definition 2 scales, ||u||_inf = 2)",
-        class_verdict, total_subsets + len(scale),
-        "The section's conclusion holds with the corrected chi_S, shifts and weights: every parity on m bits is a "
-        "1-sparse network on x(y) in {-1,1}^(m^2) with at most 2m neurons, W = O(m^1.5) = O(n^0.75), "
-        "B = O(m^2) = O(n), so Theorem 14 transfers and the first part of Theorem 3 survives. Explicit: "
-        "W <= 2 sqrt(5) m^1.5, B <= 4 m^2 (||u||_inf = 2 times the scale bounds).",
-        covered=f"{exhaustive_range}; scales: {scale_range}"))
+    class_verdict = verdict_all(
+        [
+            by_name["network-corrected"],
+            by_name["sparsity-corrected"],
+            by_name["neurons"],
+            scale_verdict,
+            verdict_at_most(W_ratio, 2 * SCALE_W_CONSTANT),
+            verdict_at_most(B_ratio, 2 * SCALE_B_CONSTANT),
+        ]
+    )
+    records.append(
+        record(
+            "class",
+            "section4-parity-class",
+            "parities on m variables are computed in H_{m^2, O(m), 1}^{O(m^1.5), O(m^2)} on the support {x(y)}",
+            "the corrected network: equals the parity on every x(y), at most 1 active neuron on the support, "
+            f"s <= 2m ({grid}); Definition 2 scales W, B of the S = [m] network along the scale grid",
+            "",
+            float(max(W_ratio, B_ratio)),
+            "max of W/m^1.5, B/m^2 (Definition 2 scales, ||u||_inf = 2)",
+            class_verdict,
+            total_subsets + len(scale),
+            "The section's conclusion holds with the corrected chi_S, shifts and weights: every parity on m bits is a "
+            "1-sparse network on x(y) in {-1,1}^(m^2) with at most 2m neurons, W = O(m^1.5) = O(n^0.75), "
+            "B = O(m^2) = O(n), so Theorem 14 transfers and the first part of Theorem 3 survives. Explicit: "
+            "W <= 2 sqrt(5) m^1.5, B <= 4 m^2 (||u||_inf = 2 times the scale bounds).",
+            covered=f"{exhaustive_range}; scales: {scale_range}",
+        )
+    )
     return ClaimReport(records, {"parity_summary": _summary(table), "tightness": _tightness(scale, w_exp)})
 
 
@@ -307,47 +540,80 @@ def _tightness(scale, w_exp: float):
     proved = float(last["closed_form_w"])
     W_exp = loglog_slope(scale["m"], scale["W"])
     rows = [
-        dict(bound="max_{S,a} ||w_{S,a}||_2 (Section 4 lift)", paper_ref="Section 4 (Hardness under arbitrary "
-             "distributions)", printed="$O(m^{1.5})$", proved="$\\sqrt{4m^3 + m^2 - m} \\le \\sqrt{5}\\, m^{1.5}$",
-             family="S = [m], a = m (the construction's own worst neuron)", family_value=float(last["max_w_norm"]),
-             printed_over_proved=float("nan"), proved_over_family=float(proved / last["max_w_norm"]),
-             exponents_printed="1.5", exponents_proved="1.5", exponents_measured=f"{w_exp:.4f}",
-             gap="none for this construction (attained); whether another 1-sparse network on x(y) has smaller W is open",
-             method="exact"),
-        dict(bound="Definition 2 scale W of the parity network (intro: norm O(k), k = m)", paper_ref="Section 1 "
-             "(before Theorem 3)", printed="$O(k)$", proved="$2\\sqrt{4k^3 + k^2 - k}$ (W of the corrected network, S = [k])",
-             family="S = [k], shifts a = k (mod 4)", family_value=float(last["W"]),
-             printed_over_proved=float("nan"), proved_over_family=float(2 * proved / last["W"]),
-             exponents_printed="1", exponents_proved="1.5", exponents_measured=f"{W_exp:.4f}",
-             gap="O(k) holds for max_j ||w_j|| alone by rescaling (section4_parity/rescaled-norm); for W the "
-                 "construction gives k^1.5 and no lower bound over all networks is known (printed_over_proved "
-                 "undefined: the printed bound is an O() with no constant)",
-             method="exact"),
+        dict(
+            bound="max_{S,a} ||w_{S,a}||_2 (Section 4 lift)",
+            paper_ref="Section 4 (Hardness under arbitrary distributions)",
+            printed="$O(m^{1.5})$",
+            proved="$\\sqrt{4m^3 + m^2 - m} \\le \\sqrt{5}\\, m^{1.5}$",
+            family="S = [m], a = m (the construction's own worst neuron)",
+            family_value=float(last["max_w_norm"]),
+            printed_over_proved=float("nan"),
+            proved_over_family=float(proved / last["max_w_norm"]),
+            exponents_printed="1.5",
+            exponents_proved="1.5",
+            exponents_measured=f"{w_exp:.4f}",
+            gap="none for this construction (attained); whether another 1-sparse network on x(y) has smaller W is open",
+            method="exact",
+        ),
+        dict(
+            bound="Definition 2 scale W of the parity network (intro: norm O(k), k = m)",
+            paper_ref="Section 1 (before Theorem 3)",
+            printed="$O(k)$",
+            proved="$2\\sqrt{4k^3 + k^2 - k}$ (W of the corrected network, S = [k])",
+            family="S = [k], shifts a = k (mod 4)",
+            family_value=float(last["W"]),
+            printed_over_proved=float("nan"),
+            proved_over_family=float(2 * proved / last["W"]),
+            exponents_printed="1",
+            exponents_proved="1.5",
+            exponents_measured=f"{W_exp:.4f}",
+            gap="O(k) holds for max_j ||w_j|| alone by rescaling (section4_parity/rescaled-norm); for W the "
+            "construction gives k^1.5 and no lower bound over all networks is known (printed_over_proved "
+            "undefined: the printed bound is an O() with no constant)",
+            method="exact",
+        ),
     ]
     counts = [int(np.sum((np.arange(-m, m + 1) - size) % 4 == 0)) for size in range(1, m + 1)]
     family = max(counts)
-    rows.append(dict(
-        bound="neurons of the parity network (Section 4: at most 2m)", paper_ref="Section 4 (Hardness under arbitrary "
-        "distributions)", printed="$2m$", proved="$\\lfloor m/2 \\rfloor + 1$ (shifts $a \\equiv |S| \\pmod 4$ in $[-m, m]$)",
-        family="max over |S| in [1, m] of #{a in [-m, m] : a = |S| mod 4}", family_value=float(family),
-        printed_over_proved=float(2 * m / (m // 2 + 1)), proved_over_family=float((m // 2 + 1) / family),
-        exponents_printed="1", exponents_proved="1", exponents_measured="1 (exact count)",
-        gap=f"none: the count is attained; the printed 2m is a factor {2 * m / (m // 2 + 1):.3g} slack at m = {m}",
-        method="exact"))
+    rows.append(
+        dict(
+            bound="neurons of the parity network (Section 4: at most 2m)",
+            paper_ref="Section 4 (Hardness under arbitrary distributions)",
+            printed="$2m$",
+            proved="$\\lfloor m/2 \\rfloor + 1$ (shifts $a \\equiv |S| \\pmod 4$ in $[-m, m]$)",
+            family="max over |S| in [1, m] of #{a in [-m, m] : a = |S| mod 4}",
+            family_value=float(family),
+            printed_over_proved=float(2 * m / (m // 2 + 1)),
+            proved_over_family=float((m // 2 + 1) / family),
+            exponents_printed="1",
+            exponents_proved="1",
+            exponents_measured="1 (exact count)",
+            gap=f"none: the count is attained; the printed 2m is a factor {2 * m / (m // 2 + 1):.3g} slack at m = {m}",
+            method="exact",
+        )
+    )
     return pd.DataFrame(rows)
 
 
 def _subset_max_ok(table) -> bool:
     """Whether the largest weight norm over S is the one of S = [m] (exhaustive points, corrected weights)."""
     corrected = table[table["variant"] == "corrected"]
-    return all(g.loc[g["size"] == g["size"].max(), "max_w_norm"].max() >= g["max_w_norm"].max()
-               for _, g in corrected.groupby("m"))
+    return all(
+        g.loc[g["size"] == g["size"].max(), "max_w_norm"].max() >= g["max_w_norm"].max()
+        for _, g in corrected.groupby("m")
+    )
 
 
 def _summary(table):
     """Per m and variant: the worst errors and active counts over all S."""
-    return (table.groupby(["m", "variant"], as_index=False)
-            .agg(subsets=("S", "size"), chi_error=("chi_error", "max"), identity_error=("identity_error", "max"),
-                 lift_error=("lift_error", "max"), network_error=("network_error", "max"),
-                 max_active_support=("max_active_support", "max"), max_neurons=("neurons", "max"),
-                 max_W=("W", "max"), max_B=("B", "max")))
+    return table.groupby(["m", "variant"], as_index=False).agg(
+        subsets=("S", "size"),
+        chi_error=("chi_error", "max"),
+        identity_error=("identity_error", "max"),
+        lift_error=("lift_error", "max"),
+        network_error=("network_error", "max"),
+        max_active_support=("max_active_support", "max"),
+        max_neurons=("neurons", "max"),
+        max_W=("W", "max"),
+        max_B=("B", "max"),
+    )

@@ -77,8 +77,12 @@ def junta_points(block: dict) -> dict[str, dict]:
             s_values = sorted(int(s) for s in junta["s_values"] if p <= _floor_log2(s))
             if p <= n and s_values:
                 cells.append({"p": int(p), "s_values": s_values})
-        common = {"part": "junta", "n": int(n), "random_tables": int(junta["random_tables"]),
-                  "include_parity": bool(junta["include_parity"])}
+        common = {
+            "part": "junta",
+            "n": int(n),
+            "random_tables": int(junta["random_tables"]),
+            "include_parity": bool(junta["include_parity"]),
+        }
         if n < SPLIT_N and cells:
             grid[f"junta-n{n}"] = {**common, "cells": cells}
         for cell in cells if n >= SPLIT_N else []:
@@ -92,9 +96,13 @@ def hardness_points(block: dict) -> dict[str, dict]:
     for n in hard["n_values"]:
         for p in hard["p_values"]:
             if p <= n:
-                grid[f"hardness-n{n}-p{p}"] = {"part": "hardness", "n": int(n), "p": int(p),
-                                               "degrees": sorted(int(d) for d in hard["degrees"]),
-                                               "samples": int(hard["samples"])}
+                grid[f"hardness-n{n}-p{p}"] = {
+                    "part": "hardness",
+                    "n": int(n),
+                    "p": int(p),
+                    "degrees": sorted(int(d) for d in hard["degrees"]),
+                    "samples": int(hard["samples"]),
+                }
     return grid
 
 
@@ -141,15 +149,30 @@ def check(block: dict):
     p_max = max(min(_floor_log2(max(junta["s_values"])), n) for n in junta["n_values"])
     for i, p in enumerate(junta["p_values"]):
         if p > p_max:
-            yield f"junta.p_values[{i}]", (f"p = {p} is tested nowhere: it needs p <= floor(log2 s) and p <= n "
-                                           f"(largest possible p here is {p_max})")
+            yield (
+                f"junta.p_values[{i}]",
+                (
+                    f"p = {p} is tested nowhere: it needs p <= floor(log2 s) and p <= n "
+                    f"(largest possible p here is {p_max})"
+                ),
+            )
     for i, p in enumerate(hard["p_values"]):
         if p > max(hard["n_values"]):
             yield f"hardness.p_values[{i}]", f"p = {p} exceeds every n (largest n = {max(hard['n_values'])})"
         if not any(d < p for d in hard["degrees"]) or not any(d >= p for d in hard["degrees"]):
-            yield "hardness.degrees", (f"the cliff at d = p = {p} needs a degree below p and one at or above p "
-                                       f"(got {sorted(hard['degrees'])})")
+            yield (
+                "hardness.degrees",
+                (
+                    f"the cliff at d = p = {p} needs a degree below p and one at or above p "
+                    f"(got {sorted(hard['degrees'])})"
+                ),
+            )
     features = monomial_count(max(hard["n_values"]), max(hard["degrees"]))
     if features > MAX_FEATURES:
-        yield "hardness.degrees", (f"a degree-{max(hard['degrees'])} fit at n = {max(hard['n_values'])} needs "
-                                   f"{features} monomials (limit {MAX_FEATURES}: one fit's time and memory)")
+        yield (
+            "hardness.degrees",
+            (
+                f"a degree-{max(hard['degrees'])} fit at n = {max(hard['n_values'])} needs "
+                f"{features} monomials (limit {MAX_FEATURES}: one fit's time and memory)"
+            ),
+        )

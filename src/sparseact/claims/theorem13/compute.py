@@ -53,8 +53,11 @@ def junta_instances(n: int, p: int, s: int, random_tables: int, include_parity: 
     tables += [sub.choice([-1.0, 1.0], size=1 << p) for _ in range(random_tables)]
     kinds = ["parity"] * int(include_parity) + ["random"] * random_tables
     variables = [sorted(int(v) for v in sub.choice(n, size=p, replace=False)) for _ in tables]
-    return kinds, np.array(tables, dtype=np.float64).reshape(len(tables), 1 << p), \
-        np.array(variables, dtype=np.int64).reshape(len(tables), p)
+    return (
+        kinds,
+        np.array(tables, dtype=np.float64).reshape(len(tables), 1 << p),
+        np.array(variables, dtype=np.int64).reshape(len(tables), p),
+    )
 
 
 def generate(point: dict, rng) -> dict:
@@ -71,11 +74,17 @@ def generate(point: dict, rng) -> dict:
         for cell in point["cells"]:
             p = cell["p"]
             for s in cell["s_values"]:
-                kinds, tables, variables = junta_instances(n, p, s, point["random_tables"], point["include_parity"],
-                                                           base)
+                kinds, tables, variables = junta_instances(
+                    n, p, s, point["random_tables"], point["include_parity"], base
+                )
                 prefix = f"p{p}.s{s}."
-                arrays.update({prefix + "kinds": np.array(kinds, dtype="U8"), prefix + "tables": tables,
-                               prefix + "variables": variables})
+                arrays.update(
+                    {
+                        prefix + "kinds": np.array(kinds, dtype="U8"),
+                        prefix + "tables": tables,
+                        prefix + "variables": variables,
+                    }
+                )
                 for k in range(len(kinds)):
                     net = constructions.junta_network(tables[k], variables[k], n, s)
                     arrays.update(network_arrays(net, f"{prefix}net{k}"))
@@ -180,11 +189,18 @@ def check_junta_network(net, table, variables, s: int) -> dict:
             h, f = float(values[row - start]), float(target[row - start])
             fail["computes"] = f"n={n}, s={s}, p={p}, variables={list(map(int, variables))}, x={x}: h={h:g}, f={f:g}"
             if C.violated("==", h, f):
-                cert["computes"] = json.dumps(C.certificate(
-                    "==", C.formula(NETWORK_EXPR, x=x, **net_vars),
-                    C.formula(JUNTA_EXPR, T=list(map(float, table)), V=list(map(int, variables)), p=p, x=x), h, f,
-                    "h(x) of the proof's network", "f(x) of the junta",
-                    "the proof's network differs from the junta at x"))
+                cert["computes"] = json.dumps(
+                    C.certificate(
+                        "==",
+                        C.formula(NETWORK_EXPR, x=x, **net_vars),
+                        C.formula(JUNTA_EXPR, T=list(map(float, table)), V=list(map(int, variables)), p=p, x=x),
+                        h,
+                        f,
+                        "h(x) of the proof's network",
+                        "f(x) of the junta",
+                        "the proof's network differs from the junta at x",
+                    )
+                )
         if not fail["indicator"] and ind_gap.max() > 0.0:
             row_in = int(np.argmax(ind_gap))
             indicator = (pattern[row_in] == patterns[:head]).astype(np.float64)
@@ -194,37 +210,76 @@ def check_junta_network(net, table, variables, s: int) -> dict:
             fail["indicator"] = f"n={n}, s={s}, p={p}, neuron j={j}, x={x}: sigma={lhs:g}, indicator={rhs:g}"
             if C.violated("==", lhs, rhs) and patterns[j] >= 0:
                 w = net.W[j].tolist()
-                cert["indicator"] = json.dumps(C.certificate(
-                    "==", C.formula(NEURON_EXPR, w=w, x=x, c=float(net.b[j]), n=n),
-                    C.formula(INDICATOR_EXPR, w=w, x=x, V=list(map(int, variables))), lhs, rhs,
-                    "sigma(<w_j, x> - p + 1)", "1{x_i = w_ji for all i in V}",
-                    "the proof's indicator identity fails for neuron j at x"))
+                cert["indicator"] = json.dumps(
+                    C.certificate(
+                        "==",
+                        C.formula(NEURON_EXPR, w=w, x=x, c=float(net.b[j]), n=n),
+                        C.formula(INDICATOR_EXPR, w=w, x=x, V=list(map(int, variables))),
+                        lhs,
+                        rhs,
+                        "sigma(<w_j, x> - p + 1)",
+                        "1{x_i = w_ji for all i in V}",
+                        "the proof's indicator identity fails for neuron j at x",
+                    )
+                )
         if not fail["sparsity"] and active.max() > 1:
             row = start + int(np.argmax(active))
             x = _point_x(row, n)
             count = int(active.max())
             fail["sparsity"] = f"n={n}, s={s}, p={p}, x={x}: {count} active neurons"
-            cert["sparsity"] = json.dumps(C.certificate(
-                "<=", C.quantity("active_count", network=C.network_spec(net), x=x), C.formula("1"), count, 1.0,
-                "#{j : <w_j, x> - b_j > 0}", "k = 1", "more than one neuron of the proof's network fires at x"))
+            cert["sparsity"] = json.dumps(
+                C.certificate(
+                    "<=",
+                    C.quantity("active_count", network=C.network_spec(net), x=x),
+                    C.formula("1"),
+                    count,
+                    1.0,
+                    "#{j : <w_j, x> - b_j > 0}",
+                    "k = 1",
+                    "more than one neuron of the proof's network fires at x",
+                )
+            )
         start = stop
-    levels = (("W", net.scale_W(), SCALE_W_EXPR, math.sqrt(p), "sqrt(p)"),
-              ("B", net.scale_B(), SCALE_B_EXPR, float(p), "p"),
-              ("W", net.scale_W(), SCALE_W_EXPR, math.sqrt(math.log2(s)), "sqrt(log2(s))"),
-              ("B", net.scale_B(), SCALE_B_EXPR, math.log2(s), "log2(s)"))
+    levels = (
+        ("W", net.scale_W(), SCALE_W_EXPR, math.sqrt(p), "sqrt(p)"),
+        ("B", net.scale_B(), SCALE_B_EXPR, float(p), "p"),
+        ("W", net.scale_W(), SCALE_W_EXPR, math.sqrt(math.log2(s)), "sqrt(log2(s))"),
+        ("B", net.scale_B(), SCALE_B_EXPR, math.log2(s), "log2(s)"),
+    )
     for label, value, expr, limit, limit_expr in levels:
         if not fail["scale"] and C.violated("<=", value, limit):
             fail["scale"] = f"n={n}, s={s}, p={p}: {label} = {value:g} > {limit_expr} = {limit:g}"
-            cert["scale"] = json.dumps(C.certificate(
-                "<=", C.formula(expr, u=net.u.tolist(), W=net.W.tolist(), b=net.b.tolist()),
-                C.formula(limit_expr, p=p, s=s), value, limit, f"{label} of Definition 2", limit_expr,
-                f"the proof's network has {label} above the level of H_{{n,s,1}}^{{sqrt(p),p}}"))
-    return dict(n=n, s=s, p=p, neurons=net.n_neurons, max_abs_error=err, indicator_error=ind_err,
-                max_active=max_active, min_active=min_active, W=net.scale_W(), B=net.scale_B(),
-                W_proof=math.sqrt(p), B_proof=float(p), W_theorem=math.sqrt(math.log2(s)), B_theorem=math.log2(s),
-                bad_patterns=int(np.count_nonzero(patterns < 0)),
-                **{f"failure_{key}": value for key, value in fail.items()},
-                **{f"certificate_{key}": value for key, value in cert.items()})
+            cert["scale"] = json.dumps(
+                C.certificate(
+                    "<=",
+                    C.formula(expr, u=net.u.tolist(), W=net.W.tolist(), b=net.b.tolist()),
+                    C.formula(limit_expr, p=p, s=s),
+                    value,
+                    limit,
+                    f"{label} of Definition 2",
+                    limit_expr,
+                    f"the proof's network has {label} above the level of H_{{n,s,1}}^{{sqrt(p),p}}",
+                )
+            )
+    return dict(
+        n=n,
+        s=s,
+        p=p,
+        neurons=net.n_neurons,
+        max_abs_error=err,
+        indicator_error=ind_err,
+        max_active=max_active,
+        min_active=min_active,
+        W=net.scale_W(),
+        B=net.scale_B(),
+        W_proof=math.sqrt(p),
+        B_proof=float(p),
+        W_theorem=math.sqrt(math.log2(s)),
+        B_theorem=math.log2(s),
+        bad_patterns=int(np.count_nonzero(patterns < 0)),
+        **{f"failure_{key}": value for key, value in fail.items()},
+        **{f"certificate_{key}": value for key, value in cert.items()},
+    )
 
 
 def _run_junta(point: dict, data: dict):
@@ -252,10 +307,22 @@ def _run_hardness(point: dict, data: dict):
         for d in point["degrees"]:
             idx = data[f"sample.d{d}"]
             model = LowDegreeRegressor(degree=d).fit(X[idx], values[idx])
-            rows.append(dict(n=n, p=p, s=net.n_neurons, target=kind, degree=d, m=int(idx.size),
-                             features=monomial_count(n, d), cost=int(idx.size) * monomial_count(n, d),
-                             test_error=float(model.exact_test_error(values)),
-                             floor=0.5 * float(weights[d + 1:].sum()), trivial=trivial, max_active=max_active))
+            rows.append(
+                dict(
+                    n=n,
+                    p=p,
+                    s=net.n_neurons,
+                    target=kind,
+                    degree=d,
+                    m=int(idx.size),
+                    features=monomial_count(n, d),
+                    cost=int(idx.size) * monomial_count(n, d),
+                    test_error=float(model.exact_test_error(values)),
+                    floor=0.5 * float(weights[d + 1 :].sum()),
+                    trivial=trivial,
+                    max_active=max_active,
+                )
+            )
     return {"theorem13-hardness": pd.DataFrame(rows)}
 
 

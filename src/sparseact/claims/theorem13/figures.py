@@ -21,18 +21,18 @@ from sparseact.publish.plotting import (
 
 CAPTIONS = {
     "junta-scale": "Definition 2 scales W (left) and B (right) of the proof's junta networks (largest over all n, s, "
-                   "instances and seeds; dots) against the junta size p, with the proof's levels sqrt(p) and p "
-                   "(solid) and the theorem's levels sqrt(log2 s) and log2 s (dotted, one per s, labelled on the "
-                   "right). A dot above the solid line would exceed the proof's scale; the theorem's levels cover the "
-                   "proof's only for p <= log2 s. The title gives the most neurons active on any cube. The verdicts "
-                   "are in the check cards below.",
+    "instances and seeds; dots) against the junta size p, with the proof's levels sqrt(p) and p "
+    "(solid) and the theorem's levels sqrt(log2 s) and log2 s (dotted, one per s, labelled on the "
+    "right). A dot above the solid line would exceed the proof's scale; the theorem's levels cover the "
+    "proof's only for p <= log2 s. The title gives the most neurons active on any cube. The verdicts "
+    "are in the check cards below.",
     "hardness-cliff": "Left: exact test error of the low-degree learner relative to the trivial error, against the "
-                      "degree d, at the largest n (mean over seeds; one colour per p; parities solid, random juntas "
-                      "dashed; a constant random table, whose trivial error is 0, is left out), with d = p dotted in "
-                      "each colour. No polynomial of degree below p correlates with a parity of p bits, so a parity "
-                      "line cannot fall below 1 (the trivial error) left of its dotted line; a random junta's line "
-                      "may drop earlier. Right: the number of features N_p(n) the learner needs at d = p (points) "
-                      "against n, log-log, with the bounds (n/p)^p and (e n/p)^p (shaded).",
+    "degree d, at the largest n (mean over seeds; one colour per p; parities solid, random juntas "
+    "dashed; a constant random table, whose trivial error is 0, is left out), with d = p dotted in "
+    "each colour. No polynomial of degree below p correlates with a parity of p bits, so a parity "
+    "line cannot fall below 1 (the trivial error) left of its dotted line; a random junta's line "
+    "may drop earlier. Right: the number of features N_p(n) the learner needs at d = p (points) "
+    "against n, log-log, with the bounds (n/p)^p and (e n/p)^p (shaded).",
 }
 
 
@@ -48,18 +48,31 @@ def _junta_scale(table):
         ax.plot(p, proof, "-", color="C1", label="proof: $\\sqrt{p}$" if col == "W" else "proof: p")
         levels = table.groupby("s")[theorem].first()
         for i, (s, level) in enumerate(levels.items()):
-            reference_line(ax, y=level, kind="printed", color="0.5", lw=0.9,
-                           label=("theorem: $\\sqrt{\\log_2 s}$" if col == "W" else "theorem: $\\log_2 s$")
-                           if i == 0 else None)
-            ax.annotate(f"s = {s}", (1.01, level), xycoords=("axes fraction", "data"), va="center", ha="left",
-                        fontsize=MIN_FONT,
-                        color="0.4")
+            reference_line(
+                ax,
+                y=level,
+                kind="printed",
+                color="0.5",
+                lw=0.9,
+                label=("theorem: $\\sqrt{\\log_2 s}$" if col == "W" else "theorem: $\\log_2 s$") if i == 0 else None,
+            )
+            ax.annotate(
+                f"s = {s}",
+                (1.01, level),
+                xycoords=("axes fraction", "data"),
+                va="center",
+                ha="left",
+                fontsize=MIN_FONT,
+                color="0.4",
+            )
         ax.set_xlabel("junta size p")
         ax.set_ylabel(label)
         integer_ticks(ax, "x")
         ax.legend(loc="upper left")
-    fig.suptitle("Theorem 13: junta networks in $H_{n,s,1}^{\\sqrt{p},p}$ "
-                 f"(max active = {int(table['max_active'].max())} on every cube)")
+    fig.suptitle(
+        "Theorem 13: junta networks in $H_{n,s,1}^{\\sqrt{p},p}$ "
+        f"(max active = {int(table['max_active'].max())} on every cube)"
+    )
     fig.tight_layout()
     return fig
 
@@ -72,8 +85,14 @@ def _hardness_cliff(hard, cost):
     ps = sorted(int(p) for p in set(hard["p"]) | set(cost["p"]))
     palette = dict(zip(ps, colours(len(ps)), strict=True))
     for (p, target), group in mean.groupby(["p", "target"]):
-        axes[0].plot(group["degree"], group["relative"], "-" if target == "parity" else "--", marker="o", ms=3,
-                     color=palette[int(p)])
+        axes[0].plot(
+            group["degree"],
+            group["relative"],
+            "-" if target == "parity" else "--",
+            marker="o",
+            ms=3,
+            color=palette[int(p)],
+        )
         if target == "parity":
             reference_line(axes[0], x=p, kind="printed", color=palette[int(p)], lw=0.9)
     axes[0].set_xticks(sorted(int(d) for d in hard["degree"].unique()))
@@ -92,9 +111,12 @@ def _hardness_cliff(hard, cost):
     axes[1].set_ylabel("features $N_p(n)$ at d = p")
     axes[1].set_title("cost of the learner at d = p")
     handles = [legend_handle(color=palette[p], marker="o", ms=3, label=f"p = {p}") for p in ps]
-    handles += [legend_handle(color="0.3", label="parity"), legend_handle(color="0.3", ls="--", label="random junta"),
-                legend_handle("printed", color="0.3", label="d = p"),
-                Patch(color="0.3", alpha=0.2, label="$(n/p)^p$ .. $(en/p)^p$")]
+    handles += [
+        legend_handle(color="0.3", label="parity"),
+        legend_handle(color="0.3", ls="--", label="random junta"),
+        legend_handle("printed", color="0.3", label="d = p"),
+        Patch(color="0.3", alpha=0.2, label="$(n/p)^p$ .. $(en/p)^p$"),
+    ]
     legend_outside(fig, handles, where="below", ncol=4)
     fig.tight_layout()
     return fig
@@ -102,5 +124,9 @@ def _hardness_cliff(hard, cost):
 
 def figures(tables: dict) -> dict:
     setup_style()
-    return finish({"junta-scale": _junta_scale(tables["theorem13-junta"]),
-                   "hardness-cliff": _hardness_cliff(tables["theorem13-hardness"], tables["theorem13-cost"])})
+    return finish(
+        {
+            "junta-scale": _junta_scale(tables["theorem13-junta"]),
+            "hardness-cliff": _hardness_cliff(tables["theorem13-hardness"], tables["theorem13-cost"]),
+        }
+    )

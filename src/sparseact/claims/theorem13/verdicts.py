@@ -60,25 +60,50 @@ def cost_table(hardness):
         features = monomial_count(n, p)
         at_p = group[group["degree"] == p]
         learner = int(at_p["features"].iloc[0]) if len(at_p) else -1
-        rows.append(dict(n=n, p=p, N_p=features, lower=low, upper=high, learner_features=learner,
-                         ratio_to_np_over_pfact=features * math.factorial(p) / n**p,
-                         local_exponent=local_exponent(n, p)))
+        rows.append(
+            dict(
+                n=n,
+                p=p,
+                N_p=features,
+                lower=low,
+                upper=high,
+                learner_features=learner,
+                ratio_to_np_over_pfact=features * math.factorial(p) / n**p,
+                local_exponent=local_exponent(n, p),
+            )
+        )
     return pd.DataFrame(rows)
 
 
 def assemble(block: dict, tables: dict):
     records = []
     junta = tables["theorem13-junta"]
-    grid = (f"n in {sorted(int(n) for n in junta['n'].unique())}, s in {sorted(int(s) for s in junta['s'].unique())}, "
-            f"p in {sorted(int(p) for p in junta['p'].unique())}")
+    grid = (
+        f"n in {sorted(int(n) for n in junta['n'].unique())}, s in {sorted(int(s) for s in junta['s'].unique())}, "
+        f"p in {sorted(int(p) for p in junta['p'].unique())}"
+    )
     evaluations = int(sum(2 ** int(n) for n in junta["n"]))
     junta_range = describe_range(junta.to_dict("records"), ["n", "s", "p"], "every input of the cube")
-    common = dict(claim_id="theorem13", statement_id="theorem13-proof", paper_ref=paper_ref("theorem13-proof"),
-                  variant="", method="exact", instances=len(junta), range=junta_range)
+    common = dict(
+        claim_id="theorem13",
+        statement_id="theorem13-proof",
+        paper_ref=paper_ref("theorem13-proof"),
+        variant="",
+        method="exact",
+        instances=len(junta),
+        range=junta_range,
+    )
 
     def exact_record(name, statement, check, worst, label, verdict, failure_col, cert_col, notes=""):
-        fields = dict(check_id=f"theorem13/{name}", statement=statement, check=check, worst_value=float(worst),
-                      worst_value_label=label, notes=notes, **common)
+        fields = dict(
+            check_id=f"theorem13/{name}",
+            statement=statement,
+            check=check,
+            worst_value=float(worst),
+            worst_value_label=label,
+            notes=notes,
+            **common,
+        )
         if verdict is Verdict.PASS:
             return CheckRecord(verdict=Verdict.PASS, **fields)
         failed = junta[junta[cert_col] != ""] if cert_col else junta.iloc[0:0]
@@ -88,33 +113,60 @@ def assemble(block: dict, tables: dict):
             fields["notes"] = (notes + " " if notes else "") + f"[no certificate recorded: INCONCLUSIVE] {where}"
             return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
         row = failed.iloc[0]
-        return CheckRecord(verdict=Verdict.FAIL, finding="proof-slip", counterexample=row[failure_col],
-                           certificate=json.loads(row[cert_col]), **fields)
+        return CheckRecord(
+            verdict=Verdict.FAIL,
+            finding="proof-slip",
+            counterexample=row[failure_col],
+            certificate=json.loads(row[cert_col]),
+            **fields,
+        )
 
     err = float(junta["max_abs_error"].max())
-    records.append(exact_record(
-        "junta-computes", "f(x) = sum_{j in [2^p]} u_j sigma(<w_j, x> - p + 1) for every p-junta f",
-        f"the proof's network against the junta on all 2^n inputs ({grid}; {evaluations} evaluations; parity and "
-        "random truth tables on random variables)", err, "max |h - f|",
-        verdict_equal([err], [0.0])[0], "failure_computes", "certificate_computes",
-        "f is read from its truth table by index arithmetic, independently of the network"))
+    records.append(
+        exact_record(
+            "junta-computes",
+            "f(x) = sum_{j in [2^p]} u_j sigma(<w_j, x> - p + 1) for every p-junta f",
+            f"the proof's network against the junta on all 2^n inputs ({grid}; {evaluations} evaluations; parity and "
+            "random truth tables on random variables)",
+            err,
+            "max |h - f|",
+            verdict_equal([err], [0.0])[0],
+            "failure_computes",
+            "certificate_computes",
+            "f is read from its truth table by index arithmetic, independently of the network",
+        )
+    )
     ind = float(junta["indicator_error"].max())
     bad = int(junta["bad_patterns"].sum())
-    records.append(exact_record(
-        "junta-indicator", "sigma(<w_j, x> - p + 1) = 1{x_i = w_ji for all i in [p]} for j in [2^p]",
-        f"every neuron j <= 2^p on every input ({grid}); w_j must be +-1 on the junta's variables and 0 elsewhere",
-        ind, "max |sigma(<w_j,x> - p + 1) - indicator|",
-        verdict_all([verdict_equal([ind], [0.0])[0], verdict_at_most(bad, 0)]), "failure_indicator",
-        "certificate_indicator", f"neurons whose w_j is not a sign pattern on the variables: {bad}"))
+    records.append(
+        exact_record(
+            "junta-indicator",
+            "sigma(<w_j, x> - p + 1) = 1{x_i = w_ji for all i in [p]} for j in [2^p]",
+            f"every neuron j <= 2^p on every input ({grid}); w_j must be +-1 on the junta's variables and 0 elsewhere",
+            ind,
+            "max |sigma(<w_j,x> - p + 1) - indicator|",
+            verdict_all([verdict_equal([ind], [0.0])[0], verdict_at_most(bad, 0)]),
+            "failure_indicator",
+            "certificate_indicator",
+            f"neurons whose w_j is not a sign pattern on the variables: {bad}",
+        )
+    )
     max_active, min_active = int(junta["max_active"].max()), int(junta["min_active"].min())
     size_ok = bool((junta["neurons"] == junta["s"]).all())
-    records.append(exact_record(
-        "junta-sparsity", "the junta network is 1-sparse with s neurons (it lies in H_{n,s,1})",
-        f"largest number of active neurons over the whole cube, and s neurons ({grid})", max_active,
-        "max active neurons", verdict_all([verdict_at_most(max_active, 1), verdict_at_most(0 if size_ok else 1, 0)]),
-        "failure_sparsity", "certificate_sparsity",
-        f"fewest active neurons on any input: {min_active} (exactly one neuron fires when this is 1)"
-        + ("" if size_ok else "; some network does not have s neurons")))
+    records.append(
+        exact_record(
+            "junta-sparsity",
+            "the junta network is 1-sparse with s neurons (it lies in H_{n,s,1})",
+            f"largest number of active neurons over the whole cube, and s neurons ({grid})",
+            max_active,
+            "max active neurons",
+            verdict_all([verdict_at_most(max_active, 1), verdict_at_most(0 if size_ok else 1, 0)]),
+            "failure_sparsity",
+            "certificate_sparsity",
+            f"fewest active neurons on any input: {min_active} (exactly one neuron fires when this is 1)"
+            + ("" if size_ok else "; some network does not have s neurons"),
+        )
+    )
     w_proof = float((junta["W"] / junta["W_proof"]).max())
     b_proof = float((junta["B"] / junta["B_proof"]).max())
     w_thm = float((junta["W"] / junta["W_theorem"]).max())
@@ -122,12 +174,18 @@ def assemble(block: dict, tables: dict):
     worst = max(w_proof, b_proof, w_thm, b_thm)
     scale_verdict = verdict_all([verdict_at_most(w, 1.0) for w in (w_proof, b_proof, w_thm, b_thm)])
     scale = exact_record(
-        "junta-scale", "J_{n,p} in H_{n,s,1}^{sqrt(p), p}, hence in H_{n,s,1}^{sqrt(log2 s), log2 s} for p <= "
-        "floor(log2 s)", f"Definition 2 scales W = ||u||_inf max ||w_j||, B = ||u||_inf max |b_j| against sqrt(p), p "
-        f"(proof) and sqrt(log2 s), log2 s (theorem) ({grid})", worst, "max of W/sqrt(p), B/p, W/sqrt(log2 s), "
-        "B/log2 s", scale_verdict, "failure_scale", "certificate_scale",
+        "junta-scale",
+        "J_{n,p} in H_{n,s,1}^{sqrt(p), p}, hence in H_{n,s,1}^{sqrt(log2 s), log2 s} for p <= floor(log2 s)",
+        f"Definition 2 scales W = ||u||_inf max ||w_j||, B = ||u||_inf max |b_j| against sqrt(p), p "
+        f"(proof) and sqrt(log2 s), log2 s (theorem) ({grid})",
+        worst,
+        "max of W/sqrt(p), B/p, W/sqrt(log2 s), B/log2 s",
+        scale_verdict,
+        "failure_scale",
+        "certificate_scale",
         f"max W/sqrt(p) = {w_proof:.4g}, max B/p = {b_proof:.4g} (the bias is p - 1), max W/sqrt(log2 s) = "
-        f"{w_thm:.4g}, max B/log2 s = {b_thm:.4g}")
+        f"{w_thm:.4g}, max B/log2 s = {b_thm:.4g}",
+    )
     records.append(scale)
 
     # hardness: what the construction predicts for the low-degree learner
@@ -137,62 +195,107 @@ def assemble(block: dict, tables: dict):
     predicted_floor = np.where(parity["degree"] < parity["p"], parity["trivial"], 0.0)
     floor_verdict, floor_err, _ = verdict_equal(parity["floor"], predicted_floor)
     # evidence for Conjecture 12: what the construction predicts for the best known (low-degree) learner
-    hard_common = dict(claim_id="theorem13", statement_id="conj12-log-range", paper_ref=paper_ref("conj12-log-range"),
-                       variant="",
-                       range=describe_range(hard.to_dict("records"), ["n", "p", "degree"], "parity and random juntas"))
-    hgrid = (f"n in {sorted(int(n) for n in hard['n'].unique())}, p in {sorted(int(p) for p in hard['p'].unique())}, "
-             f"d in {sorted(int(d) for d in hard['degree'].unique())}")
-    records.append(CheckRecord(
-        check_id="theorem13/parity-floor", statement="a p-parity in H_{n,2^p,1} has no degree-<p approximation better "
-        "than the constant: floor_d = (1/2) sum_{|T|>d} fhat(T)^2 equals the trivial error for d < p, 0 for d >= p",
-        check=f"exact Fourier level weights of the parity network's truth table ({hgrid})", method="exact",
-        instances=len(parity), worst_value=floor_err, worst_value_label="max |floor_d - predicted|",
-        verdict=Verdict.PASS if floor_verdict is Verdict.PASS else Verdict.INCONCLUSIVE,
-        notes="a prediction of the construction, not a printed statement: a mismatch would be INCONCLUSIVE "
-              "(to investigate), not a FAIL of the paper; max active neurons of the parity networks: "
-              f"{int(parity['max_active'].max())}", **hard_common))
+    hard_common = dict(
+        claim_id="theorem13",
+        statement_id="conj12-log-range",
+        paper_ref=paper_ref("conj12-log-range"),
+        variant="",
+        range=describe_range(hard.to_dict("records"), ["n", "p", "degree"], "parity and random juntas"),
+    )
+    hgrid = (
+        f"n in {sorted(int(n) for n in hard['n'].unique())}, p in {sorted(int(p) for p in hard['p'].unique())}, "
+        f"d in {sorted(int(d) for d in hard['degree'].unique())}"
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem13/parity-floor",
+            statement="a p-parity in H_{n,2^p,1} has no degree-<p approximation better "
+            "than the constant: floor_d = (1/2) sum_{|T|>d} fhat(T)^2 equals the trivial error for d < p, 0 for d >= p",
+            check=f"exact Fourier level weights of the parity network's truth table ({hgrid})",
+            method="exact",
+            instances=len(parity),
+            worst_value=floor_err,
+            worst_value_label="max |floor_d - predicted|",
+            verdict=Verdict.PASS if floor_verdict is Verdict.PASS else Verdict.INCONCLUSIVE,
+            notes="a prediction of the construction, not a printed statement: a mismatch would be INCONCLUSIVE "
+            "(to investigate), not a FAIL of the paper; max active neurons of the parity networks: "
+            f"{int(parity['max_active'].max())}",
+            **hard_common,
+        )
+    )
     below_ratio = float((below["test_error"] / below["trivial"]).min()) if len(below) else float("nan")
     at_error = float(at["test_error"].max()) if len(at) else float("nan")
     cliff = verdict_all([verdict_at_most(1.0 - below_ratio, CLIFF_BELOW_REL), verdict_at_most(at_error, CLIFF_AT_ABS)])
     random_rows = hard[(hard["target"] == "random") & (hard["degree"] == hard["p"] - 1) & (hard["trivial"] > 0)]
     random_ratio = random_rows["test_error"] / random_rows["trivial"]
-    random_note = (f"; random juntas carry low-degree weight and improve earlier: error/trivial at d = p - 1 between "
-                   f"{float(random_ratio.min()):.3g} and {float(random_ratio.max()):.3g}") if len(random_rows) else ""
-    records.append(CheckRecord(
-        check_id="theorem13/parity-cliff", statement="the low-degree learner (Lemma 7) on a p-parity in H_{n,2^p,1}: "
-        "test error stays at the trivial error for d < p and drops to 0 at d = p",
-        check=f"exact test error (whole cube) of LowDegreeRegressor fitted on m_d = max(samples, {OVERSAMPLING} N_d) "
-              f"uniform samples; below p at least {1 - CLIFF_BELOW_REL:g} x trivial, at d >= p at most "
-              f"{CLIFF_AT_ABS:g} "
-              f"({hgrid})", method="monte-carlo", instances=len(parity), worst_value=at_error,
-        worst_value_label="max test error at d >= p",
-        verdict=Verdict.PASS if cliff is Verdict.PASS else Verdict.INCONCLUSIVE,
-        notes=(f"min error/trivial below p: {below_ratio:.6g}. The test error is exact for each fitted model; the "
-               "randomness is the training sample (and the junta's variables), redrawn in every replicate; no "
-               "interval is needed: below p every degree-d fit has error >= trivial (orthogonality), at d >= p the "
-               "fit is exact once the sample's design matrix has full rank. A mismatch would be INCONCLUSIVE (a "
-               "property of the learner, not of the paper)" + random_note), **hard_common))
+    random_note = (
+        (
+            f"; random juntas carry low-degree weight and improve earlier: error/trivial at d = p - 1 between "
+            f"{float(random_ratio.min()):.3g} and {float(random_ratio.max()):.3g}"
+        )
+        if len(random_rows)
+        else ""
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem13/parity-cliff",
+            statement="the low-degree learner (Lemma 7) on a p-parity in H_{n,2^p,1}: "
+            "test error stays at the trivial error for d < p and drops to 0 at d = p",
+            check=f"exact test error (whole cube) of LowDegreeRegressor fitted on m_d = max(samples, {OVERSAMPLING} N_d) "
+            f"uniform samples; below p at least {1 - CLIFF_BELOW_REL:g} x trivial, at d >= p at most "
+            f"{CLIFF_AT_ABS:g} "
+            f"({hgrid})",
+            method="monte-carlo",
+            instances=len(parity),
+            worst_value=at_error,
+            worst_value_label="max test error at d >= p",
+            verdict=Verdict.PASS if cliff is Verdict.PASS else Verdict.INCONCLUSIVE,
+            notes=(
+                f"min error/trivial below p: {below_ratio:.6g}. The test error is exact for each fitted model; the "
+                "randomness is the training sample (and the junta's variables), redrawn in every replicate; no "
+                "interval is needed: below p every degree-d fit has error >= trivial (orthogonality), at d >= p the "
+                "fit is exact once the sample's design matrix has full rank. A mismatch would be INCONCLUSIVE (a "
+                "property of the learner, not of the paper)" + random_note
+            ),
+            **hard_common,
+        )
+    )
     cost = cost_table(hard)
-    bounds_ok = verdict_all([verdict_at_most(row.lower, row.N_p) for row in cost.itertuples()]
-                            + [verdict_at_most(row.N_p, row.upper) for row in cost.itertuples()]
-                            + [verdict_at_most(abs(row.learner_features - row.N_p), 0)
-                               for row in cost.itertuples() if row.learner_features >= 0])
+    bounds_ok = verdict_all(
+        [verdict_at_most(row.lower, row.N_p) for row in cost.itertuples()]
+        + [verdict_at_most(row.N_p, row.upper) for row in cost.itertuples()]
+        + [
+            verdict_at_most(abs(row.learner_features - row.N_p), 0)
+            for row in cost.itertuples()
+            if row.learner_features >= 0
+        ]
+    )
     fits = []
     for p, group in cost.groupby("p"):
         slope = loglog_slope(group["n"], group["N_p"]) if has_slope(group["n"], group["N_p"]) else float("nan")
-        fits.append(f"p={int(p)}: fitted n^{slope:.2f} on the grid, local exponent "
-                    f"{local_exponent(ASYMPTOTIC_N, int(p)):.4f}"
-                    f" at n = {ASYMPTOTIC_N:.0e}")
-    records.append(CheckRecord(
-        check_id="theorem13/cost", statement="the low-degree learner at d = p needs N_p(n) = sum_{t<=p} C(n,t) = "
-        "n^{Theta(p)} features, i.e. n^{Theta(log s)} time for p = floor(log2 s)",
-        check=f"(n/p)^p <= N_p(n) <= (e n/p)^p exactly for every (n, p) of the hardness grid, and N_p equals the "
-              f"learner's feature count at d = p ({hgrid})", method="exact", instances=len(cost),
-        worst_value=float((cost["N_p"] / cost["upper"]).max()), worst_value_label="max N_p / (e n/p)^p",
-        verdict=Verdict.PASS if bounds_ok is Verdict.PASS else Verdict.INCONCLUSIVE,
-        notes="; ".join(fits) + ". Fitted exponents below p at small n are the lower-order terms of "
-              "N_p ~ n^p/p!; the sandwich gives log N_p / log n -> p. The learner's cost is m_p N_p >= N_p^2 "
-              f"feature evaluations. Tolerance of the exact comparisons: {ATOL:g}", **hard_common))
+        fits.append(
+            f"p={int(p)}: fitted n^{slope:.2f} on the grid, local exponent "
+            f"{local_exponent(ASYMPTOTIC_N, int(p)):.4f}"
+            f" at n = {ASYMPTOTIC_N:.0e}"
+        )
+    records.append(
+        CheckRecord(
+            check_id="theorem13/cost",
+            statement="the low-degree learner at d = p needs N_p(n) = sum_{t<=p} C(n,t) = "
+            "n^{Theta(p)} features, i.e. n^{Theta(log s)} time for p = floor(log2 s)",
+            check=f"(n/p)^p <= N_p(n) <= (e n/p)^p exactly for every (n, p) of the hardness grid, and N_p equals the "
+            f"learner's feature count at d = p ({hgrid})",
+            method="exact",
+            instances=len(cost),
+            worst_value=float((cost["N_p"] / cost["upper"]).max()),
+            worst_value_label="max N_p / (e n/p)^p",
+            verdict=Verdict.PASS if bounds_ok is Verdict.PASS else Verdict.INCONCLUSIVE,
+            notes="; ".join(fits) + ". Fitted exponents below p at small n are the lower-order terms of "
+            "N_p ~ n^p/p!; the sandwich gives log N_p / log n -> p. The learner's cost is m_p N_p >= N_p^2 "
+            f"feature evaluations. Tolerance of the exact comparisons: {ATOL:g}",
+            **hard_common,
+        )
+    )
     return ClaimReport(records, {"theorem13-cost": cost, "tightness": _tightness(junta)})
 
 
@@ -204,15 +307,27 @@ def _tightness(junta):
     s, p = int(row["s"]), int(row["p"])
     rows = []
     for scale, printed, proved, value, bound in (
-            ("W", "$\\sqrt{\\log_2 s}$", "$\\sqrt{p}$", float(top["W"].max()), float(row["W_theorem"])),
-            ("B", "$\\log_2 s$", "$p - 1$", float(top["B"].max()), float(row["B_theorem"]))):
+        ("W", "$\\sqrt{\\log_2 s}$", "$\\sqrt{p}$", float(top["W"].max()), float(row["W_theorem"])),
+        ("B", "$\\log_2 s$", "$p - 1$", float(top["B"].max()), float(row["B_theorem"])),
+    ):
         proved_value = math.sqrt(p) if scale == "W" else p - 1.0
-        rows.append(dict(
-            bound=f"Definition 2 scale {scale} of the p-junta network (Theorem 13)", paper_ref="Theorem 13 (proof)",
-            printed=printed, proved=proved, family=f"every p-junta network with p = log2 s, s = {s}",
-            family_value=value, printed_over_proved=bound / proved_value if proved_value else float("nan"),
-            proved_over_family=proved_value / value if value else float("nan"), exponents_printed="1/2" if scale == "W"
-            else "1", exponents_proved="1/2" if scale == "W" else "1", exponents_measured="exact (no fit)",
-            gap="none: attained by every p-junta network" if scale == "W" else "the printed B = log2 s exceeds the "
-            "network's p - 1 by one", method="exact"))
+        rows.append(
+            dict(
+                bound=f"Definition 2 scale {scale} of the p-junta network (Theorem 13)",
+                paper_ref="Theorem 13 (proof)",
+                printed=printed,
+                proved=proved,
+                family=f"every p-junta network with p = log2 s, s = {s}",
+                family_value=value,
+                printed_over_proved=bound / proved_value if proved_value else float("nan"),
+                proved_over_family=proved_value / value if value else float("nan"),
+                exponents_printed="1/2" if scale == "W" else "1",
+                exponents_proved="1/2" if scale == "W" else "1",
+                exponents_measured="exact (no fit)",
+                gap="none: attained by every p-junta network"
+                if scale == "W"
+                else "the printed B = log2 s exceeds the network's p - 1 by one",
+                method="exact",
+            )
+        )
     return pd.DataFrame(rows)

@@ -77,18 +77,34 @@ def _multiple_name(c: float) -> str:
 
 
 def points(block: dict) -> dict[str, dict]:
-    learner = {"width_factor": int(block["width_factor"]), "restarts": int(block["restarts"]),
-               "max_iter": int(block["max_iter"])}
+    learner = {
+        "width_factor": int(block["width_factor"]),
+        "restarts": int(block["restarts"]),
+        "max_iter": int(block["max_iter"]),
+    }
     grid = {}
     for name, target in _targets(block).items():
         for m in block["sample_sizes"]:
-            grid[f"{name}-m{int(m)}"] = {"kind": "grid", **target, "bias": float(block["bias"]), "m": int(m),
-                                         "seeds": int(block["seeds"]), "degree": int(block["degree"]), **learner}
+            grid[f"{name}-m{int(m)}"] = {
+                "kind": "grid",
+                **target,
+                "bias": float(block["bias"]),
+                "m": int(m),
+                "seeds": int(block["seeds"]),
+                "degree": int(block["degree"]),
+                **learner,
+            }
         for c in block["bound_multiples"]:
             grid[f"{name}-bound{_multiple_name(c)}"] = {
-                "kind": "bound", **target, "bias": float(block["bias"]), "multiple": float(c),
-                "eps": float(block["eps"]), "delta": float(block["delta"]), "seeds": int(block["bound_seeds"]),
-                **learner}
+                "kind": "bound",
+                **target,
+                "bias": float(block["bias"]),
+                "multiple": float(c),
+                "eps": float(block["eps"]),
+                "delta": float(block["delta"]),
+                "seeds": int(block["bound_seeds"]),
+                **learner,
+            }
     return grid
 
 
@@ -99,7 +115,7 @@ def work(point: dict) -> tuple[str, float]:
     if point["kind"] == "grid":
         return "grid", float(steps) * point["m"]
     n = point["n"] if point["target"] == "junta" else point["b"] + 2 ** point["b"]
-    return "bound", float(steps) * 2.0 ** n
+    return "bound", float(steps) * 2.0**n
 
 
 def shard(point_name: str, point: dict) -> str:
@@ -114,12 +130,19 @@ def check(block: dict):
 
     steps = int(block["restarts"]) * (int(block["max_iter"]) + 1)
     if steps > MAX_TRAINING_STEPS:
-        yield "theorem17.max_iter", (f"restarts x (max_iter + 1) = {steps} gradient steps per fit, above the "
-                                     f"learner's limit of {MAX_TRAINING_STEPS} (sparseact._validation."
-                                     "MAX_TRAINING_STEPS, enforced by SparseActivationERM)")
+        yield (
+            "theorem17.max_iter",
+            (
+                f"restarts x (max_iter + 1) = {steps} gradient steps per fit, above the "
+                f"learner's limit of {MAX_TRAINING_STEPS} (sparseact._validation."
+                "MAX_TRAINING_STEPS, enforced by SparseActivationERM)"
+            ),
+        )
     for p in block["junta_p"]:
         if int(p) > int(block["junta_n"]):
             yield "theorem17.junta_p", f"every junta size p must be <= junta_n (got p={p} > junta_n={block['junta_n']})"
     if not any(float(c) >= 1.0 for c in block["bound_multiples"]):
-        yield "theorem17.bound_multiples", ("at least one multiple must be >= 1 (the at-bound check measures at m >= "
-                                            "the expression)")
+        yield (
+            "theorem17.bound_multiples",
+            ("at least one multiple must be >= 1 (the at-bound check measures at m >= the expression)"),
+        )

@@ -52,8 +52,9 @@ def class_parameters(net, k: int = 1) -> dict:
 
 def expression(eps: float, delta: float, cls: dict) -> float:
     """Theorem 17's expression with hidden constant 1 (:func:`sparseact.bounds.theorem17_sample_complexity`)."""
-    return float(bounds.theorem17_sample_complexity(eps, delta, cls["n"], cls["s"], cls["k"], cls["W"], cls["B"],
-                                                    cls["R"]))
+    return float(
+        bounds.theorem17_sample_complexity(eps, delta, cls["n"], cls["s"], cls["k"], cls["W"], cls["B"], cls["R"])
+    )
 
 
 def bound_sample_size(point: dict) -> int:
@@ -68,8 +69,9 @@ def generate(point: dict, rng) -> dict:
     weights = product_weights(net.n_inputs, point["bias"])
     data = network_arrays(net, "target")
     if point["kind"] == "grid":
-        data["samples"] = np.stack([rng.choice(weights.size, size=point["m"], p=weights)
-                                    for _ in range(point["seeds"])]).astype(np.int64)
+        data["samples"] = np.stack(
+            [rng.choice(weights.size, size=point["m"], p=weights) for _ in range(point["seeds"])]
+        ).astype(np.int64)
     else:
         m = bound_sample_size(point)
         data["counts"] = np.stack([rng.multinomial(m, weights) for _ in range(point["seeds"])]).astype(np.int64)
@@ -82,18 +84,29 @@ def generate(point: dict, rng) -> dict:
 
 
 def _sparse_learner(point: dict, cls: dict, state: int, enforce: bool = True):
-    return SparseActivationERM(n_neurons=point["width_factor"] * cls["s"], k=cls["k"], W=cls["W"], B=cls["B"],
-                               n_restarts=point["restarts"], max_iter=point["max_iter"], random_state=state,
-                               enforce_sparsity=enforce)
+    return SparseActivationERM(
+        n_neurons=point["width_factor"] * cls["s"],
+        k=cls["k"],
+        W=cls["W"],
+        B=cls["B"],
+        n_restarts=point["restarts"],
+        max_iter=point["max_iter"],
+        random_state=state,
+        enforce_sparsity=enforce,
+    )
 
 
 def _membership(fitted, Xs, cube, weights, cls) -> dict:
     """Definition 1-2 membership of a fitted sparse ERM, recomputed from its weights (exact)."""
     net = fitted.network_
     active_cube = net.active_counts(cube)
-    return dict(s_learner=net.n_neurons, max_active_sample=int(net.active_counts(Xs).max(initial=0)),
-                net_W=float(net.scale_W()), net_B=float(net.scale_B()),
-                cube_mass_over_k=float(weights[active_cube > cls["k"]].sum()))
+    return dict(
+        s_learner=net.n_neurons,
+        max_active_sample=int(net.active_counts(Xs).max(initial=0)),
+        net_W=float(net.scale_W()),
+        net_B=float(net.scale_B()),
+        cube_mass_over_k=float(weights[active_cube > cls["k"]].sum()),
+    )
 
 
 def run(point: dict, data: dict, rng) -> dict:
@@ -104,16 +117,27 @@ def run(point: dict, data: dict, rng) -> dict:
     y = net(cube)
     weights = product_weights(cls["n"], point["bias"])
     trivial = float(weights @ (0.5 * (y - weights @ y) ** 2))
-    base = dict(target=target_label(point), kind=point["kind"], n=cls["n"], s=cls["s"], k=cls["k"], W=cls["W"],
-                B=cls["B"], trivial=trivial)
+    base = dict(
+        target=target_label(point),
+        kind=point["kind"],
+        n=cls["n"],
+        s=cls["s"],
+        k=cls["k"],
+        W=cls["W"],
+        B=cls["B"],
+        trivial=trivial,
+    )
     rows = []
     samples = data["samples"] if point["kind"] == "grid" else data["counts"]
     for seed, sample in enumerate(samples):
         state = int(rng.integers(0, 2**31 - 1))
         if point["kind"] == "grid":
             idx, counts = sample, np.bincount(sample, minlength=cube.shape[0])
-            fits = {SPARSE: (cube[idx], y[idx], None), DENSE: (cube[idx], y[idx], None),
-                    f"low-degree d={point['degree']}": (cube[idx], y[idx], None)}
+            fits = {
+                SPARSE: (cube[idx], y[idx], None),
+                DENSE: (cube[idx], y[idx], None),
+                f"low-degree d={point['degree']}": (cube[idx], y[idx], None),
+            }
             m = int(idx.size)
         else:
             counts = sample
@@ -131,10 +155,21 @@ def run(point: dict, data: dict, rng) -> dict:
             pred = learner.predict(cube)
             r = learner.predict(Xs) - ys
             train = float(0.5 * (r @ r) / r.size) if w is None else float(0.5 * (w @ (r * r)) / w.sum())
-            row = dict(base, learner=name, m=m, multiple=point.get("multiple", float("nan")), seed=seed,
-                       test_loss=float(weights @ (0.5 * (pred - y) ** 2)), train_loss=train, missed_mass=missed,
-                       s_learner=np.nan, max_active_sample=np.nan, net_W=np.nan, net_B=np.nan,
-                       cube_mass_over_k=np.nan)
+            row = dict(
+                base,
+                learner=name,
+                m=m,
+                multiple=point.get("multiple", float("nan")),
+                seed=seed,
+                test_loss=float(weights @ (0.5 * (pred - y) ** 2)),
+                train_loss=train,
+                missed_mass=missed,
+                s_learner=np.nan,
+                max_active_sample=np.nan,
+                net_W=np.nan,
+                net_B=np.nan,
+                cube_mass_over_k=np.nan,
+            )
             if name == SPARSE:
                 row.update(_membership(learner, Xs, cube, weights, cls))
             rows.append(row)

@@ -6,14 +6,14 @@ from sparseact.publish.plotting import FULL_WIDTH, colours, finish, legend_outsi
 
 CAPTIONS = {
     "learning-curves": "Exact test loss (= excess error; realisable targets) against the sample size m, log-log, one "
-                       "panel per target: median over seeds and replicates (line) and min-max range (shaded) of the "
-                       "sparse ERM (certified in H_{n,2s,k}^{W,B} on its sample), an unconstrained network of the "
-                       "same size and the low-degree learner. Squares: the sparse ERM at Theorem 17's m (hidden "
-                       "constant 1, dashed), which the theorem asks to be at or below eps (dark grey) with "
-                       "probability 1 - delta; from the dotted m on, a sample covers the cube with probability 1 - "
-                       "delta and exact ERM has loss 0. Light grey: the loss of the best constant; losses of exactly "
-                       "0 are drawn on the bottom edge. The verdicts and the worst values are in the check cards "
-                       "below.",
+    "panel per target: median over seeds and replicates (line) and min-max range (shaded) of the "
+    "sparse ERM (certified in H_{n,2s,k}^{W,B} on its sample), an unconstrained network of the "
+    "same size and the low-degree learner. Squares: the sparse ERM at Theorem 17's m (hidden "
+    "constant 1, dashed), which the theorem asks to be at or below eps (dark grey) with "
+    "probability 1 - delta; from the dotted m on, a sample covers the cube with probability 1 - "
+    "delta and exact ERM has loss 0. Light grey: the loss of the best constant; losses of exactly "
+    "0 are drawn on the bottom edge. The verdicts and the worst values are in the check cards "
+    "below.",
 }
 
 #: Losses are drawn clipped below at this value (a log axis cannot show 0).
@@ -27,8 +27,9 @@ def figures(tables: dict) -> dict:
     targets = list(dict.fromkeys(curves["target"]))
     ncols = 2 if len(targets) > 1 else 1
     nrows = -(-len(targets) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(FULL_WIDTH, 2.3 * nrows + 0.4), squeeze=False, sharex=True,
-                             sharey=True)
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(FULL_WIDTH, 2.3 * nrows + 0.4), squeeze=False, sharex=True, sharey=True
+    )
     learners = list(dict.fromkeys(curves["learner"]))
     palette = dict(zip(learners, colours(len(learners)), strict=True))
     for ax, target in zip(axes.flat, targets, strict=False):  # an odd count leaves the last panel empty
@@ -41,14 +42,22 @@ def figures(tables: dict) -> dict:
             ax.fill_between(grid.index, grid["min"], grid["max"], color=colour, alpha=0.15, lw=0)
             bound = stats.drop(index=grid.index)
             if len(bound):
-                ax.errorbar(bound.index, bound["median"], yerr=[bound["median"] - bound["min"],
-                                                                bound["max"] - bound["median"]],
-                            fmt="s", color=colour, ms=4, capsize=2, label=f"{learner} at Theorem 17's m")
+                ax.errorbar(
+                    bound.index,
+                    bound["median"],
+                    yerr=[bound["median"] - bound["min"], bound["max"] - bound["median"]],
+                    fmt="s",
+                    color=colour,
+                    ms=4,
+                    capsize=2,
+                    label=f"{learner} at Theorem 17's m",
+                )
         cov = coverage[coverage["target"] == target].iloc[0]
         reference_line(ax, x=cov["expression"], kind="corrected", label="Theorem 17's m (constant 1)")
         reference_line(ax, x=cov["coverage_m"], kind="printed", label="m covering the cube (prob. 1 - delta)")
-        reference_line(ax, y=part["trivial"].iloc[0], kind="level", color="0.75", lw=1.2,
-                       label="loss of the best constant")
+        reference_line(
+            ax, y=part["trivial"].iloc[0], kind="level", color="0.75", lw=1.2, label="loss of the best constant"
+        )
         reference_line(ax, y=cov["eps"], kind="level", color="0.35", label="eps")
         ax.set_xscale("log")
         ax.set_yscale("log")
@@ -58,12 +67,12 @@ def figures(tables: dict) -> dict:
         ax.set_xlabel("sample size m")
     for row in axes:
         row[0].set_ylabel("exact test loss")
-    for ax in axes.flat[len(targets):]:
+    for ax in axes.flat[len(targets) :]:
         ax.set_visible(False)
         above = axes.flat[list(axes.flat).index(ax) - ncols]
         above.xaxis.set_tick_params(labelbottom=True)
         above.set_xlabel("sample size m")
-    legend_outside(fig, axes=list(axes.flat[:len(targets)]), where="below", ncol=3)
+    legend_outside(fig, axes=list(axes.flat[: len(targets)]), where="below", ncol=3)
     fig.suptitle("Theorem 17: learning curves under a biased product distribution")
     fig.tight_layout()
     return finish({"learning-curves": fig})

@@ -35,8 +35,10 @@ SCALE_LAMBDA = 10.0
 ZERO_LOSS_TOL = 1e-8
 
 #: Theorem 17 as its ledger rows carry it (plain text; ``STATEMENTS`` has it with TeX math).
-STATEMENT_TEXT = ("There exists a (eps, delta)-PAC learning algorithm for any H_{n,s,k}^{W,B} with sample complexity "
-                  "m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2)")
+STATEMENT_TEXT = (
+    "There exists a (eps, delta)-PAC learning algorithm for any H_{n,s,k}^{W,B} with sample complexity "
+    "m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2)"
+)
 
 
 # ---------------------------------------------------------------------------
@@ -97,18 +99,40 @@ def _needs(block: dict, curves):
     grid = curves[curves["kind"] == "grid"]
     for (label, learner), group in grid.groupby(["target", "learner"], sort=False):
         meta = group.iloc[0]
-        cls = dict(n=int(meta["n"]), s=int(meta["s"]), k=int(meta["k"]), W=float(meta["W"]), B=float(meta["B"]),
-                   R=float(meta["n"]) ** 0.5)
+        cls = dict(
+            n=int(meta["n"]),
+            s=int(meta["s"]),
+            k=int(meta["k"]),
+            W=float(meta["W"]),
+            B=float(meta["B"]),
+            R=float(meta["n"]) ** 0.5,
+        )
         reached = group.assign(ok=group["test_loss"] <= eps).groupby("m")["ok"].mean()
         ok = reached[reached >= 1 - delta]
         m_expr = expression(eps, delta, cls)
-        corrected = float(bounds.theorem17_covariant_sample_complexity(eps, delta, cls["n"], cls["s"], cls["k"],
-                                                                       cls["W"], cls["B"], cls["R"]))
+        corrected = float(
+            bounds.theorem17_covariant_sample_complexity(
+                eps, delta, cls["n"], cls["s"], cls["k"], cls["W"], cls["B"], cls["R"]
+            )
+        )
         needed = int(ok.index.min()) if len(ok) else -1
-        rows.append(dict(target=label, learner=learner, n=cls["n"], s=cls["s"], k=cls["k"], W=cls["W"], B=cls["B"],
-                         samples_needed=needed, largest_m=int(group["m"].max()), expression=m_expr,
-                         ratio=needed / m_expr if needed > 0 else float("nan"), covariant_expression=corrected,
-                         zero_train_fraction=float((group["train_loss"] <= ZERO_LOSS_TOL).mean())))
+        rows.append(
+            dict(
+                target=label,
+                learner=learner,
+                n=cls["n"],
+                s=cls["s"],
+                k=cls["k"],
+                W=cls["W"],
+                B=cls["B"],
+                samples_needed=needed,
+                largest_m=int(group["m"].max()),
+                expression=m_expr,
+                ratio=needed / m_expr if needed > 0 else float("nan"),
+                covariant_expression=corrected,
+                zero_train_fraction=float((group["train_loss"] <= ZERO_LOSS_TOL).mean()),
+            )
+        )
     return pd.DataFrame(rows)
 
 
@@ -117,34 +141,51 @@ def assemble(block: dict, tables: dict):
     curves = tables["curves"]
 
     def _range(frame, extra=""):
-        return describe_range(frame.to_dict("records"), ["n", "s", "k", "m"],
-                              f"targets: {', '.join(dict.fromkeys(frame['target']))}" + (f"; {extra}" if extra else ""))
+        return describe_range(
+            frame.to_dict("records"),
+            ["n", "s", "k", "m"],
+            f"targets: {', '.join(dict.fromkeys(frame['target']))}" + (f"; {extra}" if extra else ""),
+        )
 
-    common = dict(claim_id="theorem17", statement_id="theorem17", paper_ref="Theorem 17", variant="",
-                  statement=STATEMENT_TEXT)
+    common = dict(
+        claim_id="theorem17", statement_id="theorem17", paper_ref="Theorem 17", variant="", statement=STATEMENT_TEXT
+    )
 
     # --- our learner is in the class on its sample (exact) -----------------------------------------------
     sparse = curves[curves["learner"] == SPARSE]
-    checks = [verdict_all([verdict_at_most(r.max_active_sample, r.k), verdict_at_most(r.net_W, r.W),
-                           verdict_at_most(r.net_B, r.B)]) for r in sparse.itertuples()]
+    checks = [
+        verdict_all(
+            [verdict_at_most(r.max_active_sample, r.k), verdict_at_most(r.net_W, r.W), verdict_at_most(r.net_B, r.B)]
+        )
+        for r in sparse.itertuples()
+    ]
     outside = sparse[[v is not Verdict.PASS for v in checks]]
     in_class = Verdict.PASS if len(outside) == 0 else Verdict.INCONCLUSIVE
     grid_mass = float(sparse.loc[sparse["kind"] == "grid", "cube_mass_over_k"].max())
     bound_mass = float(sparse.loc[sparse["kind"] == "bound", "cube_mass_over_k"].max())
-    records = [CheckRecord(
-        check_id="theorem17/erm-in-class", method="exact", instances=len(sparse),
-        check="every network returned by the sparse ERM satisfies ||u||_inf max||w_j|| <= W, ||u||_inf max|b_j| <= B "
-              "and activates <= k neurons on every sample point (recomputed from its weights)",
-        worst_value=float((sparse["max_active_sample"] - sparse["k"]).max()) if len(sparse) else float("nan"),
-        worst_value_label="max (active neurons on the sample - k)", verdict=in_class, range=_range(sparse),
-        notes=("A check of our learner, not of the paper (it never FAILs the theorem; a violation would make the "
-               "learning measurements INCONCLUSIVE). Sparsity is certified on the sample only (Definition 1 on the "
-               f"sample, as Lemma 18's bound (15) uses it): the distribution mass of cube points with > k active "
-               f"neurons is at most {grid_mass:.3g} over the grid's fits and {bound_mass:.3g} over the at-bound "
-               "fits (whose samples cover the cube up to the missed mass). Learner width "
-               f"s' = {block['width_factor']} s (ERM over H_{{n,s',k}}^{{W,B}}, which contains the target)."
-               + (f" {len(outside)} fits left the class." if len(outside) else "")),
-        **common)]
+    records = [
+        CheckRecord(
+            check_id="theorem17/erm-in-class",
+            method="exact",
+            instances=len(sparse),
+            check="every network returned by the sparse ERM satisfies ||u||_inf max||w_j|| <= W, ||u||_inf max|b_j| <= B "
+            "and activates <= k neurons on every sample point (recomputed from its weights)",
+            worst_value=float((sparse["max_active_sample"] - sparse["k"]).max()) if len(sparse) else float("nan"),
+            worst_value_label="max (active neurons on the sample - k)",
+            verdict=in_class,
+            range=_range(sparse),
+            notes=(
+                "A check of our learner, not of the paper (it never FAILs the theorem; a violation would make the "
+                "learning measurements INCONCLUSIVE). Sparsity is certified on the sample only (Definition 1 on the "
+                f"sample, as Lemma 18's bound (15) uses it): the distribution mass of cube points with > k active "
+                f"neurons is at most {grid_mass:.3g} over the grid's fits and {bound_mass:.3g} over the at-bound "
+                "fits (whose samples cover the cube up to the missed mass). Learner width "
+                f"s' = {block['width_factor']} s (ERM over H_{{n,s',k}}^{{W,B}}, which contains the target)."
+                + (f" {len(outside)} fits left the class." if len(outside) else "")
+            ),
+            **common,
+        )
+    ]
 
     # --- samples needed on the grid vs the expression ---------------------------------------------------------
     needs = _needs(block, curves)
@@ -154,70 +195,116 @@ def assemble(block: dict, tables: dict):
     if verdict is Verdict.FAIL or len(reached) < len(sp):
         verdict = Verdict.INCONCLUSIVE  # a heuristic optimiser's shortfall refutes nothing
     per_target = "; ".join(
-        f"{r.target}: " + (f"m = {r.samples_needed} (expression {r.expression:.3g}, "
-                           f"slack x{r.expression / r.samples_needed:.3g})"
-                           if r.samples_needed > 0 else f"not reached up to m = {r.largest_m} "
-                           f"(expression {r.expression:.3g})")
-        + f", zero training loss in {r.zero_train_fraction:.0%} of fits" for r in sp.itertuples())
-    comparison = "; ".join(f"{r.target} / {r.learner}: {r.samples_needed}"
-                           for r in needs[needs["learner"] != SPARSE].itertuples())
-    records.append(CheckRecord(
-        check_id="theorem17/samples-needed", method="monte-carlo", instances=len(sp),
-        check=(f"smallest grid m at which >= 1 - delta = {1 - delta:g} of the {block['seeds']} seeds reach exact test "
-               f"loss <= eps = {eps:g} (biased product distribution, Pr[x_i = 1] = {block['bias']:g}), against the "
-               "expression with hidden constant 1"),
-        worst_value=float(reached["ratio"].max()) if len(reached) else float("nan"),
-        worst_value_label="max samples needed / expression", verdict=verdict,
-        range=_range(sparse[sparse["kind"] == "grid"], f"eps = {eps:g}, delta = {delta:g}"),
-        notes=(f"{per_target}. Targets not reached in the grid are INCONCLUSIVE, not FAIL: the grid's m are far below "
-               f"the expression, where the theorem promises nothing, and exact ERM is not what runs (a training loss "
-               f"> 0 on a realisable target is an optimiser shortfall). Baselines (samples needed, -1 = not reached): "
-               f"{comparison}."),
-        **common))
+        f"{r.target}: "
+        + (
+            f"m = {r.samples_needed} (expression {r.expression:.3g}, slack x{r.expression / r.samples_needed:.3g})"
+            if r.samples_needed > 0
+            else f"not reached up to m = {r.largest_m} (expression {r.expression:.3g})"
+        )
+        + f", zero training loss in {r.zero_train_fraction:.0%} of fits"
+        for r in sp.itertuples()
+    )
+    comparison = "; ".join(
+        f"{r.target} / {r.learner}: {r.samples_needed}" for r in needs[needs["learner"] != SPARSE].itertuples()
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem17/samples-needed",
+            method="monte-carlo",
+            instances=len(sp),
+            check=(
+                f"smallest grid m at which >= 1 - delta = {1 - delta:g} of the {block['seeds']} seeds reach exact test "
+                f"loss <= eps = {eps:g} (biased product distribution, Pr[x_i = 1] = {block['bias']:g}), against the "
+                "expression with hidden constant 1"
+            ),
+            worst_value=float(reached["ratio"].max()) if len(reached) else float("nan"),
+            worst_value_label="max samples needed / expression",
+            verdict=verdict,
+            range=_range(sparse[sparse["kind"] == "grid"], f"eps = {eps:g}, delta = {delta:g}"),
+            notes=(
+                f"{per_target}. Targets not reached in the grid are INCONCLUSIVE, not FAIL: the grid's m are far below "
+                f"the expression, where the theorem promises nothing, and exact ERM is not what runs (a training loss "
+                f"> 0 on a realisable target is an optimiser shortfall). Baselines (samples needed, -1 = not reached): "
+                f"{comparison}."
+            ),
+            **common,
+        )
+    )
 
     # --- at m >= the expression -------------------------------------------------------------------------------
     at = sparse[(sparse["kind"] == "bound") & (sparse["multiple"] >= 1.0)]
     summary = []
     for label, group in at.groupby("target", sort=False):
         meta = group.iloc[0]
-        cls = dict(n=int(meta["n"]), s=int(meta["s"]), k=int(meta["k"]), W=float(meta["W"]), B=float(meta["B"]),
-                   R=math.sqrt(float(meta["n"])))
+        cls = dict(
+            n=int(meta["n"]),
+            s=int(meta["s"]),
+            k=int(meta["k"]),
+            W=float(meta["W"]),
+            B=float(meta["B"]),
+            R=math.sqrt(float(meta["n"])),
+        )
         bad = group["test_loss"] > eps
         failures = int(bad.sum())
-        summary.append(dict(target=label, m=int(group["m"].min()), expression=expression(eps, delta, cls),
-                            seeds=len(group), failures=failures, upper=clopper_pearson_upper(failures, len(group)),
-                            worst_loss=float(group["test_loss"].max()), median_loss=float(group["test_loss"].median()),
-                            worst_train_loss=float(group["train_loss"].max()),
-                            failures_with_train_loss=int((bad & (group["train_loss"] > ZERO_LOSS_TOL)).sum()),
-                            max_missed_mass=float(group["missed_mass"].max()),
-                            scale_exponent=scale_exponent(eps, delta, cls)))
+        summary.append(
+            dict(
+                target=label,
+                m=int(group["m"].min()),
+                expression=expression(eps, delta, cls),
+                seeds=len(group),
+                failures=failures,
+                upper=clopper_pearson_upper(failures, len(group)),
+                worst_loss=float(group["test_loss"].max()),
+                median_loss=float(group["test_loss"].median()),
+                worst_train_loss=float(group["train_loss"].max()),
+                failures_with_train_loss=int((bad & (group["train_loss"] > ZERO_LOSS_TOL)).sum()),
+                max_missed_mass=float(group["missed_mass"].max()),
+                scale_exponent=scale_exponent(eps, delta, cls),
+            )
+        )
     summary = pd.DataFrame(summary)
-    at_verdict = (Verdict.PASS if len(summary) and all(verdict_at_most(u, delta) is Verdict.PASS
-                                                      for u in summary["upper"]) else Verdict.INCONCLUSIVE)
-    detail = "; ".join(f"{r.target}: {r.failures}/{r.seeds} seeds with loss > eps at m = {r.m} (worst loss "
-                       f"{r.worst_loss:.3g}, worst training loss {r.worst_train_loss:.3g}, missed mass "
-                       f"{r.max_missed_mass:.2g})" for r in summary.itertuples())
+    at_verdict = (
+        Verdict.PASS
+        if len(summary) and all(verdict_at_most(u, delta) is Verdict.PASS for u in summary["upper"])
+        else Verdict.INCONCLUSIVE
+    )
+    detail = "; ".join(
+        f"{r.target}: {r.failures}/{r.seeds} seeds with loss > eps at m = {r.m} (worst loss "
+        f"{r.worst_loss:.3g}, worst training loss {r.worst_train_loss:.3g}, missed mass "
+        f"{r.max_missed_mass:.2g})"
+        for r in summary.itertuples()
+    )
     n_failed = int(summary["failures"].sum()) if len(summary) else 0
     n_optimiser = int(summary["failures_with_train_loss"].sum()) if len(summary) else 0
     exps = summary["scale_exponent"] if len(summary) else pd.Series([float("nan")])
-    records.append(CheckRecord(
-        check_id="theorem17/at-bound", method="monte-carlo", instances=len(at),
-        check=(f"at m = ceil(c * expression), c >= 1 (multinomial counts over the cube, ERM on the exact empirical "
-               f"loss), the one-sided {CONFIDENCE:.0%} Clopper-Pearson upper end of Pr[test loss > eps] is <= delta "
-               f"= {delta:g}"),
-        worst_value=float(summary["upper"].max()) if len(summary) else float("nan"),
-        worst_value_label="max upper end of Pr[loss > eps]", verdict=at_verdict,
-        range=_range(at, f"eps = {eps:g}, delta = {delta:g}") if len(at) else "",
-        notes=(f"{detail}. Of the fits with loss > eps, {n_optimiser} of {n_failed} have training loss > "
-               f"{ZERO_LOSS_TOL:g}, "
-               "i.e. the optimiser missed the global minimum 0 of the realisable empirical loss (exact ERM would "
-               "interpolate the sample, which covers the cube up to the missed mass): optimisation failures leave "
-               "the check INCONCLUSIVE, never FAIL. "
-               f"Scale: under u -> lambda u (W, B -> lambda W, lambda B; eps -> lambda^2 eps) the printed expression "
-               f"has local exponent {exps.min():.3g} to {exps.max():.3g} at lambda = {SCALE_LAMBDA:g} (a sample "
-               "complexity must have 0): the printed bound is not dimensionally consistent; the certified FAIL is "
-               "scaling/theorem17-printed, the covariant correction bounds.theorem17_covariant_sample_complexity."),
-        **common))
+    records.append(
+        CheckRecord(
+            check_id="theorem17/at-bound",
+            method="monte-carlo",
+            instances=len(at),
+            check=(
+                f"at m = ceil(c * expression), c >= 1 (multinomial counts over the cube, ERM on the exact empirical "
+                f"loss), the one-sided {CONFIDENCE:.0%} Clopper-Pearson upper end of Pr[test loss > eps] is <= delta "
+                f"= {delta:g}"
+            ),
+            worst_value=float(summary["upper"].max()) if len(summary) else float("nan"),
+            worst_value_label="max upper end of Pr[loss > eps]",
+            verdict=at_verdict,
+            range=_range(at, f"eps = {eps:g}, delta = {delta:g}") if len(at) else "",
+            notes=(
+                f"{detail}. Of the fits with loss > eps, {n_optimiser} of {n_failed} have training loss > "
+                f"{ZERO_LOSS_TOL:g}, "
+                "i.e. the optimiser missed the global minimum 0 of the realisable empirical loss (exact ERM would "
+                "interpolate the sample, which covers the cube up to the missed mass): optimisation failures leave "
+                "the check INCONCLUSIVE, never FAIL. "
+                f"Scale: under u -> lambda u (W, B -> lambda W, lambda B; eps -> lambda^2 eps) the printed expression "
+                f"has local exponent {exps.min():.3g} to {exps.max():.3g} at lambda = {SCALE_LAMBDA:g} (a sample "
+                "complexity must have 0): the printed bound is not dimensionally consistent; the certified FAIL is "
+                "scaling/theorem17-printed, the covariant correction bounds.theorem17_covariant_sample_complexity."
+            ),
+            **common,
+        )
+    )
 
     # --- exact ERM on these instances (exact coverage argument) ----------------------------------------------
     coverage = []
@@ -228,29 +315,50 @@ def assemble(block: dict, tables: dict):
         weights = product_weights(cls["n"], float(block["bias"]))
         m_expr = expression(eps, delta, cls)
         m_cover = coverage_sample_size(weights, delta)
-        coverage.append(dict(target=label, eps=eps, delta=delta, expression=m_expr,
-                             log10_miss_at_expression=log10_miss_probability(weights, math.ceil(m_expr)),
-                             coverage_m=m_cover, coverage_ratio=m_cover / m_expr,
-            min_mass=float(weights.min())))
+        coverage.append(
+            dict(
+                target=label,
+                eps=eps,
+                delta=delta,
+                expression=m_expr,
+                log10_miss_at_expression=log10_miss_probability(weights, math.ceil(m_expr)),
+                coverage_m=m_cover,
+                coverage_ratio=m_cover / m_expr,
+                min_mass=float(weights.min()),
+            )
+        )
     coverage = pd.DataFrame(coverage)
     cover_verdict = verdict_all(verdict_at_most(v, math.log10(delta)) for v in coverage["log10_miss_at_expression"])
     if cover_verdict is Verdict.FAIL:
         cover_verdict = Verdict.INCONCLUSIVE  # coverage is sufficient, not necessary
-    records.append(CheckRecord(
-        check_id="theorem17/exact-erm-coverage", method="exact", instances=len(coverage),
-        check=("sum_x (1 - p_x)^m <= delta at m = ceil(expression): every exact ERM interpolates the observed "
-               "points of a realisable target, so its test loss is 0 whenever the sample covers the support"),
-        worst_value=float(coverage["log10_miss_at_expression"].max()),
-        worst_value_label="max log10 Pr[sample misses a support point] (union bound)", verdict=cover_verdict,
-        range=f"targets: {', '.join(coverage['target'])}; eps = {eps:g}, delta = {delta:g}",
-        notes=("Proves the theorem's conclusion for exact ERM on these finite-support instances only (the theorem "
-               "is about every distribution). Coverage alone suffices from m = "
-               + "; ".join(f"{r.target}: {r.coverage_m} ({r.coverage_ratio:.2g} x expression)"
-                           for r in coverage.itertuples()) + "."),
-        **common))
+    records.append(
+        CheckRecord(
+            check_id="theorem17/exact-erm-coverage",
+            method="exact",
+            instances=len(coverage),
+            check=(
+                "sum_x (1 - p_x)^m <= delta at m = ceil(expression): every exact ERM interpolates the observed "
+                "points of a realisable target, so its test loss is 0 whenever the sample covers the support"
+            ),
+            worst_value=float(coverage["log10_miss_at_expression"].max()),
+            worst_value_label="max log10 Pr[sample misses a support point] (union bound)",
+            verdict=cover_verdict,
+            range=f"targets: {', '.join(coverage['target'])}; eps = {eps:g}, delta = {delta:g}",
+            notes=(
+                "Proves the theorem's conclusion for exact ERM on these finite-support instances only (the theorem "
+                "is about every distribution). Coverage alone suffices from m = "
+                + "; ".join(
+                    f"{r.target}: {r.coverage_m} ({r.coverage_ratio:.2g} x expression)" for r in coverage.itertuples()
+                )
+                + "."
+            ),
+            **common,
+        )
+    )
     records += _dense_lower_bound_records()
-    return ClaimReport(records, {"theorem17-needs": needs, "theorem17-at-bound": summary,
-                                 "theorem17-coverage": coverage})
+    return ClaimReport(
+        records, {"theorem17-needs": needs, "theorem17-at-bound": summary, "theorem17-coverage": coverage}
+    )
 
 
 #: The expected unseen mass ``sum_x P(x)(1 - P(x))^m`` against ``N/(e m)``: sample sizes, and distributions on
@@ -268,12 +376,17 @@ def _unseen_mass_rows() -> pd.DataFrame:
     for N in MEMORISER_N:
         for m in MEMORISER_M:
             spread = min(1.0 / m, 1.0 / N)
-            families = {"uniform": np.full(N, 1.0 / N),
-                        "at 1/m": np.r_[np.full(N - 1, spread), 1.0 - (N - 1) * spread],
-                        "geometric": 0.5 ** np.arange(1, N + 1) / (1 - 0.5**N)}
+            families = {
+                "uniform": np.full(N, 1.0 / N),
+                "at 1/m": np.r_[np.full(N - 1, spread), 1.0 - (N - 1) * spread],
+                "geometric": 0.5 ** np.arange(1, N + 1) / (1 - 0.5**N),
+            }
             for name, P in families.items():
-                rows.append(dict(N=N, m=m, family=name, expected_unseen=float(np.sum(P * (1.0 - P) ** m)),
-                                 bound=N / (math.e * m)))
+                rows.append(
+                    dict(
+                        N=N, m=m, family=name, expected_unseen=float(np.sum(P * (1.0 - P) ** m)), bound=N / (math.e * m)
+                    )
+                )
     return pd.DataFrame(rows)
 
 
@@ -283,18 +396,28 @@ def _dense_lower_bound_records() -> list[CheckRecord]:
     from sparseact.verify import certificates as cert
 
     unseen = _unseen_mass_rows()
-    records = [CheckRecord(
-        claim_id="theorem17", check_id="theorem17/memoriser-unseen-mass", statement_id="memoriser-cube",
-        paper_ref="Section 2 (realizable PAC learning; our lemma)", variant="",
-        statement="E[unseen mass] = sum_x P(x)(1 - P(x))^m <= N/(e m) for every distribution on N points",
-        check="the exact expected unseen mass against N/(e m), for uniform, spread-at-1/m and geometric distributions",
-        method="exact", instances=len(unseen), worst_value=float((unseen["expected_unseen"] / unseen["bound"]).max()),
-        worst_value_label="max E[unseen mass] / (N/(e m))",
-        verdict=verdict_all(verdict_at_most(u, b) for u, b in zip(unseen["expected_unseen"], unseen["bound"], strict=True)),
-        range=f"N in {list(MEMORISER_N)}, m in {list(MEMORISER_M)}",
-        notes="p(1 - p)^m <= p e^(-pm) <= 1/(e m) termwise; the spread family comes closest (mass 1/m per point).")]
+    records = [
+        CheckRecord(
+            claim_id="theorem17",
+            check_id="theorem17/memoriser-unseen-mass",
+            statement_id="memoriser-cube",
+            paper_ref="Section 2 (realizable PAC learning; our lemma)",
+            variant="",
+            statement="E[unseen mass] = sum_x P(x)(1 - P(x))^m <= N/(e m) for every distribution on N points",
+            check="the exact expected unseen mass against N/(e m), for uniform, spread-at-1/m and geometric distributions",
+            method="exact",
+            instances=len(unseen),
+            worst_value=float((unseen["expected_unseen"] / unseen["bound"]).max()),
+            worst_value_label="max E[unseen mass] / (N/(e m))",
+            verdict=verdict_all(
+                verdict_at_most(u, b) for u, b in zip(unseen["expected_unseen"], unseen["bound"], strict=True)
+            ),
+            range=f"N in {list(MEMORISER_N)}, m in {list(MEMORISER_M)}",
+            notes="p(1 - p)^m <= p e^(-pm) <= 1/(e m) termwise; the spread family comes closest (mass 1/m per point).",
+        )
+    ]
     inst = DENSE_INSTANCE
-    C = float(bounds.class_sup_bound(inst["n"], inst["s"], inst["W"], inst["B"]))   # k = s: every neuron may fire
+    C = float(bounds.class_sup_bound(inst["n"], inst["s"], inst["W"], inst["B"]))  # k = s: every neuron may fire
     m0 = math.ceil(bounds.memoriser_sample_complexity(inst["n"], C, inst["eps"], inst["delta"]))
     printed = DENSE_C * inst["s"] ** 2 / inst["eps"] ** 2
     refuted_above = m0 * inst["eps"] ** 2 / inst["s"] ** 2
@@ -302,28 +425,59 @@ def _dense_lower_bound_records() -> list[CheckRecord]:
     fail = {}
     if verdict is Verdict.FAIL:
         certificate = cert.certificate(
-            ">=", cert.formula("ceil(C^2 2^n / (2 e eps delta))", n=inst["n"], s=inst["s"], W=inst["W"], B=inst["B"],
-                               eps=inst["eps"], delta=inst["delta"]),
-            cert.formula("c s^2 / eps^2", c=DENSE_C, s=inst["s"], eps=inst["eps"]), m0, printed,
-            "samples that suffice (the memoriser, memoriser-cube)", "c s^2/eps^2 (the printed lower bound)",
+            ">=",
+            cert.formula(
+                "ceil(C^2 2^n / (2 e eps delta))",
+                n=inst["n"],
+                s=inst["s"],
+                W=inst["W"],
+                B=inst["B"],
+                eps=inst["eps"],
+                delta=inst["delta"],
+            ),
+            cert.formula("c s^2 / eps^2", c=DENSE_C, s=inst["s"], eps=inst["eps"]),
+            m0,
+            printed,
+            "samples that suffice (the memoriser, memoriser-cube)",
+            "c s^2/eps^2 (the printed lower bound)",
             f"H_{{n,s,s}}^{{W,B}} with n = {inst['n']}, s = {inst['s']}, W = {inst['W']:g}, B = {inst['B']:g} "
             f"(C = s(W sqrt(n) + B) = {C:g}), delta = {inst['delta']:g}, eps = {inst['eps']:g}: returning the seen "
             f"labels learns it from {m0} samples, below c s^2/eps^2 = {printed:.4g} at c = {DENSE_C:g}; every c above "
-            f"{refuted_above:.3g} is refuted here")
-        fail = dict(finding="statement-error", certificate=certificate, counterexample=(
-            f"n={inst['n']}, s={inst['s']}, W=B=1, delta={inst['delta']:g}, eps={inst['eps']:g}: {m0} samples suffice "
-            f"(memoriser) < c s^2/eps^2 = {printed:.4g} at c = {DENSE_C:g}; every c > {refuted_above:.3g} refuted"))
-    records.append(CheckRecord(
-        claim_id="theorem17", check_id="theorem17/dense-lower-bound-printed", statement_id="intro-dense-lower-bound",
-        paper_ref="Section 1 (around Theorem 5)", variant="as printed",
-        statement="H_{n,s,s}^{W,B} requires a sample complexity of Omega(s^2/eps^2) (realizable PAC, Section 2)",
-        check=("the memoriser's sufficient sample count ceil(C^2 2^n/(2 e eps delta)), C = s(W sqrt(n) + B), against "
-               f"c s^2/eps^2 at c = {DENSE_C:g}, on one instance"),
-        method="exact", instances=1, worst_value=float(m0 / printed), worst_value_label="sufficient samples / (c s^2/eps^2)",
-        verdict=verdict, range=f"n = {inst['n']}, s = {inst['s']}, W = B = 1, delta = {inst['delta']:g}, "
-                               f"eps = {inst['eps']:g}",
-        notes=("At fixed n the memoriser needs O(1/eps) samples, so no bound c s^2/eps^2 with a constant c holds as "
-               f"eps -> 0: this instance refutes every c above {refuted_above:.3g}, a smaller eps every c above a "
-               "smaller value. Only an agnostic reading (noisy labels) or one where n grows with 1/eps can keep "
-               "Omega(s^2/eps^2)."), **fail))
+            f"{refuted_above:.3g} is refuted here",
+        )
+        fail = dict(
+            finding="statement-error",
+            certificate=certificate,
+            counterexample=(
+                f"n={inst['n']}, s={inst['s']}, W=B=1, delta={inst['delta']:g}, eps={inst['eps']:g}: {m0} samples suffice "
+                f"(memoriser) < c s^2/eps^2 = {printed:.4g} at c = {DENSE_C:g}; every c > {refuted_above:.3g} refuted"
+            ),
+        )
+    records.append(
+        CheckRecord(
+            claim_id="theorem17",
+            check_id="theorem17/dense-lower-bound-printed",
+            statement_id="intro-dense-lower-bound",
+            paper_ref="Section 1 (around Theorem 5)",
+            variant="as printed",
+            statement="H_{n,s,s}^{W,B} requires a sample complexity of Omega(s^2/eps^2) (realizable PAC, Section 2)",
+            check=(
+                "the memoriser's sufficient sample count ceil(C^2 2^n/(2 e eps delta)), C = s(W sqrt(n) + B), against "
+                f"c s^2/eps^2 at c = {DENSE_C:g}, on one instance"
+            ),
+            method="exact",
+            instances=1,
+            worst_value=float(m0 / printed),
+            worst_value_label="sufficient samples / (c s^2/eps^2)",
+            verdict=verdict,
+            range=f"n = {inst['n']}, s = {inst['s']}, W = B = 1, delta = {inst['delta']:g}, eps = {inst['eps']:g}",
+            notes=(
+                "At fixed n the memoriser needs O(1/eps) samples, so no bound c s^2/eps^2 with a constant c holds as "
+                f"eps -> 0: this instance refutes every c above {refuted_above:.3g}, a smaller eps every c above a "
+                "smaller value. Only an agnostic reading (noisy labels) or one where n grows with 1/eps can keep "
+                "Omega(s^2/eps^2)."
+            ),
+            **fail,
+        )
+    )
     return records

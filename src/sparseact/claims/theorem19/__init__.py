@@ -68,29 +68,69 @@ def points(block: dict) -> dict[str, dict]:
             for s in block["s_values"]:
                 for k, cls in _sweep_k_values(block, s):
                     out[f"sweep-{dist}-m{m}-s{s}-k{k}"] = dict(
-                        kind="sweep", distribution=dist, n=int(block["n"]), m=int(m), s=int(s), k=int(k), cls=cls,
-                        n_zeta=int(block["n_zeta"]), confirm_zeta=int(block["confirm_zeta"]), **common)
+                        kind="sweep",
+                        distribution=dist,
+                        n=int(block["n"]),
+                        m=int(m),
+                        s=int(s),
+                        k=int(k),
+                        cls=cls,
+                        n_zeta=int(block["n_zeta"]),
+                        confirm_zeta=int(block["confirm_zeta"]),
+                        **common,
+                    )
     dim = block["dimension"]
     for n in dim["n_values"]:
-        out[f"dimension-n{n}"] = dict(kind="dimension", n=int(n), m=int(dim["m"]), s=int(dim["s"]), k=int(dim["k"]),
-                                      n_zeta=int(block["n_zeta"]), **common)
+        out[f"dimension-n{n}"] = dict(
+            kind="dimension",
+            n=int(n),
+            m=int(dim["m"]),
+            s=int(dim["s"]),
+            k=int(dim["k"]),
+            n_zeta=int(block["n_zeta"]),
+            **common,
+        )
     ex = block["exact"]
     for dist in ("uniform", "clustered"):
         for s in ex["s_values"]:
             for k in [k for k in ex["k_values"] if k <= s]:
-                out[f"exact-{dist}-s{s}-k{k}"] = dict(kind="exact", distribution=dist, m=int(ex["m"]), n=int(ex["n"]),
-                                                     s=int(s), k=int(k), zetas=ORDER_ZETAS, **common)
-    out["steps"] = dict(kind="steps", m=int(ex["m"]), n=int(ex["n"]), s_values=[int(s) for s in ex["s_values"]],
-                        k_values=[int(k) for k in ex["k_values"]], **common)
+                out[f"exact-{dist}-s{s}-k{k}"] = dict(
+                    kind="exact",
+                    distribution=dist,
+                    m=int(ex["m"]),
+                    n=int(ex["n"]),
+                    s=int(s),
+                    k=int(k),
+                    zetas=ORDER_ZETAS,
+                    **common,
+                )
+    out["steps"] = dict(
+        kind="steps",
+        m=int(ex["m"]),
+        n=int(ex["n"]),
+        s_values=[int(s) for s in ex["s_values"]],
+        k_values=[int(k) for k in ex["k_values"]],
+        **common,
+    )
     for dist in block["distributions"]:
-        out[f"conj20-{dist}"] = dict(kind="conj20", distribution=dist, n=int(block["n"]), m=CONJ20_M,
-                                     s=CONJ20_SK[0], k=CONJ20_SK[1], **common)
+        out[f"conj20-{dist}"] = dict(
+            kind="conj20", distribution=dist, n=int(block["n"]), m=CONJ20_M, s=CONJ20_SK[0], k=CONJ20_SK[1], **common
+        )
     simplex = block["conj20_simplex"]
-    out["conj20-simplex"] = dict(kind="conj20", distribution="simplex", n=int(simplex["m"]) - 1, m=int(simplex["m"]),
-                                 s=2, k=1, W=float(block["W"]), B=float(simplex["B"]))
+    out["conj20-simplex"] = dict(
+        kind="conj20",
+        distribution="simplex",
+        n=int(simplex["m"]) - 1,
+        m=int(simplex["m"]),
+        s=2,
+        k=1,
+        W=float(block["W"]),
+        B=float(simplex["B"]),
+    )
     sc = block["scale"]
-    out["scale"] = dict(kind="scale", m=int(sc["m"]), n=int(sc["n"]), R_values=[float(r) for r in sc["R_values"]],
-                        W=float(block["W"]))
+    out["scale"] = dict(
+        kind="scale", m=int(sc["m"]), n=int(sc["n"]), R_values=[float(r) for r in sc["R_values"]], W=float(block["W"])
+    )
     return out
 
 
@@ -111,12 +151,19 @@ def check(block: dict):
         yield "dimension.k", f"k = {dim['k']} exceeds s = {dim['s']}; a network has at most s active neurons"
     if not any(k <= s for k in ex["k_values"] for s in ex["s_values"]):
         yield "exact.k_values", "no k <= s in exact.s_values: the exact sub-check would have no instance"
-    for key, k_values, s_values in (("k_values", block["k_values"], block["s_values"]),
-                                    ("exact.k_values", ex["k_values"], ex["s_values"])):
+    for key, k_values, s_values in (
+        ("k_values", block["k_values"], block["s_values"]),
+        ("exact.k_values", ex["k_values"], ex["s_values"]),
+    ):
         for i, k in enumerate(k_values):
             if k > max(s_values):
-                yield f"{key}[{i}]", (f"k = {k} exceeds every s (largest s = {max(s_values)}): no grid point would "
-                                      "use it; a network has at most s active neurons")
+                yield (
+                    f"{key}[{i}]",
+                    (
+                        f"k = {k} exceeds every s (largest s = {max(s_values)}): no grid point would "
+                        "use it; a network has at most s active neurons"
+                    ),
+                )
     if "lifted-parity" in block["distributions"] and math.isqrt(block["n"]) ** 2 != block["n"]:
         yield "n", f"lifted-parity needs n = q^2 (a perfect square), got n = {block['n']}"
     if min(block["m_values"]) * (math.sqrt(block["n"]) + block["B"]) <= 1:

@@ -42,8 +42,13 @@ EQ1_CORRECTED_EXPR = "(W*R+B)*sqrt(s*n*max(1, log(m*(R+B))))/sqrt(m)"
 #: theorem19-uniform, the all-parameter form of (1) and (15) the graph proves: for every m, n >= 1, s >= k >= 1,
 #: W, B, R >= 0.
 UNIFORM_EXPR = "(1+sqrt(2))*(W*R+B)*sqrt(s*n*k*log(e*m))/sqrt(m)"
-BOUND_EXPRS = {"eq1": EQ1_EXPR, "eq15": EQ15_EXPR, "conj20": CONJ20_EXPR, "eq1_corrected": EQ1_CORRECTED_EXPR,
-               "uniform": UNIFORM_EXPR}
+BOUND_EXPRS = {
+    "eq1": EQ1_EXPR,
+    "eq15": EQ15_EXPR,
+    "conj20": CONJ20_EXPR,
+    "eq1_corrected": EQ1_CORRECTED_EXPR,
+    "uniform": UNIFORM_EXPR,
+}
 #: Bounds whose straddling intervals are re-estimated with ``confirm_zeta`` sign vectors.
 CONFIRM_BOUNDS = ("eq1", "eq15")
 
@@ -101,11 +106,25 @@ def _certificate_json(X, exact, s, k, W, B, bound: str, R: float) -> str:
     """
     m, n = X.shape
     nets = exact.networks
-    lhs = certificates.quantity("rademacher_lower_bound", X=X, zetas=exact.zetas,
-                                networks=[certificates.network_spec(net) for net in nets], s=s, k=k, W=W, B=B)
+    lhs = certificates.quantity(
+        "rademacher_lower_bound",
+        X=X,
+        zetas=exact.zetas,
+        networks=[certificates.network_spec(net) for net in nets],
+        s=s,
+        k=k,
+        W=W,
+        B=B,
+    )
     # the value as the verifier computes it: mean over zeta of mean_i zeta_i h_zeta(x_i)
-    lhs_value = float(np.mean([np.mean(z * (np.maximum(X @ net.W.T - net.b, 0.0) @ net.u))
-                               for z, net in zip(exact.zetas, nets, strict=True)]))
+    lhs_value = float(
+        np.mean(
+            [
+                np.mean(z * (np.maximum(X @ net.W.T - net.b, 0.0) @ net.u))
+                for z, net in zip(exact.zetas, nets, strict=True)
+            ]
+        )
+    )
     variables = dict(W=W, R=R, B=B, s=s, n=n, m=m, k=k)
     rhs = certificates.formula(BOUND_EXPRS[bound], **variables)
     return json.dumps(dict(lhs=lhs, rhs=rhs, lhs_value=lhs_value, rhs_value=_bound_value(bound, variables)))
@@ -145,15 +164,36 @@ def _order_violations(X, zeta, s, k, W, B, pairs, instance: str) -> list[dict]:
     for network, value, limit, label in pairs:
         if verdict_at_most(value - limit, ORDER_TOL) is not Verdict.FAIL:
             continue
-        lhs = certificates.quantity("rademacher_lower_bound", X=X, zetas=[zeta],
-                                    networks=[certificates.network_spec(network)], s=s, k=k, W=W, B=B)
+        lhs = certificates.quantity(
+            "rademacher_lower_bound",
+            X=X,
+            zetas=[zeta],
+            networks=[certificates.network_spec(network)],
+            s=s,
+            k=k,
+            W=W,
+            B=B,
+        )
         lhs_value = float(np.mean(zeta * (np.maximum(X @ network.W.T - network.b, 0.0) @ network.u)))
         rhs_value = float(limit) + ORDER_TOL
         if certificates.violated("<=", lhs_value, rhs_value):
-            out.append(violation("theorem19/estimators", value - limit - ORDER_TOL, instance, certificates.certificate(
-                "<=", lhs, certificates.formula("v + tol", v=float(limit), tol=ORDER_TOL), lhs_value, rhs_value,
-                "(1/m) sum_i zeta_i h(x_i)", f"{label} + {ORDER_TOL:g}",
-                f"a network of the class (membership recomputed) exceeds the recorded {label} for one sign vector")))
+            out.append(
+                violation(
+                    "theorem19/estimators",
+                    value - limit - ORDER_TOL,
+                    instance,
+                    certificates.certificate(
+                        "<=",
+                        lhs,
+                        certificates.formula("v + tol", v=float(limit), tol=ORDER_TOL),
+                        lhs_value,
+                        rhs_value,
+                        "(1/m) sum_i zeta_i h(x_i)",
+                        f"{label} + {ORDER_TOL:g}",
+                        f"a network of the class (membership recomputed) exceeds the recorded {label} for one sign vector",
+                    ),
+                )
+            )
     return out
 
 
@@ -170,9 +210,23 @@ def _run_sweep(point, X, rng):
     if point.get("confirm_zeta") and _straddles(est.ci_low, est.ci_high, est.estimate, checked):
         est = rademacher_lower_bound(X, s, k, W, B, point["confirm_zeta"], rng)
         n_zeta, confirmed = point["confirm_zeta"], True
-    row = dict(distribution=point.get("distribution", "uniform"), n=n, m=m, s=s, k=k, cls=point.get("cls", "sparse"),
-               R=R, W=W, B=B, estimate=est.estimate, ci_low=est.ci_low, ci_high=est.ci_high, n_zeta=n_zeta,
-               confirmed=confirmed, **bounds)
+    row = dict(
+        distribution=point.get("distribution", "uniform"),
+        n=n,
+        m=m,
+        s=s,
+        k=k,
+        cls=point.get("cls", "sparse"),
+        R=R,
+        W=W,
+        B=B,
+        estimate=est.estimate,
+        ci_low=est.ci_low,
+        ci_high=est.ci_high,
+        n_zeta=n_zeta,
+        confirmed=confirmed,
+        **bounds,
+    )
     return pd.DataFrame([row])
 
 
@@ -190,9 +244,18 @@ def _run_exact(point, X, rng):
         lower_gap = max(lower_gap, low.value - exact.uppers[i])
         proof_gap = max(proof_gap, exact.values[i] - proof)
         found += _order_violations(
-            X, zeta, s, k, W, B, [(low.network, low.value, exact.uppers[i], "upper bracket of the exact sup"),
-                                  (exact.networks[i], exact.values[i], proof, "proof's quantity (3)-(13)")],
-            f"{point['distribution']} sample n={n}, m={m}, s={s}, k={k}, zeta={zeta.astype(int).tolist()}")
+            X,
+            zeta,
+            s,
+            k,
+            W,
+            B,
+            [
+                (low.network, low.value, exact.uppers[i], "upper bracket of the exact sup"),
+                (exact.networks[i], exact.values[i], proof, "proof's quantity (3)-(13)"),
+            ],
+            f"{point['distribution']} sample n={n}, m={m}, s={s}, k={k}, zeta={zeta.astype(int).tolist()}",
+        )
         if exact.values[i] > 0:
             quality = min(quality, low.value / exact.values[i])
     bounds = _bounds(m, n, s, k, W, B, R)
@@ -203,11 +266,25 @@ def _run_exact(point, X, rng):
             certificates.append(dict(bound=key, R=R, certificate=_certificate_json(X, exact, s, k, W, B, key, R)))
     # the k-sparse extension's count: sum_j |I_j| <= k m with I_j = {i : <w_j, x_i> - b_j > 0}, on every optimal network
     cells_sum = max(int(np.count_nonzero(X @ net.W.T - net.b > 0)) for net in exact.networks)
-    row = dict(distribution=point["distribution"], n=n, m=m, s=s, k=k, R=R, W=W, B=B, exact=exact.exact,
-               max_cells_sum=cells_sum, networks=len(exact.networks),
-               exact_upper=float(exact.uppers.mean()), max_lower_minus_exact=lower_gap, max_exact_minus_proof=proof_gap,
-               min_lower_over_exact=quality, **bounds, **{f"above_{key}": any(c["bound"] == key for c in certificates)
-                                                           for key in ("eq1", "eq15", "conj20")})
+    row = dict(
+        distribution=point["distribution"],
+        n=n,
+        m=m,
+        s=s,
+        k=k,
+        R=R,
+        W=W,
+        B=B,
+        exact=exact.exact,
+        max_cells_sum=cells_sum,
+        networks=len(exact.networks),
+        exact_upper=float(exact.uppers.mean()),
+        max_lower_minus_exact=lower_gap,
+        max_exact_minus_proof=proof_gap,
+        min_lower_over_exact=quality,
+        **bounds,
+        **{f"above_{key}": any(c["bound"] == key for c in certificates) for key in ("eq1", "eq15", "conj20")},
+    )
     return pd.DataFrame([row]), certificates, found
 
 
@@ -230,20 +307,42 @@ def _run_scale(point, X):
         eq1 = _bounds(m, n, 1, 1, W, 0.0, R)["eq1"]
         corrected = _bound_value("eq1_corrected", dict(W=W, R=R, B=0.0, s=1, n=n, m=m, k=1))
         if verdict_at_most(exact.exact, corrected * (1 + EXACT_RTOL)) is Verdict.FAIL:  # as theorem19/scale-corrected
-            found.append(violation("theorem19/scale-corrected", exact.exact / corrected,
-                                   f"Gaussian sample m={m}, n={n}, R={R:.6g}, B=0, s=k=1", _certificate(
-                                       _certificate_json(Xr, exact, 1, 1, W, 0.0, "eq1_corrected", R),
-                                       "exact R_H(S) (one optimal network per sign vector, all 2^m) exceeds the "
-                                       "corrected eq. (1)", "R_H(S)", "corrected eq. (1)")))
+            found.append(
+                violation(
+                    "theorem19/scale-corrected",
+                    exact.exact / corrected,
+                    f"Gaussian sample m={m}, n={n}, R={R:.6g}, B=0, s=k=1",
+                    _certificate(
+                        _certificate_json(Xr, exact, 1, 1, W, 0.0, "eq1_corrected", R),
+                        "exact R_H(S) (one optimal network per sign vector, all 2^m) exceeds the corrected eq. (1)",
+                        "R_H(S)",
+                        "corrected eq. (1)",
+                    ),
+                )
+            )
         broken = math.isfinite(eq1) and exact.exact > eq1 * (1 + EXACT_RTOL)
-        rows.append(dict(m=m, n=n, R=R, mR=m * R, W=W, B=0.0, exact=exact.exact, exact_upper=float(exact.uppers.mean()),
-                         eq1=eq1, eq1_corrected=corrected, above_eq1=broken))
+        rows.append(
+            dict(
+                m=m,
+                n=n,
+                R=R,
+                mR=m * R,
+                W=W,
+                B=0.0,
+                exact=exact.exact,
+                exact_upper=float(exact.uppers.mean()),
+                eq1=eq1,
+                eq1_corrected=corrected,
+                above_eq1=broken,
+            )
+        )
         if broken:
             cert = _certificate_json(Xr, exact, 1, 1, W, 0.0, "eq1", R)
             certificates.append(dict(bound="eq1", R=R, certificate=cert))
             # (15) at k = 1 is (1): the same networks refute it (its own formula, for theorem19/eq15-scale)
-            certificates.append(dict(bound="eq15", R=R,
-                                     certificate=_certificate_json(Xr, exact, 1, 1, W, 0.0, "eq15", R)))
+            certificates.append(
+                dict(bound="eq15", R=R, certificate=_certificate_json(Xr, exact, 1, 1, W, 0.0, "eq15", R))
+            )
     return pd.DataFrame(rows), certificates, found
 
 
@@ -268,15 +367,26 @@ def _run_conj20(point, X, rng):
     values = np.array([network_objective(net, X, z) for net, z in zip(nets, zetas, strict=True)])
     lower = float(values.mean())
     bounds = _bounds(m, n, s, k, W, B, R)
-    row = dict(distribution=point["distribution"], n=n, m=m, s=s, k=k, R=R, W=W, B=B, lower=lower,
-               closed_form=simplex_lower_bound(m, W, B) if point["distribution"] == "simplex" else float("nan"),
-               sign_vectors=len(zetas), **bounds, ratio=lower / bounds["conj20"],
-               above_conj20=bool(lower > bounds["conj20"] * (1 + EXACT_RTOL)))
+    row = dict(
+        distribution=point["distribution"],
+        n=n,
+        m=m,
+        s=s,
+        k=k,
+        R=R,
+        W=W,
+        B=B,
+        lower=lower,
+        closed_form=simplex_lower_bound(m, W, B) if point["distribution"] == "simplex" else float("nan"),
+        sign_vectors=len(zetas),
+        **bounds,
+        ratio=lower / bounds["conj20"],
+        above_conj20=bool(lower > bounds["conj20"] * (1 + EXACT_RTOL)),
+    )
     certificates = []
     if row["above_conj20"]:
         exact = types.SimpleNamespace(zetas=zetas, networks=nets)
-        certificates.append(dict(bound="conj20", R=R,
-                                 certificate=_certificate_json(X, exact, s, k, W, B, "conj20", R)))
+        certificates.append(dict(bound="conj20", R=R, certificate=_certificate_json(X, exact, s, k, W, B, "conj20", R)))
     return pd.DataFrame([row]), certificates, []
 
 
@@ -304,21 +414,47 @@ def _run_steps(point: dict, data: dict) -> dict:
     eq12 = st.eq12_instance()
     eq7 = st.eq7_instance()
     ties = st.ties_instance()
-    fixed = pd.DataFrame([
-        dict(step="eq12", lhs=eq12["lhs"], rhs=eq12["rhs"], certificate=json.dumps(st.eq12_certificate(eq12))
-             if eq12["lhs"] > eq12["rhs"] else ""),
-        dict(step="eq7", lhs=float(eq7["sum_cells"]), rhs=float(eq7["m"]),
-             certificate=json.dumps(st.eq7_certificate(eq7)) if eq7["sum_cells"] != eq7["m"] else ""),
-        dict(step="km", lhs=float(eq7["sum_cells"]), rhs=float(eq7["m"]),
-             certificate=json.dumps(st.eq7_certificate(eq7, "<=")) if eq7["sum_cells"] > eq7["m"] else ""),
-        *(dict(step=step, lhs=ties[term], rhs=ties[bound],
-               certificate=json.dumps(st.ties_certificate(ties, term)) if ties[term] > ties[bound] else "")
-          for step, term, bound in (("eq8-ties", "second", "eq8"), ("eq14-ties", "first", "eq14"))),
-    ])
-    return {"steps_cover": pd.DataFrame(cover), "steps_tails": pd.DataFrame(tails), "steps_terms": pd.DataFrame(terms),
-            "steps_hoeffding": pd.DataFrame(hoeffding), "steps_fixed": fixed,
-            "steps_contraction": pd.DataFrame(contraction), "steps_linear": pd.DataFrame(linear),
-            "steps_maximum": pd.DataFrame(maximum)}
+    fixed = pd.DataFrame(
+        [
+            dict(
+                step="eq12",
+                lhs=eq12["lhs"],
+                rhs=eq12["rhs"],
+                certificate=json.dumps(st.eq12_certificate(eq12)) if eq12["lhs"] > eq12["rhs"] else "",
+            ),
+            dict(
+                step="eq7",
+                lhs=float(eq7["sum_cells"]),
+                rhs=float(eq7["m"]),
+                certificate=json.dumps(st.eq7_certificate(eq7)) if eq7["sum_cells"] != eq7["m"] else "",
+            ),
+            dict(
+                step="km",
+                lhs=float(eq7["sum_cells"]),
+                rhs=float(eq7["m"]),
+                certificate=json.dumps(st.eq7_certificate(eq7, "<=")) if eq7["sum_cells"] > eq7["m"] else "",
+            ),
+            *(
+                dict(
+                    step=step,
+                    lhs=ties[term],
+                    rhs=ties[bound],
+                    certificate=json.dumps(st.ties_certificate(ties, term)) if ties[term] > ties[bound] else "",
+                )
+                for step, term, bound in (("eq8-ties", "second", "eq8"), ("eq14-ties", "first", "eq14"))
+            ),
+        ]
+    )
+    return {
+        "steps_cover": pd.DataFrame(cover),
+        "steps_tails": pd.DataFrame(tails),
+        "steps_terms": pd.DataFrame(terms),
+        "steps_hoeffding": pd.DataFrame(hoeffding),
+        "steps_fixed": fixed,
+        "steps_contraction": pd.DataFrame(contraction),
+        "steps_linear": pd.DataFrame(linear),
+        "steps_maximum": pd.DataFrame(maximum),
+    }
 
 
 def run(point: dict, data: dict, rng) -> dict:
@@ -346,8 +482,9 @@ def run(point: dict, data: dict, rng) -> dict:
 
 def _certificate(text: str, explanation: str, lhs_label: str, rhs_label: str) -> dict:
     data = json.loads(text)
-    return certificates.certificate("<=", data["lhs"], data["rhs"], data["lhs_value"], data["rhs_value"],
-                                    lhs_label, rhs_label, explanation)
+    return certificates.certificate(
+        "<=", data["lhs"], data["rhs"], data["lhs_value"], data["rhs_value"], lhs_label, rhs_label, explanation
+    )
 
 
 #: The search for one network per sign vector (a valid lower bound whatever it finds).

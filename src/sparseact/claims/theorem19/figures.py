@@ -17,22 +17,26 @@ from sparseact.publish.plotting import (
 
 CAPTIONS = {
     "rademacher": "Lower-bound estimates of R_H(S) (replicate 0; one colour per input distribution), log-log, with "
-                  "the bounds in black (line styles in the legend); since the estimates are lower bounds, a point "
-                  "clearly above a bound would contradict it. Left: against s at the largest m, sparse class (k = 1, "
-                  "circles, solid) and dense class (k = s, squares, dashed), with eqs. (1) and (16) and the dense "
-                  "bound. Middle: against m (s in the middle of the grid, k = 1), with eq. (1). Right: Conjecture "
-                  "20's question, the estimate (95% CI) against n with the points scaled to R = 1, with eqs. (15) and "
-                  "(16); a rise with n would speak against a bound free of n. The verdicts and the worst values are "
-                  "in the check cards below.",
+    "the bounds in black (line styles in the legend); since the estimates are lower bounds, a point "
+    "clearly above a bound would contradict it. Left: against s at the largest m, sparse class (k = 1, "
+    "circles, solid) and dense class (k = s, squares, dashed), with eqs. (1) and (16) and the dense "
+    "bound. Middle: against m (s in the middle of the grid, k = 1), with eq. (1). Right: Conjecture "
+    "20's question, the estimate (95% CI) against n with the points scaled to R = 1, with eqs. (15) and "
+    "(16); a rise with n would speak against a bound free of n. The verdicts and the worst values are "
+    "in the check cards below.",
     "scale": "Exact R_H(S) of one Gaussian sample rescaled to norm R (B = 0, s = k = 1; circles) against m R, "
-             "log-log, with eq. (1) as printed (dotted) and with the log floored at 1 (dashed). A valid bound lies on "
-             "or above the circles at every m R; where a bound's line passes below them, the bound is violated. The "
-             "verdicts are in the check cards below.",
+    "log-log, with eq. (1) as printed (dotted) and with the log floored at 1 (dashed). A valid bound lies on "
+    "or above the circles at every m R; where a bound's line passes below them, the bound is violated. The "
+    "verdicts are in the check cards below.",
 }
 
 #: Line styles of the bounds, shared by every panel.
-BOUNDS = {"eq1": ("eq. (1)", ":", "k"), "conj20": ("eq. (16) (Conj. 20)", "-.", "k"),
-          "dense": ("dense bound", "--", "k"), "eq15": ("eq. (15)", "-", "0.55")}
+BOUNDS = {
+    "eq1": ("eq. (1)", ":", "k"),
+    "conj20": ("eq. (16) (Conj. 20)", "-.", "k"),
+    "dense": ("dense bound", "--", "k"),
+    "eq15": ("eq. (15)", "-", "0.55"),
+}
 
 
 def _first_replicate(frame):
@@ -81,8 +85,10 @@ def figures(tables: dict) -> dict:
         ax.set_yscale("log")
         value_ticks(ax, "x", values.unique())
     handles = [legend_handle(color=palette[d], label=d) for d in distributions]
-    handles += [legend_handle(color="0.3", marker="o", ms=3, label="sparse (k = 1)"),
-                legend_handle(color="0.3", marker="s", ms=3, ls="--", label="dense (k = s)")]
+    handles += [
+        legend_handle(color="0.3", marker="o", ms=3, label="sparse (k = 1)"),
+        legend_handle(color="0.3", marker="s", ms=3, ls="--", label="dense (k = s)"),
+    ]
     handles += [legend_handle(color=colour, ls=style, lw=1.0, label=label) for label, style, colour in BOUNDS.values()]
     legend_outside(fig, handles, where="below", ncol=5)
     fig.tight_layout()

@@ -72,9 +72,17 @@ def cover_rows(X: np.ndarray, masks: np.ndarray, label: str) -> dict:
     """Cell count of ``X`` against Cover's count, Sauer-Shelah and ``2 m^n`` (the paper's ``O(m^n)``)."""
     m, n = X.shape
     distinct = len(np.unique(X, axis=0))
-    return dict(sample=label, m=m, n=n, distinct=distinct, cells=len(masks),
-                cover=cover_count(distinct, n + 1), sauer_shelah=sauer_shelah(m, n + 1), two_m_n=2 * m**n,
-                general_position=label.startswith("gaussian"))
+    return dict(
+        sample=label,
+        m=m,
+        n=n,
+        distinct=distinct,
+        cells=len(masks),
+        cover=cover_count(distinct, n + 1),
+        sauer_shelah=sauer_shelah(m, n + 1),
+        two_m_n=2 * m**n,
+        general_position=label.startswith("gaussian"),
+    )
 
 
 def tail_rows(X: np.ndarray, masks: np.ndarray, Z: np.ndarray, label: str) -> list[dict]:
@@ -92,9 +100,21 @@ def tail_rows(X: np.ndarray, masks: np.ndarray, Z: np.ndarray, label: str) -> li
         eq9 = max(hoeffding_tail(Z, mask * X[:, p], t) for mask in nonempty for p in range(n))
         union5 = float(np.mean((np.abs(sums) > t * np.sqrt(sizes)[None, :]).any(axis=1)))
         union10 = float(np.mean((norms > t * R * np.sqrt(sizes)[None, :]).any(axis=1)))
-        rows.append(dict(sample=label, m=m, n=n, t=t, hoeffding=bound, eq5_max_tail=eq5, eq9_max_tail=eq9,
-                         union5=union5, union5_bound=len(masks) * bound,
-                         union10=union10, union10_printed=2 * n * m**n * math.exp(-t * t / HOEFFDING_C)))
+        rows.append(
+            dict(
+                sample=label,
+                m=m,
+                n=n,
+                t=t,
+                hoeffding=bound,
+                eq5_max_tail=eq5,
+                eq9_max_tail=eq9,
+                union5=union5,
+                union5_bound=len(masks) * bound,
+                union10=union10,
+                union10_printed=2 * n * m**n * math.exp(-t * t / HOEFFDING_C),
+            )
+        )
     return rows
 
 
@@ -103,16 +123,27 @@ def hoeffding_instances(rng) -> list[dict]:
     rows = []
     for length in HOEFFDING_LENGTHS:
         Z = all_signs(length)
-        for kind, a in (("ones", np.ones(length)), ("gaussian", rng.standard_normal(length)),
-                        ("one-large", np.r_[10.0, np.ones(length - 1)])):
+        for kind, a in (
+            ("ones", np.ones(length)),
+            ("gaussian", rng.standard_normal(length)),
+            ("one-large", np.r_[10.0, np.ones(length - 1)]),
+        ):
             for t in T_GRID:
-                rows.append(dict(length=length, weights=kind, t=t, tail=hoeffding_tail(Z, a, t),
-                                 bound=2.0 * math.exp(-t * t / HOEFFDING_C)))
+                rows.append(
+                    dict(
+                        length=length,
+                        weights=kind,
+                        t=t,
+                        tail=hoeffding_tail(Z, a, t),
+                        bound=2.0 * math.exp(-t * t / HOEFFDING_C),
+                    )
+                )
     return rows
 
 
-def term_rows(X: np.ndarray, masks: np.ndarray, Z: np.ndarray, s: int, k: int, W: float, B: float,
-              label: str) -> list[dict]:
+def term_rows(
+    X: np.ndarray, masks: np.ndarray, Z: np.ndarray, s: int, k: int, W: float, B: float, label: str
+) -> list[dict]:
     """The two terms of (4) (their largest values over the class, exact) against (6), (7), (8), (13), (14)."""
     from sparseact.complexity import best_assignment
 
@@ -133,8 +164,25 @@ def term_rows(X: np.ndarray, masks: np.ndarray, Z: np.ndarray, s: int, k: int, W
         eq7 = t * B * math.sqrt(s * k / m) + 2 * m**n * tail * B * k
         eq13_exact = best_assignment(masks, W * (t * R * np.sqrt(sizes) + bad10 * R * sizes), s, k)[0] / m
         eq13 = W / m * (t * R * math.sqrt(s * k * m) + 2 * n * m**n * math.exp(-t * t / HOEFFDING_C) * R * k * m)
-        rows.append(dict(sample=label, m=m, n=n, s=s, k=k, W=W, B=B, R=R, t=t, second=second, first=first,
-                         eq6=eq6, eq7=eq7, eq13_exact=eq13_exact, eq13=eq13))
+        rows.append(
+            dict(
+                sample=label,
+                m=m,
+                n=n,
+                s=s,
+                k=k,
+                W=W,
+                B=B,
+                R=R,
+                t=t,
+                second=second,
+                first=first,
+                eq6=eq6,
+                eq7=eq7,
+                eq13_exact=eq13_exact,
+                eq13=eq13,
+            )
+        )
     t8 = eq8_t(m, n, B)
     t14 = eq14_t(m, n, R)
     for row in rows:
@@ -153,10 +201,21 @@ def maximum_rows(X: np.ndarray, masks: np.ndarray, Z: np.ndarray, label: str) ->
     vectors = np.linalg.norm(np.einsum("zm,cm,mp->zcp", Z, cells, X), axis=2) / size
     scalars = np.abs(Z @ cells.T) / size
     slack = 1.0 + math.sqrt(2.0 * math.log(count))
-    return [dict(sample=label, m=X.shape[0], n=X.shape[1], cells=count, quantity=quantity,
-                 value=float(np.mean(values.max(axis=1))), bound=scale * slack)
-            for quantity, values, scale in (("E max ||sum_I zeta_i x_i||/sqrt|I|", vectors, R),
-                                            ("E max |sum_I zeta_i|/sqrt|I|", scalars, 1.0))]
+    return [
+        dict(
+            sample=label,
+            m=X.shape[0],
+            n=X.shape[1],
+            cells=count,
+            quantity=quantity,
+            value=float(np.mean(values.max(axis=1))),
+            bound=scale * slack,
+        )
+        for quantity, values, scale in (
+            ("E max ||sum_I zeta_i x_i||/sqrt|I|", vectors, R),
+            ("E max |sum_I zeta_i|/sqrt|I|", scalars, 1.0),
+        )
+    ]
 
 
 def eq8_t(m, n, B, c=HOEFFDING_C):
@@ -195,10 +254,20 @@ def grid_rows(grid: dict) -> list[dict]:
             for s in grid["s"]:
                 for scale in grid["scale"]:
                     B = R = W = float(scale)
-                    rows.append(dict(m=m, n=n, s=s, B=B, R=R, W=W,
-                                     eq7_at_t8=eq7_at(eq8_t(m, n, B), m, n, s, B), eq8=eq8_rhs(m, n, s, B),
-                                     eq13_at_t14=eq13_at(eq14_t(m, n, R), m, n, s, W, R),
-                                     eq14=eq14_rhs(m, n, s, W, R)))
+                    rows.append(
+                        dict(
+                            m=m,
+                            n=n,
+                            s=s,
+                            B=B,
+                            R=R,
+                            W=W,
+                            eq7_at_t8=eq7_at(eq8_t(m, n, B), m, n, s, B),
+                            eq8=eq8_rhs(m, n, s, B),
+                            eq13_at_t14=eq13_at(eq14_t(m, n, R), m, n, s, W, R),
+                            eq14=eq14_rhs(m, n, s, W, R),
+                        )
+                    )
     return rows
 
 
@@ -218,8 +287,10 @@ EQ12_W, EQ12_B = 1.0, 2.0
 EQ12_CANDIDATES = [(u, w, b) for u in (1.0, -1.0) for w in (1.0, -1.0) for b in (0.0, -1.5)]
 #: The printed (12)'s right side bounded above for s = 1: (W/m) max over ALL subsets I of E ||sum_I zeta_i x_i||
 #: (the cells of the maximiser are some of these subsets), for points on the line.
-EQ12_RHS_EXPR = ("W/m*max(sum(abs(sum((1-2*((z>>i)&1))*x[i] for i in range(m) if (I>>i)&1)) for z in range(2**m))"
-                 "/2**m for I in range(2**m))")
+EQ12_RHS_EXPR = (
+    "W/m*max(sum(abs(sum((1-2*((z>>i)&1))*x[i] for i in range(m) if (I>>i)&1)) for z in range(2**m))"
+    "/2**m for I in range(2**m))"
+)
 
 
 def eq12_instance() -> dict:
@@ -233,8 +304,13 @@ def eq12_instance() -> dict:
         chosen.append(best)
         values.append(_first_term(X, zeta, *best))
     x = X[:, 0]
-    rhs = EQ12_W / m * max(np.mean([abs(sum(z[i] * x[i] for i in range(m) if (subset >> i) & 1)) for z in Z])
-                           for subset in range(2**m))
+    rhs = (
+        EQ12_W
+        / m
+        * max(
+            np.mean([abs(sum(z[i] * x[i] for i in range(m) if (subset >> i) & 1)) for z in Z]) for subset in range(2**m)
+        )
+    )
     return dict(X=X, zetas=Z, networks=chosen, lhs=float(np.mean(values)), rhs=float(rhs))
 
 
@@ -247,17 +323,23 @@ def eq12_certificate(instance: dict) -> dict:
     from sparseact.verify import certificates
 
     nets = [dict(u=[u], W=[[w]], b=[b]) for u, w, b in instance["networks"]]
-    lhs = certificates.quantity("first_term_lower_bound", X=instance["X"], zetas=instance["zetas"], networks=nets,
-                                s=1, k=1, W=EQ12_W, B=EQ12_B)
+    lhs = certificates.quantity(
+        "first_term_lower_bound", X=instance["X"], zetas=instance["zetas"], networks=nets, s=1, k=1, W=EQ12_W, B=EQ12_B
+    )
     rhs = certificates.formula(EQ12_RHS_EXPR, W=EQ12_W, m=len(instance["X"]), x=[r[0] for r in EQ12_X])
     return certificates.certificate(
-        "<=", lhs, rhs, instance["lhs"], instance["rhs"],
+        "<=",
+        lhs,
+        rhs,
+        instance["lhs"],
+        instance["rhs"],
         "E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i> (first term of (4), explicit networks)",
         "(1/m) max_h sum_j |u_j| ||w_j|| E_zeta ||sum_{i in I_j} zeta_i x_i|| (right side of (12), bounded above by "
         "W/m max over all subsets I)",
         "n = s = k = 1, x = (1, -1), W = 1, B = 2: the maximising network takes the cell {1, 2} when zeta_1 = -zeta_2 "
         "and a single point otherwise, so E max = 0.75 W exceeds max E = 0.5 W: the expectation of (12) cannot act on "
-        "cells that depend on zeta")
+        "cells that depend on zeta",
+    )
 
 
 #: Eq. (7): n = 1, x = (0, 1, -1); neurons relu(x) and relu(-x) are 1-sparsely activated (x = 0 activates neither)
@@ -271,9 +353,12 @@ def eq7_instance() -> dict:
     W = np.asarray(EQ7_NETWORK["W"])
     b = np.asarray(EQ7_NETWORK["b"])
     pre = X @ W.T - b
-    return dict(sum_cells=int(np.count_nonzero(pre >= 0)), m=len(X),
-                max_active=int(np.count_nonzero(pre > 0, axis=1).max()),
-                sum_strict=int(np.count_nonzero(pre > 0)))
+    return dict(
+        sum_cells=int(np.count_nonzero(pre >= 0)),
+        m=len(X),
+        max_active=int(np.count_nonzero(pre > 0, axis=1).max()),
+        sum_strict=int(np.count_nonzero(pre > 0)),
+    )
 
 
 def eq7_certificate(instance: dict, relation: str = "==") -> dict:
@@ -281,15 +366,23 @@ def eq7_certificate(instance: dict, relation: str = "==") -> dict:
     ``k = 1``) violated by the printed cells of :data:`EQ7_NETWORK`."""
     from sparseact.verify import certificates
 
-    rhs = certificates.formula("m", m=instance["m"]) if relation == "==" else certificates.formula(
-        "k*m", k=1, m=instance["m"])
+    rhs = (
+        certificates.formula("m", m=instance["m"])
+        if relation == "=="
+        else certificates.formula("k*m", k=1, m=instance["m"])
+    )
     return certificates.certificate(
-        relation, certificates.quantity("cell_sizes_sum", X=EQ7_X, network=EQ7_NETWORK, k=1),
-        rhs, instance["sum_cells"], instance["m"],
-        "sum_j |I_j| with I_j = {i : <w_j, x_i> - b_j >= 0} (printed)", "m" if relation == "==" else "k m (k = 1)",
+        relation,
+        certificates.quantity("cell_sizes_sum", X=EQ7_X, network=EQ7_NETWORK, k=1),
+        rhs,
+        instance["sum_cells"],
+        instance["m"],
+        "sum_j |I_j| with I_j = {i : <w_j, x_i> - b_j >= 0} (printed)",
+        "m" if relation == "==" else "k m (k = 1)",
         "n = 1, x = (0, 1, -1), h(x) = relu(x) + relu(-x) is 1-sparsely activated on the sample, yet x = 0 lies in "
-        "both printed I_j (a tie at 0 counts for two neurons): sum_j |I_j| = 4 " + ("!= m = 3" if relation == "=="
-                                                                               else "> k m = 3"))
+        "both printed I_j (a tie at 0 counts for two neurons): sum_j |I_j| = 4 "
+        + ("!= m = 3" if relation == "==" else "> k m = 3"),
+    )
 
 
 #: Eqs. (8) and (14) with the printed cells ``I_j = {i : <w_j, x_i> - b_j >= 0}``: ``m`` equal points ``x_i = 1``
@@ -317,37 +410,65 @@ def ties_instance() -> dict:
         networks.append(dict(u=u.tolist(), W=w.tolist(), b=b.tolist()))
         first.append(float(sum(u[j] * (zeta[cells[:, j]] @ (X[cells[:, j]] @ w[j])) for j in range(s))) / m)
         second.append(float(sum(u[j] * b[j] * zeta[cells[:, j]].sum() for j in range(s))) / m)
-    return dict(X=X, zetas=Z, networks=networks, first=float(np.mean(first)), second=float(np.mean(second)),
-                eq8=eq8_rhs(m, n, s, B), eq14=eq14_rhs(m, n, s, W, R),
-                active=int(max(np.count_nonzero(X @ np.asarray(net["W"]).T - np.asarray(net["b"]) > 0, axis=1).max()
-                               for net in networks)))
+    return dict(
+        X=X,
+        zetas=Z,
+        networks=networks,
+        first=float(np.mean(first)),
+        second=float(np.mean(second)),
+        eq8=eq8_rhs(m, n, s, B),
+        eq14=eq14_rhs(m, n, s, W, R),
+        active=int(
+            max(
+                np.count_nonzero(X @ np.asarray(net["W"]).T - np.asarray(net["b"]) > 0, axis=1).max()
+                for net in networks
+            )
+        ),
+    )
 
 
 def ties_certificate(instance: dict, term: str) -> dict:
     """The certificate that (14) (``term "first"``) or (8) (``"second"``) fails with the printed cells."""
     from sparseact.verify import certificates
 
-    spec = dict(X=instance["X"], zetas=instance["zetas"], networks=instance["networks"], s=TIES_INSTANCE["s"], k=1,
-                W=TIES_INSTANCE["W"], B=TIES_INSTANCE["B"])
+    spec = dict(
+        X=instance["X"],
+        zetas=instance["zetas"],
+        networks=instance["networks"],
+        s=TIES_INSTANCE["s"],
+        k=1,
+        W=TIES_INSTANCE["W"],
+        B=TIES_INSTANCE["B"],
+    )
     variables = {key: TIES_INSTANCE[key] for key in ("m", "n", "s")}
     if term == "first":
         lhs = certificates.quantity("first_term_lower_bound", **spec)
         rhs = certificates.formula(EQ14_EXPR, W=TIES_INSTANCE["W"], R=TIES_INSTANCE["R"], **variables)
-        labels = ("E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i> (first term of (4), printed I_j)",
-                  "4 W R sqrt(n s log(mR))/sqrt(m) (14)")
+        labels = (
+            "E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i> (first term of (4), printed I_j)",
+            "4 W R sqrt(n s log(mR))/sqrt(m) (14)",
+        )
         bound = instance["eq14"]
     else:
         lhs = certificates.quantity("second_term_lower_bound", **spec)
         rhs = certificates.formula(EQ8_EXPR, B=TIES_INSTANCE["B"], c=HOEFFDING_C, **variables)
-        labels = ("E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j b_j (second term of (4), printed I_j)",
-                  "4 B sqrt(s n c log(mB))/sqrt(m) (8), c = 2")
+        labels = (
+            "E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j b_j (second term of (4), printed I_j)",
+            "4 B sqrt(s n c log(mB))/sqrt(m) (8), c = 2",
+        )
         bound = instance["eq8"]
     return certificates.certificate(
-        "<=", lhs, rhs, instance[term], bound, *labels,
+        "<=",
+        lhs,
+        rhs,
+        instance[term],
+        bound,
+        *labels,
         f"m = {TIES_INSTANCE['m']} equal points x_i = 1 (n = 1, R = 1) and s = {TIES_INSTANCE['s']} neurons "
         "+-relu(x - 1): every point is tied at 0 with every neuron, so the network is 1-sparsely activated (no "
         "neuron fires), yet every printed I_j = {i : <w_j, x_i> - b_j >= 0} is the whole sample and the term is "
-        f"s E|sum_i zeta_i| / m = {instance[term]:g}, linear in s, above the bound's sqrt(s)")
+        f"s E|sum_i zeta_i| / m = {instance[term]:g}, linear in s, above the bound's sqrt(s)",
+    )
 
 
 #: Theorem 19's last line: (8) + (14) (c = 2, Hoeffding) against (1) with its printed constant 1.
@@ -375,15 +496,35 @@ def contraction_rows(rng) -> list[dict]:
         Z = all_signs(m)
         A = rng.standard_normal((size, m))
         A = np.vstack([A, -A[: size // 2], np.zeros(m)])
-        rows.append(dict(m=m, vectors=len(A), relu=float(np.mean(np.max(Z @ np.maximum(A, 0.0).T, axis=1))),
-                         linear=float(np.mean(np.max(Z @ A.T, axis=1)))))
+        rows.append(
+            dict(
+                m=m,
+                vectors=len(A),
+                relu=float(np.mean(np.max(Z @ np.maximum(A, 0.0).T, axis=1))),
+                linear=float(np.mean(np.max(Z @ A.T, axis=1))),
+            )
+        )
     return rows
 
 
 def linear_class_rows(X: np.ndarray, Z: np.ndarray, label: str) -> list[dict]:
     """``E_zeta ||sum_i zeta_i x_i|| <= sqrt(sum_i ||x_i||^2) <= R sqrt(m)`` and ``E |sum zeta_i| <= sqrt(m)`` (exact)."""
     m = X.shape[0]
-    return [dict(sample=label, m=m, n=X.shape[1], quantity="E||sum zeta_i x_i||",
-                 value=float(np.mean(np.linalg.norm(Z @ X, axis=1))), bound=float(np.sqrt((X**2).sum()))),
-            dict(sample=label, m=m, n=X.shape[1], quantity="E|sum zeta_i|", value=float(np.mean(np.abs(Z.sum(axis=1)))),
-                 bound=math.sqrt(m))]
+    return [
+        dict(
+            sample=label,
+            m=m,
+            n=X.shape[1],
+            quantity="E||sum zeta_i x_i||",
+            value=float(np.mean(np.linalg.norm(Z @ X, axis=1))),
+            bound=float(np.sqrt((X**2).sum())),
+        ),
+        dict(
+            sample=label,
+            m=m,
+            n=X.shape[1],
+            quantity="E|sum zeta_i|",
+            value=float(np.mean(np.abs(Z.sum(axis=1)))),
+            bound=math.sqrt(m),
+        ),
+    ]

@@ -38,8 +38,9 @@ LEDGER_TEXT = {
     "theorem19": "R_{H_{n,s,1}^{W,B}}(S) <= (WR+B) sqrt(s n log(m(R+B))) / sqrt(m) (1), for samples with ||x|| <= R",
     "eq15": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s n k log(k m(R+B))) / sqrt(m)",
     "conj20": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s k) / sqrt(m): no explicit dependence on n",
-    "theorem19-sparsity": ("in contrast to the classical bound (WR+B)s/sqrt(m), the bound of Theorem 19 has a "
-                           "sub-linear dependence on s"),
+    "theorem19-sparsity": (
+        "in contrast to the classical bound (WR+B)s/sqrt(m), the bound of Theorem 19 has a sub-linear dependence on s"
+    ),
 }
 
 
@@ -61,35 +62,55 @@ def _bound_record(column, statement_id, statement, sweep, exact, certs, common):
     straddle = part[(part["ci_high"] > part[column]) & (part["ci_low"] <= part[column])]
     broken = ex[ex[f"above_{column}"].astype(bool)]
     check_id = {"eq1": "theorem19/bound", "eq15": "theorem19/eq15-bound", "conj20": "theorem19/conj20-bound"}[column]
-    notes = (f"max lower-bound estimate / bound {float((part['estimate'] / part[column]).max()):.3g} over "
-             f"{len(part)} sweep instances ({sorted(part['distribution'].unique())}); max exact / bound on tiny "
-             f"samples {ratio_ex:.3g}; {len(above)} intervals wholly above the bound, {len(straddle)} straddling "
-             f"({int(part['confirmed'].sum())} re-estimated with more sign vectors). A lower-bound estimate below the "
-             "bound is evidence, not proof (R_H may be larger); above it, no exact certificate exists at these m, "
-             "so it is INCONCLUSIVE, never FAIL.")
+    notes = (
+        f"max lower-bound estimate / bound {float((part['estimate'] / part[column]).max()):.3g} over "
+        f"{len(part)} sweep instances ({sorted(part['distribution'].unique())}); max exact / bound on tiny "
+        f"samples {ratio_ex:.3g}; {len(above)} intervals wholly above the bound, {len(straddle)} straddling "
+        f"({int(part['confirmed'].sum())} re-estimated with more sign vectors). A lower-bound estimate below the "
+        "bound is evidence, not proof (R_H may be larger); above it, no exact certificate exists at these m, "
+        "so it is INCONCLUSIVE, never FAIL."
+    )
     kwargs = {}
     if len(broken):
         row = broken.iloc[0]
         verdict = Verdict.FAIL
-        cex = (f"{row['distribution']} sample, n={int(row['n'])}, m={int(row['m'])}, s={int(row['s'])}, "
-               f"k={int(row['k'])}: exact R_H(S) = {row['exact']:.6g} > {row[column]:.6g}")
-        kwargs = dict(finding="statement-error", counterexample=cex, certificate=_certificate(
-            _find_certificate(certs, row["point"], column), "exact R_H(S) of a tiny sample (one verified optimal "
-            "network per sign vector, all 2^m) exceeds the bound with constant 1", "R_H(S)", f"bound {column}"))
+        cex = (
+            f"{row['distribution']} sample, n={int(row['n'])}, m={int(row['m'])}, s={int(row['s'])}, "
+            f"k={int(row['k'])}: exact R_H(S) = {row['exact']:.6g} > {row[column]:.6g}"
+        )
+        kwargs = dict(
+            finding="statement-error",
+            counterexample=cex,
+            certificate=_certificate(
+                _find_certificate(certs, row["point"], column),
+                "exact R_H(S) of a tiny sample (one verified optimal "
+                "network per sign vector, all 2^m) exceeds the bound with constant 1",
+                "R_H(S)",
+                f"bound {column}",
+            ),
+        )
     elif not len(ex) or not np.isfinite(ratio_ex):
         verdict = Verdict.INCONCLUSIVE
     else:
         verdict = Verdict.PASS
     # the verdict rests on the exact values only (the lower-bound estimates are reported in the notes and the
     # tightness table: a Monte Carlo interval can neither prove nor, without an exact certificate, refute the bound)
-    return CheckRecord(check_id=check_id, statement_id=statement_id, statement=statement,
-                       check="exact R_H(S) (all 2^m sign vectors, certified sups) of tiny samples against the bound with "
-                             "constant 1 (natural log); lower-bound estimates on cube samples reported, not decided",
-                       method="exact", instances=len(ex), worst_value=ratio_ex,
-                       worst_value_label="max exact R_H(S) / bound", verdict=verdict,
-                       notes=notes + f" Largest (upper CI of an estimate) / bound: {ratio_mc:.3g} (worst {worst:.3g}).",
-                       range=_exact_range(ex, f"distributions: {', '.join(sorted(ex['distribution'].unique()))}"),
-                       **kwargs, **common)
+    return CheckRecord(
+        check_id=check_id,
+        statement_id=statement_id,
+        statement=statement,
+        check="exact R_H(S) (all 2^m sign vectors, certified sups) of tiny samples against the bound with "
+        "constant 1 (natural log); lower-bound estimates on cube samples reported, not decided",
+        method="exact",
+        instances=len(ex),
+        worst_value=ratio_ex,
+        worst_value_label="max exact R_H(S) / bound",
+        verdict=verdict,
+        notes=notes + f" Largest (upper CI of an estimate) / bound: {ratio_mc:.3g} (worst {worst:.3g}).",
+        range=_exact_range(ex, f"distributions: {', '.join(sorted(ex['distribution'].unique()))}"),
+        **kwargs,
+        **common,
+    )
 
 
 def assemble(block: dict, tables: dict):
@@ -102,20 +123,30 @@ def assemble(block: dict, tables: dict):
     # A network of the class above the proof's quantity would make a step of the proof wrong, (1) being decided
     # by theorem19/bound (proof-slip); above the exact sup's upper bracket, it would refute our exact sup (the
     # certificate says which).
-    fail = cert.fail_fields(verdict_all([verdict_at_most(gap, ORDER_TOL), verdict_at_most(proof_gap, ORDER_TOL)]),
-                            "proof-slip", lambda: worst_violation(tables, "theorem19/estimators"),
-                            notes=f"max (lower - exact upper bracket) {gap:.3g}; max (exact - proof quantity) "
-                                  f"{proof_gap:.3g}; the worst value is how close the scalable lower bound gets to the "
-                                  "exact sup")
-    records.append(CheckRecord(
-        check_id="theorem19/estimators", statement_id="theorem19-proof",
-        statement="per sign vector: lower-bound network value <= exact sup <= the proof's quantity (3)-(13)",
-        check=f"exact sups (all realisable cells, per-cell SOCPs, assignment DP) against the lower-bound search and "
-              f"the proof's quantity, {ORDER_ZETAS} sampled zeta per tiny sample",
-        method="exact", instances=len(exact), worst_value=float(exact["min_lower_over_exact"].min()),
-        worst_value_label="min lower bound / exact (estimator quality)",
-        range=_exact_range(exact, f"{ORDER_ZETAS} sign vectors per sample"),
-        **fail, **common))
+    fail = cert.fail_fields(
+        verdict_all([verdict_at_most(gap, ORDER_TOL), verdict_at_most(proof_gap, ORDER_TOL)]),
+        "proof-slip",
+        lambda: worst_violation(tables, "theorem19/estimators"),
+        notes=f"max (lower - exact upper bracket) {gap:.3g}; max (exact - proof quantity) "
+        f"{proof_gap:.3g}; the worst value is how close the scalable lower bound gets to the "
+        "exact sup",
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem19/estimators",
+            statement_id="theorem19-proof",
+            statement="per sign vector: lower-bound network value <= exact sup <= the proof's quantity (3)-(13)",
+            check=f"exact sups (all realisable cells, per-cell SOCPs, assignment DP) against the lower-bound search and "
+            f"the proof's quantity, {ORDER_ZETAS} sampled zeta per tiny sample",
+            method="exact",
+            instances=len(exact),
+            worst_value=float(exact["min_lower_over_exact"].min()),
+            worst_value_label="min lower bound / exact (estimator quality)",
+            range=_exact_range(exact, f"{ORDER_ZETAS} sign vectors per sample"),
+            **fail,
+            **common,
+        )
+    )
     records.append(_bound_record("eq1", "theorem19", LEDGER_TEXT["theorem19"], sweep, exact, certs, common))
     records.append(_bound_record("eq15", "eq15", LEDGER_TEXT["eq15"], sweep, exact, certs, common))
     records.append(_bound_record("conj20", "conj20", LEDGER_TEXT["conj20"], sweep, exact, certs, common))
@@ -127,127 +158,225 @@ def assemble(block: dict, tables: dict):
     if len(broken):
         # the degenerate-corner rule (sparseact.verify.corners): every violation at a sample where flooring the
         # printed log(m(R+B)) at 1 removes it is out-of-range
-        finding = {bound: corners.finding("statement-error", [
-            corners.in_log_corner("<=", r.exact, BOUND_EXPRS[bound], dict(W=r.W, R=r.R, B=r.B, s=1, n=r.n, m=r.m, k=1))
-            for r in broken.itertuples()]) for bound in ("eq1", "eq15")}
+        finding = {
+            bound: corners.finding(
+                "statement-error",
+                [
+                    corners.in_log_corner(
+                        "<=", r.exact, BOUND_EXPRS[bound], dict(W=r.W, R=r.R, B=r.B, s=1, n=r.n, m=r.m, k=1)
+                    )
+                    for r in broken.itertuples()
+                ],
+            )
+            for bound in ("eq1", "eq15")
+        }
         row = broken.iloc[-1]
-        cex = (f"Gaussian sample, m={int(row['m'])}, n={int(row['n'])}, R={row['R']:.6g} (m R = {row['mR']:.4g}), "
-               f"B=0, s=k=1: exact R_H(S) = {row['exact']:.6g} > eq. (1) = {row['eq1']:.6g}")
-        kwargs = dict(finding=finding["eq1"], counterexample=cex, certificate=_certificate(
-            _find_certificate(certs, row["point"], "eq1", row["R"]),
-            f"With B = 0 the exact R_H(S) scales like R while log(m(R+B)) -> 0 as m R -> 1: at m R = {row['mR']:.3g} "
-            f"the exact R_H(S) = {row['exact']:.4g} (one optimal network per sign vector, all 2^m) exceeds eq. (1) = "
-            f"{row['eq1']:.4g}, so (1) as printed, with no range on R, fails.", "R_H(S)", "eq. (1)"))
-        kwargs15 = dict(finding=finding["eq15"], counterexample=cex.replace("eq. (1)", "eq. (15) at k = 1"),
-                        certificate=_certificate(
-                            _find_certificate(certs, row["point"], "eq15", row["R"]),
-                            "At k = 1 eq. (15) is eq. (1): the same exact R_H(S) of a small-norm sample exceeds it.",
-                            "R_H(S)", "eq. (15), k = 1"))
-    records.append(CheckRecord(
-        check_id="theorem19/scale", statement_id="theorem19",
-        statement="R_H(S) <= (WR+B) sqrt(s n log(m(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (1))",
-        check=f"exact R_H(S) (all sign vectors) of one Gaussian sample rescaled to R in "
-              f"{list(block['scale']['R_values'])} (m = {block['scale']['m']}, B = 0, s = k = 1) against eq. (1) "
-              "with constant 1",
-        method="exact", instances=len(valid), worst_value=float((valid["exact"] / valid["eq1"]).max()),
-        worst_value_label="max exact / eq. (1)", verdict=Verdict.FAIL if len(broken) else Verdict.PASS,
-        range=describe_range(valid.to_dict("records"), ["m", "n", "R"], "B = 0, s = k = 1"),
-        notes=("With B = 0, R_H(aS) = a R_H(S), but log(m(R+B)) -> 0 as m(R+B) -> 1, so no constant saves (1) as "
-               "printed for samples of norm R slightly above 1/m. The class follows the degenerate-corner rule "
-               "(docs/statements-graph.md): a violation that disappears once the printed logarithm is floored at 1 "
-               "is out-of-range. (1) with the logarithm floored holds on every instance (theorem19/scale-corrected), "
-               "and theorem19-uniform holds for every m, n, R, B (theorem19/uniform-bound)."),
-        **kwargs, **{**common, "variant": "as printed"}))
-    records.append(CheckRecord(
-        check_id="theorem19/eq15-scale", statement_id="eq15",
-        statement="R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (15))",
-        check="the exact R_H(S) of theorem19/scale (k = 1, where (15) is (1)) against eq. (15) with constant 1",
-        method="exact", instances=len(valid), worst_value=float((valid["exact"] / valid["eq1"]).max()),
-        worst_value_label="max exact / eq. (15)", verdict=Verdict.FAIL if len(broken) else Verdict.PASS,
-        range=describe_range(valid.to_dict("records"), ["m", "n", "R"], "B = 0, s = k = 1"),
-        notes="At k = 1, (15) is (1) term by term; the certificate restates the instance of theorem19/scale with "
-              "(15)'s formula. Corrected: max(1, log(km(R+B))) (at k = 1 theorem19/scale-corrected).",
-        **kwargs15, **{**common, "variant": "as printed"}))
+        cex = (
+            f"Gaussian sample, m={int(row['m'])}, n={int(row['n'])}, R={row['R']:.6g} (m R = {row['mR']:.4g}), "
+            f"B=0, s=k=1: exact R_H(S) = {row['exact']:.6g} > eq. (1) = {row['eq1']:.6g}"
+        )
+        kwargs = dict(
+            finding=finding["eq1"],
+            counterexample=cex,
+            certificate=_certificate(
+                _find_certificate(certs, row["point"], "eq1", row["R"]),
+                f"With B = 0 the exact R_H(S) scales like R while log(m(R+B)) -> 0 as m R -> 1: at m R = {row['mR']:.3g} "
+                f"the exact R_H(S) = {row['exact']:.4g} (one optimal network per sign vector, all 2^m) exceeds eq. (1) = "
+                f"{row['eq1']:.4g}, so (1) as printed, with no range on R, fails.",
+                "R_H(S)",
+                "eq. (1)",
+            ),
+        )
+        kwargs15 = dict(
+            finding=finding["eq15"],
+            counterexample=cex.replace("eq. (1)", "eq. (15) at k = 1"),
+            certificate=_certificate(
+                _find_certificate(certs, row["point"], "eq15", row["R"]),
+                "At k = 1 eq. (15) is eq. (1): the same exact R_H(S) of a small-norm sample exceeds it.",
+                "R_H(S)",
+                "eq. (15), k = 1",
+            ),
+        )
+    records.append(
+        CheckRecord(
+            check_id="theorem19/scale",
+            statement_id="theorem19",
+            statement="R_H(S) <= (WR+B) sqrt(s n log(m(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (1))",
+            check=f"exact R_H(S) (all sign vectors) of one Gaussian sample rescaled to R in "
+            f"{list(block['scale']['R_values'])} (m = {block['scale']['m']}, B = 0, s = k = 1) against eq. (1) "
+            "with constant 1",
+            method="exact",
+            instances=len(valid),
+            worst_value=float((valid["exact"] / valid["eq1"]).max()),
+            worst_value_label="max exact / eq. (1)",
+            verdict=Verdict.FAIL if len(broken) else Verdict.PASS,
+            range=describe_range(valid.to_dict("records"), ["m", "n", "R"], "B = 0, s = k = 1"),
+            notes=(
+                "With B = 0, R_H(aS) = a R_H(S), but log(m(R+B)) -> 0 as m(R+B) -> 1, so no constant saves (1) as "
+                "printed for samples of norm R slightly above 1/m. The class follows the degenerate-corner rule "
+                "(docs/statements-graph.md): a violation that disappears once the printed logarithm is floored at 1 "
+                "is out-of-range. (1) with the logarithm floored holds on every instance (theorem19/scale-corrected), "
+                "and theorem19-uniform holds for every m, n, R, B (theorem19/uniform-bound)."
+            ),
+            **kwargs,
+            **{**common, "variant": "as printed"},
+        )
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem19/eq15-scale",
+            statement_id="eq15",
+            statement="R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (15))",
+            check="the exact R_H(S) of theorem19/scale (k = 1, where (15) is (1)) against eq. (15) with constant 1",
+            method="exact",
+            instances=len(valid),
+            worst_value=float((valid["exact"] / valid["eq1"]).max()),
+            worst_value_label="max exact / eq. (15)",
+            verdict=Verdict.FAIL if len(broken) else Verdict.PASS,
+            range=describe_range(valid.to_dict("records"), ["m", "n", "R"], "B = 0, s = k = 1"),
+            notes="At k = 1, (15) is (1) term by term; the certificate restates the instance of theorem19/scale with "
+            "(15)'s formula. Corrected: max(1, log(km(R+B))) (at k = 1 theorem19/scale-corrected).",
+            **kwargs15,
+            **{**common, "variant": "as printed"},
+        )
+    )
     # the correction repairs theorem19/scale; refuted, the printed (1) stays broken out of its range (out-of-range)
     fail = cert.fail_fields(
-        verdict_all([verdict_at_most(e, c * (1 + EXACT_RTOL)) for e, c in zip(scale["exact"], scale["eq1_corrected"], strict=True)]),
-        "out-of-range", lambda: worst_violation(tables, "theorem19/scale-corrected"),
+        verdict_all(
+            [
+                verdict_at_most(e, c * (1 + EXACT_RTOL))
+                for e, c in zip(scale["exact"], scale["eq1_corrected"], strict=True)
+            ]
+        ),
+        "out-of-range",
+        lambda: worst_violation(tables, "theorem19/scale-corrected"),
         notes="for s = 1 the corrected (1) is at least (WR+B)/sqrt(m), the classical one-neuron bound (contraction "
-              "and the linear-class bound), so it holds for every sample; it equals (1) wherever m(R+B) >= e")
-    records.append(CheckRecord(
-        check_id="theorem19/scale-corrected", statement_id="theorem19",
-        statement="R_H(S) <= (WR+B) sqrt(s n max(1, log(m(R+B))))/sqrt(m) (eq. (1) with the log floored at 1)",
-        check="the same exact values against the corrected (1), every R",
-        method="exact", instances=len(scale), worst_value=float((scale["exact"] / scale["eq1_corrected"]).max()),
-        worst_value_label="max exact / corrected (1)", **fail,
-        range=describe_range(scale.to_dict("records"), ["m", "n", "R"], "B = 0, s = k = 1"), **{**common, "variant": "corrected"}))
+        "and the linear-class bound), so it holds for every sample; it equals (1) wherever m(R+B) >= e",
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem19/scale-corrected",
+            statement_id="theorem19",
+            statement="R_H(S) <= (WR+B) sqrt(s n max(1, log(m(R+B))))/sqrt(m) (eq. (1) with the log floored at 1)",
+            check="the same exact values against the corrected (1), every R",
+            method="exact",
+            instances=len(scale),
+            worst_value=float((scale["exact"] / scale["eq1_corrected"]).max()),
+            worst_value_label="max exact / corrected (1)",
+            **fail,
+            range=describe_range(scale.to_dict("records"), ["m", "n", "R"], "B = 0, s = k = 1"),
+            **{**common, "variant": "corrected"},
+        )
+    )
 
     # theorem19-uniform: every exact R_H (upper bracket) of the tiny and the small-norm samples against the
     # all-parameter bound, and the step E max_I ||sum_I zeta_i x_i||/sqrt|I| <= R (1 + sqrt(2 log N))
-    every = pd.concat([exact.assign(sample=exact["distribution"]),
-                       scale.assign(sample="gaussian, rescaled", s=1, k=1)], ignore_index=True)
-    uniform = np.array([corners.evaluate(BOUND_EXPRS["uniform"], dict(W=r.W, R=r.R, B=r.B, s=r.s, n=r.n, m=r.m, k=r.k))
-                        for r in every.itertuples()])
+    every = pd.concat(
+        [exact.assign(sample=exact["distribution"]), scale.assign(sample="gaussian, rescaled", s=1, k=1)],
+        ignore_index=True,
+    )
+    uniform = np.array(
+        [
+            corners.evaluate(BOUND_EXPRS["uniform"], dict(W=r.W, R=r.R, B=r.B, s=r.s, n=r.n, m=r.m, k=r.k))
+            for r in every.itertuples()
+        ]
+    )
     ratio = every["exact_upper"].to_numpy() / uniform
-    records.append(CheckRecord(
-        check_id="theorem19/uniform-bound", statement_id="theorem19-uniform",
-        statement="R_H(S) <= (1 + sqrt 2)(WR+B) sqrt(snk log(em))/sqrt(m) for every m, n >= 1, s >= k >= 1, W, B, R >= 0",
-        check="exact R_H(S) (upper bracket of the certified sups, all 2^m sign vectors) of every tiny sample and of "
-              "the small-norm samples of theorem19/scale (m(R+B) down to 1.04) against the bound",
-        method="exact", instances=len(every), worst_value=float(ratio.max()),
-        worst_value_label="max exact R_H / bound", verdict=_at_most(every["exact_upper"], uniform),
-        range=describe_range(every.to_dict("records"), ["m", "n", "s", "k", "R"], "tiny and small-norm samples"),
-        notes="the bound is proved for every parameter (theorem19-uniform); the exact values show how far it is from "
-              f"R_H on the samples (largest ratio {float(ratio.max()):.3g})", **{**common, "variant": "ours"}))
+    records.append(
+        CheckRecord(
+            check_id="theorem19/uniform-bound",
+            statement_id="theorem19-uniform",
+            statement="R_H(S) <= (1 + sqrt 2)(WR+B) sqrt(snk log(em))/sqrt(m) for every m, n >= 1, s >= k >= 1, W, B, R >= 0",
+            check="exact R_H(S) (upper bracket of the certified sups, all 2^m sign vectors) of every tiny sample and of "
+            "the small-norm samples of theorem19/scale (m(R+B) down to 1.04) against the bound",
+            method="exact",
+            instances=len(every),
+            worst_value=float(ratio.max()),
+            worst_value_label="max exact R_H / bound",
+            verdict=_at_most(every["exact_upper"], uniform),
+            range=describe_range(every.to_dict("records"), ["m", "n", "s", "k", "R"], "tiny and small-norm samples"),
+            notes="the bound is proved for every parameter (theorem19-uniform); the exact values show how far it is from "
+            f"R_H on the samples (largest ratio {float(ratio.max()):.3g})",
+            **{**common, "variant": "ours"},
+        )
+    )
     maximum = tables["steps_maximum"]
-    records.append(_step_record(
-        "theorem19/uniform-maximum", "theorem19-uniform",
-        "E_zeta max_I ||sum_{i in I} zeta_i x_i||/sqrt|I| <= R(1 + sqrt(2 log N)) over the N non-empty cells I, and "
-        "E_zeta max_I |sum_{i in I} zeta_i|/sqrt|I| <= 1 + sqrt(2 log N)",
-        "exact expectations over all sign vectors of the step samples, every non-empty cell",
-        maximum["value"], maximum["bound"], maximum, ["m", "n"], "max E max / bound",
-        extra="all 2^m sign vectors, every non-empty cell"))
+    records.append(
+        _step_record(
+            "theorem19/uniform-maximum",
+            "theorem19-uniform",
+            "E_zeta max_I ||sum_{i in I} zeta_i x_i||/sqrt|I| <= R(1 + sqrt(2 log N)) over the N non-empty cells I, and "
+            "E_zeta max_I |sum_{i in I} zeta_i|/sqrt|I| <= 1 + sqrt(2 log N)",
+            "exact expectations over all sign vectors of the step samples, every non-empty cell",
+            maximum["value"],
+            maximum["bound"],
+            maximum,
+            ["m", "n"],
+            "max E max / bound",
+            extra="all 2^m sign vectors, every non-empty cell",
+        )
+    )
 
     # sparse (k = 1) vs dense (k = s) exponent in s
     sparse = sweep[(sweep["cls"] == "sparse") & (sweep["k"] == 1)]
     dense = sweep[sweep["k"] == sweep["s"]]
-    fits = {name: fit_exponents_if_possible({"s": part["s"], "m": part["m"]}, part["estimate"])
-            for name, part in (("sparse", sparse), ("dense", dense))}
+    fits = {
+        name: fit_exponents_if_possible({"s": part["s"], "m": part["m"]}, part["estimate"])
+        for name, part in (("sparse", sparse), ("dense", dense))
+    }
     sparse_s = fits["sparse"].set_index("parameter").loc["s"] if fits["sparse"] is not None else None
-    sub_linear = (Verdict.PASS if sparse_s is not None and sparse_s["ci_high"] < SUBLINEAR_LIMIT
-                  else Verdict.INCONCLUSIVE)
-    records.append(CheckRecord(
-        check_id="theorem19/sparse-vs-dense", statement_id="intro-dense-lower-bound",
-        statement="the dense class H_{n,s,s} needs more samples than the sparse one: R_H of H_{n,s,s} grows like s "
-                  "(uniform convergence then needs s^2/eps^2 samples), that of H_{n,s,1} sub-linearly",
-        check="fitted exponents (95% CI) of the lower-bound estimate in s and m for H_{n,s,1} and H_{n,s,s}",
-        method="estimate", instances=len(sparse) + len(dense),
-        worst_value=float(sparse_s["exponent"]) if sparse_s is not None else float("nan"),
-        worst_value_label="fitted exponent in s (sparse, k = 1)", verdict=sub_linear,
-        range=describe_range(pd.concat([sparse, dense]).to_dict("records"), ["m", "n", "s", "k"],
-                             f"distributions: {', '.join(sorted(sweep['distribution'].unique()))}"),
-        notes=f"sparse: {exponent_text(fits['sparse'], 's')}, {exponent_text(fits['sparse'], 'm')}; dense: "
-              f"{exponent_text(fits['dense'], 's')}, {exponent_text(fits['dense'], 'm')} (expected s^1, m^-0.5). "
-              "A trend of lower-bound estimates: PASS when the sparse interval lies below 1, otherwise INCONCLUSIVE, "
-              "never FAIL",
-        **common))
+    sub_linear = (
+        Verdict.PASS if sparse_s is not None and sparse_s["ci_high"] < SUBLINEAR_LIMIT else Verdict.INCONCLUSIVE
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem19/sparse-vs-dense",
+            statement_id="intro-dense-lower-bound",
+            statement="the dense class H_{n,s,s} needs more samples than the sparse one: R_H of H_{n,s,s} grows like s "
+            "(uniform convergence then needs s^2/eps^2 samples), that of H_{n,s,1} sub-linearly",
+            check="fitted exponents (95% CI) of the lower-bound estimate in s and m for H_{n,s,1} and H_{n,s,s}",
+            method="estimate",
+            instances=len(sparse) + len(dense),
+            worst_value=float(sparse_s["exponent"]) if sparse_s is not None else float("nan"),
+            worst_value_label="fitted exponent in s (sparse, k = 1)",
+            verdict=sub_linear,
+            range=describe_range(
+                pd.concat([sparse, dense]).to_dict("records"),
+                ["m", "n", "s", "k"],
+                f"distributions: {', '.join(sorted(sweep['distribution'].unique()))}",
+            ),
+            notes=f"sparse: {exponent_text(fits['sparse'], 's')}, {exponent_text(fits['sparse'], 'm')}; dense: "
+            f"{exponent_text(fits['dense'], 's')}, {exponent_text(fits['dense'], 'm')} (expected s^1, m^-0.5). "
+            "A trend of lower-bound estimates: PASS when the sparse interval lies below 1, otherwise INCONCLUSIVE, "
+            "never FAIL",
+            **common,
+        )
+    )
 
     # Conjecture 20: no growth in n at R = 1
     dims = dims.sort_values("n")
     dim_fit = fit_exponents_if_possible({"n": dims["n"]}, dims["estimate"])
-    slope_verdict, slope = verdict_growth_mc(dims["n"], dims["ci_low"] / dims["conj20"],
-                                             dims["ci_high"] / dims["conj20"], DIMENSION_SLOPE_TOL)
-    records.append(CheckRecord(
-        check_id="theorem19/conj20-dimension", statement_id="conj20",
-        statement="no explicit dependence on n: R_H(S) <= (WR+B) sqrt(sk)/sqrt(m)",
-        check="lower-bound estimate against n with the points scaled to R = 1 (uniform cube samples), ratio to (16)",
-        method="estimate", instances=len(dims), worst_value=float((dims["ci_high"] / dims["conj20"]).max()),
-        worst_value_label="max upper CI / eq. (16)",
-        range=describe_range(dims.to_dict("records"), ["m", "n", "s", "k"], "uniform cube samples scaled to R = 1"),
-        verdict=Verdict.PASS if slope_verdict is Verdict.PASS else Verdict.INCONCLUSIVE,
-        notes=f"estimate ~ {exponent_text(dim_fit, 'n')}; slope of the upper-CI ratio along n {slope:.2f} (PASS when "
-              f"<= {DIMENSION_SLOPE_TOL}); a fitted exponent never FAILs a conjecture (that needs an exact "
-              "certificate), and a lower-bound estimator can miss growth in n", **common))
+    slope_verdict, slope = verdict_growth_mc(
+        dims["n"], dims["ci_low"] / dims["conj20"], dims["ci_high"] / dims["conj20"], DIMENSION_SLOPE_TOL
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem19/conj20-dimension",
+            statement_id="conj20",
+            statement="no explicit dependence on n: R_H(S) <= (WR+B) sqrt(sk)/sqrt(m)",
+            check="lower-bound estimate against n with the points scaled to R = 1 (uniform cube samples), ratio to (16)",
+            method="estimate",
+            instances=len(dims),
+            worst_value=float((dims["ci_high"] / dims["conj20"]).max()),
+            worst_value_label="max upper CI / eq. (16)",
+            range=describe_range(dims.to_dict("records"), ["m", "n", "s", "k"], "uniform cube samples scaled to R = 1"),
+            verdict=Verdict.PASS if slope_verdict is Verdict.PASS else Verdict.INCONCLUSIVE,
+            notes=f"estimate ~ {exponent_text(dim_fit, 'n')}; slope of the upper-CI ratio along n {slope:.2f} (PASS when "
+            f"<= {DIMENSION_SLOPE_TOL}); a fitted exponent never FAILs a conjecture (that needs an exact "
+            "certificate), and a lower-bound estimator can miss growth in n",
+            **common,
+        )
+    )
 
     fit_rows = []
     for name, fit in (("sparse k=1", fits["sparse"]), ("dense k=s", fits["dense"]), ("dimension", dim_fit)):
@@ -258,8 +387,10 @@ def assemble(block: dict, tables: dict):
     records.append(_conj20_lower_record(tables, certs, common))
     records += _step_records(block, tables)
     records += _exact_records(exact, sweep)
-    summary = {"fits": pd.concat(fit_rows, ignore_index=True) if fit_rows else pd.DataFrame(columns=["fit"]),
-               "tightness": _tightness(exact, sweep, fits, dim_fit)}
+    summary = {
+        "fits": pd.concat(fit_rows, ignore_index=True) if fit_rows else pd.DataFrame(columns=["fit"]),
+        "tightness": _tightness(exact, sweep, fits, dim_fit),
+    }
     return ClaimReport(records, summary)
 
 
@@ -270,7 +401,7 @@ def assemble(block: dict, tables: dict):
 #: Ledger text of the new statements' checks (plain text).
 STEP_TEXT = {
     "cover": "Cover (1965): m points in general position in R^d have C(m, d) = 2 sum_{i<d} binom(m-1, i) "
-             "homogeneous linear dichotomies (affine halfspaces of R^n: d = n + 1); fewer otherwise",
+    "homogeneous linear dichotomies (affine halfspaces of R^n: d = n + 1); fewer otherwise",
     "sauer": "Sauer-Shelah: a class of VC dimension d cuts at most sum_{i<=d} binom(m, i) subsets from m points",
     "hoeffding": "Hoeffding: P(|sum_i zeta_i a_i| > t ||a||_2) <= 2 exp(-t^2/2) for Rademacher zeta",
     "counting": "each I_j is cut by a halfspace of R^n: at most O(m^n) such subsets (explicitly <= 2 m^n)",
@@ -286,10 +417,21 @@ def _step_record(check_id, statement_id, statement, check, values, limits, frame
     values, limits = np.asarray(values, dtype=float), np.asarray(limits, dtype=float)
     ratio = float(np.max(values / limits)) if len(values) else float("nan")
     fail = cert.fail_fields(_at_most(values, limits), "proof-slip", lambda: None, notes=notes)
-    return CheckRecord(check_id=check_id, statement_id=statement_id, statement=statement, check=check, method="exact",
-                       instances=len(values), worst_value=ratio, worst_value_label=label,
-                       range=describe_range(frame.to_dict("records"), keys, extra), claim_id="theorem19",
-                       paper_ref=PAPER_REF, variant="", **fail)
+    return CheckRecord(
+        check_id=check_id,
+        statement_id=statement_id,
+        statement=statement,
+        check=check,
+        method="exact",
+        instances=len(values),
+        worst_value=ratio,
+        worst_value_label=label,
+        range=describe_range(frame.to_dict("records"), keys, extra),
+        claim_id="theorem19",
+        paper_ref=PAPER_REF,
+        variant="",
+        **fail,
+    )
 
 
 def _fixed_certificate(fixed, step: str):
@@ -308,173 +450,412 @@ def _step_records(block: dict, tables: dict) -> list:
     general = cover[cover["general_position"].astype(bool)]
     other = cover[~cover["general_position"].astype(bool)]
     eq_verdict, eq_error, _ = verdict_equal(general["cells"], general["cover"])
-    records.append(CheckRecord(
-        check_id="theorem19/cover-count", statement=STEP_TEXT["cover"],
-        check="cells (sets cut by one halfspace <w, x> - b > 0, LP-certified) of Gaussian point sets (general "
-              "position a.s.) against Cover's C(m, n+1); of the cube samples (repeated points) against C(m', n+1), "
-              "m' distinct points",
-        method="exact", instances=len(cover), worst_value=float(eq_error), worst_value_label="max |cells - C(m, n+1)| "
-              "in general position",
-        verdict=verdict_all([eq_verdict, _at_most(other["cells"], other["cover"])]),
-        range=describe_range(cover.to_dict("records"), ["n", "m"], "Gaussian and cube point sets"),
-        statement_id="theorem19-counting",
-        notes=f"cells / C(m', n+1): {', '.join(f'{r.sample}: {r.cells}/{r.cover}' for r in cover.itertuples())}",
-        **common))
-    records.append(_step_record(
-        "theorem19/sauer-shelah", "theorem19-counting", STEP_TEXT["sauer"],
-        "cells of every point set against sum_{i<=n+1} binom(m, i) (halfspaces of R^n have VC dimension n+1)",
-        cover["cells"], cover["sauer_shelah"], cover, ["n", "m"], "max cells / Sauer-Shelah bound"))
-    records.append(_step_record(
-        "theorem19/cells-count", "theorem19-counting", STEP_TEXT["counting"],
-        "cells of every point set against 2 m^n", cover["cells"], cover["two_m_n"], cover, ["n", "m"],
-        "max cells / (2 m^n)"))
+    records.append(
+        CheckRecord(
+            check_id="theorem19/cover-count",
+            statement=STEP_TEXT["cover"],
+            check="cells (sets cut by one halfspace <w, x> - b > 0, LP-certified) of Gaussian point sets (general "
+            "position a.s.) against Cover's C(m, n+1); of the cube samples (repeated points) against C(m', n+1), "
+            "m' distinct points",
+            method="exact",
+            instances=len(cover),
+            worst_value=float(eq_error),
+            worst_value_label="max |cells - C(m, n+1)| in general position",
+            verdict=verdict_all([eq_verdict, _at_most(other["cells"], other["cover"])]),
+            range=describe_range(cover.to_dict("records"), ["n", "m"], "Gaussian and cube point sets"),
+            statement_id="theorem19-counting",
+            notes=f"cells / C(m', n+1): {', '.join(f'{r.sample}: {r.cells}/{r.cover}' for r in cover.itertuples())}",
+            **common,
+        )
+    )
+    records.append(
+        _step_record(
+            "theorem19/sauer-shelah",
+            "theorem19-counting",
+            STEP_TEXT["sauer"],
+            "cells of every point set against sum_{i<=n+1} binom(m, i) (halfspaces of R^n have VC dimension n+1)",
+            cover["cells"],
+            cover["sauer_shelah"],
+            cover,
+            ["n", "m"],
+            "max cells / Sauer-Shelah bound",
+        )
+    )
+    records.append(
+        _step_record(
+            "theorem19/cells-count",
+            "theorem19-counting",
+            STEP_TEXT["counting"],
+            "cells of every point set against 2 m^n",
+            cover["cells"],
+            cover["two_m_n"],
+            cover,
+            ["n", "m"],
+            "max cells / (2 m^n)",
+        )
+    )
     # Hoeffding: the fact's own instances and the proof's (5), (9)
-    records.append(_step_record(
-        "theorem19/hoeffding", "eq9", STEP_TEXT["hoeffding"],
-        "exact law of sum_i zeta_i a_i over all sign vectors (weights: ones, Gaussian, one large) against "
-        "2 exp(-t^2/2)", hoeff["tail"], hoeff["bound"], hoeff.rename(columns={"length": "m"}), ["m", "t"],
-        "max P / (2 exp(-t^2/2))", extra="weights ones, Gaussian, one large"))
-    records.append(_step_record(
-        "theorem19/eq5-tails", "eq5", "P(|sum_{I_j} zeta_i| > t sqrt|I_j|) <= 2 exp(-t^2/c) per cell, and the union "
-        "over the cells", "exact tail of every cell (c = 2) and P(some cell exceeds) against (#cells) 2 exp(-t^2/2) "
-        "<= 2 m^n 2 exp(-t^2/2)", np.r_[tails["eq5_max_tail"], tails["union5"]],
-        np.r_[tails["hoeffding"], tails["union5_bound"]], tails, ["m", "n", "t"],
-        "max P / bound", extra=samples))
-    records.append(_step_record(
-        "theorem19/eq9-tails", "eq9", "P(|sum_{I_j} zeta_i x_{i,p}| > t sqrt(sum_{I_j} x_{i,p}^2)) <= 2 exp(-t^2/c)",
-        "exact tail of every cell and coordinate (c = 2)", tails["eq9_max_tail"], tails["hoeffding"], tails,
-        ["m", "n", "t"], "max P / (2 exp(-t^2/2))", extra=samples))
-    records.append(_step_record(
-        "theorem19/eq10-union", "eq10", "P(some cell: ||sum_{I_j} zeta_i x_i|| > t R sqrt|I_j|) <= 2 n m^n exp(-t^2/c)",
-        "exact probability over all sign vectors that some cell exceeds, against the printed 2 n m^n exp(-t^2/2)",
-        tails["union10"], tails["union10_printed"], tails, ["m", "n", "t"], "max P / (2 n m^n exp(-t^2/2))",
-        extra=samples))
+    records.append(
+        _step_record(
+            "theorem19/hoeffding",
+            "eq9",
+            STEP_TEXT["hoeffding"],
+            "exact law of sum_i zeta_i a_i over all sign vectors (weights: ones, Gaussian, one large) against "
+            "2 exp(-t^2/2)",
+            hoeff["tail"],
+            hoeff["bound"],
+            hoeff.rename(columns={"length": "m"}),
+            ["m", "t"],
+            "max P / (2 exp(-t^2/2))",
+            extra="weights ones, Gaussian, one large",
+        )
+    )
+    records.append(
+        _step_record(
+            "theorem19/eq5-tails",
+            "eq5",
+            "P(|sum_{I_j} zeta_i| > t sqrt|I_j|) <= 2 exp(-t^2/c) per cell, and the union over the cells",
+            "exact tail of every cell (c = 2) and P(some cell exceeds) against (#cells) 2 exp(-t^2/2) "
+            "<= 2 m^n 2 exp(-t^2/2)",
+            np.r_[tails["eq5_max_tail"], tails["union5"]],
+            np.r_[tails["hoeffding"], tails["union5_bound"]],
+            tails,
+            ["m", "n", "t"],
+            "max P / bound",
+            extra=samples,
+        )
+    )
+    records.append(
+        _step_record(
+            "theorem19/eq9-tails",
+            "eq9",
+            "P(|sum_{I_j} zeta_i x_{i,p}| > t sqrt(sum_{I_j} x_{i,p}^2)) <= 2 exp(-t^2/c)",
+            "exact tail of every cell and coordinate (c = 2)",
+            tails["eq9_max_tail"],
+            tails["hoeffding"],
+            tails,
+            ["m", "n", "t"],
+            "max P / (2 exp(-t^2/2))",
+            extra=samples,
+        )
+    )
+    records.append(
+        _step_record(
+            "theorem19/eq10-union",
+            "eq10",
+            "P(some cell: ||sum_{I_j} zeta_i x_i|| > t R sqrt|I_j|) <= 2 n m^n exp(-t^2/c)",
+            "exact probability over all sign vectors that some cell exceeds, against the printed 2 n m^n exp(-t^2/2)",
+            tails["union10"],
+            tails["union10_printed"],
+            tails,
+            ["m", "n", "t"],
+            "max P / (2 n m^n exp(-t^2/2))",
+            extra=samples,
+        )
+    )
     keys = ["m", "n", "s", "k", "t"]
-    records.append(_step_record(
-        "theorem19/eq6-second-term", "eq6", "E max (1/m) sum_j sum_{I_j} zeta_i u_j b_j <= max (1/m) sum_j (t |u_j b_j| "
-        "sqrt|I_j| + P(bad) |u_j b_j| |I_j|)",
-        "T_2 = E_zeta max over cell assignments of (B/m) sum_j |sum_{I_j} zeta_i| (exact) against (6) with the exact "
-        "bad-event probability of (5)", terms["second"], terms["eq6"], terms, keys, "max T_2 / (6)", extra=samples))
-    records.append(_step_record(
-        "theorem19/eq7-corrected", "eq7", "with sum_j |I_j| <= k m (I_j with > 0): T_2 <= t B sqrt(sk/m) + "
-        "(2 m^n) 2 exp(-t^2/c) B k", "T_2 (exact) against (7) with the O() read as the cell count 2 m^n times "
-        "Hoeffding's 2 exp(-t^2/2)", terms["second"], terms["eq7"], terms, keys, "max T_2 / (7)", extra=samples))
+    records.append(
+        _step_record(
+            "theorem19/eq6-second-term",
+            "eq6",
+            "E max (1/m) sum_j sum_{I_j} zeta_i u_j b_j <= max (1/m) sum_j (t |u_j b_j| "
+            "sqrt|I_j| + P(bad) |u_j b_j| |I_j|)",
+            "T_2 = E_zeta max over cell assignments of (B/m) sum_j |sum_{I_j} zeta_i| (exact) against (6) with the exact "
+            "bad-event probability of (5)",
+            terms["second"],
+            terms["eq6"],
+            terms,
+            keys,
+            "max T_2 / (6)",
+            extra=samples,
+        )
+    )
+    records.append(
+        _step_record(
+            "theorem19/eq7-corrected",
+            "eq7",
+            "with sum_j |I_j| <= k m (I_j with > 0): T_2 <= t B sqrt(sk/m) + (2 m^n) 2 exp(-t^2/c) B k",
+            "T_2 (exact) against (7) with the O() read as the cell count 2 m^n times Hoeffding's 2 exp(-t^2/2)",
+            terms["second"],
+            terms["eq7"],
+            terms,
+            keys,
+            "max T_2 / (7)",
+            extra=samples,
+        )
+    )
     eq8_rows = terms.drop_duplicates(["sample", "s", "k"])
     grid = st.grid_rows(st.STEP_GRID)
 
     grid = pd.DataFrame(grid)
     k1 = eq8_rows[eq8_rows["k"] == 1]
-    records.append(_step_record(
-        "theorem19/eq13-first-term", "eq13", "T_1 <= (W/m) sum_j (t R sqrt|I_j| + 2 n m^n exp(-t^2/c) R |I_j|)",
-        "T_1 = E_zeta max over cell assignments of (W/m) sum_j ||sum_{I_j} zeta_i x_i|| (exact) against (13) with the "
-        "exact bad-event probability of (10) and as printed (c = 2)", np.r_[terms["first"], terms["first"]],
-        np.r_[terms["eq13_exact"], terms["eq13"]], terms, keys, "max T_1 / (13)", extra=samples))
+    records.append(
+        _step_record(
+            "theorem19/eq13-first-term",
+            "eq13",
+            "T_1 <= (W/m) sum_j (t R sqrt|I_j| + 2 n m^n exp(-t^2/c) R |I_j|)",
+            "T_1 = E_zeta max over cell assignments of (W/m) sum_j ||sum_{I_j} zeta_i x_i|| (exact) against (13) with the "
+            "exact bad-event probability of (10) and as printed (c = 2)",
+            np.r_[terms["first"], terms["first"]],
+            np.r_[terms["eq13_exact"], terms["eq13"]],
+            terms,
+            keys,
+            "max T_1 / (13)",
+            extra=samples,
+        )
+    )
     # (8) and (14): the exact terms at k = 1, and (7), (13) at the chosen t on the closed-form grid
     for check_id, statement_id, text, check, term, at_t, bound, scale in (
-            ("theorem19/eq8-second-term", "eq8",
-             "at t = 2 sqrt(n c log(mB)): second term <= 4 B sqrt(s n c log(mB))/sqrt(m)",
-             "T_2 (exact, k = 1) against (8) (c = 2), and (7) at this t against (8) on the closed-form grid",
-             "second", "eq7_at_t8", "eq8", "B"),
-            ("theorem19/eq14-first-term", "eq14",
-             "at t = 2 sqrt(n log(mR)): first term <= 4 W R sqrt(n s log(mR))/sqrt(m)",
-             "T_1 (exact, k = 1) against (14) (c = 2), and (13) at this t against (14) on the closed-form grid",
-             "first", "eq13_at_t14", "eq14", "R")):
-        records.append(_step_record(
-            check_id, statement_id, text, check, np.r_[k1[term], grid[at_t]], np.r_[k1[bound], grid[bound]],
-            pd.concat([k1[["m", "n", "s", scale]], grid[["m", "n", "s", scale]]]), ["m", "n", "s", scale],
-            f"max exact term / ({bound[2:]}) or grid ratio", extra="B = R = W; tiny samples and the closed-form grid"))
+        (
+            "theorem19/eq8-second-term",
+            "eq8",
+            "at t = 2 sqrt(n c log(mB)): second term <= 4 B sqrt(s n c log(mB))/sqrt(m)",
+            "T_2 (exact, k = 1) against (8) (c = 2), and (7) at this t against (8) on the closed-form grid",
+            "second",
+            "eq7_at_t8",
+            "eq8",
+            "B",
+        ),
+        (
+            "theorem19/eq14-first-term",
+            "eq14",
+            "at t = 2 sqrt(n log(mR)): first term <= 4 W R sqrt(n s log(mR))/sqrt(m)",
+            "T_1 (exact, k = 1) against (14) (c = 2), and (13) at this t against (14) on the closed-form grid",
+            "first",
+            "eq13_at_t14",
+            "eq14",
+            "R",
+        ),
+    ):
+        records.append(
+            _step_record(
+                check_id,
+                statement_id,
+                text,
+                check,
+                np.r_[k1[term], grid[at_t]],
+                np.r_[k1[bound], grid[bound]],
+                pd.concat([k1[["m", "n", "s", scale]], grid[["m", "n", "s", scale]]]),
+                ["m", "n", "s", scale],
+                f"max exact term / ({bound[2:]}) or grid ratio",
+                extra="B = R = W; tiny samples and the closed-form grid",
+            )
+        )
     # the classical bound's ingredients: contraction (relu is 1-Lipschitz) and the linear class (Jensen)
     contraction, linear = tables["steps_contraction"], tables["steps_linear"]
-    records.append(_step_record(
-        "theorem19/contraction", "section5-classical-bound-proved",
-        "E max_{a in A} sum_i zeta_i relu(a_i) <= E max_{a in A} sum_i zeta_i a_i (contraction, relu 1-Lipschitz)",
-        "exact over all sign vectors on random finite sets A (Gaussian vectors, half of their negatives, 0)",
-        contraction["relu"], contraction["linear"], contraction.rename(columns={"vectors": "size"}), ["m", "size"],
-        "max relu side / linear side"))
-    records.append(_step_record(
-        "theorem19/linear-class", "section5-classical-bound-proved",
-        "E||sum_i zeta_i x_i|| <= sqrt(sum_i ||x_i||^2) <= R sqrt(m), E|sum_i zeta_i| <= sqrt(m)",
-        "exact expectations over all sign vectors of the step samples against the Jensen bounds",
-        linear["value"], linear["bound"], linear, ["m", "n"], "max E / Jensen bound", extra=samples))
+    records.append(
+        _step_record(
+            "theorem19/contraction",
+            "section5-classical-bound-proved",
+            "E max_{a in A} sum_i zeta_i relu(a_i) <= E max_{a in A} sum_i zeta_i a_i (contraction, relu 1-Lipschitz)",
+            "exact over all sign vectors on random finite sets A (Gaussian vectors, half of their negatives, 0)",
+            contraction["relu"],
+            contraction["linear"],
+            contraction.rename(columns={"vectors": "size"}),
+            ["m", "size"],
+            "max relu side / linear side",
+        )
+    )
+    records.append(
+        _step_record(
+            "theorem19/linear-class",
+            "section5-classical-bound-proved",
+            "E||sum_i zeta_i x_i|| <= sqrt(sum_i ||x_i||^2) <= R sqrt(m), E|sum_i zeta_i| <= sqrt(m)",
+            "exact expectations over all sign vectors of the step samples against the Jensen bounds",
+            linear["value"],
+            linear["bound"],
+            linear,
+            ["m", "n"],
+            "max E / Jensen bound",
+            extra=samples,
+        )
+    )
 
     # FAILs: the printed (12) and the printed sum_j |I_j| = m, with fixed instances
     for step, check_id, statement_id, statement, label, relation in (
-            ("eq12", "theorem19/eq12-printed", "eq12", "E_zeta max_h (first term) <= max_h (1/m) sum_j |u_j| ||w_j|| "
-             "E_zeta ||sum_{I_j} zeta_i x_i|| ((12) as printed)", "E max / max E", "<="),
-            ("eq7", "theorem19/eq7-printed", "eq7", "activations 1-sparse => sum_j |I_j| = m, I_j = {i : <w_j, x_i> - "
-             "b_j >= 0} (as printed)", "sum_j |I_j| / m", "=="),
-            ("km", "theorem19/km-printed", "theorem19-k-sparse-cells", "activations k-sparse => sum_j |I_j| <= k m, "
-             "I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)", "sum_j |I_j| / (k m)", "<=")):
+        (
+            "eq12",
+            "theorem19/eq12-printed",
+            "eq12",
+            "E_zeta max_h (first term) <= max_h (1/m) sum_j |u_j| ||w_j|| "
+            "E_zeta ||sum_{I_j} zeta_i x_i|| ((12) as printed)",
+            "E max / max E",
+            "<=",
+        ),
+        (
+            "eq7",
+            "theorem19/eq7-printed",
+            "eq7",
+            "activations 1-sparse => sum_j |I_j| = m, I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)",
+            "sum_j |I_j| / m",
+            "==",
+        ),
+        (
+            "km",
+            "theorem19/km-printed",
+            "theorem19-k-sparse-cells",
+            "activations k-sparse => sum_j |I_j| <= k m, I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)",
+            "sum_j |I_j| / (k m)",
+            "<=",
+        ),
+    ):
         certificate, row = _fixed_certificate(fixed, step)
-        verdict = (verdict_at_most(row["lhs"], row["rhs"]) if relation == "<="
-                   else verdict_equal([row["lhs"]], [row["rhs"]])[0])
-        fail = cert.fail_fields(verdict, "proof-slip", lambda c=certificate, r=row, s=step: None if c is None else (
-            c, (f"n = s = k = 1, x = (1, -1), W = 1, B = 2: E max = {r['lhs']:g} W > max E = {r['rhs']:g} W" if s == "eq12"
-                else f"n = 1, x = (0, 1, -1), h(x) = relu(x) + relu(-x) (1-sparse): sum_j |I_j| = {r['lhs']:g} "
-                     + (f"!= m = {r['rhs']:g}" if s == "eq7" else f"> k m = {r['rhs']:g}"))))
-        records.append(CheckRecord(
-            check_id=check_id, statement_id=statement_id, statement=statement,
-            check="explicit networks on a fixed tiny sample, recomputed by the certificate verifier",
-            method="exact", instances=1, worst_value=float(row["lhs"] / row["rhs"]), worst_value_label=label,
-            range="n = 1, m <= 3, s <= 2", **fail, **{**common, "variant": "as printed"}))
+        verdict = (
+            verdict_at_most(row["lhs"], row["rhs"])
+            if relation == "<="
+            else verdict_equal([row["lhs"]], [row["rhs"]])[0]
+        )
+        fail = cert.fail_fields(
+            verdict,
+            "proof-slip",
+            lambda c=certificate, r=row, s=step: (
+                None
+                if c is None
+                else (
+                    c,
+                    (
+                        f"n = s = k = 1, x = (1, -1), W = 1, B = 2: E max = {r['lhs']:g} W > max E = {r['rhs']:g} W"
+                        if s == "eq12"
+                        else f"n = 1, x = (0, 1, -1), h(x) = relu(x) + relu(-x) (1-sparse): sum_j |I_j| = {r['lhs']:g} "
+                        + (f"!= m = {r['rhs']:g}" if s == "eq7" else f"> k m = {r['rhs']:g}")
+                    ),
+                )
+            ),
+        )
+        records.append(
+            CheckRecord(
+                check_id=check_id,
+                statement_id=statement_id,
+                statement=statement,
+                check="explicit networks on a fixed tiny sample, recomputed by the certificate verifier",
+                method="exact",
+                instances=1,
+                worst_value=float(row["lhs"] / row["rhs"]),
+                worst_value_label=label,
+                range="n = 1, m <= 3, s <= 2",
+                **fail,
+                **{**common, "variant": "as printed"},
+            )
+        )
 
     # (8) and (14) with the printed cells (ties at 0 counted): the terms of (4) grow like s, the bounds like sqrt(s)
     for step, check_id, statement_id, statement, bound in (
-            ("eq8-ties", "theorem19/eq8-printed-cells", "eq8", "second term of (4) <= 4 B sqrt(s n c log(mB))/sqrt(m) "
-             "with I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)", "(8)"),
-            ("eq14-ties", "theorem19/eq14-printed-cells", "eq14", "first term of (4) <= 4 W R sqrt(n s log(mR))/sqrt(m) "
-             "with I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)", "(14)")):
+        (
+            "eq8-ties",
+            "theorem19/eq8-printed-cells",
+            "eq8",
+            "second term of (4) <= 4 B sqrt(s n c log(mB))/sqrt(m) with I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)",
+            "(8)",
+        ),
+        (
+            "eq14-ties",
+            "theorem19/eq14-printed-cells",
+            "eq14",
+            "first term of (4) <= 4 W R sqrt(n s log(mR))/sqrt(m) with I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)",
+            "(14)",
+        ),
+    ):
         certificate, row = _fixed_certificate(fixed, step)
         ties = st.TIES_INSTANCE
-        fail = cert.fail_fields(verdict_at_most(row["lhs"], row["rhs"]), "proof-slip", lambda c=certificate, r=row, b=bound, ties=ties: (
-            None if c is None else (c, f"m = {ties['m']} points x_i = 1, n = 1, s = {ties['s']} neurons +-relu(x - 1) "
-                                       f"(all tied, none active), W = B = R = 1: term = {r['lhs']:g} > {b} = "
-                                       f"{r['rhs']:.4g}")))
-        records.append(CheckRecord(
-            check_id=check_id, statement_id=statement_id, statement=statement,
-            check="explicit 1-sparse networks whose neurons are tied at 0 on every sample point, one per sign vector "
-                  "(all 2^m), recomputed by the certificate verifier",
-            method="exact", instances=1, worst_value=float(row["lhs"] / row["rhs"]), worst_value_label=f"term / {bound}",
-            range=f"m = {ties['m']}, n = 1, s = {ties['s']}, W = B = R = 1", **fail,
-            **{**common, "variant": "as printed"}))
+        fail = cert.fail_fields(
+            verdict_at_most(row["lhs"], row["rhs"]),
+            "proof-slip",
+            lambda c=certificate, r=row, b=bound, ties=ties: (
+                None
+                if c is None
+                else (
+                    c,
+                    f"m = {ties['m']} points x_i = 1, n = 1, s = {ties['s']} neurons +-relu(x - 1) "
+                    f"(all tied, none active), W = B = R = 1: term = {r['lhs']:g} > {b} = "
+                    f"{r['rhs']:.4g}",
+                )
+            ),
+        )
+        records.append(
+            CheckRecord(
+                check_id=check_id,
+                statement_id=statement_id,
+                statement=statement,
+                check="explicit 1-sparse networks whose neurons are tied at 0 on every sample point, one per sign vector "
+                "(all 2^m), recomputed by the certificate verifier",
+                method="exact",
+                instances=1,
+                worst_value=float(row["lhs"] / row["rhs"]),
+                worst_value_label=f"term / {bound}",
+                range=f"m = {ties['m']}, n = 1, s = {ties['s']}, W = B = R = 1",
+                **fail,
+                **{**common, "variant": "as printed"},
+            )
+        )
 
     # (8) + (14) against (1): the constant of the last line
     point = st.COMBINE_POINT
     combined = float(eval(st.COMBINE_EXPR, {"sqrt": math.sqrt, "log": math.log}, dict(point)))
     printed = _bound_value("eq1", {key: point[key] for key in ("W", "R", "B", "s", "n", "m")} | {"k": 1})
     corrected_ratio = max(
-        float(eval(st.COMBINE_EXPR, {"sqrt": math.sqrt, "log": math.log},
-                   dict(m=r.m, n=r.n, s=r.s, W=r.W, B=r.B, R=r.R, c=st.HOEFFDING_C)))
+        float(
+            eval(
+                st.COMBINE_EXPR,
+                {"sqrt": math.sqrt, "log": math.log},
+                dict(m=r.m, n=r.n, s=r.s, W=r.W, B=r.B, R=r.R, c=st.HOEFFDING_C),
+            )
+        )
         / (4 * math.sqrt(st.HOEFFDING_C) * _bound_value("eq1", dict(W=r.W, R=r.R, B=r.B, s=r.s, n=r.n, m=r.m, k=1)))
-        for r in grid.itertuples())
+        for r in grid.itertuples()
+    )
 
     def _combine_certificate():
         c = cert.certificate_if_violated(
-            "<=", cert.formula(st.COMBINE_EXPR, **point), cert.formula(EQ1_EXPR, **{k: v for k, v in point.items()
-                                                                                if k != "c"}),
-            combined, printed, "(8) + (14): 4 (sqrt(c) B sqrt(log(mB)) + W R sqrt(log(mR))) sqrt(sn/m), c = 2",
+            "<=",
+            cert.formula(st.COMBINE_EXPR, **point),
+            cert.formula(EQ1_EXPR, **{k: v for k, v in point.items() if k != "c"}),
+            combined,
+            printed,
+            "(8) + (14): 4 (sqrt(c) B sqrt(log(mB)) + W R sqrt(log(mR))) sqrt(sn/m), c = 2",
             "(1) with its printed constant 1",
             "the two bounds the proof establishes add up to more than (1) at every point (constant 4 sqrt(c) >= "
-            "4 sqrt 2 for Hoeffding's c = 2): the last line does not give (1)")
-        return None if c is None else (c, f"m = {point['m']}, n = {point['n']}, s = {point['s']}, W = B = 1, R = 3: "
-                                          f"(8) + (14) = {combined:.4g} > (1) = {printed:.4g}")
+            "4 sqrt 2 for Hoeffding's c = 2): the last line does not give (1)",
+        )
+        return (
+            None
+            if c is None
+            else (
+                c,
+                f"m = {point['m']}, n = {point['n']}, s = {point['s']}, W = B = 1, R = 3: "
+                f"(8) + (14) = {combined:.4g} > (1) = {printed:.4g}",
+            )
+        )
 
-    records.append(CheckRecord(
-        check_id="theorem19/combine-printed", statement_id="theorem19-proof-combine",
-        statement="(8) + (14) give (1) (constant 1)", check="the sum of the right sides of (8) and (14) against (1)",
-        method="exact", instances=1, worst_value=combined / printed, worst_value_label="((8) + (14)) / (1)",
-        range="m = 400, n = 9, s = 8, W = B = 1, R = 3",
-        **cert.fail_fields(verdict_at_most(combined, printed), "constant-factor", _combine_certificate),
-        **{**common, "variant": "as printed"}))
-    records.append(CheckRecord(
-        check_id="theorem19/combine-corrected", statement_id="theorem19-proved",
-        statement="(8) + (14) <= 4 sqrt(c) (WR+B) sqrt(sn log(m(R+B)))/sqrt(m) (c = 2): (1) with constant 4 sqrt 2",
-        check="closed forms on the grid of theorem19/eq8-second-term",
-        method="exact", instances=len(grid), worst_value=corrected_ratio,
-        worst_value_label="max ((8) + (14)) / (4 sqrt 2 x (1))",
-        verdict=verdict_at_most(corrected_ratio, 1.0),
-        range=describe_range(grid.to_dict("records"), ["m", "n", "s", "R"], "B = R = W"),
-        **{**common, "variant": "corrected"}))
+    records.append(
+        CheckRecord(
+            check_id="theorem19/combine-printed",
+            statement_id="theorem19-proof-combine",
+            statement="(8) + (14) give (1) (constant 1)",
+            check="the sum of the right sides of (8) and (14) against (1)",
+            method="exact",
+            instances=1,
+            worst_value=combined / printed,
+            worst_value_label="((8) + (14)) / (1)",
+            range="m = 400, n = 9, s = 8, W = B = 1, R = 3",
+            **cert.fail_fields(verdict_at_most(combined, printed), "constant-factor", _combine_certificate),
+            **{**common, "variant": "as printed"},
+        )
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem19/combine-corrected",
+            statement_id="theorem19-proved",
+            statement="(8) + (14) <= 4 sqrt(c) (WR+B) sqrt(sn log(m(R+B)))/sqrt(m) (c = 2): (1) with constant 4 sqrt 2",
+            check="closed forms on the grid of theorem19/eq8-second-term",
+            method="exact",
+            instances=len(grid),
+            worst_value=corrected_ratio,
+            worst_value_label="max ((8) + (14)) / (4 sqrt 2 x (1))",
+            verdict=verdict_at_most(corrected_ratio, 1.0),
+            range=describe_range(grid.to_dict("records"), ["m", "n", "s", "R"], "B = R = W"),
+            **{**common, "variant": "corrected"},
+        )
+    )
     return records
 
 
@@ -485,40 +866,64 @@ def _conj20_lower_record(tables, certs, common):
     kwargs = {}
     if len(broken):
         row = broken.loc[broken["ratio"].idxmax()]
-        kwargs = dict(finding="constant-factor", counterexample=(
-            f"{row['distribution']} sample, n={int(row['n'])}, m={int(row['m'])}, s={int(row['s'])}, k={int(row['k'])}, "
-            f"W={row['W']:g}, B={row['B']:g}, R={row['R']:.6g}: R_H(S) >= {row['lower']:.6g} > (16) = "
-            f"{row['conj20']:.6g}"), certificate=_certificate(
-            _find_certificate(certs, row["point"], "conj20"),
-            f"An explicit network of the class for each of the 2^{int(row['m'])} sign vectors gives R_H(S) >= "
-            f"{row['lower']:.4g}, above Conjecture 20's (WR+B) sqrt(sk)/sqrt(m) = {row['conj20']:.4g}.",
-            "lower bound on R_H(S)", "(16)"))
+        kwargs = dict(
+            finding="constant-factor",
+            counterexample=(
+                f"{row['distribution']} sample, n={int(row['n'])}, m={int(row['m'])}, s={int(row['s'])}, k={int(row['k'])}, "
+                f"W={row['W']:g}, B={row['B']:g}, R={row['R']:.6g}: R_H(S) >= {row['lower']:.6g} > (16) = "
+                f"{row['conj20']:.6g}"
+            ),
+            certificate=_certificate(
+                _find_certificate(certs, row["point"], "conj20"),
+                f"An explicit network of the class for each of the 2^{int(row['m'])} sign vectors gives R_H(S) >= "
+                f"{row['lower']:.4g}, above Conjecture 20's (WR+B) sqrt(sk)/sqrt(m) = {row['conj20']:.4g}.",
+                "lower bound on R_H(S)",
+                "(16)",
+            ),
+        )
     worst = low.loc[low["ratio"].idxmax()]
     searched = low[low["distribution"] != "simplex"]
     simplex = low[low["distribution"] == "simplex"]
     # the simplex family's closed form beyond the certified m (sparseact.complexity.simplex), at its best B on a grid
-    family = ", ".join(f"m={m}: {max(simplex_lower_bound(m, 1.0, b) / ((1.0 + b) * math.sqrt(2 / m)) for b in B_GRID):.3f}"
-                       for m in SIMPLEX_FAMILY_M)
+    family = ", ".join(
+        f"m={m}: {max(simplex_lower_bound(m, 1.0, b) / ((1.0 + b) * math.sqrt(2 / m)) for b in B_GRID):.3f}"
+        for m in SIMPLEX_FAMILY_M
+    )
     return CheckRecord(
-        check_id="theorem19/conj20-exact-lower", statement_id="conj20", statement=LEDGER_TEXT["conj20"],
-        check=(f"exact lower bound on R_H(S) (all 2^m sign vectors, one explicit network of the class each) against "
-               f"(16) with constant 1: the configured distributions at m = {CONJ20_M} (the verifier's limit), s = k = 1 "
-               "(networks found by search), and the regular simplex in R^(m-1) with s = 2, k = 1 (explicit networks, "
-               "sparseact.complexity.simplex)"),
-        method="exact", instances=len(low), worst_value=float(low["ratio"].max()),
+        check_id="theorem19/conj20-exact-lower",
+        statement_id="conj20",
+        statement=LEDGER_TEXT["conj20"],
+        check=(
+            f"exact lower bound on R_H(S) (all 2^m sign vectors, one explicit network of the class each) against "
+            f"(16) with constant 1: the configured distributions at m = {CONJ20_M} (the verifier's limit), s = k = 1 "
+            "(networks found by search), and the regular simplex in R^(m-1) with s = 2, k = 1 (explicit networks, "
+            "sparseact.complexity.simplex)"
+        ),
+        method="exact",
+        instances=len(low),
+        worst_value=float(low["ratio"].max()),
         worst_value_label="max exact lower bound / (16)",
         verdict=Verdict.FAIL if len(broken) else Verdict.PASS,
-        range=describe_range(low.to_dict("records"), ["m", "n", "s", "k"],
-                             f"distributions: {', '.join(low['distribution'])}"),
-        notes=(f"Largest exact lower bound / (16): {worst['ratio']:.4g} ({worst['distribution']}, m = {int(worst['m'])}, "
-               f"R = {worst['R']:.3g}, B = {worst['B']:g}). Searched samples (s = k = 1): "
-               + ", ".join(f"{r.distribution} {r.ratio:.3f}" for r in searched.itertuples())
-               + ". Simplex: " + ", ".join(f"m = {int(r.m)}, B = {r.B:g}: {r.ratio:.4f} (closed form "
-                                            f"{r.closed_form / r.conj20:.4f})" for r in simplex.itertuples())
-               + f"; the family's closed form at its best B (grid {B_GRID[0]:g}..{B_GRID[-1]:g}) grows with m: "
-               + family + ". Only the constant 1 of (16) fails: the n-free form with a constant C is not refuted "
-               "(conj20-up-to-constant)."),
-        **kwargs, **common)
+        range=describe_range(
+            low.to_dict("records"), ["m", "n", "s", "k"], f"distributions: {', '.join(low['distribution'])}"
+        ),
+        notes=(
+            f"Largest exact lower bound / (16): {worst['ratio']:.4g} ({worst['distribution']}, m = {int(worst['m'])}, "
+            f"R = {worst['R']:.3g}, B = {worst['B']:g}). Searched samples (s = k = 1): "
+            + ", ".join(f"{r.distribution} {r.ratio:.3f}" for r in searched.itertuples())
+            + ". Simplex: "
+            + ", ".join(
+                f"m = {int(r.m)}, B = {r.B:g}: {r.ratio:.4f} (closed form {r.closed_form / r.conj20:.4f})"
+                for r in simplex.itertuples()
+            )
+            + f"; the family's closed form at its best B (grid {B_GRID[0]:g}..{B_GRID[-1]:g}) grows with m: "
+            + family
+            + ". Only the constant 1 of (16) fails: the n-free form with a constant C is not refuted "
+            "(conj20-up-to-constant)."
+        ),
+        **kwargs,
+        **common,
+    )
 
 
 #: The simplex family's ``m`` reported beyond the certified one, and the ``B`` grid searched for each.
@@ -535,47 +940,71 @@ def _exact_records(exact, sweep) -> list:
     common = dict(claim_id="theorem19", paper_ref=PAPER_REF, variant="")
     records = []
     dense = exact[exact["k"] == exact["s"]]
-    records.append(CheckRecord(
-        check_id="theorem19/classical-bound", statement_id="section5-classical-bound",
-        statement="R_{H_{n,s,s}^{W,B}}(S) <= (WR+B) s / sqrt(m) (dense class, no sparsity)",
-        check="exact R_H(S) of the dense class (k = s) of tiny samples against (WR+B)s/sqrt(m)",
-        method="exact", instances=len(dense), worst_value=float((dense["exact"] / dense["dense"]).max()),
-        worst_value_label="max exact R_H(S) / ((WR+B)s/sqrt(m))",
-        verdict=verdict_all([verdict_at_most(e, b) for e, b in zip(dense["exact"], dense["dense"], strict=True)]),
-        range=_exact_range(dense, f"distributions: {', '.join(sorted(dense['distribution'].unique()))}"),
-        notes="the dense sup decouples over neurons (rescale each neuron to |u_j| = 1: the constraints become "
-              "||w_j|| <= W, |b_j| <= B per neuron), so R_{H_{n,s,s}} = s R_{H_{n,1,1}}; the one-neuron class is a "
-              "contraction of the linear class {<w, x> - b} (Rademacher complexity (W E||sum zeta_i x_i|| + "
-              "B E|sum zeta_i|)/m <= (WR+B)/sqrt(m) by Cauchy-Schwarz), up to the factor 2 of the absolute value "
-              "(the sign of u); with it the classical bound is 2(WR+B)s/sqrt(m). The exact values meet constant 1.",
-        **common))
+    records.append(
+        CheckRecord(
+            check_id="theorem19/classical-bound",
+            statement_id="section5-classical-bound",
+            statement="R_{H_{n,s,s}^{W,B}}(S) <= (WR+B) s / sqrt(m) (dense class, no sparsity)",
+            check="exact R_H(S) of the dense class (k = s) of tiny samples against (WR+B)s/sqrt(m)",
+            method="exact",
+            instances=len(dense),
+            worst_value=float((dense["exact"] / dense["dense"]).max()),
+            worst_value_label="max exact R_H(S) / ((WR+B)s/sqrt(m))",
+            verdict=verdict_all([verdict_at_most(e, b) for e, b in zip(dense["exact"], dense["dense"], strict=True)]),
+            range=_exact_range(dense, f"distributions: {', '.join(sorted(dense['distribution'].unique()))}"),
+            notes="the dense sup decouples over neurons (rescale each neuron to |u_j| = 1: the constraints become "
+            "||w_j|| <= W, |b_j| <= B per neuron), so R_{H_{n,s,s}} = s R_{H_{n,1,1}}; the one-neuron class is a "
+            "contraction of the linear class {<w, x> - b} (Rademacher complexity (W E||sum zeta_i x_i|| + "
+            "B E|sum zeta_i|)/m <= (WR+B)/sqrt(m) by Cauchy-Schwarz), up to the factor 2 of the absolute value "
+            "(the sign of u); with it the classical bound is 2(WR+B)s/sqrt(m). The exact values meet constant 1.",
+            **common,
+        )
+    )
     km = exact["k"] * exact["m"]
-    records.append(CheckRecord(
-        check_id="theorem19/cells-km", statement_id="theorem19-k-sparse-cells",
-        statement="k-sparse activations: sum_j |I_j| <= k m, I_j = {i : <w_j, x_i> - b_j > 0}",
-        check="sum_j |I_j| of the optimal network of every sign vector of every exact point against k m",
-        method="exact", instances=int(exact["networks"].sum()), worst_value=float((exact["max_cells_sum"] / km).max()),
-        worst_value_label="max sum_j |I_j| / (k m)",
-        verdict=verdict_all([verdict_at_most(c, b) for c, b in zip(exact["max_cells_sum"], km, strict=True)]),
-        range=_exact_range(exact, "every optimal network (all 2^m sign vectors)"), **common))
+    records.append(
+        CheckRecord(
+            check_id="theorem19/cells-km",
+            statement_id="theorem19-k-sparse-cells",
+            statement="k-sparse activations: sum_j |I_j| <= k m, I_j = {i : <w_j, x_i> - b_j > 0}",
+            check="sum_j |I_j| of the optimal network of every sign vector of every exact point against k m",
+            method="exact",
+            instances=int(exact["networks"].sum()),
+            worst_value=float((exact["max_cells_sum"] / km).max()),
+            worst_value_label="max sum_j |I_j| / (k m)",
+            verdict=verdict_all([verdict_at_most(c, b) for c, b in zip(exact["max_cells_sum"], km, strict=True)]),
+            range=_exact_range(exact, "every optimal network (all 2^m sign vectors)"),
+            **common,
+        )
+    )
     # (1) and (15) as functions of s: exponent 1/2 exactly (a closed form, evaluated)
     s_values = np.array([1, 2, 4, 8, 16, 64, 1024], dtype=float)
     values = [bounds.theorem19_rademacher(400, 9, s, 1.0, 1.0, 3.0) for s in s_values]
     slopes = np.diff(np.log(values)) / np.diff(np.log(s_values))
-    records.append(CheckRecord(
-        check_id="theorem19/sparsity-exponent", statement_id="theorem19-sparsity",
-        statement="the bound (1) grows like s^{1/2}: sub-linear in s, against s^1 for (WR+B)s/sqrt(m)",
-        check="d log (1) / d log s between consecutive s (closed form, m = 400, n = 9, W = B = 1, R = 3)",
-        method="exact", instances=len(slopes), worst_value=float(np.max(np.abs(slopes - 0.5))),
-        worst_value_label="max |exponent - 1/2|",
-        verdict=verdict_all([verdict_at_most(abs(x - 0.5), 0.0) for x in slopes]),
-        range="1 <= s <= 1024", **common))
+    records.append(
+        CheckRecord(
+            check_id="theorem19/sparsity-exponent",
+            statement_id="theorem19-sparsity",
+            statement="the bound (1) grows like s^{1/2}: sub-linear in s, against s^1 for (WR+B)s/sqrt(m)",
+            check="d log (1) / d log s between consecutive s (closed form, m = 400, n = 9, W = B = 1, R = 3)",
+            method="exact",
+            instances=len(slopes),
+            worst_value=float(np.max(np.abs(slopes - 0.5))),
+            worst_value_label="max |exponent - 1/2|",
+            verdict=verdict_all([verdict_at_most(abs(x - 0.5), 0.0) for x in slopes]),
+            range="1 <= s <= 1024",
+            **common,
+        )
+    )
     return records
 
 
 #: The ``bound`` column of the tightness table, per bound key.
-TIGHTNESS_LABELS = {"eq1": "Theorem 19: R_H(S) (eq. (1))", "eq15": "R_H(S), k-sparse (eq. (15))",
-                    "conj20": "Conjecture 20: R_H(S) (eq. (16))", "dense": "R_H(S) of the dense class (classical bound)"}
+TIGHTNESS_LABELS = {
+    "eq1": "Theorem 19: R_H(S) (eq. (1))",
+    "eq15": "R_H(S), k-sparse (eq. (15))",
+    "conj20": "Conjecture 20: R_H(S) (eq. (16))",
+    "dense": "R_H(S) of the dense class (classical bound)",
+}
 
 
 def _tightness(exact, sweep, fits, dim_fit):
@@ -584,16 +1013,50 @@ def _tightness(exact, sweep, fits, dim_fit):
     The proved bound of (1), (15) and (16) is theorem19-uniform, :data:`UNIFORM_TEX` (every parameter)."""
     rows = []
     specs = (
-        ("eq1", "Theorem 19, eq. (1)", r"$\frac{(WR+B)\sqrt{sn\log(m(R+B))}}{\sqrt{m}}$", UNIFORM_TEX,
-         exact[exact["k"] == 1], sweep[(sweep["k"] == 1) & (sweep["cls"] == "sparse")], "sparse",
-         "s^0.5 n^0.5 m^-0.5 (up to log m)", "s^0.5 n^0.5 m^-0.5 (up to log m)"),
-        ("eq15", "Section 5, eq. (15)", r"$\frac{(WR+B)\sqrt{snk\log(km(R+B))}}{\sqrt{m}}$", UNIFORM_TEX, exact,
-         sweep[sweep["cls"] == "sparse"], "sparse", "s^0.5 n^0.5 k^0.5 m^-0.5 (up to log m)",
-         "s^0.5 n^0.5 k^0.5 m^-0.5 (up to log m)"),
-        ("conj20", "Conjecture 20, eq. (16)", r"$\frac{(WR+B)\sqrt{sk}}{\sqrt{m}}$", "theorem19-uniform: " + UNIFORM_TEX,
-         exact, sweep[sweep["cls"] == "sparse"], "sparse", "s^0.5 k^0.5 n^0 m^-0.5", "not proved"),
-        ("dense", "Section 5 (classical bound)", r"$\frac{(WR+B)s}{\sqrt{m}}$", r"$2\frac{(WR+B)s}{\sqrt{m}}$",
-         exact[exact["k"] == exact["s"]], sweep[sweep["k"] == sweep["s"]], "dense", "s^1 m^-0.5", "s^1 m^-0.5"),
+        (
+            "eq1",
+            "Theorem 19, eq. (1)",
+            r"$\frac{(WR+B)\sqrt{sn\log(m(R+B))}}{\sqrt{m}}$",
+            UNIFORM_TEX,
+            exact[exact["k"] == 1],
+            sweep[(sweep["k"] == 1) & (sweep["cls"] == "sparse")],
+            "sparse",
+            "s^0.5 n^0.5 m^-0.5 (up to log m)",
+            "s^0.5 n^0.5 m^-0.5 (up to log m)",
+        ),
+        (
+            "eq15",
+            "Section 5, eq. (15)",
+            r"$\frac{(WR+B)\sqrt{snk\log(km(R+B))}}{\sqrt{m}}$",
+            UNIFORM_TEX,
+            exact,
+            sweep[sweep["cls"] == "sparse"],
+            "sparse",
+            "s^0.5 n^0.5 k^0.5 m^-0.5 (up to log m)",
+            "s^0.5 n^0.5 k^0.5 m^-0.5 (up to log m)",
+        ),
+        (
+            "conj20",
+            "Conjecture 20, eq. (16)",
+            r"$\frac{(WR+B)\sqrt{sk}}{\sqrt{m}}$",
+            "theorem19-uniform: " + UNIFORM_TEX,
+            exact,
+            sweep[sweep["cls"] == "sparse"],
+            "sparse",
+            "s^0.5 k^0.5 n^0 m^-0.5",
+            "not proved",
+        ),
+        (
+            "dense",
+            "Section 5 (classical bound)",
+            r"$\frac{(WR+B)s}{\sqrt{m}}$",
+            r"$2\frac{(WR+B)s}{\sqrt{m}}$",
+            exact[exact["k"] == exact["s"]],
+            sweep[sweep["k"] == sweep["s"]],
+            "dense",
+            "s^1 m^-0.5",
+            "s^1 m^-0.5",
+        ),
     )
     for key, ref, printed, proved, ex, mc, fit_name, exp_printed, exp_proved in specs:
         if not len(ex):
@@ -601,23 +1064,39 @@ def _tightness(exact, sweep, fits, dim_fit):
         top = ex.sort_values(["m", "s", "k", "exact"]).iloc[-1]  # the largest enumerated point, its largest value
         printed_value = float(top[key])
         variables = dict(W=top["W"], R=top["R"], B=top["B"], s=top["s"], n=top["n"], m=top["m"], k=top["k"])
-        proved_value = (2.0 * float(top["dense"]) if key == "dense"
-                        else corners.evaluate(BOUND_EXPRS["uniform"], variables))
+        proved_value = (
+            2.0 * float(top["dense"]) if key == "dense" else corners.evaluate(BOUND_EXPRS["uniform"], variables)
+        )
         fit = fits.get(fit_name)
         measured = f"{exponent_text(fit, 's')}, {exponent_text(fit, 'm')} (lower-bound estimates, 95% CI)"
         if key == "conj20" and dim_fit is not None:
             measured += f"; {exponent_text(dim_fit, 'n')} at R = 1"
         best_mc = float((mc["estimate"] / mc[key]).max()) if len(mc) else float("nan")
-        rows.append(dict(
-            bound=TIGHTNESS_LABELS[key], paper_ref=ref, printed=printed, proved=proved,
-            family=(f"exact R_H(S) of {top['distribution']} cube samples, m = {int(top['m'])}, n = {int(top['n'])}, "
-                    f"s = {int(top['s'])}, k = {int(top['k'])}"),
-            family_value=float(top["exact"]), printed_over_proved=printed_value / proved_value,
-            proved_over_family=proved_value / float(top["exact"]),
-            exponents_printed=exp_printed, exponents_proved=exp_proved,
-            exponents_measured=measured,
-            gap=(f"largest lower-bound estimate / printed bound on the sweep {best_mc:.3g} (m <= {int(mc['m'].max())}); "
-                 + ("no proof of (16): theorem19-uniform has n^0.5 and log m" if key == "conj20" else
-                    "no lower bound of the same order is proved")),
-            method="exact"))
+        rows.append(
+            dict(
+                bound=TIGHTNESS_LABELS[key],
+                paper_ref=ref,
+                printed=printed,
+                proved=proved,
+                family=(
+                    f"exact R_H(S) of {top['distribution']} cube samples, m = {int(top['m'])}, n = {int(top['n'])}, "
+                    f"s = {int(top['s'])}, k = {int(top['k'])}"
+                ),
+                family_value=float(top["exact"]),
+                printed_over_proved=printed_value / proved_value,
+                proved_over_family=proved_value / float(top["exact"]),
+                exponents_printed=exp_printed,
+                exponents_proved=exp_proved,
+                exponents_measured=measured,
+                gap=(
+                    f"largest lower-bound estimate / printed bound on the sweep {best_mc:.3g} (m <= {int(mc['m'].max())}); "
+                    + (
+                        "no proof of (16): theorem19-uniform has n^0.5 and log m"
+                        if key == "conj20"
+                        else "no lower bound of the same order is proved"
+                    )
+                ),
+                method="exact",
+            )
+        )
     return pd.DataFrame(rows)

@@ -70,9 +70,15 @@ RANDOM = True
 
 def points(block: dict) -> dict[str, dict]:
     n, s = int(block["n"]), int(block["s"])
-    learning = dict(n=n, degrees=[int(d) for d in block["degrees"]],
-                    sample_sizes=[int(m) for m in block["sample_sizes"]], seeds=int(block["seeds"]),
-                    eps=float(block["eps"]), relative_eps=float(block["relative_eps"]), delta=float(block["delta"]))
+    learning = dict(
+        n=n,
+        degrees=[int(d) for d in block["degrees"]],
+        sample_sizes=[int(m) for m in block["sample_sizes"]],
+        seeds=int(block["seeds"]),
+        eps=float(block["eps"]),
+        relative_eps=float(block["relative_eps"]),
+        delta=float(block["delta"]),
+    )
     grid = {}
     for k in block["k_values"]:
         for family in block["families"]:

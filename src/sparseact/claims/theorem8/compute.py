@@ -95,8 +95,9 @@ def generate(point: dict, rng):
     out = network_arrays(target_network(point, derive_rng(base, "network")), "net")
     n, m_max = point["n"], max(point["sample_sizes"])
     dtype = np.uint16 if n <= 16 else np.uint32
-    out["samples"] = np.stack([derive_rng(base, "sample", i).integers(0, 2**n, size=m_max).astype(dtype)
-                               for i in range(point["seeds"])])
+    out["samples"] = np.stack(
+        [derive_rng(base, "sample", i).integers(0, 2**n, size=m_max).astype(dtype) for i in range(point["seeds"])]
+    )
     return out
 
 
@@ -222,37 +223,63 @@ def _run_target(point: dict, data: dict):
         for m in point["sample_sizes"]:
             idx = stream[:m].astype(np.int64)
             for d in point["degrees"]:
-                floor = 0.5 * float(weights[d + 1:].sum())
+                floor = 0.5 * float(weights[d + 1 :].sum())
                 model = LowDegreeRegressor(degree=d).fit(X_cube[idx], values[idx])
                 error = float(model.exact_test_error(values))
                 features = monomial_count(n, d)
-                rows.append(dict(**meta, degree=d, m=m, seed=seed, features=features, test_error=error, floor=floor,
-                                 excess=max(error - floor, 0.0), variance_term=features / m, trivial=trivial))
+                rows.append(
+                    dict(
+                        **meta,
+                        degree=d,
+                        m=m,
+                        seed=seed,
+                        features=features,
+                        test_error=error,
+                        floor=floor,
+                        excess=max(error - floor, 0.0),
+                        variance_term=features / m,
+                        trivial=trivial,
+                    )
+                )
     eps, rel = point["eps"], point["relative_eps"]
     C_H = float(bounds.class_sup_bound(n, k, W, B))
     # Lemma 7's population step: least squares on the whole cube is the degree-d truncation (loss (1/2) tail)
-    projection = [abs(float(LowDegreeRegressor(degree=d).fit(X_cube, values).exact_test_error(values))
-                      - 0.5 * float(weights[d + 1:].sum())) for d in point["degrees"]
-                  if monomial_count(n, d) <= PROJECTION_MAX_FEATURES]
+    projection = [
+        abs(
+            float(LowDegreeRegressor(degree=d).fit(X_cube, values).exact_test_error(values))
+            - 0.5 * float(weights[d + 1 :].sum())
+        )
+        for d in point["degrees"]
+        if monomial_count(n, d) <= PROJECTION_MAX_FEATURES
+    ]
     AS = float(np.arange(n + 1) @ weights)
     tails = weights[::-1].cumsum()[::-1]  # tails[t] = sum_{|T| >= t} hhat(T)^2
-    over = [float(tails[d + 1] * (d + 1) / AS) if AS > 0 else (0.0 if tails[d + 1] <= 0 else np.inf)
-            for d in range(n)]
+    over = [float(tails[d + 1] * (d + 1) / AS) if AS > 0 else (0.0 if tails[d + 1] <= 0 else np.inf) for d in range(n)]
     d_sharp = int(bounds.theorem8_sharp_degree(eps, k, W))
     active = np.concatenate([(pre > 0).sum(axis=1) for pre in net.cube_preactivations()]).astype(np.float64)
     second = float(np.mean(active**2))
-    need = dict(**meta, eps=eps, relative_eps=rel, trivial_loss=trivial,
-                degree_needed_exact=degree_needed(weights, eps / 2),
-                degree_needed_relative=degree_needed(weights, rel, relative=True),
-                degree_prescribed=float(bounds.theorem8_degree(eps, n, s, k, W, B)),
-                degree_prescribed_relative=(float(bounds.theorem8_degree(rel * trivial, n, s, k, W, B))
-                                            if trivial > 0 else float("inf")),
-                delta=point["delta"], max_abs_h=float(np.abs(values).max()), C_H=C_H,
-                projection_error=max(projection) if projection else float("nan"),
-                AS=AS, tail_times_d_over_AS=max(over) if over else 0.0, degree_sharp=d_sharp,
-                tail_at_sharp=float(tails[d_sharp + 1]) if d_sharp + 1 <= n else 0.0,
-                active_second_moment=second,
-                ratio_active=AS / (4 * W * W * second) if W > 0 and second > 0 else (0.0 if AS == 0 else np.inf))
+    need = dict(
+        **meta,
+        eps=eps,
+        relative_eps=rel,
+        trivial_loss=trivial,
+        degree_needed_exact=degree_needed(weights, eps / 2),
+        degree_needed_relative=degree_needed(weights, rel, relative=True),
+        degree_prescribed=float(bounds.theorem8_degree(eps, n, s, k, W, B)),
+        degree_prescribed_relative=(
+            float(bounds.theorem8_degree(rel * trivial, n, s, k, W, B)) if trivial > 0 else float("inf")
+        ),
+        delta=point["delta"],
+        max_abs_h=float(np.abs(values).max()),
+        C_H=C_H,
+        projection_error=max(projection) if projection else float("nan"),
+        AS=AS,
+        tail_times_d_over_AS=max(over) if over else 0.0,
+        degree_sharp=d_sharp,
+        tail_at_sharp=float(tails[d_sharp + 1]) if d_sharp + 1 <= n else 0.0,
+        active_second_moment=second,
+        ratio_active=AS / (4 * W * W * second) if W > 0 and second > 0 else (0.0 if AS == 0 else np.inf),
+    )
     out = {"theorem8-curves": pd.DataFrame(rows), "theorem8-targets": pd.DataFrame([need])}
     # only on a violation, so that a passing run writes the same tables
     return with_violations(out, _ch_violations(need["target"], net, values, n, C_H))
@@ -291,14 +318,24 @@ def _ch_violations(target: str, net, values, n: int, C_H: float) -> list[dict]:
     x = [1 - 2 * ((j >> i) & 1) for i in range(n)]
     spec = cert.network_spec(net)
     scales = dict(u=spec["u"], M=spec["W"], b=spec["b"])
-    rhs = cert.formula(CH_EXPR, n=n, k=cert.formula("max(1, a)", a=cert.quantity("max_active", network=spec)),
-                       W=cert.formula(SCALE_W_EXPR, **{key: scales[key] for key in ("u", "M")}),
-                       B=cert.formula(SCALE_B_EXPR, **{key: scales[key] for key in ("u", "b")}))
+    rhs = cert.formula(
+        CH_EXPR,
+        n=n,
+        k=cert.formula("max(1, a)", a=cert.quantity("max_active", network=spec)),
+        W=cert.formula(SCALE_W_EXPR, **{key: scales[key] for key in ("u", "M")}),
+        B=cert.formula(SCALE_B_EXPR, **{key: scales[key] for key in ("u", "b")}),
+    )
     certificate = cert.certificate_if_violated(
-        "<=", cert.formula("abs(v)", v=cert.quantity("value", function={"network": spec}, x=x)), rhs, top, C_H,
-        "|h(x)|", "C_H = k(W sqrt(n) + B)",
+        "<=",
+        cert.formula("abs(v)", v=cert.quantity("value", function={"network": spec}, x=x)),
+        rhs,
+        top,
+        C_H,
+        "|h(x)|",
+        "C_H = k(W sqrt(n) + B)",
         f"k = max(1, max active count on the cube), W = ||u||_inf max_j ||w_j||_2, B = ||u||_inf max_j |b_j| of h, "
-        f"n = {n}; x maximises |h| over the cube")
+        f"n = {n}; x maximises |h| over the cube",
+    )
     if certificate is None:
         return []
     return [violation("theorem8/C_H", ratio, f"{target}, x = {tuple(x)}", certificate)]
@@ -328,22 +365,47 @@ def _sharp_proof_rows(ells):
                             ratio = np.exp(log_ns + ells + np.log(3.0))  # NS bound / (eps/3), eps = exp(-ell)
                             if ok.any():
                                 j = int(np.argmax(np.where(ok, ratio, -np.inf)))
-                                rho_rows.append(dict(n=n_, s=s_, k=k, W=W, B=B, ell=float(ells[j]),
-                                                     log_omr=float(lomr[j]), ratio=float(ratio[j])))
+                                rho_rows.append(
+                                    dict(
+                                        n=n_,
+                                        s=s_,
+                                        k=k,
+                                        W=W,
+                                        B=B,
+                                        ell=float(ells[j]),
+                                        log_omr=float(lomr[j]),
+                                        ratio=float(ratio[j]),
+                                    )
+                                )
                         # log of C d_printed and of 4 k^2 W^2 / eps (d_printed at constant 1, natural logs)
                         with np.errstate(divide="ignore"):
-                            log_d = np.logaddexp(np.log(k**8 * W**4 * math.log(n_ * s_) ** 4) if W > 0 else -np.inf,
-                                                 np.log(k**6 * B**4 * math.log(s_)) if B > 0 and s_ > 1
-                                                 else -np.inf) + 2 * ells
+                            log_d = (
+                                np.logaddexp(
+                                    np.log(k**8 * W**4 * math.log(n_ * s_) ** 4) if W > 0 else -np.inf,
+                                    np.log(k**6 * B**4 * math.log(s_)) if B > 0 and s_ > 1 else -np.inf,
+                                )
+                                + 2 * ells
+                            )
                             log_need = np.log(4 * k * k * W * W) + ells if W > 0 else np.full(ells.shape, -np.inf)
                         ratio = np.exp(log_need - np.logaddexp(np.log(C_THEOREM8_DEGREE) + log_d, 0.0))
                         j = int(np.argmax(ratio))
                         degree_rows.append(dict(n=n_, s=s_, k=k, W=W, B=B, ell=float(ells[j]), ratio=float(ratio[j])))
-    monomials = [dict(n=n_, d=d, count=sum(math.comb(n_, i) for i in range(d + 1)), bound=2 * n_**d,
-                      ratio=float(sum(math.comb(n_, i) for i in range(d + 1)) / (2 * n_**d)))
-                 for n_ in range(2, 65) for d in range(0, 65)]
-    return {"theorem8-rho-sharp": pd.DataFrame(rho_rows), "theorem8-degree-dominates": pd.DataFrame(degree_rows),
-            "theorem8-monomials": pd.DataFrame(monomials)}
+    monomials = [
+        dict(
+            n=n_,
+            d=d,
+            count=sum(math.comb(n_, i) for i in range(d + 1)),
+            bound=2 * n_**d,
+            ratio=float(sum(math.comb(n_, i) for i in range(d + 1)) / (2 * n_**d)),
+        )
+        for n_ in range(2, 65)
+        for d in range(0, 65)
+    ]
+    return {
+        "theorem8-rho-sharp": pd.DataFrame(rho_rows),
+        "theorem8-degree-dominates": pd.DataFrame(degree_rows),
+        "theorem8-monomials": pd.DataFrame(monomials),
+    }
 
 
 def _run_proof(point: dict):
@@ -358,12 +420,22 @@ def _run_proof(point: dict):
                 printed = float(printed_log_one_minus_rho(ell, n, s, k, 1.0, B))
                 tiny_c = float(printed_log_one_minus_rho(ell, n, s, k, 1.0, B, c=CERT_C))
                 corrected = float(corrected_log_one_minus_rho(ell, n, s, k, 1.0, B))
-                rows.append(dict(n=n, s=s, k=k, W=1.0, B=B, ell=float(ell), eps=float(np.exp(-ell)),
-                                 log_omr_printed=printed,
-                                 ratio_printed=float(lemma10_ratio(printed, ell, n, s, k, 1.0, B)),
-                                 ratio_printed_tiny_c=float(lemma10_ratio(tiny_c, ell, n, s, k, 1.0, B)),
-                                 log_omr_corrected=corrected,
-                                 ratio_corrected=float(lemma10_ratio(corrected, ell, n, s, k, 1.0, B))))
+                rows.append(
+                    dict(
+                        n=n,
+                        s=s,
+                        k=k,
+                        W=1.0,
+                        B=B,
+                        ell=float(ell),
+                        eps=float(np.exp(-ell)),
+                        log_omr_printed=printed,
+                        ratio_printed=float(lemma10_ratio(printed, ell, n, s, k, 1.0, B)),
+                        ratio_printed_tiny_c=float(lemma10_ratio(tiny_c, ell, n, s, k, 1.0, B)),
+                        log_omr_corrected=corrected,
+                        ratio_corrected=float(lemma10_ratio(corrected, ell, n, s, k, 1.0, B)),
+                    )
+                )
     rho_table = pd.DataFrame(rows)
     # For each c: the largest eps (smallest ell) on a fine grid at which the printed choice gives ratio > 1.
     fine = np.linspace(0.0, 700.0, 70001)
@@ -371,9 +443,22 @@ def _run_proof(point: dict):
     for c in C_VALUES:
         ratio = lemma10_ratio(printed_log_one_minus_rho(fine, n, s, 1, 1.0, 1.0, c=c), fine, n, s, 1, 1.0, 1.0)
         bad = np.flatnonzero(ratio > 1.0)
-        first.append(dict(c=c, n=n, s=s, k=1, W=1.0, B=1.0, ell_first_fail=float(fine[bad[0]]) if bad.size else np.nan,
-                          ratio_at_eps=float(lemma10_ratio(printed_log_one_minus_rho(ell_eps, n, s, 1, 1.0, 1.0, c=c),
-                                                           ell_eps, n, s, 1, 1.0, 1.0))))
+        first.append(
+            dict(
+                c=c,
+                n=n,
+                s=s,
+                k=1,
+                W=1.0,
+                B=1.0,
+                ell_first_fail=float(fine[bad[0]]) if bad.size else np.nan,
+                ratio_at_eps=float(
+                    lemma10_ratio(
+                        printed_log_one_minus_rho(ell_eps, n, s, 1, 1.0, 1.0, c=c), ell_eps, n, s, 1, 1.0, 1.0
+                    )
+                ),
+            )
+        )
     # Corrected 1 - rho* on a wide grid of (n, s, k, W, B, eps): worst ratio per k.
     wide = []
     for k in WIDE_K:
@@ -399,8 +484,16 @@ def _run_proof(point: dict):
                 omr = np.append(omr, value)
                 source.append(f"{label}, k={int(row['k'])}, B={row['B']:g}, eps={row['eps']:.3g}")
     d, x, one_minus_rho_d = tail_chain(omr)
-    tail = pd.DataFrame(dict(source=source, one_minus_rho=omr, d=d, d_one_minus_rho=x,
-                             one_minus_rho_d=one_minus_rho_d, three_one_minus_rho_d=3.0 * one_minus_rho_d))
+    tail = pd.DataFrame(
+        dict(
+            source=source,
+            one_minus_rho=omr,
+            d=d,
+            d_one_minus_rho=x,
+            one_minus_rho_d=one_minus_rho_d,
+            three_one_minus_rho_d=3.0 * one_minus_rho_d,
+        )
+    )
     # The chain at the proof's own d and rho: d = ceil(Theorem 8's degree) (Theta constant 1), printed 1 - rho (c = 1).
     own = []
     for _, row in rho_table.iterrows():
@@ -408,16 +501,42 @@ def _run_proof(point: dict):
         d_own = float(np.ceil(bounds.theorem8_degree(row["eps"], n, s, int(row["k"]), 1.0, row["B"])))
         if 0 < value <= 1 and 1 <= d_own < 2**53:
             one_minus_rho_d_own = float(-np.expm1(d_own * np.log1p(-value)))
-            own.append(dict(source=f"printed d and 1-rho, k={int(row['k'])}, B={row['B']:g}, eps={row['eps']:.3g}",
-                            k=int(row["k"]), B=row["B"], eps=row["eps"], one_minus_rho=value, d=d_own,
-                            d_one_minus_rho=d_own * value, one_minus_rho_d=one_minus_rho_d_own,
-                            three_one_minus_rho_d=3.0 * one_minus_rho_d_own))
-    own = pd.DataFrame(own, columns=["source", "k", "B", "eps", "one_minus_rho", "d", "d_one_minus_rho",
-                                     "one_minus_rho_d", "three_one_minus_rho_d"])
+            own.append(
+                dict(
+                    source=f"printed d and 1-rho, k={int(row['k'])}, B={row['B']:g}, eps={row['eps']:.3g}",
+                    k=int(row["k"]),
+                    B=row["B"],
+                    eps=row["eps"],
+                    one_minus_rho=value,
+                    d=d_own,
+                    d_one_minus_rho=d_own * value,
+                    one_minus_rho_d=one_minus_rho_d_own,
+                    three_one_minus_rho_d=3.0 * one_minus_rho_d_own,
+                )
+            )
+    own = pd.DataFrame(
+        own,
+        columns=[
+            "source",
+            "k",
+            "B",
+            "eps",
+            "one_minus_rho",
+            "d",
+            "d_one_minus_rho",
+            "one_minus_rho_d",
+            "three_one_minus_rho_d",
+        ],
+    )
     sharp = _sharp_proof_rows(ells)
-    return {"theorem8-rho-choice": rho_table, "theorem8-rho-first-fail": pd.DataFrame(first),
-            "theorem8-rho-corrected-wide": pd.DataFrame(wide), "theorem8-tail-step": tail,
-            "theorem8-tail-printed": own, **sharp}
+    return {
+        "theorem8-rho-choice": rho_table,
+        "theorem8-rho-first-fail": pd.DataFrame(first),
+        "theorem8-rho-corrected-wide": pd.DataFrame(wide),
+        "theorem8-tail-step": tail,
+        "theorem8-tail-printed": own,
+        **sharp,
+    }
 
 
 def run(point: dict, data: dict, rng):

@@ -21,33 +21,33 @@ from sparseact.publish.plotting import (
 
 CAPTIONS = {
     "error-vs-degree": "Exact test error (loss (yhat - y)^2/2 over the whole cube, worst inner seed, first verdict "
-                       "seed) against the degree d at the largest sample size, log scale, one panel per family of "
-                       "targets and one colour per target (solid with dots); dotted in the same colour: the "
-                       "Fourier-tail floor (1/2) sum_{|T|>d} fhat(T)^2 of Lemma 7, the least error of any degree-d "
-                       "polynomial; dashed: eps. The first d at which a solid line reaches the dashed one is the "
-                       "degree the data needed; the degree-vs-k figure and the check cards below set it against "
-                       "Theorem 8's degree (constant 1).",
+    "seed) against the degree d at the largest sample size, log scale, one panel per family of "
+    "targets and one colour per target (solid with dots); dotted in the same colour: the "
+    "Fourier-tail floor (1/2) sum_{|T|>d} fhat(T)^2 of Lemma 7, the least error of any degree-d "
+    "polynomial; dashed: eps. The first d at which a solid line reaches the dashed one is the "
+    "degree the data needed; the degree-vs-k figure and the check cards below set it against "
+    "Theorem 8's degree (constant 1).",
     "lemma7-rate": "Lemma 7: the excess error over the floor divided by the variance term N_d C_H^2 / m, against m, "
-                   "log-log, one dot per (target, degree, inner seed), coloured by degree, all replicates (fits "
-                   "whose excess is at rounding level are left out). A dot above the dashed line would exceed Lemma 7 "
-                   "with constant 1; if the ratio grew with m, the dots would rise to the right. The verdict and the "
-                   "worst value are in the check cards below.",
+    "log-log, one dot per (target, degree, inner seed), coloured by degree, all replicates (fits "
+    "whose excess is at rounding level are left out). A dot above the dashed line would exceed Lemma 7 "
+    "with constant 1; if the ratio grew with m, the dots would rise to the right. The verdict and the "
+    "worst value are in the check cards below.",
     "degree-vs-k": "Left: the degree each target's Fourier-tail floor needs to reach relative_eps x the trivial loss, "
-                   "for certified-sparse targets against their certified k, and for the parity and dense baselines. "
-                   "Right: per target, the degree the data needed to reach eps (left bar; a degree of 0 is drawn as a "
-                   "short bar) beside Theorem 8's prescribed degree (constant 1, right bar), log scale; a right bar "
-                   "below its left one would mean the prescribed degree is too small. The verdicts and the worst "
-                   "values are in the check cards below.",
+    "for certified-sparse targets against their certified k, and for the parity and dense baselines. "
+    "Right: per target, the degree the data needed to reach eps (left bar; a degree of 0 is drawn as a "
+    "short bar) beside Theorem 8's prescribed degree (constant 1, right bar), log scale; a right bar "
+    "below its left one would mean the prescribed degree is too small. The verdicts and the worst "
+    "values are in the check cards below.",
     "proof-rho": "Proof of Theorem 8, choice of rho: Lemma 10's bound divided by eps/3 against log(1/eps) "
-                 "(k = 1, W = 1, B = 1), log scale, at the printed 1 - rho for c = 1 (circles) and for a tiny c "
-                 "(squares; value in the legend), and at the corrected 1 - rho* (triangles). The proof needs "
-                 "NS_rho <= eps/3, i.e. points on or below the dashed line at 1; a line that crosses above it as eps "
-                 "shrinks (to the right) shows that choice of rho falling short. The verdicts are in the check cards below.",
+    "(k = 1, W = 1, B = 1), log scale, at the printed 1 - rho for c = 1 (circles) and for a tiny c "
+    "(squares; value in the legend), and at the corrected 1 - rho* (triangles). The proof needs "
+    "NS_rho <= eps/3, i.e. points on or below the dashed line at 1; a line that crosses above it as eps "
+    "shrinks (to the right) shows that choice of rho falling short. The verdicts are in the check cards below.",
     "proof-tail": "Proof of Theorem 8, tail step: for d = ceil(1/(1-rho)) the chain needs 1 <= d(1-rho) <= "
-                  "3(1-rho^d). Both sides against 1 - rho (log scale), each line named in the legend, with the dotted "
-                  "line at 1; the chain is satisfied where the d(1 - rho) line is on or above the dotted one and on "
-                  "or below the 3(1 - rho^d) line. Markers: the proof's own printed (circles) "
-                  "and corrected (triangles) 1 - rho, on both lines. The verdicts are in the check cards below.",
+    "3(1-rho^d). Both sides against 1 - rho (log scale), each line named in the legend, with the dotted "
+    "line at 1; the chain is satisfied where the d(1 - rho) line is on or above the dotted one and on "
+    "or below the 3(1 - rho^d) line. Markers: the proof's own printed (circles) "
+    "and corrected (triangles) 1 - rho, on both lines. The verdicts are in the check cards below.",
 }
 
 #: Test errors below this are drawn at it (a log axis cannot show 0).
@@ -69,14 +69,12 @@ def error_vs_degree(tables: dict):
     at_m = curves[curves["m"] == m_max]
     present = {_family(t) for t in at_m["target"]}
     families = [f for f in ("bucket", "gaussian", "baselines") if f in present]
-    fig, axes = plt.subplots(1, len(families), figsize=(FULL_WIDTH, 3.0), sharex=True, sharey=True,
-                             squeeze=False)
+    fig, axes = plt.subplots(1, len(families), figsize=(FULL_WIDTH, 3.0), sharex=True, sharey=True, squeeze=False)
     for ax, family in zip(axes[0], families, strict=True):
         part = at_m[[_family(t) == family for t in at_m["target"]]]
         for i, (label, group) in enumerate(part.groupby("target", sort=False)):
             worst = group.groupby("degree")[["test_error", "floor"]].max()
-            ax.plot(worst.index, worst["test_error"].clip(lower=ERROR_FLOOR), "o-", color=f"C{i}", ms=3,
-                    label=label)
+            ax.plot(worst.index, worst["test_error"].clip(lower=ERROR_FLOOR), "o-", color=f"C{i}", ms=3, label=label)
             ax.plot(worst.index, worst["floor"].clip(lower=ERROR_FLOOR), ":", color=f"C{i}", lw=1.6)
         ax.legend(loc="best")
         reference_line(ax, y=eps, kind="corrected")
@@ -85,9 +83,11 @@ def error_vs_degree(tables: dict):
         ax.set_xlabel("degree d")
         ax.set_title(family)
     axes[0][0].set_ylabel("exact test error")
-    handles = [legend_handle(color="0.3", marker="o", ms=3, label="test error (worst inner seed)"),
-               legend_handle("printed", color="0.3", lw=1.6, label="Fourier-tail floor (Lemma 7)"),
-               legend_handle("corrected", label=f"eps = {eps:g}")]
+    handles = [
+        legend_handle(color="0.3", marker="o", ms=3, label="test error (worst inner seed)"),
+        legend_handle("printed", color="0.3", lw=1.6, label="Fourier-tail floor (Lemma 7)"),
+        legend_handle("corrected", label=f"eps = {eps:g}"),
+    ]
     legend_outside(fig, handles, where="below", ncol=3)
     fig.suptitle(f"Theorem 8: low-degree learner at m = {m_max} (errors < {ERROR_FLOOR:.0e} drawn at it)")
     fig.tight_layout()
@@ -167,14 +167,23 @@ def proof_tail(tables: dict):
     printed = own["source"].str.startswith("printed")
     fig, ax = plt.subplots(figsize=(SINGLE_WIDTH * 1.25, 3.2))
     ax.plot(grid["one_minus_rho"], grid["d_one_minus_rho"], "-", color="C0", lw=0.8, label="d (1 - $\\rho$)")
-    ax.plot(grid["one_minus_rho"], grid["three_one_minus_rho_d"], "-", color="C1", lw=0.8,
-            label="3 (1 - $\\rho^d$)")
-    for sel, marker, label in ((printed, "o", "proof's printed 1 - $\\rho$"),
-                               (~printed, "^", "proof's corrected 1 - $\\rho^*$")):
-        ax.plot(own.loc[sel, "one_minus_rho"], own.loc[sel, "d_one_minus_rho"], marker, ms=3.5, color="C0",
-                mfc="none", label=label)
-        ax.plot(own.loc[sel, "one_minus_rho"], own.loc[sel, "three_one_minus_rho_d"], marker, ms=3.5,
-                color="C1", mfc="none")
+    ax.plot(grid["one_minus_rho"], grid["three_one_minus_rho_d"], "-", color="C1", lw=0.8, label="3 (1 - $\\rho^d$)")
+    for sel, marker, label in (
+        (printed, "o", "proof's printed 1 - $\\rho$"),
+        (~printed, "^", "proof's corrected 1 - $\\rho^*$"),
+    ):
+        ax.plot(
+            own.loc[sel, "one_minus_rho"],
+            own.loc[sel, "d_one_minus_rho"],
+            marker,
+            ms=3.5,
+            color="C0",
+            mfc="none",
+            label=label,
+        )
+        ax.plot(
+            own.loc[sel, "one_minus_rho"], own.loc[sel, "three_one_minus_rho_d"], marker, ms=3.5, color="C1", mfc="none"
+        )
     reference_line(ax, y=1.0, kind="printed", label="1 (the chain's left end)")
     ax.set_xscale("log")
     ax.set_xlabel("1 - $\\rho$ (d = ceil(1/(1 - $\\rho$)))")
@@ -187,6 +196,12 @@ def proof_tail(tables: dict):
 
 def figures(tables: dict) -> dict:
     setup_style()
-    return finish({"error-vs-degree": error_vs_degree(tables), "lemma7-rate": lemma7_rate(tables),
-                   "degree-vs-k": degree_vs_k(tables), "proof-rho": proof_rho(tables),
-                   "proof-tail": proof_tail(tables)})
+    return finish(
+        {
+            "error-vs-degree": error_vs_degree(tables),
+            "lemma7-rate": lemma7_rate(tables),
+            "degree-vs-k": degree_vs_k(tables),
+            "proof-rho": proof_rho(tables),
+            "proof-tail": proof_tail(tables),
+        }
+    )

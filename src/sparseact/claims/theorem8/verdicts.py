@@ -45,9 +45,11 @@ CERT_MARGIN = 2.0
 #: language (:func:`lemma10_ratio`).
 LEMMA10_RATIO_EXPR = "3*C*exp(lomr/2 + ell)*(k**4*W**2*(log(n*s) - lomr)**2 + k**3*B**2*sqrt(log(s)))"
 #: ``log(1 - rho*)`` of :func:`corrected_log_one_minus_rho` in the certificates' formula language.
-CORRECTED_LOMR_EXPR = ("min([-4.0] + ([-2*ell - log(36) - log(k**8*W**4) - 4*log(max(lam_min, 2*log(n*s) "
-                       "+ 4*(log(6*k**4*W**2) + ell)))] if k*W > 0 else []) + ([-2*ell - log(36) - "
-                       "log(k**6*B**4*log(s))] if B > 0 and s > 1 else []))")
+CORRECTED_LOMR_EXPR = (
+    "min([-4.0] + ([-2*ell - log(36) - log(k**8*W**4) - 4*log(max(lam_min, 2*log(n*s) "
+    "+ 4*(log(6*k**4*W**2) + ell)))] if k*W > 0 else []) + ([-2*ell - log(36) - "
+    "log(k**6*B**4*log(s))] if B > 0 and s > 1 else []))"
+)
 
 #: Theorem 8's printed degree (``bounds.theorem8_degree``, Theta constant 1) in the certificates' formula language.
 PRINTED_DEGREE = "(k**8*W**4*log(n*s)**4 + k**6*B**4*log(s))/eps**2"
@@ -73,14 +75,29 @@ def needs_table(curves, targets):
         d_data = int(ok.index.get_level_values(0).min()) if len(ok) else -1
         m_data = int(ok[ok.index.get_level_values(0) == d_data].index.get_level_values(1).min()) if len(ok) else -1
         n, k, W, B = target["n"], target["k"], target["W"], target["B"]
-        log10_m = (target["degree_prescribed"] * np.log10(n)
-                   + np.log10(k**2 * (W * np.sqrt(n) + B) ** 2 * np.log(1 / target["delta"]) / eps))
-        rows.append(dict(target=target["target"], kind=target["kind"], n=n, s=target["s"], k=k, W=W, B=B, eps=eps,
-                         trivial_loss=target["trivial_loss"], degree_reached=d_data, samples_reached=m_data,
-                         degree_prescribed=target["degree_prescribed"], log10_samples_prescribed=float(log10_m),
-                         degree_needed_exact=target["degree_needed_exact"],
-                         degree_needed_relative=target["degree_needed_relative"],
-                         degree_prescribed_relative=target["degree_prescribed_relative"]))
+        log10_m = target["degree_prescribed"] * np.log10(n) + np.log10(
+            k**2 * (W * np.sqrt(n) + B) ** 2 * np.log(1 / target["delta"]) / eps
+        )
+        rows.append(
+            dict(
+                target=target["target"],
+                kind=target["kind"],
+                n=n,
+                s=target["s"],
+                k=k,
+                W=W,
+                B=B,
+                eps=eps,
+                trivial_loss=target["trivial_loss"],
+                degree_reached=d_data,
+                samples_reached=m_data,
+                degree_prescribed=target["degree_prescribed"],
+                log10_samples_prescribed=float(log10_m),
+                degree_needed_exact=target["degree_needed_exact"],
+                degree_needed_relative=target["degree_needed_relative"],
+                degree_prescribed_relative=target["degree_prescribed_relative"],
+            )
+        )
     return pd.DataFrame(rows)
 
 
@@ -91,51 +108,74 @@ def _learning_records(curves, targets):
     reached = needs[needs["degree_reached"] >= 0]
     sparse = needs[needs["kind"] == "sparse"]
     within = [verdict_at_most(r["degree_reached"], r["degree_prescribed"]) for _, r in reached.iterrows()]
-    within += [verdict_at_most(np.log10(max(r["samples_reached"], 1)), r["log10_samples_prescribed"])
-               for _, r in reached.iterrows()]
+    within += [
+        verdict_at_most(np.log10(max(r["samples_reached"], 1)), r["log10_samples_prescribed"])
+        for _, r in reached.iterrows()
+    ]
     verdict = verdict_all(within)
     if Verdict.FAIL in within or (sparse["degree_reached"] < 0).any():
         verdict = Verdict.INCONCLUSIVE  # a Theta/O statement is never failed for its constant
     slack = (reached["degree_prescribed"] / reached["degree_reached"].clip(lower=1)).min() if len(reached) else np.nan
-    records = [CheckRecord(
-        check_id="theorem8/prescription",
-        statement="error eps with d = Theta((k^8 W^4 log^4(ns) + k^6 B^4 log s)/eps^2) and "
-                  "O(n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps) samples",
-        check=f"smallest degree and sample size whose exact test error (worst inner seed) is <= eps = {eps}, against "
-              "Theorem 8's degree and sample size with constant 1, every target",
-        instances=len(needs),
-        worst_value=float((reached["degree_reached"] / reached["degree_prescribed"]).max()) if len(reached) else np.nan,
-        worst_value_label="max degree reached / prescribed", verdict=verdict,
-        notes=("PASS but vacuous: the prescription (constant 1) is astronomically conservative, min slack "
-               f"d_prescribed/max(d_reached, 1) = {slack:.3g}; prescribed degrees "
-               + ", ".join(f"{r['target']}: {r['degree_prescribed']:.3g}" for _, r in needs.iterrows())
-               + "; log10 prescribed samples " + ", ".join(f"{r['log10_samples_prescribed']:.3g}"
-                                                            for _, r in needs.iterrows())
-               + "; measured: " + ", ".join(f"{r['target']}: d={r['degree_reached']}, m={r['samples_reached']}"
-                                             for _, r in needs.iterrows())
-               + ". A Theta/O statement: exceeding the constant-1 prescription, or not reaching eps on the grid, "
-                 "would be INCONCLUSIVE, never FAIL. Theorem 8 is proved as printed through AS <= 4k^2W^2 "
-                 "(theorem8/tail-vs-as, theorem8/degree-dominates), which even gives d = ceil(4k^2W^2/eps)."),
-        **common)]
+    records = [
+        CheckRecord(
+            check_id="theorem8/prescription",
+            statement="error eps with d = Theta((k^8 W^4 log^4(ns) + k^6 B^4 log s)/eps^2) and "
+            "O(n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps) samples",
+            check=f"smallest degree and sample size whose exact test error (worst inner seed) is <= eps = {eps}, against "
+            "Theorem 8's degree and sample size with constant 1, every target",
+            instances=len(needs),
+            worst_value=float((reached["degree_reached"] / reached["degree_prescribed"]).max())
+            if len(reached)
+            else np.nan,
+            worst_value_label="max degree reached / prescribed",
+            verdict=verdict,
+            notes=(
+                "PASS but vacuous: the prescription (constant 1) is astronomically conservative, min slack "
+                f"d_prescribed/max(d_reached, 1) = {slack:.3g}; prescribed degrees "
+                + ", ".join(f"{r['target']}: {r['degree_prescribed']:.3g}" for _, r in needs.iterrows())
+                + "; log10 prescribed samples "
+                + ", ".join(f"{r['log10_samples_prescribed']:.3g}" for _, r in needs.iterrows())
+                + "; measured: "
+                + ", ".join(
+                    f"{r['target']}: d={r['degree_reached']}, m={r['samples_reached']}" for _, r in needs.iterrows()
+                )
+                + ". A Theta/O statement: exceeding the constant-1 prescription, or not reaching eps on the grid, "
+                "would be INCONCLUSIVE, never FAIL. Theorem 8 is proved as printed through AS <= 4k^2W^2 "
+                "(theorem8/tail-vs-as, theorem8/degree-dominates), which even gives d = ceil(4k^2W^2/eps)."
+            ),
+            **common,
+        )
+    ]
     fit = fit_exponents_if_possible({"k": sparse["k"]}, sparse["degree_needed_relative"].clip(lower=1))
     dense = needs.loc[needs["kind"] == "dense", "degree_needed_relative"]
     rel = float(targets["relative_eps"].iloc[0])
-    records.append(CheckRecord(
-        check_id="theorem8/degree-vs-k",
-        statement="the degree needed for error eps is at most Theorem 8's d (polynomial in k: k^8 W^4 log^4(ns)/eps^2)",
-        check=f"exact degree whose Fourier-tail floor is <= {rel} x the trivial loss, certified-sparse targets per k "
-              "and a dense baseline (same s, W = 1), against Theorem 8's degree (constant 1) at that error",
-        instances=len(needs), worst_value=float(sparse["degree_needed_relative"].max()),
-        worst_value_label="max degree needed (sparse targets)",
-        verdict=verdict_all(Verdict.PASS if verdict_at_most(r["degree_needed_relative"],
-                                                             r["degree_prescribed_relative"]) is Verdict.PASS
-                            else Verdict.INCONCLUSIVE for _, r in sparse.iterrows()),
-        notes=("degree needed ~ " + exponent_text(fit, "k") + " (Theorem 8: k^8); dense baseline needs d = "
-               + (f"{int(dense.iloc[0])}" if len(dense) else "n/a")
-               + " (random dense networks are smooth; the sparse class's advantage is worst-case: dense networks "
-                 "compute parities); per target: "
-               + ", ".join(f"{r['target']}: {r['degree_needed_relative']}" for _, r in needs.iterrows())),
-        **common))
+    records.append(
+        CheckRecord(
+            check_id="theorem8/degree-vs-k",
+            statement="the degree needed for error eps is at most Theorem 8's d (polynomial in k: k^8 W^4 log^4(ns)/eps^2)",
+            check=f"exact degree whose Fourier-tail floor is <= {rel} x the trivial loss, certified-sparse targets per k "
+            "and a dense baseline (same s, W = 1), against Theorem 8's degree (constant 1) at that error",
+            instances=len(needs),
+            worst_value=float(sparse["degree_needed_relative"].max()),
+            worst_value_label="max degree needed (sparse targets)",
+            verdict=verdict_all(
+                Verdict.PASS
+                if verdict_at_most(r["degree_needed_relative"], r["degree_prescribed_relative"]) is Verdict.PASS
+                else Verdict.INCONCLUSIVE
+                for _, r in sparse.iterrows()
+            ),
+            notes=(
+                "degree needed ~ "
+                + exponent_text(fit, "k")
+                + " (Theorem 8: k^8); dense baseline needs d = "
+                + (f"{int(dense.iloc[0])}" if len(dense) else "n/a")
+                + " (random dense networks are smooth; the sparse class's advantage is worst-case: dense networks "
+                "compute parities); per target: "
+                + ", ".join(f"{r['target']}: {r['degree_needed_relative']}" for _, r in needs.iterrows())
+            ),
+            **common,
+        )
+    )
     return records, needs
 
 
@@ -143,53 +183,83 @@ def _lemma7_record(curves):
     lemma7 = curves[(curves["excess"] > ROUNDING_EXCESS) & (curves["degree"] >= 1)].copy()
     lemma7["C2"] = (lemma7["k"] * (lemma7["W"] * np.sqrt(lemma7["n"]) + lemma7["B"])) ** 2
     lemma7["ratio"] = lemma7["excess"] / (lemma7["variance_term"] * lemma7["C2"])
-    sweeps = {"m": verdict_big_o_trend(lemma7["m"], lemma7["ratio"]), "N_d": verdict_big_o_trend(lemma7["features"], lemma7["ratio"])}
+    sweeps = {
+        "m": verdict_big_o_trend(lemma7["m"], lemma7["ratio"]),
+        "N_d": verdict_big_o_trend(lemma7["features"], lemma7["ratio"]),
+    }
     slopes = []
     for _, group in lemma7.groupby(["target", "degree"]):
         mean = group.groupby("m")["excess"].mean()
         mean = mean[mean > 0]
         if len(mean) >= 3:
             slopes.append(float(np.polyfit(np.log(mean.index.to_numpy(float)), np.log(mean.to_numpy()), 1)[0]))
-    m_note = (f"excess ~ m^a per (target, degree) with a in [{min(slopes):.2f}, {max(slopes):.2f}] (median "
-              f"{float(np.median(slopes)):.2f}; the variance term predicts -1); " if slopes else
-              "too few sample sizes per (target, degree) to fit the m-exponent; ")
+    m_note = (
+        f"excess ~ m^a per (target, degree) with a in [{min(slopes):.2f}, {max(slopes):.2f}] (median "
+        f"{float(np.median(slopes)):.2f}; the variance term predicts -1); "
+        if slopes
+        else "too few sample sizes per (target, degree) to fit the m-exponent; "
+    )
     return CheckRecord(
-        claim_id="theorem8", check_id="theorem8/lemma7-rate", statement_id="lemma7", paper_ref="Lemma 7",
+        claim_id="theorem8",
+        check_id="theorem8/lemma7-rate",
+        statement_id="lemma7",
+        paper_ref="Lemma 7",
         statement="(O(eps), delta)-PAC from O(n^d C_H^2 log(1/delta)/eps) samples: excess error over the floor "
-                  "= O(N_d C_H^2 / m)",
+        "= O(N_d C_H^2 / m)",
         check="exact excess test error over the Fourier-tail floor / (N_d C_H^2/m) along m and N_d, all targets, "
-              f"degrees >= 1 and inner seeds (excess > {ROUNDING_EXCESS:g}, i.e. not an exact fit); "
-              "C_H = k(W sqrt(n) + B)",
-        variant="", method="exact", instances=len(lemma7), worst_value=float(lemma7["ratio"].max()),
+        f"degrees >= 1 and inner seeds (excess > {ROUNDING_EXCESS:g}, i.e. not an exact fit); "
+        "C_H = k(W sqrt(n) + B)",
+        variant="",
+        method="exact",
+        instances=len(lemma7),
+        worst_value=float(lemma7["ratio"].max()),
         worst_value_label="max excess / (N_d C_H^2/m)",
         verdict=Verdict.PASS if float(lemma7["ratio"].max()) <= 1.0 else Verdict.INCONCLUSIVE,
-        notes=("PASS when every excess is at most N_d C_H^2/m (constant 1); above it INCONCLUSIVE, never FAIL (Lemma 7's "
-               "constant is hidden; Lemma 7 is proved as the cited low-degree algorithm). Measurements: " + m_note
-               + "ratio slopes " + ", ".join(f"{p} {sl:.2f}" for p, (_, sl) in sweeps.items())
-               + ". C_H = k(W sqrt(n) + B) is loose: measured outputs are far smaller (theorem8/C_H)."))
+        notes=(
+            "PASS when every excess is at most N_d C_H^2/m (constant 1); above it INCONCLUSIVE, never FAIL (Lemma 7's "
+            "constant is hidden; Lemma 7 is proved as the cited low-degree algorithm). Measurements: "
+            + m_note
+            + "ratio slopes "
+            + ", ".join(f"{p} {sl:.2f}" for p, (_, sl) in sweeps.items())
+            + ". C_H = k(W sqrt(n) + B) is loose: measured outputs are far smaller (theorem8/C_H)."
+        ),
+    )
 
 
 def _ch_record(targets, tables):
     ratio = targets["max_abs_h"] / targets["C_H"]
     # C_H is stated in the proof of Theorem 8 ("each neuron can at most contribute W sqrt(n) + B"): a network
     # of the class exceeding it would make that step wrong (proof-slip; Lemma 7 only needs some finite C_H).
-    fail = cert.fail_fields(verdict_at_most(float(ratio.max()), 1.0), "proof-slip",
-                            lambda: worst_violation(tables, "theorem8/C_H"), notes=(
-        "per target: " + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio, strict=True))
-        + ". Each active neuron contributes |u_j|(<w_j, x> - b_j) <= W sqrt(n) + B (Cauchy-Schwarz, ||x|| = "
-          "sqrt(n)), and at most k are active."))
+    fail = cert.fail_fields(
+        verdict_at_most(float(ratio.max()), 1.0),
+        "proof-slip",
+        lambda: worst_violation(tables, "theorem8/C_H"),
+        notes=(
+            "per target: "
+            + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio, strict=True))
+            + ". Each active neuron contributes |u_j|(<w_j, x> - b_j) <= W sqrt(n) + B (Cauchy-Schwarz, ||x|| = "
+            "sqrt(n)), and at most k are active."
+        ),
+    )
     return CheckRecord(
-        claim_id="theorem8", check_id="theorem8/C_H", statement_id="theorem8-proof-CH", paper_ref="Theorem 8 (proof)",
+        claim_id="theorem8",
+        check_id="theorem8/C_H",
+        statement_id="theorem8-proof-CH",
+        paper_ref="Theorem 8 (proof)",
         statement="C_H = k(W sqrt(n) + B): sup_x |h(x)| <= k(W sqrt(n) + B) on H_{n,s,k}^{W,B}",
         check="max over the whole cube of |h(x)| against k(W sqrt(n) + B) with the certified k, W, B, every target",
-        variant="", method="exact", instances=len(targets), worst_value=float(ratio.max()),
-        worst_value_label="max sup|h| / (k(W sqrt(n) + B))", **fail)
+        variant="",
+        method="exact",
+        instances=len(targets),
+        worst_value=float(ratio.max()),
+        worst_value_label="max sup|h| / (k(W sqrt(n) + B))",
+        **fail,
+    )
 
 
 def _rho_records(block, rho, first, wide):
     n, s, k, W, B = int(block["n"]), int(block["s"]), 1, 1.0, 1.0
-    common = dict(claim_id="theorem8", statement_id="theorem8-proof-rho", paper_ref="Theorem 8 (proof)",
-                  method="exact")
+    common = dict(claim_id="theorem8", statement_id="theorem8-proof-rho", paper_ref="Theorem 8 (proof)", method="exact")
     fine = np.linspace(0.0, 700.0, 70001)
     ratios = lemma10_ratio(printed_log_one_minus_rho(fine, n, s, k, W, B, c=CERT_C), fine, n, s, k, W, B)
     bad = np.flatnonzero(ratios > CERT_MARGIN)
@@ -199,67 +269,108 @@ def _rho_records(block, rho, first, wide):
         log_omr = float(printed_log_one_minus_rho(ell, n, s, k, W, B, c=CERT_C))
         value = float(lemma10_ratio(log_omr, ell, n, s, k, W, B))
         variables = dict(c=CERT_C, ell=ell, n=n, s=s, k=k, W=W, B=B)
-        lomr = cert.formula("log(c) - 2*ell + log(min((log(k*n*s*W**2) + ell)/(k**8*W**4*log(n*s)**4), "
-                            "1/(k**6*B**4*log(s))))", **variables)
+        lomr = cert.formula(
+            "log(c) - 2*ell + log(min((log(k*n*s*W**2) + ell)/(k**8*W**4*log(n*s)**4), 1/(k**6*B**4*log(s))))",
+            **variables,
+        )
         lhs = cert.formula(LEMMA10_RATIO_EXPR, C=LEMMA10_C, lomr=lomr, ell=ell, n=n, s=s, k=k, W=W, B=B)
         certificate = cert.certificate(
-            "<=", lhs, cert.formula("1"), value, 1.0,
+            "<=",
+            lhs,
+            cert.formula("1"),
+            value,
+            1.0,
             "Lemma 10's bound C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) / (eps/3) at the "
-            "printed 1-rho, eps = exp(-ell)", "1 (the step's NS_rho <= eps/3)",
+            "printed 1-rho, eps = exp(-ell)",
+            "1 (the step's NS_rho <= eps/3)",
             f"n={n}, s={s}, k={k}, W={W:g}, B={B:g}, c={CERT_C:g}, C=1, eps=exp(-{ell:g}). For every c, C > 0: once "
             "the bias term binds the min, 1-rho = c eps^2/(k^6 B^4 log s) and the ratio equals 3C sqrt(c)(1 + "
             "k W^2 log^2(ns k^6 B^4 log(s)/(c eps^2))/(B^2 sqrt(log s))), which grows like log^2(1/eps) without bound "
-            "(with B = 0 it is >= 3C sqrt(c) sqrt(log(knsW^2/eps))): no constant c makes it <= 1 for all eps")
-        counterexample = (f"n={n}, s={s}, k=1, W=B=1, c={CERT_C:g}: at eps = exp(-{ell:g}) Lemma 10's bound is "
-                          f"{value:.4g} x eps/3 (> 1)")
+            "(with B = 0 it is >= 3C sqrt(c) sqrt(log(knsW^2/eps))): no constant c makes it <= 1 for all eps",
+        )
+        counterexample = (
+            f"n={n}, s={s}, k=1, W=B=1, c={CERT_C:g}: at eps = exp(-{ell:g}) Lemma 10's bound is "
+            f"{value:.4g} x eps/3 (> 1)"
+        )
     at_eps = rho[np.isclose(rho["eps"], float(block["eps"]))]
-    first_note = "; ".join(f"c={r['c']:g}: fails from eps = exp(-{r['ell_first_fail']:.2f})"
-                           f" (ratio at eps={block['eps']}: {r['ratio_at_eps']:.3g})" for _, r in first.iterrows())
-    grid_note = ", ".join(f"eps={e:.2g}: {v:.3g}" for e, v in
-                          rho[(rho["k"] == rho["k"].min()) & (rho["B"] == 1.0)][["eps", "ratio_printed"]].to_numpy()
-                          if 1e-4 <= e < 1)
+    first_note = "; ".join(
+        f"c={r['c']:g}: fails from eps = exp(-{r['ell_first_fail']:.2f})"
+        f" (ratio at eps={block['eps']}: {r['ratio_at_eps']:.3g})"
+        for _, r in first.iterrows()
+    )
+    grid_note = ", ".join(
+        f"eps={e:.2g}: {v:.3g}"
+        for e, v in rho[(rho["k"] == rho["k"].min()) & (rho["B"] == 1.0)][["eps", "ratio_printed"]].to_numpy()
+        if 1e-4 <= e < 1
+    )
     verdict = Verdict.FAIL if certificate else Verdict.INCONCLUSIVE
-    records = [CheckRecord(
-        check_id="theorem8/rho-choice",
-        statement="1 - rho = c eps^2 min{log(knsW^2/eps)/(k^8W^4 log^4(ns)), 1/(k^6B^4 log s)} makes Lemma 10's bound "
-                  "<= eps/3 for some constant c",
-        check="Lemma 10's expression at the printed 1 - rho divided by eps/3, exactly in log space, as a function of "
-              f"eps and c (closed form for every c; certificate at c = {CERT_C:g})",
-        variant="as printed", instances=len(rho) + len(first), worst_value=float(rho["ratio_printed"].max()),
-        worst_value_label="max (Lemma 10 bound)/(eps/3) at c = 1 on the eps grid", verdict=verdict,
-        finding="proof-slip" if certificate else "", certificate=certificate, counterexample=counterexample,
-        notes=(f"c = 1 on the grid (k=1, B=1): {grid_note}; at eps = {block['eps']}: max ratio "
-               f"{float(at_eps['ratio_printed'].max()):.3g}. {first_note}. The log(knsW^2/eps) sits in the numerator "
-               "where Lemma 10 needs log^4(ns/(1-rho)) in the denominator: the step does not follow from Lemma 10. "
-               "Its conclusion NS_rho(h) <= eps/3 holds nevertheless, by NS_rho <= 2k^2W^2(1-rho) "
-               "(theorem8/rho-choice-sharp, c <= log^4(2)/72); a repair through Lemma 10 itself is "
-               "theorem8/rho-choice-corrected (log(ns) replaced by Theta(log(nskW/eps)))."),
-        **common)]
+    records = [
+        CheckRecord(
+            check_id="theorem8/rho-choice",
+            statement="1 - rho = c eps^2 min{log(knsW^2/eps)/(k^8W^4 log^4(ns)), 1/(k^6B^4 log s)} makes Lemma 10's bound "
+            "<= eps/3 for some constant c",
+            check="Lemma 10's expression at the printed 1 - rho divided by eps/3, exactly in log space, as a function of "
+            f"eps and c (closed form for every c; certificate at c = {CERT_C:g})",
+            variant="as printed",
+            instances=len(rho) + len(first),
+            worst_value=float(rho["ratio_printed"].max()),
+            worst_value_label="max (Lemma 10 bound)/(eps/3) at c = 1 on the eps grid",
+            verdict=verdict,
+            finding="proof-slip" if certificate else "",
+            certificate=certificate,
+            counterexample=counterexample,
+            notes=(
+                f"c = 1 on the grid (k=1, B=1): {grid_note}; at eps = {block['eps']}: max ratio "
+                f"{float(at_eps['ratio_printed'].max()):.3g}. {first_note}. The log(knsW^2/eps) sits in the numerator "
+                "where Lemma 10 needs log^4(ns/(1-rho)) in the denominator: the step does not follow from Lemma 10. "
+                "Its conclusion NS_rho(h) <= eps/3 holds nevertheless, by NS_rho <= 2k^2W^2(1-rho) "
+                "(theorem8/rho-choice-sharp, c <= log^4(2)/72); a repair through Lemma 10 itself is "
+                "theorem8/rho-choice-corrected (log(ns) replaced by Theta(log(nskW/eps)))."
+            ),
+            **common,
+        )
+    ]
     worst = wide.loc[wide["ratio"].idxmax()]
     corrected_max = float(max(wide["ratio"].max(), rho["ratio_corrected"].max()))
     # A FAIL refutes the proposed 1 - rho*, so the printed choice's failure (theorem8/rho-choice, a proof-slip:
     # the step does not follow from Lemma 10) stays unrepaired: the class of the statement it repairs.
-    candidates = pd.concat([wide[["n", "s", "k", "W", "B", "ell", "ratio"]],
-                            rho[["n", "s", "k", "W", "B", "ell", "ratio_corrected"]].rename(
-                                columns={"ratio_corrected": "ratio"})], ignore_index=True)
-    fail = cert.fail_fields(verdict_at_most(corrected_max, 1.0), "proof-slip",
-                            lambda: _corrected_rho_failure(candidates.loc[candidates["ratio"].idxmax()]),
-                            notes=(f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, "
-                                   f"B={worst['B']:g}, eps=exp(-{worst['ell']:g}). Proof "
-                                   "(corrected_log_one_minus_rho): the bias term is <= eps/6 by construction; sqrt(x) "
-                                   "log^2(ns/x) increases on (0, ns e^-4], and log(ns/x_w) <= Lambda, so the weight "
-                                   "term is <= eps/6. With Lemma 10's constant C, replace eps by eps/C. Then d = "
-                                   "ceil(1/(1-rho*)) = Theta((k^8 W^4 Lambda^4 + k^6 B^4 log s)/eps^2) and the tail "
-                                   "chain holds (theorem8/tail-step-*)."))
-    records.append(CheckRecord(
-        check_id="theorem8/rho-choice-corrected",
-        statement="1 - rho* = min{eps^2/(36 k^8 W^4 Lambda^4), eps^2/(36 k^6 B^4 log s), e^-4}, "
-                  "Lambda = max(27, 2 log(ns) + 4 log(6k^4W^2/eps)), makes Lemma 10's bound (constant C = 1) <= eps/3",
-        check="Lemma 10's expression at 1 - rho* divided by eps/3, exactly in log space, on the block's (n, s, k) and "
-              f"a wide grid n in {list(WIDE_N)}, s in {list(WIDE_S)}, k in {list(WIDE_K)}, W in {list(WIDE_W)}, "
-              f"B in {list(WIDE_B)}, eps = exp(-ell), ell in [0, 700]",
-        variant="corrected", instances=len(rho) + len(wide), worst_value=corrected_max,
-        worst_value_label="max (Lemma 10 bound)/(eps/3)", **fail, **common))
+    candidates = pd.concat(
+        [
+            wide[["n", "s", "k", "W", "B", "ell", "ratio"]],
+            rho[["n", "s", "k", "W", "B", "ell", "ratio_corrected"]].rename(columns={"ratio_corrected": "ratio"}),
+        ],
+        ignore_index=True,
+    )
+    fail = cert.fail_fields(
+        verdict_at_most(corrected_max, 1.0),
+        "proof-slip",
+        lambda: _corrected_rho_failure(candidates.loc[candidates["ratio"].idxmax()]),
+        notes=(
+            f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, "
+            f"B={worst['B']:g}, eps=exp(-{worst['ell']:g}). Proof "
+            "(corrected_log_one_minus_rho): the bias term is <= eps/6 by construction; sqrt(x) "
+            "log^2(ns/x) increases on (0, ns e^-4], and log(ns/x_w) <= Lambda, so the weight "
+            "term is <= eps/6. With Lemma 10's constant C, replace eps by eps/C. Then d = "
+            "ceil(1/(1-rho*)) = Theta((k^8 W^4 Lambda^4 + k^6 B^4 log s)/eps^2) and the tail "
+            "chain holds (theorem8/tail-step-*)."
+        ),
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem8/rho-choice-corrected",
+            statement="1 - rho* = min{eps^2/(36 k^8 W^4 Lambda^4), eps^2/(36 k^6 B^4 log s), e^-4}, "
+            "Lambda = max(27, 2 log(ns) + 4 log(6k^4W^2/eps)), makes Lemma 10's bound (constant C = 1) <= eps/3",
+            check="Lemma 10's expression at 1 - rho* divided by eps/3, exactly in log space, on the block's (n, s, k) and "
+            f"a wide grid n in {list(WIDE_N)}, s in {list(WIDE_S)}, k in {list(WIDE_K)}, W in {list(WIDE_W)}, "
+            f"B in {list(WIDE_B)}, eps = exp(-ell), ell in [0, 700]",
+            variant="corrected",
+            instances=len(rho) + len(wide),
+            worst_value=corrected_max,
+            worst_value_label="max (Lemma 10 bound)/(eps/3)",
+            **fail,
+            **common,
+        )
+    )
     return records
 
 
@@ -276,25 +387,45 @@ def _corrected_rho_failure(row):
     tuple of (dict, str) or None
         See :func:`sparseact.verify.certificates.fail_fields`.
     """
-    n, s, k, W, B, ell = (int(row["n"]), int(row["s"]), int(row["k"]), float(row["W"]), float(row["B"]),
-                          float(row["ell"]))
+    n, s, k, W, B, ell = (
+        int(row["n"]),
+        int(row["s"]),
+        int(row["k"]),
+        float(row["W"]),
+        float(row["B"]),
+        float(row["ell"]),
+    )
     value = float(lemma10_ratio(corrected_log_one_minus_rho(ell, n, s, k, W, B), ell, n, s, k, W, B))
     lomr = cert.formula(CORRECTED_LOMR_EXPR, lam_min=LAMBDA_MIN, ell=ell, n=n, s=s, k=k, W=W, B=B)
     certificate = cert.certificate_if_violated(
-        "<=", cert.formula(LEMMA10_RATIO_EXPR, C=LEMMA10_C, lomr=lomr, ell=ell, n=n, s=s, k=k, W=W, B=B),
-        cert.formula("1"), value, 1.0,
+        "<=",
+        cert.formula(LEMMA10_RATIO_EXPR, C=LEMMA10_C, lomr=lomr, ell=ell, n=n, s=s, k=k, W=W, B=B),
+        cert.formula("1"),
+        value,
+        1.0,
         "Lemma 10's bound C sqrt(1-rho*)(k^4 W^2 log^2(ns/(1-rho*)) + k^3 B^2 sqrt(log s)) / (eps/3), eps = exp(-ell)",
         "1 (NS_rho* <= eps/3)",
         f"n={n}, s={s}, k={k}, W={W:g}, B={B:g}, C={LEMMA10_C:g}, eps=exp(-{ell:g}); 1 - rho* = min{{eps^2/(36 k^8 "
-        "W^4 Lambda^4), eps^2/(36 k^6 B^4 log s), e^-4}}, Lambda = max(27, 2 log(ns) + 4 log(6k^4W^2/eps))")
+        "W^4 Lambda^4), eps^2/(36 k^6 B^4 log s), e^-4}}, Lambda = max(27, 2 log(ns) + 4 log(6k^4W^2/eps))",
+    )
     if certificate is None:
         return None
-    return certificate, (f"n={n}, s={s}, k={k}, W={W:g}, B={B:g}, eps=exp(-{ell:g}): Lemma 10's bound at 1 - rho* "
-                         f"is {value:.4g} x eps/3 (> 1)")
+    return certificate, (
+        f"n={n}, s={s}, k={k}, W={W:g}, B={B:g}, eps=exp(-{ell:g}): Lemma 10's bound at 1 - rho* "
+        f"is {value:.4g} x eps/3 (> 1)"
+    )
 
 
-def _tail_failure(row, relation: str, lhs_expr: str, rhs_expr: str, lhs_label: str, rhs_label: str, sides,
-                  instance: dict | None = None):
+def _tail_failure(
+    row,
+    relation: str,
+    lhs_expr: str,
+    rhs_expr: str,
+    lhs_label: str,
+    rhs_label: str,
+    sides,
+    instance: dict | None = None,
+):
     """Certificate and counterexample: ``lhs REL rhs`` fails for the tail row ``row`` (``omr = 1 - rho`` and ``d``).
 
     Both sides are formulas in ``omr`` and ``d`` (``rho^d = (1 - omr)**d``); ``sides(omr, d)`` computes
@@ -327,21 +458,35 @@ def _tail_failure(row, relation: str, lhs_expr: str, rhs_expr: str, lhs_label: s
     if instance is None:
         meaning = f"the check's d = ceil(1/(1-rho)); row: {row['source']}"
     else:
-        meaning = (f"the proof's own d = ceil(d_printed) with the Theta constant 1 and c = 1, against "
-                   f"ceil(1/(1-rho)) = {math.ceil(1 / omr)}; row: {row['source']}. One member of a family: with B = 0, "
-                   "d(1-rho) = c c_d log(k n s W^2/eps) for the constants c of rho and c_d of d, which exceeds 3 > "
-                   "3(1-rho^d) once eps < k n s W^2 exp(-3/(c c_d)), so every pair of constants fails for small eps")
+        meaning = (
+            f"the proof's own d = ceil(d_printed) with the Theta constant 1 and c = 1, against "
+            f"ceil(1/(1-rho)) = {math.ceil(1 / omr)}; row: {row['source']}. One member of a family: with B = 0, "
+            "d(1-rho) = c c_d log(k n s W^2/eps) for the constants c of rho and c_d of d, which exceeds 3 > "
+            "3(1-rho^d) once eps < k n s W^2 exp(-3/(c c_d)), so every pair of constants fails for small eps"
+        )
     certificate = cert.certificate_if_violated(
-        relation, cert.formula(lhs_expr, omr=omr, d=d, **(instance or {})), cert.formula(rhs_expr, omr=omr, d=d),
-        lhs, rhs, lhs_label, rhs_label, f"1 - rho = {omr:.17g}, d = {d} ({meaning})")
+        relation,
+        cert.formula(lhs_expr, omr=omr, d=d, **(instance or {})),
+        cert.formula(rhs_expr, omr=omr, d=d),
+        lhs,
+        rhs,
+        lhs_label,
+        rhs_label,
+        f"1 - rho = {omr:.17g}, d = {d} ({meaning})",
+    )
     if certificate is None:
         return None
     return certificate, f"1 - rho = {omr:.6g}, d = {d}: {lhs_label} = {lhs:.6g}, {rhs_label} = {rhs:.6g}"
 
 
 def _tail_records(tail, own, n: int | None = None, s: int | None = None):
-    common = dict(claim_id="theorem8", statement_id="theorem8-proof-tail", paper_ref="Theorem 8 (proof)",
-                  method="exact", instances=len(tail))
+    common = dict(
+        claim_id="theorem8",
+        statement_id="theorem8-proof-tail",
+        paper_ref="Theorem 8 (proof)",
+        method="exact",
+        instances=len(tail),
+    )
     # The window of x = d(1-rho) in which the chain can hold as rho -> 1: 1 <= x <= 3(1 - e^-x).
     x = 2.8
     for _ in range(200):
@@ -355,47 +500,88 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
         bad = own[violation > 0]
         row = bad.loc[bad["one_minus_rho"].idxmax()] if len(bad) else own.loc[violation.idxmax()]
         # the proof's own d and rho come from these (Theta constant 1, c = 1, W = 1)
-        instance = (dict(eps=float(row["eps"]), n=n, s=s, k=int(row["k"]), W=1.0, B=float(row["B"]), c=1.0)
-                    if n is not None and s is not None and {"eps", "k", "B"} <= set(row.index) else None)
+        instance = (
+            dict(eps=float(row["eps"]), n=n, s=s, k=int(row["k"]), W=1.0, B=float(row["B"]), c=1.0)
+            if n is not None and s is not None and {"eps", "k", "B"} <= set(row.index)
+            else None
+        )
         if row["d_one_minus_rho"] - row["three_one_minus_rho_d"] >= 1.0 - row["d_one_minus_rho"]:
-            return _tail_failure(row, "<=", "d*omr", "3*(1 - (1 - omr)**d)", "d(1-rho)", "3(1-rho^d)",
-                                 lambda omr, d: (d * omr, 3 * (1 - (1 - omr) ** d)), instance)
+            return _tail_failure(
+                row,
+                "<=",
+                "d*omr",
+                "3*(1 - (1 - omr)**d)",
+                "d(1-rho)",
+                "3(1-rho^d)",
+                lambda omr, d: (d * omr, 3 * (1 - (1 - omr) ** d)),
+                instance,
+            )
         return _tail_failure(row, ">=", "d*omr", "1", "d(1-rho)", "1", lambda omr, d: (d * omr, 1.0), instance)
 
-    verdict = (verdict_all([verdict_at_most(upper, 0.0), verdict_at_most(lower, 0.0)]) if len(own)
-               else Verdict.INCONCLUSIVE)
+    verdict = (
+        verdict_all([verdict_at_most(upper, 0.0), verdict_at_most(lower, 0.0)]) if len(own) else Verdict.INCONCLUSIVE
+    )
     # The chain is a step of Theorem 8's proof: a FAIL means that step is wrong (proof-slip).
-    fail = cert.fail_fields(verdict, "proof-slip", tail_step_failure, notes=(
-        f"at the proof's own d = ceil(d_printed) and 1 - rho (c = 1; {len(own)} (k, B, eps) rows): max d(1-rho) - "
-        f"3(1-rho^d) = {upper:.4g}, max 1 - d(1-rho) = {lower:.4g}. The chain needs 1 <= d(1-rho) <= {x:.4f} as rho -> "
-        "1 (root of x = 3(1-e^-x)); with B = 0 the proof's d(1-rho) = c log(knsW^2/eps) grows without bound as eps -> "
-        "0 for every pair of constants, so the middle inequality fails. The conclusion survives: with "
-        "d = ceil(1/(1-rho)) Claim 2.1 gives 2 NS_rho/(1-rho^d) <= 1.05 eps (theorem8/tail-step-corrected), and "
-        "our route gives tail <= AS/(d+1) <= eps at d >= 4k^2W^2/eps (theorem8-sharp)."))
-    records = [CheckRecord(
-        check_id="theorem8/tail-step",
-        statement="sum_{|T|>d} fhat(T)^2 <= eps/(3(1-rho^d)) <= eps/(d(1-rho)) <= eps for the proof's d and rho",
-        check="d(1-rho) <= 3(1-rho^d) and d(1-rho) >= 1 at the proof's own d = ceil((k^8 W^4 log^4(ns) + k^6 B^4 "
-              "log s)/eps^2) and printed 1 - rho (constants 1), W = 1, B in {0, 1}, every k and eps of the grid",
-        variant="as printed, the proof's d and rho", worst_value=max(upper, lower),
-        worst_value_label="max violation of 1 <= d(1-rho) <= 3(1-rho^d)",
-        **fail, **{**common, "instances": len(own)})]
+    fail = cert.fail_fields(
+        verdict,
+        "proof-slip",
+        tail_step_failure,
+        notes=(
+            f"at the proof's own d = ceil(d_printed) and 1 - rho (c = 1; {len(own)} (k, B, eps) rows): max d(1-rho) - "
+            f"3(1-rho^d) = {upper:.4g}, max 1 - d(1-rho) = {lower:.4g}. The chain needs 1 <= d(1-rho) <= {x:.4f} as rho -> "
+            "1 (root of x = 3(1-e^-x)); with B = 0 the proof's d(1-rho) = c log(knsW^2/eps) grows without bound as eps -> "
+            "0 for every pair of constants, so the middle inequality fails. The conclusion survives: with "
+            "d = ceil(1/(1-rho)) Claim 2.1 gives 2 NS_rho/(1-rho^d) <= 1.05 eps (theorem8/tail-step-corrected), and "
+            "our route gives tail <= AS/(d+1) <= eps at d >= 4k^2W^2/eps (theorem8-sharp)."
+        ),
+    )
+    records = [
+        CheckRecord(
+            check_id="theorem8/tail-step",
+            statement="sum_{|T|>d} fhat(T)^2 <= eps/(3(1-rho^d)) <= eps/(d(1-rho)) <= eps for the proof's d and rho",
+            check="d(1-rho) <= 3(1-rho^d) and d(1-rho) >= 1 at the proof's own d = ceil((k^8 W^4 log^4(ns) + k^6 B^4 "
+            "log s)/eps^2) and printed 1 - rho (constants 1), W = 1, B in {0, 1}, every k and eps of the grid",
+            variant="as printed, the proof's d and rho",
+            worst_value=max(upper, lower),
+            worst_value_label="max violation of 1 <= d(1-rho) <= 3(1-rho^d)",
+            **fail,
+            **{**common, "instances": len(own)},
+        )
+    ]
     worst = float(tail["one_minus_rho_d"].min())
     # A FAIL refutes the corrected chain, so the printed step's slip (theorem8/tail-step) stays unrepaired:
     # the class of the statement it repairs, proof-slip.
     fail = cert.fail_fields(
-        verdict_at_most(1.0 - np.exp(-1.0), worst), "proof-slip",
-        lambda: _tail_failure(tail.loc[tail["one_minus_rho_d"].idxmin()], ">=", "1 - (1 - omr)**d", "1 - exp(-1)",
-                              "1 - rho^d", "1 - 1/e", lambda omr, d: (1 - (1 - omr) ** d, 1 - np.exp(-1.0))),
-        notes=(f"min 1 - rho^d = {worst:.6g} >= 1 - 1/e = {1 - np.exp(-1):.6g} (exactly: log rho <= -(1-rho), so "
-               "rho^d <= rho^{1/(1-rho)} <= 1/e); hence the tail is <= 2 eps/(3(1-1/e)) = "
-               f"{2 / (3 * (1 - np.exp(-1))):.4f} eps = O(eps), which Lemma 7's (O(eps), delta) guarantee absorbs."))
-    records.append(CheckRecord(
-        check_id="theorem8/tail-step-corrected",
-        statement="with d = ceil(1/(1-rho)), sum_{|T|>d} fhat(T)^2 <= 2 NS_rho/(1-rho^d) <= 2(eps/3)/(1-1/e) "
-                  "~ 1.05 eps",
-        check="1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)) on the same 1-rho grid (Claim 2.1 with its factor 2)",
-        variant="corrected", worst_value=worst, worst_value_label="min 1 - rho^d", **fail, **common))
+        verdict_at_most(1.0 - np.exp(-1.0), worst),
+        "proof-slip",
+        lambda: _tail_failure(
+            tail.loc[tail["one_minus_rho_d"].idxmin()],
+            ">=",
+            "1 - (1 - omr)**d",
+            "1 - exp(-1)",
+            "1 - rho^d",
+            "1 - 1/e",
+            lambda omr, d: (1 - (1 - omr) ** d, 1 - np.exp(-1.0)),
+        ),
+        notes=(
+            f"min 1 - rho^d = {worst:.6g} >= 1 - 1/e = {1 - np.exp(-1):.6g} (exactly: log rho <= -(1-rho), so "
+            "rho^d <= rho^{1/(1-rho)} <= 1/e); hence the tail is <= 2 eps/(3(1-1/e)) = "
+            f"{2 / (3 * (1 - np.exp(-1))):.4f} eps = O(eps), which Lemma 7's (O(eps), delta) guarantee absorbs."
+        ),
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem8/tail-step-corrected",
+            statement="with d = ceil(1/(1-rho)), sum_{|T|>d} fhat(T)^2 <= 2 NS_rho/(1-rho^d) <= 2(eps/3)/(1-1/e) "
+            "~ 1.05 eps",
+            check="1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)) on the same 1-rho grid (Claim 2.1 with its factor 2)",
+            variant="corrected",
+            worst_value=worst,
+            worst_value_label="min 1 - rho^d",
+            **fail,
+            **common,
+        )
+    )
     return records
 
 
@@ -403,14 +589,17 @@ def assemble(block: dict, tables: dict):
     curves, targets = tables["theorem8-curves"], tables["theorem8-targets"]
     learning, needs = _learning_records(curves, targets)
     records = [*learning, _lemma7_record(curves), _ch_record(targets, tables)]
-    records += _rho_records(block, tables["theorem8-rho-choice"], tables["theorem8-rho-first-fail"],
-                            tables["theorem8-rho-corrected-wide"])
-    records += _tail_records(tables["theorem8-tail-step"], tables["theorem8-tail-printed"], int(block["n"]),
-                             int(block["s"]))
+    records += _rho_records(
+        block, tables["theorem8-rho-choice"], tables["theorem8-rho-first-fail"], tables["theorem8-rho-corrected-wide"]
+    )
+    records += _tail_records(
+        tables["theorem8-tail-step"], tables["theorem8-tail-printed"], int(block["n"]), int(block["s"])
+    )
     records += _sharp_records(block, tables, needs)
     records += _two_point_records()
-    return ClaimReport(_with_ranges(records, block, tables),
-                       {"theorem8-needs": needs, "tightness": tightness_table(tables, needs)})
+    return ClaimReport(
+        _with_ranges(records, block, tables), {"theorem8-needs": needs, "tightness": tightness_table(tables, needs)}
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -428,75 +617,139 @@ def _sharp_records(block, tables, needs):
     common = dict(claim_id="theorem8", method="exact")
     over = float(targets["tail_times_d_over_AS"].max())
     at_sharp = float((targets["tail_at_sharp"] / targets["eps"]).max())
-    records = [CheckRecord(
-        check_id="theorem8/tail-vs-as", statement_id="theorem8-sharp", paper_ref="Theorem 8 (our proof)",
-        statement="sum_{|T|>d} hhat(T)^2 <= AS(h)/(d+1) for every d; <= eps at d = ceil(4 k^2 W^2/eps)",
-        check="exact Fourier tails of every learning target against AS/(d+1) for every d <= n, and the tail at "
-              "our degree ceil(4k^2W^2/eps) against eps (certified k, W)",
-        variant="ours", instances=len(targets), worst_value=max(over, at_sharp),
-        worst_value_label="max of tail (d+1)/AS and tail(d_sharp)/eps",
-        verdict=no_uncertified_fail(verdict_at_most(max(over, at_sharp), 1.0)),
-        notes=f"max tail (d+1)/AS = {over:.4g}; max tail at d_sharp / eps = {at_sharp:.4g}", **common)]
+    records = [
+        CheckRecord(
+            check_id="theorem8/tail-vs-as",
+            statement_id="theorem8-sharp",
+            paper_ref="Theorem 8 (our proof)",
+            statement="sum_{|T|>d} hhat(T)^2 <= AS(h)/(d+1) for every d; <= eps at d = ceil(4 k^2 W^2/eps)",
+            check="exact Fourier tails of every learning target against AS/(d+1) for every d <= n, and the tail at "
+            "our degree ceil(4k^2W^2/eps) against eps (certified k, W)",
+            variant="ours",
+            instances=len(targets),
+            worst_value=max(over, at_sharp),
+            worst_value_label="max of tail (d+1)/AS and tail(d_sharp)/eps",
+            verdict=no_uncertified_fail(verdict_at_most(max(over, at_sharp), 1.0)),
+            notes=f"max tail (d+1)/AS = {over:.4g}; max tail at d_sharp / eps = {at_sharp:.4g}",
+            **common,
+        )
+    ]
     active = float(targets["ratio_active"].max())
-    records.append(CheckRecord(
-        check_id="theorem8/remark11-active", statement_id="remark11", paper_ref="Remark 11",
-        statement="AS(h) <= 4 W^2 E_x|R_x|^2 for every ReLU network, k-sparse or not",
-        check="exact AS against 4 W^2 E_x|R_x|^2 on every learning target, the dense baseline (about s/2 neurons "
-              "active) included", variant="ours", instances=len(targets), worst_value=active,
-        worst_value_label="max AS / (4 W^2 E|R_x|^2)", verdict=no_uncertified_fail(verdict_at_most(active, 1.0)),
-        notes="per target E|R_x|^2: " + ", ".join(f"{r['target']}: {r['active_second_moment']:.3g}"
-                                                   for _, r in targets.iterrows()), **common))
+    records.append(
+        CheckRecord(
+            check_id="theorem8/remark11-active",
+            statement_id="remark11",
+            paper_ref="Remark 11",
+            statement="AS(h) <= 4 W^2 E_x|R_x|^2 for every ReLU network, k-sparse or not",
+            check="exact AS against 4 W^2 E_x|R_x|^2 on every learning target, the dense baseline (about s/2 neurons "
+            "active) included",
+            variant="ours",
+            instances=len(targets),
+            worst_value=active,
+            worst_value_label="max AS / (4 W^2 E|R_x|^2)",
+            verdict=no_uncertified_fail(verdict_at_most(active, 1.0)),
+            notes="per target E|R_x|^2: "
+            + ", ".join(f"{r['target']}: {r['active_second_moment']:.3g}" for _, r in targets.iterrows()),
+            **common,
+        )
+    )
     projection = float(targets["projection_error"].max())
-    records.append(CheckRecord(
-        check_id="theorem8/lemma7-projection", statement_id="lemma7", paper_ref="Lemma 7",
-        statement="least squares over the monomials of degree <= d on the whole cube has loss (1/2) sum_{|T|>d} hhat(T)^2",
-        check=f"full-cube least squares (LowDegreeRegressor) at every degree of the block with <= "
-              f"{PROJECTION_MAX_FEATURES} monomials, exact test loss against half the Fourier tail, every target",
-        variant="population step", instances=len(targets), worst_value=projection,
-        worst_value_label="max |loss - (1/2) tail|",
-        verdict=no_uncertified_fail(verdict_at_most(projection, 1e-9)), **common))
+    records.append(
+        CheckRecord(
+            check_id="theorem8/lemma7-projection",
+            statement_id="lemma7",
+            paper_ref="Lemma 7",
+            statement="least squares over the monomials of degree <= d on the whole cube has loss (1/2) sum_{|T|>d} hhat(T)^2",
+            check=f"full-cube least squares (LowDegreeRegressor) at every degree of the block with <= "
+            f"{PROJECTION_MAX_FEATURES} monomials, exact test loss against half the Fourier tail, every target",
+            variant="population step",
+            instances=len(targets),
+            worst_value=projection,
+            worst_value_label="max |loss - (1/2) tail|",
+            verdict=no_uncertified_fail(verdict_at_most(projection, 1e-9)),
+            **common,
+        )
+    )
     rho = tables["theorem8-rho-sharp"]
     worst = rho.loc[rho["ratio"].idxmax()]
-    records.append(CheckRecord(
-        check_id="theorem8/rho-choice-sharp", statement_id="theorem8-proof-rho", paper_ref="Theorem 8 (proof)",
-        statement=f"at the clamped 1 - rho = min(1, printed with max(1, log(knsW^2/eps))), c = log^4(2)/72 = "
-                  f"{C_RHO_SHARP:.5f}, NS_rho(h) <= min(2k^2W^2(1-rho), 4k^2W^2) <= eps/3",
-        check="min(2k^2W^2(1-rho), 4k^2W^2)/(eps/3) at the clamped 1 - rho (in (0, 1], every grid point), exactly in "
-              "log space, n in "
-              f"{list(WIDE_N)}, s in {list(WIDE_S)}, k in {list(WIDE_K)}, W in {[w for w in WIDE_W if w > 0]}, "
-              f"B in {list(WIDE_B)}, ns >= 2, eps = exp(-ell), ell in [0, 700]",
-        variant="corrected reason (lemma10-sharp)", instances=len(rho), worst_value=float(worst["ratio"]),
-        worst_value_label="max NS bound / (eps/3)",
-        verdict=no_uncertified_fail(verdict_at_most(float(worst["ratio"]), 1.0)),
-        notes=(f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, B={worst['B']:g}, "
-               f"eps=exp(-{worst['ell']:g})"), **common))
+    records.append(
+        CheckRecord(
+            check_id="theorem8/rho-choice-sharp",
+            statement_id="theorem8-proof-rho",
+            paper_ref="Theorem 8 (proof)",
+            statement=f"at the clamped 1 - rho = min(1, printed with max(1, log(knsW^2/eps))), c = log^4(2)/72 = "
+            f"{C_RHO_SHARP:.5f}, NS_rho(h) <= min(2k^2W^2(1-rho), 4k^2W^2) <= eps/3",
+            check="min(2k^2W^2(1-rho), 4k^2W^2)/(eps/3) at the clamped 1 - rho (in (0, 1], every grid point), exactly in "
+            "log space, n in "
+            f"{list(WIDE_N)}, s in {list(WIDE_S)}, k in {list(WIDE_K)}, W in {[w for w in WIDE_W if w > 0]}, "
+            f"B in {list(WIDE_B)}, ns >= 2, eps = exp(-ell), ell in [0, 700]",
+            variant="corrected reason (lemma10-sharp)",
+            instances=len(rho),
+            worst_value=float(worst["ratio"]),
+            worst_value_label="max NS bound / (eps/3)",
+            verdict=no_uncertified_fail(verdict_at_most(float(worst["ratio"]), 1.0)),
+            notes=(
+                f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, B={worst['B']:g}, "
+                f"eps=exp(-{worst['ell']:g})"
+            ),
+            **common,
+        )
+    )
     dominate = tables["theorem8-degree-dominates"]
-    records.append(CheckRecord(
-        check_id="theorem8/degree-dominates", statement_id="theorem8", paper_ref="Theorem 8",
-        statement=f"C d_printed + 1 >= 4 k^2 W^2/eps with C = {bounds.C_THEOREM8_DEGREE:g} (any C >= 4/log^4 2) for ns >= 2",
-        check="(4k^2W^2/eps)/(C d_printed + 1) on the wide grid (ns >= 2, every W, B), eps = exp(-ell), ell in "
-              "[0, 700], exactly in log space", variant="", instances=len(dominate),
-        worst_value=float(dominate["ratio"].max()), worst_value_label="max (4k^2W^2/eps)/(C d_printed + 1)",
-        verdict=no_uncertified_fail(verdict_at_most(float(dominate["ratio"].max()), 1.0)), **common))
+    records.append(
+        CheckRecord(
+            check_id="theorem8/degree-dominates",
+            statement_id="theorem8",
+            paper_ref="Theorem 8",
+            statement=f"C d_printed + 1 >= 4 k^2 W^2/eps with C = {bounds.C_THEOREM8_DEGREE:g} (any C >= 4/log^4 2) for ns >= 2",
+            check="(4k^2W^2/eps)/(C d_printed + 1) on the wide grid (ns >= 2, every W, B), eps = exp(-ell), ell in "
+            "[0, 700], exactly in log space",
+            variant="",
+            instances=len(dominate),
+            worst_value=float(dominate["ratio"].max()),
+            worst_value_label="max (4k^2W^2/eps)/(C d_printed + 1)",
+            verdict=no_uncertified_fail(verdict_at_most(float(dominate["ratio"].max()), 1.0)),
+            **common,
+        )
+    )
     monomials = tables["theorem8-monomials"]
-    records.append(CheckRecord(
-        check_id="theorem8/monomial-count", statement_id="theorem8", paper_ref="Theorem 8",
-        statement="sum_{i<=d} C(n, i) <= 2 n^d for n >= 2 (Lemma 7's n^d counts the monomials up to a constant)",
-        check="exact integers, 2 <= n <= 64, 0 <= d <= 64", variant="", instances=len(monomials),
-        worst_value=float(monomials["ratio"].max()), worst_value_label="max sum_{i<=d} C(n,i) / (2 n^d)",
-        verdict=no_uncertified_fail(verdict_at_most(float(monomials["ratio"].max()), 1.0)), **common))
+    records.append(
+        CheckRecord(
+            check_id="theorem8/monomial-count",
+            statement_id="theorem8",
+            paper_ref="Theorem 8",
+            statement="sum_{i<=d} C(n, i) <= 2 n^d for n >= 2 (Lemma 7's n^d counts the monomials up to a constant)",
+            check="exact integers, 2 <= n <= 64, 0 <= d <= 64",
+            variant="",
+            instances=len(monomials),
+            worst_value=float(monomials["ratio"].max()),
+            worst_value_label="max sum_{i<=d} C(n,i) / (2 n^d)",
+            verdict=no_uncertified_fail(verdict_at_most(float(monomials["ratio"].max()), 1.0)),
+            **common,
+        )
+    )
     n, k = int(block["n"]), int(max(block["k_values"]))
     net = ch_attaining_network(n, k, 1.0, 1.0)
     top = float(net.truth_table().max())
     C_H = float(bounds.class_sup_bound(n, k, net.scale_W(), net.scale_B()))
-    records.append(CheckRecord(
-        check_id="theorem8/C_H-attained", statement_id="theorem8-proof-CH", paper_ref="Theorem 8 (proof)",
-        statement="sup_{h, x} h(x) = k(W sqrt(n) + B) is attained in H_{n,k,k}^{W,B}",
-        check=f"max over the cube of k identical neurons relu(<(W/sqrt n) 1, x> + B), n = {n}, k = {k}, W = B = 1, "
-              "against k(W sqrt(n) + B)", variant="extremal network", instances=1, worst_value=top / C_H,
-        worst_value_label="max_x h(x) / (k(W sqrt(n) + B))",
-        verdict=Verdict.PASS if math.isclose(top, C_H, rel_tol=1e-12) and net.max_active() <= k
-        else Verdict.INCONCLUSIVE, **common))
+    records.append(
+        CheckRecord(
+            check_id="theorem8/C_H-attained",
+            statement_id="theorem8-proof-CH",
+            paper_ref="Theorem 8 (proof)",
+            statement="sup_{h, x} h(x) = k(W sqrt(n) + B) is attained in H_{n,k,k}^{W,B}",
+            check=f"max over the cube of k identical neurons relu(<(W/sqrt n) 1, x> + B), n = {n}, k = {k}, W = B = 1, "
+            "against k(W sqrt(n) + B)",
+            variant="extremal network",
+            instances=1,
+            worst_value=top / C_H,
+            worst_value_label="max_x h(x) / (k(W sqrt(n) + B))",
+            verdict=Verdict.PASS
+            if math.isclose(top, C_H, rel_tol=1e-12) and net.max_active() <= k
+            else Verdict.INCONCLUSIVE,
+            **common,
+        )
+    )
     # the step after Lemma 7: ||g - h||^2 = tail <= eps/2 does not follow from tail <= eps
     eps, d = PROJECTION_INSTANCE["eps"], PROJECTION_INSTANCE["d"]
     n_proj = d + 1
@@ -504,56 +757,104 @@ def _sharp_records(block, tables, needs):
     table = [float(math.sqrt(eps) * np.prod(x)) for x in X]
     tail = float(np.mean(np.asarray(table) * X.prod(axis=1)) ** 2)
     certificate = cert.certificate_if_violated(
-        "<=", cert.quantity("fourier_tail", function={"truth_table": table}, degree=d), cert.formula("eps / 2", eps=eps),
-        tail, eps / 2, "||g - h||_2^2 = sum_{|T|>d} hhat(T)^2", "eps/2",
+        "<=",
+        cert.quantity("fourier_tail", function={"truth_table": table}, degree=d),
+        cert.formula("eps / 2", eps=eps),
+        tail,
+        eps / 2,
+        "||g - h||_2^2 = sum_{|T|>d} hhat(T)^2",
+        "eps/2",
         f"h = sqrt(eps) chi_T with |T| = d + 1 = {n_proj}, eps = {eps:g}: Lemma 7's hypothesis tail <= eps holds with "
-        "equality, and ||g - h||^2 = eps > eps/2; only the loss (1/2)||g - h||^2 is <= eps/2")
-    records.append(CheckRecord(
-        check_id="theorem8/lemma7-projection-printed", statement_id="lemma7-proof-projection",
-        paper_ref="Section 2.1 (after Lemma 7)",
-        statement="||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2 under Lemma 7's hypothesis (tail <= eps)",
-        check="exact Fourier tail of h = sqrt(eps) chi_T, |T| = d + 1, against eps/2", variant="as printed",
-        instances=1, worst_value=tail / (eps / 2), worst_value_label="||g - h||^2 / (eps/2)",
-        verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE, finding="proof-slip" if certificate else "",
-        certificate=certificate,
-        counterexample=f"h = sqrt({eps:g}) x_1 x_2, d = {d}: tail = {tail:.4g} > eps/2 = {eps / 2:g}" if certificate
-        else "", **common))
+        "equality, and ||g - h||^2 = eps > eps/2; only the loss (1/2)||g - h||^2 is <= eps/2",
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem8/lemma7-projection-printed",
+            statement_id="lemma7-proof-projection",
+            paper_ref="Section 2.1 (after Lemma 7)",
+            statement="||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2 under Lemma 7's hypothesis (tail <= eps)",
+            check="exact Fourier tail of h = sqrt(eps) chi_T, |T| = d + 1, against eps/2",
+            variant="as printed",
+            instances=1,
+            worst_value=tail / (eps / 2),
+            worst_value_label="||g - h||^2 / (eps/2)",
+            verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
+            finding="proof-slip" if certificate else "",
+            certificate=certificate,
+            counterexample=f"h = sqrt({eps:g}) x_1 x_2, d = {d}: tail = {tail:.4g} > eps/2 = {eps / 2:g}"
+            if certificate
+            else "",
+            **common,
+        )
+    )
     # the degenerate point n = s = 1 of the proof's degree: d = 0 leaves relu(x_1)'s degree-1 weight
     eps = float(block["eps"])
     one = SparseReLUNetwork([1.0], [[1.0]], [0.0])
     d_printed = float(bounds.theorem8_degree(eps, 1, 1, 1, 1.0, 0.0))
     weight = 0.25  # relu(x_1) = (1 + x_1)/2: hhat({1})^2 = 1/4
     certificate = cert.certificate_if_violated(
-        "<=", cert.quantity("fourier_tail", function={"network": cert.network_spec(one)}, degree=int(d_printed)),
-        cert.formula("eps", eps=eps), weight, eps, "sum_{|T|>d} hhat(T)^2 at the printed d",
-        "eps", f"n = s = k = 1, W = 1, B = 0, eps = {eps:g}: log(ns) = log s = 0 so the printed d = {d_printed:g} for "
-               "every Theta constant, and h = relu(x_1) = (1 + x_1)/2 keeps weight 1/4 above degree 0")
-    records.append(CheckRecord(
-        check_id="theorem8/degree-degenerate", statement_id="theorem8-proof-tail", paper_ref="Theorem 8 (proof)",
-        statement="the proof's d makes the tail <= eps, at n = s = 1",
-        check="exact Fourier tail of relu(x_1) above the printed degree (0 at n = s = 1)",
-        variant="as printed, degenerate point", instances=1, worst_value=weight / eps,
-        worst_value_label="tail / eps", verdict=Verdict.FAIL if certificate else Verdict.PASS,
-        finding=corners.finding("proof-slip", [corners.in_log_corner_up_to_constant(
-            PRINTED_DEGREE, dict(n=1, s=1, k=1, W=1.0, B=0.0, eps=eps))]) if certificate else "",
-        certificate=certificate,
-        counterexample=(f"relu(x_1), n = s = 1: d = 0, tail = 1/4 > eps = {eps:g}" if certificate else ""),
-        notes=("outside the range the proof can mean (ns >= 2, where log(ns) >= log 2); Theorem 8 itself is unaffected "
-               "at n = 1: n^d = 1 for every d and a degree-1 learner has 2 monomials"), **common))
+        "<=",
+        cert.quantity("fourier_tail", function={"network": cert.network_spec(one)}, degree=int(d_printed)),
+        cert.formula("eps", eps=eps),
+        weight,
+        eps,
+        "sum_{|T|>d} hhat(T)^2 at the printed d",
+        "eps",
+        f"n = s = k = 1, W = 1, B = 0, eps = {eps:g}: log(ns) = log s = 0 so the printed d = {d_printed:g} for "
+        "every Theta constant, and h = relu(x_1) = (1 + x_1)/2 keeps weight 1/4 above degree 0",
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem8/degree-degenerate",
+            statement_id="theorem8-proof-tail",
+            paper_ref="Theorem 8 (proof)",
+            statement="the proof's d makes the tail <= eps, at n = s = 1",
+            check="exact Fourier tail of relu(x_1) above the printed degree (0 at n = s = 1)",
+            variant="as printed, degenerate point",
+            instances=1,
+            worst_value=weight / eps,
+            worst_value_label="tail / eps",
+            verdict=Verdict.FAIL if certificate else Verdict.PASS,
+            finding=corners.finding(
+                "proof-slip",
+                [corners.in_log_corner_up_to_constant(PRINTED_DEGREE, dict(n=1, s=1, k=1, W=1.0, B=0.0, eps=eps))],
+            )
+            if certificate
+            else "",
+            certificate=certificate,
+            counterexample=(f"relu(x_1), n = s = 1: d = 0, tail = 1/4 > eps = {eps:g}" if certificate else ""),
+            notes=(
+                "outside the range the proof can mean (ns >= 2, where log(ns) >= log 2); Theorem 8 itself is unaffected "
+                "at n = 1: n^d = 1 for every d and a degree-1 learner has 2 monomials"
+            ),
+            **common,
+        )
+    )
     reached = needs[needs["samples_reached"] > 0]
-    log10_final = (reached["degree_prescribed"] * np.log10(reached["n"])
-                   + np.log10(np.log(1 / float(targets["delta"].iloc[0])) / reached["eps"]))
+    log10_final = reached["degree_prescribed"] * np.log10(reached["n"]) + np.log10(
+        np.log(1 / float(targets["delta"].iloc[0])) / reached["eps"]
+    )
     margin = float((np.log10(reached["samples_reached"]) - log10_final).max()) if len(reached) else float("nan")
-    records.append(CheckRecord(
-        check_id="theorem8/final-line", statement_id="theorem8-proof-final", paper_ref="Theorem 8 (proof, last line)",
-        statement="run time and sample complexity O(n^d log(1/delta)/eps) (no C_H^2)",
-        check="smallest sample size whose exact test error (worst inner seed) is <= eps, against n^d log(1/delta)/eps "
-              "with the printed d (constants 1), every target that reaches eps",
-        variant="as printed", instances=len(reached), worst_value=margin,
-        worst_value_label="max log10(samples reached) - log10(n^d log(1/delta)/eps)",
-        verdict=Verdict.PASS if len(reached) and margin <= 0 else Verdict.INCONCLUSIVE,
-        notes=("evidence only: an O() sample complexity with a hidden constant; a PASS says the measured targets "
-               "needed fewer samples than the printed count at constant 1"), **common))
+    records.append(
+        CheckRecord(
+            check_id="theorem8/final-line",
+            statement_id="theorem8-proof-final",
+            paper_ref="Theorem 8 (proof, last line)",
+            statement="run time and sample complexity O(n^d log(1/delta)/eps) (no C_H^2)",
+            check="smallest sample size whose exact test error (worst inner seed) is <= eps, against n^d log(1/delta)/eps "
+            "with the printed d (constants 1), every target that reaches eps",
+            variant="as printed",
+            instances=len(reached),
+            worst_value=margin,
+            worst_value_label="max log10(samples reached) - log10(n^d log(1/delta)/eps)",
+            verdict=Verdict.PASS if len(reached) and margin <= 0 else Verdict.INCONCLUSIVE,
+            notes=(
+                "evidence only: an O() sample complexity with a hidden constant; a PASS says the measured targets "
+                "needed fewer samples than the printed count at constant 1"
+            ),
+            **common,
+        )
+    )
     return records
 
 
@@ -580,16 +881,22 @@ def lemma7_sign_certificate():
     lower = float(bounds.two_point_sample_lower_bound(separation, c["K"] * c["eps"], c["delta"]))
     printed = c["C"] * float(bounds.lemma7_sample_complexity(1, c["d"], C_H, c["eps"], c["delta"]))
     return cert.certificate_if_violated(
-        "<=", cert.formula("1 if M**2/4 > 2*K*eps and delta < 1/2 else 0", M=c["M"], K=c["K"], eps=c["eps"],
-                           delta=c["delta"]),
-        cert.formula("C * n**d * C_H**2 * log(1/delta) / eps", C=c["C"], n=1, d=c["d"], C_H=C_H, eps=c["eps"],
-                     delta=c["delta"]),
-        lower, printed, "samples any learner needs for squared loss <= K eps with probability >= 1 - delta",
+        "<=",
+        cert.formula(
+            "1 if M**2/4 > 2*K*eps and delta < 1/2 else 0", M=c["M"], K=c["K"], eps=c["eps"], delta=c["delta"]
+        ),
+        cert.formula(
+            "C * n**d * C_H**2 * log(1/delta) / eps", C=c["C"], n=1, d=c["d"], C_H=C_H, eps=c["eps"], delta=c["delta"]
+        ),
+        lower,
+        printed,
+        "samples any learner needs for squared loss <= K eps with probability >= 1 - delta",
         "Lemma 7's O(n^d C_H^2 log(1/delta)/eps) with C_H = sup_{h,x} h(x) as printed",
         f"n = 1, H = {{h_+, h_-}}, h_+-(x) = -(M/2)(1 +- x_1), M = {c['M']:g}: both functions are <= 0, so the "
         f"printed C_H = sup h = {C_H:g} and the printed count is 0 for every hidden constant, yet the two targets are "
         f"(1/4)E(h_+ - h_-)^2 = {separation:g} > 2K eps apart (K = {c['K']:g}, eps = {c['eps']:g}) and a learner "
-        "with no sample fails one of them with probability >= 1/2 > delta; C_H must be sup |h|.")
+        "with no sample fails one of them with probability >= 1/2 > delta; C_H must be sup |h|.",
+    )
 
 
 def final_line_rows():
@@ -600,11 +907,17 @@ def final_line_rows():
         eps = c["eps0"] * lam**2
         d = c["c"] * float(bounds.theorem8_degree(eps, c["n"], 1, 1, lam, lam))
         separation = lam**2  # (1/4) E (lam - (-lam))^2
-        rows.append(dict(lam=lam, eps=eps, d=d, separation=separation,
-                         needed=float(bounds.two_point_sample_lower_bound(separation, eps, c["delta"])),
-                         printed=c["C"] * float(bounds.lemma7_sample_complexity(c["n"], d, 1.0, eps, c["delta"])),
-                         corrected=c["C"] * float(bounds.theorem8_sample_complexity(eps, c["delta"], c["n"], 1, 1, lam,
-                                                                                    lam, d))))
+        rows.append(
+            dict(
+                lam=lam,
+                eps=eps,
+                d=d,
+                separation=separation,
+                needed=float(bounds.two_point_sample_lower_bound(separation, eps, c["delta"])),
+                printed=c["C"] * float(bounds.lemma7_sample_complexity(c["n"], d, 1.0, eps, c["delta"])),
+                corrected=c["C"] * float(bounds.theorem8_sample_complexity(eps, c["delta"], c["n"], 1, 1, lam, lam, d)),
+            )
+        )
     return rows
 
 
@@ -612,19 +925,32 @@ def _two_point_records():
     records = []
     certificate = lemma7_sign_certificate()
     c = LEMMA7_SIGN_INSTANCE
-    records.append(CheckRecord(
-        claim_id="theorem8", check_id="theorem8/lemma7-CH-sign", statement_id="lemma7", paper_ref="Lemma 7",
-        statement="(O(eps), delta)-PAC from O(n^d C_H^2 log(1/delta)/eps) samples with C_H = sup_{h,x} h(x)",
-        check="two-point lower bound (no sample) for H = {-(M/2)(1 + x_1), -(M/2)(1 - x_1)} on n = 1 against the "
-              "printed count with C_H = sup h = 0",
-        variant="as printed", method="exact", instances=1,
-        worst_value=certificate["lhs_value"] - certificate["rhs_value"] if certificate else 0.0,
-        worst_value_label="samples needed - printed count", range=f"n = 1, d = 1, M = {c['M']:g}, eps = {c['eps']:g}, "
-        f"delta = {c['delta']:g}, accuracy constant K = {c['K']:g}",
-        verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE, finding="typo" if certificate else "",
-        certificate=certificate,
-        counterexample=("h_+-(x) = -(M/2)(1 +- x_1), M = 100: C_H = sup h = 0, printed count 0, one sample needed"
-                        if certificate else "")))
+    records.append(
+        CheckRecord(
+            claim_id="theorem8",
+            check_id="theorem8/lemma7-CH-sign",
+            statement_id="lemma7",
+            paper_ref="Lemma 7",
+            statement="(O(eps), delta)-PAC from O(n^d C_H^2 log(1/delta)/eps) samples with C_H = sup_{h,x} h(x)",
+            check="two-point lower bound (no sample) for H = {-(M/2)(1 + x_1), -(M/2)(1 - x_1)} on n = 1 against the "
+            "printed count with C_H = sup h = 0",
+            variant="as printed",
+            method="exact",
+            instances=1,
+            worst_value=certificate["lhs_value"] - certificate["rhs_value"] if certificate else 0.0,
+            worst_value_label="samples needed - printed count",
+            range=f"n = 1, d = 1, M = {c['M']:g}, eps = {c['eps']:g}, "
+            f"delta = {c['delta']:g}, accuracy constant K = {c['K']:g}",
+            verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
+            finding="typo" if certificate else "",
+            certificate=certificate,
+            counterexample=(
+                "h_+-(x) = -(M/2)(1 +- x_1), M = 100: C_H = sup h = 0, printed count 0, one sample needed"
+                if certificate
+                else ""
+            ),
+        )
+    )
     rows = final_line_rows()
     ok = [r for r in rows if r["needed"] > r["printed"]]
     worst = max(rows, key=lambda r: r["needed"] - r["printed"])
@@ -632,39 +958,72 @@ def _two_point_records():
     certificate = None
     if ok:
         certificate = cert.certificate_if_violated(
-            "<=", cert.formula("1 if lam**2 > 2*eps and delta < 1/2 else 0", lam=worst["lam"], eps=worst["eps"],
-                               delta=f["delta"]),
-            cert.formula("C * n**d * log(1/delta) / eps", C=f["C"], c=f["c"], n=f["n"], d=worst["d"], eps=worst["eps"],
-                         delta=f["delta"]),
-            worst["needed"], worst["printed"], "samples any learner needs (h = lam or h = -lam, no sample tells them apart)",
+            "<=",
+            cert.formula(
+                "1 if lam**2 > 2*eps and delta < 1/2 else 0", lam=worst["lam"], eps=worst["eps"], delta=f["delta"]
+            ),
+            cert.formula(
+                "C * n**d * log(1/delta) / eps",
+                C=f["C"],
+                c=f["c"],
+                n=f["n"],
+                d=worst["d"],
+                eps=worst["eps"],
+                delta=f["delta"],
+            ),
+            worst["needed"],
+            worst["printed"],
+            "samples any learner needs (h = lam or h = -lam, no sample tells them apart)",
             "the last line's O(n^d log(1/delta)/eps), printed d with Theta constant c",
             f"n = 2, s = k = 1, W = B = lam = {worst['lam']:g}, eps = {f['eps0']:g} lam^2, delta = {f['delta']:g}: the "
             f"class contains h = +-lam (u = +-lam, w = 0, b = -1); their losses sum to lam^2 > 2 eps so one sample is "
             f"needed, but d = c log^4(2)/{f['eps0']:g}^2 = {worst['d']:.4g} does not change with lam and "
             f"n^d log(1/delta)/eps = {worst['printed']:.3g} < 1 (C = {f['C']:g}, c = {f['c']:g}; a larger lam refutes "
-            "any C and c); the k^2 (W sqrt(n) + B)^2 factor the theorem keeps is needed.")
+            "any C and c); the k^2 (W sqrt(n) + B)^2 factor the theorem keeps is needed.",
+        )
     corrected_ok = all(r["corrected"] >= r["needed"] for r in rows)
-    common = dict(claim_id="theorem8", statement_id="theorem8-proof-final", paper_ref="Theorem 8 (proof, last line)",
-                  method="exact", instances=len(rows),
-                  range=(f"n = 2, s = k = 1, W = B = lam in {list(f['lams'])}, eps = {f['eps0']} lam^2, "
-                         f"delta = {f['delta']}, C = {f['C']}, c = {f['c']}"))
-    records.append(CheckRecord(
-        check_id="theorem8/final-line-scale", variant="as printed",
-        statement="run time and sample complexity O(n^d log(1/delta)/eps) with d as printed, at every scale of the class",
-        check="two-point lower bound (targets +-lam) against C n^d log(1/delta)/eps along (W, B, eps) = "
-              "(lam, lam, eps0 lam^2), under which d and the samples needed are invariant",
-        worst_value=worst["needed"] - worst["printed"], worst_value_label="samples needed - printed count",
-        verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-        finding="proof-slip" if certificate else "", certificate=certificate,
-        counterexample=(f"lam = {worst['lam']:g}: printed count {worst['printed']:.3g} < 1 needed sample"
-                        if certificate else ""), **common))
-    records.append(CheckRecord(
-        check_id="theorem8/final-line-scale-corrected", variant="corrected",
-        statement="with Theorem 8's own factor: O(n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps) is at least the two-point "
-                  "lower bound along the scale family",
-        check="C n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps (invariant in lam) against the samples needed",
-        worst_value=min(r["corrected"] - r["needed"] for r in rows), worst_value_label="min corrected count - needed",
-        verdict=Verdict.PASS if corrected_ok else Verdict.INCONCLUSIVE, **common))
+    common = dict(
+        claim_id="theorem8",
+        statement_id="theorem8-proof-final",
+        paper_ref="Theorem 8 (proof, last line)",
+        method="exact",
+        instances=len(rows),
+        range=(
+            f"n = 2, s = k = 1, W = B = lam in {list(f['lams'])}, eps = {f['eps0']} lam^2, "
+            f"delta = {f['delta']}, C = {f['C']}, c = {f['c']}"
+        ),
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem8/final-line-scale",
+            variant="as printed",
+            statement="run time and sample complexity O(n^d log(1/delta)/eps) with d as printed, at every scale of the class",
+            check="two-point lower bound (targets +-lam) against C n^d log(1/delta)/eps along (W, B, eps) = "
+            "(lam, lam, eps0 lam^2), under which d and the samples needed are invariant",
+            worst_value=worst["needed"] - worst["printed"],
+            worst_value_label="samples needed - printed count",
+            verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
+            finding="proof-slip" if certificate else "",
+            certificate=certificate,
+            counterexample=(
+                f"lam = {worst['lam']:g}: printed count {worst['printed']:.3g} < 1 needed sample" if certificate else ""
+            ),
+            **common,
+        )
+    )
+    records.append(
+        CheckRecord(
+            check_id="theorem8/final-line-scale-corrected",
+            variant="corrected",
+            statement="with Theorem 8's own factor: O(n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps) is at least the two-point "
+            "lower bound along the scale family",
+            check="C n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps (invariant in lam) against the samples needed",
+            worst_value=min(r["corrected"] - r["needed"] for r in rows),
+            worst_value_label="min corrected count - needed",
+            verdict=Verdict.PASS if corrected_ok else Verdict.INCONCLUSIVE,
+            **common,
+        )
+    )
     return records
 
 
@@ -674,18 +1033,22 @@ def _with_ranges(records, block, tables):
     on_targets = describe_range(targets, ["n", "s", "k"], f"{len(targets)} learning targets, eps = {block['eps']}")
     rho = tables["theorem8-rho-choice"].to_dict("records")
     proof = describe_range(rho, ["n", "s", "k", "B"], "W = 1, eps = exp(-ell) for ell on the grid in [0, 700]")
-    wide = (f"n in {list(WIDE_N)}, s in {list(WIDE_S)}, k in {list(WIDE_K)}, W in {list(WIDE_W)}, B in "
-            f"{list(WIDE_B)}, eps = exp(-ell), ell in [0, 700]")
+    wide = (
+        f"n in {list(WIDE_N)}, s in {list(WIDE_S)}, k in {list(WIDE_K)}, W in {list(WIDE_W)}, B in "
+        f"{list(WIDE_B)}, eps = exp(-ell), ell in [0, 700]"
+    )
     ranges = {
-        "theorem8/rho-choice": proof, "theorem8/rho-choice-corrected": f"{proof}; and {wide}",
+        "theorem8/rho-choice": proof,
+        "theorem8/rho-choice-corrected": f"{proof}; and {wide}",
         "theorem8/rho-choice-sharp": f"{wide}, ns >= 2, W > 0",
         "theorem8/degree-dominates": f"{wide}, ns >= 2",
         "theorem8/monomial-count": "2 <= n <= 64, 0 <= d <= 64",
         "theorem8/tail-step": f"{proof}; the proof's own d and 1 - rho",
         "theorem8/tail-step-corrected": "1 - rho on a grid of (0, 1] and at the proof's 1 - rho; d = ceil(1/(1-rho))",
         "theorem8/C_H-attained": f"n = {block['n']}, k = s = {max(block['k_values'])}, W = B = 1",
-        "theorem8/lemma7-projection-printed": (f"n = {PROJECTION_INSTANCE['d'] + 1}, d = {PROJECTION_INSTANCE['d']}, "
-                                               f"eps = {PROJECTION_INSTANCE['eps']}"),
+        "theorem8/lemma7-projection-printed": (
+            f"n = {PROJECTION_INSTANCE['d'] + 1}, d = {PROJECTION_INSTANCE['d']}, eps = {PROJECTION_INSTANCE['eps']}"
+        ),
         "theorem8/degree-degenerate": f"n = s = k = 1, W = 1, B = 0, eps = {block['eps']}",
     }
     return [r if r.range else replace(r, range=ranges.get(r.check_id, on_targets)) for r in records]
@@ -703,16 +1066,29 @@ def tightness_table(tables, needs):
     printed = float(bounds.theorem8_degree(eps, int(row["n"]), int(row["s"]), int(row["k"]), row["W"], row["B"]))
     proved = float(bounds.theorem8_sharp_degree(eps, int(row["k"]), row["W"]))  # tail <= eps
     needed = int(row["degree_needed_exact"])
-    return pd.DataFrame([dict(
-        bound="Theorem 8 (degree)", paper_ref="Theorem 8",
-        printed=r"$d = \Theta((k^8 W^4 \log^4(ns) + k^6 B^4 \log s)/\varepsilon^2)$",
-        proved=r"$d = \lceil 4 k^2 W^2/\varepsilon \rceil$",
-        family=(f"the learning target needing the largest degree: {row['target']} (n = {int(row['n'])}, "
-                f"s = {int(row['s'])}, k = {int(row['k'])}, W = {row['W']:.3g}, B = {row['B']:.3g}, tail <= eps = {eps:g})"),
-        family_value=needed, printed_over_proved=printed / proved, proved_over_family=proved / max(needed, 1),
-        exponents_printed="k^8 W^4 log^4(ns) eps^-2 + k^6 B^4 log(s) eps^-2", exponents_proved="k^2 W^2 eps^-1",
-        exponents_measured="degrees needed per target: " + ", ".join(
-            f"{r['target']}: {int(r['degree_needed_exact'])}" for _, r in targets.iterrows()),
-        gap=("the proved degree is linear in k^2 W^2/eps; whether some network of the class needs degree "
-             "Omega(k^2 W^2/eps) is open (the measured targets need far less)"),
-        method="exact")])
+    return pd.DataFrame(
+        [
+            dict(
+                bound="Theorem 8 (degree)",
+                paper_ref="Theorem 8",
+                printed=r"$d = \Theta((k^8 W^4 \log^4(ns) + k^6 B^4 \log s)/\varepsilon^2)$",
+                proved=r"$d = \lceil 4 k^2 W^2/\varepsilon \rceil$",
+                family=(
+                    f"the learning target needing the largest degree: {row['target']} (n = {int(row['n'])}, "
+                    f"s = {int(row['s'])}, k = {int(row['k'])}, W = {row['W']:.3g}, B = {row['B']:.3g}, tail <= eps = {eps:g})"
+                ),
+                family_value=needed,
+                printed_over_proved=printed / proved,
+                proved_over_family=proved / max(needed, 1),
+                exponents_printed="k^8 W^4 log^4(ns) eps^-2 + k^6 B^4 log(s) eps^-2",
+                exponents_proved="k^2 W^2 eps^-1",
+                exponents_measured="degrees needed per target: "
+                + ", ".join(f"{r['target']}: {int(r['degree_needed_exact'])}" for _, r in targets.iterrows()),
+                gap=(
+                    "the proved degree is linear in k^2 W^2/eps; whether some network of the class needs degree "
+                    "Omega(k^2 W^2/eps) is open (the measured targets need far less)"
+                ),
+                method="exact",
+            )
+        ]
+    )
