@@ -351,7 +351,9 @@ def facts() -> tuple[dict, ...]:
 @cache
 def errata() -> tuple[dict, ...]:
     """Every root cause of ``errata/*.yaml``."""
-    entries = _entries_of("errata", (*ERRATUM_KEYS, "refuted_by"), tuple(k for k in ERRATUM_KEYS if k != "checks"))
+    entries = _entries_of(
+        "errata", (*ERRATUM_KEYS, "refuted_by", "concerns"), tuple(k for k in ERRATUM_KEYS if k != "checks")
+    )
     for entry in entries:
         if not isinstance(entry.get("checks"), list) or not isinstance(entry["verified_by"], str):
             raise ValueError(f"errata: {entry['id']!r}: 'checks' is a list of check ids, 'verified_by' one check id")

@@ -158,7 +158,8 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
             hypothesis = hypotheses[row["statement_id"]]
             fixes = [number[e] for e in errata["erratum_id"] if hypothesis in concerns[e]]
             text = f"{name} holds as an implication from {tex_text(table.loc[hypothesis, 'paper_ref'])}" + (
-                f", as corrected in {cite(fixes)}, a conjecture not established here"
+                f", as corrected in {cite(fixes)}, a conjecture not established here, in the range stated there "
+                "(as printed its hypothesis is false, so it holds only vacuously)"
                 if fixes
                 else f" ({table.loc[hypothesis, 'status']}; the reading and range it needs are in "
                 "Appendix~\\ref{app:open})"
@@ -166,7 +167,7 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
         elif row["status"] == "proved":
             corner = [c for c in ids(statement["checks"]) if c in out_of_range]
             text = f"{name} holds as printed" + (
-                f" except in degenerate corners where a printed logarithm vanishes (out-of-range: "
+                f" except in degenerate corners where a printed logarithm is below 1 (out-of-range: "
                 f"{tex_text(', '.join(corner))})"
                 if corner
                 else ""
@@ -262,6 +263,12 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     verified = int((errata["verified"] == "PASS").sum())
     conjectured = int((errata["verified"] == CONJECTURED).sum())
     refuted = [int(n) for n, r in zip(errata["number"], errata.get("refuted_by", [""] * len(errata)), strict=True) if r]
+    printed_of = {cause["id"]: cause["printed"] for cause in paper_errata()}
+    carried = {
+        int(n): ", ".join(rf"\texttt{{{tex_text(r)}}}" for r in entries[printed_of[e]]["refuted_by"])
+        for n, e, c in zip(errata["number"], errata["erratum_id"], errata["certificates"], strict=True)
+        if c and entries.get(printed_of.get(e), {}).get("refuted_by")
+    }
     lines = [
         r"\documentclass[11pt]{article}",
         r"\usepackage{amsmath,amssymb}",
@@ -282,6 +289,12 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
             f", except {cite(refuted)}, an asymptotic statement that no finite computation can refute, which comes "
             "with a proof of its negation"
             if refuted
+            else ""
+        )
+        + (
+            f"; for {cite(sorted(carried))} (an asymptotic statement) the certificate is a finite instance and a proof "
+            f"carries it to a whole family ({', '.join(sorted(set(carried.values())))})"
+            if carried
             else ""
         )
         + r". What the corrections rest on is printed by \texttt{sparseact explain} for every statement.",

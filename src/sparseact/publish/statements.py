@@ -645,6 +645,7 @@ def errata_by_cause(
                 [
                     *(rows_by_id[c]["statement_id"] for c in cause["checks"]),
                     *([cause["printed"]] if cause.get("refuted_by") else []),
+                    *cause.get("concerns", ()),
                 ]
             )
             if paper_origin(entries[s]) == "paper"
@@ -735,9 +736,10 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
                 else []
             )
             cost = (
-                f"Nothing, given {hypothesis['paper_ref']} as corrected: "
+                f"As printed its hypothesis, {hypothesis['paper_ref']}, fails as stated, so it holds only vacuously; "
+                "it holds given the corrected hypothesis, "
                 + ", ".join(f"{c['paper_ref']} ({c['status']})" for c in corrected)
-                + "."
+                + ", in the range that correction states."
                 if corrected
                 else f"Nothing, given {hypothesis['paper_ref']} ({hypothesis['status']})."
             )
