@@ -736,10 +736,9 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
                 else []
             )
             cost = (
-                f"As printed its hypothesis, {hypothesis['paper_ref']}, fails as stated, so it holds only vacuously; "
-                "it holds given the corrected hypothesis, "
+                f"Vacuous as printed ({hypothesis['paper_ref']} fails as stated); holds given "
                 + ", ".join(f"{c['paper_ref']} ({c['status']})" for c in corrected)
-                + ", in the range that correction states."
+                + ", in its range."
                 if corrected
                 else f"Nothing, given {hypothesis['paper_ref']} ({hypothesis['status']})."
             )
