@@ -329,11 +329,24 @@ def _edited(value):
     return f"{value} (edited)" if isinstance(value, str) else "edited"
 
 
+#: At most this many leaves of one certificate are edited (every string leaf, then numbers spread evenly): a large
+#: instance (hundreds of sign vectors) has more leaves than an edit test needs, each re-verified exactly.
+MAX_EDITED_LEAVES = 60
+
+
+def _leaves_to_edit(document) -> list:
+    leaves = list(_leaves(document))
+    strings = [leaf for leaf in leaves if isinstance(leaf[1], str)]
+    others = [leaf for leaf in leaves if not isinstance(leaf[1], str)]
+    room = max(MAX_EDITED_LEAVES - len(strings), 1)
+    return strings + others[:: max(len(others) // room, 1)][:room]
+
+
 @pytest.mark.parametrize(
     "check_id",
     [
         "lemma9/transition",
-        "theorem19/conj20-exact-lower",
+        "theorem19/eq12-printed",
         "scaling/lemma18-printed",
         "section4_lwr/conj16-kernel-attack",
         "appendixA/whp-printed-split",
@@ -341,13 +354,14 @@ def _edited(value):
     ],
 )
 def test_an_edit_of_any_field_is_refused_in_one_line(committed, check_id):
-    """Every leaf of a committed certificate edited alone, the file refused: the manifest the ledger step writes
-    (SHA256SUMS) catches the edits that still instantiate the pinned statement (labels, prose, instance entries)."""
+    """Every field of a committed certificate edited alone (every label and text, numbers spread over the instance),
+    the file refused: the manifest the ledger step writes (SHA256SUMS) catches the edits that still instantiate the
+    pinned statement (labels, prose, instance entries that keep the violation)."""
     path = committed / f"{check_id}.json"
     original = path.read_bytes()
     assert verify_file(path).confirmed
     document = json.loads(original)
-    for leaf, value in _leaves(document):
+    for leaf, value in _leaves_to_edit(document):
         edited = json.loads(original)
         target = edited
         for key in leaf[:-1]:
