@@ -48,11 +48,16 @@ def test_the_estimate_prices_an_unmeasured_claim_by_the_fallback_row(unmeasured,
     table, claim_id = unmeasured
     measured = costs.estimate_cost(quick)
     fallback = costs.estimate_cost(quick, table)
-    points = len(get_claim(claim_id).points(quick["claims"][claim_id]))
+    grid = get_claim(claim_id).points(quick["claims"][claim_id])
+    points = len(grid)
     row, own = costs.claim_cost_row(table, claim_id), costs.cost_table()["claims"][claim_id]
     assert fallback.points == measured.points
     assert fallback.disk_bytes - measured.disk_bytes == points * (row["bytes_per_point"] - own["bytes_per_point"])
-    cpu_s = points * (row["cpu_s_per_point"] - own["cpu_s_per_point"]) + row["assemble_cpu_s"] - own["assemble_cpu_s"]
+    # each point is priced by its work units (costs.point_cpu_seconds); the fallback row has no calibration of them
+    cpu_s = sum(
+        costs.point_cpu_seconds(claim_id, point, row) - costs.point_cpu_seconds(claim_id, point, own)
+        for point in grid.values()
+    ) + (row["assemble_cpu_s"] - own["assemble_cpu_s"])
     assert (fallback.cpu_hours - measured.cpu_hours) * 3600 == pytest.approx(cpu_s, rel=1e-9, abs=1e-9)
     assert capsys.readouterr().err.count("\n") == 1  # warned once, however often the claim is priced
 

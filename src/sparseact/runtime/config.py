@@ -60,6 +60,7 @@ SOURCE_ENTRIES = (
     ".ci",
     ".git",
     ".gitignore",
+    ".pre-commit-config.yaml",
     ".snakemake",
     ".venv",
     "benchmarks",
