@@ -92,6 +92,11 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   fewer samples than any learner needs (formula certificate, `statement-error`). `scaling/lemma18-corrected`: the
 #   condition with $C_\mathcal{H}^2$ on the confidence term, at $c = 1$, evaluated at the same $m$; PASS when it is
 #   unmet on every instance (the corrected lemma then asks for more samples than needed).
+# * `scaling/lemma18-no-constant` and `scaling/theorem17-no-constant` (exact, 60-digit arithmetic): the families of
+#   the proofs that no constant saves Lemma 18 and Theorem 17, at $\varepsilon = 1/2$ and six constants from $1$ to
+#   $10^6$: Lemma 18's condition (with $\mathbb{E}_S\mathcal{R}_\mathcal{H}(S) \le \lambda\sqrt{p/m}$) at the largest
+#   sample size below the samples every learner needs (two points), and $C$ times Theorem 17's count against those
+#   samples; PASS when the condition is at most $\varepsilon$ and the count below the samples needed.
 # * `scaling/theorem5-rate`: Theorem 17's expression on $\{1,-1\}^n$ ($R=\sqrt n$, $W = B = 1$) against
 #   $1000\,ksn\log^2(ksn/(\varepsilon\delta))/\varepsilon^2$, a generous reading of Theorem 5's
 #   $\tilde O(ksn/\varepsilon^2)$; FAIL when it exceeds it (formula certificate, `statement-error`).

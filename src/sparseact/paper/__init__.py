@@ -352,7 +352,9 @@ def facts() -> tuple[dict, ...]:
 def errata() -> tuple[dict, ...]:
     """Every root cause of ``errata/*.yaml``."""
     entries = _entries_of(
-        "errata", (*ERRATUM_KEYS, "refuted_by", "concerns"), tuple(k for k in ERRATUM_KEYS if k != "checks")
+        "errata",
+        (*ERRATUM_KEYS, "refuted_by", "concerns", "carried_by"),
+        tuple(k for k in ERRATUM_KEYS if k != "checks"),
     )
     for entry in entries:
         if not isinstance(entry.get("checks"), list) or not isinstance(entry["verified_by"], str):
@@ -361,6 +363,17 @@ def errata() -> tuple[dict, ...]:
             raise ValueError(
                 f"errata: {entry['id']!r}: an erratum rests on FAIL checks, or (an asymptotic statement) "
                 "on 'refuted_by', the project's statement that proves it false"
+            )
+        carried = entry.get("carried_by")
+        if carried is not None and (
+            not isinstance(carried, list)
+            or not carried
+            or not all(isinstance(c, str) and c for c in carried)
+            or not entry["checks"]
+        ):
+            raise ValueError(
+                f"errata: {entry['id']!r}: 'carried_by' lists the project's statements whose proofs carry the finite "
+                "instances of its certificates to whole families"
             )
     return entries
 

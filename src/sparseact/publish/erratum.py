@@ -39,7 +39,7 @@ from sparseact.paper import errata as paper_errata
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.findings import Results, ids, short_ref, tightness_of
-from sparseact.publish.statements import CONJECTURED
+from sparseact.publish.statements import CONJECTURED, hypothesis_phrase
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 #: The public repository whose files the certificate links point to (``https://host/owner/repo/blob/<ref>``);
@@ -157,7 +157,8 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
         elif row["status"] == "proved" and hypotheses.get(row["statement_id"]):
             hypothesis = hypotheses[row["statement_id"]]
             fixes = [number[e] for e in errata["erratum_id"] if hypothesis in concerns[e]]
-            text = f"{name} holds as an implication from {tex_text(table.loc[hypothesis, 'paper_ref'])}" + (
+            source = hypothesis_phrase(statement["statement"], table.loc[hypothesis, "paper_ref"])
+            text = f"{name} holds as an implication from {tex_text(source)}" + (
                 f", as corrected in {cite(fixes)}, a conjecture not established here, in the range stated there "
                 "(as printed its hypothesis is false, so it holds only vacuously)"
                 if fixes
@@ -263,11 +264,11 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     verified = int((errata["verified"] == "PASS").sum())
     conjectured = int((errata["verified"] == CONJECTURED).sum())
     refuted = [int(n) for n, r in zip(errata["number"], errata.get("refuted_by", [""] * len(errata)), strict=True) if r]
-    printed_of = {cause["id"]: cause["printed"] for cause in paper_errata()}
+    carried_by = {cause["id"]: cause["carried_by"] for cause in paper_errata() if "carried_by" in cause}
     carried = {
-        int(n): ", ".join(rf"\texttt{{{tex_text(r)}}}" for r in entries[printed_of[e]]["refuted_by"])
-        for n, e, c in zip(errata["number"], errata["erratum_id"], errata["certificates"], strict=True)
-        if c and entries.get(printed_of.get(e), {}).get("refuted_by")
+        int(n): ", ".join(rf"\texttt{{{tex_text(proof)}}}" for proof in carried_by[e])
+        for n, e in zip(errata["number"], errata["erratum_id"], strict=True)
+        if e in carried_by
     }
     lines = [
         r"\documentclass[11pt]{article}",
@@ -292,8 +293,10 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
             else ""
         )
         + (
-            f"; for {cite(sorted(carried))} (an asymptotic statement) the certificate is a finite instance and a proof "
-            f"carries it to a whole family ({', '.join(sorted(set(carried.values())))})"
+            f"; for {cite(sorted(carried))} (asymptotic statements) the certificate is a finite instance, an "
+            "illustration, and a proof carries it to a whole family ("
+            + "; ".join(f"Erratum {n}: {proof}" for n, proof in sorted(carried.items()))
+            + ")"
             if carried
             else ""
         )

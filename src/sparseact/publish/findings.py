@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact.publish.statements import CONJECTURED, STATUS_DEFINITIONS
+from sparseact.publish.statements import CONJECTURED, STATUS_DEFINITIONS, short_ref
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 _MATH = re.compile(r"(?<![\\$])\$(?P<tex>[^$]+?)(?<![\\$])\$")
@@ -204,12 +204,6 @@ def counts_line(results: Results) -> str:
         f"resting on {len(results.ledger)} checks. Counted apart, the project's own "
         f"{_plural(len(own), 'statement')} (sharper forms, corrected forms, a meta-claim): {_statuses(own)}."
     )
-
-
-def short_ref(paper_ref: str) -> str:
-    """A paper reference without its trailing gloss: ``Theorem 3 (first part; ...)`` -> ``Theorem 3``
-    (an equation number such as ``eq. (1)`` stays)."""
-    return re.sub(r"\s+\((?!\d+\)$)[^()]*(\([^()]*\)[^()]*)*\)$", "", str(paper_ref).strip())
 
 
 def _names(refs, counted: bool = False) -> str:

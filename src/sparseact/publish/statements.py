@@ -6,12 +6,13 @@ checks are the ledger's rows. :func:`derive` joins them, statement by statement,
 this order:
 
 ``fails-as-stated``
-    Some check of the statement FAILs with a class other than ``out-of-range``
-    (every FAIL carries a certificate). The class is its most severe finding
+    For an asymptotic statement that no finite certificate can refute, a proved statement of the
+    project proves it false (``refuted_by``): the class is :data:`REFUTED_FINDING`, and the
+    refutation is its certificate (its FAIL checks, if any, are finite instances of it). Otherwise
+    some check of the statement FAILs with a class other than ``out-of-range`` (every FAIL carries
+    a certificate). The class is its most severe finding
     (:data:`sparseact.verify.verdicts.FINDINGS`); ``survives`` says whether its correction
-    is verified, and by what. Or, for an asymptotic statement that no finite certificate can
-    refute, a proved statement of the project proves it false (``refuted_by``): the class is
-    :data:`REFUTED_FINDING`, and the refutation is its certificate.
+    is verified, and by what.
 ``proved``
     Its ``argument`` has every premise *established*: a proved statement, an exact
     check that PASSes, or a cited textbook fact (citation given, its instance checks
@@ -281,6 +282,24 @@ class _Graph:
             else ""
         )
         fails = [r for r in own if r["verdict"] == "FAIL" and r["finding"] != "out-of-range"]
+        refutations = {p: self.premise(p) for p in entry.get("refuted_by", ())}
+        if refutations and all(v["level"] == "proved" for v in refutations.values()):
+            # an asymptotic statement, false by a proof of its negation; its finite FAILs are instances of that proof
+            proofs = "; ".join(f"{p}: {self.entries[p]['statement']}" for p in refutations)
+            instances = (
+                f" Its FAIL checks are finite illustrations, not the refutation: "
+                f"{', '.join(r['check_id'] for r in fails)}."
+                if fails
+                else ""
+            )
+            return {
+                **node,
+                "status": "fails-as-stated",
+                "cls": REFUTED_FINDING,
+                "survives": self._survives(entry),
+                "uses": [*uses, *refutations],
+                "reason": f"Refuted by a proof in the graph ({proofs}).{instances}",
+            }
         if fails:
             worst = min(fails, key=lambda r: _severity_rank(r["finding"]))
             return {
@@ -289,18 +308,6 @@ class _Graph:
                 "cls": worst["finding"],
                 "survives": self._survives(entry),
                 "reason": worst["counterexample"] or worst["check"],
-            }
-        refutations = {p: self.premise(p) for p in entry.get("refuted_by", ())}
-        if refutations and all(v["level"] == "proved" for v in refutations.values()):
-            # an asymptotic statement that no finite certificate can refute, false by a proof of its negation
-            proofs = "; ".join(f"{p}: {self.entries[p]['statement']}" for p in refutations)
-            return {
-                **node,
-                "status": "fails-as-stated",
-                "cls": REFUTED_FINDING,
-                "survives": self._survives(entry),
-                "uses": [*uses, *refutations],
-                "reason": f"Refuted by a proof in the graph ({proofs}).",
             }
         if uses:
             premises = {p: self.premise(p) for p in uses}
@@ -627,6 +634,9 @@ def errata_by_cause(
         else:  # refuted by a proof in the graph: the proof is the certificate
             refutation = entries[cause["refuted_by"]]
             explanation, counterexample = refutation["argument"]["text"], refutation["statement"]
+        for carried in cause.get("carried_by", ()):
+            if entries.get(carried, {}).get("kind") != "derived":
+                raise ValueError(f"erratum {cause['id']}: carried_by {carried!r} names no derived statement")
         printed = entries[cause["printed"]]["statement"] if cause["printed"] in entries else cause["printed"]
         if " ".join(cause["correction"].split()) == " ".join(printed.split()):
             raise ValueError(f"erratum {cause['id']}: the correction repeats the printed text")
@@ -736,7 +746,8 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
                 else []
             )
             cost = (
-                f"Vacuous as printed ({hypothesis['paper_ref']} fails as stated); holds given "
+                f"Vacuous as printed ({_appositive(hypothesis_phrase(entry['statement'], hypothesis['paper_ref']))} "
+                "fails as stated); holds given "
                 + ", ".join(f"{c['paper_ref']} ({c['status']})" for c in corrected)
                 + ", in its range."
                 if corrected
@@ -766,6 +777,25 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
             )
         )
     return pd.DataFrame(rows, columns=HEADLINE_COLUMNS)
+
+
+def hypothesis_phrase(statement: str, hypothesis_ref: str) -> str:
+    """The hypothesis of a conditional ``statement`` by name: ``"Conjecture 12"`` where the printed statement names it,
+    else ``"Conjecture 16, the paper's formalisation of its hypothesis"`` (Theorem 3 assumes "the hardness of
+    learning with rounding", which Section 4 states as Conjecture 16)."""
+    name = short_ref(hypothesis_ref)
+    return name if name in statement else f"{name}, the paper's formalisation of its hypothesis"
+
+
+def _appositive(phrase: str) -> str:
+    """``phrase`` closed by a comma when it ends in an appositive (``"X, the paper's ..."`` -> ``"X, the paper's ...,"``)."""
+    return phrase + "," if "," in phrase else phrase
+
+
+def short_ref(paper_ref: str) -> str:
+    """A paper reference without its trailing gloss: ``Theorem 3 (first part; ...)`` -> ``Theorem 3``
+    (an equation number such as ``eq. (1)`` stays)."""
+    return re.sub(r"\s+\((?!\d+\)$)[^()]*(\([^()]*\)[^()]*)*\)$", "", str(paper_ref).strip())
 
 
 def _sentence(text: str) -> str:

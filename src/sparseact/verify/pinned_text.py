@@ -190,7 +190,7 @@ PINNED_TEXT: dict[str, dict] = {
         "paper_ref": "Conjecture 16 (Section 4)",
         "finding": "statement-error",
         "lhs_label": "Pr[the label-0 kernel attack solves LWR_{p,q,m} with the rounding map] (lower bound, over w and the samples)",
-        "rhs_label": "2/3 (what Conjecture 16 allows a poly(p, q, m)-time algorithm)",
+        "rhs_label": "2/3 (Conjecture 16's threshold at one (p, q, m): an illustration; conj16-kernel-family proves the attack for every m at (p, q) = (2, 3))",
         "expr": {
             "rhs": "2 / 3",
         },
@@ -200,7 +200,7 @@ PINNED_TEXT: dict[str, dict] = {
         "paper_ref": "Conjecture 16 (Section 4)",
         "finding": "statement-error",
         "lhs_label": "Pr[Gaussian elimination over Z_p solves LWR_{p,q,m}] (lower bound, over w and the samples)",
-        "rhs_label": "2/3 (what Conjecture 16 allows a poly(p, q, m)-time algorithm)",
+        "rhs_label": "2/3 (Conjecture 16's threshold at one (p, q, m): an illustration; conj16-linear-family proves the attack for every m and every p | q)",
         "expr": {
             "rhs": "2 / 3",
         },

@@ -76,10 +76,15 @@ def _term_u_records(every, neurons, common, tables):
     certificate, counterexample = None, ""
     bad = neurons[exceeds(neurons["U"], neurons["U_bound"])]
     if middle.any() or final.any():
+        certified = ""
         if len(bad):
             row = bad[bad["n"] == bad["n"].min()]
             row = row.loc[(row["U"] / row["U_bound"]).idxmax()]
             net = neuron_network(int(row["n"]), row["threshold"])
+            certified = (
+                f"one neuron relu(<1,x> - c), c = {row['threshold']:g}, n = {int(row['n'])}: (U) = {row['U']:.4g} > "
+                f"k^2 W^2/4 = {row['U_bound']:.4g} (the certificate); "
+            )
             certificate = cert.certificate(
                 "<=",
                 cert.quantity("lemma9_U", network=cert.network_spec(net)),
@@ -94,8 +99,8 @@ def _term_u_records(every, neurons, common, tables):
         worst = every.assign(over_middle=_safe_ratio(every["U"], every["U_intermediate"]))
         row = worst.loc[worst["over_middle"].idxmax()]
         counterexample = (
-            f"{_where(row)}: (U) = {row['U']:.4g} > E[(1/4)||w^R||^2] = {row['U_intermediate']:.4g} "
-            f"(ratio {row['over_middle']:.3g}); max (U)/(k^2W^2/4) = {over.max():.3g}"
+            f"{certified}largest over every network: {_where(row)}: (U) = {row['U']:.4g} > E[(1/4)||w^R||^2] = "
+            f"{row['U_intermediate']:.4g} (ratio {row['over_middle']:.3g}); max (U)/(k^2W^2/4) = {over.max():.3g}"
         )
     verdict, certificate = _fail_or_inconclusive(bool(middle.any() or final.any()), certificate)
     # tolerances relative to the sides: (U) and E||w^R||^2 are sums of up to 2^n n terms, rounded at ~1e-11
@@ -159,9 +164,14 @@ def _union_records(every, neurons, common, tables):
     certificate, counterexample = None, ""
     if violated.any():
         bad = neurons[exceeds(neurons["transition"], neurons["transition_bound_sum"])]
+        certified = ""
         if len(bad):
             row = bad.loc[bad["n"].idxmin()]
             n, c = int(row["n"]), row["threshold"]
+            certified = (
+                f"one neuron, g_1 = 1{{<1,x> > c}}, c = {c:g}, n = {n}: Pr = {row['transition']:.4g} > (1/n) AS(g_1) = "
+                f"{row['transition_bound_sum']:.4g} (the certificate); "
+            )
             scaled = _step_network(n, c, 1.0 / math.sqrt(n))
             certificate = cert.certificate(
                 "<=",
@@ -177,8 +187,8 @@ def _union_records(every, neurons, common, tables):
         worst = every.assign(over=over)
         row = worst.loc[worst["over"].idxmax()]
         counterexample = (
-            f"{_where(row)}: Pr = {row['transition']:.4g} > (1/n) sum_j AS(g_j) = "
-            f"{row['transition_bound_sum']:.4g} (ratio {row['over']:.3g})"
+            f"{certified}largest over every network: {_where(row)}: Pr = {row['transition']:.4g} > "
+            f"(1/n) sum_j AS(g_j) = {row['transition_bound_sum']:.4g} (ratio {row['over']:.3g})"
         )
     verdict, certificate = _fail_or_inconclusive(bool(violated.any()), certificate)
     corrected = exceeds(every["transition"], every["transition_union_bound"] * (UNION_FACTOR / 4)).any()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import mpmath
 import numpy as np
 import pandas as pd
 
@@ -189,6 +190,93 @@ def solve_records() -> list:
                 f"expression is negative in {int((negative['printed'] < 0).sum())}; the corrected one is positive "
                 f"on all (min {chain['corrected'].min():.3g})."
             ),
+            **common,
+        ),
+    ]
+
+
+#: The constants (c of Lemma 18, C of Theorem 17) at which the no-constant families are evaluated; the proofs
+#: (lemma18-no-constant, theorem17-no-constant) cover every constant, the checks evaluate their inequalities.
+NO_CONSTANT_GRID = (1.0, 10.0, 1.0e2, 1.0e3, 1.0e4, 1.0e6)
+#: Decimal digits of the arithmetic of the no-constant families (closed forms; the margins are far from zero).
+NO_CONSTANT_DIGITS = 60
+
+
+def lemma18_family(c: float) -> dict:
+    """lemma18-no-constant at the constant ``c``: ``eps = 1/2``, ``lambda = 12c``, ``p = 2/lambda^2``,
+    ``L = log(1/delta) = 256c^2`` and ``m* = ceil((L - log 2)/(-log(1 - p))) - 1``, the largest sample size at
+    which every learner fails with probability above ``delta`` on ``h`` or ``-h``; the printed condition at ``m*``
+    with ``C_H E_S R_H(S) <= lambda^2 sqrt(p/m*)`` (Cauchy-Schwarz)."""
+    with mpmath.workdps(NO_CONSTANT_DIGITS):
+        c = mpmath.mpf(c)
+        lam, eps, L = 12 * c, mpmath.mpf(1) / 2, 256 * c**2
+        p = 2 / lam**2
+        needed = (L - mpmath.log(2)) / -mpmath.log1p(-p)
+        m = mpmath.ceil(needed) - 1
+        printed = c * (lam**2 * mpmath.sqrt(p / m) + mpmath.sqrt(L / m))
+        return dict(
+            c=float(c), lam=float(lam), log_inv_delta=float(L), m_star=float(m), printed_over_eps=float(printed / eps)
+        )
+
+
+def theorem17_family(C: float) -> dict:
+    """theorem17-no-constant at the constant ``C``: ``n = s = k = 1``, ``R = 1``, ``B = 0``, ``W = lambda`` with
+    ``lambda^2 = 35C + 4``, ``eps = 1/2``, ``p = 2/lambda^2``, ``log(1/delta) = lambda^2``: ``C`` times the printed
+    bound over the samples every learner needs (sign ambiguity)."""
+    with mpmath.workdps(NO_CONSTANT_DIGITS):
+        C = mpmath.mpf(C)
+        lam2, eps = 35 * C + 4, mpmath.mpf(1) / 2
+        p, L = 2 / lam2, lam2
+        printed = (lam2 * mpmath.log(1 / eps) + L) / eps**2
+        needed = (L - mpmath.log(2)) / -mpmath.log1p(-p)
+        return dict(
+            C=float(C),
+            lam=float(mpmath.sqrt(lam2)),
+            log_inv_delta=float(L),
+            printed_times_C_over_needed=float(C * printed / needed),
+        )
+
+
+def no_constant_records() -> list:
+    """``scaling/lemma18-no-constant`` and ``scaling/theorem17-no-constant``: the families of the two proofs that no
+    constant saves Lemma 18 and Theorem 17 (at ``eps = 1/2``), evaluated at assembly."""
+    lemma = pd.DataFrame([lemma18_family(c) for c in NO_CONSTANT_GRID])
+    theorem = pd.DataFrame([theorem17_family(C) for C in NO_CONSTANT_GRID])
+    common = dict(claim_id="scaling", method="exact", variant="")
+    constants = ", ".join(f"{c:g}" for c in NO_CONSTANT_GRID)
+    return [
+        CheckRecord(
+            check_id="scaling/lemma18-no-constant",
+            statement_id="lemma18-no-constant",
+            paper_ref="Lemma 18 (our family: no constant c saves it)",
+            statement="for every c, on H = {h, -h}, eps = 1/2, lambda = 12c, p = 2/lambda^2, log(1/delta) = 256c^2, the "
+            "printed condition holds at the largest m* at which every learner still fails with probability > delta",
+            check=f"c (lambda^2 sqrt(p/m*) + sqrt(L/m*)) <= eps at m* = ceil((L - log 2)/(-log(1-p))) - 1, "
+            f"{NO_CONSTANT_DIGITS}-digit arithmetic",
+            instances=len(lemma),
+            worst_value=float(lemma["printed_over_eps"].max()),
+            worst_value_label="max printed condition (Cauchy-Schwarz bound) / eps at m*",
+            verdict=verdict_all(verdict_at_most(v, 1.0, atol=0.0, rtol=0.0) for v in lemma["printed_over_eps"]),
+            range=f"c in {{{constants}}}",
+            notes="m* = " + ", ".join(f"{m:.4g}" for m in lemma["m_star"]) + f" at c = {constants}",
+            **common,
+        ),
+        CheckRecord(
+            check_id="scaling/theorem17-no-constant",
+            statement_id="theorem17-no-constant",
+            paper_ref="Theorem 17 (our family: no constant C saves it)",
+            statement="for every C, at n = s = k = R = 1, B = 0, W = lambda, lambda^2 = 35C + 4, eps = 1/2, "
+            "p = 2/lambda^2, log(1/delta) = lambda^2, C times the printed bound is below the samples every learner needs",
+            check=f"C ((WR+B)^2 log(k(R+B)/eps) + log(1/delta))/eps^2 < (log(1/delta) - log 2)/(-log(1-p)), "
+            f"{NO_CONSTANT_DIGITS}-digit arithmetic",
+            instances=len(theorem),
+            worst_value=float(theorem["printed_times_C_over_needed"].max()),
+            worst_value_label="max C x printed bound / samples needed",
+            verdict=verdict_all(
+                verdict_at_most(v, 1.0, atol=0.0, rtol=0.0) for v in theorem["printed_times_C_over_needed"]
+            ),
+            range=f"C in {{{constants}}}",
+            notes="ratios " + ", ".join(f"{r:.4g}" for r in theorem["printed_times_C_over_needed"]),
             **common,
         ),
     ]
@@ -390,6 +478,7 @@ def assemble(block: dict, tables: dict):
     )
     records += _lemma18_records(tables["lemma18"])
     records += solve_records()
+    records += no_constant_records()
     records += theorem5_records()
     return ClaimReport(records, {"behaviour": summary, "tightness": _tightness(summary, sign, constant)})
 

@@ -384,7 +384,8 @@ def _kernel_attack(q, m, p, Y):
             CONJ16_SUCCESS,
             "Pr[the label-0 kernel attack solves LWR_{p,q,m} with the rounding map] (lower bound, over w and the "
             "samples)",
-            "2/3 (what Conjecture 16 allows a poly(p, q, m)-time algorithm)",
+            "2/3 (Conjecture 16's threshold at one (p, q, m): an illustration; conj16-kernel-family proves the "
+            "attack for every m at (p, q) = (2, 3))",
             f"q={q} < 2p={2 * p}: with the rounding map of Banerjee et al., label 0 means <w, y> = 0 (mod {q}), so the "
             f"label-0 samples are homogeneous linear equations over Z_{q} whose kernel is span(w) once they span "
             f"w^perp (probability {span:.6f} with N={N} samples), and every non-zero multiple of w gives the same "
@@ -445,7 +446,8 @@ def _linear_attack(q, m, p, secrets, Y, data):
             lower,
             CONJ16_SUCCESS,
             "Pr[Gaussian elimination over Z_p solves LWR_{p,q,m}] (lower bound, over w and the samples)",
-            "2/3 (what Conjecture 16 allows a poly(p, q, m)-time algorithm)",
+            "2/3 (Conjecture 16's threshold at one (p, q, m): an illustration; conj16-linear-family proves the "
+            "attack for every m and every p | q)",
             f"p={p} divides q={q}, so Definition 15's f_w(y) = (<w, y> mod q) mod p = <w mod p, y> mod p is linear "
             f"over Z_p: Gaussian elimination (O(N m^2) operations) on N={N} samples recovers it on every y for every "
             f"secret whenever the samples have rank m, which happens with probability {full_rank:.6f}",
