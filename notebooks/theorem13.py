@@ -98,6 +98,10 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   and $\sqrt{\log_2 s}$, $\log_2 s$ (theorem). These are exact and PASS when every case agrees; a FAIL needs a
 #   certificate, INCONCLUSIVE without one. A FAIL would be a `proof-slip`: the embedding
 #   $\mathcal{J}_{n,p} \subseteq \mathcal{H}_{n,s,1}^{\sqrt p, p}$ is a step of Theorem 13's proof, not its statement.
+# * `theorem13/junta-corner`: the printed inclusion at $p = 0$, which "$p \le \lfloor\log_2 s\rfloor$" allows for every
+#   $s$: the constant $0$-junta $f = 1$ against the largest value $k(W\sqrt n + B)$ of any network of
+#   $\mathcal{H}_{n,s,1}^{\sqrt p, p}$; exact, and a FAIL here would be `out-of-range` (the paper uses the inclusion at
+#   $p = \lfloor\log_2 s\rfloor \ge 1$).
 # * Theorem 13 rests on Conjecture 12 and concerns every algorithm, so no check settles it: the next three checks
 #   test what the construction predicts for the low-degree algorithm, and can only PASS or be INCONCLUSIVE (a
 #   mismatch would be a property of the learner or of our computation, not of the paper).

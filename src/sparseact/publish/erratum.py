@@ -39,7 +39,7 @@ from sparseact.paper import errata as paper_errata
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.findings import Results, ids, short_ref, tightness_of
-from sparseact.publish.statements import CONJECTURED, hypothesis_phrase
+from sparseact.publish.statements import CONJECTURED, hypothesis_named
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 #: The public repository whose files the certificate links point to (``https://host/owner/repo/blob/<ref>``);
@@ -157,10 +157,15 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
         elif row["status"] == "proved" and hypotheses.get(row["statement_id"]):
             hypothesis = hypotheses[row["statement_id"]]
             fixes = [number[e] for e in errata["erratum_id"] if hypothesis in concerns[e]]
-            source = hypothesis_phrase(statement["statement"], table.loc[hypothesis, "paper_ref"])
-            text = f"{name} holds as an implication from {tex_text(source)}" + (
+            source = tex_text(short_ref(table.loc[hypothesis, "paper_ref"]))
+            text = f"{name} holds as an implication from {source}" + (
                 f", as corrected in {cite(fixes)}, a conjecture not established here, in the range stated there "
-                "(as printed its hypothesis is false, so it holds only vacuously)"
+                + (
+                    "(as printed its hypothesis is false, so it holds only vacuously)"
+                    if hypothesis_named(statement["statement"], table.loc[hypothesis, "paper_ref"])
+                    else f"({source} is how the paper formalises its hypothesis; as printed that formalisation is "
+                    "false, while the hypothesis it states in words is not refuted)"
+                )
                 if fixes
                 else f" ({table.loc[hypothesis, 'status']}; the reading and range it needs are in "
                 "Appendix~\\ref{app:open})"
@@ -196,8 +201,9 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
     return " ".join(sentences)
 
 
-def _erratum(row: pd.Series, repository_url: str, proofs: list[str] = ()) -> list[str]:
-    """One erratum; ``proofs`` are the proved statements of the graph its correction rests on."""
+def _erratum(row: pd.Series, repository_url: str, proofs: list[str] = (), families: list[dict] = ()) -> list[str]:
+    """One erratum; ``proofs`` are the proved statements of the graph its correction rests on, ``families`` the
+    statements (``carried_by``) that carry its finite certificates to whole families, printed with their proofs."""
     certificates = ", ".join(certificate_link(path, repository_url) for path in ids(row["certificates"]))
     names = ", ".join(rf"\texttt{{{tex_text(p)}}}" for p in proofs)
     proved = f" The correction is proved ({names})" if proofs else ""
@@ -223,6 +229,11 @@ def _erratum(row: pd.Series, repository_url: str, proofs: list[str] = ()) -> lis
             else rf"\item[Why it fails.] {tex_text(_sentence(row['explanation']))} "
             rf"Violation: {tex_text(row['counterexample'])}. "
             rf"Certificate{'s' if len(ids(row['certificates'])) > 1 else ''}: {certificates}."
+        ),
+        *(
+            rf"\item[For every instance.] {tex_text(_sentence(family['statement']))} "
+            rf"Proof (\texttt{{{tex_text(family['id'])}}}): {tex_text(_sentence(family['argument']['text']))}"
+            for family in families
         ),
         rf"\item[Class.] {tex_text(row['class'])}.",
         r"\end{description}",
@@ -341,7 +352,12 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
                 "",
             ]
             for _, row in group.iterrows():
-                lines += _erratum(row, repository_url, proofs_of.get(row["erratum_id"], []))
+                lines += _erratum(
+                    row,
+                    repository_url,
+                    proofs_of.get(row["erratum_id"], []),
+                    [entries[p] for p in carried_by.get(row["erratum_id"], ())],
+                )
     remarks = sorted(
         (e for e in entries.values() if e.get("remark") and e["id"] in status_of),
         key=lambda e: paper_position(e["paper_ref"]),

@@ -746,8 +746,12 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
                 else []
             )
             cost = (
-                f"Vacuous as printed ({_appositive(hypothesis_phrase(entry['statement'], hypothesis['paper_ref']))} "
-                "fails as stated); holds given "
+                (
+                    f"Vacuous as printed ({short_ref(hypothesis['paper_ref'])} fails as stated); holds given "
+                    if hypothesis_named(entry["statement"], hypothesis["paper_ref"])
+                    else f"The paper's formalisation of its hypothesis ({short_ref(hypothesis['paper_ref'])}) fails as "
+                    "stated; holds given "
+                )
                 + ", ".join(f"{c['paper_ref']} ({c['status']})" for c in corrected)
                 + ", in its range."
                 if corrected
@@ -779,17 +783,10 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=HEADLINE_COLUMNS)
 
 
-def hypothesis_phrase(statement: str, hypothesis_ref: str) -> str:
-    """The hypothesis of a conditional ``statement`` by name: ``"Conjecture 12"`` where the printed statement names it,
-    else ``"Conjecture 16, the paper's formalisation of its hypothesis"`` (Theorem 3 assumes "the hardness of
-    learning with rounding", which Section 4 states as Conjecture 16)."""
-    name = short_ref(hypothesis_ref)
-    return name if name in statement else f"{name}, the paper's formalisation of its hypothesis"
-
-
-def _appositive(phrase: str) -> str:
-    """``phrase`` closed by a comma when it ends in an appositive (``"X, the paper's ..."`` -> ``"X, the paper's ...,"``)."""
-    return phrase + "," if "," in phrase else phrase
+def hypothesis_named(statement: str, hypothesis_ref: str) -> bool:
+    """Whether a conditional ``statement`` names its hypothesis (Theorem 13: "Assuming Conjecture 12"), or states it in
+    words that the paper formalises elsewhere (Theorem 3: "the hardness of learning with rounding", Conjecture 16)."""
+    return short_ref(hypothesis_ref) in statement
 
 
 def short_ref(paper_ref: str) -> str:

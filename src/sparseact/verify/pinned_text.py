@@ -185,16 +185,6 @@ PINNED_TEXT: dict[str, dict] = {
             "rhs": "C*k*s*n*log(k*s*n/(eps*delta))**2/eps**2",
         },
     },
-    "section4_lwr/conj16-kernel-attack": {
-        "statement": "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with the rounding map of Banerjee et al. and only p < q (the correction first proposed) with probability >= 2/3",
-        "paper_ref": "Conjecture 16 (Section 4)",
-        "finding": "statement-error",
-        "lhs_label": "Pr[the label-0 kernel attack solves LWR_{p,q,m} with the rounding map] (lower bound, over w and the samples)",
-        "rhs_label": "2/3 (Conjecture 16's threshold at one (p, q, m): an illustration; conj16-kernel-family proves the attack for every m at (p, q) = (2, 3))",
-        "expr": {
-            "rhs": "2 / 3",
-        },
-    },
     "section4_lwr/conj16-linear-attack": {
         "statement": "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} (Definition 15's map) with probability >= 2/3",
         "paper_ref": "Conjecture 16 (Section 4)",
@@ -466,6 +456,16 @@ PINNED_TEXT: dict[str, dict] = {
         "rhs_label": "4 W R sqrt(n s log(mR))/sqrt(m) (14)",
         "expr": {
             "rhs": "4*W*R*sqrt(n*s*log(m*R))/sqrt(m)",
+        },
+    },
+    "theorem13/junta-corner": {
+        "statement": "J_{n,p} in H_{n,s,1}^{sqrt(p), p} for every p <= floor(log2 s), at p = 0",
+        "paper_ref": "Theorem 13 (proof)",
+        "finding": "out-of-range",
+        "lhs_label": "f(x) for the 0-junta f = 1 (a constant)",
+        "rhs_label": "k (W sqrt(n) + B) at k = 1, W = sqrt(p), B = p: the largest |h(x)| over H_{n,s,1}^{sqrt(p),p} (theorem8-proof-CH)",
+        "expr": {
+            "rhs": "sqrt(p)*sqrt(n) + p",
         },
     },
     "lemma9/bound-degenerate": {

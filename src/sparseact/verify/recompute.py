@@ -388,54 +388,6 @@ def _orthogonal_residual(spec: dict) -> float:
     return float(r @ t)
 
 
-def _rank_probability(size: int, dim: int, k: int) -> Fraction:
-    """``Pr[k uniform vectors of Z_size^dim span it] = prod_{i<dim} (1 - size^(i-k))`` (0 when ``k < dim``), exact."""
-    return math.prod((1 - Fraction(size) ** (i - k) for i in range(dim)), start=Fraction(1))
-
-
-def _lwr_label0_kernel(spec: dict) -> Fraction:
-    """A lower bound on the success probability of the label-0 kernel attack on ``LWR_{p,q,m}`` (rounding map).
-
-    The rounding map is ``f_w(y) = round((p/q)(<w, y> mod q)) mod p`` (ties up, ``floor((2p t + q)/(2q))``).
-    The attack (``q`` prime): the samples with label 0 give homogeneous equations ``<w', y> = 0 (mod q)``;
-    if their kernel is ``Z_q^m`` it outputs the constant 0, if it is a line ``span(k)`` it outputs
-    ``f_{ck}`` for a non-zero ``c`` consistent with the samples. It succeeds for a secret ``w`` whenever
-    (i) ``f_w^{-1}(0)`` is exactly ``w^perp = {y : <w, y> = 0 (mod q)}`` (recomputed on all of ``Z_q^m``),
-    (ii) ``f_{cw} = f_w`` for every ``c in Z_q^*`` (so any consistent multiple is right) and (iii) the
-    label-0 samples span ``w^perp``: with ``N`` samples, ``K ~ Bin(N, 1/q)`` of them are uniform on
-    ``w^perp ~ Z_q^(m-1)``, so (iii) has probability ``sum_k Bin(N, 1/q)(k) prod_{i<m-1} (1 - q^(i-k))``.
-    ``w = 0`` is credited with probability 1 (every label is 0, the kernel is ``Z_q^m``, the output 0).
-    Returns the average over all secrets of ``Z_q^m`` (uniform secret) of the credited probabilities.
-    """
-    p, q, m, N = (_integer(spec[key], key, 1, MAX_SECTION4_TERMS) for key in ("p", "q", "m", "N"))
-    _check_domain("lwr_label0_kernel", q, m, N)
-    if not _is_prime(q):
-        raise ValueError(f"lwr_label0_kernel: q = {q} is not prime")
-    if not 2 <= p < q:
-        raise ValueError(f"lwr_label0_kernel: need 2 <= p < q, got p = {p}, q = {q}")
-    domain = list(itertools.product(range(q), repeat=m))
-    spans = sum(
-        math.comb(N, k) * Fraction(1, q) ** k * Fraction(q - 1, q) ** (N - k) * _rank_probability(q, m - 1, k)
-        for k in range(N + 1)
-    )
-
-    def labels(w):
-        return [((2 * p * (sum(a * b for a, b in zip(w, y, strict=True)) % q) + q) // (2 * q)) % p for y in domain]
-
-    total = Fraction(0)
-    for w in domain:
-        if not any(w):
-            total += 1
-            continue
-        f = labels(w)
-        kernel = [sum(a * b for a, b in zip(w, y, strict=True)) % q == 0 for y in domain]
-        if [v == 0 for v in f] != kernel:
-            continue
-        if all(labels([c * a % q for a in w]) == f for c in range(2, q)):
-            total += spans
-    return total / len(domain)
-
-
 def evaluate_quantity(spec: dict) -> float:
     """The value of one quantity of a certificate (see :mod:`sparseact.verify.certificates`)."""
     kind = spec.get("quantity")
@@ -485,8 +437,6 @@ def evaluate_quantity(spec: dict) -> float:
         return _cell_sizes_sum(spec)
     if kind == "gf_p_solve":
         return float(_gf_p_solve(spec))
-    if kind == "lwr_label0_kernel":
-        return float(_lwr_label0_kernel(spec))
     if kind == "concave_activation_sum":
         p = _active_sets(spec["network"]).mean(axis=0)  # p_j = Pr_x[neuron j active]
         n = _network(spec["network"])[1].shape[1]
@@ -1316,6 +1266,22 @@ def _lemma9_bound(c: dict) -> Sides:
     return Sides(evaluate_quantity(lhs), rhs, {"C": C, "n": n, "s": s, "k": k, "W": W, "B": B})
 
 
+def _theorem13_junta_corner(c: dict) -> Sides:
+    """The proof of Theorem 13 (printed): J_{n,p} in H_{n,s,1}^{sqrt(p),p} for p <= floor(log2 s). Every h of the class
+    has |h(x)| <= k(W sqrt(n) + B) = sqrt(p n) + p (theorem8-proof-CH), so a p-junta with a larger value at some x is
+    not in it. The instance: a truth table with values +-1 depending on at most p coordinates, a point, p and n."""
+    lhs = _spec(c, "lhs", "value")
+    table, n = _table(lhs["function"]), _dimension(lhs["function"])
+    if not np.isin(table, (-1.0, 1.0)).all():
+        raise Refused("lhs: a junta of J_{n,p} takes the values -1 and 1")
+    p = _integer(_parameter(c, "rhs", "p"), "p", 0, n)
+    if sum(bool(np.any(table != _flip(table, i))) for i in range(n)) > p:
+        raise Refused(f"lhs: the function depends on more than p = {p} coordinates")
+    if _integer(_parameter(c, "rhs", "n"), "n", 1, 2**20) != n:
+        raise Refused("rhs: n is the dimension of the function")
+    return Sides(evaluate_quantity(lhs), math.sqrt(p) * math.sqrt(n) + p, {"p": p, "n": n})
+
+
 def _lemma10_bound(c: dict) -> Sides:
     """Lemma 10 (printed): NS_rho(h) <= C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s))
     (bounds.lemma10_noise_sensitivity) with n, s, k, W, B of the network and any constant C."""
@@ -2066,6 +2032,13 @@ STATEMENTS: dict[str, Statement] = {
         "Pr_x[neuron j active] (the concavity step of Lemma 9's proof, term (V), read up to a constant C)",
         _lemma9_concavity_printed,
     ),
+    "theorem13/junta-corner": Statement(
+        "theorem13-proof",
+        "<=",
+        "J_{n,p} in H_{n,s,1}^{sqrt(p),p} for p <= floor(log2 s) (proof of Theorem 13), through |h(x)| <= "
+        "k(W sqrt(n) + B) for every h of the class (theorem8-proof-CH)",
+        _theorem13_junta_corner,
+    ),
     "lemma9/bound-degenerate": Statement(
         "lemma9", "<=", "AS(h) <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (Lemma 9)", _lemma9_bound
     ),
@@ -2081,13 +2054,6 @@ STATEMENTS: dict[str, Statement] = {
         "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3 (Conjecture 16); "
         "Gaussian elimination over Z_p",
         _conj16("gf_p_solve"),
-    ),
-    "section4_lwr/conj16-kernel-attack": Statement(
-        "conj16",
-        "<=",
-        "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3 (Conjecture 16); "
-        "the label-0 kernel attack on the rounding map",
-        _conj16("lwr_label0_kernel"),
     ),
     "section4_lwr/def15-rounding": Statement(
         "def15",

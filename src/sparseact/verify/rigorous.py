@@ -29,7 +29,6 @@ from sparseact.verify.recompute import (
     _even_shifts,
     _gf_p_solve,
     _lwr_instance,
-    _lwr_label0_kernel,
     _network,
     _network_cube,
     _parameter,
@@ -197,8 +196,6 @@ def quantity(spec: dict) -> Fraction | Real:
         return sum((a * b for a, b in zip(r, t, strict=True)), Fraction(0))
     if kind == "gf_p_solve":
         return _gf_p_solve(spec)
-    if kind == "lwr_label0_kernel":
-        return _lwr_label0_kernel(spec)
     raise Refused(f"unknown quantity {kind!r}")
 
 
@@ -571,6 +568,11 @@ def _lemma9_bound(c: dict) -> Sides:
     n, s, k, W, B = _sizes(lhs["function"]["network"])
     bound = k**4 * W**2 * ex.sqrt(Real(n)) * ex.log(n * s) + k**3 * B**2 * ex.sqrt(ex.log(s))
     return Real(quantity(lhs)), C * bound
+
+
+def _theorem13_junta_corner(c: dict) -> Sides:
+    p, n = _p(c, "rhs", "p"), _p(c, "rhs", "n")
+    return _quantity_side(c, "lhs", "value"), ex.sqrt(p) * ex.sqrt(n) + p
 
 
 def _theorem19_cells(c: dict) -> Sides:
@@ -949,6 +951,7 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "lemma10/eq17-coupling": _eq17_coupling,
     "lemma10/eq17-corrected": _eq17_corrected,
     "lemma9/bound-degenerate": _lemma9_bound,
+    "theorem13/junta-corner": _theorem13_junta_corner,
     "lemma9/transition-concavity-printed": _lemma9_concavity_printed,
     "lemma10/bound-degenerate": _lemma10_bound,
     "lemma6/identity-printed": _lemma6_identity,
@@ -973,7 +976,6 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "section4_lwr/lifted-weights-pm1": _lwr_lifted_weights,
     "section4_lwr/linear-encoding": _quantity_vs("orthogonal_residual", _constant(0)),
     "section4_lwr/conj16-linear-attack": _conj16("gf_p_solve"),
-    "section4_lwr/conj16-kernel-attack": _conj16("lwr_label0_kernel"),
     "section4_lwr/def15-rounding": _def15_rounding,
     "section4_parity/chi-printed": _parity_pin("chi"),
     "section4_parity/chi-corrected": _parity_pin("chi-corrected"),

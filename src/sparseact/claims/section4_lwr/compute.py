@@ -284,8 +284,6 @@ def run(point: dict, data: dict, rng) -> dict:
             )
         )
     kernel = _kernel_attack(q, m, p, Y)
-    if kernel["failure"] is not None:
-        record("conj16-kernel-attack", lambda: kernel["failure"])
     attack = _linear_attack(q, m, p, secrets, Y, data) if "attack_samples" in data else None
     if attack is not None and attack["failure"] is not None:
         record("conj16-linear-attack", lambda: attack["failure"])
@@ -340,7 +338,7 @@ def _kernel_attack(q, m, p, Y):
     A secret is credited with ``Pr[label-0 samples span w^perp]`` (exact: binomial count of label-0 samples times
     the rank probability of uniform vectors of ``Z_q^(m-1)``) when ``f_w^{-1}(0) = w^perp`` and
     ``f_{cw} = f_w`` for every ``c != 0`` (both exhaustive); ``w = 0`` with 1. ``success_lower_bound`` is the
-    average over the uniform secret; the certificate's quantity ``lwr_label0_kernel`` recomputes it.
+    average over the uniform secret (conj16-kernel-family proves the attack for every ``m`` at ``(p, q) = (2, 3)``).
 
     For ``q >= 2p`` the preimage has at least two residues (the regime of the correction): no non-zero secret
     has ``f_w^{-1}(0) = w^perp`` (``label0_is_kernel``), so the attack has no homogeneous system to solve.
@@ -374,31 +372,7 @@ def _kernel_attack(q, m, p, Y):
         span_probability=span,
         success_lower_bound=lower,
     )
-    failure = None
-    if q_prime and p < q and lower > CONJ16_SUCCESS:
-        c = cert.certificate(
-            "<=",
-            cert.quantity("lwr_label0_kernel", p=p, q=q, m=m, N=N),
-            cert.formula("2 / 3"),
-            lower,
-            CONJ16_SUCCESS,
-            "Pr[the label-0 kernel attack solves LWR_{p,q,m} with the rounding map] (lower bound, over w and the "
-            "samples)",
-            "2/3 (Conjecture 16's threshold at one (p, q, m): an illustration; conj16-kernel-family proves the "
-            "attack for every m at (p, q) = (2, 3))",
-            f"q={q} < 2p={2 * p}: with the rounding map of Banerjee et al., label 0 means <w, y> = 0 (mod {q}), so the "
-            f"label-0 samples are homogeneous linear equations over Z_{q} whose kernel is span(w) once they span "
-            f"w^perp (probability {span:.6f} with N={N} samples), and every non-zero multiple of w gives the same "
-            f"labels: Gaussian elimination recovers f_w on every y, so Conjecture 16 with the rounding map and only "
-            f"p < q is false",
-        )
-        failure = _spec(
-            f"LWR_{{{p},{q},{m}}} with the rounding map: the label-0 kernel attack (Gaussian elimination "
-            f"over Z_{q} on the label-0 samples of N={N}) recovers f_w on all of Z_{q}^{m} with probability "
-            f">= {lower:.6f} > 2/3",
-            c,
-        )
-    return dict(row=row, failure=failure)
+    return dict(row=row)
 
 
 def _is_prime(p: int) -> bool:

@@ -16,6 +16,7 @@ from sparseact.claims import describe_range
 from sparseact.claims.theorem13.compute import OVERSAMPLING
 from sparseact.combinatorics import monomial_count
 from sparseact.paper import paper_ref
+from sparseact.verify.certificates import certificate, formula, quantity
 from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import (
     ATOL,
@@ -49,6 +50,47 @@ def local_exponent(n: int, p: int) -> float:
 # ---------------------------------------------------------------------------
 # assembly
 # ---------------------------------------------------------------------------
+
+
+def junta_corner_record(n: int) -> CheckRecord:
+    """``theorem13/junta-corner``: the printed inclusion at ``p = 0``, inside "``p <= floor(log2 s)``" for every ``s``.
+
+    Every ``h`` of ``H_{n,s,k}^{W,B}`` has ``|h(x)| <= k(W sqrt(n) + B)`` (theorem8-proof-CH), which at ``W = sqrt(0)``,
+    ``B = 0`` is ``0``; the constant ``f = 1``, a ``0``-junta, has ``f(x) = 1``. Out of range: the paper uses the
+    inclusion at ``p = floor(log2 s) >= 1`` (``s >= 2``).
+    """
+    p, x = 0, [1.0] * n
+    c = certificate(
+        "<=",
+        quantity("value", function={"truth_table": [1.0] * 2**n}, x=x),
+        formula("sqrt(p)*sqrt(n) + p", p=p, n=n),
+        1.0,
+        0.0,
+        "f(x) for the 0-junta f = 1 (a constant)",
+        "k (W sqrt(n) + B) at k = 1, W = sqrt(p), B = p: the largest |h(x)| over H_{n,s,1}^{sqrt(p),p} "
+        "(theorem8-proof-CH)",
+        "at p = 0 the class H_{n,s,1}^{0,0} holds only the zero function (every neuron is u_j sigma(0) = 0), "
+        "so the constant 0-junta f = 1 is not in it",
+    )
+    return CheckRecord(
+        claim_id="theorem13",
+        check_id="theorem13/junta-corner",
+        statement_id="theorem13-proof",
+        paper_ref=paper_ref("theorem13-proof"),
+        statement="J_{n,p} in H_{n,s,1}^{sqrt(p), p} for every p <= floor(log2 s), at p = 0",
+        check=f"the constant 0-junta f = 1 on {{1,-1}}^{n} against the sup bound k(W sqrt(n) + B) of the class at p = 0",
+        variant="as printed",
+        method="exact",
+        instances=1,
+        worst_value=1.0,
+        worst_value_label="f(x) - k(W sqrt(n) + B) at p = 0",
+        range=f"p = 0, n = {n}, every s (p <= floor(log2 s) holds for every s >= 1)",
+        verdict=Verdict.FAIL,
+        finding="out-of-range",
+        counterexample=f"p = 0, n = {n}: f = 1 (a 0-junta) has f(x) = 1 > 0 = k(W sqrt(n) + B) at W = sqrt(0), B = 0",
+        certificate=c,
+        notes="Outside the range the paper uses: Theorem 13 applies the inclusion at p = floor(log2 s) >= 1 (s >= 2).",
+    )
 
 
 def cost_table(hardness):
@@ -187,6 +229,7 @@ def assemble(block: dict, tables: dict):
         f"{w_thm:.4g}, max B/log2 s = {b_thm:.4g}",
     )
     records.append(scale)
+    records.append(junta_corner_record(int(junta["n"].min())))
 
     # hardness: what the construction predicts for the low-degree learner
     hard = tables["theorem13-hardness"]
