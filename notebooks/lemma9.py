@@ -114,6 +114,10 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # * `lemma9/bound-degenerate` (exact): at $n=s=k=1$ the printed logarithms vanish, so the bound is 0 for every
 #   constant; the exact $\mathrm{AS}$ of $\mathrm{relu}(x_1)$ against it. A FAIL there would be `out-of-range` by the
 #   degenerate-corner rule when flooring the logarithms at 1 removes the violation.
+# * `lemma9/transition-printed` (exact): the transition probability against the printed middle term
+#   $\frac1n\sum_j p_j\sqrt{n\log(1/p_j)}$ with constant 1, on every network; a FAIL, certified on one neuron,
+#   would be a `constant-factor` (Lemma 6 is applied without its constant), or `out-of-range` where flooring the
+#   logarithm at 1 removes it.
 # * `lemma9/transition-concavity-printed` (exact, fixed instance): the concavity step
 #   $\frac1n\sum_jp_j\sqrt{n\log(1/p_j)}\le Ck\sqrt{\log(s/k)}/\sqrt n$ at $C=4C_6$ on $k=1000$ copies of
 #   $\mathrm{relu}(x_1)$ and one neuron that never fires ($s=k+1$, $n=1$). FAIL when the left side exceeds the right

@@ -102,8 +102,8 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   and secret; a FAIL, certified by one $(w, y)$ where they differ, would be a `typo`.
 # * `section4_lwr/conj16-linear-attack`: for $p$ prime dividing $q$ and every secret enumerated, Gaussian elimination
 #   over $\mathbb{Z}_p$ on $m + 8$ samples of rank $m$, its hypothesis compared with $f_w$ on every $y$; the success
-#   probability is at least (fraction recovered) $\times \Pr[\text{rank } m]$. A FAIL, when this exceeds the $2/3$
-#   Conjecture 16 allows, would be a `statement-error`; the certificate (quantity `gf_p_solve`) re-solves every secret's samples.
+#   probability is at least (fraction recovered) $\times \Pr[\text{rank } m]$; PASS when it exceeds $2/3$ (an
+#   instance of `conj16-linear-family`: with Definition 15's map the problem is easy when $p \mid q$).
 #   `section4_lwr/gaussian-elimination` (PASS when every full-rank system returns $w \bmod p$) is the instance check of
 #   the cited fact.
 # * `section4_lwr/rounding-not-affine`: with the rounding map ($p$ prime, $p < q$, every secret), the fraction of secrets
@@ -115,9 +115,8 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   proposed, with only $p < q$): label 0 has the single preimage $0$, so the label-0 samples are homogeneous equations
 #   $\langle w, y\rangle = 0 \pmod q$. Exact lower bound on the success of Gaussian elimination on them: secrets with
 #   $f_w^{-1}(0) = w^\perp$ and $f_{cw} = f_w$ for every $c \ne 0$ (exhaustive) credited with
-#   $\Pr[\text{label-0 samples span } w^\perp]$ (binomial $\times$ rank probability). A FAIL, when the bound exceeds
-#   $2/3$ (e.g. $\mathrm{LWR}_{2,3,m}$), is a `statement-error`; the certificate's quantity `lwr_label0_kernel`
-#   recomputes it from $(p, q, m, N)$ alone.
+#   $\Pr[\text{label-0 samples span } w^\perp]$ (binomial $\times$ rank probability); PASS when the bound exceeds
+#   $2/3$ (an instance of `conj16-kernel-family`: the rounding map needs $q \ge 2p$).
 # * `section4_lwr/kernel-attack-excluded`: instances with $q \ge 2p$ (the corrected regime): label 0 has at least two
 #   preimages and the fraction of secrets with a homogeneous label-0 system stays below $2/3$ (it is $1/q^m$ for $q$
 #   prime); PASS when both hold, exhaustively. With `section4_lwr/rounding-not-affine` it is what was checked

@@ -15,7 +15,11 @@ from sparseact.verify import corners
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 CERTIFICATES = sorted((RESULTS / "certificates").glob("*/*.json"))
 #: The rule's second clause: checks whose instance uses a parameter outside the range the paper uses.
-PARAMETER_RANGE_CHECKS = {"lemma10/claim21-tail-negative-rho": ("rho", lambda rho: not 0 <= rho < 1)}
+PARAMETER_RANGE_CHECKS = {
+    "lemma10/claim21-tail-negative-rho": ("rho", lambda rho: not 0 <= rho < 1),
+    # the paper uses the junta inclusion at p = floor(log2 s) >= 1
+    "theorem13/junta-corner": ("p", lambda p: p < 1),
+}
 #: Corner FAILs whose printed logarithm sits in a quantity the certificate records as a number (the printed degree
 #: of Theorem 8, which the check evaluates with the rule itself), with the variables that put them in the corner.
 DEGREE_CORNERS = {"theorem8/degree-degenerate": dict(n=1, s=1, k=1)}

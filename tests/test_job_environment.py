@@ -39,3 +39,23 @@ def test_an_atomic_write_removes_the_scratch_files_a_killed_writer_left(tmp_path
     atomic_write_bytes(target, b"complete")
     assert target.read_bytes() == b"complete"
     assert not any(path.exists() for path in left) and other.exists()
+
+
+def test_an_atomic_write_never_replaces_a_device_fifo_or_folder(tmp_path):
+    """An output path that names a FIFO, a device or a folder is refused, and the node stays what it was (as root,
+    os.replace would otherwise swap /dev/zero for a regular file)."""
+    import os
+    import stat
+
+    from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_text
+
+    fifo, folder = tmp_path / "fifo", tmp_path / "folder"
+    os.mkfifo(fifo)
+    folder.mkdir()
+    for target in (fifo, folder, "/dev/null", "/dev/zero"):
+        for write in (lambda p: atomic_write_bytes(p, b"x"), lambda p: atomic_write_text(p, "x")):
+            with pytest.raises(ValueError, match="not a regular file"):
+                write(target)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and folder.is_dir()
+    assert stat.S_ISCHR(os.lstat("/dev/zero").st_mode) and stat.S_ISCHR(os.lstat("/dev/null").st_mode)
+    assert not list(tmp_path.glob(".*.tmp"))

@@ -153,20 +153,6 @@ def test_lemma9_wR():
     assert evaluate_quantity(quantity("lemma9_wR", network=net)) == 2.5
 
 
-def test_gf_p_solve():
-    """LWR_{2,2,1}: secrets 0, 1 of Z_2; two samples each (N = 2, m = 1): Pr[rank 1] = 1 - 2^-2."""
-    spec = quantity("gf_p_solve", p=2, q=2, m=1, N=2, secrets=[[0], [1]], samples=[[[1], [0]], [[0], [1]]])
-    assert evaluate_quantity(spec) == pytest.approx(0.75)
-    rank_deficient = quantity("gf_p_solve", p=2, q=2, m=1, N=2, secrets=[[0], [1]], samples=[[[1], [0]], [[0], [0]]])
-    assert evaluate_quantity(rank_deficient) == pytest.approx(0.375)  # one secret not recovered
-    with pytest.raises(ValueError, match="not prime"):
-        evaluate_quantity(
-            quantity("gf_p_solve", p=4, q=4, m=1, N=2, secrets=[[v] for v in range(4)], samples=[[[1], [0]]] * 4)
-        )
-    with pytest.raises(ValueError, match="all of Z_q"):
-        evaluate_quantity(quantity("gf_p_solve", p=2, q=2, m=1, N=2, secrets=[[1]], samples=[[[1], [0]]]))
-
-
 def test_refuses_a_changed_s_and_n_of_a_network(committed):
     document = load(committed, "lemma9/transition")
     document["certificate"]["rhs"]["vars"].update(n=24, s=64)
@@ -302,7 +288,6 @@ def test_every_check_a_claim_can_fail_has_a_pinned_statement(repo_root):
         "lemma9/proof-V-printed",
         "scaling/theorem5-rate",
         "theorem8/tail-step",
-        "section4_lwr/conj16-linear-attack",
         "theorem13/junta-corner",
     } <= set(can_fail)
     assert set(can_fail) - set(STATEMENTS) == set(NOT_YET_PINNED)
@@ -349,7 +334,6 @@ def _leaves_to_edit(document) -> list:
         "lemma9/transition",
         "theorem19/eq12-printed",
         "scaling/lemma18-printed",
-        "section4_lwr/conj16-linear-attack",
         "appendixA/whp-printed-split",
         "theorem8/tail-step",
     ],

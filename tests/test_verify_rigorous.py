@@ -175,7 +175,6 @@ EDITED = [
     "section4_parity/lift-printed",
     "lemma6/identity-printed",
     "theorem8/rho-choice",
-    "section4_lwr/conj16-linear-attack",
 ]
 
 
@@ -368,39 +367,17 @@ def test_non_regular_files_are_refused_without_reading(committed, tmp_path):
         ("q", 10**6),
         ("m", 10**6),
         ("q", 2**40),
-        ("N", 10**9),
+        ("q", 10**9),
         ("m", 64),
         ("q", 2**20),
     ],
 )
 def test_huge_described_domains_are_refused_before_allocating(committed, field, value):
-    _, document = _documents(committed)["section4_lwr/conj16-linear-attack"]
-    document["certificate"]["lhs"][field] = value
+    _, document = _documents(committed)["section4_lwr/identity-printed"]
+    document["certificate"]["lhs"]["vars"][field] = value
     start = time.monotonic()
     refused(document, "")
     assert time.monotonic() - start < 5
-
-
-@pytest.mark.parametrize("p", [10**18 + 3, 2**61 - 1, 10**24 + 7, 10**30 + 57, 2**127 - 1, 10**400])
-def test_primality_of_large_numbers_is_fast(committed, p):
-    _, document = _documents(committed)["section4_lwr/conj16-linear-attack"]
-    document["certificate"]["lhs"]["p"] = p
-    start = time.monotonic()
-    refused(document)
-    assert time.monotonic() - start < 5
-
-
-def test_miller_rabin_agrees_with_trial_division():
-    from sparseact.verify.recompute import _is_prime
-
-    def trial(n):
-        return n >= 2 and all(n % d for d in range(2, math.isqrt(n) + 1))
-
-    assert all(_is_prime(n) == trial(n) for n in range(5000))
-    assert _is_prime(2**61 - 1) and _is_prime(10**18 + 3) and not _is_prime(10**18 + 1)
-    assert not _is_prime(3215031751)  # a strong pseudoprime to bases 2, 3, 5, 7
-    with pytest.raises(ValueError, match="primality limit"):
-        _is_prime(10**30)
 
 
 @pytest.mark.parametrize("n", [21, 30, 64, 10**6])

@@ -321,7 +321,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         f"the failures come from {len(errata)} root causes (the errata below), and {verified} of the "
         f"{len(errata)} corrections are verified"
         + (
-            f" ({conjectured} {'is a conjecture' if conjectured == 1 else 'are conjectures'} themselves, open)"
+            f" ({conjectured} {'is a conjecture itself' if conjectured == 1 else 'are conjectures themselves'}, open)"
             if conjectured
             else ""
         )
@@ -363,10 +363,10 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         key=lambda e: paper_position(e["paper_ref"]),
     )
     lines += [
-        r"\section{Remarks on steps that hold}\label{sec:remarks}",
-        "Statements whose status is in brackets, where a citation or a detail of the printed derivation should "
-        "still change; where a remark names a range in which a printed logarithm is below 1, the printed step "
-        "fails there and holds with that logarithm read as at least 1."
+        r"\section{Remarks on statements that hold or are open}\label{sec:remarks}",
+        "Statements that do not fail as printed (status in brackets) whose wording, range, citation or printed "
+        "derivation should still change; where a remark names a range in which a printed logarithm is below 1, "
+        "the printed step fails there and holds with that logarithm read as at least 1."
         if remarks
         else "None.",
         "",

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import platform
+import stat
 import subprocess
 import tempfile
 import zlib
@@ -189,6 +190,13 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     two writers of one output) removes every scratch file left beside it.
     """
     path = Path(path)
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        # os.replace would put a regular file in place of the device, FIFO or socket (as root, even /dev/zero)
+        raise ValueError(f"{path}: not a regular file (a device, FIFO or folder is never replaced by an output)")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -59,12 +59,6 @@ Quantities (JSON objects, key ``"quantity"``)
 ``{"quantity": "orthogonal_residual", "Z": [[...]], "t": [...], "r": [...]}``
     ``<r, t>`` after checking ``Z^T r = 0``: a non-zero value proves that no linear
     ``v`` has ``Z v = t`` (used for "no linear encoding exists").
-``{"quantity": "gf_p_solve", "p": p, "q": q, "m": m, "N": N, "secrets": [[...]], "samples": [[[...]]]}``
-    For Definition 15's ``f_w(y) = (<w, y> mod q) mod p`` with ``p`` prime: solve ``<w', y> = f_w(y)``
-    over ``Z_p`` (Gaussian elimination) from the ``N`` recorded samples of each secret (all of
-    ``Z_q^m`` listed), check ``<w', y> mod p = f_w(y)`` on every ``y in Z_q^m``; the value is the fraction
-    of secrets so recovered times ``prod_{i<m} (1 - p^(i-N))`` (``N`` uniform samples have rank ``m``):
-    a lower bound on the learner's success probability over the secret and the samples.
 ``{"quantity": "concave_activation_sum", "network": N}``
     ``(1/n) sum_j p_j sqrt(n log(1/p_j))`` with ``p_j = Pr_x[<w_j, x> - b_j > 0]`` over the cube (terms with
     ``p_j = 0`` are 0): the middle of the transition step of Lemma 9's proof.

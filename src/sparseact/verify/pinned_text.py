@@ -185,16 +185,6 @@ PINNED_TEXT: dict[str, dict] = {
             "rhs": "C*k*s*n*log(k*s*n/(eps*delta))**2/eps**2",
         },
     },
-    "section4_lwr/conj16-linear-attack": {
-        "statement": "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} (Definition 15's map) with probability >= 2/3",
-        "paper_ref": "Conjecture 16 (Section 4)",
-        "finding": "statement-error",
-        "lhs_label": "Pr[Gaussian elimination over Z_p solves LWR_{p,q,m}] (lower bound, over w and the samples)",
-        "rhs_label": "2/3 (Conjecture 16's threshold at one (p, q, m): an illustration; conj16-linear-family proves the attack for every m and every p | q)",
-        "expr": {
-            "rhs": "2 / 3",
-        },
-    },
     "section4_lwr/def15-rounding": {
         "statement": "f_w(y) = (<w, y> mod q) mod p is the learning-with-rounding map of Banerjee et al. (2012)",
         "paper_ref": "Definition 15 (Section 4)",
@@ -477,6 +467,14 @@ PINNED_TEXT: dict[str, dict] = {
         "expr": {
             "rhs": "C*(k**4*W**2*sqrt(n)*log(n*s) + k**3*B**2*sqrt(log(s)))",
         },
+    },
+    "lemma9/transition-printed": {
+        "statement": "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j p_j sqrt(n log(1/p_j)) (the first inequality, constant 1 as printed)",
+        "paper_ref": "Lemma 9 (Section 3)",
+        "finding": "constant-factor",
+        "lhs_label": "Pr_{x,i}[R_x != R_{x xor i}]",
+        "rhs_label": "(1/n) sum_j p_j sqrt(n log(1/p_j)), p_j = Pr_x[neuron j active]",
+        "expr": {},
     },
     "lemma9/transition-concavity-printed": {
         "statement": "(1/n) sum_j p_j sqrt(n log(1/p_j)) <= C k sqrt(log(s/k))/sqrt(n), p_j = Pr_x[neuron j active] (concavity step, read up to a constant)",

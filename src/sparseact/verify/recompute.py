@@ -57,8 +57,6 @@ MAX_JSON_DEPTH = 64
 MAX_RADEMACHER_M = 16
 #: Largest number of terms of a finite sum of Section 4 (q^2 m, or 2^(mL) sign vectors).
 MAX_SECTION4_TERMS = 2**20
-#: Primality is decided (deterministic Miller-Rabin) below this bound.
-MAX_PRIME = 3 * 10**24
 #: Slack of the class-membership checks of a Rademacher lower bound (float rounding of the norms).
 MEMBERSHIP_TOL = 1e-9
 #: Largest |Z^T r| entry accepted as zero in an ``orthogonal_residual`` quantity.
@@ -289,97 +287,6 @@ def _cell_sizes_sum(spec: dict) -> float:
     return float(np.count_nonzero(pre >= 0))
 
 
-def _is_prime(p: int) -> bool:
-    """Deterministic Miller-Rabin (the first 13 primes as bases decide every ``p < 3.3 10^24``); larger ``p`` refused."""
-    if not isinstance(p, int) or p >= MAX_PRIME:
-        raise ValueError(f"refused: p = {p} is beyond the verifier's primality limit {MAX_PRIME:.3g}")
-    bases = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
-    if p < 2 or p in bases:
-        return p in bases
-    if any(p % a == 0 for a in bases):
-        return False
-    d, r = p - 1, 0
-    while d % 2 == 0:
-        d, r = d // 2, r + 1
-    for a in bases:
-        x = pow(a, d, p)
-        if x in (1, p - 1):
-            continue
-        for _ in range(r - 1):
-            x = x * x % p
-            if x == p - 1:
-                break
-        else:
-            return False
-    return True
-
-
-def _solve_mod_prime(rows: list[list[int]], labels: list[int], p: int) -> list[int] | None:
-    """Gauss-Jordan elimination over Z_p in Python integers; ``None`` unless the solution is unique."""
-    m = len(rows[0])
-    augmented = [[v % p for v in row] + [label % p] for row, label in zip(rows, labels, strict=True)]
-    for col in range(m):
-        rank = col  # each column gets a pivot (or there is no unique solution): the pivot row is the column
-        pivot = next((r for r in range(rank, len(augmented)) if augmented[r][col]), None)
-        if pivot is None:
-            return None
-        augmented[rank], augmented[pivot] = augmented[pivot], augmented[rank]
-        inverse = pow(augmented[rank][col], -1, p)
-        augmented[rank] = [v * inverse % p for v in augmented[rank]]
-        for r in range(len(augmented)):
-            if r != rank and augmented[r][col]:
-                factor = augmented[r][col]
-                augmented[r] = [(v - factor * t) % p for v, t in zip(augmented[r], augmented[rank], strict=True)]
-    if any(row[m] for row in augmented[m:]):
-        return None
-    return [augmented[i][m] for i in range(m)]
-
-
-def _check_domain(kind: str, q: int, m: int, N: int) -> None:
-    """Refuse, before anything is built, a domain ``Z_q^m`` (listed per secret, with ``N`` samples each) beyond
-    :data:`MAX_SECTION4_TERMS`."""
-    if m * q.bit_length() > 64 or q**m * max(q**m, N) > MAX_SECTION4_TERMS:
-        raise ValueError(
-            f"refused: {kind} on Z_{q}^{m} with {N} samples exceeds the verifier's limit "
-            f"{MAX_SECTION4_TERMS} (MAX_SECTION4_TERMS)"
-        )
-
-
-def _gf_p_solve(spec: dict) -> Fraction:
-    """A lower bound on the success probability of Gaussian elimination on ``LWR_{p,q,m}`` (Definition 15's map).
-
-    For every secret ``w`` of ``Z_q^m`` (all of them must be listed) the labels
-    ``f_w(y) = (<w, y> mod q) mod p`` of its ``N`` recorded samples are recomputed, the system
-    ``<w', y> = f_w(y) (mod p)`` is solved over ``Z_p`` (``p`` prime), and the hypothesis
-    ``y -> <w', y> mod p`` is compared with ``f_w`` on all of ``Z_q^m``. Returns the fraction of
-    secrets recovered on every input times ``prod_{i<m} (1 - p^(i-N))``, the probability that ``N``
-    uniform samples of ``Z_p^m`` have rank ``m`` (then the solution is unique, hence the one recovered).
-    """
-    p, q, m, N = (_integer(spec[key], key, 1, MAX_SECTION4_TERMS) for key in ("p", "q", "m", "N"))
-    _check_domain("gf_p_solve", q, m, N)
-    if not _is_prime(p):
-        raise ValueError(f"gf_p_solve: p = {p} is not prime")
-    secrets = [tuple(int(v) for v in w) for w in spec["secrets"]]
-    domain = list(itertools.product(range(q), repeat=m))
-    if sorted(secrets) != domain:
-        raise ValueError("gf_p_solve: the secrets must be all of Z_q^m, each once")
-    if len(spec["samples"]) != len(secrets):
-        raise ValueError("gf_p_solve: one sample set per secret")
-    recovered = 0
-    for w, samples in zip(secrets, spec["samples"], strict=True):
-        samples = [[int(v) for v in y] for y in samples]
-        if len(samples) != N or any(len(y) != m or not all(0 <= v < q for v in y) for y in samples):
-            raise ValueError(f"gf_p_solve: secret {w}: expected {N} samples of Z_{q}^{m}")
-        label = lambda y, w=w: sum(a * b for a, b in zip(w, y, strict=True)) % q % p  # noqa: E731
-        solution = _solve_mod_prime(samples, [label(y) for y in samples], p)
-        if solution is not None and all(
-            sum(a * b for a, b in zip(solution, y, strict=True)) % p == label(y) for y in domain
-        ):
-            recovered += 1
-    full_rank = math.prod(1 - Fraction(p) ** (i - N) for i in range(m))
-    return Fraction(recovered, len(secrets)) * full_rank
-
-
 def _orthogonal_residual(spec: dict) -> float:
     Z, t = (np.asarray(spec[key], dtype=float) for key in ("Z", "t"))
     r = np.asarray([float(Fraction(v)) if isinstance(v, str) else v for v in spec["r"]], dtype=float)
@@ -435,8 +342,6 @@ def evaluate_quantity(spec: dict) -> float:
         return _second_term_lower_bound(spec)
     if kind == "cell_sizes_sum":
         return _cell_sizes_sum(spec)
-    if kind == "gf_p_solve":
-        return float(_gf_p_solve(spec))
     if kind == "concave_activation_sum":
         p = _active_sets(spec["network"]).mean(axis=0)  # p_j = Pr_x[neuron j active]
         n = _network(spec["network"])[1].shape[1]
@@ -1254,6 +1159,17 @@ def _lemma9_concavity_printed(c: dict) -> Sides:
     )
 
 
+def _lemma9_transition_printed(c: dict) -> Sides:
+    """The first inequality of the transition step of Lemma 9's proof as printed (constant 1):
+    Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j p_j sqrt(n log(1/p_j)), both sides of one network."""
+    lhs = _spec(c, "lhs", "transition_probability")
+    rhs = _spec(c, "rhs", "concave_activation_sum")
+    if lhs["network"] != rhs["network"]:
+        raise Refused("the two sides must be read on one network")
+    n, s, k, _, _ = _network_sizes(lhs["network"])
+    return Sides(evaluate_quantity(lhs), evaluate_quantity(rhs), {"n": n, "s": s, "k": k})
+
+
 def _lemma9_bound(c: dict) -> Sides:
     """Lemma 9 (printed): AS(h) <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (bounds.lemma9_average_sensitivity)
     with n, s, k, W, B of the network and any constant C."""
@@ -1293,16 +1209,6 @@ def _lemma10_bound(c: dict) -> Sides:
     n, s, k, W, B = _network_sizes(lhs["function"]["network"])
     rhs = C * float(bounds.lemma10_noise_sensitivity(rho, n, s, k, W, B))
     return Sides(evaluate_quantity(lhs), rhs, {"C": C, "rho": rho, "n": n, "s": s, "k": k, "W": W, "B": B})
-
-
-def _conj16(kind: str) -> Callable[[dict], Sides]:
-    """Conjecture 16: no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3; the attack's
-    success probability (lower bound, recomputed by the quantity ``kind``) against 2/3."""
-
-    def sides(c: dict) -> Sides:
-        return Sides(evaluate_quantity(_spec(c, "lhs", kind)), 2.0 / 3.0, {})
-
-    return sides
 
 
 def _def15_rounding(c: dict) -> Sides:
@@ -2025,6 +1931,13 @@ STATEMENTS: dict[str, Statement] = {
         "eps^2) is <= eps (proof of Theorem 8)",
         _theorem8_degree_tail,
     ),
+    "lemma9/transition-printed": Statement(
+        "lemma9-proof-transition",
+        "<=",
+        "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j p_j sqrt(n log(1/p_j)), p_j = Pr_x[neuron j active] (the first "
+        "inequality of term (V) of Lemma 9's proof, constant 1 as printed)",
+        _lemma9_transition_printed,
+    ),
     "lemma9/transition-concavity-printed": Statement(
         "lemma9-proof-transition",
         "<=",
@@ -2047,13 +1960,6 @@ STATEMENTS: dict[str, Statement] = {
         "<=",
         "NS_rho(h) <= C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) (Lemma 10)",
         _lemma10_bound,
-    ),
-    "section4_lwr/conj16-linear-attack": Statement(
-        "conj16",
-        "<=",
-        "no poly(p, q, m)-time algorithm solves LWR_{p,q,m} with probability >= 2/3 (Conjecture 16); "
-        "Gaussian elimination over Z_p",
-        _conj16("gf_p_solve"),
     ),
     "section4_lwr/def15-rounding": Statement(
         "def15",

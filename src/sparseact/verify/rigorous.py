@@ -27,7 +27,6 @@ from sparseact.verify.recompute import (
     Refused,
     _corrected_shifts,
     _even_shifts,
-    _gf_p_solve,
     _lwr_instance,
     _network,
     _network_cube,
@@ -194,8 +193,6 @@ def quantity(spec: dict) -> Fraction | Real:
         if any(sum((row[j] * ri for row, ri in zip(Z, r, strict=True)), Fraction(0)) != 0 for j in range(len(Z[0]))):
             raise Refused("orthogonal_residual: Z^T r is not exactly 0 (r must be recorded exactly)")
         return sum((a * b for a, b in zip(r, t, strict=True)), Fraction(0))
-    if kind == "gf_p_solve":
-        return _gf_p_solve(spec)
     raise Refused(f"unknown quantity {kind!r}")
 
 
@@ -555,6 +552,10 @@ def _theorem19_printed_cells(c: dict) -> Sides:
     return _quantity_side(c, "lhs", kind), 4 * B * sqrt(s * n * 2 * log(m * B)) / sqrt(m)
 
 
+def _lemma9_transition_printed(c: dict) -> Sides:
+    return _quantity_side(c, "lhs", "transition_probability"), _quantity_side(c, "rhs", "concave_activation_sum")
+
+
 def _lemma9_concavity_printed(c: dict) -> Sides:
     lhs = _spec(c, "lhs", "concave_activation_sum")
     C = _p(c, "rhs", "C")
@@ -756,10 +757,6 @@ def _parity_pin(kind: str) -> Callable[[dict], Sides]:
     return sides
 
 
-def _conj16(kind: str) -> Callable[[dict], Sides]:
-    return _quantity_vs(kind, _constant(Fraction(2, 3)))
-
-
 def _tail_step_corrected(c: dict) -> Sides:
     omr = _p(c, "lhs", "omr")
     d = ex.ceil(1 / omr)
@@ -951,6 +948,7 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "lemma10/eq17-coupling": _eq17_coupling,
     "lemma10/eq17-corrected": _eq17_corrected,
     "lemma9/bound-degenerate": _lemma9_bound,
+    "lemma9/transition-printed": _lemma9_transition_printed,
     "theorem13/junta-corner": _theorem13_junta_corner,
     "lemma9/transition-concavity-printed": _lemma9_concavity_printed,
     "lemma10/bound-degenerate": _lemma10_bound,
@@ -975,7 +973,6 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "section4_lwr/identity-corrected": _lwr_identity(True),
     "section4_lwr/lifted-weights-pm1": _lwr_lifted_weights,
     "section4_lwr/linear-encoding": _quantity_vs("orthogonal_residual", _constant(0)),
-    "section4_lwr/conj16-linear-attack": _conj16("gf_p_solve"),
     "section4_lwr/def15-rounding": _def15_rounding,
     "section4_parity/chi-printed": _parity_pin("chi"),
     "section4_parity/chi-corrected": _parity_pin("chi-corrected"),

@@ -813,8 +813,9 @@ def _step_records(block: dict, tables: dict) -> list:
             printed,
             "(8) + (14): 4 (sqrt(c) B sqrt(log(mB)) + W R sqrt(log(mR))) sqrt(sn/m), c = 2",
             "(1) with its printed constant 1",
-            "the two bounds the proof establishes add up to more than (1) at every point (constant 4 sqrt(c) >= "
-            "4 sqrt 2 for Hoeffding's c = 2): the last line does not give (1)",
+            "the two bounds the proof establishes add up to more than (1) at this point, inside the range where they "
+            "are proved (not everywhere: where WR is far above B and log(m(R+B)) far above log(mR), (1) is the "
+            "larger), so the last line does not give (1)",
         )
         return (
             None
