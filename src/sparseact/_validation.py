@@ -8,6 +8,7 @@ interval that every Monte Carlo estimate reports.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import stat
@@ -285,3 +286,14 @@ def read_regular_file(path, max_bytes: int, what: str, follow_symlinks: bool = F
     if len(data) > max_bytes:
         raise ValueError(f"{path}: more than {max_bytes} bytes, beyond the limit for a {what}")
     return data
+
+
+#: A folder's manifest of the files a step wrote there: one ``<sha256>  <path relative to the folder>`` line each
+#: (the ledger step's certificates, which the checker refuses when edited since; the figures, tables and PDF whose
+#: deletion reruns their job, sparseact.runtime.outputs).
+MANIFEST_NAME = "SHA256SUMS"
+
+
+def manifest_lines(paths: dict[str, bytes]) -> str:
+    """The text of :data:`MANIFEST_NAME` for ``{relative path: file bytes}`` (sorted, one line each)."""
+    return "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(paths.items()))
