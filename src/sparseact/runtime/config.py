@@ -53,6 +53,7 @@ RESULTS_SUBFOLDERS = (
     "report",
     "reports",
     "runs",
+    "stamps",
     "tables",
 )
 #: The repository's own top-level entries (every tracked one but results/, and the tools' folders): no output folder
