@@ -33,10 +33,11 @@ def _kind(relative: str, claims: set[str]) -> str:
     parts = relative.split("/")
     generic = ["{claim}" if part in claims else part for part in parts[:-1]]
     stem, dot, suffix = parts[-1].partition(".")
-    if stem in claims:
-        stem = "{claim}"
-    elif "{claim}" in generic and parts[-1] != MANIFEST_NAME:
+    if "{claim}" in generic and parts[-1] != MANIFEST_NAME:
         stem = "{name}"
+    else:  # a claim's name as the stem or a hyphenated part of it: claims/{claim}.json, code/{claim}-compute.sha256
+        stem = "-".join("{claim}" if word in claims else word for word in stem.split("-"))
+        stem = "{claim}" if stem in claims else stem
     return "/".join([*generic, stem + dot + suffix])
 
 
