@@ -125,7 +125,11 @@ def _erratum_pdf(args) -> int:
     from sparseact.runtime.outputs import write_manifest
     from sparseact.runtime.provenance import atomic_write_text
 
-    pdf, log = compile_pdf(args.tex)
+    try:
+        pdf, log = compile_pdf(args.tex)
+    except RuntimeError as exc:  # LaTeX failed: its error lines, not a traceback
+        print(f"sparseact erratum-pdf: error: {exc}", file=sys.stderr)
+        return 1
     line = log if pdf is None else compile_summary(pdf, log)
     print(line)
     # the PDF is listed only when this job wrote it (without a TeX engine, a committed PDF is left, not tracked)
