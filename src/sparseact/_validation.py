@@ -85,9 +85,18 @@ def check_int(value, name: str, minimum: int = 1) -> int:
 
 
 def as_real_array(value, name: str) -> np.ndarray:
-    """``value`` as a real (bool, int or float) numpy array, or ``ValueError`` naming ``name``."""
+    """``value`` as a real (bool, int or float) numpy array, or ``ValueError`` naming ``name``.
+
+    A masked array with a masked entry is refused (its mask would be dropped, the hidden values used); any other
+    ndarray subclass (``numpy.matrix``, whose ``*`` is a matrix product) is read as a plain array.
+    """
+    if isinstance(value, np.ma.MaskedArray) and np.ma.is_masked(value):
+        raise ValueError(
+            f"{name} is a masked array with {int(np.ma.count_masked(value))} masked entries: the mask would be "
+            "dropped and the hidden values used (fill them, np.ma.filled, or leave them out first)"
+        )
     if isinstance(value, np.ndarray):
-        arr = value
+        arr = np.asarray(value)
     else:
         try:
             arr = np.asarray(value)
