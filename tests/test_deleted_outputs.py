@@ -61,8 +61,8 @@ def planned_jobs(plan: str) -> list[dict[str, list[str]]]:
     jobs = []
     for line in plan.splitlines():
         stripped = line.strip()
-        if stripped.startswith("rule ") and stripped.endswith(":"):
-            jobs.append({"rule": [stripped[5:-1]]})
+        if stripped.startswith(("rule ", "localrule ")) and stripped.endswith(":"):  # localrules print "localrule"
+            jobs.append({"rule": [stripped.split(" ", 1)[1][:-1]]})
         elif jobs and ": " in stripped:
             key, _, value = stripped.partition(": ")
             if key in ("input", "output", "benchmark"):
