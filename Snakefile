@@ -58,6 +58,7 @@ rule all:
     default_target: True
     input:
         in_results("kernels.txt"),
+        rules.run_template.output,
         rules.ledger.output,
         in_results("erratum/pdf-status.txt"),
         every_claim_output(),
