@@ -58,11 +58,11 @@ rule all:
     default_target: True
     input:
         in_results("kernels.txt"),
+        rules.run_template.output,
         rules.ledger.output,
         in_results("erratum/pdf-status.txt"),
         every_claim_output(),
-        in_results("report/index.html"),
-        in_results("report/screenshot-index.png"),
-        in_results(f"report/screenshot-{SCREENSHOT_CLAIM}.png"),
+        rules.report.output,
+        benchmark_files(),
         claim_reports(),
         [doc_figure(figure) for figure in DOC_FIGURES] if RESULTS == "results" else [],

@@ -37,6 +37,7 @@ LONGEST_FIRST = (
     "test_interruption.py",
     "test_rerun.py",
     "test_reproducibility.py",
+    "test_deleted_outputs.py",
 )
 
 

@@ -41,6 +41,29 @@ def test_strings_complex_and_objects_are_not_coerced(value):
         SparseReLUNetwork(value, [[1.0]], [0.0])
 
 
+@pytest.mark.parametrize(
+    "mask", [[True, False], [False, True], [True, True], np.array([[True, False]]).ravel(), [1, 0]], ids=str
+)
+def test_a_masked_array_is_refused_not_unmasked(mask):
+    """The values behind a mask are not the caller's numbers: a masked entry is refused, not silently used."""
+    value = np.ma.array([1.0, 2.0], mask=mask)
+    with pytest.raises(ValueError, match="masked array"):
+        as_real_array(value, "u")
+    with pytest.raises(ValueError, match="masked array"):
+        SparseReLUNetwork(value, [[1.0], [1.0]], [0.0, 0.0])
+
+
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+def test_array_subclasses_are_read_as_plain_arrays():
+    """A masked array with nothing masked and a numpy.matrix (whose * is a matrix product) are their plain arrays."""
+    W, b, x = np.array([[1.0, -1.0], [0.5, 2.0]]), np.array([0.0, -1.0]), np.array([[1.0, 1.0], [-1.0, 1.0]])
+    plain = SparseReLUNetwork(np.array([1.0, -2.0]), W, b)
+    for u, weights in ((np.ma.array([1.0, -2.0]), W), (np.array([1.0, -2.0]), np.asmatrix(W))):
+        network = SparseReLUNetwork(u, weights, b)
+        assert type(network.W) is np.ndarray and type(network.u) is np.ndarray
+        np.testing.assert_array_equal(network(x), plain(x))
+
+
 def test_object_arrays_of_real_numbers_are_numbers():
     assert as_float_array(np.array([1, 2.5, np.float32(3), True], dtype=object), "u").tolist() == [1, 2.5, 3, 1]
 

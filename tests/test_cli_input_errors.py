@@ -2,6 +2,7 @@
 and never a hang (a FIFO or device where a file is expected is refused before it is opened)."""
 
 import os
+import shutil
 
 import pytest
 
@@ -126,3 +127,18 @@ def test_a_truncated_notebook_is_named_with_what_to_do(tmp_path, capsys, command
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and f"{path}: a truncated or corrupt notebook" in lines[0], lines
     assert "delete it and rerun" in lines[0]
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no TeX engine: erratum-pdf compiles nothing")
+@pytest.mark.parametrize(
+    "content",
+    [b"\x00\xff" * 100, b'{"a":', b"\\documentclass{article}\\begin{document}\\undefinedmacro\\end{document}", b""],
+    ids=["binary", "json", "undefined-macro", "empty"],
+)
+def test_erratum_pdf_on_a_file_latex_cannot_compile_names_the_errors_without_a_traceback(tmp_path, capsys, content):
+    tex = tmp_path / "note.tex"
+    tex.write_bytes(content)
+    assert main(["erratum-pdf", str(tex), "--status", str(tmp_path / "status.txt")]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.startswith("sparseact erratum-pdf: error: pdflatex failed on"), err
+    assert not (tmp_path / "status.txt").exists() and not (tmp_path / "note.pdf").exists()

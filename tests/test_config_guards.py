@@ -97,20 +97,47 @@ def test_a_config_over_the_cost_limit_is_refused_unless_it_says_so(quick):
     assert check_cost(quick).points == estimate_cost(quick).points
 
 
-def test_the_cost_tables_work_units_are_the_full_configs(repo_root):
-    """work_per_point in the shipped table is computed from config/config.yaml's grid (so the full config's points
-    cost the measured mean), and the full config's estimate is the measured CPU time."""
-    from sparseact.claims import claim_ids
-    from sparseact.runtime.costs import work_per_point
+def test_the_cost_tables_rates_are_the_full_configs(repo_root):
+    """cpu_s_per_unit in the shipped table is fitted on config/config.yaml's shards (the same grid, the same work
+    units), and the table's shards are the full config's."""
+    from sparseact.claims import claim_ids, get_claim
+    from sparseact.runtime.costs import unit_rates
 
     full = load_config(repo_root / "config" / "config.yaml")
     table = cost_table()
     for claim_id in claim_ids():
-        assert table["claims"][claim_id]["work_per_point"] == work_per_point(claim_id, full["claims"][claim_id])
-    measured = table["stages"]["kernels"]["cpu_s"] + sum(
-        row["points"] * row["cpu_s_per_point"] + row["assemble_cpu_s"] for row in table["claims"].values()
+        row, block = table["claims"][claim_id], full["claims"][claim_id]
+        assert set(row["shard_cpu_s"]) == set(get_claim(claim_id).shards(block)), claim_id
+        assert row["cpu_s_per_unit"] == unit_rates(claim_id, block, row["shard_cpu_s"], table["job_overhead_s"])
+
+
+def test_the_estimate_of_each_full_config_shard_is_within_the_stated_factor_of_its_measured_cpu(repo_root):
+    """The cost model (a start-up per job, each point's work units at its kind's rate) against the full run's measured
+    CPU seconds of every shard, as the shipped table records them: every shard within SHARD_ESTIMATE_FACTOR either
+    way, the shards above LARGE_SHARD_CPU_S within LARGE_SHARD_ESTIMATE_FACTOR; and the whole config's estimate
+    within 10% of its measured CPU time."""
+    from sparseact.claims import claim_ids
+    from sparseact.runtime.costs import (
+        LARGE_SHARD_CPU_S,
+        LARGE_SHARD_ESTIMATE_FACTOR,
+        SHARD_ESTIMATE_FACTOR,
+        shard_estimates,
     )
-    assert estimate_cost(full).cpu_hours * 3600 == pytest.approx(measured, rel=1e-3)
+
+    full = load_config(repo_root / "config" / "config.yaml")
+    table = cost_table()
+    off = []
+    for claim_id in claim_ids():
+        estimates = shard_estimates(claim_id, full["claims"][claim_id], table)
+        for shard, measured in table["claims"][claim_id]["shard_cpu_s"].items():
+            factor = LARGE_SHARD_ESTIMATE_FACTOR if measured > LARGE_SHARD_CPU_S else SHARD_ESTIMATE_FACTOR
+            if not measured / factor <= estimates[shard] <= measured * factor:
+                off.append(f"{claim_id}/{shard}: measured {measured} s, estimated {estimates[shard]:.3g} s")
+    assert not off, off
+    measured = table["stages"]["kernels"]["cpu_s"] + sum(
+        sum(row["shard_cpu_s"].values()) + row["assemble_cpu_s"] for row in table["claims"].values()
+    )
+    assert estimate_cost(full).cpu_hours * 3600 == pytest.approx(measured, rel=0.1)
 
 
 #: Single points far larger than the full config's, each inside every schema maximum, in a config of few points:
@@ -218,6 +245,8 @@ def test_cost_table_is_measured_from_benchmark_files(tmp_path, quick):
     (bench / "kernels.tsv").write_text(row.format(60.0, 400.0, 50.0))
     table = measure_costs(tmp_path, quick)
     assert table["stages"]["runs"]["max_rss_mb"] == 100.0 and table["stages"]["kernels"]["max_wall_s"] == 60.0
+    assert table["job_overhead_s"] == 3.0  # the cheapest data job and the cheapest runs job
+    assert all(cpu == 3.0 for row in table["claims"].values() for cpu in row["shard_cpu_s"].values())
     assert slurm_resources(table)["kernels"] == {"mem_mb": 800, "runtime": 5, "cpus_per_task": 1}
     (bench / "assemble" / "lemma9.tsv").unlink()
     with pytest.raises(ValueError, match="no benchmark files for claim lemma9"):

@@ -1,17 +1,27 @@
 """Configs the workflow cannot run, or that a reader would misread, are refused by check-config in one line, fast:
 alias bombs (refused from the YAML events, before anything is expanded), YAML 1.1's octal and base-60 integers,
-FIFOs and devices, output folders with a leading '-', inside .git, or overlapping each other."""
+FIFOs and devices, output folders with a leading '-', inside .git, overlapping each other or a shipped run's folders;
+plain scalars YAML 1.1 and 1.2 read differently, naming the key."""
 
 import os
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from sparseact.runtime.config import RESULTS_SUBFOLDERS, SOURCE_ENTRIES, load_config
+from sparseact.runtime.config import (
+    OUTPUT_DIR_KEYS,
+    RESULTS_SUBFOLDERS,
+    SHIPPED_OUTPUT_DIRS,
+    SOURCE_ENTRIES,
+    check_output_dirs,
+    load_config,
+)
 from sparseact.runtime.errors import ConfigError
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def base(repo_root):
     return (repo_root / "config" / "config.yaml").read_text()
 
@@ -42,7 +52,7 @@ def test_an_alias_bomb_is_refused_before_expansion(tmp_path, base, levels, width
 
 
 @pytest.mark.parametrize(
-    "text", ["x: &anchor 1\ny: 2\n", "x: &a {b: 1}\ny: *a\n", "<<: &a {b: 1}\n", "x: !!str &a 1\n"]
+    "text", ["x: &anchor 1\ny: 2\n", "x: &a {b: 1}\ny: *a\n", "m: [1, &a {b: 1}]\n", "x: !!str &a 1\n"]
 )
 def test_any_anchor_or_alias_is_refused(tmp_path, text):
     _refused(tmp_path, text, "anchors and aliases")
@@ -59,7 +69,6 @@ def test_any_anchor_or_alias_is_refused(tmp_path, text):
         "190:20:30",
         "-1:30",
         "1:30.5",
-        "00",
         "0b1011",
         "-0b1",
         "+0b1_0",
@@ -67,7 +76,6 @@ def test_any_anchor_or_alias_is_refused(tmp_path, text):
         "1_000",
         "-1_0",
         "2_0.5",
-        "1_0e3",
         "0x1_F",
         ".5_0",
     ],
@@ -76,7 +84,9 @@ def test_yaml11_octal_and_base60_are_refused(tmp_path, base, value):
     _refused(tmp_path, base.replace("seed: 20240630", f"seed: {value}"), "YAML 1.1")
 
 
-@pytest.mark.parametrize("value", ['"0777"', "'1:40'", "0", "777", "0.5", "1e3", "0x1F", "'1_000'", "'0b1'"])
+@pytest.mark.parametrize(
+    "value", ['"0777"', "'1:40'", "0", "00", "777", "0.5", "1.0e+3", "0x1F", "'1_000'", "'0b1'", "'1e3'", "1_0e3"]
+)
 def test_quoted_or_decimal_values_are_not_yaml11_numbers(tmp_path, base, value):
     path = tmp_path / "c.yaml"
     path.write_text(base.replace("seed: 20240630", f"seed: {value}"))
@@ -84,6 +94,82 @@ def test_quoted_or_decimal_values_are_not_yaml11_numbers(tmp_path, base, value):
         load_config(path)
     except ConfigError as exc:
         assert "YAML 1.1" not in str(exc)
+
+
+#: Plain scalars that YAML 1.1 and YAML 1.2 read differently: YAML 1.1's booleans (its specification's one-letter
+#: ones too, which PyYAML reads as strings), dates, merge keys, and numbers one of them reads as a string.
+AMBIGUOUS = [
+    *("y", "Y", "n", "N", "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"),
+    *("2024-06-30", "1999-12-31", "2024-06-30 12:00:00", "2024-06-30T12:00:00Z"),
+    *("1e3", "1.0e3", "-2E5", ".5e1", "0o17", "0o0", "+0x1F", "-0x10", "0b0"),
+    *("0777", "-010", "1:40", "-1:00", "1_000", "1__0", "3_0.5"),
+]
+#: Keys of the shipped config as written in it, one of each type and depth: (text as in config.yaml, dotted key).
+AMBIGUOUS_KEYS = [
+    ("kernel: sparseact", "kernel"),
+    ("results_dir: results", "results_dir"),
+    ("figures_dir: figures", "figures_dir"),
+    ("seed: 20240630", "seed"),
+    ("replicates: 3", "replicates"),
+    ("    families: [gaussian, sign, sparse, bucket]", "claims.lemma9.families.1"),
+    ("    q: 12", "claims.appendixA.q"),
+]
+
+
+def _with_value(base, line, value):
+    if line.endswith("]"):  # the second entry of a flow list
+        head, _, rest = line.partition("[")
+        items = rest[:-1].split(", ")
+        return base.replace(line, f"{head}[{items[0]}, {value}, {', '.join(items[2:])}]")
+    name, _, _ = line.partition(": ")
+    return base.replace(line, f"{name}: {value}", 1)
+
+
+@pytest.mark.parametrize("value", AMBIGUOUS)
+@pytest.mark.parametrize(("line", "key"), AMBIGUOUS_KEYS, ids=[key for _, key in AMBIGUOUS_KEYS])
+def test_a_plain_scalar_yaml11_and_yaml12_read_differently_is_refused_naming_its_key(tmp_path, base, line, key, value):
+    assert line in base
+    message = _refused(tmp_path, _with_value(base, line, value), "YAML 1.1")
+    assert f": {key}: {value!r}" in message, message
+
+
+@pytest.mark.parametrize("value", AMBIGUOUS)
+def test_the_same_scalar_quoted_is_a_string(tmp_path, base, value):
+    """Quoted, it is the string it spells for every reader: a string key takes it (or its pattern refuses it), a
+    number key says its type."""
+    for quoted in (f"'{value}'", f'"{value}"'):
+        path = tmp_path / "c.yaml"
+        path.write_text(_with_value(base, "kernel: sparseact", quoted))
+        try:
+            assert load_config(path)["kernel"] == value
+        except ConfigError as exc:
+            assert str(exc).startswith("invalid config: kernel: ") and "does not match" in str(exc), exc
+        path.write_text(_with_value(base, "seed: 20240630", quoted))
+        with pytest.raises(ConfigError, match=r"^invalid config: seed: .* is not of type 'integer'$"):
+            load_config(path)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    word=st.sampled_from(["y", "yes", "n", "no", "on", "off"]),
+    cases=st.lists(st.booleans(), min_size=3, max_size=3),
+    where=st.sampled_from(AMBIGUOUS_KEYS),
+)
+def test_yaml11_booleans_in_any_case_yaml_reads_as_one_are_refused(tmp_path_factory, base, word, cases, where):
+    """Every spelling YAML 1.1 reads as a boolean (its specification: one case, Capitalised, UPPER) is refused;
+    the other mixed-case spellings are strings for every reader, left to the schema."""
+    spelled = "".join(c.upper() if up else c for c, up in zip(word, cases, strict=False))
+    line, key = where
+    path = tmp_path_factory.mktemp("c") / "c.yaml"
+    path.write_text(_with_value(base, line, spelled))
+    boolean = spelled in (word, word.capitalize(), word.upper())
+    try:
+        load_config(path)
+    except ConfigError as exc:
+        assert ("YAML 1.1" in str(exc)) == boolean, exc
+        assert key in str(exc)
+    else:
+        assert not boolean
 
 
 def test_fifos_and_devices_are_refused_without_reading(tmp_path):
@@ -144,6 +230,88 @@ def test_figures_and_logs_may_lie_inside_results(tmp_path, base, key, value):
     path = tmp_path / "c.yaml"
     path.write_text(base.replace(f"{key}: {default}\n", f"{key}: {value}\n"))
     load_config(path)
+
+
+def _shipped_folders():
+    """Every folder a shipped config's run writes, and whether all of it is the run's (a results_dir holds other
+    configs' folders, such as results/quick, beside the run's own)."""
+    for shipped in SHIPPED_OUTPUT_DIRS.values():
+        for key, folder in shipped.items():
+            yield folder, key != "results_dir"
+        yield from ((f"{shipped['results_dir']}/{sub}", True) for sub in RESULTS_SUBFOLDERS)
+
+
+OVERLAPS = [
+    (key, spelled)
+    for folder, whole in _shipped_folders()
+    for spelled in (
+        (folder, folder.upper(), f"{folder}/x", f"{folder}/a/b", f"{folder.title()}/New")
+        if whole
+        else (folder, folder.upper(), folder.title())
+    )
+    for key in OUTPUT_DIR_KEYS
+]
+
+
+@pytest.fixture(scope="module")
+def full(repo_root):
+    return load_config(repo_root / "config" / "config.yaml")
+
+
+@pytest.mark.parametrize(("key", "value"), OVERLAPS)
+def test_an_output_folder_overlapping_a_shipped_runs_folder_is_refused(full, key, value):
+    """A folder a shipped config's run writes (results/claims, results/quick/tables, figures, logs...), or one inside
+    it, is refused for any key but the shipped config's own, in one line naming the key."""
+    edited = {**full, **{k: f"elsewhere/{k}" for k in OUTPUT_DIR_KEYS}, key: value}
+    if value in {shipped[key] for shipped in SHIPPED_OUTPUT_DIRS.values()}:
+        check_output_dirs(edited)
+        return
+    with pytest.raises(ConfigError) as info:
+        check_output_dirs(edited)
+    message = str(info.value)
+    assert message.startswith(f"invalid config: {key}: ") and len(message.splitlines()) == 1, message
+
+
+@pytest.mark.parametrize(("key", "value"), [("results_dir", "results/claims"), ("logs_dir", "Results/Quick/Tables/x")])
+def test_check_config_refuses_them(tmp_path, base, key, value):
+    default = {"results_dir": "results", "figures_dir": "figures", "logs_dir": "logs"}[key]
+    _refused(tmp_path, base.replace(f"{key}: {default}\n", f"{key}: {value}\n"), f"invalid config: {key}: ")
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    key=st.sampled_from(OUTPUT_DIR_KEYS),
+    name=st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True),
+    depth=st.integers(0, 2),
+)
+def test_new_folders_beside_the_shipped_ones_are_accepted(full, key, name, depth):
+    """results/<new>, results/quick/<new> (not a folder the workflow writes) and new top-level folders are
+    accepted; the same inside a folder a shipped run writes is refused."""
+    others = {k: f"elsewhere/{k}" for k in OUTPUT_DIR_KEYS if k != key}
+    for parent in ("results", "results/quick", "outputs"):
+        value = "/".join([parent, name] + ["d"] * depth)
+        clash = name in RESULTS_SUBFOLDERS or (parent == "results" and name == "quick")
+        if clash and value not in {shipped[key] for shipped in SHIPPED_OUTPUT_DIRS.values()}:
+            with pytest.raises(ConfigError, match=f"^invalid config: {key}: "):
+                check_output_dirs({**full, key: value, **others})
+        elif not clash:
+            check_output_dirs({**full, key: value, **others})
+    for folder, whole in _shipped_folders():
+        if not whole:
+            continue
+        with pytest.raises(ConfigError, match=f"^invalid config: {key}: "):
+            check_output_dirs({**full, key: f"{folder}/{name}", **others})
+
+
+def test_shipped_output_dirs_are_the_shipped_configs(repo_root):
+    import yaml
+
+    for name, dirs in SHIPPED_OUTPUT_DIRS.items():
+        config = yaml.safe_load((repo_root / name).read_text())
+        assert {key: config[key] for key in OUTPUT_DIR_KEYS} == dirs, name
+    assert sorted(p.name for p in (repo_root / "config").glob("*.yaml")) == sorted(
+        name.split("/")[1] for name in SHIPPED_OUTPUT_DIRS
+    )
 
 
 def test_source_entries_are_the_repositorys(repo_root):

@@ -11,6 +11,7 @@ import yaml
 from test_workflow import copy_repo, job_stats, snakemake
 
 from sparseact.claims import claim_ids, get_claim
+from sparseact.runtime.outputs import write_manifest
 
 pytestmark = pytest.mark.workflow
 
@@ -31,8 +32,10 @@ def current(repo_root, tmp_path_factory):
             if path.suffix:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.touch()
-            else:  # directory() outputs: figures/<claim>, tables/<claim>, certificates
+            else:  # directory() outputs: figures/<claim>, tables/<claim>, certificates, with their (empty) manifests
                 path.mkdir(parents=True, exist_ok=True)
+                write_manifest(path)
+    write_manifest(work / "results" / "quick" / "erratum", [])  # the erratum job's: it compiled no PDF
     snakemake(work, "--touch")
     assert "Nothing to be done" in snakemake(work, "-n")
     return work
@@ -134,6 +137,10 @@ def test_a_deleted_output_is_rebuilt(current, relative, rule):
     try:
         out = snakemake(current, "-n")
     finally:
-        path.mkdir(parents=True) if directory else path.touch()
+        if directory:
+            path.mkdir(parents=True)
+            write_manifest(path)
+        else:
+            path.touch()
         snakemake(current, "--touch")
     assert "Nothing to be done" not in out and job_stats(out).get(rule, 0) >= 1, out[-3000:]

@@ -319,6 +319,56 @@ def test_hostile_values_get_one_line(committed, tmp_path, capsys, replace, reaso
     assert ": confirmed: refutes " in lines[1]
 
 
+@pytest.mark.parametrize(
+    "spelled",
+    [
+        "0.31250",
+        "0.3125000000000000000000000001",
+        "0.31249999999999999999999999",
+        "3.125e-1",
+        "3125e-4",
+        "0.3125E0",
+        "00.3125e0",
+        "1e400",
+        "-1e400",
+        "4.9e-325",
+    ],
+)
+def test_a_float_not_written_as_its_double_is_refused(committed, tmp_path, spelled):
+    """A number the file shows is the number checked: a float literal that is not the shortest decimal of the
+    double it reads as (more digits than a double holds, another exponent form, beyond the double range) is refused
+    in one line, however close its double is to the recorded one."""
+    _, document = _documents(committed)["lemma9/transition"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(_text_with(document, [('"lhs_value": 0.3125', f'"lhs_value": {spelled}')]))
+    message = verify_file(bad).message
+    assert not verify_file(bad).confirmed and len(message.splitlines()) == 1, message
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300), st.integers(1, 30))
+def test_only_the_shortest_decimal_of_a_double_reads(value, zeros):
+    from sparseact.verify.recompute import Refused, _canonical_float
+
+    assert _canonical_float(repr(value)) == value
+    longer = (
+        repr(value) + "0" * zeros if "e" not in repr(value) and "." in repr(value) else f"{value!r}".replace("e", "0e")
+    )
+    if longer != repr(value):
+        with pytest.raises(Refused, match="not the double it reads as"):
+            _canonical_float(longer)
+
+
+@pytest.mark.parametrize("spelled", ["1.0", "1e0", "1.5", "true", '"1"', "[1]", "null", "0", "-1", "2" * 30])
+def test_an_integer_parameter_is_a_json_integer(committed, tmp_path, spelled):
+    """A parameter the statement reads as an integer (Theorem 8's k here) is a JSON integer, as in a config."""
+    _, document = _documents(committed)["theorem8/rho-choice"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(_text_with(document, [('"ell": 473.64, "k": 1,', f'"ell": 473.64, "k": {spelled},')]))
+    verification = verify_file(bad)
+    assert not verification.confirmed and len(verification.message.splitlines()) == 1, verification.message
+
+
 @pytest.mark.parametrize("depth", [65, 1000, 100_000, 1_000_000])
 def test_deep_nesting_is_refused_without_recursion(tmp_path, depth):
     for opener, closer in (("[", "]"), ('{"a":', "}")):

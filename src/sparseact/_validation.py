@@ -8,6 +8,7 @@ interval that every Monte Carlo estimate reports.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import stat
@@ -84,9 +85,18 @@ def check_int(value, name: str, minimum: int = 1) -> int:
 
 
 def as_real_array(value, name: str) -> np.ndarray:
-    """``value`` as a real (bool, int or float) numpy array, or ``ValueError`` naming ``name``."""
+    """``value`` as a real (bool, int or float) numpy array, or ``ValueError`` naming ``name``.
+
+    A masked array with a masked entry is refused (its mask would be dropped, the hidden values used); any other
+    ndarray subclass (``numpy.matrix``, whose ``*`` is a matrix product) is read as a plain array.
+    """
+    if isinstance(value, np.ma.MaskedArray) and np.ma.is_masked(value):
+        raise ValueError(
+            f"{name} is a masked array with {int(np.ma.count_masked(value))} masked entries: the mask would be "
+            "dropped and the hidden values used (fill them, np.ma.filled, or leave them out first)"
+        )
     if isinstance(value, np.ndarray):
-        arr = value
+        arr = np.asarray(value)
     else:
         try:
             arr = np.asarray(value)
@@ -285,3 +295,14 @@ def read_regular_file(path, max_bytes: int, what: str, follow_symlinks: bool = F
     if len(data) > max_bytes:
         raise ValueError(f"{path}: more than {max_bytes} bytes, beyond the limit for a {what}")
     return data
+
+
+#: A folder's manifest of the files a step wrote there: one ``<sha256>  <path relative to the folder>`` line each
+#: (the ledger step's certificates, which the checker refuses when edited since; the figures, tables and PDF whose
+#: deletion reruns their job, sparseact.runtime.outputs).
+MANIFEST_NAME = "SHA256SUMS"
+
+
+def manifest_lines(paths: dict[str, bytes]) -> str:
+    """The text of :data:`MANIFEST_NAME` for ``{relative path: file bytes}`` (sorted, one line each)."""
+    return "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(paths.items()))

@@ -78,6 +78,11 @@ def _run_notebook(args) -> int:
     for key, *values in args.list_param:
         parameters[key] = values
     run_notebook(_input_notebook(args.notebook), args.executed, args.html, parameters, args.kernel, args.cwd)
+    if args.manifest:
+        from sparseact.runtime.outputs import write_manifest
+
+        for directory in args.manifest:
+            write_manifest(directory)
     return 0
 
 
@@ -117,11 +122,18 @@ def _erratum_pdf(args) -> int:
     from pathlib import Path
 
     from sparseact.publish.erratum import compile_pdf, compile_summary
+    from sparseact.runtime.outputs import write_manifest
     from sparseact.runtime.provenance import atomic_write_text
 
-    pdf, log = compile_pdf(args.tex)
+    try:
+        pdf, log = compile_pdf(args.tex)
+    except RuntimeError as exc:  # LaTeX failed: its error lines, not a traceback
+        print(f"sparseact erratum-pdf: error: {exc}", file=sys.stderr)
+        return 1
     line = log if pdf is None else compile_summary(pdf, log)
     print(line)
+    # the PDF is listed only when this job wrote it (without a TeX engine, a committed PDF is left, not tracked)
+    write_manifest(Path(args.tex).parent, [] if pdf is None else [Path(pdf).name])
     atomic_write_text(Path(args.status), line + "\n")
     return 0
 
@@ -265,6 +277,13 @@ def main(argv=None) -> int:
     )
     nb.add_argument("--kernel", default="sparseact")
     nb.add_argument("--cwd", default=".")
+    nb.add_argument(
+        "--manifest",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="after the run, list the files the notebook wrote in DIR in DIR/SHA256SUMS (repeatable)",
+    )
     nb.set_defaults(func=_run_notebook)
     conv = sub.add_parser(
         "convert-notebook",

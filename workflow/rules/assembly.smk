@@ -8,6 +8,7 @@ rule assemble:
         runs=run_files,
         notebook="notebooks/{claim}.py",
         code=assembly_code,
+        members=assembly_members,
     output:
         result=in_results("claims/{claim}.json"),
         notebook=in_results("notebooks/{claim}.ipynb"),
@@ -33,4 +34,4 @@ rule assemble:
         "python -m sparseact.cli run-notebook {input.notebook} --executed {output.notebook} "
         "--parameters {params.parameters:q} --list-param run_paths {input.runs} --param result_path={output.result} "
         "--param figure_dir={output.figures} --param table_dir={output.tables} --param report_path={params.page} "
-        "--kernel {params.kernel} --cwd . > {log} 2>&1"
+        "--kernel {params.kernel} --cwd . --manifest {output.figures} --manifest {output.tables} > {log} 2>&1"

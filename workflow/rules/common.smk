@@ -11,6 +11,7 @@ from sparseact.claims import (
     source_files,
 )
 from sparseact.kernels import KERNEL_MODULES
+from sparseact.runtime.outputs import completeness_stamp
 from sparseact.paper import data_files
 from sparseact.runtime.provenance import job_environment
 
@@ -97,6 +98,23 @@ def code_stamp_of(name, *modules):
     them reruns the job (Snakemake stats every input of every ready job whenever it selects jobs).
     """
     return code_stamp(in_results(f"code/{name}.sha256"), *modules)
+
+
+@cache
+def completeness_stamp_of(job, *directories):
+    """The stamp results/stamps/<job>.txt of a job that writes the members of ``directories`` (figures, tables,
+    certificates, the erratum's PDF): rewritten at start-up when a file their manifests list is missing, so that
+    the job is planned again (sparseact.runtime.outputs)."""
+    return completeness_stamp(in_results(f"stamps/{job}.txt"), *directories)
+
+
+def assembly_members(wildcards):
+    """The assembly's stamp: a figure or table deleted from figures/<claim>/ or tables/<claim>/ reruns it."""
+    return completeness_stamp_of(
+        f"assemble-{wildcards.claim}",
+        in_figures(wildcards.claim),
+        in_results(f"tables/{wildcards.claim}"),
+    )
 
 
 def claim_code(wildcards):
@@ -196,7 +214,14 @@ RESULT_TABLES = [
 
 
 def benchmark_files():
-    files = expand(in_results("benchmarks/assemble/{claim}.tsv"), claim=CLAIMS)
+    """Every job's benchmark file (the report's timings read them): rule all requests them too, since Snakemake
+    reruns a job for a missing output only when something requests that output (as every_claim_output says).
+    """
+    files = [
+        in_results("benchmarks/kernels.tsv"),
+        in_results("benchmarks/run_template.tsv"),
+    ]
+    files += expand(in_results("benchmarks/assemble/{claim}.tsv"), claim=CLAIMS)
     for claim in CLAIMS:
         for stage in ("data", "runs"):
             files += expand(

@@ -7,6 +7,8 @@ rule ledger:
         results=claim_results(),
         tables=expand(in_results("tables/{claim}"), claim=CLAIMS),
         paper=PAPER_FILES,
+        # a certificate deleted from certificates/ reruns the ledger (its SHA256SUMS lists them)
+        members=completeness_stamp_of("ledger", in_results("certificates")),
     output:
         csv=report(
             in_results("ledger.csv"), caption="../report/ledger.rst", category="Ledger"
@@ -42,7 +44,9 @@ rule ledger:
 # job says so in one line (in its log and its status file) and leaves the PDF as it is.
 rule erratum_pdf:
     input:
-        in_results("erratum/erratum.tex"),
+        tex=in_results("erratum/erratum.tex"),
+        # a deleted PDF this job compiled (erratum/SHA256SUMS lists it) reruns it
+        members=completeness_stamp_of("erratum_pdf", in_results("erratum")),
     output:
         in_results("erratum/pdf-status.txt"),
     log:
@@ -50,4 +54,4 @@ rule erratum_pdf:
     conda:
         ENV
     shell:
-        "python -m sparseact.cli erratum-pdf {input} --status {output} > {log} 2>&1"
+        "python -m sparseact.cli erratum-pdf {input.tex} --status {output} > {log} 2>&1"

@@ -141,8 +141,9 @@ def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "
     arithmetic, :func:`sparseact.verify.recompute.verify_certificate`), which the checker compares when it reads
     the file again.
     """
+    from sparseact._validation import MANIFEST_NAME, manifest_lines
     from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_json
-    from sparseact.verify.recompute import MANIFEST_NAME, manifest_lines, verify_certificate
+    from sparseact.verify.recompute import verify_certificate
 
     paths, written = [], {}
     for record in records:

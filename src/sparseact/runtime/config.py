@@ -7,12 +7,14 @@ line and column of a YAML error):
 
 * files that are not UTF-8 text, or hold control or binary characters;
 * YAML syntax errors and duplicated keys (which YAML would resolve silently,
-  the last value winning);
+  the last value winning); anchors and aliases; plain scalars that YAML 1.1 (PyYAML, the workflow's reader) and
+  YAML 1.2 read differently (``y``, ``on``, ``0777``, ``1:40``, ``1e3``, a date), naming the key;
 * NaN and infinite numbers, under any key;
 * the schema ``sparseact/schemas/config.schema.yaml`` (the Snakefile's ``workflow/schemas/config.schema.yaml``
   refers to it), which pulls in each claim block's schema (``sparseact/claims/<id>/schema.yaml``) by a relative
   ``$ref``, with integers strict (``3.0`` is not an integer);
-* the output directories (:func:`check_output_dirs`): relative, inside the repository, distinct;
+* the output directories (:func:`check_output_dirs`): relative, inside the repository, distinct, and clear of
+  the folders the shipped configs' runs write (``results/claims``, ``figures``, ``results/quick/tables``...);
 * each claim's relations between keys (``check(block)`` of the claim's grid module,
   e.g. ``k <= s``) and its grid (:func:`sparseact.claims.check_claim_blocks`).
 """
@@ -51,6 +53,7 @@ RESULTS_SUBFOLDERS = (
     "report",
     "reports",
     "runs",
+    "stamps",
     "tables",
 )
 #: The repository's own top-level entries (every tracked one but results/, and the tools' folders): no output folder
@@ -79,6 +82,18 @@ SOURCE_ENTRIES = (
     "tools",
     "workflow",
 )
+#: The output folders of the shipped configs: config/config.yaml's (the full run, whose ledger, statements, findings
+#: and certificates are committed) and config/quick.yaml's (tests/test_config_hostile.py holds this to the files).
+#: Another config's output folder may not equal, lie in or contain a folder their runs write
+#: (:func:`check_output_dirs`): its files would mix with theirs, and their rules would overwrite or delete them.
+SHIPPED_OUTPUT_DIRS = {
+    "config/config.yaml": {"results_dir": "results", "figures_dir": "figures", "logs_dir": "logs"},
+    "config/quick.yaml": {
+        "results_dir": "results/quick",
+        "figures_dir": "results/quick/figures",
+        "logs_dir": "results/quick/logs",
+    },
+}
 #: Longest path component (bytes of UTF-8) the file systems the workflow runs on accept.
 MAX_NAME_BYTES = 255
 #: Longest schema message shown (the rest of a long message is cut, never the key).
@@ -110,17 +125,64 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-#: Plain scalars that YAML 1.1 (PyYAML) reads as numbers a reader would not expect: a leading-zero integer is octal
-#: (``0777`` is 511) and colon-separated digits are base 60 (``1:40`` is 100).
-_YAML11_OCTAL = re.compile(r"[-+]?0[0-7_]+")
-_YAML11_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?")
-#: YAML 1.1's binary integers (``0b1011`` is 11) and numbers with digit-group underscores (``20_240_630``), which
-#: YAML 1.2 reads as strings: a reader cannot tell which one the workflow's YAML reads.
-_YAML11_BINARY = re.compile(r"[-+]?0b[0-1_]+")
-_YAML11_UNDERSCORE = re.compile(
-    r"[-+]?(0x[0-9a-fA-F_]*|[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?"
-    r"|\.[0-9_]+([eE][-+]?[0-9]+)?)"
+#: YAML 1.2's core schema (how a YAML 1.2 reader, or a reader of the YAML 1.2 specification, types a plain scalar),
+#: against which the workflow's YAML 1.1 reading (PyYAML's) is compared: a plain scalar the two read differently is
+#: refused, since a reader cannot tell which one the workflow uses (``0777`` is 511 in YAML 1.1, ``1:40`` is 100,
+#: ``yes`` and ``on`` are true, ``2024-06-30`` is a date and ``1e3`` a string; YAML 1.2 reads 777, a string, a string,
+#: a string and 1000).
+_YAML12_CORE = (
+    ("null", re.compile(r"null|Null|NULL|~|")),
+    ("bool", re.compile(r"true|True|TRUE|false|False|FALSE")),
+    ("int", re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")),
+    (
+        "float",
+        re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"),
+    ),
 )
+#: YAML 1.1's booleans (its specification's list, of which PyYAML omits the one-letter ones): ``kernel: y`` is the
+#: string 'y' to PyYAML and YAML 1.2, and true to a YAML 1.1 reader.
+_YAML11_BOOLEANS = re.compile(r"y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF")
+#: How each reading of a plain scalar is named in an error.
+_READINGS = {
+    "null": "null (no value)",
+    "bool": "a boolean",
+    "int": "an integer",
+    "float": "a number",
+    "str": "a string",
+    "timestamp": "a date",
+    "merge": "a merge key",
+    "value": "a value key",
+}
+
+
+def _yaml12_type(value: str) -> str:
+    return next((name for name, pattern in _YAML12_CORE if pattern.fullmatch(value)), "str")
+
+
+def _yaml11_type(value: str, is_key: bool) -> str:
+    if not is_key and _YAML11_BOOLEANS.fullmatch(value):
+        return "bool"
+    return _SAFE_LOADER.resolve(_SAFE_LOADER, yaml.ScalarNode, value, (True, False)).rsplit(":", 1)[-1]
+
+
+def _yaml11_reading(value: str, is_key: bool = False) -> str | None:
+    """What YAML 1.1 reads the plain scalar ``value`` as, and YAML 1.2 otherwise, in words; None if they agree.
+
+    Integers are compared by value too: YAML 1.1 reads ``0777`` in base 8, YAML 1.2 in base 10. A mapping's key is
+    compared as PyYAML reads it (the config's keys ``n`` and ``y`` are names the schema knows, not booleans).
+    """
+    old, new = _yaml11_type(value, is_key), _yaml12_type(value)
+    if old == new == "int":
+        read = yaml.load(value, Loader=_SAFE_LOADER)
+        meant = int(value, 8) if value.startswith("0o") else int(value, 0) if value.startswith("0x") else int(value)
+        if read == meant:
+            return None
+        return f"the integer {read} in YAML 1.1 and {meant} in YAML 1.2"
+    if old == new:
+        return None
+    return f"{_READINGS.get(old, old)} in YAML 1.1 and {_READINGS.get(new, new)} in YAML 1.2"
+
+
 #: Largest config file read (bytes): the committed ones are about 10 kB.
 MAX_CONFIG_BYTES = 2**20
 
@@ -132,38 +194,66 @@ def _named_stream(path: Path, text: str) -> io.StringIO:
     return stream
 
 
-def _yaml11_reading(value: str) -> str | None:
-    """How YAML 1.1 reads the plain scalar ``value`` where a reader would expect otherwise, else None."""
-    if _YAML11_OCTAL.fullmatch(value):
-        return "a base-8 number"
-    if _YAML11_SEXAGESIMAL.fullmatch(value):
-        return "a base-60 number"
-    if _YAML11_BINARY.fullmatch(value):
-        return "a base-2 number"
-    if "_" in value and _YAML11_UNDERSCORE.fullmatch(value):
-        return "a number with its underscores dropped"
-    return None
+def _join(parent: str, name) -> str:
+    return f"{parent}.{name}" if parent else str(name)
+
+
+def _key_paths(events):
+    """Each YAML event with the dotted key it belongs to (lists index as ``key.0``; a mapping's key names itself),
+    and whether it is a mapping's key."""
+    stack = []  # one dict per open mapping or list: its dotted key, and where in it the next node goes
+    for event in events:
+        closing = isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent))
+        is_key = bool(stack) and not closing and stack[-1]["kind"] == "mapping" and stack[-1]["wants_key"]
+        if not stack:
+            key = ""
+        elif closing:
+            key = stack[-1]["key"]
+        elif stack[-1]["kind"] == "list":
+            key = _join(stack[-1]["key"], stack[-1]["index"])
+        elif stack[-1]["wants_key"]:
+            key = _join(stack[-1]["key"], event.value if isinstance(event, yaml.ScalarEvent) else "?")
+        else:
+            key = _join(stack[-1]["key"], stack[-1]["name"])
+        yield event, key or "<top level>", is_key
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            kind = "mapping" if isinstance(event, yaml.MappingStartEvent) else "list"
+            stack.append({"kind": kind, "key": key, "index": 0, "name": "?", "wants_key": True})
+            continue
+        if closing:
+            stack.pop()
+        elif not isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+            continue
+        if not stack:
+            continue
+        parent = stack[-1]  # a node of the parent is complete
+        if parent["kind"] == "list":
+            parent["index"] += 1
+        elif parent["wants_key"]:
+            parent["name"] = event.value if isinstance(event, yaml.ScalarEvent) else "?"
+            parent["wants_key"] = False
+        else:
+            parent["wants_key"] = True
 
 
 def _check_structure(path: Path, text: str) -> None:
     """Refuse, from the YAML events and before any value is built, what a config never needs and a reader would
-    misread: anchors and aliases (an alias bomb expands exponentially), and YAML 1.1's octal and base-60 integers."""
+    misread: anchors and aliases (an alias bomb expands exponentially), and plain scalars that YAML 1.1 (the
+    workflow's reader) and YAML 1.2 read differently (:func:`_yaml11_reading`), naming the key."""
     try:
-        for event in yaml.parse(_named_stream(path, text), Loader=_SAFE_LOADER):
+        for event, key, is_key in _key_paths(yaml.parse(_named_stream(path, text), Loader=_SAFE_LOADER)):
             mark = event.start_mark
             where = f"{path}:{mark.line + 1}:{mark.column + 1}"
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise ConfigError(
-                    f"{where}: YAML anchors and aliases are not allowed in a config (write each value out)"
+                    f"{where}: {key}: YAML anchors and aliases are not allowed in a config (write each value out)"
                 )
             if isinstance(event, yaml.ScalarEvent) and not event.style and event.implicit[0]:
-                value = event.value
-                reading = _yaml11_reading(value)
+                reading = _yaml11_reading(event.value, is_key)
                 if reading:
                     raise ConfigError(
-                        f"{where}: {value!r} is read by YAML 1.1 as {reading} "
-                        f"({yaml.safe_load(value)!r}); write the number in decimal, or quote it for a "
-                        "string"
+                        f"{where}: {key}: {event.value!r} is {reading}; quote it for a string, or write the "
+                        "value meant plainly (true or false, a decimal number)"
                     )
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
@@ -356,6 +446,44 @@ def check_output_dirs(config: dict) -> None:
                     "figures_dir and logs_dir may lie inside results_dir, outside the folders the "
                     f"workflow writes there: {', '.join(RESULTS_SUBFOLDERS)})"
                 )
+    for key, directory in directories.items():
+        _check_shipped_overlap(key, directory)
+
+
+def _shipped_folders() -> list[tuple[list[str], bool, str]]:
+    """Every folder a shipped config's run writes, as (lower-case components, whether a folder inside it is the
+    run's too, which config and key writes it): each output folder, and each of RESULTS_SUBFOLDERS in its
+    results_dir. A results_dir's other entries are its own files and other configs' folders (results/quick)."""
+    folders = []
+    for name, shipped in SHIPPED_OUTPUT_DIRS.items():
+        for key, directory in shipped.items():
+            parts = directory.lower().split("/")
+            folders.append((parts, key != "results_dir", f"{name}'s {key}"))
+            if key == "results_dir":
+                folders += [([*parts, sub], True, f"{name}'s {key}") for sub in RESULTS_SUBFOLDERS]
+    return folders
+
+
+def _check_shipped_overlap(key: str, directory: str) -> None:
+    """Refuse ``directory`` for ``key`` where it equals, lies in or contains a folder a shipped config's run
+    writes, unless it is that config's own folder for the same key (compared in lower case: a case-insensitive
+    file system reads ``Results/Claims`` as ``results/claims``)."""
+    if any(directory == shipped[key] for shipped in SHIPPED_OUTPUT_DIRS.values()):
+        return
+    parts = directory.lower().split("/")
+    for folder, whole, writer in _shipped_folders():
+        common = min(len(parts), len(folder))
+        if parts[:common] != folder[:common] or (len(parts) > len(folder) and not whole):
+            continue
+        where = (
+            "is"
+            if len(parts) == len(folder)
+            else f"{'lies inside' if len(parts) > len(folder) else 'contains'} {'/'.join(folder)!r},"
+        )
+        raise ConfigError(
+            f"invalid config: {key}: {directory!r} {where} a folder that {writer} writes (choose a new "
+            "folder, such as results/<name>)"
+        )
 
 
 def load_config(path: str | Path, schema_path: str | Path | None = None) -> dict:

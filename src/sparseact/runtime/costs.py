@@ -10,19 +10,29 @@ the full config's run ships as ``sparseact/data/job_costs.json`` and is rewritte
 
 (after ``snakemake --cores 2`` in a fresh copy, so that every job ran and left its benchmark).
 
-:func:`estimate_cost` scales that table to any config, point by point. Each claim's grid module says what a
+:func:`estimate_cost` scales that table to any config, shard by shard. Each claim's grid module says what a
 point's CPU time grows with (``work(point) -> (kind, units)``, :meth:`sparseact.claims.Claim.work`: ``2^n`` where
-the cube is enumerated, samples times features for a fit, ...); the table records the full config's mean units per
-point of each kind (``work_per_point``), so a point costs the claim's measured mean CPU seconds per point times its
-units over that mean. Disk grows with the number of points. It is a coarse estimate, meant to tell minutes from
-months before anything runs. :func:`check_cost` applies two rules, both lifted by ``accept_cost_over_limit: true``:
+the cube is enumerated, samples times features for a fit, ...). A job costs a fixed start-up (``job_overhead_s``:
+the cheapest measured data job plus the cheapest runs job, the Python, kernel and notebook start that every shard
+pays) plus, for each of its points, the point's units times its kind's measured CPU seconds per unit
+(``cpu_s_per_unit``, fitted by non-negative least squares on the claim's shards, in relative error, after their
+start-ups). Disk grows with the number of points. :func:`check_cost` applies two rules, both lifted by
+``accept_cost_over_limit: true``:
 
-* the whole config (the sum of its points, assemblies and the kernels' compilation) is refused above
+* the whole config (the sum of its jobs, assemblies and the kernels' compilation) is refused above
   :data:`sparseact._validation.CONFIG_CPU_HOURS_LIMIT` CPU hours;
 * one job (a shard: the points one runs job computes; a job cannot be split across cores, nor resumed part way) is
   refused above :data:`sparseact._validation.JOB_CPU_HOURS_LIMIT` CPU hours, naming its claim's config key.
   (Before the per-point units, two configs priced at about 0.05 CPU hours in total had single points still
   running after 4 minutes: their points were far larger than the full config's mean point.)
+
+How good the model is, is measured, not assumed: the table keeps each shard's measured CPU seconds
+(``shard_cpu_s``), and tests/test_config_guards.py holds the estimate of every shard of the full config within
+:data:`SHARD_ESTIMATE_FACTOR` of its measured CPU time, and within :data:`LARGE_SHARD_ESTIMATE_FACTOR` for the shards
+above :data:`LARGE_SHARD_CPU_S`. (The model it replaced, each point at its claim's mean CPU seconds per point scaled
+by its units over the mean units of its kind, and no start-up, was off by up to a factor of 30 on the full run's
+shards: Theorem 19's conj20 shards, measured at 15 s, were priced at 0.8 s, every kind of a claim costing the
+claim's mean point, and the start-up of small shards was not priced at all.)
 
 ``sparseact check-config`` also warns, in one line naming the claim's key, when the longest job exceeds the SLURM
 profile's runtime request (:func:`job_warning`).
@@ -51,6 +61,12 @@ OVERRIDE_KEY = "accept_cost_over_limit"
 SHARD_STAGES = ("data", "runs")
 #: Margins of the SLURM profile's requests over the largest measured job of each rule.
 MEMORY_MARGIN, RUNTIME_MARGIN = 2.0, 3.0
+#: How far a shard's estimate may be from its measured CPU seconds in the full run (either way), for every shard,
+#: and for the shards that take more than LARGE_SHARD_CPU_S (tests/test_config_guards.py holds the shipped table to
+#: them).
+SHARD_ESTIMATE_FACTOR = 3.0
+LARGE_SHARD_ESTIMATE_FACTOR = 2.0
+LARGE_SHARD_CPU_S = 10.0
 #: The SLURM profile's smallest requests (sbatch takes whole minutes; Python alone needs ~200 MB).
 MIN_MEM_MB, MIN_RUNTIME_MIN = 500, 5
 
@@ -86,16 +102,18 @@ def measure_costs(results: str | Path, config: dict) -> dict:
     Returns
     -------
     dict
-        ``claims``: per claim ``points``, ``cpu_s_per_point`` (data and runs jobs),
-        ``bytes_per_point`` (data, run tables, executed run notebooks), ``assemble_cpu_s``, ``work_per_point``
-        (:func:`work_per_point`);
+        ``claims``: per claim ``points``, ``cpu_s_per_point`` (data and runs jobs; the price of a point of a kind
+        the table has no rate for), ``cpu_s_per_unit`` (per work kind, :func:`unit_rates`), ``shard_cpu_s`` (each
+        shard's measured data and runs CPU seconds), ``bytes_per_point`` (data, run tables, executed run notebooks),
+        ``assemble_cpu_s``;
+        ``job_overhead_s``: the start-up every shard pays (the cheapest data job plus the cheapest runs job);
         ``stages``: per rule (``kernels``, ``data``, ``runs``, ``assemble``) the jobs, their
         CPU seconds and the largest wall time and resident memory of one job.
     """
     from sparseact.claims import claim_ids, get_claim
 
     results = Path(results)
-    claims, stage_files = {}, {stage: [] for stage in (*SHARD_STAGES, "assemble")}
+    claims, stage_files, shard_cpu = {}, {stage: [] for stage in (*SHARD_STAGES, "assemble")}, {}
     for claim_id in claim_ids():
         block = config["claims"][claim_id]
         points = len(get_claim(claim_id).points(block))
@@ -108,7 +126,10 @@ def measure_costs(results: str | Path, config: dict) -> dict:
         for stage, files in shard_files.items():
             stage_files[stage] += files
         stage_files["assemble"].append(assemble)
-        cpu = sum(_benchmark(f)["cpu_s"] for files in shard_files.values() for f in files)
+        shard_cpu[claim_id] = {}
+        for files in shard_files.values():
+            for path in files:
+                shard_cpu[claim_id][path.stem] = shard_cpu[claim_id].get(path.stem, 0.0) + _benchmark(path)["cpu_s"]
         outputs = [
             *(results / "data" / claim_id).glob("*"),
             *(results / "runs" / claim_id).glob("*"),
@@ -116,35 +137,85 @@ def measure_costs(results: str | Path, config: dict) -> dict:
         ]
         claims[claim_id] = {
             "points": points,
-            "cpu_s_per_point": round(cpu / points, 3),
+            "cpu_s_per_point": round(sum(shard_cpu[claim_id].values()) / points, 3),
+            "shard_cpu_s": {shard: round(cpu, 2) for shard, cpu in sorted(shard_cpu[claim_id].items())},
             "bytes_per_point": _bytes(outputs) // points,
             "assemble_cpu_s": _benchmark(assemble)["cpu_s"],
-            "work_per_point": work_per_point(claim_id, block),
         }
+    overhead = round(sum(min(_benchmark(f)["cpu_s"] for f in stage_files[stage]) for stage in SHARD_STAGES), 2)
+    for claim_id, row in claims.items():
+        row["cpu_s_per_unit"] = unit_rates(claim_id, config["claims"][claim_id], row["shard_cpu_s"], overhead)
     stages = {"kernels": _stage_summary([results / "benchmarks" / "kernels.tsv"])}
     stages.update({stage: _stage_summary(files) for stage, files in stage_files.items()})
-    return {"claims": claims, "stages": stages}
+    return {"claims": claims, "job_overhead_s": overhead, "stages": stages}
 
 
-def work_per_point(claim_id: str, block: dict) -> dict[str, float]:
-    """The mean work units (:meth:`sparseact.claims.Claim.work`) of the points of each kind of ``block``'s grid."""
+def shard_units(claim_id: str, block: dict) -> dict[str, dict[str, float]]:
+    """Shard name -> {work kind: the units of its points of that kind} (:meth:`sparseact.claims.Claim.work`)."""
     from sparseact.claims import get_claim
 
-    claim, units = get_claim(claim_id), {}
-    for point in claim.points(block).values():
-        kind, value = claim.work(point)
-        units.setdefault(kind, []).append(value)
-    return {kind: float(f"{sum(values) / len(values):.6g}") for kind, values in sorted(units.items())}
+    claim = get_claim(claim_id)
+    grid, units = claim.points(block), {}
+    for shard, names in claim.shards(block).items():
+        for name in names:
+            kind, value = claim.work(grid[name])
+            units.setdefault(shard, {}).setdefault(kind, 0.0)
+            units[shard][kind] += value
+    return units
+
+
+def unit_rates(claim_id: str, block: dict, shard_cpu: dict[str, float], overhead: float) -> dict[str, float]:
+    """CPU seconds per work unit of each kind of ``claim_id``'s points, from its shards' measured CPU seconds.
+
+    Non-negative least squares of each shard's CPU seconds after the start-up ``overhead`` on its units of each kind,
+    each shard's equation divided by its measured CPU seconds (so that the fit is in relative error, the small
+    shards as much as the large). A kind the fit prices at zero while its shards cost more than their start-up (a
+    shard of two kinds, one equation) gets an equal share of those shards' CPU seconds after start-up, over its units,
+    so that a larger point of it is not priced as free.
+    """
+    import numpy as np
+    from scipy.optimize import nnls
+
+    units = shard_units(claim_id, block)
+    kinds = sorted({kind for shard in units.values() for kind in shard})
+    shards = sorted(units)
+    matrix = np.array([[units[shard].get(kind, 0.0) for kind in kinds] for shard in shards])
+    measured = np.array([shard_cpu[shard] for shard in shards])
+    weight = 1.0 / np.maximum(measured, overhead)
+    rates, _ = nnls(matrix * weight[:, None], np.maximum(measured - overhead, 0.0) * weight)
+    out = {}
+    for column, kind in enumerate(kinds):
+        rate = rates[column]
+        if rate <= 0.0:
+            holding = matrix[:, column] > 0
+            shares = np.maximum(measured - overhead, 0.0) / (matrix > 0).sum(axis=1)
+            rate = shares[holding].sum() / matrix[holding, column].sum()
+        out[kind] = float(f"{rate:.6g}")
+    return out
 
 
 def point_cpu_seconds(claim_id: str, point: dict, row: dict) -> float:
-    """Estimated CPU seconds of one grid ``point`` of ``claim_id`` from its cost-table ``row``: the claim's mean CPU
-    seconds per point times the point's work units over the full config's mean units of its kind."""
+    """Estimated CPU seconds of one grid ``point`` of ``claim_id`` from its cost-table ``row``: its work units times
+    its kind's measured CPU seconds per unit (the claim's mean CPU seconds per point for a kind without a rate)."""
     from sparseact.claims import get_claim
 
     kind, units = get_claim(claim_id).work(point)
-    mean = row.get("work_per_point", {}).get(kind)
-    return row["cpu_s_per_point"] * (units / mean if mean else 1.0)
+    rate = row.get("cpu_s_per_unit", {}).get(kind)
+    return units * rate if rate is not None else row["cpu_s_per_point"]
+
+
+def shard_estimates(claim_id: str, block: dict, table: dict | None = None) -> dict[str, float]:
+    """Estimated CPU seconds of each shard (its data and runs jobs) of ``claim_id`` under ``block``: the start-up
+    plus its points' :func:`point_cpu_seconds`."""
+    from sparseact.claims import get_claim
+
+    table = cost_table() if table is None else table
+    claim, row = get_claim(claim_id), claim_cost_row(table, claim_id)
+    grid = claim.points(block)
+    return {
+        shard: table["job_overhead_s"] + sum(point_cpu_seconds(claim_id, grid[name], row) for name in names)
+        for shard, names in claim.shards(block).items()
+    }
 
 
 def cost_table() -> dict:
@@ -206,8 +277,8 @@ class CostEstimate:
 def estimate_cost(config: dict, table: dict | None = None) -> CostEstimate:
     """Estimated cost of a validated ``config`` from the measured ``table`` (default: :func:`cost_table`).
 
-    Each point costs :func:`point_cpu_seconds` (the claim's mean CPU seconds per point, scaled by the point's
-    work units), each claim its assembly too, the kernels compile once; a job costs the sum of its shard's points.
+    Each shard costs :func:`shard_estimates` (the start-up, and each point's units at its kind's rate), each claim
+    its assembly too, the kernels compile once.
     Disk is the claim's mean bytes per point times its points. ``largest_n`` is the largest ``n`` any point has
     (the input dimension: a ``2^n``-point cube where the claim enumerates it).
     """
@@ -220,8 +291,7 @@ def estimate_cost(config: dict, table: dict | None = None) -> CostEstimate:
         claim, block = get_claim(claim_id), config["claims"][claim_id]
         grid, row = claim.points(block), claim_cost_row(table, claim_id)
         points += len(grid)
-        for shard, names in claim.shards(block).items():
-            job_s = sum(point_cpu_seconds(claim_id, grid[name], row) for name in names)
+        for shard, job_s in shard_estimates(claim_id, block, table).items():
             cpu_s += job_s
             if job_s / 3600.0 > largest_job[2]:
                 largest_job = (claim_id, shard, job_s / 3600.0)

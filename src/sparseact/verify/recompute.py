@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from sparseact import bounds
-from sparseact._validation import read_regular_file
+from sparseact._validation import MANIFEST_NAME, read_regular_file
 from sparseact.verify.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL, violated
 
 #: Largest dimension whose cube the evaluators enumerate (refused before anything is allocated).
@@ -48,9 +48,6 @@ MAX_NEURONS = 4096
 MAX_INPUT_DIM = 4096
 #: Largest certificate file read (bytes): the committed ones are at most about 100 kB.
 MAX_FILE_BYTES = 8 * 2**20
-#: The digests the ledger step writes beside the certificates it writes (``<certificates>/SHA256SUMS``, one
-#: ``<sha256>  <claim>/<check>.json`` line each): a file edited after the run, in any field, differs from its line.
-MANIFEST_NAME = "SHA256SUMS"
 #: Deepest nesting of JSON arrays and objects read (the committed certificates nest at most about 8 levels).
 MAX_JSON_DEPTH = 64
 #: Largest sample of a Rademacher lower bound whose 2^m sign vectors are all checked.
@@ -415,7 +412,9 @@ def _number(value, name: str, low: float = -math.inf, high: float = math.inf) ->
 
 
 def _integer(value, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value) or not low <= value <= high:
+    """An integer parameter, written as a JSON integer (``1.0`` is a float: the statement's integers are read
+    strictly, as the config's are)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise Refused(f"parameter {name} = {value!r} is not an integer in [{low}, {high}]")
     return int(value)
 
@@ -2347,6 +2346,21 @@ def _finite_constant(name: str):
     raise Refused(f"non-finite number {name} in the file: a certificate's numbers are finite")
 
 
+def _canonical_float(text: str) -> float:
+    """A JSON float literal, which must be the shortest form of the double it reads as (Python's ``repr``, as the
+    ledger step writes it): ``473.640000000000000000000001`` or ``4.7364e2`` would be checked as the double 473.64,
+    not the number the file shows, and ``1e400`` as infinity."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise Refused(f"number {text} in the file reads as {value}: a certificate's numbers are finite")
+    if repr(value) != text:
+        raise Refused(
+            f"number {text} in the file is not the double it reads as, {value!r}, written in full: a certificate "
+            "writes each float as the shortest decimal of its double, so that the value checked is the value shown"
+        )
+    return value
+
+
 def read_certificate(path: str | Path) -> dict:
     """The JSON object of a certificate file, read safely: a regular file (not a symlink, FIFO or device) of at most
     :data:`MAX_FILE_BYTES` bytes (never more is read), UTF-8, with no duplicate key, no ``NaN``/``Infinity`` and at
@@ -2369,18 +2383,15 @@ def read_certificate(path: str | Path) -> dict:
     if max_depth > MAX_JSON_DEPTH:
         raise Refused(f"refused: JSON nested {max_depth} levels deep, beyond the verifier's limit {MAX_JSON_DEPTH}")
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_finite_constant)
+        return json.loads(
+            text, object_pairs_hook=_no_duplicate_keys, parse_constant=_finite_constant, parse_float=_canonical_float
+        )
     except (ValueError, RecursionError) as exc:
         if isinstance(exc, Refused):
             raise
         raise Refused(
             f"unreadable certificate ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
         ) from None
-
-
-def manifest_lines(paths: dict[str, bytes]) -> str:
-    """The text of :data:`MANIFEST_NAME` for ``{relative path: file bytes}`` (sorted, one line each)."""
-    return "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(paths.items()))
 
 
 def _listed_digest(path: Path) -> tuple[Path, str | None] | None:
@@ -2399,8 +2410,9 @@ def _listed_digest(path: Path) -> tuple[Path, str | None] | None:
 def verify_file(path: str | Path) -> Verification:
     """:func:`verify_certificate` on a certificate JSON file; a file that cannot be read or parsed is not confirmed.
 
-    A file under a folder with a :data:`MANIFEST_NAME` (the ledger step's certificates) must also be the file the
-    ledger step wrote: a confirmed file whose digest differs from its line, or that has no line, is refused, so an
+    A file under a folder with a :data:`~sparseact._validation.MANIFEST_NAME` (the digests the ledger step writes
+    beside the certificates, one ``<sha256>  <claim>/<check>.json`` line each) must also be the file the ledger step
+    wrote: a confirmed file whose digest differs from its line, or that has no line, is refused, so an
     edit of any field (a label, the statement's text, an instance entry that keeps the violation) is refused too.
     """
     try:

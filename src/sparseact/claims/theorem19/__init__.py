@@ -137,10 +137,15 @@ def points(block: dict) -> dict[str, dict]:
 def work(point: dict) -> tuple[str, float]:
     """Growth proxy of a point's CPU time (:meth:`sparseact.claims.Claim.work`): a sweep or dimension point
     searches ``n_zeta`` sign vectors over ``s`` neurons on ``m`` points in dimension ``n`` (a sweep confirms on
-    ``confirm_zeta`` more); the other kinds are fixed small computations."""
+    ``confirm_zeta`` more); a Conjecture 20 point searches a network for each of its ``2^(m-1)`` sign vectors (on
+    the simplex, writes two-neuron networks down for all ``2^m``); the other kinds are fixed small computations."""
     if point["kind"] in ("sweep", "dimension"):
         zetas = point["n_zeta"] + point.get("confirm_zeta", 0)
         return point["kind"], float(zetas) * point["m"] * point["s"] * point["n"]
+    if point["kind"] == "conj20" and point["distribution"] == "simplex":
+        return "conj20-simplex", 2.0 ** point["m"] * point["m"]
+    if point["kind"] == "conj20":
+        return "conj20", 2.0 ** (point["m"] - 1) * point["m"] * point["s"] * point["n"]
     return point["kind"], 1.0
 
 
