@@ -3,7 +3,8 @@
 The cluster is started on this machine by .ci/slurm-cluster.sh (Debian's slurm-wlm and munge, one
 node, partition ``debug``, no accounting database) and stopped by PID afterwards, so the test needs
 root and apt-get; elsewhere it skips and says why. The quick config runs through the profile, with the
-partition added on the command line exactly as docs/slurm.md says, in a temporary copy of the repository;
+partition added on the command line exactly as docs/slurm.md says (and a short status-check interval, as it says
+for a small cluster), in a temporary copy of the repository;
 the ledger, statements, findings and every claim's result file must be byte-identical to the local run's
 (``snakemake --cores 2``: the session's run, ``quick_run`` of tests/test_workflow.py, made meanwhile by
 this worker or another).
@@ -32,6 +33,12 @@ pytestmark = [pytest.mark.workflow, pytest.mark.slurm]
 COPIED = ("Snakefile", "config", "profiles", "workflow", "notebooks", "src", "environment.yml", "pyproject.toml")
 #: Longest either run may take (the quick config: about 2 minutes locally and 6 on the cluster, idle).
 RUN_SECONDS = 3600
+#: Seconds before the plugin's first status check of submitted jobs, and after each check that saw a job finish
+#: (``--slurm-init-seconds-before-status-checks``; the plugin's default, 40, suits a shared cluster's controller).
+#: On the one-node test cluster a dependency wave (kernels, then runs, then assemblies) otherwise waits up to 40 s
+#: after its last job ends, with the node idle; squeue answers this cluster in milliseconds. The jobs, their
+#: submission and their status command (the profile's squeue) are the same.
+STATUS_CHECK_SECONDS = 2
 
 
 def cluster_unavailable() -> str | None:
@@ -104,7 +111,14 @@ def compared_files(results: Path) -> list[str]:
 def test_quick_config_on_a_real_cluster_matches_the_local_run(repo_root, tmp_path, slurm_cluster, request):
     cluster = workflow_copy(repo_root, tmp_path / "cluster")
     started = start(
-        cluster, slurm_cluster, "--profile", "profiles/slurm", "--default-resources", "slurm_partition=debug"
+        cluster,
+        slurm_cluster,
+        "--profile",
+        "profiles/slurm",
+        "--default-resources",
+        "slurm_partition=debug",
+        "--slurm-init-seconds-before-status-checks",
+        str(STATUS_CHECK_SECONDS),
     )
     try:  # the local run is asked for only now: made meanwhile, while the cluster run mostly waits for the scheduler
         local = request.getfixturevalue("quick_run")
