@@ -62,11 +62,12 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
     assert 'href="../erratum/erratum.tex"' in page  # no PDF in the fixture: the LaTeX source
     assert 'href="#erratum-x-a-printed"' in page and 'id="erratum-x-a-printed"' in page
     assert 'href="../certificates/x/a-printed.json"' in page and 'href="../reports/x.html"' in page
-    assert "n=6, s=1: Pr = 0.3125" in page and "none proposed" in page
+    # the counterexample's ASCII formula typeset: n=6, s=1: Pr = 0.3125
+    assert "n=6, s=1" not in page and "<mn>0.3125</mn>" in page and "none proposed" in page
     assert (
         page.count('src="../../figures/x/f.png"') == 1 and page.count('href="../tables/x/t.csv"') == 1
     )  # evidence once per claim
-    assert "<b>Lemma 2</b><br><code>lemma2-bound</code>" in page and "**" not in page  # no Markdown in HTML
+    assert "<b>Lemma 2</b><br>lemma2-bound" in page and "**" not in page  # no Markdown in HTML
     assert "Shared by all 1 result files" in page and "<code>ab</code>" in page
     for literal in ("True", "nan", "1e+06", "1e6"):
         assert not re.search(rf"\b{re.escape(literal)}\b", page), literal

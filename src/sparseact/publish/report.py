@@ -142,10 +142,10 @@ def paper_order(claims) -> list[str]:
 
 
 def _math(text: str) -> str:
-    """Text with its ``$...$`` math as MathML, broken after relations so long formulas wrap."""
-    from sparseact.publish.mathtext import render_text
+    """Text with its ``$...$`` math and its ASCII formulas as MathML, broken after relations so long formulas wrap."""
+    from sparseact.publish.mathtext import render_prose
 
-    return render_text(str(text), breakable=True)
+    return render_prose(str(text), breakable=True)
 
 
 def _href(path: str | Path, base: Path) -> str:
@@ -420,7 +420,7 @@ def checks_html(results: Results, root: Path, base: Path) -> str:
                 html.escape(r["method"]),
                 html.escape(r["instances"]),
                 _math(readable(r["worst_value"])),
-                html.escape(r["worst_value_label"]),
+                _math(r["worst_value_label"]),
                 html.escape(r["replicates"]),
                 _link(root / r["certificate"], base, "certificate") if r["certificate"] else "",
             ]
@@ -622,7 +622,7 @@ def build_report(
         _table(
             TIGHTNESS_HEADER,
             [
-                [f"<b>{html.escape(where)}</b><br><code>{html.escape(bound)}</code>", *map(_math, cells)]
+                [f"<b>{html.escape(where)}</b><br>{_math(bound)}", *map(_math, cells)]
                 for where, bound, cells in tightness_rows(results)
             ],
         ),
