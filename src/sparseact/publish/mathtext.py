@@ -191,9 +191,16 @@ def _split_inline(chunk: str, pieces: list, add_text) -> None:
     add_text(chunk[position:])
 
 
-#: Relations after which TeX may break an inline formula across lines.
+#: Relations after which TeX may break an inline formula across lines, and the commas and plus signs of a list or
+#: sum outside every group, after which the pages may too (a long list of parameters must wrap in a table's cell).
 _RELATIONS = frozenset(
-    ["=", "<", ">", r"\le", r"\leq", r"\ge", r"\geq", r"\ne", r"\neq", r"\approx", r"\subseteq", r"\supseteq", r"\to"]
+    [
+        *("=", "<", ">", r"\le", r"\leq", r"\ge", r"\geq", r"\ne", r"\neq", r"\approx", r"\subseteq", r"\supseteq"),
+        r"\to",
+        ",",
+        ";",
+        "+",
+    ]
 )
 _OPENERS = frozenset(["{", "(", "[", r"\{", r"\langle", r"\lfloor", r"\lceil", r"\left"])
 _CLOSERS = frozenset(["}", ")", "]", r"\}", r"\rangle", r"\rfloor", r"\rceil", r"\right"])
@@ -201,7 +208,8 @@ _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|.", re.DOTALL)
 
 
 def split_at_relations(tex: str) -> list[str]:
-    r"""Split an inline formula after each relation outside every group, as TeX breaks lines.
+    r"""Split an inline formula after each relation (comma, semicolon, plus, spaced minus) outside every group, as TeX
+    breaks lines.
 
     ``r"a = b \le \left(c = d\right)"`` gives ``["a =", " b \le", r" \left(c = d\right)"]``:
     relations inside braces, brackets, parentheses or ``\left...\right`` stay put. Browsers do not
@@ -218,7 +226,8 @@ def split_at_relations(tex: str) -> list[str]:
         elif value in _CLOSERS:
             depth -= 1
         after_fence = value in (r"\left", r"\right")
-        if depth == 0 and value in _RELATIONS and tex[token.end() :].strip():
+        binary_minus = value == "-" and tex[token.start() - 1 : token.start()] == " " and tex[token.end() :][:1] == " "
+        if depth == 0 and (value in _RELATIONS or binary_minus) and tex[token.end() :].strip():
             pieces.append(tex[start : token.end()])
             start = token.end()
     pieces.append(tex[start:])

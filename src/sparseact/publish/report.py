@@ -42,6 +42,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sparseact.publish.cards import CARDS_CSS, PRINT_OPEN_CSS, label_cells
 from sparseact.publish.findings import (
     STATUS_DEFINITIONS,
     TIGHTNESS_HEADER,
@@ -95,7 +96,6 @@ PRINT_CSS = """
   body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
   .scroll { overflow: visible !important; }
   table { width: 100% !important; font-size: 7.5pt; }
-  th, td { overflow-wrap: anywhere; word-break: break-word; }
   math { font-size: 1em; }
   nav, .no-print { display: none; }
   tr, .erratum { break-inside: avoid; }
@@ -132,6 +132,8 @@ code { font-size: 0.95em; }
 math { font-size: 1.12em; }
 """
     + PRINT_CSS
+    + CARDS_CSS
+    + PRINT_OPEN_CSS
 )
 
 
@@ -532,7 +534,7 @@ def _page(title: str, body: str) -> str:
     return (
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>'
-        f"<style>{_CSS}</style></head><body>{body}</body></html>\n"
+        f"<style>{_CSS}</style></head><body>{label_cells(body)}</body></html>\n"
     )
 
 
@@ -625,13 +627,14 @@ def build_report(
                 [f"<b>{html.escape(where)}</b><br>{_math(bound)}", *map(_math, cells)]
                 for where, bound, cells in tightness_rows(results)
             ],
+            css="sa-cards-always",  # nine columns of formulas fit no screen: cards at every width
         ),
         '<h2 id="statements">All statements</h2>',
         statements_html(results, results_dir, base),
         '<h2 id="facts">Cited facts</h2><p>Textbook facts the arguments cite (not proved here), each tested on '
         "instances by the checks named.</p>",
         facts_html(results),
-        '<h2 id="checks">Checks by claim</h2><p>Click a claim to list its checks.</p>',
+        '<h2 id="checks">Checks by claim</h2><p class="screen-only">Click a claim to list its checks.</p>',
         checks_html(results, Path(root), base),
         '<h2 id="provenance">Provenance</h2>',
         provenance_html(result_paths, base),
@@ -839,6 +842,8 @@ CLAIM_HEADER_CSS = (
 """
     + GRAPH_CSS
     + PRINT_CSS
+    + CARDS_CSS
+    + PRINT_OPEN_CSS
 )
 
 
@@ -857,4 +862,4 @@ def claim_page(
     body = body.replace("</head>", f"<style>{CLAIM_HEADER_CSS}</style></head>", 1).replace(
         "<main>", "<main>" + header, 1
     )
-    atomic_write_text(page, body)
+    atomic_write_text(page, label_cells(body))

@@ -151,11 +151,9 @@ main { max-width: 1400px; margin: 0 auto; }
 .sa-figure figcaption { font-size: 0.92em; color: #333; max-width: 60em; margin-top: 0.3em; }
 .sa-muted { color: #57606a; font-size: 0.9em; }
 math { font-size: 1.12em; }  /* the serif math font reads small beside the sans-serif text */
-@media print {  /* on paper nothing scrolls: tables take the page's width and wrap anywhere */
+@media print {  /* on paper nothing scrolls: tables become cards (sparseact.publish.cards) */
   .jp-RenderedHTMLCommon, .jp-OutputArea-output { overflow: visible !important; }
-  .jp-RenderedHTMLCommon table.sa-table { font-size: 7pt; width: 100%; table-layout: fixed; }
-  .jp-RenderedHTMLCommon table.sa-table th, .jp-RenderedHTMLCommon table.sa-table td {
-    white-space: normal !important; overflow-wrap: anywhere; max-width: none; }
+  .jp-RenderedHTMLCommon table.sa-table { font-size: 8pt; width: 100%; }
   .sa-check, .sa-figure { break-inside: avoid; }
 }
 """
