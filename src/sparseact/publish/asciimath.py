@@ -20,7 +20,18 @@ from __future__ import annotations
 import math
 import re
 
-__all__ = ["ascii_formula_tex", "format_number", "typeset_ascii"]
+__all__ = [
+    "FUNCTIONS",
+    "GREEK",
+    "OPERATORS",
+    "PROSE_FUNCTIONS",
+    "PROSE_LETTERS",
+    "PROSE_WORDS",
+    "SIGNIFICANT",
+    "ascii_formula_tex",
+    "format_number",
+    "typeset_ascii",
+]
 
 #: Greek letters by the names the claims write, as TeX.
 GREEK = {

@@ -480,6 +480,20 @@ def inspect_page(browser: Browser, path: str | Path, printed: bool = False) -> P
     )
 
 
+#: The measurements of :class:`PageReport` that list what is wrong, and how to say it (``clipped``: in print only).
+_LISTED_PROBLEMS = (
+    ("broken_images", "{count} image(s) do not load: {first}"),
+    ("broken_links", "{count} local link(s) name no file: {first}"),
+    ("missing_anchors", "{count} #anchor(s) name no element: {first}"),
+    ("broken_anchors", "{count} link(s) to another page name an anchor it lacks: {first}"),
+    ("raw_math", "{count} raw $...$ math span(s) in the visible text: {first}"),
+    ("clipped", "clipped in print (content wider than its box): {first}"),
+    ("clipped_tables", "{count} table(s) clipped inside their box: {first}"),
+    ("broken_words", "column(s) narrower than their longest word: {first}"),
+    ("folded", "{count} folded section(s) do not print: {first}"),
+)
+
+
 def page_problems(
     report: PageReport, front_page: bool = False, first_screen: bool = True, printed: bool = False
 ) -> list[str]:
@@ -500,28 +514,12 @@ def page_problems(
     problems = []
     if report.scroll_width > report.viewport_width:
         problems.append(f"scrolls sideways: {report.scroll_width} px wide on a {report.viewport_width} px screen")
-    if report.broken_images:
-        problems.append(f"{len(report.broken_images)} image(s) do not load: {report.broken_images[:3]}")
-    if report.broken_links:
-        problems.append(f"{len(report.broken_links)} local link(s) name no file: {report.broken_links[:3]}")
-    if report.missing_anchors:
-        problems.append(f"{len(report.missing_anchors)} #anchor(s) name no element: {report.missing_anchors[:3]}")
-    if report.broken_anchors:
-        problems.append(
-            f"{len(report.broken_anchors)} link(s) to another page name an anchor it lacks: {report.broken_anchors[:3]}"
-        )
-    if report.raw_math:
-        problems.append(f"{len(report.raw_math)} raw $...$ math span(s) in the visible text: {report.raw_math[:3]}")
+    for name, complaint in _LISTED_PROBLEMS:
+        found = getattr(report, name)
+        if found and (printed or name != "clipped"):
+            problems.append(complaint.format(count=len(found), first=found[:3]))
     if report.hidden_status:
         problems.append(f"{report.hidden_status} status cell(s) right of the screen")
-    if printed and report.clipped:
-        problems.append(f"clipped in print (content wider than its box): {report.clipped}")
-    if report.clipped_tables:
-        problems.append(f"{len(report.clipped_tables)} table(s) clipped inside their box: {report.clipped_tables[:3]}")
-    if report.broken_words:
-        problems.append(f"column(s) narrower than their longest word: {report.broken_words[:3]}")
-    if report.folded:
-        problems.append(f"{len(report.folded)} folded section(s) do not print: {report.folded[:3]}")
     if first_screen:
         name, bottom = (
             ("headline table (table.headline)", report.headline_bottom)

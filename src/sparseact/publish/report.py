@@ -67,12 +67,9 @@ from sparseact.publish.graph import (
     node_anchor,
     subgraph,
 )
-from sparseact.publish.links import anchor, link_ids, report_targets
+from sparseact.publish.links import PAPER_PDF, PAPER_VERSION, anchor, link_ids, report_targets
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
-
-#: The paper on arXiv.
-ARXIV = "https://arxiv.org/abs/2406.17989"
 
 #: Claims in the order the paper treats them (Section 1, 2.1, 3, 4, 5, Appendix A; the dimensional analysis last).
 PAPER_ORDER = (
@@ -605,7 +602,7 @@ def build_report(
         )
         + f" · {_link(graph_html, base, 'the argument graph (picture)')}"
         + f" · {timings_link} · {erratum_link(results_dir, base)}"
-        + f' · <a href="{ARXIV}">the paper (arXiv 2406.17989)</a>'
+        + f' · <a href="{PAPER_PDF}">the paper ({PAPER_VERSION})</a>'
     )
     body = [
         "<h1>Does “Learning Neural Networks with Sparse Activations” (COLT 2024) hold up?</h1>",
@@ -689,7 +686,7 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     lead = main if len(main) else statements[:1]
     places = len(dict.fromkeys(statements["paper_ref"])) - len(lead)
     links.append(
-        f'<a href="{ARXIV}">the paper on arXiv</a> ({html.escape(" and ".join(lead["paper_ref"]))}'
+        f'<a href="{PAPER_PDF}">the paper ({PAPER_VERSION})</a> ({html.escape(" and ".join(lead["paper_ref"]))}'
         + (f"; {places} more places in the table below" if places > 0 else "")
         + ")"
     )
