@@ -176,6 +176,20 @@ VALID = {
     "verify.verdicts.verdict_big_o": lambda: dict(parameter=[1.0, 2.0, 4.0], ratios=[1.0, 1.0, 1.0], slope_tol=0.1),
     "publish.ledger.records_to_frame": lambda: dict(records=[_record()]),
     "publish.ledger.certificate_path": lambda: dict(check_id="x/y"),
+    "publish.ledger.notebook_path": lambda: dict(claim_id="x"),
+    "publish.ledger.certificate_view": lambda: dict(certificate="results/certificates/x/y.json"),
+    "publish.ledger.certificate_markdown": lambda: dict(
+        document={
+            "check_id": "x/y",
+            "statement_id": "lemma0",
+            "paper_ref": "Lemma 0",
+            "statement": "s <= 1",
+            "finding": "statement-error",
+            "counterexample": "s = 2",
+            "certificate": {"relation": "<=", "lhs_value": 2.0, "rhs_value": 1.0, "explanation": "2 > 1"},
+            "margin": "lhs - rhs in [1, 1] (exact rational arithmetic)",
+        }
+    ),
     "publish.ledger.ledger_markdown": lambda: dict(frame=ledger.records_to_frame([_record()]), link_prefix="../"),
     "publish.ledger.severity_order": lambda: dict(record=_record()),
     "bounds.lemma6_halfspace_as": lambda: dict(p=0.3, n=10),

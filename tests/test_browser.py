@@ -189,3 +189,52 @@ def test_a_link_to_an_anchor_another_page_lacks_is_found(browser, tmp_path):
         in problems
     ), problems
     assert "#here" not in problems
+
+
+@needs_chromium
+def test_a_clipped_table_a_column_narrower_than_a_word_and_a_folded_section_are_found(browser, tmp_path):
+    """A table wider than its scrolling box is clipped at every width; in print, a column cut to a letter's width
+    (words broken anywhere) and a ``<details>`` whose content does not print are found."""
+    clipped = (
+        "<div style='overflow-x: auto; width: 300px'><table><tr><td style='min-width: 600px'>w</td></tr></table></div>"
+    )
+    problems = " | ".join(check_page(browser, page(tmp_path, clipped), first_screen=False))
+    assert "at 1400 px: 1 table(s) clipped inside their box" in problems, problems
+    narrow = (
+        "<style>@media print { td { overflow-wrap: anywhere; } }</style><table style='width: 100%'><thead><tr>"
+        "<th>where</th><th>reason</th></tr></thead><tbody><tr><td style='width: 1px'>Abstract</td>"
+        f"<td>{'words ' * 200}</td></tr></tbody></table><details><summary>more</summary><p>folded</p></details>"
+    )
+    printed = inspect_page_printed(browser, page(tmp_path, narrow, "narrow.html"))
+    assert printed.broken_words == ['"Abstract" in column "where"'], printed.broken_words
+    assert printed.folded == ["more"]
+    problems = page_problems(printed, first_screen=False, printed=True)
+    assert any("narrower than their longest word" in p for p in problems) and any("do not print" in p for p in problems)
+
+
+def inspect_page_printed(browser, path):
+    browser.set_screen(PRINT_WIDTH, media="print")
+    try:
+        return inspect_page(browser, path, printed=True)
+    finally:
+        browser.set_screen(*SCREEN)
+
+
+@needs_chromium
+def test_the_report_css_makes_cards_and_prints_folded_sections(browser, tmp_path):
+    """With :data:`sparseact.publish.cards.CARDS_CSS`, the same wide table keeps every column at 800 px and in
+    print (each row a card), and folded sections print."""
+    from sparseact.publish.cards import CARDS_CSS, PRINT_OPEN_CSS, label_cells
+
+    wide = label_cells(
+        "<div class='scroll' style='overflow-x: auto'><table><thead><tr>"
+        + "".join(f"<th>column {i}</th>" for i in range(8))
+        + "</tr></thead><tbody><tr>"
+        + "".join(f"<td>{'Abstract sentence ' * 12}</td>" for _ in range(8))
+        + "</tr></tbody></table></div><details><summary>more</summary><p>folded</p></details>"
+    )
+    assert 'data-label="column 7"' in wide and 'class="sa-cards"' in wide
+    path = page(tmp_path, f"<style>{CARDS_CSS}{PRINT_OPEN_CSS}</style>{wide}")
+    problems = check_page(browser, path, first_screen=False)
+    assert not [p for p in problems if not p.startswith("at 1400 px") and not p.startswith("at 1024 px")], problems
+    assert not inspect_page_printed(browser, path).folded

@@ -51,11 +51,11 @@ def test_certificate_links_use_one_base_or_the_path_relative_to_the_note():
     path = "certificates/lemma9/a-printed.json"
     assert (
         certificate_link(path)
-        == r"\href{../certificates/lemma9/a-printed.json}{\nolinkurl{results/certificates/lemma9/a-printed.json}}"
+        == r"\href{../certificates/lemma9/a-printed.md}{\nolinkurl{results/certificates/lemma9/a-printed.md}}"
     )
     assert certificate_link(path, "https://example.org/repo/blob/main/") == (
-        r"\href{https://example.org/repo/blob/main/results/certificates/lemma9/a-printed.json}"
-        r"{\nolinkurl{results/certificates/lemma9/a-printed.json}}"
+        r"\href{https://example.org/repo/blob/main/results/certificates/lemma9/a-printed.md}"
+        r"{\nolinkurl{results/certificates/lemma9/a-printed.md}}"
     )
 
 
@@ -81,7 +81,7 @@ def test_the_note_is_generated_from_the_tables(result_tables):
         "Theorem 1 fails as printed (statement-error, Erratum 1)" in tex
         and "Lemma 2 holds on every instance enumerated" in tex
     )
-    assert r"\href{../certificates/x/a-printed.json}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
+    assert r"\href{../certificates/x/a-printed.md}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
     assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and r"\paragraph{Conjecture 3.}" in tex
     assert "a lower bound would settle it" in tex and tex.endswith("\\end{document}\n")
 

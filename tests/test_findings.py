@@ -33,7 +33,7 @@ def test_findings_open_with_the_headline_then_errata_by_cause_tightness_and_open
     assert "fails as stated (statement-error)" in text and "holds on range ($n \\le 20$)" in text
     assert "n=6, s=1: Pr = 0.3125" in text and "the bound is 0 but a neuron flips" in text  # the certificate's
     assert "verified by `x/a-corrected`: **PASS**" in text and "none proposed" in text
-    assert "[a-printed](certificates/x/a-printed.json)" in text and "(#erratum-x-a-printed)" in text
+    assert "[a-printed](certificates/x/a-printed.md)" in text and "(#erratum-x-a-printed)" in text
     assert "majority: $10^{6}$" in text and "0.3333" in text  # numbers for reading
     for literal in ("True", "False", "nan", "1e+06"):
         assert literal not in text

@@ -112,6 +112,9 @@ def test_ledger_sorted_by_severity_and_certificates_written(tmp_path):
     paths = write_certificates(recs, tmp_path / "certificates")
     assert sorted(paths) == [str(tmp_path / "certificates/b/typo.json"), str(tmp_path / "certificates/c/error.json")]
     assert json.loads((tmp_path / "certificates/c/error.json").read_text())["certificate"] == CERTIFICATE
+    view = (tmp_path / "certificates/c/error.md").read_text()  # what a code host shows, with a way back
+    assert "[the certificate file (JSON)](error.json)" in view and "[Findings](../../findings.md)" in view
+    assert "[the claim's notebook](../../notebooks/c.ipynb)" in view
 
 
 def test_round_trip_and_ledger_files(tmp_path):
@@ -123,7 +126,8 @@ def test_round_trip_and_ledger_files(tmp_path):
     frame = write_ledger(loaded, tmp_path / "l.csv", tmp_path / "l.md")
     assert list(frame.columns) == LEDGER_COLUMNS
     md = (tmp_path / "l.md").read_text()
-    assert "PASS: 1, FAIL: 1" in md and "[pdf:f](../figures/f.pdf)" in md
+    assert "PASS: 1, FAIL: 1" in md and "figures/f.pdf" not in md  # the run's figures are not committed
+    assert "[notebook](../results/notebooks/x.ipynb) [certificate](../results/certificates/x/b.md)" in md
     with pytest.raises(ValueError, match="duplicate"):
         write_ledger(recs + recs[:1], tmp_path / "d.csv", tmp_path / "d.md")
 
@@ -139,4 +143,4 @@ def test_a_ledger_in_another_results_directory_names_its_own_certificates(tmp_pa
     recs = [failing("x/b", evidence=("results/quick/figures/f.pdf",))]
     frame = write_ledger(recs, tmp_path / "l.csv", tmp_path / "l.md", results_dir="results/quick")
     assert frame.loc[0, "certificate"] == "results/quick/certificates/x/b.json"
-    assert "[pdf:f](../../results/quick/figures/f.pdf)" in (tmp_path / "l.md").read_text()
+    assert "[certificate](../../results/quick/certificates/x/b.md)" in (tmp_path / "l.md").read_text()

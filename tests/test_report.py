@@ -37,7 +37,7 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
     page = pages[0].decode()
     order = [
         'id="headline"',
-        'class="headline"',
+        'class="sa-cards headline"',  # a table that becomes cards on narrow screens
         'id="classes"',
         'id="errata"',
         'id="errata-statement-error"',
@@ -51,7 +51,7 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
     assert [page.index(o) for o in order] == sorted(page.index(o) for o in order)
     first = [
         'class="bottom-line"',
-        'class="headline"',
+        'class="sa-cards headline"',  # a table that becomes cards on narrow screens
         "Of the paper&#x27;s 4 printed statements",
         'id="sharper"',
         'id="open"',
@@ -62,16 +62,17 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
     assert 'href="../erratum/erratum.tex"' in page  # no PDF in the fixture: the LaTeX source
     assert 'href="#erratum-x-a-printed"' in page and 'id="erratum-x-a-printed"' in page
     assert 'href="../certificates/x/a-printed.json"' in page and 'href="../reports/x.html"' in page
-    assert "n=6, s=1: Pr = 0.3125" in page and "none proposed" in page
+    # the counterexample's ASCII formula typeset: n=6, s=1: Pr = 0.3125
+    assert "n=6, s=1" not in page and "<mn>0.3125</mn>" in page and "none proposed" in page
     assert (
         page.count('src="../../figures/x/f.png"') == 1 and page.count('href="../tables/x/t.csv"') == 1
     )  # evidence once per claim
-    assert "<b>Lemma 2</b><br><code>lemma2-bound</code>" in page and "**" not in page  # no Markdown in HTML
+    assert "<b>Lemma 2</b><br>lemma2-bound" in page and "**" not in page  # no Markdown in HTML
     assert "Shared by all 1 result files" in page and "<code>ab</code>" in page
     for literal in ("True", "nan", "1e+06", "1e6"):
         assert not re.search(rf"\b{re.escape(literal)}\b", page), literal
     text = timings.read_text()
-    assert "<td>x</td><td>runs</td><td>n6</td><td>2.5</td>" in text and 'href="index.html"' in text
+    assert '<td data-label="claim">x</td><td data-label="stage">runs</td>' in text and 'href="index.html"' in text
 
 
 def test_report_math_is_typeset_offline(result_tables):
@@ -84,15 +85,18 @@ def test_report_math_is_typeset_offline(result_tables):
     page = index.read_text()
     assert find_unrendered(page) == [] and page.count("<math") > 10
     assert not re.search(
-        r"""(?:src|href)\s*=\s*["']?(?:https?:)?//(?!arxiv\.org)|<script|@import|url\(""", page, flags=re.I
+        r"""(?:src|href)\s*=\s*["']?(?:https?:)?//(?!arxiv\.org|proceedings\.mlr\.press)|<script|@import|url\(""",
+        page,
+        flags=re.I,
     )
 
 
 def test_claim_header_states_statuses_verdicts_and_navigation(result_tables):
-    from sparseact.publish.report import ARXIV, claim_header_html
+    from sparseact.publish.links import PAPER_PDF
+    from sparseact.publish.report import claim_header_html
 
     header = claim_header_html("x", result_tables, result_tables / "reports" / "x.html", root=result_tables.parent)
-    assert header.index("verification report") < header.index(ARXIV) < header.index('class="statements"')
+    assert header.index("verification report") < header.index(PAPER_PDF) < header.index('class="statements"')
     assert "fails as stated (statement-error)" in header and "PASS</span> 2" in header
     assert 'href="../certificates/x/a-printed.json"' in header
 

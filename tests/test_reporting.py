@@ -165,9 +165,9 @@ def test_show_results_badges_reasons_corrections_and_links(monkeypatch):
     )
     assert '<span class="sa-badge sa-FAIL">FAIL</span>' in out and '<span class="sa-badge sa-PASS">PASS</span>' in out
     assert '<span class="sa-badge sa-INCONCLUSIVE">INCONCLUSIVE</span>' in out
-    assert "Counterexample:</b> n=14, s=4, k=4" in out
-    assert "<b>Finding:</b> proof-slip" in out and "(U) &lt;= k^2 W^2 (" in out  # the corrected twin
-    assert "&lt;b&gt;" in out  # statement text escaped
+    assert "Counterexample:</b> <math" in out and "<mi>n</mi><mo>&#x0003D;</mo><mn>14</mn>" in out  # n=14, typeset
+    assert "<b>Finding:</b> proof-slip" in out and "&#x02264;" in out and "&lt;=" not in out  # the twin, typeset
+    assert "...) <b>" not in out and "<mi>b</mi>" in out  # statement text escaped (here typeset)
     assert '<a href="../tables/lemma9/long.csv">CSV</a>' in out and "100 rows" in out
     assert ">99<" not in out  # the long table is linked, not dumped
     assert "<td>x</td>" in out  # the short one is shown

@@ -8,7 +8,8 @@ the standard library and a Chromium binary is needed: no driver, no network port
 ``chromium-browser``, ``google-chrome`` on the ``PATH``); :class:`Browser` opens pages;
 :func:`inspect_page` measures one page (overflow, broken images and local links, raw
 ``$...$`` math, where the headline table and the first statement end, status cells pushed off
-screen, boxes that clip their content) and :func:`page_problems` turns the measurements into
+screen, boxes that clip their content, tables clipped inside their box; in print, columns narrower than a word
+of theirs and folded sections that do not print) and :func:`page_problems` turns the measurements into
 readable complaints; :func:`check_pages` does both for the verification report and every claim
 page of a results directory, at every width of :data:`WIDTHS` and in print media
 (:data:`PRINT_WIDTH`); :meth:`Browser.print_pdf` prints a page as Chromium would;
@@ -113,10 +114,48 @@ _MEASURE = """(() => {
     headline_bottom: bottom('table.headline'),
     hidden_status: Array.from(document.querySelectorAll('td.status'))
       .filter(td => td.getBoundingClientRect().right > root.clientWidth + 1).length,
+    clipped_tables: Array.from(document.querySelectorAll('table'))
+      .map(t => t.parentElement)
+      .filter(e => e && getComputedStyle(e).overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1)
+      .map(e => (e.previousElementSibling ? e.previousElementSibling.textContent : e.textContent).trim().slice(0, 60)),
     clipped: Array.from(document.querySelectorAll('body *'))
       .filter(e => getComputedStyle(e).overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1)
       .map(e => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ')[0] : '')).slice(0, 5),
   };
+})()"""
+
+#: Printed: table cells with a word broken across lines (the column is narrower than the word), and folded
+#: sections (``<details>``) whose content does not print.
+_MEASURE_PRINT = r"""(() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('td, th')) {
+    if (broken.length >= 5) break;
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    let node, found = null;
+    while (!found && (node = walker.nextNode())) {
+      if (node.parentElement.closest('math')) continue;
+      const words = /[^\s\-\u2010-\u2014\/]{2,}/g;
+      let m;
+      while (!found && (m = words.exec(node.data))) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (lines.size > 1) found = m[0];
+      }
+    }
+    if (found) {
+      const table = cell.closest('table');
+      const column = cell.dataset.label || (table && table.tHead && table.tHead.rows[0].cells[cell.cellIndex]
+        ? table.tHead.rows[0].cells[cell.cellIndex].textContent.trim() : '');
+      broken.push(`"${found.slice(0, 30)}" in column "${column.slice(0, 30)}"`);
+    }
+  }
+  const folded = Array.from(document.querySelectorAll('details:not([open])')).filter(d => {
+    const content = Array.from(d.children).find(c => c.tagName !== 'SUMMARY');
+    return content && content.getClientRects().length === 0;
+  }).map(d => (d.querySelector('summary') || d).textContent.trim().slice(0, 60));
+  return {broken_words: broken, folded: folded};
 })()"""
 
 #: How long the browser's temporary profile may take to remove (its helper processes exit after the browser's).
@@ -161,6 +200,9 @@ class PageReport:
     screen_height: int = SCREEN[1]
     external: list[str] = field(default_factory=list)
     broken_anchors: list[str] = field(default_factory=list)
+    clipped_tables: list[str] = field(default_factory=list)
+    broken_words: list[str] = field(default_factory=list)
+    folded: list[str] = field(default_factory=list)
 
 
 class Browser:
@@ -377,7 +419,7 @@ def _is_local(ref: str) -> bool:
     return not (parts.scheme or parts.netloc or ref.startswith("#") or not ref.strip())
 
 
-def inspect_page(browser: Browser, path: str | Path) -> PageReport:
+def inspect_page(browser: Browser, path: str | Path, printed: bool = False) -> PageReport:
     """Load ``path`` in ``browser`` and measure what a reader would notice.
 
     Parameters
@@ -394,12 +436,14 @@ def inspect_page(browser: Browser, path: str | Path) -> PageReport:
         that name no element (on the page, or on the local page a ``page.html#anchor`` link opens),
         ``$...$`` spans left in the visible text, where the first row of the
         statements table (``table.statements``) and the headline table (``table.headline``) end,
-        status cells (``td.status``) right of the screen, and boxes whose content is wider than they are
-        while they do not let it overflow (scrolled or cut off).
+        status cells (``td.status``) right of the screen, boxes whose content is wider than they are
+        while they do not let it overflow (scrolled or cut off), tables among them; with ``printed`` (a page laid
+        out for print), table cells that break a word across lines and folded sections that do not print.
     """
     path = Path(path).resolve()
     browser.load(path)
     found = browser.evaluate(_MEASURE)
+    on_paper = browser.evaluate(_MEASURE_PRINT) if printed else {"broken_words": [], "folded": []}
     broken_links, broken_anchors, external = [], [], []
     for ref in dict.fromkeys(found["refs"]):
         if not _is_local(ref):
@@ -430,7 +474,24 @@ def inspect_page(browser: Browser, path: str | Path) -> PageReport:
         clipped=found["clipped"],
         external=external,
         broken_anchors=broken_anchors,
+        clipped_tables=found["clipped_tables"],
+        broken_words=on_paper["broken_words"],
+        folded=on_paper["folded"],
     )
+
+
+#: The measurements of :class:`PageReport` that list what is wrong, and how to say it (``clipped``: in print only).
+_LISTED_PROBLEMS = (
+    ("broken_images", "{count} image(s) do not load: {first}"),
+    ("broken_links", "{count} local link(s) name no file: {first}"),
+    ("missing_anchors", "{count} #anchor(s) name no element: {first}"),
+    ("broken_anchors", "{count} link(s) to another page name an anchor it lacks: {first}"),
+    ("raw_math", "{count} raw $...$ math span(s) in the visible text: {first}"),
+    ("clipped", "clipped in print (content wider than its box): {first}"),
+    ("clipped_tables", "{count} table(s) clipped inside their box: {first}"),
+    ("broken_words", "column(s) narrower than their longest word: {first}"),
+    ("folded", "{count} folded section(s) do not print: {first}"),
+)
 
 
 def page_problems(
@@ -453,22 +514,12 @@ def page_problems(
     problems = []
     if report.scroll_width > report.viewport_width:
         problems.append(f"scrolls sideways: {report.scroll_width} px wide on a {report.viewport_width} px screen")
-    if report.broken_images:
-        problems.append(f"{len(report.broken_images)} image(s) do not load: {report.broken_images[:3]}")
-    if report.broken_links:
-        problems.append(f"{len(report.broken_links)} local link(s) name no file: {report.broken_links[:3]}")
-    if report.missing_anchors:
-        problems.append(f"{len(report.missing_anchors)} #anchor(s) name no element: {report.missing_anchors[:3]}")
-    if report.broken_anchors:
-        problems.append(
-            f"{len(report.broken_anchors)} link(s) to another page name an anchor it lacks: {report.broken_anchors[:3]}"
-        )
-    if report.raw_math:
-        problems.append(f"{len(report.raw_math)} raw $...$ math span(s) in the visible text: {report.raw_math[:3]}")
+    for name, complaint in _LISTED_PROBLEMS:
+        found = getattr(report, name)
+        if found and (printed or name != "clipped"):
+            problems.append(complaint.format(count=len(found), first=found[:3]))
     if report.hidden_status:
         problems.append(f"{report.hidden_status} status cell(s) right of the screen")
-    if printed and report.clipped:
-        problems.append(f"clipped in print (content wider than its box): {report.clipped}")
     if first_screen:
         name, bottom = (
             ("headline table (table.headline)", report.headline_bottom)
@@ -505,7 +556,7 @@ def check_page(browser: Browser, path: str | Path, front_page: bool = False, fir
                 f"at {width} px: {p}" for p in page_problems(report, front_page, first_screen and width == SCREEN[0])
             ]
         browser.set_screen(PRINT_WIDTH, media="print")
-        report = inspect_page(browser, path)
+        report = inspect_page(browser, path, printed=True)
         problems += [f"printed: {p}" for p in page_problems(report, front_page, first_screen=False, printed=True)]
     finally:
         browser.set_screen(*SCREEN)

@@ -39,6 +39,7 @@ from sparseact.paper import errata as paper_errata
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.findings import Results, ids, short_ref, tightness_of
+from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
 from sparseact.publish.statements import CONJECTURED, hypothesis_named
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -55,8 +56,8 @@ SOURCE_DATE_EPOCH = "0"
 PAPER_REFERENCE = (
     r"Pranjal Awasthi, Nishanth Dikkala, Pritish Kamath and Raghu Meka, ``Learning Neural Networks "
     r"with Sparse Activations'', in \emph{Proceedings of Thirty Seventh Conference on Learning Theory "
-    r"(COLT 2024)}, PMLR 247:406--425, 2024; "
-    r"\href{https://arxiv.org/abs/2406.17989}{arXiv:2406.17989}"
+    r"(COLT 2024)}, \href{" + PAPER_PDF + r"}{PMLR 247:406--425}, 2024 (the version whose numbering this note "
+    r"uses); also \href{" + PAPER_ARXIV + r"}{arXiv:2406.17989v1}"
 )
 #: Text characters that LaTeX's default (OT1) encoding does not print as themselves, beyond the special ones.
 _TEXT_SYMBOLS = {"<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
@@ -85,9 +86,13 @@ def tex_text(text: str) -> str:
 
 
 def certificate_link(path: str, repository_url: str = REPOSITORY_URL) -> str:
-    r"""A ``\href`` to a certificate file (``certificates/<claim>/<check>.json`` as ``errata.csv`` names it), shown
+    r"""A ``\href`` to a certificate (``certificates/<claim>/<check>.json`` as ``errata.csv`` names it): to its rendered
+    view (:func:`sparseact.publish.ledger.certificate_view`, which a code host shows and which links the file), shown
     as its path in the repository."""
-    shown = f"results/{path}"
+    from sparseact.publish.ledger import certificate_view
+
+    shown = f"results/{certificate_view(path)}"
+    path = certificate_view(path)
     target = f"{repository_url.rstrip('/')}/{shown}" if repository_url else f"../{path}"
     return rf"\href{{{target}}}{{\nolinkurl{{{shown}}}}}"
 

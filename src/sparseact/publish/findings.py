@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sparseact.publish.ledger import certificate_view
 from sparseact.publish.statements import CONJECTURED, STATUS_DEFINITIONS, short_ref
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -376,7 +377,9 @@ def legend_markdown() -> list[str]:
 
 def erratum_markdown(row: pd.Series, certificate_prefix: str) -> list[str]:
     """One erratum: where, what is printed, why it fails, the certificate's counterexample, the correction."""
-    certificates = ", ".join(f"[{Path(c).stem}]({certificate_prefix}{c})" for c in ids(row["certificates"]))
+    certificates = ", ".join(
+        f"[{Path(c).stem}]({certificate_prefix}{certificate_view(c)})" for c in ids(row["certificates"])
+    )
     correction = row["correction"] or "none proposed"
     if row["verified_by"]:
         correction += (
@@ -469,7 +472,7 @@ def findings_markdown(results_dir: str | Path) -> str:
         "## Headline results",
         "",
     ]
-    lines += first_screen_markdown(results, errata_link="#erratum-{id}", claim_link="../notebooks/{id}.py")
+    lines += first_screen_markdown(results, errata_link="#erratum-{id}", claim_link="notebooks/{id}.ipynb")
     lines += ["", *legend_markdown(), "", "## Errata by root cause", ""]
     if len(results.errata):
         for finding_class in FINDING_DEFINITIONS:
@@ -500,7 +503,9 @@ def readme_block(results_dir: str | Path, link_prefix: str = "results/") -> str:
     """README's generated block: the counts and the headline table (links relative to the repository root)."""
     results = load_results(results_dir)
     lines = first_screen_markdown(
-        results, errata_link=f"{link_prefix}findings.md#erratum-{{id}}", claim_link="notebooks/{id}.py"
+        results,
+        errata_link=f"{link_prefix}findings.md#erratum-{{id}}",
+        claim_link=f"{link_prefix}notebooks/{{id}}.ipynb",
     )
     lines += [
         "",

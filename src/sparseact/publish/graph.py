@@ -118,8 +118,11 @@ def graph_nodes(statements, errata) -> list[Node]:
 
 
 def _first_words(text: str, width: int = 34) -> str:
-    """``text`` without TeX dollars, cut at a word to about ``width`` characters."""
-    text = " ".join(str(text).replace("$", "").split())
+    """``text`` with its TeX math in Unicode (:func:`sparseact.publish.mathtext.tex_to_unicode`), cut at a word to
+    about ``width`` characters."""
+    from sparseact.publish.mathtext import tex_to_unicode
+
+    text = " ".join(tex_to_unicode(str(text)).split())
     return text if len(text) <= width else text[:width].rsplit(" ", 1)[0] + "…"
 
 

@@ -75,21 +75,32 @@ def _markdown_cell(value) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _evidence_links(evidence: str, prefix: str) -> str:
-    """Compact Markdown links (``[pdf](...)``, ``[csv](...)``) for a ``; ``-joined evidence list."""
-    links = []
-    for path in filter(None, (p.strip() for p in str(evidence).split(";"))):
-        name = path.rsplit("/", 1)[-1]
-        label = "report" if name.endswith(".html") else name.rsplit(".", 1)[-1] + ":" + name.rsplit(".", 1)[0]
-        links.append(f"[{label}]({prefix}{path})")
+def notebook_path(claim_id: str, results_dir: str | Path = "results") -> str:
+    """The executed notebook of a claim (committed, so that a code host shows it with its outputs), relative to the
+    repository root."""
+    return (Path(results_dir) / "notebooks" / f"{claim_id}.ipynb").as_posix()
+
+
+def certificate_view(certificate: str) -> str:
+    """The rendered view (Markdown) beside a certificate file ``<check>.json``: ``<check>.md``."""
+    return str(certificate)[: -len(".json")] + ".md"
+
+
+def _evidence_links(row: pd.Series, prefix: str, results_dir: str | Path) -> str:
+    """The evidence a code host shows: the claim's executed notebook and, for a FAIL, its certificate's view."""
+    links = [f"[notebook]({prefix}{notebook_path(row['claim_id'], results_dir)})"]
+    if row["certificate"]:
+        links.append(f"[certificate]({prefix}{certificate_view(row['certificate'])})")
     return " ".join(links)
 
 
-def ledger_markdown(frame: pd.DataFrame, link_prefix: str = "../") -> str:
+def ledger_markdown(frame: pd.DataFrame, link_prefix: str = "../", results_dir: str | Path = "results") -> str:
     """The ledger as a Markdown document (summary counts, then one row per check).
 
-    Evidence paths are relative to the repository root; ``link_prefix`` makes them
-    relative to where the Markdown file lives (``results/`` by default).
+    Each row's evidence is the claim's executed notebook and, for a FAIL, its certificate's rendered view (the
+    figures and tables behind them are the run's, not committed). Paths are relative to the repository root
+    (``results_dir`` the results directory in it); ``link_prefix`` makes them relative to where the Markdown file
+    lives (``results/`` by default).
     """
     if not isinstance(frame, pd.DataFrame) or "verdict" not in frame:
         raise TypeError("frame must be a ledger DataFrame (records_to_frame), with a 'verdict' column")
@@ -120,7 +131,10 @@ def ledger_markdown(frame: pd.DataFrame, link_prefix: str = "../") -> str:
         "|" + "---|" * len(columns),
     ]
     for _, row in frame.iterrows():
-        cells = [_evidence_links(row[c], link_prefix) if c == "evidence" else _markdown_cell(row[c]) for c in columns]
+        cells = [
+            _evidence_links(row, link_prefix, results_dir) if c == "evidence" else _markdown_cell(row[c])
+            for c in columns
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -134,15 +148,16 @@ def severity_order(record: CheckRecord) -> tuple:
 
 
 def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "results/certificates") -> list[str]:
-    """Write each FAIL's certificate to ``<directory>/<check_id>.json`` (:func:`certificate_path`) and their digests to
-    ``<directory>/SHA256SUMS`` (the checker refuses a file edited since); return the certificates' paths.
+    """Write each FAIL's certificate to ``<directory>/<check_id>.json`` (:func:`certificate_path`), its rendered view
+    beside it (:func:`certificate_markdown`), and their digests to ``<directory>/SHA256SUMS`` (the checker refuses a
+    file edited since); return the certificates' paths.
 
     A certificate the checker confirms records the margin it proves (``margin``: ``lhs - rhs`` in exact or interval
     arithmetic, :func:`sparseact.verify.recompute.verify_certificate`), which the checker compares when it reads
     the file again.
     """
     from sparseact._validation import MANIFEST_NAME, manifest_lines
-    from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_json
+    from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_json, atomic_write_text
     from sparseact.verify.recompute import verify_certificate
 
     paths, written = [], {}
@@ -154,10 +169,64 @@ def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "
             if verification.confirmed:
                 document["margin"] = verification.margin
             atomic_write_json(path, document)
+            atomic_write_text(path.with_suffix(".md"), certificate_markdown(document, Path(directory)))
             paths.append(str(path))
             written[f"{record.check_id}.json"] = path.read_bytes()
     atomic_write_bytes(Path(directory) / MANIFEST_NAME, manifest_lines(written).encode())
     return paths
+
+
+def certificate_markdown(document: dict, directory: str | Path = "results/certificates") -> str:
+    """A certificate as a code host shows it: what it refutes, the counterexample, why it fails, the violation and
+    the margin the checker proved, with links back (findings, ledger, the claim's notebook) and to the JSON file.
+
+    ``directory`` is the certificates' folder (``<results>/certificates``, relative to the repository root), the
+    document one of :func:`certificate_document` (with the checker's ``margin`` when it confirmed it).
+    """
+    from sparseact.publish.asciimath import OPERATORS, typeset_ascii
+    from sparseact.publish.findings import markdown_math
+    from sparseact.publish.reporting import format_value
+
+    if not isinstance(document, dict) or not isinstance(document.get("certificate"), dict):
+        raise TypeError("document must be a certificate document (certificate_document), with a 'certificate' dict")
+
+    def prose(text) -> str:
+        return markdown_math(typeset_ascii(str(text)), in_table=False)
+
+    check_id = document["check_id"]
+    claim, name = check_id.split("/", 1)
+    up = "../" * (1 + name.count("/") + 1)  # from <results>/certificates/<claim>/ to <results>/
+    certificate = document["certificate"]
+    relation = certificate.get("relation", "")
+    lines = [
+        f"# Certificate `{check_id}`",
+        "",
+        f"[Findings]({up}findings.md) · [ledger]({up}ledger.md) · "
+        f"[the claim's notebook]({up}notebooks/{claim}.ipynb) · "
+        f"[the certificate file (JSON)]({name.rsplit('/', 1)[-1]}.json)",
+        "",
+        f"- **Refutes:** {document['paper_ref']} (statement `{document['statement_id']}`): {prose(document['statement'])}",
+        f"- **Finding:** {document['finding']}",
+        f"- **Counterexample:** {prose(document['counterexample'])}",
+    ]
+    if certificate.get("explanation"):
+        lines.append(f"- **Why it fails:** {prose(certificate['explanation'])}")
+    if relation and "lhs_value" in certificate:
+        lhs, rhs = (prose(format_value(certificate[f"{side}_value"])) for side in ("lhs", "rhs"))
+        lines.append(
+            f"- **The violation:** the statement needs {prose(certificate.get('lhs_label', 'lhs'))} "
+            f"${OPERATORS.get(relation, relation)}$ {prose(certificate.get('rhs_label', 'rhs'))}; here the left "
+            f"side is {lhs} and the right side {rhs}"
+        )
+    if document.get("margin"):
+        lines.append(f"- **Margin the checker proved:** {prose(document['margin'])}")
+    lines += [
+        "",
+        "Recompute it independently (exact or interval arithmetic): "
+        f"`sparseact verify-certificate {Path(directory).as_posix()}/{check_id}.json`",
+        "",
+    ]
+    return "\n".join(lines)
 
 
 def certificate_document(record: CheckRecord) -> dict:
@@ -195,5 +264,7 @@ def write_ledger(
     if len(duplicated):
         raise ValueError(f"duplicate check ids in the ledger: {sorted(set(duplicated))}")
     atomic_write_text(csv_path, frame.to_csv(index=False, lineterminator="\n"))
-    atomic_write_text(md_path, ledger_markdown(frame, link_prefix="../" * len(Path(results_dir).parts)))
+    atomic_write_text(
+        md_path, ledger_markdown(frame, link_prefix="../" * len(Path(results_dir).parts), results_dir=results_dir)
+    )
     return frame

@@ -14,6 +14,13 @@ from collections.abc import Iterable, Mapping
 
 from sparseact.paper import FACT_PREFIX, premise_kind
 
+#: The paper as published in the proceedings (PMLR 247:406-425), the version whose numbering the project uses.
+PAPER_PDF = "https://proceedings.mlr.press/v247/awasthi24a/awasthi24a.pdf"
+#: Its version on arXiv (the first and, when the project was written, only one).
+PAPER_ARXIV = "https://arxiv.org/abs/2406.17989v1"
+#: How a link to :data:`PAPER_PDF` names it.
+PAPER_VERSION = "PMLR 247:406-425, COLT 2024"
+
 #: An HTML fragment's pieces that are never rewritten: a link, typeset math, a tag.
 _UNTOUCHED = re.compile(r"(<a\b.*?</a>|<math\b.*?</math>|<[^>]*>)", re.DOTALL)
 

@@ -24,10 +24,12 @@ __all__ = [
     "TEX_REWRITES",
     "MathRenderError",
     "find_unrendered",
+    "render_prose",
     "render_text",
     "split_at_relations",
     "split_math",
     "tex_to_mathml",
+    "tex_to_unicode",
 ]
 
 
@@ -120,6 +122,37 @@ def _function_spacing(match: re.Match) -> str:
     return f"{_THIN}<mi>{match.group(1)}</mi><mo>&#x02061;</mo>{after}"
 
 
+_MACRO = re.compile(r"\\([A-Za-z]+)\s*")
+_STYLE = re.compile(r"\\(?:mathrm|mathit|mathcal|mathbb|mathbf|text|operatorname)\{([^{}]*)\}")
+_SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
+_SCRIPT_GROUP = re.compile(r"([_^])\{([^{}]*)\}")
+
+
+def tex_to_unicode(text: str) -> str:
+    r"""``text`` with its ``$...$`` math as plain Unicode, for places that hold no MathML (an SVG label, a title):
+    ``r"When $\Gamma = \sqrt{q}$"`` -> ``"When Γ = √q"``. Scripts keep their ``_`` and ``^``; a macro with no
+    symbol keeps its name.
+    """
+    from latex2mathml.symbols_parser import convert_symbol
+
+    def symbol(match: re.Match) -> str:
+        code = convert_symbol("\\" + match.group(1))
+        return chr(int(code, 16)) + (" " if match.group(0)[-1:].isspace() else "") if code else match.group(1)
+
+    pieces = []
+    for kind, piece in split_math(str(text)):
+        if kind == "text":
+            pieces.append(piece)
+            continue
+        piece = _STYLE.sub(r"\1", piece)
+        piece = _SQRT.sub(lambda m: "√" + (m.group(1) if len(m.group(1)) == 1 else f"({m.group(1)})"), piece)
+        piece = _SCRIPT_GROUP.sub(
+            lambda m: m.group(1) + (m.group(2) if len(m.group(2)) == 1 else f"{{{m.group(2)}}}"), piece
+        )
+        pieces.append(_MACRO.sub(symbol, piece).replace("\\{", "{").replace("\\}", "}").replace("\\|", "‖"))
+    return "".join(pieces)
+
+
 def split_math(text: str) -> list[tuple[str, str]]:
     r"""Split ``text`` into ``("text", ...)``, ``("inline", tex)`` and ``("display", tex)`` pieces.
 
@@ -158,9 +191,16 @@ def _split_inline(chunk: str, pieces: list, add_text) -> None:
     add_text(chunk[position:])
 
 
-#: Relations after which TeX may break an inline formula across lines.
+#: Relations after which TeX may break an inline formula across lines, and the commas and plus signs of a list or
+#: sum outside every group, after which the pages may too (a long list of parameters must wrap in a table's cell).
 _RELATIONS = frozenset(
-    ["=", "<", ">", r"\le", r"\leq", r"\ge", r"\geq", r"\ne", r"\neq", r"\approx", r"\subseteq", r"\supseteq", r"\to"]
+    [
+        *("=", "<", ">", r"\le", r"\leq", r"\ge", r"\geq", r"\ne", r"\neq", r"\approx", r"\subseteq", r"\supseteq"),
+        r"\to",
+        ",",
+        ";",
+        "+",
+    ]
 )
 _OPENERS = frozenset(["{", "(", "[", r"\{", r"\langle", r"\lfloor", r"\lceil", r"\left"])
 _CLOSERS = frozenset(["}", ")", "]", r"\}", r"\rangle", r"\rfloor", r"\rceil", r"\right"])
@@ -168,7 +208,8 @@ _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|.", re.DOTALL)
 
 
 def split_at_relations(tex: str) -> list[str]:
-    r"""Split an inline formula after each relation outside every group, as TeX breaks lines.
+    r"""Split an inline formula after each relation (comma, semicolon, plus, spaced minus) outside every group, as TeX
+    breaks lines.
 
     ``r"a = b \le \left(c = d\right)"`` gives ``["a =", " b \le", r" \left(c = d\right)"]``:
     relations inside braces, brackets, parentheses or ``\left...\right`` stay put. Browsers do not
@@ -185,7 +226,8 @@ def split_at_relations(tex: str) -> list[str]:
         elif value in _CLOSERS:
             depth -= 1
         after_fence = value in (r"\left", r"\right")
-        if depth == 0 and value in _RELATIONS and tex[token.end() :].strip():
+        binary_minus = value == "-" and tex[token.start() - 1 : token.start()] == " " and tex[token.end() :][:1] == " "
+        if depth == 0 and (value in _RELATIONS or binary_minus) and tex[token.end() :].strip():
             pieces.append(tex[start : token.end()])
             start = token.end()
     pieces.append(tex[start:])
@@ -218,6 +260,14 @@ def render_text(text: str, breakable: bool = False) -> str:
         else:
             parts.append(tex_to_mathml(piece, display=kind == "display"))
     return "".join(parts)
+
+
+def render_prose(text: str, breakable: bool = False) -> str:
+    """:func:`render_text` of ``text`` after its ASCII formulas (``sqrt(n)``, ``eps = 1e+06``) are written as TeX
+    (:func:`sparseact.publish.asciimath.typeset_ascii`): prose written by code, typeset like the rest."""
+    from sparseact.publish.asciimath import typeset_ascii
+
+    return render_text(typeset_ascii(text), breakable)
 
 
 _NON_TEXT = re.compile(r"<(style|script|pre|code|math)\b.*?</\1>", re.DOTALL | re.IGNORECASE)

@@ -42,6 +42,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sparseact.publish.cards import CARDS_CSS, PRINT_OPEN_CSS, label_cells
 from sparseact.publish.findings import (
     STATUS_DEFINITIONS,
     TIGHTNESS_HEADER,
@@ -66,12 +67,9 @@ from sparseact.publish.graph import (
     node_anchor,
     subgraph,
 )
-from sparseact.publish.links import anchor, link_ids, report_targets
+from sparseact.publish.links import PAPER_PDF, PAPER_VERSION, anchor, link_ids, report_targets
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
-
-#: The paper on arXiv.
-ARXIV = "https://arxiv.org/abs/2406.17989"
 
 #: Claims in the order the paper treats them (Section 1, 2.1, 3, 4, 5, Appendix A; the dimensional analysis last).
 PAPER_ORDER = (
@@ -95,7 +93,6 @@ PRINT_CSS = """
   body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
   .scroll { overflow: visible !important; }
   table { width: 100% !important; font-size: 7.5pt; }
-  th, td { overflow-wrap: anywhere; word-break: break-word; }
   math { font-size: 1em; }
   nav, .no-print { display: none; }
   tr, .erratum { break-inside: avoid; }
@@ -132,6 +129,8 @@ code { font-size: 0.95em; }
 math { font-size: 1.12em; }
 """
     + PRINT_CSS
+    + CARDS_CSS
+    + PRINT_OPEN_CSS
 )
 
 
@@ -142,10 +141,10 @@ def paper_order(claims) -> list[str]:
 
 
 def _math(text: str) -> str:
-    """Text with its ``$...$`` math as MathML, broken after relations so long formulas wrap."""
-    from sparseact.publish.mathtext import render_text
+    """Text with its ``$...$`` math and its ASCII formulas as MathML, broken after relations so long formulas wrap."""
+    from sparseact.publish.mathtext import render_prose
 
-    return render_text(str(text), breakable=True)
+    return render_prose(str(text), breakable=True)
 
 
 def _href(path: str | Path, base: Path) -> str:
@@ -420,7 +419,7 @@ def checks_html(results: Results, root: Path, base: Path) -> str:
                 html.escape(r["method"]),
                 html.escape(r["instances"]),
                 _math(readable(r["worst_value"])),
-                html.escape(r["worst_value_label"]),
+                _math(r["worst_value_label"]),
                 html.escape(r["replicates"]),
                 _link(root / r["certificate"], base, "certificate") if r["certificate"] else "",
             ]
@@ -532,7 +531,7 @@ def _page(title: str, body: str) -> str:
     return (
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>'
-        f"<style>{_CSS}</style></head><body>{body}</body></html>\n"
+        f"<style>{_CSS}</style></head><body>{label_cells(body)}</body></html>\n"
     )
 
 
@@ -603,7 +602,7 @@ def build_report(
         )
         + f" · {_link(graph_html, base, 'the argument graph (picture)')}"
         + f" · {timings_link} · {erratum_link(results_dir, base)}"
-        + f' · <a href="{ARXIV}">the paper (arXiv 2406.17989)</a>'
+        + f' · <a href="{PAPER_PDF}">the paper ({PAPER_VERSION})</a>'
     )
     body = [
         "<h1>Does “Learning Neural Networks with Sparse Activations” (COLT 2024) hold up?</h1>",
@@ -622,16 +621,17 @@ def build_report(
         _table(
             TIGHTNESS_HEADER,
             [
-                [f"<b>{html.escape(where)}</b><br><code>{html.escape(bound)}</code>", *map(_math, cells)]
+                [f"<b>{html.escape(where)}</b><br>{_math(bound)}", *map(_math, cells)]
                 for where, bound, cells in tightness_rows(results)
             ],
+            css="sa-cards-always",  # nine columns of formulas fit no screen: cards at every width
         ),
         '<h2 id="statements">All statements</h2>',
         statements_html(results, results_dir, base),
         '<h2 id="facts">Cited facts</h2><p>Textbook facts the arguments cite (not proved here), each tested on '
         "instances by the checks named.</p>",
         facts_html(results),
-        '<h2 id="checks">Checks by claim</h2><p>Click a claim to list its checks.</p>',
+        '<h2 id="checks">Checks by claim</h2><p class="screen-only">Click a claim to list its checks.</p>',
         checks_html(results, Path(root), base),
         '<h2 id="provenance">Provenance</h2>',
         provenance_html(result_paths, base),
@@ -686,7 +686,7 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     lead = main if len(main) else statements[:1]
     places = len(dict.fromkeys(statements["paper_ref"])) - len(lead)
     links.append(
-        f'<a href="{ARXIV}">the paper on arXiv</a> ({html.escape(" and ".join(lead["paper_ref"]))}'
+        f'<a href="{PAPER_PDF}">the paper ({PAPER_VERSION})</a> ({html.escape(" and ".join(lead["paper_ref"]))}'
         + (f"; {places} more places in the table below" if places > 0 else "")
         + ")"
     )
@@ -839,6 +839,8 @@ CLAIM_HEADER_CSS = (
 """
     + GRAPH_CSS
     + PRINT_CSS
+    + CARDS_CSS
+    + PRINT_OPEN_CSS
 )
 
 
@@ -857,4 +859,4 @@ def claim_page(
     body = body.replace("</head>", f"<style>{CLAIM_HEADER_CSS}</style></head>", 1).replace(
         "<main>", "<main>" + header, 1
     )
-    atomic_write_text(page, body)
+    atomic_write_text(page, label_cells(body))

@@ -151,11 +151,9 @@ main { max-width: 1400px; margin: 0 auto; }
 .sa-figure figcaption { font-size: 0.92em; color: #333; max-width: 60em; margin-top: 0.3em; }
 .sa-muted { color: #57606a; font-size: 0.9em; }
 math { font-size: 1.12em; }  /* the serif math font reads small beside the sans-serif text */
-@media print {  /* on paper nothing scrolls: tables take the page's width and wrap anywhere */
+@media print {  /* on paper nothing scrolls: tables become cards (sparseact.publish.cards) */
   .jp-RenderedHTMLCommon, .jp-OutputArea-output { overflow: visible !important; }
-  .jp-RenderedHTMLCommon table.sa-table { font-size: 7pt; width: 100%; table-layout: fixed; }
-  .jp-RenderedHTMLCommon table.sa-table th, .jp-RenderedHTMLCommon table.sa-table td {
-    white-space: normal !important; overflow-wrap: anywhere; max-width: none; }
+  .jp-RenderedHTMLCommon table.sa-table { font-size: 8pt; width: 100%; }
   .sa-check, .sa-figure { break-inside: avoid; }
 }
 """
@@ -270,7 +268,7 @@ def _correction(row: pd.Series, ledger_rows: pd.DataFrame) -> str:
         & (ledger_rows["variant"] == "corrected")
         & (ledger_rows["check_id"] != row["check_id"])
     ]
-    from sparseact.publish.mathtext import render_text
+    from sparseact.publish.mathtext import render_prose as render_text
 
     return "; ".join(
         f"{render_text(str(t['statement']))} ({badge(t['verdict'])} "
@@ -283,7 +281,7 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
     """One check as a card: badge, id and variant, the statement with its paper reference, the reason,
     for a FAIL its finding class, the proposed correction and (with ``report_path``, where the page goes) a link
     to its certificate, then the notes (any ``$...$`` math typeset)."""
-    from sparseact.publish.mathtext import render_text
+    from sparseact.publish.mathtext import render_prose as render_text
 
     verdict = str(row["verdict"])
     variant = f' <span class="sa-muted">({html.escape(str(row["variant"]))})</span>' if row["variant"] else ""
@@ -310,7 +308,7 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
             f"{correction or 'none proposed (see the notes)'}{certificate}</p>"
         )
     if row["notes"]:
-        parts.append(f'<p class="sa-notes">{html.escape(str(row["notes"]))}</p>')
+        parts.append(f'<p class="sa-notes">{render_text(str(row["notes"]))}</p>')
     return f'<div class="sa-check sa-{html.escape(verdict)}">{"".join(parts)}</div>'
 
 
@@ -423,7 +421,7 @@ def show_figures(figure_paths: Sequence[str], captions: dict[str, str], report_p
     The PNG is embedded in the page; with ``report_path`` the caption links the
     vector (PDF) version relative to the report.
     """
-    from sparseact.publish.mathtext import render_text
+    from sparseact.publish.mathtext import render_prose as render_text
 
     base = os.path.dirname(report_path) if report_path else None
     pngs = [p for p in figure_paths if str(p).endswith(".png")]

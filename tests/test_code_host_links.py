@@ -1,0 +1,122 @@
+"""Every link a code-host visitor can follow in the committed Markdown files and the erratum note leads somewhere.
+
+A code host (GitHub, GitLab) renders Markdown, notebooks, images, CSV and PDF, but shows an HTML page as its
+source: README.md, the results' Markdown files (findings, statements, ledger, the certificates' views) and the
+erratum note must link only to committed files it renders, and every ``#anchor`` must exist in its target.
+"""
+
+import html
+import re
+import subprocess
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: What a code host shows rendered (or, for the note's source, as readable text); a certificate's JSON only from its
+#: rendered view (the view is what the other documents link).
+RENDERED = {".md", ".ipynb", ".png", ".svg", ".csv", ".pdf", ".tex", ".cff", ".txt", ""}
+
+_MARKDOWN_LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\]]*\])*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
+_HTML_ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"")
+_HREF = re.compile(r"\\href\{([^}]*)\}")
+_CODE = re.compile(r"`[^`]*`")
+_MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.DOTALL)
+
+
+def committed_files() -> set[str]:
+    """Files tracked by git, or about to be (untracked and not ignored): what a fresh clone would hold."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
+    return {name for name in listed.decode().split("\0") if name and (ROOT / name).exists()}
+
+
+def github_slug(heading: str) -> str:
+    """The anchor a code host gives a Markdown heading (GitHub's rule: lower case, punctuation dropped, spaces to
+    hyphens)."""
+    text = re.sub(r"[*_`]", "", heading.strip().lower())
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def markdown_anchors(path: Path) -> set[str]:
+    text = path.read_text(encoding="utf-8")
+    anchors, seen = set(_HTML_ANCHOR.findall(text)), {}
+    for line in text.splitlines():
+        if line.startswith("#"):
+            slug = github_slug(line.lstrip("#"))
+            count = seen.get(slug, 0)
+            seen[slug] = count + 1
+            anchors.add(slug if count == 0 else f"{slug}-{count}")
+    return anchors
+
+
+def links_of(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".tex":
+        return _HREF.findall(text)
+    text = _MATH.sub(" ", _CODE.sub(" ", text))
+    return [html.unescape(a or b) for a, b in _MARKDOWN_LINK.findall(text)]
+
+
+def _view_of(path: Path, target: Path) -> bool:
+    """``path`` is a certificate's rendered view and ``target`` its JSON file."""
+    return path.suffix == ".md" and target.suffix == ".json" and target.with_suffix(".md") == path
+
+
+def dead_links(path: Path, files: set[str]) -> list[str]:
+    """The links of ``path`` a code-host visitor cannot follow, each with why."""
+    directories = {str(Path(f).parent) for f in files} | {str(parent) for f in files for parent in Path(f).parents}
+    dead = []
+    for link in links_of(path):
+        parts = urlsplit(link)
+        if parts.scheme or parts.netloc:
+            continue
+        target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
+        try:
+            relative = target.relative_to(ROOT).as_posix()
+        except ValueError:
+            dead.append(f"{link} (outside the repository)")
+            continue
+        if relative not in files and relative not in directories:
+            dead.append(f"{link} (not committed)")
+        elif target.suffix not in RENDERED and relative in files and not _view_of(path, target):
+            dead.append(f"{link} (a code host does not render {target.suffix})")
+        elif parts.fragment and target.suffix == ".md" and parts.fragment not in markdown_anchors(target):
+            dead.append(f"{link} (no anchor #{parts.fragment})")
+    return dead
+
+
+def documents(files: set[str]) -> list[str]:
+    """README, every committed Markdown file of the results (findings, statements, ledger, certificates' views) and
+    the erratum note."""
+    markdown = sorted(f for f in files if f == "README.md" or (f.startswith("results/") and f.endswith(".md")))
+    return [*markdown, "results/erratum/erratum.tex"]
+
+
+def test_the_link_checker_finds_what_is_dead(tmp_path, monkeypatch):
+    files = committed_files()
+    page = ROOT / "results" / "findings.md"
+    text = (
+        "## Headline results\n[a](ledger.md) [b](nowhere.md) [c](report/index.html) "
+        "[d](findings.md#no-such-anchor) [e](#headline-results)"
+    )
+    monkeypatch.setattr(Path, "read_text", lambda self, **_: text if self == page else Path.read_bytes(self).decode())
+    assert dead_links(page, files | {"results/report/index.html"}) == [
+        "nowhere.md (not committed)",
+        "report/index.html (a code host does not render .html)",
+        "findings.md#no-such-anchor (no anchor #no-such-anchor)",
+    ]
+
+
+@pytest.mark.parametrize("document", documents(committed_files()))
+def test_every_link_is_alive_on_a_code_host(document):
+    files = committed_files()
+    assert document in files, f"{document} is not committed"
+    dead = dead_links(ROOT / document, files)
+    assert not dead, f"{document}: {len(dead)} dead link(s) on a code host: {dead[:5]}"
