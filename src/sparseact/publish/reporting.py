@@ -17,6 +17,7 @@ in :data:`REPORT_CSS`, which :func:`sparseact.runtime.notebooks.notebook_html` i
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import os
 from collections.abc import Sequence
@@ -268,8 +269,9 @@ def _correction(row: pd.Series, ledger_rows: pd.DataFrame) -> str:
         & (ledger_rows["variant"] == "corrected")
         & (ledger_rows["check_id"] != row["check_id"])
     ]
-    from sparseact.publish.mathtext import render_prose as render_text
+    from sparseact.publish.mathtext import render_prose
 
+    render_text = functools.partial(render_prose, breakable=True)  # a long formula wraps inside its card
     return "; ".join(
         f"{render_text(str(t['statement']))} ({badge(t['verdict'])} "
         f'<span class="sa-id">{html.escape(_short_id(t["check_id"]))}</span>)'
@@ -281,7 +283,9 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
     """One check as a card: badge, id and variant, the statement with its paper reference, the reason,
     for a FAIL its finding class, the proposed correction and (with ``report_path``, where the page goes) a link
     to its certificate, then the notes (any ``$...$`` math typeset)."""
-    from sparseact.publish.mathtext import render_prose as render_text
+    from sparseact.publish.mathtext import render_prose
+
+    render_text = functools.partial(render_prose, breakable=True)  # a long formula wraps inside its card
 
     verdict = str(row["verdict"])
     variant = f' <span class="sa-muted">({html.escape(str(row["variant"]))})</span>' if row["variant"] else ""
