@@ -165,7 +165,9 @@ def test_show_results_badges_reasons_corrections_and_links(monkeypatch):
     )
     assert '<span class="sa-badge sa-FAIL">FAIL</span>' in out and '<span class="sa-badge sa-PASS">PASS</span>' in out
     assert '<span class="sa-badge sa-INCONCLUSIVE">INCONCLUSIVE</span>' in out
-    assert "Counterexample:</b> <math" in out and "<mi>n</mi><mo>&#x0003D;</mo><mn>14</mn>" in out  # n=14, typeset
+    # n=14, typeset, and breakable after the relation (a card's long formula wraps)
+    assert "Counterexample:</b> <math" in out and "<mi>n</mi><mo>&#x0003D;</mo></mrow></math><wbr><math" in out
+    assert "<mn>14</mn>" in out
     assert "<b>Finding:</b> proof-slip" in out and "&#x02264;" in out and "&lt;=" not in out  # the twin, typeset
     assert "...) <b>" not in out and "<mi>b</mi>" in out  # statement text escaped (here typeset)
     assert '<a href="../tables/lemma9/long.csv">CSV</a>' in out and "100 rows" in out

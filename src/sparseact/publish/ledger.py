@@ -149,8 +149,8 @@ def severity_order(record: CheckRecord) -> tuple:
 
 def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "results/certificates") -> list[str]:
     """Write each FAIL's certificate to ``<directory>/<check_id>.json`` (:func:`certificate_path`), its rendered view
-    beside it (:func:`certificate_markdown`), and their digests to ``<directory>/SHA256SUMS`` (the checker refuses a
-    file edited since); return the certificates' paths.
+    beside it (:func:`certificate_markdown`), and the digests of both to ``<directory>/SHA256SUMS`` (the checker refuses
+    a certificate edited since; a missing file makes the ledger job run again); return the certificates' paths.
 
     A certificate the checker confirms records the margin it proves (``margin``: ``lhs - rhs`` in exact or interval
     arithmetic, :func:`sparseact.verify.recompute.verify_certificate`), which the checker compares when it reads
@@ -172,6 +172,8 @@ def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "
             atomic_write_text(path.with_suffix(".md"), certificate_markdown(document, Path(directory)))
             paths.append(str(path))
             written[f"{record.check_id}.json"] = path.read_bytes()
+            # the view is listed too, so a deleted view is rebuilt like a deleted certificate (runtime.outputs)
+            written[f"{record.check_id}.md"] = path.with_suffix(".md").read_bytes()
     atomic_write_bytes(Path(directory) / MANIFEST_NAME, manifest_lines(written).encode())
     return paths
 
