@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from sparseact.claims import registry
 from sparseact.runtime.config import RESULTS_SUBFOLDERS, SOURCE_ENTRIES, load_config
 from sparseact.runtime.errors import ConfigError
 
@@ -21,7 +22,7 @@ def _refused(tmp_path, text, reason):
     path.write_text(text)
     start = time.monotonic()
     with pytest.raises(ConfigError) as info:
-        load_config(path)
+        load_config(path, registry())
     assert time.monotonic() - start < 5
     message = str(info.value)
     assert reason in message and len(message.splitlines()) == 1, message
@@ -81,7 +82,7 @@ def test_quoted_or_decimal_values_are_not_yaml11_numbers(tmp_path, base, value):
     path = tmp_path / "c.yaml"
     path.write_text(base.replace("seed: 20240630", f"seed: {value}"))
     try:
-        load_config(path)
+        load_config(path, registry())
     except ConfigError as exc:
         assert "YAML 1.1" not in str(exc)
 
@@ -94,7 +95,7 @@ def test_fifos_and_devices_are_refused_without_reading(tmp_path):
     for path in (fifo, link, "/dev/zero", "/dev/urandom", "/dev/null", tmp_path):
         start = time.monotonic()
         with pytest.raises(ConfigError, match="not a regular file"):
-            load_config(path)
+            load_config(path, registry())
         assert time.monotonic() - start < 5
 
 
@@ -102,7 +103,7 @@ def test_a_huge_config_file_is_refused(tmp_path):
     path = tmp_path / "big.yaml"
     path.write_text("# " + "x" * (2**21) + "\n")
     with pytest.raises(ConfigError, match="beyond the limit"):
-        load_config(path)
+        load_config(path, registry())
 
 
 @pytest.mark.parametrize(
@@ -143,7 +144,7 @@ def test_figures_and_logs_may_lie_inside_results(tmp_path, base, key, value):
     default = {"figures_dir": "figures", "logs_dir": "logs"}[key]
     path = tmp_path / "c.yaml"
     path.write_text(base.replace(f"{key}: {default}\n", f"{key}: {value}\n"))
-    load_config(path)
+    load_config(path, registry())
 
 
 def test_source_entries_are_the_repositorys(repo_root):

@@ -213,21 +213,40 @@ def _check_pages(args) -> int:
 
 
 def _check_config(args) -> int:
+    from sparseact.claims import registry
     from sparseact.runtime.config import ConfigError, load_config
     from sparseact.runtime.costs import check_cost, estimate_cost, job_warning
 
+    claims = registry()
     try:
-        config = load_config(args.config)
-        estimate = estimate_cost(config)
+        config = load_config(args.config, claims)
+        estimate = estimate_cost(config, claims)
         print(estimate.summary())
         warning = job_warning(estimate)
         if warning:
             print(warning, file=sys.stderr)
-        check_cost(config)
+        check_cost(config, claims)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
     print(f"{args.config}: valid")
+    return 0
+
+
+def _cost_table(args) -> int:
+    from sparseact.claims import registry
+    from sparseact.runtime.config import load_config
+    from sparseact.runtime.costs import measure_costs
+    from sparseact.runtime.provenance import atomic_write_text
+
+    claims = registry()
+    table = measure_costs(_input_dir(args.results), load_config(args.config, claims), claims)
+    table = {
+        "command": f"sparseact cost-table {args.results} {args.config} --out {args.out}",
+        "config": args.config,
+        **table,
+    }
+    atomic_write_text(args.out, json.dumps(table, indent=1, sort_keys=True) + "\n")
     return 0
 
 
@@ -398,6 +417,15 @@ def main(argv=None) -> int:
     )
     chk.add_argument("config")
     chk.set_defaults(func=_check_config)
+    cost = sub.add_parser(
+        "cost-table",
+        help="write the measured cost table (sparseact/data/job_costs.json) of a complete run from its "
+        "benchmark files and outputs",
+    )
+    cost.add_argument("results", help="results folder of a complete run (with its benchmarks/)")
+    cost.add_argument("config", help="the config that run used")
+    cost.add_argument("--out", required=True, help="the JSON cost table to write")
+    cost.set_defaults(func=_cost_table)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -61,11 +61,11 @@ data and runs stages of one shard and times them.
 from sparseact.claims._range import describe_range
 from sparseact.claims._registry import (
     Claim,
-    check_claim_blocks,
     claim_ids,
     code_files,
     code_stamp,
     get_claim,
+    registry,
     replicate_count,
     source_files,
 )
@@ -99,7 +99,6 @@ __all__ = [
     "Claim",
     "StagedShard",
     "assemble_claim",
-    "check_claim_blocks",
     "claim_ids",
     "code_files",
     "code_stamp",
@@ -110,6 +109,7 @@ __all__ = [
     "load_run",
     "merge_runs",
     "point_data",
+    "registry",
     "replicate_count",
     "run_shard",
     "source_files",

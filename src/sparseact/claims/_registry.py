@@ -157,6 +157,16 @@ def claim_ids() -> tuple[str, ...]:
     )
 
 
+def registry() -> dict[str, Claim]:
+    """Every claim: claim id -> :class:`Claim`, in the order of :func:`claim_ids`.
+
+    What the entry points (the Snakefile, ``sparseact check-config``, ``sparseact cost-table``) hand to
+    :mod:`sparseact.runtime.config` and :mod:`sparseact.runtime.costs`, which lie below the claims and never import
+    them.
+    """
+    return {claim_id: get_claim(claim_id) for claim_id in claim_ids()}
+
+
 @cache
 def get_claim(claim_id: str) -> Claim:
     """The claim ``claim_id``; ``ValueError`` naming the known ids otherwise."""
@@ -315,21 +325,3 @@ def replicate_count(claim_id: str, replicates: int) -> int:
     """How many replicates ``claim_id`` runs: ``replicates`` (the config key) for random claims, else 1."""
     return int(replicates) if get_claim(claim_id).random else 1
 
-
-def check_claim_blocks(config: dict) -> None:
-    """Every claim has a config block, no block lacks a claim, and each block passes its claim's checks."""
-    from sparseact.runtime.errors import ConfigError
-
-    blocks = config.get("claims", {})
-    missing = [c for c in claim_ids() if c not in blocks]
-    unknown = [c for c in blocks if c not in claim_ids()]
-    if missing:
-        raise ConfigError(
-            f"invalid config: claims: no block for claim {missing[0]!r} (claims: {', '.join(claim_ids())})"
-        )
-    if unknown:
-        raise ConfigError(f"invalid config: claims.{unknown[0]}: no claim folder sparseact.claims.{unknown[0]}")
-    for claim_id in claim_ids():
-        claim = get_claim(claim_id)
-        claim.check(blocks[claim_id])
-        claim.points(blocks[claim_id])

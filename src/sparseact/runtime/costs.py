@@ -6,9 +6,13 @@ and outputs into a small table per claim (CPU seconds and bytes per grid point, 
 CPU seconds, the largest resident memory and wall time of any job of each stage); the table of
 the full config's run ships as ``sparseact/data/job_costs.json`` and is rewritten by::
 
-    python -m sparseact.runtime.costs results config/config.yaml --out src/sparseact/data/job_costs.json
+    sparseact cost-table results config/config.yaml --out src/sparseact/data/job_costs.json
 
 (after ``snakemake --cores 2`` in a fresh copy, so that every job ran and left its benchmark).
+
+The claims are given, never imported (the runtime lies below the claims layer): each function that prices a grid
+takes ``claims``, claim id -> claim (:func:`sparseact.claims.registry`; what is read of a claim is its
+``points(block)``, ``shards(block)`` and ``work(point)``).
 
 :func:`estimate_cost` scales that table to any config, point by point. Each claim's grid module says what a
 point's CPU time grows with (``work(point) -> (kind, units)``, :meth:`sparseact.claims.Claim.work`: ``2^n`` where
@@ -37,11 +41,15 @@ import csv
 import json
 import math
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from sparseact._validation import CONFIG_CPU_HOURS_LIMIT, JOB_CPU_HOURS_LIMIT
+from sparseact.runtime.errors import ConfigError
 
 #: The measured cost table, as package data of ``sparseact``.
 COST_TABLE = "data/job_costs.json"
@@ -80,8 +88,9 @@ def _bytes(paths) -> int:
     return sum(p.stat().st_size for p in paths if p.is_file())
 
 
-def measure_costs(results: str | Path, config: dict) -> dict:
-    """The cost table of a complete run: ``results`` is its results folder, ``config`` its config.
+def measure_costs(results: str | Path, config: dict, claims: Mapping[str, Any]) -> dict:
+    """The cost table of a complete run: ``results`` is its results folder, ``config`` its config, ``claims`` the
+    claims it ran (claim id -> claim, :func:`sparseact.claims.registry`).
 
     Returns
     -------
@@ -92,13 +101,11 @@ def measure_costs(results: str | Path, config: dict) -> dict:
         ``stages``: per rule (``kernels``, ``data``, ``runs``, ``assemble``) the jobs, their
         CPU seconds and the largest wall time and resident memory of one job.
     """
-    from sparseact.claims import claim_ids, get_claim
-
     results = Path(results)
-    claims, stage_files = {}, {stage: [] for stage in (*SHARD_STAGES, "assemble")}
-    for claim_id in claim_ids():
+    rows, stage_files = {}, {stage: [] for stage in (*SHARD_STAGES, "assemble")}
+    for claim_id, claim in claims.items():
         block = config["claims"][claim_id]
-        points = len(get_claim(claim_id).points(block))
+        points = len(claim.points(block))
         shard_files = {
             stage: sorted((results / "benchmarks" / stage / claim_id).glob("*.tsv")) for stage in SHARD_STAGES
         }
@@ -114,43 +121,38 @@ def measure_costs(results: str | Path, config: dict) -> dict:
             *(results / "runs" / claim_id).glob("*"),
             *(results / "notebooks" / "runs" / claim_id).glob("*"),
         ]
-        claims[claim_id] = {
+        rows[claim_id] = {
             "points": points,
             "cpu_s_per_point": round(cpu / points, 3),
             "bytes_per_point": _bytes(outputs) // points,
             "assemble_cpu_s": _benchmark(assemble)["cpu_s"],
-            "work_per_point": work_per_point(claim_id, block),
+            "work_per_point": work_per_point(claim, block),
         }
     stages = {"kernels": _stage_summary([results / "benchmarks" / "kernels.tsv"])}
     stages.update({stage: _stage_summary(files) for stage, files in stage_files.items()})
-    return {"claims": claims, "stages": stages}
+    return {"claims": rows, "stages": stages}
 
 
-def work_per_point(claim_id: str, block: dict) -> dict[str, float]:
-    """The mean work units (:meth:`sparseact.claims.Claim.work`) of the points of each kind of ``block``'s grid."""
-    from sparseact.claims import get_claim
-
-    claim, units = get_claim(claim_id), {}
+def work_per_point(claim, block: dict) -> dict[str, float]:
+    """The mean work units (:meth:`sparseact.claims.Claim.work`) of the points of each kind of ``block``'s grid
+    (``claim`` its claim)."""
+    units = {}
     for point in claim.points(block).values():
         kind, value = claim.work(point)
         units.setdefault(kind, []).append(value)
     return {kind: float(f"{sum(values) / len(values):.6g}") for kind, values in sorted(units.items())}
 
 
-def point_cpu_seconds(claim_id: str, point: dict, row: dict) -> float:
-    """Estimated CPU seconds of one grid ``point`` of ``claim_id`` from its cost-table ``row``: the claim's mean CPU
+def point_cpu_seconds(claim, point: dict, row: dict) -> float:
+    """Estimated CPU seconds of one grid ``point`` of ``claim`` from its cost-table ``row``: the claim's mean CPU
     seconds per point times the point's work units over the full config's mean units of its kind."""
-    from sparseact.claims import get_claim
-
-    kind, units = get_claim(claim_id).work(point)
+    kind, units = claim.work(point)
     mean = row.get("work_per_point", {}).get(kind)
     return row["cpu_s_per_point"] * (units / mean if mean else 1.0)
 
 
 def cost_table() -> dict:
     """The shipped cost table (the full config's measured run)."""
-    from importlib.resources import files
-
     return json.loads(files("sparseact").joinpath(COST_TABLE).read_text(encoding="utf-8"))
 
 
@@ -163,7 +165,7 @@ def _warn_unmeasured(claim_id: str) -> None:
     """One line on standard error, once per claim and process."""
     print(
         f"warning: claim {claim_id} has no measured cost row in sparseact/{COST_TABLE}; its cost is estimated "
-        "as the most expensive measured claim's (rerun python -m sparseact.runtime.costs after a full run)",
+        "as the most expensive measured claim's (rerun sparseact cost-table after a full run)",
         file=sys.stderr,
     )
 
@@ -203,25 +205,24 @@ class CostEstimate:
         )
 
 
-def estimate_cost(config: dict, table: dict | None = None) -> CostEstimate:
-    """Estimated cost of a validated ``config`` from the measured ``table`` (default: :func:`cost_table`).
+def estimate_cost(config: dict, claims: Mapping[str, Any], table: dict | None = None) -> CostEstimate:
+    """Estimated cost of a validated ``config`` of ``claims`` (claim id -> claim, :func:`sparseact.claims.registry`)
+    from the measured ``table`` (default: :func:`cost_table`).
 
     Each point costs :func:`point_cpu_seconds` (the claim's mean CPU seconds per point, scaled by the point's
     work units), each claim its assembly too, the kernels compile once; a job costs the sum of its shard's points.
     Disk is the claim's mean bytes per point times its points. ``largest_n`` is the largest ``n`` any point has
     (the input dimension: a ``2^n``-point cube where the claim enumerates it).
     """
-    from sparseact.claims import claim_ids, get_claim
-
     table = cost_table() if table is None else table
     points, cpu_s, disk, ns = 0, table["stages"]["kernels"]["cpu_s"], 0, []
     largest_job = ("", "", 0.0)
-    for claim_id in claim_ids():
-        claim, block = get_claim(claim_id), config["claims"][claim_id]
+    for claim_id, claim in claims.items():
+        block = config["claims"][claim_id]
         grid, row = claim.points(block), claim_cost_row(table, claim_id)
         points += len(grid)
         for shard, names in claim.shards(block).items():
-            job_s = sum(point_cpu_seconds(claim_id, grid[name], row) for name in names)
+            job_s = sum(point_cpu_seconds(claim, grid[name], row) for name in names)
             cpu_s += job_s
             if job_s / 3600.0 > largest_job[2]:
                 largest_job = (claim_id, shard, job_s / 3600.0)
@@ -232,12 +233,11 @@ def estimate_cost(config: dict, table: dict | None = None) -> CostEstimate:
     return CostEstimate(points, max(ns) if ns else None, cpu_s / 3600.0, disk, peak, largest_job)
 
 
-def check_cost(config: dict) -> CostEstimate:
-    """The estimate of ``config``; ``ConfigError`` if the whole config exceeds :data:`CONFIG_CPU_HOURS_LIMIT` or one
-    job exceeds :data:`JOB_CPU_HOURS_LIMIT` (naming the claim's key), unless ``config`` accepts that."""
-    from sparseact.runtime.errors import ConfigError
-
-    estimate = estimate_cost(config)
+def check_cost(config: dict, claims: Mapping[str, Any]) -> CostEstimate:
+    """The estimate of ``config`` (of ``claims``, as in :func:`estimate_cost`); ``ConfigError`` if the whole config
+    exceeds :data:`CONFIG_CPU_HOURS_LIMIT` or one job exceeds :data:`JOB_CPU_HOURS_LIMIT` (naming the claim's key),
+    unless ``config`` accepts that."""
+    estimate = estimate_cost(config, claims)
     if config.get(OVERRIDE_KEY, False):
         return estimate
     if estimate.cpu_hours > CONFIG_CPU_HOURS_LIMIT:
@@ -293,28 +293,3 @@ def slurm_resources(table: dict | None = None) -> dict[str, dict[str, int]]:
         }
     return out
 
-
-def main(argv=None) -> int:
-    """``python -m sparseact.runtime.costs RESULTS CONFIG --out FILE``: write the cost table of a complete run."""
-    import argparse
-
-    from sparseact.runtime.config import load_config
-    from sparseact.runtime.provenance import atomic_write_text
-
-    parser = argparse.ArgumentParser(prog="python -m sparseact.runtime.costs", description=main.__doc__)
-    parser.add_argument("results", help="results folder of a complete run (with its benchmarks/)")
-    parser.add_argument("config", help="the config that run used")
-    parser.add_argument("--out", required=True, help="the JSON cost table to write")
-    args = parser.parse_args(argv)
-    table = measure_costs(args.results, load_config(args.config))
-    table = {
-        "command": f"python -m sparseact.runtime.costs {args.results} {args.config} --out {args.out}",
-        "config": args.config,
-        **table,
-    }
-    atomic_write_text(args.out, json.dumps(table, indent=1, sort_keys=True) + "\n")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
