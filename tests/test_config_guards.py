@@ -106,7 +106,9 @@ def test_the_cost_tables_work_units_are_the_full_configs(repo_root):
     full = load_config(repo_root / "config" / "config.yaml", registry())
     table = cost_table()
     for claim_id in claim_ids():
-        assert table["claims"][claim_id]["work_per_point"] == work_per_point(get_claim(claim_id), full["claims"][claim_id])
+        assert table["claims"][claim_id]["work_per_point"] == work_per_point(
+            get_claim(claim_id), full["claims"][claim_id]
+        )
     measured = table["stages"]["kernels"]["cpu_s"] + sum(
         row["points"] * row["cpu_s_per_point"] + row["assemble_cpu_s"] for row in table["claims"].values()
     )

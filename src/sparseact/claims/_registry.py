@@ -324,4 +324,3 @@ def code_stamp(path: str | Path, *modules: str) -> str:
 def replicate_count(claim_id: str, replicates: int) -> int:
     """How many replicates ``claim_id`` runs: ``replicates`` (the config key) for random claims, else 1."""
     return int(replicates) if get_claim(claim_id).random else 1
-

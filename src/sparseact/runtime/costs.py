@@ -112,10 +112,10 @@ def measure_costs(results: str | Path, config: dict, claims: Mapping[str, Any]) 
         assemble = results / "benchmarks" / "assemble" / f"{claim_id}.tsv"
         if not assemble.is_file() or not all(shard_files.values()):
             raise ValueError(f"{results}: no benchmark files for claim {claim_id}; run the whole workflow first")
-        for stage, files in shard_files.items():
-            stage_files[stage] += files
+        for stage, benchmarks in shard_files.items():
+            stage_files[stage] += benchmarks
         stage_files["assemble"].append(assemble)
-        cpu = sum(_benchmark(f)["cpu_s"] for files in shard_files.values() for f in files)
+        cpu = sum(_benchmark(f)["cpu_s"] for benchmarks in shard_files.values() for f in benchmarks)
         outputs = [
             *(results / "data" / claim_id).glob("*"),
             *(results / "runs" / claim_id).glob("*"),
@@ -292,4 +292,3 @@ def slurm_resources(table: dict | None = None) -> dict[str, dict[str, int]]:
             "cpus_per_task": 1,
         }
     return out
-
