@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from sparseact._validation import check_int
-from sparseact._validation import check_network as _net
 from sparseact.families._common import _nsk, _real, _rng, _rows_per_chunk, _uniform_chunks, _with_margin
 from sparseact.networks import SparseReLUNetwork
+from sparseact.networks import check_network as _net
 
 __all__ = ["EXACT_MAX_N", "SparsityCertificate", "certify_sparsity", "densest_threshold", "repair_sparsity", "rescale"]
 
