@@ -77,7 +77,12 @@ def _run_notebook(args) -> int:
         parameters[key] = value
     for key, *values in args.list_param:
         parameters[key] = values
-    run_notebook(_input_notebook(args.notebook), args.executed, args.html, parameters, args.kernel, args.cwd)
+    executed = run_notebook(_input_notebook(args.notebook), args.executed, parameters, args.kernel, args.cwd)
+    if args.html:
+        from sparseact.publish.notebook_page import notebook_html
+        from sparseact.runtime.provenance import atomic_write_text
+
+        atomic_write_text(args.html, notebook_html(executed))
     return 0
 
 

@@ -846,9 +846,10 @@ def claim_page(
     notebook: str | Path, claim_id: str, results_dir: str | Path, page: str | Path, root: str | Path = "."
 ) -> None:
     """Write ``page``: the executed ``notebook`` (inputs hidden) under :func:`claim_header_html`."""
+    # deferred: nbformat, nbconvert and jinja2 load only in a claim page's job, not in the report's
     import nbformat
 
-    from sparseact.runtime.notebooks import notebook_html
+    from sparseact.publish.notebook_page import notebook_html
 
     body = notebook_html(nbformat.read(notebook, as_version=4))
     header = claim_header_html(claim_id, results_dir, page, root)

@@ -11,7 +11,7 @@ one-line reason (for a FAIL: the finding class, the counterexample and the
 corrected statement), a compact summary table and the data tables (short ones
 inline, long ones linked as CSV). Everything is plain HTML built here, without
 random ids, so the rendered pages are byte-identical across runs; the styles are
-in :data:`REPORT_CSS`, which :func:`sparseact.runtime.notebooks.notebook_html` inlines.
+in :data:`REPORT_CSS`, which :func:`sparseact.publish.notebook_page.notebook_html` inlines.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def publish(
     return records_to_frame(records, Path(result_path).parent.parent)
 
 
-#: Styles of the notebook reports (inlined in every page by :func:`sparseact.runtime.notebooks.notebook_html`).
+#: Styles of the notebook reports (inlined in every page by :func:`sparseact.publish.notebook_page.notebook_html`).
 REPORT_CSS = """
 main { max-width: 1400px; margin: 0 auto; }
 .jp-RenderedHTMLCommon .sa-badge { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em;
