@@ -102,7 +102,8 @@ def _generate(args) -> int:
 
 def _ledger(args) -> int:
     from sparseact.publish.ledger import load_records, write_certificates, write_ledger
-    from sparseact.publish.statements import status_counts, write_statement_files
+    from sparseact.publish.statement_files import write_statement_files
+    from sparseact.publish.statements import status_counts
 
     out = Path(args.out_dir)
     records = load_records(args.results)

@@ -38,8 +38,11 @@ import pandas as pd
 from sparseact.paper import errata as paper_errata
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
-from sparseact.publish.findings import Results, ids, short_ref, tightness_of
+from sparseact.publish.findings import Results, ids, load_results, short_ref, tightness_of
+from sparseact.publish.mathtext import split_math
+from sparseact.publish.reporting import _latex_escape
 from sparseact.publish.statements import CONJECTURED
+from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 #: The public repository whose files the certificate links point to (``https://host/owner/repo/blob/<ref>``);
@@ -68,8 +71,6 @@ _OVERFULL = re.compile(r"^Overfull \\[hv]box \((?P<pt>[\d.]+)pt too (?:wide|high
 
 def tex_text(text: str) -> str:
     r"""``text`` for LaTeX: ``$...$`` math unchanged, prose escaped (``_ % & # { } ~ ^ \ < > |``)."""
-    from sparseact.publish.mathtext import split_math
-    from sparseact.publish.reporting import _latex_escape
 
     def prose(piece: str, first: bool) -> str:
         # a quote opens at the start of the text or after a space or bracket, else it closes (after math too)
@@ -382,9 +383,6 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
 
 def write_erratum(results_dir: str | Path, out: str | Path, repository_url: str = REPOSITORY_URL) -> Path:
     """Write :func:`erratum_tex` of the tables in ``results_dir`` to ``out``."""
-    from sparseact.publish.findings import load_results
-    from sparseact.runtime.provenance import atomic_write_text
-
     atomic_write_text(out, erratum_tex(load_results(results_dir), repository_url))
     return Path(out)
 

@@ -29,7 +29,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact.publish.statements import CONJECTURED, STATUS_DEFINITIONS
+from sparseact.paper import paper_position
+from sparseact.publish.reporting import format_value
+from sparseact.publish.statements import CONJECTURED, STATUS_DEFINITIONS, first_sentence
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 _MATH = re.compile(r"(?<![\\$])\$(?P<tex>[^$]+?)(?<![\\$])\$")
@@ -80,8 +82,6 @@ def ids(cell: str) -> list[str]:
 
 def readable(cell) -> str:
     """A table cell as a reader wants it: 4 significant digits (powers of ten as ``10^k``), yes/no, no Python literals."""
-    from sparseact.publish.reporting import format_value
-
     text = str(cell).strip()
     if text in ("True", "False"):
         return "yes" if text == "True" else "no"
@@ -330,12 +330,9 @@ def sharper_items(results: Results) -> list[tuple[str, str, str]]:
 def open_items(results: Results) -> list[tuple[str, str]]:
     """The paper's open statements by name, in paper order, each with why no finite computation settles it (its
     first sentence)."""
-    from sparseact.paper import paper_position
-    from sparseact.publish.statements import _first_sentence
-
     rows = results.printed[results.printed["status"] == "open"]
     return sorted(
-        ((r["paper_ref"], _first_sentence(r["reason"]) + ".") for _, r in rows.iterrows()),
+        ((r["paper_ref"], first_sentence(r["reason"]) + ".") for _, r in rows.iterrows()),
         key=lambda item: paper_position(item[0]),
     )
 

@@ -9,6 +9,8 @@ from pathlib import Path
 import pandas as pd
 
 from sparseact._validation import read_regular_file
+from sparseact.paper import paper_ref
+from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_json, atomic_write_text
 from sparseact.verify.records import CheckRecord, _records
 from sparseact.verify.verdicts import FINDINGS, Verdict
 
@@ -141,7 +143,8 @@ def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "
     arithmetic, :func:`sparseact.verify.recompute.verify_certificate`), which the checker compares when it reads
     the file again.
     """
-    from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_json
+    # deferred: the verifier (and sparseact.bounds) loads in the ledger job only, not in every assembly notebook,
+    # which reads this module for records_to_frame
     from sparseact.verify.recompute import MANIFEST_NAME, manifest_lines, verify_certificate
 
     paths, written = [], {}
@@ -182,9 +185,6 @@ def write_ledger(
     ``results_dir`` (relative to the repository root) holds the certificates the ledger names
     (:func:`records_to_frame`) and the Markdown file, whose links it makes relative to that directory.
     """
-    from sparseact.paper import paper_ref
-    from sparseact.runtime.provenance import atomic_write_text
-
     frame = records_to_frame(sorted(records, key=severity_order), results_dir)
     # where a check's statement is printed is the paper data's to say (a record may predate an edit of it)
     frame["paper_ref"] = [

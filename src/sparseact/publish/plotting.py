@@ -11,6 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
+from sparseact._validation import check_int
 from sparseact.runtime.provenance import atomic_write_bytes
 
 _METADATA = {
@@ -83,8 +84,6 @@ def colours(n: int) -> list:
         When ``n`` exceeds the palette: more categories than colours need a sequential scale
         (:func:`sequential`) or a second channel (markers, line styles), not a repeated colour.
     """
-    from sparseact._validation import check_int
-
     if check_int(n, "n", minimum=0) > len(PALETTE):
         raise ValueError(f"n must be <= {len(PALETTE)} (the palette's colours), got {n}")
     return list(PALETTE[:n])
@@ -103,8 +102,6 @@ def category_styles(n: int) -> list[dict]:
     ValueError
         When ``n`` exceeds the distinct :data:`MARKERS`.
     """
-    from sparseact._validation import check_int
-
     if check_int(n, "n", minimum=0) > len(MARKERS):
         raise ValueError(f"n must be <= {len(MARKERS)} (the distinct markers), got {n}")
     return [{"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[i]} for i in range(n)]

@@ -25,7 +25,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sparseact.runtime.provenance import atomic_write_text
+from sparseact.publish.ledger import records_to_frame
+from sparseact.publish.mathtext import render_text
+from sparseact.runtime.provenance import atomic_write_json, atomic_write_text, provenance
 
 
 def _latex_escape(text: str) -> str:
@@ -108,9 +110,6 @@ def publish(
     figure_paths : sequence of str
         Figures already saved for this claim.
     """
-    from sparseact.publish.ledger import records_to_frame
-    from sparseact.runtime.provenance import atomic_write_json, provenance
-
     table_paths = []
     for table_name, frame in report.tables.items():
         table_paths += save_table(frame, f"{table_dir}/{table_name}", caption=f"{claim}: {table_name}")
@@ -270,8 +269,6 @@ def _correction(row: pd.Series, ledger_rows: pd.DataFrame) -> str:
         & (ledger_rows["variant"] == "corrected")
         & (ledger_rows["check_id"] != row["check_id"])
     ]
-    from sparseact.publish.mathtext import render_text
-
     return "; ".join(
         f"{render_text(str(t['statement']))} ({badge(t['verdict'])} "
         f'<span class="sa-id">{html.escape(_short_id(t["check_id"]))}</span>)'
@@ -283,8 +280,6 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
     """One check as a card: badge, id and variant, the statement with its paper reference, the reason,
     for a FAIL its finding class, the proposed correction and (with ``report_path``, where the page goes) a link
     to its certificate, then the notes (any ``$...$`` math typeset)."""
-    from sparseact.publish.mathtext import render_text
-
     verdict = str(row["verdict"])
     variant = f' <span class="sa-muted">({html.escape(str(row["variant"]))})</span>' if row["variant"] else ""
     replicates = (
@@ -423,8 +418,6 @@ def show_figures(figure_paths: Sequence[str], captions: dict[str, str], report_p
     The PNG is embedded in the page; with ``report_path`` the caption links the
     vector (PDF) version relative to the report.
     """
-    from sparseact.publish.mathtext import render_text
-
     base = os.path.dirname(report_path) if report_path else None
     pngs = [p for p in figure_paths if str(p).endswith(".png")]
     for number, path in enumerate(pngs, start=1):
