@@ -172,7 +172,7 @@ def _readme_summary(args) -> int:
 
 
 def _verify_certificate(args) -> int:
-    from sparseact.verify.recompute import verify_file
+    from sparseact.verify.checker import verify_file
 
     failures = 0
     for path in args.files:

@@ -140,12 +140,13 @@ def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "
     ``<directory>/SHA256SUMS`` (the checker refuses a file edited since); return the certificates' paths.
 
     A certificate the checker confirms records the margin it proves (``margin``: ``lhs - rhs`` in exact or interval
-    arithmetic, :func:`sparseact.verify.recompute.verify_certificate`), which the checker compares when it reads
+    arithmetic, :func:`sparseact.verify.checker.verify_certificate`), which the checker compares when it reads
     the file again.
     """
     # deferred: the verifier (and sparseact.bounds) loads in the ledger job only, not in every assembly notebook,
     # which reads this module for records_to_frame
-    from sparseact.verify.recompute import MANIFEST_NAME, manifest_lines, verify_certificate
+    from sparseact.verify.checker import verify_certificate
+    from sparseact.verify.recompute import MANIFEST_NAME, manifest_lines
 
     paths, written = [], {}
     for record in records:
