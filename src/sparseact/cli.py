@@ -37,6 +37,7 @@ def _input_notebook(path: str | Path) -> Path:
     do (a truncated intermediate notebook would otherwise fail every rerun the same way)."""
     path = _input_file(path)
     if path.suffix == ".ipynb":
+        # deferred: a command loads only what it runs (every workflow job starts in this module)
         import nbformat
 
         try:
@@ -65,6 +66,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _run_notebook(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.kernels import wait_for_compilation
     from sparseact.runtime.notebooks import run_notebook
 
@@ -79,6 +81,7 @@ def _run_notebook(args) -> int:
         parameters[key] = values
     executed = run_notebook(_input_notebook(args.notebook), args.executed, parameters, args.kernel, args.cwd)
     if args.html:
+        # deferred: a command loads only what it runs (every workflow job starts in this module)
         from sparseact.publish.notebook_page import notebook_html
         from sparseact.runtime.provenance import atomic_write_text
 
@@ -87,6 +90,7 @@ def _run_notebook(args) -> int:
 
 
 def _convert_notebook(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.runtime.notebooks import convert_notebook
 
     convert_notebook(_input_file(args.notebook), args.out, args.kernel)
@@ -94,6 +98,7 @@ def _convert_notebook(args) -> int:
 
 
 def _generate(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.claims import generate_shard
 
     generate_shard(args.claim, args.shard, json.loads(args.points), args.seed, args.replicates, args.out, args.log)
@@ -101,6 +106,7 @@ def _generate(args) -> int:
 
 
 def _ledger(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.ledger import load_records, write_certificates, write_ledger
     from sparseact.publish.statement_files import write_statement_files
     from sparseact.publish.statements import status_counts
@@ -120,6 +126,7 @@ def _ledger(args) -> int:
 
 
 def _erratum_pdf(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from pathlib import Path
 
     from sparseact.publish.erratum import compile_pdf, compile_summary
@@ -133,6 +140,7 @@ def _erratum_pdf(args) -> int:
 
 
 def _explain(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     import pandas as pd
 
     from sparseact.publish.statements import derive, explain
@@ -156,6 +164,7 @@ def _explain(args) -> int:
 
 
 def _readme_summary(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.findings import readme_block
     from sparseact.publish.statements import readme_with_summary
     from sparseact.runtime.provenance import atomic_write_text
@@ -172,6 +181,7 @@ def _readme_summary(args) -> int:
 
 
 def _verify_certificate(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.verify.checker import verify_file
 
     failures = 0
@@ -183,6 +193,7 @@ def _verify_certificate(args) -> int:
 
 
 def _report(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.report import build_report
 
     build_report(args.results_dir, args.results, args.benchmarks, args.index, args.timings)
@@ -190,6 +201,7 @@ def _report(args) -> int:
 
 
 def _claim_page(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.report import claim_page
 
     claim_page(_input_notebook(args.notebook), args.claim, _input_dir(args.results_dir), args.out)
@@ -197,6 +209,7 @@ def _claim_page(args) -> int:
 
 
 def _screenshots(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.browser import write_screenshots
 
     for html, _ in [*args.page, *(args.print_page or [])]:
@@ -206,6 +219,7 @@ def _screenshots(args) -> int:
 
 
 def _check_pages(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.browser import BrowserError, check_pages
 
     try:
@@ -219,6 +233,7 @@ def _check_pages(args) -> int:
 
 
 def _check_config(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.claims import registry
     from sparseact.runtime.config import ConfigError, load_config
     from sparseact.runtime.costs import check_cost, estimate_cost, job_warning
@@ -240,6 +255,7 @@ def _check_config(args) -> int:
 
 
 def _cost_table(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.claims import registry
     from sparseact.runtime.config import load_config
     from sparseact.runtime.costs import measure_costs
@@ -257,6 +273,7 @@ def _cost_table(args) -> int:
 
 
 def _compile_kernels(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.kernels import compilation_lock, compile_kernels
     from sparseact.runtime.provenance import atomic_write_text
 

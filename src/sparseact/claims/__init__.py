@@ -89,6 +89,7 @@ _STAGES = (
 
 def __getattr__(name: str):
     if name in _STAGES:
+        # deferred: the stage functions need numpy and pandas, which the grids Snakemake imports never load
         from sparseact.claims import _stages
 
         return getattr(_stages, name)

@@ -12,6 +12,10 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 
+from sparseact.paper import statements
+from sparseact.runtime.errors import ConfigError
+from sparseact.runtime.provenance import atomic_write_text
+
 #: Root of the ``sparseact`` package sources.
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 #: What each module of a claim folder must define (see :mod:`sparseact.claims`): the package (the grid, which
@@ -64,8 +68,6 @@ class Claim:
     @property
     def statements(self) -> dict[str, dict]:
         """The statements this claim bears on (``sparseact/claims/<id>/statements.yaml``): id -> entry."""
-        from sparseact.paper import statements
-
         return {entry["id"]: entry for entry in statements() if entry["claim_id"] == self.id}
 
     @property
@@ -109,8 +111,6 @@ class Claim:
         pairs (``key`` relative to the block, or prefixed with the claim id); the
         first becomes a ``ConfigError`` naming ``claims.<id>.<key>``.
         """
-        from sparseact.runtime.errors import ConfigError
-
         problems = list(self.module.check(block)) if hasattr(self.module, "check") else []
         if problems:
             key, message = problems[0]
@@ -308,8 +308,6 @@ def code_stamp(path: str | Path, *modules: str) -> str:
     str
         ``path``, as given.
     """
-    from sparseact.runtime.provenance import atomic_write_text
-
     root = Path(__file__).resolve().parents[2]  # the folder holding the package: paths in the digest are from it
     digest = hashlib.sha256()
     for name in code_files(*modules, relative_to=root):

@@ -204,6 +204,7 @@ def _max_kth_normalized(W: np.ndarray, b: np.ndarray, k: int, points=None) -> fl
     if s <= k:
         return -math.inf
     if points is None:
+        # deferred: numba loads only when a cube is scanned
         from sparseact.cube_scan import max_kth_largest
 
         return float(max_kth_largest(*SparseReLUNetwork(np.zeros(s), W, b).cube_halves(), k))

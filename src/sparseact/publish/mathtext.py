@@ -20,6 +20,8 @@ from __future__ import annotations
 import html
 import re
 
+from latex2mathml.converter import convert
+
 __all__ = [
     "TEX_REWRITES",
     "MathRenderError",
@@ -88,8 +90,6 @@ def tex_to_mathml(tex: str, display: bool = False) -> str:
         When the converter fails, leaves a macro unconverted, or uses a
         ``mathvariant`` that MathML Core does not render.
     """
-    from latex2mathml.converter import convert
-
     source = _UNBRACED_FONT.sub(r"\\\1{\2}", tex)
     for macro, replacement in TEX_REWRITES.items():
         source = source.replace(macro, replacement)

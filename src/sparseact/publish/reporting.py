@@ -171,6 +171,7 @@ MISSING_NOTE = f"{MISSING} marks a value that does not apply to the row (empty i
 
 
 def _display_html(markup: str) -> None:
+    # deferred: IPython loads only in a notebook's kernel, which displays the HTML (not in the ledger job)
     from IPython.display import HTML, display
 
     display(HTML(markup))

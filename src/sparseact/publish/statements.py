@@ -34,6 +34,7 @@ naming every such statement and why): "not computed yet" is never a status.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -489,8 +490,6 @@ EXPLAIN_MIN_WIDTH = 40
 def explain(statement_id: str, ledger: pd.DataFrame, width: int | None = None) -> str:
     """:func:`explain_chain` as text, one item a line (``width``: wrapped to that many characters, continuation lines
     indented under their item); an item met again says so instead of repeating itself."""
-    import textwrap
-
     if width is not None:
         width = check_int(width, "width", minimum=EXPLAIN_MIN_WIDTH)
     lines = []

@@ -57,6 +57,7 @@ def _strip_volatile(nb, cwd: str | Path) -> None:
 
 def check_kernel(kernel: str) -> None:
     """Raise a clear error when ``kernel`` is not a registered Jupyter kernel."""
+    # deferred: the Jupyter stack loads only in a notebook job
     from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 
     try:
@@ -92,11 +93,13 @@ def read_notebook(source: str | Path, kernel: str = "sparseact"):
     An ``.ipynb`` is read without importing jupytext (about 0.2 CPU-seconds a process): the workflow converts
     the runs stage's notebook once and executes the conversion in every shard's job.
     """
+    # deferred: the Jupyter stack loads only in a notebook job
     import nbformat
 
     if Path(source).suffix == ".ipynb":
         nb = nbformat.read(source, as_version=4)
     else:
+        # deferred: only a .py notebook needs jupytext (about 0.2 CPU-seconds a process)
         import jupytext
 
         nb = jupytext.read(source)
@@ -110,6 +113,7 @@ def read_notebook(source: str | Path, kernel: str = "sparseact"):
 def convert_notebook(source: str | Path, out: str | Path, kernel: str = "sparseact") -> None:
     """Write the jupytext notebook ``source`` as an unexecuted ``.ipynb`` ``out`` (cell ids ``cell-<i>``), for
     :func:`run_notebook` to execute many times without converting it each time."""
+    # deferred: the Jupyter stack loads only in a notebook job
     import nbformat
 
     nb = read_notebook(source, kernel)

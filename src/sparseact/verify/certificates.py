@@ -86,6 +86,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from sparseact.verify.verdicts import Verdict
+
 #: Relations a certificate can assert (what the paper claims).
 RELATIONS = ("<=", ">=", "==")
 #: Relative tolerance when a recomputed side is compared with the recorded one.
@@ -188,8 +190,6 @@ def fail_fields(verdict, finding: str, build, notes: str = "") -> dict:
         ``verdict``, ``finding``, ``certificate``, ``counterexample`` and ``notes``, as keyword
         arguments of :class:`~sparseact.verify.records.CheckRecord`.
     """
-    from sparseact.verify.verdicts import Verdict
-
     if verdict is not Verdict.FAIL:
         return dict(verdict=verdict, finding="", certificate=None, counterexample="", notes=notes)
     built = build()
