@@ -272,6 +272,19 @@ def _cost_table(args) -> int:
     return 0
 
 
+def _new_claim(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
+    from sparseact.claims._scaffold import new_claim
+
+    written = new_claim(args.claim, args.root, args.paper_ref)
+    print("\n".join(f"wrote {path}" for path in written))
+    print(
+        f"next: replace the example in src/sparseact/claims/{args.claim}/ (docs/architecture.md, 'Adding a claim'); "
+        f"snakemake -n shows its jobs; pytest tests/test_claim_{args.claim}.py"
+    )
+    return 0
+
+
 def _compile_kernels(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.kernels import compilation_lock, compile_kernels
@@ -449,6 +462,15 @@ def main(argv=None) -> int:
     cost.add_argument("config", help="the config that run used")
     cost.add_argument("--out", required=True, help="the JSON cost table to write")
     cost.set_defaults(func=_cost_table)
+    new = sub.add_parser(
+        "new-claim",
+        help="write a new claim from the templates: its folder under src/sparseact/claims, its notebook, its test, "
+        "its config blocks and its line in the config schema (docs/architecture.md, 'Adding a claim')",
+    )
+    new.add_argument("claim", help="the claim's id, a lower-case Python identifier, e.g. lemma11")
+    new.add_argument("--paper-ref", help="where the paper prints the statement, e.g. 'Lemma 11 (Section 3)'")
+    new.add_argument("--root", default=".", help="the repository's root (default: the current folder)")
+    new.set_defaults(func=_new_claim)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -7,7 +7,8 @@ is a *claim*; its name is the one id used everywhere: the config block
 ``results/tables/<id>`` and ``figures/<id>``. The registry finds claims by
 listing this package, so adding a claim means adding one folder (plus its
 notebook, its config blocks and one ``$ref`` line in the config schema), never
-editing a list. A claim folder ``sparseact/claims/<id>/`` holds
+editing a list; ``sparseact new-claim ID`` writes them all from templates
+(:mod:`sparseact.claims._scaffold`). A claim folder ``sparseact/claims/<id>/`` holds
 
 ``__init__.py`` (the grid; pure Python, no numerical import: Snakemake imports it)
     ``PAPER_REF`` : str
