@@ -58,6 +58,17 @@ from sparseact.verify.recompute import (
 )
 from sparseact.verify.rigorous import RIGOROUS
 
+#: What evaluating a hostile instance may raise, besides :class:`Refused`: the certificate is then not confirmed.
+EVALUATION_ERRORS = (
+    ValueError,
+    KeyError,
+    IndexError,
+    TypeError,
+    AttributeError,
+    ZeroDivisionError,
+    OverflowError,
+    RecursionError,
+)
 #: check id -> the statement it refutes, from the pins of each claim (:mod:`sparseact.verify.pins`). A certificate
 #: of any other check is not confirmed.
 STATEMENTS: dict[str, Statement] = {
@@ -142,16 +153,7 @@ def verify_certificate(document: dict) -> Verification:
             _check_recorded_variables(certificate[side], sides.variables, side)
     except Refused as exc:
         return Verification(False, math.nan, math.nan, f"NOT confirmed: {exc}")
-    except (
-        ValueError,
-        KeyError,
-        IndexError,
-        TypeError,
-        AttributeError,
-        ZeroDivisionError,
-        OverflowError,
-        RecursionError,
-    ) as exc:
+    except EVALUATION_ERRORS as exc:
         return Verification(
             False, math.nan, math.nan, f"NOT confirmed: cannot evaluate the instance ({type(exc).__name__}: {exc})"
         )
@@ -175,16 +177,7 @@ def verify_certificate(document: dict) -> Verification:
         return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {exc}")
     try:
         margin = _rigorous_margin(check_id, certificate)
-    except (
-        ValueError,
-        KeyError,
-        IndexError,
-        TypeError,
-        AttributeError,
-        ZeroDivisionError,
-        OverflowError,
-        RecursionError,
-    ) as exc:
+    except EVALUATION_ERRORS as exc:
         return Verification(
             False,
             lhs,

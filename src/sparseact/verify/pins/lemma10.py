@@ -1,6 +1,4 @@
-"""The verifier's pins of the checks of ``sparseact.claims.lemma10``: the statement each refutes, and the
-evaluators that recompute both sides from a certificate's instance alone (see :mod:`sparseact.verify.checker`).
-"""
+"""Pins of the checks of ``sparseact.claims.lemma10`` (see :mod:`sparseact.verify.pins`)."""
 
 from __future__ import annotations
 

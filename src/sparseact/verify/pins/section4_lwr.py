@@ -1,6 +1,4 @@
-"""The verifier's pins of the checks of ``sparseact.claims.section4_lwr``: the statement each refutes, and the
-evaluators that recompute both sides from a certificate's instance alone (see :mod:`sparseact.verify.checker`).
-"""
+"""Pins of the checks of ``sparseact.claims.section4_lwr`` (see :mod:`sparseact.verify.pins`)."""
 
 from __future__ import annotations
 
@@ -114,10 +112,9 @@ def _lwr_identity_corrected(c: dict) -> Sides:
     return Sides(float(total), float((t % q) % p), {"q": q, "m": m, "p": p, "t": t})
 
 
-def _lwr_affine_encoding(c: dict) -> Sides:
-    """<w, y> = c + <v, z(y)> with z(y) the +-1 bits of y (bit l of y_i at coordinate i L + l, bit beta -> 1 - 2 beta,
-    L bits per coordinate), v_il = -w_i 2^(l-1), c = sum_i w_i (2^L - 1)/2 (y_i = sum_l 2^l (1 - z_il)/2)."""
-    w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
+def _weights_and_point(c: dict, side: str) -> tuple[list[int], list[int]]:
+    """The parameters ``w`` and ``y`` of ``side``: vectors of the same length ``m`` of non-negative integers."""
+    w, y = _parameter(c, side, "w"), _parameter(c, side, "y")
     if not (
         isinstance(w, list)
         and isinstance(y, list)
@@ -126,6 +123,13 @@ def _lwr_affine_encoding(c: dict) -> Sides:
         and all(isinstance(v, int) and v >= 0 for v in w + y)
     ):
         raise Refused("parameters w and y must be vectors of the same length m of non-negative integers")
+    return w, y
+
+
+def _lwr_affine_encoding(c: dict) -> Sides:
+    """<w, y> = c + <v, z(y)> with z(y) the +-1 bits of y (bit l of y_i at coordinate i L + l, bit beta -> 1 - 2 beta,
+    L bits per coordinate), v_il = -w_i 2^(l-1), c = sum_i w_i (2^L - 1)/2 (y_i = sum_l 2^l (1 - z_il)/2)."""
+    w, y = _weights_and_point(c, "rhs")
     m = len(w)
     length = _integer(_parameter(c, "lhs", "len_z"), "len_z", m, 64 * m)
     if length % m:
@@ -181,15 +185,7 @@ def _lwr_network_rounding(c: dict) -> Sides:
 def _lwr_lift_corrected(c: dict) -> Sides:
     """1/2 - (<w, y> - a)^2 = <W_{w,a}, x(z(y))> - b_{w,a} for F_w's neuron a: with <w, y> = c + <v, z(y)>
     (:func:`_lwr_affine_encoding`), W = -v v^T off the diagonal, W_kk = 2 (a - c) v_k, b = ||v||^2 + (a - c)^2 - 1/2."""
-    w, y = _parameter(c, "lhs", "w"), _parameter(c, "lhs", "y")
-    if not (
-        isinstance(w, list)
-        and isinstance(y, list)
-        and w
-        and len(w) == len(y)
-        and all(isinstance(v, int) and v >= 0 for v in w + y)
-    ):
-        raise Refused("parameters w and y must be vectors of the same length m of non-negative integers")
+    w, y = _weights_and_point(c, "lhs")
     m = len(w)
     a = _integer(_parameter(c, "lhs", "a"), "a", 0, 2**30)
     r = _integer(_parameter(c, "rhs", "r"), "r", m, 64 * m)
