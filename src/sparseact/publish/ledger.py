@@ -10,10 +10,12 @@ import pandas as pd
 
 from sparseact._validation import MANIFEST_NAME, manifest_lines, read_regular_file
 from sparseact.paper import paper_ref
+from sparseact.paper import statements as paper_statements
 from sparseact.publish.asciimath import OPERATORS, typeset_ascii
 from sparseact.publish.cells import format_value
 from sparseact.publish.mathtext import markdown_math
 from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_json, atomic_write_text
+from sparseact.verify.domains import check_certificate_domain
 from sparseact.verify.records import CheckRecord, _records
 from sparseact.verify.verdicts import FINDINGS, Verdict
 
@@ -157,6 +159,9 @@ def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "
     beside it (:func:`certificate_markdown`), and the digests of both to ``<directory>/SHA256SUMS`` (the checker refuses
     a certificate edited since; a missing file makes the ledger job run again); return the certificates' paths.
 
+    A certificate whose parameters leave the quantifiers of its statement is refused unless it is ``out-of-range``
+    (:func:`sparseact.verify.domains.check_certificate_domain`).
+
     A certificate the checker confirms records the margin it proves (``margin``: ``lhs - rhs`` in exact or interval
     arithmetic, :func:`sparseact.verify.checker.verify_certificate`), which the checker compares when it reads
     the file again.
@@ -165,11 +170,13 @@ def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "
     # which reads this module for records_to_frame
     from sparseact.verify.checker import verify_certificate
 
+    domains = {entry["id"]: entry.get("domain") for entry in paper_statements()}
     paths, written = [], {}
     for record in records:
         if record.certificate:
             path = Path(directory) / f"{record.check_id}.json"
             document = certificate_document(record)
+            check_certificate_domain(document, domains.get(record.statement_id))
             verification = verify_certificate(document)
             if verification.confirmed:
                 document["margin"] = verification.margin

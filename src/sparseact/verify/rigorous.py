@@ -471,13 +471,6 @@ def _theorem17_scale(c: dict) -> Sides:
     return _two_point(p, delta), C * _theorem17_bound(eps, delta, 1, 1, 1, lam, B, Real(1))
 
 
-def _theorem5_rate(c: dict) -> Sides:
-    n, k, s, W, B, eps, delta = (_p(c, "lhs", name) for name in ("n", "k", "s", "W", "B", "eps", "delta"))
-    C = _p(c, "rhs", "C")
-    lhs = _theorem17_bound(eps, delta, n, s, k, W, B, ex.sqrt(n))
-    return lhs, C * k * s * n * ex.log(k * s * n / (eps * delta)) ** 2 / eps**2
-
-
 def _lemma18(c: dict) -> Sides:
     """The left side with ``E_S R_H(S)`` replaced by its upper bound ``lam sqrt(p/m)`` (``E|zeta_1 + ... + zeta_a| <=
     sqrt(a)`` and Jensen on ``a ~ Bin(m, p)``), so a violation ``lhs < rhs`` proved for it holds for the exact left
@@ -650,7 +643,7 @@ def _theorem8_final_line(c: dict) -> Sides:
     lam, eps, delta = (_p(c, "lhs", name) for name in ("lam", "eps", "delta"))
     C, n, small_c = _p(c, "rhs", "C"), _p(c, "rhs", "n"), _p(c, "rhs", "c")
     lhs = 1 if ex.decide(lam**2, 2 * eps) > 0 and ex.decide(delta, Fraction(1, 2)) < 0 else 0
-    d = small_c * _theorem8_degree(eps, n, Real(1), Real(1), lam, lam)
+    d = ex.ceil(small_c * _theorem8_degree(eps, n, Real(1), Real(1), lam, lam))
     return Real(lhs), C * _lemma7_count(n, d, Real(1), eps, delta)
 
 
@@ -959,7 +952,6 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "scaling/theorem17-printed": _theorem17_scale,
     "scaling/covariance": _theorem17_scale,
     "scaling/lemma18-printed": _lemma18,
-    "scaling/theorem5-rate": _theorem5_rate,
     "section1_index/computes": _section1_index_computes,
     "section1_index/sparsity": _section1_index_sparsity,
     "section4_lwr/network": _lwr_network,

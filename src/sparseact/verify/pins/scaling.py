@@ -76,21 +76,6 @@ def _lemma18(c: dict) -> Sides:
     return Sides(lhs, rhs, {"c": small_c, "lam": lam, "L": L, "m": m, "p": p, "eps": eps, "ER": ER})
 
 
-def _theorem5_rate(c: dict) -> Sides:
-    """Theorem 17's m(eps, delta) on the cube (R = sqrt(n), constant 1; bounds.theorem17_sample_complexity) against
-    Theorem 5's O~(ksn/eps^2) read as C ksn log^2(ksn/(eps delta))/eps^2 (bounds.theorem5_rate)."""
-    n = _integer(_parameter(c, "lhs", "n"), "n", 1, 2**60)
-    k = _integer(_parameter(c, "lhs", "k"), "k", 1, 2**20)
-    s = _integer(_parameter(c, "lhs", "s"), "s", k, 2**20)
-    W, B = (_number(_parameter(c, "lhs", name), name, 0.0, 1e300) for name in ("W", "B"))
-    eps = _number(_parameter(c, "lhs", "eps"), "eps", 1e-300, 1.0)
-    delta = _number(_parameter(c, "lhs", "delta"), "delta", 1e-300, 1.0 - 1e-16)
-    C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
-    lhs = float(bounds.theorem17_sample_complexity(eps, delta, n, s, k, W, B, math.sqrt(n)))
-    rhs = float(bounds.theorem5_rate(eps, delta, n, s, k, C))
-    return Sides(lhs, rhs, {"n": n, "k": k, "s": s, "W": W, "B": B, "eps": eps, "delta": delta, "C": C})
-
-
 #: check id -> the statement it refutes (the checks of ``scaling``).
 STATEMENTS: dict[str, Statement] = {
     "scaling/theorem17-printed": Statement(
@@ -112,12 +97,5 @@ STATEMENTS: dict[str, Statement] = {
         "c (C_H E_S R_H(S) + sqrt(log(1/delta)/m)) <= eps => m samples suffice (Lemma 18): below the "
         "samples needed to tell h from -h the condition exceeds eps",
         _lemma18,
-    ),
-    "scaling/theorem5-rate": Statement(
-        "theorem5-via-theorem17",
-        "<=",
-        "on {1,-1}^n (R = sqrt(n)) Theorem 17's m(eps, delta) is "
-        "O~(ksn/eps^2) = C ksn log^2(ksn/(eps delta))/eps^2 (Theorem 5)",
-        _theorem5_rate,
     ),
 }
