@@ -116,8 +116,8 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   degenerate-corner rule when flooring the logarithms at 1 removes the violation.
 # * `lemma9/transition-printed` (exact): the transition probability against the printed middle term
 #   $\frac1n\sum_j p_j\sqrt{n\log(1/p_j)}$ with constant 1, on every network; a FAIL, certified on one neuron,
-#   would be a `constant-factor` (Lemma 6 is applied without its constant), or `out-of-range` where flooring the
-#   logarithm at 1 removes it.
+#   would be a `proof-slip` (the union step's factor 4 is dropped: a $\{0,1\}$-valued flip counts $\frac14$ in
+#   $\mathrm{AS}$), or `out-of-range` where flooring the logarithm at 1 removes it.
 # * `lemma9/transition-concavity-printed` (exact, fixed instance): the concavity step
 #   $\frac1n\sum_jp_j\sqrt{n\log(1/p_j)}\le Ck\sqrt{\log(s/k)}/\sqrt n$ at $C=4C_6$ on $k=1000$ copies of
 #   $\mathrm{relu}(x_1)$ and one neuron that never fires ($s=k+1$, $n=1$). FAIL when the left side exceeds the right

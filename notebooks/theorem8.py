@@ -144,6 +144,10 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.
 # * `theorem8/lemma7-CH-sign` (exact): Lemma 7's count with $C_\mathcal{H} = \sup h$ on a class of non-positive
 #   functions, against the one sample any learner needs; a violation would be a FAIL (`typo`) with a certificate.
+# * `theorem8/theorem4-n1` (exact): Theorem 4's count $n^{\mathrm{poly}(k\log(ns))/\varepsilon^2}\log(1/\delta)/\varepsilon$
+#   at $n = 1$, where the power is 1 whatever the polynomial, against the one sample that the targets $h = \pm k$ need
+#   at $\varepsilon = k^2/4$; a violation is a FAIL with a certificate, `out-of-range` when flooring the logarithm of
+#   $n$ in $n^f = e^{f\log n}$ at 1 removes it (the degenerate-corner rule).
 # * `theorem8/final-line-scale` (exact) and `theorem8/final-line-scale-corrected` (exact): the last line's count
 #   (and the count with $k^2(W\sqrt{n}+B)^2$) under $(W, B, \varepsilon) \to (\lambda W, \lambda B, \lambda^2\varepsilon)$
 #   against the one sample needed; a violation would be a FAIL with a certificate.

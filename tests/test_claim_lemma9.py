@@ -160,8 +160,6 @@ def test_fails_are_proof_slips_with_certificates_that_recompute(records):
             "out-of-range"
             if record.check_id
             in ("lemma9/transition", "lemma9/bound-degenerate", "lemma9/transition-concavity-printed")
-            else "constant-factor"
-            if record.check_id == "lemma9/transition-printed"
             else "proof-slip"
         )
         assert record.finding == expected and record.counterexample, record.check_id

@@ -88,6 +88,7 @@ def test_records_follow_the_contract(records):
         ("theorem8/tail-step", "proof-slip"),
         ("theorem8/lemma7-projection-printed", "proof-slip"),
         ("theorem8/degree-degenerate", "out-of-range"),
+        ("theorem8/theorem4-n1", "out-of-range"),
     ],
 )
 def test_new_fails_are_certified(records, check_id, finding):

@@ -23,6 +23,9 @@ PARAMETER_RANGE_CHECKS = {
 #: Corner FAILs whose printed logarithm sits in a quantity the certificate records as a number (the printed degree
 #: of Theorem 8, which the check evaluates with the rule itself), with the variables that put them in the corner.
 DEGREE_CORNERS = {"theorem8/degree-degenerate": dict(n=1, s=1, k=1)}
+#: Corner FAILs whose two sides are formulas (the needed samples, a formula too): the rule applied to the printed
+#: bound, the right side.
+FORMULA_BOUND_CORNERS = {"theorem8/theorem4-n1"}
 
 
 def _certificate(path: Path) -> dict:
@@ -44,7 +47,15 @@ def test_class_follows_the_rule(path):
         assert data["finding"] == corners.CORNER_FINDING, data["check_id"]
     elif data["finding"] == corners.CORNER_FINDING:
         check = data["check_id"]
-        assert check in PARAMETER_RANGE_CHECKS or check in DEGREE_CORNERS, f"{check}: out-of-range without a corner"
+        assert check in PARAMETER_RANGE_CHECKS or check in DEGREE_CORNERS or check in FORMULA_BOUND_CORNERS, (
+            f"{check}: out-of-range without a corner"
+        )
+        if check in FORMULA_BOUND_CORNERS:
+            certificate = data["certificate"]
+            bound = certificate["rhs"]
+            assert corners.in_log_corner(
+                certificate["relation"], certificate["lhs_value"], bound["expr"], bound["vars"]
+            ), check
         if check in PARAMETER_RANGE_CHECKS:
             name, outside = PARAMETER_RANGE_CHECKS[check]
             assert outside(data["certificate"]["rhs"]["vars"][name])

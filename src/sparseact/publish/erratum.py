@@ -154,7 +154,7 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
                 + (
                     "its corrected form is proved"
                     if survives.startswith("yes")
-                    else "its corrected form is itself a conjecture, open (Appendix~\\ref{app:open})"
+                    else "its corrected form is itself a conjecture, open (\\hyperref[app:open]{appendix on open statements})"
                     if survives.startswith("open")
                     else "no corrected form of it is proved"
                 )
@@ -173,7 +173,7 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
                 )
                 if fixes
                 else f" ({table.loc[hypothesis, 'status']}; the reading and range it needs are in "
-                "Appendix~\\ref{app:open})"
+                "the \\hyperref[app:open]{appendix on open statements})"
             )
         elif row["status"] == "proved":
             corner = [c for c in ids(statement["checks"]) if c in out_of_range]
@@ -395,7 +395,8 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     opened = printed[printed["status"] == "open"]
     lines += [
         r"\appendix",
-        r"\section{Open statements}\label{app:open}",
+        # unnumbered, so that it is never confused with the paper's own Appendix A, which errata cite
+        r"\section*{Appendix: open statements}\phantomsection\label{app:open}",
         "Statements of the paper that no finite computation can settle, and why." if len(opened) else "None.",
         "",
     ]

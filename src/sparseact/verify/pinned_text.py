@@ -362,6 +362,17 @@ PINNED_TEXT: dict[str, dict] = {
             "rhs": "eps",
         },
     },
+    "theorem8/theorem4-n1": {
+        "statement": "sample complexity n^{poly(k log(ns))/eps^2} log(1/delta)/eps (suppressing W, B), at n = 1",
+        "paper_ref": "Theorem 4 (Section 1)",
+        "finding": "out-of-range",
+        "lhs_label": "samples any learner needs (targets h = k and h = -k, no sample tells them apart)",
+        "rhs_label": "Theorem 4's count n^{P(k log(ns))/eps^2} log(1/delta)/eps, hidden constant C, P(z) = c z^8",
+        "expr": {
+            "lhs": "1 if k**2 > 2*eps and delta < 1/2 else 0",
+            "rhs": "C*exp(c*(k*log(n*s))**8/eps**2*log(n))*log(1/delta)/eps",
+        },
+    },
     "theorem8/final-line-scale": {
         "statement": "run time and sample complexity O(n^d log(1/delta)/eps) with d as printed, at every scale of the class",
         "paper_ref": "Theorem 8 (proof, last line)",
@@ -460,9 +471,9 @@ PINNED_TEXT: dict[str, dict] = {
     "lemma9/transition-printed": {
         "statement": "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j p_j sqrt(n log(1/p_j)) (the first inequality, constant 1 as printed)",
         "paper_ref": "Lemma 9 (Section 3)",
-        "finding": "constant-factor",
+        "finding": "proof-slip",
         "lhs_label": "Pr_{x,i}[R_x != R_{x xor i}]",
-        "rhs_label": "(1/n) sum_j p_j sqrt(n log(1/p_j)), p_j = Pr_x[neuron j active]",
+        "rhs_label": "with p_j = Pr_x[neuron j active], the printed middle term (1/n) sum_j p_j sqrt(n log(1/p_j))",
         "expr": {},
     },
     "lemma9/transition-concavity-printed": {

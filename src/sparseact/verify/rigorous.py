@@ -647,6 +647,15 @@ def _theorem8_final_line(c: dict) -> Sides:
     return Real(lhs), C * _lemma7_count(n, d, Real(1), eps, delta)
 
 
+def _theorem4_corner(c: dict) -> Sides:
+    k, eps, delta = (_p(c, "lhs", name) for name in ("k", "eps", "delta"))
+    C, small_c, n, s = (_p(c, "rhs", name) for name in ("C", "c", "n", "s"))
+    lhs = 1 if ex.decide(k * k, 2 * eps) > 0 and ex.decide(delta, Fraction(1, 2)) < 0 else 0
+    log_n = ex.log(n)
+    exponent = small_c * (k * ex.log(n * s)) ** 8 / eps**2 * log_n
+    return Real(lhs), C * ex.exp(exponent) * ex.log(1 / delta) / eps
+
+
 def _theorem8_rho(c: dict) -> Sides:
     n, s, k, W, B, C, ell = (_p(c, "lhs", name) for name in ("n", "s", "k", "W", "B", "C", "ell"))
     small_c = _nested(c, "lhs", "lomr", "c")
@@ -997,6 +1006,7 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "theorem8/degree-degenerate": _theorem8_degree_tail,
     "theorem8/lemma7-projection-printed": _lemma7_projection,
     "theorem8/lemma7-CH-sign": _lemma7_sup_sign,
+    "theorem8/theorem4-n1": _theorem4_corner,
     "theorem8/final-line-scale": _theorem8_final_line,
     "theorem8/rho-choice": _theorem8_rho,
     "theorem8/C_H": _theorem8_ch,

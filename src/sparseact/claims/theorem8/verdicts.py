@@ -597,6 +597,7 @@ def assemble(block: dict, tables: dict):
     )
     records += _sharp_records(block, tables, needs)
     records += _two_point_records()
+    records.append(_theorem4_corner_record())
     return ClaimReport(
         _with_ranges(records, block, tables), {"theorem8-needs": needs, "tightness": tightness_table(tables, needs)}
     )
@@ -1025,6 +1026,70 @@ def _two_point_records():
         )
     )
     return records
+
+
+#: Theorem 4 at n = 1 (the degenerate corner of n^{poly/eps^2}): k always-active neurons u_j sigma(0 x + 1), u = +-1
+#: (W = 0, B = 1, s = k), so h = +-k; eps = k^2/4, delta = 1/4; the printed count with hidden constant C and the
+#: exponent's polynomial P(z) = c z^8 (any polynomial: at n = 1 it multiplies log n = 0).
+THEOREM4_CORNER = dict(k=100, eps_over_k2=0.25, delta=0.25, C=1000.0, c=1.0)
+#: The printed count of Theorem 4 with n^{P(k log(ns))/eps^2} written e^{P log(n)/eps^2} (its logarithm explicit).
+THEOREM4_COUNT_EXPR = "C*exp(c*(k*log(n*s))**8/eps**2*log(n))*log(1/delta)/eps"
+
+
+def _theorem4_corner_record() -> CheckRecord:
+    """``theorem8/theorem4-n1``: Theorem 4's count at ``n = 1`` against the one sample the targets ``+-k`` need.
+
+    At ``n = 1`` the power ``n^{poly(k log(ns))/eps^2}`` is 1 whatever the polynomial, so the count
+    ``C log(1/delta)/eps`` cannot absorb the class's scale ``k``: out of range by the degenerate-corner rule (the
+    logarithm of ``n`` in ``n^f = e^{f log n}`` vanishes; floored at 1 the count is astronomically large).
+    """
+    f = THEOREM4_CORNER
+    k, n = f["k"], 1
+    eps = f["eps_over_k2"] * k * k
+    needed = float(bounds.two_point_sample_lower_bound(float(k * k), eps, f["delta"]))
+    variables = dict(C=f["C"], c=f["c"], k=k, s=k, n=n, eps=eps, delta=f["delta"])
+    printed = f["C"] * math.log(1 / f["delta"]) / eps  # n^f = 1 at n = 1
+    certificate = cert.certificate_if_violated(
+        "<=",
+        cert.formula("1 if k**2 > 2*eps and delta < 1/2 else 0", k=k, eps=eps, delta=f["delta"]),
+        cert.formula(THEOREM4_COUNT_EXPR, **variables),
+        needed,
+        printed,
+        "samples any learner needs (targets h = k and h = -k, no sample tells them apart)",
+        "Theorem 4's count n^{P(k log(ns))/eps^2} log(1/delta)/eps, hidden constant C, P(z) = c z^8",
+        f"n = 1, W = 0, B = 1, s = k = {k}: the class holds h = +-k (k neurons u sigma(0 x + 1), u = +-1, always "
+        f"active); their losses sum to k^2 > 2 eps = k^2/2, so one sample is needed, but at n = 1 the power "
+        f"n^(P/eps^2) is 1 for every polynomial P and the count is C log(1/delta)/eps = {printed:.4g} < 1 "
+        f"(C = {f['C']:g}; a larger k refutes any C). Floored at 1, the logarithm of n in n^f = e^(f log n) makes "
+        "the count astronomically large: a degenerate corner.",
+    )
+    return CheckRecord(
+        claim_id="theorem8",
+        check_id="theorem8/theorem4-n1",
+        statement_id="theorem4",
+        paper_ref="Theorem 4 (Section 1)",
+        statement="sample complexity n^{poly(k log(ns))/eps^2} log(1/delta)/eps (suppressing W, B), at n = 1",
+        check="the two-point lower bound (targets +-k) against the printed count at n = 1",
+        variant="as printed, degenerate point",
+        method="exact",
+        instances=1,
+        worst_value=needed - printed,
+        worst_value_label="samples needed - printed count",
+        verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
+        finding=corners.finding(
+            "statement-error", [corners.in_log_corner("<=", needed, THEOREM4_COUNT_EXPR, variables)]
+        )
+        if certificate
+        else "",
+        certificate=certificate,
+        counterexample=(
+            f"n = 1, s = k = {k}, W = 0, B = 1, eps = {eps:g}, delta = {f['delta']:g}: printed count "
+            f"{printed:.4g} < 1 needed sample"
+            if certificate
+            else ""
+        ),
+        range=f"n = 1, s = k = {k}, W = 0, B = 1, eps = k^2/4, delta = {f['delta']:g}, C = {f['C']:g}",
+    )
 
 
 def _with_ranges(records, block, tables):
