@@ -81,7 +81,7 @@ def ids(cell: str) -> list[str]:
 
 def readable(cell) -> str:
     """A table cell as a reader wants it: 4 significant digits (powers of ten as ``10^k``), yes/no, no Python literals."""
-    from sparseact.publish.reporting import format_value
+    from sparseact.publish.reporting import number_parts
 
     text = str(cell).strip()
     if text in ("True", "False"):
@@ -90,12 +90,11 @@ def readable(cell) -> str:
         return ""
     if not _NUMBER.match(text):
         return text
-    shown = format_value(float(text))
-    mantissa, _, exponent = shown.partition("e")
-    if exponent:
-        mantissa, power = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa, f"10^{{{int(exponent)}}}"
-        return f"${power}$" if mantissa == "1" else f"${mantissa} \\times {power}$"
-    return shown
+    mantissa, exponent = number_parts(float(text))
+    if exponent is None:
+        return mantissa
+    times = r" \times " if mantissa.strip("-") else ""
+    return f"${mantissa}{times}10^{{{exponent}}}$"
 
 
 def markdown_math(text: str, in_table: bool = True) -> str:
