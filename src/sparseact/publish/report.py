@@ -203,9 +203,9 @@ def _statement_row(results: Results, statement_id: str) -> pd.Series:
 
 
 def headline_html(results: Results, results_dir: Path, base: Path) -> str:
-    """The headline table: the paper's main results with status, what it costs the authors, and claim page; the
-    corrections its printed proof needs, with their errata, fold under the cost (so that the table fits the first
-    screen)."""
+    """The headline table: the paper's main results (each name a link to its claim page) with status and a link to
+    the reasons for it (:data:`WHY`), and what it costs the authors; the corrections its printed proof needs, with
+    their errata, fold under the cost (so that the table fits the first screen)."""
     concerns = {
         e: ids(cell) for e, cell in zip(results.errata["erratum_id"], results.errata["statements"], strict=True)
     }
@@ -219,7 +219,8 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
         statement = _statement_row(results, row["statement_id"])
         own = [e for e in ids(row["errata"]) if row["statement_id"] in concerns[e]]
         slips = [e for e in ids(row["errata"]) if row["statement_id"] not in concerns[e]]
-        page = _link(_claim_page_path(results_dir, row["claim_id"]), base, "claim page")
+        # the result's name links its claim page (a line of its own would push the table below the first screen)
+        page = _link(_claim_page_path(results_dir, row["claim_id"]), base, row["paper_ref"])
         # the statement's row on its claim page (its status, the argument with every premise a link, its checks): the
         # page's top when it is the first row, under the page's title and the verdict
         why = _href(_claim_page_path(results_dir, statement["claim_id"]), base)
@@ -234,7 +235,7 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
             )
         rows.append(
             [
-                f"<b>{html.escape(row['paper_ref'])}</b><br><small>{page}</small>",
+                f"<b>{page}</b>",
                 _status_cell(row["status"], statement["class"], statement["range"], why=why),
                 cost,
             ]
