@@ -7,7 +7,7 @@ from sparseact import bounds
 from sparseact.claims import get_claim
 from sparseact.claims.scaling.compute import QUANTITY_EXPONENT, UNSCALED, local_exponents, sign_ambiguity_instance
 from sparseact.publish.ledger import certificate_document
-from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.checker import verify_certificate
 
 BLOCK = {"scales": [1e-3, 1e3], "sign_ambiguity": {"eps0_values": [1e-2, 1e-5], "delta": 1e-12, "constant": 1000.0}}
 

@@ -131,7 +131,7 @@ def _shown(monkeypatch, call):
 
 
 def test_format_value_significant_digits_and_missing():
-    from sparseact.publish.reporting import MISSING, format_value
+    from sparseact.publish.cells import MISSING, format_value
 
     assert format_value(3.99988) == "4.000" and format_value(0.25) == "0.2500" and format_value(4.0) == "4"
     assert format_value(1.234e-7) == "1.234e-07" and format_value(12) == "12" and format_value(True) == "yes"
@@ -243,7 +243,7 @@ def test_provenance_records_the_cpu_dispatch(monkeypatch):
 def test_number_parts_show_the_digits_format_value_rounds_to(value):
     """Mantissa times the power of ten is the number format_value shows (4 significant digits from 10^6 on, for
     integers too); without a power the text is format_value's own."""
-    from sparseact.publish.reporting import format_value, number_html, number_parts
+    from sparseact.publish.cells import format_value, number_html, number_parts
 
     mantissa, exponent = number_parts(value)
     if exponent is None:

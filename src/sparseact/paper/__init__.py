@@ -20,8 +20,11 @@ the data and the ledger is :mod:`sparseact.publish.statements`.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
+
+import yaml
 
 __all__ = [
     "APPENDIX_OFFSET",
@@ -124,8 +127,6 @@ def paper_position(reference: str) -> tuple:
     first numbered item (:data:`FIRST_ITEM_OF_SECTION`); ``Lemma 18 (Section 5)`` and ``Theorem 19, eq. (1)`` both
     sort in Section 5, before ``Appendix A``.
     """
-    import re
-
     text = str(reference)
     item = re.search(r"\b(?:Theorem|Lemma|Remark|Conjecture|Definition|Claim|Corollary)\s+(\d+)", text)
     number = int(item.group(1)) if item else 0
@@ -158,8 +159,6 @@ def origin(entry: dict) -> str:
 
 def _load(path: Path, name: str) -> list[dict]:
     """The entries of the YAML file ``path``; errors name it as ``name``."""
-    import yaml
-
     try:
         entries = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:

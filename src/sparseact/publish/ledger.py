@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact._validation import read_regular_file
+from sparseact._validation import MANIFEST_NAME, manifest_lines, read_regular_file
+from sparseact.paper import paper_ref
+from sparseact.publish.asciimath import OPERATORS, typeset_ascii
+from sparseact.publish.cells import format_value
+from sparseact.publish.mathtext import markdown_math
+from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_json, atomic_write_text
 from sparseact.verify.records import CheckRecord, _records
 from sparseact.verify.verdicts import FINDINGS, Verdict
 
@@ -153,12 +158,12 @@ def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "
     a certificate edited since; a missing file makes the ledger job run again); return the certificates' paths.
 
     A certificate the checker confirms records the margin it proves (``margin``: ``lhs - rhs`` in exact or interval
-    arithmetic, :func:`sparseact.verify.recompute.verify_certificate`), which the checker compares when it reads
+    arithmetic, :func:`sparseact.verify.checker.verify_certificate`), which the checker compares when it reads
     the file again.
     """
-    from sparseact._validation import MANIFEST_NAME, manifest_lines
-    from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_json, atomic_write_text
-    from sparseact.verify.recompute import verify_certificate
+    # deferred: the verifier (and sparseact.bounds) loads in the ledger job only, not in every assembly notebook,
+    # which reads this module for records_to_frame
+    from sparseact.verify.checker import verify_certificate
 
     paths, written = [], {}
     for record in records:
@@ -178,11 +183,23 @@ def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "
     return paths
 
 
+#: The fields of a certificate document (:func:`certificate_document`) its views read.
+DOCUMENT_FIELDS = ("check_id", "statement_id", "paper_ref", "statement", "finding", "counterexample", "certificate")
+
+
+def _checked_document(document: dict) -> dict:
+    if not isinstance(document, dict) or not isinstance(document.get("certificate"), dict):
+        raise TypeError("document must be a certificate document (certificate_document), with a 'certificate' dict")
+    missing = [name for name in DOCUMENT_FIELDS if name not in document]
+    if missing:
+        raise ValueError(f"the certificate document lacks {', '.join(missing)}")
+    return document
+
+
 def refuted_where(document: dict) -> str:
     """Where the statement a certificate refutes is printed: the paper data's reference, as in the ledger (the
     record's own is its claim's, which for a claim spanning the paper lists every section it checks)."""
-    from sparseact.paper import paper_ref
-
+    _checked_document(document)
     try:
         return paper_ref(document["statement_id"])
     except KeyError:
@@ -193,12 +210,7 @@ def certificate_fields(document: dict) -> list[tuple[str, str]]:
     """What a certificate's rendered views say after what it refutes and its finding, in reading order: ``(label,
     text)`` pairs, the text's formulas ASCII or ``$...$`` TeX (the counterexample, why it fails, the violation and
     the margin the checker proved)."""
-    from sparseact.publish.asciimath import OPERATORS
-    from sparseact.publish.reporting import format_value
-
-    if not isinstance(document, dict) or not isinstance(document.get("certificate"), dict):
-        raise TypeError("document must be a certificate document (certificate_document), with a 'certificate' dict")
-    certificate = document["certificate"]
+    certificate = _checked_document(document)["certificate"]
     relation = certificate.get("relation", "")
     fields = [("Counterexample", str(document["counterexample"]))]
     if certificate.get("explanation"):
@@ -225,8 +237,6 @@ def certificate_markdown(document: dict, directory: str | Path = "results/certif
     ``directory`` is the certificates' folder (``<results>/certificates``, relative to the repository root), the
     document one of :func:`certificate_document` (with the checker's ``margin`` when it confirmed it).
     """
-    from sparseact.publish.asciimath import typeset_ascii
-    from sparseact.publish.findings import markdown_math
 
     def prose(text) -> str:
         return markdown_math(typeset_ascii(str(text)), in_table=False)
@@ -277,9 +287,6 @@ def write_ledger(
     ``results_dir`` (relative to the repository root) holds the certificates the ledger names
     (:func:`records_to_frame`) and the Markdown file, whose links it makes relative to that directory.
     """
-    from sparseact.paper import paper_ref
-    from sparseact.runtime.provenance import atomic_write_text
-
     frame = records_to_frame(sorted(records, key=severity_order), results_dir)
     # where a check's statement is printed is the paper data's to say (a record may predate an edit of it)
     frame["paper_ref"] = [

@@ -11,7 +11,7 @@ one-line reason (for a FAIL: the finding class, the counterexample and the
 corrected statement), a compact summary table and the data tables (short ones
 inline, long ones linked as CSV). Everything is plain HTML built here, without
 random ids, so the rendered pages are byte-identical across runs; the styles are
-in :data:`REPORT_CSS`, which :func:`sparseact.runtime.notebooks.notebook_html` inlines.
+in :data:`REPORT_CSS`, which :func:`sparseact.publish.notebook_page.notebook_html` inlines.
 """
 
 from __future__ import annotations
@@ -20,14 +20,19 @@ import base64
 import functools
 import html
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from sparseact.runtime.provenance import atomic_write_text
+from sparseact.publish.asciimath import render_prose
+from sparseact.publish.cells import MISSING, format_value, number_html
+from sparseact.publish.ledger import records_to_frame
+from sparseact.runtime.provenance import atomic_write_json, atomic_write_text, provenance
+
+#: Card prose: math typeset, a long formula broken after its relations so it wraps inside its card.
+_card_text = functools.partial(render_prose, breakable=True)
 
 
 def _latex_escape(text: str) -> str:
@@ -110,9 +115,6 @@ def publish(
     figure_paths : sequence of str
         Figures already saved for this claim.
     """
-    from sparseact.publish.ledger import records_to_frame
-    from sparseact.runtime.provenance import atomic_write_json, provenance
-
     table_paths = []
     for table_name, frame in report.tables.items():
         table_paths += save_table(frame, f"{table_dir}/{table_name}", caption=f"{claim}: {table_name}")
@@ -125,7 +127,7 @@ def publish(
     return records_to_frame(records, Path(result_path).parent.parent)
 
 
-#: Styles of the notebook reports (inlined in every page by :func:`sparseact.runtime.notebooks.notebook_html`).
+#: Styles of the notebook reports (inlined in every page by :func:`sparseact.publish.notebook_page.notebook_html`).
 REPORT_CSS = """
 main { max-width: 1400px; margin: 0 auto; }
 .jp-RenderedHTMLCommon .sa-badge { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em;
@@ -166,100 +168,14 @@ INLINE_ROWS = 20
 INLINE_COLUMNS = 10
 #: Characters beyond which a text column is left out of an inline table (it stays in the CSV).
 LONG_TEXT = 160
-#: What a missing value (NaN) is shown as, and what it means.
-MISSING = "\u2014"
 MISSING_NOTE = f"{MISSING} marks a value that does not apply to the row (empty in the CSV)."
 
 
 def _display_html(markup: str) -> None:
+    # deferred: IPython loads only in a notebook's kernel, which displays the HTML (not in the ledger job)
     from IPython.display import HTML, display
 
     display(HTML(markup))
-
-
-def format_value(value) -> str:
-    """One table cell as text: 4 significant digits, integers exact, ``yes``/``no``, :data:`MISSING` for NaN.
-
-    Parameters
-    ----------
-    value : object
-        A cell of a pandas table.
-
-    Returns
-    -------
-    str
-        Plain text (not yet HTML-escaped).
-    """
-    if value is None:
-        return MISSING
-    if isinstance(value, (bool, np.bool_)):
-        return "yes" if value else "no"
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        if np.isnan(value):
-            return MISSING
-        if np.isinf(value):
-            return "\u221e" if value > 0 else "\u2212\u221e"
-        if value == int(value) and abs(value) < 1e6:
-            return str(int(value))
-        return format(value, "#.4g").rstrip(".")
-    if isinstance(value, str):
-        return value
-    try:
-        if pd.isna(value):
-            return MISSING
-    except (TypeError, ValueError):
-        pass
-    return str(value)
-
-
-#: :func:`format_value`'s e-notation (``1.816e+09``, ``-1.680e+06``, ``2.300e-206``).
-_E_NOTATION = re.compile(r"(-?\d+(?:\.\d*)?)e([-+]\d+)")
-
-
-def number_parts(value) -> tuple[str, int | None]:
-    """A number as a reader reads it: :func:`format_value`'s digits, with its power of ten apart.
-
-    Parameters
-    ----------
-    value : object
-        A cell of a pandas table; integers of seven or more digits are shown like floats (4 significant
-        digits; the CSV keeps every digit).
-
-    Returns
-    -------
-    tuple
-        ``(mantissa, exponent)`` for a number shown as ``mantissa`` times ``10^exponent``, trailing zeros of the
-        mantissa dropped and a mantissa of one left out (``1.816e+09`` -> ``("1.816", 9)``, ``1000000`` ->
-        ``("", 6)``, ``-1e-06`` -> ``("-", -6)``, ``2.300e-206`` -> ``("2.3", -206)``); ``(text, None)`` for
-        anything else, ``text`` as :func:`format_value` shows it.
-
-    Examples
-    --------
-    >>> number_parts(1e6), number_parts(-1.68e6), number_parts(0.25)
-    (('', 6), ('-1.68', 6), ('0.2500', None))
-    """
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and abs(value) >= 10**6:
-        value = float(value)
-    text = format_value(value)
-    found = _E_NOTATION.fullmatch(text)
-    if not found:
-        return text, None
-    mantissa = found[1].rstrip("0").rstrip(".") if "." in found[1] else found[1]
-    return mantissa.removesuffix("1") if mantissa in ("1", "-1") else mantissa, int(found[2])
-
-
-def number_html(value) -> str:
-    """A number of :func:`number_parts` as HTML: ``1.816&times;10<sup>9</sup>``, ``10<sup>6</sup>``,
-    ``2.3&times;10<sup>&minus;206</sup>`` (written with the characters themselves; superscripts, which a code host's
-    notebook view keeps, where the report's pages typeset the same digits as MathML)."""
-    mantissa, exponent = number_parts(value)
-    if exponent is None:
-        return html.escape(mantissa)
-    times = "\u00d7" if mantissa.strip("-") else ""
-    return f"{mantissa}{times}10<sup>{exponent:d}</sup>".replace("-", "\u2212")
 
 
 def _is_numeric(series: pd.Series) -> bool:
@@ -317,11 +233,8 @@ def _correction(row: pd.Series, ledger_rows: pd.DataFrame) -> str:
         & (ledger_rows["variant"] == "corrected")
         & (ledger_rows["check_id"] != row["check_id"])
     ]
-    from sparseact.publish.mathtext import render_prose
-
-    render_text = functools.partial(render_prose, breakable=True)  # a long formula wraps inside its card
     return "; ".join(
-        f"{render_text(str(t['statement']))} ({badge(t['verdict'])} "
+        f"{_card_text(str(t['statement']))} ({badge(t['verdict'])} "
         f'<span class="sa-id">{html.escape(_short_id(t["check_id"]))}</span>)'
         for _, t in twins.iterrows()
     )
@@ -331,10 +244,6 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
     """One check as a card: badge, id and variant, the statement with its paper reference, the reason,
     for a FAIL its finding class, the proposed correction and (with ``report_path``, where the page goes) a link
     to its certificate, then the notes (any ``$...$`` math typeset)."""
-    from sparseact.publish.mathtext import render_prose
-
-    render_text = functools.partial(render_prose, breakable=True)  # a long formula wraps inside its card
-
     verdict = str(row["verdict"])
     variant = f' <span class="sa-muted">({html.escape(str(row["variant"]))})</span>' if row["variant"] else ""
     replicates = (
@@ -345,10 +254,10 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
     check = html.escape(_short_id(row["check_id"]))
     parts = [
         f'<p>{badge(verdict)} <span class="sa-id">{check}</span>{variant}{replicates}</p>',
-        f"<p><b>{html.escape(str(row['paper_ref']))}.</b> {render_text(str(row['statement']))}</p>",
+        f"<p><b>{html.escape(str(row['paper_ref']))}.</b> {_card_text(str(row['statement']))}</p>",
     ]
     label = "Counterexample" if verdict == "FAIL" and row["counterexample"] else "Measured"
-    parts.append(f"<p><b>{label}:</b> {render_text(_reason(row))}</p>")
+    parts.append(f"<p><b>{label}:</b> {_card_text(_reason(row))}</p>")
     if verdict == "FAIL":
         correction = _correction(row, ledger_rows)
         certificate = ""
@@ -360,7 +269,7 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
             f"{correction or 'none proposed (see the notes)'}{certificate}</p>"
         )
     if row["notes"]:
-        parts.append(f'<p class="sa-notes">{render_text(str(row["notes"]))}</p>')
+        parts.append(f'<p class="sa-notes">{_card_text(str(row["notes"]))}</p>')
     return f'<div class="sa-check sa-{html.escape(verdict)}">{"".join(parts)}</div>'
 
 
@@ -473,14 +382,12 @@ def show_figures(figure_paths: Sequence[str], captions: dict[str, str], report_p
     The PNG is embedded in the page; with ``report_path`` the caption links the
     vector (PDF) version relative to the report.
     """
-    from sparseact.publish.mathtext import render_prose as render_text
-
     base = os.path.dirname(report_path) if report_path else None
     pngs = [p for p in figure_paths if str(p).endswith(".png")]
     for number, path in enumerate(pngs, start=1):
         stem = Path(path).stem
         data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
-        caption = render_text(captions.get(stem, ""))
+        caption = render_prose(captions.get(stem, ""))
         pdf = Path(path).with_suffix(".pdf")
         link = ""
         if base is not None and str(pdf) in map(str, figure_paths):
