@@ -96,7 +96,7 @@ _ID = (
     r"|[A-Za-z]+[0-9]+[A-Za-z][A-Za-z0-9]*)"
 )
 _OTHER_TOKENS = (
-    r"(?P<prose>'s\b|(?<=[A-Za-z])\(s\)|e\.g\.|i\.e\.|cf\.|vs\.|et al\.)"
+    r"(?P<prose>'s\b|(?<=[A-Za-z])\(s\)|e\.g\.|i\.e\.|w\.p\.|cf\.|vs\.|et al\.)"
     r"|(?P<code>[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*_(?!(?:" + "|".join(GREEK) + r")\b)[A-Za-z]{3,}\w*)"
     r"|(?P<sci>\d+(?:\.\d+)?e[+-]?\d+)"
     r"|(?P<word>[A-Za-z]+[0-9]*)"
