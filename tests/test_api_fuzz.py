@@ -120,6 +120,19 @@ def _erm(fit: bool = True) -> SparseActivationERM:
 
 
 #: Valid keyword arguments of every public function of :data:`CORE_MODULES` ("module.function").
+def _certificate_document() -> dict:
+    return {
+        "check_id": "x/y",
+        "statement_id": "lemma0",
+        "paper_ref": "Lemma 0",
+        "statement": "s <= 1",
+        "finding": "statement-error",
+        "counterexample": "s = 2",
+        "certificate": {"relation": "<=", "lhs_value": 2.0, "rhs_value": 1.0, "explanation": "2 > 1"},
+        "margin": "lhs - rhs in [1, 1] (exact rational arithmetic)",
+    }
+
+
 VALID = {
     "cube.points_from_indices": lambda: dict(indices=[0, 3, 5], n=3),
     "cube.indices_from_points": lambda: dict(X=cube.hypercube(3)),
@@ -178,18 +191,9 @@ VALID = {
     "publish.ledger.certificate_path": lambda: dict(check_id="x/y"),
     "publish.ledger.notebook_path": lambda: dict(claim_id="x"),
     "publish.ledger.certificate_view": lambda: dict(certificate="results/certificates/x/y.json"),
-    "publish.ledger.certificate_markdown": lambda: dict(
-        document={
-            "check_id": "x/y",
-            "statement_id": "lemma0",
-            "paper_ref": "Lemma 0",
-            "statement": "s <= 1",
-            "finding": "statement-error",
-            "counterexample": "s = 2",
-            "certificate": {"relation": "<=", "lhs_value": 2.0, "rhs_value": 1.0, "explanation": "2 > 1"},
-            "margin": "lhs - rhs in [1, 1] (exact rational arithmetic)",
-        }
-    ),
+    "publish.ledger.certificate_markdown": lambda: dict(document=_certificate_document()),
+    "publish.ledger.certificate_fields": lambda: dict(document=_certificate_document()),
+    "publish.ledger.refuted_where": lambda: dict(document=_certificate_document()),
     "publish.ledger.ledger_markdown": lambda: dict(frame=ledger.records_to_frame([_record()]), link_prefix="../"),
     "publish.ledger.severity_order": lambda: dict(record=_record()),
     "bounds.lemma6_halfspace_as": lambda: dict(p=0.3, n=10),

@@ -58,6 +58,8 @@ rule report:
         ),
         timings=in_results("report/timings.html"),
         graph=in_results("report/graph.html"),
+        # one page per FAIL's certificate, linked from the report and the claim pages
+        certificates=directory(in_results("report/certificates")),
         screenshot_index=in_results("report/screenshot-index.png"),
         screenshot_claim=in_results(f"report/screenshot-{SCREENSHOT_CLAIM}.png"),
         screenshot_print=in_results("report/screenshot-index-print.png"),

@@ -30,7 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from sparseact.paper import paper_position
-from sparseact.publish.cells import format_value
+from sparseact.publish.cells import number_parts
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.mathtext import markdown_math
 from sparseact.publish.statements import CONJECTURED, STATUS_DEFINITIONS, first_sentence, short_ref
@@ -90,12 +90,11 @@ def readable(cell) -> str:
         return ""
     if not _NUMBER.match(text):
         return text
-    shown = format_value(float(text))
-    mantissa, _, exponent = shown.partition("e")
-    if exponent:
-        mantissa, power = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa, f"10^{{{int(exponent)}}}"
-        return f"${power}$" if mantissa == "1" else f"${mantissa} \\times {power}$"
-    return shown
+    mantissa, exponent = number_parts(float(text))
+    if exponent is None:
+        return mantissa
+    times = r" \times " if mantissa.strip("-") else ""
+    return f"${mantissa}{times}10^{{{exponent}}}$"
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:

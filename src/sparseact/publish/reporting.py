@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from sparseact.publish.asciimath import render_prose
-from sparseact.publish.cells import MISSING, format_value
+from sparseact.publish.cells import MISSING, format_value, number_html
 from sparseact.publish.ledger import records_to_frame
 from sparseact.runtime.provenance import atomic_write_json, atomic_write_text, provenance
 
@@ -185,7 +185,7 @@ def _is_numeric(series: pd.Series) -> bool:
 def html_table(frame: pd.DataFrame, badges: Sequence[str] = ()) -> str:
     """``frame`` as a compact HTML table: header row, no index column, numbers right-aligned.
 
-    Text cells are left-aligned and wrap; numbers get :func:`format_value`; the
+    Text cells are left-aligned and wrap; numbers get :func:`number_html`; the
     columns named in ``badges`` hold verdicts and are shown as coloured badges.
     A note under the table explains :data:`MISSING` when the table has one.
     """
@@ -200,7 +200,7 @@ def html_table(frame: pd.DataFrame, badges: Sequence[str] = ()) -> str:
             if column in badges and text != MISSING:
                 cells.append(f"<td>{badge(text)}</td>")
             elif numeric[column]:
-                cells.append(f'<td class="sa-num">{html.escape(text)}</td>')
+                cells.append(f'<td class="sa-num">{number_html(value)}</td>')
             else:
                 cells.append(f"<td>{html.escape(text)}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
