@@ -1,4 +1,16 @@
-"""Certificates of violations that only the runs stage can build, and the worst of them for the assembly.
+"""The worst instances the runs stage measures, and the certificates the assembly builds from them.
+
+The runs stage measures; the assembly decides. For a check whose certificate needs the
+instance (a network, an input), which the assembly does not otherwise see, the runs stage
+records the raw data of each point's worst instance with :func:`worst_instance` (no
+verdict, no tolerance: the instance where the measured excess over the statement's limit
+is largest) as the run table :data:`WORST`; the assembly passes
+:func:`certified_worst` (the worst instance that violates the check, certified by the
+claim's ``verdicts`` module from that data) as the ``build`` of
+:func:`sparseact.verify.certificates.fail_fields`. This module imports nothing from
+:mod:`sparseact.verify`, so the runs stage's code closure holds no tolerance.
+
+Claims not yet moved to that split use the older pair below:
 
 Some checks compare numbers the runs stage records per instance (a network, a
 sample) with a limit, but the assembly only sees the numbers: the instance, which
@@ -14,8 +26,91 @@ violations nothing is added, so PASS rows and run tables are unchanged.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pandas as pd
+
+#: Name of the run table of worst instances (one row per point and check; the stages add ``point`` and
+#: ``replicate``).
+WORST = "worst"
+#: Its columns: ``data`` is the instance's raw data as JSON text (run tables hold scalars).
+WORST_COLUMNS = ("check", "excess", "instance", "data")
+
+
+def worst_instance(check_id: str, excess: float, instance: str, **data) -> dict:
+    """One row of :data:`WORST`: the instance of one point where check ``check_id`` is closest to failing.
+
+    Parameters
+    ----------
+    check_id : str
+        The ledger check.
+    excess : float
+        The measured excess over the statement's limit (larger is worse; negative when within it).
+    instance : str
+        The instance, for a reader (goes into the counterexample).
+    **data
+        The raw data a certificate of the instance needs (numbers, lists, numpy arrays).
+
+    Returns
+    -------
+    dict
+        The row, with ``data`` as JSON text.
+    """
+    return dict(check=check_id, excess=float(excess), instance=instance, data=json.dumps(data, default=_listed))
+
+
+def _listed(value):
+    """A numpy array or scalar as a JSON-ready Python object (``json.dumps``' ``default``)."""
+    return value.tolist()
+
+
+def with_worst(tables: dict, rows: list) -> dict:
+    """``tables`` with the worst-instance ``rows`` (:func:`worst_instance`) added as :data:`WORST`."""
+    return {**tables, WORST: pd.DataFrame(rows, columns=list(WORST_COLUMNS))}
+
+
+def certified_worst(tables: dict, check_id: str, build: Callable[[dict], dict | None]):
+    """The certificate and counterexample of the worst recorded instance of ``check_id`` that violates it.
+
+    The ``build`` of :func:`sparseact.verify.certificates.fail_fields`, e.g.
+    ``fail_fields(verdict, finding, lambda: certified_worst(tables, check_id, build), notes)``.
+
+    Parameters
+    ----------
+    tables : dict of str to DataFrame
+        The claim's run tables (:data:`WORST` among them).
+    check_id : str
+        The check.
+    build : callable
+        ``build(data) -> certificate or None``: the claim's certificate of one instance from its raw data
+        (:func:`worst_instance`), ``None`` when the instance does not violate the check.
+
+    Returns
+    -------
+    tuple or None
+        ``(certificate, counterexample)`` of the violating instance with the largest excess, or ``None``
+        when no recorded instance violates the check (a FAIL is then INCONCLUSIVE: a FAIL without a
+        certificate is no verdict).
+    """
+    rows = tables.get(WORST)
+    if rows is None or not len(rows):
+        return None
+    built = [(row, build(json.loads(row["data"]))) for _, row in rows[rows["check"] == check_id].iterrows()]
+    violating = [(row, cert) for row, cert in built if cert is not None]
+    if not violating:
+        return None
+    row, cert = max(violating, key=lambda pair: pair[0]["excess"])
+    return cert, _counterexample(row["instance"], cert, len(violating))
+
+
+def _counterexample(instance: str, cert: dict, count: int) -> str:
+    """The ledger's counterexample of a certified instance, among ``count`` violating ones."""
+    return (
+        f"{instance}: {cert['lhs_label']} = {cert['lhs_value']:.6g}, {cert['rhs_label']} = "
+        f"{cert['rhs_value']:.6g}, not {cert['lhs_label']} {cert['relation']} {cert['rhs_label']} "
+        f"({count} violating instance{'s' if count > 1 else ''})"
+    )
+
 
 #: Name of the optional run table of violations (one per claim, keyed by check; absent when nothing is violated).
 TABLE = "violations"
@@ -72,12 +167,7 @@ def worst_violation(tables: dict, check_id: str):
         return None
     row = rows.loc[rows["excess"].idxmax()]
     cert = json.loads(row["certificate"])
-    counterexample = (
-        f"{row['instance']}: {cert['lhs_label']} = {cert['lhs_value']:.6g}, {cert['rhs_label']} = "
-        f"{cert['rhs_value']:.6g}, not {cert['lhs_label']} {cert['relation']} {cert['rhs_label']} "
-        f"({len(rows)} violating instance{'s' if len(rows) > 1 else ''})"
-    )
-    return cert, counterexample
+    return cert, _counterexample(row["instance"], cert, len(rows))
 
 
 def with_violations(tables: dict, rows: list) -> dict:

@@ -13,8 +13,9 @@ import pandas as pd
 
 from sparseact.bounds import C_LEMMA6
 from sparseact.claims import describe_range
-from sparseact.claims._failures import worst_violation
+from sparseact.claims._failures import certified_worst
 from sparseact.claims._verdicts import verdict_big_o_trend
+from sparseact.claims.lemma6 import CORRECTED_FACTOR
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
 from sparseact.verify.records import CheckRecord, ClaimReport
@@ -149,7 +150,7 @@ def assemble(block: dict, tables: dict):
     corrected_fields = cert.fail_fields(
         verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
         "proof-slip",
-        lambda: worst_violation(tables, "lemma6/identity-corrected"),
+        lambda: certified_worst(tables, "lemma6/identity-corrected", corrected_certificate),
     )
     records += [
         CheckRecord(
@@ -234,4 +235,26 @@ def tightness_table(table):
                 method="exact",
             )
         ]
+    )
+
+
+def corrected_certificate(data: dict) -> dict | None:
+    """The certificate of ``AS(g) != CORRECTED_FACTOR * E[g sum_i x_i]`` for one halfspace with ``w > 0``
+    (:func:`sparseact.claims.lemma6.compute.worst_corrected`), or ``None`` when it holds within the tolerance.
+
+    The verifier knows ``h = 1{<w, x> > b} = 1 - g``: ``AS(g) = AS(h)`` and ``E[g sum_i x_i] = -E[h sum_i x_i]``.
+    """
+    if verdict_at_most(abs(data["AS"] - data["rhs"]), ATOL) is not Verdict.FAIL:
+        return None
+    h = {"halfspace": {"w": data["w"], "b": data["b"]}}
+    return cert.certificate_if_violated(
+        "==",
+        cert.quantity("average_sensitivity", function=h),
+        cert.formula("f * (-c)", f=CORRECTED_FACTOR, c=cert.quantity("correlation_with_sum", function=h)),
+        data["AS"],
+        data["rhs"],
+        "AS(g) = AS(1 - g)",
+        f"{CORRECTED_FACTOR:g} E_x[g(x) sum_i x_i]",
+        f"g = 1{{<w, x> <= {data['b']:g}}} with w > 0 ({data['kind']}, n = {data['n']}), given as h = 1{{<w, x> > "
+        f"{data['b']:g}}} = 1 - g: AS(g) = AS(h), E[g sum_i x_i] = -E[h sum_i x_i]",
     )

@@ -9,13 +9,15 @@ from __future__ import annotations
 import math
 
 from sparseact.claims import describe_range
-from sparseact.claims._failures import worst_violation
+from sparseact.claims._failures import certified_worst
 from sparseact.claims.section1_index import PAPER_REF
 from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert
 from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most, verdict_equal
 
+#: ``Index_b(z)`` in {0, 1} from the input list ``z`` (a certificate formula); the address has bit i set iff z_i < 0.
+INDEX_EXPR = "(z[b + sum(2**i for i in range(b) if z[i] < 0)] + 1) / 2"
 #: What a FAIL of either check is: the paper states in Section 1 that this network computes Index_b and lies in
 #: H_{b+2^b, 2^b, 1}; a counterexample makes that statement false as printed.
 FINDING = "statement-error"
@@ -23,7 +25,6 @@ FINDING = "statement-error"
 
 def assemble(block: dict, tables: dict):
     table = tables["index"]
-    failures = [f for f in table["first_failure"] if f]
     common = dict(
         claim_id="section1_index",
         statement_id="section1-index",
@@ -36,12 +37,14 @@ def assemble(block: dict, tables: dict):
     max_active = int(table["max_active"].max())
     size_ok = verdict_all(verdict_at_most(s, 2**b) for s, b in zip(table["s"], table["b"], strict=True))
     computes = cert.fail_fields(
-        Verdict.FAIL if failures else Verdict.PASS, FINDING, lambda: worst_violation(tables, "section1_index/computes")
+        verdict_all(verdict_at_most(e, 0.0) for e in table["max_abs_error"]),
+        FINDING,
+        lambda: certified_worst(tables, "section1_index/computes", certificate),
     )
     sparsity = cert.fail_fields(
         verdict_all([verdict_at_most(max_active, 1), size_ok]),
         FINDING,
-        lambda: worst_violation(tables, "section1_index/sparsity"),
+        lambda: certified_worst(tables, "section1_index/sparsity", certificate),
     )
     records = [
         CheckRecord(
@@ -181,3 +184,43 @@ def _gaussian_threshold(s: int) -> float:
         middle = (low + high) / 2
         low, high = (middle, high) if _more_than_one(s, middle) > 1.0 / s else (low, middle)
     return (low + high) / 2
+
+
+def certificate(data: dict) -> dict | None:
+    """The certificate of one worst instance (:func:`sparseact.claims.section1_index.compute.worst`), or ``None``
+    when it violates nothing: ``h(z) == Index_b(z)`` (``kind`` value), ``#active(z) <= 1`` (active) or
+    ``s <= 2^b`` (size)."""
+    spec = {key: data[key] for key in ("u", "W", "b")}  # the network's JSON form N, as recorded
+    b = data["bits"]
+    if data["kind"] == "value":
+        return cert.certificate_if_violated(
+            "==",
+            cert.quantity("value", function={"network": spec}, x=data["z"]),
+            cert.formula(INDEX_EXPR, z=data["z"], b=b),
+            data["h"],
+            data["index"],
+            "h(z)",
+            "Index_b(z)",
+            "the network differs from Index_b on this input",
+        )
+    if data["kind"] == "active":
+        return cert.certificate_if_violated(
+            "<=",
+            cert.quantity("active_count", network=spec, x=data["z"]),
+            cert.formula("k", k=1),
+            data["count"],
+            1,
+            "active neurons at z",
+            "k",
+            "more than one neuron fires on this input",
+        )
+    return cert.certificate_if_violated(
+        "<=",
+        cert.formula("sum(1 for a in u)", u=spec["u"]),
+        cert.formula("2**b", b=b),
+        data["s"],
+        2**b,
+        "s",
+        "2^b",
+        "the network has more than 2^b neurons",
+    )
