@@ -56,12 +56,12 @@ def worst_instance(check_id: str, excess: float, instance: str, **data) -> dict:
     dict
         The row, with ``data`` as JSON text.
     """
-    return dict(check=check_id, excess=float(excess), instance=instance, data=json.dumps(data, default=_listed))
+    return dict(check=check_id, excess=float(excess), instance=instance, data=instance_json(data))
 
 
-def _listed(value):
-    """A numpy array or scalar as a JSON-ready Python object (``json.dumps``' ``default``)."""
-    return value.tolist()
+def instance_json(data: dict) -> str:
+    """The raw data of an instance as JSON text, numpy arrays and scalars as lists and numbers."""
+    return json.dumps(data, default=lambda value: value.tolist())
 
 
 def with_worst(tables: dict, rows: list) -> dict:
