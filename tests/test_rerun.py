@@ -151,7 +151,7 @@ def test_a_deleted_output_is_rebuilt(current, relative, rule):
 #: Claims whose runs stage still imports the verification layer (``compute.py`` building certificates or
 #: deciding with a verdict): a tolerance edit still reruns their data and runs jobs. Issue 31 moves them one by
 #: one; this list only shrinks (tests/test_compute_measures.py holds it against the code).
-COMPUTE_STILL_DECIDES = frozenset({"section4_lwr", "theorem19"})
+COMPUTE_STILL_DECIDES = frozenset({"theorem19"})
 
 
 def _claims_of(out, rule):
