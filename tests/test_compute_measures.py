@@ -10,7 +10,6 @@ import ast
 from pathlib import Path
 
 import pytest
-from test_rerun import COMPUTE_STILL_DECIDES
 
 from sparseact.claims import claim_ids, code_files
 
@@ -26,10 +25,16 @@ def _verify_files(claim):
 @pytest.mark.parametrize("claim", claim_ids())
 def test_the_runs_stage_imports_no_verification(claim):
     found = _verify_files(claim)
-    if claim in COMPUTE_STILL_DECIDES:
-        assert found, f"{claim} no longer imports sparseact.verify: remove it from COMPUTE_STILL_DECIDES"
-    else:
-        assert not found, f"the runs stage of {claim} imports {found}"
+    assert not found, f"the runs stage of {claim} imports {found}"
+
+
+@pytest.mark.parametrize("claim", claim_ids())
+def test_no_compute_module_imports_the_verification_layer(claim):
+    """No ``import sparseact.verify...`` or ``from sparseact.verify... import`` in claims/<id>/compute.py."""
+    tree = ast.parse((CLAIMS / claim / "compute.py").read_text())
+    modules = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module]
+    modules += [a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names]
+    assert not [m for m in modules if m == "sparseact.verify" or m.startswith("sparseact.verify.")], modules
 
 
 def _imported_names(path):
@@ -38,10 +43,10 @@ def _imported_names(path):
     return [(node.module, a.name) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for a in node.names]
 
 
-@pytest.mark.parametrize("claim", sorted(set(claim_ids()) - COMPUTE_STILL_DECIDES))
+@pytest.mark.parametrize("claim", claim_ids())
 def test_verdicts_import_no_private_name_of_compute(claim):
     """What both stages read lives in the claim's grid module or a shared module, never as a private name of
-    compute.py (held for the claims already split; lemma9 and theorem19 still import some)."""
+    compute.py."""
     path = CLAIMS / claim / "verdicts.py"
     private = [
         name
