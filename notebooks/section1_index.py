@@ -69,8 +69,8 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   (closed form, bisection); evidence for the hedged remark on Gaussian inputs.
 #
 # A violation would be a FAIL of class `statement-error` (Section 1 states that this network computes
-# $\mathrm{Index}_b$ and lies in $\mathcal{H}_{b+2^b,2^b,1}$), with a certificate built in the runs stage from the
-# network and the worst input: its value against $\mathrm{Index}_b$ recomputed from the input by a formula, its
+# $\mathrm{Index}_b$ and lies in $\mathcal{H}_{b+2^b,2^b,1}$), with a certificate built in the assembly from the
+# network and the worst input the runs stage recorded: its value against $\mathrm{Index}_b$ recomputed from the input by a formula, its
 # active count against 1, or its number of neurons against $2^b$. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.
 
