@@ -10,7 +10,8 @@ attach one, and how each names its check:
   ``degenerate_point_fields(...)`` (a literal
   check id, or the literals of the tuples a loop binds it to);
 * a claim's record helper ``def record(name, ...)`` building ``check_id=f"claim/{name}"``: with ``failure=`` (or a
-  ``cert_col``) at the call, or, for the helpers reading a failure table, when ``FINDING`` (the class of a FAIL) has
+  ``cert_col``, or a certificate ``build`` function) at the call, or, for the helpers reading a failure table, when
+  ``FINDING`` (the class of a FAIL) has
   the name (an ``f"network-{variant}"`` name is expanded over the loop's literals).
 """
 
@@ -159,9 +160,10 @@ def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
                 keywords = {k.arg: k.value for k in node.keywords}
                 if "failure" in params:  # record(..., failure=...): FAIL only with a failure
                     carries = "failure" in keywords and _builds_certificate(keywords["failure"])
-                elif "cert_col" in params:
-                    index = params.index("cert_col")
-                    value = keywords.get("cert_col", node.args[index] if len(node.args) > index else None)
+                elif "cert_col" in params or "build" in params:  # a certificate's column, or its builder
+                    key = "cert_col" if "cert_col" in params else "build"
+                    index = params.index(key)
+                    value = keywords.get(key, node.args[index] if len(node.args) > index else None)
                     carries = value is not None and _builds_certificate(value)
                 else:  # failure-table helpers: FINDING[name] is the FAIL's class
                     carries = check_name in findings
