@@ -20,7 +20,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
+
+from sparseact.networks import SparseReLUNetwork
 
 #: Name of the run table of worst instances (one row per point and check; the stages add ``point`` and
 #: ``replicate``).
@@ -54,6 +57,17 @@ def worst_instance(check_id: str, excess: float, instance: str, **data) -> dict:
 def instance_json(data: dict) -> str:
     """The raw data of an instance as JSON text, numpy arrays and scalars as lists and numbers."""
     return json.dumps(data, default=lambda value: value.tolist())
+
+
+def instance_arguments(data: dict, arrays=()) -> dict:
+    """The arguments of a claim's certificate builder from an instance's raw data (:func:`instance_json`): the
+    entries named in ``arrays`` as numpy arrays, a network ``net`` (its ``u, W, b``) as a
+    :class:`~sparseact.networks.SparseReLUNetwork`, and the ``builder``'s name dropped."""
+    arguments = {key: value for key, value in data.items() if key != "builder"}
+    arguments.update({key: np.asarray(arguments[key]) for key in arrays if key in arguments})
+    if "net" in arguments:
+        arguments["net"] = SparseReLUNetwork(**arguments["net"])
+    return arguments
 
 
 def with_worst(tables: dict, rows: list) -> dict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sparseact.verify import certificates as cert
 from sparseact.verify.verdicts import ATOL, RTOL, Verdict, verdict_big_o
 
 
@@ -50,3 +51,13 @@ def verdict_big_o_trend(parameter, ratios) -> tuple[Verdict, float]:
     """
     verdict, slope = verdict_big_o(parameter, ratios)
     return no_uncertified_fail(verdict), slope
+
+
+def at_most_one(lhs: dict, count: int, lhs_label: str, rhs_label: str, explanation: str) -> dict:
+    """The certificate that ``count``, the left side ``lhs`` (an active count at one input), exceeds 1."""
+    return cert.certificate("<=", lhs, cert.formula("1"), count, 1.0, lhs_label, rhs_label, explanation)
+
+
+def ints(values) -> list:
+    """``values`` as a list of Python ints (an input or a secret in a certificate)."""
+    return [int(v) for v in values]

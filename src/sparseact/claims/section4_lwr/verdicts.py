@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
+from sparseact.claims._failures import instance_arguments
+from sparseact.claims._verdicts import at_most_one, ints
 from sparseact.claims.section4_lwr.compute import (
     CONJ16_SUCCESS,
     GF_EXTRA_SAMPLES,
@@ -22,7 +24,6 @@ from sparseact.claims.section4_lwr.compute import (
     RESIDUAL_TOL,
     SOLVE_ERROR,
 )
-from sparseact.networks import SparseReLUNetwork
 from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert
 from sparseact.verify.records import CheckRecord, ClaimReport
@@ -556,17 +557,7 @@ FORCED_DIAGONAL_EXPR = (
 def certify(data: dict) -> dict:
     """The counterexample and certificate of one recorded instance: ``data`` names its builder
     (:data:`CERTIFICATES`) and holds the builder's arguments (a network as its ``u, W, b``)."""
-    arguments = {key: value for key, value in data.items() if key != "builder"}
-    for key in ("x", "y", "z", "w", "Z", "target", "residual"):
-        if key in arguments:
-            arguments[key] = np.asarray(arguments[key])
-    if "net" in arguments:
-        arguments["net"] = SparseReLUNetwork(**arguments["net"])
-    return CERTIFICATES[data["builder"]](**arguments)
-
-
-def _ints(x) -> list:
-    return [int(v) for v in x]
+    return CERTIFICATES[data["builder"]](**instance_arguments(data, ("x", "y", "z", "w", "Z", "target", "residual")))
 
 
 def _spec(counterexample: str, certificate: dict) -> dict:
@@ -596,12 +587,9 @@ def _identity_failure(q, m, p, t, value, lam, variant) -> dict:
 
 
 def _active_identity_failure(q, m, p, t, count) -> dict:
-    c = cert.certificate(
-        "<=",
+    c = at_most_one(
         cert.formula(ACTIVE_CORRECTED_EXPR, q=q, m=m, t=t),
-        cert.formula("1"),
         count,
-        1.0,
         "active ReLUs of the corrected identity at t",
         "1",
         f"q={q}, m={m}, t={t}",
@@ -646,50 +634,50 @@ def _linear_failure(q, m, w, Z, target, residual) -> dict:
         0.0,
         "<rho, (<w, y>)_y> with z(Y)^T rho = 0",
         "0 (if <v, z(y)> = <w, y> for all y)",
-        f"q={q}, m={m}, w={tuple(_ints(w))}: the rows of Z are z(y) for every y in Z_q^m "
+        f"q={q}, m={m}, w={tuple(ints(w))}: the rows of Z are z(y) for every y in Z_q^m "
         "(bit l of y_i at coordinate i*L + l, bit beta -> 1 - 2 beta), t_y = <w, y>; if a linear v "
         "had Z v = t then <rho, t> = <Z^T rho, v> = 0",
     )
     return _spec(
-        f"q={q}, m={m}, w={tuple(_ints(w))}: the best linear v leaves |<w,y> - <v,z(y)>| = "
+        f"q={q}, m={m}, w={tuple(ints(w))}: the best linear v leaves |<w,y> - <v,z(y)>| = "
         f"{abs(residual[k]):.4g}; certificate <rho, t> = {value:.6g} != 0",
         c,
     )
 
 
 def _affine_failure(q, m, w, y, z, v, c_offset) -> dict:
-    y, z = _ints(y), _ints(z)
+    y, z = ints(y), ints(z)
     lhs = float(c_offset + sum(vi * zi for vi, zi in zip(v, z, strict=True)))
     rhs = float(sum(int(wi) * yi for wi, yi in zip(w, y, strict=True)))
     c = cert.certificate(
         "==",
         cert.formula("c + sum(v[i] * z[i] for i in range(len_z))", c=c_offset, v=list(v), z=z, len_z=len(z)),
-        cert.formula("sum(w[i] * y[i] for i in range(m))", w=_ints(w), y=y, m=m),
+        cert.formula("sum(w[i] * y[i] for i in range(m))", w=ints(w), y=y, m=m),
         lhs,
         rhs,
         "c + <v, z(y)>",
         "<w, y>",
         f"q={q}, m={m}, y={tuple(y)}, z(y)={tuple(z)}",
     )
-    return _spec(f"q={q}, m={m}, w={tuple(_ints(w))}, y={tuple(y)}: {lhs:g} != {rhs:g}", c)
+    return _spec(f"q={q}, m={m}, w={tuple(ints(w))}, y={tuple(y)}: {lhs:g} != {rhs:g}", c)
 
 
 def _lift_failure(q, m, w, y, z, a, W, b) -> dict:
-    y, z, r = _ints(y), _ints(z), len(z)
+    y, z, r = ints(y), ints(z), len(z)
     W = [float(x) for x in W]
     lhs = 0.5 - (sum(int(wi) * yi for wi, yi in zip(w, y, strict=True)) - a) ** 2
     rhs = float(sum(W[i * r + j] * (z[i] if i == j else z[i] * z[j]) for i in range(r) for j in range(r)) - b)
     c = cert.certificate(
         "==",
-        cert.formula(QUADRATIC_EXPR, w=_ints(w), y=y, m=m, a=a),
+        cert.formula(QUADRATIC_EXPR, w=ints(w), y=y, m=m, a=a),
         cert.formula(LIFT_EXPR, W=W, z=z, r=r, b=b),
         lhs,
         rhs,
         "1/2 - (<w, y> - a)^2",
         "<W_{w,a}, x(z(y))> - b_{w,a}",
-        f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}, y={tuple(y)}, z(y)={tuple(z)}",
+        f"q={q}, m={m}, w={tuple(ints(w))}, a={a}, y={tuple(y)}, z(y)={tuple(z)}",
     )
-    return _spec(f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}, y={tuple(y)}: {lhs:g} != {rhs:g}", c)
+    return _spec(f"q={q}, m={m}, w={tuple(ints(w))}, a={a}, y={tuple(y)}: {lhs:g} != {rhs:g}", c)
 
 
 def _pm1_failure(q, m, w, L, a, k, W) -> dict:
@@ -701,19 +689,19 @@ def _pm1_failure(q, m, w, L, a, k, W) -> dict:
     value = float(diagonal[k])
     c = cert.certificate(
         "==",
-        cert.formula(FORCED_DIAGONAL_EXPR, w=_ints(w), m=m, L=L, a=a, k=k),
+        cert.formula(FORCED_DIAGONAL_EXPR, w=ints(w), m=m, L=L, a=a, k=k),
         cert.formula("1"),
         value,
         1.0,
         f"|W_{{w,a}}[k,k]| forced by 1/2 - (<w, y> - a)^2, k={k}",
         "1 (an entry of a vector in {1,-1}^n)",
-        f"q={q} = 2^{L}, m={m}, w={tuple(_ints(w))}, a={a}: z(y) runs over all of {{-1,1}}^{r}, "
+        f"q={q} = 2^{L}, m={m}, w={tuple(ints(w))}, a={a}: z(y) runs over all of {{-1,1}}^{r}, "
         "x(y)_kk = z_k and every other coordinate of x(y) is a character of degree 0 or 2, so any "
         "W, b with <W, x(y)> - b = 1/2 - (<w, y> - a)^2 for all y has W[k,k] = E_z[z_k (1/2 - "
         "(<w, y(z)> - a)^2)] (the formula, y(z) decoded from the bits of z)",
     )
     return _spec(
-        f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}: W[{k},{k}] = {float(matrix[k, k]):g} "
+        f"q={q}, m={m}, w={tuple(ints(w))}, a={a}: W[{k},{k}] = {float(matrix[k, k]):g} "
         f"is forced (Fourier coefficient) and is not +-1",
         c,
     )
@@ -721,27 +709,27 @@ def _pm1_failure(q, m, w, L, a, k, W) -> dict:
 
 def _network_failure(q, m, p, w, y, x, net) -> dict:
     value = float(net(x[None, :])[0])
-    expected = float((sum(int(wi) * yi for wi, yi in zip(w, _ints(y), strict=True)) % q) % p)
+    expected = float((sum(int(wi) * yi for wi, yi in zip(w, ints(y), strict=True)) % q) % p)
     c = cert.certificate(
         "==",
-        cert.quantity("value", function={"network": cert.network_spec(net)}, x=_ints(x)),
-        cert.formula(LWR_EXPR, w=_ints(w), y=_ints(y), m=m, q=q, p=p),
+        cert.quantity("value", function={"network": cert.network_spec(net)}, x=ints(x)),
+        cert.formula(LWR_EXPR, w=ints(w), y=ints(y), m=m, q=q, p=p),
         value,
         expected,
         "F_w(x(y))",
         "f_w(y) = (<w, y> mod q) mod p",
-        f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}; x = x(z(y))",
+        f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}; x = x(z(y))",
     )
-    return _spec(f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}: F = {value:g}, f = {expected:g}", c)
+    return _spec(f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}: F = {value:g}, f = {expected:g}", c)
 
 
 def _rounding_network_failure(q, m, p, w, y, x, net) -> dict:
     value = float(net(x[None, :])[0])
-    w_list, y_list = _ints(w), _ints(y)
+    w_list, y_list = ints(w), ints(y)
     expected = float(_round_value(w_list, y_list, q, p))
     c = cert.certificate(
         "==",
-        cert.quantity("value", function={"network": cert.network_spec(net)}, x=_ints(x)),
+        cert.quantity("value", function={"network": cert.network_spec(net)}, x=ints(x)),
         cert.formula(ROUND_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
         value,
         expected,
@@ -760,7 +748,7 @@ def _round_value(w, y, q, p) -> int:
 
 def _definition_failure(q, m, p, w, y) -> dict:
     """Definition 15's ``f_w`` differs from the learning-with-rounding map it cites at ``(w, y)``."""
-    w_list, y_list = _ints(w), _ints(y)
+    w_list, y_list = ints(w), ints(y)
     printed = float(sum(a * b for a, b in zip(w_list, y_list, strict=True)) % q % p)
     rounded = float(_round_value(w_list, y_list, q, p))
     c = cert.certificate(
@@ -783,17 +771,14 @@ def _definition_failure(q, m, p, w, y) -> dict:
 
 def _network_active_failure(q, m, p, w, y, x, net) -> dict:
     count = int(net.active_counts(x[None, :])[0])
-    c = cert.certificate(
-        "<=",
-        cert.quantity("active_count", network=cert.network_spec(net), x=_ints(x)),
-        cert.formula("1"),
+    c = at_most_one(
+        cert.quantity("active_count", network=cert.network_spec(net), x=ints(x)),
         count,
-        1.0,
         "active neurons of F_w at x(y)",
         "k = 1",
-        f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}; x = x(z(y))",
+        f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}; x = x(z(y))",
     )
-    return _spec(f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}: {count} active", c)
+    return _spec(f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}: {count} active", c)
 
 
 #: The certificate builders of :func:`certify`, by the name the runs stage records.

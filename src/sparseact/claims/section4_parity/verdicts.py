@@ -12,8 +12,9 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
+from sparseact.claims._failures import instance_arguments
+from sparseact.claims._verdicts import at_most_one, ints
 from sparseact.claims.section4_parity.compute import PARSEVAL_QUERIES, VARIANT_LABELS
-from sparseact.networks import SparseReLUNetwork
 from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert
 from sparseact.verify.certificates import network_spec
@@ -643,17 +644,7 @@ LIFT_EXPR = "sum(w[i * m + j] * (y[i] if i == j else y[i] * y[j]) for i in range
 def certify(data: dict) -> dict:
     """The counterexample and certificate of one recorded instance: ``data`` names its builder
     (:data:`CERTIFICATES`) and holds the builder's arguments (a network as its ``u, W, b``)."""
-    arguments = {key: value for key, value in data.items() if key != "builder"}
-    for key in ("x", "y", "w"):
-        if key in arguments:
-            arguments[key] = np.asarray(arguments[key])
-    if "net" in arguments:
-        arguments["net"] = SparseReLUNetwork(**arguments["net"])
-    return CERTIFICATES[data["builder"]](**arguments)
-
-
-def _ints(x) -> list:
-    return [int(v) for v in x]
+    return CERTIFICATES[data["builder"]](**instance_arguments(data, ("x", "y", "w")))
 
 
 def _spec(m, S, variant, counterexample, certificate) -> dict:
@@ -670,7 +661,7 @@ def _spec(m, S, variant, counterexample, certificate) -> dict:
 
 def _failure(name, m, S, shifts, y, x, net, variant) -> dict:
     """Certificate of a FAIL of ``chi-*``, ``identity-*`` or ``network-*`` at the input ``y``."""
-    y, S_list, A = _ints(y), list(S), _ints(shifts)
+    y, S_list, A = ints(y), list(S), ints(shifts)
     parity = cert.formula(PARITY_EXPR, y=y, S=S_list)
     parity_value = _parity_value(y, S)
     where = f"m={m}, S={S_list} (0-based), y={tuple(y)}"
@@ -720,7 +711,7 @@ def _failure(name, m, S, shifts, y, x, net, variant) -> dict:
     h = float(net(x[None, :])[0])
     c = cert.certificate(
         "==",
-        cert.quantity("value", function={"network": network_spec(net)}, x=_ints(x)),
+        cert.quantity("value", function={"network": network_spec(net)}, x=ints(x)),
         parity,
         h,
         parity_value,
@@ -732,7 +723,7 @@ def _failure(name, m, S, shifts, y, x, net, variant) -> dict:
 
 
 def _lift_failure(m, S, a, y, w, beta, variant) -> dict:
-    y, S_list = _ints(y), list(S)
+    y, S_list = ints(y), list(S)
     quadratic = 0.5 - (sum(y[i] for i in S) - a) ** 2
     lifted = float(sum(w[i * m + j] * (y[i] if i == j else y[i] * y[j]) for i in range(m) for j in range(m)) - beta)
     where = f"m={m}, S={S_list} (0-based), a={a}, y={tuple(y)}"
@@ -751,15 +742,12 @@ def _lift_failure(m, S, a, y, w, beta, variant) -> dict:
 
 
 def _active_failure(name, m, S, y, shifts) -> dict:
-    y, S_list, A = _ints(y), list(S), _ints(shifts)
+    y, S_list, A = ints(y), list(S), ints(shifts)
     count = sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)
     expr = "sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)"
-    c = cert.certificate(
-        "<=",
+    c = at_most_one(
         cert.formula(expr, y=y, S=S_list, A=A),
-        cert.formula("1"),
         count,
-        1.0,
         "active ReLUs of the identity",
         "1",
         f"m={m}, S={S_list}, y={tuple(y)}, shifts {A}",
@@ -769,13 +757,10 @@ def _active_failure(name, m, S, y, shifts) -> dict:
 
 def _network_active_failure(m, S, y, x, net, variant) -> dict:
     count = int(net.active_counts(x[None, :])[0])
-    where = f"m={m}, S={list(S)} (0-based), y={tuple(_ints(y))}"
-    c = cert.certificate(
-        "<=",
-        cert.quantity("active_count", network=cert.network_spec(net), x=_ints(x)),
-        cert.formula("1"),
+    where = f"m={m}, S={list(S)} (0-based), y={tuple(ints(y))}"
+    c = at_most_one(
+        cert.quantity("active_count", network=cert.network_spec(net), x=ints(x)),
         count,
-        1.0,
         "active neurons of h at x(y)",
         "k = 1",
         f"{where}; x = x(y) lies in the support of the distribution D of Section 4",

@@ -183,7 +183,7 @@ def assemble(block: dict, tables: dict):
             "max |h - f|",
             verdict_equal([err], [0.0])[0],
             "failure_computes",
-            computes_certificate,
+            recorded("computes", computes_certificate),
             "f is read from its truth table by index arithmetic, independently of the network",
         )
     )
@@ -198,7 +198,7 @@ def assemble(block: dict, tables: dict):
             "max |sigma(<w_j,x> - p + 1) - indicator|",
             verdict_all([verdict_equal([ind], [0.0])[0], verdict_at_most(bad, 0)]),
             "failure_indicator",
-            indicator_certificate,
+            recorded("indicator", indicator_certificate),
             f"neurons whose w_j is not a sign pattern on the variables: {bad}",
         )
     )
@@ -213,7 +213,7 @@ def assemble(block: dict, tables: dict):
             "max active neurons",
             verdict_all([verdict_at_most(max_active, 1), verdict_at_most(0 if size_ok else 1, 0)]),
             "failure_sparsity",
-            sparsity_certificate,
+            recorded("sparsity", sparsity_certificate),
             f"fewest active neurons on any input: {min_active} (exactly one neuron fires when this is 1)"
             + ("" if size_ok else "; some network does not have s neurons"),
         )
@@ -391,13 +391,24 @@ def _tightness(junta):
 # ---------------------------------------------------------------------------
 
 
-def computes_certificate(row):
+def recorded(check: str, build):
+    """The certificate builder of ``exact_record`` for ``check``: ``(counterexample, certificate)`` of the instance a
+    ``theorem13-junta`` row recorded (``instance_<check>``, ``failure_<check>``), or ``None`` when it recorded none
+    or ``build(data)`` finds no violation."""
+
+    def certify(row):
+        if not row[f"instance_{check}"]:
+            return None
+        certificate = build(json.loads(row[f"instance_{check}"]))
+        return None if certificate is None else (row[f"failure_{check}"], certificate)
+
+    return certify
+
+
+def computes_certificate(d: dict) -> dict | None:
     """``h(x) != f(x)`` at the first input where the proof's network differs from the junta."""
-    if not row["instance_computes"]:
-        return None
-    d = json.loads(row["instance_computes"])
     network = {key: d[key] for key in ("u", "W", "b", "n", "len_u")}
-    cert = certificate_if_violated(
+    return certificate_if_violated(
         "==",
         formula(NETWORK_EXPR, x=d["x"], **network),
         formula(JUNTA_EXPR, T=d["T"], V=d["V"], p=d["p"], x=d["x"]),
@@ -407,15 +418,11 @@ def computes_certificate(row):
         "f(x) of the junta",
         "the proof's network differs from the junta at x",
     )
-    return None if cert is None else (row["failure_computes"], cert)
 
 
-def indicator_certificate(row):
+def indicator_certificate(d: dict) -> dict | None:
     """``sigma(<w_j, x> - p + 1) != 1{x_V = (w_j)_V}`` at the first input and neuron where they differ."""
-    if not row["instance_indicator"]:
-        return None
-    d = json.loads(row["instance_indicator"])
-    cert = certificate_if_violated(
+    return certificate_if_violated(
         "==",
         formula(NEURON_EXPR, w=d["w"], x=d["x"], c=d["c"], n=d["n"]),
         formula(INDICATOR_EXPR, w=d["w"], x=d["x"], V=d["V"]),
@@ -425,15 +432,11 @@ def indicator_certificate(row):
         "1{x_i = w_ji for all i in V}",
         "the proof's indicator identity fails for neuron j at x",
     )
-    return None if cert is None else (row["failure_indicator"], cert)
 
 
-def sparsity_certificate(row):
+def sparsity_certificate(d: dict) -> dict | None:
     """More than one active neuron at the first input where more than one fires."""
-    if not row["instance_sparsity"]:
-        return None
-    d = json.loads(row["instance_sparsity"])
-    cert = certificate_if_violated(
+    return certificate_if_violated(
         "<=",
         quantity("active_count", network={key: d[key] for key in ("u", "W", "b")}, x=d["x"]),
         formula("1"),
@@ -443,7 +446,6 @@ def sparsity_certificate(row):
         "k = 1",
         "more than one neuron of the proof's network fires at x",
     )
-    return None if cert is None else (row["failure_sparsity"], cert)
 
 
 def scale_certificate(row):

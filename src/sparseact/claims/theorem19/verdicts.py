@@ -1118,20 +1118,15 @@ def _tightness(exact, sweep, fits, dim_fit):
 # ---------------------------------------------------------------------------
 
 
+#: The class ``H_{n,s,k}^{W,B}`` of a ``rademacher_lower_bound``, as its certificate names it.
+CLASS = ("s", "k", "W", "B")
+
+
 def rademacher_sides(data: dict) -> tuple[dict, dict]:
     """The two sides of a certificate that an exact ``R_H(S)`` (all 2^m sign vectors, one network each) exceeds a
     printed bound, from the raw data :func:`sparseact.claims.theorem19.compute.rademacher_data` recorded: the
     ``rademacher_lower_bound`` of the networks and the bound's formula."""
-    lhs = cert.quantity(
-        "rademacher_lower_bound",
-        X=data["X"],
-        zetas=data["zetas"],
-        networks=data["networks"],
-        s=data["s"],
-        k=data["k"],
-        W=data["W"],
-        B=data["B"],
-    )
+    lhs = cert.quantity("rademacher_lower_bound", **{key: data[key] for key in ("X", "zetas", "networks", *CLASS)})
     rhs = cert.formula(BOUND_EXPRS[data["bound"]], **{key: data[key] for key in ("W", "R", "B", "s", "n", "m", "k")})
     return lhs, rhs
 
@@ -1156,10 +1151,7 @@ def estimator_certificate(data: dict) -> dict | None:
         X=data["X"],
         zetas=[data["zeta"]],
         networks=[data["network"]],
-        s=data["s"],
-        k=data["k"],
-        W=data["W"],
-        B=data["B"],
+        **{key: data[key] for key in CLASS},
     )
     limit, label = float(data["limit"]), data["label"]
     return cert.certificate_if_violated(
