@@ -3,8 +3,7 @@
 A check can FAIL when its record can carry a certificate (a FAIL without one is INCONCLUSIVE). The call sites that
 attach one, and how each names its check:
 
-* ``violation("claim/check", ...)``, ``test("claim/check", ...)`` (a violation row that carries its certificate) and
-  ``worst_violation(tables, "claim/check")``;
+* ``certified_worst(tables, "claim/check", build)`` (the worst instance the runs stage recorded, certified);
 * ``CheckRecord(check_id=..., certificate=...)`` or ``CheckRecord(check_id=..., **fail)`` with ``fail`` from
   ``fail_fields(...)`` / ``certificate(...)`` / ``certificate_if_violated(...)`` / ``_corrected(...)`` /
   ``degenerate_point_fields(...)`` (a literal
@@ -115,10 +114,7 @@ def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
             if not isinstance(node, ast.Call):
                 continue
             name = _name(node.func)
-            if name in ("violation", "test") and node.args:  # a violation row carries its certificate
-                for check_id in ids_of(node.args[0], node):
-                    found.setdefault(check_id, path.name)
-            elif name == "worst_violation" and len(node.args) > 1:
+            if name == "certified_worst" and len(node.args) > 1:  # the worst recorded instance, certified
                 for check_id in ids_of(node.args[1], node):
                     found.setdefault(check_id, path.name)
             elif name == "CheckRecord":
