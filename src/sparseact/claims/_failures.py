@@ -5,8 +5,8 @@ instance (a network, an input), which the assembly does not otherwise see, the r
 records the raw data of each point's worst instance with :func:`worst_instance` (no
 verdict, no tolerance: the instance where the measured excess over the statement's limit
 is largest) as the run table :data:`WORST`; the assembly passes
-:func:`certified_worst` (the worst instance that violates the check, certified by the
-claim's ``verdicts`` module from that data) as the ``build`` of
+:func:`sparseact.claims._verdicts.certified_worst` (the worst instance that violates the
+check, certified by the claim's ``verdicts`` module from that data) as the ``build`` of
 :func:`sparseact.verify.certificates.fail_fields`. The counterexample counts the recorded
 worst instances (one per point, or per network where a point has several) that violate the
 check. Claims whose checks are decided on the first differing input of an exhaustive
@@ -18,12 +18,8 @@ in their own tables instead, with :func:`instance_json`. This module imports not
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
-import numpy as np
 import pandas as pd
-
-from sparseact.networks import SparseReLUNetwork
 
 #: Name of the run table of worst instances (one row per point and check; the stages add ``point`` and
 #: ``replicate``).
@@ -59,57 +55,6 @@ def instance_json(data: dict) -> str:
     return json.dumps(data, default=lambda value: value.tolist())
 
 
-def instance_arguments(data: dict, arrays=()) -> dict:
-    """The arguments of a claim's certificate builder from an instance's raw data (:func:`instance_json`): the
-    entries named in ``arrays`` as numpy arrays, a network ``net`` (its ``u, W, b``) as a
-    :class:`~sparseact.networks.SparseReLUNetwork`, and the ``builder``'s name dropped."""
-    arguments = {key: value for key, value in data.items() if key != "builder"}
-    arguments.update({key: np.asarray(arguments[key]) for key in arrays if key in arguments})
-    if "net" in arguments:
-        arguments["net"] = SparseReLUNetwork(**arguments["net"])
-    return arguments
-
-
 def with_worst(tables: dict, rows: list) -> dict:
     """``tables`` with the worst-instance ``rows`` (:func:`worst_instance`) added as :data:`WORST`."""
     return {**tables, WORST: pd.DataFrame(rows, columns=list(WORST_COLUMNS))}
-
-
-def certified_worst(tables: dict, check_id: str, build: Callable[[dict], dict | None]):
-    """The certificate and counterexample of the worst recorded instance of ``check_id`` that violates it.
-
-    The ``build`` of :func:`sparseact.verify.certificates.fail_fields`, e.g.
-    ``fail_fields(verdict, finding, lambda: certified_worst(tables, check_id, build), notes)``.
-
-    Parameters
-    ----------
-    tables : dict of str to DataFrame
-        The claim's run tables (:data:`WORST` among them).
-    check_id : str
-        The check.
-    build : callable
-        ``build(data) -> certificate or None``: the claim's certificate of one instance from its raw data
-        (:func:`worst_instance`), ``None`` when the instance does not violate the check.
-
-    Returns
-    -------
-    tuple or None
-        ``(certificate, counterexample)`` of the violating instance with the largest excess, or ``None``
-        when no recorded instance violates the check (a FAIL is then INCONCLUSIVE: a FAIL without a
-        certificate is no verdict).
-    """
-    rows = tables.get(WORST)
-    if rows is None or not len(rows):
-        return None
-    built = [(row, build(json.loads(row["data"]))) for _, row in rows[rows["check"] == check_id].iterrows()]
-    violating = [(row, cert) for row, cert in built if cert is not None]
-    if not violating:
-        return None
-    row, cert = max(violating, key=lambda pair: pair[0]["excess"])
-    count = len(violating)
-    counterexample = (
-        f"{row['instance']}: {cert['lhs_label']} = {cert['lhs_value']:.6g}, {cert['rhs_label']} = "
-        f"{cert['rhs_value']:.6g}, not {cert['lhs_label']} {cert['relation']} {cert['rhs_label']} "
-        f"({count} violating instance{'s' if count > 1 else ''})"
-    )
-    return cert, counterexample

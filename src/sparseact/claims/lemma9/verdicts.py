@@ -16,8 +16,7 @@ from sparseact import bounds
 from sparseact.analysis import average_sensitivity
 from sparseact.bounds import C_LEMMA6, C_LEMMA9
 from sparseact.claims import describe_range
-from sparseact.claims._failures import certified_worst
-from sparseact.claims._verdicts import exceeds, no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims._verdicts import certified_worst, exceeds, no_uncertified_fail, verdict_big_o_trend
 from sparseact.claims.lemma9 import (
     CONCAVITY_EDGE,
     CONFIDENCE,

@@ -13,8 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
-from sparseact.claims._failures import instance_arguments
-from sparseact.claims._verdicts import at_most_one, ints
+from sparseact.claims._verdicts import at_most_one, instance_arguments, ints
 from sparseact.claims.section4_lwr.compute import (
     CONJ16_SUCCESS,
     GF_EXTRA_SAMPLES,

@@ -12,8 +12,7 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
-from sparseact.claims._failures import instance_arguments
-from sparseact.claims._verdicts import at_most_one, ints
+from sparseact.claims._verdicts import at_most_one, instance_arguments, ints
 from sparseact.claims.section4_parity.compute import PARSEVAL_QUERIES, VARIANT_LABELS
 from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert

@@ -14,8 +14,7 @@ import pandas as pd
 
 from sparseact import bounds
 from sparseact.claims import describe_range
-from sparseact.claims._failures import certified_worst
-from sparseact.claims._verdicts import no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims._verdicts import certified_worst, no_uncertified_fail, verdict_big_o_trend
 from sparseact.claims.theorem8.compute import (
     C_RHO_SHARP,
     CERT_C,
