@@ -82,9 +82,9 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # constant. A FAIL of a printed step needs a certificate on a one-neuron network (integer weights) that
 # `sparseact verify-certificate` recomputes from the JSON alone; a violation seen only on larger networks gives
 # INCONCLUSIVE. Rows marked *proved* test an inequality proved in the notes (of the row or of its printed
-# counterpart); a violation there would be a FAIL whose certificate the runs stage builds from the violating
-# network (the largest violation is kept) and the verifier recomputes from the JSON alone: $\mathrm{AS}$ and
-# $4k^2W^2$ (with $k$ the largest active count on the cube) for `lemma9/tighter-4k2W2`; (U) and
+# counterpart); a violation there would be a FAIL whose certificate the assembly builds from the violating
+# network the runs stage recorded (the largest violation is kept) and the verifier recomputes from the JSON
+# alone: $\mathrm{AS}$ and $4k^2W^2$ (with $k$ the largest active count on the cube) for `lemma9/tighter-4k2W2`; (U) and
 # $\mathbb{E}_x\|w^{R_x}\|^2$, or $\mathbb{E}_x\|w^{R_x}\|^2$ and $k^2W^2$, for `lemma9/term-U-corrected`; the
 # transition probability and $\frac4n\sum_j\mathrm{AS}(g_j)$ for `lemma9/transition-union-corrected`; the sum
 # $\sum_jp_j\sqrt{\log(1/p_j)}$ and $\Phi(s,k)$ for `lemma9/transition-corrected`. Such a FAIL of a corrected

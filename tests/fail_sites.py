@@ -3,14 +3,14 @@
 A check can FAIL when its record can carry a certificate (a FAIL without one is INCONCLUSIVE). The call sites that
 attach one, and how each names its check:
 
-* ``violation("claim/check", ...)``, ``test("claim/check", ...)`` (a violation row that carries its certificate) and
-  ``worst_violation(tables, "claim/check")``;
+* ``certified_worst(tables, "claim/check", build)`` (the worst instance the runs stage recorded, certified);
 * ``CheckRecord(check_id=..., certificate=...)`` or ``CheckRecord(check_id=..., **fail)`` with ``fail`` from
   ``fail_fields(...)`` / ``certificate(...)`` / ``certificate_if_violated(...)`` / ``_corrected(...)`` /
   ``degenerate_point_fields(...)`` (a literal
   check id, or the literals of the tuples a loop binds it to);
 * a claim's record helper ``def record(name, ...)`` building ``check_id=f"claim/{name}"``: with ``failure=`` (or a
-  ``cert_col``) at the call, or, for the helpers reading a failure table, when ``FINDING`` (the class of a FAIL) has
+  ``cert_col``, or a certificate ``build`` function) at the call, or, for the helpers reading a failure table, when
+  ``FINDING`` (the class of a FAIL) has
   the name (an ``f"network-{variant}"`` name is expanded over the loop's literals).
 """
 
@@ -114,10 +114,7 @@ def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
             if not isinstance(node, ast.Call):
                 continue
             name = _name(node.func)
-            if name in ("violation", "test") and node.args:  # a violation row carries its certificate
-                for check_id in ids_of(node.args[0], node):
-                    found.setdefault(check_id, path.name)
-            elif name == "worst_violation" and len(node.args) > 1:
+            if name == "certified_worst" and len(node.args) > 1:  # the worst recorded instance, certified
                 for check_id in ids_of(node.args[1], node):
                     found.setdefault(check_id, path.name)
             elif name == "CheckRecord":
@@ -159,9 +156,10 @@ def can_fail_check_ids(claims_dir: Path) -> dict[str, str]:
                 keywords = {k.arg: k.value for k in node.keywords}
                 if "failure" in params:  # record(..., failure=...): FAIL only with a failure
                     carries = "failure" in keywords and _builds_certificate(keywords["failure"])
-                elif "cert_col" in params:
-                    index = params.index("cert_col")
-                    value = keywords.get("cert_col", node.args[index] if len(node.args) > index else None)
+                elif "cert_col" in params or "build" in params:  # a certificate's column, or its builder
+                    key = "cert_col" if "cert_col" in params else "build"
+                    index = params.index(key)
+                    value = keywords.get(key, node.args[index] if len(node.args) > index else None)
                     carries = value is not None and _builds_certificate(value)
                 else:  # failure-table helpers: FINDING[name] is the FAIL's class
                     carries = check_name in findings

@@ -6,6 +6,8 @@ their inputs, directly or through the jobs downstream. ``tests/test_workflow.py`
 real run of the quick config.
 """
 
+import re
+
 import pytest
 import yaml
 from test_workflow import copy_repo, job_stats, snakemake
@@ -144,3 +146,25 @@ def test_a_deleted_output_is_rebuilt(current, relative, rule):
             path.touch()
         snakemake(current, "--touch")
     assert "Nothing to be done" not in out and job_stats(out).get(rule, 0) >= 1, out[-3000:]
+
+
+def _claims_of(out, rule):
+    """The claims of the jobs of ``rule`` in a Snakemake dry run's plan."""
+    blocks = re.split(r"\n(?=(?:local)?rule \w+:)", out)
+    return {
+        match.group(1)
+        for block in blocks
+        if block.startswith((f"rule {rule}:", f"localrule {rule}:"))
+        for match in [re.search(r"wildcards: claim=([\w]+)", block)]
+        if match
+    }
+
+
+def test_a_tolerance_edit_reruns_only_the_assembly_onward(current):
+    """A named tolerance lives in sparseact.verify.verdicts, which only the assembly stage reads (compute.py
+    measures, verdicts.py decides: tests/test_compute_measures.py): editing it reruns every claim's assembly
+    and what follows, never a data or runs job."""
+    stats, out = plan_after_edit(current, "src/sparseact/verify/verdicts.py")
+    assert stats.get("assemble") == len(claim_ids()), out[-3000:]
+    assert not stats.get("data") and not stats.get("run"), out[-3000:]
+    assert not _claims_of(out, "data") | _claims_of(out, "run"), out[-3000:]

@@ -262,7 +262,8 @@ def test_missing_key_inside_the_certificate(committed):
     assert not verify_file(committed / "no-such-file.json").confirmed
 
 
-#: Checks a claim can FAIL (as tests/fail_sites.py reads the source) that no statement pins yet, with the reason;
+#: Checks a claim can FAIL (declared, or as tests/fail_sites.py reads the source) that no statement pins yet, with the
+#: reason;
 #: their certificates are refused ("refutes no statement the verifier knows"). None has FAILed on any run or test.
 NOT_YET_PINNED = {
     "section4_lwr/kernel-attack-excluded": "in FINDING, but no failure row is ever recorded under this name: it "
@@ -275,11 +276,12 @@ NOT_YET_PINNED = {
 
 
 def test_every_check_a_claim_can_fail_has_a_pinned_statement(repo_root):
-    """Read from the claims' source (tests/fail_sites.py): every check whose record can carry a certificate is pinned
+    """Read from the declarations (or, for a claim without checks.yaml, the source; tests/fail_sites.py): every
+    check whose record can carry a certificate is pinned
     in sparseact.verify.checker.STATEMENTS, apart from the listed ones; and every pin is such a check."""
-    from fail_sites import can_fail_check_ids
+    from test_checks_declared import can_fail
 
-    can_fail = can_fail_check_ids(repo_root / "src" / "sparseact" / "claims")
+    can_fail = can_fail(repo_root)
     assert {
         "theorem19/eq12-printed",
         "section4_parity/network-printed",

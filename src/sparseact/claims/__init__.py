@@ -33,10 +33,13 @@ editing a list; ``sparseact new-claim ID`` writes them all from templates
     ``generate(point, rng) -> dict[str, numpy.ndarray]``
         The point's data (networks, samples, truth tables), see :mod:`sparseact.runtime.datafiles`.
     ``run(point, data, rng) -> dict[str, pandas.DataFrame]``
-        The measurements on that data: the point's result tables.
+        The measurements on that data: the point's result tables, with the raw data of each
+        check's worst instance (:mod:`sparseact.claims._failures`). It measures and never
+        decides: nothing from :mod:`sparseact.verify` (verdicts, tolerances, certificates).
 ``verdicts.py`` (the assembly stage)
     ``assemble(block, tables) -> sparseact.verify.records.ClaimReport``
-        Ledger rows (verdicts computed from the merged tables) and summary tables.
+        Ledger rows (verdicts computed from the merged tables, certificates built from the
+        recorded worst instances) and summary tables.
 ``figures.py``
     ``figures(tables) -> dict[str, Figure]`` (figure stem -> matplotlib figure, drawn
     from the assembled tables) and ``CAPTIONS`` (figure stem -> what a reader should

@@ -12,11 +12,12 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
-from sparseact.claims.appendixA.compute import ones_tail
+from sparseact.claims.appendixA.compute import format_input, ones_tail, split_network
 from sparseact.paper import paper_ref
 from sparseact.publish.statements import TIGHTNESS_COLUMNS
+from sparseact.verify import certificates as cert
 from sparseact.verify.records import CheckRecord, ClaimReport
-from sparseact.verify.verdicts import Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most
+from sparseact.verify.verdicts import Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most, verdict_equal
 
 #: Families with ``||w_alpha||_2 = 1`` (the corrected hypothesis).
 UNIT_FAMILIES = ("unit-gaussian", "unit-sign")
@@ -108,7 +109,7 @@ def assemble(block: dict, tables: dict):
             verdict=Verdict.FAIL,
             finding=finding,
             counterexample=failure["counterexample"],
-            certificate=json.loads(failure["certificate"]),
+            certificate=failure["certificate"],
             **fields,
         )
 
@@ -119,9 +120,14 @@ def assemble(block: dict, tables: dict):
         keys = set(zip(part["point"], part["family"], strict=True))
         mine = np.array([key in keys for key in zip(failures["point"], failures["family"], strict=True)], dtype=bool)
         rows = failures[(failures["check"] == check).to_numpy() & mine]
+        if check == "computes":  # the runs stage records each network's largest |F - sigma(<w_x, y>)| > 0
+            data = [json.loads(d) for d in rows["data"]]
+            rows = rows[[verdict_equal(d["value"], d["target"])[0] is Verdict.FAIL for d in data]]
         if not len(rows):
             return None
-        return rows.sort_values(["max_active", "b"], ascending=[False, True], kind="stable").iloc[0]
+        row = rows.sort_values(["max_active", "b"], ascending=[False, True], kind="stable").iloc[0]
+        build = active_certificate if check == "active" else computes_certificate
+        return dict(counterexample=row["counterexample"], certificate=build(json.loads(row["data"])))
 
     unit = sq[sq["max_w_norm2"] <= 1.0 + NORM_TOL]
     l1 = sq[sq["max_w_norm1"] <= 2.0 * sq["gamma"] * (1.0 + NORM_TOL)]
@@ -298,7 +304,8 @@ def assemble(block: dict, tables: dict):
         )
     )
     split = tables["whp_split"]
-    split_fail = split[split["certificate"] != ""]
+    split_certificates = [split_certificate(row) for _, row in split.iterrows()]
+    split_fail = split[[c is not None for c in split_certificates]]
     worst_split = (
         split_fail.sort_values(["s", "c"], ascending=[False, False], kind="stable").iloc[0] if len(split_fail) else None
     )
@@ -325,7 +332,7 @@ def assemble(block: dict, tables: dict):
                 f"q=1, Gamma = {worst_split['c']:g} sqrt(ln s) = {worst_split['gamma']:.4g}: "
                 f"{int(worst_split['min_active'])} neurons active on every input, Pr[1-sparse] = "
                 f"{worst_split['sparse_probability']:g} < 1 - 1/s = {worst_split['bound']:.4g}",
-                certificate=worst_split["certificate"],
+                certificate=split_certificates[split.index.get_loc(worst_split.name)],
             ),
             finding="statement-error",
             notes="On every input exactly the s/2 neurons whose sign agrees with y_1 fire (pre-activation >= "
@@ -432,4 +439,72 @@ def _tightness(whp):
                 method="exact",
             )
         ]
+    )
+
+
+# ---------------------------------------------------------------------------
+# certificates, from the raw data of the instances the runs stage recorded
+# ---------------------------------------------------------------------------
+
+
+def _network(data: dict) -> dict:
+    """The JSON form ``N`` of the recorded network."""
+    return {key: data[key] for key in ("u", "W", "b")}
+
+
+def active_certificate(data: dict) -> dict:
+    """The certificate of more than one active neuron of ``F`` at the recorded input (``Gamma = sqrt(q)``)."""
+    b, q, gamma = data["bits"], data["q"], data["gamma"]
+    return cert.certificate(
+        "<=",
+        cert.quantity("active_count", network=_network(data), x=data["x"]),
+        cert.formula("1"),
+        data["count"],
+        1.0,
+        "#{alpha : <w_alpha, y> + Gamma(<x, alpha> - b) > 0}",
+        "1 (1-sparse for all inputs)",
+        f"Appendix A network F with Gamma = sqrt(q) = {gamma:.6g}, b = {b}, q = {q}, {data['family']} rows "
+        f"w_alpha (||w_alpha||_1 = {data['norm1']:.6g} > 2 Gamma = {2 * gamma:.6g}); input (x, y) = "
+        f"{format_input(data['x'])} with x the first b coordinates",
+    )
+
+
+def computes_certificate(data: dict) -> dict:
+    """The certificate of ``F(x, y) != sigma(<w_x, y>)`` at the recorded input."""
+    x, b = data["x"], data["bits"]
+    w = data["W"][int(sum((1 - int(v)) // 2 << i for i, v in enumerate(x[:b])))][b:]
+    return cert.certificate(
+        "==",
+        cert.quantity("value", function={"network": _network(data)}, x=x),
+        cert.formula("relu(sum(w[i] * y[i] for i in range(q)))", w=w, y=x[b:], q=len(w)),
+        data["value"],
+        data["target"],
+        "F(x, y)",
+        "sigma(<w_x, y>)",
+        f"input {format_input(x)}, x the first {b} coordinates",
+    )
+
+
+def split_certificate(row) -> dict | None:
+    """The certificate of ``Pr[F is 1-sparse] < 1 - 1/s`` for the split rows of one ``whp_split`` row
+    (:func:`sparseact.claims.appendixA.compute.split_network`), or ``None`` when the bound holds."""
+    b, s, c, gamma, sparse = (
+        int(row["b"]),
+        int(row["s"]),
+        float(row["c"]),
+        float(row["gamma"]),
+        row["sparse_probability"],
+    )
+    return cert.certificate_if_violated(
+        ">=",
+        cert.quantity("sparse_probability", network=cert.network_spec(split_network(b, gamma)), k=1),
+        cert.formula("1 - 1/s", s=s),
+        sparse,
+        row["bound"],
+        "Pr_(x,y)[F is 1-sparse]",
+        "1 - 1/P(s) with P(s) = s",
+        f"Appendix A network F with Gamma = {c:g} sqrt(ln s) = {gamma:.6g}, b = {b} (s = {s}), q = 1, rows w_alpha = "
+        f"+-(2 Gamma b + 1) e_1 (+ for the first half of the alpha): every one of the {1 << (b + 1)} inputs activates "
+        f"exactly {int(row['min_active'])} neurons, so Pr[1-sparse] = {sparse:g}, below 1 - 1/P(s) for every "
+        f"polynomial P with P({s}) > 1",
     )

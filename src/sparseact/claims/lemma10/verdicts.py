@@ -15,11 +15,10 @@ import pandas as pd
 from sparseact import analysis, bounds
 from sparseact.bounds import C_LEMMA10
 from sparseact.claims import describe_range
-from sparseact.claims._failures import worst_violation
-from sparseact.claims._verdicts import exceeds, no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims._verdicts import certified_worst, exceeds, no_uncertified_fail, verdict_big_o_trend
 from sparseact.claims.lemma9.verdicts import switching_network
 from sparseact.claims.lemma10 import FLOOR_TOL, OUT_OF_RANGE_RHO
-from sparseact.claims.lemma10.compute import DEFINITION_MAX_N, FORMULA_RHO, dictator_network, tail_certificate
+from sparseact.claims.lemma10.compute import DEFINITION_MAX_N, FORMULA_RHO, dictator_network
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
 from sparseact.verify import corners
@@ -162,7 +161,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
     excess = float((inside["tail"] - inside["bound"]).max())
 
     def claim21_failure():
-        """The worst in-range violation: a monomial (certified here) or a network (certified at run time)."""
+        """The worst in-range violation: a monomial (certified here) or a network (certified from the instance the runs stage recorded)."""
         candidates = []
         bad = parity[parity["in_range"] & exceeds(parity["tail"], parity["bound"])]
         if len(bad):
@@ -186,7 +185,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
                         f"{row['tail']:.6g} > 2 NS_rho/(1 - rho^d) = {row['bound']:.6g}",
                     )
                 )
-        network = worst_violation(tables, "lemma10/claim21-tail")
+        network = certified_worst(tables, "lemma10/claim21-tail", network_tail_certificate)
         if network is not None:
             certificate, counterexample = network
             candidates.append((certificate["lhs_value"] - certificate["rhs_value"], certificate, counterexample))
@@ -393,8 +392,12 @@ def _eq17_records(eq17, tables):
     monotone_verdict, r_verdict = verdict_at_most(monotone, 0.0), verdict_at_most(r_excess, 0.0)
 
     def corrected_failure():
-        """The first failing inequality: NS_rho <= NS_{1-2/r} (certified at run time), then r(1-rho) >= 1."""
-        network = worst_violation(tables, "lemma10/eq17-corrected") if monotone_verdict is Verdict.FAIL else None
+        """The first failing inequality: NS_rho <= NS_{1-2/r} (certified from the instance the runs stage recorded), then r(1-rho) >= 1."""
+        network = (
+            certified_worst(tables, "lemma10/eq17-corrected", monotone_certificate)
+            if monotone_verdict is Verdict.FAIL
+            else None
+        )
         if network is not None:
             return network
         if r_verdict is not Verdict.FAIL:
@@ -591,4 +594,82 @@ def tightness_table(noise):
                 method="exact",
             )
         ]
+    )
+
+
+# ---------------------------------------------------------------------------
+# certificates
+# ---------------------------------------------------------------------------
+
+
+def tail_certificate(
+    function: dict, rho: float, d: int, tail: float, bound: float, explanation: str, strict: bool = True
+) -> dict | None:
+    """The certificate of ``sum_{|T|>d} fhat(T)^2 > 2 NS_rho(f)/(1 - rho^d)`` (Claim 2.1's tail bound) for ``f``.
+
+    Parameters
+    ----------
+    function : dict
+        The function spec ``F`` of :mod:`sparseact.verify.certificates` (monomial, network, ...).
+    rho : float
+    d : int
+    tail, bound : float
+        The two sides as the check computed them.
+    explanation : str
+        One sentence for a reader.
+    strict : bool
+        Raise when the values do not violate the bound (:func:`~sparseact.verify.certificates.certificate`);
+        otherwise return ``None``.
+
+    Returns
+    -------
+    dict or None
+    """
+    build = cert.certificate if strict else cert.certificate_if_violated
+    return build(
+        "<=",
+        cert.quantity("fourier_tail", function=function, degree=d),
+        cert.formula(
+            "2 * ns / (1 - rho**d)", rho=rho, d=d, ns=cert.quantity("noise_sensitivity", function=function, rho=rho)
+        ),
+        tail,
+        bound,
+        "sum_{|T|>d} fhat(T)^2",
+        "2 NS_rho(f) / (1 - rho^d)",
+        explanation,
+    )
+
+
+def network_tail_certificate(data: dict) -> dict | None:
+    """The certificate of Claim 2.1's tail bound violated by the network of one recorded instance
+    (:func:`sparseact.claims.lemma10.compute.worst_tail`), or ``None`` when the bound holds there."""
+    if not exceeds(data["tail"], data["bound"]):
+        return None
+    return tail_certificate(
+        {"network": {key: data[key] for key in ("u", "W", "b")}},
+        data["rho"],
+        data["d"],
+        data["tail"],
+        data["bound"],
+        f"network {data['label']}, rho = {data['rho']:g}, d = {data['d']}",
+        strict=False,
+    )
+
+
+def monotone_certificate(data: dict) -> dict | None:
+    """The certificate of ``NS_rho(h) > NS_{1-2/r}(h)`` for the network of one recorded instance
+    (:func:`sparseact.claims.lemma10.compute.monotone_instance`), or ``None`` when the inequality holds."""
+    if verdict_at_most(data["NS_rho"] - data["NS_rho_effective"], 0.0) is not Verdict.FAIL:
+        return None
+    function = {"network": {key: data[key] for key in ("u", "W", "b")}}
+    rho, rho_eff = data["rho"], data["rho_effective"]
+    return cert.certificate_if_violated(
+        "<=",
+        cert.quantity("noise_sensitivity", function=function, rho=rho),
+        cert.quantity("noise_sensitivity", function=function, rho=rho_eff),
+        data["NS_rho"],
+        data["NS_rho_effective"],
+        "NS_rho(h)",
+        "NS_{1-2/r}(h)",
+        f"network {data['label']}, rho = {rho:g}, r = floor(2/(1-rho)) = {data['r']}, 1 - 2/r = {rho_eff:g}",
     )

@@ -16,7 +16,7 @@ from sparseact.claims import describe_range
 from sparseact.claims.theorem13.compute import OVERSAMPLING
 from sparseact.combinatorics import monomial_count
 from sparseact.paper import paper_ref
-from sparseact.verify.certificates import certificate, formula, quantity
+from sparseact.verify.certificates import certificate, certificate_if_violated, formula, quantity, violated
 from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import (
     ATOL,
@@ -27,6 +27,19 @@ from sparseact.verify.verdicts import (
     verdict_at_most,
     verdict_equal,
 )
+
+#: ``f(x)`` of a junta from its truth table ``T`` (hypercube order), variables ``V`` (0-based) and ``p``.
+JUNTA_EXPR = "sum(T[j] for j in range(2 ** p) if j == sum(2 ** t * (1 - x[V[t]]) / 2 for t in range(p)))"
+#: ``h(x)`` of a network ``u, W, b`` (rows of ``W`` are the ``w_j``) at ``x``.
+NETWORK_EXPR = "sum(u[j] * relu(sum(W[j][i] * x[i] for i in range(n)) - b[j]) for j in range(len_u))"
+#: ``sigma(<w_j, x> - b_j)`` of one neuron.
+NEURON_EXPR = "relu(sum(w[i] * x[i] for i in range(n)) - c)"
+#: ``1{x_i = w_i for every i in V}``.
+INDICATOR_EXPR = "1 if sum(abs(x[i] - w[i]) for i in V) == 0 else 0"
+#: ``||u||_inf max_j ||w_j||_2`` (Definition 2's W) and ``||u||_inf max_j |b_j|`` (B).
+SCALE_W_EXPR = "max(abs(t) for t in u) * max(sqrt(sum(v * v for v in row)) for row in W)"
+SCALE_B_EXPR = "max(abs(t) for t in u) * max(abs(t) for t in b)"
+
 
 #: Below ``d = p`` the parity's test error must be at least ``(1 - CLIFF_BELOW_REL)`` times the trivial error.
 CLIFF_BELOW_REL = 0.05
@@ -136,7 +149,7 @@ def assemble(block: dict, tables: dict):
         range=junta_range,
     )
 
-    def exact_record(name, statement, check, worst, label, verdict, failure_col, cert_col, notes=""):
+    def exact_record(name, statement, check, worst, label, verdict, failure_col, build, notes=""):
         fields = dict(
             check_id=f"theorem13/{name}",
             statement=statement,
@@ -148,19 +161,15 @@ def assemble(block: dict, tables: dict):
         )
         if verdict is Verdict.PASS:
             return CheckRecord(verdict=Verdict.PASS, **fields)
-        failed = junta[junta[cert_col] != ""] if cert_col else junta.iloc[0:0]
-        if not len(failed):
+        failed = [found for _, row in junta.iterrows() if (found := build(row)) is not None]
+        if not failed:
             first = junta[junta[failure_col] != ""] if failure_col else junta.iloc[0:0]
             where = first[failure_col].iloc[0] if len(first) else ""
             fields["notes"] = (notes + " " if notes else "") + f"[no certificate recorded: INCONCLUSIVE] {where}"
             return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
-        row = failed.iloc[0]
+        counterexample, cert = failed[0]
         return CheckRecord(
-            verdict=Verdict.FAIL,
-            finding="proof-slip",
-            counterexample=row[failure_col],
-            certificate=json.loads(row[cert_col]),
-            **fields,
+            verdict=Verdict.FAIL, finding="proof-slip", counterexample=counterexample, certificate=cert, **fields
         )
 
     err = float(junta["max_abs_error"].max())
@@ -174,7 +183,7 @@ def assemble(block: dict, tables: dict):
             "max |h - f|",
             verdict_equal([err], [0.0])[0],
             "failure_computes",
-            "certificate_computes",
+            recorded("computes", computes_certificate),
             "f is read from its truth table by index arithmetic, independently of the network",
         )
     )
@@ -189,7 +198,7 @@ def assemble(block: dict, tables: dict):
             "max |sigma(<w_j,x> - p + 1) - indicator|",
             verdict_all([verdict_equal([ind], [0.0])[0], verdict_at_most(bad, 0)]),
             "failure_indicator",
-            "certificate_indicator",
+            recorded("indicator", indicator_certificate),
             f"neurons whose w_j is not a sign pattern on the variables: {bad}",
         )
     )
@@ -204,7 +213,7 @@ def assemble(block: dict, tables: dict):
             "max active neurons",
             verdict_all([verdict_at_most(max_active, 1), verdict_at_most(0 if size_ok else 1, 0)]),
             "failure_sparsity",
-            "certificate_sparsity",
+            recorded("sparsity", sparsity_certificate),
             f"fewest active neurons on any input: {min_active} (exactly one neuron fires when this is 1)"
             + ("" if size_ok else "; some network does not have s neurons"),
         )
@@ -223,8 +232,8 @@ def assemble(block: dict, tables: dict):
         worst,
         "max of W/sqrt(p), B/p, W/sqrt(log2 s), B/log2 s",
         scale_verdict,
-        "failure_scale",
-        "certificate_scale",
+        None,
+        scale_certificate,
         f"max W/sqrt(p) = {w_proof:.4g}, max B/p = {b_proof:.4g} (the bias is p - 1), max W/sqrt(log2 s) = "
         f"{w_thm:.4g}, max B/log2 s = {b_thm:.4g}",
     )
@@ -374,3 +383,95 @@ def _tightness(junta):
             )
         )
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------
+# certificates of the junta checks, from the instances the runs stage recorded
+# (compute.check_junta_network): each ``(counterexample, certificate)`` or ``None``
+# ---------------------------------------------------------------------------
+
+
+def recorded(check: str, build):
+    """The certificate builder of ``exact_record`` for ``check``: ``(counterexample, certificate)`` of the instance a
+    ``theorem13-junta`` row recorded (``instance_<check>``, ``failure_<check>``), or ``None`` when it recorded none
+    or ``build(data)`` finds no violation."""
+
+    def certify(row):
+        if not row[f"instance_{check}"]:
+            return None
+        certificate = build(json.loads(row[f"instance_{check}"]))
+        return None if certificate is None else (row[f"failure_{check}"], certificate)
+
+    return certify
+
+
+def computes_certificate(d: dict) -> dict | None:
+    """``h(x) != f(x)`` at the first input where the proof's network differs from the junta."""
+    network = {key: d[key] for key in ("u", "W", "b", "n", "len_u")}
+    return certificate_if_violated(
+        "==",
+        formula(NETWORK_EXPR, x=d["x"], **network),
+        formula(JUNTA_EXPR, T=d["T"], V=d["V"], p=d["p"], x=d["x"]),
+        d["h"],
+        d["f"],
+        "h(x) of the proof's network",
+        "f(x) of the junta",
+        "the proof's network differs from the junta at x",
+    )
+
+
+def indicator_certificate(d: dict) -> dict | None:
+    """``sigma(<w_j, x> - p + 1) != 1{x_V = (w_j)_V}`` at the first input and neuron where they differ."""
+    return certificate_if_violated(
+        "==",
+        formula(NEURON_EXPR, w=d["w"], x=d["x"], c=d["c"], n=d["n"]),
+        formula(INDICATOR_EXPR, w=d["w"], x=d["x"], V=d["V"]),
+        d["lhs"],
+        d["rhs"],
+        "sigma(<w_j, x> - p + 1)",
+        "1{x_i = w_ji for all i in V}",
+        "the proof's indicator identity fails for neuron j at x",
+    )
+
+
+def sparsity_certificate(d: dict) -> dict | None:
+    """More than one active neuron at the first input where more than one fires."""
+    return certificate_if_violated(
+        "<=",
+        quantity("active_count", network={key: d[key] for key in ("u", "W", "b")}, x=d["x"]),
+        formula("1"),
+        d["count"],
+        1.0,
+        "#{j : <w_j, x> - b_j > 0}",
+        "k = 1",
+        "more than one neuron of the proof's network fires at x",
+    )
+
+
+def scale_certificate(row):
+    """The first of the levels ``W <= sqrt(p)``, ``B <= p``, ``W <= sqrt(log2 s)``, ``B <= log2 s`` the network's
+    scale exceeds."""
+    if not row["instance_scale"]:
+        return None
+    d = json.loads(row["instance_scale"])
+    n, s, p = int(row["n"]), int(row["s"]), int(row["p"])
+    levels = (
+        ("W", row["W"], SCALE_W_EXPR, row["W_proof"], "sqrt(p)"),
+        ("B", row["B"], SCALE_B_EXPR, row["B_proof"], "p"),
+        ("W", row["W"], SCALE_W_EXPR, row["W_theorem"], "sqrt(log2(s))"),
+        ("B", row["B"], SCALE_B_EXPR, row["B_theorem"], "log2(s)"),
+    )
+    for label, value, expr, limit, limit_expr in levels:
+        if violated("<=", value, limit):
+            cert = certificate(
+                "<=",
+                formula(expr, u=d["u"], W=d["W"], b=d["b"]),
+                formula(limit_expr, p=p, s=s),
+                value,
+                limit,
+                f"{label} of Definition 2",
+                limit_expr,
+                f"the proof's network has {label} above the level of H_{{n,s,1}}^{{sqrt(p),p}}",
+            )
+            return f"n={n}, s={s}, p={p}: {label} = {value:g} > {limit_expr} = {limit:g}", cert
+    return None

@@ -14,10 +14,10 @@ import pandas as pd
 
 from sparseact import bounds
 from sparseact.claims import describe_range
-from sparseact.claims._failures import worst_violation
-from sparseact.claims.theorem19 import CONJ20_M, ORDER_ZETAS, PAPER_REF
+from sparseact.claims._verdicts import certified_worst
+from sparseact.claims.theorem19 import CONJ20_M, ORDER_ZETAS, PAPER_REF, step_certificates
 from sparseact.claims.theorem19 import steps as st
-from sparseact.claims.theorem19.compute import BOUND_EXPRS, EQ1_EXPR, EXACT_RTOL, ORDER_TOL, _bound_value, _certificate
+from sparseact.claims.theorem19.compute import BOUND_EXPRS, EQ1_EXPR, EXACT_RTOL, ORDER_TOL, bound_value
 from sparseact.complexity.simplex import simplex_lower_bound
 from sparseact.fitting import exponent_text, fit_exponents_if_possible
 from sparseact.verify import certificates as cert
@@ -44,11 +44,11 @@ LEDGER_TEXT = {
 }
 
 
-def _find_certificate(certs, point: str, bound: str, R: float | None = None) -> str:
+def _find_certificate(certs, point: str, bound: str, R: float | None = None) -> dict:
     rows = certs[(certs["point"] == point) & (certs["bound"] == bound)] if len(certs) else certs
     if R is not None and len(rows):
         rows = rows[rows["R"] == R]
-    return str(rows["certificate"].iloc[0])
+    return json.loads(rows["data"].iloc[0])
 
 
 def _bound_record(column, statement_id, statement, sweep, exact, certs, common):
@@ -81,7 +81,7 @@ def _bound_record(column, statement_id, statement, sweep, exact, certs, common):
         kwargs = dict(
             finding="statement-error",
             counterexample=cex,
-            certificate=_certificate(
+            certificate=rademacher_certificate(
                 _find_certificate(certs, row["point"], column),
                 "exact R_H(S) of a tiny sample (one verified optimal "
                 "network per sign vector, all 2^m) exceeds the bound with constant 1",
@@ -115,7 +115,7 @@ def _bound_record(column, statement_id, statement, sweep, exact, certs, common):
 
 def assemble(block: dict, tables: dict):
     sweep, exact, dims, scale = (tables[name] for name in ("sweep", "exact", "dimension", "scale"))
-    certs = tables.get("certificates", pd.DataFrame(columns=["point", "bound", "R", "certificate"]))
+    certs = tables.get("certificates", pd.DataFrame(columns=["point", "bound", "R", "data"]))
     common = dict(claim_id="theorem19", paper_ref=PAPER_REF, variant="")
     records = []
     gap = float(exact["max_lower_minus_exact"].max())
@@ -126,7 +126,7 @@ def assemble(block: dict, tables: dict):
     fail = cert.fail_fields(
         verdict_all([verdict_at_most(gap, ORDER_TOL), verdict_at_most(proof_gap, ORDER_TOL)]),
         "proof-slip",
-        lambda: worst_violation(tables, "theorem19/estimators"),
+        lambda: certified_worst(tables, "theorem19/estimators", estimator_certificate),
         notes=f"max (lower - exact upper bracket) {gap:.3g}; max (exact - proof quantity) "
         f"{proof_gap:.3g}; the worst value is how close the scalable lower bound gets to the "
         "exact sup",
@@ -178,7 +178,7 @@ def assemble(block: dict, tables: dict):
         kwargs = dict(
             finding=finding["eq1"],
             counterexample=cex,
-            certificate=_certificate(
+            certificate=rademacher_certificate(
                 _find_certificate(certs, row["point"], "eq1", row["R"]),
                 f"With B = 0 the exact R_H(S) scales like R while log(m(R+B)) -> 0 as m R -> 1: at m R = {row['mR']:.3g} "
                 f"the exact R_H(S) = {row['exact']:.4g} (one optimal network per sign vector, all 2^m) exceeds eq. (1) = "
@@ -190,7 +190,7 @@ def assemble(block: dict, tables: dict):
         kwargs15 = dict(
             finding=finding["eq15"],
             counterexample=cex.replace("eq. (1)", "eq. (15) at k = 1"),
-            certificate=_certificate(
+            certificate=rademacher_certificate(
                 _find_certificate(certs, row["point"], "eq15", row["R"]),
                 "At k = 1 eq. (15) is eq. (1): the same exact R_H(S) of a small-norm sample exceeds it.",
                 "R_H(S)",
@@ -249,7 +249,7 @@ def assemble(block: dict, tables: dict):
             ]
         ),
         "out-of-range",
-        lambda: worst_violation(tables, "theorem19/scale-corrected"),
+        lambda: certified_worst(tables, "theorem19/scale-corrected", scale_corrected_certificate),
         notes="for s = 1 the corrected (1) is at least (WR+B)/sqrt(m), the classical one-neuron bound (contraction "
         "and the linear-class bound), so it holds for every sample; it equals (1) wherever m(R+B) >= e",
     )
@@ -434,9 +434,19 @@ def _step_record(check_id, statement_id, statement, check, values, limits, frame
     )
 
 
+#: The certificate of each fixed step's recorded instance (:mod:`sparseact.claims.theorem19.step_certificates`).
+FIXED_CERTIFICATES = {
+    "eq12": step_certificates.eq12_certificate,
+    "eq7": step_certificates.eq7_certificate,
+    "km": lambda instance: step_certificates.eq7_certificate(instance, "<="),
+    "eq8-ties": lambda instance: step_certificates.ties_certificate(instance, "second"),
+    "eq14-ties": lambda instance: step_certificates.ties_certificate(instance, "first"),
+}
+
+
 def _fixed_certificate(fixed, step: str):
     row = fixed[fixed["step"] == step].iloc[0]
-    return (json.loads(row["certificate"]) if row["certificate"] else None), row
+    return (FIXED_CERTIFICATES[step](json.loads(row["data"])) if row["data"] else None), row
 
 
 def _step_records(block: dict, tables: dict) -> list:
@@ -791,7 +801,7 @@ def _step_records(block: dict, tables: dict) -> list:
     # (8) + (14) against (1): the constant of the last line
     point = st.COMBINE_POINT
     combined = float(eval(st.COMBINE_EXPR, {"sqrt": math.sqrt, "log": math.log}, dict(point)))
-    printed = _bound_value("eq1", {key: point[key] for key in ("W", "R", "B", "s", "n", "m")} | {"k": 1})
+    printed = bound_value("eq1", {key: point[key] for key in ("W", "R", "B", "s", "n", "m")} | {"k": 1})
     corrected_ratio = max(
         float(
             eval(
@@ -800,7 +810,7 @@ def _step_records(block: dict, tables: dict) -> list:
                 dict(m=r.m, n=r.n, s=r.s, W=r.W, B=r.B, R=r.R, c=st.HOEFFDING_C),
             )
         )
-        / (4 * math.sqrt(st.HOEFFDING_C) * _bound_value("eq1", dict(W=r.W, R=r.R, B=r.B, s=r.s, n=r.n, m=r.m, k=1)))
+        / (4 * math.sqrt(st.HOEFFDING_C) * bound_value("eq1", dict(W=r.W, R=r.R, B=r.B, s=r.s, n=r.n, m=r.m, k=1)))
         for r in grid.itertuples()
     )
 
@@ -874,7 +884,7 @@ def _conj20_lower_record(tables, certs, common):
                 f"W={row['W']:g}, B={row['B']:g}, R={row['R']:.6g}: R_H(S) >= {row['lower']:.6g} > (16) = "
                 f"{row['conj20']:.6g}"
             ),
-            certificate=_certificate(
+            certificate=rademacher_certificate(
                 _find_certificate(certs, row["point"], "conj20"),
                 f"An explicit network of the class for each of the 2^{int(row['m'])} sign vectors gives R_H(S) >= "
                 f"{row['lower']:.4g}, above Conjecture 20's (WR+B) sqrt(sk)/sqrt(m) = {row['conj20']:.4g}.",
@@ -1101,3 +1111,69 @@ def _tightness(exact, sweep, fits, dim_fit):
             )
         )
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------
+# certificates, from the instances the runs stage recorded
+# ---------------------------------------------------------------------------
+
+
+#: The class ``H_{n,s,k}^{W,B}`` of a ``rademacher_lower_bound``, as its certificate names it.
+CLASS = ("s", "k", "W", "B")
+
+
+def rademacher_sides(data: dict) -> tuple[dict, dict]:
+    """The two sides of a certificate that an exact ``R_H(S)`` (all 2^m sign vectors, one network each) exceeds a
+    printed bound, from the raw data :func:`sparseact.claims.theorem19.compute.rademacher_data` recorded: the
+    ``rademacher_lower_bound`` of the networks and the bound's formula."""
+    lhs = cert.quantity("rademacher_lower_bound", **{key: data[key] for key in ("X", "zetas", "networks", *CLASS)})
+    rhs = cert.formula(BOUND_EXPRS[data["bound"]], **{key: data[key] for key in ("W", "R", "B", "s", "n", "m", "k")})
+    return lhs, rhs
+
+
+def rademacher_certificate(data: dict, explanation: str, lhs_label: str, rhs_label: str) -> dict:
+    """The certificate of :func:`rademacher_sides` with the recorded values."""
+    lhs, rhs = rademacher_sides(data)
+    return cert.certificate("<=", lhs, rhs, data["lhs_value"], data["rhs_value"], lhs_label, rhs_label, explanation)
+
+
+def estimator_certificate(data: dict) -> dict | None:
+    """The certificate of a network of the class above the recorded number it must not exceed for one sign vector
+    (:func:`sparseact.claims.theorem19.compute.worst_order`), or ``None`` when ``value <= limit + ORDER_TOL`` holds.
+
+    The left side is a ``rademacher_lower_bound`` of the one sign vector, recomputed with the network's class
+    membership; the right side is the recorded number plus ``ORDER_TOL``, which the verifier takes as recorded.
+    """
+    if verdict_at_most(data["value"] - data["limit"], ORDER_TOL) is not Verdict.FAIL:
+        return None
+    lhs = cert.quantity(
+        "rademacher_lower_bound",
+        X=data["X"],
+        zetas=[data["zeta"]],
+        networks=[data["network"]],
+        **{key: data[key] for key in CLASS},
+    )
+    limit, label = float(data["limit"]), data["label"]
+    return cert.certificate_if_violated(
+        "<=",
+        lhs,
+        cert.formula("v + tol", v=limit, tol=ORDER_TOL),
+        data["lhs_value"],
+        limit + ORDER_TOL,
+        "(1/m) sum_i zeta_i h(x_i)",
+        f"{label} + {ORDER_TOL:g}",
+        f"a network of the class (membership recomputed) exceeds the recorded {label} for one sign vector",
+    )
+
+
+def scale_corrected_certificate(data: dict) -> dict | None:
+    """The certificate that the exact ``R_H(S)`` of the recorded scale exceeds the corrected (1), or ``None``
+    when it does not."""
+    if verdict_at_most(data["exact"], data["rhs_value"] * (1 + EXACT_RTOL)) is not Verdict.FAIL:
+        return None
+    return rademacher_certificate(
+        data,
+        "exact R_H(S) (one optimal network per sign vector, all 2^m) exceeds the corrected eq. (1)",
+        "R_H(S)",
+        "corrected eq. (1)",
+    )

@@ -14,8 +14,7 @@ import pandas as pd
 
 from sparseact import bounds
 from sparseact.claims import describe_range
-from sparseact.claims._failures import worst_violation
-from sparseact.claims._verdicts import no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims._verdicts import certified_worst, no_uncertified_fail, verdict_big_o_trend
 from sparseact.claims.theorem8.compute import (
     C_RHO_SHARP,
     CERT_C,
@@ -233,7 +232,7 @@ def _ch_record(targets, tables):
     fail = cert.fail_fields(
         verdict_at_most(float(ratio.max()), 1.0),
         "proof-slip",
-        lambda: worst_violation(tables, "theorem8/C_H"),
+        lambda: certified_worst(tables, "theorem8/C_H", ch_certificate),
         notes=(
             "per target: "
             + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio, strict=True))
@@ -1156,4 +1155,41 @@ def tightness_table(tables, needs):
                 method="exact",
             )
         ]
+    )
+
+
+#: ``C_H`` (:func:`sparseact.bounds.class_sup_bound`) in the certificates' formula language.
+CH_EXPR = "k * (W * sqrt(n) + B)"
+#: ``||u||_inf max_j ||w_j||_2`` and ``||u||_inf max_j |b_j|`` (Definition 2) from a network's ``u, M, b``.
+SCALE_W_EXPR = "max(abs(t) for t in u) * max(sqrt(sum(v * v for v in w)) for w in M)"
+SCALE_B_EXPR = "max(abs(t) for t in u) * max(abs(t) for t in b)"
+
+
+def ch_certificate(data: dict) -> dict | None:
+    """The certificate of ``max_x |h(x)| > C_H`` for one recorded target (:func:`sparseact.claims.theorem8.compute.
+    worst_ch`): the left side is ``|h(x)|`` at the maximising cube point, the right side ``C_H`` with ``k``, ``W``
+    and ``B`` recomputed from the network. ``None`` when the bound holds there."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = float(np.float64(data["top"]) / np.float64(data["C_H"]))
+    if verdict_at_most(ratio, 1.0) is not Verdict.FAIL:
+        return None
+    spec, n = {key: data[key] for key in ("u", "W", "b")}, data["n"]
+    scales = dict(u=spec["u"], M=spec["W"], b=spec["b"])
+    rhs = cert.formula(
+        CH_EXPR,
+        n=n,
+        k=cert.formula("max(1, a)", a=cert.quantity("max_active", network=spec)),
+        W=cert.formula(SCALE_W_EXPR, **{key: scales[key] for key in ("u", "M")}),
+        B=cert.formula(SCALE_B_EXPR, **{key: scales[key] for key in ("u", "b")}),
+    )
+    return cert.certificate_if_violated(
+        "<=",
+        cert.formula("abs(v)", v=cert.quantity("value", function={"network": spec}, x=data["x"])),
+        rhs,
+        data["top"],
+        data["C_H"],
+        "|h(x)|",
+        "C_H = k(W sqrt(n) + B)",
+        f"k = max(1, max active count on the cube), W = ||u||_inf max_j ||w_j||_2, B = ||u||_inf max_j |b_j| of h, "
+        f"n = {n}; x maximises |h| over the cube",
     )
