@@ -177,6 +177,26 @@ VALID = {
     "fitting.exponent_text": lambda: dict(fit=_fit(), parameter="n"),
     "fitting.factor_status": lambda: dict(ci_low=0.5, ci_high=1.5, claimed=2.0),
     "verify.records.combine_replicates": lambda: dict(replicates=[[_record()], [_record()]]),
+    "verify.records.declared_record": lambda: dict(
+        declaration={
+            "id": "x/y",
+            "statement": "toy",
+            "says": "a <= b on ${grid}",
+            "checks": "a against b",
+            "method": "exact",
+            "rule": "PASS when a <= b on every instance",
+            "finding": None,
+            "pinned": False,
+        },
+        fill={"grid": "n <= 4"},
+        claim_id="x",
+        paper_ref="Lemma 0",
+        variant="",
+        instances=1,
+        worst_value=0.0,
+        worst_value_label="err",
+        verdict=verdicts.Verdict.PASS,
+    ),
     "verify.verdicts.close": lambda: dict(a=[1.0, 2.0], b=[1.0, 2.0], atol=1e-9, rtol=1e-9),
     "verify.verdicts.verdict_equal": lambda: dict(got=[1.0, 2.0], expected=[1.0, 2.0], atol=1e-9, rtol=1e-9),
     "verify.verdicts.verdict_at_most": lambda: dict(value=1.0, limit=2.0, atol=1e-9, rtol=1e-9),
@@ -633,7 +653,9 @@ def test_valid_arguments_give_finite_results(name):
 
 
 #: Not yet guarded (issue 24 left open): skipped with the reason, so pytest -ra lists them.
-NOT_YET_GUARDED: dict[str, str] = {}
+NOT_YET_GUARDED: dict[str, str] = {
+    "verify.records.declared_record": "its measured fields go to CheckRecord, which does not check their types yet",
+}
 
 
 def _has_arguments(name: str) -> bool:

@@ -50,6 +50,8 @@ rule report:
         claim_page=claim_page_path(SCREENSHOT_CLAIM),
         # the erratum note's PDF is built first (the report links it, or the .tex when no TeX engine made one)
         erratum=in_results("erratum/pdf-status.txt"),
+        # rewritten when a certificate page its manifest lists is missing (sparseact.runtime.outputs)
+        members=completeness_stamp_of("report", in_results("report/certificates")),
     output:
         index=report(
             in_results("report/index.html"),

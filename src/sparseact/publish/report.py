@@ -74,6 +74,7 @@ from sparseact.publish.graph import (
 from sparseact.publish.ledger import certificate_fields, certificate_path, certificate_view, refuted_where
 from sparseact.publish.links import PAPER_PDF, PAPER_VERSION, anchor, link_ids, report_targets
 from sparseact.publish.statements import explain_chain
+from sparseact.runtime.outputs import write_manifest
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -734,6 +735,10 @@ def build_report(
         page = certificate_page_path(results_dir, check_id)
         page.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(page, certificate_page(document, results, results_dir))
+    # the folder's manifest: a page deleted later makes the workflow plan this job again (runtime.outputs)
+    pages = Path(results_dir) / "report" / CERTIFICATE_PAGES
+    pages.mkdir(parents=True, exist_ok=True)
+    write_manifest(pages)
     timings = timings_table(benchmark_paths).sort_values(["claim", "stage", "shard"], kind="stable")
     timings_base = Path(timings_html).parent
     back = _link(index_html, timings_base, "back to the verification report")

@@ -163,6 +163,10 @@ def declared_record(declaration: Mapping, fill: Mapping | None = None, **measure
         When the declaration lacks a key, ``measured`` repeats a declared field, or a FAIL's finding is not
         the declared one.
     """
+    if not isinstance(declaration, Mapping):
+        raise TypeError(f"declaration must be a mapping (an entry of checks.yaml), got {type(declaration).__name__}")
+    if fill is not None and not isinstance(fill, Mapping):
+        raise TypeError(f"fill must be a mapping of field values, got {type(fill).__name__}")
     missing = [key for key in DECLARATION_KEYS if key not in declaration]
     if missing:
         raise ValueError(f"declaration of {declaration.get('id', '?')!r} lacks {missing}")
