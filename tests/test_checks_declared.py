@@ -71,7 +71,8 @@ def test_the_notebook_prose_is_the_declared_rules(repo_root, claim):
         (lambda d: d.update(id="lemma9/x"), "another claim"),
         (lambda d: d.update(method="guess"), "method"),
         (lambda d: d.update(finding="bad"), "finding"),
-        (lambda d: d.update(pinned=False), "pinned"),
+        (lambda d: d.update(finding=None), "pinned"),
+        (lambda d: d.update(pinned="yes"), "pinned"),
     ],
 )
 def test_a_bad_declaration_is_refused(tmp_path, monkeypatch, change, message):

@@ -56,8 +56,8 @@ def plan_after_edit(work, relative):
     return job_stats(out), out
 
 
-@pytest.mark.parametrize("part", ["figures.py", "verdicts.py"])
-def test_a_figure_or_verdict_edit_reruns_only_the_claims_assembly_onward(current, part):
+@pytest.mark.parametrize("part", ["figures.py", "verdicts.py", "checks.yaml"])
+def test_a_figure_verdict_or_declaration_edit_reruns_only_the_claims_assembly_onward(current, part):
     stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/{part}")
     # the ledger's tables change, so every claim page (rendered under its statuses) is rendered again
     assert stats == {

@@ -1,9 +1,8 @@
 """The checks a claim declares once, in ``claims/<id>/checks.yaml`` (docs/architecture.md, "Checks as data").
 
-A claim's ``verdicts.py`` builds each ledger row from its declaration
-(:func:`sparseact.verify.records.declared_record`), the notebook's Verdicts prose is
-:func:`verdict_prose`, and ``tests/test_checks_declared.py`` holds the ledger and the verifier's pins to the
-declarations. Claims without a ``checks.yaml`` still type their rows in ``verdicts.py``.
+Every claim declares its checks there. A claim's ``verdicts.py`` builds each ledger row from its declaration
+(:func:`sparseact.verify.records.declared_record`), the notebook's Verdicts prose is :func:`verdict_prose`, and
+``tests/test_checks_declared.py`` holds the ledger and the verifier's pins to the declarations.
 """
 
 from __future__ import annotations
@@ -13,6 +12,8 @@ from pathlib import Path
 
 import yaml
 
+from sparseact.claims._registry import DECLARATIONS
+from sparseact.verify.corners import CORNER_FINDING
 from sparseact.verify.records import DECLARATION_KEYS
 from sparseact.verify.verdicts import FINDINGS, METHODS
 
@@ -21,8 +22,8 @@ CLAIMS_FOLDER = Path(__file__).resolve().parent
 
 
 def declaration_path(claim_id: str) -> Path:
-    """``claims/<claim_id>/checks.yaml`` (it may not exist yet: the claim types its rows)."""
-    return CLAIMS_FOLDER / claim_id / "checks.yaml"
+    """``claims/<claim_id>/checks.yaml``."""
+    return CLAIMS_FOLDER / claim_id / DECLARATIONS
 
 
 def declared_checks(claim_id: str) -> dict[str, dict]:
@@ -34,7 +35,15 @@ def declared_checks(claim_id: str) -> dict[str, dict]:
         When the claim has no ``checks.yaml``.
     ValueError
         When an entry lacks a key or has one more, names another claim's check, repeats an id, or has a method,
-        finding or ``pinned`` outside their values (a check that can FAIL is pinned, one that cannot is not).
+        finding or ``pinned`` outside their values (``pinned`` is true or false, and false for a check that cannot
+        FAIL; a check that can FAIL but is not pinned yet is listed, with its reason, in ``tests/test_verify.py``).
+
+    Notes
+    -----
+    ``finding`` is ``null`` (the check cannot FAIL), one class of :data:`sparseact.verify.verdicts.FINDINGS`, or
+    ``[<class>, out-of-range]`` for a check whose FAIL takes the degenerate-corner rule
+    (:func:`sparseact.verify.corners.finding`): ``out-of-range`` when every violation lies in a log corner, the
+    class otherwise.
     """
     path = declaration_path(claim_id)
     entries = yaml.safe_load(path.read_text())
@@ -52,16 +61,28 @@ def declared_checks(claim_id: str) -> dict[str, dict]:
             if check_id in checks
             else f"has method {entry['method']!r}, not one of {METHODS}"
             if entry["method"] not in METHODS
-            else f"has finding {entry['finding']!r}, not null or one of {FINDINGS}"
-            if entry["finding"] is not None and entry["finding"] not in FINDINGS
-            else "has pinned other than true (a check that can FAIL) or false (one that cannot)"
-            if entry["pinned"] is not (entry["finding"] is not None)
+            else f"has finding {entry['finding']!r}, not null, one of {FINDINGS} or [<one of them>, {CORNER_FINDING}]"
+            if not _valid_finding(entry["finding"])
+            else "has pinned other than true or false, or true for a check that cannot FAIL"
+            if entry["pinned"] not in (True, False) or (entry["pinned"] and entry["finding"] is None)
             else ""
         )
         if problem:
             raise ValueError(f"{path}: {check_id!r} {problem}")
         checks[check_id] = entry
     return checks
+
+
+def _valid_finding(finding) -> bool:
+    """Whether ``finding`` is ``None``, a class of FINDINGS, or ``[<class>, CORNER_FINDING]`` (the corner rule)."""
+    if isinstance(finding, list):
+        return (
+            len(finding) == 2
+            and finding[0] in FINDINGS
+            and finding[0] != CORNER_FINDING
+            and finding[1] == CORNER_FINDING
+        )
+    return finding is None or finding in FINDINGS
 
 
 def verdict_prose(claim_id: str) -> str:

@@ -144,8 +144,8 @@ def declared_record(declaration: Mapping, fill: Mapping | None = None, **measure
     declaration : mapping
         The check's entry of its claim's ``checks.yaml`` (keys :data:`DECLARATION_KEYS`): ``id``,
         ``statement`` (the statement id), ``says`` and ``checks`` (the row's ``statement`` and ``check``
-        texts), ``method``, ``rule``, ``finding`` (the class of a FAIL, or ``None`` when the check cannot FAIL)
-        and ``pinned``.
+        texts), ``method``, ``rule``, ``finding`` (the class of a FAIL, or ``None`` when the check cannot FAIL; a
+        list of classes when the degenerate-corner rule may give ``out-of-range`` instead) and ``pinned``.
     fill : mapping, optional
         Values of the ``${name}`` fields of ``says`` and ``checks`` (e.g. the grid a check ran on).
     **measured
@@ -182,7 +182,8 @@ def declared_record(declaration: Mapping, fill: Mapping | None = None, **measure
     if repeated:
         raise ValueError(f"{declaration['id']}: {repeated} are declared in checks.yaml, not measured")
     record = CheckRecord(**fields, **measured)
-    if record.verdict is Verdict.FAIL and record.finding != declaration["finding"]:
+    finding = declaration["finding"]
+    if record.verdict is Verdict.FAIL and record.finding not in (finding if isinstance(finding, list) else [finding]):
         raise ValueError(
             f"{declaration['id']} FAILs with finding {record.finding!r}, declared {declaration['finding']!r}"
         )
