@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
+from sparseact.claims._checks import declared_checks
 from sparseact.claims._verdicts import at_most_one, instance_arguments, ints
 from sparseact.claims.section4_lwr.compute import (
     CONJ16_SUCCESS,
@@ -25,23 +26,11 @@ from sparseact.claims.section4_lwr.compute import (
 )
 from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.records import ClaimReport, declared_record
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
-#: Finding class of each check if it FAILs.
-FINDING = {
-    "linear-encoding": "proof-slip",
-    "affine-encoding": "proof-slip",
-    "identity-printed": "typo",
-    "identity-corrected": "typo",
-    "lifted-weights-pm1": "typo",
-    "lift-corrected": "typo",
-    "network": "statement-error",
-    "def15-rounding": "statement-error",
-    "network-rounding": "statement-error",
-    "rounding-not-affine": "statement-error",
-    "kernel-attack-excluded": "statement-error",
-}
+#: The claim's checks, declared once (checks.yaml); a check FAILs with its declared finding class.
+CHECKS = declared_checks("section4_lwr")
 
 
 def assemble(block: dict, tables: dict):
@@ -60,17 +49,15 @@ def assemble(block: dict, tables: dict):
     )
     nonzero = secrets[secrets["secret"].str.split().map(lambda s: any(int(v) for v in s))]
 
-    def record(name, statement_id, statement, check, variant, worst, label, passed, count, notes="", where=None):
+    fill = {"grid": grid, "gf_extra": GF_EXTRA_SAMPLES, "kernel_extra": KERNEL_EXTRA_SAMPLES}
+
+    def record(name, variant, worst, label, passed, count, notes="", where=None):
+        declaration = CHECKS[f"section4_lwr/{name}"]
         covered = instances if where is None else where
         fields = dict(
             claim_id="section4_lwr",
-            check_id=f"section4_lwr/{name}",
-            statement_id=statement_id,
-            paper_ref=paper_ref(statement_id),
-            statement=statement,
-            check=check,
+            paper_ref=paper_ref(declaration["statement"]),
             variant=variant,
-            method="exact",
             instances=int(count),
             worst_value=float(worst),
             worst_value_label=label,
@@ -82,15 +69,17 @@ def assemble(block: dict, tables: dict):
             ),
         )
         if passed is Verdict.PASS:
-            return CheckRecord(verdict=Verdict.PASS, **fields)
+            return declared_record(declaration, fill, verdict=Verdict.PASS, **fields)
         rows = failures[failures["check"] == name] if len(failures) else failures
-        if not len(rows):
+        if not len(rows) or declaration["finding"] is None:
             fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
-            return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
+            return declared_record(declaration, fill, verdict=Verdict.INCONCLUSIVE, **fields)
         failure = certify(json.loads(rows.iloc[0]["data"]))
-        return CheckRecord(
+        return declared_record(
+            declaration,
+            fill,
             verdict=Verdict.FAIL,
-            finding=FINDING[name],
+            finding=declaration["finding"],
             counterexample=failure["counterexample"],
             certificate=failure["certificate"],
             **fields,
@@ -101,10 +90,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "linear-encoding",
-            "section4-lwr-encoding",
-            "there is v(w) in R^r with <v(w), z(y)> = <w, y> for all y",
-            f"least-squares linear v over all y for every non-zero secret; a non-zero residual rho (orthogonal to every "
-            f"column of z(Y)) proves no linear v exists; {grid}",
             "as printed",
             worst,
             "max |<w,y> - <v,z(y)>|",
@@ -119,9 +104,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "affine-encoding",
-            "section4-lwr-encoding",
-            "<w, y> = c(w) + <v(w), z(y)> (offset absorbed into the shifts)",
-            f"v_il = -w_i 2^(l-1), c = sum_i w_i (2^L - 1)/2 on every y and secret; {grid}",
             "corrected",
             worst,
             "max abs error",
@@ -135,10 +117,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "identity-printed",
-            "section4-lwr-identity",
-            "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a))^2, one ReLU active",
-            "the printed identity (square outside the ReLU) against lambda on every integer t in [0, q^2 m), per "
-            "instance",
             "as printed",
             worst,
             "max |sum - lambda(t)|",
@@ -154,9 +132,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "identity-corrected",
-            "section4-lwr-identity",
-            "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a)^2), one ReLU active",
-            "square inside the ReLU; value and active count on every integer t in [0, q^2 m), per instance",
             "corrected",
             worst,
             "max |sum - lambda(t)|",
@@ -170,10 +145,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "lifted-weights-pm1",
-            "section4-lwr-lift",
-            "the lifted weight vector W_{w,a} is in {1,-1}^n",
-            f"fraction of entries of the lifted weights not equal to +-1; certificate: for q a power of two z(y) covers "
-            f"{{-1,1}}^r and the diagonal W[k,k] is forced to be a Fourier coefficient, which is not +-1; {grid}",
             "as printed",
             worst,
             "max fraction of entries not +-1",
@@ -194,10 +165,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "lift-corrected",
-            "section4-lwr-lift",
-            "1/2 - (<w, y> - a)^2 = <W_{w,a}, x(y)> - b_{w,a} with W_{w,a} in R^n",
-            f"W[i,j] = -v_i v_j, W[i,i] = 2 (a - c) v_i, b = ||v||^2 + (a - c)^2 - 1/2 on every y, every shift a in "
-            f"[0, q^2 m) and every secret; {grid}",
             "corrected",
             worst,
             "max abs error",
@@ -209,10 +176,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "scale",
-            "section4-lwr-scale",
-            "||W_{w,a}||_2, |b_{w,a}| = poly(q, m)",
-            "Definition 2 W and B of every network against the explicit polynomials 3(p-1) q^4 m^1.5 and "
-            f"(8/3)(p-1) q^4 m^2 (proved in scale_polynomials; p <= q); {grid}",
             "corrected",
             ratio,
             "max ratio to the polynomial",
@@ -227,10 +190,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "network",
-            "section4-lwr-class",
-            "f_w(y) = F_w(x(y)) with F_w in H_{r^2, O(q^2 m), 1}",
-            "the corrected network F_w on every y and secret: value, active neurons on the support {x(y)}, "
-            f"s = q^2 m neurons, n = r^2 with r = m L <= m (log2 q + 1); {grid}",
             "",
             worst,
             "max |F_w - f_w|",
@@ -257,9 +216,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "def15-rounding",
-            "def15",
-            "f_w(y) = (<w, y> mod q) mod p is the learning-with-rounding map of Banerjee et al. (2012)",
-            f"Definition 15's f_w against round((p/q)(<w, y> mod q)) mod p (ties up) on every y and secret; {grid}",
             "as printed",
             differing,
             "max number of y in Z_q^m where the two maps differ (per secret)",
@@ -276,12 +232,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "conj16-linear-attack",
-            "conj16-linear-family",
-            "Gaussian elimination over Z_p solves LWR_{p,q,m} with Definition 15's map with probability > 2/3 when p "
-            "is prime and divides q",
-            f"Gaussian elimination over Z_p (O(N m^2) operations) on N = m + {GF_EXTRA_SAMPLES} samples, for every secret "
-            "of Z_q^m (instances with p < q, p prime dividing q and every secret enumerated); its hypothesis <w', y> mod p "
-            "against f_w on every y; success probability >= (fraction recovered) x Pr[N samples have rank m over Z_p]",
             "as printed",
             best,
             "success probability lower bound",
@@ -308,10 +258,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "gaussian-elimination",
-            "conj16",
-            "Gaussian elimination over Z_p finds the unique solution of a full-rank linear system (fact:gaussian-elimination)",
-            "for every secret w of the attacked instances, the solution of <w', y> = <w, y> mod p on its N samples of rank m "
-            "(sparseact.constructions.gf_solve) against w mod p, through <w', y> mod p = <w, y> mod p on every y in Z_q^m",
             "",
             total - solved,
             "secrets not recovered",
@@ -334,11 +280,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "rounding-not-affine",
-            "conj16-poly-samples",
-            "with the rounding map of Banerjee et al. (2012) the linear attack does not solve LWR_{p,q,m}",
-            "for every secret of Z_q^m (instances with p prime, p < q and every secret enumerated): does some affine map "
-            "y -> <w', y> + c over Z_p (all p^(m+1) of them) equal round((p/q)(<w, y> mod q)) mod p on every y? The "
-            "fraction of secrets for which one does bounds the success of any learner that outputs affine maps over Z_p",
             "corrected",
             worst,
             "max fraction of secrets with an affine rounding map",
@@ -359,12 +300,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "conj16-kernel-attack",
-            "conj16-kernel-family",
-            "the label-0 kernel attack solves LWR_{p,q,m} with the rounding map of Banerjee et al. with probability "
-            "> 2/3 when q is prime and p < q < 2p (so the rounding map alone, with only p < q, leaves LWR easy)",
-            f"instances with q prime and p < q < 2p, every secret of Z_q^m: Gaussian elimination over Z_q on the label-0 "
-            f"samples among N = q (m + {KERNEL_EXTRA_SAMPLES}); credited exactly when f_w^(-1)(0) = w^perp and every "
-            "non-zero multiple of w gives f_w (both exhaustive), with Pr[label-0 samples span w^perp] (binomial x rank)",
             "rounding map, p < q",
             best,
             "success probability lower bound",
@@ -389,12 +324,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "kernel-attack-excluded",
-            "conj16-poly-samples",
-            "for q >= 2p (the corrected regime) label 0 of the rounding map has at least two preimages, and the label-0 "
-            "kernel attack applies to at most a vanishing fraction of the secrets",
-            "instances with q >= 2p, every secret of Z_q^m: the number of residues t in Z_q with round(p t / q) = 0 "
-            "(mod p) (must be >= 2) and the fraction of secrets (w = 0 included) whose label-0 set is w^perp, the only "
-            "secrets the kernel attack can recover (must stay below 2/3; it is 1/q^m for q prime), exhaustive",
             "corrected regime",
             worst,
             "max fraction of secrets with a homogeneous label-0 system",
@@ -416,10 +345,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "network-rounding",
-            "theorem3-lwr",
-            "f_w(y) = F_w(x(y)) with F_w in H_{r^2, O(q^2 m), 1} for the learning-with-rounding map",
-            "the corrected network (affine encoding, square inside the ReLU, real lifted weights) with output weights "
-            f"2 round((p/q)(a mod q)) mod p, against round((p/q)(<w, y> mod q)) mod p on every y and secret; {grid}",
             "corrected",
             worst,
             "max |F_w - f_w|",
@@ -502,15 +427,6 @@ def _reduction_margin(record, secrets, grid):
     previous = float((secrets["previous_wrong"] / secrets["domain"]).max())
     return record(
         "reduction-margin",
-        "theorem3-lwr-reduction",
-        "a learner's hypothesis g of paper loss (1/2)(g - f_w)^2 at most eps = 1/48, decoded to the nearest label, "
-        "predicts f_w(y) wrongly on at most 8 eps = 1/6 of the y; with delta = 1/6 the solver errs with probability "
-        "at most delta + 8 eps = 1/3",
-        "exact (fractions) on every y and secret: the decoding's margin mu (distance from the labels 0..p-1 to its "
-        "thresholds j + 1/2) is 1/2; the hypothesis of paper loss <= 1/48 wrong on the most inputs (g = f_w + mu on "
-        "floor(8 eps q^m) inputs with f_w < p - 1) has loss <= eps and is wrong on at most 8 eps of the y; "
-        "delta + 8 eps <= 1/3; decoding the realizing network F_w (output weights 2 round((p/q)(a mod q))) gives f_w "
-        f"on every y; {grid}",
         "corrected",
         worst,
         "max fraction of y decoded wrongly at paper loss <= 1/48",
