@@ -266,7 +266,6 @@ def test_missing_key_inside_the_certificate(committed):
 #: reason;
 #: their certificates are refused ("refutes no statement the verifier knows"). None has FAILed on any run or test.
 NOT_YET_PINNED = {
-    "section4_parity/class": "in FINDING, but no failure row is ever recorded under this name: it cannot FAIL",
     "theorem19/estimators": "the right side is the exact solver's own maximum, which no plain evaluator recomputes",
 }
 

@@ -12,12 +12,13 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
+from sparseact.claims._checks import declared_checks
 from sparseact.claims._verdicts import at_most_one, instance_arguments, ints
 from sparseact.claims.section4_parity.compute import PARSEVAL_QUERIES, VARIANT_LABELS
 from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert
 from sparseact.verify.certificates import network_spec
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.records import ClaimReport, declared_record
 from sparseact.verify.verdicts import Verdict, loglog_slope, verdict_all, verdict_at_most
 
 #: Explicit constants of the scale bounds: max_a ||w_{S,a}||_2 = sqrt(4m^3 + m^2 - m) <= sqrt(5) m^1.5 and
@@ -25,22 +26,8 @@ from sparseact.verify.verdicts import Verdict, loglog_slope, verdict_all, verdic
 SCALE_W_CONSTANT = 5**0.5
 SCALE_B_CONSTANT = 2.0
 
-#: Finding class of each check if it FAILs (the printed ones do; the corrected ones are expected to PASS).
-FINDING = {
-    "chi-printed": "proof-slip",
-    "chi-corrected": "proof-slip",
-    "identity-vs-printed-chi": "proof-slip",
-    "identity-printed": "proof-slip",
-    "identity-corrected": "proof-slip",
-    "identity-one-active": "proof-slip",
-    "lift-printed": "typo",
-    "lift-corrected": "typo",
-    "network-printed": "proof-slip",
-    "network-corrected": "proof-slip",
-    "sparsity-printed": "typo",
-    "sparsity-corrected": "proof-slip",
-    "class": "statement-error",
-}
+#: The claim's checks, declared once (checks.yaml); a check FAILs with its declared finding class.
+CHECKS = declared_checks("section4_parity")
 
 
 def assemble(block: dict, tables: dict):
@@ -60,17 +47,15 @@ def assemble(block: dict, tables: dict):
         [{"m": m, "n": m * m} for m in ms], ["m", "n"], "every non-empty S of [m], every y in {-1,1}^m"
     )
 
-    def record(name, statement_id, statement, check, variant, worst, label, passed, instances, notes="", covered=None):
+    fill = {"grid": grid, "tables": 2 * PARSEVAL_QUERIES}
+
+    def record(name, variant, worst, label, passed, instances, notes="", covered=None):
         """One row; a failing check carries the first (smallest m) failure's certificate."""
+        declaration = CHECKS[f"section4_parity/{name}"]
         fields = dict(
             claim_id="section4_parity",
-            check_id=f"section4_parity/{name}",
-            statement_id=statement_id,
-            paper_ref=paper_ref(statement_id),
-            statement=statement,
-            check=check,
+            paper_ref=paper_ref(declaration["statement"]),
             variant=variant,
-            method="exact",
             instances=int(instances),
             worst_value=float(worst),
             worst_value_label=label,
@@ -78,14 +63,16 @@ def assemble(block: dict, tables: dict):
             range=covered or exhaustive_range,
         )
         if passed is Verdict.PASS:
-            return CheckRecord(verdict=Verdict.PASS, **fields)
-        failure = failure_of(name)
+            return declared_record(declaration, fill, verdict=Verdict.PASS, **fields)
+        failure = failure_of(name) if declaration["finding"] is not None else None
         if failure is None:
             fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
-            return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
-        return CheckRecord(
+            return declared_record(declaration, fill, verdict=Verdict.INCONCLUSIVE, **fields)
+        return declared_record(
+            declaration,
+            fill,
             verdict=Verdict.FAIL,
-            finding=FINDING[name],
+            finding=declaration["finding"],
             counterexample=failure["counterexample"],
             certificate=failure["certificate"],
             **fields,
@@ -102,9 +89,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "chi-printed",
-            "section4-parity-chi",
-            "chi_S(y) = 1 iff sum_{i in S} y_i is even (the parity on S)",
-            f"printed chi_S against the parity (1 + prod_{{i in S}} y_i)/2; {grid}",
             "as printed",
             worst,
             "max |chi_S - parity|",
@@ -121,9 +105,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "chi-corrected",
-            "section4-parity-chi",
-            "chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4), i.e. the parity",
-            f"1{{sum_S y_i = |S| mod 4}} against (1 + prod_S y_i)/2; {grid}",
             "corrected",
             worst,
             "max |chi_S - parity|",
@@ -137,9 +118,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "identity-vs-printed-chi",
-            "section4-parity-identity",
-            "chi_S(y) = sum_{a even} 2 sigma(1/2 - (sum_{i in S} y_i - a)^2) (printed chi_S)",
-            f"printed identity against the printed chi_S; {grid}",
             "as printed",
             worst,
             "max |identity - chi_S|",
@@ -152,10 +130,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "identity-printed",
-            "section4-parity-network",
-            "the network's printed shift set (a even) sums to the parity on S (what the reduction from Theorem 14 needs)",
-            f"the printed shift sum sum_{{a even in [-m, m]}} 2 sigma(1/2 - (sum_{{i in S}} y_i - a)^2) (the network's "
-            f"shift set with an exact lift) against the parity; {grid}",
             "as printed",
             worst,
             "max |shift sum - parity|",
@@ -172,9 +146,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "identity-corrected",
-            "section4-parity-identity",
-            "parity_S(y) = sum_{a in [-m, m], a = |S| mod 4} 2 sigma(1/2 - (sum_{i in S} y_i - a)^2)",
-            f"the identity with shifts a = |S| (mod 4) against the parity; {grid}",
             "corrected",
             worst,
             "max |identity - parity|",
@@ -188,9 +159,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "identity-one-active",
-            "section4-parity-identity",
-            "for any y in {1,-1}^m at most one ReLU node is active",
-            f"largest number of positive ReLU arguments, printed and corrected shifts; {grid}",
             "",
             act,
             "max active ReLUs",
@@ -205,14 +173,6 @@ def assemble(block: dict, tables: dict):
         records.append(
             record(
                 f"lift-{variant}",
-                "section4-parity-lift",
-                "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}",
-                (
-                    "w[i,j] = -1 for i != j in [m], w[i,i] = 2a, b = |S| + a^2 - 1/2 (as printed)"
-                    if variant == "printed"
-                    else "the same weights restricted to i, j in S (zero elsewhere), b = |S| + a^2 - 1/2"
-                )
-                + f"; every integer a in [-m, m]; {grid}",
                 VARIANT_LABELS[variant],
                 worst,
                 "max |lhs - rhs|",
@@ -234,9 +194,6 @@ def assemble(block: dict, tables: dict):
         records.append(
             record(
                 f"network-{variant}",
-                "section4-parity-network",
-                "the parity on S is h(x(y)) with h(x) = sum_a 2 sigma(<w_{S,a}, x> - b_{S,a})",
-                f"the {VARIANT_LABELS[variant]} network (shifts and weights) against the parity on x(y); {grid}",
                 VARIANT_LABELS[variant],
                 worst,
                 "max |h - parity|",
@@ -271,9 +228,6 @@ def assemble(block: dict, tables: dict):
         records.append(
             record(
                 f"sparsity-{variant}",
-                "section4-parity-network",
-                "at most one neuron active on every x(y) (the support), s <= 2m",
-                f"active neurons on every x(y) and the neuron count, {VARIANT_LABELS[variant]} network; {grid}",
                 VARIANT_LABELS[variant],
                 worst,
                 "max active on the support",
@@ -310,12 +264,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "scale",
-            "section4-parity-scale",
-            "||w_{S,a}||_2 = O(m^1.5) and |b_{S,a}| = O(m^2)",
-            "max over integer a in [-m, m] of ||w_{[m],a}||_2 and |b_{[m],a}| (S = [m], where printed and corrected "
-            "weights coincide) against the closed forms sqrt(4m^3 + m^2 - m) and m^2 + m - 1/2 and the explicit bounds "
-            "sqrt(5) m^1.5, 2 m^2; on the exhaustive points, the largest corrected ||w_{S,a}|| over S is the one of "
-            "S = [m]",
             "",
             max(w_ratio, b_ratio),
             "max of ||w||/m^1.5, |b|/m^2 (observed constants)",
@@ -335,9 +283,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "neurons",
-            "section4-parity-network",
-            "at most 2m neurons",
-            "neurons of the corrected network = #{a in [-m, m] : a = |S| (mod 4)} <= 2m, every non-empty S; " + grid,
             "corrected",
             float((part["neurons"] / part["neuron_limit"]).max()),
             "max s / 2m",
@@ -358,10 +303,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "weight-ranges",
-            "section4-parity-scale",
-            "entries of w_{S,a} in {0, -1, 2a}, |a| <= m; b_{S,a} = |S| + a^2 - 1/2; output weights 2",
-            "max |entry| of every corrected network's w_{S,a} against 2m, max |b_{S,a}| against m^2 + m - 1/2, "
-            "||u||_inf against 2; " + grid,
             "corrected",
             max(entry_ratio, bias_ratio),
             "max of ||w||_inf / 2m and |b| / (m^2 + m - 1/2)",
@@ -378,10 +319,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "rescaled-norm",
-            "intro-parity-norm",
-            "parities on k variables are computed by H_{k^2, 2k, 1} with coefficient vectors of norm at most O(k)",
-            "the corrected network with (u, w_j, b_j) -> (lam u, w_j / lam, b_j / lam), lam = max_j ||w_j|| / k (k = m): "
-            "equals the parity on every x(y), at most one active neuron, max_j ||w_j||_2 <= k; " + grid,
             "corrected",
             max(rescaled_error, rescaled_norm),
             "max of |h - parity| and max_j ||w_j|| / k",
@@ -415,10 +352,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "definition2-W",
-            "intro-parity-norm",
-            "the Section 4 parity network has Definition 2 scale W = ||u||_inf max_j ||w_j||_2 = 2 sqrt(4k^3 + k^2 - k)",
-            "W of every corrected network against the closed form 2 sqrt(4k^3 + k^2 - k) at S = [k] (k = m), and at most "
-            "it for every S; " + grid,
             "corrected",
             W_error,
             "max |W - closed form| (S = [k]) and excess over it",
@@ -437,10 +370,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "dense-parity",
-            "intro-dense-parity",
-            "one-layer networks of size s compute parities on min(n, s - 1) variables (no activation sparsity)",
-            "sum_{j=0}^{k} c_j sigma(sum_{i in S} x_i - T_j + 1), T_j = -k + 2j, c from the unit lower-triangular "
-            "system, against chi_S(x) = prod_{i in S} x_i on all of {-1,1}^n, every non-empty S of [m]",
             "",
             dense_error,
             "max |h - chi_S|",
@@ -456,11 +385,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "dense-parity-k-neurons",
-            "intro-dense-parity",
-            "one-layer networks of size s compute parities on min(n, s) variables (no activation sparsity)",
-            "Section 4's {0,1}-valued parity (1 + prod_{i in S} x_i)/2 by k = |S| neurons of T = sum_{i in S} x_i "
-            "(sigma(T - T_0)/2 or sigma(T_1 - T)/2, then corrections c_j sigma(T - T_j), j = 1..k-1; no output bias), on "
-            "all of {-1,1}^n, every non-empty S of [m]",
             "",
             dense_error01,
             "max |h - (1 + chi_S)/2|",
@@ -478,11 +402,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "parseval-queries",
-            "theorem14",
-            "a bounded query phi has sum_S E[phi chi_S]^2 = E[phi^2] <= 1, so |E[phi chi_S]| > tau for at most 1/tau^2 "
-            "parities",
-            "Parseval identity and the count of parities a query correlates with beyond tau in {1/2, 1/4, 1/8}, for every "
-            f"parity, majority and {2 * PARSEVAL_QUERIES} tables with entries in [-1, 1] and {{-1, 1}} per m",
             "",
             max(parseval_error, over),
             "max of |sum_S fhat^2 - E[phi^2]| and count / (1/tau^2)",
@@ -516,10 +435,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "class",
-            "section4-parity-class",
-            "parities on m variables are computed in H_{m^2, O(m), 1}^{O(m^1.5), O(m^2)} on the support {x(y)}",
-            "the corrected network: equals the parity on every x(y), at most 1 active neuron on the support, "
-            f"s <= 2m ({grid}); Definition 2 scales W, B of the S = [m] network along the scale grid",
             "",
             float(max(W_ratio, B_ratio)),
             "max of W/m^1.5, B/m^2 (Definition 2 scales, ||u||_inf = 2)",
