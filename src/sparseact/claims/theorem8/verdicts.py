@@ -14,6 +14,7 @@ import pandas as pd
 
 from sparseact import bounds
 from sparseact.claims import describe_range
+from sparseact.claims._checks import declared_checks
 from sparseact.claims._verdicts import certified_worst, no_uncertified_fail, verdict_big_o_trend
 from sparseact.claims.theorem8.compute import (
     C_RHO_SHARP,
@@ -34,7 +35,7 @@ from sparseact.fitting import exponent_text, fit_exponents_if_possible
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
 from sparseact.verify import corners
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.records import CheckRecord, ClaimReport, declared_record
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: The certificate's instance is the largest eps of the fine grid at which the bound exceeds eps/3 this many times.
@@ -54,6 +55,11 @@ CORRECTED_LOMR_EXPR = (
 PRINTED_DEGREE = "(k**8*W**4*log(n*s)**4 + k**6*B**4*log(s))/eps**2"
 #: ``eps`` and degree of the exact instance against the step after Lemma 7 (``h = sqrt(eps) chi_T``, ``|T| = d + 1``).
 PROJECTION_INSTANCE = dict(eps=0.02, d=1)
+
+#: The claim's checks, declared once (checks.yaml).
+CHECKS = declared_checks("theorem8")
+#: The wide grid of the rho checks, as their check texts name it.
+WIDE_GRID = {"n": list(WIDE_N), "s": list(WIDE_S), "k": list(WIDE_K), "W": list(WIDE_W), "B": list(WIDE_B)}
 
 #: Excess errors below this are rounding (an exact fit) and are left out of Lemma 7's ratio.
 ROUNDING_EXCESS = 1e-12
@@ -103,7 +109,7 @@ def needs_table(curves, targets):
 def _learning_records(curves, targets):
     needs = needs_table(curves, targets)
     eps = float(targets["eps"].iloc[0])
-    common = dict(claim_id="theorem8", statement_id="theorem8", paper_ref="Theorem 8", variant="", method="exact")
+    common = dict(claim_id="theorem8", paper_ref="Theorem 8", variant="")
     reached = needs[needs["degree_reached"] >= 0]
     sparse = needs[needs["kind"] == "sparse"]
     within = [verdict_at_most(r["degree_reached"], r["degree_prescribed"]) for _, r in reached.iterrows()]
@@ -116,12 +122,9 @@ def _learning_records(curves, targets):
         verdict = Verdict.INCONCLUSIVE  # a Theta/O statement is never failed for its constant
     slack = (reached["degree_prescribed"] / reached["degree_reached"].clip(lower=1)).min() if len(reached) else np.nan
     records = [
-        CheckRecord(
-            check_id="theorem8/prescription",
-            statement="error eps with d = Theta((k^8 W^4 log^4(ns) + k^6 B^4 log s)/eps^2) and "
-            "O(n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps) samples",
-            check=f"smallest degree and sample size whose exact test error (worst inner seed) is <= eps = {eps}, against "
-            "Theorem 8's degree and sample size with constant 1, every target",
+        declared_record(
+            CHECKS["theorem8/prescription"],
+            {"eps": eps},
             instances=len(needs),
             worst_value=float((reached["degree_reached"] / reached["degree_prescribed"]).max())
             if len(reached)
@@ -149,11 +152,9 @@ def _learning_records(curves, targets):
     dense = needs.loc[needs["kind"] == "dense", "degree_needed_relative"]
     rel = float(targets["relative_eps"].iloc[0])
     records.append(
-        CheckRecord(
-            check_id="theorem8/degree-vs-k",
-            statement="the degree needed for error eps is at most Theorem 8's d (polynomial in k: k^8 W^4 log^4(ns)/eps^2)",
-            check=f"exact degree whose Fourier-tail floor is <= {rel} x the trivial loss, certified-sparse targets per k "
-            "and a dense baseline (same s, W = 1), against Theorem 8's degree (constant 1) at that error",
+        declared_record(
+            CHECKS["theorem8/degree-vs-k"],
+            {"rel": rel},
             instances=len(needs),
             worst_value=float(sparse["degree_needed_relative"].max()),
             worst_value_label="max degree needed (sparse targets)",
@@ -198,18 +199,12 @@ def _lemma7_record(curves):
         if slopes
         else "too few sample sizes per (target, degree) to fit the m-exponent; "
     )
-    return CheckRecord(
+    return declared_record(
+        CHECKS["theorem8/lemma7-rate"],
+        {"excess": f"{ROUNDING_EXCESS:g}"},
         claim_id="theorem8",
-        check_id="theorem8/lemma7-rate",
-        statement_id="lemma7",
         paper_ref="Lemma 7",
-        statement="(O(eps), delta)-PAC from O(n^d C_H^2 log(1/delta)/eps) samples: excess error over the floor "
-        "= O(N_d C_H^2 / m)",
-        check="exact excess test error over the Fourier-tail floor / (N_d C_H^2/m) along m and N_d, all targets, "
-        f"degrees >= 1 and inner seeds (excess > {ROUNDING_EXCESS:g}, i.e. not an exact fit); "
-        "C_H = k(W sqrt(n) + B)",
         variant="",
-        method="exact",
         instances=len(lemma7),
         worst_value=float(lemma7["ratio"].max()),
         worst_value_label="max excess / (N_d C_H^2/m)",
@@ -231,7 +226,7 @@ def _ch_record(targets, tables):
     # of the class exceeding it would make that step wrong (proof-slip; Lemma 7 only needs some finite C_H).
     fail = cert.fail_fields(
         verdict_at_most(float(ratio.max()), 1.0),
-        "proof-slip",
+        CHECKS["theorem8/C_H"]["finding"],
         lambda: certified_worst(tables, "theorem8/C_H", ch_certificate),
         notes=(
             "per target: "
@@ -240,15 +235,11 @@ def _ch_record(targets, tables):
             "sqrt(n)), and at most k are active."
         ),
     )
-    return CheckRecord(
+    return declared_record(
+        CHECKS["theorem8/C_H"],
         claim_id="theorem8",
-        check_id="theorem8/C_H",
-        statement_id="theorem8-proof-CH",
         paper_ref="Theorem 8 (proof)",
-        statement="C_H = k(W sqrt(n) + B): sup_x |h(x)| <= k(W sqrt(n) + B) on H_{n,s,k}^{W,B}",
-        check="max over the whole cube of |h(x)| against k(W sqrt(n) + B) with the certified k, W, B, every target",
         variant="",
-        method="exact",
         instances=len(targets),
         worst_value=float(ratio.max()),
         worst_value_label="max sup|h| / (k(W sqrt(n) + B))",
@@ -258,7 +249,7 @@ def _ch_record(targets, tables):
 
 def _rho_records(block, rho, first, wide):
     n, s, k, W, B = int(block["n"]), int(block["s"]), 1, 1.0, 1.0
-    common = dict(claim_id="theorem8", statement_id="theorem8-proof-rho", paper_ref="Theorem 8 (proof)", method="exact")
+    common = dict(claim_id="theorem8", paper_ref="Theorem 8 (proof)")
     fine = np.linspace(0.0, 700.0, 70001)
     ratios = lemma10_ratio(printed_log_one_minus_rho(fine, n, s, k, W, B, c=CERT_C), fine, n, s, k, W, B)
     bad = np.flatnonzero(ratios > CERT_MARGIN)
@@ -304,18 +295,15 @@ def _rho_records(block, rho, first, wide):
     )
     verdict = Verdict.FAIL if certificate else Verdict.INCONCLUSIVE
     records = [
-        CheckRecord(
-            check_id="theorem8/rho-choice",
-            statement="1 - rho = c eps^2 min{log(knsW^2/eps)/(k^8W^4 log^4(ns)), 1/(k^6B^4 log s)} makes Lemma 10's bound "
-            "<= eps/3 for some constant c",
-            check="Lemma 10's expression at the printed 1 - rho divided by eps/3, exactly in log space, as a function of "
-            f"eps and c (closed form for every c; certificate at c = {CERT_C:g})",
+        declared_record(
+            CHECKS["theorem8/rho-choice"],
+            {"c": f"{CERT_C:g}"},
             variant="as printed",
             instances=len(rho) + len(first),
             worst_value=float(rho["ratio_printed"].max()),
             worst_value_label="max (Lemma 10 bound)/(eps/3) at c = 1 on the eps grid",
             verdict=verdict,
-            finding="proof-slip" if certificate else "",
+            finding=CHECKS["theorem8/rho-choice"]["finding"] if certificate else "",
             certificate=certificate,
             counterexample=counterexample,
             notes=(
@@ -342,7 +330,7 @@ def _rho_records(block, rho, first, wide):
     )
     fail = cert.fail_fields(
         verdict_at_most(corrected_max, 1.0),
-        "proof-slip",
+        CHECKS["theorem8/rho-choice-corrected"]["finding"],
         lambda: _corrected_rho_failure(candidates.loc[candidates["ratio"].idxmax()]),
         notes=(
             f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, "
@@ -355,13 +343,9 @@ def _rho_records(block, rho, first, wide):
         ),
     )
     records.append(
-        CheckRecord(
-            check_id="theorem8/rho-choice-corrected",
-            statement="1 - rho* = min{eps^2/(36 k^8 W^4 Lambda^4), eps^2/(36 k^6 B^4 log s), e^-4}, "
-            "Lambda = max(27, 2 log(ns) + 4 log(6k^4W^2/eps)), makes Lemma 10's bound (constant C = 1) <= eps/3",
-            check="Lemma 10's expression at 1 - rho* divided by eps/3, exactly in log space, on the block's (n, s, k) and "
-            f"a wide grid n in {list(WIDE_N)}, s in {list(WIDE_S)}, k in {list(WIDE_K)}, W in {list(WIDE_W)}, "
-            f"B in {list(WIDE_B)}, eps = exp(-ell), ell in [0, 700]",
+        declared_record(
+            CHECKS["theorem8/rho-choice-corrected"],
+            WIDE_GRID,
             variant="corrected",
             instances=len(rho) + len(wide),
             worst_value=corrected_max,
@@ -481,9 +465,7 @@ def _tail_failure(
 def _tail_records(tail, own, n: int | None = None, s: int | None = None):
     common = dict(
         claim_id="theorem8",
-        statement_id="theorem8-proof-tail",
         paper_ref="Theorem 8 (proof)",
-        method="exact",
         instances=len(tail),
     )
     # The window of x = d(1-rho) in which the chain can hold as rho -> 1: 1 <= x <= 3(1 - e^-x).
@@ -523,7 +505,7 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
     # The chain is a step of Theorem 8's proof: a FAIL means that step is wrong (proof-slip).
     fail = cert.fail_fields(
         verdict,
-        "proof-slip",
+        CHECKS["theorem8/tail-step"]["finding"],
         tail_step_failure,
         notes=(
             f"at the proof's own d = ceil(d_printed) and 1 - rho (c = 1; {len(own)} (k, B, eps) rows): max d(1-rho) - "
@@ -535,11 +517,8 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
         ),
     )
     records = [
-        CheckRecord(
-            check_id="theorem8/tail-step",
-            statement="sum_{|T|>d} fhat(T)^2 <= eps/(3(1-rho^d)) <= eps/(d(1-rho)) <= eps for the proof's d and rho",
-            check="d(1-rho) <= 3(1-rho^d) and d(1-rho) >= 1 at the proof's own d = ceil((k^8 W^4 log^4(ns) + k^6 B^4 "
-            "log s)/eps^2) and printed 1 - rho (constants 1), W = 1, B in {0, 1}, every k and eps of the grid",
+        declared_record(
+            CHECKS["theorem8/tail-step"],
             variant="as printed, the proof's d and rho",
             worst_value=max(upper, lower),
             worst_value_label="max violation of 1 <= d(1-rho) <= 3(1-rho^d)",
@@ -552,7 +531,7 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
     # the class of the statement it repairs, proof-slip.
     fail = cert.fail_fields(
         verdict_at_most(1.0 - np.exp(-1.0), worst),
-        "proof-slip",
+        CHECKS["theorem8/tail-step-corrected"]["finding"],
         lambda: _tail_failure(
             tail.loc[tail["one_minus_rho_d"].idxmin()],
             ">=",
@@ -569,11 +548,8 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
         ),
     )
     records.append(
-        CheckRecord(
-            check_id="theorem8/tail-step-corrected",
-            statement="with d = ceil(1/(1-rho)), sum_{|T|>d} fhat(T)^2 <= 2 NS_rho/(1-rho^d) <= 2(eps/3)/(1-1/e) "
-            "~ 1.05 eps",
-            check="1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)) on the same 1-rho grid (Claim 2.1 with its factor 2)",
+        declared_record(
+            CHECKS["theorem8/tail-step-corrected"],
             variant="corrected",
             worst_value=worst,
             worst_value_label="min 1 - rho^d",
@@ -614,17 +590,13 @@ def ch_attaining_network(n: int, k: int, W: float, B: float):
 
 def _sharp_records(block, tables, needs):
     targets = tables["theorem8-targets"]
-    common = dict(claim_id="theorem8", method="exact")
+    common = dict(claim_id="theorem8")
     over = float(targets["tail_times_d_over_AS"].max())
     at_sharp = float((targets["tail_at_sharp"] / targets["eps"]).max())
     records = [
-        CheckRecord(
-            check_id="theorem8/tail-vs-as",
-            statement_id="theorem8-sharp",
+        declared_record(
+            CHECKS["theorem8/tail-vs-as"],
             paper_ref="Theorem 8 (our proof)",
-            statement="sum_{|T|>d} hhat(T)^2 <= AS(h)/(d+1) for every d; <= eps at d = ceil(4 k^2 W^2/eps)",
-            check="exact Fourier tails of every learning target against AS/(d+1) for every d <= n, and the tail at "
-            "our degree ceil(4k^2W^2/eps) against eps (certified k, W)",
             variant="ours",
             instances=len(targets),
             worst_value=max(over, at_sharp),
@@ -636,13 +608,9 @@ def _sharp_records(block, tables, needs):
     ]
     active = float(targets["ratio_active"].max())
     records.append(
-        CheckRecord(
-            check_id="theorem8/remark11-active",
-            statement_id="remark11",
+        declared_record(
+            CHECKS["theorem8/remark11-active"],
             paper_ref="Remark 11",
-            statement="AS(h) <= 4 W^2 E_x|R_x|^2 for every ReLU network, k-sparse or not",
-            check="exact AS against 4 W^2 E_x|R_x|^2 on every learning target, the dense baseline (about s/2 neurons "
-            "active) included",
             variant="ours",
             instances=len(targets),
             worst_value=active,
@@ -655,13 +623,10 @@ def _sharp_records(block, tables, needs):
     )
     projection = float(targets["projection_error"].max())
     records.append(
-        CheckRecord(
-            check_id="theorem8/lemma7-projection",
-            statement_id="lemma7",
+        declared_record(
+            CHECKS["theorem8/lemma7-projection"],
+            {"features": PROJECTION_MAX_FEATURES},
             paper_ref="Lemma 7",
-            statement="least squares over the monomials of degree <= d on the whole cube has loss (1/2) sum_{|T|>d} hhat(T)^2",
-            check=f"full-cube least squares (LowDegreeRegressor) at every degree of the block with <= "
-            f"{PROJECTION_MAX_FEATURES} monomials, exact test loss against half the Fourier tail, every target",
             variant="population step",
             instances=len(targets),
             worst_value=projection,
@@ -673,16 +638,10 @@ def _sharp_records(block, tables, needs):
     rho = tables["theorem8-rho-sharp"]
     worst = rho.loc[rho["ratio"].idxmax()]
     records.append(
-        CheckRecord(
-            check_id="theorem8/rho-choice-sharp",
-            statement_id="theorem8-proof-rho",
+        declared_record(
+            CHECKS["theorem8/rho-choice-sharp"],
+            {**WIDE_GRID, "W": [w for w in WIDE_W if w > 0], "c": f"{C_RHO_SHARP:.5f}"},
             paper_ref="Theorem 8 (proof)",
-            statement=f"at the clamped 1 - rho = min(1, printed with max(1, log(knsW^2/eps))), c = log^4(2)/72 = "
-            f"{C_RHO_SHARP:.5f}, NS_rho(h) <= min(2k^2W^2(1-rho), 4k^2W^2) <= eps/3",
-            check="min(2k^2W^2(1-rho), 4k^2W^2)/(eps/3) at the clamped 1 - rho (in (0, 1], every grid point), exactly in "
-            "log space, n in "
-            f"{list(WIDE_N)}, s in {list(WIDE_S)}, k in {list(WIDE_K)}, W in {[w for w in WIDE_W if w > 0]}, "
-            f"B in {list(WIDE_B)}, ns >= 2, eps = exp(-ell), ell in [0, 700]",
             variant="corrected reason (lemma10-sharp)",
             instances=len(rho),
             worst_value=float(worst["ratio"]),
@@ -697,13 +656,10 @@ def _sharp_records(block, tables, needs):
     )
     dominate = tables["theorem8-degree-dominates"]
     records.append(
-        CheckRecord(
-            check_id="theorem8/degree-dominates",
-            statement_id="theorem8",
+        declared_record(
+            CHECKS["theorem8/degree-dominates"],
+            {"C": f"{bounds.C_THEOREM8_DEGREE:g}"},
             paper_ref="Theorem 8",
-            statement=f"C d_printed + 1 >= 4 k^2 W^2/eps with C = {bounds.C_THEOREM8_DEGREE:g} (any C >= 4/log^4 2) for ns >= 2",
-            check="(4k^2W^2/eps)/(C d_printed + 1) on the wide grid (ns >= 2, every W, B), eps = exp(-ell), ell in "
-            "[0, 700], exactly in log space",
             variant="",
             instances=len(dominate),
             worst_value=float(dominate["ratio"].max()),
@@ -714,12 +670,9 @@ def _sharp_records(block, tables, needs):
     )
     monomials = tables["theorem8-monomials"]
     records.append(
-        CheckRecord(
-            check_id="theorem8/monomial-count",
-            statement_id="theorem8",
+        declared_record(
+            CHECKS["theorem8/monomial-count"],
             paper_ref="Theorem 8",
-            statement="sum_{i<=d} C(n, i) <= 2 n^d for n >= 2 (Lemma 7's n^d counts the monomials up to a constant)",
-            check="exact integers, 2 <= n <= 64, 0 <= d <= 64",
             variant="",
             instances=len(monomials),
             worst_value=float(monomials["ratio"].max()),
@@ -733,13 +686,10 @@ def _sharp_records(block, tables, needs):
     top = float(net.truth_table().max())
     C_H = float(bounds.class_sup_bound(n, k, net.scale_W(), net.scale_B()))
     records.append(
-        CheckRecord(
-            check_id="theorem8/C_H-attained",
-            statement_id="theorem8-proof-CH",
+        declared_record(
+            CHECKS["theorem8/C_H-attained"],
+            {"n": n, "k": k},
             paper_ref="Theorem 8 (proof)",
-            statement="sup_{h, x} h(x) = k(W sqrt(n) + B) is attained in H_{n,k,k}^{W,B}",
-            check=f"max over the cube of k identical neurons relu(<(W/sqrt n) 1, x> + B), n = {n}, k = {k}, W = B = 1, "
-            "against k(W sqrt(n) + B)",
             variant="extremal network",
             instances=1,
             worst_value=top / C_H,
@@ -768,18 +718,15 @@ def _sharp_records(block, tables, needs):
         "equality, and ||g - h||^2 = eps > eps/2; only the loss (1/2)||g - h||^2 is <= eps/2",
     )
     records.append(
-        CheckRecord(
-            check_id="theorem8/lemma7-projection-printed",
-            statement_id="lemma7-proof-projection",
+        declared_record(
+            CHECKS["theorem8/lemma7-projection-printed"],
             paper_ref="Section 2.1 (after Lemma 7)",
-            statement="||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2 under Lemma 7's hypothesis (tail <= eps)",
-            check="exact Fourier tail of h = sqrt(eps) chi_T, |T| = d + 1, against eps/2",
             variant="as printed",
             instances=1,
             worst_value=tail / (eps / 2),
             worst_value_label="||g - h||^2 / (eps/2)",
             verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding="proof-slip" if certificate else "",
+            finding=CHECKS["theorem8/lemma7-projection-printed"]["finding"] if certificate else "",
             certificate=certificate,
             counterexample=f"h = sqrt({eps:g}) x_1 x_2, d = {d}: tail = {tail:.4g} > eps/2 = {eps / 2:g}"
             if certificate
@@ -804,19 +751,16 @@ def _sharp_records(block, tables, needs):
         "every Theta constant, and h = relu(x_1) = (1 + x_1)/2 keeps weight 1/4 above degree 0",
     )
     records.append(
-        CheckRecord(
-            check_id="theorem8/degree-degenerate",
-            statement_id="theorem8-proof-tail",
+        declared_record(
+            CHECKS["theorem8/degree-degenerate"],
             paper_ref="Theorem 8 (proof)",
-            statement="the proof's d makes the tail <= eps, at n = s = 1",
-            check="exact Fourier tail of relu(x_1) above the printed degree (0 at n = s = 1)",
             variant="as printed, degenerate point",
             instances=1,
             worst_value=weight / eps,
             worst_value_label="tail / eps",
             verdict=Verdict.FAIL if certificate else Verdict.PASS,
             finding=corners.finding(
-                "proof-slip",
+                CHECKS["theorem8/degree-degenerate"]["finding"][0],
                 [corners.in_log_corner_up_to_constant(PRINTED_DEGREE, dict(n=1, s=1, k=1, W=1.0, B=0.0, eps=eps))],
             )
             if certificate
@@ -836,13 +780,9 @@ def _sharp_records(block, tables, needs):
     )
     margin = float((np.log10(reached["samples_reached"]) - log10_final).max()) if len(reached) else float("nan")
     records.append(
-        CheckRecord(
-            check_id="theorem8/final-line",
-            statement_id="theorem8-proof-final",
+        declared_record(
+            CHECKS["theorem8/final-line"],
             paper_ref="Theorem 8 (proof, last line)",
-            statement="run time and sample complexity O(n^d log(1/delta)/eps) (no C_H^2)",
-            check="smallest sample size whose exact test error (worst inner seed) is <= eps, against n^d log(1/delta)/eps "
-            "with the printed d (constants 1), every target that reaches eps",
             variant="as printed",
             instances=len(reached),
             worst_value=margin,
@@ -926,23 +866,18 @@ def _two_point_records():
     certificate = lemma7_sign_certificate()
     c = LEMMA7_SIGN_INSTANCE
     records.append(
-        CheckRecord(
+        declared_record(
+            CHECKS["theorem8/lemma7-CH-sign"],
             claim_id="theorem8",
-            check_id="theorem8/lemma7-CH-sign",
-            statement_id="lemma7",
             paper_ref="Lemma 7",
-            statement="(O(eps), delta)-PAC from O(n^d C_H^2 log(1/delta)/eps) samples with C_H = sup_{h,x} h(x)",
-            check="two-point lower bound (no sample) for H = {-(M/2)(1 + x_1), -(M/2)(1 - x_1)} on n = 1 against the "
-            "printed count with C_H = sup h = 0",
             variant="as printed",
-            method="exact",
             instances=1,
             worst_value=certificate["lhs_value"] - certificate["rhs_value"] if certificate else 0.0,
             worst_value_label="samples needed - printed count",
             range=f"n = 1, d = 1, M = {c['M']:g}, eps = {c['eps']:g}, "
             f"delta = {c['delta']:g}, accuracy constant K = {c['K']:g}",
             verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding="typo" if certificate else "",
+            finding=CHECKS["theorem8/lemma7-CH-sign"]["finding"] if certificate else "",
             certificate=certificate,
             counterexample=(
                 "h_+-(x) = -(M/2)(1 +- x_1), M = 100: C_H = sup h = 0, printed count 0, one sample needed"
@@ -984,9 +919,7 @@ def _two_point_records():
     corrected_ok = all(r["corrected"] >= r["needed"] for r in rows)
     common = dict(
         claim_id="theorem8",
-        statement_id="theorem8-proof-final",
         paper_ref="Theorem 8 (proof, last line)",
-        method="exact",
         instances=len(rows),
         range=(
             f"n = 2, s = k = 1, W = B = lam in {list(f['lams'])}, eps = {f['eps0']} lam^2, "
@@ -994,16 +927,13 @@ def _two_point_records():
         ),
     )
     records.append(
-        CheckRecord(
-            check_id="theorem8/final-line-scale",
+        declared_record(
+            CHECKS["theorem8/final-line-scale"],
             variant="as printed",
-            statement="run time and sample complexity O(n^d log(1/delta)/eps) with d as printed, at every scale of the class",
-            check="two-point lower bound (targets +-lam) against C n^d log(1/delta)/eps along (W, B, eps) = "
-            "(lam, lam, eps0 lam^2), under which d and the samples needed are invariant",
             worst_value=worst["needed"] - worst["printed"],
             worst_value_label="samples needed - printed count",
             verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding="proof-slip" if certificate else "",
+            finding=CHECKS["theorem8/final-line-scale"]["finding"] if certificate else "",
             certificate=certificate,
             counterexample=(
                 f"lam = {worst['lam']:g}: printed count {worst['printed']:.3g} < 1 needed sample" if certificate else ""
@@ -1012,12 +942,9 @@ def _two_point_records():
         )
     )
     records.append(
-        CheckRecord(
-            check_id="theorem8/final-line-scale-corrected",
+        declared_record(
+            CHECKS["theorem8/final-line-scale-corrected"],
             variant="corrected",
-            statement="with Theorem 8's own factor: O(n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps) is at least the two-point "
-            "lower bound along the scale family",
-            check="C n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps (invariant in lam) against the samples needed",
             worst_value=min(r["corrected"] - r["needed"] for r in rows),
             worst_value_label="min corrected count - needed",
             verdict=Verdict.PASS if corrected_ok else Verdict.INCONCLUSIVE,
@@ -1062,21 +989,18 @@ def _theorem4_corner_record() -> CheckRecord:
         f"(C = {f['C']:g}; a larger k refutes any C). Floored at 1, the logarithm of n in n^f = e^(f log n) makes "
         "the count astronomically large: a degenerate corner.",
     )
-    return CheckRecord(
+    return declared_record(
+        CHECKS["theorem8/theorem4-n1"],
         claim_id="theorem8",
-        check_id="theorem8/theorem4-n1",
-        statement_id="theorem4",
         paper_ref="Theorem 4 (Section 1)",
-        statement="sample complexity n^{poly(k log(ns))/eps^2} log(1/delta)/eps (suppressing W, B), at n = 1",
-        check="the two-point lower bound (targets +-k) against the printed count at n = 1",
         variant="as printed, degenerate point",
-        method="exact",
         instances=1,
         worst_value=needed - printed,
         worst_value_label="samples needed - printed count",
         verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
         finding=corners.finding(
-            "statement-error", [corners.in_log_corner("<=", needed, THEOREM4_COUNT_EXPR, variables)]
+            CHECKS["theorem8/theorem4-n1"]["finding"][0],
+            [corners.in_log_corner("<=", needed, THEOREM4_COUNT_EXPR, variables)],
         )
         if certificate
         else "",
