@@ -15,6 +15,7 @@ from scipy.stats import beta
 
 from sparseact import bounds
 from sparseact.claims import describe_range
+from sparseact.claims._checks import declared_checks
 from sparseact.claims.theorem17 import _targets
 from sparseact.claims.theorem17.compute import (
     SPARSE,
@@ -25,7 +26,7 @@ from sparseact.claims.theorem17.compute import (
     target_network,
 )
 from sparseact.verify import certificates as cert
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.records import CheckRecord, ClaimReport, declared_record
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: Confidence of the one-sided Clopper-Pearson upper end on Pr[test loss > eps].
@@ -35,11 +36,8 @@ SCALE_LAMBDA = 10.0
 #: A training loss at most this is read as "ERM reached the global minimum 0" (realisable targets).
 ZERO_LOSS_TOL = 1e-8
 
-#: Theorem 17 as its ledger rows carry it (plain text; ``STATEMENTS`` has it with TeX math).
-STATEMENT_TEXT = (
-    "There exists a (eps, delta)-PAC learning algorithm for any H_{n,s,k}^{W,B} with sample complexity "
-    "m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2)"
-)
+#: The claim's checks, declared once (checks.yaml).
+CHECKS = declared_checks("theorem17")
 
 
 # ---------------------------------------------------------------------------
@@ -148,9 +146,7 @@ def assemble(block: dict, tables: dict):
             f"targets: {', '.join(dict.fromkeys(frame['target']))}" + (f"; {extra}" if extra else ""),
         )
 
-    common = dict(
-        claim_id="theorem17", statement_id="theorem17", paper_ref="Theorem 17", variant="", statement=STATEMENT_TEXT
-    )
+    common = dict(claim_id="theorem17", paper_ref="Theorem 17", variant="")
 
     # --- our learner is in the class on its sample (exact) -----------------------------------------------
     sparse = curves[curves["learner"] == SPARSE]
@@ -165,12 +161,9 @@ def assemble(block: dict, tables: dict):
     grid_mass = float(sparse.loc[sparse["kind"] == "grid", "cube_mass_over_k"].max())
     bound_mass = float(sparse.loc[sparse["kind"] == "bound", "cube_mass_over_k"].max())
     records = [
-        CheckRecord(
-            check_id="theorem17/erm-in-class",
-            method="exact",
+        declared_record(
+            CHECKS["theorem17/erm-in-class"],
             instances=len(sparse),
-            check="every network returned by the sparse ERM satisfies ||u||_inf max||w_j|| <= W, ||u||_inf max|b_j| <= B "
-            "and activates <= k neurons on every sample point (recomputed from its weights)",
             worst_value=float((sparse["max_active_sample"] - sparse["k"]).max()) if len(sparse) else float("nan"),
             worst_value_label="max (active neurons on the sample - k)",
             verdict=in_class,
@@ -209,15 +202,10 @@ def assemble(block: dict, tables: dict):
         f"{r.target} / {r.learner}: {r.samples_needed}" for r in needs[needs["learner"] != SPARSE].itertuples()
     )
     records.append(
-        CheckRecord(
-            check_id="theorem17/samples-needed",
-            method="monte-carlo",
+        declared_record(
+            CHECKS["theorem17/samples-needed"],
+            {"coverage": f"{1 - delta:g}", "seeds": block["seeds"], "eps": f"{eps:g}", "bias": f"{block['bias']:g}"},
             instances=len(sp),
-            check=(
-                f"smallest grid m at which >= 1 - delta = {1 - delta:g} of the {block['seeds']} seeds reach exact test "
-                f"loss <= eps = {eps:g} (biased product distribution, Pr[x_i = 1] = {block['bias']:g}), against the "
-                "expression with hidden constant 1"
-            ),
             worst_value=float(reached["ratio"].max()) if len(reached) else float("nan"),
             worst_value_label="max samples needed / expression",
             verdict=verdict,
@@ -279,15 +267,10 @@ def assemble(block: dict, tables: dict):
     n_optimiser = int(summary["failures_with_train_loss"].sum()) if len(summary) else 0
     exps = summary["scale_exponent"] if len(summary) else pd.Series([float("nan")])
     records.append(
-        CheckRecord(
-            check_id="theorem17/at-bound",
-            method="monte-carlo",
+        declared_record(
+            CHECKS["theorem17/at-bound"],
+            {"confidence": f"{CONFIDENCE:.0%}", "delta": f"{delta:g}"},
             instances=len(at),
-            check=(
-                f"at m = ceil(c * expression), c >= 1 (multinomial counts over the cube, ERM on the exact empirical "
-                f"loss), the one-sided {CONFIDENCE:.0%} Clopper-Pearson upper end of Pr[test loss > eps] is <= delta "
-                f"= {delta:g}"
-            ),
             worst_value=float(summary["upper"].max()) if len(summary) else float("nan"),
             worst_value_label="max upper end of Pr[loss > eps]",
             verdict=at_verdict,
@@ -333,14 +316,9 @@ def assemble(block: dict, tables: dict):
     if cover_verdict is Verdict.FAIL:
         cover_verdict = Verdict.INCONCLUSIVE  # coverage is sufficient, not necessary
     records.append(
-        CheckRecord(
-            check_id="theorem17/exact-erm-coverage",
-            method="exact",
+        declared_record(
+            CHECKS["theorem17/exact-erm-coverage"],
             instances=len(coverage),
-            check=(
-                "sum_x (1 - p_x)^m <= delta at m = ceil(expression): every exact ERM interpolates the observed "
-                "points of a realisable target, so its test loss is 0 whenever the sample covers the support"
-            ),
             worst_value=float(coverage["log10_miss_at_expression"].max()),
             worst_value_label="max log10 Pr[sample misses a support point] (union bound)",
             verdict=cover_verdict,
@@ -396,15 +374,11 @@ def _dense_lower_bound_records() -> list[CheckRecord]:
     (the Introduction's Omega(s^2/eps^2) against the memoriser's sample count, with a certificate)."""
     unseen = _unseen_mass_rows()
     records = [
-        CheckRecord(
+        declared_record(
+            CHECKS["theorem17/memoriser-unseen-mass"],
             claim_id="theorem17",
-            check_id="theorem17/memoriser-unseen-mass",
-            statement_id="memoriser-cube",
             paper_ref="Section 2 (realizable PAC learning; our lemma)",
             variant="",
-            statement="E[unseen mass] = sum_x P(x)(1 - P(x))^m <= N/(e m) for every distribution on N points",
-            check="the exact expected unseen mass against N/(e m), for uniform, spread-at-1/m and geometric distributions",
-            method="exact",
             instances=len(unseen),
             worst_value=float((unseen["expected_unseen"] / unseen["bound"]).max()),
             worst_value_label="max E[unseen mass] / (N/(e m))",
@@ -445,7 +419,7 @@ def _dense_lower_bound_records() -> list[CheckRecord]:
             f"{refuted_above:.3g} is refuted here",
         )
         fail = dict(
-            finding="statement-error",
+            finding=CHECKS["theorem17/dense-lower-bound-printed"]["finding"],
             certificate=certificate,
             counterexample=(
                 f"n={inst['n']}, s={inst['s']}, W=B=1, delta={inst['delta']:g}, eps={inst['eps']:g}: {m0} samples suffice "
@@ -453,18 +427,12 @@ def _dense_lower_bound_records() -> list[CheckRecord]:
             ),
         )
     records.append(
-        CheckRecord(
+        declared_record(
+            CHECKS["theorem17/dense-lower-bound-printed"],
+            {"c": f"{DENSE_C:g}"},
             claim_id="theorem17",
-            check_id="theorem17/dense-lower-bound-printed",
-            statement_id="intro-dense-lower-bound",
             paper_ref="Section 1 (around Theorem 5)",
             variant="as printed",
-            statement="H_{n,s,s}^{W,B} requires a sample complexity of Omega(s^2/eps^2) (realizable PAC, Section 2)",
-            check=(
-                "the memoriser's sufficient sample count ceil(C^2 2^n/(2 e eps delta)), C = s(W sqrt(n) + B), against "
-                f"c s^2/eps^2 at c = {DENSE_C:g}, on one instance"
-            ),
-            method="exact",
             instances=1,
             worst_value=float(m0 / printed),
             worst_value_label="sufficient samples / (c s^2/eps^2)",
