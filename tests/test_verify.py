@@ -262,38 +262,6 @@ def test_missing_key_inside_the_certificate(committed):
     assert not verify_file(committed / "no-such-file.json").confirmed
 
 
-#: Checks a claim can FAIL (declared, or as tests/fail_sites.py reads the source) that no statement pins yet, with the
-#: reason;
-#: their certificates are refused ("refutes no statement the verifier knows"). None has FAILed on any run or test.
-NOT_YET_PINNED = {
-    "theorem19/estimators": "the right side is the exact solver's own maximum, which no plain evaluator recomputes",
-    "theorem19/bound": "the certificate (one optimal network per sign vector of a tiny sample) refutes (1) as "
-    "printed, which the verifier pins for theorem19/scale only; found when the checks were declared (the source "
-    "reader tests/fail_sites.py missed a check id chosen from a dict)",
-    "theorem19/eq15-bound": "as theorem19/bound, for (15)",
-    "theorem19/conj20-bound": "as theorem19/bound, for (16)",
-}
-
-
-def test_every_check_a_claim_can_fail_has_a_pinned_statement(repo_root):
-    """Read from the declarations (or, for a claim without checks.yaml, the source; tests/fail_sites.py): every
-    check whose record can carry a certificate is pinned
-    in sparseact.verify.checker.STATEMENTS, apart from the listed ones; and every pin is such a check."""
-    from test_checks_declared import can_fail
-
-    can_fail = can_fail(repo_root)
-    assert {
-        "theorem19/eq12-printed",
-        "section4_parity/network-printed",
-        "lemma9/proof-V-printed",
-        "scaling/lemma18-printed",
-        "theorem8/tail-step",
-        "theorem13/junta-corner",
-    } <= set(can_fail)
-    assert set(can_fail) - set(STATEMENTS) == set(NOT_YET_PINNED)
-    assert set(STATEMENTS) <= set(can_fail), sorted(set(STATEMENTS) - set(can_fail))
-
-
 def _leaves(node, path=()):
     """Every leaf of a JSON document: (path, value)."""
     if isinstance(node, dict):
