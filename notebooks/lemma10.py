@@ -115,20 +115,21 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   $\mathrm{NS}_0(\mathrm{relu}(x_1))$; FAIL when it exceeds the bound for every constant.
 #
 # The observed constant of `lemma10/bound` and the slopes are measurements. A FAIL of `lemma10/bound-degenerate` would
-# be `out-of-range`. For $\rho\in[0,1)$, $1-\rho^{|T|}\ge1-\rho^d$ when $|T|>d$, which is the printed "hence": a FAIL of
-# `lemma10/claim21-tail` would be a `statement-error`, because Claim 2.1 is stated for all $f$ and used for
-# $\rho\in[0,1)$, the range this check covers; the tail against the bound on the worst monomial or network would be its
-# certificate. A FAIL of `lemma10/claim21-tail-negative-rho` would be `out-of-range`: Claim 2.1 prints no range of
-# $\rho$, but the paper uses the tail bound only for $\rho\in[0,1)$ (proof of Theorem 8), which `lemma10/claim21-tail`
-# covers. Under Section 2.1's $\tfrac14$, $\mathbb{E}[(h(x)-h(y))^2] = 4\,\mathrm{NS}_\rho(h)$, which is what the first
-# "=" of (17) is tested for; under the coupling a coordinate flips when it lies in the flipped bucket, probability
-# $1/r$, i.e. the coupling samples $N_{1-2/r}$, which is $N_\rho$ exactly when $2/(1-\rho)$ is an integer. A FAIL of
-# either printed (17) check would be a `proof-slip`, not a statement error, because Lemma 10 itself is checked by
-# `lemma10/bound`, and what its proof needs from (17) by `lemma10/eq17-corrected`: there $1-2/r\le\rho$ and
-# $\mathrm{NS}$ is non-increasing in $\rho$ on $[0,1)$ by Claim 2.1, and $r(1-\rho)\ge1$ is $1/\sqrt
-# r\le\sqrt{1-\rho}$, the last line of Appendix B. A FAIL of `lemma10/eq17-corrected` would refute the repair and leave
-# the printed (17)'s slip unrepaired, so it would be a `proof-slip` as well, certified by $\mathrm{NS}_\rho(h)$ against
-# $\mathrm{NS}_{1-2/r}(h)$ on the network, or else by $r(1-\rho)$ against 1 as a formula of $\rho$.
+# be `out-of-range` by the degenerate-corner rule (a `statement-error` if it survived flooring the logarithms at 1). For
+# $\rho\in[0,1)$, $1-\rho^{|T|}\ge1-\rho^d$ when $|T|>d$, which is the printed "hence": a FAIL of `lemma10/claim21-tail`
+# would be a `statement-error`, because Claim 2.1 is stated for all $f$ and used for $\rho\in[0,1)$, the range this
+# check covers; the tail against the bound on the worst monomial or network would be its certificate. A FAIL of
+# `lemma10/claim21-tail-negative-rho` would be `out-of-range`: Claim 2.1 prints no range of $\rho$, but the paper uses
+# the tail bound only for $\rho\in[0,1)$ (proof of Theorem 8), which `lemma10/claim21-tail` covers. Under Section 2.1's
+# $\tfrac14$, $\mathbb{E}[(h(x)-h(y))^2] = 4\,\mathrm{NS}_\rho(h)$, which is what the first "=" of (17) is tested for;
+# under the coupling a coordinate flips when it lies in the flipped bucket, probability $1/r$, i.e. the coupling samples
+# $N_{1-2/r}$, which is $N_\rho$ exactly when $2/(1-\rho)$ is an integer. A FAIL of either printed (17) check would be a
+# `proof-slip`, not a statement error, because Lemma 10 itself is checked by `lemma10/bound`, and what its proof needs
+# from (17) by `lemma10/eq17-corrected`: there $1-2/r\le\rho$ and $\mathrm{NS}$ is non-increasing in $\rho$ on $[0,1)$
+# by Claim 2.1, and $r(1-\rho)\ge1$ is $1/\sqrt r\le\sqrt{1-\rho}$, the last line of Appendix B. A FAIL of
+# `lemma10/eq17-corrected` would refute the repair and leave the printed (17)'s slip unrepaired, so it would be a
+# `proof-slip` as well, certified by $\mathrm{NS}_\rho(h)$ against $\mathrm{NS}_{1-2/r}(h)$ on the network, or else by
+# $r(1-\rho)$ against 1 as a formula of $\rho$.
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.
