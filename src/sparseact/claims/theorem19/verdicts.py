@@ -331,7 +331,7 @@ def assemble(block: dict, tables: dict):
     records.append(
         CheckRecord(
             check_id="theorem19/sparse-vs-dense",
-            statement_id="intro-dense-lower-bound",
+            statement_id="intro-sparse-advantage",
             statement="the dense class H_{n,s,s} needs more samples than the sparse one: R_H of H_{n,s,s} grows like s "
             "(uniform convergence then needs s^2/eps^2 samples), that of H_{n,s,1} sub-linearly",
             check="fitted exponents (95% CI) of the lower-bound estimate in s and m for H_{n,s,1} and H_{n,s,s}",
