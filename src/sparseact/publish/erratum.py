@@ -43,7 +43,7 @@ from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
 from sparseact.publish.mathtext import split_math
 from sparseact.publish.reporting import _latex_escape
-from sparseact.publish.statements import CONJECTURED, hypothesis_named
+from sparseact.publish.statements import CONJECTURED, degenerate_corners, hypothesis_named
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -132,7 +132,8 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
     number = dict(zip(errata["erratum_id"], errata["number"], strict=True))
     concerns = {e: ids(cell) for e, cell in zip(errata["erratum_id"], errata["statements"], strict=True)}
     table = results.statements.set_index("statement_id")
-    hypotheses = {e["id"]: e["hypothesis"] for e in paper_statements() if e.get("hypothesis")}
+    entries = {e["id"]: e for e in paper_statements()}
+    hypotheses = {sid: e["hypothesis"] for sid, e in entries.items() if e.get("hypothesis")}
     out_of_range = set(
         results.ledger.loc[
             (results.ledger["verdict"] == "FAIL") & (results.ledger["finding"] == "out-of-range"), "check_id"
@@ -176,25 +177,20 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
                 "the \\hyperref[app:open]{appendix on open statements})"
             )
         elif row["status"] == "proved":
-            corner = [c for c in ids(statement["checks"]) if c in out_of_range]
+            corner = degenerate_corners(entries.get(row["statement_id"], {}), ids(statement["checks"]), out_of_range)
             text = f"{name} holds as printed" + (
-                f" except in degenerate corners where a printed logarithm is below 1 (out-of-range: "
-                f"{tex_text(', '.join(corner))})"
+                f" except in degenerate corners where a printed logarithm is below 1 ({tex_text(', '.join(corner))})"
                 if corner
                 else ""
             )
         elif row["status"] == "open":
             text = f"{name} is open"
         else:
-            corner = [c for c in ids(statement["checks"]) if c in out_of_range]
+            corner = degenerate_corners(entries.get(row["statement_id"], {}), ids(statement["checks"]), out_of_range)
             text = (
                 f"{name} holds on every instance enumerated ({tex_text(statement['range'])}), with no proof of it "
                 "as printed"
-                + (
-                    f"; as printed it fails in a degenerate corner (out-of-range: {tex_text(', '.join(corner))})"
-                    if corner
-                    else ""
-                )
+                + (f"; as printed it fails in a degenerate corner ({tex_text(', '.join(corner))})" if corner else "")
             )
         if steps:
             text += (
