@@ -152,6 +152,23 @@ def test_a_correction_that_is_a_conjecture_leaves_survival_open():
     assert table.loc["a", "survives"] == "open: its correction is a conjecture (c), neither proved nor refuted"
 
 
+def test_a_weaker_correction_says_what_it_does_not_recover():
+    rows = [
+        _row("x/bad", "a", "FAIL", finding="typo"),
+        _row("x/ok", "b", "PASS"),
+        _row("x/bad2", "b", "FAIL", "exact", "typo"),
+    ]
+    entries = [
+        _entry("a", correction=dict(text="fixed a", verified_by=["x/ok"], unproved="the printed  run time")),
+        _entry("b", correction=dict(text="fixed b", verified_by=["x/ok"])),
+    ]
+    table = _derive(rows, entries)
+    assert table.loc["a", "survives"] == (
+        "yes, in a weaker form: corrected form verified by x/ok; not proved: the printed run time"
+    )
+    assert table.loc["b", "survives"] == "yes: corrected form verified by x/ok"
+
+
 def test_a_proved_refutation_fails_the_printed_statement_and_an_unproved_one_does_not():
     rows = [_row("x/cs", "r", "PASS"), _row("x/e", "c", "PASS", method="estimate")]
     entries = [

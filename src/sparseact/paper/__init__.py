@@ -208,11 +208,15 @@ def _check_statement(entry: dict, where: str) -> None:
     if correction is not None:
         if (
             not isinstance(correction, dict)
-            or set(correction) - {"text", "verified_by"}
+            or set(correction) - {"text", "verified_by", "unproved"}
             or not correction.get("text")
             or not correction.get("verified_by")
+            or not isinstance(correction.get("unproved", ""), str)
         ):
-            raise ValueError(f"{where}: correction needs 'text' and 'verified_by' (a list of ids)")
+            raise ValueError(
+                f"{where}: correction needs 'text' and 'verified_by' (a list of ids), and optionally 'unproved' (what "
+                "of the printed statement the verified correction does not recover)"
+            )
         if " ".join(correction["text"].split()) == " ".join(entry["statement"].split()):
             raise ValueError(f"{where}: the correction repeats the printed statement")
     if entry.get("origin") is not None and entry["origin"] not in ORIGINS:

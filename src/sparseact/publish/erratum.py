@@ -38,6 +38,7 @@ import pandas as pd
 from sparseact.paper import errata as paper_errata
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
+from sparseact.publish.asciimath import typeset_ascii
 from sparseact.publish.findings import Results, ids, load_results, short_ref, tightness_of
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
@@ -227,8 +228,8 @@ def _erratum(row: pd.Series, repository_url: str, proofs: list[str] = (), famili
             rf"Proof: {tex_text(_sentence(row['explanation']))} (An asymptotic statement: no finite certificate "
             rf"refutes it; the proof is \texttt{{{tex_text(row.get('refuted_by', ''))}}} of the argument graph.)"
             if row.get("refuted_by")
-            else rf"\item[Why it fails.] {tex_text(_sentence(row['explanation']))} "
-            rf"Violation: {tex_text(row['counterexample'])}. "
+            else rf"\item[Why it fails.] {tex_text(_sentence(typeset_ascii(row['explanation'])))} "
+            rf"Violation: {tex_text(typeset_ascii(row['counterexample']))}. "
             rf"Certificate{'s' if len(ids(row['certificates'])) > 1 else ''}: {certificates}."
         ),
         *(

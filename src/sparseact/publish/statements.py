@@ -231,7 +231,10 @@ class _Graph:
             return f"open: its correction is a conjecture ({', '.join(conjectured)}), neither proved nor refuted"
         if weak:
             return f"no: its correction is not verified ({weak[0]}: {self.premise(weak[0])['why']})"
-        return "yes: corrected form verified by " + ", ".join(correction["verified_by"])
+        verified = "corrected form verified by " + ", ".join(correction["verified_by"])
+        if correction.get("unproved"):
+            return f"yes, in a weaker form: {verified}; not proved: {' '.join(correction['unproved'].split())}"
+        return f"yes: {verified}"
 
     def _decide(self, entry: Mapping) -> dict:
         own = self.by_statement.get(entry["id"], [])
@@ -687,7 +690,9 @@ def degenerate_corners(entry: Mapping, checks: Iterable[str], out_of_range: Iter
 
 #: The headline's cost of a proved statement, and of one that can fail only in degenerate corners.
 HOLDS = "Nothing: it holds as printed."
-HOLDS_OUTSIDE_CORNERS = "Nothing: it holds as printed, except in degenerate corners where a printed logarithm is below 1."
+HOLDS_OUTSIDE_CORNERS = (
+    "Nothing: it holds as printed, except in degenerate corners where a printed logarithm is below 1."
+)
 
 
 def headline(statements: pd.DataFrame, errata: pd.DataFrame, ledger: pd.DataFrame | None = None) -> pd.DataFrame:
