@@ -124,10 +124,10 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   $N/(em)$ for three families of distributions on $N$ points; PASS when it never exceeds it (the step of the lemma
 #   memoriser-cube: returning the seen labels learns any bounded class on the cube from
 #   $\lceil C^2 2^n/(2e\varepsilon\delta)\rceil$ samples).
-# * `theorem17/dense-lower-bound-printed` (exact): that sample count for the dense class against the printed
-#   $\Omega(s^2/\varepsilon^2)$ read at a constant $c$, on one instance at a tiny $\varepsilon$; fewer samples that
-#   suffice than the printed requirement would be a FAIL with a certificate, a `statement-error` under Section 2's
-#   realizable learning (the notes say which constants the instance refutes).
+# * `theorem17/dense-lower-bound-fixed-n` (exact): that sample count for the dense class against
+#   $c s^2/\varepsilon^2$ at one $n$, one constant $c$ and a tiny $\varepsilon$: PASS when it is below, an instance of
+#   dense-lower-bound-refuted (the printed $\Omega(s^2/\varepsilon^2)$ read at fixed $n$ is false; read uniformly, some
+#   $n$ for every $s$ and $\varepsilon$, it is open).
 #
 # Tables (`theorem17-needs`, `theorem17-at-bound`, `theorem17-coverage`) are also written as CSV and LaTeX; every
 # ledger row links them. The cards below are generated from the ledger rows of this run: badge, reason and, when the

@@ -114,7 +114,8 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   equals (1) wherever $m(R+B)\ge e$; PASS when no exact value exceeds it. A FAIL would carry the certificate of
 #   `theorem19/scale` with the corrected formula and be `out-of-range`, the class of the failure it repairs: the
 #   printed (1) would stay unrepaired below $m(R+B) = e$, and equals the correction above it.
-# * `theorem19/sparse-vs-dense` (estimate, evidence for the introduction's dense lower bound): fitted exponents (95%
+# * `theorem19/sparse-vs-dense` (estimate, evidence for the introduction's sparse advantage,
+#   intro-sparse-advantage): fitted exponents (95%
 #   intervals) in $s$ and $m$ of the lower-bound estimate for $\mathcal{H}_{n,s,1}$ and $\mathcal{H}_{n,s,s}$. PASS
 #   when the sparse class's interval for the exponent of $s$ lies below 1, otherwise INCONCLUSIVE, never FAIL.
 # * `theorem19/conj20-dimension` (estimate): the lower-bound estimate against $n$ with the points scaled to $R=1$.
