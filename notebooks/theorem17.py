@@ -114,9 +114,9 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   \lceil\text{expression}\rceil$ for every target, otherwise INCONCLUSIVE (coverage is sufficient, not necessary).
 # * `theorem17/memoriser-unseen-mass`: the expected unseen mass $\sum_x P(x)(1 - P(x))^m$ against $N/(em)$ for three
 #   families of distributions on $N$ points; PASS when it never exceeds it.
-# * `theorem17/dense-lower-bound-printed`: the memoriser's sample count $\lceil C^2 2^n/(2e\varepsilon\delta)\rceil$ for
-#   the dense class against the printed $\Omega(s^2/\varepsilon^2)$ read at a constant $c$, on one instance at a tiny
-#   $\varepsilon$; FAIL, with a certificate, when fewer samples suffice than the printed requirement.
+# * `theorem17/dense-lower-bound-fixed-n`: the memoriser's sample count $\lceil C^2 2^n/(2e\varepsilon\delta)\rceil$ for
+#   the dense class against $c s^2/\varepsilon^2$ at one $n$ and a tiny $\varepsilon$ in the stated range; PASS when
+#   fewer samples suffice, an instance of the family-by-family refutation (dense-lower-bound-refuted).
 #
 # `theorem17/erm-in-class` checks our learner: INCONCLUSIVE there would put the learning measurements in doubt. For
 # `theorem17/samples-needed` the grid's $m$ are far below the expression, where the theorem promises nothing, and a
@@ -125,9 +125,10 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # of `theorem17/exact-erm-coverage` establishes the theorem's conclusion for exact ERM on these instances only. The last
 # two checks bear on the Introduction's contrast with the dense class $\mathcal{H}_{n,s,s}^{W,B}$:
 # `theorem17/memoriser-unseen-mass` is the step of the lemma memoriser-cube (returning the seen labels learns any
-# bounded class on the cube from $\lceil C^2 2^n/(2e\varepsilon\delta)\rceil$ samples), and a FAIL of
-# `theorem17/dense-lower-bound-printed` would be a `statement-error` under Section 2's realizable learning (the notes
-# say which constants the instance refutes).
+# bounded class on the cube from $\lceil C^2 2^n/(2e\varepsilon\delta)\rceil$ samples), and
+# `theorem17/dense-lower-bound-fixed-n` is an instance of dense-lower-bound-refuted (the printed
+# $\Omega(s^2/\varepsilon^2)$ read at fixed $n$ is false; read uniformly, some $n$ for every $s$ and $\varepsilon$,
+# it is open).
 #
 # Tables (`theorem17-needs`, `theorem17-at-bound`, `theorem17-coverage`) are also written as CSV and LaTeX; every
 # ledger row links them. The cards below are generated from the ledger rows of this run: badge, reason and, when the

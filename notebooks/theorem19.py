@@ -110,7 +110,7 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # * `theorem19/uniform-maximum`: $\mathbb{E}_\zeta\max_I\|\sum_{i\in I}\zeta_ix_i\|/\sqrt{|I|}$ over the $N$ non-empty
 #   cells against $R(1+\sqrt{2\log N})$, and its scalar form, exact over all sign vectors; PASS when every value is at
 #   most its bound.
-# * `theorem19/sparse-vs-dense`: evidence for the introduction's dense lower bound: fitted exponents (95% intervals) in
+# * `theorem19/sparse-vs-dense`: evidence for the introduction's sparse advantage: fitted exponents (95% intervals) in
 #   $s$ and $m$ of the lower-bound estimate for $\mathcal{H}_{n,s,1}$ and $\mathcal{H}_{n,s,s}$; PASS when the sparse
 #   class's interval for the exponent of $s$ lies below 1, otherwise INCONCLUSIVE, never FAIL.
 # * `theorem19/conj20-dimension`: the lower-bound estimate against $n$ with the points scaled to $R=1$; PASS when the

@@ -88,3 +88,33 @@ def test_injected_parameters_do_not_depend_on_black(monkeypatch):
     monkeypatch.setattr(papermill_translators, "_translators", dict(papermill_translators._translators))
     use_plain_parameters()
     assert papermill_translators.find_translator("sparseact", "python") is PlainPythonTranslator
+
+
+def test_kernels_listen_on_ipc_sockets_of_their_own():
+    first, second = PromptKernelManager(kernel_name=KERNEL), PromptKernelManager(kernel_name=KERNEL)
+    assert first.transport == second.transport == "ipc"
+    assert first.ip != second.ip
+
+
+def test_a_taken_tcp_port_cannot_stall_a_notebook(tmp_path, monkeypatch):
+    """The failure the IPC sockets remove: jupyter_client picks a TCP port that another socket then holds (here
+    every port it would pick is held by a live ZeroMQ publisher, as by another kernel's IOPub). Over TCP the kernel
+    failed to bind it, lingered without answering, and its job waited out the start timeout."""
+    import zmq
+    from jupyter_client.provisioning.local_provisioner import LocalPortCache
+
+    from sparseact.runtime import notebooks
+
+    context = zmq.Context()
+    publisher = context.socket(zmq.PUB)
+    port = publisher.bind_to_random_port("tcp://127.0.0.1")
+    monkeypatch.setattr(LocalPortCache, "find_available_port", lambda self, ip: port)
+    monkeypatch.setattr(notebooks, "KERNEL_START_TIMEOUT", 60)
+    source = tmp_path / "tiny.py"
+    source.write_text('# %% tags=["parameters"]\nx = 1\n\n# %%\nprint(x + 41)\n')
+    try:
+        executed = notebooks.run_notebook(source, tmp_path / "tiny.ipynb", {"x": 1}, kernel=KERNEL, cwd=tmp_path)
+    finally:
+        publisher.close(linger=0)
+        context.term()
+    assert executed.cells[-1].outputs[0]["text"] == "42\n"

@@ -102,6 +102,7 @@ STATEMENT_KEYS = (
     "refuted_by",
     "remark",
     "domain",
+    "floored_by",
 )
 #: Whose statement it is: printed in the paper, or the project's own (a derived result, a meta-claim about many
 #: printed statements). A statement of kind ``derived`` is the project's; any other is the paper's unless it says
@@ -207,11 +208,15 @@ def _check_statement(entry: dict, where: str) -> None:
     if correction is not None:
         if (
             not isinstance(correction, dict)
-            or set(correction) - {"text", "verified_by"}
+            or set(correction) - {"text", "verified_by", "unproved"}
             or not correction.get("text")
             or not correction.get("verified_by")
+            or not isinstance(correction.get("unproved", ""), str)
         ):
-            raise ValueError(f"{where}: correction needs 'text' and 'verified_by' (a list of ids)")
+            raise ValueError(
+                f"{where}: correction needs 'text' and 'verified_by' (a list of ids), and optionally 'unproved' (what "
+                "of the printed statement the verified correction does not recover)"
+            )
         if " ".join(correction["text"].split()) == " ".join(entry["statement"].split()):
             raise ValueError(f"{where}: the correction repeats the printed statement")
     if entry.get("origin") is not None and entry["origin"] not in ORIGINS:
@@ -226,6 +231,15 @@ def _check_statement(entry: dict, where: str) -> None:
             raise ValueError(f"{where}: refuted_by is a list of the project's statements that prove it false")
         if origin(entry) != "paper" or entry.get("open") is not None:
             raise ValueError(f"{where}: only a printed statement is refuted, and a refuted statement is not open")
+    floored_by = entry.get("floored_by")
+    if floored_by is not None:
+        if not isinstance(floored_by, str) or origin(entry) != "paper":
+            raise ValueError(
+                f"{where}: floored_by names the project's statement that proves a printed one with its logarithms "
+                "floored at 1"
+            )
+        if floored_by not in entry.get("argument", {}).get("uses", ()):
+            raise ValueError(f"{where}: floored_by {floored_by!r} must be a premise of its argument")
     domain = entry.get("domain")
     if domain is not None:
         if not isinstance(domain, dict) or not domain:
@@ -262,6 +276,18 @@ def _check_refutations(entries: list[dict]) -> None:
                     f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']}): refuted_by {refutation!r} "
                     "names no derived statement of the project"
                 )
+
+
+def _check_floored(entries: list[dict]) -> None:
+    """Every ``floored_by`` names a derived statement of the project (the printed one with its logarithms floored)."""
+    by_id = {e["id"]: e for e in entries}
+    for entry in entries:
+        floored = entry.get("floored_by")
+        if floored is not None and (floored not in by_id or by_id[floored]["kind"] != "derived"):
+            raise ValueError(
+                f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']}): floored_by {floored!r} "
+                "names no derived statement of the project"
+            )
 
 
 def _check_sharper(entries: list[dict]) -> None:
@@ -318,6 +344,7 @@ def statements() -> tuple[dict, ...]:
             entries.append({**entry, "claim_id": claim_id})
     _check_sharper(entries)
     _check_refutations(entries)
+    _check_floored(entries)
     return tuple(entries)
 
 

@@ -38,12 +38,13 @@ import pandas as pd
 from sparseact.paper import errata as paper_errata
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
+from sparseact.publish.asciimath import typeset_ascii
 from sparseact.publish.findings import Results, ids, load_results, short_ref, tightness_of
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
 from sparseact.publish.mathtext import split_math
 from sparseact.publish.reporting import _latex_escape
-from sparseact.publish.statements import CONJECTURED, hypothesis_named
+from sparseact.publish.statements import CONJECTURED, degenerate_corners, hypothesis_named
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -132,7 +133,8 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
     number = dict(zip(errata["erratum_id"], errata["number"], strict=True))
     concerns = {e: ids(cell) for e, cell in zip(errata["erratum_id"], errata["statements"], strict=True)}
     table = results.statements.set_index("statement_id")
-    hypotheses = {e["id"]: e["hypothesis"] for e in paper_statements() if e.get("hypothesis")}
+    entries = {e["id"]: e for e in paper_statements()}
+    hypotheses = {sid: e["hypothesis"] for sid, e in entries.items() if e.get("hypothesis")}
     out_of_range = set(
         results.ledger.loc[
             (results.ledger["verdict"] == "FAIL") & (results.ledger["finding"] == "out-of-range"), "check_id"
@@ -176,25 +178,20 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
                 "the \\hyperref[app:open]{appendix on open statements})"
             )
         elif row["status"] == "proved":
-            corner = [c for c in ids(statement["checks"]) if c in out_of_range]
+            corner = degenerate_corners(entries.get(row["statement_id"], {}), ids(statement["checks"]), out_of_range)
             text = f"{name} holds as printed" + (
-                f" except in degenerate corners where a printed logarithm is below 1 (out-of-range: "
-                f"{tex_text(', '.join(corner))})"
+                f" except in degenerate corners where a printed logarithm is below 1 ({tex_text(', '.join(corner))})"
                 if corner
                 else ""
             )
         elif row["status"] == "open":
             text = f"{name} is open"
         else:
-            corner = [c for c in ids(statement["checks"]) if c in out_of_range]
+            corner = degenerate_corners(entries.get(row["statement_id"], {}), ids(statement["checks"]), out_of_range)
             text = (
                 f"{name} holds on every instance enumerated ({tex_text(statement['range'])}), with no proof of it "
                 "as printed"
-                + (
-                    f"; as printed it fails in a degenerate corner (out-of-range: {tex_text(', '.join(corner))})"
-                    if corner
-                    else ""
-                )
+                + (f"; as printed it fails in a degenerate corner ({tex_text(', '.join(corner))})" if corner else "")
             )
         if steps:
             text += (
@@ -231,8 +228,8 @@ def _erratum(row: pd.Series, repository_url: str, proofs: list[str] = (), famili
             rf"Proof: {tex_text(_sentence(row['explanation']))} (An asymptotic statement: no finite certificate "
             rf"refutes it; the proof is \texttt{{{tex_text(row.get('refuted_by', ''))}}} of the argument graph.)"
             if row.get("refuted_by")
-            else rf"\item[Why it fails.] {tex_text(_sentence(row['explanation']))} "
-            rf"Violation: {tex_text(row['counterexample'])}. "
+            else rf"\item[Why it fails.] {tex_text(_sentence(typeset_ascii(row['explanation'])))} "
+            rf"Violation: {tex_text(typeset_ascii(row['counterexample']))}. "
             rf"Certificate{'s' if len(ids(row['certificates'])) > 1 else ''}: {certificates}."
         ),
         *(

@@ -231,7 +231,10 @@ class _Graph:
             return f"open: its correction is a conjecture ({', '.join(conjectured)}), neither proved nor refuted"
         if weak:
             return f"no: its correction is not verified ({weak[0]}: {self.premise(weak[0])['why']})"
-        return "yes: corrected form verified by " + ", ".join(correction["verified_by"])
+        verified = "corrected form verified by " + ", ".join(correction["verified_by"])
+        if correction.get("unproved"):
+            return f"yes, in a weaker form: {verified}; not proved: {' '.join(correction['unproved'].split())}"
+        return f"yes: {verified}"
 
     def _decide(self, entry: Mapping) -> dict:
         own = self.by_statement.get(entry["id"], [])
@@ -248,6 +251,12 @@ class _Graph:
             if out_of_range
             else ""
         )
+        if entry.get("floored_by"):
+            caveat += (
+                f" Where a printed logarithm is below 1 it can fail only in a degenerate corner: {entry['floored_by']} "
+                "proves it with every printed logarithm floored at 1, so flooring removes any violation (the corner "
+                "rule)."
+            )
         fails = [r for r in own if r["verdict"] == "FAIL" and r["finding"] != "out-of-range"]
         refutations = {p: self.premise(p) for p in entry.get("refuted_by", ())}
         if refutations and all(v["level"] == "proved" for v in refutations.values()):
@@ -671,13 +680,35 @@ def _verified(cause: Mapping, entries: Mapping[str, Mapping], verdict: str) -> s
     return CONJECTURED if conjectured else verdict
 
 
-def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
+def degenerate_corners(entry: Mapping, checks: Iterable[str], out_of_range: Iterable[str]) -> list[str]:
+    """What confines a printed statement's failures to degenerate corners (the corner rule): its ``out-of-range``
+    FAIL checks among ``checks``, then the project statement that proves it with its logarithms floored at 1
+    (``floored_by``)."""
+    corner = set(out_of_range)
+    return [c for c in checks if c in corner] + ([entry["floored_by"]] if entry.get("floored_by") else [])
+
+
+#: The headline's cost of a proved statement, and of one that can fail only in degenerate corners.
+HOLDS = "Nothing: it holds as printed."
+HOLDS_OUTSIDE_CORNERS = (
+    "Nothing: it holds as printed, except in degenerate corners where a printed logarithm is below 1."
+)
+
+
+def headline(statements: pd.DataFrame, errata: pd.DataFrame, ledger: pd.DataFrame | None = None) -> pd.DataFrame:
     """``headline.csv``: the paper's main results (``main: true``) in paper order, each with what it costs the authors.
 
     The cost is what the authors would change in the statement, in the paper's notation: the corrected statement of
     a failure (and whether it is verified), or the first sentence of an open reason; ``proof`` is the correction of
-    every erratum of its printed proof's steps (``proof_of``). Never a check id of the project's own.
+    every erratum of its printed proof's steps (``proof_of``), and whether it fails only in degenerate corners
+    (:func:`degenerate_corners`, from the ``out-of-range`` FAILs of ``ledger`` and ``floored_by``). Never a check id
+    of the project's own.
     """
+    out_of_range = (
+        set(ledger.loc[(ledger["verdict"] == "FAIL") & (ledger["finding"] == "out-of-range"), "check_id"])
+        if ledger is not None
+        else set()
+    )
     table = statements.set_index("statement_id")
     entries = paper_statements()
     by_id = {e["id"]: e for e in entries}
@@ -722,7 +753,11 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
                 else f"Nothing, given {hypothesis['paper_ref']} ({hypothesis['status']})."
             )
         elif row["status"] == "proved":
-            cost = "Nothing: it holds as printed."
+            cost = (
+                HOLDS_OUTSIDE_CORNERS
+                if degenerate_corners(entry, str(row["checks"]).split("; "), out_of_range)
+                else HOLDS
+            )
         else:
             cost = f"Nothing on the enumerated range ({row['range']}); no argument covers every parameter."
         proof = (

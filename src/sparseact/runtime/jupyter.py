@@ -1,4 +1,12 @@
-"""How papermill runs the notebooks: a kernel manager without an idle wait, and plain injected parameters.
+"""How papermill runs the notebooks: a kernel manager over IPC sockets without an idle wait, and plain injected
+parameters.
+
+:class:`PromptKernelManager` talks to its kernel over IPC sockets with a name of its own, never over TCP ports.
+jupyter_client's TCP ports are chosen by binding port 0 and closing it before the kernel binds them: between the
+two, another kernel starting beside it (or any connection of the machine) may take the port. Then the kernel fails
+to bind it ("Address already in use") and, when the port is its IOPub one, lingers alive without ever answering, and
+the client waits for it until its start timeout: seen as notebook jobs hanging in the test suite and cancelled at
+their SLURM time limit. A socket name no other kernel uses cannot collide.
 
 jupyter_client's ``wait_for_ready`` returns only after 0.2 s in which no IOPub message arrives (its last
 loop drains IOPub until a ``get_msg(timeout=0.2)`` comes back empty). That is a wait, not work: with one
@@ -10,13 +18,17 @@ for). Messages, outputs and the executed notebook are those of jupyter_client's 
 
 from __future__ import annotations
 
+import sys
+import tempfile
 import time
+import uuid
+from pathlib import Path
 from queue import Empty
 
 from jupyter_client import AsyncKernelManager
 from jupyter_client.asynchronous import AsyncKernelClient
 from papermill.translators import PythonTranslator, papermill_translators
-from traitlets import Type
+from traitlets import Type, default
 
 
 class PromptKernelClient(AsyncKernelClient):
@@ -61,10 +73,32 @@ class PromptKernelClient(AsyncKernelClient):
                 return True
 
 
+def ipc_socket_prefix() -> str:
+    """A name for a kernel's IPC sockets that no other kernel uses (the sockets are ``<name>-<port>``).
+
+    On Linux a name in the abstract socket namespace (``@...``): no file, so nothing is left behind and no path
+    length limit is near. Elsewhere a path in the temporary directory, whose files jupyter_client removes when it
+    shuts the kernel down.
+    """
+    name = f"sparseact-kernel-{uuid.uuid4().hex[:16]}"
+    if sys.platform.startswith("linux"):
+        return f"@{name}"
+    return str(Path(tempfile.gettempdir()) / name)
+
+
 class PromptKernelManager(AsyncKernelManager):
-    """An :class:`~jupyter_client.AsyncKernelManager` whose clients are :class:`PromptKernelClient`."""
+    """An :class:`~jupyter_client.AsyncKernelManager` whose clients are :class:`PromptKernelClient` and whose kernel
+    listens on IPC sockets named by :func:`ipc_socket_prefix` (no TCP port to collide with another's)."""
 
     client_factory = Type(klass=PromptKernelClient)
+
+    @default("transport")
+    def _transport_default(self) -> str:
+        return "ipc"
+
+    @default("ip")
+    def _ip_default(self) -> str:
+        return ipc_socket_prefix() if self.transport == "ipc" else super()._ip_default()
 
 
 class PlainPythonTranslator(PythonTranslator):

@@ -41,7 +41,6 @@ from sparseact.verify.pins import (
     section4_parity,
     theorem8,
     theorem13,
-    theorem17,
     theorem19,
 )
 from sparseact.verify.recompute import (
@@ -80,7 +79,6 @@ STATEMENTS: dict[str, Statement] = {
     **section4_lwr.STATEMENTS,
     **section4_parity.STATEMENTS,
     **theorem13.STATEMENTS,
-    **theorem17.STATEMENTS,
     **theorem19.STATEMENTS,
     **theorem8.STATEMENTS,
 }

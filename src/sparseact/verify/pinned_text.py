@@ -270,17 +270,6 @@ PINNED_TEXT: dict[str, dict] = {
             "rhs": "1",
         },
     },
-    "theorem17/dense-lower-bound-printed": {
-        "statement": "H_{n,s,s}^{W,B} requires a sample complexity of Omega(s^2/eps^2) (realizable PAC, Section 2)",
-        "paper_ref": "Section 1 (around Theorem 5)",
-        "finding": "statement-error",
-        "lhs_label": "samples that suffice (the memoriser, memoriser-cube)",
-        "rhs_label": "c s^2/eps^2 (the printed lower bound)",
-        "expr": {
-            "lhs": "ceil(C^2 2^n / (2 e eps delta))",
-            "rhs": "c s^2 / eps^2",
-        },
-    },
     "theorem19/combine-printed": {
         "statement": "(8) + (14) give (1) (constant 1)",
         "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",

@@ -485,14 +485,6 @@ def _lemma18(c: dict) -> Sides:
     return lhs, rhs
 
 
-def _dense_lower_bound(c: dict) -> Sides:
-    n, s, W, B, eps, delta = (_p(c, "lhs", name) for name in ("n", "s", "W", "B", "eps", "delta"))
-    constant = _p(c, "rhs", "c")
-    C = s * (W * ex.sqrt(n) + B)
-    samples = ex.ceil(C**2 * 2**n / (2 * ex.E * eps * delta))
-    return Real(samples), constant * s**2 / eps**2
-
-
 def _theorem19_rhs(kind: str) -> Callable[[dict], Sides]:
     def sides(c: dict) -> Sides:
         m, n, s, k, W, B, R = _sample_radius(c)
@@ -990,7 +982,6 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "section4_lwr/lift-corrected": _lwr_lift_corrected,
     "section4_lwr/network-rounding": _lwr_network_rounding,
     "section4_parity/sparsity-corrected": _parity_sparsity_corrected,
-    "theorem17/dense-lower-bound-printed": _dense_lower_bound,
     "theorem19/scale": _theorem19_rhs("eq1"),
     "theorem19/scale-corrected": _theorem19_rhs("eq1-corrected"),
     "theorem19/eq15-scale": _theorem19_rhs("eq15"),
