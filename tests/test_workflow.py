@@ -424,7 +424,8 @@ def test_nothing_to_do_after_complete_run(run):
 def test_adding_a_grid_point_reruns_only_that_point(run):
     configfile = edited_config(run, lambda c: c["claims"]["section1_index"]["b_values"].append(4))
     out = snakemake(run, "-n", configfile=configfile)
-    # the ledger's tables change, so every claim page (rendered under its statuses) is rendered again
+    # the ledger's tables change: every claim page is planned, pending the ledger (a checkpoint; the next test
+    # shows the pages the run renders)
     assert job_stats(out) == {
         "all": 1,
         "assemble": 1,
@@ -437,6 +438,25 @@ def test_adding_a_grid_point_reruns_only_that_point(run):
         "total": 7 + len(claim_ids()),
     }, out[-3000:]
     assert "claim=section1_index, shard=index" in out
+
+
+def test_an_added_grid_point_renders_only_the_pages_whose_notebook_or_slice_changed(quick_run, tmp_path):
+    """The run behind that plan: a point added to Theorem 8's grid renders Theorem 8's page again, and another
+    claim's page only when the ledger rewrote its slice (the point changed what the page shows); then nothing is
+    left to do."""
+    work = tmp_path / "repo"
+    shutil.copytree(quick_run, work, symlinks=True)
+
+    def times(folder):
+        return {path.stem: path.stat().st_mtime_ns for path in (work / QUICK / folder).glob("*.*")}
+
+    pages, slices = times("reports"), times("slices")
+    configfile = edited_config(work, lambda c: c["claims"]["theorem8"]["k_values"].append(8))
+    snakemake(work, configfile=configfile)
+    rendered = {claim for claim, time in times("reports").items() if time != pages[claim]}
+    rewritten = {claim for claim, time in times("slices").items() if time != slices[claim]}
+    assert rendered == {"theorem8"} | rewritten and len(rendered) < len(claim_ids()), (rendered, rewritten)
+    assert "Nothing to be done" in snakemake(work, "-n", configfile=configfile)
 
 
 def test_code_edits_rerun_what_imports_them(run):

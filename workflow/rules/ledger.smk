@@ -1,14 +1,20 @@
 # The claims ledger, the FAIL certificates, the statements table, the findings and the erratum note, from every claim's
-# result file; then the note's PDF, when a TeX engine is installed.
+# result file, and each claim page's slice of them (results/slices/<claim>.json, rewritten only when its content
+# changes); then the note's PDF, when a TeX engine is installed. The ledger is a checkpoint: a claim page's input,
+# its slice (claim_slice in common.smk), is known once the ledger is done, so only the pages whose slice or notebook
+# changed are rendered again (a dry run before the ledger lists every page, the most it can rerun).
 
 
-rule ledger:
+checkpoint ledger:
     input:
         results=claim_results(),
         tables=expand(in_results("tables/{claim}"), claim=CLAIMS),
         paper=PAPER_FILES,
-        # a certificate deleted from certificates/ reruns the ledger (its SHA256SUMS lists them)
-        members=completeness_stamp_of("ledger", in_results("certificates")),
+        # a certificate deleted from certificates/ or a slice from slices/ reruns the ledger (their SHA256SUMS list
+        # them)
+        members=completeness_stamp_of(
+            "ledger", in_results("certificates"), in_results("slices")
+        ),
     output:
         csv=report(
             in_results("ledger.csv"), caption="../report/ledger.rst", category="Ledger"

@@ -1,5 +1,6 @@
 # The verification report: headline results, errata by root cause, tightness, statements, checks, provenance (and
-# per-job timings); the claim pages (each executed notebook under the statuses of its statements); then screenshots of
+# per-job timings); the claim pages (each executed notebook under the statuses of its statements, from its slice of
+# the ledger's tables: a page is rendered again only when its notebook or its slice changed); then screenshots of
 # the report's first screen and of one claim page's, by headless Chromium when one is installed (else a placeholder
 # image saying so: the run never needs a browser).
 
@@ -7,7 +8,7 @@
 rule claim_page:
     input:
         notebook=in_results("notebooks/{claim}.ipynb"),
-        tables=RESULT_TABLES,
+        slice=claim_slice,
     output:
         report(
             in_results("reports/{claim}.html"),
@@ -19,13 +20,8 @@ rule claim_page:
         in_logs("claim_page/{claim}.log"),
     conda:
         ENV
-    params:
-        # the directory of the result tables (the results directory)
-        results_dir=lambda wildcards, input: os.path.dirname(input.tables[0]),
     shell:
-        "python -m sparseact.cli claim-page {input.notebook} --claim {wildcards.claim} "
-        "--results-dir {params.results_dir} "
-        "--out {output} > {log} 2>&1"
+        "python -m sparseact.cli claim-page {input.notebook} --slice {input.slice} --out {output} > {log} 2>&1"
 
 
 rule docs_figure:

@@ -14,7 +14,7 @@ from types import ModuleType
 
 from sparseact.paper import statements
 from sparseact.runtime.errors import ConfigError
-from sparseact.runtime.provenance import atomic_write_text
+from sparseact.runtime.provenance import write_text_if_changed
 
 #: Root of the ``sparseact`` package sources.
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
@@ -324,9 +324,7 @@ def code_stamp(path: str | Path, *modules: str) -> str:
     for name in code_files(*modules, relative_to=root):
         digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
     text = f"{digest.hexdigest()}  {' '.join(modules)}\n"
-    target = Path(path)
-    if not target.is_file() or target.read_text() != text:
-        atomic_write_text(target, text)
+    write_text_if_changed(path, text)
     return str(path)
 
 

@@ -75,7 +75,7 @@ from sparseact.publish.ledger import certificate_fields, certificate_path, certi
 from sparseact.publish.links import PAPER_PDF, PAPER_VERSION, anchor, link_ids, report_targets
 from sparseact.publish.statements import explain_chain
 from sparseact.runtime.outputs import write_manifest
-from sparseact.runtime.provenance import atomic_write_text
+from sparseact.runtime.provenance import atomic_write_text, write_text_if_changed
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 #: Claims in the order the paper treats them (Section 1, 2.1, 3, 4, 5, Appendix A; the dimensional analysis last).
@@ -763,11 +763,11 @@ def build_report(
     )
 
 
-def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path) -> str:
+def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, results: Results | None = None) -> str:
     """The first screen of a claim page: navigation, the status of its statements, the verdicts bearing on them
-    (each FAIL linking its certificate's page)."""
+    (each FAIL linking its certificate's page); ``results``, the tables of ``results_dir`` when already loaded."""
     results_dir, base = Path(results_dir), Path(page).parent
-    results = load_results(results_dir)
+    results = load_results(results_dir) if results is None else results
     order = paper_order([*results.statements["claim_id"], *results.ledger["claim_id"], claim_id])
     position = order.index(claim_id)
     previous = order[position - 1] if position > 0 else ""
@@ -941,15 +941,63 @@ CLAIM_HEADER_CSS = (
 )
 
 
-def claim_page(notebook: str | Path, claim_id: str, results_dir: str | Path, page: str | Path) -> None:
-    """Write ``page``: the executed ``notebook`` (inputs hidden) under :func:`claim_header_html`."""
+#: The folder, beside ``reports/``, of each claim page's slice of the run's tables (:func:`write_claim_slices`).
+SLICES = "slices"
+
+
+def claim_slice_path(results_dir: str | Path, claim_id: str) -> Path:
+    """Where the slice of ``claim_id``'s page goes: ``slices/<claim>.json`` in ``results_dir``."""
+    return Path(results_dir) / SLICES / f"{claim_id}.json"
+
+
+def write_claim_slices(results_dir: str | Path, claim_ids: Sequence[str]) -> list[Path]:
+    """Write each claim's slice, what its page shows of the result tables of ``results_dir`` (its header,
+    :func:`claim_header_html`, for the page ``reports/<claim>.html``), and the folder's manifest; return the slices
+    written.
+
+    A slice whose content is unchanged is left alone, time stamp included: the workflow renders a claim page again
+    only when its slice or its notebook changed, not whenever the ledger's tables did."""
+    results_dir = Path(results_dir)
+    results = load_results(results_dir)
+    written = []
+    for claim_id in claim_ids:
+        page = _claim_page_path(results_dir, claim_id)
+        document = {
+            "claim_id": claim_id,
+            "page": page.as_posix(),
+            "header": claim_header_html(claim_id, results_dir, page, results),
+        }
+        path = claim_slice_path(results_dir, claim_id)
+        if write_text_if_changed(path, json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n"):
+            written.append(path)
+    # the folder's manifest: a slice deleted later makes the workflow plan the ledger again (runtime.outputs)
+    write_manifest(results_dir / SLICES, [f"{claim_id}.json" for claim_id in claim_ids])
+    return written
+
+
+def read_claim_slice(claim_slice: str | Path, page: str | Path) -> str:
+    """The header a claim's slice holds, for ``page``: ``ValueError`` when the slice was written for another page
+    (its links are relative to the page's folder) or is not a slice."""
+    try:
+        document = json.loads(Path(claim_slice).read_text(encoding="utf-8"))
+        header, written_for = document["header"], document["page"]
+    except (ValueError, UnicodeError, KeyError, TypeError) as exc:
+        raise ValueError(f"{claim_slice}: not a claim page's slice ({type(exc).__name__}: {exc})") from None
+    if Path(os.path.abspath(written_for)) != Path(os.path.abspath(page)):
+        raise ValueError(f"{claim_slice}: written for the page {written_for}, not {page}")
+    return header
+
+
+def claim_page(notebook: str | Path, claim_slice: str | Path, page: str | Path) -> None:
+    """Write ``page``: the executed ``notebook`` (inputs hidden) under the header its slice holds
+    (:func:`write_claim_slices`)."""
     # deferred: nbformat, nbconvert and jinja2 load only in a claim page's job, not in the report's
     import nbformat
 
     from sparseact.publish.notebook_page import notebook_html
 
+    header = read_claim_slice(claim_slice, page)
     body = notebook_html(nbformat.read(notebook, as_version=4))
-    header = claim_header_html(claim_id, results_dir, page)
     if "<main>" not in body or "</head>" not in body:
         raise ValueError(f"{notebook}: the rendered page has no <main> to put the header in")
     body = body.replace("</head>", f"<style>{CLAIM_HEADER_CSS}</style></head>", 1).replace(
