@@ -298,7 +298,8 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         rf"\noindent This note comments on: {PAPER_REFERENCE}. Sections, theorems, lemmas and equations are "
         "numbered as in the PMLR version. Every erratum below comes with a certificate: a counterexample whose "
         "violation is established in exact or rigorous interval arithmetic, stored as a file in the repository "
-        r"that \texttt{sparseact verify-certificate} recomputes"
+        r"that \texttt{sparseact verify-certificate} recomputes (from the stored numbers read as the rationals they "
+        "denote: class membership, which neurons are active and a sample's radius are decided exactly too)"
         + (
             f", except {cite(refuted)}, an asymptotic statement that no finite computation can refute, which comes "
             "with a proof of its negation"
