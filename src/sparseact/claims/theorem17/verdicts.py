@@ -455,13 +455,9 @@ def _uniform_lower_bound_records() -> list[CheckRecord]:
     """The exact steps of dense-lower-bound-uniform (the Introduction's Omega(s^2/eps^2) read uniformly, some n for
     every s and eps): the degree-1 Fourier coefficients of relu(<z, y>), the Hamming-ball count against 2^{H(1/4)t},
     and the witness (t, L, n) at one (s, eps, W, delta, c)."""
-    common = dict(
-        claim_id="theorem17",
-        statement_id="dense-lower-bound-uniform",
-        paper_ref="Section 1 (our proof of the dense lower bound read uniformly)",
-        variant="ours",
-        method="exact",
-    )
+    paper_ref = "Section 1 (our proof of the dense lower bound read uniformly)"
+    common = dict(claim_id="theorem17", statement_id="dense-lower-bound-uniform", paper_ref=paper_ref)
+    common.update(variant="ours", method="exact")
     errors = {t: dense_lower_bound.degree_one_error(t) for t in dense_lower_bound.DEGREE_ONE_T}
     balls = dense_lower_bound.hamming_ball_rows()
     inst = dense_lower_bound.UNIFORM_INSTANCE
