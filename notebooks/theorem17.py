@@ -122,7 +122,7 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # * `theorem17/hamming-ball-volume`: the ball's size against $2^{H(1/4)t}$, compared in integers, for every $t$ of the
 #   grid; PASS when it never exceeds it, otherwise INCONCLUSIVE.
 # * `theorem17/dense-lower-bound-uniform`: the witness $(t, L, n)$ at one $(s, \varepsilon, W, \delta, c)$, in integers
-#   and fractions; PASS when the success bound is below $1 - \delta$ and the radius condition holds, otherwise
+#   and fractions; PASS when the success bound is below $1 - \delta$ and the radius condition is met, otherwise
 #   INCONCLUSIVE.
 #
 # `theorem17/erm-in-class` checks our learner: INCONCLUSIVE there would put the learning measurements in doubt. For
@@ -136,7 +136,7 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # `theorem17/dense-lower-bound-fixed-n` is an instance of dense-lower-bound-refuted (the printed
 # $\Omega(s^2/\varepsilon^2)$ read at fixed $n$ is false); `theorem17/relu-degree-one`, `theorem17/hamming-ball-volume`
 # and `theorem17/dense-lower-bound-uniform` check the steps of dense-lower-bound-uniform (read uniformly, some $n$ for
-# every $s$ and $\varepsilon$, it holds for $W > 0$ and every constant, already for 1-sparse networks, so it says
+# every $s$ and $\varepsilon$, it is proved for $W > 0$ and every constant, already for 1-sparse networks, so it says
 # nothing about sparsity).
 #
 # Tables (`theorem17-needs`, `theorem17-at-bound`, `theorem17-coverage`) are also written as CSV and LaTeX; every

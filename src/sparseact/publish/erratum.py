@@ -361,10 +361,12 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
                     proofs_of.get(row["erratum_id"], []),
                     [entries[p] for p in carried_by.get(row["erratum_id"], ())],
                 )
-    remarks = sorted(
+    remarked = sorted(
         (e for e in entries.values() if e.get("remark") and e["id"] in status_of),
         key=lambda e: paper_position(e["paper_ref"]),
     )
+    remarks = [e for e in remarked if status_of[e["id"]] != "fails-as-stated"]
+    failing_remarks = [e for e in remarked if status_of[e["id"]] == "fails-as-stated"]
     lines += [
         r"\section{Remarks on statements that hold or are open}\label{sec:remarks}",
         "Statements that do not fail as printed (status in brackets) whose wording, range, citation or printed "
@@ -375,11 +377,16 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         "",
     ]
     for entry in remarks:
+        lines += _remark(entry, status_of[entry["id"]])
+    if failing_remarks:
         lines += [
-            rf"\paragraph{{{tex_text(entry['paper_ref'])}.}} {tex_text(_sentence(entry['remark']))} "
-            rf"[{tex_text(status_of[entry['id']])}; \texttt{{sparseact explain {tex_text(entry['id'])}}}]",
+            r"\section{Further remarks on statements that fail}\label{sec:further-remarks}",
+            "Remarks on printed statements or steps that fail as stated (their errata are above), on a point the "
+            "erratum does not cover.",
             "",
         ]
+        for entry in failing_remarks:
+            lines += _remark(entry, status_of[entry["id"]])
     lines += [
         r"\section{Sharper than printed}\label{sec:sharper}",
         "Results proved here that are sharper than the paper's statements, each with its proof sketch and the "
@@ -401,6 +408,15 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     for _, row in opened.assign(_p=opened["paper_ref"].map(paper_position)).sort_values("_p", kind="stable").iterrows():
         lines += _open(row, entries.get(row["statement_id"], {}).get("open") or row["reason"])
     return "\n".join([*lines, r"\end{document}", ""])
+
+
+def _remark(entry: dict, status: str) -> list[str]:
+    """A statement's remark to the authors, as a paragraph of the note, with its status and how to explain it."""
+    return [
+        rf"\paragraph{{{tex_text(entry['paper_ref'])}.}} {tex_text(_sentence(entry['remark']))} "
+        rf"[{tex_text(status)}; \texttt{{sparseact explain {tex_text(entry['id'])}}}]",
+        "",
+    ]
 
 
 def write_erratum(results_dir: str | Path, out: str | Path, repository_url: str = REPOSITORY_URL) -> Path:
