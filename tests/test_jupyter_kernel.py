@@ -118,3 +118,54 @@ def test_a_taken_tcp_port_cannot_stall_a_notebook(tmp_path, monkeypatch):
         publisher.close(linger=0)
         context.term()
     assert executed.cells[-1].outputs[0]["text"] == "42\n"
+
+
+def test_a_starved_kernel_is_ready_once_iopub_carries_its_requests_status():
+    """On a starved machine the kernel's ``idle`` status reaches the client well after its reply (here 1.5 s, the
+    ``busy`` status at once): readiness must not hang on ``idle`` arriving within a short silence limit (it then never
+    did, and the start timed out with the kernel alive and answering)."""
+    from queue import Empty
+
+    from sparseact.runtime.jupyter import IOPUB_SILENCE
+
+    class Channel:
+        def __init__(self):
+            self.queue = []
+
+        async def get_msg(self, timeout=None):
+            while self.queue:
+                delay, msg = self.queue.pop(0)
+                if delay > timeout:
+                    raise Empty
+                await asyncio.sleep(delay)
+                return msg
+            await asyncio.sleep(timeout)
+            raise Empty
+
+    class StarvedKernel(PromptKernelClient):
+        def __init__(self):
+            super().__init__()
+            self.shell, self.iopub, self.requests = Channel(), Channel(), 0
+
+        shell_channel = property(lambda self: self.shell)
+        iopub_channel = property(lambda self: self.iopub)
+
+        def kernel_info(self):
+            self.requests += 1
+            parent = {"msg_id": f"info-{self.requests}"}
+            status = [
+                {"msg_type": "status", "parent_header": parent, "content": {"execution_state": state}}
+                for state in ("busy", "idle")
+            ]
+            self.iopub.queue += [(0.0, status[0]), (IOPUB_SILENCE + 0.5, status[1])]
+            self.shell.queue.append((0.0, {"msg_type": "kernel_info_reply", "parent_header": parent, "content": {}}))
+
+        def _handle_kernel_info_reply(self, reply):
+            self.ready = reply["parent_header"]["msg_id"]
+
+        async def _async_is_alive(self):
+            return True
+
+    client = StarvedKernel()
+    asyncio.run(client.wait_for_ready(timeout=10))
+    assert client.ready == "info-1" and client.requests == 1
