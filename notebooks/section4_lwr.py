@@ -127,7 +127,7 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # `section4_lwr/scale`, `section4_lwr/network` checks the embedding on which the second part of Theorem 3 rests (an
 # implication from a conjecture, see `section4_lwr/reduction-margin`); its FAIL would be a `statement-error`, and so
 # would one of `section4_lwr/def15-rounding`. `section4_lwr/conj16-linear-attack` is an instance of
-# `conj16-linear-family` (with Definition 15's map the problem is easy when $p \mid q$), and
+# `conj16-linear-family` (with Definition 15's map the problem is easy when $p$ is prime and $p \mid q$), and
 # `section4_lwr/gaussian-elimination` checks the fact it cites. With the rounding map the linear attack does not carry
 # over (`section4_lwr/rounding-not-affine`), and the reduction of Theorem 3's second part carries the corrected map
 # (`section4_lwr/network-rounding`). `section4_lwr/conj16-kernel-attack` tests the correction first proposed, with only

@@ -89,13 +89,23 @@ def tex_text(text: str) -> str:
 
 
 def certificate_link(path: str, repository_url: str = REPOSITORY_URL) -> str:
-    r"""A ``\href`` to a certificate (``certificates/<claim>/<check>.json`` as ``errata.csv`` names it): to its rendered
-    view (:func:`sparseact.publish.ledger.certificate_view`, which a code host shows and which links the file), shown
-    as its path in the repository."""
+    r"""A link to a certificate (``certificates/<claim>/<check>.json`` as ``errata.csv`` names it), shown as its path in
+    the repository.
+
+    With a ``repository_url``, an ``\href`` to its rendered view there (:func:`sparseact.publish.ledger.certificate_view`,
+    which a code host shows and which links the file). Without one (no public repository yet), its path followed by
+    the file itself attached to the PDF as ``<claim>-<check>.json`` (attachfile2's ``\textattachfile``, the path
+    relative to the note, which :func:`compile_pdf` resolves; the link is one short word, as attachfile2 does not break
+    its text across lines): it opens the certificate from the PDF alone, and ``pdfdetach -saveall`` extracts every
+    one for ``sparseact verify-certificate``."""
     shown = f"results/{certificate_view(path)}"
-    path = certificate_view(path)
-    target = f"{repository_url.rstrip('/')}/{shown}" if repository_url else f"../{path}"
-    return rf"\href{{{target}}}{{\nolinkurl{{{shown}}}}}"
+    if repository_url:
+        return rf"\href{{{repository_url.rstrip('/')}/{shown}}}{{\nolinkurl{{{shown}}}}}"
+    name = path.removeprefix("certificates/").replace("/", "-").replace("_", "-")  # TeX drops a bare "_" here
+    return (
+        rf"\nolinkurl{{results/{path}}} (\textattachfile[mimetype=application/json,ucfilespec={{{name}}}]"
+        rf"{{../{path}}}{{attached}})"
+    )
 
 
 def _sentence(text: str) -> str:
@@ -288,6 +298,8 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         r"\usepackage{amsmath,amssymb}",
         r"\usepackage[margin=2.5cm]{geometry}",
         r"\usepackage[colorlinks=true,linkcolor=blue,urlcolor=blue]{hyperref}",
+        r"\usepackage{attachfile2}",
+        r"\attachfilesetup{color=0 0 1}",
         r"\ifdefined\pdftrailerid\pdftrailerid{}\fi",
         r"\tolerance=2000\emergencystretch=3em",
         r"\title{Errata and sharper bounds for\\``Learning Neural Networks with Sparse Activations''}",
@@ -300,6 +312,12 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         "violation is established in exact or rigorous interval arithmetic, stored as a file in the repository "
         r"that \texttt{sparseact verify-certificate} recomputes (from the stored numbers read as the rationals they "
         "denote: class membership, which neurons are active and a sample's radius are decided exactly too)"
+        + (
+            ""
+            if repository_url
+            else r"; each file is also attached to this PDF (its link opens it; \texttt{pdfdetach -saveall} extracts "
+            "them)"
+        )
         + (
             f", except {cite(refuted)}, an asymptotic statement that no finite computation can refute, which comes "
             "with a proof of its negation"
@@ -453,9 +471,20 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
         raise ValueError(f"no LaTeX file {tex}")
     if shutil.which(engine) is None:
         return None, f"no TeX engine ({engine}) on the PATH: {tex.with_suffix('.pdf')} is not rebuilt"
-    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "FORCE_SOURCE_DATE": "1"}
-    with tempfile.TemporaryDirectory() as work:
-        shutil.copy(tex, Path(work) / tex.name)
+    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "FORCE_SOURCE_DATE": "1", "TZ": "UTC"}
+    with tempfile.TemporaryDirectory() as scratch:
+        # the note in a folder of its own beside the results' certificates, so that the attachments' paths
+        # (../certificates/..., certificate_link) resolve as they do beside the committed note
+        work = Path(scratch) / "erratum"
+        work.mkdir()
+        # copies dated SOURCE_DATE_EPOCH: attachfile2 records each attached file's modification date, which pdfTeX
+        # reads from the file (FORCE_SOURCE_DATE does not reach it), so two runs must see the same date
+        certificates = tex.resolve().parent.parent / "certificates"
+        if certificates.is_dir():
+            copied = shutil.copytree(certificates, Path(scratch) / "certificates")
+            for path in [copied, *copied.rglob("*")]:
+                os.utime(path, (int(SOURCE_DATE_EPOCH), int(SOURCE_DATE_EPOCH)))
+        shutil.copy(tex, work / tex.name)
         for _ in range(2):
             done = subprocess.run(
                 [engine, "-interaction=nonstopmode", "-halt-on-error", tex.name],

@@ -45,8 +45,8 @@ _SIGNED_SAMPLE_DECISIONS = (
     "<w_j, x_i> - b_j (so which neurons are active: at most k on every sample point), at most s neurons per network, "
     "all 2^m distinct sign vectors, and the radius R = max_i ||x_i|| of the sample (the R shown is its rounding); a "
     "network whose ||u||_inf max_j ||w_j|| or ||u||_inf max_j |b_j| exceeds W or B by a rounding error counts with u "
-    "multiplied by the least factor f <= 1 that puts it in the class (enclosed in interval arithmetic), which only "
-    "lowers the lower bound"
+    "multiplied by the largest factor f <= 1 that puts it in the class (enclosed in interval arithmetic): every term "
+    "is then the value of a network of the class, so their mean is a lower bound"
 )
 EXACT_DECISIONS: dict[str, str] = {
     kind: _SIGNED_SAMPLE_DECISIONS
