@@ -169,3 +169,49 @@ def test_a_starved_kernel_is_ready_once_iopub_carries_its_requests_status():
     client = StarvedKernel()
     asyncio.run(client.wait_for_ready(timeout=10))
     assert client.ready == "info-1" and client.requests == 1
+
+
+def test_a_slow_start_whose_first_statuses_are_lost_does_not_livelock():
+    """The kernel answers late, so kernel_info requests queue and replies lag behind them; the first request's statuses
+    were published before IOPub connected and are lost. Scanning IOPub for the status of the very request whose reply
+    was read then never succeeded (each scan discarded the statuses the next one needed)."""
+    from queue import Empty
+
+    class Channel:
+        def __init__(self):
+            self.queue = []
+
+        async def get_msg(self, timeout=None):
+            if self.queue:
+                return self.queue.pop(0)
+            await asyncio.sleep(min(timeout, 0.05))
+            raise Empty
+
+    class LaggingKernel(PromptKernelClient):
+        def __init__(self):
+            super().__init__()
+            self.shell, self.iopub, self.requests = Channel(), Channel(), 0
+
+        shell_channel = property(lambda self: self.shell)
+        iopub_channel = property(lambda self: self.iopub)
+
+        def kernel_info(self):
+            self.requests += 1
+            if self.requests == 1:
+                return  # the kernel is not up yet: the reply comes later, its statuses are lost
+            lagging = {"msg_id": f"info-{self.requests - 1}"}  # replies lag one request behind
+            self.shell.queue.append({"msg_type": "kernel_info_reply", "parent_header": lagging, "content": {}})
+            parent = {"msg_id": f"info-{self.requests}"}
+            self.iopub.queue.append(
+                {"msg_type": "status", "parent_header": parent, "content": {"execution_state": "busy"}}
+            )
+
+        def _handle_kernel_info_reply(self, reply):
+            self.ready = reply["parent_header"]["msg_id"]
+
+        async def _async_is_alive(self):
+            return True
+
+    client = LaggingKernel()
+    asyncio.run(client.wait_for_ready(timeout=20))
+    assert client.ready == "info-1"
