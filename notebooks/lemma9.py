@@ -116,7 +116,7 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   $k$ the largest active count seen on the samples (a lower bound on the true $k$); PASS when every upper end lies
 #   below, otherwise INCONCLUSIVE, never FAIL.
 # * `lemma9/as-fourier`: $\mathrm{AS}=\sum_T|T|\hat h(T)^2$ on every network; PASS when they agree within the tolerance.
-# * `lemma9/as-active-count`: $\mathrm{AS}\le4W^2\mathbb{E}|R_x|^2$ on every network; PASS when it holds.
+# * `lemma9/as-active-count`: $\mathrm{AS}\le4W^2\mathbb{E}|R_x|^2$ on every network; PASS when it is satisfied.
 # * `lemma9/proof-tail-hence`: the Hoeffding step's conclusion with $c=4$ on every network; PASS when no probability
 #   exceeds $(ns)^{-4}$.
 # * `lemma9/proof-V-printed`: the last step of (V) at one formula instance; FAIL with a certificate when violated.

@@ -95,7 +95,7 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #   support $\{x(y)\}$, $q^2m$ neurons and $n=r^2$ with $r\le m(\log_2q+1)$; PASS when all are satisfied.
 # * `section4_lwr/def15-rounding`: Definition 15's $f_w$ against the learning-with-rounding map $\lfloor
 #   \frac{p}{q}(\langle w, y\rangle \bmod q)\rceil \bmod p$ of Banerjee et al. (2012) it cites, on every $y$ and secret;
-#   FAIL, certified by one $(w, y)$, where they differ.
+#   FAIL, certified by one $(w, y)$, when they differ.
 # * `section4_lwr/conj16-linear-attack`: for $p$ prime dividing $q$ and every secret enumerated, Gaussian elimination
 #   over $\mathbb{Z}_p$ on $m + 8$ samples of rank $m$, its hypothesis compared with $f_w$ on every $y$; the success
 #   probability is at least (fraction recovered) $\times \Pr[\text{rank } m]$; PASS when it exceeds $2/3$.
@@ -127,7 +127,7 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # `section4_lwr/scale`, `section4_lwr/network` checks the embedding on which the second part of Theorem 3 rests (an
 # implication from a conjecture, see `section4_lwr/reduction-margin`); its FAIL would be a `statement-error`, and so
 # would one of `section4_lwr/def15-rounding`. `section4_lwr/conj16-linear-attack` is an instance of
-# `conj16-linear-family` (with Definition 15's map the problem is easy when $p \mid q$), and
+# `conj16-linear-family` (with Definition 15's map the problem is easy when $p$ is prime and $p \mid q$), and
 # `section4_lwr/gaussian-elimination` checks the fact it cites. With the rounding map the linear attack does not carry
 # over (`section4_lwr/rounding-not-affine`), and the reduction of Theorem 3's second part carries the corrected map
 # (`section4_lwr/network-rounding`). `section4_lwr/conj16-kernel-attack` tests the correction first proposed, with only

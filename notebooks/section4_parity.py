@@ -128,7 +128,7 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # for $i\in S$; a FAIL of `section4_parity/lift-printed` would be a `typo` ($[m]$ for $S$; $b_{S,a}$ already uses
 # $|S|$), and so would one of `section4_parity/sparsity-printed` (the lift's); a FAIL of the printed network would be a
 # `proof-slip` (shifts and weights). The fitted exponents of the scales are measurements, reported in the tightness
-# table. The certificate of a FAIL of the section's conclusion would be on the corrected row that fails.
+# table. The certificate of a FAIL of the section's conclusion would be on the corrected row that a check refutes.
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.

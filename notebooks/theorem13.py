@@ -112,12 +112,12 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #
 # The four `junta-*` checks are exact; a FAIL needs a certificate, INCONCLUSIVE without one, and would be a
 # `proof-slip`: the embedding $\mathcal{J}_{n,p} \subseteq \mathcal{H}_{n,s,1}^{\sqrt p, p}$ is a step of Theorem 13's
-# proof, not its statement. `theorem13/junta-corner` is exact, and its FAIL is `out-of-range` (the paper uses the
-# inclusion at $p = \lfloor\log_2 s\rfloor \ge 1$). Theorem 13 rests on Conjecture 12 and concerns every algorithm, so
-# no check settles it: the last three checks test what the construction predicts for the low-degree algorithm, and can
-# only PASS or be INCONCLUSIVE (a mismatch would be a property of the learner or of our computation, not of the
-# paper). For `theorem13/parity-cliff` the samples are redrawn in every replicate, and a verdict stands only if every
-# seed gives it.
+# proof, not its statement. `theorem13/junta-corner` is exact, and a FAIL of it would be `out-of-range` (the paper
+# uses the inclusion at $p = \lfloor\log_2 s\rfloor \ge 1$). Theorem 13 rests on Conjecture 12 and concerns every
+# algorithm, so no check settles it: the last three checks test what the construction predicts for the low-degree
+# algorithm, and can only PASS or be INCONCLUSIVE (a mismatch would be a property of the learner or of our
+# computation, not of the paper). For `theorem13/parity-cliff` the samples are redrawn in every replicate, and a
+# verdict stands only if every seed gives it.
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.

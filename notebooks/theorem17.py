@@ -117,18 +117,27 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # * `theorem17/dense-lower-bound-fixed-n`: the memoriser's sample count $\lceil C^2 2^n/(2e\varepsilon\delta)\rceil$ for
 #   the dense class against $c s^2/\varepsilon^2$ at one $n$ and a tiny $\varepsilon$ in the stated range; PASS when
 #   fewer samples suffice, an instance of the family-by-family refutation (dense-lower-bound-refuted).
+# * `theorem17/relu-degree-one`: $\mathbb{E}_y[y_i\sigma(\langle z, y\rangle)]$ against $z_i/2$ in exact rationals for
+#   every $z$ and $i$ and every $t$ of the grid; PASS when they are equal, otherwise INCONCLUSIVE.
+# * `theorem17/hamming-ball-volume`: the ball's size against $2^{H(1/4)t}$, compared in integers, for every $t$ of the
+#   grid; PASS when it never exceeds it, otherwise INCONCLUSIVE.
+# * `theorem17/dense-lower-bound-uniform`: the witness $(t, L, n)$ at one $(s, \varepsilon, W, \delta, c)$, in integers
+#   and fractions; PASS when the success bound is below $1 - \delta$ and the radius condition is met, otherwise
+#   INCONCLUSIVE.
 #
 # `theorem17/erm-in-class` checks our learner: INCONCLUSIVE there would put the learning measurements in doubt. For
 # `theorem17/samples-needed` the grid's $m$ are far below the expression, where the theorem promises nothing, and a
 # training loss above 0 on a realisable target is an optimiser shortfall. The notes of `theorem17/at-bound` count the
 # fits with loss above $\varepsilon$ whose training loss is above 0 (the optimiser missed the global minimum 0). A PASS
 # of `theorem17/exact-erm-coverage` establishes the theorem's conclusion for exact ERM on these instances only. The last
-# two checks bear on the Introduction's contrast with the dense class $\mathcal{H}_{n,s,s}^{W,B}$:
+# five checks bear on the Introduction's contrast with the dense class $\mathcal{H}_{n,s,s}^{W,B}$:
 # `theorem17/memoriser-unseen-mass` is the step of the lemma memoriser-cube (returning the seen labels learns any
 # bounded class on the cube from $\lceil C^2 2^n/(2e\varepsilon\delta)\rceil$ samples), and
 # `theorem17/dense-lower-bound-fixed-n` is an instance of dense-lower-bound-refuted (the printed
-# $\Omega(s^2/\varepsilon^2)$ read at fixed $n$ is false; read uniformly, some $n$ for every $s$ and $\varepsilon$,
-# it is open).
+# $\Omega(s^2/\varepsilon^2)$ read at fixed $n$ is false); `theorem17/relu-degree-one`, `theorem17/hamming-ball-volume`
+# and `theorem17/dense-lower-bound-uniform` check the steps of dense-lower-bound-uniform (read uniformly, some $n$ for
+# every $s$ and $\varepsilon$, it is proved for $W > 0$ and every constant, already for 1-sparse networks, so it says
+# nothing about sparsity).
 #
 # Tables (`theorem17-needs`, `theorem17-at-bound`, `theorem17-coverage`) are also written as CSV and LaTeX; every
 # ledger row links them. The cards below are generated from the ledger rows of this run: badge, reason and, when the

@@ -120,15 +120,15 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # * `theorem8/tail-vs-as`: through `lemma9-sharp`: the tails of every target against $\mathrm{AS}/(d+1)$; PASS when none
 #   exceeds it.
 # * `theorem8/remark11-active`: $\mathrm{AS}\le4W^2\mathbb{E}|R_x|^2$ on every target, dense target included; PASS when
-#   it holds.
+#   it is satisfied.
 # * `theorem8/lemma7-projection`: full-cube least squares at every degree of the block against half the Fourier tail;
 #   PASS when they agree.
 # * `theorem8/rho-choice-sharp`: the printed $1-\rho$ with $c=\log^4(2)/72$, clamped to $(0,1]$: PASS when
 #   $\min(2k^2W^2(1-\rho),4k^2W^2)\le\varepsilon/3$ on the wide grid.
 # * `theorem8/degree-dominates`: $C d_{\text{printed}}+1\ge4k^2W^2/\varepsilon$, $C=4/\log^42$ rounded up, on the wide
-#   grid; PASS when it holds everywhere.
+#   grid; PASS when it is satisfied everywhere.
 # * `theorem8/monomial-count`: $\sum_{i\le d}\binom ni\le2n^d$ in exact integers, $2\le n\le64$, $0\le d\le64$; PASS
-#   when it holds.
+#   when it is satisfied.
 # * `theorem8/C_H-attained`: $k$ identical neurons attaining $k(W\sqrt n+B)$ on the cube; PASS when the maximum equals
 #   it.
 # * `theorem8/lemma7-projection-printed`: the printed projection step at $h=\sqrt\varepsilon\chi_T$; FAIL, with a

@@ -49,6 +49,11 @@ def records(report):
     return {r.check_id: r for r in report.records}
 
 
+UNIFORM_CHECKS = (
+    "theorem17/relu-degree-one",
+    "theorem17/hamming-ball-volume",
+    "theorem17/dense-lower-bound-uniform",
+)
 THEOREM17_CHECKS = {
     "theorem17/erm-in-class",
     "theorem17/samples-needed",
@@ -58,10 +63,14 @@ THEOREM17_CHECKS = {
 
 
 def test_check_ids_and_statement(records):
-    assert set(records) == THEOREM17_CHECKS | {"theorem17/memoriser-unseen-mass", "theorem17/dense-lower-bound-fixed-n"}
+    assert set(records) == THEOREM17_CHECKS | {
+        "theorem17/memoriser-unseen-mass",
+        "theorem17/dense-lower-bound-fixed-n",
+    } | set(UNIFORM_CHECKS)
     assert all(records[c].statement_id == "theorem17" for c in THEOREM17_CHECKS)
     assert records["theorem17/memoriser-unseen-mass"].statement_id == "memoriser-cube"
     assert records["theorem17/dense-lower-bound-fixed-n"].statement_id == "dense-lower-bound-refuted"
+    assert all(records[c].statement_id == "dense-lower-bound-uniform" for c in UNIFORM_CHECKS)
     assert all(r.range for r in records.values())
 
 
@@ -88,6 +97,19 @@ def test_dense_lower_bound_at_fixed_n_is_an_instance_of_its_refutation(records):
     # 3 seeds cannot put the Clopper-Pearson upper end below delta = 0.2: INCONCLUSIVE by construction
     assert records["theorem17/at-bound"].verdict is Verdict.INCONCLUSIVE
     assert "scaling/theorem17-printed" in records["theorem17/at-bound"].notes
+
+
+def test_uniform_lower_bound_checks_pass_exactly(records):
+    """The exact steps of dense-lower-bound-uniform PASS, and the witness's range names the computed t and n."""
+    from sparseact.claims.theorem17.dense_lower_bound import UNIFORM_INSTANCE, uniform_instance
+
+    assert all(records[c].verdict is Verdict.PASS and records[c].method == "exact" for c in UNIFORM_CHECKS)
+    assert records["theorem17/relu-degree-one"].worst_value == 0.0
+    assert records["theorem17/hamming-ball-volume"].worst_value <= 1.0
+    witness = uniform_instance(**{k: v for k, v in UNIFORM_INSTANCE.items() if k != "B"})
+    record = records["theorem17/dense-lower-bound-uniform"]
+    assert f"t = {witness['t']}, n = {witness['n']}" in record.range
+    assert record.worst_value < 1 - UNIFORM_INSTANCE["delta"]
 
 
 def test_curves_table(report):

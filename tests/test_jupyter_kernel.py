@@ -118,3 +118,86 @@ def test_a_taken_tcp_port_cannot_stall_a_notebook(tmp_path, monkeypatch):
         publisher.close(linger=0)
         context.term()
     assert executed.cells[-1].outputs[0]["text"] == "42\n"
+
+
+class _Channel:
+    """A kernel client channel fed by hand: ``(delay, message)`` pairs, each delivered after its delay unless the
+    caller's timeout is shorter; an empty channel waits out the timeout."""
+
+    def __init__(self):
+        self.queue = []
+
+    async def get_msg(self, timeout=None):
+        from queue import Empty
+
+        if self.queue:
+            delay, msg = self.queue.pop(0)
+            if delay > timeout:
+                raise Empty
+            await asyncio.sleep(delay)
+            return msg
+        await asyncio.sleep(timeout)
+        raise Empty
+
+
+class _FakeKernel(PromptKernelClient):
+    """A PromptKernelClient on hand-fed channels: subclasses say in ``kernel_info`` what the kernel sends back."""
+
+    def __init__(self):
+        super().__init__()
+        self.shell, self.iopub, self.requests = _Channel(), _Channel(), 0
+
+    shell_channel = property(lambda self: self.shell)
+    iopub_channel = property(lambda self: self.iopub)
+
+    def _handle_kernel_info_reply(self, reply):
+        self.ready = reply["parent_header"]["msg_id"]
+
+    async def _async_is_alive(self):
+        return True
+
+
+def _status(request: int, state: str) -> dict:
+    return {"msg_type": "status", "parent_header": {"msg_id": f"info-{request}"}, "content": {"execution_state": state}}
+
+
+def _reply(request: int) -> dict:
+    return {"msg_type": "kernel_info_reply", "parent_header": {"msg_id": f"info-{request}"}, "content": {}}
+
+
+def test_a_starved_kernel_is_ready_once_iopub_carries_its_requests_status():
+    """On a starved machine the kernel's ``idle`` status reaches the client well after its reply (here 1.5 s, the
+    ``busy`` status at once): readiness must not hang on ``idle`` arriving within a short silence limit (it then never
+    did, and the start timed out with the kernel alive and answering)."""
+    from sparseact.runtime.jupyter import IOPUB_SILENCE
+
+    class StarvedKernel(_FakeKernel):
+        def kernel_info(self):
+            self.requests += 1
+            self.iopub.queue += [
+                (0.0, _status(self.requests, "busy")),
+                (IOPUB_SILENCE + 0.5, _status(self.requests, "idle")),
+            ]
+            self.shell.queue.append((0.0, _reply(self.requests)))
+
+    client = StarvedKernel()
+    asyncio.run(client.wait_for_ready(timeout=10))
+    assert client.ready == "info-1" and client.requests == 1
+
+
+def test_a_slow_start_whose_first_statuses_are_lost_does_not_livelock():
+    """The kernel answers late, so kernel_info requests queue and replies lag behind them; the first request's statuses
+    were published before IOPub connected and are lost. Scanning IOPub for the status of the very request whose reply
+    was read then never succeeded (each scan discarded the statuses the next one needed)."""
+
+    class LaggingKernel(_FakeKernel):
+        def kernel_info(self):
+            self.requests += 1
+            if self.requests == 1:
+                return  # the kernel is not up yet: the reply comes later, its statuses are lost
+            self.shell.queue.append((0.0, _reply(self.requests - 1)))  # replies lag one request behind
+            self.iopub.queue.append((0.0, _status(self.requests, "busy")))
+
+    client = LaggingKernel()
+    asyncio.run(client.wait_for_ready(timeout=20))
+    assert client.ready == "info-1"

@@ -375,7 +375,9 @@ def test_a_reader_finds_why_theorem8_is_proved_and_why_theorem17_fails_within_tw
         browser.screenshot(shots / shot)
         found = browser.evaluate(_TARGET)
         assert found is not None, (shot, browser.evaluate("location.href"))
-        assert 0 <= found["top"] < SCREEN[1] / 2, (shot, found["top"])  # scrolled into view, near the top
+        # scrolled into view, near the top: an anchor scrolled to the top of the window sits there up to the
+        # layout's fractional pixels (seen: -0.44 px for a row whose table starts at a fractional offset)
+        assert -1 < found["top"] < SCREEN[1] / 2, (shot, found["top"])
         return found
 
     with Browser() as browser:

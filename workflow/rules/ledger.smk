@@ -46,11 +46,14 @@ checkpoint ledger:
         "> {log} 2>&1"
 
 
-# pdflatex writes erratum.pdf beside the note (committed, so that readers need no LaTeX); without a TeX engine the
-# job says so in one line (in its log and its status file) and leaves the PDF as it is.
+# pdflatex writes erratum.pdf beside the note (committed, so that readers need no LaTeX), with the errata's certificate
+# files attached; without a TeX engine the job says so in one line (in its log and its status file) and leaves the PDF
+# as it is.
 rule erratum_pdf:
     input:
         tex=in_results("erratum/erratum.tex"),
+        # the certificates the note attaches to its PDF (where no repository URL is set to link them)
+        certificates=in_results("certificates"),
         # a deleted PDF this job compiled (erratum/SHA256SUMS lists it) reruns it
         members=completeness_stamp_of("erratum_pdf", in_results("erratum")),
     output:

@@ -89,13 +89,23 @@ def tex_text(text: str) -> str:
 
 
 def certificate_link(path: str, repository_url: str = REPOSITORY_URL) -> str:
-    r"""A ``\href`` to a certificate (``certificates/<claim>/<check>.json`` as ``errata.csv`` names it): to its rendered
-    view (:func:`sparseact.publish.ledger.certificate_view`, which a code host shows and which links the file), shown
-    as its path in the repository."""
+    r"""A link to a certificate (``certificates/<claim>/<check>.json`` as ``errata.csv`` names it), shown as its path in
+    the repository.
+
+    With a ``repository_url``, an ``\href`` to its rendered view there (:func:`sparseact.publish.ledger.certificate_view`,
+    which a code host shows and which links the file). Without one (no public repository yet), its path followed by
+    the file itself attached to the PDF as ``<claim>-<check>.json`` (attachfile2's ``\textattachfile``, the path
+    relative to the note, which :func:`compile_pdf` resolves; the link is one short word, as attachfile2 does not break
+    its text across lines): it opens the certificate from the PDF alone, and ``pdfdetach -saveall`` extracts every
+    one for ``sparseact verify-certificate``."""
     shown = f"results/{certificate_view(path)}"
-    path = certificate_view(path)
-    target = f"{repository_url.rstrip('/')}/{shown}" if repository_url else f"../{path}"
-    return rf"\href{{{target}}}{{\nolinkurl{{{shown}}}}}"
+    if repository_url:
+        return rf"\href{{{repository_url.rstrip('/')}/{shown}}}{{\nolinkurl{{{shown}}}}}"
+    name = path.removeprefix("certificates/").replace("/", "-").replace("_", "-")  # TeX drops a bare "_" here
+    return (
+        rf"\nolinkurl{{results/{path}}} (\textattachfile[mimetype=application/json,ucfilespec={{{name}}}]"
+        rf"{{../{path}}}{{attached}})"
+    )
 
 
 def _sentence(text: str) -> str:
@@ -288,6 +298,8 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         r"\usepackage{amsmath,amssymb}",
         r"\usepackage[margin=2.5cm]{geometry}",
         r"\usepackage[colorlinks=true,linkcolor=blue,urlcolor=blue]{hyperref}",
+        r"\usepackage{attachfile2}",
+        r"\attachfilesetup{color=0 0 1}",
         r"\ifdefined\pdftrailerid\pdftrailerid{}\fi",
         r"\tolerance=2000\emergencystretch=3em",
         r"\title{Errata and sharper bounds for\\``Learning Neural Networks with Sparse Activations''}",
@@ -298,7 +310,14 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         rf"\noindent This note comments on: {PAPER_REFERENCE}. Sections, theorems, lemmas and equations are "
         "numbered as in the PMLR version. Every erratum below comes with a certificate: a counterexample whose "
         "violation is established in exact or rigorous interval arithmetic, stored as a file in the repository "
-        r"that \texttt{sparseact verify-certificate} recomputes"
+        r"that \texttt{sparseact verify-certificate} recomputes (from the stored numbers read as the rationals they "
+        "denote: class membership, which neurons are active and a sample's radius are decided exactly too)"
+        + (
+            ""
+            if repository_url
+            else r"; each file is also attached to this PDF (its link opens it; \texttt{pdfdetach -saveall} extracts "
+            "them)"
+        )
         + (
             f", except {cite(refuted)}, an asymptotic statement that no finite computation can refute, which comes "
             "with a proof of its negation"
@@ -360,10 +379,12 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
                     proofs_of.get(row["erratum_id"], []),
                     [entries[p] for p in carried_by.get(row["erratum_id"], ())],
                 )
-    remarks = sorted(
+    remarked = sorted(
         (e for e in entries.values() if e.get("remark") and e["id"] in status_of),
         key=lambda e: paper_position(e["paper_ref"]),
     )
+    remarks = [e for e in remarked if status_of[e["id"]] != "fails-as-stated"]
+    failing_remarks = [e for e in remarked if status_of[e["id"]] == "fails-as-stated"]
     lines += [
         r"\section{Remarks on statements that hold or are open}\label{sec:remarks}",
         "Statements that do not fail as printed (status in brackets) whose wording, range, citation or printed "
@@ -374,11 +395,16 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         "",
     ]
     for entry in remarks:
+        lines += _remark(entry, status_of[entry["id"]])
+    if failing_remarks:
         lines += [
-            rf"\paragraph{{{tex_text(entry['paper_ref'])}.}} {tex_text(_sentence(entry['remark']))} "
-            rf"[{tex_text(status_of[entry['id']])}; \texttt{{sparseact explain {tex_text(entry['id'])}}}]",
+            r"\section{Further remarks on statements that fail}\label{sec:further-remarks}",
+            "Remarks on printed statements or steps that fail as stated (their errata are above), on a point the "
+            "erratum does not cover.",
             "",
         ]
+        for entry in failing_remarks:
+            lines += _remark(entry, status_of[entry["id"]])
     lines += [
         r"\section{Sharper than printed}\label{sec:sharper}",
         "Results proved here that are sharper than the paper's statements, each with its proof sketch and the "
@@ -400,6 +426,15 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     for _, row in opened.assign(_p=opened["paper_ref"].map(paper_position)).sort_values("_p", kind="stable").iterrows():
         lines += _open(row, entries.get(row["statement_id"], {}).get("open") or row["reason"])
     return "\n".join([*lines, r"\end{document}", ""])
+
+
+def _remark(entry: dict, status: str) -> list[str]:
+    """A statement's remark to the authors, as a paragraph of the note, with its status and how to explain it."""
+    return [
+        rf"\paragraph{{{tex_text(entry['paper_ref'])}.}} {tex_text(_sentence(entry['remark']))} "
+        rf"[{tex_text(status)}; \texttt{{sparseact explain {tex_text(entry['id'])}}}]",
+        "",
+    ]
 
 
 def write_erratum(results_dir: str | Path, out: str | Path, repository_url: str = REPOSITORY_URL) -> Path:
@@ -436,9 +471,20 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
         raise ValueError(f"no LaTeX file {tex}")
     if shutil.which(engine) is None:
         return None, f"no TeX engine ({engine}) on the PATH: {tex.with_suffix('.pdf')} is not rebuilt"
-    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "FORCE_SOURCE_DATE": "1"}
-    with tempfile.TemporaryDirectory() as work:
-        shutil.copy(tex, Path(work) / tex.name)
+    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "FORCE_SOURCE_DATE": "1", "TZ": "UTC"}
+    with tempfile.TemporaryDirectory() as scratch:
+        # the note in a folder of its own beside the results' certificates, so that the attachments' paths
+        # (../certificates/..., certificate_link) resolve as they do beside the committed note
+        work = Path(scratch) / "erratum"
+        work.mkdir()
+        # copies dated SOURCE_DATE_EPOCH: attachfile2 records each attached file's modification date, which pdfTeX
+        # reads from the file (FORCE_SOURCE_DATE does not reach it), so two runs must see the same date
+        certificates = tex.resolve().parent.parent / "certificates"
+        if certificates.is_dir():
+            copied = shutil.copytree(certificates, Path(scratch) / "certificates")
+            for path in [copied, *copied.rglob("*")]:
+                os.utime(path, (int(SOURCE_DATE_EPOCH), int(SOURCE_DATE_EPOCH)))
+        shutil.copy(tex, work / tex.name)
         for _ in range(2):
             done = subprocess.run(
                 [engine, "-interaction=nonstopmode", "-halt-on-error", tex.name],

@@ -17,6 +17,7 @@ from sparseact.publish.mathtext import markdown_math
 from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_json, atomic_write_text
 from sparseact.verify.domains import check_certificate_domain
 from sparseact.verify.records import CheckRecord, _records
+from sparseact.verify.rigorous import EXACT_DECISIONS
 from sparseact.verify.verdicts import FINDINGS, Verdict
 
 LEDGER_COLUMNS = [
@@ -215,8 +216,9 @@ def refuted_where(document: dict) -> str:
 
 def certificate_fields(document: dict) -> list[tuple[str, str]]:
     """What a certificate's rendered views say after what it refutes and its finding, in reading order: ``(label,
-    text)`` pairs, the text's formulas ASCII or ``$...$`` TeX (the counterexample, why it fails, the violation and
-    the margin the checker proved)."""
+    text)`` pairs, the text's formulas ASCII or ``$...$`` TeX (the counterexample, why it fails, the violation, the
+    margin the checker proved, and what it decides exactly beyond that arithmetic where the sides are signed samples:
+    :data:`sparseact.verify.rigorous.EXACT_DECISIONS`)."""
     certificate = _checked_document(document)["certificate"]
     relation = certificate.get("relation", "")
     fields = [("Counterexample", str(document["counterexample"]))]
@@ -233,6 +235,8 @@ def certificate_fields(document: dict) -> list[tuple[str, str]]:
         )
     if document.get("margin"):
         fields.append(("Margin the checker proved", str(document["margin"])))
+    kinds = {certificate[side].get("quantity") for side in ("lhs", "rhs") if isinstance(certificate.get(side), dict)}
+    fields += [("Decided exactly", EXACT_DECISIONS[kind]) for kind in sorted(kinds & EXACT_DECISIONS.keys())]
     return fields
 
 

@@ -11,9 +11,9 @@ their SLURM time limit. A socket name no other kernel uses cannot collide.
 jupyter_client's ``wait_for_ready`` returns only after 0.2 s in which no IOPub message arrives (its last
 loop drains IOPub until a ``get_msg(timeout=0.2)`` comes back empty). That is a wait, not work: with one
 job per core it leaves the core idle for 0.2 s per notebook, 82 times in a full run.
-:class:`PromptKernelClient` is ready as soon as IOPub carries the kernel's ``idle`` status for the
-``kernel_info`` request it answered (the proof that IOPub is connected, which is what the drain waits
-for). Messages, outputs and the executed notebook are those of jupyter_client's own classes.
+:class:`PromptKernelClient` is ready as soon as the kernel answered ``kernel_info`` and IOPub delivers a message
+(the proof that IOPub is connected, which is what the drain waits for). Messages, outputs and the
+executed notebook are those of jupyter_client's own classes.
 """
 
 from __future__ import annotations
@@ -30,12 +30,15 @@ from jupyter_client.asynchronous import AsyncKernelClient
 from papermill.translators import PythonTranslator, papermill_translators
 from traitlets import Type, default
 
+#: Seconds of IOPub silence after which the client takes IOPub as not yet connected and asks ``kernel_info`` again.
+IOPUB_SILENCE = 1.0
+
 
 class PromptKernelClient(AsyncKernelClient):
     """An :class:`~jupyter_client.asynchronous.AsyncKernelClient` whose ``wait_for_ready`` has no idle tail."""
 
     async def wait_for_ready(self, timeout: float | None = None) -> None:
-        """Return once the kernel has answered ``kernel_info`` and IOPub carried its ``idle`` status for it.
+        """Return once the kernel has answered ``kernel_info`` and IOPub carries messages.
 
         Raises
         ------
@@ -49,7 +52,7 @@ class PromptKernelClient(AsyncKernelClient):
                 reply = await self.shell_channel.get_msg(timeout=1)
             except Empty:
                 reply = None
-            if reply is not None and reply["msg_type"] == "kernel_info_reply" and await self._iopub_idle_for(reply):
+            if reply is not None and reply["msg_type"] == "kernel_info_reply" and await self._iopub_connected():
                 self._handle_kernel_info_reply(reply)
                 return
             if not await self._async_is_alive():
@@ -57,20 +60,19 @@ class PromptKernelClient(AsyncKernelClient):
             if time.monotonic() > deadline:
                 raise RuntimeError(f"Kernel didn't respond in {timeout} seconds")
 
-    async def _iopub_idle_for(self, reply: dict) -> bool:
-        """Whether IOPub delivers the kernel's ``idle`` status for ``reply``'s request (0.2 s of silence: no)."""
-        request = reply["parent_header"].get("msg_id")
-        while True:
-            try:
-                msg = await self.iopub_channel.get_msg(timeout=0.2)
-            except Empty:
-                return False
-            if (
-                msg["msg_type"] == "status"
-                and msg["content"].get("execution_state") == "idle"
-                and msg["parent_header"].get("msg_id") == request
-            ):
-                return True
+    async def _iopub_connected(self) -> bool:
+        """Whether IOPub delivers a message within :data:`IOPUB_SILENCE` seconds: the proof that it is connected, as
+        for jupyter_client's own client (any message; no drain after it).
+
+        Requiring a status message of the very request whose reply was just read livelocked: when the kernel started
+        slowly, requests queued, the first reply's statuses were lost before IOPub connected, and every scan discarded
+        the statuses of the later requests that the next scans looked for (``Kernel didn't respond`` with the kernel
+        alive, in fresh-clone suites under load). No: IOPub not connected yet (the caller asks again)."""
+        try:
+            await self.iopub_channel.get_msg(timeout=IOPUB_SILENCE)
+        except Empty:
+            return False
+        return True
 
 
 def ipc_socket_prefix() -> str:

@@ -37,6 +37,22 @@ from sparseact.verify.recompute import (
 
 Sides = tuple[Real, Real]
 
+#: What the checker decides exactly for a side of these quantity kinds, beyond the arithmetic of the margin: said on
+#: every certificate view (:func:`sparseact.publish.ledger.certificate_fields`), since the stored numbers are doubles
+#: that a reader checking them by hand may find a rounding error off the class's bounds.
+_SIGNED_SAMPLE_DECISIONS = (
+    "every stored double is read as the rational it denotes; from them, exactly: each preactivation "
+    "<w_j, x_i> - b_j (so which neurons are active: at most k on every sample point), at most s neurons per network, "
+    "all 2^m distinct sign vectors, and the radius R = max_i ||x_i|| of the sample (the R shown is its rounding); a "
+    "network whose ||u||_inf max_j ||w_j|| or ||u||_inf max_j |b_j| exceeds W or B by a rounding error counts with u "
+    "multiplied by the largest factor f <= 1 that puts it in the class (enclosed in interval arithmetic): every term "
+    "is then the value of a network of the class, so their mean is a lower bound"
+)
+EXACT_DECISIONS: dict[str, str] = {
+    kind: _SIGNED_SAMPLE_DECISIONS
+    for kind in ("rademacher_lower_bound", "first_term_lower_bound", "second_term_lower_bound")
+}
+
 
 # ---------------------------------------------------------------------------
 # Quantities, exact

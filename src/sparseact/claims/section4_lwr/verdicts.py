@@ -221,8 +221,8 @@ def assemble(block: dict, tables: dict):
             "max number of y in Z_q^m where the two maps differ (per secret)",
             verdict_at_most(differing, 0),
             len(secrets),
-            "LWR (Banerjee et al. 2012) scales <w, y> mod q by p/q and rounds; Definition 15 reduces it mod p. For p | q "
-            "the printed map is <w mod p, y> mod p, linear over Z_p (section4_lwr/conj16-linear-attack). The reduction "
+            "LWR (Banerjee et al. 2012) scales <w, y> mod q by p/q and rounds; Definition 15 reduces it mod p. For p prime, "
+            "p | q, the printed map is <w mod p, y> mod p, linear over Z_p (section4_lwr/conj16-linear-attack). The reduction "
             "of Section 4 carries the rounding map unchanged (section4_lwr/network-rounding).",
         )
     )
@@ -243,8 +243,9 @@ def assemble(block: dict, tables: dict):
                     f"on every y, Pr[rank m] = {r.full_rank_probability:.6f}"
                     for r in attack.itertuples()
                 )
-                + ". For p | q, (t mod q) mod p = t mod p, so f_w(y) = <w mod p, y> mod p: a linear function over the field "
-                "Z_p, found from m independent samples: LWR with Definition 15's map is easy on every family with p | q "
+                + ". For p prime, p | q, (t mod q) mod p = t mod p, so f_w(y) = <w mod p, y> mod p: a linear function over the "
+                "field Z_p, found from m independent samples: LWR with Definition 15's map is easy on every family with p "
+                "prime, p | q "
                 "(conj16-linear-family); with the rounding map of Banerjee et al. the attack fails "
                 "(section4_lwr/rounding-not-affine)."
             )

@@ -16,7 +16,7 @@ from scipy.stats import beta
 from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims.theorem17 import _targets
+from sparseact.claims.theorem17 import _targets, dense_lower_bound
 from sparseact.claims.theorem17.compute import (
     SPARSE,
     class_parameters,
@@ -409,8 +409,60 @@ def _dense_lower_bound_records() -> list[CheckRecord]:
                 f"{m0} samples suffice, below c s^2/eps^2 = {printed:.4g} at c = {DENSE_C:g}; c s^2/eps^2 exceeds "
                 f"this count for every c above {below_above:.3g}, and at a smaller eps for every c above a smaller value. This is the "
                 "family-by-family reading of the Introduction's Omega(s^2/eps^2) (one n, eps -> 0); read uniformly (some "
-                "n growing with 1/eps) the lower bound is open (intro-dense-lower-bound)."
+                "n growing with 1/eps) it holds for W > 0 and every c (dense-lower-bound-uniform)."
             ),
         )
     )
-    return records
+    return records + _uniform_lower_bound_records()
+
+
+def _uniform_lower_bound_records() -> list[CheckRecord]:
+    """The exact steps of dense-lower-bound-uniform (the Introduction's Omega(s^2/eps^2) read uniformly, some n for
+    every s and eps): the degree-1 Fourier coefficients of relu(<z, y>), the Hamming-ball count against 2^{H(1/4)t},
+    and the witness (t, L, n) at one (s, eps, W, delta, c)."""
+    paper_ref = "Section 1 (our proof of the dense lower bound read uniformly)"
+    common = dict(claim_id="theorem17", paper_ref=paper_ref, variant="ours")
+    errors = {t: dense_lower_bound.degree_one_error(t) for t in dense_lower_bound.DEGREE_ONE_T}
+    balls = dense_lower_bound.hamming_ball_rows()
+    inst = dense_lower_bound.UNIFORM_INSTANCE
+    witness = dense_lower_bound.uniform_instance(inst["s"], inst["eps"], inst["W"], inst["delta"], inst["c"])
+    return [
+        declared_record(
+            CHECKS["theorem17/relu-degree-one"],
+            instances=sum(2**t * t for t in errors),
+            worst_value=float(max(errors.values())),
+            worst_value_label="max |coefficient - z_i/2|",
+            verdict=Verdict.PASS if not any(errors.values()) else Verdict.INCONCLUSIVE,
+            range=f"t in {list(errors)}, every z",
+            notes="The coefficients of f_z = relu(a <z, y>), a > 0, are a z_i/2 by homogeneity.",
+            **common,
+        ),
+        declared_record(
+            CHECKS["theorem17/hamming-ball-volume"],
+            instances=len(balls),
+            worst_value=max(r["ratio"] for r in balls),
+            worst_value_label="max V / 2^{H(1/4) t}",
+            verdict=Verdict.PASS if all(r["holds"] for r in balls) else Verdict.INCONCLUSIVE,
+            range=f"t = 1, ..., {dense_lower_bound.BALL_T_MAX}",
+            notes="An instance check of fact:hamming-ball; H(1/4) = 2 - (3/4) log2(3) = 0.8113.",
+            **common,
+        ),
+        declared_record(
+            CHECKS["theorem17/dense-lower-bound-uniform"],
+            instances=1,
+            worst_value=witness["bound"],
+            worst_value_label="(t + 1)^M 2^{-(1 - H(1/4)) t}, against 1 - delta",
+            verdict=Verdict.PASS if witness["wrong_ok"] and witness["below"] else Verdict.INCONCLUSIVE,
+            range=(
+                f"s = {inst['s']}, eps = {inst['eps']}, W = {inst['W']}, delta = {inst['delta']}, c = {inst['c']}: "
+                f"M = {witness['M']}, L = {witness['L']}, t = {witness['t']}, n = {witness['n']}"
+            ),
+            notes=(
+                f"At n = {witness['n']} no learner reaches loss <= eps with probability >= 1 - delta = "
+                f"{float(1 - inst['delta']):g} from {witness['M']} samples: the success probability of a uniformly "
+                f"random target is at most {witness['bound']:.4g} (with the exact Hamming ball in place of "
+                f"2^{{H(1/4) t}}, {witness['exact_bound']:.3g})."
+            ),
+            **common,
+        ),
+    ]
