@@ -147,3 +147,19 @@ def test_theorems_8_and_4_hold_except_in_the_delta_corner():
         assert statements[sid]["status"] == "proved"
         assert f"{floored} proves it with every printed logarithm floored at 1" in statements[sid]["reason"]
     assert "except in degenerate corners" in headline["theorem8"]["cost"]
+
+
+def test_theorem8_last_line_writes_its_degree_out():
+    """The last line's certificate writes the printed degree with its logarithms, so the rule sees them: at the old
+    instance n = 2, s = k = 1 (log s = 0, log(ns) < 1) the violation is a corner; at the recorded one it is not."""
+    from sparseact.claims.theorem8.verdicts import FINAL_LINE_COUNT, FINAL_LINE_INSTANCE
+
+    assert "log(n*s)" in FINAL_LINE_COUNT and "log(s)" in FINAL_LINE_COUNT
+    lam = 1e5
+    old = dict(C=1.0, c=1.0, n=2, s=1, k=1, W=lam, B=lam, eps=0.1 * lam**2, delta=0.1)
+    assert corners.in_log_corner("<=", 1.0, FINAL_LINE_COUNT, old)
+    data = _certificate(RESULTS / "certificates" / "theorem8" / "final-line-scale.json")
+    certificate = data["certificate"]
+    assert certificate["rhs"]["expr"] == FINAL_LINE_COUNT
+    assert certificate["rhs"]["vars"]["s"] == FINAL_LINE_INSTANCE["s"] >= 3  # log s >= 1, log(ns) >= 1
+    assert not corners.certificate_in_log_corner(certificate) and data["finding"] == "proof-slip"

@@ -391,7 +391,7 @@ def errata() -> tuple[dict, ...]:
     """Every root cause of ``errata/*.yaml``."""
     entries = _entries_of(
         "errata",
-        (*ERRATUM_KEYS, "refuted_by", "concerns", "carried_by"),
+        (*ERRATUM_KEYS, "refuted_by", "concerns", "carried_by", "restates"),
         tuple(k for k in ERRATUM_KEYS if k != "checks"),
     )
     for entry in entries:
@@ -412,6 +412,13 @@ def errata() -> tuple[dict, ...]:
             raise ValueError(
                 f"errata: {entry['id']!r}: 'carried_by' lists the project's statements whose proofs carry the finite "
                 "instances of its certificates to whole families"
+            )
+        restates = entry.get("restates")
+        if restates is not None and (
+            not isinstance(restates, list) or not restates or not all(isinstance(r, str) and r for r in restates)
+        ):
+            raise ValueError(
+                f"errata: {entry['id']!r}: 'restates' lists the open conjectures its correction restates (statement ids)"
             )
     return entries
 

@@ -44,7 +44,7 @@ from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
 from sparseact.publish.mathtext import split_math
 from sparseact.publish.reporting import _latex_escape
-from sparseact.publish.statements import CONJECTURED, degenerate_corners, hypothesis_named
+from sparseact.publish.statements import CONJECTURED, degenerate_corners, hypothesis_named, verified_clause
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -284,8 +284,6 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     printed = results.printed
     counts = printed["status"].value_counts()
     entries = {e["id"]: e for e in paper_statements()}
-    verified = int((errata["verified"] == "PASS").sum())
-    conjectured = int((errata["verified"] == CONJECTURED).sum())
     refuted = [int(n) for n, r in zip(errata["number"], errata.get("refuted_by", [""] * len(errata)), strict=True) if r]
     carried_by = {cause["id"]: cause["carried_by"] for cause in paper_errata() if "carried_by" in cause}
     carried = {
@@ -339,14 +337,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         f"In all, of the {len(printed)} statements of the paper we track, {int(counts.get('proved', 0))} are "
         f"proved, {int(counts.get('holds-on-range', 0))} hold on the range enumerated, "
         f"{int(counts.get('fails-as-stated', 0))} fail as printed and {int(counts.get('open', 0))} are open; "
-        f"the failures come from {len(errata)} root causes (the errata below), and {verified} of the "
-        f"{len(errata)} corrections are verified"
-        + (
-            f" ({conjectured} {'is a conjecture itself' if conjectured == 1 else 'are conjectures themselves'}, open)"
-            if conjectured
-            else ""
-        )
-        + ".",
+        f"the failures come from {len(errata)} root causes (the errata below), and {verified_clause(errata)}.",
         "",
         r"\section{Errata}",
         "The errata are grouped by class, the most severe first, and in the paper's order within a class. "

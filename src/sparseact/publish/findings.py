@@ -33,7 +33,13 @@ from sparseact.paper import paper_position
 from sparseact.publish.cells import number_parts
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.mathtext import markdown_math
-from sparseact.publish.statements import CONJECTURED, STATUS_DEFINITIONS, first_sentence, short_ref
+from sparseact.publish.statements import (
+    CONJECTURED,
+    STATUS_DEFINITIONS,
+    first_sentence,
+    short_ref,
+    verified_clause,
+)
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
@@ -229,8 +235,6 @@ def bottom_line(results: Results) -> str:
     failing = printed[printed["status"] == "fails-as-stated"]
     if len(failing):
         repaired = failing[failing["survives"].str.startswith("yes")]
-        verified = results.errata[results.errata["verified"] == "PASS"]
-        conjectured = int((results.errata["verified"] == CONJECTURED).sum())
         unrepaired = failing[~failing["survives"].str.startswith("yes")]
         sentences.append(
             (
@@ -240,13 +244,7 @@ def bottom_line(results: Results) -> str:
                 else "No main result fails; "
             )
             + f"{_plural(len(failing), 'printed statement')} in all, from {_plural(len(results.errata), 'root cause')} "
-            f"({_by_class(results.errata)}); {len(verified)} of the {len(results.errata)} corrections are verified"
-            + (
-                f" ({conjectured} {'is a conjecture' if conjectured == 1 else 'are conjectures'})"
-                if conjectured
-                else ""
-            )
-            + ", "
+            f"({_by_class(results.errata)}); {verified_clause(results.errata)}, "
             f"and {len(repaired)} of the {len(failing)} failing statements have a corrected form proved here"
             + (f" (not {_names(unrepaired['paper_ref'])})" if len(unrepaired) else "")
             + "."

@@ -34,6 +34,7 @@ naming every such statement and why): "not computed yet" is never a status.
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
@@ -73,6 +74,7 @@ STATEMENT_COLUMNS = [
     "kind",
     "origin",
     "statement",
+    "quantifiers",
     "status",
     "class",
     "survives",
@@ -155,10 +157,58 @@ def _severity_rank(finding: str) -> int:
     return FINDINGS.index(finding) if finding in FINDINGS else len(FINDINGS)
 
 
+#: The section of the paper that holds each numbered item (Theorem 3 to Conjecture 20 are numbered in one
+#: sequence, Claim 2.1 in Section 2.1): the last item number of Sections 1 to 5.
+SECTION_ENDS = (5, 7, 11, 16, 20)
+#: Where the abstract and the appendices stand among the sections (after Section 6, the discussion).
+PART_RANKS = {"Abstract": 0, "Appendix A": 7, "Appendix B": 8}
+_ITEM = re.compile(r"(?:Theorem|Lemma|Definition|Conjecture|Remark|Claim) (\d+)(?:\.\d+)?")
+_SECTION = re.compile(r"Sections? (\d+)")
+_EQUATION = re.compile(r"eqs?\. \((\d+)\)")
+_PLACE = re.compile(
+    r"\((?:[^()]*\b)?(after|before|around) (?:the )?(?:Theorem|Lemma|Definition|Conjecture|Remark) (\d+)"
+)
+
+
 def _paper_order(paper_ref: str) -> tuple:
-    """Sort key of a paper reference: its first number (Theorem 3 before Lemma 10), then the text."""
-    number = re.search(r"\d+(?:\.\d+)?", paper_ref)
-    return (float(number.group(0)) if number else float("inf"), paper_ref)
+    """Sort key of a paper reference in the paper's order: its part (the abstract, Sections 1 to 6, Appendices A
+    and B), then its place in the part, then the first equation it names (a proof's last line after its equations), then the text.
+
+    A reference that starts with a numbered item (``Theorem 19 (proof), eq. (12)``) stands at the item's number
+    in the item's section (Claim 2.1 before Lemma 6); one that starts with a section (``Section 2.1 (after
+    Lemma 7)``) stands in that section, just after or before the item it names, at its opening when it says
+    ``opening`` and at its end otherwise.
+    """
+    return (*_paper_place(paper_ref), _equation_number(paper_ref), paper_ref)
+
+
+def _equation_number(paper_ref: str) -> float:
+    """The first equation a reference names (0 when none), after every equation for a proof's last line."""
+    if "last line" in paper_ref:
+        return math.inf
+    equation = _EQUATION.search(paper_ref)
+    return int(equation.group(1)) if equation else 0
+
+
+def _paper_place(paper_ref: str) -> tuple[int, float]:
+    for part, rank in PART_RANKS.items():
+        if paper_ref.startswith(part):
+            return (rank, 0.0)
+    item = _ITEM.match(paper_ref)
+    if item:
+        number = int(item.group(1))
+        if paper_ref.startswith("Claim"):  # Claim 2.1, numbered by its section, stands before Lemma 6
+            return (2, 5.5)
+        section = next((i + 1 for i, end in enumerate(SECTION_ENDS) if number <= end), len(SECTION_ENDS) + 1)
+        return (section, float(number))
+    section = _SECTION.match(paper_ref)
+    if section:
+        place = _PLACE.search(paper_ref)
+        if place:
+            offset = {"after": 0.5, "before": -0.5, "around": 0.0}[place.group(1)]
+            return (int(section.group(1)), int(place.group(2)) + offset)
+        return (int(section.group(1)), 0.0 if "opening" in paper_ref else float("inf"))
+    return (len(SECTION_ENDS) + 3, float("inf"))
 
 
 class _Graph:
@@ -381,6 +431,7 @@ def derive(
                 kind=entry["kind"],
                 origin=paper_origin(entry),
                 statement=entry["statement"],
+                quantifiers=" ".join(str(entry.get("quantifiers", "")).split()),
                 status=node["status"],
                 **{"class": node["cls"]},
                 survives=node["survives"],
@@ -562,9 +613,9 @@ def _certificate_quote(certificate: Mapping) -> tuple[str, str]:
     """The one-sentence explanation and the counterexample, with the certificate's own numbers."""
     cert = certificate.get("certificate", certificate)
     negation = {"<=": ">", ">=": "<", "==": "!="}.get(cert.get("relation", ""), "violates")
-    quote = (
-        f"{cert.get('lhs_label', 'lhs')} = {_number(cert.get('lhs_value'))} {negation} "
-        f"{cert.get('rhs_label', 'rhs')} = {_number(cert.get('rhs_value'))}"
+    quote = (  # "(here x)", not "= x": a label that ends in a variable must not read as its value
+        f"{cert.get('lhs_label', 'lhs')} (here {_number(cert.get('lhs_value'))}) {negation} "
+        f"{cert.get('rhs_label', 'rhs')} (here {_number(cert.get('rhs_value'))})"
     )
     return cert.get("explanation", ""), quote
 
@@ -666,18 +717,47 @@ def errata_by_cause(
 #: What ``errata.csv``'s ``verified`` says of a correction that is itself a conjecture (its check only excludes
 #: attacks or evaluates instances: a conjecture is never verified).
 CONJECTURED = "conjecture (open)"
+#: How ``errata.csv``'s ``verified`` begins for a correction whose check PASSes and which also restates an open
+#: conjecture (``restates`` in ``errata.yaml``): verified apart from the conjecture, which is named after it.
+RESTATES = "PASS; restates "
+
+
+def verified_clause(errata: pd.DataFrame) -> str:
+    """``"22 of the 24 corrections are verified (1 is a conjecture itself, open; 1 more is verified apart from the
+    open conjecture it restates)"``, counted from ``errata.csv``'s ``verified``."""
+    verified = int((errata["verified"] == "PASS").sum())
+    conjectured = int((errata["verified"] == CONJECTURED).sum())
+    restating = int(errata["verified"].str.startswith(RESTATES).sum())
+    notes = []
+    if conjectured:
+        notes.append(
+            f"{conjectured} {'is a conjecture itself' if conjectured == 1 else 'are conjectures themselves'}, open"
+        )
+    if restating:
+        notes.append(
+            f"{restating} more {'is' if restating == 1 else 'are'} verified apart from the open conjecture "
+            f"{'it restates' if restating == 1 else 'they restate'}"
+        )
+    return f"{verified} of the {len(errata)} corrections are verified" + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def _verified(cause: Mapping, entries: Mapping[str, Mapping], verdict: str) -> str:
-    """The verdict of the erratum's check, or :data:`CONJECTURED` when the printed statement's correction rests on an
-    open conjecture of the graph."""
+    """The verdict of the erratum's check; :data:`CONJECTURED` when the printed statement's correction rests on an
+    open conjecture of the graph; ``PASS; restates <ids> (open)`` when the check PASSes and the correction also
+    restates open conjectures (the erratum's ``restates``)."""
     correction = entries.get(cause["printed"], {}).get("correction") or {}
     conjectured = [
         p
         for p in correction.get("verified_by", ())
         if premise_kind(p) == "statement" and entries.get(p, {}).get("open_kind") == "conjecture"
     ]
-    return CONJECTURED if conjectured else verdict
+    restated = cause.get("restates", ())
+    not_conjectures = [p for p in restated if entries.get(p, {}).get("open_kind") != "conjecture"]
+    if not_conjectures:
+        raise ValueError(f"erratum {cause['id']}: 'restates' names no open conjecture: {', '.join(not_conjectures)}")
+    if conjectured:
+        return CONJECTURED
+    return f"{RESTATES}{', '.join(restated)} (open)" if restated and verdict == "PASS" else verdict
 
 
 def degenerate_corners(entry: Mapping, checks: Iterable[str], out_of_range: Iterable[str]) -> list[str]:

@@ -367,10 +367,10 @@ PINNED_TEXT: dict[str, dict] = {
         "paper_ref": "Theorem 8 (proof, last line)",
         "finding": "proof-slip",
         "lhs_label": "samples any learner needs (h = lam or h = -lam, no sample tells them apart)",
-        "rhs_label": "the last line's O(n^d log(1/delta)/eps), printed d with Theta constant c",
+        "rhs_label": "the last line's count C n^d log(1/delta)/eps at the printed degree d",
         "expr": {
             "lhs": "1 if lam**2 > 2*eps and delta < 1/2 else 0",
-            "rhs": "C * n**d * log(1/delta) / eps",
+            "rhs": "C * n**ceil(c*(k**8*W**4*log(n*s)**4 + k**6*B**4*log(s))/eps**2) * log(1/delta) / eps",
         },
     },
     "theorem8/lemma7-CH-sign": {

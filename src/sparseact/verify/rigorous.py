@@ -649,9 +649,9 @@ def _lemma7_sup_sign(c: dict) -> Sides:
 
 def _theorem8_final_line(c: dict) -> Sides:
     lam, eps, delta = (_p(c, "lhs", name) for name in ("lam", "eps", "delta"))
-    C, n, small_c = _p(c, "rhs", "C"), _p(c, "rhs", "n"), _p(c, "rhs", "c")
+    C, n, s, k, small_c = (_p(c, "rhs", name) for name in ("C", "n", "s", "k", "c"))
     lhs = 1 if ex.decide(lam**2, 2 * eps) > 0 and ex.decide(delta, Fraction(1, 2)) < 0 else 0
-    d = ex.ceil(small_c * _theorem8_degree(eps, n, Real(1), Real(1), lam, lam))
+    d = ex.ceil(small_c * _theorem8_degree(eps, n, s, k, lam, lam))
     return Real(lhs), C * _lemma7_count(n, d, Real(1), eps, delta)
 
 

@@ -800,9 +800,16 @@ def _sharp_records(block, tables, needs):
 
 #: Lemma 7 (C_H = sup h) instance: h_{+-}(x) = -(M/2)(1 +- x_1) on n = 1, both <= 0 (C_H = 0), degree 1.
 LEMMA7_SIGN_INSTANCE = dict(M=100.0, eps=0.1, delta=0.1, K=100.0, C=1.0, d=1)
-#: Last line of Theorem 8's proof: h = +-lam on n = 2, s = k = 1, W = B = lam, eps = eps0 lam^2; Theta constant c
-#: and hidden constant C of the certificate (d and the samples needed are invariant in lam, the count shrinks).
-FINAL_LINE_INSTANCE = dict(n=2, eps0=0.1, delta=0.1, c=1.0, C=1.0, lams=(1.0, 10.0, 100.0, 1e3, 1e4, 1e5))
+#: Last line of Theorem 8's proof: h = +-lam (one always-active neuron and s - 1 zero neurons) on n = s = 3, k = 1,
+#: W = B = lam, eps = eps0 lam^2; Theta constant c and hidden constant C of the certificate (d and the samples needed
+#: are invariant in lam, the count shrinks). No printed logarithm is below 1 there (log(ns) = log 9, log s = log 3,
+#: log(1/delta) = log 10), so the degenerate-corner rule does not apply.
+FINAL_LINE_INSTANCE = dict(
+    n=3, s=3, k=1, eps0=0.45, delta=0.1, c=1.0, C=1.0, lams=(1.0, 1e5, 1e10, 1e15, 1e20, 1e25, 1e30)
+)
+#: The last line's count C n^d log(1/delta)/eps with the printed degree written out, so that the degenerate-corner
+#: rule (sparseact.verify.corners) sees every printed logarithm.
+FINAL_LINE_COUNT = "C * n**ceil(c*(k**8*W**4*log(n*s)**4 + k**6*B**4*log(s))/eps**2) * log(1/delta) / eps"
 
 
 def lemma7_sign_certificate():
@@ -845,7 +852,7 @@ def final_line_rows():
     rows = []
     for lam in c["lams"]:
         eps = c["eps0"] * lam**2
-        d = math.ceil(c["c"] * float(bounds.theorem8_degree(eps, c["n"], 1, 1, lam, lam)))  # a degree: an integer
+        d = math.ceil(c["c"] * float(bounds.theorem8_degree(eps, c["n"], c["s"], c["k"], lam, lam)))  # an integer
         separation = lam**2  # (1/4) E (lam - (-lam))^2
         rows.append(
             dict(
@@ -855,7 +862,8 @@ def final_line_rows():
                 separation=separation,
                 needed=float(bounds.two_point_sample_lower_bound(separation, eps, c["delta"])),
                 printed=c["C"] * float(bounds.lemma7_sample_complexity(c["n"], d, 1.0, eps, c["delta"])),
-                corrected=c["C"] * float(bounds.theorem8_sample_complexity(eps, c["delta"], c["n"], 1, 1, lam, lam, d)),
+                corrected=c["C"]
+                * float(bounds.theorem8_sample_complexity(eps, c["delta"], c["n"], c["s"], c["k"], lam, lam, d)),
             )
         )
     return rows
@@ -898,23 +906,29 @@ def _two_point_records():
                 "1 if lam**2 > 2*eps and delta < 1/2 else 0", lam=worst["lam"], eps=worst["eps"], delta=f["delta"]
             ),
             cert.formula(
-                "C * n**d * log(1/delta) / eps",
+                FINAL_LINE_COUNT,
                 C=f["C"],
                 c=f["c"],
                 n=f["n"],
-                d=worst["d"],
+                s=f["s"],
+                k=f["k"],
+                W=worst["lam"],
+                B=worst["lam"],
                 eps=worst["eps"],
                 delta=f["delta"],
             ),
             worst["needed"],
             worst["printed"],
             "samples any learner needs (h = lam or h = -lam, no sample tells them apart)",
-            "the last line's O(n^d log(1/delta)/eps), printed d with Theta constant c",
-            f"n = 2, s = k = 1, W = B = lam = {worst['lam']:g}, eps = {f['eps0']:g} lam^2, delta = {f['delta']:g}: the "
-            f"class contains h = +-lam (u = +-lam, w = 0, b = -1); their losses sum to lam^2 > 2 eps so one sample is "
-            f"needed, but d = ceil(c log^4(2)/{f['eps0']:g}^2) = {worst['d']:d} does not change with lam and "
-            f"n^d log(1/delta)/eps = {worst['printed']:.3g} < 1 (C = {f['C']:g}, c = {f['c']:g}; a larger lam refutes "
-            "any C and c); the k^2 (W sqrt(n) + B)^2 factor the theorem keeps is needed.",
+            "the last line's count C n^d log(1/delta)/eps at the printed degree d",
+            f"n = {f['n']}, s = {f['s']}, k = {f['k']}, W = B = lam = {worst['lam']:g}, eps = {f['eps0']:g} lam^2, "
+            f"delta = {f['delta']:g}: the class contains h = +-lam (one neuron u = +-lam, w = 0, b = -1, always active, "
+            f"and {f['s'] - 1} zero neurons); their losses sum to lam^2 > 2 eps so one sample is needed, but the printed "
+            f"degree d = ceil(c (k^8 W^4 log^4(ns) + k^6 B^4 log s)/eps^2) = {worst['d']:d} does not change with lam "
+            f"and C n^d log(1/delta)/eps = {worst['printed']:.3g} < 1 at C = {f['C']:g}, c = {f['c']:g} (a larger lam "
+            f"refutes any C and c). No printed logarithm is below 1 here (log(ns) = log {f['n'] * f['s']}, log s = "
+            f"log {f['s']}, log(1/delta) = log {1 / f['delta']:g}). The k^2 (W sqrt(n) + B)^2 factor the theorem keeps "
+            "is needed.",
         )
     corrected_ok = all(r["corrected"] >= r["needed"] for r in rows)
     common = dict(
@@ -922,7 +936,7 @@ def _two_point_records():
         paper_ref="Theorem 8 (proof, last line)",
         instances=len(rows),
         range=(
-            f"n = 2, s = k = 1, W = B = lam in {list(f['lams'])}, eps = {f['eps0']} lam^2, "
+            f"n = {f['n']}, s = {f['s']}, k = {f['k']}, W = B = lam in {list(f['lams'])}, eps = {f['eps0']} lam^2, "
             f"delta = {f['delta']}, C = {f['C']}, c = {f['c']}"
         ),
     )
