@@ -98,6 +98,20 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # * `scaling/theorem17-no-constant`: the family of the proof that no constant saves Theorem 17, at the same six
 #   constants (60-digit arithmetic): $C$ times Theorem 17's count against the samples every learner needs; PASS when the
 #   count is below them.
+# * `scaling/theorem8-final-line-no-constant`: the family of the proof that no constants save the last line of Theorem
+#   8's proof, at $c, C \in \{10^{-6}, 10^{-3}, 1, 10^3, 10^6\}$ and $(n, s) \in \{3, 10\}^2$ (60-digit arithmetic): the
+#   printed degree equals $D$, the two-point lower bound is 3 samples, and the count at degree $D$ is below 1; PASS when
+#   the three are true at every point.
+# * `scaling/theorem8-rho-no-constant`: the family of the proof that no constants make the choice of $\rho$ follow from
+#   Lemma 10, at $c, C \in \{10^{-6}, 10^{-3}, 1, 10^3, 10^6\}$ (60-digit arithmetic); PASS when at every pair
+#   $\varepsilon < 1$, $0 < 1 - \rho < 1$ and the ratio exceeds 2.
+# * `scaling/theorem8-tail-no-constant`: the family of the proof that no constants save the tail step of Theorem 8's
+#   proof, at $c, c_d \in \{10^{-6}, 10^{-3}, 1, 10^3, 10^6\}$ (60-digit arithmetic), at the smallest degree the
+#   statement allows; PASS when at every pair $\varepsilon < 1$, $0 < 1 - \rho < 1$, $d(1-\rho) > 3$ and $d(1-\rho) >
+#   3(1-\rho^d)$ (below 3, as $\rho^d > 0$).
+# * `scaling/lemma9-V-no-constant`: the family of the proof that no constants save the last step of the bound on (V), at
+#   $c, C \in \{10^{-6}, 10^{-3}, 1, 10^3, 10^6\}$ and $W$ at both ends of its interval (60-digit arithmetic); PASS when
+#   the middle expression is at least $\sqrt{n\log 4}$ and exceeds $C$ times the last one at every point.
 # * `scaling/theorem5-cube-rate`: Theorem 17's printed expression on $\{1,-1\}^n$ ($R=\sqrt n$, $W = B = 1$) against
 #   $(4ksn^2\log(k(\sqrt n+B)/\varepsilon) + \log(1/\delta))/\varepsilon^2$, the cube case at fixed $W, B$; PASS when it
 #   never exceeds it.

@@ -18,6 +18,7 @@ from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
 from sparseact.claims.scaling import PAPER_REF
 from sparseact.claims.scaling.compute import LEMMA18_CONSTANT, LEMMA18_EPS0, LEMMA18_LAMBDA
+from sparseact.claims.scaling.uniform_families import uniform_no_constant_records
 from sparseact.verify.certificates import certificate, fail_fields, formula
 from sparseact.verify.records import ClaimReport, declared_record
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
@@ -442,6 +443,7 @@ def assemble(block: dict, tables: dict):
     records += _lemma18_records(tables["lemma18"])
     records += solve_records()
     records += no_constant_records()
+    records += uniform_no_constant_records()
     records += theorem5_records()
     return ClaimReport(records, {"behaviour": summary, "tightness": _tightness(summary, sign, constant)})
 
