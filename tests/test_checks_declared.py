@@ -25,11 +25,6 @@ CLAIMS = claim_ids()
 #: their certificates are refused ("refutes no statement the verifier knows"). None has FAILed on any run or test.
 NOT_YET_PINNED = {
     "theorem19/estimators": "the right side is the exact solver's own maximum, which no plain evaluator recomputes",
-    "theorem19/bound": "the certificate (one optimal network per sign vector of a tiny sample) refutes (1) as "
-    "printed, which the verifier pins for theorem19/scale only; found when the checks were declared (the source "
-    "reader tests/fail_sites.py missed a check id chosen from a dict)",
-    "theorem19/eq15-bound": "as theorem19/bound, for (15)",
-    "theorem19/conj20-bound": "as theorem19/bound, for (16)",
 }
 
 

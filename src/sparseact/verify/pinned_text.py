@@ -6,8 +6,9 @@ none of them, so it pins them: :func:`sparseact.verify.recompute.verify_certific
 here whose text differs, naming the field. A new FAIL check is pinned by adding its entry (the text its certificate
 carries, read and approved against the paper; ``python -m sparseact.verify.pinned_text FILE`` prints the entry of a
 certificate file to review and paste). A label that names the instance pins the instance's integer variable as
-``<<name>>`` (``k=<<k>>``), filled from the certificate's formula sides. A check not listed has its numbers and
-relation pinned only.
+``<<name>>`` (``k=<<k>>``), filled from the certificate's formula sides. A finding pinned as a pair
+``(<class>, "out-of-range")`` is the one the degenerate-corner rule gives the certificate's instance. A check not
+listed has its numbers and relation pinned only.
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ _THEOREM17_TWO_POINT = {
         "rhs": "C*((W*R+B)**2*k*s*n*log(k*(R+B)/eps) + log(1/delta))/eps**2",
     },
 }
+
+#: The finding of a check whose FAIL is classed by the degenerate-corner rule (``[<class>, out-of-range]`` in its
+#: ``checks.yaml``): the checker expects ``out-of-range`` when the certificate's violation is in a log corner
+#: (:func:`sparseact.verify.corners.certificate_in_log_corner`), the class otherwise.
+_CORNER_RULE = ("statement-error", "out-of-range")
 
 #: check id -> field -> the pinned text (``expr``: formula path -> expression).
 PINNED_TEXT: dict[str, dict] = {
@@ -281,6 +287,26 @@ PINNED_TEXT: dict[str, dict] = {
             "rhs": "(W*R+B)*sqrt(s*n*log(m*(R+B)))/sqrt(m)",
         },
     },
+    "theorem19/bound": {
+        "statement": "R_{H_{n,s,1}^{W,B}}(S) <= (WR+B) sqrt(s n log(m(R+B))) / sqrt(m) (1), for samples with ||x|| <= R",
+        "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+        "finding": _CORNER_RULE,
+        "lhs_label": "R_H(S)",
+        "rhs_label": "eq. (1)",
+        "expr": {
+            "rhs": "(W*R+B)*sqrt(s*n*log(m*(R+B)))/sqrt(m)",
+        },
+    },
+    "theorem19/conj20-bound": {
+        "statement": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s k) / sqrt(m): no explicit dependence on n",
+        "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+        "finding": "constant-factor",
+        "lhs_label": "R_H(S)",
+        "rhs_label": "(16)",
+        "expr": {
+            "rhs": "(W*R+B)*sqrt(s*k)/sqrt(m)",
+        },
+    },
     "theorem19/conj20-exact-lower": {
         "statement": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s k) / sqrt(m): no explicit dependence on n",
         "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
@@ -305,6 +331,16 @@ PINNED_TEXT: dict[str, dict] = {
         "statement": "R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (15))",
         "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
         "finding": "out-of-range",
+        "lhs_label": "R_H(S)",
+        "rhs_label": "eq. (15), k = <<k>>",
+        "expr": {
+            "rhs": "(W*R+B)*sqrt(s*n*k*log(k*m*(R+B)))/sqrt(m)",
+        },
+    },
+    "theorem19/eq15-bound": {
+        "statement": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s n k log(k m(R+B))) / sqrt(m)",
+        "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+        "finding": _CORNER_RULE,
         "lhs_label": "R_H(S)",
         "rhs_label": "eq. (15), k = <<k>>",
         "expr": {

@@ -504,6 +504,8 @@ def _lemma18(c: dict) -> Sides:
 def _theorem19_rhs(kind: str) -> Callable[[dict], Sides]:
     def sides(c: dict) -> Sides:
         m, n, s, k, W, B, R = _sample_radius(c)
+        if kind in ("eq1", "eq1-corrected") and k != 1:
+            raise Refused(f"eq. (1) is stated for the class H_{{n,s,1}}^{{W,B}}: the instance's class has k = {k}")
         if kind == "eq1":
             rhs = (W * R + B) * ex.sqrt(s * n * ex.log(m * (R + B))) / ex.sqrt(m)
         elif kind == "eq1-corrected":
@@ -999,6 +1001,9 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "section4_lwr/network-rounding": _lwr_network_rounding,
     "section4_parity/sparsity-corrected": _parity_sparsity_corrected,
     "theorem19/scale": _theorem19_rhs("eq1"),
+    "theorem19/bound": _theorem19_rhs("eq1"),
+    "theorem19/eq15-bound": _theorem19_rhs("eq15"),
+    "theorem19/conj20-bound": _theorem19_rhs("conj20"),
     "theorem19/scale-corrected": _theorem19_rhs("eq1-corrected"),
     "theorem19/eq15-scale": _theorem19_rhs("eq15"),
     "theorem19/conj20-exact-lower": _theorem19_rhs("conj20"),
