@@ -190,7 +190,7 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
         elif row["status"] == "proved":
             corner = degenerate_corners(entries.get(row["statement_id"], {}), ids(statement["checks"]), out_of_range)
             text = f"{name} holds as printed" + (
-                f" except in degenerate corners where a printed logarithm is below 1 ({tex_text(', '.join(corner))})"
+                f" wherever its printed logarithms are at least 1 (degenerate corners aside: {tex_text(', '.join(corner))})"
                 if corner
                 else ""
             )

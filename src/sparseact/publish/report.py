@@ -73,6 +73,7 @@ from sparseact.publish.graph import (
 )
 from sparseact.publish.ledger import certificate_fields, certificate_path, certificate_view, refuted_where
 from sparseact.publish.links import PAPER_PDF, PAPER_VERSION, anchor, link_ids, report_targets
+from sparseact.publish.mathtext import MATH_CSS
 from sparseact.publish.statements import explain_chain
 from sparseact.runtime.outputs import write_manifest
 from sparseact.runtime.provenance import atomic_write_text, write_text_if_changed
@@ -133,8 +134,8 @@ table.headline td:first-child { min-width: 16em; }
 img.thumb { width: 160px; float: right; margin: 0 0 0.5em 1em; }
 details { margin-bottom: 0.5em; }
 code { font-size: 0.95em; }
-math { font-size: 1.12em; }
 """
+    + MATH_CSS
     + PRINT_CSS
     + CARDS_CSS
     + PRINT_OPEN_CSS
@@ -176,7 +177,7 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "", 
 
 
 #: What a status means in a theorist's words, under the status where there is room (statement tables, claim pages).
-STATUS_GLOSS = {"proved": "written argument, premises machine-checked"}
+STATUS_GLOSS = {"proved": "written argument; each premise proved here, checked exactly or cited"}
 
 
 #: The link under a main result's status in the headline table, to the reasons for it (its row on its claim page).
@@ -388,16 +389,41 @@ def certificate_page(document: dict, results: Results, results_dir: Path) -> str
     fields = "".join(
         f"<dt>{html.escape(label)}</dt><dd>{_math(text)}</dd>" for label, text in certificate_fields(document)
     )
+    carried = _carried_by(results, check_id, results_dir, base)
     body = (
         f"<nav>{' · '.join(links)}</nav><h1>Certificate <code>{html.escape(check_id)}</code>: "
         f"{html.escape(where)} fails as printed</h1>"
         f'<div class="erratum"><dl><dt>Refutes</dt><dd><b>{html.escape(where)}</b> (statement {statement_link}): '
         f"{_math(document['statement'])}</dd><dt>Finding</dt><dd>{html.escape(document['finding'])}</dd>{fields}</dl>"
-        "</div><p>Recompute it independently (exact or interval arithmetic): <code>sparseact verify-certificate "
+        f"</div>{carried}<p>Recompute it independently (exact or interval arithmetic): <code>sparseact verify-certificate "
         f"{html.escape(results.ledger.set_index('check_id').loc[check_id, 'certificate'])}"
         "</code></p>"
     )
     return _page(f"Certificate {check_id}", body)
+
+
+def _carried_by(results: Results, check_id: str, results_dir: Path, base: Path) -> str:
+    """The paragraph that names the proofs carrying a certificate of an asymptotic statement (one finite instance,
+    at one choice of its constants) to the whole family (its erratum's ``carried_by``), each a link to its row."""
+    errata = results.errata
+    if "carried_by" not in errata:
+        return ""
+    mine = errata[errata["certificates"].map(lambda cell: f"certificates/{check_id}.json" in ids(cell))]
+    proofs = [p for cell in mine["carried_by"] for p in ids(cell)]
+    if not proofs:
+        return ""
+    claims = dict(zip(results.statements["statement_id"], results.statements["claim_id"], strict=True))
+    links = ", ".join(
+        f'<a href="{html.escape(_href(_claim_page_path(results_dir, claims[p]), base))}#{anchor(p)}">'
+        f"<code>{html.escape(p)}</code></a>"
+        if p in claims
+        else f"<code>{html.escape(p)}</code>"
+        for p in proofs
+    )
+    return (
+        "<p>This certificate is one finite instance of an asymptotic statement's failure, at one choice of its "
+        f"hidden constants; the failure for every choice is proved by {links}.</p>"
+    )
 
 
 def reason_html(

@@ -97,6 +97,7 @@ ERRATA_COLUMNS = [
     "statements",
     "certificates",
     "refuted_by",
+    "carried_by",
 ]
 #: ``sharper.csv``: the project's proved statements that are sharper than a printed one (``sharper`` in the statement
 #: files), each with the printed statement, its proof and how close an extremal family comes.
@@ -162,6 +163,14 @@ def _severity_rank(finding: str) -> int:
 SECTION_ENDS = (5, 7, 11, 16, 20)
 #: Where the abstract and the appendices stand among the sections (after Section 6, the discussion).
 PART_RANKS = {"Abstract": 0, "Appendix A": 7, "Appendix B": 8}
+#: Proofs printed after a later item: the proof of Theorem 8 follows Lemma 10.
+PROOF_PRINTED_AFTER = {8: 10}
+#: The paper's unnumbered subsections, by the numbered item they follow.
+SUBSECTION_AFTER = {
+    "Hardness under arbitrary distributions": 13,
+    "Cryptographic hardness": 14,
+    "Generalization to k-sparsely activated networks": 19,
+}
 _ITEM = re.compile(r"(?:Theorem|Lemma|Definition|Conjecture|Remark|Claim) (\d+)(?:\.\d+)?")
 _SECTION = re.compile(r"Sections? (\d+)")
 _EQUATION = re.compile(r"eqs?\. \((\d+)\)")
@@ -175,16 +184,18 @@ def _paper_order(paper_ref: str) -> tuple:
     and B), then its place in the part, then the first equation it names (a proof's last line after its equations), then the text.
 
     A reference that starts with a numbered item (``Theorem 19 (proof), eq. (12)``) stands at the item's number
-    in the item's section (Claim 2.1 before Lemma 6); one that starts with a section (``Section 2.1 (after
-    Lemma 7)``) stands in that section, just after or before the item it names, at its opening when it says
-    ``opening`` and at its end otherwise.
+    in the item's section (Claim 2.1 before Lemma 6; a proof printed later, :data:`PROOF_PRINTED_AFTER`, after the
+    item it follows); one that starts with a section (``Section 2.1 (after
+    Lemma 7)``) stands in that section after the item its subsection follows (:data:`SUBSECTION_AFTER`), just
+    after or before the item it names, at its opening when it says ``opening`` and at its end otherwise.
     """
     return (*_paper_place(paper_ref), _equation_number(paper_ref), paper_ref)
 
 
 def _equation_number(paper_ref: str) -> float:
-    """The first equation a reference names (0 when none), after every equation for a proof's last line."""
-    if "last line" in paper_ref:
+    """The first equation a reference names (0 when none), after every equation for a proof's last line or final
+    bound."""
+    if "last line" in paper_ref or "final bound" in paper_ref:
         return math.inf
     equation = _EQUATION.search(paper_ref)
     return int(equation.group(1)) if equation else 0
@@ -200,9 +211,14 @@ def _paper_place(paper_ref: str) -> tuple[int, float]:
         if paper_ref.startswith("Claim"):  # Claim 2.1, numbered by its section, stands before Lemma 6
             return (2, 5.5)
         section = next((i + 1 for i, end in enumerate(SECTION_ENDS) if number <= end), len(SECTION_ENDS) + 1)
+        if "(proof" in paper_ref and number in PROOF_PRINTED_AFTER:
+            return (section, PROOF_PRINTED_AFTER[number] + 0.5)
         return (section, float(number))
     section = _SECTION.match(paper_ref)
     if section:
+        subsection = next((after for name, after in SUBSECTION_AFTER.items() if name in paper_ref), None)
+        if subsection is not None:
+            return (int(section.group(1)), subsection + 0.5)
         place = _PLACE.search(paper_ref)
         if place:
             offset = {"after": 0.5, "before": -0.5, "around": 0.0}[place.group(1)]
@@ -700,6 +716,7 @@ def errata_by_cause(
                 statements="; ".join(named),
                 certificates="; ".join(f"certificates/{c}.json" for c in cause["checks"]),
                 refuted_by=cause.get("refuted_by", ""),
+                carried_by="; ".join(cause.get("carried_by", ())),
             )
         )
     unclaimed = sorted(failing - set(claimed))
@@ -771,7 +788,7 @@ def degenerate_corners(entry: Mapping, checks: Iterable[str], out_of_range: Iter
 #: The headline's cost of a proved statement, and of one that can fail only in degenerate corners.
 HOLDS = "Nothing: it holds as printed."
 HOLDS_OUTSIDE_CORNERS = (
-    "Nothing: it holds as printed, except in degenerate corners where a printed logarithm is below 1."
+    "Nothing: it holds as printed wherever its printed logarithms are at least 1 (degenerate corners aside)."
 )
 
 

@@ -144,16 +144,25 @@ def _introduction_records(deletion) -> list:
             verdict=verdict_at_most(largest, 1e-9),
             range=describe_range([{"s": s} for s, _ in rows], ["s"], "orthonormal weights, common bias"),
             notes="b*(s) = "
-            + ", ".join(f"{b:.4f} (s={s}, sqrt(2 ln s) = {math.sqrt(2 * math.log(s)):.4f})" for s, b in rows)
-            + ": the bias must grow like sqrt(2 ln s) times ||w_j||, with every neuron active with probability "
-            "about 1/s only",
+            + ", ".join(
+                f"{b:.4f} (s={s}, sqrt(3 ln s) = {math.sqrt(3 * math.log(s)):.4f}; s P(one active) = "
+                f"{s * _one_active(b):.3g})"
+                for s, b in rows
+            )
+            + ": the bias must grow like sqrt(3 ln s) times ||w_j|| (C(s, 2) P^2 ~ 1/s puts the probability P that "
+            "one neuron is active of order s^(-3/2))",
         )
     )
     return records
 
 
+def _one_active(b: float) -> float:
+    """Pr[N(0, 1) > b]: one neuron of unit weight active at bias b under Gaussian inputs."""
+    return 0.5 * math.erfc(b / math.sqrt(2.0))
+
+
 def _more_than_one(s: int, b: float) -> float:
-    P = 0.5 * math.erfc(b / math.sqrt(2.0))
+    P = _one_active(b)
     return 1.0 - (1.0 - P) ** s - s * P * (1.0 - P) ** (s - 1)
 
 
