@@ -442,7 +442,7 @@ def _tail_failure(
         meaning = f"the check's d = ceil(1/(1-rho)); row: {row['source']}"
     else:
         meaning = (
-            f"the proof's own d = ceil(d_printed) with the Theta constant 1 and c = 1, against "
+            f"the proof's own d, the printed degree rounded up, with the Theta constant 1 and c = 1, against "
             f"ceil(1/(1-rho)) = {math.ceil(1 / omr)}; row: {row['source']}. One member of a family: with B = 0, "
             "d(1-rho) = c c_d log(k n s W^2/eps) for the constants c of rho and c_d of d, which exceeds 3 > "
             "3(1-rho^d) once eps < k n s W^2 exp(-3/(c c_d)), so every pair of constants fails for small eps"
@@ -514,7 +514,7 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
         CHECKS["theorem8/tail-step"]["finding"],
         tail_step_failure,
         notes=(
-            f"at the proof's own d = ceil(d_printed) and 1 - rho (c = 1; {len(own)} (k, B, eps) rows): max d(1-rho) - "
+            f"at the proof's own d (the printed degree rounded up) and 1 - rho (c = 1; {len(own)} (k, B, eps) rows): max d(1-rho) - "
             f"3(1-rho^d) = {upper:.4g}, max 1 - d(1-rho) = {lower:.4g}. The chain needs 1 <= d(1-rho) <= {x:.4f} as rho -> "
             "1 (root of x = 3(1-e^-x)); with B = 0 the proof's d(1-rho) = c log(knsW^2/eps) grows without bound as eps -> "
             "0 for every pair of constants, so the middle inequality fails. The conclusion survives: with "
