@@ -391,7 +391,7 @@ PINNED_TEXT: dict[str, dict] = {
         "statement": "sample complexity n^{poly(k log(ns))/eps^2} log(1/delta)/eps (suppressing W, B), at n = 1",
         "paper_ref": "Theorem 4 (Section 1)",
         "finding": "out-of-range",
-        "lhs_label": "samples any learner needs (targets h = k and h = -k, no sample tells them apart)",
+        "lhs_label": "samples any learner needs (targets h = k and h = -k: with no sample nothing tells them apart)",
         "rhs_label": "Theorem 4's count n^{P(k log(ns))/eps^2} log(1/delta)/eps, hidden constant C, P(z) = c z^8",
         "expr": {
             "lhs": "1 if k**2 > 2*eps and delta < 1/2 else 0",
@@ -402,7 +402,7 @@ PINNED_TEXT: dict[str, dict] = {
         "statement": "run time and sample complexity O(n^d log(1/delta)/eps) with d as printed, at every scale of the class",
         "paper_ref": "Theorem 8 (proof, last line)",
         "finding": "proof-slip",
-        "lhs_label": "samples any learner needs (h = lam or h = -lam, no sample tells them apart)",
+        "lhs_label": "samples any learner needs (targets h = lam and h = -lam: with no sample nothing tells them apart)",
         "rhs_label": "the last line's count C n^d log(1/delta)/eps at the printed degree d",
         "expr": {
             "lhs": "1 if lam**2 > 2*eps and delta < 1/2 else 0",

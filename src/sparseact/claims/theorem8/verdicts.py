@@ -925,7 +925,7 @@ def _two_point_records():
             ),
             worst["needed"],
             worst["printed"],
-            "samples any learner needs (h = lam or h = -lam, no sample tells them apart)",
+            "samples any learner needs (targets h = lam and h = -lam: with no sample nothing tells them apart)",
             "the last line's count C n^d log(1/delta)/eps at the printed degree d",
             f"n = {f['n']}, s = {f['s']}, k = {f['k']}, W = B = lam = {worst['lam']:g}, eps = {f['eps0']:g} lam^2, "
             f"delta = {f['delta']:g}: the class contains h = +-lam (one neuron u = +-lam, w = 0, b = -1, always active, "
@@ -1001,7 +1001,7 @@ def _theorem4_corner_record() -> CheckRecord:
         cert.formula(THEOREM4_COUNT_EXPR, **variables),
         needed,
         printed,
-        "samples any learner needs (targets h = k and h = -k, no sample tells them apart)",
+        "samples any learner needs (targets h = k and h = -k: with no sample nothing tells them apart)",
         "Theorem 4's count n^{P(k log(ns))/eps^2} log(1/delta)/eps, hidden constant C, P(z) = c z^8",
         f"n = 1, W = 0, B = 1, s = k = {k}: the class holds h = +-k (k neurons u sigma(0 x + 1), u = +-1, always "
         f"active); their losses sum to k^2 > 2 eps = k^2/2, so one sample is needed, but at n = 1 the power "
