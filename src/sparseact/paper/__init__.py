@@ -20,6 +20,7 @@ the data and the ledger is :mod:`sparseact.publish.statements`.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache
 from pathlib import Path
@@ -39,9 +40,11 @@ __all__ = [
     "KINDS",
     "OPEN_KINDS",
     "ORIGINS",
+    "PROOF_PRINTED_AFTER",
     "SHARPER_KEYS",
     "STATEMENTS_FILE",
     "STATEMENT_KEYS",
+    "SUBSECTION_AFTER",
     "data_files",
     "errata",
     "facts",
@@ -124,26 +127,72 @@ FIRST_ITEM_OF_SECTION = {1: 1, 2: 6, 3: 8, 4: 12, 5: 17, 6: 21}
 APPENDIX_OFFSET = 100
 
 
-def paper_position(reference: str) -> tuple:
-    """Sort key of a paper reference in reading order: (section, item number, text).
+#: Proofs printed after a later item: the proof of Theorem 8 follows Lemma 10.
+PROOF_PRINTED_AFTER = {8: 10}
+#: The paper's unnumbered subsections, by the numbered item they follow.
+SUBSECTION_AFTER = {
+    "Hardness under arbitrary distributions": 13,
+    "Cryptographic hardness": 14,
+    "Generalization to k-sparsely activated networks": 19,
+}
+_ITEM = re.compile(r"(?:Theorem|Lemma|Definition|Conjecture|Remark|Claim|Corollary) (\d+)")
+_SECTION = re.compile(r"Sections? (\d+)")
+_APPENDIX = re.compile(r"Appendix ([A-Z])")
+_EQUATION = re.compile(r"eqs?\. \((\d+)\)")
+_PLACE = re.compile(
+    r"\((?:[^()]*\b)?(after|before|around) (?:the )?(?:Theorem|Lemma|Definition|Conjecture|Remark) (\d+)"
+)
 
-    The section is the first ``Section N`` or ``Appendix X`` the reference names, else the one that holds its
-    first numbered item (:data:`FIRST_ITEM_OF_SECTION`); ``Lemma 18 (Section 5)`` and ``Theorem 19, eq. (1)`` both
-    sort in Section 5, before ``Appendix A``.
+
+def paper_position(reference: str) -> tuple:
+    """Sort key of a paper reference in reading order: (part, place in the part, equation, text).
+
+    The part is the abstract, a section or an appendix (after Section 6: :data:`APPENDIX_OFFSET`). A reference that
+    starts with a numbered item (``Lemma 18 (Section 5)``, ``Theorem 19 (proof), eq. (12)``) stands at the item's
+    number in the section that holds it (:data:`FIRST_ITEM_OF_SECTION`; Claim 2.1 before Lemma 6; a proof printed
+    after a later item, :data:`PROOF_PRINTED_AFTER`, after that item). One that starts with a section (``Section 2.1
+    (after Lemma 7)``) stands after the item its subsection follows (:data:`SUBSECTION_AFTER`), just after or before
+    the item it names, at the section's opening when it says ``opening`` and at its end otherwise. Within a place,
+    the first equation named orders (a proof's last line or final bound after its equations), then the text.
     """
     text = str(reference)
-    item = re.search(r"\b(?:Theorem|Lemma|Remark|Conjecture|Definition|Claim|Corollary)\s+(\d+)", text)
-    number = int(item.group(1)) if item else 0
-    section = re.search(r"\b(Section|Appendix)\s+(\d+|[A-Z])\b", text)
-    if section and section.group(1) == "Appendix":
-        where = APPENDIX_OFFSET + ord(section.group(2)[0])
-    elif section and (not item or section.start() < item.start()):
-        where = int(section.group(2))
-    elif item:
-        where = max(s for s, first in FIRST_ITEM_OF_SECTION.items() if first <= number)
-    else:
-        where = 0 if text.startswith("Abstract") else 2 * APPENDIX_OFFSET  # the abstract first, anything else last
-    return (where, number, text)
+    return (*_paper_place(text), _equation_number(text), text)
+
+
+def _equation_number(text: str) -> float:
+    if "last line" in text or "final bound" in text:
+        return math.inf
+    equation = _EQUATION.search(text)
+    return int(equation.group(1)) if equation else 0
+
+
+def _paper_place(text: str) -> tuple[int, float]:
+    if text.startswith("Abstract"):
+        return (0, 0.0)
+    appendix = _APPENDIX.match(text)
+    if appendix:
+        return (APPENDIX_OFFSET + ord(appendix.group(1)), 0.0)
+    item = _ITEM.match(text)
+    if item:
+        number = int(item.group(1))
+        if text.startswith("Claim"):  # Claim 2.1, numbered by its section, stands before Lemma 6
+            return (2, 5.5)
+        section = max(s for s, first in FIRST_ITEM_OF_SECTION.items() if first <= number)
+        if "(proof" in text and number in PROOF_PRINTED_AFTER:
+            return (section, PROOF_PRINTED_AFTER[number] + 0.5)
+        return (section, float(number))
+    section = _SECTION.match(text)
+    if section:
+        where = int(section.group(1))
+        subsection = next((after for name, after in SUBSECTION_AFTER.items() if name in text), None)
+        if subsection is not None:
+            return (where, subsection + 0.5)
+        place = _PLACE.search(text)
+        if place:
+            offset = {"after": 0.5, "before": -0.5, "around": 0.0}[place.group(1)]
+            return (where, int(place.group(2)) + offset)
+        return (where, 0.0 if "opening" in text else math.inf)
+    return (2 * APPENDIX_OFFSET, math.inf)  # anything else last
 
 
 def premise_kind(identifier: str) -> str:

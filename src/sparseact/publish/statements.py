@@ -34,7 +34,6 @@ naming every such statement and why): "not computed yet" is never a status.
 
 from __future__ import annotations
 
-import math
 import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
@@ -156,75 +155,6 @@ def catalogue(claim_ids: Iterable[str] | None = None) -> pd.DataFrame:
 
 def _severity_rank(finding: str) -> int:
     return FINDINGS.index(finding) if finding in FINDINGS else len(FINDINGS)
-
-
-#: The section of the paper that holds each numbered item (Theorem 3 to Conjecture 20 are numbered in one
-#: sequence, Claim 2.1 in Section 2.1): the last item number of Sections 1 to 5.
-SECTION_ENDS = (5, 7, 11, 16, 20)
-#: Where the abstract and the appendices stand among the sections (after Section 6, the discussion).
-PART_RANKS = {"Abstract": 0, "Appendix A": 7, "Appendix B": 8}
-#: Proofs printed after a later item: the proof of Theorem 8 follows Lemma 10.
-PROOF_PRINTED_AFTER = {8: 10}
-#: The paper's unnumbered subsections, by the numbered item they follow.
-SUBSECTION_AFTER = {
-    "Hardness under arbitrary distributions": 13,
-    "Cryptographic hardness": 14,
-    "Generalization to k-sparsely activated networks": 19,
-}
-_ITEM = re.compile(r"(?:Theorem|Lemma|Definition|Conjecture|Remark|Claim) (\d+)(?:\.\d+)?")
-_SECTION = re.compile(r"Sections? (\d+)")
-_EQUATION = re.compile(r"eqs?\. \((\d+)\)")
-_PLACE = re.compile(
-    r"\((?:[^()]*\b)?(after|before|around) (?:the )?(?:Theorem|Lemma|Definition|Conjecture|Remark) (\d+)"
-)
-
-
-def _paper_order(paper_ref: str) -> tuple:
-    """Sort key of a paper reference in the paper's order: its part (the abstract, Sections 1 to 6, Appendices A
-    and B), then its place in the part, then the first equation it names (a proof's last line after its equations), then the text.
-
-    A reference that starts with a numbered item (``Theorem 19 (proof), eq. (12)``) stands at the item's number
-    in the item's section (Claim 2.1 before Lemma 6; a proof printed later, :data:`PROOF_PRINTED_AFTER`, after the
-    item it follows); one that starts with a section (``Section 2.1 (after
-    Lemma 7)``) stands in that section after the item its subsection follows (:data:`SUBSECTION_AFTER`), just
-    after or before the item it names, at its opening when it says ``opening`` and at its end otherwise.
-    """
-    return (*_paper_place(paper_ref), _equation_number(paper_ref), paper_ref)
-
-
-def _equation_number(paper_ref: str) -> float:
-    """The first equation a reference names (0 when none), after every equation for a proof's last line or final
-    bound."""
-    if "last line" in paper_ref or "final bound" in paper_ref:
-        return math.inf
-    equation = _EQUATION.search(paper_ref)
-    return int(equation.group(1)) if equation else 0
-
-
-def _paper_place(paper_ref: str) -> tuple[int, float]:
-    for part, rank in PART_RANKS.items():
-        if paper_ref.startswith(part):
-            return (rank, 0.0)
-    item = _ITEM.match(paper_ref)
-    if item:
-        number = int(item.group(1))
-        if paper_ref.startswith("Claim"):  # Claim 2.1, numbered by its section, stands before Lemma 6
-            return (2, 5.5)
-        section = next((i + 1 for i, end in enumerate(SECTION_ENDS) if number <= end), len(SECTION_ENDS) + 1)
-        if "(proof" in paper_ref and number in PROOF_PRINTED_AFTER:
-            return (section, PROOF_PRINTED_AFTER[number] + 0.5)
-        return (section, float(number))
-    section = _SECTION.match(paper_ref)
-    if section:
-        subsection = next((after for name, after in SUBSECTION_AFTER.items() if name in paper_ref), None)
-        if subsection is not None:
-            return (int(section.group(1)), subsection + 0.5)
-        place = _PLACE.search(paper_ref)
-        if place:
-            offset = {"after": 0.5, "before": -0.5, "around": 0.0}[place.group(1)]
-            return (int(section.group(1)), int(place.group(2)) + offset)
-        return (int(section.group(1)), 0.0 if "opening" in paper_ref else float("inf"))
-    return (len(SECTION_ENDS) + 3, float("inf"))
 
 
 class _Graph:
@@ -814,7 +744,7 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame, ledger: pd.DataFram
         if entry.get("proof_of"):
             steps.setdefault(entry["proof_of"], []).append(entry["id"])
     rows = []
-    for entry in sorted((e for e in entries if e.get("main")), key=lambda e: _paper_order(e["paper_ref"])):
+    for entry in sorted((e for e in entries if e.get("main")), key=lambda e: paper_position(e["paper_ref"])):
         sid, row = entry["id"], table.loc[entry["id"]]
         family = [sid, *steps.get(sid, [])]
         related = errata[errata["statements"].map(lambda s, family=family: any(x in family for x in s.split("; ")))]
@@ -965,7 +895,7 @@ def collect_tightness(table_dirs: Iterable[str | Path]) -> pd.DataFrame:
             frames.append(frame)
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TIGHTNESS_COLUMNS)
     return (
-        frame.assign(_order=frame["paper_ref"].map(_paper_order))
+        frame.assign(_order=frame["paper_ref"].map(paper_position))
         .sort_values("_order", kind="stable")
         .drop(columns="_order")
         .reset_index(drop=True)
@@ -999,7 +929,7 @@ def corrected_statements(statements: pd.DataFrame, ledger: pd.DataFrame) -> pd.D
     if missing:
         raise ValueError(f"statements that fail as printed with no correction: {', '.join(missing)}")
     rows = []
-    for sid in sorted(failing, key=lambda i: (_paper_order(entries[i]["paper_ref"]), i)):
+    for sid in sorted(failing, key=lambda i: (paper_position(entries[i]["paper_ref"]), i)):
         correction = entries[sid]["correction"]
         rows.append(
             dict(
