@@ -226,6 +226,15 @@ def test_rademacher_exact_hand_computed(X, W, B, expected):
     assert est.ci_low == est.estimate <= est.ci_high <= est.estimate + 1e-6
 
 
+@pytest.mark.parametrize("x, W, B", [([1.0], 1.0, 1.0), ([1.0, -1.0], 1.0, 1.0), ([2.0, 0.0, -1.0], 0.5, 0.25)])
+def test_rademacher_exact_of_one_point(x, W, B):
+    """m = 1 (one sign vector up to the sup's symmetry; the solver's enumeration of sign vectors once failed here):
+    the sup of |h(x)| over the class, W ||x|| + B, reached by one neuron along x with bias -B."""
+    est = cx.rademacher_exact(np.array([x]), 1, 1, W, B)
+    assert est.method == "exact" and est.n_samples == 2
+    assert est.estimate == pytest.approx(W * math.hypot(*x) + B, rel=1e-6)
+
+
 def test_sup_exact_matches_grid_for_one_neuron():
     rng = np.random.default_rng(5)
     for n in (1, 2):

@@ -121,13 +121,13 @@ def test_paper_order_lists_every_claim():
 def test_claim_page_puts_the_header_first_in_the_notebook_page(result_tables):
     import nbformat
 
-    from sparseact.publish.report import claim_page, claim_slice_path, write_claim_slices
+    from sparseact.publish.report import claim_page, claim_slice_path, write_slices
 
     notebook = result_tables / "x.ipynb"
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Claim x\n\nWhat $k$ is.")])
     nbformat.write(nb, notebook)
     page = result_tables / "reports" / "x.html"
-    write_claim_slices(result_tables, ["x"])
+    write_slices(result_tables, ["x"])
     claim_page(notebook, claim_slice_path(result_tables, "x"), page)
     text = page.read_text()
     assert text.index('<header class="sa-header">') < text.index("<h1") and "fails as stated" in text

@@ -47,6 +47,7 @@ def current(repo_root, tmp_path_factory):
     slices.mkdir()
     for claim in claim_ids():
         (slices / f"{claim}.json").write_text("{}\n")
+    (slices / "erratum-pdf.sha256").write_text("")  # the note's PDF's slice (the digest of its sources)
     write_manifest(slices)
     snakemake(work, "--touch")
     assert "Nothing to be done" in snakemake(work, "-n")

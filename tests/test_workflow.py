@@ -444,20 +444,28 @@ def test_adding_a_grid_point_reruns_only_that_point(run):
 
 def test_an_added_grid_point_renders_only_the_pages_whose_notebook_or_slice_changed(quick_run, tmp_path):
     """The run behind that plan: a point added to Theorem 8's grid renders Theorem 8's page again, and another
-    claim's page only when the ledger rewrote its slice (the point changed what the page shows); then nothing is
-    left to do."""
+    claim's page only when the ledger rewrote its slice (the point changed what the page shows); the erratum note's
+    PDF only when the ledger rewrote the PDF's slice; then nothing is left to do."""
     work = tmp_path / "repo"
     shutil.copytree(quick_run, work, symlinks=True)
 
     def times(folder):
         return {path.stem: path.stat().st_mtime_ns for path in (work / QUICK / folder).glob("*.*")}
 
-    pages, slices = times("reports"), times("slices")
+    def pdf_job_time():
+        return (work / QUICK / "erratum" / "pdf-status.txt").stat().st_mtime_ns
+
+    pages, slices, pdf_job = times("reports"), times("slices"), pdf_job_time()
     configfile = edited_config(work, lambda c: c["claims"]["theorem8"]["k_values"].append(8))
     snakemake(work, configfile=configfile)
     rendered = {claim for claim, time in times("reports").items() if time != pages[claim]}
-    rewritten = {claim for claim, time in times("slices").items() if time != slices[claim]}
-    assert rendered == {"theorem8"} | rewritten and len(rendered) < len(claim_ids()), (rendered, rewritten)
+    rewritten = {name for name, time in times("slices").items() if time != slices[name]}
+    assert rendered == {"theorem8"} | (rewritten - {"erratum-pdf"}) and len(rendered) < len(claim_ids()), (
+        rendered,
+        rewritten,
+    )
+    # the note's PDF is compiled again exactly when its slice, the digest of the note and its certificates, changed
+    assert (pdf_job_time() != pdf_job) == ("erratum-pdf" in rewritten), rewritten
     assert "Nothing to be done" in snakemake(work, "-n", configfile=configfile)
 
 

@@ -114,7 +114,7 @@ def _generate(args) -> int:
 def _ledger(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.ledger import load_records, write_certificates, write_ledger
-    from sparseact.publish.report import write_claim_slices
+    from sparseact.publish.report import write_slices
     from sparseact.publish.statement_files import write_statement_files
     from sparseact.publish.statements import status_counts
 
@@ -125,11 +125,11 @@ def _ledger(args) -> int:
     statements = write_statement_files(
         frame, out, {r.check_id: r.certificate for r in records if r.certificate}, args.tables, args.repository_url
     )
-    slices = write_claim_slices(out, sorted({r.claim_id for r in records}))
+    slices = write_slices(out, sorted({r.claim_id for r in records}))
     print(
         f"ledger: {len(frame)} checks, {frame['verdict'].value_counts().to_dict()}; "
         f"{len(certificates)} certificates; statements: {status_counts(statements)}; "
-        f"claim page slices rewritten: {' '.join(path.stem for path in slices) or 'none'}"
+        f"slices rewritten: {' '.join(path.name for path in slices) or 'none'}"
     )
     return 0
 

@@ -193,6 +193,14 @@ def claim_slice(wildcards):
     return in_results(f"slices/{wildcards.claim}.json")
 
 
+def erratum_pdf_slice(wildcards):
+    """The erratum PDF's slice, results/slices/erratum-pdf.sha256: the digest of the note and of the certificates it
+    attaches, known once the ledger (a checkpoint) is done and rewritten by it only when its content changes.
+    """
+    checkpoints.ledger.get()
+    return in_results("slices/erratum-pdf.sha256")
+
+
 def claim_reports():
     return [claim_page_path(claim) for claim in CLAIMS]
 

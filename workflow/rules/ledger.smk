@@ -48,12 +48,12 @@ checkpoint ledger:
 
 # pdflatex writes erratum.pdf beside the note (committed, so that readers need no LaTeX), with the errata's certificate
 # files attached; without a TeX engine the job says so in one line (in its log and its status file) and leaves the PDF
-# as it is.
+# as it is. Its input is the PDF's slice (erratum_pdf_slice in common.smk), the digest of the note and the certificates
+# it attaches, which the ledger rewrites only when one of them changed: a ledger run that changes neither (a figure
+# edit, a grid point whose verdicts stay) does not compile the note again.
 rule erratum_pdf:
     input:
-        tex=in_results("erratum/erratum.tex"),
-        # the certificates the note attaches to its PDF (where no repository URL is set to link them)
-        certificates=in_results("certificates"),
+        source=erratum_pdf_slice,
         # a deleted PDF this job compiled (erratum/SHA256SUMS lists it) reruns it
         members=completeness_stamp_of("erratum_pdf", in_results("erratum")),
     output:
@@ -62,5 +62,8 @@ rule erratum_pdf:
         in_logs("erratum_pdf.log"),
     conda:
         ENV
+    params:
+        # the note the ledger wrote (the slice's digest stands for it and its certificates)
+        tex=in_results("erratum/erratum.tex"),
     shell:
-        "python -m sparseact.cli erratum-pdf {input.tex} --status {output} > {log} 2>&1"
+        "python -m sparseact.cli erratum-pdf {params.tex} --status {output} > {log} 2>&1"

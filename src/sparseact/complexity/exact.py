@@ -178,7 +178,7 @@ def _proof_value(X, zeta, masks, W, B, assign: _Assignment, split: bool) -> floa
 
 def _all_zetas_half(m: int) -> np.ndarray:
     """The ``2^(m-1)`` sign vectors with ``zeta_1 = +1`` (the sup is even in ``zeta``)."""
-    rest = np.array(list(itertools.product((1.0, -1.0), repeat=m - 1)), dtype=np.float64).reshape(-1, m - 1)
+    rest = np.array(list(itertools.product((1.0, -1.0), repeat=m - 1)), dtype=np.float64).reshape(1 << (m - 1), m - 1)
     return np.hstack([np.ones((rest.shape[0], 1)), rest])
 
 

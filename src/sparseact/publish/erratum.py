@@ -26,6 +26,7 @@ note (``../certificates/<check>.json``) when none is known (:data:`REPOSITORY_UR
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -432,6 +433,19 @@ def write_erratum(results_dir: str | Path, out: str | Path, repository_url: str 
     """Write :func:`erratum_tex` of the tables in ``results_dir`` to ``out``."""
     atomic_write_text(out, erratum_tex(load_results(results_dir), repository_url))
     return Path(out)
+
+
+def pdf_source_digest(tex: str | Path) -> str:
+    """What the note's PDF is made of: the SHA-256 of the note ``tex`` and of every file of the results'
+    ``certificates/`` folder it attaches (:func:`compile_pdf`), one line each, as ``sha256sum`` prints them."""
+    tex = Path(tex)
+    certificates = tex.resolve().parent.parent / "certificates"
+    files = [tex, *(sorted(p for p in certificates.rglob("*") if p.is_file()) if certificates.is_dir() else [])]
+    return "".join(
+        f"{hashlib.sha256(path.read_bytes()).hexdigest()}  "
+        f"{tex.name if path == tex else path.relative_to(certificates.parent).as_posix()}\n"
+        for path in files
+    )
 
 
 def overfull_boxes(log: str) -> list[float]:

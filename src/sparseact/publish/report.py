@@ -47,6 +47,7 @@ from sparseact.paper import paper_position
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.asciimath import render_prose
 from sparseact.publish.cards import CARDS_CSS, PRINT_OPEN_CSS, label_cells
+from sparseact.publish.erratum import pdf_source_digest
 from sparseact.publish.findings import (
     STATUS_DEFINITIONS,
     TIGHTNESS_HEADER,
@@ -967,8 +968,12 @@ CLAIM_HEADER_CSS = (
 )
 
 
-#: The folder, beside ``reports/``, of each claim page's slice of the run's tables (:func:`write_claim_slices`).
+#: The folder, beside ``reports/``, of what each job after the ledger reads of the ledger's outputs (:func:`write_slices`):
+#: each claim page's slice, and the digest of the erratum note's PDF sources (:data:`ERRATUM_PDF_SLICE`).
 SLICES = "slices"
+
+#: The erratum note's PDF's slice: :func:`sparseact.publish.erratum.pdf_source_digest` of the note and its certificates.
+ERRATUM_PDF_SLICE = "erratum-pdf.sha256"
 
 
 def claim_slice_path(results_dir: str | Path, claim_id: str) -> Path:
@@ -976,13 +981,15 @@ def claim_slice_path(results_dir: str | Path, claim_id: str) -> Path:
     return Path(results_dir) / SLICES / f"{claim_id}.json"
 
 
-def write_claim_slices(results_dir: str | Path, claim_ids: Sequence[str]) -> list[Path]:
-    """Write each claim's slice, what its page shows of the result tables of ``results_dir`` (its header,
-    :func:`claim_header_html`, for the page ``reports/<claim>.html``), and the folder's manifest; return the slices
-    written.
+def write_slices(results_dir: str | Path, claim_ids: Sequence[str]) -> list[Path]:
+    """Write the slices of ``results_dir``'s ledger outputs that the jobs after the ledger read, and the folder's
+    manifest; return the slices written.
 
-    A slice whose content is unchanged is left alone, time stamp included: the workflow renders a claim page again
-    only when its slice or its notebook changed, not whenever the ledger's tables did."""
+    The slices: each claim's, what its page shows of the result tables (its header, :func:`claim_header_html`, for
+    the page ``reports/<claim>.html``); and the erratum PDF's, the digest of the note and the certificates it
+    attaches (:data:`ERRATUM_PDF_SLICE`). A slice whose content is unchanged is left alone, time stamp included:
+    the workflow renders a claim page again only when its slice or its notebook changed, and compiles the PDF again
+    only when the note or a certificate changed, not whenever the ledger rewrote its outputs."""
     results_dir = Path(results_dir)
     results = load_results(results_dir)
     written = []
@@ -996,8 +1003,14 @@ def write_claim_slices(results_dir: str | Path, claim_ids: Sequence[str]) -> lis
         path = claim_slice_path(results_dir, claim_id)
         if write_text_if_changed(path, json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n"):
             written.append(path)
+    names = [f"{claim_id}.json" for claim_id in claim_ids]
+    note = results_dir / "erratum" / "erratum.tex"
+    if note.is_file():  # the ledger writes the note first; a folder of result tables alone has none
+        names.append(ERRATUM_PDF_SLICE)
+        if write_text_if_changed(results_dir / SLICES / ERRATUM_PDF_SLICE, pdf_source_digest(note)):
+            written.append(results_dir / SLICES / ERRATUM_PDF_SLICE)
     # the folder's manifest: a slice deleted later makes the workflow plan the ledger again (runtime.outputs)
-    write_manifest(results_dir / SLICES, [f"{claim_id}.json" for claim_id in claim_ids])
+    write_manifest(results_dir / SLICES, names)
     return written
 
 
@@ -1016,7 +1029,7 @@ def read_claim_slice(claim_slice: str | Path, page: str | Path) -> str:
 
 def claim_page(notebook: str | Path, claim_slice: str | Path, page: str | Path) -> None:
     """Write ``page``: the executed ``notebook`` (inputs hidden) under the header its slice holds
-    (:func:`write_claim_slices`)."""
+    (:func:`write_slices`)."""
     # deferred: nbformat, nbconvert and jinja2 load only in a claim page's job, not in the report's
     import nbformat
 
