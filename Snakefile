@@ -3,6 +3,7 @@
 
 from snakemake.utils import min_version
 
+from sparseact.claims import registry
 from sparseact.runtime.config import validate_workflow_config
 from sparseact.runtime.scheduling import drop_default_local_rate_limit
 
@@ -18,7 +19,7 @@ report: "workflow/report/workflow.rst"
 # The config is validated once, before any job: every file read strictly, the merged config against
 # the config schema (workflow/schemas/config.schema.yaml refers to the package's; the claims' schemas by $ref;
 # one-line errors naming the key), the claims' own relations and grids, and the cost estimate.
-validate_workflow_config(config, workflow.configfiles)
+validate_workflow_config(config, workflow.configfiles, registry())
 
 
 include: "workflow/rules/common.smk"

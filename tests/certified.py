@@ -1,7 +1,7 @@
 """Assertions shared by the claims' tests about FAIL rows and their certificates."""
 
 from sparseact.publish.ledger import certificate_document
-from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.checker import verify_certificate
 from sparseact.verify.verdicts import Verdict
 
 
@@ -15,7 +15,7 @@ def assert_certified_fail(record, finding):
 def assert_forced_fail_refused(record, finding):
     """A FAIL the test forced (a tampered constant of the check, or an instance outside the statement's range):
     the claim still builds its certificate, and the verifier, which pins the paper's statements
-    (sparseact.verify.recompute.STATEMENTS) and recomputes both sides from the instance, does not confirm it."""
+    (sparseact.verify.checker.STATEMENTS) and recomputes both sides from the instance, does not confirm it."""
     assert record.verdict is Verdict.FAIL and record.finding == finding and record.counterexample, record
     verification = verify_certificate(certificate_document(record))
     assert not verification.confirmed, verification.message

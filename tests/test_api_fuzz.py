@@ -260,6 +260,7 @@ VALID = {
     "networks.SparseReLUNetwork.scale_B": lambda: dict(self=_net()),
     "networks.SparseReLUNetwork.cube_halves": lambda: dict(self=_net()),
     "networks.SparseReLUNetwork.cube_preactivations": lambda: dict(self=_net(), chunk=3),
+    "networks.check_network": lambda: dict(net=_net()),
     "networks.SparseReLUNetwork.max_active": lambda: dict(self=_net(), n=3),
     "networks.SparseReLUNetwork.truth_table": lambda: dict(self=_net(), n=3, chunk=3),
     "networks.max_active_on": lambda: dict(network=_net(), points=[cube.hypercube(3)]),

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sparseact.publish.asciimath import ascii_formula_tex, format_number, typeset_ascii
-from sparseact.publish.mathtext import find_unrendered, render_prose, split_math, tex_to_mathml, tex_to_unicode
+from sparseact.publish.asciimath import ascii_formula_tex, format_number, render_prose, typeset_ascii
+from sparseact.publish.mathtext import find_unrendered, split_math, tex_to_mathml, tex_to_unicode
 
 
 @pytest.mark.parametrize(

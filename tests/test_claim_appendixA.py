@@ -13,7 +13,7 @@ from sparseact.claims.appendixA import compute, verdicts
 from sparseact.cube import hypercube
 from sparseact.publish.ledger import certificate_document
 from sparseact.runtime.config import ConfigError
-from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.checker import verify_certificate
 from sparseact.verify.verdicts import Verdict
 
 SEED = 7

@@ -15,7 +15,7 @@ from sparseact.paper import statements
 from sparseact.publish.ledger import certificate_document
 from sparseact.runtime.config import ConfigError
 from sparseact.runtime.datafiles import load_arrays
-from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.checker import verify_certificate
 from sparseact.verify.verdicts import Verdict
 
 SEED = 7
@@ -402,7 +402,7 @@ def test_bound_verdicts_do_not_depend_on_the_base_seed(tmp_path, monkeypatch, ba
 
 def test_new_fail_certificate_verifies(records):
     from sparseact.publish.ledger import certificate_document
-    from sparseact.verify.recompute import verify_certificate
+    from sparseact.verify.checker import verify_certificate
 
     record = records["lemma9/proof-V-printed"]
     assert record.finding == "proof-slip" and verify_certificate(certificate_document(record)).confirmed

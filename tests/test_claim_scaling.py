@@ -7,7 +7,7 @@ from sparseact import bounds
 from sparseact.claims import get_claim
 from sparseact.claims.scaling.compute import QUANTITY_EXPONENT, UNSCALED, local_exponents, sign_ambiguity_instance
 from sparseact.publish.ledger import certificate_document
-from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.checker import verify_certificate
 
 BLOCK = {"scales": [1e-3, 1e3], "sign_ambiguity": {"eps0_values": [1e-2, 1e-5], "delta": 1e-12, "constant": 1000.0}}
 
@@ -85,11 +85,13 @@ def test_lemma18_fails_with_a_certificate_and_the_correction_is_consistent():
     assert expected_rademacher_two_point(m, p, lam) == pytest.approx(direct, rel=1e-12)
 
 
-def test_theorem5_rate_fails_with_a_certificate():
-    records = {r.check_id: r for r in _report().records}
-    printed = records["scaling/theorem5-rate"]
-    assert printed.verdict.value == "FAIL" and verify_certificate(certificate_document(printed)).confirmed
-    assert records["scaling/theorem5-rate-corrected"].verdict.value == "PASS"
+def test_theorem5_cube_rate_is_ksn2_at_fixed_w_b():
+    """At fixed W, B Theorem 17's printed count on the cube is below (4ksn^2 log + log(1/delta))/eps^2 and grows like
+    n/log n over ksn log^2: the measurement behind the remark on Theorem 5 (no FAIL: the O~ hides the scale)."""
+    record = {r.check_id: r for r in _report().records}["scaling/theorem5-cube-rate"]
+    assert record.verdict.value == "PASS" and record.statement_id == "theorem5"
+    ratios = [float(part.split(": ")[1]) for part in record.notes.split(" (grows")[0].split(": ", 1)[1].split(", ")]
+    assert ratios == sorted(ratios) and ratios[-1] > 1e3 * ratios[0]
 
 
 def test_every_record_has_a_range_and_the_tightness_table_its_columns():

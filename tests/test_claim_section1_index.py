@@ -12,7 +12,7 @@ from sparseact.claims.section1_index import compute, verdicts
 from sparseact.networks import SparseReLUNetwork
 from sparseact.publish.ledger import certificate_document
 from sparseact.runtime.datafiles import network_arrays
-from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.checker import verify_certificate
 from sparseact.verify.verdicts import Verdict
 
 
@@ -64,7 +64,7 @@ def test_a_violation_fails_with_a_certificate_that_verifies(check_id, network, l
 
 def test_the_verifiers_index_b_is_index_b():
     from sparseact.cube import hypercube
-    from sparseact.verify.recompute import index_b
+    from sparseact.verify.pins.section1_index import index_b
 
     b = 2
     Z = hypercube(b + 2**b)

@@ -14,7 +14,7 @@ from sparseact.claims import generate_point, get_claim
 from sparseact.claims.section4_lwr import compute, verdicts
 from sparseact.claims.section4_lwr.compute import decode_label, margin_attack, rounding_margin, scale_polynomials
 from sparseact.publish.ledger import certificate_document
-from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.checker import verify_certificate
 from sparseact.verify.verdicts import Verdict
 
 BLOCK = {

@@ -7,7 +7,7 @@ import pytest
 from sparseact import constructions as C
 from sparseact.claims import generate_point, get_claim
 from sparseact.publish.ledger import certificate_document
-from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.checker import verify_certificate
 from sparseact.verify.verdicts import Verdict
 
 BLOCK = {"m_values": [2, 3], "full_cube_max_m": 2, "scale_m_values": [2, 4, 8, 16]}

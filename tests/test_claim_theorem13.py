@@ -17,7 +17,7 @@ from sparseact.networks import SparseReLUNetwork
 from sparseact.publish.ledger import certificate_document
 from sparseact.runtime.config import ConfigError
 from sparseact.runtime.datafiles import load_arrays
-from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.checker import verify_certificate
 from sparseact.verify.verdicts import Verdict
 
 SEED = 7

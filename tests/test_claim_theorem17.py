@@ -74,7 +74,7 @@ def test_known_verdicts_and_never_fail(records):
 def test_dense_lower_bound_fails_with_a_certificate_the_verifier_confirms(records):
     from sparseact import bounds
     from sparseact.publish.ledger import certificate_document
-    from sparseact.verify.recompute import verify_certificate
+    from sparseact.verify.checker import verify_certificate
 
     assert records["theorem17/memoriser-unseen-mass"].verdict is Verdict.PASS
     assert records["theorem17/memoriser-unseen-mass"].worst_value <= 1.0

@@ -13,7 +13,7 @@ from sparseact.claims._stages import point_rng
 from sparseact.claims.theorem19 import compute, verdicts
 from sparseact.publish.ledger import certificate_document
 from sparseact.verify import corners
-from sparseact.verify.recompute import verify_certificate
+from sparseact.verify.checker import verify_certificate
 from sparseact.verify.verdicts import Verdict
 
 CLAIM = get_claim("theorem19")

@@ -7,6 +7,7 @@ import pytest
 import yaml
 from test_workflow import copy_repo, environment
 
+from sparseact.claims import registry
 from sparseact.runtime.config import ConfigError, load_config
 
 DELETE = object()
@@ -59,7 +60,7 @@ BAD = [
 @pytest.mark.parametrize("description,path,value,message", BAD, ids=[b[0] for b in BAD])
 def test_bad_config_rejected_in_one_line(tmp_path, quick, description, path, value, message):
     with pytest.raises(ConfigError) as info:
-        load_config(write(tmp_path, mutate(quick, path, value)))
+        load_config(write(tmp_path, mutate(quick, path, value)), registry())
     assert message in str(info.value)
     assert len(str(info.value).splitlines()) == 1 and len(str(info.value)) < 300
 
@@ -69,19 +70,19 @@ def test_duplicated_key_is_rejected_with_its_line(tmp_path, repo_root):
     file = tmp_path / "dup.yaml"
     file.write_text(text + "seed: 7\n")
     with pytest.raises(ConfigError, match=r"dup.yaml:\d+:1: duplicated key 'seed' \(first at line \d+\)"):
-        load_config(file)
+        load_config(file, registry())
 
 
 def test_yaml_syntax_error_names_line_and_column(tmp_path):
     file = tmp_path / "syntax.yaml"
     file.write_text("seed: 1\nclaims:\n  lemma9: [1, 2\n")
     with pytest.raises(ConfigError, match=r"syntax.yaml:\d+:\d+: YAML syntax error"):
-        load_config(file)
+        load_config(file, registry())
 
 
 @pytest.mark.parametrize("name", ["config.yaml", "quick.yaml"])
 def test_shipped_configs_are_valid(repo_root, name):
-    load_config(repo_root / "config" / name)
+    load_config(repo_root / "config" / name, registry())
 
 
 def test_snakemake_validate_follows_the_claim_schemas(repo_root, quick):

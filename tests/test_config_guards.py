@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from sparseact._validation import CONFIG_CPU_HOURS_LIMIT, JOB_CPU_HOURS_LIMIT
-from sparseact.claims import get_claim
+from sparseact.claims import get_claim, registry
 from sparseact.runtime.config import ConfigError, load_config, validate_config, validate_workflow_config
 from sparseact.runtime.costs import OVERRIDE_KEY, check_cost, cost_table, estimate_cost, measure_costs, slurm_resources
 
@@ -41,14 +41,14 @@ NON_FINITE = [
 @pytest.mark.parametrize("claim,path,value,key", NON_FINITE, ids=[k for *_, k in NON_FINITE])
 def test_nan_and_inf_are_refused_naming_the_key(quick, claim, path, value, key):
     with pytest.raises(ConfigError, match=f"invalid config: {key}: NaN and infinity are not allowed"):
-        validate_config(edited(quick, claim, path, value))
+        validate_config(edited(quick, claim, path, value), registry())
 
 
 def test_nan_in_a_yaml_file_is_refused(tmp_path, repo_root):
     file = tmp_path / "nan.yaml"
     file.write_text((repo_root / "config" / "quick.yaml").read_text().replace("    W: 1.0\n", "    W: .nan\n"))
     with pytest.raises(ConfigError, match=r"claims\.theorem19\.W: NaN"):
-        load_config(file)
+        load_config(file, registry())
 
 
 @pytest.mark.parametrize("path", [["k_values"], ["exact", "k_values"]], ids=["sweep", "exact"])
@@ -56,7 +56,7 @@ def test_k_above_every_s_is_refused_not_dropped(quick, path):
     block = quick["claims"]["theorem19"]
     s_values = block["s_values"] if path == ["k_values"] else block["exact"]["s_values"]
     with pytest.raises(ConfigError, match=r"claims\.theorem19\..*k_values.*(exceeds every s|greater than the maximum)"):
-        validate_config(edited(quick, "theorem19", path, [1, max(s_values) + 1]))
+        validate_config(edited(quick, "theorem19", path, [1, max(s_values) + 1]), registry())
 
 
 @pytest.mark.parametrize(
@@ -72,13 +72,13 @@ def test_undecodable_files_give_one_line_naming_the_file(tmp_path, content, mess
     file = tmp_path / "broken.yaml"
     file.write_bytes(content)
     with pytest.raises(ConfigError, match=message) as info:
-        load_config(file)
+        load_config(file, registry())
     assert str(info.value).startswith(str(file)) and len(str(info.value).splitlines()) == 1
 
 
 def test_cost_estimate_of_the_shipped_configs(repo_root):
-    full = estimate_cost(load_config(repo_root / "config" / "config.yaml"))
-    quick = estimate_cost(load_config(repo_root / "config" / "quick.yaml"))
+    full = estimate_cost(load_config(repo_root / "config" / "config.yaml", registry()), registry())
+    quick = estimate_cost(load_config(repo_root / "config" / "quick.yaml", registry()), registry())
     table = cost_table()
     # the full config is the measured one: its points are the table's, and both are far below the limit
     assert full.points == sum(row["points"] for row in table["claims"].values())
@@ -89,26 +89,26 @@ def test_a_config_over_the_cost_limit_is_refused_unless_it_says_so(quick):
     # inside every schema maximum: 1000 sample sizes times 100 widths, about 200,000 grid points
     huge = edited(quick, "theorem19", ["m_values"], list(range(25, 1025)))
     huge = edited(huge, "theorem19", ["s_values"], list(range(1, 101)))
-    validate_config(huge)
-    assert estimate_cost(huge).cpu_hours > CONFIG_CPU_HOURS_LIMIT
+    validate_config(huge, registry())
+    assert estimate_cost(huge, registry()).cpu_hours > CONFIG_CPU_HOURS_LIMIT
     with pytest.raises(ConfigError, match=f"CPU hours, above the limit of {CONFIG_CPU_HOURS_LIMIT:g}.*{OVERRIDE_KEY}"):
-        validate_workflow_config(huge, [])
-    validate_workflow_config({**huge, OVERRIDE_KEY: True}, [])
-    assert check_cost(quick).points == estimate_cost(quick).points
+        validate_workflow_config(huge, [], registry())
+    validate_workflow_config({**huge, OVERRIDE_KEY: True}, [], registry())
+    assert check_cost(quick, registry()).points == estimate_cost(quick, registry()).points
 
 
 def test_the_cost_tables_rates_are_the_full_configs(repo_root):
     """cpu_s_per_unit in the shipped table is fitted on config/config.yaml's shards (the same grid, the same work
     units), and the table's shards are the full config's."""
-    from sparseact.claims import claim_ids, get_claim
     from sparseact.runtime.costs import unit_rates
 
-    full = load_config(repo_root / "config" / "config.yaml")
+    claims = registry()
+    full = load_config(repo_root / "config" / "config.yaml", claims)
     table = cost_table()
-    for claim_id in claim_ids():
+    for claim_id, claim in claims.items():
         row, block = table["claims"][claim_id], full["claims"][claim_id]
-        assert set(row["shard_cpu_s"]) == set(get_claim(claim_id).shards(block)), claim_id
-        assert row["cpu_s_per_unit"] == unit_rates(claim_id, block, row["shard_cpu_s"], table["job_overhead_s"])
+        assert set(row["shard_cpu_s"]) == set(claim.shards(block)), claim_id
+        assert row["cpu_s_per_unit"] == unit_rates(claim, block, row["shard_cpu_s"], table["job_overhead_s"])
 
 
 def test_the_estimate_of_each_full_config_shard_is_within_the_stated_factor_of_its_measured_cpu(repo_root):
@@ -116,19 +116,21 @@ def test_the_estimate_of_each_full_config_shard_is_within_the_stated_factor_of_i
     CPU seconds of every shard, as the shipped table records them: every shard within SHARD_ESTIMATE_FACTOR either
     way, the shards above LARGE_SHARD_CPU_S within LARGE_SHARD_ESTIMATE_FACTOR; and the whole config's estimate
     within 10% of its measured CPU time."""
-    from sparseact.claims import claim_ids
     from sparseact.runtime.costs import (
         LARGE_SHARD_CPU_S,
         LARGE_SHARD_ESTIMATE_FACTOR,
         SHARD_ESTIMATE_FACTOR,
+        claim_cost_row,
         shard_estimates,
     )
 
-    full = load_config(repo_root / "config" / "config.yaml")
+    claims = registry()
+    full = load_config(repo_root / "config" / "config.yaml", claims)
     table = cost_table()
     off = []
-    for claim_id in claim_ids():
-        estimates = shard_estimates(claim_id, full["claims"][claim_id], table)
+    for claim_id, claim in claims.items():
+        row = claim_cost_row(table, claim_id)
+        estimates = shard_estimates(claim, full["claims"][claim_id], row, table["job_overhead_s"])
         for shard, measured in table["claims"][claim_id]["shard_cpu_s"].items():
             factor = LARGE_SHARD_ESTIMATE_FACTOR if measured > LARGE_SHARD_CPU_S else SHARD_ESTIMATE_FACTOR
             if not measured / factor <= estimates[shard] <= measured * factor:
@@ -137,7 +139,7 @@ def test_the_estimate_of_each_full_config_shard_is_within_the_stated_factor_of_i
     measured = table["stages"]["kernels"]["cpu_s"] + sum(
         sum(row["shard_cpu_s"].values()) + row["assemble_cpu_s"] for row in table["claims"].values()
     )
-    assert estimate_cost(full).cpu_hours * 3600 == pytest.approx(measured, rel=0.1)
+    assert estimate_cost(full, claims).cpu_hours * 3600 == pytest.approx(measured, rel=0.1)
 
 
 #: Single points far larger than the full config's, each inside every schema maximum, in a config of few points:
@@ -163,15 +165,15 @@ def test_one_huge_job_is_refused_naming_its_claim(quick, claim, changes, capsys,
     from sparseact.cli import main
 
     config = edits(quick, claim, changes)
-    validate_config(config)
-    estimate = estimate_cost(config)
+    validate_config(config, registry())
+    estimate = estimate_cost(config, registry())
     assert estimate.largest_job[0] == claim and estimate.largest_job[2] > JOB_CPU_HOURS_LIMIT
     assert estimate.cpu_hours >= estimate.largest_job[2]
     refusal = rf"^invalid config: claims\.{claim}: the job .* above the per-job limit"
     with pytest.raises(ConfigError, match=refusal) as info:
-        validate_workflow_config(config, [])
+        validate_workflow_config(config, [], registry())
     assert len(str(info.value).splitlines()) == 1
-    validate_workflow_config({**config, OVERRIDE_KEY: True}, [])
+    validate_workflow_config({**config, OVERRIDE_KEY: True}, [], registry())
     file = tmp_path / "huge.yaml"
     file.write_text(yaml.safe_dump(config))
     assert main(["check-config", str(file)]) == 2
@@ -199,10 +201,10 @@ def test_theorem17_training_steps_over_the_learners_limit_are_refused(quick, res
     config = edited(edited(quick, "theorem17", ["restarts"], restarts), "theorem17", ["max_iter"], max_iter)
     assert (restarts * (max_iter + 1) <= MAX_TRAINING_STEPS) == ok
     if ok:
-        validate_config(config)
+        validate_config(config, registry())
         return
     with pytest.raises(ConfigError, match=r"^invalid config: claims\.theorem17\.max_iter: .*MAX_TRAINING_STEPS"):
-        validate_config(config)
+        validate_config(config, registry())
 
 
 @pytest.mark.parametrize(
@@ -221,12 +223,12 @@ def test_lemma9_search_evaluations_over_the_limit_are_refused(quick, restarts, i
     )
     assert (restarts * (iterations + 1) <= MAX_SEARCH_EVALUATIONS) == ok
     if ok:
-        validate_config(config)
+        validate_config(config, registry())
         return
     with pytest.raises(
         ConfigError, match=r"^invalid config: claims\.lemma9\.adversarial\.iterations: .*MAX_SEARCH_EVALUATIONS"
     ):
-        validate_config(config)
+        validate_config(config, registry())
 
 
 def test_cost_table_is_measured_from_benchmark_files(tmp_path, quick):
@@ -243,14 +245,14 @@ def test_cost_table_is_measured_from_benchmark_files(tmp_path, quick):
         (bench / "assemble").mkdir(exist_ok=True)
         (bench / "assemble" / f"{claim_id}.tsv").write_text(row.format(3.0, 300.0, 2.0))
     (bench / "kernels.tsv").write_text(row.format(60.0, 400.0, 50.0))
-    table = measure_costs(tmp_path, quick)
+    table = measure_costs(tmp_path, quick, registry())
     assert table["stages"]["runs"]["max_rss_mb"] == 100.0 and table["stages"]["kernels"]["max_wall_s"] == 60.0
     assert table["job_overhead_s"] == 3.0  # the cheapest data job and the cheapest runs job
     assert all(cpu == 3.0 for row in table["claims"].values() for cpu in row["shard_cpu_s"].values())
     assert slurm_resources(table)["kernels"] == {"mem_mb": 800, "runtime": 5, "cpus_per_task": 1}
     (bench / "assemble" / "lemma9.tsv").unlink()
     with pytest.raises(ValueError, match="no benchmark files for claim lemma9"):
-        measure_costs(tmp_path, quick)
+        measure_costs(tmp_path, quick, registry())
 
 
 def test_check_config_prints_the_estimate(repo_root, tmp_path):

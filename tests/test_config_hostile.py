@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sparseact.claims import registry
 from sparseact.runtime.config import (
     OUTPUT_DIR_KEYS,
     RESULTS_SUBFOLDERS,
@@ -31,7 +32,7 @@ def _refused(tmp_path, text, reason):
     path.write_text(text)
     start = time.monotonic()
     with pytest.raises(ConfigError) as info:
-        load_config(path)
+        load_config(path, registry())
     assert time.monotonic() - start < 5
     message = str(info.value)
     assert reason in message and len(message.splitlines()) == 1, message
@@ -91,7 +92,7 @@ def test_quoted_or_decimal_values_are_not_yaml11_numbers(tmp_path, base, value):
     path = tmp_path / "c.yaml"
     path.write_text(base.replace("seed: 20240630", f"seed: {value}"))
     try:
-        load_config(path)
+        load_config(path, registry())
     except ConfigError as exc:
         assert "YAML 1.1" not in str(exc)
 
@@ -141,12 +142,12 @@ def test_the_same_scalar_quoted_is_a_string(tmp_path, base, value):
         path = tmp_path / "c.yaml"
         path.write_text(_with_value(base, "kernel: sparseact", quoted))
         try:
-            assert load_config(path)["kernel"] == value
+            assert load_config(path, registry())["kernel"] == value
         except ConfigError as exc:
             assert str(exc).startswith("invalid config: kernel: ") and "does not match" in str(exc), exc
         path.write_text(_with_value(base, "seed: 20240630", quoted))
         with pytest.raises(ConfigError, match=r"^invalid config: seed: .* is not of type 'integer'$"):
-            load_config(path)
+            load_config(path, registry())
 
 
 @settings(max_examples=40, deadline=None)
@@ -164,7 +165,7 @@ def test_yaml11_booleans_in_any_case_yaml_reads_as_one_are_refused(tmp_path_fact
     path.write_text(_with_value(base, line, spelled))
     boolean = spelled in (word, word.capitalize(), word.upper())
     try:
-        load_config(path)
+        load_config(path, registry())
     except ConfigError as exc:
         assert ("YAML 1.1" in str(exc)) == boolean, exc
         assert key in str(exc)
@@ -180,7 +181,7 @@ def test_fifos_and_devices_are_refused_without_reading(tmp_path):
     for path in (fifo, link, "/dev/zero", "/dev/urandom", "/dev/null", tmp_path):
         start = time.monotonic()
         with pytest.raises(ConfigError, match="not a regular file"):
-            load_config(path)
+            load_config(path, registry())
         assert time.monotonic() - start < 5
 
 
@@ -188,7 +189,7 @@ def test_a_huge_config_file_is_refused(tmp_path):
     path = tmp_path / "big.yaml"
     path.write_text("# " + "x" * (2**21) + "\n")
     with pytest.raises(ConfigError, match="beyond the limit"):
-        load_config(path)
+        load_config(path, registry())
 
 
 @pytest.mark.parametrize(
@@ -229,7 +230,7 @@ def test_figures_and_logs_may_lie_inside_results(tmp_path, base, key, value):
     default = {"figures_dir": "figures", "logs_dir": "logs"}[key]
     path = tmp_path / "c.yaml"
     path.write_text(base.replace(f"{key}: {default}\n", f"{key}: {value}\n"))
-    load_config(path)
+    load_config(path, registry())
 
 
 def _shipped_folders():
@@ -255,7 +256,7 @@ OVERLAPS = [
 
 @pytest.fixture(scope="module")
 def full(repo_root):
-    return load_config(repo_root / "config" / "config.yaml")
+    return load_config(repo_root / "config" / "config.yaml", registry())
 
 
 @pytest.mark.parametrize(("key", "value"), OVERLAPS)

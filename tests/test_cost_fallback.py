@@ -6,7 +6,7 @@ import copy
 import pytest
 import yaml
 
-from sparseact.claims import claim_ids, get_claim
+from sparseact.claims import claim_ids, get_claim, registry
 from sparseact.runtime import costs
 from sparseact.runtime.config import validate_workflow_config
 
@@ -46,16 +46,17 @@ def test_a_measured_claim_keeps_its_row_and_no_warning(capsys):
 
 def test_the_estimate_prices_an_unmeasured_claim_by_the_fallback_row(unmeasured, quick, capsys):
     table, claim_id = unmeasured
-    measured = costs.estimate_cost(quick)
-    fallback = costs.estimate_cost(quick, table)
-    grid = get_claim(claim_id).points(quick["claims"][claim_id])
+    measured = costs.estimate_cost(quick, registry())
+    fallback = costs.estimate_cost(quick, registry(), table)
+    claim = get_claim(claim_id)
+    grid = claim.points(quick["claims"][claim_id])
     points = len(grid)
     row, own = costs.claim_cost_row(table, claim_id), costs.cost_table()["claims"][claim_id]
     assert fallback.points == measured.points
     assert fallback.disk_bytes - measured.disk_bytes == points * (row["bytes_per_point"] - own["bytes_per_point"])
     # each point is priced by its work units (costs.point_cpu_seconds); the fallback row has no calibration of them
     cpu_s = sum(
-        costs.point_cpu_seconds(claim_id, point, row) - costs.point_cpu_seconds(claim_id, point, own)
+        costs.point_cpu_seconds(claim, point, row) - costs.point_cpu_seconds(claim, point, own)
         for point in grid.values()
     ) + (row["assemble_cpu_s"] - own["assemble_cpu_s"])
     assert (fallback.cpu_hours - measured.cpu_hours) * 3600 == pytest.approx(cpu_s, rel=1e-9, abs=1e-9)
@@ -66,5 +67,5 @@ def test_snakemake_start_warns_instead_of_a_key_error(unmeasured, quick, monkeyp
     """What the Snakefile runs first (validate_workflow_config, which prices the config) with the claim's row gone."""
     table, claim_id = unmeasured
     monkeypatch.setattr(costs, "cost_table", lambda: table)
-    validate_workflow_config(quick, [])
+    validate_workflow_config(quick, [], registry())
     assert f"warning: claim {claim_id} has no measured cost row" in capsys.readouterr().err

@@ -6,8 +6,8 @@ import pytest
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from sparseact.publish.findings import findings_markdown, load_results, markdown_math, readable, readme_block
-from sparseact.publish.mathtext import tex_to_mathml
+from sparseact.publish.findings import findings_markdown, load_results, readable, readme_block
+from sparseact.publish.mathtext import markdown_math, tex_to_mathml
 from sparseact.verify.verdicts import FINDING_DEFINITIONS, FINDINGS
 
 MATH = re.compile(r"(?<![\\$])\$([^$]+?)(?<![\\$])\$")

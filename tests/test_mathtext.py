@@ -152,7 +152,7 @@ def _synthetic_notebook():
 
 
 def test_notebook_html_renders_every_formula_offline():
-    from sparseact.runtime.notebooks import notebook_html
+    from sparseact.publish.notebook_page import notebook_html
 
     page = notebook_html(_synthetic_notebook())
     assert find_unrendered(page) == []
@@ -169,7 +169,7 @@ def test_notebook_html_renders_every_formula_offline():
 
 
 def test_notebook_html_fails_on_unknown_macro():
-    from sparseact.runtime.notebooks import notebook_html
+    from sparseact.publish.notebook_page import notebook_html
 
     nb = _synthetic_notebook()
     nb.cells[0].source += r" And $\undefinedmacro x$."

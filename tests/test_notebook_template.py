@@ -69,7 +69,7 @@ def test_executing_the_conversion_gives_the_same_notebook(tmp_path):
     (tmp_path / "tiny.py").write_text(TINY)
     convert_notebook(tmp_path / "tiny.py", tmp_path / "tiny.ipynb", KERNEL)
     for name in ("tiny.py", "tiny.ipynb"):
-        run_notebook(tmp_path / name, tmp_path / f"executed-{name}.ipynb", None, {"value": 2}, KERNEL, tmp_path)
+        run_notebook(tmp_path / name, tmp_path / f"executed-{name}.ipynb", {"value": 2}, KERNEL, tmp_path)
     direct = (tmp_path / "executed-tiny.py.ipynb").read_bytes()
     assert b'"3\\n"' in direct
     assert (tmp_path / "executed-tiny.ipynb.ipynb").read_bytes() == direct

@@ -52,7 +52,7 @@ def test_a_notebook_run_leaves_no_ipython_history(tmp_path):
         tmp_path,
         """
         from sparseact.runtime.notebooks import run_notebook
-        run_notebook("tiny.py", "tiny.ipynb", None, {"value": 2}, "sparseact", ".")
+        run_notebook("tiny.py", "tiny.ipynb", {"value": 2}, "sparseact", ".")
         """,
     )
     assert (tmp_path / "tiny.ipynb").is_file()

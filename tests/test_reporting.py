@@ -129,7 +129,7 @@ def _shown(monkeypatch, call):
 
 
 def test_format_value_significant_digits_and_missing():
-    from sparseact.publish.reporting import MISSING, format_value
+    from sparseact.publish.cells import MISSING, format_value
 
     assert format_value(3.99988) == "4.000" and format_value(0.25) == "0.2500" and format_value(4.0) == "4"
     assert format_value(1.234e-7) == "1.234e-07" and format_value(12) == "12" and format_value(True) == "yes"

@@ -277,7 +277,7 @@ def test_statement_math_is_tex_not_ascii():
 
 def test_a_shortened_reason_never_cuts_a_formula():
     from sparseact.publish.mathtext import split_math
-    from sparseact.publish.statements import _shorten
+    from sparseact.publish.statement_files import _shorten
 
     text = "word " * 40 + r"$\mathcal{H}_{n,s,k}^{W,B} \le \sqrt{n \log(ns)}$ " * 20
     short = _shorten(text, 240)
@@ -318,6 +318,7 @@ def test_statement_texts_type_no_measured_number():
 
 def test_corrected_statements_need_a_correction(monkeypatch):
     import sparseact.publish.statements as st
+    from sparseact.publish.statement_files import corrected_markdown
 
     entries = [_entry("a", correction=dict(text=r"fixed: $\sqrt{n}$ & 50% of x_1", verified_by=["x/ok"])), _entry("b")]
     rows = [
@@ -333,4 +334,4 @@ def test_corrected_statements_need_a_correction(monkeypatch):
     entries[1]["correction"] = dict(text="fixed b", verified_by=["a"])
     corrected = st.corrected_statements(table, ledger).set_index("statement_id")
     assert corrected.loc["a", "verified"] == "PASS" and corrected.loc["b", "verified"] == "fails-as-stated"
-    assert "**Corrected.** fixed b" in st.corrected_markdown(corrected.reset_index())
+    assert "**Corrected.** fixed b" in corrected_markdown(corrected.reset_index())

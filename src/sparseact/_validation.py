@@ -257,15 +257,6 @@ def check_work(count: int, limit_name: str, what: str, unit: str) -> None:
         )
 
 
-def check_network(net, name: str = "net"):
-    """``net`` if it is a :class:`sparseact.networks.SparseReLUNetwork`, else ``ValueError`` naming ``name``."""
-    from sparseact.networks import SparseReLUNetwork  # deferred: sparseact.networks imports this module
-
-    if not isinstance(net, SparseReLUNetwork):
-        raise ValueError(f"{name} must be a SparseReLUNetwork, got {type(net).__name__}")
-    return net
-
-
 def read_regular_file(path, max_bytes: int, what: str, follow_symlinks: bool = False) -> bytes:
     """The bytes of ``path``, at most ``max_bytes`` of them ever read, or ``ValueError`` naming ``what``.
 

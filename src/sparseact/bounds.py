@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -806,8 +807,6 @@ def theorem5_rate(eps, delta, n, s, k, C):
     Printed (Theorem 5): sample complexity ``\tilde{O}(ksn/\varepsilon^2)`` (see Theorem 17). The ``O~`` is
     read as the constant ``C`` times ``log^2(k s n/(eps delta))`` (natural log). Scalars, plain ``math``.
     """
-    import math
-
     try:
         return C * k * s * n * math.log(k * s * n / (eps * delta)) ** 2 / eps**2
     except OverflowError:
@@ -827,8 +826,6 @@ def memoriser_sample_complexity(n, C, eps, delta):
 
     Returns ``C^2 2^n / (2 e eps delta)``: that many samples (rounded up) suffice.
     """
-    import math
-
     try:
         return C**2 * 2.0**n / (2.0 * math.e * eps * delta)
     except OverflowError:
@@ -843,8 +840,6 @@ def lemma9_proof_V_middle(n, s, k, W, B, c):
     + (ns)^{-4}(kW sqrt(n) + kB)^2]``, which the proof bounds by
     ``O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))`` (:func:`lemma9_average_sensitivity`).
     """
-    import math
-
     try:
         middle = n * (
             (k * math.sqrt(math.log(s / k)) / math.sqrt(n) - 1 / (n * s) ** 4)
@@ -867,8 +862,6 @@ def theorem19_rademacher_corrected(m, n, s, W, B, R):
     ``(W R + B) sqrt(s n max(1, log(m (R + B)))) / sqrt(m)`` (scalars, plain ``math``): for ``s = 1`` at least the
     classical one-neuron bound ``(WR+B)/sqrt(m)``; equal to (1) wherever ``m (R + B) >= e``.
     """
-    import math
-
     return (W * R + B) * math.sqrt(s * n * max(1, math.log(m * (R + B)))) / math.sqrt(m)
 
 

@@ -37,6 +37,7 @@ def _input_notebook(path: str | Path) -> Path:
     do (a truncated intermediate notebook would otherwise fail every rerun the same way)."""
     path = _input_file(path)
     if path.suffix == ".ipynb":
+        # deferred: a command loads only what it runs (every workflow job starts in this module)
         import nbformat
 
         try:
@@ -65,6 +66,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _run_notebook(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.kernels import wait_for_compilation
     from sparseact.runtime.notebooks import run_notebook
 
@@ -77,8 +79,15 @@ def _run_notebook(args) -> int:
         parameters[key] = value
     for key, *values in args.list_param:
         parameters[key] = values
-    run_notebook(_input_notebook(args.notebook), args.executed, args.html, parameters, args.kernel, args.cwd)
+    executed = run_notebook(_input_notebook(args.notebook), args.executed, parameters, args.kernel, args.cwd)
+    if args.html:
+        # deferred: a command loads only what it runs (every workflow job starts in this module)
+        from sparseact.publish.notebook_page import notebook_html
+        from sparseact.runtime.provenance import atomic_write_text
+
+        atomic_write_text(args.html, notebook_html(executed))
     if args.manifest:
+        # deferred: a command loads only what it runs (every workflow job starts in this module)
         from sparseact.runtime.outputs import write_manifest
 
         for directory in args.manifest:
@@ -87,6 +96,7 @@ def _run_notebook(args) -> int:
 
 
 def _convert_notebook(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.runtime.notebooks import convert_notebook
 
     convert_notebook(_input_file(args.notebook), args.out, args.kernel)
@@ -94,6 +104,7 @@ def _convert_notebook(args) -> int:
 
 
 def _generate(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.claims import generate_shard
 
     generate_shard(args.claim, args.shard, json.loads(args.points), args.seed, args.replicates, args.out, args.log)
@@ -101,8 +112,10 @@ def _generate(args) -> int:
 
 
 def _ledger(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.ledger import load_records, write_certificates, write_ledger
-    from sparseact.publish.statements import status_counts, write_statement_files
+    from sparseact.publish.statement_files import write_statement_files
+    from sparseact.publish.statements import status_counts
 
     out = Path(args.out_dir)
     records = load_records(args.results)
@@ -119,6 +132,7 @@ def _ledger(args) -> int:
 
 
 def _erratum_pdf(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from pathlib import Path
 
     from sparseact.publish.erratum import compile_pdf, compile_summary
@@ -139,6 +153,7 @@ def _erratum_pdf(args) -> int:
 
 
 def _explain(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     import pandas as pd
 
     from sparseact.publish.statements import derive, explain
@@ -162,6 +177,7 @@ def _explain(args) -> int:
 
 
 def _readme_summary(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.findings import readme_block
     from sparseact.publish.statements import readme_with_summary
     from sparseact.runtime.provenance import atomic_write_text
@@ -178,7 +194,8 @@ def _readme_summary(args) -> int:
 
 
 def _verify_certificate(args) -> int:
-    from sparseact.verify.recompute import verify_file
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
+    from sparseact.verify.checker import verify_file
 
     failures = 0
     for path in args.files:
@@ -189,6 +206,7 @@ def _verify_certificate(args) -> int:
 
 
 def _report(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.report import build_report
 
     build_report(args.results_dir, args.results, args.benchmarks, args.index, args.timings)
@@ -196,6 +214,7 @@ def _report(args) -> int:
 
 
 def _claim_page(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.report import claim_page
 
     claim_page(_input_notebook(args.notebook), args.claim, _input_dir(args.results_dir), args.out)
@@ -203,6 +222,7 @@ def _claim_page(args) -> int:
 
 
 def _screenshots(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.browser import write_screenshots
 
     for html, _ in [*args.page, *(args.print_page or [])]:
@@ -212,6 +232,7 @@ def _screenshots(args) -> int:
 
 
 def _check_pages(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.browser import BrowserError, check_pages
 
     try:
@@ -225,17 +246,20 @@ def _check_pages(args) -> int:
 
 
 def _check_config(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
+    from sparseact.claims import registry
     from sparseact.runtime.config import ConfigError, load_config
     from sparseact.runtime.costs import check_cost, estimate_cost, job_warning
 
+    claims = registry()
     try:
-        config = load_config(args.config)
-        estimate = estimate_cost(config)
+        config = load_config(args.config, claims)
+        estimate = estimate_cost(config, claims)
         print(estimate.summary())
         warning = job_warning(estimate)
         if warning:
             print(warning, file=sys.stderr)
-        check_cost(config)
+        check_cost(config, claims)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -243,7 +267,39 @@ def _check_config(args) -> int:
     return 0
 
 
+def _cost_table(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
+    from sparseact.claims import registry
+    from sparseact.runtime.config import load_config
+    from sparseact.runtime.costs import measure_costs
+    from sparseact.runtime.provenance import atomic_write_text
+
+    claims = registry()
+    table = measure_costs(_input_dir(args.results), load_config(args.config, claims), claims)
+    table = {
+        "command": f"sparseact cost-table {args.results} {args.config} --out {args.out}",
+        "config": args.config,
+        **table,
+    }
+    atomic_write_text(args.out, json.dumps(table, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+def _new_claim(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
+    from sparseact.claims._scaffold import new_claim
+
+    written = new_claim(args.claim, args.root, args.paper_ref)
+    print("\n".join(f"wrote {path}" for path in written))
+    print(
+        f"next: replace the example in src/sparseact/claims/{args.claim}/ (docs/architecture.md, 'Adding a claim'); "
+        f"snakemake -n shows its jobs; pytest tests/test_claim_{args.claim}.py"
+    )
+    return 0
+
+
 def _compile_kernels(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.kernels import compilation_lock, compile_kernels
     from sparseact.runtime.provenance import atomic_write_text
 
@@ -417,6 +473,24 @@ def main(argv=None) -> int:
     )
     chk.add_argument("config")
     chk.set_defaults(func=_check_config)
+    cost = sub.add_parser(
+        "cost-table",
+        help="write the measured cost table (sparseact/data/job_costs.json) of a complete run from its "
+        "benchmark files and outputs",
+    )
+    cost.add_argument("results", help="results folder of a complete run (with its benchmarks/)")
+    cost.add_argument("config", help="the config that run used")
+    cost.add_argument("--out", required=True, help="the JSON cost table to write")
+    cost.set_defaults(func=_cost_table)
+    new = sub.add_parser(
+        "new-claim",
+        help="write a new claim from the templates: its folder under src/sparseact/claims, its notebook, its test, "
+        "its config blocks and its line in the config schema (docs/architecture.md, 'Adding a claim')",
+    )
+    new.add_argument("claim", help="the claim's id, a lower-case Python identifier, e.g. lemma11")
+    new.add_argument("--paper-ref", help="where the paper prints the statement, e.g. 'Lemma 11 (Section 3)'")
+    new.add_argument("--root", default=".", help="the repository's root (default: the current folder)")
+    new.set_defaults(func=_new_claim)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -76,6 +76,7 @@ def compile_kernels() -> list[str]:
         this process or loaded from the cache (a kernel compiled only inside another
         lists none when loaded), and the record must not depend on the cache.
     """
+    # deferred: Snakemake imports this module at start-up (KERNEL_MODULES); the kernels load only to compile
     import importlib
 
     import numpy as np

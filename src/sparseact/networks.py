@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from sparseact._validation import as_float_array, check_network
+from sparseact._validation import as_float_array
 from sparseact.cube import DEFAULT_CHUNK, _check_dim, hypercube
 
 
@@ -168,7 +168,7 @@ class SparseReLUNetwork:
             ``max_x |{j : <w_j, x> - b_j > 0}|``: the smallest ``k`` with the
             network in ``H_{n,s,k}`` under the uniform distribution.
         """
-        from sparseact.cube_scan import max_active_count
+        from sparseact.cube_scan import max_active_count  # deferred: numba loads only when a cube is scanned
 
         self._check_cube_dim(n)
         return int(max_active_count(*self.cube_halves()))
@@ -180,6 +180,17 @@ class SparseReLUNetwork:
 
     def __repr__(self) -> str:
         return f"SparseReLUNetwork(s={self.n_neurons}, n={self.n_inputs})"
+
+
+def check_network(net, name: str = "net") -> SparseReLUNetwork:
+    """``net`` if it is a :class:`SparseReLUNetwork`, else ``ValueError`` naming ``name``.
+
+    The one check of a network argument; it lives beside the class (not in :mod:`sparseact._validation`, which the
+    class's own module imports for its array checks).
+    """
+    if not isinstance(net, SparseReLUNetwork):
+        raise ValueError(f"{name} must be a SparseReLUNetwork, got {type(net).__name__}")
+    return net
 
 
 def max_active_on(network: SparseReLUNetwork, points: Iterable[np.ndarray]) -> int:

@@ -7,7 +7,8 @@ is a *claim*; its name is the one id used everywhere: the config block
 ``results/tables/<id>`` and ``figures/<id>``. The registry finds claims by
 listing this package, so adding a claim means adding one folder (plus its
 notebook, its config blocks and one ``$ref`` line in the config schema), never
-editing a list. A claim folder ``sparseact/claims/<id>/`` holds
+editing a list; ``sparseact new-claim ID`` writes them all from templates
+(:mod:`sparseact.claims._scaffold`). A claim folder ``sparseact/claims/<id>/`` holds
 
 ``__init__.py`` (the grid; pure Python, no numerical import: Snakemake imports it)
     ``PAPER_REF`` : str
@@ -61,11 +62,11 @@ data and runs stages of one shard and times them.
 from sparseact.claims._range import describe_range
 from sparseact.claims._registry import (
     Claim,
-    check_claim_blocks,
     claim_ids,
     code_files,
     code_stamp,
     get_claim,
+    registry,
     replicate_count,
     source_files,
 )
@@ -89,6 +90,7 @@ _STAGES = (
 
 def __getattr__(name: str):
     if name in _STAGES:
+        # deferred: the stage functions need numpy and pandas, which the grids Snakemake imports never load
         from sparseact.claims import _stages
 
         return getattr(_stages, name)
@@ -99,7 +101,6 @@ __all__ = [
     "Claim",
     "StagedShard",
     "assemble_claim",
-    "check_claim_blocks",
     "claim_ids",
     "code_files",
     "code_stamp",
@@ -110,6 +111,7 @@ __all__ = [
     "load_run",
     "merge_runs",
     "point_data",
+    "registry",
     "replicate_count",
     "run_shard",
     "source_files",

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
+
 #: Name of the optional run table of violations (one per claim, keyed by check; absent when nothing is violated).
 TABLE = "violations"
 #: Its columns (the stages add ``point`` and ``replicate``).
@@ -81,7 +83,5 @@ def worst_violation(tables: dict, check_id: str):
 def with_violations(tables: dict, rows: list) -> dict:
     """``tables`` with the violation ``rows`` (:func:`violation`) added as :data:`TABLE`, only when there are any."""
     if rows:
-        import pandas as pd
-
         tables = {**tables, TABLE: pd.DataFrame(rows, columns=list(COLUMNS))}
     return tables

@@ -12,6 +12,10 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 
+from sparseact.paper import statements
+from sparseact.runtime.errors import ConfigError
+from sparseact.runtime.provenance import atomic_write_text
+
 #: Root of the ``sparseact`` package sources.
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 #: What each module of a claim folder must define (see :mod:`sparseact.claims`): the package (the grid, which
@@ -64,8 +68,6 @@ class Claim:
     @property
     def statements(self) -> dict[str, dict]:
         """The statements this claim bears on (``sparseact/claims/<id>/statements.yaml``): id -> entry."""
-        from sparseact.paper import statements
-
         return {entry["id"]: entry for entry in statements() if entry["claim_id"] == self.id}
 
     @property
@@ -109,8 +111,6 @@ class Claim:
         pairs (``key`` relative to the block, or prefixed with the claim id); the
         first becomes a ``ConfigError`` naming ``claims.<id>.<key>``.
         """
-        from sparseact.runtime.errors import ConfigError
-
         problems = list(self.module.check(block)) if hasattr(self.module, "check") else []
         if problems:
             key, message = problems[0]
@@ -155,6 +155,16 @@ def claim_ids() -> tuple[str, ...]:
             info.name for info in pkgutil.iter_modules(package.__path__) if info.ispkg and not info.name.startswith("_")
         )
     )
+
+
+def registry() -> dict[str, Claim]:
+    """Every claim: claim id -> :class:`Claim`, in the order of :func:`claim_ids`.
+
+    What the entry points (the Snakefile, ``sparseact check-config``, ``sparseact cost-table``) hand to
+    :mod:`sparseact.runtime.config` and :mod:`sparseact.runtime.costs`, which lie below the claims and never import
+    them.
+    """
+    return {claim_id: get_claim(claim_id) for claim_id in claim_ids()}
 
 
 @cache
@@ -298,8 +308,6 @@ def code_stamp(path: str | Path, *modules: str) -> str:
     str
         ``path``, as given.
     """
-    from sparseact.runtime.provenance import atomic_write_text
-
     root = Path(__file__).resolve().parents[2]  # the folder holding the package: paths in the digest are from it
     digest = hashlib.sha256()
     for name in code_files(*modules, relative_to=root):
@@ -314,22 +322,3 @@ def code_stamp(path: str | Path, *modules: str) -> str:
 def replicate_count(claim_id: str, replicates: int) -> int:
     """How many replicates ``claim_id`` runs: ``replicates`` (the config key) for random claims, else 1."""
     return int(replicates) if get_claim(claim_id).random else 1
-
-
-def check_claim_blocks(config: dict) -> None:
-    """Every claim has a config block, no block lacks a claim, and each block passes its claim's checks."""
-    from sparseact.runtime.errors import ConfigError
-
-    blocks = config.get("claims", {})
-    missing = [c for c in claim_ids() if c not in blocks]
-    unknown = [c for c in blocks if c not in claim_ids()]
-    if missing:
-        raise ConfigError(
-            f"invalid config: claims: no block for claim {missing[0]!r} (claims: {', '.join(claim_ids())})"
-        )
-    if unknown:
-        raise ConfigError(f"invalid config: claims.{unknown[0]}: no claim folder sparseact.claims.{unknown[0]}")
-    for claim_id in claim_ids():
-        claim = get_claim(claim_id)
-        claim.check(blocks[claim_id])
-        claim.points(blocks[claim_id])

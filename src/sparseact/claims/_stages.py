@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims._registry import get_claim
+from sparseact.runtime import progress
 from sparseact.runtime.datafiles import load_arrays, save_arrays
 from sparseact.runtime.provenance import atomic_write_json, derive_rng
 from sparseact.verify.records import ClaimReport, combine_replicates
@@ -63,8 +64,6 @@ def generate_shard(
     draws from its own stream, so its arrays do not depend on the shard.
     ``log``, if given, receives one line per point.
     """
-    from sparseact.runtime import progress
-
     claim = get_claim(claim_id)
     progress.configure(log)
     arrays = {}
@@ -105,8 +104,6 @@ def run_shard(
         ``claim``, ``shard``, ``points`` (name -> parameters), ``seed`` and ``replicates`` of the data file.
     tables : dict of str to pandas.DataFrame
     """
-    from sparseact.runtime import progress
-
     arrays, meta = load_arrays(data_path)
     for key, expected in (
         ("claim", claim_id),

@@ -8,9 +8,9 @@ import numpy as np
 
 from sparseact._validation import MAX_CLASS_SCALE, check_int
 from sparseact._validation import check_confidence as _check_confidence  # noqa: F401 (for exact.py and lower.py)
-from sparseact._validation import check_network as _check_network
 from sparseact._validation import check_rng as _check_rng  # noqa: F401 (for exact.py, lower.py and samples.py)
 from sparseact.networks import SparseReLUNetwork
+from sparseact.networks import check_network as _check_network
 
 #: Largest ``m`` for which the exact estimators average over *all* sign vectors.
 EXHAUSTIVE_MAX_M = 10

@@ -36,6 +36,7 @@ from sparseact.complexity._common import (
     _scale,
 )
 from sparseact.complexity.barrier_polish import _polish_networks
+from sparseact.complexity.exact import _mc
 from sparseact.networks import SparseReLUNetwork
 
 #: Relative improvement a move must bring to be accepted (guards against cycling on rounding).
@@ -809,8 +810,6 @@ def rademacher_lower_bound(
     zetas, results : ndarray, list of LowerBoundSup
         Only with ``return_networks=True``.
     """
-    from sparseact.complexity.exact import _mc
-
     X = _as_points(X)
     m = X.shape[0]
     s, k = _check_sk(s, k)

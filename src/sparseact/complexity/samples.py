@@ -9,6 +9,7 @@ import numpy as np
 from sparseact import bounds as _bounds
 from sparseact._validation import check_int
 from sparseact.complexity._common import _check_rng, _check_sk
+from sparseact.constructions import quadratic_lift
 
 # ---------------------------------------------------------------------------
 # the paper's bounds for an instance
@@ -81,8 +82,6 @@ def sample_distribution(kind: str, m: int, n: int, rng, **kw) -> tuple[np.ndarra
     R : float
         ``max_i ||x_i||_2`` (**exact**; ``sqrt(n)`` on the cube).
     """
-    from sparseact.constructions import quadratic_lift
-
     m = check_int(m, "m", 1)
     n = check_int(n, "n", 1)
     rng = _check_rng(rng)

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from sparseact._validation import check_int
-from sparseact._validation import check_network as _net
 from sparseact.families._common import _nsk, _real, _rng, _rows_per_chunk, _uniform_chunks, _with_margin
 from sparseact.networks import SparseReLUNetwork
+from sparseact.networks import check_network as _net
 
 __all__ = ["EXACT_MAX_N", "SparsityCertificate", "certify_sparsity", "densest_threshold", "repair_sparsity", "rescale"]
 
@@ -204,6 +204,7 @@ def _max_kth_normalized(W: np.ndarray, b: np.ndarray, k: int, points=None) -> fl
     if s <= k:
         return -math.inf
     if points is None:
+        # deferred: numba loads only when a cube is scanned
         from sparseact.cube_scan import max_kth_largest
 
         return float(max_kth_largest(*SparseReLUNetwork(np.zeros(s), W, b).cube_halves(), k))

@@ -24,13 +24,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from sparseact._validation import check_int, check_rho, check_work
-from sparseact._validation import check_network as _net
 from sparseact.analysis import average_sensitivity, noise_sensitivity
 from sparseact.bounds import lemma9_average_sensitivity, lemma10_noise_sensitivity
 from sparseact.families._common import _nsk, _real, _rng
 from sparseact.families.certify import repair_sparsity, rescale
 from sparseact.families.generators import WEIGHT_KINDS, random_sparse_network
 from sparseact.networks import SparseReLUNetwork
+from sparseact.networks import check_network as _net
 
 __all__ = ["OBJECTIVE_KINDS", "SEARCH_MAX_N", "SearchResult", "adversarial_search", "make_ratio_objective"]
 

@@ -20,8 +20,13 @@ the data and the ledger is :mod:`sparseact.publish.statements`.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
+
+import yaml
+
+from sparseact.paper.domains import parse_domain as _parse_domain
 
 __all__ = [
     "APPENDIX_OFFSET",
@@ -96,6 +101,7 @@ STATEMENT_KEYS = (
     "hypothesis",
     "refuted_by",
     "remark",
+    "domain",
 )
 #: Whose statement it is: printed in the paper, or the project's own (a derived result, a meta-claim about many
 #: printed statements). A statement of kind ``derived`` is the project's; any other is the paper's unless it says
@@ -124,8 +130,6 @@ def paper_position(reference: str) -> tuple:
     first numbered item (:data:`FIRST_ITEM_OF_SECTION`); ``Lemma 18 (Section 5)`` and ``Theorem 19, eq. (1)`` both
     sort in Section 5, before ``Appendix A``.
     """
-    import re
-
     text = str(reference)
     item = re.search(r"\b(?:Theorem|Lemma|Remark|Conjecture|Definition|Claim|Corollary)\s+(\d+)", text)
     number = int(item.group(1)) if item else 0
@@ -158,8 +162,6 @@ def origin(entry: dict) -> str:
 
 def _load(path: Path, name: str) -> list[dict]:
     """The entries of the YAML file ``path``; errors name it as ``name``."""
-    import yaml
-
     try:
         entries = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
@@ -224,6 +226,15 @@ def _check_statement(entry: dict, where: str) -> None:
             raise ValueError(f"{where}: refuted_by is a list of the project's statements that prove it false")
         if origin(entry) != "paper" or entry.get("open") is not None:
             raise ValueError(f"{where}: only a printed statement is refuted, and a refuted statement is not open")
+    domain = entry.get("domain")
+    if domain is not None:
+        if not isinstance(domain, dict) or not domain:
+            raise ValueError(f"{where}: domain maps a variable to its interval, e.g. eps: '(0, 1)'")
+        for name, text in domain.items():
+            try:
+                _parse_domain(text)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"{where}: domain of {name}: {exc}") from None
     if entry.get("hypothesis") is not None and not isinstance(entry["hypothesis"], str):
         raise ValueError(f"{where}: hypothesis names the paper statement (a conjecture) the result is conditional on")
     sharper = entry.get("sharper")

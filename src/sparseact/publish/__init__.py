@@ -15,7 +15,11 @@ reporting
 plotting
     The shared style of the figures.
 mathtext
-    TeX to MathML, offline.
+    TeX to MathML, offline; TeX in Markdown.
+asciimath
+    ASCII formulas written by code (``sqrt(n)``, ``1e+06``) as TeX, and prose typeset with them.
+cells
+    Table cells as text.
 browser
     The browser checks and screenshots of the pages.
 

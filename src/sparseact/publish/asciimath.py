@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 import re
 
+from sparseact.publish.mathtext import MathRenderError, render_text, split_math, tex_to_mathml
+
 __all__ = [
     "FUNCTIONS",
     "GREEK",
@@ -30,6 +32,7 @@ __all__ = [
     "SIGNIFICANT",
     "ascii_formula_tex",
     "format_number",
+    "render_prose",
     "typeset_ascii",
 ]
 
@@ -329,8 +332,6 @@ def typeset_ascii(text: str) -> str:
     >>> typeset_ascii("at eps = 1e+06 the bound fails")
     'at $\\varepsilon = 10^{6}$ the bound fails'
     """
-    from sparseact.publish.mathtext import MathRenderError, split_math, tex_to_mathml
-
     pieces = []
     for kind, piece in split_math(str(text)):
         if kind != "text":
@@ -471,3 +472,9 @@ def _merge(pieces: list[tuple[bool, str]]) -> list[tuple[bool, str]]:
         else:
             merged.append((formula, chunk))
     return merged
+
+
+def render_prose(text: str, breakable: bool = False) -> str:
+    """:func:`render_text` of ``text`` after its ASCII formulas (``sqrt(n)``, ``eps = 1e+06``) are written as TeX
+    (:func:`typeset_ascii`): prose written by code, typeset like the rest."""
+    return render_text(typeset_ascii(text), breakable)

@@ -577,9 +577,11 @@ def check_pages(results: str | Path, browser: Browser | None = None) -> dict[str
 
 def placeholder_png(path: str | Path, message: str) -> Path:
     """A small PNG that says, in words, why there is no screenshot (byte-identical for the same message)."""
+    # deferred: matplotlib loads only to draw a placeholder, where no Chromium is installed
     import matplotlib
 
     matplotlib.use("Agg")
+    # after matplotlib.use: the backend is chosen before pyplot loads
     import matplotlib.pyplot as plt
 
     fig = plt.figure(figsize=(7, 1.2), dpi=100)

@@ -38,9 +38,13 @@ import pandas as pd
 from sparseact.paper import errata as paper_errata
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
-from sparseact.publish.findings import Results, ids, short_ref, tightness_of
+from sparseact.publish.findings import Results, ids, load_results, short_ref, tightness_of
+from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
+from sparseact.publish.mathtext import split_math
+from sparseact.publish.reporting import _latex_escape
 from sparseact.publish.statements import CONJECTURED, hypothesis_named
+from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 #: The public repository whose files the certificate links point to (``https://host/owner/repo/blob/<ref>``);
@@ -69,8 +73,6 @@ _OVERFULL = re.compile(r"^Overfull \\[hv]box \((?P<pt>[\d.]+)pt too (?:wide|high
 
 def tex_text(text: str) -> str:
     r"""``text`` for LaTeX: ``$...$`` math unchanged, prose escaped (``_ % & # { } ~ ^ \ < > |``)."""
-    from sparseact.publish.mathtext import split_math
-    from sparseact.publish.reporting import _latex_escape
 
     def prose(piece: str, first: bool) -> str:
         # a quote opens at the start of the text or after a space or bracket, else it closes (after math too)
@@ -89,8 +91,6 @@ def certificate_link(path: str, repository_url: str = REPOSITORY_URL) -> str:
     r"""A ``\href`` to a certificate (``certificates/<claim>/<check>.json`` as ``errata.csv`` names it): to its rendered
     view (:func:`sparseact.publish.ledger.certificate_view`, which a code host shows and which links the file), shown
     as its path in the repository."""
-    from sparseact.publish.ledger import certificate_view
-
     shown = f"results/{certificate_view(path)}"
     path = certificate_view(path)
     target = f"{repository_url.rstrip('/')}/{shown}" if repository_url else f"../{path}"
@@ -406,9 +406,6 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
 
 def write_erratum(results_dir: str | Path, out: str | Path, repository_url: str = REPOSITORY_URL) -> Path:
     """Write :func:`erratum_tex` of the tables in ``results_dir`` to ``out``."""
-    from sparseact.publish.findings import load_results
-    from sparseact.runtime.provenance import atomic_write_text
-
     atomic_write_text(out, erratum_tex(load_results(results_dir), repository_url))
     return Path(out)
 

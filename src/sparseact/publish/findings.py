@@ -29,11 +29,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from sparseact.paper import paper_position
+from sparseact.publish.cells import format_value
 from sparseact.publish.ledger import certificate_view
-from sparseact.publish.statements import CONJECTURED, STATUS_DEFINITIONS, short_ref
+from sparseact.publish.mathtext import markdown_math
+from sparseact.publish.statements import CONJECTURED, STATUS_DEFINITIONS, first_sentence, short_ref
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
-_MATH = re.compile(r"(?<![\\$])\$(?P<tex>[^$]+?)(?<![\\$])\$")
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
@@ -81,8 +83,6 @@ def ids(cell: str) -> list[str]:
 
 def readable(cell) -> str:
     """A table cell as a reader wants it: 4 significant digits (powers of ten as ``10^k``), yes/no, no Python literals."""
-    from sparseact.publish.reporting import format_value
-
     text = str(cell).strip()
     if text in ("True", "False"):
         return "yes" if text == "True" else "no"
@@ -96,29 +96,6 @@ def readable(cell) -> str:
         mantissa, power = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa, f"10^{{{int(exponent)}}}"
         return f"${power}$" if mantissa == "1" else f"${mantissa} \\times {power}$"
     return shown
-
-
-def markdown_math(text: str, in_table: bool = True) -> str:
-    r"""``text`` with its ``$...$`` math written to survive a code host's Markdown renderer.
-
-    Inside math, ``\{``/``\}`` become ``\lbrace``/``\rbrace`` and (in a table cell)
-    ``\|``/``|`` become ``\Vert``/``\vert``; outside math a table cell's ``|`` is escaped.
-    """
-
-    def fix(tex: str) -> str:
-        tex = tex.replace(r"\{", r"\lbrace ").replace(r"\}", r"\rbrace ")
-        if in_table:
-            tex = tex.replace(r"\|", r"\Vert ").replace("|", r"\vert ")
-        return f"${tex}$"
-
-    out, position = [], 0
-    for match in _MATH.finditer(text):
-        plain = text[position : match.start()]
-        out += [plain.replace("|", r"\|") if in_table else plain, fix(match.group("tex"))]
-        position = match.end()
-    plain = text[position:]
-    out.append(plain.replace("|", r"\|") if in_table else plain)
-    return " ".join("".join(out).split())
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -325,12 +302,9 @@ def sharper_items(results: Results) -> list[tuple[str, str, str]]:
 def open_items(results: Results) -> list[tuple[str, str]]:
     """The paper's open statements by name, in paper order, each with why no finite computation settles it (its
     first sentence)."""
-    from sparseact.paper import paper_position
-    from sparseact.publish.statements import _first_sentence
-
     rows = results.printed[results.printed["status"] == "open"]
     return sorted(
-        ((r["paper_ref"], _first_sentence(r["reason"]) + ".") for _, r in rows.iterrows()),
+        ((r["paper_ref"], first_sentence(r["reason"]) + ".") for _, r in rows.iterrows()),
         key=lambda item: paper_position(item[0]),
     )
 

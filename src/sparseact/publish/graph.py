@@ -28,6 +28,7 @@ from sparseact.paper import facts as paper_facts
 from sparseact.paper import premise_kind
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.links import anchor
+from sparseact.publish.mathtext import tex_to_unicode
 
 #: The key of an erratum's node: ``erratum:<erratum_id>`` (an erratum id may equal a statement id).
 ERRATUM_PREFIX = "erratum:"
@@ -120,8 +121,6 @@ def graph_nodes(statements, errata) -> list[Node]:
 def _first_words(text: str, width: int = 34) -> str:
     """``text`` with its TeX math in Unicode (:func:`sparseact.publish.mathtext.tex_to_unicode`), cut at a word to
     about ``width`` characters."""
-    from sparseact.publish.mathtext import tex_to_unicode
-
     text = " ".join(tex_to_unicode(str(text)).split())
     return text if len(text) <= width else text[:width].rsplit(" ", 1)[0] + "…"
 

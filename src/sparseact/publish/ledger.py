@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact._validation import read_regular_file
+from sparseact._validation import MANIFEST_NAME, manifest_lines, read_regular_file
+from sparseact.paper import paper_ref
+from sparseact.paper import statements as paper_statements
+from sparseact.publish.asciimath import OPERATORS, typeset_ascii
+from sparseact.publish.cells import format_value
+from sparseact.publish.mathtext import markdown_math
+from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_json, atomic_write_text
+from sparseact.verify.domains import check_certificate_domain
 from sparseact.verify.records import CheckRecord, _records
 from sparseact.verify.verdicts import FINDINGS, Verdict
 
@@ -152,19 +159,24 @@ def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "
     beside it (:func:`certificate_markdown`), and the digests of both to ``<directory>/SHA256SUMS`` (the checker refuses
     a certificate edited since; a missing file makes the ledger job run again); return the certificates' paths.
 
+    A certificate whose parameters leave the quantifiers of its statement is refused unless it is ``out-of-range``
+    (:func:`sparseact.verify.domains.check_certificate_domain`).
+
     A certificate the checker confirms records the margin it proves (``margin``: ``lhs - rhs`` in exact or interval
-    arithmetic, :func:`sparseact.verify.recompute.verify_certificate`), which the checker compares when it reads
+    arithmetic, :func:`sparseact.verify.checker.verify_certificate`), which the checker compares when it reads
     the file again.
     """
-    from sparseact._validation import MANIFEST_NAME, manifest_lines
-    from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_json, atomic_write_text
-    from sparseact.verify.recompute import verify_certificate
+    # deferred: the verifier (and sparseact.bounds) loads in the ledger job only, not in every assembly notebook,
+    # which reads this module for records_to_frame
+    from sparseact.verify.checker import verify_certificate
 
+    domains = {entry["id"]: entry.get("domain") for entry in paper_statements()}
     paths, written = [], {}
     for record in records:
         if record.certificate:
             path = Path(directory) / f"{record.check_id}.json"
             document = certificate_document(record)
+            check_certificate_domain(document, domains.get(record.statement_id))
             verification = verify_certificate(document)
             if verification.confirmed:
                 document["margin"] = verification.margin
@@ -185,10 +197,6 @@ def certificate_markdown(document: dict, directory: str | Path = "results/certif
     ``directory`` is the certificates' folder (``<results>/certificates``, relative to the repository root), the
     document one of :func:`certificate_document` (with the checker's ``margin`` when it confirmed it).
     """
-    from sparseact.publish.asciimath import OPERATORS, typeset_ascii
-    from sparseact.publish.findings import markdown_math
-    from sparseact.publish.reporting import format_value
-
     if not isinstance(document, dict) or not isinstance(document.get("certificate"), dict):
         raise TypeError("document must be a certificate document (certificate_document), with a 'certificate' dict")
 
@@ -254,9 +262,6 @@ def write_ledger(
     ``results_dir`` (relative to the repository root) holds the certificates the ledger names
     (:func:`records_to_frame`) and the Markdown file, whose links it makes relative to that directory.
     """
-    from sparseact.paper import paper_ref
-    from sparseact.runtime.provenance import atomic_write_text
-
     frame = records_to_frame(sorted(records, key=severity_order), results_dir)
     # where a check's statement is printed is the paper data's to say (a record may predate an edit of it)
     frame["paper_ref"] = [

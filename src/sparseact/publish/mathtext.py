@@ -20,11 +20,14 @@ from __future__ import annotations
 import html
 import re
 
+from latex2mathml.converter import convert
+from latex2mathml.symbols_parser import convert_symbol
+
 __all__ = [
     "TEX_REWRITES",
     "MathRenderError",
     "find_unrendered",
-    "render_prose",
+    "markdown_math",
     "render_text",
     "split_at_relations",
     "split_math",
@@ -90,8 +93,6 @@ def tex_to_mathml(tex: str, display: bool = False) -> str:
         When the converter fails, leaves a macro unconverted, or uses a
         ``mathvariant`` that MathML Core does not render.
     """
-    from latex2mathml.converter import convert
-
     source = _UNBRACED_FONT.sub(r"\\\1{\2}", tex)
     for macro, replacement in TEX_REWRITES.items():
         source = source.replace(macro, replacement)
@@ -133,7 +134,6 @@ def tex_to_unicode(text: str) -> str:
     ``r"When $\Gamma = \sqrt{q}$"`` -> ``"When Γ = √q"``. Scripts keep their ``_`` and ``^``; a macro with no
     symbol keeps its name.
     """
-    from latex2mathml.symbols_parser import convert_symbol
 
     def symbol(match: re.Match) -> str:
         code = convert_symbol("\\" + match.group(1))
@@ -262,16 +262,10 @@ def render_text(text: str, breakable: bool = False) -> str:
     return "".join(parts)
 
 
-def render_prose(text: str, breakable: bool = False) -> str:
-    """:func:`render_text` of ``text`` after its ASCII formulas (``sqrt(n)``, ``eps = 1e+06``) are written as TeX
-    (:func:`sparseact.publish.asciimath.typeset_ascii`): prose written by code, typeset like the rest."""
-    from sparseact.publish.asciimath import typeset_ascii
-
-    return render_text(typeset_ascii(text), breakable)
-
-
 _NON_TEXT = re.compile(r"<(style|script|pre|code|math)\b.*?</\1>", re.DOTALL | re.IGNORECASE)
 _TAG = re.compile(r"<[^>]*>")
+#: ``$...$`` inline math in Markdown or plain text (not an escaped ``\$``).
+_MATH = re.compile(r"(?<![\\$])\$(?P<tex>[^$]+?)(?<![\\$])\$")
 _RAW_MATH = re.compile(r"(?<![\\$])\$\$?[^$]*?(\\[A-Za-z]+|[_^{}])[^$]*?\$")
 
 
@@ -283,3 +277,26 @@ def find_unrendered(page: str) -> list[str]:
     """
     text = _TAG.sub(" ", _NON_TEXT.sub(" ", page))
     return [m.group(0) for m in _RAW_MATH.finditer(html.unescape(text))]
+
+
+def markdown_math(text: str, in_table: bool = True) -> str:
+    r"""``text`` with its ``$...$`` math written to survive a code host's Markdown renderer.
+
+    Inside math, ``\{``/``\}`` become ``\lbrace``/``\rbrace`` and (in a table cell)
+    ``\|``/``|`` become ``\Vert``/``\vert``; outside math a table cell's ``|`` is escaped.
+    """
+
+    def fix(tex: str) -> str:
+        tex = tex.replace(r"\{", r"\lbrace ").replace(r"\}", r"\rbrace ")
+        if in_table:
+            tex = tex.replace(r"\|", r"\Vert ").replace("|", r"\vert ")
+        return f"${tex}$"
+
+    out, position = [], 0
+    for match in _MATH.finditer(text):
+        plain = text[position : match.start()]
+        out += [plain.replace("|", r"\|") if in_table else plain, fix(match.group("tex"))]
+        position = match.end()
+    plain = text[position:]
+    out.append(plain.replace("|", r"\|") if in_table else plain)
+    return " ".join("".join(out).split())

@@ -9,8 +9,28 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+import math
 
+import matplotlib.colors as mcolors
+import matplotlib.pyplot as plt
+import numpy as np
+import seaborn as sns
+from cycler import cycler
+from matplotlib.colors import to_rgb
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.text import Text
+from matplotlib.ticker import (
+    FixedFormatter,
+    FixedLocator,
+    LogFormatterSciNotation,
+    LogLocator,
+    MaxNLocator,
+    NullFormatter,
+    NullLocator,
+)
+
+from sparseact._validation import check_int
 from sparseact.runtime.provenance import atomic_write_bytes
 
 _METADATA = {
@@ -47,9 +67,6 @@ PALETTE = ("#0072B2", "#E69F00", "#228833", "#AA3377", "#66CCEE")
 def setup_style() -> None:
     """The project's plotting style: seaborn ticks, the colour-blind-safe :data:`PALETTE`, fonts >= MIN_FONT pt,
     fixed hash salt."""
-    import seaborn as sns
-    from cycler import cycler
-
     sns.set_theme(style="ticks", palette=list(PALETTE), context="paper")
     plt.rcParams.update(
         {
@@ -83,8 +100,6 @@ def colours(n: int) -> list:
         When ``n`` exceeds the palette: more categories than colours need a sequential scale
         (:func:`sequential`) or a second channel (markers, line styles), not a repeated colour.
     """
-    from sparseact._validation import check_int
-
     if check_int(n, "n", minimum=0) > len(PALETTE):
         raise ValueError(f"n must be <= {len(PALETTE)} (the palette's colours), got {n}")
     return list(PALETTE[:n])
@@ -103,8 +118,6 @@ def category_styles(n: int) -> list[dict]:
     ValueError
         When ``n`` exceeds the distinct :data:`MARKERS`.
     """
-    from sparseact._validation import check_int
-
     if check_int(n, "n", minimum=0) > len(MARKERS):
         raise ValueError(f"n must be <= {len(MARKERS)} (the distinct markers), got {n}")
     return [{"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[i]} for i in range(n)]
@@ -127,9 +140,6 @@ def colour_bar(fig, axes, values, label: str, cmap: str = "viridis", log: bool =
 
     Returns ``(norm, cmap)`` so that lines can be coloured by ``cmap(norm(value))``.
     """
-    import matplotlib.colors as mcolors
-    import numpy as np
-
     values = np.asarray(sorted(set(values)), dtype=float)
     lo, hi = float(values.min()), float(values.max())
     if hi == lo:
@@ -161,8 +171,6 @@ def reference_curve(ax, x, y, *, kind: str = "guide", label: str | None = None, 
 
 def legend_handle(kind: str | None = None, *, color="k", marker=None, ls=None, **kwargs):
     """A legend proxy: a reference line of ``kind``, or a line/marker of the given style."""
-    from matplotlib.lines import Line2D
-
     style = dict(REFERENCE_STYLES[kind]) if kind else {"ls": "-", "lw": 1.2}
     if ls is not None:
         style["ls"] = ls
@@ -184,8 +192,6 @@ def legend_outside(
     ``fig_or_ax`` is an Axes (legend beside that panel) or a Figure (one legend for all panels; handles
     default to the first panel's, deduplicated by label, or of ``axes``).
     """
-    from matplotlib.figure import Figure
-
     if handles is None:
         sources = axes if axes is not None else (fig_or_ax.axes if isinstance(fig_or_ax, Figure) else [fig_or_ax])
         seen = {}
@@ -214,8 +220,6 @@ def legend_outside(
 
 def _thin(values, lo: float, hi: float, log: bool, min_gap: float) -> list:
     """The ``values`` inside [lo, hi], dropping any closer than ``min_gap`` (fraction of the axis) to the last kept."""
-    import math
-
     transform = math.log10 if log else float
     span = transform(hi) - transform(lo) or 1.0
     kept = []
@@ -231,8 +235,6 @@ def _thin(values, lo: float, hi: float, log: bool, min_gap: float) -> list:
 def value_ticks(ax, axis: str, values, *, min_gap: float = 0.07, fmt: str = "{:g}") -> None:
     """Label ``axis`` ("x" or "y") at the data's own grid ``values`` (plain numbers), thinned so labels never
     overlap, with no minor labels. Call after the axis scale and limits are final."""
-    from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter, NullLocator
-
     axis_obj = ax.xaxis if axis == "x" else ax.yaxis
     lo, hi = sorted(ax.get_xlim() if axis == "x" else ax.get_ylim())
     log = (ax.get_xscale() if axis == "x" else ax.get_yscale()) == "log"
@@ -246,9 +248,6 @@ def value_ticks(ax, axis: str, values, *, min_gap: float = 0.07, fmt: str = "{:g
 def _format_log_axis(ax, name: str, numticks: int = 6) -> None:
     """Decade labels (10^k, at most ``numticks``) and unlabelled minor ticks on a log axis; plain labels at
     1, 2, 5 x 10^k where it spans under two decades (matplotlib would label crowded minor ticks)."""
-    import math
-
-    from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter, NullLocator
 
     axis_obj = ax.xaxis if name == "x" else ax.yaxis
     lo, hi = sorted(ax.get_xlim() if name == "x" else ax.get_ylim())
@@ -273,8 +272,6 @@ _DISTINCT_STYLES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)))
 
 def _labelled_ticks(ax, name: str) -> int:
     """How many major ticks of ``ax``'s ``name`` axis are inside its limits and carry a label."""
-    import numpy as np
-
     axis_obj = ax.xaxis if name == "x" else ax.yaxis
     lo, hi = sorted(ax.get_xlim() if name == "x" else ax.get_ylim())
     ticks = [t for t in axis_obj.get_major_locator()() if lo * (1 - 1e-9) <= t <= hi * (1 + 1e-9)]
@@ -288,8 +285,6 @@ def _labelled_ticks(ax, name: str) -> int:
 
 def _grey(colour) -> float | None:
     """The grey level of ``colour`` (0 black .. 1 white), or None when it has a hue."""
-    from matplotlib.colors import to_rgb
-
     r, g, b = to_rgb(colour)
     return r if abs(r - g) < 1e-6 and abs(g - b) < 1e-6 else None
 
@@ -332,9 +327,6 @@ def finish(figures: dict) -> dict:
     :data:`MIN_LOG_LABELS` of them, on every panel (also panels sharing an axis); lines that differ
     only in a shade of grey get distinct line styles; no text is smaller than ``MIN_FONT``.
     """
-    from matplotlib.text import Text
-    from matplotlib.ticker import FixedLocator
-
     for fig in figures.values():
         changed, relabelled_x, relabelled_y = {}, False, False
         for ax in fig.axes:
@@ -369,9 +361,6 @@ def finish(figures: dict) -> dict:
 
 def _short_log_axis(ax, axis: str) -> None:
     """Plain labels at 1, 2, 5 x 10^k on a log ``axis`` that spans too little for decade labels."""
-    import math
-
-    from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter
 
     axis_obj = ax.xaxis if axis == "x" else ax.yaxis
     lo, hi = sorted(ax.get_xlim() if axis == "x" else ax.get_ylim())
@@ -393,8 +382,6 @@ def _short_log_axis(ax, axis: str) -> None:
 
 def integer_ticks(ax, axis: str = "x") -> None:
     """Only integer ticks on ``axis`` (degrees, counts, sizes)."""
-    from matplotlib.ticker import MaxNLocator
-
     (ax.xaxis if axis == "x" else ax.yaxis).set_major_locator(MaxNLocator(integer=True))
 
 

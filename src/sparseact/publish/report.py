@@ -42,6 +42,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from sparseact.paper import facts as paper_facts
+from sparseact.paper import paper_position
+from sparseact.paper import statements as paper_statements
+from sparseact.publish.asciimath import render_prose
 from sparseact.publish.cards import CARDS_CSS, PRINT_OPEN_CSS, label_cells
 from sparseact.publish.findings import (
     STATUS_DEFINITIONS,
@@ -68,6 +72,7 @@ from sparseact.publish.graph import (
     subgraph,
 )
 from sparseact.publish.links import PAPER_PDF, PAPER_VERSION, anchor, link_ids, report_targets
+from sparseact.publish.statements import explain_chain
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -142,8 +147,6 @@ def paper_order(claims) -> list[str]:
 
 def _math(text: str) -> str:
     """Text with its ``$...$`` math and its ASCII formulas as MathML, broken after relations so long formulas wrap."""
-    from sparseact.publish.mathtext import render_prose
-
     return render_prose(str(text), breakable=True)
 
 
@@ -314,8 +317,6 @@ def errata_html(results: Results, results_dir: Path, base: Path) -> str:
 def targets(results: Results, page: str = "") -> dict[str, str]:
     """Every statement, fact and check id -> its anchor on the report (``page`` the report's path from the page that
     links, empty on the report itself)."""
-    from sparseact.paper import facts as paper_facts
-
     return report_targets(
         results.statements["statement_id"], [f["id"] for f in paper_facts()], results.ledger["check_id"], page
     )
@@ -365,8 +366,6 @@ def statements_html(results: Results, results_dir: Path, base: Path) -> str:
 
 def facts_html(results: Results) -> str:
     """The cited textbook facts: each with its statement, its citation and the checks that test it on instances."""
-    from sparseact.paper import facts as paper_facts
-
     links = targets(results)
     verdicts = dict(zip(results.ledger["check_id"], results.ledger["verdict"], strict=True))
     rows, anchors = [], []
@@ -724,9 +723,6 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
 
 def claim_statements(results: Results, claim_id: str) -> pd.DataFrame:
     """The claim's statements with a ``main`` column, main results first, then in the paper's reading order."""
-    from sparseact.paper import paper_position
-    from sparseact.paper import statements as paper_statements
-
     main = {e["id"] for e in paper_statements() if e.get("main")}
     own = results.statements[results.statements["claim_id"] == claim_id]
     own = own.assign(main=own["statement_id"].isin(main))
@@ -763,9 +759,6 @@ def chains_html(results: Results, statements: pd.DataFrame, links: dict[str, str
     """The chain behind each main result of the claim (else its first statement), as ``sparseact explain`` prints
     it, in one collapsed block each: typeset, every id a link, every statement, check and fact expanded once (met
     again, it links back to where it was expanded)."""
-    from sparseact.paper import statements as paper_statements
-    from sparseact.publish.statements import explain_chain
-
     entries = {e["id"]: e for e in paper_statements()}
     known = [sid for sid in statements["statement_id"] if sid in entries]
     chosen = [sid for sid in known if entries[sid].get("main")] or known[:1]
@@ -848,9 +841,10 @@ def claim_page(
     notebook: str | Path, claim_id: str, results_dir: str | Path, page: str | Path, root: str | Path = "."
 ) -> None:
     """Write ``page``: the executed ``notebook`` (inputs hidden) under :func:`claim_header_html`."""
+    # deferred: nbformat, nbconvert and jinja2 load only in a claim page's job, not in the report's
     import nbformat
 
-    from sparseact.runtime.notebooks import notebook_html
+    from sparseact.publish.notebook_page import notebook_html
 
     body = notebook_html(nbformat.read(notebook, as_version=4))
     header = claim_header_html(claim_id, results_dir, page, root)

@@ -11,7 +11,7 @@ one-line reason (for a FAIL: the finding class, the counterexample and the
 corrected statement), a compact summary table and the data tables (short ones
 inline, long ones linked as CSV). Everything is plain HTML built here, without
 random ids, so the rendered pages are byte-identical across runs; the styles are
-in :data:`REPORT_CSS`, which :func:`sparseact.runtime.notebooks.notebook_html` inlines.
+in :data:`REPORT_CSS`, which :func:`sparseact.publish.notebook_page.notebook_html` inlines.
 """
 
 from __future__ import annotations
@@ -26,7 +26,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sparseact.runtime.provenance import atomic_write_text
+from sparseact.publish.asciimath import render_prose
+from sparseact.publish.cells import MISSING, format_value
+from sparseact.publish.ledger import records_to_frame
+from sparseact.runtime.provenance import atomic_write_json, atomic_write_text, provenance
+
+#: Card prose: math typeset, a long formula broken after its relations so it wraps inside its card.
+_card_text = functools.partial(render_prose, breakable=True)
 
 
 def _latex_escape(text: str) -> str:
@@ -109,9 +115,6 @@ def publish(
     figure_paths : sequence of str
         Figures already saved for this claim.
     """
-    from sparseact.publish.ledger import records_to_frame
-    from sparseact.runtime.provenance import atomic_write_json, provenance
-
     table_paths = []
     for table_name, frame in report.tables.items():
         table_paths += save_table(frame, f"{table_dir}/{table_name}", caption=f"{claim}: {table_name}")
@@ -124,7 +127,7 @@ def publish(
     return records_to_frame(records, Path(result_path).parent.parent)
 
 
-#: Styles of the notebook reports (inlined in every page by :func:`sparseact.runtime.notebooks.notebook_html`).
+#: Styles of the notebook reports (inlined in every page by :func:`sparseact.publish.notebook_page.notebook_html`).
 REPORT_CSS = """
 main { max-width: 1400px; margin: 0 auto; }
 .jp-RenderedHTMLCommon .sa-badge { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em;
@@ -165,53 +168,14 @@ INLINE_ROWS = 20
 INLINE_COLUMNS = 10
 #: Characters beyond which a text column is left out of an inline table (it stays in the CSV).
 LONG_TEXT = 160
-#: What a missing value (NaN) is shown as, and what it means.
-MISSING = "\u2014"
 MISSING_NOTE = f"{MISSING} marks a value that does not apply to the row (empty in the CSV)."
 
 
 def _display_html(markup: str) -> None:
+    # deferred: IPython loads only in a notebook's kernel, which displays the HTML (not in the ledger job)
     from IPython.display import HTML, display
 
     display(HTML(markup))
-
-
-def format_value(value) -> str:
-    """One table cell as text: 4 significant digits, integers exact, ``yes``/``no``, :data:`MISSING` for NaN.
-
-    Parameters
-    ----------
-    value : object
-        A cell of a pandas table.
-
-    Returns
-    -------
-    str
-        Plain text (not yet HTML-escaped).
-    """
-    if value is None:
-        return MISSING
-    if isinstance(value, (bool, np.bool_)):
-        return "yes" if value else "no"
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        if np.isnan(value):
-            return MISSING
-        if np.isinf(value):
-            return "\u221e" if value > 0 else "\u2212\u221e"
-        if value == int(value) and abs(value) < 1e6:
-            return str(int(value))
-        return format(value, "#.4g").rstrip(".")
-    if isinstance(value, str):
-        return value
-    try:
-        if pd.isna(value):
-            return MISSING
-    except (TypeError, ValueError):
-        pass
-    return str(value)
 
 
 def _is_numeric(series: pd.Series) -> bool:
@@ -269,11 +233,8 @@ def _correction(row: pd.Series, ledger_rows: pd.DataFrame) -> str:
         & (ledger_rows["variant"] == "corrected")
         & (ledger_rows["check_id"] != row["check_id"])
     ]
-    from sparseact.publish.mathtext import render_prose
-
-    render_text = functools.partial(render_prose, breakable=True)  # a long formula wraps inside its card
     return "; ".join(
-        f"{render_text(str(t['statement']))} ({badge(t['verdict'])} "
+        f"{_card_text(str(t['statement']))} ({badge(t['verdict'])} "
         f'<span class="sa-id">{html.escape(_short_id(t["check_id"]))}</span>)'
         for _, t in twins.iterrows()
     )
@@ -283,10 +244,6 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
     """One check as a card: badge, id and variant, the statement with its paper reference, the reason,
     for a FAIL its finding class, the proposed correction and (with ``report_path``, where the page goes) a link
     to its certificate, then the notes (any ``$...$`` math typeset)."""
-    from sparseact.publish.mathtext import render_prose
-
-    render_text = functools.partial(render_prose, breakable=True)  # a long formula wraps inside its card
-
     verdict = str(row["verdict"])
     variant = f' <span class="sa-muted">({html.escape(str(row["variant"]))})</span>' if row["variant"] else ""
     replicates = (
@@ -297,10 +254,10 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
     check = html.escape(_short_id(row["check_id"]))
     parts = [
         f'<p>{badge(verdict)} <span class="sa-id">{check}</span>{variant}{replicates}</p>',
-        f"<p><b>{html.escape(str(row['paper_ref']))}.</b> {render_text(str(row['statement']))}</p>",
+        f"<p><b>{html.escape(str(row['paper_ref']))}.</b> {_card_text(str(row['statement']))}</p>",
     ]
     label = "Counterexample" if verdict == "FAIL" and row["counterexample"] else "Measured"
-    parts.append(f"<p><b>{label}:</b> {render_text(_reason(row))}</p>")
+    parts.append(f"<p><b>{label}:</b> {_card_text(_reason(row))}</p>")
     if verdict == "FAIL":
         correction = _correction(row, ledger_rows)
         certificate = ""
@@ -312,7 +269,7 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
             f"{correction or 'none proposed (see the notes)'}{certificate}</p>"
         )
     if row["notes"]:
-        parts.append(f'<p class="sa-notes">{render_text(str(row["notes"]))}</p>')
+        parts.append(f'<p class="sa-notes">{_card_text(str(row["notes"]))}</p>')
     return f'<div class="sa-check sa-{html.escape(verdict)}">{"".join(parts)}</div>'
 
 
@@ -425,14 +382,12 @@ def show_figures(figure_paths: Sequence[str], captions: dict[str, str], report_p
     The PNG is embedded in the page; with ``report_path`` the caption links the
     vector (PDF) version relative to the report.
     """
-    from sparseact.publish.mathtext import render_prose as render_text
-
     base = os.path.dirname(report_path) if report_path else None
     pngs = [p for p in figure_paths if str(p).endswith(".png")]
     for number, path in enumerate(pngs, start=1):
         stem = Path(path).stem
         data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
-        caption = render_text(captions.get(stem, ""))
+        caption = render_prose(captions.get(stem, ""))
         pdf = Path(path).with_suffix(".pdf")
         link = ""
         if base is not None and str(pdf) in map(str, figure_paths):

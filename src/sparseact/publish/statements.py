@@ -35,12 +35,14 @@ naming every such statement and why): "not computed yet" is never a status.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
+from sparseact._validation import check_int
 from sparseact.paper import errata as paper_errata
 from sparseact.paper import facts as paper_facts
 from sparseact.paper import origin as paper_origin
@@ -126,13 +128,6 @@ TIGHTNESS_COLUMNS = [
     "gap",
     "method",
 ]
-#: Longest ``reason`` in ``statements.md``, in characters as read (a ``$...$`` formula counts as its visible symbols;
-#: ``statements.csv`` keeps the whole reason, e.g. a statement's full argument).
-REASON_WIDTH = 240
-#: A ``$...$`` formula in a reason, and what of its TeX is not counted: the letters of a macro name (a macro counts as
-#: one character), braces, script marks, spaces and spacing commands.
-_MATH = re.compile(r"(?<![\\$])\$[^$]+?(?<![\\$])\$")
-_TEX_MARKUP = re.compile(r"\\[,;:!]|(?<=\\)[A-Za-z]+|[{}^_$\s]")
 
 
 class UndeterminedError(ValueError):
@@ -154,34 +149,6 @@ def catalogue(claim_ids: Iterable[str] | None = None) -> pd.DataFrame:
         if wanted is None or e["claim_id"] in wanted
     ]
     return pd.DataFrame(rows, columns=["statement_id", "claim_id", "paper_ref", "kind", "statement"])
-
-
-def _shorten(text: str, width: int = REASON_WIDTH) -> str:
-    """``text`` on one line, cut to ``width`` characters as read; a ``$...$`` formula is kept whole or dropped whole
-    (never cut inside, so that the reason still renders), and counts as the symbols it shows."""
-    text = " ".join(str(text).split())
-    pieces, position = [], 0
-    for math in _MATH.finditer(text):
-        pieces += [(text[position : math.start()], False), (math.group(0), True)]
-        position = math.end()
-    pieces.append((text[position:], False))
-    if sum(_read_length(piece, is_math) for piece, is_math in pieces) <= width:
-        return text
-    budget, kept = width - 3, []
-    for piece, is_math in pieces:
-        length = _read_length(piece, is_math)
-        if length <= budget:
-            kept.append(piece)
-            budget -= length
-            continue
-        if not is_math:
-            kept.append(piece[:budget])
-        break
-    return "".join(kept).rstrip() + "..."
-
-
-def _read_length(piece: str, is_math: bool) -> int:
-    return len(_TEX_MARKUP.sub("", piece)) if is_math else len(piece)
 
 
 def _severity_rank(finding: str) -> int:
@@ -381,7 +348,8 @@ def derive(
         The ledger (:data:`sparseact.publish.ledger.LEDGER_COLUMNS`).
     strict : bool, default True
         Raise :class:`UndeterminedError` naming every statement without a status; with ``False`` such
-        rows carry the status ``"undetermined"`` (for diagnosis only: :func:`write_statement_files` is strict).
+        rows carry the status ``"undetermined"`` (for diagnosis only:
+        :func:`sparseact.publish.statement_files.write_statement_files` is strict).
     entries, facts : sequences of mappings, optional
         The statements and facts (default: :mod:`sparseact.paper`'s).
 
@@ -529,10 +497,6 @@ EXPLAIN_MIN_WIDTH = 40
 def explain(statement_id: str, ledger: pd.DataFrame, width: int | None = None) -> str:
     """:func:`explain_chain` as text, one item a line (``width``: wrapped to that many characters, continuation lines
     indented under their item); an item met again says so instead of repeating itself."""
-    import textwrap
-
-    from sparseact._validation import check_int
-
     if width is not None:
         width = check_int(width, "width", minimum=EXPLAIN_MIN_WIDTH)
     lines = []
@@ -733,7 +697,7 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
             if correction and not row["survives"].startswith("yes"):
                 cost += " This correction is not proved; do not rely on it."
         elif row["status"] == "open":
-            cost = f"Open: {_sentence(_first_sentence(entry['open']))}"
+            cost = f"Open: {_sentence(first_sentence(entry['open']))}"
         elif row["status"] == "proved" and entry.get("hypothesis"):
             hypothesis = table.loc[entry["hypothesis"]]
             corrected = (
@@ -851,7 +815,7 @@ def sharper_than_printed(statements: pd.DataFrame, ledger: pd.DataFrame, tightne
     )
 
 
-def _first_sentence(text: str) -> str:
+def first_sentence(text: str) -> str:
     text = " ".join(text.split())
     match = re.search(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bal)\.(\s|$)", text)
     return text[: match.start()] if match else text
@@ -876,49 +840,10 @@ def collect_tightness(table_dirs: Iterable[str | Path]) -> pd.DataFrame:
     )
 
 
-def _markdown_table(frame: pd.DataFrame, columns: Sequence[str]) -> list[str]:
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    for _, row in frame.iterrows():
-        cells = [str(row[c]).replace("|", "\\|").replace("\n", " ") for c in columns]
-        lines.append("| " + " | ".join(cells) + " |")
-    return lines
-
-
 def status_counts(statements: pd.DataFrame) -> dict[str, int]:
     """How many statements have each status."""
     counts = statements["status"].value_counts()
     return {status: int(counts.get(status, 0)) for status in STATUSES}
-
-
-def statements_markdown(statements: pd.DataFrame) -> str:
-    paper_counts = status_counts(statements[statements["origin"] == "paper"])
-    own_counts = status_counts(statements[statements["origin"] != "paper"])
-    lines = [
-        "# Statements of the paper",
-        "",
-        "Generated by `sparseact ledger` from the statement files (each claim's "
-        "`src/sparseact/claims/<id>/statements.yaml`, the facts and errata of `src/sparseact/paper/`) and the "
-        "ledger; the status rules are in "
-        "`docs/statements-graph.md` and `sparseact explain STATEMENT_ID` prints the chain behind a status.",
-        "",
-        "The paper's statements: "
-        + ", ".join(f"**{s}**: {c}" for s, c in paper_counts.items())
-        + "; the project's own (`origin` project), counted apart: "
-        + ", ".join(f"**{s}**: {c}" for s, c in own_counts.items())
-        + ".",
-        "",
-    ]
-    from sparseact.publish.findings import markdown_math
-
-    shown = statements.assign(
-        statement=statements["statement"].map(markdown_math),
-        reason=statements["reason"].map(lambda r: markdown_math(_shorten(r))),
-    )
-    lines += _markdown_table(
-        shown,
-        ["statement_id", "paper_ref", "kind", "origin", "statement", "status", "class", "survives", "range", "reason"],
-    )
-    return "\n".join(lines) + "\n"
 
 
 CORRECTED_COLUMNS = ["statement_id", "paper_ref", "class", "printed", "corrected", "verified_by", "verified"]
@@ -964,87 +889,6 @@ def _premise_state(identifier: str, verdicts: Mapping[str, str], table: pd.DataF
     if kind == "check":
         return verdicts.get(identifier, "not in the ledger")
     return "cited" if kind == "fact" else table.loc[identifier, "status"]
-
-
-def corrected_markdown(corrected: pd.DataFrame) -> str:
-    """``results/corrected-statements.md``: for the authors, each failing statement printed and corrected."""
-    lines = [
-        "# Corrected statements",
-        "",
-        "For every statement of the paper that fails as printed: the printed text, the corrected statement in "
-        "the paper's notation and numbering, and the check that verifies the correction (generated from "
-        "the statement files, `src/sparseact/claims/<id>/statements.yaml` and `src/sparseact/paper/`, and the "
-        "ledger).",
-        "",
-    ]
-    from sparseact.publish.findings import markdown_math
-
-    for row in corrected.itertuples():
-        lines += [
-            f"## {row.paper_ref} ({row.statement_id}, {row._3})",
-            "",
-            f"**Printed.** {markdown_math(row.printed, in_table=False)}",
-            "",
-            f"**Corrected.** {markdown_math(row.corrected, in_table=False)}",
-            "",
-            f"**Verified by** `{row.verified_by}`: {row.verified}.",
-            "",
-        ]
-    return "\n".join(lines)
-
-
-def write_statement_files(
-    ledger: pd.DataFrame,
-    out_dir: str | Path,
-    certificates: Mapping[str, Mapping],
-    table_dirs: Iterable[str | Path] = (),
-    repository_url: str | None = None,
-) -> pd.DataFrame:
-    """Write ``statements.csv``/``.md``, ``errata.csv``, ``headline.csv``, ``tightness.csv``, ``sharper.csv``,
-    ``findings.md``, ``corrected-statements.md`` and the note for the authors, ``erratum/erratum.tex``.
-
-    Parameters
-    ----------
-    ledger : DataFrame
-        The ledger.
-    out_dir : path
-        Where to write (``results``).
-    certificates : mapping
-        check id -> certificate of every FAIL.
-    table_dirs : iterable of paths
-        The claims' table folders (``results/tables/<claim>``), where ``tightness.csv`` tables are collected.
-    repository_url : str, optional
-        The base of the erratum's certificate links (default :data:`sparseact.publish.erratum.REPOSITORY_URL`).
-
-    Returns
-    -------
-    DataFrame
-        The statements table. Raises :class:`UndeterminedError` when a statement has no status.
-    """
-    from sparseact.publish.erratum import REPOSITORY_URL, write_erratum
-    from sparseact.publish.findings import findings_markdown
-    from sparseact.runtime.provenance import atomic_write_text
-
-    out = Path(out_dir)
-    table = derive(ledger)
-    errata = errata_by_cause(ledger, certificates)
-    headline_rows = headline(table, errata)
-    tightness = collect_tightness(table_dirs)
-    sharper = sharper_than_printed(table, ledger, tightness)
-    for name, frame in (
-        ("statements", table),
-        ("errata", errata),
-        ("headline", headline_rows),
-        ("tightness", tightness),
-        ("sharper", sharper),
-    ):
-        atomic_write_text(out / f"{name}.csv", frame.to_csv(index=False, lineterminator="\n"))
-    corrected = corrected_statements(table, ledger)
-    atomic_write_text(out / "corrected-statements.md", corrected_markdown(corrected))
-    atomic_write_text(out / "statements.md", statements_markdown(table))
-    atomic_write_text(out / "findings.md", findings_markdown(out))
-    write_erratum(out, out / "erratum" / "erratum.tex", REPOSITORY_URL if repository_url is None else repository_url)
-    return table
 
 
 #: Markers around the generated summary in README.md.

@@ -16,7 +16,11 @@ line and column of a YAML error):
 * the output directories (:func:`check_output_dirs`): relative, inside the repository, distinct, and clear of
   the folders the shipped configs' runs write (``results/claims``, ``figures``, ``results/quick/tables``...);
 * each claim's relations between keys (``check(block)`` of the claim's grid module,
-  e.g. ``k <= s``) and its grid (:func:`sparseact.claims.check_claim_blocks`).
+  e.g. ``k <= s``) and its grid (:func:`check_claim_blocks`).
+
+The claims are given, never imported (the runtime lies below the claims layer): :func:`validate_config`,
+:func:`load_config` and :func:`validate_workflow_config` take ``claims``, claim id -> claim
+(:func:`sparseact.claims.registry`).
 """
 
 from __future__ import annotations
@@ -24,14 +28,20 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from importlib.resources import files
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
+import jsonschema
 import yaml
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from sparseact._validation import read_regular_file
+from sparseact.runtime.costs import check_cost
 from sparseact.runtime.errors import ConfigError
 
 #: The schema as package data of ``sparseact`` (the Snakefile's ``workflow/schemas/config.schema.yaml`` refers to
@@ -315,9 +325,6 @@ def _validator(schema: dict):
     A referenced file's ``$schema`` (which snakemake needs) is dropped: jsonschema validates a subschema that
     names its dialect with that dialect's stock validator, which would accept ``3.0`` as an integer.
     """
-    import jsonschema
-    from referencing import Registry, Resource
-    from referencing.jsonschema import DRAFT202012
 
     def is_integer(_checker, instance) -> bool:
         return isinstance(instance, int) and not isinstance(instance, bool)
@@ -341,7 +348,6 @@ def _read_schema(path: Path) -> dict:
 
 def _schema(schema_path: str | Path | None) -> dict:
     """The schema, with its file's URI (links resolved) as ``$id``: its ``$ref`` s resolve against that file."""
-    from importlib.resources import files
 
     schema_file = Path(schema_path) if schema_path else Path(str(files("sparseact").joinpath(PACKAGED_SCHEMA)))
     return {**_read_schema(schema_file), "$id": schema_file.resolve().as_uri()}
@@ -367,8 +373,9 @@ def _non_finite_key(node, key: str = "") -> str | None:
     return None
 
 
-def validate_config(config: dict, schema_path: str | Path | None = None) -> dict:
-    """Validate a parsed ``config`` against the schema (strict integers), then every claim's block.
+def validate_config(config: dict, claims: Mapping[str, Any], schema_path: str | Path | None = None) -> dict:
+    """Validate a parsed ``config`` against the schema (strict integers), then the block of each of ``claims``
+    (claim id -> claim, :func:`sparseact.claims.registry`; :func:`check_claim_blocks`).
 
     NaN and infinite numbers are refused first, whatever the key: the schema's bounds
     cannot catch NaN (every comparison with it is false).
@@ -378,10 +385,6 @@ def validate_config(config: dict, schema_path: str | Path | None = None) -> dict
     ConfigError
         ``invalid config: <dotted key>: <what is wrong>``, one line.
     """
-    import jsonschema
-
-    from sparseact.claims import check_claim_blocks
-
     non_finite = _non_finite_key(config)
     if non_finite is not None:
         raise ConfigError(f"invalid config: {non_finite}: NaN and infinity are not allowed (a finite number is needed)")
@@ -391,8 +394,23 @@ def validate_config(config: dict, schema_path: str | Path | None = None) -> dict
         message = error.message if len(error.message) <= MESSAGE_WIDTH else error.message[:MESSAGE_WIDTH] + "..."
         raise ConfigError(f"invalid config: {key}: {message}")
     check_output_dirs(config)
-    check_claim_blocks(config)
+    check_claim_blocks(config, claims)
     return config
+
+
+def check_claim_blocks(config: dict, claims: Mapping[str, Any]) -> None:
+    """Every one of ``claims`` (claim id -> claim) has a config block, no block lacks a claim, and each block passes
+    its claim's checks (``check(block)``) and names a grid (``points(block)``)."""
+    blocks = config.get("claims", {})
+    missing = [c for c in claims if c not in blocks]
+    unknown = [c for c in blocks if c not in claims]
+    if missing:
+        raise ConfigError(f"invalid config: claims: no block for claim {missing[0]!r} (claims: {', '.join(claims)})")
+    if unknown:
+        raise ConfigError(f"invalid config: claims.{unknown[0]}: no claim folder sparseact.claims.{unknown[0]}")
+    for claim_id, claim in claims.items():
+        claim.check(blocks[claim_id])
+        claim.points(blocks[claim_id])
 
 
 def check_output_dirs(config: dict) -> None:
@@ -486,21 +504,21 @@ def _check_shipped_overlap(key: str, directory: str) -> None:
         )
 
 
-def load_config(path: str | Path, schema_path: str | Path | None = None) -> dict:
-    """Read a config file strictly and validate it: the checks the Snakefile runs, outside Snakemake."""
-    return validate_config(read_yaml_strict(path), schema_path)
+def load_config(path: str | Path, claims: Mapping[str, Any], schema_path: str | Path | None = None) -> dict:
+    """Read a config file strictly and validate it for ``claims`` (:func:`validate_config`): the checks the Snakefile
+    runs, outside Snakemake."""
+    return validate_config(read_yaml_strict(path), claims, schema_path)
 
 
-def validate_workflow_config(config: dict, configfiles: Iterable[str | Path]) -> dict:
-    """What the Snakefile runs first: every config file read strictly, the merged ``config`` validated, its cost.
+def validate_workflow_config(config: dict, configfiles: Iterable[str | Path], claims: Mapping[str, Any]) -> dict:
+    """What the Snakefile runs first: every config file read strictly, the merged ``config`` validated for ``claims``
+    (claim id -> claim, :func:`sparseact.claims.registry`), its cost.
 
     A config whose estimated CPU time exceeds the limit is refused unless it sets
     ``accept_cost_over_limit: true`` (:func:`sparseact.runtime.costs.check_cost`).
     """
-    from sparseact.runtime.costs import check_cost
-
     for path in configfiles:
         read_yaml_strict(path)
-    validate_config(config)
-    check_cost(config)
+    validate_config(config, claims)
+    check_cost(config, claims)
     return config

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import yaml
 
+from sparseact.runtime.provenance import atomic_write_text
+
 #: The command that writes the committed file (named in its header).
 COMMAND = "python -m sparseact.runtime.config_readme --out config/README.md"
 
@@ -214,8 +216,6 @@ def main(argv=None) -> int:
     if args.out is None:
         print(text, end="")
     else:
-        from sparseact.runtime.provenance import atomic_write_text
-
         atomic_write_text(args.out, text)
     return 0
 

@@ -6,9 +6,13 @@ and outputs into a small table per claim (CPU seconds and bytes per grid point, 
 CPU seconds, the largest resident memory and wall time of any job of each stage); the table of
 the full config's run ships as ``sparseact/data/job_costs.json`` and is rewritten by::
 
-    python -m sparseact.runtime.costs results config/config.yaml --out src/sparseact/data/job_costs.json
+    sparseact cost-table results config/config.yaml --out src/sparseact/data/job_costs.json
 
 (after ``snakemake --cores 2`` in a fresh copy, so that every job ran and left its benchmark).
+
+The claims are given, never imported (the runtime lies below the claims layer): each function that prices a grid
+takes ``claims``, claim id -> claim (:func:`sparseact.claims.registry`; what is read of a claim is its
+``points(block)``, ``shards(block)`` and ``work(point)``).
 
 :func:`estimate_cost` scales that table to any config, shard by shard. Each claim's grid module says what a
 point's CPU time grows with (``work(point) -> (kind, units)``, :meth:`sparseact.claims.Claim.work`: ``2^n`` where
@@ -47,11 +51,15 @@ import csv
 import json
 import math
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from sparseact._validation import CONFIG_CPU_HOURS_LIMIT, JOB_CPU_HOURS_LIMIT
+from sparseact.runtime.errors import ConfigError
 
 #: The measured cost table, as package data of ``sparseact``.
 COST_TABLE = "data/job_costs.json"
@@ -96,8 +104,9 @@ def _bytes(paths) -> int:
     return sum(p.stat().st_size for p in paths if p.is_file())
 
 
-def measure_costs(results: str | Path, config: dict) -> dict:
-    """The cost table of a complete run: ``results`` is its results folder, ``config`` its config.
+def measure_costs(results: str | Path, config: dict, claims: Mapping[str, Any]) -> dict:
+    """The cost table of a complete run: ``results`` is its results folder, ``config`` its config, ``claims`` the
+    claims it ran (claim id -> claim, :func:`sparseact.claims.registry`).
 
     Returns
     -------
@@ -110,32 +119,30 @@ def measure_costs(results: str | Path, config: dict) -> dict:
         ``stages``: per rule (``kernels``, ``data``, ``runs``, ``assemble``) the jobs, their
         CPU seconds and the largest wall time and resident memory of one job.
     """
-    from sparseact.claims import claim_ids, get_claim
-
     results = Path(results)
-    claims, stage_files, shard_cpu = {}, {stage: [] for stage in (*SHARD_STAGES, "assemble")}, {}
-    for claim_id in claim_ids():
+    rows, stage_files, shard_cpu = {}, {stage: [] for stage in (*SHARD_STAGES, "assemble")}, {}
+    for claim_id, claim in claims.items():
         block = config["claims"][claim_id]
-        points = len(get_claim(claim_id).points(block))
+        points = len(claim.points(block))
         shard_files = {
             stage: sorted((results / "benchmarks" / stage / claim_id).glob("*.tsv")) for stage in SHARD_STAGES
         }
         assemble = results / "benchmarks" / "assemble" / f"{claim_id}.tsv"
         if not assemble.is_file() or not all(shard_files.values()):
             raise ValueError(f"{results}: no benchmark files for claim {claim_id}; run the whole workflow first")
-        for stage, files in shard_files.items():
-            stage_files[stage] += files
+        for stage, benchmarks in shard_files.items():
+            stage_files[stage] += benchmarks
         stage_files["assemble"].append(assemble)
         shard_cpu[claim_id] = {}
-        for files in shard_files.values():
-            for path in files:
+        for benchmarks in shard_files.values():
+            for path in benchmarks:
                 shard_cpu[claim_id][path.stem] = shard_cpu[claim_id].get(path.stem, 0.0) + _benchmark(path)["cpu_s"]
         outputs = [
             *(results / "data" / claim_id).glob("*"),
             *(results / "runs" / claim_id).glob("*"),
             *(results / "notebooks" / "runs" / claim_id).glob("*"),
         ]
-        claims[claim_id] = {
+        rows[claim_id] = {
             "points": points,
             "cpu_s_per_point": round(sum(shard_cpu[claim_id].values()) / points, 3),
             "shard_cpu_s": {shard: round(cpu, 2) for shard, cpu in sorted(shard_cpu[claim_id].items())},
@@ -143,18 +150,16 @@ def measure_costs(results: str | Path, config: dict) -> dict:
             "assemble_cpu_s": _benchmark(assemble)["cpu_s"],
         }
     overhead = round(sum(min(_benchmark(f)["cpu_s"] for f in stage_files[stage]) for stage in SHARD_STAGES), 2)
-    for claim_id, row in claims.items():
-        row["cpu_s_per_unit"] = unit_rates(claim_id, config["claims"][claim_id], row["shard_cpu_s"], overhead)
+    for claim_id, row in rows.items():
+        row["cpu_s_per_unit"] = unit_rates(claims[claim_id], config["claims"][claim_id], row["shard_cpu_s"], overhead)
     stages = {"kernels": _stage_summary([results / "benchmarks" / "kernels.tsv"])}
     stages.update({stage: _stage_summary(files) for stage, files in stage_files.items()})
-    return {"claims": claims, "job_overhead_s": overhead, "stages": stages}
+    return {"claims": rows, "job_overhead_s": overhead, "stages": stages}
 
 
-def shard_units(claim_id: str, block: dict) -> dict[str, dict[str, float]]:
-    """Shard name -> {work kind: the units of its points of that kind} (:meth:`sparseact.claims.Claim.work`)."""
-    from sparseact.claims import get_claim
-
-    claim = get_claim(claim_id)
+def shard_units(claim, block: dict) -> dict[str, dict[str, float]]:
+    """Shard name -> {work kind: the units of its points of that kind} (:meth:`sparseact.claims.Claim.work`) of
+    ``claim`` under ``block``."""
     grid, units = claim.points(block), {}
     for shard, names in claim.shards(block).items():
         for name in names:
@@ -164,8 +169,8 @@ def shard_units(claim_id: str, block: dict) -> dict[str, dict[str, float]]:
     return units
 
 
-def unit_rates(claim_id: str, block: dict, shard_cpu: dict[str, float], overhead: float) -> dict[str, float]:
-    """CPU seconds per work unit of each kind of ``claim_id``'s points, from its shards' measured CPU seconds.
+def unit_rates(claim, block: dict, shard_cpu: dict[str, float], overhead: float) -> dict[str, float]:
+    """CPU seconds per work unit of each kind of ``claim``'s points, from its shards' measured CPU seconds.
 
     Non-negative least squares of each shard's CPU seconds after the start-up ``overhead`` on its units of each kind,
     each shard's equation divided by its measured CPU seconds (so that the fit is in relative error, the small
@@ -173,10 +178,11 @@ def unit_rates(claim_id: str, block: dict, shard_cpu: dict[str, float], overhead
     shard of two kinds, one equation) gets an equal share of those shards' CPU seconds after start-up, over its units,
     so that a larger point of it is not priced as free.
     """
+    # deferred: scipy loads only where the cost table is measured, not at every Snakemake start (config checks)
     import numpy as np
     from scipy.optimize import nnls
 
-    units = shard_units(claim_id, block)
+    units = shard_units(claim, block)
     kinds = sorted({kind for shard in units.values() for kind in shard})
     shards = sorted(units)
     matrix = np.array([[units[shard].get(kind, 0.0) for kind in kinds] for shard in shards])
@@ -194,34 +200,26 @@ def unit_rates(claim_id: str, block: dict, shard_cpu: dict[str, float], overhead
     return out
 
 
-def point_cpu_seconds(claim_id: str, point: dict, row: dict) -> float:
-    """Estimated CPU seconds of one grid ``point`` of ``claim_id`` from its cost-table ``row``: its work units times
+def point_cpu_seconds(claim, point: dict, row: dict) -> float:
+    """Estimated CPU seconds of one grid ``point`` of ``claim`` from its cost-table ``row``: its work units times
     its kind's measured CPU seconds per unit (the claim's mean CPU seconds per point for a kind without a rate)."""
-    from sparseact.claims import get_claim
-
-    kind, units = get_claim(claim_id).work(point)
+    kind, units = claim.work(point)
     rate = row.get("cpu_s_per_unit", {}).get(kind)
     return units * rate if rate is not None else row["cpu_s_per_point"]
 
 
-def shard_estimates(claim_id: str, block: dict, table: dict | None = None) -> dict[str, float]:
-    """Estimated CPU seconds of each shard (its data and runs jobs) of ``claim_id`` under ``block``: the start-up
-    plus its points' :func:`point_cpu_seconds`."""
-    from sparseact.claims import get_claim
-
-    table = cost_table() if table is None else table
-    claim, row = get_claim(claim_id), claim_cost_row(table, claim_id)
+def shard_estimates(claim, block: dict, row: dict, overhead: float) -> dict[str, float]:
+    """Estimated CPU seconds of each shard (its data and runs jobs) of ``claim`` under ``block``: the start-up
+    ``overhead`` plus its points' :func:`point_cpu_seconds` from the claim's cost-table ``row``."""
     grid = claim.points(block)
     return {
-        shard: table["job_overhead_s"] + sum(point_cpu_seconds(claim_id, grid[name], row) for name in names)
+        shard: overhead + sum(point_cpu_seconds(claim, grid[name], row) for name in names)
         for shard, names in claim.shards(block).items()
     }
 
 
 def cost_table() -> dict:
     """The shipped cost table (the full config's measured run)."""
-    from importlib.resources import files
-
     return json.loads(files("sparseact").joinpath(COST_TABLE).read_text(encoding="utf-8"))
 
 
@@ -234,7 +232,7 @@ def _warn_unmeasured(claim_id: str) -> None:
     """One line on standard error, once per claim and process."""
     print(
         f"warning: claim {claim_id} has no measured cost row in sparseact/{COST_TABLE}; its cost is estimated "
-        "as the most expensive measured claim's (rerun python -m sparseact.runtime.costs after a full run)",
+        "as the most expensive measured claim's (rerun sparseact cost-table after a full run)",
         file=sys.stderr,
     )
 
@@ -274,24 +272,23 @@ class CostEstimate:
         )
 
 
-def estimate_cost(config: dict, table: dict | None = None) -> CostEstimate:
-    """Estimated cost of a validated ``config`` from the measured ``table`` (default: :func:`cost_table`).
+def estimate_cost(config: dict, claims: Mapping[str, Any], table: dict | None = None) -> CostEstimate:
+    """Estimated cost of a validated ``config`` of ``claims`` (claim id -> claim, :func:`sparseact.claims.registry`)
+    from the measured ``table`` (default: :func:`cost_table`).
 
     Each shard costs :func:`shard_estimates` (the start-up, and each point's units at its kind's rate), each claim
     its assembly too, the kernels compile once.
     Disk is the claim's mean bytes per point times its points. ``largest_n`` is the largest ``n`` any point has
     (the input dimension: a ``2^n``-point cube where the claim enumerates it).
     """
-    from sparseact.claims import claim_ids, get_claim
-
     table = cost_table() if table is None else table
     points, cpu_s, disk, ns = 0, table["stages"]["kernels"]["cpu_s"], 0, []
     largest_job = ("", "", 0.0)
-    for claim_id in claim_ids():
-        claim, block = get_claim(claim_id), config["claims"][claim_id]
+    for claim_id, claim in claims.items():
+        block = config["claims"][claim_id]
         grid, row = claim.points(block), claim_cost_row(table, claim_id)
         points += len(grid)
-        for shard, job_s in shard_estimates(claim_id, block, table).items():
+        for shard, job_s in shard_estimates(claim, block, row, table["job_overhead_s"]).items():
             cpu_s += job_s
             if job_s / 3600.0 > largest_job[2]:
                 largest_job = (claim_id, shard, job_s / 3600.0)
@@ -302,12 +299,11 @@ def estimate_cost(config: dict, table: dict | None = None) -> CostEstimate:
     return CostEstimate(points, max(ns) if ns else None, cpu_s / 3600.0, disk, peak, largest_job)
 
 
-def check_cost(config: dict) -> CostEstimate:
-    """The estimate of ``config``; ``ConfigError`` if the whole config exceeds :data:`CONFIG_CPU_HOURS_LIMIT` or one
-    job exceeds :data:`JOB_CPU_HOURS_LIMIT` (naming the claim's key), unless ``config`` accepts that."""
-    from sparseact.runtime.errors import ConfigError
-
-    estimate = estimate_cost(config)
+def check_cost(config: dict, claims: Mapping[str, Any]) -> CostEstimate:
+    """The estimate of ``config`` (of ``claims``, as in :func:`estimate_cost`); ``ConfigError`` if the whole config
+    exceeds :data:`CONFIG_CPU_HOURS_LIMIT` or one job exceeds :data:`JOB_CPU_HOURS_LIMIT` (naming the claim's key),
+    unless ``config`` accepts that."""
+    estimate = estimate_cost(config, claims)
     if config.get(OVERRIDE_KEY, False):
         return estimate
     if estimate.cpu_hours > CONFIG_CPU_HOURS_LIMIT:
@@ -362,29 +358,3 @@ def slurm_resources(table: dict | None = None) -> dict[str, dict[str, int]]:
             "cpus_per_task": 1,
         }
     return out
-
-
-def main(argv=None) -> int:
-    """``python -m sparseact.runtime.costs RESULTS CONFIG --out FILE``: write the cost table of a complete run."""
-    import argparse
-
-    from sparseact.runtime.config import load_config
-    from sparseact.runtime.provenance import atomic_write_text
-
-    parser = argparse.ArgumentParser(prog="python -m sparseact.runtime.costs", description=main.__doc__)
-    parser.add_argument("results", help="results folder of a complete run (with its benchmarks/)")
-    parser.add_argument("config", help="the config that run used")
-    parser.add_argument("--out", required=True, help="the JSON cost table to write")
-    args = parser.parse_args(argv)
-    table = measure_costs(args.results, load_config(args.config))
-    table = {
-        "command": f"python -m sparseact.runtime.costs {args.results} {args.config} --out {args.out}",
-        "config": args.config,
-        **table,
-    }
-    atomic_write_text(args.out, json.dumps(table, indent=1, sort_keys=True) + "\n")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

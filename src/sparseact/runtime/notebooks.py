@@ -1,4 +1,4 @@
-"""Execute a jupytext notebook with papermill and render it to HTML.
+"""Execute a jupytext notebook with papermill.
 
 ``run_notebook`` converts a percent-format ``.py`` notebook to ``.ipynb`` with the
 project's kernel (or reads the ``.ipynb`` that ``convert_notebook`` made of it once),
@@ -6,21 +6,14 @@ executes it with papermill (parameters injected after the cell tagged ``paramete
 working directory the repository root, no progress bar, an IPython kernel in this process made by
 :class:`sparseact.runtime.jupyter.InProcessNotebookManager`),
 removes volatile metadata (time stamps, durations) so reruns give identical
-files, and writes the executed notebook and an HTML rendering without input
-cells (``nbconvert --no-input``). Every file is written atomically.
-
-The HTML (:func:`notebook_html`) is self-contained and reads offline: math is
-converted to MathML when the page is built (:mod:`sparseact.publish.mathtext`) instead
-of being typeset by MathJax from a CDN, and the template loads no script
-(require.js, MathJax, mermaid, widgets); figures are embedded as data URIs.
+files, and writes the executed notebook atomically. Its HTML page is the publishing layer's
+(:func:`sparseact.publish.notebook_page.notebook_html`).
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import os
-import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -63,89 +56,9 @@ def _strip_volatile(nb, cwd: str | Path) -> None:
                 output["text"] = output["text"].replace(prefix, "")
 
 
-#: The page template: JupyterLab's ``lab`` template without its remote scripts, plus
-#: :data:`sparseact.publish.reporting.REPORT_CSS` (badges, tables, figures).
-_TEMPLATE = """{%- extends 'index.html.j2' -%}
-{%- block html_head_js -%}{%- endblock html_head_js -%}
-{%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
-{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
-{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
-{%- block html_head_css -%}<style type="text/css">{{ resources.sparseact_css }}</style>{%- endblock html_head_css -%}
-"""
-
-
-def _title(nb) -> str:
-    """The text of the notebook's first level-1 heading (the claim's name), TeX reduced to plain text."""
-    for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            for line in cell.source.splitlines():
-                if line.startswith("# "):
-                    plain = re.sub(r"\\[A-Za-z]+\s*", "", line[2:])
-                    return re.sub(r"[${}]", "", plain).strip()
-    return "sparseact notebook"
-
-
-def notebook_html(nb) -> str:
-    """The executed notebook ``nb`` as one self-contained HTML page, inputs hidden.
-
-    Markdown math (``$...$``, ``$$...$$``) in cells and in ``text/markdown``
-    outputs becomes MathML (:func:`sparseact.publish.mathtext.tex_to_mathml`); the page
-    title is the notebook's first heading.
-
-    Raises
-    ------
-    sparseact.publish.mathtext.MathRenderError
-        When a formula cannot be rendered, or TeX is left unrendered in the page.
-    """
-    from jinja2 import DictLoader, pass_context
-    from nbconvert import HTMLExporter
-    from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
-
-    from sparseact.publish.mathtext import MathRenderError, find_unrendered, tex_to_mathml
-    from sparseact.publish.reporting import REPORT_CSS
-
-    class MathMLRenderer(IPythonRenderer):
-        def inline_math(self, body: str) -> str:
-            return tex_to_mathml(body)
-
-        def block_math(self, body: str) -> str:
-            return tex_to_mathml(body, display=True)
-
-        def latex_environment(self, name: str, body: str) -> str:
-            raise MathRenderError(f"LaTeX environment {name!r} in markdown: use $$...$$")
-
-    class OfflineHTMLExporter(HTMLExporter):
-        @pass_context
-        def markdown2html(self, context, source):
-            cell = context.get("cell", {})
-            renderer = MathMLRenderer(
-                escape=False,
-                attachments=cell.get("attachments", {}),
-                embed_images=self.embed_images,
-                anchor_link_text=self.anchor_link_text,
-                exclude_anchor_links=self.exclude_anchor_links,
-                **self.lexer_options,
-            )
-            return MarkdownWithMath(renderer=renderer).render(source)
-
-    exporter = OfflineHTMLExporter(
-        exclude_input=True,
-        exclude_input_prompt=True,
-        exclude_output_prompt=True,
-        extra_loaders=[DictLoader({"sparseact.html.j2": _TEMPLATE})],
-        template_file="sparseact.html.j2",
-    )
-    nb = copy.deepcopy(nb)
-    nb.metadata["title"] = _title(nb)
-    body, _ = exporter.from_notebook_node(nb, resources={"sparseact_css": REPORT_CSS})
-    leftover = find_unrendered(body)
-    if leftover:
-        raise MathRenderError(f"TeX left unrendered in the page: {leftover[:3]}")
-    return body
-
-
 def check_kernel(kernel: str) -> None:
     """Raise a clear error when ``kernel`` is not a registered Jupyter kernel."""
+    # deferred: the Jupyter stack loads only in a notebook job
     from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 
     try:
@@ -187,11 +100,13 @@ def read_notebook(source: str | Path, kernel: str = "sparseact"):
     An ``.ipynb`` is read without importing jupytext (about 0.2 CPU-seconds a process): the workflow converts
     the runs stage's notebook once and executes the conversion in every shard's job.
     """
+    # deferred: the Jupyter stack loads only in a notebook job
     import nbformat
 
     if Path(source).suffix == ".ipynb":
         nb = nbformat.read(source, as_version=4)
     else:
+        # deferred: only a .py notebook needs jupytext (about 0.2 CPU-seconds a process)
         import jupytext
 
         nb = jupytext.read(source)
@@ -205,6 +120,7 @@ def read_notebook(source: str | Path, kernel: str = "sparseact"):
 def convert_notebook(source: str | Path, out: str | Path, kernel: str = "sparseact") -> None:
     """Write the jupytext notebook ``source`` as an unexecuted ``.ipynb`` ``out`` (cell ids ``cell-<i>``), for
     :func:`run_notebook` to execute many times without converting it each time."""
+    # deferred: the Jupyter stack loads only in a notebook job
     import nbformat
 
     nb = read_notebook(source, kernel)
@@ -215,12 +131,11 @@ def convert_notebook(source: str | Path, out: str | Path, kernel: str = "sparsea
 def run_notebook(
     source: str | Path,
     executed: str | Path,
-    html: str | Path | None,
     parameters: dict,
     kernel: str = "sparseact",
     cwd: str | Path = ".",
-) -> None:
-    """Execute ``source`` (jupytext ``.py``) with ``parameters``; write ``executed`` and ``html``.
+):
+    """Execute ``source`` (jupytext ``.py``) with ``parameters``; write ``executed`` and return it (a notebook node).
 
     Parameters
     ----------
@@ -228,8 +143,6 @@ def run_notebook(
         Percent-format notebook (or its :func:`convert_notebook` ``.ipynb``) with a cell tagged ``parameters``.
     executed : path
         Where the executed ``.ipynb`` goes.
-    html : path or None
-        Where the HTML report (inputs hidden) goes; ``None`` writes none.
     parameters : dict
         Papermill parameters (JSON-serialisable).
     kernel : str
@@ -266,6 +179,4 @@ def run_notebook(
         result = nbformat.read(out, as_version=4)
     _strip_volatile(result, cwd)
     atomic_write_text(executed, nbformat.writes(result) + "\n")
-    if html is None:
-        return
-    atomic_write_text(html, notebook_html(result))
+    return result

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from sparseact._validation import MANIFEST_NAME, manifest_lines
+from sparseact.runtime.provenance import atomic_write_text
 
 #: Files of a directory output that are Snakemake's, not the job's (its time stamp of the folder).
 SNAKEMAKE_FILES = (".snakemake_timestamp",)
@@ -26,8 +27,6 @@ SNAKEMAKE_FILES = (".snakemake_timestamp",)
 def write_manifest(directory: str | Path, names: Iterable[str] | None = None) -> Path:
     """Write ``<directory>/SHA256SUMS`` listing ``names`` (paths relative to ``directory``), by default every file
     under it but the manifest and Snakemake's own files; return the manifest's path."""
-    from sparseact.runtime.provenance import atomic_write_text
-
     folder = Path(directory)
     if names is None:
         names = [
@@ -62,8 +61,6 @@ def completeness_stamp(path: str | Path, *directories: str | Path) -> str:
     str
         ``path``, as given.
     """
-    from sparseact.runtime.provenance import atomic_write_text
-
     missing = [name for directory in directories for name in missing_members(directory)]
     target = Path(path)
     if missing:

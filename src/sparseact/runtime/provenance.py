@@ -91,6 +91,7 @@ def portable_cpu_environment() -> dict[str, str]:
         and OpenBLAS read them once, when loaded).
     """
     try:
+        # deferred: no numpy in a notebook job's parent process (see the imports above)
         from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
     except ImportError:  # a numpy without the runtime dispatch tables
         return {}
@@ -110,6 +111,7 @@ def derive_rng(seed: int, *labels: str | int) -> np.random.Generator:
     each experiment gets an independent stream that does not move when other
     parts of the config change.
     """
+    # deferred: no numpy in a notebook job's parent process (see the imports above)
     import numpy as np
 
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
@@ -219,6 +221,7 @@ def atomic_write_text(path: str | Path, text: str) -> None:
 
 
 def _json_default(value):
+    # deferred: no numpy in a notebook job's parent process (see the imports above)
     import numpy as np
 
     if isinstance(value, np.integer):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sparseact._validation import check_network
+from sparseact.networks import check_network
 
 #: Largest input dimension for the exact whole-cube computations here.
 MAX_EXACT_DIM = 22

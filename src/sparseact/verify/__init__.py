@@ -8,9 +8,13 @@ records
     tables), and ``combine_replicates`` (one record per check from a random claim's replicates).
 certificates
     What a FAIL carries: both sides of the violated relation, recomputable from the certificate alone.
-recompute
-    The checker behind ``sparseact verify-certificate``: recomputes every certificate by an independent
-    implementation.
+checker
+    The checker behind ``sparseact verify-certificate``: confirms a certificate against its check's pinned
+    statement (``STATEMENTS``), text (``pinned_text``) and exact or interval proof (``rigorous``).
+pins
+    The pins, one module per claim: the statement each check refutes and how both sides are recomputed from an
+    instance, on the independent evaluators of ``recompute`` (reading a certificate, the cube, Fourier and
+    sensitivity evaluators, ``Statement``). The verifier imports nothing of ``sparseact.claims``.
 
 The package re-exports nothing: a module imports the submodule it needs, so that the workflow's
 ``code_files`` (which files a claim's jobs depend on) lists exactly that submodule.

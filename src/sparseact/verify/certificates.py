@@ -6,11 +6,11 @@ asserts, ``lhs REL rhs`` with ``REL`` one of ``"<="``, ``">="``, ``"=="``, and
 describes both sides as *quantities* computed from an explicit instance, together
 with the values the check computed. ``sparseact verify-certificate FILE...``
 checks the file against the statement its ``check_id`` refutes, which the
-verifier owns (:data:`sparseact.verify.recompute.STATEMENTS`: the relation, the bound and
+verifier owns (:data:`sparseact.verify.checker.STATEMENTS`: the relation, the bound and
 the meaning of each of its variables): it takes only the *instance* from the
 file (networks, functions, points, the statement's free parameters), recomputes
 both sides and every variable with the small independent evaluators of
-:mod:`sparseact.verify.recompute` (plain numpy, none of the check code), and confirms that
+:mod:`sparseact.verify.recompute` and :mod:`sparseact.verify.pins` (plain numpy, none of the check code), and confirms that
 the pinned relation is violated. A ``formula`` quantity is for the reader: the
 verifier never evaluates its expression; it checks that each recorded variable
 is the one the instance gives.
@@ -79,6 +79,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
+
+from sparseact.verify.verdicts import Verdict
 
 #: Relations a certificate can assert (what the paper claims).
 RELATIONS = ("<=", ">=", "==")
@@ -182,8 +184,6 @@ def fail_fields(verdict, finding: str, build, notes: str = "") -> dict:
         ``verdict``, ``finding``, ``certificate``, ``counterexample`` and ``notes``, as keyword
         arguments of :class:`~sparseact.verify.records.CheckRecord`.
     """
-    from sparseact.verify.verdicts import Verdict
-
     if verdict is not Verdict.FAIL:
         return dict(verdict=verdict, finding="", certificate=None, counterexample="", notes=notes)
     built = build()

@@ -18,7 +18,7 @@ certificate, and the statement's status is then decided by its other checks and 
 (:mod:`sparseact.publish.statements`).
 
 The bound is the ``expr`` of the certificate's ``formula`` side, which the certificate checker pins
-(:mod:`sparseact.verify.recompute`); it is evaluated here by a small interpreter of arithmetic
+(:mod:`sparseact.verify.checker`); it is evaluated here by a small interpreter of arithmetic
 expressions (numbers, the certificate's variables, ``+ - * / **``, comparisons, ``x if c else y``, and
 the functions of :data:`FUNCTIONS`), never by :func:`eval`.
 """

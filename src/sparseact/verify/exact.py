@@ -1,4 +1,4 @@
-"""Exact and rigorous arithmetic for the certificate checker (:mod:`sparseact.verify.recompute`).
+"""Exact and rigorous arithmetic for the certificate checker (:mod:`sparseact.verify.checker`).
 
 A number in a certificate file is an exact rational: a JSON integer, a JSON float (a float is a dyadic rational,
 read exactly), or a string ``"p/q"`` or a decimal string such as ``"0.3"`` (read as the rational it prints).

@@ -174,17 +174,6 @@ PINNED_TEXT: dict[str, dict] = {
         "statement": "m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2) samples suffice, at every scale of the class (squared loss)",
         **_THEOREM17_TWO_POINT,
     },
-    "scaling/theorem5-rate": {
-        "statement": "Theorem 5 (see Theorem 17): on {1,-1}^n, Theorem 17's sample complexity is O~(ksn/eps^2)",
-        "paper_ref": "Theorem 5 (Section 1)",
-        "finding": "statement-error",
-        "lhs_label": "Theorem 17's m(eps, delta) on {1,-1}^n (R = sqrt(n), W = B = 1, k = s = 1)",
-        "rhs_label": "Theorem 5's O~(ksn/eps^2), read as 1000 ksn log^2(ksn/(eps delta))/eps^2",
-        "expr": {
-            "lhs": "((W*sqrt(n)+B)**2*k*s*n*log(k*(sqrt(n)+B)/eps) + log(1/delta))/eps**2",
-            "rhs": "C*k*s*n*log(k*s*n/(eps*delta))**2/eps**2",
-        },
-    },
     "section4_lwr/def15-rounding": {
         "statement": "f_w(y) = (<w, y> mod q) mod p is the learning-with-rounding map of Banerjee et al. (2012)",
         "paper_ref": "Definition 15 (Section 4)",

@@ -4,7 +4,7 @@
 Real` values: exact rationals where the side is rational in the instance (every float of a file is the dyadic
 rational it denotes, so networks on the cube, Fourier coefficients, sensitivities at rational ``rho``, finite sums
 and counts are exact), rigorous enclosures where ``sqrt``, ``log`` or ``exp`` enter. Each function reads the same
-instance as the check's float pin in :data:`sparseact.verify.recompute.STATEMENTS` (which has already checked its
+instance as the check's float pin in :data:`sparseact.verify.checker.STATEMENTS` (which has already checked its
 shape, ranges and recorded variables) and recomputes from it, in :mod:`sparseact.verify.exact`, the statement's
 two sides; hypotheses of the statement that are comparisons (class membership, a tail below ``eps``) are decided
 here too. A check with no entry here has no rigorous evaluation, and its certificates are not confirmed.
@@ -21,17 +21,17 @@ import numpy as np
 
 from sparseact.verify import exact as ex
 from sparseact.verify.exact import Real, real
+from sparseact.verify.pins.section1_index import index_b
+from sparseact.verify.pins.section4_lwr import _lwr_instance
+from sparseact.verify.pins.section4_parity import _corrected_shifts, _even_shifts, _parity_instance
+from sparseact.verify.pins.theorem13 import _junta_instance
 from sparseact.verify.recompute import (
     MAX_ENUMERATION_DIM,
     MAX_RADEMACHER_M,
     Refused,
-    _corrected_shifts,
-    _even_shifts,
-    _lwr_instance,
     _network,
     _network_cube,
     _parameter,
-    _parity_instance,
     _spec,
 )
 
@@ -471,13 +471,6 @@ def _theorem17_scale(c: dict) -> Sides:
     return _two_point(p, delta), C * _theorem17_bound(eps, delta, 1, 1, 1, lam, B, Real(1))
 
 
-def _theorem5_rate(c: dict) -> Sides:
-    n, k, s, W, B, eps, delta = (_p(c, "lhs", name) for name in ("n", "k", "s", "W", "B", "eps", "delta"))
-    C = _p(c, "rhs", "C")
-    lhs = _theorem17_bound(eps, delta, n, s, k, W, B, ex.sqrt(n))
-    return lhs, C * k * s * n * ex.log(k * s * n / (eps * delta)) ** 2 / eps**2
-
-
 def _lemma18(c: dict) -> Sides:
     """The left side with ``E_S R_H(S)`` replaced by its upper bound ``lam sqrt(p/m)`` (``E|zeta_1 + ... + zeta_a| <=
     sqrt(a)`` and Jensen on ``a ~ Bin(m, p)``), so a violation ``lhs < rhs`` proved for it holds for the exact left
@@ -650,7 +643,7 @@ def _theorem8_final_line(c: dict) -> Sides:
     lam, eps, delta = (_p(c, "lhs", name) for name in ("lam", "eps", "delta"))
     C, n, small_c = _p(c, "rhs", "C"), _p(c, "rhs", "n"), _p(c, "rhs", "c")
     lhs = 1 if ex.decide(lam**2, 2 * eps) > 0 and ex.decide(delta, Fraction(1, 2)) < 0 else 0
-    d = small_c * _theorem8_degree(eps, n, Real(1), Real(1), lam, lam)
+    d = ex.ceil(small_c * _theorem8_degree(eps, n, Real(1), Real(1), lam, lam))
     return Real(lhs), C * _lemma7_count(n, d, Real(1), eps, delta)
 
 
@@ -803,8 +796,6 @@ def _eq17_corrected(c: dict) -> Sides:
 
 
 def _section1_index_computes(c: dict) -> Sides:
-    from sparseact.verify.recompute import index_b
-
     lhs = _spec(c, "lhs", "value")
     _, index = index_b([int(v) for v in lhs["x"]])
     return Real(quantity(lhs)), Real(Fraction(index))
@@ -815,8 +806,6 @@ def _count_vs_one(kind: str = "active_count") -> Callable[[dict], Sides]:
 
 
 def _junta_computes(c: dict) -> Sides:
-    from sparseact.verify.recompute import _junta_instance
-
     network = {key: _parameter(c, "lhs", key) for key in ("u", "W", "b")}
     x, V = _junta_instance(c, "rhs")
     T = _parameter(c, "rhs", "T")
@@ -824,8 +813,6 @@ def _junta_computes(c: dict) -> Sides:
 
 
 def _junta_indicator(c: dict) -> Sides:
-    from sparseact.verify.recompute import _junta_instance
-
     x, V = _junta_instance(c, "rhs")
     w, threshold = _parameter(c, "lhs", "w"), _p(c, "lhs", "c")
     value = ex.maximum(
@@ -934,7 +921,7 @@ def _parity_sparsity_corrected(c: dict) -> Sides:
 
 
 #: check id -> both sides of its pinned statement in exact or interval arithmetic. A check of
-#: :data:`sparseact.verify.recompute.STATEMENTS` with no entry here is never confirmed.
+#: :data:`sparseact.verify.checker.STATEMENTS` with no entry here is never confirmed.
 RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "appendixA/sparse-sqrt-q-printed": _count_vs_one(),
     "appendixA/sparse-sqrt-q-corrected": _appendix_a_hypothesis(lambda w, q: sum(v * v for v in w) <= 1),
@@ -965,7 +952,6 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "scaling/theorem17-printed": _theorem17_scale,
     "scaling/covariance": _theorem17_scale,
     "scaling/lemma18-printed": _lemma18,
-    "scaling/theorem5-rate": _theorem5_rate,
     "section1_index/computes": _section1_index_computes,
     "section1_index/sparsity": _section1_index_sparsity,
     "section4_lwr/network": _lwr_network,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import seaborn as sns
+from matplotlib.colors import LogNorm
 
 from sparseact.publish.plotting import (
     FULL_WIDTH,
@@ -100,9 +102,6 @@ def as_vs_n(tables: dict):
 
 def ratio_heatmap(tables: dict):
     """Worst AS / expression over (k, s)."""
-    import seaborn as sns
-    from matplotlib.colors import LogNorm
-
     grid = _grid(tables).pivot_table(index="k", columns="s", values="ratio", aggfunc="max")
     fig, ax = plt.subplots(figsize=(SINGLE_WIDTH, 3.2))
     sns.heatmap(

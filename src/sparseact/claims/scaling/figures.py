@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import math
+import re
+import textwrap
+
+import seaborn as sns
+
+from sparseact import bounds
 from sparseact.publish.plotting import FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, finish, legend_outside, plt, setup_style
 
 CAPTIONS = {
@@ -41,8 +48,6 @@ _MATH_WORDS = {
 def _mathtext(formula: str) -> str:
     """An inline formula of a docstring (``H_{n,s,k}^{W,B}``, ``1 - rho``, ``{-1, 1}^n``) as mathtext: braces after
     ``_`` or ``^`` group, other braces are printed, and the words of :data:`_MATH_WORDS` become symbols."""
-    import re
-
     out, stack = [], []
     for i, char in enumerate(formula):
         if char == "{":
@@ -61,10 +66,6 @@ def formula_label(name: str) -> str:
     """What a formula of :mod:`sparseact.bounds` is, as a reader names it: the first paragraph of its docstring
     (e.g. "Proof of Lemma 9: the bound on term (U)"), not the function's name, in full, wrapped at
     :data:`LABEL_WIDTH` characters, its inline formulas in mathtext."""
-    import re
-    import textwrap
-
-    from sparseact import bounds
 
     doc = getattr(getattr(bounds, name, None), "__doc__", None)
     if not doc:
@@ -78,15 +79,11 @@ def formula_label(name: str) -> str:
 
 def _power_of_ten(value: float) -> str:
     """``10^k`` as mathtext when ``value`` is a power of ten, else ``value`` with ``:g``."""
-    import math
-
     exponent = round(math.log10(value)) if value > 0 else None
     return f"$10^{{{exponent}}}$" if exponent is not None and math.isclose(value, 10.0**exponent) else f"{value:g}"
 
 
 def figures(tables: dict) -> dict:
-    import seaborn as sns
-
     setup_style()
     exponents = tables["exponents"].copy()
     exponents["deviation"] = (exponents["exponent"] - exponents["expected"]).round(3) + 0.0

@@ -24,6 +24,7 @@ from sparseact.claims.theorem17.compute import (
     target_label,
     target_network,
 )
+from sparseact.verify import certificates as cert
 from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
@@ -393,8 +394,6 @@ def _unseen_mass_rows() -> pd.DataFrame:
 def _dense_lower_bound_records() -> list[CheckRecord]:
     """``theorem17/memoriser-unseen-mass`` (the lemma's step, exact) and ``theorem17/dense-lower-bound-printed``
     (the Introduction's Omega(s^2/eps^2) against the memoriser's sample count, with a certificate)."""
-    from sparseact.verify import certificates as cert
-
     unseen = _unseen_mass_rows()
     records = [
         CheckRecord(

@@ -32,6 +32,9 @@ import math
 
 import numpy as np
 
+from sparseact.complexity import best_assignment, class_cells
+from sparseact.verify import certificates
+
 #: Thresholds t at which the tail bounds and eqs. (6), (7), (13) are evaluated.
 T_GRID = (0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5)
 #: Hoeffding's constant: P(|sum zeta_i a_i| > t ||a||) <= 2 exp(-t^2 / HOEFFDING_C).
@@ -63,8 +66,6 @@ def hoeffding_tail(Z: np.ndarray, a: np.ndarray, t: float) -> float:
 
 
 def cells_of(X: np.ndarray, W: float, B: float) -> np.ndarray:
-    from sparseact.complexity import class_cells
-
     return np.asarray(class_cells(X, W, B)[0], dtype=bool)
 
 
@@ -145,8 +146,6 @@ def term_rows(
     X: np.ndarray, masks: np.ndarray, Z: np.ndarray, s: int, k: int, W: float, B: float, label: str
 ) -> list[dict]:
     """The two terms of (4) (their largest values over the class, exact) against (6), (7), (8), (13), (14)."""
-    from sparseact.complexity import best_assignment
-
     m, n = X.shape
     R = float(np.linalg.norm(X, axis=1).max())
     cellsum = Z @ masks.T.astype(float)  # (2^m, C)
@@ -320,8 +319,6 @@ def _first_term(X, zeta, u, w, b) -> float:
 
 
 def eq12_certificate(instance: dict) -> dict:
-    from sparseact.verify import certificates
-
     nets = [dict(u=[u], W=[[w]], b=[b]) for u, w, b in instance["networks"]]
     lhs = certificates.quantity(
         "first_term_lower_bound", X=instance["X"], zetas=instance["zetas"], networks=nets, s=1, k=1, W=EQ12_W, B=EQ12_B
@@ -364,8 +361,6 @@ def eq7_instance() -> dict:
 def eq7_certificate(instance: dict, relation: str = "==") -> dict:
     """``sum_j |I_j| = m`` (eq. (7), ``relation "=="``) or ``sum_j |I_j| <= k m`` (the k-sparse extension, ``"<="``,
     ``k = 1``) violated by the printed cells of :data:`EQ7_NETWORK`."""
-    from sparseact.verify import certificates
-
     rhs = (
         certificates.formula("m", m=instance["m"])
         if relation == "=="
@@ -429,8 +424,6 @@ def ties_instance() -> dict:
 
 def ties_certificate(instance: dict, term: str) -> dict:
     """The certificate that (14) (``term "first"``) or (8) (``"second"``) fails with the printed cells."""
-    from sparseact.verify import certificates
-
     spec = dict(
         X=instance["X"],
         zetas=instance["zetas"],

@@ -905,7 +905,7 @@ def final_line_rows():
     rows = []
     for lam in c["lams"]:
         eps = c["eps0"] * lam**2
-        d = c["c"] * float(bounds.theorem8_degree(eps, c["n"], 1, 1, lam, lam))
+        d = math.ceil(c["c"] * float(bounds.theorem8_degree(eps, c["n"], 1, 1, lam, lam)))  # a degree: an integer
         separation = lam**2  # (1/4) E (lam - (-lam))^2
         rows.append(
             dict(
@@ -977,7 +977,7 @@ def _two_point_records():
             "the last line's O(n^d log(1/delta)/eps), printed d with Theta constant c",
             f"n = 2, s = k = 1, W = B = lam = {worst['lam']:g}, eps = {f['eps0']:g} lam^2, delta = {f['delta']:g}: the "
             f"class contains h = +-lam (u = +-lam, w = 0, b = -1); their losses sum to lam^2 > 2 eps so one sample is "
-            f"needed, but d = c log^4(2)/{f['eps0']:g}^2 = {worst['d']:.4g} does not change with lam and "
+            f"needed, but d = ceil(c log^4(2)/{f['eps0']:g}^2) = {worst['d']:d} does not change with lam and "
             f"n^d log(1/delta)/eps = {worst['printed']:.3g} < 1 (C = {f['C']:g}, c = {f['c']:g}; a larger lam refutes "
             "any C and c); the k^2 (W sqrt(n) + B)^2 factor the theorem keeps is needed.",
         )

@@ -1,0 +1,270 @@
+"""Independent re-evaluation of FAIL certificates (``sparseact verify-certificate``).
+
+A certificate file (:mod:`sparseact.verify.certificates`) names a check and gives an explicit instance that
+violates the paper's statement the check tests. The statement is the verifier's, not the file's: :data:`STATEMENTS`
+pins, per check, the statement id, the relation, and a function that recomputes both sides and every variable of
+the bound (``n``, ``s``, ``k``, ``W``, ``B``, ``R``, ...) from the instance alone (bounds printed in
+:mod:`sparseact.bounds` come from there). No expression of the file is evaluated; a variable the file records must
+equal the recomputed one. The pins are declared per claim (:mod:`sparseact.verify.pins`, one module each) on the
+evaluators of :mod:`sparseact.verify.recompute`, which share no code with the checks that produced the
+certificate; no module of the verifier imports ``sparseact.claims``.
+
+A certificate is confirmed when its check is pinned, it names the check's statement and relation, its recorded
+variables are the instance's, both recomputed sides reproduce the recorded values
+(:data:`~sparseact.verify.certificates.REPRODUCE_RTOL`), they violate the pinned relation, its text is the pinned
+text (:mod:`sparseact.verify.pinned_text`), and the violation is established in exact or interval arithmetic
+(:mod:`sparseact.verify.rigorous`). Instances beyond the limits of :mod:`sparseact.verify.recompute` (cube
+dimension, network size, file size, sums of Section 4) are refused with a message before anything large is
+allocated. A check with no pinned statement is not confirmed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from fractions import Fraction
+from pathlib import Path
+
+from sparseact._validation import MANIFEST_NAME, read_regular_file
+from sparseact.verify import exact
+from sparseact.verify.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL, violated
+from sparseact.verify.pinned_text import PINNED_TEXT
+from sparseact.verify.pins import (
+    appendixA,
+    lemma6,
+    lemma9,
+    lemma10,
+    scaling,
+    section1_index,
+    section4_lwr,
+    section4_parity,
+    theorem8,
+    theorem13,
+    theorem17,
+    theorem19,
+)
+from sparseact.verify.recompute import (
+    MAX_FILE_BYTES,
+    Refused,
+    Statement,
+    Verification,
+    _check_recorded_variables,
+    _fields,
+    _formula_exprs,
+    _same,
+    read_certificate,
+)
+from sparseact.verify.rigorous import RIGOROUS
+
+#: What evaluating a hostile instance may raise, besides :class:`Refused`: the certificate is then not confirmed.
+EVALUATION_ERRORS = (
+    ValueError,
+    KeyError,
+    IndexError,
+    TypeError,
+    AttributeError,
+    ZeroDivisionError,
+    OverflowError,
+    RecursionError,
+)
+#: check id -> the statement it refutes, from the pins of each claim (:mod:`sparseact.verify.pins`). A certificate
+#: of any other check is not confirmed.
+STATEMENTS: dict[str, Statement] = {
+    **appendixA.STATEMENTS,
+    **lemma10.STATEMENTS,
+    **lemma6.STATEMENTS,
+    **lemma9.STATEMENTS,
+    **scaling.STATEMENTS,
+    **section1_index.STATEMENTS,
+    **section4_lwr.STATEMENTS,
+    **section4_parity.STATEMENTS,
+    **theorem13.STATEMENTS,
+    **theorem17.STATEMENTS,
+    **theorem19.STATEMENTS,
+    **theorem8.STATEMENTS,
+}
+
+
+def _fill_pinned(text: str, certificate: dict) -> str:
+    """A pinned text with each ``<<name>>`` replaced by the integer variable ``name`` of the certificate's formula
+    sides (a label that names the instance, such as ``k=<<k>>``, is pinned exactly for every instance)."""
+
+    def value(match) -> str:
+        name = match.group(1)
+        for side in ("lhs", "rhs"):
+            variables = certificate[side].get("vars") if isinstance(certificate[side], dict) else None
+            if (
+                isinstance(variables, dict)
+                and isinstance(variables.get(name), int)
+                and not isinstance(variables.get(name), bool)
+            ):
+                return str(variables[name])
+        raise Refused(f"the pinned text names <<{name}>>, which is no integer variable of the certificate")
+
+    return re.sub(r"<<([A-Za-z_][A-Za-z_0-9]*)>>", value, text)
+
+
+def _check_pinned_text(check_id: str, document: dict, certificate: dict) -> None:
+    """Refuse, naming the field, a file whose text differs from the check's pin (:data:`PINNED_TEXT`)."""
+    pin = PINNED_TEXT.get(check_id)
+    if pin is None:
+        return
+    for field in ("statement", "paper_ref", "finding"):
+        if document.get(field) != pin[field]:
+            raise Refused(f"field {field!r} is {document.get(field)!r}, its pin says {pin[field]!r}")
+    for field in ("lhs_label", "rhs_label"):
+        expected = _fill_pinned(pin[field], certificate)
+        if certificate.get(field) != expected:
+            raise Refused(f"field certificate.{field} is {certificate.get(field)!r}, its pin says {expected!r}")
+    recorded = _formula_exprs(certificate["rhs"], "rhs", _formula_exprs(certificate["lhs"], "lhs", {}))
+    for path in sorted(set(recorded) | set(pin["expr"])):
+        if recorded.get(path) != pin["expr"].get(path):
+            raise Refused(
+                f"field certificate.{path}.expr is {recorded.get(path)!r}, its pin says {pin['expr'].get(path)!r}"
+            )
+
+
+def verify_certificate(document: dict) -> Verification:
+    """Check a certificate file's content against the statement its check refutes (:data:`STATEMENTS`).
+
+    Confirmed when the check is one of :data:`STATEMENTS`, the file names that check's statement and
+    relation, every variable the file records is the one the instance gives, both sides recomputed
+    from the instance reproduce the recorded values, and they violate the pinned relation.
+    """
+    try:
+        check_id, statement_id, certificate = _fields(document)
+        statement = STATEMENTS.get(check_id)
+        if statement is None:
+            raise Refused(
+                f"check {check_id!r} refutes no statement the verifier knows (sparseact.verify.checker.STATEMENTS)"
+            )
+        if statement_id != statement.statement_id:
+            raise Refused(f"check {check_id} refutes statement {statement.statement_id}, not {statement_id}")
+        relation = certificate["relation"]
+        if relation not in (statement.relation, *statement.links):
+            raise Refused(
+                f"{statement.statement_id} asserts lhs {statement.relation} rhs, the file says "
+                f"{certificate['relation']!r}"
+            )
+        sides = statement.sides(certificate)
+        for side in ("lhs", "rhs"):
+            _check_recorded_variables(certificate[side], sides.variables, side)
+    except Refused as exc:
+        return Verification(False, math.nan, math.nan, f"NOT confirmed: {exc}")
+    except EVALUATION_ERRORS as exc:
+        return Verification(
+            False, math.nan, math.nan, f"NOT confirmed: cannot evaluate the instance ({type(exc).__name__}: {exc})"
+        )
+    lhs, rhs = sides.lhs, sides.rhs
+    problems = []
+    for side, value in (("lhs", lhs), ("rhs", rhs)):
+        recorded = certificate[f"{side}_value"]
+        if not math.isfinite(value):
+            problems.append(f"{side} recomputes to {value}")
+        elif not _same(recorded, value):
+            shown = f"{recorded:.12g}" if isinstance(recorded, float) else repr(recorded)[:40]
+            problems.append(f"{side} recomputes to {value:.12g}, recorded {shown}")
+    if not problems and not violated(relation, lhs, rhs):
+        problems.append(f"{lhs:.12g} {relation} {rhs:.12g} holds")
+    refutes = f"{statement.statement_id} ({statement.text})"
+    if problems:
+        return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {'; '.join(problems)}")
+    try:
+        _check_pinned_text(check_id, document, certificate)
+    except Refused as exc:
+        return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {exc}")
+    try:
+        margin = _rigorous_margin(check_id, certificate)
+    except EVALUATION_ERRORS as exc:
+        return Verification(
+            False,
+            lhs,
+            rhs,
+            f"NOT confirmed against {refutes}: the violation is not established in "
+            f"exact or interval arithmetic ({exc})",
+        )
+    if "margin" in document and document["margin"] != margin:
+        return Verification(
+            False,
+            lhs,
+            rhs,
+            f"NOT confirmed against {refutes}: field 'margin' is "
+            f"{str(document['margin'])[:200]!r}, the checker proves {margin!r}",
+        )
+    return Verification(
+        True, lhs, rhs, f"confirmed: refutes {refutes}: lhs = {lhs:.6g}, rhs = {rhs:.6g}; {margin}", margin
+    )
+
+
+def _rigorous_margin(check_id: str, certificate: dict) -> str:
+    """The proof of the violation (:mod:`sparseact.verify.rigorous`): both sides recomputed in exact or interval
+    arithmetic must enclose the recorded values (:data:`~sparseact.verify.certificates.REPRODUCE_RTOL`) and lie
+    strictly on the violating side; returns the margin ``lhs - rhs`` and its method, or raises :class:`Refused`."""
+    sides = RIGOROUS.get(check_id)
+    if sides is None:
+        raise Refused("no exact or interval evaluation is pinned for this check (sparseact.verify.rigorous.RIGOROUS)")
+    values = sides(certificate)
+    for side, value in zip(("lhs", "rhs"), values, strict=True):
+        recorded = exact.rational(certificate[f"{side}_value"], f"{side}_value")
+        lo, hi = value.bounds()
+        slack = Fraction(REPRODUCE_ATOL) + Fraction(REPRODUCE_RTOL) * abs(recorded)
+        if not lo - slack <= recorded <= hi + slack:
+            raise Refused(
+                f"{side} is {value.describe(12)} in exact or interval arithmetic, recorded {float(recorded)!r}"
+            )
+    established, margin = exact.violation(certificate["relation"], *values)
+    if not established:
+        raise Refused(margin)
+    return margin
+
+
+def _listed_digest(path: Path) -> tuple[Path, str | None] | None:
+    """The manifest of the nearest enclosing folder that has one, and the digest it lists for ``path`` (``None``
+    when it does not list it); ``None`` when no enclosing folder has a manifest (a file outside a run's results)."""
+    for folder in path.absolute().parents:
+        manifest = folder / MANIFEST_NAME
+        if manifest.is_file():
+            text = read_regular_file(manifest, MAX_FILE_BYTES, "manifest").decode("utf-8", "replace")
+            name = path.absolute().relative_to(folder).as_posix()
+            listed = dict(reversed(line.split("  ", 1)) for line in text.splitlines() if "  " in line)
+            return manifest, listed.get(name)
+    return None
+
+
+def verify_file(path: str | Path) -> Verification:
+    """:func:`verify_certificate` on a certificate JSON file; a file that cannot be read or parsed is not confirmed.
+
+    A file under a folder with a :data:`~sparseact._validation.MANIFEST_NAME` (the digests the ledger step writes
+    beside the certificates, one ``<sha256>  <claim>/<check>.json`` line each) must also be the file the ledger step
+    wrote: a confirmed file whose digest differs from its line, or that has no line, is refused, so an edit
+    of any field (a label, the statement's text, an instance entry that keeps the violation) is refused too.
+    """
+    try:
+        document = read_certificate(path)
+    except Refused as exc:
+        return Verification(False, math.nan, math.nan, f"NOT confirmed: {exc}")
+    result = verify_certificate(document)
+    try:
+        listed = _listed_digest(Path(path))
+    except ValueError as exc:
+        return Verification(False, result.lhs, result.rhs, f"NOT confirmed: refused: {exc}")
+    if result.confirmed and listed is not None:
+        manifest, digest = listed
+        actual = hashlib.sha256(read_regular_file(path, MAX_FILE_BYTES, "certificate")).hexdigest()
+        if digest is None:
+            return Verification(
+                False,
+                result.lhs,
+                result.rhs,
+                f"NOT confirmed: refused: not listed in {manifest} (not a certificate the run wrote)",
+            )
+        if digest != actual:
+            return Verification(
+                False,
+                result.lhs,
+                result.rhs,
+                f"NOT confirmed: refused: edited since the run wrote it (its sha256 differs from "
+                f"{manifest}); every field of a certificate is the run's",
+            )
+    return result

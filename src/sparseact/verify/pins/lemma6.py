@@ -1,0 +1,55 @@
+"""Pins of the checks of ``sparseact.claims.lemma6`` (see :mod:`sparseact.verify.pins`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sparseact.verify.recompute import (
+    Refused,
+    Sides,
+    Statement,
+    _dimension,
+    _evaluate,
+    _reproduces,
+    _spec,
+    cube,
+    evaluate_quantity,
+)
+
+
+def _lemma6_identity(c: dict) -> Sides:
+    lhs = _spec(c, "lhs", "average_sensitivity")
+    if "halfspace" not in lhs["function"]:
+        raise Refused("lhs: the statement is about a halfspace g")
+    X = cube(_dimension(lhs["function"]))
+    quarter_correlation = float(np.mean(_evaluate(lhs["function"], X) * X.sum(axis=1))) / 4
+    written = evaluate_quantity(_spec(c, "rhs", "correlation_with_sum"))
+    if not _reproduces(written, quarter_correlation):
+        raise Refused(f"rhs is not (1/4) E_x[g(x) sum_i x_i] of lhs's g ({written:.12g} != {quarter_correlation:.12g})")
+    return Sides(evaluate_quantity(lhs), quarter_correlation, {})
+
+
+def _lemma6_corrected(c: dict) -> Sides:
+    """AS(g) = -(1/2) E_x[g(x) sum_i x_i] for g = 1{<w, x> <= b} with w >= 0, given as h = 1 - g = 1{<w, x> > b}:
+    AS(g) = AS(h), E[g sum x] = -E[h sum x] (written f (-c), f = -1/2, c = E[h sum x])."""
+    lhs = _spec(c, "lhs", "average_sensitivity")
+    function = lhs["function"]
+    if "halfspace" not in function or min(function["halfspace"]["w"]) < 0:
+        raise Refused("lhs: the statement is about a halfspace with w >= 0")
+    X = cube(_dimension(function))
+    correlation = float(np.mean(_evaluate(function, X) * X.sum(axis=1)))
+    return Sides(evaluate_quantity(lhs), -0.5 * -correlation, {"f": -0.5, "c": correlation})
+
+
+#: check id -> the statement it refutes (the checks of ``lemma6``).
+STATEMENTS: dict[str, Statement] = {
+    "lemma6/identity-printed": Statement(
+        "lemma6-proof-identity", "==", "AS(g) = (1/4) E_x[g(x) sum_i x_i] (proof of Lemma 6)", _lemma6_identity
+    ),
+    "lemma6/identity-corrected": Statement(
+        "lemma6-proof-identity",
+        "==",
+        "AS(g) = -(1/2) E_x[g(x) sum_i x_i] for g = 1{<w, x> <= b}, w >= 0 (corrected)",
+        _lemma6_corrected,
+    ),
+}
