@@ -88,38 +88,43 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # $\{-1,1\}^{b+q}$. A FAIL needs a certificate (the network as $u, W, b$ and the input) that
 # `sparseact verify-certificate` recomputes, and a violation would give INCONCLUSIVE without one.
 #
-# * `appendixA/sparse-sqrt-q-printed`: the largest number of active neurons at $\Gamma=\sqrt q$ for unit-norm
-#   Gaussian, $\mathrm{sign}/\sqrt q$, Gaussian and all-ones rows, i.e. with no condition on $w_\alpha$, as printed.
-#   FAIL if some input has more than one active neuron, PASS otherwise. A FAIL would be a `statement-error` (a missing
-#   hypothesis: the printed sentence is false without $\|w_\alpha\|_2\le1$), and the statement with that hypothesis
-#   is checked by the next rows.
-# * `appendixA/sparse-sqrt-q-corrected`: the same count with $\|w_\alpha\|_2\le1$ (unit-norm Gaussian rows and
-#   the $\ell_1$-extremal unit rows $\mathrm{sign}/\sqrt q$), where $\|w_\alpha\|_1\le\sqrt q = \Gamma < 2\Gamma$ leaves
-#   only $\alpha = x$ able to fire; `appendixA/sparse-sqrt-q-l1`: every instance of any family with
-#   $\max_\alpha\|w_\alpha\|_1\le2\Gamma$, the sufficient condition of (A.1). PASS when no input has more than one
-#   active neuron; a violation would be a `statement-error` (the corrected statement itself false).
+# * `appendixA/sparse-sqrt-q-printed`: the largest number of active neurons at $\Gamma=\sqrt q$ for unit-norm Gaussian,
+#   $\mathrm{sign}/\sqrt q$, Gaussian and all-ones rows, i.e. with no condition on $w_\alpha$, as printed; FAIL if some
+#   input has more than one active neuron, PASS otherwise.
+# * `appendixA/sparse-sqrt-q-corrected`: the same count with $\|w_\alpha\|_2\le1$ (unit-norm Gaussian rows and the
+#   $\ell_1$-extremal unit rows $\mathrm{sign}/\sqrt q$), where $\|w_\alpha\|_1\le\sqrt q = \Gamma < 2\Gamma$ leaves
+#   only $\alpha = x$ able to fire; PASS when no input has more than one active neuron.
+# * `appendixA/sparse-sqrt-q-l1`: the same count on every instance of any family with
+#   $\max_\alpha\|w_\alpha\|_1\le2\Gamma$, the sufficient condition of (A.1); PASS when no input has more than one
+#   active neuron.
 # * `appendixA/computes`: $F$ against $\sigma(\langle w_x, y\rangle)$ on all inputs, unit-norm rows; PASS when they
-#   agree on every input (a violation would be a `statement-error`).
-# * `appendixA/dense-weights`: the fewest non-zero weights of any neuron, Gaussian rows; PASS when every neuron
-#   uses all $b+q$ coordinates (unlike $\mathrm{Index}_b$ and the junta networks, supported on $b+1$), otherwise
-#   INCONCLUSIVE. With the two previous rows it decides the appendix's conclusion, a 1-sparse network with dense
-#   weights.
-# * `appendixA/whp-hoeffding`: the exact $\Pr_{x,y}[\#\text{active}>1]$ at $\Gamma=c\sqrt{\ln s}$ (unit-norm rows)
-#   against (A.2) on every instance; PASS when no fraction exceeds it. (A.2) is proved above, so a violation would
-#   point at the computation and gives INCONCLUSIVE, never FAIL.
-# * `appendixA/whp-sparse`: the worst fraction against $s$ at the largest $c$; PASS when it decays (non-increasing
-#   with a negative log-log slope, or 0 at the two largest $s$), otherwise INCONCLUSIVE, never FAIL: the constant
-#   in $\Theta$ is the paper's to choose and $1/\mathrm{poly}(s)$ is asymptotic. The notes give the slope for every
-#   $c$ against the exponent $2c^2$ of (A.2).
+#   agree on every input.
 # * `appendixA/computes-printed`: $F$ against $\sigma(\langle w_x, y\rangle)$ on all inputs for every row family
-#   (arbitrary $w_x$, as printed); a FAIL, certified by one input, would be a `statement-error` (erratum appendixA-sqrt-q).
-# * `appendixA/whp-printed-ones` (evidence for appendixA-whp): all-ones rows at $\Gamma = c\sqrt{\ln s}$,
-#   the exact $\Pr[\#\text{active} > 1]$ by enumeration against the closed form $\Pr_y[\sum_i y_i > 2\Gamma]$; PASS when
-#   equal. The notes show it growing with $q$ towards $1/2$: no $1/\mathrm{poly}(s)$ without $\|w_\alpha\|_2 \le 1$.
-# * `appendixA/whp-printed-split` (as printed): rows $w_\alpha = \pm(2\Gamma b + 1)e_1$, half of each sign, at
-#   $\Gamma = c\sqrt{\ln s}$: the exact $\Pr[F \text{ is 1-sparse}]$ over all $2^{b+1}$ inputs ($q = 1$) against
-#   $1 - 1/P(s)$ read at $P(s) = s$, and $\Pr[\#\text{active} > 1]$ at the grid's $q$ through (A.1). A FAIL is
-#   certified by the network and would be a `statement-error` (the missing hypothesis of erratum appendixA-sqrt-q).
+#   (arbitrary $w_x$, as printed); PASS when they agree on every input, FAIL when one input, certified, differs.
+# * `appendixA/dense-weights`: the fewest non-zero weights of any neuron, Gaussian rows; PASS when every neuron uses all
+#   $b+q$ coordinates (unlike $\mathrm{Index}_b$ and the junta networks, supported on $b+1$), otherwise INCONCLUSIVE.
+# * `appendixA/whp-hoeffding`: the exact $\Pr_{x,y}[\#\text{active}>1]$ at $\Gamma=c\sqrt{\ln s}$ (unit-norm rows)
+#   against (A.2) on every instance; PASS when no fraction exceeds it.
+# * `appendixA/whp-printed-ones`: evidence for appendixA-whp: all-ones rows at $\Gamma = c\sqrt{\ln s}$, the exact
+#   $\Pr[\#\text{active} > 1]$ by enumeration against the closed form $\Pr_y[\sum_i y_i > 2\Gamma]$; PASS when equal.
+# * `appendixA/whp-printed-split`: as printed, rows $w_\alpha = \pm(2\Gamma b + 1)e_1$, half of each sign, at $\Gamma =
+#   c\sqrt{\ln s}$: the exact $\Pr[F \text{ is 1-sparse}]$ over all $2^{b+1}$ inputs ($q = 1$) against $1 - 1/P(s)$ read
+#   at $P(s) = s$, and $\Pr[\#\text{active} > 1]$ at the grid's $q$ through (A.1); FAIL when the probability is below
+#   the bound.
+# * `appendixA/whp-sparse`: the worst fraction against $s$ at the largest $c$; PASS when it decays (non-increasing with
+#   a negative log-log slope, or 0 at the two largest $s$), otherwise INCONCLUSIVE, never FAIL.
+#
+# A FAIL of `appendixA/sparse-sqrt-q-printed` would be a `statement-error` (a missing hypothesis: the printed sentence
+# is false without $\|w_\alpha\|_2\le1$), and the statement with that hypothesis is checked by the next two rows, whose
+# violation would be a `statement-error` too (the corrected statement itself false), as would one of
+# `appendixA/computes`; a FAIL of `appendixA/computes-printed`, certified by one input, would be a `statement-error`
+# (erratum appendixA-sqrt-q). With the 1-sparse rows, `appendixA/dense-weights` decides the appendix's conclusion, a
+# 1-sparse network with dense weights. (A.2) is proved above, so a violation of `appendixA/whp-hoeffding` would point
+# at the computation and gives INCONCLUSIVE, never FAIL. `appendixA/whp-sparse` is never a FAIL because the constant in
+# $\Theta$ is the paper's to choose and $1/\mathrm{poly}(s)$ is asymptotic; the notes give the slope for every $c$
+# against the exponent $2c^2$ of (A.2). The notes of `appendixA/whp-printed-ones` show the probability growing with
+# $q$ towards $1/2$: no $1/\mathrm{poly}(s)$ without $\|w_\alpha\|_2 \le 1$. A FAIL of `appendixA/whp-printed-split` is
+# certified by the network and would be a `statement-error` (the missing hypothesis of erratum appendixA-sqrt-q).
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.

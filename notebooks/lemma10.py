@@ -85,44 +85,51 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # INCONCLUSIVE if no instance certified the violation exactly.
 #
 # * `lemma10/bound`: $\mathrm{NS}_\rho\le\frac{2}{\log^22}\times$ Lemma 10's expression (the explicit constant that
-#   `lemma10-sharp` gives for $\rho\in[0,1)$, $ns\ge2$; certified $k$) on the $1-\rho$ grid; PASS when the worst
-#   ratio is at most 1. The observed constant and the slopes are measurements. `lemma10/sharp`:
-#   $\mathrm{NS}_\rho\le2k^2W^2(1-\rho)$ on the same grid. `lemma10/bound-degenerate`: at $n=s=k=1$, $\rho=0$ the
-#   printed bound (its logarithms vanish) against $\mathrm{NS}_0(\mathrm{relu}(x_1))$; a FAIL there would be `out-of-range`.
-# * `lemma10/claim21-parseval`: $\mathbb{E}_x f(x)^2$ on the cube against $\sum_T\hat f(T)^2$;
-#   `lemma10/claim21-ns-formula`: the spectral formula against the definition summed over all $2^n$ flip
-#   patterns, both signs of $\rho$, every network with $n\le10$. PASS when the two sides agree within the
-#   tolerance; INCONCLUSIVE otherwise (a numerical disagreement is no exact certificate), and for the formula also
-#   if no network is small enough for the definition.
-# * `lemma10/claim21-tail` (*proved*): every tail $\sum_{|T|>d}\hat f(T)^2$ against $2\,\mathrm{NS}_\rho(f)/(1-\rho^d)$
-#   for every network and monomial, every $\rho\in[0,1)$ of the grid and every $1\le d\le n$; PASS when no tail
-#   exceeds its bound. For $\rho\in[0,1)$, $1-\rho^{|T|}\ge1-\rho^d$ when $|T|>d$, which is the printed "hence".
-#   A FAIL would be a `statement-error`, because Claim 2.1 is stated for all $f$ and used for $\rho\in[0,1)$, the
-#   range this check covers; the tail against the bound on the worst monomial or network would be its certificate.
-# * `lemma10/claim21-tail-negative-rho`: the same at $\rho\in\{-0.9,-0.5,-0.1\}$, where $1-\rho^{|T|}$ is not
-#   increasing in $|T|$. FAIL only with a violation on a monomial $x_1x_2$ or $x_1x_2x_3$ (its
-#   $\mathrm{NS}_\rho = (1-\rho^{|T|})/2$ is a closed form); INCONCLUSIVE if only networks violate it. A FAIL would
-#   be `out-of-range`: Claim 2.1 prints no range of $\rho$, but the paper uses the tail bound only for
-#   $\rho\in[0,1)$ (proof of Theorem 8), which the previous check covers.
-# * `lemma10/eq17-printed`: each printed "=" of (17) separately, with $\mathrm{NS}_\rho$ and
-#   $\mathbb{E}[(h(x)-h(y))^2]$ under $N_\rho$ from the spectrum and the middle and right members by enumerating all
-#   $2^nr^n$ equally likely $(z,\{A_e\})$. Under Section 2.1's $\tfrac14$,
-#   $\mathbb{E}[(h(x)-h(y))^2] = 4\,\mathrm{NS}_\rho(h)$, which is what the first "=" is tested for. FAIL needs the
-#   first "=" violated on the dictator $x_1 = \sigma(x_1)-\sigma(-x_1)$ (closed forms $(1-\rho)/2$ against
-#   $2(1-\rho)$); INCONCLUSIVE if only other rows violate an "=".
+#   `lemma10-sharp` gives for $\rho\in[0,1)$, $ns\ge2$; certified $k$) on the $1-\rho$ grid; PASS when the worst ratio
+#   is at most 1.
+# * `lemma10/claim21-parseval`: $\mathbb{E}_x f(x)^2$ on the cube against $\sum_T\hat f(T)^2$; PASS when the two sides
+#   agree within the tolerance, INCONCLUSIVE otherwise (a numerical disagreement is no exact certificate).
+# * `lemma10/claim21-ns-formula`: the spectral formula against the definition summed over all $2^n$ flip patterns, both
+#   signs of $\rho$, every network with $n\le10$; PASS when the two sides agree within the tolerance, INCONCLUSIVE when
+#   they disagree or no network is small enough for the definition.
+# * `lemma10/claim21-tail`: (*proved*) every tail $\sum_{|T|>d}\hat f(T)^2$ against $2\,\mathrm{NS}_\rho(f)/(1-\rho^d)$
+#   for every network and monomial, every $\rho\in[0,1)$ of the grid and every $1\le d\le n$; PASS when no tail exceeds
+#   its bound.
+# * `lemma10/claim21-tail-negative-rho`: the same at $\rho\in\{-0.9,-0.5,-0.1\}$, where $1-\rho^{|T|}$ is not increasing
+#   in $|T|$; FAIL only with a violation on a monomial $x_1x_2$ or $x_1x_2x_3$ (its $\mathrm{NS}_\rho =
+#   (1-\rho^{|T|})/2$ is a closed form), INCONCLUSIVE if only networks violate it.
+# * `lemma10/eq17-printed`: each printed "=" of (17) separately, with $\mathrm{NS}_\rho$ and $\mathbb{E}[(h(x)-h(y))^2]$
+#   under $N_\rho$ from the spectrum and the middle and right members by enumerating all $2^nr^n$ equally likely
+#   $(z,\{A_e\})$; FAIL needs the first "=" violated on the dictator $x_1 = \sigma(x_1)-\sigma(-x_1)$ (closed forms
+#   $(1-\rho)/2$ against $2(1-\rho)$), INCONCLUSIVE if only other rows violate an "=".
 # * `lemma10/eq17-coupling`: the coupling's $\mathbb{E}[\tfrac14(h(x)-h(y))^2] = \tfrac1r\mathbb{E}[\mathrm{AS}(H_z)]$
-#   against $\mathrm{NS}_\rho(h)$. Under the coupling a coordinate flips when it lies in the flipped bucket,
-#   probability $1/r$, i.e. the coupling samples $N_{1-2/r}$, which is $N_\rho$ exactly when $2/(1-\rho)$ is an
-#   integer. FAIL needs the dictator as certificate (flip probabilities $1/r$ against $(1-\rho)/2$).
-# * A FAIL of either printed (17) check would be a `proof-slip`, not a statement error, because Lemma 10 itself is
-#   checked by `lemma10/bound`, and what its proof needs from (17) by `lemma10/eq17-corrected`: the corrected identity
-#   $\mathrm{NS}_{1-2/r}(h) = \tfrac1r\mathbb{E}_{z,\{A_e\}}[\mathrm{AS}(H_z)]$ (with the $\tfrac14$), and, *proved*,
-#   $\mathrm{NS}_\rho\le\mathrm{NS}_{1-2/r}$ ($1-2/r\le\rho$, and $\mathrm{NS}$ is non-increasing in $\rho$ on $[0,1)$
-#   by Claim 2.1) and $r(1-\rho)\ge1$, i.e. $1/\sqrt r\le\sqrt{1-\rho}$, the last line of Appendix B. PASS when all
-#   three are satisfied on every row; INCONCLUSIVE if the identity disagrees. A FAIL of `lemma10/eq17-corrected`
-#   would refute the repair and leave the printed (17)'s slip unrepaired, so it would be a `proof-slip` as well,
-#   certified by $\mathrm{NS}_\rho(h)$ against $\mathrm{NS}_{1-2/r}(h)$ on the network, or else by $r(1-\rho)$
-#   against 1 as a formula of $\rho$.
+#   against $\mathrm{NS}_\rho(h)$; FAIL needs the dictator as certificate (flip probabilities $1/r$ against
+#   $(1-\rho)/2$), INCONCLUSIVE if only other rows differ.
+# * `lemma10/eq17-corrected`: the corrected identity $\mathrm{NS}_{1-2/r}(h) =
+#   \tfrac1r\mathbb{E}_{z,\{A_e\}}[\mathrm{AS}(H_z)]$ (with the $\tfrac14$), and, *proved*,
+#   $\mathrm{NS}_\rho\le\mathrm{NS}_{1-2/r}$ and $r(1-\rho)\ge1$; PASS when all three are satisfied on every row,
+#   INCONCLUSIVE if the identity disagrees.
+# * `lemma10/sharp`: $\mathrm{NS}_\rho\le2k^2W^2(1-\rho)$ on the grid of `lemma10/bound`; PASS when the worst ratio is
+#   at most 1.
+# * `lemma10/bound-degenerate`: at $n=s=k=1$, $\rho=0$ the printed bound (its logarithms vanish) against
+#   $\mathrm{NS}_0(\mathrm{relu}(x_1))$; FAIL when it exceeds the bound for every constant.
+#
+# The observed constant of `lemma10/bound` and the slopes are measurements. A FAIL of `lemma10/bound-degenerate` would
+# be `out-of-range` by the degenerate-corner rule (a `statement-error` if it survived flooring the logarithms at 1). For
+# $\rho\in[0,1)$, $1-\rho^{|T|}\ge1-\rho^d$ when $|T|>d$, which is the printed "hence": a FAIL of `lemma10/claim21-tail`
+# would be a `statement-error`, because Claim 2.1 is stated for all $f$ and used for $\rho\in[0,1)$, the range this
+# check covers; the tail against the bound on the worst monomial or network would be its certificate. A FAIL of
+# `lemma10/claim21-tail-negative-rho` would be `out-of-range`: Claim 2.1 prints no range of $\rho$, but the paper uses
+# the tail bound only for $\rho\in[0,1)$ (proof of Theorem 8), which `lemma10/claim21-tail` covers. Under Section 2.1's
+# $\tfrac14$, $\mathbb{E}[(h(x)-h(y))^2] = 4\,\mathrm{NS}_\rho(h)$, which is what the first "=" of (17) is tested for;
+# under the coupling a coordinate flips when it lies in the flipped bucket, probability $1/r$, i.e. the coupling samples
+# $N_{1-2/r}$, which is $N_\rho$ exactly when $2/(1-\rho)$ is an integer. A FAIL of either printed (17) check would be a
+# `proof-slip`, not a statement error, because Lemma 10 itself is checked by `lemma10/bound`, and what its proof needs
+# from (17) by `lemma10/eq17-corrected`: there $1-2/r\le\rho$ and $\mathrm{NS}$ is non-increasing in $\rho$ on $[0,1)$
+# by Claim 2.1, and $r(1-\rho)\ge1$ is $1/\sqrt r\le\sqrt{1-\rho}$, the last line of Appendix B. A FAIL of
+# `lemma10/eq17-corrected` would refute the repair and leave the printed (17)'s slip unrepaired, so it would be a
+# `proof-slip` as well, certified by $\mathrm{NS}_\rho(h)$ against $\mathrm{NS}_{1-2/r}(h)$ on the network, or else by
+# $r(1-\rho)$ against 1 as a formula of $\rho$.
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.

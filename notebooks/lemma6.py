@@ -66,23 +66,27 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # What decides each check is stated here; the outcomes are not. Every check is exact (enumerated cube).
 #
 # * `lemma6/bound`: $\mathrm{AS}(g) \le C_6\,p\sqrt{n\log(1/p)}$ with the explicit constant
-#   $C_6=(1+\frac{1}{4\log2})\frac{2}{\sqrt e}$ proved in the statement graph (Hoeffding and layer-cake
-#   integration), on every halfspace of the sweeps; PASS when the worst ratio is at most 1. The notes give the observed
-#   constant and the log-log slopes as measurements (no verdict rests on them).
+#   $C_6=(1+\frac{1}{4\log2})\frac{2}{\sqrt e}$ proved in the statement graph (Hoeffding and layer-cake integration), on
+#   every halfspace of the sweeps; PASS when the worst ratio is at most 1.
 # * `lemma6/hoeffding`: the exact distribution of $\langle w,x\rangle$ against $2e^{-u^2/(2\|w\|^2)}$ for every weight
-#   vector of the sweep; `lemma6/sensitivity-pm1`: $\mathrm{sen}_f(x)$ against the flip count for every
-#   $f:\{-1,1\}^n\to\{-1,1\}$, $n\le3$. The `tightness` table compares $C_6$ with the majority-like thresholds.
-# * `lemma6/identity-printed`: both sides of $\mathrm{AS}(g) = \frac14\mathbb{E}_x[g(x)\sum_i x_i]$ on every
-#   halfspace with $w>0$ and $0<p<1$. FAIL needs a violation on a majority-like halfspace ($w=\mathbf 1$, integer
-#   weights, so both sides are exact in floating point; the certificate writes $\frac14 g$ as a two-ReLU network);
-#   INCONCLUSIVE if only other halfspaces violate it. A FAIL here would be a `proof-slip`, not a statement error:
-#   Lemma 6 is measured separately by `lemma6/bound`, and the identity only enters the proof through a constant.
+#   vector of the sweep; PASS when no probability exceeds its bound.
+# * `lemma6/sensitivity-pm1`: $\mathrm{sen}_f(x)$ against the flip count for every $f:\{-1,1\}^n\to\{-1,1\}$, $n\le3$;
+#   PASS when they agree on every input.
+# * `lemma6/identity-printed`: both sides of $\mathrm{AS}(g) = \frac14\mathbb{E}_x[g(x)\sum_i x_i]$ on every halfspace
+#   with $w>0$ and $0<p<1$; FAIL needs a violation on a majority-like halfspace ($w=\mathbf 1$, integer weights, so both
+#   sides are exact in floating point; the certificate writes $\frac14 g$ as a two-ReLU network), INCONCLUSIVE if only
+#   other halfspaces violate it.
 # * `lemma6/identity-corrected`: both sides of $\mathrm{AS}(g) = -\frac12\mathbb{E}_x[g(x)\sum_i x_i]$ on the same
-#   halfspaces (for $g$ non-increasing, $\mathbb{E}[x_ig] = -\frac12\Pr[g(x)\ne g(x^{\oplus i})]$); PASS when they
-#   agree to $10^{-9}$ on every halfspace. A FAIL would refute the correction and leave the printed identity's slip
-#   unrepaired, so it would be a `proof-slip` like the previous check, certified on the halfspace of largest error
-#   (given as $h = 1-g = \mathbb 1\{\langle w,x\rangle>b\}$, since $\mathrm{AS}(g)=\mathrm{AS}(h)$ and
-#   $\mathbb{E}[g\sum_ix_i] = -\mathbb{E}[h\sum_ix_i]$).
+#   halfspaces (for $g$ non-increasing, $\mathbb{E}[x_ig] = -\frac12\Pr[g(x)\ne g(x^{\oplus i})]$); PASS when they agree
+#   to $10^{-9}$ on every halfspace.
+#
+# The notes of `lemma6/bound` give the observed constant and the log-log slopes as measurements (no verdict rests on
+# them); the `tightness` table compares $C_6$ with the majority-like thresholds. A FAIL of `lemma6/identity-printed`
+# would be a `proof-slip`, not a statement error: Lemma 6 is measured separately by `lemma6/bound`, and the identity
+# only enters the proof through a constant. A FAIL of `lemma6/identity-corrected` would refute the correction and
+# leave the printed identity's slip unrepaired, so it would be a `proof-slip` too, certified on the halfspace of
+# largest error (given as $h = 1-g = \mathbb 1\{\langle w,x\rangle>b\}$, since $\mathrm{AS}(g)=\mathrm{AS}(h)$ and
+# $\mathbb{E}[g\sum_ix_i] = -\mathbb{E}[h\sum_ix_i]$).
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.

@@ -65,51 +65,69 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #
 # What decides each check is stated here; the outcomes are not. Every check is exact (closed forms).
 #
-# * `scaling/covariance`: each formula's exponents against those of the quantity it bounds. A formula is
-#   covariant (exponents within $10^{-6}$), carries a scale only inside a logarithm (deviation below 0.5,
-#   degenerate at small scales, counted as covariant), or is off by a power. FAIL when a formula is off by a power
-#   and the sign-ambiguity instance below certifies it (its certificate is that of `scaling/theorem17-printed`:
-#   "each printed bound" would be false), INCONCLUSIVE if an uncertified one remains, otherwise PASS.
-#   `scaling/covariance-corrected`: the same with the printed Theorem 17 replaced by its corrected form; PASS when
-#   every formula is covariant up to logarithms.
-# * `scaling/theorem17-printed`: the exponent of the printed $m(\varepsilon,\delta)$ under $u\to\lambda u$ (expected
-#   0), and on the instances $\varepsilon = \varepsilon_0\lambda^2$ the sign-ambiguity lower bound
-#   $\log(1/(2\delta))/(-\log(1-p))$ against $C$ times the printed bound, $C$ = `sign_ambiguity.constant`. FAIL when
-#   the exponent is off by a power and an instance needs more samples than $C$ times the printed bound (the
-#   instance is the certificate), otherwise INCONCLUSIVE. A FAIL would be a `statement-error`: the sample
-#   complexity is the stated result, not a step of its proof. The notes give the refuted constant for each
-#   $\varepsilon_0$, i.e. whether any constant could save the statement.
-# * `scaling/theorem17-corrected`: the exponents of the covariant form
-#   $m = O((C_{\mathcal H}^2(WR+B)^2ksn\log(k(R+B)/\varepsilon) + C_{\mathcal H}^4\log(1/\delta))/\varepsilon^2)$,
-#   $C_{\mathcal H} = k(WR+B)$, under both transformations; PASS when it is covariant up to the scale inside the
-#   logarithm, otherwise INCONCLUSIVE. It is the printed bound at $C_{\mathcal H} = 1$, the normalisation the
-#   statement leaves unstated.
-#
+# * `scaling/covariance`: each formula's exponents against those of the quantity it bounds: covariant (exponents within
+#   $10^{-6}$), a scale only inside a logarithm (deviation below 0.5, degenerate at small scales, counted as covariant),
+#   or off by a power; FAIL when a formula is off by a power and the sign-ambiguity instance certifies it, INCONCLUSIVE
+#   if an uncertified one remains, otherwise PASS.
+# * `scaling/covariance-corrected`: the same with the printed Theorem 17 replaced by its corrected form; PASS when every
+#   formula is covariant up to logarithms.
+# * `scaling/theorem17-printed`: the exponent of the printed $m(\varepsilon,\delta)$ under $u\to\lambda u$ (expected 0),
+#   and on the instances $\varepsilon = \varepsilon_0\lambda^2$ the sign-ambiguity lower bound
+#   $\log(1/(2\delta))/(-\log(1-p))$ against $C$ times the printed bound, $C$ = `sign_ambiguity.constant`; FAIL when the
+#   exponent is off by a power and an instance needs more samples than $C$ times the printed bound (the instance is the
+#   certificate), otherwise INCONCLUSIVE.
+# * `scaling/theorem17-corrected`: the exponents of the covariant form $m = O((C_{\mathcal
+#   H}^2(WR+B)^2ksn\log(k(R+B)/\varepsilon) + C_{\mathcal H}^4\log(1/\delta))/\varepsilon^2)$, $C_{\mathcal H} =
+#   k(WR+B)$, under both transformations; PASS when it is covariant up to the scale inside the logarithm, otherwise
+#   INCONCLUSIVE.
 # * `scaling/lemma18-printed`: Lemma 18's condition $c(C_\mathcal{H}\mathbb{E}_S[\mathcal{R}_\mathcal{H}(S)] +
-#   \sqrt{\log(1/\delta)/m})\le\varepsilon$ for the class $\{h,-h\}$, $h = \lambda\,\mathrm{relu}(x)$, on
-#   $x = 1$ w.p. $p$, at $c = 100$ and one sample below the sign-ambiguity lower bound ($\mathbb{E}_S$ exact, a
-#   binomial sum). FAIL when the condition is met there on some instance: the lemma would then promise learning with
-#   fewer samples than any learner needs (formula certificate, `statement-error`). `scaling/lemma18-corrected`: the
-#   condition with $C_\mathcal{H}^2$ on the confidence term, at $c = 1$, evaluated at the same $m$; PASS when it is
-#   unmet on every instance (the corrected lemma then asks for more samples than needed).
-# * `scaling/lemma18-no-constant` and `scaling/theorem17-no-constant` (exact, 60-digit arithmetic): the families of
-#   the proofs that no constant saves Lemma 18 and Theorem 17, at $\varepsilon = 1/2$ and six constants from $1$ to
-#   $10^6$: Lemma 18's condition (with $\mathbb{E}_S\mathcal{R}_\mathcal{H}(S) \le \lambda\sqrt{p/m}$) at the largest
-#   sample size below the samples every learner needs (two points), and $C$ times Theorem 17's count against those
-#   samples; PASS when the condition is at most $\varepsilon$ and the count below the samples needed.
-# * `scaling/theorem5-cube-rate` (exact): Theorem 17's printed expression on $\{1,-1\}^n$ ($R=\sqrt n$, $W = B = 1$)
-#   against $(4ksn^2\log(k(\sqrt n+B)/\varepsilon) + \log(1/\delta))/\varepsilon^2$, the cube case at fixed $W, B$;
-#   PASS when it never exceeds it. Its notes give the ratio to $1000\,ksn\log^2(ksn/(\varepsilon\delta))/\varepsilon^2$,
-#   which grows like $n/\log n$: Theorem 5's $\tilde O(ksn/\varepsilon^2)$ is the cube case only when "suppressing
-#   dependence on $W, B$" suppresses the scale $(W\sqrt n + B)^2$ (the remark on Theorem 5).
+#   \sqrt{\log(1/\delta)/m})\le\varepsilon$ for the class $\{h,-h\}$, $h = \lambda\,\mathrm{relu}(x)$, on $x = 1$ w.p.
+#   $p$, at $c = 100$ and one sample below the sign-ambiguity lower bound ($\mathbb{E}_S$ exact, a binomial sum); FAIL
+#   when the condition is met there on some instance (a formula certificate).
+# * `scaling/lemma18-corrected`: the condition with $C_\mathcal{H}^2$ on the confidence term, at $c = 1$, evaluated at
+#   the same $m$; PASS when it is unmet on every instance (the corrected lemma then asks for more samples than needed).
+# * `scaling/theorem17-solve-for-m`: $m \ge 2a\max\{1,\log(ab)\}$ implies $m \ge a\max\{1,\log(bm)\}$ on a grid of $ab$;
+#   PASS when every grid point satisfies it.
+# * `scaling/theorem17-corrected-chain`: the corrected Theorem 17's count against the chain corrected Lemma 18, (15)
+#   proved and the solve step, on a grid that includes $\varepsilon > k(R+B)$; PASS when both inequalities are satisfied
+#   at every instance.
+# * `scaling/lemma18-no-constant`: the family of the proof that no constant saves Lemma 18, at $\varepsilon = 1/2$ and
+#   six constants from $1$ to $10^6$ (60-digit arithmetic): its condition (with $\mathbb{E}_S\mathcal{R}_\mathcal{H}(S)
+#   \le \lambda\sqrt{p/m}$) at the largest sample size below the samples every learner needs; PASS when it is at most
+#   $\varepsilon$.
+# * `scaling/theorem17-no-constant`: the family of the proof that no constant saves Theorem 17, at the same six
+#   constants (60-digit arithmetic): $C$ times Theorem 17's count against the samples every learner needs; PASS when the
+#   count is below them.
+# * `scaling/theorem8-final-line-no-constant`: the family of the proof that no constants save the last line of Theorem
+#   8's proof, at $c, C \in \{10^{-6}, 10^{-3}, 1, 10^3, 10^6\}$ and $(n, s) \in \{3, 10\}^2$ (60-digit arithmetic): the
+#   printed degree equals $D$, the two-point lower bound is 3 samples, and the count at degree $D$ is below 1; PASS when
+#   the three are true at every point.
+# * `scaling/theorem8-rho-no-constant`: the family of the proof that no constants make the choice of $\rho$ follow from
+#   Lemma 10, at $c, C \in \{10^{-6}, 10^{-3}, 1, 10^3, 10^6\}$ (60-digit arithmetic); PASS when at every pair
+#   $\varepsilon < 1$, $0 < 1 - \rho < 1$ and the ratio exceeds 2.
+# * `scaling/theorem8-tail-no-constant`: the family of the proof that no constants save the tail step of Theorem 8's
+#   proof, at $c, c_d \in \{10^{-6}, 10^{-3}, 1, 10^3, 10^6\}$ (60-digit arithmetic), at the smallest degree the
+#   statement allows; PASS when at every pair $\varepsilon < 1$, $0 < 1 - \rho < 1$, $d(1-\rho) > 3$ and $d(1-\rho) >
+#   3(1-\rho^d)$ (below 3, as $\rho^d > 0$).
+# * `scaling/lemma9-V-no-constant`: the family of the proof that no constants save the last step of the bound on (V), at
+#   $c, C \in \{10^{-6}, 10^{-3}, 1, 10^3, 10^6\}$ and $W$ at both ends of its interval (60-digit arithmetic); PASS when
+#   the middle expression is at least $\sqrt{n\log 4}$ and exceeds $C$ times the last one at every point.
+# * `scaling/theorem5-cube-rate`: Theorem 17's printed expression on $\{1,-1\}^n$ ($R=\sqrt n$, $W = B = 1$) against
+#   $(4ksn^2\log(k(\sqrt n+B)/\varepsilon) + \log(1/\delta))/\varepsilon^2$, the cube case at fixed $W, B$; PASS when it
+#   never exceeds it.
+#
+# The covariance check's certificate is that of `scaling/theorem17-printed` ("each printed bound" would be false). A
+# FAIL of `scaling/theorem17-printed` would be a `statement-error`: the sample complexity is the stated result, not a
+# step of its proof; its notes give the refuted constant for each $\varepsilon_0$, i.e. whether any constant could
+# save the statement. The corrected form is the printed bound at $C_{\mathcal H} = 1$, the normalisation the
+# statement leaves unstated. A FAIL of `scaling/lemma18-printed` means the lemma would promise learning with fewer
+# samples than any learner needs (a formula certificate, `statement-error`). The notes of `scaling/theorem5-cube-rate`
+# give the ratio to $1000\,ksn\log^2(ksn/(\varepsilon\delta))/\varepsilon^2$, which grows like $n/\log n$: Theorem
+# 5's $\tilde O(ksn/\varepsilon^2)$ is the cube case only when "suppressing dependence on $W, B$" suppresses the scale
+# $(W\sqrt n + B)^2$ (the remark on Theorem 5).
 #
 # The cards below are generated from the ledger rows of this run: badge, reason and, when the verdict is FAIL, the
 # verified correction.
-# * `scaling/theorem17-solve-for-m` (exact): $m \ge 2a\max\{1,\log(ab)\}$ implies $m \ge a\max\{1,\log(bm)\}$
-#   on a grid of $ab$; PASS when every grid point satisfies it.
-# * `scaling/theorem17-corrected-chain` (exact): the corrected Theorem 17's count against the chain corrected
-#   Lemma 18, (15) proved and the solve step, on a grid that includes $\varepsilon > k(R+B)$; PASS when both
-#   inequalities are satisfied at every instance.
 
 # %%
 ledger_rows = publish(

@@ -90,29 +90,34 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 #
 # What decides each check is stated here; the outcomes are not.
 #
-# * `theorem13/junta-computes`: the proof's network against the junta on all $2^n$ inputs (parity and random
-#   truth tables, read by index arithmetic independently of the network); `theorem13/junta-indicator`: every
-#   neuron $\sigma(\langle w_j, x\rangle - p + 1)$ against $\mathbb{1}\{x_i = w_{ji} \text{ for all } i \in [p]\}$, with
-#   $w_j$ a sign pattern on the junta's variables; `theorem13/junta-sparsity`: at most one active neuron on the
-#   whole cube, and $s$ neurons; `theorem13/junta-scale`: $W$, $B$ of Definition 2 against $\sqrt p$, $p$ (proof)
-#   and $\sqrt{\log_2 s}$, $\log_2 s$ (theorem). These are exact and PASS when every case agrees; a FAIL needs a
-#   certificate, INCONCLUSIVE without one. A FAIL would be a `proof-slip`: the embedding
-#   $\mathcal{J}_{n,p} \subseteq \mathcal{H}_{n,s,1}^{\sqrt p, p}$ is a step of Theorem 13's proof, not its statement.
+# * `theorem13/junta-computes`: the proof's network against the junta on all $2^n$ inputs (parity and random truth
+#   tables, read by index arithmetic independently of the network); PASS when every input agrees.
+# * `theorem13/junta-indicator`: every neuron $\sigma(\langle w_j, x\rangle - p + 1)$ against $\mathbb{1}\{x_i = w_{ji}
+#   \text{ for all } i \in [p]\}$ on every input, with $w_j$ a sign pattern on the junta's variables; PASS when every
+#   neuron agrees.
+# * `theorem13/junta-sparsity`: the largest number of active neurons over the whole cube; PASS when it is at most one
+#   and there are $s$ neurons.
+# * `theorem13/junta-scale`: $W$, $B$ of Definition 2 against $\sqrt p$, $p$ (proof) and $\sqrt{\log_2 s}$, $\log_2 s$
+#   (theorem); PASS when every network is within all four.
 # * `theorem13/junta-corner`: the printed inclusion at $p = 0$, which "$p \le \lfloor\log_2 s\rfloor$" allows for every
 #   $s$: the constant $0$-junta $f = 1$ against the largest value $k(W\sqrt n + B)$ of any network of
-#   $\mathcal{H}_{n,s,1}^{\sqrt p, p}$; exact, and a FAIL here would be `out-of-range` (the paper uses the inclusion at
-#   $p = \lfloor\log_2 s\rfloor \ge 1$).
-# * Theorem 13 rests on Conjecture 12 and concerns every algorithm, so no check settles it: the next three checks
-#   test what the construction predicts for the low-degree algorithm, and can only PASS or be INCONCLUSIVE (a
-#   mismatch would be a property of the learner or of our computation, not of the paper).
-# * `theorem13/parity-floor` (exact): the Fourier level weights of the parity network's truth table; PASS when the
-#   floor $\tfrac12\sum_{|T|>d}\hat f(T)^2$ equals the trivial error for $d<p$ and 0 for $d\ge p$.
-# * `theorem13/parity-cliff` (Monte Carlo over the training samples; each test error exact on the whole cube): PASS
-#   when every fit below $p$ keeps at least $0.95$ of the trivial error and every fit at $d\ge p$ has error at most
-#   $10^{-6}$. The samples are redrawn in every replicate, and a verdict stands only if every seed gives it.
-# * `theorem13/cost` (exact): $(n/p)^p\le N_p(n)\le(en/p)^p$ for every $(n,p)$ of the grid, and $N_p$ equal to the
-#   learner's feature count at $d=p$: PASS when both are satisfied, i.e. $N_p(n) = n^{\Theta(p)} =
-#   n^{\Theta(\log s)}$.
+#   $\mathcal{H}_{n,s,1}^{\sqrt p, p}$; FAIL when $f$ exceeds it.
+# * `theorem13/parity-floor`: the Fourier level weights of the parity network's truth table; PASS when the floor
+#   $\tfrac12\sum_{|T|>d}\hat f(T)^2$ equals the trivial error for $d<p$ and 0 for $d\ge p$.
+# * `theorem13/parity-cliff`: Monte Carlo over the training samples, each test error exact on the whole cube; PASS when
+#   every fit below $p$ keeps at least $0.95$ of the trivial error and every fit at $d\ge p$ has error at most
+#   $10^{-6}$.
+# * `theorem13/cost`: $(n/p)^p\le N_p(n)\le(en/p)^p$ for every $(n,p)$ of the grid, and $N_p$ equal to the learner's
+#   feature count at $d=p$; PASS when both are satisfied, i.e. $N_p(n) = n^{\Theta(p)} = n^{\Theta(\log s)}$.
+#
+# The four `junta-*` checks are exact; a FAIL needs a certificate, INCONCLUSIVE without one, and would be a
+# `proof-slip`: the embedding $\mathcal{J}_{n,p} \subseteq \mathcal{H}_{n,s,1}^{\sqrt p, p}$ is a step of Theorem 13's
+# proof, not its statement. `theorem13/junta-corner` is exact, and a FAIL of it would be `out-of-range` (the paper
+# uses the inclusion at $p = \lfloor\log_2 s\rfloor \ge 1$). Theorem 13 rests on Conjecture 12 and concerns every
+# algorithm, so no check settles it: the last three checks test what the construction predicts for the low-degree
+# algorithm, and can only PASS or be INCONCLUSIVE (a mismatch would be a property of the learner or of our
+# computation, not of the paper). For `theorem13/parity-cliff` the samples are redrawn in every replicate, and a
+# verdict stands only if every seed gives it.
 #
 # Tables are also written as CSV and LaTeX; every ledger row links them. The cards below are generated from the ledger
 # rows of this run: badge, reason and, when the verdict is FAIL, the verified correction.

@@ -89,87 +89,110 @@ show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
 # A violation in `theorem19/estimators` or `theorem19/scale-corrected` would be a FAIL whose certificate the runs
 # stage builds on the violating tiny sample (the largest violation is kept).
 #
-# * `theorem19/estimators` (exact): per sampled sign vector of the tiny samples, lower-bound network value $\le$
-#   exact sup $\le$ the proof's quantity (3)-(13), up to $10^{-6}$; PASS when both inequalities are satisfied
-#   everywhere. Its worst value is the estimator's quality (lower bound / exact). A FAIL would carry a
-#   `rademacher_lower_bound` certificate of the one sign vector (the network's class membership and value
-#   recomputed) against the recorded exact upper bracket or proof quantity plus $10^{-6}$, which the verifier takes
-#   as recorded; it would be a `proof-slip` (a network above the proof's quantity breaks a step of the proof, and
-#   (1) itself is decided by `theorem19/bound`); a network above the exact upper bracket would instead point at our
-#   exact sup, which the certificate's labels name.
-# * `theorem19/bound`, `theorem19/eq15-bound`, `theorem19/conj20-bound` (exact): (1) on the $k=1$ instances, (15)
-#   and (16) against the exact $\mathcal{R}_\mathcal{H}(S)$ of the tiny samples (all $2^m$ sign vectors). PASS when
-#   every exact value lies below the bound. A FAIL needs an exact value above the bound (the certificate is one
-#   verified optimal network per sign vector); it would be a `statement-error`. The lower-bound estimates on cube
-#   samples are reported in the notes and the tightness table, never decided: a Monte Carlo interval can neither
-#   prove a bound nor, without an exact certificate, refute it.
-# * `theorem19/scale` (exact): the exact $\mathcal{R}_\mathcal{H}(S)$ of one Gaussian sample rescaled to the
-#   norms of `scale.R_values` ($B=0$, $s=k=1$) against (1) as printed. $\mathcal{R}_\mathcal{H}(aS) =
-#   a\,\mathcal{R}_\mathcal{H}(S)$ while $\log(m(R+B))\to0$ as $m(R+B)\to1$, so this is where (1) can be exceeded.
-#   FAIL when an exact value exceeds (1), otherwise PASS. A FAIL would be `out-of-range` when every violation
-#   disappears once $\log(m(R+B))$ is floored at 1 (the degenerate-corner rule, `sparseact.verify.corners`), and a
-#   `statement-error` when one survives the floor.
-# * `theorem19/scale-corrected` (exact): the same exact values against (1) with $\log(m(R+B))$ replaced
-#   by $\max(1, \log(m(R+B)))$, which for $s=1$ is at least the classical one-neuron bound $(WR+B)/\sqrt m$ and
-#   equals (1) wherever $m(R+B)\ge e$; PASS when no exact value exceeds it. A FAIL would carry the certificate of
-#   `theorem19/scale` with the corrected formula and be `out-of-range`, the class of the failure it repairs: the
-#   printed (1) would stay unrepaired below $m(R+B) = e$, and equals the correction above it.
-# * `theorem19/sparse-vs-dense` (estimate, evidence for the introduction's dense lower bound): fitted exponents (95%
-#   intervals) in $s$ and $m$ of the lower-bound estimate for $\mathcal{H}_{n,s,1}$ and $\mathcal{H}_{n,s,s}$. PASS
-#   when the sparse class's interval for the exponent of $s$ lies below 1, otherwise INCONCLUSIVE, never FAIL.
-# * `theorem19/conj20-dimension` (estimate): the lower-bound estimate against $n$ with the points scaled to $R=1$.
-#   PASS when the slope along $n$ of the upper interval end over (16) is at most 0.1, otherwise INCONCLUSIVE; a
-#   fitted exponent never gives a FAIL, and a lower-bound estimator can miss growth in $n$.
-#
-# The proof's steps and the facts it cites, exact over all $2^m$ sign vectors of the tiny samples (the `exact`
-# block's $m, n$, its distributions and a Gaussian sample) with Hoeffding's constant $c = 2$; each is PASS when
-# every computed value is at most its bound, and INCONCLUSIVE otherwise (no verifier quantity certifies an
-# enumerated probability):
-#
-# * `theorem19/cover-count`: the cells of Gaussian point sets (general position) against Cover's
-#   $C(m, n+1) = 2\sum_{i\le n}\binom{m-1}{i}$ (equality required) and of the cube samples against $C(m', n+1)$;
-#   `theorem19/sauer-shelah`: against $\sum_{i\le n+1}\binom{m}{i}$; `theorem19/cells-count`: against $2m^n$.
+# * `theorem19/estimators`: per sampled sign vector of the tiny samples, lower-bound network value $\le$ exact sup $\le$
+#   the proof's quantity (3)-(13), up to $10^{-6}$; PASS when both inequalities are satisfied everywhere.
+# * `theorem19/bound`: (1) on the $k=1$ instances against the exact $\mathcal{R}_\mathcal{H}(S)$ of the tiny samples
+#   (all $2^m$ sign vectors); PASS when every exact value lies below the bound, FAIL (one verified optimal network per
+#   sign vector as certificate) when one lies above.
+# * `theorem19/eq15-bound`: (15) against the exact $\mathcal{R}_\mathcal{H}(S)$ of the tiny samples; PASS when every
+#   exact value lies below the bound, FAIL with a certificate when one lies above.
+# * `theorem19/conj20-bound`: (16) against the exact $\mathcal{R}_\mathcal{H}(S)$ of the tiny samples; PASS when every
+#   exact value lies below the bound, FAIL with a certificate when one lies above.
+# * `theorem19/scale`: the exact $\mathcal{R}_\mathcal{H}(S)$ of one Gaussian sample rescaled to the norms of
+#   `scale.R_values` ($B=0$, $s=k=1$) against (1) as printed; FAIL when an exact value exceeds (1), otherwise PASS.
+# * `theorem19/eq15-scale`: (15) at $k = 1$ on the instance of `theorem19/scale` (the same exact
+#   $\mathcal{R}_\mathcal{H}(S)$); FAIL, with a certificate, when an exact value exceeds it.
+# * `theorem19/scale-corrected`: the same exact values against (1) with $\log(m(R+B))$ replaced by $\max(1,
+#   \log(m(R+B)))$; PASS when no exact value exceeds it.
+# * `theorem19/uniform-bound`: the exact $\mathcal{R}_\mathcal{H}(S)$ of every tiny and small-norm sample against the
+#   all-parameter bound $(1+\sqrt2)(WR+B)\sqrt{snk\log(em)}/\sqrt m$ (theorem19-uniform); PASS when every value is at
+#   most it.
+# * `theorem19/uniform-maximum`: $\mathbb{E}_\zeta\max_I\|\sum_{i\in I}\zeta_ix_i\|/\sqrt{|I|}$ over the $N$ non-empty
+#   cells against $R(1+\sqrt{2\log N})$, and its scalar form, exact over all sign vectors; PASS when every value is at
+#   most its bound.
+# * `theorem19/sparse-vs-dense`: evidence for the introduction's sparse advantage: fitted exponents (95% intervals) in
+#   $s$ and $m$ of the lower-bound estimate for $\mathcal{H}_{n,s,1}$ and $\mathcal{H}_{n,s,s}$; PASS when the sparse
+#   class's interval for the exponent of $s$ lies below 1, otherwise INCONCLUSIVE, never FAIL.
+# * `theorem19/conj20-dimension`: the lower-bound estimate against $n$ with the points scaled to $R=1$; PASS when the
+#   slope along $n$ of the upper interval end over (16) is at most 0.1, otherwise INCONCLUSIVE, never FAIL.
+# * `theorem19/conj20-exact-lower`: one explicit in-class network per sign vector, all $2^m$ of them, a lower bound on
+#   $\mathcal{R}_\mathcal{H}(S)$ on the configured distributions at $m = 16$, $s = k = 1$, and on the regular simplex of
+#   $m$ points in $\mathbb{R}^{m-1}$ with $s = 2$, $k = 1$; FAIL, with a certificate, when it lies above (16), evidence
+#   below.
+# * `theorem19/cover-count`: the cells of Gaussian point sets (general position) against Cover's $C(m, n+1) =
+#   2\sum_{i\le n}\binom{m-1}{i}$ (equality required) and of the cube samples against $C(m', n+1)$; PASS when every
+#   count agrees, otherwise INCONCLUSIVE.
+# * `theorem19/sauer-shelah`: the cells of every point set against $\sum_{i\le n+1}\binom{m}{i}$; PASS when none exceeds
+#   it, otherwise INCONCLUSIVE.
+# * `theorem19/cells-count`: the cells of every point set against $2m^n$; PASS when none exceeds it, otherwise
+#   INCONCLUSIVE.
 # * `theorem19/hoeffding`: the exact law of $\sum_i\zeta_i a_i$ for weight vectors of length up to 12 against
-#   $2e^{-t^2/2}$; `theorem19/eq5-tails`, `theorem19/eq9-tails`: the same per cell (and coordinate), and the union
-#   over the cells against (number of cells)$\cdot 2e^{-t^2/2}$; `theorem19/eq10-union`: the union of (10) against
-#   the printed $2nm^ne^{-t^2/2}$.
-# * `theorem19/eq6-second-term`, `theorem19/eq7-corrected`, `theorem19/eq8-second-term`: the largest second term of
-#   (4) over the class, $T_2 = \mathbb{E}_\zeta\max (B/m)\sum_j|\sum_{I_j}\zeta_i|$ (exact assignment of cells),
-#   against (6) with the exact bad-event probability, (7) with $\sum_j|I_j|\le km$ and the cell count $2m^n$, and
-#   (8); (8) also against (7) at its $t$ on a closed-form grid ($B = R = W \ge 1$).
-# * `theorem19/eq13-first-term`, `theorem19/eq14-first-term`: the same for the first term,
-#   $T_1 = \mathbb{E}_\zeta\max (W/m)\sum_j\|\sum_{I_j}\zeta_ix_i\|$, against (13) and (14).
-# * `theorem19/eq12-printed`, `theorem19/eq7-printed`, `theorem19/km-printed` (fixed instances): (12) as printed
-#   ($\mathbb{E}\max$ against $\max\mathbb{E}$ on $x = (1,-1)$), and $\sum_j|I_j| = m$ and $\le km$ with the printed
-#   cells ($\ge 0$) on $x = (0,1,-1)$. FAIL when the explicit networks violate the printed relation; the certificate
-#   (`first_term_lower_bound`, `cell_sizes_sum`) is recomputed by the verifier; a FAIL would be a `proof-slip`.
-# * `theorem19/eq8-printed-cells`, `theorem19/eq14-printed-cells` (fixed instance): (8) and (14) with the printed cells
-#   ($\ge 0$) on $m = 4$ equal points $x_i = 1$ and $s = 256$ neurons $\pm\mathrm{relu}(x - 1)$, all tied at 0 (so
-#   none is active), one network per sign vector: each term is $s\,\mathbb{E}|\sum_i\zeta_i|/m$, linear in $s$.
-#   FAIL when it exceeds the bound (certificate `second_term_lower_bound` or `first_term_lower_bound`); a FAIL would
-#   be a `proof-slip` (with strict cells the steps hold: eq8-strict, eq14-strict).
-# * `theorem19/uniform-maximum`: $\mathbb{E}_\zeta\max_I\|\sum_{i\in I}\zeta_ix_i\|/\sqrt{|I|}$ over the $N$
-#   non-empty cells against $R(1+\sqrt{2\log N})$, and its scalar form, exact over all sign vectors;
-#   `theorem19/uniform-bound`: the exact $\mathcal{R}_\mathcal{H}(S)$ of every tiny and small-norm sample against the
-#   all-parameter bound $(1+\sqrt2)(WR+B)\sqrt{snk\log(em)}/\sqrt m$ (theorem19-uniform). PASS when every value
-#   is at most its bound; the bound is proved for every parameter, so a FAIL would refute the proof.
+#   $2e^{-t^2/2}$; PASS when no probability exceeds it, otherwise INCONCLUSIVE.
+# * `theorem19/eq5-tails`: the same per cell, and the union over the cells against (number of cells)$\cdot 2e^{-t^2/2}$;
+#   PASS when none exceeds its bound, otherwise INCONCLUSIVE.
+# * `theorem19/eq9-tails`: the same per cell and coordinate, and the union over the cells; PASS when none exceeds its
+#   bound, otherwise INCONCLUSIVE.
+# * `theorem19/eq10-union`: the union of (10) against the printed $2nm^ne^{-t^2/2}$; PASS when it is never exceeded,
+#   otherwise INCONCLUSIVE.
+# * `theorem19/eq6-second-term`: the largest second term of (4) over the class, $T_2 = \mathbb{E}_\zeta\max
+#   (B/m)\sum_j|\sum_{I_j}\zeta_i|$ (exact assignment of cells), against (6) with the exact bad-event probability; PASS
+#   when it is never exceeded, otherwise INCONCLUSIVE.
+# * `theorem19/eq7-corrected`: $T_2$ against (7) with $\sum_j|I_j|\le km$ and the cell count $2m^n$; PASS when it is
+#   never exceeded, otherwise INCONCLUSIVE.
+# * `theorem19/eq13-first-term`: the largest first term of (4), $T_1 = \mathbb{E}_\zeta\max
+#   (W/m)\sum_j\|\sum_{I_j}\zeta_ix_i\|$, against (13); PASS when it is never exceeded, otherwise INCONCLUSIVE.
+# * `theorem19/eq8-second-term`: $T_2$ against (8), and (8) against (7) at its $t$ on a closed-form grid ($B = R = W \ge
+#   1$); PASS when it is never exceeded, otherwise INCONCLUSIVE.
+# * `theorem19/eq14-first-term`: $T_1$ against (14), and (13) at its $t$ against (14) on the closed-form grid; PASS when
+#   it is never exceeded, otherwise INCONCLUSIVE.
+# * `theorem19/contraction`: $\mathbb{E}\max_{a\in A}\sum_i\zeta_i\,\mathrm{relu}(a_i)$ against $\mathbb{E}\max_{a\in
+#   A}\sum_i\zeta_ia_i$ on random finite sets $A$; PASS when it is never exceeded, otherwise INCONCLUSIVE.
+# * `theorem19/linear-class`: $\mathbb{E}\|\sum_i\zeta_ix_i\|$ against $\sqrt{\sum_i\|x_i\|^2}$ and
+#   $\mathbb{E}|\sum_i\zeta_i|$ against $\sqrt m$; PASS when neither is exceeded, otherwise INCONCLUSIVE.
+# * `theorem19/eq12-printed`: (12) as printed, $\mathbb{E}\max$ against $\max\mathbb{E}$ on $x = (1,-1)$; FAIL when the
+#   explicit networks violate it (certificate `first_term_lower_bound`).
+# * `theorem19/eq7-printed`: $\sum_j|I_j| = m$ with the printed cells ($\ge 0$) on $x = (0,1,-1)$; FAIL when the
+#   explicit network violates it (certificate `cell_sizes_sum`).
+# * `theorem19/km-printed`: $\sum_j|I_j| \le km$ with the printed cells ($\ge 0$) on $x = (0,1,-1)$; FAIL when the
+#   explicit network violates it (certificate `cell_sizes_sum`).
+# * `theorem19/eq8-printed-cells`: (8) with the printed cells ($\ge 0$) on $m = 4$ equal points $x_i = 1$ and $s = 256$
+#   neurons $\pm\mathrm{relu}(x - 1)$, all tied at 0, one network per sign vector; FAIL when the term exceeds the bound
+#   (certificate `second_term_lower_bound`).
+# * `theorem19/eq14-printed-cells`: (14) with the printed cells on the same instance; FAIL when the term exceeds the
+#   bound (certificate `first_term_lower_bound`).
 # * `theorem19/combine-printed`: the sum of the right sides of (8) and (14) against (1) with constant 1; FAIL when it
-#   exceeds (1) (formula certificate, `constant-factor`). `theorem19/combine-corrected`: the same sum against
-#   $4\sqrt2$ times (1) on the closed-form grid.
+#   exceeds (1) (formula certificate).
+# * `theorem19/combine-corrected`: the same sum against $4\sqrt2$ times (1) on the closed-form grid; PASS when it never
+#   exceeds it.
 # * `theorem19/classical-bound`: the exact $\mathcal{R}_\mathcal{H}(S)$ of the dense class ($k = s$) against
-#   $(WR+B)s/\sqrt m$; `theorem19/cells-km`: $\sum_j|I_j|$ (cells with $> 0$) of the optimal network of every sign
-#   vector against $km$; `theorem19/sparsity-exponent`: $d\log(1)/d\log s$ against $1/2$.
-# * `theorem19/contraction`: $\mathbb{E}\max_{a\in A}\sum_i\zeta_i\,\mathrm{relu}(a_i)$ against
-#   $\mathbb{E}\max_{a\in A}\sum_i\zeta_ia_i$ on random finite sets $A$; `theorem19/linear-class`:
-#   $\mathbb{E}\|\sum_i\zeta_ix_i\|$ against $\sqrt{\sum_i\|x_i\|^2}$ and $\mathbb{E}|\sum_i\zeta_i|$ against $\sqrt m$
-#   (the ingredients of the classical bound with constant 2).
-# * `theorem19/eq15-scale` (exact): (15) at $k = 1$ on the instance of `theorem19/scale` (the same exact
-#   $\mathcal{R}_\mathcal{H}(S)$); a violation would be a FAIL with a certificate.
-# * `theorem19/conj20-exact-lower` (exact): one explicit in-class network per sign vector, all $2^m$ of them, gives a
-#   lower bound on $\mathcal{R}_\mathcal{H}(S)$: on the configured distributions at $m = 16$, $s = k = 1$ (networks
-#   found by search), and on the regular simplex of $m$ points in $\mathbb{R}^{m-1}$ with $s = 2$, $k = 1$ (explicit
-#   two-neuron networks, `sparseact.complexity.simplex`). Above (16) it would be a FAIL with a certificate, a
-#   `constant-factor` one (the $n$-free form with a constant, conj20-up-to-constant, is untouched); below, evidence.
+#   $(WR+B)s/\sqrt m$; PASS when it is never exceeded.
+# * `theorem19/cells-km`: $\sum_j|I_j|$ (cells with $> 0$) of the optimal network of every sign vector against $km$;
+#   PASS when it is never exceeded.
+# * `theorem19/sparsity-exponent`: $d\log(1)/d\log s$ between consecutive $s$ against $1/2$; PASS when every slope
+#   equals $1/2$.
+#
+# The proof's steps and the facts it cites are exact over all $2^m$ sign vectors of the tiny samples (the `exact`
+# block's $m, n$, its distributions and a Gaussian sample) with Hoeffding's constant $c = 2$; they are INCONCLUSIVE,
+# never FAIL, when a value exceeds its bound (no verifier quantity certifies an enumerated probability). The worst value
+# of `theorem19/estimators` is the estimator's quality (lower bound / exact); a FAIL would carry a
+# `rademacher_lower_bound` certificate of the one sign vector (the network's class membership and value recomputed)
+# against the recorded exact upper bracket or proof quantity plus $10^{-6}$, which the verifier takes as recorded; it
+# would be a `proof-slip` (a network above the proof's quantity breaks a step of the proof, and (1) itself is decided by
+# `theorem19/bound`); a network above the exact upper bracket would instead point at our exact sup. A FAIL of
+# `theorem19/bound`, `theorem19/eq15-bound` or `theorem19/conj20-bound` would be a `statement-error`; the lower-bound
+# estimates on cube samples are reported in the notes and the tightness table, never decided: a Monte Carlo interval can
+# neither prove a bound nor, without an exact certificate, refute it. $\mathcal{R}_\mathcal{H}(aS) =
+# a\,\mathcal{R}_\mathcal{H}(S)$ while $\log(m(R+B))\to0$ as $m(R+B)\to1$, so `theorem19/scale` is where (1) can be
+# exceeded; its FAIL would be `out-of-range` when every violation disappears once $\log(m(R+B))$ is floored at 1 (the
+# degenerate-corner rule, `sparseact.verify.corners`), and a `statement-error` when one survives the floor. The
+# corrected (1) is, for $s=1$, at least the classical one-neuron bound $(WR+B)/\sqrt m$ and equals (1) wherever
+# $m(R+B)\ge e$; a FAIL of `theorem19/scale-corrected` would carry the certificate of `theorem19/scale` with the
+# corrected formula and be `out-of-range`, the class of the failure it repairs. A fitted exponent never gives a FAIL,
+# and a lower-bound estimator can miss growth in $n$. The printed steps (12), (7), $km$, (8) and (14) with the printed
+# cells would FAIL as a `proof-slip` (with strict cells the steps hold: eq8-strict, eq14-strict); on the tied instance
+# each term is $s\,\mathbb{E}|\sum_i\zeta_i|/m$, linear in $s$. `theorem19/uniform-bound` is proved for every parameter,
+# so a FAIL would refute the proof. A FAIL of `theorem19/combine-printed` would be a `constant-factor` one, and so would
+# one of `theorem19/conj20-exact-lower` (the $n$-free form with a constant, conj20-up-to-constant, is untouched).
 #
 # The cards below are generated from the ledger rows of this run: badge, reason and, when the verdict is FAIL, the
 # verified correction.

@@ -152,7 +152,13 @@ def result_tables(tmp_path) -> Path:
     paper's, one (``lem2-sharp``) the project's."""
     results = tmp_path / "results"
     (results / "certificates" / "x").mkdir(parents=True)
-    (results / "certificates" / "x" / "a-printed.json").write_text("{}")
+    # the certificate of x/a-printed, as the ledger job writes it (what its page shows)
+    (results / "certificates" / "x" / "a-printed.json").write_text(
+        '{"check_id": "x/a-printed", "statement_id": "thm1", "paper_ref": "Theorem 1", "statement": "AS(h) <= k", '
+        '"finding": "statement-error", "counterexample": "n=6, s=1", "certificate": {"relation": "<=", '
+        '"lhs_value": 2.5e6, "lhs_label": "AS(h)", "rhs_value": 1.0, "rhs_label": "k"}, '
+        '"margin": "lhs - rhs in [2499999, 2499999] (exact rational arithmetic)"}'
+    )
     statement = dict(claim_id="x", kind="theorem", origin="paper", survives="", range="", uses="", checks="")
     _csv(
         results / "statements.csv",

@@ -120,6 +120,19 @@ def _erm(fit: bool = True) -> SparseActivationERM:
 
 
 #: Valid keyword arguments of every public function of :data:`CORE_MODULES` ("module.function").
+def _certificate_document() -> dict:
+    return {
+        "check_id": "x/y",
+        "statement_id": "lemma0",
+        "paper_ref": "Lemma 0",
+        "statement": "s <= 1",
+        "finding": "statement-error",
+        "counterexample": "s = 2",
+        "certificate": {"relation": "<=", "lhs_value": 2.0, "rhs_value": 1.0, "explanation": "2 > 1"},
+        "margin": "lhs - rhs in [1, 1] (exact rational arithmetic)",
+    }
+
+
 VALID = {
     "cube.points_from_indices": lambda: dict(indices=[0, 3, 5], n=3),
     "cube.indices_from_points": lambda: dict(X=cube.hypercube(3)),
@@ -164,6 +177,26 @@ VALID = {
     "fitting.exponent_text": lambda: dict(fit=_fit(), parameter="n"),
     "fitting.factor_status": lambda: dict(ci_low=0.5, ci_high=1.5, claimed=2.0),
     "verify.records.combine_replicates": lambda: dict(replicates=[[_record()], [_record()]]),
+    "verify.records.declared_record": lambda: dict(
+        declaration={
+            "id": "x/y",
+            "statement": "toy",
+            "says": "a <= b on ${grid}",
+            "checks": "a against b",
+            "method": "exact",
+            "rule": "PASS when a <= b on every instance",
+            "finding": None,
+            "pinned": False,
+        },
+        fill={"grid": "n <= 4"},
+        claim_id="x",
+        paper_ref="Lemma 0",
+        variant="",
+        instances=1,
+        worst_value=0.0,
+        worst_value_label="err",
+        verdict=verdicts.Verdict.PASS,
+    ),
     "verify.verdicts.close": lambda: dict(a=[1.0, 2.0], b=[1.0, 2.0], atol=1e-9, rtol=1e-9),
     "verify.verdicts.verdict_equal": lambda: dict(got=[1.0, 2.0], expected=[1.0, 2.0], atol=1e-9, rtol=1e-9),
     "verify.verdicts.verdict_at_most": lambda: dict(value=1.0, limit=2.0, atol=1e-9, rtol=1e-9),
@@ -178,18 +211,9 @@ VALID = {
     "publish.ledger.certificate_path": lambda: dict(check_id="x/y"),
     "publish.ledger.notebook_path": lambda: dict(claim_id="x"),
     "publish.ledger.certificate_view": lambda: dict(certificate="results/certificates/x/y.json"),
-    "publish.ledger.certificate_markdown": lambda: dict(
-        document={
-            "check_id": "x/y",
-            "statement_id": "lemma0",
-            "paper_ref": "Lemma 0",
-            "statement": "s <= 1",
-            "finding": "statement-error",
-            "counterexample": "s = 2",
-            "certificate": {"relation": "<=", "lhs_value": 2.0, "rhs_value": 1.0, "explanation": "2 > 1"},
-            "margin": "lhs - rhs in [1, 1] (exact rational arithmetic)",
-        }
-    ),
+    "publish.ledger.certificate_markdown": lambda: dict(document=_certificate_document()),
+    "publish.ledger.certificate_fields": lambda: dict(document=_certificate_document()),
+    "publish.ledger.refuted_where": lambda: dict(document=_certificate_document()),
     "publish.ledger.ledger_markdown": lambda: dict(frame=ledger.records_to_frame([_record()]), link_prefix="../"),
     "publish.ledger.severity_order": lambda: dict(record=_record()),
     "bounds.lemma6_halfspace_as": lambda: dict(p=0.3, n=10),
@@ -629,7 +653,9 @@ def test_valid_arguments_give_finite_results(name):
 
 
 #: Not yet guarded (issue 24 left open): skipped with the reason, so pytest -ra lists them.
-NOT_YET_GUARDED: dict[str, str] = {}
+NOT_YET_GUARDED: dict[str, str] = {
+    "verify.records.declared_record": "its measured fields go to CheckRecord, which does not check their types yet",
+}
 
 
 def _has_arguments(name: str) -> bool:

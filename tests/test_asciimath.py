@@ -13,8 +13,8 @@ from sparseact.publish.mathtext import find_unrendered, split_math, tex_to_mathm
     [
         ("1e+06", "10^{6}"),
         ("1e-12", "10^{-12}"),
-        ("2.3e-206", r"2.3 \cdot 10^{-206}"),
-        ("5.886e+12", r"5.886 \cdot 10^{12}"),
+        ("2.3e-206", r"2.3 \times 10^{-206}"),
+        ("5.886e+12", r"5.886 \times 10^{12}"),
         ("1000000", "10^{6}"),
         ("1000000.0", "10^{6}"),
         ("10.0", "10"),
@@ -40,6 +40,7 @@ def test_exp_of_a_number_is_a_power_of_e_to_four_digits():
         ("||w_alpha||_1 = 12 > 2 Gamma", [r"\|w_{\alpha }\|_{1} = 12 > 2 \Gamma"]),
         ("b in {1, 2, 3}; every input", [r"b \in \{1, 2, 3\}"]),
         ("Pr[|<w,x>| >= u]", [r"\Pr [|\langle w,x\rangle | \ge u]"]),
+        ("marginal x = 1 w.p. p = 4e-06, else x = -1", ["x = 1", r"p = 4 \times 10^{-6}", "x = -1"]),
     ],
 )
 def test_formulas_in_prose_become_tex(text, formulas):

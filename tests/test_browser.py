@@ -238,3 +238,31 @@ def test_the_report_css_makes_cards_and_prints_folded_sections(browser, tmp_path
     problems = check_page(browser, path, first_screen=False)
     assert not [p for p in problems if not p.startswith("at 1400 px") and not p.startswith("at 1024 px")], problems
     assert not inspect_page_printed(browser, path).folded
+
+
+@needs_chromium
+def test_click_follows_a_link_by_its_visible_text_to_another_page_or_an_anchor(browser, tmp_path):
+    """A link is found by what it reads (in a table row found by its first cell) and followed as a click would: to an
+    anchor of another page, which is scrolled into view, or of the same page; a link that is not there is an error
+    that lists the links there are."""
+    from sparseact.publish.browser import BrowserError
+
+    filler = "<p style='height: 2000px'>filler</p>"
+    (tmp_path / "other.html").write_text(f"<title>o</title>{filler}<p id='far'>the reason</p>{filler}")
+    path = page(
+        tmp_path,
+        "<table><tr><td>Theorem 1</td><td><a href='other.html'>why</a></td></tr>"
+        "<tr><td>Theorem 10</td><td><a href='other.html#far'>Why </a></td></tr></table>"
+        f"<a href='#below'>down</a>{filler}<p id='below'>below</p>{filler}",
+    )
+    browser.load(path)
+    assert browser.click("why", "table", row="Theorem 10").endswith("other.html#far")
+    assert browser.evaluate("document.title") == "o"
+    assert 0 <= browser.evaluate("document.getElementById('far').getBoundingClientRect().top") < SCREEN[1]
+    browser.load(path)
+    assert browser.click("down").endswith("page.html#below")
+    assert 0 <= browser.evaluate("document.getElementById('below').getBoundingClientRect().top") < SCREEN[1]
+    with pytest.raises(BrowserError, match=r'no link reads "how".*"why"'):
+        browser.click("how", "table", row="Theorem 1")
+    with pytest.raises(BrowserError, match="no element matches"):
+        browser.click("why", "table", row="Lemma 2")

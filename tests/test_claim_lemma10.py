@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -11,7 +12,7 @@ from certified import assert_forced_fail_refused
 
 from sparseact import analysis, sensitivity
 from sparseact.claims import generate_point, get_claim, lemma10, stage_claim
-from sparseact.claims._failures import TABLE, with_violations
+from sparseact.claims._failures import WORST, with_worst
 from sparseact.claims.lemma10 import compute, verdicts
 from sparseact.cube import hypercube
 from sparseact.publish.ledger import certificate_document
@@ -225,11 +226,11 @@ def _replicate0(report, name):
     return table[table["replicate"] == 0].drop(columns=["replicate"]).reset_index(drop=True)
 
 
-def _claim21(report, parity=None, extra_tail_rows=(), violations=()):
+def _claim21(report, parity=None, extra_tail_rows=(), instances=()):
     parity = _replicate0(report, "lemma10-parity") if parity is None else parity
     tail = pd_concat([_replicate0(report, "lemma10-tail"), pd.DataFrame(list(extra_tail_rows))])
     records = verdicts._claim21_records(
-        _replicate0(report, "lemma10-ns-formula"), tail, parity, with_violations({}, list(violations))
+        _replicate0(report, "lemma10-ns-formula"), tail, parity, with_worst({}, list(instances))
     )
     return {r.check_id: r for r in records}["lemma10/claim21-tail"]
 
@@ -251,13 +252,14 @@ def test_claim21_tail_fail_forced_on_a_network_at_run_time_is_refused(report):
     net = _x1x2_network()
     assert np.array_equal(net.truth_table(), hypercube(2).prod(axis=1))
     rows = compute._tail_rows("x1x2-net", analysis.level_weights(net.truth_table()), [-0.5, 0.5], 2)
-    assert compute._tail_failures("x1x2-net", net, rows) == []  # in [0, 1) nothing to certify
+    (inside,) = compute.worst_tail("x1x2-net", net, rows)  # rho = 0.5 only: in [0, 1) nothing to certify
+    assert inside["excess"] <= 0 and verdicts.network_tail_certificate(json.loads(inside["data"])) is None
     rows = [dict(row, in_range=True) for row in rows]  # fabricated: every rho counted in range
-    failures = compute._tail_failures("x1x2-net", net, rows)
-    assert [(f["check"], f["instance"]) for f in failures] == [
+    instances = compute.worst_tail("x1x2-net", net, rows)
+    assert [(f["check"], f["instance"]) for f in instances] == [
         ("lemma10/claim21-tail", "network x1x2-net, rho = -0.5, d = 1")
     ]
-    record = _claim21(report, extra_tail_rows=rows, violations=failures)
+    record = _claim21(report, extra_tail_rows=rows, instances=instances)
     assert_forced_fail_refused(record, "statement-error")  # rho = -0.5 is outside Claim 2.1's [0, 1)
     assert "network" in record.certificate["lhs"]["function"]
 
@@ -286,8 +288,8 @@ def test_eq17_corrected_fail_of_monotonicity_forced_at_run_time_is_refused():
         **network_arrays(compute.dictator_network(2), "net.dictator.0"),
     }
     tables = compute.run(point, data, np.random.default_rng(0))
-    assert list(tables[TABLE]["check"]) == ["lemma10/eq17-corrected"]
-    assert list(tables[TABLE]["instance"]) == ["network gaussian-0, rho = -0.5"]
+    assert list(tables[WORST]["check"]) == ["lemma10/eq17-corrected"]
+    assert list(tables[WORST]["instance"]) == ["network gaussian-0, rho = -0.5"]
     record = _eq17(tables["lemma10-eq17"], tables)
     assert_forced_fail_refused(record, "proof-slip")
     assert record.certificate["lhs_value"] == pytest.approx(0.375) and record.certificate["rhs_value"] == 0.0

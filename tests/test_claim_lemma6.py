@@ -144,20 +144,20 @@ def test_corrected_identity_closed_form_for_majority():
 
 def test_identity_corrected_fail_forced_is_refused(monkeypatch):
     """A forced violation: the factor -1/4 instead of -1/2, in the check and in the certificate's formula alike."""
-    from sparseact.claims._failures import TABLE
+    from sparseact.claims._failures import WORST
 
     point = get_claim("lemma6").points(BLOCK)["n6"]
     data = compute.generate(point, np.random.default_rng(3))
     tables = compute.run(point, data, None)
-    assert TABLE not in tables  # a passing run writes no violations table
     assert {r.check_id: r for r in verdicts.assemble(BLOCK, tables).records}[
         "lemma6/identity-corrected"
     ].verdict.value == "PASS"
     tamper_constant(monkeypatch, "lemma6", "CORRECTED_FACTOR", -0.25)
     tables = compute.run(point, data, None)
     positive = tables["lemma6"][tables["lemma6"]["positive"] & (tables["lemma6"]["p"] < 1)]
-    assert len(tables[TABLE]) == len(positive) > 0
-    assert set(tables[TABLE]["check"]) == {"lemma6/identity-corrected"}
+    assert len(tables[WORST]) == 1 and len(positive) > 0  # one worst instance per point
+    assert set(tables[WORST]["check"]) == {"lemma6/identity-corrected"}
+    assert tables[WORST]["excess"].iloc[0] == positive["corrected_error"].max()
     record = {r.check_id: r for r in verdicts.assemble(BLOCK, tables).records}["lemma6/identity-corrected"]
     assert_forced_fail_refused(record, "proof-slip")
     assert record.certificate["rhs"]["vars"]["f"] == -0.25

@@ -154,3 +154,39 @@ def test_theorem17_certificate_records_B_and_its_value():
     v = printed.certificate["rhs"]["vars"]
     expected = v["C"] * float(bounds.theorem17_sample_complexity(v["eps"], v["delta"], 1, 1, 1, v["W"], B, v["R"]))
     assert printed.certificate["rhs_value"] == pytest.approx(expected) and expected > 0
+
+
+def test_uniform_no_constant_formulas_are_those_of_bounds():
+    """The mpmath forms of the four uniform-chain families are sparseact.bounds' formulas (where float64 suffices)."""
+    import mpmath
+
+    from sparseact.claims.scaling import uniform_families as uf
+
+    n, s, k, W, B, eps, c, C = 5, 7, 2, 0.7, 0.4, 0.05, 3.0, 2.0
+    with mpmath.workdps(uf.DIGITS):
+        omr = uf.printed_one_minus_rho(c, eps, n, s, k, W, B)
+        assert float(omr) == pytest.approx(c * float(bounds.theorem8_one_minus_rho(eps, n, s, k, W, B)), rel=1e-12)
+        assert float(uf.lemma10_bound(C, omr, n, s, k, W, B)) == pytest.approx(
+            C * float(bounds.lemma10_noise_sensitivity(1 - float(omr), n, s, k, W, B)), rel=1e-9
+        )
+        assert float(uf.printed_degree(c, eps, n, s, k, W, B)) == np.ceil(
+            c * bounds.theorem8_degree(eps, n, s, k, W, B)
+        )
+        middle, last = uf.lemma9_v_sides(c, C, n, s, k, W, B)
+        assert float(middle) == pytest.approx(bounds.lemma9_proof_V_middle(n, s, k, W, B, c), rel=1e-12)
+        assert float(last) == pytest.approx(C * sum(map(float, bounds.lemma9_terms(n, s, k, W, B))), rel=1e-12)
+
+
+def test_uniform_no_constant_families_pass_on_the_grid():
+    """The families of theorem8-final-line-, theorem8-rho-, theorem8-tail- and lemma9-V-no-constant hold at every
+    constant of the grid; the two-point lower bound (3 samples) and the invariance of the printed degree hold on the first."""
+    from sparseact.claims.scaling import uniform_families as uf
+
+    records = {r.check_id: r for r in uf.uniform_no_constant_records()}
+    assert {str(r.verdict) for r in records.values()} == {"PASS"}
+    assert records["scaling/theorem8-final-line-no-constant"].worst_value < 1
+    assert records["scaling/theorem8-rho-no-constant"].worst_value > 2
+    assert records["scaling/theorem8-tail-no-constant"].worst_value > 1
+    assert records["scaling/lemma9-V-no-constant"].worst_value > 1
+    row = uf.final_line_family(1.0, 1.0, 3, 3)
+    assert row["d"] == row["D"] and row["needed"] == 3 and row["count"] < 1

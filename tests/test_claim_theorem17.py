@@ -49,6 +49,11 @@ def records(report):
     return {r.check_id: r for r in report.records}
 
 
+UNIFORM_CHECKS = (
+    "theorem17/relu-degree-one",
+    "theorem17/hamming-ball-volume",
+    "theorem17/dense-lower-bound-uniform",
+)
 THEOREM17_CHECKS = {
     "theorem17/erm-in-class",
     "theorem17/samples-needed",
@@ -58,10 +63,14 @@ THEOREM17_CHECKS = {
 
 
 def test_check_ids_and_statement(records):
-    assert set(records) == THEOREM17_CHECKS | {"theorem17/memoriser-unseen-mass", "theorem17/dense-lower-bound-printed"}
+    assert set(records) == THEOREM17_CHECKS | {
+        "theorem17/memoriser-unseen-mass",
+        "theorem17/dense-lower-bound-fixed-n",
+    } | set(UNIFORM_CHECKS)
     assert all(records[c].statement_id == "theorem17" for c in THEOREM17_CHECKS)
     assert records["theorem17/memoriser-unseen-mass"].statement_id == "memoriser-cube"
-    assert records["theorem17/dense-lower-bound-printed"].statement_id == "intro-dense-lower-bound"
+    assert records["theorem17/dense-lower-bound-fixed-n"].statement_id == "dense-lower-bound-refuted"
+    assert all(records[c].statement_id == "dense-lower-bound-uniform" for c in UNIFORM_CHECKS)
     assert all(r.range for r in records.values())
 
 
@@ -71,25 +80,36 @@ def test_known_verdicts_and_never_fail(records):
     assert all(records[c].verdict is not Verdict.FAIL for c in THEOREM17_CHECKS)
 
 
-def test_dense_lower_bound_fails_with_a_certificate_the_verifier_confirms(records):
+def test_dense_lower_bound_at_fixed_n_is_an_instance_of_its_refutation(records):
     from sparseact import bounds
-    from sparseact.publish.ledger import certificate_document
-    from sparseact.verify.checker import verify_certificate
+    from sparseact.verify.checker import STATEMENTS
 
     assert records["theorem17/memoriser-unseen-mass"].verdict is Verdict.PASS
     assert records["theorem17/memoriser-unseen-mass"].worst_value <= 1.0
-    record = records["theorem17/dense-lower-bound-printed"]
-    assert record.verdict is Verdict.FAIL and record.finding == "statement-error"
-    # n = s = W = B = 1: C = 2, delta = 1/4, eps = 1e-12: ceil(4 * 2 / (2 e 1e-12 / 4)) samples suffice
-    assert record.certificate["lhs_value"] == pytest.approx(32 / (2 * math.e * 1e-12), rel=1e-12)
-    assert record.certificate["lhs_value"] == math.ceil(bounds.memoriser_sample_complexity(1, 2.0, 1e-12, 0.25))
-    assert verify_certificate(certificate_document(record)).confirmed
-    tampered = certificate_document(record)
-    tampered["certificate"]["rhs"]["vars"]["eps"] = 1e-3  # the two sides at different eps: refused
-    assert not verify_certificate(tampered).confirmed
+    record = records["theorem17/dense-lower-bound-fixed-n"]
+    # n = s = W = B = 1: C = 2, delta = 1/4, eps = 1e-12: ceil(4 * 2 / (2 e 1e-12 / 4)) samples suffice, below 1e-6/eps^2
+    m0 = math.ceil(bounds.memoriser_sample_complexity(1, 2.0, 1e-12, 0.25))
+    assert m0 == math.ceil(32 / (2 * math.e * 1e-12))
+    assert record.verdict is Verdict.PASS and record.certificate is None
+    assert record.worst_value == pytest.approx(m0 / 1e18, rel=1e-12)
+    # a PASS of a project statement: the verifier pins no certificate of it
+    assert not any(check.startswith("theorem17/dense") for check in STATEMENTS)
     # 3 seeds cannot put the Clopper-Pearson upper end below delta = 0.2: INCONCLUSIVE by construction
     assert records["theorem17/at-bound"].verdict is Verdict.INCONCLUSIVE
     assert "scaling/theorem17-printed" in records["theorem17/at-bound"].notes
+
+
+def test_uniform_lower_bound_checks_pass_exactly(records):
+    """The exact steps of dense-lower-bound-uniform PASS, and the witness's range names the computed t and n."""
+    from sparseact.claims.theorem17.dense_lower_bound import UNIFORM_INSTANCE, uniform_instance
+
+    assert all(records[c].verdict is Verdict.PASS and records[c].method == "exact" for c in UNIFORM_CHECKS)
+    assert records["theorem17/relu-degree-one"].worst_value == 0.0
+    assert records["theorem17/hamming-ball-volume"].worst_value <= 1.0
+    witness = uniform_instance(**{k: v for k, v in UNIFORM_INSTANCE.items() if k != "B"})
+    record = records["theorem17/dense-lower-bound-uniform"]
+    assert f"t = {witness['t']}, n = {witness['n']}" in record.range
+    assert record.worst_value < 1 - UNIFORM_INSTANCE["delta"]
 
 
 def test_curves_table(report):

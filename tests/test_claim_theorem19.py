@@ -246,7 +246,7 @@ def _rerun(tables, name, replace=()):
     the tables in ``replace`` swapped for the new ones."""
     import pandas as pd
 
-    from sparseact.claims._failures import TABLE
+    from sparseact.claims._failures import WORST
 
     point = CLAIM.points(BLOCK)[name]
     data = CLAIM.generate(point, point_rng(7, "theorem19", name, 0, "data"))
@@ -257,14 +257,14 @@ def _rerun(tables, name, replace=()):
     new = dict(tables)
     for table in replace:
         new[table] = pd.concat([tables[table][tables[table]["point"] != name], out[table]], ignore_index=True)
-    new[TABLE] = out[TABLE]
+    new[WORST] = out[WORST]
     return new
 
 
 def test_estimators_fail_forced_by_a_tolerance_is_refused(tables, monkeypatch):
-    from sparseact.claims._failures import TABLE
+    from sparseact.claims._failures import WORST
 
-    assert TABLE not in tables  # PASS on the real data (test_known_verdicts)
+    assert (tables[WORST][tables[WORST]["check"] == "theorem19/estimators"]["excess"] <= 0).all()  # PASS on the data
     tamper_constant(
         monkeypatch, "theorem19", "ORDER_TOL", -0.01
     )  # demand lower <= exact - 0.01 and exact <= proof - 0.01
@@ -312,7 +312,7 @@ def test_corrected_eq1_expression_is_the_bound_the_verifier_pins():
     from sparseact import bounds
 
     for m, n, s, W, B, R in ((8, 2, 1, 1.0, 0.0, 0.13), (400, 9, 8, 1.0, 1.0, 3.0), (3, 1, 2, 0.5, 0.2, 0.01)):
-        value = compute._bound_value("eq1_corrected", dict(m=m, n=n, s=s, W=W, B=B, R=R, k=1))
+        value = compute.bound_value("eq1_corrected", dict(m=m, n=n, s=s, W=W, B=B, R=R, k=1))
         assert bounds.theorem19_rademacher_corrected(m, n, s, W, B, R) == pytest.approx(value, rel=1e-15)
 
 
@@ -330,12 +330,85 @@ def test_conj20_forced_fail_is_refused_by_the_pinned_statement(monkeypatch):
     point = dict(distribution="uniform", s=1, k=1, W=1.0, B=1.0)
     table, certs, _ = compute._run_conj20(point, X, np.random.default_rng(4))
     assert table["above_conj20"].iloc[0] and table["lower"].iloc[0] < table["conj20"].iloc[0]
-    data = json.loads(certs[0]["certificate"])
-    document = dict(
-        check_id="theorem19/conj20-exact-lower", statement_id="conj20", certificate=dict(relation="<=", **data)
-    )
+    data = json.loads(certs[0]["data"])
+    lhs, rhs = verdicts.rademacher_sides(data)
+    certificate = dict(relation="<=", lhs=lhs, rhs=rhs, lhs_value=data["lhs_value"], rhs_value=data["rhs_value"])
+    document = dict(check_id="theorem19/conj20-exact-lower", statement_id="conj20", certificate=certificate)
     outcome = verify_certificate(document)
     assert not outcome.confirmed and "holds" in outcome.message, outcome.message
     assert outcome.lhs == pytest.approx(table["lower"].iloc[0]) and outcome.rhs == pytest.approx(
         table["conj20"].iloc[0]
     )
+
+
+#: A tiny sample per bound of theorem19/bound, eq15-bound and conj20-bound whose exact R_H(S) (all 2^m sign vectors,
+#: one optimal network each) exceeds it: (1) and (15) in the degenerate corner, m(R+B) = 1.1 and km(R+B) = 1.2 (two
+#: points on a line, B = 0; (15) with s = k = 2), where flooring the log at 1 removes the violation (out-of-range);
+#: (16) on the regular simplex of 6 points (s = 2, k = 1, B = 0.45: exact 0.83828 > 0.83716; constant-factor, as
+#: theorem19/conj20-exact-lower at m = 10).
+BOUND_FAILS = {
+    "theorem19/bound": ("eq1", [[0.55], [-0.55]], 1, 1, 0.0, "out-of-range"),
+    "theorem19/eq15-bound": ("eq15", [[0.3], [-0.3]], 2, 2, 0.0, "out-of-range"),
+    "theorem19/conj20-bound": ("conj20", "simplex", 2, 1, 0.45, "constant-factor"),
+}
+
+
+def _bound_fail(check_id):
+    """The record _bound_record writes for the exact point (the runs stage's _run_exact) of BOUND_FAILS[check_id]."""
+    import pandas as pd
+
+    from sparseact.complexity.simplex import regular_simplex
+
+    column, X, s, k, B, _ = BOUND_FAILS[check_id]
+    X = regular_simplex(6) if X == "simplex" else np.asarray(X, dtype=float)
+    point = dict(distribution="uniform", s=s, k=k, W=1.0, B=B, zetas=theorem19.ORDER_ZETAS)
+    exact, certs, _ = compute._run_exact(point, X, np.random.default_rng(0))
+    sweep = pd.DataFrame(columns=["eq1", "eq15", "conj20", "k", "cls", "ci_low", "ci_high", "estimate"])
+    sweep = sweep.assign(distribution=[], confirmed=[])
+    common = dict(claim_id="theorem19", paper_ref=theorem19.PAPER_REF, variant="")
+    return verdicts._bound_record(column, sweep, exact.assign(point="p"), pd.DataFrame(certs).assign(point="p"), common)
+
+
+@pytest.mark.parametrize("check_id", sorted(BOUND_FAILS))
+def test_a_bound_fail_on_a_tiny_sample_is_confirmed_and_a_tampered_field_refused(check_id):
+    from certified import assert_certified_fail
+
+    record = _bound_fail(check_id)
+    assert_certified_fail(record, BOUND_FAILS[check_id][-1])
+    assert len(record.certificate["lhs"]["zetas"]) == 2 ** len(record.certificate["lhs"]["X"])  # all sign vectors
+    document = certificate_document(record)
+    for edit, reason in (
+        (lambda d: d["certificate"].update(rhs_label="bound"), "certificate.rhs_label"),
+        (lambda d: d["certificate"]["rhs"]["vars"].update(s=3), "rhs: s = 3 in the file"),
+        (lambda d: d.update(finding="statement-error"), "field 'finding'"),
+        (lambda d: d.update(statement="R_H(S) <= anything"), "field 'statement'"),
+    ):
+        tampered = copy.deepcopy(document)
+        edit(tampered)
+        outcome = verify_certificate(tampered)
+        assert not outcome.confirmed and reason in outcome.message, outcome.message
+
+
+def test_eq1_refuses_a_class_with_k_above_1():
+    """(1) is stated for H_{n,s,1}: a lower bound on R_H of a class with k = 2 refutes nothing of it, in either pass."""
+    from sparseact.verify import rigorous
+
+    document = certificate_document(_bound_fail("theorem19/bound"))
+    for side in (document["certificate"]["lhs"], document["certificate"]["rhs"]["vars"]):
+        side["k"] = 2
+    outcome = verify_certificate(document)
+    assert not outcome.confirmed and "H_{n,s,1}^{W,B}: the instance's class has k = 2" in outcome.message
+    with pytest.raises(Exception, match="k = 2"):
+        rigorous.RIGOROUS["theorem19/bound"](document["certificate"])
+
+
+def test_a_corner_pin_expects_the_class_the_rule_gives():
+    """The pinned finding (statement-error, out-of-range) of theorem19/bound is out-of-range for its corner instance
+    and statement-error for a violation that survives flooring the log at 1 (here a made-up lhs value)."""
+    from sparseact.verify.checker import _pinned_finding
+    from sparseact.verify.pinned_text import PINNED_TEXT
+
+    pin = PINNED_TEXT["theorem19/bound"]["finding"]
+    certificate = _bound_fail("theorem19/bound").certificate
+    assert _pinned_finding(pin, certificate) == "out-of-range"
+    assert _pinned_finding(pin, {**certificate, "lhs_value": 10.0}) == "statement-error"

@@ -11,7 +11,7 @@ from certified import assert_forced_fail_refused, tamper_constant
 from sparseact.analysis import level_weights
 from sparseact.claims import generate_point, get_claim, stage_claim
 from sparseact.claims import theorem8 as t8
-from sparseact.claims._failures import TABLE
+from sparseact.claims._failures import WORST
 from sparseact.claims.theorem8 import compute, verdicts
 from sparseact.cube import hypercube
 from sparseact.publish.ledger import certificate_document
@@ -88,6 +88,7 @@ def test_records_follow_the_contract(records):
         ("theorem8/tail-step", "proof-slip"),
         ("theorem8/lemma7-projection-printed", "proof-slip"),
         ("theorem8/degree-degenerate", "out-of-range"),
+        ("theorem8/theorem4-n1", "out-of-range"),
     ],
 )
 def test_new_fails_are_certified(records, check_id, finding):
@@ -282,13 +283,13 @@ def test_ch_fail_forced_is_refused(monkeypatch):
     from sparseact import bounds
 
     tables = _target_run("target-gaussian-k1")
-    assert TABLE not in tables  # a passing run writes no violations table
+    assert (tables[WORST]["excess"] <= 1).all()  # max |h| within C_H
     assert verdicts._ch_record(tables["theorem8-targets"], tables).verdict.value == "PASS"
     # A statement 100 times stricter than the printed C_H, in the check and in the certificate's formula alike.
     monkeypatch.setattr(bounds, "class_sup_bound", lambda n, k, W, B: k * (W * np.sqrt(n) + B) / 100)
     tamper_constant(monkeypatch, "theorem8", "CH_EXPR", "k * (W * sqrt(n) + B) / 100")
     tables = _target_run("target-gaussian-k1")
-    assert list(tables[TABLE]["check"]) == ["theorem8/C_H"]
+    assert list(tables[WORST]["check"]) == ["theorem8/C_H"] and (tables[WORST]["excess"] > 1).all()
     record = verdicts._ch_record(tables["theorem8-targets"], tables)
     assert_forced_fail_refused(record, "proof-slip")
     assert record.certificate["lhs_value"] == pytest.approx(tables["theorem8-targets"]["max_abs_h"].iloc[0])

@@ -19,6 +19,10 @@ def inputs(tmp_path):
     (tmp_path / "broken.json").write_text("{")
     (tmp_path / "wrong.csv").write_text("x,y\n1,2\n")
     (tmp_path / "text.ipynb").write_text("not a notebook")
+    (tmp_path / "page.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+    # a claim page's slice written for another page (its links would point elsewhere)
+    (tmp_path / "other-page.json").write_text('{"claim_id": "lemma9", "page": "elsewhere/lemma9.html", "header": ""}')
+    (tmp_path / "no-header.json").write_text('{"claim_id": "lemma9"}')
     (tmp_path / "zero-link").symlink_to("/dev/zero")
     for kind in ("fifo", "binary", "empty", "wrong", "directory"):
         folder = tmp_path / f"results-{kind}"
@@ -48,35 +52,27 @@ def _cases():
     for path in ("missing.json", "broken.json", "empty", "binary", "{tmp}"):
         yield ["ledger", path if path == "{tmp}" else "{tmp}/" + path, "--out-dir", "{tmp}/out"]
     for notebook in ("missing.ipynb", "text.ipynb", "binary", "empty"):
-        yield [
-            "claim-page",
-            "{tmp}/" + notebook,
-            "--claim",
-            "lemma9",
-            "--results-dir",
-            "{tmp}",
-            "--out",
-            "{tmp}/page.html",
-        ]
+        yield ["claim-page", "{tmp}/" + notebook, "--slice", "{tmp}/other-page.json", "--out", "{tmp}/page.html"]
         yield ["convert-notebook", "{tmp}/" + notebook.replace(".ipynb", ".py"), "--out", "{tmp}/out.ipynb"]
     # a FIFO, a device (directly or behind a link) or a folder where a file is expected: refused before it is opened
     for special in ("{tmp}/fifo", "/dev/zero", "/dev/urandom", "{tmp}/zero-link", "{tmp}"):
         yield ["ledger", special, "--out-dir", "{tmp}/out"]
-        yield ["claim-page", special, "--claim", "lemma9", "--results-dir", "{tmp}", "--out", "{tmp}/page.html"]
+        yield ["claim-page", special, "--slice", "{tmp}/other-page.json", "--out", "{tmp}/page.html"]
         yield ["convert-notebook", special, "--out", "{tmp}/out.ipynb"]
         yield ["run-notebook", special, "--executed", "{tmp}/x.ipynb"]
         yield ["screenshots", "--page", special, "{tmp}/shot.png"]
-    for folder in ("{tmp}/fifo", "/dev/zero", "{tmp}/missing", "{tmp}/binary"):
-        yield [
-            "claim-page",
-            "{tmp}/text.ipynb",
-            "--claim",
-            "lemma9",
-            "--results-dir",
-            folder,
-            "--out",
-            "{tmp}/page.html",
-        ]
+    for claim_slice in (
+        "{tmp}/fifo",
+        "/dev/zero",
+        "{tmp}/missing",
+        "{tmp}/binary",
+        "{tmp}/empty",
+        "{tmp}/broken.json",
+        "{tmp}/no-header.json",
+        "{tmp}/other-page.json",
+        "{tmp}",
+    ):
+        yield ["claim-page", "{tmp}/page.ipynb", "--slice", claim_slice, "--out", "{tmp}/page.html"]
     for points in ("notjson", "{", "[1,"):
         yield ["generate", "lemma9", "shard", "--points", points, "--seed", "1", "--out", "{tmp}/x.npz"]
     for parameters in ("notjson", "{bad"):
@@ -114,10 +110,8 @@ def test_a_truncated_notebook_is_named_with_what_to_do(tmp_path, capsys, command
         "claim-page": [
             "claim-page",
             str(path),
-            "--claim",
-            "lemma9",
-            "--results-dir",
-            str(tmp_path),
+            "--slice",
+            str(tmp_path / "slice.json"),
             "--out",
             str(tmp_path / "page.html"),
         ],

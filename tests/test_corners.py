@@ -23,6 +23,9 @@ PARAMETER_RANGE_CHECKS = {
 #: Corner FAILs whose printed logarithm sits in a quantity the certificate records as a number (the printed degree
 #: of Theorem 8, which the check evaluates with the rule itself), with the variables that put them in the corner.
 DEGREE_CORNERS = {"theorem8/degree-degenerate": dict(n=1, s=1, k=1)}
+#: Corner FAILs whose two sides are formulas (the needed samples, a formula too): the rule applied to the printed
+#: bound, the right side.
+FORMULA_BOUND_CORNERS = {"theorem8/theorem4-n1"}
 
 
 def _certificate(path: Path) -> dict:
@@ -44,7 +47,15 @@ def test_class_follows_the_rule(path):
         assert data["finding"] == corners.CORNER_FINDING, data["check_id"]
     elif data["finding"] == corners.CORNER_FINDING:
         check = data["check_id"]
-        assert check in PARAMETER_RANGE_CHECKS or check in DEGREE_CORNERS, f"{check}: out-of-range without a corner"
+        assert check in PARAMETER_RANGE_CHECKS or check in DEGREE_CORNERS or check in FORMULA_BOUND_CORNERS, (
+            f"{check}: out-of-range without a corner"
+        )
+        if check in FORMULA_BOUND_CORNERS:
+            certificate = data["certificate"]
+            bound = certificate["rhs"]
+            assert corners.in_log_corner(
+                certificate["relation"], certificate["lhs_value"], bound["expr"], bound["vars"]
+            ), check
         if check in PARAMETER_RANGE_CHECKS:
             name, outside = PARAMETER_RANGE_CHECKS[check]
             assert outside(data["certificate"]["rhs"]["vars"][name])
@@ -118,3 +129,37 @@ def test_evaluate_names_unknown_variables_and_domain_errors():
         corners.evaluate("log(a)", dict(a=0.0))
     with pytest.raises(ValueError, match="bound_side"):
         corners.in_log_corner("<=", 1.0, "log(a)", dict(a=2.0), bound_side="middle")
+
+
+def test_theorems_8_and_4_hold_except_in_the_delta_corner():
+    """As delta -> 1 the printed log(1/delta) vanishes: Theorems 8 and 4 are proved through their floored forms and
+    the committed tables say so (reason, headline)."""
+    statements = {
+        row["statement_id"]: row
+        for row in csv.DictReader(io.StringIO((RESULTS / "statements.csv").read_text(encoding="utf-8")))
+    }
+    headline = {
+        row["statement_id"]: row
+        for row in csv.DictReader(io.StringIO((RESULTS / "headline.csv").read_text(encoding="utf-8")))
+    }
+    for sid, floored in (("theorem8", "theorem8-floored"), ("theorem4", "theorem4-floored")):
+        assert statements[floored]["status"] == "proved"
+        assert statements[sid]["status"] == "proved"
+        assert f"{floored} proves it with every printed logarithm floored at 1" in statements[sid]["reason"]
+    assert "(degenerate corners aside)" in headline["theorem8"]["cost"]
+
+
+def test_theorem8_last_line_writes_its_degree_out():
+    """The last line's certificate writes the printed degree with its logarithms, so the rule sees them: at the old
+    instance n = 2, s = k = 1 (log s = 0, log(ns) < 1) the violation is a corner; at the recorded one it is not."""
+    from sparseact.claims.theorem8.verdicts import FINAL_LINE_COUNT, FINAL_LINE_INSTANCE
+
+    assert "log(n*s)" in FINAL_LINE_COUNT and "log(s)" in FINAL_LINE_COUNT
+    lam = 1e5
+    old = dict(C=1.0, c=1.0, n=2, s=1, k=1, W=lam, B=lam, eps=0.1 * lam**2, delta=0.1)
+    assert corners.in_log_corner("<=", 1.0, FINAL_LINE_COUNT, old)
+    data = _certificate(RESULTS / "certificates" / "theorem8" / "final-line-scale.json")
+    certificate = data["certificate"]
+    assert certificate["rhs"]["expr"] == FINAL_LINE_COUNT
+    assert certificate["rhs"]["vars"]["s"] == FINAL_LINE_INSTANCE["s"] >= 3  # log s >= 1, log(ns) >= 1
+    assert not corners.certificate_in_log_corner(certificate) and data["finding"] == "proof-slip"

@@ -61,7 +61,8 @@ def planned_jobs(plan: str) -> list[dict[str, list[str]]]:
     jobs = []
     for line in plan.splitlines():
         stripped = line.strip()
-        if stripped.startswith(("rule ", "localrule ")) and stripped.endswith(":"):  # localrules print "localrule"
+        # localrules print "localrule", checkpoints (the ledger) "checkpoint" or "localcheckpoint"
+        if stripped.startswith(("rule ", "localrule ", "checkpoint ", "localcheckpoint ")) and stripped.endswith(":"):
             jobs.append({"rule": [stripped.split(" ", 1)[1][:-1]]})
         elif jobs and ": " in stripped:
             key, _, value = stripped.partition(": ")

@@ -47,12 +47,13 @@ def test_quotes_open_and_close_around_math():
     assert tex_text('"a $x$" and "b" $y$ "c"') == "``a $x$'' and ``b'' $y$ ``c''"
 
 
-def test_certificate_links_use_one_base_or_the_path_relative_to_the_note():
-    path = "certificates/lemma9/a-printed.json"
-    assert (
-        certificate_link(path)
-        == r"\href{../certificates/lemma9/a-printed.md}{\nolinkurl{results/certificates/lemma9/a-printed.md}}"
+def test_certificate_links_use_one_base_or_attach_the_file_to_the_note():
+    path = "certificates/section4_lwr/a-printed.json"
+    assert certificate_link(path) == (
+        r"\nolinkurl{results/certificates/section4_lwr/a-printed.json} (\textattachfile[mimetype=application/json,"
+        r"ucfilespec={section4-lwr-a-printed.json}]{../certificates/section4_lwr/a-printed.json}{attached})"
     )
+    path = "certificates/lemma9/a-printed.json"
     assert certificate_link(path, "https://example.org/repo/blob/main/") == (
         r"\href{https://example.org/repo/blob/main/results/certificates/lemma9/a-printed.md}"
         r"{\nolinkurl{results/certificates/lemma9/a-printed.md}}"
@@ -74,14 +75,16 @@ def test_the_note_is_generated_from_the_tables(result_tables):
         r"\paragraph{Erratum 2.}",
         r"\section{Sharper than printed}",
         r"\appendix",
-        r"\section{Open statements}",
+        r"\section*{Appendix: open statements}",
     ]
     assert [tex.index(o) for o in order] == sorted(tex.index(o) for o in order)
     assert (
         "Theorem 1 fails as printed (statement-error, Erratum 1)" in tex
         and "Lemma 2 holds on every instance enumerated" in tex
     )
-    assert r"\href{../certificates/x/a-printed.md}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
+    assert (
+        r"\nolinkurl{results/certificates/x/a-printed.json} (\textattachfile" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
+    )
     assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and r"\paragraph{Conjecture 3.}" in tex
     assert "a lower bound would settle it" in tex and tex.endswith("\\end{document}\n")
 
@@ -120,7 +123,9 @@ def test_overfull_boxes_are_read_from_the_log():
 
 @needs_tex
 def test_the_note_compiles_without_error_or_overfull_box(tmp_path):
-    tex = tmp_path / "erratum.tex"
+    shutil.copytree(ROOT / "results" / "certificates", tmp_path / "certificates")  # the attachments, as in results/
+    tex = tmp_path / "erratum" / "erratum.tex"
+    tex.parent.mkdir()
     tex.write_text(erratum_tex(load_results(ROOT / "results")), encoding="utf-8")
     pdf, log = compile_pdf(tex)
     assert pdf.is_file() and pdf.read_bytes().startswith(b"%PDF")
@@ -169,3 +174,19 @@ def test_the_workflow_step_says_so_in_one_line_without_an_engine(tmp_path):
     line = f"no TeX engine (pdflatex) on the PATH: {tmp_path / 'erratum.pdf'} is not rebuilt"
     assert done.returncode == 0 and done.stdout == line + "\n" and status.read_text() == line + "\n"
     assert not (tmp_path / "erratum.pdf").exists()
+
+
+def test_the_committed_pdf_carries_every_erratum_certificate_attached():
+    """Without a public repository the note's certificate links are attachments: the committed PDF embeds exactly the
+    certificate files its errata name, byte for byte (each an /EmbeddedFile stream, Flate-compressed)."""
+    import zlib
+
+    pdf = (ROOT / "results" / "erratum" / "erratum.pdf").read_bytes()
+    embedded = re.compile(rb"/Type\s*/EmbeddedFile\b.*?/Length (\d+)\s*/Filter\s*/FlateDecode\s*>>\s*stream\r?\n", re.S)
+    attached = set()
+    for match in embedded.finditer(pdf):
+        start = match.end()
+        attached.add(zlib.decompress(pdf[start : start + int(match.group(1))]))
+    errata = pd.read_csv(ROOT / "results" / "errata.csv", dtype=str, keep_default_na=False)
+    named = {path for cell in errata["certificates"] for path in filter(None, cell.split("; "))}
+    assert attached == {(ROOT / "results" / path).read_bytes() for path in named}

@@ -78,10 +78,10 @@ def test_report_anchors_every_statement_fact_erratum_and_check(result_tables):
         assert wanted in anchors, wanted
     local = [h for _, h in parse(index).hrefs if h.startswith("#")]
     assert "#statement-thm1" in local and all(h[1:] in anchors for h in local)
-    # a statement's row lists its own checks, each a link to its row (which links the certificate)
+    # a statement's row lists its own checks, each a link to its row, a FAIL's with a link to its certificate's page
     assert (
-        'Its checks: <a href="#check-x/a-printed">x/a-printed</a> (FAIL), <a href="#check-x/a-corrected">'
-        in index.read_text()
+        'Its checks: <a href="#check-x/a-printed">x/a-printed</a> (FAIL, <a href="certificates/x/a-printed.html">'
+        'certificate</a>), <a href="#check-x/a-corrected">' in index.read_text()
     )
 
 
@@ -89,7 +89,7 @@ def test_claim_page_links_its_own_rows_and_the_report_for_the_rest(result_tables
     from sparseact.publish.report import claim_header_html
 
     page = result_tables / "reports" / "x.html"
-    header = claim_header_html("x", result_tables, page, root=result_tables.parent)
+    header = claim_header_html("x", result_tables, page)
     assert 'id="statement-thm1"' in header and 'class="argument-graph"' in header
     assert 'href="#statement-thm1"' in header  # a node of this claim: its row on this page
     assert 'href="../report/index.html#erratum-x-a-printed"' in header  # an erratum: its section on the report

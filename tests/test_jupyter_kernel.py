@@ -113,3 +113,75 @@ def test_injected_parameters_do_not_depend_on_black(monkeypatch):
     monkeypatch.setattr(papermill_translators, "_translators", dict(papermill_translators._translators))
     use_plain_parameters()
     assert papermill_translators.find_translator("sparseact", "python") is PlainPythonTranslator
+
+
+def test_kernels_open_no_sockets_and_no_connection_file(tmp_path, monkeypatch):
+    """The in-process kernel talks to its client through queues: no port, socket or connection file that another
+    kernel starting beside it could take (the failure of the separate kernels' TCP ports, then IPC sockets)."""
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path))
+    km = InProcessNotebookManager(kernel_name=KERNEL)
+    km.start_kernel(extra_arguments=["--HistoryManager.enabled=False"])
+    try:
+        assert not km.has_kernel or km.kernel is not None
+        assert type(km.kernel.shell_stream).__name__ == "DummySocket"
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        km.shutdown_kernel()
+    assert km.kernel is None
+
+
+def test_a_taken_tcp_port_cannot_stall_a_notebook(tmp_path, monkeypatch):
+    """The failure the in-process kernel removes (as IPC sockets did before it): jupyter_client picks a TCP port
+    that another socket then holds (here every port it would pick is held by a live ZeroMQ publisher, as by another
+    kernel's IOPub). Over TCP the kernel failed to bind it, lingered without answering, and its job waited out the
+    start timeout."""
+    import zmq
+    from jupyter_client.provisioning.local_provisioner import LocalPortCache
+
+    from sparseact.runtime import notebooks
+
+    context = zmq.Context()
+    publisher = context.socket(zmq.PUB)
+    port = publisher.bind_to_random_port("tcp://127.0.0.1")
+    monkeypatch.setattr(LocalPortCache, "find_available_port", lambda self, ip: port)
+    monkeypatch.setattr(notebooks, "KERNEL_START_TIMEOUT", 60)
+    source = tmp_path / "tiny.py"
+    source.write_text('# %% tags=["parameters"]\nx = 1\n\n# %%\nprint(x + 41)\n')
+    try:
+        executed = notebooks.run_notebook(source, tmp_path / "tiny.ipynb", {"x": 1}, kernel=KERNEL, cwd=tmp_path)
+    finally:
+        publisher.close(linger=0)
+        context.term()
+    assert executed.cells[-1].outputs[0]["text"] == "42\n"
+
+
+def test_a_kernel_is_ready_at_once_and_answers_kernel_info(monkeypatch):
+    """Readiness is the kernel_info reply itself (no IOPub silence to wait out, so a starved machine cannot make
+    the start time out while the kernel answers)."""
+    replies = []
+    monkeypatch.setattr(InProcessNotebookClient, "_handle_kernel_info_reply", lambda self, msg: replies.append(msg))
+
+    async def ready() -> None:
+        km = InProcessNotebookManager(kernel_name=KERNEL)
+        km.start_kernel(extra_arguments=["--HistoryManager.enabled=False"])
+        client = km.client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=5)
+        finally:
+            client.stop_channels()
+            km.shutdown_kernel()
+
+    asyncio.run(ready())
+    assert [msg["msg_type"] for msg in replies] == ["kernel_info_reply"]
+    assert replies[0]["content"]["implementation"] == "ipython"
+
+
+def test_an_error_in_a_cell_is_its_reply_and_leaves_the_next_kernel_fresh():
+    """A cell that raises gives an ``error`` reply with its exception; the next kernel's shell does not see the
+    failed cell's names."""
+    reply, messages = asyncio.run(_start_run_stop("leftover = 1\nraise ValueError('boom')"))
+    assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "ValueError"
+    assert any(msg["msg_type"] == "error" for msg in messages)
+    reply, _ = asyncio.run(_start_run_stop("leftover"))
+    assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "NameError"

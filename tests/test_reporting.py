@@ -6,6 +6,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sparseact.publish.plotting import plt, save_figure
 from sparseact.publish.reporting import latex_table, save_table
@@ -234,3 +236,30 @@ def test_provenance_records_the_cpu_dispatch(monkeypatch):
     assert provenance({}, seed=0)["cpu_dispatch"] == {}
     monkeypatch.setenv("OPENBLAS_CORETYPE", "Haswell")
     assert provenance({}, seed=0)["cpu_dispatch"] == {"OPENBLAS_CORETYPE": "Haswell"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False) | st.integers(-(10**15), 10**15))
+def test_number_parts_show_the_digits_format_value_rounds_to(value):
+    """Mantissa times the power of ten is the number format_value shows (4 significant digits from 10^6 on, for
+    integers too); without a power the text is format_value's own."""
+    from sparseact.publish.cells import format_value, number_html, number_parts
+
+    mantissa, exponent = number_parts(value)
+    if exponent is None:
+        assert mantissa == format_value(value) and "e" not in mantissa
+        return
+    shown = float(format_value(float(value)))
+    assert float(f"{mantissa if mantissa.strip('-') else mantissa + '1'}e{exponent}") == shown
+    assert mantissa.strip("-") != "1" and not mantissa.endswith("0")  # no 1 x 10^k, no trailing zeros
+    assert "e" not in number_html(value) and f"10<sup>{exponent}</sup>".replace("-", "\u2212") in number_html(value)
+
+
+def test_numbers_in_data_tables_are_typeset_for_people():
+    from sparseact.publish.reporting import html_table
+
+    frame = pd.DataFrame({"m": [1000000, 12], "eps": [2.3e-206, 0.25], "c": [1e-6, -1.68e6]})
+    out = html_table(frame)
+    for cell in ("10<sup>6</sup>", "2.3\u00d710<sup>\u2212206</sup>", "10<sup>\u22126</sup>"):
+        assert f'<td class="sa-num">{cell}</td>' in out, (cell, out)
+    assert '<td class="sa-num">\u22121.68\u00d710<sup>6</sup></td>' in out and "e+" not in out and "e-" not in out

@@ -4,11 +4,18 @@ The copy's outputs are stand-ins: every output of the quick config's plan is cre
 with ``snakemake --touch`` (no job runs), so the plans show exactly which jobs list the edited file among
 their inputs, directly or through the jobs downstream. ``tests/test_workflow.py`` checks the same after a
 real run of the quick config.
+
+The ledger is a checkpoint: a claim page's input, its slice of the ledger's tables (``slices/<claim>.json``, which
+the ledger rewrites only when its content changes), is known once the ledger is done, so a plan made before the
+ledger lists every claim page, the most the run can render again; the plan made after it lists only the pages
+whose notebook or slice changed.
 """
+
+import re
 
 import pytest
 import yaml
-from test_workflow import copy_repo, job_stats, snakemake
+from test_workflow import copy_repo, edited_config, job_stats, snakemake
 
 from sparseact.claims import claim_ids, get_claim
 from sparseact.runtime.outputs import write_manifest
@@ -36,6 +43,11 @@ def current(repo_root, tmp_path_factory):
                 path.mkdir(parents=True, exist_ok=True)
                 write_manifest(path)
     write_manifest(work / "results" / "quick" / "erratum", [])  # the erratum job's: it compiled no PDF
+    slices = work / "results" / "quick" / "slices"  # the ledger writes them beside its outputs (not among them)
+    slices.mkdir()
+    for claim in claim_ids():
+        (slices / f"{claim}.json").write_text("{}\n")
+    write_manifest(slices)
     snakemake(work, "--touch")
     assert "Nothing to be done" in snakemake(work, "-n")
     return work
@@ -54,10 +66,10 @@ def plan_after_edit(work, relative):
     return job_stats(out), out
 
 
-@pytest.mark.parametrize("part", ["figures.py", "verdicts.py"])
-def test_a_figure_or_verdict_edit_reruns_only_the_claims_assembly_onward(current, part):
+@pytest.mark.parametrize("part", ["figures.py", "verdicts.py", "checks.yaml"])
+def test_a_figure_verdict_or_declaration_edit_reruns_only_the_claims_assembly_onward(current, part):
     stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/{part}")
-    # the ledger's tables change, so every claim page (rendered under its statuses) is rendered again
+    # the ledger's tables change: every claim page is planned, pending the ledger (see the module's docstring)
     assert stats == {
         "all": 1,
         "assemble": 1,
@@ -144,3 +156,65 @@ def test_a_deleted_output_is_rebuilt(current, relative, rule):
             path.touch()
         snakemake(current, "--touch")
     assert "Nothing to be done" not in out and job_stats(out).get(rule, 0) >= 1, out[-3000:]
+
+
+def _claims_of(out, rule):
+    """The claims of the jobs of ``rule`` in a Snakemake dry run's plan."""
+    blocks = re.split(r"\n(?=(?:local)?(?:rule|checkpoint) \w+:)", out)
+    return {
+        match.group(1)
+        for block in blocks
+        if block.startswith((f"rule {rule}:", f"localrule {rule}:"))
+        for match in [re.search(r"wildcards: claim=([\w]+)", block)]
+        if match
+    }
+
+
+def test_a_tolerance_edit_reruns_only_the_assembly_onward(current):
+    """A named tolerance lives in sparseact.verify.verdicts, which only the assembly stage reads (compute.py
+    measures, verdicts.py decides: tests/test_compute_measures.py): editing it reruns every claim's assembly
+    and what follows, never a data or runs job."""
+    stats, out = plan_after_edit(current, "src/sparseact/verify/verdicts.py")
+    assert stats.get("assemble") == len(claim_ids()), out[-3000:]
+    assert not stats.get("data") and not stats.get("run"), out[-3000:]
+    assert not _claims_of(out, "data") | _claims_of(out, "run"), out[-3000:]
+
+
+def _page_plan(work, configfile):
+    """The claims of the claim pages ``snakemake -n`` plans, with its job counts and its output."""
+    out = snakemake(work, "-n", configfile=configfile)
+    return _claims_of(out, "claim_page"), job_stats(out), out
+
+
+def test_one_added_grid_point_renders_only_its_claims_page_again(current):
+    """A point added to Theorem 8's grid (a new shard) plans its data, run and assembly jobs and the ledger, and every
+    claim page, pending the ledger. The jobs up to the ledger done (stand-ins: the new shard's files, the assembly's
+    notebook with new content, the ledger rewriting no slice; ``--touch`` marks them done), the plan is Theorem 8's
+    page and the report; a slice the ledger rewrote adds its page, and nothing else."""
+    claim, other = "theorem8", "theorem17"
+    configfile = edited_config(current, lambda c: c["claims"][claim]["k_values"].append(8))
+    quick = current / "results" / "quick"
+    notebook, slice_file = quick / "notebooks" / f"{claim}.ipynb", quick / "slices" / f"{other}.json"
+    claims, stats, out = _page_plan(current, configfile)
+    try:
+        assert stats["data"] == stats["run"] == stats["assemble"] == stats["ledger"] == 1, out[-3000:]
+        assert claims == set(claim_ids()), out[-3000:]
+        for name in ("data/{}/{}.npz", "runs/{}/{}.json", "notebooks/runs/{}/{}.ipynb"):
+            (quick / name.format(claim, "target-gaussian-k8")).touch()
+        for stage in ("data", "runs"):
+            (quick / "benchmarks" / stage / claim / "target-gaussian-k8.tsv").touch()
+        notebook.write_text("the assembly's notebook, with the new point\n")
+        snakemake(current, "--touch", "results/quick/ledger.csv", configfile=configfile)
+        claims, stats, out = _page_plan(current, configfile)
+        assert claims == {claim}, out[-3000:]
+        # (the erratum's PDF job too, unless an earlier test left a record of the stand-in note's content)
+        assert set(stats) - {"erratum_pdf", "total"} == {"all", "claim_page", "report"}, out[-3000:]
+        assert stats["claim_page"] == stats["report"] == 1, out[-3000:]
+        slice_file.write_text('{"changed": true}\n')  # what the ledger does to a slice whose content changed
+        claims, stats, out = _page_plan(current, configfile)
+        assert claims == {claim, other} and stats["claim_page"] == 2, out[-3000:]
+    finally:  # the stand-ins as the fixture made them
+        notebook.write_text("")
+        slice_file.write_text("{}\n")
+        snakemake(current, "--touch")
+    assert "Nothing to be done" in snakemake(current, "-n")

@@ -152,6 +152,23 @@ def test_a_correction_that_is_a_conjecture_leaves_survival_open():
     assert table.loc["a", "survives"] == "open: its correction is a conjecture (c), neither proved nor refuted"
 
 
+def test_a_weaker_correction_says_what_it_does_not_recover():
+    rows = [
+        _row("x/bad", "a", "FAIL", finding="typo"),
+        _row("x/ok", "b", "PASS"),
+        _row("x/bad2", "b", "FAIL", "exact", "typo"),
+    ]
+    entries = [
+        _entry("a", correction=dict(text="fixed a", verified_by=["x/ok"], unproved="the printed  run time")),
+        _entry("b", correction=dict(text="fixed b", verified_by=["x/ok"])),
+    ]
+    table = _derive(rows, entries)
+    assert table.loc["a", "survives"] == (
+        "yes, in a weaker form: corrected form verified by x/ok; not proved: the printed run time"
+    )
+    assert table.loc["b", "survives"] == "yes: corrected form verified by x/ok"
+
+
 def test_a_proved_refutation_fails_the_printed_statement_and_an_unproved_one_does_not():
     rows = [_row("x/cs", "r", "PASS"), _row("x/e", "c", "PASS", method="estimate")]
     entries = [
@@ -335,3 +352,49 @@ def test_corrected_statements_need_a_correction(monkeypatch):
     corrected = st.corrected_statements(table, ledger).set_index("statement_id")
     assert corrected.loc["a", "verified"] == "PASS" and corrected.loc["b", "verified"] == "fails-as-stated"
     assert "**Corrected.** fixed b" in corrected_markdown(corrected.reset_index())
+
+
+def test_a_corner_decided_by_argument_reads_like_a_corner_certificate(monkeypatch):
+    """A printed statement proved through its floored form (``floored_by``) and one whose only FAIL is a corner
+    certificate get the same status and the same headline cost: holds except in degenerate corners."""
+    import sparseact.publish.statements as st
+
+    rows = [
+        _row("x/step", "f", "PASS"),
+        _row("x/step2", "c", "PASS"),
+        _row("x/oor", "c", "FAIL", finding="out-of-range"),
+        _row("x/step3", "plain", "PASS"),
+    ]
+    entries = [
+        _entry("f", ["x/step"], kind="derived"),
+        _entry("a", ["f"], main=True, floored_by="f"),
+        _entry("c", ["x/step2"], main=True),
+        _entry("plain", ["x/step3"], main=True),
+    ]
+    table = _derive(rows, entries)
+    assert table.loc["a", "status"] == table.loc["c", "status"] == "proved"
+    assert (
+        "only in a degenerate corner: f proves it with every printed logarithm floored at 1" in table.loc["a", "reason"]
+    )
+    assert "(out-of-range: x/oor)" in table.loc["c", "reason"]
+    assert st.degenerate_corners(entries[1], [], []) == ["f"]
+    assert st.degenerate_corners(entries[2], ["x/step2", "x/oor"], {"x/oor"}) == ["x/oor"]
+    monkeypatch.setattr(st, "paper_statements", lambda: entries)
+    unrelated = pd.DataFrame([{**dict.fromkeys(st.ERRATA_COLUMNS, ""), "erratum_id": "e", "statements": "zzz"}])
+    costs = st.headline(table.reset_index(), unrelated, pd.DataFrame(rows)).set_index("statement_id")
+    assert costs.loc["a", "cost"] == costs.loc["c", "cost"] == st.HOLDS_OUTSIDE_CORNERS
+    assert costs.loc["plain", "cost"] == st.HOLDS
+
+
+def test_floored_by_is_a_premise_naming_a_derived_statement():
+    from sparseact.paper import _check_floored, _check_statement
+
+    entry = {k: v for k, v in _entry("a", floored_by="f").items() if k != "claim_id"}
+    with pytest.raises(ValueError, match="floored_by 'f' must be a premise of its argument"):
+        _check_statement(entry, "here")
+    with pytest.raises(ValueError, match="floored_by names the project's statement"):
+        _check_statement({**entry, "floored_by": 3, "argument": dict(uses=["f"], text="t")}, "here")
+    _check_statement({**entry, "argument": dict(uses=["f"], text="t")}, "here")
+    with pytest.raises(ValueError, match="floored_by 'f' names no derived statement"):
+        _check_floored([_entry("a", floored_by="f"), _entry("f")])
+    _check_floored([_entry("a", floored_by="f"), _entry("f", kind="derived")])

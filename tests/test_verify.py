@@ -262,36 +262,6 @@ def test_missing_key_inside_the_certificate(committed):
     assert not verify_file(committed / "no-such-file.json").confirmed
 
 
-#: Checks a claim can FAIL (as tests/fail_sites.py reads the source) that no statement pins yet, with the reason;
-#: their certificates are refused ("refutes no statement the verifier knows"). None has FAILed on any run or test.
-NOT_YET_PINNED = {
-    "section4_lwr/kernel-attack-excluded": "in FINDING, but no failure row is ever recorded under this name: it "
-    "cannot FAIL",
-    "section4_lwr/rounding-not-affine": "in FINDING, but no failure row is ever recorded under this name: it cannot "
-    "FAIL",
-    "section4_parity/class": "in FINDING, but no failure row is ever recorded under this name: it cannot FAIL",
-    "theorem19/estimators": "the right side is the exact solver's own maximum, which no plain evaluator recomputes",
-}
-
-
-def test_every_check_a_claim_can_fail_has_a_pinned_statement(repo_root):
-    """Read from the claims' source (tests/fail_sites.py): every check whose record can carry a certificate is pinned
-    in sparseact.verify.checker.STATEMENTS, apart from the listed ones; and every pin is such a check."""
-    from fail_sites import can_fail_check_ids
-
-    can_fail = can_fail_check_ids(repo_root / "src" / "sparseact" / "claims")
-    assert {
-        "theorem19/eq12-printed",
-        "section4_parity/network-printed",
-        "lemma9/proof-V-printed",
-        "scaling/lemma18-printed",
-        "theorem8/tail-step",
-        "theorem13/junta-corner",
-    } <= set(can_fail)
-    assert set(can_fail) - set(STATEMENTS) == set(NOT_YET_PINNED)
-    assert set(STATEMENTS) <= set(can_fail), sorted(set(STATEMENTS) - set(can_fail))
-
-
 def _leaves(node, path=()):
     """Every leaf of a JSON document: (path, value)."""
     if isinstance(node, dict):

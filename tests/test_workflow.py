@@ -241,7 +241,9 @@ def test_report_links_resolve(run):
         if link.startswith("#"):  # a section of the page itself
             assert f'id="{link[1:]}"' in page, link
         elif not link.startswith("https://"):  # the paper on arXiv is the one link off the machine
-            assert (index.parent / link).resolve().is_file(), link
+            target, _, fragment = link.partition("#")
+            assert (index.parent / target).resolve().is_file(), link
+            assert not fragment or f'id="{fragment}"' in (index.parent / target).read_text(), link
 
 
 def test_docs_figures_are_the_full_runs_and_the_quick_run_leaves_them(run, repo_root):
@@ -299,7 +301,9 @@ def test_pages_in_a_browser(run):
             "or set SPARSEACT_CHROMIUM to its path)"
         )
     problems = check_pages(run / QUICK)
-    assert len(problems) == 2 + len(claim_ids())  # the report, the argument graph, the claim pages
+    certificates = len(list((run / QUICK / "report" / "certificates").rglob("*.html")))
+    # the report, the argument graph, the claim pages, a page per certificate (one per FAIL check that has one)
+    assert certificates and len(problems) == 2 + len(claim_ids()) + certificates, sorted(problems)
     layout = {page: [p for p in found if "raw $...$ math" not in p] for page, found in problems.items()}
     assert not any(layout.values()), layout
     shots = {p.name: p for p in (run / QUICK / "report").glob("screenshot-*.png")}
@@ -328,6 +332,87 @@ def test_no_raw_math_in_pages(run):
     assert not raw, raw
 
 
+#: The element an address's ``#fragment`` names (without one, the first statement of a claim page): where its top is
+#: on the screen, its text, its premises' and its links' texts.
+_TARGET = """(() => {
+  const e = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1)))
+                          : document.querySelector('table.statements tbody tr');
+  if (!e) return null;
+  const premises = Array.from(e.querySelectorAll('small')).find(s => s.innerText.startsWith('Premises:'));
+  return {top: e.getBoundingClientRect().top, text: e.innerText, selector: e.id ? `[id="${e.id}"]` : 'table.statements tbody tr',
+          premises: premises ? Array.from(premises.querySelectorAll('a'), a => a.innerText) : [],
+          links: Array.from(e.querySelectorAll('a'), a => a.innerText)};
+})()"""
+
+#: The bottom of the link reading ``text`` in the headline row whose first cell starts with ``row`` (null: none).
+_LINK_BOTTOM = """(([row, text]) => {
+  const tr = Array.from(document.querySelectorAll('table.headline tr'))
+    .find(r => r.cells.length && r.cells[0].innerText.trim().startsWith(row));
+  const a = tr && Array.from(tr.querySelectorAll('a')).find(a => a.innerText.trim() === text);
+  return a ? a.getBoundingClientRect().bottom : null;
+})(%s)"""
+
+
+def test_a_reader_finds_why_theorem8_is_proved_and_why_theorem17_fails_within_two_clicks(run, tmp_path):
+    """A fresh reader in headless Chromium (1400 x 900) opens the report's front page and clicks links by their visible
+    text: on the first screen, Theorem 8's row reads "why it is proved" and Theorem 17's "why it fails".
+
+    (a) The first click shows Theorem 8's row on its claim page, in view: proved, with its argument and its premises
+    as links; the second (its first premise) shows that premise's own argument, in view.
+    (b) The first click shows Theorem 17's row, in view: fails as stated, with the reason; the second opens the
+    certificate of its failing check, which names Theorem 17 and states the violation and the margin the checker
+    proved. A screenshot of every step goes to this test's temporary folder (``reader-path/``)."""
+    from sparseact.publish.browser import SCREEN, Browser, find_chromium
+
+    if find_chromium() is None:
+        pytest.skip(
+            "no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
+            "or set SPARSEACT_CHROMIUM to its path)"
+        )
+    shots, front = tmp_path / "reader-path", run / QUICK / "report" / "index.html"
+
+    def target(browser, shot):
+        browser.screenshot(shots / shot)
+        found = browser.evaluate(_TARGET)
+        assert found is not None, (shot, browser.evaluate("location.href"))
+        # scrolled into view, near the top: an anchor scrolled to the top of the window sits there up to the
+        # layout's fractional pixels (seen: -0.44 px for a row whose table starts at a fractional offset)
+        assert -1 < found["top"] < SCREEN[1] / 2, (shot, found["top"])
+        return found
+
+    with Browser() as browser:
+        for row, why in (("Theorem 8", "why it is proved"), ("Theorem 17", "why it fails")):
+            browser.load(front)
+            bottom = browser.evaluate(_LINK_BOTTOM % json.dumps([row, why]))
+            assert bottom is not None and bottom <= SCREEN[1], (row, why, bottom)  # on the first screen
+        browser.screenshot(shots / "0-front.png")
+
+        browser.click("why it is proved", "table.headline", row="Theorem 8")
+        theorem8 = target(browser, "a1-theorem8.png")
+        assert theorem8["text"].startswith("Theorem 8") and "proved" in theorem8["text"], theorem8["text"][:300]
+        assert theorem8["premises"], theorem8["text"][-600:]
+        browser.click(theorem8["premises"][0], theorem8["selector"])
+        premise = target(browser, "a2-premise.png")
+        assert "proved" in premise["text"] or "cited" in premise["text"], premise["text"][:300]
+        assert len(premise["text"]) > 200, premise["text"]  # its argument, not a bare name
+
+        browser.load(front)
+        browser.click("why it fails", "table.headline", row="Theorem 17")
+        theorem17 = target(browser, "b1-theorem17.png")
+        assert theorem17["text"].startswith("Theorem 17") and "fails as stated" in theorem17["text"]
+        assert "certificate" in theorem17["links"], theorem17["links"]
+        browser.click("certificate", theorem17["selector"])
+        browser.screenshot(shots / "b2-certificate.png")
+        certificate = browser.evaluate("document.body.innerText")
+        for said in (
+            "Theorem 17 fails as printed",
+            "Refutes\nTheorem 17 (",
+            "The violation\n",
+            "Margin the checker proved\n",
+        ):
+            assert said in certificate, (said, certificate[:1500])
+
+
 def test_rulegraph_has_the_three_stages(run):
     out = snakemake(run, "--rulegraph")
     for rule in ("data", "run", "assemble", "ledger", "report"):
@@ -341,7 +426,8 @@ def test_nothing_to_do_after_complete_run(run):
 def test_adding_a_grid_point_reruns_only_that_point(run):
     configfile = edited_config(run, lambda c: c["claims"]["section1_index"]["b_values"].append(4))
     out = snakemake(run, "-n", configfile=configfile)
-    # the ledger's tables change, so every claim page (rendered under its statuses) is rendered again
+    # the ledger's tables change: every claim page is planned, pending the ledger (a checkpoint; the next test
+    # shows the pages the run renders)
     assert job_stats(out) == {
         "all": 1,
         "assemble": 1,
@@ -354,6 +440,25 @@ def test_adding_a_grid_point_reruns_only_that_point(run):
         "total": 7 + len(claim_ids()),
     }, out[-3000:]
     assert "claim=section1_index, shard=index" in out
+
+
+def test_an_added_grid_point_renders_only_the_pages_whose_notebook_or_slice_changed(quick_run, tmp_path):
+    """The run behind that plan: a point added to Theorem 8's grid renders Theorem 8's page again, and another
+    claim's page only when the ledger rewrote its slice (the point changed what the page shows); then nothing is
+    left to do."""
+    work = tmp_path / "repo"
+    shutil.copytree(quick_run, work, symlinks=True)
+
+    def times(folder):
+        return {path.stem: path.stat().st_mtime_ns for path in (work / QUICK / folder).glob("*.*")}
+
+    pages, slices = times("reports"), times("slices")
+    configfile = edited_config(work, lambda c: c["claims"]["theorem8"]["k_values"].append(8))
+    snakemake(work, configfile=configfile)
+    rendered = {claim for claim, time in times("reports").items() if time != pages[claim]}
+    rewritten = {claim for claim, time in times("slices").items() if time != slices[claim]}
+    assert rendered == {"theorem8"} | rewritten and len(rendered) < len(claim_ids()), (rendered, rewritten)
+    assert "Nothing to be done" in snakemake(work, "-n", configfile=configfile)
 
 
 def test_code_edits_rerun_what_imports_them(run):

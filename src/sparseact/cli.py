@@ -114,6 +114,7 @@ def _generate(args) -> int:
 def _ledger(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.ledger import load_records, write_certificates, write_ledger
+    from sparseact.publish.report import write_claim_slices
     from sparseact.publish.statement_files import write_statement_files
     from sparseact.publish.statements import status_counts
 
@@ -124,9 +125,11 @@ def _ledger(args) -> int:
     statements = write_statement_files(
         frame, out, {r.check_id: r.certificate for r in records if r.certificate}, args.tables, args.repository_url
     )
+    slices = write_claim_slices(out, sorted({r.claim_id for r in records}))
     print(
         f"ledger: {len(frame)} checks, {frame['verdict'].value_counts().to_dict()}; "
-        f"{len(certificates)} certificates; statements: {status_counts(statements)}"
+        f"{len(certificates)} certificates; statements: {status_counts(statements)}; "
+        f"claim page slices rewritten: {' '.join(path.stem for path in slices) or 'none'}"
     )
     return 0
 
@@ -217,7 +220,7 @@ def _claim_page(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.report import claim_page
 
-    claim_page(_input_notebook(args.notebook), args.claim, _input_dir(args.results_dir), args.out)
+    claim_page(_input_notebook(args.notebook), _input_file(args.slice), args.out)
     return 0
 
 
@@ -410,8 +413,11 @@ def main(argv=None) -> int:
         "statements and the verdicts bearing on them",
     )
     page.add_argument("notebook", help="the executed notebook (results/notebooks/<claim>.ipynb)")
-    page.add_argument("--claim", required=True)
-    page.add_argument("--results-dir", required=True, help="holds the result tables (see report)")
+    page.add_argument(
+        "--slice",
+        required=True,
+        help="what the page shows of the result tables (results/slices/<claim>.json, written by the ledger)",
+    )
     page.add_argument("--out", required=True, help="the page to write (results/reports/<claim>.html)")
     page.set_defaults(func=_claim_page)
     shot = sub.add_parser(

@@ -50,7 +50,7 @@ def in_logs(path):
 CLAIMS = list(claim_ids())
 
 #: The paper as data (every claim's statements.yaml, the facts, the errata): an edit reruns only the ledger and what
-#: reads its tables (the claim pages and the report).
+#: reads its tables (the report, and the claim pages whose slice changed).
 PAPER_FILES = [os.path.relpath(path) for path in data_files()]
 
 #: The notebook report the report rule screenshots beside the front page (the claim of the
@@ -184,6 +184,15 @@ def claim_page_path(claim):
     return in_results(f"reports/{claim}.html")
 
 
+def claim_slice(wildcards):
+    """The claim page's slice of the ledger's tables, results/slices/<claim>.json (what the page shows of them),
+    known once the ledger (a checkpoint) is done. The ledger rewrites a slice only when its content changes, so the
+    page is rendered again only when its slice or its notebook changed, not for every change of the tables.
+    """
+    checkpoints.ledger.get()
+    return in_results(f"slices/{wildcards.claim}.json")
+
+
 def claim_reports():
     return [claim_page_path(claim) for claim in CLAIMS]
 
@@ -206,7 +215,7 @@ def doc_figure(figure):
     return f"docs/figures/{claim}-{name}.png"
 
 
-#: The run's result tables (rule ledger), which the report and the claim pages read.
+#: The run's result tables (rule ledger), which the report reads (a claim page reads its slice of them).
 RESULT_TABLES = [
     in_results(f"{name}.csv")
     for name in ("ledger", "statements", "headline", "errata", "tightness", "sharper")

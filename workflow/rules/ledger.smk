@@ -1,14 +1,20 @@
 # The claims ledger, the FAIL certificates, the statements table, the findings and the erratum note, from every claim's
-# result file; then the note's PDF, when a TeX engine is installed.
+# result file, and each claim page's slice of them (results/slices/<claim>.json, rewritten only when its content
+# changes); then the note's PDF, when a TeX engine is installed. The ledger is a checkpoint: a claim page's input,
+# its slice (claim_slice in common.smk), is known once the ledger is done, so only the pages whose slice or notebook
+# changed are rendered again (a dry run before the ledger lists every page, the most it can rerun).
 
 
-rule ledger:
+checkpoint ledger:
     input:
         results=claim_results(),
         tables=expand(in_results("tables/{claim}"), claim=CLAIMS),
         paper=PAPER_FILES,
-        # a certificate deleted from certificates/ reruns the ledger (its SHA256SUMS lists them)
-        members=completeness_stamp_of("ledger", in_results("certificates")),
+        # a certificate deleted from certificates/ or a slice from slices/ reruns the ledger (their SHA256SUMS list
+        # them)
+        members=completeness_stamp_of(
+            "ledger", in_results("certificates"), in_results("slices")
+        ),
     output:
         csv=report(
             in_results("ledger.csv"), caption="../report/ledger.rst", category="Ledger"
@@ -40,11 +46,14 @@ rule ledger:
         "> {log} 2>&1"
 
 
-# pdflatex writes erratum.pdf beside the note (committed, so that readers need no LaTeX); without a TeX engine the
-# job says so in one line (in its log and its status file) and leaves the PDF as it is.
+# pdflatex writes erratum.pdf beside the note (committed, so that readers need no LaTeX), with the errata's certificate
+# files attached; without a TeX engine the job says so in one line (in its log and its status file) and leaves the PDF
+# as it is.
 rule erratum_pdf:
     input:
         tex=in_results("erratum/erratum.tex"),
+        # the certificates the note attaches to its PDF (where no repository URL is set to link them)
+        certificates=in_results("certificates"),
         # a deleted PDF this job compiled (erratum/SHA256SUMS lists it) reruns it
         members=completeness_stamp_of("erratum_pdf", in_results("erratum")),
     output:

@@ -1,5 +1,6 @@
 # The verification report: headline results, errata by root cause, tightness, statements, checks, provenance (and
-# per-job timings); the claim pages (each executed notebook under the statuses of its statements); then screenshots of
+# per-job timings); the claim pages (each executed notebook under the statuses of its statements, from its slice of
+# the ledger's tables: a page is rendered again only when its notebook or its slice changed); then screenshots of
 # the report's first screen and of one claim page's, by headless Chromium when one is installed (else a placeholder
 # image saying so: the run never needs a browser).
 
@@ -7,7 +8,7 @@
 rule claim_page:
     input:
         notebook=in_results("notebooks/{claim}.ipynb"),
-        tables=RESULT_TABLES,
+        slice=claim_slice,
     output:
         report(
             in_results("reports/{claim}.html"),
@@ -19,13 +20,8 @@ rule claim_page:
         in_logs("claim_page/{claim}.log"),
     conda:
         ENV
-    params:
-        # the directory of the result tables (the results directory)
-        results_dir=lambda wildcards, input: os.path.dirname(input.tables[0]),
     shell:
-        "python -m sparseact.cli claim-page {input.notebook} --claim {wildcards.claim} "
-        "--results-dir {params.results_dir} "
-        "--out {output} > {log} 2>&1"
+        "python -m sparseact.cli claim-page {input.notebook} --slice {input.slice} --out {output} > {log} 2>&1"
 
 
 rule docs_figure:
@@ -50,6 +46,8 @@ rule report:
         claim_page=claim_page_path(SCREENSHOT_CLAIM),
         # the erratum note's PDF is built first (the report links it, or the .tex when no TeX engine made one)
         erratum=in_results("erratum/pdf-status.txt"),
+        # rewritten when a certificate page its manifest lists is missing (sparseact.runtime.outputs)
+        members=completeness_stamp_of("report", in_results("report/certificates")),
     output:
         index=report(
             in_results("report/index.html"),
@@ -58,6 +56,8 @@ rule report:
         ),
         timings=in_results("report/timings.html"),
         graph=in_results("report/graph.html"),
+        # one page per FAIL's certificate, linked from the report and the claim pages
+        certificates=directory(in_results("report/certificates")),
         screenshot_index=in_results("report/screenshot-index.png"),
         screenshot_claim=in_results(f"report/screenshot-{SCREENSHOT_CLAIM}.png"),
         screenshot_print=in_results("report/screenshot-index-print.png"),

@@ -33,10 +33,18 @@ editing a list; ``sparseact new-claim ID`` writes them all from templates
     ``generate(point, rng) -> dict[str, numpy.ndarray]``
         The point's data (networks, samples, truth tables), see :mod:`sparseact.runtime.datafiles`.
     ``run(point, data, rng) -> dict[str, pandas.DataFrame]``
-        The measurements on that data: the point's result tables.
+        The measurements on that data: the point's result tables, with the raw data of each
+        check's worst instance (:mod:`sparseact.claims._failures`). It measures and never
+        decides: nothing from :mod:`sparseact.verify` (verdicts, tolerances, certificates).
 ``verdicts.py`` (the assembly stage)
     ``assemble(block, tables) -> sparseact.verify.records.ClaimReport``
-        Ledger rows (verdicts computed from the merged tables) and summary tables.
+        Ledger rows (verdicts computed from the merged tables, certificates built from the
+        recorded worst instances), each built from its declaration in ``checks.yaml``
+        (:func:`sparseact.verify.records.declared_record`), and summary tables.
+``checks.yaml``
+    The claim's checks, declared once (:mod:`sparseact.claims._checks`): id, statement,
+    method, what is computed, the rule that decides, the finding class of a FAIL and the
+    verifier's pin.
 ``figures.py``
     ``figures(tables) -> dict[str, Figure]`` (figure stem -> matplotlib figure, drawn
     from the assembled tables) and ``CAPTIONS`` (figure stem -> what a reader should
@@ -50,7 +58,7 @@ editing a list; ``sparseact new-claim ID`` writes them all from templates
 
 The workflow lists each stage's own files as the inputs of its jobs: an edit to
 ``compute.py`` (or to what it imports) reruns the claim's data and runs jobs, an
-edit to ``verdicts.py`` or ``figures.py`` only its assembly onward, an edit to
+edit to ``verdicts.py``, ``checks.yaml`` or ``figures.py`` only its assembly onward, an edit to
 ``statements.yaml`` only the ledger and the report.
 
 Outside the workflow (tests, ``benchmarks/claim_stages.py``), :func:`stage_claim`

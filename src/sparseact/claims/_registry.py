@@ -14,7 +14,7 @@ from types import ModuleType
 
 from sparseact.paper import statements
 from sparseact.runtime.errors import ConfigError
-from sparseact.runtime.provenance import atomic_write_text
+from sparseact.runtime.provenance import write_text_if_changed
 
 #: Root of the ``sparseact`` package sources.
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
@@ -233,6 +233,11 @@ def _imported_modules(path: Path) -> frozenset[str]:
     return frozenset(name for name in names if name.split(".")[0] == "sparseact")
 
 
+#: The file in which a claim declares its checks (:mod:`sparseact.claims._checks`): data its ``verdicts.py`` reads at
+#: import, so it belongs to the assembly's code.
+DECLARATIONS = "checks.yaml"
+
+
 @cache
 def _closure(module: str) -> frozenset[Path]:
     start = _module_file(module)
@@ -244,6 +249,11 @@ def _closure(module: str) -> frozenset[Path]:
         if path in seen:
             continue
         seen.add(path)
+        if path.suffix != ".py":
+            continue
+        declared = path.with_name(DECLARATIONS)
+        if path.name == "verdicts.py" and declared.is_file():
+            todo.append(declared)  # the checks a claim's verdicts.py reads at import (claims._checks)
         for name in _imported_modules(path):
             found = _module_file(name)
             if found is not None and found not in seen:
@@ -280,8 +290,9 @@ def code_files(*modules: str, relative_to: str | Path | None = None) -> list[str
 
     Follows every ``import`` of a ``sparseact`` module, including imports inside
     functions; package ``__init__`` files count only when the package itself is
-    imported. The workflow digests these files into one input per job (:func:`code_stamp`),
-    so an edit to a module reruns exactly the jobs whose code imports it.
+    imported. A claim's ``verdicts.py`` brings its ``checks.yaml`` (:data:`DECLARATIONS`), which it reads at
+    import. The workflow digests these files into one input per job (:func:`code_stamp`), so an edit to a module
+    (or to a claim's declarations) reruns exactly the jobs whose code imports it.
 
     Parameters
     ----------
@@ -313,9 +324,7 @@ def code_stamp(path: str | Path, *modules: str) -> str:
     for name in code_files(*modules, relative_to=root):
         digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
     text = f"{digest.hexdigest()}  {' '.join(modules)}\n"
-    target = Path(path)
-    if not target.is_file() or target.read_text() != text:
-        atomic_write_text(target, text)
+    write_text_if_changed(path, text)
     return str(path)
 
 

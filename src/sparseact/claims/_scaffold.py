@@ -5,7 +5,7 @@ docs/architecture.md: a grid of random ``k``-sparse networks on which Parseval's
 newcomer replaces the example with the claim and keeps the layout. :func:`new_claim` writes, in a checkout:
 
 * ``src/sparseact/claims/<id>/``: ``__init__.py`` (the grid), ``compute.py``, ``verdicts.py``, ``figures.py``,
-  ``statements.yaml`` and ``schema.yaml``;
+  ``statements.yaml``, ``checks.yaml`` (the checks, declared once) and ``schema.yaml``;
 * ``notebooks/<id>.py`` (the assembly notebook) and ``tests/test_claim_<id>.py``;
 * the block ``claims.<id>`` in ``config/config.yaml`` and ``config/quick.yaml``, and the claim's ``$ref`` line in
   ``src/sparseact/schemas/config.schema.yaml``, each in the claims' sorted order;
@@ -37,6 +37,7 @@ FILES = {
     "verdicts.py.tmpl": "src/sparseact/claims/{id}/verdicts.py",
     "figures.py.tmpl": "src/sparseact/claims/{id}/figures.py",
     "statements.yaml.tmpl": "src/sparseact/claims/{id}/statements.yaml",
+    "checks.yaml.tmpl": "src/sparseact/claims/{id}/checks.yaml",
     "schema.yaml.tmpl": "src/sparseact/claims/{id}/schema.yaml",
     "notebook.py.tmpl": "notebooks/{id}.py",
     "test.py.tmpl": "tests/test_claim_{id}.py",

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sparseact.claims._failures import WORST
 from sparseact.claims._registry import get_claim
 from sparseact.runtime import progress
 from sparseact.runtime.datafiles import load_arrays, save_arrays
@@ -196,7 +197,7 @@ def assemble_claim(claim_id: str, block: dict, run_paths, replicates: int) -> Cl
             for name, frame in merged.items()
         }
         reports.append(claim.assemble(block, part))
-    tables = dict(merged)
+    tables = {name: frame for name, frame in merged.items() if name != WORST}  # raw data of the certificates
     for name in reports[0].tables:
         if name in merged:
             continue

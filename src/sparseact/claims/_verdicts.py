@@ -1,4 +1,5 @@
-"""Readings of the :mod:`sparseact.verify.verdicts` that several claims' verdicts share.
+"""Readings of the :mod:`sparseact.verify.verdicts` that several claims' verdicts share, and the certificates they
+build from the instances the runs stage recorded (:mod:`sparseact.claims._failures`).
 
 A FAIL in the ledger needs a certificate (a checkable counterexample). Checks that
 cannot build one (a trend of an ``O(.)`` ratio, an explicit-constant bound whose
@@ -8,8 +9,14 @@ INCONCLUSIVE; elementwise comparisons follow the ledger's tolerance policy.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+
 import numpy as np
 
+from sparseact.claims._failures import WORST
+from sparseact.networks import SparseReLUNetwork
+from sparseact.verify import certificates as cert
 from sparseact.verify.verdicts import ATOL, RTOL, Verdict, verdict_big_o
 
 
@@ -50,3 +57,64 @@ def verdict_big_o_trend(parameter, ratios) -> tuple[Verdict, float]:
     """
     verdict, slope = verdict_big_o(parameter, ratios)
     return no_uncertified_fail(verdict), slope
+
+
+def at_most_one(lhs: dict, count: int, lhs_label: str, rhs_label: str, explanation: str) -> dict:
+    """The certificate that ``count``, the left side ``lhs`` (an active count at one input), exceeds 1."""
+    return cert.certificate("<=", lhs, cert.formula("1"), count, 1.0, lhs_label, rhs_label, explanation)
+
+
+def ints(values) -> list:
+    """``values`` as a list of Python ints (an input or a secret in a certificate)."""
+    return [int(v) for v in values]
+
+
+def instance_arguments(data: dict, arrays=()) -> dict:
+    """The arguments of a claim's certificate builder from an instance's raw data (:func:`instance_json`): the
+    entries named in ``arrays`` as numpy arrays, a network ``net`` (its ``u, W, b``) as a
+    :class:`~sparseact.networks.SparseReLUNetwork`, and the ``builder``'s name dropped."""
+    arguments = {key: value for key, value in data.items() if key != "builder"}
+    arguments.update({key: np.asarray(arguments[key]) for key in arrays if key in arguments})
+    if "net" in arguments:
+        arguments["net"] = SparseReLUNetwork(**arguments["net"])
+    return arguments
+
+
+def certified_worst(tables: dict, check_id: str, build: Callable[[dict], dict | None]):
+    """The certificate and counterexample of the worst recorded instance of ``check_id`` that violates it.
+
+    The ``build`` of :func:`sparseact.verify.certificates.fail_fields`, e.g.
+    ``fail_fields(verdict, finding, lambda: certified_worst(tables, check_id, build), notes)``.
+
+    Parameters
+    ----------
+    tables : dict of str to DataFrame
+        The claim's run tables (:data:`WORST` among them).
+    check_id : str
+        The check.
+    build : callable
+        ``build(data) -> certificate or None``: the claim's certificate of one instance from its raw data
+        (:func:`worst_instance`), ``None`` when the instance does not violate the check.
+
+    Returns
+    -------
+    tuple or None
+        ``(certificate, counterexample)`` of the violating instance with the largest excess, or ``None``
+        when no recorded instance violates the check (a FAIL is then INCONCLUSIVE: a FAIL without a
+        certificate is no verdict).
+    """
+    rows = tables.get(WORST)
+    if rows is None or not len(rows):
+        return None
+    built = [(row, build(json.loads(row["data"]))) for _, row in rows[rows["check"] == check_id].iterrows()]
+    violating = [(row, cert) for row, cert in built if cert is not None]
+    if not violating:
+        return None
+    row, cert = max(violating, key=lambda pair: pair[0]["excess"])
+    count = len(violating)
+    counterexample = (
+        f"{row['instance']}: {cert['lhs_label']} = {cert['lhs_value']:.6g}, {cert['rhs_label']} = "
+        f"{cert['rhs_value']:.6g}, not {cert['lhs_label']} {cert['relation']} {cert['rhs_label']} "
+        f"({count} violating instance{'s' if count > 1 else ''})"
+    )
+    return cert, counterexample

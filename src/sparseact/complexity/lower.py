@@ -813,6 +813,9 @@ def rademacher_lower_bound(
     X = _as_points(X)
     m = X.shape[0]
     s, k = _check_sk(s, k)
+    # on the m sample points at most m k neurons are ever active, and a network restricted to its active neurons is
+    # in the class with fewer neurons: the class with s > m k computes nothing more on the sample than with m k
+    s = min(s, m * k)
     n_zeta = check_int(n_zeta, "n_zeta", 2)
     # at least one sweep per sign vector: refused before the sign vectors are drawn
     check_work(n_zeta, "MAX_LOWER_BOUND_SWEEPS", f"rademacher_lower_bound with n_zeta = {n_zeta}", "sweeps")

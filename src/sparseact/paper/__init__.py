@@ -20,6 +20,7 @@ the data and the ledger is :mod:`sparseact.publish.statements`.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache
 from pathlib import Path
@@ -39,9 +40,11 @@ __all__ = [
     "KINDS",
     "OPEN_KINDS",
     "ORIGINS",
+    "PROOF_PRINTED_AFTER",
     "SHARPER_KEYS",
     "STATEMENTS_FILE",
     "STATEMENT_KEYS",
+    "SUBSECTION_AFTER",
     "data_files",
     "errata",
     "facts",
@@ -102,6 +105,7 @@ STATEMENT_KEYS = (
     "refuted_by",
     "remark",
     "domain",
+    "floored_by",
 )
 #: Whose statement it is: printed in the paper, or the project's own (a derived result, a meta-claim about many
 #: printed statements). A statement of kind ``derived`` is the project's; any other is the paper's unless it says
@@ -123,26 +127,72 @@ FIRST_ITEM_OF_SECTION = {1: 1, 2: 6, 3: 8, 4: 12, 5: 17, 6: 21}
 APPENDIX_OFFSET = 100
 
 
-def paper_position(reference: str) -> tuple:
-    """Sort key of a paper reference in reading order: (section, item number, text).
+#: Proofs printed after a later item: the proof of Theorem 8 follows Lemma 10.
+PROOF_PRINTED_AFTER = {8: 10}
+#: The paper's unnumbered subsections, by the numbered item they follow.
+SUBSECTION_AFTER = {
+    "Hardness under arbitrary distributions": 13,
+    "Cryptographic hardness": 14,
+    "Generalization to k-sparsely activated networks": 19,
+}
+_ITEM = re.compile(r"(?:Theorem|Lemma|Definition|Conjecture|Remark|Claim|Corollary) (\d+)")
+_SECTION = re.compile(r"Sections? (\d+)")
+_APPENDIX = re.compile(r"Appendix ([A-Z])")
+_EQUATION = re.compile(r"eqs?\. \((\d+)\)")
+_PLACE = re.compile(
+    r"\((?:[^()]*\b)?(after|before|around) (?:the )?(?:Theorem|Lemma|Definition|Conjecture|Remark) (\d+)"
+)
 
-    The section is the first ``Section N`` or ``Appendix X`` the reference names, else the one that holds its
-    first numbered item (:data:`FIRST_ITEM_OF_SECTION`); ``Lemma 18 (Section 5)`` and ``Theorem 19, eq. (1)`` both
-    sort in Section 5, before ``Appendix A``.
+
+def paper_position(reference: str) -> tuple:
+    """Sort key of a paper reference in reading order: (part, place in the part, equation, text).
+
+    The part is the abstract, a section or an appendix (after Section 6: :data:`APPENDIX_OFFSET`). A reference that
+    starts with a numbered item (``Lemma 18 (Section 5)``, ``Theorem 19 (proof), eq. (12)``) stands at the item's
+    number in the section that holds it (:data:`FIRST_ITEM_OF_SECTION`; Claim 2.1 before Lemma 6; a proof printed
+    after a later item, :data:`PROOF_PRINTED_AFTER`, after that item). One that starts with a section (``Section 2.1
+    (after Lemma 7)``) stands after the item its subsection follows (:data:`SUBSECTION_AFTER`), just after or before
+    the item it names, at the section's opening when it says ``opening`` and at its end otherwise. Within a place,
+    the first equation named orders (a proof's last line or final bound after its equations), then the text.
     """
     text = str(reference)
-    item = re.search(r"\b(?:Theorem|Lemma|Remark|Conjecture|Definition|Claim|Corollary)\s+(\d+)", text)
-    number = int(item.group(1)) if item else 0
-    section = re.search(r"\b(Section|Appendix)\s+(\d+|[A-Z])\b", text)
-    if section and section.group(1) == "Appendix":
-        where = APPENDIX_OFFSET + ord(section.group(2)[0])
-    elif section and (not item or section.start() < item.start()):
-        where = int(section.group(2))
-    elif item:
-        where = max(s for s, first in FIRST_ITEM_OF_SECTION.items() if first <= number)
-    else:
-        where = 0 if text.startswith("Abstract") else 2 * APPENDIX_OFFSET  # the abstract first, anything else last
-    return (where, number, text)
+    return (*_paper_place(text), _equation_number(text), text)
+
+
+def _equation_number(text: str) -> float:
+    if "last line" in text or "final bound" in text:
+        return math.inf
+    equation = _EQUATION.search(text)
+    return int(equation.group(1)) if equation else 0
+
+
+def _paper_place(text: str) -> tuple[int, float]:
+    if text.startswith("Abstract"):
+        return (0, 0.0)
+    appendix = _APPENDIX.match(text)
+    if appendix:
+        return (APPENDIX_OFFSET + ord(appendix.group(1)), 0.0)
+    item = _ITEM.match(text)
+    if item:
+        number = int(item.group(1))
+        if text.startswith("Claim"):  # Claim 2.1, numbered by its section, stands before Lemma 6
+            return (2, 5.5)
+        section = max(s for s, first in FIRST_ITEM_OF_SECTION.items() if first <= number)
+        if "(proof" in text and number in PROOF_PRINTED_AFTER:
+            return (section, PROOF_PRINTED_AFTER[number] + 0.5)
+        return (section, float(number))
+    section = _SECTION.match(text)
+    if section:
+        where = int(section.group(1))
+        subsection = next((after for name, after in SUBSECTION_AFTER.items() if name in text), None)
+        if subsection is not None:
+            return (where, subsection + 0.5)
+        place = _PLACE.search(text)
+        if place:
+            offset = {"after": 0.5, "before": -0.5, "around": 0.0}[place.group(1)]
+            return (where, int(place.group(2)) + offset)
+        return (where, 0.0 if "opening" in text else math.inf)
+    return (2 * APPENDIX_OFFSET, math.inf)  # anything else last
 
 
 def premise_kind(identifier: str) -> str:
@@ -207,11 +257,15 @@ def _check_statement(entry: dict, where: str) -> None:
     if correction is not None:
         if (
             not isinstance(correction, dict)
-            or set(correction) - {"text", "verified_by"}
+            or set(correction) - {"text", "verified_by", "unproved"}
             or not correction.get("text")
             or not correction.get("verified_by")
+            or not isinstance(correction.get("unproved", ""), str)
         ):
-            raise ValueError(f"{where}: correction needs 'text' and 'verified_by' (a list of ids)")
+            raise ValueError(
+                f"{where}: correction needs 'text' and 'verified_by' (a list of ids), and optionally 'unproved' (what "
+                "of the printed statement the verified correction does not recover)"
+            )
         if " ".join(correction["text"].split()) == " ".join(entry["statement"].split()):
             raise ValueError(f"{where}: the correction repeats the printed statement")
     if entry.get("origin") is not None and entry["origin"] not in ORIGINS:
@@ -226,6 +280,15 @@ def _check_statement(entry: dict, where: str) -> None:
             raise ValueError(f"{where}: refuted_by is a list of the project's statements that prove it false")
         if origin(entry) != "paper" or entry.get("open") is not None:
             raise ValueError(f"{where}: only a printed statement is refuted, and a refuted statement is not open")
+    floored_by = entry.get("floored_by")
+    if floored_by is not None:
+        if not isinstance(floored_by, str) or origin(entry) != "paper":
+            raise ValueError(
+                f"{where}: floored_by names the project's statement that proves a printed one with its logarithms "
+                "floored at 1"
+            )
+        if floored_by not in entry.get("argument", {}).get("uses", ()):
+            raise ValueError(f"{where}: floored_by {floored_by!r} must be a premise of its argument")
     domain = entry.get("domain")
     if domain is not None:
         if not isinstance(domain, dict) or not domain:
@@ -262,6 +325,18 @@ def _check_refutations(entries: list[dict]) -> None:
                     f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']}): refuted_by {refutation!r} "
                     "names no derived statement of the project"
                 )
+
+
+def _check_floored(entries: list[dict]) -> None:
+    """Every ``floored_by`` names a derived statement of the project (the printed one with its logarithms floored)."""
+    by_id = {e["id"]: e for e in entries}
+    for entry in entries:
+        floored = entry.get("floored_by")
+        if floored is not None and (floored not in by_id or by_id[floored]["kind"] != "derived"):
+            raise ValueError(
+                f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']}): floored_by {floored!r} "
+                "names no derived statement of the project"
+            )
 
 
 def _check_sharper(entries: list[dict]) -> None:
@@ -318,6 +393,7 @@ def statements() -> tuple[dict, ...]:
             entries.append({**entry, "claim_id": claim_id})
     _check_sharper(entries)
     _check_refutations(entries)
+    _check_floored(entries)
     return tuple(entries)
 
 
@@ -364,7 +440,7 @@ def errata() -> tuple[dict, ...]:
     """Every root cause of ``errata/*.yaml``."""
     entries = _entries_of(
         "errata",
-        (*ERRATUM_KEYS, "refuted_by", "concerns", "carried_by"),
+        (*ERRATUM_KEYS, "refuted_by", "concerns", "carried_by", "restates"),
         tuple(k for k in ERRATUM_KEYS if k != "checks"),
     )
     for entry in entries:
@@ -385,6 +461,13 @@ def errata() -> tuple[dict, ...]:
             raise ValueError(
                 f"errata: {entry['id']!r}: 'carried_by' lists the project's statements whose proofs carry the finite "
                 "instances of its certificates to whole families"
+            )
+        restates = entry.get("restates")
+        if restates is not None and (
+            not isinstance(restates, list) or not restates or not all(isinstance(r, str) and r for r in restates)
+        ):
+            raise ValueError(
+                f"errata: {entry['id']!r}: 'restates' lists the open conjectures its correction restates (statement ids)"
             )
     return entries
 

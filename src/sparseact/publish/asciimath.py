@@ -3,7 +3,7 @@ r"""Formulas written in ASCII (``H_{n,s,s}^{W,B}``, ``sqrt(n)``, ``eps = 1e+06``
 The checks' rows, counterexamples and certificates' explanations are written by the claims' code as plain
 text: ``AS(h) <= O(k^4 W^2 sqrt(n) log(ns))``, ``at eps = exp(-473.64)``, ``lambda = 1e+06``.
 :func:`typeset_ascii` finds the formulas in such a text and writes each as ``$...$`` TeX, with numbers as a
-reader writes them (``10^{6}``, ``5.886 \cdot 10^{12}``, ``e^{-473.6}``, ``1`` for ``1.0``), so that
+reader writes them (``10^{6}``, ``5.886 \times 10^{12}``, ``e^{-473.6}``, ``1`` for ``1.0``), so that
 :func:`sparseact.publish.mathtext.render_text` typesets them like every other formula of the pages.
 
 What is a formula: a run of tokens between prose words that holds a relation or operator (``=``, ``<=``,
@@ -96,7 +96,7 @@ _ID = (
     r"|[A-Za-z]+[0-9]+[A-Za-z][A-Za-z0-9]*)"
 )
 _OTHER_TOKENS = (
-    r"(?P<prose>'s\b|(?<=[A-Za-z])\(s\)|e\.g\.|i\.e\.|cf\.|vs\.|et al\.)"
+    r"(?P<prose>'s\b|(?<=[A-Za-z])\(s\)|e\.g\.|i\.e\.|w\.p\.|cf\.|vs\.|et al\.)"
     r"|(?P<code>[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*_(?!(?:" + "|".join(GREEK) + r")\b)[A-Za-z]{3,}\w*)"
     r"|(?P<sci>\d+(?:\.\d+)?e[+-]?\d+)"
     r"|(?P<word>[A-Za-z]+[0-9]*)"
@@ -115,7 +115,7 @@ _INNER_PRODUCT = re.compile(r"<(?=[A-Za-z(|])([^<>=]*?[A-Za-z0-9)|])>")
 
 
 def format_number(text: str) -> str:
-    r"""A number as a reader writes it, in TeX: ``"1e+06"`` -> ``10^{6}``, ``"5.886e+12"`` -> ``5.886 \cdot 10^{12}``,
+    r"""A number as a reader writes it, in TeX: ``"1e+06"`` -> ``10^{6}``, ``"5.886e+12"`` -> ``5.886 \times 10^{12}``,
     ``"1000000.0"`` -> ``10^{6}``, ``"10.0"`` -> ``10``; other numbers unchanged.
 
     Parameters
@@ -128,7 +128,7 @@ def format_number(text: str) -> str:
         exponent_value = int(exponent)
         mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
         power = f"10^{{{exponent_value}}}"
-        return power if mantissa == "1" else rf"{mantissa} \cdot {power}"
+        return power if mantissa == "1" else rf"{mantissa} \times {power}"
     if text.endswith(".0"):
         text = text[:-2]
     value = float(text)

@@ -10,9 +10,10 @@ the standard library and a Chromium binary is needed: no driver, no network port
 ``$...$`` math, where the headline table and the first statement end, status cells pushed off
 screen, boxes that clip their content, tables clipped inside their box; in print, columns narrower than a word
 of theirs and folded sections that do not print) and :func:`page_problems` turns the measurements into
-readable complaints; :func:`check_pages` does both for the verification report and every claim
-page of a results directory, at every width of :data:`WIDTHS` and in print media
-(:data:`PRINT_WIDTH`); :meth:`Browser.print_pdf` prints a page as Chromium would;
+readable complaints; :func:`check_pages` does both for the verification report, the argument graph's page,
+every claim page and every certificate's page of a results directory, at every width of :data:`WIDTHS` and in
+print media (:data:`PRINT_WIDTH`); :meth:`Browser.click` follows a link as a reader clicks it (found by its
+visible text); :meth:`Browser.print_pdf` prints a page as Chromium would;
 :func:`write_screenshots` is the workflow's step (a placeholder image saying why when no
 Chromium is installed).
 """
@@ -372,6 +373,55 @@ class Browser:
             "requestAnimationFrame(() => requestAnimationFrame(() => done(true)))))"
         )
 
+    def click(self, text: str, within: str = "body", row: str = "") -> str:
+        """Follow the link a reader sees as ``text`` inside the first element ``within`` (a CSS selector) selects, as a
+        click would: to another page (returning once it has loaded, like :meth:`load`) or to an anchor of this one
+        (scrolled into view). Returns the address now open.
+
+        Parameters
+        ----------
+        text : str
+            The link's visible text (case and spacing ignored).
+        within : str
+            A CSS selector: the link is looked for inside the first element it selects.
+        row : str, optional
+            Look only in the first table row inside it whose first cell's visible text starts with ``row`` (a
+            result's name, as a reader finds its row).
+
+        Raises
+        ------
+        BrowserError
+            When no element (or row) matches, or no link inside it reads ``text``.
+        """
+        found = self.evaluate(
+            f"""(() => {{
+  const norm = s => s.replace(/\\s+/g, ' ').trim().toLowerCase();
+  let scope = document.querySelector({json.dumps(within)});
+  if (scope && {json.dumps(row)}) scope = Array.from(scope.querySelectorAll('tr'))
+    .find(tr => tr.cells.length && norm(tr.cells[0].innerText).startsWith(norm({json.dumps(row)})));
+  if (!scope) return {{error: 'no element matches ' + {json.dumps(within)} + ' ' + {json.dumps(row)}}};
+  const link = Array.from(scope.querySelectorAll('a[href]')).find(a => norm(a.innerText) === norm({json.dumps(text)}));
+  if (!link) return {{error: 'no link reads "' + {json.dumps(text)} + '" in ' + {json.dumps(within)} + '; its links: '
+    + Array.from(scope.querySelectorAll('a[href]'), a => '"' + norm(a.innerText) + '"').slice(0, 12).join(', ')}};
+  return {{href: link.href, here: location.href.split('#')[0]}};
+}})()"""
+        )
+        if "error" in found:
+            raise BrowserError(found["error"])
+        target, _, fragment = found["href"].partition("#")
+        if target != found["here"]:
+            self._events.clear()
+            result = self.call("Page.navigate", url=found["href"])
+            if result.get("errorText"):
+                raise BrowserError(f"{found['href']}: {result['errorText']}")
+            self._wait_for("Page.loadEventFired")
+        self.evaluate(
+            f"(() => {{ const e = document.getElementById(decodeURIComponent({json.dumps(fragment)})); "
+            "if (e) { location.hash = e.id; e.scrollIntoView(); } "
+            "return new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true)))); })()"
+        )
+        return found["href"]
+
     def evaluate(self, expression: str):
         """The JSON value of a JavaScript expression in the open page (promises are awaited)."""
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
@@ -534,13 +584,14 @@ def page_problems(
 
 
 def report_pages(results: str | Path) -> list[Path]:
-    """The verification report, the argument graph's page and every claim page under a results directory, front
-    page first."""
+    """The verification report, the argument graph's page, every claim page and every certificate's page under a
+    results directory, front page first."""
     results = Path(results)
     return [
         results / "report" / "index.html",
         results / "report" / "graph.html",
         *sorted((results / "reports").glob("*.html")),
+        *sorted((results / "report" / "certificates").rglob("*.html")),
     ]
 
 
@@ -564,13 +615,17 @@ def check_page(browser: Browser, path: str | Path, front_page: bool = False, fir
 
 
 def check_pages(results: str | Path, browser: Browser | None = None) -> dict[str, list[str]]:
-    """:func:`check_page` of every page of :func:`report_pages`, keyed by path relative to ``results``."""
+    """:func:`check_page` of every page of :func:`report_pages`, keyed by path relative to ``results`` (the first
+    screen is judged on the front page and the claim pages, which open with a table of statements)."""
     pages = report_pages(results)
     if browser is None:
         with Browser() as own:
             return check_pages(results, own)
+    claim_pages = Path(results) / "reports"
     return {
-        str(page.relative_to(results)): check_page(browser, page, front_page=i == 0, first_screen=i != 1)
+        str(page.relative_to(results)): check_page(
+            browser, page, front_page=i == 0, first_screen=i == 0 or page.parent == claim_pages
+        )
         for i, page in enumerate(pages)
     }
 

@@ -38,12 +38,13 @@ import pandas as pd
 from sparseact.paper import errata as paper_errata
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
+from sparseact.publish.asciimath import typeset_ascii
 from sparseact.publish.findings import Results, ids, load_results, short_ref, tightness_of
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
 from sparseact.publish.mathtext import split_math
 from sparseact.publish.reporting import _latex_escape
-from sparseact.publish.statements import CONJECTURED, hypothesis_named
+from sparseact.publish.statements import CONJECTURED, degenerate_corners, hypothesis_named, verified_clause
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -88,13 +89,23 @@ def tex_text(text: str) -> str:
 
 
 def certificate_link(path: str, repository_url: str = REPOSITORY_URL) -> str:
-    r"""A ``\href`` to a certificate (``certificates/<claim>/<check>.json`` as ``errata.csv`` names it): to its rendered
-    view (:func:`sparseact.publish.ledger.certificate_view`, which a code host shows and which links the file), shown
-    as its path in the repository."""
+    r"""A link to a certificate (``certificates/<claim>/<check>.json`` as ``errata.csv`` names it), shown as its path in
+    the repository.
+
+    With a ``repository_url``, an ``\href`` to its rendered view there (:func:`sparseact.publish.ledger.certificate_view`,
+    which a code host shows and which links the file). Without one (no public repository yet), its path followed by
+    the file itself attached to the PDF as ``<claim>-<check>.json`` (attachfile2's ``\textattachfile``, the path
+    relative to the note, which :func:`compile_pdf` resolves; the link is one short word, as attachfile2 does not break
+    its text across lines): it opens the certificate from the PDF alone, and ``pdfdetach -saveall`` extracts every
+    one for ``sparseact verify-certificate``."""
     shown = f"results/{certificate_view(path)}"
-    path = certificate_view(path)
-    target = f"{repository_url.rstrip('/')}/{shown}" if repository_url else f"../{path}"
-    return rf"\href{{{target}}}{{\nolinkurl{{{shown}}}}}"
+    if repository_url:
+        return rf"\href{{{repository_url.rstrip('/')}/{shown}}}{{\nolinkurl{{{shown}}}}}"
+    name = path.removeprefix("certificates/").replace("/", "-").replace("_", "-")  # TeX drops a bare "_" here
+    return (
+        rf"\nolinkurl{{results/{path}}} (\textattachfile[mimetype=application/json,ucfilespec={{{name}}}]"
+        rf"{{../{path}}}{{attached}})"
+    )
 
 
 def _sentence(text: str) -> str:
@@ -132,7 +143,8 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
     number = dict(zip(errata["erratum_id"], errata["number"], strict=True))
     concerns = {e: ids(cell) for e, cell in zip(errata["erratum_id"], errata["statements"], strict=True)}
     table = results.statements.set_index("statement_id")
-    hypotheses = {e["id"]: e["hypothesis"] for e in paper_statements() if e.get("hypothesis")}
+    entries = {e["id"]: e for e in paper_statements()}
+    hypotheses = {sid: e["hypothesis"] for sid, e in entries.items() if e.get("hypothesis")}
     out_of_range = set(
         results.ledger.loc[
             (results.ledger["verdict"] == "FAIL") & (results.ledger["finding"] == "out-of-range"), "check_id"
@@ -154,7 +166,7 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
                 + (
                     "its corrected form is proved"
                     if survives.startswith("yes")
-                    else "its corrected form is itself a conjecture, open (Appendix~\\ref{app:open})"
+                    else "its corrected form is itself a conjecture, open (\\hyperref[app:open]{appendix on open statements})"
                     if survives.startswith("open")
                     else "no corrected form of it is proved"
                 )
@@ -173,28 +185,23 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
                 )
                 if fixes
                 else f" ({table.loc[hypothesis, 'status']}; the reading and range it needs are in "
-                "Appendix~\\ref{app:open})"
+                "the \\hyperref[app:open]{appendix on open statements})"
             )
         elif row["status"] == "proved":
-            corner = [c for c in ids(statement["checks"]) if c in out_of_range]
+            corner = degenerate_corners(entries.get(row["statement_id"], {}), ids(statement["checks"]), out_of_range)
             text = f"{name} holds as printed" + (
-                f" except in degenerate corners where a printed logarithm is below 1 (out-of-range: "
-                f"{tex_text(', '.join(corner))})"
+                f" wherever its printed logarithms are at least 1 (degenerate corners aside: {tex_text(', '.join(corner))})"
                 if corner
                 else ""
             )
         elif row["status"] == "open":
             text = f"{name} is open"
         else:
-            corner = [c for c in ids(statement["checks"]) if c in out_of_range]
+            corner = degenerate_corners(entries.get(row["statement_id"], {}), ids(statement["checks"]), out_of_range)
             text = (
                 f"{name} holds on every instance enumerated ({tex_text(statement['range'])}), with no proof of it "
                 "as printed"
-                + (
-                    f"; as printed it fails in a degenerate corner (out-of-range: {tex_text(', '.join(corner))})"
-                    if corner
-                    else ""
-                )
+                + (f"; as printed it fails in a degenerate corner ({tex_text(', '.join(corner))})" if corner else "")
             )
         if steps:
             text += (
@@ -231,8 +238,8 @@ def _erratum(row: pd.Series, repository_url: str, proofs: list[str] = (), famili
             rf"Proof: {tex_text(_sentence(row['explanation']))} (An asymptotic statement: no finite certificate "
             rf"refutes it; the proof is \texttt{{{tex_text(row.get('refuted_by', ''))}}} of the argument graph.)"
             if row.get("refuted_by")
-            else rf"\item[Why it fails.] {tex_text(_sentence(row['explanation']))} "
-            rf"Violation: {tex_text(row['counterexample'])}. "
+            else rf"\item[Why it fails.] {tex_text(_sentence(typeset_ascii(row['explanation'])))} "
+            rf"Violation: {tex_text(typeset_ascii(row['counterexample']))}. "
             rf"Certificate{'s' if len(ids(row['certificates'])) > 1 else ''}: {certificates}."
         ),
         *(
@@ -277,8 +284,6 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     printed = results.printed
     counts = printed["status"].value_counts()
     entries = {e["id"]: e for e in paper_statements()}
-    verified = int((errata["verified"] == "PASS").sum())
-    conjectured = int((errata["verified"] == CONJECTURED).sum())
     refuted = [int(n) for n, r in zip(errata["number"], errata.get("refuted_by", [""] * len(errata)), strict=True) if r]
     carried_by = {cause["id"]: cause["carried_by"] for cause in paper_errata() if "carried_by" in cause}
     carried = {
@@ -291,6 +296,8 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         r"\usepackage{amsmath,amssymb}",
         r"\usepackage[margin=2.5cm]{geometry}",
         r"\usepackage[colorlinks=true,linkcolor=blue,urlcolor=blue]{hyperref}",
+        r"\usepackage{attachfile2}",
+        r"\attachfilesetup{color=0 0 1}",
         r"\ifdefined\pdftrailerid\pdftrailerid{}\fi",
         r"\tolerance=2000\emergencystretch=3em",
         r"\title{Errata and sharper bounds for\\``Learning Neural Networks with Sparse Activations''}",
@@ -301,7 +308,14 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         rf"\noindent This note comments on: {PAPER_REFERENCE}. Sections, theorems, lemmas and equations are "
         "numbered as in the PMLR version. Every erratum below comes with a certificate: a counterexample whose "
         "violation is established in exact or rigorous interval arithmetic, stored as a file in the repository "
-        r"that \texttt{sparseact verify-certificate} recomputes"
+        r"that \texttt{sparseact verify-certificate} recomputes (from the stored numbers read as the rationals they "
+        "denote: class membership, which neurons are active and a sample's radius are decided exactly too)"
+        + (
+            ""
+            if repository_url
+            else r"; each file is also attached to this PDF (its link opens it; \texttt{pdfdetach -saveall} extracts "
+            "them)"
+        )
         + (
             f", except {cite(refuted)}, an asymptotic statement that no finite computation can refute, which comes "
             "with a proof of its negation"
@@ -323,14 +337,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         f"In all, of the {len(printed)} statements of the paper we track, {int(counts.get('proved', 0))} are "
         f"proved, {int(counts.get('holds-on-range', 0))} hold on the range enumerated, "
         f"{int(counts.get('fails-as-stated', 0))} fail as printed and {int(counts.get('open', 0))} are open; "
-        f"the failures come from {len(errata)} root causes (the errata below), and {verified} of the "
-        f"{len(errata)} corrections are verified"
-        + (
-            f" ({conjectured} {'is a conjecture itself' if conjectured == 1 else 'are conjectures themselves'}, open)"
-            if conjectured
-            else ""
-        )
-        + ".",
+        f"the failures come from {len(errata)} root causes (the errata below), and {verified_clause(errata)}.",
         "",
         r"\section{Errata}",
         "The errata are grouped by class, the most severe first, and in the paper's order within a class. "
@@ -363,10 +370,12 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
                     proofs_of.get(row["erratum_id"], []),
                     [entries[p] for p in carried_by.get(row["erratum_id"], ())],
                 )
-    remarks = sorted(
+    remarked = sorted(
         (e for e in entries.values() if e.get("remark") and e["id"] in status_of),
         key=lambda e: paper_position(e["paper_ref"]),
     )
+    remarks = [e for e in remarked if status_of[e["id"]] != "fails-as-stated"]
+    failing_remarks = [e for e in remarked if status_of[e["id"]] == "fails-as-stated"]
     lines += [
         r"\section{Remarks on statements that hold or are open}\label{sec:remarks}",
         "Statements that do not fail as printed (status in brackets) whose wording, range, citation or printed "
@@ -377,11 +386,16 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         "",
     ]
     for entry in remarks:
+        lines += _remark(entry, status_of[entry["id"]])
+    if failing_remarks:
         lines += [
-            rf"\paragraph{{{tex_text(entry['paper_ref'])}.}} {tex_text(_sentence(entry['remark']))} "
-            rf"[{tex_text(status_of[entry['id']])}; \texttt{{sparseact explain {tex_text(entry['id'])}}}]",
+            r"\section{Further remarks on statements that fail}\label{sec:further-remarks}",
+            "Remarks on printed statements or steps that fail as stated (their errata are above), on a point the "
+            "erratum does not cover.",
             "",
         ]
+        for entry in failing_remarks:
+            lines += _remark(entry, status_of[entry["id"]])
     lines += [
         r"\section{Sharper than printed}\label{sec:sharper}",
         "Results proved here that are sharper than the paper's statements, each with its proof sketch and the "
@@ -395,13 +409,23 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     opened = printed[printed["status"] == "open"]
     lines += [
         r"\appendix",
-        r"\section{Open statements}\label{app:open}",
+        # unnumbered, so that it is never confused with the paper's own Appendix A, which errata cite
+        r"\section*{Appendix: open statements}\phantomsection\label{app:open}",
         "Statements of the paper that no finite computation can settle, and why." if len(opened) else "None.",
         "",
     ]
     for _, row in opened.assign(_p=opened["paper_ref"].map(paper_position)).sort_values("_p", kind="stable").iterrows():
         lines += _open(row, entries.get(row["statement_id"], {}).get("open") or row["reason"])
     return "\n".join([*lines, r"\end{document}", ""])
+
+
+def _remark(entry: dict, status: str) -> list[str]:
+    """A statement's remark to the authors, as a paragraph of the note, with its status and how to explain it."""
+    return [
+        rf"\paragraph{{{tex_text(entry['paper_ref'])}.}} {tex_text(_sentence(entry['remark']))} "
+        rf"[{tex_text(status)}; \texttt{{sparseact explain {tex_text(entry['id'])}}}]",
+        "",
+    ]
 
 
 def write_erratum(results_dir: str | Path, out: str | Path, repository_url: str = REPOSITORY_URL) -> Path:
@@ -438,9 +462,20 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
         raise ValueError(f"no LaTeX file {tex}")
     if shutil.which(engine) is None:
         return None, f"no TeX engine ({engine}) on the PATH: {tex.with_suffix('.pdf')} is not rebuilt"
-    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "FORCE_SOURCE_DATE": "1"}
-    with tempfile.TemporaryDirectory() as work:
-        shutil.copy(tex, Path(work) / tex.name)
+    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "FORCE_SOURCE_DATE": "1", "TZ": "UTC"}
+    with tempfile.TemporaryDirectory() as scratch:
+        # the note in a folder of its own beside the results' certificates, so that the attachments' paths
+        # (../certificates/..., certificate_link) resolve as they do beside the committed note
+        work = Path(scratch) / "erratum"
+        work.mkdir()
+        # copies dated SOURCE_DATE_EPOCH: attachfile2 records each attached file's modification date, which pdfTeX
+        # reads from the file (FORCE_SOURCE_DATE does not reach it), so two runs must see the same date
+        certificates = tex.resolve().parent.parent / "certificates"
+        if certificates.is_dir():
+            copied = shutil.copytree(certificates, Path(scratch) / "certificates")
+            for path in [copied, *copied.rglob("*")]:
+                os.utime(path, (int(SOURCE_DATE_EPOCH), int(SOURCE_DATE_EPOCH)))
+        shutil.copy(tex, work / tex.name)
         for _ in range(2):
             done = subprocess.run(
                 [engine, "-interaction=nonstopmode", "-halt-on-error", tex.name],

@@ -30,10 +30,16 @@ from pathlib import Path
 import pandas as pd
 
 from sparseact.paper import paper_position
-from sparseact.publish.cells import format_value
+from sparseact.publish.cells import number_parts
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.mathtext import markdown_math
-from sparseact.publish.statements import CONJECTURED, STATUS_DEFINITIONS, first_sentence, short_ref
+from sparseact.publish.statements import (
+    CONJECTURED,
+    STATUS_DEFINITIONS,
+    first_sentence,
+    short_ref,
+    verified_clause,
+)
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
@@ -90,12 +96,11 @@ def readable(cell) -> str:
         return ""
     if not _NUMBER.match(text):
         return text
-    shown = format_value(float(text))
-    mantissa, _, exponent = shown.partition("e")
-    if exponent:
-        mantissa, power = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa, f"10^{{{int(exponent)}}}"
-        return f"${power}$" if mantissa == "1" else f"${mantissa} \\times {power}$"
-    return shown
+    mantissa, exponent = number_parts(float(text))
+    if exponent is None:
+        return mantissa
+    times = r" \times " if mantissa.strip("-") else ""
+    return f"${mantissa}{times}10^{{{exponent}}}$"
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -230,8 +235,6 @@ def bottom_line(results: Results) -> str:
     failing = printed[printed["status"] == "fails-as-stated"]
     if len(failing):
         repaired = failing[failing["survives"].str.startswith("yes")]
-        verified = results.errata[results.errata["verified"] == "PASS"]
-        conjectured = int((results.errata["verified"] == CONJECTURED).sum())
         unrepaired = failing[~failing["survives"].str.startswith("yes")]
         sentences.append(
             (
@@ -241,13 +244,7 @@ def bottom_line(results: Results) -> str:
                 else "No main result fails; "
             )
             + f"{_plural(len(failing), 'printed statement')} in all, from {_plural(len(results.errata), 'root cause')} "
-            f"({_by_class(results.errata)}); {len(verified)} of the {len(results.errata)} corrections are verified"
-            + (
-                f" ({conjectured} {'is a conjecture' if conjectured == 1 else 'are conjectures'})"
-                if conjectured
-                else ""
-            )
-            + ", "
+            f"({_by_class(results.errata)}); {verified_clause(results.errata)}, "
             f"and {len(repaired)} of the {len(failing)} failing statements have a corrected form proved here"
             + (f" (not {_names(unrepaired['paper_ref'])})" if len(unrepaired) else "")
             + "."

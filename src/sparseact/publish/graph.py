@@ -46,7 +46,7 @@ STATUS_COLOURS = {
     "erratum": ("#f0cfe2", "#CC79A7"),
 }
 #: What a node's status says in words (a theorist's words: a proof in the graph is a written argument whose
-#: premises are machine-checked).
+#: premises are proved here, checked exactly or cited).
 STATUS_WORDS = {
     "proved": "proved",
     "holds-on-range": "holds on a range",

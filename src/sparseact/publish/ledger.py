@@ -17,6 +17,7 @@ from sparseact.publish.mathtext import markdown_math
 from sparseact.runtime.provenance import atomic_write_bytes, atomic_write_json, atomic_write_text
 from sparseact.verify.domains import check_certificate_domain
 from sparseact.verify.records import CheckRecord, _records
+from sparseact.verify.rigorous import EXACT_DECISIONS
 from sparseact.verify.verdicts import FINDINGS, Verdict
 
 LEDGER_COLUMNS = [
@@ -190,24 +191,71 @@ def write_certificates(records: Iterable[CheckRecord], directory: str | Path = "
     return paths
 
 
+#: The fields of a certificate document (:func:`certificate_document`) its views read.
+DOCUMENT_FIELDS = ("check_id", "statement_id", "paper_ref", "statement", "finding", "counterexample", "certificate")
+
+
+def _checked_document(document: dict) -> dict:
+    if not isinstance(document, dict) or not isinstance(document.get("certificate"), dict):
+        raise TypeError("document must be a certificate document (certificate_document), with a 'certificate' dict")
+    missing = [name for name in DOCUMENT_FIELDS if name not in document]
+    if missing:
+        raise ValueError(f"the certificate document lacks {', '.join(missing)}")
+    return document
+
+
+def refuted_where(document: dict) -> str:
+    """Where the statement a certificate refutes is printed: the paper data's reference, as in the ledger (the
+    record's own is its claim's, which for a claim spanning the paper lists every section it checks)."""
+    _checked_document(document)
+    try:
+        return paper_ref(document["statement_id"])
+    except KeyError:
+        return document["paper_ref"]
+
+
+def certificate_fields(document: dict) -> list[tuple[str, str]]:
+    """What a certificate's rendered views say after what it refutes and its finding, in reading order: ``(label,
+    text)`` pairs, the text's formulas ASCII or ``$...$`` TeX (the counterexample, why it fails, the violation, the
+    margin the checker proved, and what it decides exactly beyond that arithmetic where the sides are signed samples:
+    :data:`sparseact.verify.rigorous.EXACT_DECISIONS`)."""
+    certificate = _checked_document(document)["certificate"]
+    relation = certificate.get("relation", "")
+    fields = [("Counterexample", str(document["counterexample"]))]
+    if certificate.get("explanation"):
+        fields.append(("Why it fails", str(certificate["explanation"])))
+    if relation and "lhs_value" in certificate:
+        lhs, rhs = (format_value(certificate[f"{side}_value"]) for side in ("lhs", "rhs"))
+        fields.append(
+            (
+                "The violation",
+                f"the statement needs {certificate.get('lhs_label', 'lhs')} ${OPERATORS.get(relation, relation)}$ "
+                f"{certificate.get('rhs_label', 'rhs')}; here the left side is {lhs} and the right side {rhs}",
+            )
+        )
+    if document.get("margin"):
+        fields.append(("Margin the checker proved", str(document["margin"])))
+    kinds = {certificate[side].get("quantity") for side in ("lhs", "rhs") if isinstance(certificate.get(side), dict)}
+    fields += [("Decided exactly", EXACT_DECISIONS[kind]) for kind in sorted(kinds & EXACT_DECISIONS.keys())]
+    return fields
+
+
 def certificate_markdown(document: dict, directory: str | Path = "results/certificates") -> str:
     """A certificate as a code host shows it: what it refutes, the counterexample, why it fails, the violation and
-    the margin the checker proved, with links back (findings, ledger, the claim's notebook) and to the JSON file.
+    the margin the checker proved (:func:`certificate_fields`), with links back (findings, ledger, the claim's
+    notebook) and to the JSON file.
 
     ``directory`` is the certificates' folder (``<results>/certificates``, relative to the repository root), the
     document one of :func:`certificate_document` (with the checker's ``margin`` when it confirmed it).
     """
-    if not isinstance(document, dict) or not isinstance(document.get("certificate"), dict):
-        raise TypeError("document must be a certificate document (certificate_document), with a 'certificate' dict")
 
     def prose(text) -> str:
         return markdown_math(typeset_ascii(str(text)), in_table=False)
 
+    fields = certificate_fields(document)
     check_id = document["check_id"]
     claim, name = check_id.split("/", 1)
     up = "../" * (1 + name.count("/") + 1)  # from <results>/certificates/<claim>/ to <results>/
-    certificate = document["certificate"]
-    relation = certificate.get("relation", "")
     lines = [
         f"# Certificate `{check_id}`",
         "",
@@ -215,22 +263,10 @@ def certificate_markdown(document: dict, directory: str | Path = "results/certif
         f"[the claim's notebook]({up}notebooks/{claim}.ipynb) · "
         f"[the certificate file (JSON)]({name.rsplit('/', 1)[-1]}.json)",
         "",
-        f"- **Refutes:** {document['paper_ref']} (statement `{document['statement_id']}`): {prose(document['statement'])}",
+        f"- **Refutes:** {refuted_where(document)} (statement `{document['statement_id']}`): "
+        f"{prose(document['statement'])}",
         f"- **Finding:** {document['finding']}",
-        f"- **Counterexample:** {prose(document['counterexample'])}",
-    ]
-    if certificate.get("explanation"):
-        lines.append(f"- **Why it fails:** {prose(certificate['explanation'])}")
-    if relation and "lhs_value" in certificate:
-        lhs, rhs = (prose(format_value(certificate[f"{side}_value"])) for side in ("lhs", "rhs"))
-        lines.append(
-            f"- **The violation:** the statement needs {prose(certificate.get('lhs_label', 'lhs'))} "
-            f"${OPERATORS.get(relation, relation)}$ {prose(certificate.get('rhs_label', 'rhs'))}; here the left "
-            f"side is {lhs} and the right side {rhs}"
-        )
-    if document.get("margin"):
-        lines.append(f"- **Margin the checker proved:** {prose(document['margin'])}")
-    lines += [
+        *(f"- **{label}:** {prose(text)}" for label, text in fields),
         "",
         "Recompute it independently (exact or interval arithmetic): "
         f"`sparseact verify-certificate {Path(directory).as_posix()}/{check_id}.json`",

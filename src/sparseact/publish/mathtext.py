@@ -24,6 +24,7 @@ from latex2mathml.converter import convert
 from latex2mathml.symbols_parser import convert_symbol
 
 __all__ = [
+    "MATH_CSS",
     "TEX_REWRITES",
     "MathRenderError",
     "find_unrendered",
@@ -69,6 +70,14 @@ _DISPLAY = re.compile(r"(?<!\\)\$\$(?P<tex>.+?)(?<!\\)\$\$", re.DOTALL)
 _INLINE = re.compile(r"(?<![\\$])\$(?P<tex>[^$]+?)(?<![\\$])\$")
 _TEXT_WITH_BACKSLASH = re.compile(r">[^<]*\\[^<]*<")
 _MATHVARIANT = re.compile(r'mathvariant="(?!normal")([^"]*)"')
+
+
+#: The pages' style for :func:`tex_to_mathml`'s MathML: the serif math font reads small beside the sans-serif text,
+#: and a radical's bar must clear its radicand (sitting on an ``n`` it reads as a ``pi``).
+MATH_CSS = """
+math { font-size: 1.12em; }
+msqrt > mrow { padding-top: 0.2em; }
+"""
 
 
 def tex_to_mathml(tex: str, display: bool = False) -> str:

@@ -37,7 +37,7 @@ import html
 import json
 import os
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -71,9 +71,12 @@ from sparseact.publish.graph import (
     node_anchor,
     subgraph,
 )
+from sparseact.publish.ledger import certificate_fields, certificate_path, certificate_view, refuted_where
 from sparseact.publish.links import PAPER_PDF, PAPER_VERSION, anchor, link_ids, report_targets
+from sparseact.publish.mathtext import MATH_CSS
 from sparseact.publish.statements import explain_chain
-from sparseact.runtime.provenance import atomic_write_text
+from sparseact.runtime.outputs import write_manifest
+from sparseact.runtime.provenance import atomic_write_text, write_text_if_changed
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 #: Claims in the order the paper treats them (Section 1, 2.1, 3, 4, 5, Appendix A; the dimensional analysis last).
@@ -131,8 +134,8 @@ table.headline td:first-child { min-width: 16em; }
 img.thumb { width: 160px; float: right; margin: 0 0 0.5em 1em; }
 details { margin-bottom: 0.5em; }
 code { font-size: 0.95em; }
-math { font-size: 1.12em; }
 """
+    + MATH_CSS
     + PRINT_CSS
     + CARDS_CSS
     + PRINT_OPEN_CSS
@@ -174,13 +177,25 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "", 
 
 
 #: What a status means in a theorist's words, under the status where there is room (statement tables, claim pages).
-STATUS_GLOSS = {"proved": "written argument, premises machine-checked"}
+STATUS_GLOSS = {"proved": "written argument; each premise proved here, checked exactly or cited"}
 
 
-def _status_cell(status: str, finding_class: str = "", on_range: str = "", gloss: bool = False) -> str:
+#: The link under a main result's status in the headline table, to the reasons for it (its row on its claim page).
+WHY = {
+    "proved": "why it is proved",
+    "holds-on-range": "why it holds on this range",
+    "fails-as-stated": "why it fails",
+    "open": "why it is open",
+}
+
+
+def _status_cell(status: str, finding_class: str = "", on_range: str = "", gloss: bool = False, why: str = "") -> str:
+    """A status cell; ``why``, the address of the reasons for the status, adds a link to them (:data:`WHY`)."""
     words = _math(status_text(status, finding_class, on_range))
     if gloss and status in STATUS_GLOSS:
         words += f'<br><small class="gloss">({html.escape(STATUS_GLOSS[status])})</small>'
+    if why:
+        words += f'<br><small class="why"><a href="{html.escape(why)}">{html.escape(WHY[status])}</a></small>'
     return f'<td class="status {html.escape(status)}">{words}</td>'
 
 
@@ -193,9 +208,9 @@ def _statement_row(results: Results, statement_id: str) -> pd.Series:
 
 
 def headline_html(results: Results, results_dir: Path, base: Path) -> str:
-    """The headline table: the paper's main results with status, what it costs the authors, and claim page; the
-    corrections its printed proof needs, with their errata, fold under the cost (so that the table fits the first
-    screen)."""
+    """The headline table: the paper's main results (each name a link to its claim page) with status and a link to
+    the reasons for it (:data:`WHY`), and what it costs the authors; the corrections its printed proof needs, with
+    their errata, fold under the cost (so that the table fits the first screen)."""
     concerns = {
         e: ids(cell) for e, cell in zip(results.errata["erratum_id"], results.errata["statements"], strict=True)
     }
@@ -209,7 +224,13 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
         statement = _statement_row(results, row["statement_id"])
         own = [e for e in ids(row["errata"]) if row["statement_id"] in concerns[e]]
         slips = [e for e in ids(row["errata"]) if row["statement_id"] not in concerns[e]]
-        page = _link(_claim_page_path(results_dir, row["claim_id"]), base, "claim page")
+        # the result's name links its claim page (a line of its own would push the table below the first screen)
+        page = _link(_claim_page_path(results_dir, row["claim_id"]), base, row["paper_ref"])
+        # the statement's row on its claim page (its status, the argument with every premise a link, its checks): the
+        # page's top when it is the first row, under the page's title and the verdict
+        why = _href(_claim_page_path(results_dir, statement["claim_id"]), base)
+        if claim_statements(results, statement["claim_id"])["statement_id"].iloc[0] != row["statement_id"]:
+            why += f"#{anchor(row['statement_id'])}"
         cost = link_ids(_math(row["cost"]), ids_here) + (f" <small>(erratum {links(own)})</small>" if own else "")
         if row["proof"]:
             cost += (
@@ -219,8 +240,8 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
             )
         rows.append(
             [
-                f"<b>{html.escape(row['paper_ref'])}</b><br><small>{page}</small>",
-                _status_cell(row["status"], statement["class"], statement["range"]),
+                f"<b>{page}</b>",
+                _status_cell(row["status"], statement["class"], statement["range"], why=why),
                 cost,
             ]
         )
@@ -280,7 +301,12 @@ def errata_html(results: Results, results_dir: Path, base: Path) -> str:
             f'<p class="legend">{html.escape(definition)}.</p>'
         )
         for _, row in group.iterrows():
-            certificates = ", ".join(_link(results_dir / c, base, c) for c in ids(row["certificates"]))
+            certificates = ", ".join(
+                _link(
+                    certificate_page_path(results_dir, c.removeprefix("certificates/").removesuffix(".json")), base, c
+                )
+                for c in ids(row["certificates"])
+            )
             correction = link_ids(_math(row["correction"]), ids_here) if row["correction"] else "none proposed"
             if row["verified_by"]:
                 correction += (
@@ -322,13 +348,97 @@ def targets(results: Results, page: str = "") -> dict[str, str]:
     )
 
 
-def reason_html(row: pd.Series, links: dict[str, str], verdicts: dict[str, str]) -> str:
-    """A statement's reason (its argument, or why it fails or is open) with every id a link, then its premises and
-    its own checks (each a link to its row, which links its certificate), with their verdicts."""
-    premises = ", ".join(link_ids(html.escape(p), links) for p in ids(row["uses"]))
-    checks = ", ".join(
-        f"{link_ids(html.escape(c), links)} ({html.escape(verdicts.get(c, ''))})" for c in ids(row["checks"])
+#: The certificates' pages: ``<folder>/<check id>.html`` beside the report's ``index.html``.
+CERTIFICATE_PAGES = "certificates"
+
+
+def certificate_page_path(results_dir: str | Path, check_id: str) -> Path:
+    """Where the page of the certificate of FAIL check ``check_id`` goes (:func:`certificate_page`)."""
+    return Path(results_dir) / "report" / CERTIFICATE_PAGES / f"{check_id}.html"
+
+
+def certificate_links(results: Results, results_dir: Path, base: Path) -> dict[str, str]:
+    """Each FAIL check with a certificate -> the address of the certificate's page from a page in ``base``."""
+    failed = results.ledger[results.ledger["certificate"] != ""]
+    return {check: _href(certificate_page_path(results_dir, check), base) for check in failed["check_id"]}
+
+
+def certificate_page(document: dict, results: Results, results_dir: Path) -> str:
+    """The page of a FAIL's certificate (:func:`certificate_page_path`): what it refutes, typeset, and its finding,
+    counterexample, why it fails, the violation and the margin the checker proved
+    (:func:`sparseact.publish.ledger.certificate_fields`); links back to the report, to the refuted statement's row
+    on its claim page and to the certificate's files."""
+    check_id, statement_id = document["check_id"], document["statement_id"]
+    base = certificate_page_path(results_dir, check_id).parent
+    index = results_dir / "report" / "index.html"
+    certificate = Path(certificate_path(check_id, results_dir))
+    where = refuted_where(document)
+    known = results.statements["statement_id"] == statement_id
+    statement_link = html.escape(statement_id)
+    links = [_link(index, base, "← verification report")]
+    if known.any():
+        claim = results.statements.loc[known, "claim_id"].iloc[0]
+        row = f"{_href(_claim_page_path(results_dir, claim), base)}#{anchor(statement_id)}"
+        statement_link = f'<a href="{html.escape(row)}">{statement_link}</a>'
+        links.append(f'<a href="{html.escape(row)}">{html.escape(where)} on its claim page</a>')
+    links += [
+        f'<a href="{_href(index, base)}#{anchor(check_id)}">the check in the report</a>',
+        _link(certificate, base, "the certificate file (JSON)"),
+        _link(certificate_view(certificate), base, "as Markdown"),
+    ]
+    fields = "".join(
+        f"<dt>{html.escape(label)}</dt><dd>{_math(text)}</dd>" for label, text in certificate_fields(document)
     )
+    carried = _carried_by(results, check_id, results_dir, base)
+    body = (
+        f"<nav>{' · '.join(links)}</nav><h1>Certificate <code>{html.escape(check_id)}</code>: "
+        f"{html.escape(where)} fails as printed</h1>"
+        f'<div class="erratum"><dl><dt>Refutes</dt><dd><b>{html.escape(where)}</b> (statement {statement_link}): '
+        f"{_math(document['statement'])}</dd><dt>Finding</dt><dd>{html.escape(document['finding'])}</dd>{fields}</dl>"
+        f"</div>{carried}<p>Recompute it independently (exact or interval arithmetic): <code>sparseact verify-certificate "
+        f"{html.escape(results.ledger.set_index('check_id').loc[check_id, 'certificate'])}"
+        "</code></p>"
+    )
+    return _page(f"Certificate {check_id}", body)
+
+
+def _carried_by(results: Results, check_id: str, results_dir: Path, base: Path) -> str:
+    """The paragraph that names the proofs carrying a certificate of an asymptotic statement (one finite instance,
+    at one choice of its constants) to the whole family (its erratum's ``carried_by``), each a link to its row."""
+    errata = results.errata
+    if "carried_by" not in errata:
+        return ""
+    mine = errata[errata["certificates"].map(lambda cell: f"certificates/{check_id}.json" in ids(cell))]
+    proofs = [p for cell in mine["carried_by"] for p in ids(cell)]
+    if not proofs:
+        return ""
+    claims = dict(zip(results.statements["statement_id"], results.statements["claim_id"], strict=True))
+    links = ", ".join(
+        f'<a href="{html.escape(_href(_claim_page_path(results_dir, claims[p]), base))}#{anchor(p)}">'
+        f"<code>{html.escape(p)}</code></a>"
+        if p in claims
+        else f"<code>{html.escape(p)}</code>"
+        for p in proofs
+    )
+    return (
+        "<p>This certificate is one finite instance of an asymptotic statement's failure, at one choice of its "
+        f"hidden constants; the failure for every choice is proved by {links}.</p>"
+    )
+
+
+def reason_html(
+    row: pd.Series, links: dict[str, str], verdicts: dict[str, str], certificates: Mapping[str, str]
+) -> str:
+    """A statement's reason (its argument, or why it fails or is open) with every id a link, then its premises and
+    its own checks (each a link to its row), with their verdicts and, for a FAIL, a link to its certificate
+    (``certificates``: :func:`certificate_links`)."""
+    premises = ", ".join(link_ids(html.escape(p), links) for p in ids(row["uses"]))
+
+    def verdict(check: str) -> str:
+        certificate = f', <a href="{certificates[check]}">certificate</a>' if check in certificates else ""
+        return f"{link_ids(html.escape(check), links)} ({html.escape(verdicts.get(check, ''))}{certificate})"
+
+    checks = ", ".join(verdict(c) for c in ids(row["checks"]))
     return (
         link_ids(_math(row["reason"]), links)
         + (f"<br><small>Premises: {premises}.</small>" if premises else "")
@@ -336,16 +446,18 @@ def reason_html(row: pd.Series, links: dict[str, str], verdicts: dict[str, str])
     )
 
 
-def statement_rows(results: Results, statements: pd.DataFrame, links: dict[str, str], where) -> tuple[list, list[str]]:
+def statement_rows(
+    results: Results, statements: pd.DataFrame, links: dict[str, str], where, certificates: Mapping[str, str]
+) -> tuple[list, list[str]]:
     """The rows of a statements table (where, status, statement as printed, reason) and their anchors; ``where``
-    renders a row's first cell."""
+    renders a row's first cell, ``certificates`` are :func:`certificate_links`."""
     verdicts = dict(zip(results.ledger["check_id"], results.ledger["verdict"], strict=True))
     rows = [
         [
             where(row),
             _status_cell(row["status"], row["class"], row["range"], gloss=True),
             _math(row["statement"]),
-            reason_html(row, links, verdicts),
+            reason_html(row, links, verdicts, certificates),
         ]
         for _, row in statements.iterrows()
     ]
@@ -354,13 +466,15 @@ def statement_rows(results: Results, statements: pd.DataFrame, links: dict[str, 
 
 def statements_html(results: Results, results_dir: Path, base: Path) -> str:
     """Every statement: where (linking its claim page), status, the statement as printed, the reason (every id in
-    it a link to that id's row)."""
+    it a link to that id's row, every FAIL check's certificate a link)."""
 
     def where(row: pd.Series) -> str:
         page = _link(_claim_page_path(results_dir, row["claim_id"]), base, row["claim_id"])
         return f"{html.escape(row['paper_ref'])}<br><small>{page}</small>"
 
-    rows, anchors = statement_rows(results, results.statements, targets(results), where)
+    rows, anchors = statement_rows(
+        results, results.statements, targets(results), where, certificate_links(results, results_dir, base)
+    )
     return _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
 
 
@@ -391,10 +505,11 @@ def _evidence(ledger_rows: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(p for cell in ledger_rows["evidence"] for p in ids(cell)))
 
 
-def checks_html(results: Results, root: Path, base: Path) -> str:
-    """The checks, one collapsed section per claim: its figure and evidence once, then one row per check.
+def checks_html(results: Results, results_dir: Path, root: Path, base: Path) -> str:
+    """The checks, one collapsed section per claim: its figure and evidence once, then one row per check, a FAIL's
+    linking its certificate's page.
 
-    Evidence and certificate paths in the ledger are relative to the repository ``root``.
+    Evidence paths in the ledger are relative to the repository ``root``.
     """
     parts = []
     for claim_id in paper_order(results.ledger["claim_id"]):
@@ -420,7 +535,9 @@ def checks_html(results: Results, root: Path, base: Path) -> str:
                 _math(readable(r["worst_value"])),
                 _math(r["worst_value_label"]),
                 html.escape(r["replicates"]),
-                _link(root / r["certificate"], base, "certificate") if r["certificate"] else "",
+                _link(certificate_page_path(results_dir, r["check_id"]), base, "certificate")
+                if r["certificate"]
+                else "",
             ]
             for _, r in checks.iterrows()
         ]
@@ -631,7 +748,7 @@ def build_report(
         "instances by the checks named.</p>",
         facts_html(results),
         '<h2 id="checks">Checks by claim</h2><p class="screen-only">Click a claim to list its checks.</p>',
-        checks_html(results, Path(root), base),
+        checks_html(results, results_dir, Path(root), base),
         '<h2 id="provenance">Provenance</h2>',
         provenance_html(result_paths, base),
         f'<h2 id="timings">Timings</h2><p>Wall time and peak memory of every job: {timings_link} (a separate '
@@ -639,6 +756,15 @@ def build_report(
     ]
     atomic_write_text(index_html, _page("sparseact verification report", "".join(body)))
     atomic_write_text(graph_html, graph_page(results, index_html, graph_html))
+    for check_id in results.ledger.loc[results.ledger["certificate"] != "", "check_id"]:
+        document = json.loads(Path(certificate_path(check_id, results_dir)).read_text(encoding="utf-8"))
+        page = certificate_page_path(results_dir, check_id)
+        page.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(page, certificate_page(document, results, results_dir))
+    # the folder's manifest: a page deleted later makes the workflow plan this job again (runtime.outputs)
+    pages = Path(results_dir) / "report" / CERTIFICATE_PAGES
+    pages.mkdir(parents=True, exist_ok=True)
+    write_manifest(pages)
     timings = timings_table(benchmark_paths).sort_values(["claim", "stage", "shard"], kind="stable")
     timings_base = Path(timings_html).parent
     back = _link(index_html, timings_base, "back to the verification report")
@@ -663,13 +789,11 @@ def build_report(
     )
 
 
-def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, root: str | Path = ".") -> str:
-    """The first screen of a claim page: navigation, the status of its statements, the verdicts bearing on them.
-
-    The ledger's certificate paths are relative to ``root``, the repository root.
-    """
+def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, results: Results | None = None) -> str:
+    """The first screen of a claim page: navigation, the status of its statements, the verdicts bearing on them
+    (each FAIL linking its certificate's page); ``results``, the tables of ``results_dir`` when already loaded."""
     results_dir, base = Path(results_dir), Path(page).parent
-    results = load_results(results_dir)
+    results = load_results(results_dir) if results is None else results
     order = paper_order([*results.statements["claim_id"], *results.ledger["claim_id"], claim_id])
     position = order.index(claim_id)
     previous = order[position - 1] if position > 0 else ""
@@ -697,7 +821,7 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     failed = checks[checks["verdict"] == "FAIL"]
     fails = "; ".join(
         f"<code>{html.escape(r['check_id'])}</code> ({html.escape(r['finding'])}, "
-        + _link(Path(root) / r["certificate"], base, "certificate")
+        + _link(certificate_page_path(results_dir, r["check_id"]), base, "certificate")
         + ")"
         for _, r in failed.iterrows()
     )
@@ -705,7 +829,13 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     own = set(statements["statement_id"])
     on_report = targets(results, report)
     here = {**on_report, **{sid: f"#{anchor(sid)}" for sid in own}}
-    rows, anchors = statement_rows(results, statements, here, lambda row: html.escape(row["paper_ref"]))
+    rows, anchors = statement_rows(
+        results,
+        statements,
+        here,
+        lambda row: html.escape(row["paper_ref"]),
+        certificate_links(results, results_dir, base),
+    )
     title = " and ".join(lead["paper_ref"]) or claim_id
     return (
         f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
@@ -837,17 +967,63 @@ CLAIM_HEADER_CSS = (
 )
 
 
-def claim_page(
-    notebook: str | Path, claim_id: str, results_dir: str | Path, page: str | Path, root: str | Path = "."
-) -> None:
-    """Write ``page``: the executed ``notebook`` (inputs hidden) under :func:`claim_header_html`."""
+#: The folder, beside ``reports/``, of each claim page's slice of the run's tables (:func:`write_claim_slices`).
+SLICES = "slices"
+
+
+def claim_slice_path(results_dir: str | Path, claim_id: str) -> Path:
+    """Where the slice of ``claim_id``'s page goes: ``slices/<claim>.json`` in ``results_dir``."""
+    return Path(results_dir) / SLICES / f"{claim_id}.json"
+
+
+def write_claim_slices(results_dir: str | Path, claim_ids: Sequence[str]) -> list[Path]:
+    """Write each claim's slice, what its page shows of the result tables of ``results_dir`` (its header,
+    :func:`claim_header_html`, for the page ``reports/<claim>.html``), and the folder's manifest; return the slices
+    written.
+
+    A slice whose content is unchanged is left alone, time stamp included: the workflow renders a claim page again
+    only when its slice or its notebook changed, not whenever the ledger's tables did."""
+    results_dir = Path(results_dir)
+    results = load_results(results_dir)
+    written = []
+    for claim_id in claim_ids:
+        page = _claim_page_path(results_dir, claim_id)
+        document = {
+            "claim_id": claim_id,
+            "page": page.as_posix(),
+            "header": claim_header_html(claim_id, results_dir, page, results),
+        }
+        path = claim_slice_path(results_dir, claim_id)
+        if write_text_if_changed(path, json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n"):
+            written.append(path)
+    # the folder's manifest: a slice deleted later makes the workflow plan the ledger again (runtime.outputs)
+    write_manifest(results_dir / SLICES, [f"{claim_id}.json" for claim_id in claim_ids])
+    return written
+
+
+def read_claim_slice(claim_slice: str | Path, page: str | Path) -> str:
+    """The header a claim's slice holds, for ``page``: ``ValueError`` when the slice was written for another page
+    (its links are relative to the page's folder) or is not a slice."""
+    try:
+        document = json.loads(Path(claim_slice).read_text(encoding="utf-8"))
+        header, written_for = document["header"], document["page"]
+    except (ValueError, UnicodeError, KeyError, TypeError) as exc:
+        raise ValueError(f"{claim_slice}: not a claim page's slice ({type(exc).__name__}: {exc})") from None
+    if Path(os.path.abspath(written_for)) != Path(os.path.abspath(page)):
+        raise ValueError(f"{claim_slice}: written for the page {written_for}, not {page}")
+    return header
+
+
+def claim_page(notebook: str | Path, claim_slice: str | Path, page: str | Path) -> None:
+    """Write ``page``: the executed ``notebook`` (inputs hidden) under the header its slice holds
+    (:func:`write_claim_slices`)."""
     # deferred: nbformat, nbconvert and jinja2 load only in a claim page's job, not in the report's
     import nbformat
 
     from sparseact.publish.notebook_page import notebook_html
 
+    header = read_claim_slice(claim_slice, page)
     body = notebook_html(nbformat.read(notebook, as_version=4))
-    header = claim_header_html(claim_id, results_dir, page, root)
     if "<main>" not in body or "</head>" not in body:
         raise ValueError(f"{notebook}: the rendered page has no <main> to put the header in")
     body = body.replace("</head>", f"<style>{CLAIM_HEADER_CSS}</style></head>", 1).replace(

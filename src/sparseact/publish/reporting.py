@@ -27,8 +27,9 @@ import numpy as np
 import pandas as pd
 
 from sparseact.publish.asciimath import render_prose
-from sparseact.publish.cells import MISSING, format_value
+from sparseact.publish.cells import MISSING, format_value, number_html
 from sparseact.publish.ledger import records_to_frame
+from sparseact.publish.mathtext import MATH_CSS
 from sparseact.runtime.provenance import atomic_write_json, atomic_write_text, provenance
 
 #: Card prose: math typeset, a long formula broken after its relations so it wraps inside its card.
@@ -128,7 +129,8 @@ def publish(
 
 
 #: Styles of the notebook reports (inlined in every page by :func:`sparseact.publish.notebook_page.notebook_html`).
-REPORT_CSS = """
+REPORT_CSS = (
+    """
 main { max-width: 1400px; margin: 0 auto; }
 .jp-RenderedHTMLCommon .sa-badge { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em;
   font-weight: 700; font-size: 0.85em; letter-spacing: 0.03em; white-space: nowrap; }
@@ -154,13 +156,16 @@ main { max-width: 1400px; margin: 0 auto; }
 .sa-figure img { max-width: 100%; height: auto; display: block; }
 .sa-figure figcaption { font-size: 0.92em; color: #333; max-width: 60em; margin-top: 0.3em; }
 .sa-muted { color: #57606a; font-size: 0.9em; }
-math { font-size: 1.12em; }  /* the serif math font reads small beside the sans-serif text */
+"""
+    + MATH_CSS
+    + """
 @media print {  /* on paper nothing scrolls: tables become cards (sparseact.publish.cards) */
   .jp-RenderedHTMLCommon, .jp-OutputArea-output { overflow: visible !important; }
   .jp-RenderedHTMLCommon table.sa-table { font-size: 8pt; width: 100%; }
   .sa-check, .sa-figure { break-inside: avoid; }
 }
 """
+)
 
 #: Rows up to which a data table is shown inline; longer ones are linked as CSV.
 INLINE_ROWS = 20
@@ -185,7 +190,7 @@ def _is_numeric(series: pd.Series) -> bool:
 def html_table(frame: pd.DataFrame, badges: Sequence[str] = ()) -> str:
     """``frame`` as a compact HTML table: header row, no index column, numbers right-aligned.
 
-    Text cells are left-aligned and wrap; numbers get :func:`format_value`; the
+    Text cells are left-aligned and wrap; numbers get :func:`number_html`; the
     columns named in ``badges`` hold verdicts and are shown as coloured badges.
     A note under the table explains :data:`MISSING` when the table has one.
     """
@@ -200,7 +205,7 @@ def html_table(frame: pd.DataFrame, badges: Sequence[str] = ()) -> str:
             if column in badges and text != MISSING:
                 cells.append(f"<td>{badge(text)}</td>")
             elif numeric[column]:
-                cells.append(f'<td class="sa-num">{html.escape(text)}</td>')
+                cells.append(f'<td class="sa-num">{number_html(value)}</td>')
             else:
                 cells.append(f"<td>{html.escape(text)}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")

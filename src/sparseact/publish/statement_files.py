@@ -157,7 +157,7 @@ def write_statement_files(
     out = Path(out_dir)
     table = derive(ledger)
     errata = errata_by_cause(ledger, certificates)
-    headline_rows = headline(table, errata)
+    headline_rows = headline(table, errata, ledger)
     tightness = collect_tightness(table_dirs)
     sharper = sharper_than_printed(table, ledger, tightness)
     for name, frame in (

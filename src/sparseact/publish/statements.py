@@ -73,6 +73,7 @@ STATEMENT_COLUMNS = [
     "kind",
     "origin",
     "statement",
+    "quantifiers",
     "status",
     "class",
     "survives",
@@ -95,6 +96,7 @@ ERRATA_COLUMNS = [
     "statements",
     "certificates",
     "refuted_by",
+    "carried_by",
 ]
 #: ``sharper.csv``: the project's proved statements that are sharper than a printed one (``sharper`` in the statement
 #: files), each with the printed statement, its proof and how close an extremal family comes.
@@ -153,12 +155,6 @@ def catalogue(claim_ids: Iterable[str] | None = None) -> pd.DataFrame:
 
 def _severity_rank(finding: str) -> int:
     return FINDINGS.index(finding) if finding in FINDINGS else len(FINDINGS)
-
-
-def _paper_order(paper_ref: str) -> tuple:
-    """Sort key of a paper reference: its first number (Theorem 3 before Lemma 10), then the text."""
-    number = re.search(r"\d+(?:\.\d+)?", paper_ref)
-    return (float(number.group(0)) if number else float("inf"), paper_ref)
 
 
 class _Graph:
@@ -231,7 +227,10 @@ class _Graph:
             return f"open: its correction is a conjecture ({', '.join(conjectured)}), neither proved nor refuted"
         if weak:
             return f"no: its correction is not verified ({weak[0]}: {self.premise(weak[0])['why']})"
-        return "yes: corrected form verified by " + ", ".join(correction["verified_by"])
+        verified = "corrected form verified by " + ", ".join(correction["verified_by"])
+        if correction.get("unproved"):
+            return f"yes, in a weaker form: {verified}; not proved: {' '.join(correction['unproved'].split())}"
+        return f"yes: {verified}"
 
     def _decide(self, entry: Mapping) -> dict:
         own = self.by_statement.get(entry["id"], [])
@@ -248,6 +247,12 @@ class _Graph:
             if out_of_range
             else ""
         )
+        if entry.get("floored_by"):
+            caveat += (
+                f" Where a printed logarithm is below 1 it can fail only in a degenerate corner: {entry['floored_by']} "
+                "proves it with every printed logarithm floored at 1, so flooring removes any violation (the corner "
+                "rule)."
+            )
         fails = [r for r in own if r["verdict"] == "FAIL" and r["finding"] != "out-of-range"]
         refutations = {p: self.premise(p) for p in entry.get("refuted_by", ())}
         if refutations and all(v["level"] == "proved" for v in refutations.values()):
@@ -372,6 +377,7 @@ def derive(
                 kind=entry["kind"],
                 origin=paper_origin(entry),
                 statement=entry["statement"],
+                quantifiers=" ".join(str(entry.get("quantifiers", "")).split()),
                 status=node["status"],
                 **{"class": node["cls"]},
                 survives=node["survives"],
@@ -553,9 +559,9 @@ def _certificate_quote(certificate: Mapping) -> tuple[str, str]:
     """The one-sentence explanation and the counterexample, with the certificate's own numbers."""
     cert = certificate.get("certificate", certificate)
     negation = {"<=": ">", ">=": "<", "==": "!="}.get(cert.get("relation", ""), "violates")
-    quote = (
-        f"{cert.get('lhs_label', 'lhs')} = {_number(cert.get('lhs_value'))} {negation} "
-        f"{cert.get('rhs_label', 'rhs')} = {_number(cert.get('rhs_value'))}"
+    quote = (  # "(here x)", not "= x": a label that ends in a variable must not read as its value
+        f"{cert.get('lhs_label', 'lhs')} (here {_number(cert.get('lhs_value'))}) {negation} "
+        f"{cert.get('rhs_label', 'rhs')} (here {_number(cert.get('rhs_value'))})"
     )
     return cert.get("explanation", ""), quote
 
@@ -640,6 +646,7 @@ def errata_by_cause(
                 statements="; ".join(named),
                 certificates="; ".join(f"certificates/{c}.json" for c in cause["checks"]),
                 refuted_by=cause.get("refuted_by", ""),
+                carried_by="; ".join(cause.get("carried_by", ())),
             )
         )
     unclaimed = sorted(failing - set(claimed))
@@ -657,27 +664,78 @@ def errata_by_cause(
 #: What ``errata.csv``'s ``verified`` says of a correction that is itself a conjecture (its check only excludes
 #: attacks or evaluates instances: a conjecture is never verified).
 CONJECTURED = "conjecture (open)"
+#: How ``errata.csv``'s ``verified`` begins for a correction whose check PASSes and which also restates an open
+#: conjecture (``restates`` in ``errata.yaml``): verified apart from the conjecture, which is named after it.
+RESTATES = "PASS; restates "
+
+
+def verified_clause(errata: pd.DataFrame) -> str:
+    """``"22 of the 24 corrections are verified (1 is a conjecture itself, open; 1 more is verified apart from the
+    open conjecture it restates)"``, counted from ``errata.csv``'s ``verified``."""
+    verified = int((errata["verified"] == "PASS").sum())
+    conjectured = int((errata["verified"] == CONJECTURED).sum())
+    restating = int(errata["verified"].str.startswith(RESTATES).sum())
+    notes = []
+    if conjectured:
+        notes.append(
+            f"{conjectured} {'is a conjecture itself' if conjectured == 1 else 'are conjectures themselves'}, open"
+        )
+    if restating:
+        notes.append(
+            f"{restating} more {'is' if restating == 1 else 'are'} verified apart from the open conjecture "
+            f"{'it restates' if restating == 1 else 'they restate'}"
+        )
+    return f"{verified} of the {len(errata)} corrections are verified" + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def _verified(cause: Mapping, entries: Mapping[str, Mapping], verdict: str) -> str:
-    """The verdict of the erratum's check, or :data:`CONJECTURED` when the printed statement's correction rests on an
-    open conjecture of the graph."""
+    """The verdict of the erratum's check; :data:`CONJECTURED` when the printed statement's correction rests on an
+    open conjecture of the graph; ``PASS; restates <ids> (open)`` when the check PASSes and the correction also
+    restates open conjectures (the erratum's ``restates``)."""
     correction = entries.get(cause["printed"], {}).get("correction") or {}
     conjectured = [
         p
         for p in correction.get("verified_by", ())
         if premise_kind(p) == "statement" and entries.get(p, {}).get("open_kind") == "conjecture"
     ]
-    return CONJECTURED if conjectured else verdict
+    restated = cause.get("restates", ())
+    not_conjectures = [p for p in restated if entries.get(p, {}).get("open_kind") != "conjecture"]
+    if not_conjectures:
+        raise ValueError(f"erratum {cause['id']}: 'restates' names no open conjecture: {', '.join(not_conjectures)}")
+    if conjectured:
+        return CONJECTURED
+    return f"{RESTATES}{', '.join(restated)} (open)" if restated and verdict == "PASS" else verdict
 
 
-def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
+def degenerate_corners(entry: Mapping, checks: Iterable[str], out_of_range: Iterable[str]) -> list[str]:
+    """What confines a printed statement's failures to degenerate corners (the corner rule): its ``out-of-range``
+    FAIL checks among ``checks``, then the project statement that proves it with its logarithms floored at 1
+    (``floored_by``)."""
+    corner = set(out_of_range)
+    return [c for c in checks if c in corner] + ([entry["floored_by"]] if entry.get("floored_by") else [])
+
+
+#: The headline's cost of a proved statement, and of one that can fail only in degenerate corners.
+HOLDS = "Nothing: it holds as printed."
+HOLDS_OUTSIDE_CORNERS = (
+    "Nothing: it holds as printed wherever its printed logarithms are at least 1 (degenerate corners aside)."
+)
+
+
+def headline(statements: pd.DataFrame, errata: pd.DataFrame, ledger: pd.DataFrame | None = None) -> pd.DataFrame:
     """``headline.csv``: the paper's main results (``main: true``) in paper order, each with what it costs the authors.
 
     The cost is what the authors would change in the statement, in the paper's notation: the corrected statement of
     a failure (and whether it is verified), or the first sentence of an open reason; ``proof`` is the correction of
-    every erratum of its printed proof's steps (``proof_of``). Never a check id of the project's own.
+    every erratum of its printed proof's steps (``proof_of``), and whether it fails only in degenerate corners
+    (:func:`degenerate_corners`, from the ``out-of-range`` FAILs of ``ledger`` and ``floored_by``). Never a check id
+    of the project's own.
     """
+    out_of_range = (
+        set(ledger.loc[(ledger["verdict"] == "FAIL") & (ledger["finding"] == "out-of-range"), "check_id"])
+        if ledger is not None
+        else set()
+    )
     table = statements.set_index("statement_id")
     entries = paper_statements()
     by_id = {e["id"]: e for e in entries}
@@ -686,7 +744,7 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
         if entry.get("proof_of"):
             steps.setdefault(entry["proof_of"], []).append(entry["id"])
     rows = []
-    for entry in sorted((e for e in entries if e.get("main")), key=lambda e: _paper_order(e["paper_ref"])):
+    for entry in sorted((e for e in entries if e.get("main")), key=lambda e: paper_position(e["paper_ref"])):
         sid, row = entry["id"], table.loc[entry["id"]]
         family = [sid, *steps.get(sid, [])]
         related = errata[errata["statements"].map(lambda s, family=family: any(x in family for x in s.split("; ")))]
@@ -722,7 +780,11 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame) -> pd.DataFrame:
                 else f"Nothing, given {hypothesis['paper_ref']} ({hypothesis['status']})."
             )
         elif row["status"] == "proved":
-            cost = "Nothing: it holds as printed."
+            cost = (
+                HOLDS_OUTSIDE_CORNERS
+                if degenerate_corners(entry, str(row["checks"]).split("; "), out_of_range)
+                else HOLDS
+            )
         else:
             cost = f"Nothing on the enumerated range ({row['range']}); no argument covers every parameter."
         proof = (
@@ -833,7 +895,7 @@ def collect_tightness(table_dirs: Iterable[str | Path]) -> pd.DataFrame:
             frames.append(frame)
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=TIGHTNESS_COLUMNS)
     return (
-        frame.assign(_order=frame["paper_ref"].map(_paper_order))
+        frame.assign(_order=frame["paper_ref"].map(paper_position))
         .sort_values("_order", kind="stable")
         .drop(columns="_order")
         .reset_index(drop=True)
@@ -867,7 +929,7 @@ def corrected_statements(statements: pd.DataFrame, ledger: pd.DataFrame) -> pd.D
     if missing:
         raise ValueError(f"statements that fail as printed with no correction: {', '.join(missing)}")
     rows = []
-    for sid in sorted(failing, key=lambda i: (_paper_order(entries[i]["paper_ref"]), i)):
+    for sid in sorted(failing, key=lambda i: (paper_position(entries[i]["paper_ref"]), i)):
         correction = entries[sid]["correction"]
         rows.append(
             dict(

@@ -63,6 +63,7 @@ RESULTS_SUBFOLDERS = (
     "report",
     "reports",
     "runs",
+    "slices",
     "stamps",
     "tables",
 )

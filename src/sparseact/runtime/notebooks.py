@@ -21,9 +21,10 @@ from pathlib import Path
 
 from sparseact.runtime.provenance import atomic_write_text
 
-#: Seconds to wait for the kernel's first reply; generous, since on a loaded machine (two jobs per core
-#: pair, numba and BLAS imports) papermill's default of 60 s is not always enough.
-KERNEL_START_TIMEOUT = 600
+#: Seconds to wait for the kernel's first reply: generous on a loaded machine (two jobs per core, numba and BLAS
+#: imports; a start takes 1-2 s idle), and below the 5 minutes the SLURM profile grants a job, so that a kernel which
+#: never answers fails its job with this error rather than at the cluster's time limit.
+KERNEL_START_TIMEOUT = 180
 
 #: Options of every notebook's kernel. IPython's input history (an SQLite database and its saving thread) is
 #: off: no notebook reads it, the executed notebook is byte-identical without it, and a shard's job takes about

@@ -220,6 +220,18 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def write_text_if_changed(path: str | Path, text: str) -> bool:
+    """Write ``text`` to ``path`` (atomically) unless ``path`` holds it already; return whether it was written.
+
+    A file left alone keeps its time stamp, so a job reading it is rerun only when its content changed (the code
+    stamps, the claim pages' slices)."""
+    target = Path(path)
+    if target.is_file() and target.read_bytes() == text.encode("utf-8"):
+        return False
+    atomic_write_text(target, text)
+    return True
+
+
 def _json_default(value):
     # deferred: no numpy in a notebook job's parent process (see the imports above)
     import numpy as np

@@ -45,10 +45,15 @@ def _floored_log(argument: float) -> float:
 
 
 #: The functions a bound may call, with ``log`` as printed.
+def _exp(x: float) -> float:
+    """``e^x``, ``inf`` above the largest double: a bound that large has no violation to remove."""
+    return math.exp(x) if x < 709.0 else math.inf
+
+
 FUNCTIONS: dict[str, Callable] = {
     "sqrt": math.sqrt,
     "log": math.log,
-    "exp": math.exp,
+    "exp": _exp,
     "ceil": math.ceil,
     "floor": math.floor,
     "max": max,

@@ -6,8 +6,9 @@ none of them, so it pins them: :func:`sparseact.verify.recompute.verify_certific
 here whose text differs, naming the field. A new FAIL check is pinned by adding its entry (the text its certificate
 carries, read and approved against the paper; ``python -m sparseact.verify.pinned_text FILE`` prints the entry of a
 certificate file to review and paste). A label that names the instance pins the instance's integer variable as
-``<<name>>`` (``k=<<k>>``), filled from the certificate's formula sides. A check not listed has its numbers and
-relation pinned only.
+``<<name>>`` (``k=<<k>>``), filled from the certificate's formula sides. A finding pinned as a pair
+``(<class>, "out-of-range")`` is the one the degenerate-corner rule gives the certificate's instance. A check not
+listed has its numbers and relation pinned only.
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ _THEOREM17_TWO_POINT = {
         "rhs": "C*((W*R+B)**2*k*s*n*log(k*(R+B)/eps) + log(1/delta))/eps**2",
     },
 }
+
+#: The finding of a check whose FAIL is classed by the degenerate-corner rule (``[<class>, out-of-range]`` in its
+#: ``checks.yaml``): the checker expects ``out-of-range`` when the certificate's violation is in a log corner
+#: (:func:`sparseact.verify.corners.certificate_in_log_corner`), the class otherwise.
+_CORNER_RULE = ("statement-error", "out-of-range")
 
 #: check id -> field -> the pinned text (``expr``: formula path -> expression).
 PINNED_TEXT: dict[str, dict] = {
@@ -270,17 +276,6 @@ PINNED_TEXT: dict[str, dict] = {
             "rhs": "1",
         },
     },
-    "theorem17/dense-lower-bound-printed": {
-        "statement": "H_{n,s,s}^{W,B} requires a sample complexity of Omega(s^2/eps^2) (realizable PAC, Section 2)",
-        "paper_ref": "Section 1 (around Theorem 5)",
-        "finding": "statement-error",
-        "lhs_label": "samples that suffice (the memoriser, memoriser-cube)",
-        "rhs_label": "c s^2/eps^2 (the printed lower bound)",
-        "expr": {
-            "lhs": "ceil(C^2 2^n / (2 e eps delta))",
-            "rhs": "c s^2 / eps^2",
-        },
-    },
     "theorem19/combine-printed": {
         "statement": "(8) + (14) give (1) (constant 1)",
         "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
@@ -290,6 +285,26 @@ PINNED_TEXT: dict[str, dict] = {
         "expr": {
             "lhs": "4*(sqrt(c)*B*sqrt(log(m*B)) + W*R*sqrt(log(m*R)))*sqrt(s*n/m)",
             "rhs": "(W*R+B)*sqrt(s*n*log(m*(R+B)))/sqrt(m)",
+        },
+    },
+    "theorem19/bound": {
+        "statement": "R_{H_{n,s,1}^{W,B}}(S) <= (WR+B) sqrt(s n log(m(R+B))) / sqrt(m) (1), for samples with ||x|| <= R",
+        "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+        "finding": _CORNER_RULE,
+        "lhs_label": "R_H(S)",
+        "rhs_label": "eq. (1)",
+        "expr": {
+            "rhs": "(W*R+B)*sqrt(s*n*log(m*(R+B)))/sqrt(m)",
+        },
+    },
+    "theorem19/conj20-bound": {
+        "statement": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s k) / sqrt(m): no explicit dependence on n",
+        "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+        "finding": "constant-factor",
+        "lhs_label": "R_H(S)",
+        "rhs_label": "(16)",
+        "expr": {
+            "rhs": "(W*R+B)*sqrt(s*k)/sqrt(m)",
         },
     },
     "theorem19/conj20-exact-lower": {
@@ -316,6 +331,16 @@ PINNED_TEXT: dict[str, dict] = {
         "statement": "R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (15))",
         "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
         "finding": "out-of-range",
+        "lhs_label": "R_H(S)",
+        "rhs_label": "eq. (15), k = <<k>>",
+        "expr": {
+            "rhs": "(W*R+B)*sqrt(s*n*k*log(k*m*(R+B)))/sqrt(m)",
+        },
+    },
+    "theorem19/eq15-bound": {
+        "statement": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s n k log(k m(R+B))) / sqrt(m)",
+        "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+        "finding": _CORNER_RULE,
         "lhs_label": "R_H(S)",
         "rhs_label": "eq. (15), k = <<k>>",
         "expr": {
@@ -362,15 +387,26 @@ PINNED_TEXT: dict[str, dict] = {
             "rhs": "eps",
         },
     },
+    "theorem8/theorem4-n1": {
+        "statement": "sample complexity n^{poly(k log(ns))/eps^2} log(1/delta)/eps (suppressing W, B), at n = 1",
+        "paper_ref": "Theorem 4 (Section 1)",
+        "finding": "out-of-range",
+        "lhs_label": "samples any learner needs (targets h = k and h = -k: with no sample nothing tells them apart)",
+        "rhs_label": "Theorem 4's count n^{P(k log(ns))/eps^2} log(1/delta)/eps, hidden constant C, P(z) = c z^8",
+        "expr": {
+            "lhs": "1 if k**2 > 2*eps and delta < 1/2 else 0",
+            "rhs": "C*exp(c*(k*log(n*s))**8/eps**2*log(n))*log(1/delta)/eps",
+        },
+    },
     "theorem8/final-line-scale": {
         "statement": "run time and sample complexity O(n^d log(1/delta)/eps) with d as printed, at every scale of the class",
         "paper_ref": "Theorem 8 (proof, last line)",
         "finding": "proof-slip",
-        "lhs_label": "samples any learner needs (h = lam or h = -lam, no sample tells them apart)",
-        "rhs_label": "the last line's O(n^d log(1/delta)/eps), printed d with Theta constant c",
+        "lhs_label": "samples any learner needs (targets h = lam and h = -lam: with no sample nothing tells them apart)",
+        "rhs_label": "the last line's count C n^d log(1/delta)/eps at the printed degree d",
         "expr": {
             "lhs": "1 if lam**2 > 2*eps and delta < 1/2 else 0",
-            "rhs": "C * n**d * log(1/delta) / eps",
+            "rhs": "C * n**ceil(c*(k**8*W**4*log(n*s)**4 + k**6*B**4*log(s))/eps**2) * log(1/delta) / eps",
         },
     },
     "theorem8/lemma7-CH-sign": {
@@ -460,9 +496,9 @@ PINNED_TEXT: dict[str, dict] = {
     "lemma9/transition-printed": {
         "statement": "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j p_j sqrt(n log(1/p_j)) (the first inequality, constant 1 as printed)",
         "paper_ref": "Lemma 9 (Section 3)",
-        "finding": "constant-factor",
+        "finding": "proof-slip",
         "lhs_label": "Pr_{x,i}[R_x != R_{x xor i}]",
-        "rhs_label": "(1/n) sum_j p_j sqrt(n log(1/p_j)), p_j = Pr_x[neuron j active]",
+        "rhs_label": "with p_j = Pr_x[neuron j active], the printed middle term (1/n) sum_j p_j sqrt(n log(1/p_j))",
         "expr": {},
     },
     "lemma9/transition-concavity-printed": {

@@ -7,9 +7,10 @@ random claim's independent replicates (a verdict stands only when every replicat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from string import Template
 
 import pandas as pd
 
@@ -129,6 +130,64 @@ class CheckRecord:
         data["verdict"] = Verdict(data["verdict"])
         data["evidence"] = tuple(data.get("evidence", ()))
         return cls(**data)
+
+
+#: The keys of a check's declaration (a claim's ``checks.yaml`` entry; docs/architecture.md, "Checks as data").
+DECLARATION_KEYS = ("id", "statement", "says", "method", "checks", "rule", "finding", "pinned")
+
+
+def declared_record(declaration: Mapping, fill: Mapping | None = None, **measured) -> CheckRecord:
+    """The ledger row of one declared check: its declaration plus what the assembly measured and decided.
+
+    Parameters
+    ----------
+    declaration : mapping
+        The check's entry of its claim's ``checks.yaml`` (keys :data:`DECLARATION_KEYS`): ``id``,
+        ``statement`` (the statement id), ``says`` and ``checks`` (the row's ``statement`` and ``check``
+        texts), ``method``, ``rule``, ``finding`` (the class of a FAIL, or ``None`` when the check cannot FAIL; a
+        list of classes when the degenerate-corner rule may give ``out-of-range`` instead) and ``pinned``.
+    fill : mapping, optional
+        Values of the ``${name}`` fields of ``says`` and ``checks`` (e.g. the grid a check ran on).
+    **measured
+        The other fields of :class:`CheckRecord`: ``claim_id``, ``paper_ref``, ``variant``, ``instances``,
+        ``range``, ``worst_value``, ``worst_value_label``, ``verdict`` and, for a FAIL, ``finding``,
+        ``certificate`` and ``counterexample`` (e.g. from :func:`sparseact.verify.certificates.fail_fields`).
+
+    Returns
+    -------
+    CheckRecord
+
+    Raises
+    ------
+    ValueError
+        When the declaration lacks a key, ``measured`` repeats a declared field, or a FAIL's finding is not
+        the declared one.
+    """
+    if not isinstance(declaration, Mapping):
+        raise TypeError(f"declaration must be a mapping (an entry of checks.yaml), got {type(declaration).__name__}")
+    if fill is not None and not isinstance(fill, Mapping):
+        raise TypeError(f"fill must be a mapping of field values, got {type(fill).__name__}")
+    missing = [key for key in DECLARATION_KEYS if key not in declaration]
+    if missing:
+        raise ValueError(f"declaration of {declaration.get('id', '?')!r} lacks {missing}")
+    texts = {key: Template(declaration[key]).substitute(fill or {}) for key in ("says", "checks")}
+    fields = dict(
+        check_id=declaration["id"],
+        statement_id=declaration["statement"],
+        statement=texts["says"],
+        check=texts["checks"],
+        method=declaration["method"],
+    )
+    repeated = sorted(set(fields) & set(measured))
+    if repeated:
+        raise ValueError(f"{declaration['id']}: {repeated} are declared in checks.yaml, not measured")
+    record = CheckRecord(**fields, **measured)
+    finding = declaration["finding"]
+    if record.verdict is Verdict.FAIL and record.finding not in (finding if isinstance(finding, list) else [finding]):
+        raise ValueError(
+            f"{declaration['id']} FAILs with finding {record.finding!r}, declared {declaration['finding']!r}"
+        )
+    return record
 
 
 @dataclass

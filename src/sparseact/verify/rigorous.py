@@ -37,6 +37,22 @@ from sparseact.verify.recompute import (
 
 Sides = tuple[Real, Real]
 
+#: What the checker decides exactly for a side of these quantity kinds, beyond the arithmetic of the margin: said on
+#: every certificate view (:func:`sparseact.publish.ledger.certificate_fields`), since the stored numbers are doubles
+#: that a reader checking them by hand may find a rounding error off the class's bounds.
+_SIGNED_SAMPLE_DECISIONS = (
+    "every stored double is read as the rational it denotes; from them, exactly: each preactivation "
+    "<w_j, x_i> - b_j (so which neurons are active: at most k on every sample point), at most s neurons per network, "
+    "all 2^m distinct sign vectors, and the radius R = max_i ||x_i|| of the sample (the R shown is its rounding); a "
+    "network whose ||u||_inf max_j ||w_j|| or ||u||_inf max_j |b_j| exceeds W or B by a rounding error counts with u "
+    "multiplied by the largest factor f <= 1 that puts it in the class (enclosed in interval arithmetic): every term "
+    "is then the value of a network of the class, so their mean is a lower bound"
+)
+EXACT_DECISIONS: dict[str, str] = {
+    kind: _SIGNED_SAMPLE_DECISIONS
+    for kind in ("rademacher_lower_bound", "first_term_lower_bound", "second_term_lower_bound")
+}
+
 
 # ---------------------------------------------------------------------------
 # Quantities, exact
@@ -485,17 +501,11 @@ def _lemma18(c: dict) -> Sides:
     return lhs, rhs
 
 
-def _dense_lower_bound(c: dict) -> Sides:
-    n, s, W, B, eps, delta = (_p(c, "lhs", name) for name in ("n", "s", "W", "B", "eps", "delta"))
-    constant = _p(c, "rhs", "c")
-    C = s * (W * ex.sqrt(n) + B)
-    samples = ex.ceil(C**2 * 2**n / (2 * ex.E * eps * delta))
-    return Real(samples), constant * s**2 / eps**2
-
-
 def _theorem19_rhs(kind: str) -> Callable[[dict], Sides]:
     def sides(c: dict) -> Sides:
         m, n, s, k, W, B, R = _sample_radius(c)
+        if kind in ("eq1", "eq1-corrected") and k != 1:
+            raise Refused(f"eq. (1) is stated for the class H_{{n,s,1}}^{{W,B}}: the instance's class has k = {k}")
         if kind == "eq1":
             rhs = (W * R + B) * ex.sqrt(s * n * ex.log(m * (R + B))) / ex.sqrt(m)
         elif kind == "eq1-corrected":
@@ -641,10 +651,19 @@ def _lemma7_sup_sign(c: dict) -> Sides:
 
 def _theorem8_final_line(c: dict) -> Sides:
     lam, eps, delta = (_p(c, "lhs", name) for name in ("lam", "eps", "delta"))
-    C, n, small_c = _p(c, "rhs", "C"), _p(c, "rhs", "n"), _p(c, "rhs", "c")
+    C, n, s, k, small_c = (_p(c, "rhs", name) for name in ("C", "n", "s", "k", "c"))
     lhs = 1 if ex.decide(lam**2, 2 * eps) > 0 and ex.decide(delta, Fraction(1, 2)) < 0 else 0
-    d = ex.ceil(small_c * _theorem8_degree(eps, n, Real(1), Real(1), lam, lam))
+    d = ex.ceil(small_c * _theorem8_degree(eps, n, s, k, lam, lam))
     return Real(lhs), C * _lemma7_count(n, d, Real(1), eps, delta)
+
+
+def _theorem4_corner(c: dict) -> Sides:
+    k, eps, delta = (_p(c, "lhs", name) for name in ("k", "eps", "delta"))
+    C, small_c, n, s = (_p(c, "rhs", name) for name in ("C", "c", "n", "s"))
+    lhs = 1 if ex.decide(k * k, 2 * eps) > 0 and ex.decide(delta, Fraction(1, 2)) < 0 else 0
+    log_n = ex.log(n)
+    exponent = small_c * (k * ex.log(n * s)) ** 8 / eps**2 * log_n
+    return Real(lhs), C * ex.exp(exponent) * ex.log(1 / delta) / eps
 
 
 def _theorem8_rho(c: dict) -> Sides:
@@ -981,8 +1000,10 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "section4_lwr/lift-corrected": _lwr_lift_corrected,
     "section4_lwr/network-rounding": _lwr_network_rounding,
     "section4_parity/sparsity-corrected": _parity_sparsity_corrected,
-    "theorem17/dense-lower-bound-printed": _dense_lower_bound,
     "theorem19/scale": _theorem19_rhs("eq1"),
+    "theorem19/bound": _theorem19_rhs("eq1"),
+    "theorem19/eq15-bound": _theorem19_rhs("eq15"),
+    "theorem19/conj20-bound": _theorem19_rhs("conj20"),
     "theorem19/scale-corrected": _theorem19_rhs("eq1-corrected"),
     "theorem19/eq15-scale": _theorem19_rhs("eq15"),
     "theorem19/conj20-exact-lower": _theorem19_rhs("conj20"),
@@ -997,6 +1018,7 @@ RIGOROUS: dict[str, Callable[[dict], Sides]] = {
     "theorem8/degree-degenerate": _theorem8_degree_tail,
     "theorem8/lemma7-projection-printed": _lemma7_projection,
     "theorem8/lemma7-CH-sign": _lemma7_sup_sign,
+    "theorem8/theorem4-n1": _theorem4_corner,
     "theorem8/final-line-scale": _theorem8_final_line,
     "theorem8/rho-choice": _theorem8_rho,
     "theorem8/C_H": _theorem8_ch,

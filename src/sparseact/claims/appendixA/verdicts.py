@@ -12,12 +12,16 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
-from sparseact.claims.appendixA.compute import ones_tail
+from sparseact.claims._checks import declared_checks
+from sparseact.claims.appendixA.compute import format_input, ones_tail, split_network
 from sparseact.paper import paper_ref
 from sparseact.publish.statements import TIGHTNESS_COLUMNS
-from sparseact.verify.records import CheckRecord, ClaimReport
-from sparseact.verify.verdicts import Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most
+from sparseact.verify import certificates as cert
+from sparseact.verify.records import ClaimReport, declared_record
+from sparseact.verify.verdicts import Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most, verdict_equal
 
+#: The claim's checks, declared once (checks.yaml).
+CHECKS = declared_checks("appendixA")
 #: Families with ``||w_alpha||_2 = 1`` (the corrected hypothesis).
 UNIT_FAMILIES = ("unit-gaussian", "unit-sign")
 #: Families whose entries are Gaussian (non-zero almost surely): the dense-weights check.
@@ -61,6 +65,11 @@ def assemble(block: dict, tables: dict):
     failures = tables.get("sqrt_q_failures", pd.DataFrame(columns=["check"]))
     q, wq = block["q"], block["whp"]["q"]
     grid = f"b in {sorted(set(int(b) for b in sq['b']))}, q = {q}, {block['weight_draws']} draw(s) per family"
+    whp_grid = (
+        f"Gamma = c sqrt(ln s), c in {sorted(float(c) for c in whp['c'].unique())}, "
+        f"s = 2^b, b in {sorted(int(b) for b in whp['b'].unique())}, q = {wq}, "
+        f"{block['weight_draws']} unit-norm draw(s) per (b, c)"
+    )
 
     sq_range = describe_range(
         sq.to_dict("records"), ["b", "q"], f"every input; {block['weight_draws']} draw(s) per weight family"
@@ -69,30 +78,14 @@ def assemble(block: dict, tables: dict):
         whp.to_dict("records"), ["b", "q", "c"], "Gamma = c sqrt(ln s), s = 2^b, every input; unit-norm rows"
     )
 
-    def record(
-        name,
-        statement_id,
-        statement,
-        check,
-        variant,
-        verdict,
-        worst,
-        label,
-        instances,
-        notes="",
-        failure=None,
-        finding="",
-        covered=None,
-    ):
+    fill = {"grid": grid, "whp_grid": whp_grid}
+
+    def record(name, variant, verdict, worst, label, instances, notes="", failure=None, covered=None):
+        declaration = CHECKS[f"appendixA/{name}"]
         fields = dict(
             claim_id="appendixA",
-            check_id=f"appendixA/{name}",
-            statement_id=statement_id,
-            paper_ref=paper_ref(statement_id),
-            statement=statement,
-            check=check,
+            paper_ref=paper_ref(declaration["statement"]),
             variant=variant,
-            method="exact",
             instances=int(instances),
             worst_value=float(worst),
             worst_value_label=label,
@@ -100,15 +93,17 @@ def assemble(block: dict, tables: dict):
             range=covered or sq_range,
         )
         if verdict is not Verdict.FAIL:
-            return CheckRecord(verdict=verdict, **fields)
+            return declared_record(declaration, fill, verdict=verdict, **fields)
         if failure is None:
             fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
-            return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
-        return CheckRecord(
+            return declared_record(declaration, fill, verdict=Verdict.INCONCLUSIVE, **fields)
+        return declared_record(
+            declaration,
+            fill,
             verdict=Verdict.FAIL,
-            finding=finding,
+            finding=declaration["finding"],
             counterexample=failure["counterexample"],
-            certificate=json.loads(failure["certificate"]),
+            certificate=failure["certificate"],
             **fields,
         )
 
@@ -119,9 +114,14 @@ def assemble(block: dict, tables: dict):
         keys = set(zip(part["point"], part["family"], strict=True))
         mine = np.array([key in keys for key in zip(failures["point"], failures["family"], strict=True)], dtype=bool)
         rows = failures[(failures["check"] == check).to_numpy() & mine]
+        if check == "computes":  # the runs stage records each network's largest |F - sigma(<w_x, y>)| > 0
+            data = [json.loads(d) for d in rows["data"]]
+            rows = rows[[verdict_equal(d["value"], d["target"])[0] is Verdict.FAIL for d in data]]
         if not len(rows):
             return None
-        return rows.sort_values(["max_active", "b"], ascending=[False, True], kind="stable").iloc[0]
+        row = rows.sort_values(["max_active", "b"], ascending=[False, True], kind="stable").iloc[0]
+        build = active_certificate if check == "active" else computes_certificate
+        return dict(counterexample=row["counterexample"], certificate=build(json.loads(row["data"])))
 
     unit = sq[sq["max_w_norm2"] <= 1.0 + NORM_TOL]
     l1 = sq[sq["max_w_norm1"] <= 2.0 * sq["gamma"] * (1.0 + NORM_TOL)]
@@ -130,17 +130,12 @@ def assemble(block: dict, tables: dict):
     records = [
         record(
             "sparse-sqrt-q-printed",
-            "appendixA-sqrt-q",
-            "with Gamma = sqrt(q), F is 1-sparsely activated for all inputs (w_alpha arbitrary)",
-            f"max active neurons over all 2^(b+q) inputs; unit-norm Gaussian, sign/sqrt(q), Gaussian and "
-            f"all-ones rows w_alpha; {grid}",
             "as printed",
             verdict_at_most(printed_worst, 1),
             printed_worst,
             "max active neurons",
             len(sq),
             failure=worst_failure("active", sq),
-            finding="statement-error",
             notes="The printed statement puts no condition on w_alpha; a neuron alpha != x fires iff "
             "<w_alpha, y> > 2 Gamma d(x, alpha), so rows with ||w_alpha||_1 > 2 Gamma break it (all-ones "
             "rows: x and its b neighbours fire at y = 1). Every instance with > 1 active has "
@@ -152,31 +147,22 @@ def assemble(block: dict, tables: dict):
         ),
         record(
             "sparse-sqrt-q-corrected",
-            "appendixA-sqrt-q",
-            "with Gamma = sqrt(q) and ||w_alpha||_2 <= 1, F is 1-sparse on all inputs",
-            f"max active over all inputs for unit-norm Gaussian rows and the l1-extremal unit rows sign/sqrt(q); "
-            f"{grid}",
             "corrected",
             verdict_at_most(int(unit["max_active"].max()), 1),
             int(unit["max_active"].max()),
             "max active neurons",
             len(unit),
             failure=worst_failure("active", unit),
-            finding="statement-error",
             notes="||w||_1 <= sqrt(q) ||w||_2 <= Gamma < 2 Gamma, so only alpha = x can fire",
         ),
         record(
             "sparse-sqrt-q-l1",
-            "appendixA-sqrt-q",
-            "with ||w_alpha||_1 <= 2 Gamma for every alpha, F is 1-sparse on all inputs (sufficient condition)",
-            "max active over all inputs, every instance (any family) with max_alpha ||w_alpha||_1 <= 2 Gamma; " + grid,
             "corrected",
             verdict_at_most(int(l1["max_active"].max()) if len(l1) else 0, 1),
             int(l1["max_active"].max()) if len(l1) else 0,
             "max active neurons",
             len(l1),
             failure=worst_failure("active", l1),
-            finding="statement-error",
             notes="necessary as well for equal rows: all-ones rows exceed it (||w||_1 = q > 2 sqrt(q) for q > 4) "
             "and fire 1 + b neurons when q < 4 sqrt(q), i.e. q < 16",
         ),
@@ -185,16 +171,12 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "computes",
-            "appendixA-computes",
-            "F(x, y) = sigma(<w_x, y>) on all inputs (Gamma = sqrt(q), ||w_alpha||_2 <= 1)",
-            f"F against sigma(<w_x, y>) on all 2^(b+q) inputs, unit-norm rows; {grid}",
             "corrected",
             verdict_at_most(unit_err, 0.0),
             unit_err,
             "max |F - sigma(<w_x, y>)|",
             len(unit),
             failure=worst_failure("computes", unit),
-            finding="statement-error",
             notes="as printed (arbitrary w_alpha) this fails together with 1-sparsity: max |F - sigma(<w_x,y>)| = "
             f"{float(sq['max_abs_error'].max()):.4g} over all families",
         )
@@ -203,16 +185,12 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "computes-printed",
-            "appendixA-computes",
-            "F(x, y) = sigma(<w_x, y>) on all inputs (Gamma = sqrt(q), w_x arbitrary, as printed)",
-            f"F against sigma(<w_x, y>) on all 2^(b+q) inputs, every row family (unit-norm, Gaussian, all-ones); {grid}",
             "as printed",
             verdict_at_most(all_err, 0.0),
             all_err,
             "max |F - sigma(<w_x, y>)|",
             len(sq),
             failure=worst_failure("computes", sq),
-            finding="statement-error",
             notes="With rows of l1 norm above 2 Gamma the neighbours of x fire too and add to F (erratum appendixA-sqrt-q: "
             "the missing hypothesis ||w_alpha||_2 <= 1); with it F = sigma(<w_x, y>) (appendixA/computes)",
         )
@@ -222,9 +200,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "dense-weights",
-            "appendixA-dense",
-            "the weight vectors w_i of F are not sparse",
-            f"min over neurons of the number of non-zero weights (of b + q), Gaussian rows; {grid}",
             "",
             verdict_all(
                 verdict_at_most(b + qq, nz)
@@ -243,11 +218,6 @@ def assemble(block: dict, tables: dict):
     within = verdict_all(
         verdict_at_most(f, u) for f, u in zip(whp["excess_fraction"], whp["hoeffding_bound"], strict=True)
     )
-    whp_grid = (
-        f"Gamma = c sqrt(ln s), c in {sorted(float(c) for c in whp['c'].unique())}, "
-        f"s = 2^b, b in {sorted(int(b) for b in whp['b'].unique())}, q = {wq}, "
-        f"{block['weight_draws']} unit-norm draw(s) per (b, c)"
-    )
     hoeffding_notes = (
         "(A.2): Hoeffding and a union bound over alpha != x give Pr[> 1 active] <= sum_{d>=1} C(b,d) "
         "exp(-2 Gamma^2 d^2) <= (1 + s^(-2c^2))^(log2 s) - 1 = O(log s * s^(-2c^2)), i.e. 1/poly(s) "
@@ -258,9 +228,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "whp-hoeffding",
-            "appendixA-whp-corrected",
-            "with Gamma = Theta(sqrt(log s)) and ||w_alpha||_2 <= 1, Pr[F not 1-sparse] = 1/poly(s)",
-            f"exact Pr_(x,y)[> 1 active] against the explicit bound (A.2) on every instance; {whp_grid}",
             "corrected (||w_alpha||_2 <= 1)",
             within,
             float(ratio),
@@ -279,10 +246,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "whp-printed-ones",
-            "appendixA-whp",
-            "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary (as printed), Pr[F not 1-sparse] = 1/poly(s)",
-            "all-ones rows w_alpha (no norm bound, as the statement allows), Gamma = c sqrt(ln s): exact Pr[> 1 active] "
-            "by enumerating every input against the closed form Pr_y[sum_i y_i > 2 Gamma]; " + whp_grid,
             "as printed (evidence)",
             verdict_at_most(ones_err, 0.0),
             ones_err,
@@ -298,19 +261,14 @@ def assemble(block: dict, tables: dict):
         )
     )
     split = tables["whp_split"]
-    split_fail = split[split["certificate"] != ""]
+    split_certificates = [split_certificate(row) for _, row in split.iterrows()]
+    split_fail = split[[c is not None for c in split_certificates]]
     worst_split = (
         split_fail.sort_values(["s", "c"], ascending=[False, False], kind="stable").iloc[0] if len(split_fail) else None
     )
     records.append(
         record(
             "whp-printed-split",
-            "appendixA-whp",
-            "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary (as printed), F is 1-sparse with probability "
-            "1 - 1/poly(s)",
-            "rows w_alpha = +-(2 Gamma b + 1) e_1, half of each sign (no norm bound, as the statement allows), "
-            "Gamma = c sqrt(ln s): exact Pr[F is 1-sparse] over all 2^(b+1) inputs at q = 1, against 1 - 1/P(s) read at "
-            "P(s) = s; and exact Pr[> 1 active] at the grid's q through (A.1); " + whp_grid,
             "as printed",
             verdict_all(
                 verdict_at_most(bound, p) for bound, p in zip(split["bound"], split["sparse_probability"], strict=True)
@@ -325,9 +283,8 @@ def assemble(block: dict, tables: dict):
                 f"q=1, Gamma = {worst_split['c']:g} sqrt(ln s) = {worst_split['gamma']:.4g}: "
                 f"{int(worst_split['min_active'])} neurons active on every input, Pr[1-sparse] = "
                 f"{worst_split['sparse_probability']:g} < 1 - 1/s = {worst_split['bound']:.4g}",
-                certificate=worst_split["certificate"],
+                certificate=split_certificates[split.index.get_loc(worst_split.name)],
             ),
-            finding="statement-error",
             notes="On every input exactly the s/2 neurons whose sign agrees with y_1 fire (pre-activation >= "
             "lambda - 2 Gamma b = 1 for them, <= -lambda for the others), for every b >= 2, q and c: "
             f"min active {int(split['min_active'].min())}, max Pr[> 1 active] at the grid's q = "
@@ -344,10 +301,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "whp-sparse",
-            "appendixA-whp-corrected",
-            "with Gamma = Theta(sqrt(log s)), F is 1-sparse with probability 1 - 1/poly(s)",
-            f"exact Pr[> 1 active], worst over draws, against s; decay at the largest c (the Theta constant is the "
-            f"paper's to choose); {whp_grid}",
             "corrected (||w_alpha||_2 <= 1)",
             decay,
             float(top["worst_over_s"]),
@@ -432,4 +385,72 @@ def _tightness(whp):
                 method="exact",
             )
         ]
+    )
+
+
+# ---------------------------------------------------------------------------
+# certificates, from the raw data of the instances the runs stage recorded
+# ---------------------------------------------------------------------------
+
+
+def _network(data: dict) -> dict:
+    """The JSON form ``N`` of the recorded network."""
+    return {key: data[key] for key in ("u", "W", "b")}
+
+
+def active_certificate(data: dict) -> dict:
+    """The certificate of more than one active neuron of ``F`` at the recorded input (``Gamma = sqrt(q)``)."""
+    b, q, gamma = data["bits"], data["q"], data["gamma"]
+    return cert.certificate(
+        "<=",
+        cert.quantity("active_count", network=_network(data), x=data["x"]),
+        cert.formula("1"),
+        data["count"],
+        1.0,
+        "#{alpha : <w_alpha, y> + Gamma(<x, alpha> - b) > 0}",
+        "1 (1-sparse for all inputs)",
+        f"Appendix A network F with Gamma = sqrt(q) = {gamma:.6g}, b = {b}, q = {q}, {data['family']} rows "
+        f"w_alpha (||w_alpha||_1 = {data['norm1']:.6g} > 2 Gamma = {2 * gamma:.6g}); input (x, y) = "
+        f"{format_input(data['x'])} with x the first b coordinates",
+    )
+
+
+def computes_certificate(data: dict) -> dict:
+    """The certificate of ``F(x, y) != sigma(<w_x, y>)`` at the recorded input."""
+    x, b = data["x"], data["bits"]
+    w = data["W"][int(sum((1 - int(v)) // 2 << i for i, v in enumerate(x[:b])))][b:]
+    return cert.certificate(
+        "==",
+        cert.quantity("value", function={"network": _network(data)}, x=x),
+        cert.formula("relu(sum(w[i] * y[i] for i in range(q)))", w=w, y=x[b:], q=len(w)),
+        data["value"],
+        data["target"],
+        "F(x, y)",
+        "sigma(<w_x, y>)",
+        f"input {format_input(x)}, x the first {b} coordinates",
+    )
+
+
+def split_certificate(row) -> dict | None:
+    """The certificate of ``Pr[F is 1-sparse] < 1 - 1/s`` for the split rows of one ``whp_split`` row
+    (:func:`sparseact.claims.appendixA.compute.split_network`), or ``None`` when the bound holds."""
+    b, s, c, gamma, sparse = (
+        int(row["b"]),
+        int(row["s"]),
+        float(row["c"]),
+        float(row["gamma"]),
+        row["sparse_probability"],
+    )
+    return cert.certificate_if_violated(
+        ">=",
+        cert.quantity("sparse_probability", network=cert.network_spec(split_network(b, gamma)), k=1),
+        cert.formula("1 - 1/s", s=s),
+        sparse,
+        row["bound"],
+        "Pr_(x,y)[F is 1-sparse]",
+        "1 - 1/P(s) with P(s) = s",
+        f"Appendix A network F with Gamma = {c:g} sqrt(ln s) = {gamma:.6g}, b = {b} (s = {s}), q = 1, rows w_alpha = "
+        f"+-(2 Gamma b + 1) e_1 (+ for the first half of the alpha): every one of the {1 << (b + 1)} inputs activates "
+        f"exactly {int(row['min_active'])} neurons, so Pr[1-sparse] = {sparse:g}, below 1 - 1/P(s) for every "
+        f"polynomial P with P({s}) > 1",
     )

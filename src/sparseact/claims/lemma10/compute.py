@@ -9,17 +9,13 @@ import numpy as np
 import pandas as pd
 
 from sparseact import analysis, bounds, families, sensitivity
-from sparseact.claims import _failures
-from sparseact.claims._failures import violation, with_violations
+from sparseact.claims._failures import WORST, with_worst, worst_instance
 from sparseact.claims._grids import bucket_feasible
-from sparseact.claims._verdicts import exceeds
 from sparseact.claims.lemma10 import OUT_OF_RANGE_RHO
 from sparseact.cube import hypercube
 from sparseact.networks import SparseReLUNetwork
 from sparseact.runtime.datafiles import network_arrays, network_from_arrays
 from sparseact.runtime.provenance import derive_rng
-from sparseact.verify import certificates as cert
-from sparseact.verify.verdicts import Verdict, verdict_at_most
 
 #: Families of the noise grid (``bucket`` only where :func:`bucket_feasible`).
 FAMILIES = ("gaussian", "bucket")
@@ -122,48 +118,8 @@ def _tail_rows(label: str, weights, rho_values, n: int) -> list[dict]:
     return rows
 
 
-def tail_certificate(
-    function: dict, rho: float, d: int, tail: float, bound: float, explanation: str, strict: bool = True
-) -> dict | None:
-    """The certificate of ``sum_{|T|>d} fhat(T)^2 > 2 NS_rho(f)/(1 - rho^d)`` (Claim 2.1's tail bound) for ``f``.
-
-    Parameters
-    ----------
-    function : dict
-        The function spec ``F`` of :mod:`sparseact.verify.certificates` (monomial, network, ...).
-    rho : float
-    d : int
-    tail, bound : float
-        The two sides as the check computed them.
-    explanation : str
-        One sentence for a reader.
-    strict : bool
-        Raise when the values do not violate the bound (:func:`~sparseact.verify.certificates.certificate`);
-        otherwise return ``None``.
-
-    Returns
-    -------
-    dict or None
-    """
-    build = cert.certificate if strict else cert.certificate_if_violated
-    return build(
-        "<=",
-        cert.quantity("fourier_tail", function=function, degree=d),
-        cert.formula(
-            "2 * ns / (1 - rho**d)", rho=rho, d=d, ns=cert.quantity("noise_sensitivity", function=function, rho=rho)
-        ),
-        tail,
-        bound,
-        "sum_{|T|>d} fhat(T)^2",
-        "2 NS_rho(f) / (1 - rho^d)",
-        explanation,
-    )
-
-
-def _tail_failures(label: str, net, tail_rows: list[dict]) -> list[dict]:
-    """Certificates of the in-range rows of ``tail_rows`` (one network) that violate Claim 2.1's tail bound.
-
-    Built at run time, where the network is at hand; empty when ``lemma10/claim21-tail`` passes on it.
+def worst_tail(label: str, net, tail_rows: list[dict]) -> list[dict]:
+    """The worst in-range instance of Claim 2.1's tail bound on one network, with the raw data of its certificate.
 
     Parameters
     ----------
@@ -177,30 +133,30 @@ def _tail_failures(label: str, net, tail_rows: list[dict]) -> list[dict]:
     Returns
     -------
     list of dict
-        One :func:`sparseact.claims._failures.violation` row per violation (excess: tail - bound).
+        No row when no ``rho`` is in range, else the :func:`sparseact.claims._failures.worst_instance` row of
+        the in-range row with the largest ``tail - bound`` (data: the network ``u, W, b``, ``rho``, ``d``, the two
+        sides ``tail`` and ``bound``, and the ``label``).
     """
-    bad = [row for row in tail_rows if row["in_range"] and exceeds(row["tail"], row["bound"])]
-    failures = []
-    for row in bad:
-        certificate = tail_certificate(
-            {"network": cert.network_spec(net)},
-            row["rho"],
-            row["d"],
-            row["tail"],
-            row["bound"],
-            f"network {label}, rho = {row['rho']:g}, d = {row['d']}",
-            strict=False,
+    inside = [row for row in tail_rows if row["in_range"]]
+    if not inside:
+        return []
+    row = max(inside, key=lambda r: r["tail"] - r["bound"])
+    where = f"network {label}, rho = {row['rho']:g}, d = {row['d']}"
+    return [
+        worst_instance(
+            "lemma10/claim21-tail",
+            row["tail"] - row["bound"],
+            where,
+            u=net.u,
+            W=net.W,
+            b=net.b,
+            rho=row["rho"],
+            d=row["d"],
+            tail=row["tail"],
+            bound=row["bound"],
+            label=label,
         )
-        if certificate is not None:
-            failures.append(
-                violation(
-                    "lemma10/claim21-tail",
-                    row["tail"] - row["bound"],
-                    f"network {label}, rho = {row['rho']:g}, d = {row['d']}",
-                    certificate,
-                )
-            )
-    return failures
+    ]
 
 
 def _noise_rows(label: str, family: str, net, point: dict) -> dict[str, list[dict]]:
@@ -262,17 +218,13 @@ def _noise_rows(label: str, family: str, net, point: dict) -> dict[str, list[dic
         for t, w in enumerate(weights)
     ]
     out = {"lemma10-noise": noise, "lemma10-tail": tail, "lemma10-ns-formula": formula, "lemma10-level-weights": levels}
-    failures = _tail_failures(label, net, tail)
-    if failures:  # only on a violation, so that a passing run writes the same tables
-        out[_failures.TABLE] = failures
+    out[WORST] = worst_tail(label, net, tail)
     return out
 
 
-def _monotone_failure(label: str, net, row: dict) -> dict | None:
-    """The certified violation of ``NS_rho(h) <= NS_{1-2/r}(h)`` by one network of Appendix B's grid, or ``None``.
-
-    Built at run time, where the network is at hand; ``None`` when ``lemma10/eq17-corrected``'s
-    inequality ``NS_rho(h) <= NS_{1-2/r}(h)`` passes on ``row``.
+def monotone_instance(label: str, net, row: dict) -> dict:
+    """The instance of ``NS_rho(h) <= NS_{1-2/r}(h)`` (``lemma10/eq17-corrected``) of one network of Appendix B's
+    grid, with the raw data of its certificate.
 
     Parameters
     ----------
@@ -281,31 +233,29 @@ def _monotone_failure(label: str, net, row: dict) -> dict | None:
     net : SparseReLUNetwork
         The network ``h``.
     row : dict
-        Its row of the (17) table (``rho``, ``rho_effective``, ``NS_rho``, ``NS_rho_effective``).
+        Its row of the (17) table (``rho``, ``rho_effective``, ``r``, ``NS_rho``, ``NS_rho_effective``).
 
     Returns
     -------
-    dict or None
-        Its :func:`sparseact.claims._failures.violation` row (excess: NS_rho - NS_{1-2/r}).
+    dict
+        Its :func:`sparseact.claims._failures.worst_instance` row (excess: ``NS_rho - NS_{1-2/r}``; data: the network
+        ``u, W, b``, ``rho``, ``rho_effective``, ``r``, the two sides and the ``label``).
     """
-    excess = float(row["NS_rho"] - row["NS_rho_effective"])
-    if verdict_at_most(excess, 0.0) is not Verdict.FAIL:
-        return None
-    function = {"network": cert.network_spec(net)}
-    rho, rho_eff = float(row["rho"]), float(row["rho_effective"])
-    certificate = cert.certificate_if_violated(
-        "<=",
-        cert.quantity("noise_sensitivity", function=function, rho=rho),
-        cert.quantity("noise_sensitivity", function=function, rho=rho_eff),
-        row["NS_rho"],
-        row["NS_rho_effective"],
-        "NS_rho(h)",
-        "NS_{1-2/r}(h)",
-        f"network {label}, rho = {rho:g}, r = floor(2/(1-rho)) = {int(row['r'])}, 1 - 2/r = {rho_eff:g}",
+    rho = float(row["rho"])
+    return worst_instance(
+        "lemma10/eq17-corrected",
+        float(row["NS_rho"] - row["NS_rho_effective"]),
+        f"network {label}, rho = {rho:g}",
+        u=net.u,
+        W=net.W,
+        b=net.b,
+        rho=rho,
+        rho_effective=float(row["rho_effective"]),
+        r=int(row["r"]),
+        NS_rho=row["NS_rho"],
+        NS_rho_effective=row["NS_rho_effective"],
+        label=label,
     )
-    if certificate is None:
-        return None
-    return violation("lemma10/eq17-corrected", excess, f"network {label}, rho = {rho:g}", certificate)
 
 
 def run(point: dict, data: dict, rng):
@@ -331,7 +281,7 @@ def run(point: dict, data: dict, rng):
                     tables.setdefault(name, []).extend(rows)
         return {name: pd.DataFrame(rows) for name, rows in tables.items()}
     if kind == "appendixB":
-        rows, failures = [], []
+        rows, instances = [], []
         labels = [("gaussian", i) for i in range(point["instances"])] + [("dictator", 0)]
         for family, i in labels:
             net = network_from_arrays(data, f"net.{family}.{i}")
@@ -354,9 +304,7 @@ def run(point: dict, data: dict, rng):
                     n_terms=res.n_terms,
                 )
             )
-            failure = _monotone_failure(f"{family}-{i}", net, rows[-1])
-            if failure is not None:
-                failures.append(failure)
-        # only on a violation, so that a passing run writes the same tables
-        return with_violations({"lemma10-eq17": pd.DataFrame(rows)}, failures)
+            instances.append(monotone_instance(f"{family}-{i}", net, rows[-1]))
+        worst = max(instances, key=lambda row: row["excess"])  # the first network with the largest excess
+        return with_worst({"lemma10-eq17": pd.DataFrame(rows)}, [worst])
     raise ValueError(f"unknown point kind {kind!r}")

@@ -15,15 +15,15 @@ import pandas as pd
 from sparseact import analysis, bounds
 from sparseact.bounds import C_LEMMA10
 from sparseact.claims import describe_range
-from sparseact.claims._failures import worst_violation
-from sparseact.claims._verdicts import exceeds, no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims._checks import declared_checks
+from sparseact.claims._verdicts import certified_worst, exceeds, no_uncertified_fail, verdict_big_o_trend
 from sparseact.claims.lemma9.verdicts import switching_network
 from sparseact.claims.lemma10 import FLOOR_TOL, OUT_OF_RANGE_RHO
-from sparseact.claims.lemma10.compute import DEFINITION_MAX_N, FORMULA_RHO, dictator_network, tail_certificate
+from sparseact.claims.lemma10.compute import DEFINITION_MAX_N, FORMULA_RHO, dictator_network
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
 from sparseact.verify import corners
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.records import ClaimReport, declared_record
 from sparseact.verify.verdicts import (
     MIN_SWEEP_POINTS,
     Verdict,
@@ -34,6 +34,8 @@ from sparseact.verify.verdicts import (
     verdict_at_most,
 )
 
+#: The claim's checks, declared once (checks.yaml).
+CHECKS = declared_checks("lemma10")
 #: Number of smallest (largest) ``1 - rho`` values over which the log-log slope of NS is reported.
 SLOPE_POINTS = 3
 
@@ -81,17 +83,12 @@ def _lemma10_record(noise, slopes):
     worst = noise.loc[noise["ratio"].idxmax()]
     finite = slopes["slope_small"].dropna()
     trend = f"{finite.min():.2f} to {finite.max():.2f}" if len(finite) else "n/a"
-    return CheckRecord(
+    return declared_record(
+        CHECKS["lemma10/bound"],
+        {"C": f"{C_LEMMA10:.4f}"},
         claim_id="lemma10",
-        check_id="lemma10/bound",
-        statement_id="lemma10",
         paper_ref="Lemma 10",
-        statement="NS_rho(h) = sqrt(1-rho) O(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s))",
-        check=f"exact NS_rho(h) <= C x sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) with the explicit "
-        f"constant C = 2/log^2 2 = {C_LEMMA10:.4f} (from NS_rho <= 2k^2W^2(1-rho), lemma10-sharp), certified k, "
-        "every Gaussian and bucket network and every rho in [0, 1) of the grid (ns >= 2)",
         variant="explicit constant",
-        method="exact",
         instances=len(noise),
         worst_value=float(noise["ratio_explicit"].max()),
         worst_value_label=f"max NS / ({C_LEMMA10:.3f} x expression)",
@@ -110,15 +107,12 @@ def _lemma10_record(noise, slopes):
 
 
 def _claim21_records(noise_formula, tail, parity, tables):
-    common = dict(claim_id="lemma10", paper_ref="Claim 2.1", method="exact")
+    common = dict(claim_id="lemma10", paper_ref="Claim 2.1")
     parseval_err = float(_relative(noise_formula["sum_fhat2"], noise_formula["norm2"]).max())
     parseval_ok = bool(close(noise_formula["sum_fhat2"], noise_formula["norm2"]).all())
     records = [
-        CheckRecord(
-            check_id="lemma10/claim21-parseval",
-            statement_id="claim2.1-parseval",
-            statement="||f||_2^2 = sum_T fhat(T)^2",
-            check="E_x f(x)^2 on the cube against the sum of the squared Walsh-Hadamard coefficients, every network",
+        declared_record(
+            CHECKS["lemma10/claim21-parseval"],
             variant="",
             instances=int(noise_formula["instance"].nunique()),
             worst_value=parseval_err,
@@ -136,12 +130,9 @@ def _claim21_records(noise_formula, tail, parity, tables):
     )
     formula_ok = bool(len(by_definition)) and close(by_definition["NS_formula"], by_definition["NS_definition"]).all()
     records.append(
-        CheckRecord(
-            check_id="lemma10/claim21-ns-formula",
-            statement_id="claim2.1-ns",
-            statement="NS_rho(f) = sum_T (1/2)(1 - rho^|T|) fhat(T)^2",
-            check=f"spectral formula against the definition summed over all 2^n flip patterns, rho in {list(FORMULA_RHO)}, "
-            f"every network with n <= {DEFINITION_MAX_N}",
+        declared_record(
+            CHECKS["lemma10/claim21-ns-formula"],
+            {"rho": list(FORMULA_RHO), "n": DEFINITION_MAX_N},
             variant="",
             instances=len(by_definition),
             worst_value=formula_err,
@@ -162,7 +153,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
     excess = float((inside["tail"] - inside["bound"]).max())
 
     def claim21_failure():
-        """The worst in-range violation: a monomial (certified here) or a network (certified at run time)."""
+        """The worst in-range violation: a monomial (certified here) or a network (certified from the instance the runs stage recorded)."""
         candidates = []
         bad = parity[parity["in_range"] & exceeds(parity["tail"], parity["bound"])]
         if len(bad):
@@ -186,7 +177,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
                         f"{row['tail']:.6g} > 2 NS_rho/(1 - rho^d) = {row['bound']:.6g}",
                     )
                 )
-        network = worst_violation(tables, "lemma10/claim21-tail")
+        network = certified_worst(tables, "lemma10/claim21-tail", network_tail_certificate)
         if network is not None:
             certificate, counterexample = network
             candidates.append((certificate["lhs_value"] - certificate["rhs_value"], certificate, counterexample))
@@ -198,19 +189,15 @@ def _claim21_records(noise_formula, tail, parity, tables):
     # Claim 2.1 is stated for all f and used for rho in [0, 1) (proof of Theorem 8); this row tests only that
     # range, so a violation would make the stated claim false where the paper uses it: statement-error.
     records.append(
-        CheckRecord(
-            check_id="lemma10/claim21-tail",
-            statement_id="claim2.1-tail",
-            statement="sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d), rho in [0, 1), d >= 1",
-            check="exact tail against the bound for every network and monomial, every rho in [0, 1) of the grid and every "
-            "1 <= d <= n",
+        declared_record(
+            CHECKS["lemma10/claim21-tail"],
             variant="rho in [0, 1) (the range Theorem 8 uses)",
             instances=len(inside),
             worst_value=excess,
             worst_value_label="max (tail - bound)",
             **cert.fail_fields(
                 verdict_at_most(excess, 0.0),
-                "statement-error",
+                CHECKS["lemma10/claim21-tail"]["finding"],
                 claim21_failure,
                 notes="for rho in [0, 1), 1 - rho^|T| >= 1 - rho^d when |T| > d, which is the printed 'hence'",
             ),
@@ -245,17 +232,15 @@ def _claim21_records(noise_formula, tail, parity, tables):
     network_hits = violated[~violated["instance"].str.startswith("chi_")]
     verdict = Verdict.FAIL if certificate else (Verdict.INCONCLUSIVE if len(violated) else Verdict.PASS)
     records.append(
-        CheckRecord(
-            check_id="lemma10/claim21-tail-negative-rho",
-            statement_id="claim2.1-tail",
-            statement="sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) for all f (no range of rho printed)",
-            check=f"exact tail against the bound at rho in {list(OUT_OF_RANGE_RHO)} for the monomials and every network",
+        declared_record(
+            CHECKS["lemma10/claim21-tail-negative-rho"],
+            {"rho": list(OUT_OF_RANGE_RHO)},
             variant="as printed, rho < 0",
             instances=len(outside),
             worst_value=float((outside["tail"] - outside["bound"]).max()),
             worst_value_label="max (tail - bound)",
             verdict=verdict,
-            finding="out-of-range" if certificate else "",
+            finding=CHECKS["lemma10/claim21-tail-negative-rho"]["finding"] if certificate else "",
             certificate=certificate,
             counterexample=counterexample,
             notes=(
@@ -271,7 +256,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
 
 
 def _eq17_records(eq17, tables):
-    common = dict(claim_id="lemma10", paper_ref="Appendix B, eq. (17)", method="exact", instances=len(eq17))
+    common = dict(claim_id="lemma10", paper_ref="Appendix B, eq. (17)", instances=len(eq17))
     rho_note = ", ".join(
         f"rho={rho:g}: r={int(r)}, 1-2/r={1 - 2 / r if r else -math.inf:g}"  # r = 0 iff rho < -1
         for rho, r in eq17.groupby("rho")["r"].first().items()
@@ -315,17 +300,13 @@ def _eq17_records(eq17, tables):
     violated = bool(first.any() or second.any() or third.any())
     verdict = Verdict.PASS if not violated else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
     records = [
-        CheckRecord(
-            check_id="lemma10/eq17-printed",
-            statement_id="eq17",
-            statement="NS_rho(h) = E[(h(x)-h(y))^2] = (1/r) E (sum_b E_v (H_z(v) - H_z(v^b))^2) = (1/r) E[AS(H_z)]",
-            check="every printed equality of (17), exactly: NS_rho (with 1/4) and E[(h(x)-h(y))^2] under N_rho from the "
-            "spectrum, the middle and right members by enumerating all 2^n r^n (z, {A_e})",
+        declared_record(
+            CHECKS["lemma10/eq17-printed"],
             variant="as printed",
             worst_value=float(rel.max()),
             worst_value_label="max relative difference in a printed '='",
             verdict=verdict,
-            finding="proof-slip" if verdict is Verdict.FAIL else "",
+            finding=CHECKS["lemma10/eq17-printed"]["finding"] if verdict is Verdict.FAIL else "",
             certificate=certificate if verdict is Verdict.FAIL else None,
             counterexample=counterexample,
             notes=(
@@ -365,17 +346,13 @@ def _eq17_records(eq17, tables):
         )
     verdict = Verdict.PASS if not mismatch.any() else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
     records.append(
-        CheckRecord(
-            check_id="lemma10/eq17-coupling",
-            statement_id="lemma10-proof-coupling",
-            statement="(x, y) of the bucket coupling are distributed exactly as (x, N_rho(x)), r = floor(2/(1-rho))",
-            check="E[(1/4)(h(x)-h(y))^2] under the coupling (= (1/r) E[AS(H_z)], enumerated) against NS_rho(h), every "
-            "network and rho",
+        declared_record(
+            CHECKS["lemma10/eq17-coupling"],
             variant="as printed",
             worst_value=float(_relative(eq17["right"], eq17["NS_rho"]).max()),
             worst_value_label="max relative difference",
             verdict=verdict,
-            finding="proof-slip" if verdict is Verdict.FAIL else "",
+            finding=CHECKS["lemma10/eq17-coupling"]["finding"] if verdict is Verdict.FAIL else "",
             certificate=certificate if verdict is Verdict.FAIL else None,
             counterexample=counterexample,
             notes=(
@@ -393,8 +370,12 @@ def _eq17_records(eq17, tables):
     monotone_verdict, r_verdict = verdict_at_most(monotone, 0.0), verdict_at_most(r_excess, 0.0)
 
     def corrected_failure():
-        """The first failing inequality: NS_rho <= NS_{1-2/r} (certified at run time), then r(1-rho) >= 1."""
-        network = worst_violation(tables, "lemma10/eq17-corrected") if monotone_verdict is Verdict.FAIL else None
+        """The first failing inequality: NS_rho <= NS_{1-2/r} (certified from the instance the runs stage recorded), then r(1-rho) >= 1."""
+        network = (
+            certified_worst(tables, "lemma10/eq17-corrected", monotone_certificate)
+            if monotone_verdict is Verdict.FAIL
+            else None
+        )
         if network is not None:
             return network
         if r_verdict is not Verdict.FAIL:
@@ -418,19 +399,14 @@ def _eq17_records(eq17, tables):
     # The corrected (17) repairs eq17-printed (a proof-slip: Lemma 10 survives through it); a FAIL refutes the
     # repair, so the printed equation's slip stays unrepaired: the class of the statement it repairs.
     records.append(
-        CheckRecord(
-            check_id="lemma10/eq17-corrected",
-            statement_id="eq17",
-            statement="NS_{1-2/r}(h) = (1/r) E_{z,{A_e}}[AS(H_z)], and NS_rho(h) <= NS_{1-2/r}(h), r >= 1/(1-rho) "
-            "for rho in [0, 1)",
-            check="exact NS at 1 - 2/r (with the 1/4) against the enumerated right side; NS_rho <= NS_{1-2/r}; "
-            "r (1 - rho) >= 1",
+        declared_record(
+            CHECKS["lemma10/eq17-corrected"],
             variant="corrected",
             worst_value=float(_relative(eq17["NS_rho_effective"], eq17["right"]).max()),
             worst_value_label="max relative difference NS_{1-2/r} vs (1/r) E[AS(H_z)]",
             **cert.fail_fields(
                 verdict_all([Verdict.PASS if identity.all() else Verdict.INCONCLUSIVE, monotone_verdict, r_verdict]),
-                "proof-slip",
+                CHECKS["lemma10/eq17-corrected"]["finding"],
                 corrected_failure,
                 notes=(
                     f"max NS_rho - NS_(1-2/r) = {monotone:.3g} (<= 0: 1 - 2/r <= rho and NS is non-increasing in rho "
@@ -459,15 +435,11 @@ def _sharp_records(noise):
     """``NS_rho <= 2 k^2 W^2 (1 - rho)`` on the grid, and the degenerate point ``ns = 1 - rho`` of the printed bound."""
     worst = float(noise["ratio_sharp"].max())
     records = [
-        CheckRecord(
+        declared_record(
+            CHECKS["lemma10/sharp"],
             claim_id="lemma10",
-            check_id="lemma10/sharp",
-            statement_id="lemma10-sharp",
             paper_ref="Lemma 10 (ours)",
-            statement="NS_rho(h) <= 2 k^2 W^2 (1 - rho) for every h in H_{n,s,k}^{W,B}, rho in [-1, 1]",
-            check="exact NS_rho (Fourier formula) against 2 k^2 W^2 (1-rho), certified k, every network and rho of the grid",
             variant="ours",
-            method="exact",
             instances=len(noise),
             worst_value=worst,
             worst_value_label="max NS / (2 k^2 W^2 (1-rho))",
@@ -501,15 +473,11 @@ def _sharp_records(noise):
         "ns = 1 - rho (n = s = 1, rho = 0, or ns = 2, rho = -1)",
     )
     records.append(
-        CheckRecord(
+        declared_record(
+            CHECKS["lemma10/bound-degenerate"],
             claim_id="lemma10",
-            check_id="lemma10/bound-degenerate",
-            statement_id="lemma10",
             paper_ref="Lemma 10",
-            statement="NS_rho(h) = sqrt(1-rho) O(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) at ns = 1 - rho",
-            check="exact NS_0 of relu(x_1) (n = s = k = 1) against the printed bound, which vanishes there",
             variant="as printed, degenerate point",
-            method="exact",
             instances=1,
             **corners.degenerate_point_fields(certificate, ns_value, expression, "NS"),
             counterexample=(f"h = relu(x_1), n = s = 1, rho = 0: NS = {ns_value:g} > 0 = bound" if certificate else ""),
@@ -591,4 +559,82 @@ def tightness_table(noise):
                 method="exact",
             )
         ]
+    )
+
+
+# ---------------------------------------------------------------------------
+# certificates
+# ---------------------------------------------------------------------------
+
+
+def tail_certificate(
+    function: dict, rho: float, d: int, tail: float, bound: float, explanation: str, strict: bool = True
+) -> dict | None:
+    """The certificate of ``sum_{|T|>d} fhat(T)^2 > 2 NS_rho(f)/(1 - rho^d)`` (Claim 2.1's tail bound) for ``f``.
+
+    Parameters
+    ----------
+    function : dict
+        The function spec ``F`` of :mod:`sparseact.verify.certificates` (monomial, network, ...).
+    rho : float
+    d : int
+    tail, bound : float
+        The two sides as the check computed them.
+    explanation : str
+        One sentence for a reader.
+    strict : bool
+        Raise when the values do not violate the bound (:func:`~sparseact.verify.certificates.certificate`);
+        otherwise return ``None``.
+
+    Returns
+    -------
+    dict or None
+    """
+    build = cert.certificate if strict else cert.certificate_if_violated
+    return build(
+        "<=",
+        cert.quantity("fourier_tail", function=function, degree=d),
+        cert.formula(
+            "2 * ns / (1 - rho**d)", rho=rho, d=d, ns=cert.quantity("noise_sensitivity", function=function, rho=rho)
+        ),
+        tail,
+        bound,
+        "sum_{|T|>d} fhat(T)^2",
+        "2 NS_rho(f) / (1 - rho^d)",
+        explanation,
+    )
+
+
+def network_tail_certificate(data: dict) -> dict | None:
+    """The certificate of Claim 2.1's tail bound violated by the network of one recorded instance
+    (:func:`sparseact.claims.lemma10.compute.worst_tail`), or ``None`` when the bound holds there."""
+    if not exceeds(data["tail"], data["bound"]):
+        return None
+    return tail_certificate(
+        {"network": {key: data[key] for key in ("u", "W", "b")}},
+        data["rho"],
+        data["d"],
+        data["tail"],
+        data["bound"],
+        f"network {data['label']}, rho = {data['rho']:g}, d = {data['d']}",
+        strict=False,
+    )
+
+
+def monotone_certificate(data: dict) -> dict | None:
+    """The certificate of ``NS_rho(h) > NS_{1-2/r}(h)`` for the network of one recorded instance
+    (:func:`sparseact.claims.lemma10.compute.monotone_instance`), or ``None`` when the inequality holds."""
+    if verdict_at_most(data["NS_rho"] - data["NS_rho_effective"], 0.0) is not Verdict.FAIL:
+        return None
+    function = {"network": {key: data[key] for key in ("u", "W", "b")}}
+    rho, rho_eff = data["rho"], data["rho_effective"]
+    return cert.certificate_if_violated(
+        "<=",
+        cert.quantity("noise_sensitivity", function=function, rho=rho),
+        cert.quantity("noise_sensitivity", function=function, rho=rho_eff),
+        data["NS_rho"],
+        data["NS_rho_effective"],
+        "NS_rho(h)",
+        "NS_{1-2/r}(h)",
+        f"network {data['label']}, rho = {rho:g}, r = floor(2/(1-rho)) = {data['r']}, 1 - 2/r = {rho_eff:g}",
     )

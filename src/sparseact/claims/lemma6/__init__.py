@@ -29,6 +29,10 @@ from __future__ import annotations
 PAPER_REF = "Lemma 6 (Section 2.1)"
 RANDOM = True
 
+#: The factor of the corrected identity ``AS(g) = CORRECTED_FACTOR * E_x[g(x) sum_i x_i]`` (``w > 0``): the runs
+#: stage measures against it, the assembly's certificates state it.
+CORRECTED_FACTOR = -0.5
+
 
 def points(block: dict) -> dict[str, dict]:
     return {

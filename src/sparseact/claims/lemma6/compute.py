@@ -9,16 +9,12 @@ import numpy as np
 import pandas as pd
 
 from sparseact import bounds, sensitivity
-from sparseact.claims._failures import violation, with_violations
+from sparseact.claims._failures import with_worst, worst_instance
+from sparseact.claims.lemma6 import CORRECTED_FACTOR
 from sparseact.networks import SparseReLUNetwork
-from sparseact.verify import certificates as cert
-from sparseact.verify.verdicts import ATOL, Verdict, verdict_at_most
 
 #: Halfspace families, in the order they are stored (:func:`sparseact.sensitivity.halfspace_family`).
 KINDS = ("majority-like", "random-gaussian", "random-positive")
-
-#: The factor of the corrected identity ``AS(g) = CORRECTED_FACTOR * E_x[g(x) sum_i x_i]`` (``w > 0``).
-CORRECTED_FACTOR = -0.5
 
 
 def generate(point: dict, rng):
@@ -60,7 +56,7 @@ def run(point: dict, data: dict, rng):
     """
     n = point["n"]
     N = 1 << n
-    rows, failures, cache, hoeffding = [], [], {}, []
+    rows, weights, cache, hoeffding = [], [], {}, []
     for j, (w, b, kind) in enumerate(zip(data["w"], data["b"], data["kind"], strict=True)):
         key = w.tobytes()
         if key not in cache:
@@ -92,17 +88,14 @@ def run(point: dict, data: dict, rng):
                 corrected_error=abs(as_value - corrected_rhs),
             )
         )
-        failure = _corrected_failure(w, rows[-1])
-        if failure is not None:
-            failures.append(failure)
-    # only on a violation, so that a passing run writes the same tables
-    return with_violations(
+        weights.append(w)
+    return with_worst(
         {
             "lemma6": pd.DataFrame(rows),
             "lemma6-hoeffding": pd.DataFrame(hoeffding),
             "lemma6-pm1": pd.DataFrame(pm1_rows(min(n, PM1_MAX_N))),
         },
-        failures,
+        worst_corrected(rows, weights),
     )
 
 
@@ -144,44 +137,40 @@ def pm1_rows(n_max: int) -> list[dict]:
     return rows
 
 
-def _corrected_failure(w, row: dict) -> dict | None:
-    """The certificate of ``AS(g) != CORRECTED_FACTOR * E[g sum_i x_i]`` for one halfspace with ``w > 0``, or ``None``.
+def worst_corrected(rows: list[dict], weights: list) -> list[dict]:
+    """The worst instance of ``lemma6/identity-corrected`` among the point's halfspaces, with its raw data.
 
-    Built at run time, where ``w`` is at hand; ``None`` unless ``lemma6/identity-corrected`` would
-    count ``row`` as a violation (``w > 0``, ``0 < p < 1``, error beyond the tolerance). The verifier
-    knows ``h = 1{<w, x> > b} = 1 - g``: ``AS(g) = AS(h)`` and ``E[g sum_i x_i] = -E[h sum_i x_i]``.
+    The identity's range is ``w > 0`` and ``0 < p < 1``; among those halfspaces, the first with the largest
+    ``|AS - CORRECTED_FACTOR E[g sum_i x_i]|``.
 
     Parameters
     ----------
-    w : ndarray
-        The weights.
-    row : dict
-        The halfspace's row of the ``lemma6`` table.
+    rows : list of dict
+        The halfspaces' rows of the ``lemma6`` table.
+    weights : list of ndarray
+        Their weights ``w``.
 
     Returns
     -------
-    dict or None
-        Its :func:`sparseact.claims._failures.violation` row (excess: the error ``|AS - rhs|``).
+    list of dict
+        No row when no halfspace is in range, else one :func:`sparseact.claims._failures.worst_instance` row
+        (data: ``w``, the threshold ``b``, ``AS``, the right side ``rhs``, ``kind`` and ``n``).
     """
-    if not (row["positive"] and 0 < row["p"] < 1) or verdict_at_most(row["corrected_error"], ATOL) is not Verdict.FAIL:
-        return None
-    h = {"halfspace": {"w": [float(v) for v in w], "b": row["b"]}}
-    certificate = cert.certificate_if_violated(
-        "==",
-        cert.quantity("average_sensitivity", function=h),
-        cert.formula("f * (-c)", f=CORRECTED_FACTOR, c=cert.quantity("correlation_with_sum", function=h)),
-        row["AS"],
-        row["corrected_rhs"],
-        "AS(g) = AS(1 - g)",
-        f"{CORRECTED_FACTOR:g} E_x[g(x) sum_i x_i]",
-        f"g = 1{{<w, x> <= {row['b']:g}}} with w > 0 ({row['kind']}, n = {row['n']}), given as h = 1{{<w, x> > "
-        f"{row['b']:g}}} = 1 - g: AS(g) = AS(h), E[g sum_i x_i] = -E[h sum_i x_i]",
-    )
-    if certificate is None:
-        return None
-    return violation(
-        "lemma6/identity-corrected",
-        row["corrected_error"],
-        f"{row['kind']} halfspace {row['index']}, n={row['n']}, b={row['b']:g}, p={row['p']:.4g}",
-        certificate,
-    )
+    in_range = [j for j, row in enumerate(rows) if row["positive"] and 0 < row["p"] < 1]
+    if not in_range:
+        return []
+    j = max(in_range, key=lambda i: rows[i]["corrected_error"])
+    row = rows[j]
+    return [
+        worst_instance(
+            "lemma6/identity-corrected",
+            row["corrected_error"],
+            f"{row['kind']} halfspace {row['index']}, n={row['n']}, b={row['b']:g}, p={row['p']:.4g}",
+            w=[float(v) for v in weights[j]],
+            b=row["b"],
+            AS=row["AS"],
+            rhs=row["corrected_rhs"],
+            kind=row["kind"],
+            n=row["n"],
+        )
+    ]

@@ -13,15 +13,20 @@ import pandas as pd
 
 from sparseact.bounds import C_LEMMA6
 from sparseact.claims import describe_range
-from sparseact.claims._failures import worst_violation
-from sparseact.claims._verdicts import verdict_big_o_trend
+from sparseact.claims._checks import declared_checks
+from sparseact.claims._verdicts import certified_worst, verdict_big_o_trend
+from sparseact.claims.lemma6 import CORRECTED_FACTOR
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.records import ClaimReport, declared_record
 from sparseact.verify.verdicts import ATOL, Verdict, verdict_at_most
 
 #: Kinds with every weight positive (the setting of the proof's identity).
 POSITIVE_KINDS = ("majority-like", "random-positive")
+
+
+#: The claim's checks, declared once (checks.yaml).
+CHECKS = declared_checks("lemma6")
 
 
 def quarter_indicator_network(n: int, b: float):
@@ -45,17 +50,12 @@ def assemble(block: dict, tables: dict):
 
     explicit = float(finite["ratio"].max()) / C_LEMMA6
     records = [
-        CheckRecord(
+        declared_record(
+            CHECKS["lemma6/bound"],
+            {"C": f"{C_LEMMA6:.4f}"},
             claim_id="lemma6",
-            check_id="lemma6/bound",
-            statement_id="lemma6",
             paper_ref="Lemma 6 (Kane 2014)",
-            statement="AS(g) = O(p sqrt(n log(1/p))) for a halfspace indicator g with mean p",
-            check=f"exact AS(g) <= C p sqrt(n log(1/p)) with the explicit constant C = (1 + 1/(4 log 2)) 2/sqrt(e) "
-            f"= {C_LEMMA6:.4f} (proof in the argument of lemma6) over threshold sweeps of majority-like, Gaussian "
-            "and positive halfspaces, 0 < p < 1",
             variant="explicit constant",
-            method="exact",
             instances=len(finite),
             worst_value=explicit,
             worst_value_label=f"max AS / ({C_LEMMA6:.3f} p sqrt(n log(1/p)))",
@@ -76,15 +76,11 @@ def assemble(block: dict, tables: dict):
     h_worst = float(hoeffding["ratio"].max())
     pm1_worst = float(pm1["max_error"].max())
     records += [
-        CheckRecord(
+        declared_record(
+            CHECKS["lemma6/hoeffding"],
             claim_id="lemma6",
-            check_id="lemma6/hoeffding",
-            statement_id="lemma6",
             paper_ref="Lemma 6 (proof)",
-            statement="Pr_x[|<w, x>| >= u] <= 2 exp(-u^2/(2 ||w||^2)) (Hoeffding)",
-            check="exact distribution of <w, x> over the cube for every weight vector of the sweep, every u > 0 taken",
             variant="",
-            method="exact",
             instances=len(hoeffding),
             worst_value=h_worst,
             worst_value_label="max Pr[|<w,x>| >= u] / (2 exp(-u^2/(2||w||^2)))",
@@ -92,15 +88,12 @@ def assemble(block: dict, tables: dict):
             if verdict_at_most(h_worst, 1.0) is Verdict.FAIL
             else verdict_at_most(h_worst, 1.0),
         ),
-        CheckRecord(
+        declared_record(
+            CHECKS["lemma6/sensitivity-pm1"],
+            {"n": int(pm1["n"].max())},
             claim_id="lemma6",
-            check_id="lemma6/sensitivity-pm1",
-            statement_id="section2-sensitivity-scaling",
             paper_ref="Section 2.1",
-            statement="sen_f(x) = |{i : f(x) != f(x^i)}| for f : {-1,1}^n -> {-1,1}",
-            check=f"every f : {{-1,1}}^n -> {{-1,1}} for n <= {int(pm1['n'].max())}, every x",
             variant="",
-            method="exact",
             instances=int(pm1["functions"].sum()),
             worst_value=pm1_worst,
             worst_value_label="max |sen_f(x) - flip count|",
@@ -148,26 +141,22 @@ def assemble(block: dict, tables: dict):
     # FAIL refutes the repair, so the printed identity's slip stays unrepaired: the class of the statement repaired.
     corrected_fields = cert.fail_fields(
         verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
-        "proof-slip",
-        lambda: worst_violation(tables, "lemma6/identity-corrected"),
+        CHECKS["lemma6/identity-corrected"]["finding"],
+        lambda: certified_worst(tables, "lemma6/identity-corrected", corrected_certificate),
     )
     records += [
-        CheckRecord(
+        declared_record(
+            CHECKS["lemma6/identity-printed"],
             claim_id="lemma6",
-            check_id="lemma6/identity-printed",
-            statement_id="lemma6-proof-identity",
             paper_ref="Lemma 6 (proof)",
-            statement="AS(g) = (1/4) E_x[g(x) sum_i x_i] for w > 0",
-            check="both sides exactly on every halfspace with w > 0 (majority-like and positive) and 0 < p < 1",
             variant="as printed",
-            method="exact",
             instances=len(positive),
             worst_value=float(positive["printed_error"].max()),
             worst_value_label="max |AS - rhs|",
             verdict=verdict,
             counterexample=counterexample,
             certificate=certificate,
-            finding="proof-slip" if certificate else "",
+            finding=CHECKS["lemma6/identity-printed"]["finding"] if certificate else "",
             notes=(
                 f"violated on {len(printed_bad)} of {len(positive)} halfspaces. g = 1{{<w,x> <= b}} with w > 0 is "
                 "non-increasing (not non-decreasing), so E[x_i g] = -(1/2) Pr[g(x) != g(x xor i)] and "
@@ -176,15 +165,11 @@ def assemble(block: dict, tables: dict):
                 "changes by the constant -2."
             ),
         ),
-        CheckRecord(
+        declared_record(
+            CHECKS["lemma6/identity-corrected"],
             claim_id="lemma6",
-            check_id="lemma6/identity-corrected",
-            statement_id="lemma6-proof-identity",
             paper_ref="Lemma 6 (proof)",
-            statement="AS(g) = -(1/2) E_x[g(x) sum_i x_i] for w > 0",
-            check="both sides exactly, same halfspaces",
             variant="corrected",
-            method="exact",
             instances=len(positive),
             worst_value=corrected,
             worst_value_label="max |AS - rhs|",
@@ -234,4 +219,26 @@ def tightness_table(table):
                 method="exact",
             )
         ]
+    )
+
+
+def corrected_certificate(data: dict) -> dict | None:
+    """The certificate of ``AS(g) != CORRECTED_FACTOR * E[g sum_i x_i]`` for one halfspace with ``w > 0``
+    (:func:`sparseact.claims.lemma6.compute.worst_corrected`), or ``None`` when it holds within the tolerance.
+
+    The verifier knows ``h = 1{<w, x> > b} = 1 - g``: ``AS(g) = AS(h)`` and ``E[g sum_i x_i] = -E[h sum_i x_i]``.
+    """
+    if verdict_at_most(abs(data["AS"] - data["rhs"]), ATOL) is not Verdict.FAIL:
+        return None
+    h = {"halfspace": {"w": data["w"], "b": data["b"]}}
+    return cert.certificate_if_violated(
+        "==",
+        cert.quantity("average_sensitivity", function=h),
+        cert.formula("f * (-c)", f=CORRECTED_FACTOR, c=cert.quantity("correlation_with_sum", function=h)),
+        data["AS"],
+        data["rhs"],
+        "AS(g) = AS(1 - g)",
+        f"{CORRECTED_FACTOR:g} E_x[g(x) sum_i x_i]",
+        f"g = 1{{<w, x> <= {data['b']:g}}} with w > 0 ({data['kind']}, n = {data['n']}), given as h = 1{{<w, x> > "
+        f"{data['b']:g}}} = 1 - g: AS(g) = AS(h), E[g sum_i x_i] = -E[h sum_i x_i]",
     )

@@ -53,10 +53,31 @@ workflow job costs about 3 s of start-up, far more than one cell's computation.
 
 from __future__ import annotations
 
+import math
+
 from sparseact.claims._grids import bucket_feasible
 
 PAPER_REF = "Lemma 9 (Section 3)"
 RANDOM = True
+
+#: Largest ``k/s`` for which ``p sqrt(log(1/p))`` is increasing at ``p = k/s`` (the concavity step's range).
+CONCAVITY_EDGE = math.exp(-0.5)
+#: The constant of the Hoeffding step's 'hence' line tested exactly: ``Pr_x[|l_{R_x}(x)| >= c k^1.5 W sqrt(log(ns))
+#: + kB] <= (ns)^-4`` with ``c = 4`` (proved with the correct union over ``sum_{j<=k} C(s, j)`` sets).
+HENCE_C = 4.0
+#: Coverage of the Monte Carlo intervals.
+CONFIDENCE = 0.95
+#: Factors of our bound and of the corrected steps: ``AS <= 4 k^2 W^2``, ``(U) <= 4 E[(1/4)||w^{R_x}||^2]``,
+#: ``Pr <= (4/n) sum_j AS(g_j)``. The runs stage measures against them, the assembly's checks and certificates
+#: state them (tests shrink them to force a FAIL).
+TIGHTER_FACTOR = 4
+U_FACTOR = 4
+UNION_FACTOR = 4
+
+
+def network_label(row) -> str:
+    """A network of a measurement row, for a reader: family, ``n``, ``s`` and ``k``."""
+    return f"{row['family']} network n={int(row['n'])}, s={int(row['s'])}, k={int(row['k'])}"
 
 
 # ---------------------------------------------------------------------------

@@ -6,36 +6,29 @@ The grid and what the claim checks: :mod:`sparseact.claims.lemma9`.
 from __future__ import annotations
 
 import math
-from functools import cache
 
 import numpy as np
 import pandas as pd
 
 from sparseact import analysis, bounds, families, sensitivity
-from sparseact.claims._failures import violation, with_violations
+from sparseact.claims._failures import with_worst, worst_instance
 from sparseact.claims._grids import bucket_feasible
-from sparseact.claims.lemma9 import _cells
+from sparseact.claims.lemma9 import (
+    CONCAVITY_EDGE,
+    CONFIDENCE,
+    HENCE_C,
+    TIGHTER_FACTOR,
+    U_FACTOR,
+    UNION_FACTOR,
+    _cells,
+    network_label,
+)
 from sparseact.networks import SparseReLUNetwork
 from sparseact.runtime.datafiles import network_arrays, network_from_arrays
 from sparseact.runtime.provenance import derive_rng
-from sparseact.verify import certificates as cert
-from sparseact.verify.verdicts import Verdict, verdict_at_most
 
-#: Largest ``k/s`` for which ``p sqrt(log(1/p))`` is increasing at ``p = k/s`` (the concavity step's range).
-CONCAVITY_EDGE = math.exp(-0.5)
 #: The boundary networks: ``relu(<1, x> - c)`` for these thresholds ``c`` (a function of ``n``).
 NEURON_THRESHOLDS = {"majority": lambda n: 0, "nearly-affine": lambda n: -(n - 1)}
-#: The constant of the Hoeffding step's 'hence' line tested exactly: ``Pr_x[|l_{R_x}(x)| >= c k^1.5 W sqrt(log(ns))
-#: + kB] <= (ns)^-4`` with ``c = 4`` (proved with the correct union over ``sum_{j<=k} C(s, j)`` sets).
-HENCE_C = 4.0
-
-#: Coverage of the Monte Carlo intervals.
-CONFIDENCE = 0.95
-#: Factors of our bound and of the corrected steps: ``AS <= 4 k^2 W^2``, ``(U) <= 4 E[(1/4)||w^{R_x}||^2]``,
-#: ``Pr <= (4/n) sum_j AS(g_j)``. Checks and certificates both read them (tests shrink them to force a FAIL).
-TIGHTER_FACTOR = 4
-U_FACTOR = 4
-UNION_FACTOR = 4
 
 
 # ---------------------------------------------------------------------------
@@ -164,172 +157,59 @@ def measure(net, family: str, k_class: int) -> dict:
     )
 
 
-#: ``W = ||u||_inf max_j ||w_j||_2`` of a certificate's network, from its lists ``u`` and ``Wm``.
-_W_EXPR = "(max(abs(a) for a in u) * max(sqrt(sum(c * c for c in w)) for w in Wm))"
+def inequalities(row: dict) -> list[tuple[str, str, float, float]]:
+    """The inequalities whose FAIL needs the network, as ``(check, step, value, limit)`` of one :func:`measure` row
+    (``value <= limit`` in the assembly's units): ``lemma9/tighter-4k2W2``, both steps of
+    ``lemma9/term-U-corrected``, ``lemma9/transition-union-corrected`` and the concavity step of
+    ``lemma9/transition-corrected``."""
+    return [
+        ("lemma9/tighter-4k2W2", "tighter", row["ratio_4k2W2"], 1.0),
+        ("lemma9/term-U-corrected", "U-first", row["U"], U_FACTOR * row["U_intermediate"]),
+        ("lemma9/term-U-corrected", "U-second", row["U_intermediate"], row["U_bound"]),
+        (
+            "lemma9/transition-union-corrected",
+            "union",
+            row["transition"],
+            row["transition_union_bound"] * (UNION_FACTOR / 4),
+        ),
+        ("lemma9/transition-corrected", "concavity", row["concave_sum"], row["concavity_max"]),
+    ]
 
 
-def violations(net, row: dict) -> list[dict]:
-    """Certified violations, on one network, of the checks whose FAIL needs the network.
-
-    Applies the assembly's tests of ``lemma9/tighter-4k2W2``, both steps of
-    ``lemma9/term-U-corrected``, ``lemma9/transition-union-corrected`` and the
-    concavity step of ``lemma9/transition-corrected`` to the row :func:`measure`
-    computed for ``net``.
+def worst_networks(measured: list) -> list[dict]:
+    """Per inequality of :func:`inequalities`, the first of the point's networks with the largest excess
+    ``value - limit``, with the raw data of its certificate.
 
     Parameters
     ----------
-    net : SparseReLUNetwork
-        The network.
-    row : dict
-        Its :func:`measure` row.
+    measured : list of (SparseReLUNetwork, dict)
+        The point's networks and their :func:`measure` rows.
 
     Returns
     -------
     list of dict
-        One :func:`sparseact.claims._failures.violation` per violated test (normally
-        none), whose certificate recomputes both sides from ``net`` alone.
+        :func:`sparseact.claims._failures.worst_instance` rows (data: the ``step``, the network ``net`` as
+        ``u, W, b`` and its measurement ``row``).
     """
-    instance = _where(row)
-    out = []
-
-    def test(check_id, value, limit, sides, labels, explanation):
-        """Record ``lhs <= rhs`` (values ``value <= limit`` in the assembly's units) when it is violated.
-
-        ``sides()`` gives ``((lhs quantity, lhs value), (rhs quantity, rhs value))``; it is called only on a
-        violation, so that a passing network costs no certificate.
-        """
-        if verdict_at_most(value, limit) is not Verdict.FAIL:  # relative slack: (U) is a sum of 2^n n terms
-            return
-        (lhs, lhs_value), (rhs, rhs_value) = sides()
-        if cert.violated("<=", float(lhs_value), float(rhs_value)):
-            out.append(
-                violation(
-                    check_id,
-                    value - limit,
-                    instance,
-                    cert.certificate("<=", lhs, rhs, float(lhs_value), float(rhs_value), *labels, explanation),
-                )
-            )
-
-    @cache
-    def spec():
-        return cert.network_spec(net)
-
-    def function():
-        return {"network": spec()}
-
-    def lists():
-        return dict(u=spec()["u"], Wm=spec()["W"])
-
-    def active():
-        return cert.quantity("max_active", network=spec())
-
-    def wr():
-        return cert.quantity("lemma9_wR", network=spec())
-
-    def per_halfspace(prefix, kind, **fields):
-        return {
-            f"{prefix}{j}": cert.quantity(kind, function={"halfspace": {"w": w, "b": b}}, **fields)
-            for j, (w, b) in enumerate(zip(spec()["W"], spec()["b"], strict=True))
-        }
-
-    k, W = int(row["k"]), float(row["W"])  # k = max(1, largest active count on the cube)
-    test(
-        "lemma9/tighter-4k2W2",
-        row["ratio_4k2W2"],
-        1.0,
-        lambda: (
-            (cert.quantity("average_sensitivity", function=function()), row["AS_check"]),
-            (
-                cert.formula(f"c * max(1, k)**2 * {_W_EXPR}**2", c=TIGHTER_FACTOR, k=active(), **lists()),
-                TIGHTER_FACTOR * k * k * W * W,
-            ),
-        ),
-        ("AS(h)", f"{TIGHTER_FACTOR} k^2 W^2"),
-        f"our bound AS(h) <= {TIGHTER_FACTOR} k^2 W^2 (k: the largest active count on the cube, at least 1)",
-    )
-    test(
-        "lemma9/term-U-corrected",
-        row["U"],
-        U_FACTOR * row["U_intermediate"],
-        lambda: (
-            (cert.quantity("lemma9_U", network=spec()), row["U"]),
-            (cert.formula("c / 4 * v", c=U_FACTOR, v=wr()), U_FACTOR * row["U_intermediate"]),
-        ),
-        ("(U)", f"({U_FACTOR}/4) E[||w^R_x||^2]"),
-        "the corrected first step (U) <= E[||w^{R_x}||^2]",
-    )
-    test(
-        "lemma9/term-U-corrected",
-        row["U_intermediate"],
-        row["U_bound"],
-        lambda: (
-            (wr(), 4 * row["U_intermediate"]),
-            (cert.formula(f"k**2 * {_W_EXPR}**2", k=active(), **lists()), 4 * row["U_bound"]),
-        ),
-        ("E[||w^R_x||^2]", "k^2 W^2"),
-        "the second step E[||w^{R_x}||^2] <= k^2 W^2",
-    )
-    n, s = int(row["n"]), int(row["s"])
-    union = row["transition_union_bound"] * (UNION_FACTOR / 4)
-
-    def union_sides():
-        halfspaces = per_halfspace("a", "average_sensitivity")
-        return (
-            (cert.quantity("transition_probability", network=spec()), row["transition"]),
-            (cert.formula(f"c / n * ({' + '.join(halfspaces)})", c=UNION_FACTOR, n=n, **halfspaces), union),
-        )
-
-    test(
-        "lemma9/transition-union-corrected",
-        row["transition"],
-        union,
-        union_sides,
-        ("Pr_{x,i}[R_x != R_{x xor i}]", f"({UNION_FACTOR}/n) sum_j AS(g_j)"),
-        "the union bound with the factor 4, g_j = 1{<w_j, x> > b_j}",
-    )
-
-    def concavity_sides():
-        # p_j = Pr_x[g_j(x) = 1] = E[g_j^2] = sum over all T of ghat_j(T)^2 (Parseval): the Fourier tail above
-        # degree -1
-        probabilities = per_halfspace("p", "fourier_tail", degree=-1)
-        return (
-            (
-                cert.formula(
-                    f"sum(q * sqrt(log(1 / q)) for q in [{', '.join(probabilities)}] if 0 < q < 1)", **probabilities
-                ),
-                row["concave_sum"],
-            ),
-            (
-                cert.formula(
-                    "max(1, k) * sqrt(log(s / max(1, k))) if max(1, k) / s <= edge else s / sqrt(2 * e)",
-                    k=active(),
-                    s=s,
-                    edge=CONCAVITY_EDGE,
-                ),
-                row["concavity_max"],
-            ),
-        )
-
-    test(
-        "lemma9/transition-corrected",
-        row["concave_sum"],
-        row["concavity_max"],
-        concavity_sides,
-        ("sum_j p_j sqrt(log(1/p_j))", "Phi(s, k)"),
-        "the concavity step: Phi(s, k) is the maximum of the sum under sum_j p_j <= k, p_j = Pr_x[<w_j, x> > b_j]",
-    )
-    return out
+    worst = {}
+    for net, row in measured:
+        for check_id, step, value, limit in inequalities(row):
+            if step not in worst or value - limit > worst[step][2]:
+                worst[step] = (check_id, net, value - limit, row)
+    return [
+        worst_instance(check_id, excess, network_label(row), step=step, net=dict(u=net.u, W=net.W, b=net.b), row=row)
+        for step, (check_id, net, excess, row) in worst.items()
+    ]
 
 
 def run(point: dict, data: dict, rng):
     kind, n = point["kind"], point.get("n")
-    found = []  # violations of the checks only a certificate built here can FAIL (normally none)
+    found = []  # the networks and their rows, for the worst instances of the checks whose FAIL needs the network
 
     def measured(key, family, k):
         net = network_from_arrays(data, key)
         row = measure(net, family, k)
-        found.extend(violations(net, row))
+        found.append((net, row))
         return row
 
     if kind == "exact":
@@ -338,20 +218,20 @@ def run(point: dict, data: dict, rng):
             for i in range(point["instances"]):
                 row = measured(f"net.{family}.k{k}.{i}", family, k)
                 rows.append({**row, "instance": i})
-        return with_violations({"lemma9-exact": pd.DataFrame(rows)}, found)
+        return with_worst({"lemma9-exact": pd.DataFrame(rows)}, worst_networks(found))
     if kind == "adversarial":
         rows = []
         for k in point["k_values"]:
             row = measured(f"adv.k{k}", "adversarial", k)
             rows.append({**row, "evaluations": int(data[f"adv.k{k}.evaluations"])})
-        return with_violations({"lemma9-adversarial": pd.DataFrame(rows)}, found)
+        return with_worst({"lemma9-adversarial": pd.DataFrame(rows)}, worst_networks(found))
     if kind == "neuron":
         rows = []
         for n in point["n_values"]:
             for name, c in NEURON_THRESHOLDS.items():
                 row = measured(f"neuron.n{n}.{name}", f"neuron-{name}", 1)
                 rows.append({**row, "threshold": float(c(n))})
-        return with_violations({"lemma9-neuron": pd.DataFrame(rows)}, found)
+        return with_worst({"lemma9-neuron": pd.DataFrame(rows)}, worst_networks(found))
     if kind == "monte-carlo":
         net = network_from_arrays(data, "mc")
         s, k = point["s"], point["k"]
@@ -382,7 +262,3 @@ def run(point: dict, data: dict, rng):
         )
         return {"lemma9-monte-carlo": pd.DataFrame([row])}
     raise ValueError(f"unknown point kind {kind!r}")
-
-
-def _where(row) -> str:
-    return f"{row['family']} network n={int(row['n'])}, s={int(row['s'])}, k={int(row['k'])}"

@@ -16,15 +16,24 @@ from sparseact import bounds
 from sparseact.analysis import average_sensitivity
 from sparseact.bounds import C_LEMMA6, C_LEMMA9
 from sparseact.claims import describe_range
-from sparseact.claims._failures import worst_violation
-from sparseact.claims._verdicts import exceeds, no_uncertified_fail, verdict_big_o_trend
-from sparseact.claims.lemma9 import PAPER_REF
-from sparseact.claims.lemma9.compute import CONFIDENCE, HENCE_C, U_FACTOR, UNION_FACTOR, _where, neuron_network
+from sparseact.claims._checks import declared_checks
+from sparseact.claims._verdicts import certified_worst, exceeds, no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims.lemma9 import (
+    CONCAVITY_EDGE,
+    CONFIDENCE,
+    HENCE_C,
+    PAPER_REF,
+    TIGHTER_FACTOR,
+    U_FACTOR,
+    UNION_FACTOR,
+    network_label,
+)
+from sparseact.claims.lemma9.compute import inequalities, neuron_network
 from sparseact.fitting import factor_status, fit_exponents_if_possible
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
 from sparseact.verify import corners
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.records import ClaimReport, declared_record
 from sparseact.verify.verdicts import ATOL, RTOL, Verdict, verdict_all, verdict_at_most
 
 #: ``4 / (sqrt(2) log 2)``: ``4 k^2 W^2 <= C_TIGHTER * (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))`` for n >= 2.
@@ -33,17 +42,11 @@ C_TIGHTER = 4.0 / (math.sqrt(2.0) * math.log(2.0))
 #: An instance of the printed last step of (V) (W = 0: the middle expression is ``k^3 B^2 sqrt(n log(s/k))``).
 V_STEP_INSTANCE = dict(n=10**12, s=4, k=1, W=0.0, B=1.0, c=1.0, C=1000.0)
 
-#: Finding class of each check whose FAIL is certified from the runs stage. A FAIL of a corrected step refutes
-#: the correction, so the printed step's failure is not repaired: it keeps that step's class (proof-slip).
-#: ``tighter-4k2W2`` is our explicit bound, proved in its notes and given as the argument for Lemma 9 and
-#: the introduction's bound: a counterexample makes that stated inequality false (statement-error) and leaves
-#: Lemma 9 without its argument.
-FAIL_FINDINGS = {
-    "lemma9/tighter-4k2W2": "statement-error",
-    "lemma9/term-U-corrected": "proof-slip",
-    "lemma9/transition-union-corrected": "proof-slip",
-    "lemma9/transition-corrected": "proof-slip",
-}
+#: The claim's checks, declared once (checks.yaml). A FAIL of a corrected step refutes the correction, so the
+#: printed step's failure is not repaired: it keeps that step's class (proof-slip). ``tighter-4k2W2`` is our explicit
+#: bound, proved in its notes and given as the argument for Lemma 9 and the introduction's bound: a counterexample
+#: makes that stated inequality false (statement-error) and leaves Lemma 9 without its argument.
+CHECKS = declared_checks("lemma9")
 
 
 # ---------------------------------------------------------------------------
@@ -65,8 +68,11 @@ def _fail_or_inconclusive(violated: bool, certificate):
 
 
 def _corrected(verdict, tables, check_id, notes=""):
-    """The verdict fields of ``check_id``'s row: a FAIL is certified by the worst violation :func:`violations` found."""
-    return cert.fail_fields(verdict, FAIL_FINDINGS[check_id], lambda: worst_violation(tables, check_id), notes)
+    """The verdict fields of ``check_id``'s row: a FAIL is certified by the worst recorded network that violates it
+    (:func:`network_certificate`)."""
+    return cert.fail_fields(
+        verdict, CHECKS[check_id]["finding"], lambda: certified_worst(tables, check_id, network_certificate), notes
+    )
 
 
 def _term_u_records(every, neurons, common, tables):
@@ -99,7 +105,7 @@ def _term_u_records(every, neurons, common, tables):
         worst = every.assign(over_middle=_safe_ratio(every["U"], every["U_intermediate"]))
         row = worst.loc[worst["over_middle"].idxmax()]
         counterexample = (
-            f"{certified}largest over every network: {_where(row)}: (U) = {row['U']:.4g} > E[(1/4)||w^R||^2] = "
+            f"{certified}largest over every network: {network_label(row)}: (U) = {row['U']:.4g} > E[(1/4)||w^R||^2] = "
             f"{row['U_intermediate']:.4g} (ratio {row['over_middle']:.3g}); max (U)/(k^2W^2/4) = {over.max():.3g}"
         )
     verdict, certificate = _fail_or_inconclusive(bool(middle.any() or final.any()), certificate)
@@ -108,20 +114,15 @@ def _term_u_records(every, neurons, common, tables):
         exceeds(every["U"], U_FACTOR * every["U_intermediate"]) | exceeds(every["U_intermediate"], every["U_bound"])
     ).any()
     return [
-        CheckRecord(
-            check_id="lemma9/term-U-printed",
-            statement_id="lemma9-proof-U",
-            statement="(U) <= E[(1/4)||w^{R_x}||^2] <= k^2 W^2 / 4",
-            check="exact (U) against the printed middle step and bound on every network (grid, adversarial, "
-            "one-neuron)",
+        declared_record(
+            CHECKS["lemma9/term-U-printed"],
             variant="as printed",
-            method="exact",
             instances=len(every),
             worst_value=float(over.max()),
             worst_value_label="max (U) / (k^2 W^2/4)",
             verdict=verdict,
             counterexample=counterexample,
-            finding="proof-slip" if certificate else "",
+            finding=CHECKS["lemma9/term-U-printed"]["finding"] if certificate else "",
             certificate=certificate,
             notes=(
                 f"middle step violated on {int(middle.sum())}, bound on {int(final.sum())} of {len(every)} "
@@ -132,13 +133,9 @@ def _term_u_records(every, neurons, common, tables):
             ),
             **common,
         ),
-        CheckRecord(
-            check_id="lemma9/term-U-corrected",
-            statement_id="lemma9-proof-U",
-            statement="(U) <= E[||w^{R_x}||^2] <= k^2 W^2",
-            check="(U) <= 4 E[(1/4)||w^{R_x}||^2] and E[(1/4)||w^{R_x}||^2] <= k^2 W^2/4 on every network",
+        declared_record(
+            CHECKS["lemma9/term-U-corrected"],
             variant="corrected",
-            method="exact",
             instances=len(every),
             worst_value=float(_safe_ratio(every["U"], 4 * every["U_bound"]).max()),
             worst_value_label="max (U) / (k^2 W^2)",
@@ -160,7 +157,8 @@ def _step_network(n: int, c: float, scale: float):
 
 def _transition_printed_record(every, neurons, common):
     """``lemma9/transition-printed``: the first inequality of term (V) as printed, with constant 1,
-    ``Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j p_j sqrt(n log(1/p_j))`` (Lemma 6 used without its constant).
+    ``Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j p_j sqrt(n log(1/p_j))``: the union step's factor 4 (a {0,1}-valued
+    flip counts 1/4 in AS) is missing from it.
 
     Certified on the one-neuron network of smallest ``n`` with the largest ratio; out of range only when flooring
     the logarithms at 1 removes the violation (:mod:`sparseact.verify.corners`).
@@ -183,26 +181,23 @@ def _transition_printed_record(every, neurons, common):
             row["transition"],
             rhs,
             "Pr_{x,i}[R_x != R_{x xor i}]",
-            "(1/n) sum_j p_j sqrt(n log(1/p_j)), p_j = Pr_x[neuron j active]",
-            "one neuron, so the union over neurons is an equality; Lemma 6 bounds AS(g_j) only up to its constant, "
-            "which the printed step drops",
+            "with p_j = Pr_x[neuron j active], the printed middle term (1/n) sum_j p_j sqrt(n log(1/p_j))",
+            f"one neuron g, so the union over neurons is an equality and Pr = (4/n) AS(g) (a {{0,1}}-valued flip counts "
+            f"1/4 in AS): the printed step drops that factor 4. Lemma 6's bound itself holds here with constant 1, "
+            f"AS(g) = {n * float(row['transition']) / 4:.4g} <= p sqrt(n log(1/p)) = {n * rhs:.4g}, so with the "
+            "factor 4 the step holds",
         )
         active = sum(math.comb(n, d) for d in range(n + 1) if n - 2 * d > c) / 2**n  # p = Pr_x[<1, x> > c]
         floored = float(row["transition"]) <= active * math.sqrt(max(1.0, math.log(1.0 / active))) / math.sqrt(n)
-        finding = corners.finding("constant-factor", [floored])
+        finding = corners.finding(CHECKS["lemma9/transition-printed"]["finding"][0], [floored])
         counterexample = (
             f"one neuron relu(<1,x> - c), c = {c:g}, n = {n}: Pr = {row['transition']:.4g} > (1/n) p sqrt(n log(1/p)) "
             f"= {rhs:.4g} (the certificate); largest ratio over every network {float(over.max()):.3g}"
         )
     verdict, certificate = _fail_or_inconclusive(bool(len(bad)), certificate)
-    return CheckRecord(
-        check_id="lemma9/transition-printed",
-        statement_id="lemma9-proof-transition",
-        statement="Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j p_j sqrt(n log(1/p_j)) (the first inequality, constant 1 "
-        "as printed)",
-        check="exact transition probability against the printed middle term on every network",
+    return declared_record(
+        CHECKS["lemma9/transition-printed"],
         variant="as printed",
-        method="exact",
         instances=len(every),
         worst_value=float(over.max()),
         worst_value_label="max transition / (1/n) sum_j p_j sqrt(n log(1/p_j))",
@@ -210,8 +205,9 @@ def _transition_printed_record(every, neurons, common):
         counterexample=counterexample,
         finding=finding if certificate else "",
         certificate=certificate,
-        notes="Lemma 6 (AS(g) = O(p sqrt(n log(1/p)))) carries a constant that the printed step drops; with it, and "
-        "the factor 4 of lemma9/transition-union-corrected, the step holds (lemma9/transition-corrected).",
+        notes="The printed step drops the union step's factor 4 (lemma9/transition-union-printed): the largest ratio "
+        f"over every network, {float(over.max()):.4g}, is below 4. With that factor and Lemma 6's constant the step "
+        "holds (lemma9/transition-corrected).",
         **common,
     )
 
@@ -245,25 +241,21 @@ def _union_records(every, neurons, common, tables):
         worst = every.assign(over=over)
         row = worst.loc[worst["over"].idxmax()]
         counterexample = (
-            f"{certified}largest over every network: {_where(row)}: Pr = {row['transition']:.4g} > "
+            f"{certified}largest over every network: {network_label(row)}: Pr = {row['transition']:.4g} > "
             f"(1/n) sum_j AS(g_j) = {row['transition_bound_sum']:.4g} (ratio {row['over']:.3g})"
         )
     verdict, certificate = _fail_or_inconclusive(bool(violated.any()), certificate)
     corrected = exceeds(every["transition"], every["transition_union_bound"] * (UNION_FACTOR / 4)).any()
     return [
-        CheckRecord(
-            check_id="lemma9/transition-union-printed",
-            statement_id="lemma9-proof-union",
-            statement="Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j AS(g_j), g_j = 1{<w_j,x> > b_j}",
-            check="exact transition probability against the printed sum (AS with the 1/4 of Section 2.1)",
+        declared_record(
+            CHECKS["lemma9/transition-union-printed"],
             variant="as printed",
-            method="exact",
             instances=len(every),
             worst_value=float(over.max()),
             worst_value_label="max transition / printed sum",
             verdict=verdict,
             counterexample=counterexample,
-            finding="proof-slip" if certificate else "",
+            finding=CHECKS["lemma9/transition-union-printed"]["finding"] if certificate else "",
             certificate=certificate,
             notes=(
                 f"violated on {int(violated.sum())} of {len(every)} networks; sum_i Pr[g_j(x) != g_j(x xor i)] = "
@@ -273,13 +265,9 @@ def _union_records(every, neurons, common, tables):
             ),
             **common,
         ),
-        CheckRecord(
-            check_id="lemma9/transition-union-corrected",
-            statement_id="lemma9-proof-union",
-            statement="Pr_{x,i}[R_x != R_{x xor i}] <= (4/n) sum_j AS(g_j)",
-            check="exact transition probability against the union bound with the factor 4, every network",
+        declared_record(
+            CHECKS["lemma9/transition-union-corrected"],
             variant="corrected",
-            method="exact",
             instances=len(every),
             worst_value=float(_safe_ratio(every["transition"], every["transition_union_bound"]).max()),
             worst_value_label="max transition / union bound",
@@ -316,21 +304,16 @@ def _transition_records(every, neurons, common, tables):
             )
         row = every[zero].iloc[0]
         counterexample = (
-            f"{int(zero.sum())} networks with s = k (bound 0) and transitions > 0, e.g. {_where(row)}: "
+            f"{int(zero.sum())} networks with s = k (bound 0) and transitions > 0, e.g. {network_label(row)}: "
             f"Pr = {row['transition']:.4g}"
         )
     verdict, certificate = _fail_or_inconclusive(bool(zero.any()), certificate)
     sweeps = {c: verdict_big_o_trend(every[c], every["transition_corrected_ratio"]) for c in ("n", "s", "k")}
     concavity_excess = float((every["concave_sum"] - every["concavity_max"]).max())
     return [
-        CheckRecord(
-            check_id="lemma9/transition",
-            statement_id="lemma9-proof-transition",
-            statement="Pr_{x,i}[R_x != R_{x xor i}] <= k sqrt(log(s/k)) / sqrt(n)",
-            check="exact transition probability against the printed bound on every network; the bound rests on "
-            "Lemma 6 (an O() statement), so it is read up to a constant and failed only where no constant helps",
+        declared_record(
+            CHECKS["lemma9/transition"],
             variant="as printed",
-            method="exact",
             instances=len(every),
             worst_value=float(ratio.max()) if len(ratio) else float("nan"),
             worst_value_label="max Pr / bound where the bound is positive (observed constant)",
@@ -338,7 +321,7 @@ def _transition_records(every, neurons, common, tables):
             counterexample=counterexample,
             certificate=certificate,
             finding=corners.finding(
-                "proof-slip",
+                CHECKS["lemma9/transition"]["finding"][0],
                 [
                     corners.in_log_corner_up_to_constant(TRANSITION_BOUND, dict(k=r.k, s=r.s, n=r.n))
                     for r in every[zero].itertuples()
@@ -355,15 +338,10 @@ def _transition_records(every, neurons, common, tables):
             ),
             **common,
         ),
-        CheckRecord(
-            check_id="lemma9/transition-corrected",
-            statement_id="lemma9-proof-transition",
-            statement="Pr_{x,i}[R_x != R_{x xor i}] = O(Phi(s,k)/sqrt(n)), Phi(s,k) = k sqrt(log(s/k)) if k/s <= "
-            "e^(-1/2), s/sqrt(2e) otherwise",
-            check=f"exact sum_j p_j sqrt(log 1/p_j) <= Phi(s,k) and Pr sqrt(n) / Phi(s,k) <= 4 C_6 (C_6 = {C_LEMMA6:.4f}, "
-            "Lemma 6's explicit constant) on every network",
+        declared_record(
+            CHECKS["lemma9/transition-corrected"],
+            {"C6": f"{C_LEMMA6:.4f}"},
             variant="corrected",
-            method="exact",
             instances=len(every),
             worst_value=float(every["transition_corrected_ratio"].max()),
             worst_value_label="max Pr sqrt(n) / Phi(s,k) (observed constant)",
@@ -423,15 +401,10 @@ def assemble(block: dict, tables: dict):
     in_range = grid[grid["n"] >= 2]
     explicit = _safe_ratio(in_range["AS"], C_LEMMA9 * in_range["expression"])
     records = [
-        CheckRecord(
-            check_id="lemma9/bound",
-            statement_id="lemma9",
-            statement="AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
-            check=f"exact AS(h) <= C x (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) with the explicit constant "
-            f"C = 4/(sqrt(2) log 2) = {C_LEMMA9:.4f} (from AS <= 4k^2W^2, lemma9-sharp) on every random, "
-            "structured and adversarial network with n >= 2",
+        declared_record(
+            CHECKS["lemma9/bound"],
+            {"C": f"{C_LEMMA9:.4f}"},
             variant="explicit constant",
-            method="exact",
             instances=len(in_range),
             worst_value=float(explicit.max()) if len(in_range) else float("nan"),
             worst_value_label=f"max AS / ({C_LEMMA9:.3f} x expression)",
@@ -440,7 +413,7 @@ def assemble(block: dict, tables: dict):
             else Verdict.INCONCLUSIVE,
             notes=(
                 f"measurements (no verdict rests on them): observed constant max AS / expression = "
-                f"{float(worst['ratio']):.4g} at {_where(worst)}; log-log slopes of the worst ratio "
+                f"{float(worst['ratio']):.4g} at {network_label(worst)}; log-log slopes of the worst ratio "
                 + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
                 + f"{exponents}. "
                 "The explicit-constant inequality is implied by lemma9-sharp for every n >= 2; the check confirms "
@@ -448,13 +421,9 @@ def assemble(block: dict, tables: dict):
             ),
             **common,
         ),
-        CheckRecord(
-            check_id="lemma9/tighter-4k2W2",
-            statement_id="lemma9",
-            statement="AS(h) <= 4 k^2 W^2 for every h in H_{n,s,k}^{W,B} (our bound; no n, s, B)",
-            check="exact AS / (4 k^2 W^2) on every network (grid, adversarial, one-neuron)",
+        declared_record(
+            CHECKS["lemma9/tighter-4k2W2"],
             variant="tighter bound (ours)",
-            method="exact",
             instances=len(every),
             worst_value=tight,
             worst_value_label="max AS / (4 k^2 W^2)",
@@ -483,14 +452,10 @@ def assemble(block: dict, tables: dict):
     mc_ok = bool((mc["ratio_4k2W2_ci_high"] <= 1.0).all())
     mc_slope = verdict_big_o_trend(mc["n"], mc["ratio_ci_high"])[1]
     records.append(
-        CheckRecord(
-            check_id="lemma9/monte-carlo",
-            statement_id="lemma9",
-            statement="AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)), beyond exact enumeration",
-            check=f"Monte Carlo AS ({CONFIDENCE:.0%} CI) against 4 k^2 W^2 (<= {C_TIGHTER:.2f} x expression) for n up to "
-            f"{int(mc['n'].max())}",
+        declared_record(
+            CHECKS["lemma9/monte-carlo"],
+            {"confidence": f"{CONFIDENCE:.0%}", "tighter": f"{C_TIGHTER:.2f}", "n": int(mc["n"].max())},
             variant="",
-            method="monte-carlo",
             instances=len(mc),
             worst_value=float(mc["ratio_4k2W2_ci_high"].max()),
             worst_value_label="max upper CI of AS / (4 k^2 W^2)",
@@ -552,22 +517,22 @@ def _concavity_record(common):
         "about C sqrt(k), so every constant C fails once k > (2C/sqrt(log 2))^2; the printed concavity step takes "
         "p_j = k/s as the maximiser, which it is only for k/s <= e^(-1/2)",
     )
-    return CheckRecord(
-        check_id="lemma9/transition-concavity-printed",
-        statement_id="lemma9-proof-transition",
-        statement="(1/n) sum_j p_j sqrt(n log(1/p_j)) <= C k sqrt(log(s/k))/sqrt(n), p_j = Pr_x[neuron j active] "
-        "(concavity step, read up to a constant)",
-        check=f"exact activation probabilities of k = {k} copies of relu(x_1) and one dead neuron (n = 1) against the "
-        "step's bound with the constant 4 C_6",
+    return declared_record(
+        CHECKS["lemma9/transition-concavity-printed"],
+        {"k": k},
         variant="as printed",
-        method="exact",
         instances=1,
         worst_value=middle / bound,
         worst_value_label="middle / (4 C_6 k sqrt(log(s/k)))",
         verdict=Verdict.FAIL if certificate else Verdict.PASS,
         certificate=certificate,
         # log(s/k) < 1/2 here: with the logarithm floored at 1 the same constant covers the step (a log corner)
-        finding=corners.finding("proof-slip", [corners.certificate_in_log_corner(certificate)]) if certificate else "",
+        finding=corners.finding(
+            CHECKS["lemma9/transition-concavity-printed"]["finding"][0],
+            [corners.certificate_in_log_corner(certificate)],
+        )
+        if certificate
+        else "",
         counterexample=(
             f"k = {k}, s = k + 1, n = 1, p_j = 1/2: middle {middle:.4g} > {bound:.4g} = 4 C_6 k sqrt(log(s/k))"
         )
@@ -604,13 +569,9 @@ def _degenerate_record(common):
         f"{DEGENERATE_C:g}), while AS(relu(x_1)) = 1/4 (the neuron flips on every edge). Degenerate: the printed "
         "logarithms vanish exactly at n = s = 1",
     )
-    return CheckRecord(
-        check_id="lemma9/bound-degenerate",
-        statement_id="lemma9",
-        statement="AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) at n = s = 1",
-        check="exact AS of relu(x_1) (n = s = k = 1) against the printed bound, which vanishes there",
+    return declared_record(
+        CHECKS["lemma9/bound-degenerate"],
         variant="as printed, degenerate point",
-        method="exact",
         instances=1,
         **corners.degenerate_point_fields(certificate, value, expression, "AS"),
         counterexample=f"h = relu(x_1), n = s = 1: AS = {value:g} > 0 = bound" if certificate else "",
@@ -645,13 +606,9 @@ def _new_records(every, grid, common):
     active = float(every["ratio_active"].max())
     hence = _safe_ratio(every["hence_probability"], every["hence_bound"])
     records = [
-        CheckRecord(
-            check_id="lemma9/as-fourier",
-            statement_id="lemma9-sharp",
-            statement="AS(h) = sum_T |T| hhat(T)^2 (O'Donnell Thm 2.38 with the 1/4 of Section 2.1)",
-            check="AS by its edge definition against sum_t t W^t(h) from the Walsh-Hadamard spectrum, every network",
+        declared_record(
+            CHECKS["lemma9/as-fourier"],
             variant="",
-            method="exact",
             instances=len(every),
             worst_value=fourier,
             worst_value_label="max |AS - sum_T |T| hhat(T)^2| / max(1, AS)",
@@ -661,13 +618,9 @@ def _new_records(every, grid, common):
     ]
     verdict, _ = _fail_or_inconclusive(bool((every["ratio_active"] > 1.0 + 1e-9).any()), None)
     records.append(
-        CheckRecord(
-            check_id="lemma9/as-active-count",
-            statement_id="lemma9-sharp",
-            statement="AS(h) <= 4 W^2 E_x[|R_x|^2] for every ReLU network h (sparse or not)",
-            check="exact AS against 4 W^2 E_x|R_x|^2 (active sets enumerated on the cube), every network",
+        declared_record(
+            CHECKS["lemma9/as-active-count"],
             variant="intermediate bound (ours)",
-            method="exact",
             instances=len(every),
             worst_value=active,
             worst_value_label="max AS / (4 W^2 E|R_x|^2)",
@@ -678,13 +631,10 @@ def _new_records(every, grid, common):
         )
     )
     records.append(
-        CheckRecord(
-            check_id="lemma9/proof-tail-hence",
-            statement_id="lemma9-proof-tail",
-            statement=f"Pr_x[|l_{{R_x}}(x)| >= c k^1.5 W sqrt(log(ns)) + kB] <= 1/(ns)^4 with c = {HENCE_C:g}",
-            check="exact Pr_x[|h(x)| >= 4 k^1.5 W sqrt(log(ns)) + kB] (l_{R_x}(x) = h(x)) against (ns)^-4, every network",
+        declared_record(
+            CHECKS["lemma9/proof-tail-hence"],
+            {"c": f"{HENCE_C:g}"},
             variant="corrected (c = 4)",
-            method="exact",
             instances=len(every),
             worst_value=float(hence.max()),
             worst_value_label="max Pr / (ns)^-4",
@@ -717,20 +667,14 @@ def _new_records(every, grid, common):
         "every constant C (and every c)",
     )
     records.append(
-        CheckRecord(
-            check_id="lemma9/proof-V-printed",
-            statement_id="lemma9-proof-V",
-            statement="n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log(ns)) + kB)^2 + (ns)^-4 (kW sqrt(n) + "
-            "kB)^2] <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
-            check="the printed last step of (V) between two formulas, at one exact instance (closed form for every "
-            "constant C)",
+        declared_record(
+            CHECKS["lemma9/proof-V-printed"],
             variant="as printed",
-            method="exact",
             instances=1,
             worst_value=middle / last,
             worst_value_label="middle expression / (C x last expression)",
             verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding="proof-slip" if certificate else "",
+            finding=CHECKS["lemma9/proof-V-printed"]["finding"] if certificate else "",
             certificate=certificate,
             counterexample=(
                 f"W = 0, B = 1, k = 1, s = 4, n = {n:.0e}: middle = {middle:.4g} > {C:g} x last = {last:.4g}"
@@ -833,21 +777,104 @@ def tail_hence_w0_certificate():
 def _tail_hence_w0_record():
     certificate = tail_hence_w0_certificate()
     c = TAIL_W0_INSTANCE
-    return CheckRecord(
+    return declared_record(
+        CHECKS["lemma9/proof-tail-hence-W0"],
         claim_id="lemma9",
-        check_id="lemma9/proof-tail-hence-W0",
-        statement_id="lemma9-proof-tail",
         paper_ref="Lemma 9 (proof, term (V), Hoeffding step)",
-        statement="Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB] <= 1/(ns)^4 (the printed 'hence', non-strict)",
-        check="exact probability over the cube for h = relu(<0, x> + B) (W = 0), every c",
         variant="as printed, W = 0",
-        method="exact",
         instances=1,
         worst_value=certificate["lhs_value"] if certificate else 0.0,
         worst_value_label="probability",
         range=f"n = {c['n']}, s = k = 1, W = 0, B = {c['B']:g}, every c",
         verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-        finding="proof-slip" if certificate else "",
+        finding=CHECKS["lemma9/proof-tail-hence-W0"]["finding"] if certificate else "",
         certificate=certificate,
         counterexample="h = 1 = kB, n = 2: Pr[|h| >= kB] = 1 > 1/16" if certificate else "",
     )
+
+
+# ---------------------------------------------------------------------------
+# certificates of the checks whose FAIL needs the network
+# ---------------------------------------------------------------------------
+
+#: ``W = ||u||_inf max_j ||w_j||_2`` of a certificate's network, from its lists ``u`` and ``Wm``.
+_W_EXPR = "(max(abs(a) for a in u) * max(sqrt(sum(c * c for c in w)) for w in Wm))"
+
+
+def network_certificate(data: dict) -> dict | None:
+    """The certificate of one inequality violated by one recorded network, or ``None`` when it holds.
+
+    ``data`` is a worst instance of :func:`sparseact.claims.lemma9.compute.worst_networks`: the ``step`` of
+    :func:`sparseact.claims.lemma9.compute.inequalities`, the network ``net`` (``u, W, b``) and its measurement
+    ``row``. The certificate recomputes both sides from the network alone.
+    """
+    spec, row, step = data["net"], data["row"], data["step"]
+    (_, _, value, limit), *_ = [t for t in inequalities(row) if t[1] == step]
+    if verdict_at_most(value, limit) is not Verdict.FAIL:  # relative slack: (U) is a sum of 2^n n terms
+        return None
+    function = {"network": spec}
+    lists = dict(u=spec["u"], Wm=spec["W"])
+    active = cert.quantity("max_active", network=spec)
+    wr = cert.quantity("lemma9_wR", network=spec)
+
+    def per_halfspace(prefix, kind, **fields):
+        return {
+            f"{prefix}{j}": cert.quantity(kind, function={"halfspace": {"w": w, "b": b}}, **fields)
+            for j, (w, b) in enumerate(zip(spec["W"], spec["b"], strict=True))
+        }
+
+    k, W, n, s = int(row["k"]), float(row["W"]), int(row["n"]), int(row["s"])  # k = max(1, largest active count)
+    if step == "tighter":
+        lhs = (cert.quantity("average_sensitivity", function=function), row["AS_check"])
+        rhs = (
+            cert.formula(f"c * max(1, k)**2 * {_W_EXPR}**2", c=TIGHTER_FACTOR, k=active, **lists),
+            TIGHTER_FACTOR * k * k * W * W,
+        )
+        labels = ("AS(h)", f"{TIGHTER_FACTOR} k^2 W^2")
+        explanation = (
+            f"our bound AS(h) <= {TIGHTER_FACTOR} k^2 W^2 (k: the largest active count on the cube, at least 1)"
+        )
+    elif step == "U-first":
+        lhs = (cert.quantity("lemma9_U", network=spec), row["U"])
+        rhs = (cert.formula("c / 4 * v", c=U_FACTOR, v=wr), U_FACTOR * row["U_intermediate"])
+        labels = ("(U)", f"({U_FACTOR}/4) E[||w^R_x||^2]")
+        explanation = "the corrected first step (U) <= E[||w^{R_x}||^2]"
+    elif step == "U-second":
+        lhs = (wr, 4 * row["U_intermediate"])
+        rhs = (cert.formula(f"k**2 * {_W_EXPR}**2", k=active, **lists), 4 * row["U_bound"])
+        labels = ("E[||w^R_x||^2]", "k^2 W^2")
+        explanation = "the second step E[||w^{R_x}||^2] <= k^2 W^2"
+    elif step == "union":
+        halfspaces = per_halfspace("a", "average_sensitivity")
+        lhs = (cert.quantity("transition_probability", network=spec), row["transition"])
+        rhs = (
+            cert.formula(f"c / n * ({' + '.join(halfspaces)})", c=UNION_FACTOR, n=n, **halfspaces),
+            row["transition_union_bound"] * (UNION_FACTOR / 4),
+        )
+        labels = ("Pr_{x,i}[R_x != R_{x xor i}]", f"({UNION_FACTOR}/n) sum_j AS(g_j)")
+        explanation = "the union bound with the factor 4, g_j = 1{<w_j, x> > b_j}"
+    else:  # the concavity step
+        # p_j = Pr_x[g_j(x) = 1] = E[g_j^2] = sum over all T of ghat_j(T)^2 (Parseval): the Fourier tail above
+        # degree -1
+        probabilities = per_halfspace("p", "fourier_tail", degree=-1)
+        lhs = (
+            cert.formula(
+                f"sum(q * sqrt(log(1 / q)) for q in [{', '.join(probabilities)}] if 0 < q < 1)", **probabilities
+            ),
+            row["concave_sum"],
+        )
+        rhs = (
+            cert.formula(
+                "max(1, k) * sqrt(log(s / max(1, k))) if max(1, k) / s <= edge else s / sqrt(2 * e)",
+                k=active,
+                s=s,
+                edge=CONCAVITY_EDGE,
+            ),
+            row["concavity_max"],
+        )
+        labels = ("sum_j p_j sqrt(log(1/p_j))", "Phi(s, k)")
+        explanation = (
+            "the concavity step: Phi(s, k) is the maximum of the sum under sum_j p_j <= k, p_j = Pr_x[<w_j, x> > b_j]"
+        )
+    (lhs, lhs_value), (rhs, rhs_value) = lhs, rhs
+    return cert.certificate_if_violated("<=", lhs, rhs, float(lhs_value), float(rhs_value), *labels, explanation)

@@ -30,6 +30,9 @@ on the class ``{h, -h}``, ``h = lambda relu(x)``: its condition
 ``c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) <= eps`` (``E_S`` an exact binomial sum) holds one
 sample below the sign-ambiguity lower bound; with the loss range ``C_H^2`` on the confidence
 term it does not. Theorem 5 is compared with Theorem 17 on the cube (``R = sqrt(n)``).
+The families of the proofs that no hidden constant saves four steps of the uniform-distribution chain (the last line,
+the choice of ``rho`` and the tail step of Theorem 8's proof, the bound on (V) in Lemma 9's) are evaluated at a grid of
+constants (:mod:`sparseact.claims.scaling.uniform_families`).
 
 Grid: three points, ``output-scale`` (``u -> lambda u``, every formula),
 ``input-scale`` (``x -> mu x``, the formulas with ``R``) and

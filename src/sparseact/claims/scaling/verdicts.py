@@ -15,12 +15,16 @@ import pandas as pd
 
 from sparseact import bounds
 from sparseact.claims import describe_range
+from sparseact.claims._checks import declared_checks
 from sparseact.claims.scaling import PAPER_REF
 from sparseact.claims.scaling.compute import LEMMA18_CONSTANT, LEMMA18_EPS0, LEMMA18_LAMBDA
+from sparseact.claims.scaling.uniform_families import uniform_no_constant_records
 from sparseact.verify.certificates import certificate, fail_fields, formula
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.records import ClaimReport, declared_record
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
+#: The claim's checks, declared once (checks.yaml).
+CHECKS = declared_checks("scaling")
 #: Largest deviation of the local exponent read as "a scale inside a logarithm".
 LOG_DEVIATION = 0.5
 #: Deviation of the local exponent below which a formula is covariant (rounding of closed forms).
@@ -133,17 +137,14 @@ def solve_records() -> list:
     """``scaling/theorem17-solve-for-m`` and ``scaling/theorem17-corrected-chain`` (exact, evaluated at assembly)."""
     solve = solve_for_m_rows()
     chain = chain_rows()
-    common = dict(claim_id="scaling", method="exact")
+    common = dict(claim_id="scaling")
     worst = solve.loc[solve["slack"].idxmin()]
     negative = chain[chain["printed_log_negative"]]
     return [
-        CheckRecord(
-            check_id="scaling/theorem17-solve-for-m",
-            statement_id="theorem17-solve-for-m",
+        declared_record(
+            CHECKS["scaling/theorem17-solve-for-m"],
             paper_ref="Theorem 17 (the step from Lemma 18 and (15))",
             variant="",
-            statement="m >= 2a max{1, log(ab)} implies m >= a max{1, log(bm)} (a, b > 0)",
-            check="m = t * 2a max{1, log(ab)} >= a max{1, log(bm)} on the grid, t >= 1",
             instances=len(solve),
             worst_value=float(solve["slack"].min()),
             worst_value_label="min m / (a max{1, log(bm)})",
@@ -159,20 +160,11 @@ def solve_records() -> list:
             ),
             **common,
         ),
-        CheckRecord(
-            check_id="scaling/theorem17-corrected-chain",
-            statement_id="theorem17",
+        declared_record(
+            CHECKS["scaling/theorem17-corrected-chain"],
+            {"c": f"{CHAIN_C:g}"},
             paper_ref="Theorem 17",
             variant="corrected",
-            statement=(
-                "m = O((C_H^2 (WR+B)^2 ksn L + C_H^4 log(1/delta))/eps^2), C_H = k(WR+B), "
-                "L = max{1, log(C_H^2 (WR+B)^2 ksn/eps^2)}"
-            ),
-            check=(
-                f"at m* = ceil(max(2a ell(ae), 4c^2 C_H^4 log(1/delta)/eps^2)) the corrected Lemma 18 condition with "
-                f"R_H <= (1 + sqrt2)(WR+B) sqrt(ksn log(em)/m) holds (c = {CHAIN_C:g}), and m* - 1 <= K x the "
-                "corrected expression (explicit K)"
-            ),
             instances=len(chain),
             worst_value=float(max(chain["lemma18_over_eps"].max(), chain["m_star_over_K_expr"].max())),
             worst_value_label="max of (Lemma 18 lhs / eps, (m* - 1) / (K expression))",
@@ -242,17 +234,14 @@ def no_constant_records() -> list:
     constant saves Lemma 18 and Theorem 17 (at ``eps = 1/2``), evaluated at assembly."""
     lemma = pd.DataFrame([lemma18_family(c) for c in NO_CONSTANT_GRID])
     theorem = pd.DataFrame([theorem17_family(C) for C in NO_CONSTANT_GRID])
-    common = dict(claim_id="scaling", method="exact", variant="")
+    common = dict(claim_id="scaling", variant="")
+    digits = {"digits": NO_CONSTANT_DIGITS}
     constants = ", ".join(f"{c:g}" for c in NO_CONSTANT_GRID)
     return [
-        CheckRecord(
-            check_id="scaling/lemma18-no-constant",
-            statement_id="lemma18-no-constant",
+        declared_record(
+            CHECKS["scaling/lemma18-no-constant"],
+            digits,
             paper_ref="Lemma 18 (our family: no constant c saves it)",
-            statement="for every c, on H = {h, -h}, eps = 1/2, lambda = 12c, p = 2/lambda^2, log(1/delta) = 256c^2, the "
-            "printed condition holds at the largest m* at which every learner still fails with probability > delta",
-            check=f"c (lambda^2 sqrt(p/m*) + sqrt(L/m*)) <= eps at m* = ceil((L - log 2)/(-log(1-p))) - 1, "
-            f"{NO_CONSTANT_DIGITS}-digit arithmetic",
             instances=len(lemma),
             worst_value=float(lemma["printed_over_eps"].max()),
             worst_value_label="max printed condition (Cauchy-Schwarz bound) / eps at m*",
@@ -261,14 +250,10 @@ def no_constant_records() -> list:
             notes="m* = " + ", ".join(f"{m:.4g}" for m in lemma["m_star"]) + f" at c = {constants}",
             **common,
         ),
-        CheckRecord(
-            check_id="scaling/theorem17-no-constant",
-            statement_id="theorem17-no-constant",
+        declared_record(
+            CHECKS["scaling/theorem17-no-constant"],
+            digits,
             paper_ref="Theorem 17 (our family: no constant C saves it)",
-            statement="for every C, at n = s = k = R = 1, B = 0, W = lambda, lambda^2 = 35C + 4, eps = 1/2, "
-            "p = 2/lambda^2, log(1/delta) = lambda^2, C times the printed bound is below the samples every learner needs",
-            check=f"C ((WR+B)^2 log(k(R+B)/eps) + log(1/delta))/eps^2 < (log(1/delta) - log 2)/(-log(1-p)), "
-            f"{NO_CONSTANT_DIGITS}-digit arithmetic",
             instances=len(theorem),
             worst_value=float(theorem["printed_times_C_over_needed"].max()),
             worst_value_label="max C x printed bound / samples needed",
@@ -353,7 +338,7 @@ def assemble(block: dict, tables: dict):
             )
         )
     summary = pd.DataFrame(summary)
-    common = dict(claim_id="scaling", paper_ref=PAPER_REF, method="exact", variant="")
+    common = dict(claim_id="scaling", paper_ref=PAPER_REF, variant="")
     covariant = summary[summary["behaviour"].isin(["covariant", "no-scale"])]
     logs = summary[summary["behaviour"] == "log"]
     powers = summary[summary["behaviour"] == "power"]
@@ -366,21 +351,15 @@ def assemble(block: dict, tables: dict):
     # undecided; otherwise every printed bound is covariant up to scales inside logarithms
     cov_verdict = Verdict.FAIL if refutes else Verdict.INCONCLUSIVE if len(powers) else Verdict.PASS
     records.append(
-        CheckRecord(
-            check_id="scaling/covariance",
-            statement_id="scaling-covariance",
-            statement="every printed bound transforms like the quantity it bounds (a scale inside a logarithm counted as "
-            "covariant)",
-            check="local exponent d log f / d log t of every formula under u -> lambda u and x -> mu x, t = "
-            + ", ".join(f"{t:g}" for t in block["scales"])
-            + "; a power off is certified by the sign-ambiguity "
-            "instance",
+        declared_record(
+            CHECKS["scaling/covariance"],
+            {"t": ", ".join(f"{t:g}" for t in block["scales"])},
             instances=len(summary),
             worst_value=float(summary["max_deviation"].fillna(0).max()),
             worst_value_label="max |exponent - expected| over formulas",
             verdict=cov_verdict,
             range=f"{n_formulas}; {scales}",
-            finding="statement-error" if refutes else "",
+            finding=CHECKS["scaling/covariance"]["finding"] if refutes else "",
             certificate=_theorem17_certificate({**best, "constant": constant}) if refutes else None,
             counterexample=(
                 f"Theorem 17's m(eps, delta) scales like lambda^-2 (and lambda^-4) under u -> lambda u: at "
@@ -401,12 +380,8 @@ def assemble(block: dict, tables: dict):
     )
     rest = summary[summary["formula"] != "theorem17_sample_complexity"]
     records.append(
-        CheckRecord(
-            check_id="scaling/covariance-corrected",
-            statement_id="scaling-covariance",
-            statement="with Theorem 17 (and Lemma 18) corrected (C_H^2, C_H^4 factors), every bound transforms like the "
-            "quantity it bounds, up to scales inside logarithms",
-            check="the same exponents, the printed Theorem 17 replaced by the corrected one",
+        declared_record(
+            CHECKS["scaling/covariance-corrected"],
             instances=len(rest),
             worst_value=float(rest["max_deviation"].fillna(0).max()),
             worst_value_label="max |exponent - expected| over formulas",
@@ -419,19 +394,14 @@ def assemble(block: dict, tables: dict):
     )
     cert = _theorem17_certificate({**best, "constant": constant}) if refutes else None
     records.append(
-        CheckRecord(
-            check_id="scaling/theorem17-printed",
-            statement_id="theorem17",
-            statement="m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2) samples suffice, at "
-            "every scale of the class (squared loss)",
-            check="exponent of the printed m(eps, delta) under u -> lambda u (expected 0), and the sign-ambiguity lower "
-            "bound against C times the printed bound on explicit instances",
+        declared_record(
+            CHECKS["scaling/theorem17-printed"],
             instances=len(sign),
             worst_value=float(best["refuted_constant"]),
             worst_value_label="largest constant C refuted (lower bound / printed bound)",
             range=describe_range(sign.to_dict("records"), ["eps0", "delta"], "n = s = k = 1, R = 1"),
             verdict=Verdict.FAIL if refutes else Verdict.INCONCLUSIVE,
-            finding="statement-error" if refutes else "",
+            finding=CHECKS["scaling/theorem17-printed"]["finding"] if refutes else "",
             certificate=cert,
             counterexample=(
                 f"eps = {best['eps']:g} (= {best['eps0']:g} lambda^2, lambda = {best['lam']:g}), delta = "
@@ -454,14 +424,8 @@ def assemble(block: dict, tables: dict):
     corrected = summary[(summary["formula"] == "theorem17_covariant_sample_complexity")]
     ok = (corrected["behaviour"].isin(["covariant", "log"])).all()
     records.append(
-        CheckRecord(
-            check_id="scaling/theorem17-corrected",
-            statement_id="theorem17",
-            statement=(
-                "m = O((C_H^2 (WR+B)^2 ksn L + C_H^4 log(1/delta)) / eps^2), C_H = k(WR+B), "
-                "L = max{1, log(C_H^2 (WR+B)^2 ksn/eps^2)}"
-            ),
-            check="exponents of the corrected bound under both transformations",
+        declared_record(
+            CHECKS["scaling/theorem17-corrected"],
             instances=len(corrected),
             worst_value=float(corrected["max_deviation"].max()),
             range=f"{scales}; both transformations",
@@ -479,6 +443,7 @@ def assemble(block: dict, tables: dict):
     records += _lemma18_records(tables["lemma18"])
     records += solve_records()
     records += no_constant_records()
+    records += uniform_no_constant_records()
     records += theorem5_records()
     return ClaimReport(records, {"behaviour": summary, "tightness": _tightness(summary, sign, constant)})
 
@@ -513,7 +478,7 @@ def _lemma18_certificate(row) -> dict:
 
 
 def _lemma18_records(lem) -> list:
-    common = dict(claim_id="scaling", paper_ref="Lemma 18 (Section 5)", method="exact")
+    common = dict(claim_id="scaling", paper_ref="Lemma 18 (Section 5)")
     rng = describe_range(
         lem.to_dict("records"),
         ["log_inv_delta", "m1"],
@@ -524,7 +489,7 @@ def _lemma18_records(lem) -> list:
     verdict = verdict_all([verdict_at_most(e, c) for e, c in zip(lem["eps"], lem["printed_condition"], strict=True)])
     fail = fail_fields(
         verdict,
-        "statement-error",
+        CHECKS["scaling/lemma18-printed"]["finding"],
         lambda: (
             _lemma18_certificate(worst),
             f"H = {{h, -h}}, lambda = {worst['lam']:g}, delta = e^-{worst['log_inv_delta']:g}, "
@@ -542,13 +507,9 @@ def _lemma18_records(lem) -> list:
     )
     corrected_ok = verdict_all([verdict_at_most(1.0, x) for x in lem["corrected_margin"]])
     return [
-        CheckRecord(
-            check_id="scaling/lemma18-printed",
-            statement_id="lemma18",
-            statement="the smallest m with c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) <= eps samples suffice, "
-            "for any class H and a large enough constant c",
-            check=f"the printed condition at c = {LEMMA18_CONSTANT:g} one sample below the sign-ambiguity lower "
-            "bound, E_S R_H(S) exact (binomial sum)",
+        declared_record(
+            CHECKS["scaling/lemma18-printed"],
+            {"c": f"{LEMMA18_CONSTANT:g}"},
             variant="as printed",
             instances=len(lem),
             worst_value=float(worst["refuted_constant"]),
@@ -557,13 +518,8 @@ def _lemma18_records(lem) -> list:
             **fail,
             **common,
         ),
-        CheckRecord(
-            check_id="scaling/lemma18-corrected",
-            statement_id="lemma18",
-            statement="c (C_H E_S[R_H(S)] + C_H^2 sqrt(log(1/delta)/m)) <= eps (the loss range C_H^2 on the "
-            "confidence term)",
-            check="the corrected condition at c = 1 one sample below the sign-ambiguity lower bound: it must "
-            "not hold there (the corrected lemma is consistent with the lower bound)",
+        declared_record(
+            CHECKS["scaling/lemma18-corrected"],
             variant="corrected",
             instances=len(lem),
             worst_value=float(lem["corrected_margin"].min()),
@@ -655,22 +611,16 @@ def theorem5_records() -> list:
         for n in THEOREM5_N
     ]
     return [
-        CheckRecord(
-            check_id="scaling/theorem5-cube-rate",
-            statement_id="theorem5",
+        declared_record(
+            CHECKS["scaling/theorem5-cube-rate"],
             claim_id="scaling",
             paper_ref="Theorem 5 (Section 1)",
-            statement="on {1,-1}^n (R = sqrt(n)) at fixed W, B, Theorem 17's printed sample complexity is "
-            "O~((W sqrt(n) + B)^2 ksn/eps^2) = O~(ksn^2/eps^2)",
-            check="Theorem 17's printed expression at R = sqrt(n) against (4 ksn^2 log(k(sqrt(n)+B)/eps) + "
-            "log(1/delta))/eps^2",
             variant="fixed W, B",
-            method="exact",
             range=f"n in {{{', '.join(f'{n:g}' for n in THEOREM5_N)}}}, k = s = 1, W = B = 1, eps = "
             f"{THEOREM5_EPS:g}, delta = {THEOREM5_DELTA:g}",
             instances=len(rows),
             worst_value=max(r["t17"] / r["cube"] for r in rows),
-            worst_value_label="max Theorem 17 / (4 ksn^2 log(k(sqrt(n)+B)/eps) + log(1/delta))/eps^2",
+            worst_value_label="max Theorem 17 / the cube rate at fixed W, B",
             verdict=verdict_all([verdict_at_most(r["t17"], r["cube"]) for r in rows]),
             notes="Theorem 17's expression over "
             f"{THEOREM5_CONSTANT:g} ksn log^2(ksn/(eps delta))/eps^2: "

@@ -13,8 +13,8 @@ which ``s`` orthonormal neurons are 1-sparse with probability ``1 - 1/s`` under 
 
 Grid: one point per ``b`` in ``b_values``.
 
-A FAIL carries a certificate built in the runs stage from the network and the
-worst input (:mod:`sparseact.claims._failures`): ``Index_b`` is recomputed from
+A FAIL carries a certificate the assembly builds from the network and the worst
+input the runs stage recorded (:mod:`sparseact.claims._failures`): ``Index_b`` is recomputed from
 the input by a formula (the bit the address points to), the network's value,
 active count and size from the network itself.
 """

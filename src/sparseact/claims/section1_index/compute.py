@@ -9,14 +9,9 @@ import numpy as np
 import pandas as pd
 
 from sparseact import constructions
-from sparseact.claims._failures import violation, with_violations
+from sparseact.claims._failures import with_worst, worst_instance
 from sparseact.cube import hypercube, iter_hypercube
 from sparseact.runtime.datafiles import network_arrays, network_from_arrays
-from sparseact.verify import certificates as cert
-from sparseact.verify.verdicts import verdict_equal
-
-#: ``Index_b(z)`` in {0, 1} from the input list ``z`` (a certificate formula); the address has bit i set iff z_i < 0.
-INDEX_EXPR = "(z[b + sum(2**i for i in range(b) if z[i] < 0)] + 1) / 2"
 
 
 def generate(point: dict, rng) -> dict:
@@ -28,21 +23,23 @@ def run(point: dict, data: dict, rng) -> dict:
     net, target = network_from_arrays(data, "net"), constructions.index_function(b)
     n = b + (1 << b)
     contribution = np.zeros(net.n_neurons)  # max_x |u_j sigma(<w_j, x> - b_j)| = max |h - h_{-j}|
-    err, max_active, one_active, first_failure = 0.0, 0, 0, ""
-    worst_error, worst_active = None, None  # inputs where the error / the active count is largest, if violated
+    err, max_active, one_active, first_failure = 0.0, -1, 0, ""
+    worst_error, worst_active = None, None  # the first inputs where |h - Index_b| / the active count is largest
     for X in iter_hypercube(n, 1 << 16):
         values, active = net.evaluate(X)
         contribution = np.maximum(contribution, np.abs(np.maximum(net.preactivations(X), 0.0) * net.u).max(axis=0))
         expected = target(X)
-        _, e, bad = verdict_equal(values, expected)
-        if bad is not None and not first_failure:
+        gap = np.abs(values - expected)
+        differs = np.flatnonzero(gap)
+        if len(differs) and not first_failure:
+            bad = int(differs[0])
             z = "(" + ", ".join(f"{v:g}" for v in X[bad]) + ")"
             first_failure = f"b={b}, z={z}: h={values[bad]:g}, Index={expected[bad]:g}"
-        if bad is not None and e > err:
-            worst_error = X[int(np.argmax(np.abs(values - expected)))]
-        if active.max(initial=0) > max(max_active, 1):
+        if gap.max(initial=0.0) > err:
+            worst_error = X[int(np.argmax(gap))]
+        if active.max(initial=0) > max_active:
             worst_active = X[int(np.argmax(active))]
-        err, max_active = max(err, e), max(max_active, int(active.max(initial=0)))
+        err, max_active = max(err, float(gap.max(initial=0.0))), max(max_active, int(active.max(initial=0)))
         one_active += int(np.count_nonzero(active == 1))
     row = dict(
         b=b,
@@ -70,9 +67,8 @@ def run(point: dict, data: dict, rng) -> dict:
         for j in range(net.n_neurons)
     ]
     deletion += _junta_deletions(b)
-    return with_violations(
-        {"index": pd.DataFrame([row]), "deletion": pd.DataFrame(deletion)},
-        violations(net, b, worst_error, worst_active),
+    return with_worst(
+        {"index": pd.DataFrame([row]), "deletion": pd.DataFrame(deletion)}, worst(net, b, worst_error, worst_active)
     )
 
 
@@ -112,8 +108,8 @@ def _junta_deletions(p: int) -> list[dict]:
     return rows
 
 
-def violations(net, b: int, worst_error, worst_active) -> list[dict]:
-    """Certified violations of the two checks by the network of one ``b`` (normally none).
+def worst(net, b: int, worst_error, worst_active) -> list[dict]:
+    """The worst instances of the two checks on the network of one ``b``, with the raw data of their certificates.
 
     Parameters
     ----------
@@ -122,73 +118,38 @@ def violations(net, b: int, worst_error, worst_active) -> list[dict]:
     b : int
         The address length.
     worst_error : ndarray or None
-        An input where ``|h - Index_b|`` is largest, when the network differs from ``Index_b`` somewhere.
-    worst_active : ndarray or None
-        An input with the most active neurons, when some input has more than one.
+        The first input where ``|h - Index_b|`` is largest, when the network differs from ``Index_b`` somewhere.
+    worst_active : ndarray
+        The first input with the most active neurons.
 
     Returns
     -------
     list of dict
-        :func:`sparseact.claims._failures.violation` rows: ``h(z) == Index_b(z)`` violated at
-        ``worst_error``; ``#active(z) <= 1`` violated at ``worst_active``; ``s <= 2^b`` violated.
+        :func:`sparseact.claims._failures.worst_instance` rows: ``section1_index/computes`` at ``worst_error``
+        (data ``u, W, b`` of the network, the address length ``bits``, the input ``z`` and ``h(z)``, ``Index_b(z)``),
+        ``section1_index/sparsity`` at ``worst_active`` (``count``: its active neurons) and for the size
+        (``s`` against ``2^b``).
     """
-    spec, rows = cert.network_spec(net), []
+    spec = dict(u=net.u, W=net.W, b=net.b)
+    rows = []
     if worst_error is not None:
         z = [float(v) for v in worst_error]
         h, index = float(net(np.asarray([z]))[0]), float(constructions.index_function(b)(np.asarray([z]))[0])
+        where = f"b={b}, z={tuple(int(v) for v in z)}"
         rows.append(
-            violation(
-                "section1_index/computes",
-                abs(h - index),
-                f"b={b}, z={tuple(int(v) for v in z)}",
-                cert.certificate(
-                    "==",
-                    cert.quantity("value", function={"network": spec}, x=z),
-                    cert.formula(INDEX_EXPR, z=z, b=b),
-                    h,
-                    index,
-                    "h(z)",
-                    "Index_b(z)",
-                    "the network differs from Index_b on this input",
-                ),
+            worst_instance(
+                "section1_index/computes", abs(h - index), where, kind="value", bits=b, z=z, h=h, index=index, **spec
             )
         )
-    if worst_active is not None:
-        z = [float(v) for v in worst_active]
-        count = int(net.evaluate(np.asarray([z]))[1][0])
-        rows.append(
-            violation(
-                "section1_index/sparsity",
-                count - 1,
-                f"b={b}, z={tuple(int(v) for v in z)}",
-                cert.certificate(
-                    "<=",
-                    cert.quantity("active_count", network=spec, x=z),
-                    cert.formula("k", k=1),
-                    count,
-                    1,
-                    "active neurons at z",
-                    "k",
-                    "more than one neuron fires on this input",
-                ),
-            )
+    z = [float(v) for v in worst_active]
+    count = int(net.evaluate(np.asarray([z]))[1][0])
+    where = f"b={b}, z={tuple(int(v) for v in z)}"
+    rows.append(
+        worst_instance("section1_index/sparsity", count - 1, where, kind="active", bits=b, z=z, count=count, **spec)
+    )
+    rows.append(
+        worst_instance(
+            "section1_index/sparsity", net.n_neurons - 2**b, f"b={b}", kind="size", bits=b, s=net.n_neurons, **spec
         )
-    if net.n_neurons > 2**b:
-        rows.append(
-            violation(
-                "section1_index/sparsity",
-                net.n_neurons - 2**b,
-                f"b={b}",
-                cert.certificate(
-                    "<=",
-                    cert.formula("sum(1 for a in u)", u=spec["u"]),
-                    cert.formula("2**b", b=b),
-                    net.n_neurons,
-                    2**b,
-                    "s",
-                    "2^b",
-                    "the network has more than 2^b neurons",
-                ),
-            )
-        )
+    )
     return rows

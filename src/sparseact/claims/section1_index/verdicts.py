@@ -9,54 +9,53 @@ from __future__ import annotations
 import math
 
 from sparseact.claims import describe_range
-from sparseact.claims._failures import worst_violation
+from sparseact.claims._checks import declared_checks
+from sparseact.claims._verdicts import certified_worst
 from sparseact.claims.section1_index import PAPER_REF
 from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.records import ClaimReport, declared_record
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most, verdict_equal
 
-#: What a FAIL of either check is: the paper states in Section 1 that this network computes Index_b and lies in
-#: H_{b+2^b, 2^b, 1}; a counterexample makes that statement false as printed.
-FINDING = "statement-error"
+#: The claim's checks, declared once (checks.yaml).
+CHECKS = declared_checks("section1_index")
+#: ``Index_b(z)`` in {0, 1} from the input list ``z`` (a certificate formula); the address has bit i set iff z_i < 0.
+INDEX_EXPR = "(z[b + sum(2**i for i in range(b) if z[i] < 0)] + 1) / 2"
 
 
 def assemble(block: dict, tables: dict):
     table = tables["index"]
-    failures = [f for f in table["first_failure"] if f]
     common = dict(
         claim_id="section1_index",
-        statement_id="section1-index",
         paper_ref=PAPER_REF,
         variant="",
-        method="exact",
         instances=len(table),
         range=describe_range(table.to_dict("records"), ["b", "n", "s"], "every input of the cube"),
     )
     max_active = int(table["max_active"].max())
     size_ok = verdict_all(verdict_at_most(s, 2**b) for s, b in zip(table["s"], table["b"], strict=True))
+    # a counterexample makes Section 1's statement (the network computes Index_b, in H_{b+2^b, 2^b, 1}) false as
+    # printed: the declared finding of both checks
     computes = cert.fail_fields(
-        Verdict.FAIL if failures else Verdict.PASS, FINDING, lambda: worst_violation(tables, "section1_index/computes")
+        verdict_all(verdict_at_most(e, 0.0) for e in table["max_abs_error"]),
+        CHECKS["section1_index/computes"]["finding"],
+        lambda: certified_worst(tables, "section1_index/computes", certificate),
     )
     sparsity = cert.fail_fields(
         verdict_all([verdict_at_most(max_active, 1), size_ok]),
-        FINDING,
-        lambda: worst_violation(tables, "section1_index/sparsity"),
+        CHECKS["section1_index/sparsity"]["finding"],
+        lambda: certified_worst(tables, "section1_index/sparsity", certificate),
     )
     records = [
-        CheckRecord(
-            check_id="section1_index/computes",
-            statement="Index_b(z) = sum_alpha sigma(<w_alpha,z> - b + 1/2)",
-            check="network equals Index_b on all 2^(b+2^b) inputs",
+        declared_record(
+            CHECKS["section1_index/computes"],
             worst_value=float(table["max_abs_error"].max()),
             worst_value_label="max |h - Index_b|",
             **computes,
             **common,
         ),
-        CheckRecord(
-            check_id="section1_index/sparsity",
-            statement="Index_b in H_{b+2^b, 2^b, 1}",
-            check="max active neurons over the whole cube, and s = 2^b",
+        declared_record(
+            CHECKS["section1_index/sparsity"],
             worst_value=max_active,
             worst_value_label="max active neurons",
             **sparsity,
@@ -86,19 +85,14 @@ def _introduction_records(deletion) -> list:
     )
     common = dict(
         claim_id="section1_index",
-        statement_id="intro-examples",
         paper_ref=paper_ref("intro-examples"),
         variant="",
-        method="exact",
         instances=len(deletion),
         range=deletion_range,
     )
     records.append(
-        CheckRecord(
-            check_id="section1_index/deletion",
-            statement="removing any of the s neurons changes the function (Index_b, and log2(s)-juntas)",
-            check="for every neuron j of every network, max over the whole cube of "
-            "|h - h_{-j}| = max_x |u_j sigma(<w_j, x> - b_j)| (the truth tables differ iff it is > 0)",
+        declared_record(
+            CHECKS["section1_index/deletion"],
             worst_value=least,
             worst_value_label="min over neurons of max_x |h - h_{-j}|",
             verdict=Verdict.PASS if least > 0 else Verdict.INCONCLUSIVE,
@@ -111,10 +105,8 @@ def _introduction_records(deletion) -> list:
     )
     excess = int((deletion["nonzero_weights"] - deletion["expected_nonzero"]).max())
     records.append(
-        CheckRecord(
-            check_id="section1_index/weight-sparsity",
-            statement="each weight vector w_i is quite sparse",
-            check="non-zero weights of every neuron against b + 1 (Index_b, of n = b + 2^b) and p (p-junta, of n)",
+        declared_record(
+            CHECKS["section1_index/weight-sparsity"],
             worst_value=float((deletion["nonzero_weights"] / deletion["n"]).max()),
             worst_value_label="max fraction of non-zero weights",
             verdict=Verdict.PASS if excess <= 0 else Verdict.INCONCLUSIVE,
@@ -124,15 +116,11 @@ def _introduction_records(deletion) -> list:
     )
     fraction = 1.0 / SPARSITY_FRACTION
     records.append(
-        CheckRecord(
+        declared_record(
+            CHECKS["section1_index/speedup-arithmetic"],
             claim_id="section1_index",
-            check_id="section1_index/speedup-arithmetic",
-            statement_id="intro-3pct",
             paper_ref=paper_ref("intro-3pct"),
-            statement="3% activation suggests a potential speed-up factor of 33x",
-            check="1 / 0.03 against the printed 33 (floor)",
             variant="",
-            method="exact",
             instances=1,
             worst_value=fraction,
             worst_value_label="1 / 0.03",
@@ -144,33 +132,37 @@ def _introduction_records(deletion) -> list:
     rows = [(s, _gaussian_threshold(s)) for s in GAUSSIAN_S]
     largest = max(abs(_more_than_one(s, b) - 1.0 / s) for s, b in rows)
     records.append(
-        CheckRecord(
+        declared_record(
+            CHECKS["section1_index/gaussian-bias"],
+            {"s_values": ", ".join(map(str, GAUSSIAN_S))},
             claim_id="section1_index",
-            check_id="section1_index/gaussian-bias",
-            statement_id="intro-gaussian",
             paper_ref=paper_ref("intro-gaussian"),
-            statement="Gaussian inputs need large biases for 1-sparsity",
-            check="s neurons with orthonormal weights and a common bias b under x ~ N(0, I_n), n >= s: "
-            "Pr[more than one active] = 1 - (1 - P)^s - s P (1 - P)^(s-1), P = Pr[N(0,1) > b]; the bias b*(s) at which "
-            "it equals 1/s (bisection to 1e-12) for s in " + ", ".join(map(str, GAUSSIAN_S)),
             variant="",
-            method="exact",
             instances=len(rows),
             worst_value=max(b for _, b in rows),
             worst_value_label="b*(s) at the largest s",
             verdict=verdict_at_most(largest, 1e-9),
             range=describe_range([{"s": s} for s, _ in rows], ["s"], "orthonormal weights, common bias"),
             notes="b*(s) = "
-            + ", ".join(f"{b:.4f} (s={s}, sqrt(2 ln s) = {math.sqrt(2 * math.log(s)):.4f})" for s, b in rows)
-            + ": the bias must grow like sqrt(2 ln s) times ||w_j||, with every neuron active with probability "
-            "about 1/s only",
+            + ", ".join(
+                f"{b:.4f} (s={s}, sqrt(3 ln s) = {math.sqrt(3 * math.log(s)):.4f}; s P(one active) = "
+                f"{s * _one_active(b):.3g})"
+                for s, b in rows
+            )
+            + ": the bias must grow like sqrt(3 ln s) times ||w_j|| (C(s, 2) P^2 ~ 1/s puts the probability P that "
+            "one neuron is active of order s^(-3/2))",
         )
     )
     return records
 
 
+def _one_active(b: float) -> float:
+    """Pr[N(0, 1) > b]: one neuron of unit weight active at bias b under Gaussian inputs."""
+    return 0.5 * math.erfc(b / math.sqrt(2.0))
+
+
 def _more_than_one(s: int, b: float) -> float:
-    P = 0.5 * math.erfc(b / math.sqrt(2.0))
+    P = _one_active(b)
     return 1.0 - (1.0 - P) ** s - s * P * (1.0 - P) ** (s - 1)
 
 
@@ -181,3 +173,43 @@ def _gaussian_threshold(s: int) -> float:
         middle = (low + high) / 2
         low, high = (middle, high) if _more_than_one(s, middle) > 1.0 / s else (low, middle)
     return (low + high) / 2
+
+
+def certificate(data: dict) -> dict | None:
+    """The certificate of one worst instance (:func:`sparseact.claims.section1_index.compute.worst`), or ``None``
+    when it violates nothing: ``h(z) == Index_b(z)`` (``kind`` value), ``#active(z) <= 1`` (active) or
+    ``s <= 2^b`` (size)."""
+    spec = {key: data[key] for key in ("u", "W", "b")}  # the network's JSON form N, as recorded
+    b = data["bits"]
+    if data["kind"] == "value":
+        return cert.certificate_if_violated(
+            "==",
+            cert.quantity("value", function={"network": spec}, x=data["z"]),
+            cert.formula(INDEX_EXPR, z=data["z"], b=b),
+            data["h"],
+            data["index"],
+            "h(z)",
+            "Index_b(z)",
+            "the network differs from Index_b on this input",
+        )
+    if data["kind"] == "active":
+        return cert.certificate_if_violated(
+            "<=",
+            cert.quantity("active_count", network=spec, x=data["z"]),
+            cert.formula("k", k=1),
+            data["count"],
+            1,
+            "active neurons at z",
+            "k",
+            "more than one neuron fires on this input",
+        )
+    return cert.certificate_if_violated(
+        "<=",
+        cert.formula("sum(1 for a in u)", u=spec["u"]),
+        cert.formula("2**b", b=b),
+        data["s"],
+        2**b,
+        "s",
+        "2^b",
+        "the network has more than 2^b neurons",
+    )

@@ -5,7 +5,6 @@ The grid and what the claim checks: :mod:`sparseact.claims.section4_lwr`.
 
 from __future__ import annotations
 
-import json
 import math
 from fractions import Fraction
 
@@ -14,10 +13,9 @@ import pandas as pd
 from scipy.stats import binom
 
 from sparseact import constructions as C
+from sparseact.claims._failures import instance_json
 from sparseact.networks import SparseReLUNetwork
 from sparseact.runtime.datafiles import network_arrays, networks_from_arrays
-from sparseact.verify import certificates as cert
-from sparseact.verify.verdicts import ATOL
 
 #: Largest least-squares residual read as zero (the residual of an exact linear fit is ~1e-14).
 RESIDUAL_TOL = 1e-8
@@ -27,29 +25,6 @@ RESIDUAL_TOL = 1e-8
 GF_EXTRA_SAMPLES = 8
 #: The success probability Conjecture 16 denies every poly(p, q, m)-time algorithm.
 CONJ16_SUCCESS = 2.0 / 3.0
-#: The learning-with-rounding map of Banerjee et al. (2012) at ``(w, y)``: ``round((p/q)(<w, y> mod q)) mod p``.
-ROUND_EXPR = "floor(p * (sum(w[i] * y[i] for i in range(m)) % q) / q + 0.5) % p"
-#: ``f_w(y) = (<w, y> mod q) mod p``.
-LWR_EXPR = "(sum(w[i] * y[i] for i in range(m)) % q) % p"
-#: The printed identity at an integer ``t`` (square outside the ReLU).
-IDENTITY_PRINTED_EXPR = "sum(2 * ((a % q) % p) * relu(0.5 - (t - a)) ** 2 for a in range(q * q * m))"
-#: The corrected identity at an integer ``t`` (square inside the ReLU).
-IDENTITY_CORRECTED_EXPR = "sum(2 * ((a % q) % p) * relu(0.5 - (t - a) ** 2) for a in range(q * q * m))"
-#: ``lambda(t) = (t mod q) mod p``.
-LAMBDA_EXPR = "(t % q) % p"
-#: Active ReLUs of the corrected identity at ``t``.
-ACTIVE_CORRECTED_EXPR = "sum(1 for a in range(q * q * m) if 0.5 - (t - a) ** 2 > 0)"
-#: ``1/2 - (<w, y> - a)^2``.
-QUADRATIC_EXPR = "0.5 - (sum(w[i] * y[i] for i in range(m)) - a) ** 2"
-#: ``<W, x(z)> - b`` with the lift computed from ``z`` (``W`` flattened row-major, ``r = len(z)``).
-LIFT_EXPR = "sum(W[i * r + j] * (z[i] if i == j else z[i] * z[j]) for i in range(r) for j in range(r)) - b"
-#: ``|E_z[z_k g(z)]|``, ``g(z) = 1/2 - (<w, y(z)> - a)^2``, over all ``z in {-1,1}^(mL)``: the forced ``|W_kk|``.
-FORCED_DIAGONAL_EXPR = (
-    "abs(sum((0.5 - (sum(w[i] * sum(((j >> (i * L + l)) & 1) << l for l in range(L)) "
-    "for i in range(m)) - a) ** 2) * (1 - 2 * ((j >> k) & 1)) for j in range(2 ** (m * L)))) "
-    "/ 2 ** (m * L)"
-)
-
 #: Accuracy and confidence the LWR solver of theorem3-lwr-reduction asks of the learner (paper loss (1/2)(y' - y)^2).
 REDUCTION_EPS = Fraction(1, 48)
 REDUCTION_DELTA = Fraction(1, 6)
@@ -169,11 +144,10 @@ def run(point: dict, data: dict, rng) -> dict:
     shifts = np.arange(q * q * m)
     failures = {}
 
-    def record(name, builder, *arguments):
+    def record(name, builder, **arguments):
+        """The first instance of check ``name``: the raw arguments of its certificate (the assembly builds it)."""
         if name not in failures:
-            spec = builder(*arguments)
-            if spec is not None:
-                failures[name] = spec
+            failures[name] = dict(data=instance_json(dict(builder=builder, **arguments)))
 
     t = np.arange(q * q * m)
     lam = C.lwr_lambda(t, q, p).astype(np.float64)
@@ -182,12 +156,28 @@ def run(point: dict, data: dict, rng) -> dict:
         values, active = C.lwr_identity(t, q, p, m, variant)
         curves[variant] = values
         err = np.abs(values - lam)
-        j = _first(err, ATOL)
+        j = _first(err)
         if j is not None:
-            record(f"identity-{variant}", _identity_failure, q, m, p, int(t[j]), values[j], lam[j], variant)
+            record(
+                f"identity-{variant}",
+                "identity",
+                q=q,
+                m=m,
+                p=p,
+                t=int(t[j]),
+                value=values[j],
+                lam=lam[j],
+                variant=variant,
+            )
         if variant == "corrected" and active.max() > 1:
             record(
-                "identity-corrected", _active_identity_failure, q, m, p, int(t[np.argmax(active)]), int(active.max())
+                "identity-corrected",
+                "active-identity",
+                q=q,
+                m=m,
+                p=p,
+                t=int(t[np.argmax(active)]),
+                count=int(active.max()),
             )
         identity_rows.append(
             dict(
@@ -212,41 +202,44 @@ def run(point: dict, data: dict, rng) -> dict:
             _, residual = C.lwr_linear_form_printed(w, q, Y)
             linear_residual = float(np.abs(residual).max())
             if linear_residual > RESIDUAL_TOL:
-                record("linear-encoding", _linear_failure, q, m, w, Z, target, residual)
+                record("linear-encoding", "linear", q=q, m=m, w=w, Z=Z, target=target, residual=residual)
         v, c = C.lwr_affine_form(w, q)
         affine = np.abs(c + Z @ v - target)
-        j = _first(affine, ATOL)
+        j = _first(affine)
         if j is not None:
-            record("affine-encoding", _affine_failure, q, m, w, Y[j], Z[j], v, c)
+            record("affine-encoding", "affine", q=q, m=m, w=w, y=Y[j], z=Z[j], v=v, c_offset=c)
         pre = net.preactivations(X)
         lift = np.abs(pre - (0.5 - (target[:, None] - shifts[None, :]) ** 2))
-        if lift.max() > ATOL:
-            j, a = np.unravel_index(int(np.argmax(lift > ATOL)), lift.shape)
-            record("lift-corrected", _lift_failure, q, m, w, Y[j], Z[j], int(a), net)
+        if lift.max() > 0:
+            j, a = np.unravel_index(int(np.argmax(lift > 0)), lift.shape)
+            record("lift-corrected", "lift", q=q, m=m, w=w, y=Y[j], z=Z[j], a=int(a), W=net.W[a], b=float(net.b[a]))
         not_pm1 = float(np.mean(np.abs(net.W) != 1.0))
-        if not_pm1 > 0 and np.any(w) and q == 1 << L:
-            record("lifted-weights-pm1", _pm1_failure, q, m, w, net, c, L)
+        if not_pm1 > 0 and np.any(w) and q == 1 << L and "lifted-weights-pm1" not in failures:
+            forced = _diagonal_not_pm1(net, m * L)
+            if forced is not None:
+                a, k = forced
+                record("lifted-weights-pm1", "pm1", q=q, m=m, w=w, L=L, a=a, k=k, W=net.W[a])
         values, active = net.evaluate(X)
         expected = C.lwr_function(w, q, p)(Y)
         err = np.abs(values - expected)
-        j = _first(err, ATOL)
+        j = _first(err)
         if j is not None:
-            record("network", _network_failure, q, m, p, w, Y[j], X[j], net)
+            record("network", "network", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(net))
         j = _first(active, 1)
         if j is not None:
-            record("network", _network_active_failure, q, m, p, w, Y[j], X[j], net)
+            record("network", "network-active", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(net))
         rounded = C.lwr_round(Y @ w, q, p).astype(np.float64)
         rounding_net = SparseReLUNetwork(2.0 * C.lwr_round(shifts, q, p), net.W, net.b)
         round_values, round_active = rounding_net.evaluate(X)
         round_err = np.abs(round_values - rounded)
-        j = _first(round_err, ATOL)
+        j = _first(round_err)
         if j is not None:
-            record("network-rounding", _rounding_network_failure, q, m, p, w, Y[j], X[j], rounding_net)
+            record("network-rounding", "rounding-network", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(rounding_net))
         margin = margin_attack(rounded, p, REDUCTION_EPS)
         previous = margin_attack(rounded, p, PREVIOUS_EPS)
         differs = np.flatnonzero(rounded != expected)
         if differs.size:
-            record("def15-rounding", _definition_failure, q, m, p, w, Y[differs[0]])
+            record("def15-rounding", "definition", q=q, m=m, p=p, w=w, y=Y[differs[0]])
         enumerated = len(secrets) == q**m
         rows.append(
             dict(
@@ -285,7 +278,7 @@ def run(point: dict, data: dict, rng) -> dict:
         )
     kernel = _kernel_attack(q, m, p, Y)
     attack = _linear_attack(q, m, p, secrets, Y, data) if "attack_samples" in data else None
-    columns = ["check", "q", "m", "p", "domain", "counterexample", "lhs", "rhs", "certificate"]
+    columns = ["check", "q", "m", "p", "domain", "data"]
     failure_rows = [dict(check=name, q=q, m=m, p=p, domain=q**m, **spec) for name, spec in failures.items()]
     attack_rows = [] if attack is None else [attack["row"]]
     attack_columns = [
@@ -411,243 +404,24 @@ def _linear_attack(q, m, p, secrets, Y, data):
     return dict(row=row)
 
 
-def _first(errors, atol: float):
-    """Index of the first entry above ``atol``, or None."""
-    bad = np.flatnonzero(np.asarray(errors) > atol)
+def _first(values, limit: float = 0.0):
+    """Index of the first entry above ``limit`` (an error above 0: the first input where two sides differ), or
+    None. The assembly decides whether the difference is a violation."""
+    bad = np.flatnonzero(np.asarray(values) > limit)
     return int(bad[0]) if bad.size else None
 
 
-def _ints(x) -> list:
-    return [int(v) for v in x]
+def _net(net) -> dict:
+    """A network's ``u, W, b``, for the raw data of an instance."""
+    return dict(u=net.u, W=net.W, b=net.b)
 
 
-def _spec(counterexample: str, certificate: dict) -> dict:
-    return dict(
-        counterexample=counterexample,
-        lhs=certificate["lhs_value"],
-        rhs=certificate["rhs_value"],
-        certificate=json.dumps(certificate),
-    )
-
-
-def _identity_failure(q, m, p, t, value, lam, variant) -> dict:
-    expr = IDENTITY_PRINTED_EXPR if variant == "printed" else IDENTITY_CORRECTED_EXPR
-    shape = "sigma(1/2 - (t - a))^2" if variant == "printed" else "sigma(1/2 - (t - a)^2)"
-    c = cert.certificate(
-        "==",
-        cert.formula(expr, q=q, m=m, p=p, t=t),
-        cert.formula(LAMBDA_EXPR, q=q, p=p, t=t),
-        float(value),
-        float(lam),
-        f"sum_{{a in [q^2 m]}} 2 lambda(a) {shape}",
-        "lambda(t)",
-        f"q={q}, m={m}, p={p}, t={t}: with the square outside the ReLU every a >= t contributes "
-        "(1/2 - (t - a) > 0), not just a = t",
-    )
-    return _spec(f"q={q}, m={m}, p={p}, t={t}: sum = {value:g}, lambda(t) = {lam:g}", c)
-
-
-def _active_identity_failure(q, m, p, t, count) -> dict:
-    c = cert.certificate(
-        "<=",
-        cert.formula(ACTIVE_CORRECTED_EXPR, q=q, m=m, t=t),
-        cert.formula("1"),
-        count,
-        1.0,
-        "active ReLUs of the corrected identity at t",
-        "1",
-        f"q={q}, m={m}, t={t}",
-    )
-    return _spec(f"q={q}, m={m}, t={t}: {count} ReLUs active", c)
-
-
-def _exact_residual(Z, target) -> list[Fraction]:
-    """``t - Z v`` with ``Z^T Z v = Z^T t`` solved in rationals (``Z`` has full column rank: the bits of ``y``)."""
-    Z = [[int(v) for v in row] for row in np.asarray(Z)]
-    t = [int(v) for v in np.asarray(target)]
-    cols = len(Z[0])
-    system = [
-        [Fraction(sum(row[a] * row[b] for row in Z)) for b in range(cols)]
-        + [Fraction(sum(row[a] * tv for row, tv in zip(Z, t, strict=True)))]
-        for a in range(cols)
-    ]
-    for col in range(cols):
-        pivot = next(r for r in range(col, cols) if system[r][col])
-        system[col], system[pivot] = system[pivot], system[col]
-        system[col] = [v / system[col][col] for v in system[col]]
-        for r in range(cols):
-            if r != col and system[r][col]:
-                system[r] = [a - system[r][col] * b for a, b in zip(system[r], system[col], strict=True)]
-    v = [system[a][cols] for a in range(cols)]
-    return [tv - sum((row[a] * v[a] for a in range(cols)), Fraction(0)) for row, tv in zip(Z, t, strict=True)]
-
-
-def _linear_failure(q, m, w, Z, target, residual) -> dict:
-    """No linear ``v``: the least-squares residual ``rho`` has ``z(Y)^T rho = 0`` but ``<rho, <w, Y>> = ||rho||^2``.
-
-    The certificate records ``rho`` exactly (:func:`_exact_residual`), so that ``z(Y)^T rho = 0`` holds in rationals.
-    """
-    exact = _exact_residual(Z, target)
-    value = float(sum((r * int(t) for r, t in zip(exact, target, strict=True)), Fraction(0)))
-    k = int(np.argmax(np.abs(residual)))
-    c = cert.certificate(
-        "==",
-        cert.quantity("orthogonal_residual", Z=Z, t=target, r=[cert.exact_number(r) for r in exact]),
-        cert.formula("0"),
-        value,
-        0.0,
-        "<rho, (<w, y>)_y> with z(Y)^T rho = 0",
-        "0 (if <v, z(y)> = <w, y> for all y)",
-        f"q={q}, m={m}, w={tuple(_ints(w))}: the rows of Z are z(y) for every y in Z_q^m "
-        "(bit l of y_i at coordinate i*L + l, bit beta -> 1 - 2 beta), t_y = <w, y>; if a linear v "
-        "had Z v = t then <rho, t> = <Z^T rho, v> = 0",
-    )
-    return _spec(
-        f"q={q}, m={m}, w={tuple(_ints(w))}: the best linear v leaves |<w,y> - <v,z(y)>| = "
-        f"{abs(residual[k]):.4g}; certificate <rho, t> = {value:.6g} != 0",
-        c,
-    )
-
-
-def _affine_failure(q, m, w, y, z, v, c_offset) -> dict:
-    y, z = _ints(y), _ints(z)
-    lhs = float(c_offset + sum(vi * zi for vi, zi in zip(v, z, strict=True)))
-    rhs = float(sum(int(wi) * yi for wi, yi in zip(w, y, strict=True)))
-    c = cert.certificate(
-        "==",
-        cert.formula("c + sum(v[i] * z[i] for i in range(len_z))", c=c_offset, v=list(v), z=z, len_z=len(z)),
-        cert.formula("sum(w[i] * y[i] for i in range(m))", w=_ints(w), y=y, m=m),
-        lhs,
-        rhs,
-        "c + <v, z(y)>",
-        "<w, y>",
-        f"q={q}, m={m}, y={tuple(y)}, z(y)={tuple(z)}",
-    )
-    return _spec(f"q={q}, m={m}, w={tuple(_ints(w))}, y={tuple(y)}: {lhs:g} != {rhs:g}", c)
-
-
-def _lift_failure(q, m, w, y, z, a, net) -> dict:
-    y, z, r = _ints(y), _ints(z), len(z)
-    W, b = [float(x) for x in net.W[a]], float(net.b[a])
-    lhs = 0.5 - (sum(int(wi) * yi for wi, yi in zip(w, y, strict=True)) - a) ** 2
-    rhs = float(sum(W[i * r + j] * (z[i] if i == j else z[i] * z[j]) for i in range(r) for j in range(r)) - b)
-    c = cert.certificate(
-        "==",
-        cert.formula(QUADRATIC_EXPR, w=_ints(w), y=y, m=m, a=a),
-        cert.formula(LIFT_EXPR, W=W, z=z, r=r, b=b),
-        lhs,
-        rhs,
-        "1/2 - (<w, y> - a)^2",
-        "<W_{w,a}, x(z(y))> - b_{w,a}",
-        f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}, y={tuple(y)}, z(y)={tuple(z)}",
-    )
-    return _spec(f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}, y={tuple(y)}: {lhs:g} != {rhs:g}", c)
-
-
-def _pm1_failure(q, m, w, net, c_offset, L) -> dict:
-    """A diagonal entry of the lifted weights that is forced and is not +-1 (``q = 2^L``: ``z(y)`` covers the cube)."""
-    r = m * L
+def _diagonal_not_pm1(net, r: int):
+    """``(a, k)``: the first neuron ``a`` whose lifted weights ``W_a`` (an ``r x r`` matrix) have a diagonal entry
+    other than +-1, and the largest such entry ``k`` (a non-zero entry preferred); ``None`` when there is none."""
     for a in range(net.n_neurons):
         diagonal = np.abs(net.W[a].reshape(r, r).diagonal())
         bad = np.flatnonzero(diagonal != 1.0)
         if bad.size:
-            k = int(bad[np.argmax(diagonal[bad])])  # prefer a non-zero entry
-            break
-    else:
-        return None
-    value = float(diagonal[k])
-    c = cert.certificate(
-        "==",
-        cert.formula(FORCED_DIAGONAL_EXPR, w=_ints(w), m=m, L=L, a=a, k=k),
-        cert.formula("1"),
-        value,
-        1.0,
-        f"|W_{{w,a}}[k,k]| forced by 1/2 - (<w, y> - a)^2, k={k}",
-        "1 (an entry of a vector in {1,-1}^n)",
-        f"q={q} = 2^{L}, m={m}, w={tuple(_ints(w))}, a={a}: z(y) runs over all of {{-1,1}}^{r}, "
-        "x(y)_kk = z_k and every other coordinate of x(y) is a character of degree 0 or 2, so any "
-        "W, b with <W, x(y)> - b = 1/2 - (<w, y> - a)^2 for all y has W[k,k] = E_z[z_k (1/2 - "
-        "(<w, y(z)> - a)^2)] (the formula, y(z) decoded from the bits of z)",
-    )
-    return _spec(
-        f"q={q}, m={m}, w={tuple(_ints(w))}, a={a}: W[{k},{k}] = {float(net.W[a].reshape(r, r)[k, k]):g} "
-        f"is forced (Fourier coefficient) and is not +-1",
-        c,
-    )
-
-
-def _network_failure(q, m, p, w, y, x, net) -> dict:
-    value = float(net(x[None, :])[0])
-    expected = float((sum(int(wi) * yi for wi, yi in zip(w, _ints(y), strict=True)) % q) % p)
-    c = cert.certificate(
-        "==",
-        cert.quantity("value", function={"network": cert.network_spec(net)}, x=_ints(x)),
-        cert.formula(LWR_EXPR, w=_ints(w), y=_ints(y), m=m, q=q, p=p),
-        value,
-        expected,
-        "F_w(x(y))",
-        "f_w(y) = (<w, y> mod q) mod p",
-        f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}; x = x(z(y))",
-    )
-    return _spec(f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}: F = {value:g}, f = {expected:g}", c)
-
-
-def _rounding_network_failure(q, m, p, w, y, x, net) -> dict:
-    value = float(net(x[None, :])[0])
-    w_list, y_list = _ints(w), _ints(y)
-    expected = float(_round_value(w_list, y_list, q, p))
-    c = cert.certificate(
-        "==",
-        cert.quantity("value", function={"network": cert.network_spec(net)}, x=_ints(x)),
-        cert.formula(ROUND_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
-        value,
-        expected,
-        "F_w(x(y)) with output weights 2 round((p/q)(a mod q))",
-        "round((p/q)(<w, y> mod q)) mod p",
-        f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}; x = x(z(y))",
-    )
-    return _spec(f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: F = {value:g}, f = {expected:g}", c)
-
-
-def _round_value(w, y, q, p) -> int:
-    """``round((p/q)(<w, y> mod q)) mod p`` of one sample (Banerjee et al. 2012; ties up)."""
-    t = sum(a * b for a, b in zip(w, y, strict=True)) % q
-    return (2 * p * t + q) // (2 * q) % p
-
-
-def _definition_failure(q, m, p, w, y) -> dict:
-    """Definition 15's ``f_w`` differs from the learning-with-rounding map it cites at ``(w, y)``."""
-    w_list, y_list = _ints(w), _ints(y)
-    printed = float(sum(a * b for a, b in zip(w_list, y_list, strict=True)) % q % p)
-    rounded = float(_round_value(w_list, y_list, q, p))
-    c = cert.certificate(
-        "==",
-        cert.formula(LWR_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
-        cert.formula(ROUND_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
-        printed,
-        rounded,
-        "Definition 15: f_w(y) = (<w, y> mod q) mod p",
-        "LWR (Banerjee et al. 2012): round((p/q)(<w, y> mod q)) mod p",
-        f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: the printed map reduces mod p "
-        "where learning with rounding scales by p/q and rounds",
-    )
-    return _spec(
-        f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: printed f_w = {printed:g}, "
-        f"rounding map = {rounded:g}",
-        c,
-    )
-
-
-def _network_active_failure(q, m, p, w, y, x, net) -> dict:
-    count = int(net.active_counts(x[None, :])[0])
-    c = cert.certificate(
-        "<=",
-        cert.quantity("active_count", network=cert.network_spec(net), x=_ints(x)),
-        cert.formula("1"),
-        count,
-        1.0,
-        "active neurons of F_w at x(y)",
-        "k = 1",
-        f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}; x = x(z(y))",
-    )
-    return _spec(f"q={q}, m={m}, p={p}, w={tuple(_ints(w))}, y={tuple(_ints(y))}: {count} active", c)
+            return a, int(bad[np.argmax(diagonal[bad])])
+    return None

@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
+from sparseact.claims._checks import declared_checks
+from sparseact.claims._verdicts import at_most_one, instance_arguments, ints
 from sparseact.claims.section4_lwr.compute import (
     CONJ16_SUCCESS,
     GF_EXTRA_SAMPLES,
@@ -22,23 +25,12 @@ from sparseact.claims.section4_lwr.compute import (
     SOLVE_ERROR,
 )
 from sparseact.paper import paper_ref
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify import certificates as cert
+from sparseact.verify.records import ClaimReport, declared_record
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
-#: Finding class of each check if it FAILs.
-FINDING = {
-    "linear-encoding": "proof-slip",
-    "affine-encoding": "proof-slip",
-    "identity-printed": "typo",
-    "identity-corrected": "typo",
-    "lifted-weights-pm1": "typo",
-    "lift-corrected": "typo",
-    "network": "statement-error",
-    "def15-rounding": "statement-error",
-    "network-rounding": "statement-error",
-    "rounding-not-affine": "statement-error",
-    "kernel-attack-excluded": "statement-error",
-}
+#: The claim's checks, declared once (checks.yaml); a check FAILs with its declared finding class.
+CHECKS = declared_checks("section4_lwr")
 
 
 def assemble(block: dict, tables: dict):
@@ -57,17 +49,15 @@ def assemble(block: dict, tables: dict):
     )
     nonzero = secrets[secrets["secret"].str.split().map(lambda s: any(int(v) for v in s))]
 
-    def record(name, statement_id, statement, check, variant, worst, label, passed, count, notes="", where=None):
+    fill = {"grid": grid, "gf_extra": GF_EXTRA_SAMPLES, "kernel_extra": KERNEL_EXTRA_SAMPLES}
+
+    def record(name, variant, worst, label, passed, count, notes="", where=None):
+        declaration = CHECKS[f"section4_lwr/{name}"]
         covered = instances if where is None else where
         fields = dict(
             claim_id="section4_lwr",
-            check_id=f"section4_lwr/{name}",
-            statement_id=statement_id,
-            paper_ref=paper_ref(statement_id),
-            statement=statement,
-            check=check,
+            paper_ref=paper_ref(declaration["statement"]),
             variant=variant,
-            method="exact",
             instances=int(count),
             worst_value=float(worst),
             worst_value_label=label,
@@ -79,17 +69,19 @@ def assemble(block: dict, tables: dict):
             ),
         )
         if passed is Verdict.PASS:
-            return CheckRecord(verdict=Verdict.PASS, **fields)
+            return declared_record(declaration, fill, verdict=Verdict.PASS, **fields)
         rows = failures[failures["check"] == name] if len(failures) else failures
-        if not len(rows):
+        if not len(rows) or declaration["finding"] is None:
             fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
-            return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
-        row = rows.iloc[0]
-        return CheckRecord(
+            return declared_record(declaration, fill, verdict=Verdict.INCONCLUSIVE, **fields)
+        failure = certify(json.loads(rows.iloc[0]["data"]))
+        return declared_record(
+            declaration,
+            fill,
             verdict=Verdict.FAIL,
-            finding=FINDING[name],
-            counterexample=row["counterexample"],
-            certificate=json.loads(row["certificate"]),
+            finding=declaration["finding"],
+            counterexample=failure["counterexample"],
+            certificate=failure["certificate"],
             **fields,
         )
 
@@ -98,10 +90,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "linear-encoding",
-            "section4-lwr-encoding",
-            "there is v(w) in R^r with <v(w), z(y)> = <w, y> for all y",
-            f"least-squares linear v over all y for every non-zero secret; a non-zero residual rho (orthogonal to every "
-            f"column of z(Y)) proves no linear v exists; {grid}",
             "as printed",
             worst,
             "max |<w,y> - <v,z(y)>|",
@@ -116,9 +104,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "affine-encoding",
-            "section4-lwr-encoding",
-            "<w, y> = c(w) + <v(w), z(y)> (offset absorbed into the shifts)",
-            f"v_il = -w_i 2^(l-1), c = sum_i w_i (2^L - 1)/2 on every y and secret; {grid}",
             "corrected",
             worst,
             "max abs error",
@@ -132,10 +117,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "identity-printed",
-            "section4-lwr-identity",
-            "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a))^2, one ReLU active",
-            "the printed identity (square outside the ReLU) against lambda on every integer t in [0, q^2 m), per "
-            "instance",
             "as printed",
             worst,
             "max |sum - lambda(t)|",
@@ -151,9 +132,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "identity-corrected",
-            "section4-lwr-identity",
-            "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a)^2), one ReLU active",
-            "square inside the ReLU; value and active count on every integer t in [0, q^2 m), per instance",
             "corrected",
             worst,
             "max |sum - lambda(t)|",
@@ -167,10 +145,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "lifted-weights-pm1",
-            "section4-lwr-lift",
-            "the lifted weight vector W_{w,a} is in {1,-1}^n",
-            f"fraction of entries of the lifted weights not equal to +-1; certificate: for q a power of two z(y) covers "
-            f"{{-1,1}}^r and the diagonal W[k,k] is forced to be a Fourier coefficient, which is not +-1; {grid}",
             "as printed",
             worst,
             "max fraction of entries not +-1",
@@ -191,10 +165,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "lift-corrected",
-            "section4-lwr-lift",
-            "1/2 - (<w, y> - a)^2 = <W_{w,a}, x(y)> - b_{w,a} with W_{w,a} in R^n",
-            f"W[i,j] = -v_i v_j, W[i,i] = 2 (a - c) v_i, b = ||v||^2 + (a - c)^2 - 1/2 on every y, every shift a in "
-            f"[0, q^2 m) and every secret; {grid}",
             "corrected",
             worst,
             "max abs error",
@@ -206,10 +176,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "scale",
-            "section4-lwr-scale",
-            "||W_{w,a}||_2, |b_{w,a}| = poly(q, m)",
-            "Definition 2 W and B of every network against the explicit polynomials 3(p-1) q^4 m^1.5 and "
-            f"(8/3)(p-1) q^4 m^2 (proved in scale_polynomials; p <= q); {grid}",
             "corrected",
             ratio,
             "max ratio to the polynomial",
@@ -224,10 +190,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "network",
-            "section4-lwr-class",
-            "f_w(y) = F_w(x(y)) with F_w in H_{r^2, O(q^2 m), 1}",
-            "the corrected network F_w on every y and secret: value, active neurons on the support {x(y)}, "
-            f"s = q^2 m neurons, n = r^2 with r = m L <= m (log2 q + 1); {grid}",
             "",
             worst,
             "max |F_w - f_w|",
@@ -254,16 +216,13 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "def15-rounding",
-            "def15",
-            "f_w(y) = (<w, y> mod q) mod p is the learning-with-rounding map of Banerjee et al. (2012)",
-            f"Definition 15's f_w against round((p/q)(<w, y> mod q)) mod p (ties up) on every y and secret; {grid}",
             "as printed",
             differing,
             "max number of y in Z_q^m where the two maps differ (per secret)",
             verdict_at_most(differing, 0),
             len(secrets),
-            "LWR (Banerjee et al. 2012) scales <w, y> mod q by p/q and rounds; Definition 15 reduces it mod p. For p | q "
-            "the printed map is <w mod p, y> mod p, linear over Z_p (section4_lwr/conj16-linear-attack). The reduction "
+            "LWR (Banerjee et al. 2012) scales <w, y> mod q by p/q and rounds; Definition 15 reduces it mod p. For p prime, "
+            "p | q, the printed map is <w mod p, y> mod p, linear over Z_p (section4_lwr/conj16-linear-attack). The reduction "
             "of Section 4 carries the rounding map unchanged (section4_lwr/network-rounding).",
         )
     )
@@ -273,12 +232,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "conj16-linear-attack",
-            "conj16-linear-family",
-            "Gaussian elimination over Z_p solves LWR_{p,q,m} with Definition 15's map with probability > 2/3 when p "
-            "is prime and divides q",
-            f"Gaussian elimination over Z_p (O(N m^2) operations) on N = m + {GF_EXTRA_SAMPLES} samples, for every secret "
-            "of Z_q^m (instances with p < q, p prime dividing q and every secret enumerated); its hypothesis <w', y> mod p "
-            "against f_w on every y; success probability >= (fraction recovered) x Pr[N samples have rank m over Z_p]",
             "as printed",
             best,
             "success probability lower bound",
@@ -290,8 +243,9 @@ def assemble(block: dict, tables: dict):
                     f"on every y, Pr[rank m] = {r.full_rank_probability:.6f}"
                     for r in attack.itertuples()
                 )
-                + ". For p | q, (t mod q) mod p = t mod p, so f_w(y) = <w mod p, y> mod p: a linear function over the field "
-                "Z_p, found from m independent samples: LWR with Definition 15's map is easy on every family with p | q "
+                + ". For p prime, p | q, (t mod q) mod p = t mod p, so f_w(y) = <w mod p, y> mod p: a linear function over the "
+                "field Z_p, found from m independent samples: LWR with Definition 15's map is easy on every family with p "
+                "prime, p | q "
                 "(conj16-linear-family); with the rounding map of Banerjee et al. the attack fails "
                 "(section4_lwr/rounding-not-affine)."
             )
@@ -305,10 +259,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "gaussian-elimination",
-            "conj16",
-            "Gaussian elimination over Z_p finds the unique solution of a full-rank linear system (fact:gaussian-elimination)",
-            "for every secret w of the attacked instances, the solution of <w', y> = <w, y> mod p on its N samples of rank m "
-            "(sparseact.constructions.gf_solve) against w mod p, through <w', y> mod p = <w, y> mod p on every y in Z_q^m",
             "",
             total - solved,
             "secrets not recovered",
@@ -331,11 +281,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "rounding-not-affine",
-            "conj16-poly-samples",
-            "with the rounding map of Banerjee et al. (2012) the linear attack does not solve LWR_{p,q,m}",
-            "for every secret of Z_q^m (instances with p prime, p < q and every secret enumerated): does some affine map "
-            "y -> <w', y> + c over Z_p (all p^(m+1) of them) equal round((p/q)(<w, y> mod q)) mod p on every y? The "
-            "fraction of secrets for which one does bounds the success of any learner that outputs affine maps over Z_p",
             "corrected",
             worst,
             "max fraction of secrets with an affine rounding map",
@@ -356,12 +301,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "conj16-kernel-attack",
-            "conj16-kernel-family",
-            "the label-0 kernel attack solves LWR_{p,q,m} with the rounding map of Banerjee et al. with probability "
-            "> 2/3 when q is prime and p < q < 2p (so the rounding map alone, with only p < q, leaves LWR easy)",
-            f"instances with q prime and p < q < 2p, every secret of Z_q^m: Gaussian elimination over Z_q on the label-0 "
-            f"samples among N = q (m + {KERNEL_EXTRA_SAMPLES}); credited exactly when f_w^(-1)(0) = w^perp and every "
-            "non-zero multiple of w gives f_w (both exhaustive), with Pr[label-0 samples span w^perp] (binomial x rank)",
             "rounding map, p < q",
             best,
             "success probability lower bound",
@@ -386,12 +325,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "kernel-attack-excluded",
-            "conj16-poly-samples",
-            "for q >= 2p (the corrected regime) label 0 of the rounding map has at least two preimages, and the label-0 "
-            "kernel attack applies to at most a vanishing fraction of the secrets",
-            "instances with q >= 2p, every secret of Z_q^m: the number of residues t in Z_q with round(p t / q) = 0 "
-            "(mod p) (must be >= 2) and the fraction of secrets (w = 0 included) whose label-0 set is w^perp, the only "
-            "secrets the kernel attack can recover (must stay below 2/3; it is 1/q^m for q prime), exhaustive",
             "corrected regime",
             worst,
             "max fraction of secrets with a homogeneous label-0 system",
@@ -413,10 +346,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "network-rounding",
-            "theorem3-lwr",
-            "f_w(y) = F_w(x(y)) with F_w in H_{r^2, O(q^2 m), 1} for the learning-with-rounding map",
-            "the corrected network (affine encoding, square inside the ReLU, real lifted weights) with output weights "
-            f"2 round((p/q)(a mod q)) mod p, against round((p/q)(<w, y> mod q)) mod p on every y and secret; {grid}",
             "corrected",
             worst,
             "max |F_w - f_w|",
@@ -499,15 +428,6 @@ def _reduction_margin(record, secrets, grid):
     previous = float((secrets["previous_wrong"] / secrets["domain"]).max())
     return record(
         "reduction-margin",
-        "theorem3-lwr-reduction",
-        "a learner's hypothesis g of paper loss (1/2)(g - f_w)^2 at most eps = 1/48, decoded to the nearest label, "
-        "predicts f_w(y) wrongly on at most 8 eps = 1/6 of the y; with delta = 1/6 the solver errs with probability "
-        "at most delta + 8 eps = 1/3",
-        "exact (fractions) on every y and secret: the decoding's margin mu (distance from the labels 0..p-1 to its "
-        "thresholds j + 1/2) is 1/2; the hypothesis of paper loss <= 1/48 wrong on the most inputs (g = f_w + mu on "
-        "floor(8 eps q^m) inputs with f_w < p - 1) has loss <= eps and is wrong on at most 8 eps of the y; "
-        "delta + 8 eps <= 1/3; decoding the realizing network F_w (output weights 2 round((p/q)(a mod q))) gives f_w "
-        f"on every y; {grid}",
         "corrected",
         worst,
         "max fraction of y decoded wrongly at paper loss <= 1/48",
@@ -520,3 +440,273 @@ def _reduction_margin(record, secrets, grid):
         "violation would be a bug in the reduction's constants (INCONCLUSIVE, no certificate), not an error of the "
         "paper.",
     )
+
+
+# ---------------------------------------------------------------------------
+# certificates, from the first differing input the runs stage recorded (lwr_failures' data)
+# ---------------------------------------------------------------------------
+
+#: The learning-with-rounding map of Banerjee et al. (2012) at ``(w, y)``: ``round((p/q)(<w, y> mod q)) mod p``.
+ROUND_EXPR = "floor(p * (sum(w[i] * y[i] for i in range(m)) % q) / q + 0.5) % p"
+#: ``f_w(y) = (<w, y> mod q) mod p``.
+LWR_EXPR = "(sum(w[i] * y[i] for i in range(m)) % q) % p"
+#: The printed identity at an integer ``t`` (square outside the ReLU).
+IDENTITY_PRINTED_EXPR = "sum(2 * ((a % q) % p) * relu(0.5 - (t - a)) ** 2 for a in range(q * q * m))"
+#: The corrected identity at an integer ``t`` (square inside the ReLU).
+IDENTITY_CORRECTED_EXPR = "sum(2 * ((a % q) % p) * relu(0.5 - (t - a) ** 2) for a in range(q * q * m))"
+#: ``lambda(t) = (t mod q) mod p``.
+LAMBDA_EXPR = "(t % q) % p"
+#: Active ReLUs of the corrected identity at ``t``.
+ACTIVE_CORRECTED_EXPR = "sum(1 for a in range(q * q * m) if 0.5 - (t - a) ** 2 > 0)"
+#: ``1/2 - (<w, y> - a)^2``.
+QUADRATIC_EXPR = "0.5 - (sum(w[i] * y[i] for i in range(m)) - a) ** 2"
+#: ``<W, x(z)> - b`` with the lift computed from ``z`` (``W`` flattened row-major, ``r = len(z)``).
+LIFT_EXPR = "sum(W[i * r + j] * (z[i] if i == j else z[i] * z[j]) for i in range(r) for j in range(r)) - b"
+#: ``|E_z[z_k g(z)]|``, ``g(z) = 1/2 - (<w, y(z)> - a)^2``, over all ``z in {-1,1}^(mL)``: the forced ``|W_kk|``.
+FORCED_DIAGONAL_EXPR = (
+    "abs(sum((0.5 - (sum(w[i] * sum(((j >> (i * L + l)) & 1) << l for l in range(L)) "
+    "for i in range(m)) - a) ** 2) * (1 - 2 * ((j >> k) & 1)) for j in range(2 ** (m * L)))) "
+    "/ 2 ** (m * L)"
+)
+
+
+def certify(data: dict) -> dict:
+    """The counterexample and certificate of one recorded instance: ``data`` names its builder
+    (:data:`CERTIFICATES`) and holds the builder's arguments (a network as its ``u, W, b``)."""
+    return CERTIFICATES[data["builder"]](**instance_arguments(data, ("x", "y", "z", "w", "Z", "target", "residual")))
+
+
+def _spec(counterexample: str, certificate: dict) -> dict:
+    return dict(
+        counterexample=counterexample,
+        lhs=certificate["lhs_value"],
+        rhs=certificate["rhs_value"],
+        certificate=certificate,
+    )
+
+
+def _identity_failure(q, m, p, t, value, lam, variant) -> dict:
+    expr = IDENTITY_PRINTED_EXPR if variant == "printed" else IDENTITY_CORRECTED_EXPR
+    shape = "sigma(1/2 - (t - a))^2" if variant == "printed" else "sigma(1/2 - (t - a)^2)"
+    c = cert.certificate(
+        "==",
+        cert.formula(expr, q=q, m=m, p=p, t=t),
+        cert.formula(LAMBDA_EXPR, q=q, p=p, t=t),
+        float(value),
+        float(lam),
+        f"sum_{{a in [q^2 m]}} 2 lambda(a) {shape}",
+        "lambda(t)",
+        f"q={q}, m={m}, p={p}, t={t}: with the square outside the ReLU every a >= t contributes "
+        "(1/2 - (t - a) > 0), not just a = t",
+    )
+    return _spec(f"q={q}, m={m}, p={p}, t={t}: sum = {value:g}, lambda(t) = {lam:g}", c)
+
+
+def _active_identity_failure(q, m, p, t, count) -> dict:
+    c = at_most_one(
+        cert.formula(ACTIVE_CORRECTED_EXPR, q=q, m=m, t=t),
+        count,
+        "active ReLUs of the corrected identity at t",
+        "1",
+        f"q={q}, m={m}, t={t}",
+    )
+    return _spec(f"q={q}, m={m}, t={t}: {count} ReLUs active", c)
+
+
+def _exact_residual(Z, target) -> list[Fraction]:
+    """``t - Z v`` with ``Z^T Z v = Z^T t`` solved in rationals (``Z`` has full column rank: the bits of ``y``)."""
+    Z = [[int(v) for v in row] for row in np.asarray(Z)]
+    t = [int(v) for v in np.asarray(target)]
+    cols = len(Z[0])
+    system = [
+        [Fraction(sum(row[a] * row[b] for row in Z)) for b in range(cols)]
+        + [Fraction(sum(row[a] * tv for row, tv in zip(Z, t, strict=True)))]
+        for a in range(cols)
+    ]
+    for col in range(cols):
+        pivot = next(r for r in range(col, cols) if system[r][col])
+        system[col], system[pivot] = system[pivot], system[col]
+        system[col] = [v / system[col][col] for v in system[col]]
+        for r in range(cols):
+            if r != col and system[r][col]:
+                system[r] = [a - system[r][col] * b for a, b in zip(system[r], system[col], strict=True)]
+    v = [system[a][cols] for a in range(cols)]
+    return [tv - sum((row[a] * v[a] for a in range(cols)), Fraction(0)) for row, tv in zip(Z, t, strict=True)]
+
+
+def _linear_failure(q, m, w, Z, target, residual) -> dict:
+    """No linear ``v``: the least-squares residual ``rho`` has ``z(Y)^T rho = 0`` but ``<rho, <w, Y>> = ||rho||^2``.
+
+    The certificate records ``rho`` exactly (:func:`_exact_residual`), so that ``z(Y)^T rho = 0`` holds in rationals.
+    """
+    exact = _exact_residual(Z, target)
+    value = float(sum((r * int(t) for r, t in zip(exact, target, strict=True)), Fraction(0)))
+    k = int(np.argmax(np.abs(residual)))
+    c = cert.certificate(
+        "==",
+        cert.quantity("orthogonal_residual", Z=Z, t=target, r=[cert.exact_number(r) for r in exact]),
+        cert.formula("0"),
+        value,
+        0.0,
+        "<rho, (<w, y>)_y> with z(Y)^T rho = 0",
+        "0 (if <v, z(y)> = <w, y> for all y)",
+        f"q={q}, m={m}, w={tuple(ints(w))}: the rows of Z are z(y) for every y in Z_q^m "
+        "(bit l of y_i at coordinate i*L + l, bit beta -> 1 - 2 beta), t_y = <w, y>; if a linear v "
+        "had Z v = t then <rho, t> = <Z^T rho, v> = 0",
+    )
+    return _spec(
+        f"q={q}, m={m}, w={tuple(ints(w))}: the best linear v leaves |<w,y> - <v,z(y)>| = "
+        f"{abs(residual[k]):.4g}; certificate <rho, t> = {value:.6g} != 0",
+        c,
+    )
+
+
+def _affine_failure(q, m, w, y, z, v, c_offset) -> dict:
+    y, z = ints(y), ints(z)
+    lhs = float(c_offset + sum(vi * zi for vi, zi in zip(v, z, strict=True)))
+    rhs = float(sum(int(wi) * yi for wi, yi in zip(w, y, strict=True)))
+    c = cert.certificate(
+        "==",
+        cert.formula("c + sum(v[i] * z[i] for i in range(len_z))", c=c_offset, v=list(v), z=z, len_z=len(z)),
+        cert.formula("sum(w[i] * y[i] for i in range(m))", w=ints(w), y=y, m=m),
+        lhs,
+        rhs,
+        "c + <v, z(y)>",
+        "<w, y>",
+        f"q={q}, m={m}, y={tuple(y)}, z(y)={tuple(z)}",
+    )
+    return _spec(f"q={q}, m={m}, w={tuple(ints(w))}, y={tuple(y)}: {lhs:g} != {rhs:g}", c)
+
+
+def _lift_failure(q, m, w, y, z, a, W, b) -> dict:
+    y, z, r = ints(y), ints(z), len(z)
+    W = [float(x) for x in W]
+    lhs = 0.5 - (sum(int(wi) * yi for wi, yi in zip(w, y, strict=True)) - a) ** 2
+    rhs = float(sum(W[i * r + j] * (z[i] if i == j else z[i] * z[j]) for i in range(r) for j in range(r)) - b)
+    c = cert.certificate(
+        "==",
+        cert.formula(QUADRATIC_EXPR, w=ints(w), y=y, m=m, a=a),
+        cert.formula(LIFT_EXPR, W=W, z=z, r=r, b=b),
+        lhs,
+        rhs,
+        "1/2 - (<w, y> - a)^2",
+        "<W_{w,a}, x(z(y))> - b_{w,a}",
+        f"q={q}, m={m}, w={tuple(ints(w))}, a={a}, y={tuple(y)}, z(y)={tuple(z)}",
+    )
+    return _spec(f"q={q}, m={m}, w={tuple(ints(w))}, a={a}, y={tuple(y)}: {lhs:g} != {rhs:g}", c)
+
+
+def _pm1_failure(q, m, w, L, a, k, W) -> dict:
+    """A diagonal entry of the lifted weights that is forced and is not +-1 (``q = 2^L``: ``z(y)`` covers the cube);
+    ``W`` is the row ``W_a`` of the first neuron with one, ``k`` the entry."""
+    r = m * L
+    matrix = np.asarray(W, dtype=float).reshape(r, r)
+    diagonal = np.abs(matrix.diagonal())
+    value = float(diagonal[k])
+    c = cert.certificate(
+        "==",
+        cert.formula(FORCED_DIAGONAL_EXPR, w=ints(w), m=m, L=L, a=a, k=k),
+        cert.formula("1"),
+        value,
+        1.0,
+        f"|W_{{w,a}}[k,k]| forced by 1/2 - (<w, y> - a)^2, k={k}",
+        "1 (an entry of a vector in {1,-1}^n)",
+        f"q={q} = 2^{L}, m={m}, w={tuple(ints(w))}, a={a}: z(y) runs over all of {{-1,1}}^{r}, "
+        "x(y)_kk = z_k and every other coordinate of x(y) is a character of degree 0 or 2, so any "
+        "W, b with <W, x(y)> - b = 1/2 - (<w, y> - a)^2 for all y has W[k,k] = E_z[z_k (1/2 - "
+        "(<w, y(z)> - a)^2)] (the formula, y(z) decoded from the bits of z)",
+    )
+    return _spec(
+        f"q={q}, m={m}, w={tuple(ints(w))}, a={a}: W[{k},{k}] = {float(matrix[k, k]):g} "
+        f"is forced (Fourier coefficient) and is not +-1",
+        c,
+    )
+
+
+def _network_failure(q, m, p, w, y, x, net) -> dict:
+    value = float(net(x[None, :])[0])
+    expected = float((sum(int(wi) * yi for wi, yi in zip(w, ints(y), strict=True)) % q) % p)
+    c = cert.certificate(
+        "==",
+        cert.quantity("value", function={"network": cert.network_spec(net)}, x=ints(x)),
+        cert.formula(LWR_EXPR, w=ints(w), y=ints(y), m=m, q=q, p=p),
+        value,
+        expected,
+        "F_w(x(y))",
+        "f_w(y) = (<w, y> mod q) mod p",
+        f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}; x = x(z(y))",
+    )
+    return _spec(f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}: F = {value:g}, f = {expected:g}", c)
+
+
+def _rounding_network_failure(q, m, p, w, y, x, net) -> dict:
+    value = float(net(x[None, :])[0])
+    w_list, y_list = ints(w), ints(y)
+    expected = float(_round_value(w_list, y_list, q, p))
+    c = cert.certificate(
+        "==",
+        cert.quantity("value", function={"network": cert.network_spec(net)}, x=ints(x)),
+        cert.formula(ROUND_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
+        value,
+        expected,
+        "F_w(x(y)) with output weights 2 round((p/q)(a mod q))",
+        "round((p/q)(<w, y> mod q)) mod p",
+        f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}; x = x(z(y))",
+    )
+    return _spec(f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: F = {value:g}, f = {expected:g}", c)
+
+
+def _round_value(w, y, q, p) -> int:
+    """``round((p/q)(<w, y> mod q)) mod p`` of one sample (Banerjee et al. 2012; ties up)."""
+    t = sum(a * b for a, b in zip(w, y, strict=True)) % q
+    return (2 * p * t + q) // (2 * q) % p
+
+
+def _definition_failure(q, m, p, w, y) -> dict:
+    """Definition 15's ``f_w`` differs from the learning-with-rounding map it cites at ``(w, y)``."""
+    w_list, y_list = ints(w), ints(y)
+    printed = float(sum(a * b for a, b in zip(w_list, y_list, strict=True)) % q % p)
+    rounded = float(_round_value(w_list, y_list, q, p))
+    c = cert.certificate(
+        "==",
+        cert.formula(LWR_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
+        cert.formula(ROUND_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
+        printed,
+        rounded,
+        "Definition 15: f_w(y) = (<w, y> mod q) mod p",
+        "LWR (Banerjee et al. 2012): round((p/q)(<w, y> mod q)) mod p",
+        f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: the printed map reduces mod p "
+        "where learning with rounding scales by p/q and rounds",
+    )
+    return _spec(
+        f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: printed f_w = {printed:g}, "
+        f"rounding map = {rounded:g}",
+        c,
+    )
+
+
+def _network_active_failure(q, m, p, w, y, x, net) -> dict:
+    count = int(net.active_counts(x[None, :])[0])
+    c = at_most_one(
+        cert.quantity("active_count", network=cert.network_spec(net), x=ints(x)),
+        count,
+        "active neurons of F_w at x(y)",
+        "k = 1",
+        f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}; x = x(z(y))",
+    )
+    return _spec(f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}: {count} active", c)
+
+
+#: The certificate builders of :func:`certify`, by the name the runs stage records.
+CERTIFICATES = {
+    "identity": _identity_failure,
+    "active-identity": _active_identity_failure,
+    "linear": _linear_failure,
+    "affine": _affine_failure,
+    "lift": _lift_failure,
+    "pm1": _pm1_failure,
+    "network": _network_failure,
+    "network-active": _network_active_failure,
+    "rounding-network": _rounding_network_failure,
+    "definition": _definition_failure,
+}

@@ -5,35 +5,18 @@ The grid and what the claim checks: :mod:`sparseact.claims.section4_parity`.
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 
 from sparseact import constructions as C
 from sparseact.analysis import walsh_coefficients
+from sparseact.claims._failures import instance_json
 from sparseact.cube import hypercube
 from sparseact.networks import SparseReLUNetwork
 from sparseact.runtime.datafiles import network_arrays, network_from_arrays
-from sparseact.verify import certificates as cert
-from sparseact.verify.certificates import network_spec
-from sparseact.verify.verdicts import ATOL
 
 #: The two versions of every formula (:data:`sparseact.constructions.VARIANTS`), with their ledger labels.
 VARIANT_LABELS = {"printed": "as printed", "corrected": "corrected"}
-
-#: ``chi_S`` as printed: 1 iff ``sum_{i in S} y_i`` is even (``S`` 0-based).
-CHI_PRINTED_EXPR = "1 if sum(y[i] for i in S) % 2 == 0 else 0"
-#: ``chi_S`` corrected: 1 iff ``sum_{i in S} y_i = |S| (mod 4)``.
-CHI_CORRECTED_EXPR = "1 if (sum(y[i] for i in S) - sum(1 for i in S)) % 4 == 0 else 0"
-#: The parity on ``S`` in {0,1} form: 1 iff the number of ``-1`` among ``(y_i)_{i in S}`` is even.
-PARITY_EXPR = "(1 + (-1) ** sum((1 - y[i]) // 2 for i in S)) / 2"
-#: The right side of the identity over the shift set ``A``.
-IDENTITY_EXPR = "sum(2 * relu(0.5 - (sum(y[i] for i in S) - a) ** 2) for a in A)"
-#: The quadratic inside the ReLU.
-QUADRATIC_EXPR = "0.5 - (sum(y[i] for i in S) - a) ** 2"
-#: ``<w, x(y)> - b`` with the lift ``x(y)`` computed from its definition (``w`` flattened row-major).
-LIFT_EXPR = "sum(w[i * m + j] * (y[i] if i == j else y[i] * y[j]) for i in range(m) for j in range(m)) - b"
 
 
 def generate(point: dict, rng) -> dict:
@@ -61,9 +44,10 @@ def _subset(mask: int) -> tuple[int, ...]:
     return tuple(i for i in range(int(mask).bit_length()) if mask >> i & 1)
 
 
-def _first(errors, atol: float):
-    """Index of the first error above the tolerance policy's slack, or None."""
-    bad = np.flatnonzero(np.asarray(errors) > atol)
+def _first(values, limit: float = 0.0):
+    """Index of the first value above ``limit`` (an error above 0: the first input where two sides differ), or
+    None. The assembly decides whether the difference is a violation."""
+    bad = np.flatnonzero(np.asarray(values) > limit)
     return int(bad[0]) if bad.size else None
 
 
@@ -109,9 +93,9 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
     rows, failures = [], {}
     chi = {"printed": C.chi_printed, "corrected": _chi_corrected}
 
-    def record(check_name, builder, *arguments):
+    def record(check_name, builder, **arguments):
         if check_name not in failures:
-            failures[check_name] = builder(*arguments)
+            failures[check_name] = _instance(builder, **arguments)
 
     for i, mask in enumerate(data["subsets"]):
         S = _subset(mask)
@@ -128,9 +112,9 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
                 w, beta = C.parity_lift_weights(m, S, float(a), variant)
                 err = np.abs((X @ w - beta) - (0.5 - (t - a) ** 2))
                 lift_errors.append(float(err.max()))
-                j = _first(err, ATOL)
+                j = _first(err)
                 if j is not None:
-                    record(f"lift-{variant}", _lift_failure, m, S, a, Y[j], w, beta, variant)
+                    record(f"lift-{variant}", "lift", m=m, S=S, a=a, y=Y[j], w=w, beta=beta, variant=variant)
             errors = {
                 f"chi-{variant}": np.abs(chi_v - parity),
                 "identity-vs-printed-chi": np.abs(identity - chi_v) if variant == "printed" else None,
@@ -138,20 +122,23 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
                 f"network-{variant}": np.abs(values - parity),
             }
             for name, err in errors.items():
-                j = None if err is None else _first(err, ATOL)
+                j = None if err is None else _first(err)
+                arguments = dict(name=name, m=m, S=S, shifts=shifts, y=Y[j], x=X[j], net=_net(net), variant=variant)
                 if j is not None and name == "network-printed" and len(S) == m:
                     # at S = [m] the printed weights are right: the failure is the encoding's alone
-                    failures[name] = _failure(name, m, S, shifts, Y[j], X[j], net, variant)
+                    failures[name] = _instance("failure", **arguments)
                 elif j is not None:
-                    record(name, _failure, name, m, S, shifts, Y[j], X[j], net, variant)
+                    record(name, "failure", **arguments)
             j = _first(identity_active, 1)
             if j is not None:
-                record("identity-one-active", _active_failure, "identity-one-active", m, S, Y[j], shifts)
+                record("identity-one-active", "active", m=m, S=S, y=Y[j], shifts=shifts)
             j = _first(active, 1)
             if j is not None:
-                record(f"sparsity-{variant}", _network_active_failure, m, S, Y[j], X[j], net, variant)
+                record(
+                    f"sparsity-{variant}", "network-active", m=m, S=S, y=Y[j], x=X[j], net=_net(net), variant=variant
+                )
             if net.n_neurons > 2 * m:
-                record(f"sparsity-{variant}", _neuron_count_failure, m, S, net, variant)
+                record(f"sparsity-{variant}", "neuron-count", m=m, S=S, net=_net(net), variant=variant)
             norms = np.linalg.norm(net.W, axis=1)
             rescaled = {}
             if variant == "corrected":
@@ -194,7 +181,7 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
                 )
             )
     failure_rows = [dict(check=name, **spec) for name, spec in failures.items()]
-    columns = ["check", "m", "S", "variant", "counterexample", "lhs", "rhs", "certificate"]
+    columns = ["check", "m", "S", "variant", "data"]
     return {
         "parity": pd.DataFrame(rows),
         "parity_failures": pd.DataFrame(failure_rows, columns=columns),
@@ -276,161 +263,19 @@ def _chi_corrected(Y, S):
     return ((t - len(S)) % 4 == 0).astype(np.float64)
 
 
-def _ints(x) -> list:
-    return [int(v) for v in x]
+def _net(net) -> dict:
+    """A network's ``u, W, b``, for the raw data of an instance."""
+    return dict(u=net.u, W=net.W, b=net.b)
 
 
-def _spec(m, S, variant, counterexample, certificate) -> dict:
+def _instance(builder: str, **arguments) -> dict:
+    """A row of the ``parity_failures`` table: the first input where a check's two sides differ, with the raw
+    data its certificate needs (``builder`` names the certificate of
+    :data:`sparseact.claims.section4_parity.verdicts.CERTIFICATES`; ``arguments`` are its arguments)."""
+    S = arguments["S"]
     return dict(
-        m=m,
+        m=arguments["m"],
         S=" ".join(map(str, S)),
-        variant=variant,
-        counterexample=counterexample,
-        lhs=certificate["lhs_value"],
-        rhs=certificate["rhs_value"],
-        certificate=json.dumps(certificate),
+        variant=arguments.get("variant", "") if builder != "active" else "",
+        data=instance_json(dict(builder=builder, **arguments)),
     )
-
-
-def _failure(name, m, S, shifts, y, x, net, variant) -> dict:
-    """Certificate of a FAIL of ``chi-*``, ``identity-*`` or ``network-*`` at the input ``y``."""
-    y, S_list, A = _ints(y), list(S), _ints(shifts)
-    parity = cert.formula(PARITY_EXPR, y=y, S=S_list)
-    parity_value = _parity_value(y, S)
-    where = f"m={m}, S={S_list} (0-based), y={tuple(y)}"
-    if name.startswith("chi-"):
-        expr = CHI_PRINTED_EXPR if variant == "printed" else CHI_CORRECTED_EXPR
-        value = _chi_value(y, S, variant)
-        c = cert.certificate(
-            "==",
-            cert.formula(expr, y=y, S=S_list),
-            parity,
-            value,
-            parity_value,
-            "chi_S(y) (" + VARIANT_LABELS[variant] + ")",
-            "parity (1 + prod_{i in S} y_i)/2",
-            f"{where}: sum_{{i in S}} y_i = {sum(y[i] for i in S)}; for y in {{-1,1}}^m this sum is "
-            "|S| mod 2 for every y, so the printed chi_S is constant, while the parity is not",
-        )
-        return _spec(m, S, variant, f"{where}: chi_S = {value:g}, parity = {parity_value:g}", c)
-    value = _identity_value(y, S, A)
-    if name == "identity-vs-printed-chi":
-        chi_value = _chi_value(y, S, "printed")
-        c = cert.certificate(
-            "==",
-            cert.formula(IDENTITY_EXPR, y=y, S=S_list, A=A),
-            cert.formula(CHI_PRINTED_EXPR, y=y, S=S_list),
-            value,
-            chi_value,
-            "sum_{a even} 2 sigma(1/2 - (sum_S y_i - a)^2)",
-            "printed chi_S(y)",
-            where,
-        )
-        return _spec(m, S, variant, f"{where}: identity = {value:g}, printed chi_S = {chi_value:g}", c)
-    if name.startswith("identity-"):
-        c = cert.certificate(
-            "==",
-            cert.formula(IDENTITY_EXPR, y=y, S=S_list, A=A),
-            parity,
-            value,
-            parity_value,
-            f"sum_{{a in A}} 2 sigma(1/2 - (sum_S y_i - a)^2), A = {A}",
-            "parity (1 + prod_{i in S} y_i)/2",
-            f"{where}: with even shifts the sum is 1 iff sum_S y_i is even, which does not depend "
-            "on y; the parity needs a = |S| (mod 4)",
-        )
-        return _spec(m, S, variant, f"{where}, shifts {A}: identity = {value:g}, parity = {parity_value:g}", c)
-
-    h = float(net(x[None, :])[0])
-    c = cert.certificate(
-        "==",
-        cert.quantity("value", function={"network": network_spec(net)}, x=_ints(x)),
-        parity,
-        h,
-        parity_value,
-        "h(x(y)), network " + VARIANT_LABELS[variant],
-        "parity on S",
-        f"{where}; x = x(y) (row-major m x m lift: x_ii = y_i, x_ij = y_i y_j)",
-    )
-    return _spec(m, S, variant, f"{where}: h(x(y)) = {h:g}, parity = {parity_value:g}", c)
-
-
-def _lift_failure(m, S, a, y, w, beta, variant) -> dict:
-    y, S_list = _ints(y), list(S)
-    quadratic = 0.5 - (sum(y[i] for i in S) - a) ** 2
-    lifted = float(sum(w[i * m + j] * (y[i] if i == j else y[i] * y[j]) for i in range(m) for j in range(m)) - beta)
-    where = f"m={m}, S={S_list} (0-based), a={a}, y={tuple(y)}"
-    c = cert.certificate(
-        "==",
-        cert.formula(QUADRATIC_EXPR, y=y, S=S_list, a=a),
-        cert.formula(LIFT_EXPR, w=[float(v) for v in w], y=y, m=m, b=beta),
-        quadratic,
-        lifted,
-        "1/2 - (sum_{i in S} y_i - a)^2",
-        "<w_{S,a}, x(y)> - b_{S,a}",
-        f"{where}; w_{{S,a}}[i,j] = -1 for i != j in [m], w[i,i] = 2a, b = |S| + a^2 - 1/2 "
-        "as printed: the weights ignore S",
-    )
-    return _spec(m, S, variant, f"{where}: 1/2 - (sum_S y_i - a)^2 = {quadratic:g}, <w, x(y)> - b = {lifted:g}", c)
-
-
-def _active_failure(name, m, S, y, shifts) -> dict:
-    y, S_list, A = _ints(y), list(S), _ints(shifts)
-    count = sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)
-    expr = "sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)"
-    c = cert.certificate(
-        "<=",
-        cert.formula(expr, y=y, S=S_list, A=A),
-        cert.formula("1"),
-        count,
-        1.0,
-        "active ReLUs of the identity",
-        "1",
-        f"m={m}, S={S_list}, y={tuple(y)}, shifts {A}",
-    )
-    return _spec(m, S, "", f"m={m}, S={S_list}, y={tuple(y)}: {count} active", c)
-
-
-def _network_active_failure(m, S, y, x, net, variant) -> dict:
-    count = int(net.active_counts(x[None, :])[0])
-    where = f"m={m}, S={list(S)} (0-based), y={tuple(_ints(y))}"
-    c = cert.certificate(
-        "<=",
-        cert.quantity("active_count", network=cert.network_spec(net), x=_ints(x)),
-        cert.formula("1"),
-        count,
-        1.0,
-        "active neurons of h at x(y)",
-        "k = 1",
-        f"{where}; x = x(y) lies in the support of the distribution D of Section 4",
-    )
-    return _spec(m, S, variant, f"{where}: {count} neurons active at x(y)", c)
-
-
-def _neuron_count_failure(m, S, net, variant) -> dict:
-    b = [float(v) for v in net.b]
-    c = cert.certificate(
-        "<=",
-        cert.formula("sum(1 for _ in b)", b=b),
-        cert.formula("2 * m", m=m),
-        len(b),
-        2 * m,
-        "number of neurons s (one bias each)",
-        "2m",
-        f"m={m}, S={list(S)}",
-    )
-    return _spec(m, S, variant, f"m={m}, S={list(S)}: {len(b)} neurons > 2m", c)
-
-
-def _parity_value(y, S) -> float:
-    return (1 + (-1) ** sum((1 - y[i]) // 2 for i in S)) / 2
-
-
-def _chi_value(y, S, variant) -> float:
-    t = sum(y[i] for i in S)
-    return float(t % 2 == 0) if variant == "printed" else float((t - len(S)) % 4 == 0)
-
-
-def _identity_value(y, S, A) -> float:
-    t = sum(y[i] for i in S)
-    return float(sum(2 * max(0.5 - (t - a) ** 2, 0.0) for a in A))

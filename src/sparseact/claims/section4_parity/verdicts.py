@@ -12,9 +12,13 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
+from sparseact.claims._checks import declared_checks
+from sparseact.claims._verdicts import at_most_one, instance_arguments, ints
 from sparseact.claims.section4_parity.compute import PARSEVAL_QUERIES, VARIANT_LABELS
 from sparseact.paper import paper_ref
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify import certificates as cert
+from sparseact.verify.certificates import network_spec
+from sparseact.verify.records import ClaimReport, declared_record
 from sparseact.verify.verdicts import Verdict, loglog_slope, verdict_all, verdict_at_most
 
 #: Explicit constants of the scale bounds: max_a ||w_{S,a}||_2 = sqrt(4m^3 + m^2 - m) <= sqrt(5) m^1.5 and
@@ -22,22 +26,8 @@ from sparseact.verify.verdicts import Verdict, loglog_slope, verdict_all, verdic
 SCALE_W_CONSTANT = 5**0.5
 SCALE_B_CONSTANT = 2.0
 
-#: Finding class of each check if it FAILs (the printed ones do; the corrected ones are expected to PASS).
-FINDING = {
-    "chi-printed": "proof-slip",
-    "chi-corrected": "proof-slip",
-    "identity-vs-printed-chi": "proof-slip",
-    "identity-printed": "proof-slip",
-    "identity-corrected": "proof-slip",
-    "identity-one-active": "proof-slip",
-    "lift-printed": "typo",
-    "lift-corrected": "typo",
-    "network-printed": "proof-slip",
-    "network-corrected": "proof-slip",
-    "sparsity-printed": "typo",
-    "sparsity-corrected": "proof-slip",
-    "class": "statement-error",
-}
+#: The claim's checks, declared once (checks.yaml); a check FAILs with its declared finding class.
+CHECKS = declared_checks("section4_parity")
 
 
 def assemble(block: dict, tables: dict):
@@ -51,23 +41,21 @@ def assemble(block: dict, tables: dict):
 
     def failure_of(name):
         rows = failures[failures["check"] == name] if len(failures) else failures
-        return rows.iloc[0] if len(rows) else None
+        return certify(json.loads(rows.iloc[0]["data"])) if len(rows) else None
 
     exhaustive_range = describe_range(
         [{"m": m, "n": m * m} for m in ms], ["m", "n"], "every non-empty S of [m], every y in {-1,1}^m"
     )
 
-    def record(name, statement_id, statement, check, variant, worst, label, passed, instances, notes="", covered=None):
+    fill = {"grid": grid, "tables": 2 * PARSEVAL_QUERIES}
+
+    def record(name, variant, worst, label, passed, instances, notes="", covered=None):
         """One row; a failing check carries the first (smallest m) failure's certificate."""
+        declaration = CHECKS[f"section4_parity/{name}"]
         fields = dict(
             claim_id="section4_parity",
-            check_id=f"section4_parity/{name}",
-            statement_id=statement_id,
-            paper_ref=paper_ref(statement_id),
-            statement=statement,
-            check=check,
+            paper_ref=paper_ref(declaration["statement"]),
             variant=variant,
-            method="exact",
             instances=int(instances),
             worst_value=float(worst),
             worst_value_label=label,
@@ -75,16 +63,18 @@ def assemble(block: dict, tables: dict):
             range=covered or exhaustive_range,
         )
         if passed is Verdict.PASS:
-            return CheckRecord(verdict=Verdict.PASS, **fields)
-        failure = failure_of(name)
+            return declared_record(declaration, fill, verdict=Verdict.PASS, **fields)
+        failure = failure_of(name) if declaration["finding"] is not None else None
         if failure is None:
             fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
-            return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
-        return CheckRecord(
+            return declared_record(declaration, fill, verdict=Verdict.INCONCLUSIVE, **fields)
+        return declared_record(
+            declaration,
+            fill,
             verdict=Verdict.FAIL,
-            finding=FINDING[name],
+            finding=declaration["finding"],
             counterexample=failure["counterexample"],
-            certificate=json.loads(failure["certificate"]),
+            certificate=failure["certificate"],
             **fields,
         )
 
@@ -99,9 +89,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "chi-printed",
-            "section4-parity-chi",
-            "chi_S(y) = 1 iff sum_{i in S} y_i is even (the parity on S)",
-            f"printed chi_S against the parity (1 + prod_{{i in S}} y_i)/2; {grid}",
             "as printed",
             worst,
             "max |chi_S - parity|",
@@ -118,9 +105,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "chi-corrected",
-            "section4-parity-chi",
-            "chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4), i.e. the parity",
-            f"1{{sum_S y_i = |S| mod 4}} against (1 + prod_S y_i)/2; {grid}",
             "corrected",
             worst,
             "max |chi_S - parity|",
@@ -134,9 +118,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "identity-vs-printed-chi",
-            "section4-parity-identity",
-            "chi_S(y) = sum_{a even} 2 sigma(1/2 - (sum_{i in S} y_i - a)^2) (printed chi_S)",
-            f"printed identity against the printed chi_S; {grid}",
             "as printed",
             worst,
             "max |identity - chi_S|",
@@ -149,10 +130,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "identity-printed",
-            "section4-parity-network",
-            "the network's printed shift set (a even) sums to the parity on S (what the reduction from Theorem 14 needs)",
-            f"the printed shift sum sum_{{a even in [-m, m]}} 2 sigma(1/2 - (sum_{{i in S}} y_i - a)^2) (the network's "
-            f"shift set with an exact lift) against the parity; {grid}",
             "as printed",
             worst,
             "max |shift sum - parity|",
@@ -169,9 +146,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "identity-corrected",
-            "section4-parity-identity",
-            "parity_S(y) = sum_{a in [-m, m], a = |S| mod 4} 2 sigma(1/2 - (sum_{i in S} y_i - a)^2)",
-            f"the identity with shifts a = |S| (mod 4) against the parity; {grid}",
             "corrected",
             worst,
             "max |identity - parity|",
@@ -185,9 +159,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "identity-one-active",
-            "section4-parity-identity",
-            "for any y in {1,-1}^m at most one ReLU node is active",
-            f"largest number of positive ReLU arguments, printed and corrected shifts; {grid}",
             "",
             act,
             "max active ReLUs",
@@ -202,14 +173,6 @@ def assemble(block: dict, tables: dict):
         records.append(
             record(
                 f"lift-{variant}",
-                "section4-parity-lift",
-                "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}",
-                (
-                    "w[i,j] = -1 for i != j in [m], w[i,i] = 2a, b = |S| + a^2 - 1/2 (as printed)"
-                    if variant == "printed"
-                    else "the same weights restricted to i, j in S (zero elsewhere), b = |S| + a^2 - 1/2"
-                )
-                + f"; every integer a in [-m, m]; {grid}",
                 VARIANT_LABELS[variant],
                 worst,
                 "max |lhs - rhs|",
@@ -231,9 +194,6 @@ def assemble(block: dict, tables: dict):
         records.append(
             record(
                 f"network-{variant}",
-                "section4-parity-network",
-                "the parity on S is h(x(y)) with h(x) = sum_a 2 sigma(<w_{S,a}, x> - b_{S,a})",
-                f"the {VARIANT_LABELS[variant]} network (shifts and weights) against the parity on x(y); {grid}",
                 VARIANT_LABELS[variant],
                 worst,
                 "max |h - parity|",
@@ -268,9 +228,6 @@ def assemble(block: dict, tables: dict):
         records.append(
             record(
                 f"sparsity-{variant}",
-                "section4-parity-network",
-                "at most one neuron active on every x(y) (the support), s <= 2m",
-                f"active neurons on every x(y) and the neuron count, {VARIANT_LABELS[variant]} network; {grid}",
                 VARIANT_LABELS[variant],
                 worst,
                 "max active on the support",
@@ -307,12 +264,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "scale",
-            "section4-parity-scale",
-            "||w_{S,a}||_2 = O(m^1.5) and |b_{S,a}| = O(m^2)",
-            "max over integer a in [-m, m] of ||w_{[m],a}||_2 and |b_{[m],a}| (S = [m], where printed and corrected "
-            "weights coincide) against the closed forms sqrt(4m^3 + m^2 - m) and m^2 + m - 1/2 and the explicit bounds "
-            "sqrt(5) m^1.5, 2 m^2; on the exhaustive points, the largest corrected ||w_{S,a}|| over S is the one of "
-            "S = [m]",
             "",
             max(w_ratio, b_ratio),
             "max of ||w||/m^1.5, |b|/m^2 (observed constants)",
@@ -332,9 +283,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "neurons",
-            "section4-parity-network",
-            "at most 2m neurons",
-            "neurons of the corrected network = #{a in [-m, m] : a = |S| (mod 4)} <= 2m, every non-empty S; " + grid,
             "corrected",
             float((part["neurons"] / part["neuron_limit"]).max()),
             "max s / 2m",
@@ -355,10 +303,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "weight-ranges",
-            "section4-parity-scale",
-            "entries of w_{S,a} in {0, -1, 2a}, |a| <= m; b_{S,a} = |S| + a^2 - 1/2; output weights 2",
-            "max |entry| of every corrected network's w_{S,a} against 2m, max |b_{S,a}| against m^2 + m - 1/2, "
-            "||u||_inf against 2; " + grid,
             "corrected",
             max(entry_ratio, bias_ratio),
             "max of ||w||_inf / 2m and |b| / (m^2 + m - 1/2)",
@@ -375,10 +319,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "rescaled-norm",
-            "intro-parity-norm",
-            "parities on k variables are computed by H_{k^2, 2k, 1} with coefficient vectors of norm at most O(k)",
-            "the corrected network with (u, w_j, b_j) -> (lam u, w_j / lam, b_j / lam), lam = max_j ||w_j|| / k (k = m): "
-            "equals the parity on every x(y), at most one active neuron, max_j ||w_j||_2 <= k; " + grid,
             "corrected",
             max(rescaled_error, rescaled_norm),
             "max of |h - parity| and max_j ||w_j|| / k",
@@ -412,10 +352,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "definition2-W",
-            "intro-parity-norm",
-            "the Section 4 parity network has Definition 2 scale W = ||u||_inf max_j ||w_j||_2 = 2 sqrt(4k^3 + k^2 - k)",
-            "W of every corrected network against the closed form 2 sqrt(4k^3 + k^2 - k) at S = [k] (k = m), and at most "
-            "it for every S; " + grid,
             "corrected",
             W_error,
             "max |W - closed form| (S = [k]) and excess over it",
@@ -434,10 +370,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "dense-parity",
-            "intro-dense-parity",
-            "one-layer networks of size s compute parities on min(n, s - 1) variables (no activation sparsity)",
-            "sum_{j=0}^{k} c_j sigma(sum_{i in S} x_i - T_j + 1), T_j = -k + 2j, c from the unit lower-triangular "
-            "system, against chi_S(x) = prod_{i in S} x_i on all of {-1,1}^n, every non-empty S of [m]",
             "",
             dense_error,
             "max |h - chi_S|",
@@ -453,11 +385,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "dense-parity-k-neurons",
-            "intro-dense-parity",
-            "one-layer networks of size s compute parities on min(n, s) variables (no activation sparsity)",
-            "Section 4's {0,1}-valued parity (1 + prod_{i in S} x_i)/2 by k = |S| neurons of T = sum_{i in S} x_i "
-            "(sigma(T - T_0)/2 or sigma(T_1 - T)/2, then corrections c_j sigma(T - T_j), j = 1..k-1; no output bias), on "
-            "all of {-1,1}^n, every non-empty S of [m]",
             "",
             dense_error01,
             "max |h - (1 + chi_S)/2|",
@@ -475,11 +402,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "parseval-queries",
-            "theorem14",
-            "a bounded query phi has sum_S E[phi chi_S]^2 = E[phi^2] <= 1, so |E[phi chi_S]| > tau for at most 1/tau^2 "
-            "parities",
-            "Parseval identity and the count of parities a query correlates with beyond tau in {1/2, 1/4, 1/8}, for every "
-            f"parity, majority and {2 * PARSEVAL_QUERIES} tables with entries in [-1, 1] and {{-1, 1}} per m",
             "",
             max(parseval_error, over),
             "max of |sum_S fhat^2 - E[phi^2]| and count / (1/tau^2)",
@@ -513,10 +435,6 @@ def assemble(block: dict, tables: dict):
     records.append(
         record(
             "class",
-            "section4-parity-class",
-            "parities on m variables are computed in H_{m^2, O(m), 1}^{O(m^1.5), O(m^2)} on the support {x(y)}",
-            "the corrected network: equals the parity on every x(y), at most 1 active neuron on the support, "
-            f"s <= 2m ({grid}); Definition 2 scales W, B of the S = [m] network along the scale grid",
             "",
             float(max(W_ratio, B_ratio)),
             "max of W/m^1.5, B/m^2 (Definition 2 scales, ||u||_inf = 2)",
@@ -617,3 +535,187 @@ def _summary(table):
         max_W=("W", "max"),
         max_B=("B", "max"),
     )
+
+
+# ---------------------------------------------------------------------------
+# certificates, from the first differing input the runs stage recorded (compute._instance)
+# ---------------------------------------------------------------------------
+
+#: ``chi_S`` as printed: 1 iff ``sum_{i in S} y_i`` is even (``S`` 0-based).
+CHI_PRINTED_EXPR = "1 if sum(y[i] for i in S) % 2 == 0 else 0"
+#: ``chi_S`` corrected: 1 iff ``sum_{i in S} y_i = |S| (mod 4)``.
+CHI_CORRECTED_EXPR = "1 if (sum(y[i] for i in S) - sum(1 for i in S)) % 4 == 0 else 0"
+#: The parity on ``S`` in {0,1} form: 1 iff the number of ``-1`` among ``(y_i)_{i in S}`` is even.
+PARITY_EXPR = "(1 + (-1) ** sum((1 - y[i]) // 2 for i in S)) / 2"
+#: The right side of the identity over the shift set ``A``.
+IDENTITY_EXPR = "sum(2 * relu(0.5 - (sum(y[i] for i in S) - a) ** 2) for a in A)"
+#: The quadratic inside the ReLU.
+QUADRATIC_EXPR = "0.5 - (sum(y[i] for i in S) - a) ** 2"
+#: ``<w, x(y)> - b`` with the lift ``x(y)`` computed from its definition (``w`` flattened row-major).
+LIFT_EXPR = "sum(w[i * m + j] * (y[i] if i == j else y[i] * y[j]) for i in range(m) for j in range(m)) - b"
+
+
+def certify(data: dict) -> dict:
+    """The counterexample and certificate of one recorded instance: ``data`` names its builder
+    (:data:`CERTIFICATES`) and holds the builder's arguments (a network as its ``u, W, b``)."""
+    return CERTIFICATES[data["builder"]](**instance_arguments(data, ("x", "y", "w")))
+
+
+def _spec(m, S, variant, counterexample, certificate) -> dict:
+    return dict(
+        m=m,
+        S=" ".join(map(str, S)),
+        variant=variant,
+        counterexample=counterexample,
+        lhs=certificate["lhs_value"],
+        rhs=certificate["rhs_value"],
+        certificate=certificate,
+    )
+
+
+def _failure(name, m, S, shifts, y, x, net, variant) -> dict:
+    """Certificate of a FAIL of ``chi-*``, ``identity-*`` or ``network-*`` at the input ``y``."""
+    y, S_list, A = ints(y), list(S), ints(shifts)
+    parity = cert.formula(PARITY_EXPR, y=y, S=S_list)
+    parity_value = _parity_value(y, S)
+    where = f"m={m}, S={S_list} (0-based), y={tuple(y)}"
+    if name.startswith("chi-"):
+        expr = CHI_PRINTED_EXPR if variant == "printed" else CHI_CORRECTED_EXPR
+        value = _chi_value(y, S, variant)
+        c = cert.certificate(
+            "==",
+            cert.formula(expr, y=y, S=S_list),
+            parity,
+            value,
+            parity_value,
+            "chi_S(y) (" + VARIANT_LABELS[variant] + ")",
+            "parity (1 + prod_{i in S} y_i)/2",
+            f"{where}: sum_{{i in S}} y_i = {sum(y[i] for i in S)}; for y in {{-1,1}}^m this sum is "
+            "|S| mod 2 for every y, so the printed chi_S is constant, while the parity is not",
+        )
+        return _spec(m, S, variant, f"{where}: chi_S = {value:g}, parity = {parity_value:g}", c)
+    value = _identity_value(y, S, A)
+    if name == "identity-vs-printed-chi":
+        chi_value = _chi_value(y, S, "printed")
+        c = cert.certificate(
+            "==",
+            cert.formula(IDENTITY_EXPR, y=y, S=S_list, A=A),
+            cert.formula(CHI_PRINTED_EXPR, y=y, S=S_list),
+            value,
+            chi_value,
+            "sum_{a even} 2 sigma(1/2 - (sum_S y_i - a)^2)",
+            "printed chi_S(y)",
+            where,
+        )
+        return _spec(m, S, variant, f"{where}: identity = {value:g}, printed chi_S = {chi_value:g}", c)
+    if name.startswith("identity-"):
+        c = cert.certificate(
+            "==",
+            cert.formula(IDENTITY_EXPR, y=y, S=S_list, A=A),
+            parity,
+            value,
+            parity_value,
+            f"sum_{{a in A}} 2 sigma(1/2 - (sum_S y_i - a)^2), A = {A}",
+            "parity (1 + prod_{i in S} y_i)/2",
+            f"{where}: with even shifts the sum is 1 iff sum_S y_i is even, which does not depend "
+            "on y; the parity needs a = |S| (mod 4)",
+        )
+        return _spec(m, S, variant, f"{where}, shifts {A}: identity = {value:g}, parity = {parity_value:g}", c)
+
+    h = float(net(x[None, :])[0])
+    c = cert.certificate(
+        "==",
+        cert.quantity("value", function={"network": network_spec(net)}, x=ints(x)),
+        parity,
+        h,
+        parity_value,
+        "h(x(y)), network " + VARIANT_LABELS[variant],
+        "parity on S",
+        f"{where}; x = x(y) (row-major m x m lift: x_ii = y_i, x_ij = y_i y_j)",
+    )
+    return _spec(m, S, variant, f"{where}: h(x(y)) = {h:g}, parity = {parity_value:g}", c)
+
+
+def _lift_failure(m, S, a, y, w, beta, variant) -> dict:
+    y, S_list = ints(y), list(S)
+    quadratic = 0.5 - (sum(y[i] for i in S) - a) ** 2
+    lifted = float(sum(w[i * m + j] * (y[i] if i == j else y[i] * y[j]) for i in range(m) for j in range(m)) - beta)
+    where = f"m={m}, S={S_list} (0-based), a={a}, y={tuple(y)}"
+    c = cert.certificate(
+        "==",
+        cert.formula(QUADRATIC_EXPR, y=y, S=S_list, a=a),
+        cert.formula(LIFT_EXPR, w=[float(v) for v in w], y=y, m=m, b=beta),
+        quadratic,
+        lifted,
+        "1/2 - (sum_{i in S} y_i - a)^2",
+        "<w_{S,a}, x(y)> - b_{S,a}",
+        f"{where}; w_{{S,a}}[i,j] = -1 for i != j in [m], w[i,i] = 2a, b = |S| + a^2 - 1/2 "
+        "as printed: the weights ignore S",
+    )
+    return _spec(m, S, variant, f"{where}: 1/2 - (sum_S y_i - a)^2 = {quadratic:g}, <w, x(y)> - b = {lifted:g}", c)
+
+
+def _active_failure(name, m, S, y, shifts) -> dict:
+    y, S_list, A = ints(y), list(S), ints(shifts)
+    count = sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)
+    expr = "sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)"
+    c = at_most_one(
+        cert.formula(expr, y=y, S=S_list, A=A),
+        count,
+        "active ReLUs of the identity",
+        "1",
+        f"m={m}, S={S_list}, y={tuple(y)}, shifts {A}",
+    )
+    return _spec(m, S, "", f"m={m}, S={S_list}, y={tuple(y)}: {count} active", c)
+
+
+def _network_active_failure(m, S, y, x, net, variant) -> dict:
+    count = int(net.active_counts(x[None, :])[0])
+    where = f"m={m}, S={list(S)} (0-based), y={tuple(ints(y))}"
+    c = at_most_one(
+        cert.quantity("active_count", network=cert.network_spec(net), x=ints(x)),
+        count,
+        "active neurons of h at x(y)",
+        "k = 1",
+        f"{where}; x = x(y) lies in the support of the distribution D of Section 4",
+    )
+    return _spec(m, S, variant, f"{where}: {count} neurons active at x(y)", c)
+
+
+def _neuron_count_failure(m, S, net, variant) -> dict:
+    b = [float(v) for v in net.b]
+    c = cert.certificate(
+        "<=",
+        cert.formula("sum(1 for _ in b)", b=b),
+        cert.formula("2 * m", m=m),
+        len(b),
+        2 * m,
+        "number of neurons s (one bias each)",
+        "2m",
+        f"m={m}, S={list(S)}",
+    )
+    return _spec(m, S, variant, f"m={m}, S={list(S)}: {len(b)} neurons > 2m", c)
+
+
+def _parity_value(y, S) -> float:
+    return (1 + (-1) ** sum((1 - y[i]) // 2 for i in S)) / 2
+
+
+def _chi_value(y, S, variant) -> float:
+    t = sum(y[i] for i in S)
+    return float(t % 2 == 0) if variant == "printed" else float((t - len(S)) % 4 == 0)
+
+
+def _identity_value(y, S, A) -> float:
+    t = sum(y[i] for i in S)
+    return float(sum(2 * max(0.5 - (t - a) ** 2, 0.0) for a in A))
+
+
+#: The certificate builders of :func:`certify`, by the name the runs stage records.
+CERTIFICATES = {
+    "failure": _failure,
+    "lift": _lift_failure,
+    "active": _active_failure,
+    "network-active": _network_active_failure,
+    "neuron-count": _neuron_count_failure,
+}

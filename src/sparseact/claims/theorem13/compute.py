@@ -16,24 +16,11 @@ from sparseact.combinatorics import monomial_count
 from sparseact.cube import hypercube, indices_from_points
 from sparseact.learners import LowDegreeRegressor
 from sparseact.runtime.datafiles import network_arrays, network_from_arrays, networks_from_arrays
-from sparseact.verify import certificates as C
 
 #: Rows per chunk of the cube enumeration (cache-sized blocks of preactivations).
 CUBE_CHUNK = 1 << 12
 #: The learner gets ``m_d = max(samples, OVERSAMPLING * N_d)`` samples at degree ``d``.
 OVERSAMPLING = 3
-
-#: ``f(x)`` of a junta from its truth table ``T`` (hypercube order), variables ``V`` (0-based) and ``p``.
-JUNTA_EXPR = "sum(T[j] for j in range(2 ** p) if j == sum(2 ** t * (1 - x[V[t]]) / 2 for t in range(p)))"
-#: ``h(x)`` of a network ``u, W, b`` (rows of ``W`` are the ``w_j``) at ``x``.
-NETWORK_EXPR = "sum(u[j] * relu(sum(W[j][i] * x[i] for i in range(n)) - b[j]) for j in range(len_u))"
-#: ``sigma(<w_j, x> - b_j)`` of one neuron.
-NEURON_EXPR = "relu(sum(w[i] * x[i] for i in range(n)) - c)"
-#: ``1{x_i = w_i for every i in V}``.
-INDICATOR_EXPR = "1 if sum(abs(x[i] - w[i]) for i in V) == 0 else 0"
-#: ``||u||_inf max_j ||w_j||_2`` (Definition 2's W) and ``||u||_inf max_j |b_j|`` (B).
-SCALE_W_EXPR = "max(abs(t) for t in u) * max(sqrt(sum(v * v for v in row)) for row in W)"
-SCALE_B_EXPR = "max(abs(t) for t in u) * max(abs(t) for t in b)"
 
 
 # ---------------------------------------------------------------------------
@@ -149,7 +136,9 @@ def check_junta_network(net, table, variables, s: int) -> dict:
 
     Computes ``max |h - f|``, the largest deviation of ``sigma(<w_j, x> - b_j)`` from
     ``1{x_V = (w_j)_V}`` over the first ``2^p`` neurons, the smallest and largest number of active
-    neurons, and the scales. The first violation of each check comes with its certificate (JSON).
+    neurons, and the scales. The first input where ``h != f`` (resp. a neuron differs from its indicator, more
+    than one neuron fires) comes with the raw data of its certificate, ``instance_<check>`` (JSON); a network whose
+    scale exceeds one of the levels with its ``u, W, b`` (``instance_scale``). The assembly certifies them.
     """
     n, p = net.n_inputs, len(variables)
     patterns = np.array(neuron_patterns(net, variables)[: 1 << p], dtype=np.int64)
@@ -160,8 +149,8 @@ def check_junta_network(net, table, variables, s: int) -> dict:
         inverse = np.argsort(patterns)
     err = ind_err = 0.0
     max_active, min_active = 0, net.n_neurons + 1
-    fail = {"computes": "", "indicator": "", "sparsity": "", "scale": ""}
-    cert = dict.fromkeys(fail, "")
+    fail = {"computes": "", "indicator": "", "sparsity": ""}
+    instance = dict.fromkeys((*fail, "scale"), "")
     start = 0
     net_vars = _network_vars(net)
     for pre in net.cube_preactivations(CUBE_CHUNK):
@@ -188,19 +177,9 @@ def check_junta_network(net, table, variables, s: int) -> dict:
             x = _point_x(row, n)
             h, f = float(values[row - start]), float(target[row - start])
             fail["computes"] = f"n={n}, s={s}, p={p}, variables={list(map(int, variables))}, x={x}: h={h:g}, f={f:g}"
-            if C.violated("==", h, f):
-                cert["computes"] = json.dumps(
-                    C.certificate(
-                        "==",
-                        C.formula(NETWORK_EXPR, x=x, **net_vars),
-                        C.formula(JUNTA_EXPR, T=list(map(float, table)), V=list(map(int, variables)), p=p, x=x),
-                        h,
-                        f,
-                        "h(x) of the proof's network",
-                        "f(x) of the junta",
-                        "the proof's network differs from the junta at x",
-                    )
-                )
+            instance["computes"] = json.dumps(
+                dict(x=x, **net_vars, T=list(map(float, table)), V=list(map(int, variables)), p=p, h=h, f=f)
+            )
         if not fail["indicator"] and ind_gap.max() > 0.0:
             row_in = int(np.argmax(ind_gap))
             indicator = (pattern[row_in] == patterns[:head]).astype(np.float64)
@@ -208,59 +187,20 @@ def check_junta_network(net, table, variables, s: int) -> dict:
             x = _point_x(start + row_in, n)
             lhs, rhs = float(relu[row_in, j]), float(indicator[j])
             fail["indicator"] = f"n={n}, s={s}, p={p}, neuron j={j}, x={x}: sigma={lhs:g}, indicator={rhs:g}"
-            if C.violated("==", lhs, rhs) and patterns[j] >= 0:
+            if patterns[j] >= 0:
                 w = net.W[j].tolist()
-                cert["indicator"] = json.dumps(
-                    C.certificate(
-                        "==",
-                        C.formula(NEURON_EXPR, w=w, x=x, c=float(net.b[j]), n=n),
-                        C.formula(INDICATOR_EXPR, w=w, x=x, V=list(map(int, variables))),
-                        lhs,
-                        rhs,
-                        "sigma(<w_j, x> - p + 1)",
-                        "1{x_i = w_ji for all i in V}",
-                        "the proof's indicator identity fails for neuron j at x",
-                    )
+                instance["indicator"] = json.dumps(
+                    dict(w=w, x=x, c=float(net.b[j]), n=n, V=list(map(int, variables)), lhs=lhs, rhs=rhs)
                 )
         if not fail["sparsity"] and active.max() > 1:
             row = start + int(np.argmax(active))
             x = _point_x(row, n)
             count = int(active.max())
             fail["sparsity"] = f"n={n}, s={s}, p={p}, x={x}: {count} active neurons"
-            cert["sparsity"] = json.dumps(
-                C.certificate(
-                    "<=",
-                    C.quantity("active_count", network=C.network_spec(net), x=x),
-                    C.formula("1"),
-                    count,
-                    1.0,
-                    "#{j : <w_j, x> - b_j > 0}",
-                    "k = 1",
-                    "more than one neuron of the proof's network fires at x",
-                )
-            )
+            instance["sparsity"] = json.dumps(dict(u=net_vars["u"], W=net_vars["W"], b=net_vars["b"], x=x, count=count))
         start = stop
-    levels = (
-        ("W", net.scale_W(), SCALE_W_EXPR, math.sqrt(p), "sqrt(p)"),
-        ("B", net.scale_B(), SCALE_B_EXPR, float(p), "p"),
-        ("W", net.scale_W(), SCALE_W_EXPR, math.sqrt(math.log2(s)), "sqrt(log2(s))"),
-        ("B", net.scale_B(), SCALE_B_EXPR, math.log2(s), "log2(s)"),
-    )
-    for label, value, expr, limit, limit_expr in levels:
-        if not fail["scale"] and C.violated("<=", value, limit):
-            fail["scale"] = f"n={n}, s={s}, p={p}: {label} = {value:g} > {limit_expr} = {limit:g}"
-            cert["scale"] = json.dumps(
-                C.certificate(
-                    "<=",
-                    C.formula(expr, u=net.u.tolist(), W=net.W.tolist(), b=net.b.tolist()),
-                    C.formula(limit_expr, p=p, s=s),
-                    value,
-                    limit,
-                    f"{label} of Definition 2",
-                    limit_expr,
-                    f"the proof's network has {label} above the level of H_{{n,s,1}}^{{sqrt(p),p}}",
-                )
-            )
+    if net.scale_W() > min(math.sqrt(p), math.sqrt(math.log2(s))) or net.scale_B() > min(p, math.log2(s)):
+        instance["scale"] = json.dumps(dict(u=net_vars["u"], W=net_vars["W"], b=net_vars["b"]))
     return dict(
         n=n,
         s=s,
@@ -278,7 +218,7 @@ def check_junta_network(net, table, variables, s: int) -> dict:
         B_theorem=math.log2(s),
         bad_patterns=int(np.count_nonzero(patterns < 0)),
         **{f"failure_{key}": value for key, value in fail.items()},
-        **{f"certificate_{key}": value for key, value in cert.items()},
+        **{f"instance_{key}": value for key, value in instance.items()},
     )
 
 

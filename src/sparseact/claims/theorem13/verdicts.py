@@ -13,11 +13,12 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
+from sparseact.claims._checks import declared_checks
 from sparseact.claims.theorem13.compute import OVERSAMPLING
 from sparseact.combinatorics import monomial_count
 from sparseact.paper import paper_ref
-from sparseact.verify.certificates import certificate, formula, quantity
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.certificates import certificate, certificate_if_violated, formula, quantity, violated
+from sparseact.verify.records import CheckRecord, ClaimReport, declared_record
 from sparseact.verify.verdicts import (
     ATOL,
     Verdict,
@@ -27,6 +28,21 @@ from sparseact.verify.verdicts import (
     verdict_at_most,
     verdict_equal,
 )
+
+#: The claim's checks, declared once (checks.yaml).
+CHECKS = declared_checks("theorem13")
+#: ``f(x)`` of a junta from its truth table ``T`` (hypercube order), variables ``V`` (0-based) and ``p``.
+JUNTA_EXPR = "sum(T[j] for j in range(2 ** p) if j == sum(2 ** t * (1 - x[V[t]]) / 2 for t in range(p)))"
+#: ``h(x)`` of a network ``u, W, b`` (rows of ``W`` are the ``w_j``) at ``x``.
+NETWORK_EXPR = "sum(u[j] * relu(sum(W[j][i] * x[i] for i in range(n)) - b[j]) for j in range(len_u))"
+#: ``sigma(<w_j, x> - b_j)`` of one neuron.
+NEURON_EXPR = "relu(sum(w[i] * x[i] for i in range(n)) - c)"
+#: ``1{x_i = w_i for every i in V}``.
+INDICATOR_EXPR = "1 if sum(abs(x[i] - w[i]) for i in V) == 0 else 0"
+#: ``||u||_inf max_j ||w_j||_2`` (Definition 2's W) and ``||u||_inf max_j |b_j|`` (B).
+SCALE_W_EXPR = "max(abs(t) for t in u) * max(sqrt(sum(v * v for v in row)) for row in W)"
+SCALE_B_EXPR = "max(abs(t) for t in u) * max(abs(t) for t in b)"
+
 
 #: Below ``d = p`` the parity's test error must be at least ``(1 - CLIFF_BELOW_REL)`` times the trivial error.
 CLIFF_BELOW_REL = 0.05
@@ -72,21 +88,19 @@ def junta_corner_record(n: int) -> CheckRecord:
         "at p = 0 the class H_{n,s,1}^{0,0} holds only the zero function (every neuron is u_j sigma(0) = 0), "
         "so the constant 0-junta f = 1 is not in it",
     )
-    return CheckRecord(
+    declaration = CHECKS["theorem13/junta-corner"]
+    return declared_record(
+        declaration,
+        {"n": n},
         claim_id="theorem13",
-        check_id="theorem13/junta-corner",
-        statement_id="theorem13-proof",
         paper_ref=paper_ref("theorem13-proof"),
-        statement="J_{n,p} in H_{n,s,1}^{sqrt(p), p} for every p <= floor(log2 s), at p = 0",
-        check=f"the constant 0-junta f = 1 on {{1,-1}}^{n} against the sup bound k(W sqrt(n) + B) of the class at p = 0",
         variant="as printed",
-        method="exact",
         instances=1,
         worst_value=1.0,
         worst_value_label="f(x) - k(W sqrt(n) + B) at p = 0",
         range=f"p = 0, n = {n}, every s (p <= floor(log2 s) holds for every s >= 1)",
         verdict=Verdict.FAIL,
-        finding="out-of-range",
+        finding=declaration["finding"],
         counterexample=f"p = 0, n = {n}: f = 1 (a 0-junta) has f(x) = 1 > 0 = k(W sqrt(n) + B) at W = sqrt(0), B = 0",
         certificate=c,
         notes="Outside the range the paper uses: Theorem 13 applies the inclusion at p = floor(log2 s) >= 1 (s >= 2).",
@@ -128,38 +142,32 @@ def assemble(block: dict, tables: dict):
     junta_range = describe_range(junta.to_dict("records"), ["n", "s", "p"], "every input of the cube")
     common = dict(
         claim_id="theorem13",
-        statement_id="theorem13-proof",
         paper_ref=paper_ref("theorem13-proof"),
         variant="",
-        method="exact",
         instances=len(junta),
         range=junta_range,
     )
+    fill = {"grid": grid, "evaluations": evaluations}
 
-    def exact_record(name, statement, check, worst, label, verdict, failure_col, cert_col, notes=""):
-        fields = dict(
-            check_id=f"theorem13/{name}",
-            statement=statement,
-            check=check,
-            worst_value=float(worst),
-            worst_value_label=label,
-            notes=notes,
-            **common,
-        )
+    def exact_record(name, worst, label, verdict, failure_col, build, notes=""):
+        declaration = CHECKS[f"theorem13/{name}"]
+        fields = dict(worst_value=float(worst), worst_value_label=label, notes=notes, **common)
         if verdict is Verdict.PASS:
-            return CheckRecord(verdict=Verdict.PASS, **fields)
-        failed = junta[junta[cert_col] != ""] if cert_col else junta.iloc[0:0]
-        if not len(failed):
+            return declared_record(declaration, fill, verdict=Verdict.PASS, **fields)
+        failed = [found for _, row in junta.iterrows() if (found := build(row)) is not None]
+        if not failed:
             first = junta[junta[failure_col] != ""] if failure_col else junta.iloc[0:0]
             where = first[failure_col].iloc[0] if len(first) else ""
             fields["notes"] = (notes + " " if notes else "") + f"[no certificate recorded: INCONCLUSIVE] {where}"
-            return CheckRecord(verdict=Verdict.INCONCLUSIVE, **fields)
-        row = failed.iloc[0]
-        return CheckRecord(
+            return declared_record(declaration, fill, verdict=Verdict.INCONCLUSIVE, **fields)
+        counterexample, cert = failed[0]
+        return declared_record(
+            declaration,
+            fill,
             verdict=Verdict.FAIL,
-            finding="proof-slip",
-            counterexample=row[failure_col],
-            certificate=json.loads(row[cert_col]),
+            finding=declaration["finding"],
+            counterexample=counterexample,
+            certificate=cert,
             **fields,
         )
 
@@ -167,14 +175,11 @@ def assemble(block: dict, tables: dict):
     records.append(
         exact_record(
             "junta-computes",
-            "f(x) = sum_{j in [2^p]} u_j sigma(<w_j, x> - p + 1) for every p-junta f",
-            f"the proof's network against the junta on all 2^n inputs ({grid}; {evaluations} evaluations; parity and "
-            "random truth tables on random variables)",
             err,
             "max |h - f|",
             verdict_equal([err], [0.0])[0],
             "failure_computes",
-            "certificate_computes",
+            recorded("computes", computes_certificate),
             "f is read from its truth table by index arithmetic, independently of the network",
         )
     )
@@ -183,13 +188,11 @@ def assemble(block: dict, tables: dict):
     records.append(
         exact_record(
             "junta-indicator",
-            "sigma(<w_j, x> - p + 1) = 1{x_i = w_ji for all i in [p]} for j in [2^p]",
-            f"every neuron j <= 2^p on every input ({grid}); w_j must be +-1 on the junta's variables and 0 elsewhere",
             ind,
             "max |sigma(<w_j,x> - p + 1) - indicator|",
             verdict_all([verdict_equal([ind], [0.0])[0], verdict_at_most(bad, 0)]),
             "failure_indicator",
-            "certificate_indicator",
+            recorded("indicator", indicator_certificate),
             f"neurons whose w_j is not a sign pattern on the variables: {bad}",
         )
     )
@@ -198,13 +201,11 @@ def assemble(block: dict, tables: dict):
     records.append(
         exact_record(
             "junta-sparsity",
-            "the junta network is 1-sparse with s neurons (it lies in H_{n,s,1})",
-            f"largest number of active neurons over the whole cube, and s neurons ({grid})",
             max_active,
             "max active neurons",
             verdict_all([verdict_at_most(max_active, 1), verdict_at_most(0 if size_ok else 1, 0)]),
             "failure_sparsity",
-            "certificate_sparsity",
+            recorded("sparsity", sparsity_certificate),
             f"fewest active neurons on any input: {min_active} (exactly one neuron fires when this is 1)"
             + ("" if size_ok else "; some network does not have s neurons"),
         )
@@ -217,14 +218,11 @@ def assemble(block: dict, tables: dict):
     scale_verdict = verdict_all([verdict_at_most(w, 1.0) for w in (w_proof, b_proof, w_thm, b_thm)])
     scale = exact_record(
         "junta-scale",
-        "J_{n,p} in H_{n,s,1}^{sqrt(p), p}, hence in H_{n,s,1}^{sqrt(log2 s), log2 s} for p <= floor(log2 s)",
-        f"Definition 2 scales W = ||u||_inf max ||w_j||, B = ||u||_inf max |b_j| against sqrt(p), p "
-        f"(proof) and sqrt(log2 s), log2 s (theorem) ({grid})",
         worst,
         "max of W/sqrt(p), B/p, W/sqrt(log2 s), B/log2 s",
         scale_verdict,
-        "failure_scale",
-        "certificate_scale",
+        None,
+        scale_certificate,
         f"max W/sqrt(p) = {w_proof:.4g}, max B/p = {b_proof:.4g} (the bias is p - 1), max W/sqrt(log2 s) = "
         f"{w_thm:.4g}, max B/log2 s = {b_thm:.4g}",
     )
@@ -240,7 +238,6 @@ def assemble(block: dict, tables: dict):
     # evidence for Conjecture 12: what the construction predicts for the best known (low-degree) learner
     hard_common = dict(
         claim_id="theorem13",
-        statement_id="conj12-log-range",
         paper_ref=paper_ref("conj12-log-range"),
         variant="",
         range=describe_range(hard.to_dict("records"), ["n", "p", "degree"], "parity and random juntas"),
@@ -250,12 +247,9 @@ def assemble(block: dict, tables: dict):
         f"d in {sorted(int(d) for d in hard['degree'].unique())}"
     )
     records.append(
-        CheckRecord(
-            check_id="theorem13/parity-floor",
-            statement="a p-parity in H_{n,2^p,1} has no degree-<p approximation better "
-            "than the constant: floor_d = (1/2) sum_{|T|>d} fhat(T)^2 equals the trivial error for d < p, 0 for d >= p",
-            check=f"exact Fourier level weights of the parity network's truth table ({hgrid})",
-            method="exact",
+        declared_record(
+            CHECKS["theorem13/parity-floor"],
+            {"hgrid": hgrid},
             instances=len(parity),
             worst_value=floor_err,
             worst_value_label="max |floor_d - predicted|",
@@ -280,15 +274,14 @@ def assemble(block: dict, tables: dict):
         else ""
     )
     records.append(
-        CheckRecord(
-            check_id="theorem13/parity-cliff",
-            statement="the low-degree learner (Lemma 7) on a p-parity in H_{n,2^p,1}: "
-            "test error stays at the trivial error for d < p and drops to 0 at d = p",
-            check=f"exact test error (whole cube) of LowDegreeRegressor fitted on m_d = max(samples, {OVERSAMPLING} N_d) "
-            f"uniform samples; below p at least {1 - CLIFF_BELOW_REL:g} x trivial, at d >= p at most "
-            f"{CLIFF_AT_ABS:g} "
-            f"({hgrid})",
-            method="monte-carlo",
+        declared_record(
+            CHECKS["theorem13/parity-cliff"],
+            {
+                "hgrid": hgrid,
+                "oversampling": OVERSAMPLING,
+                "below": f"{1 - CLIFF_BELOW_REL:g}",
+                "at": f"{CLIFF_AT_ABS:g}",
+            },
             instances=len(parity),
             worst_value=at_error,
             worst_value_label="max test error at d >= p",
@@ -322,13 +315,9 @@ def assemble(block: dict, tables: dict):
             f" at n = {ASYMPTOTIC_N:.0e}"
         )
     records.append(
-        CheckRecord(
-            check_id="theorem13/cost",
-            statement="the low-degree learner at d = p needs N_p(n) = sum_{t<=p} C(n,t) = "
-            "n^{Theta(p)} features, i.e. n^{Theta(log s)} time for p = floor(log2 s)",
-            check=f"(n/p)^p <= N_p(n) <= (e n/p)^p exactly for every (n, p) of the hardness grid, and N_p equals the "
-            f"learner's feature count at d = p ({hgrid})",
-            method="exact",
+        declared_record(
+            CHECKS["theorem13/cost"],
+            {"hgrid": hgrid},
             instances=len(cost),
             worst_value=float((cost["N_p"] / cost["upper"]).max()),
             worst_value_label="max N_p / (e n/p)^p",
@@ -374,3 +363,95 @@ def _tightness(junta):
             )
         )
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------
+# certificates of the junta checks, from the instances the runs stage recorded
+# (compute.check_junta_network): each ``(counterexample, certificate)`` or ``None``
+# ---------------------------------------------------------------------------
+
+
+def recorded(check: str, build):
+    """The certificate builder of ``exact_record`` for ``check``: ``(counterexample, certificate)`` of the instance a
+    ``theorem13-junta`` row recorded (``instance_<check>``, ``failure_<check>``), or ``None`` when it recorded none
+    or ``build(data)`` finds no violation."""
+
+    def certify(row):
+        if not row[f"instance_{check}"]:
+            return None
+        certificate = build(json.loads(row[f"instance_{check}"]))
+        return None if certificate is None else (row[f"failure_{check}"], certificate)
+
+    return certify
+
+
+def computes_certificate(d: dict) -> dict | None:
+    """``h(x) != f(x)`` at the first input where the proof's network differs from the junta."""
+    network = {key: d[key] for key in ("u", "W", "b", "n", "len_u")}
+    return certificate_if_violated(
+        "==",
+        formula(NETWORK_EXPR, x=d["x"], **network),
+        formula(JUNTA_EXPR, T=d["T"], V=d["V"], p=d["p"], x=d["x"]),
+        d["h"],
+        d["f"],
+        "h(x) of the proof's network",
+        "f(x) of the junta",
+        "the proof's network differs from the junta at x",
+    )
+
+
+def indicator_certificate(d: dict) -> dict | None:
+    """``sigma(<w_j, x> - p + 1) != 1{x_V = (w_j)_V}`` at the first input and neuron where they differ."""
+    return certificate_if_violated(
+        "==",
+        formula(NEURON_EXPR, w=d["w"], x=d["x"], c=d["c"], n=d["n"]),
+        formula(INDICATOR_EXPR, w=d["w"], x=d["x"], V=d["V"]),
+        d["lhs"],
+        d["rhs"],
+        "sigma(<w_j, x> - p + 1)",
+        "1{x_i = w_ji for all i in V}",
+        "the proof's indicator identity fails for neuron j at x",
+    )
+
+
+def sparsity_certificate(d: dict) -> dict | None:
+    """More than one active neuron at the first input where more than one fires."""
+    return certificate_if_violated(
+        "<=",
+        quantity("active_count", network={key: d[key] for key in ("u", "W", "b")}, x=d["x"]),
+        formula("1"),
+        d["count"],
+        1.0,
+        "#{j : <w_j, x> - b_j > 0}",
+        "k = 1",
+        "more than one neuron of the proof's network fires at x",
+    )
+
+
+def scale_certificate(row):
+    """The first of the levels ``W <= sqrt(p)``, ``B <= p``, ``W <= sqrt(log2 s)``, ``B <= log2 s`` the network's
+    scale exceeds."""
+    if not row["instance_scale"]:
+        return None
+    d = json.loads(row["instance_scale"])
+    n, s, p = int(row["n"]), int(row["s"]), int(row["p"])
+    levels = (
+        ("W", row["W"], SCALE_W_EXPR, row["W_proof"], "sqrt(p)"),
+        ("B", row["B"], SCALE_B_EXPR, row["B_proof"], "p"),
+        ("W", row["W"], SCALE_W_EXPR, row["W_theorem"], "sqrt(log2(s))"),
+        ("B", row["B"], SCALE_B_EXPR, row["B_theorem"], "log2(s)"),
+    )
+    for label, value, expr, limit, limit_expr in levels:
+        if violated("<=", value, limit):
+            cert = certificate(
+                "<=",
+                formula(expr, u=d["u"], W=d["W"], b=d["b"]),
+                formula(limit_expr, p=p, s=s),
+                value,
+                limit,
+                f"{label} of Definition 2",
+                limit_expr,
+                f"the proof's network has {label} above the level of H_{{n,s,1}}^{{sqrt(p),p}}",
+            )
+            return f"n={n}, s={s}, p={p}: {label} = {value:g} > {limit_expr} = {limit:g}", cert
+    return None

@@ -15,7 +15,8 @@ from scipy.stats import beta
 
 from sparseact import bounds
 from sparseact.claims import describe_range
-from sparseact.claims.theorem17 import _targets
+from sparseact.claims._checks import declared_checks
+from sparseact.claims.theorem17 import _targets, dense_lower_bound
 from sparseact.claims.theorem17.compute import (
     SPARSE,
     class_parameters,
@@ -24,8 +25,7 @@ from sparseact.claims.theorem17.compute import (
     target_label,
     target_network,
 )
-from sparseact.verify import certificates as cert
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.records import CheckRecord, ClaimReport, declared_record
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: Confidence of the one-sided Clopper-Pearson upper end on Pr[test loss > eps].
@@ -35,11 +35,8 @@ SCALE_LAMBDA = 10.0
 #: A training loss at most this is read as "ERM reached the global minimum 0" (realisable targets).
 ZERO_LOSS_TOL = 1e-8
 
-#: Theorem 17 as its ledger rows carry it (plain text; ``STATEMENTS`` has it with TeX math).
-STATEMENT_TEXT = (
-    "There exists a (eps, delta)-PAC learning algorithm for any H_{n,s,k}^{W,B} with sample complexity "
-    "m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2)"
-)
+#: The claim's checks, declared once (checks.yaml).
+CHECKS = declared_checks("theorem17")
 
 
 # ---------------------------------------------------------------------------
@@ -148,9 +145,7 @@ def assemble(block: dict, tables: dict):
             f"targets: {', '.join(dict.fromkeys(frame['target']))}" + (f"; {extra}" if extra else ""),
         )
 
-    common = dict(
-        claim_id="theorem17", statement_id="theorem17", paper_ref="Theorem 17", variant="", statement=STATEMENT_TEXT
-    )
+    common = dict(claim_id="theorem17", paper_ref="Theorem 17", variant="")
 
     # --- our learner is in the class on its sample (exact) -----------------------------------------------
     sparse = curves[curves["learner"] == SPARSE]
@@ -165,12 +160,9 @@ def assemble(block: dict, tables: dict):
     grid_mass = float(sparse.loc[sparse["kind"] == "grid", "cube_mass_over_k"].max())
     bound_mass = float(sparse.loc[sparse["kind"] == "bound", "cube_mass_over_k"].max())
     records = [
-        CheckRecord(
-            check_id="theorem17/erm-in-class",
-            method="exact",
+        declared_record(
+            CHECKS["theorem17/erm-in-class"],
             instances=len(sparse),
-            check="every network returned by the sparse ERM satisfies ||u||_inf max||w_j|| <= W, ||u||_inf max|b_j| <= B "
-            "and activates <= k neurons on every sample point (recomputed from its weights)",
             worst_value=float((sparse["max_active_sample"] - sparse["k"]).max()) if len(sparse) else float("nan"),
             worst_value_label="max (active neurons on the sample - k)",
             verdict=in_class,
@@ -209,15 +201,10 @@ def assemble(block: dict, tables: dict):
         f"{r.target} / {r.learner}: {r.samples_needed}" for r in needs[needs["learner"] != SPARSE].itertuples()
     )
     records.append(
-        CheckRecord(
-            check_id="theorem17/samples-needed",
-            method="monte-carlo",
+        declared_record(
+            CHECKS["theorem17/samples-needed"],
+            {"coverage": f"{1 - delta:g}", "seeds": block["seeds"], "eps": f"{eps:g}", "bias": f"{block['bias']:g}"},
             instances=len(sp),
-            check=(
-                f"smallest grid m at which >= 1 - delta = {1 - delta:g} of the {block['seeds']} seeds reach exact test "
-                f"loss <= eps = {eps:g} (biased product distribution, Pr[x_i = 1] = {block['bias']:g}), against the "
-                "expression with hidden constant 1"
-            ),
             worst_value=float(reached["ratio"].max()) if len(reached) else float("nan"),
             worst_value_label="max samples needed / expression",
             verdict=verdict,
@@ -279,15 +266,10 @@ def assemble(block: dict, tables: dict):
     n_optimiser = int(summary["failures_with_train_loss"].sum()) if len(summary) else 0
     exps = summary["scale_exponent"] if len(summary) else pd.Series([float("nan")])
     records.append(
-        CheckRecord(
-            check_id="theorem17/at-bound",
-            method="monte-carlo",
+        declared_record(
+            CHECKS["theorem17/at-bound"],
+            {"confidence": f"{CONFIDENCE:.0%}", "delta": f"{delta:g}"},
             instances=len(at),
-            check=(
-                f"at m = ceil(c * expression), c >= 1 (multinomial counts over the cube, ERM on the exact empirical "
-                f"loss), the one-sided {CONFIDENCE:.0%} Clopper-Pearson upper end of Pr[test loss > eps] is <= delta "
-                f"= {delta:g}"
-            ),
             worst_value=float(summary["upper"].max()) if len(summary) else float("nan"),
             worst_value_label="max upper end of Pr[loss > eps]",
             verdict=at_verdict,
@@ -333,14 +315,9 @@ def assemble(block: dict, tables: dict):
     if cover_verdict is Verdict.FAIL:
         cover_verdict = Verdict.INCONCLUSIVE  # coverage is sufficient, not necessary
     records.append(
-        CheckRecord(
-            check_id="theorem17/exact-erm-coverage",
-            method="exact",
+        declared_record(
+            CHECKS["theorem17/exact-erm-coverage"],
             instances=len(coverage),
-            check=(
-                "sum_x (1 - p_x)^m <= delta at m = ceil(expression): every exact ERM interpolates the observed "
-                "points of a realisable target, so its test loss is 0 whenever the sample covers the support"
-            ),
             worst_value=float(coverage["log10_miss_at_expression"].max()),
             worst_value_label="max log10 Pr[sample misses a support point] (union bound)",
             verdict=cover_verdict,
@@ -366,8 +343,8 @@ def assemble(block: dict, tables: dict):
 #: ``N`` points (uniform; all mass spread at ``1/m``; geometric), evaluated exactly (closed-form sums).
 MEMORISER_M = (1, 3, 10, 100, 10_000)
 MEMORISER_N = (2, 8, 64)
-#: The instance against the Introduction's Omega(s^2/eps^2): the dense class H_{1,1,1}^{1,1} (C = s(W sqrt(n) + B) = 2)
-#: at delta = 1/4, a tiny eps, and the hidden constant read at DENSE_C (every c above m_0 eps^2/s^2 fails too).
+#: The instance of dense-lower-bound-refuted (the Introduction's Omega(s^2/eps^2) read at fixed n): the dense class
+#: H_{1,1,1}^{1,1} (C = s(W sqrt(n) + B) = 2) at delta = 1/4, a tiny eps, and the constant read at DENSE_C.
 DENSE_INSTANCE = dict(n=1, s=1, W=1.0, B=1.0, delta=0.25, eps=1e-12)
 DENSE_C = 1e-6
 
@@ -392,19 +369,15 @@ def _unseen_mass_rows() -> pd.DataFrame:
 
 
 def _dense_lower_bound_records() -> list[CheckRecord]:
-    """``theorem17/memoriser-unseen-mass`` (the lemma's step, exact) and ``theorem17/dense-lower-bound-printed``
-    (the Introduction's Omega(s^2/eps^2) against the memoriser's sample count, with a certificate)."""
+    """``theorem17/memoriser-unseen-mass`` (the lemma's step, exact) and ``theorem17/dense-lower-bound-fixed-n``
+    (the memoriser's sample count against c s^2/eps^2 at fixed n: an instance of dense-lower-bound-refuted)."""
     unseen = _unseen_mass_rows()
     records = [
-        CheckRecord(
+        declared_record(
+            CHECKS["theorem17/memoriser-unseen-mass"],
             claim_id="theorem17",
-            check_id="theorem17/memoriser-unseen-mass",
-            statement_id="memoriser-cube",
             paper_ref="Section 2 (realizable PAC learning; our lemma)",
             variant="",
-            statement="E[unseen mass] = sum_x P(x)(1 - P(x))^m <= N/(e m) for every distribution on N points",
-            check="the exact expected unseen mass against N/(e m), for uniform, spread-at-1/m and geometric distributions",
-            method="exact",
             instances=len(unseen),
             worst_value=float((unseen["expected_unseen"] / unseen["bound"]).max()),
             worst_value_label="max E[unseen mass] / (N/(e m))",
@@ -419,64 +392,77 @@ def _dense_lower_bound_records() -> list[CheckRecord]:
     C = float(bounds.class_sup_bound(inst["n"], inst["s"], inst["W"], inst["B"]))  # k = s: every neuron may fire
     m0 = math.ceil(bounds.memoriser_sample_complexity(inst["n"], C, inst["eps"], inst["delta"]))
     printed = DENSE_C * inst["s"] ** 2 / inst["eps"] ** 2
-    refuted_above = m0 * inst["eps"] ** 2 / inst["s"] ** 2
-    verdict = Verdict.FAIL if m0 < printed else Verdict.PASS
-    fail = {}
-    if verdict is Verdict.FAIL:
-        certificate = cert.certificate(
-            ">=",
-            cert.formula(
-                "ceil(C^2 2^n / (2 e eps delta))",
-                n=inst["n"],
-                s=inst["s"],
-                W=inst["W"],
-                B=inst["B"],
-                eps=inst["eps"],
-                delta=inst["delta"],
-            ),
-            cert.formula("c s^2 / eps^2", c=DENSE_C, s=inst["s"], eps=inst["eps"]),
-            m0,
-            printed,
-            "samples that suffice (the memoriser, memoriser-cube)",
-            "c s^2/eps^2 (the printed lower bound)",
-            f"H_{{n,s,s}}^{{W,B}} with n = {inst['n']}, s = {inst['s']}, W = {inst['W']:g}, B = {inst['B']:g} "
-            f"(C = s(W sqrt(n) + B) = {C:g}), delta = {inst['delta']:g}, eps = {inst['eps']:g}: returning the seen "
-            f"labels learns it from {m0} samples, below c s^2/eps^2 = {printed:.4g} at c = {DENSE_C:g}; every c above "
-            f"{refuted_above:.3g} is refuted here",
-        )
-        fail = dict(
-            finding="statement-error",
-            certificate=certificate,
-            counterexample=(
-                f"n={inst['n']}, s={inst['s']}, W=B=1, delta={inst['delta']:g}, eps={inst['eps']:g}: {m0} samples suffice "
-                f"(memoriser) < c s^2/eps^2 = {printed:.4g} at c = {DENSE_C:g}; every c > {refuted_above:.3g} refuted"
-            ),
-        )
+    below_above = m0 * inst["eps"] ** 2 / inst["s"] ** 2
     records.append(
-        CheckRecord(
+        declared_record(
+            CHECKS["theorem17/dense-lower-bound-fixed-n"],
+            {"c": f"{DENSE_C:g}"},
             claim_id="theorem17",
-            check_id="theorem17/dense-lower-bound-printed",
-            statement_id="intro-dense-lower-bound",
-            paper_ref="Section 1 (around Theorem 5)",
-            variant="as printed",
-            statement="H_{n,s,s}^{W,B} requires a sample complexity of Omega(s^2/eps^2) (realizable PAC, Section 2)",
-            check=(
-                "the memoriser's sufficient sample count ceil(C^2 2^n/(2 e eps delta)), C = s(W sqrt(n) + B), against "
-                f"c s^2/eps^2 at c = {DENSE_C:g}, on one instance"
-            ),
-            method="exact",
+            paper_ref="Section 1 (our refutation of the dense lower bound read family by family)",
+            variant="ours",
             instances=1,
             worst_value=float(m0 / printed),
             worst_value_label="sufficient samples / (c s^2/eps^2)",
-            verdict=verdict,
+            verdict=Verdict.PASS if m0 < printed else Verdict.INCONCLUSIVE,
             range=f"n = {inst['n']}, s = {inst['s']}, W = B = 1, delta = {inst['delta']:g}, eps = {inst['eps']:g}",
             notes=(
-                "At fixed n the memoriser needs O(1/eps) samples, so no bound c s^2/eps^2 with a constant c holds as "
-                f"eps -> 0: this instance refutes every c above {refuted_above:.3g}, a smaller eps every c above a "
-                "smaller value. Only an agnostic reading (noisy labels) or one where n grows with 1/eps can keep "
-                "Omega(s^2/eps^2)."
+                f"{m0} samples suffice, below c s^2/eps^2 = {printed:.4g} at c = {DENSE_C:g}; c s^2/eps^2 exceeds "
+                f"this count for every c above {below_above:.3g}, and at a smaller eps for every c above a smaller value. This is the "
+                "family-by-family reading of the Introduction's Omega(s^2/eps^2) (one n, eps -> 0); read uniformly (some "
+                "n growing with 1/eps) it holds for W > 0 and every c (dense-lower-bound-uniform)."
             ),
-            **fail,
         )
     )
-    return records
+    return records + _uniform_lower_bound_records()
+
+
+def _uniform_lower_bound_records() -> list[CheckRecord]:
+    """The exact steps of dense-lower-bound-uniform (the Introduction's Omega(s^2/eps^2) read uniformly, some n for
+    every s and eps): the degree-1 Fourier coefficients of relu(<z, y>), the Hamming-ball count against 2^{H(1/4)t},
+    and the witness (t, L, n) at one (s, eps, W, delta, c)."""
+    paper_ref = "Section 1 (our proof of the dense lower bound read uniformly)"
+    common = dict(claim_id="theorem17", paper_ref=paper_ref, variant="ours")
+    errors = {t: dense_lower_bound.degree_one_error(t) for t in dense_lower_bound.DEGREE_ONE_T}
+    balls = dense_lower_bound.hamming_ball_rows()
+    inst = dense_lower_bound.UNIFORM_INSTANCE
+    witness = dense_lower_bound.uniform_instance(inst["s"], inst["eps"], inst["W"], inst["delta"], inst["c"])
+    return [
+        declared_record(
+            CHECKS["theorem17/relu-degree-one"],
+            instances=sum(2**t * t for t in errors),
+            worst_value=float(max(errors.values())),
+            worst_value_label="max |coefficient - z_i/2|",
+            verdict=Verdict.PASS if not any(errors.values()) else Verdict.INCONCLUSIVE,
+            range=f"t in {list(errors)}, every z",
+            notes="The coefficients of f_z = relu(a <z, y>), a > 0, are a z_i/2 by homogeneity.",
+            **common,
+        ),
+        declared_record(
+            CHECKS["theorem17/hamming-ball-volume"],
+            instances=len(balls),
+            worst_value=max(r["ratio"] for r in balls),
+            worst_value_label="max V / 2^{H(1/4) t}",
+            verdict=Verdict.PASS if all(r["holds"] for r in balls) else Verdict.INCONCLUSIVE,
+            range=f"t = 1, ..., {dense_lower_bound.BALL_T_MAX}",
+            notes="An instance check of fact:hamming-ball; H(1/4) = 2 - (3/4) log2(3) = 0.8113.",
+            **common,
+        ),
+        declared_record(
+            CHECKS["theorem17/dense-lower-bound-uniform"],
+            instances=1,
+            worst_value=witness["bound"],
+            worst_value_label="(t + 1)^M 2^{-(1 - H(1/4)) t}, against 1 - delta",
+            verdict=Verdict.PASS if witness["wrong_ok"] and witness["below"] else Verdict.INCONCLUSIVE,
+            range=(
+                f"s = {inst['s']}, eps = {inst['eps']}, W = {inst['W']}, delta = {inst['delta']}, c = {inst['c']}: "
+                f"M = {witness['M']}, L = {witness['L']}, t = {witness['t']}, n = {witness['n']}"
+            ),
+            notes=(
+                f"At n = {witness['n']} no learner reaches loss <= eps with probability >= 1 - delta = "
+                f"{float(1 - inst['delta']):g} from {witness['M']} samples: the success probability of a uniformly "
+                f"random target is at most {witness['bound']:.4g} (with the exact Hamming ball in place of "
+                f"2^{{H(1/4) t}}, {witness['exact_bound']:.3g})."
+            ),
+            **common,
+        ),
+    ]

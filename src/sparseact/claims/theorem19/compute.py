@@ -6,7 +6,6 @@ The grid and what the claim checks: :mod:`sparseact.claims.theorem19`.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import types
 
@@ -14,15 +13,13 @@ import numpy as np
 import pandas as pd
 
 from sparseact import complexity as cx
-from sparseact.claims._failures import violation, with_violations
+from sparseact.claims._failures import instance_json, with_worst, worst_instance
 from sparseact.claims.theorem19 import steps as st
 from sparseact.complexity import paper_bounds, rademacher_exact_networks, rademacher_lower_bound, sample_distribution
 from sparseact.complexity.exact import network_objective
 from sparseact.complexity.lower import sup_lower_bounds
 from sparseact.complexity.simplex import regular_simplex, simplex_lower_bound, simplex_networks
 from sparseact.networks import SparseReLUNetwork
-from sparseact.verify import certificates
-from sparseact.verify.verdicts import Verdict, verdict_at_most
 
 #: Slack of exact comparisons (solver tolerance of the exact sups is ~1e-9 relative).
 EXACT_RTOL = 1e-6
@@ -99,23 +96,15 @@ def _straddles(low: float, high: float, estimate: float, bounds: dict) -> bool:
     return any(math.isfinite(v) and (low <= v <= high or estimate > v >= low) for v in bounds.values())
 
 
-def _certificate_json(X, exact, s, k, W, B, bound: str, R: float) -> str:
-    """A ``rademacher_lower_bound`` certificate (all 2^m sign vectors, exact networks) against a printed bound.
+def rademacher_data(X, exact, s, k, W, B, bound: str, R: float) -> dict:
+    """The raw data of a ``rademacher_lower_bound`` certificate (all 2^m sign vectors, exact networks) against a
+    printed bound: the sample ``X``, the sign vectors ``zetas``, one network (``u, W, b``) each, the
+    class ``s, k, W, B``, ``R``, the ``bound``'s name and both sides as measured (``lhs_value``, ``rhs_value``).
 
     ``exact`` is a :class:`sparseact.complexity.exact.ExactNetworks` of the sample ``X``.
     """
     m, n = X.shape
     nets = exact.networks
-    lhs = certificates.quantity(
-        "rademacher_lower_bound",
-        X=X,
-        zetas=exact.zetas,
-        networks=[certificates.network_spec(net) for net in nets],
-        s=s,
-        k=k,
-        W=W,
-        B=B,
-    )
     # the value as the verifier computes it: mean over zeta of mean_i zeta_i h_zeta(x_i)
     lhs_value = float(
         np.mean(
@@ -126,75 +115,71 @@ def _certificate_json(X, exact, s, k, W, B, bound: str, R: float) -> str:
         )
     )
     variables = dict(W=W, R=R, B=B, s=s, n=n, m=m, k=k)
-    rhs = certificates.formula(BOUND_EXPRS[bound], **variables)
-    return json.dumps(dict(lhs=lhs, rhs=rhs, lhs_value=lhs_value, rhs_value=_bound_value(bound, variables)))
+    return dict(
+        X=X,
+        zetas=exact.zetas,
+        networks=[dict(u=net.u, W=net.W, b=net.b) for net in nets],
+        **variables,
+        bound=bound,
+        lhs_value=lhs_value,
+        rhs_value=bound_value(bound, variables),
+    )
 
 
-def _bound_value(bound: str, variables: dict) -> float:
+def bound_value(bound: str, variables: dict) -> float:
     """The formula ``BOUND_EXPRS[bound]`` at ``variables`` (``W, R, B, s, n, m, k``), as its certificates state it."""
     return float(eval(BOUND_EXPRS[bound], {"sqrt": math.sqrt, "log": math.log, "max": max}, variables))
 
 
-def _order_violations(X, zeta, s, k, W, B, pairs, instance: str) -> list[dict]:
-    """Certified violations of ``value <= limit + ORDER_TOL`` for one sign vector (``theorem19/estimators``).
+def worst_order(X, zetas, s, k, W, B, pairs, instances) -> dict:
+    """The worst instance of ``value <= limit + ORDER_TOL`` over the sign vectors of one sample
+    (``theorem19/estimators``), with the raw data of its certificate.
 
     Parameters
     ----------
     X : ndarray, shape (m, n)
         The sample.
-    zeta : ndarray, shape (m,)
-        The sign vector.
+    zetas : list of ndarray, shape (m,)
+        The sign vectors.
     s, k, W, B
         The class ``H_{n,s,k}^{W,B}``.
-    pairs : iterable of (SparseReLUNetwork, float, float, str)
-        ``(network, value, limit, label)``: a network of the class, its value ``(1/m) sum_i zeta_i h(x_i)``, the
-        recorded number it must not exceed (the exact sup's certified upper bracket, or the proof's quantity) and
-        what that number is.
-    instance : str
-        The sample, for the counterexample.
+    pairs : list of list of (SparseReLUNetwork, float, float, str)
+        Per sign vector, ``(network, value, limit, label)``: a network of the class, its value ``(1/m) sum_i zeta_i
+        h(x_i)``, the recorded number it must not exceed (the exact sup's certified upper bracket, or the proof's
+        quantity) and what that number is.
+    instances : list of str
+        Per sign vector, the sample and the sign vector, for the counterexample.
 
     Returns
     -------
-    list of dict
-        :func:`sparseact.claims._failures.violation` rows (normally none). The certificate's left side is a
-        ``rademacher_lower_bound`` of the one sign vector, recomputed with the network's class membership; its
-        right side is the recorded number plus ``ORDER_TOL``, which the verifier takes as recorded.
+    dict
+        The :func:`sparseact.claims._failures.worst_instance` row of the first pair with the largest
+        ``value - limit - ORDER_TOL`` (data: ``X``, the sign vector ``zeta``, the network ``u, W, b``, the class,
+        ``value``, ``limit``, ``label`` and ``lhs_value``, the network's value as the verifier computes it).
     """
-    out = []
-    for network, value, limit, label in pairs:
-        if verdict_at_most(value - limit, ORDER_TOL) is not Verdict.FAIL:
-            continue
-        lhs = certificates.quantity(
-            "rademacher_lower_bound",
-            X=X,
-            zetas=[zeta],
-            networks=[certificates.network_spec(network)],
-            s=s,
-            k=k,
-            W=W,
-            B=B,
-        )
-        lhs_value = float(np.mean(zeta * (np.maximum(X @ network.W.T - network.b, 0.0) @ network.u)))
-        rhs_value = float(limit) + ORDER_TOL
-        if certificates.violated("<=", lhs_value, rhs_value):
-            out.append(
-                violation(
-                    "theorem19/estimators",
-                    value - limit - ORDER_TOL,
-                    instance,
-                    certificates.certificate(
-                        "<=",
-                        lhs,
-                        certificates.formula("v + tol", v=float(limit), tol=ORDER_TOL),
-                        lhs_value,
-                        rhs_value,
-                        "(1/m) sum_i zeta_i h(x_i)",
-                        f"{label} + {ORDER_TOL:g}",
-                        f"a network of the class (membership recomputed) exceeds the recorded {label} for one sign vector",
-                    ),
-                )
-            )
-    return out
+    best = None
+    for zeta, row, instance in zip(zetas, pairs, instances, strict=True):
+        for network, value, limit, label in row:
+            if best is None or value - limit - ORDER_TOL > best[0]:
+                best = (value - limit - ORDER_TOL, zeta, network, value, limit, label, instance)
+    excess, zeta, network, value, limit, label, instance = best
+    lhs_value = float(np.mean(zeta * (np.maximum(X @ network.W.T - network.b, 0.0) @ network.u)))
+    return worst_instance(
+        "theorem19/estimators",
+        excess,
+        instance,
+        X=X,
+        zeta=zeta,
+        network=dict(u=network.u, W=network.W, b=network.b),
+        s=s,
+        k=k,
+        W=W,
+        B=B,
+        value=value,
+        limit=limit,
+        label=label,
+        lhs_value=lhs_value,
+    )
 
 
 def _run_sweep(point, X, rng):
@@ -237,33 +222,28 @@ def _run_exact(point, X, rng):
     exact = cx.rademacher_exact_networks(X, s, k, W, B)  # every sign vector, one optimal network each
     zetas = 1.0 - 2.0 * rng.integers(0, 2, size=(point["zetas"], m))
     lows = cx.sup_lower_bounds(X, zetas, s, k, W, B, rng)
-    lower_gap, proof_gap, quality, found = -np.inf, -np.inf, np.inf, []
+    lower_gap, proof_gap, quality, pairs, instances = -np.inf, -np.inf, np.inf, [], []
     for zeta, low in zip(zetas, lows, strict=True):
         i = exact.index(zeta)
         proof = cx.proof_intermediate_quantity(X, zeta, s, k, W, B, cells=exact.cells)
         lower_gap = max(lower_gap, low.value - exact.uppers[i])
         proof_gap = max(proof_gap, exact.values[i] - proof)
-        found += _order_violations(
-            X,
-            zeta,
-            s,
-            k,
-            W,
-            B,
+        pairs.append(
             [
                 (low.network, low.value, exact.uppers[i], "upper bracket of the exact sup"),
                 (exact.networks[i], exact.values[i], proof, "proof's quantity (3)-(13)"),
-            ],
-            f"{point['distribution']} sample n={n}, m={m}, s={s}, k={k}, zeta={zeta.astype(int).tolist()}",
+            ]
         )
+        instances.append(f"{point['distribution']} sample n={n}, m={m}, s={s}, k={k}, zeta={zeta.astype(int).tolist()}")
         if exact.values[i] > 0:
             quality = min(quality, low.value / exact.values[i])
+    found = [worst_order(X, zetas, s, k, W, B, pairs, instances)]
     bounds = _bounds(m, n, s, k, W, B, R)
     certificates = []
     for key in ("eq1", "eq15", "conj20"):
         value = bounds[key]
         if (key != "eq1" or k == 1) and math.isfinite(value) and exact.exact > value * (1 + EXACT_RTOL):
-            certificates.append(dict(bound=key, R=R, certificate=_certificate_json(X, exact, s, k, W, B, key, R)))
+            certificates.append(dict(bound=key, R=R, data=instance_json(rademacher_data(X, exact, s, k, W, B, key, R))))
     # the k-sparse extension's count: sum_j |I_j| <= k m with I_j = {i : <w_j, x_i> - b_j > 0}, on every optimal network
     cells_sum = max(int(np.count_nonzero(X @ net.W.T - net.b > 0)) for net in exact.networks)
     row = dict(
@@ -305,21 +285,9 @@ def _run_scale(point, X):
         values = np.array([np.mean(z * net(Xr)) for z, net in zip(unit.zetas, unit.networks, strict=True)])
         exact = unit._replace(values=values, uppers=unit.uppers * R_target)
         eq1 = _bounds(m, n, 1, 1, W, 0.0, R)["eq1"]
-        corrected = _bound_value("eq1_corrected", dict(W=W, R=R, B=0.0, s=1, n=n, m=m, k=1))
-        if verdict_at_most(exact.exact, corrected * (1 + EXACT_RTOL)) is Verdict.FAIL:  # as theorem19/scale-corrected
-            found.append(
-                violation(
-                    "theorem19/scale-corrected",
-                    exact.exact / corrected,
-                    f"Gaussian sample m={m}, n={n}, R={R:.6g}, B=0, s=k=1",
-                    _certificate(
-                        _certificate_json(Xr, exact, 1, 1, W, 0.0, "eq1_corrected", R),
-                        "exact R_H(S) (one optimal network per sign vector, all 2^m) exceeds the corrected eq. (1)",
-                        "R_H(S)",
-                        "corrected eq. (1)",
-                    ),
-                )
-            )
+        corrected = bound_value("eq1_corrected", dict(W=W, R=R, B=0.0, s=1, n=n, m=m, k=1))
+        if not found or exact.exact / corrected > found[0][0]:  # the R with the largest exact / corrected (1)
+            found = [(exact.exact / corrected, f"Gaussian sample m={m}, n={n}, R={R:.6g}, B=0, s=k=1", Xr, exact, R)]
         broken = math.isfinite(eq1) and exact.exact > eq1 * (1 + EXACT_RTOL)
         rows.append(
             dict(
@@ -337,13 +305,17 @@ def _run_scale(point, X):
             )
         )
         if broken:
-            cert = _certificate_json(Xr, exact, 1, 1, W, 0.0, "eq1", R)
-            certificates.append(dict(bound="eq1", R=R, certificate=cert))
+            certificates.append(
+                dict(bound="eq1", R=R, data=instance_json(rademacher_data(Xr, exact, 1, 1, W, 0.0, "eq1", R)))
+            )
             # (15) at k = 1 is (1): the same networks refute it (its own formula, for theorem19/eq15-scale)
             certificates.append(
-                dict(bound="eq15", R=R, certificate=_certificate_json(Xr, exact, 1, 1, W, 0.0, "eq15", R))
+                dict(bound="eq15", R=R, data=instance_json(rademacher_data(Xr, exact, 1, 1, W, 0.0, "eq15", R)))
             )
-    return pd.DataFrame(rows), certificates, found
+    ratio, where, Xr, exact, R = found[0]
+    data = rademacher_data(Xr, exact, 1, 1, W, 0.0, "eq1_corrected", R)
+    worst = worst_instance("theorem19/scale-corrected", ratio, where, exact=exact.exact, **data)
+    return pd.DataFrame(rows), certificates, [worst]
 
 
 def _run_conj20(point, X, rng):
@@ -386,7 +358,9 @@ def _run_conj20(point, X, rng):
     certificates = []
     if row["above_conj20"]:
         exact = types.SimpleNamespace(zetas=zetas, networks=nets)
-        certificates.append(dict(bound="conj20", R=R, certificate=_certificate_json(X, exact, s, k, W, B, "conj20", R)))
+        certificates.append(
+            dict(bound="conj20", R=R, data=instance_json(rademacher_data(X, exact, s, k, W, B, "conj20", R)))
+        )
     return pd.DataFrame([row]), certificates, []
 
 
@@ -420,26 +394,26 @@ def _run_steps(point: dict, data: dict) -> dict:
                 step="eq12",
                 lhs=eq12["lhs"],
                 rhs=eq12["rhs"],
-                certificate=json.dumps(st.eq12_certificate(eq12)) if eq12["lhs"] > eq12["rhs"] else "",
+                data=instance_json(eq12) if eq12["lhs"] > eq12["rhs"] else "",
             ),
             dict(
                 step="eq7",
                 lhs=float(eq7["sum_cells"]),
                 rhs=float(eq7["m"]),
-                certificate=json.dumps(st.eq7_certificate(eq7)) if eq7["sum_cells"] != eq7["m"] else "",
+                data=instance_json(eq7) if eq7["sum_cells"] != eq7["m"] else "",
             ),
             dict(
                 step="km",
                 lhs=float(eq7["sum_cells"]),
                 rhs=float(eq7["m"]),
-                certificate=json.dumps(st.eq7_certificate(eq7, "<=")) if eq7["sum_cells"] > eq7["m"] else "",
+                data=instance_json(eq7) if eq7["sum_cells"] > eq7["m"] else "",
             ),
             *(
                 dict(
                     step=step,
                     lhs=ties[term],
                     rhs=ties[bound],
-                    certificate=json.dumps(st.ties_certificate(ties, term)) if ties[term] > ties[bound] else "",
+                    data=instance_json(ties) if ties[term] > ties[bound] else "",
                 )
                 for step, term, bound in (("eq8-ties", "second", "eq8"), ("eq14-ties", "first", "eq14"))
             ),
@@ -472,19 +446,7 @@ def run(point: dict, data: dict, rng) -> dict:
     out = {kind: table}
     if certificates:  # the data of a FAIL's certificate (all 2^m sign vectors, one exact network each)
         out["certificates"] = pd.DataFrame(certificates)
-    return with_violations(out, found)
-
-
-# ---------------------------------------------------------------------------
-# helpers the runs share with the assembly (sparseact.claims.theorem19.verdicts)
-# ---------------------------------------------------------------------------
-
-
-def _certificate(text: str, explanation: str, lhs_label: str, rhs_label: str) -> dict:
-    data = json.loads(text)
-    return certificates.certificate(
-        "<=", data["lhs"], data["rhs"], data["lhs_value"], data["rhs_value"], lhs_label, rhs_label, explanation
-    )
+    return with_worst(out, found) if found else out
 
 
 #: The search for one network per sign vector (a valid lower bound whatever it finds).

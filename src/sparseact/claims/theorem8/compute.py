@@ -12,15 +12,13 @@ import pandas as pd
 
 from sparseact import analysis, bounds, constructions, families
 from sparseact.bounds import C_THEOREM8_DEGREE
-from sparseact.claims._failures import violation, with_violations
+from sparseact.claims._failures import with_worst, worst_instance
 from sparseact.cube import hypercube
 from sparseact.learners import LowDegreeRegressor
 from sparseact.learners.low_degree import monomial_count
 from sparseact.networks import SparseReLUNetwork
 from sparseact.runtime.datafiles import network_arrays, network_from_arrays
 from sparseact.runtime.provenance import derive_rng
-from sparseact.verify import certificates as cert
-from sparseact.verify.verdicts import Verdict, verdict_at_most
 
 #: ``log(1/eps)`` values of the proof-step formulas (``eps = exp(-ell)``; ``ell = 0`` is ``eps = 1``).
 ELL_GRID = (0.0, 0.5, 1.0, 1.6, 2.3, 3.0, 4.6, 6.9, 9.2, 13.8, 23.0, 46.1, 115.0, 230.0, 460.0, 700.0)
@@ -48,11 +46,6 @@ C_RHO_SHARP = math.log(2.0) ** 4 / 72.0
 
 #: Lemma 7's projection identity is checked at the degrees with at most this many monomials (full-cube least squares).
 PROJECTION_MAX_FEATURES = 200
-#: ``C_H`` (:func:`sparseact.bounds.class_sup_bound`) in the certificates' formula language.
-CH_EXPR = "k * (W * sqrt(n) + B)"
-#: ``||u||_inf max_j ||w_j||_2`` and ``||u||_inf max_j |b_j|`` (Definition 2) from a network's ``u, M, b``.
-SCALE_W_EXPR = "max(abs(t) for t in u) * max(sqrt(sum(v * v for v in w)) for w in M)"
-SCALE_B_EXPR = "max(abs(t) for t in u) * max(abs(t) for t in b)"
 #: ``k`` values of the proof-step tables (those ``<= s`` are used; fixed, so the point does not move with the grid).
 PROOF_K = (1, 2, 4, 8)
 
@@ -281,15 +274,11 @@ def _run_target(point: dict, data: dict):
         ratio_active=AS / (4 * W * W * second) if W > 0 and second > 0 else (0.0 if AS == 0 else np.inf),
     )
     out = {"theorem8-curves": pd.DataFrame(rows), "theorem8-targets": pd.DataFrame([need])}
-    # only on a violation, so that a passing run writes the same tables
-    return with_violations(out, _ch_violations(need["target"], net, values, n, C_H))
+    return with_worst(out, [worst_ch(need["target"], net, values, n, C_H)])
 
 
-def _ch_violations(target: str, net, values, n: int, C_H: float) -> list[dict]:
-    """The certified violation of ``max_x |h(x)| <= C_H`` by one target (empty when ``theorem8/C_H`` passes on it).
-
-    Built at run time, where the network is at hand: the left side is ``|h(x)|`` at the maximising
-    cube point, the right side ``C_H`` with ``k``, ``W`` and ``B`` recomputed from the network.
+def worst_ch(target: str, net, values, n: int, C_H: float) -> dict:
+    """The instance of ``max_x |h(x)| <= C_H`` (``theorem8/C_H``) of one target, with the raw data of its certificate.
 
     Parameters
     ----------
@@ -306,39 +295,18 @@ def _ch_violations(target: str, net, values, n: int, C_H: float) -> list[dict]:
 
     Returns
     -------
-    list of dict
-        At most one :func:`sparseact.claims._failures.violation` row (excess: ``|h(x)| / C_H``).
+    dict
+        The :func:`sparseact.claims._failures.worst_instance` row (excess: ``|h(x)| / C_H``; data: the network
+        ``u, W, b``, the first cube point ``x`` maximising ``|h|``, ``top = |h(x)|``, ``C_H`` and ``n``).
     """
     top = float(np.abs(values).max())
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = float(np.float64(top) / np.float64(C_H))
-    if verdict_at_most(ratio, 1.0) is not Verdict.FAIL:
-        return []
     j = int(np.argmax(np.abs(values)))
     x = [1 - 2 * ((j >> i) & 1) for i in range(n)]
-    spec = cert.network_spec(net)
-    scales = dict(u=spec["u"], M=spec["W"], b=spec["b"])
-    rhs = cert.formula(
-        CH_EXPR,
-        n=n,
-        k=cert.formula("max(1, a)", a=cert.quantity("max_active", network=spec)),
-        W=cert.formula(SCALE_W_EXPR, **{key: scales[key] for key in ("u", "M")}),
-        B=cert.formula(SCALE_B_EXPR, **{key: scales[key] for key in ("u", "b")}),
+    return worst_instance(
+        "theorem8/C_H", ratio, f"{target}, x = {tuple(x)}", u=net.u, W=net.W, b=net.b, x=x, top=top, C_H=C_H, n=n
     )
-    certificate = cert.certificate_if_violated(
-        "<=",
-        cert.formula("abs(v)", v=cert.quantity("value", function={"network": spec}, x=x)),
-        rhs,
-        top,
-        C_H,
-        "|h(x)|",
-        "C_H = k(W sqrt(n) + B)",
-        f"k = max(1, max active count on the cube), W = ||u||_inf max_j ||w_j||_2, B = ||u||_inf max_j |b_j| of h, "
-        f"n = {n}; x maximises |h| over the cube",
-    )
-    if certificate is None:
-        return []
-    return [violation("theorem8/C_H", ratio, f"{target}, x = {tuple(x)}", certificate)]
 
 
 def _sharp_proof_rows(ells):

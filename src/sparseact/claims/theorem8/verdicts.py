@@ -14,8 +14,8 @@ import pandas as pd
 
 from sparseact import bounds
 from sparseact.claims import describe_range
-from sparseact.claims._failures import worst_violation
-from sparseact.claims._verdicts import no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims._checks import declared_checks
+from sparseact.claims._verdicts import certified_worst, no_uncertified_fail, verdict_big_o_trend
 from sparseact.claims.theorem8.compute import (
     C_RHO_SHARP,
     CERT_C,
@@ -35,7 +35,7 @@ from sparseact.fitting import exponent_text, fit_exponents_if_possible
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
 from sparseact.verify import corners
-from sparseact.verify.records import CheckRecord, ClaimReport
+from sparseact.verify.records import CheckRecord, ClaimReport, declared_record
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: The certificate's instance is the largest eps of the fine grid at which the bound exceeds eps/3 this many times.
@@ -55,6 +55,11 @@ CORRECTED_LOMR_EXPR = (
 PRINTED_DEGREE = "(k**8*W**4*log(n*s)**4 + k**6*B**4*log(s))/eps**2"
 #: ``eps`` and degree of the exact instance against the step after Lemma 7 (``h = sqrt(eps) chi_T``, ``|T| = d + 1``).
 PROJECTION_INSTANCE = dict(eps=0.02, d=1)
+
+#: The claim's checks, declared once (checks.yaml).
+CHECKS = declared_checks("theorem8")
+#: The wide grid of the rho checks, as their check texts name it.
+WIDE_GRID = {"n": list(WIDE_N), "s": list(WIDE_S), "k": list(WIDE_K), "W": list(WIDE_W), "B": list(WIDE_B)}
 
 #: Excess errors below this are rounding (an exact fit) and are left out of Lemma 7's ratio.
 ROUNDING_EXCESS = 1e-12
@@ -104,7 +109,7 @@ def needs_table(curves, targets):
 def _learning_records(curves, targets):
     needs = needs_table(curves, targets)
     eps = float(targets["eps"].iloc[0])
-    common = dict(claim_id="theorem8", statement_id="theorem8", paper_ref="Theorem 8", variant="", method="exact")
+    common = dict(claim_id="theorem8", paper_ref="Theorem 8", variant="")
     reached = needs[needs["degree_reached"] >= 0]
     sparse = needs[needs["kind"] == "sparse"]
     within = [verdict_at_most(r["degree_reached"], r["degree_prescribed"]) for _, r in reached.iterrows()]
@@ -117,12 +122,9 @@ def _learning_records(curves, targets):
         verdict = Verdict.INCONCLUSIVE  # a Theta/O statement is never failed for its constant
     slack = (reached["degree_prescribed"] / reached["degree_reached"].clip(lower=1)).min() if len(reached) else np.nan
     records = [
-        CheckRecord(
-            check_id="theorem8/prescription",
-            statement="error eps with d = Theta((k^8 W^4 log^4(ns) + k^6 B^4 log s)/eps^2) and "
-            "O(n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps) samples",
-            check=f"smallest degree and sample size whose exact test error (worst inner seed) is <= eps = {eps}, against "
-            "Theorem 8's degree and sample size with constant 1, every target",
+        declared_record(
+            CHECKS["theorem8/prescription"],
+            {"eps": eps},
             instances=len(needs),
             worst_value=float((reached["degree_reached"] / reached["degree_prescribed"]).max())
             if len(reached)
@@ -150,11 +152,9 @@ def _learning_records(curves, targets):
     dense = needs.loc[needs["kind"] == "dense", "degree_needed_relative"]
     rel = float(targets["relative_eps"].iloc[0])
     records.append(
-        CheckRecord(
-            check_id="theorem8/degree-vs-k",
-            statement="the degree needed for error eps is at most Theorem 8's d (polynomial in k: k^8 W^4 log^4(ns)/eps^2)",
-            check=f"exact degree whose Fourier-tail floor is <= {rel} x the trivial loss, certified-sparse targets per k "
-            "and a dense baseline (same s, W = 1), against Theorem 8's degree (constant 1) at that error",
+        declared_record(
+            CHECKS["theorem8/degree-vs-k"],
+            {"rel": rel},
             instances=len(needs),
             worst_value=float(sparse["degree_needed_relative"].max()),
             worst_value_label="max degree needed (sparse targets)",
@@ -199,18 +199,12 @@ def _lemma7_record(curves):
         if slopes
         else "too few sample sizes per (target, degree) to fit the m-exponent; "
     )
-    return CheckRecord(
+    return declared_record(
+        CHECKS["theorem8/lemma7-rate"],
+        {"excess": f"{ROUNDING_EXCESS:g}"},
         claim_id="theorem8",
-        check_id="theorem8/lemma7-rate",
-        statement_id="lemma7",
         paper_ref="Lemma 7",
-        statement="(O(eps), delta)-PAC from O(n^d C_H^2 log(1/delta)/eps) samples: excess error over the floor "
-        "= O(N_d C_H^2 / m)",
-        check="exact excess test error over the Fourier-tail floor / (N_d C_H^2/m) along m and N_d, all targets, "
-        f"degrees >= 1 and inner seeds (excess > {ROUNDING_EXCESS:g}, i.e. not an exact fit); "
-        "C_H = k(W sqrt(n) + B)",
         variant="",
-        method="exact",
         instances=len(lemma7),
         worst_value=float(lemma7["ratio"].max()),
         worst_value_label="max excess / (N_d C_H^2/m)",
@@ -232,8 +226,8 @@ def _ch_record(targets, tables):
     # of the class exceeding it would make that step wrong (proof-slip; Lemma 7 only needs some finite C_H).
     fail = cert.fail_fields(
         verdict_at_most(float(ratio.max()), 1.0),
-        "proof-slip",
-        lambda: worst_violation(tables, "theorem8/C_H"),
+        CHECKS["theorem8/C_H"]["finding"],
+        lambda: certified_worst(tables, "theorem8/C_H", ch_certificate),
         notes=(
             "per target: "
             + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio, strict=True))
@@ -241,15 +235,11 @@ def _ch_record(targets, tables):
             "sqrt(n)), and at most k are active."
         ),
     )
-    return CheckRecord(
+    return declared_record(
+        CHECKS["theorem8/C_H"],
         claim_id="theorem8",
-        check_id="theorem8/C_H",
-        statement_id="theorem8-proof-CH",
         paper_ref="Theorem 8 (proof)",
-        statement="C_H = k(W sqrt(n) + B): sup_x |h(x)| <= k(W sqrt(n) + B) on H_{n,s,k}^{W,B}",
-        check="max over the whole cube of |h(x)| against k(W sqrt(n) + B) with the certified k, W, B, every target",
         variant="",
-        method="exact",
         instances=len(targets),
         worst_value=float(ratio.max()),
         worst_value_label="max sup|h| / (k(W sqrt(n) + B))",
@@ -259,7 +249,7 @@ def _ch_record(targets, tables):
 
 def _rho_records(block, rho, first, wide):
     n, s, k, W, B = int(block["n"]), int(block["s"]), 1, 1.0, 1.0
-    common = dict(claim_id="theorem8", statement_id="theorem8-proof-rho", paper_ref="Theorem 8 (proof)", method="exact")
+    common = dict(claim_id="theorem8", paper_ref="Theorem 8 (proof)")
     fine = np.linspace(0.0, 700.0, 70001)
     ratios = lemma10_ratio(printed_log_one_minus_rho(fine, n, s, k, W, B, c=CERT_C), fine, n, s, k, W, B)
     bad = np.flatnonzero(ratios > CERT_MARGIN)
@@ -305,18 +295,15 @@ def _rho_records(block, rho, first, wide):
     )
     verdict = Verdict.FAIL if certificate else Verdict.INCONCLUSIVE
     records = [
-        CheckRecord(
-            check_id="theorem8/rho-choice",
-            statement="1 - rho = c eps^2 min{log(knsW^2/eps)/(k^8W^4 log^4(ns)), 1/(k^6B^4 log s)} makes Lemma 10's bound "
-            "<= eps/3 for some constant c",
-            check="Lemma 10's expression at the printed 1 - rho divided by eps/3, exactly in log space, as a function of "
-            f"eps and c (closed form for every c; certificate at c = {CERT_C:g})",
+        declared_record(
+            CHECKS["theorem8/rho-choice"],
+            {"c": f"{CERT_C:g}"},
             variant="as printed",
             instances=len(rho) + len(first),
             worst_value=float(rho["ratio_printed"].max()),
             worst_value_label="max (Lemma 10 bound)/(eps/3) at c = 1 on the eps grid",
             verdict=verdict,
-            finding="proof-slip" if certificate else "",
+            finding=CHECKS["theorem8/rho-choice"]["finding"] if certificate else "",
             certificate=certificate,
             counterexample=counterexample,
             notes=(
@@ -343,7 +330,7 @@ def _rho_records(block, rho, first, wide):
     )
     fail = cert.fail_fields(
         verdict_at_most(corrected_max, 1.0),
-        "proof-slip",
+        CHECKS["theorem8/rho-choice-corrected"]["finding"],
         lambda: _corrected_rho_failure(candidates.loc[candidates["ratio"].idxmax()]),
         notes=(
             f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, "
@@ -356,13 +343,9 @@ def _rho_records(block, rho, first, wide):
         ),
     )
     records.append(
-        CheckRecord(
-            check_id="theorem8/rho-choice-corrected",
-            statement="1 - rho* = min{eps^2/(36 k^8 W^4 Lambda^4), eps^2/(36 k^6 B^4 log s), e^-4}, "
-            "Lambda = max(27, 2 log(ns) + 4 log(6k^4W^2/eps)), makes Lemma 10's bound (constant C = 1) <= eps/3",
-            check="Lemma 10's expression at 1 - rho* divided by eps/3, exactly in log space, on the block's (n, s, k) and "
-            f"a wide grid n in {list(WIDE_N)}, s in {list(WIDE_S)}, k in {list(WIDE_K)}, W in {list(WIDE_W)}, "
-            f"B in {list(WIDE_B)}, eps = exp(-ell), ell in [0, 700]",
+        declared_record(
+            CHECKS["theorem8/rho-choice-corrected"],
+            WIDE_GRID,
             variant="corrected",
             instances=len(rho) + len(wide),
             worst_value=corrected_max,
@@ -459,7 +442,7 @@ def _tail_failure(
         meaning = f"the check's d = ceil(1/(1-rho)); row: {row['source']}"
     else:
         meaning = (
-            f"the proof's own d = ceil(d_printed) with the Theta constant 1 and c = 1, against "
+            f"the proof's own d, the printed degree rounded up, with the Theta constant 1 and c = 1, against "
             f"ceil(1/(1-rho)) = {math.ceil(1 / omr)}; row: {row['source']}. One member of a family: with B = 0, "
             "d(1-rho) = c c_d log(k n s W^2/eps) for the constants c of rho and c_d of d, which exceeds 3 > "
             "3(1-rho^d) once eps < k n s W^2 exp(-3/(c c_d)), so every pair of constants fails for small eps"
@@ -479,12 +462,16 @@ def _tail_failure(
     return certificate, f"1 - rho = {omr:.6g}, d = {d}: {lhs_label} = {lhs:.6g}, {rhs_label} = {rhs:.6g}"
 
 
+#: The proof of Theorem 8 works with eps in (0, 1) (the quantifiers of its steps): the tail step is decided there.
+EPS_OPEN_UNIT = (0.0, 1.0)
+
+
 def _tail_records(tail, own, n: int | None = None, s: int | None = None):
+    if "eps" in own:
+        own = own[(own["eps"] > EPS_OPEN_UNIT[0]) & (own["eps"] < EPS_OPEN_UNIT[1])]
     common = dict(
         claim_id="theorem8",
-        statement_id="theorem8-proof-tail",
         paper_ref="Theorem 8 (proof)",
-        method="exact",
         instances=len(tail),
     )
     # The window of x = d(1-rho) in which the chain can hold as rho -> 1: 1 <= x <= 3(1 - e^-x).
@@ -524,10 +511,10 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
     # The chain is a step of Theorem 8's proof: a FAIL means that step is wrong (proof-slip).
     fail = cert.fail_fields(
         verdict,
-        "proof-slip",
+        CHECKS["theorem8/tail-step"]["finding"],
         tail_step_failure,
         notes=(
-            f"at the proof's own d = ceil(d_printed) and 1 - rho (c = 1; {len(own)} (k, B, eps) rows): max d(1-rho) - "
+            f"at the proof's own d (the printed degree rounded up) and 1 - rho (c = 1; {len(own)} (k, B, eps) rows): max d(1-rho) - "
             f"3(1-rho^d) = {upper:.4g}, max 1 - d(1-rho) = {lower:.4g}. The chain needs 1 <= d(1-rho) <= {x:.4f} as rho -> "
             "1 (root of x = 3(1-e^-x)); with B = 0 the proof's d(1-rho) = c log(knsW^2/eps) grows without bound as eps -> "
             "0 for every pair of constants, so the middle inequality fails. The conclusion survives: with "
@@ -536,11 +523,8 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
         ),
     )
     records = [
-        CheckRecord(
-            check_id="theorem8/tail-step",
-            statement="sum_{|T|>d} fhat(T)^2 <= eps/(3(1-rho^d)) <= eps/(d(1-rho)) <= eps for the proof's d and rho",
-            check="d(1-rho) <= 3(1-rho^d) and d(1-rho) >= 1 at the proof's own d = ceil((k^8 W^4 log^4(ns) + k^6 B^4 "
-            "log s)/eps^2) and printed 1 - rho (constants 1), W = 1, B in {0, 1}, every k and eps of the grid",
+        declared_record(
+            CHECKS["theorem8/tail-step"],
             variant="as printed, the proof's d and rho",
             worst_value=max(upper, lower),
             worst_value_label="max violation of 1 <= d(1-rho) <= 3(1-rho^d)",
@@ -553,7 +537,7 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
     # the class of the statement it repairs, proof-slip.
     fail = cert.fail_fields(
         verdict_at_most(1.0 - np.exp(-1.0), worst),
-        "proof-slip",
+        CHECKS["theorem8/tail-step-corrected"]["finding"],
         lambda: _tail_failure(
             tail.loc[tail["one_minus_rho_d"].idxmin()],
             ">=",
@@ -570,11 +554,8 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
         ),
     )
     records.append(
-        CheckRecord(
-            check_id="theorem8/tail-step-corrected",
-            statement="with d = ceil(1/(1-rho)), sum_{|T|>d} fhat(T)^2 <= 2 NS_rho/(1-rho^d) <= 2(eps/3)/(1-1/e) "
-            "~ 1.05 eps",
-            check="1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)) on the same 1-rho grid (Claim 2.1 with its factor 2)",
+        declared_record(
+            CHECKS["theorem8/tail-step-corrected"],
             variant="corrected",
             worst_value=worst,
             worst_value_label="min 1 - rho^d",
@@ -597,6 +578,7 @@ def assemble(block: dict, tables: dict):
     )
     records += _sharp_records(block, tables, needs)
     records += _two_point_records()
+    records.append(_theorem4_corner_record())
     return ClaimReport(
         _with_ranges(records, block, tables), {"theorem8-needs": needs, "tightness": tightness_table(tables, needs)}
     )
@@ -614,17 +596,13 @@ def ch_attaining_network(n: int, k: int, W: float, B: float):
 
 def _sharp_records(block, tables, needs):
     targets = tables["theorem8-targets"]
-    common = dict(claim_id="theorem8", method="exact")
+    common = dict(claim_id="theorem8")
     over = float(targets["tail_times_d_over_AS"].max())
     at_sharp = float((targets["tail_at_sharp"] / targets["eps"]).max())
     records = [
-        CheckRecord(
-            check_id="theorem8/tail-vs-as",
-            statement_id="theorem8-sharp",
+        declared_record(
+            CHECKS["theorem8/tail-vs-as"],
             paper_ref="Theorem 8 (our proof)",
-            statement="sum_{|T|>d} hhat(T)^2 <= AS(h)/(d+1) for every d; <= eps at d = ceil(4 k^2 W^2/eps)",
-            check="exact Fourier tails of every learning target against AS/(d+1) for every d <= n, and the tail at "
-            "our degree ceil(4k^2W^2/eps) against eps (certified k, W)",
             variant="ours",
             instances=len(targets),
             worst_value=max(over, at_sharp),
@@ -636,13 +614,9 @@ def _sharp_records(block, tables, needs):
     ]
     active = float(targets["ratio_active"].max())
     records.append(
-        CheckRecord(
-            check_id="theorem8/remark11-active",
-            statement_id="remark11",
+        declared_record(
+            CHECKS["theorem8/remark11-active"],
             paper_ref="Remark 11",
-            statement="AS(h) <= 4 W^2 E_x|R_x|^2 for every ReLU network, k-sparse or not",
-            check="exact AS against 4 W^2 E_x|R_x|^2 on every learning target, the dense baseline (about s/2 neurons "
-            "active) included",
             variant="ours",
             instances=len(targets),
             worst_value=active,
@@ -655,13 +629,10 @@ def _sharp_records(block, tables, needs):
     )
     projection = float(targets["projection_error"].max())
     records.append(
-        CheckRecord(
-            check_id="theorem8/lemma7-projection",
-            statement_id="lemma7",
+        declared_record(
+            CHECKS["theorem8/lemma7-projection"],
+            {"features": PROJECTION_MAX_FEATURES},
             paper_ref="Lemma 7",
-            statement="least squares over the monomials of degree <= d on the whole cube has loss (1/2) sum_{|T|>d} hhat(T)^2",
-            check=f"full-cube least squares (LowDegreeRegressor) at every degree of the block with <= "
-            f"{PROJECTION_MAX_FEATURES} monomials, exact test loss against half the Fourier tail, every target",
             variant="population step",
             instances=len(targets),
             worst_value=projection,
@@ -673,16 +644,10 @@ def _sharp_records(block, tables, needs):
     rho = tables["theorem8-rho-sharp"]
     worst = rho.loc[rho["ratio"].idxmax()]
     records.append(
-        CheckRecord(
-            check_id="theorem8/rho-choice-sharp",
-            statement_id="theorem8-proof-rho",
+        declared_record(
+            CHECKS["theorem8/rho-choice-sharp"],
+            {**WIDE_GRID, "W": [w for w in WIDE_W if w > 0], "c": f"{C_RHO_SHARP:.5f}"},
             paper_ref="Theorem 8 (proof)",
-            statement=f"at the clamped 1 - rho = min(1, printed with max(1, log(knsW^2/eps))), c = log^4(2)/72 = "
-            f"{C_RHO_SHARP:.5f}, NS_rho(h) <= min(2k^2W^2(1-rho), 4k^2W^2) <= eps/3",
-            check="min(2k^2W^2(1-rho), 4k^2W^2)/(eps/3) at the clamped 1 - rho (in (0, 1], every grid point), exactly in "
-            "log space, n in "
-            f"{list(WIDE_N)}, s in {list(WIDE_S)}, k in {list(WIDE_K)}, W in {[w for w in WIDE_W if w > 0]}, "
-            f"B in {list(WIDE_B)}, ns >= 2, eps = exp(-ell), ell in [0, 700]",
             variant="corrected reason (lemma10-sharp)",
             instances=len(rho),
             worst_value=float(worst["ratio"]),
@@ -697,13 +662,10 @@ def _sharp_records(block, tables, needs):
     )
     dominate = tables["theorem8-degree-dominates"]
     records.append(
-        CheckRecord(
-            check_id="theorem8/degree-dominates",
-            statement_id="theorem8",
+        declared_record(
+            CHECKS["theorem8/degree-dominates"],
+            {"C": f"{bounds.C_THEOREM8_DEGREE:g}"},
             paper_ref="Theorem 8",
-            statement=f"C d_printed + 1 >= 4 k^2 W^2/eps with C = {bounds.C_THEOREM8_DEGREE:g} (any C >= 4/log^4 2) for ns >= 2",
-            check="(4k^2W^2/eps)/(C d_printed + 1) on the wide grid (ns >= 2, every W, B), eps = exp(-ell), ell in "
-            "[0, 700], exactly in log space",
             variant="",
             instances=len(dominate),
             worst_value=float(dominate["ratio"].max()),
@@ -714,12 +676,9 @@ def _sharp_records(block, tables, needs):
     )
     monomials = tables["theorem8-monomials"]
     records.append(
-        CheckRecord(
-            check_id="theorem8/monomial-count",
-            statement_id="theorem8",
+        declared_record(
+            CHECKS["theorem8/monomial-count"],
             paper_ref="Theorem 8",
-            statement="sum_{i<=d} C(n, i) <= 2 n^d for n >= 2 (Lemma 7's n^d counts the monomials up to a constant)",
-            check="exact integers, 2 <= n <= 64, 0 <= d <= 64",
             variant="",
             instances=len(monomials),
             worst_value=float(monomials["ratio"].max()),
@@ -733,13 +692,10 @@ def _sharp_records(block, tables, needs):
     top = float(net.truth_table().max())
     C_H = float(bounds.class_sup_bound(n, k, net.scale_W(), net.scale_B()))
     records.append(
-        CheckRecord(
-            check_id="theorem8/C_H-attained",
-            statement_id="theorem8-proof-CH",
+        declared_record(
+            CHECKS["theorem8/C_H-attained"],
+            {"n": n, "k": k},
             paper_ref="Theorem 8 (proof)",
-            statement="sup_{h, x} h(x) = k(W sqrt(n) + B) is attained in H_{n,k,k}^{W,B}",
-            check=f"max over the cube of k identical neurons relu(<(W/sqrt n) 1, x> + B), n = {n}, k = {k}, W = B = 1, "
-            "against k(W sqrt(n) + B)",
             variant="extremal network",
             instances=1,
             worst_value=top / C_H,
@@ -768,18 +724,15 @@ def _sharp_records(block, tables, needs):
         "equality, and ||g - h||^2 = eps > eps/2; only the loss (1/2)||g - h||^2 is <= eps/2",
     )
     records.append(
-        CheckRecord(
-            check_id="theorem8/lemma7-projection-printed",
-            statement_id="lemma7-proof-projection",
+        declared_record(
+            CHECKS["theorem8/lemma7-projection-printed"],
             paper_ref="Section 2.1 (after Lemma 7)",
-            statement="||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2 under Lemma 7's hypothesis (tail <= eps)",
-            check="exact Fourier tail of h = sqrt(eps) chi_T, |T| = d + 1, against eps/2",
             variant="as printed",
             instances=1,
             worst_value=tail / (eps / 2),
             worst_value_label="||g - h||^2 / (eps/2)",
             verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding="proof-slip" if certificate else "",
+            finding=CHECKS["theorem8/lemma7-projection-printed"]["finding"] if certificate else "",
             certificate=certificate,
             counterexample=f"h = sqrt({eps:g}) x_1 x_2, d = {d}: tail = {tail:.4g} > eps/2 = {eps / 2:g}"
             if certificate
@@ -804,19 +757,16 @@ def _sharp_records(block, tables, needs):
         "every Theta constant, and h = relu(x_1) = (1 + x_1)/2 keeps weight 1/4 above degree 0",
     )
     records.append(
-        CheckRecord(
-            check_id="theorem8/degree-degenerate",
-            statement_id="theorem8-proof-tail",
+        declared_record(
+            CHECKS["theorem8/degree-degenerate"],
             paper_ref="Theorem 8 (proof)",
-            statement="the proof's d makes the tail <= eps, at n = s = 1",
-            check="exact Fourier tail of relu(x_1) above the printed degree (0 at n = s = 1)",
             variant="as printed, degenerate point",
             instances=1,
             worst_value=weight / eps,
             worst_value_label="tail / eps",
             verdict=Verdict.FAIL if certificate else Verdict.PASS,
             finding=corners.finding(
-                "proof-slip",
+                CHECKS["theorem8/degree-degenerate"]["finding"][0],
                 [corners.in_log_corner_up_to_constant(PRINTED_DEGREE, dict(n=1, s=1, k=1, W=1.0, B=0.0, eps=eps))],
             )
             if certificate
@@ -836,13 +786,9 @@ def _sharp_records(block, tables, needs):
     )
     margin = float((np.log10(reached["samples_reached"]) - log10_final).max()) if len(reached) else float("nan")
     records.append(
-        CheckRecord(
-            check_id="theorem8/final-line",
-            statement_id="theorem8-proof-final",
+        declared_record(
+            CHECKS["theorem8/final-line"],
             paper_ref="Theorem 8 (proof, last line)",
-            statement="run time and sample complexity O(n^d log(1/delta)/eps) (no C_H^2)",
-            check="smallest sample size whose exact test error (worst inner seed) is <= eps, against n^d log(1/delta)/eps "
-            "with the printed d (constants 1), every target that reaches eps",
             variant="as printed",
             instances=len(reached),
             worst_value=margin,
@@ -860,9 +806,16 @@ def _sharp_records(block, tables, needs):
 
 #: Lemma 7 (C_H = sup h) instance: h_{+-}(x) = -(M/2)(1 +- x_1) on n = 1, both <= 0 (C_H = 0), degree 1.
 LEMMA7_SIGN_INSTANCE = dict(M=100.0, eps=0.1, delta=0.1, K=100.0, C=1.0, d=1)
-#: Last line of Theorem 8's proof: h = +-lam on n = 2, s = k = 1, W = B = lam, eps = eps0 lam^2; Theta constant c
-#: and hidden constant C of the certificate (d and the samples needed are invariant in lam, the count shrinks).
-FINAL_LINE_INSTANCE = dict(n=2, eps0=0.1, delta=0.1, c=1.0, C=1.0, lams=(1.0, 10.0, 100.0, 1e3, 1e4, 1e5))
+#: Last line of Theorem 8's proof: h = +-lam (one always-active neuron and s - 1 zero neurons) on n = s = 3, k = 1,
+#: W = B = lam, eps = eps0 lam^2; Theta constant c and hidden constant C of the certificate (d and the samples needed
+#: are invariant in lam, the count shrinks). No printed logarithm is below 1 there (log(ns) = log 9, log s = log 3,
+#: log(1/delta) = log 10), so the degenerate-corner rule does not apply.
+FINAL_LINE_INSTANCE = dict(
+    n=3, s=3, k=1, eps0=0.45, delta=0.1, c=1.0, C=1.0, lams=(1.0, 1e5, 1e10, 1e15, 1e20, 1e25, 1e30)
+)
+#: The last line's count C n^d log(1/delta)/eps with the printed degree written out, so that the degenerate-corner
+#: rule (sparseact.verify.corners) sees every printed logarithm.
+FINAL_LINE_COUNT = "C * n**ceil(c*(k**8*W**4*log(n*s)**4 + k**6*B**4*log(s))/eps**2) * log(1/delta) / eps"
 
 
 def lemma7_sign_certificate():
@@ -905,7 +858,7 @@ def final_line_rows():
     rows = []
     for lam in c["lams"]:
         eps = c["eps0"] * lam**2
-        d = math.ceil(c["c"] * float(bounds.theorem8_degree(eps, c["n"], 1, 1, lam, lam)))  # a degree: an integer
+        d = math.ceil(c["c"] * float(bounds.theorem8_degree(eps, c["n"], c["s"], c["k"], lam, lam)))  # an integer
         separation = lam**2  # (1/4) E (lam - (-lam))^2
         rows.append(
             dict(
@@ -915,7 +868,8 @@ def final_line_rows():
                 separation=separation,
                 needed=float(bounds.two_point_sample_lower_bound(separation, eps, c["delta"])),
                 printed=c["C"] * float(bounds.lemma7_sample_complexity(c["n"], d, 1.0, eps, c["delta"])),
-                corrected=c["C"] * float(bounds.theorem8_sample_complexity(eps, c["delta"], c["n"], 1, 1, lam, lam, d)),
+                corrected=c["C"]
+                * float(bounds.theorem8_sample_complexity(eps, c["delta"], c["n"], c["s"], c["k"], lam, lam, d)),
             )
         )
     return rows
@@ -926,23 +880,18 @@ def _two_point_records():
     certificate = lemma7_sign_certificate()
     c = LEMMA7_SIGN_INSTANCE
     records.append(
-        CheckRecord(
+        declared_record(
+            CHECKS["theorem8/lemma7-CH-sign"],
             claim_id="theorem8",
-            check_id="theorem8/lemma7-CH-sign",
-            statement_id="lemma7",
             paper_ref="Lemma 7",
-            statement="(O(eps), delta)-PAC from O(n^d C_H^2 log(1/delta)/eps) samples with C_H = sup_{h,x} h(x)",
-            check="two-point lower bound (no sample) for H = {-(M/2)(1 + x_1), -(M/2)(1 - x_1)} on n = 1 against the "
-            "printed count with C_H = sup h = 0",
             variant="as printed",
-            method="exact",
             instances=1,
             worst_value=certificate["lhs_value"] - certificate["rhs_value"] if certificate else 0.0,
             worst_value_label="samples needed - printed count",
             range=f"n = 1, d = 1, M = {c['M']:g}, eps = {c['eps']:g}, "
             f"delta = {c['delta']:g}, accuracy constant K = {c['K']:g}",
             verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding="typo" if certificate else "",
+            finding=CHECKS["theorem8/lemma7-CH-sign"]["finding"] if certificate else "",
             certificate=certificate,
             counterexample=(
                 "h_+-(x) = -(M/2)(1 +- x_1), M = 100: C_H = sup h = 0, printed count 0, one sample needed"
@@ -963,47 +912,48 @@ def _two_point_records():
                 "1 if lam**2 > 2*eps and delta < 1/2 else 0", lam=worst["lam"], eps=worst["eps"], delta=f["delta"]
             ),
             cert.formula(
-                "C * n**d * log(1/delta) / eps",
+                FINAL_LINE_COUNT,
                 C=f["C"],
                 c=f["c"],
                 n=f["n"],
-                d=worst["d"],
+                s=f["s"],
+                k=f["k"],
+                W=worst["lam"],
+                B=worst["lam"],
                 eps=worst["eps"],
                 delta=f["delta"],
             ),
             worst["needed"],
             worst["printed"],
-            "samples any learner needs (h = lam or h = -lam, no sample tells them apart)",
-            "the last line's O(n^d log(1/delta)/eps), printed d with Theta constant c",
-            f"n = 2, s = k = 1, W = B = lam = {worst['lam']:g}, eps = {f['eps0']:g} lam^2, delta = {f['delta']:g}: the "
-            f"class contains h = +-lam (u = +-lam, w = 0, b = -1); their losses sum to lam^2 > 2 eps so one sample is "
-            f"needed, but d = ceil(c log^4(2)/{f['eps0']:g}^2) = {worst['d']:d} does not change with lam and "
-            f"n^d log(1/delta)/eps = {worst['printed']:.3g} < 1 (C = {f['C']:g}, c = {f['c']:g}; a larger lam refutes "
-            "any C and c); the k^2 (W sqrt(n) + B)^2 factor the theorem keeps is needed.",
+            "samples any learner needs (targets h = lam and h = -lam: with no sample nothing tells them apart)",
+            "the last line's count C n^d log(1/delta)/eps at the printed degree d",
+            f"n = {f['n']}, s = {f['s']}, k = {f['k']}, W = B = lam = {worst['lam']:g}, eps = {f['eps0']:g} lam^2, "
+            f"delta = {f['delta']:g}: the class contains h = +-lam (one neuron u = +-lam, w = 0, b = -1, always active, "
+            f"and {f['s'] - 1} zero neurons); their losses sum to lam^2 > 2 eps so one sample is needed, but the printed "
+            f"degree d = ceil(c (k^8 W^4 log^4(ns) + k^6 B^4 log s)/eps^2) = {worst['d']:d} does not change with lam "
+            f"and C n^d log(1/delta)/eps = {worst['printed']:.3g} < 1 at C = {f['C']:g}, c = {f['c']:g} (a larger lam "
+            f"refutes any C and c). No printed logarithm is below 1 here (log(ns) = log {f['n'] * f['s']}, log s = "
+            f"log {f['s']}, log(1/delta) = log {1 / f['delta']:g}). The k^2 (W sqrt(n) + B)^2 factor the theorem keeps "
+            "is needed.",
         )
     corrected_ok = all(r["corrected"] >= r["needed"] for r in rows)
     common = dict(
         claim_id="theorem8",
-        statement_id="theorem8-proof-final",
         paper_ref="Theorem 8 (proof, last line)",
-        method="exact",
         instances=len(rows),
         range=(
-            f"n = 2, s = k = 1, W = B = lam in {list(f['lams'])}, eps = {f['eps0']} lam^2, "
+            f"n = {f['n']}, s = {f['s']}, k = {f['k']}, W = B = lam in {list(f['lams'])}, eps = {f['eps0']} lam^2, "
             f"delta = {f['delta']}, C = {f['C']}, c = {f['c']}"
         ),
     )
     records.append(
-        CheckRecord(
-            check_id="theorem8/final-line-scale",
+        declared_record(
+            CHECKS["theorem8/final-line-scale"],
             variant="as printed",
-            statement="run time and sample complexity O(n^d log(1/delta)/eps) with d as printed, at every scale of the class",
-            check="two-point lower bound (targets +-lam) against C n^d log(1/delta)/eps along (W, B, eps) = "
-            "(lam, lam, eps0 lam^2), under which d and the samples needed are invariant",
             worst_value=worst["needed"] - worst["printed"],
             worst_value_label="samples needed - printed count",
             verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding="proof-slip" if certificate else "",
+            finding=CHECKS["theorem8/final-line-scale"]["finding"] if certificate else "",
             certificate=certificate,
             counterexample=(
                 f"lam = {worst['lam']:g}: printed count {worst['printed']:.3g} < 1 needed sample" if certificate else ""
@@ -1012,12 +962,9 @@ def _two_point_records():
         )
     )
     records.append(
-        CheckRecord(
-            check_id="theorem8/final-line-scale-corrected",
+        declared_record(
+            CHECKS["theorem8/final-line-scale-corrected"],
             variant="corrected",
-            statement="with Theorem 8's own factor: O(n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps) is at least the two-point "
-            "lower bound along the scale family",
-            check="C n^d k^2 (W sqrt(n) + B)^2 log(1/delta)/eps (invariant in lam) against the samples needed",
             worst_value=min(r["corrected"] - r["needed"] for r in rows),
             worst_value_label="min corrected count - needed",
             verdict=Verdict.PASS if corrected_ok else Verdict.INCONCLUSIVE,
@@ -1025,6 +972,67 @@ def _two_point_records():
         )
     )
     return records
+
+
+#: Theorem 4 at n = 1 (the degenerate corner of n^{poly/eps^2}): k always-active neurons u_j sigma(0 x + 1), u = +-1
+#: (W = 0, B = 1, s = k), so h = +-k; eps = k^2/4, delta = 1/4; the printed count with hidden constant C and the
+#: exponent's polynomial P(z) = c z^8 (any polynomial: at n = 1 it multiplies log n = 0).
+THEOREM4_CORNER = dict(k=100, eps_over_k2=0.25, delta=0.25, C=1000.0, c=1.0)
+#: The printed count of Theorem 4 with n^{P(k log(ns))/eps^2} written e^{P log(n)/eps^2} (its logarithm explicit).
+THEOREM4_COUNT_EXPR = "C*exp(c*(k*log(n*s))**8/eps**2*log(n))*log(1/delta)/eps"
+
+
+def _theorem4_corner_record() -> CheckRecord:
+    """``theorem8/theorem4-n1``: Theorem 4's count at ``n = 1`` against the one sample the targets ``+-k`` need.
+
+    At ``n = 1`` the power ``n^{poly(k log(ns))/eps^2}`` is 1 whatever the polynomial, so the count
+    ``C log(1/delta)/eps`` cannot absorb the class's scale ``k``: out of range by the degenerate-corner rule (the
+    logarithm of ``n`` in ``n^f = e^{f log n}`` vanishes; floored at 1 the count is astronomically large).
+    """
+    f = THEOREM4_CORNER
+    k, n = f["k"], 1
+    eps = f["eps_over_k2"] * k * k
+    needed = float(bounds.two_point_sample_lower_bound(float(k * k), eps, f["delta"]))
+    variables = dict(C=f["C"], c=f["c"], k=k, s=k, n=n, eps=eps, delta=f["delta"])
+    printed = f["C"] * math.log(1 / f["delta"]) / eps  # n^f = 1 at n = 1
+    certificate = cert.certificate_if_violated(
+        "<=",
+        cert.formula("1 if k**2 > 2*eps and delta < 1/2 else 0", k=k, eps=eps, delta=f["delta"]),
+        cert.formula(THEOREM4_COUNT_EXPR, **variables),
+        needed,
+        printed,
+        "samples any learner needs (targets h = k and h = -k: with no sample nothing tells them apart)",
+        "Theorem 4's count n^{P(k log(ns))/eps^2} log(1/delta)/eps, hidden constant C, P(z) = c z^8",
+        f"n = 1, W = 0, B = 1, s = k = {k}: the class holds h = +-k (k neurons u sigma(0 x + 1), u = +-1, always "
+        f"active); their losses sum to k^2 > 2 eps = k^2/2, so one sample is needed, but at n = 1 the power "
+        f"n^(P/eps^2) is 1 for every polynomial P and the count is C log(1/delta)/eps = {printed:.4g} < 1 "
+        f"(C = {f['C']:g}; a larger k refutes any C). Floored at 1, the logarithm of n in n^f = e^(f log n) makes "
+        "the count astronomically large: a degenerate corner.",
+    )
+    return declared_record(
+        CHECKS["theorem8/theorem4-n1"],
+        claim_id="theorem8",
+        paper_ref="Theorem 4 (Section 1)",
+        variant="as printed, degenerate point",
+        instances=1,
+        worst_value=needed - printed,
+        worst_value_label="samples needed - printed count",
+        verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
+        finding=corners.finding(
+            CHECKS["theorem8/theorem4-n1"]["finding"][0],
+            [corners.in_log_corner("<=", needed, THEOREM4_COUNT_EXPR, variables)],
+        )
+        if certificate
+        else "",
+        certificate=certificate,
+        counterexample=(
+            f"n = 1, s = k = {k}, W = 0, B = 1, eps = {eps:g}, delta = {f['delta']:g}: printed count "
+            f"{printed:.4g} < 1 needed sample"
+            if certificate
+            else ""
+        ),
+        range=f"n = 1, s = k = {k}, W = 0, B = 1, eps = k^2/4, delta = {f['delta']:g}, C = {f['C']:g}",
+    )
 
 
 def _with_ranges(records, block, tables):
@@ -1091,4 +1099,41 @@ def tightness_table(tables, needs):
                 method="exact",
             )
         ]
+    )
+
+
+#: ``C_H`` (:func:`sparseact.bounds.class_sup_bound`) in the certificates' formula language.
+CH_EXPR = "k * (W * sqrt(n) + B)"
+#: ``||u||_inf max_j ||w_j||_2`` and ``||u||_inf max_j |b_j|`` (Definition 2) from a network's ``u, M, b``.
+SCALE_W_EXPR = "max(abs(t) for t in u) * max(sqrt(sum(v * v for v in w)) for w in M)"
+SCALE_B_EXPR = "max(abs(t) for t in u) * max(abs(t) for t in b)"
+
+
+def ch_certificate(data: dict) -> dict | None:
+    """The certificate of ``max_x |h(x)| > C_H`` for one recorded target (:func:`sparseact.claims.theorem8.compute.
+    worst_ch`): the left side is ``|h(x)|`` at the maximising cube point, the right side ``C_H`` with ``k``, ``W``
+    and ``B`` recomputed from the network. ``None`` when the bound holds there."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = float(np.float64(data["top"]) / np.float64(data["C_H"]))
+    if verdict_at_most(ratio, 1.0) is not Verdict.FAIL:
+        return None
+    spec, n = {key: data[key] for key in ("u", "W", "b")}, data["n"]
+    scales = dict(u=spec["u"], M=spec["W"], b=spec["b"])
+    rhs = cert.formula(
+        CH_EXPR,
+        n=n,
+        k=cert.formula("max(1, a)", a=cert.quantity("max_active", network=spec)),
+        W=cert.formula(SCALE_W_EXPR, **{key: scales[key] for key in ("u", "M")}),
+        B=cert.formula(SCALE_B_EXPR, **{key: scales[key] for key in ("u", "b")}),
+    )
+    return cert.certificate_if_violated(
+        "<=",
+        cert.formula("abs(v)", v=cert.quantity("value", function={"network": spec}, x=data["x"])),
+        rhs,
+        data["top"],
+        data["C_H"],
+        "|h(x)|",
+        "C_H = k(W sqrt(n) + B)",
+        f"k = max(1, max active count on the cube), W = ||u||_inf max_j ||w_j||_2, B = ||u||_inf max_j |b_j| of h, "
+        f"n = {n}; x maximises |h| over the cube",
     )

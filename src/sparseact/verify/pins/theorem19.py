@@ -31,7 +31,11 @@ def _rademacher_instance(c: dict) -> tuple[dict, tuple]:
 
 
 def _theorem19_eq1(c: dict) -> Sides:
+    """Eq. (1) at the instance, whose class must be ``H_{n,s,1}^{W,B}`` (a lower bound on ``R_H`` of a class with
+    ``k > 1`` bounds nothing of (1)'s class); the variables as for eq. (15)."""
     lhs, (m, n, s, k, W, B, R) = _rademacher_instance(c)
+    if k != 1:
+        raise Refused(f"eq. (1) is stated for the class H_{{n,s,1}}^{{W,B}}: the instance's class has k = {k}")
     rhs = float(bounds.theorem19_rademacher(m, n, s, W, B, R))
     return Sides(evaluate_quantity(lhs), rhs, {"m": m, "n": n, "s": s, "k": k, "W": W, "B": B, "R": R})
 
@@ -131,17 +135,26 @@ def _theorem19_combine(c: dict) -> Sides:
     return Sides(float(bias) + float(weight), rhs, {"m": m, "n": n, "s": s, "W": W, "B": B, "R": R, "c": small_c})
 
 
+#: The three printed bounds on ``R_H(S)``, each refuted by an exact (or lower) ``R_H(S)`` of a sample: eq. (1),
+#: eq. (15) and Conjecture 20's eq. (16).
+EQ1 = Statement(
+    "theorem19", "<=", "R_H(S) <= (WR+B) sqrt(s n log(m(R+B)))/sqrt(m), R = max ||x_i|| (eq. (1))", _theorem19_eq1
+)
+EQ15 = Statement(
+    "eq15", "<=", "R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m), R = max ||x_i|| (eq. (15))", _theorem19_eq15
+)
+EQ16 = Statement(
+    "conj20", "<=", "R_H(S) <= (WR+B) sqrt(sk)/sqrt(m), R = max ||x_i|| (Conjecture 20, eq. (16))", _conjecture20
+)
+
 #: check id -> the statement it refutes (the checks of ``theorem19``).
 STATEMENTS: dict[str, Statement] = {
-    "theorem19/scale": Statement(
-        "theorem19", "<=", "R_H(S) <= (WR+B) sqrt(s n log(m(R+B)))/sqrt(m), R = max ||x_i|| (eq. (1))", _theorem19_eq1
-    ),
-    "theorem19/conj20-exact-lower": Statement(
-        "conj20", "<=", "R_H(S) <= (WR+B) sqrt(sk)/sqrt(m), R = max ||x_i|| (Conjecture 20, eq. (16))", _conjecture20
-    ),
-    "theorem19/eq15-scale": Statement(
-        "eq15", "<=", "R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m), R = max ||x_i|| (eq. (15))", _theorem19_eq15
-    ),
+    "theorem19/scale": EQ1,
+    "theorem19/bound": EQ1,
+    "theorem19/conj20-exact-lower": EQ16,
+    "theorem19/conj20-bound": EQ16,
+    "theorem19/eq15-scale": EQ15,
+    "theorem19/eq15-bound": EQ15,
     "theorem19/eq12-printed": Statement(
         "eq12",
         "<=",

@@ -84,22 +84,44 @@ def _lemma7_sup_sign(c: dict) -> Sides:
 
 
 def _theorem8_final_line(c: dict) -> Sides:
-    """h = lam relu(<0, x> + 1) = lam and -lam on n = 2 (s = k = 1, W = B = lam: |u| ||w|| = 0, |u||b| = lam); no
-    sample tells them apart and their losses sum to >= lam^2 > 2 eps; the printed count C n^d log(1/delta)/eps with
-    the degree d = ceil(c (k^8 W^4 log^4(ns) + k^6 B^4 log s)/eps^2)."""
+    """h = lam relu(<0, x> + 1) = lam and -lam, with s - 1 zero neurons (k = 1, W = B = lam: |u| ||w|| = 0,
+    |u||b| = lam); no sample tells them apart and their losses sum to >= lam^2 > 2 eps; the printed count
+    C n^d log(1/delta)/eps with the degree d = ceil(c (k^8 W^4 log^4(ns) + k^6 B^4 log s)/eps^2)."""
     lam = _number(_parameter(c, "lhs", "lam"), "lam", 1e-300, 1e300)
     eps = _number(_parameter(c, "lhs", "eps"), "eps", 1e-300)
     delta = _number(_parameter(c, "lhs", "delta"), "delta", 1e-300, 1.0)
     C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
-    n = _integer(_parameter(c, "rhs", "n"), "n", 2, 2)
+    n = _integer(_parameter(c, "rhs", "n"), "n", 2, 16)
+    s = _integer(_parameter(c, "rhs", "s"), "s", 1, 2**20)
+    k = _integer(_parameter(c, "rhs", "k"), "k", 1, 1)
     X = cube(n)
     plus, minus = lam * np.maximum(X @ np.zeros(n) + 1.0, 0.0), -lam * np.maximum(X @ np.zeros(n) + 1.0, 0.0)
     separation = float(np.mean((plus - minus) ** 2)) / 4
     lhs = 1.0 if separation > 2 * eps and delta < 0.5 else 0.0
     small_c = _number(_parameter(c, "rhs", "c"), "c", 1e-300, 1e300)
-    d = math.ceil(small_c * float(bounds.theorem8_degree(eps, n, 1, 1, lam, lam)))
+    d = math.ceil(small_c * float(bounds.theorem8_degree(eps, n, s, k, lam, lam)))
     rhs = C * float(bounds.lemma7_sample_complexity(n, d, 1.0, eps, delta))
-    return Sides(lhs, rhs, {"lam": lam, "eps": eps, "delta": delta, "C": C, "n": n, "d": d, "c": small_c})
+    variables = {"lam": lam, "eps": eps, "delta": delta, "C": C, "n": n, "s": s, "k": k, "W": lam, "B": lam}
+    return Sides(lhs, rhs, {**variables, "c": small_c})
+
+
+def _theorem4_corner(c: dict) -> Sides:
+    """Theorem 4 at n = 1: the targets h = +-k (k always-active neurons u sigma(0 x + 1), u = +-1; W = 0, B = 1,
+    s = k) need one sample when k^2 > 2 eps and delta < 1/2; the printed count
+    C exp(c (k log(ns))^8/eps^2 log n) log(1/delta)/eps, n^{P/eps^2} with P(z) = c z^8 written with its logarithm."""
+    k = _integer(_parameter(c, "lhs", "k"), "k", 1, 2**20)
+    eps = _number(_parameter(c, "lhs", "eps"), "eps", 1e-300, 1e300)
+    delta = _number(_parameter(c, "lhs", "delta"), "delta", 1e-300, 1.0 - 1e-16)
+    n = _integer(_parameter(c, "rhs", "n"), "n", 1, 1)
+    if _integer(_parameter(c, "rhs", "s"), "s", 1, 2**20) != k or _parameter(c, "rhs", "k") != k:
+        raise Refused("rhs: s = k, the k always-active neurons of the instance")
+    C = _number(_parameter(c, "rhs", "C"), "C", 1e-300, 1e300)
+    small_c = _number(_parameter(c, "rhs", "c"), "c", 1e-300, 1e300)
+    if _number(_parameter(c, "rhs", "eps"), "eps", 1e-300) != eps or _parameter(c, "rhs", "delta") != delta:
+        raise Refused("the two sides must read the same eps and delta")
+    lhs = float(bounds.two_point_sample_lower_bound(float(k * k), eps, delta))
+    rhs = C * math.log(1 / delta) / eps  # exp(... * log(1)) = 1
+    return Sides(lhs, rhs, {"k": k, "s": k, "n": n, "eps": eps, "delta": delta, "C": C, "c": small_c})
 
 
 def _theorem8_tail_step(c: dict) -> Sides:
@@ -219,6 +241,12 @@ STATEMENTS: dict[str, Statement] = {
         "O(n^d C_H^2 log(1/delta)/eps) samples, C_H = sup_{h,x} h(x), suffice for (O(eps), delta)-PAC "
         "learning a class with tail <= eps above d (Lemma 7)",
         _lemma7_sup_sign,
+    ),
+    "theorem8/theorem4-n1": Statement(
+        "theorem4",
+        "<=",
+        "sample complexity n^{poly(k log(ns))/eps^2} log(1/delta)/eps (Theorem 4, suppressing W, B), at n = 1",
+        _theorem4_corner,
     ),
     "theorem8/final-line-scale": Statement(
         "theorem8-proof-final",

@@ -1,0 +1,143 @@
+"""The registry of checks: every claim declares its checks once as data (``claims/<id>/checks.yaml``,
+:mod:`sparseact.claims._checks`), and this module holds the run and the verifier to the declarations.
+
+* every declared check is a row of the run's ledger (results/ledger.csv), and the ledger holds no undeclared check;
+* a check that can FAIL (it declares a finding class) is pinned in the verifier (``sparseact.verify.checker.STATEMENTS``,
+  the pins of ``sparseact.verify.pins``), apart from :data:`NOT_YET_PINNED`, and every pin is such a check;
+* the verifier imports nothing from the claims (it owns the statements it checks);
+* the notebook's Verdicts bullets are the declarations' rules (:func:`sparseact.claims._checks.sync_verdict_prose`).
+"""
+
+import pandas as pd
+import pytest
+import yaml
+from test_layers import IMPORTS
+
+from sparseact.claims import claim_ids
+from sparseact.claims._checks import declaration_path, declared_checks, sync_verdict_prose
+from sparseact.verify.checker import STATEMENTS
+from sparseact.verify.records import declared_record
+from sparseact.verify.verdicts import Verdict
+
+CLAIMS = claim_ids()
+
+#: Checks declared with a finding class (they can FAIL) that no statement of the verifier pins yet, with the reason;
+#: their certificates are refused ("refutes no statement the verifier knows"). None has FAILed on any run or test.
+NOT_YET_PINNED = {
+    "theorem19/estimators": "the right side is the exact solver's own maximum, which no plain evaluator recomputes",
+}
+
+
+def can_fail() -> dict[str, str]:
+    """Check id -> claim, for every check that declares a finding class (it can FAIL)."""
+    return {
+        check_id: claim
+        for claim in CLAIMS
+        for check_id, declaration in declared_checks(claim).items()
+        if declaration["finding"] is not None
+    }
+
+
+@pytest.mark.parametrize("claim", CLAIMS)
+def test_every_claim_declares_its_checks(claim):
+    assert declaration_path(claim).is_file(), f"claims/{claim}/checks.yaml is missing"
+    assert declared_checks(claim)
+
+
+@pytest.mark.parametrize("claim", CLAIMS)
+def test_the_ledger_holds_exactly_the_declared_checks(repo_root, claim):
+    ledger = pd.read_csv(repo_root / "results" / "ledger.csv", keep_default_na=False)
+    emitted = set(ledger.loc[ledger["claim_id"] == claim, "check_id"])
+    declared = set(declared_checks(claim))
+    assert declared <= emitted, f"declared but not in the ledger: {sorted(declared - emitted)}"
+    assert emitted <= declared, f"in the ledger but not declared: {sorted(emitted - declared)}"
+
+
+def test_every_check_that_can_fail_is_pinned_and_every_pin_can_fail():
+    failing = can_fail()
+    assert {
+        "theorem19/eq12-printed",
+        "section4_parity/network-printed",
+        "lemma9/proof-V-printed",
+        "scaling/lemma18-printed",
+        "theorem8/tail-step",
+        "theorem13/junta-corner",
+    } <= set(failing)
+    assert set(failing) - set(STATEMENTS) == set(NOT_YET_PINNED)
+    assert set(STATEMENTS) <= set(failing), sorted(set(STATEMENTS) - set(failing))
+    for claim in CLAIMS:
+        for check_id, declaration in declared_checks(claim).items():
+            assert declaration["pinned"] is (check_id in STATEMENTS), check_id
+
+
+def test_the_verifier_imports_nothing_from_the_claims():
+    """The pins are the verifier's own statements (tests/test_layers.py holds every layer; this is the registry's)."""
+    assert not [
+        (a, b) for a, b, _, _ in IMPORTS if a.startswith("sparseact.verify") and b.startswith("sparseact.claims")
+    ]
+
+
+@pytest.mark.parametrize("claim", CLAIMS)
+def test_the_notebook_prose_is_the_declared_rules(repo_root, claim):
+    notebook = repo_root / "notebooks" / f"{claim}.py"
+    assert not sync_verdict_prose(claim, notebook, write=False), (
+        f"notebooks/{claim}.py's Verdicts bullets differ from checks.yaml: run "
+        f"sparseact.claims._checks.sync_verdict_prose({claim!r}, Path('notebooks/{claim}.py'))"
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("rule"), "exactly the keys"),
+        (lambda d: d.update(extra=1), "exactly the keys"),
+        (lambda d: d.update(id="lemma9/x"), "another claim"),
+        (lambda d: d.update(method="guess"), "method"),
+        (lambda d: d.update(finding="bad"), "finding"),
+        (lambda d: d.update(finding=["proof-slip", "typo"]), "finding"),
+        (lambda d: d.update(finding=["out-of-range", "out-of-range"]), "finding"),
+        (lambda d: d.update(finding=None), "pinned"),
+        (lambda d: d.update(pinned="yes"), "pinned"),
+    ],
+)
+def test_a_bad_declaration_is_refused(tmp_path, monkeypatch, change, message):
+    from sparseact.claims import _checks
+
+    entry = dict(declared_checks("section1_index")["section1_index/computes"])
+    change(entry)
+    (tmp_path / "section1_index").mkdir()
+    (tmp_path / "section1_index" / "checks.yaml").write_text(yaml.safe_dump([entry]))
+    monkeypatch.setattr(_checks, "CLAIMS_FOLDER", tmp_path)
+    with pytest.raises(ValueError, match=message):
+        declared_checks("section1_index")
+
+
+def test_declared_record_refuses_a_measured_declared_field_and_a_wrong_finding():
+    declaration = declared_checks("section1_index")["section1_index/computes"]
+    common = dict(claim_id="section1_index", paper_ref="Section 1", variant="", instances=1, range="r")
+    common |= dict(worst_value=0.0, worst_value_label="x")
+    record = declared_record(declaration, verdict=Verdict.PASS, **common)
+    assert (record.check_id, record.statement_id, record.method) == (
+        "section1_index/computes",
+        "section1-index",
+        "exact",
+    )
+    with pytest.raises(ValueError, match=r"declared in checks\.yaml"):
+        declared_record(declaration, verdict=Verdict.PASS, method="exact", **common)
+    with pytest.raises(ValueError, match="lacks"):
+        declared_record({"id": "section1_index/x"}, verdict=Verdict.PASS, **common)
+    failing = dict(common, verdict=Verdict.FAIL, certificate={"statement": "x"}, counterexample="x")
+    with pytest.raises(ValueError, match="FAILs with finding 'typo'"):
+        declared_record(declaration, finding="typo", **failing)
+
+
+def test_a_corner_rule_declaration_takes_either_class():
+    """``[<class>, out-of-range]``: a FAIL takes the class, or out-of-range by the degenerate-corner rule."""
+    declaration = declared_checks("lemma9")["lemma9/transition"]
+    assert declaration["finding"] == ["proof-slip", "out-of-range"]
+    common = dict(claim_id="lemma9", paper_ref="Lemma 9", variant="", instances=1, range="r", worst_value=1.0)
+    common |= dict(worst_value_label="x", verdict=Verdict.FAIL, certificate={"statement": "x"}, counterexample="x")
+    for finding in declaration["finding"]:
+        assert declared_record(declaration, finding=finding, **common).finding == finding
+    with pytest.raises(ValueError, match="FAILs with finding 'typo'"):
+        declared_record(declaration, finding="typo", **common)

@@ -1,0 +1,56 @@
+"""Compute measures, verdicts decide: a claim's runs stage imports nothing from the verification layer.
+
+``compute.py`` returns measurements and the raw data of each check's worst instance
+(:func:`sparseact.claims._failures.worst_instance`); the claim's ``verdicts.py`` decides (``verdict_*``) and
+builds the certificates. So a tolerance or a certificate's format, which live in :mod:`sparseact.verify`, is
+never in the code closure of a data or runs job (tests/test_rerun.py plans the edit).
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from sparseact.claims import claim_ids, code_files
+
+CLAIMS = Path(__file__).resolve().parents[1] / "src" / "sparseact" / "claims"
+
+
+def _verify_files(claim):
+    """The files of sparseact.verify in the code closure of the claim's data and runs jobs."""
+    closure = code_files(f"sparseact.claims.{claim}", f"sparseact.claims.{claim}.compute")
+    return sorted(name for name in closure if "/sparseact/verify/" in name.replace("\\", "/"))
+
+
+@pytest.mark.parametrize("claim", claim_ids())
+def test_the_runs_stage_imports_no_verification(claim):
+    found = _verify_files(claim)
+    assert not found, f"the runs stage of {claim} imports {found}"
+
+
+@pytest.mark.parametrize("claim", claim_ids())
+def test_no_compute_module_imports_the_verification_layer(claim):
+    """No ``import sparseact.verify...`` or ``from sparseact.verify... import`` in claims/<id>/compute.py."""
+    tree = ast.parse((CLAIMS / claim / "compute.py").read_text())
+    modules = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module]
+    modules += [a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names]
+    assert not [m for m in modules if m == "sparseact.verify" or m.startswith("sparseact.verify.")], modules
+
+
+def _imported_names(path):
+    """``(module, name)`` of every ``from module import name`` in ``path``, at any depth."""
+    tree = ast.parse(path.read_text())
+    return [(node.module, a.name) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for a in node.names]
+
+
+@pytest.mark.parametrize("claim", claim_ids())
+def test_verdicts_import_no_private_name_of_compute(claim):
+    """What both stages read lives in the claim's grid module or a shared module, never as a private name of
+    compute.py."""
+    path = CLAIMS / claim / "verdicts.py"
+    private = [
+        name
+        for module, name in _imported_names(path)
+        if module == f"sparseact.claims.{claim}.compute" and name.startswith("_")
+    ]
+    assert not private, f"{claim}/verdicts.py imports private names of compute.py: {private}"
