@@ -1,10 +1,11 @@
-"""The kernel manager notebooks run under (sparseact.runtime.jupyter): a real kernel, ready without an idle wait."""
+"""The kernel manager notebooks run under (sparseact.runtime.jupyter): an IPython kernel in the test's own process,
+its outputs sent on IOPub within the request, a fresh shell for every notebook."""
 
 import asyncio
 
 import pytest
 
-from sparseact.runtime.jupyter import PromptKernelClient, PromptKernelManager
+from sparseact.runtime.jupyter import InProcessNotebookClient, InProcessNotebookManager
 from sparseact.runtime.notebooks import check_kernel
 
 KERNEL = "sparseact"
@@ -20,18 +21,18 @@ def _kernel_installed():
 
 async def _start_run_stop(code: str) -> tuple[dict, list[dict]]:
     """Start a kernel, wait until it is ready, run ``code``; its execute reply and IOPub messages."""
-    km = PromptKernelManager(kernel_name=KERNEL)
-    await km.start_kernel()
+    km = InProcessNotebookManager(kernel_name=KERNEL)
+    km.start_kernel(extra_arguments=["--HistoryManager.enabled=False"])
     client = km.client()
-    assert isinstance(client, PromptKernelClient)
+    assert isinstance(client, InProcessNotebookClient)
     client.start_channels()
     try:
         await client.wait_for_ready(timeout=120)
-        msg_id = client.execute(code)
-        reply = await client.get_shell_msg(timeout=60)
+        msg_id = await client.execute(code)
+        reply = await client.shell_channel.get_msg(timeout=60)
         messages = []
         while True:
-            msg = await client.get_iopub_msg(timeout=60)
+            msg = await client.iopub_channel.get_msg(timeout=60)
             if msg["parent_header"].get("msg_id") != msg_id:
                 continue  # left from start-up (nothing is drained by waiting)
             messages.append(msg)
@@ -40,7 +41,7 @@ async def _start_run_stop(code: str) -> tuple[dict, list[dict]]:
         return reply, messages
     finally:
         client.stop_channels()
-        await km.shutdown_kernel()
+        km.shutdown_kernel()
 
 
 def test_a_ready_kernel_runs_code_and_streams_its_output():
@@ -50,20 +51,44 @@ def test_a_ready_kernel_runs_code_and_streams_its_output():
     assert "".join(streams) == "42\n"
 
 
-def test_a_kernel_that_dies_before_replying_is_reported():
-    async def dead():
-        km = PromptKernelManager(kernel_name=KERNEL)
-        await km.start_kernel()
+def test_streams_and_displays_arrive_in_order_before_the_requests_idle_status():
+    """Output written just before a cell ends is sent within its request (nbclient stops reading at ``idle``)."""
+    code = "import sys\nprint('a')\ndisplay('b')\nprint('c', file=sys.stderr)\n7"
+    reply, messages = asyncio.run(_start_run_stop(code))
+    assert reply["content"]["status"] == "ok"
+    outputs = [
+        (m["msg_type"], m["content"].get("text") or m["content"]["data"]["text/plain"])
+        for m in messages
+        if m["msg_type"] in ("stream", "display_data", "execute_result")
+    ]
+    assert outputs == [("stream", "a\n"), ("display_data", "'b'"), ("stream", "c\n"), ("execute_result", "7")]
+    assert messages[-1]["content"]["execution_state"] == "idle"
+
+
+def test_every_kernel_starts_with_a_fresh_shell():
+    """A second notebook in the same process sees neither the first one's names nor its execution count."""
+    asyncio.run(_start_run_stop("leftover = 1"))
+    reply, messages = asyncio.run(_start_run_stop("'leftover' in dir()"))
+    assert reply["content"]["execution_count"] == 1
+    assert [m["content"]["data"]["text/plain"] for m in messages if m["msg_type"] == "execute_result"] == ["False"]
+
+
+def test_a_kernel_that_is_gone_is_reported():
+    async def gone():
+        km = InProcessNotebookManager(kernel_name=KERNEL)
+        km.start_kernel()
         client = km.client()
         client.start_channels()
-        await km.shutdown_kernel(now=True)
+        km.shutdown_kernel(now=True)
+        client.kernel = km.kernel
+        assert not client.is_alive()
         try:
             await client.wait_for_ready(timeout=30)
         finally:
             client.stop_channels()
 
-    with pytest.raises(RuntimeError, match=r"died|respond"):
-        asyncio.run(dead())
+    with pytest.raises(RuntimeError, match="No kernel exists"):
+        asyncio.run(gone())
 
 
 def test_injected_parameters_do_not_depend_on_black(monkeypatch):
@@ -90,16 +115,26 @@ def test_injected_parameters_do_not_depend_on_black(monkeypatch):
     assert papermill_translators.find_translator("sparseact", "python") is PlainPythonTranslator
 
 
-def test_kernels_listen_on_ipc_sockets_of_their_own():
-    first, second = PromptKernelManager(kernel_name=KERNEL), PromptKernelManager(kernel_name=KERNEL)
-    assert first.transport == second.transport == "ipc"
-    assert first.ip != second.ip
+def test_kernels_open_no_sockets_and_no_connection_file(tmp_path, monkeypatch):
+    """The in-process kernel talks to its client through queues: no port, socket or connection file that another
+    kernel starting beside it could take (the failure of the separate kernels' TCP ports, then IPC sockets)."""
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path))
+    km = InProcessNotebookManager(kernel_name=KERNEL)
+    km.start_kernel(extra_arguments=["--HistoryManager.enabled=False"])
+    try:
+        assert not km.has_kernel or km.kernel is not None
+        assert type(km.kernel.shell_stream).__name__ == "DummySocket"
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        km.shutdown_kernel()
+    assert km.kernel is None
 
 
 def test_a_taken_tcp_port_cannot_stall_a_notebook(tmp_path, monkeypatch):
-    """The failure the IPC sockets remove: jupyter_client picks a TCP port that another socket then holds (here
-    every port it would pick is held by a live ZeroMQ publisher, as by another kernel's IOPub). Over TCP the kernel
-    failed to bind it, lingered without answering, and its job waited out the start timeout."""
+    """The failure the in-process kernel removes (as IPC sockets did before it): jupyter_client picks a TCP port
+    that another socket then holds (here every port it would pick is held by a live ZeroMQ publisher, as by another
+    kernel's IOPub). Over TCP the kernel failed to bind it, lingered without answering, and its job waited out the
+    start timeout."""
     import zmq
     from jupyter_client.provisioning.local_provisioner import LocalPortCache
 
@@ -120,84 +155,33 @@ def test_a_taken_tcp_port_cannot_stall_a_notebook(tmp_path, monkeypatch):
     assert executed.cells[-1].outputs[0]["text"] == "42\n"
 
 
-class _Channel:
-    """A kernel client channel fed by hand: ``(delay, message)`` pairs, each delivered after its delay unless the
-    caller's timeout is shorter; an empty channel waits out the timeout."""
+def test_a_kernel_is_ready_at_once_and_answers_kernel_info(monkeypatch):
+    """Readiness is the kernel_info reply itself (no IOPub silence to wait out, so a starved machine cannot make
+    the start time out while the kernel answers)."""
+    replies = []
+    monkeypatch.setattr(InProcessNotebookClient, "_handle_kernel_info_reply", lambda self, msg: replies.append(msg))
 
-    def __init__(self):
-        self.queue = []
+    async def ready() -> None:
+        km = InProcessNotebookManager(kernel_name=KERNEL)
+        km.start_kernel(extra_arguments=["--HistoryManager.enabled=False"])
+        client = km.client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=5)
+        finally:
+            client.stop_channels()
+            km.shutdown_kernel()
 
-    async def get_msg(self, timeout=None):
-        from queue import Empty
-
-        if self.queue:
-            delay, msg = self.queue.pop(0)
-            if delay > timeout:
-                raise Empty
-            await asyncio.sleep(delay)
-            return msg
-        await asyncio.sleep(timeout)
-        raise Empty
-
-
-class _FakeKernel(PromptKernelClient):
-    """A PromptKernelClient on hand-fed channels: subclasses say in ``kernel_info`` what the kernel sends back."""
-
-    def __init__(self):
-        super().__init__()
-        self.shell, self.iopub, self.requests = _Channel(), _Channel(), 0
-
-    shell_channel = property(lambda self: self.shell)
-    iopub_channel = property(lambda self: self.iopub)
-
-    def _handle_kernel_info_reply(self, reply):
-        self.ready = reply["parent_header"]["msg_id"]
-
-    async def _async_is_alive(self):
-        return True
+    asyncio.run(ready())
+    assert [msg["msg_type"] for msg in replies] == ["kernel_info_reply"]
+    assert replies[0]["content"]["implementation"] == "ipython"
 
 
-def _status(request: int, state: str) -> dict:
-    return {"msg_type": "status", "parent_header": {"msg_id": f"info-{request}"}, "content": {"execution_state": state}}
-
-
-def _reply(request: int) -> dict:
-    return {"msg_type": "kernel_info_reply", "parent_header": {"msg_id": f"info-{request}"}, "content": {}}
-
-
-def test_a_starved_kernel_is_ready_once_iopub_carries_its_requests_status():
-    """On a starved machine the kernel's ``idle`` status reaches the client well after its reply (here 1.5 s, the
-    ``busy`` status at once): readiness must not hang on ``idle`` arriving within a short silence limit (it then never
-    did, and the start timed out with the kernel alive and answering)."""
-    from sparseact.runtime.jupyter import IOPUB_SILENCE
-
-    class StarvedKernel(_FakeKernel):
-        def kernel_info(self):
-            self.requests += 1
-            self.iopub.queue += [
-                (0.0, _status(self.requests, "busy")),
-                (IOPUB_SILENCE + 0.5, _status(self.requests, "idle")),
-            ]
-            self.shell.queue.append((0.0, _reply(self.requests)))
-
-    client = StarvedKernel()
-    asyncio.run(client.wait_for_ready(timeout=10))
-    assert client.ready == "info-1" and client.requests == 1
-
-
-def test_a_slow_start_whose_first_statuses_are_lost_does_not_livelock():
-    """The kernel answers late, so kernel_info requests queue and replies lag behind them; the first request's statuses
-    were published before IOPub connected and are lost. Scanning IOPub for the status of the very request whose reply
-    was read then never succeeded (each scan discarded the statuses the next one needed)."""
-
-    class LaggingKernel(_FakeKernel):
-        def kernel_info(self):
-            self.requests += 1
-            if self.requests == 1:
-                return  # the kernel is not up yet: the reply comes later, its statuses are lost
-            self.shell.queue.append((0.0, _reply(self.requests - 1)))  # replies lag one request behind
-            self.iopub.queue.append((0.0, _status(self.requests, "busy")))
-
-    client = LaggingKernel()
-    asyncio.run(client.wait_for_ready(timeout=20))
-    assert client.ready == "info-1"
+def test_an_error_in_a_cell_is_its_reply_and_leaves_the_next_kernel_fresh():
+    """A cell that raises gives an ``error`` reply with its exception; the next kernel's shell does not see the
+    failed cell's names."""
+    reply, messages = asyncio.run(_start_run_stop("leftover = 1\nraise ValueError('boom')"))
+    assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "ValueError"
+    assert any(msg["msg_type"] == "error" for msg in messages)
+    reply, _ = asyncio.run(_start_run_stop("leftover"))
+    assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "NameError"

@@ -1,106 +1,173 @@
-"""How papermill runs the notebooks: a kernel manager over IPC sockets without an idle wait, and plain injected
-parameters.
+"""How papermill runs the notebooks: an IPython kernel in the job's own process, and plain injected parameters.
 
-:class:`PromptKernelManager` talks to its kernel over IPC sockets with a name of its own, never over TCP ports.
-jupyter_client's TCP ports are chosen by binding port 0 and closing it before the kernel binds them: between the
-two, another kernel starting beside it (or any connection of the machine) may take the port. Then the kernel fails
-to bind it ("Address already in use") and, when the port is its IOPub one, lingers alive without ever answering, and
-the client waits for it until its start timeout: seen as notebook jobs hanging in the test suite and cancelled at
-their SLURM time limit. A socket name no other kernel uses cannot collide.
+A notebook job used to start a Jupyter kernel, a second Python process that imported IPython, ipykernel, zmq
+and the library again and talked to papermill over TCP sockets: about 0.35 CPU-seconds a notebook before its
+first cell, 65 times in a full run. :class:`InProcessNotebookManager` runs the same kernel class
+(ipykernel's :class:`~ipykernel.ipkernel.IPythonKernel`, through its in-process variant) in the job's own
+process: cells run in the main thread, in papermill's working directory; their streams, displays, results
+and errors reach nbclient as the same IOPub messages, so the executed notebook is the one a separate kernel
+gives (byte for byte: the workflow's executed notebooks are compared in the tests). The registered kernel
+(``python -m ipykernel install --sys-prefix --name sparseact``) is still the one the notebooks name, for a
+reader who opens them in Jupyter; it runs the same interpreter.
 
-jupyter_client's ``wait_for_ready`` returns only after 0.2 s in which no IOPub message arrives (its last
-loop drains IOPub until a ``get_msg(timeout=0.2)`` comes back empty). That is a wait, not work: with one
-job per core it leaves the core idle for 0.2 s per notebook, 82 times in a full run.
-:class:`PromptKernelClient` is ready as soon as the kernel answered ``kernel_info`` and IOPub delivers a message
-(the proof that IOPub is connected, which is what the drain waits for). Messages, outputs and the
-executed notebook are those of jupyter_client's own classes.
+ipykernel's in-process client is synchronous and its kernel writes a cell's streams to the IOPub thread only
+when their buffer is flushed, after the cell's ``idle`` status; the shims below make the client awaitable
+(:class:`InProcessNotebookClient`) and flush the streams within the request (:class:`FlushingInProcessKernel`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sys
-import tempfile
 import time
-import uuid
-from pathlib import Path
-from queue import Empty
+from queue import Empty, Queue
 
-from jupyter_client import AsyncKernelManager
-from jupyter_client.asynchronous import AsyncKernelClient
+from ipykernel.inprocess.channels import InProcessChannel
+from ipykernel.inprocess.client import InProcessKernelClient
+from ipykernel.inprocess.ipkernel import InProcessKernel
+from ipykernel.inprocess.manager import InProcessKernelManager
 from papermill.translators import PythonTranslator, papermill_translators
-from traitlets import Type, default
+from traitlets import Type
+from traitlets.config.loader import KVArgParseConfigLoader
 
-#: Seconds of IOPub silence after which the client takes IOPub as not yet connected and asks ``kernel_info`` again.
-IOPUB_SILENCE = 1.0
+#: Seconds between two looks at an empty channel (the kernel's IOPub thread fills it).
+CHANNEL_POLL_S = 0.002
 
 
-class PromptKernelClient(AsyncKernelClient):
-    """An :class:`~jupyter_client.asynchronous.AsyncKernelClient` whose ``wait_for_ready`` has no idle tail."""
+class AwaitableChannel(InProcessChannel):
+    """An in-process channel whose ``get_msg`` is awaited, as nbclient does with its asynchronous clients."""
+
+    def __init__(self, client=None):
+        super().__init__(client)
+        self._queue: Queue = Queue()
+
+    def call_handlers(self, msg: dict) -> None:
+        """Queue ``msg`` (called by the kernel, from the main thread or its IOPub thread)."""
+        self._queue.put(msg)
+
+    async def get_msg(self, timeout: float | None = None) -> dict:
+        """The next message; raises :class:`queue.Empty` when none came within ``timeout`` seconds."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                return self._queue.get_nowait()
+            except Empty:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise
+            await asyncio.sleep(CHANNEL_POLL_S)
+
+
+class InProcessNotebookClient(InProcessKernelClient):
+    """An in-process kernel client for nbclient: awaitable channels, cells executed in the running event loop."""
+
+    shell_channel_class = Type(AwaitableChannel)
+    iopub_channel_class = Type(AwaitableChannel)
+    stdin_channel_class = Type(AwaitableChannel)
+    control_channel_class = Type(AwaitableChannel)
+
+    async def execute(
+        self,
+        code: str,
+        silent: bool = False,
+        store_history: bool = True,
+        user_expressions: dict | None = None,
+        allow_stdin: bool | None = None,
+        stop_on_error: bool = True,
+    ) -> str:
+        """Run ``code`` in the kernel (in this thread) and queue its reply; the request's message id.
+
+        Notebooks read no input: ``allow_stdin`` is always false.
+        """
+        content = {
+            "code": code,
+            "silent": silent,
+            "store_history": store_history,
+            "user_expressions": user_expressions or {},
+            "allow_stdin": False,
+            "stop_on_error": stop_on_error,
+        }
+        msg = self.session.msg("execute_request", content)
+        stream = self.kernel.shell_stream
+        self.session.send(stream, msg)
+        await self.kernel.dispatch_shell(stream.recv_multipart())
+        _, reply = self.session.recv(stream, copy=False)
+        self.shell_channel.call_handlers(reply)
+        return msg["header"]["msg_id"]
 
     async def wait_for_ready(self, timeout: float | None = None) -> None:
-        """Return once the kernel has answered ``kernel_info`` and IOPub carries messages.
+        """Ask the kernel for its info and take the reply (an in-process kernel is ready when it exists)."""
+        self.kernel_info()
+        self._handle_kernel_info_reply(await self.shell_channel.get_msg(timeout=timeout))
 
-        Raises
-        ------
-        RuntimeError
-            When the kernel dies first, or ``timeout`` seconds pass.
-        """
-        deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
-        while True:
-            self.kernel_info()
-            try:
-                reply = await self.shell_channel.get_msg(timeout=1)
-            except Empty:
-                reply = None
-            if reply is not None and reply["msg_type"] == "kernel_info_reply" and await self._iopub_connected():
-                self._handle_kernel_info_reply(reply)
-                return
-            if not await self._async_is_alive():
-                raise RuntimeError("Kernel died before replying to kernel_info")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"Kernel didn't respond in {timeout} seconds")
-
-    async def _iopub_connected(self) -> bool:
-        """Whether IOPub delivers a message within :data:`IOPUB_SILENCE` seconds: the proof that it is connected, as
-        for jupyter_client's own client (any message; no drain after it).
-
-        Requiring a status message of the very request whose reply was just read livelocked: when the kernel started
-        slowly, requests queued, the first reply's statuses were lost before IOPub connected, and every scan discarded
-        the statuses of the later requests that the next scans looked for (``Kernel didn't respond`` with the kernel
-        alive, in fresh-clone suites under load). No: IOPub not connected yet (the caller asks again)."""
-        try:
-            await self.iopub_channel.get_msg(timeout=IOPUB_SILENCE)
-        except Empty:
-            return False
-        return True
+    def is_alive(self) -> bool:
+        """Whether the kernel exists (it lives as long as the process)."""
+        return self.kernel is not None
 
 
-def ipc_socket_prefix() -> str:
-    """A name for a kernel's IPC sockets that no other kernel uses (the sockets are ``<name>-<port>``).
+class FlushingInProcessKernel(InProcessKernel):
+    """ipykernel's in-process kernel, whose streams belong to the request and are sent before it ends.
 
-    On Linux a name in the abstract socket namespace (``@...``): no file, so nothing is left behind and no path
-    length limit is near. Elsewhere a path in the temporary directory, whose files jupyter_client removes when it
-    shuts the kernel down.
+    The in-process kernel swaps ``sys.stdout`` and ``sys.stderr`` for its streams only while a cell runs, so
+    the kernel's own ``set_parent`` and end-of-request flush (made before and after) miss them.
     """
-    name = f"sparseact-kernel-{uuid.uuid4().hex[:16]}"
-    if sys.platform.startswith("linux"):
-        return f"@{name}"
-    return str(Path(tempfile.gettempdir()) / name)
+
+    async def execute_request(self, stream, ident, parent) -> None:
+        """Execute the request with the kernel's streams, tagged with its header and flushed at its end."""
+        with self._redirected_io():
+            self.stdout.set_parent(parent)
+            self.stderr.set_parent(parent)
+            await super(InProcessKernel, self).execute_request(stream, ident, parent)
+            sys.stdout.flush()
+            sys.stderr.flush()
 
 
-class PromptKernelManager(AsyncKernelManager):
-    """An :class:`~jupyter_client.AsyncKernelManager` whose clients are :class:`PromptKernelClient` and whose kernel
-    listens on IPC sockets named by :func:`ipc_socket_prefix` (no TCP port to collide with another's)."""
+async def _finish(task: asyncio.Task) -> None:
+    """Cancel ``task`` and wait until it has ended."""
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
-    client_factory = Type(klass=PromptKernelClient)
 
-    @default("transport")
-    def _transport_default(self) -> str:
-        return "ipc"
+def _stop_iopub_thread(thread) -> None:
+    """Stop the kernel's IOPub thread once its periodic clean-up task has ended in its own loop.
 
-    @default("ip")
-    def _ip_default(self) -> str:
-        return ipc_socket_prefix() if self.transport == "ipc" else super()._ip_default()
+    ipykernel's ``IOPubThread.stop`` stops the loop with that task still pending, and Python reports the
+    destroyed pending task on the job's standard error.
+    """
+    task = getattr(thread, "_event_pipe_gc_task", None)
+    if task is not None:
+        asyncio.run_coroutine_threadsafe(_finish(task), thread.io_loop.asyncio_loop).result(timeout=10)
+    thread.stop()
+
+
+class InProcessNotebookManager(InProcessKernelManager):
+    """A kernel manager for papermill whose kernel is a :class:`FlushingInProcessKernel` in this process.
+
+    ``start_kernel`` takes the kernel's command-line options (``extra_arguments``, such as
+    ``--HistoryManager.enabled=False``) as configuration; the working directory is papermill's, which changes
+    to ``cwd`` for the run. ``shutdown_kernel`` stops the kernel's IOPub thread and drops its IPython shell,
+    so a second notebook in the same process starts from a fresh namespace and execution count.
+    """
+
+    def start_kernel(self, extra_arguments=(), **kwargs) -> None:
+        """Create the kernel, configured by ``extra_arguments``."""
+        self.config.merge(KVArgParseConfigLoader(list(extra_arguments)).load_config())
+        self.kernel = FlushingInProcessKernel(parent=self, session=self.session)
+
+    def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
+        """Stop the kernel's IOPub thread and forget its shell."""
+        if self.kernel is not None:
+            _stop_iopub_thread(self.kernel.iopub_thread)
+            type(self.kernel.shell).clear_instance()
+            self.kernel = None
+
+    def cleanup_resources(self, restart: bool = False) -> None:
+        """Nothing to clean: no connection file, no sockets outside the process."""
+
+    def client(self, **kwargs) -> InProcessNotebookClient:
+        """A client of the kernel."""
+        return InProcessNotebookClient(parent=self, session=self.session, kernel=self.kernel)
 
 
 class PlainPythonTranslator(PythonTranslator):

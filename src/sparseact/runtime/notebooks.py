@@ -3,8 +3,8 @@
 ``run_notebook`` converts a percent-format ``.py`` notebook to ``.ipynb`` with the
 project's kernel (or reads the ``.ipynb`` that ``convert_notebook`` made of it once),
 executes it with papermill (parameters injected after the cell tagged ``parameters``,
-working directory the repository root, no progress bar, the kernel started by
-:class:`sparseact.runtime.jupyter.PromptKernelManager`),
+working directory the repository root, no progress bar, an IPython kernel in this process made by
+:class:`sparseact.runtime.jupyter.InProcessNotebookManager`),
 removes volatile metadata (time stamps, durations) so reruns give identical
 files, and writes the executed notebook atomically. Its HTML page is the publishing layer's
 (:func:`sparseact.publish.notebook_page.notebook_html`).
@@ -21,14 +21,15 @@ from pathlib import Path
 
 from sparseact.runtime.provenance import atomic_write_text
 
-#: Seconds to wait for the kernel to start: generous on a loaded machine (two jobs per core, numba and BLAS
+#: Seconds to wait for the kernel's first reply: generous on a loaded machine (two jobs per core, numba and BLAS
 #: imports; a start takes 1-2 s idle), and below the 5 minutes the SLURM profile grants a job, so that a kernel which
 #: never answers fails its job with this error rather than at the cluster's time limit.
 KERNEL_START_TIMEOUT = 180
 
 #: Options of every notebook's kernel. IPython's input history (an SQLite database and its saving thread) is
 #: off: no notebook reads it, the executed notebook is byte-identical without it, and a shard's job takes about
-#: 0.04 CPU-seconds less (1.27 against 1.31, median of 6 pairs on the smallest shard).
+#: 0.04 CPU-seconds less (1.27 against 1.31, median of 6 pairs on the smallest shard); nor does the database
+#: outlive the job's scratch folder.
 KERNEL_ARGUMENTS = ("--HistoryManager.enabled=False",)
 
 #: Cell-metadata keys that hold time stamps or run durations.
@@ -72,9 +73,15 @@ def check_kernel(kernel: str) -> None:
 
 @contextmanager
 def _kernel_home(directory: Path) -> Iterator[None]:
-    """The notebook kernel's IPython profile and history (``IPYTHONDIR``) and its connection files
-    (``JUPYTER_RUNTIME_DIR``) in ``directory``, not in the user's home; the environment is restored after."""
-    scratch = {"IPYTHONDIR": str(directory / "ipython"), "JUPYTER_RUNTIME_DIR": str(directory / "runtime")}
+    """The notebook kernel's IPython profile and history (``IPYTHONDIR``) and Jupyter's runtime files
+    (``JUPYTER_RUNTIME_DIR``) in ``directory``, not in the user's home, and the debugger ipykernel imports
+    without its warning about frozen modules (nobody debugs a workflow job; a separate kernel is started with
+    ``-Xfrozen_modules=off`` for it); the environment is restored after."""
+    scratch = {
+        "IPYTHONDIR": str(directory / "ipython"),
+        "JUPYTER_RUNTIME_DIR": str(directory / "runtime"),
+        "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+    }
     saved = {name: os.environ.get(name) for name in scratch}
     os.environ.update(scratch)
     try:
@@ -140,16 +147,17 @@ def run_notebook(
     parameters : dict
         Papermill parameters (JSON-serialisable).
     kernel : str
-        Registered Jupyter kernel name.
+        Registered Jupyter kernel the executed notebook names (the cells run in this process's interpreter,
+        the one the kernel is registered for).
     cwd : path
-        Working directory of the kernel (the repository root).
+        Working directory of the cells (the repository root); this process's is restored after.
     """
     with tempfile.TemporaryDirectory(prefix="sparseact-nb-") as tmp, _kernel_home(Path(tmp)):
         # IPython (imported by papermill) makes its directory on import: the scratch one, set first
         import nbformat
         import papermill
 
-        from sparseact.runtime.jupyter import PromptKernelManager, use_plain_parameters
+        from sparseact.runtime.jupyter import InProcessNotebookManager, use_plain_parameters
 
         use_plain_parameters()
         check_kernel(kernel)
@@ -166,7 +174,7 @@ def run_notebook(
             progress_bar=False,
             log_output=False,
             start_timeout=KERNEL_START_TIMEOUT,
-            kernel_manager_class=PromptKernelManager,
+            kernel_manager_class=InProcessNotebookManager,
             extra_arguments=list(KERNEL_ARGUMENTS),
         )
         result = nbformat.read(out, as_version=4)
