@@ -2,19 +2,20 @@
 
 Usage::
 
-    python benchmarks/job_replay.py --config config/config.yaml --out /tmp/replay --benchmarks results/benchmarks
+    python benchmarks/job_replay.py --config config/config.yaml --out /tmp/replay
 
-Asks Snakemake (``snakemake -n -p -F``, outside the clock) for every job of the config and its shell command,
-then runs those commands in ``--workers`` forked processes that imported the library, papermill, nbclient,
-ipykernel, nbconvert and matplotlib before the clock starts. Each ``python -m sparseact.cli ...`` command is
-called as :func:`sparseact.cli.main` in the worker, its standard output and error going to the job's log, in the
-working folder ``--out`` (a copy of the repository's sources): the jobs' own work, with none of the interpreter's
-start-up, the imports or Snakemake's scheduling. The order is the DAG's: each shard's data job and then its run
-job (the longest shards first, by the cost table :mod:`sparseact.runtime.costs` ships), a claim's assembly once
-its last shard is done, then the ledger, the claim pages and the note's PDF, the report and the copies of the
-README's figures. The kernels job is left out: it compiles numba's kernels, which the full run counts as
-overhead (:mod:`bench_workflow` replays with the kernels compiled, and from an empty cache). The report reads the
-jobs' benchmark files, which a replay does not write: ``--benchmarks`` names a full run's, copied in first.
+Asks Snakemake (``snakemake -n -p -F``, outside the clock) for every job of the config and its shell command, then
+runs those commands in ``--workers`` processes at a time, each job in a fresh fork of a process that imported the
+library, papermill, nbclient, ipykernel, nbconvert and matplotlib and loaded numba's kernels before the clock
+starts. Each ``python -m sparseact.cli ...`` command is called as :func:`sparseact.cli.main` in its fork, its
+standard output and error going to the job's log, in the working folder ``--out`` (a copy of the repository's
+sources): the jobs' own work, with none of the interpreter's start-up, the imports or Snakemake's scheduling. The
+order is the DAG's: each shard's data job and then its run job (the longest shards first, by the cost table
+:mod:`sparseact.runtime.costs` ships), a claim's assembly once its last shard is done, then the ledger, the claim
+pages and the note's PDF, the report and the copies of the README's figures. The kernels job is left out: it
+compiles numba's kernels, which the full run counts as overhead (:mod:`bench_workflow` replays with the kernels
+compiled). The report reads the jobs' benchmark files, which Snakemake writes and a replay does not: stand-ins of
+zero seconds are written first, outside the clock.
 
 This is what the full run computes, counted the way its jobs count it: where :mod:`pure_computation` calls the
 claims' stage functions (data, runs, assembly verdicts), the replay also draws the figures, writes the tables and
@@ -40,14 +41,15 @@ from pathlib import Path
 import yaml
 
 from sparseact.cli import main as sparseact_main
+from sparseact.kernels import compile_kernels
 from sparseact.runtime.costs import cost_table
 
 #: What the jobs read from the checkout (the replay's working folder is a copy; src/ is the one on PYTHONPATH).
 COPIED = ("Snakefile", "config", "profiles", "workflow", "notebooks", "environment.yml", "pyproject.toml")
 #: Modules a job imports, loaded before the clock so that the forked workers share them.
 PRELOADED = ("sparseact.cli", "papermill", "nbclient", "nbformat", "nbconvert", "ipykernel.inprocess", "matplotlib")
-#: A job block of ``snakemake -n -p``: its rule, its wildcards (if any) and its shell command.
-JOB = re.compile(r"^(?:local)?(?:rule|checkpoint) (\w+):\n(.*?)^Shell command: (.*?)$", re.MULTILINE | re.DOTALL)
+#: The first line of a job's block in ``snakemake -n -p``: its rule.
+JOB = re.compile(r"^(?:local)?(?:rule|checkpoint) (\w+):$")
 #: A job's command: ``python -m sparseact.cli ARGS``, several joined by ``&&`` inside parentheses, and the log.
 REDIRECT = re.compile(r"^\(?(.*?)\)? > (\S+) 2>&1$")
 
@@ -61,16 +63,46 @@ def planned_jobs(work: Path, configfile: str) -> list[dict]:
         text=True,
         check=True,
     ).stdout
-    jobs = []
-    for rule, body, shell in JOB.findall(plan):
-        found = re.search(r"^\s+wildcards: (.*)$", body, flags=re.MULTILINE)
-        wildcards = dict(part.split("=", 1) for part in found.group(1).split(", ")) if found else {}
-        redirect = REDIRECT.match(shell.strip())
+    blocks, jobs = [], []
+    for line in plan.splitlines():
+        header = JOB.match(line)
+        if header:
+            blocks.append({"rule": header.group(1), "wildcards": {}, "shell": None})
+        elif blocks and line.startswith("    wildcards: "):
+            blocks[-1]["wildcards"] = dict(part.split("=", 1) for part in line.split(": ", 1)[1].split(", "))
+        elif blocks and line.startswith("Shell command: "):
+            blocks[-1]["shell"] = line.split(": ", 1)[1]
+    for block in blocks:
+        if block["shell"] in (None, "None"):  # rule all: no command (the dry run may print "None")
+            continue
+        redirect = REDIRECT.match(block["shell"].strip())
         if redirect is None:
-            raise SystemExit(f"job_replay.py: a {rule} job's command has no log redirect: {shell}")
+            raise SystemExit(f"job_replay.py: a {block['rule']} job's command has no log redirect: {block['shell']}")
         commands = [shlex.split(part) for part in redirect.group(1).split(" && ")]
-        jobs.append({"rule": rule, "wildcards": wildcards, "commands": commands, "log": redirect.group(2)})
+        jobs.append(
+            {"rule": block["rule"], "wildcards": block["wildcards"], "commands": commands, "log": redirect.group(2)}
+        )
     return jobs
+
+
+#: A benchmark file as Snakemake writes it, of a job that took no time (the report's timings read them).
+BENCHMARK_STAND_IN = (
+    "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+    "0.00\t0:00:00\t0.00\t0.00\t0.00\t0.00\t0.00\t0.00\t0.00\t0.00\n"
+)
+
+
+def write_benchmark_stand_ins(jobs: list[dict]) -> None:
+    """Write a zero-second stand-in for every benchmark file the report's command reads."""
+    for job in jobs:
+        for command in job["commands"]:
+            if "--benchmarks" not in command:
+                continue
+            for name in command[command.index("--benchmarks") + 1 :]:
+                if name.startswith("--"):
+                    break
+                Path(name).parent.mkdir(parents=True, exist_ok=True)
+                Path(name).write_text(BENCHMARK_STAND_IN)
 
 
 def _run_job(job: dict) -> str:
@@ -127,9 +159,10 @@ def replay(jobs: list[dict], workers: int) -> float:
     order = sorted(shards, key=lambda key: -_shard_cost(shards[key][0], costs))
     context = multiprocessing.get_context("fork")
     start = time.perf_counter()
-    with context.Pool(workers) as pool:
+    # one fresh fork of this pre-warmed process per job, as the workflow gives every job a process of its own
+    with context.Pool(workers, maxtasksperchild=1) as pool:
         for job in by_rule.get("run_template", []):
-            _run_job(job)
+            pool.apply(_run_job, (job,))
         assemblies = []
         for claim, _ in pool.imap_unordered(_run_shard, [(key, shards[key]) for key in order]):
             pending[claim] -= 1
@@ -138,11 +171,11 @@ def replay(jobs: list[dict], workers: int) -> float:
         for result in assemblies:
             result.get()
         for job in by_rule.get("ledger", []):
-            _run_job(job)
+            pool.apply(_run_job, (job,))
         after = [_claim_page_slice(job) for job in by_rule.get("claim_page", [])] + by_rule.get("erratum_pdf", [])
-        pool.map(_run_job, after)
+        pool.map(_run_job, after, chunksize=1)
         for job in by_rule.get("report", []) + by_rule.get("docs_figure", []):
-            _run_job(job)
+            pool.apply(_run_job, (job,))
     return time.perf_counter() - start
 
 
@@ -167,7 +200,6 @@ def main(argv=None) -> int:
     parser.add_argument("--config", default="config/config.yaml", help="config file, relative to the repository")
     parser.add_argument("--repo", default=".", help="the repository whose jobs are replayed (its sources are copied)")
     parser.add_argument("--out", required=True, help="working folder of the replay (created; must not exist)")
-    parser.add_argument("--benchmarks", required=True, help="a full run's results/benchmarks folder (the report's)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     if args.workers < 1:
@@ -179,11 +211,11 @@ def main(argv=None) -> int:
     for name in COPIED:
         (shutil.copytree if (repo / name).is_dir() else shutil.copy2)(repo / name, out / name)
     jobs = planned_jobs(out, args.config)
-    results = yaml.safe_load((out / args.config).read_text(encoding="utf-8")).get("results_dir", "results")
-    shutil.copytree(args.benchmarks, out / results / "benchmarks")
     os.chdir(out)
+    write_benchmark_stand_ins(jobs)
     for name in PRELOADED:  # imports outside the clock, shared by the forked workers
         importlib.import_module(name)
+    compile_kernels()  # numba's kernels loaded from its cache (compiled first when it is empty), before the clock
     from sparseact.claims import claim_ids, get_claim
 
     for claim_id in claim_ids():

@@ -144,19 +144,24 @@ def once_per_session(tmp_path_factory, name, make):
 
 @pytest.fixture(scope="session")
 def compiled_kernels(repo_root, tmp_path_factory):
-    """A copy of the repository whose numba kernels are compiled (the kernels job's command, in the copy), once per
-    session, for :func:`copy_repo`'s ``kernels``. Read it, never edit it."""
+    """A copy of the repository whose numba kernels are compiled, once per session, for :func:`copy_repo`'s
+    ``kernels``. Read it, never edit it.
+
+    The kernels job's command compiles them in the checkout's own numba cache (beside its sources, as the tests
+    that call the library in process do: a fresh clone's session compiles them once, not once here and once there),
+    and the copy takes them with the sources."""
 
     def make(work):
-        copy_repo(repo_root, work)
+        work.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            ["python", "-m", "sparseact.cli", "compile-kernels", "--out", str(work / "kernels.txt")],
-            cwd=work,
+            ["python", "-m", "sparseact.cli", "compile-kernels", "--out", str(work.parent / "kernels.txt")],
+            cwd=work.parent,
             check=True,
             capture_output=True,
             timeout=1200,
-            env=environment(work),
+            env=dict(environment(work), PYTHONPATH=str(repo_root / "src")),
         )
+        copy_repo(repo_root, work, kernels=repo_root)
 
     return once_per_session(tmp_path_factory, "compiled-kernels", make)
 
@@ -288,19 +293,28 @@ def test_snakemake_report_zip(run):
     assert expected <= names, sorted(expected - names)
 
 
-def test_pages_in_a_browser(run):
-    """What a reader sees (headless Chromium, 1400 x 900): every page fits the width, its images load and its local
-    links resolve; the front page shows the errata summary and the statements table on its first screen; the
-    report rule left screenshots of the front page and of one notebook report's first screen, and of the front
-    page's first printed page."""
-    from sparseact.publish.browser import PRINT_HEIGHT, PRINT_WIDTH, SCREEN, check_pages, find_chromium
+@pytest.fixture(scope="module")
+def page_problems(run):
+    """``sparseact check-pages`` of the run's pages (headless Chromium at every width and in print), made once for
+    the tests that read it: what each page shows a reader that it should not."""
+    from sparseact.publish.browser import check_pages, find_chromium
 
     if find_chromium() is None:
         pytest.skip(
             "no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
             "or set SPARSEACT_CHROMIUM to its path)"
         )
-    problems = check_pages(run / QUICK)
+    return check_pages(run / QUICK)
+
+
+def test_pages_in_a_browser(run, page_problems):
+    """What a reader sees (headless Chromium, 1400 x 900): every page fits the width, its images load and its local
+    links resolve; the front page shows the errata summary and the statements table on its first screen; the
+    report rule left screenshots of the front page and of one notebook report's first screen, and of the front
+    page's first printed page."""
+    from sparseact.publish.browser import PRINT_HEIGHT, PRINT_WIDTH, SCREEN
+
+    problems = page_problems
     certificates = len(list((run / QUICK / "report" / "certificates").rglob("*.html")))
     # the report, the argument graph, the claim pages, a page per certificate (one per FAIL check that has one)
     assert certificates and len(problems) == 2 + len(claim_ids()) + certificates, sorted(problems)
@@ -319,16 +333,9 @@ def test_pages_in_a_browser(run):
         )
 
 
-def test_no_raw_math_in_pages(run):
+def test_no_raw_math_in_pages(page_problems):
     """No ``$...$`` is left in the visible text of any page: the math is typeset, offline."""
-    from sparseact.publish.browser import check_pages, find_chromium
-
-    if find_chromium() is None:
-        pytest.skip(
-            "no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
-            "or set SPARSEACT_CHROMIUM to its path)"
-        )
-    raw = {page: found for page, found in check_pages(run / QUICK).items() if any("raw $...$ math" in p for p in found)}
+    raw = {page: found for page, found in page_problems.items() if any("raw $...$ math" in p for p in found)}
     assert not raw, raw
 
 
