@@ -7,10 +7,12 @@ Usage::
 Copies the workflow, library and notebooks of this checkout into a temporary folder
 (with an empty numba cache, so the kernels job compiles from scratch) and times there
 
-1. the full run, ``snakemake --cores 2``, and its pure computation: the same stages in process on two
-   workers, without start-up (:mod:`pure_computation`), and the ratio of the two; the pure computation
-   twice, with the kernels the full run compiled (the issue's figure: the full run's compile counts as
-   overhead) and from an empty numba cache, as the full run starts (its workers compile what they call);
+1. the full run, ``snakemake --cores 2``, and its computation without start-up, two ways, on two workers: the
+   full run's jobs replayed in process, each its own command (:mod:`job_replay`: figures, tables, notebooks,
+   ledger, pages, the note's PDF and the report included), and the claims' stage functions alone
+   (:mod:`pure_computation`: data, runs and the assembly's verdicts); and the ratio of the full run to each. Both
+   with the kernels the full run compiled (the compile counts as overhead); the stage functions also from an
+   empty numba cache, as the full run starts (its workers compile what they call; ``--no-cold`` skips it);
 2. the no-op after it: the median of ``--noop-runs`` runs of ``snakemake --cores 2 -q``,
    each paired with a run of Snakemake's own floor (a one-rule workflow whose only
    input exists);
@@ -90,6 +92,33 @@ def pure_computation_seconds(work: Path, env: dict, configfile: str, out: Path) 
     return float(found.group(1))
 
 
+def replayed_seconds(work: Path, env: dict, configfile: str, out: Path) -> float:
+    """Wall seconds of :mod:`job_replay` of the copy ``work``'s jobs (its library, its numba cache, the jobs'
+    environment), in the folder ``out``."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "job_replay.py"),
+            "--config",
+            configfile,
+            "--repo",
+            str(work),
+            "--out",
+            str(out),
+            "--workers",
+            "2",
+        ],
+        cwd=work,
+        env={**job_environment(), **env},
+        capture_output=True,
+        text=True,
+    )
+    found = re.search(r"^replayed jobs: ([0-9.]+) s", proc.stdout, flags=re.MULTILINE)
+    if proc.returncode != 0 or not found:
+        raise SystemExit(f"job_replay.py failed in {work}:\n{proc.stderr[-3000:]}")
+    return float(found.group(1))
+
+
 def grown_config(work: Path, configfile: str) -> str:
     """A copy of the config whose Lemma 6 grid has one more n (two above its largest, at most the schema's 22)."""
     config = yaml.safe_load((work / configfile).read_text())
@@ -106,6 +135,9 @@ def main(argv=None) -> int:
     parser.add_argument("--config", default="config/config.yaml", help="config file, relative to the repository")
     parser.add_argument("--noop-runs", type=int, default=9, help="no-op runs (paired with the floor's)")
     parser.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "workflow.json"))
+    parser.add_argument(
+        "--no-cold", action="store_true", help="skip the stage functions from an empty numba cache (about 3 min)"
+    )
     args = parser.parse_args(argv)
     if args.noop_runs < 1:
         parser.error("--noop-runs must be at least 1")
@@ -125,14 +157,18 @@ def main(argv=None) -> int:
 
         full, _ = snakemake(work, env, "--configfile", args.config)
         print(f"full run ({args.config}): {full:.1f} s", flush=True)
+        replayed = replayed_seconds(work, env, args.config, Path(tmp) / "replay")
+        print(f"jobs replayed in process: {replayed:.1f} s; full run / replay = {full / replayed:.2f}", flush=True)
         pure = pure_computation_seconds(work, env, args.config, Path(tmp) / "pure")
-        print(f"pure computation: {pure:.1f} s; full run / pure computation = {full / pure:.2f}", flush=True)
-        cold_env = dict(env, NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cold"))
-        pure_cold = pure_computation_seconds(work, cold_env, args.config, Path(tmp) / "pure-cold")
-        print(
-            f"pure computation from an empty numba cache: {pure_cold:.1f} s; full run / it = {full / pure_cold:.2f}",
-            flush=True,
-        )
+        print(f"stage functions: {pure:.1f} s; full run / stage functions = {full / pure:.2f}", flush=True)
+        pure_cold = None
+        if not args.no_cold:
+            cold_env = dict(env, NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cold"))
+            pure_cold = pure_computation_seconds(work, cold_env, args.config, Path(tmp) / "pure-cold")
+            print(
+                f"stage functions from an empty numba cache: {pure_cold:.1f} s; full run / it = {full / pure_cold:.2f}",
+                flush=True,
+            )
 
         noop, bare = [], []
         for _ in range(args.noop_runs):
@@ -160,10 +196,12 @@ def main(argv=None) -> int:
             "cpu": cpu_model(),
             "config": args.config,
             "full_run_s": round(full, 1),
+            "jobs_replayed_s": round(replayed, 1),
+            "full_over_replayed": round(full / replayed, 2),
             "pure_computation_s": round(pure, 1),
             "full_over_pure": round(full / pure, 2),
-            "pure_computation_empty_cache_s": round(pure_cold, 1),
-            "full_over_pure_empty_cache": round(full / pure_cold, 2),
+            "pure_computation_empty_cache_s": None if pure_cold is None else round(pure_cold, 1),
+            "full_over_pure_empty_cache": None if pure_cold is None else round(full / pure_cold, 2),
             "noop_median_s": round(statistics.median(noop), 3),
             "noop_runs_s": [round(s, 3) for s in noop],
             "snakemake_floor_median_s": round(statistics.median(bare), 3),

@@ -219,3 +219,33 @@ def test_one_added_grid_point_renders_only_its_claims_page_again(current):
         slice_file.write_text("{}\n")
         snakemake(current, "--touch")
     assert "Nothing to be done" in snakemake(current, "-n")
+
+
+def test_the_longest_shards_run_first(current, repo_root):
+    """Every runs job's priority grows with its shard's estimated seconds (the shipped cost table), below the data
+    jobs' 5 and above the assembly's 0: among ready shards Snakemake starts the longest, so that none is left to run
+    alone at the end of the stage."""
+    from sparseact.runtime.costs import claim_cost_row, cost_table, shard_estimates
+
+    plan = snakemake(current, "-n", "-F")
+    priorities = {}
+    for block in plan.split("\n\n"):
+        rule = re.search(r"^(?:local)?(?:rule|checkpoint) (\w+):$", block, flags=re.MULTILINE)
+        found = re.search(r"^\s+priority: ([0-9.]+)$", block, flags=re.MULTILINE)
+        wildcards = re.search(r"^\s+wildcards: claim=(\w+), shard=([\w-]+)$", block, flags=re.MULTILINE)
+        if rule and rule.group(1) in ("run", "data"):
+            priorities[(rule.group(1), *wildcards.groups())] = float(found.group(1)) if found else 0.0
+    table, config = cost_table(), yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())
+    estimates = {
+        (claim, shard): seconds
+        for claim in claim_ids()
+        for shard, seconds in shard_estimates(
+            get_claim(claim), config["claims"][claim], claim_cost_row(table, claim), table["job_overhead_s"]
+        ).items()
+    }
+    runs = {key[1:]: value for key, value in priorities.items() if key[0] == "run"}
+    assert runs.keys() == estimates.keys()
+    assert {value for key, value in priorities.items() if key[0] == "data"} == {5.0}
+    assert all(0.0 < value < 4.0 for value in runs.values()), runs
+    by_estimate = sorted(estimates, key=estimates.get)
+    assert [runs[key] for key in by_estimate] == sorted(runs.values()), (by_estimate, runs)

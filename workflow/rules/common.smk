@@ -11,6 +11,7 @@ from sparseact.claims import (
     source_files,
 )
 from sparseact.kernels import KERNEL_MODULES
+from sparseact.runtime.costs import claim_cost_row, cost_table, shard_estimates
 from sparseact.runtime.outputs import completeness_stamp
 from sparseact.paper import data_files
 from sparseact.runtime.provenance import job_environment
@@ -74,6 +75,33 @@ def shard_points(wildcards):
     return json.dumps(
         {name: grid(wildcards.claim)[name] for name in names}, sort_keys=True
     )
+
+
+@cache
+def shard_seconds(claim):
+    """Shard name -> its estimated CPU seconds (sparseact.runtime.costs.shard_estimates, from the shipped cost
+    table)."""
+    table = cost_table()
+    return shard_estimates(
+        get_claim(claim),
+        config["claims"][claim],
+        claim_cost_row(table, claim),
+        table["job_overhead_s"],
+    )
+
+
+#: The runs jobs' priorities lie in [0, RUN_PRIORITY_CEILING): below the data jobs' (5), which fill the kernels job's
+#: compile on the other core, and above the assembly's and later jobs' (0).
+RUN_PRIORITY_CEILING = 4
+
+
+def run_priority(wildcards):
+    """The longest shards first: a priority growing with the shard's estimated seconds, below
+    RUN_PRIORITY_CEILING. Among ready jobs of equal priority Snakemake's greedy scheduler takes the largest input,
+    which need not be the longest; a long shard picked last runs alone at the end of the stage on one core.
+    """
+    seconds = shard_seconds(wildcards.claim)[wildcards.shard]
+    return RUN_PRIORITY_CEILING * seconds / (seconds + 10.0)
 
 
 def replicates(wildcards):

@@ -1,7 +1,7 @@
 # Data stage: one job per shard (a set of grid points) writes the points' networks, samples or
 # truth tables to results/data/<claim>/<shard>.npz (format and loader in sparseact.runtime.datafiles).
-# Its priority (5: below the kernels job's 10, above the runs stage's 0) fills the kernels job's compile
-# with data jobs on the other core, instead of a shard that would wait for the compilation lock.
+# Its priority (5: below the kernels job's 10, above the runs stage's, which lie below 4: run_priority) fills the
+# kernels job's compile with data jobs on the other core, instead of a shard that would wait for the compilation lock.
 
 
 rule data:

@@ -57,6 +57,7 @@ rule run:
         in_logs("runs/{claim}/{shard}.log"),
     benchmark:
         in_results("benchmarks/runs/{claim}/{shard}.tsv")
+    priority: run_priority
     conda:
         ENV
     params:

@@ -17,6 +17,7 @@ as its text (the pages' check for raw math still sees it).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -332,8 +333,13 @@ def typeset_ascii(text: str) -> str:
     >>> typeset_ascii("at eps = 1e+06 the bound fails")
     'at $\\varepsilon = 10^{6}$ the bound fails'
     """
+    return _typeset_ascii(str(text))
+
+
+@functools.cache  # a pure function of the text, and the pages repeat their prose
+def _typeset_ascii(text: str) -> str:
     pieces = []
-    for kind, piece in split_math(str(text)):
+    for kind, piece in split_math(text):
         if kind != "text":
             pieces.append(f"$${piece}$$" if kind == "display" else f"${piece}$")
             continue

@@ -17,6 +17,7 @@ ignore (``mathvariant`` other than ``normal``).
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -80,6 +81,7 @@ msqrt > mrow { padding-top: 0.2em; }
 """
 
 
+@functools.cache  # a pure function of its arguments, and the pages repeat their formulas
 def tex_to_mathml(tex: str, display: bool = False) -> str:
     r"""Convert one TeX math expression (without delimiters) to a MathML ``<math>`` element.
 
