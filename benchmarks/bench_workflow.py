@@ -68,55 +68,40 @@ def planned_jobs(cwd: Path, env: dict, configfile: str) -> int:
     return int(found.group(1)) if found else 0
 
 
-def pure_computation_seconds(work: Path, env: dict, configfile: str, out: Path) -> float:
-    """Wall seconds of :mod:`pure_computation` on the copy ``work`` (its library, its numba cache, the jobs' environment)."""
+def timed_script(script: str, printed: str, work: Path, env: dict, configfile: str, out: Path, *extra: str) -> float:
+    """Wall seconds a benchmark script (:mod:`pure_computation`, :mod:`job_replay`) prints as ``<printed>: <s> s``,
+    run on the copy ``work`` (its library, its numba cache, the jobs' environment) with its output in ``out``."""
     proc = subprocess.run(
         [
             sys.executable,
-            str(REPO / "benchmarks" / "pure_computation.py"),
+            str(REPO / "benchmarks" / script),
             "--config",
             configfile,
             "--out",
             str(out),
             "--workers",
             "2",
+            *extra,
         ],
         cwd=work,
         env={**job_environment(), **env},
         capture_output=True,
         text=True,
     )
-    found = re.search(r"^pure computation: ([0-9.]+) s", proc.stdout, flags=re.MULTILINE)
+    found = re.search(rf"^{printed}: ([0-9.]+) s", proc.stdout, flags=re.MULTILINE)
     if proc.returncode != 0 or not found:
-        raise SystemExit(f"pure_computation.py failed in {work}:\n{proc.stderr[-3000:]}")
+        raise SystemExit(f"{script} failed in {work}:\n{proc.stderr[-3000:]}")
     return float(found.group(1))
+
+
+def pure_computation_seconds(work: Path, env: dict, configfile: str, out: Path) -> float:
+    """Wall seconds of :mod:`pure_computation` (the claims' stage functions) on the copy ``work``."""
+    return timed_script("pure_computation.py", "pure computation", work, env, configfile, out)
 
 
 def replayed_seconds(work: Path, env: dict, configfile: str, out: Path) -> float:
-    """Wall seconds of :mod:`job_replay` of the copy ``work``'s jobs (its library, its numba cache, the jobs'
-    environment), in the folder ``out``."""
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "benchmarks" / "job_replay.py"),
-            "--config",
-            configfile,
-            "--repo",
-            str(work),
-            "--out",
-            str(out),
-            "--workers",
-            "2",
-        ],
-        cwd=work,
-        env={**job_environment(), **env},
-        capture_output=True,
-        text=True,
-    )
-    found = re.search(r"^replayed jobs: ([0-9.]+) s", proc.stdout, flags=re.MULTILINE)
-    if proc.returncode != 0 or not found:
-        raise SystemExit(f"job_replay.py failed in {work}:\n{proc.stderr[-3000:]}")
-    return float(found.group(1))
+    """Wall seconds of :mod:`job_replay` of the copy ``work``'s jobs, replayed in the folder ``out``."""
+    return timed_script("job_replay.py", "replayed jobs", work, env, configfile, out, "--repo", str(work))
 
 
 def grown_config(work: Path, configfile: str) -> str:
