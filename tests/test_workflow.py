@@ -11,6 +11,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -235,8 +236,6 @@ def test_statements_findings_and_certificates(run):
 
 
 def test_report_links_resolve(run):
-    import re
-
     index = run / QUICK / "report" / "index.html"
     page = index.read_text()
     assert page.index('id="headline"') < page.index('id="errata"') < page.index('id="provenance"')
@@ -474,6 +473,19 @@ def test_an_added_grid_point_renders_only_the_pages_whose_notebook_or_slice_chan
     # the note's PDF is compiled again exactly when its slice, the digest of the note and its certificates, changed
     assert (pdf_job_time() != pdf_job) == ("erratum-pdf" in rewritten), rewritten
     assert "Nothing to be done" in snakemake(work, "-n", configfile=configfile)
+
+
+def test_a_figure_edit_runs_its_assembly_the_ledger_and_the_report(quick_run, tmp_path):
+    """A comment added to a claim's figures.py, run for real: the claim's assembly, the ledger and the report run
+    (and rule all), no claim page (the executed notebook is unchanged) and not the note's PDF (its slice, the
+    digest of the note and its certificates, is unchanged); then nothing is left to do."""
+    work = tmp_path / "repo"
+    shutil.copytree(quick_run, work, symlinks=True)
+    touch(work / "src" / "sparseact" / "claims" / "section1_index" / "figures.py")
+    out = snakemake(work)
+    ran = sorted(re.findall(r"^Finished jobid: \d+ \(Rule: (\w+)\)$", out, flags=re.MULTILINE))
+    assert ran == ["all", "assemble", "ledger", "report"], out[-3000:]
+    assert "Nothing to be done" in snakemake(work, "-n")
 
 
 def test_code_edits_rerun_what_imports_them(run):
