@@ -435,11 +435,16 @@ def write_erratum(results_dir: str | Path, out: str | Path, repository_url: str 
     return Path(out)
 
 
+def attached_certificates(tex: str | Path) -> Path:
+    """The results' ``certificates/`` folder, whose files the note ``tex`` (``<results>/erratum/erratum.tex``)
+    attaches to its PDF."""
+    return Path(tex).resolve().parent.parent / "certificates"
+
+
 def pdf_source_digest(tex: str | Path) -> str:
     """What the note's PDF is made of: the SHA-256 of the note ``tex`` and of every file of the results'
     ``certificates/`` folder it attaches (:func:`compile_pdf`), one line each, as ``sha256sum`` prints them."""
-    tex = Path(tex)
-    certificates = tex.resolve().parent.parent / "certificates"
+    tex, certificates = Path(tex), attached_certificates(tex)
     files = [tex, *(sorted(p for p in certificates.rglob("*") if p.is_file()) if certificates.is_dir() else [])]
     return "".join(
         f"{hashlib.sha256(path.read_bytes()).hexdigest()}  "
@@ -484,7 +489,7 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
         work.mkdir()
         # copies dated SOURCE_DATE_EPOCH: attachfile2 records each attached file's modification date, which pdfTeX
         # reads from the file (FORCE_SOURCE_DATE does not reach it), so two runs must see the same date
-        certificates = tex.resolve().parent.parent / "certificates"
+        certificates = attached_certificates(tex)
         if certificates.is_dir():
             copied = shutil.copytree(certificates, Path(scratch) / "certificates")
             for path in [copied, *copied.rglob("*")]:
