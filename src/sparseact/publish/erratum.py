@@ -46,6 +46,7 @@ from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
 from sparseact.publish.mathtext import split_math
 from sparseact.publish.reporting import _latex_escape
 from sparseact.publish.statements import CONJECTURED, degenerate_corners, hypothesis_named, verified_clause
+from sparseact.runtime.outputs import SNAKEMAKE_FILES
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -445,7 +446,9 @@ def pdf_source_digest(tex: str | Path) -> str:
     """What the note's PDF is made of: the SHA-256 of the note ``tex`` and of every file of the results'
     ``certificates/`` folder it attaches (:func:`compile_pdf`), one line each, as ``sha256sum`` prints them."""
     tex, certificates = Path(tex), attached_certificates(tex)
-    files = [tex, *(sorted(p for p in certificates.rglob("*") if p.is_file()) if certificates.is_dir() else [])]
+    attached = certificates.rglob("*") if certificates.is_dir() else []
+    # Snakemake's own time stamp of the folder is not the ledger's (it appears after the job, so leave it out)
+    files = [tex, *sorted(p for p in attached if p.is_file() and p.name not in SNAKEMAKE_FILES)]
     return "".join(
         f"{hashlib.sha256(path.read_bytes()).hexdigest()}  "
         f"{tex.name if path == tex else path.relative_to(certificates.parent).as_posix()}\n"
