@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A one-node SLURM cluster on this machine, for the real-cluster test (tests/test_slurm_cluster.py).
+# A one-node SLURM cluster on this machine, for the real-cluster test (tests/test_reproducibility.py).
 #
 #   .ci/slurm-cluster.sh start DIR   install slurm-wlm and munge (Debian packages) if missing, write
 #                                    DIR/slurm.conf and start munged, slurmctld and slurmd; prints the

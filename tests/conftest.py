@@ -26,25 +26,25 @@ _STATE = pytest.StashKey[dict]()
 #: The longest test files (end-to-end runs of the quick config, the SLURM cluster), collected first: the suite runs
 #: on every core (pytest-xdist, ``--dist loadfile``: each file whole in one worker, in collection order), so these
 #: start at once on different workers and the short files fill the time around them. The first worker makes the
-#: session's run and goes on with test_workflow.py's tests of it; the cluster test's worker, which mostly waits for
-#: the cluster's scheduler, is an extra one (:func:`pytest_xdist_auto_num_workers`); the interruptions start at once
-#: on the third, and the second runs of test_reproducibility.py follow them there. xdist hands a worker its next file
-#: when two tests of its current one are left, so the cluster test (two tests) is followed by the rerun tests, which
-#: are short.
+#: session's run and goes on with test_workflow.py's tests of it; test_reproducibility.py's worker, which mostly waits
+#: for the cluster's scheduler, is an extra one (:func:`pytest_xdist_auto_num_workers`); the interruptions start at
+#: once on the third (the first of them compiles its own kernels meanwhile), and the other seed's run, the rerun tests
+#: and the deleted outputs' follow as workers free up.
 LONGEST_FIRST = (
     "test_workflow.py",
-    "test_slurm_cluster.py",
-    "test_interruption.py",
-    "test_rerun.py",
     "test_reproducibility.py",
+    "test_interruption.py",
+    "test_seed.py",
+    "test_rerun.py",
     "test_deleted_outputs.py",
 )
 
 
 def pytest_xdist_auto_num_workers(config):
     """``-n auto``: one worker per core (xdist's count), and one more when the real SLURM cluster test runs: its
-    worker mostly waits while the cluster's jobs run (they use the cores, not the worker)."""
-    from test_slurm_cluster import cluster_unavailable
+    worker (tests/test_reproducibility.py's) mostly waits while the cluster's jobs run (they use the cores, not the
+    worker)."""
+    from test_reproducibility import cluster_unavailable
     from xdist.plugin import pytest_xdist_auto_num_workers as per_core
 
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):  # the user's count, as xdist reads it

@@ -3,6 +3,9 @@
 Each test kills a quick run (SIGKILL to the whole process group: no clean-up chance at all) at one
 point, then follows the README's recovery (``snakemake --unlock``, then the same command once) and
 checks that the resume exits 0, leaves no partial file and that a dry run then plans nothing.
+
+The kill inside the kernels job comes first: its copy compiles its own kernels, so this file's worker works while
+another compiles the session's (``compiled_kernels``), which the other two kills start from.
 """
 
 import json
@@ -86,11 +89,6 @@ def kill_and_resume(work, kill_point, pause_in_kernels=False):
     return output
 
 
-def test_killed_early_resumes(repo_root, tmp_path, compiled_kernels):
-    work = copy_repo(repo_root, tmp_path / "repo", kernels=compiled_kernels)
-    kill_and_resume(work, jobs_running_for_a_while)
-
-
 def test_killed_inside_the_kernels_job_after_its_output_exists_resumes(repo_root, tmp_path):
     """The kernels job is incomplete but its output exists: the resume reruns it and every shard after it
     (with the shards taking kernels.txt through ancient(), Snakemake used to rerun only the kernels job, exit 0).
@@ -99,6 +97,11 @@ def test_killed_inside_the_kernels_job_after_its_output_exists_resumes(repo_root
     work = copy_repo(repo_root, tmp_path / "repo")
     output = kill_and_resume(work, kernels_output, pause_in_kernels=True)
     assert "rule kernels:" in output and "rule run:" in output and "rule assemble:" in output, output[-3000:]
+
+
+def test_killed_early_resumes(repo_root, tmp_path, compiled_kernels):
+    work = copy_repo(repo_root, tmp_path / "repo", kernels=compiled_kernels)
+    kill_and_resume(work, jobs_running_for_a_while)
 
 
 def test_killed_between_shards_resumes(repo_root, tmp_path, compiled_kernels):

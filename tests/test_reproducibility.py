@@ -1,44 +1,198 @@
-"""End-to-end: a second run of the quick config gives the same files, and a run under another base seed the same
-verdicts (two more runs of the quick config, each in its own temporary copy).
+"""End-to-end: a second run of the quick config gives the session's run's files byte for byte, and on a real
+one-node SLURM cluster the same results.
 
-These compare fresh runs with the session's run (``quick_run`` of tests/test_workflow.py) and read it only. They are
-a file of their own so that pytest-xdist (``--dist loadfile``) runs them on one worker while the other runs
-tests/test_workflow.py's tests of that run: in that file they waited behind them. Each run starts from the session's
-compiled kernels (``compiled_kernels``) and asks for the session's run only to compare with it, as the cluster test
-does: a run does not wait for the session's run to finish before it starts.
+The second run is the cluster's where this session runs the cluster test (:func:`second_run`): its jobs go through
+sbatch, in another process layout and scheduling order, and it compiles its own kernels, so comparing every file of
+it with the session's run is the stronger test, and the quick config is not run a third time. Elsewhere (not root on
+a Debian-like system, or the cluster test deselected) the second run is a local one in a temporary copy.
+
+The cluster is started on this machine by .ci/slurm-cluster.sh (Debian's slurm-wlm and munge, one
+node, partition ``debug``, no accounting database) and stopped by PID afterwards, so the cluster tests need
+root and apt-get; elsewhere they skip and say why. The quick config runs through the profile, with the
+partition added on the command line exactly as docs/slurm.md says (and a short status-check interval, as it says
+for a small cluster), in a temporary copy of the repository;
+the ledger, statements, findings and every claim's result file must be byte-identical to the local run's
+(``snakemake --cores 2``: the session's run, ``quick_run`` of tests/test_workflow.py, made meanwhile by
+this worker or another). The cluster's tests are marked ``slurm``; the comparison of every file is not.
 """
 
-import pandas as pd
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
 import pytest
+import yaml
 from test_workflow import (  # noqa: F401 (the session's run and the fixture it uses)
-    QUICK,
     compiled_kernels,
     copy_repo,
     digests,
-    edited_config,
     quick_run,
     snakemake,
 )
 
+from sparseact.claims import claim_ids, get_claim
+
 pytestmark = pytest.mark.workflow
 
+#: What a run needs from the checkout (results, logs and figures are made in the copy).
+COPIED = ("Snakefile", "config", "profiles", "workflow", "notebooks", "src", "environment.yml", "pyproject.toml")
+#: Longest either run may take (the quick config: about 2 minutes locally and 6 on the cluster, idle).
+RUN_SECONDS = 3600
+#: Seconds before the plugin's first status check of submitted jobs, and after each check that saw a job finish
+#: (``--slurm-init-seconds-before-status-checks``; the plugin's default, 40, suits a shared cluster's controller).
+#: On the one-node test cluster a dependency wave (kernels, then runs, then assemblies) otherwise waits up to 40 s
+#: after its last job ends, with the node idle; squeue answers this cluster in milliseconds. The jobs, their
+#: submission and their status command (the profile's squeue) are the same.
+STATUS_CHECK_SECONDS = 2
 
-def test_two_runs_are_byte_identical(compiled_kernels, repo_root, tmp_path, request):
-    second = copy_repo(repo_root, tmp_path / "again", kernels=compiled_kernels)
+
+def cluster_unavailable() -> str | None:
+    """Why this machine cannot start the test cluster, or None."""
+    if os.geteuid() != 0:
+        return "starting a SLURM cluster needs root"
+    if not Path("/etc/debian_version").exists() or shutil.which("apt-get") is None:
+        return "the test cluster is installed from Debian's packages (slurm-wlm, munge): needs a Debian-like system"
+    if Path("/etc/slurm/slurm.conf").exists() and not Path("/etc/slurm/slurm.conf").is_symlink():
+        return "this machine has its own SLURM (/etc/slurm/slurm.conf); the test does not start a second one"
+    return None
+
+
+@pytest.fixture(scope="module")
+def slurm_cluster(repo_root, tmp_path_factory):
+    """A running one-node cluster; yields the environment that reaches it."""
+    reason = cluster_unavailable()
+    if reason:
+        pytest.skip(f"real SLURM cluster test skipped: {reason}")
+    state = tmp_path_factory.mktemp("slurm")
+    script = repo_root / ".ci" / "slurm-cluster.sh"
+    started = subprocess.run(["bash", script, "start", state], capture_output=True, text=True, timeout=900)
+    assert started.returncode == 0, started.stderr[-3000:]
+    try:
+        yield dict(os.environ, SLURM_CONF=str(state / "slurm.conf"))
+    finally:
+        subprocess.run(["bash", script, "stop", state], capture_output=True, text=True, timeout=120)
+
+
+def workflow_copy(repo_root: Path, where: Path) -> Path:
+    where.mkdir()
+    for name in COPIED:
+        source = repo_root / name
+        if source.is_dir():
+            shutil.copytree(source, where / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        else:
+            shutil.copy2(source, where / name)
+    return where
+
+
+def start(copy: Path, env: dict, *args: str) -> tuple[subprocess.Popen, float]:
+    """Start one Snakemake call in ``copy`` (its own sources, numba cache), its output to ``copy/snakemake.log``."""
+    env = dict(env, PYTHONPATH=str(copy / "src"), NUMBA_CACHE_DIR=str(copy / ".numba"))
+    with open(copy / "snakemake.log", "w") as log:
+        proc = subprocess.Popen(
+            ["snakemake", "--configfile", "config/quick.yaml", *args],
+            cwd=copy,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    return proc, time.perf_counter()
+
+
+def finish(copy: Path, started: tuple[subprocess.Popen, float]) -> tuple[float, str]:
+    """Wall seconds and output of the call :func:`start` began in ``copy``, which must succeed."""
+    proc, start_time = started
+    proc.wait(timeout=RUN_SECONDS)
+    output = (copy / "snakemake.log").read_text()
+    assert proc.returncode == 0, output[-5000:]
+    return time.perf_counter() - start_time, output
+
+
+def compared_files(results: Path) -> list[str]:
+    names = ["ledger.csv", "ledger.md", "statements.csv", "statements.md", "findings.md"]
+    return names + sorted(f"claims/{p.name}" for p in (results / "claims").glob("*.json"))
+
+
+#: The test whose run :func:`second_run` takes where it runs in this session.
+CLUSTER_TEST = "test_quick_config_on_a_real_cluster_matches_the_local_run"
+
+
+@pytest.fixture(scope="module")
+def cluster_run(repo_root, tmp_path_factory, slurm_cluster, request) -> tuple[Path, str]:
+    """The quick config through profiles/slurm on the cluster, in a temporary copy: the copy and Snakemake's output."""
+    cluster = workflow_copy(repo_root, tmp_path_factory.mktemp("cluster-run") / "cluster")
+    started = start(
+        cluster,
+        slurm_cluster,
+        "--profile",
+        "profiles/slurm",
+        "--default-resources",
+        "slurm_partition=debug",
+        "--slurm-init-seconds-before-status-checks",
+        str(STATUS_CHECK_SECONDS),
+    )
+    try:  # the local run is asked for only now: made meanwhile, while the cluster run mostly waits for the scheduler
+        request.getfixturevalue("quick_run")
+        cluster_seconds, output = finish(cluster, started)
+    finally:  # a failed local run, or a timeout, leaves no Snakemake behind
+        if started[0].poll() is None:
+            started[0].kill()
+            started[0].wait()
+    print(f"quick config: {cluster_seconds:.0f} s through profiles/slurm")
+    return cluster, output
+
+
+@pytest.mark.slurm
+def test_quick_config_on_a_real_cluster_matches_the_local_run(repo_root, cluster_run, quick_run):
+    cluster, output = cluster_run
+    config = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())
+    results = config["results_dir"]  # the quick config writes its own results directory
+    files = compared_files(quick_run / results)
+    assert len(files) > 5
+    different = [
+        name for name in files if (quick_run / results / name).read_bytes() != (cluster / results / name).read_bytes()
+    ]
+    assert not different, f"the cluster run differs from the local run in {different}"
+    # every job of the cluster rules went through sbatch (the plugin deletes the logs of jobs that succeed,
+    # so count its submission lines): one kernels job, one run job per shard, one assemble job per claim
+    shards = sum(len(get_claim(c).shards(config["claims"][c])) for c in claim_ids())
+    for rule, jobs in (("kernels", 1), ("run", shards), ("assemble", len(claim_ids()))):
+        assert output.count(f"slurm_logs/rule_{rule}/") == jobs, rule
+
+
+@pytest.fixture(scope="module")
+def second_run(repo_root, tmp_path_factory, request) -> Path:
+    """A second complete run of the quick config: the cluster's (:func:`cluster_run`) where :data:`CLUSTER_TEST` runs
+    in this session and the cluster can start here, else a local one in a temporary copy (kernels compiled
+    beforehand, as the session's run's are)."""
+    if cluster_unavailable() is None and any(item.name == CLUSTER_TEST for item in request.session.items):
+        return request.getfixturevalue("cluster_run")[0]
+    kernels = request.getfixturevalue("compiled_kernels")
+    second = copy_repo(repo_root, tmp_path_factory.mktemp("again") / "repo", kernels=kernels)
     snakemake(second)
-    quick_run = request.getfixturevalue("quick_run")
-    first_digests, second_digests = digests(quick_run), digests(second)
+    return second
+
+
+def test_two_runs_are_byte_identical(second_run, quick_run):
+    first_digests, second_digests = digests(quick_run), digests(second_run)
     assert first_digests.keys() == second_digests.keys()
     differing = [k for k in first_digests if first_digests[k] != second_digests[k]]
     assert not differing, differing
 
 
-def test_another_seed_gives_the_same_verdicts(compiled_kernels, repo_root, tmp_path, request):
-    other = copy_repo(repo_root, tmp_path / "seed", kernels=compiled_kernels)
-    configfile = edited_config(other, lambda c: c.update(seed=c["seed"] + 7919))
-    snakemake(other, configfile=configfile)
-    quick_run = request.getfixturevalue("quick_run")
-    columns = ["check_id", "verdict"]
-    first = pd.read_csv(quick_run / QUICK / "ledger.csv")[columns].sort_values("check_id").reset_index(drop=True)
-    second = pd.read_csv(other / QUICK / "ledger.csv")[columns].sort_values("check_id").reset_index(drop=True)
-    pd.testing.assert_frame_equal(first, second)
+@pytest.mark.slurm
+def test_a_second_cluster_is_refused_and_leaves_the_first_alone(slurm_cluster, repo_root, tmp_path):
+    """Two test runs on one machine would share /etc/slurm/slurm.conf and the ports: the second start is refused
+    before it touches anything, and its stop leaves the running cluster's link in place."""
+    script, other = repo_root / ".ci" / "slurm-cluster.sh", tmp_path / "second"
+    other.mkdir()
+    started = subprocess.run(["bash", script, "start", other], capture_output=True, text=True, timeout=120)
+    assert started.returncode == 1 and "another test cluster is running" in started.stderr, started.stderr
+    subprocess.run(["bash", script, "stop", other], capture_output=True, text=True, timeout=120, check=True)
+    assert os.readlink("/etc/slurm/slurm.conf") == slurm_cluster["SLURM_CONF"]
+    info = subprocess.run(["sinfo", "-h", "-o", "%P %a"], env=slurm_cluster, capture_output=True, text=True, timeout=60)
+    assert info.returncode == 0 and "debug" in info.stdout, info.stderr

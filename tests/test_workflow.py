@@ -2,9 +2,9 @@
 
 The quick config writes under results/quick/ (its ``results_dir``), never into the full run's results/.
 One run of it serves the whole session (:func:`quick_run`, shared by the pytest-xdist workers through a file
-lock): this module's tests read and edit a copy of it, tests/test_reproducibility.py compares second runs and
-tests/test_slurm_cluster.py the cluster's run with it. The kernels are compiled once per session too
-(:func:`compiled_kernels`), and the copies that run jobs load them.
+lock): this module's tests read and edit a copy of it, tests/test_reproducibility.py compares a second run (the
+SLURM cluster's, where it runs) and tests/test_seed.py another seed's verdicts with it. The kernels are compiled
+once per session too (:func:`compiled_kernels`), and the copies that run jobs load them.
 """
 
 import fcntl
