@@ -1,0 +1,103 @@
+"""Snakemake's command line in a process that has imported Snakemake already.
+
+A ``snakemake`` call spends about 0.8 CPU-seconds importing Snakemake and collecting its plugins before it reads
+the Snakefile, and the suite makes a few hundred calls, most of them dry runs (``-n``) and ``--touch`` of edited
+copies. :func:`run` makes each call in a child forked from a server process (``multiprocessing``'s forkserver, one
+per pytest worker) that did that once: the child takes the call's working directory, environment and module path
+(``PYTHONPATH`` first, as a fresh interpreter would), forgets every ``sparseact`` module the server had loaded (the
+Snakefile imports the copy's own library, from ``PYTHONPATH``), and calls ``snakemake.cli.main`` with the
+arguments, in a session of its own. Snakemake's jobs are its own subprocesses, as from the command line.
+
+The session's run of the quick config and the interruption and cluster runs start ``snakemake`` itself, the
+README's command as a user types it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import multiprocessing.forkserver
+import os
+import signal
+import sys
+import tempfile
+from pathlib import Path
+
+#: Modules the server imports once (Snakemake's command line and API; the executor and storage plugins are
+#: collected at the server's start, below).
+PRELOAD = ("snakemake.api", "snakemake.cli")
+
+_context = multiprocessing.get_context("forkserver")
+_context.set_forkserver_preload([__name__])
+#: The server's module path, less its own ``PYTHONPATH`` entries (a child puts its call's in front).
+_BASE_PATH = [p for p in sys.path if p and p not in os.environ.get("PYTHONPATH", "").split(os.pathsep)]
+
+
+def _preload() -> None:
+    import importlib
+
+    for module in PRELOAD:
+        importlib.import_module(module)
+    from snakemake_interface_executor_plugins.registry import ExecutorPluginRegistry
+    from snakemake_interface_storage_plugins.registry import StoragePluginRegistry
+
+    ExecutorPluginRegistry()
+    StoragePluginRegistry()
+
+
+def _in_forkserver() -> bool:
+    """Whether this module is being imported by the forkserver's ``main`` (its preload), not by a test."""
+    frame = sys._getframe()
+    while frame is not None:
+        if frame.f_code.co_name == "main" and frame.f_code.co_filename == multiprocessing.forkserver.__file__:
+            return True
+        frame = frame.f_back
+    return False
+
+
+if _in_forkserver():
+    _preload()
+
+
+def _child(cwd: str, argv: list[str], env: dict[str, str], output: str) -> None:
+    os.setsid()  # a session of its own: a timeout kills Snakemake and its jobs together
+    fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    os.chdir(cwd)
+    os.environ.clear()
+    os.environ.update(env)
+    sys.path[:] = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p] + _BASE_PATH
+    for name in [m for m in sys.modules if m == "sparseact" or m.startswith("sparseact.")]:
+        del sys.modules[name]
+    tempfile.tempdir = None  # read TMPDIR again
+    sys.argv = ["snakemake", *argv]
+    from snakemake.cli import main
+
+    try:
+        main(argv)
+    except SystemExit as exit:
+        code = exit.code
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code if isinstance(code, int) else (0 if code is None else 1))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def run(cwd: Path, argv: list[str], env: dict[str, str], timeout: float) -> tuple[int, str]:
+    """``snakemake *argv`` in ``cwd`` with environment ``env``: its exit code and its output (standard output and
+    error, interleaved as written). After ``timeout`` seconds the call and its jobs are killed and
+    ``TimeoutError`` is raised."""
+    with tempfile.NamedTemporaryFile("r", suffix=".log", dir=env.get("TMPDIR")) as log:
+        process = _context.Process(target=_child, args=(str(cwd), list(argv), dict(env), log.name))
+        process.start()
+        process.join(timeout)
+        if process.exitcode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.join()
+            raise TimeoutError(f"snakemake {' '.join(argv)} in {cwd}: still running after {timeout} s")
+        return process.exitcode, Path(log.name).read_text()
