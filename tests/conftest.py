@@ -28,7 +28,7 @@ _STATE = pytest.StashKey[dict]()
 #: start at once on different workers and the short files fill the time around them. The first worker makes the
 #: session's run and goes on with test_workflow.py's tests of it; test_reproducibility.py's worker, which mostly waits
 #: for the cluster's scheduler, is an extra one (:func:`pytest_xdist_auto_num_workers`); the interruptions start at
-#: once on the third (the first of them compiles its own kernels meanwhile), and the other seed's run, the rerun tests
+#: once on the third, and the other seed's run, the rerun tests
 #: and the deleted outputs' follow as workers free up.
 LONGEST_FIRST = (
     "test_workflow.py",

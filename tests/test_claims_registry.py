@@ -76,7 +76,7 @@ def test_a_code_stamp_moves_only_when_a_files_content_changes(tmp_path, monkeypa
     sources = [tmp_path / "a.py", tmp_path / "b.py"]
     for source in sources:
         source.write_text(f"# {source.name}\n")
-    monkeypatch.setattr(_registry, "code_files", lambda *modules, relative_to=None: [str(p) for p in sources])
+    monkeypatch.setattr(_registry, "_closure", lambda module: frozenset(sources))
     stamp = tmp_path / "code" / "claim-compute.sha256"
 
     assert code_stamp(stamp, "sparseact.claims.x") == str(stamp)
@@ -93,6 +93,25 @@ def test_a_code_stamp_moves_only_when_a_files_content_changes(tmp_path, monkeypa
     code_stamp(stamp, "sparseact.claims.x")
     assert stamp.stat().st_mtime_ns > past and stamp.read_text() != first
     assert list(stamp.parent.iterdir()) == [stamp]  # no scratch file left
+
+
+def test_a_code_stamp_is_the_digest_of_its_code_files_names_and_contents(tmp_path):
+    """SHA-256 over each file :func:`code_files` lists, in its order: the name (from the folder holding the package),
+    a zero byte, the content, a zero byte; the same when the stamp is made again in the same process."""
+    import hashlib
+
+    import sparseact
+    from sparseact.claims import code_files, code_stamp
+
+    root = Path(sparseact.__file__).resolve().parents[1]
+    for claim in claim_ids():
+        modules = (f"sparseact.claims.{claim}", f"sparseact.claims.{claim}.verdicts", "sparseact.publish.reporting")
+        digest = hashlib.sha256()
+        for name in code_files(*modules, relative_to=root):
+            digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
+        expected = f"{digest.hexdigest()}  {' '.join(modules)}\n"
+        for again in ("first", "second"):
+            assert Path(code_stamp(tmp_path / f"{claim}-{again}", *modules)).read_text() == expected, claim
 
 
 def test_the_compute_and_assembly_stamps_of_a_claim_differ(tmp_path):

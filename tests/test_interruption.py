@@ -4,8 +4,7 @@ Each test kills a quick run (SIGKILL to the whole process group: no clean-up cha
 point, then follows the README's recovery (``snakemake --unlock``, then the same command once) and
 checks that the resume exits 0, leaves no partial file and that a dry run then plans nothing.
 
-The kill inside the kernels job comes first: its copy compiles its own kernels, so this file's worker works while
-another compiles the session's (``compiled_kernels``), which the other two kills start from.
+Each copy starts from the session's compiled kernels (``compiled_kernels``).
 """
 
 import json
@@ -89,19 +88,20 @@ def kill_and_resume(work, kill_point, pause_in_kernels=False):
     return output
 
 
-def test_killed_inside_the_kernels_job_after_its_output_exists_resumes(repo_root, tmp_path):
-    """The kernels job is incomplete but its output exists: the resume reruns it and every shard after it
-    (with the shards taking kernels.txt through ancient(), Snakemake used to rerun only the kernels job, exit 0).
-    The copy has no kernels compiled beforehand: its kernels job compiles them while the data jobs run, as on a
-    fresh clone."""
-    work = copy_repo(repo_root, tmp_path / "repo")
-    output = kill_and_resume(work, kernels_output, pause_in_kernels=True)
-    assert "rule kernels:" in output and "rule run:" in output and "rule assemble:" in output, output[-3000:]
-
-
 def test_killed_early_resumes(repo_root, tmp_path, compiled_kernels):
     work = copy_repo(repo_root, tmp_path / "repo", kernels=compiled_kernels)
     kill_and_resume(work, jobs_running_for_a_while)
+
+
+def test_killed_inside_the_kernels_job_after_its_output_exists_resumes(repo_root, tmp_path, compiled_kernels):
+    """The kernels job is incomplete but its output exists: the resume reruns it and every shard after it
+    (with the shards taking kernels.txt through ancient(), Snakemake used to rerun only the kernels job, exit 0).
+    The kill comes in the pause after the job's command, so whether the command compiled the kernels or loaded the
+    session's (as here) makes no difference to it; the cluster run (tests/test_reproducibility.py) and the README's
+    reproduction compile them in the kernels job, as on a fresh clone."""
+    work = copy_repo(repo_root, tmp_path / "repo", kernels=compiled_kernels)
+    output = kill_and_resume(work, kernels_output, pause_in_kernels=True)
+    assert "rule kernels:" in output and "rule run:" in output and "rule assemble:" in output, output[-3000:]
 
 
 def test_killed_between_shards_resumes(repo_root, tmp_path, compiled_kernels):

@@ -305,6 +305,25 @@ def code_files(*modules: str, relative_to: str | Path | None = None) -> list[str
     return _relative(set().union(*(_closure(m) for m in modules)) if modules else set(), relative_to)
 
 
+#: The folder holding the package: the paths in a code stamp's digest are relative to it.
+_STAMP_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _version(file: Path) -> tuple[int, int]:
+    """What tells one content of ``file`` from another within a process: its modification time and size."""
+    status = file.stat()
+    return status.st_mtime_ns, status.st_size
+
+
+@cache
+def _digest_part(file: Path, mtime_ns: int, size: int) -> tuple[str, bytes]:
+    """``file``'s name (from :data:`_STAMP_ROOT`) and its part of a code stamp's digest: the name and the content,
+    each followed by a zero byte. Read once per version of the file and process: the workflow's two dozen stamps
+    share most of their files."""
+    name = str(file.relative_to(_STAMP_ROOT)) if file.is_relative_to(_STAMP_ROOT) else str(file)
+    return name, name.encode() + b"\0" + file.read_bytes() + b"\0"
+
+
 def code_stamp(path: str | Path, *modules: str) -> str:
     """Write the digest of the files the ``modules`` import to ``path``, unless ``path`` holds it already.
 
@@ -319,10 +338,10 @@ def code_stamp(path: str | Path, *modules: str) -> str:
     str
         ``path``, as given.
     """
-    root = Path(__file__).resolve().parents[2]  # the folder holding the package: paths in the digest are from it
     digest = hashlib.sha256()
-    for name in code_files(*modules, relative_to=root):
-        digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
+    files = set().union(*(_closure(m) for m in modules)) if modules else set()
+    for _, part in sorted(_digest_part(file, *_version(file)) for file in files):
+        digest.update(part)
     text = f"{digest.hexdigest()}  {' '.join(modules)}\n"
     write_text_if_changed(path, text)
     return str(path)
