@@ -23,10 +23,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-#: Modules the server imports once (Snakemake's command line and API; the executor and storage plugins are
-#: collected at the server's start, below).
-PRELOAD = ("snakemake.api", "snakemake.cli")
-
 _context = multiprocessing.get_context("forkserver")
 _context.set_forkserver_preload([__name__])
 #: The server's module path, less its own ``PYTHONPATH`` entries (a child puts its call's in front).
@@ -34,10 +30,10 @@ _BASE_PATH = [p for p in sys.path if p and p not in os.environ.get("PYTHONPATH",
 
 
 def _preload() -> None:
-    import importlib
-
-    for module in PRELOAD:
-        importlib.import_module(module)
+    """What every ``snakemake`` call does before reading the Snakefile: import the command line and the API, and
+    collect the executor and storage plugins."""
+    import snakemake.api
+    import snakemake.cli  # noqa: F401 (imported to be loaded before the fork, as snakemake.api is)
     from snakemake_interface_executor_plugins.registry import ExecutorPluginRegistry
     from snakemake_interface_storage_plugins.registry import StoragePluginRegistry
 
@@ -75,16 +71,14 @@ def _child(cwd: str, argv: list[str], env: dict[str, str], output: str) -> None:
     sys.argv = ["snakemake", *argv]
     from snakemake.cli import main
 
+    code = 0
     try:
         main(argv)
     except SystemExit as exit:
-        code = exit.code
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code if isinstance(code, int) else (0 if code is None else 1))
+        code = exit.code if isinstance(exit.code, int) else (0 if exit.code is None else 1)
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(0)
+    os._exit(code)
 
 
 def run(cwd: Path, argv: list[str], env: dict[str, str], timeout: float) -> tuple[int, str]:

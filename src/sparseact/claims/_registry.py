@@ -302,11 +302,12 @@ def code_files(*modules: str, relative_to: str | Path | None = None) -> list[str
         Return paths relative to this folder (e.g. the repository root) where
         they lie below it, absolute paths otherwise.
     """
-    return _relative(set().union(*(_closure(m) for m in modules)) if modules else set(), relative_to)
+    return _relative(_closures(modules), relative_to)
 
 
-#: The folder holding the package: the paths in a code stamp's digest are relative to it.
-_STAMP_ROOT = Path(__file__).resolve().parents[2]
+def _closures(modules) -> set[Path]:
+    """The source files the ``modules`` import, directly or not (:func:`_closure` of each, united)."""
+    return set().union(*(_closure(m) for m in modules)) if modules else set()
 
 
 def _version(file: Path) -> tuple[int, int]:
@@ -317,10 +318,11 @@ def _version(file: Path) -> tuple[int, int]:
 
 @cache
 def _digest_part(file: Path, mtime_ns: int, size: int) -> tuple[str, bytes]:
-    """``file``'s name (from :data:`_STAMP_ROOT`) and its part of a code stamp's digest: the name and the content,
+    """``file``'s name (from the folder holding the package) and its part of a code stamp's digest: the name and the content,
     each followed by a zero byte. Read once per version of the file and process: the workflow's two dozen stamps
     share most of their files."""
-    name = str(file.relative_to(_STAMP_ROOT)) if file.is_relative_to(_STAMP_ROOT) else str(file)
+    root = PACKAGE_ROOT.parent
+    name = str(file.relative_to(root)) if file.is_relative_to(root) else str(file)
     return name, name.encode() + b"\0" + file.read_bytes() + b"\0"
 
 
@@ -339,8 +341,7 @@ def code_stamp(path: str | Path, *modules: str) -> str:
         ``path``, as given.
     """
     digest = hashlib.sha256()
-    files = set().union(*(_closure(m) for m in modules)) if modules else set()
-    for _, part in sorted(_digest_part(file, *_version(file)) for file in files):
+    for _, part in sorted(_digest_part(file, *_version(file)) for file in _closures(modules)):
         digest.update(part)
     text = f"{digest.hexdigest()}  {' '.join(modules)}\n"
     write_text_if_changed(path, text)
