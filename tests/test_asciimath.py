@@ -1,11 +1,18 @@
 """Formulas written in ASCII by the claims' code are found in their prose and typeset, with numbers for people."""
 
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sparseact.publish.asciimath import ascii_formula_tex, format_number, render_prose, typeset_ascii
 from sparseact.publish.mathtext import find_unrendered, split_math, tex_to_mathml, tex_to_unicode
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize(
@@ -41,6 +48,14 @@ def test_exp_of_a_number_is_a_power_of_e_to_four_digits():
         ("b in {1, 2, 3}; every input", [r"b \in \{1, 2, 3\}"]),
         ("Pr[|<w,x>| >= u]", [r"\Pr [|\langle w,x\rangle | \ge u]"]),
         ("marginal x = 1 w.p. p = 4e-06, else x = -1", ["x = 1", r"p = 4 \times 10^{-6}", "x = -1"]),
+        ("The log(knsW^2/eps) sits in the numerator", [r"\log (knsW^{2}/\varepsilon )"]),
+        ("with g_1/sqrt(n) written as", [r"g_{1}/\sqrt{n}"]),
+        ("min slack d_prescribed/max(d_reached, 1)", [r"d_{\mathrm{prescribed}}/\max (d_{\mathrm{reached}}, 1)"]),
+        ("when f_w^(-1)(0) = w^perp and", [r"f_{w}^{-1}(0) = w^{\perp }"]),
+        ("||u||_inf against 2", [r"\|u\|_{\infty}"]),
+        ("max |entry| of every row", [r"\max |\mathrm{entry}|"]),
+        ("k^6 B^4 log(s) eps^-2 for the image(s)", [r"k^{6} B^{4} \log (s) \varepsilon ^{-2}"]),
+        ("L = max{1, log(ksn/eps^2)}", [r"L = \max \{1, \log (ksn/\varepsilon ^{2})\}"]),
     ],
 )
 def test_formulas_in_prose_become_tex(text, formulas):
@@ -58,10 +73,24 @@ def test_formulas_in_prose_become_tex(text, formulas):
         "worst_value over 588 instances (exact), Theorem 8's proof",
         "proved / measured, e.g. a learner; i.e. the parity",
         "notebook(s) and Lemma 10's bound",
+        "this is lifted_quadratic_weights(1_S, a): entrywise",
+        "eq15_rademacher (input) and corrected_log_one_minus_rho",
     ],
 )
 def test_prose_and_ids_stay_text(text):
     assert typeset_ascii(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "typeset"),
+    [
+        ("every fit has error >= trivial (orthogonality)", "every fit has error \u2265 trivial (orthogonality)"),
+        ("probability >= (fraction recovered) x Pr[F]", "probability \u2265 (fraction recovered) \u00d7 $\\Pr [F]$"),
+        ("(binomial x rank), the x axis", "(binomial \u00d7 rank), the $x$ axis"),
+    ],
+)
+def test_relations_and_products_between_words_are_signs(text, typeset):
+    assert typeset_ascii(text) == typeset
 
 
 def test_tex_already_written_is_left_alone():
@@ -82,11 +111,51 @@ def test_tex_to_unicode_for_labels_without_mathml():
     st.lists(st.sampled_from([*"abnsxeW_^{}()[]|<>=+-*/,.:; 0123456789", "eps", "sqrt", "lemma7", "the "])).map("".join)
 )
 def test_any_text_typesets_or_stays_text(text):
-    """Never raises: each formula found renders, and text without a formula comes back unchanged."""
+    """Never raises: each formula found renders, and text without a formula comes back unchanged but for its
+    relations written as signs (``>=`` as ``≥``) and an ``x`` between words as a multiplication sign."""
     text = text.replace("$", "")
     pieces = split_math(typeset_ascii(text))
     for kind, piece in pieces:
         if kind != "text":
             tex_to_mathml(piece)
     if all(kind == "text" for kind, _ in pieces):
-        assert "".join(piece for _, piece in pieces) == text
+        ascii_again = {"\u2264": "<=", "\u2265": ">=", "\u2260": "!=", "\u2192": "->", "\u00d7": "x"}
+        assert "".join(ascii_again.get(c, c) for piece in pieces for c in piece[1]) == text
+
+
+#: ASCII a reader should not meet outside typeset math: roots, relations, scripts, ``exp(``/``log(``, numbers in
+#: scientific notation and norms.
+ASCII_FORMULA = re.compile(r"sqrt\(|<=|>=|\^|_\{|\b[A-Za-z]_[A-Za-z0-9]\b|\bexp\(|\blog\(|\b\d+e[+-]\d+\b|\|\|")
+
+
+class _TextOutsideMath(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.open, self.text = [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        while self.open and self.open.pop() != tag:
+            pass
+
+    def handle_data(self, data):
+        if "math" not in self.open:
+            self.text.append(data)
+
+
+@pytest.mark.parametrize("table", ["ledger", "statements", "errata", "tightness", "sharper"])
+def test_the_committed_tables_texts_render_without_ascii_formulas(table):
+    """Every text of the committed result tables, rendered as the pages render it, keeps no ASCII formula outside its
+    typeset math (the pages' cards, check tables and statement rows show these texts)."""
+    frame = pd.read_csv(ROOT / "results" / f"{table}.csv", dtype=str, keep_default_na=False)
+    left = []
+    for column in frame.columns:
+        for text in sorted(set(frame[column])):
+            parser = _TextOutsideMath()
+            parser.feed(render_prose(text))
+            found = ASCII_FORMULA.search(" ".join(parser.text))
+            if found:
+                left.append(f"{column}: {text[:120]!r} leaves {found.group(0)!r}")
+    assert not left, "\n".join(left[:20])

@@ -174,7 +174,7 @@ def test_show_results_badges_reasons_corrections_and_links(monkeypatch):
     assert "...) <b>" not in out and "<mi>b</mi>" in out  # statement text escaped (here typeset)
     assert '<a href="../tables/lemma9/long.csv">CSV</a>' in out and "100 rows" in out
     assert ">99<" not in out  # the long table is linked, not dumped
-    assert "<td>x</td>" in out  # the short one is shown
+    assert "<td><math" in out and "<mi>x</mi>" in out  # the short one is shown, its text cells typeset
     assert "uuid" not in out and "T_" not in out
     assert _shown(monkeypatch, lambda: show_results(_ledger_rows(), tables)) == _shown(
         monkeypatch, lambda: show_results(_ledger_rows(), tables)
@@ -263,3 +263,21 @@ def test_numbers_in_data_tables_are_typeset_for_people():
     for cell in ("10<sup>6</sup>", "2.3\u00d710<sup>\u2212206</sup>", "10<sup>\u22126</sup>"):
         assert f'<td class="sa-num">{cell}</td>' in out, (cell, out)
     assert '<td class="sa-num">\u22121.68\u00d710<sup>6</sup></td>' in out and "e+" not in out and "e-" not in out
+
+
+def test_a_data_tables_text_is_typeset_but_its_records_and_point_names_are_not():
+    from sparseact.publish.reporting import tables_html
+
+    frame = pd.DataFrame(
+        {
+            "point": ["exact-n12-s8"],
+            "quantity": ["E||sum zeta_i x_i||"],
+            "record": ['{"m": 3, "max_active": 1}'],
+            "eps": [0.5],
+            "log_inv_delta": [2.0],
+        }
+    )
+    out = tables_html({"steps": frame})
+    assert "<td>exact-n12-s8</td>" in out and "<td>{&quot;m&quot;: 3, &quot;max_active&quot;: 1}</td>" in out
+    assert "E||" not in out and "<mi>&#x003B6;</mi>" in out  # zeta, typeset
+    assert "<th>log_inv_delta</th>" in out and "<th><math" in out  # a symbol's column typeset, a code name not

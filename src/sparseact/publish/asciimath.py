@@ -11,8 +11,11 @@ What is a formula: a run of tokens between prose words that holds a relation or 
 ``AS(h)``) or a number in scientific notation. A prose word is a word of two or more letters that is not a
 Greek letter's name, a function's name or a word carrying a script; ``a``, ``A`` and ``I`` count as prose.
 Ids of the argument graph (``lemma7-corrected``, ``theorem8/tail-step``) and words with underscores between
-words (``worst_value``) stay prose, so that their links survive. A formula the typesetter cannot render stays
-as its text (the pages' check for raw math still sees it).
+words (``worst_value``, a call ``lifted_quadratic_weights(1_S, a)`` with its arguments) stay prose, so that their
+links survive; a letter with a named subscript (``d_printed``) is a variable, ``d_{\mathrm{printed}}``. Between
+words of the prose, a relation is written as its sign (``error >= trivial``: ``≥``) and an ``x`` as a product
+(``(fraction recovered) x Pr[...]``: the multiplication sign); a list of numbers is a formula per number. A formula the typesetter
+cannot render stays as its text (the pages' check for raw math still sees it).
 """
 
 from __future__ import annotations
@@ -52,6 +55,9 @@ GREEK = {
     "eps0": r"\varepsilon_0",
     "lam": r"\lambda",
 }
+#: Symbols by the names the claims write, as TeX (``w^perp``; ``inf`` is the infimum except as a script,
+#: ``||u||_inf``, where it is infinity).
+SYMBOLS = {"perp": r"\perp"}
 #: Functions and operators by name, as TeX.
 FUNCTIONS = {
     "sqrt": r"\sqrt",
@@ -86,6 +92,11 @@ OPERATORS = {
 }
 #: Single letters that are words of the prose, not variables.
 PROSE_LETTERS = frozenset("aAI")
+#: The relations' tokens.
+_RELATIONS = frozenset(("op", relation) for relation in ("=", "<", ">", "<=", ">=", "!="))
+#: Relations written in ASCII between words of the prose, as the signs they stand for.
+_RELATION_SIGNS = {"<=": "\u2264", ">=": "\u2265", "!=": "\u2260", "->": "\u2192"}
+_PROSE_RELATION = re.compile("|".join(map(re.escape, _RELATION_SIGNS)))
 #: A relation or operator that makes a run of tokens a formula.
 _STRONG_OPERATORS = frozenset(["=", "<", ">", "<=", ">=", "!=", "->", "+", "/", "^", "_", "*", "+-", "||"])
 #: Significant digits of a number written for people.
@@ -98,6 +109,7 @@ _ID = (
 )
 _OTHER_TOKENS = (
     r"(?P<prose>'s\b|(?<=[A-Za-z])\(s\)|e\.g\.|i\.e\.|w\.p\.|cf\.|vs\.|et al\.)"
+    r"|(?P<named>[A-Za-z]_(?!(?:" + "|".join(GREEK) + r")\b)[A-Za-z]{3,}(?![\w]))"
     r"|(?P<code>[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*_(?!(?:" + "|".join(GREEK) + r")\b)[A-Za-z]{3,}\w*)"
     r"|(?P<sci>\d+(?:\.\d+)?e[+-]?\d+)"
     r"|(?P<word>[A-Za-z]+[0-9]*)"
@@ -143,11 +155,44 @@ def format_number(text: str) -> str:
 def _tokens(text: str) -> list[tuple[str, str]]:
     tokens = []
     for match in _TOKEN.finditer(text):
-        if match.lastgroup == "id" and not re.search("[A-Za-z]{3}", match.group(0)):  # sk/m is a formula
+        if match.lastgroup == "id" and _formula_not_id(match):
             tokens += [(m.lastgroup, m.group(0)) for m in _NO_ID.finditer(match.group(0))]
+        elif match.group(0) == "(s)" and tokens and tokens[-1][1] in FUNCTIONS:  # log(s) is applied, not a plural
+            tokens += [("open", "("), ("word", "s"), ("close", ")")]
         else:
             tokens.append((match.lastgroup, match.group(0)))
-    return tokens
+    return [("other", "\u00d7") if _times_between_words(tokens, i) else token for i, token in enumerate(tokens)]
+
+
+def _times_between_words(tokens: list[tuple[str, str]], i: int) -> bool:
+    """Whether token ``i`` is an ``x`` between words of the prose, a product: ``(fraction recovered) x Pr[...]``,
+    ``binomial x rank``."""
+    if tokens[i] != ("word", "x") or not 0 < i < len(tokens) - 2 or tokens[i - 1][0] != tokens[i + 1][0] != "space":
+        return False
+    before, after = tokens[i - 2] if i > 1 else ("", ""), tokens[i + 2]
+    prose = ("word", "id")
+    noun = before[0] in prose and len(before[1]) > 2 and _prose_cased(before[1]) and before[1] not in PROSE_WORDS
+    return (before[0] == "close" or noun) and (
+        after[0] in prose
+        and len(after[1]) > 1
+        and after[1] not in PROSE_WORDS
+        and (after[1] in FUNCTIONS or _prose_cased(after[1]))
+    )
+
+
+def _formula_not_id(match: re.Match) -> bool:
+    """Whether a would-be id is a formula: ``sk/m`` (no word of three letters), ``nskW/eps`` (no part of it is a
+    word of the prose), ``g_1/sqrt(n)`` (it ends in a function applied; an id is never followed by a bracket) or
+    ``ksn/eps^2`` (nor by a script)."""
+    text = match.group(0)
+    parts = re.split("[-/:]", text)
+    following = match.string[match.end() : match.end() + 1]
+    return (
+        not re.search("[A-Za-z]{3}", text)
+        or following in ("^", "_")
+        or (following in ("(", "[") and parts[-1] in FUNCTIONS)
+        or not any(len(part) > 2 and _prose_cased(part) and part not in FUNCTIONS for part in parts)
+    )
 
 
 def _group_end(tokens: list[tuple[str, str]], start: int) -> int | None:
@@ -167,6 +212,8 @@ def _group_end(tokens: list[tuple[str, str]], start: int) -> int | None:
 def _word_tex(word: str, math_mode: bool, applied: bool) -> str:
     if word in GREEK:
         return GREEK[word] + " "
+    if word in SYMBOLS:
+        return SYMBOLS[word] + " "
     if word in FUNCTIONS:
         return FUNCTIONS[word] + " "
     if len(word) == 4 and word.endswith("hat"):
@@ -206,9 +253,24 @@ def _tex(tokens: list[tuple[str, str]], math_mode: bool) -> str:
                     out.append(rf"\exp({_tex(inner, True)})")
                 i = end
                 continue
+        if kind == "word" and value == "sqrt" and following == ("op", "|"):  # sqrt|I|: the root of the whole |I|
+            end = next((j for j in range(i + 2, len(tokens)) if tokens[j] == ("op", "|")), None)
+            if end is not None:
+                out.append(rf"\sqrt{{{_tex(tokens[i + 1 : end + 1], True)}}}")
+                i = end + 1
+                continue
+        if kind == "op" and value == "*" and following[0] not in ("word", "number", "sci", "open", "space"):
+            out.append("^{*}")  # rho*: a starred symbol, not a product
+            i += 1
+            continue
         if kind == "op" and value in "^_" and following[0] in ("open", "op", "number", "word", "sci"):
             argument, i = _script_argument(tokens, i + 1)
             out.append(f"{value}{{{argument}}}")
+            continue
+        if kind == "named":  # d_printed: a variable with a named subscript
+            letter, _, name = value.partition("_")
+            out.append(rf"{letter}_{{\mathrm{{{name}}}}}")
+            i += 1
             continue
         if kind in ("word", "id"):
             applied = following in (("open", "("), ("open", "["))
@@ -262,6 +324,8 @@ def _script_argument(tokens: list[tuple[str, str]], i: int) -> tuple[str, int]:
         return r"\pm", i + 1
     if kind == "op" and value == "-" and i + 1 < len(tokens) and tokens[i + 1][0] in ("number", "word"):
         return "-" + _tex([tokens[i + 1]], True), i + 2
+    if kind == "word" and value == "inf":
+        return r"\infty", i + 1
     if kind in ("number", "word", "sci"):
         return _tex([tokens[i]], True), i + 1
     return "", i
@@ -287,6 +351,12 @@ def _touches_operator(tokens: list[tuple[str, str]], i: int) -> bool:
     return any(k == "op" or k in brackets for k, _ in (before, after))
 
 
+def _prose_cased(word: str) -> bool:
+    """Whether a word is cased as the prose's are (``input``, ``Lemma``), not as a product of variables (``nskW``)
+    or a Greek letter's name."""
+    return word not in GREEK and (word.islower() or word.istitle())
+
+
 def _is_math_word(tokens: list[tuple[str, str]], i: int, depth: int = 0) -> bool:
     """Whether the word at token ``i`` belongs to a formula (see the module's docstring)."""
     kind, value = tokens[i]
@@ -295,17 +365,19 @@ def _is_math_word(tokens: list[tuple[str, str]], i: int, depth: int = 0) -> bool
         return False
     if following[0] == "op" and following[1] in "_^":
         after = tokens[i + 2] if i + 2 < len(tokens) else ("", "")
-        # worst_value is a name in code, w_alpha and H_{n,s,k} are scripts
-        return not (after[0] == "word" and len(after[1]) > 2 and after[1] not in GREEK)
+        # worst_value is a name in code; w_alpha, H_{n,s,k}, ||u||_inf and w^perp are scripts
+        return following[1] == "^" or not (
+            after[0] == "word" and len(after[1]) > 2 and after[1] not in GREEK and after[1] != "inf"
+        )
     if following in (("open", "("), ("open", "[")):
         end = _group_end(tokens, i + 1)
         inner = tokens[i + 2 : end - 1] if end else []
         # "image(s)" is a plural, "relu(x)" a function applied, "Pr[F not 1-sparse]" a sentence
         return (
             end is not None
-            and inner != [("word", "s")]
+            and (inner != [("word", "s")] or value in FUNCTIONS)
             and not any(
-                k in ("word", "id") and (v in PROSE_WORDS or (len(v) > 3 and v not in GREEK and v not in FUNCTIONS))
+                k in ("word", "id") and (v in PROSE_WORDS or (len(v) > 3 and _prose_cased(v) and v not in FUNCTIONS))
                 for k, v in inner
             )
         )
@@ -319,7 +391,9 @@ def _is_math_word(tokens: list[tuple[str, str]], i: int, depth: int = 0) -> bool
     if value in GREEK or value in FUNCTIONS:
         return True
     if len(value) == 1:
-        return value not in PROSE_LETTERS
+        j = _next_solid(tokens, i)
+        relation = j is not None and (tokens[j] in _RELATIONS or tokens[j] == ("word", "in"))
+        return value not in PROSE_LETTERS or relation  # "a = m" names a variable a
     return len(value) <= 3 and _touches_operator(tokens, i)
 
 
@@ -344,8 +418,8 @@ def _typeset_ascii(text: str) -> str:
             pieces.append(f"$${piece}$$" if kind == "display" else f"${piece}$")
             continue
         for formula, chunk in _split_formulas(piece):
-            if not formula:
-                pieces.append(chunk.replace("$", r"\$"))
+            if not formula:  # prose, with its relations as signs: "error >= trivial"
+                pieces.append(_PROSE_RELATION.sub(lambda m: _RELATION_SIGNS[m.group(0)], chunk.replace("$", r"\$")))
                 continue
             tex = ascii_formula_tex(chunk)
             try:
@@ -359,6 +433,11 @@ def _typeset_ascii(text: str) -> str:
     return "".join(pieces)
 
 
+def _named_absolute_value(run: list[tuple[str, str]]) -> bool:
+    """Whether ``run`` is ``|entry|``: the absolute value of a quantity named by a word."""
+    return len(run) == 3 and run[0] == run[2] == ("op", "|") and run[1][0] == "word"
+
+
 def _split_formulas(text: str) -> list[tuple[bool, str]]:
     """``text`` as pieces ``(is_formula, chunk)`` in order."""
     tokens = _tokens(text)
@@ -366,7 +445,19 @@ def _split_formulas(text: str) -> list[tuple[bool, str]]:
     i = 0
     while i < len(tokens):
         kind, value = tokens[i]
-        if kind == "word" and _is_math_word(tokens, i):
+        if kind == "code" and i + 1 < len(tokens) and tokens[i + 1] == ("open", "("):  # a call in code, as written
+            i = _group_end(tokens, i + 1) or i + 1
+            continue
+        if kind == "op" and value in "_^" and i > 0 and tokens[i - 1][0] in ("op", "close"):  # ||u||_inf: a script
+            end = max(_script_argument(tokens, i + 1)[1], i + 1)
+            math_at[i:end] = [True] * (end - i)
+            i = end
+            continue
+        if _named_absolute_value(tokens[i : i + 3]):
+            math_at[i : i + 3] = [True] * 3
+            i += 3
+            continue
+        if kind == "named" or (kind == "word" and _is_math_word(tokens, i)):
             end = i + 1
             while end < len(tokens) and tokens[end][0] == "op" and tokens[end][1] in "_^":  # its scripts
                 end = max(_script_argument(tokens, end + 1)[1], end + 1)
@@ -403,7 +494,11 @@ def _split_formulas(text: str) -> list[tuple[bool, str]]:
 
 def _formula_pieces(run: list[tuple[str, str]], marks: list) -> list[tuple[bool, str]]:
     """A run of formula and neutral tokens: the part from its first to its last formula-worthy token is a formula
-    when it holds a relation, an operator, a math word or a number in scientific notation; the rest is text."""
+    when it holds a relation, an operator, a math word or a number in scientific notation; the rest is text. A list
+    of numbers (``1.45e-16 -2.9e-16 0``) is a formula per number."""
+    numbers = _number_list(run)
+    if numbers is not None:
+        return numbers
     worthy = [
         i
         for i, (kind, value) in enumerate(run)
@@ -428,6 +523,24 @@ def _formula_pieces(run: list[tuple[str, str]], marks: list) -> list[tuple[bool,
         strong = text.strip() != "in"
     pieces = [(False, "".join(v for _, v in run[:first])), (strong, text), (False, "".join(v for _, v in run[last:]))]
     return [p for p in pieces if p[1]]
+
+
+def _number_list(run: list[tuple[str, str]]) -> list[tuple[bool, str]] | None:
+    """``run`` as pieces when it is two or more numbers apart by spaces: each number a formula when it reads
+    otherwise for people (``1e-06``), else text; None when ``run`` is anything else."""
+    pieces: list[tuple[bool, str]] = []
+    sign = ""
+    for kind, value in run:
+        if kind == "op" and value == "-" and not sign:
+            sign = "-"
+        elif kind in ("number", "sci"):
+            pieces.append((kind == "sci" or format_number(value) != value, sign + value))
+            sign = ""
+        elif kind == "space" and not sign:
+            pieces.append((False, value))
+        else:
+            return None
+    return pieces if sum(kind != "space" for kind, _ in run if kind != "op") >= 2 and not sign else None
 
 
 def _widen(run: list[tuple[str, str]], first: int, last: int) -> tuple[int, int]:

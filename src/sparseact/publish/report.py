@@ -530,7 +530,7 @@ def checks_html(results: Results, results_dir: Path, root: Path, base: Path) -> 
                 f'<a href="#{anchor(r["statement_id"])}">{html.escape(r["statement_id"])}</a>'
                 if r["statement_id"]
                 else "",
-                html.escape(r["variant"]),
+                _math(r["variant"]),
                 html.escape(r["method"]),
                 html.escape(r["instances"]),
                 _math(readable(r["worst_value"])),

@@ -19,14 +19,16 @@ from __future__ import annotations
 import base64
 import functools
 import html
+import json
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from sparseact.publish.asciimath import render_prose
+from sparseact.publish.asciimath import GREEK, render_prose
 from sparseact.publish.cells import MISSING, format_value, number_html
 from sparseact.publish.ledger import records_to_frame
 from sparseact.publish.mathtext import MATH_CSS
@@ -187,15 +189,16 @@ def _is_numeric(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
 
 
-def html_table(frame: pd.DataFrame, badges: Sequence[str] = ()) -> str:
+def html_table(frame: pd.DataFrame, badges: Sequence[str] = (), math: Sequence[str] = ()) -> str:
     """``frame`` as a compact HTML table: header row, no index column, numbers right-aligned.
 
     Text cells are left-aligned and wrap; numbers get :func:`number_html`; the
-    columns named in ``badges`` hold verdicts and are shown as coloured badges.
+    columns named in ``badges`` hold verdicts and are shown as coloured badges, those named in ``math`` hold prose
+    with formulas, typeset (:func:`sparseact.publish.asciimath.render_prose`).
     A note under the table explains :data:`MISSING` when the table has one.
     """
     numeric = {c: _is_numeric(frame[c]) for c in frame.columns}
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    head = "".join(f"<th>{_header_html(str(c))}</th>" for c in frame.columns)
     rows, missing = [], False
     for row in frame.itertuples(index=False):
         cells = []
@@ -206,11 +209,29 @@ def html_table(frame: pd.DataFrame, badges: Sequence[str] = ()) -> str:
                 cells.append(f"<td>{badge(text)}</td>")
             elif numeric[column]:
                 cells.append(f'<td class="sa-num">{number_html(value)}</td>')
+            elif column in math and not _is_json(text):
+                cells.append(f"<td>{_card_text(text)}</td>")
             else:
                 cells.append(f"<td>{html.escape(text)}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     note = f'<p class="sa-muted">{html.escape(MISSING_NOTE)}</p>' if missing else ""
     return f'<table class="sa-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>{note}'
+
+
+def _is_json(text: str) -> bool:
+    """Whether a cell holds a JSON object or array (a record, shown as written)."""
+    if not text.startswith(("{", "[")):
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _header_html(name: str) -> str:
+    """A column's name: a symbol (``eps``, ``N_p``) typeset, any other name (``log_inv_delta``) as written."""
+    return _card_text(name) if name in GREEK or re.fullmatch(r"[A-Za-z]_[A-Za-z0-9]", name) else html.escape(name)
 
 
 def badge(verdict: str) -> str:
@@ -250,7 +271,7 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
     for a FAIL its finding class, the proposed correction and (with ``report_path``, where the page goes) a link
     to its certificate, then the notes (any ``$...$`` math typeset)."""
     verdict = str(row["verdict"])
-    variant = f' <span class="sa-muted">({html.escape(str(row["variant"]))})</span>' if row["variant"] else ""
+    variant = f' <span class="sa-muted">({_card_text(str(row["variant"]))})</span>' if row["variant"] else ""
     replicates = (
         f' <span class="sa-muted">replicates agreeing: {html.escape(str(row["replicates"]))}</span>'
         if row["replicates"]
@@ -344,7 +365,10 @@ def tables_html(
             if long_text:
                 names = ", ".join(html.escape(str(c)) for c in long_text)
                 note = f'<p class="sa-muted">Left out here (long text, in the CSV): {names}.</p>'
-            parts.append(title + html_table(frame.drop(columns=long_text)) + note)
+            shown = frame.drop(columns=long_text)
+            # the text cells state quantities ("E||sum zeta_i x_i||"); a point's name is an id
+            prose = [c for c in shown.columns if c != "point" and not _is_numeric(shown[c])]
+            parts.append(title + html_table(shown, math=prose) + note)
         else:
             columns = ", ".join(html.escape(str(c)) for c in frame.columns)
             parts.append(title + f'<p class="sa-muted">Too long to show here; columns: {columns}.</p>')
@@ -375,7 +399,7 @@ def show_results(
     cards = "".join(check_html(row, rows, report_path) for _, row in rows.iterrows())
     _display_html(
         f"<p>{len(rows)} checks: {tally}</p>{cards}<h3>Summary</h3>"
-        + html_table(summary_table(rows), badges=("verdict",))
+        + html_table(summary_table(rows), badges=("verdict",), math=("paper", "variant", "measured quantity"))
     )
     if tables:
         _display_html("<h3>Data tables</h3>" + tables_html(tables, table_dir, report_path))
