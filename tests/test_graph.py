@@ -53,6 +53,9 @@ def test_every_node_of_the_graph_page_opens_its_row_on_the_report(result_tables)
     for words in ("fails as stated", "holds on a range", "open", "proved", "cited", "erratum", "main result"):
         assert words in page  # the legend says every status in words, not colour alone
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # offline: nothing fetched
+    # a switch scales the whole graph into the window (an overview at 800 px), without a script
+    assert 'id="graph-fit"' in page and '<label for="graph-fit">' in page and "<script" not in page
+    assert ".graph-fit:checked ~ .graph-box svg.argument-graph" in page
 
 
 def test_report_anchors_every_statement_fact_erratum_and_check(result_tables):

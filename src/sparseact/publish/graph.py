@@ -323,6 +323,15 @@ GRAPH_CSS = """
 .graph-legend .key { white-space: nowrap; margin-right: 1em; }
 .graph-legend svg { vertical-align: middle; }
 svg.argument-graph a:hover rect, svg.argument-graph a:focus rect { stroke-width: 3.5; }
+.graph-fit { margin-right: 0.4em; }
+.graph-fit:checked ~ .graph-box svg.argument-graph { width: 100%; height: 80vh; }
 @media print { .graph-box { overflow: visible; max-height: none; border: none; }
+  .graph-fit, .graph-fit + label { display: none; }
   svg.argument-graph { width: 100%; height: auto; } }
 """
+#: A switch above a graph's box (CSS only, so that the page works offline and without scripts): the whole graph
+#: scaled into the window, or at its own size in a box that scrolls.
+GRAPH_FIT = (
+    '<input type="checkbox" id="graph-fit" class="graph-fit">'
+    '<label for="graph-fit">Fit the whole graph into the window</label>'
+)

@@ -65,6 +65,7 @@ from sparseact.publish.findings import (
 from sparseact.publish.graph import (
     ERRATUM_PREFIX,
     GRAPH_CSS,
+    GRAPH_FIT,
     graph_edges,
     graph_nodes,
     graph_svg,
@@ -679,7 +680,10 @@ def graph_page(results: Results, index_html: str | Path, page: str | Path) -> st
         "textbook fact and every root cause of an erratum; an arrow from a statement to what its argument uses, "
         "to a step of its printed proof, and from an erratum to what it makes fail. Higher statements rest on "
         "lower ones. Click a node to open its row on the report: the statement, its argument with every premise "
-        "a link, and its checks and certificates.</p>" + legend_svg() + f'<div class="graph-box">{svg}</div>'
+        "a link, and its checks and certificates.</p>"
+        + legend_svg()
+        + GRAPH_FIT
+        + f'<div class="graph-box">{svg}</div>'
     )
     page_css = GRAPH_CSS + "body { max-width: none; }"  # the graph uses the window's width
     return _page("sparseact argument graph", body).replace("</style>", page_css + "</style>", 1)
