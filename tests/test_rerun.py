@@ -95,6 +95,39 @@ def test_a_statement_edit_reruns_only_the_ledger_onward(current):
     }, out[-3000:]
 
 
+def test_an_edit_of_the_status_derivation_reruns_the_ledger_onward(current):
+    """The ledger, the note, the pages and the report take the stamp of the library code their commands run
+    (``publishing_code`` in workflow/rules/common.smk): editing how statuses are derived reruns them, no claim's data
+    or runs, and only the assemblies whose code imports it (Appendix A's verdicts read its tightness columns)."""
+    from sparseact.claims import code_files
+
+    edited = "src/sparseact/publish/statements.py"
+    importing = {
+        claim
+        for claim in claim_ids()
+        if any(
+            str(path).endswith(edited.removeprefix("src"))
+            for path in code_files(f"sparseact.claims.{claim}.verdicts", f"sparseact.claims.{claim}.figures")
+        )
+    }
+    stats, out = plan_after_edit(current, edited)
+    assert stats == {
+        "all": 1,
+        **({"assemble": len(importing)} if importing else {}),
+        "claim_page": len(claim_ids()),
+        "erratum_pdf": 1,
+        "ledger": 1,
+        "report": 1,
+        "total": 4 + len(importing) + len(claim_ids()),
+    }, out[-3000:]
+    assert _claims_of(out, "assemble") == importing, out[-3000:]
+
+
+def test_an_edit_of_the_browser_checks_reruns_only_the_report(current):
+    stats, out = plan_after_edit(current, "src/sparseact/publish/browser.py")
+    assert stats == {"all": 1, "report": 1, "total": 2}, out[-3000:]
+
+
 def test_a_compute_edit_reruns_the_claims_shards(current, repo_root):
     block = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())["claims"][CLAIM]
     shards = len(get_claim(CLAIM).shards(block))

@@ -166,6 +166,26 @@ def assembly_code(wildcards):
     )
 
 
+#: The library modules each job of the ledger onward runs (the modules its sparseact.cli command imports): an edit
+#: to any file they import, directly or not (the status derivation, the note, the pages' rendering), reruns the job.
+PUBLISHING_MODULES = {
+    "ledger": (
+        "sparseact.publish.ledger",
+        "sparseact.publish.report",
+        "sparseact.publish.statement_files",
+        "sparseact.publish.statements",
+    ),
+    "erratum_pdf": ("sparseact.publish.erratum",),
+    "claim_page": ("sparseact.publish.report", "sparseact.publish.notebook_page"),
+    "report": ("sparseact.publish.report", "sparseact.publish.browser"),
+}
+
+
+def publishing_code(rule):
+    """Code of a job of the ledger onward: the stamp of PUBLISHING_MODULES[rule]."""
+    return code_stamp_of(rule, *PUBLISHING_MODULES[rule])
+
+
 def kernel_sources(wildcards):
     """The files that define the numba kernels: an edit invalidates numba's cache of that file's kernels."""
     return source_files(*KERNEL_MODULES, "sparseact.kernels", relative_to=".")

@@ -10,6 +10,7 @@ checkpoint ledger:
         results=claim_results(),
         tables=expand(in_results("tables/{claim}"), claim=CLAIMS),
         paper=PAPER_FILES,
+        code=publishing_code("ledger"),
         # a certificate deleted from certificates/ or a slice from slices/ reruns the ledger (their SHA256SUMS list
         # them)
         members=completeness_stamp_of(
@@ -54,6 +55,7 @@ checkpoint ledger:
 rule erratum_pdf:
     input:
         source=erratum_pdf_slice,
+        code=publishing_code("erratum_pdf"),
         # a deleted PDF this job compiled (erratum/SHA256SUMS lists it) reruns it
         members=completeness_stamp_of("erratum_pdf", in_results("erratum")),
     output:

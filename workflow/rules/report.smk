@@ -9,6 +9,7 @@ rule claim_page:
     input:
         notebook=in_results("notebooks/{claim}.ipynb"),
         slice=claim_slice,
+        code=publishing_code("claim_page"),
     output:
         report(
             in_results("reports/{claim}.html"),
@@ -42,6 +43,7 @@ rule report:
         tables=RESULT_TABLES,
         results=claim_results(),
         benchmarks=benchmark_files(),
+        code=publishing_code("report"),
         pages=claim_reports(),
         claim_page=claim_page_path(SCREENSHOT_CLAIM),
         # the erratum note's PDF is built first (the report links it, or the .tex when no TeX engine made one)
