@@ -5,7 +5,8 @@ Usage::
     python benchmarks/claim_stages.py lemma9 --config config/quick.yaml --out /tmp/stages
 
 writes ``<out>/data/<claim>/<shard>.npz`` and ``<out>/runs/<claim>/<shard>.json`` for
-every shard of the claim's config block (the files the workflow's *data* and *runs*
+every shard of the claim under the config (the workflow's shards, one where the config's
+``single_shard_claims`` lists the claim; the files the workflow's *data* and *runs*
 stages write), prints each shard's wall time per stage, then assembles the claim and
 prints its ledger rows. The claim notebook can then be executed on the run files with
 ``sparseact run-notebook`` (the printed command does it).
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-from sparseact.claims import assemble_claim, get_claim, replicate_count, stage_shard, staged_paths
+from sparseact.claims import assemble_claim, config_shards, get_claim, replicate_count, stage_shard, staged_paths
 
 
 def main(argv=None) -> int:
@@ -38,7 +39,7 @@ def main(argv=None) -> int:
     replicates = replicate_count(args.claim, config["replicates"])
     grid, out = claim.points(block), Path(args.out)
     run_paths, total = [], 0.0
-    for shard, names in claim.shards(block).items():
+    for shard, names in config_shards(config, args.claim).items():
         run_paths.append(str(staged_paths(out, args.claim, shard)[1]))
         if args.shards and shard not in args.shards:
             continue

@@ -28,6 +28,7 @@ import yaml
 from sparseact.claims import (
     assemble_claim,
     claim_ids,
+    config_shards,
     get_claim,
     replicate_count,
     stage_shard,
@@ -56,7 +57,7 @@ def pure_computation(config: dict, out: Path, workers: int) -> float:
     for claim_id in claim_ids():
         claim, block = get_claim(claim_id), config["claims"][claim_id]
         replicates[claim_id] = replicate_count(claim_id, config["replicates"])
-        grid, shards = claim.points(block), claim.shards(block)
+        grid, shards = claim.points(block), config_shards(config, claim_id)  # the workflow's shards
         per_point = costs.get(claim_id, {}).get("cpu_s_per_point", 1.0)
         for shard, names in shards.items():
             points = {name: grid[name] for name in names}

@@ -54,6 +54,7 @@ BAD = [
     ("results outside the repository", ["results_dir"], "../results", "results_dir: '../results' must stay inside"),
     ("logs among the figures", ["logs_dir"], "results/quick/figures", "must be three different directories"),
     ("missing results directory", ["results_dir"], DELETE, "'results_dir' is a required property"),
+    ("unknown single-shard claim", ["single_shard_claims"], ["theorem99"], "single_shard_claims.0: 'theorem99' is"),
 ]
 
 
@@ -120,8 +121,9 @@ def test_every_claim_folder_has_a_block_schema_the_config_schema_refers_to(repo_
         (["replicates"], 3.0, "replicates: 3.0 is not of type 'integer'"),
         (["claims", "section1_index", "b_values"], [5], "claims.section1_index.b_values.0"),
         (["claims", "theorem99"], {}, "Additional properties are not allowed ('theorem99' was unexpected)"),
+        (["single_shard_claims"], ["theorem99"], "single_shard_claims.0: 'theorem99' is not a claim"),
     ],
-    ids=["missing-seed", "float-replicates", "b-too-large", "unknown-claim"],
+    ids=["missing-seed", "float-replicates", "b-too-large", "unknown-claim", "unknown-single-shard-claim"],
 )
 def test_snakemake_rejects_before_any_job(tmp_path, repo_root, quick, path, value, message):
     work = copy_repo(repo_root, tmp_path / "repo")

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from sparseact._validation import CONFIG_CPU_HOURS_LIMIT, JOB_CPU_HOURS_LIMIT
-from sparseact.claims import get_claim, registry
+from sparseact.claims import config_shards, get_claim, registry
 from sparseact.runtime.config import ConfigError, load_config, validate_config, validate_workflow_config
 from sparseact.runtime.costs import OVERRIDE_KEY, check_cost, cost_table, estimate_cost, measure_costs, slurm_resources
 
@@ -107,7 +107,7 @@ def test_the_cost_tables_rates_are_the_full_configs(repo_root):
     table = cost_table()
     for claim_id, claim in claims.items():
         row, block = table["claims"][claim_id], full["claims"][claim_id]
-        assert set(row["shard_cpu_s"]) == set(claim.shards(block)), claim_id
+        assert set(row["shard_cpu_s"]) == set(config_shards(full, claim_id)), claim_id
         assert row["cpu_s_per_unit"] == unit_rates(claim, block, row["shard_cpu_s"], table["job_overhead_s"])
 
 
@@ -233,13 +233,13 @@ def test_lemma9_search_evaluations_over_the_limit_are_refused(quick, restarts, i
 
 def test_cost_table_is_measured_from_benchmark_files(tmp_path, quick):
     """measure_costs condenses one benchmark file per job; a missing claim is an error naming the folder."""
-    from sparseact.claims import claim_ids, get_claim
+    from sparseact.claims import claim_ids
 
     row = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n{}\t0:00:01\t{}\t1\t1\t1\t0\t0\t1\t{}\n"
     bench = tmp_path / "benchmarks"
     for claim_id in claim_ids():
         for stage in ("data", "runs"):
-            for shard in get_claim(claim_id).shards(quick["claims"][claim_id]):
+            for shard in config_shards(quick, claim_id):
                 (bench / stage / claim_id).mkdir(parents=True, exist_ok=True)
                 (bench / stage / claim_id / f"{shard}.tsv").write_text(row.format(2.0, 100.0, 1.5))
         (bench / "assemble").mkdir(exist_ok=True)

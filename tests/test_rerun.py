@@ -17,7 +17,7 @@ import pytest
 import yaml
 from test_workflow import copy_repo, edited_config, job_stats, snakemake
 
-from sparseact.claims import claim_ids, get_claim
+from sparseact.claims import claim_ids, config_shards, get_claim
 from sparseact.runtime.outputs import write_manifest
 
 pytestmark = pytest.mark.workflow
@@ -129,8 +129,7 @@ def test_an_edit_of_the_browser_checks_reruns_only_the_report(current):
 
 
 def test_a_compute_edit_reruns_the_claims_shards(current, repo_root):
-    block = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())["claims"][CLAIM]
-    shards = len(get_claim(CLAIM).shards(block))
+    shards = len(config_shards(yaml.safe_load((repo_root / "config" / "quick.yaml").read_text()), CLAIM))
     stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/compute.py")
     assert stats == {
         "all": 1,
@@ -146,8 +145,7 @@ def test_a_compute_edit_reruns_the_claims_shards(current, repo_root):
 
 
 def _first_shard(work, claim):
-    config = yaml.safe_load((work / "config" / "quick.yaml").read_text())["claims"][claim]
-    return sorted(get_claim(claim).shards(config))[0]
+    return sorted(config_shards(yaml.safe_load((work / "config" / "quick.yaml").read_text()), claim))[0]
 
 
 @pytest.mark.parametrize(
@@ -221,12 +219,21 @@ def _page_plan(work, configfile):
 
 
 def test_one_added_grid_point_renders_only_its_claims_page_again(current):
-    """A point added to Theorem 8's grid (a new shard) plans its data, run and assembly jobs and the ledger, and every
-    claim page, pending the ledger. The jobs up to the ledger done (stand-ins: the new shard's files, the assembly's
-    notebook with new content, the ledger rewriting no slice; ``--touch`` marks them done), the plan is Theorem 8's
-    page and the report; a slice the ledger rewrote adds its page, and nothing else."""
-    claim, other = "theorem8", "theorem17"
-    configfile = edited_config(current, lambda c: c["claims"][claim]["k_values"].append(8))
+    """A grid value added to Lemma 10's noise sweep (n = 16: its points form a new shard, found by the workflow's rule,
+    sparseact.claims.config_shards) plans that shard's data and run jobs, the assembly and the ledger, and every claim
+    page, pending the ledger. The jobs up to the ledger done (stand-ins: the new shard's files, the assembly's
+    notebook with new content, the ledger rewriting no slice; ``--touch`` marks them done), the plan is Lemma 10's
+    page and the report; a slice the ledger rewrote adds its page, and nothing else.
+
+    (Not Theorem 8, as before the quick config's single_shard_claims: there a new point joins the claim's one shard,
+    ``all``, which reruns because its parameters changed, a change Snakemake reads from its records of the jobs that
+    ran, and ``--touch`` leaves none for the stand-ins. tests/test_workflow.py adds a point to Theorem 8 in a real
+    run.)"""
+    claim, other = "lemma10", "theorem17"
+    configfile = edited_config(current, lambda c: c["claims"][claim]["noise"]["n_values"].append(16))
+    before = config_shards(yaml.safe_load((current / "config" / "quick.yaml").read_text()), claim)
+    after = config_shards(yaml.safe_load((current / configfile).read_text()), claim)
+    (shard,) = set(after) - set(before)  # the new points' shard, of which no stand-in exists yet
     quick = current / "results" / "quick"
     notebook, slice_file = quick / "notebooks" / f"{claim}.ipynb", quick / "slices" / f"{other}.json"
     claims, stats, out = _page_plan(current, configfile)
@@ -234,9 +241,9 @@ def test_one_added_grid_point_renders_only_its_claims_page_again(current):
         assert stats["data"] == stats["run"] == stats["assemble"] == stats["ledger"] == 1, out[-3000:]
         assert claims == set(claim_ids()), out[-3000:]
         for name in ("data/{}/{}.npz", "runs/{}/{}.json", "notebooks/runs/{}/{}.ipynb"):
-            (quick / name.format(claim, "target-gaussian-k8")).touch()
+            (quick / name.format(claim, shard)).touch()
         for stage in ("data", "runs"):
-            (quick / "benchmarks" / stage / claim / "target-gaussian-k8.tsv").touch()
+            (quick / "benchmarks" / stage / claim / f"{shard}.tsv").touch()
         notebook.write_text("the assembly's notebook, with the new point\n")
         snakemake(current, "--touch", "results/quick/ledger.csv", configfile=configfile)
         claims, stats, out = _page_plan(current, configfile)
@@ -259,6 +266,7 @@ def test_the_longest_shards_run_first(current, repo_root):
     jobs' 5 and above the assembly's 0: among ready shards Snakemake starts the longest, so that none is left to run
     alone at the end of the stage."""
     from sparseact.runtime.costs import claim_cost_row, cost_table, shard_estimates
+    from sparseact.runtime.sharding import single_shard
 
     plan = snakemake(current, "-n", "-F")
     priorities = {}
@@ -273,7 +281,11 @@ def test_the_longest_shards_run_first(current, repo_root):
         (claim, shard): seconds
         for claim in claim_ids()
         for shard, seconds in shard_estimates(
-            get_claim(claim), config["claims"][claim], claim_cost_row(table, claim), table["job_overhead_s"]
+            get_claim(claim),
+            config["claims"][claim],
+            claim_cost_row(table, claim),
+            table["job_overhead_s"],
+            single=single_shard(config, claim),
         ).items()
     }
     runs = {key[1:]: value for key, value in priorities.items() if key[0] == "run"}

@@ -6,7 +6,7 @@ import pytest
 import yaml
 from test_workflow import copy_repo, environment
 
-from sparseact.claims import claim_ids, get_claim
+from sparseact.claims import claim_ids, config_shards
 from sparseact.runtime.costs import slurm_resources
 
 pytestmark = pytest.mark.workflow
@@ -30,7 +30,7 @@ def test_slurm_profile_dry_run(repo_root, tmp_path):
     assert "This was a dry-run" in out
     # one runs job per shard of every claim, so the shards spread over nodes
     config = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())
-    shards = sum(len(get_claim(c).shards(config["claims"][c])) for c in claim_ids())
+    shards = sum(len(config_shards(config, c)) for c in claim_ids())
     assert out.count("rule run:") == shards
 
 

@@ -20,7 +20,7 @@ import pytest
 import warm_snakemake
 import yaml
 
-from sparseact.claims import claim_ids, get_claim
+from sparseact.claims import claim_ids, config_shards
 from sparseact.publish.statements import STATUSES
 from sparseact.runtime.provenance import CPU_DISPATCH_VARIABLES, portable_cpu_environment
 
@@ -514,8 +514,7 @@ def test_code_edits_rerun_what_imports_them(run):
     claim = run / "src" / "sparseact" / "claims" / "scaling" / "compute.py"
     original = claim.read_text()
     touch(claim)
-    block = yaml.safe_load((run / "config" / "quick.yaml").read_text())["claims"]["scaling"]
-    shards = len(get_claim("scaling").shards(block))
+    shards = len(config_shards(yaml.safe_load((run / "config" / "quick.yaml").read_text()), "scaling"))
     out = snakemake(run, "-n")
     assert job_stats(out) == {
         "all": 1,

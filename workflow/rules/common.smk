@@ -6,6 +6,7 @@ from functools import cache
 from sparseact.claims import (
     claim_ids,
     code_stamp,
+    config_shards,
     get_claim,
     replicate_count,
     source_files,
@@ -15,6 +16,7 @@ from sparseact.runtime.costs import claim_cost_row, cost_table, shard_estimates
 from sparseact.runtime.outputs import completeness_stamp
 from sparseact.paper import data_files
 from sparseact.runtime.provenance import job_environment
+from sparseact.runtime.sharding import single_shard
 
 # Every job's environment (sparseact.runtime.provenance.job_environment): one BLAS/OpenMP thread per job, glibc
 # malloc keeping freed arrays mapped (no page faults for the exact sweeps' repeated 2^n-double temporaries), and
@@ -65,8 +67,10 @@ def grid(claim):
 
 
 def shards(claim):
-    """Shard name -> its point names (one runs job per shard)."""
-    return get_claim(claim).shards(config["claims"][claim])
+    """Shard name -> its point names (one data job and one runs job per shard): the claim's shards, or the one
+    shard all where the config's single_shard_claims lists the claim (sparseact.claims.config_shards, the
+    rule the cost estimate follows too)."""
+    return config_shards(config, claim)
 
 
 def shard_points(wildcards):
@@ -80,13 +84,14 @@ def shard_points(wildcards):
 @cache
 def shard_seconds(claim):
     """Shard name -> its estimated CPU seconds (sparseact.runtime.costs.shard_estimates, from the shipped cost
-    table)."""
+    table), of the same shards as shards()."""
     table = cost_table()
     return shard_estimates(
         get_claim(claim),
         config["claims"][claim],
         claim_cost_row(table, claim),
         table["job_overhead_s"],
+        single=single_shard(config, claim),
     )
 
 

@@ -25,7 +25,8 @@ editing a list; ``sparseact new-claim ID`` writes them all from templates
         Which *data* and *runs* jobs compute the point: points with the same shard
         name share one data file and one papermill job (cheap points share one;
         each point still draws from its own stream, so its numbers do not depend on
-        the shard). Default: one shard per point.
+        the shard). Default: one shard per point. A config may run all of a claim's points in
+        one shard, ``all`` (its key ``single_shard_claims``, :func:`config_shards`).
     ``check(block) -> iterable of (key, message)`` (optional)
         Relations between the block's keys that the JSON schema cannot express
         (e.g. ``k <= s``); checked before any job runs.
@@ -69,10 +70,12 @@ data and runs stages of one shard and times them.
 
 from sparseact.claims._range import describe_range
 from sparseact.claims._registry import (
+    SINGLE_SHARD,
     Claim,
     claim_ids,
     code_files,
     code_stamp,
+    config_shards,
     get_claim,
     registry,
     replicate_count,
@@ -106,12 +109,14 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "SINGLE_SHARD",
     "Claim",
     "StagedShard",
     "assemble_claim",
     "claim_ids",
     "code_files",
     "code_stamp",
+    "config_shards",
     "describe_range",
     "generate_point",
     "generate_shard",

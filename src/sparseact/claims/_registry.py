@@ -15,6 +15,7 @@ from types import ModuleType
 from sparseact.paper import statements
 from sparseact.runtime.errors import ConfigError
 from sparseact.runtime.provenance import write_text_if_changed
+from sparseact.runtime.sharding import single_shard
 
 #: Root of the ``sparseact`` package sources.
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
@@ -23,6 +24,8 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 REQUIRED = {"": ("PAPER_REF", "RANDOM", "points"), "compute": ("generate", "run"), "verdicts": ("assemble",)}
 #: Point names become file names and wildcards: letters, digits, '-', '_', '.', '=' only.
 POINT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=-]*$")
+#: The one shard of a claim that the config packs (its key ``single_shard_claims``, :meth:`Claim.shards`).
+SINGLE_SHARD = "all"
 
 
 def _missing(module: ModuleType, part: str) -> list[str]:
@@ -82,15 +85,29 @@ class Claim:
         """
         return _grid(self.id, json.dumps(block, sort_keys=True))[0]
 
-    def shards(self, block: dict) -> dict[str, list[str]]:
+    def shards(self, block: dict, single: bool = False) -> dict[str, list[str]]:
         """The run jobs of ``block``: shard name -> its point names (grid order).
 
         A claim's grid module may define ``shard(point_name, point) -> str`` to run
         several cheap points in one job (e.g. one shard per ``n``); by default
         every point is its own shard. A point's numbers never depend on its
         shard (each point draws from its own stream).
+
+        Parameters
+        ----------
+        block : dict
+            The claim's config block.
+        single : bool, optional
+            Every point in one shard, :data:`SINGLE_SHARD` (one data job and one runs job), whatever the grid
+            module's ``shard``: what the config's ``single_shard_claims`` asks for the claims it lists
+            (:func:`config_shards`). Default False.
+
+        Returns
+        -------
+        dict
+            Shard name -> its point names, computed once per block and process; treat it as read-only.
         """
-        return _grid(self.id, json.dumps(block, sort_keys=True))[1]
+        return _grid(self.id, json.dumps(block, sort_keys=True))[2 if single else 1]
 
     def work(self, point: dict) -> tuple[str, float]:
         """The point's kind and its work: a growth proxy of its CPU time (:mod:`sparseact.runtime.costs`).
@@ -128,8 +145,9 @@ class Claim:
 
 
 @cache
-def _grid(claim_id: str, block_json: str) -> tuple[dict[str, dict], dict[str, list[str]]]:
-    """The points and the shards of one config block (given as canonical JSON), computed once per process."""
+def _grid(claim_id: str, block_json: str) -> tuple[dict[str, dict], dict[str, list[str]], dict[str, list[str]]]:
+    """The points, the shards and the single shard (:data:`SINGLE_SHARD`) of one config block (given as canonical
+    JSON), computed once per process."""
     module = get_claim(claim_id).module
     grid = module.points(json.loads(block_json))
     for name in grid:
@@ -143,7 +161,19 @@ def _grid(claim_id: str, block_json: str) -> tuple[dict[str, dict], dict[str, li
         if not POINT_NAME.match(shard):
             raise ValueError(f"claim {claim_id}: shard name {shard!r} is not a valid file name")
         shards.setdefault(shard, []).append(name)
-    return grid, shards
+    return grid, shards, {SINGLE_SHARD: list(grid)}
+
+
+def config_shards(config: dict, claim_id: str) -> dict[str, list[str]]:
+    """The shards the workflow runs for ``claim_id`` under ``config`` (a whole config, as the workflow reads it):
+    shard name -> its point names.
+
+    :meth:`Claim.shards` of the claim's block, as one shard where the config's ``single_shard_claims`` lists the
+    claim (:func:`sparseact.runtime.sharding.single_shard`). The workflow's jobs (``workflow/rules/common.smk``), the
+    cost estimate and the runs jobs' priorities (:func:`sparseact.runtime.costs.shard_estimates`) follow the same
+    rule.
+    """
+    return get_claim(claim_id).shards(config["claims"][claim_id], single=single_shard(config, claim_id))
 
 
 @cache

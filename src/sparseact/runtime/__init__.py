@@ -6,6 +6,8 @@ errors
     ``ConfigError``.
 costs
     The measured cost table of the jobs, the estimate of a config, Slurm resources.
+sharding
+    Which claims a config runs in one shard (its key ``single_shard_claims``).
 provenance
     Atomic writes, file hashes, the environment a result was computed in.
 datafiles

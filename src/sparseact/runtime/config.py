@@ -16,7 +16,9 @@ line and column of a YAML error):
 * the output directories (:func:`check_output_dirs`): relative, inside the repository, distinct, and clear of
   the folders the shipped configs' runs write (``results/claims``, ``figures``, ``results/quick/tables``...);
 * each claim's relations between keys (``check(block)`` of the claim's grid module,
-  e.g. ``k <= s``) and its grid (:func:`check_claim_blocks`).
+  e.g. ``k <= s``) and its grid (:func:`check_claim_blocks`);
+* the claims ``single_shard_claims`` lists, each one of the claims
+  (:func:`sparseact.runtime.sharding.check_single_shard_claims`).
 
 The claims are given, never imported (the runtime lies below the claims layer): :func:`validate_config`,
 :func:`load_config` and :func:`validate_workflow_config` take ``claims``, claim id -> claim
@@ -43,6 +45,7 @@ from referencing.jsonschema import DRAFT202012
 from sparseact._validation import read_regular_file
 from sparseact.runtime.costs import check_cost
 from sparseact.runtime.errors import ConfigError
+from sparseact.runtime.sharding import check_single_shard_claims
 
 #: The schema as package data of ``sparseact`` (the Snakefile's ``workflow/schemas/config.schema.yaml`` refers to
 #: it), beside the claim folders whose ``schema.yaml`` it refers to, so that ``sparseact check-config`` works from
@@ -376,7 +379,8 @@ def _non_finite_key(node, key: str = "") -> str | None:
 
 def validate_config(config: dict, claims: Mapping[str, Any], schema_path: str | Path | None = None) -> dict:
     """Validate a parsed ``config`` against the schema (strict integers), then the block of each of ``claims``
-    (claim id -> claim, :func:`sparseact.claims.registry`; :func:`check_claim_blocks`).
+    (claim id -> claim, :func:`sparseact.claims.registry`; :func:`check_claim_blocks`) and the claims its
+    ``single_shard_claims`` lists (:func:`sparseact.runtime.sharding.check_single_shard_claims`).
 
     NaN and infinite numbers are refused first, whatever the key: the schema's bounds
     cannot catch NaN (every comparison with it is false).
@@ -396,6 +400,7 @@ def validate_config(config: dict, claims: Mapping[str, Any], schema_path: str | 
         raise ConfigError(f"invalid config: {key}: {message}")
     check_output_dirs(config)
     check_claim_blocks(config, claims)
+    check_single_shard_claims(config, claims)
     return config
 
 

@@ -12,7 +12,9 @@ the full config's run ships as ``sparseact/data/job_costs.json`` and is rewritte
 
 The claims are given, never imported (the runtime lies below the claims layer): each function that prices a grid
 takes ``claims``, claim id -> claim (:func:`sparseact.claims.registry`; what is read of a claim is its
-``points(block)``, ``shards(block)`` and ``work(point)``).
+``points(block)``, ``shards(block, single)`` and ``work(point)``). A config's shards are the workflow's: one shard
+for each claim its ``single_shard_claims`` lists (:func:`sparseact.runtime.sharding.single_shard`), so that the
+estimate and the runs jobs' priorities price the jobs the workflow runs.
 
 :func:`estimate_cost` scales that table to any config, shard by shard. Each claim's grid module says what a
 point's CPU time grows with (``work(point) -> (kind, units)``, :meth:`sparseact.claims.Claim.work`: ``2^n`` where
@@ -60,6 +62,7 @@ from typing import Any
 
 from sparseact._validation import CONFIG_CPU_HOURS_LIMIT, JOB_CPU_HOURS_LIMIT
 from sparseact.runtime.errors import ConfigError
+from sparseact.runtime.sharding import single_shard
 
 #: The measured cost table, as package data of ``sparseact``.
 COST_TABLE = "data/job_costs.json"
@@ -151,17 +154,23 @@ def measure_costs(results: str | Path, config: dict, claims: Mapping[str, Any]) 
         }
     overhead = round(sum(min(_benchmark(f)["cpu_s"] for f in stage_files[stage]) for stage in SHARD_STAGES), 2)
     for claim_id, row in rows.items():
-        row["cpu_s_per_unit"] = unit_rates(claims[claim_id], config["claims"][claim_id], row["shard_cpu_s"], overhead)
+        row["cpu_s_per_unit"] = unit_rates(
+            claims[claim_id],
+            config["claims"][claim_id],
+            row["shard_cpu_s"],
+            overhead,
+            single=single_shard(config, claim_id),
+        )
     stages = {"kernels": _stage_summary([results / "benchmarks" / "kernels.tsv"])}
     stages.update({stage: _stage_summary(files) for stage, files in stage_files.items()})
     return {"claims": rows, "job_overhead_s": overhead, "stages": stages}
 
 
-def shard_units(claim, block: dict) -> dict[str, dict[str, float]]:
+def shard_units(claim, block: dict, single: bool = False) -> dict[str, dict[str, float]]:
     """Shard name -> {work kind: the units of its points of that kind} (:meth:`sparseact.claims.Claim.work`) of
-    ``claim`` under ``block``."""
+    ``claim`` under ``block``, its points in one shard if ``single`` (:meth:`sparseact.claims.Claim.shards`)."""
     grid, units = claim.points(block), {}
-    for shard, names in claim.shards(block).items():
+    for shard, names in claim.shards(block, single=single).items():
         for name in names:
             kind, value = claim.work(grid[name])
             units.setdefault(shard, {}).setdefault(kind, 0.0)
@@ -169,8 +178,11 @@ def shard_units(claim, block: dict) -> dict[str, dict[str, float]]:
     return units
 
 
-def unit_rates(claim, block: dict, shard_cpu: dict[str, float], overhead: float) -> dict[str, float]:
-    """CPU seconds per work unit of each kind of ``claim``'s points, from its shards' measured CPU seconds.
+def unit_rates(
+    claim, block: dict, shard_cpu: dict[str, float], overhead: float, single: bool = False
+) -> dict[str, float]:
+    """CPU seconds per work unit of each kind of ``claim``'s points, from its shards' measured CPU seconds (its points
+    in one shard if ``single``, as :func:`shard_units`).
 
     Non-negative least squares of each shard's CPU seconds after the start-up ``overhead`` on its units of each kind,
     each shard's equation divided by its measured CPU seconds (so that the fit is in relative error, the small
@@ -182,7 +194,7 @@ def unit_rates(claim, block: dict, shard_cpu: dict[str, float], overhead: float)
     import numpy as np
     from scipy.optimize import nnls
 
-    units = shard_units(claim, block)
+    units = shard_units(claim, block, single=single)
     kinds = sorted({kind for shard in units.values() for kind in shard})
     shards = sorted(units)
     matrix = np.array([[units[shard].get(kind, 0.0) for kind in kinds] for shard in shards])
@@ -208,13 +220,17 @@ def point_cpu_seconds(claim, point: dict, row: dict) -> float:
     return units * rate if rate is not None else row["cpu_s_per_point"]
 
 
-def shard_estimates(claim, block: dict, row: dict, overhead: float) -> dict[str, float]:
+def shard_estimates(claim, block: dict, row: dict, overhead: float, single: bool = False) -> dict[str, float]:
     """Estimated CPU seconds of each shard (its data and runs jobs) of ``claim`` under ``block``: the start-up
-    ``overhead`` plus its points' :func:`point_cpu_seconds` from the claim's cost-table ``row``."""
+    ``overhead`` plus its points' :func:`point_cpu_seconds` from the claim's cost-table ``row``.
+
+    ``single``: the claim's points in one shard (:meth:`sparseact.claims.Claim.shards`), as a config's
+    ``single_shard_claims`` asks (:func:`sparseact.runtime.sharding.single_shard`).
+    """
     grid = claim.points(block)
     return {
         shard: overhead + sum(point_cpu_seconds(claim, grid[name], row) for name in names)
-        for shard, names in claim.shards(block).items()
+        for shard, names in claim.shards(block, single=single).items()
     }
 
 
@@ -276,8 +292,8 @@ def estimate_cost(config: dict, claims: Mapping[str, Any], table: dict | None = 
     """Estimated cost of a validated ``config`` of ``claims`` (claim id -> claim, :func:`sparseact.claims.registry`)
     from the measured ``table`` (default: :func:`cost_table`).
 
-    Each shard costs :func:`shard_estimates` (the start-up, and each point's units at its kind's rate), each claim
-    its assembly too, the kernels compile once.
+    Each shard costs :func:`shard_estimates` (the start-up, and each point's units at its kind's rate; the config's
+    ``single_shard_claims`` in one shard each), each claim its assembly too, the kernels compile once.
     Disk is the claim's mean bytes per point times its points. ``largest_n`` is the largest ``n`` any point has
     (the input dimension: a ``2^n``-point cube where the claim enumerates it).
     """
@@ -288,7 +304,8 @@ def estimate_cost(config: dict, claims: Mapping[str, Any], table: dict | None = 
         block = config["claims"][claim_id]
         grid, row = claim.points(block), claim_cost_row(table, claim_id)
         points += len(grid)
-        for shard, job_s in shard_estimates(claim, block, row, table["job_overhead_s"]).items():
+        single = single_shard(config, claim_id)
+        for shard, job_s in shard_estimates(claim, block, row, table["job_overhead_s"], single=single).items():
             cpu_s += job_s
             if job_s / 3600.0 > largest_job[2]:
                 largest_job = (claim_id, shard, job_s / 3600.0)
