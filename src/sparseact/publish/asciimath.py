@@ -34,6 +34,7 @@ __all__ = [
     "PROSE_LETTERS",
     "PROSE_WORDS",
     "SIGNIFICANT",
+    "SYMBOLS",
     "ascii_formula_tex",
     "format_number",
     "render_prose",
