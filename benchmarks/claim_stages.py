@@ -61,7 +61,7 @@ def main(argv=None) -> int:
     print(
         "\nnotebook: python -m sparseact.cli run-notebook notebooks/{0}.py --executed {1}/{0}.ipynb "
         "--html {1}/{0}.html --parameters '{2}' --list-param run_paths {3} --param result_path={1}/{0}.json "
-        "--param figure_dir={1}/figures --param table_dir={1}/tables --param report_path={1}/{0}.html".format(
+        "--param figure_dir={1}/figures --param table_dir={1}/tables --param page_path={1}/{0}.html".format(
             args.claim, out, parameters, " ".join(run_paths)
         )
     )

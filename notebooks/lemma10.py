@@ -53,13 +53,13 @@ run_paths = []
 result_path = "results/claims/lemma10.json"
 figure_dir = "figures/lemma10"
 table_dir = "results/tables/lemma10"
-report_path = "results/reports/lemma10.html"
+page_path = "results/pages/lemma10.html"
 
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.lemma10 import figures
+from sparseact.publish.display import publish, show_figures, show_results
 from sparseact.publish.plotting import save_figures
-from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("lemma10", block, run_paths, replicates)
 
@@ -72,7 +72,7 @@ report = assemble_claim("lemma10", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
+show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 
 # %% [markdown]
 # ## Verdicts
@@ -143,6 +143,6 @@ ledger_rows = publish(
     result_path=result_path,
     table_dir=table_dir,
     figure_paths=figure_paths,
-    report_path=report_path,
+    page_path=page_path,
 )
-show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)
+show_results(ledger_rows, report.tables, table_dir=table_dir, page_path=page_path)

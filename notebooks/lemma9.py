@@ -54,13 +54,13 @@ run_paths = []
 result_path = "results/claims/lemma9.json"
 figure_dir = "figures/lemma9"
 table_dir = "results/tables/lemma9"
-report_path = "results/reports/lemma9.html"
+page_path = "results/pages/lemma9.html"
 
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.lemma9 import figures
+from sparseact.publish.display import publish, show_figures, show_results
 from sparseact.publish.plotting import save_figures
-from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("lemma9", block, run_paths, replicates)
 
@@ -73,7 +73,7 @@ report = assemble_claim("lemma9", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
+show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 
 # %% [markdown]
 # ## Verdicts
@@ -154,6 +154,6 @@ ledger_rows = publish(
     result_path=result_path,
     table_dir=table_dir,
     figure_paths=figure_paths,
-    report_path=report_path,
+    page_path=page_path,
 )
-show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)
+show_results(ledger_rows, report.tables, table_dir=table_dir, page_path=page_path)

@@ -34,13 +34,13 @@ run_paths = ["results/runs/section1_index/b1.json", "results/runs/section1_index
 result_path = "results/claims/section1_index.json"
 figure_dir = "figures/section1_index"
 table_dir = "results/tables/section1_index"
-report_path = "results/reports/section1_index.html"
+page_path = "results/pages/section1_index.html"
 
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.section1_index import figures
+from sparseact.publish.display import publish, show_figures, show_results
 from sparseact.publish.plotting import save_figures
-from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("section1_index", block, run_paths, replicates)
 
@@ -49,7 +49,7 @@ report = assemble_claim("section1_index", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
+show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 
 # %% [markdown]
 # ## Verdicts
@@ -86,6 +86,6 @@ ledger_rows = publish(
     result_path=result_path,
     table_dir=table_dir,
     figure_paths=figure_paths,
-    report_path=report_path,
+    page_path=page_path,
 )
-show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)
+show_results(ledger_rows, report.tables, table_dir=table_dir, page_path=page_path)

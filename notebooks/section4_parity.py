@@ -43,13 +43,13 @@ run_paths = []
 result_path = "results/claims/section4_parity.json"
 figure_dir = "figures/section4_parity"
 table_dir = "results/tables/section4_parity"
-report_path = "results/reports/section4_parity.html"
+page_path = "results/pages/section4_parity.html"
 
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.section4_parity import figures
+from sparseact.publish.display import publish, show_figures, show_results
 from sparseact.publish.plotting import save_figures
-from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("section4_parity", block, run_paths, replicates)
 
@@ -61,7 +61,7 @@ report = assemble_claim("section4_parity", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
+show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 
 # %% [markdown]
 # ## Verdicts
@@ -142,6 +142,6 @@ ledger_rows = publish(
     result_path=result_path,
     table_dir=table_dir,
     figure_paths=figure_paths,
-    report_path=report_path,
+    page_path=page_path,
 )
-show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)
+show_results(ledger_rows, report.tables, table_dir=table_dir, page_path=page_path)

@@ -63,13 +63,13 @@ run_paths = []
 result_path = "results/claims/theorem13.json"
 figure_dir = "figures/theorem13"
 table_dir = "results/tables/theorem13"
-report_path = "results/reports/theorem13.html"
+page_path = "results/pages/theorem13.html"
 
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.theorem13 import figures
+from sparseact.publish.display import publish, show_figures, show_results
 from sparseact.publish.plotting import save_figures
-from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("theorem13", block, run_paths, replicates)
 
@@ -83,7 +83,7 @@ report = assemble_claim("theorem13", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
+show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 
 # %% [markdown]
 # ## Verdicts
@@ -131,6 +131,6 @@ ledger_rows = publish(
     result_path=result_path,
     table_dir=table_dir,
     figure_paths=figure_paths,
-    report_path=report_path,
+    page_path=page_path,
 )
-show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)
+show_results(ledger_rows, report.tables, table_dir=table_dir, page_path=page_path)

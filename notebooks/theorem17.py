@@ -73,13 +73,13 @@ run_paths = [
 result_path = "results/claims/theorem17.json"
 figure_dir = "figures/theorem17"
 table_dir = "results/tables/theorem17"
-report_path = "results/reports/theorem17.html"
+page_path = "results/pages/theorem17.html"
 
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.theorem17 import figures
+from sparseact.publish.display import publish, show_figures, show_results
 from sparseact.publish.plotting import save_figures
-from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("theorem17", block, run_paths, replicates)
 
@@ -92,7 +92,7 @@ report = assemble_claim("theorem17", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
+show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 
 # %% [markdown]
 # ## Verdicts
@@ -152,6 +152,6 @@ ledger_rows = publish(
     result_path=result_path,
     table_dir=table_dir,
     figure_paths=figure_paths,
-    report_path=report_path,
+    page_path=page_path,
 )
-show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)
+show_results(ledger_rows, report.tables, table_dir=table_dir, page_path=page_path)

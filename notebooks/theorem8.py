@@ -62,13 +62,13 @@ run_paths = []
 result_path = "results/claims/theorem8.json"
 figure_dir = "figures/theorem8"
 table_dir = "results/tables/theorem8"
-report_path = "results/reports/theorem8.html"
+page_path = "results/pages/theorem8.html"
 
 # %%
 from sparseact.claims import assemble_claim
 from sparseact.claims.theorem8 import figures
+from sparseact.publish.display import publish, show_figures, show_results
 from sparseact.publish.plotting import save_figures
-from sparseact.publish.reporting import publish, show_figures, show_results
 
 report = assemble_claim("theorem8", block, run_paths, replicates)
 
@@ -81,7 +81,7 @@ report = assemble_claim("theorem8", block, run_paths, replicates)
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
-show_figures(figure_paths, figures.CAPTIONS, report_path=report_path)
+show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 
 # %% [markdown]
 # ## Verdicts
@@ -179,6 +179,6 @@ ledger_rows = publish(
     result_path=result_path,
     table_dir=table_dir,
     figure_paths=figure_paths,
-    report_path=report_path,
+    page_path=page_path,
 )
-show_results(ledger_rows, report.tables, table_dir=table_dir, report_path=report_path)
+show_results(ledger_rows, report.tables, table_dir=table_dir, page_path=page_path)

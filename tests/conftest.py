@@ -317,7 +317,7 @@ def result_tables(tmp_path) -> Path:
         certificate="",
         replicates="1/1",
         notes="",
-        evidence="figures/x/f.png; results/tables/x/t.csv; results/reports/x.html",
+        evidence="figures/x/f.png; results/tables/x/t.csv; results/pages/x.html",
     )
     _csv(
         results / "ledger.csv",

@@ -197,10 +197,10 @@ def test_point_data_does_not_depend_on_other_grid_values(tmp_path):
         ({"whp": {**BLOCK["whp"], "q": 16, "b_values": [2, 7]}}, "claims.appendixA.whp.b_values[1]"),
     ],
 )
-def test_check_rejects_a_bad_block(change, key):
+def test_validate_rejects_a_bad_block(change, key):
     with pytest.raises(ConfigError, match=key.replace(".", r"\.").replace("[", r"\[")):
-        get_claim("appendixA").check({**BLOCK, **change})
-    assert not list(appendixA.check(BLOCK))
+        get_claim("appendixA").validate({**BLOCK, **change})
+    assert not list(appendixA.validate(BLOCK))
 
 
 def test_a_broken_network_fails_with_certificates():

@@ -173,10 +173,10 @@ def test_point_data_does_not_depend_on_other_grid_values(tmp_path):
         ),
     ],
 )
-def test_check_rejects_a_bad_block(change, key):
+def test_validate_rejects_a_bad_block(change, key):
     with pytest.raises(ConfigError, match=key.replace(".", r"\.").replace("[", r"\[")):
-        get_claim("lemma10").check({**BLOCK, **change})
-    assert not list(lemma10.check(BLOCK))
+        get_claim("lemma10").validate({**BLOCK, **change})
+    assert not list(lemma10.validate(BLOCK))
 
 
 # ---------------------------------------------------------------------------

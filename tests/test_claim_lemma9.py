@@ -248,10 +248,10 @@ def test_monte_carlo_points_are_seeded_per_dimension(tmp_path):
         ({"monte_carlo": {**BLOCK["monte_carlo"], "k": 5}}, "claims.lemma9.monte_carlo.k"),
     ],
 )
-def test_check_rejects_k_above_s(change, key):
+def test_validate_rejects_k_above_s(change, key):
     with pytest.raises(ConfigError, match=key.replace(".", r"\.").replace("[", r"\[")):
-        get_claim("lemma9").check({**BLOCK, **change})
-    assert not list(lemma9.check(BLOCK))
+        get_claim("lemma9").validate({**BLOCK, **change})
+    assert not list(lemma9.validate(BLOCK))
 
 
 # ---------------------------------------------------------------------------

@@ -107,11 +107,11 @@ def test_no_fail_when_the_constant_is_not_refuted():
     assert {r.check_id: r for r in _report(block).records}["scaling/theorem17-printed"].verdict.value == "INCONCLUSIVE"
 
 
-def test_check_rejects_unit_scale():
+def test_validate_rejects_unit_scale():
     from sparseact.runtime.config import ConfigError
 
     with pytest.raises(ConfigError, match=r"claims\.scaling\.scales"):
-        get_claim("scaling").check({**BLOCK, "scales": [1.0, 10.0]})
+        get_claim("scaling").validate({**BLOCK, "scales": [1.0, 10.0]})
 
 
 def test_sign_ambiguity_bound_closed_form():

@@ -127,11 +127,11 @@ def test_points_are_independent(tmp_path):
 @pytest.mark.parametrize(
     "instance, key", [({"q": 3, "m": 2, "p": 5}, "instances[0].p"), ({"q": 16, "m": 4, "p": 2}, "instances[0]")]
 )
-def test_check_rejects_bad_instances(instance, key):
+def test_validate_rejects_bad_instances(instance, key):
     from sparseact.runtime.config import ConfigError
 
     with pytest.raises(ConfigError, match=re.escape(f"claims.section4_lwr.{key}:")):
-        get_claim("section4_lwr").check({"instances": [instance], "max_secrets": 9})
+        get_claim("section4_lwr").validate({"instances": [instance], "max_secrets": 9})
 
 
 def test_scale_polynomials_bound_all_small_cases():

@@ -112,11 +112,11 @@ def test_points_are_independent(tmp_path):
         assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()
 
 
-def test_check_rejects_a_short_scale_sweep():
+def test_validate_rejects_a_short_scale_sweep():
     from sparseact.runtime.config import ConfigError
 
     with pytest.raises(ConfigError, match=r"claims\.section4_parity\.scale_m_values"):
-        get_claim("section4_parity").check({**BLOCK, "scale_m_values": [2, 4]})
+        get_claim("section4_parity").validate({**BLOCK, "scale_m_values": [2, 4]})
 
 
 @pytest.mark.parametrize("m", [1, 2, 5, 13])

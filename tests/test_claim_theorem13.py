@@ -226,10 +226,10 @@ def test_a_wrong_truth_table_fails_computes_only(monkeypatch, tmp_path):
         ({"hardness": {**BLOCK["hardness"], "n_values": [16], "degrees": [0, 6]}}, "claims.theorem13.hardness.degrees"),
     ],
 )
-def test_check_rejects_bad_blocks(change, key):
+def test_validate_rejects_bad_blocks(change, key):
     with pytest.raises(ConfigError, match=key.replace(".", r"\.").replace("[", r"\[")):
-        get_claim("theorem13").check({**BLOCK, **change})
-    assert not list(theorem13.check(BLOCK))
+        get_claim("theorem13").validate({**BLOCK, **change})
+    assert not list(theorem13.validate(BLOCK))
 
 
 # ---------------------------------------------------------------------------

@@ -136,11 +136,11 @@ def test_points_are_independent(tmp_path):
     assert a.read_bytes() == b.read_bytes()
 
 
-def test_check_rejects_bad_blocks():
+def test_validate_rejects_bad_blocks():
     with pytest.raises(ConfigError, match="junta_p"):
-        get_claim("theorem17").check(dict(BLOCK, junta_p=[5]))
+        get_claim("theorem17").validate(dict(BLOCK, junta_p=[5]))
     with pytest.raises(ConfigError, match="bound_multiples"):
-        get_claim("theorem17").check(dict(BLOCK, bound_multiples=[0.5]))
+        get_claim("theorem17").validate(dict(BLOCK, bound_multiples=[0.5]))
 
 
 def test_product_weights_sum_to_one():

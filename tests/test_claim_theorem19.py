@@ -208,10 +208,10 @@ def test_check_names_the_key(edit, key):
 
     block = copy.deepcopy(BLOCK)
     edit(block)
-    assert key in {k for k, _ in theorem19.check(block)}
+    assert key in {k for k, _ in theorem19.validate(block)}
     with pytest.raises(ConfigError, match=f"claims.theorem19.{key}"):
-        CLAIM.check(block)
-    CLAIM.check(BLOCK)
+        CLAIM.validate(block)
+    CLAIM.validate(BLOCK)
 
 
 def test_lower_bound_batch_matches_class_and_dense_shortcut():

@@ -190,10 +190,10 @@ def test_samples_are_nested_and_networks_sparse(tmp_path):
         ({"parity_p": 9}, "claims.theorem8.parity_p"),
     ],
 )
-def test_check_rejects_bad_blocks(change, key):
+def test_validate_rejects_bad_blocks(change, key):
     with pytest.raises(ConfigError, match=key.replace("[", r"\[").replace("]", r"\]")):
-        get_claim("theorem8").check(dict(TINY, **change))
-    get_claim("theorem8").check(TINY)
+        get_claim("theorem8").validate(dict(TINY, **change))
+    get_claim("theorem8").validate(TINY)
 
 
 # ---------------------------------------------------------------------------

@@ -29,7 +29,7 @@ def test_claim_has_its_folder_notebook_and_config_blocks(repo_root, claim_id):
     assert callable(figures.figures) and figures.CAPTIONS
     for config in ("config.yaml", "quick.yaml"):
         block = yaml.safe_load((repo_root / "config" / config).read_text())["claims"][claim_id]
-        claim.check(block)
+        claim.validate(block)
         assert claim.points(block)
     for statement in claim.statements.values():
         assert statement["kind"] in KINDS and statement["statement"] and statement["paper_ref"]
@@ -105,7 +105,7 @@ def test_a_code_stamp_is_the_digest_of_its_code_files_names_and_contents(tmp_pat
 
     root = Path(sparseact.__file__).resolve().parents[1]
     for claim in claim_ids():
-        modules = (f"sparseact.claims.{claim}", f"sparseact.claims.{claim}.verdicts", "sparseact.publish.reporting")
+        modules = (f"sparseact.claims.{claim}", f"sparseact.claims.{claim}.verdicts", "sparseact.publish.display")
         digest = hashlib.sha256()
         for name in code_files(*modules, relative_to=root):
             digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")

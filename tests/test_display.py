@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sparseact.publish.display import latex_table, save_table
 from sparseact.publish.plotting import plt, save_figure
-from sparseact.publish.reporting import latex_table, save_table
 from sparseact.runtime.provenance import (
     CPU_DISPATCH_VARIABLES,
     OPENBLAS_PORTABLE_CORE,
@@ -122,10 +122,10 @@ def _ledger_rows():
 
 
 def _shown(monkeypatch, call):
-    import sparseact.publish.reporting as reporting
+    import sparseact.publish.display as display
 
     shown = []
-    monkeypatch.setattr(reporting, "_display_html", shown.append)
+    monkeypatch.setattr(display, "_display_html", shown.append)
     call()
     return "".join(shown)
 
@@ -139,7 +139,7 @@ def test_format_value_significant_digits_and_missing():
 
 
 def test_html_table_is_compact_and_explains_missing_values():
-    from sparseact.publish.reporting import MISSING_NOTE, html_table
+    from sparseact.publish.display import MISSING_NOTE, html_table
 
     frame = pd.DataFrame(
         {"network": ["gaussian <n=6>", "bucket"], "n": [6, 8], "ratio": [0.123456, np.nan]}, index=[10, 11]
@@ -153,7 +153,7 @@ def test_html_table_is_compact_and_explains_missing_values():
 
 
 def test_show_results_badges_reasons_corrections_and_links(monkeypatch):
-    from sparseact.publish.reporting import show_results
+    from sparseact.publish.display import show_results
 
     tables = {
         "short": pd.DataFrame({"a": [1, 2], "b": ["x", "y"]}),
@@ -162,7 +162,7 @@ def test_show_results_badges_reasons_corrections_and_links(monkeypatch):
     out = _shown(
         monkeypatch,
         lambda: show_results(
-            _ledger_rows(), tables, table_dir="results/tables/lemma9", report_path="results/reports/lemma9.html"
+            _ledger_rows(), tables, table_dir="results/tables/lemma9", page_path="results/pages/lemma9.html"
         ),
     )
     assert '<span class="sa-badge sa-FAIL">FAIL</span>' in out and '<span class="sa-badge sa-PASS">PASS</span>' in out
@@ -182,7 +182,7 @@ def test_show_results_badges_reasons_corrections_and_links(monkeypatch):
 
 
 def test_show_figures_embeds_numbered_captions(monkeypatch, tmp_path):
-    from sparseact.publish.reporting import show_figures
+    from sparseact.publish.display import show_figures
 
     fig, ax = plt.subplots()
     ax.plot([1, 2], [2, 1])
@@ -191,7 +191,7 @@ def test_show_figures_embeds_numbered_captions(monkeypatch, tmp_path):
     out = _shown(
         monkeypatch,
         lambda: show_figures(
-            paths, {"curve": "A curve with $\\sqrt{n}$."}, report_path=str(tmp_path / "reports" / "x.html")
+            paths, {"curve": "A curve with $\\sqrt{n}$."}, page_path=str(tmp_path / "pages" / "x.html")
         ),
     )
     assert out.count("<figure") == 1 and "<b>Figure 1.</b> A curve with <math" in out
@@ -199,10 +199,10 @@ def test_show_figures_embeds_numbered_captions(monkeypatch, tmp_path):
 
 
 def test_inline_tables_leave_out_long_text_columns():
-    from sparseact.publish.reporting import tables_html
+    from sparseact.publish.display import tables_html
 
     frame = pd.DataFrame({"check": ["a", "b"], "certificate": ["{" + "x" * 300 + "}", "{}"], "value": [1.0, 2.5]})
-    out = tables_html({"failures": frame}, table_dir="results/tables/c", report_path="results/reports/c.html")
+    out = tables_html({"failures": frame}, table_dir="results/tables/c", page_path="results/pages/c.html")
     assert "<th>check</th><th>value</th>" in out and "xxxx" not in out
     assert "Left out here (long text, in the CSV): certificate." in out
     assert 'href="../tables/c/failures.csv"' in out
@@ -256,7 +256,7 @@ def test_number_parts_show_the_digits_format_value_rounds_to(value):
 
 
 def test_numbers_in_data_tables_are_typeset_for_people():
-    from sparseact.publish.reporting import html_table
+    from sparseact.publish.display import html_table
 
     frame = pd.DataFrame({"m": [1000000, 12], "eps": [2.3e-206, 0.25], "c": [1e-6, -1.68e6]})
     out = html_table(frame)
@@ -266,7 +266,7 @@ def test_numbers_in_data_tables_are_typeset_for_people():
 
 
 def test_a_data_tables_text_is_typeset_but_its_records_and_point_names_are_not():
-    from sparseact.publish.reporting import tables_html
+    from sparseact.publish.display import tables_html
 
     frame = pd.DataFrame(
         {

@@ -91,7 +91,7 @@ def test_report_anchors_every_statement_fact_erratum_and_check(result_tables):
 def test_claim_page_links_its_own_rows_and_the_report_for_the_rest(result_tables):
     from sparseact.publish.report import claim_header_html
 
-    page = result_tables / "reports" / "x.html"
+    page = result_tables / "pages" / "x.html"
     header = claim_header_html("x", result_tables, page)
     assert 'id="statement-thm1"' in header and 'class="argument-graph"' in header
     assert 'href="#statement-thm1"' in header  # a node of this claim: its row on this page

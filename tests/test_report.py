@@ -62,13 +62,13 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
     assert 'href="../erratum/erratum.tex"' in page  # no PDF in the fixture: the LaTeX source
     assert 'href="#erratum-x-a-printed"' in page and 'id="erratum-x-a-printed"' in page
     # the certificate's page (and not its JSON) from the erratum and the checks table
-    assert page.count('href="certificates/x/a-printed.html"') == 2 and 'href="../reports/x.html"' in page
+    assert page.count('href="certificates/x/a-printed.html"') == 2 and 'href="../pages/x.html"' in page
     # under each headline status, a link to the reasons: the claim page's top for its first statement, else its row
-    assert '<a href="../reports/x.html">why it fails</a>' in page
-    assert '<a href="../reports/x.html#statement-lem2">why it holds on this range</a>' in page
+    assert '<a href="../pages/x.html">why it fails</a>' in page
+    assert '<a href="../pages/x.html#statement-lem2">why it holds on this range</a>' in page
     certificate = (result_tables / "report" / "certificates" / "x" / "a-printed.html").read_text()
     assert "Theorem 1</code>" not in certificate and "<b>Theorem 1</b> (statement " in certificate
-    for link in ('href="../../index.html"', 'href="../../../reports/x.html#statement-thm1"', "a-printed.json"):
+    for link in ('href="../../index.html"', 'href="../../../pages/x.html#statement-thm1"', "a-printed.json"):
         assert link in certificate, link
     assert "<dt>The violation</dt>" in certificate and "<dt>Margin the checker proved</dt>" in certificate
     assert "<msup><mn>10</mn><mrow><mn>6</mn></mrow></msup>" in certificate  # 2.5e+06 typeset as 2.5 x 10^6
@@ -105,7 +105,7 @@ def test_claim_header_states_statuses_verdicts_and_navigation(result_tables):
     from sparseact.publish.links import PAPER_PDF
     from sparseact.publish.report import claim_header_html
 
-    header = claim_header_html("x", result_tables, result_tables / "reports" / "x.html")
+    header = claim_header_html("x", result_tables, result_tables / "pages" / "x.html")
     assert header.index("verification report") < header.index(PAPER_PDF) < header.index('class="statements"')
     assert "fails as stated (statement-error)" in header and "PASS</span> 2" in header
     assert 'href="../report/certificates/x/a-printed.html"' in header  # the certificate's page
@@ -126,7 +126,7 @@ def test_claim_page_puts_the_header_first_in_the_notebook_page(result_tables):
     notebook = result_tables / "x.ipynb"
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Claim x\n\nWhat $k$ is.")])
     nbformat.write(nb, notebook)
-    page = result_tables / "reports" / "x.html"
+    page = result_tables / "pages" / "x.html"
     write_slices(result_tables, ["x"])
     claim_page(notebook, claim_slice_path(result_tables, "x"), page)
     text = page.read_text()

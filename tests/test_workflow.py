@@ -197,7 +197,7 @@ def test_every_claim_has_ledger_rows_report_and_figures(run):
     assert set(ledger["claim_id"]) == set(claim_ids())
     assert set(ledger["verdict"]) <= {"PASS", "FAIL", "INCONCLUSIVE"}
     for claim in claim_ids():
-        html = (run / QUICK / "reports" / f"{claim}.html").read_text()
+        html = (run / QUICK / "pages" / f"{claim}.html").read_text()
         assert "<img" in html, claim
         assert list((run / QUICK / "figures" / claim).glob("*.png")), claim
         assert list((run / QUICK / "tables" / claim).glob("*.tex")), claim
@@ -275,7 +275,7 @@ def test_docs_figures_are_the_full_runs_and_the_quick_run_leaves_them(run, repo_
 def test_claim_pages_state_their_statuses_first(run):
     statements = pd.read_csv(run / QUICK / "statements.csv", keep_default_na=False)
     for claim in claim_ids():
-        page = (run / QUICK / "reports" / f"{claim}.html").read_text()
+        page = (run / QUICK / "pages" / f"{claim}.html").read_text()
         header = page[page.index('<header class="sa-header">') : page.index("</header>")]
         assert (
             "https://proceedings.mlr.press/v247/awasthi24a/awasthi24a.pdf" in header
@@ -467,10 +467,10 @@ def test_an_added_grid_point_renders_only_the_pages_whose_notebook_or_slice_chan
     def pdf_job_time():
         return (work / QUICK / "erratum" / "pdf-status.txt").stat().st_mtime_ns
 
-    pages, slices, pdf_job = times("reports"), times("slices"), pdf_job_time()
+    pages, slices, pdf_job = times("pages"), times("slices"), pdf_job_time()
     configfile = edited_config(work, lambda c: c["claims"]["theorem8"]["k_values"].append(8))
     snakemake(work, configfile=configfile)
-    rendered = {claim for claim, time in times("reports").items() if time != pages[claim]}
+    rendered = {claim for claim, time in times("pages").items() if time != pages[claim]}
     rewritten = {name for name, time in times("slices").items() if time != slices[name]}
     assert rendered == {"theorem8"} | (rewritten - {"erratum-pdf"}) and len(rendered) < len(claim_ids()), (
         rendered,

@@ -400,7 +400,7 @@ def main(argv=None) -> int:
         "--results-dir",
         required=True,
         help="holds ledger.csv, statements.csv, headline.csv, errata.csv, "
-        "tightness.csv and the claim pages (reports/<claim>.html)",
+        "tightness.csv and the claim pages (pages/<claim>.html)",
     )
     rep.add_argument("--results", nargs="+", required=True)
     rep.add_argument("--benchmarks", nargs="+", required=True)
@@ -418,7 +418,7 @@ def main(argv=None) -> int:
         required=True,
         help="what the page shows of the result tables (results/slices/<claim>.json, written by the ledger)",
     )
-    page.add_argument("--out", required=True, help="the page to write (results/reports/<claim>.html)")
+    page.add_argument("--out", required=True, help="the page to write (results/pages/<claim>.html)")
     page.set_defaults(func=_claim_page)
     shot = sub.add_parser(
         "screenshots",

@@ -33,5 +33,5 @@ rule assemble:
     shell:
         "python -m sparseact.cli run-notebook {input.notebook} --executed {output.notebook} "
         "--parameters {params.parameters:q} --list-param run_paths {input.runs} --param result_path={output.result} "
-        "--param figure_dir={output.figures} --param table_dir={output.tables} --param report_path={params.page} "
+        "--param figure_dir={output.figures} --param table_dir={output.tables} --param page_path={params.page} "
         "--kernel {params.kernel} --cwd . --manifest {output.figures} --manifest {output.tables} > {log} 2>&1"

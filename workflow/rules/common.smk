@@ -56,7 +56,7 @@ CLAIMS = list(claim_ids())
 #: reads its tables (the report, and the claim pages whose slice changed).
 PAPER_FILES = [os.path.relpath(path) for path in data_files()]
 
-#: The notebook report the report rule screenshots beside the front page (the claim of the
+#: The claim page the report rule screenshots beside the front page (the claim of the
 #: full run's most severe erratum, Theorem 17's sample complexity).
 SCREENSHOT_CLAIM = "theorem17"
 
@@ -167,7 +167,7 @@ def assembly_code(wildcards):
         f"sparseact.claims.{wildcards.claim}",
         f"sparseact.claims.{wildcards.claim}.verdicts",
         f"sparseact.claims.{wildcards.claim}.figures",
-        "sparseact.publish.reporting",
+        "sparseact.publish.display",
     )
 
 
@@ -234,7 +234,7 @@ def every_claim_output():
 
 def claim_page_path(claim):
     """The claim's page: its executed notebook under the statuses of its statements (rule claim_page)."""
-    return in_results(f"reports/{claim}.html")
+    return in_results(f"pages/{claim}.html")
 
 
 def claim_slice(wildcards):

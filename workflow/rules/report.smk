@@ -12,7 +12,7 @@ rule claim_page:
         code=publishing_code("claim_page"),
     output:
         report(
-            in_results("reports/{claim}.html"),
+            in_results("pages/{claim}.html"),
             caption="../report/notebook.rst",
             category="Claims",
             subcategory="{claim}",

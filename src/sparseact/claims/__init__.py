@@ -27,7 +27,7 @@ editing a list; ``sparseact new-claim ID`` writes them all from templates
         each point still draws from its own stream, so its numbers do not depend on
         the shard). Default: one shard per point. A config may run all of a claim's points in
         one shard, ``all`` (its key ``single_shard_claims``, :func:`config_shards`).
-    ``check(block) -> iterable of (key, message)`` (optional)
+    ``validate(block) -> iterable of (key, message)`` (optional)
         Relations between the block's keys that the JSON schema cannot express
         (e.g. ``k <= s``); checked before any job runs.
 ``compute.py`` (the data and runs stages)

@@ -5,7 +5,7 @@ instance (a network, an input), which the assembly does not otherwise see, the r
 records the raw data of each point's worst instance with :func:`worst_instance` (no
 verdict, no tolerance: the instance where the measured excess over the statement's limit
 is largest) as the run table :data:`WORST`; the assembly passes
-:func:`sparseact.claims._verdicts.certified_worst` (the worst instance that violates the
+:func:`sparseact.claims._readings.certified_worst` (the worst instance that violates the
 check, certified by the claim's ``verdicts`` module from that data) as the ``build`` of
 :func:`sparseact.verify.certificates.fail_fields`. The counterexample counts the recorded
 worst instances (one per point, or per network where a point has several) that violate the

@@ -121,14 +121,14 @@ class Claim:
         kind, units = self.module.work(point)
         return str(kind), float(units)
 
-    def check(self, block: dict) -> None:
+    def validate(self, block: dict) -> None:
         """Relations between the keys of ``block`` that a JSON schema cannot express.
 
-        The claim's grid module may define ``check(block)`` returning ``(key, message)``
+        The claim's grid module may define ``validate(block)`` returning ``(key, message)``
         pairs (``key`` relative to the block, or prefixed with the claim id); the
         first becomes a ``ConfigError`` naming ``claims.<id>.<key>``.
         """
-        problems = list(self.module.check(block)) if hasattr(self.module, "check") else []
+        problems = list(self.module.validate(block)) if hasattr(self.module, "validate") else []
         if problems:
             key, message = problems[0]
             key = key.removeprefix(f"{self.id}.")

@@ -10,7 +10,7 @@ erratum
     The note for the authors (``results/erratum/erratum.tex``) and its PDF.
 report
     The HTML report and the claim pages.
-reporting
+display
     What a claim's notebook displays and writes (tables, figures, the claim's result file).
 plotting
     The shared style of the figures.

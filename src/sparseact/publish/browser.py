@@ -590,7 +590,7 @@ def report_pages(results: str | Path) -> list[Path]:
     return [
         results / "report" / "index.html",
         results / "report" / "graph.html",
-        *sorted((results / "reports").glob("*.html")),
+        *sorted((results / "pages").glob("*.html")),
         *sorted((results / "report" / "certificates").rglob("*.html")),
     ]
 
@@ -621,7 +621,7 @@ def check_pages(results: str | Path, browser: Browser | None = None) -> dict[str
     if browser is None:
         with Browser() as own:
             return check_pages(results, own)
-    claim_pages = Path(results) / "reports"
+    claim_pages = Path(results) / "pages"
     return {
         str(page.relative_to(results)): check_page(
             browser, page, front_page=i == 0, first_screen=i == 0 or page.parent == claim_pages

@@ -3,7 +3,7 @@
 Tables are written as CSV and as LaTeX ``tabular`` with booktabs rules; figures
 are written by :mod:`sparseact.publish.plotting`.
 
-The notebook report of a claim (``results/reports/<claim>.html``) reads as a short
+The page of a claim (``results/pages/<claim>.html``) reads as a short
 paper section: the notebook's markdown says what the paper states and what we
 compute; :func:`show_figures` shows the figures with numbered captions and
 :func:`show_results` the verdict of every check as a coloured badge with its
@@ -11,7 +11,7 @@ one-line reason (for a FAIL: the finding class, the counterexample and the
 corrected statement), a compact summary table and the data tables (short ones
 inline, long ones linked as CSV). Everything is plain HTML built here, without
 random ids, so the rendered pages are byte-identical across runs; the styles are
-in :data:`REPORT_CSS`, which :func:`sparseact.publish.notebook_page.notebook_html` inlines.
+in :data:`PAGE_CSS`, which :func:`sparseact.publish.notebook_page.notebook_html` inlines.
 """
 
 from __future__ import annotations
@@ -97,12 +97,12 @@ def publish(
     result_path: str,
     table_dir: str,
     figure_paths: Sequence[str],
-    report_path: str,
+    page_path: str,
 ) -> pd.DataFrame:
     """Write a claim's tables (CSV + LaTeX) and its result file; return its ledger rows.
 
     Each ledger row's evidence lists ``figure_paths``, the written tables and
-    ``report_path``. The result file holds the rows and the provenance block
+    ``page_path``. The result file holds the rows and the provenance block
     (:func:`sparseact.runtime.provenance.provenance`).
 
     Parameters
@@ -113,7 +113,7 @@ def publish(
         The claim id (e.g. ``"theorem13"``, ``"lemma9"``), stored in the result file.
     parameters, seed
         The config block and seed the claim ran with.
-    result_path, table_dir, report_path : str
+    result_path, table_dir, page_path : str
         Output locations (relative to the repository root).
     figure_paths : sequence of str
         Figures already saved for this claim.
@@ -121,7 +121,7 @@ def publish(
     table_paths = []
     for table_name, frame in report.tables.items():
         table_paths += save_table(frame, f"{table_dir}/{table_name}", caption=f"{claim}: {table_name}")
-    records = [r.with_evidence(list(figure_paths) + table_paths + [report_path]) for r in report.records]
+    records = [r.with_evidence(list(figure_paths) + table_paths + [page_path]) for r in report.records]
     atomic_write_json(
         result_path,
         {"claim": claim, "checks": [r.to_dict() for r in records], "provenance": provenance(parameters, seed)},
@@ -130,8 +130,8 @@ def publish(
     return records_to_frame(records, Path(result_path).parent.parent)
 
 
-#: Styles of the notebook reports (inlined in every page by :func:`sparseact.publish.notebook_page.notebook_html`).
-REPORT_CSS = (
+#: Styles of the claim pages (inlined in every page by :func:`sparseact.publish.notebook_page.notebook_html`).
+PAGE_CSS = (
     """
 main { max-width: 1400px; margin: 0 auto; }
 .jp-RenderedHTMLCommon .sa-badge { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em;
@@ -266,9 +266,9 @@ def _correction(row: pd.Series, ledger_rows: pd.DataFrame) -> str:
     )
 
 
-def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | None = None) -> str:
+def check_html(row: pd.Series, ledger_rows: pd.DataFrame, page_path: str | None = None) -> str:
     """One check as a card: badge, id and variant, the statement with its paper reference, the reason,
-    for a FAIL its finding class, the proposed correction and (with ``report_path``, where the page goes) a link
+    for a FAIL its finding class, the proposed correction and (with ``page_path``, where the page goes) a link
     to its certificate, then the notes (any ``$...$`` math typeset)."""
     verdict = str(row["verdict"])
     variant = f' <span class="sa-muted">({_card_text(str(row["variant"]))})</span>' if row["variant"] else ""
@@ -287,8 +287,8 @@ def check_html(row: pd.Series, ledger_rows: pd.DataFrame, report_path: str | Non
     if verdict == "FAIL":
         correction = _correction(row, ledger_rows)
         certificate = ""
-        if report_path and row["certificate"]:
-            target = os.path.relpath(str(row["certificate"]), os.path.dirname(report_path))
+        if page_path and row["certificate"]:
+            target = os.path.relpath(str(row["certificate"]), os.path.dirname(page_path))
             certificate = f' <a href="{html.escape(target)}">Certificate</a>.'
         parts.append(
             f"<p><b>Finding:</b> {html.escape(str(row['finding']))}. <b>Correction:</b> "
@@ -332,7 +332,7 @@ def summary_table(ledger_rows: pd.DataFrame) -> pd.DataFrame:
 def tables_html(
     tables: dict[str, pd.DataFrame],
     table_dir: str | None = None,
-    report_path: str | None = None,
+    page_path: str | None = None,
     max_rows: int = INLINE_ROWS,
     max_columns: int = INLINE_COLUMNS,
 ) -> str:
@@ -341,10 +341,10 @@ def tables_html(
     Every table is linked; inline tables leave out text columns longer than
     :data:`LONG_TEXT` characters (certificates, JSON), which the CSV holds.
 
-    Links are relative to the directory of ``report_path`` (``results/reports``) and
+    Links are relative to the directory of ``page_path`` (``results/pages``) and
     point to the files :func:`publish` wrote to ``table_dir``.
     """
-    base = os.path.dirname(report_path) if report_path else "."
+    base = os.path.dirname(page_path) if page_path else "."
     parts = []
     for name, frame in tables.items():
         shape = f"{len(frame)} rows \u00d7 {len(frame.columns)} columns"
@@ -379,7 +379,7 @@ def show_results(
     ledger_rows: pd.DataFrame,
     tables: dict[str, pd.DataFrame],
     table_dir: str | None = None,
-    report_path: str | None = None,
+    page_path: str | None = None,
 ) -> None:
     """In a notebook: every check's verdict card, the summary table, then the data tables.
 
@@ -389,29 +389,29 @@ def show_results(
         The claim's ledger rows (:func:`publish`).
     tables : dict of DataFrame
         The claim's data tables (``report.tables``).
-    table_dir, report_path : str, optional
+    table_dir, page_path : str, optional
         Where :func:`publish` wrote the tables and where the HTML report goes, so
         that long tables are linked as CSV relative to the report.
     """
     rows = _fill_text(ledger_rows)
     counts = rows["verdict"].value_counts()
     tally = ", ".join(f"{badge(v)} {int(counts[v])}" for v in ("PASS", "FAIL", "INCONCLUSIVE") if v in counts)
-    cards = "".join(check_html(row, rows, report_path) for _, row in rows.iterrows())
+    cards = "".join(check_html(row, rows, page_path) for _, row in rows.iterrows())
     _display_html(
         f"<p>{len(rows)} checks: {tally}</p>{cards}<h3>Summary</h3>"
         + html_table(summary_table(rows), badges=("verdict",), math=("paper", "variant", "measured quantity"))
     )
     if tables:
-        _display_html("<h3>Data tables</h3>" + tables_html(tables, table_dir, report_path))
+        _display_html("<h3>Data tables</h3>" + tables_html(tables, table_dir, page_path))
 
 
-def show_figures(figure_paths: Sequence[str], captions: dict[str, str], report_path: str | None = None) -> None:
+def show_figures(figure_paths: Sequence[str], captions: dict[str, str], page_path: str | None = None) -> None:
     """In a notebook: each PNG of ``figure_paths`` as a numbered figure with its caption (looked up by file stem).
 
-    The PNG is embedded in the page; with ``report_path`` the caption links the
+    The PNG is embedded in the page; with ``page_path`` the caption links the
     vector (PDF) version relative to the report.
     """
-    base = os.path.dirname(report_path) if report_path else None
+    base = os.path.dirname(page_path) if page_path else None
     pngs = [p for p in figure_paths if str(p).endswith(".png")]
     for number, path in enumerate(pngs, start=1):
         stem = Path(path).stem

@@ -40,11 +40,11 @@ from sparseact.paper import errata as paper_errata
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.asciimath import typeset_ascii
+from sparseact.publish.display import _latex_escape
 from sparseact.publish.findings import Results, ids, load_results, short_ref, tightness_of
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
 from sparseact.publish.mathtext import split_math
-from sparseact.publish.reporting import _latex_escape
 from sparseact.publish.statements import CONJECTURED, degenerate_corners, hypothesis_named, verified_clause
 from sparseact.runtime.outputs import SNAKEMAKE_FILES
 from sparseact.runtime.provenance import atomic_write_text

@@ -1,6 +1,6 @@
 r"""LaTeX math to MathML at build time, so that every HTML page reads offline.
 
-The notebook reports (:mod:`sparseact.runtime.notebooks`) and the verification report
+The claim pages (executed notebooks, :mod:`sparseact.runtime.notebooks`) and the verification report
 (:mod:`sparseact.publish.report`) write math as ``$...$`` (inline) and ``$$...$$``
 (display). Instead of loading MathJax from a CDN in the reader's browser, this
 module converts the TeX to MathML Core with :mod:`latex2mathml` (pure Python)

@@ -15,11 +15,11 @@ from jinja2 import DictLoader, pass_context
 from nbconvert import HTMLExporter
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 
+from sparseact.publish.display import PAGE_CSS
 from sparseact.publish.mathtext import MathRenderError, find_unrendered, tex_to_mathml
-from sparseact.publish.reporting import REPORT_CSS
 
 #: The page template: JupyterLab's ``lab`` template without its remote scripts, plus
-#: :data:`sparseact.publish.reporting.REPORT_CSS` (badges, tables, figures).
+#: :data:`sparseact.publish.display.PAGE_CSS` (badges, tables, figures).
 _TEMPLATE = """{%- extends 'index.html.j2' -%}
 {%- block html_head_js -%}{%- endblock html_head_js -%}
 {%- block jupyter_widgets -%}{%- endblock jupyter_widgets -%}
@@ -86,7 +86,7 @@ def notebook_html(nb) -> str:
     )
     nb = copy.deepcopy(nb)
     nb.metadata["title"] = _title(nb)
-    body, _ = exporter.from_notebook_node(nb, resources={"sparseact_css": REPORT_CSS})
+    body, _ = exporter.from_notebook_node(nb, resources={"sparseact_css": PAGE_CSS})
     leftover = find_unrendered(body)
     if leftover:
         raise MathRenderError(f"TeX left unrendered in the page: {leftover[:3]}")

@@ -18,7 +18,7 @@ Beside it, :func:`graph_page` writes ``graph.html``, the argument graph as a pic
 row, cited fact, erratum and check of the report has an anchor, and every id printed in a
 reason, a cost or an erratum is a link to it (:mod:`sparseact.publish.links`).
 
-:func:`claim_page` writes a claim's page (``results/reports/<claim>.html``): its
+:func:`claim_page` writes a claim's page (``results/pages/<claim>.html``): its
 executed notebook under a header that leads with the claim (its title and a one-line
 verdict of its main result), then the status of each of the claim's statements (the
 main result first, the rest in the paper's reading order), the verdicts of the checks
@@ -202,7 +202,7 @@ def _status_cell(status: str, finding_class: str = "", on_range: str = "", gloss
 
 
 def _claim_page_path(results_dir: Path, claim_id: str) -> Path:
-    return results_dir / "reports" / f"{claim_id}.html"
+    return results_dir / "pages" / f"{claim_id}.html"
 
 
 def _statement_row(results: Results, statement_id: str) -> pd.Series:
@@ -700,7 +700,7 @@ def build_report(
     """Write the verification report (``index_html``) and the wall-time page (``timings_html``).
 
     ``results_dir`` holds the result tables (:func:`sparseact.publish.findings.load_results`) and the
-    claim pages (``reports/<claim>.html``). The ledger's evidence and certificate paths are
+    claim pages (``pages/<claim>.html``). The ledger's evidence and certificate paths are
     relative to ``root``, the repository root (the workflow's working directory). Paths inside
     the pages are relative to the page, so the report can be opened from disk.
     """
@@ -972,7 +972,7 @@ CLAIM_HEADER_CSS = (
 )
 
 
-#: The folder, beside ``reports/``, of what each job after the ledger reads of the ledger's outputs (:func:`write_slices`):
+#: The folder, beside ``pages/``, of what each job after the ledger reads of the ledger's outputs (:func:`write_slices`):
 #: each claim page's slice, and the digest of the erratum note's PDF sources (:data:`ERRATUM_PDF_SLICE`).
 SLICES = "slices"
 
@@ -990,7 +990,7 @@ def write_slices(results_dir: str | Path, claim_ids: Sequence[str]) -> list[Path
     manifest; return the slices written.
 
     The slices: each claim's, what its page shows of the result tables (its header, :func:`claim_header_html`, for
-    the page ``reports/<claim>.html``); and the erratum PDF's, the digest of the note and the certificates it
+    the page ``pages/<claim>.html``); and the erratum PDF's, the digest of the note and the certificates it
     attaches (:data:`ERRATUM_PDF_SLICE`). A slice whose content is unchanged is left alone, time stamp included:
     the workflow renders a claim page again only when its slice or its notebook changed, and compiles the PDF again
     only when the note or a certificate changed, not whenever the ledger rewrote its outputs."""

@@ -64,7 +64,7 @@ RESULTS_SUBFOLDERS = (
     "erratum",
     "notebooks",
     "report",
-    "reports",
+    "pages",
     "runs",
     "slices",
     "stamps",
@@ -415,7 +415,7 @@ def check_claim_blocks(config: dict, claims: Mapping[str, Any]) -> None:
     if unknown:
         raise ConfigError(f"invalid config: claims.{unknown[0]}: no claim folder sparseact.claims.{unknown[0]}")
     for claim_id, claim in claims.items():
-        claim.check(blocks[claim_id])
+        claim.validate(blocks[claim_id])
         claim.points(blocks[claim_id])
 
 

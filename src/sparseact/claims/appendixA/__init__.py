@@ -106,7 +106,7 @@ def shard(point_name: str, point: dict) -> str:
     return "whp" if point_name.startswith("whp-") else "rows"
 
 
-def check(block: dict):
+def validate(block: dict):
     """The enumeration budgets, which the schema cannot express (``b + q`` and ``2^q 4^b``)."""
     for i, b in enumerate(block["b_values"]):
         if b + block["q"] > MAX_CUBE_DIM:

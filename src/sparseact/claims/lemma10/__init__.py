@@ -139,7 +139,7 @@ def shard(point_name: str, point: dict) -> str:
     return point_name.split("-", 1)[0]
 
 
-def check(block: dict):
+def validate(block: dict):
     """``k <= s`` and the exact-enumeration budget of (17), which the schema cannot express."""
     noise, appb = block["noise"], block["appendixB"]
     for i, k in enumerate(noise["k_values"]):

@@ -16,7 +16,7 @@ from sparseact import analysis, bounds
 from sparseact.bounds import C_LEMMA10
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._verdicts import certified_worst, exceeds, no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims._readings import certified_worst, exceeds, no_uncertified_fail, verdict_big_o_trend
 from sparseact.claims.lemma9.verdicts import switching_network
 from sparseact.claims.lemma10 import FLOOR_TOL, OUT_OF_RANGE_RHO
 from sparseact.claims.lemma10.compute import DEFINITION_MAX_N, FORMULA_RHO, dictator_network

@@ -14,7 +14,7 @@ import pandas as pd
 from sparseact.bounds import C_LEMMA6
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._verdicts import certified_worst, verdict_big_o_trend
+from sparseact.claims._readings import certified_worst, verdict_big_o_trend
 from sparseact.claims.lemma6 import CORRECTED_FACTOR
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert

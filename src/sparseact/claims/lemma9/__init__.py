@@ -178,7 +178,7 @@ def shard(point_name: str, point: dict) -> str:
     return point_name.split("-n", 1)[0]
 
 
-def check(block: dict):
+def validate(block: dict):
     """``k <= s`` relations the schema cannot express."""
     # imported here, not with the grid: sparseact._validation needs numpy
     from sparseact._validation import MAX_SEARCH_EVALUATIONS

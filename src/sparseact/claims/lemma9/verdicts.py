@@ -17,7 +17,7 @@ from sparseact.analysis import average_sensitivity
 from sparseact.bounds import C_LEMMA6, C_LEMMA9
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._verdicts import certified_worst, exceeds, no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims._readings import certified_worst, exceeds, no_uncertified_fail, verdict_big_o_trend
 from sparseact.claims.lemma9 import (
     CONCAVITY_EDGE,
     CONFIDENCE,

@@ -64,6 +64,6 @@ def shard(point_name: str, point: dict) -> str:
     return "all"
 
 
-def check(block: dict):
+def validate(block: dict):
     if any(float(t) == 1.0 for t in block["scales"]):
         yield "scales", "a scale of 1 measures nothing; use scales away from 1 (e.g. 1e-3, 1e3)"

@@ -10,7 +10,7 @@ import math
 
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._verdicts import certified_worst
+from sparseact.claims._readings import certified_worst
 from sparseact.claims.section1_index import PAPER_REF
 from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert

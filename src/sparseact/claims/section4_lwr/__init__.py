@@ -68,7 +68,7 @@ def shard(point_name: str, point: dict) -> str:
     return "instances"
 
 
-def check(block: dict):
+def validate(block: dict):
     seen = set()
     for j, inst in enumerate(block["instances"]):
         key = f"instances[{j}]"

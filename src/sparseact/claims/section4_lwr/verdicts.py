@@ -14,7 +14,7 @@ import pandas as pd
 
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._verdicts import at_most_one, instance_arguments, ints
+from sparseact.claims._readings import at_most_one, instance_arguments, ints
 from sparseact.claims.section4_lwr.compute import (
     CONJ16_SUCCESS,
     GF_EXTRA_SAMPLES,

@@ -69,7 +69,7 @@ def shard(point_name: str, point: dict) -> str:
     return "all"
 
 
-def check(block: dict):
+def validate(block: dict):
     if len(set(block["scale_m_values"])) < MIN_SWEEP_POINTS:
         yield (
             "scale_m_values",

@@ -13,7 +13,7 @@ import pandas as pd
 
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._verdicts import at_most_one, instance_arguments, ints
+from sparseact.claims._readings import at_most_one, instance_arguments, ints
 from sparseact.claims.section4_parity.compute import PARSEVAL_QUERIES, VARIANT_LABELS
 from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert

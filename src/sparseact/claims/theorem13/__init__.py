@@ -141,7 +141,7 @@ def shard(point_name: str, point: dict) -> str:
     return point_name
 
 
-def check(block: dict):
+def validate(block: dict):
     """Relations of the block's keys that the schema cannot express."""
     junta, hard = block["junta"], block["hardness"]
     if not junta["include_parity"] and junta["random_tables"] == 0:

@@ -124,7 +124,7 @@ def shard(point_name: str, point: dict) -> str:
     return f"{target}-{'bound' if tail.startswith('bound') else 'grid'}"
 
 
-def check(block: dict):
+def validate(block: dict):
     # imported here, not with the grid: sparseact._validation needs numpy
     from sparseact._validation import MAX_TRAINING_STEPS
 

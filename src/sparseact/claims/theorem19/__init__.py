@@ -149,7 +149,7 @@ def work(point: dict) -> tuple[str, float]:
     return point["kind"], 1.0
 
 
-def check(block: dict):
+def validate(block: dict):
     """Relations between keys that the schema cannot express."""
     ex, dim = block["exact"], block["dimension"]
     if dim["k"] > dim["s"]:

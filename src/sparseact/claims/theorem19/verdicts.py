@@ -15,7 +15,7 @@ import pandas as pd
 from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._verdicts import certified_worst
+from sparseact.claims._readings import certified_worst
 from sparseact.claims.theorem19 import CONJ20_M, ORDER_ZETAS, PAPER_REF, step_certificates
 from sparseact.claims.theorem19 import steps as st
 from sparseact.claims.theorem19.compute import BOUND_EXPRS, EQ1_EXPR, EXACT_RTOL, ORDER_TOL, bound_value

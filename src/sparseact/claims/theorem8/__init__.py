@@ -101,7 +101,7 @@ def work(point: dict) -> tuple[str, float]:
     return "target", float(point["seeds"]) * sum(point["sample_sizes"]) * features * features
 
 
-def check(block: dict):
+def validate(block: dict):
     """``k <= s``, ``d <= n`` and ``p <= n``, which the schema cannot express."""
     n, s = block["n"], block["s"]
     for i, k in enumerate(block["k_values"]):

@@ -15,7 +15,7 @@ import pandas as pd
 from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._verdicts import certified_worst, no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims._readings import certified_worst, no_uncertified_fail, verdict_big_o_trend
 from sparseact.claims.theorem8.compute import (
     C_RHO_SHARP,
     CERT_C,
