@@ -56,6 +56,18 @@ def test_exp_of_a_number_is_a_power_of_e_to_four_digits():
         ("max |entry| of every row", [r"\max |\mathrm{entry}|"]),
         ("k^6 B^4 log(s) eps^-2 for the image(s)", [r"k^{6} B^{4} \log (s) \varepsilon ^{-2}"]),
         ("L = max{1, log(ksn/eps^2)}", [r"L = \max \{1, \log (ksn/\varepsilon ^{2})\}"]),
+        ("h = sqrt(0.02) x_1 x_2, d = 1", [r"h = \sqrt{0.02} x_{1} x_{2}, d = 1"]),
+        ("exact AS(h) <= C x (k^4 W^2)", [r"\mathrm{AS}(h) \le C \times (k^{4} W^{2})"]),
+        ("b*(s) at the largest s, m* = 3, a * b", ["b^{*}(s)", "s, m^{*} = 3", r"\cdot b"]),
+        ("Pr_{x,i}[R_x != R_{x xor i}]", [r"\Pr _{x,i}[R_{x} \ne R_{x \oplus i}]"]),
+        (
+            "relu(<1,x> - c) and f_w(y) = (<w, y> mod q) mod p",
+            [r"\mathrm{relu}(\langle 1,x\rangle - c)", r"f_{w}(y) = (\langle w, y\rangle \bmod q) \bmod p"],
+        ),
+        ("eps = exp(-ell), ell in [0, 700]", [r"\varepsilon = \exp(-\ell ), \ell \in [0, 700]"]),
+        ("1/2 - (sum y_i - a)^2 with a learner", [r"1/2 - (\sum y_{i} - a)^{2}"]),
+        ("AS(g) == (1/4)E[x] (here 0) != LWR", [r"\mathrm{AS}(g) = (1/4)E[x]"]),
+        ("(here 6) > 1 (1-sparse for all inputs)", ["> 1"]),
     ],
 )
 def test_formulas_in_prose_become_tex(text, formulas):
@@ -75,6 +87,7 @@ def test_formulas_in_prose_become_tex(text, formulas):
         "notebook(s) and Lemma 10's bound",
         "this is lifted_quadratic_weights(1_S, a): entrywise",
         "eq15_rademacher (input) and corrected_log_one_minus_rho",
+        "a mod-3 junta",
     ],
 )
 def test_prose_and_ids_stay_text(text):

@@ -43,6 +43,13 @@ def test_no_special_character_reaches_latex_raw(text):
     assert not re.search(r"(?<!\\)[~^](?!\{\})", out.replace(r"\^{}", "").replace(r"\textasciitilde{}", ""))
 
 
+def test_the_prose_signs_of_the_typesetter_reach_latex_as_math():
+    """pdflatex's default input has no U+2265 and the like: the signs typeset_ascii writes between words are math."""
+    assert tex_text("error \u2265 trivial, (fraction recovered) \u00d7 rank, a \u2260 b") == (
+        r"error $\ge$ trivial, (fraction recovered) $\times$ rank, a $\ne$ b"
+    )
+
+
 def test_quotes_open_and_close_around_math():
     assert tex_text('"a $x$" and "b" $y$ "c"') == "``a $x$'' and ``b'' $y$ ``c''"
 

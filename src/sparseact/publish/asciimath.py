@@ -58,7 +58,7 @@ GREEK = {
 }
 #: Symbols by the names the claims write, as TeX (``w^perp``; ``inf`` is the infimum except as a script,
 #: ``||u||_inf``, where it is infinity).
-SYMBOLS = {"perp": r"\perp"}
+SYMBOLS = {"perp": r"\perp", "ell": r"\ell", "xor": r"\oplus", "mod": r"\bmod"}
 #: Functions and operators by name, as TeX.
 FUNCTIONS = {
     "sqrt": r"\sqrt",
@@ -82,6 +82,7 @@ PROSE_WORDS = frozenset(
 )
 #: Relations and operators written in ASCII, as TeX.
 OPERATORS = {
+    "==": "=",
     "=>": r"\Rightarrow",
     "<=": r"\le",
     ">=": r"\ge",
@@ -115,7 +116,7 @@ _OTHER_TOKENS = (
     r"|(?P<sci>\d+(?:\.\d+)?e[+-]?\d+)"
     r"|(?P<word>[A-Za-z]+[0-9]*)"
     r"|(?P<number>\d+(?:\.\d+)?)"
-    r"|(?P<op><=|>=|!=|->|=>|\+-|\|\||[-+*/=<>|^_~])"
+    r"|(?P<op>==|<=|>=|!=|->|=>|\+-|\|\||[-+*/=<>|^_~])"
     r"|(?P<open>[(\[{])"
     r"|(?P<close>[)\]}])"
     r"|(?P<space>\s+)"
@@ -125,7 +126,7 @@ _TOKEN = re.compile(_ID + "|" + _OTHER_TOKENS, re.DOTALL)
 #: The tokens of a would-be id that is a formula (``sk/m``: no word of three letters).
 _NO_ID = re.compile(_OTHER_TOKENS, re.DOTALL)
 #: An inner product ``<w, x>`` (no space inside its angle brackets' ends).
-_INNER_PRODUCT = re.compile(r"<(?=[A-Za-z(|])([^<>=]*?[A-Za-z0-9)|])>")
+_INNER_PRODUCT = re.compile(r"<(?=[A-Za-z0-9(|-])([^<>=]*?[A-Za-z0-9)|])>")
 
 
 def format_number(text: str) -> str:
@@ -165,15 +166,38 @@ def _tokens(text: str) -> list[tuple[str, str]]:
     return [("other", "\u00d7") if _times_between_words(tokens, i) else token for i, token in enumerate(tokens)]
 
 
+def _times_after_number(tokens: list[tuple[str, str]], i: int) -> bool:
+    """Whether the ``x`` at token ``i`` is a product after a number, ``1000 x last``, ``2 x eps`` (not the variable
+    of ``1 x_2`` or ``0 x + 1``)."""
+    j = _next_solid(tokens, i)
+    return (
+        i > 1
+        and tokens[i - 1][0] == "space"
+        and tokens[i - 2][0] in ("number", "sci")
+        and i + 1 < len(tokens)
+        and tokens[i + 1][0] == "space"
+        and j is not None
+        and tokens[j][0] in ("word", "number", "sci", "open", "id")
+    )
+
+
 def _times_between_words(tokens: list[tuple[str, str]], i: int) -> bool:
     """Whether token ``i`` is an ``x`` between words of the prose, a product: ``(fraction recovered) x Pr[...]``,
     ``binomial x rank``."""
-    if tokens[i] != ("word", "x") or not 0 < i < len(tokens) - 2 or tokens[i - 1][0] != tokens[i + 1][0] != "space":
+    if (
+        tokens[i] != ("word", "x")
+        or not 1 < i < len(tokens) - 2
+        or "space" != tokens[i - 1][0]
+        or "space" != tokens[i + 1][0]
+    ):
         return False
     before, after = tokens[i - 2] if i > 1 else ("", ""), tokens[i + 2]
     prose = ("word", "id")
     noun = before[0] in prose and len(before[1]) > 2 and _prose_cased(before[1]) and before[1] not in PROSE_WORDS
-    return (before[0] == "close" or noun) and (
+    constant = (before[0] == "word" and len(before[1]) == 1 and before[1].isupper()) or before[0] in ("number", "sci")
+    if constant and after == ("open", "("):  # C x (k^4 W^2 ...), 1000 x (n + 1)
+        return True
+    return (before[0] == "close" or noun or constant) and (
         after[0] in prose
         and len(after[1]) > 1
         and after[1] not in PROSE_WORDS
@@ -260,8 +284,8 @@ def _tex(tokens: list[tuple[str, str]], math_mode: bool) -> str:
                 out.append(rf"\sqrt{{{_tex(tokens[i + 1 : end + 1], True)}}}")
                 i = end + 1
                 continue
-        if kind == "op" and value == "*" and following[0] not in ("word", "number", "sci", "open", "space"):
-            out.append("^{*}")  # rho*: a starred symbol, not a product
+        if kind == "op" and value == "*" and _starred(tokens, i):
+            out.append("^{*}")  # rho*, b*(s), m* =: a starred symbol, not a product
             i += 1
             continue
         if kind == "op" and value in "^_" and following[0] in ("open", "op", "number", "word", "sci"):
@@ -275,7 +299,7 @@ def _tex(tokens: list[tuple[str, str]], math_mode: bool) -> str:
             continue
         if kind in ("word", "id"):
             applied = following in (("open", "("), ("open", "["))
-            if value == "x" and i > 1 and tokens[i - 1][0] == "space" and tokens[i - 2][0] in ("number", "sci"):
+            if value == "x" and _times_after_number(tokens, i):
                 out.append(r"\times ")  # 2 x eps: a product
                 i += 1
                 continue
@@ -292,6 +316,8 @@ def _tex(tokens: list[tuple[str, str]], math_mode: bool) -> str:
             out.append(operator + " " if operator[1:].isalpha() else operator)
         elif kind in ("open", "close") and value in "{}":
             out.append("\\" + value)
+        elif value == "\u00d7":
+            out.append(r"\times ")
         elif value in "⟨⟩":
             out.append(r"\langle " if value == "⟨" else r"\rangle ")
         elif value == "%":
@@ -302,6 +328,20 @@ def _tex(tokens: list[tuple[str, str]], math_mode: bool) -> str:
             out.append(value)
         i += 1
     return "".join(out)
+
+
+def _starred(tokens: list[tuple[str, str]], i: int) -> bool:
+    """Whether the ``*`` at token ``i`` stars the letter before it (``rho*,``, ``b*(s)``, ``m* =``) rather than
+    multiplying (``a * b``, ``2*(n+1)``, ``k*W``)."""
+    before = tokens[i - 1] if i > 0 else ("", "")
+    after = tokens[i + 1] if i + 1 < len(tokens) else ("", "")
+    return (
+        before[0] == "word"
+        and after[0] not in ("word", "number", "sci")
+        and not (
+            after[0] == "space" and (j := _next_solid(tokens, i)) is not None and tokens[j][0] in ("word", "number")
+        )
+    )
 
 
 def _script_argument(tokens: list[tuple[str, str]], i: int) -> tuple[str, int]:
@@ -389,12 +429,27 @@ def _is_math_word(tokens: list[tuple[str, str]], i: int, depth: int = 0) -> bool
             and depth < 3
             and (tokens[j][0] not in ("word", "id", "prose") or _is_math_word(tokens, j, depth + 1))
         )
-    if value in GREEK or value in FUNCTIONS:
+    if value == "mod":  # x mod q, not "mod-3 junta"
+        k = next((k for k in range(i - 1, -1, -1) if tokens[k][0] != "space"), None)
+        j = _next_solid(tokens, i)
+        return (
+            k is not None
+            and (
+                tokens[k][0] in ("close", "number")
+                or tokens[k] in (("other", "\u27e9"), ("op", ">"))  # <w, y> mod q
+                or (tokens[k][0] == "word" and len(tokens[k][1]) == 1)
+            )
+            and j is not None
+            and tokens[j][0] in ("word", "number")
+        )
+    if value in GREEK or value in FUNCTIONS or value in SYMBOLS:
         return True
     if len(value) == 1:
         j = _next_solid(tokens, i)
         relation = j is not None and (tokens[j] in _RELATIONS or tokens[j] == ("word", "in"))
-        return value not in PROSE_LETTERS or relation  # "a = m" names a variable a
+        k = next((k for k in range(i - 1, -1, -1) if tokens[k][0] != "space"), None)
+        operand = k is not None and tokens[k][0] == "op" and tokens[k][1] in "+-*/"
+        return value not in PROSE_LETTERS or relation or operand  # "a = m", "y_i - a": a variable a
     return len(value) <= 3 and _touches_operator(tokens, i)
 
 
@@ -470,7 +525,7 @@ def _split_formulas(text: str) -> list[tuple[bool, str]]:
             continue
         elif kind == "other" and value in ":;" and i + 1 < len(tokens) and tokens[i + 1][0] == "space":
             pass  # a colon or semicolon of the prose ends a formula
-        elif kind in ("number", "sci", "op", "open", "close", "space") or (kind == "other" and value in ",.;:'"):
+        elif kind in ("number", "sci", "op", "open", "close", "space") or (kind == "other" and value in ",.;:'\u00d7"):
             math_at[i] = None  # neutral: joins a formula, never starts one alone
         elif kind == "word" and value == "in":
             math_at[i] = None
@@ -497,6 +552,8 @@ def _formula_pieces(run: list[tuple[str, str]], marks: list) -> list[tuple[bool,
     """A run of formula and neutral tokens: the part from its first to its last formula-worthy token is a formula
     when it holds a relation, an operator, a math word or a number in scientific notation; the rest is text. A list
     of numbers (``1.45e-16 -2.9e-16 0``) is a formula per number."""
+    if not run:
+        return []
     numbers = _number_list(run)
     if numbers is not None:
         return numbers
@@ -509,6 +566,16 @@ def _formula_pieces(run: list[tuple[str, str]], marks: list) -> list[tuple[bool,
         return [(False, "".join(v for _, v in run))]
     first, last = worthy[0], worthy[-1] + 1
     first, last = _widen(run, first, last)
+    cut = _unmatched_bracket(run[first:last])
+    if cut is not None:  # "(here 0) != LWR", "> 1 (1-sparse": the bracket belongs to the prose around the formula
+        at = first + cut
+        return _merge(
+            [
+                *_formula_pieces(run[:at], marks[:at]),
+                (False, run[at][1]),
+                *_formula_pieces(run[at + 1 :], marks[at + 1 :]),
+            ]
+        )
     core = run[first:last]
     strong = any(
         marks[first + i] is True
@@ -571,6 +638,20 @@ def _widen(run: list[tuple[str, str]], first: int, last: int) -> tuple[int, int]
     while last > first and run[last - 1][0] == "close" and _balance(run[first:last]) < 0:
         last -= 1
     return first, last
+
+
+def _unmatched_bracket(run: list[tuple[str, str]]) -> int | None:
+    """Index of the first bracket of ``run`` without a partner in it (a closing one before any opening one left
+    open), or None."""
+    opened = []
+    for i, (kind, _) in enumerate(run):
+        if kind == "open":
+            opened.append(i)
+        elif kind == "close":
+            if not opened:
+                return i
+            opened.pop()
+    return opened[0] if opened else None
 
 
 def _balance(run: list[tuple[str, str]]) -> int:

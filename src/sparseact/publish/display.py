@@ -249,7 +249,9 @@ def _reason(row: pd.Series) -> str:
     if row["verdict"] == "FAIL" and row["counterexample"]:
         return str(row["counterexample"])
     label = str(row["worst_value_label"]) or "worst value"
-    return f"{label} = {format_value(row['worst_value'])} over {int(row['instances'])} instances ({row['method']})"
+    # "decoded wrongly at loss <= 1/48 = 0.1633" would read as 1/48 = 0.1633: a label with a relation takes a colon
+    sep = ": " if re.search("[<>=]", label) else " = "
+    return f"{label}{sep}{format_value(row['worst_value'])} over {int(row['instances'])} instances ({row['method']})"
 
 
 def _correction(row: pd.Series, ledger_rows: pd.DataFrame) -> str:

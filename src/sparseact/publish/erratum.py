@@ -67,7 +67,17 @@ PAPER_REFERENCE = (
     r"uses); also \href{" + PAPER_ARXIV + r"}{arXiv:2406.17989v1}"
 )
 #: Text characters that LaTeX's default (OT1) encoding does not print as themselves, beyond the special ones.
-_TEXT_SYMBOLS = {"<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
+_TEXT_SYMBOLS = {
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    # the signs sparseact.publish.asciimath writes between words of the prose ("error >= trivial": "\u2265")
+    "\u2264": r"$\le$",
+    "\u2265": r"$\ge$",
+    "\u2260": r"$\ne$",
+    "\u2192": r"$\to$",
+    "\u00d7": r"$\times$",
+}
 #: A straight double quote that opens a quotation (at the start, or after a space or an opening bracket).
 _QUOTE = re.compile(r'(^|[\s(\[])"')
 _PAGES = re.compile(r"Output written on .*?\((\d+) pages?")
@@ -296,6 +306,8 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     lines = [
         r"\documentclass[11pt]{article}",
         r"\usepackage{amsmath,amssymb}",
+        # amssymb has no blackboard digits (its \mathbb{1} prints another glyph): the indicator's 1 is bold
+        r"\let\amsmathbb\mathbb\renewcommand{\mathbb}[1]{\if1#1\mathbf{1}\else\amsmathbb{#1}\fi}",
         r"\usepackage[margin=2.5cm]{geometry}",
         r"\usepackage[colorlinks=true,linkcolor=blue,urlcolor=blue]{hyperref}",
         r"\usepackage{attachfile2}",
