@@ -30,6 +30,7 @@ __all__ = [
     "FUNCTIONS",
     "GREEK",
     "OPERATORS",
+    "PAPER_PARTS",
     "PROSE_FUNCTIONS",
     "PROSE_LETTERS",
     "PROSE_WORDS",
@@ -96,6 +97,8 @@ OPERATORS = {
 PROSE_LETTERS = frozenset("aAI")
 #: The relations' tokens.
 _RELATIONS = frozenset(("op", relation) for relation in ("=", "<", ">", "<=", ">=", "!="))
+#: Words that name a part of the paper by the letter after them (``Appendix B``).
+PAPER_PARTS = frozenset(["Appendix", "Section", "Figure", "Table", "Part"])
 #: Relations written in ASCII between words of the prose, as the signs they stand for.
 _RELATION_SIGNS = {"<=": "\u2264", ">=": "\u2265", "!=": "\u2260", "->": "\u2192"}
 _PROSE_RELATION = re.compile("|".join(map(re.escape, _RELATION_SIGNS)))
@@ -106,7 +109,7 @@ SIGNIFICANT = 4
 
 #: An id of the argument graph or a check (``lemma7-corrected``, ``theorem8/tail-step``, ``fact:x``, ``bucket-n8``).
 _ID = (
-    r"(?P<id>[A-Za-z][A-Za-z0-9_]+(?:[-/:][A-Za-z0-9]+)*[-/:][A-Za-z][A-Za-z0-9]*(?:[-/][A-Za-z0-9]+)*"
+    r"(?P<id>[A-Za-z][A-Za-z0-9_]+(?:[-/:][A-Za-z0-9_]+)*[-/:][A-Za-z][A-Za-z0-9_]*(?:[-/][A-Za-z0-9_]+)*"
     r"|[A-Za-z]+[0-9]+[A-Za-z][A-Za-z0-9]*)"
 )
 _OTHER_TOKENS = (
@@ -216,7 +219,10 @@ def _formula_not_id(match: re.Match) -> bool:
         not re.search("[A-Za-z]{3}", text)
         or following in ("^", "_")
         or (following in ("(", "[") and parts[-1] in FUNCTIONS)
-        or not any(len(part) > 2 and _prose_cased(part) and part not in FUNCTIONS for part in parts)
+        or (
+            not any(len(part) > 2 and _prose_cased(part) and part not in FUNCTIONS for part in parts)
+            and not all(part in FUNCTIONS for part in parts)  # log-log axes: words
+        )
     )
 
 
@@ -385,6 +391,11 @@ def _next_solid(tokens: list[tuple[str, str]], i: int) -> int | None:
     return j if j < len(tokens) else None
 
 
+def _previous_solid(tokens: list[tuple[str, str]], i: int) -> int | None:
+    """Index of the last token before ``i`` that is not a space."""
+    return next((k for k in range(i - 1, -1, -1) if tokens[k][0] != "space"), None)
+
+
 def _touches_operator(tokens: list[tuple[str, str]], i: int) -> bool:
     before = tokens[i - 1] if i > 0 else ("", "")
     after = tokens[i + 1] if i + 1 < len(tokens) else ("", "")
@@ -430,7 +441,7 @@ def _is_math_word(tokens: list[tuple[str, str]], i: int, depth: int = 0) -> bool
             and (tokens[j][0] not in ("word", "id", "prose") or _is_math_word(tokens, j, depth + 1))
         )
     if value == "mod":  # x mod q, not "mod-3 junta"
-        k = next((k for k in range(i - 1, -1, -1) if tokens[k][0] != "space"), None)
+        k = _previous_solid(tokens, i)
         j = _next_solid(tokens, i)
         return (
             k is not None
@@ -445,9 +456,11 @@ def _is_math_word(tokens: list[tuple[str, str]], i: int, depth: int = 0) -> bool
     if value in GREEK or value in FUNCTIONS or value in SYMBOLS:
         return True
     if len(value) == 1:
+        k = _previous_solid(tokens, i)
+        if k is not None and tokens[k][1] in PAPER_PARTS:  # Appendix B, Table A: a name, not a variable
+            return False
         j = _next_solid(tokens, i)
         relation = j is not None and (tokens[j] in _RELATIONS or tokens[j] == ("word", "in"))
-        k = next((k for k in range(i - 1, -1, -1) if tokens[k][0] != "space"), None)
         operand = k is not None and tokens[k][0] == "op" and tokens[k][1] in "+-*/"
         return value not in PROSE_LETTERS or relation or operand  # "a = m", "y_i - a": a variable a
     return len(value) <= 3 and _touches_operator(tokens, i)

@@ -308,7 +308,7 @@ def assemble(block: dict, tables: dict):
             len(whp),
             notes="A trend, never a FAIL (the constant in Theta is unspecified). "
             + "; ".join(
-                f"c={r.c:g}: log-log slope in s {r.slope:.2f}"
+                f"c={r.c:g}: log-log slope in s: {r.slope:.2f}"
                 + (" (vanishes)" if r.vanishes else "")
                 + ("" if r.non_increasing else " (not monotone)")
                 for r in slopes.itertuples()

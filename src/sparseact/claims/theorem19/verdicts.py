@@ -333,7 +333,7 @@ def assemble(block: dict, tables: dict):
             worst_value_label="max upper CI / eq. (16)",
             range=describe_range(dims.to_dict("records"), ["m", "n", "s", "k"], "uniform cube samples scaled to R = 1"),
             verdict=Verdict.PASS if slope_verdict is Verdict.PASS else Verdict.INCONCLUSIVE,
-            notes=f"estimate ~ {exponent_text(dim_fit, 'n')}; slope of the upper-CI ratio along n {slope:.2f} (PASS when "
+            notes=f"estimate ~ {exponent_text(dim_fit, 'n')}; slope of the upper-CI ratio along n: {slope:.2f} (PASS when "
             f"<= {DIMENSION_SLOPE_TOL}); a fitted exponent never FAILs a conjecture (that needs an exact "
             "certificate), and a lower-bound estimator can miss growth in n",
             **common,
