@@ -68,6 +68,11 @@ def test_exp_of_a_number_is_a_power_of_e_to_four_digits():
         ("1/2 - (sum y_i - a)^2 with a learner", [r"1/2 - (\sum y_{i} - a)^{2}"]),
         ("AS(g) == (1/4)E[x] (here 0) != LWR", [r"\mathrm{AS}(g) = (1/4)E[x]"]),
         ("(here 6) > 1 (1-sparse for all inputs)", ["> 1"]),
+        (
+            "<rho, (<w,y>)_y> with z(Y)^T rho = 0",
+            [r"\langle \rho , (\langle w,y\rangle )_{y}\rangle", r"z(Y)^{T} \rho = 0"],
+        ),
+        ("AS/W^2 ~ n^-0.50 (CI [-1.06, 0.06])", [r"\mathrm{AS}/W^{2} \sim n^{-0.50} (\mathrm{CI} [-1.06, 0.06])"]),
     ],
 )
 def test_formulas_in_prose_become_tex(text, formulas):
@@ -90,6 +95,7 @@ def test_formulas_in_prose_become_tex(text, formulas):
         "a mod-3 junta",
         "on log-log axes, as in Appendix B",
         "see theorem8/C_H-attained and theorem8/C_H",
+        "by claim2.1-ns, the flip counts once in AS",
     ],
 )
 def test_prose_and_ids_stay_text(text):

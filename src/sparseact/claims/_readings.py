@@ -59,6 +59,13 @@ def verdict_big_o_trend(parameter, ratios) -> tuple[Verdict, float]:
     return no_uncertified_fail(verdict), slope
 
 
+def slopes_text(sweeps: dict) -> str:
+    """``0.02 in n, -0.16 in s``: each swept parameter's log-log slope of a ratio, as :func:`verdict_big_o_trend`
+    gives it (``sweeps``: parameter -> (verdict, slope)), in words, so that a page does not read ``n 0.02`` as a
+    product or ``s -0.16`` as a difference."""
+    return ", ".join(f"{slope:.2f} in {parameter}" for parameter, (_, slope) in sweeps.items())
+
+
 def at_most_one(lhs: dict, count: int, lhs_label: str, rhs_label: str, explanation: str) -> dict:
     """The certificate that ``count``, the left side ``lhs`` (an active count at one input), exceeds 1."""
     return cert.certificate("<=", lhs, cert.formula("1"), count, 1.0, lhs_label, rhs_label, explanation)

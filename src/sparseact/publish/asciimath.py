@@ -84,6 +84,7 @@ PROSE_WORDS = frozenset(
 #: Relations and operators written in ASCII, as TeX.
 OPERATORS = {
     "==": "=",
+    "~": r"\sim",
     "=>": r"\Rightarrow",
     "<=": r"\le",
     ">=": r"\ge",
@@ -109,7 +110,7 @@ SIGNIFICANT = 4
 
 #: An id of the argument graph or a check (``lemma7-corrected``, ``theorem8/tail-step``, ``fact:x``, ``bucket-n8``).
 _ID = (
-    r"(?P<id>[A-Za-z][A-Za-z0-9_]+(?:[-/:][A-Za-z0-9_]+)*[-/:][A-Za-z][A-Za-z0-9_]*(?:[-/][A-Za-z0-9_]+)*"
+    r"(?P<id>[A-Za-z][A-Za-z0-9_]+(?:\.[0-9]+)*(?:[-/:][A-Za-z0-9_]+)*[-/:][A-Za-z][A-Za-z0-9_]*(?:[-/][A-Za-z0-9_]+)*"
     r"|[A-Za-z]+[0-9]+[A-Za-z][A-Za-z0-9]*)"
 )
 _OTHER_TOKENS = (
@@ -262,7 +263,9 @@ def ascii_formula_tex(text: str) -> str:
     are a set's; ``sqrt(x)`` takes its argument as a group, ``exp(-473.64)`` becomes ``e^{-473.6}``, and
     ``x^(3/2)`` or ``x^-2`` raise the whole exponent.
     """
-    return " ".join(_tex(_tokens(_INNER_PRODUCT.sub(r"⟨\1⟩", text)), math_mode=False).split())
+    for _ in range(3):  # <rho, (<w,y>)_y>: the inner bracket first
+        text = _INNER_PRODUCT.sub(r"⟨\1⟩", text)
+    return " ".join(_tex(_tokens(text), math_mode=False).split())
 
 
 def _tex(tokens: list[tuple[str, str]], math_mode: bool) -> str:
@@ -540,8 +543,8 @@ def _split_formulas(text: str) -> list[tuple[bool, str]]:
             pass  # a colon or semicolon of the prose ends a formula
         elif kind in ("number", "sci", "op", "open", "close", "space") or (kind == "other" and value in ",.;:'\u00d7"):
             math_at[i] = None  # neutral: joins a formula, never starts one alone
-        elif kind == "word" and value == "in":
-            math_at[i] = None
+        elif kind == "word" and value == "in" and tokens[_previous_solid(tokens, i) or 0][0] not in ("number", "sci"):
+            math_at[i] = None  # b in {1, 2}: membership (after a number, "counts 1/4 in AS", it is a word)
         i += 1
     pieces: list[tuple[bool, str]] = []
     i = 0

@@ -16,7 +16,7 @@ from sparseact import analysis, bounds
 from sparseact.bounds import C_LEMMA10
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import certified_worst, exceeds, no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims._readings import certified_worst, exceeds, no_uncertified_fail, slopes_text, verdict_big_o_trend
 from sparseact.claims.lemma9.verdicts import switching_network
 from sparseact.claims.lemma10 import FLOOR_TOL, OUT_OF_RANGE_RHO
 from sparseact.claims.lemma10.compute import DEFINITION_MAX_N, FORMULA_RHO, dictator_network
@@ -96,7 +96,7 @@ def _lemma10_record(noise, slopes):
         notes=(
             f"measurements (no verdict rests on them): observed constant max NS / expression = "
             f"{float(worst['ratio']):.4g} at {worst['instance']}, 1-rho = {worst['one_minus_rho']:g}; ratio slopes "
-            + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
+            + slopes_text(sweeps)
             + f" (reported, not judged; at least {MIN_SWEEP_POINTS} values of a parameter are needed for a "
             f"slope: {counts}). Trend: the "
             f"log-log slope of NS in (1-rho) over the {SLOPE_POINTS} smallest 1-rho is "

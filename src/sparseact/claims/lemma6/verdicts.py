@@ -14,7 +14,7 @@ import pandas as pd
 from sparseact.bounds import C_LEMMA6
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import certified_worst, verdict_big_o_trend
+from sparseact.claims._readings import certified_worst, slopes_text, verdict_big_o_trend
 from sparseact.claims.lemma6 import CORRECTED_FACTOR
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
@@ -65,9 +65,7 @@ def assemble(block: dict, tables: dict):
             notes=(
                 f"measurements (no verdict rests on them): observed constant max AS / (p sqrt(n log(1/p))) = "
                 f"{float(worst['ratio']):.4g}, attained by {worst['kind']} at n={int(worst['n'])}, p={worst['p']:.3g}; "
-                "log-log slopes of the worst ratio "
-                + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
-                + "; p = 1 (constant g, AS = 0) excluded"
+                "log-log slopes of the worst ratio " + slopes_text(sweeps) + "; p = 1 (constant g, AS = 0) excluded"
             ),
         )
     ]

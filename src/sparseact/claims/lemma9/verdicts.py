@@ -17,7 +17,7 @@ from sparseact.analysis import average_sensitivity
 from sparseact.bounds import C_LEMMA6, C_LEMMA9
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import certified_worst, exceeds, no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims._readings import certified_worst, exceeds, no_uncertified_fail, slopes_text, verdict_big_o_trend
 from sparseact.claims.lemma9 import (
     CONCAVITY_EDGE,
     CONFIDENCE,
@@ -100,7 +100,7 @@ def _term_u_records(every, neurons, common, tables):
                 "(U)",
                 "k^2 W^2 / 4",
                 "one neuron relu(<1,x> - c): on an edge where it stays active h changes by 2 w_i = 2, so "
-                "(1/4)(h(x) - h(x^i))^2 = w_i^2, not w_i^2 / 4",
+                "(1/4)(h(x) - h(x^(xor i)))^2 = w_i^2, not w_i^2 / 4",
             )
         worst = every.assign(over_middle=_safe_ratio(every["U"], every["U_intermediate"]))
         row = worst.loc[worst["over_middle"].idxmax()]
@@ -358,9 +358,7 @@ def _transition_records(every, neurons, common, tables):
                     f"Phi is the exact maximum of the concave sum under sum_j p_j = E|R_x| <= k (largest "
                     f"excess {concavity_excess:.3g} <= 0); with the union factor 4 and Lemma 6's explicit "
                     "constant C_6 the chain gives Pr <= 4 C_6 Phi(s,k)/sqrt(n) for every network. "
-                    "Measurements: log-log slopes of the worst ratio "
-                    + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
-                    + "."
+                    "Measurements: log-log slopes of the worst ratio " + slopes_text(sweeps) + "."
                 ),
             ),
             **common,
@@ -387,7 +385,7 @@ def assemble(block: dict, tables: dict):
         if fit is None
         else "; fitted AS/W^2 ~ "
         + ", ".join(
-            f"{r['parameter']}^{r['exponent']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
+            f"{r['parameter']}^{r['exponent']:.2f} (CI [{r['ci_low']:.2f}, {r['ci_high']:.2f}])"
             + (
                 f" vs {claimed[r['parameter']]:g}: {factor_status(r['ci_low'], r['ci_high'], claimed[r['parameter']])}"
                 if r["parameter"] in claimed
@@ -414,7 +412,7 @@ def assemble(block: dict, tables: dict):
             notes=(
                 f"measurements (no verdict rests on them): observed constant max AS / expression = "
                 f"{float(worst['ratio']):.4g} at {network_label(worst)}; log-log slopes of the worst ratio "
-                + ", ".join(f"{c} {sl:.2f}" for c, (_, sl) in sweeps.items())
+                + slopes_text(sweeps)
                 + f"{exponents}. "
                 "The explicit-constant inequality is implied by lemma9-sharp for every n >= 2; the check confirms "
                 "it on every enumerated network."

@@ -190,7 +190,7 @@ def assemble(block: dict, tables: dict):
     per_target = "; ".join(
         f"{r.target}: "
         + (
-            f"m = {r.samples_needed} (expression {r.expression:.3g}, slack x{r.expression / r.samples_needed:.3g})"
+            f"m = {r.samples_needed} (expression {r.expression:.3g}, slack factor {r.expression / r.samples_needed:.3g})"
             if r.samples_needed > 0
             else f"not reached up to m = {r.largest_m} (expression {r.expression:.3g})"
         )

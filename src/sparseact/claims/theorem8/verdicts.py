@@ -15,7 +15,7 @@ import pandas as pd
 from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import certified_worst, no_uncertified_fail, verdict_big_o_trend
+from sparseact.claims._readings import certified_worst, no_uncertified_fail, slopes_text, verdict_big_o_trend
 from sparseact.claims.theorem8.compute import (
     C_RHO_SHARP,
     CERT_C,
@@ -214,7 +214,7 @@ def _lemma7_record(curves):
             "constant is hidden; Lemma 7 is proved as the cited low-degree algorithm). Measurements: "
             + m_note
             + "ratio slopes "
-            + ", ".join(f"{p} {sl:.2f}" for p, (_, sl) in sweeps.items())
+            + slopes_text(sweeps)
             + ". C_H = k(W sqrt(n) + B) is loose: measured outputs are far smaller (theorem8/C_H)."
         ),
     )
