@@ -631,7 +631,7 @@ def _failure(name, m, S, shifts, y, x, net, variant) -> dict:
         parity_value,
         "h(x(y)), network " + VARIANT_LABELS[variant],
         "parity on S",
-        f"{where}; x = x(y) (row-major m x m lift: x_ii = y_i, x_ij = y_i y_j)",
+        f"{where}; x = x(y) (the lift of m^2 entries, row-major: x_ii = y_i, x_ij = y_i y_j)",
     )
     return _spec(m, S, variant, f"{where}: h(x(y)) = {h:g}, parity = {parity_value:g}", c)
 

@@ -1006,7 +1006,7 @@ def _theorem4_corner_record() -> CheckRecord:
         f"n = 1, W = 0, B = 1, s = k = {k}: the class holds h = +-k (k neurons u sigma(0 x + 1), u = +-1, always "
         f"active); their losses sum to k^2 > 2 eps = k^2/2, so one sample is needed, but at n = 1 the power "
         f"n^(P/eps^2) is 1 for every polynomial P and the count is C log(1/delta)/eps = {printed:.4g} < 1 "
-        f"(C = {f['C']:g}; a larger k refutes any C). Floored at 1, the logarithm of n in n^f = e^(f log n) makes "
+        f"(C = {f['C']:g}; a larger k refutes any C). Floored at 1, the factor log n of n^f = e^(f log n) makes "
         "the count astronomically large: a degenerate corner.",
     )
     return declared_record(
