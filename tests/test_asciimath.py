@@ -59,7 +59,8 @@ def test_exp_of_a_number_is_a_power_of_e_to_four_digits():
         ("h = sqrt(0.02) x_1 x_2, d = 1", [r"h = \sqrt{0.02} x_{1} x_{2}, d = 1"]),
         ("exact AS(h) <= C x (k^4 W^2)", [r"\mathrm{AS}(h) \le C \times (k^{4} W^{2})"]),
         ("b*(s) at the largest s, m* = 3, a * b", ["b^{*}(s)", "s, m^{*} = 3", r"\cdot b"]),
-        ("Pr_{x,i}[R_x != R_{x xor i}]", [r"\Pr _{x,i}[R_{x} \ne R_{x \oplus i}]"]),
+        ("Pr_{x,i}[R_x != R_{x xor i}]", [r"\Pr _{x,i}[R_{x} \ne R_{x^{\oplus i}}]"]),
+        ("neurons of R_x cup R_{x xor i} are active", [r"R_{x} \cup R_{x^{\oplus i}}"]),
         (
             "relu(<1,x> - c) and f_w(y) = (<w, y> mod q) mod p",
             [r"\mathrm{relu}(\langle 1,x\rangle - c)", r"f_{w}(y) = (\langle w, y\rangle \bmod q) \bmod p"],

@@ -59,7 +59,7 @@ GREEK = {
 }
 #: Symbols by the names the claims write, as TeX (``w^perp``; ``inf`` is the infimum except as a script,
 #: ``||u||_inf``, where it is infinity).
-SYMBOLS = {"perp": r"\perp", "ell": r"\ell", "xor": r"\oplus", "mod": r"\bmod"}
+SYMBOLS = {"perp": r"\perp", "ell": r"\ell", "xor": r"\oplus", "mod": r"\bmod", "cup": r"\cup"}
 #: Functions and operators by name, as TeX.
 FUNCTIONS = {
     "sqrt": r"\sqrt",
@@ -100,6 +100,8 @@ PROSE_LETTERS = frozenset("aAI")
 _RELATIONS = frozenset(("op", relation) for relation in ("=", "<", ">", "<=", ">=", "!="))
 #: Words that name a part of the paper by the letter after them (``Appendix B``).
 PAPER_PARTS = frozenset(["Appendix", "Section", "Figure", "Table", "Part"])
+#: ``x xor i``, the point ``x`` with its coordinate ``i`` flipped: the paper's ``x^{\oplus i}``.
+_FLIP = re.compile(r"\b([A-Za-z]) xor ([A-Za-z])\b")
 #: Relations written in ASCII between words of the prose, as the signs they stand for.
 _RELATION_SIGNS = {"<=": "\u2264", ">=": "\u2265", "!=": "\u2260", "->": "\u2192"}
 _PROSE_RELATION = re.compile("|".join(map(re.escape, _RELATION_SIGNS)))
@@ -489,7 +491,7 @@ def _typeset_ascii(text: str) -> str:
         if kind != "text":
             pieces.append(f"$${piece}$$" if kind == "display" else f"${piece}$")
             continue
-        for formula, chunk in _split_formulas(piece):
+        for formula, chunk in _split_formulas(_FLIP.sub(r"\1^(xor \2)", piece)):
             if not formula:  # prose, with its relations as signs: "error >= trivial"
                 pieces.append(_PROSE_RELATION.sub(lambda m: _RELATION_SIGNS[m.group(0)], chunk.replace("$", r"\$")))
                 continue

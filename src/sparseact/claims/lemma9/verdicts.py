@@ -431,7 +431,7 @@ def assemble(block: dict, tables: dict):
                 "lemma9/tighter-4k2W2",
                 notes=(
                     "proof: preactivations are affine along the edge x -> x xor i, so only "
-                    "neurons of R_x u R_{x xor i} are active on it; |h(x) - h(x xor i)| <= 2 (a_i(x) "
+                    "neurons of R_x cup R_{x xor i} are active on it; |h(x) - h(x xor i)| <= 2 (a_i(x) "
                     "+ a_i(x xor i)), a_i(x) = sum_{j in R_x} |u_j w_ji|; (a+b)^2 <= 2a^2 + 2b^2, "
                     "Cauchy-Schwarz sum_i a_i(x)^2 <= k^2 W^2 and the symmetry of x and x xor i give "
                     f"AS <= 4 k^2 W^2. For n >= 2, 4 k^2 W^2 <= {C_TIGHTER:.3f} x Lemma 9's "
@@ -462,7 +462,7 @@ def assemble(block: dict, tables: dict):
                 f"PASS when every upper interval end lies below 4 k^2 W^2 (k = the largest active count seen on "
                 f"the samples, a lower bound on the true k, so the test is the strictest admissible); otherwise "
                 f"INCONCLUSIVE. Against the expression: max upper CI ratio {mc['ratio_ci_high'].max():.3g}, slope of "
-                f"the upper CI ratio along n {mc_slope:.2f} (a trend within the intervals, not a verdict)."
+                f"the upper CI ratio along n is {mc_slope:.2f} (a trend within the intervals, not a verdict)."
             ),
             **common,
         )

@@ -215,7 +215,7 @@ def _lemma7_record(curves):
             + m_note
             + "ratio slopes "
             + slopes_text(sweeps)
-            + ". C_H = k(W sqrt(n) + B) is loose: measured outputs are far smaller (theorem8/C_H)."
+            + "; C_H = k(W sqrt(n) + B) is loose: measured outputs are far smaller (theorem8/C_H)."
         ),
     )
 
