@@ -109,6 +109,7 @@ def test_prose_and_ids_stay_text(text):
         ("every fit has error >= trivial (orthogonality)", "every fit has error \u2265 trivial (orthogonality)"),
         ("probability >= (fraction recovered) x Pr[F]", "probability \u2265 (fraction recovered) \u00d7 $\\Pr [F]$"),
         ("(binomial x rank), the x axis", "(binomial \u00d7 rank), the $x$ axis"),
+        ("the estimate is 1.34 x the printed bound", "the estimate is 1.34 \u00d7 the printed bound"),
     ],
 )
 def test_relations_and_products_between_words_are_signs(text, typeset):

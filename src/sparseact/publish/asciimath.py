@@ -172,24 +172,10 @@ def _tokens(text: str) -> list[tuple[str, str]]:
     return [("other", "\u00d7") if _times_between_words(tokens, i) else token for i, token in enumerate(tokens)]
 
 
-def _times_after_number(tokens: list[tuple[str, str]], i: int) -> bool:
-    """Whether the ``x`` at token ``i`` is a product after a number, ``1000 x last``, ``2 x eps`` (not the variable
-    of ``1 x_2`` or ``0 x + 1``)."""
-    j = _next_solid(tokens, i)
-    return (
-        i > 1
-        and tokens[i - 1][0] == "space"
-        and tokens[i - 2][0] in ("number", "sci")
-        and i + 1 < len(tokens)
-        and tokens[i + 1][0] == "space"
-        and j is not None
-        and tokens[j][0] in ("word", "number", "sci", "open", "id")
-    )
-
-
 def _times_between_words(tokens: list[tuple[str, str]], i: int) -> bool:
-    """Whether token ``i`` is an ``x`` between words of the prose, a product: ``(fraction recovered) x Pr[...]``,
-    ``binomial x rank``."""
+    """Whether token ``i`` is an ``x`` standing for a product: after a number before an operand (``2 x eps``,
+    ``1000 x last``), or between words of the prose (``(fraction recovered) x Pr[...]``, ``binomial x rank``,
+    ``C x (k^4 W^2)``); not the variable of ``1 x_2``, ``0 x + 1`` or ``the x axis``."""
     if (
         tokens[i] != ("word", "x")
         or not 1 < i < len(tokens) - 2
@@ -197,11 +183,13 @@ def _times_between_words(tokens: list[tuple[str, str]], i: int) -> bool:
         or "space" != tokens[i + 1][0]
     ):
         return False
-    before, after = tokens[i - 2] if i > 1 else ("", ""), tokens[i + 2]
+    before, after = tokens[i - 2], tokens[i + 2]
     prose = ("word", "id")
+    if before[0] in ("number", "sci"):
+        return after[0] in ("word", "number", "sci", "open", "id")
     noun = before[0] in prose and len(before[1]) > 2 and _prose_cased(before[1]) and before[1] not in PROSE_WORDS
-    constant = (before[0] == "word" and len(before[1]) == 1 and before[1].isupper()) or before[0] in ("number", "sci")
-    if constant and after == ("open", "("):  # C x (k^4 W^2 ...), 1000 x (n + 1)
+    constant = before[0] == "word" and len(before[1]) == 1 and before[1].isupper()
+    if constant and after == ("open", "("):  # C x (k^4 W^2 ...)
         return True
     return (before[0] == "close" or noun or constant) and (
         after[0] in prose
@@ -310,10 +298,6 @@ def _tex(tokens: list[tuple[str, str]], math_mode: bool) -> str:
             continue
         if kind in ("word", "id"):
             applied = following in (("open", "("), ("open", "["))
-            if value == "x" and _times_after_number(tokens, i):
-                out.append(r"\times ")  # 2 x eps: a product
-                i += 1
-                continue
             out.append(r"\in " if kind == "word" and value == "in" else _word_tex(value, math_mode, applied))
             end = _group_end(tokens, i + 1) if applied else None
             if end is not None:  # the argument: a product of variables (``log(ns)``), not a word
