@@ -35,7 +35,8 @@ from sparseact.verify.recompute import (
     _spec,
 )
 
-Sides = tuple[Real, Real]
+#: Both sides of a pinned statement, ``(lhs, rhs)``, each exact or a rigorous enclosure.
+RigorousSides = tuple[Real, Real]
 
 #: What the checker decides exactly for a side of these quantity kinds, beyond the arithmetic of the margin: said on
 #: every certificate view (:func:`sparseact.publish.ledger.certificate_fields`), since the stored numbers are doubles
@@ -67,7 +68,7 @@ def _network_on_cube(network: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     return X, active, values, D
 
 
-def _table(function: dict) -> tuple[np.ndarray, int]:
+def _scaled_table(function: dict) -> tuple[np.ndarray, int]:
     """``D f`` on the cube (Python integers, hypercube order) and ``D``."""
     if "network" in function:
         _, _, values, D = _network_on_cube(function["network"])
@@ -114,7 +115,7 @@ def _value_at(function: dict, x: list) -> Fraction:
             )
             total += ex.rational(uj, "u") * max(pre, Fraction(0))
         return total
-    table, D = _table(function)
+    table, D = _scaled_table(function)
     index = sum(1 << i for i, v in enumerate(point) if v == -1)
     if not all(v in (1, -1) for v in point):
         raise Refused("a function on the cube is evaluated at a point of {-1,1}^n")
@@ -147,17 +148,17 @@ def quantity(spec: dict) -> Fraction | Real:
             return Fraction(int(counts.max()))
         return Fraction(int(np.count_nonzero(counts <= int(spec["k"]))), counts.size)
     if kind == "average_sensitivity":
-        return ex.average_sensitivity(*_table(spec["function"]))
+        return ex.average_sensitivity(*_scaled_table(spec["function"]))
     if kind == "noise_sensitivity":
-        return ex.noise_sensitivity(*_table(spec["function"]), ex.rational(spec["rho"], "rho"))
+        return ex.noise_sensitivity(*_scaled_table(spec["function"]), ex.rational(spec["rho"], "rho"))
     if kind == "fourier_tail":
-        table, D = _table(spec["function"])
+        table, D = _scaled_table(spec["function"])
         coefficients = ex.walsh_integers(table)
         degree = int(spec["degree"])
         total = sum(int(v) ** 2 for t, v in enumerate(coefficients) if bin(t).count("1") > degree)
         return Fraction(total, (table.size * D) ** 2)
     if kind == "correlation_with_sum":
-        table, D = _table(spec["function"])
+        table, D = _scaled_table(spec["function"])
         n = table.size.bit_length() - 1
         sums = ex.cube_int(n).sum(axis=1).astype(object)
         return Fraction(int(np.sum(table * sums)), table.size * D)
@@ -356,7 +357,7 @@ def _sample_radius(c: dict) -> tuple[int, int, int, int, Real, Real, Real]:
 # ---------------------------------------------------------------------------
 
 
-def _quantity_vs(kind: str, rhs: Callable[[dict], Real]) -> Callable[[dict], Sides]:
+def _quantity_vs(kind: str, rhs: Callable[[dict], Real]) -> Callable[[dict], RigorousSides]:
     """A pin whose left side is the quantity ``kind`` and whose right side ``rhs(certificate)``."""
     return lambda c: (_quantity_side(c, "lhs", kind), rhs(c))
 
@@ -365,7 +366,7 @@ def _constant(value) -> Callable[[dict], Real]:
     return lambda c: Real(Fraction(value))
 
 
-def _appendix_a_computes(c: dict) -> Sides:
+def _appendix_a_computes(c: dict) -> RigorousSides:
     lhs = _spec(c, "lhs", "value")
     network = lhs["function"]["network"]
     b = len(network["u"]).bit_length() - 1
@@ -377,13 +378,13 @@ def _appendix_a_computes(c: dict) -> Sides:
     )
 
 
-def _appendix_a_whp(c: dict) -> Sides:
+def _appendix_a_whp(c: dict) -> RigorousSides:
     s = len(_spec(c, "lhs", "sparse_probability")["network"]["u"])
     return _quantity_side(c, "lhs", "sparse_probability"), Real(1 - Fraction(1, s))
 
 
-def _appendix_a_hypothesis(norm: Callable[[list[Fraction], int], bool]) -> Callable[[dict], Sides]:
-    def sides(c: dict) -> Sides:
+def _appendix_a_hypothesis(norm: Callable[[list[Fraction], int], bool]) -> Callable[[dict], RigorousSides]:
+    def sides(c: dict) -> RigorousSides:
         network = _spec(c, "lhs", "active_count")["network"]
         b = len(network["u"]).bit_length() - 1
         q = len(network["W"][0]) - b
@@ -397,21 +398,21 @@ def _appendix_a_hypothesis(norm: Callable[[list[Fraction], int], bool]) -> Calla
 def _claim21_rhs(c: dict) -> Real:
     d = int(_spec(c, "lhs", "fourier_tail")["degree"])
     rho = _p(c, "rhs", "rho")
-    ns = Real(ex.noise_sensitivity(*_table(_spec(c, "lhs", "fourier_tail")["function"]), rho.exact))
+    ns = Real(ex.noise_sensitivity(*_scaled_table(_spec(c, "lhs", "fourier_tail")["function"]), rho.exact))
     return 2 * ns / (1 - rho**d)
 
 
-def _eq17_coupling(c: dict) -> Sides:
+def _eq17_coupling(c: dict) -> RigorousSides:
     rho = ex.rational(_spec(c, "lhs", "noise_sensitivity")["rho"], "rho")
     return _quantity_side(c, "lhs", "noise_sensitivity"), Real(Fraction(1, math.floor(2 / (1 - rho))))
 
 
-def _eq17_printed(c: dict) -> Sides:
+def _eq17_printed(c: dict) -> RigorousSides:
     ns = _quantity_side(c, "lhs", "noise_sensitivity")
     return ns, 4 * ns
 
 
-def _lemma6_identity(c: dict) -> Sides:
+def _lemma6_identity(c: dict) -> RigorousSides:
     lhs = _spec(c, "lhs", "average_sensitivity")
     correlation = quantity({"quantity": "correlation_with_sum", "function": lhs["function"]})
     if quantity(_spec(c, "rhs", "correlation_with_sum")) != correlation / 4:
@@ -426,8 +427,8 @@ def _halfspace_sensitivities(network: dict) -> list[Fraction]:
     ]
 
 
-def _lemma9_union(factor: int) -> Callable[[dict], Sides]:
-    def sides(c: dict) -> Sides:
+def _lemma9_union(factor: int) -> Callable[[dict], RigorousSides]:
+    def sides(c: dict) -> RigorousSides:
         network = _spec(c, "lhs", "transition_probability")["network"]
         n = len(network["W"][0])
         return _quantity_side(c, "lhs", "transition_probability"), Real(
@@ -437,17 +438,17 @@ def _lemma9_union(factor: int) -> Callable[[dict], Sides]:
     return sides
 
 
-def _lemma9_term_u(c: dict) -> Sides:
+def _lemma9_term_u(c: dict) -> RigorousSides:
     _, _, k, W, _ = _sizes(_spec(c, "lhs", "lemma9_U")["network"])
     return _quantity_side(c, "lhs", "lemma9_U"), k * k * W * W / 4
 
 
-def _lemma9_transition(c: dict) -> Sides:
+def _lemma9_transition(c: dict) -> RigorousSides:
     n, s, k, _, _ = _sizes(_spec(c, "lhs", "transition_probability")["network"])
     return _quantity_side(c, "lhs", "transition_probability"), k * ex.sqrt(ex.log(Fraction(s, k))) / ex.sqrt(n)
 
 
-def _lemma9_proof_v(c: dict) -> Sides:
+def _lemma9_proof_v(c: dict) -> RigorousSides:
     n, s, k, W, B, small_c = (_p(c, "lhs", name) for name in ("n", "s", "k", "W", "B", "c"))
     C = _p(c, "rhs", "C")
     sqrt, log = ex.sqrt, ex.log
@@ -464,7 +465,7 @@ def c_k15(small_c: Real, k: Real) -> Real:
     return small_c * k * ex.sqrt(k)
 
 
-def _lemma9_tail_hence(c: dict) -> Sides:
+def _lemma9_tail_hence(c: dict) -> RigorousSides:
     n, B, small_c = _p(c, "lhs", "n"), _p(c, "lhs", "B"), _p(c, "lhs", "c")
     threshold = c_k15(small_c, Real(1)) * 0 * ex.sqrt(ex.log(n)) + B  # k = s = 1, W = 0
     h = B if ex.decide(B, 0) > 0 else Real(0)  # relu(<0, x> + B) is the constant relu(B)
@@ -479,7 +480,7 @@ def _two_point(p: Real, delta: Real) -> Real:
     return ex.log(1 / (2 * delta)) / -ex.log1p(-p)
 
 
-def _theorem17_scale(c: dict) -> Sides:
+def _theorem17_scale(c: dict) -> RigorousSides:
     delta, eps, lam, p = (_p(c, "lhs", name) for name in ("delta", "eps", "lam", "p"))
     B, C = _p(c, "rhs", "B"), _p(c, "rhs", "C")
     if ex.decide(p * lam**2, 2 * eps) <= 0:
@@ -487,7 +488,7 @@ def _theorem17_scale(c: dict) -> Sides:
     return _two_point(p, delta), C * _theorem17_bound(eps, delta, 1, 1, 1, lam, B, Real(1))
 
 
-def _lemma18(c: dict) -> Sides:
+def _lemma18(c: dict) -> RigorousSides:
     """The left side with ``E_S R_H(S)`` replaced by its upper bound ``lam sqrt(p/m)`` (``E|zeta_1 + ... + zeta_a| <=
     sqrt(a)`` and Jensen on ``a ~ Bin(m, p)``), so a violation ``lhs < rhs`` proved for it holds for the exact left
     side; the right side is ``eps`` when ``m < (L - log 2)/(-log(1-p))`` and ``p lam^2 > 2 eps`` (decided), else 0."""
@@ -501,8 +502,8 @@ def _lemma18(c: dict) -> Sides:
     return lhs, rhs
 
 
-def _theorem19_rhs(kind: str) -> Callable[[dict], Sides]:
-    def sides(c: dict) -> Sides:
+def _theorem19_rhs(kind: str) -> Callable[[dict], RigorousSides]:
+    def sides(c: dict) -> RigorousSides:
         m, n, s, k, W, B, R = _sample_radius(c)
         if kind in ("eq1", "eq1-corrected") and k != 1:
             raise Refused(f"eq. (1) is stated for the class H_{{n,s,1}}^{{W,B}}: the instance's class has k = {k}")
@@ -519,7 +520,7 @@ def _theorem19_rhs(kind: str) -> Callable[[dict], Sides]:
     return sides
 
 
-def _theorem19_eq12(c: dict) -> Sides:
+def _theorem19_eq12(c: dict) -> RigorousSides:
     lhs = _spec(c, "lhs", "first_term_lower_bound")
     X = [_point(x) for x in lhs["X"]]
     m = len(X)
@@ -537,7 +538,7 @@ def _theorem19_eq12(c: dict) -> Sides:
     return _quantity_side(c, "lhs", "first_term_lower_bound"), int(lhs["s"]) * real(lhs["W"], "W") / m * best
 
 
-def _theorem19_printed_cells(c: dict) -> Sides:
+def _theorem19_printed_cells(c: dict) -> RigorousSides:
     """(14) (first term) or (8) (second term, c = 2) with the printed cells, at the sample's m, n, R = max ||x_i||
     (enclosed: R is the square root of a rational) and the class's s, W, B."""
     kind = c["lhs"].get("quantity") if isinstance(c["lhs"], dict) else None
@@ -555,18 +556,18 @@ def _theorem19_printed_cells(c: dict) -> Sides:
     return _quantity_side(c, "lhs", kind), 4 * B * sqrt(s * n * 2 * log(m * B)) / sqrt(m)
 
 
-def _lemma9_transition_printed(c: dict) -> Sides:
+def _lemma9_transition_printed(c: dict) -> RigorousSides:
     return _quantity_side(c, "lhs", "transition_probability"), _quantity_side(c, "rhs", "concave_activation_sum")
 
 
-def _lemma9_concavity_printed(c: dict) -> Sides:
+def _lemma9_concavity_printed(c: dict) -> RigorousSides:
     lhs = _spec(c, "lhs", "concave_activation_sum")
     C = _p(c, "rhs", "C")
     n, s, k, _, _ = _sizes(lhs["network"])
     return Real(quantity(lhs)), C * k * ex.sqrt(ex.log(Fraction(s, k))) / ex.sqrt(Real(n))
 
 
-def _lemma9_bound(c: dict) -> Sides:
+def _lemma9_bound(c: dict) -> RigorousSides:
     lhs = _spec(c, "lhs", "average_sensitivity")
     C = _p(c, "rhs", "C")
     n, s, k, W, B = _sizes(lhs["function"]["network"])
@@ -574,18 +575,18 @@ def _lemma9_bound(c: dict) -> Sides:
     return Real(quantity(lhs)), C * bound
 
 
-def _theorem13_junta_corner(c: dict) -> Sides:
+def _theorem13_junta_corner(c: dict) -> RigorousSides:
     p, n = _p(c, "rhs", "p"), _p(c, "rhs", "n")
     return _quantity_side(c, "lhs", "value"), ex.sqrt(p) * ex.sqrt(n) + p
 
 
-def _theorem19_cells(c: dict) -> Sides:
+def _theorem19_cells(c: dict) -> RigorousSides:
     lhs = _spec(c, "lhs", "cell_sizes_sum")
     m, k = len(lhs["X"]), int(lhs["k"])
     return _quantity_side(c, "lhs", "cell_sizes_sum"), Real(m if c["relation"] == "==" else k * m)
 
 
-def _theorem19_combine(c: dict) -> Sides:
+def _theorem19_combine(c: dict) -> RigorousSides:
     m, n, s, W, B, R, small_c = (_p(c, "lhs", name) for name in ("m", "n", "s", "W", "B", "R", "c"))
     sqrt, log = ex.sqrt, ex.log
     bias = 4 * B * sqrt(s * n * small_c * log(m * B)) / sqrt(m)
@@ -610,7 +611,7 @@ def _theorem8_one_minus_rho(eps, n, s, k, W, B) -> Real:
     return eps**2 * ex.minimum(*terms)
 
 
-def _theorem8_tail_step(c: dict) -> Sides:
+def _theorem8_tail_step(c: dict) -> RigorousSides:
     eps, n, s, k, W, B, small_c = (_p(c, "lhs", name) for name in ("eps", "n", "s", "k", "W", "B", "c"))
     omr = small_c * _theorem8_one_minus_rho(eps, n, s, k, W, B)
     d = ex.ceil(_theorem8_degree(eps, n, s, k, W, B))
@@ -619,7 +620,7 @@ def _theorem8_tail_step(c: dict) -> Sides:
     return d * omr, Real(1)
 
 
-def _theorem8_degree_tail(c: dict) -> Sides:
+def _theorem8_degree_tail(c: dict) -> RigorousSides:
     lhs = _spec(c, "lhs", "fourier_tail")
     eps = _p(c, "rhs", "eps")
     n, s, k, W, B = _sizes(lhs["function"]["network"])
@@ -628,7 +629,7 @@ def _theorem8_degree_tail(c: dict) -> Sides:
     return Real(quantity(lhs)), eps
 
 
-def _lemma7_projection(c: dict) -> Sides:
+def _lemma7_projection(c: dict) -> RigorousSides:
     tail = _quantity_side(c, "lhs", "fourier_tail")
     eps = _p(c, "rhs", "eps")
     if ex.decide(tail, eps) > 0:
@@ -640,7 +641,7 @@ def _lemma7_count(n, d, C_H, eps, delta) -> Real:
     return n**d * C_H**2 * ex.log(1 / delta) / eps
 
 
-def _lemma7_sup_sign(c: dict) -> Sides:
+def _lemma7_sup_sign(c: dict) -> RigorousSides:
     M, K, eps, delta = (_p(c, "lhs", name) for name in ("M", "K", "eps", "delta"))
     C, d = _p(c, "rhs", "C"), _p(c, "rhs", "d")
     # h_+(x) = -(M/2)(1 + x_1), h_- = -(M/2)(1 - x_1): sup h = 0 (at x_1 = -1, resp. 1); (1/4) E(h_+ - h_-)^2 = M^2/4
@@ -649,7 +650,7 @@ def _lemma7_sup_sign(c: dict) -> Sides:
     return Real(lhs), C * _lemma7_count(Real(1), d, C_H, eps, delta)
 
 
-def _theorem8_final_line(c: dict) -> Sides:
+def _theorem8_final_line(c: dict) -> RigorousSides:
     lam, eps, delta = (_p(c, "lhs", name) for name in ("lam", "eps", "delta"))
     C, n, s, k, small_c = (_p(c, "rhs", name) for name in ("C", "n", "s", "k", "c"))
     lhs = 1 if ex.decide(lam**2, 2 * eps) > 0 and ex.decide(delta, Fraction(1, 2)) < 0 else 0
@@ -657,7 +658,7 @@ def _theorem8_final_line(c: dict) -> Sides:
     return Real(lhs), C * _lemma7_count(n, d, Real(1), eps, delta)
 
 
-def _theorem4_corner(c: dict) -> Sides:
+def _theorem4_corner(c: dict) -> RigorousSides:
     k, eps, delta = (_p(c, "lhs", name) for name in ("k", "eps", "delta"))
     C, small_c, n, s = (_p(c, "rhs", name) for name in ("C", "c", "n", "s"))
     lhs = 1 if ex.decide(k * k, 2 * eps) > 0 and ex.decide(delta, Fraction(1, 2)) < 0 else 0
@@ -666,7 +667,7 @@ def _theorem4_corner(c: dict) -> Sides:
     return Real(lhs), C * ex.exp(exponent) * ex.log(1 / delta) / eps
 
 
-def _theorem8_rho(c: dict) -> Sides:
+def _theorem8_rho(c: dict) -> RigorousSides:
     n, s, k, W, B, C, ell = (_p(c, "lhs", name) for name in ("n", "s", "k", "W", "B", "C", "ell"))
     small_c = _nested(c, "lhs", "lomr", "c")
     log = ex.log
@@ -679,7 +680,7 @@ def _theorem8_rho(c: dict) -> Sides:
     return ratio, Real(1)
 
 
-def _lemma10_bound(c: dict) -> Sides:
+def _lemma10_bound(c: dict) -> RigorousSides:
     lhs = _spec(c, "lhs", "noise_sensitivity")
     rho, C = real(lhs["rho"], "rho"), _p(c, "rhs", "C")
     n, s, k, W, B = _sizes(lhs["function"]["network"])
@@ -687,19 +688,19 @@ def _lemma10_bound(c: dict) -> Sides:
     return Real(quantity(lhs)), C * bound
 
 
-def _def15_rounding(c: dict) -> Sides:
+def _def15_rounding(c: dict) -> RigorousSides:
     q, p, w, y = _lwr_instance(c, "lhs", 2**20)
     t = sum(a * b for a, b in zip(w, y, strict=True)) % q
     return Real(t % p), Real((2 * p * t + q) // (2 * q) % p)
 
 
-def _lwr_network(c: dict) -> Sides:
+def _lwr_network(c: dict) -> RigorousSides:
     q, p, w, y = _lwr_instance(c, "rhs")
     return _quantity_side(c, "lhs", "value"), Real(sum(a * b for a, b in zip(w, y, strict=True)) % q % p)
 
 
-def _lwr_identity(square_inside: bool) -> Callable[[dict], Sides]:
-    def sides(c: dict) -> Sides:
+def _lwr_identity(square_inside: bool) -> Callable[[dict], RigorousSides]:
+    def sides(c: dict) -> RigorousSides:
         q, m, t = (int(_parameter(c, "lhs", name)) for name in ("q", "m", "t"))
         half = Fraction(1, 2)
         if square_inside and c["relation"] == "<=":
@@ -714,7 +715,7 @@ def _lwr_identity(square_inside: bool) -> Callable[[dict], Sides]:
     return sides
 
 
-def _lwr_lifted_weights(c: dict) -> Sides:
+def _lwr_lifted_weights(c: dict) -> RigorousSides:
     L, m, a, k = (int(_parameter(c, "lhs", name)) for name in ("L", "m", "a", "k"))
     w = _parameter(c, "lhs", "w")
     total = Fraction(0)
@@ -735,8 +736,8 @@ def _identity(S: list[int], y: list[int], A: list[int]) -> Fraction:
     return sum((2 * max(Fraction(1, 2) - (total - a) ** 2, Fraction(0)) for a in A), Fraction(0))
 
 
-def _parity_pin(kind: str) -> Callable[[dict], Sides]:
-    def sides(c: dict) -> Sides:
+def _parity_pin(kind: str) -> Callable[[dict], RigorousSides]:
+    def sides(c: dict) -> RigorousSides:
         side = "rhs" if kind in ("network", "network-corrected") else "lhs"
         S, y = _parity_instance(c, side)
         total, m = sum(y[i] for i in S), len(y)
@@ -769,25 +770,25 @@ def _parity_pin(kind: str) -> Callable[[dict], Sides]:
     return sides
 
 
-def _tail_step_corrected(c: dict) -> Sides:
+def _tail_step_corrected(c: dict) -> RigorousSides:
     omr = _p(c, "lhs", "omr")
     d = ex.ceil(1 / omr)
     return 1 - (1 - omr) ** d, 1 - ex.exp(-1)
 
 
-def _theorem8_ch(c: dict) -> Sides:
+def _theorem8_ch(c: dict) -> RigorousSides:
     v = _parameter(c, "lhs", "v")
     n, _, k, W, B = _sizes(v["function"]["network"])
     return abs(Real(quantity(v))), k * (W * ex.sqrt(n) + B)
 
 
-def _lemma9_tighter(c: dict) -> Sides:
+def _lemma9_tighter(c: dict) -> RigorousSides:
     lhs = _spec(c, "lhs", "average_sensitivity")
     _, _, k, W, _ = _sizes(lhs["function"]["network"])
     return Real(quantity(lhs)), 4 * k * k * W * W
 
 
-def _lemma9_term_u_corrected(c: dict) -> Sides:
+def _lemma9_term_u_corrected(c: dict) -> RigorousSides:
     lhs = c["lhs"]
     if isinstance(lhs, dict) and lhs.get("quantity") == "lemma9_U":
         return Real(quantity(lhs)), Real(quantity({"quantity": "lemma9_wR", "network": lhs["network"]}))
@@ -795,43 +796,43 @@ def _lemma9_term_u_corrected(c: dict) -> Sides:
     return _quantity_side(c, "lhs", "lemma9_wR"), k * k * W * W
 
 
-def _lemma6_corrected(c: dict) -> Sides:
+def _lemma6_corrected(c: dict) -> RigorousSides:
     lhs = _spec(c, "lhs", "average_sensitivity")
     correlation = quantity({"quantity": "correlation_with_sum", "function": lhs["function"]})
     return Real(quantity(lhs)), Real(correlation / 2)
 
 
-def _eq17_corrected(c: dict) -> Sides:
+def _eq17_corrected(c: dict) -> RigorousSides:
     if c["relation"] == ">=":
         rho, tol = _p(c, "lhs", "rho"), _p(c, "lhs", "tol")
         r = ex.floor(2 / (1 - rho) + tol)
         return r * (1 - rho), Real(1)
     lhs = _spec(c, "lhs", "noise_sensitivity")
     rho = ex.rational(lhs["rho"], "rho")
-    table, D = _table(lhs["function"])
+    table, D = _scaled_table(lhs["function"])
     return Real(ex.noise_sensitivity(table, D, rho)), Real(
         ex.noise_sensitivity(table, D, 1 - Fraction(2, math.floor(2 / (1 - rho))))
     )
 
 
-def _section1_index_computes(c: dict) -> Sides:
+def _section1_index_computes(c: dict) -> RigorousSides:
     lhs = _spec(c, "lhs", "value")
     _, index = index_b([int(v) for v in lhs["x"]])
     return Real(quantity(lhs)), Real(Fraction(index))
 
 
-def _count_vs_one(kind: str = "active_count") -> Callable[[dict], Sides]:
+def _count_vs_one(kind: str = "active_count") -> Callable[[dict], RigorousSides]:
     return _quantity_vs(kind, _constant(1))
 
 
-def _junta_computes(c: dict) -> Sides:
+def _junta_computes(c: dict) -> RigorousSides:
     network = {key: _parameter(c, "lhs", key) for key in ("u", "W", "b")}
     x, V = _junta_instance(c, "rhs")
     T = _parameter(c, "rhs", "T")
     return Real(_value_at({"network": network}, x)), real(T[sum(((1 - x[v]) // 2) << t for t, v in enumerate(V))], "T")
 
 
-def _junta_indicator(c: dict) -> Sides:
+def _junta_indicator(c: dict) -> RigorousSides:
     x, V = _junta_instance(c, "rhs")
     w, threshold = _parameter(c, "lhs", "w"), _p(c, "lhs", "c")
     value = ex.maximum(
@@ -840,7 +841,7 @@ def _junta_indicator(c: dict) -> Sides:
     return value, Real(1 if all(x[i] == w[i] for i in V) else 0)
 
 
-def _junta_scale(c: dict) -> Sides:
+def _junta_scale(c: dict) -> RigorousSides:
     """The comparison the recorded sides name, among W <= sqrt(p), B <= p, W <= sqrt(log2 s), B <= log2 s."""
     network = {key: _parameter(c, "lhs", key) for key in ("u", "W", "b")}
     p, s = _p(c, "rhs", "p"), _p(c, "rhs", "s")
@@ -855,13 +856,13 @@ def _junta_scale(c: dict) -> Sides:
     raise Refused("the recorded sides are none of W <= sqrt(p), B <= p, W <= sqrt(log2 s), B <= log2 s")
 
 
-def _section1_index_sparsity(c: dict) -> Sides:
+def _section1_index_sparsity(c: dict) -> RigorousSides:
     if isinstance(c["lhs"], dict) and c["lhs"].get("quantity") == "active_count":
         return _quantity_side(c, "lhs", "active_count"), Real(1)
     return Real(len(_parameter(c, "lhs", "u"))), Real(2 ** int(_parameter(c, "rhs", "b")))
 
 
-def _lemma9_concavity(c: dict) -> Sides:
+def _lemma9_concavity(c: dict) -> RigorousSides:
     """sum_j p_j sqrt(log(1/p_j)) against Phi(s, k) (k sqrt(log(s/k)) when k/s <= e^-1/2, else s/sqrt(2e))."""
     network = _parameter(c, "rhs", "k")["network"]
     X, active, _, _ = _network_on_cube(network)
@@ -873,7 +874,7 @@ def _lemma9_concavity(c: dict) -> Sides:
     return lhs, rhs
 
 
-def _rho_choice_corrected(c: dict) -> Sides:
+def _rho_choice_corrected(c: dict) -> RigorousSides:
     n, s, k, W, B, ell = (_p(c, "lhs", name) for name in ("n", "s", "k", "W", "B", "ell"))
     log = ex.log
     terms = [Real(-4)]
@@ -898,7 +899,7 @@ def _encoding(w: list[int], y: list[int], L: int) -> tuple[list[int], list[Fract
     return z, v, Fraction(sum(w) * ((1 << L) - 1), 2)
 
 
-def _lwr_affine_encoding(c: dict) -> Sides:
+def _lwr_affine_encoding(c: dict) -> RigorousSides:
     w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
     L = int(_parameter(c, "lhs", "len_z")) // len(w)
     z, v, offset = _encoding(w, y, L)
@@ -917,7 +918,7 @@ def _lifted_value(w: list[int], L: int, a: int, z: list[int]) -> Fraction:
     return total - (sum(vk * vk for vk in v) + shift * shift - Fraction(1, 2))
 
 
-def _lwr_lift_corrected(c: dict) -> Sides:
+def _lwr_lift_corrected(c: dict) -> RigorousSides:
     w, y = _parameter(c, "lhs", "w"), _parameter(c, "lhs", "y")
     a, r = int(_parameter(c, "lhs", "a")), int(_parameter(c, "rhs", "r"))
     L = r // len(w)
@@ -927,13 +928,13 @@ def _lwr_lift_corrected(c: dict) -> Sides:
     )
 
 
-def _lwr_network_rounding(c: dict) -> Sides:
+def _lwr_network_rounding(c: dict) -> RigorousSides:
     q, p, w, y = _lwr_instance(c, "rhs")
     t = sum(a * b for a, b in zip(w, y, strict=True)) % q
     return _quantity_side(c, "lhs", "value"), Real((2 * p * t + q) // (2 * q) % p)
 
 
-def _parity_sparsity_corrected(c: dict) -> Sides:
+def _parity_sparsity_corrected(c: dict) -> RigorousSides:
     if isinstance(c["lhs"], dict) and c["lhs"].get("quantity") == "active_count":
         return _quantity_side(c, "lhs", "active_count"), Real(1)
     return Real(len(_parameter(c, "lhs", "b"))), 2 * _p(c, "rhs", "m")
@@ -941,7 +942,7 @@ def _parity_sparsity_corrected(c: dict) -> Sides:
 
 #: check id -> both sides of its pinned statement in exact or interval arithmetic. A check of
 #: :data:`sparseact.verify.checker.STATEMENTS` with no entry here is never confirmed.
-RIGOROUS: dict[str, Callable[[dict], Sides]] = {
+RIGOROUS: dict[str, Callable[[dict], RigorousSides]] = {
     "appendixA/sparse-sqrt-q-printed": _count_vs_one(),
     "appendixA/sparse-sqrt-q-corrected": _appendix_a_hypothesis(lambda w, q: sum(v * v for v in w) <= 1),
     "appendixA/sparse-sqrt-q-l1": _appendix_a_hypothesis(lambda w, q: sum(abs(v) for v in w) ** 2 <= 4 * q),
