@@ -15,7 +15,7 @@ def assert_certified_fail(record, finding):
 def assert_forced_fail_refused(record, finding):
     """A FAIL the test forced (a tampered constant of the check, or an instance outside the statement's range):
     the claim still builds its certificate, and the verifier, which pins the paper's statements
-    (sparseact.verify.checker.STATEMENTS) and recomputes both sides from the instance, does not confirm it."""
+    (sparseact.verify.checker.PINS) and recomputes both sides from the instance, does not confirm it."""
     assert record.verdict is Verdict.FAIL and record.finding == finding and record.counterexample, record
     verification = verify_certificate(certificate_document(record))
     assert not verification.confirmed, verification.message

@@ -2,7 +2,7 @@
 :mod:`sparseact.claims._checks`), and this module holds the run and the verifier to the declarations.
 
 * every declared check is a row of the run's ledger (results/ledger.csv), and the ledger holds no undeclared check;
-* a check that can FAIL (it declares a finding class) is pinned in the verifier (``sparseact.verify.checker.STATEMENTS``,
+* a check that can FAIL (it declares a finding class) is pinned in the verifier (``sparseact.verify.checker.PINS``,
   the pins of ``sparseact.verify.pins``), apart from :data:`NOT_YET_PINNED`, and every pin is such a check;
 * the verifier imports nothing from the claims (it owns the statements it checks);
 * the notebook's Verdicts bullets are the declarations' rules (:func:`sparseact.claims._checks.sync_verdict_prose`).
@@ -15,7 +15,7 @@ from test_layers import IMPORTS
 
 from sparseact.claims import claim_ids
 from sparseact.claims._checks import declaration_path, declared_checks, sync_verdict_prose
-from sparseact.verify.checker import STATEMENTS
+from sparseact.verify.checker import PINS
 from sparseact.verify.records import declared_record
 from sparseact.verify.verdicts import Verdict
 
@@ -63,11 +63,11 @@ def test_every_check_that_can_fail_is_pinned_and_every_pin_can_fail():
         "theorem8/tail-step",
         "theorem13/junta-corner",
     } <= set(failing)
-    assert set(failing) - set(STATEMENTS) == set(NOT_YET_PINNED)
-    assert set(STATEMENTS) <= set(failing), sorted(set(STATEMENTS) - set(failing))
+    assert set(failing) - set(PINS) == set(NOT_YET_PINNED)
+    assert set(PINS) <= set(failing), sorted(set(PINS) - set(failing))
     for claim in CLAIMS:
         for check_id, declaration in declared_checks(claim).items():
-            assert declaration["pinned"] is (check_id in STATEMENTS), check_id
+            assert declaration["pinned"] is (check_id in PINS), check_id
 
 
 def test_the_verifier_imports_nothing_from_the_claims():

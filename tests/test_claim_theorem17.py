@@ -82,7 +82,7 @@ def test_known_verdicts_and_never_fail(records):
 
 def test_dense_lower_bound_at_fixed_n_is_an_instance_of_its_refutation(records):
     from sparseact import bounds
-    from sparseact.verify.checker import STATEMENTS
+    from sparseact.verify.checker import PINS
 
     assert records["theorem17/memoriser-unseen-mass"].verdict is Verdict.PASS
     assert records["theorem17/memoriser-unseen-mass"].worst_value <= 1.0
@@ -93,7 +93,7 @@ def test_dense_lower_bound_at_fixed_n_is_an_instance_of_its_refutation(records):
     assert record.verdict is Verdict.PASS and record.certificate is None
     assert record.worst_value == pytest.approx(m0 / 1e18, rel=1e-12)
     # a PASS of a project statement: the verifier pins no certificate of it
-    assert not any(check.startswith("theorem17/dense") for check in STATEMENTS)
+    assert not any(check.startswith("theorem17/dense") for check in PINS)
     # 3 seeds cannot put the Clopper-Pearson upper end below delta = 0.2: INCONCLUSIVE by construction
     assert records["theorem17/at-bound"].verdict is Verdict.INCONCLUSIVE
     assert "scaling/theorem17-printed" in records["theorem17/at-bound"].notes

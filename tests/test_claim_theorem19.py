@@ -391,7 +391,7 @@ def test_a_bound_fail_on_a_tiny_sample_is_confirmed_and_a_tampered_field_refused
 
 def test_eq1_refuses_a_class_with_k_above_1():
     """(1) is stated for H_{n,s,1}: a lower bound on R_H of a class with k = 2 refutes nothing of it, in either pass."""
-    from sparseact.verify import rigorous
+    from sparseact.verify.checker import PINS
 
     document = certificate_document(_bound_fail("theorem19/bound"))
     for side in (document["certificate"]["lhs"], document["certificate"]["rhs"]["vars"]):
@@ -399,16 +399,15 @@ def test_eq1_refuses_a_class_with_k_above_1():
     outcome = verify_certificate(document)
     assert not outcome.confirmed and "H_{n,s,1}^{W,B}: the instance's class has k = 2" in outcome.message
     with pytest.raises(Exception, match="k = 2"):
-        rigorous.RIGOROUS["theorem19/bound"](document["certificate"])
+        PINS["theorem19/bound"].rigorous(document["certificate"])
 
 
 def test_a_corner_pin_expects_the_class_the_rule_gives():
     """The pinned finding (statement-error, out-of-range) of theorem19/bound is out-of-range for its corner instance
     and statement-error for a violation that survives flooring the log at 1 (here a made-up lhs value)."""
-    from sparseact.verify.checker import _pinned_finding
-    from sparseact.verify.pinned_text import PINNED_TEXT
+    from sparseact.verify.checker import PINS, _pinned_finding
 
-    pin = PINNED_TEXT["theorem19/bound"]["finding"]
+    pin = PINS["theorem19/bound"].pinned_text["finding"]
     certificate = _bound_fail("theorem19/bound").certificate
     assert _pinned_finding(pin, certificate) == "out-of-range"
     assert _pinned_finding(pin, {**certificate, "lhs_value": 10.0}) == "statement-error"

@@ -194,9 +194,9 @@ def _reasoned(lines: list[str], function: ast.AST) -> set[int]:
     return reasoned
 
 
-#: Deferred imports not yet given a reason, as ``path: import``: pinned_text.py is edited apart (its circle with
-#: recompute.py is gone, so this import can move to the top of that file; then this entry goes).
-NOT_YET_REASONED = {"sparseact/verify/pinned_text.py: from sparseact.verify.recompute import _formula_exprs"}
+#: Deferred imports not yet given a reason, as ``path: import`` (none left: pinned_text.py's import of recompute.py
+#: moved to the top of the file).
+NOT_YET_REASONED: set[str] = set()
 
 
 def test_every_import_inside_a_function_says_why():

@@ -15,7 +15,7 @@ from test_verify_rigorous import AWAITING_RERUN
 from sparseact import bounds
 from sparseact.cli import main
 from sparseact.verify.certificates import quantity
-from sparseact.verify.checker import STATEMENTS, verify_certificate, verify_file
+from sparseact.verify.checker import PINS, verify_certificate, verify_file
 from sparseact.verify.recompute import (
     MAX_ENUMERATION_DIM,
     cube,
@@ -121,13 +121,13 @@ def test_every_committed_certificate_is_confirmed_and_names_its_statement(commit
         document = json.loads(path.read_text())
         if document["check_id"] in AWAITING_RERUN:
             continue
-        assert f"confirmed: refutes {STATEMENTS[document['check_id']].statement_id} (" in line, line
+        assert f"confirmed: refutes {PINS[document['check_id']].statement.statement_id} (" in line, line
 
 
 def test_every_pinned_statement_uses_the_relation_its_committed_certificate_names(committed):
     for path in committed.rglob("*.json"):
         document = json.loads(path.read_text())
-        statement = STATEMENTS[document["check_id"]]
+        statement = PINS[document["check_id"]].statement
         assert (statement.statement_id, statement.relation) == (
             document["statement_id"],
             document["certificate"]["relation"],

@@ -1,7 +1,9 @@
 """The certificate checker's proofs and refusals: exact and interval arithmetic (sparseact.verify.exact), no
-confirmation without the rigorous pass (sparseact.verify.rigorous), the pinned text of every field
-(sparseact.verify.pinned_text), and hostile files. Every test edits its own copy of results/certificates."""
+confirmation without the rigorous pass (each pin's rigorous sides, on sparseact.verify.rigorous), the pinned text of
+every field (each pin's pinned_text; sparseact.verify.pinned_text prints it), and hostile files. Every test edits its
+own copy of results/certificates."""
 
+import dataclasses
 import json
 import math
 import os
@@ -16,9 +18,7 @@ from hypothesis import strategies as st
 
 from sparseact.cli import main
 from sparseact.verify import exact as ex
-from sparseact.verify import rigorous
-from sparseact.verify.checker import STATEMENTS, verify_certificate, verify_file
-from sparseact.verify.pinned_text import PINNED_TEXT
+from sparseact.verify.checker import PINS, verify_certificate, verify_file
 
 #: Committed certificates refused until the lead's full run rewrites them in exact form (the writer now records
 #: them exactly): the least-squares residual r of section4_lwr/linear-encoding is orthogonal to Z only up to rounding.
@@ -129,23 +129,27 @@ def test_no_confirmation_without_the_rigorous_pass(committed, monkeypatch):
     for check_id, (_, document) in sorted(documents.items()):
         if check_id in AWAITING_RERUN:
             continue
-        monkeypatch.delitem(rigorous.RIGOROUS, check_id)
+        monkeypatch.setitem(PINS, check_id, dataclasses.replace(PINS[check_id], rigorous=None))
         refused(document, "no exact or interval evaluation is pinned")
         monkeypatch.undo()
     # the float sides violate beyond the tolerance, but the enclosure of lhs - rhs reaches 0: refused
     _, document = documents["lemma9/transition"]
+    pin = PINS["lemma9/transition"]
     monkeypatch.setitem(
-        rigorous.RIGOROUS, "lemma9/transition", lambda c: (ex.Real(Fraction(5, 16)), ex.between(0, Fraction(5, 16)))
+        PINS,
+        "lemma9/transition",
+        dataclasses.replace(pin, rigorous=lambda c: (ex.Real(Fraction(5, 16)), ex.between(0, Fraction(5, 16)))),
     )
     refused(document, "lhs - rhs in [0, 0.3125] (interval arithmetic, 128 bits)")
     # exact sides that do not reproduce the recorded values: refused
-    monkeypatch.setitem(rigorous.RIGOROUS, "lemma9/transition", lambda c: (ex.Real(1), ex.Real(0)))
+    monkeypatch.setitem(
+        PINS, "lemma9/transition", dataclasses.replace(pin, rigorous=lambda c: (ex.Real(1), ex.Real(0)))
+    )
     refused(document, "recorded 0.3125")
 
 
 def test_every_pinned_statement_has_a_rigorous_evaluation():
-    assert set(rigorous.RIGOROUS) <= set(STATEMENTS)
-    missing = set(STATEMENTS) - set(rigorous.RIGOROUS)
+    missing = {check_id for check_id, pin in PINS.items() if pin.rigorous is None}
     assert missing <= NOT_YET_RIGOROUS, sorted(missing - NOT_YET_RIGOROUS)
 
 
@@ -278,9 +282,10 @@ def test_every_committed_check_has_pinned_text(repo_root, committed):
     import pandas as pd
 
     documents = set(_documents(committed))
-    assert documents <= set(PINNED_TEXT) <= set(STATEMENTS)
+    pinned_text = {check_id for check_id, pin in PINS.items() if pin.pinned_text is not None}
+    assert documents <= pinned_text
     verdicts = pd.read_csv(repo_root / "results" / "ledger.csv", keep_default_na=False).set_index("check_id")["verdict"]
-    assert all(verdicts[check_id] != "FAIL" for check_id in set(PINNED_TEXT) - documents)
+    assert all(verdicts[check_id] != "FAIL" for check_id in pinned_text - documents)
 
 
 # ---------------------------------------------------------------------------
@@ -488,9 +493,10 @@ def test_the_ledger_writes_the_proved_margin(committed, tmp_path):
 
 
 def test_the_checker_imports_nothing_of_the_code_that_found_the_instances(repo_root):
-    """The proof (exact, rigorous) imports only the checker; the float pass adds sparseact.bounds (the printed
-    formulas) and the validation module; none imports sparseact.claims or the constructions, learners and search
-    code that found the instances."""
+    """What the proofs share (exact, rigorous) imports only the checker; the float pass and the pins add
+    sparseact.bounds (the printed formulas) and the validation module; none imports sparseact.claims or the
+    constructions, learners and search code that found the instances. (A pin's own proof does not use
+    sparseact.bounds either: the test below.)"""
     import ast
 
     allowed = {
@@ -515,17 +521,51 @@ def test_the_checker_imports_nothing_of_the_code_that_found_the_instances(repo_r
         assert not any(module.startswith("sparseact.claims") for module in ours)
 
 
+def test_no_proof_uses_the_printed_formulas_of_sparseact_bounds(repo_root):
+    """A pin's rigorous sides recompute the printed bounds themselves, in exact or interval arithmetic: no function of
+    a pins module that a ``Pin``'s ``rigorous`` argument (its second) in the module reaches names ``bounds``
+    (sparseact.bounds, the float formulas the float pass reads), so the proof does not rest on the code it checks.
+    Every pin's argument is read (the count is the module's)."""
+    import ast
+    import importlib
+
+    for path in sorted((repo_root / "src/sparseact/verify/pins").glob("[!_]*.py")):
+        tree = ast.parse(path.read_text())
+        functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+        def names(node):
+            return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+        calls = [
+            node for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Pin"
+        ]
+        roots = [
+            *(call.args[1] for call in calls if len(call.args) > 1),
+            *(keyword.value for call in calls for keyword in call.keywords if keyword.arg == "rigorous"),
+        ]
+        assert len(roots) == len(importlib.import_module(f"sparseact.verify.pins.{path.stem}").PINS), path.name
+        reached, todo = set(), set().union(*map(names, roots)) & set(functions)
+        while todo:
+            name = todo.pop()
+            reached.add(name)
+            todo |= (names(functions[name]) & set(functions)) - reached
+        assert reached, path.name
+        assert not [name for name in reached if "bounds" in names(functions[name])], path.name
+
+
 def test_a_pin_is_the_entry_its_certificate_prints(committed):
-    """``python -m sparseact.verify.pinned_text FILE`` prints the entry a new check's pin declares."""
+    """``python -m sparseact.verify.pinned_text FILE`` prints the ``pinned_text`` a new check's pin declares."""
     from sparseact.verify.checker import _fill_pinned
     from sparseact.verify.pinned_text import pinned_entry
 
     for check_id, (_, document) in _documents(committed).items():
         namespace = {}
-        exec("entry = {" + pinned_entry(document) + "}", {}, namespace)
-        pin = PINNED_TEXT[check_id]
+        printed = pinned_entry(document)
+        assert printed.splitlines()[0].strip() == f"# the text of {check_id}"
+        exec("entry = [\n" + printed + "\n]", {}, namespace)
+        pin = PINS[check_id].pinned_text
         filled = {**pin, **{f: _fill_pinned(pin[f], document["certificate"]) for f in ("lhs_label", "rhs_label")}}
-        assert namespace["entry"] == {check_id: filled}
+        assert namespace["entry"] == [filled]
 
 
 def test_a_label_naming_the_instance_is_pinned_to_it(committed):

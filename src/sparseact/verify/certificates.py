@@ -6,8 +6,8 @@ asserts, ``lhs REL rhs`` with ``REL`` one of ``"<="``, ``">="``, ``"=="``, and
 describes both sides as *quantities* computed from an explicit instance, together
 with the values the check computed. ``sparseact verify-certificate FILE...``
 checks the file against the statement its ``check_id`` refutes, which the
-verifier owns (:data:`sparseact.verify.checker.STATEMENTS`: the relation, the bound and
-the meaning of each of its variables): it takes only the *instance* from the
+verifier owns (the check's pin, :data:`sparseact.verify.checker.PINS`: the relation, the bound
+and the meaning of each of its variables): it takes only the *instance* from the
 file (networks, functions, points, the statement's free parameters), recomputes
 both sides and every variable with the small independent evaluators of
 :mod:`sparseact.verify.recompute` and :mod:`sparseact.verify.pins` (plain numpy, none of the check code), and confirms that

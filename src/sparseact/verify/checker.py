@@ -1,21 +1,21 @@
 """Independent re-evaluation of FAIL certificates (``sparseact verify-certificate``).
 
 A certificate file (:mod:`sparseact.verify.certificates`) names a check and gives an explicit instance that
-violates the paper's statement the check tests. The statement is the verifier's, not the file's: :data:`STATEMENTS`
-pins, per check, the statement id, the relation, and a function that recomputes both sides and every variable of
-the bound (``n``, ``s``, ``k``, ``W``, ``B``, ``R``, ...) from the instance alone (bounds printed in
-:mod:`sparseact.bounds` come from there). No expression of the file is evaluated; a variable the file records must
-equal the recomputed one. The pins are declared per claim (:mod:`sparseact.verify.pins`, one module each) on the
-evaluators of :mod:`sparseact.verify.recompute`, which share no code with the checks that produced the
-certificate; no module of the verifier imports ``sparseact.claims``.
+violates the paper's statement the check tests. The statement is the verifier's, not the file's: :data:`PINS`
+holds, per check, its :class:`~sparseact.verify.pins.Pin`: the statement id, the relation, and a function that
+recomputes both sides and every variable of the bound (``n``, ``s``, ``k``, ``W``, ``B``, ``R``, ...) from the
+instance alone (bounds printed in :mod:`sparseact.bounds` come from there), the same two sides in exact or interval
+arithmetic, and the text the file must carry. No expression of the file is evaluated; a variable the file records
+must equal the recomputed one. The pins are declared per claim (:mod:`sparseact.verify.pins`, one module each) on
+the evaluators of :mod:`sparseact.verify.recompute` and :mod:`sparseact.verify.rigorous`, which share no code with
+the checks that produced the certificate; no module of the verifier imports ``sparseact.claims``.
 
 A certificate is confirmed when its check is pinned, it names the check's statement and relation, its recorded
 variables are the instance's, both recomputed sides reproduce the recorded values
 (:data:`~sparseact.verify.certificates.REPRODUCE_RTOL`), they violate the pinned relation, its text is the pinned
-text (:mod:`sparseact.verify.pinned_text`), and the violation is established in exact or interval arithmetic
-(:mod:`sparseact.verify.rigorous`). Instances beyond the limits of :mod:`sparseact.verify.recompute` (cube
-dimension, network size, file size, sums of Section 4) are refused with a message before anything large is
-allocated. A check with no pinned statement is not confirmed.
+text (``Pin.pinned_text``), and the violation is established in exact or interval arithmetic (``Pin.rigorous``).
+Instances beyond the limits of :mod:`sparseact.verify.recompute` (cube dimension, network size, file size, sums of
+Section 4) are refused with a message before anything large is allocated. A check with no pin is not confirmed.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from pathlib import Path
 from sparseact._validation import MANIFEST_NAME, read_regular_file
 from sparseact.verify import corners, exact
 from sparseact.verify.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL, violated
-from sparseact.verify.pinned_text import PINNED_TEXT
 from sparseact.verify.pins import (
+    Pin,
     appendixA,
     lemma6,
     lemma9,
@@ -46,7 +46,6 @@ from sparseact.verify.pins import (
 from sparseact.verify.recompute import (
     MAX_FILE_BYTES,
     Refused,
-    Statement,
     Verification,
     _check_recorded_variables,
     _fields,
@@ -54,7 +53,6 @@ from sparseact.verify.recompute import (
     _same,
     read_certificate,
 )
-from sparseact.verify.rigorous import RIGOROUS
 
 #: What evaluating a hostile instance may raise, besides :class:`Refused`: the certificate is then not confirmed.
 EVALUATION_ERRORS = (
@@ -67,20 +65,20 @@ EVALUATION_ERRORS = (
     OverflowError,
     RecursionError,
 )
-#: check id -> the statement it refutes, from the pins of each claim (:mod:`sparseact.verify.pins`). A certificate
-#: of any other check is not confirmed.
-STATEMENTS: dict[str, Statement] = {
-    **appendixA.STATEMENTS,
-    **lemma10.STATEMENTS,
-    **lemma6.STATEMENTS,
-    **lemma9.STATEMENTS,
-    **scaling.STATEMENTS,
-    **section1_index.STATEMENTS,
-    **section4_lwr.STATEMENTS,
-    **section4_parity.STATEMENTS,
-    **theorem13.STATEMENTS,
-    **theorem19.STATEMENTS,
-    **theorem8.STATEMENTS,
+#: check id -> its pin (the statement it refutes, both sides proved, its text), merged from the ``PINS`` each claim
+#: declares (:mod:`sparseact.verify.pins`). A certificate of any other check is not confirmed.
+PINS: dict[str, Pin] = {
+    **appendixA.PINS,
+    **lemma10.PINS,
+    **lemma6.PINS,
+    **lemma9.PINS,
+    **scaling.PINS,
+    **section1_index.PINS,
+    **section4_lwr.PINS,
+    **section4_parity.PINS,
+    **theorem13.PINS,
+    **theorem19.PINS,
+    **theorem8.PINS,
 }
 
 
@@ -112,9 +110,9 @@ def _pinned_finding(pin: str | tuple[str, str], certificate: dict) -> str:
     return corner if corners.certificate_in_log_corner(certificate) else default
 
 
-def _check_pinned_text(check_id: str, document: dict, certificate: dict) -> None:
-    """Refuse, naming the field, a file whose text differs from the check's pin (:data:`PINNED_TEXT`)."""
-    pin = PINNED_TEXT.get(check_id)
+def _check_pinned_text(pin: dict | None, document: dict, certificate: dict) -> None:
+    """Refuse, naming the field, a file whose text differs from the check's pinned text (``Pin.pinned_text``; a pin
+    with none pins no text)."""
     if pin is None:
         return
     for field in ("statement", "paper_ref", "finding"):
@@ -134,19 +132,19 @@ def _check_pinned_text(check_id: str, document: dict, certificate: dict) -> None
 
 
 def verify_certificate(document: dict) -> Verification:
-    """Check a certificate file's content against the statement its check refutes (:data:`STATEMENTS`).
+    """Check a certificate file's content against its check's pin (:data:`PINS`).
 
-    Confirmed when the check is one of :data:`STATEMENTS`, the file names that check's statement and
-    relation, every variable the file records is the one the instance gives, both sides recomputed
-    from the instance reproduce the recorded values, and they violate the pinned relation.
+    Confirmed when the check is one of :data:`PINS`, the file names that check's statement and relation, every
+    variable the file records is the one the instance gives, both sides recomputed from the instance reproduce the
+    recorded values, they violate the pinned relation, the file's text is the pinned text, and the violation is
+    established in exact or interval arithmetic.
     """
     try:
         check_id, statement_id, certificate = _fields(document)
-        statement = STATEMENTS.get(check_id)
-        if statement is None:
-            raise Refused(
-                f"check {check_id!r} refutes no statement the verifier knows (sparseact.verify.checker.STATEMENTS)"
-            )
+        pin = PINS.get(check_id)
+        if pin is None:
+            raise Refused(f"check {check_id!r} refutes no statement the verifier knows (sparseact.verify.checker.PINS)")
+        statement = pin.statement
         if statement_id != statement.statement_id:
             raise Refused(f"check {check_id} refutes statement {statement.statement_id}, not {statement_id}")
         relation = certificate["relation"]
@@ -179,11 +177,11 @@ def verify_certificate(document: dict) -> Verification:
     if problems:
         return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {'; '.join(problems)}")
     try:
-        _check_pinned_text(check_id, document, certificate)
+        _check_pinned_text(pin.pinned_text, document, certificate)
     except Refused as exc:
         return Verification(False, lhs, rhs, f"NOT confirmed against {refutes}: {exc}")
     try:
-        margin = _rigorous_margin(check_id, certificate)
+        margin = _rigorous_margin(pin, certificate)
     except EVALUATION_ERRORS as exc:
         return Verification(
             False,
@@ -205,14 +203,14 @@ def verify_certificate(document: dict) -> Verification:
     )
 
 
-def _rigorous_margin(check_id: str, certificate: dict) -> str:
-    """The proof of the violation (:mod:`sparseact.verify.rigorous`): both sides recomputed in exact or interval
-    arithmetic must enclose the recorded values (:data:`~sparseact.verify.certificates.REPRODUCE_RTOL`) and lie
-    strictly on the violating side; returns the margin ``lhs - rhs`` and its method, or raises :class:`Refused`."""
-    sides = RIGOROUS.get(check_id)
-    if sides is None:
-        raise Refused("no exact or interval evaluation is pinned for this check (sparseact.verify.rigorous.RIGOROUS)")
-    values = sides(certificate)
+def _rigorous_margin(pin: Pin, certificate: dict) -> str:
+    """The proof of the violation (``Pin.rigorous``, on :mod:`sparseact.verify.rigorous`): both sides recomputed in
+    exact or interval arithmetic must enclose the recorded values (:data:`~sparseact.verify.certificates.
+    REPRODUCE_RTOL`) and lie strictly on the violating side; returns the margin ``lhs - rhs`` and its method, or
+    raises :class:`Refused`."""
+    if pin.rigorous is None:
+        raise Refused("no exact or interval evaluation is pinned for this check (its Pin has no rigorous sides)")
+    values = pin.rigorous(certificate)
     for side, value in zip(("lhs", "rhs"), values, strict=True):
         recorded = exact.rational(certificate[f"{side}_value"], f"{side}_value")
         lo, hi = value.bounds()

@@ -28,8 +28,8 @@ class CheckRecord:
     check_id : str
         Unique id of the check, ``"<claim_id>/<name>"``, e.g. ``"section4_parity/lift-printed"``.
     statement_id : str
-        The statement of the paper the check bears on (a key of its claim
-        module's ``STATEMENTS``), e.g. ``"lemma9"``, ``"eq15"``.
+        The statement of the paper the check bears on (an ``id`` of its claim's
+        ``statements.yaml``), e.g. ``"lemma9"``, ``"eq15"``.
     paper_ref : str
         Where the claim is printed (PMLR numbering).
     statement : str

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 
+from sparseact.verify import exact as ex
+from sparseact.verify.exact import Real
+from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
     MEMBERSHIP_TOL,
     Refused,
@@ -16,6 +21,7 @@ from sparseact.verify.recompute import (
     _spec,
     evaluate_quantity,
 )
+from sparseact.verify.rigorous import RigorousSides, _count_vs_one, _quantity_side, quantity
 
 
 def _appendix_a_sparsity(c: dict) -> Sides:
@@ -95,34 +101,121 @@ def _appendix_a_sparsity_l1(c: dict) -> Sides:
     return Sides(evaluate_quantity(lhs), 1.0, {})
 
 
-#: check id -> the statement it refutes (the checks of ``appendixA``).
-STATEMENTS: dict[str, Statement] = {
-    "appendixA/sparse-sqrt-q-printed": Statement(
-        "appendixA-sqrt-q", "<=", "with Gamma = sqrt(q), F is 1-sparsely activated for all inputs", _appendix_a_sparsity
+# ---------------------------------------------------------------------------
+# Both sides in exact or interval arithmetic (the proof; shared evaluators: sparseact.verify.rigorous)
+# ---------------------------------------------------------------------------
+
+
+def _appendix_a_computes_rigorous(c: dict) -> RigorousSides:
+    lhs = _spec(c, "lhs", "value")
+    network = lhs["function"]["network"]
+    b = len(network["u"]).bit_length() - 1
+    x = lhs["x"]
+    alpha = sum(((1 - int(v)) // 2) << i for i, v in enumerate(x[:b]))
+    w = [ex.rational(v, "w") for v in network["W"][alpha][b:]]
+    return Real(quantity(lhs)), Real(
+        max(sum((wi * int(yi) for wi, yi in zip(w, x[b:], strict=True)), Fraction(0)), Fraction(0))
+    )
+
+
+def _appendix_a_whp_rigorous(c: dict) -> RigorousSides:
+    s = len(_spec(c, "lhs", "sparse_probability")["network"]["u"])
+    return _quantity_side(c, "lhs", "sparse_probability"), Real(1 - Fraction(1, s))
+
+
+def _appendix_a_hypothesis_rigorous(norm: Callable[[list[Fraction], int], bool]) -> Callable[[dict], RigorousSides]:
+    def sides(c: dict) -> RigorousSides:
+        network = _spec(c, "lhs", "active_count")["network"]
+        b = len(network["u"]).bit_length() - 1
+        q = len(network["W"][0]) - b
+        if not all(norm([ex.rational(v, "w") for v in row[b:]], q) for row in network["W"]):
+            raise Refused("the instance breaks the statement's hypothesis on ||w_alpha||")
+        return _quantity_side(c, "lhs", "active_count"), Real(1)
+
+    return sides
+
+
+#: check id -> its pin (the checks of ``appendixA``): the statement it refutes with its float pass, both sides in
+#: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
+PINS: dict[str, Pin] = {
+    "appendixA/sparse-sqrt-q-printed": Pin(
+        Statement(
+            "appendixA-sqrt-q",
+            "<=",
+            "with Gamma = sqrt(q), F is 1-sparsely activated for all inputs",
+            _appendix_a_sparsity,
+        ),
+        _count_vs_one(),
+        {
+            "statement": "with Gamma = sqrt(q), F is 1-sparsely activated for all inputs (w_alpha arbitrary)",
+            "paper_ref": "Appendix A",
+            "finding": "statement-error",
+            "lhs_label": "#{alpha : <w_alpha, y> + Gamma(<x, alpha> - b) > 0}",
+            "rhs_label": "1 (1-sparse for all inputs)",
+            "expr": {
+                "rhs": "1",
+            },
+        },
     ),
-    "appendixA/sparse-sqrt-q-corrected": Statement(
-        "appendixA-sqrt-q",
-        "<=",
-        "with Gamma = sqrt(q) and ||w_alpha||_2 <= 1, F is 1-sparse on all inputs",
-        _appendix_a_sparsity_l2,
+    "appendixA/sparse-sqrt-q-corrected": Pin(
+        Statement(
+            "appendixA-sqrt-q",
+            "<=",
+            "with Gamma = sqrt(q) and ||w_alpha||_2 <= 1, F is 1-sparse on all inputs",
+            _appendix_a_sparsity_l2,
+        ),
+        _appendix_a_hypothesis_rigorous(lambda w, q: sum(v * v for v in w) <= 1),
     ),
-    "appendixA/sparse-sqrt-q-l1": Statement(
-        "appendixA-sqrt-q",
-        "<=",
-        "with Gamma = sqrt(q) and ||w_alpha||_1 <= 2 Gamma, F is 1-sparse on all inputs",
-        _appendix_a_sparsity_l1,
+    "appendixA/sparse-sqrt-q-l1": Pin(
+        Statement(
+            "appendixA-sqrt-q",
+            "<=",
+            "with Gamma = sqrt(q) and ||w_alpha||_1 <= 2 Gamma, F is 1-sparse on all inputs",
+            _appendix_a_sparsity_l1,
+        ),
+        _appendix_a_hypothesis_rigorous(lambda w, q: sum(abs(v) for v in w) ** 2 <= 4 * q),
     ),
-    "appendixA/whp-printed-split": Statement(
-        "appendixA-whp",
-        ">=",
-        "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary, Pr[F is 1-sparse] >= 1 - 1/P(s) "
-        "for a polynomial P (read at P(s) = s)",
-        _appendix_a_whp,
+    "appendixA/whp-printed-split": Pin(
+        Statement(
+            "appendixA-whp",
+            ">=",
+            "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary, Pr[F is 1-sparse] >= 1 - 1/P(s) "
+            "for a polynomial P (read at P(s) = s)",
+            _appendix_a_whp,
+        ),
+        _appendix_a_whp_rigorous,
+        {
+            "statement": "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary (as printed), F is 1-sparse with probability 1 - 1/poly(s)",
+            "paper_ref": "Appendix A (with Remark 11)",
+            "finding": "statement-error",
+            "lhs_label": "Pr_(x,y)[F is 1-sparse]",
+            "rhs_label": "1 - 1/P(s) with P(s) = s",
+            "expr": {
+                "rhs": "1 - 1/s",
+            },
+        },
     ),
-    "appendixA/computes": Statement(
-        "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A)", _appendix_a_computes
+    "appendixA/computes": Pin(
+        Statement("appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A)", _appendix_a_computes),
+        _appendix_a_computes_rigorous,
     ),
-    "appendixA/computes-printed": Statement(
-        "appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A, w_alpha as printed)", _appendix_a_computes
+    "appendixA/computes-printed": Pin(
+        Statement(
+            "appendixA-computes",
+            "==",
+            "F(x, y) = sigma(<w_x, y>) (Appendix A, w_alpha as printed)",
+            _appendix_a_computes,
+        ),
+        _appendix_a_computes_rigorous,
+        {
+            "statement": "F(x, y) = sigma(<w_x, y>) on all inputs (Gamma = sqrt(q), w_x arbitrary, as printed)",
+            "paper_ref": "Appendix A",
+            "finding": "statement-error",
+            "lhs_label": "F(x, y)",
+            "rhs_label": "sigma(<w_x, y>)",
+            "expr": {
+                "rhs": "relu(sum(w[i] * y[i] for i in range(q)))",
+            },
+        },
     ),
 }

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
 from sparseact import bounds
+from sparseact.verify import exact as ex
+from sparseact.verify.exact import Real, real
+from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
     MAX_ENUMERATION_DIM,
     Refused,
@@ -23,6 +27,7 @@ from sparseact.verify.recompute import (
     cube,
     evaluate_quantity,
 )
+from sparseact.verify.rigorous import RigorousSides, _p, _quantity_side, _quantity_vs, _scaled_table, _sizes, quantity
 
 
 def _claim21_tail(c: dict) -> Sides:
@@ -94,40 +99,140 @@ def _eq17_corrected(c: dict) -> Sides:
     return Sides(_noise_sensitivity(table, rho), _noise_sensitivity(table, effective), {})
 
 
-#: check id -> the statement it refutes (the checks of ``lemma10``).
-STATEMENTS: dict[str, Statement] = {
-    "lemma10/claim21-tail-negative-rho": Statement(
-        "claim2.1-tail",
-        "<=",
-        "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) (Claim 2.1, no range of rho)",
-        _claim21_tail,
+# ---------------------------------------------------------------------------
+# Both sides in exact or interval arithmetic (the proof; shared evaluators: sparseact.verify.rigorous)
+# ---------------------------------------------------------------------------
+
+
+def _claim21_rhs_rigorous(c: dict) -> Real:
+    d = int(_spec(c, "lhs", "fourier_tail")["degree"])
+    rho = _p(c, "rhs", "rho")
+    ns = Real(ex.noise_sensitivity(*_scaled_table(_spec(c, "lhs", "fourier_tail")["function"]), rho.exact))
+    return 2 * ns / (1 - rho**d)
+
+
+def _eq17_coupling_rigorous(c: dict) -> RigorousSides:
+    rho = ex.rational(_spec(c, "lhs", "noise_sensitivity")["rho"], "rho")
+    return _quantity_side(c, "lhs", "noise_sensitivity"), Real(Fraction(1, math.floor(2 / (1 - rho))))
+
+
+def _eq17_printed_rigorous(c: dict) -> RigorousSides:
+    ns = _quantity_side(c, "lhs", "noise_sensitivity")
+    return ns, 4 * ns
+
+
+def _lemma10_bound_rigorous(c: dict) -> RigorousSides:
+    lhs = _spec(c, "lhs", "noise_sensitivity")
+    rho, C = real(lhs["rho"], "rho"), _p(c, "rhs", "C")
+    n, s, k, W, B = _sizes(lhs["function"]["network"])
+    bound = ex.sqrt(1 - rho) * (k**4 * W**2 * ex.log(n * s / (1 - rho)) ** 2 + k**3 * B**2 * ex.sqrt(ex.log(s)))
+    return Real(quantity(lhs)), C * bound
+
+
+def _eq17_corrected_rigorous(c: dict) -> RigorousSides:
+    if c["relation"] == ">=":
+        rho, tol = _p(c, "lhs", "rho"), _p(c, "lhs", "tol")
+        r = ex.floor(2 / (1 - rho) + tol)
+        return r * (1 - rho), Real(1)
+    lhs = _spec(c, "lhs", "noise_sensitivity")
+    rho = ex.rational(lhs["rho"], "rho")
+    table, D = _scaled_table(lhs["function"])
+    return Real(ex.noise_sensitivity(table, D, rho)), Real(
+        ex.noise_sensitivity(table, D, 1 - Fraction(2, math.floor(2 / (1 - rho))))
+    )
+
+
+#: check id -> its pin (the checks of ``lemma10``): the statement it refutes with its float pass, both sides in
+#: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
+PINS: dict[str, Pin] = {
+    "lemma10/claim21-tail-negative-rho": Pin(
+        Statement(
+            "claim2.1-tail",
+            "<=",
+            "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) (Claim 2.1, no range of rho)",
+            _claim21_tail,
+        ),
+        _quantity_vs("fourier_tail", _claim21_rhs_rigorous),
+        {
+            "statement": "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) for all f (no range of rho printed)",
+            "paper_ref": "Claim 2.1",
+            "finding": "out-of-range",
+            "lhs_label": "sum_{|T|>d} fhat(T)^2",
+            "rhs_label": "2 NS_rho(f) / (1 - rho^d)",
+            "expr": {
+                "rhs": "2 * ns / (1 - rho**d)",
+            },
+        },
     ),
-    "lemma10/claim21-tail": Statement(
-        "claim2.1-tail",
-        "<=",
-        "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d), rho in [0, 1), d >= 1 (Claim 2.1)",
-        _claim21_tail_in_range,
+    "lemma10/claim21-tail": Pin(
+        Statement(
+            "claim2.1-tail",
+            "<=",
+            "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d), rho in [0, 1), d >= 1 (Claim 2.1)",
+            _claim21_tail_in_range,
+        ),
+        _quantity_vs("fourier_tail", _claim21_rhs_rigorous),
     ),
-    "lemma10/eq17-printed": Statement(
-        "eq17", "==", "NS_rho(h) = E[(h(x) - h(y))^2], y ~ N_rho(x) (eq. (17))", _eq17_printed
+    "lemma10/eq17-printed": Pin(
+        Statement("eq17", "==", "NS_rho(h) = E[(h(x) - h(y))^2], y ~ N_rho(x) (eq. (17))", _eq17_printed),
+        _eq17_printed_rigorous,
+        {
+            "statement": "NS_rho(h) = E[(h(x)-h(y))^2] = (1/r) E (sum_b E_v (H_z(v) - H_z(v^b))^2) = (1/r) E[AS(H_z)]",
+            "paper_ref": "Appendix B, eq. (17)",
+            "finding": "proof-slip",
+            "lhs_label": "NS_rho(h)",
+            "rhs_label": "E[(h(x) - h(y))^2], y ~ N_rho(x)",
+            "expr": {
+                "rhs": "4 * (1 - rho) / 2",
+            },
+        },
     ),
-    "lemma10/eq17-coupling": Statement(
-        "lemma10-proof-coupling",
-        "==",
-        "the bucket coupling (r = floor(2/(1-rho))) has E[(1/4)(h(x) - h(y))^2] = NS_rho(h)",
-        _eq17_coupling,
+    "lemma10/eq17-coupling": Pin(
+        Statement(
+            "lemma10-proof-coupling",
+            "==",
+            "the bucket coupling (r = floor(2/(1-rho))) has E[(1/4)(h(x) - h(y))^2] = NS_rho(h)",
+            _eq17_coupling,
+        ),
+        _eq17_coupling_rigorous,
+        {
+            "statement": "(x, y) of the bucket coupling are distributed exactly as (x, N_rho(x)), r = floor(2/(1-rho))",
+            "paper_ref": "Appendix B, eq. (17)",
+            "finding": "proof-slip",
+            "lhs_label": "NS_rho(h) = Pr_{y ~ N_rho(x)}[y_1 != x_1]",
+            "rhs_label": "the coupling's E[(1/4)(h(x) - h(y))^2] = 1/r",
+            "expr": {
+                "rhs": "1 / floor(2 / (1 - rho))",
+            },
+        },
     ),
-    "lemma10/bound-degenerate": Statement(
-        "lemma10",
-        "<=",
-        "NS_rho(h) <= C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) (Lemma 10)",
-        _lemma10_bound,
+    "lemma10/bound-degenerate": Pin(
+        Statement(
+            "lemma10",
+            "<=",
+            "NS_rho(h) <= C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) (Lemma 10)",
+            _lemma10_bound,
+        ),
+        _lemma10_bound_rigorous,
+        {
+            "statement": "NS_rho(h) = sqrt(1-rho) O(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) at ns = 1 - rho",
+            "paper_ref": "Lemma 10",
+            "finding": "out-of-range",
+            "lhs_label": "NS_0(relu(x_1))",
+            "rhs_label": "C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s))",
+            "expr": {
+                "rhs": "C * sqrt(1 - rho) * (k**4 * W**2 * log(n * s / (1 - rho))**2 + k**3 * B**2 * sqrt(log(s)))",
+            },
+        },
     ),
-    "lemma10/eq17-corrected": Statement(
-        "eq17",
-        "<=",
-        "NS_rho(h) <= NS_{1-2/r}(h) and r (1 - rho) >= 1, r = floor(2/(1-rho)), rho in [0, 1) (corrected (17))",
-        _eq17_corrected,
-        links=(">=",),
+    "lemma10/eq17-corrected": Pin(
+        Statement(
+            "eq17",
+            "<=",
+            "NS_rho(h) <= NS_{1-2/r}(h) and r (1 - rho) >= 1, r = floor(2/(1-rho)), rho in [0, 1) (corrected (17))",
+            _eq17_corrected,
+            links=(">=",),
+        ),
+        _eq17_corrected_rigorous,
     ),
 }

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sparseact.verify.exact import Real
+from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
     Refused,
     Sides,
@@ -15,6 +17,7 @@ from sparseact.verify.recompute import (
     cube,
     evaluate_quantity,
 )
+from sparseact.verify.rigorous import RigorousSides, quantity
 
 
 def _lemma6_identity(c: dict) -> Sides:
@@ -41,15 +44,49 @@ def _lemma6_corrected(c: dict) -> Sides:
     return Sides(evaluate_quantity(lhs), -0.5 * -correlation, {"f": -0.5, "c": correlation})
 
 
-#: check id -> the statement it refutes (the checks of ``lemma6``).
-STATEMENTS: dict[str, Statement] = {
-    "lemma6/identity-printed": Statement(
-        "lemma6-proof-identity", "==", "AS(g) = (1/4) E_x[g(x) sum_i x_i] (proof of Lemma 6)", _lemma6_identity
+# ---------------------------------------------------------------------------
+# Both sides in exact or interval arithmetic (the proof; shared evaluators: sparseact.verify.rigorous)
+# ---------------------------------------------------------------------------
+
+
+def _lemma6_identity_rigorous(c: dict) -> RigorousSides:
+    lhs = _spec(c, "lhs", "average_sensitivity")
+    correlation = quantity({"quantity": "correlation_with_sum", "function": lhs["function"]})
+    if quantity(_spec(c, "rhs", "correlation_with_sum")) != correlation / 4:
+        raise Refused("rhs is not (1/4) E_x[g(x) sum_i x_i] of lhs's g, exactly")
+    return Real(quantity(lhs)), Real(correlation / 4)
+
+
+def _lemma6_corrected_rigorous(c: dict) -> RigorousSides:
+    lhs = _spec(c, "lhs", "average_sensitivity")
+    correlation = quantity({"quantity": "correlation_with_sum", "function": lhs["function"]})
+    return Real(quantity(lhs)), Real(correlation / 2)
+
+
+#: check id -> its pin (the checks of ``lemma6``): the statement it refutes with its float pass, both sides in
+#: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
+PINS: dict[str, Pin] = {
+    "lemma6/identity-printed": Pin(
+        Statement(
+            "lemma6-proof-identity", "==", "AS(g) = (1/4) E_x[g(x) sum_i x_i] (proof of Lemma 6)", _lemma6_identity
+        ),
+        _lemma6_identity_rigorous,
+        {
+            "statement": "AS(g) = (1/4) E_x[g(x) sum_i x_i] for w > 0",
+            "paper_ref": "Lemma 6 (proof)",
+            "finding": "proof-slip",
+            "lhs_label": "AS(g)",
+            "rhs_label": "(1/4) E_x[g(x) sum_i x_i]",
+            "expr": {},
+        },
     ),
-    "lemma6/identity-corrected": Statement(
-        "lemma6-proof-identity",
-        "==",
-        "AS(g) = -(1/2) E_x[g(x) sum_i x_i] for g = 1{<w, x> <= b}, w >= 0 (corrected)",
-        _lemma6_corrected,
+    "lemma6/identity-corrected": Pin(
+        Statement(
+            "lemma6-proof-identity",
+            "==",
+            "AS(g) = -(1/2) E_x[g(x) sum_i x_i] for g = 1{<w, x> <= b}, w >= 0 (corrected)",
+            _lemma6_corrected,
+        ),
+        _lemma6_corrected_rigorous,
     ),
 }

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 
 from sparseact import bounds
+from sparseact.verify import exact as ex
+from sparseact.verify.exact import Real
+from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
     MAX_ENUMERATION_DIM,
     Refused,
@@ -26,6 +31,7 @@ from sparseact.verify.recompute import (
     cube,
     evaluate_quantity,
 )
+from sparseact.verify.rigorous import RigorousSides, _network_on_cube, _p, _quantity_side, _sizes, quantity
 
 
 def _lemma9_term_u(c: dict) -> Sides:
@@ -178,72 +184,290 @@ def _lemma9_concavity(c: dict) -> Sides:
     return Sides(lhs, rhs, variables)
 
 
-#: check id -> the statement it refutes (the checks of ``lemma9``).
-STATEMENTS: dict[str, Statement] = {
-    "lemma9/term-U-printed": Statement(
-        "lemma9-proof-U", "<=", "(U) <= k^2 W^2 / 4 (proof of Lemma 9; k, W of the network)", _lemma9_term_u
+# ---------------------------------------------------------------------------
+# Both sides in exact or interval arithmetic (the proof; shared evaluators: sparseact.verify.rigorous)
+# ---------------------------------------------------------------------------
+
+
+def _halfspace_sensitivities_rigorous(network: dict) -> list[Fraction]:
+    return [
+        quantity({"quantity": "average_sensitivity", "function": {"halfspace": {"w": w, "b": t}}})
+        for w, t in zip(network["W"], network["b"], strict=True)
+    ]
+
+
+def _lemma9_union_rigorous(factor: int) -> Callable[[dict], RigorousSides]:
+    def sides(c: dict) -> RigorousSides:
+        network = _spec(c, "lhs", "transition_probability")["network"]
+        n = len(network["W"][0])
+        return _quantity_side(c, "lhs", "transition_probability"), Real(
+            factor * sum(_halfspace_sensitivities_rigorous(network), Fraction(0)) / n
+        )
+
+    return sides
+
+
+def _lemma9_term_u_rigorous(c: dict) -> RigorousSides:
+    _, _, k, W, _ = _sizes(_spec(c, "lhs", "lemma9_U")["network"])
+    return _quantity_side(c, "lhs", "lemma9_U"), k * k * W * W / 4
+
+
+def _lemma9_transition_rigorous(c: dict) -> RigorousSides:
+    n, s, k, _, _ = _sizes(_spec(c, "lhs", "transition_probability")["network"])
+    return _quantity_side(c, "lhs", "transition_probability"), k * ex.sqrt(ex.log(Fraction(s, k))) / ex.sqrt(n)
+
+
+def _lemma9_proof_v_rigorous(c: dict) -> RigorousSides:
+    n, s, k, W, B, small_c = (_p(c, "lhs", name) for name in ("n", "s", "k", "W", "B", "c"))
+    C = _p(c, "rhs", "C")
+    sqrt, log = ex.sqrt, ex.log
+    middle = n * (
+        (k * sqrt(log(s / k)) / sqrt(n) - 1 / (n * s) ** 4) * (c_k15(small_c, k) * W * sqrt(log(n * s)) + k * B) ** 2
+        + 1 / (n * s) ** 4 * (k * W * sqrt(n) + k * B) ** 2
+    )
+    rhs = C * (k**4 * W**2 * sqrt(n) * log(n * s) + k**3 * B**2 * sqrt(log(s)))
+    return middle, rhs
+
+
+def c_k15(small_c: Real, k: Real) -> Real:
+    """``c k^1.5``."""
+    return small_c * k * ex.sqrt(k)
+
+
+def _lemma9_tail_hence_rigorous(c: dict) -> RigorousSides:
+    n, B, small_c = _p(c, "lhs", "n"), _p(c, "lhs", "B"), _p(c, "lhs", "c")
+    threshold = c_k15(small_c, Real(1)) * 0 * ex.sqrt(ex.log(n)) + B  # k = s = 1, W = 0
+    h = B if ex.decide(B, 0) > 0 else Real(0)  # relu(<0, x> + B) is the constant relu(B)
+    return Real(1 if ex.decide(abs(h), threshold) >= 0 else 0), 1 / n**4
+
+
+def _lemma9_transition_printed_rigorous(c: dict) -> RigorousSides:
+    return _quantity_side(c, "lhs", "transition_probability"), _quantity_side(c, "rhs", "concave_activation_sum")
+
+
+def _lemma9_concavity_printed_rigorous(c: dict) -> RigorousSides:
+    lhs = _spec(c, "lhs", "concave_activation_sum")
+    C = _p(c, "rhs", "C")
+    n, s, k, _, _ = _sizes(lhs["network"])
+    return Real(quantity(lhs)), C * k * ex.sqrt(ex.log(Fraction(s, k))) / ex.sqrt(Real(n))
+
+
+def _lemma9_bound_rigorous(c: dict) -> RigorousSides:
+    lhs = _spec(c, "lhs", "average_sensitivity")
+    C = _p(c, "rhs", "C")
+    n, s, k, W, B = _sizes(lhs["function"]["network"])
+    bound = k**4 * W**2 * ex.sqrt(Real(n)) * ex.log(n * s) + k**3 * B**2 * ex.sqrt(ex.log(s))
+    return Real(quantity(lhs)), C * bound
+
+
+def _lemma9_tighter_rigorous(c: dict) -> RigorousSides:
+    lhs = _spec(c, "lhs", "average_sensitivity")
+    _, _, k, W, _ = _sizes(lhs["function"]["network"])
+    return Real(quantity(lhs)), 4 * k * k * W * W
+
+
+def _lemma9_term_u_corrected_rigorous(c: dict) -> RigorousSides:
+    lhs = c["lhs"]
+    if isinstance(lhs, dict) and lhs.get("quantity") == "lemma9_U":
+        return Real(quantity(lhs)), Real(quantity({"quantity": "lemma9_wR", "network": lhs["network"]}))
+    _, _, k, W, _ = _sizes(_spec(c, "lhs", "lemma9_wR")["network"])
+    return _quantity_side(c, "lhs", "lemma9_wR"), k * k * W * W
+
+
+def _lemma9_concavity_rigorous(c: dict) -> RigorousSides:
+    """sum_j p_j sqrt(log(1/p_j)) against Phi(s, k) (k sqrt(log(s/k)) when k/s <= e^-1/2, else s/sqrt(2e))."""
+    network = _parameter(c, "rhs", "k")["network"]
+    X, active, _, _ = _network_on_cube(network)
+    probabilities = [Fraction(int(np.count_nonzero(active[:, j])), len(X)) for j in range(active.shape[1])]
+    s, k = active.shape[1], max(1, int(active.sum(axis=1).max()))
+    lhs = sum((q * ex.sqrt(ex.log(1 / q)) for q in probabilities if 0 < q < 1), Real(0))
+    edge = ex.exp(Fraction(-1, 2))
+    rhs = k * ex.sqrt(ex.log(Fraction(s, k))) if ex.decide(Fraction(k, s), edge) <= 0 else s / ex.sqrt(2 * ex.E)
+    return lhs, rhs
+
+
+#: check id -> its pin (the checks of ``lemma9``): the statement it refutes with its float pass, both sides in
+#: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
+PINS: dict[str, Pin] = {
+    "lemma9/term-U-printed": Pin(
+        Statement("lemma9-proof-U", "<=", "(U) <= k^2 W^2 / 4 (proof of Lemma 9; k, W of the network)", _lemma9_term_u),
+        _lemma9_term_u_rigorous,
+        {
+            "statement": "(U) <= E[(1/4)||w^{R_x}||^2] <= k^2 W^2 / 4",
+            "paper_ref": "Lemma 9 (Section 3)",
+            "finding": "proof-slip",
+            "lhs_label": "(U)",
+            "rhs_label": "k^2 W^2 / 4",
+            "expr": {
+                "rhs": "k**2 * W**2 / 4",
+            },
+        },
     ),
-    "lemma9/transition-union-printed": Statement(
-        "lemma9-proof-union",
-        "<=",
-        "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j AS(g_j) (proof of Lemma 9)",
-        _lemma9_union,
+    "lemma9/transition-union-printed": Pin(
+        Statement(
+            "lemma9-proof-union",
+            "<=",
+            "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j AS(g_j) (proof of Lemma 9)",
+            _lemma9_union,
+        ),
+        _lemma9_union_rigorous(1),
+        {
+            "statement": "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j AS(g_j), g_j = 1{<w_j,x> > b_j}",
+            "paper_ref": "Lemma 9 (Section 3)",
+            "finding": "proof-slip",
+            "lhs_label": "Pr_{x,i}[R_x != R_{x xor i}]",
+            "rhs_label": "(1/n) sum_j AS(g_j)",
+            "expr": {},
+        },
     ),
-    "lemma9/transition": Statement(
-        "lemma9-proof-transition",
-        "<=",
-        "Pr_{x,i}[R_x != R_{x xor i}] <= k sqrt(log(s/k)) / sqrt(n) (proof of Lemma 9; n, s, k of the network)",
-        _lemma9_transition,
+    "lemma9/transition": Pin(
+        Statement(
+            "lemma9-proof-transition",
+            "<=",
+            "Pr_{x,i}[R_x != R_{x xor i}] <= k sqrt(log(s/k)) / sqrt(n) (proof of Lemma 9; n, s, k of the network)",
+            _lemma9_transition,
+        ),
+        _lemma9_transition_rigorous,
+        {
+            "statement": "Pr_{x,i}[R_x != R_{x xor i}] <= k sqrt(log(s/k)) / sqrt(n)",
+            "paper_ref": "Lemma 9 (Section 3)",
+            "finding": "out-of-range",
+            "lhs_label": "Pr_{x,i}[R_x != R_{x xor i}]",
+            "rhs_label": "k sqrt(log(s/k)) / sqrt(n)",
+            "expr": {
+                "rhs": "k * sqrt(log(s / k)) / sqrt(n)",
+            },
+        },
     ),
-    "lemma9/proof-tail-hence-W0": Statement(
-        "lemma9-proof-tail",
-        "<=",
-        "Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB] <= 1/(ns)^4 (proof of Lemma 9)",
-        _lemma9_tail_hence,
+    "lemma9/proof-tail-hence-W0": Pin(
+        Statement(
+            "lemma9-proof-tail",
+            "<=",
+            "Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB] <= 1/(ns)^4 (proof of Lemma 9)",
+            _lemma9_tail_hence,
+        ),
+        _lemma9_tail_hence_rigorous,
+        {
+            "statement": "Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB] <= 1/(ns)^4 (the printed 'hence', non-strict)",
+            "paper_ref": "Lemma 9 (proof, term (V), Hoeffding step)",
+            "finding": "proof-slip",
+            "lhs_label": "Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB]",
+            "rhs_label": "1/(ns)^4",
+            "expr": {
+                "lhs": "Pr_x[|relu(<0, x> + B)| >= c k**1.5 W sqrt(log(n s)) + k B]",
+                "rhs": "1/(n*s)**4",
+            },
+        },
     ),
-    "lemma9/proof-V-printed": Statement(
-        "lemma9-proof-V",
-        "<=",
-        "n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log ns) + kB)^2 + (ns)^-4 "
-        "(kW sqrt(n) + kB)^2] <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (proof of Lemma 9, (V))",
-        _lemma9_proof_v,
+    "lemma9/proof-V-printed": Pin(
+        Statement(
+            "lemma9-proof-V",
+            "<=",
+            "n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log ns) + kB)^2 + (ns)^-4 "
+            "(kW sqrt(n) + kB)^2] <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (proof of Lemma 9, (V))",
+            _lemma9_proof_v,
+        ),
+        _lemma9_proof_v_rigorous,
+        {
+            "statement": "n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log(ns)) + kB)^2 + (ns)^-4 (kW sqrt(n) + kB)^2] <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",  # noqa: E501
+            "paper_ref": "Lemma 9 (Section 3)",
+            "finding": "proof-slip",
+            "lhs_label": "n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log ns) + kB)^2 + (ns)^-4 (kW sqrt(n) + kB)^2]",
+            "rhs_label": "C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
+            "expr": {
+                "lhs": "n*((k*sqrt(log(s/k))/sqrt(n) - 1/(n*s)**4)*(c*k**1.5*W*sqrt(log(n*s)) + k*B)**2 + 1/(n*s)**4*(k*W*sqrt(n) + k*B)**2)",  # noqa: E501
+                "rhs": "C*(k**4*W**2*sqrt(n)*log(n*s) + k**3*B**2*sqrt(log(s)))",
+            },
+        },
     ),
-    "lemma9/transition-printed": Statement(
-        "lemma9-proof-transition",
-        "<=",
-        "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j p_j sqrt(n log(1/p_j)), p_j = Pr_x[neuron j active] (the first "
-        "inequality of term (V) of Lemma 9's proof, constant 1 as printed)",
-        _lemma9_transition_printed,
+    "lemma9/transition-printed": Pin(
+        Statement(
+            "lemma9-proof-transition",
+            "<=",
+            "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j p_j sqrt(n log(1/p_j)), p_j = Pr_x[neuron j active] (the first "
+            "inequality of term (V) of Lemma 9's proof, constant 1 as printed)",
+            _lemma9_transition_printed,
+        ),
+        _lemma9_transition_printed_rigorous,
+        {
+            "statement": "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j p_j sqrt(n log(1/p_j)) (the first inequality, constant 1 as printed)",
+            "paper_ref": "Lemma 9 (Section 3)",
+            "finding": "proof-slip",
+            "lhs_label": "Pr_{x,i}[R_x != R_{x xor i}]",
+            "rhs_label": "with p_j = Pr_x[neuron j active], the printed middle term (1/n) sum_j p_j sqrt(n log(1/p_j))",
+            "expr": {},
+        },
     ),
-    "lemma9/transition-concavity-printed": Statement(
-        "lemma9-proof-transition",
-        "<=",
-        "(1/n) sum_j p_j sqrt(n log(1/p_j)) <= C k sqrt(log(s/k))/sqrt(n), p_j = "
-        "Pr_x[neuron j active] (the concavity step of Lemma 9's proof, term (V), read up to a constant C)",
-        _lemma9_concavity_printed,
+    "lemma9/transition-concavity-printed": Pin(
+        Statement(
+            "lemma9-proof-transition",
+            "<=",
+            "(1/n) sum_j p_j sqrt(n log(1/p_j)) <= C k sqrt(log(s/k))/sqrt(n), p_j = "
+            "Pr_x[neuron j active] (the concavity step of Lemma 9's proof, term (V), read up to a constant C)",
+            _lemma9_concavity_printed,
+        ),
+        _lemma9_concavity_printed_rigorous,
+        {
+            "statement": "(1/n) sum_j p_j sqrt(n log(1/p_j)) <= C k sqrt(log(s/k))/sqrt(n), p_j = Pr_x[neuron j active] (concavity step, read up to a constant)",  # noqa: E501
+            "paper_ref": "Lemma 9 (Section 3)",
+            "finding": "out-of-range",
+            "lhs_label": "(1/n) sum_j p_j sqrt(n log(1/p_j))",
+            "rhs_label": "C k sqrt(log(s/k))/sqrt(n)",
+            "expr": {
+                "rhs": "C*k*sqrt(log(s/k))/sqrt(n)",
+            },
+        },
     ),
-    "lemma9/bound-degenerate": Statement(
-        "lemma9", "<=", "AS(h) <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (Lemma 9)", _lemma9_bound
+    "lemma9/bound-degenerate": Pin(
+        Statement(
+            "lemma9", "<=", "AS(h) <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (Lemma 9)", _lemma9_bound
+        ),
+        _lemma9_bound_rigorous,
+        {
+            "statement": "AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) at n = s = 1",
+            "paper_ref": "Lemma 9 (Section 3)",
+            "finding": "out-of-range",
+            "lhs_label": "AS(relu(x_1))",
+            "rhs_label": "C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
+            "expr": {
+                "rhs": "C*(k**4*W**2*sqrt(n)*log(n*s) + k**3*B**2*sqrt(log(s)))",
+            },
+        },
     ),
-    "lemma9/tighter-4k2W2": Statement(
-        "lemma9", "<=", "AS(h) <= 4 k^2 W^2 (ours; k = max(1, most active neurons), W of Definition 2)", _lemma9_tighter
+    "lemma9/tighter-4k2W2": Pin(
+        Statement(
+            "lemma9",
+            "<=",
+            "AS(h) <= 4 k^2 W^2 (ours; k = max(1, most active neurons), W of Definition 2)",
+            _lemma9_tighter,
+        ),
+        _lemma9_tighter_rigorous,
     ),
-    "lemma9/term-U-corrected": Statement(
-        "lemma9-proof-U",
-        "<=",
-        "(U) <= E_x ||w^{R_x}||^2 <= k^2 W^2 (the corrected steps of (U))",
-        _lemma9_term_u_corrected,
+    "lemma9/term-U-corrected": Pin(
+        Statement(
+            "lemma9-proof-U",
+            "<=",
+            "(U) <= E_x ||w^{R_x}||^2 <= k^2 W^2 (the corrected steps of (U))",
+            _lemma9_term_u_corrected,
+        ),
+        _lemma9_term_u_corrected_rigorous,
     ),
-    "lemma9/transition-union-corrected": Statement(
-        "lemma9-proof-union",
-        "<=",
-        "Pr_{x,i}[R_x != R_{x xor i}] <= (4/n) sum_j AS(g_j) (the union bound, corrected)",
-        _lemma9_union_corrected,
+    "lemma9/transition-union-corrected": Pin(
+        Statement(
+            "lemma9-proof-union",
+            "<=",
+            "Pr_{x,i}[R_x != R_{x xor i}] <= (4/n) sum_j AS(g_j) (the union bound, corrected)",
+            _lemma9_union_corrected,
+        ),
+        _lemma9_union_rigorous(4),
     ),
-    "lemma9/transition-corrected": Statement(
-        "lemma9-proof-transition",
-        "<=",
-        "sum_j p_j sqrt(log(1/p_j)) <= Phi(s, k) under sum_j p_j <= k (concavity)",
-        _lemma9_concavity,
+    "lemma9/transition-corrected": Pin(
+        Statement(
+            "lemma9-proof-transition",
+            "<=",
+            "sum_j p_j sqrt(log(1/p_j)) <= Phi(s, k) under sum_j p_j <= k (concavity)",
+            _lemma9_concavity,
+        ),
+        _lemma9_concavity_rigorous,
     ),
 }

@@ -7,6 +7,9 @@ import math
 import numpy as np
 
 from sparseact import bounds
+from sparseact.verify import exact as ex
+from sparseact.verify.exact import Real
+from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
     Refused,
     Sides,
@@ -15,6 +18,7 @@ from sparseact.verify.recompute import (
     _number,
     _parameter,
 )
+from sparseact.verify.rigorous import RigorousSides, _nested, _p
 
 
 def _theorem17_scale(c: dict) -> Sides:
@@ -76,26 +80,104 @@ def _lemma18(c: dict) -> Sides:
     return Sides(lhs, rhs, {"c": small_c, "lam": lam, "L": L, "m": m, "p": p, "eps": eps, "ER": ER})
 
 
-#: check id -> the statement it refutes (the checks of ``scaling``).
-STATEMENTS: dict[str, Statement] = {
-    "scaling/theorem17-printed": Statement(
-        "theorem17",
-        "<=",
-        "m(eps, delta) = C((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta))/eps^2 samples suffice (Theorem 17)",
-        _theorem17_scale,
+# ---------------------------------------------------------------------------
+# Both sides in exact or interval arithmetic (the proof; shared evaluators: sparseact.verify.rigorous)
+# ---------------------------------------------------------------------------
+
+
+def _theorem17_bound(eps, delta, n, s, k, W, B, R) -> Real:
+    return ((W * R + B) ** 2 * k * s * n * ex.log(k * (R + B) / eps) + ex.log(1 / delta)) / eps**2
+
+
+def _two_point(p: Real, delta: Real) -> Real:
+    return ex.log(1 / (2 * delta)) / -ex.log1p(-p)
+
+
+def _theorem17_scale_rigorous(c: dict) -> RigorousSides:
+    delta, eps, lam, p = (_p(c, "lhs", name) for name in ("delta", "eps", "lam", "p"))
+    B, C = _p(c, "rhs", "B"), _p(c, "rhs", "C")
+    if ex.decide(p * lam**2, 2 * eps) <= 0:
+        raise Refused("the two-point argument needs p lam^2 > 2 eps")
+    return _two_point(p, delta), C * _theorem17_bound(eps, delta, 1, 1, 1, lam, B, Real(1))
+
+
+def _lemma18_rigorous(c: dict) -> RigorousSides:
+    """The left side with ``E_S R_H(S)`` replaced by its upper bound ``lam sqrt(p/m)`` (``E|zeta_1 + ... + zeta_a| <=
+    sqrt(a)`` and Jensen on ``a ~ Bin(m, p)``), so a violation ``lhs < rhs`` proved for it holds for the exact left
+    side; the right side is ``eps`` when ``m < (L - log 2)/(-log(1-p))`` and ``p lam^2 > 2 eps`` (decided), else 0."""
+    small_c, lam, L, m = (_p(c, "lhs", name) for name in ("c", "lam", "L", "m"))
+    p = _nested(c, "lhs", "ER", "p")
+    eps = _p(c, "rhs", "eps")
+    expected = lam * ex.sqrt(p / m)
+    lhs = small_c * (lam * ex.between(0, expected) + ex.sqrt(L / m))
+    needed = (L - ex.log(2)) / -ex.log1p(-p)
+    rhs = eps if ex.decide(m, needed) < 0 and ex.decide(p * lam**2, 2 * eps) > 0 else Real(0)
+    return lhs, rhs
+
+
+#: The text Theorem 17's two-point certificates share (scaling/covariance, scaling/theorem17-printed).
+_THEOREM17_TWO_POINT = {
+    "paper_ref": "Lemmas 6, 7, 9, 10, Claim 2.1, Theorems 8, 17, 19, eq. (15), Conjecture 20",
+    "finding": "statement-error",
+    "lhs_label": "samples needed to tell h from -h: log(1/(2 delta)) / (-log(1 - p))",
+    "rhs_label": "Theorem 17's m(eps, delta) with hidden constant C = 1000",
+    "expr": {
+        "lhs": "log(1/(2*delta))/(-log(1-p)) if p*lam**2 > 2*eps else 0",
+        "rhs": "C*((W*R+B)**2*k*s*n*log(k*(R+B)/eps) + log(1/delta))/eps**2",
+    },
+}
+
+
+#: check id -> its pin (the checks of ``scaling``): the statement it refutes with its float pass, both sides in
+#: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
+PINS: dict[str, Pin] = {
+    "scaling/theorem17-printed": Pin(
+        Statement(
+            "theorem17",
+            "<=",
+            "m(eps, delta) = C((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta))/eps^2 samples suffice (Theorem 17)",
+            _theorem17_scale,
+        ),
+        _theorem17_scale_rigorous,
+        {
+            "statement": "m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2) samples suffice, at every scale of the class (squared loss)",  # noqa: E501
+            **_THEOREM17_TWO_POINT,
+        },
     ),
-    "scaling/covariance": Statement(
-        "scaling-covariance",
-        "<=",
-        "every printed bound transforms like the quantity it bounds; Theorem 17's "
-        "C m(eps, delta) samples suffice for h = lam relu(x) at every output scale lam",
-        _theorem17_scale,
+    "scaling/covariance": Pin(
+        Statement(
+            "scaling-covariance",
+            "<=",
+            "every printed bound transforms like the quantity it bounds; Theorem 17's "
+            "C m(eps, delta) samples suffice for h = lam relu(x) at every output scale lam",
+            _theorem17_scale,
+        ),
+        _theorem17_scale_rigorous,
+        {
+            "statement": "every printed bound transforms like the quantity it bounds (a scale inside a logarithm counted as covariant)",
+            **_THEOREM17_TWO_POINT,
+        },
     ),
-    "scaling/lemma18-printed": Statement(
-        "lemma18",
-        ">=",
-        "c (C_H E_S R_H(S) + sqrt(log(1/delta)/m)) <= eps => m samples suffice (Lemma 18): below the "
-        "samples needed to tell h from -h the condition exceeds eps",
-        _lemma18,
+    "scaling/lemma18-printed": Pin(
+        Statement(
+            "lemma18",
+            ">=",
+            "c (C_H E_S R_H(S) + sqrt(log(1/delta)/m)) <= eps => m samples suffice (Lemma 18): below the "
+            "samples needed to tell h from -h the condition exceeds eps",
+            _lemma18,
+        ),
+        _lemma18_rigorous,
+        {
+            "statement": "the smallest m with c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) <= eps samples suffice, for any class H and a large enough constant c",  # noqa: E501
+            "paper_ref": "Lemma 18 (Section 5)",
+            "finding": "statement-error",
+            "lhs_label": "Lemma 18's c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) at m = <<m>>, c = 100",
+            "rhs_label": "eps (when m is below the samples needed to tell h from -h; else 0)",
+            "expr": {
+                "lhs": "c*(lam*ER + sqrt(L/m))",
+                "lhs.ER": "lam/m*sum(exp(lgamma(m+1)-lgamma(a+1)-lgamma(m-a+1)+a*log(p)+(m-a)*log(1-p)+log(a)+lgamma(a)-lgamma(floor((a-1)/2)+1)-lgamma(a-floor((a-1)/2))-(a-1)*log(2)) for a in range(1, m+1))",  # noqa: E501
+                "rhs": "eps if (m < (L - log(2))/(-log(1-p)) and p*lam**2 > 2*eps) else 0",
+            },
+        },
     ),
 }

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+from sparseact.verify.exact import Real
+from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
     MAX_NEURONS,
     Refused,
@@ -13,6 +17,7 @@ from sparseact.verify.recompute import (
     _spec,
     evaluate_quantity,
 )
+from sparseact.verify.rigorous import RigorousSides, _quantity_side, quantity
 
 
 def index_b(z: list[int]) -> tuple[int, float]:
@@ -41,15 +46,39 @@ def _section1_index_sparsity(c: dict) -> Sides:
     return Sides(float(len(u)), float(2**b), {"u": u, "b": b})
 
 
-#: check id -> the statement it refutes (the checks of ``section1_index``).
-STATEMENTS: dict[str, Statement] = {
-    "section1_index/computes": Statement(
-        "section1-index",
-        "==",
-        "Index_b(z) = sum_alpha sigma(<w_alpha, z> - b + 1/2) (Section 1)",
-        _section1_index_computes,
+# ---------------------------------------------------------------------------
+# Both sides in exact or interval arithmetic (the proof; shared evaluators: sparseact.verify.rigorous)
+# ---------------------------------------------------------------------------
+
+
+def _section1_index_computes_rigorous(c: dict) -> RigorousSides:
+    lhs = _spec(c, "lhs", "value")
+    _, index = index_b([int(v) for v in lhs["x"]])
+    return Real(quantity(lhs)), Real(Fraction(index))
+
+
+def _section1_index_sparsity_rigorous(c: dict) -> RigorousSides:
+    if isinstance(c["lhs"], dict) and c["lhs"].get("quantity") == "active_count":
+        return _quantity_side(c, "lhs", "active_count"), Real(1)
+    return Real(len(_parameter(c, "lhs", "u"))), Real(2 ** int(_parameter(c, "rhs", "b")))
+
+
+#: check id -> its pin (the checks of ``section1_index``): the statement it refutes with its float pass, both sides in
+#: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
+PINS: dict[str, Pin] = {
+    "section1_index/computes": Pin(
+        Statement(
+            "section1-index",
+            "==",
+            "Index_b(z) = sum_alpha sigma(<w_alpha, z> - b + 1/2) (Section 1)",
+            _section1_index_computes,
+        ),
+        _section1_index_computes_rigorous,
     ),
-    "section1_index/sparsity": Statement(
-        "section1-index", "<=", "Index_b's network is in H_{b+2^b, 2^b, 1} (Section 1)", _section1_index_sparsity
+    "section1_index/sparsity": Pin(
+        Statement(
+            "section1-index", "<=", "Index_b's network is in H_{b+2^b, 2^b, 1} (Section 1)", _section1_index_sparsity
+        ),
+        _section1_index_sparsity_rigorous,
     ),
 }

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from fractions import Fraction
+
 import numpy as np
 
+from sparseact.verify.exact import Real
+from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
     MAX_INPUT_DIM,
     MAX_NEURONS,
@@ -18,6 +23,7 @@ from sparseact.verify.recompute import (
     _spec,
     evaluate_quantity,
 )
+from sparseact.verify.rigorous import RigorousSides, _constant, _quantity_side, _quantity_vs
 
 
 def _lwr_instance(c: dict, side: str, q_max: int = 2**10) -> tuple[int, int, list[int], list[int]]:
@@ -189,57 +195,217 @@ def _lwr_lift_corrected(c: dict) -> Sides:
     )
 
 
-#: check id -> the statement it refutes (the checks of ``section4_lwr``).
-STATEMENTS: dict[str, Statement] = {
-    "section4_lwr/network": Statement(
-        "section4-lwr-class", "==", "f_w(y) = F_w(x(y)), f_w(y) = (<w, y> mod q) mod p (Section 4)", _lwr_network
+# ---------------------------------------------------------------------------
+# Both sides in exact or interval arithmetic (the proof; shared evaluators: sparseact.verify.rigorous)
+# ---------------------------------------------------------------------------
+
+
+def _def15_rounding_rigorous(c: dict) -> RigorousSides:
+    q, p, w, y = _lwr_instance(c, "lhs", 2**20)
+    t = sum(a * b for a, b in zip(w, y, strict=True)) % q
+    return Real(t % p), Real((2 * p * t + q) // (2 * q) % p)
+
+
+def _lwr_network_rigorous(c: dict) -> RigorousSides:
+    q, p, w, y = _lwr_instance(c, "rhs")
+    return _quantity_side(c, "lhs", "value"), Real(sum(a * b for a, b in zip(w, y, strict=True)) % q % p)
+
+
+def _lwr_identity_rigorous(square_inside: bool) -> Callable[[dict], RigorousSides]:
+    def sides(c: dict) -> RigorousSides:
+        q, m, t = (int(_parameter(c, "lhs", name)) for name in ("q", "m", "t"))
+        half = Fraction(1, 2)
+        if square_inside and c["relation"] == "<=":
+            return Real(sum(1 for a in range(q * q * m) if half - (t - a) ** 2 > 0)), Real(1)
+        p = int(_parameter(c, "lhs", "p"))
+        if square_inside:
+            total = sum(2 * ((a % q) % p) * max(half - (t - a) ** 2, Fraction(0)) for a in range(q * q * m))
+        else:
+            total = sum(2 * ((a % q) % p) * max(half - (t - a), Fraction(0)) ** 2 for a in range(q * q * m))
+        return Real(total), Real((t % q) % p)
+
+    return sides
+
+
+def _lwr_lifted_weights_rigorous(c: dict) -> RigorousSides:
+    L, m, a, k = (int(_parameter(c, "lhs", name)) for name in ("L", "m", "a", "k"))
+    w = _parameter(c, "lhs", "w")
+    total = Fraction(0)
+    for j in range(2 ** (m * L)):
+        y = [sum(((j >> (i * L + bit)) & 1) << bit for bit in range(L)) for i in range(m)]
+        total += (Fraction(1, 2) - (sum(wi * yi for wi, yi in zip(w, y, strict=True)) - a) ** 2) * (
+            1 - 2 * ((j >> k) & 1)
+        )
+    return Real(abs(total) / 2 ** (m * L)), Real(1)
+
+
+def _encoding(w: list[int], y: list[int], L: int) -> tuple[list[int], list[Fraction], Fraction]:
+    """``z(y)``, ``v`` and ``c`` of the affine encoding ``<w, y> = c + <v, z(y)>``."""
+    z = [1 - 2 * ((yi >> bit) & 1) for yi in y for bit in range(L)]
+    v = [-wi * Fraction(2) ** (bit - 1) for wi in w for bit in range(L)]
+    return z, v, Fraction(sum(w) * ((1 << L) - 1), 2)
+
+
+def _lwr_affine_encoding_rigorous(c: dict) -> RigorousSides:
+    w, y = _parameter(c, "rhs", "w"), _parameter(c, "rhs", "y")
+    L = int(_parameter(c, "lhs", "len_z")) // len(w)
+    z, v, offset = _encoding(w, y, L)
+    return Real(offset + sum(vi * zi for vi, zi in zip(v, z, strict=True))), Real(
+        sum(a * b for a, b in zip(w, y, strict=True))
+    )
+
+
+def _lifted_value(w: list[int], L: int, a: int, z: list[int]) -> Fraction:
+    """``<W_{w,a}, x(z)> - b_{w,a}`` with ``W = -v v^T`` off the diagonal, ``W_kk = 2 (a - c) v_k``,
+    ``b = ||v||^2 + (a - c)^2 - 1/2`` and ``x(z)_kk = z_k``, ``x(z)_kl = z_k z_l``."""
+    _, v, offset = _encoding(w, [0] * len(w), L)
+    shift = a - offset
+    total = sum(2 * shift * vk * zk for vk, zk in zip(v, z, strict=True))
+    total += sum(-v[i] * v[j] * z[i] * z[j] for i in range(len(v)) for j in range(len(v)) if i != j)
+    return total - (sum(vk * vk for vk in v) + shift * shift - Fraction(1, 2))
+
+
+def _lwr_lift_corrected_rigorous(c: dict) -> RigorousSides:
+    w, y = _parameter(c, "lhs", "w"), _parameter(c, "lhs", "y")
+    a, r = int(_parameter(c, "lhs", "a")), int(_parameter(c, "rhs", "r"))
+    L = r // len(w)
+    z, _, _ = _encoding(w, y, L)
+    return Real(Fraction(1, 2) - (sum(p * q for p, q in zip(w, y, strict=True)) - a) ** 2), Real(
+        _lifted_value(w, L, a, z)
+    )
+
+
+def _lwr_network_rounding_rigorous(c: dict) -> RigorousSides:
+    q, p, w, y = _lwr_instance(c, "rhs")
+    t = sum(a * b for a, b in zip(w, y, strict=True)) % q
+    return _quantity_side(c, "lhs", "value"), Real((2 * p * t + q) // (2 * q) % p)
+
+
+#: check id -> its pin (the checks of ``section4_lwr``): the statement it refutes with its float pass, both sides in
+#: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
+PINS: dict[str, Pin] = {
+    "section4_lwr/network": Pin(
+        Statement(
+            "section4-lwr-class", "==", "f_w(y) = F_w(x(y)), f_w(y) = (<w, y> mod q) mod p (Section 4)", _lwr_network
+        ),
+        _lwr_network_rigorous,
     ),
-    "section4_lwr/identity-printed": Statement(
-        "section4-lwr-identity",
-        "==",
-        "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a))^2 (Section 4)",
-        _lwr_identity,
+    "section4_lwr/identity-printed": Pin(
+        Statement(
+            "section4-lwr-identity",
+            "==",
+            "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a))^2 (Section 4)",
+            _lwr_identity,
+        ),
+        _lwr_identity_rigorous(False),
+        {
+            "statement": "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a))^2, one ReLU active",
+            "paper_ref": "Section 4 (Cryptographic hardness)",
+            "finding": "typo",
+            "lhs_label": "sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a))^2",
+            "rhs_label": "lambda(t)",
+            "expr": {
+                "lhs": "sum(2 * ((a % q) % p) * relu(0.5 - (t - a)) ** 2 for a in range(q * q * m))",
+                "rhs": "(t % q) % p",
+            },
+        },
     ),
-    "section4_lwr/lifted-weights-pm1": Statement(
-        "section4-lwr-lift", "==", "the lifted weight vector W_{w,a} is in {1,-1}^n (Section 4)", _lwr_lifted_weights
+    "section4_lwr/lifted-weights-pm1": Pin(
+        Statement(
+            "section4-lwr-lift",
+            "==",
+            "the lifted weight vector W_{w,a} is in {1,-1}^n (Section 4)",
+            _lwr_lifted_weights,
+        ),
+        _lwr_lifted_weights_rigorous,
+        {
+            "statement": "the lifted weight vector W_{w,a} is in {1,-1}^n",
+            "paper_ref": "Section 4 (Cryptographic hardness)",
+            "finding": "typo",
+            "lhs_label": "|W_{w,a}[k,k]| forced by 1/2 - (<w, y> - a)^2, k=<<k>>",
+            "rhs_label": "1 (an entry of a vector in {1,-1}^n)",
+            "expr": {
+                "lhs": "abs(sum((0.5 - (sum(w[i] * sum(((j >> (i * L + l)) & 1) << l for l in range(L)) for i in range(m)) - a) ** 2) * (1 - 2 * ((j >> k) & 1)) for j in range(2 ** (m * L)))) / 2 ** (m * L)",  # noqa: E501
+                "rhs": "1",
+            },
+        },
     ),
-    "section4_lwr/linear-encoding": Statement(
-        "section4-lwr-encoding",
-        "==",
-        "there is v(w) with <v(w), z(y)> = <w, y> for all y (Section 4)",
-        _lwr_linear_encoding,
+    "section4_lwr/linear-encoding": Pin(
+        Statement(
+            "section4-lwr-encoding",
+            "==",
+            "there is v(w) with <v(w), z(y)> = <w, y> for all y (Section 4)",
+            _lwr_linear_encoding,
+        ),
+        _quantity_vs("orthogonal_residual", _constant(0)),
+        {
+            "statement": "there is v(w) in R^r with <v(w), z(y)> = <w, y> for all y",
+            "paper_ref": "Section 4 (Cryptographic hardness)",
+            "finding": "proof-slip",
+            "lhs_label": "<rho, (<w, y>)_y> with z(Y)^T rho = 0",
+            "rhs_label": "0 (if <v, z(y)> = <w, y> for all y)",
+            "expr": {
+                "rhs": "0",
+            },
+        },
     ),
-    "section4_lwr/def15-rounding": Statement(
-        "def15",
-        "==",
-        "Definition 15's f_w(y) = (<w, y> mod q) mod p is the learning-with-rounding map "
-        "round((p/q)(<w, y> mod q)) mod p it cites",
-        _def15_rounding,
+    "section4_lwr/def15-rounding": Pin(
+        Statement(
+            "def15",
+            "==",
+            "Definition 15's f_w(y) = (<w, y> mod q) mod p is the learning-with-rounding map "
+            "round((p/q)(<w, y> mod q)) mod p it cites",
+            _def15_rounding,
+        ),
+        _def15_rounding_rigorous,
+        {
+            "statement": "f_w(y) = (<w, y> mod q) mod p is the learning-with-rounding map of Banerjee et al. (2012)",
+            "paper_ref": "Definition 15 (Section 4)",
+            "finding": "statement-error",
+            "lhs_label": "Definition 15: f_w(y) = (<w, y> mod q) mod p",
+            "rhs_label": "LWR (Banerjee et al. 2012): round((p/q)(<w, y> mod q)) mod p",
+            "expr": {
+                "lhs": "(sum(w[i] * y[i] for i in range(m)) % q) % p",
+                "rhs": "floor(p * (sum(w[i] * y[i] for i in range(m)) % q) / q + 0.5) % p",
+            },
+        },
     ),
-    "section4_lwr/identity-corrected": Statement(
-        "section4-lwr-identity",
-        "==",
-        "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a)^2), one ReLU active (corrected)",
-        _lwr_identity_corrected,
-        links=("<=",),
+    "section4_lwr/identity-corrected": Pin(
+        Statement(
+            "section4-lwr-identity",
+            "==",
+            "lambda(t) = sum_{a in [q^2 m]} 2 lambda(a) sigma(1/2 - (t - a)^2), one ReLU active (corrected)",
+            _lwr_identity_corrected,
+            links=("<=",),
+        ),
+        _lwr_identity_rigorous(True),
     ),
-    "section4_lwr/affine-encoding": Statement(
-        "section4-lwr-encoding",
-        "==",
-        "<w, y> = c(w) + <v(w), z(y)> (offset absorbed into the shifts; corrected)",
-        _lwr_affine_encoding,
+    "section4_lwr/affine-encoding": Pin(
+        Statement(
+            "section4-lwr-encoding",
+            "==",
+            "<w, y> = c(w) + <v(w), z(y)> (offset absorbed into the shifts; corrected)",
+            _lwr_affine_encoding,
+        ),
+        _lwr_affine_encoding_rigorous,
     ),
-    "section4_lwr/lift-corrected": Statement(
-        "section4-lwr-lift",
-        "==",
-        "1/2 - (<w, y> - a)^2 = <W_{w,a}, x(z(y))> - b_{w,a} with the affine encoding's v, c (corrected)",
-        _lwr_lift_corrected,
+    "section4_lwr/lift-corrected": Pin(
+        Statement(
+            "section4-lwr-lift",
+            "==",
+            "1/2 - (<w, y> - a)^2 = <W_{w,a}, x(z(y))> - b_{w,a} with the affine encoding's v, c (corrected)",
+            _lwr_lift_corrected,
+        ),
+        _lwr_lift_corrected_rigorous,
     ),
-    "section4_lwr/network-rounding": Statement(
-        "theorem3-lwr",
-        "==",
-        "with the rounding map, F_w (output weights 2 round((p/q) a)) computes "
-        "round((p/q)(<w, y> mod q)) mod p at x(z(y)) (Theorem 3, LWR part)",
-        _lwr_network_rounding,
+    "section4_lwr/network-rounding": Pin(
+        Statement(
+            "theorem3-lwr",
+            "==",
+            "with the rounding map, F_w (output weights 2 round((p/q) a)) computes "
+            "round((p/q)(<w, y> mod q)) mod p at x(z(y)) (Theorem 3, LWR part)",
+            _lwr_network_rounding,
+        ),
+        _lwr_network_rounding_rigorous,
     ),
 }

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 
+from sparseact.verify.exact import Real
+from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
     Refused,
     Sides,
@@ -19,6 +23,7 @@ from sparseact.verify.recompute import (
     _spec,
     evaluate_quantity,
 )
+from sparseact.verify.rigorous import RigorousSides, _count_vs_one, _p, _quantity_side
 
 
 def _subset(value, m: int) -> list[int]:
@@ -215,79 +220,223 @@ def _parity_sparsity_corrected(c: dict) -> Sides:
     return Sides(float(len(b)), 2.0 * m, {"b": b, "m": m})
 
 
-#: check id -> the statement it refutes (the checks of ``section4_parity``).
-STATEMENTS: dict[str, Statement] = {
-    "section4_parity/network-corrected": Statement(
-        "section4-parity-network",
-        "==",
-        "the parity on S is h(x(y)) for the corrected network h (Section 4)",
-        _parity_corrected_network,
+# ---------------------------------------------------------------------------
+# Both sides in exact or interval arithmetic (the proof; shared evaluators: sparseact.verify.rigorous)
+# ---------------------------------------------------------------------------
+
+
+def _parity_rigorous(S: list[int], y: list[int]) -> Fraction:
+    return Fraction(1 + math.prod(y[i] for i in S), 2)
+
+
+def _identity(S: list[int], y: list[int], A: list[int]) -> Fraction:
+    total = sum(y[i] for i in S)
+    return sum((2 * max(Fraction(1, 2) - (total - a) ** 2, Fraction(0)) for a in A), Fraction(0))
+
+
+def _parity_pin_rigorous(kind: str) -> Callable[[dict], RigorousSides]:
+    def sides(c: dict) -> RigorousSides:
+        side = "rhs" if kind in ("network", "network-corrected") else "lhs"
+        S, y = _parity_instance(c, side)
+        total, m = sum(y[i] for i in S), len(y)
+        printed_chi = Fraction(1 if total % 2 == 0 else 0)
+        if kind == "chi":
+            return Real(printed_chi), Real(_parity_rigorous(S, y))
+        if kind == "chi-corrected":
+            return Real(1 if (total - len(S)) % 4 == 0 else 0), Real(_parity_rigorous(S, y))
+        if kind == "identity":
+            return Real(_identity(S, y, _even_shifts(m))), Real(_parity_rigorous(S, y))
+        if kind == "identity-vs-chi":
+            return Real(_identity(S, y, _even_shifts(m))), Real(printed_chi)
+        if kind == "identity-corrected":
+            return Real(_identity(S, y, _corrected_shifts(m, len(S)))), Real(_parity_rigorous(S, y))
+        if kind == "one-active":
+            A = _parameter(c, "lhs", "A")
+            return Real(sum(1 for a in A if Fraction(1, 2) - (total - a) ** 2 > 0)), Real(1)
+        if kind in ("lift", "lift-corrected"):
+            a = int(_parameter(c, "lhs", "a"))
+            inside = set(S) if kind == "lift-corrected" else set(range(m))
+            lhs = Fraction(1, 2) - (total - a) ** 2
+            rhs = sum(
+                (Fraction(2 * a) if i == j else Fraction(-1)) * (y[i] if i == j else y[i] * y[j])
+                for i in inside
+                for j in inside
+            )
+            return Real(lhs), Real(rhs - (len(S) + a * a - Fraction(1, 2)))
+        return _quantity_side(c, "lhs", "value"), Real(_parity_rigorous(S, y))  # network, network-corrected
+
+    return sides
+
+
+def _parity_sparsity_corrected_rigorous(c: dict) -> RigorousSides:
+    if isinstance(c["lhs"], dict) and c["lhs"].get("quantity") == "active_count":
+        return _quantity_side(c, "lhs", "active_count"), Real(1)
+    return Real(len(_parameter(c, "lhs", "b"))), 2 * _p(c, "rhs", "m")
+
+
+#: check id -> its pin (the checks of ``section4_parity``): the statement it refutes with its float pass, both sides in
+#: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
+PINS: dict[str, Pin] = {
+    "section4_parity/network-corrected": Pin(
+        Statement(
+            "section4-parity-network",
+            "==",
+            "the parity on S is h(x(y)) for the corrected network h (Section 4)",
+            _parity_corrected_network,
+        ),
+        _parity_pin_rigorous("network-corrected"),
     ),
-    "section4_parity/chi-printed": Statement(
-        "section4-parity-chi",
-        "==",
-        "chi_S(y) = 1 iff sum_{i in S} y_i is even is the parity on S (Section 4)",
-        _parity_chi,
+    "section4_parity/chi-printed": Pin(
+        Statement(
+            "section4-parity-chi",
+            "==",
+            "chi_S(y) = 1 iff sum_{i in S} y_i is even is the parity on S (Section 4)",
+            _parity_chi,
+        ),
+        _parity_pin_rigorous("chi"),
+        {
+            "statement": "chi_S(y) = 1 iff sum_{i in S} y_i is even (the parity on S)",
+            "paper_ref": "Section 4 (Hardness under arbitrary distributions)",
+            "finding": "proof-slip",
+            "lhs_label": "chi_S(y) (as printed)",
+            "rhs_label": "parity (1 + prod_{i in S} y_i)/2",
+            "expr": {
+                "lhs": "1 if sum(y[i] for i in S) % 2 == 0 else 0",
+                "rhs": "(1 + (-1) ** sum((1 - y[i]) // 2 for i in S)) / 2",
+            },
+        },
     ),
-    "section4_parity/identity-printed": Statement(
-        "section4-parity-network",
-        "==",
-        "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) is the parity on S (Section 4)",
-        _parity_identity,
+    "section4_parity/identity-printed": Pin(
+        Statement(
+            "section4-parity-network",
+            "==",
+            "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) is the parity on S (Section 4)",
+            _parity_identity,
+        ),
+        _parity_pin_rigorous("identity"),
+        {
+            "statement": "the network's printed shift set (a even) sums to the parity on S (what the reduction from Theorem 14 needs)",
+            "paper_ref": "Section 4 (Hardness under arbitrary distributions)",
+            "finding": "proof-slip",
+            "lhs_label": "sum_{a in A} 2 sigma(1/2 - (sum_S y_i - a)^2), A = [-2, 0, 2]",
+            "rhs_label": "parity (1 + prod_{i in S} y_i)/2",
+            "expr": {
+                "lhs": "sum(2 * relu(0.5 - (sum(y[i] for i in S) - a) ** 2) for a in A)",
+                "rhs": "(1 + (-1) ** sum((1 - y[i]) // 2 for i in S)) / 2",
+            },
+        },
     ),
-    "section4_parity/lift-printed": Statement(
-        "section4-parity-lift",
-        "==",
-        "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a} (Section 4)",
-        _parity_lift,
+    "section4_parity/lift-printed": Pin(
+        Statement(
+            "section4-parity-lift",
+            "==",
+            "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a} (Section 4)",
+            _parity_lift,
+        ),
+        _parity_pin_rigorous("lift"),
+        {
+            "statement": "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}",
+            "paper_ref": "Section 4 (Hardness under arbitrary distributions)",
+            "finding": "typo",
+            "lhs_label": "1/2 - (sum_{i in S} y_i - a)^2",
+            "rhs_label": "<w_{S,a}, x(y)> - b_{S,a}",
+            "expr": {
+                "lhs": "0.5 - (sum(y[i] for i in S) - a) ** 2",
+                "rhs": "sum(w[i * m + j] * (y[i] if i == j else y[i] * y[j]) for i in range(m) for j in range(m)) - b",
+            },
+        },
     ),
-    "section4_parity/network-printed": Statement(
-        "section4-parity-network",
-        "==",
-        "the parity on S is h(x(y)) for the printed network h (Section 4)",
-        _parity_network,
+    "section4_parity/network-printed": Pin(
+        Statement(
+            "section4-parity-network",
+            "==",
+            "the parity on S is h(x(y)) for the printed network h (Section 4)",
+            _parity_network,
+        ),
+        _parity_pin_rigorous("network"),
+        {
+            "statement": "the parity on S is h(x(y)) with h(x) = sum_a 2 sigma(<w_{S,a}, x> - b_{S,a})",
+            "paper_ref": "Section 4 (Hardness under arbitrary distributions)",
+            "finding": "proof-slip",
+            "lhs_label": "h(x(y)), network as printed",
+            "rhs_label": "parity on S",
+            "expr": {
+                "rhs": "(1 + (-1) ** sum((1 - y[i]) // 2 for i in S)) / 2",
+            },
+        },
     ),
-    "section4_parity/sparsity-printed": Statement(
-        "section4-parity-network",
-        "<=",
-        "the printed network h has at most one active neuron on every x(y) (Section 4)",
-        _parity_sparsity,
+    "section4_parity/sparsity-printed": Pin(
+        Statement(
+            "section4-parity-network",
+            "<=",
+            "the printed network h has at most one active neuron on every x(y) (Section 4)",
+            _parity_sparsity,
+        ),
+        _count_vs_one(),
+        {
+            "statement": "at most one neuron active on every x(y) (the support), s <= 2m",
+            "paper_ref": "Section 4 (Hardness under arbitrary distributions)",
+            "finding": "typo",
+            "lhs_label": "active neurons of h at x(y)",
+            "rhs_label": "k = 1",
+            "expr": {
+                "rhs": "1",
+            },
+        },
     ),
-    "section4_parity/chi-corrected": Statement(
-        "section4-parity-chi",
-        "==",
-        "chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4) is the parity on S (corrected)",
-        _parity_chi_corrected,
+    "section4_parity/chi-corrected": Pin(
+        Statement(
+            "section4-parity-chi",
+            "==",
+            "chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4) is the parity on S (corrected)",
+            _parity_chi_corrected,
+        ),
+        _parity_pin_rigorous("chi-corrected"),
     ),
-    "section4_parity/identity-vs-printed-chi": Statement(
-        "section4-parity-identity",
-        "==",
-        "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) = the printed chi_S(y) (1 iff sum_S y_i even)",
-        _parity_identity_vs_chi,
+    "section4_parity/identity-vs-printed-chi": Pin(
+        Statement(
+            "section4-parity-identity",
+            "==",
+            "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) = the printed chi_S(y) (1 iff sum_S y_i even)",
+            _parity_identity_vs_chi,
+        ),
+        _parity_pin_rigorous("identity-vs-chi"),
     ),
-    "section4_parity/identity-corrected": Statement(
-        "section4-parity-identity",
-        "==",
-        "sum_{a in [-m, m], a = |S| mod 4} 2 sigma(1/2 - (sum_S y_i - a)^2) is the parity on S (corrected)",
-        _parity_identity_corrected,
+    "section4_parity/identity-corrected": Pin(
+        Statement(
+            "section4-parity-identity",
+            "==",
+            "sum_{a in [-m, m], a = |S| mod 4} 2 sigma(1/2 - (sum_S y_i - a)^2) is the parity on S (corrected)",
+            _parity_identity_corrected,
+        ),
+        _parity_pin_rigorous("identity-corrected"),
     ),
-    "section4_parity/identity-one-active": Statement(
-        "section4-parity-identity",
-        "<=",
-        "for any y in {1,-1}^m at most one ReLU of the identity is active",
-        _parity_identity_one_active,
+    "section4_parity/identity-one-active": Pin(
+        Statement(
+            "section4-parity-identity",
+            "<=",
+            "for any y in {1,-1}^m at most one ReLU of the identity is active",
+            _parity_identity_one_active,
+        ),
+        _parity_pin_rigorous("one-active"),
     ),
-    "section4_parity/lift-corrected": Statement(
-        "section4-parity-lift",
-        "==",
-        "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}, weights restricted to S (corrected)",
-        _parity_lift_corrected,
+    "section4_parity/lift-corrected": Pin(
+        Statement(
+            "section4-parity-lift",
+            "==",
+            "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}, weights restricted to S (corrected)",
+            _parity_lift_corrected,
+        ),
+        _parity_pin_rigorous("lift-corrected"),
     ),
-    "section4_parity/sparsity-corrected": Statement(
-        "section4-parity-network",
-        "<=",
-        "the corrected network has at most one active neuron on every x(y) and at "
-        "most 2m neurons (Section 4, corrected)",
-        _parity_sparsity_corrected,
+    "section4_parity/sparsity-corrected": Pin(
+        Statement(
+            "section4-parity-network",
+            "<=",
+            "the corrected network has at most one active neuron on every x(y) and at "
+            "most 2m neurons (Section 4, corrected)",
+            _parity_sparsity_corrected,
+        ),
+        _parity_sparsity_corrected_rigorous,
     ),
 }

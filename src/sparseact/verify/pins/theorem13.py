@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
+from sparseact.verify import exact as ex
+from sparseact.verify.exact import Real, real
+from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
     MAX_NEURONS,
     Refused,
@@ -24,6 +28,7 @@ from sparseact.verify.recompute import (
     _table,
     evaluate_quantity,
 )
+from sparseact.verify.rigorous import RigorousSides, _count_vs_one, _p, _quantity_side, _sizes, _value_at
 
 
 def _formula_network(c: dict, side: str) -> dict:
@@ -108,31 +113,101 @@ def _junta_corner(c: dict) -> Sides:
     return Sides(evaluate_quantity(lhs), math.sqrt(p) * math.sqrt(n) + p, {"p": p, "n": n})
 
 
-#: check id -> the statement it refutes (the checks of ``theorem13``).
-STATEMENTS: dict[str, Statement] = {
-    "theorem13/junta-computes": Statement(
-        "theorem13-proof", "==", "the proof's network h equals the p-junta f (proof of Theorem 13)", _junta_computes
+# ---------------------------------------------------------------------------
+# Both sides in exact or interval arithmetic (the proof; shared evaluators: sparseact.verify.rigorous)
+# ---------------------------------------------------------------------------
+
+
+def _theorem13_junta_corner_rigorous(c: dict) -> RigorousSides:
+    p, n = _p(c, "rhs", "p"), _p(c, "rhs", "n")
+    return _quantity_side(c, "lhs", "value"), ex.sqrt(p) * ex.sqrt(n) + p
+
+
+def _junta_computes_rigorous(c: dict) -> RigorousSides:
+    network = {key: _parameter(c, "lhs", key) for key in ("u", "W", "b")}
+    x, V = _junta_instance(c, "rhs")
+    T = _parameter(c, "rhs", "T")
+    return Real(_value_at({"network": network}, x)), real(T[sum(((1 - x[v]) // 2) << t for t, v in enumerate(V))], "T")
+
+
+def _junta_indicator_rigorous(c: dict) -> RigorousSides:
+    x, V = _junta_instance(c, "rhs")
+    w, threshold = _parameter(c, "lhs", "w"), _p(c, "lhs", "c")
+    value = ex.maximum(
+        sum((ex.rational(wi, "w") * xi for wi, xi in zip(w, x, strict=True)), Fraction(0)) - threshold, 0
+    )
+    return value, Real(1 if all(x[i] == w[i] for i in V) else 0)
+
+
+def _junta_scale_rigorous(c: dict) -> RigorousSides:
+    """The comparison the recorded sides name, among W <= sqrt(p), B <= p, W <= sqrt(log2 s), B <= log2 s."""
+    network = {key: _parameter(c, "lhs", key) for key in ("u", "W", "b")}
+    p, s = _p(c, "rhs", "p"), _p(c, "rhs", "s")
+    _, _, _, W, B = _sizes(network)
+    log2s = ex.log(s) / ex.log(2)
+    recorded = (ex.rational(c["lhs_value"], "lhs_value"), ex.rational(c["rhs_value"], "rhs_value"))
+    for value, limit in ((W, ex.sqrt(p)), (B, p), (W, ex.sqrt(log2s)), (B, log2s)):
+        if all(
+            abs(r - Real(v).bounds()[0]) <= 1e-9 * max(1, abs(r)) for r, v in zip(recorded, (value, limit), strict=True)
+        ):
+            return value, limit
+    raise Refused("the recorded sides are none of W <= sqrt(p), B <= p, W <= sqrt(log2 s), B <= log2 s")
+
+
+#: check id -> its pin (the checks of ``theorem13``): the statement it refutes with its float pass, both sides in
+#: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
+PINS: dict[str, Pin] = {
+    "theorem13/junta-computes": Pin(
+        Statement(
+            "theorem13-proof", "==", "the proof's network h equals the p-junta f (proof of Theorem 13)", _junta_computes
+        ),
+        _junta_computes_rigorous,
     ),
-    "theorem13/junta-indicator": Statement(
-        "theorem13-proof",
-        "==",
-        "sigma(<w_j, x> - b_j) = 1{x_i = w_ji for all i in V} (proof of Theorem 13)",
-        _junta_indicator,
+    "theorem13/junta-indicator": Pin(
+        Statement(
+            "theorem13-proof",
+            "==",
+            "sigma(<w_j, x> - b_j) = 1{x_i = w_ji for all i in V} (proof of Theorem 13)",
+            _junta_indicator,
+        ),
+        _junta_indicator_rigorous,
     ),
-    "theorem13/junta-sparsity": Statement(
-        "theorem13-proof",
-        "<=",
-        "at most one neuron of the proof's network is active (proof of Theorem 13)",
-        _junta_sparsity,
+    "theorem13/junta-sparsity": Pin(
+        Statement(
+            "theorem13-proof",
+            "<=",
+            "at most one neuron of the proof's network is active (proof of Theorem 13)",
+            _junta_sparsity,
+        ),
+        _count_vs_one(),
     ),
-    "theorem13/junta-corner": Statement(
-        "theorem13-proof",
-        "<=",
-        "J_{n,p} in H_{n,s,1}^{sqrt(p),p} for p <= floor(log2 s) (proof of Theorem 13), through |h(x)| <= "
-        "k(W sqrt(n) + B) for every h of the class (theorem8-proof-CH)",
-        _junta_corner,
+    "theorem13/junta-corner": Pin(
+        Statement(
+            "theorem13-proof",
+            "<=",
+            "J_{n,p} in H_{n,s,1}^{sqrt(p),p} for p <= floor(log2 s) (proof of Theorem 13), through |h(x)| <= "
+            "k(W sqrt(n) + B) for every h of the class (theorem8-proof-CH)",
+            _junta_corner,
+        ),
+        _theorem13_junta_corner_rigorous,
+        {
+            "statement": "J_{n,p} in H_{n,s,1}^{sqrt(p), p} for every p <= floor(log2 s), at p = 0",
+            "paper_ref": "Theorem 13 (proof)",
+            "finding": "out-of-range",
+            "lhs_label": "f(x) for the 0-junta f = 1 (a constant)",
+            "rhs_label": "k (W sqrt(n) + B) at k = 1, W = sqrt(p), B = p: the largest |h(x)| over H_{n,s,1}^{sqrt(p),p} (theorem8-proof-CH)",  # noqa: E501
+            "expr": {
+                "rhs": "sqrt(p)*sqrt(n) + p",
+            },
+        },
     ),
-    "theorem13/junta-scale": Statement(
-        "theorem13-proof", "<=", "the proof's network lies in H_{n,s,1}^{sqrt(p),p} (proof of Theorem 13)", _junta_scale
+    "theorem13/junta-scale": Pin(
+        Statement(
+            "theorem13-proof",
+            "<=",
+            "the proof's network lies in H_{n,s,1}^{sqrt(p),p} (proof of Theorem 13)",
+            _junta_scale,
+        ),
+        _junta_scale_rigorous,
     ),
 }

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
+from fractions import Fraction
+
 import numpy as np
 
 from sparseact import bounds
+from sparseact.verify import exact as ex
+from sparseact.verify.exact import Real, real
+from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
     MAX_NEURONS,
     Refused,
@@ -17,6 +24,7 @@ from sparseact.verify.recompute import (
     cube,
     evaluate_quantity,
 )
+from sparseact.verify.rigorous import RigorousSides, _p, _point, _quantity_side
 
 
 def _rademacher_instance(c: dict) -> tuple[dict, tuple]:
@@ -147,58 +155,306 @@ EQ16 = Statement(
     "conj20", "<=", "R_H(S) <= (WR+B) sqrt(sk)/sqrt(m), R = max ||x_i|| (Conjecture 20, eq. (16))", _conjecture20
 )
 
-#: check id -> the statement it refutes (the checks of ``theorem19``).
-STATEMENTS: dict[str, Statement] = {
-    "theorem19/scale": EQ1,
-    "theorem19/bound": EQ1,
-    "theorem19/conj20-exact-lower": EQ16,
-    "theorem19/conj20-bound": EQ16,
-    "theorem19/eq15-scale": EQ15,
-    "theorem19/eq15-bound": EQ15,
-    "theorem19/eq12-printed": Statement(
-        "eq12",
-        "<=",
-        "E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i> <= (1/m) max_h sum_j |u_j| ||w_j|| "
-        "E_zeta ||sum_{i in I_j} zeta_i x_i|| ((12) as printed)",
-        _theorem19_eq12,
+
+# ---------------------------------------------------------------------------
+# Both sides in exact or interval arithmetic (the proof; shared evaluators: sparseact.verify.rigorous)
+# ---------------------------------------------------------------------------
+
+
+def _sample_radius(c: dict) -> tuple[int, int, int, int, Real, Real, Real]:
+    lhs = _spec(c, "lhs", "rademacher_lower_bound")
+    X = [_point(x) for x in lhs["X"]]
+    R = ex.sqrt(max(sum(v * v for v in x) for x in X))
+    return len(X), len(X[0]), int(lhs["s"]), int(lhs["k"]), real(lhs["W"], "W"), real(lhs["B"], "B"), R
+
+
+def _theorem19_rhs_rigorous(kind: str) -> Callable[[dict], RigorousSides]:
+    def sides(c: dict) -> RigorousSides:
+        m, n, s, k, W, B, R = _sample_radius(c)
+        if kind in ("eq1", "eq1-corrected") and k != 1:
+            raise Refused(f"eq. (1) is stated for the class H_{{n,s,1}}^{{W,B}}: the instance's class has k = {k}")
+        if kind == "eq1":
+            rhs = (W * R + B) * ex.sqrt(s * n * ex.log(m * (R + B))) / ex.sqrt(m)
+        elif kind == "eq1-corrected":
+            rhs = (W * R + B) * ex.sqrt(s * n * ex.maximum(1, ex.log(m * (R + B)))) / ex.sqrt(m)
+        elif kind == "eq15":
+            rhs = (W * R + B) * ex.sqrt(s * n * k * ex.log(k * m * (R + B))) / ex.sqrt(m)
+        else:
+            rhs = (W * R + B) * ex.sqrt(s * k) / ex.sqrt(m)
+        return _quantity_side(c, "lhs", "rademacher_lower_bound"), rhs
+
+    return sides
+
+
+def _theorem19_eq12_rigorous(c: dict) -> RigorousSides:
+    lhs = _spec(c, "lhs", "first_term_lower_bound")
+    X = [_point(x) for x in lhs["X"]]
+    m = len(X)
+    if m > 6:
+        raise Refused("refused: (12)'s right side is enclosed over all 2^m subsets and sign vectors, m <= 6")
+    signs = list(itertools.product((1, -1), repeat=m))
+    best = Real(0)
+    for mask in range(1, 2**m):
+        rows = [i for i in range(m) if (mask >> i) & 1]
+        total = Real(0)
+        for zeta in signs:
+            vector = [sum((zeta[i] * X[i][j] for i in rows), Fraction(0)) for j in range(len(X[0]))]
+            total = total + ex.sqrt(sum(v * v for v in vector))
+        best = ex.maximum(best, total / len(signs)) if mask > 1 else total / len(signs)
+    return _quantity_side(c, "lhs", "first_term_lower_bound"), int(lhs["s"]) * real(lhs["W"], "W") / m * best
+
+
+def _theorem19_printed_cells_rigorous(c: dict) -> RigorousSides:
+    """(14) (first term) or (8) (second term, c = 2) with the printed cells, at the sample's m, n, R = max ||x_i||
+    (enclosed: R is the square root of a rational) and the class's s, W, B."""
+    kind = c["lhs"].get("quantity") if isinstance(c["lhs"], dict) else None
+    if kind not in ("first_term_lower_bound", "second_term_lower_bound"):
+        raise Refused(f"lhs must be a first_term_lower_bound or second_term_lower_bound quantity, got {kind!r}")
+    lhs = _spec(c, "lhs", kind)
+    X = [_point(x) for x in lhs["X"]]
+    m, n, s = len(X), len(X[0]), int(lhs["s"])
+    sqrt, log = ex.sqrt, ex.log
+    if kind == "first_term_lower_bound":
+        W = real(lhs["W"], "W")
+        R = sqrt(max(sum(v * v for v in x) for x in X))
+        return _quantity_side(c, "lhs", kind), 4 * W * R * sqrt(n * s * log(m * R)) / sqrt(m)
+    B = real(lhs["B"], "B")
+    return _quantity_side(c, "lhs", kind), 4 * B * sqrt(s * n * 2 * log(m * B)) / sqrt(m)
+
+
+def _theorem19_cells_rigorous(c: dict) -> RigorousSides:
+    lhs = _spec(c, "lhs", "cell_sizes_sum")
+    m, k = len(lhs["X"]), int(lhs["k"])
+    return _quantity_side(c, "lhs", "cell_sizes_sum"), Real(m if c["relation"] == "==" else k * m)
+
+
+def _theorem19_combine_rigorous(c: dict) -> RigorousSides:
+    m, n, s, W, B, R, small_c = (_p(c, "lhs", name) for name in ("m", "n", "s", "W", "B", "R", "c"))
+    sqrt, log = ex.sqrt, ex.log
+    bias = 4 * B * sqrt(s * n * small_c * log(m * B)) / sqrt(m)
+    weight = 4 * W * R * sqrt(n * s * log(m * R)) / sqrt(m)
+    return bias + weight, (W * R + B) * sqrt(s * n * log(m * (R + B))) / sqrt(m)
+
+
+#: The finding of a check whose FAIL is classed by the degenerate-corner rule (``[<class>, out-of-range]`` in its
+#: ``checks.yaml``): the checker expects ``out-of-range`` when the certificate's violation is in a log corner
+#: (:func:`sparseact.verify.corners.certificate_in_log_corner`), the class otherwise.
+_CORNER_RULE = ("statement-error", "out-of-range")
+
+
+#: check id -> its pin (the checks of ``theorem19``): the statement it refutes with its float pass, both sides in
+#: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
+PINS: dict[str, Pin] = {
+    "theorem19/scale": Pin(
+        EQ1,
+        _theorem19_rhs_rigorous("eq1"),
+        {
+            "statement": "R_H(S) <= (WR+B) sqrt(s n log(m(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (1))",
+            "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+            "finding": "out-of-range",
+            "lhs_label": "R_H(S)",
+            "rhs_label": "eq. (1)",
+            "expr": {
+                "rhs": "(W*R+B)*sqrt(s*n*log(m*(R+B)))/sqrt(m)",
+            },
+        },
     ),
-    "theorem19/eq7-printed": Statement(
-        "eq7",
-        "==",
-        "activations 1-sparse => sum_j |I_j| = m, I_j = {i : <w_j, x_i> - b_j >= 0} (eq. (7) as printed)",
-        _theorem19_cells,
+    "theorem19/bound": Pin(
+        EQ1,
+        _theorem19_rhs_rigorous("eq1"),
+        {
+            "statement": "R_{H_{n,s,1}^{W,B}}(S) <= (WR+B) sqrt(s n log(m(R+B))) / sqrt(m) (1), for samples with ||x|| <= R",
+            "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+            "finding": _CORNER_RULE,
+            "lhs_label": "R_H(S)",
+            "rhs_label": "eq. (1)",
+            "expr": {
+                "rhs": "(W*R+B)*sqrt(s*n*log(m*(R+B)))/sqrt(m)",
+            },
+        },
     ),
-    "theorem19/km-printed": Statement(
-        "theorem19-k-sparse-cells",
-        "<=",
-        "activations k-sparse => sum_j |I_j| <= k m, I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)",
-        _theorem19_cells,
+    "theorem19/conj20-exact-lower": Pin(
+        EQ16,
+        _theorem19_rhs_rigorous("conj20"),
+        {
+            "statement": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s k) / sqrt(m): no explicit dependence on n",
+            "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+            "finding": "constant-factor",
+            "lhs_label": "lower bound on R_H(S)",
+            "rhs_label": "(16)",
+            "expr": {
+                "rhs": "(W*R+B)*sqrt(s*k)/sqrt(m)",
+            },
+        },
     ),
-    "theorem19/eq8-printed-cells": Statement(
-        "eq8",
-        "<=",
-        "second term of (4) <= 4B sqrt(snc log(mB))/sqrt(m), c = 2, with I_j = {i : <w_j, x_i> - b_j >= 0} "
-        "(eq. (8) with the printed cells)",
-        _theorem19_printed_cells,
+    "theorem19/conj20-bound": Pin(
+        EQ16,
+        _theorem19_rhs_rigorous("conj20"),
+        {
+            "statement": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s k) / sqrt(m): no explicit dependence on n",
+            "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+            "finding": "constant-factor",
+            "lhs_label": "R_H(S)",
+            "rhs_label": "(16)",
+            "expr": {
+                "rhs": "(W*R+B)*sqrt(s*k)/sqrt(m)",
+            },
+        },
     ),
-    "theorem19/eq14-printed-cells": Statement(
-        "eq14",
-        "<=",
-        "first term of (4) <= 4WR sqrt(ns log(mR))/sqrt(m), with I_j = {i : <w_j, x_i> - b_j >= 0} "
-        "(eq. (14) with the printed cells)",
-        _theorem19_printed_cells,
+    "theorem19/eq15-scale": Pin(
+        EQ15,
+        _theorem19_rhs_rigorous("eq15"),
+        {
+            "statement": "R_H(S) <= (WR+B) sqrt(snk log(km(R+B)))/sqrt(m) for every sample with ||x|| <= R (eq. (15))",
+            "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+            "finding": "out-of-range",
+            "lhs_label": "R_H(S)",
+            "rhs_label": "eq. (15), k = <<k>>",
+            "expr": {
+                "rhs": "(W*R+B)*sqrt(s*n*k*log(k*m*(R+B)))/sqrt(m)",
+            },
+        },
     ),
-    "theorem19/combine-printed": Statement(
-        "theorem19-proof-combine",
-        "<=",
-        "(8) + (14) <= (1): 4B sqrt(snc log(mB))/sqrt(m) + 4WR sqrt(ns log(mR))/sqrt(m) "
-        "<= (WR+B) sqrt(sn log(m(R+B)))/sqrt(m), Hoeffding's c >= 2 (last line of Theorem 19's proof)",
-        _theorem19_combine,
+    "theorem19/eq15-bound": Pin(
+        EQ15,
+        _theorem19_rhs_rigorous("eq15"),
+        {
+            "statement": "R_{H_{n,s,k}^{W,B}}(S) <= (WR+B) sqrt(s n k log(k m(R+B))) / sqrt(m)",
+            "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+            "finding": _CORNER_RULE,
+            "lhs_label": "R_H(S)",
+            "rhs_label": "eq. (15), k = <<k>>",
+            "expr": {
+                "rhs": "(W*R+B)*sqrt(s*n*k*log(k*m*(R+B)))/sqrt(m)",
+            },
+        },
     ),
-    "theorem19/scale-corrected": Statement(
-        "theorem19",
-        "<=",
-        "R_H(S) <= (WR+B) sqrt(s n max(1, log(m(R+B))))/sqrt(m), R = max ||x_i|| (eq. (1) with the log floored at 1)",
-        _theorem19_eq1_corrected,
+    "theorem19/eq12-printed": Pin(
+        Statement(
+            "eq12",
+            "<=",
+            "E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i> <= (1/m) max_h sum_j |u_j| ||w_j|| "
+            "E_zeta ||sum_{i in I_j} zeta_i x_i|| ((12) as printed)",
+            _theorem19_eq12,
+        ),
+        _theorem19_eq12_rigorous,
+        {
+            "statement": "E_zeta max_h (first term) <= max_h (1/m) sum_j |u_j| ||w_j|| E_zeta ||sum_{I_j} zeta_i x_i|| ((12) as printed)",
+            "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+            "finding": "proof-slip",
+            "lhs_label": "E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i> (first term of (4), explicit networks)",
+            "rhs_label": "(1/m) max_h sum_j |u_j| ||w_j|| E_zeta ||sum_{i in I_j} zeta_i x_i|| (right side of (12), bounded above by W/m max over all subsets I)",  # noqa: E501
+            "expr": {
+                "rhs": "W/m*max(sum(abs(sum((1-2*((z>>i)&1))*x[i] for i in range(m) if (I>>i)&1)) for z in range(2**m))/2**m for I in range(2**m))",  # noqa: E501
+            },
+        },
+    ),
+    "theorem19/eq7-printed": Pin(
+        Statement(
+            "eq7",
+            "==",
+            "activations 1-sparse => sum_j |I_j| = m, I_j = {i : <w_j, x_i> - b_j >= 0} (eq. (7) as printed)",
+            _theorem19_cells,
+        ),
+        _theorem19_cells_rigorous,
+        {
+            "statement": "activations 1-sparse => sum_j |I_j| = m, I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)",
+            "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+            "finding": "proof-slip",
+            "lhs_label": "sum_j |I_j| with I_j = {i : <w_j, x_i> - b_j >= 0} (printed)",
+            "rhs_label": "m",
+            "expr": {
+                "rhs": "m",
+            },
+        },
+    ),
+    "theorem19/km-printed": Pin(
+        Statement(
+            "theorem19-k-sparse-cells",
+            "<=",
+            "activations k-sparse => sum_j |I_j| <= k m, I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)",
+            _theorem19_cells,
+        ),
+        _theorem19_cells_rigorous,
+        {
+            "statement": "activations k-sparse => sum_j |I_j| <= k m, I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)",
+            "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+            "finding": "proof-slip",
+            "lhs_label": "sum_j |I_j| with I_j = {i : <w_j, x_i> - b_j >= 0} (printed)",
+            "rhs_label": "k m (k = <<k>>)",
+            "expr": {
+                "rhs": "k*m",
+            },
+        },
+    ),
+    "theorem19/eq8-printed-cells": Pin(
+        Statement(
+            "eq8",
+            "<=",
+            "second term of (4) <= 4B sqrt(snc log(mB))/sqrt(m), c = 2, with I_j = {i : <w_j, x_i> - b_j >= 0} "
+            "(eq. (8) with the printed cells)",
+            _theorem19_printed_cells,
+        ),
+        _theorem19_printed_cells_rigorous,
+        {
+            "statement": "second term of (4) <= 4 B sqrt(s n c log(mB))/sqrt(m) with I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)",
+            "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+            "finding": "proof-slip",
+            "lhs_label": "E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j b_j (second term of (4), printed I_j)",
+            "rhs_label": "4 B sqrt(s n c log(mB))/sqrt(m) (8), c = 2",
+            "expr": {
+                "rhs": "4*B*sqrt(s*n*c*log(m*B))/sqrt(m)",
+            },
+        },
+    ),
+    "theorem19/eq14-printed-cells": Pin(
+        Statement(
+            "eq14",
+            "<=",
+            "first term of (4) <= 4WR sqrt(ns log(mR))/sqrt(m), with I_j = {i : <w_j, x_i> - b_j >= 0} "
+            "(eq. (14) with the printed cells)",
+            _theorem19_printed_cells,
+        ),
+        _theorem19_printed_cells_rigorous,
+        {
+            "statement": "first term of (4) <= 4 W R sqrt(n s log(mR))/sqrt(m) with I_j = {i : <w_j, x_i> - b_j >= 0} (as printed)",
+            "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+            "finding": "proof-slip",
+            "lhs_label": "E_zeta max_h (1/m) sum_j sum_{i in I_j} zeta_i u_j <w_j, x_i> (first term of (4), printed I_j)",
+            "rhs_label": "4 W R sqrt(n s log(mR))/sqrt(m) (14)",
+            "expr": {
+                "rhs": "4*W*R*sqrt(n*s*log(m*R))/sqrt(m)",
+            },
+        },
+    ),
+    "theorem19/combine-printed": Pin(
+        Statement(
+            "theorem19-proof-combine",
+            "<=",
+            "(8) + (14) <= (1): 4B sqrt(snc log(mB))/sqrt(m) + 4WR sqrt(ns log(mR))/sqrt(m) "
+            "<= (WR+B) sqrt(sn log(m(R+B)))/sqrt(m), Hoeffding's c >= 2 (last line of Theorem 19's proof)",
+            _theorem19_combine,
+        ),
+        _theorem19_combine_rigorous,
+        {
+            "statement": "(8) + (14) give (1) (constant 1)",
+            "paper_ref": "Section 5: Theorem 19 (eq. (1)), eq. (15), Conjecture 20 (eq. (16))",
+            "finding": "constant-factor",
+            "lhs_label": "(8) + (14): 4 (sqrt(c) B sqrt(log(mB)) + W R sqrt(log(mR))) sqrt(sn/m), c = 2",
+            "rhs_label": "(1) with its printed constant 1",
+            "expr": {
+                "lhs": "4*(sqrt(c)*B*sqrt(log(m*B)) + W*R*sqrt(log(m*R)))*sqrt(s*n/m)",
+                "rhs": "(W*R+B)*sqrt(s*n*log(m*(R+B)))/sqrt(m)",
+            },
+        },
+    ),
+    "theorem19/scale-corrected": Pin(
+        Statement(
+            "theorem19",
+            "<=",
+            "R_H(S) <= (WR+B) sqrt(s n max(1, log(m(R+B))))/sqrt(m), R = max ||x_i|| (eq. (1) with the log floored at 1)",
+            _theorem19_eq1_corrected,
+        ),
+        _theorem19_rhs_rigorous("eq1-corrected"),
     ),
 }

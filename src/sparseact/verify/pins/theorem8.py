@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
 from sparseact import bounds
+from sparseact.verify import exact as ex
 from sparseact.verify.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL
+from sparseact.verify.exact import Real
+from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
     MAX_ENUMERATION_DIM,
     Refused,
@@ -24,6 +28,7 @@ from sparseact.verify.recompute import (
     evaluate_quantity,
     walsh_coefficients,
 )
+from sparseact.verify.rigorous import RigorousSides, _nested, _p, _quantity_side, _sizes, quantity
 
 
 def _theorem8_rho(c: dict) -> Sides:
@@ -233,68 +238,299 @@ def _theorem8_ch(c: dict) -> Sides:
     return Sides(abs(value), k * (W * math.sqrt(n) + B), variables)
 
 
-#: check id -> the statement it refutes (the checks of ``theorem8``).
-STATEMENTS: dict[str, Statement] = {
-    "theorem8/lemma7-CH-sign": Statement(
-        "lemma7",
-        "<=",
-        "O(n^d C_H^2 log(1/delta)/eps) samples, C_H = sup_{h,x} h(x), suffice for (O(eps), delta)-PAC "
-        "learning a class with tail <= eps above d (Lemma 7)",
-        _lemma7_sup_sign,
+# ---------------------------------------------------------------------------
+# Both sides in exact or interval arithmetic (the proof; shared evaluators: sparseact.verify.rigorous)
+# ---------------------------------------------------------------------------
+
+
+def _theorem8_degree(eps, n, s, k, W, B) -> Real:
+    return (k**8 * W**4 * ex.log(n * s) ** 4 + k**6 * B**4 * ex.log(s)) / eps**2
+
+
+def _theorem8_one_minus_rho(eps, n, s, k, W, B) -> Real:
+    terms = []
+    den1 = k**8 * W**4 * ex.log(n * s) ** 4
+    den2 = k**6 * B**4 * ex.log(s)
+    if den1.exact != 0:
+        terms.append(ex.log(k * n * s * W**2 / eps) / den1)
+    if den2.exact != 0:
+        terms.append(1 / den2)
+    if not terms:
+        raise Refused("the proof's 1 - rho is infinite at this instance")
+    return eps**2 * ex.minimum(*terms)
+
+
+def _theorem8_tail_step_rigorous(c: dict) -> RigorousSides:
+    eps, n, s, k, W, B, small_c = (_p(c, "lhs", name) for name in ("eps", "n", "s", "k", "W", "B", "c"))
+    omr = small_c * _theorem8_one_minus_rho(eps, n, s, k, W, B)
+    d = ex.ceil(_theorem8_degree(eps, n, s, k, W, B))
+    if c["relation"] == "<=":
+        return d * omr, 3 * (1 - (1 - omr) ** d)
+    return d * omr, Real(1)
+
+
+def _theorem8_degree_tail_rigorous(c: dict) -> RigorousSides:
+    lhs = _spec(c, "lhs", "fourier_tail")
+    eps = _p(c, "rhs", "eps")
+    n, s, k, W, B = _sizes(lhs["function"]["network"])
+    if int(lhs["degree"]) < ex.ceil(_theorem8_degree(eps, n, s, k, W, B)):
+        raise Refused("the tail is taken below the proof's degree")
+    return Real(quantity(lhs)), eps
+
+
+def _lemma7_projection_rigorous(c: dict) -> RigorousSides:
+    tail = _quantity_side(c, "lhs", "fourier_tail")
+    eps = _p(c, "rhs", "eps")
+    if ex.decide(tail, eps) > 0:
+        raise Refused("the instance breaks Lemma 7's hypothesis: tail > eps (exactly)")
+    return tail, eps / 2
+
+
+def _lemma7_count(n, d, C_H, eps, delta) -> Real:
+    return n**d * C_H**2 * ex.log(1 / delta) / eps
+
+
+def _lemma7_sup_sign_rigorous(c: dict) -> RigorousSides:
+    M, K, eps, delta = (_p(c, "lhs", name) for name in ("M", "K", "eps", "delta"))
+    C, d = _p(c, "rhs", "C"), _p(c, "rhs", "d")
+    # h_+(x) = -(M/2)(1 + x_1), h_- = -(M/2)(1 - x_1): sup h = 0 (at x_1 = -1, resp. 1); (1/4) E(h_+ - h_-)^2 = M^2/4
+    C_H = Real(0)
+    lhs = 1 if ex.decide(M**2 / 4, 2 * K * eps) > 0 and ex.decide(delta, Fraction(1, 2)) < 0 else 0
+    return Real(lhs), C * _lemma7_count(Real(1), d, C_H, eps, delta)
+
+
+def _theorem8_final_line_rigorous(c: dict) -> RigorousSides:
+    lam, eps, delta = (_p(c, "lhs", name) for name in ("lam", "eps", "delta"))
+    C, n, s, k, small_c = (_p(c, "rhs", name) for name in ("C", "n", "s", "k", "c"))
+    lhs = 1 if ex.decide(lam**2, 2 * eps) > 0 and ex.decide(delta, Fraction(1, 2)) < 0 else 0
+    d = ex.ceil(small_c * _theorem8_degree(eps, n, s, k, lam, lam))
+    return Real(lhs), C * _lemma7_count(n, d, Real(1), eps, delta)
+
+
+def _theorem4_corner_rigorous(c: dict) -> RigorousSides:
+    k, eps, delta = (_p(c, "lhs", name) for name in ("k", "eps", "delta"))
+    C, small_c, n, s = (_p(c, "rhs", name) for name in ("C", "c", "n", "s"))
+    lhs = 1 if ex.decide(k * k, 2 * eps) > 0 and ex.decide(delta, Fraction(1, 2)) < 0 else 0
+    log_n = ex.log(n)
+    exponent = small_c * (k * ex.log(n * s)) ** 8 / eps**2 * log_n
+    return Real(lhs), C * ex.exp(exponent) * ex.log(1 / delta) / eps
+
+
+def _theorem8_rho_rigorous(c: dict) -> RigorousSides:
+    n, s, k, W, B, C, ell = (_p(c, "lhs", name) for name in ("n", "s", "k", "W", "B", "C", "ell"))
+    small_c = _nested(c, "lhs", "lomr", "c")
+    log = ex.log
+    lomr = (
+        log(small_c)
+        - 2 * ell
+        + log(ex.minimum((log(k * n * s * W**2) + ell) / (k**8 * W**4 * log(n * s) ** 4), 1 / (k**6 * B**4 * log(s))))
+    )
+    ratio = 3 * C * ex.exp(lomr / 2 + ell) * (k**4 * W**2 * (log(n * s) - lomr) ** 2 + k**3 * B**2 * ex.sqrt(log(s)))
+    return ratio, Real(1)
+
+
+def _tail_step_corrected_rigorous(c: dict) -> RigorousSides:
+    omr = _p(c, "lhs", "omr")
+    d = ex.ceil(1 / omr)
+    return 1 - (1 - omr) ** d, 1 - ex.exp(-1)
+
+
+def _theorem8_ch_rigorous(c: dict) -> RigorousSides:
+    v = _parameter(c, "lhs", "v")
+    n, _, k, W, B = _sizes(v["function"]["network"])
+    return abs(Real(quantity(v))), k * (W * ex.sqrt(n) + B)
+
+
+def _rho_choice_corrected_rigorous(c: dict) -> RigorousSides:
+    n, s, k, W, B, ell = (_p(c, "lhs", name) for name in ("n", "s", "k", "W", "B", "ell"))
+    log = ex.log
+    terms = [Real(-4)]
+    if ex.decide(k * W, 0) > 0:
+        terms.append(
+            -2 * ell
+            - log(36)
+            - log(k**8 * W**4)
+            - 4 * log(ex.maximum(27, 2 * log(n * s) + 4 * (log(6 * k**4 * W**2) + ell)))
+        )
+    if ex.decide(B, 0) > 0 and ex.decide(s, 1) > 0:
+        terms.append(-2 * ell - log(36) - log(k**6 * B**4 * log(s)))
+    lomr = ex.minimum(*terms)
+    ratio = 3 * ex.exp(lomr / 2 + ell) * (k**4 * W**2 * (log(n * s) - lomr) ** 2 + k**3 * B**2 * ex.sqrt(log(s)))
+    return ratio, Real(1)
+
+
+#: check id -> its pin (the checks of ``theorem8``): the statement it refutes with its float pass, both sides in
+#: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
+PINS: dict[str, Pin] = {
+    "theorem8/lemma7-CH-sign": Pin(
+        Statement(
+            "lemma7",
+            "<=",
+            "O(n^d C_H^2 log(1/delta)/eps) samples, C_H = sup_{h,x} h(x), suffice for (O(eps), delta)-PAC "
+            "learning a class with tail <= eps above d (Lemma 7)",
+            _lemma7_sup_sign,
+        ),
+        _lemma7_sup_sign_rigorous,
+        {
+            "statement": "(O(eps), delta)-PAC from O(n^d C_H^2 log(1/delta)/eps) samples with C_H = sup_{h,x} h(x)",
+            "paper_ref": "Lemma 7",
+            "finding": "typo",
+            "lhs_label": "samples any learner needs for squared loss <= K eps with probability >= 1 - delta",
+            "rhs_label": "Lemma 7's O(n^d C_H^2 log(1/delta)/eps) with C_H = sup_{h,x} h(x) as printed",
+            "expr": {
+                "lhs": "1 if M**2/4 > 2*K*eps and delta < 1/2 else 0",
+                "rhs": "C * n**d * C_H**2 * log(1/delta) / eps",
+            },
+        },
     ),
-    "theorem8/theorem4-n1": Statement(
-        "theorem4",
-        "<=",
-        "sample complexity n^{poly(k log(ns))/eps^2} log(1/delta)/eps (Theorem 4, suppressing W, B), at n = 1",
-        _theorem4_corner,
+    "theorem8/theorem4-n1": Pin(
+        Statement(
+            "theorem4",
+            "<=",
+            "sample complexity n^{poly(k log(ns))/eps^2} log(1/delta)/eps (Theorem 4, suppressing W, B), at n = 1",
+            _theorem4_corner,
+        ),
+        _theorem4_corner_rigorous,
+        {
+            "statement": "sample complexity n^{poly(k log(ns))/eps^2} log(1/delta)/eps (suppressing W, B), at n = 1",
+            "paper_ref": "Theorem 4 (Section 1)",
+            "finding": "out-of-range",
+            "lhs_label": "samples any learner needs (targets h = k and h = -k: with no sample nothing tells them apart)",
+            "rhs_label": "Theorem 4's count n^{P(k log(ns))/eps^2} log(1/delta)/eps, hidden constant C, P(z) = c z^8",
+            "expr": {
+                "lhs": "1 if k**2 > 2*eps and delta < 1/2 else 0",
+                "rhs": "C*exp(c*(k*log(n*s))**8/eps**2*log(n))*log(1/delta)/eps",
+            },
+        },
     ),
-    "theorem8/final-line-scale": Statement(
-        "theorem8-proof-final",
-        "<=",
-        "run time and sample complexity O(n^d log(1/delta)/eps), d = Theta((k^8 W^4 "
-        "log^4(ns) + k^6 B^4 log s)/eps^2) (proof of Theorem 8, last line)",
-        _theorem8_final_line,
+    "theorem8/final-line-scale": Pin(
+        Statement(
+            "theorem8-proof-final",
+            "<=",
+            "run time and sample complexity O(n^d log(1/delta)/eps), d = Theta((k^8 W^4 "
+            "log^4(ns) + k^6 B^4 log s)/eps^2) (proof of Theorem 8, last line)",
+            _theorem8_final_line,
+        ),
+        _theorem8_final_line_rigorous,
+        {
+            "statement": "run time and sample complexity O(n^d log(1/delta)/eps) with d as printed, at every scale of the class",
+            "paper_ref": "Theorem 8 (proof, last line)",
+            "finding": "proof-slip",
+            "lhs_label": "samples any learner needs (targets h = lam and h = -lam: with no sample nothing tells them apart)",
+            "rhs_label": "the last line's count C n^d log(1/delta)/eps at the printed degree d",
+            "expr": {
+                "lhs": "1 if lam**2 > 2*eps and delta < 1/2 else 0",
+                "rhs": "C * n**ceil(c*(k**8*W**4*log(n*s)**4 + k**6*B**4*log(s))/eps**2) * log(1/delta) / eps",
+            },
+        },
     ),
-    "theorem8/rho-choice": Statement(
-        "theorem8-proof-rho",
-        "<=",
-        "the proof's 1 - rho makes Lemma 10's bound <= eps/3 (proof of Theorem 8)",
-        _theorem8_rho,
+    "theorem8/rho-choice": Pin(
+        Statement(
+            "theorem8-proof-rho",
+            "<=",
+            "the proof's 1 - rho makes Lemma 10's bound <= eps/3 (proof of Theorem 8)",
+            _theorem8_rho,
+        ),
+        _theorem8_rho_rigorous,
+        {
+            "statement": "1 - rho = c eps^2 min{log(knsW^2/eps)/(k^8W^4 log^4(ns)), 1/(k^6B^4 log s)} makes Lemma 10's bound <= eps/3 for some constant c",  # noqa: E501
+            "paper_ref": "Theorem 8 (proof)",
+            "finding": "proof-slip",
+            "lhs_label": "Lemma 10's bound C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) / (eps/3) at the printed 1-rho, eps = exp(-ell)",  # noqa: E501
+            "rhs_label": "1 (the step's NS_rho <= eps/3)",
+            "expr": {
+                "lhs": "3*C*exp(lomr/2 + ell)*(k**4*W**2*(log(n*s) - lomr)**2 + k**3*B**2*sqrt(log(s)))",
+                "lhs.lomr": "log(c) - 2*ell + log(min((log(k*n*s*W**2) + ell)/(k**8*W**4*log(n*s)**4), 1/(k**6*B**4*log(s))))",
+                "rhs": "1",
+            },
+        },
     ),
-    "theorem8/tail-step": Statement(
-        "theorem8-proof-tail",
-        "<=",
-        "1 <= d(1-rho) <= 3(1-rho^d) at the proof's d and rho (so eps/(3(1-rho^d)) <= "
-        "eps/(d(1-rho)) <= eps; proof of Theorem 8)",
-        _theorem8_tail_step,
-        links=(">=",),
+    "theorem8/tail-step": Pin(
+        Statement(
+            "theorem8-proof-tail",
+            "<=",
+            "1 <= d(1-rho) <= 3(1-rho^d) at the proof's d and rho (so eps/(3(1-rho^d)) <= "
+            "eps/(d(1-rho)) <= eps; proof of Theorem 8)",
+            _theorem8_tail_step,
+            links=(">=",),
+        ),
+        _theorem8_tail_step_rigorous,
+        {
+            "statement": "sum_{|T|>d} fhat(T)^2 <= eps/(3(1-rho^d)) <= eps/(d(1-rho)) <= eps for the proof's d and rho",
+            "paper_ref": "Theorem 8 (proof)",
+            "finding": "proof-slip",
+            "lhs_label": "d(1-rho)",
+            "rhs_label": "3(1-rho^d)",
+            "expr": {
+                "lhs": "d*omr",
+                "rhs": "3*(1 - (1 - omr)**d)",
+            },
+        },
     ),
-    "theorem8/lemma7-projection-printed": Statement(
-        "lemma7-proof-projection",
-        "<=",
-        "sum_{|T|>d} hhat(T)^2 <= eps => ||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2 (after Lemma 7)",
-        _lemma7_projection,
+    "theorem8/lemma7-projection-printed": Pin(
+        Statement(
+            "lemma7-proof-projection",
+            "<=",
+            "sum_{|T|>d} hhat(T)^2 <= eps => ||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2 (after Lemma 7)",
+            _lemma7_projection,
+        ),
+        _lemma7_projection_rigorous,
+        {
+            "statement": "||g - h||_2^2 = sum_{|T|>d} hhat(T)^2 <= eps/2 under Lemma 7's hypothesis (tail <= eps)",
+            "paper_ref": "Section 2.1 (after Lemma 7)",
+            "finding": "proof-slip",
+            "lhs_label": "||g - h||_2^2 = sum_{|T|>d} hhat(T)^2",
+            "rhs_label": "eps/2",
+            "expr": {
+                "rhs": "eps / 2",
+            },
+        },
     ),
-    "theorem8/degree-degenerate": Statement(
-        "theorem8-proof-tail",
-        "<=",
-        "the tail of h above the proof's d = Theta((k^8 W^4 log^4(ns) + k^6 B^4 log s)/"
-        "eps^2) is <= eps (proof of Theorem 8)",
-        _theorem8_degree_tail,
+    "theorem8/degree-degenerate": Pin(
+        Statement(
+            "theorem8-proof-tail",
+            "<=",
+            "the tail of h above the proof's d = Theta((k^8 W^4 log^4(ns) + k^6 B^4 log s)/"
+            "eps^2) is <= eps (proof of Theorem 8)",
+            _theorem8_degree_tail,
+        ),
+        _theorem8_degree_tail_rigorous,
+        {
+            "statement": "the proof's d makes the tail <= eps, at n = s = 1",
+            "paper_ref": "Theorem 8 (proof)",
+            "finding": "out-of-range",
+            "lhs_label": "sum_{|T|>d} hhat(T)^2 at the printed d",
+            "rhs_label": "eps",
+            "expr": {
+                "rhs": "eps",
+            },
+        },
     ),
-    "theorem8/tail-step-corrected": Statement(
-        "theorem8-proof-tail", ">=", "1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)), rho in [0, 1)", _tail_step_corrected
+    "theorem8/tail-step-corrected": Pin(
+        Statement(
+            "theorem8-proof-tail",
+            ">=",
+            "1 - rho^d >= 1 - 1/e for d = ceil(1/(1-rho)), rho in [0, 1)",
+            _tail_step_corrected,
+        ),
+        _tail_step_corrected_rigorous,
     ),
-    "theorem8/rho-choice-corrected": Statement(
-        "theorem8-proof-rho",
-        "<=",
-        "Lemma 10's bound (C = 1) at the corrected 1 - rho* is <= eps/3",
-        _rho_choice_corrected,
+    "theorem8/rho-choice-corrected": Pin(
+        Statement(
+            "theorem8-proof-rho",
+            "<=",
+            "Lemma 10's bound (C = 1) at the corrected 1 - rho* is <= eps/3",
+            _rho_choice_corrected,
+        ),
+        _rho_choice_corrected_rigorous,
     ),
-    "theorem8/C_H": Statement(
-        "theorem8-proof-CH",
-        "<=",
-        "sup_x |h(x)| <= C_H = k (W sqrt(n) + B) on H_{n,s,k}^{W,B} (proof of Theorem 8)",
-        _theorem8_ch,
+    "theorem8/C_H": Pin(
+        Statement(
+            "theorem8-proof-CH",
+            "<=",
+            "sup_x |h(x)| <= C_H = k (W sqrt(n) + B) on H_{n,s,k}^{W,B} (proof of Theorem 8)",
+            _theorem8_ch,
+        ),
+        _theorem8_ch_rigorous,
     ),
 }
