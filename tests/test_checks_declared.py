@@ -4,9 +4,14 @@
 * every declared check is a row of the run's ledger (results/ledger.csv), and the ledger holds no undeclared check;
 * a check that can FAIL (it declares a finding class) is pinned in the verifier (``sparseact.verify.checker.PINS``,
   the pins of ``sparseact.verify.pins``), apart from :data:`NOT_YET_PINNED`, and every pin is such a check;
+* a check declared ``pinned: true`` is pinned in its own claim's module (``sparseact.verify.pins.<claim>``), and its
+  pin refutes the declared statement with the declared finding class;
 * the verifier imports nothing from the claims (it owns the statements it checks);
 * the notebook's Verdicts bullets are the declarations' rules (:func:`sparseact.claims._checks.sync_verdict_prose`).
 """
+
+import importlib
+import importlib.util
 
 import pandas as pd
 import pytest
@@ -16,6 +21,7 @@ from test_layers import IMPORTS
 from sparseact.claims import claim_ids
 from sparseact.claims._checks import declaration_path, declared_checks, sync_verdict_prose
 from sparseact.verify.checker import PINS
+from sparseact.verify.corners import CORNER_FINDING
 from sparseact.verify.records import declared_record
 from sparseact.verify.verdicts import Verdict
 
@@ -68,6 +74,44 @@ def test_every_check_that_can_fail_is_pinned_and_every_pin_can_fail():
     for claim in CLAIMS:
         for check_id, declaration in declared_checks(claim).items():
             assert declaration["pinned"] is (check_id in PINS), check_id
+
+
+def _claim_pins(claim: str) -> dict:
+    """The ``PINS`` of ``sparseact.verify.pins.<claim>``; empty when the claim has no pins module."""
+    name = f"sparseact.verify.pins.{claim}"
+    return importlib.import_module(name).PINS if importlib.util.find_spec(name) else {}
+
+
+@pytest.mark.parametrize("claim", CLAIMS)
+def test_a_claim_pins_its_declared_checks_in_its_own_module(claim):
+    """``pinned: true`` in ``claims/<claim>/checks.yaml`` is exactly a pin in ``sparseact.verify.pins.<claim>``."""
+    declared = {check_id for check_id, declaration in declared_checks(claim).items() if declaration["pinned"]}
+    assert set(_claim_pins(claim)) == declared
+
+
+def test_the_checker_holds_every_claims_pins_once():
+    """``sparseact.verify.checker.PINS`` is the claims' modules' pins merged, none lost to another's id."""
+    merged = [check_id for claim in CLAIMS for check_id in _claim_pins(claim)]
+    assert len(merged) == len(set(merged)) and set(merged) == set(PINS)
+    assert all(PINS[check_id] is _claim_pins(check_id.split("/")[0])[check_id] for check_id in merged)
+
+
+@pytest.mark.parametrize("claim", CLAIMS)
+def test_a_pin_refutes_the_declared_statement_with_the_declared_finding(claim):
+    """A pin's statement id is the check's declared ``statement``, and its pinned finding one the declaration allows:
+    the class, or for ``[<class>, out-of-range]`` either one or the pair (the checker then takes the one the
+    degenerate-corner rule gives the instance)."""
+    for check_id, pin in _claim_pins(claim).items():
+        declaration = declared_checks(claim)[check_id]
+        assert pin.statement.statement_id == declaration["statement"], check_id
+        if pin.pinned_text is None:
+            continue
+        finding, declared = pin.pinned_text["finding"], declaration["finding"]
+        if isinstance(declared, str):
+            assert finding == declared, check_id
+        else:
+            assert declared[1] == CORNER_FINDING
+            assert finding in declared or finding == tuple(declared), check_id
 
 
 def test_the_verifier_imports_nothing_from_the_claims():
