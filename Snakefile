@@ -4,6 +4,7 @@
 from snakemake.utils import min_version
 
 from sparseact.claims import registry
+from sparseact.runtime import jobserver
 from sparseact.runtime.config import validate_workflow_config
 from sparseact.runtime.scheduling import drop_default_local_rate_limit
 
@@ -40,8 +41,20 @@ include: "workflow/rules/report.smk"
 
 # Locally, Snakemake's default job-rate limit never binds but its timers keep the scheduler busy
 # (sparseact.runtime.scheduling says how); cluster runs and limits set by the user keep theirs.
+# A local run forks its jobs from a warm job server (config key job_server; sparseact.runtime.jobserver), ended with
+# the run; a job that finds none runs in its own process.
 onstart:
     drop_default_local_rate_limit(workflow)
+    if config.get("job_server", True):
+        jobserver.start(workflow, in_logs("job-server.log"))
+
+
+onsuccess:
+    jobserver.stop()
+
+
+onerror:
+    jobserver.stop()
 
 
 localrules:

@@ -14,6 +14,7 @@ from sparseact._validation import CONFIG_CPU_HOURS_LIMIT, JOB_CPU_HOURS_LIMIT
 from sparseact.claims import config_shards, get_claim, registry
 from sparseact.runtime.config import ConfigError, load_config, validate_config, validate_workflow_config
 from sparseact.runtime.costs import OVERRIDE_KEY, check_cost, cost_table, estimate_cost, measure_costs, slurm_resources
+from sparseact.runtime.jobserver import USAGE_PREFIX
 
 
 @pytest.fixture(scope="module")
@@ -245,14 +246,21 @@ def test_cost_table_is_measured_from_benchmark_files(tmp_path, quick):
         (bench / "assemble").mkdir(exist_ok=True)
         (bench / "assemble" / f"{claim_id}.tsv").write_text(row.format(3.0, 300.0, 2.0))
     (bench / "kernels.tsv").write_text(row.format(60.0, 400.0, 50.0))
-    table = measure_costs(tmp_path, quick, registry())
+    table = measure_costs(tmp_path, quick, registry(), tmp_path / "logs")
     assert table["stages"]["runs"]["max_rss_mb"] == 100.0 and table["stages"]["kernels"]["max_wall_s"] == 60.0
     assert table["job_overhead_s"] == 3.0  # the cheapest data job and the cheapest runs job
     assert all(cpu == 3.0 for row in table["claims"].values() for cpu in row["shard_cpu_s"].values())
     assert slurm_resources(table)["kernels"] == {"mem_mb": 800, "runtime": 5, "cpus_per_task": 1}
+    # a job the job server forked paid no start-up: a run with one is refused, naming the job and the way out
+    log = tmp_path / "logs" / "runs" / "lemma9" / f"{next(iter(config_shards(quick, 'lemma9')))}.log"
+    log.parent.mkdir(parents=True)
+    log.write_text(f"lemma9 runs: started\n{USAGE_PREFIX} 1.25 180.00\n")
+    with pytest.raises(ValueError, match=r"lemma9/.*the job server ran this job.*job_server=false"):
+        measure_costs(tmp_path, quick, registry(), tmp_path / "logs")
+    log.unlink()
     (bench / "assemble" / "lemma9.tsv").unlink()
     with pytest.raises(ValueError, match="no benchmark files for claim lemma9"):
-        measure_costs(tmp_path, quick, registry())
+        measure_costs(tmp_path, quick, registry(), tmp_path / "logs")
 
 
 def test_check_config_prints_the_estimate(repo_root, tmp_path):

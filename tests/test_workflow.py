@@ -21,7 +21,9 @@ import warm_snakemake
 import yaml
 
 from sparseact.claims import claim_ids, config_shards
+from sparseact.publish.report import timings_table
 from sparseact.publish.statements import STATUSES
+from sparseact.runtime import jobserver
 from sparseact.runtime.provenance import CPU_DISPATCH_VARIABLES, portable_cpu_environment
 
 pytestmark = pytest.mark.workflow
@@ -218,6 +220,26 @@ def test_jobs_run_under_the_portable_cpu_dispatch(run):
     for claim in claim_ids():
         recorded = json.loads((run / QUICK / "claims" / f"{claim}.json").read_text())["provenance"]
         assert recorded["cpu_dispatch"] == expected, claim
+
+
+def test_the_local_run_forks_its_jobs_from_the_job_server(run):
+    """A local run's jobs run in children of the warm job server (sparseact.runtime.jobserver), none declined; each
+    one's log ends with the child's usage line, and the timings page counts the child's memory, not the waiting
+    process's. (That the results are the same as in jobs of their own is test_reproducibility's: the cluster's jobs
+    run in their own processes.)"""
+    logs = sorted((run / QUICK / "logs" / "runs").rglob("*.log"))
+    served = [log for log in logs if jobserver.usage_from_log(log.read_text()) is not None]
+    assert logs and len(served) >= len(logs) // 2, [str(log) for log in logs if log not in served]
+    assert not [log for log in (run / QUICK / "logs").rglob("*.log") if "job server declined" in log.read_text()]
+    benchmarks = sorted((run / QUICK / "benchmarks" / "runs").rglob("*.tsv"))
+    timings = timings_table(benchmarks, run / QUICK / "logs").set_index(["claim", "shard"])["max_rss_mib"]
+    for log in served:
+        assert timings[log.parent.name, log.stem] == jobserver.usage_from_log(log.read_text())[1], log
+    page = re.sub(r"<td[^>]*>", "<td>", (run / QUICK / "report" / "timings.html").read_text())
+    for log in served:
+        peak = jobserver.usage_from_log(log.read_text())[1]
+        cells = rf"<td>{log.parent.name}</td><td>runs</td><td>{log.stem}</td><td>[^<]*</td><td>{peak:.0f}</td>"
+        assert re.search(cells, page), log
 
 
 def test_statements_findings_and_certificates(run):

@@ -11,6 +11,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+from sparseact.runtime import jobserver
+
 #: Errors of a command's input (a missing, unreadable, non-regular or malformed file; a malformed argument): the
 #: command prints one line naming it and exits 2. ``SPARSEACT_TRACEBACK=1`` shows the traceback instead.
 INPUT_ERRORS = (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile, EOFError, UnicodeError)
@@ -212,7 +214,7 @@ def _report(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.report import build_report
 
-    build_report(args.results_dir, args.results, args.benchmarks, args.index, args.timings)
+    build_report(args.results_dir, args.results, args.benchmarks, args.index, args.timings, logs=args.logs)
     return 0
 
 
@@ -278,9 +280,9 @@ def _cost_table(args) -> int:
     from sparseact.runtime.provenance import atomic_write_text
 
     claims = registry()
-    table = measure_costs(_input_dir(args.results), load_config(args.config, claims), claims)
+    table = measure_costs(_input_dir(args.results), load_config(args.config, claims), claims, _input_dir(args.logs))
     table = {
-        "command": f"sparseact cost-table {args.results} {args.config} --out {args.out}",
+        "command": f"sparseact cost-table {args.results} {args.config} --logs {args.logs} --out {args.out}",
         "config": args.config,
         **table,
     }
@@ -313,6 +315,8 @@ def _compile_kernels(args) -> int:
 
 
 def main(argv=None) -> int:
+    if argv is None and (code := jobserver.delegate("sparseact.cli", sys.argv[1:])) is not None:
+        return code  # a workflow job, run in a child of the local run's job server
     parser = argparse.ArgumentParser(prog="sparseact", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     nb = sub.add_parser(
@@ -404,6 +408,7 @@ def main(argv=None) -> int:
     )
     rep.add_argument("--results", nargs="+", required=True)
     rep.add_argument("--benchmarks", nargs="+", required=True)
+    rep.add_argument("--logs", required=True, help="the jobs' logs folder (a job the job server ran reports there)")
     rep.add_argument("--index", required=True)
     rep.add_argument("--timings", required=True)
     rep.set_defaults(func=_report)
@@ -487,6 +492,7 @@ def main(argv=None) -> int:
     cost.add_argument("results", help="results folder of a complete run (with its benchmarks/)")
     cost.add_argument("config", help="the config that run used")
     cost.add_argument("--out", required=True, help="the JSON cost table to write")
+    cost.add_argument("--logs", default="logs", help="that run's logs folder (default: logs)")
     cost.set_defaults(func=_cost_table)
     new = sub.add_parser(
         "new-claim",

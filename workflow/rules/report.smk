@@ -70,9 +70,11 @@ rule report:
     params:
         # the directory of the result tables (the results directory)
         results_dir=lambda wildcards, input: os.path.dirname(input.tables[0]),
+        # the jobs' logs: a job the job server ran reports its forked child's memory there
+        logs=LOGS,
     shell:
         "(python -m sparseact.cli report --results-dir {params.results_dir} --results {input.results} "
-        "--benchmarks {input.benchmarks} --index {output.index} --timings {output.timings} "
+        "--benchmarks {input.benchmarks} --logs {params.logs} --index {output.index} --timings {output.timings} "
         "&& python -m sparseact.cli screenshots --page {output.index} {output.screenshot_index} "
         "--page {input.claim_page} {output.screenshot_claim} "
         "--print-page {output.index} {output.screenshot_print}) > {log} 2>&1"

@@ -77,6 +77,7 @@ from sparseact.publish.ledger import certificate_fields, certificate_path, certi
 from sparseact.publish.links import PAPER_PDF, PAPER_VERSION, anchor, link_ids, report_targets
 from sparseact.publish.mathtext import MATH_CSS
 from sparseact.publish.statements import explain_chain
+from sparseact.runtime.costs import job_resources
 from sparseact.runtime.outputs import write_manifest
 from sparseact.runtime.provenance import atomic_write_text, write_text_if_changed
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
@@ -613,25 +614,26 @@ def provenance_html(result_paths: Sequence[str | Path], base: Path) -> str:
     )
 
 
-def timings_table(benchmark_paths: Sequence[str | Path]) -> pd.DataFrame:
+def timings_table(benchmark_paths: Sequence[str | Path], logs: str | Path | None = None) -> pd.DataFrame:
     """Per-job claim, stage, shard, wall time and peak memory from Snakemake's ``benchmark:`` files.
 
     The path says the job: ``benchmarks/<stage>/<claim>/<shard>.tsv``, ``benchmarks/assemble/<claim>.tsv``
-    or ``benchmarks/<stage>.tsv`` for a job of no claim.
+    or ``benchmarks/<stage>.tsv`` for a job of no claim. With the jobs' ``logs`` folder, a job the job server ran
+    counts its forked child's memory (:func:`sparseact.runtime.costs.job_resources`).
     """
     rows = []
     for path in benchmark_paths:
-        frame = pd.read_csv(path, sep="\t")
         parts = Path(path).with_suffix("").parts
         tail = parts[parts.index("benchmarks") + 1 :] if "benchmarks" in parts else parts[-1:]
         stage, claim, shard = [*tail, "", ""][:3]
+        resources = job_resources(path, logs)
         rows.append(
             dict(
                 claim=claim,
                 stage=stage,
                 shard=shard,
-                seconds=float(frame["s"].iloc[0]),
-                max_rss_mib=float(frame["max_rss"].iloc[0]),
+                seconds=resources["wall_s"],
+                max_rss_mib=resources["max_rss_mb"],
             )
         )
     return pd.DataFrame(rows, columns=["claim", "stage", "shard", "seconds", "max_rss_mib"])
@@ -696,6 +698,7 @@ def build_report(
     index_html: str | Path,
     timings_html: str | Path,
     root: str | Path = ".",
+    logs: str | Path | None = None,
 ) -> None:
     """Write the verification report (``index_html``) and the wall-time page (``timings_html``).
 
@@ -770,7 +773,7 @@ def build_report(
     pages = Path(results_dir) / "report" / CERTIFICATE_PAGES
     pages.mkdir(parents=True, exist_ok=True)
     write_manifest(pages)
-    timings = timings_table(benchmark_paths).sort_values(["claim", "stage", "shard"], kind="stable")
+    timings = timings_table(benchmark_paths, logs).sort_values(["claim", "stage", "shard"], kind="stable")
     timings_base = Path(timings_html).parent
     back = _link(index_html, timings_base, "back to the verification report")
     rows = [

@@ -16,6 +16,8 @@ progress
     Progress lines of long jobs.
 notebooks
     Executing a notebook under papermill, and its HTML.
+jobserver
+    The warm job server of a local run: each job forked from one process that imported the library once.
 slurm_probe
     The SLURM executor plugin's cluster probe, deferred to runs that use the SLURM executor (every
     interpreter start installs it, through ``sparseact-slurm-probe.pth``).

@@ -6,9 +6,10 @@ and outputs into a small table per claim (CPU seconds and bytes per grid point, 
 CPU seconds, the largest resident memory and wall time of any job of each stage); the table of
 the full config's run ships as ``sparseact/data/job_costs.json`` and is rewritten by::
 
-    sparseact cost-table results config/config.yaml --out src/sparseact/data/job_costs.json
+    sparseact cost-table results config/config.yaml --logs logs --out src/sparseact/data/job_costs.json
 
-(after ``snakemake --cores 2`` in a fresh copy, so that every job ran and left its benchmark).
+(after ``snakemake --cores 2 --config job_server=false`` in a fresh copy, so that every job ran in its own process,
+as a cluster job does, and left its benchmark).
 
 The claims are given, never imported (the runtime lies below the claims layer): each function that prices a grid
 takes ``claims``, claim id -> claim (:func:`sparseact.claims.registry`; what is read of a claim is its
@@ -62,6 +63,7 @@ from typing import Any
 
 from sparseact._validation import CONFIG_CPU_HOURS_LIMIT, JOB_CPU_HOURS_LIMIT
 from sparseact.runtime.errors import ConfigError
+from sparseact.runtime.jobserver import usage_from_log
 from sparseact.runtime.sharding import single_shard
 
 #: The measured cost table, as package data of ``sparseact``.
@@ -82,19 +84,44 @@ LARGE_SHARD_CPU_S = 10.0
 MIN_MEM_MB, MIN_RUNTIME_MIN = 500, 5
 
 
-def _benchmark(path: Path) -> dict[str, float]:
-    """Wall seconds, CPU seconds and peak resident memory (MB) of one Snakemake benchmark file."""
-    with open(path, encoding="utf-8") as handle:
+def job_log(benchmark: str | Path, logs: str | Path) -> Path:
+    """The log of the job whose Snakemake benchmark file is ``benchmark``: every rule names both alike,
+    ``<results>/benchmarks/<name>.tsv`` and ``<logs>/<name>.log``."""
+    parts = Path(benchmark).parts
+    if "benchmarks" not in parts:
+        raise ValueError(f"{benchmark}: not a benchmark file (no benchmarks/ folder in its path)")
+    return Path(logs).joinpath(*parts[len(parts) - parts[::-1].index("benchmarks") :]).with_suffix(".log")
+
+
+def job_resources(benchmark: str | Path, logs: str | Path | None = None) -> dict[str, float]:
+    """Wall seconds, CPU seconds and peak resident memory (MB) of one job, and whether the job server ran it.
+
+    Snakemake's benchmark file times the job's own process. A job the job server ran
+    (:mod:`sparseact.runtime.jobserver`) spent its CPU time and memory in a forked child, which its log
+    reports (:func:`sparseact.runtime.jobserver.usage_from_log`): with ``logs`` given, those are added.
+
+    Returns
+    -------
+    dict
+        ``wall_s``, ``cpu_s``, ``max_rss_mb``, and ``in_job_server`` (1.0 or 0.0).
+    """
+    with open(benchmark, encoding="utf-8") as handle:
         row = next(csv.DictReader(handle, delimiter="\t"))
 
     def number(key: str) -> float:
-        return float(row[key]) if row[key] not in ("", "-", "NA") else 0.0
+        return float(row[key]) if row.get(key, "NA") not in ("", "-", "NA") else 0.0
 
-    return {"wall_s": number("s"), "cpu_s": number("cpu_time"), "max_rss_mb": number("max_rss")}
+    resources = {"wall_s": number("s"), "cpu_s": number("cpu_time"), "max_rss_mb": number("max_rss")}
+    log = job_log(benchmark, logs) if logs is not None else None
+    usage = usage_from_log(log.read_text(encoding="utf-8", errors="replace")) if log and log.is_file() else None
+    if usage is not None:
+        resources["cpu_s"] += usage[0]
+        resources["max_rss_mb"] = max(resources["max_rss_mb"], usage[1])
+    return {**resources, "in_job_server": float(usage is not None)}
 
 
 def _stage_summary(files: list[Path]) -> dict[str, float]:
-    rows = [_benchmark(f) for f in files]
+    rows = [job_resources(f) for f in files]
     return {
         "jobs": len(rows),
         "cpu_s": round(sum(r["cpu_s"] for r in rows), 2),
@@ -107,9 +134,13 @@ def _bytes(paths) -> int:
     return sum(p.stat().st_size for p in paths if p.is_file())
 
 
-def measure_costs(results: str | Path, config: dict, claims: Mapping[str, Any]) -> dict:
+def measure_costs(results: str | Path, config: dict, claims: Mapping[str, Any], logs: str | Path) -> dict:
     """The cost table of a complete run: ``results`` is its results folder, ``config`` its config, ``claims`` the
-    claims it ran (claim id -> claim, :func:`sparseact.claims.registry`).
+    claims it ran (claim id -> claim, :func:`sparseact.claims.registry`), ``logs`` its logs folder.
+
+    The run must have started every job in its own process (``job_server: false``), as a cluster job starts:
+    a run whose jobs the job server forked is refused (``ValueError``), since their CPU seconds leave out the
+    start-up that :data:`job_overhead_s <measure_costs>` prices.
 
     Returns
     -------
@@ -123,6 +154,12 @@ def measure_costs(results: str | Path, config: dict, claims: Mapping[str, Any]) 
         CPU seconds and the largest wall time and resident memory of one job.
     """
     results = Path(results)
+    for benchmark in sorted((results / "benchmarks").rglob("*.tsv")):
+        if job_resources(benchmark, logs)["in_job_server"]:
+            raise ValueError(
+                f"{benchmark}: the job server ran this job, so its CPU seconds leave out the start-up a cluster job "
+                "pays; measure a run made with --config job_server=false"
+            )
     rows, stage_files, shard_cpu = {}, {stage: [] for stage in (*SHARD_STAGES, "assemble")}, {}
     for claim_id, claim in claims.items():
         block = config["claims"][claim_id]
@@ -139,7 +176,7 @@ def measure_costs(results: str | Path, config: dict, claims: Mapping[str, Any]) 
         shard_cpu[claim_id] = {}
         for benchmarks in shard_files.values():
             for path in benchmarks:
-                shard_cpu[claim_id][path.stem] = shard_cpu[claim_id].get(path.stem, 0.0) + _benchmark(path)["cpu_s"]
+                shard_cpu[claim_id][path.stem] = shard_cpu[claim_id].get(path.stem, 0.0) + job_resources(path)["cpu_s"]
         outputs = [
             *(results / "data" / claim_id).glob("*"),
             *(results / "runs" / claim_id).glob("*"),
@@ -150,9 +187,9 @@ def measure_costs(results: str | Path, config: dict, claims: Mapping[str, Any]) 
             "cpu_s_per_point": round(sum(shard_cpu[claim_id].values()) / points, 3),
             "shard_cpu_s": {shard: round(cpu, 2) for shard, cpu in sorted(shard_cpu[claim_id].items())},
             "bytes_per_point": _bytes(outputs) // points,
-            "assemble_cpu_s": _benchmark(assemble)["cpu_s"],
+            "assemble_cpu_s": job_resources(assemble)["cpu_s"],
         }
-    overhead = round(sum(min(_benchmark(f)["cpu_s"] for f in stage_files[stage]) for stage in SHARD_STAGES), 2)
+    overhead = round(sum(min(job_resources(f)["cpu_s"] for f in stage_files[stage]) for stage in SHARD_STAGES), 2)
     for claim_id, row in rows.items():
         row["cpu_s_per_unit"] = unit_rates(
             claims[claim_id],

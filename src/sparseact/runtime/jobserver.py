@@ -1,0 +1,326 @@
+"""A warm job server for local runs: every workflow job forked from one process that imported the library once.
+
+A local run's jobs are short (most take one to ten seconds), and each used to start a Python interpreter and
+import numpy, pandas, scipy, numba, papermill, IPython, matplotlib and the library before computing anything:
+about 0.7 s for a data job, 1.5 s for a run job and 2 s for an assembly, on every one of the full run's 141 jobs.
+The job server pays those imports once. The Snakefile starts it when a local run starts
+(:func:`start`, from ``onstart``; never for a cluster run, a dry run or a job inside a cluster job) and puts its
+address in the environment variable :data:`ADDRESS_VARIABLE`, which every job inherits. A job's command is still
+``python -m sparseact.cli ...``: :func:`sparseact.cli.main` first calls :func:`delegate`, which hands the
+module, the command line, the working folder, the environment and the job's standard input, output and error (its
+log) to the server. The server forks a child that runs the module as ``__main__`` on that command line, exactly as
+the job's own process would, and the job's process waits for the child's exit status and exits with it.
+
+Nothing depends on the server being there. A job that finds no server (not started, not yet ready, gone) runs in
+its own process as before; so does a job whose environment differs from the server's in a variable read at
+import time (:data:`PER_JOB_VARIABLES` lists the only ones allowed to differ), and a run where the server could
+not start. A job killed by Snakemake (an interrupted run) closes its connection, and its child, which watches
+the connection, kills itself and every process it started. The server ends when the Snakemake process that
+started it ends (or is killed), and when :func:`stop` asks.
+
+Snakemake's ``benchmark:`` files time each job's own process: the wall time is the job's, but the CPU time and
+peak memory are the waiting process's. The child therefore reports its own (``getrusage`` of itself and the
+processes it waited for), and the waiting process writes them to the job's standard error as one line,
+:data:`USAGE_PREFIX` ``<cpu seconds> <peak MB>``; :func:`usage_from_log` reads it back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import logging
+import os
+import pkgutil
+import resource
+import runpy
+import secrets
+import select
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import traceback
+
+#: The environment variable that carries the running server's address to the jobs.
+ADDRESS_VARIABLE = "SPARSEACT_JOB_SERVER"
+#: Variables that may differ between a job's environment and the server's: set by the shell or by Snakemake for
+#: each job (its temporary folder), and read by no module at import time (the child takes the job's values).
+PER_JOB_VARIABLES = frozenset({"_", "PWD", "OLDPWD", "SHLVL", "PS1", "TMPDIR", "TMP", "TEMP", "TEMPDIR"})
+#: The thread counts Snakemake sets for every job of one thread (snakemake/shell.py), which BLAS and numexpr read
+#: when loaded: the server is started with them, so that it serves the workflow's one-thread jobs (and declines
+#: a job of more threads).
+ONE_THREAD = {
+    name: "1"
+    for name in (
+        "OMP_NUM_THREADS",
+        "GOTO_NUM_THREADS",
+        "OPENBLAS_NUM_THREADS",
+        "MKL_NUM_THREADS",
+        "VECLIB_MAXIMUM_THREADS",
+        "NUMEXPR_NUM_THREADS",
+    )
+}
+#: The line the waiting process writes to the job's standard error: ``<prefix> <cpu s> <peak MB>``.
+USAGE_PREFIX = "sparseact job server usage:"
+#: Third-party modules every kind of job imports, loaded by the server before it serves (with the whole library).
+PRELOADED = (
+    "numpy",
+    "pandas",
+    "scipy.linalg",
+    "scipy.optimize",
+    "scipy.stats",
+    "numba",
+    "matplotlib.pyplot",
+    "seaborn",
+    "papermill",
+    "nbclient",
+    "nbformat",
+    "nbconvert",
+    "jupytext",
+    "ipykernel.inprocess",
+    "IPython",
+)
+#: The fewest jobs a run must have for :func:`start` to start the server: its imports cost about 4 CPU-seconds, which
+#: a few jobs' start-ups (0.7 to 2 s each) do not repay.
+MIN_JOBS = 6
+_HEADER = struct.Struct("!I")
+
+
+def _address_bytes(address: str) -> bytes:
+    # Linux's abstract socket namespace: no file to clean up, no path-length limit from deep temporary folders
+    return b"\0" + address.encode()
+
+
+def delegate(module: str, argv: list[str]) -> int | None:
+    """Run ``python -m <module> <argv>`` (the job's command) in a child of the job server; its exit status.
+
+    Returns ``None`` when no server answers at :data:`ADDRESS_VARIABLE`'s address or the server declines the job
+    (the caller then runs it itself).
+    """
+    address = os.environ.get(ADDRESS_VARIABLE)
+    if not address:
+        return None
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        connection.connect(_address_bytes(address))
+    except OSError:
+        connection.close()
+        return None
+    umask = os.umask(0)
+    os.umask(umask)
+    request = {
+        "module": module,
+        "argv": list(argv),
+        "cwd": os.getcwd(),
+        "env": dict(os.environ),
+        "umask": umask,
+        "python": _interpreter(),
+    }
+    payload = json.dumps(request).encode()
+    with connection:
+        socket.send_fds(connection, [_HEADER.pack(len(payload))], [0, 1, 2])
+        connection.sendall(payload)
+        reply = _receive_all(connection)
+    if not reply:
+        print("sparseact: the job's process in the job server ended without an exit status", file=sys.stderr)
+        return 1
+    answer = json.loads(reply)
+    if "declined" in answer:
+        print(
+            f"sparseact: the job server declined this job ({answer['declined']}); it runs in its own process",
+            file=sys.stderr,
+        )
+        return None
+    sys.stderr.write(f"{USAGE_PREFIX} {answer['cpu_s']:.2f} {answer['max_rss_mb']:.2f}\n")
+    return int(answer["exit"])
+
+
+def _interpreter() -> list[str]:
+    """What makes two processes the same Python: its binary, its environment (a venv's prefix) and its version."""
+    return [os.path.realpath(sys.executable), sys.prefix, sys.version]
+
+
+def _receive_all(connection: socket.socket) -> bytes:
+    chunks = []
+    while chunk := connection.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _receive_exactly(connection: socket.socket, size: int) -> bytes:
+    chunks, left = [], size
+    while left:
+        chunk = connection.recv(min(left, 65536))
+        if not chunk:
+            raise ConnectionError("the job's request ended early")
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _declined(environment: dict[str, str]) -> str | None:
+    """Why the server cannot run a job with ``environment`` (``None`` when it can)."""
+    ours = {k: v for k, v in os.environ.items() if k not in PER_JOB_VARIABLES}
+    theirs = {k: v for k, v in environment.items() if k not in PER_JOB_VARIABLES}
+    differing = sorted(set(ours.items()) ^ set(theirs.items()))
+    return f"environment differs in {sorted({k for k, _ in differing})}" if differing else None
+
+
+def _run_child(connection: socket.socket) -> int:
+    """In a fresh fork: take one job from ``connection``, run it as its own process would, report its status."""
+    header, fds, _, _ = socket.recv_fds(connection, _HEADER.size, 3)
+    request = json.loads(_receive_exactly(connection, _HEADER.unpack(header)[0]))
+    reason = _declined(request["env"]) if request["python"] == _interpreter() else "another interpreter"
+    if reason is not None or len(fds) != 3:
+        connection.sendall(json.dumps({"declined": reason or "no standard streams"}).encode())
+        return 0
+    os.setpgid(0, 0)  # the job and what it starts form one group, killed together if the job's process dies
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+        os.close(fd)
+    os.chdir(request["cwd"])
+    os.umask(request["umask"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    tempfile.tempdir = None  # the job's TMPDIR, not the one the server's imports may have looked up
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _watch(connection)
+    os.environ.pop(ADDRESS_VARIABLE)  # the job runs here: what it starts runs in its own processes
+    sys.argv = [request["module"], *request["argv"]]
+    code = _run_module(request["module"], request["argv"])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    logging.shutdown()
+    own, waited = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    usage = {
+        "exit": code,
+        "cpu_s": own.ru_utime + own.ru_stime + waited.ru_utime + waited.ru_stime,
+        "max_rss_mb": max(own.ru_maxrss, waited.ru_maxrss) / 1024,  # Linux reports KiB
+    }
+    connection.sendall(json.dumps(usage).encode())
+    return code
+
+
+def _run_module(module: str, argv: list[str]) -> int:
+    """``python -m <module> <argv>`` in this process: its exit status (an uncaught exception prints and gives 1)."""
+    sys.modules.pop(module, None)  # run afresh as __main__, as `python -m` runs it (the server imported it once)
+    try:
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            return int(exc.code or 0)
+        print(exc.code, file=sys.stderr)
+        return 1
+    except BaseException:
+        traceback.print_exc()
+        return 1
+    return 0
+
+
+def _watch(connection: socket.socket) -> None:
+    """Kill the job's process group once the job's own process closes the connection (it was killed)."""
+
+    def watch() -> None:
+        with contextlib.suppress(OSError):
+            connection.recv(1)
+        os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, name="sparseact-job-watch", daemon=True).start()
+
+
+def serve(address: str, parent: int) -> int:
+    """Import the library and :data:`PRELOADED`, then fork a child per job until process ``parent`` ends."""
+    for name in PRELOADED:
+        importlib.import_module(name)
+    package = importlib.import_module("sparseact")
+    for module in pkgutil.walk_packages(package.__path__, "sparseact."):
+        importlib.import_module(module.name)
+    if threading.active_count() != 1 or len(os.listdir("/proc/self/task")) != 1:
+        print("sparseact job server: threads started while importing; not serving", file=sys.stderr)
+        return 1
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(_address_bytes(address))
+    listener.listen(64)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    while os.getppid() == parent:
+        _reap()
+        ready, _, _ = select.select([listener], [], [], 1.0)
+        if not ready:
+            continue
+        connection, _ = listener.accept()
+        if os.fork() == 0:
+            listener.close()
+            code = 1
+            try:
+                code = _run_child(connection)
+            finally:
+                os._exit(code)
+        connection.close()
+    return 0
+
+
+def _reap() -> None:
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+
+
+_SERVER: subprocess.Popen | None = None
+
+
+def start(workflow, log: str) -> bool:
+    """Start the job server for a local run of ``workflow`` (the Snakefile's, from ``onstart``); whether it started.
+
+    Not for a cluster run, a dry run or a job that runs inside a cluster job (there each job is a process of its
+    own), nor for a run of fewer than :data:`MIN_JOBS` jobs. The server's messages go to ``log``. Jobs that start
+    before it is ready run in their own processes.
+    """
+    global _SERVER
+    if not workflow.local_exec or workflow.exec_mode.name != "DEFAULT" or workflow.dryrun:
+        return False
+    if len(workflow.dag) < MIN_JOBS:
+        return False
+    address = f"sparseact-job-server-{os.getpid()}-{secrets.token_hex(8)}"
+    os.makedirs(os.path.dirname(log) or ".", exist_ok=True)
+    os.environ[ADDRESS_VARIABLE] = address  # the server's environment is the jobs' (it declines any other)
+    with open(log, "w", encoding="utf-8") as handle:
+        _SERVER = subprocess.Popen(
+            [shutil.which("python") or sys.executable, "-m", "sparseact.runtime.jobserver", address, str(os.getpid())],
+            env={**os.environ, **ONE_THREAD},
+            stdin=subprocess.DEVNULL,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return True
+
+
+def stop() -> None:
+    """End the job server :func:`start` started (from ``onsuccess`` and ``onerror``); nothing if none runs."""
+    global _SERVER
+    os.environ.pop(ADDRESS_VARIABLE, None)
+    if _SERVER is not None:
+        _SERVER.terminate()
+        _SERVER.wait()
+        _SERVER = None
+
+
+def usage_from_log(text: str) -> tuple[float, float] | None:
+    """CPU seconds and peak MB of a job that ran in the job server, from its log's :data:`USAGE_PREFIX` line."""
+    for line in reversed(text.splitlines()):
+        if line.startswith(USAGE_PREFIX):
+            cpu, peak = line[len(USAGE_PREFIX) :].split()
+            return float(cpu), float(peak)
+    return None
+
+
+if __name__ == "__main__":
+    raise SystemExit(serve(sys.argv[1], int(sys.argv[2])))

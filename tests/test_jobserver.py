@@ -1,0 +1,194 @@
+"""The warm job server (sparseact.runtime.jobserver): a job forked from it is the job its own process would be.
+
+A real server runs in a subprocess, as the Snakefile starts it; the jobs are real ``python -m sparseact.cli``
+processes. What the workflow's runs make of it (their results byte-identical whether or not jobs run in the server,
+and an interrupted run resuming) is held by the end-to-end tests (test_reproducibility, test_interruption).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sparseact.runtime import jobserver
+from sparseact.runtime.costs import job_log, job_resources
+
+#: How long a test waits for the server to import everything, or for a process to end.
+READY_S, ENDED_S = 120.0, 10.0
+
+
+def _cli(env: dict, *args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "sparseact.cli", *args], env=env, capture_output=True, text=True, **kwargs
+    )
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie counts as ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state in ("Z", "X")
+
+
+def _wait(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return condition()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """The environment of a job of a running server's workflow: a server started as the Snakefile starts it."""
+    address = f"sparseact-test-{os.getpid()}-{secrets.token_hex(4)}"
+    env = {**os.environ, **jobserver.ONE_THREAD, jobserver.ADDRESS_VARIABLE: address}
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    with open(log, "w", encoding="utf-8") as handle:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "sparseact.runtime.jobserver", address, str(os.getpid())],
+            env=env,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        ready = _wait(
+            lambda: jobserver.USAGE_PREFIX in _cli(env, "--help").stderr or server.poll() is not None, READY_S
+        )
+        assert ready and server.poll() is None, log.read_text()
+        yield env
+    finally:
+        server.terminate()
+        server.wait(ENDED_S)
+
+
+def _without_usage(stderr: str) -> str:
+    return "".join(line for line in stderr.splitlines(keepends=True) if not line.startswith(jobserver.USAGE_PREFIX))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--help",),
+        ("explain", "--help"),
+        # an input error: one line naming the file, exit status 2
+        ("ledger", "/nonexistent/claims/lemma9.json", "--out-dir", "out"),
+        # a usage error from argparse: exit status 2 and its message
+        ("no-such-command",),
+    ],
+)
+def test_a_job_in_the_server_prints_and_exits_as_its_own_process(served, tmp_path, args):
+    in_server = _cli(served, *args, cwd=tmp_path)
+    own = _cli({k: v for k, v in served.items() if k != jobserver.ADDRESS_VARIABLE}, *args, cwd=tmp_path)
+    assert jobserver.USAGE_PREFIX in in_server.stderr and jobserver.USAGE_PREFIX not in own.stderr
+    assert (in_server.returncode, in_server.stdout, _without_usage(in_server.stderr)) == (
+        own.returncode,
+        own.stdout,
+        own.stderr,
+    )
+
+
+def test_the_usage_line_is_the_childs_cpu_time_and_peak_memory(served, tmp_path):
+    log = tmp_path / "logs" / "runs" / "x" / "a.log"
+    log.parent.mkdir(parents=True)
+    log.write_text(_cli(served, "--help").stderr)
+    cpu, peak = jobserver.usage_from_log(log.read_text())
+    assert 0 <= cpu < 30 and peak > 50  # the child holds the server's imports: numpy, pandas, ...
+    benchmark = tmp_path / "results" / "benchmarks" / "runs" / "x" / "a.tsv"
+    benchmark.parent.mkdir(parents=True)
+    benchmark.write_text("s\th:m:s\tmax_rss\tcpu_time\n0.5\t0:00:00\t20.0\t0.1\n")
+    assert job_log(benchmark, tmp_path / "logs") == log
+    resources = job_resources(benchmark, tmp_path / "logs")
+    assert resources == {"wall_s": 0.5, "cpu_s": pytest.approx(0.1 + cpu), "max_rss_mb": peak, "in_job_server": 1.0}
+    assert job_resources(benchmark) == {"wall_s": 0.5, "cpu_s": 0.1, "max_rss_mb": 20.0, "in_job_server": 0.0}
+
+
+def test_a_job_whose_environment_differs_runs_in_its_own_process(served, tmp_path):
+    """A variable the server's imports did not see (here a made-up one; in earnest a thread count or a numba
+    setting) makes the server decline the job, which says so and runs itself."""
+    job = _cli({**served, "SPARSEACT_TEST_VARIABLE": "1"}, "explain", "--help", cwd=tmp_path)
+    assert job.returncode == 0 and job.stdout.startswith("usage: sparseact explain")
+    assert "the job server declined this job (environment differs in ['SPARSEACT_TEST_VARIABLE'])" in job.stderr
+    assert jobserver.USAGE_PREFIX not in job.stderr
+
+
+def test_a_job_that_finds_no_server_runs_itself(tmp_path):
+    env = {**os.environ, jobserver.ADDRESS_VARIABLE: f"sparseact-test-nobody-{secrets.token_hex(4)}"}
+    job = _cli(env, "explain", "--help", cwd=tmp_path)
+    assert (job.returncode, job.stderr) == (0, "") and job.stdout.startswith("usage: sparseact explain")
+
+
+def test_killing_a_job_kills_its_child_in_the_server(served, tmp_path):
+    """An interrupted run kills its jobs' processes; a job's child in the server, and what the child started, end
+    with it (the child watches its connection), so that no job goes on writing after the run ended."""
+    notebook = tmp_path / "sleep.py"
+    notebook.write_text(
+        '# %% tags=["parameters"]\nunused = 0\n\n# %%\nimport os, subprocess, time\n'
+        f"open({str(tmp_path / 'pids')!r}, 'w').write(f'{{os.getpid()}} {{subprocess.Popen([\"sleep\", \"600\"]).pid}}')\n"
+        "time.sleep(600)\n"
+    )
+    job = subprocess.Popen(
+        [sys.executable, "-m", "sparseact.cli", "run-notebook", str(notebook), "--executed", str(tmp_path / "x.ipynb")],
+        env=served,
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert _wait(lambda: (tmp_path / "pids").is_file() and (tmp_path / "pids").read_text().strip(), READY_S)
+        child, grandchild = map(int, (tmp_path / "pids").read_text().split())
+        assert child != job.pid and not _gone(child) and not _gone(grandchild)
+        job.send_signal(signal.SIGKILL)
+        job.wait(ENDED_S)
+        assert _wait(lambda: _gone(child) and _gone(grandchild), ENDED_S)
+    finally:
+        job.kill()
+
+
+def test_the_server_ends_with_the_process_that_started_it(tmp_path):
+    """A run killed outright (no onerror to stop the server) leaves no server behind."""
+    starter = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, subprocess, sys; p = subprocess.Popen([sys.executable, '-m', 'sparseact.runtime.jobserver', "
+            f"'sparseact-test-orphan-{secrets.token_hex(4)}', str(os.getpid())], start_new_session=True); print(p.pid)",
+        ],
+        env={**os.environ, **jobserver.ONE_THREAD},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    server = int(starter.stdout)
+    assert _wait(lambda: _gone(server), READY_S + ENDED_S)
+
+
+def test_start_serves_local_runs_only(tmp_path, monkeypatch):
+    """Not a cluster run (each job a process of its own there), a dry run, a job inside a cluster job, or a run of
+    a few jobs (the server's imports would cost more than their start-ups)."""
+
+    class Workflow:
+        def __init__(self, local_exec, mode, dryrun):
+            self.local_exec, self.dryrun = local_exec, dryrun
+            self.exec_mode = type("Mode", (), {"name": mode})()
+
+    monkeypatch.delenv(jobserver.ADDRESS_VARIABLE, raising=False)
+    for workflow in (
+        Workflow(False, "DEFAULT", False),
+        Workflow(True, "REMOTE", False),
+        Workflow(True, "DEFAULT", True),
+    ):
+        assert not jobserver.start(workflow, str(tmp_path / "server.log"))
+        assert jobserver.ADDRESS_VARIABLE not in os.environ
+    jobserver.stop()  # nothing to stop
