@@ -295,6 +295,14 @@ def test_fwht_out_and_in_place():
     w = v.copy()
     assert fwht(w, out=w) is w
     np.testing.assert_array_equal(w, ref)
+    # Another view of the same buffer is in place too (not an overlap).
+    u = v.copy()
+    view = u[:]
+    assert fwht(u, out=view) is view
+    np.testing.assert_array_equal(u, ref)
+    u = v.copy()
+    assert fwht(u[:], out=u) is u
+    np.testing.assert_array_equal(u, ref)
 
 
 @settings(max_examples=40, deadline=None)
