@@ -607,6 +607,8 @@ def test_bad_out():
     ro.flags.writeable = False
     with pytest.raises(ValueError, match="writeable"):
         fwht(v, out=ro)
+    with pytest.raises(ValueError, match="writeable"):
+        fwht(ro, out=ro)  # in place on a read-only table
     with pytest.raises(ValueError, match="numpy array"):
         fwht(v, out=[0.0] * 8)
 
