@@ -323,9 +323,10 @@ def _fwht_core(src, out, block_bits, skip_top):
     inputs beyond about ``1.8e308 / B`` can overflow there too; False then
     means "non-finite input or overflow".)
 
-    With ``skip_top`` the last stage group above the block is left out (see
-    :func:`_top_group_bits`): :func:`_influence_top` runs it fused with the
-    squares, without writing its outputs.
+    With ``skip_top`` the last stage group above the block is left out:
+    :func:`_influence_top` runs it (a radix-8 group at the sizes
+    :func:`_influences_into` transforms) fused with the squares, without
+    writing its outputs.
     """
     N = src.size
     n = 0
