@@ -7,6 +7,7 @@ and an interrupted run resuming) is held by the end-to-end tests (test_reproduci
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import signal
@@ -192,3 +193,23 @@ def test_start_serves_local_runs_only(tmp_path, monkeypatch):
         assert not jobserver.start(workflow, str(tmp_path / "server.log"))
         assert jobserver.ADDRESS_VARIABLE not in os.environ
     jobserver.stop()  # nothing to stop
+
+
+def test_a_notebook_in_the_server_shows_its_tables_as_its_own_process(served, tmp_path):
+    """The server imported pandas outside a kernel, where pandas fits its tables to a terminal; a job's own
+    process imports it inside its notebook's kernel. The kernel's display options are the job's either way."""
+    notebook = tmp_path / "wide.py"
+    notebook.write_text(
+        '# %% tags=["parameters"]\nunused = 0\n\n# %%\nimport pandas as pd\n'
+        'pd.DataFrame({f"a_rather_long_column_{i}": [i * 1000.5] for i in range(12)})\n'
+    )
+    outputs = []
+    for name, env in (
+        ("in-server", served),
+        ("own", {k: v for k, v in served.items() if k != jobserver.ADDRESS_VARIABLE}),
+    ):
+        job = _cli(env, "run-notebook", str(notebook), "--executed", str(tmp_path / f"{name}.ipynb"), cwd=tmp_path)
+        assert job.returncode == 0, job.stderr
+        cells = json.loads((tmp_path / f"{name}.ipynb").read_text())["cells"]
+        outputs.append([cell.get("outputs") for cell in cells])
+    assert outputs[0] == outputs[1] and "a_rather_long_column_11" in json.dumps(outputs[0])

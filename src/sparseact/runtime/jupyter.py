@@ -35,6 +35,10 @@ from traitlets.config.loader import KVArgParseConfigLoader
 CHANNEL_POLL_S = 0.002
 
 
+#: pandas' ``display.max_columns`` when pandas is imported inside a Jupyter kernel (pandas/core/config_init.py).
+PANDAS_KERNEL_MAX_COLUMNS = 20
+
+
 class AwaitableChannel(InProcessChannel):
     """An in-process channel whose ``get_msg`` is awaited, as nbclient does with its asynchronous clients."""
 
@@ -154,6 +158,13 @@ class InProcessNotebookManager(InProcessKernelManager):
         """Create the kernel, configured by ``extra_arguments``."""
         self.config.merge(KVArgParseConfigLoader(list(extra_arguments)).load_config())
         self.kernel = FlushingInProcessKernel(parent=self, session=self.session)
+        pandas = sys.modules.get("pandas")
+        if pandas is not None:
+            # pandas decides display.max_columns once, when imported: 20 inside a Jupyter kernel, 0 (fit the
+            # terminal) outside one. A job whose pandas was imported before its kernel started (every job the warm
+            # job server forks: the server imported it once) shows its tables as a kernel does, as its own process
+            # would have (its imports run in the kernel)
+            pandas.set_option("display.max_columns", PANDAS_KERNEL_MAX_COLUMNS)
 
     def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
         """Stop the kernel's IOPub thread and forget its shell."""
