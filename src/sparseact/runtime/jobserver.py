@@ -193,7 +193,7 @@ def _run_child(connection: socket.socket) -> int:
     _watch(connection)
     os.environ.pop(ADDRESS_VARIABLE)  # the job runs here: what it starts runs in its own processes
     sys.argv = [request["module"], *request["argv"]]
-    code = _run_module(request["module"], request["argv"])
+    code = _run_module(request["module"])
     sys.stdout.flush()
     sys.stderr.flush()
     logging.shutdown()
@@ -207,8 +207,8 @@ def _run_child(connection: socket.socket) -> int:
     return code
 
 
-def _run_module(module: str, argv: list[str]) -> int:
-    """``python -m <module> <argv>`` in this process: its exit status (an uncaught exception prints and gives 1)."""
+def _run_module(module: str) -> int:
+    """``python -m <module>`` on ``sys.argv`` in this process: its exit status (an uncaught exception prints and gives 1)."""
     sys.modules.pop(module, None)  # run afresh as __main__, as `python -m` runs it (the server imported it once)
     try:
         runpy.run_module(module, run_name="__main__", alter_sys=True)
