@@ -19,17 +19,26 @@ report: "workflow/report/workflow.rst"
 
 # The config is validated once, before any job: every file read strictly, the merged config against
 # the config schema (workflow/schemas/config.schema.yaml refers to the package's; the claims' schemas by $ref;
-# one-line errors naming the key), the claims' own relations and grids, and the cost estimate.
-validate_workflow_config(config, workflow.configfiles, registry())
+# one-line errors naming the key), the claims' own relations and grids, and the cost estimate. A config from --config
+# alone (the profile's replace-workflow-config drops config/config.yaml then) is told to name the file too.
+validate_workflow_config(
+    config,
+    workflow.configfiles,
+    registry(),
+    command_line_only=bool(workflow.config_settings.config)
+    and not workflow.config_settings.configfiles,
+)
 
 
 include: "workflow/rules/common.smk"
 
 
 # Every rule's {claim} is one of the registry's claim folders (CLAIMS, from common.smk), declared once here: a path
-# such as docs/figures/<claim>-<figure>.png then splits at the claim's name, not at the last hyphen.
+# such as docs/figures/<claim>-<figure>.png then splits at the claim's name, not at the last hyphen. The kernels
+# rule's {group} is one of sparseact.kernels.KERNEL_GROUPS.
 wildcard_constraints:
     claim="|".join(CLAIMS),
+    group="|".join(KERNEL_GROUPS),
 
 
 include: "workflow/rules/data.smk"
@@ -71,7 +80,7 @@ localrules:
 rule all:
     default_target: True
     input:
-        in_results("kernels.txt"),
+        kernel_outputs(),
         rules.run_template.output,
         rules.ledger.output,
         in_results("erratum/pdf-status.txt"),

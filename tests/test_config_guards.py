@@ -245,9 +245,14 @@ def test_cost_table_is_measured_from_benchmark_files(tmp_path, quick):
                 (bench / stage / claim_id / f"{shard}.tsv").write_text(row.format(2.0, 100.0, 1.5))
         (bench / "assemble").mkdir(exist_ok=True)
         (bench / "assemble" / f"{claim_id}.tsv").write_text(row.format(3.0, 300.0, 2.0))
-    (bench / "kernels.tsv").write_text(row.format(60.0, 400.0, 50.0))
+    with pytest.raises(ValueError, match=r"no benchmark files of the kernels jobs"):
+        measure_costs(tmp_path, quick, registry(), tmp_path / "logs")
+    (bench / "kernels").mkdir()
+    (bench / "kernels" / "search.tsv").write_text(row.format(60.0, 400.0, 50.0))
+    (bench / "kernels" / "cube.tsv").write_text(row.format(20.0, 300.0, 15.0))
     table = measure_costs(tmp_path, quick, registry(), tmp_path / "logs")
     assert table["stages"]["runs"]["max_rss_mb"] == 100.0 and table["stages"]["kernels"]["max_wall_s"] == 60.0
+    assert table["stages"]["kernels"]["jobs"] == 2 and table["stages"]["kernels"]["cpu_s"] == 65.0
     assert table["job_overhead_s"] == 3.0  # the cheapest data job and the cheapest runs job
     assert all(cpu == 3.0 for row in table["claims"].values() for cpu in row["shard_cpu_s"].values())
     assert slurm_resources(table)["kernels"] == {"mem_mb": 800, "runtime": 5, "cpus_per_task": 1}
@@ -255,7 +260,7 @@ def test_cost_table_is_measured_from_benchmark_files(tmp_path, quick):
     log = tmp_path / "logs" / "runs" / "lemma9" / f"{next(iter(config_shards(quick, 'lemma9')))}.log"
     log.parent.mkdir(parents=True)
     log.write_text(f"lemma9 runs: started\n{USAGE_PREFIX} 1.25 180.00\n")
-    with pytest.raises(ValueError, match=r"lemma9/.*the job server ran this job.*job_server=false"):
+    with pytest.raises(ValueError, match=r"lemma9/.*the job server ran this job.*job_server=False"):
         measure_costs(tmp_path, quick, registry(), tmp_path / "logs")
     log.unlink()
     (bench / "assemble" / "lemma9.tsv").unlink()
@@ -314,3 +319,22 @@ def test_check_config_works_from_a_non_editable_install(repo_root, tmp_path):
         len(get_claim(claim).points(block)) for claim, block in yaml.safe_load(config.read_text())["claims"].items()
     )
     assert f"estimated cost: {points} grid points" in proc.stdout and "quick.yaml: valid" in proc.stdout
+
+
+def test_a_boolean_written_as_yaml_on_the_command_line_is_told_how_to_write_it(quick):
+    """Snakemake's --config parses True and False, and leaves true and false as strings."""
+    with pytest.raises(
+        ConfigError,
+        match=r"^invalid config: job_server: 'false' is not of type 'boolean' \(Snakemake's --config reads True and False",
+    ):
+        validate_config({**quick, "job_server": "false"}, registry())
+
+
+def test_a_config_from_the_command_line_alone_is_told_to_name_the_file():
+    """With the profile's replace-workflow-config, --config alone drops config/config.yaml: the error says so."""
+    hint = r"\(--config alone replaces config/config\.yaml.*--configfile config/config\.yaml --config KEY=VALUE\)$"
+    with pytest.raises(ConfigError, match=r"^invalid config: <top level>: .* is a required property " + hint):
+        validate_workflow_config({"job_server": False}, [], registry(), command_line_only=True)
+    with pytest.raises(ConfigError) as refused:
+        validate_workflow_config({"job_server": False}, [], registry())
+    assert "--config alone" not in str(refused.value)

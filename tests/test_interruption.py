@@ -16,15 +16,17 @@ import time
 import pytest
 from test_workflow import QUICK, compiled_kernels, copy_repo, environment  # noqa: F401 (a fixture)
 
+from sparseact.kernels import KERNEL_GROUPS
+
 pytestmark = pytest.mark.workflow
 
-#: The kernels job and one claim with several shards: enough jobs to be cut off mid-way, cheap enough for CI.
-TARGETS = [f"{QUICK}/kernels.txt", f"{QUICK}/claims/lemma9.json"]
+#: The kernels jobs and one claim with several shards: enough jobs to be cut off mid-way, cheap enough for CI.
+TARGETS = [*(f"{QUICK}/kernels/{group}.txt" for group in KERNEL_GROUPS), f"{QUICK}/claims/lemma9.json"]
 COMMAND = ["snakemake", *TARGETS, "--cores", "2", "--configfile", "config/quick.yaml"]
 #: The kernels rule's command in workflow/rules/runs.smk, and the same followed by a long pause: a kill during
-#: the pause hits the kernels job after its output file exists, before Snakemake records the job as complete.
-KERNELS_COMMAND = '"python -m sparseact.cli compile-kernels --out {output} > {log} 2>&1"'
-PAUSED_KERNELS_COMMAND = '"python -m sparseact.cli compile-kernels --out {output} > {log} 2>&1 && sleep 600"'
+#: the pause hits a kernels job after its output file exists, before Snakemake records the job as complete.
+KERNELS_COMMAND = '"python -m sparseact.cli compile-kernels --group {wildcards.group} --out {output} > {log} 2>&1"'
+PAUSED_KERNELS_COMMAND = KERNELS_COMMAND[:-1] + ' && sleep 600"'
 
 
 def wait_for(predicate, timeout=600.0):
@@ -43,7 +45,7 @@ def jobs_running_for_a_while(work):
 
 
 def kernels_output(work):
-    return (work / QUICK / "kernels.txt").exists()
+    return any((work / QUICK / "kernels").glob("*.txt"))
 
 
 def some_shard_result(work):
@@ -94,8 +96,9 @@ def test_killed_early_resumes(repo_root, tmp_path, compiled_kernels):
 
 
 def test_killed_inside_the_kernels_job_after_its_output_exists_resumes(repo_root, tmp_path, compiled_kernels):
-    """The kernels job is incomplete but its output exists: the resume reruns it and every shard after it
-    (with the shards taking kernels.txt through ancient(), Snakemake used to rerun only the kernels job, exit 0).
+    """A kernels job is incomplete but its output exists: the resume reruns it and every shard after it
+    (with the shards taking the kernels' output through ancient(), Snakemake used to rerun only the kernels job,
+    exit 0).
     The kill comes in the pause after the job's command, so whether the command compiled the kernels or loaded the
     session's (as here) makes no difference to it; the cluster run (tests/test_reproducibility.py) and the README's
     reproduction compile them in the kernels job, as on a fresh clone."""

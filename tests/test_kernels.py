@@ -3,7 +3,9 @@
 import re
 from pathlib import Path
 
-from sparseact.kernels import KERNEL_MODULES, compile_kernels
+import pytest
+
+from sparseact.kernels import KERNEL_GROUPS, KERNEL_MODULES, compile_kernels, lock_path
 
 
 def test_every_module_with_compiled_code_is_listed():
@@ -35,3 +37,24 @@ def test_compile_kernels_compiles_every_entry_point():
         assert kernel in record, kernel
         module, name = kernel.rsplit(".", 1)
         assert getattr(importlib.import_module(module), name).signatures, f"{kernel} was not compiled"
+
+
+def test_every_kernel_module_is_in_exactly_one_group():
+    modules = [module for group in KERNEL_GROUPS.values() for module in group]
+    assert sorted(modules) == sorted(set(modules)) == sorted(KERNEL_MODULES)
+
+
+def test_each_group_compiles_its_own_modules_kernels():
+    """The two kernels jobs split the record: each group's kernels come from its own modules, and together they are
+    the record of every group."""
+    records = {group: compile_kernels(group) for group in KERNEL_GROUPS}
+    for group, record in records.items():
+        assert record and all(name.rsplit(".", 1)[0] in KERNEL_GROUPS[group] for name in record), (group, record)
+    assert sorted(name for record in records.values() for name in record) == compile_kernels()
+
+
+def test_an_unknown_group_is_refused_before_anything_compiles():
+    with pytest.raises(ValueError, match=r"unknown kernel group 'fwht'; the groups are cube, search"):
+        compile_kernels("fwht")
+    with pytest.raises(ValueError, match=r"unknown kernel group"):
+        lock_path("fwht")

@@ -11,6 +11,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+from sparseact.kernels import KERNEL_GROUPS, compilation_lock, compile_kernels, wait_for_compilation
 from sparseact.runtime import jobserver
 
 #: Errors of a command's input (a missing, unreadable, non-regular or malformed file; a malformed argument): the
@@ -69,7 +70,6 @@ def _one_line(exc: BaseException) -> str:
 
 def _run_notebook(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
-    from sparseact.kernels import wait_for_compilation
     from sparseact.runtime.notebooks import run_notebook
 
     wait_for_compilation()
@@ -305,12 +305,14 @@ def _new_claim(args) -> int:
 
 def _compile_kernels(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
-    from sparseact.kernels import compilation_lock, compile_kernels
     from sparseact.runtime.provenance import atomic_write_text
 
-    with compilation_lock(exclusive=True):
-        names = compile_kernels()
-    atomic_write_text(args.out, "\n".join(names) + "\n")
+    groups = list(KERNEL_GROUPS) if args.group is None else [args.group]
+    names = []
+    for group in groups:
+        with compilation_lock(group, exclusive=True):
+            names += compile_kernels(group)
+    atomic_write_text(args.out, "\n".join(sorted(names)) + "\n")
     return 0
 
 
@@ -476,6 +478,11 @@ def main(argv=None) -> int:
         "compile-kernels", help="compile the numba kernels once (filling numba's cache) and list their signatures"
     )
     ker.add_argument("--out", required=True, help="text file listing every compiled kernel and its signatures")
+    ker.add_argument(
+        "--group",
+        choices=list(KERNEL_GROUPS),
+        help="compile only this group of kernels (sparseact.kernels.KERNEL_GROUPS; default: every group)",
+    )
     ker.set_defaults(func=_compile_kernels)
     chk = sub.add_parser(
         "check-config",

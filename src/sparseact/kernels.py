@@ -3,14 +3,15 @@
 Every compiled kernel of the library is declared with ``cache=True``: numba writes
 the machine code next to the source (or under ``NUMBA_CACHE_DIR``) and later
 processes load it in a fraction of a second. On a fresh checkout, though, two jobs
-that start together would each compile the same kernels (about a minute of CPU for
+that start together would each compile the same kernels (about half a minute of CPU for
 the Rademacher lower-bound search alone). Importing this module is cheap (no numpy): the
-workflow reads :data:`KERNEL_MODULES` at every start-up. :func:`compile_kernels` calls every
-compiled code path once on a tiny input, in one process, so the workflow's ``kernels``
-job fills the cache before the *runs* stage starts. It compiles under
-:func:`compilation_lock`, which every shard takes (shared) before it starts: a shard
-that starts while the kernels job compiles waits for it, instead of compiling the same
-kernels again. No shard takes the kernels job's output as input, so recompiling reruns no shard.
+workflow reads :data:`KERNEL_GROUPS` at every start-up. :func:`compile_kernels` calls every
+compiled code path of a group once on a tiny input, in one process, so the workflow's ``kernels``
+jobs, one per group and side by side on two cores, fill the cache before the *runs* stage starts. Each
+compiles under its group's :func:`compilation_lock`, which every shard takes (shared) before it starts
+(:func:`wait_for_compilation`): a shard that starts while a kernels job compiles waits for it, instead of
+compiling the same kernels again. No shard takes a kernels job's output as input, so recompiling reruns no
+shard.
 
 The tiny inputs go through the public functions, which normalise their arguments
 (float64 arrays, Python floats and ints), so the compiled signatures are the ones
@@ -25,31 +26,35 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-#: Source files that define compiled kernels; the cache of a kernel is invalidated when its file changes.
-KERNEL_MODULES = (
-    "sparseact.analysis",
-    "sparseact.cube_scan",
-    "sparseact.sensitivity.lemma9",
-    "sparseact.complexity.assignment",
-    "sparseact.complexity.barrier_polish",
-    "sparseact.complexity.lower",
-)
+#: The source files that define compiled kernels (a kernel's cache is invalidated when its file changes), in two
+#: groups that the workflow compiles in two jobs side by side: the Rademacher lower-bound search (``search``, about
+#: 32 s on a fresh cache) and the cube's transforms and scans (``cube``, about 10 s). One job compiling both kept the
+#: other core waiting for it once the data jobs were done.
+KERNEL_GROUPS = {
+    "cube": ("sparseact.analysis", "sparseact.cube_scan", "sparseact.sensitivity.lemma9"),
+    "search": ("sparseact.complexity.assignment", "sparseact.complexity.barrier_polish", "sparseact.complexity.lower"),
+}
+
+#: Every module of :data:`KERNEL_GROUPS`.
+KERNEL_MODULES = tuple(module for modules in KERNEL_GROUPS.values() for module in modules)
 
 
-#: Name of the lock file, in numba's cache directory of the library.
-LOCK_NAME = "sparseact-kernels.lock"
-
-
-def lock_path() -> Path:
-    """The lock file beside numba's cache: ``$NUMBA_CACHE_DIR``, else the library's ``__pycache__``."""
+def lock_path(group: str) -> Path:
+    """The group's lock file beside numba's cache: ``$NUMBA_CACHE_DIR``, else the library's ``__pycache__``."""
     directory = os.environ.get("NUMBA_CACHE_DIR") or Path(__file__).resolve().parent / "__pycache__"
-    return Path(directory) / LOCK_NAME
+    return Path(directory) / f"sparseact-kernels-{_known_group(group)}.lock"
+
+
+def _known_group(group: str) -> str:
+    if group not in KERNEL_GROUPS:
+        raise ValueError(f"unknown kernel group {group!r}; the groups are {', '.join(KERNEL_GROUPS)}")
+    return group
 
 
 @contextmanager
-def compilation_lock(exclusive: bool) -> Iterator[None]:
-    """Hold the kernels' lock: ``exclusive`` while compiling, shared to wait for a compilation in progress."""
-    path = lock_path()
+def compilation_lock(group: str, exclusive: bool) -> Iterator[None]:
+    """Hold ``group``'s lock: ``exclusive`` while compiling, shared to wait for a compilation in progress."""
+    path = lock_path(group)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a", encoding="utf-8") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
@@ -60,22 +65,29 @@ def compilation_lock(exclusive: bool) -> Iterator[None]:
 
 
 def wait_for_compilation() -> None:
-    """Return once no process compiles the kernels under :func:`compilation_lock` (at once if none does)."""
-    with compilation_lock(exclusive=False):
-        pass
+    """Return once no process compiles a group of kernels under :func:`compilation_lock` (at once if none does)."""
+    for group in KERNEL_GROUPS:
+        with compilation_lock(group, exclusive=False):
+            pass
 
 
-def compile_kernels() -> list[str]:
-    """Compile (or load from numba's cache) every kernel of :data:`KERNEL_MODULES`.
+def compile_kernels(group: str | None = None) -> list[str]:
+    """Compile (or load from numba's cache) every kernel of ``group`` of :data:`KERNEL_GROUPS` (``None``: all).
 
     Returns
     -------
     list of str
-        ``"<module>.<kernel>"`` for every kernel of :data:`KERNEL_MODULES`, sorted. Only
+        ``"<module>.<kernel>"`` for every kernel of the group's modules, sorted. Only
         names: which signatures numba lists depends on whether a kernel was compiled in
         this process or loaded from the cache (a kernel compiled only inside another
         lists none when loaded), and the record must not depend on the cache.
+
+    Raises
+    ------
+    ValueError
+        When ``group`` is not a key of :data:`KERNEL_GROUPS`.
     """
+    groups = list(KERNEL_GROUPS) if group is None else [_known_group(group)]
     # deferred: Snakemake imports this module at start-up (KERNEL_MODULES); the kernels load only to compile
     import importlib
 
@@ -85,21 +97,23 @@ def compile_kernels() -> list[str]:
     from sparseact.complexity.assignment import best_assignment
     from sparseact.networks import SparseReLUNetwork
 
-    rng = np.random.default_rng(0)
-    analysis.level_weights(np.arange(16, dtype=float))
-    analysis.influences(np.arange(16, dtype=float))
-    analysis.influences(np.zeros(1 << analysis._PARSEVAL_MIN_N))  # the eighths' path (2 MiB)
-    net = SparseReLUNetwork([1.0, -0.5], [[1.0, 0.5, -1.0], [0.0, 1.0, 1.0]], [0.5, 1.0])
-    sensitivity.lemma9_decomposition(net)
-    net.max_active()
-    families.densest_threshold(net.W, 1)
-    best_assignment(np.array([[True, False], [False, True]]), np.array([1.0, 2.0]), 2, 1)
-    X = np.where(rng.standard_normal((8, 3)) > 0, 1.0, -1.0)
-    complexity.rademacher_lower_bound(X, 2, 1, 1.0, 1.0, 2, rng, restarts=1, iterations=2, rounds=1)
-    complexity.rademacher_lower_bound(X, 2, 1, 1.0, 0.0, 2, rng, restarts=1, iterations=2, rounds=1)
+    if "cube" in groups:
+        analysis.level_weights(np.arange(16, dtype=float))
+        analysis.influences(np.arange(16, dtype=float))
+        analysis.influences(np.zeros(1 << analysis._PARSEVAL_MIN_N))  # the eighths' path (2 MiB)
+        net = SparseReLUNetwork([1.0, -0.5], [[1.0, 0.5, -1.0], [0.0, 1.0, 1.0]], [0.5, 1.0])
+        sensitivity.lemma9_decomposition(net)
+        net.max_active()
+        families.densest_threshold(net.W, 1)
+    if "search" in groups:
+        rng = np.random.default_rng(0)
+        best_assignment(np.array([[True, False], [False, True]]), np.array([1.0, 2.0]), 2, 1)
+        X = np.where(rng.standard_normal((8, 3)) > 0, 1.0, -1.0)
+        complexity.rademacher_lower_bound(X, 2, 1, 1.0, 1.0, 2, rng, restarts=1, iterations=2, rounds=1)
+        complexity.rademacher_lower_bound(X, 2, 1, 1.0, 0.0, 2, rng, restarts=1, iterations=2, rounds=1)
 
     record = []
-    for name in KERNEL_MODULES:
+    for name in (module for group in groups for module in KERNEL_GROUPS[group]):
         module = importlib.import_module(name)
         for attribute, value in sorted(vars(module).items()):
             if hasattr(value, "signatures") and hasattr(value, "py_func"):

@@ -11,7 +11,7 @@ from sparseact.claims import (
     replicate_count,
     source_files,
 )
-from sparseact.kernels import KERNEL_MODULES
+from sparseact.kernels import KERNEL_GROUPS
 from sparseact.runtime.costs import claim_cost_row, cost_table, shard_estimates
 from sparseact.runtime.outputs import completeness_stamp
 from sparseact.paper import data_files
@@ -192,8 +192,13 @@ def publishing_code(rule):
 
 
 def kernel_sources(wildcards):
-    """The files that define the numba kernels: an edit invalidates numba's cache of that file's kernels."""
-    return source_files(*KERNEL_MODULES, "sparseact.kernels", relative_to=".")
+    """The files that define the group's numba kernels: an edit invalidates numba's cache of that file's kernels."""
+    return source_files(*KERNEL_GROUPS[wildcards.group], "sparseact.kernels", relative_to=".")
+
+
+def kernel_outputs():
+    """Every kernels job's output (rule kernels, one job per group of sparseact.kernels.KERNEL_GROUPS)."""
+    return expand(in_results("kernels/{group}.txt"), group=KERNEL_GROUPS)
 
 
 def run_files(wildcards):
@@ -287,10 +292,8 @@ def benchmark_files():
     """Every job's benchmark file (the report's timings read them): rule all requests them too, since Snakemake
     reruns a job for a missing output only when something requests that output (as every_claim_output says).
     """
-    files = [
-        in_results("benchmarks/kernels.tsv"),
-        in_results("benchmarks/run_template.tsv"),
-    ]
+    files = expand(in_results("benchmarks/kernels/{group}.tsv"), group=KERNEL_GROUPS)
+    files += [in_results("benchmarks/run_template.tsv")]
     files += expand(in_results("benchmarks/assemble/{claim}.tsv"), claim=CLAIMS)
     for claim in CLAIMS:
         for stage in ("data", "runs"):

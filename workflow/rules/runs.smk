@@ -4,28 +4,28 @@
 # shard's data file and writes the shard's result tables. The job is named by its claim and shard:
 # the points, seed and replicates are read from the data file the data stage wrote (a changed point
 # reruns the data job, and through its new file the run job). The numba kernels are compiled once,
-# by the kernels job (a target of `all`, scheduled first by its priority), under a lock that
-# every shard waits for (sparseact.kernels.compilation_lock), so concurrent shards never compile
-# them twice. No shard takes the kernels job's output as input: a shard reruns when code it
-# imports changes (through claim_code), never because the kernels were recompiled, and a run
-# killed at any moment resumes every missing shard (an ancient() input would drop them from
-# the plan while the kernels job is rerun).
+# by one kernels job per group of sparseact.kernels.KERNEL_GROUPS (targets of `all`, scheduled first by their
+# priority, the two groups side by side), each under its group's lock that every shard waits for
+# (sparseact.kernels.compilation_lock), so concurrent shards never compile them twice. No shard takes a kernels
+# job's output as input: a shard reruns when code it imports changes (through claim_code), never because the
+# kernels were recompiled, and a run killed at any moment resumes every missing shard (an ancient() input would
+# drop them from the plan while a kernels job is rerun).
 
 
 rule kernels:
     input:
         kernel_sources,
     output:
-        in_results("kernels.txt"),
+        in_results("kernels/{group}.txt"),
     log:
-        in_logs("kernels.log"),
+        in_logs("kernels/{group}.log"),
     benchmark:
-        in_results("benchmarks/kernels.tsv")
+        in_results("benchmarks/kernels/{group}.tsv")
     priority: 10
     conda:
         ENV
     shell:
-        "python -m sparseact.cli compile-kernels --out {output} > {log} 2>&1"
+        "python -m sparseact.cli compile-kernels --group {wildcards.group} --out {output} > {log} 2>&1"
 
 
 rule run_template:

@@ -617,8 +617,9 @@ def provenance_html(result_paths: Sequence[str | Path], base: Path) -> str:
 def timings_table(benchmark_paths: Sequence[str | Path], logs: str | Path | None = None) -> pd.DataFrame:
     """Per-job claim, stage, shard, wall time and peak memory from Snakemake's ``benchmark:`` files.
 
-    The path says the job: ``benchmarks/<stage>/<claim>/<shard>.tsv``, ``benchmarks/assemble/<claim>.tsv``
-    or ``benchmarks/<stage>.tsv`` for a job of no claim. With the jobs' ``logs`` folder, a job the job server ran
+    The path says the job: ``benchmarks/<stage>/<claim>/<shard>.tsv``, ``benchmarks/assemble/<claim>.tsv``,
+    ``benchmarks/kernels/<group>.tsv`` (a job of no claim, the group as its shard) or ``benchmarks/<stage>.tsv``
+    for another job of no claim. With the jobs' ``logs`` folder, a job the job server ran
     counts its forked child's memory (:func:`sparseact.runtime.costs.job_resources`).
     """
     rows = []
@@ -626,6 +627,8 @@ def timings_table(benchmark_paths: Sequence[str | Path], logs: str | Path | None
         parts = Path(path).with_suffix("").parts
         tail = parts[parts.index("benchmarks") + 1 :] if "benchmarks" in parts else parts[-1:]
         stage, claim, shard = [*tail, "", ""][:3]
+        if stage == "kernels":
+            claim, shard = "", claim
         resources = job_resources(path, logs)
         rows.append(
             dict(

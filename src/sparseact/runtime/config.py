@@ -397,6 +397,8 @@ def validate_config(config: dict, claims: Mapping[str, Any], schema_path: str | 
     if error is not None:
         key = ".".join(str(p) for p in error.absolute_path) or "<top level>"
         message = error.message if len(error.message) <= MESSAGE_WIDTH else error.message[:MESSAGE_WIDTH] + "..."
+        if error.validator == "type" and error.validator_value == "boolean" and isinstance(error.instance, str):
+            message += " (Snakemake's --config reads True and False, not true and false)"
         raise ConfigError(f"invalid config: {key}: {message}")
     check_output_dirs(config)
     check_claim_blocks(config, claims)
@@ -516,15 +518,33 @@ def load_config(path: str | Path, claims: Mapping[str, Any], schema_path: str | 
     return validate_config(read_yaml_strict(path), claims, schema_path)
 
 
-def validate_workflow_config(config: dict, configfiles: Iterable[str | Path], claims: Mapping[str, Any]) -> dict:
+#: What an invalid config read from ``--config`` alone adds to its error: the profile's ``replace-workflow-config``
+#: (kept so that ``--configfile config/quick.yaml`` replaces the full config instead of merging with it) makes
+#: ``--config`` replace the config file too.
+CONFIG_REPLACED_HINT = (
+    "--config alone replaces config/config.yaml, since profiles/default sets replace-workflow-config: name the file "
+    "too, as in --configfile config/config.yaml --config KEY=VALUE"
+)
+
+
+def validate_workflow_config(
+    config: dict, configfiles: Iterable[str | Path], claims: Mapping[str, Any], command_line_only: bool = False
+) -> dict:
     """What the Snakefile runs first: every config file read strictly, the merged ``config`` validated for ``claims``
     (claim id -> claim, :func:`sparseact.claims.registry`), its cost.
 
     A config whose estimated CPU time exceeds the limit is refused unless it sets
-    ``accept_cost_over_limit: true`` (:func:`sparseact.runtime.costs.check_cost`).
+    ``accept_cost_over_limit: true`` (:func:`sparseact.runtime.costs.check_cost`). ``command_line_only``: the config
+    is ``--config``'s alone (no config file was read); an invalid one's error then says how to name the file
+    (:data:`CONFIG_REPLACED_HINT`).
     """
     for path in configfiles:
         read_yaml_strict(path)
-    validate_config(config, claims)
+    try:
+        validate_config(config, claims)
+    except ConfigError as error:
+        if command_line_only:
+            raise ConfigError(f"{error} ({CONFIG_REPLACED_HINT})") from None
+        raise
     check_cost(config, claims)
     return config

@@ -8,8 +8,8 @@ the full config's run ships as ``sparseact/data/job_costs.json`` and is rewritte
 
     sparseact cost-table results config/config.yaml --logs logs --out src/sparseact/data/job_costs.json
 
-(after ``snakemake --cores 2 --config job_server=false`` in a fresh copy, so that every job ran in its own process,
-as a cluster job does, and left its benchmark).
+(after ``snakemake --cores 2 --configfile config/config.yaml --config job_server=False`` in a fresh copy, so that
+every job ran in its own process, as a cluster job does, and left its benchmark).
 
 The claims are given, never imported (the runtime lies below the claims layer): each function that prices a grid
 takes ``claims``, claim id -> claim (:func:`sparseact.claims.registry`; what is read of a claim is its
@@ -158,7 +158,7 @@ def measure_costs(results: str | Path, config: dict, claims: Mapping[str, Any], 
         if job_resources(benchmark, logs)["in_job_server"]:
             raise ValueError(
                 f"{benchmark}: the job server ran this job, so its CPU seconds leave out the start-up a cluster job "
-                "pays; measure a run made with --config job_server=false"
+                "pays; measure a run made with --configfile <its config> --config job_server=False"
             )
     rows, stage_files, shard_cpu = {}, {stage: [] for stage in (*SHARD_STAGES, "assemble")}, {}
     for claim_id, claim in claims.items():
@@ -198,7 +198,10 @@ def measure_costs(results: str | Path, config: dict, claims: Mapping[str, Any], 
             overhead,
             single=single_shard(config, claim_id),
         )
-    stages = {"kernels": _stage_summary([results / "benchmarks" / "kernels.tsv"])}
+    kernels = sorted((results / "benchmarks" / "kernels").glob("*.tsv"))
+    if not kernels:
+        raise ValueError(f"{results}: no benchmark files of the kernels jobs; run the whole workflow first")
+    stages = {"kernels": _stage_summary(kernels)}
     stages.update({stage: _stage_summary(files) for stage, files in stage_files.items()})
     return {"claims": rows, "job_overhead_s": overhead, "stages": stages}
 
