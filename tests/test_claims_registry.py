@@ -92,7 +92,41 @@ def test_a_code_stamp_moves_only_when_a_files_content_changes(tmp_path, monkeypa
     sources[1].write_text("# b.py, edited\n")
     code_stamp(stamp, "sparseact.claims.x")
     assert stamp.stat().st_mtime_ns > past and stamp.read_text() != first
-    assert list(stamp.parent.iterdir()) == [stamp]  # no scratch file left
+    assert sorted(stamp.parent.iterdir()) == [stamp, Path(f"{stamp}.files")]  # the record, no scratch file left
+
+
+def test_a_recorded_code_stamp_is_not_computed_again_until_a_file_or_folder_moves(tmp_path, monkeypatch):
+    """``<stamp>.files`` records each file's and package folder's version: while none moved, the stamp is current
+    and its closure is not even looked up; an edited file, a folder whose time moved (a module created or removed),
+    another module list or an edited stamp computes it again."""
+    from sparseact.claims import _registry, code_stamp
+
+    sources = [tmp_path / "a.py", tmp_path / "b.py"]
+    for source in sources:
+        source.write_text(f"# {source.name}\n")
+    monkeypatch.setattr(_registry, "_closure", lambda module: frozenset(sources))
+    stamp = tmp_path / "claim-compute.sha256"
+    first = Path(code_stamp(stamp, "sparseact.claims.x")).read_text()
+
+    def computed(*modules):
+        """Whether code_stamp computed the stamp (looked up the closure) rather than trusting its record."""
+        looked_up = []
+        monkeypatch.setattr(_registry, "_closures", lambda mods: looked_up.append(mods) or frozenset(sources))
+        code_stamp(stamp, *modules)
+        monkeypatch.undo()
+        monkeypatch.setattr(_registry, "_closure", lambda module: frozenset(sources))
+        return bool(looked_up)
+
+    assert not computed("sparseact.claims.x")
+    sources[0].write_text("# a.py, edited\n")
+    assert computed("sparseact.claims.x") and stamp.read_text() != first
+    assert not computed("sparseact.claims.x")
+    assert computed("sparseact.claims.x", "sparseact.claims.y")
+    stamp.write_text("edited by hand\n")
+    assert computed("sparseact.claims.x") and stamp.read_text() != "edited by hand\n"
+    moved = {folder: mtime + 1 for folder, mtime in _registry._folder_versions().items()}
+    monkeypatch.setattr(_registry, "_folder_versions", lambda: moved)
+    assert computed("sparseact.claims.x")
 
 
 def test_a_code_stamp_is_the_digest_of_its_code_files_names_and_contents(tmp_path):

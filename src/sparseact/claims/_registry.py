@@ -365,17 +365,73 @@ def code_stamp(path: str | Path, *modules: str) -> str:
     scheduler, which stats every input of every ready job each time it selects jobs, handles a few
     inputs per job. The digest is SHA-256 over each file's path (relative to the package) and content.
 
+    Beside the stamp, ``<path>.files`` records what it was computed from (:func:`_stamp_record`): the modification
+    time and size of each file, and of each folder of the package. While none of them moved, the stamp is current
+    and nothing is read or digested again (every Snakemake start computes the workflow's two dozen stamps; the
+    record makes the no-op run's share a few hundred ``stat`` calls). A new or removed module moves its folder's
+    time, so a closure that would now find another file is computed again too.
+
     Returns
     -------
     str
         ``path``, as given.
     """
+    record_path = Path(f"{path}.files")
+    if _stamp_current(Path(path), record_path, modules):
+        return str(path)
+    files = _closures(modules)
     digest = hashlib.sha256()
-    for _, part in sorted(_digest_part(file, *_version(file)) for file in _closures(modules)):
+    for _, part in sorted(_digest_part(file, *_version(file)) for file in files):
         digest.update(part)
     text = f"{digest.hexdigest()}  {' '.join(modules)}\n"
     write_text_if_changed(path, text)
+    write_text_if_changed(record_path, _stamp_record(modules, files, text))
     return str(path)
+
+
+@cache
+def _package_folders() -> tuple[Path, ...]:
+    """Every folder of the package's sources (no ``__pycache__``, whose time moves whenever Python caches bytecode)."""
+    return (PACKAGE_ROOT, *sorted(p for p in PACKAGE_ROOT.rglob("*") if p.is_dir() and p.name != "__pycache__"))
+
+
+@cache
+def _folder_versions() -> dict[str, int]:
+    """Each package folder's modification time, once per process: a file created or removed in it moves it."""
+    return {_in_package(folder): folder.stat().st_mtime_ns for folder in _package_folders()}
+
+
+def _in_package(path: Path) -> str:
+    """``path`` relative to the package (a record stays right for a copy of the checkout, which has its own files);
+    absolute if it lies outside."""
+    return path.relative_to(PACKAGE_ROOT).as_posix() if path.is_relative_to(PACKAGE_ROOT) else path.as_posix()
+
+
+def _stamp_record(modules: tuple[str, ...], files, text: str) -> str:
+    """What ``<stamp>.files`` holds: the modules, the stamp's text, each file's and package folder's version."""
+    return json.dumps(
+        {
+            "modules": list(modules),
+            "stamp": text,
+            "files": {_in_package(file): list(_version(file)) for file in sorted(files)},
+            "folders": _folder_versions(),
+        },
+        sort_keys=True,
+    )
+
+
+def _stamp_current(path: Path, record_path: Path, modules: tuple[str, ...]) -> bool:
+    """Whether the stamp at ``path`` is current by its record: the same modules, the stamp holding the recorded text,
+    and every recorded file and package folder at its recorded version."""
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        if record["modules"] != list(modules) or path.read_text(encoding="utf-8") != record["stamp"]:
+            return False
+        if record["folders"] != _folder_versions():
+            return False
+        return all(list(_version(PACKAGE_ROOT / file)) == version for file, version in record["files"].items())
+    except (OSError, ValueError, KeyError, TypeError):
+        return False  # no record, an unreadable one or a file gone: compute the stamp
 
 
 def replicate_count(claim_id: str, replicates: int) -> int:
