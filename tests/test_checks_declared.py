@@ -22,6 +22,7 @@ from sparseact.claims import claim_ids
 from sparseact.claims._checks import declaration_path, declared_checks, sync_verdict_prose
 from sparseact.verify.checker import PINS
 from sparseact.verify.corners import CORNER_FINDING
+from sparseact.verify.declarations import Checks, Declaration
 from sparseact.verify.records import declared_record
 from sparseact.verify.verdicts import Verdict
 
@@ -185,3 +186,20 @@ def test_a_corner_rule_declaration_takes_either_class():
         assert declared_record(declaration, finding=finding, **common).finding == finding
     with pytest.raises(ValueError, match="FAILs with finding 'typo'"):
         declared_record(declaration, finding="typo", **common)
+
+
+def test_code_names_a_check_by_its_attribute():
+    """``Checks``: a check's declaration is the attribute of its name with ``-`` as ``_`` (a keyword ends in ``_``);
+    a misspelt name names the claim and its checks, and two ids of one name are refused."""
+    lemma9 = declared_checks("lemma9")
+    assert lemma9.transition_union_printed is lemma9["lemma9/transition-union-printed"]
+    assert lemma9.tighter_4k2W2.id == "lemma9/tighter-4k2W2"
+    assert declared_checks("theorem8").C_H_attained.id == "theorem8/C_H-attained"
+    assert declared_checks("section4_parity").class_.id == "section4_parity/class"
+    with pytest.raises(
+        AttributeError, match=r"lemma9 declares no check named 'transition_union'.*transition_corrected"
+    ):
+        _ = lemma9.transition_union
+    entries = {"x/a-b": Declaration(id="x/a-b"), "x/a_b": Declaration(id="x/a_b")}
+    with pytest.raises(ValueError, match=r"'x/a-b' and 'x/a_b' both give the Python name 'a_b'"):
+        Checks("x", entries)

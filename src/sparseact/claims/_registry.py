@@ -16,6 +16,7 @@ from sparseact.paper import statements
 from sparseact.runtime.errors import ConfigError
 from sparseact.runtime.provenance import write_text_if_changed
 from sparseact.runtime.sharding import single_shard
+from sparseact.verify.declarations import DECLARATIONS
 
 #: Root of the ``sparseact`` package sources.
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
@@ -263,9 +264,10 @@ def _imported_modules(path: Path) -> frozenset[str]:
     return frozenset(name for name in names if name.split(".")[0] == "sparseact")
 
 
-#: The file in which a claim declares its checks (:mod:`sparseact.claims._checks`): data its ``verdicts.py`` reads at
-#: import, so it belongs to the assembly's code.
-DECLARATIONS = "checks.yaml"
+#: A module that reads a claim's declarations at import (a line ``<NAME> = declared_checks("<claim>")`` or
+#: ``read_checks("<claim>")``, :mod:`sparseact.claims._checks`, :mod:`sparseact.verify.declarations`): that claim's
+#: ``checks.yaml`` belongs to its code (a claim's ``verdicts.py``, so its assembly; a pins module, so the ledger).
+_READS_DECLARATIONS = re.compile(r"^\w+ = (?:declared_checks|read_checks)\(\"(\w+)\"\)", re.MULTILINE)
 
 
 @cache
@@ -281,9 +283,8 @@ def _closure(module: str) -> frozenset[Path]:
         seen.add(path)
         if path.suffix != ".py":
             continue
-        declared = path.with_name(DECLARATIONS)
-        if path.name == "verdicts.py" and declared.is_file():
-            todo.append(declared)  # the checks a claim's verdicts.py reads at import (claims._checks)
+        for claim in _READS_DECLARATIONS.findall(path.read_text()):
+            todo.append(PACKAGE_ROOT / "claims" / claim / DECLARATIONS)  # the checks the module reads at import
         for name in _imported_modules(path):
             found = _module_file(name)
             if found is not None and found not in seen:
@@ -320,9 +321,10 @@ def code_files(*modules: str, relative_to: str | Path | None = None) -> list[str
 
     Follows every ``import`` of a ``sparseact`` module, including imports inside
     functions; package ``__init__`` files count only when the package itself is
-    imported. A claim's ``verdicts.py`` brings its ``checks.yaml`` (:data:`DECLARATIONS`), which it reads at
-    import. The workflow digests these files into one input per job (:func:`code_stamp`), so an edit to a module
-    (or to a claim's declarations) reruns exactly the jobs whose code imports it.
+    imported. A module that reads a claim's ``checks.yaml`` (:data:`DECLARATIONS`) at import brings it: a claim's
+    ``verdicts.py``, a pins module of the verifier. The workflow digests these files into one input per job
+    (:func:`code_stamp`), so an edit to a module (or to a claim's declarations) reruns exactly the jobs whose code
+    imports it.
 
     Parameters
     ----------
