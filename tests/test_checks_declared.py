@@ -7,11 +7,15 @@
 * a check declared ``pinned: true`` is pinned in its own claim's module (``sparseact.verify.pins.<claim>``), and its
   pin refutes the declared statement with the declared finding class;
 * the verifier imports nothing from the claims (it owns the statements it checks);
-* the notebook's Verdicts bullets are the declarations' rules (:func:`sparseact.claims._checks.sync_verdict_prose`).
+* the notebook's Verdicts bullets are the declarations' rules (:func:`sparseact.claims._checks.sync_verdict_prose`);
+* a check id is typed once, in its ``checks.yaml``: no string of the code (``src/sparseact``) or of the notebooks' code
+  cells holds one, docstrings apart (code names a check by its attribute of the claim's ``Checks``).
 """
 
+import ast
 import importlib
 import importlib.util
+import re
 
 import pandas as pd
 import pytest
@@ -32,6 +36,18 @@ CLAIMS = claim_ids()
 #: their certificates are refused ("refutes no statement the verifier knows"). None has FAILed on any run or test.
 NOT_YET_PINNED = {
     "theorem19/estimators": "the right side is the exact solver's own maximum, which no plain evaluator recomputes",
+}
+
+
+#: Modules of the runs stage that still type check ids: they must not read ``checks.yaml`` (a declaration edit would
+#: rerun the claim's data and runs stages, tests/test_rerun.py), so they cannot take the ids from the declarations.
+RUNS_STAGE_IDS = {
+    "src/sparseact/claims/lemma10/compute.py",
+    "src/sparseact/claims/lemma6/compute.py",
+    "src/sparseact/claims/lemma9/compute.py",
+    "src/sparseact/claims/section1_index/compute.py",
+    "src/sparseact/claims/theorem19/compute.py",
+    "src/sparseact/claims/theorem8/compute.py",
 }
 
 
@@ -186,6 +202,52 @@ def test_a_corner_rule_declaration_takes_either_class():
         assert declared_record(declaration, finding=finding, **common).finding == finding
     with pytest.raises(ValueError, match="FAILs with finding 'typo'"):
         declared_record(declaration, finding="typo", **common)
+
+
+def _strings(tree: ast.AST) -> list[ast.Constant]:
+    """The string constants of ``tree`` but its docstrings (the pieces of an f-string included)."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+
+
+def typed_check_ids(repo_root) -> dict[str, list[str]]:
+    """File -> the ``line: id`` of each check id a string of its code holds, over ``src/sparseact`` and the notebooks'
+    code cells (a notebook's Markdown cells are comments of its jupytext file, so its ``ast`` holds only code)."""
+    declared = sorted((check_id for claim in CLAIMS for check_id in declared_checks(claim)), key=len, reverse=True)
+    token = re.compile(r"(?<![\w/.-])(" + "|".join(map(re.escape, declared)) + r")(?![\w/-])")
+    files = sorted([*(repo_root / "src" / "sparseact").rglob("*.py"), *(repo_root / "notebooks").glob("*.py")])
+    found = {}
+    for path in files:
+        hits = [
+            f"{node.lineno}: {check_id}"
+            for node in _strings(ast.parse(path.read_text()))
+            for check_id in token.findall(node.value)
+        ]
+        if hits:
+            found[str(path.relative_to(repo_root))] = hits
+    return found
+
+
+def test_a_check_id_is_typed_only_in_its_declaration(repo_root):
+    """Code names a check by its attribute of the claim's ``Checks`` (``CHECKS.transition_union_printed``,
+    :class:`sparseact.verify.declarations.Checks`), notes build its id from it, and the pins key ``PINS`` by it: a
+    check id is typed in ``checks.yaml`` only (and referred to by the argument graph's data, statements.yaml and the
+    errata). The runs-stage modules of :data:`RUNS_STAGE_IDS` are left, as they say."""
+    found = typed_check_ids(repo_root)
+    typed = {path: hits for path, hits in found.items() if path not in RUNS_STAGE_IDS}
+    assert not typed, f"{sum(map(len, typed.values()))} check ids typed in code: {typed}"
+    assert set(found) == RUNS_STAGE_IDS, sorted(RUNS_STAGE_IDS - set(found))
 
 
 def test_code_names_a_check_by_its_attribute():
