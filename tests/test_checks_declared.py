@@ -113,6 +113,23 @@ def test_the_checker_holds_every_claims_pins_once():
     assert all(PINS[check_id] is _claim_pins(check_id.split("/")[0])[check_id] for check_id in merged)
 
 
+def test_the_checker_refuses_a_pins_module_keying_another_claims_check(monkeypatch):
+    """A check's pin comes from its own claim's module only (what lets a claim's job list only its claim's pins in its
+    code stamp, sparseact.claims.verifier_pins): a module keying another claim's check is refused at import."""
+    import sys
+    import types
+
+    from sparseact.verify import checker
+
+    stray = types.SimpleNamespace(PINS={"nonesuch/a": None, "lemma9/transition": None})
+    monkeypatch.setitem(sys.modules, "sparseact.verify.pins.nonesuch", stray)
+    with pytest.raises(
+        ValueError, match=r"sparseact\.verify\.pins\.nonesuch pins checks of another claim: lemma9/transition$"
+    ):
+        checker._claim_pins("nonesuch")
+    assert checker._claim_pins("lemma9") is importlib.import_module("sparseact.verify.pins.lemma9").PINS
+
+
 @pytest.mark.parametrize("claim", CLAIMS)
 def test_a_pin_refutes_the_declared_statement_with_the_declared_finding(claim):
     """A pin's statement id is the check's declared ``statement``, and its pinned finding one the declaration allows:

@@ -8,7 +8,9 @@ the function that recomputes both sides again in exact or interval arithmetic (t
 must carry. Above the declarations the module holds the evaluators only that claim's pins use (the float sides first,
 then the sides in exact or interval arithmetic, each pin's ``rigorous``); what several claims share is
 :mod:`sparseact.verify.recompute`'s (the float pass) and :mod:`sparseact.verify.rigorous`'s (the proof).
-:mod:`sparseact.verify.checker` merges the modules' ``PINS``. Like the rest of the verifier, no pin imports
+:mod:`sparseact.verify.checker` imports every module of this package by name and merges their ``PINS``, a
+module keying only its own claim's checks; a workflow job lists the modules it verifies with in its code stamp
+(:func:`sparseact.claims.verifier_pins`). Like the rest of the verifier, no pin imports
 ``sparseact.claims``: the statement is the verifier's own, never the code's that produced the certificate.
 """
 
