@@ -7,11 +7,15 @@
 * a check declared ``pinned: true`` is pinned in its own claim's module (``sparseact.verify.pins.<claim>``), and its
   pin refutes the declared statement with the declared finding class;
 * the verifier imports nothing from the claims (it owns the statements it checks);
-* the notebook's Verdicts bullets are the declarations' rules (:func:`sparseact.claims._checks.sync_verdict_prose`).
+* the notebook's Verdicts bullets are the declarations' rules (:func:`sparseact.claims._checks.sync_verdict_prose`);
+* a check id is typed once, in its ``checks.yaml``: no string of the code (``src/sparseact``) or of the notebooks' code
+  cells holds one, docstrings apart (code names a check by its attribute of the claim's ``Checks``).
 """
 
+import ast
 import importlib
 import importlib.util
+import re
 
 import pandas as pd
 import pytest
@@ -22,6 +26,7 @@ from sparseact.claims import claim_ids
 from sparseact.claims._checks import declaration_path, declared_checks, sync_verdict_prose
 from sparseact.verify.checker import PINS
 from sparseact.verify.corners import CORNER_FINDING
+from sparseact.verify.declarations import Checks, Declaration
 from sparseact.verify.records import declared_record
 from sparseact.verify.verdicts import Verdict
 
@@ -31,6 +36,18 @@ CLAIMS = claim_ids()
 #: their certificates are refused ("refutes no statement the verifier knows"). None has FAILed on any run or test.
 NOT_YET_PINNED = {
     "theorem19/estimators": "the right side is the exact solver's own maximum, which no plain evaluator recomputes",
+}
+
+
+#: Modules of the runs stage that still type check ids: they must not read ``checks.yaml`` (a declaration edit would
+#: rerun the claim's data and runs stages, tests/test_rerun.py), so they cannot take the ids from the declarations.
+RUNS_STAGE_IDS = {
+    "src/sparseact/claims/lemma10/compute.py",
+    "src/sparseact/claims/lemma6/compute.py",
+    "src/sparseact/claims/lemma9/compute.py",
+    "src/sparseact/claims/section1_index/compute.py",
+    "src/sparseact/claims/theorem19/compute.py",
+    "src/sparseact/claims/theorem8/compute.py",
 }
 
 
@@ -94,6 +111,23 @@ def test_the_checker_holds_every_claims_pins_once():
     merged = [check_id for claim in CLAIMS for check_id in _claim_pins(claim)]
     assert len(merged) == len(set(merged)) and set(merged) == set(PINS)
     assert all(PINS[check_id] is _claim_pins(check_id.split("/")[0])[check_id] for check_id in merged)
+
+
+def test_the_checker_refuses_a_pins_module_keying_another_claims_check(monkeypatch):
+    """A check's pin comes from its own claim's module only (what lets a claim's job list only its claim's pins in its
+    code stamp, sparseact.claims.verifier_pins): a module keying another claim's check is refused at import."""
+    import sys
+    import types
+
+    from sparseact.verify import checker
+
+    stray = types.SimpleNamespace(PINS={"nonesuch/a": None, "lemma9/transition": None})
+    monkeypatch.setitem(sys.modules, "sparseact.verify.pins.nonesuch", stray)
+    with pytest.raises(
+        ValueError, match=r"sparseact\.verify\.pins\.nonesuch pins checks of another claim: lemma9/transition$"
+    ):
+        checker._claim_pins("nonesuch")
+    assert checker._claim_pins("lemma9") is importlib.import_module("sparseact.verify.pins.lemma9").PINS
 
 
 @pytest.mark.parametrize("claim", CLAIMS)
@@ -185,3 +219,66 @@ def test_a_corner_rule_declaration_takes_either_class():
         assert declared_record(declaration, finding=finding, **common).finding == finding
     with pytest.raises(ValueError, match="FAILs with finding 'typo'"):
         declared_record(declaration, finding="typo", **common)
+
+
+def _strings(tree: ast.AST) -> list[ast.Constant]:
+    """The string constants of ``tree`` but its docstrings (the pieces of an f-string included)."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+
+
+def typed_check_ids(repo_root) -> dict[str, list[str]]:
+    """File -> the ``line: id`` of each check id a string of its code holds, over ``src/sparseact`` and the notebooks'
+    code cells (a notebook's Markdown cells are comments of its jupytext file, so its ``ast`` holds only code)."""
+    declared = sorted((check_id for claim in CLAIMS for check_id in declared_checks(claim)), key=len, reverse=True)
+    token = re.compile(r"(?<![\w/.-])(" + "|".join(map(re.escape, declared)) + r")(?![\w/-])")
+    files = sorted([*(repo_root / "src" / "sparseact").rglob("*.py"), *(repo_root / "notebooks").glob("*.py")])
+    found = {}
+    for path in files:
+        hits = [
+            f"{node.lineno}: {check_id}"
+            for node in _strings(ast.parse(path.read_text()))
+            for check_id in token.findall(node.value)
+        ]
+        if hits:
+            found[str(path.relative_to(repo_root))] = hits
+    return found
+
+
+def test_a_check_id_is_typed_only_in_its_declaration(repo_root):
+    """Code names a check by its attribute of the claim's ``Checks`` (``CHECKS.transition_union_printed``,
+    :class:`sparseact.verify.declarations.Checks`), notes build its id from it, and the pins key ``PINS`` by it: a
+    check id is typed in ``checks.yaml`` only (and referred to by the argument graph's data, statements.yaml and the
+    errata). The runs-stage modules of :data:`RUNS_STAGE_IDS` are left, as they say."""
+    found = typed_check_ids(repo_root)
+    typed = {path: hits for path, hits in found.items() if path not in RUNS_STAGE_IDS}
+    assert not typed, f"{sum(map(len, typed.values()))} check ids typed in code: {typed}"
+    assert set(found) == RUNS_STAGE_IDS, sorted(RUNS_STAGE_IDS - set(found))
+
+
+def test_code_names_a_check_by_its_attribute():
+    """``Checks``: a check's declaration is the attribute of its name with ``-`` as ``_`` (a keyword ends in ``_``);
+    a misspelt name names the claim and its checks, and two ids of one name are refused."""
+    lemma9 = declared_checks("lemma9")
+    assert lemma9.transition_union_printed is lemma9["lemma9/transition-union-printed"]
+    assert lemma9.tighter_4k2W2.id == "lemma9/tighter-4k2W2"
+    assert declared_checks("theorem8").C_H_attained.id == "theorem8/C_H-attained"
+    assert declared_checks("section4_parity").class_.id == "section4_parity/class"
+    with pytest.raises(
+        AttributeError, match=r"lemma9 declares no check named 'transition_union'.*transition_corrected"
+    ):
+        _ = lemma9.transition_union
+    entries = {"x/a-b": Declaration(id="x/a-b"), "x/a_b": Declaration(id="x/a_b")}
+    with pytest.raises(ValueError, match=r"'x/a-b' and 'x/a_b' both give the Python name 'a_b'"):
+        Checks("x", entries)

@@ -12,6 +12,7 @@ whose notebook or slice changed.
 """
 
 import re
+from pathlib import Path
 
 import pytest
 import yaml
@@ -72,6 +73,46 @@ def test_a_figure_verdict_or_declaration_edit_reruns_only_the_claims_assembly_on
     stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/{part}")
     assert stats == ledger_onward(assemblies=1), out[-3000:]
     assert f"claim={CLAIM}" in out
+
+
+def test_an_edit_of_a_claims_pins_reruns_only_its_assembly_onward(current):
+    """The checker imports the verifier's pins by name (sparseact.verify.checker.PINNED_CLAIMS), and each job's stamp
+    takes the pins it verifies with (sparseact.claims.verifier_pins): a claim's assembly its claim's, the ledger every
+    claim's. Editing one claim's pins reruns that claim's assembly and the ledger onward, no other assembly (before,
+    every assembly's code reached all the pins, and through them every claim's checks.yaml)."""
+    stats, out = plan_after_edit(current, f"src/sparseact/verify/pins/{CLAIM}.py")
+    assert stats == ledger_onward(assemblies=1), out[-3000:]
+    assert _claims_of(out, "assemble") == {CLAIM}, out[-3000:]
+
+
+def test_every_stamp_whose_code_holds_the_checker_lists_the_pins_it_verifies_with(current):
+    """Every code stamp the workflow wrote (results/<run>/code/<name>.sha256, its digest and then its modules) whose
+    modules' code holds the certificate checker lists the pins the checker would verify the job's certificates with:
+    a claim's job its claim's module (when the claim has one) and no other claim's, any other job every claim's. So
+    a job that comes to run the checker cannot miss an edit of the pins, or of the checks.yaml they read."""
+    from sparseact.claims import code_files
+    from sparseact.claims._registry import CHECKER, PINS_PACKAGE
+    from sparseact.verify.checker import PINNED_CLAIMS
+
+    checker = CHECKER.replace(".", "/") + ".py"
+    every = {f"{PINS_PACKAGE}.{claim}" for claim in PINNED_CLAIMS}
+    stamps = sorted((current / "results" / "quick" / "code").glob("*.sha256"))
+    assert {path.stem for path in stamps} >= {f"{claim}-assembly" for claim in claim_ids()} | {"ledger"}
+    holding = set()
+    for path in stamps:
+        modules = set(path.read_text().split()[1:])
+        listed, own = modules & every, modules - every
+        if not any(file.endswith(checker) for file in code_files(*own)):
+            assert not listed, path.name
+            continue
+        holding.add(path.stem)
+        claim = next((claim for claim in claim_ids() if path.stem.startswith(f"{claim}-")), None)
+        expected = every if claim is None else every & {f"{PINS_PACKAGE}.{claim}"}
+        assert listed == expected, path.name
+        if claim is not None:  # nor through another module: the code of a claim's job reaches no other claim's pins
+            reached = {file for file in code_files(*modules) if f"/{PINS_PACKAGE.replace('.', '/')}/" in file}
+            assert {Path(file).stem for file in reached} <= {"__init__", claim}, path.name
+    assert {f"{claim}-assembly" for claim in claim_ids()} | {"ledger"} <= holding
 
 
 def ledger_onward(assemblies: int = 0) -> dict[str, int]:

@@ -10,6 +10,7 @@ from sparseact.claims import (
     get_claim,
     replicate_count,
     source_files,
+    verifier_pins,
 )
 from sparseact.kernels import KERNEL_GROUPS
 from sparseact.runtime.costs import claim_cost_row, cost_table, shard_estimates
@@ -125,12 +126,20 @@ def assembly_parameters(wildcards):
 
 
 @cache
-def code_stamp_of(name, *modules):
+def code_stamp_of(name, *modules, claim=None):
     """The stamp results/code/<name>.sha256 of the library files the modules import (sparseact.claims.code_stamp):
     rewritten at start-up when their content changes, so it is the one input through which an edit to any of
     them reruns the job (Snakemake stats every input of every ready job whenever it selects jobs).
+
+    When their code holds the certificate checker, which imports the verifier's pins by name, the stamp takes the
+    pins the job verifies with (sparseact.claims.verifier_pins): the claim's for a job of one claim (``claim``),
+    every claim's for any other.
     """
-    return code_stamp(in_results(f"code/{name}.sha256"), *modules)
+    return code_stamp(
+        in_results(f"code/{name}.sha256"),
+        *modules,
+        *verifier_pins(*modules, claim=claim),
+    )
 
 
 @cache
@@ -157,22 +166,26 @@ def claim_code(wildcards):
         f"{wildcards.claim}-compute",
         f"sparseact.claims.{wildcards.claim}",
         f"sparseact.claims.{wildcards.claim}.compute",
+        claim=wildcards.claim,
     )
 
 
 def assembly_code(wildcards):
-    """Code of the claim's verdicts and figures (an edit to either reruns only assembly onward)."""
+    """Code of the claim's verdicts and figures (an edit to either reruns only assembly onward), with the claim's
+    pins of the verifier (sparseact.verify.pins.<claim>), not another claim's."""
     return code_stamp_of(
         f"{wildcards.claim}-assembly",
         f"sparseact.claims.{wildcards.claim}",
         f"sparseact.claims.{wildcards.claim}.verdicts",
         f"sparseact.claims.{wildcards.claim}.figures",
         "sparseact.publish.display",
+        claim=wildcards.claim,
     )
 
 
 #: The library modules each job of the ledger onward runs (the modules its sparseact.cli command imports): an edit
 #: to any file they import, directly or not (the status derivation, the note, the pages' rendering), reruns the job.
+#: Their stamps take every claim's pins of the verifier (code_stamp_of): the ledger confirms every certificate.
 PUBLISHING_MODULES = {
     "ledger": (
         "sparseact.publish.ledger",

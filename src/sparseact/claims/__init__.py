@@ -60,7 +60,8 @@ editing a list; ``sparseact new-claim ID`` writes them all from templates
 The workflow lists each stage's own files as the inputs of its jobs: an edit to
 ``compute.py`` (or to what it imports) reruns the claim's data and runs jobs, an
 edit to ``verdicts.py``, ``checks.yaml`` or ``figures.py`` only its assembly onward, an edit to
-``statements.yaml`` only the ledger and the report.
+``statements.yaml`` only the ledger and the report, and an edit to the verifier's pins of the claim
+(``sparseact.verify.pins.<id>``) its assembly and the ledger onward (:func:`verifier_pins`).
 
 Outside the workflow (tests, ``benchmarks/claim_stages.py``), :func:`stage_claim`
 runs a claim's three stages in process on a config block and returns the
@@ -80,6 +81,7 @@ from sparseact.claims._registry import (
     registry,
     replicate_count,
     source_files,
+    verifier_pins,
 )
 
 #: Stage functions, imported on first use (they need numpy and pandas; the workflow's grids do not).
@@ -131,5 +133,6 @@ __all__ = [
     "stage_claim",
     "stage_shard",
     "staged_paths",
+    "verifier_pins",
     "write_run",
 ]

@@ -10,12 +10,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import yaml
-
-from sparseact.claims._registry import DECLARATIONS
-from sparseact.verify.corners import CORNER_FINDING
-from sparseact.verify.records import DECLARATION_KEYS
-from sparseact.verify.verdicts import FINDINGS, METHODS
+from sparseact.verify.declarations import DECLARATIONS, Checks, read_checks
 
 #: The folder holding one folder per claim.
 CLAIMS_FOLDER = Path(__file__).resolve().parent
@@ -26,63 +21,15 @@ def declaration_path(claim_id: str) -> Path:
     return CLAIMS_FOLDER / claim_id / DECLARATIONS
 
 
-def declared_checks(claim_id: str) -> dict[str, dict]:
-    """The checks ``claim_id`` declares: check id -> its declaration, in file order.
+def declared_checks(claim_id: str) -> Checks:
+    """The checks ``claim_id`` declares: check id -> its declaration, in file order, each declaration also an attribute
+    named after its check (``declared_checks("lemma9").transition_union_printed``;
+    :class:`sparseact.verify.declarations.Checks`), so that code names a check without typing its id.
 
-    Raises
-    ------
-    FileNotFoundError
-        When the claim has no ``checks.yaml``.
-    ValueError
-        When an entry lacks a key or has one more, names another claim's check, repeats an id, or has a method,
-        finding or ``pinned`` outside their values (``pinned`` is true or false, and false for a check that cannot
-        FAIL; a check that can FAIL but is not pinned yet is listed, with its reason, in ``tests/test_verify.py``).
-
-    Notes
-    -----
-    ``finding`` is ``null`` (the check cannot FAIL), one class of :data:`sparseact.verify.verdicts.FINDINGS`, or
-    ``[<class>, out-of-range]`` for a check whose FAIL takes the degenerate-corner rule
-    (:func:`sparseact.verify.corners.finding`): ``out-of-range`` when every violation lies in a log corner, the
-    class otherwise.
+    Validated by :func:`sparseact.verify.declarations.read_checks`, which says what it refuses (a check that can FAIL
+    but is not pinned yet is listed, with its reason, in ``tests/test_checks_declared.py``).
     """
-    path = declaration_path(claim_id)
-    entries = yaml.safe_load(path.read_text())
-    if not isinstance(entries, list):
-        raise ValueError(f"{path}: a list of checks, got {type(entries).__name__}")
-    checks: dict[str, dict] = {}
-    for entry in entries:
-        if not isinstance(entry, dict) or set(entry) != set(DECLARATION_KEYS):
-            raise ValueError(f"{path}: every check has exactly the keys {list(DECLARATION_KEYS)}, got {entry!r}")
-        check_id = entry["id"]
-        problem = (
-            "names another claim's check"
-            if not str(check_id).startswith(f"{claim_id}/")
-            else "is declared twice"
-            if check_id in checks
-            else f"has method {entry['method']!r}, not one of {METHODS}"
-            if entry["method"] not in METHODS
-            else f"has finding {entry['finding']!r}, not null, one of {FINDINGS} or [<one of them>, {CORNER_FINDING}]"
-            if not _valid_finding(entry["finding"])
-            else "has pinned other than true or false, or true for a check that cannot FAIL"
-            if entry["pinned"] not in (True, False) or (entry["pinned"] and entry["finding"] is None)
-            else ""
-        )
-        if problem:
-            raise ValueError(f"{path}: {check_id!r} {problem}")
-        checks[check_id] = entry
-    return checks
-
-
-def _valid_finding(finding) -> bool:
-    """Whether ``finding`` is ``None``, a class of FINDINGS, or ``[<class>, CORNER_FINDING]`` (the corner rule)."""
-    if isinstance(finding, list):
-        return (
-            len(finding) == 2
-            and finding[0] in FINDINGS
-            and finding[0] != CORNER_FINDING
-            and finding[1] == CORNER_FINDING
-        )
-    return finding is None or finding in FINDINGS
+    return read_checks(claim_id, CLAIMS_FOLDER)
 
 
 def verdict_prose(claim_id: str) -> str:

@@ -16,6 +16,7 @@ from sparseact.paper import statements
 from sparseact.runtime.errors import ConfigError
 from sparseact.runtime.provenance import write_text_if_changed
 from sparseact.runtime.sharding import single_shard
+from sparseact.verify.declarations import DECLARATIONS
 
 #: Root of the ``sparseact`` package sources.
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
@@ -263,9 +264,11 @@ def _imported_modules(path: Path) -> frozenset[str]:
     return frozenset(name for name in names if name.split(".")[0] == "sparseact")
 
 
-#: The file in which a claim declares its checks (:mod:`sparseact.claims._checks`): data its ``verdicts.py`` reads at
-#: import, so it belongs to the assembly's code.
-DECLARATIONS = "checks.yaml"
+#: A module that reads a claim's declarations at import (a line ``<NAME> = declared_checks("<claim>")`` or
+#: ``read_checks("<claim>")``, :mod:`sparseact.claims._checks`, :mod:`sparseact.verify.declarations`): that claim's
+#: ``checks.yaml`` belongs to its code (a claim's ``verdicts.py``, so its assembly; a pins module, so the jobs that
+#: list it, :func:`verifier_pins`: the claim's assembly and the ledger).
+_READS_DECLARATIONS = re.compile(r"^\w+ = (?:declared_checks|read_checks)\(\"(\w+)\"\)", re.MULTILINE)
 
 
 @cache
@@ -281,14 +284,38 @@ def _closure(module: str) -> frozenset[Path]:
         seen.add(path)
         if path.suffix != ".py":
             continue
-        declared = path.with_name(DECLARATIONS)
-        if path.name == "verdicts.py" and declared.is_file():
-            todo.append(declared)  # the checks a claim's verdicts.py reads at import (claims._checks)
+        for claim in _READS_DECLARATIONS.findall(path.read_text()):
+            todo.append(PACKAGE_ROOT / "claims" / claim / DECLARATIONS)  # the checks the module reads at import
         for name in _imported_modules(path):
             found = _module_file(name)
             if found is not None and found not in seen:
                 todo.append(found)
     return frozenset(seen)
+
+
+#: The certificate checker, and the package of the verifier's pins (one module per claim), which the checker imports by
+#: name (:data:`sparseact.verify.checker.PINNED_CLAIMS`): :func:`code_files` does not follow it to them, and a job
+#: whose code holds the checker lists the pins it verifies with (:func:`verifier_pins`).
+CHECKER, PINS_PACKAGE = "sparseact.verify.checker", "sparseact.verify.pins"
+
+
+def verifier_pins(*modules: str, claim: str | None = None) -> tuple[str, ...]:
+    """The pins modules a job whose code is ``modules`` verifies certificates with, found without importing them.
+
+    None when that code does not hold the checker (:data:`CHECKER` is not among the files :func:`code_files` finds);
+    else, for a job of one claim (``claim``, e.g. its assembly, whose records are the claim's), the claim's module
+    ``sparseact.verify.pins.<claim>`` when it exists (the checker takes a check's pin from its own claim's module
+    only); for any other job (the ledger verifies every certificate), every module of the package. The workflow adds
+    them to the job's code stamp (``code_stamp_of`` in ``workflow/rules/common.smk``), so that an edit of a claim's
+    pins, or of the ``checks.yaml`` they read, reruns the jobs that verify with them and no other claim's.
+    """
+    if _module_file(CHECKER) not in _closures(modules):
+        return ()
+    folder = _module_file(PINS_PACKAGE).parent
+    claims = sorted(path.stem for path in folder.glob("*.py") if not path.stem.startswith("_"))
+    if claim is not None:
+        claims = [claim] if claim in claims else []
+    return tuple(f"{PINS_PACKAGE}.{name}" for name in claims)
 
 
 def source_files(*modules: str, relative_to: str | Path | None = None) -> list[str]:
@@ -320,9 +347,11 @@ def code_files(*modules: str, relative_to: str | Path | None = None) -> list[str
 
     Follows every ``import`` of a ``sparseact`` module, including imports inside
     functions; package ``__init__`` files count only when the package itself is
-    imported. A claim's ``verdicts.py`` brings its ``checks.yaml`` (:data:`DECLARATIONS`), which it reads at
-    import. The workflow digests these files into one input per job (:func:`code_stamp`), so an edit to a module
-    (or to a claim's declarations) reruns exactly the jobs whose code imports it.
+    imported. A module that reads a claim's ``checks.yaml`` (:data:`DECLARATIONS`) at import brings it: a claim's
+    ``verdicts.py``, a pins module of the verifier (which the checker imports by name: a job lists the pins it
+    verifies with, :func:`verifier_pins`). The workflow digests these files into one input per job
+    (:func:`code_stamp`), so an edit to a module (or to a claim's declarations) reruns exactly the jobs whose code
+    imports it.
 
     Parameters
     ----------

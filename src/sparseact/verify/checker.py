@@ -21,28 +21,17 @@ Section 4) are refused with a message before anything large is allocated. A chec
 from __future__ import annotations
 
 import hashlib
+import importlib
 import math
+import pkgutil
 import re
 from fractions import Fraction
 from pathlib import Path
 
 from sparseact._validation import MANIFEST_NAME, read_regular_file
-from sparseact.verify import corners, exact
+from sparseact.verify import corners, exact, pins
 from sparseact.verify.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL, violated
-from sparseact.verify.pins import (
-    Pin,
-    appendixA,
-    lemma6,
-    lemma9,
-    lemma10,
-    scaling,
-    section1_index,
-    section4_lwr,
-    section4_parity,
-    theorem8,
-    theorem13,
-    theorem19,
-)
+from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
     MAX_FILE_BYTES,
     Refused,
@@ -65,21 +54,31 @@ EVALUATION_ERRORS = (
     OverflowError,
     RecursionError,
 )
+#: The claims the verifier pins checks of: the modules of :mod:`sparseact.verify.pins` on disk (one per claim, named
+#: by its id), sorted.
+PINNED_CLAIMS: tuple[str, ...] = tuple(
+    sorted(info.name for info in pkgutil.iter_modules(pins.__path__) if not info.name.startswith("_"))
+)
+
+
+def _claim_pins(claim: str) -> dict[str, Pin]:
+    """The ``PINS`` of ``sparseact.verify.pins.<claim>``, refused (``ValueError``) when one keys a check of another
+    claim: a check's pin comes from its own claim's module only, so a certificate is confirmed or not by its claim's
+    pins (and their ``checks.yaml``) alone, whatever the other modules hold."""
+    # by name, not a from-import: a job's code stamp (sparseact.claims.code_files) follows every import, and every
+    # assembly's code reaches this module (sparseact.publish.ledger); a job lists the pins it verifies with itself
+    # (sparseact.claims.verifier_pins), so that an edit of one claim's pins or declarations reruns no other assembly
+    table = importlib.import_module(f"{pins.__name__}.{claim}").PINS
+    stray = sorted(check_id for check_id in table if check_id.partition("/")[0] != claim)
+    if stray:
+        raise ValueError(f"{pins.__name__}.{claim} pins checks of another claim: {', '.join(stray)}")
+    return table
+
+
 #: check id -> its pin (the statement it refutes, both sides proved, its text), merged from the ``PINS`` each claim
-#: declares (:mod:`sparseact.verify.pins`). A certificate of any other check is not confirmed.
-PINS: dict[str, Pin] = {
-    **appendixA.PINS,
-    **lemma10.PINS,
-    **lemma6.PINS,
-    **lemma9.PINS,
-    **scaling.PINS,
-    **section1_index.PINS,
-    **section4_lwr.PINS,
-    **section4_parity.PINS,
-    **theorem13.PINS,
-    **theorem19.PINS,
-    **theorem8.PINS,
-}
+#: declares (:mod:`sparseact.verify.pins`, every module of :data:`PINNED_CLAIMS`). A certificate of any other check is
+#: not confirmed.
+PINS: dict[str, Pin] = {check_id: pin for claim in PINNED_CLAIMS for check_id, pin in _claim_pins(claim).items()}
 
 
 def _fill_pinned(text: str, certificate: dict) -> str:

@@ -80,8 +80,7 @@ def assemble(block: dict, tables: dict):
 
     fill = {"grid": grid, "whp_grid": whp_grid}
 
-    def record(name, variant, verdict, worst, label, instances, notes="", failure=None, covered=None):
-        declaration = CHECKS[f"appendixA/{name}"]
+    def record(declaration, variant, verdict, worst, label, instances, notes="", failure=None, covered=None):
         fields = dict(
             claim_id="appendixA",
             paper_ref=paper_ref(declaration["statement"]),
@@ -129,7 +128,7 @@ def assemble(block: dict, tables: dict):
     printed_worst = int(sq["max_active"].max())
     records = [
         record(
-            "sparse-sqrt-q-printed",
+            CHECKS.sparse_sqrt_q_printed,
             "as printed",
             verdict_at_most(printed_worst, 1),
             printed_worst,
@@ -146,7 +145,7 @@ def assemble(block: dict, tables: dict):
             "and the appendix's conclusion, a 1-sparse network with dense weights, survives.",
         ),
         record(
-            "sparse-sqrt-q-corrected",
+            CHECKS.sparse_sqrt_q_corrected,
             "corrected",
             verdict_at_most(int(unit["max_active"].max()), 1),
             int(unit["max_active"].max()),
@@ -156,7 +155,7 @@ def assemble(block: dict, tables: dict):
             notes="||w||_1 <= sqrt(q) ||w||_2 <= Gamma < 2 Gamma, so only alpha = x can fire",
         ),
         record(
-            "sparse-sqrt-q-l1",
+            CHECKS.sparse_sqrt_q_l1,
             "corrected",
             verdict_at_most(int(l1["max_active"].max()) if len(l1) else 0, 1),
             int(l1["max_active"].max()) if len(l1) else 0,
@@ -170,7 +169,7 @@ def assemble(block: dict, tables: dict):
     unit_err = float(unit["max_abs_error"].max())
     records.append(
         record(
-            "computes",
+            CHECKS.computes,
             "corrected",
             verdict_at_most(unit_err, 0.0),
             unit_err,
@@ -184,7 +183,7 @@ def assemble(block: dict, tables: dict):
     all_err = float(sq["max_abs_error"].max())
     records.append(
         record(
-            "computes-printed",
+            CHECKS.computes_printed,
             "as printed",
             verdict_at_most(all_err, 0.0),
             all_err,
@@ -192,14 +191,14 @@ def assemble(block: dict, tables: dict):
             len(sq),
             failure=worst_failure("computes", sq),
             notes="With rows of l1 norm above 2 Gamma the neighbours of x fire too and add to F (erratum appendixA-sqrt-q: "
-            "the missing hypothesis ||w_alpha||_2 <= 1); with it F = sigma(<w_x, y>) (appendixA/computes)",
+            f"the missing hypothesis ||w_alpha||_2 <= 1); with it F = sigma(<w_x, y>) ({CHECKS.computes.id})",
         )
     )
     dense = sq[sq["family"].isin(GAUSSIAN_FAMILIES)]
     min_nz = int(dense["min_nonzero_weights"].min())
     records.append(
         record(
-            "dense-weights",
+            CHECKS.dense_weights,
             "",
             verdict_all(
                 verdict_at_most(b + qq, nz)
@@ -227,7 +226,7 @@ def assemble(block: dict, tables: dict):
         within, hoeffding_notes = Verdict.INCONCLUSIVE, hoeffding_notes + " [BOUND EXCEEDED: check the computation]"
     records.append(
         record(
-            "whp-hoeffding",
+            CHECKS.whp_hoeffding,
             "corrected (||w_alpha||_2 <= 1)",
             within,
             float(ratio),
@@ -245,7 +244,7 @@ def assemble(block: dict, tables: dict):
     growth = ", ".join(f"q={qq}: {ones_tail(qq, float(top['gamma'])):.4f}" for qq in (4, 16, 64, 256, 1024))
     records.append(
         record(
-            "whp-printed-ones",
+            CHECKS.whp_printed_ones,
             "as printed (evidence)",
             verdict_at_most(ones_err, 0.0),
             ones_err,
@@ -256,7 +255,7 @@ def assemble(block: dict, tables: dict):
             + f". The closed form at b={int(top['b'])}, c={top['c']:g} (Gamma = {top['gamma']:.4g}) grows with q: "
             + growth
             + " (-> 1/2 for every fixed s): without ||w_alpha||_2 <= 1 no 1/poly(s) bound holds uniformly "
-            "in q; rows of two opposite signs make Pr[1-sparse] = 0 outright (appendixA/whp-printed-split)",
+            f"in q; rows of two opposite signs make Pr[1-sparse] = 0 outright ({CHECKS.whp_printed_split.id})",
             covered=whp_range,
         )
     )
@@ -268,7 +267,7 @@ def assemble(block: dict, tables: dict):
     )
     records.append(
         record(
-            "whp-printed-split",
+            CHECKS.whp_printed_split,
             "as printed",
             verdict_all(
                 verdict_at_most(bound, p) for bound, p in zip(split["bound"], split["sparse_probability"], strict=True)
@@ -290,7 +289,7 @@ def assemble(block: dict, tables: dict):
             f"min active {int(split['min_active'].min())}, max Pr[> 1 active] at the grid's q = "
             f"{float(split['grid_q_excess_fraction'].min()):g} (min over points). Pr[1-sparse] = 0 is below "
             "1 - 1/P(s) for every polynomial P with P(s) > 1, so only a vacuous reading survives; the missing "
-            "hypothesis is ||w_alpha||_2 <= 1 (erratum appendixA-sqrt-q), under which appendixA/whp-hoeffding "
+            f"hypothesis is ||w_alpha||_2 <= 1 (erratum appendixA-sqrt-q), under which {CHECKS.whp_hoeffding.id} "
             "proves the bound (A.2)",
             covered=whp_range,
         )
@@ -300,7 +299,7 @@ def assemble(block: dict, tables: dict):
     decay = Verdict.PASS if bool(top["decays"]) else Verdict.INCONCLUSIVE
     records.append(
         record(
-            "whp-sparse",
+            CHECKS.whp_sparse,
             "corrected (||w_alpha||_2 <= 1)",
             decay,
             float(top["worst_over_s"]),

@@ -84,7 +84,7 @@ def _lemma10_record(noise, slopes):
     finite = slopes["slope_small"].dropna()
     trend = f"{finite.min():.2f} to {finite.max():.2f}" if len(finite) else "n/a"
     return declared_record(
-        CHECKS["lemma10/bound"],
+        CHECKS.bound,
         {"C": f"{C_LEMMA10:.4f}"},
         claim_id="lemma10",
         paper_ref="Lemma 10",
@@ -112,7 +112,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
     parseval_ok = bool(close(noise_formula["sum_fhat2"], noise_formula["norm2"]).all())
     records = [
         declared_record(
-            CHECKS["lemma10/claim21-parseval"],
+            CHECKS.claim21_parseval,
             variant="",
             instances=int(noise_formula["instance"].nunique()),
             worst_value=parseval_err,
@@ -131,7 +131,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
     formula_ok = bool(len(by_definition)) and close(by_definition["NS_formula"], by_definition["NS_definition"]).all()
     records.append(
         declared_record(
-            CHECKS["lemma10/claim21-ns-formula"],
+            CHECKS.claim21_ns_formula,
             {"rho": list(FORMULA_RHO), "n": DEFINITION_MAX_N},
             variant="",
             instances=len(by_definition),
@@ -177,7 +177,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
                         f"{row['tail']:.6g} > 2 NS_rho/(1 - rho^d) = {row['bound']:.6g}",
                     )
                 )
-        network = certified_worst(tables, "lemma10/claim21-tail", network_tail_certificate)
+        network = certified_worst(tables, CHECKS.claim21_tail.id, network_tail_certificate)
         if network is not None:
             certificate, counterexample = network
             candidates.append((certificate["lhs_value"] - certificate["rhs_value"], certificate, counterexample))
@@ -190,14 +190,14 @@ def _claim21_records(noise_formula, tail, parity, tables):
     # range, so a violation would make the stated claim false where the paper uses it: statement-error.
     records.append(
         declared_record(
-            CHECKS["lemma10/claim21-tail"],
+            CHECKS.claim21_tail,
             variant="rho in [0, 1) (the range Theorem 8 uses)",
             instances=len(inside),
             worst_value=excess,
             worst_value_label="max (tail - bound)",
             **cert.fail_fields(
                 verdict_at_most(excess, 0.0),
-                CHECKS["lemma10/claim21-tail"]["finding"],
+                CHECKS.claim21_tail["finding"],
                 claim21_failure,
                 notes="for rho in [0, 1), 1 - rho^|T| >= 1 - rho^d when |T| > d, which is the printed 'hence'",
             ),
@@ -233,21 +233,21 @@ def _claim21_records(noise_formula, tail, parity, tables):
     verdict = Verdict.FAIL if certificate else (Verdict.INCONCLUSIVE if len(violated) else Verdict.PASS)
     records.append(
         declared_record(
-            CHECKS["lemma10/claim21-tail-negative-rho"],
+            CHECKS.claim21_tail_negative_rho,
             {"rho": list(OUT_OF_RANGE_RHO)},
             variant="as printed, rho < 0",
             instances=len(outside),
             worst_value=float((outside["tail"] - outside["bound"]).max()),
             worst_value_label="max (tail - bound)",
             verdict=verdict,
-            finding=CHECKS["lemma10/claim21-tail-negative-rho"]["finding"] if certificate else "",
+            finding=CHECKS.claim21_tail_negative_rho["finding"] if certificate else "",
             certificate=certificate,
             counterexample=counterexample,
             notes=(
                 f"violated on {len(violated)} of {len(outside)} (function, rho < 0, d) cases, {len(network_hits)} of "
                 "them on networks: for rho < 0, 1 - rho^|T| is not increasing in |T|, so the 'hence' breaks. The "
                 "paper uses Claim 2.1 only for rho in [0, 1) (proof of Theorem 8), where it holds "
-                "(lemma10/claim21-tail); Appendix B's 'rho in [-1, 1]' concerns the coupling, not this tail bound."
+                f"({CHECKS.claim21_tail.id}); Appendix B's 'rho in [-1, 1]' concerns the coupling, not this tail bound."
             ),
             **common,
         )
@@ -301,21 +301,21 @@ def _eq17_records(eq17, tables):
     verdict = Verdict.PASS if not violated else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
     records = [
         declared_record(
-            CHECKS["lemma10/eq17-printed"],
+            CHECKS.eq17_printed,
             variant="as printed",
             worst_value=float(rel.max()),
             worst_value_label="max relative difference in a printed '='",
             verdict=verdict,
-            finding=CHECKS["lemma10/eq17-printed"]["finding"] if verdict is Verdict.FAIL else "",
+            finding=CHECKS.eq17_printed["finding"] if verdict is Verdict.FAIL else "",
             certificate=certificate if verdict is Verdict.FAIL else None,
             counterexample=counterexample,
             notes=(
                 f"first '=' fails on {int(first.sum())}, second on {int(second.sum())}, third on {int(third.sum())} of "
                 f"{len(eq17)} (network, rho) rows ({rho_note}). The first and third drop the 1/4 of Section 2.1 "
                 "(E[(h(x)-h(y))^2] = 4 NS_rho, sum_b E_v(...)^2 = 4 AS(H_z)); the second fails unless 2/(1-rho) is an "
-                "integer, because the coupling samples N_{1-2/r}, not N_rho (lemma10/eq17-coupling). Lemma 10 survives: "
+                f"integer, because the coupling samples N_{{1-2/r}}, not N_rho ({CHECKS.eq17_coupling.id}). Lemma 10 survives: "
                 "NS_rho(h) <= NS_{1-2/r}(h) = (1/r) E[AS(H_z)] and 1/sqrt(r) <= sqrt(1-rho) for rho in [0, 1) "
-                "(lemma10/eq17-corrected)."
+                f"({CHECKS.eq17_corrected.id})."
             ),
             **common,
         )
@@ -347,18 +347,18 @@ def _eq17_records(eq17, tables):
     verdict = Verdict.PASS if not mismatch.any() else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
     records.append(
         declared_record(
-            CHECKS["lemma10/eq17-coupling"],
+            CHECKS.eq17_coupling,
             variant="as printed",
             worst_value=float(_relative(eq17["right"], eq17["NS_rho"]).max()),
             worst_value_label="max relative difference",
             verdict=verdict,
-            finding=CHECKS["lemma10/eq17-coupling"]["finding"] if verdict is Verdict.FAIL else "",
+            finding=CHECKS.eq17_coupling["finding"] if verdict is Verdict.FAIL else "",
             certificate=certificate if verdict is Verdict.FAIL else None,
             counterexample=counterexample,
             notes=(
                 f"differs on {int(mismatch.sum())} of {len(eq17)} rows ({rho_note}): each coordinate flips with "
                 "probability 1/r, so the coupling is (x, N_{1-2/r}(x)), equal to (x, N_rho(x)) only when 2/(1-rho) is "
-                "an integer. Lemma 10 survives (lemma10/eq17-corrected)."
+                f"an integer. Lemma 10 survives ({CHECKS.eq17_corrected.id})."
             ),
             **common,
         )
@@ -372,7 +372,7 @@ def _eq17_records(eq17, tables):
     def corrected_failure():
         """The first failing inequality: NS_rho <= NS_{1-2/r} (certified from the instance the runs stage recorded), then r(1-rho) >= 1."""
         network = (
-            certified_worst(tables, "lemma10/eq17-corrected", monotone_certificate)
+            certified_worst(tables, CHECKS.eq17_corrected.id, monotone_certificate)
             if monotone_verdict is Verdict.FAIL
             else None
         )
@@ -400,13 +400,13 @@ def _eq17_records(eq17, tables):
     # repair, so the printed equation's slip stays unrepaired: the class of the statement it repairs.
     records.append(
         declared_record(
-            CHECKS["lemma10/eq17-corrected"],
+            CHECKS.eq17_corrected,
             variant="corrected",
             worst_value=float(_relative(eq17["NS_rho_effective"], eq17["right"]).max()),
             worst_value_label="max relative difference NS_{1-2/r} vs (1/r) E[AS(H_z)]",
             **cert.fail_fields(
                 verdict_all([Verdict.PASS if identity.all() else Verdict.INCONCLUSIVE, monotone_verdict, r_verdict]),
-                CHECKS["lemma10/eq17-corrected"]["finding"],
+                CHECKS.eq17_corrected["finding"],
                 corrected_failure,
                 notes=(
                     f"max NS_rho - NS_(1-2/r) = {monotone:.3g} (<= 0: 1 - 2/r <= rho and NS is non-increasing in rho "
@@ -436,7 +436,7 @@ def _sharp_records(noise):
     worst = float(noise["ratio_sharp"].max())
     records = [
         declared_record(
-            CHECKS["lemma10/sharp"],
+            CHECKS.sharp,
             claim_id="lemma10",
             paper_ref="Lemma 10 (ours)",
             variant="ours",
@@ -474,7 +474,7 @@ def _sharp_records(noise):
     )
     records.append(
         declared_record(
-            CHECKS["lemma10/bound-degenerate"],
+            CHECKS.bound_degenerate,
             claim_id="lemma10",
             paper_ref="Lemma 10",
             variant="as printed, degenerate point",
@@ -499,17 +499,17 @@ def _with_ranges(records, tables):
     parity = tables["lemma10-parity"]
     grid = describe_range(noise, ["n", "s", "k", "rho"], f"{len(set(r['instance'] for r in noise))} networks")
     ranges = {
-        "lemma10/bound": grid,
-        "lemma10/sharp": grid,
-        "lemma10/bound-degenerate": "n = s = k = 1, rho = 0 (ns = 1 - rho)",
-        "lemma10/claim21-parseval": describe_range(formula, ["n"], "every network of the noise grid"),
-        "lemma10/claim21-ns-formula": describe_range(formula, ["n", "rho"], "every network of the noise grid"),
-        "lemma10/claim21-tail": describe_range(
+        CHECKS.bound.id: grid,
+        CHECKS.sharp.id: grid,
+        CHECKS.bound_degenerate.id: "n = s = k = 1, rho = 0 (ns = 1 - rho)",
+        CHECKS.claim21_parseval.id: describe_range(formula, ["n"], "every network of the noise grid"),
+        CHECKS.claim21_ns_formula.id: describe_range(formula, ["n", "rho"], "every network of the noise grid"),
+        CHECKS.claim21_tail.id: describe_range(
             [*tail[tail["in_range"]].to_dict("records"), *parity[parity["in_range"]].to_dict("records")],
             ["n", "rho", "d"],
             "networks and monomials",
         ),
-        "lemma10/claim21-tail-negative-rho": describe_range(
+        CHECKS.claim21_tail_negative_rho.id: describe_range(
             [*tail[~tail["in_range"]].to_dict("records"), *parity[~parity["in_range"]].to_dict("records")],
             ["n", "rho", "d"],
             "networks and monomials, rho < 0",

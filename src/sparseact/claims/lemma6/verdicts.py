@@ -51,7 +51,7 @@ def assemble(block: dict, tables: dict):
     explicit = float(finite["ratio"].max()) / C_LEMMA6
     records = [
         declared_record(
-            CHECKS["lemma6/bound"],
+            CHECKS.bound,
             {"C": f"{C_LEMMA6:.4f}"},
             claim_id="lemma6",
             paper_ref="Lemma 6 (Kane 2014)",
@@ -75,7 +75,7 @@ def assemble(block: dict, tables: dict):
     pm1_worst = float(pm1["max_error"].max())
     records += [
         declared_record(
-            CHECKS["lemma6/hoeffding"],
+            CHECKS.hoeffding,
             claim_id="lemma6",
             paper_ref="Lemma 6 (proof)",
             variant="",
@@ -87,7 +87,7 @@ def assemble(block: dict, tables: dict):
             else verdict_at_most(h_worst, 1.0),
         ),
         declared_record(
-            CHECKS["lemma6/sensitivity-pm1"],
+            CHECKS.sensitivity_pm1,
             {"n": int(pm1["n"].max())},
             claim_id="lemma6",
             paper_ref="Section 2.1",
@@ -139,12 +139,12 @@ def assemble(block: dict, tables: dict):
     # FAIL refutes the repair, so the printed identity's slip stays unrepaired: the class of the statement repaired.
     corrected_fields = cert.fail_fields(
         verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
-        CHECKS["lemma6/identity-corrected"]["finding"],
-        lambda: certified_worst(tables, "lemma6/identity-corrected", corrected_certificate),
+        CHECKS.identity_corrected["finding"],
+        lambda: certified_worst(tables, CHECKS.identity_corrected.id, corrected_certificate),
     )
     records += [
         declared_record(
-            CHECKS["lemma6/identity-printed"],
+            CHECKS.identity_printed,
             claim_id="lemma6",
             paper_ref="Lemma 6 (proof)",
             variant="as printed",
@@ -154,17 +154,17 @@ def assemble(block: dict, tables: dict):
             verdict=verdict,
             counterexample=counterexample,
             certificate=certificate,
-            finding=CHECKS["lemma6/identity-printed"]["finding"] if certificate else "",
+            finding=CHECKS.identity_printed["finding"] if certificate else "",
             notes=(
                 f"violated on {len(printed_bad)} of {len(positive)} halfspaces. g = 1{{<w,x> <= b}} with w > 0 is "
                 "non-increasing (not non-decreasing), so E[x_i g] = -(1/2) Pr[g(x) != g(x xor i)] and "
                 "AS(g) = -(1/2) E[g sum x_i]: the printed form has the wrong sign and a factor 2 "
-                "(lemma6/identity-corrected). Lemma 6 survives: it is Kane's theorem, and the identity only "
+                f"({CHECKS.identity_corrected.id}). Lemma 6 survives: it is Kane's theorem, and the identity only "
                 "changes by the constant -2."
             ),
         ),
         declared_record(
-            CHECKS["lemma6/identity-corrected"],
+            CHECKS.identity_corrected,
             claim_id="lemma6",
             paper_ref="Lemma 6 (proof)",
             variant="corrected",
@@ -184,8 +184,8 @@ def _with_ranges(records, tables):
     pm1 = tables["lemma6-pm1"].drop_duplicates("n")
     hoeffding = tables["lemma6-hoeffding"]
     ranges = {
-        "lemma6/sensitivity-pm1": f"n <= {int(pm1['n'].max())}, every f : {{-1,1}}^n -> {{-1,1}}",
-        "lemma6/hoeffding": describe_range(
+        CHECKS.sensitivity_pm1.id: f"n <= {int(pm1['n'].max())}, every f : {{-1,1}}^n -> {{-1,1}}",
+        CHECKS.hoeffding.id: describe_range(
             hoeffding.to_dict("records"), ["n", "kind"], f"{len(hoeffding)} weight vectors"
         ),
     }

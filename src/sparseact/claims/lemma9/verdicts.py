@@ -115,31 +115,31 @@ def _term_u_records(every, neurons, common, tables):
     ).any()
     return [
         declared_record(
-            CHECKS["lemma9/term-U-printed"],
+            CHECKS.term_U_printed,
             variant="as printed",
             instances=len(every),
             worst_value=float(over.max()),
             worst_value_label="max (U) / (k^2 W^2/4)",
             verdict=verdict,
             counterexample=counterexample,
-            finding=CHECKS["lemma9/term-U-printed"]["finding"] if certificate else "",
+            finding=CHECKS.term_U_printed["finding"] if certificate else "",
             certificate=certificate,
             notes=(
                 f"middle step violated on {int(middle.sum())}, bound on {int(final.sum())} of {len(every)} "
                 "networks. "
                 "When R_x = R_{x xor i}, h(x) - h(x xor i) = 2 w_i^{R_x} x_i, so (1/4)(...)^2 = (w_i^{R_x})^2: "
                 "the 1/4 is lost and (U) can reach 4 E[(1/4)||w^R||^2]. Lemma 9 survives: (U) <= k^2 W^2 "
-                "(lemma9/term-U-corrected) is still O(k^2 W^2)."
+                f"({CHECKS.term_U_corrected.id}) is still O(k^2 W^2)."
             ),
             **common,
         ),
         declared_record(
-            CHECKS["lemma9/term-U-corrected"],
+            CHECKS.term_U_corrected,
             variant="corrected",
             instances=len(every),
             worst_value=float(_safe_ratio(every["U"], 4 * every["U_bound"]).max()),
             worst_value_label="max (U) / (k^2 W^2)",
-            **_corrected(Verdict.FAIL if corrected else Verdict.PASS, tables, "lemma9/term-U-corrected"),
+            **_corrected(Verdict.FAIL if corrected else Verdict.PASS, tables, CHECKS.term_U_corrected.id),
             **common,
         ),
     ]
@@ -189,14 +189,14 @@ def _transition_printed_record(every, neurons, common):
         )
         active = sum(math.comb(n, d) for d in range(n + 1) if n - 2 * d > c) / 2**n  # p = Pr_x[<1, x> > c]
         floored = float(row["transition"]) <= active * math.sqrt(max(1.0, math.log(1.0 / active))) / math.sqrt(n)
-        finding = corners.finding(CHECKS["lemma9/transition-printed"]["finding"][0], [floored])
+        finding = corners.finding(CHECKS.transition_printed["finding"][0], [floored])
         counterexample = (
             f"one neuron relu(<1,x> - c), c = {c:g}, n = {n}: Pr = {row['transition']:.4g} > (1/n) p sqrt(n log(1/p)) "
             f"= {rhs:.4g} (the certificate); largest ratio over every network {float(over.max()):.3g}"
         )
     verdict, certificate = _fail_or_inconclusive(bool(len(bad)), certificate)
     return declared_record(
-        CHECKS["lemma9/transition-printed"],
+        CHECKS.transition_printed,
         variant="as printed",
         instances=len(every),
         worst_value=float(over.max()),
@@ -205,9 +205,9 @@ def _transition_printed_record(every, neurons, common):
         counterexample=counterexample,
         finding=finding if certificate else "",
         certificate=certificate,
-        notes="The printed step drops the union step's factor 4 (lemma9/transition-union-printed): the largest ratio "
+        notes=f"The printed step drops the union step's factor 4 ({CHECKS.transition_union_printed.id}): the largest ratio "
         f"over every network, {float(over.max()):.4g}, is below 4. With that factor and Lemma 6's constant the step "
-        "holds (lemma9/transition-corrected).",
+        f"holds ({CHECKS.transition_corrected.id}).",
         **common,
     )
 
@@ -248,30 +248,30 @@ def _union_records(every, neurons, common, tables):
     corrected = exceeds(every["transition"], every["transition_union_bound"] * (UNION_FACTOR / 4)).any()
     return [
         declared_record(
-            CHECKS["lemma9/transition-union-printed"],
+            CHECKS.transition_union_printed,
             variant="as printed",
             instances=len(every),
             worst_value=float(over.max()),
             worst_value_label="max transition / printed sum",
             verdict=verdict,
             counterexample=counterexample,
-            finding=CHECKS["lemma9/transition-union-printed"]["finding"] if certificate else "",
+            finding=CHECKS.transition_union_printed["finding"] if certificate else "",
             certificate=certificate,
             notes=(
                 f"violated on {int(violated.sum())} of {len(every)} networks; sum_i Pr[g_j(x) != g_j(x xor i)] = "
                 "4 AS(g_j) for {0,1}-valued g_j under the 1/4 normalisation, so the printed equality drops a "
                 "factor 4 (ratio exactly 4 for one neuron). Lemma 9 survives: the factor 4 is a constant "
-                "(lemma9/transition-union-corrected)."
+                f"({CHECKS.transition_union_corrected.id})."
             ),
             **common,
         ),
         declared_record(
-            CHECKS["lemma9/transition-union-corrected"],
+            CHECKS.transition_union_corrected,
             variant="corrected",
             instances=len(every),
             worst_value=float(_safe_ratio(every["transition"], every["transition_union_bound"]).max()),
             worst_value_label="max transition / union bound",
-            **_corrected(Verdict.FAIL if corrected else Verdict.PASS, tables, "lemma9/transition-union-corrected"),
+            **_corrected(Verdict.FAIL if corrected else Verdict.PASS, tables, CHECKS.transition_union_corrected.id),
             **common,
         ),
     ]
@@ -312,7 +312,7 @@ def _transition_records(every, neurons, common, tables):
     concavity_excess = float((every["concave_sum"] - every["concavity_max"]).max())
     return [
         declared_record(
-            CHECKS["lemma9/transition"],
+            CHECKS.transition,
             variant="as printed",
             instances=len(every),
             worst_value=float(ratio.max()) if len(ratio) else float("nan"),
@@ -321,7 +321,7 @@ def _transition_records(every, neurons, common, tables):
             counterexample=counterexample,
             certificate=certificate,
             finding=corners.finding(
-                CHECKS["lemma9/transition"]["finding"][0],
+                CHECKS.transition["finding"][0],
                 [
                     corners.in_log_corner_up_to_constant(TRANSITION_BOUND, dict(k=r.k, s=r.s, n=r.n))
                     for r in every[zero].itertuples()
@@ -334,12 +334,12 @@ def _transition_records(every, neurons, common, tables):
                 f"sqrt(log 1/p_j) under sum_j p_j <= k at p_j = k/s, which is the maximiser only for "
                 f"k/s <= e^(-1/2) (beyond, the maximum is s/sqrt(2e)). Where the bound is positive the worst "
                 f"ratio is {ratio.max() if len(ratio) else float('nan'):.3g} (a constant, not failed). Lemma 9 "
-                "survives: lemma9/transition-corrected and lemma9/tighter-4k2W2."
+                f"survives: {CHECKS.transition_corrected.id} and {CHECKS.tighter_4k2W2.id}."
             ),
             **common,
         ),
         declared_record(
-            CHECKS["lemma9/transition-corrected"],
+            CHECKS.transition_corrected,
             {"C6": f"{C_LEMMA6:.4f}"},
             variant="corrected",
             instances=len(every),
@@ -353,7 +353,7 @@ def _transition_records(every, neurons, common, tables):
                     ]
                 ),
                 tables,
-                "lemma9/transition-corrected",
+                CHECKS.transition_corrected.id,
                 notes=(
                     f"Phi is the exact maximum of the concave sum under sum_j p_j = E|R_x| <= k (largest "
                     f"excess {concavity_excess:.3g} <= 0); with the union factor 4 and Lemma 6's explicit "
@@ -400,7 +400,7 @@ def assemble(block: dict, tables: dict):
     explicit = _safe_ratio(in_range["AS"], C_LEMMA9 * in_range["expression"])
     records = [
         declared_record(
-            CHECKS["lemma9/bound"],
+            CHECKS.bound,
             {"C": f"{C_LEMMA9:.4f}"},
             variant="explicit constant",
             instances=len(in_range),
@@ -420,7 +420,7 @@ def assemble(block: dict, tables: dict):
             **common,
         ),
         declared_record(
-            CHECKS["lemma9/tighter-4k2W2"],
+            CHECKS.tighter_4k2W2,
             variant="tighter bound (ours)",
             instances=len(every),
             worst_value=tight,
@@ -428,7 +428,7 @@ def assemble(block: dict, tables: dict):
             **_corrected(
                 verdict_at_most(tight, 1.0),
                 tables,
-                "lemma9/tighter-4k2W2",
+                CHECKS.tighter_4k2W2.id,
                 notes=(
                     "proof: preactivations are affine along the edge x -> x xor i, so only "
                     "neurons of R_x cup R_{x xor i} are active on it; |h(x) - h(x xor i)| <= 2 (a_i(x) "
@@ -451,7 +451,7 @@ def assemble(block: dict, tables: dict):
     mc_slope = verdict_big_o_trend(mc["n"], mc["ratio_ci_high"])[1]
     records.append(
         declared_record(
-            CHECKS["lemma9/monte-carlo"],
+            CHECKS.monte_carlo,
             {"confidence": f"{CONFIDENCE:.0%}", "tighter": f"{C_TIGHTER:.2f}", "n": int(mc["n"].max())},
             variant="",
             instances=len(mc),
@@ -516,7 +516,7 @@ def _concavity_record(common):
         "p_j = k/s as the maximiser, which it is only for k/s <= e^(-1/2)",
     )
     return declared_record(
-        CHECKS["lemma9/transition-concavity-printed"],
+        CHECKS.transition_concavity_printed,
         {"k": k},
         variant="as printed",
         instances=1,
@@ -526,7 +526,7 @@ def _concavity_record(common):
         certificate=certificate,
         # log(s/k) < 1/2 here: with the logarithm floored at 1 the same constant covers the step (a log corner)
         finding=corners.finding(
-            CHECKS["lemma9/transition-concavity-printed"]["finding"][0],
+            CHECKS.transition_concavity_printed["finding"][0],
             [corners.certificate_in_log_corner(certificate)],
         )
         if certificate
@@ -538,7 +538,7 @@ def _concavity_record(common):
         else "",
         range=f"n = 1, s = {k + 1}, k = {k}",
         notes="the step holds with Phi(s, k) in place of k sqrt(log(s/k)) "
-        "(lemma9/transition-corrected); Lemma 9 survives through lemma9-sharp",
+        f"({CHECKS.transition_corrected.id}); Lemma 9 survives through lemma9-sharp",
         **common,
     )
 
@@ -568,14 +568,14 @@ def _degenerate_record(common):
         "logarithms vanish exactly at n = s = 1",
     )
     return declared_record(
-        CHECKS["lemma9/bound-degenerate"],
+        CHECKS.bound_degenerate,
         variant="as printed, degenerate point",
         instances=1,
         **corners.degenerate_point_fields(certificate, value, expression, "AS"),
         counterexample=f"h = relu(x_1), n = s = 1: AS = {value:g} > 0 = bound" if certificate else "",
         range="n = s = k = 1, W = 1, B = 0",
         notes="the degenerate corner of Lemma 9: for n >= 2, AS <= 4k^2W^2 (lemma9-sharp) gives the bound with an "
-        "explicit constant (lemma9/bound)",
+        f"explicit constant ({CHECKS.bound.id})",
         **common,
     )
 
@@ -585,11 +585,11 @@ def _with_ranges(records, every, grid, mc):
     keys = ["n", "s", "k"]
     whole = describe_range(every.to_dict("records"), keys, f"{len(every)} networks (grid, adversarial, one-neuron)")
     special = {
-        "lemma9/bound": describe_range(
+        CHECKS.bound.id: describe_range(
             grid[grid["n"] >= 2].to_dict("records"), keys, f"{int((grid['n'] >= 2).sum())} networks (grid, adversarial)"
         ),
-        "lemma9/monte-carlo": describe_range(mc.to_dict("records"), keys, f"{len(mc)} networks, Monte Carlo"),
-        "lemma9/proof-V-printed": describe_range(
+        CHECKS.monte_carlo.id: describe_range(mc.to_dict("records"), keys, f"{len(mc)} networks, Monte Carlo"),
+        CHECKS.proof_V_printed.id: describe_range(
             [V_STEP_INSTANCE], ["n", "s", "k", "W", "B"], "one formula instance; closed form for every constant"
         ),
     }
@@ -605,7 +605,7 @@ def _new_records(every, grid, common):
     hence = _safe_ratio(every["hence_probability"], every["hence_bound"])
     records = [
         declared_record(
-            CHECKS["lemma9/as-fourier"],
+            CHECKS.as_fourier,
             variant="",
             instances=len(every),
             worst_value=fourier,
@@ -617,7 +617,7 @@ def _new_records(every, grid, common):
     verdict, _ = _fail_or_inconclusive(bool((every["ratio_active"] > 1.0 + 1e-9).any()), None)
     records.append(
         declared_record(
-            CHECKS["lemma9/as-active-count"],
+            CHECKS.as_active_count,
             variant="intermediate bound (ours)",
             instances=len(every),
             worst_value=active,
@@ -630,7 +630,7 @@ def _new_records(every, grid, common):
     )
     records.append(
         declared_record(
-            CHECKS["lemma9/proof-tail-hence"],
+            CHECKS.proof_tail_hence,
             {"c": f"{HENCE_C:g}"},
             variant="corrected (c = 4)",
             instances=len(every),
@@ -666,13 +666,13 @@ def _new_records(every, grid, common):
     )
     records.append(
         declared_record(
-            CHECKS["lemma9/proof-V-printed"],
+            CHECKS.proof_V_printed,
             variant="as printed",
             instances=1,
             worst_value=middle / last,
             worst_value_label="middle expression / (C x last expression)",
             verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding=CHECKS["lemma9/proof-V-printed"]["finding"] if certificate else "",
+            finding=CHECKS.proof_V_printed["finding"] if certificate else "",
             certificate=certificate,
             counterexample=(
                 f"W = 0, B = 1, k = 1, s = 4, n = {n:.0e}: middle = {middle:.4g} > {C:g} x last = {last:.4g}"
@@ -776,7 +776,7 @@ def _tail_hence_w0_record():
     certificate = tail_hence_w0_certificate()
     c = TAIL_W0_INSTANCE
     return declared_record(
-        CHECKS["lemma9/proof-tail-hence-W0"],
+        CHECKS.proof_tail_hence_W0,
         claim_id="lemma9",
         paper_ref="Lemma 9 (proof, term (V), Hoeffding step)",
         variant="as printed, W = 0",
@@ -785,7 +785,7 @@ def _tail_hence_w0_record():
         worst_value_label="probability",
         range=f"n = {c['n']}, s = k = 1, W = 0, B = {c['B']:g}, every c",
         verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-        finding=CHECKS["lemma9/proof-tail-hence-W0"]["finding"] if certificate else "",
+        finding=CHECKS.proof_tail_hence_W0["finding"] if certificate else "",
         certificate=certificate,
         counterexample="h = 1 = kB, n = 2: Pr[|h| >= kB] = 1 > 1/16" if certificate else "",
     )

@@ -207,7 +207,7 @@ def uniform_no_constant_records() -> list:
     dimensions = ", ".join(f"({n}, {s})" for n, s in FINAL_LINE_DIMENSIONS)
     return [
         _record(
-            "scaling/theorem8-final-line-no-constant",
+            CHECKS.theorem8_final_line_no_constant.id,
             final,
             "Theorem 8 (proof, last line; our family: no constants save it)",
             float(final["count"].max()),
@@ -217,7 +217,7 @@ def uniform_no_constant_records() -> list:
             f"exp({final['log_lam2'].max():.4g})",
         ),
         _record(
-            "scaling/theorem8-rho-no-constant",
+            CHECKS.theorem8_rho_no_constant.id,
             rho,
             "Theorem 8 (proof, choice of rho; our family: no constants save it)",
             float(rho["ratio"].min()),
@@ -226,7 +226,7 @@ def uniform_no_constant_records() -> list:
             f"eps = exp(-L/2)/sqrt(c) with L from {rho['L'].min():.4g} to {rho['L'].max():.4g}",
         ),
         _record(
-            "scaling/theorem8-tail-no-constant",
+            CHECKS.theorem8_tail_no_constant.id,
             tail,
             "Theorem 8 (proof, the tail step; our family: no constants save it)",
             float(tail["ratio"].min()),
@@ -236,7 +236,7 @@ def uniform_no_constant_records() -> list:
             f"{tail['excess'].min():.3g} to {tail['excess'].max():.3g}",
         ),
         _record(
-            "scaling/lemma9-V-no-constant",
+            CHECKS.lemma9_V_no_constant.id,
             v,
             "Lemma 9 (proof, final bound on (V); our family: no constants save it)",
             float(v["ratio"].min()),

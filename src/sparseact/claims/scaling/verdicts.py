@@ -142,7 +142,7 @@ def solve_records() -> list:
     negative = chain[chain["printed_log_negative"]]
     return [
         declared_record(
-            CHECKS["scaling/theorem17-solve-for-m"],
+            CHECKS.theorem17_solve_for_m,
             paper_ref="Theorem 17 (the step from Lemma 18 and (15))",
             variant="",
             instances=len(solve),
@@ -161,7 +161,7 @@ def solve_records() -> list:
             **common,
         ),
         declared_record(
-            CHECKS["scaling/theorem17-corrected-chain"],
+            CHECKS.theorem17_corrected_chain,
             {"c": f"{CHAIN_C:g}"},
             paper_ref="Theorem 17",
             variant="corrected",
@@ -239,7 +239,7 @@ def no_constant_records() -> list:
     constants = ", ".join(f"{c:g}" for c in NO_CONSTANT_GRID)
     return [
         declared_record(
-            CHECKS["scaling/lemma18-no-constant"],
+            CHECKS.lemma18_no_constant,
             digits,
             paper_ref="Lemma 18 (our family: no constant c saves it)",
             instances=len(lemma),
@@ -251,7 +251,7 @@ def no_constant_records() -> list:
             **common,
         ),
         declared_record(
-            CHECKS["scaling/theorem17-no-constant"],
+            CHECKS.theorem17_no_constant,
             digits,
             paper_ref="Theorem 17 (our family: no constant C saves it)",
             instances=len(theorem),
@@ -352,14 +352,14 @@ def assemble(block: dict, tables: dict):
     cov_verdict = Verdict.FAIL if refutes else Verdict.INCONCLUSIVE if len(powers) else Verdict.PASS
     records.append(
         declared_record(
-            CHECKS["scaling/covariance"],
+            CHECKS.covariance,
             {"t": ", ".join(f"{t:g}" for t in block["scales"])},
             instances=len(summary),
             worst_value=float(summary["max_deviation"].fillna(0).max()),
             worst_value_label="max |exponent - expected| over formulas",
             verdict=cov_verdict,
             range=f"{n_formulas}; {scales}",
-            finding=CHECKS["scaling/covariance"]["finding"] if refutes else "",
+            finding=CHECKS.covariance["finding"] if refutes else "",
             certificate=_theorem17_certificate({**best, "constant": constant}) if refutes else None,
             counterexample=(
                 f"Theorem 17's m(eps, delta) scales like lambda^-2 (and lambda^-4) under u -> lambda u: at "
@@ -374,14 +374,18 @@ def assemble(block: dict, tables: dict):
             + (", ".join(f"{r.formula} ({r.transform})" for r in logs.itertuples()) or "none")
             + "; off by a power: "
             + (", ".join(f"{r.formula} ({r.transform})" for r in powers.itertuples()) or "none")
-            + (" - uncertified, hence INCONCLUSIVE" if len(uncertified) else " (certified: scaling/theorem17-printed)"),
+            + (
+                " - uncertified, hence INCONCLUSIVE"
+                if len(uncertified)
+                else f" (certified: {CHECKS.theorem17_printed.id})"
+            ),
             **common,
         )
     )
     rest = summary[summary["formula"] != "theorem17_sample_complexity"]
     records.append(
         declared_record(
-            CHECKS["scaling/covariance-corrected"],
+            CHECKS.covariance_corrected,
             instances=len(rest),
             worst_value=float(rest["max_deviation"].fillna(0).max()),
             worst_value_label="max |exponent - expected| over formulas",
@@ -395,13 +399,13 @@ def assemble(block: dict, tables: dict):
     cert = _theorem17_certificate({**best, "constant": constant}) if refutes else None
     records.append(
         declared_record(
-            CHECKS["scaling/theorem17-printed"],
+            CHECKS.theorem17_printed,
             instances=len(sign),
             worst_value=float(best["refuted_constant"]),
             worst_value_label="largest constant C refuted (lower bound / printed bound)",
             range=describe_range(sign.to_dict("records"), ["eps0", "delta"], "n = s = k = 1, R = 1"),
             verdict=Verdict.FAIL if refutes else Verdict.INCONCLUSIVE,
-            finding=CHECKS["scaling/theorem17-printed"]["finding"] if refutes else "",
+            finding=CHECKS.theorem17_printed["finding"] if refutes else "",
             certificate=cert,
             counterexample=(
                 f"eps = {best['eps']:g} (= {best['eps0']:g} lambda^2, lambda = {best['lam']:g}), delta = "
@@ -417,7 +421,7 @@ def assemble(block: dict, tables: dict):
             f"from -h. The refuted constant grows like 1/eps0 ({', '.join(f'{c:.3g}' for c in sign['refuted_constant'])}"
             f" for eps0 = {', '.join(f'{e:g}' for e in sign['eps0'])}), so no constant saves the statement. It "
             "survives under the unstated normalisation C_H = k(WR+B) <= 1; the covariant form carries C_H^2 and "
-            "C_H^4 (scaling/theorem17-corrected).",
+            f"C_H^4 ({CHECKS.theorem17_corrected.id}).",
             **{**common, "variant": "as printed"},
         )
     )
@@ -425,7 +429,7 @@ def assemble(block: dict, tables: dict):
     ok = (corrected["behaviour"].isin(["covariant", "log"])).all()
     records.append(
         declared_record(
-            CHECKS["scaling/theorem17-corrected"],
+            CHECKS.theorem17_corrected,
             instances=len(corrected),
             worst_value=float(corrected["max_deviation"].max()),
             range=f"{scales}; both transformations",
@@ -489,7 +493,7 @@ def _lemma18_records(lem) -> list:
     verdict = verdict_all([verdict_at_most(e, c) for e, c in zip(lem["eps"], lem["printed_condition"], strict=True)])
     fail = fail_fields(
         verdict,
-        CHECKS["scaling/lemma18-printed"]["finding"],
+        CHECKS.lemma18_printed["finding"],
         lambda: (
             _lemma18_certificate(worst),
             f"H = {{h, -h}}, lambda = {worst['lam']:g}, delta = e^-{worst['log_inv_delta']:g}, "
@@ -508,7 +512,7 @@ def _lemma18_records(lem) -> list:
     corrected_ok = verdict_all([verdict_at_most(1.0, x) for x in lem["corrected_margin"]])
     return [
         declared_record(
-            CHECKS["scaling/lemma18-printed"],
+            CHECKS.lemma18_printed,
             {"c": f"{LEMMA18_CONSTANT:g}"},
             variant="as printed",
             instances=len(lem),
@@ -519,14 +523,14 @@ def _lemma18_records(lem) -> list:
             **common,
         ),
         declared_record(
-            CHECKS["scaling/lemma18-corrected"],
+            CHECKS.lemma18_corrected,
             variant="corrected",
             instances=len(lem),
             worst_value=float(lem["corrected_margin"].min()),
             worst_value_label="min corrected condition / eps at m1 (c = 1)",
             verdict=corrected_ok,
             range=rng,
-            notes="E_S R_H(S) and the lower bound as in scaling/lemma18-printed",
+            notes=f"E_S R_H(S) and the lower bound as in {CHECKS.lemma18_printed.id}",
             **common,
         ),
     ]
@@ -612,7 +616,7 @@ def theorem5_records() -> list:
     ]
     return [
         declared_record(
-            CHECKS["scaling/theorem5-cube-rate"],
+            CHECKS.theorem5_cube_rate,
             claim_id="scaling",
             paper_ref="Theorem 5 (Section 1)",
             variant="fixed W, B",

@@ -38,24 +38,24 @@ def assemble(block: dict, tables: dict):
     # printed: the declared finding of both checks
     computes = cert.fail_fields(
         verdict_all(verdict_at_most(e, 0.0) for e in table["max_abs_error"]),
-        CHECKS["section1_index/computes"]["finding"],
-        lambda: certified_worst(tables, "section1_index/computes", certificate),
+        CHECKS.computes["finding"],
+        lambda: certified_worst(tables, CHECKS.computes.id, certificate),
     )
     sparsity = cert.fail_fields(
         verdict_all([verdict_at_most(max_active, 1), size_ok]),
-        CHECKS["section1_index/sparsity"]["finding"],
-        lambda: certified_worst(tables, "section1_index/sparsity", certificate),
+        CHECKS.sparsity["finding"],
+        lambda: certified_worst(tables, CHECKS.sparsity.id, certificate),
     )
     records = [
         declared_record(
-            CHECKS["section1_index/computes"],
+            CHECKS.computes,
             worst_value=float(table["max_abs_error"].max()),
             worst_value_label="max |h - Index_b|",
             **computes,
             **common,
         ),
         declared_record(
-            CHECKS["section1_index/sparsity"],
+            CHECKS.sparsity,
             worst_value=max_active,
             worst_value_label="max active neurons",
             **sparsity,
@@ -92,7 +92,7 @@ def _introduction_records(deletion) -> list:
     )
     records.append(
         declared_record(
-            CHECKS["section1_index/deletion"],
+            CHECKS.deletion,
             worst_value=least,
             worst_value_label="min over neurons of max_x |h - h_{-j}|",
             verdict=Verdict.PASS if least > 0 else Verdict.INCONCLUSIVE,
@@ -106,7 +106,7 @@ def _introduction_records(deletion) -> list:
     excess = int((deletion["nonzero_weights"] - deletion["expected_nonzero"]).max())
     records.append(
         declared_record(
-            CHECKS["section1_index/weight-sparsity"],
+            CHECKS.weight_sparsity,
             worst_value=float((deletion["nonzero_weights"] / deletion["n"]).max()),
             worst_value_label="max fraction of non-zero weights",
             verdict=Verdict.PASS if excess <= 0 else Verdict.INCONCLUSIVE,
@@ -117,7 +117,7 @@ def _introduction_records(deletion) -> list:
     fraction = 1.0 / SPARSITY_FRACTION
     records.append(
         declared_record(
-            CHECKS["section1_index/speedup-arithmetic"],
+            CHECKS.speedup_arithmetic,
             claim_id="section1_index",
             paper_ref=paper_ref("intro-3pct"),
             variant="",
@@ -133,7 +133,7 @@ def _introduction_records(deletion) -> list:
     largest = max(abs(_more_than_one(s, b) - 1.0 / s) for s, b in rows)
     records.append(
         declared_record(
-            CHECKS["section1_index/gaussian-bias"],
+            CHECKS.gaussian_bias,
             {"s_values": ", ".join(map(str, GAUSSIAN_S))},
             claim_id="section1_index",
             paper_ref=paper_ref("intro-gaussian"),

@@ -97,7 +97,7 @@ def assemble(block: dict, tables: dict):
             len(nonzero),
             "With bits encoded as +-1, y_i = sum_l 2^l (1 - z_il)/2, so <w, y> = c + <v, z(y)> is affine with "
             "c = sum_i w_i (2^L - 1)/2 > 0 for w != 0. Proof slip: the offset is absorbed into the shifts a -> a - c "
-            "(section4_lwr/affine-encoding) and the conclusion survives (section4_lwr/network).",
+            f"({CHECKS.affine_encoding.id}) and the conclusion survives ({CHECKS.network.id}).",
         )
     )
     worst = float(secrets["affine_error"].max())
@@ -124,7 +124,7 @@ def assemble(block: dict, tables: dict):
             len(printed),
             f"up to {int(printed['max_active'].max())} ReLUs active at once as printed (every a >= t). Typo: the text "
             "itself says the function inside the ReLU is quadratic, as in the parity identity; with the square inside "
-            "(section4_lwr/identity-corrected) the identity holds with one active ReLU and the conclusion survives.",
+            f"({CHECKS.identity_corrected.id}) the identity holds with one active ReLU and the conclusion survives.",
         )
     )
     worst = float(corrected["max_abs_error"].max())
@@ -152,7 +152,7 @@ def assemble(block: dict, tables: dict):
             len(secrets),
             "The expansion gives entries -v_i v_j and 2 (a - c) v_i, so W_{w,a} is in R^n, not {1,-1}^n. Typo: the next "
             "sentence bounds ||W_{w,a}||_2 by poly(q, m), which is only needed for real weights (the parity analogue has "
-            "entries 2a); the real weights are verified by section4_lwr/lift-corrected and section4_lwr/scale."
+            f"entries 2a); the real weights are verified by {CHECKS.lift_corrected.id} and {CHECKS.scale.id}."
             + (
                 ""
                 if pm1_verdict is Verdict.PASS or (len(failures) and (failures["check"] == "lifted-weights-pm1").any())
@@ -207,7 +207,7 @@ def assemble(block: dict, tables: dict):
             len(secrets),
             f"max active on the support {active}. The section's conclusion holds with the affine encoding, the square "
             "inside the ReLU and real lifted weights: F_w is 1-sparse on x(y) with q^2 m neurons and poly(q, m) scales "
-            "(section4_lwr/scale); the second part of Theorem 3 follows from it as an implication from LWR hardness "
+            f"({CHECKS.scale.id}); the second part of Theorem 3 follows from it as an implication from LWR hardness "
             "against every polynomial number of samples (theorem3-lwr-reduction, conj16-poly-samples).",
         )
     )
@@ -222,8 +222,8 @@ def assemble(block: dict, tables: dict):
             verdict_at_most(differing, 0),
             len(secrets),
             "LWR (Banerjee et al. 2012) scales <w, y> mod q by p/q and rounds; Definition 15 reduces it mod p. For p prime, "
-            "p | q, the printed map is <w mod p, y> mod p, linear over Z_p (section4_lwr/conj16-linear-attack). The reduction "
-            "of Section 4 carries the rounding map unchanged (section4_lwr/network-rounding).",
+            f"p | q, the printed map is <w mod p, y> mod p, linear over Z_p ({CHECKS.conj16_linear_attack.id}). The reduction "
+            f"of Section 4 carries the rounding map unchanged ({CHECKS.network_rounding.id}).",
         )
     )
     attack = tables["lwr_attack"]
@@ -247,7 +247,7 @@ def assemble(block: dict, tables: dict):
                 "field Z_p, found from m independent samples: LWR with Definition 15's map is easy on every family with p "
                 "prime, p | q "
                 "(conj16-linear-family); with the rounding map of Banerjee et al. the attack fails "
-                "(section4_lwr/rounding-not-affine)."
+                f"({CHECKS.rounding_not_affine.id})."
             )
             if len(attack)
             else "no instance with p < q, p prime dividing q and every secret enumerated in the grid",

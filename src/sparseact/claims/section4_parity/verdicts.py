@@ -97,8 +97,8 @@ def assemble(block: dict, tables: dict):
             "For y in {-1,1}^m, sum_{i in S} y_i = |S| (mod 2), so the printed chi_S is the constant 1{|S| even}; the "
             "text mixes the {0,1} encoding (where 'sum even' is the parity) with {-1,1}, and the identity's even shifts "
             "reproduce the same constant, so the reduction as written simulates a constant. Proof slip: the section means "
-            "the parity; the corrected definition is section4_parity/chi-corrected. The section's conclusion survives "
-            "(section4_parity/class).",
+            f"the parity; the corrected definition is {CHECKS.chi_corrected.id}. The section's conclusion survives "
+            f"({CHECKS.class_.id}).",
         )
     )
     worst, v = exact(corrected, "chi_error")
@@ -135,11 +135,11 @@ def assemble(block: dict, tables: dict):
             "max |shift sum - parity|",
             v,
             len(printed),
-            "The printed identity itself is true with the printed chi_S (section4_parity/identity-vs-printed-chi): both "
+            f"The printed identity itself is true with the printed chi_S ({CHECKS.identity_vs_printed_chi.id}): both "
             "are 1{|S| even}, a constant. What fails is the network's shift set once chi_S is the parity: the even shifts "
             "give 1{|S| even}, constant in y. Part of erratum parity-encoding (chi_S and the shift set); the shifts "
-            "a = |S| (mod 4) fix it (section4_parity/identity-corrected) and the section's conclusion survives "
-            "(section4_parity/class).",
+            f"a = |S| (mod 4) fix it ({CHECKS.identity_corrected.id}) and the section's conclusion survives "
+            f"({CHECKS.class_.id}).",
         )
     )
     worst, v = exact(corrected, "identity_error")
@@ -181,7 +181,7 @@ def assemble(block: dict, tables: dict):
                 (
                     "The printed weights are right for S = [m] only: expanding (sum_{i in S} y_i - a)^2 with y_i^2 = 1 gives "
                     "-y_i y_j for i != j in S and 2a y_i for i in S. Typo ([m] for S; b_{S,a} already uses |S|); the "
-                    "restricted weights are section4_parity/lift-corrected; the conclusion survives."
+                    f"restricted weights are {CHECKS.lift_corrected.id}; the conclusion survives."
                     if variant == "printed"
                     else "this is lifted_quadratic_weights(1_S, a): entrywise at most the printed "
                     "weights, same b, so the printed O() scales bound it"
@@ -201,7 +201,7 @@ def assemble(block: dict, tables: dict):
                 len(part),
                 (
                     "Fails through both printed slips (even shifts; weights ignoring S); the corrected network is "
-                    "section4_parity/network-corrected."
+                    f"{CHECKS.network_corrected.id}."
                     if variant == "printed"
                     else ""
                 ),
@@ -235,7 +235,7 @@ def assemble(block: dict, tables: dict):
                 len(part),
                 (
                     "With the printed weights the preactivation is 1/2 - (sum_{[m]} y_i - a)^2 + m - |S|, positive for "
-                    "several a when |S| < m: the lift typo breaks 1-sparsity (fixed by section4_parity/sparsity-corrected)."
+                    f"several a when |S| < m: the lift typo breaks 1-sparsity (fixed by {CHECKS.sparsity_corrected.id})."
                     if variant == "printed"
                     else cube_note
                 ),
@@ -485,7 +485,7 @@ def _tightness(scale, w_exp: float):
             exponents_printed="1",
             exponents_proved="1.5",
             exponents_measured=f"{W_exp:.4f}",
-            gap="O(k) holds for max_j ||w_j|| alone by rescaling (section4_parity/rescaled-norm); for W the "
+            gap=f"O(k) holds for max_j ||w_j|| alone by rescaling ({CHECKS.rescaled_norm.id}); for W the "
             "construction gives k^1.5 and no lower bound over all networks is known (printed_over_proved "
             "undefined: the printed bound is an O() with no constant)",
             method="exact",

@@ -88,7 +88,7 @@ def junta_corner_record(n: int) -> CheckRecord:
         "at p = 0 the class H_{n,s,1}^{0,0} holds only the zero function (every neuron is u_j sigma(0) = 0), "
         "so the constant 0-junta f = 1 is not in it",
     )
-    declaration = CHECKS["theorem13/junta-corner"]
+    declaration = CHECKS.junta_corner
     return declared_record(
         declaration,
         {"n": n},
@@ -149,8 +149,7 @@ def assemble(block: dict, tables: dict):
     )
     fill = {"grid": grid, "evaluations": evaluations}
 
-    def exact_record(name, worst, label, verdict, failure_col, build, notes=""):
-        declaration = CHECKS[f"theorem13/{name}"]
+    def exact_record(declaration, worst, label, verdict, failure_col, build, notes=""):
         fields = dict(worst_value=float(worst), worst_value_label=label, notes=notes, **common)
         if verdict is Verdict.PASS:
             return declared_record(declaration, fill, verdict=Verdict.PASS, **fields)
@@ -174,7 +173,7 @@ def assemble(block: dict, tables: dict):
     err = float(junta["max_abs_error"].max())
     records.append(
         exact_record(
-            "junta-computes",
+            CHECKS.junta_computes,
             err,
             "max |h - f|",
             verdict_equal([err], [0.0])[0],
@@ -187,7 +186,7 @@ def assemble(block: dict, tables: dict):
     bad = int(junta["bad_patterns"].sum())
     records.append(
         exact_record(
-            "junta-indicator",
+            CHECKS.junta_indicator,
             ind,
             "max |sigma(<w_j,x> - p + 1) - indicator|",
             verdict_all([verdict_equal([ind], [0.0])[0], verdict_at_most(bad, 0)]),
@@ -200,7 +199,7 @@ def assemble(block: dict, tables: dict):
     size_ok = bool((junta["neurons"] == junta["s"]).all())
     records.append(
         exact_record(
-            "junta-sparsity",
+            CHECKS.junta_sparsity,
             max_active,
             "max active neurons",
             verdict_all([verdict_at_most(max_active, 1), verdict_at_most(0 if size_ok else 1, 0)]),
@@ -217,7 +216,7 @@ def assemble(block: dict, tables: dict):
     worst = max(w_proof, b_proof, w_thm, b_thm)
     scale_verdict = verdict_all([verdict_at_most(w, 1.0) for w in (w_proof, b_proof, w_thm, b_thm)])
     scale = exact_record(
-        "junta-scale",
+        CHECKS.junta_scale,
         worst,
         "max of W/sqrt(p), B/p, W/sqrt(log2 s), B/log2 s",
         scale_verdict,
@@ -248,7 +247,7 @@ def assemble(block: dict, tables: dict):
     )
     records.append(
         declared_record(
-            CHECKS["theorem13/parity-floor"],
+            CHECKS.parity_floor,
             {"hgrid": hgrid},
             instances=len(parity),
             worst_value=floor_err,
@@ -275,7 +274,7 @@ def assemble(block: dict, tables: dict):
     )
     records.append(
         declared_record(
-            CHECKS["theorem13/parity-cliff"],
+            CHECKS.parity_cliff,
             {
                 "hgrid": hgrid,
                 "oversampling": OVERSAMPLING,
@@ -316,7 +315,7 @@ def assemble(block: dict, tables: dict):
         )
     records.append(
         declared_record(
-            CHECKS["theorem13/cost"],
+            CHECKS.cost,
             {"hgrid": hgrid},
             instances=len(cost),
             worst_value=float((cost["N_p"] / cost["upper"]).max()),

@@ -37,6 +37,8 @@ ZERO_LOSS_TOL = 1e-8
 
 #: The claim's checks, declared once (checks.yaml).
 CHECKS = declared_checks("theorem17")
+#: The checks of the claim scaling, which the notes refer to.
+SCALING_CHECKS = declared_checks("scaling")
 
 
 # ---------------------------------------------------------------------------
@@ -161,7 +163,7 @@ def assemble(block: dict, tables: dict):
     bound_mass = float(sparse.loc[sparse["kind"] == "bound", "cube_mass_over_k"].max())
     records = [
         declared_record(
-            CHECKS["theorem17/erm-in-class"],
+            CHECKS.erm_in_class,
             instances=len(sparse),
             worst_value=float((sparse["max_active_sample"] - sparse["k"]).max()) if len(sparse) else float("nan"),
             worst_value_label="max (active neurons on the sample - k)",
@@ -202,7 +204,7 @@ def assemble(block: dict, tables: dict):
     )
     records.append(
         declared_record(
-            CHECKS["theorem17/samples-needed"],
+            CHECKS.samples_needed,
             {"coverage": f"{1 - delta:g}", "seeds": block["seeds"], "eps": f"{eps:g}", "bias": f"{block['bias']:g}"},
             instances=len(sp),
             worst_value=float(reached["ratio"].max()) if len(reached) else float("nan"),
@@ -267,7 +269,7 @@ def assemble(block: dict, tables: dict):
     exps = summary["scale_exponent"] if len(summary) else pd.Series([float("nan")])
     records.append(
         declared_record(
-            CHECKS["theorem17/at-bound"],
+            CHECKS.at_bound,
             {"confidence": f"{CONFIDENCE:.0%}", "delta": f"{delta:g}"},
             instances=len(at),
             worst_value=float(summary["upper"].max()) if len(summary) else float("nan"),
@@ -283,7 +285,7 @@ def assemble(block: dict, tables: dict):
                 f"Scale: under u -> lambda u (W, B -> lambda W, lambda B; eps -> lambda^2 eps) the printed expression "
                 f"has local exponent {exps.min():.3g} to {exps.max():.3g} at lambda = {SCALE_LAMBDA:g} (a sample "
                 "complexity must have 0): the printed bound is not dimensionally consistent; the certified FAIL is "
-                "scaling/theorem17-printed, the covariant correction bounds.theorem17_covariant_sample_complexity."
+                f"{SCALING_CHECKS.theorem17_printed.id}, the covariant correction bounds.theorem17_covariant_sample_complexity."
             ),
             **common,
         )
@@ -316,7 +318,7 @@ def assemble(block: dict, tables: dict):
         cover_verdict = Verdict.INCONCLUSIVE  # coverage is sufficient, not necessary
     records.append(
         declared_record(
-            CHECKS["theorem17/exact-erm-coverage"],
+            CHECKS.exact_erm_coverage,
             instances=len(coverage),
             worst_value=float(coverage["log10_miss_at_expression"].max()),
             worst_value_label="max log10 Pr[sample misses a support point] (union bound)",
@@ -374,7 +376,7 @@ def _dense_lower_bound_records() -> list[CheckRecord]:
     unseen = _unseen_mass_rows()
     records = [
         declared_record(
-            CHECKS["theorem17/memoriser-unseen-mass"],
+            CHECKS.memoriser_unseen_mass,
             claim_id="theorem17",
             paper_ref="Section 2 (realizable PAC learning; our lemma)",
             variant="",
@@ -395,7 +397,7 @@ def _dense_lower_bound_records() -> list[CheckRecord]:
     below_above = m0 * inst["eps"] ** 2 / inst["s"] ** 2
     records.append(
         declared_record(
-            CHECKS["theorem17/dense-lower-bound-fixed-n"],
+            CHECKS.dense_lower_bound_fixed_n,
             {"c": f"{DENSE_C:g}"},
             claim_id="theorem17",
             paper_ref="Section 1 (our refutation of the dense lower bound read family by family)",
@@ -428,7 +430,7 @@ def _uniform_lower_bound_records() -> list[CheckRecord]:
     witness = dense_lower_bound.uniform_instance(inst["s"], inst["eps"], inst["W"], inst["delta"], inst["c"])
     return [
         declared_record(
-            CHECKS["theorem17/relu-degree-one"],
+            CHECKS.relu_degree_one,
             instances=sum(2**t * t for t in errors),
             worst_value=float(max(errors.values())),
             worst_value_label="max |coefficient - z_i/2|",
@@ -438,7 +440,7 @@ def _uniform_lower_bound_records() -> list[CheckRecord]:
             **common,
         ),
         declared_record(
-            CHECKS["theorem17/hamming-ball-volume"],
+            CHECKS.hamming_ball_volume,
             instances=len(balls),
             worst_value=max(r["ratio"] for r in balls),
             worst_value_label="max V / 2^{H(1/4) t}",
@@ -448,7 +450,7 @@ def _uniform_lower_bound_records() -> list[CheckRecord]:
             **common,
         ),
         declared_record(
-            CHECKS["theorem17/dense-lower-bound-uniform"],
+            CHECKS.dense_lower_bound_uniform,
             instances=1,
             worst_value=witness["bound"],
             worst_value_label="(t + 1)^M 2^{-(1 - H(1/4)) t}, against 1 - delta",

@@ -54,7 +54,7 @@ def _bound_record(column, sweep, exact, certs, common):
     above = part[part["ci_low"] > part[column]]
     straddle = part[(part["ci_high"] > part[column]) & (part["ci_low"] <= part[column])]
     broken = ex[ex[f"above_{column}"].astype(bool)]
-    check_id = {"eq1": "theorem19/bound", "eq15": "theorem19/eq15-bound", "conj20": "theorem19/conj20-bound"}[column]
+    check_id = {"eq1": CHECKS.bound.id, "eq15": CHECKS.eq15_bound.id, "conj20": CHECKS.conj20_bound.id}[column]
     notes = (
         f"max lower-bound estimate / bound {float((part['estimate'] / part[column]).max()):.3g} over "
         f"{len(part)} sweep instances ({sorted(part['distribution'].unique())}); max exact / bound on tiny "
@@ -122,15 +122,15 @@ def assemble(block: dict, tables: dict):
     # certificate says which).
     fail = cert.fail_fields(
         verdict_all([verdict_at_most(gap, ORDER_TOL), verdict_at_most(proof_gap, ORDER_TOL)]),
-        CHECKS["theorem19/estimators"]["finding"],
-        lambda: certified_worst(tables, "theorem19/estimators", estimator_certificate),
+        CHECKS.estimators["finding"],
+        lambda: certified_worst(tables, CHECKS.estimators.id, estimator_certificate),
         notes=f"max (lower - exact upper bracket) {gap:.3g}; max (exact - proof quantity) "
         f"{proof_gap:.3g}; the worst value is how close the scalable lower bound gets to the "
         "exact sup",
     )
     records.append(
         declared_record(
-            CHECKS["theorem19/estimators"],
+            CHECKS.estimators,
             {"zetas": ORDER_ZETAS},
             instances=len(exact),
             worst_value=float(exact["min_lower_over_exact"].min()),
@@ -161,7 +161,7 @@ def assemble(block: dict, tables: dict):
                     for r in broken.itertuples()
                 ],
             )
-            for bound, check_id in (("eq1", "theorem19/scale"), ("eq15", "theorem19/eq15-scale"))
+            for bound, check_id in (("eq1", CHECKS.scale.id), ("eq15", CHECKS.eq15_scale.id))
         }
         row = broken.iloc[-1]
         cex = (
@@ -192,7 +192,7 @@ def assemble(block: dict, tables: dict):
         )
     records.append(
         declared_record(
-            CHECKS["theorem19/scale"],
+            CHECKS.scale,
             {"R_values": list(block["scale"]["R_values"]), "m": block["scale"]["m"]},
             instances=len(valid),
             worst_value=float((valid["exact"] / valid["eq1"]).max()),
@@ -203,8 +203,8 @@ def assemble(block: dict, tables: dict):
                 "With B = 0, R_H(aS) = a R_H(S), but log(m(R+B)) -> 0 as m(R+B) -> 1, so no constant saves (1) as "
                 "printed for samples of norm R slightly above 1/m. The class follows the degenerate-corner rule "
                 "(docs/statements-graph.md): a violation that disappears once the printed logarithm is floored at 1 "
-                "is out-of-range. (1) with the logarithm floored holds on every instance (theorem19/scale-corrected), "
-                "and theorem19-uniform holds for every m, n, R, B (theorem19/uniform-bound)."
+                f"is out-of-range. (1) with the logarithm floored holds on every instance ({CHECKS.scale_corrected.id}), "
+                f"and theorem19-uniform holds for every m, n, R, B ({CHECKS.uniform_bound.id})."
             ),
             **kwargs,
             **{**common, "variant": "as printed"},
@@ -212,14 +212,14 @@ def assemble(block: dict, tables: dict):
     )
     records.append(
         declared_record(
-            CHECKS["theorem19/eq15-scale"],
+            CHECKS.eq15_scale,
             instances=len(valid),
             worst_value=float((valid["exact"] / valid["eq1"]).max()),
             worst_value_label="max exact / eq. (15)",
             verdict=Verdict.FAIL if len(broken) else Verdict.PASS,
             range=describe_range(valid.to_dict("records"), ["m", "n", "R"], "B = 0, s = k = 1"),
-            notes="At k = 1, (15) is (1) term by term; the certificate restates the instance of theorem19/scale with "
-            "(15)'s formula. Corrected: max(1, log(km(R+B))) (at k = 1 theorem19/scale-corrected).",
+            notes=f"At k = 1, (15) is (1) term by term; the certificate restates the instance of {CHECKS.scale.id} with "
+            f"(15)'s formula. Corrected: max(1, log(km(R+B))) (at k = 1 {CHECKS.scale_corrected.id}).",
             **kwargs15,
             **{**common, "variant": "as printed"},
         )
@@ -232,14 +232,14 @@ def assemble(block: dict, tables: dict):
                 for e, c in zip(scale["exact"], scale["eq1_corrected"], strict=True)
             ]
         ),
-        CHECKS["theorem19/scale-corrected"]["finding"],
-        lambda: certified_worst(tables, "theorem19/scale-corrected", scale_corrected_certificate),
+        CHECKS.scale_corrected["finding"],
+        lambda: certified_worst(tables, CHECKS.scale_corrected.id, scale_corrected_certificate),
         notes="for s = 1 the corrected (1) is at least (WR+B)/sqrt(m), the classical one-neuron bound (contraction "
         "and the linear-class bound), so it holds for every sample; it equals (1) wherever m(R+B) >= e",
     )
     records.append(
         declared_record(
-            CHECKS["theorem19/scale-corrected"],
+            CHECKS.scale_corrected,
             instances=len(scale),
             worst_value=float((scale["exact"] / scale["eq1_corrected"]).max()),
             worst_value_label="max exact / corrected (1)",
@@ -264,7 +264,7 @@ def assemble(block: dict, tables: dict):
     ratio = every["exact_upper"].to_numpy() / uniform
     records.append(
         declared_record(
-            CHECKS["theorem19/uniform-bound"],
+            CHECKS.uniform_bound,
             instances=len(every),
             worst_value=float(ratio.max()),
             worst_value_label="max exact R_H / bound",
@@ -278,7 +278,7 @@ def assemble(block: dict, tables: dict):
     maximum = tables["steps_maximum"]
     records.append(
         _step_record(
-            "theorem19/uniform-maximum",
+            CHECKS.uniform_maximum.id,
             maximum["value"],
             maximum["bound"],
             maximum,
@@ -301,7 +301,7 @@ def assemble(block: dict, tables: dict):
     )
     records.append(
         declared_record(
-            CHECKS["theorem19/sparse-vs-dense"],
+            CHECKS.sparse_vs_dense,
             instances=len(sparse) + len(dense),
             worst_value=float(sparse_s["exponent"]) if sparse_s is not None else float("nan"),
             worst_value_label="fitted exponent in s (sparse, k = 1)",
@@ -327,7 +327,7 @@ def assemble(block: dict, tables: dict):
     )
     records.append(
         declared_record(
-            CHECKS["theorem19/conj20-dimension"],
+            CHECKS.conj20_dimension,
             instances=len(dims),
             worst_value=float((dims["ci_high"] / dims["conj20"]).max()),
             worst_value_label="max upper CI / eq. (16)",
@@ -411,7 +411,7 @@ def _step_records(block: dict, tables: dict) -> list:
     eq_verdict, eq_error, _ = verdict_equal(general["cells"], general["cover"])
     records.append(
         declared_record(
-            CHECKS["theorem19/cover-count"],
+            CHECKS.cover_count,
             instances=len(cover),
             worst_value=float(eq_error),
             worst_value_label="max |cells - C(m, n+1)| in general position",
@@ -423,7 +423,7 @@ def _step_records(block: dict, tables: dict) -> list:
     )
     records.append(
         _step_record(
-            "theorem19/sauer-shelah",
+            CHECKS.sauer_shelah.id,
             cover["cells"],
             cover["sauer_shelah"],
             cover,
@@ -433,7 +433,7 @@ def _step_records(block: dict, tables: dict) -> list:
     )
     records.append(
         _step_record(
-            "theorem19/cells-count",
+            CHECKS.cells_count.id,
             cover["cells"],
             cover["two_m_n"],
             cover,
@@ -444,7 +444,7 @@ def _step_records(block: dict, tables: dict) -> list:
     # Hoeffding: the fact's own instances and the proof's (5), (9)
     records.append(
         _step_record(
-            "theorem19/hoeffding",
+            CHECKS.hoeffding.id,
             hoeff["tail"],
             hoeff["bound"],
             hoeff.rename(columns={"length": "m"}),
@@ -455,7 +455,7 @@ def _step_records(block: dict, tables: dict) -> list:
     )
     records.append(
         _step_record(
-            "theorem19/eq5-tails",
+            CHECKS.eq5_tails.id,
             np.r_[tails["eq5_max_tail"], tails["union5"]],
             np.r_[tails["hoeffding"], tails["union5_bound"]],
             tails,
@@ -466,7 +466,7 @@ def _step_records(block: dict, tables: dict) -> list:
     )
     records.append(
         _step_record(
-            "theorem19/eq9-tails",
+            CHECKS.eq9_tails.id,
             tails["eq9_max_tail"],
             tails["hoeffding"],
             tails,
@@ -477,7 +477,7 @@ def _step_records(block: dict, tables: dict) -> list:
     )
     records.append(
         _step_record(
-            "theorem19/eq10-union",
+            CHECKS.eq10_union.id,
             tails["union10"],
             tails["union10_printed"],
             tails,
@@ -489,7 +489,7 @@ def _step_records(block: dict, tables: dict) -> list:
     keys = ["m", "n", "s", "k", "t"]
     records.append(
         _step_record(
-            "theorem19/eq6-second-term",
+            CHECKS.eq6_second_term.id,
             terms["second"],
             terms["eq6"],
             terms,
@@ -500,7 +500,7 @@ def _step_records(block: dict, tables: dict) -> list:
     )
     records.append(
         _step_record(
-            "theorem19/eq7-corrected",
+            CHECKS.eq7_corrected.id,
             terms["second"],
             terms["eq7"],
             terms,
@@ -516,7 +516,7 @@ def _step_records(block: dict, tables: dict) -> list:
     k1 = eq8_rows[eq8_rows["k"] == 1]
     records.append(
         _step_record(
-            "theorem19/eq13-first-term",
+            CHECKS.eq13_first_term.id,
             np.r_[terms["first"], terms["first"]],
             np.r_[terms["eq13_exact"], terms["eq13"]],
             terms,
@@ -528,14 +528,14 @@ def _step_records(block: dict, tables: dict) -> list:
     # (8) and (14): the exact terms at k = 1, and (7), (13) at the chosen t on the closed-form grid
     for check_id, term, at_t, bound, scale in (
         (
-            "theorem19/eq8-second-term",
+            CHECKS.eq8_second_term.id,
             "second",
             "eq7_at_t8",
             "eq8",
             "B",
         ),
         (
-            "theorem19/eq14-first-term",
+            CHECKS.eq14_first_term.id,
             "first",
             "eq13_at_t14",
             "eq14",
@@ -557,7 +557,7 @@ def _step_records(block: dict, tables: dict) -> list:
     contraction, linear = tables["steps_contraction"], tables["steps_linear"]
     records.append(
         _step_record(
-            "theorem19/contraction",
+            CHECKS.contraction.id,
             contraction["relu"],
             contraction["linear"],
             contraction.rename(columns={"vectors": "size"}),
@@ -567,7 +567,7 @@ def _step_records(block: dict, tables: dict) -> list:
     )
     records.append(
         _step_record(
-            "theorem19/linear-class",
+            CHECKS.linear_class.id,
             linear["value"],
             linear["bound"],
             linear,
@@ -581,19 +581,19 @@ def _step_records(block: dict, tables: dict) -> list:
     for step, check_id, label, relation in (
         (
             "eq12",
-            "theorem19/eq12-printed",
+            CHECKS.eq12_printed.id,
             "E max / max E",
             "<=",
         ),
         (
             "eq7",
-            "theorem19/eq7-printed",
+            CHECKS.eq7_printed.id,
             "sum_j |I_j| / m",
             "==",
         ),
         (
             "km",
-            "theorem19/km-printed",
+            CHECKS.km_printed.id,
             "sum_j |I_j| / (k m)",
             "<=",
         ),
@@ -635,8 +635,8 @@ def _step_records(block: dict, tables: dict) -> list:
 
     # (8) and (14) with the printed cells (ties at 0 counted): the terms of (4) grow like s, the bounds like sqrt(s)
     for step, check_id, bound in (
-        ("eq8-ties", "theorem19/eq8-printed-cells", "(8)"),
-        ("eq14-ties", "theorem19/eq14-printed-cells", "(14)"),
+        ("eq8-ties", CHECKS.eq8_printed_cells.id, "(8)"),
+        ("eq14-ties", CHECKS.eq14_printed_cells.id, "(14)"),
     ):
         certificate, row = _fixed_certificate(fixed, step)
         ties = st.TIES_INSTANCE
@@ -707,20 +707,20 @@ def _step_records(block: dict, tables: dict) -> list:
 
     records.append(
         declared_record(
-            CHECKS["theorem19/combine-printed"],
+            CHECKS.combine_printed,
             instances=1,
             worst_value=combined / printed,
             worst_value_label="((8) + (14)) / (1)",
             range="m = 400, n = 9, s = 8, W = B = 1, R = 3",
             **cert.fail_fields(
-                verdict_at_most(combined, printed), CHECKS["theorem19/combine-printed"]["finding"], _combine_certificate
+                verdict_at_most(combined, printed), CHECKS.combine_printed["finding"], _combine_certificate
             ),
             **{**common, "variant": "as printed"},
         )
     )
     records.append(
         declared_record(
-            CHECKS["theorem19/combine-corrected"],
+            CHECKS.combine_corrected,
             instances=len(grid),
             worst_value=corrected_ratio,
             worst_value_label="max ((8) + (14)) / (4 sqrt 2 x (1))",
@@ -740,7 +740,7 @@ def _conj20_lower_record(tables, certs, common):
     if len(broken):
         row = broken.loc[broken["ratio"].idxmax()]
         kwargs = dict(
-            finding=CHECKS["theorem19/conj20-exact-lower"]["finding"],
+            finding=CHECKS.conj20_exact_lower["finding"],
             counterexample=(
                 f"{row['distribution']} sample, n={int(row['n'])}, m={int(row['m'])}, s={int(row['s'])}, k={int(row['k'])}, "
                 f"W={row['W']:g}, B={row['B']:g}, R={row['R']:.6g}: R_H(S) >= {row['lower']:.6g} > (16) = "
@@ -763,7 +763,7 @@ def _conj20_lower_record(tables, certs, common):
         for m in SIMPLEX_FAMILY_M
     )
     return declared_record(
-        CHECKS["theorem19/conj20-exact-lower"],
+        CHECKS.conj20_exact_lower,
         {"m": CONJ20_M},
         instances=len(low),
         worst_value=float(low["ratio"].max()),
@@ -818,7 +818,7 @@ def _exact_records(exact, sweep, low) -> list:
     lower = dense_exact_lower(low)
     records.append(
         declared_record(
-            CHECKS["theorem19/classical-bound"],
+            CHECKS.classical_bound,
             instances=len(dense),
             worst_value=float((dense["exact"] / dense["dense"]).max()),
             worst_value_label="max exact R_H(S) / ((WR+B)s/sqrt(m))",
@@ -844,7 +844,7 @@ def _exact_records(exact, sweep, low) -> list:
     km = exact["k"] * exact["m"]
     records.append(
         declared_record(
-            CHECKS["theorem19/cells-km"],
+            CHECKS.cells_km,
             instances=int(exact["networks"].sum()),
             worst_value=float((exact["max_cells_sum"] / km).max()),
             worst_value_label="max sum_j |I_j| / (k m)",
@@ -859,7 +859,7 @@ def _exact_records(exact, sweep, low) -> list:
     slopes = np.diff(np.log(values)) / np.diff(np.log(s_values))
     records.append(
         declared_record(
-            CHECKS["theorem19/sparsity-exponent"],
+            CHECKS.sparsity_exponent,
             instances=len(slopes),
             worst_value=float(np.max(np.abs(slopes - 0.5))),
             worst_value_label="max |exponent - 1/2|",

@@ -123,7 +123,7 @@ def _learning_records(curves, targets):
     slack = (reached["degree_prescribed"] / reached["degree_reached"].clip(lower=1)).min() if len(reached) else np.nan
     records = [
         declared_record(
-            CHECKS["theorem8/prescription"],
+            CHECKS.prescription,
             {"eps": eps},
             instances=len(needs),
             worst_value=float((reached["degree_reached"] / reached["degree_prescribed"]).max())
@@ -143,7 +143,7 @@ def _learning_records(curves, targets):
                 )
                 + ". A Theta/O statement: exceeding the constant-1 prescription, or not reaching eps on the grid, "
                 "would be INCONCLUSIVE, never FAIL. Theorem 8 is proved as printed through AS <= 4k^2W^2 "
-                "(theorem8/tail-vs-as, theorem8/degree-dominates), which even gives d = ceil(4k^2W^2/eps)."
+                f"({CHECKS.tail_vs_as.id}, {CHECKS.degree_dominates.id}), which even gives d = ceil(4k^2W^2/eps)."
             ),
             **common,
         )
@@ -153,7 +153,7 @@ def _learning_records(curves, targets):
     rel = float(targets["relative_eps"].iloc[0])
     records.append(
         declared_record(
-            CHECKS["theorem8/degree-vs-k"],
+            CHECKS.degree_vs_k,
             {"rel": rel},
             instances=len(needs),
             worst_value=float(sparse["degree_needed_relative"].max()),
@@ -200,7 +200,7 @@ def _lemma7_record(curves):
         else "too few sample sizes per (target, degree) to fit the m-exponent; "
     )
     return declared_record(
-        CHECKS["theorem8/lemma7-rate"],
+        CHECKS.lemma7_rate,
         {"excess": f"{ROUNDING_EXCESS:g}"},
         claim_id="theorem8",
         paper_ref="Lemma 7",
@@ -215,7 +215,7 @@ def _lemma7_record(curves):
             + m_note
             + "ratio slopes "
             + slopes_text(sweeps)
-            + "; C_H = k(W sqrt(n) + B) is loose: measured outputs are far smaller (theorem8/C_H)."
+            + f"; C_H = k(W sqrt(n) + B) is loose: measured outputs are far smaller ({CHECKS.C_H.id})."
         ),
     )
 
@@ -226,8 +226,8 @@ def _ch_record(targets, tables):
     # of the class exceeding it would make that step wrong (proof-slip; Lemma 7 only needs some finite C_H).
     fail = cert.fail_fields(
         verdict_at_most(float(ratio.max()), 1.0),
-        CHECKS["theorem8/C_H"]["finding"],
-        lambda: certified_worst(tables, "theorem8/C_H", ch_certificate),
+        CHECKS.C_H["finding"],
+        lambda: certified_worst(tables, CHECKS.C_H.id, ch_certificate),
         notes=(
             "per target: "
             + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio, strict=True))
@@ -236,7 +236,7 @@ def _ch_record(targets, tables):
         ),
     )
     return declared_record(
-        CHECKS["theorem8/C_H"],
+        CHECKS.C_H,
         claim_id="theorem8",
         paper_ref="Theorem 8 (proof)",
         variant="",
@@ -296,14 +296,14 @@ def _rho_records(block, rho, first, wide):
     verdict = Verdict.FAIL if certificate else Verdict.INCONCLUSIVE
     records = [
         declared_record(
-            CHECKS["theorem8/rho-choice"],
+            CHECKS.rho_choice,
             {"c": f"{CERT_C:g}"},
             variant="as printed",
             instances=len(rho) + len(first),
             worst_value=float(rho["ratio_printed"].max()),
             worst_value_label="max (Lemma 10 bound)/(eps/3) at c = 1 on the eps grid",
             verdict=verdict,
-            finding=CHECKS["theorem8/rho-choice"]["finding"] if certificate else "",
+            finding=CHECKS.rho_choice["finding"] if certificate else "",
             certificate=certificate,
             counterexample=counterexample,
             notes=(
@@ -311,8 +311,8 @@ def _rho_records(block, rho, first, wide):
                 f"{float(at_eps['ratio_printed'].max()):.3g}. {first_note}. The log(knsW^2/eps) sits in the numerator "
                 "where Lemma 10 needs log^4(ns/(1-rho)) in the denominator: the step does not follow from Lemma 10. "
                 "Its conclusion NS_rho(h) <= eps/3 holds nevertheless, by NS_rho <= 2k^2W^2(1-rho) "
-                "(theorem8/rho-choice-sharp, c <= log^4(2)/72); a repair through Lemma 10 itself is "
-                "theorem8/rho-choice-corrected (log(ns) replaced by Theta(log(nskW/eps)))."
+                f"({CHECKS.rho_choice_sharp.id}, c <= log^4(2)/72); a repair through Lemma 10 itself is "
+                f"{CHECKS.rho_choice_corrected.id} (log(ns) replaced by Theta(log(nskW/eps)))."
             ),
             **common,
         )
@@ -330,7 +330,7 @@ def _rho_records(block, rho, first, wide):
     )
     fail = cert.fail_fields(
         verdict_at_most(corrected_max, 1.0),
-        CHECKS["theorem8/rho-choice-corrected"]["finding"],
+        CHECKS.rho_choice_corrected["finding"],
         lambda: _corrected_rho_failure(candidates.loc[candidates["ratio"].idxmax()]),
         notes=(
             f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, "
@@ -344,7 +344,7 @@ def _rho_records(block, rho, first, wide):
     )
     records.append(
         declared_record(
-            CHECKS["theorem8/rho-choice-corrected"],
+            CHECKS.rho_choice_corrected,
             WIDE_GRID,
             variant="corrected",
             instances=len(rho) + len(wide),
@@ -511,20 +511,20 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
     # The chain is a step of Theorem 8's proof: a FAIL means that step is wrong (proof-slip).
     fail = cert.fail_fields(
         verdict,
-        CHECKS["theorem8/tail-step"]["finding"],
+        CHECKS.tail_step["finding"],
         tail_step_failure,
         notes=(
             f"at the proof's own d (the printed degree rounded up) and 1 - rho (c = 1; {len(own)} (k, B, eps) rows): max d(1-rho) - "
             f"3(1-rho^d) = {upper:.4g}, max 1 - d(1-rho) = {lower:.4g}. The chain needs 1 <= d(1-rho) <= {x:.4f} as rho -> "
             "1 (root of x = 3(1-e^-x)); with B = 0 the proof's d(1-rho) = c log(knsW^2/eps) grows without bound as eps -> "
             "0 for every pair of constants, so the middle inequality fails. The conclusion survives: with "
-            "d = ceil(1/(1-rho)) Claim 2.1 gives 2 NS_rho/(1-rho^d) <= 1.05 eps (theorem8/tail-step-corrected), and "
+            f"d = ceil(1/(1-rho)) Claim 2.1 gives 2 NS_rho/(1-rho^d) <= 1.05 eps ({CHECKS.tail_step_corrected.id}), and "
             "our route gives tail <= AS/(d+1) <= eps at d >= 4k^2W^2/eps (theorem8-sharp)."
         ),
     )
     records = [
         declared_record(
-            CHECKS["theorem8/tail-step"],
+            CHECKS.tail_step,
             variant="as printed, the proof's d and rho",
             worst_value=max(upper, lower),
             worst_value_label="max violation of 1 <= d(1-rho) <= 3(1-rho^d)",
@@ -537,7 +537,7 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
     # the class of the statement it repairs, proof-slip.
     fail = cert.fail_fields(
         verdict_at_most(1.0 - np.exp(-1.0), worst),
-        CHECKS["theorem8/tail-step-corrected"]["finding"],
+        CHECKS.tail_step_corrected["finding"],
         lambda: _tail_failure(
             tail.loc[tail["one_minus_rho_d"].idxmin()],
             ">=",
@@ -555,7 +555,7 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
     )
     records.append(
         declared_record(
-            CHECKS["theorem8/tail-step-corrected"],
+            CHECKS.tail_step_corrected,
             variant="corrected",
             worst_value=worst,
             worst_value_label="min 1 - rho^d",
@@ -601,7 +601,7 @@ def _sharp_records(block, tables, needs):
     at_sharp = float((targets["tail_at_sharp"] / targets["eps"]).max())
     records = [
         declared_record(
-            CHECKS["theorem8/tail-vs-as"],
+            CHECKS.tail_vs_as,
             paper_ref="Theorem 8 (our proof)",
             variant="ours",
             instances=len(targets),
@@ -615,7 +615,7 @@ def _sharp_records(block, tables, needs):
     active = float(targets["ratio_active"].max())
     records.append(
         declared_record(
-            CHECKS["theorem8/remark11-active"],
+            CHECKS.remark11_active,
             paper_ref="Remark 11",
             variant="ours",
             instances=len(targets),
@@ -630,7 +630,7 @@ def _sharp_records(block, tables, needs):
     projection = float(targets["projection_error"].max())
     records.append(
         declared_record(
-            CHECKS["theorem8/lemma7-projection"],
+            CHECKS.lemma7_projection,
             {"features": PROJECTION_MAX_FEATURES},
             paper_ref="Lemma 7",
             variant="population step",
@@ -645,7 +645,7 @@ def _sharp_records(block, tables, needs):
     worst = rho.loc[rho["ratio"].idxmax()]
     records.append(
         declared_record(
-            CHECKS["theorem8/rho-choice-sharp"],
+            CHECKS.rho_choice_sharp,
             {**WIDE_GRID, "W": [w for w in WIDE_W if w > 0], "c": f"{C_RHO_SHARP:.5f}"},
             paper_ref="Theorem 8 (proof)",
             variant="corrected reason (lemma10-sharp)",
@@ -663,7 +663,7 @@ def _sharp_records(block, tables, needs):
     dominate = tables["theorem8-degree-dominates"]
     records.append(
         declared_record(
-            CHECKS["theorem8/degree-dominates"],
+            CHECKS.degree_dominates,
             {"C": f"{bounds.C_THEOREM8_DEGREE:g}"},
             paper_ref="Theorem 8",
             variant="",
@@ -677,7 +677,7 @@ def _sharp_records(block, tables, needs):
     monomials = tables["theorem8-monomials"]
     records.append(
         declared_record(
-            CHECKS["theorem8/monomial-count"],
+            CHECKS.monomial_count,
             paper_ref="Theorem 8",
             variant="",
             instances=len(monomials),
@@ -693,7 +693,7 @@ def _sharp_records(block, tables, needs):
     C_H = float(bounds.class_sup_bound(n, k, net.scale_W(), net.scale_B()))
     records.append(
         declared_record(
-            CHECKS["theorem8/C_H-attained"],
+            CHECKS.C_H_attained,
             {"n": n, "k": k},
             paper_ref="Theorem 8 (proof)",
             variant="extremal network",
@@ -725,14 +725,14 @@ def _sharp_records(block, tables, needs):
     )
     records.append(
         declared_record(
-            CHECKS["theorem8/lemma7-projection-printed"],
+            CHECKS.lemma7_projection_printed,
             paper_ref="Section 2.1 (after Lemma 7)",
             variant="as printed",
             instances=1,
             worst_value=tail / (eps / 2),
             worst_value_label="||g - h||^2 / (eps/2)",
             verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding=CHECKS["theorem8/lemma7-projection-printed"]["finding"] if certificate else "",
+            finding=CHECKS.lemma7_projection_printed["finding"] if certificate else "",
             certificate=certificate,
             counterexample=f"h = sqrt({eps:g}) x_1 x_2, d = {d}: tail = {tail:.4g} > eps/2 = {eps / 2:g}"
             if certificate
@@ -758,7 +758,7 @@ def _sharp_records(block, tables, needs):
     )
     records.append(
         declared_record(
-            CHECKS["theorem8/degree-degenerate"],
+            CHECKS.degree_degenerate,
             paper_ref="Theorem 8 (proof)",
             variant="as printed, degenerate point",
             instances=1,
@@ -766,7 +766,7 @@ def _sharp_records(block, tables, needs):
             worst_value_label="tail / eps",
             verdict=Verdict.FAIL if certificate else Verdict.PASS,
             finding=corners.finding(
-                CHECKS["theorem8/degree-degenerate"]["finding"][0],
+                CHECKS.degree_degenerate["finding"][0],
                 [corners.in_log_corner_up_to_constant(PRINTED_DEGREE, dict(n=1, s=1, k=1, W=1.0, B=0.0, eps=eps))],
             )
             if certificate
@@ -787,7 +787,7 @@ def _sharp_records(block, tables, needs):
     margin = float((np.log10(reached["samples_reached"]) - log10_final).max()) if len(reached) else float("nan")
     records.append(
         declared_record(
-            CHECKS["theorem8/final-line"],
+            CHECKS.final_line,
             paper_ref="Theorem 8 (proof, last line)",
             variant="as printed",
             instances=len(reached),
@@ -881,7 +881,7 @@ def _two_point_records():
     c = LEMMA7_SIGN_INSTANCE
     records.append(
         declared_record(
-            CHECKS["theorem8/lemma7-CH-sign"],
+            CHECKS.lemma7_CH_sign,
             claim_id="theorem8",
             paper_ref="Lemma 7",
             variant="as printed",
@@ -891,7 +891,7 @@ def _two_point_records():
             range=f"n = 1, d = 1, M = {c['M']:g}, eps = {c['eps']:g}, "
             f"delta = {c['delta']:g}, accuracy constant K = {c['K']:g}",
             verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding=CHECKS["theorem8/lemma7-CH-sign"]["finding"] if certificate else "",
+            finding=CHECKS.lemma7_CH_sign["finding"] if certificate else "",
             certificate=certificate,
             counterexample=(
                 "h_+-(x) = -(M/2)(1 +- x_1), M = 100: C_H = sup h = 0, printed count 0, one sample needed"
@@ -948,12 +948,12 @@ def _two_point_records():
     )
     records.append(
         declared_record(
-            CHECKS["theorem8/final-line-scale"],
+            CHECKS.final_line_scale,
             variant="as printed",
             worst_value=worst["needed"] - worst["printed"],
             worst_value_label="samples needed - printed count",
             verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding=CHECKS["theorem8/final-line-scale"]["finding"] if certificate else "",
+            finding=CHECKS.final_line_scale["finding"] if certificate else "",
             certificate=certificate,
             counterexample=(
                 f"lam = {worst['lam']:g}: printed count {worst['printed']:.3g} < 1 needed sample" if certificate else ""
@@ -963,7 +963,7 @@ def _two_point_records():
     )
     records.append(
         declared_record(
-            CHECKS["theorem8/final-line-scale-corrected"],
+            CHECKS.final_line_scale_corrected,
             variant="corrected",
             worst_value=min(r["corrected"] - r["needed"] for r in rows),
             worst_value_label="min corrected count - needed",
@@ -1010,7 +1010,7 @@ def _theorem4_corner_record() -> CheckRecord:
         "the count astronomically large: a degenerate corner.",
     )
     return declared_record(
-        CHECKS["theorem8/theorem4-n1"],
+        CHECKS.theorem4_n1,
         claim_id="theorem8",
         paper_ref="Theorem 4 (Section 1)",
         variant="as printed, degenerate point",
@@ -1019,7 +1019,7 @@ def _theorem4_corner_record() -> CheckRecord:
         worst_value_label="samples needed - printed count",
         verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
         finding=corners.finding(
-            CHECKS["theorem8/theorem4-n1"]["finding"][0],
+            CHECKS.theorem4_n1["finding"][0],
             [corners.in_log_corner("<=", needed, THEOREM4_COUNT_EXPR, variables)],
         )
         if certificate
@@ -1046,18 +1046,18 @@ def _with_ranges(records, block, tables):
         f"{list(WIDE_B)}, eps = exp(-ell), ell in [0, 700]"
     )
     ranges = {
-        "theorem8/rho-choice": proof,
-        "theorem8/rho-choice-corrected": f"{proof}; and {wide}",
-        "theorem8/rho-choice-sharp": f"{wide}, ns >= 2, W > 0",
-        "theorem8/degree-dominates": f"{wide}, ns >= 2",
-        "theorem8/monomial-count": "2 <= n <= 64, 0 <= d <= 64",
-        "theorem8/tail-step": f"{proof}; the proof's own d and 1 - rho",
-        "theorem8/tail-step-corrected": "1 - rho on a grid of (0, 1] and at the proof's 1 - rho; d = ceil(1/(1-rho))",
-        "theorem8/C_H-attained": f"n = {block['n']}, k = s = {max(block['k_values'])}, W = B = 1",
-        "theorem8/lemma7-projection-printed": (
+        CHECKS.rho_choice.id: proof,
+        CHECKS.rho_choice_corrected.id: f"{proof}; and {wide}",
+        CHECKS.rho_choice_sharp.id: f"{wide}, ns >= 2, W > 0",
+        CHECKS.degree_dominates.id: f"{wide}, ns >= 2",
+        CHECKS.monomial_count.id: "2 <= n <= 64, 0 <= d <= 64",
+        CHECKS.tail_step.id: f"{proof}; the proof's own d and 1 - rho",
+        CHECKS.tail_step_corrected.id: "1 - rho on a grid of (0, 1] and at the proof's 1 - rho; d = ceil(1/(1-rho))",
+        CHECKS.C_H_attained.id: f"n = {block['n']}, k = s = {max(block['k_values'])}, W = B = 1",
+        CHECKS.lemma7_projection_printed.id: (
             f"n = {PROJECTION_INSTANCE['d'] + 1}, d = {PROJECTION_INSTANCE['d']}, eps = {PROJECTION_INSTANCE['eps']}"
         ),
-        "theorem8/degree-degenerate": f"n = s = k = 1, W = 1, B = 0, eps = {block['eps']}",
+        CHECKS.degree_degenerate.id: f"n = s = k = 1, W = 1, B = 0, eps = {block['eps']}",
     }
     return [r if r.range else replace(r, range=ranges.get(r.check_id, on_targets)) for r in records]
 

@@ -9,6 +9,7 @@ from fractions import Fraction
 import numpy as np
 
 from sparseact.verify import exact as ex
+from sparseact.verify.declarations import read_checks
 from sparseact.verify.exact import Real
 from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
@@ -135,10 +136,13 @@ def _appendix_a_hypothesis_rigorous(norm: Callable[[list[Fraction], int], bool])
     return sides
 
 
+#: The checks of the claim, read from its checks.yaml as data (their ids key :data:`PINS`).
+CHECKS = read_checks("appendixA")
+
 #: check id -> its pin (the checks of ``appendixA``): the statement it refutes with its float pass, both sides in
 #: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
 PINS: dict[str, Pin] = {
-    "appendixA/sparse-sqrt-q-printed": Pin(
+    CHECKS.sparse_sqrt_q_printed.id: Pin(
         Statement(
             "appendixA-sqrt-q",
             "<=",
@@ -157,7 +161,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "appendixA/sparse-sqrt-q-corrected": Pin(
+    CHECKS.sparse_sqrt_q_corrected.id: Pin(
         Statement(
             "appendixA-sqrt-q",
             "<=",
@@ -166,7 +170,7 @@ PINS: dict[str, Pin] = {
         ),
         _appendix_a_hypothesis_rigorous(lambda w, q: sum(v * v for v in w) <= 1),
     ),
-    "appendixA/sparse-sqrt-q-l1": Pin(
+    CHECKS.sparse_sqrt_q_l1.id: Pin(
         Statement(
             "appendixA-sqrt-q",
             "<=",
@@ -175,7 +179,7 @@ PINS: dict[str, Pin] = {
         ),
         _appendix_a_hypothesis_rigorous(lambda w, q: sum(abs(v) for v in w) ** 2 <= 4 * q),
     ),
-    "appendixA/whp-printed-split": Pin(
+    CHECKS.whp_printed_split.id: Pin(
         Statement(
             "appendixA-whp",
             ">=",
@@ -195,11 +199,11 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "appendixA/computes": Pin(
+    CHECKS.computes.id: Pin(
         Statement("appendixA-computes", "==", "F(x, y) = sigma(<w_x, y>) (Appendix A)", _appendix_a_computes),
         _appendix_a_computes_rigorous,
     ),
-    "appendixA/computes-printed": Pin(
+    CHECKS.computes_printed.id: Pin(
         Statement(
             "appendixA-computes",
             "==",

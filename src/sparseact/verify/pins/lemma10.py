@@ -9,6 +9,7 @@ import numpy as np
 
 from sparseact import bounds
 from sparseact.verify import exact as ex
+from sparseact.verify.declarations import read_checks
 from sparseact.verify.exact import Real, real
 from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
@@ -142,10 +143,13 @@ def _eq17_corrected_rigorous(c: dict) -> RigorousSides:
     )
 
 
+#: The checks of the claim, read from its checks.yaml as data (their ids key :data:`PINS`).
+CHECKS = read_checks("lemma10")
+
 #: check id -> its pin (the checks of ``lemma10``): the statement it refutes with its float pass, both sides in
 #: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
 PINS: dict[str, Pin] = {
-    "lemma10/claim21-tail-negative-rho": Pin(
+    CHECKS.claim21_tail_negative_rho.id: Pin(
         Statement(
             "claim2.1-tail",
             "<=",
@@ -164,7 +168,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "lemma10/claim21-tail": Pin(
+    CHECKS.claim21_tail.id: Pin(
         Statement(
             "claim2.1-tail",
             "<=",
@@ -173,7 +177,7 @@ PINS: dict[str, Pin] = {
         ),
         _quantity_vs("fourier_tail", _claim21_rhs_rigorous),
     ),
-    "lemma10/eq17-printed": Pin(
+    CHECKS.eq17_printed.id: Pin(
         Statement("eq17", "==", "NS_rho(h) = E[(h(x) - h(y))^2], y ~ N_rho(x) (eq. (17))", _eq17_printed),
         _eq17_printed_rigorous,
         {
@@ -187,7 +191,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "lemma10/eq17-coupling": Pin(
+    CHECKS.eq17_coupling.id: Pin(
         Statement(
             "lemma10-proof-coupling",
             "==",
@@ -206,7 +210,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "lemma10/bound-degenerate": Pin(
+    CHECKS.bound_degenerate.id: Pin(
         Statement(
             "lemma10",
             "<=",
@@ -225,7 +229,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "lemma10/eq17-corrected": Pin(
+    CHECKS.eq17_corrected.id: Pin(
         Statement(
             "eq17",
             "<=",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sparseact.verify.declarations import read_checks
 from sparseact.verify.exact import Real
 from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
@@ -63,10 +64,13 @@ def _lemma6_corrected_rigorous(c: dict) -> RigorousSides:
     return Real(quantity(lhs)), Real(correlation / 2)
 
 
+#: The checks of the claim, read from its checks.yaml as data (their ids key :data:`PINS`).
+CHECKS = read_checks("lemma6")
+
 #: check id -> its pin (the checks of ``lemma6``): the statement it refutes with its float pass, both sides in
 #: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
 PINS: dict[str, Pin] = {
-    "lemma6/identity-printed": Pin(
+    CHECKS.identity_printed.id: Pin(
         Statement(
             "lemma6-proof-identity", "==", "AS(g) = (1/4) E_x[g(x) sum_i x_i] (proof of Lemma 6)", _lemma6_identity
         ),
@@ -80,7 +84,7 @@ PINS: dict[str, Pin] = {
             "expr": {},
         },
     ),
-    "lemma6/identity-corrected": Pin(
+    CHECKS.identity_corrected.id: Pin(
         Statement(
             "lemma6-proof-identity",
             "==",

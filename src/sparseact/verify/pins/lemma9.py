@@ -10,6 +10,7 @@ import numpy as np
 
 from sparseact import bounds
 from sparseact.verify import exact as ex
+from sparseact.verify.declarations import read_checks
 from sparseact.verify.exact import Real
 from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
@@ -286,10 +287,13 @@ def _lemma9_concavity_rigorous(c: dict) -> RigorousSides:
     return lhs, rhs
 
 
+#: The checks of the claim, read from its checks.yaml as data (their ids key :data:`PINS`).
+CHECKS = read_checks("lemma9")
+
 #: check id -> its pin (the checks of ``lemma9``): the statement it refutes with its float pass, both sides in
 #: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
 PINS: dict[str, Pin] = {
-    "lemma9/term-U-printed": Pin(
+    CHECKS.term_U_printed.id: Pin(
         Statement("lemma9-proof-U", "<=", "(U) <= k^2 W^2 / 4 (proof of Lemma 9; k, W of the network)", _lemma9_term_u),
         _lemma9_term_u_rigorous,
         {
@@ -303,7 +307,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "lemma9/transition-union-printed": Pin(
+    CHECKS.transition_union_printed.id: Pin(
         Statement(
             "lemma9-proof-union",
             "<=",
@@ -320,7 +324,7 @@ PINS: dict[str, Pin] = {
             "expr": {},
         },
     ),
-    "lemma9/transition": Pin(
+    CHECKS.transition.id: Pin(
         Statement(
             "lemma9-proof-transition",
             "<=",
@@ -339,7 +343,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "lemma9/proof-tail-hence-W0": Pin(
+    CHECKS.proof_tail_hence_W0.id: Pin(
         Statement(
             "lemma9-proof-tail",
             "<=",
@@ -359,7 +363,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "lemma9/proof-V-printed": Pin(
+    CHECKS.proof_V_printed.id: Pin(
         Statement(
             "lemma9-proof-V",
             "<=",
@@ -380,7 +384,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "lemma9/transition-printed": Pin(
+    CHECKS.transition_printed.id: Pin(
         Statement(
             "lemma9-proof-transition",
             "<=",
@@ -398,7 +402,7 @@ PINS: dict[str, Pin] = {
             "expr": {},
         },
     ),
-    "lemma9/transition-concavity-printed": Pin(
+    CHECKS.transition_concavity_printed.id: Pin(
         Statement(
             "lemma9-proof-transition",
             "<=",
@@ -418,7 +422,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "lemma9/bound-degenerate": Pin(
+    CHECKS.bound_degenerate.id: Pin(
         Statement(
             "lemma9", "<=", "AS(h) <= C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) (Lemma 9)", _lemma9_bound
         ),
@@ -434,7 +438,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "lemma9/tighter-4k2W2": Pin(
+    CHECKS.tighter_4k2W2.id: Pin(
         Statement(
             "lemma9",
             "<=",
@@ -443,7 +447,7 @@ PINS: dict[str, Pin] = {
         ),
         _lemma9_tighter_rigorous,
     ),
-    "lemma9/term-U-corrected": Pin(
+    CHECKS.term_U_corrected.id: Pin(
         Statement(
             "lemma9-proof-U",
             "<=",
@@ -452,7 +456,7 @@ PINS: dict[str, Pin] = {
         ),
         _lemma9_term_u_corrected_rigorous,
     ),
-    "lemma9/transition-union-corrected": Pin(
+    CHECKS.transition_union_corrected.id: Pin(
         Statement(
             "lemma9-proof-union",
             "<=",
@@ -461,7 +465,7 @@ PINS: dict[str, Pin] = {
         ),
         _lemma9_union_rigorous(4),
     ),
-    "lemma9/transition-corrected": Pin(
+    CHECKS.transition_corrected.id: Pin(
         Statement(
             "lemma9-proof-transition",
             "<=",

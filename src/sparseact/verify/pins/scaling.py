@@ -8,6 +8,7 @@ import numpy as np
 
 from sparseact import bounds
 from sparseact.verify import exact as ex
+from sparseact.verify.declarations import read_checks
 from sparseact.verify.exact import Real
 from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
@@ -128,10 +129,13 @@ _THEOREM17_TWO_POINT = {
 }
 
 
+#: The checks of the claim, read from its checks.yaml as data (their ids key :data:`PINS`).
+CHECKS = read_checks("scaling")
+
 #: check id -> its pin (the checks of ``scaling``): the statement it refutes with its float pass, both sides in
 #: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
 PINS: dict[str, Pin] = {
-    "scaling/theorem17-printed": Pin(
+    CHECKS.theorem17_printed.id: Pin(
         Statement(
             "theorem17",
             "<=",
@@ -144,7 +148,7 @@ PINS: dict[str, Pin] = {
             **_THEOREM17_TWO_POINT,
         },
     ),
-    "scaling/covariance": Pin(
+    CHECKS.covariance.id: Pin(
         Statement(
             "scaling-covariance",
             "<=",
@@ -158,7 +162,7 @@ PINS: dict[str, Pin] = {
             **_THEOREM17_TWO_POINT,
         },
     ),
-    "scaling/lemma18-printed": Pin(
+    CHECKS.lemma18_printed.id: Pin(
         Statement(
             "lemma18",
             ">=",

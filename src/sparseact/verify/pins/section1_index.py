@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from sparseact.verify.declarations import read_checks
 from sparseact.verify.exact import Real
 from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
@@ -63,10 +64,13 @@ def _section1_index_sparsity_rigorous(c: dict) -> RigorousSides:
     return Real(len(_parameter(c, "lhs", "u"))), Real(2 ** int(_parameter(c, "rhs", "b")))
 
 
+#: The checks of the claim, read from its checks.yaml as data (their ids key :data:`PINS`).
+CHECKS = read_checks("section1_index")
+
 #: check id -> its pin (the checks of ``section1_index``): the statement it refutes with its float pass, both sides in
 #: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
 PINS: dict[str, Pin] = {
-    "section1_index/computes": Pin(
+    CHECKS.computes.id: Pin(
         Statement(
             "section1-index",
             "==",
@@ -75,7 +79,7 @@ PINS: dict[str, Pin] = {
         ),
         _section1_index_computes_rigorous,
     ),
-    "section1_index/sparsity": Pin(
+    CHECKS.sparsity.id: Pin(
         Statement(
             "section1-index", "<=", "Index_b's network is in H_{b+2^b, 2^b, 1} (Section 1)", _section1_index_sparsity
         ),

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from sparseact.verify.declarations import read_checks
 from sparseact.verify.exact import Real
 from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
@@ -281,16 +282,19 @@ def _lwr_network_rounding_rigorous(c: dict) -> RigorousSides:
     return _quantity_side(c, "lhs", "value"), Real((2 * p * t + q) // (2 * q) % p)
 
 
+#: The checks of the claim, read from its checks.yaml as data (their ids key :data:`PINS`).
+CHECKS = read_checks("section4_lwr")
+
 #: check id -> its pin (the checks of ``section4_lwr``): the statement it refutes with its float pass, both sides in
 #: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
 PINS: dict[str, Pin] = {
-    "section4_lwr/network": Pin(
+    CHECKS.network.id: Pin(
         Statement(
             "section4-lwr-class", "==", "f_w(y) = F_w(x(y)), f_w(y) = (<w, y> mod q) mod p (Section 4)", _lwr_network
         ),
         _lwr_network_rigorous,
     ),
-    "section4_lwr/identity-printed": Pin(
+    CHECKS.identity_printed.id: Pin(
         Statement(
             "section4-lwr-identity",
             "==",
@@ -310,7 +314,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "section4_lwr/lifted-weights-pm1": Pin(
+    CHECKS.lifted_weights_pm1.id: Pin(
         Statement(
             "section4-lwr-lift",
             "==",
@@ -330,7 +334,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "section4_lwr/linear-encoding": Pin(
+    CHECKS.linear_encoding.id: Pin(
         Statement(
             "section4-lwr-encoding",
             "==",
@@ -349,7 +353,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "section4_lwr/def15-rounding": Pin(
+    CHECKS.def15_rounding.id: Pin(
         Statement(
             "def15",
             "==",
@@ -370,7 +374,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "section4_lwr/identity-corrected": Pin(
+    CHECKS.identity_corrected.id: Pin(
         Statement(
             "section4-lwr-identity",
             "==",
@@ -380,7 +384,7 @@ PINS: dict[str, Pin] = {
         ),
         _lwr_identity_rigorous(True),
     ),
-    "section4_lwr/affine-encoding": Pin(
+    CHECKS.affine_encoding.id: Pin(
         Statement(
             "section4-lwr-encoding",
             "==",
@@ -389,7 +393,7 @@ PINS: dict[str, Pin] = {
         ),
         _lwr_affine_encoding_rigorous,
     ),
-    "section4_lwr/lift-corrected": Pin(
+    CHECKS.lift_corrected.id: Pin(
         Statement(
             "section4-lwr-lift",
             "==",
@@ -398,7 +402,7 @@ PINS: dict[str, Pin] = {
         ),
         _lwr_lift_corrected_rigorous,
     ),
-    "section4_lwr/network-rounding": Pin(
+    CHECKS.network_rounding.id: Pin(
         Statement(
             "theorem3-lwr",
             "==",

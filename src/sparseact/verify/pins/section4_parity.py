@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from sparseact.verify.declarations import read_checks
 from sparseact.verify.exact import Real
 from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
@@ -274,10 +275,13 @@ def _parity_sparsity_corrected_rigorous(c: dict) -> RigorousSides:
     return Real(len(_parameter(c, "lhs", "b"))), 2 * _p(c, "rhs", "m")
 
 
+#: The checks of the claim, read from its checks.yaml as data (their ids key :data:`PINS`).
+CHECKS = read_checks("section4_parity")
+
 #: check id -> its pin (the checks of ``section4_parity``): the statement it refutes with its float pass, both sides in
 #: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
 PINS: dict[str, Pin] = {
-    "section4_parity/network-corrected": Pin(
+    CHECKS.network_corrected.id: Pin(
         Statement(
             "section4-parity-network",
             "==",
@@ -286,7 +290,7 @@ PINS: dict[str, Pin] = {
         ),
         _parity_pin_rigorous("network-corrected"),
     ),
-    "section4_parity/chi-printed": Pin(
+    CHECKS.chi_printed.id: Pin(
         Statement(
             "section4-parity-chi",
             "==",
@@ -306,7 +310,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "section4_parity/identity-printed": Pin(
+    CHECKS.identity_printed.id: Pin(
         Statement(
             "section4-parity-network",
             "==",
@@ -326,7 +330,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "section4_parity/lift-printed": Pin(
+    CHECKS.lift_printed.id: Pin(
         Statement(
             "section4-parity-lift",
             "==",
@@ -346,7 +350,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "section4_parity/network-printed": Pin(
+    CHECKS.network_printed.id: Pin(
         Statement(
             "section4-parity-network",
             "==",
@@ -365,7 +369,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "section4_parity/sparsity-printed": Pin(
+    CHECKS.sparsity_printed.id: Pin(
         Statement(
             "section4-parity-network",
             "<=",
@@ -384,7 +388,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "section4_parity/chi-corrected": Pin(
+    CHECKS.chi_corrected.id: Pin(
         Statement(
             "section4-parity-chi",
             "==",
@@ -393,7 +397,7 @@ PINS: dict[str, Pin] = {
         ),
         _parity_pin_rigorous("chi-corrected"),
     ),
-    "section4_parity/identity-vs-printed-chi": Pin(
+    CHECKS.identity_vs_printed_chi.id: Pin(
         Statement(
             "section4-parity-identity",
             "==",
@@ -402,7 +406,7 @@ PINS: dict[str, Pin] = {
         ),
         _parity_pin_rigorous("identity-vs-chi"),
     ),
-    "section4_parity/identity-corrected": Pin(
+    CHECKS.identity_corrected.id: Pin(
         Statement(
             "section4-parity-identity",
             "==",
@@ -411,7 +415,7 @@ PINS: dict[str, Pin] = {
         ),
         _parity_pin_rigorous("identity-corrected"),
     ),
-    "section4_parity/identity-one-active": Pin(
+    CHECKS.identity_one_active.id: Pin(
         Statement(
             "section4-parity-identity",
             "<=",
@@ -420,7 +424,7 @@ PINS: dict[str, Pin] = {
         ),
         _parity_pin_rigorous("one-active"),
     ),
-    "section4_parity/lift-corrected": Pin(
+    CHECKS.lift_corrected.id: Pin(
         Statement(
             "section4-parity-lift",
             "==",
@@ -429,7 +433,7 @@ PINS: dict[str, Pin] = {
         ),
         _parity_pin_rigorous("lift-corrected"),
     ),
-    "section4_parity/sparsity-corrected": Pin(
+    CHECKS.sparsity_corrected.id: Pin(
         Statement(
             "section4-parity-network",
             "<=",

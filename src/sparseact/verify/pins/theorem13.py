@@ -8,6 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from sparseact.verify import exact as ex
+from sparseact.verify.declarations import read_checks
 from sparseact.verify.exact import Real, real
 from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
@@ -154,16 +155,19 @@ def _junta_scale_rigorous(c: dict) -> RigorousSides:
     raise Refused("the recorded sides are none of W <= sqrt(p), B <= p, W <= sqrt(log2 s), B <= log2 s")
 
 
+#: The checks of the claim, read from its checks.yaml as data (their ids key :data:`PINS`).
+CHECKS = read_checks("theorem13")
+
 #: check id -> its pin (the checks of ``theorem13``): the statement it refutes with its float pass, both sides in
 #: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
 PINS: dict[str, Pin] = {
-    "theorem13/junta-computes": Pin(
+    CHECKS.junta_computes.id: Pin(
         Statement(
             "theorem13-proof", "==", "the proof's network h equals the p-junta f (proof of Theorem 13)", _junta_computes
         ),
         _junta_computes_rigorous,
     ),
-    "theorem13/junta-indicator": Pin(
+    CHECKS.junta_indicator.id: Pin(
         Statement(
             "theorem13-proof",
             "==",
@@ -172,7 +176,7 @@ PINS: dict[str, Pin] = {
         ),
         _junta_indicator_rigorous,
     ),
-    "theorem13/junta-sparsity": Pin(
+    CHECKS.junta_sparsity.id: Pin(
         Statement(
             "theorem13-proof",
             "<=",
@@ -181,7 +185,7 @@ PINS: dict[str, Pin] = {
         ),
         _count_vs_one(),
     ),
-    "theorem13/junta-corner": Pin(
+    CHECKS.junta_corner.id: Pin(
         Statement(
             "theorem13-proof",
             "<=",
@@ -201,7 +205,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem13/junta-scale": Pin(
+    CHECKS.junta_scale.id: Pin(
         Statement(
             "theorem13-proof",
             "<=",

@@ -10,6 +10,7 @@ import numpy as np
 
 from sparseact import bounds
 from sparseact.verify import exact as ex
+from sparseact.verify.declarations import read_checks
 from sparseact.verify.exact import Real, real
 from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
@@ -242,10 +243,13 @@ def _theorem19_combine_rigorous(c: dict) -> RigorousSides:
 _CORNER_RULE = ("statement-error", "out-of-range")
 
 
+#: The checks of the claim, read from its checks.yaml as data (their ids key :data:`PINS`).
+CHECKS = read_checks("theorem19")
+
 #: check id -> its pin (the checks of ``theorem19``): the statement it refutes with its float pass, both sides in
 #: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
 PINS: dict[str, Pin] = {
-    "theorem19/scale": Pin(
+    CHECKS.scale.id: Pin(
         EQ1,
         _theorem19_rhs_rigorous("eq1"),
         {
@@ -259,7 +263,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem19/bound": Pin(
+    CHECKS.bound.id: Pin(
         EQ1,
         _theorem19_rhs_rigorous("eq1"),
         {
@@ -273,7 +277,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem19/conj20-exact-lower": Pin(
+    CHECKS.conj20_exact_lower.id: Pin(
         EQ16,
         _theorem19_rhs_rigorous("conj20"),
         {
@@ -287,7 +291,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem19/conj20-bound": Pin(
+    CHECKS.conj20_bound.id: Pin(
         EQ16,
         _theorem19_rhs_rigorous("conj20"),
         {
@@ -301,7 +305,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem19/eq15-scale": Pin(
+    CHECKS.eq15_scale.id: Pin(
         EQ15,
         _theorem19_rhs_rigorous("eq15"),
         {
@@ -315,7 +319,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem19/eq15-bound": Pin(
+    CHECKS.eq15_bound.id: Pin(
         EQ15,
         _theorem19_rhs_rigorous("eq15"),
         {
@@ -329,7 +333,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem19/eq12-printed": Pin(
+    CHECKS.eq12_printed.id: Pin(
         Statement(
             "eq12",
             "<=",
@@ -349,7 +353,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem19/eq7-printed": Pin(
+    CHECKS.eq7_printed.id: Pin(
         Statement(
             "eq7",
             "==",
@@ -368,7 +372,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem19/km-printed": Pin(
+    CHECKS.km_printed.id: Pin(
         Statement(
             "theorem19-k-sparse-cells",
             "<=",
@@ -387,7 +391,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem19/eq8-printed-cells": Pin(
+    CHECKS.eq8_printed_cells.id: Pin(
         Statement(
             "eq8",
             "<=",
@@ -407,7 +411,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem19/eq14-printed-cells": Pin(
+    CHECKS.eq14_printed_cells.id: Pin(
         Statement(
             "eq14",
             "<=",
@@ -427,7 +431,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem19/combine-printed": Pin(
+    CHECKS.combine_printed.id: Pin(
         Statement(
             "theorem19-proof-combine",
             "<=",
@@ -448,7 +452,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem19/scale-corrected": Pin(
+    CHECKS.scale_corrected.id: Pin(
         Statement(
             "theorem19",
             "<=",

@@ -10,6 +10,7 @@ import numpy as np
 from sparseact import bounds
 from sparseact.verify import exact as ex
 from sparseact.verify.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL
+from sparseact.verify.declarations import read_checks
 from sparseact.verify.exact import Real
 from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
@@ -359,10 +360,13 @@ def _rho_choice_corrected_rigorous(c: dict) -> RigorousSides:
     return ratio, Real(1)
 
 
+#: The checks of the claim, read from its checks.yaml as data (their ids key :data:`PINS`).
+CHECKS = read_checks("theorem8")
+
 #: check id -> its pin (the checks of ``theorem8``): the statement it refutes with its float pass, both sides in
 #: exact or interval arithmetic, and the text its certificate carries (:class:`~sparseact.verify.pins.Pin`).
 PINS: dict[str, Pin] = {
-    "theorem8/lemma7-CH-sign": Pin(
+    CHECKS.lemma7_CH_sign.id: Pin(
         Statement(
             "lemma7",
             "<=",
@@ -383,7 +387,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem8/theorem4-n1": Pin(
+    CHECKS.theorem4_n1.id: Pin(
         Statement(
             "theorem4",
             "<=",
@@ -403,7 +407,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem8/final-line-scale": Pin(
+    CHECKS.final_line_scale.id: Pin(
         Statement(
             "theorem8-proof-final",
             "<=",
@@ -424,7 +428,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem8/rho-choice": Pin(
+    CHECKS.rho_choice.id: Pin(
         Statement(
             "theorem8-proof-rho",
             "<=",
@@ -445,7 +449,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem8/tail-step": Pin(
+    CHECKS.tail_step.id: Pin(
         Statement(
             "theorem8-proof-tail",
             "<=",
@@ -467,7 +471,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem8/lemma7-projection-printed": Pin(
+    CHECKS.lemma7_projection_printed.id: Pin(
         Statement(
             "lemma7-proof-projection",
             "<=",
@@ -486,7 +490,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem8/degree-degenerate": Pin(
+    CHECKS.degree_degenerate.id: Pin(
         Statement(
             "theorem8-proof-tail",
             "<=",
@@ -506,7 +510,7 @@ PINS: dict[str, Pin] = {
             },
         },
     ),
-    "theorem8/tail-step-corrected": Pin(
+    CHECKS.tail_step_corrected.id: Pin(
         Statement(
             "theorem8-proof-tail",
             ">=",
@@ -515,7 +519,7 @@ PINS: dict[str, Pin] = {
         ),
         _tail_step_corrected_rigorous,
     ),
-    "theorem8/rho-choice-corrected": Pin(
+    CHECKS.rho_choice_corrected.id: Pin(
         Statement(
             "theorem8-proof-rho",
             "<=",
@@ -524,7 +528,7 @@ PINS: dict[str, Pin] = {
         ),
         _rho_choice_corrected_rigorous,
     ),
-    "theorem8/C_H": Pin(
+    CHECKS.C_H.id: Pin(
         Statement(
             "theorem8-proof-CH",
             "<=",

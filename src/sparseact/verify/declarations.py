@@ -1,0 +1,154 @@
+"""The checks a claim declares once, read as data: ``claims/<id>/checks.yaml`` (docs/architecture.md, "Checks as data").
+
+:func:`read_checks` validates a claim's file and returns its :class:`Checks`: check id -> declaration, in file order,
+each declaration also an attribute named after its check (:func:`python_name`), so that code names a check by an
+identifier and types its id nowhere (``CHECKS.transition_union_printed.id`` is ``"lemma9/transition-union-printed"``;
+a misspelt name fails at import with an :class:`AttributeError` listing the claim's checks). The claims read their
+files through :func:`sparseact.claims._checks.declared_checks`; the verifier, which imports nothing of the claims,
+reads them here to key its pins (:mod:`sparseact.verify.pins`): data, like the certificates it checks.
+"""
+
+from __future__ import annotations
+
+import keyword
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import yaml
+
+#: The file in which a claim declares its checks, in its folder.
+DECLARATIONS = "checks.yaml"
+#: The folder holding one folder per claim (``sparseact/claims``), read as data.
+CLAIMS_FOLDER = Path(__file__).resolve().parent.parent / "claims"
+
+
+class Declaration(dict):
+    """One entry of a ``checks.yaml`` (keys :data:`sparseact.verify.records.DECLARATION_KEYS`), its id also
+    ``.id``."""
+
+    @property
+    def id(self) -> str:
+        return self["id"]
+
+
+def python_name(check_id: str) -> str:
+    """The attribute of :class:`Checks` naming ``check_id``: its name after ``<claim>/`` with every ``-`` as ``_``,
+    and a trailing ``_`` when that is a Python keyword (``lemma9/transition-union-printed`` ->
+    ``transition_union_printed``, ``section4_parity/class`` -> ``class_``).
+
+    Raises
+    ------
+    ValueError
+        When the result is no identifier.
+    """
+    name = check_id.partition("/")[2].replace("-", "_")
+    if not name.isidentifier():
+        raise ValueError(f"check id {check_id!r} gives no Python name ({name!r})")
+    return f"{name}_" if keyword.iskeyword(name) else name
+
+
+class Checks(Mapping):
+    """The checks one claim declares: check id -> :class:`Declaration`, in file order, and each declaration as the
+    attribute :func:`python_name` of its id.
+
+    Raises
+    ------
+    ValueError
+        When two ids give one name, or a name is one of the mapping's own attributes.
+    """
+
+    def __init__(self, claim_id: str, declarations: Mapping[str, Declaration]):
+        self._claim_id = claim_id
+        self._by_id = dict(declarations)
+        self._by_name: dict[str, Declaration] = {}
+        for check_id, declaration in self._by_id.items():
+            name = python_name(check_id)
+            if name in self._by_name:
+                raise ValueError(
+                    f"{claim_id}: {self._by_name[name].id!r} and {check_id!r} both give the Python name {name!r}"
+                )
+            if hasattr(Checks, name):
+                raise ValueError(f"{claim_id}: {check_id!r} gives the Python name {name!r}, a method of Checks")
+            self._by_name[name] = declaration
+
+    def __getattr__(self, name: str) -> Declaration:
+        by_name = self.__dict__.get("_by_name", {})
+        if name in by_name:
+            return by_name[name]
+        raise AttributeError(
+            f"{self.__dict__.get('_claim_id')} declares no check named {name!r} in its {DECLARATIONS}; "
+            f"its checks: {', '.join(by_name)}"
+        )
+
+    def __getitem__(self, check_id: str) -> Declaration:
+        return self._by_id[check_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def __repr__(self) -> str:
+        return f"Checks({self._claim_id!r}: {', '.join(self._by_name)})"
+
+
+def read_checks(claim_id: str, folder: Path = CLAIMS_FOLDER) -> Checks:
+    """The checks ``claim_id`` declares in ``folder/<claim_id>/checks.yaml``.
+
+    Raises
+    ------
+    FileNotFoundError
+        When the claim has no ``checks.yaml``.
+    ValueError
+        When an entry lacks a key or has one more, names another claim's check, repeats an id, or has a method,
+        finding or ``pinned`` outside their values (``pinned`` is true or false, and false for a check that cannot
+        FAIL; a check that can FAIL but is not pinned yet is listed, with its reason, in
+        ``tests/test_checks_declared.py``), or when two ids give one Python name (:class:`Checks`).
+
+    Notes
+    -----
+    ``finding`` is ``null`` (the check cannot FAIL), one class of :data:`sparseact.verify.verdicts.FINDINGS`, or
+    ``[<class>, out-of-range]`` for a check whose FAIL takes the degenerate-corner rule
+    (:func:`sparseact.verify.corners.finding`): ``out-of-range`` when every violation lies in a log corner, the
+    class otherwise.
+    """
+    # deferred: the vocabulary loads pandas, and the Snakefile imports this module (DECLARATIONS, through
+    # sparseact.claims._registry) without it
+    from sparseact.verify.corners import CORNER_FINDING
+    from sparseact.verify.records import DECLARATION_KEYS
+    from sparseact.verify.verdicts import FINDINGS, METHODS
+
+    path = Path(folder) / claim_id / DECLARATIONS
+    entries = yaml.safe_load(path.read_text())
+    if not isinstance(entries, list):
+        raise ValueError(f"{path}: a list of checks, got {type(entries).__name__}")
+    checks: dict[str, Declaration] = {}
+    for entry in entries:
+        if not isinstance(entry, dict) or set(entry) != set(DECLARATION_KEYS):
+            raise ValueError(f"{path}: every check has exactly the keys {list(DECLARATION_KEYS)}, got {entry!r}")
+        check_id = entry["id"]
+        problem = (
+            "names another claim's check"
+            if not str(check_id).startswith(f"{claim_id}/")
+            else "is declared twice"
+            if check_id in checks
+            else f"has method {entry['method']!r}, not one of {METHODS}"
+            if entry["method"] not in METHODS
+            else f"has finding {entry['finding']!r}, not null, one of {FINDINGS} or [<one of them>, {CORNER_FINDING}]"
+            if not _valid_finding(entry["finding"], FINDINGS, CORNER_FINDING)
+            else "has pinned other than true or false, or true for a check that cannot FAIL"
+            if entry["pinned"] not in (True, False) or (entry["pinned"] and entry["finding"] is None)
+            else ""
+        )
+        if problem:
+            raise ValueError(f"{path}: {check_id!r} {problem}")
+        checks[check_id] = Declaration(entry)
+    return Checks(claim_id, checks)
+
+
+def _valid_finding(finding, findings: tuple, corner: str) -> bool:
+    """Whether ``finding`` is ``None``, one of ``findings``, or ``[<one of them>, corner]`` (the corner rule)."""
+    if isinstance(finding, list):
+        return len(finding) == 2 and finding[0] in findings and finding[0] != corner and finding[1] == corner
+    return finding is None or finding in findings
