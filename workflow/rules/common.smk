@@ -10,7 +10,6 @@ from sparseact.claims import (
     get_claim,
     replicate_count,
     source_files,
-    verifier_pins,
 )
 from sparseact.kernels import KERNEL_GROUPS
 from sparseact.runtime.costs import claim_cost_row, cost_table, shard_estimates
@@ -136,9 +135,7 @@ def code_stamp_of(name, *modules, claim=None):
     every claim's for any other.
     """
     return code_stamp(
-        in_results(f"code/{name}.sha256"),
-        *modules,
-        *verifier_pins(*modules, claim=claim),
+        in_results(f"code/{name}.sha256"), *modules, with_pins=True, claim=claim
     )
 
 
@@ -206,7 +203,9 @@ def publishing_code(rule):
 
 def kernel_sources(wildcards):
     """The files that define the group's numba kernels: an edit invalidates numba's cache of that file's kernels."""
-    return source_files(*KERNEL_GROUPS[wildcards.group], "sparseact.kernels", relative_to=".")
+    return source_files(
+        *KERNEL_GROUPS[wildcards.group], "sparseact.kernels", relative_to="."
+    )
 
 
 def kernel_outputs():

@@ -385,7 +385,7 @@ def _digest_part(file: Path, mtime_ns: int, size: int) -> tuple[str, bytes]:
     return name, name.encode() + b"\0" + file.read_bytes() + b"\0"
 
 
-def code_stamp(path: str | Path, *modules: str) -> str:
+def code_stamp(path: str | Path, *modules: str, with_pins: bool = False, claim: str | None = None) -> str:
     """Write the digest of the files the ``modules`` import to ``path``, unless ``path`` holds it already.
 
     The workflow gives each job one stamp (``results/code/<claim>-<stage>.sha256``) as input instead of
@@ -400,21 +400,35 @@ def code_stamp(path: str | Path, *modules: str) -> str:
     record makes the no-op run's share a few hundred ``stat`` calls). A new or removed module moves its folder's
     time, so a closure that would now find another file is computed again too.
 
+    Parameters
+    ----------
+    path : path
+        The stamp's file.
+    *modules : str
+        Dotted module names, as in :func:`code_files`.
+    with_pins : bool
+        Also the verifier's pins the job verifies with, :func:`verifier_pins` of the ``modules`` and ``claim`` (the
+        workflow's stamps; found inside the record's check, so a current stamp looks up no closure for them either).
+    claim : str, optional
+        The claim of a job of one claim, as in :func:`verifier_pins`.
+
     Returns
     -------
     str
         ``path``, as given.
     """
     record_path = Path(f"{path}.files")
-    if _stamp_current(Path(path), record_path, modules):
+    asked = {"modules": list(modules), "with_pins": with_pins, "claim": claim}
+    if _stamp_current(Path(path), record_path, asked):
         return str(path)
-    files = _closures(modules)
+    stamped = (*modules, *verifier_pins(*modules, claim=claim)) if with_pins else modules
+    files = _closures(stamped)
     digest = hashlib.sha256()
     for _, part in sorted(_digest_part(file, *_version(file)) for file in files):
         digest.update(part)
-    text = f"{digest.hexdigest()}  {' '.join(modules)}\n"
+    text = f"{digest.hexdigest()}  {' '.join(stamped)}\n"
     write_text_if_changed(path, text)
-    write_text_if_changed(record_path, _stamp_record(modules, files, text))
+    write_text_if_changed(record_path, _stamp_record(asked, files, text))
     return str(path)
 
 
@@ -436,11 +450,12 @@ def _in_package(path: Path) -> str:
     return path.relative_to(PACKAGE_ROOT).as_posix() if path.is_relative_to(PACKAGE_ROOT) else path.as_posix()
 
 
-def _stamp_record(modules: tuple[str, ...], files, text: str) -> str:
-    """What ``<stamp>.files`` holds: the modules, the stamp's text, each file's and package folder's version."""
+def _stamp_record(asked: dict, files, text: str) -> str:
+    """What ``<stamp>.files`` holds: what :func:`code_stamp` was asked, the stamp's text, each file's and package
+    folder's version."""
     return json.dumps(
         {
-            "modules": list(modules),
+            "asked": asked,
             "stamp": text,
             "files": {_in_package(file): list(_version(file)) for file in sorted(files)},
             "folders": _folder_versions(),
@@ -449,12 +464,12 @@ def _stamp_record(modules: tuple[str, ...], files, text: str) -> str:
     )
 
 
-def _stamp_current(path: Path, record_path: Path, modules: tuple[str, ...]) -> bool:
-    """Whether the stamp at ``path`` is current by its record: the same modules, the stamp holding the recorded text,
+def _stamp_current(path: Path, record_path: Path, asked: dict) -> bool:
+    """Whether the stamp at ``path`` is current by its record: asked the same, the stamp holding the recorded text,
     and every recorded file and package folder at its recorded version."""
     try:
         record = json.loads(record_path.read_text(encoding="utf-8"))
-        if record["modules"] != list(modules) or path.read_text(encoding="utf-8") != record["stamp"]:
+        if record["asked"] != asked or path.read_text(encoding="utf-8") != record["stamp"]:
             return False
         if record["folders"] != _folder_versions():
             return False

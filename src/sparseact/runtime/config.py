@@ -62,6 +62,7 @@ RESULTS_SUBFOLDERS = (
     "code",
     "data",
     "erratum",
+    "kernels",
     "notebooks",
     "report",
     "pages",
