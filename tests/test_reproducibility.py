@@ -35,6 +35,7 @@ from test_workflow import (  # noqa: F401 (the session's run and the fixture it 
 )
 
 from sparseact.claims import claim_ids, config_shards
+from sparseact.kernels import KERNEL_GROUPS
 
 pytestmark = pytest.mark.workflow
 
@@ -158,9 +159,9 @@ def test_quick_config_on_a_real_cluster_matches_the_local_run(repo_root, cluster
     ]
     assert not different, f"the cluster run differs from the local run in {different}"
     # every job of the cluster rules went through sbatch (the plugin deletes the logs of jobs that succeed,
-    # so count its submission lines): one kernels job, one run job per shard, one assemble job per claim
+    # so count its submission lines): one kernels job per group, one run job per shard, one assemble job per claim
     shards = sum(len(config_shards(config, c)) for c in claim_ids())
-    for rule, jobs in (("kernels", 1), ("run", shards), ("assemble", len(claim_ids()))):
+    for rule, jobs in (("kernels", len(KERNEL_GROUPS)), ("run", shards), ("assemble", len(claim_ids()))):
         assert output.count(f"slurm_logs/rule_{rule}/") == jobs, rule
 
 
