@@ -10,10 +10,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from sparseact.verify.declarations import DECLARATIONS, Checks, read_checks
-
-#: The folder holding one folder per claim.
-CLAIMS_FOLDER = Path(__file__).resolve().parent
+from sparseact.verify.declarations import CLAIMS_FOLDER, DECLARATIONS, Checks, read_checks
 
 
 def declaration_path(claim_id: str) -> Path:

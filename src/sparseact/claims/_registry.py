@@ -272,6 +272,13 @@ _READS_DECLARATIONS = re.compile(r"^\w+ = (?:declared_checks|read_checks)\(\"(\w
 
 
 @cache
+def _declarations_read(path: Path) -> tuple[str, ...]:
+    """The claims whose ``checks.yaml`` the module at ``path`` reads at import (:data:`_READS_DECLARATIONS`), once per
+    file and process, as :func:`_imported_modules` reads its imports."""
+    return tuple(_READS_DECLARATIONS.findall(path.read_text(encoding="utf-8")))
+
+
+@cache
 def _closure(module: str) -> frozenset[Path]:
     start = _module_file(module)
     if start is None:
@@ -284,8 +291,7 @@ def _closure(module: str) -> frozenset[Path]:
         seen.add(path)
         if path.suffix != ".py":
             continue
-        for claim in _READS_DECLARATIONS.findall(path.read_text()):
-            todo.append(PACKAGE_ROOT / "claims" / claim / DECLARATIONS)  # the checks the module reads at import
+        todo += [PACKAGE_ROOT / "claims" / claim / DECLARATIONS for claim in _declarations_read(path)]
         for name in _imported_modules(path):
             found = _module_file(name)
             if found is not None and found not in seen:
