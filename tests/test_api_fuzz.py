@@ -739,6 +739,26 @@ PROBES = {
         r"cell solves",
     ),
     "lwr_identity m = 10^6": (lambda: constructions.lwr_identity(np.arange(10), 3, 2, 10**6), r"terms, above the work"),
+    # the directions a lower-bound search scores: 10^6 random ones per placement (or s = 10^6 neurons) took 13-40 s on
+    # 3 points before they were counted
+    "sup_lower_bounds n_random = 10^6": (
+        lambda: complexity.sup_lower_bounds(
+            POINTS, [ZETA], 2, 1, 1.0, 1.0, np.random.default_rng(0), restarts=1, iterations=2, n_random=10**6
+        ),
+        r"needs 28000364 candidate directions, above the work limit",
+    ),
+    "sup_lower_bounds s = 10^6": (
+        lambda: complexity.sup_lower_bounds(
+            POINTS, [ZETA], 10**6, 1, 1.0, 1.0, np.random.default_rng(0), 1, 2, n_random=1, rounds=1
+        ),
+        r"needs 98000000 candidate directions, above the work limit",
+    ),
+    "sup_lower_bounds n_random = 10^6 on n = 1000": (
+        lambda: complexity.sup_lower_bounds(
+            _gaussian(3, 1000), [ZETA], 1, 1, 1.0, 1.0, np.random.default_rng(0), 1, 1, n_random=10**6, rounds=1
+        ),
+        r"candidate directions .* GiB, above the memory limit",
+    ),
 }
 
 

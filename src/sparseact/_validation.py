@@ -53,6 +53,11 @@ MAX_HALFSPACE_DRAWS = 10_000
 #: :func:`sparseact.complexity.sup_lower_bounds` may run (each sweep re-places every neuron): minutes at most;
 #: the full config's largest call runs 200 x 3 x 2 x 6 = 7200.
 MAX_LOWER_BOUND_SWEEPS = 200_000
+#: Most candidate directions one call of :func:`sparseact.complexity.sup_lower_bounds` may score, counted from above
+#: as ``len(zetas) * restarts * rounds * (3 iterations + 1) * s * (n_random + 13)`` (a sweep places every neuron at
+#: most three times, and each placement scores ``n_random`` random directions and at most 13 more on every point):
+#: seconds to a minute; the full config's largest call scores at most 200 x 3 x 2 x 19 x 8 x 17 = 3,100,800.
+MAX_LOWER_BOUND_DIRECTIONS = 10**7
 #: Range of a sample's scale ``max_ij |x_ij|`` (a zero sample aside) within which the halfspace cell LPs of
 #: :mod:`sparseact.complexity.cells` (margins normalised to 1) find every cell: measured on random samples,
 #: cells go missing below 1e-8 and all of them above 1e14. Scaling a sample by ``c > 0`` keeps its cells.

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from sparseact._validation import check_int, check_work
+from sparseact._validation import check_int, check_memory, check_work
 from sparseact.complexity._common import (
     _as_points,
     _as_zeta,
@@ -642,7 +642,9 @@ def sup_lower_bounds(
         Sign vectors ``+-1``.
     s, k, W, B, rng, restarts, iterations, n_random, polish, rounds
         As in :func:`sup_lower_bound`; ``Z * restarts * rounds * iterations`` at most
-        :data:`sparseact._validation.MAX_LOWER_BOUND_SWEEPS` (else ``ValueError`` giving the count).
+        :data:`sparseact._validation.MAX_LOWER_BOUND_SWEEPS`, the directions it scores at most
+        :data:`sparseact._validation.MAX_LOWER_BOUND_DIRECTIONS`, and one placement's directions within
+        :data:`sparseact._validation.MEMORY_LIMIT_BYTES` (else ``ValueError`` giving the count).
 
     Returns
     -------
@@ -671,6 +673,15 @@ def sup_lower_bounds(
         f"iterations = {iterations}",
         "sweeps",
     )
+    check_work(
+        Z * restarts * rounds * (3 * iterations + 1) * s * (n_random + 13),
+        "MAX_LOWER_BOUND_DIRECTIONS",
+        f"sup_lower_bounds over {Z} sign vectors with s = {s}, n_random = {n_random}, restarts = {restarts}, "
+        f"rounds = {rounds}, iterations = {iterations}",
+        "candidate directions",
+    )
+    # one placement's candidate directions: up to 3 other neurons', 10 more and n_random random ones, of length n
+    check_memory((n_random + 13) * n * 8, f"sup_lower_bounds' candidate directions (n_random = {n_random}, n = {n})")
     if Z == 0:
         return []
     if k >= s > 1:
@@ -758,7 +769,9 @@ def sup_lower_bound(
     restarts, iterations, n_random, rounds : int
         Search effort (see above); ``restarts, iterations, rounds >= 1``, ``n_random >= 0``, and
         ``restarts * rounds * iterations`` per sign vector at most
-        :data:`sparseact._validation.MAX_LOWER_BOUND_SWEEPS` (else ``ValueError`` giving the count).
+        :data:`sparseact._validation.MAX_LOWER_BOUND_SWEEPS`, and the directions scored within
+        :data:`sparseact._validation.MAX_LOWER_BOUND_DIRECTIONS` (:func:`sup_lower_bounds`; else
+        ``ValueError`` giving the count).
     polish : bool
         Re-optimise each neuron with its cell fixed (one batched barrier solve).
 
