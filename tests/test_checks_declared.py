@@ -44,7 +44,6 @@ NOT_YET_PINNED = {
 RUNS_STAGE_IDS = {
     "src/sparseact/claims/lemma10/compute.py",
     "src/sparseact/claims/lemma6/compute.py",
-    "src/sparseact/claims/lemma9/compute.py",
     "src/sparseact/claims/section1_index/compute.py",
     "src/sparseact/claims/theorem19/compute.py",
     "src/sparseact/claims/theorem8/compute.py",
