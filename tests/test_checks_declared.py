@@ -43,7 +43,6 @@ NOT_YET_PINNED = {
 #: rerun the claim's data and runs stages, tests/test_rerun.py), so they cannot take the ids from the declarations.
 RUNS_STAGE_IDS = {
     "src/sparseact/claims/theorem19/compute.py",
-    "src/sparseact/claims/theorem8/compute.py",
 }
 
 
