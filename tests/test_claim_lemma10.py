@@ -256,9 +256,7 @@ def test_claim21_tail_fail_forced_on_a_network_at_run_time_is_refused(report):
     assert inside["excess"] <= 0 and verdicts.network_tail_certificate(json.loads(inside["data"])) is None
     rows = [dict(row, in_range=True) for row in rows]  # fabricated: every rho counted in range
     instances = compute.worst_tail("x1x2-net", net, rows)
-    assert [(f["check"], f["instance"]) for f in instances] == [
-        ("lemma10/claim21-tail", "network x1x2-net, rho = -0.5, d = 1")
-    ]
+    assert [(f["measure"], f["instance"]) for f in instances] == [("tail", "network x1x2-net, rho = -0.5, d = 1")]
     record = _claim21(report, extra_tail_rows=rows, instances=instances)
     assert_forced_fail_refused(record, "statement-error")  # rho = -0.5 is outside Claim 2.1's [0, 1)
     assert "network" in record.certificate["lhs"]["function"]
@@ -288,7 +286,7 @@ def test_eq17_corrected_fail_of_monotonicity_forced_at_run_time_is_refused():
         **network_arrays(compute.dictator_network(2), "net.dictator.0"),
     }
     tables = compute.run(point, data, np.random.default_rng(0))
-    assert list(tables[WORST]["check"]) == ["lemma10/eq17-corrected"]
+    assert list(tables[WORST]["measure"]) == ["monotone"]
     assert list(tables[WORST]["instance"]) == ["network gaussian-0, rho = -0.5"]
     record = _eq17(tables["lemma10-eq17"], tables)
     assert_forced_fail_refused(record, "proof-slip")

@@ -156,7 +156,7 @@ def test_identity_corrected_fail_forced_is_refused(monkeypatch):
     tables = compute.run(point, data, None)
     positive = tables["lemma6"][tables["lemma6"]["positive"] & (tables["lemma6"]["p"] < 1)]
     assert len(tables[WORST]) == 1 and len(positive) > 0  # one worst instance per point
-    assert set(tables[WORST]["check"]) == {"lemma6/identity-corrected"}
+    assert set(tables[WORST]["measure"]) == {"corrected-error"}
     assert tables[WORST]["excess"].iloc[0] == positive["corrected_error"].max()
     record = {r.check_id: r for r in verdicts.assemble(BLOCK, tables).records}["lemma6/identity-corrected"]
     assert_forced_fail_refused(record, "proof-slip")

@@ -28,7 +28,7 @@ def _records(networks):
 
 def test_paper_networks_pass():
     records, tables = _records({b: constructions.index_network(b) for b in (1, 2, 3)})
-    assert set(tables[WORST]["check"]) == {"section1_index/sparsity"}  # h = Index_b exactly: no error instance
+    assert set(tables[WORST]["measure"]) == {"active-count", "neuron-count"}  # h = Index_b exactly: no error instance
     for record in records.values():
         assert record.verdict is Verdict.PASS and not record.finding and not record.certificate
 

@@ -289,7 +289,7 @@ def test_ch_fail_forced_is_refused(monkeypatch):
     monkeypatch.setattr(bounds, "class_sup_bound", lambda n, k, W, B: k * (W * np.sqrt(n) + B) / 100)
     tamper_constant(monkeypatch, "theorem8", "CH_EXPR", "k * (W * sqrt(n) + B) / 100")
     tables = _target_run("target-gaussian-k1")
-    assert list(tables[WORST]["check"]) == ["theorem8/C_H"] and (tables[WORST]["excess"] > 1).all()
+    assert list(tables[WORST]["measure"]) == ["sup-h-over-C_H"] and (tables[WORST]["excess"] > 1).all()
     record = verdicts._ch_record(tables["theorem8-targets"], tables)
     assert_forced_fail_refused(record, "proof-slip")
     assert record.certificate["lhs_value"] == pytest.approx(tables["theorem8-targets"]["max_abs_h"].iloc[0])

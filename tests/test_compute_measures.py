@@ -1,17 +1,20 @@
 """Compute measures, verdicts decide: a claim's runs stage imports nothing from the verification layer.
 
-``compute.py`` returns measurements and the raw data of each check's worst instance
-(:func:`sparseact.claims._failures.worst_instance`); the claim's ``verdicts.py`` decides (``verdict_*``) and
-builds the certificates. So a tolerance or a certificate's format, which live in :mod:`sparseact.verify`, is
-never in the code closure of a data or runs job (tests/test_rerun.py plans the edit).
+``compute.py`` returns measurements and the raw data of the worst instance of each inequality it measures, named by
+that measure and not by a check (:func:`sparseact.claims._failures.worst_instance`); the claim's ``verdicts.py`` maps
+its checks to the measures, decides (``verdict_*``) and builds the certificates. So a tolerance or a certificate's
+format, which live in :mod:`sparseact.verify`, is never in the code closure of a data or runs job (tests/test_rerun.py
+plans the edit).
 """
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
 
 from sparseact.claims import claim_ids, code_files
+from sparseact.claims._checks import declared_checks
 
 CLAIMS = Path(__file__).resolve().parents[1] / "src" / "sparseact" / "claims"
 
@@ -54,3 +57,16 @@ def test_verdicts_import_no_private_name_of_compute(claim):
         if module == f"sparseact.claims.{claim}.compute" and name.startswith("_")
     ]
     assert not private, f"{claim}/verdicts.py imports private names of compute.py: {private}"
+
+
+@pytest.mark.parametrize("claim", claim_ids())
+def test_the_verdicts_map_their_checks_to_measures_named_in_the_runs_stages_words(claim):
+    """A claim's ``verdicts.MEASURES`` (when it has one) maps checks of its own to the measures its runs stage records
+    (:func:`sparseact.claims._failures.worst_instance`, or an exhaustive claim's table of first failures): a measure
+    names what was measured, in the compute module's words, never a check's id nor a check's short name."""
+    measures = getattr(importlib.import_module(f"sparseact.claims.{claim}.verdicts"), "MEASURES", {})
+    assert set(measures) <= set(declared_checks(claim)), sorted(set(measures) - set(declared_checks(claim)))
+    ids = {check_id for other in claim_ids() for check_id in declared_checks(other)}
+    checks = ids | {check_id.split("/", 1)[1] for check_id in ids}
+    named = {name for value in measures.values() for name in ((value,) if isinstance(value, str) else value)}
+    assert not named & checks, f"{claim}'s measures named after checks: {sorted(named & checks)}"

@@ -34,13 +34,15 @@ editing a list; ``sparseact new-claim ID`` writes them all from templates
     ``generate(point, rng) -> dict[str, numpy.ndarray]``
         The point's data (networks, samples, truth tables), see :mod:`sparseact.runtime.datafiles`.
     ``run(point, data, rng) -> dict[str, pandas.DataFrame]``
-        The measurements on that data: the point's result tables, with the raw data of each
-        check's worst instance (:mod:`sparseact.claims._failures`). It measures and never
-        decides: nothing from :mod:`sparseact.verify` (verdicts, tolerances, certificates).
+        The measurements on that data: the point's result tables, with the raw data of the
+        worst instance of each inequality it measures, named by that measure, never by a check
+        (:mod:`sparseact.claims._failures`). It measures and never decides: nothing from
+        :mod:`sparseact.verify` (verdicts, tolerances, certificates), no ``checks.yaml``.
 ``verdicts.py`` (the assembly stage)
     ``assemble(block, tables) -> sparseact.verify.records.ClaimReport``
         Ledger rows (verdicts computed from the merged tables, certificates built from the
-        recorded worst instances), each built from its declaration in ``checks.yaml``
+        recorded worst instances of the measures it maps each check to), each built from its
+        declaration in ``checks.yaml``
         (:func:`sparseact.verify.records.declared_record`), and summary tables.
 ``checks.yaml``
     The claim's checks, declared once (:mod:`sparseact.claims._checks`): id, statement,

@@ -1,14 +1,17 @@
 """The worst instances the runs stage measures, and the certificates the assembly builds from them.
 
-The runs stage measures; the assembly decides. For a check whose certificate needs the
+The runs stage measures; the assembly decides. For an inequality whose certificate needs the
 instance (a network, an input), which the assembly does not otherwise see, the runs stage
 records the raw data of each point's worst instance with :func:`worst_instance` (no
-verdict, no tolerance: the instance where the measured excess over the statement's limit
-is largest) as the run table :data:`WORST`; the assembly passes
-:func:`sparseact.claims._readings.certified_worst` (the worst instance that violates the
-check, certified by the claim's ``verdicts`` module from that data) as the ``build`` of
+verdict, no tolerance: the instance where the measured excess over the inequality's limit
+is largest) as the run table :data:`WORST`, named by its *measure*: the inequality's name in the
+compute module's own vocabulary (``"tighter"``, ``"U-first"``, ``"sup-h-over-C_H"``), never a check
+of the ledger, which the runs stage does not know. The claim's ``verdicts`` module maps each of its
+checks to the measures that certify it and passes
+:func:`sparseact.claims._readings.certified_worst` (the worst instance of those measures that violates the
+check, certified by the ``verdicts`` module from that data) as the ``build`` of
 :func:`sparseact.verify.certificates.fail_fields`. The counterexample counts the recorded
-worst instances (one per point, or per network where a point has several) that violate the
+worst instances (one per point and measure, or per network where a point has several) that violate the
 check. Claims whose checks are decided on the first differing input of an exhaustive
 enumeration (appendixA, section4_lwr, section4_parity, theorem13) record that input's raw data
 in their own tables instead, with :func:`instance_json`. This module imports nothing from
@@ -21,22 +24,24 @@ import json
 
 import pandas as pd
 
-#: Name of the run table of worst instances (one row per point and check; the stages add ``point`` and
+#: Name of the run table of worst instances (one row per point and measure; the stages add ``point`` and
 #: ``replicate``).
 WORST = "worst"
-#: Its columns: ``data`` is the instance's raw data as JSON text (run tables hold scalars).
-WORST_COLUMNS = ("check", "excess", "instance", "data")
+#: Its columns: ``measure`` names the measured inequality, ``data`` is the instance's raw data as JSON text (run
+#: tables hold scalars).
+WORST_COLUMNS = ("measure", "excess", "instance", "data")
 
 
-def worst_instance(check_id: str, excess: float, instance: str, **data) -> dict:
-    """One row of :data:`WORST`: the instance of one point where check ``check_id`` is closest to failing.
+def worst_instance(measure: str, excess: float, instance: str, **data) -> dict:
+    """One row of :data:`WORST`: the instance of one point where the inequality ``measure`` is closest to failing.
 
     Parameters
     ----------
-    check_id : str
-        The ledger check.
+    measure : str
+        The measured inequality, named in the compute module's own vocabulary (not a check: the claim's
+        ``verdicts`` module maps its checks to the measures that certify them).
     excess : float
-        The measured excess over the statement's limit (larger is worse; negative when within it).
+        The measured excess over the inequality's limit (larger is worse; negative when within it).
     instance : str
         The instance, for a reader (goes into the counterexample).
     **data
@@ -47,7 +52,7 @@ def worst_instance(check_id: str, excess: float, instance: str, **data) -> dict:
     dict
         The row, with ``data`` as JSON text.
     """
-    return dict(check=check_id, excess=float(excess), instance=instance, data=instance_json(data))
+    return dict(measure=measure, excess=float(excess), instance=instance, data=instance_json(data))
 
 
 def instance_json(data: dict) -> str:

@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable
 
 import numpy as np
+import pandas as pd
 
 from sparseact.claims._failures import WORST
 from sparseact.networks import SparseReLUNetwork
@@ -87,18 +88,30 @@ def instance_arguments(data: dict, arrays=()) -> dict:
     return arguments
 
 
-def certified_worst(tables: dict, check_id: str, build: Callable[[dict], dict | None]):
-    """The certificate and counterexample of the worst recorded instance of ``check_id`` that violates it.
+def of_measures(rows: pd.DataFrame, measures: str | tuple[str, ...]) -> pd.DataFrame:
+    """The rows of a runs stage's table of instances whose ``measure`` is ``measures`` (a name) or one of them (a
+    tuple of names), in their order: how a claim's ``verdicts`` module reads, for one of its checks, the instances the
+    runs stage recorded under the names of what it measured."""
+    names = (measures,) if isinstance(measures, str) else tuple(measures)
+    return rows[rows["measure"].isin(names)]
+
+
+def certified_worst(tables: dict, measures: str | tuple[str, ...], build: Callable[[dict], dict | None]):
+    """The certificate and counterexample of the worst recorded instance of ``measures`` that violates a check.
 
     The ``build`` of :func:`sparseact.verify.certificates.fail_fields`, e.g.
-    ``fail_fields(verdict, finding, lambda: certified_worst(tables, check_id, build), notes)``.
+    ``fail_fields(verdict, finding, lambda: certified_worst(tables, MEASURES[check_id], build), notes)``. The
+    runs stage names each worst instance by the inequality it measured
+    (:func:`sparseact.claims._failures.worst_instance`), and the claim's ``verdicts`` module maps each of its
+    checks to the measures that certify it.
 
     Parameters
     ----------
     tables : dict of str to DataFrame
         The claim's run tables (:data:`WORST` among them).
-    check_id : str
-        The check.
+    measures : str or tuple of str
+        The measure, or the measures, whose recorded instances can certify the check (rows of :data:`WORST`
+        whose ``measure`` is one of them).
     build : callable
         ``build(data) -> certificate or None``: the claim's certificate of one instance from its raw data
         (:func:`worst_instance`), ``None`` when the instance does not violate the check.
@@ -113,7 +126,7 @@ def certified_worst(tables: dict, check_id: str, build: Callable[[dict], dict | 
     rows = tables.get(WORST)
     if rows is None or not len(rows):
         return None
-    built = [(row, build(json.loads(row["data"]))) for _, row in rows[rows["check"] == check_id].iterrows()]
+    built = [(row, build(json.loads(row["data"]))) for _, row in of_measures(rows, measures).iterrows()]
     violating = [(row, cert) for row, cert in built if cert is not None]
     if not violating:
         return None

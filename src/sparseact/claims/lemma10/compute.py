@@ -119,7 +119,8 @@ def _tail_rows(label: str, weights, rho_values, n: int) -> list[dict]:
 
 
 def worst_tail(label: str, net, tail_rows: list[dict]) -> list[dict]:
-    """The worst in-range instance of Claim 2.1's tail bound on one network, with the raw data of its certificate.
+    """The worst in-range instance of Claim 2.1's tail bound on one network (measure ``"tail"``), with the raw data of
+    its certificate.
 
     Parameters
     ----------
@@ -144,7 +145,7 @@ def worst_tail(label: str, net, tail_rows: list[dict]) -> list[dict]:
     where = f"network {label}, rho = {row['rho']:g}, d = {row['d']}"
     return [
         worst_instance(
-            "lemma10/claim21-tail",
+            "tail",
             row["tail"] - row["bound"],
             where,
             u=net.u,
@@ -223,8 +224,9 @@ def _noise_rows(label: str, family: str, net, point: dict) -> dict[str, list[dic
 
 
 def monotone_instance(label: str, net, row: dict) -> dict:
-    """The instance of ``NS_rho(h) <= NS_{1-2/r}(h)`` (``lemma10/eq17-corrected``) of one network of Appendix B's
-    grid, with the raw data of its certificate.
+    """The instance of ``NS_rho(h) <= NS_{1-2/r}(h)`` (measure ``"monotone"``: the noise sensitivity at ``rho`` at
+    most that at the effective ``rho_effective = 1 - 2/r``) of one network of Appendix B's grid, with the raw data of
+    its certificate.
 
     Parameters
     ----------
@@ -243,7 +245,7 @@ def monotone_instance(label: str, net, row: dict) -> dict:
     """
     rho = float(row["rho"])
     return worst_instance(
-        "lemma10/eq17-corrected",
+        "monotone",
         float(row["NS_rho"] - row["NS_rho_effective"]),
         f"network {label}, rho = {rho:g}",
         u=net.u,

@@ -36,6 +36,13 @@ from sparseact.verify.verdicts import (
 
 #: The claim's checks, declared once (checks.yaml).
 CHECKS = declared_checks("lemma10")
+#: Check id -> the measure of the runs stage's worst networks whose violation certifies the check's FAIL: the tail
+#: bound of Claim 2.1 (:func:`sparseact.claims.lemma10.compute.worst_tail`) and ``NS_rho <= NS_{1-2/r}`` of the
+#: corrected (17) (:func:`sparseact.claims.lemma10.compute.monotone_instance`).
+MEASURES = {
+    CHECKS.claim21_tail.id: "tail",
+    CHECKS.eq17_corrected.id: "monotone",
+}
 #: Number of smallest (largest) ``1 - rho`` values over which the log-log slope of NS is reported.
 SLOPE_POINTS = 3
 
@@ -177,7 +184,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
                         f"{row['tail']:.6g} > 2 NS_rho/(1 - rho^d) = {row['bound']:.6g}",
                     )
                 )
-        network = certified_worst(tables, CHECKS.claim21_tail.id, network_tail_certificate)
+        network = certified_worst(tables, MEASURES[CHECKS.claim21_tail.id], network_tail_certificate)
         if network is not None:
             certificate, counterexample = network
             candidates.append((certificate["lhs_value"] - certificate["rhs_value"], certificate, counterexample))
@@ -372,7 +379,7 @@ def _eq17_records(eq17, tables):
     def corrected_failure():
         """The first failing inequality: NS_rho <= NS_{1-2/r} (certified from the instance the runs stage recorded), then r(1-rho) >= 1."""
         network = (
-            certified_worst(tables, CHECKS.eq17_corrected.id, monotone_certificate)
+            certified_worst(tables, MEASURES[CHECKS.eq17_corrected.id], monotone_certificate)
             if monotone_verdict is Verdict.FAIL
             else None
         )

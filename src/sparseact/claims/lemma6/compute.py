@@ -138,7 +138,8 @@ def pm1_rows(n_max: int) -> list[dict]:
 
 
 def worst_corrected(rows: list[dict], weights: list) -> list[dict]:
-    """The worst instance of ``lemma6/identity-corrected`` among the point's halfspaces, with its raw data.
+    """The worst instance of the identity ``AS = CORRECTED_FACTOR E[g sum_i x_i]`` among the point's halfspaces
+    (measure ``"corrected-error"``), with its raw data.
 
     The identity's range is ``w > 0`` and ``0 < p < 1``; among those halfspaces, the first with the largest
     ``|AS - CORRECTED_FACTOR E[g sum_i x_i]|``.
@@ -163,7 +164,7 @@ def worst_corrected(rows: list[dict], weights: list) -> list[dict]:
     row = rows[j]
     return [
         worst_instance(
-            "lemma6/identity-corrected",
+            "corrected-error",
             row["corrected_error"],
             f"{row['kind']} halfspace {row['index']}, n={row['n']}, b={row['b']:g}, p={row['p']:.4g}",
             w=[float(v) for v in weights[j]],

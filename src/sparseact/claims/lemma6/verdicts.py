@@ -27,6 +27,10 @@ POSITIVE_KINDS = ("majority-like", "random-positive")
 
 #: The claim's checks, declared once (checks.yaml).
 CHECKS = declared_checks("lemma6")
+#: Check id -> the measure of the runs stage's worst halfspaces whose violation certifies the check's FAIL: the error
+#: of the corrected identity ``AS = CORRECTED_FACTOR E[g sum_i x_i]``
+#: (:func:`sparseact.claims.lemma6.compute.worst_corrected`).
+MEASURES = {CHECKS.identity_corrected.id: "corrected-error"}
 
 
 def quarter_indicator_network(n: int, b: float):
@@ -140,7 +144,7 @@ def assemble(block: dict, tables: dict):
     corrected_fields = cert.fail_fields(
         verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
         CHECKS.identity_corrected["finding"],
-        lambda: certified_worst(tables, CHECKS.identity_corrected.id, corrected_certificate),
+        lambda: certified_worst(tables, MEASURES[CHECKS.identity_corrected.id], corrected_certificate),
     )
     records += [
         declared_record(

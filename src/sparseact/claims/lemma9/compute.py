@@ -157,22 +157,19 @@ def measure(net, family: str, k_class: int) -> dict:
     )
 
 
-def inequalities(row: dict) -> list[tuple[str, str, float, float]]:
-    """The inequalities whose FAIL needs the network, as ``(check, step, value, limit)`` of one :func:`measure` row
-    (``value <= limit`` in the assembly's units): ``lemma9/tighter-4k2W2``, both steps of
-    ``lemma9/term-U-corrected``, ``lemma9/transition-union-corrected`` and the concavity step of
-    ``lemma9/transition-corrected``."""
+def inequalities(row: dict) -> list[tuple[str, float, float]]:
+    """The inequalities whose violation needs the network to be certified, as ``(step, value, limit)`` of one
+    :func:`measure` row (``value <= limit`` in the assembly's units): ``tighter`` (``AS / (TIGHTER_FACTOR k^2 W^2)
+    <= 1``), ``U-first`` (``U <= U_FACTOR U_intermediate``), ``U-second`` (``U_intermediate <= U_bound``), ``union``
+    (the transition probability against the union bound with ``UNION_FACTOR``) and ``concavity`` (the concave sum
+    against ``Phi(s, k)``, :func:`concavity_max`). The step names the worst instance's measure
+    (:func:`worst_networks`)."""
     return [
-        ("lemma9/tighter-4k2W2", "tighter", row["ratio_4k2W2"], 1.0),
-        ("lemma9/term-U-corrected", "U-first", row["U"], U_FACTOR * row["U_intermediate"]),
-        ("lemma9/term-U-corrected", "U-second", row["U_intermediate"], row["U_bound"]),
-        (
-            "lemma9/transition-union-corrected",
-            "union",
-            row["transition"],
-            row["transition_union_bound"] * (UNION_FACTOR / 4),
-        ),
-        ("lemma9/transition-corrected", "concavity", row["concave_sum"], row["concavity_max"]),
+        ("tighter", row["ratio_4k2W2"], 1.0),
+        ("U-first", row["U"], U_FACTOR * row["U_intermediate"]),
+        ("U-second", row["U_intermediate"], row["U_bound"]),
+        ("union", row["transition"], row["transition_union_bound"] * (UNION_FACTOR / 4)),
+        ("concavity", row["concave_sum"], row["concavity_max"]),
     ]
 
 
@@ -188,23 +185,23 @@ def worst_networks(measured: list) -> list[dict]:
     Returns
     -------
     list of dict
-        :func:`sparseact.claims._failures.worst_instance` rows (data: the ``step``, the network ``net`` as
-        ``u, W, b`` and its measurement ``row``).
+        :func:`sparseact.claims._failures.worst_instance` rows, measure: the inequality's ``step`` (data: the
+        ``step``, the network ``net`` as ``u, W, b`` and its measurement ``row``).
     """
     worst = {}
     for net, row in measured:
-        for check_id, step, value, limit in inequalities(row):
-            if step not in worst or value - limit > worst[step][2]:
-                worst[step] = (check_id, net, value - limit, row)
+        for step, value, limit in inequalities(row):
+            if step not in worst or value - limit > worst[step][1]:
+                worst[step] = (net, value - limit, row)
     return [
-        worst_instance(check_id, excess, network_label(row), step=step, net=dict(u=net.u, W=net.W, b=net.b), row=row)
-        for step, (check_id, net, excess, row) in worst.items()
+        worst_instance(step, excess, network_label(row), step=step, net=dict(u=net.u, W=net.W, b=net.b), row=row)
+        for step, (net, excess, row) in worst.items()
     ]
 
 
 def run(point: dict, data: dict, rng):
     kind, n = point["kind"], point.get("n")
-    found = []  # the networks and their rows, for the worst instances of the checks whose FAIL needs the network
+    found = []  # the networks and their rows, for the worst instances of the inequalities of `inequalities`
 
     def measured(key, family, k):
         net = network_from_arrays(data, key)

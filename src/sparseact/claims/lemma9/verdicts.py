@@ -48,6 +48,17 @@ V_STEP_INSTANCE = dict(n=10**12, s=4, k=1, W=0.0, B=1.0, c=1.0, C=1000.0)
 #: makes that stated inequality false (statement-error) and leaves Lemma 9 without its argument.
 CHECKS = declared_checks("lemma9")
 
+#: Check id -> the measures of the runs stage's worst networks (the steps of
+#: :func:`sparseact.claims.lemma9.compute.inequalities`) whose violation certifies the check's FAIL: our bound
+#: ``AS <= 4 k^2 W^2``, both steps of the corrected term (U), the union step with its factor 4 and the concavity step of
+#: the corrected transition bound.
+MEASURES = {
+    CHECKS.tighter_4k2W2.id: "tighter",
+    CHECKS.term_U_corrected.id: ("U-first", "U-second"),
+    CHECKS.transition_union_corrected.id: "union",
+    CHECKS.transition_corrected.id: "concavity",
+}
+
 
 # ---------------------------------------------------------------------------
 # verdicts
@@ -68,10 +79,13 @@ def _fail_or_inconclusive(violated: bool, certificate):
 
 
 def _corrected(verdict, tables, check_id, notes=""):
-    """The verdict fields of ``check_id``'s row: a FAIL is certified by the worst recorded network that violates it
-    (:func:`network_certificate`)."""
+    """The verdict fields of ``check_id``'s row: a FAIL is certified by the worst recorded network that violates one
+    of the check's :data:`MEASURES` (:func:`network_certificate`)."""
     return cert.fail_fields(
-        verdict, CHECKS[check_id]["finding"], lambda: certified_worst(tables, check_id, network_certificate), notes
+        verdict,
+        CHECKS[check_id]["finding"],
+        lambda: certified_worst(tables, MEASURES[check_id], network_certificate),
+        notes,
     )
 
 
@@ -807,7 +821,7 @@ def network_certificate(data: dict) -> dict | None:
     ``row``. The certificate recomputes both sides from the network alone.
     """
     spec, row, step = data["net"], data["row"], data["step"]
-    (_, _, value, limit), *_ = [t for t in inequalities(row) if t[1] == step]
+    (_, value, limit), *_ = [t for t in inequalities(row) if t[0] == step]
     if verdict_at_most(value, limit) is not Verdict.FAIL:  # relative slack: (U) is a sum of 2^n n terms
         return None
     function = {"network": spec}

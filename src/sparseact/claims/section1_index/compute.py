@@ -109,7 +109,8 @@ def _junta_deletions(p: int) -> list[dict]:
 
 
 def worst(net, b: int, worst_error, worst_active) -> list[dict]:
-    """The worst instances of the two checks on the network of one ``b``, with the raw data of their certificates.
+    """The worst instances of the construction on the network of one ``b``: whether it computes ``Index_b`` and how
+    sparse it is, with the raw data of their certificates.
 
     Parameters
     ----------
@@ -125,10 +126,10 @@ def worst(net, b: int, worst_error, worst_active) -> list[dict]:
     Returns
     -------
     list of dict
-        :func:`sparseact.claims._failures.worst_instance` rows: ``section1_index/computes`` at ``worst_error``
-        (data ``u, W, b`` of the network, the address length ``bits``, the input ``z`` and ``h(z)``, ``Index_b(z)``),
-        ``section1_index/sparsity`` at ``worst_active`` (``count``: its active neurons) and for the size
-        (``s`` against ``2^b``).
+        :func:`sparseact.claims._failures.worst_instance` rows: measure ``"index-error"`` (``|h - Index_b|``) at
+        ``worst_error`` (data ``u, W, b`` of the network, the address length ``bits``, the input ``z`` and ``h(z)``,
+        ``Index_b(z)``), ``"active-count"`` (active neurons beyond one) at ``worst_active`` (``count``: its active
+        neurons) and ``"neuron-count"`` (``s`` beyond ``2^b``).
     """
     spec = dict(u=net.u, W=net.W, b=net.b)
     rows = []
@@ -137,19 +138,13 @@ def worst(net, b: int, worst_error, worst_active) -> list[dict]:
         h, index = float(net(np.asarray([z]))[0]), float(constructions.index_function(b)(np.asarray([z]))[0])
         where = f"b={b}, z={tuple(int(v) for v in z)}"
         rows.append(
-            worst_instance(
-                "section1_index/computes", abs(h - index), where, kind="value", bits=b, z=z, h=h, index=index, **spec
-            )
+            worst_instance("index-error", abs(h - index), where, kind="value", bits=b, z=z, h=h, index=index, **spec)
         )
     z = [float(v) for v in worst_active]
     count = int(net.evaluate(np.asarray([z]))[1][0])
     where = f"b={b}, z={tuple(int(v) for v in z)}"
+    rows.append(worst_instance("active-count", count - 1, where, kind="active", bits=b, z=z, count=count, **spec))
     rows.append(
-        worst_instance("section1_index/sparsity", count - 1, where, kind="active", bits=b, z=z, count=count, **spec)
-    )
-    rows.append(
-        worst_instance(
-            "section1_index/sparsity", net.n_neurons - 2**b, f"b={b}", kind="size", bits=b, s=net.n_neurons, **spec
-        )
+        worst_instance("neuron-count", net.n_neurons - 2**b, f"b={b}", kind="size", bits=b, s=net.n_neurons, **spec)
     )
     return rows

@@ -135,7 +135,14 @@ def _attack_samples(q, m, p, count, domain, rng) -> dict:
 
 
 def run(point: dict, data: dict, rng) -> dict:
-    """Every check on every secret and every ``y in Z_q^m``; the identity on every ``t in [0, q^2 m)``."""
+    """Every construction on every secret and every ``y in Z_q^m``; the identity on every ``t in [0, q^2 m)``.
+
+    The ``lwr_failures`` table holds, per measure (what differs: ``printed-identity-error``,
+    ``corrected-identity-error``, ``corrected-identity-active``, ``linear-residual``, ``affine-error``, ``lift-error``,
+    ``weights-not-pm1``, ``network-error``, ``network-active``, ``round-network-error``,
+    ``printed-differs-from-rounding``), the first instance where it does, with the raw arguments of its certificate
+    (the assembly builds it and maps its checks to these measures).
+    """
     q, m, p = point["q"], point["m"], point["p"]
     Y = C.zq_points(q, m)
     Z = C.lwr_encode(Y, q)
@@ -144,10 +151,10 @@ def run(point: dict, data: dict, rng) -> dict:
     shifts = np.arange(q * q * m)
     failures = {}
 
-    def record(name, builder, **arguments):
-        """The first instance of check ``name``: the raw arguments of its certificate (the assembly builds it)."""
-        if name not in failures:
-            failures[name] = dict(data=instance_json(dict(builder=builder, **arguments)))
+    def record(measure, builder, **arguments):
+        """The first instance of ``measure``: the raw arguments of its certificate (the assembly builds it)."""
+        if measure not in failures:
+            failures[measure] = dict(data=instance_json(dict(builder=builder, **arguments)))
 
     t = np.arange(q * q * m)
     lam = C.lwr_lambda(t, q, p).astype(np.float64)
@@ -159,7 +166,7 @@ def run(point: dict, data: dict, rng) -> dict:
         j = _first(err)
         if j is not None:
             record(
-                f"identity-{variant}",
+                f"{variant}-identity-error",
                 "identity",
                 q=q,
                 m=m,
@@ -171,7 +178,7 @@ def run(point: dict, data: dict, rng) -> dict:
             )
         if variant == "corrected" and active.max() > 1:
             record(
-                "identity-corrected",
+                "corrected-identity-active",
                 "active-identity",
                 q=q,
                 m=m,
@@ -202,44 +209,46 @@ def run(point: dict, data: dict, rng) -> dict:
             _, residual = C.lwr_linear_form_printed(w, q, Y)
             linear_residual = float(np.abs(residual).max())
             if linear_residual > RESIDUAL_TOL:
-                record("linear-encoding", "linear", q=q, m=m, w=w, Z=Z, target=target, residual=residual)
+                record("linear-residual", "linear", q=q, m=m, w=w, Z=Z, target=target, residual=residual)
         v, c = C.lwr_affine_form(w, q)
         affine = np.abs(c + Z @ v - target)
         j = _first(affine)
         if j is not None:
-            record("affine-encoding", "affine", q=q, m=m, w=w, y=Y[j], z=Z[j], v=v, c_offset=c)
+            record("affine-error", "affine", q=q, m=m, w=w, y=Y[j], z=Z[j], v=v, c_offset=c)
         pre = net.preactivations(X)
         lift = np.abs(pre - (0.5 - (target[:, None] - shifts[None, :]) ** 2))
         if lift.max() > 0:
             j, a = np.unravel_index(int(np.argmax(lift > 0)), lift.shape)
-            record("lift-corrected", "lift", q=q, m=m, w=w, y=Y[j], z=Z[j], a=int(a), W=net.W[a], b=float(net.b[a]))
+            record("lift-error", "lift", q=q, m=m, w=w, y=Y[j], z=Z[j], a=int(a), W=net.W[a], b=float(net.b[a]))
         not_pm1 = float(np.mean(np.abs(net.W) != 1.0))
-        if not_pm1 > 0 and np.any(w) and q == 1 << L and "lifted-weights-pm1" not in failures:
+        if not_pm1 > 0 and np.any(w) and q == 1 << L and "weights-not-pm1" not in failures:
             forced = _diagonal_not_pm1(net, m * L)
             if forced is not None:
                 a, k = forced
-                record("lifted-weights-pm1", "pm1", q=q, m=m, w=w, L=L, a=a, k=k, W=net.W[a])
+                record("weights-not-pm1", "pm1", q=q, m=m, w=w, L=L, a=a, k=k, W=net.W[a])
         values, active = net.evaluate(X)
         expected = C.lwr_function(w, q, p)(Y)
         err = np.abs(values - expected)
         j = _first(err)
         if j is not None:
-            record("network", "network", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(net))
+            record("network-error", "network", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(net))
         j = _first(active, 1)
         if j is not None:
-            record("network", "network-active", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(net))
+            record("network-active", "network-active", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(net))
         rounded = C.lwr_round(Y @ w, q, p).astype(np.float64)
         rounding_net = SparseReLUNetwork(2.0 * C.lwr_round(shifts, q, p), net.W, net.b)
         round_values, round_active = rounding_net.evaluate(X)
         round_err = np.abs(round_values - rounded)
         j = _first(round_err)
         if j is not None:
-            record("network-rounding", "rounding-network", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(rounding_net))
+            record(
+                "round-network-error", "rounding-network", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(rounding_net)
+            )
         margin = margin_attack(rounded, p, REDUCTION_EPS)
         previous = margin_attack(rounded, p, PREVIOUS_EPS)
         differs = np.flatnonzero(rounded != expected)
         if differs.size:
-            record("def15-rounding", "definition", q=q, m=m, p=p, w=w, y=Y[differs[0]])
+            record("printed-differs-from-rounding", "definition", q=q, m=m, p=p, w=w, y=Y[differs[0]])
         enumerated = len(secrets) == q**m
         rows.append(
             dict(
@@ -278,8 +287,8 @@ def run(point: dict, data: dict, rng) -> dict:
         )
     kernel = _kernel_attack(q, m, p, Y)
     attack = _linear_attack(q, m, p, secrets, Y, data) if "attack_samples" in data else None
-    columns = ["check", "q", "m", "p", "domain", "data"]
-    failure_rows = [dict(check=name, q=q, m=m, p=p, domain=q**m, **spec) for name, spec in failures.items()]
+    columns = ["measure", "q", "m", "p", "domain", "data"]
+    failure_rows = [dict(measure=name, q=q, m=m, p=p, domain=q**m, **spec) for name, spec in failures.items()]
     attack_rows = [] if attack is None else [attack["row"]]
     attack_columns = [
         "q",

@@ -14,7 +14,7 @@ import pandas as pd
 
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import at_most_one, instance_arguments, ints
+from sparseact.claims._readings import at_most_one, instance_arguments, ints, of_measures
 from sparseact.claims.section4_lwr.compute import (
     CONJ16_SUCCESS,
     GF_EXTRA_SAMPLES,
@@ -31,6 +31,20 @@ from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: The claim's checks, declared once (checks.yaml); a check FAILs with its declared finding class.
 CHECKS = declared_checks("section4_lwr")
+#: Check id -> the measures of the runs stage's ``lwr_failures`` (what differs, in
+#: :func:`sparseact.claims.section4_lwr.compute.run`'s words) whose first instance certifies the check's FAIL; a check
+#: without measures has no recorded instance (a FAIL of it is INCONCLUSIVE).
+MEASURES = {
+    CHECKS.linear_encoding.id: "linear-residual",
+    CHECKS.affine_encoding.id: "affine-error",
+    CHECKS.identity_printed.id: "printed-identity-error",
+    CHECKS.identity_corrected.id: ("corrected-identity-error", "corrected-identity-active"),
+    CHECKS.lifted_weights_pm1.id: "weights-not-pm1",
+    CHECKS.lift_corrected.id: "lift-error",
+    CHECKS.network.id: ("network-error", "network-active"),
+    CHECKS.network_rounding.id: "round-network-error",
+    CHECKS.def15_rounding.id: "printed-differs-from-rounding",
+}
 
 
 def assemble(block: dict, tables: dict):
@@ -70,7 +84,7 @@ def assemble(block: dict, tables: dict):
         )
         if passed is Verdict.PASS:
             return declared_record(declaration, fill, verdict=Verdict.PASS, **fields)
-        rows = failures[failures["check"] == name] if len(failures) else failures
+        rows = of_measures(failures, MEASURES.get(declaration.id, ())) if len(failures) else failures
         if not len(rows) or declaration["finding"] is None:
             fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
             return declared_record(declaration, fill, verdict=Verdict.INCONCLUSIVE, **fields)
@@ -155,7 +169,8 @@ def assemble(block: dict, tables: dict):
             f"entries 2a); the real weights are verified by {CHECKS.lift_corrected.id} and {CHECKS.scale.id}."
             + (
                 ""
-                if pm1_verdict is Verdict.PASS or (len(failures) and (failures["check"] == "lifted-weights-pm1").any())
+                if pm1_verdict is Verdict.PASS
+                or (len(failures) and len(of_measures(failures, MEASURES[CHECKS.lifted_weights_pm1.id])))
                 else " No instance with q a power of two in the grid: the uniqueness argument behind the certificate "
                 "needs z(y) to cover the cube."
             ),

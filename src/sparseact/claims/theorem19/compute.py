@@ -132,8 +132,9 @@ def bound_value(bound: str, variables: dict) -> float:
 
 
 def worst_order(X, zetas, s, k, W, B, pairs, instances) -> dict:
-    """The worst instance of ``value <= limit + ORDER_TOL`` over the sign vectors of one sample
-    (``theorem19/estimators``), with the raw data of its certificate.
+    """The worst instance of ``value <= limit + ORDER_TOL`` over the sign vectors of one sample (measure
+    ``"estimator-order"``: no network of the class above the exact sup's upper bracket or the proof's quantity), with
+    the raw data of its certificate.
 
     Parameters
     ----------
@@ -165,7 +166,7 @@ def worst_order(X, zetas, s, k, W, B, pairs, instances) -> dict:
     excess, zeta, network, value, limit, label, instance = best
     lhs_value = float(np.mean(zeta * (np.maximum(X @ network.W.T - network.b, 0.0) @ network.u)))
     return worst_instance(
-        "theorem19/estimators",
+        "estimator-order",
         excess,
         instance,
         X=X,
@@ -308,13 +309,13 @@ def _run_scale(point, X):
             certificates.append(
                 dict(bound="eq1", R=R, data=instance_json(rademacher_data(Xr, exact, 1, 1, W, 0.0, "eq1", R)))
             )
-            # (15) at k = 1 is (1): the same networks refute it (its own formula, for theorem19/eq15-scale)
+            # (15) at k = 1 is (1): the same networks refute it (by its own formula)
             certificates.append(
                 dict(bound="eq15", R=R, data=instance_json(rademacher_data(Xr, exact, 1, 1, W, 0.0, "eq15", R)))
             )
     ratio, where, Xr, exact, R = found[0]
     data = rademacher_data(Xr, exact, 1, 1, W, 0.0, "eq1_corrected", R)
-    worst = worst_instance("theorem19/scale-corrected", ratio, where, exact=exact.exact, **data)
+    worst = worst_instance("exact-over-eq1-corrected", ratio, where, exact=exact.exact, **data)
     return pd.DataFrame(rows), certificates, [worst]
 
 

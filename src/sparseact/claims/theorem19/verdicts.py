@@ -35,6 +35,14 @@ DIMENSION_SLOPE_TOL = 0.1
 
 #: The claim's checks, declared once (checks.yaml).
 CHECKS = declared_checks("theorem19")
+#: Check id -> the measure of the runs stage's worst instances whose violation certifies the check's FAIL: a network of
+#: the class above the exact sup's upper bracket or the proof's quantity
+#: (:func:`sparseact.claims.theorem19.compute.worst_order`), and the exact ``R_H`` over the corrected (1) on the scale
+#: points.
+MEASURES = {
+    CHECKS.estimators.id: "estimator-order",
+    CHECKS.scale_corrected.id: "exact-over-eq1-corrected",
+}
 
 
 def _find_certificate(certs, point: str, bound: str, R: float | None = None) -> dict:
@@ -123,7 +131,7 @@ def assemble(block: dict, tables: dict):
     fail = cert.fail_fields(
         verdict_all([verdict_at_most(gap, ORDER_TOL), verdict_at_most(proof_gap, ORDER_TOL)]),
         CHECKS.estimators["finding"],
-        lambda: certified_worst(tables, CHECKS.estimators.id, estimator_certificate),
+        lambda: certified_worst(tables, MEASURES[CHECKS.estimators.id], estimator_certificate),
         notes=f"max (lower - exact upper bracket) {gap:.3g}; max (exact - proof quantity) "
         f"{proof_gap:.3g}; the worst value is how close the scalable lower bound gets to the "
         "exact sup",
@@ -233,7 +241,7 @@ def assemble(block: dict, tables: dict):
             ]
         ),
         CHECKS.scale_corrected["finding"],
-        lambda: certified_worst(tables, CHECKS.scale_corrected.id, scale_corrected_certificate),
+        lambda: certified_worst(tables, MEASURES[CHECKS.scale_corrected.id], scale_corrected_certificate),
         notes="for s = 1 the corrected (1) is at least (WR+B)/sqrt(m), the classical one-neuron bound (contraction "
         "and the linear-class bound), so it holds for every sample; it equals (1) wherever m(R+B) >= e",
     )

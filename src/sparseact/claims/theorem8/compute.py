@@ -278,7 +278,8 @@ def _run_target(point: dict, data: dict):
 
 
 def worst_ch(target: str, net, values, n: int, C_H: float) -> dict:
-    """The instance of ``max_x |h(x)| <= C_H`` (``theorem8/C_H``) of one target, with the raw data of its certificate.
+    """The instance of ``max_x |h(x)| <= C_H`` (measure ``"sup-h-over-C_H"``) of one target, with the raw data of its
+    certificate.
 
     Parameters
     ----------
@@ -291,7 +292,7 @@ def worst_ch(target: str, net, values, n: int, C_H: float) -> dict:
     n : int
         Input dimension.
     C_H : float
-        The check's ``k(W sqrt(n) + B)``.
+        The bound ``k(W sqrt(n) + B)``.
 
     Returns
     -------
@@ -305,7 +306,7 @@ def worst_ch(target: str, net, values, n: int, C_H: float) -> dict:
     j = int(np.argmax(np.abs(values)))
     x = [1 - 2 * ((j >> i) & 1) for i in range(n)]
     return worst_instance(
-        "theorem8/C_H", ratio, f"{target}, x = {tuple(x)}", u=net.u, W=net.W, b=net.b, x=x, top=top, C_H=C_H, n=n
+        "sup-h-over-C_H", ratio, f"{target}, x = {tuple(x)}", u=net.u, W=net.W, b=net.b, x=x, top=top, C_H=C_H, n=n
     )
 
 

@@ -58,6 +58,9 @@ PROJECTION_INSTANCE = dict(eps=0.02, d=1)
 
 #: The claim's checks, declared once (checks.yaml).
 CHECKS = declared_checks("theorem8")
+#: Check id -> the measure of the runs stage's worst instance per target whose violation certifies the check's FAIL:
+#: ``max_x |h(x)| / C_H`` (:func:`sparseact.claims.theorem8.compute.worst_ch`).
+MEASURES = {CHECKS.C_H.id: "sup-h-over-C_H"}
 #: The wide grid of the rho checks, as their check texts name it.
 WIDE_GRID = {"n": list(WIDE_N), "s": list(WIDE_S), "k": list(WIDE_K), "W": list(WIDE_W), "B": list(WIDE_B)}
 
@@ -227,7 +230,7 @@ def _ch_record(targets, tables):
     fail = cert.fail_fields(
         verdict_at_most(float(ratio.max()), 1.0),
         CHECKS.C_H["finding"],
-        lambda: certified_worst(tables, CHECKS.C_H.id, ch_certificate),
+        lambda: certified_worst(tables, MEASURES[CHECKS.C_H.id], ch_certificate),
         notes=(
             "per target: "
             + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio, strict=True))
