@@ -1,6 +1,7 @@
 """Every file a run produces comes back when deleted: after the session's quick run (tests/test_workflow.py's
 ``quick_run``), in a copy, one file of each kind is deleted at a time and ``snakemake -n`` must plan the job that
-writes it (or, for the files the workflow writes when it starts, write it again).
+writes it; the files the workflow writes when it starts (code and completeness stamps) are deleted together, one of
+each kind, and one start must write each of them again.
 
 A kind is a produced file's path with the claim, shard and member names replaced (``figures/{claim}/{name}.png``,
 ``runs/{claim}/{name}.json``, ``report/graph.html``...), so the kinds are read from the run, not typed here: a new
@@ -97,15 +98,30 @@ def test_every_kind_of_produced_file_is_rebuilt_when_deleted(deletable, quick_ru
     kinds = produced_kinds(results)
     assert len(kinds) >= 30, sorted(kinds)
     failures, writers = [], {}
+
+    def restore(names):  # the files and the start-up files as the run left them, time stamps included
+        for name in [*names, *(f"{folder}/{p.name}" for folder in START_UP for p in (pristine / folder).iterdir())]:
+            shutil.copy2(pristine / name, results / name)
+
+    # the start-up writes each of its files whatever the others' state, so one start checks all of them
+    start_up = {kind: relative for kind, relative in kinds.items() if relative.split("/")[0] in START_UP}
+    assert start_up, "no file written at start-up"
+    for relative in start_up.values():
+        (results / relative).unlink()
+    try:
+        snakemake(deletable, "-n")
+        failures += [
+            f"{kind}: not written again at start-up" for kind, rel in start_up.items() if not (results / rel).is_file()
+        ]
+    finally:
+        restore(start_up.values())
     for kind, relative in kinds.items():
+        if kind in start_up:
+            continue
         path = results / relative
         path.unlink()
         try:
             plan = snakemake(deletable, "-n")
-            if relative.split("/")[0] in START_UP:
-                if not path.is_file():
-                    failures.append(f"{kind}: not written again at start-up")
-                continue
             stamps = [
                 f"{QUICK}/stamps/{stamp.name}"
                 for stamp in (results / "stamps").glob("*.txt")
@@ -115,12 +131,8 @@ def test_every_kind_of_produced_file_is_rebuilt_when_deleted(deletable, quick_ru
             if "Nothing to be done" in plan or writer is None:
                 failures.append(f"{kind} ({relative}): not planned")
             writers[kind] = writer
-        finally:  # the file and the start-up files as the run left them, time stamps included
-            for name in [
-                relative,
-                *(f"{folder}/{p.name}" for folder in START_UP for p in (pristine / folder).iterdir()),
-            ]:
-                shutil.copy2(pristine / name, results / name)
+        finally:
+            restore([relative])
     assert not failures, "\n".join(failures)
     # every rule whose outputs a reader uses is among the writers (rule all only requests; docs_figure copies the full
     # run's figures to docs/, which a run into another results directory leaves alone)

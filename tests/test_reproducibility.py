@@ -2,8 +2,9 @@
 one-node SLURM cluster the same results.
 
 The second run is the cluster's where this session runs the cluster test (:func:`second_run`): its jobs go through
-sbatch, in another process layout and scheduling order, and it compiles its own kernels, so comparing every file of
-it with the session's run is the stronger test, and the quick config is not run a third time. Elsewhere (not root on
+sbatch, in another process layout and scheduling order (its kernels jobs too, which load the session's compiled
+kernels, as every copy of this suite does), so comparing every file of it with the session's run is the stronger
+test, and the quick config is not run a third time. Elsewhere (not root on
 a Debian-like system, or the cluster test deselected) the second run is a local one in a temporary copy.
 
 The cluster is started on this machine by .ci/slurm-cluster.sh (Debian's slurm-wlm and munge, one
@@ -39,8 +40,6 @@ from sparseact.kernels import KERNEL_GROUPS
 
 pytestmark = pytest.mark.workflow
 
-#: What a run needs from the checkout (results, logs and figures are made in the copy).
-COPIED = ("Snakefile", "config", "profiles", "workflow", "notebooks", "src", "environment.yml", "pyproject.toml")
 #: Longest either run may take (the quick config: about 2 minutes locally and 6 on the cluster, idle).
 RUN_SECONDS = 3600
 #: Seconds before the plugin's first status check of submitted jobs, and after each check that saw a job finish
@@ -78,20 +77,9 @@ def slurm_cluster(repo_root, tmp_path_factory):
         subprocess.run(["bash", script, "stop", state], capture_output=True, text=True, timeout=120)
 
 
-def workflow_copy(repo_root: Path, where: Path) -> Path:
-    where.mkdir()
-    for name in COPIED:
-        source = repo_root / name
-        if source.is_dir():
-            shutil.copytree(source, where / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-        else:
-            shutil.copy2(source, where / name)
-    return where
-
-
 def start(copy: Path, env: dict, *args: str) -> tuple[subprocess.Popen, float]:
-    """Start one Snakemake call in ``copy`` (its own sources, numba cache), its output to ``copy/snakemake.log``."""
-    env = dict(env, PYTHONPATH=str(copy / "src"), NUMBA_CACHE_DIR=str(copy / ".numba"))
+    """Start one Snakemake call in ``copy`` (its own sources and numba cache), its output to ``copy/snakemake.log``."""
+    env = dict(env, PYTHONPATH=str(copy / "src"))
     with open(copy / "snakemake.log", "w") as log:
         proc = subprocess.Popen(
             ["snakemake", "--configfile", "config/quick.yaml", *args],
@@ -124,8 +112,10 @@ CLUSTER_TEST = "test_quick_config_on_a_real_cluster_matches_the_local_run"
 
 @pytest.fixture(scope="module")
 def cluster_run(repo_root, tmp_path_factory, slurm_cluster, request) -> tuple[Path, str]:
-    """The quick config through profiles/slurm on the cluster, in a temporary copy: the copy and Snakemake's output."""
-    cluster = workflow_copy(repo_root, tmp_path_factory.mktemp("cluster-run") / "cluster")
+    """The quick config through profiles/slurm on the cluster, in a temporary copy with the session's compiled kernels
+    (:func:`compiled_kernels`): the copy and Snakemake's output."""
+    kernels = request.getfixturevalue("compiled_kernels")
+    cluster = copy_repo(repo_root, tmp_path_factory.mktemp("cluster-run") / "cluster", kernels=kernels)
     started = start(
         cluster,
         slurm_cluster,

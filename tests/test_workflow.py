@@ -155,20 +155,26 @@ def compiled_kernels(repo_root, tmp_path_factory):
     """A copy of the repository whose numba kernels are compiled, once per session, for :func:`copy_repo`'s
     ``kernels``. Read it, never edit it.
 
-    The kernels job's command compiles them in the checkout's own numba cache (beside its sources, as the tests
+    The kernels jobs' command compiles them in the checkout's own numba cache (beside its sources, as the tests
     that call the library in process do: a fresh clone's session compiles them once, not once here and once there),
-    and the copy takes them with the sources."""
+    one process per group side by side, as the workflow's kernels jobs do; the copy takes them with the sources."""
 
     def make(work):
         work.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            ["python", "-m", "sparseact.cli", "compile-kernels", "--out", str(work.parent / "kernels.txt")],
-            cwd=work.parent,
-            check=True,
-            capture_output=True,
-            timeout=1200,
-            env=dict(environment(work), PYTHONPATH=str(repo_root / "src")),
-        )
+        compiling = [
+            subprocess.Popen(
+                ["python", "-m", "sparseact.cli", "compile-kernels", "--group", group, "--out", f"{group}.txt"],
+                cwd=work.parent,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env=dict(environment(work), PYTHONPATH=str(repo_root / "src")),
+            )
+            for group in KERNEL_GROUPS
+        ]
+        for process in compiling:
+            output, _ = process.communicate(timeout=1200)
+            assert process.returncode == 0, output[-3000:]
         copy_repo(repo_root, work, kernels=repo_root)
 
     return once_per_session(tmp_path_factory, "compiled-kernels", make)

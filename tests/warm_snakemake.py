@@ -30,15 +30,26 @@ _BASE_PATH = [p for p in sys.path if p and p not in os.environ.get("PYTHONPATH",
 
 
 def _preload() -> None:
-    """What every ``snakemake`` call does before reading the Snakefile: import the command line and the API, and
-    collect the executor and storage plugins."""
+    """What every ``snakemake`` call does before reading the Snakefile: import the command line and the API, collect
+    the executor, storage and report plugins, and import what Snakemake imports on first use (``smart_open``, through
+    which its source cache opens the Snakefile, and ``snakemake.report``); and the third-party modules the
+    Snakefile's library imports (``numpy``, ``pandas``, ``jsonschema``, ``yaml``). Each child forgets only the
+    library (``sparseact``), which is the copy's own."""
+    import jsonschema  # noqa: F401 (each import here is loaded before the fork, for every child)
+    import numpy  # noqa: F401
+    import pandas  # noqa: F401
+    import smart_open  # noqa: F401
     import snakemake.api
-    import snakemake.cli  # noqa: F401 (imported to be loaded before the fork, as snakemake.api is)
+    import snakemake.cli
+    import snakemake.report  # noqa: F401
+    import yaml  # noqa: F401
     from snakemake_interface_executor_plugins.registry import ExecutorPluginRegistry
+    from snakemake_interface_report_plugins.registry import ReportPluginRegistry
     from snakemake_interface_storage_plugins.registry import StoragePluginRegistry
 
     ExecutorPluginRegistry()
     StoragePluginRegistry()
+    ReportPluginRegistry()
 
 
 def _in_forkserver() -> bool:
