@@ -655,7 +655,7 @@ def _lift_failure(m, S, a, y, w, beta, variant) -> dict:
     return _spec(m, S, variant, f"{where}: 1/2 - (sum_S y_i - a)^2 = {quadratic:g}, <w, x(y)> - b = {lifted:g}", c)
 
 
-def _active_failure(name, m, S, y, shifts) -> dict:
+def _active_failure(m, S, y, shifts) -> dict:
     y, S_list, A = ints(y), list(S), ints(shifts)
     count = sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)
     expr = "sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)"
