@@ -211,3 +211,14 @@ def test_identity_printed_is_about_the_network(records):
     assert records["identity-vs-printed-chi"].verdict.value == "PASS"
     assert records["identity-printed"].statement_id == "section4-parity-network"
     assert {r.verdict.value for r in records.values() if r.statement_id == "section4-parity-identity"} == {"PASS"}
+
+
+def test_the_identity_active_certificate_builds_from_its_recorded_data():
+    """The identity's active-count certificate (a FAIL the grid never meets: integer shifts fire one ReLU at most)
+    builds from the data the runs stage records for it (builder ``active``: ``m, S, y, shifts``); a repeated shift
+    makes two ReLUs fire."""
+    from sparseact.claims.section4_parity.verdicts import certify
+
+    failure = certify(dict(builder="active", m=2, S=[0], y=[1, 1], shifts=[1, 1]))
+    assert failure["counterexample"] == "m=2, S=[0], y=(1, 1): 2 active"
+    assert failure["certificate"]["lhs_value"] == 2 and failure["variant"] == ""

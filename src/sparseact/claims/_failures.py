@@ -13,8 +13,11 @@ check, certified by the ``verdicts`` module from that data) as the ``build`` of
 :func:`sparseact.verify.certificates.fail_fields`. The counterexample counts the recorded
 worst instances (one per point and measure, or per network where a point has several) that violate the
 check. Claims whose checks are decided on the first differing input of an exhaustive
-enumeration (appendixA, section4_lwr, section4_parity, theorem13) record that input's raw data
-in their own tables instead, with :func:`instance_json`. This module imports nothing from
+enumeration record that input's raw data in their own tables instead: one row per measure (and per
+network, in appendixA), in a column ``measure`` (section4_lwr's ``lwr_failures`` and section4_parity's
+``parity_failures``, with :func:`instance_json`; appendixA's ``sqrt_q_failures``), which the claim's ``verdicts.MEASURES`` maps
+its checks to and reads with :func:`sparseact.claims._readings.of_measures` (theorem13 keeps the
+first input of each kind in columns of its ``theorem13-junta`` rows). This module imports nothing from
 :mod:`sparseact.verify`, so the runs stage's code closure holds no tolerance.
 """
 

@@ -130,6 +130,11 @@ def _instance(net, x, **data) -> str:
 
 
 def _sqrt_q_rows(point: dict, data: dict):
+    """Per row family of a ``b<b>-d<d>`` or ``b<b>-ones`` point (``Gamma = sqrt(q)``), every input: the ``sqrt_q``
+    row, and the ``sqrt_q_failures`` rows named by their measure: ``max-active``, the input with the most active
+    neurons when more than one fires, and ``max-abs-error``, the first input with the largest
+    ``|F - sigma(<w_x, y>)|`` when it is not 0, each with the raw data of its certificate (the assembly decides, builds
+    it and maps its checks to these measures)."""
     b, q = point["b"], point["q"]
     gamma = float(np.sqrt(q))
     families = RANDOM_FAMILIES if point["kind"] == "draw" else (ONES,)
@@ -169,7 +174,7 @@ def _sqrt_q_rows(point: dict, data: dict):
         if max_active > 1:
             failures.append(
                 dict(
-                    check="active",
+                    measure="max-active",
                     family=family,
                     b=b,
                     q=q,
@@ -186,7 +191,7 @@ def _sqrt_q_rows(point: dict, data: dict):
             x, value, expected = bad_input
             failures.append(
                 dict(
-                    check="computes",
+                    measure="max-abs-error",
                     family=family,
                     b=b,
                     q=q,
@@ -273,7 +278,7 @@ def run(point: dict, data: dict, rng) -> dict:
             )
         return {"whp": pd.DataFrame(rows), "whp_split": pd.DataFrame([split])}
     rows, failures = _sqrt_q_rows(point, data)
-    failure_columns = ["check", "family", "b", "q", "max_active", "counterexample", "data"]
+    failure_columns = ["measure", "family", "b", "q", "max_active", "counterexample", "data"]
     tables = {"sqrt_q": pd.DataFrame(rows), "sqrt_q_failures": pd.DataFrame(failures, columns=failure_columns)}
     if point["kind"] == "draw":
         Wy = network_from_arrays(data, "F.unit-gaussian").W[:, b:]

@@ -13,6 +13,7 @@ import pandas as pd
 
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
+from sparseact.claims._readings import of_measures
 from sparseact.claims.appendixA.compute import format_input, ones_tail, split_network
 from sparseact.paper import paper_ref
 from sparseact.publish.statements import TIGHTNESS_COLUMNS
@@ -22,6 +23,16 @@ from sparseact.verify.verdicts import Verdict, has_slope, loglog_slope, verdict_
 
 #: The claim's checks, declared once (checks.yaml).
 CHECKS = declared_checks("appendixA")
+#: Check id -> the measure of the runs stage's ``sqrt_q_failures`` (in :func:`sparseact.claims.appendixA.compute.run`'s
+#: words: ``max-active``, the input with the most active neurons; ``max-abs-error``, the input with the largest
+#: ``|F - sigma(<w_x, y>)|``) whose recorded instances certify the check's FAIL.
+MEASURES = {
+    CHECKS.sparse_sqrt_q_printed.id: "max-active",
+    CHECKS.sparse_sqrt_q_corrected.id: "max-active",
+    CHECKS.sparse_sqrt_q_l1.id: "max-active",
+    CHECKS.computes.id: "max-abs-error",
+    CHECKS.computes_printed.id: "max-abs-error",
+}
 #: Families with ``||w_alpha||_2 = 1`` (the corrected hypothesis).
 UNIT_FAMILIES = ("unit-gaussian", "unit-sign")
 #: Families whose entries are Gaussian (non-zero almost surely): the dense-weights check.
@@ -62,7 +73,7 @@ def whp_slopes(whp):
 
 def assemble(block: dict, tables: dict):
     sq, whp = tables["sqrt_q"], tables["whp"]
-    failures = tables.get("sqrt_q_failures", pd.DataFrame(columns=["check"]))
+    failures = tables.get("sqrt_q_failures", pd.DataFrame(columns=["measure"]))
     q, wq = block["q"], block["whp"]["q"]
     grid = f"b in {sorted(set(int(b) for b in sq['b']))}, q = {q}, {block['weight_draws']} draw(s) per family"
     whp_grid = (
@@ -107,19 +118,28 @@ def assemble(block: dict, tables: dict):
         )
 
     def worst_failure(check, part):
-        """The failure of ``check`` with most active neurons (then smallest b) among the instances in ``part``."""
+        """The recorded instance of ``check``'s measure with most active neurons (then smallest b) among the
+        instances in ``part`` that violate the check, with its certificate."""
         if not len(failures):
             return None
         keys = set(zip(part["point"], part["family"], strict=True))
         mine = np.array([key in keys for key in zip(failures["point"], failures["family"], strict=True)], dtype=bool)
-        rows = failures[(failures["check"] == check).to_numpy() & mine]
-        if check == "computes":  # the runs stage records each network's largest |F - sigma(<w_x, y>)| > 0
-            data = [json.loads(d) for d in rows["data"]]
-            rows = rows[[verdict_equal(d["value"], d["target"])[0] is Verdict.FAIL for d in data]]
+        rows = of_measures(failures[mine], MEASURES[check.id])
+
+        def differs(text):
+            """Whether a recorded |F - sigma(<w_x, y>)| > 0 (each network's largest) is a violation."""
+            data = json.loads(text)
+            return verdict_equal(data["value"], data["target"])[0] is Verdict.FAIL
+
+        violates = [
+            measure != "max-abs-error" or differs(text)
+            for measure, text in zip(rows["measure"], rows["data"], strict=True)
+        ]
+        rows = rows[np.array(violates, dtype=bool)]
         if not len(rows):
             return None
         row = rows.sort_values(["max_active", "b"], ascending=[False, True], kind="stable").iloc[0]
-        build = active_certificate if check == "active" else computes_certificate
+        build = CERTIFICATES[row["measure"]]
         return dict(counterexample=row["counterexample"], certificate=build(json.loads(row["data"])))
 
     unit = sq[sq["max_w_norm2"] <= 1.0 + NORM_TOL]
@@ -134,7 +154,7 @@ def assemble(block: dict, tables: dict):
             printed_worst,
             "max active neurons",
             len(sq),
-            failure=worst_failure("active", sq),
+            failure=worst_failure(CHECKS.sparse_sqrt_q_printed, sq),
             notes="The printed statement puts no condition on w_alpha; a neuron alpha != x fires iff "
             "<w_alpha, y> > 2 Gamma d(x, alpha), so rows with ||w_alpha||_1 > 2 Gamma break it (all-ones "
             "rows: x and its b neighbours fire at y = 1). Every instance with > 1 active has "
@@ -151,7 +171,7 @@ def assemble(block: dict, tables: dict):
             int(unit["max_active"].max()),
             "max active neurons",
             len(unit),
-            failure=worst_failure("active", unit),
+            failure=worst_failure(CHECKS.sparse_sqrt_q_corrected, unit),
             notes="||w||_1 <= sqrt(q) ||w||_2 <= Gamma < 2 Gamma, so only alpha = x can fire",
         ),
         record(
@@ -161,7 +181,7 @@ def assemble(block: dict, tables: dict):
             int(l1["max_active"].max()) if len(l1) else 0,
             "max active neurons",
             len(l1),
-            failure=worst_failure("active", l1),
+            failure=worst_failure(CHECKS.sparse_sqrt_q_l1, l1),
             notes="necessary as well for equal rows: all-ones rows exceed it (||w||_1 = q > 2 sqrt(q) for q > 4) "
             "and fire 1 + b neurons when q < 4 sqrt(q), i.e. q < 16",
         ),
@@ -175,7 +195,7 @@ def assemble(block: dict, tables: dict):
             unit_err,
             "max |F - sigma(<w_x, y>)|",
             len(unit),
-            failure=worst_failure("computes", unit),
+            failure=worst_failure(CHECKS.computes, unit),
             notes="as printed (arbitrary w_alpha) this fails together with 1-sparsity: max |F - sigma(<w_x,y>)| = "
             f"{float(sq['max_abs_error'].max()):.4g} over all families",
         )
@@ -189,7 +209,7 @@ def assemble(block: dict, tables: dict):
             all_err,
             "max |F - sigma(<w_x, y>)|",
             len(sq),
-            failure=worst_failure("computes", sq),
+            failure=worst_failure(CHECKS.computes_printed, sq),
             notes="With rows of l1 norm above 2 Gamma the neighbours of x fire too and add to F (erratum appendixA-sqrt-q: "
             f"the missing hypothesis ||w_alpha||_2 <= 1); with it F = sigma(<w_x, y>) ({CHECKS.computes.id})",
         )
@@ -428,6 +448,10 @@ def computes_certificate(data: dict) -> dict:
         "sigma(<w_x, y>)",
         f"input {format_input(x)}, x the first {b} coordinates",
     )
+
+
+#: The certificate builder of a recorded instance, by its measure (:data:`MEASURES`).
+CERTIFICATES = {"max-active": active_certificate, "max-abs-error": computes_certificate}
 
 
 def split_certificate(row) -> dict | None:

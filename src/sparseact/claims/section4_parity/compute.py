@@ -86,16 +86,24 @@ def _run_scale(point: dict, data: dict) -> dict:
 
 
 def _run_exhaustive(point: dict, data: dict) -> dict:
-    """Every check on every ``S``, ``y`` (and integer ``a in [-m, m]`` for the lift), printed and corrected."""
+    """Every construction on every ``S``, ``y`` (and integer ``a in [-m, m]`` for the lift), printed and corrected.
+
+    The ``parity_failures`` table holds, per measure (what differs, per variant ``printed`` or ``corrected``:
+    ``<variant>-lift-error``, ``<variant>-chi-error``, ``printed-identity-vs-chi-error``, ``<variant>-identity-error``,
+    ``<variant>-network-error``, ``<variant>-network-active``, ``<variant>-neuron-count``; and ``identity-active``),
+    the first instance where it does, with the raw arguments of its certificate (the assembly builds it and maps its
+    checks to these measures).
+    """
     m = point["m"]
     Y = hypercube(m)
     X = C.quadratic_lift(Y)
     rows, failures = [], {}
     chi = {"printed": C.chi_printed, "corrected": _chi_corrected}
 
-    def record(check_name, builder, **arguments):
-        if check_name not in failures:
-            failures[check_name] = _instance(builder, **arguments)
+    def record(measure, builder, **arguments):
+        """The first instance of ``measure``: the raw arguments of its certificate (the assembly builds it)."""
+        if measure not in failures:
+            failures[measure] = _instance(builder, **arguments)
 
     for i, mask in enumerate(data["subsets"]):
         S = _subset(mask)
@@ -114,31 +122,42 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
                 lift_errors.append(float(err.max()))
                 j = _first(err)
                 if j is not None:
-                    record(f"lift-{variant}", "lift", m=m, S=S, a=a, y=Y[j], w=w, beta=beta, variant=variant)
-            errors = {
-                f"chi-{variant}": np.abs(chi_v - parity),
-                "identity-vs-printed-chi": np.abs(identity - chi_v) if variant == "printed" else None,
-                f"identity-{variant}": np.abs(identity - parity),
-                f"network-{variant}": np.abs(values - parity),
-            }
-            for name, err in errors.items():
-                j = None if err is None else _first(err)
-                arguments = dict(name=name, m=m, S=S, shifts=shifts, y=Y[j], x=X[j], net=_net(net), variant=variant)
-                if j is not None and name == "network-printed" and len(S) == m:
-                    # at S = [m] the printed weights are right: the failure is the encoding's alone
-                    failures[name] = _instance("failure", **arguments)
-                elif j is not None:
-                    record(name, "failure", **arguments)
+                    record(f"{variant}-lift-error", "lift", m=m, S=S, a=a, y=Y[j], w=w, beta=beta, variant=variant)
+            chi_error, identity_error = np.abs(chi_v - parity), np.abs(identity - parity)
+            network_error = np.abs(values - parity)
+            # measure -> (the certificate's builder, |left side - right side| at every y)
+            differences = {f"{variant}-chi-error": ("chi", chi_error)}
+            if variant == "printed":
+                differences["printed-identity-vs-chi-error"] = ("identity-vs-chi", np.abs(identity - chi_v))
+            differences[f"{variant}-identity-error"] = ("identity", identity_error)
+            differences[f"{variant}-network-error"] = ("network", network_error)
+            for measure, (builder, err) in differences.items():
+                j = _first(err)
+                if j is None:
+                    continue
+                arguments = dict(m=m, S=S, shifts=shifts, y=Y[j], x=X[j], net=_net(net), variant=variant)
+                if measure == "printed-network-error" and len(S) == m:
+                    # at S = [m] the printed weights are right: the difference is the encoding's alone
+                    failures[measure] = _instance(builder, **arguments)
+                else:
+                    record(measure, builder, **arguments)
             j = _first(identity_active, 1)
             if j is not None:
-                record("identity-one-active", "active", m=m, S=S, y=Y[j], shifts=shifts)
+                record("identity-active", "active", m=m, S=S, y=Y[j], shifts=shifts)
             j = _first(active, 1)
             if j is not None:
                 record(
-                    f"sparsity-{variant}", "network-active", m=m, S=S, y=Y[j], x=X[j], net=_net(net), variant=variant
+                    f"{variant}-network-active",
+                    "network-active",
+                    m=m,
+                    S=S,
+                    y=Y[j],
+                    x=X[j],
+                    net=_net(net),
+                    variant=variant,
                 )
             if net.n_neurons > 2 * m:
-                record(f"sparsity-{variant}", "neuron-count", m=m, S=S, net=_net(net), variant=variant)
+                record(f"{variant}-neuron-count", "neuron-count", m=m, S=S, net=_net(net), variant=variant)
             norms = np.linalg.norm(net.W, axis=1)
             rescaled = {}
             if variant == "corrected":
@@ -162,12 +181,12 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
                     S=label,
                     size=len(S),
                     variant=variant,
-                    chi_error=float(errors[f"chi-{variant}"].max()),
+                    chi_error=float(chi_error.max()),
                     identity_vs_chi_error=float(np.abs(identity - chi_v).max()),
-                    identity_error=float(errors[f"identity-{variant}"].max()),
+                    identity_error=float(identity_error.max()),
                     identity_max_active=int(identity_active.max()),
                     lift_error=max(lift_errors),
-                    network_error=float(errors[f"network-{variant}"].max()),
+                    network_error=float(network_error.max()),
                     max_active_support=int(active.max()),
                     neurons=net.n_neurons,
                     neuron_limit=2 * m,
@@ -180,8 +199,8 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
                     max_active_cube=(net.max_active() if point["full_cube"] and variant == "corrected" else -1),
                 )
             )
-    failure_rows = [dict(check=name, **spec) for name, spec in failures.items()]
-    columns = ["check", "m", "S", "variant", "data"]
+    failure_rows = [dict(measure=name, **spec) for name, spec in failures.items()]
+    columns = ["measure", "m", "S", "variant", "data"]
     return {
         "parity": pd.DataFrame(rows),
         "parity_failures": pd.DataFrame(failure_rows, columns=columns),
@@ -269,7 +288,7 @@ def _net(net) -> dict:
 
 
 def _instance(builder: str, **arguments) -> dict:
-    """A row of the ``parity_failures`` table: the first input where a check's two sides differ, with the raw
+    """A row of the ``parity_failures`` table: the first input where a measure's two sides differ, with the raw
     data its certificate needs (``builder`` names the certificate of
     :data:`sparseact.claims.section4_parity.verdicts.CERTIFICATES`; ``arguments`` are its arguments)."""
     S = arguments["S"]

@@ -7,13 +7,14 @@ the measurements: :mod:`sparseact.claims.section4_parity.compute`.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import at_most_one, instance_arguments, ints
+from sparseact.claims._readings import at_most_one, instance_arguments, ints, of_measures
 from sparseact.claims.section4_parity.compute import PARSEVAL_QUERIES, VARIANT_LABELS
 from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert
@@ -28,6 +29,23 @@ SCALE_B_CONSTANT = 2.0
 
 #: The claim's checks, declared once (checks.yaml); a check FAILs with its declared finding class.
 CHECKS = declared_checks("section4_parity")
+#: Check id -> the measures of the runs stage's ``parity_failures`` (what differs, in
+#: :func:`sparseact.claims.section4_parity.compute.run`'s words) whose first instance certifies the check's FAIL; a
+#: check without measures has no recorded instance (a FAIL of it is INCONCLUSIVE).
+MEASURES = {
+    CHECKS.chi_printed.id: "printed-chi-error",
+    CHECKS.chi_corrected.id: "corrected-chi-error",
+    CHECKS.identity_vs_printed_chi.id: "printed-identity-vs-chi-error",
+    CHECKS.identity_printed.id: "printed-identity-error",
+    CHECKS.identity_corrected.id: "corrected-identity-error",
+    CHECKS.identity_one_active.id: "identity-active",
+    CHECKS.lift_printed.id: "printed-lift-error",
+    CHECKS.lift_corrected.id: "corrected-lift-error",
+    CHECKS.network_printed.id: "printed-network-error",
+    CHECKS.network_corrected.id: "corrected-network-error",
+    CHECKS.sparsity_printed.id: ("printed-network-active", "printed-neuron-count"),
+    CHECKS.sparsity_corrected.id: ("corrected-network-active", "corrected-neuron-count"),
+}
 
 
 def assemble(block: dict, tables: dict):
@@ -39,8 +57,10 @@ def assemble(block: dict, tables: dict):
     ms = sorted(int(m) for m in table["m"].unique())
     grid = f"m in {ms}, every non-empty S, every y in {{-1,1}}^m"
 
-    def failure_of(name):
-        rows = failures[failures["check"] == name] if len(failures) else failures
+    def failure_of(check_id):
+        """The certificate of the first (smallest m, then the order of the run) recorded instance of the check's
+        measures, or None."""
+        rows = of_measures(failures, MEASURES.get(check_id, ())) if len(failures) else failures
         return certify(json.loads(rows.iloc[0]["data"])) if len(rows) else None
 
     exhaustive_range = describe_range(
@@ -64,7 +84,7 @@ def assemble(block: dict, tables: dict):
         )
         if passed is Verdict.PASS:
             return declared_record(declaration, fill, verdict=Verdict.PASS, **fields)
-        failure = failure_of(name) if declaration["finding"] is not None else None
+        failure = failure_of(declaration.id) if declaration["finding"] is not None else None
         if failure is None:
             fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
             return declared_record(declaration, fill, verdict=Verdict.INCONCLUSIVE, **fields)
@@ -573,13 +593,15 @@ def _spec(m, S, variant, counterexample, certificate) -> dict:
     )
 
 
-def _failure(name, m, S, shifts, y, x, net, variant) -> dict:
-    """Certificate of a FAIL of ``chi-*``, ``identity-*`` or ``network-*`` at the input ``y``."""
+def _failure(kind, m, S, shifts, y, x, net, variant) -> dict:
+    """Certificate of ``chi_S(y) != parity`` (``kind`` ``chi``), of the identity against the printed ``chi_S``
+    (``identity-vs-chi``) or against the parity (``identity``), or of ``h(x(y)) != parity`` (``network``), at the
+    input ``y``."""
     y, S_list, A = ints(y), list(S), ints(shifts)
     parity = cert.formula(PARITY_EXPR, y=y, S=S_list)
     parity_value = _parity_value(y, S)
     where = f"m={m}, S={S_list} (0-based), y={tuple(y)}"
-    if name.startswith("chi-"):
+    if kind == "chi":
         expr = CHI_PRINTED_EXPR if variant == "printed" else CHI_CORRECTED_EXPR
         value = _chi_value(y, S, variant)
         c = cert.certificate(
@@ -595,7 +617,7 @@ def _failure(name, m, S, shifts, y, x, net, variant) -> dict:
         )
         return _spec(m, S, variant, f"{where}: chi_S = {value:g}, parity = {parity_value:g}", c)
     value = _identity_value(y, S, A)
-    if name == "identity-vs-printed-chi":
+    if kind == "identity-vs-chi":
         chi_value = _chi_value(y, S, "printed")
         c = cert.certificate(
             "==",
@@ -608,7 +630,7 @@ def _failure(name, m, S, shifts, y, x, net, variant) -> dict:
             where,
         )
         return _spec(m, S, variant, f"{where}: identity = {value:g}, printed chi_S = {chi_value:g}", c)
-    if name.startswith("identity-"):
+    if kind == "identity":
         c = cert.certificate(
             "==",
             cert.formula(IDENTITY_EXPR, y=y, S=S_list, A=A),
@@ -655,7 +677,7 @@ def _lift_failure(m, S, a, y, w, beta, variant) -> dict:
     return _spec(m, S, variant, f"{where}: 1/2 - (sum_S y_i - a)^2 = {quadratic:g}, <w, x(y)> - b = {lifted:g}", c)
 
 
-def _active_failure(name, m, S, y, shifts) -> dict:
+def _active_failure(m, S, y, shifts) -> dict:
     y, S_list, A = ints(y), list(S), ints(shifts)
     count = sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)
     expr = "sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)"
@@ -711,9 +733,9 @@ def _identity_value(y, S, A) -> float:
     return float(sum(2 * max(0.5 - (t - a) ** 2, 0.0) for a in A))
 
 
-#: The certificate builders of :func:`certify`, by the name the runs stage records.
+#: The certificate builders of :func:`certify`, by the name the runs stage records with an instance's data.
 CERTIFICATES = {
-    "failure": _failure,
+    **{kind: partial(_failure, kind) for kind in ("chi", "identity-vs-chi", "identity", "network")},
     "lift": _lift_failure,
     "active": _active_failure,
     "network-active": _network_active_failure,
