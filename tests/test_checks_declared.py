@@ -256,6 +256,45 @@ def test_a_check_id_is_typed_only_in_its_declaration(repo_root):
     assert not found, f"{sum(map(len, found.values()))} check ids typed in code: {found}"
 
 
+def typed_short_names(path, claim: str) -> list[str]:
+    """The ``line: name`` of each string of ``path``'s code (docstrings apart) that types a check of ``claim`` by its
+    short name: a string equal to a hyphenated name after ``<claim>/`` (``"chi-printed"``), or an f-string whose
+    first piece is a hyphen-ended head of one (``f"lift-{variant}"``). A one-word name (``bound``, ``network``) is
+    also the name of a column, a table or a key, so only hyphenated names are held to this."""
+    names = [check_id.split("/", 1)[1] for check_id in declared_checks(claim)]
+    hyphenated = {name for name in names if "-" in name}
+    heads = {name[: i + 1] for name in hyphenated for i, c in enumerate(name) if c == "-"}
+    tree = ast.parse(path.read_text())
+    hits = [f"{node.lineno}: {node.value}" for node in _strings(tree) if node.value in hyphenated]
+    hits += [
+        f"{node.lineno}: f{node.values[0].value!r}..."
+        for node in ast.walk(tree)
+        if isinstance(node, ast.JoinedStr)
+        and node.values
+        and isinstance(node.values[0], ast.Constant)
+        and node.values[0].value in heads
+    ]
+    return hits
+
+
+@pytest.mark.parametrize("claim", CLAIMS)
+def test_verdicts_name_their_checks_by_attribute_not_short_name(repo_root, claim):
+    """A claim's ``verdicts.py`` (its ``uniform_families.py``, its pins module) passes a check's declaration
+    (``CHECKS.chi_printed``), not its short name (``"chi-printed"``, ``f"lift-{variant}"``) for a helper to prefix
+    with ``<claim>/``: a misspelt attribute fails at import, a misspelt string only when the row is built."""
+    paths = [
+        repo_root / "src" / "sparseact" / "claims" / claim / "verdicts.py",
+        repo_root / "src" / "sparseact" / "claims" / claim / "uniform_families.py",
+        repo_root / "src" / "sparseact" / "verify" / "pins" / f"{claim}.py",
+    ]
+    found = {
+        str(path.relative_to(repo_root)): hits
+        for path in paths
+        if path.is_file() and (hits := typed_short_names(path, claim))
+    }
+    assert not found, f"check short names typed in code: {found}"
+
+
 def test_code_names_a_check_by_its_attribute():
     """``Checks``: a check's declaration is the attribute of its name with ``-`` as ``_`` (a keyword ends in ``_``);
     a misspelt name names the claim and its checks, and two ids of one name are refused."""

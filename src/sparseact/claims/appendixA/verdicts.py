@@ -161,7 +161,7 @@ def assemble(block: dict, tables: dict):
             f"||w_alpha||_1 > 2 Gamma ({int((over['max_w_norm1'] > 2 * over['gamma']).sum())} of "
             f"{len(over)}). The omitted hypothesis is ||w_alpha||_2 <= 1 (what Gamma = sqrt(q) and "
             "Gamma = Theta(sqrt(log s)) are scaled for); with it the statement holds "
-            "(sparse-sqrt-q-corrected) "
+            f"({CHECKS.sparse_sqrt_q_corrected.id.split('/', 1)[1]}) "
             "and the appendix's conclusion, a 1-sparse network with dense weights, survives.",
         ),
         record(

@@ -65,8 +65,9 @@ def assemble(block: dict, tables: dict):
 
     fill = {"grid": grid, "gf_extra": GF_EXTRA_SAMPLES, "kernel_extra": KERNEL_EXTRA_SAMPLES}
 
-    def record(name, variant, worst, label, passed, count, notes="", where=None):
-        declaration = CHECKS[f"section4_lwr/{name}"]
+    def record(declaration, variant, worst, label, passed, count, notes="", where=None):
+        """One row of the check ``declaration`` (an attribute of :data:`CHECKS`); a failing check carries the first
+        recorded failure's certificate."""
         covered = instances if where is None else where
         fields = dict(
             claim_id="section4_lwr",
@@ -103,7 +104,7 @@ def assemble(block: dict, tables: dict):
     worst = float(nonzero["linear_residual"].max()) if len(nonzero) else 0.0
     records.append(
         record(
-            "linear-encoding",
+            CHECKS.linear_encoding,
             "as printed",
             worst,
             "max |<w,y> - <v,z(y)>|",
@@ -117,7 +118,7 @@ def assemble(block: dict, tables: dict):
     worst = float(secrets["affine_error"].max())
     records.append(
         record(
-            "affine-encoding",
+            CHECKS.affine_encoding,
             "corrected",
             worst,
             "max abs error",
@@ -130,7 +131,7 @@ def assemble(block: dict, tables: dict):
     worst = float(printed["max_abs_error"].max())
     records.append(
         record(
-            "identity-printed",
+            CHECKS.identity_printed,
             "as printed",
             worst,
             "max |sum - lambda(t)|",
@@ -145,7 +146,7 @@ def assemble(block: dict, tables: dict):
     active = int(corrected["max_active"].max())
     records.append(
         record(
-            "identity-corrected",
+            CHECKS.identity_corrected,
             "corrected",
             worst,
             "max |sum - lambda(t)|",
@@ -158,7 +159,7 @@ def assemble(block: dict, tables: dict):
     pm1_verdict = verdict_at_most(worst, 0.0)
     records.append(
         record(
-            "lifted-weights-pm1",
+            CHECKS.lifted_weights_pm1,
             "as printed",
             worst,
             "max fraction of entries not +-1",
@@ -179,7 +180,7 @@ def assemble(block: dict, tables: dict):
     worst = float(secrets["lift_error"].max())
     records.append(
         record(
-            "lift-corrected",
+            CHECKS.lift_corrected,
             "corrected",
             worst,
             "max abs error",
@@ -190,7 +191,7 @@ def assemble(block: dict, tables: dict):
     ratio = float(max((secrets["W"] / secrets["W_polynomial"]).max(), (secrets["B"] / secrets["B_polynomial"]).max()))
     records.append(
         record(
-            "scale",
+            CHECKS.scale,
             "corrected",
             ratio,
             "max ratio to the polynomial",
@@ -204,7 +205,7 @@ def assemble(block: dict, tables: dict):
     active = int(secrets["max_active_support"].max())
     records.append(
         record(
-            "network",
+            CHECKS.network,
             "",
             worst,
             "max |F_w - f_w|",
@@ -230,7 +231,7 @@ def assemble(block: dict, tables: dict):
     differing = int(secrets["printed_differs_from_rounding"].max())
     records.append(
         record(
-            "def15-rounding",
+            CHECKS.def15_rounding,
             "as printed",
             differing,
             "max number of y in Z_q^m where the two maps differ (per secret)",
@@ -246,7 +247,7 @@ def assemble(block: dict, tables: dict):
     best = float(attack["success_lower_bound"].max()) if len(attack) else 0.0
     records.append(
         record(
-            "conj16-linear-attack",
+            CHECKS.conj16_linear_attack,
             "as printed",
             best,
             "success probability lower bound",
@@ -273,7 +274,7 @@ def assemble(block: dict, tables: dict):
     total = int(attack["secrets"].sum()) if len(attack) else 0
     records.append(
         record(
-            "gaussian-elimination",
+            CHECKS.gaussian_elimination,
             "",
             total - solved,
             "secrets not recovered",
@@ -295,7 +296,7 @@ def assemble(block: dict, tables: dict):
     covered = sorted((int(a), int(b), int(c)) for a, b, c in fractions.index)
     records.append(
         record(
-            "rounding-not-affine",
+            CHECKS.rounding_not_affine,
             "corrected",
             worst,
             "max fraction of secrets with an affine rounding map",
@@ -315,7 +316,7 @@ def assemble(block: dict, tables: dict):
     best = float(small["success_lower_bound"].max()) if len(small) else 0.0
     records.append(
         record(
-            "conj16-kernel-attack",
+            CHECKS.conj16_kernel_attack,
             "rounding map, p < q",
             best,
             "success probability lower bound",
@@ -339,7 +340,7 @@ def assemble(block: dict, tables: dict):
     single = int((large["zero_preimage"] < 2).sum()) if len(large) else 0
     records.append(
         record(
-            "kernel-attack-excluded",
+            CHECKS.kernel_attack_excluded,
             "corrected regime",
             worst,
             "max fraction of secrets with a homogeneous label-0 system",
@@ -360,7 +361,7 @@ def assemble(block: dict, tables: dict):
     active = int(secrets["round_max_active"].max())
     records.append(
         record(
-            "network-rounding",
+            CHECKS.network_rounding,
             "corrected",
             worst,
             "max |F_w - f_w|",
@@ -442,7 +443,7 @@ def _reduction_margin(record, secrets, grid):
     worst = float((secrets["margin_wrong"] / secrets["domain"]).max())
     previous = float((secrets["previous_wrong"] / secrets["domain"]).max())
     return record(
-        "reduction-margin",
+        CHECKS.reduction_margin,
         "corrected",
         worst,
         "max fraction of y decoded wrongly at paper loss <= 1/48",

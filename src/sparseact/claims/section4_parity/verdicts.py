@@ -69,9 +69,9 @@ def assemble(block: dict, tables: dict):
 
     fill = {"grid": grid, "tables": 2 * PARSEVAL_QUERIES}
 
-    def record(name, variant, worst, label, passed, instances, notes="", covered=None):
-        """One row; a failing check carries the first (smallest m) failure's certificate."""
-        declaration = CHECKS[f"section4_parity/{name}"]
+    def record(declaration, variant, worst, label, passed, instances, notes="", covered=None):
+        """One row of the check ``declaration`` (an attribute of :data:`CHECKS`); a failing check carries the first
+        (smallest m) failure's certificate."""
         fields = dict(
             claim_id="section4_parity",
             paper_ref=paper_ref(declaration["statement"]),
@@ -108,7 +108,7 @@ def assemble(block: dict, tables: dict):
     worst, v = exact(printed, "chi_error")
     records.append(
         record(
-            "chi-printed",
+            CHECKS.chi_printed,
             "as printed",
             worst,
             "max |chi_S - parity|",
@@ -124,7 +124,7 @@ def assemble(block: dict, tables: dict):
     worst, v = exact(corrected, "chi_error")
     records.append(
         record(
-            "chi-corrected",
+            CHECKS.chi_corrected,
             "corrected",
             worst,
             "max |chi_S - parity|",
@@ -137,7 +137,7 @@ def assemble(block: dict, tables: dict):
     worst, v = exact(printed, "identity_vs_chi_error")
     records.append(
         record(
-            "identity-vs-printed-chi",
+            CHECKS.identity_vs_printed_chi,
             "as printed",
             worst,
             "max |identity - chi_S|",
@@ -149,7 +149,7 @@ def assemble(block: dict, tables: dict):
     worst, v = exact(printed, "identity_error")
     records.append(
         record(
-            "identity-printed",
+            CHECKS.identity_printed,
             "as printed",
             worst,
             "max |shift sum - parity|",
@@ -165,7 +165,7 @@ def assemble(block: dict, tables: dict):
     worst, v = exact(corrected, "identity_error")
     records.append(
         record(
-            "identity-corrected",
+            CHECKS.identity_corrected,
             "corrected",
             worst,
             "max |identity - parity|",
@@ -178,7 +178,7 @@ def assemble(block: dict, tables: dict):
     act = int(table["identity_max_active"].max())
     records.append(
         record(
-            "identity-one-active",
+            CHECKS.identity_one_active,
             "",
             act,
             "max active ReLUs",
@@ -188,11 +188,14 @@ def assemble(block: dict, tables: dict):
     )
     # the lift
     n_shifts = int(sum(len(printed[printed["m"] == m]) * (2 * m + 1) for m in ms))
-    for variant, part in (("printed", printed), ("corrected", corrected)):
+    for variant, part, check in (
+        ("printed", printed, CHECKS.lift_printed),
+        ("corrected", corrected, CHECKS.lift_corrected),
+    ):
         worst, v = exact(part, "lift_error")
         records.append(
             record(
-                f"lift-{variant}",
+                check,
                 VARIANT_LABELS[variant],
                 worst,
                 "max |lhs - rhs|",
@@ -209,11 +212,14 @@ def assemble(block: dict, tables: dict):
             )
         )
     # the network
-    for variant, part in (("printed", printed), ("corrected", corrected)):
+    for variant, part, check in (
+        ("printed", printed, CHECKS.network_printed),
+        ("corrected", corrected, CHECKS.network_corrected),
+    ):
         worst, v = exact(part, "network_error")
         records.append(
             record(
-                f"network-{variant}",
+                check,
                 VARIANT_LABELS[variant],
                 worst,
                 "max |h - parity|",
@@ -237,7 +243,10 @@ def assemble(block: dict, tables: dict):
         if len(cube)
         else ""
     )
-    for variant, part in (("printed", printed), ("corrected", corrected)):
+    for variant, part, check in (
+        ("printed", printed, CHECKS.sparsity_printed),
+        ("corrected", corrected, CHECKS.sparsity_corrected),
+    ):
         worst = int(part["max_active_support"].max())
         verdict = verdict_all(
             [
@@ -247,7 +256,7 @@ def assemble(block: dict, tables: dict):
         )
         records.append(
             record(
-                f"sparsity-{variant}",
+                check,
                 VARIANT_LABELS[variant],
                 worst,
                 "max active on the support",
@@ -283,7 +292,7 @@ def assemble(block: dict, tables: dict):
     last = scale.iloc[-1]
     records.append(
         record(
-            "scale",
+            CHECKS.scale,
             "",
             max(w_ratio, b_ratio),
             "max of ||w||/m^1.5, |b|/m^2 (observed constants)",
@@ -302,7 +311,7 @@ def assemble(block: dict, tables: dict):
     count_ok = bool((part["neurons"] == part["neuron_formula"]).all())
     records.append(
         record(
-            "neurons",
+            CHECKS.neurons,
             "corrected",
             float((part["neurons"] / part["neuron_limit"]).max()),
             "max s / 2m",
@@ -322,7 +331,7 @@ def assemble(block: dict, tables: dict):
     u_max = float(corrected["max_abs_u"].max())
     records.append(
         record(
-            "weight-ranges",
+            CHECKS.weight_ranges,
             "corrected",
             max(entry_ratio, bias_ratio),
             "max of ||w||_inf / 2m and |b| / (m^2 + m - 1/2)",
@@ -338,7 +347,7 @@ def assemble(block: dict, tables: dict):
     rescaled_norm = float((corrected["rescaled_max_w_norm"] / corrected["m"]).max())
     records.append(
         record(
-            "rescaled-norm",
+            CHECKS.rescaled_norm,
             "corrected",
             max(rescaled_error, rescaled_norm),
             "max of |h - parity| and max_j ||w_j|| / k",
@@ -371,7 +380,7 @@ def assemble(block: dict, tables: dict):
     )
     records.append(
         record(
-            "definition2-W",
+            CHECKS.definition2_W,
             "corrected",
             W_error,
             "max |W - closed form| (S = [k]) and excess over it",
@@ -389,7 +398,7 @@ def assemble(block: dict, tables: dict):
     neurons_ok = bool((dense["neurons"] == dense["k"] + 1).all())
     records.append(
         record(
-            "dense-parity",
+            CHECKS.dense_parity,
             "",
             dense_error,
             "max |h - chi_S|",
@@ -404,7 +413,7 @@ def assemble(block: dict, tables: dict):
     neurons01_ok = bool((dense["neurons01"] == dense["k"]).all())
     records.append(
         record(
-            "dense-parity-k-neurons",
+            CHECKS.dense_parity_k_neurons,
             "",
             dense_error01,
             "max |h - (1 + chi_S)/2|",
@@ -421,7 +430,7 @@ def assemble(block: dict, tables: dict):
     over = float((parseval["distinguished"] / parseval["limit"]).max())
     records.append(
         record(
-            "parseval-queries",
+            CHECKS.parseval_queries,
             "",
             max(parseval_error, over),
             "max of |sum_S fhat^2 - E[phi^2]| and count / (1/tau^2)",
@@ -439,14 +448,14 @@ def assemble(block: dict, tables: dict):
         )
     )
     # the section's conclusion
-    by_name = {r.check_id.split("/", 1)[1]: r.verdict for r in records}
+    verdict_of = {r.check_id: r.verdict for r in records}
     W_ratio = float((scale["W"] / scale["m"] ** 1.5).max())
     B_ratio = float((scale["B"] / scale["m"] ** 2).max())
     class_verdict = verdict_all(
         [
-            by_name["network-corrected"],
-            by_name["sparsity-corrected"],
-            by_name["neurons"],
+            verdict_of[CHECKS.network_corrected.id],
+            verdict_of[CHECKS.sparsity_corrected.id],
+            verdict_of[CHECKS.neurons.id],
             scale_verdict,
             verdict_at_most(W_ratio, 2 * SCALE_W_CONSTANT),
             verdict_at_most(B_ratio, 2 * SCALE_B_CONSTANT),
@@ -454,7 +463,7 @@ def assemble(block: dict, tables: dict):
     )
     records.append(
         record(
-            "class",
+            CHECKS.class_,
             "",
             float(max(W_ratio, B_ratio)),
             "max of W/m^1.5, B/m^2 (Definition 2 scales, ||u||_inf = 2)",

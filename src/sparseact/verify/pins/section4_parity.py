@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from sparseact.verify.declarations import read_checks
+from sparseact.verify.declarations import Declaration, read_checks
 from sparseact.verify.exact import Real
 from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
@@ -235,28 +235,31 @@ def _identity(S: list[int], y: list[int], A: list[int]) -> Fraction:
     return sum((2 * max(Fraction(1, 2) - (total - a) ** 2, Fraction(0)) for a in A), Fraction(0))
 
 
-def _parity_pin_rigorous(kind: str) -> Callable[[dict], RigorousSides]:
+def _parity_pin_rigorous(check: Declaration) -> Callable[[dict], RigorousSides]:
+    """Both sides of ``check``'s certificate (one of :data:`CHECKS`), in exact or interval arithmetic."""
+    check_id = check.id
+
     def sides(c: dict) -> RigorousSides:
-        side = "rhs" if kind in ("network", "network-corrected") else "lhs"
+        side = "rhs" if check_id in (CHECKS.network_printed.id, CHECKS.network_corrected.id) else "lhs"
         S, y = _parity_instance(c, side)
         total, m = sum(y[i] for i in S), len(y)
         printed_chi = Fraction(1 if total % 2 == 0 else 0)
-        if kind == "chi":
+        if check_id == CHECKS.chi_printed.id:
             return Real(printed_chi), Real(_parity_rigorous(S, y))
-        if kind == "chi-corrected":
+        if check_id == CHECKS.chi_corrected.id:
             return Real(1 if (total - len(S)) % 4 == 0 else 0), Real(_parity_rigorous(S, y))
-        if kind == "identity":
+        if check_id == CHECKS.identity_printed.id:
             return Real(_identity(S, y, _even_shifts(m))), Real(_parity_rigorous(S, y))
-        if kind == "identity-vs-chi":
+        if check_id == CHECKS.identity_vs_printed_chi.id:
             return Real(_identity(S, y, _even_shifts(m))), Real(printed_chi)
-        if kind == "identity-corrected":
+        if check_id == CHECKS.identity_corrected.id:
             return Real(_identity(S, y, _corrected_shifts(m, len(S)))), Real(_parity_rigorous(S, y))
-        if kind == "one-active":
+        if check_id == CHECKS.identity_one_active.id:
             A = _parameter(c, "lhs", "A")
             return Real(sum(1 for a in A if Fraction(1, 2) - (total - a) ** 2 > 0)), Real(1)
-        if kind in ("lift", "lift-corrected"):
+        if check_id in (CHECKS.lift_printed.id, CHECKS.lift_corrected.id):
             a = int(_parameter(c, "lhs", "a"))
-            inside = set(S) if kind == "lift-corrected" else set(range(m))
+            inside = set(S) if check_id == CHECKS.lift_corrected.id else set(range(m))
             lhs = Fraction(1, 2) - (total - a) ** 2
             rhs = sum(
                 (Fraction(2 * a) if i == j else Fraction(-1)) * (y[i] if i == j else y[i] * y[j])
@@ -264,7 +267,7 @@ def _parity_pin_rigorous(kind: str) -> Callable[[dict], RigorousSides]:
                 for j in inside
             )
             return Real(lhs), Real(rhs - (len(S) + a * a - Fraction(1, 2)))
-        return _quantity_side(c, "lhs", "value"), Real(_parity_rigorous(S, y))  # network, network-corrected
+        return _quantity_side(c, "lhs", "value"), Real(_parity_rigorous(S, y))  # network-printed, -corrected
 
     return sides
 
@@ -288,7 +291,7 @@ PINS: dict[str, Pin] = {
             "the parity on S is h(x(y)) for the corrected network h (Section 4)",
             _parity_corrected_network,
         ),
-        _parity_pin_rigorous("network-corrected"),
+        _parity_pin_rigorous(CHECKS.network_corrected),
     ),
     CHECKS.chi_printed.id: Pin(
         Statement(
@@ -297,7 +300,7 @@ PINS: dict[str, Pin] = {
             "chi_S(y) = 1 iff sum_{i in S} y_i is even is the parity on S (Section 4)",
             _parity_chi,
         ),
-        _parity_pin_rigorous("chi"),
+        _parity_pin_rigorous(CHECKS.chi_printed),
         {
             "statement": "chi_S(y) = 1 iff sum_{i in S} y_i is even (the parity on S)",
             "paper_ref": "Section 4 (Hardness under arbitrary distributions)",
@@ -317,7 +320,7 @@ PINS: dict[str, Pin] = {
             "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) is the parity on S (Section 4)",
             _parity_identity,
         ),
-        _parity_pin_rigorous("identity"),
+        _parity_pin_rigorous(CHECKS.identity_printed),
         {
             "statement": "the network's printed shift set (a even) sums to the parity on S (what the reduction from Theorem 14 needs)",
             "paper_ref": "Section 4 (Hardness under arbitrary distributions)",
@@ -337,7 +340,7 @@ PINS: dict[str, Pin] = {
             "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a} (Section 4)",
             _parity_lift,
         ),
-        _parity_pin_rigorous("lift"),
+        _parity_pin_rigorous(CHECKS.lift_printed),
         {
             "statement": "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}",
             "paper_ref": "Section 4 (Hardness under arbitrary distributions)",
@@ -357,7 +360,7 @@ PINS: dict[str, Pin] = {
             "the parity on S is h(x(y)) for the printed network h (Section 4)",
             _parity_network,
         ),
-        _parity_pin_rigorous("network"),
+        _parity_pin_rigorous(CHECKS.network_printed),
         {
             "statement": "the parity on S is h(x(y)) with h(x) = sum_a 2 sigma(<w_{S,a}, x> - b_{S,a})",
             "paper_ref": "Section 4 (Hardness under arbitrary distributions)",
@@ -395,7 +398,7 @@ PINS: dict[str, Pin] = {
             "chi_S(y) = 1 iff sum_{i in S} y_i = |S| (mod 4) is the parity on S (corrected)",
             _parity_chi_corrected,
         ),
-        _parity_pin_rigorous("chi-corrected"),
+        _parity_pin_rigorous(CHECKS.chi_corrected),
     ),
     CHECKS.identity_vs_printed_chi.id: Pin(
         Statement(
@@ -404,7 +407,7 @@ PINS: dict[str, Pin] = {
             "sum_{a even in [-m, m]} 2 sigma(1/2 - (sum_S y_i - a)^2) = the printed chi_S(y) (1 iff sum_S y_i even)",
             _parity_identity_vs_chi,
         ),
-        _parity_pin_rigorous("identity-vs-chi"),
+        _parity_pin_rigorous(CHECKS.identity_vs_printed_chi),
     ),
     CHECKS.identity_corrected.id: Pin(
         Statement(
@@ -413,7 +416,7 @@ PINS: dict[str, Pin] = {
             "sum_{a in [-m, m], a = |S| mod 4} 2 sigma(1/2 - (sum_S y_i - a)^2) is the parity on S (corrected)",
             _parity_identity_corrected,
         ),
-        _parity_pin_rigorous("identity-corrected"),
+        _parity_pin_rigorous(CHECKS.identity_corrected),
     ),
     CHECKS.identity_one_active.id: Pin(
         Statement(
@@ -422,7 +425,7 @@ PINS: dict[str, Pin] = {
             "for any y in {1,-1}^m at most one ReLU of the identity is active",
             _parity_identity_one_active,
         ),
-        _parity_pin_rigorous("one-active"),
+        _parity_pin_rigorous(CHECKS.identity_one_active),
     ),
     CHECKS.lift_corrected.id: Pin(
         Statement(
@@ -431,7 +434,7 @@ PINS: dict[str, Pin] = {
             "1/2 - (sum_{i in S} y_i - a)^2 = <w_{S,a}, x(y)> - b_{S,a}, weights restricted to S (corrected)",
             _parity_lift_corrected,
         ),
-        _parity_pin_rigorous("lift-corrected"),
+        _parity_pin_rigorous(CHECKS.lift_corrected),
     ),
     CHECKS.sparsity_corrected.id: Pin(
         Statement(
