@@ -125,17 +125,9 @@ def assemble(block: dict, tables: dict):
         keys = set(zip(part["point"], part["family"], strict=True))
         mine = np.array([key in keys for key in zip(failures["point"], failures["family"], strict=True)], dtype=bool)
         rows = of_measures(failures[mine], MEASURES[check.id])
-
-        def differs(text):
-            """Whether a recorded |F - sigma(<w_x, y>)| > 0 (each network's largest) is a violation."""
-            data = json.loads(text)
-            return verdict_equal(data["value"], data["target"])[0] is Verdict.FAIL
-
-        violates = [
-            measure != "max-abs-error" or differs(text)
-            for measure, text in zip(rows["measure"], rows["data"], strict=True)
-        ]
-        rows = rows[np.array(violates, dtype=bool)]
+        if MEASURES[check.id] == "max-abs-error":  # each network's largest |F - sigma(<w_x, y>)| > 0 is recorded
+            data = [json.loads(text) for text in rows["data"]]
+            rows = rows[np.array([verdict_equal(d["value"], d["target"])[0] is Verdict.FAIL for d in data], dtype=bool)]
         if not len(rows):
             return None
         row = rows.sort_values(["max_active", "b"], ascending=[False, True], kind="stable").iloc[0]
