@@ -19,6 +19,7 @@ from sparseact.publish.browser import (
     check_page,
     find_chromium,
     inspect_page,
+    measure_page,
     page_problems,
     placeholder_png,
     write_screenshots,
@@ -210,6 +211,39 @@ def test_a_clipped_table_a_column_narrower_than_a_word_and_a_folded_section_are_
     assert printed.folded == ["more"]
     problems = page_problems(printed, first_screen=False, printed=True)
     assert any("narrower than their longest word" in p for p in problems) and any("do not print" in p for p in problems)
+
+
+@needs_chromium
+def test_a_page_laid_out_anew_measures_as_a_page_loaded_at_that_screen(browser, tmp_path):
+    """check_page loads a page once and lays it out anew for each width and for print: what it measures is what a
+    load at that screen measures, on a page whose layout, first screen and links change with the width and media."""
+    placeholder_png(tmp_path / "fig.png", "a figure")
+    body = (
+        "<style>@media (max-width: 1100px) { .wide { min-width: 1200px; } .gone { display: none; } }"
+        "@media print { .statements td { overflow-wrap: anywhere; } .tall { height: 2000px; } }</style>"
+        "<table class='headline'><tbody><tr><td class='wide'>wide below 1100 px</td><td class='status'>open</td>"
+        "</tr></tbody></table><div class='tall'>tall in print</div><img src='fig.png' width='300'>"
+        "<a class='gone' href='#s'>hidden</a> <a href='nowhere.html'>dead</a> <p class='gone'>$x$</p>"
+        "<table class='statements' id='s'><tbody><tr><td style='width: 1px'>Abstract</td><td>text</td></tr></tbody>"
+        "</table><details><summary>more</summary><p>folded</p></details>"
+    )
+    path = page(tmp_path, body)
+    screens = [((width,), {}) for width in (1400, 1024, 800)] + [((PRINT_WIDTH,), {"media": "print"})]
+    try:
+        browser.set_screen(*screens[0][0])
+        browser.load(path)
+        laid_out = []
+        for args, kwargs in screens:
+            browser.set_screen(*args, **kwargs)
+            laid_out.append(measure_page(browser, path, printed=bool(kwargs)))
+        loaded = []
+        for args, kwargs in screens:
+            browser.set_screen(*args, **kwargs)
+            loaded.append(inspect_page(browser, path, printed=bool(kwargs)))
+    finally:
+        browser.set_screen(*SCREEN)
+    assert laid_out == loaded
+    assert len({report.scroll_width for report in loaded}) > 1 and loaded[-1].broken_words  # the layouts differ
 
 
 def inspect_page_printed(browser, path):
