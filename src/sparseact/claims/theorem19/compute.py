@@ -334,10 +334,12 @@ def _run_conj20(point, X, rng):
     zetas = np.vstack([half, -half])
     if point["distribution"] == "simplex":  # the explicit two-neuron networks, no search
         nets = simplex_networks(X, zetas, W, B)
+        values = np.array([network_objective(net, X, z) for net, z in zip(nets, zetas, strict=True)])
     else:
-        nets = [r.network for r in sup_lower_bounds(X, half, s, k, W, B, rng, **CONJ20_SEARCH)]
-        nets += [SparseReLUNetwork(-net.u, net.W, net.b) for net in nets]
-    values = np.array([network_objective(net, X, z) for net, z in zip(nets, zetas, strict=True)])
+        found = sup_lower_bounds(X, half, s, k, W, B, rng, **CONJ20_SEARCH)
+        nets = [r.network for r in found]
+        # the search's values are network_objective's, bit for bit; -h at -zeta has the same (two sign flips, exact)
+        values = np.array([r.value for r in found] * 2)
     lower = float(values.mean())
     bounds = _bounds(m, n, s, k, W, B, R)
     row = dict(
@@ -358,6 +360,8 @@ def _run_conj20(point, X, rng):
     )
     certificates = []
     if row["above_conj20"]:
+        if point["distribution"] != "simplex":
+            nets += [SparseReLUNetwork(-net.u, net.W, net.b) for net in nets]
         exact = types.SimpleNamespace(zetas=zetas, networks=nets)
         certificates.append(
             dict(bound="conj20", R=R, data=instance_json(rademacher_data(X, exact, s, k, W, B, "conj20", R)))
