@@ -66,8 +66,11 @@ onerror:
     jobserver.stop()
 
 
+# The cluster's jobs are the kernels' compilation and the runs' shards; each other job costs about its own start-up
+# there (two Snakemake starts and a queue), so it runs where Snakemake runs (docs/slurm.md says what runs where).
 localrules:
     all,
+    assemble,
     claim_page,
     data,
     docs_figure,

@@ -395,17 +395,17 @@ def job_warning(estimate: CostEstimate, table: dict | None = None) -> str | None
 
 
 def slurm_resources(table: dict | None = None) -> dict[str, dict[str, int]]:
-    """The SLURM profile's requests for the rules that run on the cluster (``kernels``, ``run``, ``assemble``).
+    """The SLURM profile's requests for the rules that run on the cluster (``kernels``, ``run``).
 
     Each is the largest measured job of the rule times a margin, in MB and minutes (the workflow's
-    other rules, ``data`` among them, are ``localrules``: they run where Snakemake runs).
+    other rules, ``data`` and ``assemble`` among them, are ``localrules``: they run where Snakemake runs).
 
     Memory is :data:`MEMORY_MARGIN` times the largest resident memory, rounded up to 100 MB;
     time is :data:`RUNTIME_MARGIN` times the largest wall time, in whole minutes; never below
     :data:`MIN_MEM_MB` and :data:`MIN_RUNTIME_MIN`.
     """
     table = cost_table() if table is None else table
-    rules = {"kernels": "kernels", "run": "runs", "assemble": "assemble"}
+    rules = {"kernels": "kernels", "run": "runs"}
     out = {}
     for rule, stage in rules.items():
         row = table["stages"][stage]
