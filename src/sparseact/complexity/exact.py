@@ -192,6 +192,17 @@ def _zetas(m: int, n_zeta, rng) -> tuple[np.ndarray, bool]:
     return 1.0 - 2.0 * rng.integers(0, 2, size=(n_zeta, m)).astype(np.float64), False
 
 
+def _distinct_rows(zetas: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """The distinct sign vectors of a sample and, for each row, its distinct one's index (a sample of many from few
+    points repeats them); ``None`` for the index when rows of more than 62 signs are kept as they are."""
+    m = zetas.shape[1]
+    if m > 62 or zetas.shape[0] == 0:
+        return zetas, None
+    keys = (zetas < 0).astype(np.int64) @ (np.int64(1) << np.arange(m, dtype=np.int64))
+    _, first, where = np.unique(keys, return_index=True, return_inverse=True)
+    return zetas[first], where.reshape(-1)
+
+
 def _mc(samples: np.ndarray, confidence: float, method: str) -> MonteCarloEstimate:
     mean = float(samples.mean())
     half = clt_half_width(float(samples.std(ddof=1)), samples.size, confidence)
@@ -314,7 +325,10 @@ def proof_intermediate(
     zetas, exhaustive = _zetas(m, n_zeta, rng)
     masks, _ = class_cells(X, W, B, max_cells)
     assign = _Assignment(masks, s, k)
-    vals = np.array([_proof_value(X, z, masks, W, B, assign, split) for z in zetas])
+    distinct, where = _distinct_rows(zetas) if not exhaustive else (zetas, None)
+    vals = np.array([_proof_value(X, z, masks, W, B, assign, split) for z in distinct]).reshape(-1)
+    if where is not None:
+        vals = vals[where]
     if exhaustive:
         est = float(vals.mean())
         return MonteCarloEstimate(est, est, est, 2**m, 1.0, "proof quantity, exact")
