@@ -325,8 +325,8 @@ def proof_intermediate(
     zetas, exhaustive = _zetas(m, n_zeta, rng)
     masks, _ = class_cells(X, W, B, max_cells)
     assign = _Assignment(masks, s, k)
-    distinct, where = _distinct_rows(zetas) if not exhaustive else (zetas, None)
-    vals = np.array([_proof_value(X, z, masks, W, B, assign, split) for z in distinct]).reshape(-1)
+    distinct, where = (zetas, None) if exhaustive else _distinct_rows(zetas)
+    vals = np.array([_proof_value(X, z, masks, W, B, assign, split) for z in distinct])
     if where is not None:
         vals = vals[where]
     if exhaustive:
