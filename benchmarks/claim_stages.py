@@ -35,7 +35,7 @@ def main(argv=None) -> int:
     with open(args.config, encoding="utf-8") as handle:
         config = yaml.safe_load(handle)
     claim, block, seed = get_claim(args.claim), config["claims"][args.claim], int(config["seed"])
-    claim.check(block)
+    claim.validate(block)
     replicates = replicate_count(args.claim, config["replicates"])
     grid, out = claim.points(block), Path(args.out)
     run_paths, total = [], 0.0
