@@ -235,6 +235,23 @@ def test_rademacher_exact_of_one_point(x, W, B):
     assert est.estimate == pytest.approx(W * math.hypot(*x) + B, rel=1e-6)
 
 
+def test_a_batch_of_lower_bounds_is_each_networks_own_objective_bit_for_bit():
+    """Each network of a batch lies in the class, is the network the public constructor builds from its arrays, and
+    its value is :func:`network_objective`'s, bit for bit, also where the final repair switched a neuron off (the
+    fourth sign vector: a point of the cube {-1, 1}^4 on which rounding left two neurons active with k = 1)."""
+    rng = np.random.default_rng(1804676052)
+    X = np.sign(rng.standard_normal((10, 4)))
+    zetas = np.where(rng.random((7, 10)) < 0.5, -1.0, 1.0)
+    for s, k in ((2, 1), (3, 3)):
+        found = cx.sup_lower_bounds(X, zetas, s, k, 1.0, 0.0, np.random.default_rng(1), restarts=2, iterations=3)
+        if (s, k) == (2, 1):
+            assert [r.repaired for r in found] == [0, 0, 0, 1, 0, 0, 0]
+        for zeta, r in zip(zetas, found, strict=True):
+            rebuilt = SparseReLUNetwork(r.network.u, r.network.W, r.network.b)
+            assert cx.in_class(rebuilt, X, s, k, 1.0, 0.0)
+            assert r.value == cx.network_objective(rebuilt, X, zeta)
+
+
 def test_sup_exact_matches_grid_for_one_neuron():
     rng = np.random.default_rng(5)
     for n in (1, 2):

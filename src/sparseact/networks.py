@@ -48,6 +48,16 @@ class SparseReLUNetwork:
                 f"len(u)={self.u.shape[0]}, W.shape[0]={s}, len(b)={self.b.shape[0]}"
             )
 
+    @classmethod
+    def _from_checked(cls, u: np.ndarray, W: np.ndarray, b: np.ndarray) -> SparseReLUNetwork:
+        """The network of finite float64 arrays of shapes ``(s,)``, ``(s, n)``, ``(s,)`` that the library built and
+        checked itself, taken as they are: the batched searches (:mod:`sparseact.complexity.lower`) check a whole
+        batch's arrays at once, where the constructor's checks of each of many small networks would cost more than
+        the search's own work on it."""
+        net = cls.__new__(cls)
+        net.u, net.W, net.b = u, W, b
+        return net
+
     @property
     def n_neurons(self) -> int:
         """Number of neurons ``s``."""

@@ -567,49 +567,65 @@ def _seed(rng) -> int:
     return int(rng.integers(0, 2**32 - 1))
 
 
-def _finish(X, zeta, s, k, W, B, Wm, bm, um) -> LowerBoundSup:
+def _finish(X, zetas, s, k, W, B, Wm, bm, um) -> list[LowerBoundSup]:
     """Enforce the scales exactly in floating point, repair k-sparsity broken by rounding, verify the class.
 
-    ``X``, ``zeta``, ``s``, ``k``, ``W`` and ``B`` were checked by the caller, so the class check and the
+    One network per row of ``zetas`` (``Wm[i], bm[i], um[i]``, shapes ``(Z, s, n)``, ``(Z, s)``, ``(Z, s)``).
+    ``X``, ``zetas``, ``s``, ``k``, ``W`` and ``B`` were checked by the caller, so the class check and the
     objective use the arithmetic of :meth:`SparseReLUNetwork.preactivations`, :func:`in_class` and
-    :func:`network_objective` on the network's preactivations directly (bit for bit the same values)
-    instead of re-checking the arguments for each of the many networks of a batch.
+    :func:`network_objective` on the networks' preactivations directly (bit for bit the same values: each
+    network's products are the same BLAS calls on the same arrays, the rest is elementwise or a maximum) instead of
+    re-checking the arguments for each of the many networks of a batch.
     """
-    norms = np.linalg.norm(Wm, axis=1)
+    norms = np.linalg.norm(Wm, axis=2)
     with np.errstate(divide="ignore", invalid="ignore"):
         over_w = np.where(norms > W, W / norms, 1.0)
         over_b = np.where(np.abs(bm) > B, B / np.abs(bm), 1.0)
     shrink = np.minimum(over_w, over_b) * np.where((norms > W) | (np.abs(bm) > B), 1 - 1e-15, 1.0)
-    Wm = Wm * shrink[:, None]
+    Wm = Wm * shrink[:, :, None]
     bm = bm * shrink
-    repaired = 0
-    pre = X @ Wm.T - bm
-    while True:
-        counts = np.count_nonzero(pre > 0, axis=1)
-        bad = np.flatnonzero(counts > k)
-        if bad.size == 0:
-            break
-        i = bad[0]
-        on = np.flatnonzero(pre[i] > 0)
-        j = on[np.argmin(pre[i, on])]  # the neuron barely active there
-        Wm[j] = 0.0
-        bm[j] = 0.0
-        repaired += 1
-        pre = X @ Wm.T - bm
-    net = SparseReLUNetwork(um, Wm, bm)
-    if not (net.n_neurons <= s and net.scale_W() <= W and net.scale_B() <= B):  # pragma: no cover - defensive
+    um = np.array(um, dtype=np.float64)
+    pre = np.empty((len(zetas), X.shape[0], s))
+    for i in range(len(zetas)):
+        pre[i] = X @ Wm[i].T - bm[i]
+    repaired = np.zeros(len(zetas), dtype=np.int64)
+    for i in np.flatnonzero(np.count_nonzero(pre > 0, axis=2).max(axis=1, initial=0) > k):
+        while True:
+            counts = np.count_nonzero(pre[i] > 0, axis=1)
+            bad = np.flatnonzero(counts > k)
+            if bad.size == 0:
+                break
+            on = np.flatnonzero(pre[i, bad[0]] > 0)
+            j = on[np.argmin(pre[i, bad[0], on])]  # the neuron barely active there
+            Wm[i, j] = 0.0
+            bm[i, j] = 0.0
+            repaired[i] += 1
+            pre[i] = X @ Wm[i].T - bm[i]
+    # the class (Definition 2): ||u||_inf max_j ||w_j|| <= W and ||u||_inf max_j |b_j| <= B, each network's
+    # scale_W() and scale_B(); every array finite, as SparseReLUNetwork checks its arguments
+    top_u = np.max(np.abs(um), axis=1, initial=0.0)
+    scale_w = top_u * np.max(np.linalg.norm(Wm, axis=2), axis=1, initial=0.0)
+    scale_b = top_u * np.max(np.abs(bm), axis=1, initial=0.0)
+    finite = np.isfinite(Wm).all() and np.isfinite(bm).all() and np.isfinite(um).all()
+    if not (finite and np.all(scale_w <= W) and np.all(scale_b <= B)):  # pragma: no cover - defensive
         raise RuntimeError("lower-bound network failed the class check")
-    value = float(zeta @ (np.maximum(pre, 0.0) @ net.u)) / X.shape[0]
-    return LowerBoundSup(value=value, network=net, repaired=repaired)
+    relu = np.maximum(pre, 0.0)
+    return [
+        LowerBoundSup(
+            value=float(zetas[i] @ (relu[i] @ um[i])) / X.shape[0],
+            network=SparseReLUNetwork._from_checked(um[i], Wm[i], bm[i]),
+            repaired=int(repaired[i]),
+        )
+        for i in range(len(zetas))
+    ]
 
 
-def _repeat(X, zeta, s, k, W, B, single: LowerBoundSup) -> LowerBoundSup:
-    """``s`` copies of the neuron of a one-neuron network (a network of ``H_{n,s,k}`` when ``k >= s``)."""
-    net = single.network
-    Wm = np.repeat(net.W, s, axis=0)
-    bm = np.repeat(net.b, s)
-    um = np.repeat(net.u, s)
-    return _finish(X, zeta, s, k, W, B, Wm, bm, um)
+def _repeat(X, zetas, s, k, W, B, singles: list[LowerBoundSup]) -> list[LowerBoundSup]:
+    """``s`` copies of the neuron of each one-neuron network (networks of ``H_{n,s,k}`` when ``k >= s``)."""
+    Wm = np.stack([np.repeat(single.network.W, s, axis=0) for single in singles])
+    bm = np.stack([np.repeat(single.network.b, s) for single in singles])
+    um = np.stack([np.repeat(single.network.u, s) for single in singles])
+    return _finish(X, zetas, s, k, W, B, Wm, bm, um)
 
 
 def sup_lower_bounds(
@@ -687,8 +703,8 @@ def sup_lower_bounds(
     if k >= s > 1:
         # k-sparsity cannot bind: the sup is s times the best single neuron (module
         # docstring, reductions 2 and 4), so search H_{n,1,1} and repeat its best neuron
-        single = sup_lower_bounds(X, zetas, 1, 1, W, B, rng, restarts, iterations, n_random, polish, rounds)
-        return [_repeat(X, zetas[z], s, k, W, B, res) for z, res in enumerate(single)]
+        singles = sup_lower_bounds(X, zetas, 1, 1, W, B, rng, restarts, iterations, n_random, polish, rounds)
+        return _repeat(X, zetas, s, k, W, B, singles)
     # instance (z, rs) at index z * restarts + rs; restart 0 unconstrained, later ones with random size caps
     inst_zetas = np.ascontiguousarray(np.repeat(zetas, restarts, axis=0))
     capped = np.tile(np.arange(restarts) > 0, Z)
@@ -703,15 +719,13 @@ def sup_lower_bounds(
             Wm, bm = _polish_networks(X, inst_zetas, Wm, bm, um, W, B)
     pre = np.einsum("mn,isn->ism", X, Wm) - bm[:, :, None]
     totals = np.einsum("is,ism,im->i", um, np.maximum(pre, 0.0), inst_zetas).reshape(Z, restarts)
-    out = []
+    best = np.zeros(Z, dtype=np.int64)
     for z in range(Z):
-        best = 0
         for rs in range(1, restarts):
-            if totals[z, rs] > totals[z, best]:
-                best = rs
-        i = z * restarts + best
-        out.append(_finish(X, zetas[z], s, k, W, B, Wm[i].copy(), bm[i].copy(), um[i].copy()))
-    return out
+            if totals[z, rs] > totals[z, best[z]]:
+                best[z] = rs
+    chosen = np.arange(Z) * restarts + best
+    return _finish(X, zetas, s, k, W, B, Wm[chosen], bm[chosen], um[chosen])
 
 
 def sup_lower_bound(
