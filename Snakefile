@@ -50,8 +50,9 @@ include: "workflow/rules/report.smk"
 
 # Locally, Snakemake's default job-rate limit never binds but its timers keep the scheduler busy
 # (sparseact.runtime.scheduling says how); cluster runs and limits set by the user keep theirs.
-# A local run forks its jobs from a warm job server (config key job_server; sparseact.runtime.jobserver), ended with
-# the run; a job that finds none runs in its own process.
+# A run forks its jobs from a warm job server (config key job_server; sparseact.runtime.jobserver), ended with the
+# run: a local run's jobs and a cluster run's local rules (the server declines the cluster's jobs); a job that finds
+# none runs in its own process.
 onstart:
     drop_default_local_rate_limit(workflow)
     if config.get("job_server", True):

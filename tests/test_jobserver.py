@@ -175,24 +175,38 @@ def test_the_server_ends_with_the_process_that_started_it(tmp_path):
     assert _wait(lambda: _gone(server), READY_S + ENDED_S)
 
 
-def test_start_serves_local_runs_only(tmp_path, monkeypatch):
-    """Not a cluster run (each job a process of its own there), a dry run, a job inside a cluster job, or a run of
-    a few jobs (the server's imports would cost more than their start-ups)."""
+def test_start_serves_no_dry_run_no_job_inside_a_cluster_job_and_no_small_run(tmp_path, monkeypatch):
+    """Not a dry run, a Snakemake inside a cluster job (each job a process of its own there), or a run of a few jobs
+    (the server's imports would cost more than their start-ups). A cluster run's own Snakemake does start one, for
+    the jobs that run where it runs (the next test: the server declines the cluster's jobs)."""
 
     class Workflow:
-        def __init__(self, local_exec, mode, dryrun):
-            self.local_exec, self.dryrun = local_exec, dryrun
+        def __init__(self, mode, dryrun, jobs):
+            self.dryrun, self.dag = dryrun, range(jobs)
             self.exec_mode = type("Mode", (), {"name": mode})()
 
     monkeypatch.delenv(jobserver.ADDRESS_VARIABLE, raising=False)
     for workflow in (
-        Workflow(False, "DEFAULT", False),
-        Workflow(True, "REMOTE", False),
-        Workflow(True, "DEFAULT", True),
+        Workflow("REMOTE", False, 100),
+        Workflow("SUBPROCESS", False, 100),
+        Workflow("DEFAULT", True, 100),
+        Workflow("DEFAULT", False, jobserver.MIN_JOBS - 1),
     ):
         assert not jobserver.start(workflow, str(tmp_path / "server.log"))
         assert jobserver.ADDRESS_VARIABLE not in os.environ
     jobserver.stop()  # nothing to stop
+
+
+def test_a_cluster_job_runs_in_its_own_process(served, tmp_path):
+    """A cluster job inherits the server's address with the rest of the submitting environment (sbatch
+    --export=ALL) and, on the submitting node, reaches it; SLURM's job id in its environment makes the server
+    decline it, so it runs inside its allocation. tests/test_reproducibility.py holds the same on the real cluster."""
+    job = _cli({**served, "SLURM_JOB_ID": "4242"}, "explain", "--help", cwd=tmp_path)
+    assert job.returncode == 0 and job.stdout.startswith("usage: sparseact explain")
+    assert "the job server declined this job (a job of the cluster's, SLURM job 4242: it runs in its allocation)" in (
+        job.stderr
+    )
+    assert jobserver.USAGE_PREFIX not in job.stderr
 
 
 def test_a_notebook_in_the_server_shows_its_tables_as_its_own_process(served, tmp_path):

@@ -39,6 +39,7 @@ from test_workflow import (  # noqa: F401 (the session's run and the fixture it 
 
 from sparseact.claims import claim_ids, config_shards
 from sparseact.kernels import KERNEL_GROUPS
+from sparseact.runtime.jobserver import USAGE_PREFIX
 
 pytestmark = pytest.mark.workflow
 
@@ -155,6 +156,16 @@ def test_quick_config_on_a_real_cluster_matches_the_local_run(repo_root, cluster
     shards = sum(len(config_shards(config, c)) for c in claim_ids())
     submitted = Counter(re.findall(r"slurm_logs/(?:rule|group)_(\w+)/", output))
     assert submitted == {"kernels": len(KERNEL_GROUPS), "run": shards}, submitted
+    # the jobs that run where Snakemake runs are forked from its job server; the cluster's jobs, which inherit the
+    # server's address and reach it on this one node, are declined and run in their allocations
+    logs = cluster / config["logs_dir"]
+    cluster_logs = [*logs.glob("kernels/*.log"), *logs.glob("runs/*/*.log")]
+    assert len(cluster_logs) == len(KERNEL_GROUPS) + shards
+    assert not [p.name for p in cluster_logs if USAGE_PREFIX in p.read_text()]
+    assert any("the job server declined this job (a job of the cluster's" in p.read_text() for p in cluster_logs)
+    assembly_logs = list(logs.glob("assemble/*.log"))
+    assert len(assembly_logs) == len(claim_ids())
+    assert all(USAGE_PREFIX in p.read_text() for p in assembly_logs)
 
 
 @pytest.fixture(scope="module")

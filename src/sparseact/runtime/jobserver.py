@@ -3,9 +3,12 @@
 A local run's jobs are short (most take one to ten seconds), and each used to start a Python interpreter and
 import numpy, pandas, scipy, numba, papermill, IPython, matplotlib and the library before computing anything:
 about 0.7 s for a data job, 1.5 s for a run job and 2 s for an assembly, on every one of the full run's 141 jobs.
-The job server pays those imports once. The Snakefile starts it when a local run starts
-(:func:`start`, from ``onstart``; never for a cluster run, a dry run or a job inside a cluster job) and puts its
-address in the environment variable :data:`ADDRESS_VARIABLE`, which every job inherits. A job's command is still
+The job server pays those imports once. The Snakefile starts it when a run starts
+(:func:`start`, from ``onstart``; never for a dry run or inside a cluster job) and puts its address in the
+environment variable :data:`ADDRESS_VARIABLE`, which every job inherits. In a cluster run it serves the jobs that
+run where Snakemake runs (the workflow's ``localrules``); the cluster's jobs inherit the address too, and the server
+declines them (:func:`_declined`: SLURM sets ``SLURM_JOB_ID`` in a job's environment), so each runs in its own
+process inside its allocation, and on another node the address does not answer at all. A job's command is still
 ``python -m sparseact.cli ...``: :func:`sparseact.cli.main` first calls :func:`delegate`, which hands the
 module, the command line, the working folder, the environment and the job's standard input, output and error (its
 log) to the server. The server forks a child that runs the module as ``__main__`` on that command line, exactly as
@@ -164,7 +167,15 @@ def _receive_exactly(connection: socket.socket, size: int) -> bytes:
 
 
 def _declined(environment: dict[str, str]) -> str | None:
-    """Why the server cannot run a job with ``environment`` (``None`` when it can)."""
+    """Why the server cannot run a job with ``environment`` (``None`` when it can).
+
+    A cluster job (a SLURM job id the server's environment does not have) must run inside its own allocation; any
+    other job whose environment differs from the server's in a variable not in :data:`PER_JOB_VARIABLES` would
+    import the library differently.
+    """
+    job_id = environment.get("SLURM_JOB_ID")
+    if job_id is not None and job_id != os.environ.get("SLURM_JOB_ID"):
+        return f"a job of the cluster's, SLURM job {job_id}: it runs in its allocation"
     ours = {k: v for k, v in os.environ.items() if k not in PER_JOB_VARIABLES}
     theirs = {k: v for k, v in environment.items() if k not in PER_JOB_VARIABLES}
     differing = sorted(set(ours.items()) ^ set(theirs.items()))
@@ -277,14 +288,15 @@ _SERVER: subprocess.Popen | None = None
 
 
 def start(workflow, log: str) -> bool:
-    """Start the job server for a local run of ``workflow`` (the Snakefile's, from ``onstart``); whether it started.
+    """Start the job server for a run of ``workflow`` (the Snakefile's, from ``onstart``); whether it started.
 
-    Not for a cluster run, a dry run or a job that runs inside a cluster job (there each job is a process of its
-    own), nor for a run of fewer than :data:`MIN_JOBS` jobs. The server's messages go to ``log``. Jobs that start
-    before it is ready run in their own processes.
+    A local run's jobs, and a cluster run's jobs that run where Snakemake runs (its ``localrules``; the server
+    declines the cluster's jobs, :func:`_declined`). Not for a dry run or a Snakemake that runs inside a cluster job,
+    nor for a run of fewer than :data:`MIN_JOBS` jobs. The server's messages go to ``log``. Jobs that start before it
+    is ready run in their own processes.
     """
     global _SERVER
-    if not workflow.local_exec or workflow.exec_mode.name != "DEFAULT" or workflow.dryrun:
+    if workflow.exec_mode.name != "DEFAULT" or workflow.dryrun:
         return False
     if len(workflow.dag) < MIN_JOBS:
         return False
