@@ -58,3 +58,33 @@ def test_an_unknown_group_is_refused_before_anything_compiles():
         compile_kernels("fwht")
     with pytest.raises(ValueError, match=r"unknown kernel group"):
         lock_path("fwht")
+
+
+def test_a_shard_waits_only_for_the_groups_its_claims_code_imports(tmp_path, monkeypatch):
+    """While the search's kernels compile (the lock held exclusively), a wait for the cube's returns at once and a
+    wait for the search's returns once the compilation ends; Theorem 19's runs stage imports both groups, Lemma 9's
+    the cube's only."""
+    import threading
+    import time
+
+    from sparseact.claims import kernel_groups
+    from sparseact.kernels import compilation_lock, wait_for_compilation
+
+    assert kernel_groups("theorem19") == ["cube", "search"]
+    assert kernel_groups("lemma9") == ["cube"]
+    with pytest.raises(ValueError, match=r"unknown claim 'lemma99'"):
+        kernel_groups("lemma99")
+    with pytest.raises(ValueError, match=r"unknown kernel group 'fwht'"):
+        wait_for_compilation(["fwht"])
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    waits = {
+        groups: threading.Thread(target=wait_for_compilation, args=(groups,)) for groups in (("cube",), ("search",))
+    }
+    with compilation_lock("search", exclusive=True):
+        for thread in waits.values():
+            thread.start()
+        waits[("cube",)].join(timeout=10)
+        time.sleep(0.3)
+        assert not waits[("cube",)].is_alive() and waits[("search",)].is_alive()
+    waits[("search",)].join(timeout=10)
+    assert not waits[("search",)].is_alive()

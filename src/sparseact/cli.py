@@ -70,9 +70,9 @@ def _one_line(exc: BaseException) -> str:
 
 def _run_notebook(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
+    from sparseact.claims import kernel_groups
     from sparseact.runtime.notebooks import run_notebook
 
-    wait_for_compilation()
     parameters = json.loads(args.parameters)
     for item in args.param:
         key, sep, value = item.partition("=")
@@ -81,6 +81,9 @@ def _run_notebook(args) -> int:
         parameters[key] = value
     for key, *values in args.list_param:
         parameters[key] = values
+    # a shard of a claim (the runs stage's notebook takes the claim's id) waits for the kernels its claim's code
+    # imports; any other notebook for every group
+    wait_for_compilation(kernel_groups(parameters["claim"]) if "claim" in parameters else None)
     executed = run_notebook(_input_notebook(args.notebook), args.executed, parameters, args.kernel, args.cwd)
     if args.html:
         # deferred: a command loads only what it runs (every workflow job starts in this module)

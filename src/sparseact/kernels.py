@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -64,9 +64,15 @@ def compilation_lock(group: str, exclusive: bool) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def wait_for_compilation() -> None:
-    """Return once no process compiles a group of kernels under :func:`compilation_lock` (at once if none does)."""
-    for group in KERNEL_GROUPS:
+def wait_for_compilation(groups: Iterable[str] | None = None) -> None:
+    """Return once no process compiles one of ``groups`` (``None``: every group of :data:`KERNEL_GROUPS`) under
+    :func:`compilation_lock` (at once if none does).
+
+    A shard waits only for the groups its claim's code imports (:func:`sparseact.claims.kernel_groups`): on a fresh
+    cache, the shards that need only the cube's kernels start once those are compiled, beside the longer compilation
+    of the lower-bound search.
+    """
+    for group in KERNEL_GROUPS if groups is None else [_known_group(group) for group in groups]:
         with compilation_lock(group, exclusive=False):
             pass
 
