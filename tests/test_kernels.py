@@ -67,7 +67,7 @@ def test_a_shard_waits_only_for_the_groups_its_claims_code_imports(tmp_path, mon
     import threading
     import time
 
-    from sparseact.claims import kernel_groups
+    from sparseact.cli import kernel_groups
     from sparseact.kernels import compilation_lock, wait_for_compilation
 
     assert kernel_groups("theorem19") == ["cube", "search"]

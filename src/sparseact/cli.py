@@ -68,9 +68,25 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {lines[0] if lines else type(exc).__name__}"
 
 
+def kernel_groups(claim: str) -> list[str]:
+    """The groups of :data:`sparseact.kernels.KERNEL_GROUPS` whose modules the claim's runs stage imports, directly or
+    not (its ``compute.py``'s :func:`sparseact.claims.code_files`), found without importing them: what a shard of the
+    claim waits for while the workflow's ``kernels`` jobs compile (:func:`sparseact.kernels.wait_for_compilation`).
+
+    Here, not in the claims' registry or in :mod:`sparseact.kernels`: a job's code stamp follows every import of the
+    modules it runs, and an edit of the kernels module must rerun the kernels jobs only. ``ValueError`` naming the
+    known ids for an unknown claim.
+    """
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
+    from sparseact.claims import code_files, get_claim, source_files
+
+    get_claim(claim)
+    imported = set(code_files(f"sparseact.claims.{claim}.compute"))
+    return [group for group, modules in KERNEL_GROUPS.items() if imported & set(source_files(*modules))]
+
+
 def _run_notebook(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
-    from sparseact.claims import kernel_groups
     from sparseact.runtime.notebooks import run_notebook
 
     parameters = json.loads(args.parameters)

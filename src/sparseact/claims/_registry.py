@@ -12,7 +12,6 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 
-from sparseact.kernels import KERNEL_GROUPS
 from sparseact.paper import statements
 from sparseact.runtime.errors import ConfigError
 from sparseact.runtime.provenance import write_text_if_changed
@@ -347,18 +346,6 @@ def source_files(*modules: str, relative_to: str | Path | None = None) -> list[s
 def _relative(files, relative_to) -> list[str]:
     root = Path(relative_to).resolve() if relative_to is not None else None
     return sorted(str(p.relative_to(root)) if root and p.is_relative_to(root) else str(p) for p in files)
-
-
-def kernel_groups(claim_id: str) -> list[str]:
-    """The groups of :data:`sparseact.kernels.KERNEL_GROUPS` whose modules the claim's runs stage imports, directly or
-    not (its ``compute.py``'s :func:`code_files`), found without importing them: what a shard of the claim waits for
-    while the workflow's ``kernels`` jobs compile (:func:`sparseact.kernels.wait_for_compilation`).
-
-    ``ValueError`` naming the known ids for an unknown claim.
-    """
-    get_claim(claim_id)
-    closure = _closure(f"sparseact.claims.{claim_id}.compute")
-    return [group for group, modules in KERNEL_GROUPS.items() if any(_module_file(m) in closure for m in modules)]
 
 
 def code_files(*modules: str, relative_to: str | Path | None = None) -> list[str]:
