@@ -458,7 +458,10 @@ def _random_cap(m):  # pragma: no cover - compiled
     return max(1, int(math.ceil(m * np.random.random() ** 2)))  # noqa: RUF046 (numba: keep the int64 explicit)  # noqa: RUF046 (numba: keep the int64 explicit)
 
 
-@numba.njit(cache=True)
+# inlined into its one caller, _search_batch: compiled as a function of its own, its code (with _place_neuron's and
+# everything below) was optimised and compiled twice, once for it and once within _search_batch (about 4 of the
+# search group's 35 s of compilation)
+@numba.njit(cache=True, inline="always")
 def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped):  # pragma: no cover - compiled
     """Coordinate ascent over neurons, greedy construction or a given start, single and pair moves.
 
@@ -540,7 +543,11 @@ def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped)
                 counts += act[:, j1].astype(np.int64) + act[:, j2].astype(np.int64)
         if not improved:
             break
-    return np.where(val < 0, -1.0, 1.0)
+    signs = np.ones(s)  # sign(contribution_j), +1 at 0 (a loop: np.where compiles its broadcasting, about 1 s)
+    for j in range(s):
+        if val[j] < 0:
+            signs[j] = -1.0
+    return signs
 
 
 @numba.njit(cache=True)
