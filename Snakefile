@@ -79,6 +79,7 @@ localrules:
     ledger,
     report,
     run_template,
+    screenshots,
 
 
 rule all:
@@ -90,6 +91,7 @@ rule all:
         in_results("erratum/pdf-status.txt"),
         every_claim_output(),
         rules.report.output,
+        rules.screenshots.output,
         benchmark_files(),
         claim_reports(),
         [doc_figure(figure) for figure in DOC_FIGURES] if RESULTS == "results" else [],

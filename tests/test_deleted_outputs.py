@@ -146,6 +146,7 @@ def test_every_kind_of_produced_file_is_rebuilt_when_deleted(deletable, quick_ru
         "report",
         "run",
         "run_template",
+        "screenshots",
     }, writers
     assert "Nothing to be done" in snakemake(deletable, "-n")
 

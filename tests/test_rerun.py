@@ -117,7 +117,7 @@ def test_every_stamp_whose_code_holds_the_checker_lists_the_pins_it_verifies_wit
 
 def ledger_onward(assemblies: int = 0) -> dict[str, int]:
     """The job counts of a plan that reruns ``assemblies`` claims' assembly and the ledger onward: the ledger, the
-    note's PDF, the report and, pending the ledger, every claim page (see the module's docstring)."""
+    note's PDF, the report, its screenshots and, pending the ledger, every claim page (see the module's docstring)."""
     return {
         "all": 1,
         **({"assemble": assemblies} if assemblies else {}),
@@ -125,7 +125,8 @@ def ledger_onward(assemblies: int = 0) -> dict[str, int]:
         "erratum_pdf": 1,
         "ledger": 1,
         "report": 1,
-        "total": 4 + assemblies + len(claim_ids()),
+        "screenshots": 1,
+        "total": 5 + assemblies + len(claim_ids()),
     }
 
 
@@ -154,9 +155,9 @@ def test_an_edit_of_the_status_derivation_reruns_the_ledger_onward(current):
     assert _claims_of(out, "assemble") == importing, out[-3000:]
 
 
-def test_an_edit_of_the_browser_checks_reruns_only_the_report(current):
+def test_an_edit_of_the_browser_reruns_only_the_screenshots(current):
     stats, out = plan_after_edit(current, "src/sparseact/publish/browser.py")
-    assert stats == {"all": 1, "report": 1, "total": 2}, out[-3000:]
+    assert stats == {"all": 1, "screenshots": 1, "total": 2}, out[-3000:]
 
 
 def test_a_compute_edit_reruns_the_claims_shards(current, repo_root):
@@ -171,7 +172,8 @@ def test_a_compute_edit_reruns_the_claims_shards(current, repo_root):
         "ledger": 1,
         "report": 1,
         "run": shards,
-        "total": 5 + 2 * shards + len(claim_ids()),
+        "screenshots": 1,
+        "total": 6 + 2 * shards + len(claim_ids()),
     }, out[-3000:]
 
 
@@ -280,8 +282,8 @@ def test_one_added_grid_point_renders_only_its_claims_page_again(current):
         claims, stats, out = _page_plan(current, configfile)
         assert claims == {claim}, out[-3000:]
         # (the erratum's PDF job too, unless an earlier test left a record of the stand-in note's content)
-        assert set(stats) - {"erratum_pdf", "total"} == {"all", "claim_page", "report"}, out[-3000:]
-        assert stats["claim_page"] == stats["report"] == 1, out[-3000:]
+        assert set(stats) - {"erratum_pdf", "total"} == {"all", "claim_page", "report", "screenshots"}, out[-3000:]
+        assert stats["claim_page"] == stats["report"] == stats["screenshots"] == 1, out[-3000:]
         slice_file.write_text('{"changed": true}\n')  # what the ledger does to a slice whose content changed
         claims, stats, out = _page_plan(current, configfile)
         assert claims == {claim, other} and stats["claim_page"] == 2, out[-3000:]

@@ -344,7 +344,7 @@ def page_problems(run):
 def test_pages_in_a_browser(run, page_problems):
     """What a reader sees (headless Chromium, 1400 x 900): every page fits the width, its images load and its local
     links resolve; the front page shows the errata summary and the statements table on its first screen; the
-    report rule left screenshots of the front page and of one notebook report's first screen, and of the front
+    screenshots rule left screenshots of the front page and of one notebook report's first screen, and of the front
     page's first printed page."""
     from sparseact.publish.browser import PRINT_HEIGHT, PRINT_WIDTH, SCREEN
 
@@ -359,11 +359,11 @@ def test_pages_in_a_browser(run, page_problems):
     for name, shot in shots.items():
         data = shot.read_bytes()
         size = (PRINT_WIDTH, PRINT_HEIGHT) if name.endswith("-print.png") else SCREEN
-        # a placeholder (700 px) says why in the report rule's log
+        # a placeholder (700 px) says why in the screenshots rule's log
         width, height = int.from_bytes(data[16:20]), int.from_bytes(data[20:24])
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and (width, height) == size, (
             shot,
-            (run / QUICK / "logs" / "report.log").read_text(),
+            (run / QUICK / "logs" / "screenshots.log").read_text(),
         )
 
 
@@ -477,8 +477,9 @@ def test_adding_a_grid_point_reruns_only_that_point(run):
         "erratum_pdf": 1,
         "ledger": 1,
         "report": 1,
+        "screenshots": 1,
         "run": 1,
-        "total": 7 + len(claim_ids()),
+        "total": 8 + len(claim_ids()),
     }, out[-3000:]
     assert "claim=section1_index, shard=index" in out
 
@@ -511,15 +512,15 @@ def test_an_added_grid_point_renders_only_the_pages_whose_notebook_or_slice_chan
 
 
 def test_a_figure_edit_runs_its_assembly_the_ledger_and_the_report(quick_run, tmp_path):
-    """A comment added to a claim's figures.py, run for real: the claim's assembly, the ledger and the report run
-    (and rule all), no claim page (the executed notebook is unchanged) and not the note's PDF (its slice, the
+    """A comment added to a claim's figures.py, run for real: the claim's assembly, the ledger, the report and its
+    screenshots run (and rule all), no claim page (the executed notebook is unchanged) and not the note's PDF (its slice, the
     digest of the note and its certificates, is unchanged); then nothing is left to do."""
     work = tmp_path / "repo"
     shutil.copytree(quick_run, work, symlinks=True)
     touch(work / "src" / "sparseact" / "claims" / "section1_index" / "figures.py")
     out = snakemake(work)
     ran = sorted(re.findall(r"^Finished jobid: \d+ \(Rule: (\w+)\)$", out, flags=re.MULTILINE))
-    assert ran == ["all", "assemble", "ledger", "report"], out[-3000:]
+    assert ran == ["all", "assemble", "ledger", "report", "screenshots"], out[-3000:]
     assert "Nothing to be done" in snakemake(work, "-n")
 
 
@@ -535,7 +536,8 @@ def test_code_edits_rerun_what_imports_them(run):
         "erratum_pdf": 1,
         "ledger": 1,
         "report": 1,
-        "total": 5 + len(claim_ids()),
+        "screenshots": 1,
+        "total": 6 + len(claim_ids()),
     }, out[-3000:]
     figures.write_text(original)
     snakemake(run, "--touch")  # restore: the edit is undone, outputs are current
@@ -554,7 +556,8 @@ def test_code_edits_rerun_what_imports_them(run):
         "ledger": 1,
         "report": 1,
         "run": shards,
-        "total": 5 + 2 * shards + len(claim_ids()),
+        "screenshots": 1,
+        "total": 6 + 2 * shards + len(claim_ids()),
     }, out[-3000:]
     claim.write_text(original)
     snakemake(run, "--touch")
@@ -572,7 +575,8 @@ def test_editing_the_kernels_module_reruns_no_shard(run):
             "all": 1,
             "kernels": len(KERNEL_GROUPS),
             "report": 1,
-            "total": 2 + len(KERNEL_GROUPS),
+            "screenshots": 1,
+            "total": 3 + len(KERNEL_GROUPS),
         }, out[-3000:]
     finally:  # the later tests of the module share the copy
         kernels.write_text(original)
@@ -591,7 +595,8 @@ def test_touching_one_notebook_reruns_only_its_claim(run):
         "erratum_pdf": 1,
         "ledger": 1,
         "report": 1,
-        "total": 5 + len(claim_ids()),
+        "screenshots": 1,
+        "total": 6 + len(claim_ids()),
     }, out[-3000:]
     assert "claim=scaling" in out
     notebook.write_text(original)

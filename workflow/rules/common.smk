@@ -56,9 +56,18 @@ CLAIMS = list(claim_ids())
 #: reads its tables (the report, and the claim pages whose slice changed).
 PAPER_FILES = [os.path.relpath(path) for path in data_files()]
 
-#: The claim page the report rule screenshots beside the front page (the claim of the
+#: The claim page the screenshots rule shoots beside the front page (the claim of the
 #: full run's most severe erratum, Theorem 17's sample complexity).
 SCREENSHOT_CLAIM = "theorem17"
+
+#: The priority of the jobs after the ledger that lead to the screenshots, the run's last job (the note's PDF, the
+#: report, SCREENSHOT_CLAIM's page, the screenshots): taken first, the other claim pages run beside them.
+TAIL_PRIORITY = 1
+
+
+def claim_page_priority(wildcards):
+    """TAIL_PRIORITY for the page the screenshots rule shoots, 0 for the others."""
+    return TAIL_PRIORITY if wildcards.claim == SCREENSHOT_CLAIM else 0
 
 
 def grid(claim):
@@ -192,7 +201,8 @@ PUBLISHING_MODULES = {
     ),
     "erratum_pdf": ("sparseact.publish.erratum",),
     "claim_page": ("sparseact.publish.report", "sparseact.publish.notebook_page"),
-    "report": ("sparseact.publish.report", "sparseact.publish.browser"),
+    "report": ("sparseact.publish.report",),
+    "screenshots": ("sparseact.publish.browser",),
 }
 
 

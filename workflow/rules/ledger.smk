@@ -62,6 +62,7 @@ rule erratum_pdf:
         in_results("erratum/pdf-status.txt"),
     log:
         in_logs("erratum_pdf.log"),
+    priority: TAIL_PRIORITY
     conda:
         ENV
     params:

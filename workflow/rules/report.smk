@@ -2,7 +2,10 @@
 # per-job timings); the claim pages (each executed notebook under the statuses of its statements, from its slice of
 # the ledger's tables: a page is rendered again only when its notebook or its slice changed); then screenshots of
 # the report's first screen and of one claim page's, by headless Chromium when one is installed (else a placeholder
-# image saying so: the run never needs a browser).
+# image saying so: the run never needs a browser). The report links the pages but never reads them, so it is
+# written beside them, once the ledger and the note's PDF are done; the screenshots wait for it and for the one page
+# they shoot. That chain (the note's PDF, the report, that page, the screenshots: TAIL_PRIORITY) goes first among
+# the jobs after the ledger, and the other pages run beside it.
 
 
 rule claim_page:
@@ -19,6 +22,7 @@ rule claim_page:
         ),
     log:
         in_logs("claim_page/{claim}.log"),
+    priority: claim_page_priority
     conda:
         ENV
     shell:
@@ -44,8 +48,6 @@ rule report:
         results=claim_results(),
         benchmarks=benchmark_files(),
         code=publishing_code("report"),
-        pages=claim_reports(),
-        claim_page=claim_page_path(SCREENSHOT_CLAIM),
         # the erratum note's PDF is built first (the report links it, or the .tex when no TeX engine made one)
         erratum=in_results("erratum/pdf-status.txt"),
         # rewritten when a certificate page its manifest lists is missing (sparseact.runtime.outputs)
@@ -60,11 +62,9 @@ rule report:
         graph=in_results("report/graph.html"),
         # one page per FAIL's certificate, linked from the report and the claim pages
         certificates=directory(in_results("report/certificates")),
-        screenshot_index=in_results("report/screenshot-index.png"),
-        screenshot_claim=in_results(f"report/screenshot-{SCREENSHOT_CLAIM}.png"),
-        screenshot_print=in_results("report/screenshot-index-print.png"),
     log:
         in_logs("report.log"),
+    priority: TAIL_PRIORITY
     conda:
         ENV
     params:
@@ -73,8 +73,25 @@ rule report:
         # the jobs' logs: a job the job server ran reports its forked child's memory there
         logs=LOGS,
     shell:
-        "(python -m sparseact.cli report --results-dir {params.results_dir} --results {input.results} "
+        "python -m sparseact.cli report --results-dir {params.results_dir} --results {input.results} "
         "--benchmarks {input.benchmarks} --logs {params.logs} --index {output.index} --timings {output.timings} "
-        "&& python -m sparseact.cli screenshots --page {output.index} {output.screenshot_index} "
-        "--page {input.claim_page} {output.screenshot_claim} "
-        "--print-page {output.index} {output.screenshot_print}) > {log} 2>&1"
+        "> {log} 2>&1"
+
+
+rule screenshots:
+    input:
+        index=rules.report.output.index,
+        claim_page=claim_page_path(SCREENSHOT_CLAIM),
+        code=publishing_code("screenshots"),
+    output:
+        index=in_results("report/screenshot-index.png"),
+        claim=in_results(f"report/screenshot-{SCREENSHOT_CLAIM}.png"),
+        printed=in_results("report/screenshot-index-print.png"),
+    log:
+        in_logs("screenshots.log"),
+    priority: TAIL_PRIORITY
+    conda:
+        ENV
+    shell:
+        "python -m sparseact.cli screenshots --page {input.index} {output.index} "
+        "--page {input.claim_page} {output.claim} --print-page {input.index} {output.printed} > {log} 2>&1"
