@@ -21,10 +21,10 @@ Copies the workflow, library and notebooks of this checkout into a temporary fol
 
 and, for 3 and 4, how many jobs the dry run plans (the point's data and run jobs,
 Lemma 6's assembly, the ledger, the twelve claim pages (each shows its statements' statuses, read from the
-ledger's tables), the note's PDF, the report, its screenshots and ``all``; a dry run before the ledger, a checkpoint, cannot know
-which pages' slices will change, so it lists every page) and how many the run then finished (only the pages whose
-notebook or slice changed; ``all`` included). Run it on an otherwise idle machine. Writes
-``benchmarks/results/workflow.json``.
+ledger's tables), the note's PDF, the report, its screenshots and ``all``; a dry run before the ledger, a
+checkpoint, cannot know which pages' slices will change, so it lists every page) and how many the run then
+finished (only the pages whose notebook or slice changed; ``all`` included). Run it on an otherwise idle machine.
+Writes ``benchmarks/results/workflow.json``.
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ standard output and error going to the job's log, in the working folder ``--out`
 sources): the jobs' own work, with none of the interpreter's start-up, the imports or Snakemake's scheduling. The
 order is the DAG's: each shard's data job and then its run job (the longest shards first, by the cost table
 :mod:`sparseact.runtime.costs` ships), a claim's assembly once its last shard is done, then the ledger, the claim
-pages and the note's PDF, the report, its screenshots and the copies of the README's figures. The kernels job is left out: it
-compiles numba's kernels, which the full run counts as overhead (:mod:`bench_workflow` replays with the kernels
-compiled). The report reads the jobs' benchmark files, which Snakemake writes and a replay does not: stand-ins of
+pages and the note's PDF, the report, its screenshots and the copies of the README's figures. The kernels job is
+left out: it compiles numba's kernels, which the full run counts as overhead (:mod:`bench_workflow` replays with the
+kernels compiled). The report reads the jobs' benchmark files, which Snakemake writes and a replay does not: stand-ins of
 zero seconds are written first, outside the clock.
 
 This is what the full run computes, counted the way its jobs count it: where :mod:`pure_computation` calls the

@@ -513,8 +513,8 @@ def test_an_added_grid_point_renders_only_the_pages_whose_notebook_or_slice_chan
 
 def test_a_figure_edit_runs_its_assembly_the_ledger_and_the_report(quick_run, tmp_path):
     """A comment added to a claim's figures.py, run for real: the claim's assembly, the ledger, the report and its
-    screenshots run (and rule all), no claim page (the executed notebook is unchanged) and not the note's PDF (its slice, the
-    digest of the note and its certificates, is unchanged); then nothing is left to do."""
+    screenshots run (and rule all), no claim page (the executed notebook is unchanged) and not the note's PDF (its
+    slice, the digest of the note and its certificates, is unchanged); then nothing is left to do."""
     work = tmp_path / "repo"
     shutil.copytree(quick_run, work, symlinks=True)
     touch(work / "src" / "sparseact" / "claims" / "section1_index" / "figures.py")

@@ -455,12 +455,12 @@ def _place_neuron(X, zeta, counts, k, W, B, cell, w_cur, n_random, max_size, oth
 @numba.njit(cache=True)
 def _random_cap(m):  # pragma: no cover - compiled
     """A random cell-size cap, biased towards small cells (``m u^2``, at least 1)."""
-    return max(1, int(math.ceil(m * np.random.random() ** 2)))  # noqa: RUF046 (numba: keep the int64 explicit)  # noqa: RUF046 (numba: keep the int64 explicit)
+    return max(1, int(math.ceil(m * np.random.random() ** 2)))  # noqa: RUF046 (numba: keep the int64 explicit)
 
 
 # inlined into its one caller, _search_batch: compiled as a function of its own, its code (with _place_neuron's and
-# everything below) was optimised and compiled twice, once for it and once within _search_batch (about 4 of the
-# search group's 35 s of compilation)
+# everything below) was optimised and compiled twice, once for it and once within _search_batch (with np.where's
+# broadcasting below, about 7 of the search group's 41 s of compilation on a fresh cache)
 @numba.njit(cache=True, inline="always")
 def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped):  # pragma: no cover - compiled
     """Coordinate ascent over neurons, greedy construction or a given start, single and pair moves.
