@@ -7,12 +7,15 @@ and an interrupted run resuming) is held by the end-to-end tests (test_reproduci
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -49,12 +52,12 @@ def _wait(condition, seconds: float) -> bool:
     return condition()
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """The environment of a job of a running server's workflow: a server started as the Snakefile starts it."""
+@contextlib.contextmanager
+def _server(log: Path, **variables: str):
+    """A server started as the Snakefile starts it (with ``variables`` in its environment); the environment of a job
+    of its workflow."""
     address = f"sparseact-test-{os.getpid()}-{secrets.token_hex(4)}"
-    env = {**os.environ, **jobserver.ONE_THREAD, jobserver.ADDRESS_VARIABLE: address}
-    log = tmp_path_factory.mktemp("server") / "server.log"
+    env = {**os.environ, **jobserver.ONE_THREAD, **variables, jobserver.ADDRESS_VARIABLE: address}
     with open(log, "w", encoding="utf-8") as handle:
         server = subprocess.Popen(
             [sys.executable, "-m", "sparseact.runtime.jobserver", address, str(os.getpid())],
@@ -72,6 +75,13 @@ def served(tmp_path_factory):
     finally:
         server.terminate()
         server.wait(ENDED_S)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """The environment of a job of a running server's workflow."""
+    with _server(tmp_path_factory.mktemp("server") / "server.log") as env:
+        yield env
 
 
 def _without_usage(stderr: str) -> str:
@@ -122,6 +132,50 @@ def test_a_job_whose_environment_differs_runs_in_its_own_process(served, tmp_pat
     assert job.returncode == 0 and job.stdout.startswith("usage: sparseact explain")
     assert "the job server declined this job (environment differs in ['SPARSEACT_TEST_VARIABLE'])" in job.stderr
     assert jobserver.USAGE_PREFIX not in job.stderr
+
+
+def test_the_server_loads_each_kernel_group_once_its_kernels_job_has_compiled_it(tmp_path):
+    """On an empty numba cache the server loads no kernels and compiles none; once a kernels job (itself forked from
+    the server) has compiled the cube's, the server loads them before forking the next job, says so in its log, and
+    leaves the lower-bound search's, which nobody compiled, alone."""
+    cache, log = tmp_path / "numba", tmp_path / "server.log"
+    with _server(log, NUMBA_CACHE_DIR=str(cache)) as env:
+        assert _cli(env, "--help", cwd=tmp_path).returncode == 0
+        assert "loaded" not in log.read_text() and not list(cache.rglob("*.nb*"))
+        kernels = _cli(env, "compile-kernels", "--group", "cube", "--out", str(tmp_path / "cube.txt"), cwd=tmp_path)
+        assert kernels.returncode == 0 and jobserver.USAGE_PREFIX in kernels.stderr, kernels.stderr
+        assert _cli(env, "--help", cwd=tmp_path).returncode == 0
+        assert _wait(lambda: "kernel group cube loaded" in log.read_text(), ENDED_S), log.read_text()
+    text = log.read_text()
+    assert "search" not in text and "not preloaded" not in text and "declining" not in text, text
+
+
+def _declining_server(address: str, reason: str) -> threading.Thread:
+    """A server that takes one job and declines it (:func:`jobserver._decline`), in a thread."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(jobserver._address_bytes(address))
+    listener.listen(1)
+
+    def serve() -> None:
+        with listener:
+            connection, _ = listener.accept()
+            with connection:
+                jobserver._decline(connection, reason)
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    return thread
+
+
+def test_a_server_that_declines_every_job_leaves_each_to_its_own_process(tmp_path, monkeypatch, capsys):
+    """What a server does once threads appear in it (forking would copy a process some of whose threads are gone):
+    it reads each job and declines it, and the job runs in its own process."""
+    address = f"sparseact-test-{os.getpid()}-{secrets.token_hex(4)}"
+    thread = _declining_server(address, "threads in the job server")
+    monkeypatch.setenv(jobserver.ADDRESS_VARIABLE, address)
+    assert jobserver.delegate("sparseact.cli", ["--help"]) is None
+    thread.join(ENDED_S)
+    assert "the job server declined this job (threads in the job server)" in capsys.readouterr().err
 
 
 def test_a_job_that_finds_no_server_runs_itself(tmp_path):

@@ -1,11 +1,21 @@
 """The kernels job compiles every numba kernel of the library once, before the runs stage."""
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from sparseact.kernels import KERNEL_GROUPS, KERNEL_MODULES, compile_kernels, lock_path
+from sparseact.kernels import (
+    KERNEL_GROUPS,
+    KERNEL_MODULES,
+    compilation_lock,
+    compile_kernels,
+    load_compiled_kernels,
+    lock_path,
+)
 
 
 def test_every_module_with_compiled_code_is_listed():
@@ -58,6 +68,41 @@ def test_an_unknown_group_is_refused_before_anything_compiles():
         compile_kernels("fwht")
     with pytest.raises(ValueError, match=r"unknown kernel group"):
         lock_path("fwht")
+    with pytest.raises(ValueError, match=r"unknown kernel group 'fwht'"):
+        load_compiled_kernels("fwht")
+
+
+#: In a fresh interpreter: load the cube's kernels from the cache, and say whether it did and what is loaded.
+LOAD_CUBE = (
+    "from sparseact.analysis import _fwht_into\n"
+    "from sparseact.kernels import load_compiled_kernels\n"
+    "print(load_compiled_kernels('cube'), len(_fwht_into.signatures))\n"
+)
+
+
+def _fresh_python(code: str, cache: Path) -> str:
+    """The standard output of ``code`` run in a fresh interpreter whose numba cache is ``cache``."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+
+
+def test_loading_a_group_compiles_nothing_the_cache_lacks_and_loads_what_it_holds(tmp_path):
+    """The job server's preload (load_compiled_kernels): on an empty cache it loads nothing and writes nothing
+    (numba is stopped before it compiles); once the group's kernels job has filled the cache, a fresh process loads
+    them without compiling."""
+    assert _fresh_python(LOAD_CUBE, tmp_path).split() == ["False", "0"]
+    assert not [path for path in tmp_path.rglob("*") if path.suffix in (".nbi", ".nbc")]
+    _fresh_python("from sparseact.kernels import compile_kernels; compile_kernels('cube')", tmp_path)
+    written = {path: path.stat().st_mtime_ns for path in tmp_path.rglob("*.nb*")}
+    assert written
+    assert _fresh_python(LOAD_CUBE, tmp_path).split() == ["True", "1"]
+    assert {path: path.stat().st_mtime_ns for path in tmp_path.rglob("*.nb*")} == written
+
+
+def test_nothing_loads_while_a_kernels_job_compiles_the_group(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    with compilation_lock("cube", exclusive=True):
+        assert load_compiled_kernels("cube") is False
 
 
 def test_a_shard_waits_only_for_the_groups_its_claims_code_imports(tmp_path, monkeypatch):

@@ -238,6 +238,10 @@ def test_the_local_run_forks_its_jobs_from_the_job_server(run):
     served = [log for log in logs if jobserver.usage_from_log(log.read_text()) is not None]
     assert logs and len(served) >= len(logs) // 2, [str(log) for log in logs if log not in served]
     assert not [log for log in (run / QUICK / "logs").rglob("*.log") if "job server declined" in log.read_text()]
+    # the server loaded each kernel group once its kernels job had compiled it, and compiled nothing itself
+    server_log = (run / QUICK / "logs" / "job-server.log").read_text()
+    assert all(f"kernel group {group} loaded" in server_log for group in KERNEL_GROUPS), server_log
+    assert "not preloaded" not in server_log and "declining" not in server_log, server_log
     benchmarks = sorted((run / QUICK / "benchmarks" / "runs").rglob("*.tsv"))
     timings = timings_table(benchmarks, run / QUICK / "logs").set_index(["claim", "shard"])["max_rss_mib"]
     for log in served:

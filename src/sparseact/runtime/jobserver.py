@@ -49,6 +49,8 @@ import tempfile
 import threading
 import traceback
 
+from sparseact.kernels import KERNEL_GROUPS, load_compiled_kernels
+
 #: The environment variable that carries the running server's address to the jobs.
 ADDRESS_VARIABLE = "SPARSEACT_JOB_SERVER"
 #: Variables that may differ between a job's environment and the server's: set by the shell or by Snakemake for
@@ -182,6 +184,15 @@ def _declined(environment: dict[str, str]) -> str | None:
     return f"environment differs in {sorted({k for k, _ in differing})}" if differing else None
 
 
+def _decline(connection: socket.socket, reason: str) -> None:
+    """Take one job from ``connection`` and decline it: the job's own process runs it (:func:`delegate`)."""
+    header, fds, _, _ = socket.recv_fds(connection, _HEADER.size, 3)
+    _receive_exactly(connection, _HEADER.unpack(header)[0])
+    for fd in fds:
+        os.close(fd)
+    connection.sendall(json.dumps({"declined": reason}).encode())
+
+
 def _run_child(connection: socket.socket) -> int:
     """In a fresh fork: take one job from ``connection``, run it as its own process would, report its status."""
     header, fds, _, _ = socket.recv_fds(connection, _HEADER.size, 3)
@@ -245,16 +256,41 @@ def _watch(connection: socket.socket) -> None:
     threading.Thread(target=watch, name="sparseact-job-watch", daemon=True).start()
 
 
+def _single_threaded() -> bool:
+    """Whether this process runs one thread (Python's or any other), so that a fork copies all of it."""
+    return threading.active_count() == 1 and len(os.listdir("/proc/self/task")) == 1
+
+
+def _load_kernels(pending: set[str]) -> None:
+    """Load into the server each kernel group of ``pending`` that numba's cache holds (compiling none:
+    :func:`sparseact.kernels.load_compiled_kernels`) and drop it from ``pending``: the jobs forked after it find its
+    kernels loaded. A group that fails to load otherwise is dropped too, its jobs loading (or compiling) it themselves."""
+    for group in sorted(pending):
+        try:
+            if load_compiled_kernels(group):
+                pending.discard(group)
+                print(f"sparseact job server: kernel group {group} loaded", file=sys.stderr, flush=True)
+        except Exception as exc:  # a cache that does not load: the jobs load the kernels as they would without it
+            first = next((line for line in str(exc).splitlines() if line.strip()), "")
+            print(
+                f"sparseact job server: kernel group {group} not preloaded: {type(exc).__name__}: {first}",
+                file=sys.stderr,
+            )
+            pending.discard(group)
+
+
 def serve(address: str, parent: int) -> int:
-    """Import the library and :data:`PRELOADED`, then fork a child per job until process ``parent`` ends."""
+    """Import the library and :data:`PRELOADED`, then fork a child per job until process ``parent`` ends, loading
+    each kernel group as soon as numba's cache holds it (the kernels jobs compile them; :func:`_load_kernels`)."""
     for name in PRELOADED:
         importlib.import_module(name)
     package = importlib.import_module("sparseact")
     for module in pkgutil.walk_packages(package.__path__, "sparseact."):
         importlib.import_module(module.name)
-    if threading.active_count() != 1 or len(os.listdir("/proc/self/task")) != 1:
+    if not _single_threaded():
         print("sparseact job server: threads started while importing; not serving", file=sys.stderr)
         return 1
+    unloaded, forking = set(KERNEL_GROUPS), True
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(_address_bytes(address))
     listener.listen(64)
@@ -265,6 +301,15 @@ def serve(address: str, parent: int) -> int:
         if not ready:
             continue
         connection, _ = listener.accept()
+        if unloaded and forking:
+            _load_kernels(unloaded)
+            forking = _single_threaded()
+            if not forking:
+                print("sparseact job server: threads started while loading kernels; declining jobs", file=sys.stderr)
+        if not forking:
+            with connection:
+                _decline(connection, "threads in the job server")
+            continue
         if os.fork() == 0:
             listener.close()
             code = 1
