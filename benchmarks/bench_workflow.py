@@ -3,6 +3,7 @@
 Usage::
 
     python benchmarks/bench_workflow.py --config config/config.yaml
+    python benchmarks/bench_workflow.py --rounds 2 --versus /path/to/clone-of-the-starting-revision
 
 Copies the workflow, library and notebooks of this checkout into a temporary folder
 (with an empty numba cache, so the kernels job compiles from scratch) and times there
@@ -24,7 +25,14 @@ Lemma 6's assembly, the ledger, the twelve claim pages (each shows its statement
 ledger's tables), the note's PDF, the report, its screenshots and ``all``; a dry run before the ledger, a
 checkpoint, cannot know which pages' slices will change, so it lists every page) and how many the run then
 finished (only the pages whose notebook or slice changed; ``all`` included). Run it on an otherwise idle machine.
-Writes ``benchmarks/results/workflow.json``.
+
+The machine's speed drifts by up to a quarter within minutes, so a ratio of two timings taken minutes apart
+says little on its own. ``--rounds R`` times the full run and then its stage functions R times, each round in a
+fresh copy with an empty numba cache, and reports each round's ratio and their median; ``--versus CHECKOUT``
+puts another revision's full run and stage functions (its own library, workflow and ``pure_computation.py``)
+before this checkout's in every round, so the two revisions alternate. Steps 1's replay and cold stage
+functions, 2, 3 and 4 run once, on this checkout's last copy. Writes ``benchmarks/results/workflow.json``, with
+the revisions, the load average at the start and the end, and every round's timings.
 """
 
 from __future__ import annotations
@@ -75,13 +83,13 @@ def ran_jobs(output: str) -> int:
     return len(re.findall(r"^Finished jobid: \d+ \(Rule: \w+\)$", output, flags=re.MULTILINE))
 
 
-def timed_script(script: str, printed: str, work: Path, env: dict, configfile: str, out: Path, *extra: str) -> float:
+def timed_script(script: Path, printed: str, work: Path, env: dict, configfile: str, out: Path, *extra: str) -> float:
     """Wall seconds a benchmark script (:mod:`pure_computation`, :mod:`job_replay`) prints as ``<printed>: <s> s``,
     run on the copy ``work`` (its library, its numba cache, the jobs' environment) with its output in ``out``."""
     proc = subprocess.run(
         [
             sys.executable,
-            str(REPO / "benchmarks" / script),
+            str(script),
             "--config",
             configfile,
             "--out",
@@ -101,14 +109,19 @@ def timed_script(script: str, printed: str, work: Path, env: dict, configfile: s
     return float(found.group(1))
 
 
-def pure_computation_seconds(work: Path, env: dict, configfile: str, out: Path) -> float:
-    """Wall seconds of :mod:`pure_computation` (the claims' stage functions) on the copy ``work``."""
-    return timed_script("pure_computation.py", "pure computation", work, env, configfile, out)
+def pure_computation_seconds(work: Path, env: dict, configfile: str, out: Path, checkout: Path = REPO) -> float:
+    """Wall seconds of :mod:`pure_computation` (the claims' stage functions) on the copy ``work`` of ``checkout``,
+    with the checkout's own script (its library's stage functions), this one's if it has none."""
+    own = checkout / "benchmarks" / "pure_computation.py"
+    script = own if own.is_file() else REPO / "benchmarks" / "pure_computation.py"
+    return timed_script(script, "pure computation", work, env, configfile, out)
 
 
 def replayed_seconds(work: Path, env: dict, configfile: str, out: Path) -> float:
     """Wall seconds of :mod:`job_replay` of the copy ``work``'s jobs, replayed in the folder ``out``."""
-    return timed_script("job_replay.py", "replayed jobs", work, env, configfile, out, "--repo", str(work))
+    return timed_script(
+        REPO / "benchmarks" / "job_replay.py", "replayed jobs", work, env, configfile, out, "--repo", str(work)
+    )
 
 
 def grown_config(work: Path, configfile: str) -> str:
@@ -122,10 +135,48 @@ def grown_config(work: Path, configfile: str) -> str:
     return str(path.relative_to(work))
 
 
+def revision(checkout: Path) -> str | None:
+    """The commit ``checkout`` has checked out (``None`` outside a git work tree)."""
+    proc = subprocess.run(["git", "rev-parse", "HEAD"], cwd=checkout, capture_output=True, text=True)
+    return proc.stdout.strip() if proc.returncode == 0 else None
+
+
+def fresh_copy(checkout: Path, work: Path) -> dict:
+    """Copy what a run needs from ``checkout`` into ``work``; return the environment that runs it there (its own
+    library first on ``PYTHONPATH``, an empty numba cache beside it, so its kernels jobs compile from scratch)."""
+    work.mkdir(parents=True)
+    for name in COPIED:
+        if (checkout / name).is_dir():
+            shutil.copytree(checkout / name, work / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        elif (checkout / name).exists():
+            shutil.copy2(checkout / name, work / name)
+    return dict(os.environ, PYTHONPATH=str(work / "src"), NUMBA_CACHE_DIR=str(work.parent / f"{work.name}-numba"))
+
+
+def ratio_summary(full: list[float], pure: list[float]) -> dict:
+    """Each round's full run, stage functions and their ratio, and the ratios' median."""
+    ratios = [f / p for f, p in zip(full, pure, strict=True)]
+    return {
+        "full_run_s": [round(s, 1) for s in full],
+        "pure_computation_s": [round(s, 1) for s in pure],
+        "full_over_pure": [round(r, 3) for r in ratios],
+        "full_over_pure_median": round(statistics.median(ratios), 3),
+    }
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", default="config/config.yaml", help="config file, relative to the repository")
     parser.add_argument("--noop-runs", type=int, default=9, help="no-op runs (paired with the floor's)")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="full runs, each followed by the stage functions (default 1)"
+    )
+    parser.add_argument(
+        "--versus",
+        type=Path,
+        help="another checkout (the revision to compare with): in each round its full run and stage functions "
+        "come first, with its own library and workflow",
+    )
     parser.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "workflow.json"))
     parser.add_argument(
         "--no-cold", action="store_true", help="skip the stage functions from an empty numba cache (about 3 min)"
@@ -133,26 +184,34 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.noop_runs < 1:
         parser.error("--noop-runs must be at least 1")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    if args.versus is not None and not (args.versus / "Snakefile").is_file():
+        parser.error(f"--versus {args.versus} is not a checkout of the workflow (no Snakefile)")
+    checkouts = {"versus": args.versus.resolve()} if args.versus is not None else {}
+    checkouts["this"] = REPO
+    load_start = os.getloadavg()
 
     with tempfile.TemporaryDirectory(prefix="bench-workflow-") as tmp:
-        work, floor = Path(tmp) / "repo", Path(tmp) / "floor"
-        work.mkdir()
-        for name in COPIED:
-            if (REPO / name).is_dir():
-                shutil.copytree(REPO / name, work / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-            else:
-                shutil.copy2(REPO / name, work / name)
-        floor.mkdir()
-        (floor / "present").touch()
-        (floor / "Snakefile").write_text('rule all:\n    input:\n        "present",\n')
-        env = dict(os.environ, PYTHONPATH=str(work / "src"), NUMBA_CACHE_DIR=str(Path(tmp) / "numba"))
-
-        full, _ = snakemake(work, env, "--configfile", args.config)
-        print(f"full run ({args.config}): {full:.1f} s", flush=True)
+        timings = {label: ([], []) for label in checkouts}
+        for round_index in range(args.rounds):
+            for label, checkout in checkouts.items():
+                work = Path(tmp) / f"{label}-{round_index}"
+                env = fresh_copy(checkout, work)
+                full, _ = snakemake(work, env, "--configfile", args.config)
+                pure = pure_computation_seconds(work, env, args.config, work / "pure", checkout)
+                timings[label][0].append(full)
+                timings[label][1].append(pure)
+                print(
+                    f"round {round_index + 1}, {label} ({checkout}): full run ({args.config}) {full:.1f} s; "
+                    f"stage functions {pure:.1f} s; full run / stage functions = {full / pure:.2f}",
+                    flush=True,
+                )
+                if label != "this" or round_index + 1 < args.rounds:
+                    shutil.rmtree(work)
+        full = timings["this"][0][-1]
         replayed = replayed_seconds(work, env, args.config, Path(tmp) / "replay")
         print(f"jobs replayed in process: {replayed:.1f} s; full run / replay = {full / replayed:.2f}", flush=True)
-        pure = pure_computation_seconds(work, env, args.config, Path(tmp) / "pure")
-        print(f"stage functions: {pure:.1f} s; full run / stage functions = {full / pure:.2f}", flush=True)
         pure_cold = None
         if not args.no_cold:
             cold_env = dict(env, NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cold"))
@@ -162,6 +221,10 @@ def main(argv=None) -> int:
                 flush=True,
             )
 
+        floor = Path(tmp) / "floor"
+        floor.mkdir()
+        (floor / "present").touch()
+        (floor / "Snakefile").write_text('rule all:\n    input:\n        "present",\n')
         noop, bare = [], []
         for _ in range(args.noop_runs):
             noop.append(snakemake(work, env, "-q", "--configfile", args.config)[0])
@@ -184,16 +247,21 @@ def main(argv=None) -> int:
         figure_ran = ran_jobs(output)
         print(f"one figure edit: {figure:.1f} s, {figure_jobs} jobs planned, {figure_ran} run", flush=True)
 
+    this = ratio_summary(*timings["this"])
+    for label in checkouts:
+        median = ratio_summary(*timings[label])["full_over_pure_median"]
+        print(f"{label}: full run / stage functions, median of {args.rounds} round(s): {median:.2f}")
     write_results(
         Path(args.out),
         {
             "cpu": cpu_model(),
             "config": args.config,
-            "full_run_s": round(full, 1),
+            "revision": revision(REPO),
+            "load_average_1min_start_end": [round(load_start[0], 2), round(os.getloadavg()[0], 2)],
+            "rounds": args.rounds,
+            **this,
             "jobs_replayed_s": round(replayed, 1),
             "full_over_replayed": round(full / replayed, 2),
-            "pure_computation_s": round(pure, 1),
-            "full_over_pure": round(full / pure, 2),
             "pure_computation_empty_cache_s": None if pure_cold is None else round(pure_cold, 1),
             "full_over_pure_empty_cache": None if pure_cold is None else round(full / pure_cold, 2),
             "noop_median_s": round(statistics.median(noop), 3),
@@ -205,6 +273,13 @@ def main(argv=None) -> int:
             "figure_edit_s": round(figure, 1),
             "figure_edit_jobs": figure_jobs,
             "figure_edit_jobs_run": figure_ran,
+            "versus": None
+            if args.versus is None
+            else {
+                "checkout": str(checkouts["versus"]),
+                "revision": revision(checkouts["versus"]),
+                **ratio_summary(*timings["versus"]),
+            },
         },
     )
     return 0
