@@ -143,8 +143,8 @@ show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 #   (W/m)\sum_j\|\sum_{I_j}\zeta_ix_i\|$, against (13); PASS when it is never exceeded, otherwise INCONCLUSIVE.
 # * `theorem19/eq8-second-term`: $T_2$ against (8), and (8) against (7) at its $t$ on a closed-form grid ($B = R = W \ge
 #   1$); PASS when it is never exceeded, otherwise INCONCLUSIVE.
-# * `theorem19/eq14-first-term`: $T_1$ against (14), and (13) at its $t$ against (14) on the closed-form grid; PASS when
-#   it is never exceeded, otherwise INCONCLUSIVE.
+# * `theorem19/eq14-first-term`: $T_1$ against (14), and on the closed-form grid at its $t$ (13) as printed with $c = 2$
+#   and, for $m \ge 4$, eq13-proved's bound against (14); PASS when none is exceeded, otherwise INCONCLUSIVE.
 # * `theorem19/contraction`: $\mathbb{E}\max_{a\in A}\sum_i\zeta_i\,\mathrm{relu}(a_i)$ against $\mathbb{E}\max_{a\in
 #   A}\sum_i\zeta_ia_i$ on random finite sets $A$; PASS when it is never exceeded, otherwise INCONCLUSIVE.
 # * `theorem19/linear-class`: $\mathbb{E}\|\sum_i\zeta_ix_i\|$ against $\sqrt{\sum_i\|x_i\|^2}$ and

@@ -244,8 +244,15 @@ def eq13_at(t, m, n, s, W, R, c=HOEFFDING_C):
     return W / m * (t * R * math.sqrt(s * m) + 2 * n * math.exp(n * math.log(m) - t * t / c) * R * m)
 
 
+def eq13_proved_at(t, m, n, s, W, R):
+    """eq13-proved's right side (the union bound's ``4n m^n e^{-t^2/2}``, Hoeffding's ``c = 2``), with
+    ``sum_j sqrt|I_j| <= sqrt(sm)`` and ``sum_j |I_j| <= m``: ``W R t sqrt(s/m) + 4 n W R m^n e^{-t^2/2}``."""
+    return W * R * t * math.sqrt(s / m) + 4 * n * W * R * math.exp(n * math.log(m) - t * t / 2.0)
+
+
 def grid_rows(grid: dict) -> list[dict]:
-    """(7) at (8)'s ``t`` against (8), and (13) at (14)'s ``t`` against (14), on a parameter grid (closed forms)."""
+    """(7) at (8)'s ``t`` against (8), and (13) at (14)'s ``t`` against (14), as printed and as proved
+    (eq13-proved), on a parameter grid (closed forms)."""
     rows = []
     for m in grid["m"]:
         for n in grid["n"]:
@@ -263,6 +270,7 @@ def grid_rows(grid: dict) -> list[dict]:
                             eq7_at_t8=eq7_at(eq8_t(m, n, B), m, n, s, B),
                             eq8=eq8_rhs(m, n, s, B),
                             eq13_at_t14=eq13_at(eq14_t(m, n, R), m, n, s, W, R),
+                            eq13_proved_at_t14=eq13_proved_at(eq14_t(m, n, R), m, n, s, W, R),
                             eq14=eq14_rhs(m, n, s, W, R),
                         )
                     )
@@ -270,8 +278,14 @@ def grid_rows(grid: dict) -> list[dict]:
 
 
 #: The grid of (m, n, s, scale = B = R = W) on which (7) -> (8) and (13) -> (14) are evaluated: the
-#: range the paper uses (R = sqrt(n) >= 1 on the cube, B >= 1, m(R+B) large).
-STEP_GRID = dict(m=[3, 10, 100, 1000, 10**4, 10**6], n=[1, 2, 4, 9, 16, 64], s=[1, 4, 64, 1024], scale=[1.0, 3.0, 8.0])
+#: range the paper uses (R = sqrt(n) >= 1 on the cube, B >= 1, m(R+B) large), with m = 4, where eq14-strict's
+#: range starts and its bound is tightest (eq13-proved's bound at 0.92 of (14) at n = s = R = 1).
+STEP_GRID = dict(
+    m=[3, 4, 10, 100, 1000, 10**4, 10**6], n=[1, 2, 4, 9, 16, 64], s=[1, 4, 64, 1024], scale=[1.0, 3.0, 8.0]
+)
+#: The smallest m of eq14-strict's range: its argument needs ``4n m^(-n) <= 2 sqrt(n log(m)/m)``, which holds from
+#: m = 4 (at n = 1, m = 3 it fails: 4/3 > 2 sqrt(log(3)/3)).
+EQ14_STRICT_MIN_M = 4
 
 
 # ---------------------------------------------------------------------------

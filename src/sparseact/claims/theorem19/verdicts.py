@@ -533,34 +533,32 @@ def _step_records(block: dict, tables: dict) -> list:
             extra=samples,
         )
     )
-    # (8) and (14): the exact terms at k = 1, and (7), (13) at the chosen t on the closed-form grid
-    for check_id, term, at_t, bound, scale in (
-        (
+    # (8): the exact second term at k = 1, and (7) at (8)'s t on the closed-form grid
+    records.append(
+        _step_record(
             CHECKS.eq8_second_term.id,
-            "second",
-            "eq7_at_t8",
-            "eq8",
-            "B",
-        ),
-        (
-            CHECKS.eq14_first_term.id,
-            "first",
-            "eq13_at_t14",
-            "eq14",
-            "R",
-        ),
-    ):
-        records.append(
-            _step_record(
-                check_id,
-                np.r_[k1[term], grid[at_t]],
-                np.r_[k1[bound], grid[bound]],
-                pd.concat([k1[["m", "n", "s", scale]], grid[["m", "n", "s", scale]]]),
-                ["m", "n", "s", scale],
-                f"max exact term / ({bound[2:]}) or grid ratio",
-                extra="B = R = W; tiny samples and the closed-form grid",
-            )
+            np.r_[k1["second"], grid["eq7_at_t8"]],
+            np.r_[k1["eq8"], grid["eq8"]],
+            pd.concat([k1[["m", "n", "s", "B"]], grid[["m", "n", "s", "B"]]]),
+            ["m", "n", "s", "B"],
+            "max exact term / (8) or grid ratio",
+            extra="B = R = W; tiny samples and the closed-form grid",
         )
+    )
+    # (14): the exact first term at k = 1; on the closed-form grid (13) as printed (2n) at (14)'s t, and
+    # eq13-proved (4n) at it where eq14-strict claims it (m >= 4)
+    proved = grid[grid["m"] >= st.EQ14_STRICT_MIN_M]
+    records.append(
+        _step_record(
+            CHECKS.eq14_first_term.id,
+            np.r_[k1["first"], grid["eq13_at_t14"], proved["eq13_proved_at_t14"]],
+            np.r_[k1["eq14"], grid["eq14"], proved["eq14"]],
+            pd.concat([frame[["m", "n", "s", "R"]] for frame in (k1, grid, proved)]),
+            ["m", "n", "s", "R"],
+            "max exact term / (14) or grid ratio",
+            extra=f"B = R = W; tiny samples and the closed-form grid (eq13-proved's 4n for m >= {st.EQ14_STRICT_MIN_M})",
+        )
+    )
     # the classical bound's ingredients: contraction (relu is 1-Lipschitz) and the linear class (Jensen)
     contraction, linear = tables["steps_contraction"], tables["steps_linear"]
     records.append(
