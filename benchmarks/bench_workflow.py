@@ -136,9 +136,15 @@ def grown_config(work: Path, configfile: str) -> str:
 
 
 def revision(checkout: Path) -> str | None:
-    """The commit ``checkout`` has checked out (``None`` outside a git work tree)."""
+    """The commit ``checkout`` has checked out, with ``+uncommitted`` when what a run copies from it differs from the
+    commit (``None`` outside a git work tree)."""
     proc = subprocess.run(["git", "rev-parse", "HEAD"], cwd=checkout, capture_output=True, text=True)
-    return proc.stdout.strip() if proc.returncode == 0 else None
+    if proc.returncode != 0:
+        return None
+    changed = subprocess.run(
+        ["git", "status", "--porcelain", "--", *COPIED], cwd=checkout, capture_output=True, text=True
+    ).stdout
+    return proc.stdout.strip() + ("+uncommitted" if changed.strip() else "")
 
 
 def fresh_copy(checkout: Path, work: Path) -> dict:
