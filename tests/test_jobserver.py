@@ -23,6 +23,7 @@ import pytest
 
 from sparseact.runtime import jobserver
 from sparseact.runtime.costs import job_log, job_resources
+from sparseact.runtime.usage import USAGE_PREFIX, usage_from_log
 
 #: How long a test waits for the server to import everything, or for a process to end.
 READY_S, ENDED_S = 120.0, 10.0
@@ -67,9 +68,7 @@ def _server(log: Path, **variables: str):
             start_new_session=True,
         )
     try:
-        ready = _wait(
-            lambda: jobserver.USAGE_PREFIX in _cli(env, "--help").stderr or server.poll() is not None, READY_S
-        )
+        ready = _wait(lambda: USAGE_PREFIX in _cli(env, "--help").stderr or server.poll() is not None, READY_S)
         assert ready and server.poll() is None, log.read_text()
         yield env
     finally:
@@ -85,7 +84,7 @@ def served(tmp_path_factory):
 
 
 def _without_usage(stderr: str) -> str:
-    return "".join(line for line in stderr.splitlines(keepends=True) if not line.startswith(jobserver.USAGE_PREFIX))
+    return "".join(line for line in stderr.splitlines(keepends=True) if not line.startswith(USAGE_PREFIX))
 
 
 @pytest.mark.parametrize(
@@ -102,7 +101,7 @@ def _without_usage(stderr: str) -> str:
 def test_a_job_in_the_server_prints_and_exits_as_its_own_process(served, tmp_path, args):
     in_server = _cli(served, *args, cwd=tmp_path)
     own = _cli({k: v for k, v in served.items() if k != jobserver.ADDRESS_VARIABLE}, *args, cwd=tmp_path)
-    assert jobserver.USAGE_PREFIX in in_server.stderr and jobserver.USAGE_PREFIX not in own.stderr
+    assert USAGE_PREFIX in in_server.stderr and USAGE_PREFIX not in own.stderr
     assert (in_server.returncode, in_server.stdout, _without_usage(in_server.stderr)) == (
         own.returncode,
         own.stdout,
@@ -114,7 +113,7 @@ def test_the_usage_line_is_the_childs_cpu_time_and_peak_memory(served, tmp_path)
     log = tmp_path / "logs" / "runs" / "x" / "a.log"
     log.parent.mkdir(parents=True)
     log.write_text(_cli(served, "--help").stderr)
-    cpu, peak = jobserver.usage_from_log(log.read_text())
+    cpu, peak = usage_from_log(log.read_text())
     assert 0 <= cpu < 30 and peak > 50  # the child holds the server's imports: numpy, pandas, ...
     benchmark = tmp_path / "results" / "benchmarks" / "runs" / "x" / "a.tsv"
     benchmark.parent.mkdir(parents=True)
@@ -131,7 +130,7 @@ def test_a_job_whose_environment_differs_runs_in_its_own_process(served, tmp_pat
     job = _cli({**served, "SPARSEACT_TEST_VARIABLE": "1"}, "explain", "--help", cwd=tmp_path)
     assert job.returncode == 0 and job.stdout.startswith("usage: sparseact explain")
     assert "the job server declined this job (environment differs in ['SPARSEACT_TEST_VARIABLE'])" in job.stderr
-    assert jobserver.USAGE_PREFIX not in job.stderr
+    assert USAGE_PREFIX not in job.stderr
 
 
 def test_the_server_loads_each_kernel_group_once_its_kernels_job_has_compiled_it(tmp_path):
@@ -143,7 +142,7 @@ def test_the_server_loads_each_kernel_group_once_its_kernels_job_has_compiled_it
         assert _cli(env, "--help", cwd=tmp_path).returncode == 0
         assert "loaded" not in log.read_text() and not list(cache.rglob("*.nb*"))
         kernels = _cli(env, "compile-kernels", "--group", "cube", "--out", str(tmp_path / "cube.txt"), cwd=tmp_path)
-        assert kernels.returncode == 0 and jobserver.USAGE_PREFIX in kernels.stderr, kernels.stderr
+        assert kernels.returncode == 0 and USAGE_PREFIX in kernels.stderr, kernels.stderr
         assert _cli(env, "--help", cwd=tmp_path).returncode == 0
         assert _wait(lambda: "kernel group cube loaded" in log.read_text(), ENDED_S), log.read_text()
     text = log.read_text()
@@ -260,7 +259,7 @@ def test_a_cluster_job_runs_in_its_own_process(served, tmp_path):
     assert "the job server declined this job (a job of the cluster's, SLURM job 4242: it runs in its allocation)" in (
         job.stderr
     )
-    assert jobserver.USAGE_PREFIX not in job.stderr
+    assert USAGE_PREFIX not in job.stderr
 
 
 def test_a_notebook_in_the_server_shows_its_tables_as_its_own_process(served, tmp_path):

@@ -39,7 +39,7 @@ from test_workflow import (  # noqa: F401 (the session's run and the fixture it 
 
 from sparseact.claims import claim_ids, config_shards
 from sparseact.kernels import KERNEL_GROUPS
-from sparseact.runtime.jobserver import USAGE_PREFIX
+from sparseact.runtime.usage import USAGE_PREFIX
 
 pytestmark = pytest.mark.workflow
 

@@ -24,8 +24,8 @@ from sparseact.claims import claim_ids, config_shards
 from sparseact.kernels import KERNEL_GROUPS
 from sparseact.publish.report import timings_table
 from sparseact.publish.statements import STATUSES
-from sparseact.runtime import jobserver
 from sparseact.runtime.provenance import CPU_DISPATCH_VARIABLES, portable_cpu_environment
+from sparseact.runtime.usage import usage_from_log
 
 pytestmark = pytest.mark.workflow
 
@@ -235,7 +235,7 @@ def test_the_local_run_forks_its_jobs_from_the_job_server(run):
     process's. (That the results are the same as in jobs of their own is test_reproducibility's: the cluster's jobs
     run in their own processes.)"""
     logs = sorted((run / QUICK / "logs" / "runs").rglob("*.log"))
-    served = [log for log in logs if jobserver.usage_from_log(log.read_text()) is not None]
+    served = [log for log in logs if usage_from_log(log.read_text()) is not None]
     assert logs and len(served) >= len(logs) // 2, [str(log) for log in logs if log not in served]
     assert not [log for log in (run / QUICK / "logs").rglob("*.log") if "job server declined" in log.read_text()]
     # the server loaded each kernel group once its kernels job had compiled it, and compiled nothing itself
@@ -245,10 +245,10 @@ def test_the_local_run_forks_its_jobs_from_the_job_server(run):
     benchmarks = sorted((run / QUICK / "benchmarks" / "runs").rglob("*.tsv"))
     timings = timings_table(benchmarks, run / QUICK / "logs").set_index(["claim", "shard"])["max_rss_mib"]
     for log in served:
-        assert timings[log.parent.name, log.stem] == jobserver.usage_from_log(log.read_text())[1], log
+        assert timings[log.parent.name, log.stem] == usage_from_log(log.read_text())[1], log
     page = re.sub(r"<td[^>]*>", "<td>", (run / QUICK / "report" / "timings.html").read_text())
     for log in served:
-        peak = jobserver.usage_from_log(log.read_text())[1]
+        peak = usage_from_log(log.read_text())[1]
         cells = rf"<td>{log.parent.name}</td><td>runs</td><td>{log.stem}</td><td>[^<]*</td><td>{peak:.0f}</td>"
         assert re.search(cells, page), log
 

@@ -18,6 +18,8 @@ notebooks
     Executing a notebook under papermill, and its HTML.
 jobserver
     The warm job server of a local run: each job forked from one process that imported the library once.
+usage
+    The usage line (CPU seconds, peak memory) a job that ran in the job server leaves in its log.
 slurm_probe
     The SLURM executor plugin's cluster probe, deferred to runs that use the SLURM executor (every
     interpreter start installs it, through ``sparseact-slurm-probe.pth``).

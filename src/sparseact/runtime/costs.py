@@ -63,8 +63,8 @@ from typing import Any
 
 from sparseact._validation import CONFIG_CPU_HOURS_LIMIT, JOB_CPU_HOURS_LIMIT
 from sparseact.runtime.errors import ConfigError
-from sparseact.runtime.jobserver import usage_from_log
 from sparseact.runtime.sharding import single_shard
+from sparseact.runtime.usage import usage_from_log
 
 #: The measured cost table, as package data of ``sparseact``.
 COST_TABLE = "data/job_costs.json"
@@ -98,7 +98,7 @@ def job_resources(benchmark: str | Path, logs: str | Path | None = None) -> dict
 
     Snakemake's benchmark file times the job's own process. A job the job server ran
     (:mod:`sparseact.runtime.jobserver`) spent its CPU time and memory in a forked child, which its log
-    reports (:func:`sparseact.runtime.jobserver.usage_from_log`): with ``logs`` given, those are added.
+    reports (:func:`sparseact.runtime.usage.usage_from_log`): with ``logs`` given, those are added.
 
     Returns
     -------

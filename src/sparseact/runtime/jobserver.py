@@ -23,8 +23,8 @@ started it ends (or is killed), and when :func:`stop` asks.
 
 Snakemake's ``benchmark:`` files time each job's own process: the wall time is the job's, but the CPU time and
 peak memory are the waiting process's. The child therefore reports its own (``getrusage`` of itself and the
-processes it waited for), and the waiting process writes them to the job's standard error as one line,
-:data:`USAGE_PREFIX` ``<cpu seconds> <peak MB>``; :func:`usage_from_log` reads it back.
+processes it waited for), and the waiting process writes them to the job's standard error as one line
+(:mod:`sparseact.runtime.usage`).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ import threading
 import traceback
 
 from sparseact.kernels import KERNEL_GROUPS, load_compiled_kernels
+from sparseact.runtime.usage import usage_line
 
 #: The environment variable that carries the running server's address to the jobs.
 ADDRESS_VARIABLE = "SPARSEACT_JOB_SERVER"
@@ -70,8 +71,6 @@ ONE_THREAD = {
         "NUMEXPR_NUM_THREADS",
     )
 }
-#: The line the waiting process writes to the job's standard error: ``<prefix> <cpu s> <peak MB>``.
-USAGE_PREFIX = "sparseact job server usage:"
 #: Third-party modules every kind of job imports, loaded by the server before it serves (with the whole library).
 PRELOADED = (
     "numpy",
@@ -141,7 +140,7 @@ def delegate(module: str, argv: list[str]) -> int | None:
             file=sys.stderr,
         )
         return None
-    sys.stderr.write(f"{USAGE_PREFIX} {answer['cpu_s']:.2f} {answer['max_rss_mb']:.2f}\n")
+    sys.stderr.write(usage_line(answer["cpu_s"], answer["max_rss_mb"]))
     return int(answer["exit"])
 
 
@@ -368,15 +367,6 @@ def stop() -> None:
         _SERVER.terminate()
         _SERVER.wait()
         _SERVER = None
-
-
-def usage_from_log(text: str) -> tuple[float, float] | None:
-    """CPU seconds and peak MB of a job that ran in the job server, from its log's :data:`USAGE_PREFIX` line."""
-    for line in reversed(text.splitlines()):
-        if line.startswith(USAGE_PREFIX):
-            cpu, peak = line[len(USAGE_PREFIX) :].split()
-            return float(cpu), float(peak)
-    return None
 
 
 if __name__ == "__main__":
