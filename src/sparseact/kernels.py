@@ -52,14 +52,19 @@ def _known_group(group: str) -> str:
 
 
 @contextmanager
-def compilation_lock(group: str, exclusive: bool) -> Iterator[None]:
-    """Hold ``group``'s lock: ``exclusive`` while compiling, shared to wait for a compilation in progress."""
+def compilation_lock(group: str, exclusive: bool, wait: bool = True) -> Iterator[bool]:
+    """Hold ``group``'s lock: ``exclusive`` while compiling, shared to wait for a compilation in progress. Yields
+    whether the lock is held: always, unless ``wait`` is false and another process holds it in the other mode."""
     path = lock_path(group)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a", encoding="utf-8") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
         try:
-            yield
+            fcntl.flock(handle, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
@@ -101,8 +106,7 @@ def load_compiled_kernels(group: str) -> bool:
     ValueError
         When ``group`` is not a key of :data:`KERNEL_GROUPS`.
     """
-    path = lock_path(group)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _known_group(group)
     # deferred: Snakemake imports this module at start-up (KERNEL_MODULES); numba loads only to load kernels
     from numba.core import event
 
@@ -113,18 +117,14 @@ def load_compiled_kernels(group: str) -> bool:
         def on_end(self, event):
             pass
 
-    with open(path, "a", encoding="utf-8") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
+    with compilation_lock(group, exclusive=False, wait=False) as held:
+        if not held:
             return False
         try:
             with event.install_listener("numba:compile", RefuseCompilation()):
                 compile_kernels(group)
         except CompilationRefused:
             return False
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
     return True
 
 

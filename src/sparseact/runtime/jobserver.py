@@ -183,10 +183,15 @@ def _declined(environment: dict[str, str]) -> str | None:
     return f"environment differs in {sorted({k for k, _ in differing})}" if differing else None
 
 
+def _take_job(connection: socket.socket) -> tuple[dict, list[int]]:
+    """The job :func:`delegate` sends on ``connection``: its request and its standard streams' descriptors."""
+    header, fds, _, _ = socket.recv_fds(connection, _HEADER.size, 3)
+    return json.loads(_receive_exactly(connection, _HEADER.unpack(header)[0])), fds
+
+
 def _decline(connection: socket.socket, reason: str) -> None:
     """Take one job from ``connection`` and decline it: the job's own process runs it (:func:`delegate`)."""
-    header, fds, _, _ = socket.recv_fds(connection, _HEADER.size, 3)
-    _receive_exactly(connection, _HEADER.unpack(header)[0])
+    _, fds = _take_job(connection)
     for fd in fds:
         os.close(fd)
     connection.sendall(json.dumps({"declined": reason}).encode())
@@ -194,8 +199,7 @@ def _decline(connection: socket.socket, reason: str) -> None:
 
 def _run_child(connection: socket.socket) -> int:
     """In a fresh fork: take one job from ``connection``, run it as its own process would, report its status."""
-    header, fds, _, _ = socket.recv_fds(connection, _HEADER.size, 3)
-    request = json.loads(_receive_exactly(connection, _HEADER.unpack(header)[0]))
+    request, fds = _take_job(connection)
     reason = _declined(request["env"]) if request["python"] == _interpreter() else "another interpreter"
     if reason is not None or len(fds) != 3:
         connection.sendall(json.dumps({"declined": reason or "no standard streams"}).encode())
