@@ -212,24 +212,38 @@ def quantity(spec: dict) -> Fraction | Real:
     raise Refused(f"unknown quantity {kind!r}")
 
 
+def _over_common_denominator(values: list[Fraction]) -> tuple[list[int], int]:
+    """``values`` as integers over one denominator, ``(numerators, denominator)``: sums of products of them are
+    integer sums, where :class:`~fractions.Fraction` arithmetic would reduce at every step."""
+    denominator = math.lcm(*(v.denominator for v in values))
+    return [v.numerator * (denominator // v.denominator) for v in values], denominator
+
+
 def _sample_preactivations(network: dict, X: list[list[Fraction]]) -> list[list[Fraction]]:
+    """``<w_j, x_i> - b_j`` for every point ``x_i`` of ``X`` (rows) and neuron ``j`` (columns), exactly."""
     _network(network)
-    W = [[ex.rational(v, "W") for v in row] for row in network["W"]]
+    W = [_over_common_denominator([ex.rational(v, "W") for v in row]) for row in network["W"]]
     b = [ex.rational(v, "b") for v in network["b"]]
-    return [
-        [sum((w * xi for w, xi in zip(wj, x, strict=True)), Fraction(0)) - bj for wj, bj in zip(W, b, strict=True)]
-        for x in X
-    ]
+    pre = []
+    for x, dx in map(_over_common_denominator, X):
+        row = []
+        for (w, dw), bj in zip(W, b, strict=True):
+            dot = sum(wk * xk for wk, xk in zip(w, x, strict=True))
+            row.append(Fraction(dot * bj.denominator - bj.numerator * dw * dx, dw * dx * bj.denominator))
+        pre.append(row)
+    return pre
 
 
 def _membership(
-    network: dict, X: list[list[Fraction]], s: int, k: int, W: Real, B: Real, t: int
+    network: dict, X: list[list[Fraction]], s: int, k: int, W: Fraction, B: Fraction, t: int
 ) -> tuple[list[list[Fraction]], Real]:
     """The preactivations on the sample and the factor ``f`` that puts the network in ``H_{n,s,k}^{W,B}`` there.
 
     ``s`` and ``k`` are decided exactly; the scales are met by multiplying ``u`` by ``f = min(1, W/(||u||_inf
     max_j ||w_j||_2), B/(||u||_inf max_j |b_j|))`` (the active sets do not change, the network's values scale by
-    ``f``), so a network that exceeds ``W`` or ``B`` by a rounding error counts with ``f`` slightly below 1.
+    ``f``), so a network that exceeds ``W`` or ``B`` by a rounding error counts with ``f`` slightly below 1. Whether a
+    factor is below 1 is decided in rationals (``W < 0`` or ``W^2 < ||u||_inf^2 max_j ||w_j||_2^2``; ``B <
+    ||u||_inf max_j |b_j|``), and only such a factor is enclosed.
     """
     pre = _sample_preactivations(network, X)
     scale = max((abs(ex.rational(v, "u")) for v in network["u"]), default=Fraction(0))
@@ -245,18 +259,12 @@ def _membership(
     ]
     if broken:
         raise Refused(f"network {t} is not in the class ({'; '.join(broken)})")
-    factors = [Real(1)]
-    if scale * scale * weights > 0:
-        factors.append(W / ex.sqrt(scale * scale * weights))
-    if scale * biases > 0:
-        factors.append(B / (scale * biases))
-    return pre, _least(factors)
-
-
-def _least(factors: list[Real]) -> Real:
-    """The least of the factors, enclosed: exactly 1 when no scale is exceeded (each factor proved >= 1)."""
-    below = [f for f in factors[1:] if ex.decide(f, 1) < 0]
-    return ex.minimum(*below) if below else Real(1)
+    below = []
+    if scale * scale * weights > 0 and (W < 0 or W * W < scale * scale * weights):
+        below.append(Real(W) / ex.sqrt(scale * scale * weights))
+    if scale * biases > 0 and B < scale * biases:
+        below.append(Real(B) / (scale * biases))
+    return pre, ex.minimum(*below) if below else Real(1)
 
 
 def _rademacher_term(network: dict, pre: list[list[Fraction]], zeta: list[int], X: list) -> Fraction:
@@ -272,12 +280,12 @@ def _rademacher_term(network: dict, pre: list[list[Fraction]], zeta: list[int], 
 
 def _first_term(network: dict, pre: list[list[Fraction]], zeta: list[int], X: list) -> Fraction:
     u = [ex.rational(v, "u") for v in network["u"]]
-    W = [[ex.rational(v, "W") for v in row] for row in network["W"]]
+    b = [ex.rational(v, "b") for v in network["b"]]
     total = Fraction(0)
-    for j, (uj, wj) in enumerate(zip(u, W, strict=True)):
-        for z, row, x in zip(zeta, pre, X, strict=True):
+    for j, (uj, bj) in enumerate(zip(u, b, strict=True)):
+        for z, row in zip(zeta, pre, strict=True):
             if row[j] >= 0:
-                total += z * uj * sum((w * xi for w, xi in zip(wj, x, strict=True)), Fraction(0))
+                total += z * uj * (row[j] + bj)  # <w_j, x_i> = (<w_j, x_i> - b_j) + b_j
     return total / len(X)
 
 
@@ -309,7 +317,7 @@ def _signed_mean(spec: dict, term: Callable) -> Real:
     for t, (zeta, network) in enumerate(zip(zetas, networks, strict=True)):
         if len(zeta) != len(X) or not all(z in (1, -1) for z in zeta):
             raise Refused("sign vectors must be in {-1,1}^m")
-        pre, factor = _membership(network, X, s, k, Real(W), Real(B), t)
+        pre, factor = _membership(network, X, s, k, W, B, t)
         total = total + factor * term(network, pre, [int(z) for z in zeta], X)
     return total / len(zetas)
 
