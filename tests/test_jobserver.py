@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from sparseact.runtime import jobserver
+from sparseact.runtime import jobclient, jobserver
 from sparseact.runtime.costs import job_log, job_resources
 from sparseact.runtime.usage import USAGE_PREFIX, usage_from_log
 
@@ -58,7 +58,7 @@ def _server(log: Path, **variables: str):
     """A server started as the Snakefile starts it (with ``variables`` in its environment); the environment of a job
     of its workflow."""
     address = f"sparseact-test-{os.getpid()}-{secrets.token_hex(4)}"
-    env = {**os.environ, **jobserver.ONE_THREAD, **variables, jobserver.ADDRESS_VARIABLE: address}
+    env = {**os.environ, **jobserver.ONE_THREAD, **variables, jobclient.ADDRESS_VARIABLE: address}
     with open(log, "w", encoding="utf-8") as handle:
         server = subprocess.Popen(
             [sys.executable, "-m", "sparseact.runtime.jobserver", address, str(os.getpid())],
@@ -100,7 +100,7 @@ def _without_usage(stderr: str) -> str:
 )
 def test_a_job_in_the_server_prints_and_exits_as_its_own_process(served, tmp_path, args):
     in_server = _cli(served, *args, cwd=tmp_path)
-    own = _cli({k: v for k, v in served.items() if k != jobserver.ADDRESS_VARIABLE}, *args, cwd=tmp_path)
+    own = _cli({k: v for k, v in served.items() if k != jobclient.ADDRESS_VARIABLE}, *args, cwd=tmp_path)
     assert USAGE_PREFIX in in_server.stderr and USAGE_PREFIX not in own.stderr
     assert (in_server.returncode, in_server.stdout, _without_usage(in_server.stderr)) == (
         own.returncode,
@@ -152,7 +152,7 @@ def test_the_server_loads_each_kernel_group_once_its_kernels_job_has_compiled_it
 def _declining_server(address: str, reason: str) -> threading.Thread:
     """A server that takes one job and declines it (:func:`jobserver._decline`), in a thread."""
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(jobserver._address_bytes(address))
+    listener.bind(jobclient.address_bytes(address))
     listener.listen(1)
 
     def serve() -> None:
@@ -171,14 +171,14 @@ def test_a_server_that_declines_every_job_leaves_each_to_its_own_process(tmp_pat
     it reads each job and declines it, and the job runs in its own process."""
     address = f"sparseact-test-{os.getpid()}-{secrets.token_hex(4)}"
     thread = _declining_server(address, "threads in the job server")
-    monkeypatch.setenv(jobserver.ADDRESS_VARIABLE, address)
-    assert jobserver.delegate("sparseact.cli", ["--help"]) is None
+    monkeypatch.setenv(jobclient.ADDRESS_VARIABLE, address)
+    assert jobclient.delegate("sparseact.cli", ["--help"]) is None
     thread.join(ENDED_S)
     assert "the job server declined this job (threads in the job server)" in capsys.readouterr().err
 
 
 def test_a_job_that_finds_no_server_runs_itself(tmp_path):
-    env = {**os.environ, jobserver.ADDRESS_VARIABLE: f"sparseact-test-nobody-{secrets.token_hex(4)}"}
+    env = {**os.environ, jobclient.ADDRESS_VARIABLE: f"sparseact-test-nobody-{secrets.token_hex(4)}"}
     job = _cli(env, "explain", "--help", cwd=tmp_path)
     assert (job.returncode, job.stderr) == (0, "") and job.stdout.startswith("usage: sparseact explain")
 
@@ -238,7 +238,7 @@ def test_start_serves_no_dry_run_no_job_inside_a_cluster_job_and_no_small_run(tm
             self.dryrun, self.dag = dryrun, range(jobs)
             self.exec_mode = type("Mode", (), {"name": mode})()
 
-    monkeypatch.delenv(jobserver.ADDRESS_VARIABLE, raising=False)
+    monkeypatch.delenv(jobclient.ADDRESS_VARIABLE, raising=False)
     for workflow in (
         Workflow("REMOTE", False, 100),
         Workflow("SUBPROCESS", False, 100),
@@ -246,7 +246,7 @@ def test_start_serves_no_dry_run_no_job_inside_a_cluster_job_and_no_small_run(tm
         Workflow("DEFAULT", False, jobserver.MIN_JOBS - 1),
     ):
         assert not jobserver.start(workflow, str(tmp_path / "server.log"))
-        assert jobserver.ADDRESS_VARIABLE not in os.environ
+        assert jobclient.ADDRESS_VARIABLE not in os.environ
     jobserver.stop()  # nothing to stop
 
 
@@ -273,7 +273,7 @@ def test_a_notebook_in_the_server_shows_its_tables_as_its_own_process(served, tm
     outputs = []
     for name, env in (
         ("in-server", served),
-        ("own", {k: v for k, v in served.items() if k != jobserver.ADDRESS_VARIABLE}),
+        ("own", {k: v for k, v in served.items() if k != jobclient.ADDRESS_VARIABLE}),
     ):
         job = _cli(env, "run-notebook", str(notebook), "--executed", str(tmp_path / f"{name}.ipynb"), cwd=tmp_path)
         assert job.returncode == 0, job.stderr

@@ -1,22 +1,24 @@
-"""Command-line entry points used by the workflow rules (``sparseact <command>``)."""
+"""Command-line entry points used by the workflow rules (``sparseact <command>``).
+
+A workflow job's own process runs this module only to hand its command to the local run's job server
+(:func:`sparseact.runtime.jobclient.delegate`, first thing in :func:`main`), so the module imports little at its top;
+a command's modules are imported where it runs (in the server's child, which has them already).
+"""
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import shutil
 import stat
 import sys
-import zipfile
 from pathlib import Path
 
-from sparseact.kernels import KERNEL_GROUPS, compilation_lock, compile_kernels, wait_for_compilation
-from sparseact.runtime import jobserver
+from sparseact.runtime.jobclient import delegate
 
 #: Errors of a command's input (a missing, unreadable, non-regular or malformed file; a malformed argument): the
-#: command prints one line naming it and exits 2. ``SPARSEACT_TRACEBACK=1`` shows the traceback instead.
-INPUT_ERRORS = (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile, EOFError, UnicodeError)
+#: command prints one line naming it and exits 2. ``SPARSEACT_TRACEBACK=1`` shows the traceback instead. With
+#: ``zipfile.BadZipFile`` (a malformed data file), which :func:`main` adds: ``zipfile`` is imported only by a command.
+INPUT_ERRORS = (OSError, ValueError, KeyError, IndexError, EOFError, UnicodeError)
 
 
 #: Widest line of ``sparseact explain`` (narrower when the terminal is).
@@ -79,6 +81,7 @@ def kernel_groups(claim: str) -> list[str]:
     """
     # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.claims import code_files, get_claim, source_files
+    from sparseact.kernels import KERNEL_GROUPS
 
     get_claim(claim)
     imported = set(code_files(f"sparseact.claims.{claim}.compute"))
@@ -87,6 +90,7 @@ def kernel_groups(claim: str) -> list[str]:
 
 def _run_notebook(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
+    from sparseact.kernels import wait_for_compilation
     from sparseact.runtime.notebooks import run_notebook
 
     parameters = json.loads(args.parameters)
@@ -178,6 +182,8 @@ def _erratum_pdf(args) -> int:
 
 def _explain(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
+    import shutil
+
     import pandas as pd
 
     from sparseact.publish.statements import derive, explain
@@ -324,6 +330,7 @@ def _new_claim(args) -> int:
 
 def _compile_kernels(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
+    from sparseact.kernels import KERNEL_GROUPS, compilation_lock, compile_kernels
     from sparseact.runtime.provenance import atomic_write_text
 
     groups = list(KERNEL_GROUPS) if args.group is None else [args.group]
@@ -336,8 +343,14 @@ def _compile_kernels(args) -> int:
 
 
 def main(argv=None) -> int:
-    if argv is None and (code := jobserver.delegate("sparseact.cli", sys.argv[1:])) is not None:
+    if argv is None and (code := delegate("sparseact.cli", sys.argv[1:])) is not None:
         return code  # a workflow job, run in a child of the local run's job server
+    # deferred: a workflow job's own process only delegates (above)
+    import argparse
+    import zipfile
+
+    from sparseact.kernels import KERNEL_GROUPS
+
     parser = argparse.ArgumentParser(prog="sparseact", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     nb = sub.add_parser(
@@ -532,7 +545,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except INPUT_ERRORS as exc:
+    except (*INPUT_ERRORS, zipfile.BadZipFile) as exc:
         if os.environ.get("SPARSEACT_TRACEBACK") == "1":
             raise
         print(f"sparseact {args.command}: error: {_one_line(exc)}", file=sys.stderr)

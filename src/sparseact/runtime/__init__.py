@@ -18,6 +18,8 @@ notebooks
     Executing a notebook under papermill, and its HTML.
 jobserver
     The warm job server of a local run: each job forked from one process that imported the library once.
+jobclient
+    The job's side of the job server: a job's own process hands its command to the server and waits.
 usage
     The usage line (CPU seconds, peak memory) a job that ran in the job server leaves in its log.
 slurm_probe

@@ -9,7 +9,7 @@ environment variable :data:`ADDRESS_VARIABLE`, which every job inherits. In a cl
 run where Snakemake runs (the workflow's ``localrules``); the cluster's jobs inherit the address too, and the server
 declines them (:func:`_declined`: SLURM sets ``SLURM_JOB_ID`` in a job's environment), so each runs in its own
 process inside its allocation, and on another node the address does not answer at all. A job's command is still
-``python -m sparseact.cli ...``: :func:`sparseact.cli.main` first calls :func:`delegate`, which hands the
+``python -m sparseact.cli ...``: :func:`sparseact.cli.main` first calls :func:`~sparseact.runtime.jobclient.delegate`, which hands the
 module, the command line, the working folder, the environment and the job's standard input, output and error (its
 log) to the server. The server forks a child that runs the module as ``__main__`` on that command line, exactly as
 the job's own process would, and the job's process waits for the child's exit status and exits with it.
@@ -42,7 +42,6 @@ import select
 import shutil
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
@@ -50,10 +49,8 @@ import threading
 import traceback
 
 from sparseact.kernels import KERNEL_GROUPS, load_compiled_kernels
-from sparseact.runtime.usage import usage_line
+from sparseact.runtime.jobclient import ADDRESS_VARIABLE, HEADER, address_bytes, interpreter
 
-#: The environment variable that carries the running server's address to the jobs.
-ADDRESS_VARIABLE = "SPARSEACT_JOB_SERVER"
 #: Variables that may differ between a job's environment and the server's: set by the shell or by Snakemake for
 #: each job (its temporary folder), and read by no module at import time (the child takes the job's values).
 PER_JOB_VARIABLES = frozenset({"_", "PWD", "OLDPWD", "SHLVL", "PS1", "TMPDIR", "TMP", "TEMP", "TEMPDIR"})
@@ -88,72 +85,17 @@ PRELOADED = (
     "jupytext",
     "ipykernel.inprocess",
     "IPython",
+    # what an in-process kernel and a notebook's first displays import (each notebook job imported them: with the
+    # validators of _warm_notebooks, about 0.1 CPU-seconds a notebook)
+    "ipykernel.debugger",
+    "IPython.core.application",
+    "pandas.io.formats.html",
+    "tornado.platform.asyncio",
+    "tornado.queues",
 )
 #: The fewest jobs a run must have for :func:`start` to start the server: its imports cost about 4 CPU-seconds, which
 #: a few jobs' start-ups (0.7 to 2 s each) do not repay.
 MIN_JOBS = 6
-_HEADER = struct.Struct("!I")
-
-
-def _address_bytes(address: str) -> bytes:
-    # Linux's abstract socket namespace: no file to clean up, no path-length limit from deep temporary folders
-    return b"\0" + address.encode()
-
-
-def delegate(module: str, argv: list[str]) -> int | None:
-    """Run ``python -m <module> <argv>`` (the job's command) in a child of the job server; its exit status.
-
-    Returns ``None`` when no server answers at :data:`ADDRESS_VARIABLE`'s address or the server declines the job
-    (the caller then runs it itself).
-    """
-    address = os.environ.get(ADDRESS_VARIABLE)
-    if not address:
-        return None
-    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        connection.connect(_address_bytes(address))
-    except OSError:
-        connection.close()
-        return None
-    umask = os.umask(0)
-    os.umask(umask)
-    request = {
-        "module": module,
-        "argv": list(argv),
-        "cwd": os.getcwd(),
-        "env": dict(os.environ),
-        "umask": umask,
-        "python": _interpreter(),
-    }
-    payload = json.dumps(request).encode()
-    with connection:
-        socket.send_fds(connection, [_HEADER.pack(len(payload))], [0, 1, 2])
-        connection.sendall(payload)
-        reply = _receive_all(connection)
-    if not reply:
-        print("sparseact: the job's process in the job server ended without an exit status", file=sys.stderr)
-        return 1
-    answer = json.loads(reply)
-    if "declined" in answer:
-        print(
-            f"sparseact: the job server declined this job ({answer['declined']}); it runs in its own process",
-            file=sys.stderr,
-        )
-        return None
-    sys.stderr.write(usage_line(answer["cpu_s"], answer["max_rss_mb"]))
-    return int(answer["exit"])
-
-
-def _interpreter() -> list[str]:
-    """What makes two processes the same Python: its binary, its environment (a venv's prefix) and its version."""
-    return [os.path.realpath(sys.executable), sys.prefix, sys.version]
-
-
-def _receive_all(connection: socket.socket) -> bytes:
-    chunks = []
-    while chunk := connection.recv(65536):
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _receive_exactly(connection: socket.socket, size: int) -> bytes:
@@ -184,13 +126,13 @@ def _declined(environment: dict[str, str]) -> str | None:
 
 
 def _take_job(connection: socket.socket) -> tuple[dict, list[int]]:
-    """The job :func:`delegate` sends on ``connection``: its request and its standard streams' descriptors."""
-    header, fds, _, _ = socket.recv_fds(connection, _HEADER.size, 3)
-    return json.loads(_receive_exactly(connection, _HEADER.unpack(header)[0])), fds
+    """The job :func:`~sparseact.runtime.jobclient.delegate` sends on ``connection``: its request and its standard streams' descriptors."""
+    header, fds, _, _ = socket.recv_fds(connection, HEADER.size, 3)
+    return json.loads(_receive_exactly(connection, HEADER.unpack(header)[0])), fds
 
 
 def _decline(connection: socket.socket, reason: str) -> None:
-    """Take one job from ``connection`` and decline it: the job's own process runs it (:func:`delegate`)."""
+    """Take one job from ``connection`` and decline it: the job's own process runs it (:func:`~sparseact.runtime.jobclient.delegate`)."""
     _, fds = _take_job(connection)
     for fd in fds:
         os.close(fd)
@@ -200,7 +142,7 @@ def _decline(connection: socket.socket, reason: str) -> None:
 def _run_child(connection: socket.socket) -> int:
     """In a fresh fork: take one job from ``connection``, run it as its own process would, report its status."""
     request, fds = _take_job(connection)
-    reason = _declined(request["env"]) if request["python"] == _interpreter() else "another interpreter"
+    reason = _declined(request["env"]) if request["python"] == interpreter() else "another interpreter"
     if reason is not None or len(fds) != 3:
         connection.sendall(json.dumps({"declined": reason or "no standard streams"}).encode())
         return 0
@@ -282,11 +224,35 @@ def _load_kernels(pending: set[str]) -> None:
             pending.discard(group)
 
 
+@contextlib.contextmanager
+def _environment_kept():
+    """Imports inside leave the server's environment as it was, which must stay the jobs' (:func:`_declined`):
+    debugpy's pydevd, which ipykernel imports, sets ``PYDEVD_USE_FRAME_EVAL``. Inside, pydevd's warning that frozen
+    modules may hide breakpoints is switched off (``PYDEVD_DISABLE_FILE_VALIDATION``): no job debugs."""
+    saved = dict(os.environ)
+    os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def _warm_notebooks() -> None:
+    """Build nbformat's notebook validators here, once: every notebook job reads and writes notebooks, and each
+    built them anew."""
+    import nbformat  # the server's, not at the top: the Snakefile imports this module to start the server
+
+    nbformat.reads(nbformat.writes(nbformat.v4.new_notebook()), as_version=4)
+
+
 def serve(address: str, parent: int) -> int:
     """Import the library and :data:`PRELOADED`, then fork a child per job until process ``parent`` ends, loading
     each kernel group as soon as numba's cache holds it (the kernels jobs compile them; :func:`_load_kernels`)."""
-    for name in PRELOADED:
-        importlib.import_module(name)
+    with _environment_kept():
+        for name in PRELOADED:
+            importlib.import_module(name)
+    _warm_notebooks()
     package = importlib.import_module("sparseact")
     for module in pkgutil.walk_packages(package.__path__, "sparseact."):
         importlib.import_module(module.name)
@@ -295,7 +261,7 @@ def serve(address: str, parent: int) -> int:
         return 1
     unloaded, forking = set(KERNEL_GROUPS), True
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(_address_bytes(address))
+    listener.bind(address_bytes(address))
     listener.listen(64)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     while os.getppid() == parent:
