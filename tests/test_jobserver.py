@@ -183,6 +183,27 @@ def test_a_job_that_finds_no_server_runs_itself(tmp_path):
     assert (job.returncode, job.stderr) == (0, "") and job.stdout.startswith("usage: sparseact explain")
 
 
+#: What a job's own process must not import before it hands the job to the server (each took time on every job).
+NOT_BEFORE_DELEGATING = (
+    "argparse",
+    "logging",
+    "numpy",
+    "secrets",
+    "shutil",
+    "sparseact.kernels",
+    "sparseact.runtime.jobserver",
+    "zipfile",
+)
+
+
+def test_a_jobs_own_process_imports_only_what_delegating_takes():
+    code = "import sys, sparseact.cli; print(' '.join(sorted(sys.modules)))"
+    imported = set(
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    )
+    assert not imported & set(NOT_BEFORE_DELEGATING), sorted(imported & set(NOT_BEFORE_DELEGATING))
+
+
 def test_killing_a_job_kills_its_child_in_the_server(served, tmp_path):
     """An interrupted run kills its jobs' processes; a job's child in the server, and what the child started, end
     with it (the child watches its connection), so that no job goes on writing after the run ended."""
