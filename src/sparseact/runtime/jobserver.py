@@ -9,10 +9,11 @@ environment variable :data:`ADDRESS_VARIABLE`, which every job inherits. In a cl
 run where Snakemake runs (the workflow's ``localrules``); the cluster's jobs inherit the address too, and the server
 declines them (:func:`_declined`: SLURM sets ``SLURM_JOB_ID`` in a job's environment), so each runs in its own
 process inside its allocation, and on another node the address does not answer at all. A job's command is still
-``python -m sparseact.cli ...``: :func:`sparseact.cli.main` first calls :func:`~sparseact.runtime.jobclient.delegate`, which hands the
-module, the command line, the working folder, the environment and the job's standard input, output and error (its
-log) to the server. The server forks a child that runs the module as ``__main__`` on that command line, exactly as
-the job's own process would, and the job's process waits for the child's exit status and exits with it.
+``python -m sparseact.cli ...``: :func:`sparseact.cli.main` first calls :func:`~sparseact.runtime.jobclient.delegate`
+(the server's client, :mod:`sparseact.runtime.jobclient`), which hands the module, the command line, the working
+folder, the environment and the job's standard input, output and error (its log) to the server. The server forks
+a child that runs the module as ``__main__`` on that command line, exactly as the job's own process would, and the
+job's process waits for the child's exit status and exits with it.
 
 Nothing depends on the server being there. A job that finds no server (not started, not yet ready, gone) runs in
 its own process as before; so does a job whose environment differs from the server's in a variable read at
@@ -126,13 +127,15 @@ def _declined(environment: dict[str, str]) -> str | None:
 
 
 def _take_job(connection: socket.socket) -> tuple[dict, list[int]]:
-    """The job :func:`~sparseact.runtime.jobclient.delegate` sends on ``connection``: its request and its standard streams' descriptors."""
+    """The job :func:`~sparseact.runtime.jobclient.delegate` sends on ``connection``: its request and its standard
+    streams' descriptors."""
     header, fds, _, _ = socket.recv_fds(connection, HEADER.size, 3)
     return json.loads(_receive_exactly(connection, HEADER.unpack(header)[0])), fds
 
 
 def _decline(connection: socket.socket, reason: str) -> None:
-    """Take one job from ``connection`` and decline it: the job's own process runs it (:func:`~sparseact.runtime.jobclient.delegate`)."""
+    """Take one job from ``connection`` and decline it: the job's own process runs it
+    (:func:`~sparseact.runtime.jobclient.delegate`)."""
     _, fds = _take_job(connection)
     for fd in fds:
         os.close(fd)
