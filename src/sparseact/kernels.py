@@ -28,7 +28,7 @@ from pathlib import Path
 
 #: The source files that define compiled kernels (a kernel's cache is invalidated when its file changes), in two
 #: groups that the workflow compiles in two jobs side by side: the Rademacher lower-bound search (``search``, about
-#: 32 s on a fresh cache) and the cube's transforms and scans (``cube``, about 10 s). One job compiling both kept the
+#: 24 s on a fresh cache) and the cube's transforms and scans (``cube``, about 10 s). One job compiling both kept the
 #: other core waiting for it once the data jobs were done.
 KERNEL_GROUPS = {
     "cube": ("sparseact.analysis", "sparseact.cube_scan", "sparseact.sensitivity.lemma9"),

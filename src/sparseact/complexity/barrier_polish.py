@@ -244,7 +244,9 @@ def _polish_barriers(A, a0, q, u0, n, t0, t_final, mu, tol):  # pragma: no cover
     """:func:`_polish_barrier` for each neuron ``p`` of a batch (rows ``A[p]``, ``a0[p]``, ``q[p]``, ``u0[p]``)."""
     out = np.empty_like(u0)
     for p in range(A.shape[0]):
-        out[p] = _polish_barrier(A[p], a0[p], q[p], u0[p], n, t0, t_final, mu, tol)
+        u = _polish_barrier(A[p], a0[p], q[p], u0[p], n, t0, t_final, mu, tol)
+        for c in range(u.shape[0]):  # a loop: out[p] = u compiles the message of a shape check (see lower._set_row)
+            out[p, c] = u[c]
     return out
 
 

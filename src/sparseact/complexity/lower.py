@@ -79,6 +79,25 @@ class LowerBoundSup:
 
 
 @numba.njit(cache=True)
+def _set_row(M, r, v):  # pragma: no cover - compiled
+    """``M[r] = v`` (``v`` of ``M``'s row length) as a loop: the same element copies.
+
+    numba's assignment of an array to a row compiles the message of its shape check, a string formatted from the
+    shapes: about 4 of the search group's 31 s of compilation on a fresh cache, for shapes that agree by
+    construction.
+    """
+    for j in range(v.shape[0]):
+        M[r, j] = v[j]
+
+
+@numba.njit(cache=True)
+def _set_column(M, c, v):  # pragma: no cover - compiled
+    """``M[:, c] = v`` (``v`` of ``M``'s column length) as a loop (see :func:`_set_row`)."""
+    for i in range(v.shape[0]):
+        M[i, c] = v[i]
+
+
+@numba.njit(cache=True)
 def _best_threshold(P, zeta, tau_min, W, B, max_size):  # pragma: no cover - compiled
     """Best ``(value, direction index, tau, t)`` for neurons ``w = t u_d``, ``b = t tau``.
 
@@ -190,7 +209,7 @@ def _normalised_rows(U, count):  # pragma: no cover - compiled
     for r in range(count):
         nrm = np.sqrt(np.sum(U[r] * U[r]))
         if nrm > _MIN_DIRECTION_NORM:
-            out[keep] = U[r] / nrm
+            _set_row(out, keep, U[r] / nrm)
             keep += 1
     return out[:keep].copy()
 
@@ -202,20 +221,20 @@ def _directions(X, zeta, avail, cell, w_cur, n_random, others):  # pragma: no co
     U = np.zeros((others.shape[0] + 10 + n_random, n))
     c = 0
     for r in range(others.shape[0]):
-        U[c] = others[r]
+        _set_row(U, c, others[r])
         c += 1
     wn = np.sqrt(np.sum(w_cur * w_cur))
     if np.any(w_cur != 0.0):
-        U[c] = w_cur
-        U[c + 1] = w_cur / wn + 0.3 * np.random.standard_normal(n) / math.sqrt(n)
+        _set_row(U, c, w_cur)
+        _set_row(U, c + 1, w_cur / wn + 0.3 * np.random.standard_normal(n) / math.sqrt(n))
         c += 2
     if np.any(cell):
         v = np.zeros(n)
         for i in range(m):
             if cell[i]:
                 v += zeta[i] * X[i]
-        U[c] = v
-        U[c + 1] = -v
+        _set_row(U, c, v)
+        _set_row(U, c + 1, -v)
         c += 2
     n_avail = 0
     for i in range(m):
@@ -239,20 +258,20 @@ def _directions(X, zeta, avail, cell, w_cur, n_random, others):  # pragma: no co
                     has_n = True
                 idx[a] = i
                 a += 1
-        U[c] = v
-        U[c + 1] = -v
+        _set_row(U, c, v)
+        _set_row(U, c + 1, -v)
         c += 2
         if has_p:
-            U[c] = vp
+            _set_row(U, c, vp)
             c += 1
         if has_n:
-            U[c] = vn
+            _set_row(U, c, vn)
             c += 1
         for _ in range(2):  # isolate around available points
-            U[c] = X[idx[np.random.randint(0, n_avail)]]
+            _set_row(U, c, X[idx[np.random.randint(0, n_avail)]])
             c += 1
     for _ in range(n_random):
-        U[c] = np.random.standard_normal(n)
+        _set_row(U, c, np.random.standard_normal(n))
         c += 1
     return _normalised_rows(U, c)
 
@@ -293,7 +312,11 @@ def _nnls(A, b, maxiter):  # pragma: no cover - compiled
     p, q = A.shape
     x = np.zeros(q)
     passive = np.zeros(q, dtype=np.bool_)
-    tol = 10.0 * 2.220446049250313e-16 * max(p, q) * max(np.abs(A).sum(axis=0).max(), 1.0)
+    column_sums = np.zeros(q)  # np.abs(A).sum(axis=0) in its order (a row at a time), without its axis check's message
+    for i in range(p):
+        for j in range(q):
+            column_sums[j] += abs(A[i, j])
+    tol = 10.0 * 2.220446049250313e-16 * max(p, q) * max(column_sums.max(), 1.0)
     it = 0
     while True:
         wgrad = A.T @ (b - A @ x)
@@ -312,7 +335,8 @@ def _nnls(A, b, maxiter):  # pragma: no cover - compiled
             z_p = _least_squares(A, idx, b)
             if np.all(z_p > tol):
                 x[:] = 0.0
-                x[idx] = z_p
+                for a in range(idx.size):
+                    x[idx[a]] = z_p[a]
                 break
             alpha = np.inf
             for a in range(idx.size):
@@ -367,14 +391,14 @@ def _refine_direction(X, zeta, sat, W, B, max_size, u, val, tau, t, steps):  # p
         c = 0
         if gn > 0:
             for eta in (0.02, 0.08, 0.3):
-                Ud[c] = u + eta * grad / gn
+                _set_row(Ud, c, u + eta * grad / gn)
                 c += 1
         for _r in range(2):
-            Ud[c] = u + 0.1 * np.random.standard_normal(n) / math.sqrt(n)
+            _set_row(Ud, c, u + 0.1 * np.random.standard_normal(n) / math.sqrt(n))
             c += 1
         Uc = Ud[:c].copy()
         for r in range(c):
-            Uc[r] = Uc[r] / np.sqrt(np.sum(Uc[r] * Uc[r]))
+            _set_row(Uc, r, Uc[r] / np.sqrt(np.sum(Uc[r] * Uc[r])))
         P = Uc @ X.T  # projections, one row per direction
         v2, d2, tau2, t2 = _best_threshold(P, zeta, _column_max(P, sat), W, B, max_size)
         if v2 > val * (1 + 1e-12):
@@ -409,7 +433,7 @@ def _place_neuron(X, zeta, counts, k, W, B, cell, w_cur, n_random, max_size, oth
             v = U0[r] - XsT @ lam
             nv = np.sqrt(np.sum(v * v))
             if nv > 1e-9:
-                extra[c] = v / nv
+                _set_row(extra, c, v / nv)
                 c += 1
         if c > 0:
             U = np.vstack((U0, extra[:c]))
@@ -424,12 +448,12 @@ def _place_neuron(X, zeta, counts, k, W, B, cell, w_cur, n_random, max_size, oth
             val, u, tau, t = _refine_direction(X, zeta, sat, W, B, max_size, u, val, tau, t, _REFINE_STEPS)
         if val > 0:
             if B == 0.0:  # homogeneous: tau = 0 exactly, b = 0
-                cand_w[0] = W * u
+                _set_row(cand_w, 0, W * u)
                 cand_b[0] = 0.0
             else:
                 tau_s = tau + _THRESHOLD_SHIFT * (1.0 + abs(tau))
                 t_s = min(W, B / abs(tau_s)) if tau_s != 0 else W
-                cand_w[0] = t_s * u
+                _set_row(cand_w, 0, t_s * u)
                 cand_b[0] = t_s * tau_s
             n_cand = 1
     if not any_sat and B > 0 and (max_size < 0 or m <= max_size):
@@ -488,7 +512,9 @@ def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped)
         for j in range(s):
             cap = _random_cap(m) if capped else uncapped
             v, w, b, a = _place_neuron(X, zeta, counts, k, W, B, act[:, j].copy(), Wm[j].copy(), n_random, cap, empty)
-            Wm[j], bm[j], val[j], act[:, j] = w, b, v, a
+            _set_row(Wm, j, w)
+            bm[j], val[j] = b, v
+            _set_column(act, j, a)
             counts += a.astype(np.int64)
     for _sweep in range(iterations):
         improved = False
@@ -502,14 +528,16 @@ def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped)
                 n_others = 0
                 for i in rest:
                     if np.any(Wm[i] != 0.0):
-                        others[n_others] = Wm[i]
+                        _set_row(others, n_others, Wm[i])
                         n_others += 1
                 others = others[:n_others].copy()
             v, w, b, a = _place_neuron(
                 X, zeta, counts, k, W, B, act[:, j].copy(), Wm[j].copy(), n_random, uncapped, others
             )
             if abs(v) > abs(val[j]) * (1 + _IMPROVE_RTOL) + _IMPROVE_ATOL:
-                Wm[j], bm[j], val[j], act[:, j] = w, b, v, a
+                _set_row(Wm, j, w)
+                bm[j], val[j] = b, v
+                _set_column(act, j, a)
                 improved = True
             counts += act[:, j].astype(np.int64)
         # pair moves: re-place j2 under a random size cap, then j1 given it
@@ -537,8 +565,12 @@ def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped)
                     empty,
                 )
                 if abs(v1) + abs(v2) > old * (1 + _IMPROVE_RTOL) + _IMPROVE_ATOL:
-                    Wm[j1], bm[j1], val[j1], act[:, j1] = w1, b1, v1, a1
-                    Wm[j2], bm[j2], val[j2], act[:, j2] = w2, b2, v2, a2
+                    _set_row(Wm, j1, w1)
+                    bm[j1], val[j1] = b1, v1
+                    _set_column(act, j1, a1)
+                    _set_row(Wm, j2, w2)
+                    bm[j2], val[j2] = b2, v2
+                    _set_column(act, j2, a2)
                     improved = True
                 counts += act[:, j1].astype(np.int64) + act[:, j2].astype(np.int64)
         if not improved:
@@ -559,9 +591,8 @@ def _search_batch(X, zetas, capped, s, k, W, B, iterations, n_random, Wm, bm, us
     np.random.seed(seed)
     um = np.ones((zetas.shape[0], s))
     for i in range(zetas.shape[0]):
-        Wi, bi = Wm[i].copy(), bm[i].copy()
-        um[i] = _search(X, zetas[i], s, k, W, B, iterations, n_random, Wi, bi, use_init, capped[i])
-        Wm[i], bm[i] = Wi, bi
+        # Wm[i] and bm[i] are searched in place (views of the batch's arrays)
+        _set_row(um, i, _search(X, zetas[i], s, k, W, B, iterations, n_random, Wm[i], bm[i], use_init, capped[i]))
     return um
 
 
