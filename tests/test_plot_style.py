@@ -1,5 +1,7 @@
 """sparseact.publish.plotting catches what readers of the figures tripped over: unlabelled log axes, shades alone."""
 
+import io
+
 import numpy as np
 
 from sparseact.publish.plotting import MIN_LOG_LABELS, _labelled_ticks, finish, plt, reference_line, setup_style
@@ -176,3 +178,35 @@ def test_a_panel_title_clears_the_tick_labels_finish_shows_above_it():
         title = lower.title.get_window_extent(renderer)
         assert all(title.y1 < label.y0 for label in labels)  # pixel coordinates grow upwards
     plt.close(fig)
+
+
+def test_math_layouts_shared_across_renderers_save_the_same_bytes(monkeypatch):
+    """The shared cache of parsed math strings (plotting._share_math_layouts) changes the time to save, not the
+    files: log tick labels, a math axis label and a math legend entry, in both formats, against matplotlib's own
+    cache of each parser."""
+    from matplotlib.mathtext import MathTextParser
+
+    from sparseact.publish import plotting
+
+    assert plotting.MATH_LAYOUTS_SHARED, "matplotlib's MathTextParser._parse_cached changed: the shared cache is off"
+
+    def saved():
+        setup_style()
+        fig, axes = plt.subplots(1, 2, figsize=(4.8, 2.4), layout="constrained")
+        for ax in axes:
+            ax.loglog([1, 10, 100], [1e-3, 1e-1, 10.0], label=r"$n^{-k/2}$ bound")
+            ax.set_xlabel(r"$\sqrt{s}\,\log n$")
+            ax.legend()
+        finish({"f": fig})
+        files = {}
+        for fmt in ("png", "pdf"):
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format=fmt, metadata=plotting._METADATA[fmt], bbox_inches="tight")
+            files[fmt] = buffer.getvalue()
+        plt.close(fig)
+        return files
+
+    shared = saved()
+    monkeypatch.setattr(MathTextParser, "_parse_cached", plotting._PARSE_PER_PARSER)
+    plotting._PARSE_PER_PARSER.cache_clear()
+    assert saved() == shared

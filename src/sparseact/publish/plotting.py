@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +20,7 @@ from cycler import cycler
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.mathtext import MathTextParser
 from matplotlib.text import Text
 from matplotlib.ticker import (
     FixedFormatter,
@@ -62,6 +64,55 @@ REFERENCE_STYLES = {
 #: simulation. Okabe-Ito's vermillion and seaborn's "colorblind" red are left out: under deuteranopia they are the
 #: orange.
 PALETTE = ("#0072B2", "#E69F00", "#228833", "#AA3377", "#66CCEE")
+
+
+#: Parsed math strings kept by :func:`_share_math_layouts` (tick labels, axis labels and legends of every figure).
+MATH_LAYOUTS_KEPT = 4096
+
+#: matplotlib's own ``MathTextParser._parse_cached``: a cache of 50 layouts per parser (the tests compare the two).
+_PARSE_PER_PARSER = MathTextParser._parse_cached
+
+
+def _share_math_layouts() -> bool:
+    """Let every renderer reuse a math string's layout: the same figure files, a tenth less time to save them.
+
+    matplotlib keeps the last 50 parsed math strings (``$\\mathdefault{10^{-2}}$``, ``$n^{-k/2}$``) keyed on the
+    parser too, and each renderer has its own parser: saving a figure makes three renderers per format (layout,
+    tight bounding box, drawing), so each label was parsed again by each. A layout depends only on the key's other
+    fields (string, dpi, font, antialiasing, glyph flags) and on the parser's one attribute, its output type;
+    matplotlib's cache already hands one parse to every caller with the same key, so sharing it across renderers
+    draws the same pixels and glyphs (tests/test_plot_style.py compares the bytes). Over the full run's 12
+    assemblies 958 parses become 321.
+
+    Returns whether it was installed: not when ``MathTextParser._parse_cached``, which is private, has another
+    signature (figures are then saved as before, only slower).
+    """
+    parse = getattr(_PARSE_PER_PARSER, "__wrapped__", None)
+    if parse is None or parse.__code__.co_varnames[: parse.__code__.co_argcount] != (
+        "self",
+        "s",
+        "dpi",
+        "prop",
+        "antialiased",
+        "load_glyph_flags",
+    ):
+        return False
+    parsers = {}
+
+    @functools.lru_cache(MATH_LAYOUTS_KEPT)
+    def shared(output_type, s, dpi, prop, antialiased, load_glyph_flags):
+        return parse(parsers[output_type], s, dpi, prop, antialiased, load_glyph_flags)
+
+    def _parse_cached(self, s, dpi, prop, antialiased, load_glyph_flags):
+        parsers.setdefault(self._output_type, self)
+        return shared(self._output_type, s, dpi, prop, antialiased, load_glyph_flags)
+
+    MathTextParser._parse_cached = _parse_cached
+    return True
+
+
+#: Whether :func:`_share_math_layouts` was installed (at import: every figure of the process shares the layouts).
+MATH_LAYOUTS_SHARED = _share_math_layouts()
 
 
 def setup_style() -> None:
