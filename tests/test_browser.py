@@ -201,6 +201,13 @@ def test_a_clipped_table_a_column_narrower_than_a_word_and_a_folded_section_are_
     )
     problems = " | ".join(check_page(browser, page(tmp_path, clipped), first_screen=False))
     assert "at 1400 px: 1 table(s) clipped inside their box" in problems, problems
+    # the same table far below the first screen, in a box laid out only when scrolled to (the report's .scroll):
+    # measured all the same
+    offscreen = "<div style='height: 5000px'></div>" + clipped.replace(
+        "width: 300px'", "width: 300px; content-visibility: auto; contain-intrinsic-size: auto 50px'"
+    )
+    problems = " | ".join(check_page(browser, page(tmp_path, offscreen, "offscreen.html"), first_screen=False))
+    assert "at 1400 px: 1 table(s) clipped inside their box" in problems, problems
     narrow = (
         "<style>@media print { td { overflow-wrap: anywhere; } }</style><table style='width: 100%'><thead><tr>"
         "<th>where</th><th>reason</th></tr></thead><tbody><tr><td style='width: 1px'>Abstract</td>"

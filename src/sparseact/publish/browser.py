@@ -93,6 +93,14 @@ RAW_MATH = re.compile(r"\$\$[^$]{1,1000}?\$\$|\$[^$\n]{1,300}?\$")
 
 _MEASURE = """(() => {
   const root = document.documentElement;
+  // a table off screen is laid out only when scrolled to (content-visibility: auto, the report's .scroll): lay out
+  // every one, so that a table too wide for the screen is measured wherever it is on the page
+  if (!document.getElementById('sa-lay-out-all')) {
+    const all = document.createElement('style');
+    all.id = 'sa-lay-out-all';
+    all.textContent = '* { content-visibility: visible !important; }';
+    document.head.appendChild(all);
+  }
   const refs = [];
   for (const el of document.querySelectorAll('[href], [src]')) {
     for (const name of ['href', 'src']) { const v = el.getAttribute(name); if (v !== null) refs.push(v); }
