@@ -1,7 +1,5 @@
 """sparseact.publish.plotting catches what readers of the figures tripped over: unlabelled log axes, shades alone."""
 
-import io
-
 import numpy as np
 
 from sparseact.publish.plotting import MIN_LOG_LABELS, _labelled_ticks, finish, plt, reference_line, setup_style
@@ -180,7 +178,7 @@ def test_a_panel_title_clears_the_tick_labels_finish_shows_above_it():
     plt.close(fig)
 
 
-def test_math_layouts_shared_across_renderers_save_the_same_bytes(monkeypatch):
+def test_math_layouts_shared_across_renderers_save_the_same_bytes(monkeypatch, tmp_path):
     """The shared cache of parsed math strings (plotting._share_math_layouts) changes the time to save, not the
     files: log tick labels, a math axis label and a math legend entry, in both formats, against matplotlib's own
     cache of each parser."""
@@ -190,23 +188,18 @@ def test_math_layouts_shared_across_renderers_save_the_same_bytes(monkeypatch):
 
     assert plotting.MATH_LAYOUTS_SHARED, "matplotlib's MathTextParser._parse_cached changed: the shared cache is off"
 
-    def saved():
+    def saved(stem):
         setup_style()
         fig, axes = plt.subplots(1, 2, figsize=(4.8, 2.4), layout="constrained")
         for ax in axes:
             ax.loglog([1, 10, 100], [1e-3, 1e-1, 10.0], label=r"$n^{-k/2}$ bound")
             ax.set_xlabel(r"$\sqrt{s}\,\log n$")
             ax.legend()
-        finish({"f": fig})
-        files = {}
-        for fmt in ("png", "pdf"):
-            buffer = io.BytesIO()
-            fig.savefig(buffer, format=fmt, metadata=plotting._METADATA[fmt], bbox_inches="tight")
-            files[fmt] = buffer.getvalue()
-        plt.close(fig)
-        return files
+        plotting.save_figures(finish({"f": fig}), stem)
+        return {path.suffix: path.read_bytes() for path in stem.iterdir()}
 
-    shared = saved()
+    shared = saved(tmp_path / "shared")
     monkeypatch.setattr(MathTextParser, "_parse_cached", plotting._PARSE_PER_PARSER)
     plotting._PARSE_PER_PARSER.cache_clear()
-    assert saved() == shared
+    own = saved(tmp_path / "own")
+    assert set(own) == {".pdf", ".png"} and own == shared

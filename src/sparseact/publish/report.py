@@ -119,8 +119,8 @@ h2 { font-size: 1.2em; margin: 1em 0 0.4em; }
 h3 { font-size: 1.05em; margin: 0.8em 0 0.3em; }
 p { margin: 0.4em 0; }
 nav { font-size: 0.9em; margin: 0.4em 0; }
-.scroll { overflow-x: auto; max-width: 100%; margin-bottom: 1.2em; }
-.scroll { content-visibility: auto; contain-intrinsic-size: auto 30em; }
+.scroll { overflow-x: auto; max-width: 100%; margin-bottom: 1.2em; content-visibility: auto;
+  contain-intrinsic-size: auto 30em; }
 table { border-collapse: collapse; width: 100%; font-size: 0.85em; }
 th, td { border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; text-align: left; overflow-wrap: break-word; }
 td a, td code { overflow-wrap: anywhere; }
