@@ -2,7 +2,8 @@
 # result file, and each claim page's slice of them (results/slices/<claim>.json, rewritten only when its content
 # changes); then the note's PDF, when a TeX engine is installed. The ledger is a checkpoint: a claim page's input,
 # its slice (claim_slice in common.smk), is known once the ledger is done, so only the pages whose slice or notebook
-# changed are rendered again (a dry run before the ledger lists every page, the most it can rerun).
+# changed are rendered again (a dry run before the ledger lists every page, the most it can rerun). It runs alone, so it
+# confirms the certificates in a forked child on the other core (sparseact.runtime.forked).
 
 
 checkpoint ledger:

@@ -37,7 +37,7 @@ import html
 import json
 import os
 import posixpath
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -992,15 +992,19 @@ def claim_slice_path(results_dir: str | Path, claim_id: str) -> Path:
     return Path(results_dir) / SLICES / f"{claim_id}.json"
 
 
-def write_slices(results_dir: str | Path, claim_ids: Sequence[str]) -> list[Path]:
+def write_slices(
+    results_dir: str | Path, claim_ids: Sequence[str], certificates_written: Callable[[], None] = lambda: None
+) -> list[Path]:
     """Write the slices of ``results_dir``'s ledger outputs that the jobs after the ledger read, and the folder's
     manifest; return the slices written.
 
     The slices: each claim's, what its page shows of the result tables (its header, :func:`claim_header_html`, for
     the page ``pages/<claim>.html``); and the erratum PDF's, the digest of the note and the certificates it
-    attaches (:data:`ERRATUM_PDF_SLICE`). A slice whose content is unchanged is left alone, time stamp included:
-    the workflow renders a claim page again only when its slice or its notebook changed, and compiles the PDF again
-    only when the note or a certificate changed, not whenever the ledger rewrote its outputs."""
+    attaches (:data:`ERRATUM_PDF_SLICE`), read once ``certificates_written()`` returns (the ledger job writes the
+    certificates meanwhile, in a child: :func:`sparseact.runtime.forked.beside`). A slice whose content is unchanged
+    is left alone, time stamp included: the workflow renders a claim page again only when its slice or its notebook
+    changed, and compiles the PDF again only when the note or a certificate changed, not whenever the ledger rewrote
+    its outputs."""
     results_dir = Path(results_dir)
     results = load_results(results_dir)
     written = []
@@ -1015,6 +1019,7 @@ def write_slices(results_dir: str | Path, claim_ids: Sequence[str]) -> list[Path
         if write_text_if_changed(path, json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n"):
             written.append(path)
     names = [f"{claim_id}.json" for claim_id in claim_ids]
+    certificates_written()
     note = results_dir / "erratum" / "erratum.tex"
     if note.is_file():  # the ledger writes the note first; a folder of result tables alone has none
         names.append(ERRATUM_PDF_SLICE)
