@@ -24,16 +24,13 @@ def beside(function: Callable[..., object], *args: object) -> Iterator[Callable[
 
     Yields ``wait``: it returns once the child is done, and raises what ``function`` raised (the same type and
     message; the child's traceback is added as a note). Leaving the block waits too; leaving it by an exception
-    kills the child first. Where the platform cannot fork, ``function`` runs at ``wait``, in this process.
+    kills the child first.
 
     The child's return value is dropped: ``function`` reports through the files it writes. Its output goes to this
     process's standard output and error.
     """
     if not callable(function):
         raise TypeError(f"function must be callable, got {type(function).__name__}")
-    if not hasattr(os, "fork"):
-        yield lambda: function(*args)
-        return
     read, write = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()  # what this process printed so far is not printed again by the child
@@ -48,11 +45,12 @@ def beside(function: Callable[..., object], *args: object) -> Iterator[Callable[
         try:
             function(*args)
         except BaseException as exc:  # handed to the parent, which raises it
-            exc.add_note("(raised in the forked child:)\n" + "".join(traceback.format_exception(exc)).rstrip())
+            text = "".join(traceback.format_exception(exc)).rstrip()
+            exc.add_note("(raised in the forked child:)\n" + text)
             try:
                 payload = pickle.dumps(exc)
             except Exception:  # an exception that does not pickle is handed on as its text
-                payload = pickle.dumps(ChildProcessError("".join(traceback.format_exception(exc)).rstrip()))
+                payload = pickle.dumps(ChildProcessError(text))
         with os.fdopen(write, "wb") as handle:
             handle.write(payload)
         sys.stdout.flush()
