@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import yaml
+from _common import under_job_environment
 
 from sparseact.claims import assemble_claim, config_shards, get_claim, replicate_count, stage_shard, staged_paths
 
@@ -31,6 +32,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default="/tmp/claim-stages")
     parser.add_argument("--shards", nargs="*", help="only these shards (default: all)")
     args = parser.parse_args(argv)
+    if argv is None:  # from the command line: time what the jobs would
+        under_job_environment()
 
     with open(args.config, encoding="utf-8") as handle:
         config = yaml.safe_load(handle)

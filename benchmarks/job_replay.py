@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 
 import yaml
+from _common import under_job_environment
 
 from sparseact.cli import main as sparseact_main
 from sparseact.kernels import compile_kernels
@@ -202,6 +203,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", required=True, help="working folder of the replay (created; must not exist)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
+    if argv is None:  # from the command line: time what the jobs would
+        under_job_environment()
     if args.workers < 1:
         parser.error("--workers must be at least 1")
     repo, out = Path(args.repo).resolve(), Path(args.out)

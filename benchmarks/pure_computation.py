@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 import yaml
+from _common import under_job_environment
 
 from sparseact.claims import (
     assemble_claim,
@@ -92,6 +93,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default="/tmp/pure-computation")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
+    if argv is None:  # from the command line: time what the jobs would
+        under_job_environment()
     if args.workers < 1:
         parser.error("--workers must be at least 1")
     config = yaml.safe_load(Path(args.config).read_text(encoding="utf-8"))

@@ -52,3 +52,37 @@ def test_claim_stages_stages_and_assembles_a_claim(benchmarks, repo_root, tmp_pa
     printed = capsys.readouterr().out
     assert "assembly" in printed and "lemma6/" in printed, printed
     assert list((tmp_path / "runs" / "lemma6").glob("*.json"))
+
+
+#: A script beside the benchmarks that calls :func:`_common.under_job_environment` and prints what it then runs under.
+_UNDER_JOB_ENVIRONMENT = """import json, os, sys
+sys.path.insert(0, {folder!r})
+from _common import under_job_environment
+under_job_environment()
+print(json.dumps(dict(os.environ)))
+"""
+
+
+def test_a_timing_script_run_by_hand_starts_again_under_the_jobs_environment(benchmarks, tmp_path):
+    """Run without the jobs' thread, malloc and CPU-path variables, a timing script starts again, once, with them
+    added (a value the user set is kept); run under them, it goes on at once."""
+    import json
+    import os
+    import subprocess
+
+    from sparseact.runtime.provenance import job_environment
+
+    script = tmp_path / "timed.py"
+    script.write_text(_UNDER_JOB_ENVIRONMENT.format(folder=str(benchmarks)))
+    wanted = job_environment()
+    bare = {k: v for k, v in os.environ.items() if k not in wanted}
+
+    def run(env):
+        proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, check=True)
+        return json.loads(proc.stdout), proc.stderr
+
+    seen, said = run({**bare, "OMP_NUM_THREADS": "2"})
+    assert {k: seen.get(k) for k in wanted} == {**wanted, "OMP_NUM_THREADS": "2"}
+    assert said.count("starting again with the jobs'") == 1 and "OMP_NUM_THREADS" not in said, said
+    seen, said = run({**bare, **wanted})
+    assert {k: seen.get(k) for k in wanted} == wanted and not said, said
