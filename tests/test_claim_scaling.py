@@ -23,6 +23,12 @@ def _report(block=BLOCK):
     return claim.assemble(block, {k: pd.concat(v, ignore_index=True) for k, v in tables.items()})
 
 
+@pytest.fixture(scope="module")
+def report():
+    """The claim's report on :data:`BLOCK`, made once for the tests that only read it."""
+    return _report()
+
+
 def test_every_bound_formula_has_a_scaling_rule():
     """Each formula of sparseact.bounds is transformed by the claim or left out with a reason, never both."""
     formulas = {name for name in bounds.__all__ if callable(getattr(bounds, name)) and name != "describe"}
@@ -45,8 +51,8 @@ def test_sign_ambiguity_instance_is_a_valid_lower_bound():
     assert instance["printed"] < instance["lower_bound"] / 1000
 
 
-def test_theorem17_fails_with_a_certificate_and_the_correction_is_covariant():
-    records = {r.check_id: r for r in _report().records}
+def test_theorem17_fails_with_a_certificate_and_the_correction_is_covariant(report):
+    records = {r.check_id: r for r in report.records}
     printed = records["scaling/theorem17-printed"]
     assert printed.verdict.value == "FAIL" and printed.finding == "statement-error"
     assert verify_certificate(certificate_document(printed)).confirmed
@@ -59,10 +65,10 @@ def test_theorem17_fails_with_a_certificate_and_the_correction_is_covariant():
     assert records["scaling/covariance-corrected"].verdict.value == "PASS"
 
 
-def test_lemma18_fails_with_a_certificate_and_the_correction_is_consistent():
+def test_lemma18_fails_with_a_certificate_and_the_correction_is_consistent(report):
     from sparseact.claims.scaling.compute import LEMMA18_CONSTANT, expected_rademacher_two_point, lemma18_instance
 
-    records = {r.check_id: r for r in _report().records}
+    records = {r.check_id: r for r in report.records}
     printed = records["scaling/lemma18-printed"]
     assert printed.verdict.value == "FAIL" and printed.finding == "statement-error" and printed.range
     assert verify_certificate(certificate_document(printed)).confirmed
@@ -85,19 +91,18 @@ def test_lemma18_fails_with_a_certificate_and_the_correction_is_consistent():
     assert expected_rademacher_two_point(m, p, lam) == pytest.approx(direct, rel=1e-12)
 
 
-def test_theorem5_cube_rate_is_ksn2_at_fixed_w_b():
+def test_theorem5_cube_rate_is_ksn2_at_fixed_w_b(report):
     """At fixed W, B Theorem 17's printed count on the cube is below (4ksn^2 log + log(1/delta))/eps^2 and grows like
     n/log n over ksn log^2: the measurement behind the remark on Theorem 5 (no FAIL: the O~ hides the scale)."""
-    record = {r.check_id: r for r in _report().records}["scaling/theorem5-cube-rate"]
+    record = {r.check_id: r for r in report.records}["scaling/theorem5-cube-rate"]
     assert record.verdict.value == "PASS" and record.statement_id == "theorem5"
     ratios = [float(part.split(": ")[1]) for part in record.notes.split(" (grows")[0].split(": ", 1)[1].split(", ")]
     assert ratios == sorted(ratios) and ratios[-1] > 1e3 * ratios[0]
 
 
-def test_every_record_has_a_range_and_the_tightness_table_its_columns():
+def test_every_record_has_a_range_and_the_tightness_table_its_columns(report):
     from sparseact.publish.statements import TIGHTNESS_COLUMNS
 
-    report = _report()
     assert all(r.range for r in report.records)
     assert list(report.tables["tightness"].columns) == TIGHTNESS_COLUMNS
 
@@ -120,10 +125,10 @@ def test_sign_ambiguity_bound_closed_form():
         bounds.sign_ambiguity_lower_bound(0.5, 0.6)
 
 
-def test_solve_for_m_step_and_corrected_theorem17_chain_pass_on_the_grid():
+def test_solve_for_m_step_and_corrected_theorem17_chain_pass_on_the_grid(report):
     from sparseact.claims.scaling import verdicts
 
-    records = {r.check_id: r for r in _report().records}
+    records = {r.check_id: r for r in report.records}
     solve, chain = records["scaling/theorem17-solve-for-m"], records["scaling/theorem17-corrected-chain"]
     assert solve.verdict.value == "PASS" and solve.worst_value > 1 and solve.range
     assert chain.verdict.value == "PASS" and chain.worst_value <= 1 and chain.range
@@ -146,8 +151,8 @@ def test_referee_instance_corrected_theorem17_positive_printed_negative():
     assert float(bounds.theorem17_covariant_sample_complexity(1e3, 0.1, 1, 1, 1, 1e3, 0.0, 1.0)) > 160
 
 
-def test_theorem17_certificate_records_B_and_its_value():
-    records = {r.check_id: r for r in _report().records}
+def test_theorem17_certificate_records_B_and_its_value(report):
+    records = {r.check_id: r for r in report.records}
     printed = records["scaling/theorem17-printed"]
     B = printed.certificate["rhs"]["vars"]["B"]
     assert "B = " in printed.counterexample and B > 0

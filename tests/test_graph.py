@@ -4,6 +4,7 @@ Every node of the graph page links to an anchor the report has; the layout is in
 argument become links, whole ids only, never inside math or an existing link.
 """
 
+import html
 import itertools
 import re
 from html.parser import HTMLParser
@@ -12,6 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from test_report import report_inputs
+
+# at the top: a property test's first example would otherwise pay the import against hypothesis's deadline
+from sparseact.publish.graph import NODE_HEIGHT, NODE_WIDTH, STATUS_COLOURS, Node, graph_svg, layout, subgraph
+from sparseact.publish.links import anchor, link_ids
 
 
 class Refs(HTMLParser):
@@ -99,8 +104,6 @@ def test_claim_page_links_its_own_rows_and_the_report_for_the_rest(result_tables
 
 
 def test_layout_is_layered_integer_and_deterministic():
-    from sparseact.publish.graph import NODE_HEIGHT, Node, layout
-
     nodes = [Node(k, k, k, "proved") for k in ("top", "mid", "leaf", "alone")]
     edges = [("top", "mid", "uses"), ("mid", "leaf", "uses"), ("top", "leaf", "uses")]
     position, _width, height = layout(nodes, edges)
@@ -112,16 +115,12 @@ def test_layout_is_layered_integer_and_deterministic():
 
 
 def test_a_leaf_sits_just_below_its_lowest_user():
-    from sparseact.publish.graph import Node, layout
-
     nodes = [Node(k, k, k, "proved") for k in ("a", "b", "c", "fact")]
     position, _, _ = layout(nodes, [("a", "b", "uses"), ("b", "c", "uses"), ("a", "fact", "uses")])
     assert position["fact"][1] == position["b"][1]  # one layer below a, not at the bottom beside c
 
 
 def test_subgraph_keeps_one_edge_around():
-    from sparseact.publish.graph import Node, subgraph
-
     nodes = [Node(k, k, k, "proved") for k in "abcd"]
     edges = [("a", "b", "uses"), ("b", "c", "uses"), ("c", "d", "uses")]
     kept, kept_edges = subgraph(nodes, edges, {"b"})
@@ -129,8 +128,6 @@ def test_subgraph_keeps_one_edge_around():
 
 
 def test_ids_become_links_whole_and_outside_math_and_links():
-    from sparseact.publish.links import link_ids
-
     targets = {
         "lemma9": "#statement-lemma9",
         "lemma9-sharp": "#statement-lemma9-sharp",
@@ -149,18 +146,12 @@ def test_ids_become_links_whole_and_outside_math_and_links():
 
 @given(st.text(alphabet="ab-9 .,<>/$", max_size=40))
 def test_link_ids_only_adds_links(text):
-    import html
-
-    from sparseact.publish.links import link_ids
-
     fragment = html.escape(text)
     out = link_ids(fragment, {"a9": "#statement-a9", "a9-b": "#statement-a9-b"})
     assert re.sub(r'<a href="[^"]*">|</a>', "", out) == fragment
 
 
 def test_anchor_names_each_kind():
-    from sparseact.publish.links import anchor
-
     assert [anchor("lemma9"), anchor("fact:parseval"), anchor("x/a"), anchor("lemma9", erratum=True)] == [
         "statement-lemma9",
         "fact-parseval",
@@ -221,8 +212,6 @@ def test_the_statuses_stay_apart_under_colour_blindness(vision):
 
     import numpy as np
 
-    from sparseact.publish.graph import STATUS_COLOURS
-
     statuses = ("proved", "holds-on-range", "fails-as-stated", "open")
     for part in (0, 1):  # the fill and the border
         for a, b in itertools.combinations(statuses, 2):
@@ -231,8 +220,6 @@ def test_the_statuses_stay_apart_under_colour_blindness(vision):
 
 
 def test_a_node_of_no_known_status_is_refused():
-    from sparseact.publish.graph import Node, graph_svg
-
     with pytest.raises(ValueError, match=r"no status colour: \['undetermined'\]"):
         graph_svg([Node("a", "a", "a", "undetermined")], [], lambda node: "#a")
 
@@ -245,8 +232,6 @@ def test_a_node_of_no_known_status_is_refused():
     )
 )
 def test_any_acyclic_graph_is_laid_out_downwards_without_overlap(graph):
-    from sparseact.publish.graph import NODE_HEIGHT, NODE_WIDTH, Node, layout
-
     n, pairs = graph
     nodes = [Node(f"n{i}", "", "", "proved") for i in range(n)]
     edges = [(f"n{a}", f"n{b}", "uses") for a, b in sorted(pairs)]
