@@ -43,6 +43,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from sparseact._validation import read_regular_file
+from sparseact._yaml import SAFE_LOADER, load_yaml
 from sparseact.runtime.costs import check_cost
 from sparseact.runtime.errors import ConfigError
 from sparseact.runtime.sharding import check_single_shard_claims
@@ -115,11 +116,7 @@ MAX_NAME_BYTES = 255
 MESSAGE_WIDTH = 200
 
 
-#: The fastest safe loader available (libyaml's when installed).
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _StrictLoader(_SAFE_LOADER):
+class _StrictLoader(SAFE_LOADER):
     """A safe loader that refuses duplicated mapping keys."""
 
 
@@ -177,7 +174,7 @@ def _yaml12_type(value: str) -> str:
 def _yaml11_type(value: str, is_key: bool) -> str:
     if not is_key and _YAML11_BOOLEANS.fullmatch(value):
         return "bool"
-    return _SAFE_LOADER.resolve(_SAFE_LOADER, yaml.ScalarNode, value, (True, False)).rsplit(":", 1)[-1]
+    return SAFE_LOADER.resolve(SAFE_LOADER, yaml.ScalarNode, value, (True, False)).rsplit(":", 1)[-1]
 
 
 def _yaml11_reading(value: str, is_key: bool = False) -> str | None:
@@ -188,7 +185,7 @@ def _yaml11_reading(value: str, is_key: bool = False) -> str | None:
     """
     old, new = _yaml11_type(value, is_key), _yaml12_type(value)
     if old == new == "int":
-        read = yaml.load(value, Loader=_SAFE_LOADER)
+        read = load_yaml(value)
         meant = int(value, 8) if value.startswith("0o") else int(value, 0) if value.startswith("0x") else int(value)
         if read == meant:
             return None
@@ -256,7 +253,7 @@ def _check_structure(path: Path, text: str) -> None:
     misread: anchors and aliases (an alias bomb expands exponentially), and plain scalars that YAML 1.1 (the
     workflow's reader) and YAML 1.2 read differently (:func:`_yaml11_reading`), naming the key."""
     try:
-        for event, key, is_key in _key_paths(yaml.parse(_named_stream(path, text), Loader=_SAFE_LOADER)):
+        for event, key, is_key in _key_paths(yaml.parse(_named_stream(path, text), Loader=SAFE_LOADER)):
             mark = event.start_mark
             where = f"{path}:{mark.line + 1}:{mark.column + 1}"
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
@@ -347,8 +344,7 @@ def _validator(schema: dict):
 
 
 def _read_schema(path: Path) -> dict:
-    with path.open(encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=_SAFE_LOADER)
+    return load_yaml(path.read_text(encoding="utf-8"))
 
 
 def _schema(schema_path: str | Path | None) -> dict:

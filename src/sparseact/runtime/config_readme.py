@@ -17,8 +17,7 @@ import re
 from importlib.resources import files
 from pathlib import Path
 
-import yaml
-
+from sparseact._yaml import load_yaml
 from sparseact.runtime.provenance import atomic_write_text
 
 #: The command that writes the committed file (named in its header).
@@ -26,8 +25,7 @@ COMMAND = "python -m sparseact.runtime.config_readme --out config/README.md"
 
 
 def _load(path: Path) -> dict:
-    with open(path, encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+    return load_yaml(path.read_text(encoding="utf-8"))
 
 
 class _Schemas:
