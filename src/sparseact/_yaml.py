@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import yaml
 
 #: The fastest safe loader available: libyaml's (``yaml.CSafeLoader``; twelve times faster on the paper's data
@@ -20,3 +22,8 @@ def load_yaml(text: str):
         When ``text`` is not valid YAML.
     """
     return yaml.load(text, Loader=SAFE_LOADER)
+
+
+def read_yaml(path: str | Path):
+    """The document in the UTF-8 file ``path`` (:func:`load_yaml`)."""
+    return load_yaml(Path(path).read_text(encoding="utf-8"))

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import yaml
 
-from sparseact._yaml import load_yaml
+from sparseact._yaml import read_yaml
 from sparseact.paper.domains import parse_domain as _parse_domain
 
 __all__ = [
@@ -214,7 +214,7 @@ def origin(entry: dict) -> str:
 def _load(path: Path, name: str) -> list[dict]:
     """The entries of the YAML file ``path``; errors name it as ``name``."""
     try:
-        entries = load_yaml(path.read_text(encoding="utf-8"))
+        entries = read_yaml(path)
     except yaml.YAMLError as exc:
         raise ValueError(f"{name}: not valid YAML ({exc})") from None
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):

@@ -43,7 +43,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from sparseact._validation import read_regular_file
-from sparseact._yaml import SAFE_LOADER, load_yaml
+from sparseact._yaml import SAFE_LOADER, load_yaml, read_yaml
 from sparseact.runtime.costs import check_cost
 from sparseact.runtime.errors import ConfigError
 from sparseact.runtime.sharding import check_single_shard_claims
@@ -332,7 +332,7 @@ def _validator(schema: dict):
         return isinstance(instance, int) and not isinstance(instance, bool)
 
     def retrieve(uri: str) -> Resource:
-        contents = _read_schema(Path(url2pathname(urlparse(uri).path)))
+        contents = read_yaml(url2pathname(urlparse(uri).path))
         contents.pop("$schema", None)
         return Resource.from_contents(contents, default_specification=DRAFT202012)
 
@@ -343,15 +343,11 @@ def _validator(schema: dict):
     return strict(schema, registry=Registry(retrieve=retrieve))
 
 
-def _read_schema(path: Path) -> dict:
-    return load_yaml(path.read_text(encoding="utf-8"))
-
-
 def _schema(schema_path: str | Path | None) -> dict:
     """The schema, with its file's URI (links resolved) as ``$id``: its ``$ref`` s resolve against that file."""
 
     schema_file = Path(schema_path) if schema_path else Path(str(files("sparseact").joinpath(PACKAGED_SCHEMA)))
-    return {**_read_schema(schema_file), "$id": schema_file.resolve().as_uri()}
+    return {**read_yaml(schema_file), "$id": schema_file.resolve().as_uri()}
 
 
 def _non_finite_key(node, key: str = "") -> str | None:

@@ -17,15 +17,11 @@ import re
 from importlib.resources import files
 from pathlib import Path
 
-from sparseact._yaml import load_yaml
+from sparseact._yaml import read_yaml
 from sparseact.runtime.provenance import atomic_write_text
 
 #: The command that writes the committed file (named in its header).
 COMMAND = "python -m sparseact.runtime.config_readme --out config/README.md"
-
-
-def _load(path: Path) -> dict:
-    return load_yaml(path.read_text(encoding="utf-8"))
 
 
 class _Schemas:
@@ -37,7 +33,7 @@ class _Schemas:
     def document(self, path: Path) -> dict:
         path = path.resolve()
         if path not in self._documents:
-            self._documents[path] = _load(path)
+            self._documents[path] = read_yaml(path)
         return self._documents[path]
 
     def resolve(self, node: dict, path: Path) -> tuple[dict, Path]:

@@ -14,7 +14,7 @@ import keyword
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from sparseact._yaml import load_yaml
+from sparseact._yaml import read_yaml
 
 #: The file in which a claim declares its checks, in its folder.
 DECLARATIONS = "checks.yaml"
@@ -120,7 +120,7 @@ def read_checks(claim_id: str, folder: Path = CLAIMS_FOLDER) -> Checks:
     from sparseact.verify.verdicts import FINDINGS, METHODS
 
     path = Path(folder) / claim_id / DECLARATIONS
-    entries = load_yaml(path.read_text())
+    entries = read_yaml(path)
     if not isinstance(entries, list):
         raise ValueError(f"{path}: a list of checks, got {type(entries).__name__}")
     checks: dict[str, Declaration] = {}
