@@ -2,7 +2,9 @@
 
 Each test kills a quick run (SIGKILL to the whole process group: no clean-up chance at all) at one
 point, then follows the README's recovery (``snakemake --unlock``, then the same command once) and
-checks that the resume exits 0, leaves no partial file and that a dry run then plans nothing.
+checks that the resume exits 0, leaves no partial file and that a dry run then plans nothing. The run and the resume
+are the ``snakemake`` command itself, as a user types it; the unlock and the dry run are the same command lines in a
+process that has imported Snakemake already (tests/warm_snakemake.py).
 
 Each copy starts from the session's compiled kernels (``compiled_kernels``).
 """
@@ -14,6 +16,7 @@ import subprocess
 import time
 
 import pytest
+import warm_snakemake
 from test_workflow import QUICK, compiled_kernels, copy_repo, environment  # noqa: F401 (a fixture)
 
 from sparseact.kernels import KERNEL_GROUPS
@@ -73,9 +76,8 @@ def kill_and_resume(work, kill_point, pause_in_kernels=False):
     assert not (work / TARGETS[-1]).exists()
 
     # after a hard kill Snakemake keeps its lock: the README's recovery is --unlock, then rerun
-    subprocess.run(
-        ["snakemake", "--unlock", *COMMAND[1:]], cwd=work, capture_output=True, timeout=300, check=True, env=env
-    )
+    code, output = warm_snakemake.run(work, ["--unlock", *COMMAND[1:]], env, timeout=300)
+    assert code == 0, output[-3000:]
     resumed = subprocess.run(COMMAND, cwd=work, capture_output=True, text=True, timeout=1800, env=env)
     output = resumed.stdout + resumed.stderr
     assert resumed.returncode == 0, output[-3000:]
@@ -83,10 +85,8 @@ def kill_and_resume(work, kill_point, pause_in_kernels=False):
     assert not leftovers, leftovers
     for result in (work / "results").rglob("*.json"):
         json.loads(result.read_text())  # every result file is complete
-    dry = subprocess.run(
-        ["snakemake", "-n", *COMMAND[1:]], cwd=work, capture_output=True, text=True, timeout=300, env=env
-    )
-    assert "Nothing to be done" in dry.stdout + dry.stderr, (dry.stdout + dry.stderr)[-3000:]
+    code, dry = warm_snakemake.run(work, ["-n", *COMMAND[1:]], env, timeout=300)
+    assert code == 0 and "Nothing to be done" in dry, dry[-3000:]
     return output
 
 

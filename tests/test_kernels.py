@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_workflow import compiled_kernels  # noqa: F401 (a fixture: the session's compiled kernels)
 
 from sparseact.kernels import (
     KERNEL_GROUPS,
@@ -80,23 +81,32 @@ LOAD_CUBE = (
 )
 
 
-def _fresh_python(code: str, cache: Path) -> str:
-    """The standard output of ``code`` run in a fresh interpreter whose numba cache is ``cache``."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+def _fresh_python(code: str, cache: Path | None = None, sources: Path | None = None) -> str:
+    """The standard output of ``code`` run in a fresh interpreter whose numba cache is ``cache`` (a folder of its
+    own), or, without one, the one beside the sources: those of ``sources`` (a copy's ``src``) when given, first on
+    its path."""
+    env = {key: value for key, value in os.environ.items() if key != "NUMBA_CACHE_DIR"}
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
+    if sources is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(sources), *filter(None, [os.environ.get("PYTHONPATH")])])
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
 
 
-def test_loading_a_group_compiles_nothing_the_cache_lacks_and_loads_what_it_holds(tmp_path):
+def test_loading_a_group_compiles_nothing_the_cache_lacks_and_loads_what_it_holds(
+    tmp_path,
+    compiled_kernels,  # noqa: F811 (the fixture imported above)
+):
     """The job server's preload (load_compiled_kernels): on an empty cache it loads nothing and writes nothing
     (numba is stopped before it compiles); once the group's kernels job has filled the cache, a fresh process loads
-    them without compiling."""
-    assert _fresh_python(LOAD_CUBE, tmp_path).split() == ["False", "0"]
+    them without compiling. The filled cache is the session's (``compiled_kernels``: a copy of the repository whose
+    numba cache the kernels jobs' command filled, beside its sources), which nothing writes to once made."""
+    assert _fresh_python(LOAD_CUBE, cache=tmp_path).split() == ["False", "0"]
     assert not [path for path in tmp_path.rglob("*") if path.suffix in (".nbi", ".nbc")]
-    _fresh_python("from sparseact.kernels import compile_kernels; compile_kernels('cube')", tmp_path)
-    written = {path: path.stat().st_mtime_ns for path in tmp_path.rglob("*.nb*")}
+    written = {path: path.stat().st_mtime_ns for path in (compiled_kernels / "src").rglob("*.nb*")}
     assert written
-    assert _fresh_python(LOAD_CUBE, tmp_path).split() == ["True", "1"]
-    assert {path: path.stat().st_mtime_ns for path in tmp_path.rglob("*.nb*")} == written
+    assert _fresh_python(LOAD_CUBE, sources=compiled_kernels / "src").split() == ["True", "1"]
+    assert {path: path.stat().st_mtime_ns for path in (compiled_kernels / "src").rglob("*.nb*")} == written
 
 
 def test_nothing_loads_while_a_kernels_job_compiles_the_group(tmp_path, monkeypatch):
