@@ -75,6 +75,30 @@ def test_record_requires_computed_verdict_and_known_method():
         record(method="guess")
 
 
+@pytest.mark.parametrize(
+    "field, value, error, message",
+    [
+        ("claim_id", 1, TypeError, "claim_id must be a str"),
+        ("notes", None, TypeError, "notes must be a str"),
+        ("instances", -1, ValueError, "instances must be >= 0"),
+        ("instances", 2.0, ValueError, "instances must be an integer"),
+        ("instances", True, ValueError, "instances must be an integer"),
+        ("worst_value", "0.5", TypeError, "worst_value must be a real number"),
+        ("certificate", "a=2", TypeError, "certificate must be a dict or None"),
+        ("evidence", "figures/a.png", TypeError, "evidence must be a tuple of paths"),
+    ],
+)
+def test_record_refuses_a_field_of_the_wrong_type_or_range(field, value, error, message):
+    with pytest.raises(error, match=message):
+        record(**{field: value})
+
+
+def test_record_takes_numpy_numbers_and_a_worst_value_as_measured():
+    assert record(instances=np.int64(3), worst_value=np.float32(0.5)).to_dict()["instances"] == 3
+    assert np.isnan(record(worst_value=float("nan")).worst_value)  # nothing of the check's regime was measured
+    assert record(worst_value=np.inf).worst_value == np.inf  # a ratio over zero
+
+
 def failing(check_id="x/f", finding="typo", **kw):
     return record(check_id, Verdict.FAIL, finding=finding, certificate=CERTIFICATE, counterexample="a=2", **kw)
 

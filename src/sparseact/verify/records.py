@@ -12,9 +12,29 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from string import Template
 
+import numpy as np
 import pandas as pd
 
+from sparseact._validation import check_int
 from sparseact.verify.verdicts import FINDINGS, METHODS, Verdict
+
+#: The fields of a :class:`CheckRecord` that are text.
+_TEXT_FIELDS = (
+    "claim_id",
+    "check_id",
+    "paper_ref",
+    "statement",
+    "check",
+    "variant",
+    "method",
+    "worst_value_label",
+    "statement_id",
+    "finding",
+    "counterexample",
+    "replicates",
+    "notes",
+    "range",
+)
 
 
 @dataclass(frozen=True)
@@ -41,13 +61,14 @@ class CheckRecord:
     method : str
         ``"exact"``, ``"monte-carlo"`` or ``"estimate"``.
     instances : int
-        Number of instances (networks, inputs, ...) the verdict covers.
+        Number of instances (networks, inputs, ...) the verdict covers (an integer >= 0).
     range : str
         The parameters those instances cover, e.g. ``"n <= 20, s <= 64, k <= 8"``
         (:func:`sparseact.claims.describe_range`); a statement that only holds on
         what was enumerated states this range.
     worst_value : float
-        The worst measured quantity (error, ratio, count).
+        The worst measured quantity (error, ratio, count): a real number, as measured (NaN when no instance of the
+        check's regime was measured, infinite for a ratio over zero).
     worst_value_label : str
         What ``worst_value`` is.
     verdict : Verdict
@@ -67,6 +88,16 @@ class CheckRecord:
         (set by :func:`combine_replicates`; ``"1/1"`` for deterministic checks).
     notes : str
         Anything a reader needs to interpret the row.
+
+    Raises
+    ------
+    TypeError
+        When a text field is not a ``str``, ``worst_value`` not a real number, ``certificate`` neither a dict nor
+        ``None``, or ``evidence`` not a tuple of paths.
+    ValueError
+        When ``instances`` is not an integer >= 0, ``method`` not one of
+        :data:`~sparseact.verify.verdicts.METHODS`, ``verdict`` not a :class:`~sparseact.verify.verdicts.Verdict`, or
+        a FAIL lacks its finding class or certificate (or a verdict other than FAIL carries one).
     """
 
     claim_id: str
@@ -90,6 +121,18 @@ class CheckRecord:
     range: str = ""
 
     def __post_init__(self):
+        for name in _TEXT_FIELDS:
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"{name} must be a str, got {type(getattr(self, name)).__name__}")
+        check_int(self.instances, "instances", minimum=0)
+        if isinstance(self.worst_value, bool) or not isinstance(
+            self.worst_value, (float, int, np.floating, np.integer)
+        ):
+            raise TypeError(f"worst_value must be a real number, got {type(self.worst_value).__name__}")
+        if self.certificate is not None and not isinstance(self.certificate, dict):
+            raise TypeError(f"certificate must be a dict or None, got {type(self.certificate).__name__}")
+        if not isinstance(self.evidence, (list, tuple)) or not all(isinstance(p, (str, Path)) for p in self.evidence):
+            raise TypeError(f"evidence must be a tuple of paths (str or pathlib.Path), got {self.evidence!r}")
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
         if not isinstance(self.verdict, Verdict):
@@ -159,9 +202,12 @@ def declared_record(declaration: Mapping, fill: Mapping | None = None, **measure
 
     Raises
     ------
+    TypeError
+        When ``declaration`` or ``fill`` is not a mapping, or a measured field has the wrong type
+        (:class:`CheckRecord`).
     ValueError
-        When the declaration lacks a key, ``measured`` repeats a declared field, or a FAIL's finding is not
-        the declared one.
+        When the declaration lacks a key, ``measured`` repeats a declared field, a measured value is out of its
+        range (:class:`CheckRecord`), or a FAIL's finding is not the declared one.
     """
     if not isinstance(declaration, Mapping):
         raise TypeError(f"declaration must be a mapping (an entry of checks.yaml), got {type(declaration).__name__}")
