@@ -287,9 +287,10 @@ def test_check_config_works_from_a_non_editable_install(repo_root, tmp_path):
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(repo_root / name, source / name)
     fresh = tmp_path / "fresh"
-    venv.create(fresh, with_pip=True)
+    # without a pip of its own (ensurepip takes about 6 CPU-seconds): this environment's pip installs into it
+    venv.create(fresh, with_pip=False)
     install = subprocess.run(
-        [fresh / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", source],
+        [sys.executable, "-m", "pip", "--python", fresh / "bin" / "python", "install", "-q", "--no-deps", source],
         capture_output=True,
         text=True,
         timeout=600,

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_workflow import copy_repo, environment
+from test_workflow import copy_repo, environment, snakemake
 
 from sparseact.claims._scaffold import CONFIG_BLOCKS, CONFIG_SCHEMA, FILES, new_claim
 
@@ -53,7 +53,7 @@ def test_the_command_writes_every_file_the_recipe_names(scaffolded):
 def test_snakemake_plans_the_new_claims_jobs(scaffolded):
     work, _ = scaffolded
     for config in ("config/quick.yaml", "config/config.yaml"):
-        output = _run(work, "snakemake", "-n", "--configfile", config)
+        output = snakemake(work, "-n", configfile=config)  # the copy's own library, as _run's commands
         assert f"claim={TOY}, shard=all" in output and f"warning: claim {TOY} has no measured cost row" in output
 
 

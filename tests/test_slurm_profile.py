@@ -1,8 +1,7 @@
 """The opt-in SLURM profile builds the same DAG with per-rule resources (dry run: no sbatch needed)."""
 
-import subprocess
-
 import pytest
+import warm_snakemake
 import yaml
 from test_workflow import copy_repo, environment
 
@@ -15,16 +14,10 @@ pytestmark = pytest.mark.workflow
 def test_slurm_profile_dry_run(repo_root, tmp_path):
     # in a fresh copy: a dry run plans only missing outputs, so in the checkout its count would depend on what is there
     work = copy_repo(repo_root, tmp_path / "repo")
-    proc = subprocess.run(
-        ["snakemake", "--profile", "profiles/slurm", "-n", "--configfile", "config/quick.yaml"],
-        cwd=work,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=environment(work),
-    )
-    out = proc.stdout + proc.stderr
-    assert proc.returncode == 0, out[-3000:]
+    # the command line docs/slurm.md gives, less the account and partition, in a process that has imported Snakemake
+    argv = ["--profile", "profiles/slurm", "-n", "--configfile", "config/quick.yaml"]
+    code, out = warm_snakemake.run(work, argv, environment(work), timeout=300)
+    assert code == 0, out[-3000:]
     run = slurm_resources()["run"]
     assert f"mem_mb={run['mem_mb']}" in out and f"runtime={run['runtime']}" in out
     assert "This was a dry-run" in out
