@@ -1,9 +1,9 @@
 """Bad configs are rejected before any job runs, in one or two lines naming the key (or line and column)."""
 
 import copy
-import subprocess
 
 import pytest
+import warm_snakemake
 import yaml
 from test_workflow import copy_repo, environment
 
@@ -127,16 +127,9 @@ def test_every_claim_folder_has_a_block_schema_the_config_schema_refers_to(repo_
 )
 def test_snakemake_rejects_before_any_job(tmp_path, repo_root, quick, path, value, message):
     work = copy_repo(repo_root, tmp_path / "repo")
-    proc = subprocess.run(
-        ["snakemake", "-n", "--configfile", str(write(tmp_path, mutate(quick, path, value)))],
-        cwd=work,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=environment(work),
-    )
-    output = proc.stdout + proc.stderr
-    assert proc.returncode != 0
+    argv = ["-n", "--configfile", str(write(tmp_path, mutate(quick, path, value)))]
+    code, output = warm_snakemake.run(work, argv, environment(work), timeout=120)
+    assert code != 0
     assert message in output
     # Snakemake adds its two profile lines and a two-frame traceback around the one-line message
     assert "Job stats" not in output and len(output.splitlines()) <= 10, output
@@ -147,12 +140,5 @@ def test_snakemake_rejects_duplicated_key(tmp_path, repo_root):
     file = tmp_path / "dup.yaml"
     file.write_text((repo_root / "config" / "quick.yaml").read_text() + "seed: 7\n")
     work = copy_repo(repo_root, tmp_path / "repo")
-    proc = subprocess.run(
-        ["snakemake", "-n", "--configfile", str(file)],
-        cwd=work,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=environment(work),
-    )
-    assert proc.returncode != 0 and "duplicated key 'seed'" in proc.stdout + proc.stderr
+    code, output = warm_snakemake.run(work, ["-n", "--configfile", str(file)], environment(work), timeout=120)
+    assert code != 0 and "duplicated key 'seed'" in output

@@ -3,6 +3,7 @@
 import subprocess
 
 import pytest
+import warm_snakemake
 from test_workflow import copy_repo, environment
 
 pytestmark = pytest.mark.workflow
@@ -10,16 +11,8 @@ pytestmark = pytest.mark.workflow
 
 def test_snakemake_lint_is_clean(repo_root, tmp_path):
     work = copy_repo(repo_root, tmp_path / "repo")  # Snakemake writes .snakemake/: never in the checkout
-    proc = subprocess.run(
-        ["snakemake", "--lint", "--configfile", "config/quick.yaml"],
-        cwd=work,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=environment(work),
-    )
-    output = proc.stdout + proc.stderr
-    assert proc.returncode == 0 and "Lints for" not in output, output[-3000:]
+    code, output = warm_snakemake.run(work, ["--lint", "--configfile", "config/quick.yaml"], environment(work), 300)
+    assert code == 0 and "Lints for" not in output, output[-3000:]
 
 
 def test_snakefmt_check_is_clean(repo_root):
