@@ -83,7 +83,7 @@ def test_record_requires_computed_verdict_and_known_method():
         ("instances", -1, ValueError, "instances must be >= 0"),
         ("instances", 2.0, ValueError, "instances must be an integer"),
         ("instances", True, ValueError, "instances must be an integer"),
-        ("worst_value", "0.5", TypeError, "worst_value must be a real number"),
+        ("worst_value", "0.5", ValueError, "worst_value must be a real number"),
         ("certificate", "a=2", TypeError, "certificate must be a dict or None"),
         ("evidence", "figures/a.png", TypeError, "evidence must be a tuple of paths"),
     ],

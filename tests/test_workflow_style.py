@@ -3,16 +3,15 @@
 import subprocess
 
 import pytest
-import warm_snakemake
-from test_workflow import copy_repo, environment
+from test_workflow import copy_repo, snakemake
 
 pytestmark = pytest.mark.workflow
 
 
 def test_snakemake_lint_is_clean(repo_root, tmp_path):
     work = copy_repo(repo_root, tmp_path / "repo")  # Snakemake writes .snakemake/: never in the checkout
-    code, output = warm_snakemake.run(work, ["--lint", "--configfile", "config/quick.yaml"], environment(work), 300)
-    assert code == 0 and "Lints for" not in output, output[-3000:]
+    output = snakemake(work, "--lint")
+    assert "Lints for" not in output, output[-3000:]
 
 
 def test_snakefmt_check_is_clean(repo_root):

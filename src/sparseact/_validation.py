@@ -225,12 +225,15 @@ def as_int_array(value, name: str, minimum: int | None = None, maximum: int | No
     return arr
 
 
-def check_real(value, name: str, minimum: float | None = None, maximum: float | None = None) -> float:
-    """``value`` as a finite float, or ``ValueError`` naming ``name`` (NaN, infinity, out of bounds, not a number)."""
+def check_real(
+    value, name: str, minimum: float | None = None, maximum: float | None = None, finite: bool = True
+) -> float:
+    """``value`` as a float, or ``ValueError`` naming ``name`` (not a number, out of bounds; NaN or infinity unless
+    ``finite`` is false, for a measured value held as it is)."""
     if isinstance(value, bool) or not isinstance(value, (float, int, np.floating, np.integer)):
         raise ValueError(f"{name} must be a real number, got {value!r}")
     value = float(value)
-    if not math.isfinite(value):
+    if finite and not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value}")
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")

@@ -12,10 +12,9 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from string import Template
 
-import numpy as np
 import pandas as pd
 
-from sparseact._validation import check_int
+from sparseact._validation import check_int, check_real
 from sparseact.verify.verdicts import FINDINGS, METHODS, Verdict
 
 #: The fields of a :class:`CheckRecord` that are text.
@@ -92,10 +91,10 @@ class CheckRecord:
     Raises
     ------
     TypeError
-        When a text field is not a ``str``, ``worst_value`` not a real number, ``certificate`` neither a dict nor
-        ``None``, or ``evidence`` not a tuple of paths.
+        When a text field is not a ``str``, ``certificate`` neither a dict nor ``None``, or ``evidence`` not a tuple
+        of paths.
     ValueError
-        When ``instances`` is not an integer >= 0, ``method`` not one of
+        When ``instances`` is not an integer >= 0, ``worst_value`` not a real number, ``method`` not one of
         :data:`~sparseact.verify.verdicts.METHODS`, ``verdict`` not a :class:`~sparseact.verify.verdicts.Verdict`, or
         a FAIL lacks its finding class or certificate (or a verdict other than FAIL carries one).
     """
@@ -125,10 +124,7 @@ class CheckRecord:
             if not isinstance(getattr(self, name), str):
                 raise TypeError(f"{name} must be a str, got {type(getattr(self, name)).__name__}")
         check_int(self.instances, "instances", minimum=0)
-        if isinstance(self.worst_value, bool) or not isinstance(
-            self.worst_value, (float, int, np.floating, np.integer)
-        ):
-            raise TypeError(f"worst_value must be a real number, got {type(self.worst_value).__name__}")
+        check_real(self.worst_value, "worst_value", finite=False)
         if self.certificate is not None and not isinstance(self.certificate, dict):
             raise TypeError(f"certificate must be a dict or None, got {type(self.certificate).__name__}")
         if not isinstance(self.evidence, (list, tuple)) or not all(isinstance(p, (str, Path)) for p in self.evidence):
