@@ -12,6 +12,7 @@ imports it opens): a deferred import is a decision, not a habit.
 """
 
 import ast
+import functools
 from collections import defaultdict
 from pathlib import Path
 
@@ -67,27 +68,44 @@ def _imported(module: str, node: ast.Import | ast.ImportFrom) -> list[str]:
     return [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base for alias in node.names]
 
 
-def _imports():
-    """``(module, imported module, line, inside a function)`` for every import of this package's modules."""
-    found = []
-    for module, path in MODULES.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        inside = {
-            id(node)
-            for function in ast.walk(tree)
-            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
-            for node in ast.walk(function)
-        }
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import | ast.ImportFrom):
-                for name in _imported(module, node):
-                    target = _target(name)
-                    if target is not None and target != module:
-                        found.append((module, target, node.lineno, id(node) in inside))
-    return found
+#: The fields of a node that hold statements (an import is a statement: no expression holds one).
+_STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
-IMPORTS = _imports()
+def _is_import(node: ast.AST) -> bool:
+    return isinstance(node, ast.Import | ast.ImportFrom)
+
+
+def _statements(statements: list, inside: bool = False):
+    """``(statement, its list, its position there, inside a function)`` for every statement among ``statements`` and
+    the statements nested in them."""
+    for position, node in enumerate(statements):
+        yield node, statements, position, inside
+        nested = inside or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        for field in _STATEMENT_FIELDS:
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                yield from _statements(block, nested)
+
+
+@functools.cache
+def _tree(module: str) -> ast.Module:
+    """The syntax tree of one of this package's modules (parsed once per process)."""
+    return ast.parse(MODULES[module].read_text(encoding="utf-8"))
+
+
+@functools.cache
+def imports() -> tuple[tuple[str, str, int], ...]:
+    """``(module, imported module, line)`` for every import of this package's modules (read once
+    per process, when a test first asks: not at collection, which every worker does)."""
+    return tuple(
+        (module, target, node.lineno)
+        for module in MODULES
+        for node, _, _, _ in _statements(_tree(module).body)
+        if _is_import(node)
+        for name in _imported(module, node)
+        if (target := _target(name)) is not None and target != module
+    )
 
 
 def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -134,7 +152,7 @@ def test_every_import_runs_downhill():
     uphill = [
         f"{MODULES[a].relative_to(PACKAGE.parent)}:{line}: {a} ({LAYERS[layer(a)][0]}) imports {b} "
         f"({LAYERS[layer(b)][0]})"
-        for a, b, line, _ in IMPORTS
+        for a, b, line in imports()
         if layer(b) > layer(a)
     ]
     assert not uphill, "\n".join(uphill)
@@ -144,14 +162,14 @@ def test_the_runtime_and_the_verifier_never_import_the_claims():
     """Stated apart, since it is the rule the layers were built for: the claims hand themselves to the runtime
     (``sparseact.claims.registry()``), and the verifier owns every statement it checks."""
     offending = [
-        (a, b) for a, b, _, _ in IMPORTS if a.startswith(("sparseact.runtime", "sparseact.verify")) and layer(b) == 4
+        (a, b) for a, b, _ in imports() if a.startswith(("sparseact.runtime", "sparseact.verify")) and layer(b) == 4
     ]
     assert not offending
 
 
 def test_no_file_imports_itself_through_others():
     edges = defaultdict(set)
-    for a, b, _, _ in IMPORTS:
+    for a, b, _ in imports():
         edges[a].add(b)
     assert _cycles(edges) == []
 
@@ -165,33 +183,10 @@ def _package(module: str) -> str:
 
 def test_no_package_imports_itself_through_others():
     edges = defaultdict(set)
-    for a, b, _, _ in IMPORTS:
+    for a, b, _ in imports():
         if _package(a) != _package(b):
             edges[_package(a)].add(_package(b))
     assert _cycles(edges) == []
-
-
-def _reasoned(lines: list[str], function: ast.AST) -> set[int]:
-    """Lines of the imports in ``function``'s body (and nested blocks) that state a reason: a comment on the import's
-    own lines, or on the line just above the run of consecutive imports it belongs to."""
-    reasoned = set()
-    for block in ast.walk(function):
-        for field in ("body", "orelse", "finalbody"):
-            statements = getattr(block, field, None)
-            if not isinstance(statements, list):
-                continue
-            run_reason = False
-            for position, statement in enumerate(statements):
-                if not isinstance(statement, ast.Import | ast.ImportFrom):
-                    run_reason = False
-                    continue
-                own = any("#" in lines[n - 1] for n in range(statement.lineno, statement.end_lineno + 1))
-                opens = position == 0 or not isinstance(statements[position - 1], ast.Import | ast.ImportFrom)
-                if opens:
-                    run_reason = lines[statement.lineno - 2].strip().startswith("#")
-                if own or run_reason:
-                    reasoned.add(statement.lineno)
-    return reasoned
 
 
 #: Deferred imports not yet given a reason, as ``path: import`` (none left: pinned_text.py's import of recompute.py
@@ -199,20 +194,28 @@ def _reasoned(lines: list[str], function: ast.AST) -> set[int]:
 NOT_YET_REASONED: set[str] = set()
 
 
+def _bare_imports(lines: list[str], tree: ast.Module):
+    """Lines of the imports inside a function that state no reason: no comment on the import's own lines, nor on the
+    line just above the run of consecutive imports it belongs to."""
+    for node, statements, position, inside in _statements(tree.body):
+        if not (inside and _is_import(node)):
+            continue
+        own = any("#" in lines[n - 1] for n in range(node.lineno, node.end_lineno + 1))
+        opening = position
+        while opening > 0 and _is_import(statements[opening - 1]):
+            opening -= 1
+        if not (own or lines[statements[opening].lineno - 2].strip().startswith("#")):
+            yield node.lineno
+
+
 def test_every_import_inside_a_function_says_why():
     bare = []
-    for path in MODULES.values():
-        text = path.read_text(encoding="utf-8")
-        lines, tree = text.splitlines(), ast.parse(text)
-        for function in ast.walk(tree):
-            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-                continue
-            reasoned = _reasoned(lines, function)
-            for node in ast.walk(function):
-                if isinstance(node, ast.Import | ast.ImportFrom) and node.lineno not in reasoned:
-                    where = f"{path.relative_to(PACKAGE.parent)}: {lines[node.lineno - 1].strip()}"
-                    if where not in NOT_YET_REASONED:
-                        bare.append(where)
+    for module, path in MODULES.items():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for line in _bare_imports(lines, _tree(module)):
+            where = f"{path.relative_to(PACKAGE.parent)}: {lines[line - 1].strip()}"
+            if where not in NOT_YET_REASONED:
+                bare.append(where)
     assert not bare, f"{len(bare)} imports inside functions without a reason:\n" + "\n".join(sorted(set(bare)))
 
 
