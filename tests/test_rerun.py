@@ -252,18 +252,18 @@ def _page_plan(work, configfile):
 
 
 def test_one_added_grid_point_renders_only_its_claims_page_again(current):
-    """A grid value added to Lemma 10's noise sweep (n = 16: its points form a new shard, found by the workflow's rule,
-    sparseact.claims.config_shards) plans that shard's data and run jobs, the assembly and the ledger, and every claim
-    page, pending the ledger. The jobs up to the ledger done (stand-ins: the new shard's files, the assembly's
-    notebook with new content, the ledger rewriting no slice; ``--touch`` marks them done), the plan is Lemma 10's
-    page and the report; a slice the ledger rewrote adds its page, and nothing else.
+    """A grid value added to Lemma 9's exact sweep (n = 16: its points form a new shard, exact-mid, found by the
+    workflow's rule, sparseact.claims.config_shards) plans that shard's data and run jobs, the assembly and the ledger,
+    and every claim page, pending the ledger. The jobs up to the ledger done (stand-ins: the new shard's files, the
+    assembly's notebook with new content, the ledger rewriting no slice; ``--touch`` marks them done), the plan is
+    Lemma 9's page and the report; a slice the ledger rewrote adds its page, and nothing else.
 
-    (Not Theorem 8, as before the quick config's single_shard_claims: there a new point joins the claim's one shard,
-    ``all``, which reruns because its parameters changed, a change Snakemake reads from its records of the jobs that
-    ran, and ``--touch`` leaves none for the stand-ins. tests/test_workflow.py adds a point to Theorem 8 in a real
-    run.)"""
-    claim, other = "lemma10", "theorem17"
-    configfile = edited_config(current, lambda c: c["claims"][claim]["noise"]["n_values"].append(16))
+    (Not a claim the quick config packs in one shard (single_shard_claims, Theorem 8 or Lemma 10): there a new point
+    joins the claim's one shard, ``all``, which reruns because its parameters changed, a change Snakemake reads from
+    its records of the jobs that ran, and ``--touch`` leaves none for the stand-ins. tests/test_workflow.py adds a
+    point to Theorem 8 in a real run.)"""
+    claim, other = "lemma9", "theorem17"
+    configfile = edited_config(current, lambda c: c["claims"][claim]["n_values"].append(16))
     before = config_shards(yaml.safe_load((current / "config" / "quick.yaml").read_text()), claim)
     after = config_shards(yaml.safe_load((current / configfile).read_text()), claim)
     (shard,) = set(after) - set(before)  # the new points' shard, of which no stand-in exists yet
