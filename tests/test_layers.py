@@ -89,9 +89,15 @@ def _statements(statements: list, inside: bool = False):
 
 
 @functools.cache
+def _source(module: str) -> str:
+    """The text of one of this package's modules (read once per process)."""
+    return MODULES[module].read_text(encoding="utf-8")
+
+
+@functools.cache
 def _tree(module: str) -> ast.Module:
     """The syntax tree of one of this package's modules (parsed once per process)."""
-    return ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    return ast.parse(_source(module))
 
 
 @functools.cache
@@ -211,7 +217,7 @@ def _bare_imports(lines: list[str], tree: ast.Module):
 def test_every_import_inside_a_function_says_why():
     bare = []
     for module, path in MODULES.items():
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = _source(module).splitlines()
         for line in _bare_imports(lines, _tree(module)):
             where = f"{path.relative_to(PACKAGE.parent)}: {lines[line - 1].strip()}"
             if where not in NOT_YET_REASONED:
