@@ -6,9 +6,16 @@ from snakemake.utils import min_version
 from sparseact.claims import registry
 from sparseact.runtime import jobserver
 from sparseact.runtime.config import validate_workflow_config
-from sparseact.runtime.scheduling import drop_default_local_rate_limit
+from sparseact.runtime.scheduling import (
+    drop_default_local_rate_limit,
+    freeze_loaded_objects,
+)
 
 min_version("9.0")
+
+# What Snakemake's process has imported (Snakemake, its plugins, the library) stays out of the garbage collector's
+# later passes while it reads the rules and builds the DAG (sparseact.runtime.scheduling says what that saves).
+freeze_loaded_objects()
 
 
 configfile: "config/config.yaml"

@@ -8,6 +8,7 @@ and an interrupted run resuming) is held by the end-to-end tests (test_reproduci
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import secrets
@@ -122,6 +123,17 @@ def test_the_usage_line_is_the_childs_cpu_time_and_peak_memory(served, tmp_path)
     resources = job_resources(benchmark, tmp_path / "logs")
     assert resources == {"wall_s": 0.5, "cpu_s": pytest.approx(0.1 + cpu), "max_rss_mb": peak, "in_job_server": 1.0}
     assert job_resources(benchmark) == {"wall_s": 0.5, "cpu_s": 0.1, "max_rss_mb": 20.0, "in_job_server": 0.0}
+
+
+def test_a_forked_job_inherits_the_servers_objects_frozen():
+    """The server forks each job after :func:`gc.freeze`: the child's collections skip what the server holds."""
+    held = [[index] for index in range(1000)]
+    pid = jobserver._fork()
+    if pid == 0:  # the child: exit 0 when none of the parent's objects is in a collected generation
+        collected = {id(obj) for obj in gc.get_objects()}
+        os._exit(0 if gc.get_freeze_count() >= len(held) and not collected & {id(item) for item in held} else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_a_job_whose_environment_differs_runs_in_its_own_process(served, tmp_path):

@@ -1,7 +1,9 @@
-"""The Snakefile's ``onstart`` drops Snakemake's default job-rate limiter on local runs, and only there."""
+"""The Snakefile's ``onstart`` drops Snakemake's default job-rate limiter on local runs, and only there; and the
+Snakefile keeps what Snakemake's process has loaded out of the garbage collector's later passes."""
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 import textwrap
@@ -10,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from sparseact.runtime.scheduling import DEFAULT_LIMIT, drop_default_local_rate_limit
+from sparseact.runtime.scheduling import DEFAULT_LIMIT, drop_default_local_rate_limit, freeze_loaded_objects
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -72,3 +74,21 @@ def test_real_snakemake_run(tmp_path, extra, dropped):
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert f"dropped: {dropped}" in proc.stdout + proc.stderr
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [f"{i}.txt" for i in range(4)]
+
+
+def test_every_object_alive_when_frozen_is_out_of_the_collected_generations():
+    alive = [[index] for index in range(1000)]  # lists: objects the collector tracks
+    freeze_loaded_objects()
+    assert gc.get_freeze_count() >= len(alive)
+    collected = {id(obj) for obj in gc.get_objects()}  # the collected generations only, not the permanent one
+    assert not collected & {id(item) for item in alive}
+    assert gc.isenabled()  # the collector still runs for what comes after
+
+
+def test_the_snakefile_freezes_before_its_rules_are_read(repo_root):
+    """The call is the Snakefile's first statement after its imports (before the config, the rules and the DAG)."""
+    lines = (repo_root / "Snakefile").read_text().splitlines()
+    statements = [line for line in lines if line and not line.startswith(("#", " ", ")"))]
+    first_after_imports = next(line for line in statements if not line.startswith(("from ", "import ")))
+    assert first_after_imports == 'min_version("9.0")'
+    assert statements[statements.index(first_after_imports) + 1] == "freeze_loaded_objects()"

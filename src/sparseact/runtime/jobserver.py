@@ -31,6 +31,7 @@ processes it waited for), and the waiting process writes them to the job's stand
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import json
 import logging
@@ -282,7 +283,7 @@ def serve(address: str, parent: int) -> int:
             with connection:
                 _decline(connection, "threads in the job server")
             continue
-        if os.fork() == 0:
+        if _fork() == 0:
             listener.close()
             code = 1
             try:
@@ -291,6 +292,15 @@ def serve(address: str, parent: int) -> int:
                 os._exit(code)
         connection.close()
     return 0
+
+
+def _fork() -> int:
+    """:func:`os.fork` after :func:`gc.freeze`: the child's garbage collections skip every object the server holds
+    (its imports and kernels, about 290,000 objects), which the child inherits alive. Walking them again in each full
+    collection cost an assembly's notebook 0.2-0.6 of its 5-7 CPU-seconds, and marking them copied the pages they sit
+    on into the child (a quarter more page faults); frozen, those pages stay shared with the server."""
+    gc.freeze()
+    return os.fork()
 
 
 def _reap() -> None:

@@ -1,4 +1,5 @@
-"""Snakemake's default job-rate limit, switched off for local runs (where it never binds and costs a core).
+"""Two settings of Snakemake's own process: its default job-rate limit switched off for local runs (where it never
+binds and costs a core), and what it imported kept out of the garbage collector's later passes.
 
 Snakemake's command line always limits how many jobs it starts per timespan (``--max-jobs-per-timespan``,
 100 per second by default). A local run on a few cores never comes near that, but the limiter is not free:
@@ -14,9 +15,19 @@ without the limiter it uses 7.3 and the run ends about 20 s sooner (docs/archite
 is the command line's default: a limit the user chose is kept, and so is every cluster run's (there it keeps
 submissions to the cluster's own scheduler polite). The Snakefile calls it from ``onstart``, when the
 scheduler exists and has not yet selected a job.
+
+:func:`freeze_loaded_objects` is the Snakefile's first statement after its imports. By then Snakemake's process
+holds about 150,000 objects (Snakemake, its plugins, pandas, the library), all of them alive until it exits, and
+each full pass of Python's cyclic garbage collector while Snakemake reads the rules and builds the DAG walked every
+one of them again: three passes of about 0.07 s in a no-op run of the full config. Frozen (:func:`gc.freeze`), they
+are skipped; a no-op run took 2.49 s instead of 2.94 (Snakemake's one-rule floor: 2.00 s), and every Snakemake start
+of a run gains the same, a cluster job's too. Reference counting still frees what they stop using; only cycles
+among them would stay, and import-time objects live as long as the process anyway.
 """
 
 from __future__ import annotations
+
+import gc
 
 #: Snakemake's command-line default for ``--max-jobs-per-timespan``: 100 jobs per 1 second.
 DEFAULT_LIMIT = (100, 1.0)
@@ -45,3 +56,9 @@ def drop_default_local_rate_limit(workflow) -> bool:
         return False
     scheduler.job_rate_limiter = None
     return True
+
+
+def freeze_loaded_objects() -> None:
+    """Move every object the process holds into the garbage collector's permanent generation (:func:`gc.freeze`), so
+    that no later collection walks them (reference counting still frees each when it is no longer used)."""
+    gc.freeze()
