@@ -117,7 +117,7 @@ def pytest_collection_finish(session):
     """What collection loaded (the library, numpy, pandas, scipy, hypothesis, every test module: about 170,000
     objects, alive to the end) stays out of the garbage collector's later passes, as in the Snakefile
     (:func:`~sparseact.runtime.scheduling.freeze_loaded_objects`): each full pass walked them all again, about 5 % of
-    the in-process tests' time, 2 % once frozen."""
+    the in-process tests' time, 3 % once frozen."""
     freeze_loaded_objects()
 
 

@@ -298,7 +298,7 @@ def _fork() -> int:
     """:func:`os.fork` after :func:`gc.freeze`: the child's garbage collections skip every object the server holds
     (its imports and kernels, about 290,000 objects), which the child inherits alive. Walking them again in each full
     collection cost an assembly's notebook 0.2-0.6 of its 5-7 CPU-seconds, and marking them copied the pages they sit
-    on into the child (a quarter more page faults); frozen, those pages stay shared with the server."""
+    on into the child (a third to a half more page faults); frozen, those pages stay shared with the server."""
     gc.freeze()
     return os.fork()
 
