@@ -21,7 +21,7 @@ holds about 150,000 objects (Snakemake, its plugins, pandas, the library), all o
 each full pass of Python's cyclic garbage collector while Snakemake reads the rules and builds the DAG walked every
 one of them again: three passes of about 0.07 s in a no-op run of the full config. Frozen (:func:`gc.freeze`), they
 are skipped; a no-op run took 2.49 s instead of 2.94 (Snakemake's one-rule floor: 2.00 s), and every Snakemake start
-of a run gains the same, a cluster job's too. Reference counting still frees what they stop using; only cycles
+gains from it in proportion to what it builds, a cluster job's too. Reference counting still frees what they stop using; only cycles
 among them would stay, and import-time objects live as long as the process anyway.
 """
 
