@@ -33,6 +33,8 @@ from traitlets.config.loader import KVArgParseConfigLoader
 
 #: Seconds between two looks at an empty channel (the kernel's IOPub thread fills it).
 CHANNEL_POLL_S = 0.002
+#: Longest wait for the kernel's IOPub thread to end its periodic clean-up task at shutdown.
+IOPUB_STOP_TIMEOUT_S = 10
 
 
 #: pandas' ``display.max_columns`` when pandas is imported inside a Jupyter kernel (pandas/core/config_init.py).
@@ -133,15 +135,26 @@ async def _finish(task: asyncio.Task) -> None:
         await task
 
 
+async def _finish_event_pipe_gc(thread) -> None:
+    """Cancel the IOPub thread's periodic clean-up task once the thread has made it, and wait until it has ended.
+
+    Runs in the thread's own event loop, so it also waits for a thread that has not reached its loop yet (a kernel
+    shut down right after it started); read from another thread, the task would still be None then.
+    """
+    while thread._event_pipe_gc_task is None:
+        await asyncio.sleep(0)
+    await _finish(thread._event_pipe_gc_task)
+
+
 def _stop_iopub_thread(thread) -> None:
     """Stop the kernel's IOPub thread once its periodic clean-up task has ended in its own loop.
 
     ipykernel's ``IOPubThread.stop`` stops the loop with that task still pending, and Python reports the
-    destroyed pending task on the job's standard error.
+    destroyed pending task on the process's standard error when it collects the task (often at exit).
     """
-    task = getattr(thread, "_event_pipe_gc_task", None)
-    if task is not None:
-        asyncio.run_coroutine_threadsafe(_finish(task), thread.io_loop.asyncio_loop).result(timeout=10)
+    if hasattr(thread, "_event_pipe_gc_task"):
+        future = asyncio.run_coroutine_threadsafe(_finish_event_pipe_gc(thread), thread.io_loop.asyncio_loop)
+        future.result(timeout=IOPUB_STOP_TIMEOUT_S)
     thread.stop()
 
 
