@@ -93,27 +93,43 @@ def test_a_kernel_that_is_gone_is_reported():
 
 def test_a_kernel_shut_down_before_its_iopub_thread_runs_leaves_no_pending_task(monkeypatch):
     """ipykernel's IOPub thread makes its periodic clean-up task only once it runs; a kernel shut down before that
-    (its thread held back here, as a busy machine may) still ends the task, so Python reports no destroyed pending
-    task on standard error. Read from the main thread, the task was still None then, and stopping the thread left
-    it pending (about one kernel in 30 started and stopped at once)."""
-    import time
+    (its thread held back here until just after the shutdown starts, as a busy machine may hold it) still ends the
+    task, so Python reports no destroyed pending task on standard error. Read from the main thread, the task was
+    still None then, and stopping the thread left it pending (once in each of three runs of 30 kernels started and
+    stopped at once)."""
+    import threading
 
     from ipykernel.iostream import IOPubThread
 
-    thread_main = IOPubThread._thread_main
+    thread_main, release = IOPubThread._thread_main, threading.Event()
 
     def held_back(self):
-        time.sleep(0.2)
+        release.wait(timeout=30)
         thread_main(self)
 
     monkeypatch.setattr(IOPubThread, "_thread_main", held_back)
     km = InProcessNotebookManager(kernel_name=KERNEL)
     km.start_kernel(extra_arguments=["--HistoryManager.enabled=False"])
     thread = km.kernel.iopub_thread
-    assert thread._event_pipe_gc_task is None  # the thread has not made its task yet
+    assert thread.thread.is_alive() and thread._event_pipe_gc_task is None  # started, held before its task
+    threading.Timer(0.1, release.set).start()
     km.shutdown_kernel()
     assert not thread.thread.is_alive()
     assert thread._event_pipe_gc_task is not None and thread._event_pipe_gc_task.cancelled()
+
+
+def test_a_kernel_whose_iopub_thread_has_ended_shuts_down_at_once():
+    """Nothing waits for a clean-up task that a thread no longer running cannot end."""
+    import time
+
+    from sparseact.runtime.jupyter import _stop_iopub_thread
+
+    km = InProcessNotebookManager(kernel_name=KERNEL)
+    km.start_kernel(extra_arguments=["--HistoryManager.enabled=False"])
+    _stop_iopub_thread(km.kernel.iopub_thread)  # the thread has ended, its loop closed
+    started = time.monotonic()
+    km.shutdown_kernel()
+    assert time.monotonic() - started < 1 and km.kernel is None
 
 
 def test_injected_parameters_do_not_depend_on_black(monkeypatch):

@@ -152,9 +152,12 @@ def _stop_iopub_thread(thread) -> None:
     ipykernel's ``IOPubThread.stop`` stops the loop with that task still pending, and Python reports the
     destroyed pending task on the process's standard error when it collects the task (often at exit).
     """
-    if hasattr(thread, "_event_pipe_gc_task"):
+    if hasattr(thread, "_event_pipe_gc_task") and thread.thread.is_alive():
         future = asyncio.run_coroutine_threadsafe(_finish_event_pipe_gc(thread), thread.io_loop.asyncio_loop)
-        future.result(timeout=IOPUB_STOP_TIMEOUT_S)
+        try:
+            future.result(timeout=IOPUB_STOP_TIMEOUT_S)
+        except TimeoutError:  # the loop never ran it: stop the thread all the same (the warning is all that is lost)
+            future.cancel()
     thread.stop()
 
 
