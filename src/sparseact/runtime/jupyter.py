@@ -128,13 +128,6 @@ class FlushingInProcessKernel(InProcessKernel):
             sys.stderr.flush()
 
 
-async def _finish(task: asyncio.Task) -> None:
-    """Cancel ``task`` and wait until it has ended."""
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
-
-
 async def _finish_event_pipe_gc(thread) -> None:
     """Cancel the IOPub thread's periodic clean-up task once the thread has made it, and wait until it has ended.
 
@@ -143,7 +136,10 @@ async def _finish_event_pipe_gc(thread) -> None:
     """
     while thread._event_pipe_gc_task is None:
         await asyncio.sleep(0)
-    await _finish(thread._event_pipe_gc_task)
+    task = thread._event_pipe_gc_task
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 def _stop_iopub_thread(thread) -> None:
