@@ -212,11 +212,29 @@ def test_the_statuses_stay_apart_under_colour_blindness(vision):
 
     import numpy as np
 
+    for a, b in itertools.combinations(STATUS_COLOURS, 2):  # every fill, the erratum's and the cited fact's too
+        distance = np.linalg.norm(_lab(STATUS_COLOURS[a][0], vision) - _lab(STATUS_COLOURS[b][0], vision))
+        assert distance >= 20, (a, b, distance)  # CIE76 delta E: told apart and named at a glance
     statuses = ("proved", "holds-on-range", "fails-as-stated", "open")
-    for part in (0, 1):  # the fill and the border
-        for a, b in itertools.combinations(statuses, 2):
-            distance = np.linalg.norm(_lab(STATUS_COLOURS[a][part], vision) - _lab(STATUS_COLOURS[b][part], vision))
-            assert distance > 10, (a, b, part, distance)  # CIE76 delta E: clearly different
+    for a, b in itertools.combinations(statuses, 2):  # the borders of the four statement statuses
+        distance = np.linalg.norm(_lab(STATUS_COLOURS[a][1], vision) - _lab(STATUS_COLOURS[b][1], vision))
+        assert distance > 10, (a, b, distance)
+
+
+def test_the_status_palette_check_has_teeth():
+    import numpy as np
+
+    # the fills before issue 62: "holds on a range" and "erratum" merged under deuteranopia
+    distance = np.linalg.norm(_lab("#b5e6d5", DEUTERANOPIA) - _lab("#f0cfe2", DEUTERANOPIA))
+    assert distance < 20
+
+
+def test_the_report_colours_a_status_as_the_graph_does():
+    from sparseact.publish.graph import status_fill_css
+
+    css = status_fill_css(".x ")
+    for status in ("proved", "holds-on-range", "fails-as-stated", "open"):
+        assert f".x .{status} {{ background: {STATUS_COLOURS[status][0]};" in css
 
 
 def test_a_node_of_no_known_status_is_refused():

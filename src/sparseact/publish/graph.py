@@ -33,18 +33,28 @@ from sparseact.publish.mathtext import tex_to_unicode
 #: The key of an erratum's node: ``erratum:<erratum_id>`` (an erratum id may equal a statement id).
 ERRATUM_PREFIX = "erratum:"
 
-#: Node fill and border per status: Okabe and Ito's palette (blue, bluish green, vermillion; yellow with a dark border
-#: for open), whose four statement statuses stay apart under deuteranopia and protanopia (``tests/test_graph.py``
-#: simulates both); a fact (white) and an erratum (reddish purple) have dashed borders, and every node says its status
-#: in words.
+#: Node fill and border per status: tints of Okabe and Ito's palette (blue, bluish green, vermillion, yellow with a dark
+#: border for open, reddish purple for an erratum; white for a cited fact), chosen so that any two fills stay at least
+#: 20 CIE76 units apart under deuteranopia and protanopia (``tests/test_graph.py`` simulates both) and black text on
+#: each keeps a contrast of 7:1; a fact and an erratum have dashed borders, and every node says its status in words.
 STATUS_COLOURS = {
-    "proved": ("#bcd8ee", "#0072B2"),
-    "holds-on-range": ("#b5e6d5", "#009E73"),
-    "fails-as-stated": ("#f5c6a8", "#D55E00"),
-    "open": ("#f4ec8c", "#333333"),
+    "proved": ("#9ad2f2", "#0072B2"),
+    "holds-on-range": ("#64a77a", "#005c43"),
+    "fails-as-stated": ("#dd7e33", "#8a3d00"),
+    "open": ("#f0e442", "#333333"),
     "cited": ("#ffffff", "#777777"),
-    "erratum": ("#f0cfe2", "#CC79A7"),
+    "erratum": ("#cc85ad", "#7a3a63"),
 }
+
+
+def status_fill_css(scope: str = "") -> str:
+    """CSS giving each statement status's table cell its graph fill, so a status reads the same on every page."""
+    return "".join(
+        f"{scope}.{status} {{ background: {STATUS_COLOURS[status][0]}; font-weight: bold; }}\n"
+        for status in ("proved", "holds-on-range", "fails-as-stated", "open")
+    )
+
+
 #: What a node's status says in words (a theorist's words: a proof in the graph is a written argument whose
 #: premises are proved here, checked exactly or cited).
 STATUS_WORDS = {

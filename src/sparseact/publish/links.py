@@ -21,6 +21,8 @@ PAPER_PDF = "https://proceedings.mlr.press/v247/awasthi24a/awasthi24a.pdf"
 PAPER_ARXIV = "https://arxiv.org/abs/2406.17989v1"
 #: How a link to :data:`PAPER_PDF` names it.
 PAPER_VERSION = "PMLR 247:406-425, COLT 2024"
+#: The paper's authors, as its first page names them.
+PAPER_AUTHORS = "Pranjal Awasthi, Nishanth Dikkala, Pritish Kamath and Raghu Meka"
 
 #: An HTML fragment's pieces that are never rewritten: a link, typeset math, a tag.
 _UNTOUCHED = re.compile(r"(<a\b.*?</a>|<math\b.*?</math>|<[^>]*>)", re.DOTALL)

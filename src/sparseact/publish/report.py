@@ -71,10 +71,19 @@ from sparseact.publish.graph import (
     graph_svg,
     legend_svg,
     node_anchor,
+    status_fill_css,
     subgraph,
 )
 from sparseact.publish.ledger import certificate_fields, certificate_path, certificate_view, refuted_where
-from sparseact.publish.links import PAPER_PDF, PAPER_VERSION, anchor, link_ids, report_targets
+from sparseact.publish.links import (
+    PAPER_ARXIV,
+    PAPER_AUTHORS,
+    PAPER_PDF,
+    PAPER_VERSION,
+    anchor,
+    link_ids,
+    report_targets,
+)
 from sparseact.publish.mathtext import MATH_CSS
 from sparseact.publish.statements import explain_chain
 from sparseact.runtime.costs import job_resources
@@ -125,10 +134,12 @@ table { border-collapse: collapse; width: 100%; font-size: 0.85em; }
 th, td { border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; text-align: left; overflow-wrap: break-word; }
 td a, td code { overflow-wrap: anywhere; }
 th { background: #f0f0f0; }
-.PASS, .proved, .holds-on-range { background: #e3f5e1; font-weight: bold; }
-.FAIL, .fails-as-stated { background: #fbe0e0; font-weight: bold; }
-.INCONCLUSIVE, .open { background: #fff4d6; font-weight: bold; }
-td.status { min-width: 7em; }
+.PASS { background: #e3f5e1; font-weight: bold; }
+.FAIL { background: #fbe0e0; font-weight: bold; }
+.INCONCLUSIVE { background: #fff4d6; font-weight: bold; }
+"""
+    + status_fill_css()
+    + """td.status { min-width: 7em; }
 small.gloss { font-weight: normal; }
 table.headline td:first-child { min-width: 16em; }
 .legend { font-size: 0.85em; color: #444; }
@@ -721,6 +732,7 @@ def build_report(
             for section, label in (
                 ("headline", "Headline results"),
                 ("errata", "Errata"),
+                ("open", "Open"),
                 ("tightness", "Tightness"),
                 ("statements", "All statements"),
                 ("facts", "Cited facts"),
@@ -734,6 +746,9 @@ def build_report(
     )
     body = [
         "<h1>Does “Learning Neural Networks with Sparse Activations” (COLT 2024) hold up?</h1>",
+        f'<p class="byline">A machine-checked verification of {html.escape(PAPER_AUTHORS)}, '
+        f"“Learning Neural Networks with Sparse Activations”, {html.escape(PAPER_VERSION)} "
+        f'(<a href="{PAPER_PDF}">PDF</a>, <a href="{PAPER_ARXIV}">arXiv</a>).</p>',
         f"<nav>{nav}</nav>",
         f'<h2 id="headline">Headline results</h2><p class="bottom-line"><b>Bottom line.</b> '
         f"{_math(bottom_line(results))}</p>",
@@ -853,13 +868,12 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
         f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
         f"<h1>{html.escape(title)} <small>(claim <code>{html.escape(claim_id)}</code>)</small></h1>"
         + verdict_html(results, lead, here)
+        + argument_html(results, lead, here, certificate_links(results, results_dir, base))
+        + chains_html(results, statements, here)
         + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
         + f"<details><summary><b>Verdicts of the {len(checks)} checks bearing on these statements</b> (from "
         f"every claim): {tally or 'none'}</summary><p>{'FAIL: ' + fails + '.' if fails else 'No FAIL.'}</p>"
-        "</details>"
-        + chains_html(results, statements, here)
-        + claim_graph_html(results, own, here, report)
-        + "</header>"
+        "</details>" + claim_graph_html(results, own, here, report) + "</header>"
     )
 
 
@@ -894,6 +908,36 @@ def verdict_html(results: Results, lead: pd.DataFrame, links: dict[str, str]) ->
             + (f" {link_ids(_math(cost), links)}" if cost else "")
             + "</p>"
         )
+    return "".join(lines)
+
+
+def argument_html(results: Results, lead: pd.DataFrame, links: dict[str, str], certificates: Mapping[str, str]) -> str:
+    """The argument first, one line per leading statement: a statement that fails as stated names the certificates
+    that refute it (each a link to its page); any other names the premises its status rests on (each a link) and
+    its own checks. The reasons in full, corners and floors included, follow in the chain and the table."""
+    lines = []
+    for _, row in lead.iterrows():
+        sid = row["statement_id"]
+        if row["status"] == "fails-as-stated":
+            refuting = results.ledger[(results.ledger["statement_id"] == sid) & (results.ledger["verdict"] == "FAIL")]
+            proof = "Refuted by " + (
+                ", ".join(
+                    f'<a href="{html.escape(certificates[c])}">{html.escape(c)}</a>'
+                    if c in certificates
+                    else html.escape(c)
+                    for c in refuting["check_id"]
+                )
+                or "its premises' refutations (the chain below)"
+            )
+        else:
+            premises = ", ".join(link_ids(html.escape(p), links) for p in ids(row["uses"]))
+            own_checks = ids(row["checks"])
+            proof = (
+                "Rests on "
+                + (premises or "no premise")
+                + (f" and {len(own_checks)} checks of its own" if own_checks else "")
+            )
+        lines.append(f'<p class="argument"><b>The argument for {html.escape(row["paper_ref"])}.</b> {proof}.</p>')
     return "".join(lines)
 
 
@@ -961,10 +1005,12 @@ CLAIM_HEADER_CSS = (
 .sa-header .scroll { overflow-x: auto; max-width: 100%; }
 .sa-header table { border-collapse: collapse; width: 100%; }
 .sa-header th, .sa-header td { border: 1px solid #d0d7de; padding: 0.25em 0.5em; vertical-align: top; text-align: left; }
-.sa-header .PASS, .sa-header .proved, .sa-header .holds-on-range { background: #e3f5e1; font-weight: bold; }
-.sa-header .FAIL, .sa-header .fails-as-stated { background: #fbe0e0; font-weight: bold; }
-.sa-header .INCONCLUSIVE, .sa-header .open { background: #fff4d6; font-weight: bold; }
-.sa-header td.status { min-width: 7em; }
+.sa-header .PASS { background: #e3f5e1; font-weight: bold; }
+.sa-header .FAIL { background: #fbe0e0; font-weight: bold; }
+.sa-header .INCONCLUSIVE { background: #fff4d6; font-weight: bold; }
+"""
+    + status_fill_css(".sa-header ")
+    + """.sa-header td.status { min-width: 7em; }
 .sa-header small.gloss { font-weight: normal; }
 .sa-header h1 { font-size: 1.5em; margin: 0.3em 0 0.2em; }
 .sa-header p.verdict { font-size: 1.1em; margin: 0.2em 0 0.6em; }
