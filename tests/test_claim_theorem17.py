@@ -190,3 +190,26 @@ def test_weighted_erm_equals_the_replicated_sample_loss():
         np.testing.assert_allclose(w, p, rtol=1e-12, atol=1e-14)
     with pytest.raises(ValueError, match="sample_weight"):
         erm.fit(X, y, sample_weight=[1.0, -1.0, 1.0])
+
+
+def test_the_figure_speaks_the_papers_words_and_names_its_zeros_and_bands():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import pandas as pd
+
+    from sparseact.claims.theorem17.figures import FLOOR, figures, panel_title
+
+    assert panel_title("Index_2") == r"Section 1's $\mathrm{Index}_{2}$"
+    assert panel_title("parity p=3, n=6") == "parity of the first $3$ of $n = 6$ bits (Theorem 13)"
+    row = dict(n=3, s=2, k=1, W=1.0, B=0.5, trivial=0.1, kind="grid", test_loss=0.0)
+    curves = pd.DataFrame([{**row, "target": "Index_1", "learner": "sparse ERM", "m": m} for m in (16, 32)])
+    coverage = pd.DataFrame([dict(target="Index_1", expression=1e3, coverage_m=100.0, eps=0.05)])
+    fig = figures({"curves": curves, "theorem17-coverage": coverage})["learning-curves"]
+    ax = fig.axes[0]
+    assert "Index" in ax.get_title() and "_1" not in ax.get_title().replace("_{1}", "")
+    labels = {t.get_text() for legend in fig.legends for t in legend.get_texts()} | {
+        t.get_text() for t in (ax.get_legend().get_texts() if ax.get_legend() else [])
+    }
+    assert "loss exactly 0 (drawn at this line)" in labels and "sparse ERM: min-max range" in labels
+    assert any(line.get_ydata()[0] == FLOOR for line in ax.get_lines() if len(line.get_ydata()))

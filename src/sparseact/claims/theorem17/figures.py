@@ -12,12 +12,21 @@ CAPTIONS = {
     "constant 1, dashed), which the theorem asks to be at or below eps (dark grey) with "
     "probability 1 - delta; from the dotted m on, a sample covers the cube with probability 1 - "
     "delta and exact ERM has loss 0. Light grey: the loss of the best constant; losses of exactly "
-    "0 are drawn on the bottom edge. The verdicts and the worst values are in the check cards "
+    "0 are drawn on the labelled line at 1e-10. The verdicts and the worst values are in the check cards "
     "below.",
 }
 
-#: Losses are drawn clipped below at this value (a log axis cannot show 0).
+#: Losses are drawn clipped below at this value (a log axis cannot show 0); a line at it is labelled as the zeros.
 FLOOR = 1e-10
+
+
+def panel_title(target: str) -> str:
+    """A panel's title in the paper's words: ``Index_b`` is Section 1's index function, ``parity p=.., n=..`` the
+    parity of the first p of n bits (Theorem 13's parity junta)."""
+    if target.startswith("Index_"):
+        return rf"Section 1's $\mathrm{{Index}}_{{{target.removeprefix('Index_')}}}$"
+    fields = dict(part.split("=") for part in target.removeprefix("parity ").split(", "))
+    return f"parity of the first ${fields['p']}$ of $n = {fields['n']}$ bits (Theorem 13)"
 
 
 def figures(tables: dict) -> dict:
@@ -39,7 +48,9 @@ def figures(tables: dict) -> dict:
             stats = group.groupby("m")["test_loss"].agg(["median", "min", "max"]).clip(lower=FLOOR)
             grid = stats.loc[sorted(group.loc[group["kind"] == "grid", "m"].unique())]
             ax.plot(grid.index, grid["median"], "o-", color=colour, ms=3, label=learner)
-            ax.fill_between(grid.index, grid["min"], grid["max"], color=colour, alpha=0.15, lw=0)
+            ax.fill_between(
+                grid.index, grid["min"], grid["max"], color=colour, alpha=0.15, lw=0, label=f"{learner}: min-max range"
+            )
             bound = stats.drop(index=grid.index)
             if len(bound):
                 ax.errorbar(
@@ -59,10 +70,11 @@ def figures(tables: dict) -> dict:
             ax, y=part["trivial"].iloc[0], kind="level", color="0.75", lw=1.2, label="loss of the best constant"
         )
         reference_line(ax, y=cov["eps"], kind="level", color="0.35", label="eps")
+        reference_line(ax, y=FLOOR, kind="level", color="0.55", lw=0.8, label="loss exactly 0 (drawn at this line)")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_ylim(FLOOR / 3, None)
-        ax.set_title(target)
+        ax.set_title(panel_title(target))
     for ax in axes[-1]:
         ax.set_xlabel("sample size m")
     for row in axes:
