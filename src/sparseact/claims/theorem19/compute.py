@@ -14,6 +14,7 @@ import pandas as pd
 
 from sparseact import complexity as cx
 from sparseact.claims._failures import instance_json, with_worst, worst_instance
+from sparseact.claims.theorem19 import RANGE_EXACT_M
 from sparseact.claims.theorem19 import steps as st
 from sparseact.complexity import paper_bounds, rademacher_exact_networks, rademacher_lower_bound, sample_distribution
 from sparseact.complexity.exact import network_objective
@@ -64,6 +65,9 @@ def generate(point: dict, rng) -> dict:
         X = X / math.sqrt(point["n"])  # R = 1
     elif kind == "conj20" and point["distribution"] == "simplex":
         X = regular_simplex(point["m"])
+    elif kind == "range":  # on the unit sphere: R = 1 and every point at the largest norm
+        X = rng.standard_normal((point["m"], point["n"]))
+        X = X / np.linalg.norm(X, axis=1, keepdims=True)
     elif kind in ("exact", "conj20"):
         X, _ = sample_distribution(point["distribution"], point["m"], point["n"], rng)
     elif kind == "steps":  # the exact samples' distributions, a Gaussian sample, and Cover's general-position sets
@@ -269,6 +273,40 @@ def _run_exact(point, X, rng):
     return pd.DataFrame([row]), certificates, found
 
 
+def _run_range(point, X):
+    """Exact ``R_H(S)`` (``m <= RANGE_EXACT_M``) and the proof's quantity, an upper bound, for each ``s`` (``k = 1``)
+    and ``B``, with (1) as printed and its scale-free floor ``(WR+B) sqrt(sn/m)`` (the value of (1) with the log
+    floored at 1, below (1) wherever ``m(R+B) >= e``)."""
+    m, n = X.shape
+    W = point["W"]
+    R = float(np.linalg.norm(X, axis=1).max())
+    rows = []
+    for B in point["B_values"]:
+        classes = [(s, 1) for s in point["s_values"]]
+        for br in cx.rademacher_brackets(X, classes, W, B, exact=m <= RANGE_EXACT_M):
+            bounds = _bounds(m, n, br.s, 1, W, B, R)
+            upper = br.proof_upper if math.isnan(br.exact_upper) else min(br.proof_upper, br.exact_upper)
+            rows.append(
+                dict(
+                    n=n,
+                    m=m,
+                    s=br.s,
+                    k=1,
+                    R=R,
+                    W=W,
+                    B=B,
+                    exact=br.exact,
+                    exact_upper=br.exact_upper,
+                    proof_upper=br.proof_upper,
+                    upper=upper,
+                    eq1=bounds["eq1"],
+                    eq1_floor=(W * R + B) * math.sqrt(br.s * n / m),
+                    conj20=bounds["conj20"],
+                )
+            )
+    return pd.DataFrame(rows)
+
+
 def _run_scale(point, X):
     """Exact ``R_H`` of ``R X`` for each ``R`` (``B = 0``, ``s = k = 1``) from one exact computation on ``X``.
 
@@ -443,6 +481,8 @@ def run(point: dict, data: dict, rng) -> dict:
     X = data["X"]
     if kind in ("sweep", "dimension"):
         return {kind: _run_sweep(point, X, rng)}
+    if kind == "range":
+        return {kind: _run_range(point, X)}
 
     if kind == "conj20":
         table, certificates, found = _run_conj20(point, X, rng)
