@@ -437,3 +437,10 @@ def test_range_points_extend_eq1_and_conj20(tables, report):
 def test_range_points_shard_exact_ones_by_dimension():
     pts = {name: p for name, p in CLAIM.points(BLOCK).items() if p["kind"] == "range"}
     assert {theorem19.shard(name, p) for name, p in pts.items()} == {"range-n1", "range-n2", "range-upper"}
+
+
+@pytest.mark.parametrize(("samples", "key"), [([[2, 10]], "range.samples"), ([[1, 2], [2, 4]], "range.samples[0]")])
+def test_range_block_needs_an_exact_sample_and_no_degenerate_corner(samples, key):
+    block = copy.deepcopy(BLOCK)
+    block["range"] = dict(samples=samples, s_values=[1], B_values=[0.0])
+    assert key in {k for k, _ in theorem19.validate(block)}

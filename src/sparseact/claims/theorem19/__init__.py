@@ -186,6 +186,16 @@ def validate(block: dict):
                         "use it; a network has at most s active neurons"
                     ),
                 )
+    rg = block["range"]
+    if all(m > RANGE_EXACT_M for _, m in rg["samples"]):
+        yield "range.samples", f"no sample with m <= {RANGE_EXACT_M}: the exact R_H against n would have no point"
+    for i, (_, m) in enumerate(rg["samples"]):
+        if m * (1 + min(rg["B_values"])) < math.e:
+            yield (
+                f"range.samples[{i}]",
+                f"m (R + B) = {m * (1 + min(rg['B_values'])):g} < e on the unit sphere: (1)'s log is below 1 there "
+                "(the degenerate corner, which theorem19/scale tests)",
+            )
     if "lifted-parity" in block["distributions"] and math.isqrt(block["n"]) ** 2 != block["n"]:
         yield "n", f"lifted-parity needs n = q^2 (a perfect square), got n = {block['n']}"
     if min(block["m_values"]) * (math.sqrt(block["n"]) + block["B"]) <= 1:
