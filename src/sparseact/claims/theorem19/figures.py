@@ -128,7 +128,7 @@ def _dimension_exact(ranged):
     ax.set_xlabel("n")
     ax.set_ylabel("$R_H(S)$")
     value_ticks(ax, "x", part["n"].unique())
-    ax.set_title(f"R_H against n (m = {m}, k = 1, R = 1)")
+    ax.set_title(f"exact $R_H(S)$ against n (m = {m}, k = 1, R = 1)")
     ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
     return fig

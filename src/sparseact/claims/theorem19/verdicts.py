@@ -58,6 +58,25 @@ def _sphere_range(frame) -> str:
     return f"(n, m) in {{{pairs}}}, " + describe_range(frame.to_dict("records"), ["s", "k", "B"], "R = W = 1")
 
 
+def _exact_dimension_text(ranged) -> str:
+    """Section 6's question on exact values: ``R_H`` of the unit-sphere samples from the smallest to the largest ``n``
+    at each ``m`` with exact values in several dimensions, per class ``s`` and bias bound ``B``."""
+    exact = ranged[ranged["exact"].notna()] if len(ranged) else ranged
+    parts = []
+    for (m, s, B), group in exact.groupby(["m", "s", "B"]) if len(exact) else ():
+        if group["n"].nunique() < 2:
+            continue
+        group = group.sort_values("n")
+        first, last = group.iloc[0], group.iloc[-1]
+        parts.append(
+            f"m = {int(m)}, s = {int(s)}, B = {B:g}: {first['exact']:.4g} (n = {int(first['n'])}) to "
+            f"{last['exact']:.4g} (n = {int(last['n'])}), largest {group['exact'].max():.4g}"
+        )
+    if not parts:
+        return ""
+    return " Exact R_H(S) of unit-sphere samples (one sample per n, k = 1, R = W = 1): " + "; ".join(parts) + "."
+
+
 def _range_text(ranged, column: str) -> tuple[str, bool]:
     """What the ``range`` points say of (1) (``column = "eq1"``) or (16): the tightest instances, and for (1) whether
     every upper bound lies below it (an upper bound decides an instance; above the bound it decides nothing)."""
@@ -85,7 +104,7 @@ def _range_text(ranged, column: str) -> tuple[str, bool]:
         f" Unit-sphere samples: exact R_H(S) / (16) reaches {lo.max():.3g} "
         f"({_sphere_range(exact)}); an upper bound / (16) "
         f"reaches {up.max():.3g} ({_sphere_range(ranged)})"
-        ": a constant C in (16) must exceed the largest exact ratio of any sample, and C = "
+        ": a constant C in (16) is at least the largest exact ratio of any sample, and C = "
         f"{up.max():.3g} suffices on these samples.",
         True,
     )
@@ -386,7 +405,7 @@ def assemble(block: dict, tables: dict):
             verdict=Verdict.PASS if slope_verdict is Verdict.PASS else Verdict.INCONCLUSIVE,
             notes=f"estimate ~ {exponent_text(dim_fit, 'n')}; slope of the upper-CI ratio along n: {slope:.2f} (PASS when "
             f"<= {DIMENSION_SLOPE_TOL}); a fitted exponent never FAILs a conjecture (that needs an exact "
-            "certificate), and a lower-bound estimator can miss growth in n",
+            "certificate), and a lower-bound estimator can miss growth in n." + _exact_dimension_text(tables["range"]),
             **common,
         )
     )
