@@ -31,7 +31,7 @@ BLOCK = {
     "exact": {"m": 5, "n": 2, "s_values": [1, 2], "k_values": [1]},
     "range": {"samples": [[1, 4], [2, 4], [2, 10]], "s_values": [1, 2], "B_values": [0.0, 1.0]},
     "scale": {"m": 8, "n": 2, "R_values": [1.0, 0.2, 0.13]},
-    "conj20_simplex": {"m": 10, "B": 0.4},
+    "conj20_simplex": {"m": 10, "B": 0.4, "exact_m": 5},
 }
 
 
@@ -444,3 +444,21 @@ def test_range_block_needs_an_exact_sample_and_no_degenerate_corner(samples, key
     block = copy.deepcopy(BLOCK)
     block["range"] = dict(samples=samples, s_values=[1], B_values=[0.0])
     assert key in {k for k, _ in theorem19.validate(block)}
+
+
+def test_exact_simplex_networks_refute_16_at_m_7_with_a_certificate_that_verifies():
+    """The optimal networks of the 7-point simplex (s = 2, k = 1, B = 0.4) beat the closed-form ones and (16); the
+    certificate (one exact network per sign vector) is confirmed by the checker."""
+    import pandas as pd
+
+    block = copy.deepcopy(BLOCK)
+    block["conj20_simplex"]["exact_m"] = 7
+    point = CLAIM.points(block)["conj20-simplex-exact"]
+    table, certs, _ = compute._run_conj20(point, CLAIM.generate(point, np.random.default_rng(0))["X"], None)
+    row = table.iloc[0]
+    assert row["above_conj20"] and row["lower"] > row["closed_form"] and len(certs) == 1
+    low = table.assign(point="p")
+    common = dict(claim_id="theorem19", paper_ref=theorem19.PAPER_REF, variant="")
+    record = verdicts._conj20_lower_record({"conj20": low}, pd.DataFrame(certs).assign(point="p"), common)
+    assert record.verdict is Verdict.FAIL and "exact optimal networks" in record.notes
+    assert verify_certificate(certificate_document(record)).confirmed

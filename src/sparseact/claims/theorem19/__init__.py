@@ -141,6 +141,16 @@ def points(block: dict) -> dict[str, dict]:
         W=float(block["W"]),
         B=float(simplex["B"]),
     )
+    out["conj20-simplex-exact"] = dict(
+        kind="conj20",
+        distribution="simplex-exact",
+        n=int(simplex["exact_m"]) - 1,
+        m=int(simplex["exact_m"]),
+        s=2,
+        k=1,
+        W=float(block["W"]),
+        B=float(simplex["B"]),
+    )
     sc = block["scale"]
     out["scale"] = dict(
         kind="scale", m=int(sc["m"]), n=int(sc["n"]), R_values=[float(r) for r in sc["R_values"]], W=float(block["W"])
@@ -158,6 +168,8 @@ def work(point: dict) -> tuple[str, float]:
         return point["kind"], float(zetas) * point["m"] * point["s"] * point["n"]
     if point["kind"] == "conj20" and point["distribution"] == "simplex":
         return "conj20-simplex", 2.0 ** point["m"] * point["m"]
+    if point["kind"] == "conj20" and point["distribution"] == "simplex-exact":  # sign vectors times 2^m cells
+        return "conj20-simplex-exact", 4.0 ** point["m"]
     if point["kind"] == "range":  # the exact programmes (m <= RANGE_EXACT_M) dominate: sign vectors times cells
         exact = point["m"] <= RANGE_EXACT_M
         return f"range-exact-{exact}", 2.0 ** point["m"] * point["m"] ** point["n"] * len(point["B_values"])
@@ -209,7 +221,8 @@ def validate(block: dict):
 CONJ20_M = 16
 CONJ20_SK = (1, 1)
 #: And the regular simplex of ``conj20_simplex.m`` points in R^(m-1) with s = 2, k = 1 and explicit networks
-#: (:mod:`sparseact.complexity.simplex`, a referee's construction): above (16) at a suitable B.
+#: (:mod:`sparseact.complexity.simplex`, a referee's construction): above (16) at a suitable B; and the simplex of
+#: ``conj20_simplex.exact_m`` points with the exact optimal networks (:func:`sparseact.complexity.rademacher_exact_networks`).
 
 #: ``range`` points with ``m <= RANGE_EXACT_M`` compute the exact ``R_H(S)`` besides the proof's quantity (n = 4,
 #: m = 8 about 20 s per B; n = 2, m = 10 about 30 s).

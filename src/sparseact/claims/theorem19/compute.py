@@ -63,7 +63,7 @@ def generate(point: dict, rng) -> dict:
     elif kind == "dimension":
         X, _ = sample_distribution("uniform", point["m"], point["n"], rng)
         X = X / math.sqrt(point["n"])  # R = 1
-    elif kind == "conj20" and point["distribution"] == "simplex":
+    elif kind == "conj20" and point["distribution"] in ("simplex", "simplex-exact"):
         X = regular_simplex(point["m"])
     elif kind == "range":  # on the unit sphere: R = 1 and every point at the largest norm
         X = rng.standard_normal((point["m"], point["n"]))
@@ -373,6 +373,9 @@ def _run_conj20(point, X, rng):
     if point["distribution"] == "simplex":  # the explicit two-neuron networks, no search
         nets = simplex_networks(X, zetas, W, B)
         values = np.array([network_objective(net, X, z) for net, z in zip(nets, zetas, strict=True)])
+    elif point["distribution"] == "simplex-exact":  # the optimal networks (same sign-vector order as zetas)
+        exact = cx.rademacher_exact_networks(X, s, k, W, B)
+        nets, values = list(exact.networks), exact.values
     else:
         found = sup_lower_bounds(X, half, s, k, W, B, rng, **CONJ20_SEARCH)
         nets = [r.network for r in found]
@@ -390,7 +393,7 @@ def _run_conj20(point, X, rng):
         W=W,
         B=B,
         lower=lower,
-        closed_form=simplex_lower_bound(m, W, B) if point["distribution"] == "simplex" else float("nan"),
+        closed_form=simplex_lower_bound(m, W, B) if point["distribution"].startswith("simplex") else float("nan"),
         sign_vectors=len(zetas),
         **bounds,
         ratio=lower / bounds["conj20"],
@@ -398,7 +401,7 @@ def _run_conj20(point, X, rng):
     )
     certificates = []
     if row["above_conj20"]:
-        if point["distribution"] != "simplex":
+        if not point["distribution"].startswith("simplex"):
             nets += [SparseReLUNetwork(-net.u, net.W, net.b) for net in nets]
         exact = types.SimpleNamespace(zetas=zetas, networks=nets)
         certificates.append(

@@ -823,8 +823,8 @@ def _conj20_lower_record(tables, certs, common):
             ),
         )
     worst = low.loc[low["ratio"].idxmax()]
-    searched = low[low["distribution"] != "simplex"]
-    simplex = low[low["distribution"] == "simplex"]
+    on_simplex = low["distribution"].str.startswith("simplex")
+    searched, simplex = low[~on_simplex], low[on_simplex]
     # the simplex family's closed form beyond the certified m (sparseact.complexity.simplex), at its best B on a grid
     family = ", ".join(
         f"m={m}: {max(simplex_lower_bound(m, 1.0, b) / ((1.0 + b) * math.sqrt(2 / m)) for b in B_GRID):.3f}"
@@ -846,7 +846,9 @@ def _conj20_lower_record(tables, certs, common):
             + ", ".join(f"{r.distribution} {r.ratio:.3f}" for r in searched.itertuples())
             + ". Simplex: "
             + ", ".join(
-                f"m = {int(r.m)}, B = {r.B:g}: {r.ratio:.4f} (closed form {r.closed_form / r.conj20:.4f})"
+                f"m = {int(r.m)}, B = {r.B:g}, "
+                f"{'exact optimal networks' if r.distribution == 'simplex-exact' else 'explicit networks'}: "
+                f"{r.ratio:.4f} (closed form {r.closed_form / r.conj20:.4f})"
                 for r in simplex.itertuples()
             )
             + f"; the family's closed form at its best B (grid {B_GRID[0]:g}..{B_GRID[-1]:g}) grows with m: "
