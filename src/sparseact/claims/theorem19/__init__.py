@@ -131,26 +131,10 @@ def points(block: dict) -> dict[str, dict]:
             kind="conj20", distribution=dist, n=int(block["n"]), m=CONJ20_M, s=CONJ20_SK[0], k=CONJ20_SK[1], **common
         )
     simplex = block["conj20_simplex"]
-    out["conj20-simplex"] = dict(
-        kind="conj20",
-        distribution="simplex",
-        n=int(simplex["m"]) - 1,
-        m=int(simplex["m"]),
-        s=2,
-        k=1,
-        W=float(block["W"]),
-        B=float(simplex["B"]),
-    )
-    out["conj20-simplex-exact"] = dict(
-        kind="conj20",
-        distribution="simplex-exact",
-        n=int(simplex["exact_m"]) - 1,
-        m=int(simplex["exact_m"]),
-        s=2,
-        k=1,
-        W=float(block["W"]),
-        B=float(simplex["B"]),
-    )
+    for dist, m in (("simplex", int(simplex["m"])), ("simplex-exact", int(simplex["exact_m"]))):
+        out[f"conj20-{dist}"] = dict(
+            kind="conj20", distribution=dist, n=m - 1, m=m, s=2, k=1, W=float(block["W"]), B=float(simplex["B"])
+        )
     sc = block["scale"]
     out["scale"] = dict(
         kind="scale", m=int(sc["m"]), n=int(sc["n"]), R_values=[float(r) for r in sc["R_values"]], W=float(block["W"])
