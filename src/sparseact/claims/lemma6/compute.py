@@ -61,7 +61,7 @@ def run(point: dict, data: dict, rng):
         key = w.tobytes()
         if key not in cache:
             net = SparseReLUNetwork([1.0], w[None, :], [0.0])
-            cache = {key: np.concatenate([pre[:, 0] for pre in net.cube_preactivations(1 << 22)])}
+            cache = {key: np.concatenate([pre[:, 0] for pre in net.cube_preactivations()])}
             hoeffding.append(dict(n=n, kind=str(kind), index=j, ratio=hoeffding_ratio(cache[key], w)))
         g = cache[key] <= b
         sums, flips = _edge_counts(g, n)
