@@ -43,10 +43,10 @@ least ``k^4 W^2 sqrt(2) log 2``, so ``4 k^2 W^2 <= C_49 * expression`` with
 Lemma 9 with an explicit constant.
 
 Grid (``points``): ``exact-n<n>-s<s>`` (every family and every ``k <= s`` of the
-block at that ``(n, s)``, for the grid's ``n x s`` and the ``large`` block's further sizes; each (family, k) cell draws from its own stream, so a
-cell's networks do not depend on which other cells exist), ``adversarial-n<n>``
-(every ``k`` of the adversarial block), ``neurons`` (the two boundary
-networks for every ``n`` of the exact grid; microseconds of work) and
+block at that ``(n, s)``, for the grid's ``n x s`` and the ``large`` block's further sizes; each
+(family, k) cell draws from its own stream, so a cell's networks do not depend on which other cells
+exist), ``adversarial-n<n>`` (every ``k`` of the adversarial block), ``neurons`` (the two boundary
+networks for every ``n`` of the exact points; about a second at n = 24) and
 ``monte-carlo-n<n>``. Cells are grouped by ``(n, s)`` because a
 workflow job costs about 3 s of start-up, far more than one cell's computation.
 """
