@@ -46,7 +46,7 @@ Grid (``points``): ``exact-n<n>-s<s>`` (every family and every ``k <= s`` of the
 block at that ``(n, s)``, for the grid's ``n x s`` and the ``large`` block's further sizes; each
 (family, k) cell draws from its own stream, so a cell's networks do not depend on which other cells
 exist), ``adversarial-n<n>`` (every ``k`` of the adversarial block), ``neurons`` (the two boundary
-networks for every ``n`` of the exact points; 4.7 CPU-s at n = 24 alone) and
+networks for every ``n`` of the exact points) and
 ``monte-carlo-n<n>``. Cells are grouped by ``(n, s)`` because a
 workflow job costs about 3 s of start-up, far more than one cell's computation.
 """
