@@ -438,3 +438,19 @@ def test_tail_hence_w0_certificate_confirmed(tmp_path):
     assert record.verdict is Verdict.FAIL and record.finding == "proof-slip"
     (path,) = write_certificates([record], tmp_path)
     assert verify_certificate(json.loads(Path(path).read_text())).confirmed
+
+
+def test_the_large_block_adds_exact_points_beyond_the_grid(repo_root):
+    """``large`` adds every (n, s) of its lists (the grid's k, families and instances), each n in its own shard and
+    among the one-neuron networks; without it the grid is the n x s product alone."""
+    import yaml
+
+    block = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())["claims"]["lemma9"]
+    claim = get_claim("lemma9")
+    plain = claim.points({k: v for k, v in block.items() if k != "large"})
+    grown = claim.points({**block, "large": {"n_values": [24, block["n_values"][0]], "s_values": [8]}})
+    added = sorted(set(grown) - set(plain))
+    assert added == ["exact-n24-s8"] and grown["exact-n24-s8"]["k_values"] == [k for k in block["k_values"] if k <= 8]
+    assert grown["neurons"]["n_values"] == sorted({*block["n_values"], 24})
+    shards = claim.shards({**block, "large": {"n_values": [24], "s_values": [8]}})
+    assert shards["exact-n24"] == ["exact-n24-s8"]

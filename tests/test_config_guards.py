@@ -339,3 +339,20 @@ def test_a_config_from_the_command_line_alone_is_told_to_name_the_file():
     with pytest.raises(ConfigError) as refused:
         validate_workflow_config({"job_server": False}, [], registry())
     assert "--config alone" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "claim,path", [("lemma9", ["n_values"]), ("lemma10", ["noise", "n_values"]), ("lemma6", ["n_values"])]
+)
+def test_the_exact_grids_reach_what_the_memory_limit_allows(quick, claim, path):
+    """The exact grids' schemas stop at sparseact.sensitivity.MAX_EXACT_DIM (derived from the bytes a network needs),
+    and Lemma 6's check at what its runs stage holds, both from the memory limit: n = 24 passes, one past fails."""
+    from sparseact._validation import max_cube_dim
+    from sparseact.claims.lemma6 import RUN_BYTES_PER_POINT
+    from sparseact.sensitivity import MAX_EXACT_DIM
+
+    cap = max_cube_dim(RUN_BYTES_PER_POINT) if claim == "lemma6" else MAX_EXACT_DIM
+    validate_config(edited(quick, claim, path, [6, 24, cap]), registry())
+    key = ".".join(path)
+    with pytest.raises(ConfigError, match=rf"claims\.{claim}\.{key}"):
+        validate_config(edited(quick, claim, path, [6, cap + 1]), registry())

@@ -224,13 +224,38 @@ def test_output_folders_the_workflow_cannot_use_are_refused(tmp_path, base, key,
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("figures_dir", "results/figures"), ("logs_dir", "results/logs"), ("figures_dir", "results/quick/figures")],
+    [("figures_dir", "results/figures"), ("logs_dir", "results/logs")],
 )
 def test_figures_and_logs_may_lie_inside_results(tmp_path, base, key, value):
     default = {"figures_dir": "figures", "logs_dir": "logs"}[key]
     path = tmp_path / "c.yaml"
     path.write_text(base.replace(f"{key}: {default}\n", f"{key}: {value}\n"))
     load_config(path, registry())
+
+
+@pytest.mark.parametrize(
+    ("results_dir", "key", "value"),
+    [
+        ("results", "figures_dir", "results/quick/figures"),
+        ("results/quick", "figures_dir", "figures"),
+        ("results/quick", "logs_dir", "logs"),
+    ],
+)
+def test_one_configs_folders_never_take_another_shipped_runs(tmp_path, base, results_dir, key, value):
+    """The quick run's figures in the full run's figures/ (and from there in docs/figures), or the reverse."""
+    default = {"figures_dir": "figures", "logs_dir": "logs"}[key]
+    text = base.replace("results_dir: results\n", f"results_dir: {results_dir}\n")
+    _refused(tmp_path, text.replace(f"{key}: {default}\n", f"{key}: {value}\n"), "mix the output folders")
+
+
+def test_an_output_folder_reached_through_a_symbolic_link_is_checked_where_it_leads(tmp_path, base, monkeypatch):
+    """A results_dir that is a link into src/ (or out of the repository) is refused like src/ itself."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "into-src").symlink_to(tmp_path / "src")
+    (tmp_path / "outside").symlink_to("/tmp")
+    monkeypatch.chdir(tmp_path)
+    for folder, reason in (("into-src/out", "the repository's own 'src'"), ("outside/out", "leads outside")):
+        _refused(tmp_path, base.replace("results_dir: results\n", f"results_dir: {folder}\n"), reason)
 
 
 def _shipped_folders():
@@ -332,3 +357,8 @@ def test_results_subfolders_are_the_workflows(repo_root):
     )
     written = set(re.findall(r"in_results\(f?[\"']([A-Za-z_]+)/", rules))
     assert written <= set(RESULTS_SUBFOLDERS), sorted(written - set(RESULTS_SUBFOLDERS))
+
+
+def test_a_kernel_name_that_reads_as_an_option_is_refused(tmp_path, base):
+    """The kernel's name reaches papermill's command line: '--help' would be read as an option."""
+    _refused(tmp_path, base.replace("kernel: sparseact\n", "kernel: --help\n"), "kernel")

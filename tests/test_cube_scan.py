@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sparseact.cube_scan import max_active_count, max_kth_largest
+from sparseact.cube import hypercube
+from sparseact.cube_scan import edge_counts, max_active_count, max_kth_largest
 from sparseact.networks import SparseReLUNetwork
 
 
@@ -51,3 +52,17 @@ def test_degenerate_sizes(s):
     net = SparseReLUNetwork(np.ones(s), np.ones((s, 3)), np.zeros(s))
     assert max_active_count(*net.cube_halves()) == s
     assert max_kth_largest(*net.cube_halves(), 1) == -np.inf
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 12), density=st.floats(0.0, 1.0))
+def test_edge_counts_are_the_definitions_counts(seed, n, density):
+    """sum_x x_i g(x) and #{x : g(x) != g(x^(+)i)} for every i, as the definitions count them on the enumerated cube
+    (eight entries a word, tables shorter than a word padded)."""
+    g = np.random.default_rng(seed).random(1 << n) < density
+    X = hypercube(n)
+    flipped = [np.flatnonzero(X[:, i] > 0) for i in range(n)]  # rows with x_i = +1; row j | 2**i is x^(+)i
+    sums, flips = edge_counts(g)
+    assert sums.dtype == flips.dtype == np.float64
+    assert sums.tolist() == [float(X[:, i] @ g) for i in range(n)]
+    assert flips.tolist() == [2.0 * np.count_nonzero(g[r] != g[r | (1 << i)]) for i, r in enumerate(flipped)]

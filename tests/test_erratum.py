@@ -58,7 +58,7 @@ def test_certificate_links_use_one_base_or_attach_the_file_to_the_note():
     path = "certificates/section4_lwr/a-printed.json"
     assert certificate_link(path) == (
         r"\nolinkurl{results/certificates/section4_lwr/a-printed.json} (\textattachfile[mimetype=application/json,"
-        r"ucfilespec={section4-lwr-a-printed.json}]{../certificates/section4_lwr/a-printed.json}{attached})"
+        r"ucfilespec={section4-lwr-a-printed.json}]{certificates/section4_lwr/a-printed.json}{attached})"
     )
     path = "certificates/lemma9/a-printed.json"
     assert certificate_link(path, "https://example.org/repo/blob/main/") == (
@@ -197,3 +197,30 @@ def test_the_committed_pdf_carries_every_erratum_certificate_attached():
     errata = pd.read_csv(ROOT / "results" / "errata.csv", dtype=str, keep_default_na=False)
     named = {path for cell in errata["certificates"] for path in filter(None, cell.split("; "))}
     assert attached == {(ROOT / "results" / path).read_bytes() for path in named}
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "../certificates/x/a.json", "certificates/x/../../a.json", "x.json"])
+def test_only_a_certificate_file_is_attached(path):
+    with pytest.raises(ValueError, match="not attached"):
+        certificate_link(path)
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [r"$x^^5cinput{/etc/hostname}$", r"$\input{/etc/hostname}$", r"$\textattachfile{/etc/passwd}{x}$", r"$x % y$"],
+)
+def test_a_formula_that_could_read_a_file_never_reaches_latex(formula):
+    with pytest.raises(ValueError, match="not allowed"):
+        tex_text(f"text {formula} text")
+
+
+@needs_tex
+def test_tex_reads_no_file_outside_the_notes_folder(tmp_path):
+    """Were a file read to slip into the note, the compile would still refuse a path outside the note's folder
+    (kpathsea's openin_any=p; without it this file would be read)."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET-TEXT\n")
+    tex = tmp_path / "erratum.tex"
+    tex.write_text(f"\\documentclass{{article}}\\begin{{document}}\\input{{{secret}}}\\end{{document}}\n")
+    with pytest.raises(RuntimeError, match="LaTeX Error: File"):
+        compile_pdf(tex)

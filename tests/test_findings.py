@@ -39,28 +39,19 @@ def test_findings_open_with_the_headline_then_errata_by_cause_tightness_and_open
         assert literal not in text
 
 
-def test_readme_block_is_the_first_screen(result_tables):
+def test_readme_block_answers_in_words(result_tables):
+    """The README's block: one line per main result in words (its status, what changes, a link to its first
+    erratum), the sharper results by name, and where to read on; the counts and the hedges stay in findings."""
     block = readme_block(result_tables)
-    assert block.startswith(
-        "**Bottom line.** Of the paper's 2 main results, none is proved, Lemma 2 holds on the "
-        "instances enumerated; in all 1 of its 4 printed statements are proved and 1 holds on the "
-        "range enumerated."
-    )
-    assert "Theorem 1 fails as printed, 1 printed statement in all" in block
+    assert block.startswith("| result | status | what changes for the authors |")
     assert (
-        "Of the paper's 4 printed statements we track (2 main results, 2 other theorems, lemmas and claims): "
-        "1 proved, 1 holds on range"
-    ) in block  # the project's own statement is counted apart
-    assert (
-        "Counted apart, the project's own 1 statement (sharper forms, corrected forms, a meta-claim): 1 proved" in block
+        "| **Theorem 1** | fails as stated | Fails as printed ([the statement is wrong](results/findings.md#erratum-x-a-printed))"
+        in block
     )
-    assert "(results/findings.md#erratum-x-a-printed)" in block and "Nothing: it holds as printed." in block
-    assert (
-        "- **Lemma 2**, sharper: $\\vert S\\vert \\le k W$ (attained by majority; printed / proved 2.500)" in block
-        and "`sparseact explain lem2-sharp`" in block
-    )
-    assert "- **Conjecture 3**: a lower bound would settle it." in block
-    assert len(block.splitlines()) < 20
+    assert "| **Lemma 2** | holds on range | Holds on every instance checked ($n \\le 20$)" in block
+    assert "the project proves sharper forms of Lemma 2" in block and "(results/erratum/erratum.pdf)" in block
+    assert "Bottom line" not in block and "printed statements" not in block
+    assert len(block.splitlines()) < 12
 
 
 def test_readable_numbers():

@@ -41,6 +41,30 @@ def test_an_atomic_write_removes_the_scratch_files_a_killed_writer_left(tmp_path
     assert not any(path.exists() for path in left) and other.exists()
 
 
+def test_an_atomic_write_leaves_a_running_writers_scratch_file(tmp_path):
+    """Two runs of one checkout write the same code stamp at once: neither removes the other's scratch file while
+    its writer runs (the loser then meets Snakemake's lock, not a FileNotFoundError)."""
+    import os
+    import subprocess
+    import sys
+
+    from sparseact.runtime.provenance import atomic_write_bytes
+
+    target = tmp_path / "lemma9-compute.sha256"
+    writer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        running = tmp_path / f".{target.name}.{writer.pid}-q1w2e3.tmp"
+        gone = tmp_path / f".{target.name}.{2**22 + 7}-r4t5y6.tmp"  # above any pid the kernel hands out by default
+        for path in (running, gone):
+            path.write_bytes(b"partial")
+        atomic_write_bytes(target, b"complete")
+        assert running.exists() and not gone.exists() and target.read_bytes() == b"complete"
+        assert [p.name for p in tmp_path.iterdir() if p.name.startswith(f".{target.name}.{os.getpid()}-")] == []
+    finally:
+        writer.kill()
+        writer.wait()
+
+
 def test_an_atomic_write_never_replaces_a_device_fifo_or_folder(tmp_path):
     """An output path that names a FIFO, a device or a folder is refused, and the node stays what it was (as root,
     os.replace would otherwise swap /dev/zero for a regular file)."""

@@ -12,6 +12,7 @@ import gc
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -58,11 +59,11 @@ def _wait(condition, seconds: float) -> bool:
 def _server(log: Path, **variables: str):
     """A server started as the Snakefile starts it (with ``variables`` in its environment); the environment of a job
     of its workflow."""
-    address = f"sparseact-test-{os.getpid()}-{secrets.token_hex(4)}"
-    env = {**os.environ, **jobserver.ONE_THREAD, **variables, jobclient.ADDRESS_VARIABLE: address}
+    folder = jobserver.private_folder()
+    env = {**os.environ, **jobserver.ONE_THREAD, **variables, jobclient.ADDRESS_VARIABLE: _socket(folder)}
     with open(log, "w", encoding="utf-8") as handle:
         server = subprocess.Popen(
-            [sys.executable, "-m", "sparseact.runtime.jobserver", address, str(os.getpid())],
+            [sys.executable, "-m", "sparseact.runtime.jobserver", folder, str(os.getpid())],
             env=env,
             stdout=handle,
             stderr=subprocess.STDOUT,
@@ -71,16 +72,22 @@ def _server(log: Path, **variables: str):
     try:
         ready = _wait(lambda: USAGE_PREFIX in _cli(env, "--help").stderr or server.poll() is not None, READY_S)
         assert ready and server.poll() is None, log.read_text()
-        yield env
+        yield env, server
     finally:
+        server.send_signal(signal.SIGCONT)
         server.terminate()
         server.wait(ENDED_S)
+        assert not os.path.exists(folder)  # the server removes its folder, key and socket when it ends
+
+
+def _socket(folder: str) -> str:
+    return os.path.join(folder, jobclient.SOCKET_NAME)
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """The environment of a job of a running server's workflow."""
-    with _server(tmp_path_factory.mktemp("server") / "server.log") as env:
+    with _server(tmp_path_factory.mktemp("server") / "server.log") as (env, _):
         yield env
 
 
@@ -141,7 +148,8 @@ def test_a_job_whose_environment_differs_runs_in_its_own_process(served, tmp_pat
     setting) makes the server decline the job, which says so and runs itself."""
     job = _cli({**served, "SPARSEACT_TEST_VARIABLE": "1"}, "explain", "--help", cwd=tmp_path)
     assert job.returncode == 0 and job.stdout.startswith("usage: sparseact explain")
-    assert "the job server declined this job (environment differs in ['SPARSEACT_TEST_VARIABLE'])" in job.stderr
+    assert "the job server declined this job (its environment differs from the server's" in job.stderr
+    assert "SPARSEACT_TEST_VARIABLE" not in job.stderr  # the refusal names no variable; the server's log does
     assert USAGE_PREFIX not in job.stderr
 
 
@@ -150,7 +158,7 @@ def test_the_server_loads_each_kernel_group_once_its_kernels_job_has_compiled_it
     the server) has compiled the cube's, the server loads them before forking the next job, says so in its log, and
     leaves the lower-bound search's, which nobody compiled, alone."""
     cache, log = tmp_path / "numba", tmp_path / "server.log"
-    with _server(log, NUMBA_CACHE_DIR=str(cache)) as env:
+    with _server(log, NUMBA_CACHE_DIR=str(cache)) as (env, _):
         assert _cli(env, "--help", cwd=tmp_path).returncode == 0
         assert "loaded" not in log.read_text() and not list(cache.rglob("*.nb*"))
         kernels = _cli(env, "compile-kernels", "--group", "cube", "--out", str(tmp_path / "cube.txt"), cwd=tmp_path)
@@ -164,7 +172,7 @@ def test_the_server_loads_each_kernel_group_once_its_kernels_job_has_compiled_it
 def _declining_server(address: str, reason: str) -> threading.Thread:
     """A server that takes one job and declines it (:func:`jobserver._decline`), in a thread."""
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(jobclient.address_bytes(address))
+    listener.bind(address)
     listener.listen(1)
 
     def serve() -> None:
@@ -181,16 +189,19 @@ def _declining_server(address: str, reason: str) -> threading.Thread:
 def test_a_server_that_declines_every_job_leaves_each_to_its_own_process(tmp_path, monkeypatch, capsys):
     """What a server does once threads appear in it (forking would copy a process some of whose threads are gone):
     it reads each job and declines it, and the job runs in its own process."""
-    address = f"sparseact-test-{os.getpid()}-{secrets.token_hex(4)}"
-    thread = _declining_server(address, "threads in the job server")
-    monkeypatch.setenv(jobclient.ADDRESS_VARIABLE, address)
-    assert jobclient.delegate("sparseact.cli", ["--help"]) is None
-    thread.join(ENDED_S)
+    folder = jobserver.private_folder()
+    try:
+        thread = _declining_server(_socket(folder), "threads in the job server")
+        monkeypatch.setenv(jobclient.ADDRESS_VARIABLE, _socket(folder))
+        assert jobclient.delegate("sparseact.cli", ["--help"]) is None
+        thread.join(ENDED_S)
+    finally:
+        shutil.rmtree(folder)
     assert "the job server declined this job (threads in the job server)" in capsys.readouterr().err
 
 
 def test_a_job_that_finds_no_server_runs_itself(tmp_path):
-    env = {**os.environ, jobclient.ADDRESS_VARIABLE: f"sparseact-test-nobody-{secrets.token_hex(4)}"}
+    env = {**os.environ, jobclient.ADDRESS_VARIABLE: str(tmp_path / f"nobody-{secrets.token_hex(4)}" / "socket")}
     job = _cli(env, "explain", "--help", cwd=tmp_path)
     assert (job.returncode, job.stderr) == (0, "") and job.stdout.startswith("usage: sparseact explain")
 
@@ -250,7 +261,7 @@ def test_the_server_ends_with_the_process_that_started_it(tmp_path):
             sys.executable,
             "-c",
             "import os, subprocess, sys; p = subprocess.Popen([sys.executable, '-m', 'sparseact.runtime.jobserver', "
-            f"'sparseact-test-orphan-{secrets.token_hex(4)}', str(os.getpid())], start_new_session=True); print(p.pid)",
+            f"{jobserver.private_folder()!r}, str(os.getpid())], start_new_session=True); print(p.pid)",
         ],
         env={**os.environ, **jobserver.ONE_THREAD},
         capture_output=True,
@@ -313,3 +324,103 @@ def test_a_notebook_in_the_server_shows_its_tables_as_its_own_process(served, tm
         cells = json.loads((tmp_path / f"{name}.ipynb").read_text())["cells"]
         outputs.append([cell.get("outputs") for cell in cells])
     assert outputs[0] == outputs[1] and "a_rather_long_column_11" in json.dumps(outputs[0])
+
+
+#: A request sent by hand, as another local user or a process without the run's key would send it. It names no
+#: interpreter, so a server that reads it answers with a refusal ("another interpreter"), and one that drops it
+#: unread closes the connection without a word: the answer shows how far the request got.
+_FOREIGN_JOB = """
+import json, os, socket, struct, sys
+address, key = sys.argv[1:3]
+request = {"key": key, "module": "sparseact.cli", "argv": [], "cwd": "/", "env": dict(os.environ), "umask": 0o22,
+           "python": []}
+payload = json.dumps(request).encode()
+try:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+        connection.settimeout(15)
+        connection.connect(address)
+        connection.sendall(struct.pack("!I", len(payload)) + payload)
+        print("answer:", connection.recv(4096))
+except OSError as exc:
+    print("refused:", type(exc).__name__)
+"""
+
+
+#: A Python another user can run (the test's own may sit in a folder only root enters); the job needs only its
+#: standard library.
+_SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+def _send_foreign_job(served: dict, key: str, **user) -> str:
+    """Send :data:`_FOREIGN_JOB` to the server of ``served`` with ``key``, as ``user`` (``user=``, ``group=`` of
+    :class:`subprocess.Popen`): what the sender saw."""
+    sent = subprocess.run(
+        [_SYSTEM_PYTHON if user else sys.executable, "-c", _FOREIGN_JOB, served[jobclient.ADDRESS_VARIABLE], key],
+        capture_output=True,
+        text=True,
+        timeout=READY_S,
+        cwd="/",
+        **user,
+    )
+    return sent.stdout + sent.stderr
+
+
+@pytest.mark.skipif(
+    os.getuid() != 0 or not os.access(_SYSTEM_PYTHON, os.X_OK),
+    reason=f"needs root to act as a second local user, and {_SYSTEM_PYTHON}",
+)
+def test_another_local_user_cannot_reach_the_server_even_with_its_key(served):
+    """The server's folder is its user's alone; and were its socket and key readable by all (a folder opened by
+    mistake), the server still closes a connection from another user before it forks or reads anything."""
+    folder = os.path.dirname(served[jobclient.ADDRESS_VARIABLE])
+    key = Path(folder, jobclient.KEY_NAME).read_text()
+    assert os.stat(folder).st_mode & 0o777 == 0o700
+    assert os.stat(Path(folder, jobclient.KEY_NAME)).st_mode & 0o777 == 0o600
+    assert "refused: PermissionError" in _send_foreign_job(served, key, user=65534, group=65534)
+    os.chmod(folder, 0o755)
+    os.chmod(served[jobclient.ADDRESS_VARIABLE], 0o666)
+    try:
+        seen = _send_foreign_job(served, key, user=65534, group=65534)
+    finally:
+        os.chmod(folder, 0o700)
+        os.chmod(served[jobclient.ADDRESS_VARIABLE], 0o600)
+    assert "answer: b''" in seen or "refused:" in seen, seen
+
+
+def test_a_request_without_the_runs_key_is_dropped_unanswered(served):
+    """The same request with the run's key is answered (declined here: it names no interpreter); with another key
+    the server's child closes the connection without a word."""
+    key = Path(os.path.dirname(served[jobclient.ADDRESS_VARIABLE]), jobclient.KEY_NAME).read_text()
+    assert "answer: b''" in _send_foreign_job(served, "0" * len(key))
+    assert '"declined": "another interpreter"' in _send_foreign_job(served, key)
+
+
+def test_a_stopped_server_holds_no_job(tmp_path):
+    """A server that does not take a job within the client's timeout (stopped here) leaves it to its own process."""
+    with _server(tmp_path / "server.log") as (env, server):
+        server.send_signal(signal.SIGSTOP)
+        try:
+            started = time.monotonic()
+            job = _cli(env, "explain", "--help", cwd=tmp_path, timeout=READY_S)
+            waited = time.monotonic() - started
+        finally:
+            server.send_signal(signal.SIGCONT)
+    assert job.returncode == 0 and job.stdout.startswith("usage: sparseact explain") and USAGE_PREFIX not in job.stderr
+    assert waited < jobclient.ACCEPT_TIMEOUT_S + 20, waited
+
+
+def test_connections_beyond_the_limit_are_closed_and_the_job_runs_itself(served, tmp_path):
+    """Idle connections, each holding a child until its timeout, take at most MAX_CHILDREN places; the next job
+    runs in its own process."""
+    idle = []
+    try:
+        for _ in range(jobserver.MAX_CHILDREN):
+            connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            connection.connect(served[jobclient.ADDRESS_VARIABLE])
+            idle.append(connection)
+        time.sleep(2.0)  # the server accepts them (one select pass a second at most)
+        job = _cli(served, "explain", "--help", cwd=tmp_path)
+    finally:
+        for connection in idle:
+            connection.close()
+    assert job.returncode == 0 and job.stdout.startswith("usage: sparseact explain") and USAGE_PREFIX not in job.stderr

@@ -19,6 +19,14 @@ def test_readme_block_matches_the_committed_results(repo_root):
     assert readme == regenerated, "README's headline block disagrees with results/: run `sparseact readme-summary`"
 
 
+def test_the_headline_table_is_short_and_free_of_ids_and_formulas(repo_root):
+    """At most 250 words in the table, link targets aside; no formula, and no id of a statement, check or erratum."""
+    table = [line for line in readme_block(repo_root / "results").splitlines() if line.startswith("|")][2:]
+    shown = re.sub(r"\]\([^)]*\)", "]", " ".join(table))
+    assert len(re.findall(r"[^\s|*]+", shown)) <= 250
+    assert "$" not in shown and "`" not in shown and not re.search(r"\b[a-z0-9]+-[a-z0-9-]+\b", shown), shown
+
+
 def test_readme_leads_with_the_answer_and_stays_short(repo_root):
     readme = (repo_root / "README.md").read_text(encoding="utf-8")
     headings = re.findall(r"^## (.+)$", readme, flags=re.M)

@@ -16,11 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sparseact._validation import MEMORY_LIMIT_BYTES, max_cube_dim
 from sparseact.analysis import average_sensitivity, noise_sensitivity
 from sparseact.cube import hypercube
 from sparseact.families import random_sparse_network
 from sparseact.networks import SparseReLUNetwork
 from sparseact.sensitivity import (
+    MAX_EXACT_DIM,
     bucket_count,
     bucket_coupling_noise_sensitivity,
     halfspace_family,
@@ -30,6 +32,7 @@ from sparseact.sensitivity import (
     lemma9_decomposition,
     lemma9_hoeffding_level,
 )
+from sparseact.sensitivity._common import CUBE_BYTES_PER_POINT, _check_net
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -399,6 +402,22 @@ def test_random_sparse_network_sparsity():
 # ---------------------------------------------------------------------------
 
 
+@given(st.integers(1, 1 << 20))
+def test_the_exact_cap_is_what_the_memory_limit_allows(bytes_per_point):
+    """The largest cube that fits: ``2^n`` points at ``bytes_per_point`` within the limit, ``2^(n+1)`` beyond it."""
+    n = max_cube_dim(bytes_per_point)
+    assert bytes_per_point << n <= MEMORY_LIMIT_BYTES < bytes_per_point << (n + 1)
+
+
+def test_the_exact_computations_accept_every_cube_the_memory_allows():
+    """n = 24 (a 2^24-point cube, 512 MiB at CUBE_BYTES_PER_POINT) passes the check, one more than the derived cap does
+    not, before anything is allocated."""
+    assert MAX_EXACT_DIM == max_cube_dim(CUBE_BYTES_PER_POINT) >= 24
+    assert _check_net(SparseReLUNetwork([1.0], np.ones((1, 24)), [0.0])) == (24, 1)
+    with pytest.raises(ValueError, match=f"in \\[1, {MAX_EXACT_DIM}\\]"):
+        halfspace_indicator(np.ones(MAX_EXACT_DIM + 1), 0.0)
+
+
 def test_bad_input_errors():
     net = SparseReLUNetwork([1.0], [[1.0, 1.0]], [0.0])
     with pytest.raises(ValueError, match="SparseReLUNetwork"):
@@ -406,7 +425,7 @@ def test_bad_input_errors():
     with pytest.raises(ValueError, match="neurons"):
         lemma9_decomposition(SparseReLUNetwork(np.ones(65), np.ones((65, 2)), np.zeros(65)))
     with pytest.raises(ValueError, match="input dimension"):
-        lemma9_decomposition(SparseReLUNetwork([1.0], np.ones((1, 23)), [0.0]))
+        lemma9_decomposition(SparseReLUNetwork([1.0], np.ones((1, MAX_EXACT_DIM + 1)), [0.0]))
     with pytest.raises(ValueError, match="c must be"):
         lemma9_hoeffding_level(net, c=-1.0)
     with pytest.raises(ValueError, match="rho"):

@@ -14,6 +14,7 @@ from test_verify_rigorous import AWAITING_RERUN
 
 from sparseact import bounds
 from sparseact.cli import main
+from sparseact.verify import exact
 from sparseact.verify.certificates import quantity
 from sparseact.verify.checker import PINS, verify_certificate, verify_file
 from sparseact.verify.recompute import (
@@ -204,6 +205,30 @@ def test_never_evaluates_the_files_expressions(committed):
     result = verify_certificate(document)  # the expression is compared with its pin, never evaluated
     assert not result.confirmed and "certificate.rhs.expr" in result.message, result.message
     assert time.monotonic() - start < 10
+
+
+def test_no_file_expression_is_evaluated_before_it_is_compared_with_its_pin(committed):
+    """The degenerate-corner rule reads a certificate's bound to decide its class; an expression that would never
+    finish (appended to every formula side of every committed certificate) is refused by the comparison first."""
+    start, tried = time.monotonic(), 0
+    for path in sorted(committed.rglob("*.json")):
+        document = json.loads(path.read_text())
+        for side in ("lhs", "rhs"):
+            quantity_ = document["certificate"][side]
+            if isinstance(quantity_, dict) and quantity_.get("quantity") == "formula":
+                quantity_["expr"] += " + 0*9**9**9"
+                refused(document, f"certificate.{side}.expr is")
+                tried += 1
+                break
+    assert tried and time.monotonic() - start < 30, (tried, time.monotonic() - start)
+
+
+@pytest.mark.parametrize("text", ["0e99999999", "1e-99999999", "1e1001"])
+def test_an_exponent_beyond_the_limit_is_refused_before_any_arithmetic(text):
+    start = time.monotonic()
+    with pytest.raises(ValueError, match="beyond the checker's limit"):
+        exact.rational(text, "x")
+    assert time.monotonic() - start < 1
 
 
 def test_refuses_a_cube_beyond_the_limit_before_allocating(committed):

@@ -252,6 +252,14 @@ def check_memory(nbytes: int | float, what: str) -> None:
         )
 
 
+def max_cube_dim(bytes_per_point: int) -> int:
+    """Largest ``n`` whose cube ``{-1, 1}^n``, at ``bytes_per_point`` bytes a point, fits :data:`MEMORY_LIMIT_BYTES`.
+
+    The cap of an exact whole-cube computation, derived from what it holds per point rather than typed.
+    """
+    return (MEMORY_LIMIT_BYTES // bytes_per_point).bit_length() - 1
+
+
 def check_work(count: int, limit_name: str, what: str, unit: str) -> None:
     """``ValueError`` giving the size if ``what`` needs more ``unit`` than the work limit ``limit_name`` allows.
 

@@ -150,7 +150,7 @@ def compile_kernels(group: str | None = None) -> list[str]:
 
     import numpy as np
 
-    from sparseact import analysis, complexity, families, sensitivity
+    from sparseact import analysis, complexity, cube_scan, families, sensitivity
     from sparseact.complexity.assignment import best_assignment
     from sparseact.networks import SparseReLUNetwork
 
@@ -161,6 +161,7 @@ def compile_kernels(group: str | None = None) -> list[str]:
         net = SparseReLUNetwork([1.0, -0.5], [[1.0, 0.5, -1.0], [0.0, 1.0, 1.0]], [0.5, 1.0])
         sensitivity.lemma9_decomposition(net)
         net.max_active()
+        cube_scan.edge_counts(np.zeros(8, dtype=bool))
         families.densest_threshold(net.W, 1)
     if "search" in groups:
         rng = np.random.default_rng(0)

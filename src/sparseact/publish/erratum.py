@@ -16,9 +16,12 @@ framing sentences. It has:
 * the results sharper than printed (``sharper.csv``) with their proof sketches;
 * an appendix of the paper's open statements and why each is open.
 
-Math (``$...$``) passes through unchanged; text is escaped (:func:`tex_text`). Certificate links are
-``<base>/results/certificates/<check>.json`` for a repository URL ``base``, or paths relative to the
-note (``../certificates/<check>.json``) when none is known (:data:`REPOSITORY_URL`).
+Math (``$...$``) passes through unchanged once :func:`sparseact.paper.markup.check_markup` has found nothing in it
+that reads a file; text is escaped (:func:`tex_text`). Certificate links are
+``<base>/results/certificates/<check>.json`` for a repository URL ``base``, or the certificate attached from
+``certificates/<check>.json`` beside the note, where :func:`compile_pdf` copies the results' certificates, when none
+is known (:data:`REPOSITORY_URL`). The note is compiled without shell escape and with kpathsea's paranoid file
+access (no absolute path, no ``..``) in a folder holding only the note and that copy.
 
 :func:`compile_pdf` runs ``pdflatex`` when one is on the ``PATH`` (reproducibly: a fixed
 ``SOURCE_DATE_EPOCH`` and no trailer id) and :func:`overfull_boxes` reads its log.
@@ -39,6 +42,7 @@ import pandas as pd
 from sparseact.paper import errata as paper_errata
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
+from sparseact.paper.markup import check_markup
 from sparseact.publish.asciimath import typeset_ascii
 from sparseact.publish.display import _latex_escape
 from sparseact.publish.findings import Results, ids, load_results, short_ref, tightness_of
@@ -80,12 +84,18 @@ _TEXT_SYMBOLS = {
 }
 #: A straight double quote that opens a quotation (at the start, or after a space or an opening bracket).
 _QUOTE = re.compile(r'(^|[\s(\[])"')
+#: What the note may attach: a certificate file of the results' ``certificates/`` folder, by its path there.
+_CERTIFICATE_PATH = re.compile(r"certificates/[A-Za-z0-9_]+/[A-Za-z0-9_.-]+\.json")
 _PAGES = re.compile(r"Output written on .*?\((\d+) pages?")
 _OVERFULL = re.compile(r"^Overfull \\[hv]box \((?P<pt>[\d.]+)pt too (?:wide|high)\)", re.M)
 
 
 def tex_text(text: str) -> str:
-    r"""``text`` for LaTeX: ``$...$`` math unchanged, prose escaped (``_ % & # { } ~ ^ \ < > |``)."""
+    r"""``text`` for LaTeX: ``$...$`` math unchanged, prose escaped (``_ % & # { } ~ ^ \ < > |``).
+
+    Math passes only when it names no control sequence outside :data:`sparseact.paper.markup.MATH_MACROS` and
+    holds no ``^^`` or ``%`` (:func:`~sparseact.paper.markup.check_markup`: nothing in it can make TeX read a file);
+    ``ValueError`` otherwise."""
 
     def prose(piece: str, first: bool) -> str:
         # a quote opens at the start of the text or after a space or bracket, else it closes (after math too)
@@ -94,6 +104,9 @@ def tex_text(text: str) -> str:
         return "".join(_TEXT_SYMBOLS.get(ch) or _latex_escape(ch) for ch in piece)
 
     pieces = split_math(" ".join(str(text).split()))
+    for kind, piece in pieces:
+        if kind != "text":
+            check_markup(f"${piece}$", "a formula of the note for the authors")
     return "".join(
         prose(piece, position == 0) if kind == "text" else (f"${piece}$" if kind == "inline" else f"\\[{piece}\\]")
         for position, (kind, piece) in enumerate(pieces)
@@ -107,16 +120,19 @@ def certificate_link(path: str, repository_url: str = REPOSITORY_URL) -> str:
     With a ``repository_url``, an ``\href`` to its rendered view there (:func:`sparseact.publish.ledger.certificate_view`,
     which a code host shows and which links the file). Without one (no public repository yet), its path followed by
     the file itself attached to the PDF as ``<claim>-<check>.json`` (attachfile2's ``\textattachfile``, the path
-    relative to the note, which :func:`compile_pdf` resolves; the link is one short word, as attachfile2 does not break
-    its text across lines): it opens the certificate from the PDF alone, and ``pdfdetach -saveall`` extracts every
-    one for ``sparseact verify-certificate``."""
+    relative to the note, where :func:`compile_pdf` puts a copy of the certificates; the link is one short word, as
+    attachfile2 does not break its text across lines): it opens the certificate from the PDF alone, and
+    ``pdfdetach -saveall`` extracts every one for ``sparseact verify-certificate``. ``ValueError`` for a ``path``
+    that is not a certificate file's (nothing else is attached)."""
+    if not _CERTIFICATE_PATH.fullmatch(path):
+        raise ValueError(f"{path!r} is not a certificate of results/certificates/<claim>/<check>.json: not attached")
     shown = f"results/{certificate_view(path)}"
     if repository_url:
         return rf"\href{{{repository_url.rstrip('/')}/{shown}}}{{\nolinkurl{{{shown}}}}}"
     name = path.removeprefix("certificates/").replace("/", "-").replace("_", "-")  # TeX drops a bare "_" here
     return (
         rf"\nolinkurl{{results/{path}}} (\textattachfile[mimetype=application/json,ucfilespec={{{name}}}]"
-        rf"{{../{path}}}{{attached}})"
+        rf"{{{path}}}{{attached}})"
     )
 
 
@@ -496,23 +512,32 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
         raise ValueError(f"no LaTeX file {tex}")
     if shutil.which(engine) is None:
         return None, f"no TeX engine ({engine}) on the PATH: {tex.with_suffix('.pdf')} is not rebuilt"
-    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "FORCE_SOURCE_DATE": "1", "TZ": "UTC"}
+    # kpathsea's paranoid file access: TeX opens no file by an absolute path or above its folder, for reading or
+    # writing (what the note may attach is held by certificate_link and sparseact.paper.markup)
+    env = {
+        **os.environ,
+        "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH,
+        "FORCE_SOURCE_DATE": "1",
+        "TZ": "UTC",
+        "openin_any": "p",
+        "openout_any": "p",
+    }
     with tempfile.TemporaryDirectory() as scratch:
-        # the note in a folder of its own beside the results' certificates, so that the attachments' paths
-        # (../certificates/..., certificate_link) resolve as they do beside the committed note
+        # the note in a folder of its own with a copy of the results' certificates, the only files it reads besides
+        # TeX's own (its attachments' paths are certificates/..., certificate_link)
         work = Path(scratch) / "erratum"
         work.mkdir()
         # copies dated SOURCE_DATE_EPOCH: attachfile2 records each attached file's modification date, which pdfTeX
         # reads from the file (FORCE_SOURCE_DATE does not reach it), so two runs must see the same date
         certificates = attached_certificates(tex)
         if certificates.is_dir():
-            copied = shutil.copytree(certificates, Path(scratch) / "certificates")
+            copied = shutil.copytree(certificates, work / "certificates")
             for path in [copied, *copied.rglob("*")]:
                 os.utime(path, (int(SOURCE_DATE_EPOCH), int(SOURCE_DATE_EPOCH)))
         shutil.copy(tex, work / tex.name)
         for _ in range(2):
             done = subprocess.run(
-                [engine, "-interaction=nonstopmode", "-halt-on-error", tex.name],
+                [engine, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", tex.name],
                 cwd=work,
                 env=env,
                 capture_output=True,

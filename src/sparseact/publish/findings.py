@@ -470,18 +470,81 @@ def findings_markdown(results_dir: str | Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def readme_block(results_dir: str | Path, link_prefix: str = "results/") -> str:
-    """README's generated block: the counts and the headline table (links relative to the repository root)."""
-    results = load_results(results_dir)
-    lines = first_screen_markdown(
-        results,
-        errata_link=f"{link_prefix}findings.md#erratum-{{id}}",
-        claim_link=f"{link_prefix}notebooks/{{id}}.ipynb",
+def what_changes(results: Results, row: pd.Series, errata_link: str) -> str:
+    """One line on what a main result's status means for the authors, in words: whether it holds as printed (and on
+    what it rests), how many repairs its printed proof needs, or how it fails and whether a correction is proved."""
+    statement = _statement(results, row["statement_id"])
+    errata = ids(row["errata"])
+    repairs = (
+        f"; its printed proof needs [{_plural(len(errata), 'repair')}]({errata_link.format(id=errata[0])})"
+        if errata
+        else ""
     )
+    if row["status"] == "proved":
+        given = re.search(r"given (.+?) \(open\)", row["cost"])
+        return f"Holds as printed{f', given {given.group(1)}, which is open' if given else ''}{repairs}."
+    if row["status"] == "holds-on-range":
+        checked = statement["range"].split(";")[0]
+        return f"Holds on every instance checked ({checked}); no proof covers every parameter{repairs}."
+    if row["status"] == "fails-as-stated":
+        survives = statement["survives"]
+        repair = (
+            "a weaker corrected form is proved"
+            if survives.startswith("yes, in a weaker form")
+            else "a corrected form is proved"
+            if survives.startswith("yes")
+            else "the natural repair is itself a conjecture"
+            if survives.startswith("open")
+            else "no corrected form is proved"
+        )
+        link = f"[{FINDING_WORDS.get(statement['class'], statement['class'])}]({errata_link.format(id=errata[0])})"
+        return f"Fails as printed ({link}); {repair}."
+    return f"Open: {first_sentence(statement['reason'])}."
+
+
+#: A class of errata in a reader's words, for the README's one line.
+FINDING_WORDS = {
+    "statement-error": "the statement is wrong",
+    "constant-factor": "a constant",
+    "proof-slip": "a slip in the proof",
+    "typo": "a typo",
+    "out-of-range": "outside its range",
+}
+
+
+#: A main result's gloss after its first clause: ``Theorem 3 (first part; Section 1, ...)`` -> ``Theorem 3 (first part)``.
+_GLOSS_TAIL = re.compile(r" [(]([^;()]*);[^()]*[)]$")
+
+
+def readme_table(results: Results, errata_link: str) -> list[str]:
+    """The README's headline: each main result, its status and :func:`what_changes`, with no formula and no id."""
+    rows = [
+        [
+            "**" + _GLOSS_TAIL.sub(r" (\1)", row["paper_ref"]) + "**",
+            status_text(row["status"]),
+            what_changes(results, row, errata_link),
+        ]
+        for _, row in results.headline.iterrows()
+    ]
+    return _table(["result", "status", "what changes for the authors"], rows)
+
+
+def readme_block(results_dir: str | Path, link_prefix: str = "results/") -> str:
+    """README's generated block: the headline table, the results sharper than printed by name, and where to read the
+    rest (links relative to the repository root)."""
+    results = load_results(results_dir)
+    lines = readme_table(results, errata_link=f"{link_prefix}findings.md#erratum-{{id}}")
+    if len(results.sharper):
+        lines += [
+            "",
+            f"**Sharper than printed**: the project proves sharper forms of {_names(results.sharper['paper_ref'])}, "
+            f"listed with the families that attain them in [findings]({link_prefix}findings.md#headline-results).",
+        ]
     lines += [
         "",
-        f"Errata by root cause, tightness and open statements: [findings]({link_prefix}findings.md); "
-        f"every statement: [statements]({link_prefix}statements.md); the note for the authors: "
-        f"[erratum]({link_prefix}erratum/erratum.pdf).",
+        f"**Read on:** [the note for the authors (PDF)]({link_prefix}erratum/erratum.pdf) · "
+        f"[findings]({link_prefix}findings.md) (every erratum with its certificates, tightness, open statements) · "
+        f"[every statement]({link_prefix}statements.md) · the rendered report, `{link_prefix}report/index.html`, "
+        "written by the reproduction command below.",
     ]
     return "\n".join(lines) + "\n"

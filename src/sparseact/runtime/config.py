@@ -414,10 +414,13 @@ def check_claim_blocks(config: dict, claims: Mapping[str, Any]) -> None:
         claim.points(blocks[claim_id])
 
 
-def check_output_dirs(config: dict) -> None:
-    """The output directories of a schema-valid ``config``: relative paths inside the repository, pairwise
-    distinct. (The full run's config writes ``results/``, whose ledger, statements, findings and certificates are
-    committed; config/quick.yaml writes ``results/quick/``, so it never overwrites them.)
+def check_output_dirs(config: dict, root: str | Path = ".") -> None:
+    """The output directories of a schema-valid ``config``: relative paths inside the repository ``root`` (the
+    working folder; a symbolic link on the way is followed, and where it leads is checked), pairwise distinct, none
+    a folder that a shipped config's run writes but that run's own for the same key, and not two shipped runs' folders
+    together. (The full run's
+    config writes ``results/``, whose ledger, statements, findings and certificates are committed;
+    config/quick.yaml writes ``results/quick/``, so it never overwrites them.)
 
     Raises
     ------
@@ -425,6 +428,42 @@ def check_output_dirs(config: dict) -> None:
         Naming the key.
     """
     directories = {key: config[key] for key in OUTPUT_DIR_KEYS}
+    _check_dir_names(directories)
+    resolved = {key: _resolved(key, directory, Path(root)) for key, directory in directories.items()}
+    if resolved != directories:
+        _check_dir_names(resolved)
+    owners = sorted(
+        {
+            name
+            for name, shipped in SHIPPED_OUTPUT_DIRS.items()
+            for key, folder in resolved.items()
+            if shipped[key] == folder
+        }
+    )
+    if len(owners) > 1:
+        raise ConfigError(
+            f"invalid config: {', '.join(OUTPUT_DIR_KEYS)}: {resolved} mix the output folders of {' and '.join(owners)}: "
+            "one run's files would land in the other's (choose new folders, such as results/<name>)"
+        )
+    for key, directory in resolved.items():
+        _check_shipped_overlap(key, directory)
+
+
+def _resolved(key: str, directory: str, root: Path) -> str:
+    """``directory`` as the file system reaches it from ``root``, symbolic links followed, relative to ``root``."""
+    base = root.resolve()
+    target = (base / directory).resolve()
+    if not target.is_relative_to(base) or target == base:
+        raise ConfigError(
+            f"invalid config: {key}: {directory!r} leads outside the repository (to {target}) through a symbolic "
+            "link; name a folder inside it"
+        )
+    return target.relative_to(base).as_posix()
+
+
+def _check_dir_names(directories: dict[str, str]) -> None:
+    """The names of the output folders: each inside the repository and outside its sources, the three distinct,
+    one inside another only as figures_dir or logs_dir inside results_dir."""
     for key, directory in directories.items():
         parts = directory.split("/")
         if any(part in (".", "..") for part in parts):
@@ -465,8 +504,6 @@ def check_output_dirs(config: dict) -> None:
                     "figures_dir and logs_dir may lie inside results_dir, outside the folders the "
                     f"workflow writes there: {', '.join(RESULTS_SUBFOLDERS)})"
                 )
-    for key, directory in directories.items():
-        _check_shipped_overlap(key, directory)
 
 
 def _shipped_folders() -> list[tuple[list[str], bool, str]]:

@@ -1,10 +1,13 @@
 """The job's side of the warm job server (:mod:`sparseact.runtime.jobserver`): hand a job's command to it.
 
 A workflow job's process (``python -m sparseact.cli ...``) calls :func:`delegate` before it imports anything
-else, and only waits while the server's child runs the job. So this module, apart from the server, imports only
-what sending the job takes (``json``, ``os``, ``socket``, ``struct``, ``sys``): the waiting process costs about
-0.035 CPU-seconds instead of the 0.055 it took when it imported the server and the command-line module (with the
-bytecode written), on each of a full run's 143 jobs.
+else, and only waits while the server's child runs the job, so this module imports only what sending the job takes.
+
+Only the run that started the server reaches it: the server listens on a socket file in a folder only its user can
+enter (mode 0700), accepts only connections from its own user (the peer's credentials), and runs a job only when the
+request carries the run's key, which a file in that folder holds (mode 0600) and no name, command line or log shows.
+A job hands itself over only once the server's child has taken it (:data:`ACCEPT_TIMEOUT_S`); a server that does
+not answer in time, or declines, leaves the job to its own process.
 """
 
 from __future__ import annotations
@@ -17,36 +20,37 @@ import sys
 
 from sparseact.runtime.usage import usage_line
 
-#: The environment variable that carries the running server's address to the jobs.
+#: The environment variable that carries the running server's socket file to the jobs.
 ADDRESS_VARIABLE = "SPARSEACT_JOB_SERVER"
+#: The socket file's and the key's names in the server's private folder.
+SOCKET_NAME, KEY_NAME = "socket", "key"
 #: A request's length, ahead of its JSON.
 HEADER = struct.Struct("!I")
-
-
-def address_bytes(address: str) -> bytes:
-    """The socket address of the server named ``address``."""
-    # Linux's abstract socket namespace: no file to clean up, no path-length limit from deep temporary folders
-    return b"\0" + address.encode()
+#: How long a job waits for the server's child to take or decline it before running in its own process.
+ACCEPT_TIMEOUT_S = 10.0
+#: What the job sends, with its standard streams, once the child has taken it: from then on the child runs it and the
+#: job waits.
+GO = b"g"
 
 
 def delegate(module: str, argv: list[str]) -> int | None:
     """Run ``python -m <module> <argv>`` (the job's command) in a child of the job server; its exit status.
 
-    Returns ``None`` when no server answers at :data:`ADDRESS_VARIABLE`'s address or the server declines the job
-    (the caller then runs it itself).
+    Returns ``None`` when no server answers at :data:`ADDRESS_VARIABLE`'s socket in time or the server declines the
+    job (the caller then runs it itself).
     """
     address = os.environ.get(ADDRESS_VARIABLE)
     if not address:
         return None
-    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        connection.connect(address_bytes(address))
+        with open(os.path.join(os.path.dirname(address), KEY_NAME), encoding="ascii") as handle:
+            key = handle.read()
     except OSError:
-        connection.close()
         return None
     umask = os.umask(0)
     os.umask(umask)
     request = {
+        "key": key,
         "module": module,
         "argv": list(argv),
         "cwd": os.getcwd(),
@@ -55,27 +59,44 @@ def delegate(module: str, argv: list[str]) -> int | None:
         "python": interpreter(),
     }
     payload = json.dumps(request).encode()
-    with connection:
-        socket.send_fds(connection, [HEADER.pack(len(payload))], [0, 1, 2])
-        connection.sendall(payload)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+        connection.settimeout(ACCEPT_TIMEOUT_S)
+        try:
+            connection.connect(address)
+            connection.sendall(HEADER.pack(len(payload)) + payload)
+            answer = json.loads(receive_line(connection) or b"{}")
+            if "accepted" in answer:  # the job's standard streams go only to a child that has taken it
+                socket.send_fds(connection, [GO], [0, 1, 2])
+        except (OSError, ValueError):
+            return None
+        if "declined" in answer:
+            print(
+                f"sparseact: the job server declined this job ({answer['declined']}); it runs in its own process",
+                file=sys.stderr,
+            )
+        if "accepted" not in answer:
+            return None
+        connection.settimeout(None)
         reply = receive_all(connection)
     if not reply:
         print("sparseact: the job's process in the job server ended without an exit status", file=sys.stderr)
         return 1
-    answer = json.loads(reply)
-    if "declined" in answer:
-        print(
-            f"sparseact: the job server declined this job ({answer['declined']}); it runs in its own process",
-            file=sys.stderr,
-        )
-        return None
-    sys.stderr.write(usage_line(answer["cpu_s"], answer["max_rss_mb"]))
-    return int(answer["exit"])
+    usage = json.loads(reply)
+    sys.stderr.write(usage_line(usage["cpu_s"], usage["max_rss_mb"]))
+    return int(usage["exit"])
 
 
 def interpreter() -> list[str]:
     """What makes two processes the same Python: its binary, its environment (a venv's prefix) and its version."""
     return [os.path.realpath(sys.executable), sys.prefix, sys.version]
+
+
+def receive_line(connection: socket.socket) -> bytes:
+    """What ``connection`` sends up to its first newline (or until it closes)."""
+    chunks = []
+    while (chunk := connection.recv(1)) and chunk != b"\n":
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def receive_all(connection: socket.socket) -> bytes:

@@ -15,6 +15,10 @@ folder, the environment and the job's standard input, output and error (its log)
 a child that runs the module as ``__main__`` on that command line, exactly as the job's own process would, and the
 job's process waits for the child's exit status and exits with it.
 
+Only the run that started the server reaches it (:mod:`sparseact.runtime.jobclient` says how: a socket file in a
+private folder, the peer's user checked before a fork, the run's key checked before a job runs), and the server
+keeps at most :data:`MAX_CHILDREN` children at once.
+
 Nothing depends on the server being there. A job that finds no server (not started, not yet ready, gone) runs in
 its own process as before; so does a job whose environment differs from the server's in a variable read at
 import time (:data:`PER_JOB_VARIABLES` lists the only ones allowed to differ), and a run where the server could
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import hmac
 import importlib
 import json
 import logging
@@ -44,6 +49,7 @@ import select
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -51,7 +57,15 @@ import threading
 import traceback
 
 from sparseact.kernels import KERNEL_GROUPS, load_compiled_kernels
-from sparseact.runtime.jobclient import ADDRESS_VARIABLE, HEADER, address_bytes, interpreter
+from sparseact.runtime.jobclient import (
+    ACCEPT_TIMEOUT_S,
+    ADDRESS_VARIABLE,
+    GO,
+    HEADER,
+    KEY_NAME,
+    SOCKET_NAME,
+    interpreter,
+)
 
 #: Variables that may differ between a job's environment and the server's: set by the shell or by Snakemake for
 #: each job (its temporary folder), and read by no module at import time (the child takes the job's values).
@@ -98,6 +112,11 @@ PRELOADED = (
 #: The fewest jobs a run must have for :func:`start` to start the server: its imports cost about 4 CPU-seconds, which
 #: a few jobs' start-ups (0.7 to 2 s each) do not repay.
 MIN_JOBS = 6
+#: The most children (jobs running, or connections not yet taken) the server keeps at once; a connection beyond
+#: them is closed, and its job runs in its own process. A run has at most as many jobs at once as its cores.
+MAX_CHILDREN = 8 * (os.cpu_count() or 1)
+#: The run's key (:func:`serve` reads it from the server's folder), which a request must carry.
+_KEY = ""
 
 
 def _receive_exactly(connection: socket.socket, size: int) -> bytes:
@@ -123,33 +142,64 @@ def _declined(environment: dict[str, str]) -> str | None:
         return f"a job of the cluster's, SLURM job {job_id}: it runs in its allocation"
     ours = {k: v for k, v in os.environ.items() if k not in PER_JOB_VARIABLES}
     theirs = {k: v for k, v in environment.items() if k not in PER_JOB_VARIABLES}
-    differing = sorted(set(ours.items()) ^ set(theirs.items()))
-    return f"environment differs in {sorted({k for k, _ in differing})}" if differing else None
+    differing = sorted({k for k, _ in set(ours.items()) ^ set(theirs.items())})
+    if not differing:
+        return None
+    print(f"sparseact job server: a job's environment differs in {differing}", file=sys.stderr, flush=True)
+    return "its environment differs from the server's; the server's log names the variables"
 
 
-def _take_job(connection: socket.socket) -> tuple[dict, list[int]]:
-    """The job :func:`~sparseact.runtime.jobclient.delegate` sends on ``connection``: its request and its standard
-    streams' descriptors."""
-    header, fds, _, _ = socket.recv_fds(connection, HEADER.size, 3)
-    return json.loads(_receive_exactly(connection, HEADER.unpack(header)[0])), fds
+def _take_job(connection: socket.socket) -> dict:
+    """The request :func:`~sparseact.runtime.jobclient.delegate` sends on ``connection``."""
+    return json.loads(_receive_exactly(connection, HEADER.unpack(_receive_exactly(connection, HEADER.size))[0]))
 
 
 def _decline(connection: socket.socket, reason: str) -> None:
     """Take one job from ``connection`` and decline it: the job's own process runs it
     (:func:`~sparseact.runtime.jobclient.delegate`)."""
-    _, fds = _take_job(connection)
-    for fd in fds:
-        os.close(fd)
-    connection.sendall(json.dumps({"declined": reason}).encode())
+    connection.settimeout(ACCEPT_TIMEOUT_S)
+    with contextlib.suppress(OSError, ValueError):
+        _take_job(connection)
+        _answer(connection, declined=reason)
+
+
+def _answer(connection: socket.socket, **answer) -> None:
+    """The child's first answer to a job: one JSON line, ``accepted`` or ``declined``."""
+    connection.sendall(json.dumps(answer).encode() + b"\n")
+
+
+def _peer_is_us(connection: socket.socket) -> bool:
+    """Whether the process at the other end of ``connection`` runs as this process's user (``SO_PEERCRED``)."""
+    credentials = struct.Struct("3i")
+    _, uid, _ = credentials.unpack(connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, credentials.size))
+    return uid == os.getuid()
 
 
 def _run_child(connection: socket.socket) -> int:
-    """In a fresh fork: take one job from ``connection``, run it as its own process would, report its status."""
-    request, fds = _take_job(connection)
+    """In a fresh fork: take one job from ``connection``, run it as its own process would, report its status.
+
+    A request without the run's key is dropped unanswered; a job is run only once its process has confirmed, within
+    :data:`~sparseact.runtime.jobclient.ACCEPT_TIMEOUT_S`, that it waits for it (:data:`~sparseact.runtime.jobclient.GO`),
+    so that a job never runs twice."""
+    connection.settimeout(ACCEPT_TIMEOUT_S)
+    try:
+        request = _take_job(connection)
+    except (OSError, ValueError):
+        return 1
+    if not isinstance(request, dict) or not hmac.compare_digest(str(request.get("key", "")), _KEY):
+        return 1
     reason = _declined(request["env"]) if request["python"] == interpreter() else "another interpreter"
-    if reason is not None or len(fds) != 3:
-        connection.sendall(json.dumps({"declined": reason or "no standard streams"}).encode())
+    if reason is not None:
+        _answer(connection, declined=reason)
         return 0
+    try:
+        _answer(connection, accepted=True)
+        go, fds, _, _ = socket.recv_fds(connection, len(GO), 3)
+    except OSError:  # the job's process gave up waiting (it runs the job itself) or went away
+        return 0
+    if go != GO or len(fds) != 3:
+        return 0
+    connection.settimeout(None)
     os.setpgid(0, 0)  # the job and what it starts form one group, killed together if the job's process dies
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
@@ -250,9 +300,20 @@ def _warm_notebooks() -> None:
     nbformat.reads(nbformat.writes(nbformat.v4.new_notebook()), as_version=4)
 
 
-def serve(address: str, parent: int) -> int:
-    """Import the library and :data:`PRELOADED`, then fork a child per job until process ``parent`` ends, loading
-    each kernel group as soon as numba's cache holds it (the kernels jobs compile them; :func:`_load_kernels`)."""
+def serve(folder: str, parent: int) -> int:
+    """Import the library and :data:`PRELOADED`, then fork a child per job of the run's user until process
+    ``parent`` ends, loading each kernel group as soon as numba's cache holds it (the kernels jobs compile them;
+    :func:`_load_kernels`). ``folder`` is the server's private folder (:func:`start`), removed when it ends."""
+    try:
+        return _serve(folder, parent)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _serve(folder: str, parent: int) -> int:
+    global _KEY
+    with open(os.path.join(folder, KEY_NAME), encoding="ascii") as handle:
+        _KEY = handle.read()
     with _environment_kept():
         for name in PRELOADED:
             importlib.import_module(name)
@@ -265,15 +326,26 @@ def serve(address: str, parent: int) -> int:
         return 1
     unloaded, forking = set(KERNEL_GROUPS), True
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(address_bytes(address))
+    old_umask = os.umask(0o177)
+    try:
+        listener.bind(os.path.join(folder, SOCKET_NAME))
+    finally:
+        os.umask(old_umask)
     listener.listen(64)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    while os.getppid() == parent:
-        _reap()
+    # SIGTERM ends the loop rather than raising: an exception raised in a handler that runs during a fork (in an
+    # at-fork hook such as logging's) is printed and dropped, and the server would not end
+    terminated = []
+    signal.signal(signal.SIGTERM, lambda *_: terminated.append(True))
+    children: set[int] = set()
+    while os.getppid() == parent and not terminated:
+        _reap(children)
         ready, _, _ = select.select([listener], [], [], 1.0)
         if not ready:
             continue
         connection, _ = listener.accept()
+        if not _peer_is_us(connection) or len(children) >= MAX_CHILDREN:
+            connection.close()
+            continue
         if unloaded and forking:
             _load_kernels(unloaded)
             forking = _single_threaded()
@@ -283,13 +355,15 @@ def serve(address: str, parent: int) -> int:
             with connection:
                 _decline(connection, "threads in the job server")
             continue
-        if _fork() == 0:
+        child = _fork()
+        if child == 0:
             listener.close()
             code = 1
             try:
                 code = _run_child(connection)
             finally:
                 os._exit(code)
+        children.add(child)
         connection.close()
     return 0
 
@@ -303,15 +377,17 @@ def _fork() -> int:
     return os.fork()
 
 
-def _reap() -> None:
+def _reap(children: set[int]) -> None:
+    """Collect the children that have ended, and drop them from ``children``."""
     try:
-        while os.waitpid(-1, os.WNOHANG)[0]:
-            pass
+        while pid := os.waitpid(-1, os.WNOHANG)[0]:
+            children.discard(pid)
     except ChildProcessError:
-        pass
+        children.clear()
 
 
 _SERVER: subprocess.Popen | None = None
+_FOLDER: str | None = None
 
 
 def start(workflow, log: str) -> bool:
@@ -322,17 +398,18 @@ def start(workflow, log: str) -> bool:
     nor for a run of fewer than :data:`MIN_JOBS` jobs. The server's messages go to ``log``. Jobs that start before it
     is ready run in their own processes.
     """
-    global _SERVER
+    global _SERVER, _FOLDER
     if workflow.exec_mode.name != "DEFAULT" or workflow.dryrun:
         return False
     if len(workflow.dag) < MIN_JOBS:
         return False
-    address = f"sparseact-job-server-{os.getpid()}-{secrets.token_hex(8)}"
+    _FOLDER = private_folder()
     os.makedirs(os.path.dirname(log) or ".", exist_ok=True)
-    os.environ[ADDRESS_VARIABLE] = address  # the server's environment is the jobs' (it declines any other)
+    # the server's environment is the jobs' (it declines any other)
+    os.environ[ADDRESS_VARIABLE] = os.path.join(_FOLDER, SOCKET_NAME)
     with open(log, "w", encoding="utf-8") as handle:
         _SERVER = subprocess.Popen(
-            [shutil.which("python") or sys.executable, "-m", "sparseact.runtime.jobserver", address, str(os.getpid())],
+            [shutil.which("python") or sys.executable, "-m", "sparseact.runtime.jobserver", _FOLDER, str(os.getpid())],
             env={**os.environ, **ONE_THREAD},
             stdin=subprocess.DEVNULL,
             stdout=handle,
@@ -344,12 +421,29 @@ def start(workflow, log: str) -> bool:
 
 def stop() -> None:
     """End the job server :func:`start` started (from ``onsuccess`` and ``onerror``); nothing if none runs."""
-    global _SERVER
+    global _SERVER, _FOLDER
     os.environ.pop(ADDRESS_VARIABLE, None)
     if _SERVER is not None:
         _SERVER.terminate()
         _SERVER.wait()
         _SERVER = None
+    if _FOLDER is not None:
+        shutil.rmtree(_FOLDER, ignore_errors=True)
+        _FOLDER = None
+
+
+def private_folder() -> str:
+    """A new folder only this user can enter (mode 0700), holding the run's key (mode 0600), for a server's socket.
+
+    Under the temporary folder, or ``/tmp`` where that path would be too long for a socket's address."""
+    folder = tempfile.mkdtemp(prefix="sparseact-jobs-")
+    if len(os.path.join(folder, SOCKET_NAME)) > 100:  # a Unix socket's path holds at most 107 bytes
+        os.rmdir(folder)
+        folder = tempfile.mkdtemp(prefix="sparseact-jobs-", dir="/tmp")
+    descriptor = os.open(os.path.join(folder, KEY_NAME), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+        handle.write(secrets.token_hex(32))
+    return folder
 
 
 if __name__ == "__main__":

@@ -187,9 +187,10 @@ _UMASK = _current_umask()
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (parents created).
 
-    The data go to a scratch file beside ``path`` that replaces it. A writer killed by SIGKILL cannot remove its
-    scratch file; the next successful write of the same ``path`` (a job rerun after the kill: Snakemake never runs
-    two writers of one output) removes every scratch file left beside it.
+    The data go to a scratch file beside ``path`` that replaces it, named with the writer's process id. A writer
+    killed by SIGKILL cannot remove its scratch file; the next successful write of the same ``path`` removes every
+    scratch file left beside it by a process that no longer runs (two runs of one checkout started together both
+    write the code stamps before Snakemake's lock turns one away: neither removes the other's).
     """
     path = Path(path)
     try:
@@ -200,7 +201,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         # os.replace would put a regular file in place of the device, FIFO or socket (as root, even /dev/zero)
         raise ValueError(f"{path}: not a regular file (a device, FIFO or folder is never replaced by an output)")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -212,7 +213,21 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         Path(tmp).unlink(missing_ok=True)
         raise
     for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        stale.unlink(missing_ok=True)
+        if not _running(stale.name[len(path.name) + 2 :].partition("-")[0]):
+            stale.unlink(missing_ok=True)
+
+
+def _running(pid: str) -> bool:
+    """Whether the process ``pid`` (digits, else none) still runs."""
+    if not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:

@@ -160,7 +160,7 @@ def bucket_coupling_noise_sensitivity(
     Parameters
     ----------
     net : SparseReLUNetwork
-        Input dimension ``1 <= n <= 22`` (NS is computed exactly from the truth
+        Input dimension ``1 <= n <= MAX_EXACT_DIM`` (NS is computed exactly from the truth
         table), ``1 <= s <= 64``.
     rho : float
         In ``[-1, 1)``; ``r = floor(2/(1-rho))`` must be ``<= 20``.

@@ -62,7 +62,7 @@ def halfspace_indicator(w, b) -> np.ndarray:
     Parameters
     ----------
     w : array_like, shape (n,)
-        Weights, ``1 <= n <= 22``.
+        Weights, ``1 <= n <= MAX_EXACT_DIM``.
     b : float
         Threshold.
 
@@ -147,7 +147,7 @@ def lemma6_identity_check(w, b) -> Lemma6Identity:
     Parameters
     ----------
     w : array_like, shape (n,)
-        Weights (any signs), ``1 <= n <= 22``.
+        Weights (any signs), ``1 <= n <= MAX_EXACT_DIM``.
     b : float
         Threshold.
 
@@ -212,7 +212,7 @@ def halfspace_family(
     Parameters
     ----------
     n : int
-        Dimension, ``1 <= n <= 22``.
+        Dimension, ``1 <= n <= MAX_EXACT_DIM``.
     rng : numpy.random.Generator or None
         Required for the random kinds.
     kind : str

@@ -258,7 +258,7 @@ def lemma9_decomposition(net: SparseReLUNetwork) -> Lemma9Terms:
     Parameters
     ----------
     net : SparseReLUNetwork
-        ``1 <= n <= 22`` inputs, ``1 <= s <= 64`` neurons.
+        ``1 <= n <= MAX_EXACT_DIM`` inputs, ``1 <= s <= 64`` neurons.
 
     Returns
     -------
@@ -405,7 +405,7 @@ def lemma9_hoeffding_level(net: SparseReLUNetwork, c: float = 1.0, max_subsets: 
     Parameters
     ----------
     net : SparseReLUNetwork
-        ``1 <= n <= 22``, ``1 <= s <= 64``.
+        ``1 <= n <= MAX_EXACT_DIM``, ``1 <= s <= 64``.
     c : float, optional
         The proof's constant, ``c >= 0``.
     max_subsets : int, optional

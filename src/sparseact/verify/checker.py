@@ -114,6 +114,14 @@ def _check_pinned_text(pin: dict | None, document: dict, certificate: dict) -> N
     with none pins no text)."""
     if pin is None:
         return
+    # the formulas first: the finding of a pair of classes reads the certificate's bound (the degenerate-corner
+    # rule), which must be the pinned one before anything evaluates it
+    recorded = _formula_exprs(certificate["rhs"], "rhs", _formula_exprs(certificate["lhs"], "lhs", {}))
+    for path in sorted(set(recorded) | set(pin["expr"])):
+        if recorded.get(path) != pin["expr"].get(path):
+            raise Refused(
+                f"field certificate.{path}.expr is {recorded.get(path)!r}, its pin says {pin['expr'].get(path)!r}"
+            )
     for field in ("statement", "paper_ref", "finding"):
         expected = _pinned_finding(pin[field], certificate) if field == "finding" else pin[field]
         if document.get(field) != expected:
@@ -122,12 +130,6 @@ def _check_pinned_text(pin: dict | None, document: dict, certificate: dict) -> N
         expected = _fill_pinned(pin[field], certificate)
         if certificate.get(field) != expected:
             raise Refused(f"field certificate.{field} is {certificate.get(field)!r}, its pin says {expected!r}")
-    recorded = _formula_exprs(certificate["rhs"], "rhs", _formula_exprs(certificate["lhs"], "lhs", {}))
-    for path in sorted(set(recorded) | set(pin["expr"])):
-        if recorded.get(path) != pin["expr"].get(path):
-            raise Refused(
-                f"field certificate.{path}.expr is {recorded.get(path)!r}, its pin says {pin['expr'].get(path)!r}"
-            )
 
 
 def verify_certificate(document: dict) -> Verification:

@@ -117,11 +117,12 @@ def evaluate(expr: str, variables: Mapping[str, float], floor_logs: bool = False
 
 
 def _value(node: ast.AST, variables: Mapping[str, float], functions: Mapping[str, Callable]):
+    # in floats throughout: an integer power such as 9**9**9 overflows at once instead of growing without bound
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-        return node.value
+        return float(node.value)
     if isinstance(node, ast.Name):
         if node.id in variables:
-            return variables[node.id]
+            return float(variables[node.id])
         if node.id in ("e", "pi"):
             return getattr(math, node.id)
         raise _NotArithmetic(f"the bound names {node.id!r}, which is not one of its variables")

@@ -18,6 +18,7 @@ integers: the weights and biases of a network are scaled by a common denominator
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -31,6 +32,8 @@ MAX_DIGITS = 1000
 #: Largest |exponent| of a value read from a file or produced by a formula (2^MAX_EXPONENT_BITS).
 MAX_EXPONENT_BITS = 4096
 
+#: What a string :func:`rational` reads may be: an integer or decimal with an optional exponent, or ``p/q``.
+_EXACT_TEXT = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exponent>[+-]?\d{1,9}))?|[+-]?\d+/\d+")
 _IV = MPIntervalContext()
 _IV.prec = PRECISION_BITS
 _INT64_SAFE = 2**62
@@ -51,8 +54,12 @@ def rational(value, name: str) -> Fraction:
         raise ValueError(f"{name} = {value!r} is not finite")
     if isinstance(value, str):
         text = value.strip()
-        if len(text) > 2 * MAX_DIGITS + 8 or not text or any(c not in "0123456789+-./eE" for c in text):
+        form = _EXACT_TEXT.fullmatch(text) if len(text) <= 2 * MAX_DIGITS + 8 else None
+        if form is None:
             raise ValueError(f"{name} = {value!r} is not an exact number (an integer, 'p/q' or a decimal string)")
+        if form.group("exponent") and abs(int(form.group("exponent"))) > MAX_DIGITS:
+            # before Fraction, which would build 10**exponent digit by digit
+            raise ValueError(f"{name} = {value!r}: an exponent beyond {MAX_DIGITS} is beyond the checker's limit")
         try:
             value = Fraction(text)
         except (ValueError, ZeroDivisionError):

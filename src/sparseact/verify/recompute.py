@@ -18,12 +18,12 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
 from sparseact._validation import read_regular_file
+from sparseact.verify import exact
 from sparseact.verify.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL
 
 #: Largest dimension whose cube the evaluators enumerate (refused before anything is allocated).
@@ -273,7 +273,7 @@ def _cell_sizes_sum(spec: dict) -> float:
 
 def _orthogonal_residual(spec: dict) -> float:
     Z, t = (np.asarray(spec[key], dtype=float) for key in ("Z", "t"))
-    r = np.asarray([float(Fraction(v)) if isinstance(v, str) else v for v in spec["r"]], dtype=float)
+    r = np.asarray([float(exact.rational(v, "r")) if isinstance(v, str) else v for v in spec["r"]], dtype=float)
     if np.max(np.abs(Z.T @ r), initial=0.0) > ORTHOGONALITY_TOL * max(1.0, np.abs(r).sum()):
         raise ValueError("orthogonal_residual: r is not orthogonal to the columns of Z")
     return float(r @ t)

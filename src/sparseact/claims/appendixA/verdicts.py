@@ -99,27 +99,15 @@ def assemble(block: dict, tables: dict):
             instances=int(instances),
             worst_value=float(worst),
             worst_value_label=label,
-            notes=notes,
             range=covered or sq_range,
         )
-        if verdict is not Verdict.FAIL:
-            return declared_record(declaration, fill, verdict=verdict, **fields)
-        if failure is None:
-            fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
-            return declared_record(declaration, fill, verdict=Verdict.INCONCLUSIVE, **fields)
         return declared_record(
-            declaration,
-            fill,
-            verdict=Verdict.FAIL,
-            finding=declaration["finding"],
-            counterexample=failure["counterexample"],
-            certificate=failure["certificate"],
-            **fields,
+            declaration, fill, **fields, **cert.fail_fields(verdict, declaration["finding"], lambda: failure, notes)
         )
 
     def worst_failure(check, part):
-        """The recorded instance of ``check``'s measure with most active neurons (then smallest b) among the
-        instances in ``part`` that violate the check, with its certificate."""
+        """The certificate and counterexample of the recorded instance of ``check``'s measure with most active neurons
+        (then smallest b) among the instances in ``part`` that violate the check, or None."""
         if not len(failures):
             return None
         keys = set(zip(part["point"], part["family"], strict=True))
@@ -132,7 +120,7 @@ def assemble(block: dict, tables: dict):
             return None
         row = rows.sort_values(["max_active", "b"], ascending=[False, True], kind="stable").iloc[0]
         build = CERTIFICATES[row["measure"]]
-        return dict(counterexample=row["counterexample"], certificate=build(json.loads(row["data"])))
+        return build(json.loads(row["data"])), row["counterexample"]
 
     unit = sq[sq["max_w_norm2"] <= 1.0 + NORM_TOL]
     l1 = sq[sq["max_w_norm1"] <= 2.0 * sq["gamma"] * (1.0 + NORM_TOL)]
@@ -289,12 +277,12 @@ def assemble(block: dict, tables: dict):
             len(split),
             failure=None
             if worst_split is None
-            else dict(
-                counterexample=f"rows w_alpha = +-(2 Gamma b + 1) e_1, b={int(worst_split['b'])} (s={int(worst_split['s'])}), "
+            else (
+                split_certificates[split.index.get_loc(worst_split.name)],
+                f"rows w_alpha = +-(2 Gamma b + 1) e_1, b={int(worst_split['b'])} (s={int(worst_split['s'])}), "
                 f"q=1, Gamma = {worst_split['c']:g} sqrt(ln s) = {worst_split['gamma']:.4g}: "
                 f"{int(worst_split['min_active'])} neurons active on every input, Pr[1-sparse] = "
                 f"{worst_split['sparse_probability']:g} < 1 - 1/s = {worst_split['bound']:.4g}",
-                certificate=split_certificates[split.index.get_loc(worst_split.name)],
             ),
             notes="On every input exactly the s/2 neurons whose sign agrees with y_1 fire (pre-activation >= "
             "lambda - 2 Gamma b = 1 for them, <= -lambda for the others), for every b >= 2, q and c: "

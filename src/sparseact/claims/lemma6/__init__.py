@@ -34,6 +34,11 @@ RANDOM = True
 CORRECTED_FACTOR = -0.5
 
 
+#: Bytes the runs stage holds per cube point at its peak: ``<w, x>`` on the cube, its absolute values sorted and their
+#: counts (float64 each) and a threshold's table (measured: 882 MiB resident at n = 24, about 44 bytes a point).
+RUN_BYTES_PER_POINT = 48
+
+
 def points(block: dict) -> dict[str, dict]:
     return {
         f"n{n}": {"n": int(n), "thresholds": int(block["thresholds"]), "random_draws": int(block["random_draws"])}
@@ -50,3 +55,18 @@ def work(point: dict) -> tuple[str, float]:
 def shard(point_name: str, point: dict) -> str:
     """All dimensions in one runs job (seconds of work)."""
     return "thresholds"
+
+
+def validate(block: dict):
+    """Dimensions whose cube the runs stage cannot hold within the memory limit (:data:`RUN_BYTES_PER_POINT`)."""
+    # imported here, not with the grid: sparseact._validation needs numpy
+    from sparseact._validation import max_cube_dim
+
+    cap = max_cube_dim(RUN_BYTES_PER_POINT)
+    for i, n in enumerate(block["n_values"]):
+        if n > cap:
+            yield (
+                f"n_values[{i}]",
+                f"n = {n}: the runs stage holds {RUN_BYTES_PER_POINT} bytes per point of the cube, above the memory "
+                f"limit for n > {cap} (sparseact._validation.MEMORY_LIMIT_BYTES)",
+            )

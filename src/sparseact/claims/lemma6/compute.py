@@ -11,6 +11,7 @@ import pandas as pd
 from sparseact import bounds, sensitivity
 from sparseact.claims._failures import with_worst, worst_instance
 from sparseact.claims.lemma6 import CORRECTED_FACTOR
+from sparseact.cube_scan import edge_counts
 from sparseact.networks import SparseReLUNetwork
 
 #: Halfspace families, in the order they are stored (:func:`sparseact.sensitivity.halfspace_family`).
@@ -30,23 +31,6 @@ def generate(point: dict, rng):
     return {"w": np.asarray(ws, dtype=float), "b": np.asarray(bs, dtype=float), "kind": np.asarray(kinds)}
 
 
-def _edge_counts(g, n: int):
-    """``(sum_x x_i g(x), #{x : g(x) != g(x^{(+)i})})`` for each ``i``, by enumerating every edge of the cube.
-
-    ``g`` is a 0/1 table in :func:`sparseact.cube.hypercube` order (row ``j`` has
-    ``x_i = (-1)^{bit i of j}``): in ``g.reshape(-1, 2, 2**i)`` the slice ``[:, 0, :]``
-    has ``x_i = +1`` and ``[:, 1, :]`` its neighbours ``x^{(+)i}``. Each unordered
-    edge is counted once, so the number of ``x`` with ``g(x) != g(x^{(+)i})`` is twice it.
-    """
-    sums, flips = np.empty(n), np.empty(n)
-    for i in range(n):
-        block = g.reshape(-1, 2, 1 << i)
-        plus, minus = block[:, 0, :], block[:, 1, :]
-        sums[i] = int(np.count_nonzero(plus)) - int(np.count_nonzero(minus))
-        flips[i] = 2 * np.count_nonzero(plus != minus)
-    return sums, flips
-
-
 def run(point: dict, data: dict, rng):
     r"""Per halfspace: ``p``, ``AS(g) = (1/4) sum_i Pr[g(x) != g(x^{(+)i})]`` and ``E[g sum_i x_i]``, exactly.
 
@@ -61,10 +45,10 @@ def run(point: dict, data: dict, rng):
         key = w.tobytes()
         if key not in cache:
             net = SparseReLUNetwork([1.0], w[None, :], [0.0])
-            cache = {key: np.concatenate([pre[:, 0] for pre in net.cube_preactivations(1 << 22)])}
+            cache = {key: np.concatenate([pre[:, 0] for pre in net.cube_preactivations()])}
             hoeffding.append(dict(n=n, kind=str(kind), index=j, ratio=hoeffding_ratio(cache[key], w)))
         g = cache[key] <= b
-        sums, flips = _edge_counts(g, n)
+        sums, flips = edge_counts(g)
         p = float(np.count_nonzero(g)) / N
         as_value = float(flips.sum()) / (4.0 * N)
         correlation = float(sums.sum()) / N  # E[g(x) sum_i x_i]

@@ -43,10 +43,10 @@ least ``k^4 W^2 sqrt(2) log 2``, so ``4 k^2 W^2 <= C_49 * expression`` with
 Lemma 9 with an explicit constant.
 
 Grid (``points``): ``exact-n<n>-s<s>`` (every family and every ``k <= s`` of the
-block at that ``(n, s)``; each (family, k) cell draws from its own stream, so a
-cell's networks do not depend on which other cells exist), ``adversarial-n<n>``
-(every ``k`` of the adversarial block), ``neurons`` (the two boundary
-networks for every ``n`` of the exact grid; microseconds of work) and
+block at that ``(n, s)``, for the grid's ``n x s`` and the ``large`` block's further sizes; each
+(family, k) cell draws from its own stream, so a cell's networks do not depend on which other cells
+exist), ``adversarial-n<n>`` (every ``k`` of the adversarial block), ``neurons`` (the two boundary
+networks for every ``n`` of the exact points) and
 ``monte-carlo-n<n>``. Cells are grouped by ``(n, s)`` because a
 workflow job costs about 3 s of start-up, far more than one cell's computation.
 """
@@ -96,20 +96,28 @@ def _cells(n: int, s: int, k_values, families) -> list[tuple[str, int]]:
     ]
 
 
+def exact_sizes(block: dict) -> list[tuple[int, int]]:
+    """The ``(n, s)`` of the exact points: the grid's, then the ``large`` block's (if any) not already in it."""
+    sizes = [(int(n), int(s)) for n in block["n_values"] for s in block["s_values"]]
+    large = block.get("large")
+    if large:
+        sizes += [(int(n), int(s)) for n in large["n_values"] for s in large["s_values"] if (n, s) not in sizes]
+    return sizes
+
+
 def points(block: dict) -> dict[str, dict]:
     grid = {}
-    for n in block["n_values"]:
-        for s in block["s_values"]:
-            ks = [int(k) for k in block["k_values"] if k <= s]
-            if _cells(n, s, ks, block["families"]):
-                grid[f"exact-n{n}-s{s}"] = {
-                    "kind": "exact",
-                    "n": int(n),
-                    "s": int(s),
-                    "k_values": ks,
-                    "families": list(block["families"]),
-                    "instances": int(block["instances"]),
-                }
+    for n, s in exact_sizes(block):
+        ks = [int(k) for k in block["k_values"] if k <= s]
+        if _cells(n, s, ks, block["families"]):
+            grid[f"exact-n{n}-s{s}"] = {
+                "kind": "exact",
+                "n": int(n),
+                "s": int(s),
+                "k_values": ks,
+                "families": list(block["families"]),
+                "instances": int(block["instances"]),
+            }
     adv = block["adversarial"]
     for n in adv["n_values"]:
         grid[f"adversarial-n{n}"] = {
@@ -120,7 +128,7 @@ def points(block: dict) -> dict[str, dict]:
             "restarts": int(adv["restarts"]),
             "iterations": int(adv["iterations"]),
         }
-    grid["neurons"] = {"kind": "neuron", "n_values": [int(n) for n in block["n_values"]]}
+    grid["neurons"] = {"kind": "neuron", "n_values": sorted({n for n, _ in exact_sizes(block)})}
     mc = block["monte_carlo"]
     for n in mc["n_values"]:
         grid[f"monte-carlo-n{n}"] = {

@@ -76,28 +76,22 @@ def assemble(block: dict, tables: dict):
             instances=int(count),
             worst_value=float(worst),
             worst_value_label=label,
-            notes=notes,
             range=describe_range(
                 [dict(q=a, m=b, p=c) for a, b, c in covered],
                 ["q", "m", "p"],
                 f"(q, m, p) in {{{', '.join(f'({a},{b},{c})' for a, b, c in covered)}}}",
             ),
         )
-        if passed is Verdict.PASS:
-            return declared_record(declaration, fill, verdict=Verdict.PASS, **fields)
-        rows = of_measures(failures, MEASURES.get(declaration.id, ())) if len(failures) else failures
-        if not len(rows) or declaration["finding"] is None:
-            fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
-            return declared_record(declaration, fill, verdict=Verdict.INCONCLUSIVE, **fields)
-        failure = certify(json.loads(rows.iloc[0]["data"]))
+
+        def build():
+            rows = of_measures(failures, MEASURES.get(declaration.id, ())) if len(failures) else failures
+            if not len(rows) or declaration["finding"] is None:
+                return None
+            failure = certify(json.loads(rows.iloc[0]["data"]))
+            return failure["certificate"], failure["counterexample"]
+
         return declared_record(
-            declaration,
-            fill,
-            verdict=Verdict.FAIL,
-            finding=declaration["finding"],
-            counterexample=failure["counterexample"],
-            certificate=failure["certificate"],
-            **fields,
+            declaration, fill, **fields, **cert.fail_fields(passed, declaration["finding"], build, notes)
         )
 
     records = []

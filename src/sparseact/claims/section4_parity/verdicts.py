@@ -58,10 +58,13 @@ def assemble(block: dict, tables: dict):
     grid = f"m in {ms}, every non-empty S, every y in {{-1,1}}^m"
 
     def failure_of(check_id):
-        """The certificate of the first (smallest m, then the order of the run) recorded instance of the check's
-        measures, or None."""
+        """The certificate and counterexample of the first (smallest m, then the order of the run) recorded instance
+        of the check's measures, or None."""
         rows = of_measures(failures, MEASURES.get(check_id, ())) if len(failures) else failures
-        return certify(json.loads(rows.iloc[0]["data"])) if len(rows) else None
+        if not len(rows):
+            return None
+        failure = certify(json.loads(rows.iloc[0]["data"]))
+        return failure["certificate"], failure["counterexample"]
 
     exhaustive_range = describe_range(
         [{"m": m, "n": m * m} for m in ms], ["m", "n"], "every non-empty S of [m], every y in {-1,1}^m"
@@ -79,24 +82,11 @@ def assemble(block: dict, tables: dict):
             instances=int(instances),
             worst_value=float(worst),
             worst_value_label=label,
-            notes=notes,
             range=covered or exhaustive_range,
         )
-        if passed is Verdict.PASS:
-            return declared_record(declaration, fill, verdict=Verdict.PASS, **fields)
-        failure = failure_of(declaration.id) if declaration["finding"] is not None else None
-        if failure is None:
-            fields["notes"] = (notes + " " if notes else "") + "[no certificate recorded: INCONCLUSIVE]"
-            return declared_record(declaration, fill, verdict=Verdict.INCONCLUSIVE, **fields)
-        return declared_record(
-            declaration,
-            fill,
-            verdict=Verdict.FAIL,
-            finding=declaration["finding"],
-            counterexample=failure["counterexample"],
-            certificate=failure["certificate"],
-            **fields,
-        )
+        finding = declaration["finding"]
+        build = (lambda: failure_of(declaration.id)) if finding is not None else (lambda: None)
+        return declared_record(declaration, fill, **fields, **cert.fail_fields(passed, finding, build, notes))
 
     def exact(part, column):
         worst = float(part[column].max())

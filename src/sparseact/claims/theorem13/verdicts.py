@@ -17,7 +17,7 @@ from sparseact.claims._checks import declared_checks
 from sparseact.claims.theorem13.compute import OVERSAMPLING
 from sparseact.combinatorics import monomial_count
 from sparseact.paper import paper_ref
-from sparseact.verify.certificates import certificate, certificate_if_violated, formula, quantity, violated
+from sparseact.verify.certificates import certificate, certificate_if_violated, fail_fields, formula, quantity, violated
 from sparseact.verify.records import CheckRecord, ClaimReport, declared_record
 from sparseact.verify.verdicts import (
     ATOL,
@@ -149,25 +149,16 @@ def assemble(block: dict, tables: dict):
     )
     fill = {"grid": grid, "evaluations": evaluations}
 
-    def exact_record(declaration, worst, label, verdict, failure_col, build, notes=""):
-        fields = dict(worst_value=float(worst), worst_value_label=label, notes=notes, **common)
-        if verdict is Verdict.PASS:
-            return declared_record(declaration, fill, verdict=Verdict.PASS, **fields)
-        failed = [found for _, row in junta.iterrows() if (found := build(row)) is not None]
-        if not failed:
-            first = junta[junta[failure_col] != ""] if failure_col else junta.iloc[0:0]
-            where = first[failure_col].iloc[0] if len(first) else ""
-            fields["notes"] = (notes + " " if notes else "") + f"[no certificate recorded: INCONCLUSIVE] {where}"
-            return declared_record(declaration, fill, verdict=Verdict.INCONCLUSIVE, **fields)
-        counterexample, cert = failed[0]
+    def exact_record(declaration, worst, label, verdict, build, notes=""):
+        fields = dict(worst_value=float(worst), worst_value_label=label, **common)
+
+        def first_certified():
+            failed = (found for _, row in junta.iterrows() if (found := build(row)) is not None)
+            counterexample_certificate = next(failed, None)
+            return counterexample_certificate and counterexample_certificate[::-1]
+
         return declared_record(
-            declaration,
-            fill,
-            verdict=Verdict.FAIL,
-            finding=declaration["finding"],
-            counterexample=counterexample,
-            certificate=cert,
-            **fields,
+            declaration, fill, **fields, **fail_fields(verdict, declaration["finding"], first_certified, notes)
         )
 
     err = float(junta["max_abs_error"].max())
@@ -177,7 +168,6 @@ def assemble(block: dict, tables: dict):
             err,
             "max |h - f|",
             verdict_equal([err], [0.0])[0],
-            "failure_computes",
             recorded("computes", computes_certificate),
             "f is read from its truth table by index arithmetic, independently of the network",
         )
@@ -190,7 +180,6 @@ def assemble(block: dict, tables: dict):
             ind,
             "max |sigma(<w_j,x> - p + 1) - indicator|",
             verdict_all([verdict_equal([ind], [0.0])[0], verdict_at_most(bad, 0)]),
-            "failure_indicator",
             recorded("indicator", indicator_certificate),
             f"neurons whose w_j is not a sign pattern on the variables: {bad}",
         )
@@ -203,7 +192,6 @@ def assemble(block: dict, tables: dict):
             max_active,
             "max active neurons",
             verdict_all([verdict_at_most(max_active, 1), verdict_at_most(0 if size_ok else 1, 0)]),
-            "failure_sparsity",
             recorded("sparsity", sparsity_certificate),
             f"fewest active neurons on any input: {min_active} (exactly one neuron fires when this is 1)"
             + ("" if size_ok else "; some network does not have s neurons"),
@@ -220,7 +208,6 @@ def assemble(block: dict, tables: dict):
         worst,
         "max of W/sqrt(p), B/p, W/sqrt(log2 s), B/log2 s",
         scale_verdict,
-        None,
         scale_certificate,
         f"max W/sqrt(p) = {w_proof:.4g}, max B/p = {b_proof:.4g} (the bias is p - 1), max W/sqrt(log2 s) = "
         f"{w_thm:.4g}, max B/log2 s = {b_thm:.4g}",
