@@ -199,3 +199,12 @@ def test_breakable_render_text_renders_pieces_with_break_opportunities():
     out = render_text(r"so $a = \frac{1}{2} \le b$ holds", breakable=True)
     assert out.count("<math") == 3 and out.count("<wbr>") == 2
     assert render_text(r"$a = b$") == tex_to_mathml("a = b")  # the default renders one formula whole
+
+
+def test_a_long_formula_scrolls_in_its_own_box_on_a_narrow_screen():
+    import re
+
+    from sparseact.publish.mathtext import MATH_CSS
+
+    narrow = re.search(r"@media \(max-width: (\d+)px\) \{ math \{([^}]*)\} \}", MATH_CSS)
+    assert narrow and int(narrow.group(1)) >= 390 and "overflow-x: auto" in narrow.group(2)

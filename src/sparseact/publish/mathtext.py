@@ -75,9 +75,11 @@ _MATHVARIANT = re.compile(r'mathvariant="(?!normal")([^"]*)"')
 
 #: The pages' style for :func:`tex_to_mathml`'s MathML: the serif math font reads small beside the sans-serif text,
 #: and a radical's bar must clear its radicand (sitting on an ``n`` it reads as a ``pi``).
+#: On a narrow screen a long formula scrolls inside its own box instead of the page scrolling sideways.
 MATH_CSS = """
 math { font-size: 1.12em; }
 msqrt > mrow { padding-top: 0.2em; }
+@media (max-width: 600px) { math { max-width: 100%; overflow-x: auto; } }
 """
 
 
