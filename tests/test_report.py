@@ -109,6 +109,9 @@ def test_claim_header_states_statuses_verdicts_and_navigation(result_tables):
     assert header.index("verification report") < header.index(PAPER_PDF) < header.index('class="statements"')
     assert "fails as stated (statement-error)" in header and "PASS</span> 2" in header
     assert 'href="../report/certificates/x/a-printed.html"' in header  # the certificate's page
+    # the argument leads: the refuting certificate is named before the chain and the statements table
+    argument = header.index('<p class="argument">')
+    assert argument < header.index('class="statements"') and "Refuted by <a " in header[argument:]
 
 
 def test_paper_order_lists_every_claim():
