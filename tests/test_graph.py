@@ -61,6 +61,12 @@ def test_every_node_of_the_graph_page_opens_its_row_on_the_report(result_tables)
     # a switch scales the whole graph into the window (an overview at 800 px), without a script
     assert 'id="graph-fit"' in page and '<label for="graph-fit">' in page and "<script" not in page
     assert ".graph-fit:checked ~ .graph-box svg.argument-graph" in page
+    # the report's first screen names the paper's authors, and its navigation leads to what is open
+    from sparseact.publish.links import PAPER_AUTHORS
+
+    report = index.read_text()
+    assert report.index(PAPER_AUTHORS) < report.index("<nav>") < report.index('href="#open">Open</a>')
+    assert 'id="open"' in report
 
 
 def test_report_anchors_every_statement_fact_erratum_and_check(result_tables):
