@@ -45,7 +45,13 @@ from sparseact.publish.findings import Results, ids, load_results, short_ref, ti
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
 from sparseact.publish.mathtext import split_math
-from sparseact.publish.statements import CONJECTURED, degenerate_corners, hypothesis_named, verified_clause
+from sparseact.publish.statements import (
+    CONJECTURED,
+    CONSEQUENCES,
+    degenerate_corners,
+    hypothesis_named,
+    verified_clause,
+)
 from sparseact.runtime.outputs import SNAKEMAKE_FILES
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
@@ -210,8 +216,18 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
             text = f"{name} is open"
         else:
             corner = degenerate_corners(entries.get(row["statement_id"], {}), ids(statement["checks"]), out_of_range)
+            proved_form = (entries.get(row["statement_id"], {}).get("correction") or {}).get("verified_by", ())
+            proved_form = bool(proved_form) and all(
+                premise_kind(p) != "statement" or table.loc[p, "status"] == "proved" for p in proved_form
+            )
             text = (
-                f"{name} holds on every instance enumerated ({tex_text(statement['range'])}), with no proof of it "
+                (
+                    f"{name} is proved for every parameter in the form "
+                    f"{tex_text(entries[row['statement_id']]['correction']['text'].rstrip('.'))}; as printed it "
+                    if proved_form
+                    else f"{name} "
+                )
+                + f"holds on every instance enumerated ({tex_text(statement['range'])}), with no proof of it "
                 "as printed"
                 + (f"; as printed it fails in a degenerate corner ({tex_text(', '.join(corner))})" if corner else "")
             )
@@ -259,10 +275,26 @@ def _erratum(row: pd.Series, repository_url: str, proofs: list[str] = (), famili
             rf"Proof (\texttt{{{tex_text(family['id'])}}}): {tex_text(_sentence(family['argument']['text']))}"
             for family in families
         ),
-        rf"\item[Class.] {tex_text(row['class'])}.",
+        rf"\item[Consequence.] {tex_text(_sentence(consequence_text(row)))}",
         r"\end{description}",
         "",
     ]
+
+
+def consequence_text(row: pd.Series) -> str:
+    """An erratum's derived consequence in words (``errata.csv``'s ``consequence`` and ``consequence_detail``)."""
+    text = CONSEQUENCES[row["consequence"]].capitalize()
+    return text + (f" ({row['consequence_detail']})" if row.get("consequence_detail") else "")
+
+
+def consequence_counts(errata: pd.DataFrame) -> str:
+    """Which errata have each consequence, most serious first."""
+    parts = []
+    for level, words in CONSEQUENCES.items():
+        numbers = [int(n) for n, c in zip(errata["number"], errata["consequence"], strict=True) if c == level]
+        if numbers:
+            parts.append(f"{words} in {cite(numbers)}")
+    return "; ".join(parts)
 
 
 def _sharper(row: pd.Series) -> list[str]:
@@ -351,7 +383,8 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         f"In all, of the {len(printed)} statements of the paper we track, {int(counts.get('proved', 0))} are "
         f"proved, {int(counts.get('holds-on-range', 0))} hold on the range enumerated, "
         f"{int(counts.get('fails-as-stated', 0))} fail as printed and {int(counts.get('open', 0))} are open; "
-        f"the failures come from {len(errata)} root causes (the errata below), and {verified_clause(errata)}.",
+        f"the failures come from {len(errata)} root causes (the errata below), and {verified_clause(errata)}. "
+        f"By consequence: {consequence_counts(errata)}.",
         "",
         r"\section{Errata}",
         "The errata are grouped by class, the most severe first, and in the paper's order within a class. "
