@@ -105,7 +105,7 @@ ERRATA_COLUMNS = [
 CONSEQUENCES = {
     "result-false": "a printed result is false",
     "proof-gap": "a printed proof does not prove its result",
-    "step": "a step is wrong; the result follows with changed constants",
+    "step": "a step is wrong but the result follows with changed constants",
     "typo": "notation or typo",
     "conjecture-remark": "a remark on a conjecture, not an erratum of a result",
 }
@@ -618,7 +618,10 @@ def errata_by_cause(
         for carried in cause.get("carried_by", ()):
             if entries.get(carried, {}).get("kind") != "derived":
                 raise ValueError(f"erratum {cause['id']}: carried_by {carried!r} names no derived statement")
-        printed = entries[cause["printed"]]["statement"] if cause["printed"] in entries else cause["printed"]
+        # a verbatim excerpt of the paper where the erratum gives one (tests/test_erratum_quotes.py), else the statement
+        printed = cause.get("quote") or (
+            entries[cause["printed"]]["statement"] if cause["printed"] in entries else cause["printed"]
+        )
         if " ".join(cause["correction"].split()) == " ".join(printed.split()):
             raise ValueError(f"erratum {cause['id']}: the correction repeats the printed text")
         verifier = rows_by_id.get(cause["verified_by"])
