@@ -139,15 +139,20 @@ def _join(names: list[str]) -> str:
 
 def numbered_errata(results: Results) -> pd.DataFrame:
     """``errata.csv`` in the note's order, with ``number`` (1, 2, ...) and ``where`` (the paper references of its
-    statements): by class, most severe first, then in paper order."""
+    statements): by consequence, most serious first, then by class, then in paper order."""
     refs = dict(zip(results.statements["statement_id"], results.statements["paper_ref"], strict=True))
     rank = {finding: position for position, finding in enumerate(FINDING_DEFINITIONS)}
     frame = results.errata.assign(
         where=results.errata["statements"].map(lambda cell: [refs[s] for s in ids(cell)]),
         _rank=results.errata["class"].map(lambda c: rank.get(c, len(rank))),
     )
-    frame = frame.assign(_position=frame["where"].map(lambda refs_: min(map(paper_position, refs_))))
-    frame = frame.sort_values(["_rank", "_position", "erratum_id"], kind="stable").drop(columns=["_rank", "_position"])
+    frame = frame.assign(
+        _position=frame["where"].map(lambda refs_: min(map(paper_position, refs_))),
+        _weight=frame["consequence"].map(list(CONSEQUENCES).index),
+    )
+    frame = frame.sort_values(["_weight", "_rank", "_position", "erratum_id"], kind="stable").drop(
+        columns=["_weight", "_rank", "_position"]
+    )
     return frame.reset_index(drop=True).assign(number=lambda f: range(1, len(f) + 1))
 
 
@@ -275,7 +280,7 @@ def _erratum(row: pd.Series, repository_url: str, proofs: list[str] = (), famili
             rf"Proof (\texttt{{{tex_text(family['id'])}}}): {tex_text(_sentence(family['argument']['text']))}"
             for family in families
         ),
-        rf"\item[Consequence.] {tex_text(_sentence(consequence_text(row)))}",
+        rf"\item[Consequence.] {tex_text(_sentence(consequence_text(row)))} Class: {tex_text(row['class'])}.",
         r"\end{description}",
         "",
     ]
@@ -387,7 +392,8 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         f"By consequence: {consequence_counts(errata)}.",
         "",
         r"\section{Errata}",
-        "The errata are grouped by class, the most severe first, and in the paper's order within a class. "
+        "The errata are grouped by what they do to the paper, the most serious first, then by class, and in the "
+        "paper's order within a class. "
         "Each gives where the error is, the printed text, the corrected text, why the printed text fails with "
         "the violation its certificate establishes, and a link to the certificate.",
         "",
@@ -402,14 +408,10 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         ]
         for cause in paper_errata()
     }
-    for finding_class, definition in FINDING_DEFINITIONS.items():
-        group = errata[errata["class"] == finding_class]
+    for level, words in CONSEQUENCES.items():
+        group = errata[errata["consequence"] == level]
         if len(group):
-            lines += [
-                rf"\subsection{{{tex_text(finding_class.replace('-', ' ').capitalize())} ({len(group)})}}",
-                rf"\emph{{{tex_text(_sentence(definition.capitalize()))}}}",
-                "",
-            ]
+            lines += [rf"\subsection{{{tex_text(words.capitalize())} ({len(group)})}}", ""]
             for _, row in group.iterrows():
                 lines += _erratum(
                     row,
