@@ -201,3 +201,12 @@ def test_the_committed_pdf_carries_every_erratum_certificate_attached():
     errata = pd.read_csv(ROOT / "results" / "errata.csv", dtype=str, keep_default_na=False)
     named = {path for cell in errata["certificates"] for path in filter(None, cell.split("; "))}
     assert attached == {(ROOT / "results" / path).read_bytes() for path in named}
+
+
+def test_the_summary_opens_with_the_substantive_errata(result_tables):
+    tex = erratum_tex(load_results(result_tables))
+    summary = tex[tex.index(r"\section{Summary}") :]
+    assert summary.index("The substantive problems: Erratum 1 (Theorem 1): a printed result is false.") < summary.index(
+        "Theorem 1 fails as printed"
+    )
+    assert "Erratum 2 (" not in summary[: summary.index("Theorem 1 fails as printed")]

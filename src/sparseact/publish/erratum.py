@@ -292,6 +292,18 @@ def consequence_text(row: pd.Series) -> str:
     return text + (f" ({row['consequence_detail']})" if row.get("consequence_detail") else "")
 
 
+def substantive_sentence(errata: pd.DataFrame) -> str:
+    """The errata that change a result or leave a printed proof without its result, one clause each, first."""
+    serious = errata[errata["consequence"].isin(["result-false", "proof-gap"])]
+    clauses = [
+        f"Erratum {row['number']} ({tex_text(', '.join(dict.fromkeys(map(short_ref, row['where']))))}): "
+        + tex_text(CONSEQUENCES[row["consequence"]])
+        + (f" ({tex_text(row['consequence_detail'])})" if row["consequence"] == "proof-gap" else "")
+        for _, row in serious.iterrows()
+    ]
+    return ("The substantive problems: " + "; ".join(clauses) + ".") if clauses else ""
+
+
 def consequence_counts(errata: pd.DataFrame) -> str:
     """Which errata have each consequence, most serious first."""
     parts = []
@@ -384,6 +396,8 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         + r". What the corrections rest on is printed by \texttt{sparseact explain} for every statement.",
         "",
         r"\section{Summary}",
+        substantive_sentence(errata),
+        "",
         summary_paragraph(results, errata),
         f"In all, of the {len(printed)} statements of the paper we track, {int(counts.get('proved', 0))} are "
         f"proved, {int(counts.get('holds-on-range', 0))} hold on the range enumerated, "
