@@ -278,6 +278,8 @@ def result_tables(tmp_path) -> Path:
                 verified="PASS",
                 statements="thm1",
                 certificates="certificates/x/a-printed.json",
+                consequence="result-false",
+                consequence_detail="Theorem 1",
             ),
             dict(
                 erratum_id="x-b",
@@ -291,6 +293,8 @@ def result_tables(tmp_path) -> Path:
                 verified="",
                 statements="eq4",
                 certificates="",
+                consequence="typo",
+                consequence_detail="",
             ),
         ],
     )

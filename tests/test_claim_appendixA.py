@@ -70,7 +70,7 @@ def test_every_statement_and_check_id(report):
 
 def test_printed_fail_is_all_ones_with_a_certificate(records):
     record = records["sparse-sqrt-q-printed"]
-    assert record.finding == "statement-error" and "all-ones" in record.counterexample
+    assert record.finding == "typo" and "all-ones" in record.counterexample
     certificate = record.certificate
     assert certificate["relation"] == "<=" and certificate["lhs"]["quantity"] == "active_count"
     # b = 3, q = 8: 2 sqrt(8) < ||1||_1 = 8 < 4 sqrt(8), so x and its b = 3 neighbours fire
@@ -97,7 +97,7 @@ def test_split_rows_fire_half_the_neurons_on_every_input(b, q, c):
 def test_whp_printed_fail_is_certified_at_the_largest_s(records):
     record = records["whp-printed-split"]
     certificate = record.certificate
-    assert record.statement_id == "appendixA-whp" and record.finding == "statement-error"
+    assert record.statement_id == "appendixA-whp" and record.finding == "typo"
     assert certificate["relation"] == ">=" and certificate["lhs"]["quantity"] == "sparse_probability"
     assert (certificate["lhs_value"], certificate["rhs_value"]) == (0.0, 1 - 1 / 16)  # b = 4, s = 16
     outcome = verify_certificate(certificate_document(record))
@@ -244,7 +244,7 @@ def test_verdicts_and_ranges_do_not_depend_on_the_seed(seed, tmp_path, monkeypat
 def test_computes_as_printed_fails_with_a_certificate(records):
     """Arbitrary rows (as printed): F differs from sigma(<w_x, y>); the certificate recomputes both sides."""
     record = records["computes-printed"]
-    assert record.finding == "statement-error" and record.statement_id == "appendixA-computes"
+    assert record.finding == "typo" and record.statement_id == "appendixA-computes"
     assert verify_certificate(certificate_document(record)).confirmed
 
 

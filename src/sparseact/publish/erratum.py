@@ -49,7 +49,13 @@ from sparseact.publish.findings import Results, ids, load_results, short_ref, ti
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
 from sparseact.publish.mathtext import split_math
-from sparseact.publish.statements import CONJECTURED, degenerate_corners, hypothesis_named, verified_clause
+from sparseact.publish.statements import (
+    CONJECTURED,
+    CONSEQUENCES,
+    degenerate_corners,
+    hypothesis_named,
+    verified_clause,
+)
 from sparseact.runtime.outputs import SNAKEMAKE_FILES
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
@@ -149,15 +155,20 @@ def _join(names: list[str]) -> str:
 
 def numbered_errata(results: Results) -> pd.DataFrame:
     """``errata.csv`` in the note's order, with ``number`` (1, 2, ...) and ``where`` (the paper references of its
-    statements): by class, most severe first, then in paper order."""
+    statements): by consequence, most serious first, then by class, then in paper order."""
     refs = dict(zip(results.statements["statement_id"], results.statements["paper_ref"], strict=True))
     rank = {finding: position for position, finding in enumerate(FINDING_DEFINITIONS)}
     frame = results.errata.assign(
         where=results.errata["statements"].map(lambda cell: [refs[s] for s in ids(cell)]),
         _rank=results.errata["class"].map(lambda c: rank.get(c, len(rank))),
     )
-    frame = frame.assign(_position=frame["where"].map(lambda refs_: min(map(paper_position, refs_))))
-    frame = frame.sort_values(["_rank", "_position", "erratum_id"], kind="stable").drop(columns=["_rank", "_position"])
+    frame = frame.assign(
+        _position=frame["where"].map(lambda refs_: min(map(paper_position, refs_))),
+        _weight=frame["consequence"].map(list(CONSEQUENCES).index),
+    )
+    frame = frame.sort_values(["_weight", "_rank", "_position", "erratum_id"], kind="stable").drop(
+        columns=["_weight", "_rank", "_position"]
+    )
     return frame.reset_index(drop=True).assign(number=lambda f: range(1, len(f) + 1))
 
 
@@ -226,8 +237,18 @@ def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
             text = f"{name} is open"
         else:
             corner = degenerate_corners(entries.get(row["statement_id"], {}), ids(statement["checks"]), out_of_range)
+            proved_form = (entries.get(row["statement_id"], {}).get("correction") or {}).get("verified_by", ())
+            proved_form = bool(proved_form) and all(
+                premise_kind(p) != "statement" or table.loc[p, "status"] == "proved" for p in proved_form
+            )
             text = (
-                f"{name} holds on every instance enumerated ({tex_text(statement['range'])}), with no proof of it "
+                (
+                    f"{name} is proved for every parameter in the form "
+                    f"{tex_text(entries[row['statement_id']]['correction']['text'].rstrip('.'))}; as printed it "
+                    if proved_form
+                    else f"{name} "
+                )
+                + f"holds on every instance enumerated ({tex_text(statement['range'])}), with no proof of it "
                 "as printed"
                 + (f"; as printed it fails in a degenerate corner ({tex_text(', '.join(corner))})" if corner else "")
             )
@@ -275,10 +296,38 @@ def _erratum(row: pd.Series, repository_url: str, proofs: list[str] = (), famili
             rf"Proof (\texttt{{{tex_text(family['id'])}}}): {tex_text(_sentence(family['argument']['text']))}"
             for family in families
         ),
-        rf"\item[Class.] {tex_text(row['class'])}.",
+        rf"\item[Consequence.] {tex_text(_sentence(consequence_text(row)))} Class: {tex_text(row['class'])}.",
         r"\end{description}",
         "",
     ]
+
+
+def consequence_text(row: pd.Series) -> str:
+    """An erratum's derived consequence in words (``errata.csv``'s ``consequence`` and ``consequence_detail``)."""
+    text = CONSEQUENCES[row["consequence"]].capitalize()
+    return text + (f" ({row['consequence_detail']})" if row.get("consequence_detail") else "")
+
+
+def substantive_sentence(errata: pd.DataFrame) -> str:
+    """The errata that change a result or leave a printed proof without its result, one clause each, first."""
+    serious = errata[errata["consequence"].isin(["result-false", "proof-gap"])]
+    clauses = [
+        f"Erratum {row['number']} ({tex_text(', '.join(dict.fromkeys(map(short_ref, row['where']))))}): "
+        + tex_text(CONSEQUENCES[row["consequence"]])
+        + (f" ({tex_text(row['consequence_detail'])})" if row["consequence"] == "proof-gap" else "")
+        for _, row in serious.iterrows()
+    ]
+    return ("The substantive problems: " + "; ".join(clauses) + ".") if clauses else ""
+
+
+def consequence_counts(errata: pd.DataFrame) -> str:
+    """Which errata have each consequence, most serious first."""
+    parts = []
+    for level, words in CONSEQUENCES.items():
+        numbers = [int(n) for n, c in zip(errata["number"], errata["consequence"], strict=True) if c == level]
+        if numbers:
+            parts.append(f"{words} in {cite(numbers)}")
+    return "; ".join(parts)
 
 
 def _sharper(row: pd.Series) -> list[str]:
@@ -363,14 +412,18 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         + r". What the corrections rest on is printed by \texttt{sparseact explain} for every statement.",
         "",
         r"\section{Summary}",
+        substantive_sentence(errata),
+        "",
         summary_paragraph(results, errata),
         f"In all, of the {len(printed)} statements of the paper we track, {int(counts.get('proved', 0))} are "
         f"proved, {int(counts.get('holds-on-range', 0))} hold on the range enumerated, "
         f"{int(counts.get('fails-as-stated', 0))} fail as printed and {int(counts.get('open', 0))} are open; "
-        f"the failures come from {len(errata)} root causes (the errata below), and {verified_clause(errata)}.",
+        f"the failures come from {len(errata)} root causes (the errata below), and {verified_clause(errata)}. "
+        f"By consequence: {consequence_counts(errata)}.",
         "",
         r"\section{Errata}",
-        "The errata are grouped by class, the most severe first, and in the paper's order within a class. "
+        "The errata are grouped by what they do to the paper, the most serious first, then by class, and in the "
+        "paper's order within a class. "
         "Each gives where the error is, the printed text, the corrected text, why the printed text fails with "
         "the violation its certificate establishes, and a link to the certificate.",
         "",
@@ -385,14 +438,10 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         ]
         for cause in paper_errata()
     }
-    for finding_class, definition in FINDING_DEFINITIONS.items():
-        group = errata[errata["class"] == finding_class]
+    for level, words in CONSEQUENCES.items():
+        group = errata[errata["consequence"] == level]
         if len(group):
-            lines += [
-                rf"\subsection{{{tex_text(finding_class.replace('-', ' ').capitalize())} ({len(group)})}}",
-                rf"\emph{{{tex_text(_sentence(definition.capitalize()))}}}",
-                "",
-            ]
+            lines += [rf"\subsection{{{tex_text(words.capitalize())} ({len(group)})}}", ""]
             for _, row in group.iterrows():
                 lines += _erratum(
                     row,

@@ -35,6 +35,7 @@ from sparseact.publish.ledger import certificate_view
 from sparseact.publish.mathtext import markdown_math
 from sparseact.publish.statements import (
     CONJECTURED,
+    CONSEQUENCES,
     STATUS_DEFINITIONS,
     first_sentence,
     short_ref,
@@ -375,6 +376,8 @@ def erratum_markdown(row: pd.Series, certificate_prefix: str) -> list[str]:
         f'<a id="erratum-{row["erratum_id"]}"></a>',
         f"#### {row['location']} — {row['class']}",
         "",
+        f"- **Consequence:** {CONSEQUENCES[row['consequence']]}"
+        + (f" ({row['consequence_detail']})" if row.get("consequence_detail") else ""),
         f"- **Printed:** {markdown_math(row['printed'], in_table=False)}",
         *why,
         f"- **Correction:** {markdown_math(correction, in_table=False)}",

@@ -97,7 +97,18 @@ ERRATA_COLUMNS = [
     "certificates",
     "refuted_by",
     "carried_by",
+    "consequence",
+    "consequence_detail",
 ]
+#: What an erratum does to the paper, most serious first (``errata.csv``'s ``consequence``, derived by
+#: :func:`consequence` from the statements it names, never typed).
+CONSEQUENCES = {
+    "result-false": "a printed result is false",
+    "proof-gap": "a printed proof does not prove its result",
+    "step": "a step is wrong but the result follows with changed constants",
+    "typo": "notation or typo",
+    "conjecture-remark": "a remark on a conjecture, not an erratum of a result",
+}
 #: ``sharper.csv``: the project's proved statements that are sharper than a printed one (``sharper`` in the statement
 #: files), each with the printed statement, its proof and how close an extremal family comes.
 SHARPER_COLUMNS = [
@@ -607,7 +618,10 @@ def errata_by_cause(
         for carried in cause.get("carried_by", ()):
             if entries.get(carried, {}).get("kind") != "derived":
                 raise ValueError(f"erratum {cause['id']}: carried_by {carried!r} names no derived statement")
-        printed = entries[cause["printed"]]["statement"] if cause["printed"] in entries else cause["printed"]
+        # a verbatim excerpt of the paper where the erratum gives one (tests/test_erratum_quotes.py), else the statement
+        printed = cause.get("quote") or (
+            entries[cause["printed"]]["statement"] if cause["printed"] in entries else cause["printed"]
+        )
         if " ".join(cause["correction"].split()) == " ".join(printed.split()):
             raise ValueError(f"erratum {cause['id']}: the correction repeats the printed text")
         verifier = rows_by_id.get(cause["verified_by"])
@@ -647,6 +661,7 @@ def errata_by_cause(
                 certificates="; ".join(f"certificates/{c}.json" for c in cause["checks"]),
                 refuted_by=cause.get("refuted_by", ""),
                 carried_by="; ".join(cause.get("carried_by", ())),
+                **dict(zip(("consequence", "consequence_detail"), consequence(worst, named, entries), strict=True)),
             )
         )
     unclaimed = sorted(failing - set(claimed))
@@ -667,6 +682,38 @@ CONJECTURED = "conjecture (open)"
 #: How ``errata.csv``'s ``verified`` begins for a correction whose check PASSes and which also restates an open
 #: conjecture (``restates`` in ``errata.yaml``): verified apart from the conjecture, which is named after it.
 RESTATES = "PASS; restates "
+
+
+def consequence(finding: str, named: Sequence[str], entries: Mapping[str, Mapping]) -> tuple[str, str]:
+    """What an erratum of class ``finding`` naming the paper's statements ``named`` does to the paper (a key of
+    :data:`CONSEQUENCES`), and for a proof that no longer proves its result, which result and what proves it now.
+
+    Derived from the graph: every named statement a conjecture -> a remark; class ``typo`` -> a typo; a named
+    statement that is a result (no ``proof_of``) -> that result is false; otherwise the named statements are steps
+    of printed proofs: the proof does not prove its result when a step's correction is verified only by a statement
+    sharper than that result (a new argument for the result, not the printed one repaired), else the step is wrong
+    and the printed proof goes through with the corrected step (changed constants).
+    """
+    named_entries = [entries[s] for s in named]
+    if all(e["kind"] == "conjecture" for e in named_entries):
+        return "conjecture-remark", ""
+    if finding == "typo":
+        return "typo", ""
+    results = [e for e in named_entries if not e.get("proof_of")]
+    if results:
+        return "result-false", "; ".join(dict.fromkeys(short_ref(e["paper_ref"]) for e in results))
+    routes = {
+        (e["proof_of"], premise)
+        for e in named_entries
+        for premise in (e.get("correction") or {}).get("verified_by", ())
+        if entries.get(premise, {}).get("sharper", {}).get("than") == e["proof_of"]
+    }
+    if routes:
+        return "proof-gap", "; ".join(
+            f"{short_ref(entries[result]['paper_ref'])} survives by {entries[route]['paper_ref']}"
+            for result, route in sorted(routes)
+        )
+    return "step", ""
 
 
 def verified_clause(errata: pd.DataFrame) -> str:

@@ -153,7 +153,7 @@ PINS: dict[str, Pin] = {
         {
             "statement": "with Gamma = sqrt(q), F is 1-sparsely activated for all inputs (w_alpha arbitrary)",
             "paper_ref": "Appendix A",
-            "finding": "statement-error",
+            "finding": "typo",
             "lhs_label": "#{alpha : <w_alpha, y> + Gamma(<x, alpha> - b) > 0}",
             "rhs_label": "1 (1-sparse for all inputs)",
             "expr": {
@@ -191,7 +191,7 @@ PINS: dict[str, Pin] = {
         {
             "statement": "with Gamma = Theta(sqrt(log s)) and w_alpha arbitrary (as printed), F is 1-sparse with probability 1 - 1/poly(s)",
             "paper_ref": "Appendix A (with Remark 11)",
-            "finding": "statement-error",
+            "finding": "typo",
             "lhs_label": "Pr_(x,y)[F is 1-sparse]",
             "rhs_label": "1 - 1/P(s) with P(s) = s",
             "expr": {
@@ -214,7 +214,7 @@ PINS: dict[str, Pin] = {
         {
             "statement": "F(x, y) = sigma(<w_x, y>) on all inputs (Gamma = sqrt(q), w_x arbitrary, as printed)",
             "paper_ref": "Appendix A",
-            "finding": "statement-error",
+            "finding": "typo",
             "lhs_label": "F(x, y)",
             "rhs_label": "sigma(<w_x, y>)",
             "expr": {

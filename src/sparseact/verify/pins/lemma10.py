@@ -183,7 +183,7 @@ PINS: dict[str, Pin] = {
         {
             "statement": "NS_rho(h) = E[(h(x)-h(y))^2] = (1/r) E (sum_b E_v (H_z(v) - H_z(v^b))^2) = (1/r) E[AS(H_z)]",
             "paper_ref": "Appendix B, eq. (17)",
-            "finding": "proof-slip",
+            "finding": "typo",
             "lhs_label": "NS_rho(h)",
             "rhs_label": "E[(h(x) - h(y))^2], y ~ N_rho(x)",
             "expr": {

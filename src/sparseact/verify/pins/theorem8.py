@@ -419,7 +419,7 @@ PINS: dict[str, Pin] = {
         {
             "statement": "run time and sample complexity O(n^d log(1/delta)/eps) with d as printed, at every scale of the class",
             "paper_ref": "Theorem 8 (proof, last line)",
-            "finding": "proof-slip",
+            "finding": "typo",
             "lhs_label": "samples any learner needs (targets h = lam and h = -lam: with no sample nothing tells them apart)",
             "rhs_label": "the last line's count C n^d log(1/delta)/eps at the printed degree d",
             "expr": {

@@ -1,0 +1,56 @@
+"""Every erratum's ``quote`` (the note's "Printed" field) is a verbatim excerpt of the paper's text: with the
+editorial insertions in [brackets] removed, each remaining piece occurs in the paper, whitespace normalised only."""
+
+from pathlib import Path
+
+import pytest
+
+from sparseact.paper import errata
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Where the paper's text is: beside the checkout in CI (../shared/paper), one level further up in a worktree.
+PAPER_DIRS = (ROOT.parent / "shared" / "paper", ROOT.parent.parent / "shared" / "paper")
+
+
+def _paper() -> str:
+    for folder in PAPER_DIRS:
+        texts = sorted(folder.glob("*.md")) if folder.is_dir() else []
+        texts = [t for t in texts if t.name.lower() != "readme.md"]
+        if texts:
+            return " ".join(" ".join(t.read_text(encoding="utf-8").split()) for t in texts)
+    pytest.skip(f"the paper's text is in none of {', '.join(map(str, PAPER_DIRS))}")
+
+
+def pieces(quote: str) -> list[str]:
+    """The verbatim pieces of ``quote``: the text between editorial insertions (a ``[...]`` opened in prose, not a
+    bracket inside ``$...$`` math such as ``[m]``), whitespace normalised."""
+    parts, current, math, editorial = [], [], False, False
+    for ch in quote:
+        if ch == "$":
+            math = not math
+        if not math and not editorial and ch == "[":
+            parts.append("".join(current))
+            current, editorial = [], True
+        elif not math and editorial and ch == "]":
+            editorial = False
+        elif not editorial:
+            current.append(ch)
+    parts.append("".join(current))
+    return [p for p in (" ".join(part.split()) for part in parts) if p.strip(" ,;.")]
+
+
+def test_pieces_drop_editorial_insertions():
+    assert pieces("[There is] a map $f$ [for every $n$] here") == ["a map $f$", "here"]
+    assert pieces("for $S \\subseteq [m]$ [sic]") == ["for $S \\subseteq [m]$"]
+
+
+@pytest.mark.parametrize("cause", [c for c in errata() if c.get("quote")], ids=lambda c: c["id"])
+def test_quote_is_verbatim(cause):
+    paper = _paper()
+    missing = [piece for piece in pieces(cause["quote"]) if piece not in paper]
+    assert not missing, f"{cause['id']}: not in the paper: {missing}"
+
+
+def test_a_paraphrase_is_caught():
+    paper = _paper()
+    assert any(piece not in paper for piece in pieces("we show that parities can be computed with norm O(k)"))
