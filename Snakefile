@@ -59,11 +59,27 @@ include: "workflow/rules/report.smk"
 # (sparseact.runtime.scheduling says how); cluster runs and limits set by the user keep theirs.
 # A run forks its jobs from a warm job server (config key job_server; sparseact.runtime.jobserver), ended with the
 # run: a local run's jobs and a cluster run's local rules (the server declines the cluster's jobs); a job that finds
-# none runs in its own process.
+# none runs in its own process. The server imports once what the jobs import of the library (JOB_MODULES).
+JOB_MODULES = [
+    "sparseact.cli",
+    "sparseact.runtime.notebooks",
+    "sparseact.publish.display",
+    "sparseact.publish.erratum",
+    "sparseact.publish.ledger",
+    "sparseact.publish.plotting",
+    "sparseact.publish.report",
+    *(
+        f"sparseact.claims.{claim}.{part}"
+        for claim in CLAIMS
+        for part in ("compute", "figures", "verdicts")
+    ),
+]
+
+
 onstart:
     drop_default_local_rate_limit(workflow)
     if config.get("job_server", True):
-        jobserver.start(workflow, in_logs("job-server.log"))
+        jobserver.start(workflow, in_logs("job-server.log"), JOB_MODULES)
 
 
 onsuccess:

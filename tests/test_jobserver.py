@@ -63,7 +63,7 @@ def _server(log: Path, **variables: str):
     env = {**os.environ, **jobserver.ONE_THREAD, **variables, jobclient.ADDRESS_VARIABLE: _socket(folder)}
     with open(log, "w", encoding="utf-8") as handle:
         server = subprocess.Popen(
-            [sys.executable, "-m", "sparseact.runtime.jobserver", folder, str(os.getpid())],
+            [sys.executable, "-m", "sparseact.runtime.jobserver", folder, str(os.getpid()), "sparseact.cli"],
             env=env,
             stdout=handle,
             stderr=subprocess.STDOUT,
@@ -289,7 +289,7 @@ def test_start_serves_no_dry_run_no_job_inside_a_cluster_job_and_no_small_run(tm
         Workflow("DEFAULT", True, 100),
         Workflow("DEFAULT", False, jobserver.MIN_JOBS - 1),
     ):
-        assert not jobserver.start(workflow, str(tmp_path / "server.log"))
+        assert not jobserver.start(workflow, str(tmp_path / "server.log"), [])
         assert jobclient.ADDRESS_VARIABLE not in os.environ
     jobserver.stop()  # nothing to stop
 
@@ -424,3 +424,15 @@ def test_connections_beyond_the_limit_are_closed_and_the_job_runs_itself(served,
         for connection in idle:
             connection.close()
     assert job.returncode == 0 and job.stdout.startswith("usage: sparseact explain") and USAGE_PREFIX not in job.stderr
+
+
+def test_the_server_imports_only_the_modules_its_starter_names(served):
+    """No import of the whole package by name (an upward dependency test_layers cannot see): the server started with
+    ``sparseact.cli`` alone has not imported the publishing layer, which the Snakefile's JOB_MODULES would add."""
+    statement = "import sys; assert 'sparseact.cli' in sys.modules and 'sparseact.publish.report' not in sys.modules"
+    code = f"from sparseact.runtime.jobclient import delegate; print(delegate('timeit', ['-n1', '-r1', {statement!r}]))"
+    assert _wait(
+        lambda: USAGE_PREFIX in _cli(served, "--help").stderr, READY_S
+    )  # serving (earlier tests' children gone)
+    job = subprocess.run([sys.executable, "-c", code], env=served, capture_output=True, text=True, timeout=READY_S)
+    assert job.stdout.splitlines()[-1] == "0" and USAGE_PREFIX in job.stderr, job.stdout + job.stderr

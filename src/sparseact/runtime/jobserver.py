@@ -41,7 +41,6 @@ import importlib
 import json
 import logging
 import os
-import pkgutil
 import resource
 import runpy
 import secrets
@@ -300,17 +299,18 @@ def _warm_notebooks() -> None:
     nbformat.reads(nbformat.writes(nbformat.v4.new_notebook()), as_version=4)
 
 
-def serve(folder: str, parent: int) -> int:
-    """Import the library and :data:`PRELOADED`, then fork a child per job of the run's user until process
-    ``parent`` ends, loading each kernel group as soon as numba's cache holds it (the kernels jobs compile them;
-    :func:`_load_kernels`). ``folder`` is the server's private folder (:func:`start`), removed when it ends."""
+def serve(folder: str, parent: int, modules: list[str]) -> int:
+    """Import :data:`PRELOADED` and the library's ``modules`` (what the jobs import, named by the Snakefile), then fork
+    a child per job of the run's user until process ``parent`` ends, loading each kernel group as soon as numba's
+    cache holds it (the kernels jobs compile them; :func:`_load_kernels`). ``folder`` is the server's private folder
+    (:func:`start`), removed when it ends."""
     try:
-        return _serve(folder, parent)
+        return _serve(folder, parent, modules)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _serve(folder: str, parent: int) -> int:
+def _serve(folder: str, parent: int, modules: list[str]) -> int:
     global _KEY
     with open(os.path.join(folder, KEY_NAME), encoding="ascii") as handle:
         _KEY = handle.read()
@@ -318,9 +318,8 @@ def _serve(folder: str, parent: int) -> int:
         for name in PRELOADED:
             importlib.import_module(name)
     _warm_notebooks()
-    package = importlib.import_module("sparseact")
-    for module in pkgutil.walk_packages(package.__path__, "sparseact."):
-        importlib.import_module(module.name)
+    for name in modules:
+        importlib.import_module(name)
     if not _single_threaded():
         print("sparseact job server: threads started while importing; not serving", file=sys.stderr)
         return 1
@@ -390,13 +389,13 @@ _SERVER: subprocess.Popen | None = None
 _FOLDER: str | None = None
 
 
-def start(workflow, log: str) -> bool:
+def start(workflow, log: str, modules: list[str]) -> bool:
     """Start the job server for a run of ``workflow`` (the Snakefile's, from ``onstart``); whether it started.
 
     A local run's jobs, and a cluster run's jobs that run where Snakemake runs (its ``localrules``; the server
     declines the cluster's jobs, :func:`_declined`). Not for a dry run or a Snakemake that runs inside a cluster job,
-    nor for a run of fewer than :data:`MIN_JOBS` jobs. The server's messages go to ``log``. Jobs that start before it
-    is ready run in their own processes.
+    nor for a run of fewer than :data:`MIN_JOBS` jobs. The server imports the library's ``modules`` (what the jobs
+    import) and writes its messages to ``log``. Jobs that start before it is ready run in their own processes.
     """
     global _SERVER, _FOLDER
     if workflow.exec_mode.name != "DEFAULT" or workflow.dryrun:
@@ -407,9 +406,10 @@ def start(workflow, log: str) -> bool:
     os.makedirs(os.path.dirname(log) or ".", exist_ok=True)
     # the server's environment is the jobs' (it declines any other)
     os.environ[ADDRESS_VARIABLE] = os.path.join(_FOLDER, SOCKET_NAME)
+    command = [shutil.which("python") or sys.executable, "-m", "sparseact.runtime.jobserver", _FOLDER, str(os.getpid())]
     with open(log, "w", encoding="utf-8") as handle:
         _SERVER = subprocess.Popen(
-            [shutil.which("python") or sys.executable, "-m", "sparseact.runtime.jobserver", _FOLDER, str(os.getpid())],
+            [*command, *modules],
             env={**os.environ, **ONE_THREAD},
             stdin=subprocess.DEVNULL,
             stdout=handle,
@@ -447,4 +447,4 @@ def private_folder() -> str:
 
 
 if __name__ == "__main__":
-    raise SystemExit(serve(sys.argv[1], int(sys.argv[2])))
+    raise SystemExit(serve(sys.argv[1], int(sys.argv[2]), sys.argv[3:]))
