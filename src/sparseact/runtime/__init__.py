@@ -22,9 +22,6 @@ jobclient
     The job's side of the job server: a job's own process hands its command to the server and waits.
 usage
     The usage line (CPU seconds, peak memory) a job that ran in the job server leaves in its log.
-slurm_probe
-    The SLURM executor plugin's cluster probe, deferred to runs that use the SLURM executor (every
-    interpreter start installs it, through ``sparseact-slurm-probe.pth``).
 
 Named *runtime*, not *workflow*: the Snakemake rules under ``workflow/`` decide which jobs run; this
 package is what a job (or the rules' start-up) calls while it runs. The package re-exports nothing
