@@ -40,7 +40,7 @@ from test_workflow import (  # noqa: F401 (the session's run and the fixture it 
 
 from sparseact.claims import claim_ids, config_shards
 from sparseact.kernels import KERNEL_GROUPS
-from sparseact.runtime.usage import USAGE_PREFIX
+from sparseact.runtime.accel.usage import USAGE_PREFIX
 
 pytestmark = pytest.mark.workflow
 

@@ -9,13 +9,13 @@ environment variable :data:`ADDRESS_VARIABLE`, which every job inherits. In a cl
 run where Snakemake runs (the workflow's ``localrules``); the cluster's jobs inherit the address too, and the server
 declines them (:func:`_declined`: SLURM sets ``SLURM_JOB_ID`` in a job's environment), so each runs in its own
 process inside its allocation, and on another node the address does not answer at all. A job's command is still
-``python -m sparseact.cli ...``: :func:`sparseact.cli.main` first calls :func:`~sparseact.runtime.jobclient.delegate`
-(the server's client, :mod:`sparseact.runtime.jobclient`), which hands the module, the command line, the working
+``python -m sparseact.cli ...``: :func:`sparseact.cli.main` first calls :func:`~sparseact.runtime.accel.jobclient.delegate`
+(the server's client, :mod:`sparseact.runtime.accel.jobclient`), which hands the module, the command line, the working
 folder, the environment and the job's standard input, output and error (its log) to the server. The server forks
 a child that runs the module as ``__main__`` on that command line, exactly as the job's own process would, and the
 job's process waits for the child's exit status and exits with it.
 
-Only the run that started the server reaches it (:mod:`sparseact.runtime.jobclient` says how: a socket file in a
+Only the run that started the server reaches it (:mod:`sparseact.runtime.accel.jobclient` says how: a socket file in a
 private folder, the peer's user checked before a fork, the run's key checked before a job runs), and the server
 keeps at most :data:`MAX_CHILDREN` children at once.
 
@@ -29,7 +29,7 @@ started it ends (or is killed), and when :func:`stop` asks.
 Snakemake's ``benchmark:`` files time each job's own process: the wall time is the job's, but the CPU time and
 peak memory are the waiting process's. The child therefore reports its own (``getrusage`` of itself and the
 processes it waited for), and the waiting process writes them to the job's standard error as one line
-(:mod:`sparseact.runtime.usage`).
+(:mod:`sparseact.runtime.accel.usage`).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ import threading
 import traceback
 
 from sparseact.kernels import KERNEL_GROUPS, load_compiled_kernels
-from sparseact.runtime.jobclient import (
+from sparseact.runtime.accel.jobclient import (
     ACCEPT_TIMEOUT_S,
     ADDRESS_VARIABLE,
     GO,
@@ -149,13 +149,13 @@ def _declined(environment: dict[str, str]) -> str | None:
 
 
 def _take_job(connection: socket.socket) -> dict:
-    """The request :func:`~sparseact.runtime.jobclient.delegate` sends on ``connection``."""
+    """The request :func:`~sparseact.runtime.accel.jobclient.delegate` sends on ``connection``."""
     return json.loads(_receive_exactly(connection, HEADER.unpack(_receive_exactly(connection, HEADER.size))[0]))
 
 
 def _decline(connection: socket.socket, reason: str) -> None:
     """Take one job from ``connection`` and decline it: the job's own process runs it
-    (:func:`~sparseact.runtime.jobclient.delegate`)."""
+    (:func:`~sparseact.runtime.accel.jobclient.delegate`)."""
     connection.settimeout(ACCEPT_TIMEOUT_S)
     with contextlib.suppress(OSError, ValueError):
         _take_job(connection)
@@ -178,7 +178,7 @@ def _run_child(connection: socket.socket) -> int:
     """In a fresh fork: take one job from ``connection``, run it as its own process would, report its status.
 
     A request without the run's key is dropped unanswered; a job is run only once its process has confirmed, within
-    :data:`~sparseact.runtime.jobclient.ACCEPT_TIMEOUT_S`, that it waits for it (:data:`~sparseact.runtime.jobclient.GO`),
+    :data:`~sparseact.runtime.accel.jobclient.ACCEPT_TIMEOUT_S`, that it waits for it (:data:`~sparseact.runtime.accel.jobclient.GO`),
     so that a job never runs twice."""
     connection.settimeout(ACCEPT_TIMEOUT_S)
     try:
@@ -406,7 +406,13 @@ def start(workflow, log: str, modules: list[str]) -> bool:
     os.makedirs(os.path.dirname(log) or ".", exist_ok=True)
     # the server's environment is the jobs' (it declines any other)
     os.environ[ADDRESS_VARIABLE] = os.path.join(_FOLDER, SOCKET_NAME)
-    command = [shutil.which("python") or sys.executable, "-m", "sparseact.runtime.jobserver", _FOLDER, str(os.getpid())]
+    command = [
+        shutil.which("python") or sys.executable,
+        "-m",
+        "sparseact.runtime.accel.jobserver",
+        _FOLDER,
+        str(os.getpid()),
+    ]
     with open(log, "w", encoding="utf-8") as handle:
         _SERVER = subprocess.Popen(
             [*command, *modules],
