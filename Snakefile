@@ -4,9 +4,9 @@
 from snakemake.utils import min_version
 
 from sparseact.claims import registry
-from sparseact.runtime import jobserver
+from sparseact.runtime.accel import jobserver
 from sparseact.runtime.config import validate_workflow_config
-from sparseact.runtime.scheduling import (
+from sparseact.runtime.accel.scheduling import (
     drop_default_local_rate_limit,
     freeze_loaded_objects,
 )
@@ -14,7 +14,7 @@ from sparseact.runtime.scheduling import (
 min_version("9.0")
 
 # What Snakemake's process has imported (Snakemake, its plugins, the library) stays out of the garbage collector's
-# later passes while it reads the rules and builds the DAG (sparseact.runtime.scheduling says what that saves).
+# later passes while it reads the rules and builds the DAG (sparseact.runtime.accel.scheduling says what that saves).
 freeze_loaded_objects()
 
 
@@ -56,14 +56,30 @@ include: "workflow/rules/report.smk"
 
 
 # Locally, Snakemake's default job-rate limit never binds but its timers keep the scheduler busy
-# (sparseact.runtime.scheduling says how); cluster runs and limits set by the user keep theirs.
-# A run forks its jobs from a warm job server (config key job_server; sparseact.runtime.jobserver), ended with the
+# (sparseact.runtime.accel.scheduling says how); cluster runs and limits set by the user keep theirs.
+# A run forks its jobs from a warm job server (config key job_server; sparseact.runtime.accel.jobserver), ended with the
 # run: a local run's jobs and a cluster run's local rules (the server declines the cluster's jobs); a job that finds
-# none runs in its own process.
+# none runs in its own process. The server imports once what the jobs import of the library (JOB_MODULES).
+JOB_MODULES = [
+    "sparseact.cli",
+    "sparseact.runtime.notebooks",
+    "sparseact.publish.display",
+    "sparseact.publish.erratum",
+    "sparseact.publish.ledger",
+    "sparseact.publish.plotting",
+    "sparseact.publish.report",
+    *(
+        f"sparseact.claims.{claim}.{part}"
+        for claim in CLAIMS
+        for part in ("compute", "figures", "verdicts")
+    ),
+]
+
+
 onstart:
     drop_default_local_rate_limit(workflow)
     if config.get("job_server", True):
-        jobserver.start(workflow, in_logs("job-server.log"))
+        jobserver.start(workflow, in_logs("job-server.log"), JOB_MODULES)
 
 
 onsuccess:

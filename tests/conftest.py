@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from hypothesis import configuration as _hypothesis_configuration
 
-from sparseact.runtime.scheduling import freeze_loaded_objects
+from sparseact.runtime.accel.scheduling import freeze_loaded_objects
 
 REPO = Path(__file__).resolve().parents[1]
 _STATE = pytest.StashKey[dict]()
@@ -116,7 +116,7 @@ def pytest_collection_modifyitems(items):
 def pytest_collection_finish(session):
     """What collection loaded (the library, numpy, pandas, scipy, hypothesis, every test module: about 170,000
     objects, alive to the end) stays out of the garbage collector's later passes, as in the Snakefile
-    (:func:`~sparseact.runtime.scheduling.freeze_loaded_objects`): each full pass walked them all again, about 5 % of
+    (:func:`~sparseact.runtime.accel.scheduling.freeze_loaded_objects`): each full pass walked them all again, about 5 % of
     the in-process tests' time, 3 % once frozen."""
     freeze_loaded_objects()
 

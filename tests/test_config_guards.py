@@ -12,9 +12,9 @@ import yaml
 
 from sparseact._validation import CONFIG_CPU_HOURS_LIMIT, JOB_CPU_HOURS_LIMIT
 from sparseact.claims import config_shards, get_claim, registry
+from sparseact.runtime.accel.usage import USAGE_PREFIX
 from sparseact.runtime.config import ConfigError, load_config, validate_config, validate_workflow_config
 from sparseact.runtime.costs import OVERRIDE_KEY, check_cost, cost_table, estimate_cost, measure_costs, slurm_resources
-from sparseact.runtime.usage import USAGE_PREFIX
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The warm job server (sparseact.runtime.jobserver): a job forked from it is the job its own process would be.
+"""The warm job server (sparseact.runtime.accel.jobserver): a job forked from it is the job its own process would be.
 
 A real server runs in a subprocess, as the Snakefile starts it; the jobs are real ``python -m sparseact.cli``
 processes. What the workflow's runs make of it (their results byte-identical whether or not jobs run in the server,
@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from sparseact.runtime import jobclient, jobserver
+from sparseact.runtime.accel import jobclient, jobserver
+from sparseact.runtime.accel.usage import USAGE_PREFIX, usage_from_log
 from sparseact.runtime.costs import job_log, job_resources
-from sparseact.runtime.usage import USAGE_PREFIX, usage_from_log
 
 #: How long a test waits for the server to import everything, or for a process to end.
 READY_S, ENDED_S = 120.0, 10.0
@@ -63,7 +63,7 @@ def _server(log: Path, **variables: str):
     env = {**os.environ, **jobserver.ONE_THREAD, **variables, jobclient.ADDRESS_VARIABLE: _socket(folder)}
     with open(log, "w", encoding="utf-8") as handle:
         server = subprocess.Popen(
-            [sys.executable, "-m", "sparseact.runtime.jobserver", folder, str(os.getpid())],
+            [sys.executable, "-m", "sparseact.runtime.accel.jobserver", folder, str(os.getpid()), "sparseact.cli"],
             env=env,
             stdout=handle,
             stderr=subprocess.STDOUT,
@@ -214,7 +214,7 @@ NOT_BEFORE_DELEGATING = (
     "secrets",
     "shutil",
     "sparseact.kernels",
-    "sparseact.runtime.jobserver",
+    "sparseact.runtime.accel.jobserver",
     "zipfile",
 )
 
@@ -260,7 +260,7 @@ def test_the_server_ends_with_the_process_that_started_it(tmp_path):
         [
             sys.executable,
             "-c",
-            "import os, subprocess, sys; p = subprocess.Popen([sys.executable, '-m', 'sparseact.runtime.jobserver', "
+            "import os, subprocess, sys; p = subprocess.Popen([sys.executable, '-m', 'sparseact.runtime.accel.jobserver', "
             f"{jobserver.private_folder()!r}, str(os.getpid())], start_new_session=True); print(p.pid)",
         ],
         env={**os.environ, **jobserver.ONE_THREAD},
@@ -289,7 +289,7 @@ def test_start_serves_no_dry_run_no_job_inside_a_cluster_job_and_no_small_run(tm
         Workflow("DEFAULT", True, 100),
         Workflow("DEFAULT", False, jobserver.MIN_JOBS - 1),
     ):
-        assert not jobserver.start(workflow, str(tmp_path / "server.log"))
+        assert not jobserver.start(workflow, str(tmp_path / "server.log"), [])
         assert jobclient.ADDRESS_VARIABLE not in os.environ
     jobserver.stop()  # nothing to stop
 
@@ -424,3 +424,15 @@ def test_connections_beyond_the_limit_are_closed_and_the_job_runs_itself(served,
         for connection in idle:
             connection.close()
     assert job.returncode == 0 and job.stdout.startswith("usage: sparseact explain") and USAGE_PREFIX not in job.stderr
+
+
+def test_the_server_imports_only_the_modules_its_starter_names(served):
+    """No import of the whole package by name (an upward dependency test_layers cannot see): the server started with
+    ``sparseact.cli`` alone has not imported the publishing layer, which the Snakefile's JOB_MODULES would add."""
+    statement = "import sys; assert 'sparseact.cli' in sys.modules and 'sparseact.publish.report' not in sys.modules"
+    code = f"from sparseact.runtime.accel.jobclient import delegate; print(delegate('timeit', ['-n1', '-r1', {statement!r}]))"
+    assert _wait(
+        lambda: USAGE_PREFIX in _cli(served, "--help").stderr, READY_S
+    )  # serving (earlier tests' children gone)
+    job = subprocess.run([sys.executable, "-c", code], env=served, capture_output=True, text=True, timeout=READY_S)
+    assert job.stdout.splitlines()[-1] == "0" and USAGE_PREFIX in job.stderr, job.stdout + job.stderr

@@ -1,11 +1,11 @@
-"""The kernel manager notebooks run under (sparseact.runtime.jupyter): an IPython kernel in the test's own process,
+"""The kernel manager notebooks run under (sparseact.runtime.accel.jupyter): an IPython kernel in the test's own process,
 its outputs sent on IOPub within the request, a fresh shell for every notebook."""
 
 import asyncio
 
 import pytest
 
-from sparseact.runtime.jupyter import InProcessNotebookClient, InProcessNotebookManager
+from sparseact.runtime.accel.jupyter import InProcessNotebookClient, InProcessNotebookManager
 from sparseact.runtime.notebooks import check_kernel
 
 KERNEL = "sparseact"
@@ -120,7 +120,7 @@ def test_a_kernel_shut_down_before_its_iopub_thread_runs_leaves_no_pending_task(
 
 def test_a_kernel_whose_iopub_thread_has_ended_shuts_down():
     """Nothing is scheduled on the closed loop of a thread that has ended (that raised "Event loop is closed")."""
-    from sparseact.runtime.jupyter import _stop_iopub_thread
+    from sparseact.runtime.accel.jupyter import _stop_iopub_thread
 
     km = InProcessNotebookManager(kernel_name=KERNEL)
     km.start_kernel(extra_arguments=["--HistoryManager.enabled=False"])
@@ -135,7 +135,7 @@ def test_injected_parameters_do_not_depend_on_black(monkeypatch):
 
     from papermill.translators import PythonTranslator, papermill_translators
 
-    from sparseact.runtime.jupyter import PlainPythonTranslator, use_plain_parameters
+    from sparseact.runtime.accel.jupyter import PlainPythonTranslator, use_plain_parameters
 
     parameters = {
         "claim": "lemma9",

@@ -19,6 +19,7 @@ this worker or another). The cluster's tests are marked ``slurm``; the compariso
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -39,7 +40,7 @@ from test_workflow import (  # noqa: F401 (the session's run and the fixture it 
 
 from sparseact.claims import claim_ids, config_shards
 from sparseact.kernels import KERNEL_GROUPS
-from sparseact.runtime.usage import USAGE_PREFIX
+from sparseact.runtime.accel.usage import USAGE_PREFIX
 
 pytestmark = pytest.mark.workflow
 
@@ -57,6 +58,10 @@ def cluster_unavailable() -> str | None:
     """Why this machine cannot start the test cluster, or None."""
     if os.geteuid() != 0:
         return "starting a SLURM cluster needs root"
+    if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
+        return (
+            "the SLURM executor plugin is not installed (pip install -e '.[slurm]'; .ci/run does where this test runs)"
+        )
     if not Path("/etc/debian_version").exists() or shutil.which("apt-get") is None:
         return "the test cluster is installed from Debian's packages (slurm-wlm, munge): needs a Debian-like system"
     if Path("/etc/slurm/slurm.conf").exists() and not Path("/etc/slurm/slurm.conf").is_symlink():

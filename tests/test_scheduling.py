@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from sparseact.runtime.scheduling import DEFAULT_LIMIT, drop_default_local_rate_limit, freeze_loaded_objects
+from sparseact.runtime.accel.scheduling import DEFAULT_LIMIT, drop_default_local_rate_limit, freeze_loaded_objects
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -54,7 +54,7 @@ def test_real_snakemake_run(tmp_path, extra, dropped):
     """Against the installed Snakemake: the hook sees its scheduler, and the run completes either way."""
     (tmp_path / "Snakefile").write_text(
         textwrap.dedent("""
-        from sparseact.runtime.scheduling import drop_default_local_rate_limit
+        from sparseact.runtime.accel.scheduling import drop_default_local_rate_limit
         onstart:
             print("dropped:", drop_default_local_rate_limit(workflow))
         rule all:

@@ -12,6 +12,9 @@ pytestmark = pytest.mark.workflow
 
 
 def test_slurm_profile_dry_run(repo_root, tmp_path):
+    pytest.importorskip(
+        "snakemake_executor_plugin_slurm", reason="the SLURM executor plugin: pip install -e '.[slurm]'"
+    )
     # in a fresh copy: a dry run plans only missing outputs, so in the checkout its count would depend on what is there
     work = copy_repo(repo_root, tmp_path / "repo")
     # the command line docs/slurm.md gives, less the account and partition, in a process that has imported Snakemake

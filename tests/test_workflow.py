@@ -24,8 +24,8 @@ from sparseact.claims import claim_ids, config_shards
 from sparseact.kernels import KERNEL_GROUPS
 from sparseact.publish.report import timings_table
 from sparseact.publish.statements import STATUSES
+from sparseact.runtime.accel.usage import usage_from_log
 from sparseact.runtime.provenance import CPU_DISPATCH_VARIABLES, portable_cpu_environment
-from sparseact.runtime.usage import usage_from_log
 
 pytestmark = pytest.mark.workflow
 
@@ -230,7 +230,7 @@ def test_jobs_run_under_the_portable_cpu_dispatch(run):
 
 
 def test_the_local_run_forks_its_jobs_from_the_job_server(run):
-    """A local run's jobs run in children of the warm job server (sparseact.runtime.jobserver), none declined; each
+    """A local run's jobs run in children of the warm job server (sparseact.runtime.accel.jobserver), none declined; each
     one's log ends with the child's usage line, and the timings page counts the child's memory, not the waiting
     process's. (That the results are the same as in jobs of their own is test_reproducibility's: the cluster's jobs
     run in their own processes.)"""

@@ -1,7 +1,7 @@
 """Command-line entry points used by the workflow rules (``sparseact <command>``).
 
 A workflow job's own process runs this module only to hand its command to the local run's job server
-(:func:`sparseact.runtime.jobclient.delegate`, first thing in :func:`main`), so the module imports little at its top;
+(:func:`sparseact.runtime.accel.jobclient.delegate`, first thing in :func:`main`), so the module imports little at its top;
 a command's modules are imported where it runs (in the server's child, which has them already).
 """
 
@@ -13,7 +13,7 @@ import stat
 import sys
 from pathlib import Path
 
-from sparseact.runtime.jobclient import delegate
+from sparseact.runtime.accel.jobclient import delegate
 
 #: Errors of a command's input (a missing, unreadable, non-regular or malformed file; a malformed argument): the
 #: command prints one line naming it and exits 2. ``SPARSEACT_TRACEBACK=1`` shows the traceback instead. With

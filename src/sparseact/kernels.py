@@ -89,7 +89,7 @@ class CompilationRefused(RuntimeError):
 def load_compiled_kernels(group: str) -> bool:
     """Load ``group``'s kernels from numba's cache into this process, compiling none.
 
-    The warm job server (:mod:`sparseact.runtime.jobserver`) calls this before it forks a job, so that the jobs
+    The warm job server (:mod:`sparseact.runtime.accel.jobserver`) calls this before it forks a job, so that the jobs
     forked once a group's kernels job is done start with its kernels loaded instead of each loading them itself
     (0.2-0.5 CPU-seconds a job). It never compiles: a kernel missing from the cache, or stale (its file edited since),
     stops the load at numba's ``numba:compile`` event, before the compiler starts; and while a kernels job compiles

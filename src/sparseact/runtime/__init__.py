@@ -16,15 +16,9 @@ progress
     Progress lines of long jobs.
 notebooks
     Executing a notebook under papermill, and its HTML.
-jobserver
-    The warm job server of a local run: each job forked from one process that imported the library once.
-jobclient
-    The job's side of the job server: a job's own process hands its command to the server and waits.
-usage
-    The usage line (CPU seconds, peak memory) a job that ran in the job server leaves in its log.
-slurm_probe
-    The SLURM executor plugin's cluster probe, deferred to runs that use the SLURM executor (every
-    interpreter start installs it, through ``sparseact-slurm-probe.pth``).
+accel
+    What only saves start-up time (the job server, the in-process notebook kernel, Snakemake's scheduler
+    settings): nothing's result depends on it (docs/workflow.md, "Speed-ups").
 
 Named *runtime*, not *workflow*: the Snakemake rules under ``workflow/`` decide which jobs run; this
 package is what a job (or the rules' start-up) calls while it runs. The package re-exports nothing

@@ -62,9 +62,9 @@ from pathlib import Path
 from typing import Any
 
 from sparseact._validation import CONFIG_CPU_HOURS_LIMIT, JOB_CPU_HOURS_LIMIT
+from sparseact.runtime.accel.usage import usage_from_log
 from sparseact.runtime.errors import ConfigError
 from sparseact.runtime.sharding import single_shard
-from sparseact.runtime.usage import usage_from_log
 
 #: The measured cost table, as package data of ``sparseact``.
 COST_TABLE = "data/job_costs.json"
@@ -97,8 +97,8 @@ def job_resources(benchmark: str | Path, logs: str | Path | None = None) -> dict
     """Wall seconds, CPU seconds and peak resident memory (MB) of one job, and whether the job server ran it.
 
     Snakemake's benchmark file times the job's own process. A job the job server ran
-    (:mod:`sparseact.runtime.jobserver`) spent its CPU time and memory in a forked child, which its log
-    reports (:func:`sparseact.runtime.usage.usage_from_log`): with ``logs`` given, those are added.
+    (:mod:`sparseact.runtime.accel.jobserver`) spent its CPU time and memory in a forked child, which its log
+    reports (:func:`sparseact.runtime.accel.usage.usage_from_log`): with ``logs`` given, those are added.
 
     Returns
     -------

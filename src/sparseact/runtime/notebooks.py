@@ -4,7 +4,7 @@
 project's kernel (or reads the ``.ipynb`` that ``convert_notebook`` made of it once),
 executes it with papermill (parameters injected after the cell tagged ``parameters``,
 working directory the repository root, no progress bar, an IPython kernel in this process made by
-:class:`sparseact.runtime.jupyter.InProcessNotebookManager`),
+:class:`sparseact.runtime.accel.jupyter.InProcessNotebookManager`),
 removes volatile metadata (time stamps, durations) so reruns give identical
 files, and writes the executed notebook atomically. Its HTML page is the publishing layer's
 (:func:`sparseact.publish.notebook_page.notebook_html`).
@@ -157,7 +157,7 @@ def run_notebook(
         import nbformat
         import papermill
 
-        from sparseact.runtime.jupyter import InProcessNotebookManager, use_plain_parameters
+        from sparseact.runtime.accel.jupyter import InProcessNotebookManager, use_plain_parameters
 
         use_plain_parameters()
         check_kernel(kernel)

@@ -9,13 +9,13 @@ environment variable :data:`ADDRESS_VARIABLE`, which every job inherits. In a cl
 run where Snakemake runs (the workflow's ``localrules``); the cluster's jobs inherit the address too, and the server
 declines them (:func:`_declined`: SLURM sets ``SLURM_JOB_ID`` in a job's environment), so each runs in its own
 process inside its allocation, and on another node the address does not answer at all. A job's command is still
-``python -m sparseact.cli ...``: :func:`sparseact.cli.main` first calls :func:`~sparseact.runtime.jobclient.delegate`
-(the server's client, :mod:`sparseact.runtime.jobclient`), which hands the module, the command line, the working
+``python -m sparseact.cli ...``: :func:`sparseact.cli.main` first calls :func:`~sparseact.runtime.accel.jobclient.delegate`
+(the server's client, :mod:`sparseact.runtime.accel.jobclient`), which hands the module, the command line, the working
 folder, the environment and the job's standard input, output and error (its log) to the server. The server forks
 a child that runs the module as ``__main__`` on that command line, exactly as the job's own process would, and the
 job's process waits for the child's exit status and exits with it.
 
-Only the run that started the server reaches it (:mod:`sparseact.runtime.jobclient` says how: a socket file in a
+Only the run that started the server reaches it (:mod:`sparseact.runtime.accel.jobclient` says how: a socket file in a
 private folder, the peer's user checked before a fork, the run's key checked before a job runs), and the server
 keeps at most :data:`MAX_CHILDREN` children at once.
 
@@ -29,7 +29,7 @@ started it ends (or is killed), and when :func:`stop` asks.
 Snakemake's ``benchmark:`` files time each job's own process: the wall time is the job's, but the CPU time and
 peak memory are the waiting process's. The child therefore reports its own (``getrusage`` of itself and the
 processes it waited for), and the waiting process writes them to the job's standard error as one line
-(:mod:`sparseact.runtime.usage`).
+(:mod:`sparseact.runtime.accel.usage`).
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ import importlib
 import json
 import logging
 import os
-import pkgutil
 import resource
 import runpy
 import secrets
@@ -57,7 +56,7 @@ import threading
 import traceback
 
 from sparseact.kernels import KERNEL_GROUPS, load_compiled_kernels
-from sparseact.runtime.jobclient import (
+from sparseact.runtime.accel.jobclient import (
     ACCEPT_TIMEOUT_S,
     ADDRESS_VARIABLE,
     GO,
@@ -150,13 +149,13 @@ def _declined(environment: dict[str, str]) -> str | None:
 
 
 def _take_job(connection: socket.socket) -> dict:
-    """The request :func:`~sparseact.runtime.jobclient.delegate` sends on ``connection``."""
+    """The request :func:`~sparseact.runtime.accel.jobclient.delegate` sends on ``connection``."""
     return json.loads(_receive_exactly(connection, HEADER.unpack(_receive_exactly(connection, HEADER.size))[0]))
 
 
 def _decline(connection: socket.socket, reason: str) -> None:
     """Take one job from ``connection`` and decline it: the job's own process runs it
-    (:func:`~sparseact.runtime.jobclient.delegate`)."""
+    (:func:`~sparseact.runtime.accel.jobclient.delegate`)."""
     connection.settimeout(ACCEPT_TIMEOUT_S)
     with contextlib.suppress(OSError, ValueError):
         _take_job(connection)
@@ -179,7 +178,7 @@ def _run_child(connection: socket.socket) -> int:
     """In a fresh fork: take one job from ``connection``, run it as its own process would, report its status.
 
     A request without the run's key is dropped unanswered; a job is run only once its process has confirmed, within
-    :data:`~sparseact.runtime.jobclient.ACCEPT_TIMEOUT_S`, that it waits for it (:data:`~sparseact.runtime.jobclient.GO`),
+    :data:`~sparseact.runtime.accel.jobclient.ACCEPT_TIMEOUT_S`, that it waits for it (:data:`~sparseact.runtime.accel.jobclient.GO`),
     so that a job never runs twice."""
     connection.settimeout(ACCEPT_TIMEOUT_S)
     try:
@@ -300,17 +299,18 @@ def _warm_notebooks() -> None:
     nbformat.reads(nbformat.writes(nbformat.v4.new_notebook()), as_version=4)
 
 
-def serve(folder: str, parent: int) -> int:
-    """Import the library and :data:`PRELOADED`, then fork a child per job of the run's user until process
-    ``parent`` ends, loading each kernel group as soon as numba's cache holds it (the kernels jobs compile them;
-    :func:`_load_kernels`). ``folder`` is the server's private folder (:func:`start`), removed when it ends."""
+def serve(folder: str, parent: int, modules: list[str]) -> int:
+    """Import :data:`PRELOADED` and the library's ``modules`` (what the jobs import, named by the Snakefile), then fork
+    a child per job of the run's user until process ``parent`` ends, loading each kernel group as soon as numba's
+    cache holds it (the kernels jobs compile them; :func:`_load_kernels`). ``folder`` is the server's private folder
+    (:func:`start`), removed when it ends."""
     try:
-        return _serve(folder, parent)
+        return _serve(folder, parent, modules)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _serve(folder: str, parent: int) -> int:
+def _serve(folder: str, parent: int, modules: list[str]) -> int:
     global _KEY
     with open(os.path.join(folder, KEY_NAME), encoding="ascii") as handle:
         _KEY = handle.read()
@@ -318,9 +318,8 @@ def _serve(folder: str, parent: int) -> int:
         for name in PRELOADED:
             importlib.import_module(name)
     _warm_notebooks()
-    package = importlib.import_module("sparseact")
-    for module in pkgutil.walk_packages(package.__path__, "sparseact."):
-        importlib.import_module(module.name)
+    for name in modules:
+        importlib.import_module(name)
     if not _single_threaded():
         print("sparseact job server: threads started while importing; not serving", file=sys.stderr)
         return 1
@@ -390,13 +389,13 @@ _SERVER: subprocess.Popen | None = None
 _FOLDER: str | None = None
 
 
-def start(workflow, log: str) -> bool:
+def start(workflow, log: str, modules: list[str]) -> bool:
     """Start the job server for a run of ``workflow`` (the Snakefile's, from ``onstart``); whether it started.
 
     A local run's jobs, and a cluster run's jobs that run where Snakemake runs (its ``localrules``; the server
     declines the cluster's jobs, :func:`_declined`). Not for a dry run or a Snakemake that runs inside a cluster job,
-    nor for a run of fewer than :data:`MIN_JOBS` jobs. The server's messages go to ``log``. Jobs that start before it
-    is ready run in their own processes.
+    nor for a run of fewer than :data:`MIN_JOBS` jobs. The server imports the library's ``modules`` (what the jobs
+    import) and writes its messages to ``log``. Jobs that start before it is ready run in their own processes.
     """
     global _SERVER, _FOLDER
     if workflow.exec_mode.name != "DEFAULT" or workflow.dryrun:
@@ -407,9 +406,16 @@ def start(workflow, log: str) -> bool:
     os.makedirs(os.path.dirname(log) or ".", exist_ok=True)
     # the server's environment is the jobs' (it declines any other)
     os.environ[ADDRESS_VARIABLE] = os.path.join(_FOLDER, SOCKET_NAME)
+    command = [
+        shutil.which("python") or sys.executable,
+        "-m",
+        "sparseact.runtime.accel.jobserver",
+        _FOLDER,
+        str(os.getpid()),
+    ]
     with open(log, "w", encoding="utf-8") as handle:
         _SERVER = subprocess.Popen(
-            [shutil.which("python") or sys.executable, "-m", "sparseact.runtime.jobserver", _FOLDER, str(os.getpid())],
+            [*command, *modules],
             env={**os.environ, **ONE_THREAD},
             stdin=subprocess.DEVNULL,
             stdout=handle,
@@ -447,4 +453,4 @@ def private_folder() -> str:
 
 
 if __name__ == "__main__":
-    raise SystemExit(serve(sys.argv[1], int(sys.argv[2])))
+    raise SystemExit(serve(sys.argv[1], int(sys.argv[2]), sys.argv[3:]))

@@ -1,4 +1,4 @@
-"""The job's side of the warm job server (:mod:`sparseact.runtime.jobserver`): hand a job's command to it.
+"""The job's side of the warm job server (:mod:`sparseact.runtime.accel.jobserver`): hand a job's command to it.
 
 A workflow job's process (``python -m sparseact.cli ...``) calls :func:`delegate` before it imports anything
 else, and only waits while the server's child runs the job, so this module imports only what sending the job takes.
@@ -18,7 +18,7 @@ import socket
 import struct
 import sys
 
-from sparseact.runtime.usage import usage_line
+from sparseact.runtime.accel.usage import usage_line
 
 #: The environment variable that carries the running server's socket file to the jobs.
 ADDRESS_VARIABLE = "SPARSEACT_JOB_SERVER"

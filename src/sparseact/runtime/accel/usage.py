@@ -1,4 +1,4 @@
-"""The usage line of a job that ran in the warm job server (:mod:`sparseact.runtime.jobserver`).
+"""The usage line of a job that ran in the warm job server (:mod:`sparseact.runtime.accel.jobserver`).
 
 Snakemake's ``benchmark:`` files time each job's own process: for a job forked from the job server, that process
 only waits, so the job's CPU time and peak memory are the forked child's. The waiting process writes them to the
