@@ -28,8 +28,8 @@ from pathlib import Path
 import yaml
 
 from sparseact._yaml import read_yaml
+from sparseact.paper import markup
 from sparseact.paper.domains import parse_domain as _parse_domain
-from sparseact.paper.markup import check_strings
 
 __all__ = [
     "APPENDIX_OFFSET",
@@ -221,7 +221,7 @@ def _load(path: Path, name: str) -> list[dict]:
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise ValueError(f"{name}: expected a list of entries")
     for position, entry in enumerate(entries):
-        check_strings(entry, f"{name}, entry {position + 1} ({entry.get('id', '?')})")
+        markup.check_strings(entry, f"{name}, entry {position + 1} ({entry.get('id', '?')})")
     return entries
 
 

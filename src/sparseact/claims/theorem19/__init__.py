@@ -190,7 +190,7 @@ def validate(block: dict):
             yield (
                 f"range.samples[{i}]",
                 f"m (R + B) = {m * (1 + min(rg['B_values'])):g} < e on the unit sphere: (1)'s log is below 1 there "
-                "(the degenerate corner, which theorem19/scale tests)",
+                "(the degenerate corner, which the claim's scale check tests)",
             )
     if "lifted-parity" in block["distributions"] and math.isqrt(block["n"]) ** 2 != block["n"]:
         yield "n", f"lifted-parity needs n = q^2 (a perfect square), got n = {block['n']}"
