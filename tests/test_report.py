@@ -50,12 +50,12 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
     ]
     assert [page.index(o) for o in order] == sorted(page.index(o) for o in order)
     first = [
-        'class="bottom-line"',
         'class="sa-cards headline"',  # a table that becomes cards on narrow screens
+        'class="bottom-line"',
         "Of the paper&#x27;s 4 printed statements",
         'id="sharper"',
         'id="open"',
-    ]  # the bottom line, the headline table, the counts, the sharper and the open results
+    ]  # the headline table, the bottom line, the counts, the sharper and the open results
     assert "<details><summary>its printed proof needs 0 corrections</summary>" in page
     assert [page.index(o) for o in first] == sorted(page.index(o) for o in first)
     assert "<code>sparseact explain lem2-sharp</code>" in page and "a lower bound would settle it." in page

@@ -750,9 +750,9 @@ def build_report(
         f"“Learning Neural Networks with Sparse Activations”, {html.escape(PAPER_VERSION)} "
         f'(<a href="{PAPER_PDF}">PDF</a>, <a href="{PAPER_ARXIV}">arXiv</a>).</p>',
         f"<nav>{nav}</nav>",
-        f'<h2 id="headline">Headline results</h2><p class="bottom-line"><b>Bottom line.</b> '
-        f"{_math(bottom_line(results))}</p>",
+        '<h2 id="headline">Headline results</h2>',
         headline_html(results, results_dir, base),
+        f'<p class="bottom-line"><b>Bottom line.</b> {_math(bottom_line(results))}</p>',
         counts_html(results),
         sharper_and_open_html(results),
         legend_html(),

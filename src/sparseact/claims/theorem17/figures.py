@@ -12,7 +12,7 @@ CAPTIONS = {
     "constant 1, dashed), which the theorem asks to be at or below eps (dark grey) with "
     "probability 1 - delta; from the dotted m on, a sample covers the cube with probability 1 - "
     "delta and exact ERM has loss 0. Light grey: the loss of the best constant; losses of exactly "
-    "0 are drawn on the labelled line at 1e-10. The verdicts and the worst values are in the check cards "
+    "0 are drawn on the line labelled 'loss exactly 0' at the foot of the axis. The verdicts and the worst values are in the check cards "
     "below.",
 }
 
