@@ -150,6 +150,16 @@ HUGE_POINTS = [
     ("theorem19", [(["n_zeta"], 10_000), (["m_values"], [5000]), (["s_values"], [64])]),
     ("theorem17", [(["max_iter"], 49_999), (["seeds"], 20), (["sample_sizes"], [4096])]),
     ("section4_lwr", [(["max_secrets"], 5_000), (["instances"], [{"q": 8, "m": 4, "p": 2}])]),
+    # the junta cube: 21 networks of 4096 neurons on 2^24 inputs (priced by its neurons, not as s = 2's)
+    (
+        "theorem13",
+        [
+            (["junta", "n_values"], [24]),
+            (["junta", "s_values"], [4096]),
+            (["junta", "p_values"], [12]),
+            (["junta", "random_tables"], 20),
+        ],
+    ),
 ]
 
 

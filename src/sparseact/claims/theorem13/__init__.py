@@ -117,13 +117,19 @@ def points(block: dict) -> dict[str, dict]:
 JUNTA_P_PER_JOB, LARGE_HARDNESS_N = 3, 10
 
 
+#: A cube row's cost that does not grow with the network's neurons (the junta's value, the gaps), in neurons.
+ROW_NEURONS = 8
+
+
 def work(point: dict) -> tuple[str, float]:
-    """Growth proxy of a point's CPU time (:meth:`sparseact.claims.Claim.work`): a junta point enumerates the
-    ``2^n``-point cube per table and cell; a hardness point fits ``max(samples, 3 N_d)`` samples on ``N_d``
-    features at its largest degree ``d``."""
+    """Growth proxy of a point's CPU time (:meth:`sparseact.claims.Claim.work`): a junta point evaluates each of its
+    networks (a parity and ``random_tables`` tables per cell and ``s``) on the ``2^n``-point cube, ``s`` neurons plus
+    ROW_NEURONS per row; a hardness point fits ``max(samples, 3 N_d)`` samples on ``N_d`` features at its largest
+    degree ``d``."""
     if point["part"] == "junta":
-        cells = sum(len(cell["s_values"]) for cell in point["cells"])
-        return "junta", 2.0 ** point["n"] * (point["random_tables"] + 1) * cells
+        networks = point["random_tables"] + int(point["include_parity"])
+        neurons = sum(s + ROW_NEURONS for cell in point["cells"] for s in cell["s_values"])
+        return "junta", 2.0 ** point["n"] * networks * neurons
     features = monomial_count(point["n"], max(point["degrees"]))
     return "hardness", float(max(point["samples"], 3 * features)) * features
 
