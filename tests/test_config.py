@@ -50,6 +50,12 @@ BAD = [
     ("size is a float", ["claims", "section1_index", "b_values"], [1.5], "claims.section1_index.b_values.0"),
     ("index too large", ["claims", "section1_index", "b_values"], [5], "claims.section1_index.b_values.0"),
     ("empty grid", ["claims", "section1_index", "b_values"], [], "claims.section1_index.b_values"),
+    (
+        "a value out of range in a list too short",
+        ["claims", "lemma10", "noise", "one_minus_rho"],
+        [2.5],
+        "claims.lemma10.noise.one_minus_rho.0: 2.5 is greater than the maximum of 1",
+    ),
     ("absolute results directory", ["results_dir"], "/tmp/results", "invalid config: results_dir: '/tmp/results'"),
     ("results outside the repository", ["results_dir"], "../results", "results_dir: '../results' must stay inside"),
     ("logs among the figures", ["logs_dir"], "results/quick/figures", "must be three different directories"),

@@ -386,7 +386,7 @@ def validate_config(config: dict, claims: Mapping[str, Any], schema_path: str | 
     non_finite = _non_finite_key(config)
     if non_finite is not None:
         raise ConfigError(f"invalid config: {non_finite}: NaN and infinity are not allowed (a finite number is needed)")
-    error = jsonschema.exceptions.best_match(_validator(_schema(schema_path)).iter_errors(config))
+    error = _most_specific(list(_validator(_schema(schema_path)).iter_errors(config)))
     if error is not None:
         key = ".".join(str(p) for p in error.absolute_path) or "<top level>"
         message = error.message if len(error.message) <= MESSAGE_WIDTH else error.message[:MESSAGE_WIDTH] + "..."
@@ -397,6 +397,21 @@ def validate_config(config: dict, claims: Mapping[str, Any], schema_path: str | 
     check_claim_blocks(config, claims)
     check_single_shard_claims(config, claims)
     return config
+
+
+def _most_specific(errors: list) -> jsonschema.ValidationError | None:
+    """jsonschema's best match, or the best match among the errors inside the value it names, if any: a value out
+    of range in a list is named, not only the list's length (``[2.5]`` where two values in (0, 1] are needed)."""
+    best = jsonschema.exceptions.best_match(errors)
+    while best is not None:
+        path = list(best.absolute_path)
+        inner = [
+            error for error in errors if list(error.absolute_path)[: len(path)] == path != list(error.absolute_path)
+        ]
+        if not inner:
+            return best
+        best = jsonschema.exceptions.best_match(inner)
+    return best
 
 
 def check_claim_blocks(config: dict, claims: Mapping[str, Any]) -> None:
