@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 import scipy.linalg
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -272,6 +272,68 @@ def test_fwht_finds_non_finite_values_during_the_transform(in_place, bad, size, 
 def test_fwht_overflow_out_of_place_is_not_a_non_finite_input():
     out = fwht(np.full(8, 1e308))  # finite input whose transform overflows, as before
     assert np.isinf(out[0])
+
+
+#: The quantities quadratic in the table (each reads the table as its only argument).
+QUADRATIC = {
+    "average_sensitivity": average_sensitivity,
+    "influences": influences,
+    "level_weights": level_weights,
+    "fourier_tail": lambda values: fourier_tail(values, 0),
+    "noise_sensitivity": lambda values: noise_sensitivity(values, 0.5),
+}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    name=st.sampled_from(sorted(QUADRATIC)),
+    table=st.integers(0, 4).flatmap(
+        lambda n: hnp.arrays(np.float64, 1 << n, elements=st.floats(allow_nan=False, allow_infinity=False))
+    ),
+)
+def test_quadratic_quantities_are_finite_or_refused_as_overflow(name, table):
+    """Any finite table, however large its values: a finite result, or ValueError when the result exceeds float64
+    (average_sensitivity([1e200, -1e200]) returned inf)."""
+    try:
+        out = QUADRATIC[name](table)
+    except ValueError as error:
+        assert "exceeds float64" in str(error) and "rescale the truth table" in str(error)
+    else:
+        assert np.isfinite(out).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    table=st.integers(0, 4).flatmap(
+        lambda n: hnp.arrays(
+            np.float64, 1 << n, elements=st.floats(-1.0, 1.0).filter(lambda v: v == 0.0 or abs(v) >= 1e-50)
+        )
+    ),
+    shift=st.integers(0, 1100),
+)
+def test_quadratic_quantities_scale_exactly_by_a_power_of_two(table, shift):
+    """f scaled by 2^k: each quadratic quantity scales by 4^k exactly, also where a transform or a square
+    of the scaled table overflows on the way; ValueError exactly where 4^k times the result exceeds float64."""
+    with np.errstate(over="ignore"):
+        scaled = np.ldexp(table, shift)
+    assume(np.isfinite(scaled).all())
+    for name, quantity in QUADRATIC.items():
+        with np.errstate(over="ignore"):
+            expected = np.ldexp(np.asarray(quantity(table)), 2 * shift)
+        if np.isfinite(expected).all():
+            np.testing.assert_array_equal(quantity(scaled), expected, err_msg=name)
+        else:
+            with pytest.raises(ValueError, match="exceeds float64"):
+                quantity(scaled)
+
+
+def test_influences_of_a_huge_constant_table_are_zero_on_the_parseval_path():
+    """n = 18 (the Parseval kernel): squares of 2^1020-sized partial transforms overflow, the influences are 0."""
+    table = np.full(1 << 18, np.ldexp(1.0, 1020))
+    np.testing.assert_array_equal(influences(table), np.zeros(18))
+    assert average_sensitivity(table) == 0.0
+    with pytest.raises(ValueError, match="the average sensitivity exceeds float64"):
+        average_sensitivity(np.r_[np.full(1 << 17, 1e200), np.full(1 << 17, -1e200)])
 
 
 def test_fwht_does_not_modify_input_and_accepts_other_dtypes():

@@ -772,6 +772,32 @@ def _coefficients(src: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
+def _squares(compute: Callable[[np.ndarray], np.ndarray], src: np.ndarray, what: str) -> np.ndarray:
+    """``compute(src)`` for a ``compute`` homogeneous of degree 2 in the table ``src`` (finite, or NaN and inf
+    refused by ``compute``): when a transform or a square overflows on the way, the table is scaled by a power of two
+    to at most 1 in absolute value and the result scaled back, both exact, so that a result float64 can hold is
+    returned whatever the table's magnitude.
+
+    Raises
+    ------
+    ValueError
+        When the result itself exceeds float64 (``what`` names it).
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = compute(src)
+        if np.isfinite(out).all():
+            return out
+        if not np.isfinite(src).all():
+            raise ValueError(_not_finite("values"))
+        shift = int(np.frexp(np.abs(src).max())[1])
+        out = np.ldexp(compute(np.ldexp(src, -shift)), 2 * shift)
+    if not np.isfinite(out).all():
+        raise ValueError(
+            f"{what} exceeds float64 (the table's largest |value| is {np.abs(src).max():.3g}): rescale the truth table"
+        )
+    return out
+
+
 def level_weights(values) -> np.ndarray:
     """Fourier weight at each level, ``W^t(f) = sum_{|T| = t} fhat(T)^2``.
 
@@ -784,8 +810,18 @@ def level_weights(values) -> np.ndarray:
     -------
     ndarray of float64, shape (n + 1,)
         ``out[t] = W^t(f)``; by Parseval (Claim 2.1) ``out.sum() = ||f||_2^2``.
+
+    Raises
+    ------
+    ValueError
+        For a table that is not one, holds NaN or inf, or whose level weights exceed float64 (:func:`_squares`).
     """
     src, n = _as_table(values)
+    return _squares(lambda table: _weights(table, n), src, "a level weight")
+
+
+def _weights(src: np.ndarray, n: int) -> np.ndarray:
+    """:func:`level_weights` of a validated finite table, non-finite where the transform or a square overflows."""
     return _level_weights_kernel(_coefficients(src, n), n)
 
 
@@ -807,10 +843,15 @@ def fourier_tail(values, d: int) -> float:
     float
         The sum of the level weights ``W^t`` over ``t > d`` (summed directly,
         not as ``||f||^2 - sum_{t <= d} W^t``, so small tails are accurate).
+
+    Raises
+    ------
+    ValueError
+        For a table that is not one, holds NaN or inf, or whose tail exceeds float64 (:func:`_squares`).
     """
     d = check_int(d, "d", 0)
-    w = level_weights(values)
-    return float(w[d + 1 :].sum())
+    src, n = _as_table(values)
+    return float(_squares(lambda table: _weights(table, n)[d + 1 :].sum(keepdims=True), src, "the tail")[0])
 
 
 # ---------------------------------------------------------------------------
@@ -930,15 +971,25 @@ def influences(values) -> np.ndarray:
     -------
     ndarray of float64, shape (n,)
         ``out[i - 1] = Inf_i(f)`` (column ``i - 1`` of the hypercube is ``x_i``).
+
+    Raises
+    ------
+    ValueError
+        For a table that is not one, holds NaN or inf, or whose influences exceed float64 (:func:`_squares`).
     """
     src, n = _as_table(values, check_finite=False)
+    return _squares(lambda table: _influences(table, n), src, "an influence")
+
+
+def _influences(src: np.ndarray, n: int) -> np.ndarray:
+    """:func:`influences` of a validated table, non-finite where a transform or a square overflows."""
     if n < _PARSEVAL_MIN_N:
         spectrum = _transform(src, np.empty_like(src), in_place=False)
         return _influence_kernel(spectrum, n, _BLOCK_BITS)
     finite, out = _influences_into(src, np.empty(src.size >> 3), _BLOCK_BITS, _INFLUENCE_WIDTH)
     if not finite and not np.isfinite(src).all():
         raise ValueError(_not_finite("values"))
-    return out
+    return out if finite else np.full(n, np.inf)
 
 
 def average_sensitivity(values) -> float:
@@ -960,8 +1011,14 @@ def average_sensitivity(values) -> float:
     -------
     float
         ``AS(f)``, computed directly from the table via :func:`influences`.
+
+    Raises
+    ------
+    ValueError
+        For a table that is not one, holds NaN or inf, or whose ``AS(f)`` exceeds float64 (:func:`_squares`).
     """
-    return float(influences(values).sum())
+    src, n = _as_table(values, check_finite=False)
+    return float(_squares(lambda table: _influences(table, n).sum(keepdims=True), src, "the average sensitivity")[0])
 
 
 def _one_minus_rho_pow(rho: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -1005,13 +1062,16 @@ def noise_sensitivity_from_level_weights(weights, rho):
     if (w < 0).any():
         raise ValueError(f"level weights are sums of squares and cannot be negative, got min {w.min()}")
     r, scalar = _check_rho(rho)
+    res = _noise_sensitivity(w, r)
+    return float(res) if scalar else res
+
+
+def _noise_sensitivity(w: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """``NS_rho`` for each of the correlations ``r`` from the level weights ``w`` (``W^0`` unread)."""
     n = w.shape[0] - 1
     if n == 0:
-        res = np.zeros(r.shape)
-    else:
-        t = np.arange(1, n + 1, dtype=np.float64)
-        res = 0.5 * (_one_minus_rho_pow(r, t) @ w[1:])
-    return float(res) if scalar else res
+        return np.zeros(r.shape)
+    return 0.5 * (_one_minus_rho_pow(r, np.arange(1, n + 1, dtype=np.float64)) @ w[1:])
 
 
 def noise_sensitivity(values, rho):
@@ -1041,9 +1101,16 @@ def noise_sensitivity(values, rho):
     -------
     float or ndarray
         Same shape as ``rho`` (a float for scalar ``rho``).
+
+    Raises
+    ------
+    ValueError
+        For a table that is not one, holds NaN or inf, or whose ``NS_rho`` exceeds float64 (:func:`_squares`).
     """
-    _check_rho(rho)  # validate before the (possibly large) transform
-    return noise_sensitivity_from_level_weights(level_weights(values), rho)
+    r, scalar = _check_rho(rho)  # validate before the (possibly large) transform
+    src, n = _as_table(values)
+    res = _squares(lambda table: _noise_sensitivity(_weights(table, n), r), src, "the noise sensitivity")
+    return float(res) if scalar else res
 
 
 # ---------------------------------------------------------------------------
