@@ -77,6 +77,7 @@ def _cases():
         yield ["generate", "lemma9", "shard", "--points", points, "--seed", "1", "--out", "{tmp}/x.npz"]
     for parameters in ("notjson", "{bad"):
         yield ["run-notebook", "{tmp}/missing.py", "--executed", "{tmp}/x.ipynb", "--parameters", parameters]
+    yield ["run-notebook", "{tmp}/page.ipynb", "--executed", "{tmp}/x.ipynb", "--kernel", "no-such-kernel"]
 
 
 @pytest.mark.parametrize("argv", list(_cases()), ids=lambda argv: " ".join(argv))
@@ -87,6 +88,14 @@ def test_one_line_and_exit_2(inputs, capsys, argv):
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"sparseact {argv[0]}: error: "), err
     assert "Traceback" not in err
+
+
+def test_an_unknown_kernel_is_named_with_how_to_list_and_install_kernels(inputs, capsys):
+    argv = ["run-notebook", str(inputs / "page.ipynb"), "--executed", str(inputs / "x.ipynb")]
+    assert main([*argv, "--kernel", "no-such-kernel"]) == 2
+    line = capsys.readouterr().err.strip()
+    assert "Jupyter kernel 'no-such-kernel' is not installed" in line and "jupyter kernelspec list" in line
+    assert "--name no-such-kernel" in line and not (inputs / "x.ipynb").exists()
 
 
 def test_the_traceback_on_request(inputs, monkeypatch):

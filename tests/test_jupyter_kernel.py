@@ -15,7 +15,7 @@ KERNEL = "sparseact"
 def _kernel_installed():
     try:
         check_kernel(KERNEL)
-    except RuntimeError as error:
+    except ValueError as error:
         pytest.skip(str(error))
 
 

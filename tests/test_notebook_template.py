@@ -64,7 +64,7 @@ def test_a_notebook_without_a_parameters_cell_is_refused(tmp_path, suffix):
 def test_executing_the_conversion_gives_the_same_notebook(tmp_path):
     try:
         check_kernel(KERNEL)
-    except RuntimeError as error:
+    except ValueError as error:
         pytest.skip(str(error))
     (tmp_path / "tiny.py").write_text(TINY)
     convert_notebook(tmp_path / "tiny.py", tmp_path / "tiny.ipynb", KERNEL)

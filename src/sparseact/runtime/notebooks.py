@@ -58,16 +58,20 @@ def _strip_volatile(nb, cwd: str | Path) -> None:
 
 
 def check_kernel(kernel: str) -> None:
-    """Raise a clear error when ``kernel`` is not a registered Jupyter kernel."""
+    """``ValueError`` (a bad argument: ``sparseact run-notebook`` answers it in one line) when ``kernel`` is not a
+    registered Jupyter kernel, naming the installed ones and how to register it."""
     # deferred: the Jupyter stack loads only in a notebook job
     from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 
+    manager = KernelSpecManager()
     try:
-        KernelSpecManager().get_kernel_spec(kernel)
+        manager.get_kernel_spec(kernel)
     except NoSuchKernel:
-        raise RuntimeError(
-            f"Jupyter kernel {kernel!r} is not installed; register it with "
-            f"'python -m ipykernel install --sys-prefix --name {kernel}' (the README's install step)"
+        installed = ", ".join(sorted(manager.find_kernel_specs())) or "none"
+        raise ValueError(
+            f"Jupyter kernel {kernel!r} is not installed (installed: {installed}; 'jupyter kernelspec list' lists "
+            f"them); register it with 'python -m ipykernel install --sys-prefix --name {kernel}' (the README's "
+            "install step)"
         ) from None
 
 
