@@ -142,6 +142,18 @@ def test_snakemake_rejects_before_any_job(tmp_path, repo_root, quick, path, valu
 
 
 @pytest.mark.workflow
+def test_snakemake_rejects_a_deep_config_in_one_line(tmp_path, repo_root):
+    """300 nested mappings (within what Snakemake's own reader takes) ended in a RecursionError in the Snakefile."""
+    file = tmp_path / "deep.yaml"
+    nested = "".join("  " * (i + 1) + f"k{i}:\n" for i in range(300))
+    file.write_text((repo_root / "config" / "quick.yaml").read_text() + "extra:\n" + nested + "  " * 301 + "v: 1\n")
+    work = copy_repo(repo_root, tmp_path / "repo")
+    code, output = warm_snakemake.run(work, ["-n", "--configfile", str(file)], environment(work), timeout=120)
+    assert code != 0 and "nested deeper than" in output and "RecursionError" not in output
+    assert "Job stats" not in output and len(output.splitlines()) <= 10, output
+
+
+@pytest.mark.workflow
 def test_snakemake_rejects_duplicated_key(tmp_path, repo_root):
     file = tmp_path / "dup.yaml"
     file.write_text((repo_root / "config" / "quick.yaml").read_text() + "seed: 7\n")

@@ -4,20 +4,24 @@ FIFOs and devices, output folders with a leading '-', inside .git, overlapping e
 plain scalars YAML 1.1 and 1.2 read differently, naming the key."""
 
 import os
+import re
 import time
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sparseact.claims import registry
 from sparseact.runtime.config import (
+    MAX_NESTING,
     OUTPUT_DIR_KEYS,
     RESULTS_SUBFOLDERS,
     SHIPPED_OUTPUT_DIRS,
     SOURCE_ENTRIES,
     check_output_dirs,
     load_config,
+    validate_config,
 )
 from sparseact.runtime.errors import ConfigError
 
@@ -190,6 +194,39 @@ def test_a_huge_config_file_is_refused(tmp_path):
     path.write_text("# " + "x" * (2**21) + "\n")
     with pytest.raises(ConfigError, match="beyond the limit"):
         load_config(path, registry())
+
+
+def _nested(levels, flow):
+    """A key ``extra`` holding ``levels`` nested lists (flow) or mappings (block)."""
+    if flow:
+        return "extra: " + "[" * levels + "]" * levels + "\n"
+    return "extra:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(levels)) + "  " * (levels + 1) + "v: 1\n"
+
+
+@pytest.mark.parametrize(
+    ("levels", "flow"),
+    [(MAX_NESTING, True), (MAX_NESTING, False), (300, False), (600, False), (600, True)],
+)
+def test_a_deep_config_is_refused_in_one_line_before_it_is_built(tmp_path, base, levels, flow):
+    """Nesting beyond MAX_NESTING is refused from the YAML events, naming the file, line, column and key (YAML's
+    reader and the schema's validator recurse: 300 nested mappings ended in a RecursionError)."""
+    message = _refused(tmp_path, base + _nested(levels, flow), f"nested deeper than {MAX_NESTING} levels")
+    assert message.startswith(f"{tmp_path / 'c.yaml'}:") and ": extra." in message
+
+
+@pytest.mark.parametrize("path", [["seed"], ["claims", "lemma9", "n_values"]], ids=".".join)
+def test_a_deep_config_as_data_is_refused_naming_the_key(repo_root, path):
+    """The same limit on a config given as data (Snakemake's --config, the API), walked without recursion."""
+    config = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())
+    node = config
+    for key in path[:-1]:
+        node = node[key]
+    deep = 1
+    for _ in range(5000):
+        deep = [deep]
+    node[path[-1]] = deep
+    with pytest.raises(ConfigError, match=rf"^invalid config: {re.escape('.'.join(path))}(\.0)+: nested deeper than"):
+        validate_config(config, registry())
 
 
 @pytest.mark.parametrize(

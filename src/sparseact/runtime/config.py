@@ -197,6 +197,11 @@ def _yaml11_reading(value: str, is_key: bool = False) -> str | None:
 
 #: Largest config file read (bytes): the committed ones are about 10 kB.
 MAX_CONFIG_BYTES = 2**20
+#: Deepest nesting of mappings and lists in a config, the top-level mapping's being 1: the config schema's is 5
+#: (``claims.lemma9.adversarial.n_values``, ``claims.section4_lwr.instances.0``); much deeper, Python's recursion
+#: limit stops YAML's reader and the schema's validator with a traceback.
+MAX_NESTING = 10
+_TOO_DEEP = f"nested deeper than {MAX_NESTING} levels of mappings and lists, which no config key needs"
 
 
 def _named_stream(path: Path, text: str) -> io.StringIO:
@@ -250,12 +255,20 @@ def _key_paths(events):
 
 def _check_structure(path: Path, text: str) -> None:
     """Refuse, from the YAML events and before any value is built, what a config never needs and a reader would
-    misread: anchors and aliases (an alias bomb expands exponentially), and plain scalars that YAML 1.1 (the
-    workflow's reader) and YAML 1.2 read differently (:func:`_yaml11_reading`), naming the key."""
+    misread: anchors and aliases (an alias bomb expands exponentially), nesting deeper than MAX_NESTING (YAML's
+    reader builds values by recursion), and plain scalars that YAML 1.1 (the workflow's reader) and YAML 1.2 read
+    differently (:func:`_yaml11_reading`), naming the key."""
+    depth = 0
     try:
         for event, key, is_key in _key_paths(yaml.parse(_named_stream(path, text), Loader=SAFE_LOADER)):
             mark = event.start_mark
             where = f"{path}:{mark.line + 1}:{mark.column + 1}"
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_NESTING:
+                    raise ConfigError(f"{where}: {key}: {_TOO_DEEP}")
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise ConfigError(
                     f"{where}: {key}: YAML anchors and aliases are not allowed in a config (write each value out)"
@@ -350,24 +363,29 @@ def _schema(schema_path: str | Path | None) -> dict:
     return {**read_yaml(schema_file), "$id": schema_file.resolve().as_uri()}
 
 
-def _non_finite_key(node, key: str = "") -> str | None:
-    """Dotted key of the first NaN or infinite number in ``node`` (lists index as ``key.0``), else None.
+def _check_values(node) -> None:
+    """Refuse, naming the dotted key (lists index as ``key.0``), the first NaN or infinite number in ``node`` and the
+    first mapping or list nested deeper than MAX_NESTING.
 
     Iterative, and each container is visited once (a shared one is not walked again), so neither deep nesting nor
     a structure of shared references costs more than its size.
     """
-    stack, seen = [(node, key)], set()
+    stack, seen = [(node, "", 1)], set()
     while stack:
-        value, where = stack.pop()
+        value, where, depth = stack.pop()
         if isinstance(value, float) and not math.isfinite(value):
-            return where or "<top level>"
+            raise ConfigError(
+                f"invalid config: {where or '<top level>'}: NaN and infinity are not allowed (a finite number is "
+                "needed)"
+            )
         if isinstance(value, (dict, list)):
+            if depth > MAX_NESTING:
+                raise ConfigError(f"invalid config: {where}: {_TOO_DEEP}")
             if id(value) in seen:
                 continue
             seen.add(id(value))
             items = list(value.items() if isinstance(value, dict) else enumerate(value))
-            stack.extend((child, f"{where}.{name}" if where else str(name)) for name, child in reversed(items))
-    return None
+            stack.extend((child, _join(where, name), depth + 1) for name, child in reversed(items))
 
 
 def validate_config(config: dict, claims: Mapping[str, Any], schema_path: str | Path | None = None) -> dict:
@@ -376,16 +394,15 @@ def validate_config(config: dict, claims: Mapping[str, Any], schema_path: str | 
     ``single_shard_claims`` lists (:func:`sparseact.runtime.sharding.check_single_shard_claims`).
 
     NaN and infinite numbers are refused first, whatever the key: the schema's bounds
-    cannot catch NaN (every comparison with it is false).
+    cannot catch NaN (every comparison with it is false); and nesting deeper than MAX_NESTING, which the schema's
+    validator would walk by recursion.
 
     Raises
     ------
     ConfigError
         ``invalid config: <dotted key>: <what is wrong>``, one line.
     """
-    non_finite = _non_finite_key(config)
-    if non_finite is not None:
-        raise ConfigError(f"invalid config: {non_finite}: NaN and infinity are not allowed (a finite number is needed)")
+    _check_values(config)
     error = _most_specific(list(_validator(_schema(schema_path)).iter_errors(config)))
     if error is not None:
         key = ".".join(str(p) for p in error.absolute_path) or "<top level>"
