@@ -84,10 +84,12 @@ onstart:
 
 onsuccess:
     jobserver.stop()
+    check_files()
 
 
 onerror:
     jobserver.stop()
+    check_files()
 
 
 # The cluster's jobs are the kernels' compilation and the runs' shards; each other job costs about its own start-up

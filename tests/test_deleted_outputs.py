@@ -10,6 +10,7 @@ output of a rule is a new kind. The file deleted of each kind is the one whose p
 """
 
 import hashlib
+import os
 import shutil
 
 import pytest
@@ -186,3 +187,34 @@ def test_the_stamp_moves_only_while_a_member_is_missing(tmp_path):
     assert stamp.stat().st_mtime > 1 and str(folder / "t.csv") in first
     completeness_stamp(stamp, folder)
     assert stamp.read_text() != first  # the content changes each time, so Snakemake's checksum sees it
+
+
+@pytest.mark.workflow
+def test_files_changed_with_their_time_kept_are_rebuilt(quick_run, tmp_path):  # noqa: F811
+    """A data archive, a runs table, a claim's result and a figure, each truncated or overwritten with its time kept:
+    "Nothing to be done" before; now each is named in a warning and its job planned."""
+    work = tmp_path / "repo"
+    shutil.copytree(quick_run, work, symlinks=True)
+    results = work / QUICK
+    damaged = {
+        "data": next((results / "data").rglob("*.npz")),
+        "run": next((results / "runs").rglob("*.json")),
+        "assemble": next((results / "claims").glob("*.json")),
+    }
+    damaged["figure"] = next(p for p in (results / "figures").rglob("*.png"))
+    for path in damaged.values():
+        status = path.stat()
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 2] if path.suffix != ".png" else bytes(len(data)))
+        os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+    plan = snakemake(work, "-n")
+    jobs = planned_jobs(plan)
+    for kind, path in damaged.items():
+        relative = path.relative_to(work).as_posix()
+        assert f"warning: {relative} changed with its modification time kept" in plan, kind
+        stamps = [
+            f"{QUICK}/stamps/{stamp.name}"
+            for stamp in (results / "stamps").glob("*.txt")
+            if relative in stamp.read_text().split()
+        ]
+        assert _writer(jobs, relative, stamps) in ("data", "run", "assemble"), (kind, relative)

@@ -1,6 +1,7 @@
 # Helpers shared by the rules: everything is derived from the claims registry (sparseact.claims).
 import json
 import os
+import sys
 from functools import cache
 
 from sparseact.claims import (
@@ -13,7 +14,8 @@ from sparseact.claims import (
 )
 from sparseact.kernels import KERNEL_GROUPS
 from sparseact.runtime.costs import claim_cost_row, cost_table, shard_estimates
-from sparseact.runtime.outputs import completeness_stamp
+from sparseact.runtime.config import RESULTS_SUBFOLDERS
+from sparseact.runtime.outputs import check_run_files, completeness_stamp, run_files
 from sparseact.paper import data_files
 from sparseact.runtime.provenance import job_environment
 from sparseact.runtime.sharding import single_shard
@@ -47,6 +49,28 @@ def in_figures(path):
 
 def in_logs(path):
     return f"{LOGS}/{path}"
+
+
+def check_files():
+    """A file of the run changed with its modification time kept (truncated or edited; no job writes so) is marked so
+    that its job reruns, with a warning naming it, and the record of the run's files refreshed
+    (sparseact.runtime.outputs.check_run_files): when Snakemake starts and when a run ends. The files are those in the
+    results folder, in the folders the workflow writes there but the start-up's own (code, stamps), and the figures.
+    """
+    folders = [
+        in_results(sub) for sub in RESULTS_SUBFOLDERS if sub not in ("code", "stamps")
+    ]
+    files = run_files(RESULTS, [*folders, FIGURES])
+    for path in check_run_files(in_results("stamps/files.json"), files):
+        print(
+            f"warning: {path} changed with its modification time kept (truncated or edited, not by its job): "
+            "its job reruns",
+            file=sys.stderr,
+        )
+
+
+if workflow.is_main_process:
+    check_files()
 
 
 #: Every claim folder of sparseact.claims; each has a config block claims.<id>.

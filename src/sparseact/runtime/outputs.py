@@ -1,4 +1,5 @@
-"""Files a job writes that Snakemake does not see: the members of its ``directory()`` outputs, and the erratum's PDF.
+"""Files a job writes that Snakemake does not see: the members of its ``directory()`` outputs, and the erratum's PDF;
+and files changed behind Snakemake's back.
 
 Snakemake checks that a directory output exists, not what it holds, so a figure deleted from ``figures/<claim>/``
 left the plan at "Nothing to be done". The job that writes such a folder therefore lists what it wrote in the
@@ -9,10 +10,21 @@ listed file is present the stamp is left alone; when one is missing, or a folder
 interrupted, or a run older than the manifests), the stamp is rewritten with the missing files' names and the time,
 so that it is newer than the job's outputs and differs from the content the job last read (Snakemake reruns a job
 whose small input is newer only when its content changed), and the job is planned again.
+
+Snakemake compares modification times, never contents: a file truncated or overwritten with its time kept (a
+restored backup, a copy tool, a full disk) left the plan at "Nothing to be done". :func:`check_run_files` keeps a
+record of the run's files (their size, times, inode and SHA-256; ``results/stamps/files.json``), refreshed at each
+start and at the end of each run: a file whose content differs from its record while its modification time is the
+one recorded was changed by no job, since a job's write always gives a new time. Its time is set to the epoch, so
+that the job that writes it is planned again (a member of a directory output counts as missing,
+:func:`missing_members`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -49,7 +61,12 @@ def missing_members(directory: str | Path) -> list[str]:
     if not manifest.is_file():
         return [manifest.as_posix()]
     names = [line.split("  ", 1)[1] for line in manifest.read_text(encoding="utf-8").splitlines() if "  " in line]
-    return [(folder / name).as_posix() for name in names if not (folder / name).is_file()]
+    return [(folder / name).as_posix() for name in names if not (folder / name).is_file() or _marked(folder / name)]
+
+
+def _marked(path: Path) -> bool:
+    """Whether ``path`` was marked changed by :func:`check_run_files` (its time set to the epoch)."""
+    return path.stat().st_mtime_ns == 0
 
 
 def completeness_stamp(path: str | Path, *directories: str | Path) -> str:
@@ -68,3 +85,47 @@ def completeness_stamp(path: str | Path, *directories: str | Path) -> str:
     elif not target.is_file():
         atomic_write_text(target, "complete\n")
     return str(path)
+
+
+def run_files(results: str | Path, folders: Iterable[str | Path]) -> list[Path]:
+    """The files :func:`check_run_files` records: those directly in ``results`` and every file under ``folders``
+    (each left out when missing), but hidden ones (Snakemake's time stamps, writers' scratch files)."""
+    files = [path for path in Path(results).glob("*") if path.is_file()]
+    for folder in map(Path, folders):
+        files += [path for path in folder.rglob("*") if path.is_file()]
+    return sorted(path for path in files if not path.name.startswith("."))
+
+
+def check_run_files(record: str | Path, files: Iterable[Path]) -> list[str]:
+    """The ``files`` changed since the record ``record`` last saw them with their modification time kept (see the
+    module's docstring), each marked (its time set to the epoch) so that its job reruns; the record refreshed.
+
+    A file the record does not hold, or holds with another modification time (a job's write, a ``touch``), is
+    recorded as it is. A file with its recorded time is read only when its size, inode or change time differs from
+    the record's (a copy of the results with ``cp -a``), so a start reads a few ``stat`` s per file.
+    """
+    path = Path(record)
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        old = {}
+    old = old if isinstance(old, dict) else {}
+    new, changed = {}, []
+    for file in files:
+        status = file.stat()
+        name = file.as_posix()
+        seen = old.get(name)
+        now = [status.st_size, status.st_mtime_ns, status.st_ino, status.st_ctime_ns]
+        if isinstance(seen, list) and len(seen) == 5 and seen[:4] == now:
+            new[name] = seen
+            continue
+        with open(file, "rb") as handle:
+            digest = hashlib.file_digest(handle, "sha256").hexdigest()
+        if isinstance(seen, list) and len(seen) == 5 and seen[1] == status.st_mtime_ns != 0 and seen[4] != digest:
+            os.utime(file, ns=(status.st_atime_ns, 0))
+            changed.append(name)
+            continue
+        new[name] = [*now, digest]
+    if new != old:
+        atomic_write_text(path, json.dumps(new, indent=0, sort_keys=True) + "\n")
+    return changed
