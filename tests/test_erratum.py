@@ -22,6 +22,7 @@ from sparseact.publish.erratum import (
     tex_text,
 )
 from sparseact.publish.findings import load_results
+from sparseact.publish.notepdf import current_pdf, note_link, recorded_stamp, source_stamp
 from sparseact.publish.statements import CONSEQUENCES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -167,24 +168,71 @@ def test_without_an_engine_the_pdf_is_left_and_one_line_says_so(tmp_path):
         compile_pdf(tmp_path / "missing.tex")
 
 
-def test_the_workflow_step_says_so_in_one_line_without_an_engine(tmp_path):
+def _erratum_pdf_without_engine(tex, status):
+    """The workflow step ``sparseact erratum-pdf`` on ``tex`` with no TeX engine on the PATH."""
     import os
     import subprocess
     import sys
 
-    tex, status = tmp_path / "erratum.tex", tmp_path / "pdf-status.txt"
-    tex.write_text("x")
     env = {**os.environ, "PATH": os.path.dirname(sys.executable)}  # python, no pdflatex
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "sparseact.cli", "erratum-pdf", str(tex), "--status", str(status)],
         capture_output=True,
         text=True,
         env=env,
         timeout=120,
     )
+
+
+def test_the_workflow_step_says_so_in_one_line_without_an_engine(tmp_path):
+    tex, status = tmp_path / "erratum.tex", tmp_path / "pdf-status.txt"
+    tex.write_text("x")
+    done = _erratum_pdf_without_engine(tex, status)
     line = f"no TeX engine (pdflatex) on the PATH: {tmp_path / 'erratum.pdf'} is not rebuilt"
     assert done.returncode == 0 and done.stdout == line + "\n" and status.read_text() == line + "\n"
     assert not (tmp_path / "erratum.pdf").exists()
+
+
+@needs_tex
+def test_the_pdf_records_its_sources_and_a_stale_one_is_never_linked(tmp_path):
+    """The compiled PDF records the digest of the note and the certificates it attaches; once either changes the PDF
+    is stale, and the link is the note's LaTeX source until TeX compiles the PDF again."""
+    certificate = tmp_path / "certificates" / "c" / "a.json"
+    certificate.parent.mkdir(parents=True)
+    certificate.write_text("{}\n")
+    tex = tmp_path / "erratum" / "erratum.tex"
+    tex.parent.mkdir()
+    tex.write_text("\\documentclass{article}\\begin{document}x\\end{document}\n")
+    pdf, _ = compile_pdf(tex)
+    assert recorded_stamp(pdf) == source_stamp(tex) and current_pdf(tex) == pdf
+    assert note_link(tmp_path) == "erratum/erratum.pdf"
+    for edited in (tex, certificate):
+        edited.write_text(edited.read_text() + "%\n")
+        assert current_pdf(tex) is None and note_link(tmp_path) == "erratum/erratum.tex"
+        compile_pdf(tex)
+        assert current_pdf(tex) == pdf
+
+
+def test_the_committed_pdf_is_compiled_from_the_committed_note():
+    assert current_pdf(ROOT / "results" / "erratum" / "erratum.tex") is not None
+
+
+def test_without_an_engine_a_stale_pdf_is_named_and_not_linked(tmp_path):
+    tex, status = tmp_path / "erratum" / "erratum.tex", tmp_path / "pdf-status.txt"
+    tex.parent.mkdir()
+    tex.write_text("x")
+    tex.with_suffix(".pdf").write_bytes(b"%PDF-1.5 a PDF of some other note\n")
+    done = _erratum_pdf_without_engine(tex, status)
+    assert done.returncode == 0 and done.stdout.count("\n") == 1, done.stdout + done.stderr
+    assert "compiled from another note" in done.stdout and note_link(tmp_path) == "erratum/erratum.tex"
+
+
+@pytest.mark.parametrize("name", ["x y.tex", "a\\input.tex", "note.txt", "{x}.tex"])
+def test_a_note_whose_name_tex_would_read_as_code_is_refused(tmp_path, name):
+    tex = tmp_path / name
+    tex.write_text("x")
+    with pytest.raises(ValueError, match="file name"):
+        compile_pdf(tex)
 
 
 def test_the_committed_pdf_carries_every_erratum_certificate_attached():

@@ -155,6 +155,26 @@ def test_an_edit_of_the_status_derivation_reruns_the_ledger_onward(current):
     assert _claims_of(out, "assemble") == importing, out[-3000:]
 
 
+def test_a_run_with_tex_after_one_without_compiles_the_note(current, tmp_path, monkeypatch):
+    """Whether a TeX engine is on the PATH is a parameter of the note's PDF job: the first run that finds one after a
+    run that did not (or the other way round) runs that job again, so a PDF left stale is rebuilt."""
+    import os
+    import shutil
+
+    from sparseact.publish.notepdf import TEX_ENGINE
+
+    if shutil.which(TEX_ENGINE):
+        path = [d for d in os.environ["PATH"].split(os.pathsep) if not (Path(d) / TEX_ENGINE).exists()]
+    else:
+        stub = tmp_path / TEX_ENGINE
+        stub.write_text("#!/bin/sh\nexit 1\n")
+        stub.chmod(0o700)
+        path = [str(tmp_path), *os.environ["PATH"].split(os.pathsep)]
+    monkeypatch.setenv("PATH", os.pathsep.join(path))
+    out = snakemake(current, "-n")
+    assert job_stats(out) == {"all": 1, "erratum_pdf": 1, "report": 1, "screenshots": 1, "total": 4}, out[-3000:]
+
+
 def test_an_edit_of_the_browser_reruns_only_the_screenshots(current):
     stats, out = plan_after_edit(current, "src/sparseact/publish/browser.py")
     assert stats == {"all": 1, "screenshots": 1, "total": 2}, out[-3000:]

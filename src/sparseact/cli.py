@@ -166,15 +166,18 @@ def _erratum_pdf(args) -> int:
     from pathlib import Path
 
     from sparseact.publish.erratum import compile_pdf, compile_summary
+    from sparseact.publish.notepdf import current_pdf
     from sparseact.runtime.outputs import write_manifest
     from sparseact.runtime.provenance import atomic_write_text
 
     try:
         pdf, log = compile_pdf(args.tex)
-    except RuntimeError as exc:  # LaTeX failed: its error lines, not a traceback
+    except (RuntimeError, ValueError) as exc:  # LaTeX failed (its error lines) or no such note: not a traceback
         print(f"sparseact erratum-pdf: error: {exc}", file=sys.stderr)
         return 1
     line = log if pdf is None else compile_summary(pdf, log)
+    if pdf is None and Path(args.tex).with_suffix(".pdf").exists() and not current_pdf(args.tex):
+        line += "; the PDF there was compiled from another note, so the report and README link the LaTeX source"
     print(line)
     # the PDF is listed only when this job wrote it (without a TeX engine, a committed PDF is left, not tracked)
     write_manifest(Path(args.tex).parent, [] if pdf is None else [Path(pdf).name])

@@ -6,6 +6,11 @@
 # confirms the certificates in a forked child on the other core (sparseact.runtime.forked).
 
 
+import shutil
+
+from sparseact.publish.notepdf import TEX_ENGINE
+
+
 checkpoint ledger:
     input:
         results=claim_results(),
@@ -69,5 +74,7 @@ rule erratum_pdf:
     params:
         # the note the ledger wrote (the slice's digest stands for it and its certificates)
         tex=in_results("erratum/erratum.tex"),
+        # a run with TeX after one without compiles the note (a changed parameter reruns the job)
+        tex_engine_found=shutil.which(TEX_ENGINE) is not None,
     shell:
         "python -m sparseact.cli erratum-pdf {params.tex} --status {output} > {log} 2>&1"

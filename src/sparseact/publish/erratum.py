@@ -29,7 +29,6 @@ access (no absolute path, no ``..``) in a folder holding only the note and that 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
@@ -49,6 +48,7 @@ from sparseact.publish.findings import Results, ids, load_results, short_ref, ti
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
 from sparseact.publish.mathtext import split_math
+from sparseact.publish.notepdf import SOURCE_KEY, TEX_ENGINE, attached_certificates, source_stamp
 from sparseact.publish.statements import (
     CONJECTURED,
     CONSEQUENCES,
@@ -56,15 +56,14 @@ from sparseact.publish.statements import (
     hypothesis_named,
     verified_clause,
 )
-from sparseact.runtime.outputs import SNAKEMAKE_FILES
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 #: The public repository whose files the certificate links point to (``https://host/owner/repo/blob/<ref>``);
 #: empty while none is known: the links are then relative to the note.
 REPOSITORY_URL = ""
-#: The TeX engine the workflow compiles the note with.
-TEX_ENGINE = "pdflatex"
+#: A note file name TeX reads as written (it is passed on its command line).
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_-]+\.tex")
 #: Largest overfull box (pt) a compiled note may have.
 OVERFULL_LIMIT_PT = 5.0
 #: The date a compiled PDF carries (``SOURCE_DATE_EPOCH``), so that two runs give identical files.
@@ -513,26 +512,6 @@ def write_erratum(results_dir: str | Path, out: str | Path, repository_url: str 
     return Path(out)
 
 
-def attached_certificates(tex: str | Path) -> Path:
-    """The results' ``certificates/`` folder, whose files the note ``tex`` (``<results>/erratum/erratum.tex``)
-    attaches to its PDF."""
-    return Path(tex).resolve().parent.parent / "certificates"
-
-
-def pdf_source_digest(tex: str | Path) -> str:
-    """What the note's PDF is made of: the SHA-256 of the note ``tex`` and of every file of the results'
-    ``certificates/`` folder it attaches (:func:`compile_pdf`), one line each, as ``sha256sum`` prints them."""
-    tex, certificates = Path(tex), attached_certificates(tex)
-    attached = certificates.rglob("*") if certificates.is_dir() else []
-    # Snakemake's own time stamp of the folder is not the ledger's (it appears after the job, so leave it out)
-    files = [tex, *sorted(p for p in attached if p.is_file() and p.name not in SNAKEMAKE_FILES)]
-    return "".join(
-        f"{hashlib.sha256(path.read_bytes()).hexdigest()}  "
-        f"{tex.name if path == tex else path.relative_to(certificates.parent).as_posix()}\n"
-        for path in files
-    )
-
-
 def overfull_boxes(log: str) -> list[float]:
     """How far (pt) each overfull box of a LaTeX log sticks out."""
     return [float(match.group("pt")) for match in _OVERFULL.finditer(log)]
@@ -559,6 +538,8 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
     tex = Path(tex)
     if not tex.is_file():
         raise ValueError(f"no LaTeX file {tex}")
+    if not _PLAIN_NAME.fullmatch(tex.name):
+        raise ValueError(f"the note's file name {tex.name!r} is not letters, digits, '_', '-' and '.tex'")
     if shutil.which(engine) is None:
         return None, f"no TeX engine ({engine}) on the PATH: {tex.with_suffix('.pdf')} is not rebuilt"
     # kpathsea's paranoid file access: TeX opens no file by an absolute path or above its folder, for reading or
@@ -584,9 +565,18 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
             for path in [copied, *copied.rglob("*")]:
                 os.utime(path, (int(SOURCE_DATE_EPOCH), int(SOURCE_DATE_EPOCH)))
         shutil.copy(tex, work / tex.name)
+        # the PDF records what it is compiled from (sparseact.publish.notepdf), so that a stale one is never linked
+        first_line = rf"\pdfinfo{{/{SOURCE_KEY} ({source_stamp(tex)})}}\input{{{tex.name}}}"
         for _ in range(2):
             done = subprocess.run(
-                [engine, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", tex.name],
+                [
+                    engine,
+                    "-no-shell-escape",
+                    "-interaction=nonstopmode",
+                    "-halt-on-error",
+                    f"-jobname={tex.stem}",
+                    first_line,
+                ],
                 cwd=work,
                 env=env,
                 capture_output=True,

@@ -33,6 +33,7 @@ from sparseact.paper import paper_position
 from sparseact.publish.cells import number_parts
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.mathtext import markdown_math
+from sparseact.publish.notepdf import note_link
 from sparseact.publish.statements import (
     CONJECTURED,
     CONSEQUENCES,
@@ -441,7 +442,8 @@ def findings_markdown(results_dir: str | Path) -> str:
         "# Findings",
         "",
         "Generated from the run's result files by `sparseact ledger`; nothing here is typed by hand. The note "
-        "for the authors: [erratum/erratum.pdf](erratum/erratum.pdf).",
+        "for the authors: [erratum/erratum.tex](erratum/erratum.tex) (the report and the README link its PDF "
+        "once TeX has compiled it from this note).",
         "",
         "## Headline results",
         "",
@@ -536,6 +538,8 @@ def readme_block(results_dir: str | Path, link_prefix: str = "results/") -> str:
     """README's generated block: the headline table, the results sharper than printed by name, and where to read the
     rest (links relative to the repository root)."""
     results = load_results(results_dir)
+    note = note_link(results_dir)
+    note_kind = "PDF" if note.endswith(".pdf") else "LaTeX; its PDF is stale or not compiled"
     lines = readme_table(results, errata_link=f"{link_prefix}findings.md#erratum-{{id}}")
     if len(results.sharper):
         lines += [
@@ -545,7 +549,7 @@ def readme_block(results_dir: str | Path, link_prefix: str = "results/") -> str:
         ]
     lines += [
         "",
-        f"**Read on:** [the note for the authors (PDF)]({link_prefix}erratum/erratum.pdf) · "
+        f"**Read on:** [the note for the authors ({note_kind})]({link_prefix}{note}) · "
         f"[findings]({link_prefix}findings.md) (every erratum with its certificates, tightness, open statements) · "
         f"[every statement]({link_prefix}statements.md) · the rendered report, `{link_prefix}report/index.html`, "
         "written by the reproduction command below.",

@@ -47,7 +47,6 @@ from sparseact.paper import paper_position
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.asciimath import render_prose
 from sparseact.publish.cards import CARDS_CSS, PRINT_OPEN_CSS, label_cells
-from sparseact.publish.erratum import pdf_source_digest
 from sparseact.publish.findings import (
     STATUS_DEFINITIONS,
     TIGHTNESS_HEADER,
@@ -85,6 +84,7 @@ from sparseact.publish.links import (
     report_targets,
 )
 from sparseact.publish.mathtext import MATH_CSS
+from sparseact.publish.notepdf import current_pdf, pdf_source_digest
 from sparseact.publish.statements import explain_chain
 from sparseact.runtime.costs import job_resources
 from sparseact.runtime.outputs import write_manifest
@@ -655,11 +655,11 @@ def timings_table(benchmark_paths: Sequence[str | Path], logs: str | Path | None
 
 
 def erratum_link(results_dir: Path, base: Path) -> str:
-    """A link to the note for the authors: its PDF, or its LaTeX source when no TeX engine has compiled it."""
-    note = results_dir / "erratum" / "erratum.pdf"
-    if note.exists():
-        return _link(note, base, "the erratum note (PDF)")
-    return _link(note.with_suffix(".tex"), base, "the erratum note (LaTeX)")
+    """A link to the note for the authors: its PDF when compiled from the note now there, else its LaTeX source."""
+    tex = results_dir / "erratum" / "erratum.tex"
+    if current_pdf(tex):
+        return _link(tex.with_suffix(".pdf"), base, "the erratum note (PDF)")
+    return _link(tex, base, "the erratum note (LaTeX)")
 
 
 def _page(title: str, body: str) -> str:
@@ -1029,7 +1029,7 @@ CLAIM_HEADER_CSS = (
 #: each claim page's slice, and the digest of the erratum note's PDF sources (:data:`ERRATUM_PDF_SLICE`).
 SLICES = "slices"
 
-#: The erratum note's PDF's slice: :func:`sparseact.publish.erratum.pdf_source_digest` of the note and its certificates.
+#: The erratum note's PDF's slice: :func:`sparseact.publish.notepdf.pdf_source_digest` of the note and its certificates.
 ERRATUM_PDF_SLICE = "erratum-pdf.sha256"
 
 
