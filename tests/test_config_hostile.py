@@ -6,6 +6,7 @@ plain scalars YAML 1.1 and 1.2 read differently, naming the key."""
 import os
 import re
 import time
+from pathlib import Path
 
 import pytest
 import yaml
@@ -20,6 +21,7 @@ from sparseact.runtime.config import (
     SHIPPED_OUTPUT_DIRS,
     SOURCE_ENTRIES,
     check_output_dirs,
+    check_writable,
     load_config,
     validate_config,
 )
@@ -293,6 +295,23 @@ def test_an_output_folder_reached_through_a_symbolic_link_is_checked_where_it_le
     monkeypatch.chdir(tmp_path)
     for folder, reason in (("into-src/out", "the repository's own 'src'"), ("outside/out", "leads outside")):
         _refused(tmp_path, base.replace("results_dir: results\n", f"results_dir: {folder}\n"), reason)
+
+
+@pytest.mark.parametrize("key", OUTPUT_DIR_KEYS)
+def test_an_output_folder_on_a_read_only_file_system_is_refused_naming_its_key(tmp_path, monkeypatch, key):
+    """A fresh run whose results folder cannot be written stops before its first stamp, in one line naming the key
+    (the root user writes a folder without write permission, so the check asks the kernel, as on a read-only mount)."""
+    for folder in ("results", "figures", "logs"):
+        (tmp_path / folder).mkdir()
+    config = {"results_dir": "results/quick", "figures_dir": "figures", "logs_dir": "logs"}
+    check_writable(config, tmp_path)
+    read_only = tmp_path / ("results" if key == "results_dir" else config[key])  # results/quick is not there yet
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: Path(path) != read_only and real_access(path, mode))
+    with pytest.raises(ConfigError) as info:
+        check_writable(config, tmp_path)
+    message = str(info.value)
+    assert message.startswith(f"invalid config: {key}: {config[key]!r} cannot be written") and "\n" not in message
 
 
 def _shipped_folders():

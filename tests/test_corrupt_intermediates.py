@@ -1,7 +1,12 @@
 """A truncated or corrupt intermediate file (a shard's data archive or runs table) is named with what to do, not a
-raw BadZipFile or JSONDecodeError; a data file made with another seed than the config's is refused by its run."""
+raw BadZipFile or JSONDecodeError, and one changed with its time kept is rebuilt; a data file made with another seed
+than the config's is refused by its run."""
 
 import json
+import os
+import shutil
+import time
+from pathlib import Path
 
 import pytest
 import yaml
@@ -9,6 +14,7 @@ import yaml
 from sparseact.claims import generate_point, get_claim, run_shard
 from sparseact.claims._stages import load_run, write_run
 from sparseact.runtime.datafiles import load_arrays
+from sparseact.runtime.outputs import check_run_files, missing_members, run_files, write_manifest
 
 CLAIM = "section1_index"
 
@@ -66,6 +72,26 @@ def test_a_runs_table_round_trips(tmp_path):
     assert json.loads(path.read_text())["claim"] == CLAIM
 
 
+def test_the_run_job_refuses_another_seeds_data_file_in_one_line(data_file, tmp_path, repo_root):
+    """The run job's notebook refuses the file: its last line names the file and the remedy, with no traceback."""
+    import subprocess
+    import sys
+
+    path, name = data_file
+    argv = [sys.executable, "-m", "sparseact.cli", "run-notebook", "notebooks/run_shard.py"]
+    argv += ["--executed", str(tmp_path / "run.ipynb"), "--kernel", "sparseact", "--cwd", "."]
+    for key, value in dict(
+        claim=CLAIM, shard=name, seed="8", replicates="1", data_path=str(path), run_path=str(tmp_path / "run.json")
+    ).items():
+        argv += ["--param", f"{key}={value}"]
+    done = subprocess.run(argv, cwd=repo_root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith("sparseact run-notebook: error: ValueError: notebooks/run_shard.py stopped in cell") and (
+        f"{path} holds seed 7, not 8; delete it and rerun the workflow" in line
+    ), line
+
+
 def test_a_data_file_made_with_other_replicates_or_points_is_refused(tmp_path, repo_root):
     """The run job passes the config's replicate count and the shard's points: a data file made for another grid
     (a changed parameter, a point more or less) or replicate count, with the same seed, is refused, not run under
@@ -74,7 +100,7 @@ def test_a_data_file_made_with_other_replicates_or_points_is_refused(tmp_path, r
     (name, point), (other, other_point) = list(get_claim(CLAIM).points(block).items())[:2]
     path = tmp_path / "shard.npz"
     generate_point(CLAIM, name, point, 7, 2, path)
-    with pytest.raises(ValueError, match="holds replicates 2, not 1; regenerate it"):
+    with pytest.raises(ValueError, match="holds replicates 2, not 1; delete it and rerun the workflow"):
         run_shard(path, CLAIM, name, seed=7, replicates=1)
     for points in (
         {name: {**point, "b": point["b"] + 1}},
@@ -83,7 +109,70 @@ def test_a_data_file_made_with_other_replicates_or_points_is_refused(tmp_path, r
         {},
         json.dumps({name: {**point, "extra": 1}}),
     ):
-        with pytest.raises(ValueError, match=r"holds other points than the config's.*regenerate it"):
+        with pytest.raises(ValueError, match=r"holds other points than the config.s.*delete it and rerun"):
             run_shard(path, CLAIM, name, seed=7, replicates=2, points=points)
     meta, _ = run_shard(path, CLAIM, name, seed="7", replicates="2", points=json.dumps({name: point}))
     assert meta["points"] == {name: point}
+
+
+def _kept_time(path, data):
+    """Overwrite ``path`` with ``data``, its modification time kept (a restored backup, a copy tool)."""
+    status = path.stat()
+    path.write_bytes(data)
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+
+
+@pytest.mark.parametrize(
+    "damage", [lambda data: data[: len(data) // 2], lambda data: bytes(len(data)), lambda data: data + b"x"]
+)
+def test_a_file_changed_with_its_time_kept_is_marked_for_its_job(tmp_path, damage):
+    """Snakemake compares times only: a file truncated or overwritten with its time kept gave "Nothing to be done".
+    The record names it, and its time is set to the epoch, so that its job is planned again."""
+    results = tmp_path / "results"
+    (results / "data").mkdir(parents=True)
+    shard, other = results / "data" / "shard.npz", results / "data" / "other.npz"
+    shard.write_bytes(b"PK" + bytes(range(200)))
+    other.write_bytes(b"intact")
+    record = results / "stamps" / "files.json"
+    files = run_files(results, [results / "data"])
+    assert check_run_files(record, files) == [] and record.is_file()
+    _kept_time(shard, damage(shard.read_bytes()))
+    assert check_run_files(record, run_files(results, [results / "data"])) == [shard.as_posix()]
+    assert shard.stat().st_mtime_ns == 0 and other.stat().st_mtime_ns > 0
+    assert check_run_files(record, run_files(results, [results / "data"])) == []  # marked: its job rewrites it
+
+
+def test_a_jobs_write_a_touch_and_a_copy_are_not_changes(tmp_path, monkeypatch):
+    """The record's paths are the workflow's, relative to the checkout: a copy with ``cp -a`` (new inodes, the times
+    kept) is read again and found unchanged."""
+    monkeypatch.chdir(tmp_path)
+    results = Path("results")
+    results.mkdir()
+    table = results / "ledger.csv"
+    table.write_text("a\n")
+    record = results / "stamps" / "files.json"
+    check_run_files(record, run_files(results, []))
+    time.sleep(0.01)
+    table.write_text("b\n")  # a job's write: a new time
+    assert check_run_files(record, run_files(results, [])) == []
+    os.utime(table)  # touched: the same content, a new time
+    assert check_run_files(record, run_files(results, [])) == []
+    shutil.move(results, "moved")
+    shutil.copytree("moved", results)
+    inode = table.stat().st_ino
+    assert check_run_files(record, run_files(results, [])) == []
+    assert json.loads(record.read_text())[table.as_posix()][2] == inode
+    _kept_time(table, b"c\n")
+    assert check_run_files(record, run_files(results, [])) == [table.as_posix()]
+
+
+def test_a_marked_member_of_a_directory_output_counts_as_missing(tmp_path):
+    folder = tmp_path / "tables" / "claim"
+    folder.mkdir(parents=True)
+    (folder / "t.csv").write_text("x\n")
+    write_manifest(folder)
+    record = tmp_path / "stamps" / "files.json"
+    check_run_files(record, run_files(tmp_path, [tmp_path / "tables"]))
+    _kept_time(folder / "t.csv", b"y\n")
+    check_run_files(record, run_files(tmp_path, [tmp_path / "tables"]))
+    assert missing_members(folder) == [(folder / "t.csv").as_posix()]

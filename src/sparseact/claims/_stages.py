@@ -20,7 +20,7 @@ import pandas as pd
 from sparseact.claims._failures import WORST
 from sparseact.claims._registry import get_claim
 from sparseact.runtime import progress
-from sparseact.runtime.datafiles import load_arrays, save_arrays
+from sparseact.runtime.datafiles import REGENERATE, load_arrays, save_arrays
 from sparseact.runtime.provenance import atomic_write_json, derive_rng
 from sparseact.verify.records import ClaimReport, combine_replicates
 
@@ -113,7 +113,7 @@ def run_shard(
         ("replicates", None if replicates is None else int(replicates)),
     ):
         if expected is not None and meta[key] != expected:
-            raise ValueError(f"{data_path} holds {key} {meta[key]!r}, not {expected!r}; regenerate it (the data stage)")
+            raise ValueError(f"{data_path} holds {key} {meta[key]!r}, not {expected!r}; {REGENERATE}")
     if points is not None:
         expected = json.loads(points) if isinstance(points, str) else points
         if json.dumps(meta["points"], sort_keys=True) != json.dumps(expected, sort_keys=True):
@@ -121,8 +121,7 @@ def run_shard(
                 name for name in expected if meta["points"].get(name) != expected[name]
             )
             raise ValueError(
-                f"{data_path} holds other points than the config's (first differing: {differ[0]!r}); "
-                "regenerate it (the data stage)"
+                f"{data_path} holds other points than the config's (first differing: {differ[0]!r}); {REGENERATE}"
             )
     claim_id, seed, replicates = meta["claim"], meta["seed"], meta["replicates"]
     claim = get_claim(claim_id)

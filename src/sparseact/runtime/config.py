@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import re
 from collections.abc import Iterable, Mapping
 from importlib.resources import files
@@ -609,4 +610,19 @@ def validate_workflow_config(
             raise ConfigError(f"{error} ({CONFIG_REPLACED_HINT})") from None
         raise
     check_cost(config, claims)
+    check_writable(config)
     return config
+
+
+def check_writable(config: dict, root: str | Path = ".") -> None:
+    """Refuse, naming the key, an output folder the run cannot write (a read-only file system or folder), before
+    the start-up writes its first stamp there: the nearest folder of its path that exists must be writable."""
+    for key in OUTPUT_DIR_KEYS:
+        folder = Path(root) / config[key]
+        while not folder.exists():
+            folder = folder.parent
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise ConfigError(
+                f"invalid config: {key}: {config[key]!r} cannot be written ({folder} is read-only): make it writable "
+                "or name another folder"
+            )

@@ -44,6 +44,10 @@ META_KEY = "__meta__"
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
+#: What to do with a data file a run refuses.
+REGENERATE = "delete it and rerun the workflow, which rebuilds it (the data stage)"
+
+
 def save_arrays(path: str | Path, arrays: dict[str, np.ndarray], meta: dict) -> None:
     """Write ``arrays`` and ``meta`` as a deterministic ``.npz`` archive (atomically).
 
@@ -95,10 +99,7 @@ def load_arrays(path: str | Path) -> tuple[dict[str, np.ndarray], dict]:
     except (zipfile.BadZipFile, EOFError, OSError, KeyError, ValueError, zlib.error) as exc:
         if isinstance(exc, FileNotFoundError):
             raise
-        raise ValueError(
-            f"{path} is truncated or corrupt ({type(exc).__name__}: {exc}); delete it and rerun the "
-            "workflow, which rebuilds it (the data stage)"
-        ) from None
+        raise ValueError(f"{path} is truncated or corrupt ({type(exc).__name__}: {exc}); {REGENERATE}") from None
     return arrays, meta
 
 

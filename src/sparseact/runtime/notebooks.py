@@ -133,6 +133,10 @@ def convert_notebook(source: str | Path, out: str | Path, kernel: str = "sparsea
     atomic_write_text(out, nbformat.writes(nb) + "\n")
 
 
+#: The errors a notebook's cell raises on an input the library refuses (its one-line messages): reported as such.
+REFUSAL_ERRORS = ("ValueError", "TypeError")
+
+
 def run_notebook(
     source: str | Path,
     executed: str | Path,
@@ -169,18 +173,24 @@ def run_notebook(
         raw = Path(tmp) / "input.ipynb"
         out = Path(tmp) / "output.ipynb"
         nbformat.write(nb, raw)
-        papermill.execute_notebook(
-            str(raw),
-            str(out),
-            parameters=json.loads(json.dumps(parameters)),
-            kernel_name=kernel,
-            cwd=str(cwd),
-            progress_bar=False,
-            log_output=False,
-            start_timeout=KERNEL_START_TIMEOUT,
-            kernel_manager_class=InProcessNotebookManager,
-            extra_arguments=list(KERNEL_ARGUMENTS),
-        )
+        try:
+            papermill.execute_notebook(
+                str(raw),
+                str(out),
+                parameters=json.loads(json.dumps(parameters)),
+                kernel_name=kernel,
+                cwd=str(cwd),
+                progress_bar=False,
+                log_output=False,
+                start_timeout=KERNEL_START_TIMEOUT,
+                kernel_manager_class=InProcessNotebookManager,
+                extra_arguments=list(KERNEL_ARGUMENTS),
+            )
+        except papermill.PapermillExecutionError as exc:
+            # a refused input (the library's ValueError or TypeError) is its one line; anything else a traceback
+            if exc.ename not in REFUSAL_ERRORS:
+                raise
+            raise ValueError(f"{source} stopped in cell {exc.exec_count}: {exc.evalue}") from None
         result = nbformat.read(out, as_version=4)
     _strip_volatile(result, cwd)
     atomic_write_text(executed, nbformat.writes(result) + "\n")
