@@ -14,7 +14,7 @@ import yaml
 from sparseact.claims import generate_point, get_claim, run_shard
 from sparseact.claims._stages import load_run, write_run
 from sparseact.runtime.datafiles import load_arrays
-from sparseact.runtime.outputs import check_run_files, missing_members, run_files, write_manifest
+from sparseact.runtime.outputs import check_run_files, missing_members, recorded_files, write_manifest
 
 CLAIM = "section1_index"
 
@@ -134,12 +134,12 @@ def test_a_file_changed_with_its_time_kept_is_marked_for_its_job(tmp_path, damag
     shard.write_bytes(b"PK" + bytes(range(200)))
     other.write_bytes(b"intact")
     record = results / "stamps" / "files.json"
-    files = run_files(results, [results / "data"])
+    files = recorded_files(results, [results / "data"])
     assert check_run_files(record, files) == [] and record.is_file()
     _kept_time(shard, damage(shard.read_bytes()))
-    assert check_run_files(record, run_files(results, [results / "data"])) == [shard.as_posix()]
+    assert check_run_files(record, recorded_files(results, [results / "data"])) == [shard.as_posix()]
     assert shard.stat().st_mtime_ns == 0 and other.stat().st_mtime_ns > 0
-    assert check_run_files(record, run_files(results, [results / "data"])) == []  # marked: its job rewrites it
+    assert check_run_files(record, recorded_files(results, [results / "data"])) == []  # marked: its job rewrites it
 
 
 def test_a_jobs_write_a_touch_and_a_copy_are_not_changes(tmp_path, monkeypatch):
@@ -151,19 +151,19 @@ def test_a_jobs_write_a_touch_and_a_copy_are_not_changes(tmp_path, monkeypatch):
     table = results / "ledger.csv"
     table.write_text("a\n")
     record = results / "stamps" / "files.json"
-    check_run_files(record, run_files(results, []))
+    check_run_files(record, recorded_files(results, []))
     time.sleep(0.01)
     table.write_text("b\n")  # a job's write: a new time
-    assert check_run_files(record, run_files(results, [])) == []
+    assert check_run_files(record, recorded_files(results, [])) == []
     os.utime(table)  # touched: the same content, a new time
-    assert check_run_files(record, run_files(results, [])) == []
+    assert check_run_files(record, recorded_files(results, [])) == []
     shutil.move(results, "moved")
     shutil.copytree("moved", results)
     inode = table.stat().st_ino
-    assert check_run_files(record, run_files(results, [])) == []
+    assert check_run_files(record, recorded_files(results, [])) == []
     assert json.loads(record.read_text())[table.as_posix()][2] == inode
     _kept_time(table, b"c\n")
-    assert check_run_files(record, run_files(results, [])) == [table.as_posix()]
+    assert check_run_files(record, recorded_files(results, [])) == [table.as_posix()]
 
 
 def test_a_marked_member_of_a_directory_output_counts_as_missing(tmp_path):
@@ -172,7 +172,7 @@ def test_a_marked_member_of_a_directory_output_counts_as_missing(tmp_path):
     (folder / "t.csv").write_text("x\n")
     write_manifest(folder)
     record = tmp_path / "stamps" / "files.json"
-    check_run_files(record, run_files(tmp_path, [tmp_path / "tables"]))
+    check_run_files(record, recorded_files(tmp_path, [tmp_path / "tables"]))
     _kept_time(folder / "t.csv", b"y\n")
-    check_run_files(record, run_files(tmp_path, [tmp_path / "tables"]))
+    check_run_files(record, recorded_files(tmp_path, [tmp_path / "tables"]))
     assert missing_members(folder) == [(folder / "t.csv").as_posix()]

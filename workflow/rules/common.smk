@@ -15,7 +15,7 @@ from sparseact.claims import (
 from sparseact.kernels import KERNEL_GROUPS
 from sparseact.runtime.costs import claim_cost_row, cost_table, shard_estimates
 from sparseact.runtime.config import RESULTS_SUBFOLDERS
-from sparseact.runtime.outputs import check_run_files, completeness_stamp, run_files
+from sparseact.runtime.outputs import check_run_files, completeness_stamp, recorded_files
 from sparseact.paper import data_files
 from sparseact.runtime.provenance import job_environment
 from sparseact.runtime.sharding import single_shard
@@ -60,7 +60,7 @@ def check_files():
     folders = [
         in_results(sub) for sub in RESULTS_SUBFOLDERS if sub not in ("code", "stamps")
     ]
-    files = run_files(RESULTS, [*folders, FIGURES])
+    files = recorded_files(RESULTS, [*folders, FIGURES])
     for path in check_run_files(in_results("stamps/files.json"), files):
         print(
             f"warning: {path} changed with its modification time kept (truncated or edited, not by its job): "

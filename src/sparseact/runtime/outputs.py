@@ -87,7 +87,7 @@ def completeness_stamp(path: str | Path, *directories: str | Path) -> str:
     return str(path)
 
 
-def run_files(results: str | Path, folders: Iterable[str | Path]) -> list[Path]:
+def recorded_files(results: str | Path, folders: Iterable[str | Path]) -> list[Path]:
     """The files :func:`check_run_files` records: those directly in ``results`` and every file under ``folders``
     (each left out when missing), but hidden ones (Snakemake's time stamps, writers' scratch files)."""
     files = [path for path in Path(results).glob("*") if path.is_file()]
