@@ -52,12 +52,30 @@ def _cases():
     for path in ("missing.json", "broken.json", "empty", "binary", "{tmp}"):
         yield ["ledger", path if path == "{tmp}" else "{tmp}/" + path, "--out-dir", "{tmp}/out"]
     for notebook in ("missing.ipynb", "text.ipynb", "binary", "empty"):
-        yield ["claim-page", "{tmp}/" + notebook, "--slice", "{tmp}/other-page.json", "--out", "{tmp}/page.html"]
+        yield [
+            "claim-page",
+            "{tmp}/" + notebook,
+            "--slice",
+            "{tmp}/other-page.json",
+            "--out",
+            "{tmp}/page.html",
+            "--notebook-out",
+            "{tmp}/nb.ipynb",
+        ]
         yield ["convert-notebook", "{tmp}/" + notebook.replace(".ipynb", ".py"), "--out", "{tmp}/out.ipynb"]
     # a FIFO, a device (directly or behind a link) or a folder where a file is expected: refused before it is opened
     for special in ("{tmp}/fifo", "/dev/zero", "/dev/urandom", "{tmp}/zero-link", "{tmp}"):
         yield ["ledger", special, "--out-dir", "{tmp}/out"]
-        yield ["claim-page", special, "--slice", "{tmp}/other-page.json", "--out", "{tmp}/page.html"]
+        yield [
+            "claim-page",
+            special,
+            "--slice",
+            "{tmp}/other-page.json",
+            "--out",
+            "{tmp}/page.html",
+            "--notebook-out",
+            "{tmp}/nb.ipynb",
+        ]
         yield ["convert-notebook", special, "--out", "{tmp}/out.ipynb"]
         yield ["run-notebook", special, "--executed", "{tmp}/x.ipynb"]
         yield ["screenshots", "--page", special, "{tmp}/shot.png"]
@@ -72,7 +90,16 @@ def _cases():
         "{tmp}/other-page.json",
         "{tmp}",
     ):
-        yield ["claim-page", "{tmp}/page.ipynb", "--slice", claim_slice, "--out", "{tmp}/page.html"]
+        yield [
+            "claim-page",
+            "{tmp}/page.ipynb",
+            "--slice",
+            claim_slice,
+            "--out",
+            "{tmp}/page.html",
+            "--notebook-out",
+            "{tmp}/nb.ipynb",
+        ]
     for points in ("notjson", "{", "[1,"):
         yield ["generate", "lemma9", "shard", "--points", points, "--seed", "1", "--out", "{tmp}/x.npz"]
     for parameters in ("notjson", "{bad"):
@@ -123,6 +150,8 @@ def test_a_truncated_notebook_is_named_with_what_to_do(tmp_path, capsys, command
             str(tmp_path / "slice.json"),
             "--out",
             str(tmp_path / "page.html"),
+            "--notebook-out",
+            str(tmp_path / "nb.ipynb"),
         ],
         "run-notebook": ["run-notebook", str(path), "--executed", str(tmp_path / "out.ipynb")],
     }[command]

@@ -6,6 +6,7 @@ erratum note must link only to committed files it renders, and every ``#anchor``
 """
 
 import html
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -22,6 +23,7 @@ RENDERED = {".md", ".ipynb", ".png", ".svg", ".csv", ".pdf", ".tex", ".cff", ".t
 _MARKDOWN_LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\]]*\])*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
 _HTML_ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"")
 _HREF = re.compile(r"\\href\{([^}]*)\}")
+_HTML_HREF = re.compile(r'<a\s[^>]*href="([^"]*)"')
 _CODE = re.compile(r"`[^`]*`")
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.DOTALL)
 
@@ -60,8 +62,20 @@ def links_of(path: Path) -> list[str]:
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".tex":
         return _HREF.findall(text)
+    if path.suffix == ".ipynb":  # its Markdown cells and outputs, and its HTML outputs
+        markdown, pages = [], []
+        for cell in json.loads(text)["cells"]:
+            if cell["cell_type"] == "markdown":
+                markdown.append("".join(cell["source"]))
+            for output in cell.get("outputs", []):
+                markdown.append("".join(output.get("data", {}).get("text/markdown", "")))
+                pages.append("".join(output.get("data", {}).get("text/html", "")))
+        text = "\n".join(markdown)
+        hrefs = [html.unescape(h) for page in pages for h in _HTML_HREF.findall(page)]
+    else:
+        hrefs = []
     text = _MATH.sub(" ", _CODE.sub(" ", text))
-    return [html.unescape(a or b) for a, b in _MARKDOWN_LINK.findall(text)]
+    return [html.unescape(a or b) for a, b in _MARKDOWN_LINK.findall(text)] + hrefs
 
 
 def _view_of(path: Path, target: Path) -> bool:
@@ -93,9 +107,11 @@ def dead_links(path: Path, files: set[str]) -> list[str]:
 
 
 def documents(files: set[str]) -> list[str]:
-    """README, every committed Markdown file of the results (findings, statements, ledger, certificates' views) and
-    the erratum note."""
-    markdown = sorted(f for f in files if f == "README.md" or (f.startswith("results/") and f.endswith(".md")))
+    """README, every committed Markdown file of the results (findings, statements, ledger, certificates' views), the
+    claims' notebooks and the erratum note."""
+    markdown = sorted(
+        f for f in files if f == "README.md" or (f.startswith("results/") and f.endswith((".md", ".ipynb")))
+    )
     return [*markdown, "results/erratum/erratum.tex"]
 
 

@@ -131,6 +131,10 @@ def test_claim_page_puts_the_header_first_in_the_notebook_page(result_tables):
     nbformat.write(nb, notebook)
     page = result_tables / "pages" / "x.html"
     write_slices(result_tables, ["x"])
-    claim_page(notebook, claim_slice_path(result_tables, "x"), page)
+    committed = result_tables / "notebooks" / "x.ipynb"
+    claim_page(notebook, claim_slice_path(result_tables, "x"), page, committed)
     text = page.read_text()
     assert text.index('<header class="sa-header">') < text.index("<h1") and "fails as stated" in text
+    # the committed notebook opens on the statuses, under its title
+    first = nbformat.read(committed, as_version=4).cells[0].source
+    assert first.startswith("# Claim x\n\n* **") and "fails as stated" in first.split("What $k$ is.")[0]

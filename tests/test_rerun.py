@@ -216,7 +216,8 @@ def _first_shard(work, claim):
         ("certificates", "ledger"),
         (f"tables/{CLAIM}", "assemble"),
         (f"figures/{CLAIM}", "assemble"),
-        (f"notebooks/{CLAIM}.ipynb", "assemble"),
+        (f"notebooks/assembled/{CLAIM}.ipynb", "assemble"),
+        (f"notebooks/{CLAIM}.ipynb", "claim_page"),
         (f"claims/{CLAIM}.json", "assemble"),
         ("data/{claim}/{shard}.npz", "data"),
         ("runs/{claim}/{shard}.json", "run"),
@@ -288,7 +289,7 @@ def test_one_added_grid_point_renders_only_its_claims_page_again(current):
     after = config_shards(yaml.safe_load((current / configfile).read_text()), claim)
     (shard,) = set(after) - set(before)  # the new points' shard, of which no stand-in exists yet
     quick = current / "results" / "quick"
-    notebook, slice_file = quick / "notebooks" / f"{claim}.ipynb", quick / "slices" / f"{other}.json"
+    notebook, slice_file = quick / "notebooks" / "assembled" / f"{claim}.ipynb", quick / "slices" / f"{other}.json"
     claims, stats, out = _page_plan(current, configfile)
     try:
         assert stats["data"] == stats["run"] == stats["assemble"] == stats["ledger"] == 1, out[-3000:]

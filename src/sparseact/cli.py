@@ -252,7 +252,7 @@ def _claim_page(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.report import claim_page
 
-    claim_page(_input_notebook(args.notebook), _input_file(args.slice), args.out)
+    claim_page(_input_notebook(args.notebook), _input_file(args.slice), args.out, args.notebook_out)
     return 0
 
 
@@ -456,13 +456,18 @@ def main(argv=None) -> int:
         help="a claim's page: its executed notebook under the statuses of its "
         "statements and the verdicts bearing on them",
     )
-    page.add_argument("notebook", help="the executed notebook (results/notebooks/<claim>.ipynb)")
+    page.add_argument("notebook", help="the executed notebook (results/notebooks/assembled/<claim>.ipynb)")
     page.add_argument(
         "--slice",
         required=True,
         help="what the page shows of the result tables (results/slices/<claim>.json, written by the ledger)",
     )
     page.add_argument("--out", required=True, help="the page to write (results/pages/<claim>.html)")
+    page.add_argument(
+        "--notebook-out",
+        required=True,
+        help="the notebook as a code host shows it, opening on the statuses (results/notebooks/<claim>.ipynb)",
+    )
     page.set_defaults(func=_claim_page)
     shot = sub.add_parser(
         "screenshots",

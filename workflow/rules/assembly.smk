@@ -11,7 +11,7 @@ rule assemble:
         members=assembly_members,
     output:
         result=in_results("claims/{claim}.json"),
-        notebook=in_results("notebooks/{claim}.ipynb"),
+        notebook=in_results("notebooks/assembled/{claim}.ipynb"),
         figures=report(
             directory(in_figures("{claim}")),
             patterns=["{name}.png"],

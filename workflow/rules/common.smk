@@ -15,7 +15,11 @@ from sparseact.claims import (
 from sparseact.kernels import KERNEL_GROUPS
 from sparseact.runtime.costs import claim_cost_row, cost_table, shard_estimates
 from sparseact.runtime.config import RESULTS_SUBFOLDERS
-from sparseact.runtime.outputs import check_run_files, completeness_stamp, recorded_files
+from sparseact.runtime.outputs import (
+    check_run_files,
+    completeness_stamp,
+    recorded_files,
+)
 from sparseact.paper import data_files
 from sparseact.runtime.provenance import job_environment
 from sparseact.runtime.sharding import single_shard
@@ -276,7 +280,7 @@ def every_claim_output():
             ]
         files += [
             in_results(f"claims/{claim}.json"),
-            in_results(f"notebooks/{claim}.ipynb"),
+            in_results(f"notebooks/assembled/{claim}.ipynb"),
             in_figures(claim),
             in_results(f"tables/{claim}"),
         ]
@@ -306,7 +310,13 @@ def erratum_pdf_slice(wildcards):
 
 
 def claim_reports():
-    return [claim_page_path(claim) for claim in CLAIMS]
+    """Each claim's page and its notebook as a code host shows it (rule claim_page): rule all requests both, so a
+    deleted one is rebuilt."""
+    return [
+        path
+        for claim in CLAIMS
+        for path in (claim_page_path(claim), in_results(f"notebooks/{claim}.ipynb"))
+    ]
 
 
 #: Figures committed under docs/figures (README shows the first), as <claim>/<figure>; rule docs_figure copies

@@ -10,23 +10,26 @@
 
 rule claim_page:
     input:
-        notebook=in_results("notebooks/{claim}.ipynb"),
+        notebook=in_results("notebooks/assembled/{claim}.ipynb"),
         slice=claim_slice,
         code=publishing_code("claim_page"),
     output:
-        report(
+        page=report(
             in_results("pages/{claim}.html"),
             caption="../report/notebook.rst",
             category="Claims",
             subcategory="{claim}",
         ),
+        # the notebook as a code host shows it (committed): opening on the statuses, linking committed files only
+        notebook=in_results("notebooks/{claim}.ipynb"),
     log:
         in_logs("claim_page/{claim}.log"),
     priority: claim_page_priority
     conda:
         ENV
     shell:
-        "python -m sparseact.cli claim-page {input.notebook} --slice {input.slice} --out {output} > {log} 2>&1"
+        "python -m sparseact.cli claim-page {input.notebook} --slice {input.slice} --out {output.page} "
+        "--notebook-out {output.notebook} > {log} 2>&1"
 
 
 rule docs_figure:

@@ -60,6 +60,7 @@ from sparseact.publish.findings import (
     sharper_items,
     status_text,
     tightness_rows,
+    what_changes,
 )
 from sparseact.publish.graph import (
     ERRATUM_PREFIX,
@@ -83,9 +84,9 @@ from sparseact.publish.links import (
     link_ids,
     report_targets,
 )
-from sparseact.publish.mathtext import MATH_CSS
+from sparseact.publish.mathtext import MATH_CSS, markdown_math
 from sparseact.publish.notepdf import current_pdf, pdf_source_digest
-from sparseact.publish.statements import explain_chain
+from sparseact.publish.statements import explain_chain, first_sentence
 from sparseact.runtime.costs import job_resources
 from sparseact.runtime.outputs import write_manifest
 from sparseact.runtime.provenance import atomic_write_text, write_text_if_changed
@@ -831,9 +832,7 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
         for label, c in (("previous:", previous), ("next:", following))
         if c
     ]
-    statements = claim_statements(results, claim_id)
-    main = statements[statements["main"]]
-    lead = main if len(main) else statements[:1]
+    statements, lead = leading_statements(results, claim_id)
     places = len(dict.fromkeys(statements["paper_ref"])) - len(lead)
     links.append(
         f'<a href="{PAPER_PDF}">the paper ({PAPER_VERSION})</a> ({html.escape(" and ".join(lead["paper_ref"]))}'
@@ -875,6 +874,39 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
         f"every claim): {tally or 'none'}</summary><p>{'FAIL: ' + fails + '.' if fails else 'No FAIL.'}</p>"
         "</details>" + claim_graph_html(results, own, here, report) + "</header>"
     )
+
+
+def claim_status_markdown(results: Results, claim_id: str) -> str:
+    """The statuses a claim's committed notebook opens on (:mod:`sparseact.publish.codehost`), in Markdown with links
+    relative to ``results/notebooks/``: each leading statement's status and what it means for the authors (a main
+    result's README line, :func:`sparseact.publish.findings.what_changes`), and where the reasons are."""
+    statements, lead = leading_statements(results, claim_id)
+    lines = []
+    for _, row in lead.iterrows():
+        headline = results.headline[results.headline["statement_id"] == row["statement_id"]]
+        said = (
+            what_changes(results, headline.iloc[0], "../findings.md#erratum-{id}")
+            if len(headline)
+            else first_sentence(row["reason"])
+        )
+        lines.append(f"* **{row['paper_ref']}: {status_text(row['status'], row['class'], row['range'])}.** {said}")
+    others = len(statements) - len(lead)
+    lines += [
+        "",
+        f"Statuses from the run's argument graph (generated). Why: `sparseact explain {lead['statement_id'].iloc[0]}` "
+        "prints the chain down to checks and cited facts; "
+        + (f"this claim's {others} other statements and every reason are" if others else "every reason is")
+        + " in [the statements table](../statements.md), the errata in [findings](../findings.md).",
+    ]
+    return "\n".join(markdown_math(line, in_table=False) for line in lines)
+
+
+def leading_statements(results: Results, claim_id: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The claim's statements (:func:`claim_statements`) and those its page leads with: its main results, or its
+    first statement when it has none."""
+    statements = claim_statements(results, claim_id)
+    main = statements[statements["main"]]
+    return statements, main if len(main) else statements[:1]
 
 
 def claim_statements(results: Results, claim_id: str) -> pd.DataFrame:
@@ -1060,6 +1092,7 @@ def write_slices(
             "claim_id": claim_id,
             "page": page.as_posix(),
             "header": claim_header_html(claim_id, results_dir, page, results),
+            "notebook_status": claim_status_markdown(results, claim_id),
         }
         path = claim_slice_path(results_dir, claim_id)
         if write_text_if_changed(path, json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n"):
@@ -1076,29 +1109,33 @@ def write_slices(
     return written
 
 
-def read_claim_slice(claim_slice: str | Path, page: str | Path) -> str:
-    """The header a claim's slice holds, for ``page``: ``ValueError`` when the slice was written for another page
-    (its links are relative to the page's folder) or is not a slice."""
+def read_claim_slice(claim_slice: str | Path, page: str | Path) -> tuple[str, str]:
+    """The page header and the notebook's statuses a claim's slice holds, for ``page``: ``ValueError`` when the slice
+    was written for another page (its links are relative to the page's folder) or is not a slice."""
     try:
         document = json.loads(Path(claim_slice).read_text(encoding="utf-8"))
-        header, written_for = document["header"], document["page"]
+        header, status, written_for = document["header"], document["notebook_status"], document["page"]
     except (ValueError, UnicodeError, KeyError, TypeError) as exc:
         raise ValueError(f"{claim_slice}: not a claim page's slice ({type(exc).__name__}: {exc})") from None
     if Path(os.path.abspath(written_for)) != Path(os.path.abspath(page)):
         raise ValueError(f"{claim_slice}: written for the page {written_for}, not {page}")
-    return header
+    return header, status
 
 
-def claim_page(notebook: str | Path, claim_slice: str | Path, page: str | Path) -> None:
+def claim_page(notebook: str | Path, claim_slice: str | Path, page: str | Path, committed: str | Path) -> None:
     """Write ``page``: the executed ``notebook`` (inputs hidden) under the header its slice holds
-    (:func:`write_slices`)."""
+    (:func:`write_slices`); and ``committed``, the notebook as a code host shows it, opening on the statuses
+    (:func:`sparseact.publish.codehost.code_host_notebook`)."""
     # deferred: nbformat, nbconvert and jinja2 load only in a claim page's job, not in the report's
     import nbformat
 
+    from sparseact.publish.codehost import code_host_notebook
     from sparseact.publish.notebook_page import notebook_html
 
-    header = read_claim_slice(claim_slice, page)
-    body = notebook_html(nbformat.read(notebook, as_version=4))
+    header, status = read_claim_slice(claim_slice, page)
+    executed = nbformat.read(notebook, as_version=4)
+    atomic_write_text(committed, nbformat.writes(code_host_notebook(executed, status)) + "\n")
+    body = notebook_html(executed)
     if "<main>" not in body or "</head>" not in body:
         raise ValueError(f"{notebook}: the rendered page has no <main> to put the header in")
     body = body.replace("</head>", f"<style>{CLAIM_HEADER_CSS}</style></head>", 1).replace(
