@@ -40,6 +40,12 @@ validate_workflow_config(
 include: "workflow/rules/common.smk"
 
 
+# A file changed with its modification time kept is removed before the DAG is built, so that its job rebuilds it
+# (check_files in common.smk); the workflow's own jobs (on a cluster) skip it.
+if workflow.is_main_process:
+    check_files()
+
+
 # Every rule's {claim} is one of the registry's claim folders (CLAIMS, from common.smk), declared once here: a path
 # such as docs/figures/<claim>-<figure>.png then splits at the claim's name, not at the last hyphen. The kernels
 # rule's {group} is one of sparseact.kernels.KERNEL_GROUPS.

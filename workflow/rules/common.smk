@@ -56,8 +56,8 @@ def in_logs(path):
 
 
 def check_files():
-    """A file of the run changed with its modification time kept (truncated or edited; no job writes so) is marked so
-    that its job reruns, with a warning naming it, and the record of the run's files refreshed
+    """A file of the run changed with its modification time kept (truncated or edited; no job writes so) is removed so
+    that its job rebuilds it, with a warning naming it, and the record of the run's files refreshed
     (sparseact.runtime.outputs.check_run_files): when Snakemake starts and when a run ends. The files are those in the
     results folder, in the folders the workflow writes there but the start-up's own (code, stamps), and the figures.
     """
@@ -68,13 +68,9 @@ def check_files():
     for path in check_run_files(in_results("stamps/files.json"), files):
         print(
             f"warning: {path} changed with its modification time kept (truncated or edited, not by its job): "
-            "its job reruns",
+            "removed, its job rebuilds it",
             file=sys.stderr,
         )
-
-
-if workflow.is_main_process:
-    check_files()
 
 
 #: Every claim folder of sparseact.claims; each has a config block claims.<id>.
@@ -310,8 +306,8 @@ def erratum_pdf_slice(wildcards):
 
 
 def claim_reports():
-    """Each claim's page and its notebook as a code host shows it (rule claim_page): rule all requests both, so a
-    deleted one is rebuilt."""
+    """Each claim's page and its notebook as a code host shows it, both written by the claim_page job; the default
+    target requests both, so a deleted one is rebuilt."""
     return [
         path
         for claim in CLAIMS

@@ -15,16 +15,16 @@ Snakemake compares modification times, never contents: a file truncated or overw
 restored backup, a copy tool, a full disk) left the plan at "Nothing to be done". :func:`check_run_files` keeps a
 record of the run's files (their size, times, inode and SHA-256; ``results/stamps/files.json``), refreshed at each
 start and at the end of each run: a file whose content differs from its record while its modification time is the
-one recorded was changed by no job, since a job's write always gives a new time. Its time is set to the epoch, so
-that the job that writes it is planned again (a member of a directory output counts as missing,
-:func:`missing_members`).
+one recorded was changed by no job, since a job's write always gives a new time. It is removed, so that the job
+that writes it is planned again (rule all requests every output; a member of a directory output is missing,
+:func:`missing_members`). Setting its time back is not enough: Snakemake reruns a job whose small input is newer
+only when that input's content changed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -61,12 +61,7 @@ def missing_members(directory: str | Path) -> list[str]:
     if not manifest.is_file():
         return [manifest.as_posix()]
     names = [line.split("  ", 1)[1] for line in manifest.read_text(encoding="utf-8").splitlines() if "  " in line]
-    return [(folder / name).as_posix() for name in names if not (folder / name).is_file() or _marked(folder / name)]
-
-
-def _marked(path: Path) -> bool:
-    """Whether ``path`` was marked changed by :func:`check_run_files` (its time set to the epoch)."""
-    return path.stat().st_mtime_ns == 0
+    return [(folder / name).as_posix() for name in names if not (folder / name).is_file()]
 
 
 def completeness_stamp(path: str | Path, *directories: str | Path) -> str:
@@ -98,7 +93,7 @@ def recorded_files(results: str | Path, folders: Iterable[str | Path]) -> list[P
 
 def check_run_files(record: str | Path, files: Iterable[Path]) -> list[str]:
     """The ``files`` changed since the record ``record`` last saw them with their modification time kept (see the
-    module's docstring), each marked (its time set to the epoch) so that its job reruns; the record refreshed.
+    module's docstring), each removed so that its job rebuilds it; the record refreshed.
 
     A file the record does not hold, or holds with another modification time (a job's write, a ``touch``), is
     recorded as it is. A file with its recorded time is read only when its size, inode or change time differs from
@@ -121,8 +116,8 @@ def check_run_files(record: str | Path, files: Iterable[Path]) -> list[str]:
             continue
         with open(file, "rb") as handle:
             digest = hashlib.file_digest(handle, "sha256").hexdigest()
-        if isinstance(seen, list) and len(seen) == 5 and seen[1] == status.st_mtime_ns != 0 and seen[4] != digest:
-            os.utime(file, ns=(status.st_atime_ns, 0))
+        if isinstance(seen, list) and len(seen) == 5 and seen[1] == status.st_mtime_ns and seen[4] != digest:
+            file.unlink()
             changed.append(name)
             continue
         new[name] = [*now, digest]
