@@ -32,7 +32,7 @@ CAPTIONS = {
     "verdicts and the worst values are in the check cards below.",
     "ratio-heatmap": "The worst AS / Lemma 9's expression (constant 1) over the exact and adversarial networks, one "
     "cell per certified k (rows) and s (columns), its value written in the cell (log colour scale; "
-    "blank: no network certified at that k). A cell above 1 would exceed the lemma's constant 1; "
+    "'none certified': no network of that s is certified at that k). A cell above 1 would exceed the lemma's constant 1; "
     "read along a row or a column to see how the observed constant moves with s or with k. The "
     "verdict and the worst value are in the check cards below.",
     "proof-steps": "The proof's two printed steps, one dot per network (colour and marker: family), log-log. Left: "
@@ -114,6 +114,9 @@ def ratio_heatmap(tables: dict):
         cbar_kws={"label": "max AS / expression (log scale)"},
         annot_kws={"fontsize": MIN_FONT},
     )
+    # a cell without a value says so in the figure itself (no network of that s has that certified k)
+    for row, column in zip(*np.nonzero(grid.isna().to_numpy()), strict=True):
+        ax.text(column + 0.5, row + 0.5, "none\ncertified", ha="center", va="center", fontsize=MIN_FONT, color="0.4")
     ax.set_xlabel("s")
     ax.set_ylabel("certified k")
     ax.tick_params(axis="y", rotation=0)
