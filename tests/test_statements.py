@@ -398,3 +398,15 @@ def test_floored_by_is_a_premise_naming_a_derived_statement():
     with pytest.raises(ValueError, match="floored_by 'f' names no derived statement"):
         _check_floored([_entry("a", floored_by="f"), _entry("f")])
     _check_floored([_entry("a", floored_by="f"), _entry("f", kind="derived")])
+
+
+def test_a_correction_counts_as_proved_only_when_every_statement_verifying_it_is():
+    """A statement that holds on a range is told first as proved for every parameter in its corrected form only when
+    every statement verifying the correction is proved (Theorem 19, eq. (1) and its all-parameter form)."""
+    from sparseact.publish.statements import proved_correction
+
+    entry = {"correction": {"text": "x", "verified_by": ["a", "b"]}}
+    assert proved_correction(entry, {"a": "proved", "b": "proved"})
+    assert not proved_correction(entry, {"a": "proved", "b": "holds-on-range"})
+    assert not proved_correction(entry, {"a": "proved"})
+    assert not proved_correction({"correction": {"text": "x"}}, {}) and not proved_correction({}, {})

@@ -30,6 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from sparseact.paper import paper_position
+from sparseact.paper import statements as paper_statements
 from sparseact.publish.cells import number_parts
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.mathtext import markdown_math
@@ -39,6 +40,7 @@ from sparseact.publish.statements import (
     CONSEQUENCES,
     STATUS_DEFINITIONS,
     first_sentence,
+    proved_correction,
     short_ref,
     verified_clause,
 )
@@ -490,6 +492,12 @@ def what_changes(results: Results, row: pd.Series, errata_link: str) -> str:
         return f"Holds as printed{f', given {given.group(1)}, which is open' if given else ''}{repairs}."
     if row["status"] == "holds-on-range":
         checked = statement["range"].split(";")[0]
+        entry = next((e for e in paper_statements() if e["id"] == row["statement_id"]), {})
+        if proved_correction(entry, results.statements.set_index("statement_id")["status"]):
+            return (
+                f"A corrected form is proved for every parameter; as printed, it holds on every instance checked "
+                f"({checked}), which no proof extends{repairs}."
+            )
         return f"Holds on every instance checked ({checked}); no proof covers every parameter{repairs}."
     if row["status"] == "fails-as-stated":
         survives = statement["survives"]

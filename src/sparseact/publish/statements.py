@@ -832,6 +832,11 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame, ledger: pd.DataFram
                 if degenerate_corners(entry, str(row["checks"]).split("; "), out_of_range)
                 else HOLDS
             )
+        elif proved_correction(entry, table["status"]):
+            cost = (
+                f"Proved for every parameter in this form: {_sentence(entry['correction']['text'])} As printed, it "
+                f"holds on the enumerated range ({row['range']}), which no argument extends."
+            )
         else:
             cost = f"Nothing on the enumerated range ({row['range']}); no argument covers every parameter."
         proof = (
@@ -854,6 +859,14 @@ def headline(statements: pd.DataFrame, errata: pd.DataFrame, ledger: pd.DataFram
             )
         )
     return pd.DataFrame(rows, columns=HEADLINE_COLUMNS)
+
+
+def proved_correction(entry: Mapping, status: Mapping[str, str]) -> bool:
+    """Whether the statement file ``entry`` has a correction whose every verifying statement is proved (``status``:
+    statement id -> status): a statement that only holds on a range is then proved for every parameter in that
+    corrected form, which is what a reader is told first."""
+    verified = (entry.get("correction") or {}).get("verified_by") or []
+    return bool(verified) and all(status.get(v) == "proved" for v in verified)
 
 
 def hypothesis_named(statement: str, hypothesis_ref: str) -> bool:
