@@ -8,7 +8,7 @@ another pass, which arms another timer. Every finished job starts one more such 
 stops, so after N finished jobs the scheduler passes about N times a second, each pass selecting among the
 ready jobs and checking their inputs (the same loop is discussed upstream in snakemake#3744). In a full
 run of this workflow that was about 22,000 selections, and Snakemake's own process used 36.5 CPU-seconds;
-without the limiter it uses 7.3 and the run ends about 20 s sooner (docs/architecture.md,
+without the limiter it uses 7.3 and the run ends about 20 s sooner (benchmarks/README.md,
 ``benchmarks/bench_workflow.py``).
 
 :func:`drop_default_local_rate_limit` removes the scheduler's limiter when the run is local and the limit
