@@ -15,6 +15,7 @@ from sparseact.publish.browser import (
     PRINT_HEIGHT,
     PRINT_WIDTH,
     SCREEN,
+    WIDTHS,
     Browser,
     check_page,
     find_chromium,
@@ -235,7 +236,7 @@ def test_a_page_laid_out_anew_measures_as_a_page_loaded_at_that_screen(browser, 
         "</table><details><summary>more</summary><p>folded</p></details>"
     )
     path = page(tmp_path, body)
-    screens = [((width,), {}) for width in (1400, 1024, 800)] + [((PRINT_WIDTH,), {"media": "print"})]
+    screens = [((width,), {}) for width in WIDTHS] + [((PRINT_WIDTH,), {"media": "print"})]
     try:
         browser.set_screen(*screens[0][0])
         browser.load(path)

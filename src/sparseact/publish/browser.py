@@ -1,4 +1,4 @@
-"""Look at the HTML pages the way a reader does: headless Chromium on a 1400, 1024 and 800 px wide screen, and printed.
+"""Look at the HTML pages the way a reader does: headless Chromium on a 1400, 1024, 800 and 390 px wide screen, and printed.
 
 Chromium is driven through its DevTools protocol over a pipe (``--remote-debugging-pipe``:
 JSON messages on file descriptors 3 and 4, each ending in a NUL byte), so nothing beyond
@@ -41,8 +41,9 @@ from urllib.parse import unquote, urlsplit
 
 #: Width and height of the screen the pages are judged on, in CSS pixels.
 SCREEN = (1400, 900)
-#: Screen widths every page must read at without scrolling sideways (a desktop, a small laptop, a narrow window).
-WIDTHS = (1400, 1024, 800)
+#: Screen widths every page must read at without scrolling sideways (a desktop, a small laptop, a narrow window, a
+#: phone).
+WIDTHS = (1400, 1024, 800, 390)
 #: Width of the printed page's content box in CSS pixels: US Letter (8.5 in) less Page.printToPDF's default
 #: 0.4 in margins, at 96 px per inch (A4, 8.27 in, is narrower by 22 px: the checks use the narrower).
 PRINT_WIDTH = round((8.27 - 2 * 0.4) * 96)
