@@ -270,8 +270,9 @@ def test_fwht_finds_non_finite_values_during_the_transform(in_place, bad, size, 
 
 
 def test_fwht_overflow_out_of_place_is_not_a_non_finite_input():
-    out = fwht(np.full(8, 1e308))  # finite input whose transform overflows, as before
-    assert np.isinf(out[0])
+    """A finite table whose transform overflows is refused as such, never as a table holding NaN or inf."""
+    with pytest.raises(ValueError, match="exceeds float64"):
+        fwht(np.full(8, 1e308))
 
 
 #: The quantities quadratic in the table (each reads the table as its only argument).
@@ -700,3 +701,11 @@ def test_bad_mc_args():
         noise_sensitivity_mc(f, 4, [0.5, 0.6], 10, rng)
     with pytest.raises(ValueError, match="chunk_size"):
         noise_sensitivity_mc(f, 4, 0.5, 10, rng, chunk_size=0)
+
+
+@pytest.mark.parametrize("transform", ["fwht", "fwht_reference"])
+def test_a_transform_beyond_float64_is_refused_not_inf(transform):
+    import sparseact.analysis
+
+    with pytest.raises(ValueError, match="exceeds float64"):
+        getattr(sparseact.analysis, transform)([1.7e308, -1.7e308])

@@ -252,6 +252,7 @@ VALID = {
     "constructions.dense_parity01_network": lambda: dict(n=4, S=[0, 2]),
     "constructions.lwr_round": lambda: dict(t=np.arange(6), q=6, p=2),
     "constructions.gf_solve": lambda: dict(A=np.array([[1, 0], [0, 1]]), y=np.array([1, 0]), p=2),
+    "constructions.is_prime": lambda: dict(p=97),
     "constructions.affine_fits_zp": lambda: dict(values=np.array([0, 1, 1, 0]), Y=constructions.zq_points(2, 2), p=2),
     "publish.ledger.certificate_document": lambda: dict(record=_record()),
     "bounds.describe": lambda: dict(bound_id=sorted(bounds.BOUNDS)[0]),

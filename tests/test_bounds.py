@@ -474,7 +474,7 @@ def test_describe_specific_texts():
 
 
 def test_describe_unknown_id():
-    with pytest.raises(KeyError, match="unknown bound id"):
+    with pytest.raises(ValueError, match="unknown bound id"):
         bd.describe("lemma99")
 
 

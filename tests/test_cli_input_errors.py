@@ -172,5 +172,27 @@ def test_erratum_pdf_on_a_file_latex_cannot_compile_names_the_errors_without_a_t
     tex.write_bytes(content)
     assert main(["erratum-pdf", str(tex), "--status", str(tmp_path / "status.txt")]) == 1
     err = capsys.readouterr().err
-    assert "Traceback" not in err and err.startswith("sparseact erratum-pdf: error: pdflatex failed on"), err
+    # refused before TeX: not a note erratum_tex writes (its preamble), or not UTF-8 text
+    assert "Traceback" not in err and err.startswith("sparseact erratum-pdf: error:"), err
+    assert len(err.strip().splitlines()) == 1 and ("preamble" in err or "UTF-8" in err), err
     assert not (tmp_path / "status.txt").exists() and not (tmp_path / "note.pdf").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["generate", "lemma9", "all", "--points", "[1, 2]", "--seed", "1", "--out", "{tmp}/x.npz"], "points must map"),
+        (["generate", "lemma9", "all", "--points", "{}", "--seed", "-5", "--out", "{tmp}/x.npz"], "seed must be >= 0"),
+    ],
+)
+def test_the_data_stage_refuses_what_the_config_would(tmp_path, capsys, argv, said):
+    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and said in err and not (tmp_path / "x.npz").exists(), err
+
+
+def test_check_config_names_a_kernel_that_is_not_installed(tmp_path, capsys, repo_root):
+    config = tmp_path / "c.yaml"
+    config.write_text((repo_root / "config" / "quick.yaml").read_text().replace("kernel: sparseact", "kernel: nope"))
+    assert main(["check-config", str(config)]) == 2
+    assert "Jupyter kernel 'nope' is not installed" in capsys.readouterr().err

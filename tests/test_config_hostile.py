@@ -418,3 +418,8 @@ def test_results_subfolders_are_the_workflows(repo_root):
 def test_a_kernel_name_that_reads_as_an_option_is_refused(tmp_path, base):
     """The kernel's name reaches papermill's command line: '--help' would be read as an option."""
     _refused(tmp_path, base.replace("kernel: sparseact\n", "kernel: --help\n"), "kernel")
+
+
+@pytest.mark.parametrize("key", ["[a, b]", "{a: 1}"])
+def test_a_key_that_is_a_list_or_a_map_is_refused_in_one_line(tmp_path, base, key):
+    _refused(tmp_path, base + f"? {key}\n: 2\n", "a key must be a plain name")

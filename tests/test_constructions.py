@@ -145,3 +145,13 @@ def test_variant_and_argument_errors():
         C.appendix_a_network(np.ones((3, 3)), 1.0)
     with pytest.raises(ValueError, match="Z_q"):
         C.lwr_encode(np.array([[5]]), 5)
+
+
+def test_is_prime_and_gf_solve_refuses_a_composite_modulus():
+    from sparseact.constructions import gf_solve, is_prime
+
+    primes = [n for n in range(2000) if n >= 2 and all(n % d for d in range(2, int(n**0.5) + 1))]
+    assert [n for n in range(2000) if is_prime(n)] == primes
+    assert is_prime(2**61 - 1) and not is_prime(2**61 + 1)
+    with pytest.raises(ValueError, match="p must be prime"):
+        gf_solve([[1, 2], [3, 4]], [1, 1], 4)

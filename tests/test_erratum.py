@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as hs
 
 from sparseact.publish.erratum import (
+    NOTE_PREAMBLE,
     OVERFULL_LIMIT_PT,
     TEX_ENGINE,
     certificate_link,
@@ -148,11 +149,16 @@ def test_the_note_compiles_without_error_or_overfull_box(tmp_path):
     assert pdf.read_bytes() == first  # reproducible: a fixed date and no trailer id
 
 
+def note(body: str) -> str:
+    """A note with the note's own preamble and ``body``."""
+    return "\n".join([*NOTE_PREAMBLE, body, r"\end{document}", ""])
+
+
 @needs_tex
 def test_a_latex_error_fails_with_the_error(tmp_path):
     tex = tmp_path / "bad.tex"
-    tex.write_text("\\documentclass{article}\\begin{document}\\undefinedmacro\\end{document}\n")
-    with pytest.raises(RuntimeError, match="Undefined control sequence"):
+    tex.write_text(note(r"\begin{description}\item x"))
+    with pytest.raises(RuntimeError, match="ended by"):
         compile_pdf(tex)
 
 
@@ -202,7 +208,7 @@ def test_the_pdf_records_its_sources_and_a_stale_one_is_never_linked(tmp_path):
     certificate.write_text("{}\n")
     tex = tmp_path / "erratum" / "erratum.tex"
     tex.parent.mkdir()
-    tex.write_text("\\documentclass{article}\\begin{document}x\\end{document}\n")
+    tex.write_text(note("x"))
     pdf, _ = compile_pdf(tex)
     assert recorded_stamp(pdf) == source_stamp(tex) and current_pdf(tex) == pdf
     assert note_link(tmp_path) == "erratum/erratum.pdf"
@@ -266,15 +272,44 @@ def test_a_formula_that_could_read_a_file_never_reaches_latex(formula):
         tex_text(f"text {formula} text")
 
 
-@needs_tex
-def test_tex_reads_no_file_outside_the_notes_folder(tmp_path):
-    """Were a file read to slip into the note, the compile would still refuse a path outside the note's folder
-    (kpathsea's openin_any=p; without it this file would be read)."""
+@pytest.mark.parametrize(
+    "body",
+    [
+        r"\input{SECRET}",
+        r"\immediate\pdfobj file{SECRET}",
+        r"\textattachfile{SECRET}{x}",
+        r"\textattachfile[mimetype=application/json,ucfilespec={a.json}]{certificates/x/../../SECRET}{x}",
+        r"x^^5cinput{SECRET}",
+        r"\csname input\endcsname{SECRET}",
+        r"\href{file://SECRET}{x}",
+    ],
+)
+def test_a_note_that_could_read_a_file_never_reaches_tex(tmp_path, body):
+    """TeX's own sandbox (openin_any=p) does not stop pdfTeX's \\pdfobj file or an attachment by absolute path: a
+    note is held to what erratum_tex writes before TeX sees it (the probe's injections)."""
     secret = tmp_path / "secret.txt"
     secret.write_text("SECRET-TEXT\n")
-    tex = tmp_path / "erratum.tex"
-    tex.write_text(f"\\documentclass{{article}}\\begin{{document}}\\input{{{secret}}}\\end{{document}}\n")
-    with pytest.raises(RuntimeError, match="LaTeX Error: File"):
+    tex = tmp_path / "erratum" / "erratum.tex"
+    tex.parent.mkdir()
+    tex.write_text(note(body.replace("SECRET", str(secret))))
+    with pytest.raises(ValueError, match=r"not compiled|preamble"):
+        compile_pdf(tex)
+    assert not tex.with_suffix(".pdf").exists()
+    bare = tmp_path / "bare.tex"  # any other preamble
+    bare.write_text("\\documentclass{article}\\begin{document}x\\end{document}\n")
+    with pytest.raises(ValueError, match="preamble"):
+        compile_pdf(bare)
+
+
+def test_a_certificate_that_is_a_symbolic_link_is_not_attached(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET-TEXT\n")
+    (tmp_path / "certificates" / "lemma6").mkdir(parents=True)
+    (tmp_path / "certificates" / "lemma6" / "a.json").symlink_to(secret)
+    tex = tmp_path / "erratum" / "erratum.tex"
+    tex.parent.mkdir()
+    tex.write_text(note("x"))
+    with pytest.raises(ValueError, match="symbolic link"):
         compile_pdf(tex)
 
 

@@ -656,6 +656,13 @@ def _check_rho(rho) -> tuple[np.ndarray, bool]:
 # ---------------------------------------------------------------------------
 
 
+def _finite_transform(result: np.ndarray) -> np.ndarray:
+    """``result``, a transform of a finite table: ``ValueError`` where it overflowed float64 (never a silent inf)."""
+    if not np.isfinite(result).all():
+        raise ValueError("the transform of values exceeds float64: rescale the table")
+    return result
+
+
 def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
     """Unnormalised Walsh-Hadamard transform of a truth table.
 
@@ -684,8 +691,8 @@ def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``values`` is not a 1-D finite real array of power-of-two length, or
-        ``out`` is unsuitable. NaN and inf are found during the transform, so
+        If ``values`` is not a 1-D finite real array of power-of-two length, its
+        transform exceeds float64, or ``out`` is unsuitable. NaN and inf are found during the transform, so
         ``out`` (which may be ``values`` itself) has been overwritten then.
 
     Examples
@@ -695,7 +702,7 @@ def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
     """
     src, _ = _as_table(values, check_finite=False)
     if out is None:
-        return _transform(src, np.empty_like(src), in_place=False)
+        return _finite_transform(_transform(src, np.empty_like(src), in_place=False))
     # In place if out is values' own buffer: usually the very table just
     # validated (a 1-D C-contiguous float64 array of the right shape, so only
     # writeable is left to check); another view of it (the same start, as both
@@ -719,7 +726,7 @@ def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
         if out.ctypes.data != src.ctypes.data:
             raise ValueError("out overlaps values without being the same array")
         in_place = True
-    return _transform(src, out, in_place)
+    return _finite_transform(_transform(src, out, in_place))
 
 
 def fwht_reference(values) -> np.ndarray:
@@ -732,14 +739,15 @@ def fwht_reference(values) -> np.ndarray:
     a, _ = _as_table(values)
     a = a.copy()
     h = 1
-    while h < a.size:
-        a3 = a.reshape(-1, 2, h)
-        x = a3[:, 0, :].copy()
-        y = a3[:, 1, :]
-        a3[:, 0, :] += y
-        np.subtract(x, y, out=a3[:, 1, :])
-        h *= 2
-    return a
+    with np.errstate(over="ignore"):  # an overflow is refused below
+        while h < a.size:
+            a3 = a.reshape(-1, 2, h)
+            x = a3[:, 0, :].copy()
+            y = a3[:, 1, :]
+            a3[:, 0, :] += y
+            np.subtract(x, y, out=a3[:, 1, :])
+            h *= 2
+    return _finite_transform(a)
 
 
 def walsh_coefficients(values) -> np.ndarray:

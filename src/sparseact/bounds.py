@@ -920,10 +920,10 @@ def describe(bound_id: str) -> str:
 
     Raises
     ------
-    KeyError
+    ValueError
         If ``bound_id`` is not a key of :data:`BOUNDS`.
     """
     try:
         return _FORMULAS[bound_id]
-    except KeyError:
-        raise KeyError(f"unknown bound id {bound_id!r}; known ids: {', '.join(sorted(BOUNDS))}") from None
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown bound id {bound_id!r}; known ids: {', '.join(sorted(BOUNDS))}") from None

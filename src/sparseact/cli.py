@@ -285,6 +285,7 @@ def _check_config(args) -> int:
     from sparseact.claims import registry
     from sparseact.runtime.config import ConfigError, load_config
     from sparseact.runtime.costs import check_cost, estimate_cost, job_warning
+    from sparseact.runtime.notebooks import check_kernel
 
     claims = registry()
     try:
@@ -295,6 +296,7 @@ def _check_config(args) -> int:
         if warning:
             print(warning, file=sys.stderr)
         check_cost(config, claims)
+        check_kernel(config["kernel"])  # the notebooks' kernel, which the workflow's jobs need registered
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -41,7 +41,7 @@ import pandas as pd
 from sparseact.paper import errata as paper_errata
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
-from sparseact.paper.markup import check_markup
+from sparseact.paper.markup import MATH_MACROS, check_markup
 from sparseact.publish.asciimath import typeset_ascii
 from sparseact.publish.display import _latex_escape
 from sparseact.publish.findings import Results, ids, load_results, short_ref, tightness_of
@@ -116,6 +116,88 @@ def tex_text(text: str) -> str:
         prose(piece, position == 0) if kind == "text" else (f"${piece}$" if kind == "inline" else f"\\[{piece}\\]")
         for position, (kind, piece) in enumerate(pieces)
     )
+
+
+#: The note's preamble, through ``\\begin{document}``: what :func:`erratum_tex` writes first and
+#: :func:`check_note_source` holds every compiled note to.
+NOTE_PREAMBLE = (
+    r"\documentclass[11pt]{article}",
+    r"\usepackage{amsmath,amssymb}",
+    # amssymb has no blackboard digits (its \mathbb{1} prints another glyph): the indicator's 1 is bold
+    r"\let\amsmathbb\mathbb\renewcommand{\mathbb}[1]{\if1#1\mathbf{1}\else\amsmathbb{#1}\fi}",
+    r"\usepackage[margin=2.5cm]{geometry}",
+    r"\usepackage[colorlinks=true,linkcolor=blue,urlcolor=blue]{hyperref}",
+    r"\usepackage{attachfile2}",
+    r"\attachfilesetup{color=0 0 1}",
+    r"\ifdefined\pdftrailerid\pdftrailerid{}\fi",
+    r"\tolerance=2000\emergencystretch=3em",
+    r"\title{Errata and sharper bounds for\\``Learning Neural Networks with Sparse Activations''}",
+    r"\author{The sparseact project}",
+    r"\date{}",
+    r"\begin{document}",
+)
+
+
+#: The control sequences of the note's body beyond :data:`sparseact.paper.markup.MATH_MACROS`: text structure and
+#: links, none of which reads a file but ``\\textattachfile`` (held to a certificate's path by
+#: :func:`check_note_source`).
+NOTE_MACROS = frozenset(
+    [
+        "appendix",
+        "begin",
+        "emph",
+        "end",
+        "href",
+        "hyperref",
+        "item",
+        "label",
+        "maketitle",
+        "noindent",
+        "nolinkurl",
+        "paragraph",
+        "phantomsection",
+        "ref",
+        "section",
+        "subsection",
+        "textattachfile",
+        "textgreater",
+        "textless",
+        "texttt",
+    ]
+)
+_CONTROL_WORD = re.compile(r"\\([A-Za-z@]+)")
+_ATTACHMENT = re.compile(
+    r"\\textattachfile\[mimetype=application/json,ucfilespec=\{[\w.-]+\}\]\{certificates/[\w-]+/[\w.-]+\.json\}"
+)
+_ENVIRONMENT = re.compile(r"\\(?:begin|end)\{([^}]*)\}")
+_HREF = re.compile(r"\\href\{([^}]*)\}")
+
+
+def check_note_source(text: str, where: str = "the note") -> None:
+    """Refuse (``ValueError`` naming ``where``) a LaTeX text that is not a note :func:`erratum_tex` could write, before
+    TeX sees it: its preamble must be :data:`NOTE_PREAMBLE`, and its body may hold no ``^^``, no control word outside
+    :data:`NOTE_MACROS` and the math allow-list, no environment but ``document`` and ``description``, no link but
+    ``https://`` ones and no attachment but a certificate's (``certificates/<claim>/<check>.json``). TeX's own file
+    sandbox (``openin_any=p``) does not cover pdfTeX's ``\\pdfobj file`` or an attachment by absolute path: this does.
+    """
+    head = "\n".join(NOTE_PREAMBLE) + "\n"
+    if not text.startswith(head):
+        raise ValueError(f"{where} does not open on the note's preamble (sparseact.publish.erratum.NOTE_PREAMBLE)")
+    body = text[len(head) :]
+    if "^^" in body:
+        raise ValueError(f"{where} holds '^^', which TeX reads as another character: not compiled")
+    allowed = NOTE_MACROS | MATH_MACROS
+    unknown = sorted({name for name in _CONTROL_WORD.findall(body) if name not in allowed})
+    if unknown:
+        raise ValueError(f"{where} uses \\{unknown[0]}, outside the note's control sequences: not compiled")
+    if body.count("\\textattachfile") != len(_ATTACHMENT.findall(body)):
+        raise ValueError(f"{where} attaches a file that is not a certificate of certificates/<claim>/: not compiled")
+    environments = set(_ENVIRONMENT.findall(body)) - {"document", "description"}
+    links = [link for link in _HREF.findall(body) if not link.startswith("https://")]
+    if environments or links:
+        raise ValueError(
+            f"{where} uses {(sorted(environments) or links)[0]!r}, which the note never does: not compiled"
+        )
 
 
 def certificate_link(path: str, repository_url: str = REPOSITORY_URL) -> str:
@@ -368,20 +450,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         if e in carried_by
     }
     lines = [
-        r"\documentclass[11pt]{article}",
-        r"\usepackage{amsmath,amssymb}",
-        # amssymb has no blackboard digits (its \mathbb{1} prints another glyph): the indicator's 1 is bold
-        r"\let\amsmathbb\mathbb\renewcommand{\mathbb}[1]{\if1#1\mathbf{1}\else\amsmathbb{#1}\fi}",
-        r"\usepackage[margin=2.5cm]{geometry}",
-        r"\usepackage[colorlinks=true,linkcolor=blue,urlcolor=blue]{hyperref}",
-        r"\usepackage{attachfile2}",
-        r"\attachfilesetup{color=0 0 1}",
-        r"\ifdefined\pdftrailerid\pdftrailerid{}\fi",
-        r"\tolerance=2000\emergencystretch=3em",
-        r"\title{Errata and sharper bounds for\\``Learning Neural Networks with Sparse Activations''}",
-        r"\author{The sparseact project}",
-        r"\date{}",
-        r"\begin{document}",
+        *NOTE_PREAMBLE,
         r"\maketitle",
         rf"\noindent This note comments on: {PAPER_REFERENCE}. Sections, theorems, lemmas and equations are "
         "numbered as in the PMLR version. Every erratum below comes with a certificate: a counterexample whose "
@@ -542,6 +611,10 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
         raise ValueError(f"the note's file name {tex.name!r} is not letters, digits, '_', '-' and '.tex'")
     if shutil.which(engine) is None:
         return None, f"no TeX engine ({engine}) on the PATH: {tex.with_suffix('.pdf')} is not rebuilt"
+    try:
+        check_note_source(tex.read_text(encoding="utf-8"), str(tex))
+    except UnicodeDecodeError:
+        raise ValueError(f"{tex} is not UTF-8 text: not compiled") from None
     # kpathsea's paranoid file access: TeX opens no file by an absolute path or above its folder, for reading or
     # writing (what the note may attach is held by certificate_link and sparseact.paper.markup)
     env = {
@@ -560,6 +633,9 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
         # copies dated SOURCE_DATE_EPOCH: attachfile2 records each attached file's modification date, which pdfTeX
         # reads from the file (FORCE_SOURCE_DATE does not reach it), so two runs must see the same date
         certificates = attached_certificates(tex)
+        linked = next((p for p in certificates.rglob("*") if p.is_symlink()), None) if certificates.is_dir() else None
+        if linked is not None:
+            raise ValueError(f"{linked} is a symbolic link: the note attaches only the results' own certificate files")
         if certificates.is_dir():
             copied = shutil.copytree(certificates, work / "certificates")
             for path in [copied, *copied.rglob("*")]:

@@ -133,7 +133,7 @@ nav { font-size: 0.9em; margin: 0.4em 0; }
   contain-intrinsic-size: auto 30em; }
 table { border-collapse: collapse; width: 100%; font-size: 0.85em; }
 th, td { border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; text-align: left; overflow-wrap: break-word; }
-td a, td code { overflow-wrap: anywhere; }
+td a, code { overflow-wrap: anywhere; }
 th { background: #f0f0f0; }
 .PASS { background: #e3f5e1; font-weight: bold; }
 .FAIL { background: #fbe0e0; font-weight: bold; }

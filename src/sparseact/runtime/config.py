@@ -118,13 +118,18 @@ MESSAGE_WIDTH = 200
 
 
 class _StrictLoader(SAFE_LOADER):
-    """A safe loader that refuses duplicated mapping keys."""
+    """A safe loader that refuses duplicated mapping keys and keys that are not scalars."""
 
 
 def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
     seen = {}
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)
+        if not isinstance(key_node, yaml.ScalarNode):
+            mark = key_node.start_mark
+            raise ConfigError(
+                f"{mark.name}:{mark.line + 1}:{mark.column + 1}: a key must be a plain name, not a list or map"
+            )
         if key in seen:
             mark = key_node.start_mark
             raise ConfigError(

@@ -117,7 +117,7 @@ def generate(point: dict, rng) -> dict:
 def _attacked(q, m, p, secrets) -> bool:
     """Whether the linear attack runs: ``p < q``, ``p`` prime dividing ``q`` and every secret of ``Z_q^m`` enumerated
     (``p = q`` is plain linear algebra mod ``q``, not a rounding problem: it would certify nothing about LWR)."""
-    return p < q and q % p == 0 and _is_prime(p) and secrets == q**m
+    return p < q and q % p == 0 and C.is_prime(p) and secrets == q**m
 
 
 def _attack_samples(q, m, p, count, domain, rng) -> dict:
@@ -269,8 +269,12 @@ def run(point: dict, data: dict, rng) -> dict:
                 previous_wrong=previous[0],
                 domain=len(Y),
                 printed_differs_from_rounding=int(differs.size),
-                rounding_affine=(int(C.affine_fits_zp(rounded, Y, p)) if enumerated and _is_prime(p) and p < q else -1),
-                printed_affine=(int(C.affine_fits_zp(expected, Y, p)) if enumerated and _is_prime(p) and p < q else -1),
+                rounding_affine=(
+                    int(C.affine_fits_zp(rounded, Y, p)) if enumerated and C.is_prime(p) and p < q else -1
+                ),
+                printed_affine=(
+                    int(C.affine_fits_zp(expected, Y, p)) if enumerated and C.is_prime(p) and p < q else -1
+                ),
                 neuron_expression=q * q * m,
                 r_limit=m * (np.log2(q) + 1),
                 linear_residual=linear_residual,
@@ -355,7 +359,7 @@ def _kernel_attack(q, m, p, Y):
     k = np.arange(N + 1)
     rank = np.array([math.prod(1.0 - float(q) ** (i - int(kk)) for i in range(m - 1)) for kk in k])
     span = float(np.sum(binom.pmf(k, N, 1.0 / q) * rank))
-    q_prime = _is_prime(q)
+    q_prime = C.is_prime(q)
     credited = (~nonzero).astype(float) + (is_kernel & multiples) * span
     lower = float(credited.mean()) if q_prime else 0.0
     row = dict(
@@ -373,10 +377,6 @@ def _kernel_attack(q, m, p, Y):
         success_lower_bound=lower,
     )
     return dict(row=row)
-
-
-def _is_prime(p: int) -> bool:
-    return p >= 2 and all(p % d for d in range(2, int(p**0.5) + 1))
 
 
 def _linear_attack(q, m, p, secrets, Y, data):
