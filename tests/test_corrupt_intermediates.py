@@ -176,3 +176,21 @@ def test_a_changed_member_of_a_directory_output_counts_as_missing(tmp_path):
     _kept_time(folder / "t.csv", b"y\n")
     check_run_files(record, recorded_files(tmp_path, [tmp_path / "tables"]))
     assert missing_members(folder) == [(folder / "t.csv").as_posix()]
+
+
+def test_a_full_disk_is_named_with_the_file_and_leaves_the_old_one(tmp_path, monkeypatch):
+    """A write that finds the disk full says which file and what to do, and the file keeps its old content."""
+    import errno
+
+    from sparseact.runtime import provenance
+
+    target = tmp_path / "stamp.txt"
+    target.write_text("old\n")
+
+    def full(_fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(provenance.os, "fsync", full)
+    with pytest.raises(OSError, match=f"no space left to write {target}.*free some space and rerun"):
+        provenance.atomic_write_text(target, "new\n")
+    assert target.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["stamp.txt"]

@@ -10,6 +10,7 @@ generations write the same numbers.
 
 from __future__ import annotations
 
+import errno
 import glob
 import hashlib
 import json
@@ -200,8 +201,11 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
         # os.replace would put a regular file in place of the device, FIFO or socket (as root, even /dev/zero)
         raise ValueError(f"{path}: not a regular file (a device, FIFO or folder is never replaced by an output)")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise _full_disk(exc, path) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -209,12 +213,21 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; give the usual permissions
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise _full_disk(exc, path) from None
         raise
     for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
         if not _running(stale.name[len(path.name) + 2 :].partition("-")[0]):
             stale.unlink(missing_ok=True)
+
+
+def _full_disk(exc: OSError, path: Path) -> OSError:
+    """``exc``, or for a full disk or quota one line naming ``path`` and what to do (the old file is left as it was)."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return OSError(exc.errno, f"no space left to write {path} (it is left as it was): free some space and rerun")
+    return exc
 
 
 def _running(pid: str) -> bool:
