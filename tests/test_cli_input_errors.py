@@ -191,8 +191,9 @@ def test_the_data_stage_refuses_what_the_config_would(tmp_path, capsys, argv, sa
     assert len(err.splitlines()) == 1 and said in err and not (tmp_path / "x.npz").exists(), err
 
 
-def test_check_config_names_a_kernel_that_is_not_installed(tmp_path, capsys, repo_root):
+def test_check_config_warns_of_a_kernel_that_is_not_installed(tmp_path, capsys, repo_root):
+    """The kernel is the environment's (a job refuses an unknown one in one line): check-config warns, not refuses."""
     config = tmp_path / "c.yaml"
     config.write_text((repo_root / "config" / "quick.yaml").read_text().replace("kernel: sparseact", "kernel: nope"))
-    assert main(["check-config", str(config)]) == 2
-    assert "Jupyter kernel 'nope' is not installed" in capsys.readouterr().err
+    assert main(["check-config", str(config)]) == 0
+    assert "warning: Jupyter kernel 'nope' is not installed" in capsys.readouterr().err
