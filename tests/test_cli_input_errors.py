@@ -41,6 +41,20 @@ def inputs(tmp_path):
     return tmp_path
 
 
+def _claim_page(notebook: str) -> list[str]:
+    """The claim-page command on ``notebook``, its other inputs and outputs in the test's folder."""
+    return [
+        "claim-page",
+        notebook,
+        "--slice",
+        "{tmp}/other-page.json",
+        "--out",
+        "{tmp}/page.html",
+        "--notebook-out",
+        "{tmp}/nb.ipynb",
+    ]
+
+
 def _cases():
     for folder in ("missing", "results-fifo", "results-binary", "results-empty", "results-wrong", "results-directory"):
         yield ["explain", "theorem8", "--results", "{tmp}/" + folder]
@@ -52,30 +66,12 @@ def _cases():
     for path in ("missing.json", "broken.json", "empty", "binary", "{tmp}"):
         yield ["ledger", path if path == "{tmp}" else "{tmp}/" + path, "--out-dir", "{tmp}/out"]
     for notebook in ("missing.ipynb", "text.ipynb", "binary", "empty"):
-        yield [
-            "claim-page",
-            "{tmp}/" + notebook,
-            "--slice",
-            "{tmp}/other-page.json",
-            "--out",
-            "{tmp}/page.html",
-            "--notebook-out",
-            "{tmp}/nb.ipynb",
-        ]
+        yield _claim_page("{tmp}/" + notebook)
         yield ["convert-notebook", "{tmp}/" + notebook.replace(".ipynb", ".py"), "--out", "{tmp}/out.ipynb"]
     # a FIFO, a device (directly or behind a link) or a folder where a file is expected: refused before it is opened
     for special in ("{tmp}/fifo", "/dev/zero", "/dev/urandom", "{tmp}/zero-link", "{tmp}"):
         yield ["ledger", special, "--out-dir", "{tmp}/out"]
-        yield [
-            "claim-page",
-            special,
-            "--slice",
-            "{tmp}/other-page.json",
-            "--out",
-            "{tmp}/page.html",
-            "--notebook-out",
-            "{tmp}/nb.ipynb",
-        ]
+        yield _claim_page(special)
         yield ["convert-notebook", special, "--out", "{tmp}/out.ipynb"]
         yield ["run-notebook", special, "--executed", "{tmp}/x.ipynb"]
         yield ["screenshots", "--page", special, "{tmp}/shot.png"]
