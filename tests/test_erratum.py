@@ -14,12 +14,15 @@ from hypothesis import strategies as hs
 from sparseact.publish.erratum import (
     NOTE_PREAMBLE,
     OVERFULL_LIMIT_PT,
+    SUBSTANTIVE,
     TEX_ENGINE,
+    PaperWords,
     certificate_link,
     compile_pdf,
     erratum_tex,
     numbered_errata,
     overfull_boxes,
+    printed_tex,
     tex_text,
 )
 from sparseact.publish.findings import load_results
@@ -78,25 +81,25 @@ def test_the_note_is_generated_from_the_tables(result_tables):
         "PMLR 247:406--425",
         "arXiv:2406.17989",
         r"\section{Summary}",
-        r"\section{Errata}",
-        r"\subsection{A printed result is false (1)}",
+        "The main results, as printed.",
+        r"\section{The improvement}",
+        r"\section{Errata that change a result or a proof}",
         r"\paragraph{Erratum 1.}",
-        r"\subsection{Notation or typo (1)}",
-        r"\paragraph{Erratum 2.}",
-        r"\section{Sharper than printed}",
+        r"\section{Smaller errata}",
+        r"\section{Re-checking and replying}",
         r"\appendix",
-        r"\section*{Appendix: open statements}",
+        r"\section*{Appendix: the smaller errata in full}",
+        r"\paragraph{Erratum 2.}",
+        r"\section*{Appendix: the certificates}",
     ]
     assert [tex.index(o) for o in order] == sorted(tex.index(o) for o in order)
-    assert (
-        "Theorem 1 fails as printed (statement-error, Erratum 1)" in tex
-        and "Lemma 2 holds on every instance enumerated" in tex
-    )
-    assert (
-        r"\nolinkurl{results/certificates/x/a-printed.json} (\textattachfile" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
-    )
-    assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and r"\paragraph{Conjecture 3.}" in tex
-    assert "a lower bound would settle it" in tex and tex.endswith("\\end{document}\n")
+    assert r"Theorem 1 & fails; no corrected form is proved & 1 \\" in tex
+    assert r"Lemma 2 & holds on every instance computed, with no proof; a sharper form is proved & -- \\" in tex
+    # the gist names the project's statement by its paper reference, never by its id
+    assert r"it is $2\sqrt{n}$ (Lemma 2 (our sharper bound))." in tex and "lem2-sharp" not in tex
+    assert r"\nolinkurl{results/certificates/x/a-printed.json} (\textattachfile" in tex
+    assert r"{certificates/x/a-printed.json}{certificate}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
+    assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and tex.endswith("\\end{document}\n")
 
 
 def test_errata_are_numbered_by_consequence_then_class_then_in_paper_order():
@@ -119,13 +122,12 @@ def test_the_committed_note_is_the_one_the_committed_results_give():
         assert cell or refutation, "an erratum links its certificates, or names the proof that refutes the statement"
         for path in filter(None, cell.split("; ")):
             assert certificate_link(path) in committed and (ROOT / "results" / path).is_file()
-        if refutation:
-            assert f"\\texttt{{{refutation}}}" in committed
-    # every remark for the authors (a step that holds whose citation or derivation should change) is in the note
-    from sparseact.paper import statements as paper_statements
-
-    remarks = [e for e in paper_statements() if e.get("remark")]
-    assert remarks and all(f"sparseact explain {tex_text(e['id'])}" in committed for e in remarks)
+    # an erratum whose certificate is one instance of a family, or whose statement a proof refutes, has that proof in
+    # the appendix, besides its paragraph or row
+    families = committed[committed.index("Appendix: proofs for whole families") :]
+    for _, row in numbered_errata(load_results(ROOT / "results")).iterrows():
+        if row["carried_by"] or row["refuted_by"]:
+            assert f"\\paragraph{{Erratum {row['number']}.}}" in families
     assert (ROOT / "results" / "erratum" / "erratum.pdf").is_file()
 
 
@@ -313,10 +315,58 @@ def test_a_certificate_that_is_a_symbolic_link_is_not_attached(tmp_path):
         compile_pdf(tex)
 
 
-def test_the_summary_opens_with_the_substantive_errata(result_tables):
+def test_the_summary_names_the_substantive_errata_only(result_tables):
     tex = erratum_tex(load_results(result_tables))
-    summary = tex[tex.index(r"\section{Summary}") :]
-    assert summary.index("The substantive problems: Erratum 1 (Theorem 1): a printed result is false.") < summary.index(
-        "Theorem 1 fails as printed"
+    summary = tex[tex.index(r"\section{Summary}") : tex.index(r"\section{The improvement}")]
+    assert r"\item[Erratum 1] (Theorem 1) the bound is $0$ where a neuron flips" in summary
+    assert "Erratum 2" not in summary and r"\textbf{The improvement}" not in summary  # a typo; no gist of Lemma 2
+
+
+def test_a_long_printed_formula_is_displayed_one_relation_a_line():
+    formula = (
+        r"$(\mathrm{U}) = \mathbb{E}_x \left[\sum_{i=1}^n (a = b) \cdot \mathbb{1}\{R_x = R_y\} \right] \leq "
+        + (r"\mathbb{E}_x \left[\frac{1}{4} \|w^{R_x}\|^2 \right] \le \frac{k^2 W^2}{4} + " * 2)
+        + "0$"
     )
-    assert "Erratum 2 (" not in summary[: summary.index("Theorem 1 fails as printed")]
+    shown = printed_tex(formula)
+    assert shown.startswith(r"\[\begin{aligned}(\mathrm{U}) &= \mathbb{E}_x \left[") and shown.endswith(
+        r"\end{aligned}\]"
+    )
+    assert shown.count(r"\\ &") == 3  # = at the top, then \leq and two \le; none inside \left[ ... \right] or braces
+    assert printed_tex("$a = b$") == "$a = b$" and printed_tex("text $a = b$") == "text $a = b$"
+
+
+def test_paper_words_replace_ids_in_prose_only(result_tables):
+    words = PaperWords(load_results(result_tables))
+    assert words("by lem2-sharp and x/a-printed; not lem2-sharpest") == (
+        "by Lemma 2 (our sharper bound) and an exact check of Theorem 1; not lem2-sharpest"
+    )
+    assert words("$lem2$ and lem2") == "$lem2$ and Lemma 2"
+
+
+def _committed_pages() -> list[str]:
+    """The text of each page of the committed PDF."""
+    from pypdf import PdfReader
+
+    return [page.extract_text() for page in PdfReader(ROOT / "results" / "erratum" / "erratum.pdf").pages]
+
+
+def test_the_committed_note_is_short_and_in_the_papers_words():
+    """Main text at most 6 pages (the first appendix opens by page 7), under 14 in all; page 1 names the substantive
+    errata and the improvement; the main text has no internal id (statement, check or erratum) and no tool word."""
+    pages = _committed_pages()
+    heading = "Appendix: the smaller errata in full"
+    opening = next(i for i, text in enumerate(pages, 1) if heading in text)
+    assert opening <= 7 and len(pages) < 14, f"main text to page {opening}, {len(pages)} pages"
+    main = "\n".join([*pages[: opening - 1], pages[opening - 1].split(heading)[0]])
+    results = load_results(ROOT / "results")
+    errata = numbered_errata(results)
+    for number in errata.loc[errata["consequence"].isin(SUBSTANTIVE), "number"]:
+        assert f"Erratum {number}" in pages[0]
+    assert "The improvement" in pages[0]
+    internal = {*results.statements["statement_id"], *results.ledger["check_id"], *results.errata["erratum_id"]}
+    found = sorted(i for i in internal if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", main))
+    assert not found, f"internal ids in the note's main text: {found}"
+    tool_words = ("PASS", "FAIL", "ledger", "graph", "row", "sparseact explain", "snakemake")
+    used = [w for w in tool_words if re.search(rf"\b{w}\b", main)]
+    assert not used, f"tool words in the note's main text: {used}"

@@ -114,10 +114,10 @@ STATEMENT_KEYS = (
 #: ``origin: project``.
 ORIGINS = ("paper", "project")
 #: Keys of a statement's ``sharper`` entry: the paper's statement it sharpens, and (optionally) the ``bound`` of the
-#: ``tightness.csv`` row that measures it.
-SHARPER_KEYS = ("than", "tightness")
+#: ``tightness.csv`` row that measures it and the ``gist``, the improvement in one line for the note's summary.
+SHARPER_KEYS = ("than", "tightness", "gist")
 FACT_KEYS = ("id", "name", "statement", "citation", "checks")
-ERRATUM_KEYS = ("id", "location", "printed", "correction", "verified_by", "checks")
+ERRATUM_KEYS = ("id", "location", "gist", "printed", "correction", "verified_by", "checks")
 #: Prefix of a fact id.
 FACT_PREFIX = "fact:"
 
@@ -311,9 +311,11 @@ def _check_statement(entry: dict, where: str) -> None:
             or set(sharper) - set(SHARPER_KEYS)
             or not isinstance(sharper.get("than"), str)
             or not isinstance(sharper.get("tightness", ""), str)
+            or not isinstance(sharper.get("gist", ""), str)
         ):
             raise ValueError(
-                f"{where}: sharper needs 'than' (a statement id) and optionally 'tightness' (a bound of tightness.csv)"
+                f"{where}: sharper needs 'than' (a statement id) and optionally 'tightness' (a bound of tightness.csv) and "
+                "'gist' (one line)"
             )
         if origin(entry) != "project":
             raise ValueError(f"{where}: only the project's statements are sharper than printed (origin: project)")

@@ -1,20 +1,22 @@
 r"""The note for the authors: ``results/erratum/erratum.tex``, generated from the result tables, and its PDF.
 
-:func:`erratum_tex` composes a LaTeX document (standard packages only: amsmath, amssymb, geometry,
+:func:`erratum_tex` composes a LaTeX document (standard packages only: amsmath, amssymb, geometry, array, longtable,
 hyperref) from ``statements.csv``, ``headline.csv``, ``errata.csv`` and ``sharper.csv`` (read by
 :func:`sparseact.publish.findings.load_results`) and the statement files of :mod:`sparseact.paper`
 (the argument and ``open`` texts). The prose about results is the data's; the note itself types only
 framing sentences. It has:
 
-* a title, the paper's full reference and the numbering it follows (PMLR);
-* a summary: one sentence per main result (``headline.csv``), naming the errata that concern it;
-* the errata, numbered, grouped by class (most severe first) and in paper order within a class
-  (:func:`sparseact.paper.paper_position`), each with location, printed and corrected text, why it
-  fails with the certificate's violation and a link to each certificate file (or, for a statement refuted by a
-  proof, ``refuted_by``, that proof), and the class;
-* remarks on steps that hold but whose citation or derivation should change (``remark`` in the statement files);
-* the results sharper than printed (``sharper.csv``) with their proof sketches;
-* an appendix of the paper's open statements and why each is open.
+* a summary: the main results as printed (``headline.csv``) with the errata that concern them, the substantive
+  errata (:data:`SUBSTANTIVE`) one line each (their ``gist``), and the improvement (the ``gist`` of each sharper result);
+* the improvement: the results sharper than a main result (``sharper.csv``) with their proofs and tightness, then the
+  paper's discussions and remarks that rest on them;
+* the substantive errata, one paragraph each (printed text, what is wrong, violation, correction, certificate);
+* the other errata in one table (where, what is wrong and right, certificate), and how to re-check and reply;
+* appendices: those errata in full, the proofs that carry a finite certificate to a whole family, and the certificates.
+
+The main text names no internal id: :class:`PaperWords` puts the paper's words for a statement, check or fact the
+data's prose cites. The errata are numbered by consequence, then class, then paper order (:func:`numbered_errata`).
+Remarks on statements that hold and the open statements are in the report, which the note points to.
 
 Math (``$...$``) passes through unchanged once :func:`sparseact.paper.markup.check_markup` has found nothing in it
 that reads a file; text is escaped (:func:`tex_text`). Certificate links are
@@ -38,8 +40,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from sparseact.paper import errata as paper_errata
-from sparseact.paper import paper_position, premise_kind
+from sparseact.paper import facts as paper_facts
+from sparseact.paper import paper_position
 from sparseact.paper import statements as paper_statements
 from sparseact.paper.markup import MATH_MACROS, check_markup
 from sparseact.publish.asciimath import typeset_ascii
@@ -49,19 +51,16 @@ from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
 from sparseact.publish.mathtext import split_math
 from sparseact.publish.notepdf import SOURCE_KEY, TEX_ENGINE, attached_certificates, source_stamp
-from sparseact.publish.statements import (
-    CONJECTURED,
-    CONSEQUENCES,
-    degenerate_corners,
-    hypothesis_named,
-    verified_clause,
-)
+from sparseact.publish.statements import CONSEQUENCES, degenerate_corners, first_sentence, proved_correction
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 #: The public repository whose files the certificate links point to (``https://host/owner/repo/blob/<ref>``);
 #: empty while none is known: the links are then relative to the note.
 REPOSITORY_URL = ""
+#: The consequences that make an erratum substantive: a printed result is false, or a printed proof does not prove
+#: its result (the note's summary names these, one sentence each, and gives each a paragraph).
+SUBSTANTIVE = ("result-false", "proof-gap")
 #: A note file name TeX reads as written (it is passed on its command line).
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_-]+\.tex")
 #: Largest overfull box (pt) a compiled note may have.
@@ -121,13 +120,14 @@ def tex_text(text: str) -> str:
 #: The note's preamble, through ``\\begin{document}``: what :func:`erratum_tex` writes first and
 #: :func:`check_note_source` holds every compiled note to.
 NOTE_PREAMBLE = (
-    r"\documentclass[11pt]{article}",
+    r"\documentclass[10pt]{article}",
     r"\usepackage{amsmath,amssymb}",
     # amssymb has no blackboard digits (its \mathbb{1} prints another glyph): the indicator's 1 is bold
     r"\let\amsmathbb\mathbb\renewcommand{\mathbb}[1]{\if1#1\mathbf{1}\else\amsmathbb{#1}\fi}",
     r"\usepackage[margin=2.5cm]{geometry}",
     r"\usepackage[colorlinks=true,linkcolor=blue,urlcolor=blue]{hyperref}",
     r"\usepackage{attachfile2}",
+    r"\usepackage{array,longtable}",
     r"\attachfilesetup{color=0 0 1}",
     r"\ifdefined\pdftrailerid\pdftrailerid{}\fi",
     r"\tolerance=2000\emergencystretch=3em",
@@ -144,10 +144,13 @@ NOTE_PREAMBLE = (
 NOTE_MACROS = frozenset(
     [
         "appendix",
+        "arraybackslash",
         "begin",
         "emph",
         "end",
+        "endhead",
         "href",
+        "hline",
         "hyperref",
         "item",
         "label",
@@ -156,13 +159,20 @@ NOTE_MACROS = frozenset(
         "nolinkurl",
         "paragraph",
         "phantomsection",
+        "raggedright",
         "ref",
         "section",
+        "small",
         "subsection",
+        "textasciitilde",
         "textattachfile",
+        "textbackslash",
+        "textbar",
+        "textbf",
         "textgreater",
         "textless",
         "texttt",
+        "textwidth",
     ]
 )
 _CONTROL_WORD = re.compile(r"\\([A-Za-z@]+)")
@@ -192,7 +202,7 @@ def check_note_source(text: str, where: str = "the note") -> None:
         raise ValueError(f"{where} uses \\{unknown[0]}, outside the note's control sequences: not compiled")
     if body.count("\\textattachfile") != len(_ATTACHMENT.findall(body)):
         raise ValueError(f"{where} attaches a file that is not a certificate of certificates/<claim>/: not compiled")
-    environments = set(_ENVIRONMENT.findall(body)) - {"document", "description"}
+    environments = set(_ENVIRONMENT.findall(body)) - {"document", "description", "longtable", "aligned"}
     links = [link for link in _HREF.findall(body) if not link.startswith("https://")]
     if environments or links:
         raise ValueError(
@@ -200,7 +210,9 @@ def check_note_source(text: str, where: str = "the note") -> None:
         )
 
 
-def certificate_link(path: str, repository_url: str = REPOSITORY_URL) -> str:
+def certificate_link(
+    path: str, repository_url: str = REPOSITORY_URL, named: bool = True, word: str = "certificate"
+) -> str:
     r"""A link to a certificate (``certificates/<claim>/<check>.json`` as ``errata.csv`` names it), shown as its path in
     the repository.
 
@@ -213,14 +225,13 @@ def certificate_link(path: str, repository_url: str = REPOSITORY_URL) -> str:
     that is not a certificate file's (nothing else is attached)."""
     if not _CERTIFICATE_PATH.fullmatch(path):
         raise ValueError(f"{path!r} is not a certificate of results/certificates/<claim>/<check>.json: not attached")
-    shown = f"results/{certificate_view(path)}"
+    view = f"results/{certificate_view(path)}"
     if repository_url:
-        return rf"\href{{{repository_url.rstrip('/')}/{shown}}}{{\nolinkurl{{{shown}}}}}"
+        url = f"{repository_url.rstrip('/')}/{view}"
+        return rf"\href{{{url}}}{{\nolinkurl{{{view}}}}}" if named else rf"\href{{{url}}}{{{word}}}"
     name = path.removeprefix("certificates/").replace("/", "-").replace("_", "-")  # TeX drops a bare "_" here
-    return (
-        rf"\nolinkurl{{results/{path}}} (\textattachfile[mimetype=application/json,ucfilespec={{{name}}}]"
-        rf"{{{path}}}{{attached}})"
-    )
+    attached = rf"\textattachfile[mimetype=application/json,ucfilespec={{{name}}}]{{{path}}}"
+    return rf"\nolinkurl{{results/{path}}} ({attached}{{attached}})" if named else rf"{attached}{{{word}}}"
 
 
 def _sentence(text: str) -> str:
@@ -258,321 +269,419 @@ def cite(numbers: list[int]) -> str:
     return ("Erratum " if len(numbers) == 1 else "Errata ") + _join([str(n) for n in sorted(numbers)])
 
 
-def summary_paragraph(results: Results, errata: pd.DataFrame) -> str:
-    """One sentence per main result: what happens to it, and the numbers of the errata that concern it."""
+def note_name(paper_ref: str) -> str:
+    """A statement's name in the note: its paper reference without the gloss after a ``;``
+    (``Theorem 3 (first part; Section 1, ...)`` -> ``Theorem 3 (first part)``)."""
+    return re.sub(r";[^()]*(\([^()]*\)[^()]*)*\)$", ")", str(paper_ref).strip())
+
+
+class PaperWords:
+    """Replaces, in the prose of a text, the project's names of statements, checks and facts by the paper's words:
+    a statement by its paper reference, a check ``<claim>/<check>`` by "an exact check of" its statement, a fact by
+    its name. The note's main text prints no internal id (tests/test_erratum.py greps the PDF)."""
+
+    def __init__(self, results: Results):
+        names = {
+            sid: note_name(ref)
+            for sid, ref in zip(results.statements["statement_id"], results.statements["paper_ref"], strict=True)
+        }
+        names.update(
+            (check, f"an exact check of {short_ref(ref)}")
+            for check, ref in zip(results.ledger["check_id"], results.ledger["paper_ref"], strict=True)
+        )
+        names.update((fact["id"], fact["name"]) for fact in paper_facts())
+        self.names = names
+        self.pattern = re.compile(
+            r"(?<![\w/:.-])("
+            + "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+            + r")(?![\w-]|/\w)"
+        )
+
+    def __call__(self, text: str) -> str:
+        return "".join(
+            self.pattern.sub(lambda m: self.names[m.group(1)], piece)
+            if kind == "text"
+            else (f"${piece}$" if kind == "inline" else f"$${piece}$$")
+            for kind, piece in split_math(" ".join(str(text).split()))
+        )
+
+
+def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, entries: dict) -> tuple[str, str]:
+    """What the summary's table says of one main result (``headline.csv``'s row): as printed, and its errata."""
     number = dict(zip(errata["erratum_id"], errata["number"], strict=True))
     concerns = {e: ids(cell) for e, cell in zip(errata["erratum_id"], errata["statements"], strict=True)}
     table = results.statements.set_index("statement_id")
-    entries = {e["id"]: e for e in paper_statements()}
-    hypotheses = {sid: e["hypothesis"] for sid, e in entries.items() if e.get("hypothesis")}
+    status_of = dict(zip(results.statements["statement_id"], results.statements["status"], strict=True))
+    sid, entry = row["statement_id"], entries.get(row["statement_id"], {})
+    statement = table.loc[sid]
     out_of_range = set(
         results.ledger.loc[
             (results.ledger["verdict"] == "FAIL") & (results.ledger["finding"] == "out-of-range"), "check_id"
         ]
     )
-
-    sentences = []
-    for _, row in results.headline.iterrows():
-        name = tex_text(row["paper_ref"])
-        statement = table.loc[row["statement_id"]]
-        own = [number[e] for e in ids(row["errata"]) if row["statement_id"] in concerns[e]]
-        steps = [number[e] for e in ids(row["errata"]) if row["statement_id"] not in concerns[e]]
-        if row["status"] == "fails-as-stated":
-            survives = statement["survives"]
-            text = (
-                f"{name} fails as printed ({statement['class']}"
-                + (f", {cite(own)}" if own else "")
-                + "); "
-                + (
-                    "its corrected form is proved"
-                    if survives.startswith("yes")
-                    else "its corrected form is itself a conjecture, open (\\hyperref[app:open]{appendix on open statements})"
-                    if survives.startswith("open")
-                    else "no corrected form of it is proved"
-                )
-            )
-        elif row["status"] == "proved" and hypotheses.get(row["statement_id"]):
-            hypothesis = hypotheses[row["statement_id"]]
-            fixes = [number[e] for e in errata["erratum_id"] if hypothesis in concerns[e]]
-            source = tex_text(short_ref(table.loc[hypothesis, "paper_ref"]))
-            text = f"{name} holds as an implication from {source}" + (
-                f", as corrected in {cite(fixes)}, a conjecture not established here, in the range stated there "
-                + (
-                    "(as printed its hypothesis is false, so it holds only vacuously)"
-                    if hypothesis_named(statement["statement"], table.loc[hypothesis, "paper_ref"])
-                    else f"({source} is how the paper formalises its hypothesis; as printed that formalisation is "
-                    "false, while the hypothesis it states in words is not refuted)"
-                )
-                if fixes
-                else f" ({table.loc[hypothesis, 'status']}; the reading and range it needs are in "
-                "the \\hyperref[app:open]{appendix on open statements})"
-            )
-        elif row["status"] == "proved":
-            corner = degenerate_corners(entries.get(row["statement_id"], {}), ids(statement["checks"]), out_of_range)
-            text = f"{name} holds as printed" + (
-                f" wherever its printed logarithms are at least 1 (degenerate corners aside: {tex_text(', '.join(corner))})"
-                if corner
-                else ""
-            )
-        elif row["status"] == "open":
-            text = f"{name} is open"
-        else:
-            corner = degenerate_corners(entries.get(row["statement_id"], {}), ids(statement["checks"]), out_of_range)
-            proved_form = (entries.get(row["statement_id"], {}).get("correction") or {}).get("verified_by", ())
-            proved_form = bool(proved_form) and all(
-                premise_kind(p) != "statement" or table.loc[p, "status"] == "proved" for p in proved_form
-            )
-            text = (
-                (
-                    f"{name} is proved for every parameter in the form "
-                    f"{tex_text(entries[row['statement_id']]['correction']['text'].rstrip('.'))}; as printed it "
-                    if proved_form
-                    else f"{name} "
-                )
-                + f"holds on every instance enumerated ({tex_text(statement['range'])}), with no proof of it "
-                "as printed"
-                + (f"; as printed it fails in a degenerate corner ({tex_text(', '.join(corner))})" if corner else "")
-            )
-        if steps:
-            text += (
-                f"{', and' if row['status'] == 'fails-as-stated' else ';'} " + "its printed proof has " + cite(steps)
-            )
-        if row["statement_id"] in set(results.sharper["than"]):
-            text += "; a sharper form is proved (Section~\\ref{sec:sharper})"
-        sentences.append(text + ".")
-    return " ".join(sentences)
-
-
-def _erratum(row: pd.Series, repository_url: str, proofs: list[str] = (), families: list[dict] = ()) -> list[str]:
-    """One erratum; ``proofs`` are the proved statements of the graph its correction rests on, ``families`` the
-    statements (``carried_by``) that carry its finite certificates to whole families, printed with their proofs."""
-    certificates = ", ".join(certificate_link(path, repository_url) for path in ids(row["certificates"]))
-    names = ", ".join(rf"\texttt{{{tex_text(p)}}}" for p in proofs)
-    proved = f" The correction is proved ({names})" if proofs else ""
-    verified = (
-        f" The correction is an open conjecture; \\texttt{{{tex_text(row['verified_by'])}}} tests "
-        f"instances only (evidence, not a proof)."
-        if row["verified"] == CONJECTURED
-        else (f"{proved} and checked by" if proofs else " The correction is checked by")
-        + f" \\texttt{{{tex_text(row['verified_by'])}}}: {row['verified']}."
-        if row["verified_by"]
-        else proved + ("." if proofs else "")
+    corner = degenerate_corners(entry, ids(statement["checks"]), out_of_range)
+    if row["status"] == "fails-as-stated":
+        survives = statement["survives"]
+        said = "fails; " + (
+            "a corrected form is proved"
+            if survives.startswith("yes")
+            else "its corrected form is a conjecture, open"
+            if survives.startswith("open")
+            else "no corrected form is proved"
+        )
+    elif row["status"] == "proved" and entry.get("hypothesis"):
+        hypothesis = entry["hypothesis"]
+        fixes = [number[e] for e in errata["erratum_id"] if hypothesis in concerns[e]]
+        said = f"holds, as an implication from {tex_text(short_ref(table.loc[hypothesis, 'paper_ref']))}" + (
+            f" as corrected in {cite(fixes)} (a conjecture)" if fixes else f" ({status_of[hypothesis]})"
+        )
+    elif row["status"] == "proved":
+        said = "holds" + (" wherever its logarithms are at least 1" if corner else "")
+    elif row["status"] == "open":
+        said = "open"
+    else:
+        said = (
+            "holds up to a constant factor, proved for every parameter; with the printed constant it holds "
+            "on every instance computed, with no proof"
+            if proved_correction(entry, status_of)
+            else "holds on every instance computed, with no proof"
+        )
+    if sid in set(results.sharper["than"]):
+        said += "; a sharper form is proved"
+    own = [number[e] for e in ids(row["errata"]) if sid in concerns[e]]
+    steps = [number[e] for e in ids(row["errata"]) if sid not in concerns[e]]
+    cited = ", ".join(
+        part
+        for part in (
+            ", ".join(map(str, sorted(own))),
+            ("proof: " + ", ".join(map(str, sorted(steps)))) if steps else "",
+        )
+        if part
     )
-    return [
-        rf"\paragraph{{Erratum {row['number']}.}} {tex_text(_sentence(row['location']))}",
-        r"\begin{description}",
-        rf"\item[Printed.] {tex_text(row['printed'])}",
-        rf"\item[Corrected.] {tex_text(_sentence(row['correction']))}{verified}",
-        (
-            rf"\item[Why it fails.] {tex_text(_sentence(row['counterexample']))} "
-            rf"Proof: {tex_text(_sentence(row['explanation']))} (An asymptotic statement: no finite certificate "
-            rf"refutes it; the proof is \texttt{{{tex_text(row.get('refuted_by', ''))}}} of the argument graph.)"
-            if row.get("refuted_by")
-            else rf"\item[Why it fails.] {tex_text(_sentence(typeset_ascii(row['explanation'])))} "
-            rf"Violation: {tex_text(typeset_ascii(row['counterexample']))}. "
-            rf"Certificate{'s' if len(ids(row['certificates'])) > 1 else ''}: {certificates}."
-        ),
-        *(
-            rf"\item[For every instance.] {tex_text(_sentence(family['statement']))} "
-            rf"Proof (\texttt{{{tex_text(family['id'])}}}): {tex_text(_sentence(family['argument']['text']))}"
-            for family in families
-        ),
-        rf"\item[Consequence.] {tex_text(_sentence(consequence_text(row)))} Class: {tex_text(row['class'])}.",
-        r"\end{description}",
-        "",
+    return said, cited
+
+
+def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: PaperWords) -> list[str]:
+    """The summary: the substantive errata one line each, the improvement, then the main results in a table."""
+    rows = [
+        rf"{tex_text(note_name(row['paper_ref']))} & {said} & {cited or '--'} \\"
+        for _, row in results.headline.iterrows()
+        for said, cited in [_main_result_line(row, results, errata, entries)]
     ]
-
-
-def consequence_text(row: pd.Series) -> str:
-    """An erratum's derived consequence in words (``errata.csv``'s ``consequence`` and ``consequence_detail``)."""
-    text = CONSEQUENCES[row["consequence"]].capitalize()
-    return text + (f" ({row['consequence_detail']})" if row.get("consequence_detail") else "")
-
-
-def substantive_sentence(errata: pd.DataFrame) -> str:
-    """The errata that change a result or leave a printed proof without its result, one clause each, first."""
-    serious = errata[errata["consequence"].isin(["result-false", "proof-gap"])]
-    clauses = [
-        f"Erratum {row['number']} ({tex_text(', '.join(dict.fromkeys(map(short_ref, row['where']))))}): "
-        + tex_text(CONSEQUENCES[row["consequence"]])
-        + (f" ({tex_text(row['consequence_detail'])})" if row["consequence"] == "proof-gap" else "")
+    serious = errata[errata["consequence"].isin(SUBSTANTIVE)]
+    sharper = [
+        (row, entries[row["statement_id"]]["sharper"]["gist"])
+        for _, row in results.sharper.iterrows()
+        if (entries.get(row["statement_id"], {}).get("sharper") or {}).get("gist")
+    ]
+    problems = [
+        rf"\item[Erratum {row['number']}] ({tex_text(', '.join(dict.fromkeys(map(short_ref, row['where']))))}) "
+        + tex_text(words(_sentence(row["gist"])))
         for _, row in serious.iterrows()
     ]
-    return ("The substantive problems: " + "; ".join(clauses) + ".") if clauses else ""
-
-
-def consequence_counts(errata: pd.DataFrame) -> str:
-    """Which errata have each consequence, most serious first."""
-    parts = []
-    for level, words in CONSEQUENCES.items():
-        numbers = [int(n) for n, c in zip(errata["number"], errata["consequence"], strict=True) if c == level]
-        if numbers:
-            parts.append(f"{words} in {cite(numbers)}")
-    return "; ".join(parts)
-
-
-def _sharper(row: pd.Series) -> list[str]:
-    tightness = tightness_of(row, tex_text)
+    improvements = [
+        rf"\item[{tex_text(short_ref(row['paper_ref']))}] {tex_text(words(_sentence(gist)))}" for row, gist in sharper
+    ]
     return [
-        rf"\subsection*{{{tex_text(short_ref(row['paper_ref']))}}}",
+        r"\section{Summary}",
+        *_described(r"\noindent\textbf{The substantive problems} (Section~\ref{sec:substantive}).", problems),
+        *_described(r"\noindent\textbf{The improvement} (Section~\ref{sec:improvement}).", improvements),
+        r"\noindent\textbf{The main results, as printed.}",
+        "",
+        r"\begin{longtable}{" + _columns(0.22, 0.57, 0.15) + "}",
+        r"\hline Result & As printed & Errata \\ \hline",
+        r"\endhead",
+        *rows,
+        r"\hline",
+        r"\end{longtable}",
+        "",
+        rf"\noindent Of the paper's {len(results.printed)} statements we checked, {_status_counts(results.printed)}; "
+        f"their failures come from the {len(errata)} errata below: {_count(len(serious), 'changes', 'change')} a result "
+        f"or a proof (Section~\\ref{{sec:substantive}}), {_count(len(errata) - len(serious), 'is a slip', 'are slips')} "
+        "(Section~\\ref{sec:slips}).",
+        "",
+    ]
+
+
+def _columns(*fractions: float) -> str:
+    """A table's columns: ragged-right paragraphs of these fractions of the text width."""
+    return "@{}" + "".join(rf">{{\raggedright\arraybackslash}}p{{{f}\textwidth}}" for f in fractions) + "@{}"
+
+
+def _described(title: str, items: list[str]) -> list[str]:
+    """A bold ``title`` over a description list of ``items`` (nothing when there is none)."""
+    return [title, r"\begin{description}", *items, r"\end{description}", ""] if items else []
+
+
+def _count(number: int, singular: str, plural: str) -> str:
+    """``1 is proved``, ``3 are proved``."""
+    return f"{number} {singular if number == 1 else plural}"
+
+
+def _status_counts(printed: pd.DataFrame) -> str:
+    counts = printed["status"].value_counts()
+    return (
+        ", ".join(
+            [
+                _count(int(counts.get("proved", 0)), "is proved", "are proved"),
+                _count(int(counts.get("holds-on-range", 0)), "holds", "hold")
+                + " on every instance computed with no proof",
+                _count(int(counts.get("fails-as-stated", 0)), "fails", "fail") + " as printed",
+            ]
+        )
+        + " and "
+        + _count(int(counts.get("open", 0)), "is open", "are open")
+    )
+
+
+def _improvement(results: Results, words: PaperWords) -> list[str]:
+    """The results sharper than a main result, each with its proof (after the sharper results it uses), then what they
+    give: the paper's discussions and remarks whose proofs rest on them."""
+    rows = results.sharper[results.sharper["than"].isin(set(results.headline["statement_id"]))]
+    uses = dict(zip(results.statements["statement_id"], results.statements["uses"].map(ids), strict=True))
+    sharper, placed = list(rows["statement_id"]), []
+    while len(placed) < len(sharper):
+        ready = [s for s in sharper if s not in placed and set(uses.get(s, ())) & set(sharper) <= set(placed)]
+        placed.append((ready or [s for s in sharper if s not in placed])[0])
+    lines = [
+        r"\section{The improvement}\label{sec:improvement}",
+        "Results sharper than the paper's, each proved for every parameter, with the family that comes closest to it.",
+        "",
+    ]
+    for _, row in rows.set_index("statement_id").loc[placed].reset_index().iterrows():
+        tightness = tightness_of(row, tex_text)
+        lines += [
+            rf"\paragraph{{{tex_text(words.names[row['statement_id']])}.}} "
+            + tex_text(words(_sentence(row["statement"]))),
+            "",
+            rf"\emph{{Proof.}} {tex_text(words(_sentence(row['argument'])))}"
+            + (rf" \emph{{Tightness.}} {_sentence(tightness[:1].upper() + tightness[1:])}" if tightness else ""),
+            "",
+        ]
+    printed = results.printed
+    gives = printed[
+        (printed["status"] == "proved")
+        & printed["kind"].isin(["discussion", "remark"])
+        & printed["uses"].map(lambda cell: bool(set(ids(cell)) & set(sharper)))
+    ]
+    for _, row in gives.assign(_p=gives["paper_ref"].map(paper_position)).sort_values("_p", kind="stable").iterrows():
+        lines += [
+            rf"\paragraph{{What it gives: {tex_text(note_name(row['paper_ref']))}.}} "
+            + tex_text(words(_sentence(first_sentence(row["reason"], 600)))),
+            "",
+        ]
+    return lines
+
+
+#: A printed text that is one formula longer than this (characters of TeX) is displayed, broken at its relations.
+_DISPLAY_CHARS = 120
+_RELATION = re.compile(r"\\(?:leq?|geq?)(?![A-Za-z])|=")
+
+
+def printed_tex(text: str) -> str:
+    """The printed text for the note: prose escaped and math passed (:func:`tex_text`); a text that is one long formula
+    is displayed, one line per top-level relation, so that it never runs off the page."""
+    formula = " ".join(str(text).split())
+    if not (formula.startswith("$") and formula.endswith("$") and formula.count("$") == 2):
+        return tex_text(text)
+    body = tex_text(formula)[1:-1]  # checked by tex_text
+    if len(body) <= _DISPLAY_CHARS:
+        return tex_text(text)
+    pieces, depth, start = [], 0, 0
+    for match in re.finditer(r"\\left\b|\\right\b|(?<!\\)[{}]|" + _RELATION.pattern, body):
+        token = match.group(0)
+        if token in ("{", "\\left"):
+            depth += 1
+        elif token in ("}", "\\right"):
+            depth -= 1
+        elif depth == 0 and match.start() > 0:
+            pieces.append(body[start : match.start()])
+            start = match.start()
+    pieces = [piece.strip() for piece in [*pieces, body[start:]]]
+    lines = pieces[0] + (" &" + r" \\ &".join(pieces[1:]) if len(pieces) > 1 else "")
+    return rf"\[\begin{{aligned}}{lines}\end{{aligned}}\]"
+
+
+def _substantive(row: pd.Series, repository_url: str, words: PaperWords) -> list[str]:
+    """An erratum that changes a result or leaves a proof without its result: one paragraph."""
+    certificates = _certificates(row, repository_url)
+    return [
+        rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(row['location'])))} "
+        rf"\emph{{Printed:}} {printed_tex(row['printed'])} "
+        rf"\emph{{What is wrong:}} {tex_text(words(_sentence(row['gist'])))} "
+        + (
+            ""
+            if row.get("refuted_by")
+            else rf"\emph{{Violation:}} {tex_text(words(_sentence(typeset_ascii(row['counterexample']))))} "
+        )
+        + rf"\emph{{Correction:}} {tex_text(words(_sentence(row['correction'])))}"
+        + (f" {certificates}" if certificates else "")
+        + (
+            r" A proof for every instance of the family is in the \hyperref[app:families]{appendix}."
+            if row.get("carried_by") or row.get("refuted_by")
+            else ""
+        ),
+        "",
+    ]
+
+
+def _certificates(row: pd.Series, repository_url: str) -> str:
+    """The links to an erratum's certificates, as one short sentence (the link text names no file)."""
+    paths = ids(row["certificates"])
+    if not paths:
+        return ""
+    return ("Certificate: " if len(paths) == 1 else "Certificates: ") + _certificate_words(paths, repository_url) + "."
+
+
+def _certificate_words(paths: list[str], repository_url: str) -> str:
+    """ "certificate" linked to its file, or "1, 2, ..." each linked to one (the main text names no file)."""
+    if len(paths) == 1:
+        return certificate_link(paths[0], repository_url, named=False)
+    return ", ".join(
+        certificate_link(path, repository_url, named=False, word=str(i)) for i, path in enumerate(paths, 1)
+    )
+
+
+def _slips(errata: pd.DataFrame, repository_url: str, words: PaperWords) -> list[str]:
+    """The errata that leave every result standing, in one table: where, what is wrong and right, the certificate."""
+    rows = [
+        rf"{row['number']} & {tex_text(words(short_location(row)))} & {tex_text(words(_sentence(row['gist'])))} & "
+        + (_certificate_words(ids(row["certificates"]), repository_url) or "--")
+        + r" \\"
+        for _, row in errata.iterrows()
+    ]
+    return [
+        r"\section{Smaller errata}\label{sec:slips}",
+        "Errata after which every result stands: a step whose constants change, a typo, and a remark on a conjecture. "
+        "The printed text, the full correction and the violation of each are in the "
+        r"\hyperref[app:slips]{appendix}.",
+        "",
+        r"{\small",
+        r"\begin{longtable}{" + _columns(0.03, 0.23, 0.56, 0.1) + "}",
+        r"\hline No. & Where & What is wrong, and what is right & Certificate \\ \hline",
+        r"\endhead",
+        *rows,
+        r"\hline",
+        r"\end{longtable}",
+        "}",
+        "",
+    ]
+
+
+def short_location(row: pd.Series) -> str:
+    """Where an erratum is, in a few words: its location up to the first ``:``, else the paper references it names."""
+    location = " ".join(str(row["location"]).split())
+    head = re.split(r": |(?<!eq)\. (?=[A-Z])", location)[0]
+    return head if len(head) <= 90 else "; ".join(dict.fromkeys(map(short_ref, row["where"])))
+
+
+def _in_full(row: pd.Series, repository_url: str, words: PaperWords) -> list[str]:
+    """A small slip in full, for the appendix: the printed text, the correction and the violation."""
+    certificates = _certificates(row, repository_url)
+    return [
+        rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(row['location'])))} "
+        rf"\emph{{Printed:}} {printed_tex(row['printed'])} "
+        rf"\emph{{Correction:}} {tex_text(words(_sentence(row['correction'])))} "
+        rf"\emph{{Violation:}} {tex_text(words(_sentence(typeset_ascii(row['counterexample']))))}"
+        + (f" {certificates}" if certificates else ""),
+        "",
+    ]
+
+
+def _families(errata: pd.DataFrame, entries: dict, words: PaperWords) -> list[str]:
+    """For each erratum whose certificate is one instance of a family (or whose statement is refuted by a proof), the
+    proof that carries it to every instance."""
+    lines = [
+        r"\section*{Appendix: proofs for whole families}\phantomsection\label{app:families}",
+        "A certificate is one finite instance. Where an erratum is about an asymptotic statement (a hidden constant, "
+        "every $k$), this proof carries it to the whole family.",
+        "",
+    ]
+    for _, row in errata.iterrows():
+        proofs = [*ids(row.get("carried_by", "")), *([row["refuted_by"]] if row.get("refuted_by") else [])]
+        for proof in proofs:
+            entry = entries[proof]
+            lines += [
+                rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(entry['statement'])))} "
+                rf"\emph{{Proof.}} {tex_text(words(_sentence(entry['argument']['text'])))}",
+                "",
+            ]
+    return lines
+
+
+def _certificate_list(errata: pd.DataFrame, repository_url: str) -> list[str]:
+    """Every certificate by its file in the repository, erratum by erratum."""
+    lines = [
+        r"\section*{Appendix: the certificates}\phantomsection\label{app:certificates}",
+        "Each file is a counterexample whose violation is established in exact or rigorous interval arithmetic; the "
+        "repository's checker recomputes it from the stored numbers alone.",
+        "",
+        r"{\small",
         r"\begin{description}",
-        rf"\item[Printed.] {tex_text(row['printed'])}",
-        rf"\item[Proved.] {tex_text(_sentence(row['statement']))}",
-        rf"\item[Proof sketch.] {tex_text(_sentence(row['argument']))}",
-        *([rf"\item[Tightness.] {_sentence(tightness[:1].upper() + tightness[1:])}"] if tightness else []),
-        rf"\item[Chain.] \texttt{{sparseact explain {tex_text(row['statement_id'])}}} prints the proof down to "
-        "the exact checks and cited facts.",
-        r"\end{description}",
-        "",
     ]
-
-
-def _open(row: pd.Series, why: str) -> list[str]:
-    return [
-        rf"\paragraph{{{tex_text(row['paper_ref'])}.}} {tex_text(_sentence(row['statement']))}",
-        "",
-        rf"\emph{{Why it is open.}} {tex_text(_sentence(why))}",
-        "",
-    ]
+    for _, row in errata.iterrows():
+        paths = ids(row["certificates"])
+        if paths:
+            lines.append(
+                rf"\item[Erratum {row['number']}.] " + ", ".join(certificate_link(p, repository_url) for p in paths)
+            )
+    return [*lines, r"\end{description}", "}", ""]
 
 
 def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     """The note, a LaTeX document (see the module's docstring)."""
     errata = numbered_errata(results)
-    printed = results.printed
-    counts = printed["status"].value_counts()
     entries = {e["id"]: e for e in paper_statements()}
-    refuted = [int(n) for n, r in zip(errata["number"], errata.get("refuted_by", [""] * len(errata)), strict=True) if r]
-    carried_by = {cause["id"]: cause["carried_by"] for cause in paper_errata() if "carried_by" in cause}
-    carried = {
-        int(n): ", ".join(rf"\texttt{{{tex_text(proof)}}}" for proof in carried_by[e])
-        for n, e in zip(errata["number"], errata["erratum_id"], strict=True)
-        if e in carried_by
-    }
+    words = PaperWords(results)
+    serious = errata[errata["consequence"].isin(SUBSTANTIVE)]
+    slips = errata[~errata["consequence"].isin(SUBSTANTIVE)]
     lines = [
         *NOTE_PREAMBLE,
         r"\maketitle",
-        rf"\noindent This note comments on: {PAPER_REFERENCE}. Sections, theorems, lemmas and equations are "
-        "numbered as in the PMLR version. Every erratum below comes with a certificate: a counterexample whose "
-        "violation is established in exact or rigorous interval arithmetic, stored as a file in the repository "
-        r"that \texttt{sparseact verify-certificate} recomputes (from the stored numbers read as the rationals they "
-        "denote: class membership, which neurons are active and a sample's radius are decided exactly too)"
+        rf"\noindent On {PAPER_REFERENCE}, numbered as in the PMLR version. A verification that checks each of the "
+        r"paper's statements by exact computation and proof found what follows; Section~\ref{sec:reply} says how to "
+        "re-check it and how to reply.",
+        "",
+        *_summary(results, errata, entries, words),
+        *_improvement(results, words),
+        r"\section{Errata that change a result or a proof}\label{sec:substantive}",
+        "Each names the printed text, what is wrong with it, the violation its certificate establishes (a "
+        "counterexample checked in exact arithmetic), and the correction, which is proved for every parameter it "
+        "names.",
+        "",
+    ]
+    for _, row in serious.iterrows():
+        lines += _substantive(row, repository_url, words)
+    lines += _slips(slips, repository_url, words)
+    lines += [
+        r"\section{Re-checking and replying}\label{sec:reply}",
+        "Every certificate is a file of numbers. The repository's checker recomputes its violation in exact rational "
+        "arithmetic, taking the statement, its formula and its variables from its own code, never from the file"
         + (
-            ""
+            rf"; the files are in the repository, \href{{{repository_url}}}{{\nolinkurl{{{repository_url}}}}}"
             if repository_url
-            else r"; each file is also attached to this PDF (its link opens it; \texttt{pdfdetach -saveall} extracts "
-            "them)"
+            else "; each file is attached to this PDF (its link opens it)"
         )
+        + ". The repository's report has every statement we checked, with its argument and its checks; its findings "
+        "add our remarks on statements that hold but whose wording, range or citation should change. This note is "
+        "generated from those checks, and no person signs it. Please send "
+        "replies, objections and corrections as an issue of the repository"
         + (
-            f", except {cite(refuted)}, an asymptotic statement that no finite computation can refute, which comes "
-            "with a proof of its negation"
-            if refuted
-            else ""
+            rf" (\href{{{repository_url}}}{{\nolinkurl{{{repository_url}}}}})"
+            if repository_url
+            else " the note came with (sparseact; it has no fixed public address yet), or to whoever sent it to you"
         )
-        + (
-            f"; for {cite(sorted(carried))} (asymptotic statements) the certificate is a finite instance, an "
-            "illustration, and a proof carries it to a whole family ("
-            + "; ".join(f"Erratum {n}: {proof}" for n, proof in sorted(carried.items()))
-            + ")"
-            if carried
-            else ""
-        )
-        + r". What the corrections rest on is printed by \texttt{sparseact explain} for every statement.",
+        + ": a reply that changes a check changes the note.",
         "",
-        r"\section{Summary}",
-        substantive_sentence(errata),
-        "",
-        summary_paragraph(results, errata),
-        f"In all, of the {len(printed)} statements of the paper we track, {int(counts.get('proved', 0))} are "
-        f"proved, {int(counts.get('holds-on-range', 0))} hold on the range enumerated, "
-        f"{int(counts.get('fails-as-stated', 0))} fail as printed and {int(counts.get('open', 0))} are open; "
-        f"the failures come from {len(errata)} root causes (the errata below), and {verified_clause(errata)}. "
-        f"By consequence: {consequence_counts(errata)}.",
-        "",
-        r"\section{Errata}",
-        "The errata are grouped by what they do to the paper, the most serious first, then by class, and in the "
-        "paper's order within a class. "
-        "Each gives where the error is, the printed text, the corrected text, why the printed text fails with "
-        "the violation its certificate establishes, and a link to the certificate.",
-        "",
-    ]
-    status_of = dict(zip(results.statements["statement_id"], results.statements["status"], strict=True))
-    # the proved statements each erratum's correction rests on (its printed statement's correction, verified_by)
-    proofs_of = {
-        cause["id"]: [
-            p
-            for p in (entries.get(cause["printed"], {}).get("correction") or {}).get("verified_by", ())
-            if premise_kind(p) == "statement" and status_of.get(p) == "proved"
-        ]
-        for cause in paper_errata()
-    }
-    for level, words in CONSEQUENCES.items():
-        group = errata[errata["consequence"] == level]
-        if len(group):
-            lines += [rf"\subsection{{{tex_text(words.capitalize())} ({len(group)})}}", ""]
-            for _, row in group.iterrows():
-                lines += _erratum(
-                    row,
-                    repository_url,
-                    proofs_of.get(row["erratum_id"], []),
-                    [entries[p] for p in carried_by.get(row["erratum_id"], ())],
-                )
-    remarked = sorted(
-        (e for e in entries.values() if e.get("remark") and e["id"] in status_of),
-        key=lambda e: paper_position(e["paper_ref"]),
-    )
-    remarks = [e for e in remarked if status_of[e["id"]] != "fails-as-stated"]
-    failing_remarks = [e for e in remarked if status_of[e["id"]] == "fails-as-stated"]
-    lines += [
-        r"\section{Remarks on statements that hold or are open}\label{sec:remarks}",
-        "Statements that do not fail as printed (status in brackets) whose wording, range, citation or printed "
-        "derivation should still change; where a remark names a range in which a printed logarithm is below 1, "
-        "the printed step fails there and holds with that logarithm read as at least 1."
-        if remarks
-        else "None.",
-        "",
-    ]
-    for entry in remarks:
-        lines += _remark(entry, status_of[entry["id"]])
-    if failing_remarks:
-        lines += [
-            r"\section{Further remarks on statements that fail}\label{sec:further-remarks}",
-            "Remarks on printed statements or steps that fail as stated (their errata are above), on a point the "
-            "erratum does not cover.",
-            "",
-        ]
-        for entry in failing_remarks:
-            lines += _remark(entry, status_of[entry["id"]])
-    lines += [
-        r"\section{Sharper than printed}\label{sec:sharper}",
-        "Results proved here that are sharper than the paper's statements, each with its proof sketch and the "
-        "family that comes closest to it."
-        if len(results.sharper)
-        else "None.",
-        "",
-    ]
-    for _, row in results.sharper.iterrows():
-        lines += _sharper(row)
-    opened = printed[printed["status"] == "open"]
-    lines += [
         r"\appendix",
-        # unnumbered, so that it is never confused with the paper's own Appendix A, which errata cite
-        r"\section*{Appendix: open statements}\phantomsection\label{app:open}",
-        "Statements of the paper that no finite computation can settle, and why." if len(opened) else "None.",
+        r"\section*{Appendix: the smaller errata in full}\phantomsection\label{app:slips}",
         "",
     ]
-    for _, row in opened.assign(_p=opened["paper_ref"].map(paper_position)).sort_values("_p", kind="stable").iterrows():
-        lines += _open(row, entries.get(row["statement_id"], {}).get("open") or row["reason"])
+    for _, row in slips.iterrows():
+        lines += _in_full(row, repository_url, words)
+    lines += _families(errata, entries, words)
+    lines += _certificate_list(errata, repository_url)
     return "\n".join([*lines, r"\end{document}", ""])
-
-
-def _remark(entry: dict, status: str) -> list[str]:
-    """A statement's remark to the authors, as a paragraph of the note, with its status and how to explain it."""
-    return [
-        rf"\paragraph{{{tex_text(entry['paper_ref'])}.}} {tex_text(_sentence(entry['remark']))} "
-        rf"[{tex_text(status)}; \texttt{{sparseact explain {tex_text(entry['id'])}}}]",
-        "",
-    ]
 
 
 def write_erratum(results_dir: str | Path, out: str | Path, repository_url: str = REPOSITORY_URL) -> Path:

@@ -464,6 +464,7 @@ def findings_markdown(results_dir: str | Path) -> str:
     lines += ["## Tightness", ""]
     rows = [[f"**{where}** `{bound}`", *cells] for where, bound, cells in tightness_rows(results)]
     lines += _table(TIGHTNESS_HEADER, rows) if rows else ["No bound measured."]
+    lines += ["", *remarks_markdown(results)]
     open_rows = results.statements[results.statements["status"] == "open"]
     lines += ["", f"## Open statements ({len(open_rows)})", ""]
     lines += (
@@ -475,6 +476,24 @@ def findings_markdown(results_dir: str | Path) -> str:
         else ["None."]
     )
     return "\n".join(lines) + "\n"
+
+
+def remarks_markdown(results: Results) -> list[str]:
+    """The remarks to the authors (``remark`` in the statement files): a wording, range, citation or derivation of a
+    statement that should change although its errata, if any, do not cover the point; in paper order, with status."""
+    status = dict(zip(results.statements["statement_id"], results.statements["status"], strict=True))
+    remarked = sorted(
+        (e for e in paper_statements() if e.get("remark") and e["id"] in status),
+        key=lambda e: paper_position(e["paper_ref"]),
+    )
+    return [
+        f"## Remarks to the authors ({len(remarked)})",
+        "",
+        *(
+            markdown_math(f"- **{e['paper_ref']}** ({status[e['id']]}): {e['remark']} [`sparseact explain {e['id']}`]")
+            for e in remarked
+        ),
+    ]
 
 
 def what_changes(results: Results, row: pd.Series, errata_link: str) -> str:

@@ -91,6 +91,7 @@ ERRATA_COLUMNS = [
     "explanation",
     "counterexample",
     "correction",
+    "gist",
     "verified_by",
     "verified",
     "statements",
@@ -655,6 +656,7 @@ def errata_by_cause(
                 explanation=explanation,
                 counterexample=counterexample,
                 correction=cause["correction"],
+                gist=cause["gist"],
                 verified_by=cause["verified_by"],
                 verified=_verified(cause, entries, verifier["verdict"]),
                 statements="; ".join(named),
@@ -937,10 +939,14 @@ def sharper_than_printed(statements: pd.DataFrame, ledger: pd.DataFrame, tightne
     )
 
 
-def first_sentence(text: str) -> str:
+def first_sentence(text: str, limit: int = 0) -> str:
+    """The first sentence of ``text`` (without its full stop), and the sentences after it while the whole stays within
+    ``limit`` characters."""
     text = " ".join(text.split())
-    match = re.search(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bal)\.(\s|$)", text)
-    return text[: match.start()] if match else text
+    ends = [m.start() for m in re.finditer(r"(?<!\be\.g)(?<!\bi\.e)(?<!\bal)\.(\s|$)", text)]
+    if not ends:
+        return text
+    return text[: max([ends[0], *(end for end in ends if end <= limit)])]
 
 
 def collect_tightness(table_dirs: Iterable[str | Path]) -> pd.DataFrame:
