@@ -154,12 +154,17 @@ def test_fails_are_proof_slips_with_certificates_that_recompute(records):
         "lemma9/transition-printed",
     }
     for record in fails:
-        # the transition bound k sqrt(log(s/k))/sqrt(n) fails only where s = k (log(s/k) = 0), and Lemma 9's bound only
-        # at n = s = 1 (log(ns) = 0): degenerate corners
+        # the transition bound k sqrt(log(s/k))/sqrt(n) fails only where s = k (log(s/k) = 0), Lemma 9's bound only
+        # at n = s = 1 (log(ns) = 0) and the 'hence' line only at W = 0: degenerate corners
         expected = (
             "out-of-range"
             if record.check_id
-            in ("lemma9/transition", "lemma9/bound-degenerate", "lemma9/transition-concavity-printed")
+            in (
+                "lemma9/transition",
+                "lemma9/bound-degenerate",
+                "lemma9/transition-concavity-printed",
+                "lemma9/proof-tail-hence-W0",
+            )
             else "proof-slip"
         )
         assert record.finding == expected and record.counterexample, record.check_id
@@ -427,15 +432,15 @@ def test_tightness_row_is_exact(report):
 
 
 def test_tail_hence_w0_certificate_confirmed(tmp_path):
-    """The printed non-strict 'hence' line of Lemma 9's tail step fails at W = 0; the verifier confirms it
-    (deterministic: no seed enters)."""
+    """The printed non-strict 'hence' line of Lemma 9's tail step fails at W = 0, the degenerate class of the corner
+    rule (out-of-range); the verifier confirms it (deterministic: no seed enters)."""
     import json
 
     from sparseact.publish.ledger import write_certificates
     from sparseact.verify.verdicts import Verdict
 
     record = verdicts._tail_hence_w0_record()
-    assert record.verdict is Verdict.FAIL and record.finding == "proof-slip"
+    assert record.verdict is Verdict.FAIL and record.finding == "out-of-range"
     (path,) = write_certificates([record], tmp_path)
     assert verify_certificate(json.loads(Path(path).read_text())).confirmed
 

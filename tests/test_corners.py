@@ -42,7 +42,7 @@ def test_class_follows_the_rule(path):
     flooring the logarithms at 1 removes its violation; every other out-of-range certificate is a declared
     parameter-range or degree corner."""
     data = _certificate(path)
-    in_corner = corners.certificate_in_log_corner(data["certificate"])
+    in_corner = corners.certificate_in_corner(data["certificate"])
     if in_corner:
         assert data["finding"] == corners.CORNER_FINDING, data["check_id"]
     elif data["finding"] == corners.CORNER_FINDING:
@@ -94,6 +94,14 @@ def test_up_to_constant():
     assert corners.in_log_corner_up_to_constant(expr, dict(k=2, s=2, n=5))
     assert not corners.in_log_corner_up_to_constant(expr, dict(k=1, s=4, n=5))
     assert not corners.in_log_corner_up_to_constant("k/sqrt(n)", dict(k=1, n=4))  # no logarithm
+
+
+def test_a_certificate_at_w_zero_is_in_the_degenerate_class():
+    """W = 0 (every network a constant) is a corner for every statement alike; W > 0 is not."""
+    at = {"relation": "<=", "lhs": {"quantity": "formula", "expr": "W", "vars": {"W": 0.0}}, "lhs_value": 1.0}
+    assert corners.in_degenerate_class({"W": 0.0, "n": 2}) and corners.certificate_in_corner(at)
+    assert not corners.in_degenerate_class({"W": 1e-4}) and not corners.in_degenerate_class({"n": 0})
+    assert not corners.certificate_in_corner({**at, "lhs": {**at["lhs"], "vars": {"W": 1e-4}}})
 
 
 def test_finding():
@@ -162,4 +170,4 @@ def test_theorem8_last_line_writes_its_degree_out():
     certificate = data["certificate"]
     assert certificate["rhs"]["expr"] == FINAL_LINE_COUNT
     assert certificate["rhs"]["vars"]["s"] == FINAL_LINE_INSTANCE["s"] >= 3  # log s >= 1, log(ns) >= 1
-    assert not corners.certificate_in_log_corner(certificate) and data["finding"] == "typo"
+    assert not corners.certificate_in_corner(certificate) and data["finding"] == "typo"

@@ -555,7 +555,7 @@ def test_no_proof_uses_the_printed_formulas_of_sparseact_bounds(repo_root):
 
 def test_a_pin_is_the_entry_its_certificate_prints(committed):
     """``python -m sparseact.verify.pinned_text FILE`` prints the ``pinned_text`` a new check's pin declares."""
-    from sparseact.verify.checker import _fill_pinned
+    from sparseact.verify.checker import _fill_pinned, _pinned_finding
     from sparseact.verify.pinned_text import pinned_entry
 
     for check_id, (_, document) in _documents(committed).items():
@@ -564,7 +564,12 @@ def test_a_pin_is_the_entry_its_certificate_prints(committed):
         assert printed.splitlines()[0].strip() == f"# the text of {check_id}"
         exec("entry = [\n" + printed + "\n]", {}, namespace)
         pin = PINS[check_id].pinned_text
-        filled = {**pin, **{f: _fill_pinned(pin[f], document["certificate"]) for f in ("lhs_label", "rhs_label")}}
+        filled = {
+            **pin,
+            **{f: _fill_pinned(pin[f], document["certificate"]) for f in ("lhs_label", "rhs_label")},
+            # a pair (<class>, out-of-range) is the class the corner rule gives this certificate
+            "finding": _pinned_finding(pin["finding"], document["certificate"]),
+        }
         assert namespace["entry"] == [filled]
 
 

@@ -102,11 +102,11 @@ def _fill_pinned(text: str, certificate: dict) -> str:
 
 def _pinned_finding(pin: str | tuple[str, str], certificate: dict) -> str:
     """The pinned class, or for a pair ``(<class>, out-of-range)`` the one the degenerate-corner rule gives the
-    certificate's instance (:func:`sparseact.verify.corners.certificate_in_log_corner`)."""
+    certificate's instance (:func:`sparseact.verify.corners.certificate_in_corner`)."""
     if isinstance(pin, str):
         return pin
     default, corner = pin
-    return corner if corners.certificate_in_log_corner(certificate) else default
+    return corner if corners.certificate_in_corner(certificate) else default
 
 
 def _check_pinned_text(pin: dict | None, document: dict, certificate: dict) -> None:

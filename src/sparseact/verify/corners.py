@@ -1,4 +1,5 @@
-r"""The degenerate-corner rule: one class for every FAIL confined to where a printed logarithm degenerates.
+r"""The degenerate-corner rule: one class for every FAIL confined to where a printed logarithm degenerates, or to
+the degenerate class ``W = 0``.
 
 Many of the paper's bounds carry a logarithm of their parameters, ``log(ns)``, ``log(s/k)``,
 ``log(m(R+B))``. Where its argument is below ``e`` the printed logarithm is below 1, vanishes or turns
@@ -7,8 +8,9 @@ project applies one rule to every statement alike:
 
     A FAIL is **out-of-range** when every violating instance it records lies in a *log corner*: on
     that instance, flooring every logarithm of the printed bound at 1 (``log a -> max(1, log a)``)
-    removes the violation. A FAIL that survives the floor is a failure of the statement proper and
-    keeps its class. The second clause of the rule, for parameters the paper never uses (e.g.
+    removes the violation. A FAIL whose every violating instance has ``W = 0``, where every network of
+    Definition 2 is a constant, is in the same corner (:data:`DEGENERATE_CLASS`). A FAIL outside both is a
+    failure of the statement proper and keeps its class. The second clause of the rule, for parameters the paper never uses (e.g.
     ``rho`` outside ``[0, 1)``), is stated by the check itself.
 
 Flooring only at the logarithms is deliberately narrow: it asks whether the printed *shape* of the
@@ -35,6 +37,10 @@ from sparseact.verify.verdicts import Verdict
 
 #: The value below which a printed logarithm is floored by the rule.
 LOG_FLOOR = 1.0
+#: The parameter values at which the class degenerates: with ``W = 0`` every network of Definition 2 is a constant,
+#: and a bound written for networks says nothing there (the lower bounds need ``W > 0``; the Hoeffding step of
+#: Lemma 9's proof holds non-strictly only for ``W > 0``).
+DEGENERATE_CLASS = {"W": 0.0}
 #: The class the rule gives a FAIL confined to log corners (one of :data:`sparseact.verify.verdicts.FINDINGS`).
 CORNER_FINDING = "out-of-range"
 
@@ -204,9 +210,20 @@ def in_log_corner_up_to_constant(expr: str, variables: Mapping[str, float]) -> b
     return evaluate(expr, variables) <= 0 < evaluate(expr, variables, floor_logs=True)
 
 
-def certificate_in_log_corner(certificate: Mapping) -> bool:
-    """:func:`in_log_corner` of a certificate (the ``"certificate"`` object of a certificate file) of the form
-    *measured quantity* ``relation`` *printed bound*.
+def in_degenerate_class(variables: Mapping) -> bool:
+    """Whether an instance's ``variables`` put it in the degenerate class (:data:`DEGENERATE_CLASS`)."""
+    return any(
+        isinstance(variables.get(name), (int, float))
+        and not isinstance(variables.get(name), bool)
+        and variables[name] == value
+        for name, value in DEGENERATE_CLASS.items()
+    )
+
+
+def certificate_in_corner(certificate: Mapping) -> bool:
+    """Whether a certificate (the ``"certificate"`` object of a certificate file) lies in a corner: an instance of a
+    formula side in the degenerate class (:func:`in_degenerate_class`), or :func:`in_log_corner` of a certificate of
+    the form *measured quantity* ``relation`` *printed bound*.
 
     The printed bound is the one ``formula`` side, with a logarithm and plain-number variables, whose other
     side is a measured quantity (not a formula). Any other certificate (two formulas, a bound over a variable
@@ -216,6 +233,10 @@ def certificate_in_log_corner(certificate: Mapping) -> bool:
     """
     sides = {side: certificate.get(side) for side in ("lhs", "rhs")}
     formulas = [side for side, q in sides.items() if isinstance(q, Mapping) and q.get("quantity") == "formula"]
+    if any(
+        isinstance(sides[side].get("vars"), Mapping) and in_degenerate_class(sides[side]["vars"]) for side in formulas
+    ):
+        return True
     if len(formulas) != 1:
         return False
     side = formulas[0]
@@ -235,7 +256,7 @@ def certificate_in_log_corner(certificate: Mapping) -> bool:
 
 
 def finding(default: str, corners: Iterable[bool]) -> str:
-    """The class of a FAIL under the rule: :data:`CORNER_FINDING` when every violating instance is in a log
+    """The class of a FAIL under the rule: :data:`CORNER_FINDING` when every violating instance is in a
     corner (``corners``: one flag per violating instance, at least one), else ``default``."""
     flags = list(corners)
     if not flags:
@@ -255,5 +276,5 @@ def degenerate_point_fields(certificate: Mapping | None, value: float, bound: fl
         worst_value_label=f"{quantity} (the bound is 0)" if bound == 0 else f"{quantity} / expression",
         verdict=Verdict.FAIL if certificate else Verdict.PASS,
         certificate=certificate,
-        finding=finding("statement-error", [certificate_in_log_corner(certificate)]) if certificate else "",
+        finding=finding("statement-error", [certificate_in_corner(certificate)]) if certificate else "",
     )

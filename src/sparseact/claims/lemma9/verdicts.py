@@ -40,7 +40,7 @@ from sparseact.verify.verdicts import ATOL, RTOL, Verdict, verdict_all, verdict_
 C_TIGHTER = 4.0 / (math.sqrt(2.0) * math.log(2.0))
 
 #: An instance of the printed last step of (V) (W = 0: the middle expression is ``k^3 B^2 sqrt(n log(s/k))``).
-V_STEP_INSTANCE = dict(n=10**12, s=4, k=1, W=0.0, B=1.0, c=1.0, C=1000.0)
+V_STEP_INSTANCE = dict(n=10**12, s=4, k=1, W=1e-4, B=1.0, c=1.0, C=1000.0)
 
 #: The claim's checks, declared once (checks.yaml). A FAIL of a corrected step refutes the correction, so the
 #: printed step's failure is not repaired: it keeps that step's class (proof-slip). ``tighter-4k2W2`` is our explicit
@@ -541,7 +541,7 @@ def _concavity_record(common):
         # log(s/k) < 1/2 here: with the logarithm floored at 1 the same constant covers the step (a log corner)
         finding=corners.finding(
             CHECKS.transition_concavity_printed["finding"][0],
-            [corners.certificate_in_log_corner(certificate)],
+            [corners.certificate_in_corner(certificate)],
         )
         if certificate
         else "",
@@ -674,9 +674,9 @@ def _new_records(every, grid, common):
         last,
         "n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log ns) + kB)^2 + (ns)^-4 (kW sqrt(n) + kB)^2]",
         "C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
-        f"n = {n:.0e}, s = {s}, k = {k}, W = {W:g}, B = {B:g}, c = {c:g}, C = {C:g}. With W = 0 the middle expression "
-        "is k^3 B^2 sqrt(n log(s/k)) and the ratio to the right side is sqrt(n log(s/k)/log s)/C, unbounded in n for "
-        "every constant C (and every c)",
+        f"n = {n:.0e}, s = {s}, k = {k}, W = {W:g}, B = {B:g}, c = {c:g}, C = {C:g}. The middle expression is at least "
+        "its bias part k^3 B^2 sqrt(n log(s/k)), while for W <= n^(-1/4) log(4n)^(-1/2) the right side stays below "
+        "2C sqrt(log s): the ratio grows like sqrt(n)/C, unbounded in n for every constant C (and every c)",
     )
     records.append(
         declared_record(
@@ -689,7 +689,7 @@ def _new_records(every, grid, common):
             finding=CHECKS.proof_V_printed["finding"] if certificate else "",
             certificate=certificate,
             counterexample=(
-                f"W = 0, B = 1, k = 1, s = 4, n = {n:.0e}: middle = {middle:.4g} > {C:g} x last = {last:.4g}"
+                f"W = {W:g}, B = 1, k = 1, s = 4, n = {n:.0e}: middle = {middle:.4g} > {C:g} x last = {last:.4g}"
                 if certificate
                 else ""
             ),
@@ -799,7 +799,10 @@ def _tail_hence_w0_record():
         worst_value_label="probability",
         range=f"n = {c['n']}, s = k = 1, W = 0, B = {c['B']:g}, every c",
         verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-        finding=CHECKS.proof_tail_hence_W0["finding"] if certificate else "",
+        # W = 0 is the degenerate class of the corner rule: the printed line fails only there
+        finding=corners.finding(CHECKS.proof_tail_hence_W0["finding"][0], [corners.certificate_in_corner(certificate)])
+        if certificate
+        else "",
         certificate=certificate,
         counterexample="h = 1 = kB, n = 2: Pr[|h| >= kB] = 1 > 1/16" if certificate else "",
     )

@@ -354,7 +354,7 @@ PINS: dict[str, Pin] = {
         {
             "statement": "Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB] <= 1/(ns)^4 (the printed 'hence', non-strict)",
             "paper_ref": "Lemma 9 (proof, term (V), Hoeffding step)",
-            "finding": "proof-slip",
+            "finding": ("proof-slip", "out-of-range"),
             "lhs_label": "Pr_x[|l_{R_x}(x)| >= c k^{1.5} W sqrt(log(ns)) + kB]",
             "rhs_label": "1/(ns)^4",
             "expr": {

@@ -239,7 +239,7 @@ def _theorem19_combine_rigorous(c: dict) -> RigorousSides:
 
 #: The finding of a check whose FAIL is classed by the degenerate-corner rule (``[<class>, out-of-range]`` in its
 #: ``checks.yaml``): the checker expects ``out-of-range`` when the certificate's violation is in a log corner
-#: (:func:`sparseact.verify.corners.certificate_in_log_corner`), the class otherwise.
+#: (:func:`sparseact.verify.corners.certificate_in_corner`), the class otherwise.
 _CORNER_RULE = ("statement-error", "out-of-range")
 
 
