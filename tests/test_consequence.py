@@ -23,6 +23,7 @@ ENTRIES = {
         "correction": {"text": "x", "verified_by": ["thm/check"]},
     },
     "conj": {"id": "conj", "kind": "conjecture", "paper_ref": "Conjecture 2"},
+    "intro": {"id": "intro", "kind": "introduction", "paper_ref": "Section 1"},
 }
 
 
@@ -36,6 +37,8 @@ ENTRIES = {
         ("typo", ["thm"], "typo"),
         ("constant-factor", ["conj"], "conjecture-remark"),
         ("proof-slip", ["slip", "thm"], "result-false"),
+        ("statement-error", ["intro"], "informal"),
+        ("statement-error", ["intro", "thm"], "result-false"),
     ],
 )
 def test_consequence_levels(finding, named, level):

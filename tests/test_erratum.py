@@ -339,9 +339,13 @@ def test_a_long_printed_formula_is_displayed_one_relation_a_line():
 def test_paper_words_replace_ids_in_prose_only(result_tables):
     words = PaperWords(load_results(result_tables))
     assert words("by lem2-sharp and x/a-printed; not lem2-sharpest") == (
-        "by Lemma 2 (our sharper bound) and an exact check of Theorem 1; not lem2-sharpest"
+        "by Lemma 2 (our sharper bound) and the certificate of Erratum 1; not lem2-sharpest"
     )
     assert words("$lem2$ and lem2") == "$lem2$ and Lemma 2"
+    # an erratum's certificate is named by its erratum, the words "the certificate" before it absorbed
+    assert words("The certificate x/a-printed is one instance; see x/a-printed") == (
+        "The certificate of Erratum 1 is one instance; see the certificate of Erratum 1"
+    )
 
 
 def _committed_pages() -> list[str]:

@@ -25,8 +25,8 @@ def pieces(quote: str) -> list[str]:
     """The verbatim pieces of ``quote``: the text between editorial insertions (a ``[...]`` opened in prose, not a
     bracket inside ``$...$`` math such as ``[m]``), whitespace normalised."""
     parts, current, math, editorial = [], [], False, False
-    for ch in quote:
-        if ch == "$":
+    for i, ch in enumerate(quote):
+        if ch == "$" and quote[i + 1 : i + 2] != "$":  # "$$" opens or closes one formula, a display
             math = not math
         if not math and not editorial and ch == "[":
             parts.append("".join(current))
@@ -42,6 +42,12 @@ def pieces(quote: str) -> list[str]:
 def test_pieces_drop_editorial_insertions():
     assert pieces("[There is] a map $f$ [for every $n$] here") == ["a map $f$", "here"]
     assert pieces("for $S \\subseteq [m]$ [sic]") == ["for $S \\subseteq [m]$"]
+    assert pieces("$$x \\left[ y \\right]$$ [sic]") == ["$$x \\left[ y \\right]$$"]
+
+
+def test_every_erratum_quotes_the_paper():
+    """The note's "Printed" is a quote for every erratum, never the project's restatement."""
+    assert [c["id"] for c in errata() if not c.get("quote")] == []
 
 
 @pytest.mark.parametrize("cause", [c for c in errata() if c.get("quote")], ids=lambda c: c["id"])

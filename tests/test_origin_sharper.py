@@ -117,6 +117,7 @@ def test_an_erratum_names_the_papers_statements_only(monkeypatch):
     cause = dict(
         id="cause",
         location="Lemma 1",
+        gist="a one-line reason",
         printed="thm",
         correction="fixed",
         verified_by="x/ok",
@@ -156,6 +157,7 @@ def test_a_refutation_is_a_derived_statement_of_the_project_and_its_erratum_name
     cause = dict(
         id="cause",
         location="Conjecture 1",
+        gist="a one-line reason",
         printed="conj",
         correction="state a range",
         verified_by="x/ok",

@@ -105,6 +105,7 @@ MATH_MACROS = frozenset(
         "sum",
         "sup",
         "supseteq",
+        "tag",
         "tau",
         "text",
         "tfrac",
@@ -116,21 +117,26 @@ MATH_MACROS = frozenset(
         "Vert",
         "zeta",
     }
-) | frozenset("#,;:!{}| ")
+) | frozenset("#,;:!{}| \\")  # the last: a backslash after a backslash, the line break of an aligned display
 _CONTROL_SEQUENCE = re.compile(r"\\([A-Za-z]+|.|$)", re.S)
+
+
+#: The one environment a formula may open: amsmath's ``aligned`` (the paper's multi-line displays, quoted verbatim).
+_ALIGNED = re.compile(r"\\(?:begin|end)\{aligned\}")
 
 
 def check_markup(text: str, where: str) -> None:
     r"""Refuse ``text`` (one string of a data file, named ``where``) when TeX could read a file through it.
 
-    Raises ``ValueError`` naming ``where`` and the first control sequence outside :data:`MATH_MACROS`, or a ``^^``
+    Raises ``ValueError`` naming ``where`` and the first control sequence outside :data:`MATH_MACROS` (``\\begin`` and
+    ``\\end`` only around ``aligned``), or a ``^^``
     (TeX's spelling of any character, the backslash included), or a ``%`` in a formula (it hides the rest of a line).
     """
     if "^^" in text:
         raise ValueError(f"{where}: '^^' is not allowed in the paper's data files (TeX reads it as any character)")
     if any("%" in formula for formula in text.split("$")[1::2]):
         raise ValueError(f"{where}: '%' is not allowed in a formula (TeX reads the rest of its line as a comment)")
-    for match in _CONTROL_SEQUENCE.finditer(text):
+    for match in _CONTROL_SEQUENCE.finditer(_ALIGNED.sub("", text)):
         if match.group(1) not in MATH_MACROS:
             raise ValueError(
                 f"{where}: the control sequence \\{match.group(1)} is not allowed in the paper's data files "

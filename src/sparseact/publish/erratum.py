@@ -247,8 +247,11 @@ def _join(names: list[str]) -> str:
 
 def numbered_errata(results: Results) -> pd.DataFrame:
     """``errata.csv`` in the note's order, with ``number`` (1, 2, ...) and ``where`` (the paper references of its
-    statements): by consequence, most serious first, then by class, then in paper order."""
+    statements): by consequence, most serious first, then by class, then those that concern a main result (one of
+    ``headline.csv``, or a step of its proof) first, then in paper order."""
     refs = dict(zip(results.statements["statement_id"], results.statements["paper_ref"], strict=True))
+    main = set(results.headline["statement_id"])
+    proof_of = {e["id"]: e.get("proof_of") for e in paper_statements()}
     rank = {finding: position for position, finding in enumerate(FINDING_DEFINITIONS)}
     frame = results.errata.assign(
         where=results.errata["statements"].map(lambda cell: [refs[s] for s in ids(cell)]),
@@ -257,9 +260,10 @@ def numbered_errata(results: Results) -> pd.DataFrame:
     frame = frame.assign(
         _position=frame["where"].map(lambda refs_: min(map(paper_position, refs_))),
         _weight=frame["consequence"].map(list(CONSEQUENCES).index),
+        _minor=frame["statements"].map(lambda cell: not any({s, proof_of.get(s)} & main for s in ids(cell))),
     )
-    frame = frame.sort_values(["_weight", "_rank", "_position", "erratum_id"], kind="stable").drop(
-        columns=["_weight", "_rank", "_position"]
+    frame = frame.sort_values(["_weight", "_rank", "_minor", "_position", "erratum_id"], kind="stable").drop(
+        columns=["_weight", "_rank", "_minor", "_position"]
     )
     return frame.reset_index(drop=True).assign(number=lambda f: range(1, len(f) + 1))
 
@@ -277,8 +281,9 @@ def note_name(paper_ref: str) -> str:
 
 class PaperWords:
     """Replaces, in the prose of a text, the project's names of statements, checks and facts by the paper's words:
-    a statement by its paper reference, a check ``<claim>/<check>`` by "an exact check of" its statement, a fact by
-    its name. The note's main text prints no internal id (tests/test_erratum.py greps the PDF)."""
+    a statement by its paper reference, an erratum's certificate ``<claim>/<check>`` (with the words "the
+    certificate" before it, if any) by "the certificate of Erratum N", any other check by "an exact check of" its
+    statement, a fact by its name. The note's main text prints no internal id (tests/test_erratum.py greps the PDF)."""
 
     def __init__(self, results: Results):
         names = {
@@ -289,17 +294,29 @@ class PaperWords:
             (check, f"an exact check of {short_ref(ref)}")
             for check, ref in zip(results.ledger["check_id"], results.ledger["paper_ref"], strict=True)
         )
+        errata = numbered_errata(results)
+        names.update(
+            (path.removeprefix("certificates/").removesuffix(".json"), f"the certificate of Erratum {number}")
+            for number, cell in zip(errata["number"], errata["certificates"], strict=True)
+            for path in ids(cell)
+        )
         names.update((fact["id"], fact["name"]) for fact in paper_facts())
         self.names = names
         self.pattern = re.compile(
-            r"(?<![\w/:.-])("
+            r"(?<![\w/:.-])((?:[Tt]he )?certificates? )?("
             + "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
             + r")(?![\w-]|/\w)"
         )
 
+    def _name(self, match: re.Match) -> str:
+        said, name = match.group(1) or "", self.names[match.group(2)]
+        if name.startswith("the certificate of"):
+            return ("T" if said.startswith("T") else "t") + name[1:]
+        return f"{said}of {name}" if said else name
+
     def __call__(self, text: str) -> str:
         return "".join(
-            self.pattern.sub(lambda m: self.names[m.group(1)], piece)
+            self.pattern.sub(self._name, piece)
             if kind == "text"
             else (f"${piece}$" if kind == "inline" else f"$${piece}$$")
             for kind, piece in split_math(" ".join(str(text).split()))

@@ -106,10 +106,14 @@ ERRATA_COLUMNS = [
 CONSEQUENCES = {
     "result-false": "a printed result is false",
     "proof-gap": "a printed proof does not prove its result",
-    "step": "a step is wrong but the result follows with changed constants",
+    "informal": "an informal sentence misstates a result",
+    "step": "a step is wrong, and corrected the printed proof goes through",
     "typo": "notation or typo",
     "conjecture-remark": "a remark on a conjecture, not an erratum of a result",
 }
+#: The kinds of statement that summarise a numbered result informally (the introduction's and the discussion's
+#: sentences): a false one misstates a result, which is not the result being false.
+INFORMAL_KINDS = ("abstract", "introduction", "discussion")
 #: ``sharper.csv``: the project's proved statements that are sharper than a printed one (``sharper`` in the statement
 #: files), each with the printed statement, its proof and how close an extremal family comes.
 SHARPER_COLUMNS = [
@@ -690,11 +694,13 @@ def consequence(finding: str, named: Sequence[str], entries: Mapping[str, Mappin
     """What an erratum of class ``finding`` naming the paper's statements ``named`` does to the paper (a key of
     :data:`CONSEQUENCES`), and for a proof that no longer proves its result, which result and what proves it now.
 
-    Derived from the graph: every named statement a conjecture -> a remark; class ``typo`` -> a typo; a named
-    statement that is a result (no ``proof_of``) -> that result is false; otherwise the named statements are steps
+    Derived from the graph: every named statement a conjecture -> a remark; class ``typo`` -> a typo; the named
+    results (no ``proof_of``) all informal sentences (:data:`INFORMAL_KINDS`: an introduction's or a discussion's
+    summary of a numbered result) -> an informal misstatement; a named statement that is a result -> that result is
+    false; otherwise the named statements are steps
     of printed proofs: the proof does not prove its result when a step's correction is verified only by a statement
     sharper than that result (a new argument for the result, not the printed one repaired), else the step is wrong
-    and the printed proof goes through with the corrected step (changed constants).
+    and the printed proof goes through with the corrected step (a local repair: a constant, a sign, an encoding).
     """
     named_entries = [entries[s] for s in named]
     if all(e["kind"] == "conjecture" for e in named_entries):
@@ -702,6 +708,8 @@ def consequence(finding: str, named: Sequence[str], entries: Mapping[str, Mappin
     if finding == "typo":
         return "typo", ""
     results = [e for e in named_entries if not e.get("proof_of")]
+    if results and all(e["kind"] in INFORMAL_KINDS for e in results):
+        return "informal", "; ".join(dict.fromkeys(short_ref(e["paper_ref"]) for e in results))
     if results:
         return "result-false", "; ".join(dict.fromkeys(short_ref(e["paper_ref"]) for e in results))
     routes = {
