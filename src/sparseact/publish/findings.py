@@ -281,10 +281,10 @@ def tightness_of(row: pd.Series, text=str) -> str:
         measured.append(
             f"attained by {text(row['family'])}"
             if ratio == "1"
-            else f"proved / measured {ratio} on {text(row['family'])}"
+            else f"the proved bound is {ratio} times the value on {text(row['family'])}"
         )
     if row["printed_over_proved"]:
-        measured.append(f"printed / proved {readable(row['printed_over_proved'])}")
+        measured.append(f"there the printed bound is {readable(row['printed_over_proved'])} times the proved one")
     return "; ".join(measured)
 
 
