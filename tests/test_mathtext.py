@@ -208,3 +208,11 @@ def test_a_long_formula_scrolls_in_its_own_box_on_a_narrow_screen():
 
     narrow = re.search(r"@media \(max-width: (\d+)px\) \{ math \{([^}]*)\} \}", MATH_CSS)
     assert narrow and int(narrow.group(1)) >= 390 and "overflow-x: auto" in narrow.group(2)
+
+
+def test_an_aligned_display_is_one_block_per_line():
+    """The paper's multi-line displays (quoted verbatim) would be set on one line, too wide for any screen."""
+    from sparseact.publish.mathtext import tex_to_mathml
+
+    shown = tex_to_mathml(r"\begin{aligned} a &= b \\ &\leq c \end{aligned} \quad (1)", display=True)
+    assert shown.count('<math display="block"') == 2 and "&amp;" not in shown

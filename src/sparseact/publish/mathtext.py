@@ -70,6 +70,7 @@ _THIN = '<mspace width="0.1667em"></mspace>'
 _DISPLAY = re.compile(r"(?<!\\)\$\$(?P<tex>.+?)(?<!\\)\$\$", re.DOTALL)
 _INLINE = re.compile(r"(?<![\\$])\$(?P<tex>[^$]+?)(?<![\\$])\$")
 _TEXT_WITH_BACKSLASH = re.compile(r">[^<]*\\[^<]*<")
+_ALIGNED = re.compile(r"\\begin\{aligned\}(?P<body>.*?)\\end\{aligned\}(?P<after>.*)", re.S)
 _MATHVARIANT = re.compile(r'mathvariant="(?!normal")([^"]*)"')
 
 
@@ -106,6 +107,12 @@ def tex_to_mathml(tex: str, display: bool = False) -> str:
         When the converter fails, leaves a macro unconverted, or uses a
         ``mathvariant`` that MathML Core does not render.
     """
+    aligned = _ALIGNED.search(tex) if display else None
+    if aligned:  # one block per line of an aligned display: the converter would set it on one line, too wide to read
+        lines = [line.replace("&", "") for line in aligned.group("body").split("\\\\")]
+        lines[0] = tex[: aligned.start()] + lines[0]
+        lines[-1] += aligned.group("after")
+        return "".join(tex_to_mathml(line, display=True) for line in lines if line.strip())
     source = _UNBRACED_FONT.sub(r"\\\1{\2}", tex)
     for macro, replacement in TEX_REWRITES.items():
         source = source.replace(macro, replacement)
