@@ -121,8 +121,8 @@ show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 #   exceeds $(ns)^{-4}$.
 # * `lemma9/proof-V-printed`: the last step of (V) at one formula instance; FAIL with a certificate when violated.
 # * `lemma9/proof-tail-hence-W0`: the printed "hence" line with $\ge$ at a network with $W = 0$ ($h \equiv kB$); FAIL
-#   with a certificate when its probability exceeds $1/(ns)^4$, out-of-range by the corner rule ($W = 0$ is the
-#   degenerate class: for $W > 0$ the line holds non-strictly, lemma9-proof-tail).
+#   with a certificate when its probability exceeds $1/(ns)^4$, classed out-of-range by the corner rule ($W = 0$ is its
+#   degenerate class).
 # * `lemma9/bound-degenerate`: at $n=s=k=1$ the printed logarithms vanish, so the bound is 0 for every constant: the
 #   exact $\mathrm{AS}$ of $\mathrm{relu}(x_1)$ against it; FAIL when it is positive.
 # * `lemma9/transition-concavity-printed`: the concavity step $\frac1n\sum_jp_j\sqrt{n\log(1/p_j)}\le

@@ -153,5 +153,7 @@ def test_is_prime_and_gf_solve_refuses_a_composite_modulus():
     primes = [n for n in range(2000) if n >= 2 and all(n % d for d in range(2, int(n**0.5) + 1))]
     assert [n for n in range(2000) if is_prime(n)] == primes
     assert is_prime(2**61 - 1) and not is_prime(2**61 + 1)
+    with pytest.raises(ValueError, match="where the primality test is exact"):
+        is_prime(10**5000 + 1)  # refused before any arithmetic (the probe's integer-string traceback)
     with pytest.raises(ValueError, match="p must be prime"):
         gf_solve([[1, 2], [3, 4]], [1, 1], 4)

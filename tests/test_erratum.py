@@ -215,7 +215,7 @@ def test_the_pdf_records_its_sources_and_a_stale_one_is_never_linked(tmp_path):
     assert recorded_stamp(pdf) == source_stamp(tex) and current_pdf(tex) == pdf
     assert note_link(tmp_path) == "erratum/erratum.pdf"
     for edited in (tex, certificate):
-        edited.write_text(edited.read_text() + "%\n")
+        edited.write_text(edited.read_text().replace("\nx\n", "\ny\n") + ("" if edited == tex else " "))
         assert current_pdf(tex) is None and note_link(tmp_path) == "erratum/erratum.tex"
         compile_pdf(tex)
         assert current_pdf(tex) == pdf
@@ -284,6 +284,11 @@ def test_a_formula_that_could_read_a_file_never_reaches_latex(formula):
         r"x^^5cinput{SECRET}",
         r"\csname input\endcsname{SECRET}",
         r"\href{file://SECRET}{x}",
+        # the second probe: a space, a line end or a comment between the control word and its argument
+        r"\begin {textattachfile}{SECRET}{x}\end {textattachfile}",
+        "\\begin\n{textattachfile}{SECRET}{x}\\end\n{textattachfile}",
+        "\\begin%\n{textattachfile}{SECRET}{x}\\end%\n{textattachfile}",
+        r"\href {run:SECRET}{x}",
     ],
 )
 def test_a_note_that_could_read_a_file_never_reaches_tex(tmp_path, body):
@@ -301,6 +306,34 @@ def test_a_note_that_could_read_a_file_never_reaches_tex(tmp_path, body):
     bare.write_text("\\documentclass{article}\\begin{document}x\\end{document}\n")
     with pytest.raises(ValueError, match="preamble"):
         compile_pdf(bare)
+
+
+def test_a_certificates_folder_that_is_a_symbolic_link_is_not_attached(tmp_path):
+    elsewhere = tmp_path / "elsewhere" / "lemma6"
+    elsewhere.mkdir(parents=True)
+    (elsewhere / "a.json").write_text("SECRET-TEXT\n")
+    (tmp_path / "certificates").symlink_to(tmp_path / "elsewhere")
+    tex = tmp_path / "erratum" / "erratum.tex"
+    tex.parent.mkdir()
+    tex.write_text(note("x"))
+    with pytest.raises(ValueError, match="symbolic link"):
+        compile_pdf(tex)
+
+
+@needs_tex
+def test_a_pdf_that_does_not_match_its_note_is_compiled_again(tmp_path):
+    """A note edited by hand, or rewritten back after such an edit, leaves the job's input (the slice) alone: the
+    start-up check removes the job's status so that the PDF is compiled again (the probe's stale attacked PDF)."""
+    from sparseact.publish.notepdf import forget_stale_pdf
+
+    tex, status = tmp_path / "erratum" / "erratum.tex", tmp_path / "pdf-status.txt"
+    tex.parent.mkdir()
+    tex.write_text(note("x"))
+    compile_pdf(tex)
+    status.write_text("compiled\n")
+    assert not forget_stale_pdf(tex, status) and status.is_file()
+    tex.write_text(note("y"))
+    assert forget_stale_pdf(tex, status) and not status.exists()
 
 
 def test_a_certificate_that_is_a_symbolic_link_is_not_attached(tmp_path):

@@ -513,9 +513,15 @@ def lwr_round(t, q: int, p: int):
     return ((2 * p * t + q) // (2 * q)) % p
 
 
+#: Where Miller-Rabin with the first twelve primes as bases stops being exact (3.3e24, Sorenson and Webster 2017).
+PRIME_TEST_LIMIT = 3317044064679887385961981
+
+
 def is_prime(p: int) -> bool:
     """Whether the integer ``p`` is prime: Miller-Rabin with the first twelve primes as bases, exact below 3.3e24."""
     bases = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
+    if isinstance(p, int) and p >= PRIME_TEST_LIMIT:
+        raise ValueError(f"p must be below {PRIME_TEST_LIMIT:.2g}, where the primality test is exact")
     p = check_int(p, "p", 0)
     if p < 2:
         return False

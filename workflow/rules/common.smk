@@ -21,6 +21,7 @@ from sparseact.runtime.outputs import (
     recorded_files,
 )
 from sparseact.paper import data_files
+from sparseact.publish.notepdf import forget_stale_pdf
 from sparseact.runtime.provenance import job_environment
 from sparseact.runtime.sharding import single_shard
 
@@ -58,7 +59,8 @@ def in_logs(path):
 def check_files():
     """A file of the run changed with its modification time kept (truncated or edited; no job writes so) is removed so
     that its job rebuilds it, with a warning naming it, and the record of the run's files refreshed
-    (sparseact.runtime.outputs.check_run_files): when Snakemake starts and when a run ends. The files are those in the
+    (sparseact.runtime.outputs.check_run_files), and an erratum PDF that does not match its note is compiled again
+    (sparseact.publish.notepdf.forget_stale_pdf): when Snakemake starts and when a run ends. The files are those in the
     results folder, in the folders the workflow writes there but the start-up's own (code, stamps), and the figures.
     """
     folders = [
@@ -69,6 +71,14 @@ def check_files():
         print(
             f"warning: {path} changed with its modification time kept (truncated or edited, not by its job): "
             "removed, its job rebuilds it",
+            file=sys.stderr,
+        )
+    if forget_stale_pdf(
+        in_results("erratum/erratum.tex"), in_results("erratum/pdf-status.txt")
+    ):
+        print(
+            f"warning: {in_results('erratum/erratum.pdf')} was not compiled from the note and certificates beside "
+            "it: its job compiles it again",
             file=sys.stderr,
         )
 

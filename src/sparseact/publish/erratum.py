@@ -181,13 +181,17 @@ _ATTACHMENT = re.compile(
 )
 _ENVIRONMENT = re.compile(r"\\(?:begin|end)\{([^}]*)\}")
 _HREF = re.compile(r"\\href\{([^}]*)\}")
+#: A control word that takes a name or a path not followed at once by its brace (a space, a line end or a comment
+#: between them hides the argument from the checks above, not from TeX).
+_DETACHED = re.compile(r"\\(?:begin|end|href)(?![A-Za-z@{])")
 
 
 def check_note_source(text: str, where: str = "the note") -> None:
     """Refuse (``ValueError`` naming ``where``) a LaTeX text that is not a note :func:`erratum_tex` could write, before
     TeX sees it: its preamble must be :data:`NOTE_PREAMBLE`, and its body may hold no ``^^``, no control word outside
-    :data:`NOTE_MACROS` and the math allow-list, no environment but ``document`` and ``description``, no link but
-    ``https://`` ones and no attachment but a certificate's (``certificates/<claim>/<check>.json``). TeX's own file
+    :data:`NOTE_MACROS` and the math allow-list, no comment, no ``\\begin``, ``\\end`` or ``\\href`` apart from its
+    argument, no environment but those the note writes, no link but ``https://`` ones and no attachment but a
+    certificate's (``certificates/<claim>/<check>.json``). TeX's own file
     sandbox (``openin_any=p``) does not cover pdfTeX's ``\\pdfobj file`` or an attachment by absolute path: this does.
     """
     head = "\n".join(NOTE_PREAMBLE) + "\n"
@@ -196,6 +200,13 @@ def check_note_source(text: str, where: str = "the note") -> None:
     body = text[len(head) :]
     if "^^" in body:
         raise ValueError(f"{where} holds '^^', which TeX reads as another character: not compiled")
+    if "%" in re.sub(r"\\[\\%]", "", body):
+        raise ValueError(f"{where} holds a TeX comment ('%'), which the note never does: not compiled")
+    detached = _DETACHED.search(body)
+    if detached:
+        raise ValueError(
+            f"{where} separates {detached.group(0)} from its argument, which the note never does: not compiled"
+        )
     allowed = NOTE_MACROS | MATH_MACROS
     unknown = sorted({name for name in _CONTROL_WORD.findall(body) if name not in allowed})
     if unknown:
@@ -759,7 +770,13 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
         # copies dated SOURCE_DATE_EPOCH: attachfile2 records each attached file's modification date, which pdfTeX
         # reads from the file (FORCE_SOURCE_DATE does not reach it), so two runs must see the same date
         certificates = attached_certificates(tex)
-        linked = next((p for p in certificates.rglob("*") if p.is_symlink()), None) if certificates.is_dir() else None
+        linked = (
+            certificates
+            if certificates.is_symlink()
+            else next((p for p in certificates.rglob("*") if p.is_symlink()), None)
+            if certificates.is_dir()
+            else None
+        )
         if linked is not None:
             raise ValueError(f"{linked} is a symbolic link: the note attaches only the results' own certificate files")
         if certificates.is_dir():
