@@ -709,3 +709,11 @@ def test_a_transform_beyond_float64_is_refused_not_inf(transform):
 
     with pytest.raises(ValueError, match="exceeds float64"):
         getattr(sparseact.analysis, transform)([1.7e308, -1.7e308])
+
+
+def test_a_truth_table_beyond_the_memory_limit_is_refused_before_any_copy():
+    """A broadcast view of 2**31 entries costs nothing to pass; its float64 copy would be 16 GiB (the second
+    probe's 90-second hang): refused in one line naming the size."""
+    huge = np.broadcast_to(np.float64(1.0), (2**31,))
+    with pytest.raises(ValueError, match="needs 16 GiB, above the memory limit"):
+        fwht(huge)

@@ -215,6 +215,9 @@ def test_output_has_shape_of_all_inputs():
 def test_incompatible_shapes_raise():
     with pytest.raises(ValueError):
         bd.dense_rademacher([10.0, 20.0], [1, 2, 3], 1.0, 1.0, 1.0)
+    # one line naming the shapes, before numpy's own broadcast error (the second probe's traceback)
+    with pytest.raises(ValueError, match=r"shapes do not broadcast together: n \(2,\), s \(3,\)"):
+        bd.lemma9_average_sensitivity([10, 12], [4, 4, 4], 2, 1.0, 1.0)
 
 
 # ---------------------------------------------------------------------------

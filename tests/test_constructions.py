@@ -157,3 +157,15 @@ def test_is_prime_and_gf_solve_refuses_a_composite_modulus():
         is_prime(10**5000 + 1)  # refused before any arithmetic (the probe's integer-string traceback)
     with pytest.raises(ValueError, match="p must be prime"):
         gf_solve([[1, 2], [3, 4]], [1, 1], 4)
+
+
+def test_repeated_or_non_finite_junta_and_parity_inputs_are_refused():
+    """The second probe's silent cases: a repeated coordinate, a NaN truth table."""
+    from sparseact.constructions import dense_parity01_network, junta_function
+
+    with pytest.raises(ValueError, match="distinct coordinates"):
+        dense_parity01_network(3, [0, 0])
+    with pytest.raises(ValueError, match="distinct coordinates"):
+        junta_function([0.0, 1.0, 1.0, 0.0], [1, 1])
+    with pytest.raises(ValueError, match="finite"):
+        junta_function([float("nan"), 1.0], [0])

@@ -320,22 +320,6 @@ def test_a_certificates_folder_that_is_a_symbolic_link_is_not_attached(tmp_path)
         compile_pdf(tex)
 
 
-@needs_tex
-def test_a_pdf_that_does_not_match_its_note_is_compiled_again(tmp_path):
-    """A note edited by hand, or rewritten back after such an edit, leaves the job's input (the slice) alone: the
-    start-up check removes the job's status so that the PDF is compiled again (the probe's stale attacked PDF)."""
-    from sparseact.publish.notepdf import forget_stale_pdf
-
-    tex, status = tmp_path / "erratum" / "erratum.tex", tmp_path / "pdf-status.txt"
-    tex.parent.mkdir()
-    tex.write_text(note("x"))
-    compile_pdf(tex)
-    status.write_text("compiled\n")
-    assert not forget_stale_pdf(tex, status) and status.is_file()
-    tex.write_text(note("y"))
-    assert forget_stale_pdf(tex, status) and not status.exists()
-
-
 def test_a_certificate_that_is_a_symbolic_link_is_not_attached(tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("SECRET-TEXT\n")

@@ -27,6 +27,10 @@ def test_factor_status():
     assert factor_status(0.1, 0.3, 0.5) == "slack"
     assert factor_status(0.4, 0.6, 0.5) == "consistent"
     assert factor_status(0.6, 0.7, 0.5) == "exceeded"
+    # the second probe: a NaN interval is not "consistent", and an inverted one is refused
+    assert factor_status(float("nan"), 1.0, 1.0) == "undetermined"
+    with pytest.raises(ValueError, match="ci_low <= ci_high"):
+        factor_status(2.0, 1.0, 1.0)
 
 
 def test_bad_input():

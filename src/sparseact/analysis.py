@@ -619,6 +619,7 @@ def _as_table(values, name: str = "values", check_finite: bool = True) -> tuple[
     size = arr.shape[0]
     if size == 0 or size & (size - 1):
         raise ValueError(f"{name} must have length 2**n for some n >= 0, got length {size}")
+    check_memory(8 * size, f"a float64 truth table of length {size}")  # a copy or a transform's output, at least
     arr = np.ascontiguousarray(arr, dtype=np.float64)
     if check_finite and not np.isfinite(arr).all():
         raise ValueError(_not_finite(name))

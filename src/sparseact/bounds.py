@@ -179,11 +179,17 @@ def _k_le_s(k: np.ndarray, s: np.ndarray) -> None:
 def _checked_arguments(arguments: dict, domains: dict) -> dict:
     """``arguments`` (name -> value) checked against ``domains`` (name -> domain check), in the order of ``domains``.
 
-    ``k <= s`` is checked as soon as both are (the module's convention wherever both appear).
+    ``k <= s`` is checked as soon as both are (the module's convention wherever both appear), and the shapes as they
+    come: array arguments must broadcast together.
     """
     checked = {}
     for name, check in domains.items():
         checked[name] = check(arguments[name], name)
+        try:
+            np.broadcast_shapes(*(np.shape(value) for value in checked.values()))
+        except ValueError:
+            shapes = ", ".join(f"{key} {np.shape(value)}" for key, value in checked.items())
+            raise ValueError(f"the arguments' shapes do not broadcast together: {shapes}") from None
         if name in ("k", "s") and "k" in checked and "s" in checked:
             _k_le_s(checked["k"], checked["s"])
     return checked

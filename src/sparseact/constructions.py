@@ -87,6 +87,10 @@ def junta_function(truth_table, variables: Sequence[int]) -> Callable[[np.ndarra
     """
     table = np.asarray(truth_table, dtype=np.float64)
     variables = list(variables)
+    if len(set(variables)) != len(variables):
+        raise ValueError(f"variables must be distinct coordinates, got {variables}")
+    if not np.isfinite(table).all():
+        raise ValueError("truth_table must contain only finite values (found NaN or inf)")
     if table.shape != (1 << len(variables),):
         raise ValueError(
             f"truth_table must have length 2**p = {1 << len(variables)} for "
@@ -381,6 +385,8 @@ def dense_parity01_network(n: int, S: Sequence[int]) -> SparseReLUNetwork:
     k = len(S)
     if k < 1:
         raise ValueError("S must be non-empty")
+    if len(set(S)) != k or not 0 <= S[0] <= S[-1] < n:
+        raise ValueError(f"S must be distinct coordinates in [0, {n}), got {S}")
     T = [-k + 2.0 * i for i in range(k + 1)]
     g = [1.0 if (k - i) % 2 == 0 else 0.0 for i in range(k + 1)]
     even = g[0] == 1.0
@@ -754,6 +760,7 @@ def unit_gaussian_rows(rng: np.random.Generator, rows: int, q: int) -> np.ndarra
 
 
 __all__ = [
+    "PRIME_TEST_LIMIT",
     "VARIANTS",
     "affine_fits_zp",
     "all_subsets",

@@ -8,6 +8,7 @@ exponent ``alpha_p`` with a Student-t confidence interval.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import numpy as np
@@ -125,9 +126,13 @@ def factor_status(ci_low: float, ci_high: float, claimed: float) -> str:
     """Compare a fitted exponent's interval with the exponent a bound claims.
 
     Returns ``"slack"`` when the whole interval lies below ``claimed`` (the data grow
-    more slowly than the bound's factor), ``"exceeded"`` when it lies above, and
-    ``"consistent"`` otherwise.
+    more slowly than the bound's factor), ``"exceeded"`` when it lies above, ``"undetermined"`` when a number is NaN,
+    and ``"consistent"`` otherwise.
     """
+    if any(math.isnan(v) for v in (ci_low, ci_high, claimed)):
+        return "undetermined"  # an interval a fit could not give (too few points for its error)
+    if ci_low > ci_high:
+        raise ValueError(f"factor_status needs ci_low <= ci_high, got [{ci_low}, {ci_high}]")
     if ci_high < claimed:
         return "slack"
     if ci_low > claimed:

@@ -21,7 +21,7 @@ from sparseact.runtime.outputs import (
     recorded_files,
 )
 from sparseact.paper import data_files
-from sparseact.publish.notepdf import forget_stale_pdf
+from sparseact.publish.notepdf import current_pdf
 from sparseact.runtime.provenance import job_environment
 from sparseact.runtime.sharding import single_shard
 
@@ -59,8 +59,7 @@ def in_logs(path):
 def check_files():
     """A file of the run changed with its modification time kept (truncated or edited; no job writes so) is removed so
     that its job rebuilds it, with a warning naming it, and the record of the run's files refreshed
-    (sparseact.runtime.outputs.check_run_files), and an erratum PDF that does not match its note is compiled again
-    (sparseact.publish.notepdf.forget_stale_pdf): when Snakemake starts and when a run ends. The files are those in the
+    (sparseact.runtime.outputs.check_run_files): when Snakemake starts and when a run ends. The files are those in the
     results folder, in the folders the workflow writes there but the start-up's own (code, stamps), and the figures.
     """
     folders = [
@@ -71,14 +70,6 @@ def check_files():
         print(
             f"warning: {path} changed with its modification time kept (truncated or edited, not by its job): "
             "removed, its job rebuilds it",
-            file=sys.stderr,
-        )
-    if forget_stale_pdf(
-        in_results("erratum/erratum.tex"), in_results("erratum/pdf-status.txt")
-    ):
-        print(
-            f"warning: {in_results('erratum/erratum.pdf')} was not compiled from the note and certificates beside "
-            "it: its job compiles it again",
             file=sys.stderr,
         )
 
@@ -309,10 +300,14 @@ def claim_slice(wildcards):
 
 def erratum_pdf_slice(wildcards):
     """The erratum PDF's slice, results/slices/erratum-pdf.sha256: the digest of the note and of the certificates it
-    attaches, known once the ledger (a checkpoint) is done and rewritten by it only when its content changes.
+    attaches, known once the ledger (a checkpoint) is done and rewritten by it only when its content changes. When the
+    PDF there was not compiled from the note beside it (a note edited by hand, or rewritten back by the ledger after
+    such an edit, which leaves the slice alone), the note itself too, newer than the job's status: the job reruns.
     """
     checkpoints.ledger.get()
-    return in_results("slices/erratum-pdf.sha256")
+    tex = in_results("erratum/erratum.tex")
+    stale = os.path.isfile(tex) and current_pdf(tex) is None
+    return [in_results("slices/erratum-pdf.sha256"), *([tex] if stale else [])]
 
 
 def claim_reports():

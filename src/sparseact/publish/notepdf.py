@@ -65,13 +65,3 @@ def note_link(results_dir: str | Path) -> str:
     """The note to link, relative to ``results_dir``: ``erratum/erratum.pdf`` when current, else the LaTeX source."""
     tex = Path(results_dir) / "erratum" / "erratum.tex"
     return "erratum/erratum.pdf" if current_pdf(tex) else "erratum/erratum.tex"
-
-
-def forget_stale_pdf(tex: str | Path, status: str | Path) -> bool:
-    """Remove ``status``, the ``erratum_pdf`` job's output, when the PDF beside the note ``tex`` was compiled from
-    another note or other certificates (a note edited by hand, or one the ledger rewrote back after such an edit,
-    which leaves the job's input alone), so that the job compiles the note again; return whether it did."""
-    if Path(tex).with_suffix(".pdf").is_file() and Path(status).is_file() and current_pdf(tex) is None:
-        Path(status).unlink()
-        return True
-    return False
