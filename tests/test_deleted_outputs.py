@@ -218,17 +218,3 @@ def test_files_changed_with_their_time_kept_are_rebuilt(quick_run, tmp_path):  #
             if relative in stamp.read_text().split()
         ]
         assert _writer(jobs, relative, stamps) in ("data", "run", "assemble"), (kind, relative)
-
-
-@pytest.mark.workflow
-def test_a_pdf_that_does_not_match_its_note_is_compiled_again(deletable):
-    """A note edited by hand (or rewritten back by the ledger after such an edit) leaves the erratum_pdf job's slice
-    alone; the job then reads the note itself, newer than its status, and reruns (the second probe's stale PDF)."""
-    tex = deletable / QUICK / "erratum" / "erratum.tex"
-    original = tex.read_text()
-    try:
-        tex.write_text(original.replace(r"\section{Summary}", r"\section{Summary of the note}", 1))
-        plan = snakemake(deletable, "-n")
-        assert "erratum_pdf" in {job["rule"][0] for job in planned_jobs(plan)}, plan[-2000:]
-    finally:
-        tex.write_text(original)

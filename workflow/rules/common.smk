@@ -21,7 +21,6 @@ from sparseact.runtime.outputs import (
     recorded_files,
 )
 from sparseact.paper import data_files
-from sparseact.publish.notepdf import current_pdf
 from sparseact.runtime.provenance import job_environment
 from sparseact.runtime.sharding import single_shard
 
@@ -300,14 +299,10 @@ def claim_slice(wildcards):
 
 def erratum_pdf_slice(wildcards):
     """The erratum PDF's slice, results/slices/erratum-pdf.sha256: the digest of the note and of the certificates it
-    attaches, known once the ledger (a checkpoint) is done and rewritten by it only when its content changes. When the
-    PDF there was not compiled from the note beside it (a note edited by hand, or rewritten back by the ledger after
-    such an edit, which leaves the slice alone), the note itself too, newer than the job's status: the job reruns.
+    attaches, known once the ledger (a checkpoint) is done and rewritten by it only when its content changes.
     """
     checkpoints.ledger.get()
-    tex = in_results("erratum/erratum.tex")
-    stale = os.path.isfile(tex) and current_pdf(tex) is None
-    return [in_results("slices/erratum-pdf.sha256"), *([tex] if stale else [])]
+    return in_results("slices/erratum-pdf.sha256")
 
 
 def claim_reports():
