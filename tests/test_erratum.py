@@ -308,23 +308,14 @@ def test_a_note_that_could_read_a_file_never_reaches_tex(tmp_path, body):
         compile_pdf(bare)
 
 
-def test_a_certificates_folder_that_is_a_symbolic_link_is_not_attached(tmp_path):
-    elsewhere = tmp_path / "elsewhere" / "lemma6"
-    elsewhere.mkdir(parents=True)
-    (elsewhere / "a.json").write_text("SECRET-TEXT\n")
-    (tmp_path / "certificates").symlink_to(tmp_path / "elsewhere")
-    tex = tmp_path / "erratum" / "erratum.tex"
-    tex.parent.mkdir()
-    tex.write_text(note("x"))
-    with pytest.raises(ValueError, match="symbolic link"):
-        compile_pdf(tex)
-
-
-def test_a_certificate_that_is_a_symbolic_link_is_not_attached(tmp_path):
-    secret = tmp_path / "secret.txt"
-    secret.write_text("SECRET-TEXT\n")
-    (tmp_path / "certificates" / "lemma6").mkdir(parents=True)
-    (tmp_path / "certificates" / "lemma6" / "a.json").symlink_to(secret)
+@pytest.mark.parametrize("linked", ["certificates", "certificates/lemma6/a.json"])
+def test_a_certificate_or_its_folder_that_is_a_symbolic_link_is_not_attached(tmp_path, linked):
+    """Neither a certificate file nor the certificates folder itself may point elsewhere (the probes' T-N16)."""
+    elsewhere = tmp_path / "elsewhere" / "lemma6" / "a.json"
+    elsewhere.parent.mkdir(parents=True)
+    elsewhere.write_text("SECRET-TEXT\n")
+    (tmp_path / linked).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / linked).symlink_to(tmp_path / "elsewhere" / linked.removeprefix("certificates").lstrip("/"))
     tex = tmp_path / "erratum" / "erratum.tex"
     tex.parent.mkdir()
     tex.write_text(note("x"))
