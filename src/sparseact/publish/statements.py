@@ -106,6 +106,7 @@ ERRATA_COLUMNS = [
 CONSEQUENCES = {
     "result-false": "a printed result is false",
     "proof-gap": "a printed proof does not prove its result",
+    "definition": "a definition is not the one the paper cites, and results rest on it",
     "informal": "an informal sentence misstates a result",
     "step": "a step is wrong, and corrected the printed proof goes through",
     "typo": "notation or typo",
@@ -696,11 +697,13 @@ def consequence(finding: str, named: Sequence[str], entries: Mapping[str, Mappin
 
     Derived from the graph: every named statement a conjecture -> a remark; class ``typo`` -> a typo; the named
     results (no ``proof_of``) all informal sentences (:data:`INFORMAL_KINDS`: an introduction's or a discussion's
-    summary of a numbered result) -> an informal misstatement; a named statement that is a result -> that result is
-    false; otherwise the named statements are steps
-    of printed proofs: the proof does not prove its result when a step's correction is verified only by a statement
-    sharper than that result (a new argument for the result, not the printed one repaired), else the step is wrong
-    and the printed proof goes through with the corrected step (a local repair: a constant, a sign, an encoding).
+    summary of a numbered result) -> an informal misstatement; the named results all definitions (which have no
+    truth value: the definition is not the one it cites) -> a definition; a named statement that is a result -> that
+    result is false; otherwise the named statements are steps
+    of printed proofs: the proof does not prove its result when a step's correction rests, through the arguments of
+    the graph, on a statement sharper than a printed one (a lemma the paper does not have: a new argument, not the
+    printed one repaired), else the step is wrong and the printed proof goes through with the corrected step (a
+    local repair: a constant, a sign, an encoding).
     """
     named_entries = [entries[s] for s in named]
     if all(e["kind"] == "conjecture" for e in named_entries):
@@ -710,13 +713,15 @@ def consequence(finding: str, named: Sequence[str], entries: Mapping[str, Mappin
     results = [e for e in named_entries if not e.get("proof_of")]
     if results and all(e["kind"] in INFORMAL_KINDS for e in results):
         return "informal", "; ".join(dict.fromkeys(short_ref(e["paper_ref"]) for e in results))
+    if results and all(e["kind"] == "definition" for e in results):
+        return "definition", "; ".join(dict.fromkeys(short_ref(e["paper_ref"]) for e in results))
     if results:
         return "result-false", "; ".join(dict.fromkeys(short_ref(e["paper_ref"]) for e in results))
     routes = {
         (e["proof_of"], premise)
         for e in named_entries
-        for premise in (e.get("correction") or {}).get("verified_by", ())
-        if entries.get(premise, {}).get("sharper", {}).get("than") == e["proof_of"]
+        for premise in _rests_on((e.get("correction") or {}).get("verified_by", ()), entries)
+        if "sharper" in entries[premise]
     }
     if routes:
         return "proof-gap", "; ".join(
@@ -724,6 +729,21 @@ def consequence(finding: str, named: Sequence[str], entries: Mapping[str, Mappin
             for result, route in sorted(routes)
         )
     return "step", ""
+
+
+def _rests_on(premises: Sequence[str], entries: Mapping[str, Mapping]) -> list[str]:
+    """The statements of ``entries`` that ``premises`` name or rest on through the arguments of the project's own
+    statements (kind ``derived``), up to the first sharper one on each path: a printed result is the paper's to use,
+    however the graph proves it, and what a sharper statement rests on is its own proof's business."""
+    seen: dict[str, None] = {}
+    stack = [p for p in premises if p in entries]
+    while stack:
+        current = stack.pop()
+        if current not in seen:
+            seen[current] = None
+            if entries[current]["kind"] == "derived" and "sharper" not in entries[current]:
+                stack.extend(p for p in (entries[current].get("argument") or {}).get("uses", ()) if p in entries)
+    return list(seen)
 
 
 def verified_clause(errata: pd.DataFrame) -> str:
