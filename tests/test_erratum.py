@@ -382,3 +382,19 @@ def test_the_committed_note_is_short_and_in_the_papers_words():
     tool_words = ("PASS", "FAIL", "ledger", "graph", "row", "sparseact explain", "snakemake")
     used = [w for w in tool_words if re.search(rf"\b{w}\b", main)]
     assert not used, f"tool words in the note's main text: {used}"
+
+
+@pytest.mark.parametrize(
+    ("name", "prose"),
+    [
+        ("Theorem 8 (proof)", "the proof of Theorem 8"),
+        ("Theorem 8 (proof, the tail step repaired)", "the tail step repaired of the proof of Theorem 8"),
+        ("Lemma 7 (corrected)", "Lemma 7 as corrected here"),
+        ("Theorem 19 (proof), eq. (8) with strict cells", "eq. (8) of the proof of Theorem 19, with strict cells"),
+        ("Lemma 9 (our sharper bound)", "Lemma 9 (our sharper bound)"),
+    ],
+)
+def test_prose_cites_a_proof_step_as_part_of_its_proof(name, prose):
+    from sparseact.publish.erratum import prose_name
+
+    assert prose_name(name) == prose

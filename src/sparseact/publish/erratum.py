@@ -58,9 +58,10 @@ from sparseact.verify.verdicts import FINDING_DEFINITIONS
 #: The public repository whose files the certificate links point to (``https://host/owner/repo/blob/<ref>``);
 #: empty while none is known: the links are then relative to the note.
 REPOSITORY_URL = ""
-#: The consequences that make an erratum substantive: a printed result is false, or a printed proof does not prove
-#: its result (the note's summary names these, one sentence each, and gives each a paragraph).
-SUBSTANTIVE = ("result-false", "proof-gap")
+#: The consequences that make an erratum substantive: a printed result is false, a printed proof does not prove its
+#: result, or a definition results rest on is not the one cited (the note's summary names these, one sentence each,
+#: and gives each a paragraph).
+SUBSTANTIVE = ("result-false", "proof-gap", "definition")
 #: A note file name TeX reads as written (it is passed on its command line).
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_-]+\.tex")
 #: Largest overfull box (pt) a compiled note may have.
@@ -163,6 +164,7 @@ NOTE_MACROS = frozenset(
         "ref",
         "section",
         "small",
+        "footnotesize",
         "subsection",
         "textasciitilde",
         "textattachfile",
@@ -290,15 +292,32 @@ def note_name(paper_ref: str) -> str:
     return re.sub(r";[^()]*(\([^()]*\)[^()]*)*\)$", ")", str(paper_ref).strip())
 
 
+def prose_name(name: str) -> str:
+    """How prose cites a statement named ``name`` (:func:`note_name`): a proof step as part of its proof ("the proof
+    of Theorem 8", "eq. (8) of the proof of Theorem 19, with strict cells"), a corrected statement as "Lemma 7 as
+    corrected here"."""
+    equations = re.fullmatch(r"(.+?) \(proof\), (eqs?\. (?:\(\d+\)(?:, )?)+)(.*)", name)
+    if equations is not None:
+        result, cited, rest = equations.groups()
+        return f"{cited.rstrip(', ')} of the proof of {result}" + (f",{rest}" if rest else "")
+    match = re.fullmatch(r"(.+?) \((proof|corrected)(?:[,:] (.+))?\)", name)
+    if match is None:
+        return name
+    result, kind, detail = match.groups()
+    if kind == "proof":
+        return f"the {detail.removeprefix('the ')} of the proof of {result}" if detail else f"the proof of {result}"
+    return f"{result} as corrected here" + (f" ({detail})" if detail else "")
+
+
 class PaperWords:
     """Replaces, in the prose of a text, the project's names of statements, checks and facts by the paper's words:
-    a statement by its paper reference, an erratum's certificate ``<claim>/<check>`` (with the words "the
+    a statement by its paper reference (:func:`prose_name`), an erratum's certificate ``<claim>/<check>`` (with the words "the
     certificate" before it, if any) by "the certificate of Erratum N", any other check by "an exact check of" its
     statement, a fact by its name. The note's main text prints no internal id (tests/test_erratum.py greps the PDF)."""
 
     def __init__(self, results: Results):
         names = {
-            sid: note_name(ref)
+            sid: prose_name(note_name(ref))
             for sid, ref in zip(results.statements["statement_id"], results.statements["paper_ref"], strict=True)
         }
         names.update(
@@ -644,7 +663,7 @@ def _certificate_list(errata: pd.DataFrame, repository_url: str) -> list[str]:
         "Each file is a counterexample whose violation is established in exact or rigorous interval arithmetic; the "
         "repository's checker recomputes it from the stored numbers alone.",
         "",
-        r"{\small",
+        r"{\footnotesize",
         r"\begin{description}",
     ]
     for _, row in errata.iterrows():
