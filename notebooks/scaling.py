@@ -82,7 +82,7 @@ show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 #   INCONCLUSIVE.
 # * `scaling/lemma18-printed`: Lemma 18's condition $c(C_\mathcal{H}\mathbb{E}_S[\mathcal{R}_\mathcal{H}(S)] +
 #   \sqrt{\log(1/\delta)/m})\le\varepsilon$ for the class $\{h,-h\}$, $h = \lambda\,\mathrm{relu}(x)$, on $x = 1$ w.p.
-#   $p$, at $c = 100$ and one sample below the sign-ambiguity lower bound ($\mathbb{E}_S$ exact, a binomial sum); FAIL
+#   $p$, at $c = 1$ and one sample below the sign-ambiguity lower bound ($\mathbb{E}_S$ exact, a binomial sum); FAIL
 #   when the condition is met there on some instance (a formula certificate).
 # * `scaling/lemma18-corrected`: the condition with $C_\mathcal{H}^2$ on the confidence term, at $c = 1$, evaluated at
 #   the same $m$; PASS when it is unmet on every instance (the corrected lemma then asks for more samples than needed).

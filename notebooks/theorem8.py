@@ -104,9 +104,9 @@ show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 # * `theorem8/C_H`: (*proved*) $\max_x|h(x)|$ over the whole cube against $k(W\sqrt n+B)$ with the certified $k$, $W$,
 #   $B$; PASS when the ratio is at most 1 on every target.
 # * `theorem8/rho-choice`: in log space, Lemma 10's bound at the printed $1-\rho$ divided by $\varepsilon/3$, over a
-#   grid of $\varepsilon$ and $c$; FAIL needs a certificate at one fixed $c$ ($10^{-12}$) with the ratio above 2 at some
-#   $\varepsilon = e^{-\ell}$, together with the closed form that the certificate states, INCONCLUSIVE if no such
-#   instance is found.
+#   grid of $\varepsilon$ and $c$; FAIL needs a certificate at one fixed $c$ ($1$) with the ratio above 2 at the largest
+#   $\varepsilon = e^{-\ell} \le 1/10$ of a fine grid, together with the closed form that the certificate states,
+#   INCONCLUSIVE if no such instance is found.
 # * `theorem8/rho-choice-corrected`: (*proved*, in log space) the same ratio at $1-\rho^* =
 #   \min\{\varepsilon^2/(36k^8W^4\Lambda^4), \varepsilon^2/(36k^6B^4\log s), e^{-4}\}$, $\Lambda = \max(27,
 #   2\log(ns)+4\log(6k^4W^2/\varepsilon))$, on the block and a wide grid of $(n,s,k,W,B)$ with $\varepsilon =

@@ -7,6 +7,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import shutil
 import time
 from fractions import Fraction
@@ -377,7 +378,8 @@ def test_an_integer_parameter_is_a_json_integer(committed, tmp_path, spelled):
     """A parameter the statement reads as an integer (Theorem 8's k here) is a JSON integer, as in a config."""
     _, document = _documents(committed)["theorem8/rho-choice"]
     bad = tmp_path / "bad.json"
-    bad.write_text(_text_with(document, [('"ell": 473.64, "k": 1,', f'"ell": 473.64, "k": {spelled},')]))
+    k_after_ell = re.search(r'"ell": [^,]+, "k": 1,', json.dumps(document)).group(0)
+    bad.write_text(_text_with(document, [(k_after_ell, k_after_ell.replace('"k": 1,', f'"k": {spelled},'))]))
     verification = verify_file(bad)
     assert not verification.confirmed and len(verification.message.splitlines()) == 1, verification.message
 

@@ -17,7 +17,7 @@ from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
 from sparseact.claims.scaling import PAPER_REF
-from sparseact.claims.scaling.compute import LEMMA18_CONSTANT, LEMMA18_EPS0, LEMMA18_LAMBDA
+from sparseact.claims.scaling.compute import LEMMA18_CONSTANT, LEMMA18_EPS0
 from sparseact.claims.scaling.uniform_families import uniform_no_constant_records
 from sparseact.verify.certificates import certificate, fail_fields, formula
 from sparseact.verify.records import ClaimReport, declared_record
@@ -471,7 +471,7 @@ def _lemma18_certificate(row) -> dict:
         rhs,
         row["printed_condition"],
         row["eps"],
-        f"Lemma 18's c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) at m = {int(row['m1'])}, c = {LEMMA18_CONSTANT:g}",
+        f"Lemma 18's c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) at m = {int(row['m1'])}, c = {LEMMA18_CONSTANT}",
         "eps (when m is below the samples needed to tell h from -h; else 0)",
         explanation=f"H = {{h, -h}}, h(x) = lambda relu(x), lambda = {row['lam']:g}, on x = 1 w.p. p = {row['p']:g} "
         f"and x = -1 otherwise; eps = {row['eps']:g} (= {row['eps0']:g} lambda^2), delta = "
@@ -484,28 +484,29 @@ def _lemma18_certificate(row) -> dict:
 def _lemma18_records(lem) -> list:
     common = dict(claim_id="scaling", paper_ref="Lemma 18 (Section 5)")
     rng = describe_range(
-        lem.to_dict("records"),
-        ["log_inv_delta", "m1"],
-        f"H = {{h, -h}}, eps = {LEMMA18_EPS0:g} lambda^2, lambda = {LEMMA18_LAMBDA:g}",
+        lem.to_dict("records"), ["lam", "log_inv_delta", "m1"], f"H = {{h, -h}}, eps = {LEMMA18_EPS0:g} lambda^2"
     )
     worst = lem.loc[lem["refuted_constant"].idxmax()]
     # the printed lemma promises learning at m1 samples, fewer than needed, when its condition holds there
+    violated = [bool(e >= c) for e, c in zip(lem["eps"], lem["printed_condition"], strict=True)]
     verdict = verdict_all([verdict_at_most(e, c) for e, c in zip(lem["eps"], lem["printed_condition"], strict=True)])
+    witness = lem.loc[violated.index(True)] if any(violated) else worst  # the most moderate violated instance
     fail = fail_fields(
         verdict,
         CHECKS.lemma18_printed["finding"],
         lambda: (
-            _lemma18_certificate(worst),
-            f"H = {{h, -h}}, lambda = {worst['lam']:g}, delta = e^-{worst['log_inv_delta']:g}, "
-            f"eps = {worst['eps']:g}: with c = {LEMMA18_CONSTANT:g} the printed condition is met at m = {int(worst['m1'])} "
-            f"(its value {worst['printed_condition']:.4g} <= eps), yet any learner needs m >= {worst['needed']:.7g} to tell h "
-            f"from -h; every c up to {worst['refuted_constant']:.4g} is refuted there",
+            _lemma18_certificate(witness),
+            f"H = {{h, -h}}, lambda = {witness['lam']:g}, delta = e^-{witness['log_inv_delta']:g}, "
+            f"eps = {witness['eps']:g}: with c = {LEMMA18_CONSTANT} the printed condition is met at m = "
+            f"{int(witness['m1'])} (its value {witness['printed_condition']:.4g} <= eps), yet any learner needs m >= "
+            f"{witness['needed']:.7g} to tell h from -h; on the grid every c up to {worst['refuted_constant']:.4g} is "
+            f"refuted (lambda = {worst['lam']:g}, delta = e^-{worst['log_inv_delta']:g})",
         ),
         notes="the largest constant c for which the printed condition holds below the samples needed: "
         + ", ".join(f"{c:.4g}" for c in lem["refuted_constant"])
-        + " at log(1/delta) = "
-        + ", ".join(f"{x:g}" for x in lem["log_inv_delta"])
-        + ": it grows like sqrt(log(1/delta)), so no "
+        + " at (lambda, log(1/delta)) = "
+        + ", ".join(f"({lam:g}, {x:g})" for lam, x in zip(lem["lam"], lem["log_inv_delta"], strict=True))
+        + ": at large lambda it grows like sqrt(log(1/delta)), so no "
         "constant saves the printed lemma (the Rademacher bounds of Shalev-Shwartz and Ben-David 2014, Ch. 26, "
         "assume a loss bounded by a constant, here C_H^2 = lambda^2, which multiplies the confidence term)",
     )
@@ -513,7 +514,7 @@ def _lemma18_records(lem) -> list:
     return [
         declared_record(
             CHECKS.lemma18_printed,
-            {"c": f"{LEMMA18_CONSTANT:g}"},
+            {"c": f"{LEMMA18_CONSTANT}"},
             variant="as printed",
             instances=len(lem),
             worst_value=float(worst["refuted_constant"]),

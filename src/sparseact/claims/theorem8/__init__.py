@@ -39,7 +39,7 @@ expressions at constant 1 and never failed for a constant (the slack is reported
   term binds (``B > 0``, ``s > 1``, small eps). Either way ``R(eps) -> infinity`` as
   ``eps -> 0`` for *every* fixed ``c, C > 0``: the ``log(knsW^2/eps)`` sits in the numerator
   where Lemma 10 needs ``log^4`` in the denominator. The certificate is one exact instance
-  (``c = CERT_C``); the closed form covers every ``c``. Replacement (verified):
+  (``c = CERT_C = 1``, the largest grid ``eps <= 0.1`` where it fails); the closed form covers every ``c``. Replacement (verified):
   ``1 - rho* = min{eps^2/(36 k^8 W^4 Lambda^4), eps^2/(36 k^6 B^4 log s), e^-4}``,
   ``Lambda = max(27, 2 log(ns) + 4 log(6 k^4 W^2/eps))``, gives Lemma 10's expression
   ``<= eps/6 + eps/6`` (see :func:`corrected_log_one_minus_rho`).

@@ -19,6 +19,7 @@ from sparseact.claims._readings import certified_worst, no_uncertified_fail, slo
 from sparseact.claims.theorem8.compute import (
     C_RHO_SHARP,
     CERT_C,
+    CERT_EPS_MAX,
     LAMBDA_MIN,
     LEMMA10_C,
     PROJECTION_MAX_FEATURES,
@@ -255,10 +256,10 @@ def _rho_records(block, rho, first, wide):
     common = dict(claim_id="theorem8", paper_ref="Theorem 8 (proof)")
     fine = np.linspace(0.0, 700.0, 70001)
     ratios = lemma10_ratio(printed_log_one_minus_rho(fine, n, s, k, W, B, c=CERT_C), fine, n, s, k, W, B)
-    bad = np.flatnonzero(ratios > CERT_MARGIN)
+    bad = np.flatnonzero((ratios > CERT_MARGIN) & (fine >= -math.log(CERT_EPS_MAX)))
     certificate, counterexample = None, ""
     if bad.size:
-        ell = float(np.round(fine[bad[0]], 2))  # the largest eps = exp(-ell) of the grid with bound > 2 eps/3
+        ell = float(np.round(fine[bad[0]], 2))  # the largest eps = exp(-ell) <= CERT_EPS_MAX with bound > 2 eps/3
         log_omr = float(printed_log_one_minus_rho(ell, n, s, k, W, B, c=CERT_C))
         value = float(lemma10_ratio(log_omr, ell, n, s, k, W, B))
         variables = dict(c=CERT_C, ell=ell, n=n, s=s, k=k, W=W, B=B)

@@ -175,7 +175,7 @@ PINS: dict[str, Pin] = {
             "statement": "the smallest m with c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) <= eps samples suffice, for any class H and a large enough constant c",  # noqa: E501
             "paper_ref": "Lemma 18 (Section 5)",
             "finding": "statement-error",
-            "lhs_label": "Lemma 18's c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) at m = <<m>>, c = 100",
+            "lhs_label": "Lemma 18's c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) at m = <<m>>, c = <<c>>",
             "rhs_label": "eps (when m is below the samples needed to tell h from -h; else 0)",
             "expr": {
                 "lhs": "c*(lam*ER + sqrt(L/m))",
