@@ -1,6 +1,7 @@
 """sparseact.publish.plotting catches what readers of the figures tripped over: unlabelled log axes, shades alone."""
 
 import numpy as np
+import pytest
 from colour_vision import MIN_DELTA_E, distance
 
 from sparseact.publish.plotting import MIN_LOG_LABELS, _labelled_ticks, finish, plt, reference_line, setup_style
@@ -166,3 +167,21 @@ def test_math_layouts_shared_across_renderers_save_the_same_bytes(monkeypatch, t
     plotting._PARSE_PER_PARSER.cache_clear()
     own = saved(tmp_path / "own")
     assert set(own) == {".pdf", ".png"} and own == shared
+
+
+def test_a_value_a_log_axis_cannot_show_is_marked_at_its_floor_and_named():
+    from sparseact.publish.plotting import FLOOR_MARKERS, floor_handles, mark_floor
+
+    setup_style()
+    fig, (ax, other) = plt.subplots(1, 2)
+    ax.semilogy([1, 2, 3], [1e-3, 1e-6, 1e-8])
+    mark_floor(ax, [1, 2, 3, 4], [1e-3, 0.0, 0.0, 1e-6], 1e-8, color="C0")
+    other.semilogy([1, 2], [1e-3, 1e-2])
+    finish({"f": fig})
+    assert [h.get_label() for h in floor_handles([ax, other])] == ["0 (exact), drawn at the axis floor"]
+    assert ax.yaxis.get_major_formatter()(1e-8, 0) == "0"
+    assert [line.get_marker() for line in ax.get_lines()][-1] == FLOOR_MARKERS["zero"]
+    assert floor_handles([other]) == []
+    with pytest.raises(ValueError, match="floor must be > 0"):
+        mark_floor(ax, [1], [0.0], 0.0, color="C0")
+    plt.close(fig)

@@ -11,9 +11,11 @@ from sparseact.publish.plotting import (
     SINGLE_WIDTH,
     colours,
     finish,
+    floor_handles,
     integer_ticks,
     legend_handle,
     legend_outside,
+    mark_floor,
     plt,
     reference_curve,
     reference_line,
@@ -37,7 +39,8 @@ CAPTIONS = {
     "level-weights": "Fourier level weights W^t / ||h||^2 against the level t = |T| (log scale) for two networks per "
     "family at the largest n (first seed), one panel per certified k. Claim 2.1 turns weight on low "
     "levels into low-degree concentration; weight on high levels would show as points high up on the "
-    "right. Levels of weight 0 (or at rounding level) are drawn on the grey bottom line.",
+    "right. A level of weight 0 is drawn at the axis floor as a hollow circle (the floor's tick reads 0); one of "
+    "positive weight below the floor (rounding of the exact transform) as a hollow downward triangle.",
     "eq17": "Appendix B, eq. (17): each member divided by NS_rho(h) against rho (log scale), one marker per member "
     "(legend), for every network (random ones and the dictator x_1). As printed every member would equal "
     "NS_rho, i.e. lie on the dotted line at 1; the dashed line at 4 marks the factor of the missing 1/4. "
@@ -161,14 +164,14 @@ def level_weights(tables: dict):
                 color=palette[family],
                 alpha=0.8,
             )
-        reference_line(ax, y=floor, kind="level", color="0.6")
+            mark_floor(ax, group["level"], group["weight_fraction"], floor, color=palette[family], ms=4)
         ax.set_yscale("log")
         ax.set_title(f"certified k = {k}")
         ax.set_xlabel("level t = |T|")
         integer_ticks(ax, "x")
     axes[0][0].set_ylabel("$W^t / \\|h\\|^2$")
     handles = [legend_handle(color=palette[f], marker="o", ms=3, label=f) for f in families]
-    handles.append(legend_handle("level", color="0.6", label=f"weight 0 (or below {floor:.0e}; drawn at it)"))
+    handles += floor_handles(axes[0])
     legend_outside(fig, handles, where="below", ncol=3)
     fig.suptitle(f"Fourier level weights at n = {int(weights['n'].max())} (two networks per family)")
     fig.tight_layout()
