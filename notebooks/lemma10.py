@@ -66,7 +66,8 @@ report = assemble_claim("lemma10", block, run_paths, replicates)
 # %% [markdown]
 # ## Figures
 #
-# The first figure shows how $\mathrm{NS}_\rho$ falls as $\rho\to1$ and the observed constant of Lemma 10;
+# The first figure puts the exact $\mathrm{NS}_\rho$ of one network against Lemma 10 as printed and against our
+# bound $2k^2W^2(1-\rho)$ as $\rho\to1$, then the range of both ratios over every network;
 # the second puts every Fourier tail against Claim 2.1's bound, inside and outside $[0,1)$; the third
 # shows where the spectrum of the networks sits; the fourth compares the members of (17).
 

@@ -305,3 +305,45 @@ def test_bound_verdicts_do_not_depend_on_the_base_seed(tmp_path, monkeypatch, ba
     found = {r.check_id: r for r in stage_claim("lemma10", block, SEED, REPLICATES, tmp_path).records}
     for check_id in ("lemma10/bound", "lemma10/sharp", "lemma10/claim21-tail", "lemma10/claim21-ns-formula"):
         assert found[check_id].verdict is Verdict.PASS, (base_seed, found[check_id])
+
+
+def test_the_noise_figure_shows_one_network_against_both_bounds_and_the_rest_as_ranges():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import pandas as pd
+
+    from sparseact.claims.lemma10.figures import ns_vs_rho
+
+    rows = []
+    for instance, scale in (("gaussian-a", 0.01), ("bucket-b", 0.1), ("bucket-c", 0.0)):
+        for o in (0.01, 0.1, 1.0):
+            ns, sharp, expression = scale * o, 2.0 * o, 10.0 * o**0.5
+            rows.append(
+                dict(
+                    replicate=0,
+                    instance=instance,
+                    family=instance.split("-")[0],
+                    n=8,
+                    s=4,
+                    k=1,
+                    W=1.0,
+                    B=1.0,
+                    one_minus_rho=o,
+                    NS=ns,
+                    AS=2.0 * scale,
+                    expression=expression,
+                    sharp=sharp,
+                    ratio=ns / expression,
+                    ratio_sharp=ns / sharp,
+                )
+            )
+    fig = ns_vs_rho({"lemma10-noise": pd.DataFrame(rows)})
+    left, right = fig.axes[:2]
+    assert len(left.get_lines()) == 4  # the printed bound, ours, its first step and the measured NS: no more
+    measured = next(line for line in left.get_lines() if "measured" in line.get_label())
+    assert list(measured.get_ydata()) == [0.1 * o for o in (0.01, 0.1, 1.0)]  # bucket-b, the closest to our bound
+    assert "bucket network" in left.get_title() and "all 2 networks" in right.get_title()
+    labels = {t.get_text() for t in fig.legends[0].get_texts()}
+    assert {"Lemma 10 as printed (constant 1)", "1: the bound attained"} <= labels
+    assert "1 constant networks" in fig._suptitle.get_text()

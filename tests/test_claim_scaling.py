@@ -198,3 +198,33 @@ def test_uniform_no_constant_families_pass_on_the_grid():
     assert records["scaling/lemma9-V-no-constant"].worst_value > 1
     row = uf.final_line_family(1.0, 1.0, 3, 3)
     assert row["d"] == row["D"] and row["needed"] == 3 and row["count"] < 1
+
+
+@pytest.mark.filterwarnings("ignore:The set_bad function:PendingDeprecationWarning")  # seaborn's heatmap, center=0
+def test_a_cell_without_an_exponent_is_hatched_says_why_and_is_in_the_legend():
+    import pandas as pd
+    from matplotlib.patches import Rectangle
+
+    from sparseact.claims.scaling.figures import figures
+
+    row = dict(transform="output", expected=0.0, component=0)
+    exponents = pd.DataFrame(
+        [
+            {**row, "formula": "lemma9_term_U", "scale": 1e-3, "exponent": 0.0, "defined": True, "note": ""},
+            {
+                **row,
+                "formula": "lemma9_term_U",
+                "scale": 1e3,
+                "exponent": np.nan,
+                "defined": False,
+                "note": "value <= 0 at this scale",
+            },
+        ]
+    )
+    sign = pd.DataFrame(dict(eps0=[1.0, 0.1], lower_bound=[1.0, 2.0], printed=[1.0, 1.0], corrected=[1.0, 2.0]))
+    fig = figures({"exponents": exponents, "sign_ambiguity": sign})["exponents"]
+    ax = fig.axes[0]
+    assert [p.get_hatch() for p in ax.patches if isinstance(p, Rectangle) and p.get_hatch()] == ["///"]
+    assert "$\\leq 0$" in [t.get_text() for t in ax.texts]
+    legend = fig.axes[0].get_legend()
+    assert legend and "no exponent" in legend.get_texts()[0].get_text()

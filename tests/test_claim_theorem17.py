@@ -199,17 +199,29 @@ def test_the_figure_speaks_the_papers_words_and_names_its_zeros_and_bands():
     import pandas as pd
 
     from sparseact.claims.theorem17.figures import FLOOR, figures, panel_title
+    from sparseact.publish.plotting import FLOOR_MARKERS
 
     assert panel_title("Index_2") == r"Section 1's $\mathrm{Index}_{2}$"
     assert panel_title("parity p=3, n=6") == "parity of the first $3$ of $n = 6$ bits (Theorem 13)"
-    row = dict(n=3, s=2, k=1, W=1.0, B=0.5, trivial=0.1, kind="grid", test_loss=0.0)
-    curves = pd.DataFrame([{**row, "target": "Index_1", "learner": "sparse ERM", "m": m} for m in (16, 32)])
-    coverage = pd.DataFrame([dict(target="Index_1", expression=1e3, coverage_m=100.0, eps=0.05)])
-    fig = figures({"curves": curves, "theorem17-coverage": coverage})["learning-curves"]
-    ax = fig.axes[0]
+
+    def drawn(losses):
+        row = dict(n=3, s=2, k=1, W=1.0, B=0.5, trivial=0.1, kind="grid")
+        curves = pd.DataFrame(
+            [{**row, "target": "Index_1", "learner": "sparse ERM", "m": m, "test_loss": v} for m, v in losses.items()]
+        )
+        coverage = pd.DataFrame([dict(target="Index_1", expression=1e3, coverage_m=100.0, eps=0.05)])
+        fig = figures({"curves": curves, "theorem17-coverage": coverage})["learning-curves"]
+        ax = fig.axes[0]
+        labels = {t.get_text() for legend in fig.legends for t in legend.get_texts()}
+        floor_tick = ax.yaxis.get_major_formatter()(FLOOR, 0)
+        markers = {line.get_marker() for line in ax.get_lines() if list(line.get_ydata()) == [FLOOR]}
+        return ax, labels, floor_tick, markers
+
+    ax, labels, floor_tick, markers = drawn({16: 0.0, 32: 0.01})
     assert "Index" in ax.get_title() and "_1" not in ax.get_title().replace("_{1}", "")
-    labels = {t.get_text() for legend in fig.legends for t in legend.get_texts()} | {
-        t.get_text() for t in (ax.get_legend().get_texts() if ax.get_legend() else [])
-    }
-    assert "loss exactly 0 (drawn at this line)" in labels and "sparse ERM: min-max range" in labels
-    assert any(line.get_ydata()[0] == FLOOR for line in ax.get_lines() if len(line.get_ydata()))
+    assert "0 (exact), drawn at the axis floor" in labels and "sparse ERM: min-max range" in labels
+    assert floor_tick == "0" and markers == {FLOOR_MARKERS["zero"]}  # a zero is marked and labelled as one
+    assert not any("below" in label for label in labels)
+    _, labels, floor_tick, markers = drawn({16: 0.0, 32: 1e-12, 64: 0.01})  # below the floor but not 0
+    assert {"0 (exact), drawn at the axis floor", "below $10^{-10}$, drawn at the axis floor"} <= labels
+    assert floor_tick == "$\\leq$ $10^{-10}$" and markers == set(FLOOR_MARKERS.values())

@@ -1,6 +1,8 @@
 """sparseact.publish.plotting catches what readers of the figures tripped over: unlabelled log axes, shades alone."""
 
 import numpy as np
+import pytest
+from colour_vision import MIN_DELTA_E, distance
 
 from sparseact.publish.plotting import MIN_LOG_LABELS, _labelled_ticks, finish, plt, reference_line, setup_style
 
@@ -56,49 +58,11 @@ def test_heatmap_rows_are_named_as_a_reader_names_the_formula():
     assert [_power_of_ten(v) for v in (1e-6, 1000.0, 2.5)] == ["$10^{-6}$", "$10^{3}$", "2.5"]
 
 
-#: Machado, Oliveira and Fernandes (2009), "A physiologically-based model for simulation of color vision
-#: deficiency", deuteranopia at severity 1.0: a linear map of linear-light sRGB.
-DEUTERANOPIA = np.array(
-    [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]]
-)
-
-#: Least CIELAB distance (CIE76 Delta E*ab) two categorical colours keep under deuteranopia. 2.3 is a just
-#: noticeable difference between large patches; lines and markers a few pixels wide need several times that to be
-#: told apart and named (Szafir 2017, "Modeling color difference for visualization design"), so 20.
-MIN_DELTA_E = 20.0
-
-
-def _linear(rgb):
-    rgb = np.asarray(rgb, dtype=float)
-    return np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
-
-
-def _lab(linear_rgb):
-    """CIELAB (D65 white) of a linear-light sRGB colour."""
-    xyz = (
-        np.array(
-            [[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750], [0.0193339, 0.1191920, 0.9503041]]
-        )
-        @ linear_rgb
-        / np.array([0.95047, 1.0, 1.08883])
-    )
-    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
-    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
-
-
-def deuteranope_distance(a, b) -> float:
-    """CIE76 distance of two colours as a deuteranope sees them (Machado et al. 2009)."""
-    from matplotlib.colors import to_rgb
-
-    seen = [_lab(np.clip(DEUTERANOPIA @ _linear(to_rgb(c)), 0.0, 1.0)) for c in (a, b)]
-    return float(np.linalg.norm(seen[0] - seen[1]))
-
-
 def test_the_simulation_merges_what_deuteranopes_confuse():
     # the check has teeth: seaborn's "colorblind" orange and vermillion, and pure red and green, merge
-    assert deuteranope_distance("#DE8F05", "#D55E00") < MIN_DELTA_E
-    assert deuteranope_distance("#FF0000", "#00A000") < MIN_DELTA_E
-    assert deuteranope_distance("#0072B2", "#E69F00") > MIN_DELTA_E
+    assert distance("#DE8F05", "#D55E00") < MIN_DELTA_E
+    assert distance("#FF0000", "#00A000") < MIN_DELTA_E
+    assert distance("#0072B2", "#E69F00") > MIN_DELTA_E
 
 
 def test_no_two_palette_colours_merge_under_deuteranopia():
@@ -111,7 +75,7 @@ def test_no_two_palette_colours_merge_under_deuteranopia():
         c.lower() for c in PALETTE
     ]  # "C0", "C1", ... are the palette
     for a, b in combinations(PALETTE, 2):
-        assert deuteranope_distance(a, b) >= MIN_DELTA_E, (a, b)
+        assert distance(a, b) >= MIN_DELTA_E, (a, b)
     assert colours(3) == list(PALETTE[:3])
 
 
@@ -153,7 +117,7 @@ def test_categories_beyond_the_palette_differ_in_marker():
     for i, a in enumerate(styles):
         for b in styles[i + 1 :]:  # a shared colour is always backed by a distinct marker
             assert a["marker"] != b["marker"]
-            assert a["color"] == b["color"] or deuteranope_distance(a["color"], b["color"]) >= MIN_DELTA_E
+            assert a["color"] == b["color"] or distance(a["color"], b["color"]) >= MIN_DELTA_E
     with pytest.raises(ValueError, match="n must be <= "):
         category_styles(len(MARKERS) + 1)
 
@@ -203,3 +167,21 @@ def test_math_layouts_shared_across_renderers_save_the_same_bytes(monkeypatch, t
     plotting._PARSE_PER_PARSER.cache_clear()
     own = saved(tmp_path / "own")
     assert set(own) == {".pdf", ".png"} and own == shared
+
+
+def test_a_value_a_log_axis_cannot_show_is_marked_at_its_floor_and_named():
+    from sparseact.publish.plotting import FLOOR_MARKERS, floor_handles, mark_floor
+
+    setup_style()
+    fig, (ax, other) = plt.subplots(1, 2)
+    ax.semilogy([1, 2, 3], [1e-3, 1e-6, 1e-8])
+    mark_floor(ax, [1, 2, 3, 4], [1e-3, 0.0, 0.0, 1e-6], 1e-8, color="C0")
+    other.semilogy([1, 2], [1e-3, 1e-2])
+    finish({"f": fig})
+    assert [h.get_label() for h in floor_handles([ax, other])] == ["0 (exact), drawn at the axis floor"]
+    assert ax.yaxis.get_major_formatter()(1e-8, 0) == "0"
+    assert [line.get_marker() for line in ax.get_lines()][-1] == FLOOR_MARKERS["zero"]
+    assert floor_handles([other]) == []
+    with pytest.raises(ValueError, match="floor must be > 0"):
+        mark_floor(ax, [1], [0.0], 0.0, color="C0")
+    plt.close(fig)

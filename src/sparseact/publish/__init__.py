@@ -14,6 +14,8 @@ display
     What a claim's notebook displays and writes (tables, figures, the claim's result file).
 plotting
     The shared style of the figures.
+palette
+    The status and verdict colours of every page (and the graph).
 mathtext
     TeX to MathML, offline; TeX in Markdown.
 asciimath

@@ -32,6 +32,7 @@ from sparseact.publish.asciimath import GREEK, render_prose
 from sparseact.publish.cells import MISSING, format_value, number_html
 from sparseact.publish.ledger import records_to_frame
 from sparseact.publish.mathtext import MATH_CSS
+from sparseact.publish.palette import VERDICT_STATUS, verdict_colours
 from sparseact.runtime.provenance import atomic_write_json, atomic_write_text, provenance
 
 #: Card prose: math typeset, a long formula broken after its relations so it wraps inside its card.
@@ -136,14 +137,14 @@ PAGE_CSS = (
 main { max-width: 1400px; margin: 0 auto; }
 .jp-RenderedHTMLCommon .sa-badge { display: inline-block; padding: 0.1em 0.6em; border-radius: 0.8em;
   font-weight: 700; font-size: 0.85em; letter-spacing: 0.03em; white-space: nowrap; }
-.sa-badge.sa-PASS { background: #1a7f37; color: #fff; }
-.sa-badge.sa-FAIL { background: #cf222e; color: #fff; }
-.sa-badge.sa-INCONCLUSIVE { background: #e3a008; color: #1f1400; }
 .sa-check { border-left: 5px solid #8c959f; padding: 0.3em 0.8em; margin: 0.6em 0; background: #f6f8fa; }
-.sa-check.sa-PASS { border-left-color: #1a7f37; }
-.sa-check.sa-FAIL { border-left-color: #cf222e; background: #fff5f5; }
-.sa-check.sa-INCONCLUSIVE { border-left-color: #e3a008; background: #fffaeb; }
-.sa-check p { margin: 0.25em 0; }
+"""
+    + "".join(
+        f".sa-badge.sa-{v} {{ background: {fill}; color: #111; border: 1px solid {border}; }}\n"
+        f".sa-check.sa-{v} {{ border-left-color: {border}; }}\n"
+        for v, (fill, border) in ((v, verdict_colours(v)) for v in VERDICT_STATUS)
+    )
+    + """.sa-check p { margin: 0.25em 0; }
 .sa-check .sa-id { font-family: var(--jp-code-font-family, monospace); font-size: 0.95em; }
 .sa-check .sa-notes { color: #57606a; font-size: 0.9em; }
 .jp-RenderedHTMLCommon table.sa-table { table-layout: auto; max-width: 100%; margin: 0.4em 0 1em 0;

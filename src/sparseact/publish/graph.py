@@ -29,31 +29,10 @@ from sparseact.paper import premise_kind
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.links import anchor
 from sparseact.publish.mathtext import tex_to_unicode
+from sparseact.publish.palette import STATUS_COLOURS
 
 #: The key of an erratum's node: ``erratum:<erratum_id>`` (an erratum id may equal a statement id).
 ERRATUM_PREFIX = "erratum:"
-
-#: Node fill and border per status: tints of Okabe and Ito's palette (blue, bluish green, vermillion, yellow with a dark
-#: border for open, reddish purple for an erratum; white for a cited fact), chosen so that any two fills stay at least
-#: 20 CIE76 units apart under deuteranopia and protanopia (``tests/test_graph.py`` simulates both) and black text on
-#: each keeps a contrast of 7:1; a fact and an erratum have dashed borders, and every node says its status in words.
-STATUS_COLOURS = {
-    "proved": ("#9ad2f2", "#0072B2"),
-    "holds-on-range": ("#64a77a", "#005c43"),
-    "fails-as-stated": ("#dd7e33", "#8a3d00"),
-    "open": ("#f0e442", "#333333"),
-    "cited": ("#ffffff", "#777777"),
-    "erratum": ("#cc85ad", "#7a3a63"),
-}
-
-
-def status_fill_css(scope: str = "") -> str:
-    """CSS giving each statement status's table cell its graph fill, so a status reads the same on every page."""
-    return "".join(
-        f"{scope}.{status} {{ background: {STATUS_COLOURS[status][0]}; font-weight: bold; }}\n"
-        for status in ("proved", "holds-on-range", "fails-as-stated", "open")
-    )
-
 
 #: What a node's status says in words (a theorist's words: a proof in the graph is a written argument whose
 #: premises are proved here, checked exactly or cited).

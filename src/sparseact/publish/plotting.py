@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import io
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -237,11 +238,12 @@ def legend_outside(
     ncol: int | None = None,
     title: str | None = None,
     axes=None,
+    extra=(),
 ):
     """A legend outside the data: right of the axes (``where="right"``) or below the figure (``"below"``).
 
     ``fig_or_ax`` is an Axes (legend beside that panel) or a Figure (one legend for all panels; handles
-    default to the first panel's, deduplicated by label, or of ``axes``).
+    default to the first panel's, deduplicated by label, or of ``axes``, followed by the ``extra`` handles).
     """
     if handles is None:
         sources = axes if axes is not None else (fig_or_ax.axes if isinstance(fig_or_ax, Figure) else [fig_or_ax])
@@ -250,7 +252,7 @@ def legend_outside(
             for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
                 if not label.startswith("_"):
                     seen.setdefault(label, handle)
-        handles, labels = list(seen.values()), list(seen)
+        handles, labels = [*seen.values(), *extra], [*seen, *(h.get_label() for h in extra)]
     elif labels is None:
         labels = [h.get_label() for h in handles]
     if where == "right":
@@ -267,6 +269,82 @@ def legend_outside(
     if where == "below":
         kwargs["bbox_to_anchor"] = (0.5, -0.18)
     return fig_or_ax.legend(handles, labels, title=title, **kwargs)
+
+
+#: Hollow markers of the values a log axis cannot show at their height, drawn at the axis floor
+#: (:func:`mark_floor`): a circle for exactly 0, a downward triangle for a positive value below the floor.
+FLOOR_MARKERS = {"zero": "o", "below": "v"}
+
+#: The y floor of each axes that has one (:func:`mark_floor`), and whether all values drawn at it are exactly 0.
+_FLOORS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def mark_floor(ax, x, y, floor: float, *, color, ms: float = 5.0) -> None:
+    """Draw the points of ``(x, y)`` below ``floor`` on a log y axis as hollow :data:`FLOOR_MARKERS` at ``floor``:
+    a circle where ``y`` is exactly 0, a downward triangle where it is positive but below ``floor``.
+
+    :func:`finish` then labels the floor's tick "0" (only zeros drawn at it) or "<= 10^k", and
+    :func:`floor_handles` names the markers in the legend; call it for every series clipped at ``floor``.
+    """
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if not floor > 0:
+        raise ValueError(f"floor must be > 0, got {floor!r}")
+    zeros, below = y == 0, (y > 0) & (y < floor)
+    for kind, where in (("zero", zeros), ("below", below)):
+        if where.any():
+            ax.plot(
+                x[where],
+                np.full(int(where.sum()), floor),
+                ls="none",
+                marker=FLOOR_MARKERS[kind],
+                ms=ms,
+                mfc="white",
+                mec=color,
+                mew=1.0,
+                zorder=3,
+            )
+    drawn = (
+        _FLOORS.get(ax, (floor, set()))[1]
+        | ({"zero"} if zeros.any() else set())
+        | ({"below"} if below.any() else set())
+    )
+    _FLOORS[ax] = (floor, drawn)
+
+
+def floor_handles(axes, color="0.3") -> list:
+    """Legend entries of the :func:`mark_floor` markers drawn on any of ``axes``: "0 (exact)" and "below 10^k"."""
+    floors = [_FLOORS[ax] for ax in axes if ax in _FLOORS]
+    if not floors:
+        return []
+    kinds = set().union(*(d for _, d in floors))
+    floor = min(f for f, _ in floors)
+    words = {"zero": "0 (exact), drawn at the axis floor", "below": f"below {_power(floor)}, drawn at the axis floor"}
+    return [
+        legend_handle(color=color, marker=FLOOR_MARKERS[k], ls="none", mfc="white", ms=5, label=words[k])
+        for k in ("zero", "below")
+        if k in kinds
+    ]
+
+
+def _power(value: float) -> str:
+    """``value`` as mathtext ``10^{k}`` when a power of ten, else ``:g``."""
+    exponent = round(math.log10(value))
+    return f"$10^{{{exponent}}}$" if math.isclose(value, 10.0**exponent) else f"{value:g}"
+
+
+def _floor_ticks(ax) -> None:
+    """The y ticks of an axes with a floor (and of the panels sharing its y axis): the floor labelled "0" when only
+    exact zeros are drawn at it, else "<= 10^k", then decade ticks above it that keep clear of it."""
+    siblings = [a for a in ax.get_shared_y_axes().get_siblings(ax) if a in _FLOORS]
+    floor = min(_FLOORS[a][0] for a in siblings)
+    drawn = set().union(*(_FLOORS[a][1] for a in siblings))
+    lo, hi = sorted(ax.get_ylim())
+    span = math.log10(hi / lo)
+    locator = LogLocator(base=10, numticks=4 if ax.get_position().width < 0.3 else 6)
+    above = [t for t in locator.tick_values(lo, hi) if lo <= t <= hi and math.log10(t / floor) >= 0.08 * span]
+    labels = ["0" if drawn == {"zero"} else "$\\leq$ " + _power(floor)] + [_power(t) for t in above]
+    ax.yaxis.set_major_locator(FixedLocator([floor, *above]))
+    ax.yaxis.set_major_formatter(FixedFormatter(labels))
 
 
 def _thin(values, lo: float, hi: float, log: bool, min_gap: float) -> list:
@@ -396,6 +474,8 @@ def finish(figures: dict) -> dict:
                     ax.tick_params(axis=name, **{"labelbottom" if name == "x" else "labelleft": True})
                     if _labelled_ticks(ax, name) < MIN_LOG_LABELS:
                         _short_log_axis(ax, name)
+            if ax in _FLOORS and ax.get_yscale() == "log":
+                _floor_ticks(ax)
             changed.update(_distinct_greys(ax))
             ax.tick_params(labelsize=MIN_FONT)
         _restyle_legends(fig, changed)

@@ -71,7 +71,6 @@ from sparseact.publish.graph import (
     graph_svg,
     legend_svg,
     node_anchor,
-    status_fill_css,
     subgraph,
 )
 from sparseact.publish.ledger import certificate_fields, certificate_path, certificate_view, refuted_where
@@ -86,6 +85,7 @@ from sparseact.publish.links import (
 )
 from sparseact.publish.mathtext import MATH_CSS, markdown_math
 from sparseact.publish.notepdf import current_pdf, pdf_source_digest
+from sparseact.publish.palette import status_fill_css
 from sparseact.publish.statements import explain_chain, first_sentence
 from sparseact.runtime.costs import job_resources
 from sparseact.runtime.outputs import write_manifest
@@ -135,9 +135,6 @@ table { border-collapse: collapse; width: 100%; font-size: 0.85em; }
 th, td { border: 1px solid #ccc; padding: 4px 6px; vertical-align: top; text-align: left; overflow-wrap: break-word; }
 td a, code { overflow-wrap: anywhere; }
 th { background: #f0f0f0; }
-.PASS { background: #e3f5e1; font-weight: bold; }
-.FAIL { background: #fbe0e0; font-weight: bold; }
-.INCONCLUSIVE { background: #fff4d6; font-weight: bold; }
 """
     + status_fill_css()
     + """td.status { min-width: 7em; }
@@ -1037,9 +1034,6 @@ CLAIM_HEADER_CSS = (
 .sa-header .scroll { overflow-x: auto; max-width: 100%; }
 .sa-header table { border-collapse: collapse; width: 100%; }
 .sa-header th, .sa-header td { border: 1px solid #d0d7de; padding: 0.25em 0.5em; vertical-align: top; text-align: left; }
-.sa-header .PASS { background: #e3f5e1; font-weight: bold; }
-.sa-header .FAIL { background: #fbe0e0; font-weight: bold; }
-.sa-header .INCONCLUSIVE { background: #fff4d6; font-weight: bold; }
 """
     + status_fill_css(".sa-header ")
     + """.sa-header td.status { min-width: 7em; }

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from matplotlib.patches import Patch
 
 from sparseact.publish.plotting import (
     FULL_WIDTH,
     SINGLE_WIDTH,
     colours,
     finish,
+    floor_handles,
     integer_ticks,
     legend_handle,
     legend_outside,
+    mark_floor,
     plt,
     reference_curve,
     reference_line,
@@ -22,14 +23,13 @@ from sparseact.publish.plotting import (
 )
 
 CAPTIONS = {
-    "ns-vs-rho": "Exact NS_rho(h) of every network (all seeds) against 1 - rho, log-log, for each certified k "
-    "(colour). Left: divided by Lemma 10's expression with constant 1; a value above the dotted line at 1 "
-    "would exceed the lemma, and a line rising towards the left (rho -> 1) would need a growing constant. "
-    "Right: divided by (1 - rho) AS(h); the sharper bound NS_rho <= (1/2)(1 - rho) AS puts every network "
-    "on or below the dashed line at 1/2, and a flat line means NS falls like (1 - rho), faster than the "
-    "sqrt(1 - rho) of the lemma. Lines: the largest value over the Gaussian (solid) and bucket (dashed) "
-    "networks; shaded: the range over every network of that k. The verdicts and the worst values are in "
-    "the check cards below.",
+    "ns-vs-rho": "Lemma 10's comparison, log-log against 1 - rho. Left, on one network (the one whose NS_rho comes "
+    "closest to our bound, named in the panel's title): its exact NS_rho (dots), Lemma 10's expression with "
+    "constant 1 for its n, s, k, W, B (dotted), our bound NS_rho <= 2 k^2 W^2 (1 - rho) (dashed) and that "
+    "bound's first step (1/2)(1 - rho) AS(h) (dash-dotted). A valid bound lies on or above the dots; the printed "
+    "one falls only like sqrt(1 - rho), ours like 1 - rho, as NS_rho does. Right, every certified network: the "
+    "range of NS_rho divided by each bound (shaded); a band reaching the line at 1 would be the bound attained. "
+    "The verdicts and the worst values are in the check cards below.",
     "claim21-tail": "Claim 2.1: the Fourier tail beyond d against the bound 2 NS_rho / (1 - rho^d), one dot per "
     "(function, rho, d), log-log, with the diagonal tail = bound (dotted). A dot above the diagonal "
     "violates the inequality; each panel's title counts them. Left: rho in [0, 1), the range the "
@@ -37,7 +37,8 @@ CAPTIONS = {
     "level-weights": "Fourier level weights W^t / ||h||^2 against the level t = |T| (log scale) for two networks per "
     "family at the largest n (first seed), one panel per certified k. Claim 2.1 turns weight on low "
     "levels into low-degree concentration; weight on high levels would show as points high up on the "
-    "right. Levels of weight 0 (or at rounding level) are drawn on the grey bottom line.",
+    "right. A level of weight 0 is drawn at the axis floor as a hollow circle (the floor's tick reads 0); one of "
+    "positive weight below the floor (rounding of the exact transform) as a hollow downward triangle.",
     "eq17": "Appendix B, eq. (17): each member divided by NS_rho(h) against rho (log scale), one marker per member "
     "(legend), for every network (random ones and the dictator x_1). As printed every member would equal "
     "NS_rho, i.e. lie on the dotted line at 1; the dashed line at 4 marks the factor of the missing 1/4. "
@@ -56,54 +57,46 @@ def _series(frame: pd.DataFrame):
     return frame.groupby(keys, sort=False)
 
 
-FAMILY_STYLES = {"gaussian": "-", "bucket": "--"}
-GUIDE = "k"  # slope guides: black stays apart from every colour of the n scale, also under deuteranopia
-
-
 def ns_vs_rho(tables: dict):
-    """Lemma 10's comparison, worst case first: per certified k and family, the largest NS_rho over the networks
-    divided by Lemma 10's expression (left) and by (1 - rho) AS (right), against 1 - rho; shaded, the range of
-    every network of that k (constant networks, NS = 0, left out)."""
+    """Lemma 10's comparison on one network, then on all. Left: the measured NS_rho of the network that comes closest
+    to our bound, against Lemma 10 as printed (constant 1), our sharper bound 2 k^2 W^2 (1 - rho) and its first step
+    (1/2)(1 - rho) AS, all for that network's own n, s, k, W, B. Right: for every network (constant ones, NS = 0,
+    left out), the range of NS_rho divided by each of the two bounds."""
     table = tables["lemma10-noise"]
-    table = table[table["NS"] > 0].assign(per_as=lambda t: t["NS_over_AS"] / t["one_minus_rho"])
+    table = table[table["NS"] > 0]
+    keys = ["replicate", "instance"] if "replicate" in table else ["instance"]
     constant = _series(tables["lemma10-noise"]).ngroups - _series(table).ngroups
-    ks = sorted(table["k"].unique())
+    closest = table.loc[table["ratio_sharp"].idxmax()]
+    one = table[(table[keys] == closest[keys]).all(axis=1)].sort_values("one_minus_rho")
     fig, axes = plt.subplots(1, 2, figsize=(FULL_WIDTH, 3.4), sharex=True, layout="constrained")
-    for colour, k in zip(colours(len(ks)), ks, strict=True):
-        of_k = table[table["k"] == k]
-        for ax, column in ((axes[0], "ratio"), (axes[1], "per_as")):
-            spread = of_k.groupby("one_minus_rho")[column].agg(["min", "max"])
-            ax.fill_between(spread.index, spread["min"], spread["max"], color=colour, alpha=0.15, lw=0)
-            for family, ls in FAMILY_STYLES.items():
-                worst = of_k[of_k["family"] == family].groupby("one_minus_rho")[column].max()
-                ax.plot(worst.index, worst.to_numpy(), color=colour, ls=ls, lw=1.3)
-    reference_line(axes[0], y=1.0, kind="printed")
-    reference_line(axes[1], y=0.5, kind="corrected")
-    axes[0].set_ylabel("NS$_\\rho$ / Lemma 10's expression")
-    axes[0].set_title("against Lemma 10 (constant 1)")
-    axes[1].set_ylabel("NS$_\\rho$ / ((1 - $\\rho$) AS)")
-    axes[1].set_title("against the sharper bound NS$_\\rho \\leq \\frac{1}{2}(1 - \\rho)$ AS")
-    axes[0].set_yscale("log")
-    axes[1].set_ylim(0, 0.55)
+    ax = axes[0]
+    x = one["one_minus_rho"]
+    reference_curve(ax, x, one["expression"], kind="printed", label="Lemma 10 as printed (constant 1)")
+    reference_curve(ax, x, one["sharp"], kind="corrected", label="our bound $2k^2W^2(1 - \\rho)$")
+    reference_curve(ax, x, 0.5 * x * one["AS"], kind="guide", label="its first step $\\frac{1}{2}(1 - \\rho)$ AS")
+    ax.plot(x, one["NS"], "o-", color="C0", ms=3.5, lw=1.3, label="measured NS$_\\rho$ (exact)")
+    ax.set_yscale("log")
+    ax.set_ylabel("noise sensitivity")
+    ax.set_title(
+        f"{closest['family']} network, n = {int(closest['n'])}, s = {int(closest['s'])}, certified k = "
+        f"{int(closest['k'])},\nW = {closest['W']:.3g}, B = {closest['B']:.3g} (the closest to our bound)"
+    )
+    ax = axes[1]
+    for column, bound, colour in (("ratio", "Lemma 10 as printed", "C1"), ("ratio_sharp", "our bound", "C0")):
+        spread = table.groupby("one_minus_rho")[column].agg(["min", "max"])
+        ax.fill_between(
+            spread.index, spread["min"], spread["max"], color=colour, alpha=0.3, lw=0, label=f"NS$_\\rho$ / {bound}"
+        )
+    reference_line(ax, y=1.0, kind="level", color="0.3", label="1: the bound attained")
+    ax.set_yscale("log")
+    ax.set_ylabel("NS$_\\rho$ / bound")
+    ax.set_title(f"all {_series(table).ngroups} networks: the range of NS$_\\rho$ / bound")
     for ax in axes:
         ax.set_xscale("log")
         ax.set_xlabel("1 - $\\rho$")
-    handles = [
-        legend_handle(color=c, lw=1.3, label=f"certified k = {k}") for c, k in zip(colours(len(ks)), ks, strict=True)
-    ]
-    handles += [
-        legend_handle(color="0.3", ls=ls, lw=1.3, label=f"largest over {family} networks")
-        for family, ls in FAMILY_STYLES.items()
-        if family in set(table["family"])
-    ]
-    handles += [
-        Patch(color="0.3", alpha=0.15, label="range over every network of that k"),
-        legend_handle("printed", label="Lemma 10 with constant 1 (left)"),
-        legend_handle("corrected", label="1/2, the sharper bound (right)"),
-    ]
-    legend_outside(fig, handles, where="below", ncol=3, axes=None)
+    legend_outside(fig, where="below", ncol=3)
     fig.suptitle(
-        "Lemma 10: noise sensitivity of certified-sparse networks"
+        "Lemma 10: measured noise sensitivity against the printed bound and ours"
         + (f" ({constant} constant networks, NS = 0, left out)" if constant else "")
     )
     return fig
@@ -161,14 +154,14 @@ def level_weights(tables: dict):
                 color=palette[family],
                 alpha=0.8,
             )
-        reference_line(ax, y=floor, kind="level", color="0.6")
+            mark_floor(ax, group["level"], group["weight_fraction"], floor, color=palette[family], ms=4)
         ax.set_yscale("log")
         ax.set_title(f"certified k = {k}")
         ax.set_xlabel("level t = |T|")
         integer_ticks(ax, "x")
     axes[0][0].set_ylabel("$W^t / \\|h\\|^2$")
     handles = [legend_handle(color=palette[f], marker="o", ms=3, label=f) for f in families]
-    handles.append(legend_handle("level", color="0.6", label=f"weight 0 (or below {floor:.0e}; drawn at it)"))
+    handles += floor_handles(axes[0])
     legend_outside(fig, handles, where="below", ncol=3)
     fig.suptitle(f"Fourier level weights at n = {int(weights['n'].max())} (two networks per family)")
     fig.tight_layout()

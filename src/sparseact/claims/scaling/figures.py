@@ -7,6 +7,7 @@ import re
 import textwrap
 
 import seaborn as sns
+from matplotlib.patches import Patch, Rectangle
 
 from sparseact import bounds
 from sparseact.publish.plotting import FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, finish, legend_outside, plt, setup_style
@@ -14,7 +15,9 @@ from sparseact.publish.plotting import FULL_WIDTH, MIN_FONT, SINGLE_WIDTH, finis
 CAPTIONS = {
     "exponents": "Local exponent of each formula (rows) minus the exponent of the quantity it bounds, at each scale t "
     "(columns; measured over [t, 10 t]), under u -> lambda u (top) and x -> mu x (bottom, the formulas "
-    "that depend on the input scale); white: undefined there. A cell at zero (light) means the formula "
+    "that depend on the input scale). A hatched cell has no exponent: the formula is not a positive real number "
+    "on [t, 10 t] (the cell says whether it is <= 0 or not real, e.g. the square root of a negative logarithm). "
+    "A cell at zero (light) means the formula "
     "scales like what it bounds (covariant); a scale inside a logarithm gives small values that change "
     "with t, while a row far from zero at every scale (dark red or dark blue) is off by a power of the "
     "scale. The verdicts are in the check cards below.",
@@ -26,6 +29,9 @@ CAPTIONS = {
     "verdicts are in the check cards below.",
 }
 
+
+#: How a cell without an exponent (the formula not a positive real number at that scale) is drawn.
+UNDEFINED_STYLE = {"facecolor": "white", "edgecolor": "0.6", "hatch": "///", "lw": 0.0}
 
 #: Width (characters) at which a row label of the exponents heatmap wraps onto a second line.
 LABEL_WIDTH = 60
@@ -88,6 +94,11 @@ def figures(tables: dict) -> dict:
     exponents = tables["exponents"].copy()
     exponents["deviation"] = (exponents["exponent"] - exponents["expected"]).round(3) + 0.0
     worst = exponents.groupby(["formula", "transform", "scale"], as_index=False)["deviation"].max()
+    undefined = exponents[~exponents["defined"].astype(bool)]
+    reasons = {
+        (r.transform, r.formula, r.scale): "not real" if "not real" in str(r.note) else "$\\leq 0$"
+        for r in undefined.itertuples()
+    }
     grids = {
         t: worst[worst["transform"] == t].pivot(index="formula", columns="scale", values="deviation")
         for t in ("output", "input")
@@ -117,6 +128,19 @@ def figures(tables: dict) -> dict:
             linewidths=0.5,
             linecolor="white",
         )
+        for row, formula in enumerate(grid.index):
+            for col, scale in enumerate(grid.columns):
+                if math.isnan(grid.loc[formula, scale]):
+                    ax.add_patch(Rectangle((col, row), 1, 1, **UNDEFINED_STYLE))
+                    reason = reasons.get((transform, formula, scale), "undefined")
+                    ax.text(
+                        *(col + 0.5, row + 0.5, reason),
+                        ha="center",
+                        va="center",
+                        fontsize=MIN_FONT,
+                        color="0.2",
+                        bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0},
+                    )
         ax.set_title(labels[transform])
         ax.set_xlabel("")
         ax.set_ylabel("")
@@ -125,6 +149,9 @@ def figures(tables: dict) -> dict:
     axes[-1, 0].set_xlabel("scale t (exponent measured over [t, 10 t])")
     axes[-1, 0].set_xticklabels([_power_of_ten(float(t.get_text())) for t in axes[-1, 0].get_xticklabels()])
     fig.colorbar(axes[0, 0].collections[0], ax=axes[:, 0], label="exponent - expected", fraction=0.05, pad=0.02)
+    if reasons:
+        no_exponent = Patch(**UNDEFINED_STYLE, label="no exponent: the formula is $\\leq 0$ or not real there")
+        axes[-1, 0].legend(handles=[no_exponent], loc="upper center", bbox_to_anchor=(0.5, -0.22))
     sign = tables["sign_ambiguity"]
     fig2, ax = plt.subplots(figsize=(SINGLE_WIDTH, 3.2))
     ax.loglog(

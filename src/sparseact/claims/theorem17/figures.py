@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from sparseact.publish.plotting import FULL_WIDTH, colours, finish, legend_outside, plt, reference_line, setup_style
+from sparseact.publish.plotting import (
+    FULL_WIDTH,
+    colours,
+    finish,
+    floor_handles,
+    legend_outside,
+    mark_floor,
+    plt,
+    reference_line,
+    setup_style,
+)
 
 CAPTIONS = {
     "learning-curves": "Exact test loss (= excess error; realisable targets) against the sample size m, log-log, one "
@@ -11,12 +21,14 @@ CAPTIONS = {
     "same size and the low-degree learner. Squares: the sparse ERM at Theorem 17's m (hidden "
     "constant 1, dashed), which the theorem asks to be at or below eps (dark grey) with "
     "probability 1 - delta; from the dotted m on, a sample covers the cube with probability 1 - "
-    "delta and exact ERM has loss 0. Light grey: the loss of the best constant; losses of exactly "
-    "0 are drawn on the line labelled 'loss exactly 0' at the foot of the axis. The verdicts and the worst values are in the check cards "
+    "delta and exact ERM has loss 0. Light grey: the loss of the best constant. A log axis cannot "
+    "show a loss of 0 or one below 1e-10: a median there is drawn at the axis floor, as a hollow circle when it is "
+    "exactly 0 and as a hollow downward triangle when it is positive but below the floor (the legend says which "
+    "occur); a range reaching below the floor is cut at it. The verdicts and the worst values are in the check cards "
     "below.",
 }
 
-#: Losses are drawn clipped below at this value (a log axis cannot show 0); a line at it is labelled as the zeros.
+#: The floor of the loss axis: a loss below it (0 included) is drawn at it, marked by :func:`mark_floor`.
 FLOOR = 1e-10
 
 
@@ -45,9 +57,11 @@ def figures(tables: dict) -> dict:
         part = curves[curves["target"] == target]
         for learner, group in part.groupby("learner", sort=False):
             colour = palette[learner]
-            stats = group.groupby("m")["test_loss"].agg(["median", "min", "max"]).clip(lower=FLOOR)
+            measured = group.groupby("m")["test_loss"].agg(["median", "min", "max"])
+            stats = measured.clip(lower=FLOOR)
             grid = stats.loc[sorted(group.loc[group["kind"] == "grid", "m"].unique())]
             ax.plot(grid.index, grid["median"], "o-", color=colour, ms=3, label=learner)
+            mark_floor(ax, measured.index, measured["median"], FLOOR, color=colour)
             ax.fill_between(
                 grid.index, grid["min"], grid["max"], color=colour, alpha=0.15, lw=0, label=f"{learner}: min-max range"
             )
@@ -65,12 +79,11 @@ def figures(tables: dict) -> dict:
                 )
         cov = coverage[coverage["target"] == target].iloc[0]
         reference_line(ax, x=cov["expression"], kind="corrected", label="Theorem 17's m (constant 1)")
-        reference_line(ax, x=cov["coverage_m"], kind="printed", label="m covering the cube (prob. 1 - delta)")
+        reference_line(ax, x=cov["coverage_m"], kind="printed", label=r"m covering the cube (prob. $1 - \delta$)")
         reference_line(
             ax, y=part["trivial"].iloc[0], kind="level", color="0.75", lw=1.2, label="loss of the best constant"
         )
-        reference_line(ax, y=cov["eps"], kind="level", color="0.35", label="eps")
-        reference_line(ax, y=FLOOR, kind="level", color="0.55", lw=0.8, label="loss exactly 0 (drawn at this line)")
+        reference_line(ax, y=cov["eps"], kind="level", color="0.35", label=r"$\varepsilon$")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_ylim(FLOOR / 3, None)
@@ -84,7 +97,8 @@ def figures(tables: dict) -> dict:
         above = axes.flat[list(axes.flat).index(ax) - ncols]
         above.xaxis.set_tick_params(labelbottom=True)
         above.set_xlabel("sample size m")
-    legend_outside(fig, axes=list(axes.flat[: len(targets)]), where="below", ncol=3)
+    shown = list(axes.flat[: len(targets)])
+    legend_outside(fig, axes=shown, extra=floor_handles(shown), where="below", ncol=3)
     fig.suptitle("Theorem 17: learning curves under a biased product distribution")
     fig.tight_layout()
     return finish({"learning-curves": fig})

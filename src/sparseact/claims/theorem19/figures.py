@@ -90,6 +90,10 @@ def figures(tables: dict) -> dict:
         legend_handle(color="0.3", marker="s", ms=3, ls="--", label="dense (k = s)"),
     ]
     handles += [legend_handle(color=colour, ls=style, lw=1.0, label=label) for label, style, colour in BOUNDS.values()]
+    # a proxy without data: the error bars of the right panel, named once in grey
+    handles.append(
+        axes[2].errorbar([], [], yerr=[], fmt="o", ms=3, capsize=2, color="0.3", label="estimate, 95% CI (right)")
+    )
     legend_outside(fig, handles, where="below", ncol=5)
     fig.tight_layout()
 

@@ -10,9 +10,11 @@ from sparseact.publish.plotting import (
     FULL_WIDTH,
     SINGLE_WIDTH,
     finish,
+    floor_handles,
     integer_ticks,
     legend_handle,
     legend_outside,
+    mark_floor,
     plt,
     reference_line,
     setup_style,
@@ -26,7 +28,8 @@ CAPTIONS = {
     "Fourier-tail floor (1/2) sum_{|T|>d} fhat(T)^2 of Lemma 7, the least error of any degree-d "
     "polynomial; dashed: eps. The first d at which a solid line reaches the dashed one is the "
     "degree the data needed; the degree-vs-k figure and the check cards below set it against "
-    "Theorem 8's degree (constant 1).",
+    "Theorem 8's degree (constant 1). An error or floor below 1e-16 is drawn at the axis floor: a hollow circle "
+    "when exactly 0, a hollow downward triangle when positive but below it (rounding of an exact transform).",
     "lemma7-rate": "Lemma 7: the excess error over the floor divided by the variance term N_d C_H^2 / m, against m, "
     "log-log, one dot per (target, degree, inner seed), coloured by degree, all replicates (fits "
     "whose excess is at rounding level are left out). A dot above the dashed line would exceed Lemma 7 "
@@ -50,7 +53,7 @@ CAPTIONS = {
     "and corrected (triangles) 1 - rho, on both lines. The verdicts are in the check cards below.",
 }
 
-#: Test errors below this are drawn at it (a log axis cannot show 0).
+#: Test errors below this (0 included) are drawn at it and marked (:func:`mark_floor`; a log axis cannot show 0).
 ERROR_FLOOR = 1e-16
 
 
@@ -76,6 +79,8 @@ def error_vs_degree(tables: dict):
             worst = group.groupby("degree")[["test_error", "floor"]].max()
             ax.plot(worst.index, worst["test_error"].clip(lower=ERROR_FLOOR), "o-", color=f"C{i}", ms=3, label=label)
             ax.plot(worst.index, worst["floor"].clip(lower=ERROR_FLOOR), ":", color=f"C{i}", lw=1.6)
+            for column in ("test_error", "floor"):
+                mark_floor(ax, worst.index, worst[column], ERROR_FLOOR, color=f"C{i}")
         ax.legend(loc="best")
         reference_line(ax, y=eps, kind="corrected")
         ax.set_yscale("log")
@@ -87,9 +92,10 @@ def error_vs_degree(tables: dict):
         legend_handle(color="0.3", marker="o", ms=3, label="test error (worst inner seed)"),
         legend_handle("printed", color="0.3", lw=1.6, label="Fourier-tail floor (Lemma 7)"),
         legend_handle("corrected", label=f"eps = {eps:g}"),
+        *floor_handles(axes[0]),
     ]
     legend_outside(fig, handles, where="below", ncol=3)
-    fig.suptitle(f"Theorem 8: low-degree learner at m = {m_max} (errors < {ERROR_FLOOR:.0e} drawn at it)")
+    fig.suptitle(f"Theorem 8: low-degree learner at m = {m_max}")
     fig.tight_layout()
     return fig
 
