@@ -22,7 +22,7 @@ CAPTIONS = {
     "constant 1, dashed), which the theorem asks to be at or below eps (dark grey) with "
     "probability 1 - delta; from the dotted m on, a sample covers the cube with probability 1 - "
     "delta and exact ERM has loss 0. Light grey: the loss of the best constant. A log axis cannot "
-    "show a loss of 0 or one below 1e-10: a median there is drawn at the axis floor, as a hollow circle when it is "
+    "show a loss of 0 or one below its floor (the lowest tick): a median there is drawn at the floor, as a hollow circle when it is "
     "exactly 0 and as a hollow downward triangle when it is positive but below the floor (the legend says which "
     "occur); a range reaching below the floor is cut at it. The verdicts and the worst values are in the check cards "
     "below.",

@@ -28,7 +28,7 @@ CAPTIONS = {
     "Fourier-tail floor (1/2) sum_{|T|>d} fhat(T)^2 of Lemma 7, the least error of any degree-d "
     "polynomial; dashed: eps. The first d at which a solid line reaches the dashed one is the "
     "degree the data needed; the degree-vs-k figure and the check cards below set it against "
-    "Theorem 8's degree (constant 1). An error or floor below 1e-16 is drawn at the axis floor: a hollow circle "
+    "Theorem 8's degree (constant 1). An error or floor below the axis floor (its lowest tick) is drawn at it: a hollow circle "
     "when exactly 0, a hollow downward triangle when positive but below it (rounding of an exact transform).",
     "lemma7-rate": "Lemma 7: the excess error over the floor divided by the variance term N_d C_H^2 / m, against m, "
     "log-log, one dot per (target, degree, inner seed), coloured by degree, all replicates (fits "
