@@ -1007,8 +1007,8 @@ def _theorem4_corner_record() -> CheckRecord:
         printed,
         "samples any learner needs (targets h = k and h = -k: with no sample nothing tells them apart)",
         "Theorem 4's count n^{P(k log(ns))/eps^2} log(1/delta)/eps, hidden constant C, P(z) = c z^8",
-        f"n = 1, W = 0, B = 1, s = k = {k}: the class holds h = +-k (k neurons u sigma(0 x + 1), u = +-1, always "
-        f"active); their losses sum to k^2 > 2 eps = k^2/2, so one sample is needed, but at n = 1 the power "
+        f"n = 1, W = B = 1, s = k = {k}: the class holds h = +-k (k neurons u sigma(0 x + 1), u = +-1, weight "
+        f"0 <= W, always active); their losses sum to k^2 > 2 eps = k^2/2, so one sample is needed, but at n = 1 the power "
         f"n^(P/eps^2) is 1 for every polynomial P and the count is C log(1/delta)/eps = {printed:.4g} < 1 "
         f"(C = {f['C']:g}; a larger k refutes any C). Floored at 1, the factor log n of n^f = e^(f log n) makes "
         "the count astronomically large: a degenerate corner.",
@@ -1030,12 +1030,12 @@ def _theorem4_corner_record() -> CheckRecord:
         else "",
         certificate=certificate,
         counterexample=(
-            f"n = 1, s = k = {k}, W = 0, B = 1, eps = {eps:g}, delta = {f['delta']:g}: printed count "
+            f"n = 1, s = k = {k}, W = B = 1, eps = {eps:g}, delta = {f['delta']:g}: printed count "
             f"{printed:.4g} < 1 needed sample"
             if certificate
             else ""
         ),
-        range=f"n = 1, s = k = {k}, W = 0, B = 1, eps = k^2/4, delta = {f['delta']:g}, C = {f['C']:g}",
+        range=f"n = 1, s = k = {k}, W = B = 1, eps = k^2/4, delta = {f['delta']:g}, C = {f['C']:g}",
     )
 
 
