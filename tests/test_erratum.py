@@ -98,7 +98,7 @@ def test_the_note_is_generated_from_the_tables(result_tables):
     # the gist names the project's statement by its paper reference, never by its id
     assert r"it is $2\sqrt{n}$ (Lemma 2 (our sharper bound))." in tex and "lem2-sharp" not in tex
     assert r"\nolinkurl{results/certificates/x/a-printed.json} (\textattachfile" in tex
-    assert r"{certificates/x/a-printed.json}{certificate}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
+    assert r"{certificates/x/a-printed.json}{1}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
     assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and tex.endswith("\\end{document}\n")
 
 

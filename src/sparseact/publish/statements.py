@@ -105,8 +105,8 @@ ERRATA_COLUMNS = [
 #: :func:`consequence` from the statements it names, never typed).
 CONSEQUENCES = {
     "result-false": "a printed result is false",
-    "proof-gap": "a printed proof does not prove its result",
     "definition": "a definition is not the one the paper cites, and results rest on it",
+    "proof-gap": "a printed proof does not prove its result",
     "informal": "an informal sentence misstates a result",
     "step": "a step is wrong, and corrected the printed proof goes through",
     "typo": "notation or typo",
