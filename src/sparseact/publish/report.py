@@ -971,12 +971,14 @@ def argument_html(results: Results, lead: pd.DataFrame, links: dict[str, str], c
 
 
 def chains_html(results: Results, statements: pd.DataFrame, links: dict[str, str]) -> str:
-    """The chain behind each main result of the claim (else its first statement), as ``sparseact explain`` prints
-    it, in one collapsed block each: typeset, every id a link, every statement, check and fact expanded once (met
-    again, it links back to where it was expanded)."""
+    """The chain behind the claim's own result (the statement named as the claim), else behind each of its main results
+    (else its first statement), as ``sparseact explain`` prints it, in one collapsed block each: typeset, every id a
+    link, every statement, check and fact expanded once (met again, it links back to where it was expanded). An
+    informal version of the claim's result (Theorem 4 on Theorem 8's page) has its own row, not a second chain."""
     entries = {e["id"]: e for e in paper_statements()}
     known = [sid for sid in statements["statement_id"] if sid in entries]
-    chosen = [sid for sid in known if entries[sid].get("main")] or known[:1]
+    main = [sid for sid in known if entries[sid].get("main")]
+    chosen = [sid for sid in main if sid in set(statements["claim_id"])] or main or known[:1]
     ledger = results.ledger.assign(instances=results.ledger["instances"].map(lambda v: v or "0"))
     parts = []
     for number, sid in enumerate(chosen):
