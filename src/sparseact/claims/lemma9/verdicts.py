@@ -39,8 +39,9 @@ from sparseact.verify.verdicts import ATOL, RTOL, Verdict, verdict_all, verdict_
 #: ``4 / (sqrt(2) log 2)``: ``4 k^2 W^2 <= C_TIGHTER * (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))`` for n >= 2.
 C_TIGHTER = 4.0 / (math.sqrt(2.0) * math.log(2.0))
 
-#: An instance of the printed last step of (V) (W = 0: the middle expression is ``k^3 B^2 sqrt(n log(s/k))``).
-V_STEP_INSTANCE = dict(n=10**12, s=4, k=1, W=1e-4, B=1.0, c=1.0, C=1000.0)
+#: An instance of the printed last step of (V) at unit constants and a moderate scale (the middle expression is at
+#: least ``k^3 B^2 sqrt(n log(s/k))``; the closed form in lemma9-V-no-constant covers every constant).
+V_STEP_INSTANCE = dict(n=100, s=4, k=1, W=0.1, B=1.0, c=1.0, C=1.0)
 
 #: The claim's checks, declared once (checks.yaml). A FAIL of a corrected step refutes the correction, so the
 #: printed step's failure is not repaired: it keeps that step's class (proof-slip). ``tighter-4k2W2`` is our explicit
@@ -674,7 +675,7 @@ def _new_records(every, grid, common):
         last,
         "n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log ns) + kB)^2 + (ns)^-4 (kW sqrt(n) + kB)^2]",
         "C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
-        f"n = {n:.0e}, s = {s}, k = {k}, W = {W:g}, B = {B:g}, c = {c:g}, C = {C:g}. The middle expression is at least "
+        f"n = {n}, s = {s}, k = {k}, W = {W:g}, B = {B:g}, c = {c:g}, C = {C:g}. The middle expression is at least "
         "its bias part k^3 B^2 sqrt(n log(s/k)), while for W <= n^(-1/4) log(4n)^(-1/2) the right side stays below "
         "2C sqrt(log s): the ratio grows like sqrt(n)/C, unbounded in n for every constant C (and every c)",
     )
@@ -689,7 +690,7 @@ def _new_records(every, grid, common):
             finding=CHECKS.proof_V_printed["finding"] if certificate else "",
             certificate=certificate,
             counterexample=(
-                f"W = {W:g}, B = 1, k = 1, s = 4, n = {n:.0e}: middle = {middle:.4g} > {C:g} x last = {last:.4g}"
+                f"W = {W:g}, B = 1, k = 1, s = 4, n = {n}: middle = {middle:.4g} > {C:g} x last = {last:.4g}"
                 if certificate
                 else ""
             ),
