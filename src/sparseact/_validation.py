@@ -254,10 +254,15 @@ def check_finite_result(value, what: str, arguments: dict):
     raise overflow_error(what, arguments)
 
 
-def overflow_error(what: str, arguments: dict) -> ValueError:
-    """The ``ValueError`` of :func:`check_finite_result`: ``what`` exceeds float64 at ``arguments``."""
+class FloatOverflowError(ValueError):
+    """A result beyond float64 from finite arguments (:func:`check_finite_result`): a caller for which such a value
+    means "larger than any float" catches this class, never a domain error."""
+
+
+def overflow_error(what: str, arguments: dict) -> FloatOverflowError:
+    """The error of :func:`check_finite_result`: ``what`` exceeds float64 at ``arguments``."""
     shown = ", ".join(f"{name}={_summary(value)}" for name, value in arguments.items())
-    return ValueError(f"{what} exceeds float64 (overflow to inf or NaN) at {shown}: rescale these arguments")
+    return FloatOverflowError(f"{what} exceeds float64 (overflow to inf or NaN) at {shown}: rescale these arguments")
 
 
 def _summary(value) -> str:
