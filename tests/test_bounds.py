@@ -109,8 +109,24 @@ def test_theorem8_sample_complexity_and_class_sup():
     assert bd.theorem8_sample_complexity(0.25, 0.5, 9, 1, 1, 0.5, 0.0, 0) == pytest.approx(expected, **rel)
 
 
-def test_theorem8_sample_complexity_overflows_to_inf():
-    assert bd.theorem8_sample_complexity(0.1, 0.1, 1000, 10, 1, 1.0, 1.0, 1000) == np.inf
+@pytest.mark.parametrize(
+    "call, names",
+    [
+        (lambda: bd.theorem8_sample_complexity(0.1, 0.1, 1000, 10, 1, 1.0, 1.0, 1000), "n=1000, s=10"),
+        (lambda: bd.theorem8_sample_complexity(0.1, 0.1, 10, 4, 2, 1.0, 1.0, 10**9), "d=1000000000"),
+        (lambda: bd.lemma9_average_sensitivity(10, 4, 2, 1e200, 1e200), "W=1e+200, B=1e+200"),
+        (lambda: bd.theorem8_degree(1e-300, 10, 4, 2, 1.0, 1.0), "eps=1e-300"),
+        (lambda: bd.solve_for_m(1e308, 1e308), "a=1e+308, b=1e+308"),
+        (lambda: bd.lemma10_noise_sensitivity(0.5, 10, 4, 2, 1e200, 1.0), "W=1e+200"),
+        (lambda: bd.theorem19_rademacher(10, 3, 2, 1e200, 1.0, 1e200), "W=1e+200, B=1.0, R=1e+200"),
+        (lambda: bd.memoriser_sample_complexity(2000, 1.0, 0.1, 0.1), "n=2000"),
+    ],
+)
+def test_overflow_beyond_float64_is_refused_naming_the_arguments(call, names):
+    """Finite arguments whose bound leaves float64 (issue 60's probe: A-B7, B13, B28, B40, B44, B45) are a one-line
+    ValueError naming them, never an inf taken for a bound."""
+    with pytest.raises(ValueError, match=r"exceeds float64 .* at .*" + names.replace("+", r"\+")):
+        call()
 
 
 def test_lemma7_values():

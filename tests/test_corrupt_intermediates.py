@@ -115,19 +115,25 @@ def test_a_data_file_made_with_other_replicates_or_points_is_refused(tmp_path, r
     assert meta["points"] == {name: point}
 
 
-def _kept_time(path, data):
-    """Overwrite ``path`` with ``data``, its modification time kept (a restored backup, a copy tool)."""
+def _kept_time(path, data, seconds: bool = False):
+    """Overwrite ``path`` with ``data``, its modification time kept (a restored backup, a copy tool), in nanoseconds or,
+    with ``seconds``, through float seconds (which move it by less than a microsecond)."""
     status = path.stat()
     path.write_bytes(data)
-    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+    if seconds:
+        os.utime(path, (status.st_atime, status.st_mtime))
+    else:
+        os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
 
 
+@pytest.mark.parametrize("seconds", [False, True])
 @pytest.mark.parametrize(
     "damage", [lambda data: data[: len(data) // 2], lambda data: bytes(len(data)), lambda data: data + b"x"]
 )
-def test_a_file_changed_with_its_time_kept_is_removed_for_its_job(tmp_path, damage):
+def test_a_file_changed_with_its_time_kept_is_removed_for_its_job(tmp_path, damage, seconds):
     """Snakemake compares times only: a file truncated or overwritten with its time kept gave "Nothing to be done".
-    The record names it, and it is removed, so that its job is planned again."""
+    The record names it, and it is removed, so that its job is planned again; a time set back through float seconds
+    (issue 60's probe 3, D1) is kept too."""
     results = tmp_path / "results"
     (results / "data").mkdir(parents=True)
     shard, other = results / "data" / "shard.npz", results / "data" / "other.npz"
@@ -136,7 +142,9 @@ def test_a_file_changed_with_its_time_kept_is_removed_for_its_job(tmp_path, dama
     record = results / "stamps" / "files.json"
     files = recorded_files(results, [results / "data"])
     assert check_run_files(record, files) == [] and record.is_file()
-    _kept_time(shard, damage(shard.read_bytes()))
+    os.utime(shard, ns=(shard.stat().st_atime_ns, 1_700_000_000_123_456_789))  # a time float seconds cannot hold
+    assert check_run_files(record, files) == []
+    _kept_time(shard, damage(shard.read_bytes()), seconds)
     assert check_run_files(record, recorded_files(results, [results / "data"])) == [shard.as_posix()]
     assert not shard.exists() and other.read_bytes() == b"intact"
     assert check_run_files(record, recorded_files(results, [results / "data"])) == []

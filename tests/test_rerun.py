@@ -175,6 +175,15 @@ def test_a_run_with_tex_after_one_without_compiles_the_note(current, tmp_path, m
     assert job_stats(out) == {"all": 1, "erratum_pdf": 1, "report": 1, "screenshots": 1, "total": 4}, out[-3000:]
 
 
+def test_a_note_edited_by_hand_recompiles_its_pdf_and_the_report_and_nothing_else(current):
+    """The note's PDF job reads the digest of the note as it is (a parameter): an erratum.tex edited after the ledger
+    wrote it reruns that job and the report that links its PDF, with no input file added; the note restored, the
+    complete tree is 'Nothing to be done' again (issue 60's probe, T-W1 and T-W4)."""
+    stats, out = plan_after_edit(current, "results/quick/erratum/erratum.tex")
+    assert stats == {"all": 1, "erratum_pdf": 1, "report": 1, "screenshots": 1, "total": 4}, out[-3000:]
+    assert "Nothing to be done" in snakemake(current, "-n")
+
+
 def test_an_edit_of_the_browser_reruns_only_the_screenshots(current):
     stats, out = plan_after_edit(current, "src/sparseact/publish/browser.py")
     assert stats == {"all": 1, "screenshots": 1, "total": 2}, out[-3000:]

@@ -242,6 +242,39 @@ def check_real(
     return value
 
 
+def check_finite_result(value, what: str, arguments: dict):
+    """``value`` if every entry is finite, else a one-line ``ValueError``: ``what`` exceeds float64 at ``arguments``.
+
+    Finite arguments can still overflow a computation (a power of a huge scale, a division by an underflowed
+    ``eps**2``); the result is then refused, naming the arguments (``{name: value}``) to rescale, never returned as
+    ``inf`` or ``NaN``.
+    """
+    if np.all(np.isfinite(value)):
+        return value
+    raise overflow_error(what, arguments)
+
+
+class FloatOverflowError(ValueError):
+    """A result beyond float64 from finite arguments (:func:`check_finite_result`): a caller for which such a value
+    means "larger than any float" catches this class, never a domain error."""
+
+
+def overflow_error(what: str, arguments: dict) -> FloatOverflowError:
+    """The error of :func:`check_finite_result`: ``what`` exceeds float64 at ``arguments``."""
+    shown = ", ".join(f"{name}={_summary(value)}" for name, value in arguments.items())
+    return FloatOverflowError(f"{what} exceeds float64 (overflow to inf or NaN) at {shown}: rescale these arguments")
+
+
+def _summary(value) -> str:
+    """A short text of an argument: a number as given, an array by its shape and range."""
+    arr = np.asarray(value)
+    if arr.ndim == 0 or arr.dtype.kind not in "biuf":
+        return f"{value!r}"[:40]
+    if arr.size == 0:
+        return f"an empty array of shape {arr.shape}"
+    return f"an array of shape {arr.shape} in [{arr.min():.3g}, {arr.max():.3g}]"
+
+
 def check_memory(nbytes: int | float, what: str) -> None:
     """``ValueError`` giving the size if allocating ``nbytes`` for ``what`` exceeds :data:`MEMORY_LIMIT_BYTES`."""
     if nbytes > MEMORY_LIMIT_BYTES:

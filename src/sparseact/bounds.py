@@ -34,9 +34,10 @@ Domains
     argument (if any element of an array argument is out of domain).
 Overflow
     A value beyond float64 (``eps**2`` underflowing to 0 under a division, a
-    power of a huge ``W``) is returned as ``inf``, the bound's true value
-    being larger than any float, without a ``RuntimeWarning``; an undefined
-    value (``inf - inf``, ``0 * inf``) still warns or raises.
+    power of a huge ``W``) raises :class:`ValueError` naming the arguments
+    (:func:`sparseact._validation.check_finite_result`), never an ``inf`` or
+    ``NaN`` taken for a bound. An ``inf`` the formula itself defines (an absent
+    constraint of :func:`theorem8_one_minus_rho`) is returned.
 Degenerate logarithms
     Where a log factor can be 0 or negative inside the domain (``log s`` at
     ``s = 1``, ``log(s/k)`` at ``s = k``, ``log(k(R+B)/eps)`` for small
@@ -58,7 +59,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sparseact._validation import as_real_array
+from sparseact._validation import as_real_array, check_finite_result, overflow_error
 
 __all__ = [
     "BOUNDS",
@@ -208,11 +209,16 @@ def _bound_formula(domains: dict, pass_checked: bool):
             except TypeError:
                 return formula(*args, **kwargs)  # raises Python's own TypeError for the call
             call.apply_defaults()
-            with np.errstate(over="ignore", divide="ignore"):
+            given = dict(call.arguments)
+            with np.errstate(over="raise", divide="raise"):
                 checked = _checked_arguments(call.arguments, domains)
                 if pass_checked:
                     call.arguments.update(checked)
-                return formula(*call.args, **call.kwargs)
+                try:
+                    value = formula(*call.args, **call.kwargs)
+                except (FloatingPointError, OverflowError, ZeroDivisionError):
+                    raise overflow_error(formula.__name__, given) from None
+            return value if pass_checked else check_finite_result(value, formula.__name__, given)
 
         return evaluate
 
@@ -232,10 +238,10 @@ def _formula(**domains: Callable[[object, str], np.ndarray]):
 
     Notes
     -----
-    Checks and formula run with numpy's overflow and division-by-zero warnings off: a value
-    beyond float64 (``eps**2`` underflowing to 0 under a division, a power of a huge ``W``)
-    comes out as ``inf`` silently, while an undefined value (``inf - inf``, ``0 * inf``) still
-    warns or raises.
+    Checks and formula run with numpy's overflow and division by zero raised: a value beyond
+    float64 (``eps**2`` underflowing to 0 under a division, a power of a huge ``W``) is a
+    ValueError naming the arguments; an ``inf`` the formula sets itself (``np.where``, under its
+    own ``np.errstate``) is returned.
     """
     return _bound_formula(domains, pass_checked=True)
 
@@ -344,7 +350,7 @@ def lemma7_sample_complexity(n, d, C, eps, delta):
     Printed: ``O(n^d C_{\mathcal{H}}^2 \log(1/\delta)/\varepsilon)``.
 
     Returns ``n**d * C**2 * log(1/delta) / eps`` (hidden constant 1, natural
-    log). Large ``n**d`` overflows to ``inf`` (no warning).
+    log).
 
     Parameters
     ----------
@@ -359,9 +365,7 @@ def lemma7_sample_complexity(n, d, C, eps, delta):
     delta : array_like
         Failure probability, in ``(0, 1)``.
     """
-    with np.errstate(over="ignore"):
-        out = n**d * C**2 * _log(1.0 / delta) / eps
-    return _full(out, n, d, C, eps, delta)
+    return _full(n**d * C**2 * _log(1.0 / delta) / eps, n, d, C, eps, delta)
 
 
 # ---------------------------------------------------------------------------
@@ -510,9 +514,7 @@ def theorem8_one_minus_rho(eps, n, s, k, W, B):
         num1 = _log(k * n * s * W**2 / eps)
         term1 = np.where(den1 > 0, num1 / den1, np.inf)
         term2 = np.where(den2 > 0, 1.0 / den2, np.inf)
-    if np.any(np.isnan(term1)):
-        raise ValueError("W, n or s too large: the bound's terms overflow float64 (inf / inf)")
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(invalid="ignore"):
         one_minus_rho = eps**2 * np.minimum(term1, term2)
     if np.any(np.isnan(one_minus_rho) | (one_minus_rho == -np.inf)):
         raise ValueError("eps, W, n or s too large: 1 - rho overflows float64")
@@ -600,16 +602,14 @@ def theorem8_sample_complexity(eps, delta, n, s, k, W, B, d):
     Returns ``n**d * k**2 * (W sqrt(n) + B)**2 * log(1/delta) / eps`` (hidden
     constant 1, natural log), i.e. :func:`lemma7_sample_complexity` with
     ``C = class_sup_bound(n, k, W, B)``. ``d >= 0`` is passed explicitly (e.g.
-    from :func:`theorem8_degree`); ``s`` only enters through ``k <= s``. Large
-    ``n**d`` overflows to ``inf`` (no warning).
+    from :func:`theorem8_degree`); ``s`` only enters through ``k <= s``.
 
     Notes
     -----
     The proof ends with "run-time and sample complexity will be
     ``O(n^d \log(1/\delta)/\varepsilon)``", dropping the ``C_H^2`` factor.
     """
-    with np.errstate(over="ignore"):
-        out = n**d * k**2 * (W * np.sqrt(n) + B) ** 2 * _log(1.0 / delta) / eps
+    out = n**d * k**2 * (W * np.sqrt(n) + B) ** 2 * _log(1.0 / delta) / eps
     return _full(out, eps, delta, n, s, k, W, B, d)
 
 
@@ -813,10 +813,7 @@ def theorem5_rate(eps, delta, n, s, k, C):
     Printed (Theorem 5): sample complexity ``\tilde{O}(ksn/\varepsilon^2)`` (see Theorem 17). The ``O~`` is
     read as the constant ``C`` times ``log^2(k s n/(eps delta))`` (natural log). Scalars, plain ``math``.
     """
-    try:
-        return C * k * s * n * math.log(k * s * n / (eps * delta)) ** 2 / eps**2
-    except OverflowError:
-        raise ValueError("eps, C, k, s or n too large: the rate overflows float64") from None
+    return C * k * s * n * math.log(k * s * n / (eps * delta)) ** 2 / eps**2
 
 
 @_scalar_formula(n=_count, C=_nonneg, eps=_positive, delta=_open_unit_interval)
@@ -832,10 +829,7 @@ def memoriser_sample_complexity(n, C, eps, delta):
 
     Returns ``C^2 2^n / (2 e eps delta)``: that many samples (rounded up) suffice.
     """
-    try:
-        return C**2 * 2.0**n / (2.0 * math.e * eps * delta)
-    except OverflowError:
-        raise ValueError("n or C too large: the sample count overflows float64") from None
+    return C**2 * 2.0**n / (2.0 * math.e * eps * delta)
 
 
 @_scalar_formula(n=_count, k=_count, s=_count, W=_nonneg, B=_nonneg, c=_positive)
@@ -846,17 +840,11 @@ def lemma9_proof_V_middle(n, s, k, W, B, c):
     + (ns)^{-4}(kW sqrt(n) + kB)^2]``, which the proof bounds by
     ``O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))`` (:func:`lemma9_average_sensitivity`).
     """
-    try:
-        middle = n * (
-            (k * math.sqrt(math.log(s / k)) / math.sqrt(n) - 1 / (n * s) ** 4)
-            * (c * k**1.5 * W * math.sqrt(math.log(n * s)) + k * B) ** 2
-            + 1 / (n * s) ** 4 * (k * W * math.sqrt(n) + k * B) ** 2
-        )
-    except OverflowError:
-        middle = math.nan
-    if math.isnan(middle) or middle == -math.inf:
-        raise ValueError("W, B or c too large: the middle expression overflows float64")
-    return middle
+    return n * (
+        (k * math.sqrt(math.log(s / k)) / math.sqrt(n) - 1 / (n * s) ** 4)
+        * (c * k**1.5 * W * math.sqrt(math.log(n * s)) + k * B) ** 2
+        + 1 / (n * s) ** 4 * (k * W * math.sqrt(n) + k * B) ** 2
+    )
 
 
 @_scalar_formula(m=_count, n=_count, s=_count, W=_nonneg, R=_positive, B=_nonneg)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from sparseact._validation import as_float_array
+from sparseact._validation import as_float_array, check_finite_result
 from sparseact.cube import DEFAULT_CHUNK, _check_dim, hypercube
 
 
@@ -78,14 +78,27 @@ class SparseReLUNetwork:
             raise ValueError("X must be finite (found NaN or inf)")
         return X
 
+    def _finite(self, compute, what: str, **inputs) -> np.ndarray:
+        """``compute()``, or ``ValueError`` naming the weights and ``inputs`` when it overflows float64.
+
+        Finite weights and inputs can still overflow (``W = 1e300``); the result is refused, never returned as
+        ``inf`` or ``NaN`` (:func:`sparseact._validation.check_finite_result`).
+        """
+        with np.errstate(over="ignore", invalid="ignore"):
+            value = compute()
+        return check_finite_result(value, f"the network's {what}", {"u": self.u, "W": self.W, "b": self.b, **inputs})
+
     def preactivations(self, X) -> np.ndarray:
         """``<w_j, x> - b_j`` for every input and neuron, shape (m, s)."""
         X = self._check_inputs(X)
-        return X @ self.W.T - self.b
+        return self._finite(lambda: X @ self.W.T - self.b, "preactivations", X=X)
+
+    def _output(self, pre: np.ndarray, **inputs) -> np.ndarray:
+        return self._finite(lambda: np.maximum(pre, 0.0) @ self.u, "output", **inputs)
 
     def __call__(self, X) -> np.ndarray:
         """Network output ``h(x)`` for each row of ``X``, shape (m,)."""
-        return np.maximum(self.preactivations(X), 0.0) @ self.u
+        return self._output(self.preactivations(X), X=X)
 
     def active_counts(self, X) -> np.ndarray:
         """``|{j : <w_j, x> - b_j > 0}|`` for each row of ``X`` (Definition 1)."""
@@ -94,19 +107,19 @@ class SparseReLUNetwork:
     def evaluate(self, X) -> tuple[np.ndarray, np.ndarray]:
         """``(h(X), active_counts(X))`` from one computation of the preactivations."""
         pre = self.preactivations(X)
-        return np.maximum(pre, 0.0) @ self.u, np.count_nonzero(pre > 0.0, axis=1)
+        return self._output(pre, X=X), np.count_nonzero(pre > 0.0, axis=1)
 
     def scale_W(self) -> float:
         """``||u||_inf * max_j ||w_j||_2``, the ``W`` of Definition 2."""
         if self.n_neurons == 0:
             return 0.0
-        return float(np.max(np.abs(self.u)) * np.max(np.linalg.norm(self.W, axis=1)))
+        return float(self._finite(lambda: np.max(np.abs(self.u)) * np.max(np.linalg.norm(self.W, axis=1)), "scale W"))
 
     def scale_B(self) -> float:
         """``||u||_inf * max_j |b_j|``, the ``B`` of Definition 2."""
         if self.n_neurons == 0:
             return 0.0
-        return float(np.max(np.abs(self.u)) * np.max(np.abs(self.b)))
+        return float(self._finite(lambda: np.max(np.abs(self.u)) * np.max(np.abs(self.b)), "scale B"))
 
     def cube_halves(self) -> tuple[np.ndarray, np.ndarray]:
         """The two tabulated halves of the preactivations on the cube {-1, 1}^n.
@@ -122,8 +135,10 @@ class SparseReLUNetwork:
         """
         n = _check_dim(self.n_inputs, "the network's input dimension")
         lo = min(n, 12)
-        low = np.ascontiguousarray(hypercube(lo) @ self.W[:, :lo].T)
-        high = np.ascontiguousarray(hypercube(n - lo) @ self.W[:, lo:].T - self.b)
+        low = self._finite(lambda: np.ascontiguousarray(hypercube(lo) @ self.W[:, :lo].T), "preactivations")
+        high = self._finite(
+            lambda: np.ascontiguousarray(hypercube(n - lo) @ self.W[:, lo:].T - self.b), "preactivations"
+        )
         return low, high
 
     def cube_preactivations(self, chunk: int = DEFAULT_CHUNK) -> Iterator[np.ndarray]:
@@ -154,7 +169,7 @@ class SparseReLUNetwork:
         lo = low.shape[0].bit_length() - 1
         per = max(1, chunk >> lo)
         for start in range(0, high.shape[0], per):
-            block = low[None, :, :] + high[start : start + per, None, :]
+            block = self._finite(lambda i=start: low[None, :, :] + high[i : i + per, None, :], "preactivations")
             yield block.reshape(block.shape[0] * block.shape[1], self.n_neurons)
 
     def _check_cube_dim(self, n: int | None) -> None:
@@ -186,7 +201,7 @@ class SparseReLUNetwork:
     def truth_table(self, n: int | None = None, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
         """``h`` on every point of the cube, in :func:`sparseact.cube.hypercube` order."""
         self._check_cube_dim(n)
-        return np.concatenate([np.maximum(pre, 0.0) @ self.u for pre in self.cube_preactivations(chunk)])
+        return np.concatenate([self._output(pre) for pre in self.cube_preactivations(chunk)])
 
     def __repr__(self) -> str:
         return f"SparseReLUNetwork(s={self.n_neurons}, n={self.n_inputs})"

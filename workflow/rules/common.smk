@@ -21,6 +21,7 @@ from sparseact.runtime.outputs import (
     recorded_files,
 )
 from sparseact.paper import data_files
+from sparseact.publish.notepdf import source_stamp
 from sparseact.runtime.provenance import job_environment
 from sparseact.runtime.sharding import single_shard
 
@@ -303,6 +304,14 @@ def erratum_pdf_slice(wildcards):
     """
     checkpoints.ledger.get()
     return in_results("slices/erratum-pdf.sha256")
+
+
+def erratum_note_stamp(wildcards):
+    """The stamp of the erratum note and the certificates it attaches (sparseact.publish.notepdf.source_stamp), or
+    None before the ledger wrote the note: a parameter of the note's PDF job, read-only, so a dry run changes
+    nothing."""
+    tex = in_results("erratum/erratum.tex")
+    return source_stamp(tex) if os.path.isfile(tex) else None
 
 
 def claim_reports():

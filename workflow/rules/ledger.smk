@@ -76,5 +76,9 @@ rule erratum_pdf:
         tex=in_results("erratum/erratum.tex"),
         # a run with TeX after one without compiles the note (a changed parameter reruns the job)
         tex_engine_found=shutil.which(TEX_ENGINE) is not None,
+        # the digest of the note and its certificates as they are now, read when the job is planned (after the
+        # ledger): a note edited by hand since the PDF was compiled reruns the job (a changed parameter), with the
+        # same input files, and its PDF, recording the new digest, is linked again (sparseact.publish.notepdf)
+        note_stamp=erratum_note_stamp,
     shell:
         "python -m sparseact.cli erratum-pdf {params.tex} --status {output} > {log} 2>&1"

@@ -116,7 +116,7 @@ import scipy.linalg
 from scipy.linalg import lapack
 
 from sparseact import combinatorics
-from sparseact._validation import check_int, check_memory
+from sparseact._validation import check_finite_result, check_int, check_memory
 from sparseact.analysis import fwht
 from sparseact.cube import MAX_ENUMERATION_DIM
 from sparseact.learners._base import ParamsMixin
@@ -629,20 +629,23 @@ class LowDegreeRegressor(ParamsMixin):
                 "lower the degree or use method='correlation'"
             )
         basis = _Basis(n, degree)
-        if moments == "kernel":
-            c, solver, rank = _min_norm_kernel(basis, X, y)
-        else:
-            if moments == "cube":
-                G, b = _moments_cube(basis, X, y, gram)
+        with np.errstate(over="ignore", invalid="ignore"):
+            if moments == "kernel":
+                c, solver, rank = _min_norm_kernel(basis, X, y)
             else:
-                rows = min(block or max(1, MAX_BLOCK_ROWS // N), MAX_BLOCK_ROWS, m)
-                G, b = _moments_blocks(basis, X, y, rows, gram)
-            if gram:
-                c, solver, rank = _solve_normal_equations(G, b, m * (1.0 + ridge))
-                del G
-            else:
-                c, solver, rank = b / m, "correlation", N
-        self.coef_ = basis.to_lex(np.asarray(c, dtype=np.float64))
+                if moments == "cube":
+                    G, b = _moments_cube(basis, X, y, gram)
+                else:
+                    rows = min(block or max(1, MAX_BLOCK_ROWS // N), MAX_BLOCK_ROWS, m)
+                    G, b = _moments_blocks(basis, X, y, rows, gram)
+                check_finite_result(b, "the label moments sum_i y_i chi_T(x_i)", {"y": y})
+                if gram:
+                    c, solver, rank = _solve_normal_equations(G, b, m * (1.0 + ridge))
+                    del G
+                else:
+                    c, solver, rank = b / m, "correlation", N
+        c = check_finite_result(np.asarray(c, dtype=np.float64), "the fitted coefficients", {"y": y})
+        self.coef_ = basis.to_lex(c)
         self.monomials_ = basis.lex.copy()
         self.n_features_in_ = n
         self.n_monomials_ = N
@@ -698,8 +701,9 @@ class LowDegreeRegressor(ParamsMixin):
             if buf is None or buf.shape[1] != r:
                 buf = np.empty((N, r))
             P = basis.features_t(np.ascontiguousarray(Xb.T, dtype=np.float64), buf)
-            out[s : s + r] = coef @ P
-        return out
+            with np.errstate(over="ignore", invalid="ignore"):
+                out[s : s + r] = coef @ P
+        return check_finite_result(out, "the predictions", {"coef_": self.coef_})
 
     def predict_cube(self, n: int | None = None) -> np.ndarray:
         """Predictions on the whole cube {-1, 1}^n, in :func:`sparseact.cube.hypercube` order.

@@ -32,6 +32,10 @@ from pathlib import Path
 from sparseact._validation import MANIFEST_NAME, manifest_lines
 from sparseact.runtime.provenance import atomic_write_text
 
+#: Largest move of a file's modification time, in nanoseconds, that still counts as the time kept: a time restored
+#: through float seconds (``os.utime(path, (atime, mtime))`` with ``stat``'s floats) lands within a microsecond of
+#: the nanosecond one, while a job's write gives a new time.
+TIME_KEPT_NS = 1000
 #: Files of a directory output that are Snakemake's, not the job's (its time stamp of the folder).
 SNAKEMAKE_FILES = (".snakemake_timestamp",)
 
@@ -95,9 +99,10 @@ def check_run_files(record: str | Path, files: Iterable[Path]) -> list[str]:
     """The ``files`` changed since the record ``record`` last saw them with their modification time kept (see the
     module's docstring), each removed so that its job rebuilds it; the record refreshed.
 
-    A file the record does not hold, or holds with another modification time (a job's write, a ``touch``), is
-    recorded as it is. A file with its recorded time is read only when its size, inode or change time differs from
-    the record's (a copy of the results with ``cp -a``), so a start reads a few ``stat`` s per file.
+    A file the record does not hold, or holds with another modification time (a job's write, a ``touch``; one within
+    :data:`TIME_KEPT_NS` is the same time set back through float seconds), is recorded as it is. A file with its
+    recorded time is read only when its size, inode or change time differs from the record's (a copy of the results
+    with ``cp -a``), so a start reads a few ``stat`` s per file.
     """
     path = Path(record)
     try:
@@ -116,7 +121,8 @@ def check_run_files(record: str | Path, files: Iterable[Path]) -> list[str]:
             continue
         with open(file, "rb") as handle:
             digest = hashlib.file_digest(handle, "sha256").hexdigest()
-        if isinstance(seen, list) and len(seen) == 5 and seen[1] == status.st_mtime_ns and seen[4] != digest:
+        kept = isinstance(seen, list) and len(seen) == 5 and abs(seen[1] - status.st_mtime_ns) < TIME_KEPT_NS
+        if kept and seen[4] != digest:
             file.unlink()
             changed.append(name)
             continue

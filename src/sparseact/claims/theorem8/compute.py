@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from sparseact import analysis, bounds, constructions, families
+from sparseact._validation import FloatOverflowError
 from sparseact.bounds import C_THEOREM8_DEGREE
 from sparseact.claims._failures import with_worst, worst_instance
 from sparseact.cube import hypercube
@@ -197,6 +198,15 @@ def degree_needed(weights, eps: float, relative: bool = False) -> int:
     return weights.size - 1
 
 
+def _degree_or_inf(eps, n, s, k, W, B) -> float:
+    """Theorem 8's printed degree, or ``inf`` where it exceeds float64 (an ``eps`` near 0: a relative one when the
+    trivial loss is a rounding residue, the rho table's smallest): larger than any degree its checks compare or use."""
+    try:
+        return float(bounds.theorem8_degree(eps, n, s, k, W, B))
+    except FloatOverflowError:
+        return float("inf")
+
+
 def _label(point: dict) -> str:
     if point["target"] == "parity":
         return f"parity p={point['p']}"
@@ -263,9 +273,7 @@ def _run_target(point: dict, data: dict):
         degree_needed_exact=degree_needed(weights, eps / 2),
         degree_needed_relative=degree_needed(weights, rel, relative=True),
         degree_prescribed=float(bounds.theorem8_degree(eps, n, s, k, W, B)),
-        degree_prescribed_relative=(
-            float(bounds.theorem8_degree(rel * trivial, n, s, k, W, B)) if trivial > 0 else float("inf")
-        ),
+        degree_prescribed_relative=_degree_or_inf(rel * trivial, n, s, k, W, B) if trivial > 0 else float("inf"),
         delta=point["delta"],
         max_abs_h=float(np.abs(values).max()),
         C_H=C_H,
@@ -471,7 +479,7 @@ def _run_proof(point: dict):
     own = []
     for _, row in rho_table.iterrows():
         value = float(np.exp(row["log_omr_printed"]))
-        d_own = float(np.ceil(bounds.theorem8_degree(row["eps"], n, s, int(row["k"]), 1.0, row["B"])))
+        d_own = float(np.ceil(_degree_or_inf(row["eps"], n, s, int(row["k"]), 1.0, row["B"])))
         if 0 < value <= 1 and 1 <= d_own < 2**53:
             one_minus_rho_d_own = float(-np.expm1(d_own * np.log1p(-value)))
             own.append(
