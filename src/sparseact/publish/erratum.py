@@ -261,7 +261,8 @@ def _join(names: list[str]) -> str:
 def numbered_errata(results: Results) -> pd.DataFrame:
     """``errata.csv`` in the note's order, with ``number`` (1, 2, ...) and ``where`` (the paper references of its
     statements): by consequence, most serious first, then by class, then those that concern a main result (one of
-    ``headline.csv``, or a step of its proof) first, then in paper order."""
+    ``headline.csv``, or a step of its proof) first, then those that name more printed results (not proof steps)
+    first, then in paper order."""
     refs = dict(zip(results.statements["statement_id"], results.statements["paper_ref"], strict=True))
     main = set(results.headline["statement_id"])
     proof_of = {e["id"]: e.get("proof_of") for e in paper_statements()}
@@ -274,10 +275,11 @@ def numbered_errata(results: Results) -> pd.DataFrame:
         _position=frame["where"].map(lambda refs_: min(map(paper_position, refs_))),
         _weight=frame["consequence"].map(list(CONSEQUENCES).index),
         _minor=frame["statements"].map(lambda cell: not any({s, proof_of.get(s)} & main for s in ids(cell))),
+        _results=frame["statements"].map(lambda cell: -sum(not proof_of.get(s) for s in ids(cell))),
     )
-    frame = frame.sort_values(["_weight", "_rank", "_minor", "_position", "erratum_id"], kind="stable").drop(
-        columns=["_weight", "_rank", "_minor", "_position"]
-    )
+    frame = frame.sort_values(
+        ["_weight", "_rank", "_minor", "_results", "_position", "erratum_id"], kind="stable"
+    ).drop(columns=["_weight", "_rank", "_minor", "_results", "_position"])
     return frame.reset_index(drop=True).assign(number=lambda f: range(1, len(f) + 1))
 
 
