@@ -83,7 +83,7 @@ def test_the_note_is_generated_from_the_tables(result_tables):
         r"\section{Summary}",
         "The main results, as printed.",
         r"\section{The improvement}",
-        r"\section{Errata that change a result or a proof}",
+        r"\section{Errata that change a result, a definition or a proof}",
         r"\paragraph{Erratum 1.}",
         r"\section{Smaller errata}",
         r"\section{Re-checking and replying}",

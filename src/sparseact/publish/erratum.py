@@ -578,12 +578,12 @@ def printed_tex(text: str) -> str:
 
 
 def _substantive(row: pd.Series, repository_url: str, words: PaperWords) -> list[str]:
-    """An erratum that changes a result or leaves a proof without its result: one paragraph."""
+    """An erratum that changes a result or leaves a proof without its result: one paragraph (what is wrong, its
+    ``gist``, is the summary's line for it, not repeated here)."""
     certificates = _certificates(row, repository_url)
     return [
         rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(row['location'])))} "
         rf"\emph{{Printed:}} {printed_tex(row['printed'])} "
-        rf"\emph{{What is wrong:}} {tex_text(words(_sentence(row['gist'])))} "
         + (
             ""
             if row.get("refuted_by")
@@ -723,10 +723,10 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         "",
         *_summary(results, errata, entries, words),
         *_improvement(results, words),
-        r"\section{Errata that change a result or a proof}\label{sec:substantive}",
-        "Each names the printed text, what is wrong with it, the violation its certificate establishes (a "
-        "counterexample checked in exact arithmetic), and the correction, which is proved for every parameter it "
-        "names.",
+        r"\section{Errata that change a result, a definition or a proof}\label{sec:substantive}",
+        "What is wrong is said in the summary. Each paragraph gives the printed text, the violation its certificate "
+        "establishes (a counterexample checked in exact arithmetic), and the correction, which is proved for every "
+        "parameter it names.",
         "",
     ]
     for _, row in serious.iterrows():
