@@ -702,8 +702,9 @@ def consequence(finding: str, named: Sequence[str], entries: Mapping[str, Mappin
     result is false; otherwise the named statements are steps
     of printed proofs: the proof does not prove its result when a step's correction rests, through the arguments of
     the graph, on a statement sharper than a printed one (a lemma the paper does not have: a new argument, not the
-    printed one repaired), else the step is wrong and the printed proof goes through with the corrected step (a
-    local repair: a constant, a sign, an encoding).
+    printed one repaired) or when the corrected step declares what stays ``unproved`` (the repaired proof gives a weaker
+    result), else the step is wrong and the printed proof goes through with the corrected step (a local repair: a
+    constant, a sign, an encoding).
     """
     named_entries = [entries[s] for s in named]
     if all(e["kind"] == "conjecture" for e in named_entries):
@@ -727,6 +728,11 @@ def consequence(finding: str, named: Sequence[str], entries: Mapping[str, Mappin
         return "proof-gap", "; ".join(
             f"{short_ref(entries[result]['paper_ref'])} survives by {entries[route]['paper_ref']}"
             for result, route in sorted(routes)
+        )
+    weaker = sorted({e["proof_of"] for e in named_entries if (e.get("correction") or {}).get("unproved")})
+    if weaker:
+        return "proof-gap", "; ".join(
+            f"the repaired proof gives a weaker form of {short_ref(entries[result]['paper_ref'])}" for result in weaker
         )
     return "step", ""
 
