@@ -334,6 +334,7 @@ class PaperWords:
         )
         names.update((fact["id"], fact["name"]) for fact in paper_facts())
         self.names = names
+        self.statements = dict(zip(results.statements["statement_id"], results.statements["statement"], strict=True))
         self.pattern = re.compile(
             r"(?<![\w/:.-])((?:[Tt]he )?certificates? )?("
             + "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
@@ -581,18 +582,22 @@ def _substantive(row: pd.Series, repository_url: str, words: PaperWords) -> list
     """An erratum that changes a result or leaves a proof without its result: one paragraph (what is wrong, its
     ``gist``, is the summary's line for it, not repeated here)."""
     certificates = _certificates(row, repository_url)
+    families = ids(row.get("carried_by", ""))
+    if row.get("refuted_by"):
+        violation = ""
+    elif families:  # the family's statement, in the paper's notation; the certificate is one of its instances
+        statement = words.statements[families[0]]
+        violation = rf"\emph{{Violation:}} {tex_text(words(_sentence(statement)))} "
+    else:
+        violation = rf"\emph{{Violation:}} {tex_text(words(_sentence(typeset_ascii(row['counterexample']))))} "
     return [
         rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(row['location'])))} "
         rf"\emph{{Printed:}} {printed_tex(row['printed'])} "
-        + (
-            ""
-            if row.get("refuted_by")
-            else rf"\emph{{Violation:}} {tex_text(words(_sentence(typeset_ascii(row['counterexample']))))} "
-        )
+        + violation
         + rf"\emph{{Correction:}} {tex_text(words(_sentence(row['correction'])))}"
         + (f" {certificates}" if certificates else "")
         + (
-            r" A proof for every instance of the family is in the \hyperref[app:families]{appendix}."
+            r" The proof of the violation for every instance of the family is in the \hyperref[app:families]{appendix}."
             if row.get("carried_by") or row.get("refuted_by")
             else ""
         ),

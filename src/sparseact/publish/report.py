@@ -220,10 +220,15 @@ def _statement_row(results: Results, statement_id: str) -> pd.Series:
     return results.statements.set_index("statement_id").loc[statement_id]
 
 
+#: A headline cost longer than this (characters) folds under the words before its first colon ("Replace by"), so
+#: that the table of the main results fits the first screen.
+FOLDED_COST_CHARS = 160
+
+
 def headline_html(results: Results, results_dir: Path, base: Path) -> str:
     """The headline table: the paper's main results (each name a link to its claim page) with status and a link to
-    the reasons for it (:data:`WHY`), and what it costs the authors; the corrections its printed proof needs, with
-    their errata, fold under the cost (so that the table fits the first screen)."""
+    the reasons for it (:data:`WHY`), and what it costs the authors; a long correction, and the corrections its
+    printed proof needs, with their errata, fold under the cost (so that the table fits the first screen)."""
     concerns = {
         e: ids(cell) for e, cell in zip(results.errata["erratum_id"], results.errata["statements"], strict=True)
     }
@@ -245,6 +250,9 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
         if claim_statements(results, statement["claim_id"])["statement_id"].iloc[0] != row["statement_id"]:
             why += f"#{anchor(row['statement_id'])}"
         cost = link_ids(_math(row["cost"]), ids_here) + (f" <small>(erratum {links(own)})</small>" if own else "")
+        head, colon, _ = str(row["cost"]).partition(": ")
+        if colon and len(str(row["cost"])) > FOLDED_COST_CHARS:  # a long correction folds under its first words
+            cost = f"<details><summary>{html.escape(head)} …</summary>{cost}</details>"
         if row["proof"]:
             cost += (
                 f"<details><summary>its printed proof needs {len(slips)} correction{'s' if len(slips) != 1 else ''}"
