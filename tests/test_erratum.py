@@ -63,13 +63,12 @@ def test_quotes_open_and_close_around_math():
 def test_certificate_links_use_one_base_or_attach_the_file_to_the_note():
     path = "certificates/section4_lwr/a-printed.json"
     assert certificate_link(path) == (
-        r"\nolinkurl{results/certificates/section4_lwr/a-printed.json} (\textattachfile[mimetype=application/json,"
-        r"ucfilespec={section4-lwr-a-printed.json}]{certificates/section4_lwr/a-printed.json}{attached})"
+        r"\textattachfile[mimetype=application/json,ucfilespec={section4-lwr-a-printed.json}]"
+        r"{certificates/section4_lwr/a-printed.json}{certificate}"
     )
     path = "certificates/lemma9/a-printed.json"
-    assert certificate_link(path, "https://example.org/repo/blob/main/") == (
-        r"\href{https://example.org/repo/blob/main/results/certificates/lemma9/a-printed.md}"
-        r"{\nolinkurl{results/certificates/lemma9/a-printed.md}}"
+    assert certificate_link(path, "https://example.org/repo/blob/main/", "1") == (
+        r"\href{https://example.org/repo/blob/main/results/certificates/lemma9/a-printed.md}{1}"
     )
 
 
@@ -97,7 +96,7 @@ def test_the_note_is_generated_from_the_tables(result_tables):
     assert r"Lemma 2 & holds on every instance computed, with no proof; a sharper form is proved & -- \\" in tex
     # the gist names the project's statement by its paper reference, never by its id
     assert r"it is $2\sqrt{n}$ (Lemma 2 (our sharper bound))." in tex and "lem2-sharp" not in tex
-    assert r"\nolinkurl{results/certificates/x/a-printed.json} (\textattachfile" in tex
+    assert r"\nolinkurl{x/a-printed.json} (\textattachfile" in tex
     assert r"{certificates/x/a-printed.json}{1}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
     assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and tex.endswith("\\end{document}\n")
 
@@ -121,7 +120,7 @@ def test_the_committed_note_is_the_one_the_committed_results_give():
     for cell, refutation in zip(errata["certificates"], errata["refuted_by"], strict=True):
         assert cell or refutation, "an erratum links its certificates, or names the proof that refutes the statement"
         for path in filter(None, cell.split("; ")):
-            assert certificate_link(path) in committed and (ROOT / "results" / path).is_file()
+            assert certificate_link(path, "", "open") in committed and (ROOT / "results" / path).is_file()
     # an erratum whose certificate is one instance of a family, or whose statement a proof refutes, has that proof in
     # the appendix, besides its paragraph or row
     families = committed[committed.index("Appendix: proofs for whole families") :]

@@ -223,28 +223,22 @@ def check_note_source(text: str, where: str = "the note") -> None:
         )
 
 
-def certificate_link(
-    path: str, repository_url: str = REPOSITORY_URL, named: bool = True, word: str = "certificate"
-) -> str:
-    r"""A link to a certificate (``certificates/<claim>/<check>.json`` as ``errata.csv`` names it), shown as its path in
-    the repository.
+def certificate_link(path: str, repository_url: str = REPOSITORY_URL, word: str = "certificate") -> str:
+    r"""A link to a certificate (``certificates/<claim>/<check>.json`` as ``errata.csv`` names it) whose text is ``word``.
 
     With a ``repository_url``, an ``\href`` to its rendered view there (:func:`sparseact.publish.ledger.certificate_view`,
-    which a code host shows and which links the file). Without one (no public repository yet), its path followed by
-    the file itself attached to the PDF as ``<claim>-<check>.json`` (attachfile2's ``\textattachfile``, the path
-    relative to the note, where :func:`compile_pdf` puts a copy of the certificates; the link is one short word, as
-    attachfile2 does not break its text across lines): it opens the certificate from the PDF alone, and
-    ``pdfdetach -saveall`` extracts every one for ``sparseact verify-certificate``. ``ValueError`` for a ``path``
-    that is not a certificate file's (nothing else is attached)."""
+    which a code host shows and which links the file). Without one (no public repository yet), the file itself
+    attached to the PDF as ``<claim>-<check>.json`` (attachfile2's ``\textattachfile``, the path relative to the note,
+    where :func:`compile_pdf` puts a copy of the certificates; ``word`` is one short word, as attachfile2 does not break
+    its text across lines): it opens the certificate from the PDF alone, and ``pdfdetach -saveall`` extracts every one
+    for ``sparseact verify-certificate``. ``ValueError`` for a ``path`` that is not a certificate file's (nothing else
+    is attached)."""
     if not _CERTIFICATE_PATH.fullmatch(path):
         raise ValueError(f"{path!r} is not a certificate of results/certificates/<claim>/<check>.json: not attached")
-    view = f"results/{certificate_view(path)}"
     if repository_url:
-        url = f"{repository_url.rstrip('/')}/{view}"
-        return rf"\href{{{url}}}{{\nolinkurl{{{view}}}}}" if named else rf"\href{{{url}}}{{{word}}}"
+        return rf"\href{{{repository_url.rstrip('/')}/results/{certificate_view(path)}}}{{{word}}}"
     name = path.removeprefix("certificates/").replace("/", "-").replace("_", "-")  # TeX drops a bare "_" here
-    attached = rf"\textattachfile[mimetype=application/json,ucfilespec={{{name}}}]{{{path}}}"
-    return rf"\nolinkurl{{results/{path}}} ({attached}{{attached}})" if named else rf"{attached}{{{word}}}"
+    return rf"\textattachfile[mimetype=application/json,ucfilespec={{{name}}}]{{{path}}}{{{word}}}"
 
 
 def _sentence(text: str) -> str:
@@ -335,6 +329,9 @@ class PaperWords:
         names.update((fact["id"], fact["name"]) for fact in paper_facts())
         self.names = names
         self.statements = dict(zip(results.statements["statement_id"], results.statements["statement"], strict=True))
+        self.kinds = dict(zip(results.statements["statement_id"], results.statements["kind"], strict=True))
+        #: the project's own statements named so far, in order (the note's appendix states those of the main text)
+        self.cited: dict[str, None] = {}
         self.pattern = re.compile(
             r"(?<![\w/:.-])((?:[Tt]he )?certificates? )?("
             + "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
@@ -343,6 +340,8 @@ class PaperWords:
 
     def _name(self, match: re.Match) -> str:
         said, name = match.group(1) or "", self.names[match.group(2)]
+        if self.kinds.get(match.group(2)) == "derived":
+            self.cited.setdefault(match.group(2), None)
         if name.startswith("the certificate of"):
             return ("T" if said.startswith("T") else "t") + name[1:]
         return f"{said}of {name}" if said else name
@@ -621,9 +620,7 @@ def _certificates(row: pd.Series, repository_url: str) -> str:
 
 def _certificate_words(paths: list[str], repository_url: str) -> str:
     """ "1, 2, ..." each linked to one certificate (the main text names no file)."""
-    return ", ".join(
-        certificate_link(path, repository_url, named=False, word=str(i)) for i, path in enumerate(paths, 1)
-    )
+    return ", ".join(certificate_link(path, repository_url, str(i)) for i, path in enumerate(paths, 1))
 
 
 def _slips(errata: pd.DataFrame, repository_url: str, words: PaperWords) -> list[str]:
@@ -693,23 +690,52 @@ def _families(errata: pd.DataFrame, entries: dict, words: PaperWords) -> list[st
     return lines
 
 
+def _cited(cited: list[str], results: Results, errata: pd.DataFrame, words: PaperWords) -> list[str]:
+    """The project's results that the improvement, the substantive errata and the family proofs cite and do not state
+    (Section 2 states the sharper ones, the family appendix the refutations), each stated: a reader checks a correction
+    or a refutation against what it rests on."""
+    shown = set(results.sharper["statement_id"]) | {
+        proof
+        for _, row in errata.iterrows()
+        for proof in [*ids(row.get("carried_by", "")), *([row["refuted_by"]] if row.get("refuted_by") else [])]
+    }
+    rest = [sid for sid in cited if sid not in shown]
+    if not rest:
+        return []
+    lines = [
+        r"\section*{Appendix: our results the note cites}\phantomsection\label{app:cited}",
+        "Each is proved in the repository's table of statements, with its argument and its checks.",
+        "",
+    ]
+    for sid in rest:
+        name = words.names[sid]
+        lines += [
+            rf"\paragraph{{{tex_text(name[:1].upper() + name[1:])}.}} {tex_text(words(_sentence(words.statements[sid])))}",
+            "",
+        ]
+    return lines
+
+
 def _certificate_list(errata: pd.DataFrame, repository_url: str) -> list[str]:
-    """Every certificate by its file in the repository, erratum by erratum."""
+    """Every certificate by its file in the repository, erratum by erratum, in one paragraph."""
     lines = [
         r"\section*{Appendix: the certificates}\phantomsection\label{app:certificates}",
-        "Each file is a counterexample whose violation is established in exact or rigorous interval arithmetic; the "
-        "repository's checker recomputes it from the stored numbers alone.",
+        "Each file, under \\nolinkurl{results/certificates/} in the repository, is a counterexample whose violation "
+        "is established in exact or rigorous interval arithmetic; the repository's checker recomputes it from the "
+        "stored numbers alone.",
         "",
         r"{\footnotesize",
-        r"\begin{description}",
     ]
-    for _, row in errata.iterrows():
-        paths = ids(row["certificates"])
-        if paths:
-            lines.append(
-                rf"\item[Erratum {row['number']}.] " + ", ".join(certificate_link(p, repository_url) for p in paths)
-            )
-    return [*lines, r"\end{description}", "}", ""]
+    items = [
+        rf"\textbf{{Erratum {row['number']}:}} "
+        + ", ".join(
+            rf"\nolinkurl{{{p.removeprefix('certificates/')}}} ({certificate_link(p, repository_url, 'open')})"
+            for p in ids(cell)
+        )
+        for row, cell in ((row, row["certificates"]) for _, row in errata.iterrows())
+        if ids(cell)
+    ]
+    return [*lines, "; ".join(items) + ".", "}", ""]
 
 
 def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
@@ -736,6 +762,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     ]
     for _, row in serious.iterrows():
         lines += _substantive(row, repository_url, words)
+    cited_in_main = list(words.cited)  # by the improvement and the substantive errata
     lines += _slips(slips, repository_url, words)
     lines += [
         r"\section{Re-checking and replying}\label{sec:reply}",
@@ -758,12 +785,16 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         + ": a reply that changes a check changes the note.",
         "",
         r"\appendix",
+        r"\small",
         r"\section*{Appendix: the smaller errata in full}\phantomsection\label{app:slips}",
         "",
     ]
     for _, row in slips.iterrows():
         lines += _in_full(row, repository_url, words)
+    already = set(words.cited)
     lines += _families(errata, entries, words)
+    cited_in_main += [sid for sid in words.cited if sid not in already]  # by the family proofs
+    lines += _cited(cited_in_main, results, errata, words)
     lines += _certificate_list(errata, repository_url)
     return "\n".join([*lines, r"\end{document}", ""])
 
