@@ -371,10 +371,12 @@ def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, en
     corner = degenerate_corners(entry, ids(statement["checks"]), out_of_range)
     if row["status"] == "fails-as-stated":
         survives = statement["survives"]
-        said = "fails; " + (
-            "a corrected form is proved"
+        classes = set(errata.loc[errata["statements"].map(lambda cell: sid in ids(cell)), "class"])
+        constant = classes == {"constant-factor"}  # only its printed constant fails
+        said = ("its printed constant fails; " if constant else "fails; ") + (
+            ("up to a constant, proved" if constant else "a corrected form is proved")
             if survives.startswith("yes")
-            else "its corrected form is a conjecture, open"
+            else ("up to a constant, open" if constant else "its corrected form is a conjecture, open")
             if survives.startswith("open")
             else "no corrected form is proved"
         )
