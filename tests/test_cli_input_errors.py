@@ -193,3 +193,21 @@ def test_check_config_warns_of_a_kernel_that_is_not_installed(tmp_path, capsys, 
     config.write_text((repo_root / "config" / "quick.yaml").read_text().replace("kernel: sparseact", "kernel: nope"))
     assert main(["check-config", str(config)]) == 0
     assert "warning: Jupyter kernel 'nope' is not installed" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("parameters", ["[1, 2]", '"x"', "{not json"])
+def test_run_notebook_parameters_are_a_json_object(tmp_path, parameters):
+    """The third probe: a list gave a raw TypeError."""
+    with pytest.raises(SystemExit, match="--parameters"):
+        main(
+            ["run-notebook", "notebooks/lemma6.py", "--executed", str(tmp_path / "x.ipynb"), "--parameters", parameters]
+        )
+
+
+@pytest.mark.parametrize("shard", ["../../x", "a/b", ".hidden", ""])
+def test_generate_refuses_a_shard_name_that_is_a_path(tmp_path, shard):
+    """The third probe: '../../x' was accepted and its file written."""
+    out = tmp_path / "x.npz"
+    with pytest.raises(SystemExit, match="not a shard's name"):
+        main(["generate", "lemma6", shard, "--points", "{}", "--seed", "1", "--replicates", "1", "--out", str(out)])
+    assert not out.exists()

@@ -288,6 +288,10 @@ def test_a_formula_that_could_read_a_file_never_reaches_latex(formula):
         "\\begin\n{textattachfile}{SECRET}{x}\\end\n{textattachfile}",
         "\\begin%\n{textattachfile}{SECRET}{x}\\end%\n{textattachfile}",
         r"\href {run:SECRET}{x}",
+        # the third probe: hyperref's URL form
+        r"\hyperref{run:SECRET}{a}{b}{x}",
+        r"\hyperref{file://SECRET}{a}{b}{x}",
+        r"\hyperref {run:SECRET}{a}{b}{x}",
     ],
 )
 def test_a_note_that_could_read_a_file_never_reaches_tex(tmp_path, body):

@@ -436,3 +436,21 @@ def test_the_server_imports_only_the_modules_its_starter_names(served):
     )  # serving (earlier tests' children gone)
     job = subprocess.run([sys.executable, "-c", code], env=served, capture_output=True, text=True, timeout=READY_S)
     assert job.stdout.splitlines()[-1] == "0" and USAGE_PREFIX in job.stderr, job.stdout + job.stderr
+
+
+def test_stop_kills_a_stopped_server(monkeypatch):
+    """A server stopped with SIGSTOP ignores SIGTERM until continued: stop() kills it after STOP_TIMEOUT_S rather than
+    holding the run's end forever (the third probe's hang)."""
+    import signal
+    import subprocess
+    import time
+
+    from sparseact.runtime.accel import jobserver
+
+    server = subprocess.Popen(["sleep", "60"])
+    server.send_signal(signal.SIGSTOP)
+    monkeypatch.setattr(jobserver, "_SERVER", server)
+    monkeypatch.setattr(jobserver, "STOP_TIMEOUT_S", 0.5)
+    start = time.monotonic()
+    jobserver.stop()
+    assert time.monotonic() - start < 10 and server.poll() is not None and jobserver._SERVER is None

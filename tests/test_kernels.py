@@ -144,3 +144,15 @@ def test_a_shard_waits_only_for_the_groups_its_claims_code_imports(tmp_path, mon
         assert not waits[("cube",)].is_alive() and waits[("search",)].is_alive()
     waits[("search",)].join(timeout=10)
     assert not waits[("search",)].is_alive()
+
+
+def test_the_compilation_lock_is_its_owners_alone(tmp_path, monkeypatch):
+    """Another local user who could open the lock file could hold it and stall every run (the third probe): the file
+    is mode 0600, also when it was left readable by an earlier version."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    path = lock_path("cube")
+    path.write_text("")
+    path.chmod(0o644)
+    with compilation_lock("cube", exclusive=True) as held:
+        assert held
+    assert path.stat().st_mode & 0o777 == 0o600

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import sys
 from pathlib import Path
@@ -93,7 +94,12 @@ def _run_notebook(args) -> int:
     from sparseact.kernels import wait_for_compilation
     from sparseact.runtime.notebooks import run_notebook
 
-    parameters = json.loads(args.parameters)
+    try:
+        parameters = json.loads(args.parameters)
+    except json.JSONDecodeError as error:
+        raise SystemExit(f"--parameters is not JSON ({error.msg}): give a JSON object") from None
+    if not isinstance(parameters, dict):
+        raise SystemExit(f'--parameters is a JSON {type(parameters).__name__}, not an object: give {{"key": value}}')
     for item in args.param:
         key, sep, value = item.partition("=")
         if not sep:
@@ -132,6 +138,8 @@ def _generate(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.claims import generate_shard
 
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", args.shard):
+        raise SystemExit(f"shard {args.shard!r} is not a shard's name (letters, digits, '-' and '_'): nothing written")
     generate_shard(args.claim, args.shard, json.loads(args.points), args.seed, args.replicates, args.out, args.log)
     return 0
 

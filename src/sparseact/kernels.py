@@ -57,7 +57,10 @@ def compilation_lock(group: str, exclusive: bool, wait: bool = True) -> Iterator
     whether the lock is held: always, unless ``wait`` is false and another process holds it in the other mode."""
     path = lock_path(group)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as handle:
+    # readable by its owner only: another local user who could open it could hold the lock and stall every run
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    os.fchmod(descriptor, 0o600)
+    with os.fdopen(descriptor, "a", encoding="utf-8") as handle:
         try:
             fcntl.flock(handle, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:

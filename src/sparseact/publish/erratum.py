@@ -184,8 +184,9 @@ _ATTACHMENT = re.compile(
 _ENVIRONMENT = re.compile(r"\\(?:begin|end)\{([^}]*)\}")
 _HREF = re.compile(r"\\href\{([^}]*)\}")
 #: A control word that takes a name or a path not followed at once by its brace (a space, a line end or a comment
-#: between them hides the argument from the checks above, not from TeX).
-_DETACHED = re.compile(r"\\(?:begin|end|href)(?![A-Za-z@{])")
+#: between them hides the argument from the checks above, not from TeX), and ``\hyperref`` in any form but its
+#: label one, ``\hyperref[label]{text}`` (its four-argument form takes a URL, ``run:`` and ``file:`` included).
+_DETACHED = re.compile(r"\\(?:begin|end|href)(?![A-Za-z@{])|\\hyperref(?![A-Za-z@\[])")
 
 
 def check_note_source(text: str, where: str = "the note") -> None:

@@ -66,6 +66,8 @@ from sparseact.runtime.accel.jobclient import (
     interpreter,
 )
 
+#: Seconds :func:`stop` waits for the server to end after SIGTERM before it kills it.
+STOP_TIMEOUT_S = 5.0
 #: Variables that may differ between a job's environment and the server's: set by the shell or by Snakemake for
 #: each job (its temporary folder), and read by no module at import time (the child takes the job's values).
 PER_JOB_VARIABLES = frozenset({"_", "PWD", "OLDPWD", "SHLVL", "PS1", "TMPDIR", "TMP", "TEMP", "TEMPDIR"})
@@ -431,7 +433,11 @@ def stop() -> None:
     os.environ.pop(ADDRESS_VARIABLE, None)
     if _SERVER is not None:
         _SERVER.terminate()
-        _SERVER.wait()
+        try:
+            _SERVER.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:  # a stopped (SIGSTOP) or stuck server never holds the run's end
+            _SERVER.kill()
+            _SERVER.wait()
         _SERVER = None
     if _FOLDER is not None:
         shutil.rmtree(_FOLDER, ignore_errors=True)
