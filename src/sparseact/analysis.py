@@ -52,12 +52,14 @@ from numba.extending import intrinsic
 from sparseact._validation import (
     as_real_array,
     check_confidence,
+    check_finite_result,
     check_int,
     check_memory,
     check_rho,
     check_rng,
     check_work,
     clt_half_width,
+    overflow_error,
 )
 
 __all__ = [
@@ -1155,32 +1157,46 @@ class MonteCarloEstimate:
 
 
 class _RunningMoments:
-    """Mean and sum of squared deviations, merged chunk by chunk (Chan et al.)."""
+    """Mean and sum of squared deviations, merged chunk by chunk (Chan et al.).
 
-    def __init__(self) -> None:
+    Finite values of ``f`` can still overflow a sample or its variance (``f = +-1e308``): that is refused with
+    :func:`~sparseact._validation.overflow_error` naming ``what`` and the largest ``|f|`` seen, never returned as
+    ``inf`` or ``NaN``.
+    """
+
+    def __init__(self, what: str) -> None:
+        self.what = what
         self.count = 0
         self.mean = 0.0
         self.m2 = 0.0
+        self.f_max = 0.0
 
-    def add(self, samples: np.ndarray) -> None:
-        m = samples.size
-        if m == 0:
-            return
-        mean_b = float(samples.mean())
-        m2_b = float(np.square(samples - mean_b).sum())
-        total = self.count + m
-        delta = mean_b - self.mean
-        self.mean += delta * m / total
-        self.m2 += m2_b + delta * delta * self.count * m / total
+    def add_gaps(self, y0: np.ndarray, y1: np.ndarray, factor: float = 1.0) -> None:
+        """Add the samples ``factor (1/4)(y0 - y1)^2`` of two arrays of values of ``f`` (summed along rows if 2-D)."""
+        self.f_max = max(self.f_max, float(np.abs(y0).max(initial=0.0)), float(np.abs(y1).max(initial=0.0)))
+        with np.errstate(over="ignore", invalid="ignore"):
+            samples = factor * 0.25 * np.square(y0 - y1)
+            samples = samples.sum(axis=1) if samples.ndim == 2 else samples
+            m = samples.size
+            mean_b = float(samples.mean())
+            m2_b = float(np.square(samples - mean_b).sum())
+            total = self.count + m
+            delta = mean_b - self.mean
+            self.mean += delta * m / total
+            self.m2 += m2_b + delta * delta * self.count * m / total
         self.count = total
+        if not (math.isfinite(self.mean) and math.isfinite(self.m2)):
+            raise overflow_error(self.what, {"max |f|": self.f_max})
 
     def estimate(self, confidence: float, method: str) -> MonteCarloEstimate:
         var = self.m2 / (self.count - 1)
         half = clt_half_width(math.sqrt(var), self.count, confidence)
+        ci_low, ci_high = self.mean - half, self.mean + half
+        check_finite_result([ci_low, ci_high], self.what, {"max |f|": self.f_max})
         return MonteCarloEstimate(
             estimate=self.mean,
-            ci_low=self.mean - half,
-            ci_high=self.mean + half,
+            ci_low=ci_low,
+            ci_high=ci_high,
             n_samples=self.count,
             confidence=confidence,
             method=method,
@@ -1289,7 +1305,7 @@ def average_sensitivity_mc(
     n, n_samples, confidence, chunk_size = _check_mc_args(f, n, n_samples, rng, confidence, chunk_size)
     if method not in ("all_coordinates", "random_coordinate"):
         raise ValueError(f"method must be 'all_coordinates' or 'random_coordinate', got {method!r}")
-    acc = _RunningMoments()
+    acc = _RunningMoments(f"average_sensitivity_mc ({method})")
     if method == "all_coordinates":
         per = chunk_size or max(1, _MC_BATCH_ENTRIES // ((n + 1) * n))
         _check_mc_size(n_samples, per, n + 1, n, "average_sensitivity_mc")
@@ -1300,8 +1316,7 @@ def average_sensitivity_mc(
             idx = np.arange(n)
             X[:, idx + 1, idx] *= -1.0  # slot i+1 is x^{(+)(i+1)}
             y = _evaluate(f, X.reshape(m * (n + 1), n)).reshape(m, n + 1)
-            sen = 0.25 * np.square(y[:, 1:] - y[:, :1]).sum(axis=1)
-            acc.add(sen)
+            acc.add_gaps(y[:, 1:], y[:, :1])
     else:
         per = chunk_size or max(1, _MC_BATCH_ENTRIES // (2 * n))
         _check_mc_size(n_samples, per, 2, n, "average_sensitivity_mc")
@@ -1312,7 +1327,7 @@ def average_sensitivity_mc(
             xf = x.copy()
             xf[np.arange(m), i] *= -1.0
             y = _evaluate(f, np.concatenate([x, xf]))
-            acc.add(n * 0.25 * np.square(y[:m] - y[m:]))
+            acc.add_gaps(y[:m], y[m:], n)
     return acc.estimate(confidence, method)
 
 
@@ -1362,7 +1377,7 @@ def noise_sensitivity_mc(
     if not scalar:
         raise ValueError("noise_sensitivity_mc takes a scalar rho")
     p_flip = (1.0 - float(r)) / 2.0
-    acc = _RunningMoments()
+    acc = _RunningMoments("noise_sensitivity_mc")
     per = chunk_size or max(1, _MC_BATCH_ENTRIES // (2 * n))
     _check_mc_size(n_samples, per, 2, n, "noise_sensitivity_mc")
     for start in range(0, n_samples, per):
@@ -1371,5 +1386,5 @@ def noise_sensitivity_mc(
         flips = rng.random((m, n)) < p_flip
         y_pts = np.where(flips, -x, x)
         y = _evaluate(f, np.concatenate([x, y_pts]))
-        acc.add(0.25 * np.square(y[:m] - y[m:]))
+        acc.add_gaps(y[:m], y[m:])
     return acc.estimate(confidence, f"noise_pairs(rho={float(r)!r})")

@@ -65,6 +65,27 @@ def _subset(S, m: int) -> list[int]:
     return indices.tolist()
 
 
+def _coordinates(values, name: str, n: int | None = None) -> list[int]:
+    """``values`` as a list of distinct coordinates, each a Python or numpy integer in ``[0, n)`` (``n`` optional).
+
+    ``TypeError`` naming ``name`` for a non-integer entry (``1.5`` is refused, never truncated); ``ValueError`` for a
+    negative entry (never read from the end), one ``>= n`` or a repeat.
+    """
+    values = list(values)
+    for v in values:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{name} must be integer coordinates, got {v!r} (refused, not truncated)")
+    values = [int(v) for v in values]
+    span = f"in [0, {n})" if n is not None else ">= 0"
+    bad = [v for v in values if v < 0 or (n is not None and v >= n)]
+    if bad:
+        hint = " (a negative index is not read from the end)" if bad[0] < 0 else ""
+        raise ValueError(f"{name} must be coordinates {span}{hint}, got {bad[0]}")
+    if len(set(values)) != len(values):
+        raise ValueError(f"{name} must be distinct coordinates {span}, got {values}")
+    return values
+
+
 def relu(z):
     """``sigma(z) = max(z, 0)`` of a finite real array (``ValueError`` on NaN or infinity)."""
     return np.maximum(_finite_array(z, "z"), 0.0)
@@ -86,9 +107,8 @@ def junta_function(truth_table, variables: Sequence[int]) -> Callable[[np.ndarra
         The ``p`` distinct 0-based coordinates ``f`` depends on.
     """
     table = np.asarray(truth_table, dtype=np.float64)
-    variables = list(variables)
-    if len(set(variables)) != len(variables):
-        raise ValueError(f"variables must be distinct coordinates, got {variables}")
+    variables = _coordinates(variables, "variables")
+    width = max(variables, default=-1) + 1
     if not np.isfinite(table).all():
         raise ValueError("truth_table must contain only finite values (found NaN or inf)")
     if table.shape != (1 << len(variables),):
@@ -99,6 +119,8 @@ def junta_function(truth_table, variables: Sequence[int]) -> Callable[[np.ndarra
 
     def f(X: np.ndarray) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2 or X.shape[1] < width:
+            raise ValueError(f"X must have shape (points, n) with n >= {width} (the variables), got {X.shape}")
         return table[indices_from_points(X[:, variables])]
 
     return f
@@ -129,10 +151,8 @@ def junta_network(truth_table, variables: Sequence[int], n: int, s: int | None =
     SparseReLUNetwork
     """
     n = check_int(n, "n")
-    variables = [int(v) for v in variables]
+    variables = _coordinates(variables, "variables", n)
     p = len(variables)
-    if len(set(variables)) != p or any(v < 0 or v >= n for v in variables):
-        raise ValueError(f"variables must be {p} distinct coordinates in [0, {n}), got {variables}")
     table = np.asarray(truth_table, dtype=np.float64)
     if table.shape != (1 << p,):
         raise ValueError(f"truth_table must have length 2**p = {1 << p}, got shape {table.shape}")
@@ -141,6 +161,7 @@ def junta_network(truth_table, variables: Sequence[int], n: int, s: int | None =
     s = (1 << p) if s is None else check_int(s, "s")
     if s < (1 << p):
         raise ValueError(f"s must be at least 2**p = {1 << p} neurons, got s = {s}")
+    check_memory(8.0 * s * (n + 2), f"junta_network: {s} neurons on n = {n} inputs")
     W = np.zeros((s, n))
     W[: 1 << p][:, variables] = hypercube(p)
     u = np.zeros(s)
@@ -168,9 +189,12 @@ def index_function(b: int) -> Callable[[np.ndarray], np.ndarray]:
     coordinates.
     """
     b = check_int(b, "b")
+    width = b + (1 << b)
 
     def f(Z: np.ndarray) -> np.ndarray:
         Z = np.asarray(Z, dtype=np.float64)
+        if Z.ndim != 2 or Z.shape[1] != width:
+            raise ValueError(f"Z must have shape (points, b + 2**b) = (points, {width}), got {Z.shape}")
         address = indices_from_points(Z[:, :b])
         return (Z[np.arange(Z.shape[0]), b + address] + 1.0) / 2.0
 
@@ -357,8 +381,9 @@ def dense_parity_network(n: int, S: Sequence[int]) -> SparseReLUNetwork:
     networks of size ``s`` without activation sparsity compute parities on ``min(n, s - 1)`` variables.
     """
     n = check_int(n, "n", 1)
-    S = sorted(int(i) for i in S)
+    S = sorted(_coordinates(S, "S", n))
     k = len(S)
+    check_memory(8.0 * (k + 1) * (n + 2), f"dense_parity_network: {k + 1} neurons on n = {n} inputs")
     targets = np.array([(-1.0) ** (k - i) for i in range(k + 1)])
     c = np.zeros(k + 1)
     for i in range(k + 1):
@@ -381,12 +406,11 @@ def dense_parity01_network(n: int, S: Sequence[int]) -> SparseReLUNetwork:
     networks compute parities on ``min(n, s)`` variables in this encoding.
     """
     n = check_int(n, "n", 1)
-    S = sorted(int(i) for i in S)
+    S = sorted(_coordinates(S, "S", n))
     k = len(S)
     if k < 1:
         raise ValueError("S must be non-empty")
-    if len(set(S)) != k or not 0 <= S[0] <= S[-1] < n:
-        raise ValueError(f"S must be distinct coordinates in [0, {n}), got {S}")
+    check_memory(8.0 * k * (n + 2), f"dense_parity01_network: {k} neurons on n = {n} inputs")
     T = [-k + 2.0 * i for i in range(k + 1)]
     g = [1.0 if (k - i) % 2 == 0 else 0.0 for i in range(k + 1)]
     even = g[0] == 1.0
