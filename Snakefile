@@ -41,8 +41,9 @@ include: "workflow/rules/common.smk"
 
 
 # A file changed with its modification time kept is removed before the DAG is built, so that its job rebuilds it
-# (check_files in common.smk); the workflow's own jobs (on a cluster) and a dry run skip it.
-if workflow.is_main_process and not DRY_RUN:
+# (check_files in common.smk); the workflow's own jobs (on a cluster) skip it. A dry run runs it too, so that it
+# plans the rebuilds a run would make (skipped, it would say "Nothing to be done" with work left).
+if workflow.is_main_process:
     check_files()
 
 

@@ -195,19 +195,22 @@ def test_check_config_warns_of_a_kernel_that_is_not_installed(tmp_path, capsys, 
     assert "warning: Jupyter kernel 'nope' is not installed" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("parameters", ["[1, 2]", '"x"', "{not json"])
-def test_run_notebook_parameters_are_a_json_object(tmp_path, parameters):
-    """The third probe: a list gave a raw TypeError."""
-    with pytest.raises(SystemExit, match="--parameters"):
-        main(
-            ["run-notebook", "notebooks/lemma6.py", "--executed", str(tmp_path / "x.ipynb"), "--parameters", parameters]
-        )
-
-
-@pytest.mark.parametrize("shard", ["../../x", "a/b", ".hidden", ""])
-def test_generate_refuses_a_shard_name_that_is_a_path(tmp_path, shard):
-    """The third probe: '../../x' was accepted and its file written."""
-    out = tmp_path / "x.npz"
-    with pytest.raises(SystemExit, match="not a shard's name"):
-        main(["generate", "lemma6", shard, "--points", "{}", "--seed", "1", "--replicates", "1", "--out", str(out)])
-    assert not out.exists()
+@pytest.mark.parametrize(
+    "argv",
+    [
+        # the third probe: a JSON list gave a raw TypeError; '../../x' was accepted and its file written
+        ["run-notebook", "notebooks/lemma6.py", "--executed", "{tmp}/x.ipynb", "--parameters", "[1, 2]"],
+        ["run-notebook", "notebooks/lemma6.py", "--executed", "{tmp}/x.ipynb", "--parameters", '"x"'],
+        *(
+            ["generate", "lemma6", shard, "--points", "{}", "--seed", "1", "--replicates", "1", "--out", "{tmp}/x.npz"]
+            for shard in ("../../x", "a/b", ".hidden")
+        ),
+    ],
+    ids=lambda argv: " ".join(argv[:2] + argv[-2:-1]),
+)
+def test_parameters_and_shard_names_are_refused_in_one_line(inputs, capsys, argv):
+    argv = [part.replace("{tmp}", str(inputs)) for part in argv]
+    assert main(argv) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"sparseact {argv[0]}: error: ")
+    assert not (inputs / "x.npz").exists() and not (inputs / "x.ipynb").exists()

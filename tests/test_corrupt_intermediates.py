@@ -202,34 +202,3 @@ def test_a_full_disk_is_named_with_the_file_and_leaves_the_old_one(tmp_path, mon
     with pytest.raises(OSError, match=f"no space left to write {target}.*free some space and rerun"):
         provenance.atomic_write_text(target, "new\n")
     assert target.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["stamp.txt"]
-
-
-@pytest.mark.parametrize(
-    ("argv", "dry"),
-    [
-        (["snakemake", "-n", "--cores", "1"], True),
-        (["snakemake", "-np", "--cores", "1"], True),
-        (["snakemake", "--dry-run"], True),
-        (["snakemake", "--cores", "2", "-q"], False),
-        (["python", "-m", "pytest", "--not-snakemake"], False),
-    ],
-)
-def test_a_dry_run_is_read_from_snakemakes_own_parser(argv, dry):
-    """The Snakefile runs before Snakemake knows its executor: a dry run is read from the command line, so that the
-    start-up writes nothing it can skip (the third probe: dry runs refreshed the run's records)."""
-    from sparseact.runtime.outputs import dry_run_requested
-
-    assert dry_run_requested(argv) is dry
-
-
-def test_a_dry_runs_code_stamp_leaves_a_current_stamps_record(tmp_path):
-    from sparseact.claims import code_stamp
-
-    stamp = tmp_path / "x.sha256"
-    code_stamp(stamp, "sparseact.bounds")
-    record = stamp.with_name("x.sha256.files")
-    record.write_text("stale record\n")
-    code_stamp(stamp, "sparseact.bounds", refresh_record=False)
-    assert record.read_text() == "stale record\n"  # the stamp's digest is unchanged: nothing written
-    code_stamp(stamp, "sparseact.bounds")
-    assert record.read_text() != "stale record\n"

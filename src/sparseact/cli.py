@@ -94,12 +94,9 @@ def _run_notebook(args) -> int:
     from sparseact.kernels import wait_for_compilation
     from sparseact.runtime.notebooks import run_notebook
 
-    try:
-        parameters = json.loads(args.parameters)
-    except json.JSONDecodeError as error:
-        raise SystemExit(f"--parameters is not JSON ({error.msg}): give a JSON object") from None
+    parameters = json.loads(args.parameters)
     if not isinstance(parameters, dict):
-        raise SystemExit(f'--parameters is a JSON {type(parameters).__name__}, not an object: give {{"key": value}}')
+        raise ValueError(f'--parameters is a JSON {type(parameters).__name__}, not an object: give {{"key": value}}')
     for item in args.param:
         key, sep, value = item.partition("=")
         if not sep:
@@ -139,7 +136,7 @@ def _generate(args) -> int:
     from sparseact.claims import generate_shard
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", args.shard):
-        raise SystemExit(f"shard {args.shard!r} is not a shard's name (letters, digits, '-' and '_'): nothing written")
+        raise ValueError(f"shard {args.shard!r} is not a shard's name (letters, digits, '-' and '_'): nothing written")
     generate_shard(args.claim, args.shard, json.loads(args.points), args.seed, args.replicates, args.out, args.log)
     return 0
 

@@ -18,7 +18,6 @@ from sparseact.runtime.config import RESULTS_SUBFOLDERS
 from sparseact.runtime.outputs import (
     check_run_files,
     completeness_stamp,
-    dry_run_requested,
     recorded_files,
 )
 from sparseact.paper import data_files
@@ -40,8 +39,6 @@ ENV = "../../environment.yml"
 #: results/, figures/, logs/; config/quick.yaml writes under results/quick/, so it never
 #: overwrites the committed full-run results.
 RESULTS = config["results_dir"]
-#: A dry run (snakemake -n) writes nothing the start-up can skip (sparseact.runtime.outputs.dry_run_requested).
-DRY_RUN = dry_run_requested(sys.argv)
 FIGURES = config["figures_dir"]
 LOGS = config["logs_dir"]
 
@@ -172,11 +169,7 @@ def code_stamp_of(name, *modules, claim=None):
     every claim's for any other.
     """
     return code_stamp(
-        in_results(f"code/{name}.sha256"),
-        *modules,
-        with_pins=True,
-        claim=claim,
-        refresh_record=not DRY_RUN,
+        in_results(f"code/{name}.sha256"), *modules, with_pins=True, claim=claim
     )
 
 

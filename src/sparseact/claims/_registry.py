@@ -391,9 +391,7 @@ def _digest_part(file: Path, mtime_ns: int, size: int) -> tuple[str, bytes]:
     return name, name.encode() + b"\0" + file.read_bytes() + b"\0"
 
 
-def code_stamp(
-    path: str | Path, *modules: str, with_pins: bool = False, claim: str | None = None, refresh_record: bool = True
-) -> str:
+def code_stamp(path: str | Path, *modules: str, with_pins: bool = False, claim: str | None = None) -> str:
     """Write the digest of the files the ``modules`` import to ``path``, unless ``path`` holds it already.
 
     The workflow gives each job one stamp (``results/code/<claim>-<stage>.sha256``) as input instead of
@@ -419,9 +417,6 @@ def code_stamp(
         workflow's stamps; found inside the record's check, so a current stamp looks up no closure for them either).
     claim : str, optional
         The claim of a job of one claim, as in :func:`verifier_pins`.
-    refresh_record : bool
-        Rewrite the record when only it is out of date (false in a dry run, which writes a stamp only when its
-        digest changed, as a dry run must still plan the jobs an edit reruns).
 
     Returns
     -------
@@ -438,8 +433,6 @@ def code_stamp(
     for _, part in sorted(_digest_part(file, *_version(file)) for file in files):
         digest.update(part)
     text = f"{digest.hexdigest()}  {' '.join(stamped)}\n"
-    if not refresh_record and Path(path).is_file() and Path(path).read_text(encoding="utf-8") == text:
-        return str(path)
     write_text_if_changed(path, text)
     write_text_if_changed(record_path, _stamp_record(asked, files, text))
     return str(path)

@@ -130,15 +130,3 @@ def check_run_files(record: str | Path, files: Iterable[Path]) -> list[str]:
     if new != old:
         atomic_write_text(path, json.dumps(new, indent=0, sort_keys=True) + "\n")
     return changed
-
-
-def dry_run_requested(argv: list[str]) -> bool:
-    """Whether the command line ``argv`` asks Snakemake for a dry run (``-n``, ``--dry-run``, ``-np``), read with
-    Snakemake's own parser: the Snakefile runs before Snakemake knows its executor, and a dry run must not write
-    what the start-up can leave alone (the record of the run's files, the code stamps' records)."""
-    from snakemake.cli import get_argument_parser
-
-    try:
-        return bool(getattr(get_argument_parser().parse_known_args(argv[1:])[0], "dryrun", False))
-    except SystemExit:  # not Snakemake's command line
-        return False
