@@ -50,6 +50,7 @@ block = {
     "confirm_zeta": 4,
     "dimension": {"n_values": [2, 4], "m": 10, "s": 1, "k": 1},
     "exact": {"m": 4, "n": 2, "s_values": [1], "k_values": [1]},
+    "range": {"samples": [[1, 4], [2, 4]], "s_values": [1], "B_values": [1.0]},
     "scale": {"m": 6, "n": 2, "R_values": [1.0, 0.18]},
 }
 seed = 0
@@ -76,7 +77,9 @@ _ = report.tables.pop("certificates", None)
 # The first figure sets the estimates on cube samples against (1), (15) and (16), the growth in $s$ of the sparse
 # class ($k=1$) against the dense one ($k=s$), and the estimates against $n$ at $R = 1$ (Conjecture 20's
 # question). The second sets the exact $\mathcal{R}_\mathcal{H}(S)$ of one sample rescaled to smaller and
-# smaller norm against (1) as printed and with the log floored at 1.
+# smaller norm against (1) as printed and with the log floored at 1. The third answers Section 6's question on exact
+# values: $\mathcal{R}_\mathcal{H}(S)$ of unit-sphere samples against $n$ at fixed $m$, $s$, $k = 1$ (the `range`
+# points; their upper bounds also extend the instances of (1) and (16) in the check cards).
 
 # %%
 figure_paths = save_figures(figures.figures(report.tables), figure_dir)
@@ -92,8 +95,10 @@ show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 # * `theorem19/estimators`: per sampled sign vector of the tiny samples, lower-bound network value $\le$ exact sup $\le$
 #   the proof's quantity (3)-(13), up to $10^{-6}$; PASS when both inequalities are satisfied everywhere.
 # * `theorem19/bound`: (1) on the $k=1$ instances against the exact $\mathcal{R}_\mathcal{H}(S)$ of the tiny samples
-#   (all $2^m$ sign vectors); PASS when every exact value lies below the bound, FAIL (one verified optimal network per
-#   sign vector as certificate) when one lies above.
+#   (all $2^m$ sign vectors) and against an upper bound of $\mathcal{R}_\mathcal{H}(S)$ on the unit-sphere samples of
+#   `range` (the exact value's dual certificate, or the proof's quantity (3)-(13)); PASS when every exact value and
+#   every upper bound lies below the bound, FAIL (one verified optimal network per sign vector as certificate) when an
+#   exact value lies above, otherwise INCONCLUSIVE.
 # * `theorem19/eq15-bound`: (15) against the exact $\mathcal{R}_\mathcal{H}(S)$ of the tiny samples; PASS when every
 #   exact value lies below the bound, FAIL with a certificate when one lies above.
 # * `theorem19/conj20-bound`: (16) against the exact $\mathcal{R}_\mathcal{H}(S)$ of the tiny samples; PASS when every

@@ -10,7 +10,7 @@ from certified import assert_forced_fail_refused, tamper_constant
 from sparseact import complexity as cx
 from sparseact.claims import get_claim, theorem19
 from sparseact.claims._stages import point_rng
-from sparseact.claims.theorem19 import compute, verdicts
+from sparseact.claims.theorem19 import RANGE_EXACT_M, compute, verdicts
 from sparseact.publish.ledger import certificate_document
 from sparseact.verify import corners
 from sparseact.verify.checker import verify_certificate
@@ -29,8 +29,9 @@ BLOCK = {
     "confirm_zeta": 6,
     "dimension": {"n_values": [2, 4, 8], "m": 12, "s": 1, "k": 1},
     "exact": {"m": 5, "n": 2, "s_values": [1, 2], "k_values": [1]},
+    "range": {"samples": [[1, 4], [2, 4], [2, 10]], "s_values": [1, 2], "B_values": [0.0, 1.0]},
     "scale": {"m": 8, "n": 2, "R_values": [1.0, 0.2, 0.13]},
-    "conj20_simplex": {"m": 10, "B": 0.4},
+    "conj20_simplex": {"m": 10, "B": 0.4, "exact_m": 5},
 }
 
 
@@ -366,7 +367,8 @@ def _bound_fail(check_id):
     sweep = pd.DataFrame(columns=["eq1", "eq15", "conj20", "k", "cls", "ci_low", "ci_high", "estimate"])
     sweep = sweep.assign(distribution=[], confirmed=[])
     common = dict(claim_id="theorem19", paper_ref=theorem19.PAPER_REF, variant="")
-    return verdicts._bound_record(column, sweep, exact.assign(point="p"), pd.DataFrame(certs).assign(point="p"), common)
+    certs = pd.DataFrame(certs).assign(point="p")
+    return verdicts._bound_record(column, sweep, exact.assign(point="p"), certs, common, pd.DataFrame())
 
 
 @pytest.mark.parametrize("check_id", sorted(BOUND_FAILS))
@@ -411,3 +413,52 @@ def test_a_corner_pin_expects_the_class_the_rule_gives():
     certificate = _bound_fail("theorem19/bound").certificate
     assert _pinned_finding(pin, certificate) == "out-of-range"
     assert _pinned_finding(pin, {**certificate, "lhs_value": 10.0}) == "statement-error"
+
+
+def test_range_points_extend_eq1_and_conj20(tables, report):
+    """The unit-sphere samples: exact values up to RANGE_EXACT_M, upper bounds beyond, counted by (1)'s check, their
+    tightest instance named; an upper bound above (1) leaves the check undecided (INCONCLUSIVE), never PASS."""
+    ranged = tables["range"]
+    assert set(zip(ranged["n"], ranged["m"], strict=True)) == {(1, 4), (2, 4), (2, 10)}
+    small, large = ranged[ranged["m"] <= RANGE_EXACT_M], ranged[ranged["m"] > RANGE_EXACT_M]
+    assert small["exact"].notna().all() and large["exact"].isna().all()
+    assert (small["exact"] <= small["upper"] + 1e-9).all() and (ranged["upper"] <= ranged["proof_upper"]).all()
+    assert (ranged["eq1_floor"] <= ranged["eq1"]).all()  # m (R + B) >= e on every sample here
+    rows = {r.check_id: r for r in report.records}
+    bound = rows["theorem19/bound"]
+    assert "(n, m) in {(1, 4), (2, 4), (2, 10)}" in bound.range and "tightest upper / (1)" in bound.notes
+    assert "C = " in rows["theorem19/conj20-bound"].notes
+    broken = dict(tables)
+    broken["range"] = ranged.assign(eq1=ranged["upper"] * 0.5)
+    again = {r.check_id: r for r in CLAIM.assemble(BLOCK, broken).records}
+    assert again["theorem19/bound"].verdict is Verdict.INCONCLUSIVE
+
+
+def test_range_points_shard_exact_ones_by_dimension():
+    pts = {name: p for name, p in CLAIM.points(BLOCK).items() if p["kind"] == "range"}
+    assert {theorem19.shard(name, p) for name, p in pts.items()} == {"range-n1", "range-n2", "range-upper"}
+
+
+@pytest.mark.parametrize(("samples", "key"), [([[2, 10]], "range.samples"), ([[1, 2], [2, 4]], "range.samples[0]")])
+def test_range_block_needs_an_exact_sample_and_no_degenerate_corner(samples, key):
+    block = copy.deepcopy(BLOCK)
+    block["range"] = dict(samples=samples, s_values=[1], B_values=[0.0])
+    assert key in {k for k, _ in theorem19.validate(block)}
+
+
+def test_exact_simplex_networks_refute_16_at_m_7_with_a_certificate_that_verifies():
+    """The optimal networks of the 7-point simplex (s = 2, k = 1, B = 0.4) beat the closed-form ones and (16); the
+    certificate (one exact network per sign vector) is confirmed by the checker."""
+    import pandas as pd
+
+    block = copy.deepcopy(BLOCK)
+    block["conj20_simplex"]["exact_m"] = 7
+    point = CLAIM.points(block)["conj20-simplex-exact"]
+    table, certs, _ = compute._run_conj20(point, CLAIM.generate(point, np.random.default_rng(0))["X"], None)
+    row = table.iloc[0]
+    assert row["above_conj20"] and row["lower"] > row["closed_form"] and len(certs) == 1
+    low = table.assign(point="p")
+    common = dict(claim_id="theorem19", paper_ref=theorem19.PAPER_REF, variant="")
+    record = verdicts._conj20_lower_record({"conj20": low}, pd.DataFrame(certs).assign(point="p"), common)
+    assert record.verdict is Verdict.FAIL and "exact optimal networks" in record.notes
+    assert verify_certificate(certificate_document(record)).confirmed

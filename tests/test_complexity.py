@@ -8,6 +8,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sparseact import complexity as cx
 from sparseact.analysis import MonteCarloEstimate
@@ -533,6 +535,10 @@ def test_sample_distribution_lifted_parity():
         lambda: cx.rademacher_lower_bound(np.ones((3, 2)), 1, 1, 1.0, 1.0, 1, np.random.default_rng(0)),
         lambda: cx.best_assignment(np.ones((2, 3), bool), [1.0, -1.0], 1, 1),
         lambda: cx.halfspace_cells([[np.nan, 1.0]]),
+        lambda: cx.rademacher_brackets(np.ones((3, 2)), [], 1.0, 1.0),
+        lambda: cx.rademacher_brackets(np.ones((3, 2)), [(1, 2)], 1.0, 1.0),
+        lambda: cx.rademacher_brackets(np.ones((cx.EXHAUSTIVE_MAX_M + 1, 1)), [(1, 1)], 1.0, 1.0),
+        lambda: cx.rademacher_brackets(np.ones((cx.EXHAUSTIVE_BRACKET_M + 1, 1)), [(1, 1)], 1.0, 1.0, exact=False),
     ],
 )
 def test_bad_arguments_raise_value_error(call):
@@ -547,3 +553,38 @@ def test_network_helpers():
     assert cx.in_class(net, X, 2, 2, 1.0, 0.5)
     assert not cx.in_class(net, X, 2, 1, 1.0, 0.5)  # (1, 1) activates both neurons
     assert not cx.in_class(net, X, 2, 2, 0.9, 0.5)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 2**16),
+    m=st.integers(2, 6),
+    n=st.integers(1, 3),
+    B=st.sampled_from([0.0, 0.5, 1.0]),
+)
+def test_brackets_match_the_exact_and_proof_averages(seed, m, n, B):
+    """One cell enumeration for several classes gives what rademacher_exact and proof_intermediate give class by
+    class, and exact <= dual bracket, exact <= proof's quantity (an upper bound that drops realisability)."""
+    X = np.random.default_rng(seed).standard_normal((m, n))
+    classes = [(1, 1), (2, 1), (2, 2)]
+    brackets = cx.rademacher_brackets(X, classes, 1.0, B)
+    upper_only = cx.rademacher_brackets(X, classes, 1.0, B, exact=False)
+    for br, up, (s, k) in zip(brackets, upper_only, classes, strict=True):
+        ref = cx.rademacher_exact(X, s, k, 1.0, B)
+        proof = cx.proof_intermediate(X, s, k, 1.0, B)
+        assert (br.s, br.k) == (s, k)
+        assert br.exact == pytest.approx(ref.estimate, rel=1e-12, abs=1e-15)
+        assert br.exact_upper == pytest.approx(ref.ci_high, rel=1e-12, abs=1e-15)
+        assert br.proof_upper == pytest.approx(proof.estimate, rel=1e-12, abs=1e-15)
+        assert up.proof_upper == br.proof_upper and math.isnan(up.exact) and math.isnan(up.exact_upper)
+        assert br.exact <= br.exact_upper <= br.exact + 1e-6
+        assert br.exact <= br.proof_upper + 1e-9
+
+
+def test_brackets_reach_m_14_without_the_programmes():
+    """The proof's quantity alone runs past EXHAUSTIVE_MAX_M; on m copies of one point (s = k = 1) it is the
+    mean of (W ||x|| + B) |sum_i zeta_i| / m, the exact R_H there."""
+    m = cx.EXHAUSTIVE_BRACKET_M
+    (br,) = cx.rademacher_brackets(np.ones((m, 1)), [(1, 1)], 1.0, 1.0, exact=False)
+    counts = np.array([math.comb(m, j) * abs(2 * j - m) for j in range(m + 1)], dtype=float)
+    assert br.proof_upper == pytest.approx(2.0 * counts.sum() / 2**m / m, rel=1e-12)

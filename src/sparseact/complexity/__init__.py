@@ -99,6 +99,7 @@ Modules
 from __future__ import annotations
 
 from sparseact.complexity._common import (
+    EXHAUSTIVE_BRACKET_M,
     EXHAUSTIVE_MAX_M,
     MAX_ASSIGNMENT_STATES,
     in_class,
@@ -108,10 +109,12 @@ from sparseact.complexity.assignment import best_assignment
 from sparseact.complexity.cells import class_cells, halfspace_cells
 from sparseact.complexity.cellvalue import CellValue, _build_system, _solve_cells, cell_value
 from sparseact.complexity.exact import (
+    Brackets,
     ExactSup,
     _all_zetas_half,
     proof_intermediate,
     proof_intermediate_quantity,
+    rademacher_brackets,
     rademacher_exact,
     rademacher_exact_networks,
     sup_exact,
@@ -120,8 +123,10 @@ from sparseact.complexity.lower import LowerBoundSup, rademacher_lower_bound, su
 from sparseact.complexity.samples import paper_bounds, sample_distribution
 
 __all__ = [
+    "EXHAUSTIVE_BRACKET_M",
     "EXHAUSTIVE_MAX_M",
     "MAX_ASSIGNMENT_STATES",
+    "Brackets",
     "CellValue",
     "ExactSup",
     "LowerBoundSup",
@@ -134,6 +139,7 @@ __all__ = [
     "paper_bounds",
     "proof_intermediate",
     "proof_intermediate_quantity",
+    "rademacher_brackets",
     "rademacher_exact",
     "rademacher_exact_networks",
     "rademacher_lower_bound",

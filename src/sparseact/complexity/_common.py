@@ -14,6 +14,8 @@ from sparseact.networks import check_network as _check_network
 
 #: Largest ``m`` for which the exact estimators average over *all* sign vectors.
 EXHAUSTIVE_MAX_M = 10
+#: Largest ``m`` for which the proof's quantity (no per-cell programme) is averaged over all sign vectors.
+EXHAUSTIVE_BRACKET_M = 14
 
 #: Final barrier parameter: the primal optimality gap is at most (constraints)/t in normalised units.
 _T_FINAL = 1e8

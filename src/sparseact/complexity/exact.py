@@ -11,6 +11,7 @@ import numpy as np
 from sparseact._validation import MAX_CELL_SOLVES, check_int, clt_half_width
 from sparseact.analysis import MonteCarloEstimate
 from sparseact.complexity._common import (
+    EXHAUSTIVE_BRACKET_M,
     EXHAUSTIVE_MAX_M,
     _as_points,
     _as_zeta,
@@ -221,6 +222,22 @@ def _check_exact_work(shape: tuple[int, int], n_zetas: int, B: float, max_cells:
         )
 
 
+def _exact_sups(X, zetas, masks, wit, W, B, assigns) -> tuple[np.ndarray, np.ndarray]:
+    """Exact sup and its certified upper bracket for each sign vector (rows) and assignment (columns)."""
+    system = _build_system(X, W, B, masks, wit)
+    lo = np.empty((zetas.shape[0], len(assigns)))
+    hi = np.empty_like(lo)
+    chunk = max(1, 4096 // max(1, system.cells.size))
+    for start in range(0, zetas.shape[0], chunk):
+        zs = zetas[start : start + chunk]
+        L, U, w, b, sg = _solve_cells(X, zs, masks, system, W, B)
+        for r in range(zs.shape[0]):
+            for c, assign in enumerate(assigns):
+                res = _exact_from_values(X, zs[r], L[r], U[r], w[r], b[r], sg[r], assign)
+                lo[start + r, c], hi[start + r, c] = res.value, res.upper
+    return lo, hi
+
+
 def rademacher_exact(
     X,
     s: int,
@@ -277,17 +294,8 @@ def rademacher_exact(
     zetas, exhaustive = _zetas(m, n_zeta, rng)
     _check_exact_work(X.shape, zetas.shape[0], B, max_cells, "rademacher_exact")
     masks, wit = class_cells(X, W, B, max_cells)
-    system = _build_system(X, W, B, masks, wit)
-    assign = _Assignment(masks, s, k)
-    lo = np.empty(zetas.shape[0])
-    hi = np.empty(zetas.shape[0])
-    chunk = max(1, 4096 // max(1, system.cells.size))
-    for start in range(0, zetas.shape[0], chunk):
-        zs = zetas[start : start + chunk]
-        L, U, w, b, sg = _solve_cells(X, zs, masks, system, W, B)
-        for r in range(zs.shape[0]):
-            res = _exact_from_values(X, zs[r], L[r], U[r], w[r], b[r], sg[r], assign)
-            lo[start + r], hi[start + r] = res.value, res.upper
+    lo, hi = _exact_sups(X, zetas, masks, wit, W, B, [_Assignment(masks, s, k)])
+    lo, hi = lo[:, 0], hi[:, 0]
     if exhaustive:
         est = float(lo.mean())
         return MonteCarloEstimate(est, est, float(hi.mean()), 2**m, 1.0, "exact")
@@ -333,6 +341,48 @@ def proof_intermediate(
         est = float(vals.mean())
         return MonteCarloEstimate(est, est, est, 2**m, 1.0, "proof quantity, exact")
     return _mc(vals, _check_confidence(confidence), "proof quantity, Monte Carlo over zeta")
+
+
+class Brackets(NamedTuple):
+    """``R_H(S)`` of several classes on one sample, over all sign vectors (:func:`rademacher_brackets`)."""
+
+    s: int
+    k: int
+    exact: float  # mean of attained values (NaN when not computed)
+    exact_upper: float  # mean of the per-zeta dual certificates (NaN when not computed)
+    proof_upper: float  # mean of the proof's quantity (3)-(13): realisability of the cells relaxed
+
+
+def rademacher_brackets(X, classes, W, B, exact: bool = True, max_cells: int | None = None) -> list[Brackets]:
+    """Exact ``R_H(S)`` and two upper bounds for several classes ``(s, k)`` of one sample, over all sign vectors.
+
+    The cells and, with ``exact``, the per-cell programmes (:func:`_solve_cells`) do not depend on ``s, k``: they
+    are computed once and only the assignment search runs per class. ``proof_upper`` drops the constraint that a
+    neuron realise its cell (``V(I) <= W ||sum_I zeta_i x_i|| + B |sum_I zeta_i|``), so it needs no programme and
+    reaches larger samples (``m <= EXHAUSTIVE_BRACKET_M``); ``exact`` needs ``m <= EXHAUSTIVE_MAX_M``.
+    Every value is an average over the ``2^(m-1)`` sign vectors with ``zeta_1 = +1`` (the sup is even in ``zeta``).
+    """
+    X = _as_points(X)
+    m = X.shape[0]
+    W, B = _scale(W, "W"), _scale(B, "B")
+    classes = [_check_sk(s, k) for s, k in classes]
+    if not classes:
+        raise ValueError("classes must name at least one (s, k)")
+    limit = EXHAUSTIVE_MAX_M if exact else EXHAUSTIVE_BRACKET_M
+    if m > limit:
+        raise ValueError(f"rademacher_brackets: m = {m} > {limit} (exact={exact}): too many sign vectors")
+    zetas = _all_zetas_half(m)
+    if exact:
+        _check_exact_work(X.shape, zetas.shape[0], B, max_cells, "rademacher_brackets")
+    masks, wit = class_cells(X, W, B, max_cells)
+    assigns = [_Assignment(masks, s, k) for s, k in classes]
+    proof = np.array([[_proof_value(X, z, masks, W, B, a, False) for a in assigns] for z in zetas]).mean(axis=0)
+    if exact:
+        lo, hi = _exact_sups(X, zetas, masks, wit, W, B, assigns)
+    else:
+        lo = hi = np.full((1, len(classes)), np.nan)
+    lo_mean, hi_mean = lo.mean(axis=0), hi.mean(axis=0)
+    return [Brackets(s, k, float(lo_mean[c]), float(hi_mean[c]), float(proof[c])) for c, (s, k) in enumerate(classes)]
 
 
 class ExactNetworks(NamedTuple):

@@ -21,6 +21,10 @@ What is computed (:mod:`sparseact.complexity`):
   per sampled ``zeta``: lower-bound network <= exact sup <= the proof's quantity (3)-(13).
 * ``dimension`` points (Conjecture 20's question): uniform cube samples scaled to
   ``R = 1``, one per ``n``.
+* ``range`` points, one per (n, m): a sample on the unit sphere, over all ``2^m`` sign vectors, for
+  ``s`` in ``range.s_values``, ``k = 1`` and each ``B``: the proof's quantity (3)-(13), an **upper bound** of
+  ``R_H(S)`` (cells need not be realisable), and for ``m <= RANGE_EXACT_M`` the **exact** ``R_H(S)``.
+  They extend (1)'s instances and give ``R_H`` against ``n`` at fixed ``m`` (Section 6's question).
 * ``scale``: one Gaussian sample rescaled to several norms ``R`` (``B = 0``, ``s = k = 1``),
   exact ``R_H`` against (1): ``R_H`` is linear in the sample while ``log(m R) -> 0``.
 * ``steps``: the proof's steps (5)-(14) and the facts it cites (Hoeffding, Cover's count,
@@ -104,6 +108,16 @@ def points(block: dict) -> dict[str, dict]:
                     zetas=ORDER_ZETAS,
                     **common,
                 )
+    rg = block["range"]
+    for n, m in rg["samples"]:
+        out[f"range-n{n}-m{m:02d}"] = dict(
+            kind="range",
+            n=int(n),
+            m=int(m),
+            s_values=[int(s) for s in rg["s_values"]],
+            B_values=[float(b) for b in rg["B_values"]],
+            W=float(block["W"]),
+        )
     out["steps"] = dict(
         kind="steps",
         m=int(ex["m"]),
@@ -117,16 +131,10 @@ def points(block: dict) -> dict[str, dict]:
             kind="conj20", distribution=dist, n=int(block["n"]), m=CONJ20_M, s=CONJ20_SK[0], k=CONJ20_SK[1], **common
         )
     simplex = block["conj20_simplex"]
-    out["conj20-simplex"] = dict(
-        kind="conj20",
-        distribution="simplex",
-        n=int(simplex["m"]) - 1,
-        m=int(simplex["m"]),
-        s=2,
-        k=1,
-        W=float(block["W"]),
-        B=float(simplex["B"]),
-    )
+    for dist, m in (("simplex", int(simplex["m"])), ("simplex-exact", int(simplex["exact_m"]))):
+        out[f"conj20-{dist}"] = dict(
+            kind="conj20", distribution=dist, n=m - 1, m=m, s=2, k=1, W=float(block["W"]), B=float(simplex["B"])
+        )
     sc = block["scale"]
     out["scale"] = dict(
         kind="scale", m=int(sc["m"]), n=int(sc["n"]), R_values=[float(r) for r in sc["R_values"]], W=float(block["W"])
@@ -144,6 +152,11 @@ def work(point: dict) -> tuple[str, float]:
         return point["kind"], float(zetas) * point["m"] * point["s"] * point["n"]
     if point["kind"] == "conj20" and point["distribution"] == "simplex":
         return "conj20-simplex", 2.0 ** point["m"] * point["m"]
+    if point["kind"] == "conj20" and point["distribution"] == "simplex-exact":  # sign vectors times 2^m cells
+        return "conj20-simplex-exact", 4.0 ** point["m"]
+    if point["kind"] == "range":  # the exact programmes (m <= RANGE_EXACT_M) dominate: sign vectors times cells
+        exact = point["m"] <= RANGE_EXACT_M
+        return f"range-exact-{exact}", 2.0 ** point["m"] * point["m"] ** point["n"] * len(point["B_values"])
     if point["kind"] == "conj20":
         return "conj20", 2.0 ** (point["m"] - 1) * point["m"] * point["s"] * point["n"]
     return point["kind"], 1.0
@@ -169,6 +182,16 @@ def validate(block: dict):
                         "use it; a network has at most s active neurons"
                     ),
                 )
+    rg = block["range"]
+    if all(m > RANGE_EXACT_M for _, m in rg["samples"]):
+        yield "range.samples", f"no sample with m <= {RANGE_EXACT_M}: the exact R_H against n would have no point"
+    for i, (_, m) in enumerate(rg["samples"]):
+        if m * (1 + min(rg["B_values"])) < math.e:
+            yield (
+                f"range.samples[{i}]",
+                f"m (R + B) = {m * (1 + min(rg['B_values'])):g} < e on the unit sphere: (1)'s log is below 1 there "
+                "(the degenerate corner, which the claim's scale check tests)",
+            )
     if "lifted-parity" in block["distributions"] and math.isqrt(block["n"]) ** 2 != block["n"]:
         yield "n", f"lifted-parity needs n = q^2 (a perfect square), got n = {block['n']}"
     if min(block["m_values"]) * (math.sqrt(block["n"]) + block["B"]) <= 1:
@@ -182,7 +205,12 @@ def validate(block: dict):
 CONJ20_M = 16
 CONJ20_SK = (1, 1)
 #: And the regular simplex of ``conj20_simplex.m`` points in R^(m-1) with s = 2, k = 1 and explicit networks
-#: (:mod:`sparseact.complexity.simplex`, a referee's construction): above (16) at a suitable B.
+#: (:mod:`sparseact.complexity.simplex`, a referee's construction): above (16) at a suitable B; and the simplex of
+#: ``conj20_simplex.exact_m`` points with the exact optimal networks (:func:`sparseact.complexity.rademacher_exact_networks`).
+
+#: ``range`` points with ``m <= RANGE_EXACT_M`` compute the exact ``R_H(S)`` besides the proof's quantity (n = 4,
+#: m = 8 about 20 s per B; n = 2, m = 10 about 30 s).
+RANGE_EXACT_M = 8
 
 #: Sweep points with ``m <= SMALL_SWEEP_M`` share one runs job per distribution, as do those with
 #: ``m >= LARGE_SWEEP_M`` (m = 100, 200 and 400; m = 100 alone cost about two jobs' start-up, 4.1 to 4.5 s against
@@ -206,4 +234,6 @@ def shard(point_name: str, point: dict) -> str:
         return f"{point['kind']}-{point['distribution']}"
     if point["kind"] == "steps":
         return "steps"
+    if point["kind"] == "range":  # the exact ones by dimension, the upper bounds (about a second each) together
+        return f"range-n{point['n']}" if point["m"] <= RANGE_EXACT_M else "range-upper"
     return point["kind"]

@@ -14,6 +14,7 @@ import pandas as pd
 
 from sparseact import complexity as cx
 from sparseact.claims._failures import instance_json, with_worst, worst_instance
+from sparseact.claims.theorem19 import RANGE_EXACT_M
 from sparseact.claims.theorem19 import steps as st
 from sparseact.complexity import paper_bounds, rademacher_exact_networks, rademacher_lower_bound, sample_distribution
 from sparseact.complexity.exact import network_objective
@@ -62,8 +63,11 @@ def generate(point: dict, rng) -> dict:
     elif kind == "dimension":
         X, _ = sample_distribution("uniform", point["m"], point["n"], rng)
         X = X / math.sqrt(point["n"])  # R = 1
-    elif kind == "conj20" and point["distribution"] == "simplex":
+    elif kind == "conj20" and point["distribution"] in ("simplex", "simplex-exact"):
         X = regular_simplex(point["m"])
+    elif kind == "range":  # on the unit sphere: R = 1 and every point at the largest norm
+        X = rng.standard_normal((point["m"], point["n"]))
+        X = X / np.linalg.norm(X, axis=1, keepdims=True)
     elif kind in ("exact", "conj20"):
         X, _ = sample_distribution(point["distribution"], point["m"], point["n"], rng)
     elif kind == "steps":  # the exact samples' distributions, a Gaussian sample, and Cover's general-position sets
@@ -269,6 +273,40 @@ def _run_exact(point, X, rng):
     return pd.DataFrame([row]), certificates, found
 
 
+def _run_range(point, X):
+    """Exact ``R_H(S)`` (``m <= RANGE_EXACT_M``) and the proof's quantity, an upper bound, for each ``s`` (``k = 1``)
+    and ``B``, with (1) as printed and its scale-free floor ``(WR+B) sqrt(sn/m)`` (the value of (1) with the log
+    floored at 1, below (1) wherever ``m(R+B) >= e``)."""
+    m, n = X.shape
+    W = point["W"]
+    R = float(np.linalg.norm(X, axis=1).max())
+    rows = []
+    for B in point["B_values"]:
+        classes = [(s, 1) for s in point["s_values"]]
+        for br in cx.rademacher_brackets(X, classes, W, B, exact=m <= RANGE_EXACT_M):
+            bounds = _bounds(m, n, br.s, 1, W, B, R)
+            upper = br.proof_upper if math.isnan(br.exact_upper) else min(br.proof_upper, br.exact_upper)
+            rows.append(
+                dict(
+                    n=n,
+                    m=m,
+                    s=br.s,
+                    k=1,
+                    R=R,
+                    W=W,
+                    B=B,
+                    exact=br.exact,
+                    exact_upper=br.exact_upper,
+                    proof_upper=br.proof_upper,
+                    upper=upper,
+                    eq1=bounds["eq1"],
+                    eq1_floor=(W * R + B) * math.sqrt(br.s * n / m),
+                    conj20=bounds["conj20"],
+                )
+            )
+    return pd.DataFrame(rows)
+
+
 def _run_scale(point, X):
     """Exact ``R_H`` of ``R X`` for each ``R`` (``B = 0``, ``s = k = 1``) from one exact computation on ``X``.
 
@@ -335,6 +373,9 @@ def _run_conj20(point, X, rng):
     if point["distribution"] == "simplex":  # the explicit two-neuron networks, no search
         nets = simplex_networks(X, zetas, W, B)
         values = np.array([network_objective(net, X, z) for net, z in zip(nets, zetas, strict=True)])
+    elif point["distribution"] == "simplex-exact":  # the optimal networks (same sign-vector order as zetas)
+        exact = cx.rademacher_exact_networks(X, s, k, W, B)
+        nets, values = list(exact.networks), exact.values
     else:
         found = sup_lower_bounds(X, half, s, k, W, B, rng, **CONJ20_SEARCH)
         nets = [r.network for r in found]
@@ -352,7 +393,7 @@ def _run_conj20(point, X, rng):
         W=W,
         B=B,
         lower=lower,
-        closed_form=simplex_lower_bound(m, W, B) if point["distribution"] == "simplex" else float("nan"),
+        closed_form=simplex_lower_bound(m, W, B) if point["distribution"].startswith("simplex") else float("nan"),
         sign_vectors=len(zetas),
         **bounds,
         ratio=lower / bounds["conj20"],
@@ -360,7 +401,7 @@ def _run_conj20(point, X, rng):
     )
     certificates = []
     if row["above_conj20"]:
-        if point["distribution"] != "simplex":
+        if not point["distribution"].startswith("simplex"):
             nets += [SparseReLUNetwork(-net.u, net.W, net.b) for net in nets]
         exact = types.SimpleNamespace(zetas=zetas, networks=nets)
         certificates.append(
@@ -443,6 +484,8 @@ def run(point: dict, data: dict, rng) -> dict:
     X = data["X"]
     if kind in ("sweep", "dimension"):
         return {kind: _run_sweep(point, X, rng)}
+    if kind == "range":
+        return {kind: _run_range(point, X)}
 
     if kind == "conj20":
         table, certificates, found = _run_conj20(point, X, rng)

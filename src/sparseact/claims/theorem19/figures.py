@@ -28,6 +28,10 @@ CAPTIONS = {
     "log-log, with eq. (1) as printed (dotted) and with the log floored at 1 (dashed). A valid bound lies on "
     "or above the circles at every m R; where a bound's line passes below them, the bound is violated. The "
     "verdicts are in the check cards below.",
+    "dimension-exact": "Section 6's question, exactly: R_H(S) of samples on the unit sphere (R = W = 1, k = 1) "
+    "against the dimension n at the fixed m of the figure's title, one line per class s and bias bound B. Filled "
+    "circles: the exact value (all 2^m sign vectors, certified sups); open circles: the proof's quantity, an upper "
+    "bound. Each n has its own sample; (1) grows as sqrt(n), Conjecture 20's (16) is flat.",
 }
 
 #: Line styles of the bounds, shared by every panel.
@@ -109,4 +113,26 @@ def figures(tables: dict) -> dict:
     ax.legend(loc="upper left")
     ax.set_title(f"eq. (1) near m R = 1 (m = {int(scale['m'].iloc[0])}, B = 0)")
     fig2.tight_layout()
-    return finish({"rademacher": fig, "scale": fig2})
+    return finish({"rademacher": fig, "scale": fig2, "dimension-exact": _dimension_exact(tables["range"])})
+
+
+def _dimension_exact(ranged):
+    """Exact ``R_H`` (and the proof's quantity) against ``n`` at the ``m`` with the most exact dimensions."""
+    exact = ranged[ranged["exact"].notna()]
+    m = int(exact.groupby("m")["n"].nunique().idxmax())
+    part = exact[exact["m"] == m]
+    classes = sorted({(int(r.s), float(r.B)) for r in part.itertuples()})
+    palette = dict(zip(classes, colours(len(classes)), strict=True))
+    fig, ax = plt.subplots(figsize=(SINGLE_WIDTH, 3.2))
+    for (s, B), group in part.groupby(["s", "B"]):
+        group = group.sort_values("n")
+        colour = palette[(int(s), float(B))]
+        ax.plot(group["n"], group["exact"], "o-", color=colour, ms=4, label=f"s = {int(s)}, B = {B:g}")
+        ax.plot(group["n"], group["proof_upper"], "o:", color=colour, ms=4, mfc="none", lw=0.8)
+    ax.set_xlabel("n")
+    ax.set_ylabel("$R_H(S)$")
+    value_ticks(ax, "x", part["n"].unique())
+    ax.set_title(f"exact $R_H(S)$ against n (m = {m}, k = 1, R = 1)")
+    ax.legend(loc="best", fontsize="small")
+    fig.tight_layout()
+    return fig

@@ -16,7 +16,7 @@ from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
 from sparseact.claims._readings import certified_worst
-from sparseact.claims.theorem19 import CONJ20_M, ORDER_ZETAS, PAPER_REF, step_certificates
+from sparseact.claims.theorem19 import CONJ20_M, ORDER_ZETAS, PAPER_REF, RANGE_EXACT_M, step_certificates
 from sparseact.claims.theorem19 import steps as st
 from sparseact.claims.theorem19.compute import BOUND_EXPRS, EQ1_EXPR, EXACT_RTOL, ORDER_TOL, bound_value
 from sparseact.complexity.simplex import simplex_lower_bound
@@ -52,8 +52,67 @@ def _find_certificate(certs, point: str, bound: str, R: float | None = None) -> 
     return json.loads(rows["data"].iloc[0])
 
 
-def _bound_record(column, sweep, exact, certs, common):
-    """One bound against the sweep's lower-bound intervals and the exact tiny-sample values."""
+def _sphere_range(frame) -> str:
+    """The ``range`` rows' (n, m) pairs (the samples) and their classes, e.g. ``"(n, m) in {(1, 8), (2, 12)}, ..."``."""
+    pairs = ", ".join(f"({n}, {m})" for n, m in sorted({(int(r.n), int(r.m)) for r in frame.itertuples()}))
+    return f"(n, m) in {{{pairs}}}, " + describe_range(frame.to_dict("records"), ["s", "k", "B"], "R = W = 1")
+
+
+def _exact_dimension_text(ranged) -> str:
+    """Section 6's question on exact values: ``R_H`` of the unit-sphere samples from the smallest to the largest ``n``
+    at each ``m`` with exact values in several dimensions, per class ``s`` and bias bound ``B``."""
+    exact = ranged[ranged["exact"].notna()] if len(ranged) else ranged
+    parts = []
+    for (m, s, B), group in exact.groupby(["m", "s", "B"]) if len(exact) else ():
+        if group["n"].nunique() < 2:
+            continue
+        group = group.sort_values("n")
+        first, last = group.iloc[0], group.iloc[-1]
+        parts.append(
+            f"m = {int(m)}, s = {int(s)}, B = {B:g}: {first['exact']:.4g} (n = {int(first['n'])}) to "
+            f"{last['exact']:.4g} (n = {int(last['n'])}), largest {group['exact'].max():.4g}"
+        )
+    if not parts:
+        return ""
+    return " Exact R_H(S) of unit-sphere samples (one sample per n, k = 1, R = W = 1): " + "; ".join(parts) + "."
+
+
+def _range_text(ranged, column: str) -> tuple[str, bool]:
+    """What the ``range`` points say of (1) (``column = "eq1"``) or (16): the tightest instances, and for (1) whether
+    every upper bound lies below it (an upper bound decides an instance; above the bound it decides nothing)."""
+    if not len(ranged):
+        return "", True
+    exact = ranged[ranged["exact"].notna()]
+    if column == "eq1":
+        ratio = ranged["upper"] / ranged["eq1"]
+        floor = ranged["upper"] / ranged["eq1_floor"]
+        top, top_floor = ranged.loc[ratio.idxmax()], ranged.loc[floor.idxmax()]
+        held = bool((ranged["upper"] <= ranged["eq1"] * (1 + EXACT_RTOL)).all())
+        return (
+            f" Unit-sphere samples ({_sphere_range(ranged)}"
+            f"): an upper bound of R_H(S) (the exact value's dual certificate where m <= {RANGE_EXACT_M}, else the "
+            f"proof's quantity, cells not required realisable) is {'below' if held else 'not below'} (1) on every "
+            f"instance; tightest upper / (1) = {ratio.max():.3g} (n = {int(top['n'])}, m = {int(top['m'])}, "
+            f"s = {int(top['s'])}, B = {top['B']:g}). Against the scale-free floor (WR+B) sqrt(sn/m), which (1) with "
+            f"the log floored at 1 exceeds at every rescaling, the largest upper / floor is {floor.max():.3g} "
+            f"(n = {int(top_floor['n'])}, m = {int(top_floor['m'])}, s = {int(top_floor['s'])}, "
+            f"B = {top_floor['B']:g}).",
+            held,
+        )
+    lo, up = exact["exact"] / exact["conj20"], ranged["upper"] / ranged["conj20"]
+    return (
+        f" Unit-sphere samples: exact R_H(S) / (16) reaches {lo.max():.3g} "
+        f"({_sphere_range(exact)}); an upper bound / (16) "
+        f"reaches {up.max():.3g} ({_sphere_range(ranged)})"
+        ": a constant C in (16) is at least the largest exact ratio of any sample, and C = "
+        f"{up.max():.3g} suffices on these samples.",
+        True,
+    )
+
+
+def _bound_record(column, sweep, exact, certs, common, ranged):
+    """One bound against the sweep's lower-bound intervals, the exact tiny-sample values and, for (1) and (16), the
+    ``range`` points' exact values and upper bounds."""
     part = sweep[sweep[column].notna() & ((sweep["k"] == 1) if column == "eq1" else (sweep["cls"] == "sparse"))]
     ex = exact[exact[column].notna() & ((exact["k"] == 1) if column == "eq1" else True)]
     ratio_mc = (part["ci_high"] / part[column]).max() if len(part) else float("nan")
@@ -63,6 +122,8 @@ def _bound_record(column, sweep, exact, certs, common):
     straddle = part[(part["ci_high"] > part[column]) & (part["ci_low"] <= part[column])]
     broken = ex[ex[f"above_{column}"].astype(bool)]
     check_id = {"eq1": CHECKS.bound.id, "eq15": CHECKS.eq15_bound.id, "conj20": CHECKS.conj20_bound.id}[column]
+    ranged = ranged if column in ("eq1", "conj20") else ranged.iloc[:0]
+    range_notes, range_held = _range_text(ranged, column)
     notes = (
         f"max lower-bound estimate / bound {float((part['estimate'] / part[column]).max()):.3g} over "
         f"{len(part)} sweep instances ({sorted(part['distribution'].unique())}); max exact / bound on tiny "
@@ -99,7 +160,7 @@ def _bound_record(column, sweep, exact, certs, common):
                 {"eq1": "eq. (1)", "eq15": f"eq. (15), k = {int(row['k'])}", "conj20": "(16)"}[column],
             ),
         )
-    elif not len(ex) or not np.isfinite(ratio_ex):
+    elif not len(ex) or not np.isfinite(ratio_ex) or not range_held:
         verdict = Verdict.INCONCLUSIVE
     else:
         verdict = Verdict.PASS
@@ -107,12 +168,13 @@ def _bound_record(column, sweep, exact, certs, common):
     # tightness table: a Monte Carlo interval can neither prove nor, without an exact certificate, refute the bound)
     return declared_record(
         CHECKS[check_id],
-        instances=len(ex),
+        instances=len(ex) + len(ranged),
         worst_value=ratio_ex,
         worst_value_label="max exact R_H(S) / bound",
         verdict=verdict,
-        notes=notes + f" Largest (upper CI of an estimate) / bound: {ratio_mc:.3g} (worst {worst:.3g}).",
-        range=_exact_range(ex, f"distributions: {', '.join(sorted(ex['distribution'].unique()))}"),
+        notes=notes + f" Largest (upper CI of an estimate) / bound: {ratio_mc:.3g} (worst {worst:.3g})." + range_notes,
+        range=_exact_range(ex, f"distributions: {', '.join(sorted(ex['distribution'].unique()))}")
+        + (f"; unit-sphere samples {_sphere_range(ranged)}" if len(ranged) else ""),
         **kwargs,
         **common,
     )
@@ -148,9 +210,9 @@ def assemble(block: dict, tables: dict):
             **common,
         )
     )
-    records.append(_bound_record("eq1", sweep, exact, certs, common))
-    records.append(_bound_record("eq15", sweep, exact, certs, common))
-    records.append(_bound_record("conj20", sweep, exact, certs, common))
+    ranged = tables["range"]
+    for column in ("eq1", "eq15", "conj20"):
+        records.append(_bound_record(column, sweep, exact, certs, common, ranged))
 
     # eq. (1) as printed on small-norm samples, and the corrected log
     valid = scale[scale["eq1"].notna()]
@@ -343,7 +405,7 @@ def assemble(block: dict, tables: dict):
             verdict=Verdict.PASS if slope_verdict is Verdict.PASS else Verdict.INCONCLUSIVE,
             notes=f"estimate ~ {exponent_text(dim_fit, 'n')}; slope of the upper-CI ratio along n: {slope:.2f} (PASS when "
             f"<= {DIMENSION_SLOPE_TOL}); a fitted exponent never FAILs a conjecture (that needs an exact "
-            "certificate), and a lower-bound estimator can miss growth in n",
+            "certificate), and a lower-bound estimator can miss growth in n." + _exact_dimension_text(tables["range"]),
             **common,
         )
     )
@@ -761,8 +823,8 @@ def _conj20_lower_record(tables, certs, common):
             ),
         )
     worst = low.loc[low["ratio"].idxmax()]
-    searched = low[low["distribution"] != "simplex"]
-    simplex = low[low["distribution"] == "simplex"]
+    on_simplex = low["distribution"].str.startswith("simplex")
+    searched, simplex = low[~on_simplex], low[on_simplex]
     # the simplex family's closed form beyond the certified m (sparseact.complexity.simplex), at its best B on a grid
     family = ", ".join(
         f"m={m}: {max(simplex_lower_bound(m, 1.0, b) / ((1.0 + b) * math.sqrt(2 / m)) for b in B_GRID):.3f}"
@@ -784,7 +846,9 @@ def _conj20_lower_record(tables, certs, common):
             + ", ".join(f"{r.distribution} {r.ratio:.3f}" for r in searched.itertuples())
             + ". Simplex: "
             + ", ".join(
-                f"m = {int(r.m)}, B = {r.B:g}: {r.ratio:.4f} (closed form {r.closed_form / r.conj20:.4f})"
+                f"m = {int(r.m)}, B = {r.B:g}, "
+                f"{'exact optimal networks' if r.distribution == 'simplex-exact' else 'explicit networks'}: "
+                f"{r.ratio:.4f} (closed form {r.closed_form / r.conj20:.4f})"
                 for r in simplex.itertuples()
             )
             + f"; the family's closed form at its best B (grid {B_GRID[0]:g}..{B_GRID[-1]:g}) grows with m: "
