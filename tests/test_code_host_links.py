@@ -97,6 +97,13 @@ def _view_of(path: Path, target: Path) -> bool:
     return path.suffix == ".md" and target.suffix == ".json" and target.with_suffix(".md") == path
 
 
+def _has_anchor(target: Path, fragment: str) -> bool:
+    """``#fragment`` is a heading's or an ``<a id>``'s anchor of the Markdown file ``target``, or an id of the page."""
+    if target.suffix == ".md":
+        return fragment in markdown_anchors(target)
+    return unquote(fragment) in html_anchors(target)
+
+
 def dead_links(path: Path, files: set[str]) -> list[str]:
     """The links of ``path`` a code-host visitor (or, from a page of the site, a browser) cannot follow, each with
     why."""
@@ -122,9 +129,7 @@ def dead_links(path: Path, files: set[str]) -> list[str]:
             and not (target.suffix == ".html" and relative.startswith(f"{SITE_FOLDER}/"))
         ):
             dead.append(f"{link} (a code host does not render {target.suffix})")
-        elif parts.fragment and target.suffix == ".md" and parts.fragment not in markdown_anchors(target):
-            dead.append(f"{link} (no anchor #{parts.fragment})")
-        elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in html_anchors(target):
+        elif parts.fragment and target.suffix in (".md", ".html") and not _has_anchor(target, parts.fragment):
             dead.append(f"{link} (no anchor #{parts.fragment})")
     return dead
 

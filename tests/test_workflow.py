@@ -300,6 +300,7 @@ def test_docs_figures_and_site_are_the_full_runs_and_the_quick_run_leaves_them(r
     assert copies
     for copy in copies:
         assert copy.read_bytes() == (repo_root / "docs" / "figures" / copy.name).read_bytes(), copy.name
+
     def site(root):
         folder = root / "docs" / "site"
         return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.name[0] != "."}

@@ -120,6 +120,8 @@ rule site:
         ENV
     params:
         # the results directory, which holds report/ and pages/
-        results_dir=lambda wildcards, input: os.path.dirname(os.path.dirname(input.index)),
+        results_dir=lambda wildcards, input: os.path.dirname(
+            os.path.dirname(input.index)
+        ),
     shell:
         "python -m sparseact.cli site --results-dir {params.results_dir} --out {output} > {log} 2>&1"
