@@ -98,10 +98,11 @@ def _view_of(path: Path, target: Path) -> bool:
 
 
 def _has_anchor(target: Path, fragment: str) -> bool:
-    """``#fragment`` is a heading's or an ``<a id>``'s anchor of the Markdown file ``target``, or an id of the page."""
+    """``#fragment`` is a heading's or an ``<a id>``'s anchor of the Markdown file ``target``, or an id of the page (as
+    written or percent-decoded: a browser tries both)."""
     if target.suffix == ".md":
         return fragment in markdown_anchors(target)
-    return unquote(fragment) in html_anchors(target)
+    return bool({fragment, unquote(fragment)} & html_anchors(target))
 
 
 def dead_links(path: Path, files: set[str]) -> list[str]:
