@@ -368,6 +368,24 @@ def test_fwht_out_and_in_place():
     np.testing.assert_array_equal(u, ref)
 
 
+def test_level_weights_into_a_reused_buffer():
+    # One scratch for repeated calls: the same weights as without it, the Walsh coefficients left in it.
+    rng = np.random.default_rng(4)
+    buf = np.empty(1 << 10)
+    for _ in range(2):
+        v = rng.standard_normal(1 << 10)
+        before = v.copy()
+        np.testing.assert_array_equal(level_weights(v, out=buf), level_weights(v))
+        np.testing.assert_array_equal(v, before)
+        np.testing.assert_array_equal(buf, walsh_coefficients(v))
+    with pytest.raises(ValueError, match="out must not be values itself"):
+        level_weights(v, out=v)
+    with pytest.raises(ValueError, match="out must have shape"):
+        level_weights(v, out=np.empty(8))
+    with pytest.raises(ValueError, match="overlaps"):
+        level_weights(v[:512], out=v[256:768])
+
+
 @settings(max_examples=40, deadline=None)
 @given(n=st.integers(0, 8), data=st.data())
 def test_fwht_involution(n, data):

@@ -706,13 +706,20 @@ def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
     src, _ = _as_table(values, check_finite=False)
     if out is None:
         return _finite_transform(_transform(src, np.empty_like(src), in_place=False))
-    # In place if out is values' own buffer: usually the very table just
-    # validated (a 1-D C-contiguous float64 array of the right shape, so only
-    # writeable is left to check); another view of it (the same start, as both
-    # are C-contiguous of one shape) is found through the overlap, and any
-    # other overlap is refused. Addresses are read only then: ndarray.ctypes
-    # costs about 1.5 us, and the four reads per call this replaced were 7 %
-    # of a transform of 2**16.
+    return _finite_transform(_transform(src, out, _check_out(out, src)))
+
+
+def _check_out(out, src: np.ndarray) -> bool:
+    """Validate ``out`` as a destination for the transform of the table ``src``; return whether it is ``src`` itself.
+
+    In place if ``out`` is ``src``'s own buffer: usually the very table just
+    validated (a 1-D C-contiguous float64 array of the right shape, so only
+    writeable is left to check); another view of it (the same start, as both
+    are C-contiguous of one shape) is found through the overlap, and any other
+    overlap is refused. Addresses are read only then: ``ndarray.ctypes`` costs
+    about 1.5 us, and the four reads per call this replaced were 7 % of a
+    transform of ``2**16``.
+    """
     in_place = out is src
     if not in_place:
         if not isinstance(out, np.ndarray):
@@ -729,7 +736,7 @@ def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
         if out.ctypes.data != src.ctypes.data:
             raise ValueError("out overlaps values without being the same array")
         in_place = True
-    return _finite_transform(_transform(src, out, in_place))
+    return in_place
 
 
 def fwht_reference(values) -> np.ndarray:
@@ -775,9 +782,13 @@ def walsh_coefficients(values) -> np.ndarray:
     return coefficients
 
 
-def _coefficients(src: np.ndarray, n: int) -> np.ndarray:
-    # fhat for an already validated C-contiguous float64 table.
-    out = src.copy()
+def _coefficients(src: np.ndarray, n: int, out: np.ndarray | None = None) -> np.ndarray:
+    # fhat for an already validated C-contiguous float64 table, into out (a
+    # validated buffer apart from src) or a fresh copy.
+    if out is None:
+        out = src.copy()
+    else:
+        np.copyto(out, src)
     _fwht_into(out, out, _BLOCK_BITS)
     out *= 2.0**-n
     return out
@@ -809,31 +820,40 @@ def _squares(compute: Callable[[np.ndarray], np.ndarray], src: np.ndarray, what:
     return out
 
 
-def level_weights(values) -> np.ndarray:
+def level_weights(values, out: np.ndarray | None = None) -> np.ndarray:
     """Fourier weight at each level, ``W^t(f) = sum_{|T| = t} fhat(T)^2``.
 
     Parameters
     ----------
     values : array_like, shape (2**n,)
         Truth table.
+    out : ndarray of float64, shape (2**n,), optional
+        C-contiguous, writeable scratch apart from ``values``; it receives the
+        table's Walsh coefficients (overwritten). A caller that computes level
+        weights again and again passes one buffer to every call, instead of
+        each call faulting in a fresh copy of the table.
 
     Returns
     -------
     ndarray of float64, shape (n + 1,)
-        ``out[t] = W^t(f)``; by Parseval (Claim 2.1) ``out.sum() = ||f||_2^2``.
+        Entry ``t`` is ``W^t(f)``; by Parseval (Claim 2.1) the entries sum to ``||f||_2^2``.
 
     Raises
     ------
     ValueError
-        For a table that is not one, holds NaN or inf, or whose level weights exceed float64 (:func:`_squares`).
+        For a table that is not one, holds NaN or inf, or whose level weights exceed float64 (:func:`_squares`), or
+        an unsuitable ``out`` (as in :func:`fwht`, and never ``values`` itself).
     """
     src, n = _as_table(values)
-    return _squares(lambda table: _weights(table, n), src, "a level weight")
+    if out is not None and _check_out(out, src):
+        raise ValueError("out must not be values itself (it receives the Walsh coefficients)")
+    return _squares(lambda table: _weights(table, n, out), src, "a level weight")
 
 
-def _weights(src: np.ndarray, n: int) -> np.ndarray:
-    """:func:`level_weights` of a validated finite table, non-finite where the transform or a square overflows."""
-    return _level_weights_kernel(_coefficients(src, n), n)
+def _weights(src: np.ndarray, n: int, out: np.ndarray | None = None) -> np.ndarray:
+    """:func:`level_weights` of a validated finite table (coefficients into ``out``, see :func:`_coefficients`),
+    non-finite where the transform or a square overflows."""
+    return _level_weights_kernel(_coefficients(src, n, out), n)
 
 
 def fourier_tail(values, d: int) -> float:
