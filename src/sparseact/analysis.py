@@ -875,7 +875,7 @@ def level_weights(values, out: np.ndarray | None = None) -> np.ndarray:
         For a table that is not one, holds NaN or inf, or whose level weights exceed float64 (:func:`_squares`), or
         an unsuitable ``out`` (as in :func:`fwht`, and never ``values`` itself).
     """
-    src, n = _as_table(values)
+    src, n = _as_table(values, check_finite=False)  # NaN and inf: _squares looks at the table
     if out is not None and _check_out(out, src):
         raise ValueError("out must not be values itself (it receives the Walsh coefficients)")
     return _squares(lambda table: _weights(table, n, out), src, "a level weight")
