@@ -745,9 +745,8 @@ def _check_out(out, src: np.ndarray) -> bool:
     validated (a 1-D C-contiguous float64 array of the right shape, so only
     writeable is left to check); another view of it (the same start, as both
     are C-contiguous of one shape) is found through the overlap, and any other
-    overlap is refused. Addresses are read only then: ``ndarray.ctypes`` costs
-    about 1.5 us, and the four reads per call this replaced were 7 % of a
-    transform of ``2**16``.
+    overlap is refused. Addresses are read only then (``ndarray.ctypes`` costs
+    about 1.5 us, a few per cent of a small transform).
     """
     in_place = out is src
     if not in_place:
