@@ -19,7 +19,7 @@ from sparseact.complexity._common import _as_points, _scale
 LP_METHODS = ("highs", "highs-ipm")
 
 
-def solve_lp(cost, A_ub, b_ub, bounds):
+def _solve_lp(cost, A_ub, b_ub, bounds):
     """``scipy.optimize.linprog`` solved by the first of :data:`LP_METHODS` that decides the programme (optimal,
     infeasible or unbounded); raises ``ArithmeticError`` when none does, so a cell is never dropped on a solver's
     numerical failure."""
@@ -53,7 +53,7 @@ def _lp_witness(X: np.ndarray, labels: np.ndarray, homogeneous: bool) -> np.ndar
         A = sign[:, None] * np.hstack([X, -np.ones((m, 1))])
         rhs = np.full(m, -1.0)
     nv = A.shape[1]
-    res = solve_lp(np.zeros(nv), A, rhs, [(None, None)] * nv)
+    res = _solve_lp(np.zeros(nv), A, rhs, [(None, None)] * nv)
     if res.status != 0:
         return None
     v = np.asarray(res.x, dtype=np.float64)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sparseact.complexity._common import _T_FINAL, _as_points, _as_zeta, _scale
-from sparseact.complexity.cells import _lp_witness, solve_lp
+from sparseact.complexity.cells import _lp_witness, _solve_lp
 
 # ---------------------------------------------------------------------------
 # per-cell problem (an SOCP per sign) with a primal/dual bracket
@@ -86,7 +86,7 @@ def _homogeneous_interior(X: np.ndarray, mask: np.ndarray):
     A_ub[on.size :, n:] = np.eye(k)
     cost = np.concatenate([np.zeros(n), -np.ones(k)])
     bounds = [(None, None)] * n + [(0.0, 1.0)] * k
-    res = solve_lp(cost, A_ub, b_ub, bounds)
+    res = _solve_lp(cost, A_ub, b_ub, bounds)
     if res.status != 0:
         raise ValueError("cell is not realisable by a homogeneous halfspace")
     eq = np.zeros(m, dtype=bool)
