@@ -1074,7 +1074,10 @@ CLAIM_HEADER_CSS = (
 .sa-header a { color: #0b57a4; }
 .sa-header details.chain ul { padding-left: 1.3em; margin: 0.2em 0; }
 .sa-header details.chain .why { font-size: 0.92em; color: #333; margin: 0.1em 0 0.3em; }
-@media print { .jp-RenderedHTMLCommon { font-size: 9pt; } }  /* the report's size on paper, not the screen's 14 px */
+@media print {  /* the report's size on paper, not the screen's 14 px; an output (all the check cards) may break */
+  .jp-RenderedHTMLCommon { font-size: 9pt; }
+  .jp-OutputArea-child { break-inside: auto; }
+}
 """
     + GRAPH_CSS
     + PRINT_CSS
