@@ -685,9 +685,10 @@ def erratum_link(results_dir: Path, base: Path) -> str:
     return _link(tex, base, "the erratum note (LaTeX)")
 
 
-def _page(title: str, body: str, name: str) -> str:
-    """An HTML page of ``body``, to be written to the file ``name``, its tables cards on narrow screens and
-    summarised in print (:mod:`sparseact.publish.cards`)."""
+def _page(title: str, body: str, name: str = "") -> str:
+    """An HTML page of ``body``, to be written to the file ``name`` (the printed notes link the whole tables there;
+    empty: on the page itself), its tables cards on narrow screens and summarised in print
+    (:mod:`sparseact.publish.cards`)."""
     return (
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>'
