@@ -519,8 +519,8 @@ def main(argv=None) -> int:
     look = sub.add_parser(
         "check-pages",
         help="open the verification report and every claim page in headless "
-        "Chromium at 1400, 1024 and 800 px and laid out for print, and list what a reader would "
-        "trip over; exit 1 if anything, 2 if no browser",
+        "Chromium at 1400, 1024, 800 and 390 px and laid out for print (counting its A4 pages), and list what a "
+        "reader would trip over; exit 1 if anything, 2 if no browser",
     )
     look.add_argument("results", nargs="?", default="results")
     look.set_defaults(func=_check_pages)
