@@ -695,8 +695,8 @@ def _families(errata: pd.DataFrame, entries: dict, words: PaperWords) -> list[st
 
 def _cited(cited: list[str], results: Results, errata: pd.DataFrame, words: PaperWords) -> list[str]:
     """The project's results that the improvement, the substantive errata and the family proofs cite and do not state
-    (Section 2 states the sharper ones, the family appendix the refutations), each stated: a reader checks a correction
-    or a refutation against what it rests on."""
+    (Section 2 states the sharper ones, the family appendix the refutations), each stated with its proof: a reader
+    checks a correction or a refutation against what it rests on, from the note alone."""
     shown = set(results.sharper["statement_id"]) | {
         proof
         for _, row in errata.iterrows()
@@ -707,13 +707,16 @@ def _cited(cited: list[str], results: Results, errata: pd.DataFrame, words: Pape
         return []
     lines = [
         r"\section*{Appendix: our results the note cites}\phantomsection\label{app:cited}",
-        "Each is proved in the repository's table of statements, with its argument and its checks.",
+        "Each with its proof; the repository's table of statements has its checks.",
         "",
     ]
+    reasons = dict(zip(results.statements["statement_id"], results.statements["reason"], strict=True))
     for sid in rest:
         name = words.names[sid]
+        proof = _without_check_sentences(reasons[sid])
         lines += [
-            rf"\paragraph{{{tex_text(name[:1].upper() + name[1:])}.}} {tex_text(words(_sentence(words.statements[sid])))}",
+            rf"\paragraph{{{tex_text(name[:1].upper() + name[1:])}.}} {tex_text(words(_sentence(words.statements[sid])))}"
+            + (rf" \emph{{Proof.}} {tex_text(words(_sentence(proof)))}" if proof else ""),
             "",
         ]
     return lines
