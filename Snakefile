@@ -128,3 +128,4 @@ rule all:
         benchmark_files(),
         claim_reports(),
         [doc_figure(figure) for figure in DOC_FIGURES] if RESULTS == "results" else [],
+        every_stamp,

@@ -6,6 +6,7 @@ from functools import cache
 from pathlib import Path
 
 from snakemake.io import apply_wildcards
+from snakemake.iocontainers import Wildcards
 
 from sparseact.claims import (
     claim_ids,
@@ -225,7 +226,7 @@ def job_check(rule, *folders):
     folder holds, if any."""
 
     def check(wildcards):
-        values = dict(wildcards.items())
+        values = dict(sorted(wildcards.items()))
         job = workflow.get_rule(rule)
         written = [*job.output, *([job.benchmark] if job.benchmark else [])]
         watched = [
@@ -246,7 +247,38 @@ def job_check(rule, *folders):
             STAMP_TEXTS[path] = text
         return path or []
 
+    CHECKS[rule] = check
     return check
+
+
+#: The input function of each rule's check stamp (job_check), by rule.
+CHECKS = {}
+
+
+def every_stamp(wildcards):
+    """Every code stamp and every job's check stamp, requested by the default target. Snakemake plans a missing file
+    only for a job that runs or a target, and a job whose outputs are current would ask for its stamp's new name only
+    through its records in .snakemake/ (gone after a copy, a --touch or a clean-up)."""
+    claims = [Wildcards(fromdict={"claim": claim}) for claim in CLAIMS]
+    claim_shards = [
+        Wildcards(fromdict={"claim": claim, "shard": shard})
+        for claim in CLAIMS
+        for shard in shards(claim)
+    ]
+    jobs = {
+        "kernels": [Wildcards(fromdict={"group": group}) for group in KERNEL_GROUPS],
+        "data": claim_shards,
+        "run": claim_shards,
+        "assemble": claims,
+        "claim_page": claims,
+    }
+    stamps = [claim_code(job) for job in claims] + [
+        assembly_code(job) for job in claims
+    ]
+    stamps += [publishing_code(rule) for rule in PUBLISHING_MODULES]
+    for rule, check in CHECKS.items():
+        stamps += [check(job) for job in jobs.get(rule, [Wildcards(fromdict={})])]
+    return sorted(set(path for path in stamps if path))
 
 
 def claim_code(wildcards):
