@@ -7,7 +7,8 @@ A kind is a produced file's path with the claim, shard and member names replaced
 ``runs/{claim}/{name}.json``, ``report/graph.html``, ``code/{claim}-compute/{digest}.sha256``...), so the kinds are
 read from the run, not typed here: a new output of a rule is a new kind. The file deleted of each kind is the one whose
 path has the smallest SHA-256 (deterministic, and spread over the claims). Left out: the logs (a job is not rerun for
-its log) and the records a run writes when it ends (of the run's files and of the code stamps), which no job reads.
+its log), the records a run writes when it ends (of the run's files and of the code stamps), which no job reads, and
+the jobs' check stamps (see _left_out).
 """
 
 import hashlib
@@ -38,9 +39,10 @@ from sparseact.runtime.outputs import (
 
 
 def _left_out(relative: str) -> bool:
-    """Whether a file of the results is one no reader uses and no job is rerun for: a log, or a record a run writes
-    when it ends (stamps/files.json, code/<name>/record.json)."""
-    return relative.split("/")[0] == "logs" or relative == "stamps/files.json" or relative.endswith("/record.json")
+    """Whether a file of the results is one no reader uses and no job is rerun for: a log, a record a run writes
+    when it ends (stamps/files.json, code/<name>/record.json), or a job's check stamp, which is there only once the job
+    had to run again (a fresh run's erratum job, whose folder had no manifest yet) and is asked for again only then."""
+    return relative.split("/")[0] in ("logs", "stamps") or relative.endswith("/record.json")
 
 
 def _kind(relative: str, claims: set[str]) -> str:
