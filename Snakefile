@@ -40,11 +40,10 @@ validate_workflow_config(
 include: "workflow/rules/common.smk"
 
 
-# A file changed with its modification time kept is removed before the DAG is built, so that its job rebuilds it
-# (check_files in common.smk); the workflow's own jobs (on a cluster) skip it. A dry run runs it too, so that it
-# plans the rebuilds a run would make (skipped, it would say "Nothing to be done" with work left).
-if workflow.is_main_process:
-    check_files()
+# The files changed with their modification time kept, found before the DAG is built without writing anything
+# (changed_files in common.smk): each job that writes one is planned again through its check stamp (job_check), in a
+# dry run too. The workflow's own jobs (on a cluster) skip the check and read the stamps as they are.
+CHANGED = changed_files() if workflow.is_main_process else frozenset()
 
 
 # Every rule's {claim} is one of the registry's claim folders (CLAIMS, from common.smk), declared once here: a path
@@ -55,6 +54,7 @@ wildcard_constraints:
     group="|".join(KERNEL_GROUPS),
 
 
+include: "workflow/rules/stamps.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/runs.smk"
 include: "workflow/rules/assembly.smk"
@@ -91,12 +91,12 @@ onstart:
 
 onsuccess:
     jobserver.stop()
-    check_files()
+    record_run()
 
 
 onerror:
     jobserver.stop()
-    check_files()
+    record_run()
 
 
 # The cluster's jobs are the kernels' compilation and the runs' shards; each other job costs about its own start-up
@@ -113,6 +113,7 @@ localrules:
     run_template,
     screenshots,
     site,
+    stamp,
 
 
 rule all:
@@ -133,3 +134,4 @@ rule all:
             if RESULTS == "results"
             else []
         ),
+        every_stamp,

@@ -21,7 +21,7 @@
 # `results/runs/<claim>/<shard>.json`. The claim's own notebook merges the shards,
 # decides the verdicts and draws the figures.
 
-# %% tags=["parameters"]
+# %% tags=["parameters"] required=["claim", "shard", "data_path", "run_path"]
 claim = "section1_index"
 shard = "b1"
 data_path = "results/data/section1_index/b1.npz"

@@ -1,6 +1,5 @@
 """The claims registry: every claim module keeps the contract of sparseact.claims."""
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -87,60 +86,59 @@ def test_source_files_names_unknown_modules():
         source_files("sparseact.nope")
 
 
-def test_a_code_stamp_moves_only_when_a_files_content_changes(tmp_path, monkeypatch):
+def test_a_code_stamp_is_named_by_its_digest_and_moves_only_when_a_files_content_changes(tmp_path, monkeypatch):
+    """The stamp is found without writing anything (a dry run writes nothing; the workflow's rule stamp writes it),
+    named by its digest: a touch leaves the name, an edit gives a new one, which Snakemake finds missing."""
     from sparseact.claims import _registry, code_stamp
 
     sources = [tmp_path / "a.py", tmp_path / "b.py"]
     for source in sources:
         source.write_text(f"# {source.name}\n")
     monkeypatch.setattr(_registry, "_closure", lambda module: frozenset(sources))
-    stamp = tmp_path / "code" / "claim-compute.sha256"
+    folder = tmp_path / "code" / "claim-compute"
 
-    assert code_stamp(stamp, "sparseact.claims.x") == str(stamp)
-    first = stamp.read_text()
-    assert first.endswith("  sparseact.claims.x\n") and len(first.split()[0]) == 64
-    past = 1_000_000_000
-    os.utime(stamp, ns=(past, past))
-
-    sources[0].touch()  # a touch changes no content: the stamp is left alone
-    code_stamp(stamp, "sparseact.claims.x")
-    assert stamp.stat().st_mtime_ns == past and stamp.read_text() == first
-
+    first = code_stamp(folder, "sparseact.claims.x")
+    assert first.text.endswith("  sparseact.claims.x\n") and len(first.text.split()[0]) == 64
+    assert first.path == f"{folder}/{first.text[:16]}.sha256" and not (tmp_path / "code").exists()
+    sources[0].touch()  # a touch changes no content
+    assert code_stamp(folder, "sparseact.claims.x").path == first.path
     sources[1].write_text("# b.py, edited\n")
-    code_stamp(stamp, "sparseact.claims.x")
-    assert stamp.stat().st_mtime_ns > past and stamp.read_text() != first
-    assert sorted(stamp.parent.iterdir()) == [stamp, Path(f"{stamp}.files")]  # the record, no scratch file left
+    assert code_stamp(folder, "sparseact.claims.x").path != first.path
+    assert not (tmp_path / "code").exists()
 
 
 def test_a_recorded_code_stamp_is_not_computed_again_until_a_file_or_folder_moves(tmp_path, monkeypatch):
-    """``<stamp>.files`` records each file's and package folder's version: while none moved, the stamp is current
-    and its closure is not even looked up; an edited file, a folder whose time moved (a module created or removed),
-    another module list or an edited stamp computes it again."""
-    from sparseact.claims import _registry, code_stamp
+    """The record (written once a run wrote the stamp: write_code_record) holds each file's and package folder's
+    version: while none moved, the stamp is current and its closure is not even looked up; an edited file, a folder
+    whose time moved (a module created or removed) or another module list computes it again."""
+    from sparseact.claims import _registry, code_stamp, write_code_record
 
     sources = [tmp_path / "a.py", tmp_path / "b.py"]
     for source in sources:
         source.write_text(f"# {source.name}\n")
     monkeypatch.setattr(_registry, "_closure", lambda module: frozenset(sources))
-    stamp = tmp_path / "claim-compute.sha256"
-    first = Path(code_stamp(stamp, "sparseact.claims.x")).read_text()
+    folder = tmp_path / "claim-compute"
 
     def computed(*modules):
-        """Whether code_stamp computed the stamp (looked up the closure) rather than trusting its record."""
+        """Whether code_stamp computed the stamp (looked up the closure) rather than trusting its record; the stamp
+        and its record written as a run writes them."""
         looked_up = []
         monkeypatch.setattr(_registry, "_closures", lambda mods: looked_up.append(mods) or frozenset(sources))
-        code_stamp(stamp, *modules)
+        stamp = code_stamp(folder, *modules)
         monkeypatch.undo()
         monkeypatch.setattr(_registry, "_closure", lambda module: frozenset(sources))
+        write_code_record(stamp)  # no stamp written: no record
+        Path(stamp.path).parent.mkdir(exist_ok=True)
+        Path(stamp.path).write_text(stamp.text)
+        write_code_record(stamp)
         return bool(looked_up)
 
+    assert computed("sparseact.claims.x")  # no record yet
     assert not computed("sparseact.claims.x")
     sources[0].write_text("# a.py, edited\n")
-    assert computed("sparseact.claims.x") and stamp.read_text() != first
+    assert computed("sparseact.claims.x")
     assert not computed("sparseact.claims.x")
     assert computed("sparseact.claims.x", "sparseact.claims.y")
-    stamp.write_text("edited by hand\n")
-    assert computed("sparseact.claims.x") and stamp.read_text() != "edited by hand\n"
     moved = {folder: mtime + 1 for folder, mtime in _registry._folder_versions().items()}
     monkeypatch.setattr(_registry, "_folder_versions", lambda: moved)
     assert computed("sparseact.claims.x")
@@ -148,7 +146,7 @@ def test_a_recorded_code_stamp_is_not_computed_again_until_a_file_or_folder_move
 
 def test_a_code_stamp_is_the_digest_of_its_code_files_names_and_contents(tmp_path):
     """SHA-256 over each file :func:`code_files` lists, in its order: the name (from the folder holding the package),
-    a zero byte, the content, a zero byte; the same when the stamp is made again in the same process."""
+    a zero byte, the content, a zero byte; the same when the stamp is found again in the same process."""
     import hashlib
 
     import sparseact
@@ -162,7 +160,7 @@ def test_a_code_stamp_is_the_digest_of_its_code_files_names_and_contents(tmp_pat
             digest.update(name.encode() + b"\0" + (root / name).read_bytes() + b"\0")
         expected = f"{digest.hexdigest()}  {' '.join(modules)}\n"
         for again in ("first", "second"):
-            assert Path(code_stamp(tmp_path / f"{claim}-{again}", *modules)).read_text() == expected, claim
+            assert code_stamp(tmp_path / f"{claim}-{again}", *modules).text == expected, claim
 
 
 def test_the_compute_and_assembly_stamps_of_a_claim_differ(tmp_path):
@@ -170,4 +168,4 @@ def test_the_compute_and_assembly_stamps_of_a_claim_differ(tmp_path):
 
     compute = code_stamp(tmp_path / "c", "sparseact.claims.lemma9", "sparseact.claims.lemma9.compute")
     verdicts = code_stamp(tmp_path / "v", "sparseact.claims.lemma9", "sparseact.claims.lemma9.verdicts")
-    assert Path(compute).read_text().split()[0] != Path(verdicts).read_text().split()[0]
+    assert compute.text.split()[0] != verdicts.text.split()[0]

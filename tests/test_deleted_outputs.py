@@ -4,38 +4,54 @@ writes it; the files the workflow writes when it starts (code and completeness s
 each kind, and one start must write each of them again.
 
 A kind is a produced file's path with the claim, shard and member names replaced (``figures/{claim}/{name}.png``,
-``runs/{claim}/{name}.json``, ``report/graph.html``...), so the kinds are read from the run, not typed here: a new
-output of a rule is a new kind. The file deleted of each kind is the one whose path has the smallest SHA-256
-(deterministic, and spread over the claims). The logs are the one kind left out: a job is not rerun for its log.
+``runs/{claim}/{name}.json``, ``report/graph.html``, ``code/{claim}-compute/{digest}.sha256``...), so the kinds are
+read from the run, not typed here: a new output of a rule is a new kind. The file deleted of each kind is the one whose
+path has the smallest SHA-256 (deterministic, and spread over the claims). Left out: the logs (a job is not rerun for
+its log), the records a run writes when it ends (of the run's files and of the code stamps), which no job reads, and
+the jobs' check stamps (see _left_out).
 """
 
 import hashlib
 import os
+import re
 import shutil
+from pathlib import Path
 
 import pytest
-from test_workflow import QUICK, compiled_kernels, copy_repo, quick_run, snakemake  # noqa: F401 (fixtures)
+from test_workflow import (  # noqa: F401 (fixtures)
+    QUICK,
+    compiled_kernels,
+    copy_repo,
+    edited_config,
+    job_stats,
+    quick_run,
+    snakemake,
+)
 
 from sparseact.claims import claim_ids
 from sparseact.runtime.outputs import (
     MANIFEST_NAME,
     SNAKEMAKE_FILES,
-    completeness_stamp,
+    check_stamp,
     missing_members,
     write_manifest,
 )
 
-#: The folders of files the workflow writes when it starts (code stamps, completeness stamps), not jobs.
-START_UP = ("code", "stamps")
-#: Folders of files no reader uses and no job is rerun for.
-LEFT_OUT = ("logs",)
+
+def _left_out(relative: str) -> bool:
+    """Whether a file of the results is one no reader uses and no job is rerun for: a log, a record a run writes
+    when it ends (stamps/files.json, code/<name>/record.json), or a job's check stamp, which is there only once the job
+    had to run again (a fresh run's erratum job, whose folder had no manifest yet) and is asked for again only then."""
+    return relative.split("/")[0] in ("logs", "stamps") or relative.endswith("/record.json")
 
 
 def _kind(relative: str, claims: set[str]) -> str:
     parts = relative.split("/")
-    generic = ["{claim}" if part in claims else part for part in parts[:-1]]
+    generic = ["-".join("{claim}" if word in claims else word for word in part.split("-")) for part in parts[:-1]]
     stem, dot, suffix = parts[-1].partition(".")
-    if "{claim}" in generic and parts[-1] != MANIFEST_NAME:
+    if re.fullmatch("[0-9a-f]{16}", stem):  # a stamp named by its digest
+        stem = "{digest}"
+    elif "{claim}" in generic and parts[-1] != MANIFEST_NAME:
         stem = "{name}"
     else:  # a claim's name as the stem or a hyphenated part of it: claims/{claim}.json, code/{claim}-compute.sha256
         stem = "-".join("{claim}" if word in claims else word for word in stem.split("-"))
@@ -49,7 +65,7 @@ def produced_kinds(results) -> dict[str, str]:
     kinds: dict[str, list[str]] = {}
     for path in results.rglob("*"):
         relative = path.relative_to(results).as_posix()
-        if not path.is_file() or path.name in SNAKEMAKE_FILES or relative.split("/")[0] in LEFT_OUT:
+        if not path.is_file() or path.name in SNAKEMAKE_FILES or _left_out(relative):
             continue
         kinds.setdefault(_kind(relative, claims), []).append(relative)
     return {
@@ -73,16 +89,16 @@ def planned_jobs(plan: str) -> list[dict[str, list[str]]]:
     return jobs
 
 
-def _writer(jobs, relative_to_repo: str, stamps: list[str]):
+def _writer(jobs, relative_to_repo: str):
     """The planned job that writes the file: it lists it (or a folder holding it) as an output or benchmark, or it
-    reads a completeness stamp that names it."""
+    reads a check stamp the plan writes anew (a member of a folder Snakemake does not see: the erratum's PDF, a
+    slice)."""
     for job in jobs:
         written = job.get("output", []) + job.get("benchmark", [])
         if any(relative_to_repo == out or relative_to_repo.startswith(out + "/") for out in written):
             return job["rule"][0]
-        if any(stamp in job.get("input", []) for stamp in stamps):
-            return job["rule"][0]
-    return None
+    checks = {out for job in jobs if job["rule"] == ["stamp"] for out in job.get("output", []) if "/stamps/" in out}
+    return next((job["rule"][0] for job in jobs if checks & set(job.get("input", []))), None)
 
 
 @pytest.fixture(scope="module")
@@ -100,40 +116,17 @@ def test_every_kind_of_produced_file_is_rebuilt_when_deleted(deletable, quick_ru
     assert len(kinds) >= 30, sorted(kinds)
     failures, writers = [], {}
 
-    def restore(names):  # the files and the start-up files as the run left them, time stamps included
-        for name in [*names, *(f"{folder}/{p.name}" for folder in START_UP for p in (pristine / folder).iterdir())]:
-            shutil.copy2(pristine / name, results / name)
-
-    # the start-up writes each of its files whatever the others' state, so one start checks all of them
-    start_up = {kind: relative for kind, relative in kinds.items() if relative.split("/")[0] in START_UP}
-    assert start_up, "no file written at start-up"
-    for relative in start_up.values():
-        (results / relative).unlink()
-    try:
-        snakemake(deletable, "-n")
-        failures += [
-            f"{kind}: not written again at start-up" for kind, rel in start_up.items() if not (results / rel).is_file()
-        ]
-    finally:
-        restore(start_up.values())
     for kind, relative in kinds.items():
-        if kind in start_up:
-            continue
         path = results / relative
         path.unlink()
         try:
             plan = snakemake(deletable, "-n")
-            stamps = [
-                f"{QUICK}/stamps/{stamp.name}"
-                for stamp in (results / "stamps").glob("*.txt")
-                if f"{QUICK}/{relative}" in stamp.read_text().split()
-            ]
-            writer = _writer(planned_jobs(plan), f"{QUICK}/{relative}", stamps)
+            writer = _writer(planned_jobs(plan), f"{QUICK}/{relative}")
             if "Nothing to be done" in plan or writer is None:
                 failures.append(f"{kind} ({relative}): not planned")
             writers[kind] = writer
         finally:
-            restore([relative])
+            shutil.copy2(pristine / relative, path)
     assert not failures, "\n".join(failures)
     # every rule whose outputs a reader uses is among the writers (rule all only requests; docs_figure copies the full
     # run's figures to docs/, which a run into another results directory leaves alone)
@@ -148,6 +141,7 @@ def test_every_kind_of_produced_file_is_rebuilt_when_deleted(deletable, quick_ru
         "run",
         "run_template",
         "screenshots",
+        "stamp",
     }, writers
     assert "Nothing to be done" in snakemake(deletable, "-n")
 
@@ -168,25 +162,19 @@ def test_a_manifest_lists_what_the_job_wrote(tmp_path):
     assert missing_members(tmp_path / "absent") == []
 
 
-def test_the_stamp_moves_only_while_a_member_is_missing(tmp_path):
-    import os
-
-    folder = tmp_path / "tables"
-    folder.mkdir()
-    (folder / "t.csv").write_text("x\n")
-    write_manifest(folder)
-    stamp = tmp_path / "stamps" / "job.txt"
-    completeness_stamp(stamp, folder)
-    assert stamp.read_text() == "complete\n"
-    os.utime(stamp, (1, 1))
-    completeness_stamp(stamp, folder)
-    assert stamp.stat().st_mtime == 1  # complete: left alone
-    (folder / "t.csv").unlink()
-    completeness_stamp(stamp, folder)
-    first = stamp.read_text()
-    assert stamp.stat().st_mtime > 1 and str(folder / "t.csv") in first
-    completeness_stamp(stamp, folder)
-    assert stamp.read_text() != first  # the content changes each time, so Snakemake's checksum sees it
+def test_a_check_stamp_is_renamed_while_a_member_is_missing_or_a_file_changed(tmp_path):
+    """A job's check stamp is found without writing anything: none, or the one its folder holds, while nothing is
+    missing or changed; else a new name (the same within a start), which the workflow's rule stamp writes."""
+    folder = tmp_path / "stamps" / "assemble" / "claim"
+    assert check_stamp(folder, []) == (None, None)
+    path, text = check_stamp(folder, ["figures/claim/a.png"])
+    assert text == "missing or changed: figures/claim/a.png\n" and Path(path).parent == folder
+    assert check_stamp(folder, ["figures/claim/a.png"]) == (path, text) and not folder.exists()
+    folder.mkdir(parents=True)
+    Path(path).write_text(text)  # the rule stamp wrote it
+    assert check_stamp(folder, []) == (path, None)
+    again, _ = check_stamp(folder, ["figures/claim/a.png"])
+    assert again != path and Path(again).parent == folder
 
 
 @pytest.mark.workflow
@@ -212,9 +200,42 @@ def test_files_changed_with_their_time_kept_are_rebuilt(quick_run, tmp_path):  #
     for kind, path in damaged.items():
         relative = path.relative_to(work).as_posix()
         assert f"warning: {relative} changed with its modification time kept" in plan, kind
-        stamps = [
-            f"{QUICK}/stamps/{stamp.name}"
-            for stamp in (results / "stamps").glob("*.txt")
-            if relative in stamp.read_text().split()
-        ]
-        assert _writer(jobs, relative, stamps) in ("data", "run", "assemble"), (kind, relative)
+        assert _writer(jobs, relative) in ("data", "run", "assemble"), (kind, relative)
+
+
+def _snapshot(root) -> dict[str, tuple[int, str]]:
+    """Every file under ``root``: its modification time and SHA-256."""
+    return {
+        path.relative_to(root).as_posix(): (path.stat().st_mtime_ns, hashlib.sha256(path.read_bytes()).hexdigest())
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    }
+
+
+@pytest.mark.workflow
+def test_a_dry_run_plans_the_stamps_and_writes_nothing(quick_run, tmp_path):  # noqa: F811
+    """The fourth probe: a dry run wrote the record of the run's files and the code stamps' records, and created a new
+    results folder's stamps. Now a dry run after a finished run, after a module edit, after a figure changed with its
+    time kept and into a new results folder changes no file under results/, and plans what a run would write: the
+    stamps among them."""
+    work = tmp_path / "repo"
+    shutil.copytree(quick_run, work, symlinks=True)
+    before = _snapshot(work / "results")
+    assert "Nothing to be done" in snakemake(work, "-n")
+    assert _snapshot(work / "results") == before
+    module = work / "src" / "sparseact" / "claims" / "section1_index" / "figures.py"
+    module.write_text(module.read_text() + "\n# edited by the dry-run test\n")
+    figure = next((work / QUICK / "figures").rglob("*.png"))
+    status = figure.stat()
+    figure.write_bytes(bytes(status.st_size))
+    os.utime(figure, ns=(status.st_atime_ns, status.st_mtime_ns))
+    before = _snapshot(work / "results")
+    plan = snakemake(work, "-n")
+    stats = job_stats(plan, stamps=True)
+    assert stats.get("stamp", 0) >= 2 and stats.get("assemble", 0) >= 1, plan[-3000:]
+    assert _snapshot(work / "results") == before
+    other = edited_config(
+        work, lambda config: config.update(results_dir="results/q2", figures_dir="results/q2/figures")
+    )
+    assert "stamp" in job_stats(snakemake(work, "-n", configfile=other), stamps=True)
+    assert not (work / "results" / "q2").exists() and _snapshot(work / "results") == before

@@ -73,3 +73,44 @@ def test_executing_the_conversion_gives_the_same_notebook(tmp_path):
     direct = (tmp_path / "executed-tiny.py.ipynb").read_bytes()
     assert b'"3\\n"' in direct
     assert (tmp_path / "executed-tiny.ipynb.ipynb").read_bytes() == direct
+
+
+def test_a_run_without_the_required_parameters_is_refused_in_one_line_before_papermill(
+    repo_root, tmp_path, capsys, monkeypatch
+):
+    """The fourth probe: the runs stage's template run with no parameter ran its illustrative defaults (the full run's
+    files) and ended in papermill's 66-line traceback. The parameters cell's metadata ``required`` names what a run
+    must give: refused in one line naming them, exit 2, nothing run."""
+    from sparseact.cli import main
+
+    monkeypatch.setitem(sys.modules, "papermill", None)  # imported, it would raise ImportError
+    executed = tmp_path / "o.ipynb"
+    argv = ["run-notebook", str(repo_root / "notebooks" / "run_shard.py"), "--executed", str(executed)]
+    assert main([*argv, "--param", "shard=b1"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "needs the parameters claim, data_path, run_path (" in lines[0], lines
+    assert not executed.exists()
+
+
+def test_a_failing_cell_is_one_line_naming_the_executed_notebook_that_holds_its_traceback(tmp_path, capsys):
+    """The fourth probe: a notebook job on a full disk logged a 40-line papermill traceback ending in the clear
+    OSError. Now one line (the error's type and message, and where the executed notebook with the traceback is),
+    exit 1; a later successful run removes that notebook."""
+    try:
+        check_kernel(KERNEL)
+    except ValueError as error:
+        pytest.skip(str(error))
+    from sparseact.cli import main
+    from sparseact.runtime.notebooks import failed_notebook_path
+
+    (tmp_path / "full.py").write_text(TINY.replace("print(value + 1)", "if value:\n    raise OSError(28, 'disk full')"))
+    executed = tmp_path / "full.ipynb"
+    argv = ["run-notebook", str(tmp_path / "full.py"), "--executed", str(executed), "--cwd", str(tmp_path)]
+    assert main(argv) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    failed = failed_notebook_path(executed)
+    assert len(lines) == 1 and lines[0].startswith("sparseact run-notebook: error: OSError: "), lines
+    assert "disk full" in lines[0] and str(failed) in lines[0] and not executed.exists()
+    assert "Traceback" in failed.read_text() or "OSError" in failed.read_text()
+    assert main([*argv, "--parameters", '{"value": 0}']) == 0
+    assert executed.is_file() and not failed.exists()

@@ -30,6 +30,7 @@ CLAIM = "section1_index"
 def current(repo_root, tmp_path_factory):
     """A copy of the repository whose quick-config outputs all exist and are up to date (empty stand-ins)."""
     work = copy_repo(repo_root, tmp_path_factory.mktemp("rerun") / "repo")
+    snakemake(work, "--until", "stamp")  # the stamps' jobs only, before the stand-ins (which a test reads)
     plan = snakemake(work, "-n")
     for line in plan.splitlines():
         key, _, paths = line.strip().partition(": ")
@@ -86,7 +87,7 @@ def test_an_edit_of_a_claims_pins_reruns_only_its_assembly_onward(current):
 
 
 def test_every_stamp_whose_code_holds_the_checker_lists_the_pins_it_verifies_with(current):
-    """Every code stamp the workflow wrote (results/<run>/code/<name>.sha256, its digest and then its modules) whose
+    """Every code stamp the workflow wrote (results/<run>/code/<name>/<digest>.sha256, its digest and then its modules) whose
     modules' code holds the certificate checker lists the pins the checker would verify the job's certificates with:
     a claim's job its claim's module (when the claim has one) and no other claim's, any other job every claim's. So
     a job that comes to run the checker cannot miss an edit of the pins, or of the checks.yaml they read."""
@@ -96,22 +97,22 @@ def test_every_stamp_whose_code_holds_the_checker_lists_the_pins_it_verifies_wit
 
     checker = CHECKER.replace(".", "/") + ".py"
     every = {f"{PINS_PACKAGE}.{claim}" for claim in PINNED_CLAIMS}
-    stamps = sorted((current / "results" / "quick" / "code").glob("*.sha256"))
-    assert {path.stem for path in stamps} >= {f"{claim}-assembly" for claim in claim_ids()} | {"ledger"}
+    stamps = {path.parent.name: path for path in (current / "results" / "quick" / "code").glob("*/*.sha256")}
+    assert set(stamps) >= {f"{claim}-assembly" for claim in claim_ids()} | {"ledger"}
     holding = set()
-    for path in stamps:
+    for name, path in sorted(stamps.items()):
         modules = set(path.read_text().split()[1:])
         listed, own = modules & every, modules - every
         if not any(file.endswith(checker) for file in code_files(*own)):
-            assert not listed, path.name
+            assert not listed, name
             continue
-        holding.add(path.stem)
-        claim = next((claim for claim in claim_ids() if path.stem.startswith(f"{claim}-")), None)
+        holding.add(name)
+        claim = next((claim for claim in claim_ids() if name.startswith(f"{claim}-")), None)
         expected = every if claim is None else every & {f"{PINS_PACKAGE}.{claim}"}
-        assert listed == expected, path.name
+        assert listed == expected, name
         if claim is not None:  # nor through another module: the code of a claim's job reaches no other claim's pins
             reached = {file for file in code_files(*modules) if f"/{PINS_PACKAGE.replace('.', '/')}/" in file}
-            assert {Path(file).stem for file in reached} <= {"__init__", claim}, path.name
+            assert {Path(file).stem for file in reached} <= {"__init__", claim}, name
     assert {f"{claim}-assembly" for claim in claim_ids()} | {"ledger"} <= holding
 
 

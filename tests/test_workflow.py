@@ -72,8 +72,9 @@ def snakemake(cwd, *args, configfile="config/quick.yaml", fresh_interpreter=Fals
     return output
 
 
-def job_stats(output: str) -> dict[str, int]:
-    """The "Job stats" table of a Snakemake dry run as {rule: count}."""
+def job_stats(output: str, stamps: bool = False) -> dict[str, int]:
+    """The "Job stats" table of a Snakemake dry run as {rule: count}; without the rule stamp's jobs (the code and check
+    stamps a plan writes anew, with the jobs that read them) unless ``stamps``, the total too."""
     lines = output.split("Job stats:", 1)[1].splitlines()[3:]
     stats = {}
     for line in lines:
@@ -81,6 +82,8 @@ def job_stats(output: str) -> dict[str, int]:
             break
         rule, count = line.split()
         stats[rule] = int(count)
+    if not stamps and "stamp" in stats:
+        stats["total"] -= stats.pop("stamp")
     return stats
 
 

@@ -373,6 +373,7 @@ def main(argv=None) -> int:
     import zipfile
 
     from sparseact.kernels import KERNEL_GROUPS
+    from sparseact.runtime.notebooks import CellError
 
     parser = argparse.ArgumentParser(prog="sparseact", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -581,11 +582,14 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (*INPUT_ERRORS, zipfile.BadZipFile) as exc:
+    except (*INPUT_ERRORS, zipfile.BadZipFile, CellError) as exc:
         if os.environ.get("SPARSEACT_TRACEBACK") == "1":
             raise
-        print(f"sparseact {args.command}: error: {_one_line(exc)}", file=sys.stderr)
-        return 2
+        # a notebook's cell that failed on anything but a refused input (a full disk) says so in one line too: its
+        # traceback is in the executed notebook the line names
+        line = str(exc) if isinstance(exc, CellError) else _one_line(exc)
+        print(f"sparseact {args.command}: error: {line}", file=sys.stderr)
+        return 1 if isinstance(exc, CellError) else 2
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ rule assemble:
         runs=run_files,
         notebook="notebooks/{claim}.py",
         code=assembly_code,
-        members=assembly_members,
+        # a figure or table deleted from figures/<claim>/ or tables/<claim>/ (their SHA256SUMS list them) reruns it
+        check=job_check("assemble", in_figures("{claim}"), in_results("tables/{claim}")),
     output:
         result=in_results("claims/{claim}.json"),
         notebook=in_results("notebooks/assembled/{claim}.ipynb"),

@@ -3,6 +3,10 @@ import json
 import os
 import sys
 from functools import cache
+from pathlib import Path
+
+from snakemake.io import apply_wildcards
+from snakemake.iocontainers import Wildcards
 
 from sparseact.claims import (
     claim_ids,
@@ -11,13 +15,15 @@ from sparseact.claims import (
     get_claim,
     replicate_count,
     source_files,
+    write_code_record,
 )
 from sparseact.kernels import KERNEL_GROUPS
 from sparseact.runtime.costs import claim_cost_row, cost_table, shard_estimates
 from sparseact.runtime.config import RESULTS_SUBFOLDERS
 from sparseact.runtime.outputs import (
     check_run_files,
-    completeness_stamp,
+    check_stamp,
+    missing_members,
     recorded_files,
 )
 from sparseact.paper import data_files
@@ -57,22 +63,56 @@ def in_logs(path):
     return f"{LOGS}/{path}"
 
 
-def check_files():
-    """A file of the run changed with its modification time kept (truncated or edited; no job writes so) is removed so
-    that its job rebuilds it, with a warning naming it, and the record of the run's files refreshed
-    (sparseact.runtime.outputs.check_run_files): when Snakemake starts and when a run ends. The files are those in the
-    results folder, in the folders the workflow writes there but the start-up's own (code, stamps), and the figures.
+def checked_files():
+    """The files of the run that sparseact.runtime.outputs.check_run_files records: those in the results folder, in
+    the folders the workflow writes there but the stamps' (code, stamps), and the figures.
     """
     folders = [
         in_results(sub) for sub in RESULTS_SUBFOLDERS if sub not in ("code", "stamps")
     ]
-    files = recorded_files(RESULTS, [*folders, FIGURES])
-    for path in check_run_files(in_results("stamps/files.json"), files):
+    return recorded_files(RESULTS, [*folders, FIGURES])
+
+
+def changed_files():
+    """The files of the run changed with their modification time kept (truncated or edited; no job writes so), found
+    when Snakemake starts without writing anything, each named in a warning: each job that writes one is planned
+    again through its check stamp (job_check)."""
+    changed = check_run_files(
+        in_results("stamps/files.json"), checked_files(), write=False
+    )
+    for path in changed:
         print(
             f"warning: {path} changed with its modification time kept (truncated or edited, not by its job): "
-            "removed, its job rebuilds it",
+            "its job rebuilds it",
             file=sys.stderr,
         )
+    return frozenset(os.path.normpath(path) for path in changed)
+
+
+def record_run():
+    """When a run ends: the record of the run's files refreshed (a changed file's entry kept until its job writes it
+    again), and the records of the code stamps the run wrote (sparseact.claims.write_code_record).
+    """
+    check_run_files(in_results("stamps/files.json"), checked_files())
+    for stamp in CODE_STAMPS:
+        write_code_record(stamp)
+
+
+#: The text the stamp jobs write to each stamp this start asks for, by path (code_stamp_of, job_check).
+STAMP_TEXTS = {}
+#: The code stamps this start found (code_stamp_of), whose records a run writes when it ends (record_run).
+CODE_STAMPS = []
+
+
+def stamp_text(wildcards):
+    """The text of the stamp results/<stamp>, the stamp rule's parameter, as this start found it, or as it is (a
+    current check stamp, whose job Snakemake asks for its parameters too)."""
+    path = in_results(wildcards.stamp)
+    if path in STAMP_TEXTS:
+        return STAMP_TEXTS[path]
+    if os.path.isfile(path):
+        return Path(path).read_text(encoding="utf-8")
+    raise ValueError(f"{path}: no stamp of this run (its jobs ask for their stamps)")
 
 
 #: Every claim folder of sparseact.claims; each has a config block claims.<id>.
@@ -161,34 +201,85 @@ def assembly_parameters(wildcards):
 
 @cache
 def code_stamp_of(name, *modules, claim=None):
-    """The stamp results/code/<name>.sha256 of the library files the modules import (sparseact.claims.code_stamp):
-    rewritten at start-up when their content changes, so it is the one input through which an edit to any of
-    them reruns the job (Snakemake stats every input of every ready job whenever it selects jobs).
+    """The stamp results/code/<name>/<digest>.sha256 of the library files the modules import
+    (sparseact.claims.code_stamp), which a stamp job writes. A new name when their content changes, so it is the one
+    input through which an edit to any of them reruns the job (Snakemake stats every input of every ready job
+    whenever it selects jobs), and a dry run plans what it would write.
 
     When their code holds the certificate checker, which imports the verifier's pins by name, the stamp takes the
     pins the job verifies with (sparseact.claims.verifier_pins): the claim's for a job of one claim (``claim``),
     every claim's for any other.
     """
-    return code_stamp(
-        in_results(f"code/{name}.sha256"), *modules, with_pins=True, claim=claim
+    stamp = code_stamp(
+        in_results(f"code/{name}"), *modules, with_pins=True, claim=claim
     )
+    STAMP_TEXTS[stamp.path] = stamp.text
+    CODE_STAMPS.append(stamp)
+    return stamp.path
 
 
-@cache
-def completeness_stamp_of(job, *directories):
-    """The stamp results/stamps/<job>.txt of a job that writes the members of ``directories`` (figures, tables,
-    certificates, the erratum's PDF): rewritten at start-up when a file their manifests list is missing, so that
-    the job is planned again (sparseact.runtime.outputs)."""
-    return completeness_stamp(in_results(f"stamps/{job}.txt"), *directories)
+def job_check(rule, *folders):
+    """The input function of the check stamp of a job of ``rule`` (sparseact.runtime.outputs.check_stamp, in
+    results/stamps/<rule>/<its wildcards' values>/), which the rule stamp writes. A stamp of a new name when a file the
+    job writes (an output, its benchmark) or a file in one of ``folders`` (patterns with the job's wildcards: the
+    folders whose members Snakemake does not see) changed with its time kept (CHANGED, from the Snakefile), or when a
+    member one of their manifests lists is missing: the job is planned again, in a dry run too. Else the stamp the
+    folder holds, if any."""
+
+    def check(wildcards):
+        values = dict(sorted(wildcards.items()))
+        job = workflow.get_rule(rule)
+        written = [*job.output, *([job.benchmark] if job.benchmark else [])]
+        watched = [
+            os.path.normpath(apply_wildcards(str(path), values))
+            for path in [*written, *folders]
+        ]
+        reasons = [
+            path
+            for path in CHANGED
+            if any(path == top or path.startswith(f"{top}/") for top in watched)
+        ]
+        for folder in folders:
+            reasons += missing_members(apply_wildcards(folder, values))
+        path, text = check_stamp(
+            in_results(os.path.join("stamps", rule, *values.values())), reasons
+        )
+        if text is not None:
+            STAMP_TEXTS[path] = text
+        return path or []
+
+    CHECKS[rule] = check
+    return check
 
 
-def assembly_members(wildcards):
-    """The assembly's stamp: a figure or table deleted from figures/<claim>/ or tables/<claim>/ reruns it."""
-    return completeness_stamp_of(
-        f"assemble-{wildcards.claim}",
-        in_figures(wildcards.claim),
-        in_results(f"tables/{wildcards.claim}"),
-    )
+#: The input function of each rule's check stamp (job_check), by rule.
+CHECKS = {}
+
+
+def every_stamp(wildcards):
+    """Every code stamp and every job's check stamp, requested by the default target. Snakemake plans a missing file
+    only for a job that runs or a target, and a job whose outputs are current would ask for its stamp's new name only
+    through its records in .snakemake/ (gone after a copy, a --touch or a clean-up)."""
+    claims = [Wildcards(fromdict={"claim": claim}) for claim in CLAIMS]
+    claim_shards = [
+        Wildcards(fromdict={"claim": claim, "shard": shard})
+        for claim in CLAIMS
+        for shard in shards(claim)
+    ]
+    jobs = {
+        "kernels": [Wildcards(fromdict={"group": group}) for group in KERNEL_GROUPS],
+        "data": claim_shards,
+        "run": claim_shards,
+        "assemble": claims,
+        "claim_page": claims,
+    }
+    stamps = [claim_code(job) for job in claims] + [
+        assembly_code(job) for job in claims
+    ]
+    stamps += [publishing_code(rule) for rule in PUBLISHING_MODULES]
+    for rule, check in CHECKS.items():
+        stamps += [check(job) for job in jobs.get(rule, [Wildcards(fromdict={})])]
+    return sorted(set(path for path in stamps if path))
 
 
 def claim_code(wildcards):

@@ -7,6 +7,7 @@
 rule data:
     input:
         code=claim_code,
+        check=job_check("data"),
     output:
         in_results("data/{claim}/{shard}.npz"),
     log:

@@ -19,9 +19,7 @@ checkpoint ledger:
         code=publishing_code("ledger"),
         # a certificate deleted from certificates/ or a slice from slices/ reruns the ledger (their SHA256SUMS list
         # them)
-        members=completeness_stamp_of(
-            "ledger", in_results("certificates"), in_results("slices")
-        ),
+        check=job_check("ledger", in_results("certificates"), in_results("slices")),
     output:
         csv=report(
             in_results("ledger.csv"), caption="../report/ledger.rst", category="Ledger"
@@ -63,7 +61,7 @@ rule erratum_pdf:
         source=erratum_pdf_slice,
         code=publishing_code("erratum_pdf"),
         # a deleted PDF this job compiled (erratum/SHA256SUMS lists it) reruns it
-        members=completeness_stamp_of("erratum_pdf", in_results("erratum")),
+        check=job_check("erratum_pdf", in_results("erratum")),
     output:
         in_results("erratum/pdf-status.txt"),
     log:

@@ -13,6 +13,7 @@ rule claim_page:
         notebook=in_results("notebooks/assembled/{claim}.ipynb"),
         slice=claim_slice,
         code=publishing_code("claim_page"),
+        check=job_check("claim_page"),
     output:
         page=report(
             in_results("pages/{claim}.html"),
@@ -53,8 +54,8 @@ rule report:
         code=publishing_code("report"),
         # the erratum note's PDF is built first (the report links it, or the .tex when no TeX engine made one)
         erratum=in_results("erratum/pdf-status.txt"),
-        # rewritten when a certificate page its manifest lists is missing (sparseact.runtime.outputs)
-        members=completeness_stamp_of("report", in_results("report/certificates")),
+        # a certificate page its manifest lists missing reruns it (job_check in common.smk)
+        check=job_check("report", in_results("report/certificates")),
     output:
         index=report(
             in_results("report/index.html"),
@@ -86,6 +87,7 @@ rule screenshots:
         index=rules.report.output.index,
         claim_page=claim_page_path(SCREENSHOT_CLAIM),
         code=publishing_code("screenshots"),
+        check=job_check("screenshots"),
     output:
         index=in_results("report/screenshot-index.png"),
         claim=in_results(f"report/screenshot-{SCREENSHOT_CLAIM}.png"),

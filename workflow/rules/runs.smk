@@ -15,6 +15,7 @@
 rule kernels:
     input:
         kernel_sources,
+        check=job_check("kernels"),
     output:
         in_results("kernels/{group}.txt"),
     log:
@@ -31,6 +32,7 @@ rule kernels:
 rule run_template:
     input:
         "notebooks/run_shard.py",
+        check=job_check("run_template"),
     output:
         in_results("notebooks/templates/run_shard.ipynb"),
     log:
@@ -50,6 +52,7 @@ rule run:
         data=in_results("data/{claim}/{shard}.npz"),
         notebook=rules.run_template.output[0],
         code=claim_code,
+        check=job_check("run"),
     output:
         table=in_results("runs/{claim}/{shard}.json"),
         notebook=in_results("notebooks/runs/{claim}/{shard}.ipynb"),

@@ -84,6 +84,7 @@ from sparseact.claims._registry import (
     replicate_count,
     source_files,
     verifier_pins,
+    write_code_record,
 )
 
 #: Stage functions, imported on first use (they need numpy and pandas; the workflow's grids do not).
@@ -136,5 +137,6 @@ __all__ = [
     "stage_shard",
     "staged_paths",
     "verifier_pins",
+    "write_code_record",
     "write_run",
 ]

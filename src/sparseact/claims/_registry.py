@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import NamedTuple
 
 from sparseact.paper import statements
 from sparseact.runtime.errors import ConfigError
@@ -391,25 +392,40 @@ def _digest_part(file: Path, mtime_ns: int, size: int) -> tuple[str, bytes]:
     return name, name.encode() + b"\0" + file.read_bytes() + b"\0"
 
 
-def code_stamp(path: str | Path, *modules: str, with_pins: bool = False, claim: str | None = None) -> str:
-    """Write the digest of the files the ``modules`` import to ``path``, unless ``path`` holds it already.
+class CodeStamp(NamedTuple):
+    """A code stamp as :func:`code_stamp` finds it: the stamp's path, the text it holds, and the record to write
+    beside it once it is written (None when the record there is current)."""
 
-    The workflow gives each job one stamp (``results/code/<claim>-<stage>.sha256``) as input instead of
-    the 40-60 files of :func:`code_files`: its time stamp moves exactly when the content of one of them
-    changes, so an edit reruns the same jobs as before (a ``touch`` alone reruns none), and Snakemake's
-    scheduler, which stats every input of every ready job each time it selects jobs, handles a few
-    inputs per job. The digest is SHA-256 over each file's path (relative to the package) and content.
+    path: str
+    text: str
+    record: str | None
 
-    Beside the stamp, ``<path>.files`` records what it was computed from (:func:`_stamp_record`): the modification
-    time and size of each file, and of each folder of the package. While none of them moved, the stamp is current
-    and nothing is read or digested again (every Snakemake start computes the workflow's two dozen stamps; the
-    record makes the no-op run's share a few hundred ``stat`` calls). A new or removed module moves its folder's
-    time, so a closure that would now find another file is computed again too.
+
+#: The name of a code stamp's record in its folder (:func:`code_stamp`).
+RECORD_NAME = "record.json"
+
+
+def code_stamp(folder: str | Path, *modules: str, with_pins: bool = False, claim: str | None = None) -> CodeStamp:
+    """The stamp of the files the ``modules`` import: ``<folder>/<digest>.sha256``, found without writing anything.
+
+    The workflow gives each job one stamp (``results/code/<claim>-<stage>/<digest>.sha256``) as input instead of
+    the 40-60 files of :func:`code_files`, and a rule writes it (a dry run only plans it). Its name holds the first
+    16 hex digits of the digest, so an edit of one of those files asks for a stamp that does not exist yet: Snakemake
+    plans the job that writes it and every job that reads it, with or without its own records (``.snakemake/``), and
+    a ``touch`` alone reruns none. The digest is SHA-256 over each file's path (relative to the package) and
+    content; the stamp's text is the digest and the modules.
+
+    A record in the folder (:data:`RECORD_NAME`, :func:`_stamp_record`; written after a run,
+    :func:`write_code_record`) holds what the digest was computed from: the modification time and size of each file,
+    and of each folder of the package. While none of them moved, the recorded digest is current and nothing is read
+    or digested again (every Snakemake start finds the workflow's two dozen stamps: the record makes the no-op run's
+    share a few hundred ``stat`` calls). A new or removed module moves its folder's time, so a closure that would now
+    find another file is computed again too.
 
     Parameters
     ----------
-    path : path
-        The stamp's file.
+    folder : path
+        The stamp's folder (one per job's code).
     *modules : str
         Dotted module names, as in :func:`code_files`.
     with_pins : bool
@@ -417,25 +433,27 @@ def code_stamp(path: str | Path, *modules: str, with_pins: bool = False, claim: 
         workflow's stamps; found inside the record's check, so a current stamp looks up no closure for them either).
     claim : str, optional
         The claim of a job of one claim, as in :func:`verifier_pins`.
-
-    Returns
-    -------
-    str
-        ``path``, as given.
     """
-    record_path = Path(f"{path}.files")
+    record_path = Path(folder) / RECORD_NAME
     asked = {"modules": list(modules), "with_pins": with_pins, "claim": claim}
-    if _stamp_current(Path(path), record_path, asked):
-        return str(path)
-    stamped = (*modules, *verifier_pins(*modules, claim=claim)) if with_pins else modules
-    files = _closures(stamped)
-    digest = hashlib.sha256()
-    for _, part in sorted(_digest_part(file, *_version(file)) for file in files):
-        digest.update(part)
-    text = f"{digest.hexdigest()}  {' '.join(stamped)}\n"
-    write_text_if_changed(path, text)
-    write_text_if_changed(record_path, _stamp_record(asked, files, text))
-    return str(path)
+    text, record = _recorded_stamp(record_path, asked), None
+    if text is None:
+        stamped = (*modules, *verifier_pins(*modules, claim=claim)) if with_pins else modules
+        files = _closures(stamped)
+        digest = hashlib.sha256()
+        for _, part in sorted(_digest_part(file, *_version(file)) for file in files):
+            digest.update(part)
+        text = f"{digest.hexdigest()}  {' '.join(stamped)}\n"
+        record = _stamp_record(asked, files, text)
+    return CodeStamp(f"{folder}/{text[:16]}.sha256", text, record)
+
+
+def write_code_record(stamp: CodeStamp) -> None:
+    """Write the record of ``stamp`` (:func:`code_stamp`) beside it once the stamp holds its text (a run wrote it),
+    so that the next start trusts it."""
+    path = Path(stamp.path)
+    if stamp.record is not None and path.is_file() and path.read_text(encoding="utf-8") == stamp.text:
+        write_text_if_changed(path.parent / RECORD_NAME, stamp.record)
 
 
 @cache
@@ -457,7 +475,7 @@ def _in_package(path: Path) -> str:
 
 
 def _stamp_record(asked: dict, files, text: str) -> str:
-    """What ``<stamp>.files`` holds: what :func:`code_stamp` was asked, the stamp's text, each file's and package
+    """What a code stamp's record (:data:`RECORD_NAME`) holds: what :func:`code_stamp` was asked, the stamp's text, each file's and package
     folder's version."""
     return json.dumps(
         {
@@ -470,18 +488,18 @@ def _stamp_record(asked: dict, files, text: str) -> str:
     )
 
 
-def _stamp_current(path: Path, record_path: Path, asked: dict) -> bool:
-    """Whether the stamp at ``path`` is current by its record: asked the same, the stamp holding the recorded text,
-    and every recorded file and package folder at its recorded version."""
+def _recorded_stamp(record_path: Path, asked: dict) -> str | None:
+    """The stamp's text the record at ``record_path`` holds when it is current (asked the same, every recorded file
+    and package folder at its recorded version), else None."""
     try:
         record = json.loads(record_path.read_text(encoding="utf-8"))
-        if record["asked"] != asked or path.read_text(encoding="utf-8") != record["stamp"]:
-            return False
-        if record["folders"] != _folder_versions():
-            return False
-        return all(list(_version(PACKAGE_ROOT / file)) == version for file, version in record["files"].items())
-    except (OSError, ValueError, KeyError, TypeError):
-        return False  # no record, an unreadable one or a file gone: compute the stamp
+        if record["asked"] != asked or record["folders"] != _folder_versions():
+            return None
+        if all(list(_version(PACKAGE_ROOT / file)) == version for file, version in record["files"].items()):
+            return record["stamp"] if isinstance(record["stamp"], str) else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass  # no record, an unreadable one or a file gone: compute the stamp
+    return None
 
 
 def replicate_count(claim_id: str, replicates: int) -> int:

@@ -137,6 +137,26 @@ def convert_notebook(source: str | Path, out: str | Path, kernel: str = "sparsea
 REFUSAL_ERRORS = ("ValueError", "TypeError")
 
 
+class CellError(RuntimeError):
+    """A cell of an executed notebook raised an error that is no refusal of an input (a full disk, a bug): its one
+    line, the exception's type and message, and where the executed notebook with the full traceback was written."""
+
+
+def required_parameters(nb) -> list[str]:
+    """The parameters the notebook ``nb`` declares required: the list ``required`` in the metadata of its cell tagged
+    ``parameters`` (``# %% tags=["parameters"] required=[...]`` in a jupytext notebook), whose defaults only
+    illustrate (a run without them would read and write the full run's files)."""
+    cell = next(cell for cell in nb.cells if "parameters" in cell.metadata.get("tags", []))
+    return list(cell.metadata.get("required", []))
+
+
+def failed_notebook_path(executed: str | Path) -> Path:
+    """Where :func:`run_notebook` writes the executed notebook of a run a cell stopped, with the cell's traceback:
+    beside ``executed`` (which a workflow deletes with the outputs of a failed job), as ``<name>.failed.ipynb``."""
+    executed = Path(executed)
+    return executed.with_name(f"{executed.stem}.failed.ipynb")
+
+
 def run_notebook(
     source: str | Path,
     executed: str | Path,
@@ -163,13 +183,20 @@ def run_notebook(
     with tempfile.TemporaryDirectory(prefix="sparseact-nb-") as tmp, _kernel_home(Path(tmp)):
         # IPython (imported by papermill) makes its directory on import: the scratch one, set first
         import nbformat
+
+        check_kernel(kernel)
+        nb = read_notebook(source, kernel)
+        missing = sorted(set(required_parameters(nb)) - set(parameters))
+        if missing:
+            raise ValueError(
+                f"{source} needs the parameters {', '.join(missing)} (its defaults only illustrate): give each with "
+                "--param KEY=VALUE or in --parameters; nothing run"
+            )
         import papermill
 
         from sparseact.runtime.accel.jupyter import InProcessNotebookManager, use_plain_parameters
 
         use_plain_parameters()
-        check_kernel(kernel)
-        nb = read_notebook(source, kernel)
         raw = Path(tmp) / "input.ipynb"
         out = Path(tmp) / "output.ipynb"
         nbformat.write(nb, raw)
@@ -187,11 +214,30 @@ def run_notebook(
                 extra_arguments=list(KERNEL_ARGUMENTS),
             )
         except papermill.PapermillExecutionError as exc:
-            # a refused input (the library's ValueError or TypeError) is its one line; anything else a traceback
-            if exc.ename not in REFUSAL_ERRORS:
-                raise
-            raise ValueError(f"{source} stopped in cell {exc.exec_count}: {exc.evalue}") from None
+            # one line, a refused input's (the library's ValueError or TypeError) or any other error's; the traceback
+            # stays in the executed notebook
+            where = _keep_failed(out, failed_notebook_path(executed), cwd)
+            line = f"{source} stopped in cell {exc.exec_count}: {exc.evalue} ({where})"
+            if exc.ename in REFUSAL_ERRORS:
+                raise ValueError(line) from None
+            raise CellError(f"{exc.ename}: {line}") from None
         result = nbformat.read(out, as_version=4)
     _strip_volatile(result, cwd)
     atomic_write_text(executed, nbformat.writes(result) + "\n")
+    failed_notebook_path(executed).unlink(missing_ok=True)
     return result
+
+
+def _keep_failed(out: Path, failed: Path, cwd: str | Path) -> str:
+    """Copy papermill's notebook of a stopped run ``out`` (the cell's traceback in it) to ``failed``; say where it is,
+    or why it could not be written (a full disk)."""
+    # deferred: the Jupyter stack loads only in a notebook job
+    import nbformat
+
+    try:
+        nb = nbformat.read(out, as_version=4)
+        _strip_volatile(nb, cwd)
+        atomic_write_text(failed, nbformat.writes(nb) + "\n")
+    except (OSError, ValueError) as exc:
+        return f"the executed notebook with the traceback could not be written to {failed}: {exc}"
+    return f"the executed notebook with the traceback: {failed}"

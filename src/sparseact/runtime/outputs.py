@@ -4,28 +4,25 @@ and files changed behind Snakemake's back.
 Snakemake checks that a directory output exists, not what it holds, so a figure deleted from ``figures/<claim>/``
 left the plan at "Nothing to be done". The job that writes such a folder therefore lists what it wrote in the
 folder's manifest (:data:`MANIFEST_NAME`, :func:`write_manifest`: the assembly's figures and tables, the ledger's
-certificates, the erratum job's PDF), and the workflow gives the job one more input, its completeness stamp
-(:func:`completeness_stamp`, ``results/stamps/<job>.txt``), evaluated once each time Snakemake starts: while every
-listed file is present the stamp is left alone; when one is missing, or a folder has no manifest (a job
-interrupted, or a run older than the manifests), the stamp is rewritten with the missing files' names and the time,
-so that it is newer than the job's outputs and differs from the content the job last read (Snakemake reruns a job
-whose small input is newer only when its content changed), and the job is planned again.
+certificates, the erratum job's PDF).
 
 Snakemake compares modification times, never contents: a file truncated or overwritten with its time kept (a
 restored backup, a copy tool, a full disk) left the plan at "Nothing to be done". :func:`check_run_files` keeps a
-record of the run's files (their size, times, inode and SHA-256; ``results/stamps/files.json``), refreshed at each
-start and at the end of each run: a file whose content differs from its record while its modification time is the
-one recorded was changed by no job, since a job's write always gives a new time. It is removed, so that the job
-that writes it is planned again (rule all requests every output; a member of a directory output is missing,
-:func:`missing_members`). Setting its time back is not enough: Snakemake reruns a job whose small input is newer
-only when that input's content changed.
+record of the run's files (their size, times, inode and SHA-256; ``results/stamps/files.json``), refreshed at the end
+of each run: a file whose content differs from its record while its modification time is the one recorded was changed
+by no job, since a job's write always gives a new time.
+
+Both reach Snakemake through a job's check stamp (:func:`check_stamp`): one more input of the job, in a folder of its
+own, which a rule writes. While none of the job's files is missing or changed, the input is the stamp the folder holds
+(none at first); when one is, it is a stamp of a new name, which does not exist yet, so that Snakemake plans the rule
+that writes it and the job that reads it, in a dry run too, which writes nothing. Setting a changed file's time back is
+not enough: Snakemake reruns a job whose small input is newer only when that input's content changed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -75,22 +72,21 @@ def manifest_names(directory: str | Path) -> list[str]:
     return [line.split("  ", 1)[1] for line in manifest.read_text(encoding="utf-8").splitlines() if "  " in line]
 
 
-def completeness_stamp(path: str | Path, *directories: str | Path) -> str:
-    """The stamp ``path`` of a job that writes ``directories``' members (see the module's docstring): rewritten,
-    with what is missing and the time, when a member a manifest lists is missing; created when absent; else left.
+def check_stamp(folder: str | Path, reasons: Iterable[str]) -> tuple[str | None, str | None]:
+    """A job's check stamp (see the module's docstring) in ``folder``, found without writing anything: ``(path, text)``.
 
-    Returns
-    -------
-    str
-        ``path``, as given.
+    With no ``reasons`` (the job's files missing from their manifests or changed with their time kept), the stamp
+    the folder holds and no text, or ``(None, None)`` when it holds none; else a stamp of a new name, derived from
+    the current one's and the reasons (the same within a start, never the current one's), and the text to write to
+    it, the reasons.
     """
-    missing = [name for directory in directories for name in missing_members(directory)]
-    target = Path(path)
-    if missing:
-        atomic_write_text(target, f"incomplete at {time.time_ns()}: {' '.join(missing)}\n")
-    elif not target.is_file():
-        atomic_write_text(target, "complete\n")
-    return str(path)
+    reasons = sorted(reasons)
+    current = sorted(Path(folder).glob("*.txt"))
+    if not reasons:
+        return (current[-1].as_posix(), None) if current else (None, None)
+    seed = "\0".join([current[-1].name if current else "", *reasons])
+    name = hashlib.sha256(seed.encode("utf-8")).hexdigest()[:16]
+    return f"{folder}/{name}.txt", f"missing or changed: {' '.join(reasons)}\n"
 
 
 def recorded_files(results: str | Path, folders: Iterable[str | Path]) -> list[Path]:
@@ -102,9 +98,10 @@ def recorded_files(results: str | Path, folders: Iterable[str | Path]) -> list[P
     return sorted(path for path in files if not path.name.startswith("."))
 
 
-def check_run_files(record: str | Path, files: Iterable[Path]) -> list[str]:
+def check_run_files(record: str | Path, files: Iterable[Path], write: bool = True) -> list[str]:
     """The ``files`` changed since the record ``record`` last saw them with their modification time kept (see the
-    module's docstring), each removed so that its job rebuilds it; the record refreshed.
+    module's docstring); with ``write`` the record refreshed, each changed file's entry left as it was, so that the
+    next start finds it changed until its job writes it again.
 
     A file the record does not hold, or holds with another modification time (a job's write, a ``touch``; one within
     :data:`TIME_KEPT_NS` is the same time set back through float seconds), is recorded as it is. A file with its
@@ -130,10 +127,10 @@ def check_run_files(record: str | Path, files: Iterable[Path]) -> list[str]:
             digest = hashlib.file_digest(handle, "sha256").hexdigest()
         kept = isinstance(seen, list) and len(seen) == 5 and abs(seen[1] - status.st_mtime_ns) < TIME_KEPT_NS
         if kept and seen[4] != digest:
-            file.unlink()
+            new[name] = seen
             changed.append(name)
             continue
         new[name] = [*now, digest]
-    if new != old:
+    if write and new != old:
         atomic_write_text(path, json.dumps(new, indent=0, sort_keys=True) + "\n")
     return changed
