@@ -335,3 +335,34 @@ def test_the_graph_page_in_a_browser_highlights_fits_and_prints_a_page_per_view(
         assert found.cut_nodes == ["thm1"]
         browser.set_screen(794, media="print")
         assert measure_page(browser, graph, printed=True).views_off_page == ["view-thm1", "view-lem2"]
+
+
+@given(
+    st.integers(2, 12).flatmap(
+        lambda n: st.tuples(
+            st.just(n), st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda e: e[0] < e[1]))
+        )
+    ),
+    st.integers(1, 4),
+)
+def test_an_edge_never_runs_behind_a_node(graph, row_nodes):
+    """Every straight stretch of an edge's path that crosses a row runs through a gap of that row, and every curve
+    stays between two rows: an edge spanning several layers passes beside the nodes between its ends."""
+    from sparseact.publish.graph import _route, _rows
+
+    n, pairs = graph
+    nodes = [Node(f"n{i}", "Lemma " * (i % 3 + 1), f"n{i}", "proved") for i in range(n)]
+    by_key = {node.key: node for node in nodes}
+    position, _, _ = layout(nodes, [(f"n{a}", f"n{b}", "uses") for a, b in pairs], row_nodes=row_nodes)
+    rows = _rows(position, by_key)
+    boxes = [(x, y, x + NODE_WIDTH, y + node_height(by_key[k])) for k, (x, y) in position.items()]
+    for a, b in sorted(pairs):
+        a, b = f"n{a}", f"n{b}"
+        path = _route(position[a], node_height(by_key[a]), position[b], node_height(by_key[b]), rows)
+        numbers = [int(v) for v in re.findall(r"-?\d+", path)]
+        points = [tuple(numbers[i : i + 2]) for i in range(0, len(numbers), 2)]
+        ends = {position[a][0] + NODE_WIDTH // 2, position[b][0] + NODE_WIDTH // 2}
+        for (xa, ya), (xb, yb) in itertools.pairwise(points):
+            if xa == xb and xa not in ends:  # a straight stretch through a row: beside every node in it
+                low, high = sorted((ya, yb))
+                assert not any(x0 < xa < x1 and y0 < high and low < y1 for x0, y0, x1, y1 in boxes), (a, b, path)

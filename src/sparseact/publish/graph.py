@@ -27,6 +27,7 @@ the pip-installed package and is byte-identical on every machine (``docs/stateme
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -467,20 +468,18 @@ def _draw(nodes, edges, position, width, height, href, page, title, frames) -> s
             f'font-weight="700" fill="#24292f">{html.escape(section_title(group))}</text></g>'
         )
     by_key = {n.key: n for n in nodes}
+    rows = _rows(position, by_key)
     for edge in edges:
         a, b, kind = edge
         if a not in position or b not in position:
             continue
-        (ax, ay), (bx, by) = position[a], position[b]
-        x1, x2 = ax + NODE_WIDTH // 2, bx + NODE_WIDTH // 2
-        y1, y2 = (ay + node_height(by_key[a]), by) if ay < by else (ay, by + node_height(by_key[b]))
-        bend = (y2 - y1) // 2
+        path = _route(position[a], node_height(by_key[a]), position[b], node_height(by_key[b]), rows)
         dash = EDGE_STYLES[kind][0]
         on, under = rests_on(edge)
         cross = " cross" if frames and section[a] != section[b] else ""
         parts.append(
             f'<path class="edge {kind}{cross}" data-on="{html.escape(on)}" data-under="{html.escape(under)}" '
-            f'd="M {x1} {y1} C {x1} {y1 + bend} {x2} {y2 - bend} {x2} {y2}" fill="none" stroke="#777" '
+            f'd="{path}" fill="none" stroke="#777" '
             'stroke-width="1.1"' + (f' stroke-dasharray="{dash}"' if dash else "") + ' marker-end="url(#arrow)"/>'
         )
     for node in sorted(nodes, key=lambda n: n.key):
@@ -488,6 +487,47 @@ def _draw(nodes, edges, position, width, height, href, page, title, frames) -> s
             parts.append(_node_svg(node, *position[node.key], href(node), page(node)))
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _rows(position: Mapping[str, tuple[int, int]], by_key: Mapping[str, Node]) -> dict[int, tuple[int, list[int]]]:
+    """Each row's top: its bottom (its tallest node's) and the x of the gaps an edge may pass through (beside and
+    between its nodes)."""
+    rows: dict[int, list[str]] = {}
+    for key, (_, y) in position.items():
+        rows.setdefault(y, []).append(key)
+    found = {}
+    for top, keys in rows.items():
+        xs = sorted(position[k][0] for k in keys)
+        gaps = [xs[0] - H_GAP // 2, *(x + NODE_WIDTH + H_GAP // 2 for x in xs)]
+        found[top] = (top + max(node_height(by_key[k]) for k in keys), gaps)
+    return found
+
+
+def _route(a: tuple[int, int], a_height: int, b: tuple[int, int], b_height: int, rows) -> str:
+    """The path of an edge from the node at ``a`` to the node at ``b`` (top-left corners, heights): out of the side
+    that faces the other node, straight along its own column to its row's edge, then through the gap of each row
+    between them nearest to the straight line, so that it never runs behind a node; integers only."""
+    (ax, ay), (bx, by) = a, b
+    x1, x2 = ax + NODE_WIDTH // 2, bx + NODE_WIDTH // 2
+    down = ay < by
+    if down:  # from a's bottom to b's top
+        start, first, last, end = ay + a_height, rows[ay][0], by, by
+    else:  # from a's top to b's bottom
+        start, first, last, end = ay, ay, rows[by][0], by + b_height
+    low, high = sorted((first, last))
+    between = sorted((t for t, (bottom, _) in rows.items() if low < t and bottom < high), reverse=not down)
+    points = [(x1, first)]
+    for top in between:
+        bottom, gaps = rows[top]
+        aim = x1 + (x2 - x1) * ((top + bottom) // 2 - first) // (last - first)
+        gap = min(gaps, key=lambda g: (abs(g - aim), g))
+        points += [(gap, top - 4), (gap, bottom + 4)] if down else [(gap, bottom + 4), (gap, top - 4)]
+    points.append((x2, last))
+    d = [f"M {x1} {start}"] + ([f"L {x1} {first}"] if first != start else [])
+    for (xa, ya), (xb, yb) in itertools.pairwise(points):
+        bend = (yb - ya) // 2
+        d.append(f"L {xb} {yb}" if xa == xb else f"C {xa} {ya + bend} {xb} {yb - bend} {xb} {yb}")
+    return " ".join(d + ([f"L {x2} {end}"] if end != last else []))
 
 
 def _node_svg(node: Node, x: int, y: int, link: str, page: str) -> str:
