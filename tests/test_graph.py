@@ -60,7 +60,7 @@ def test_every_node_of_the_graph_page_opens_its_row_on_the_report(result_tables)
     first = graph.read_bytes()
     build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
     assert graph.read_bytes() == first  # byte-identical from run to run
-    whole = graph.read_text().split('<section class="graph-sections"', 1)[1]
+    whole = graph.read_text().split('<section class="graph-sections"', 1)[1].split('<div class="print-only">')[0]
     nodes = re.findall(r'<a class="node [^"]*" href="([^"]*)"', whole)
     anchors = parse(index).ids
     expected = 5 + 2 + len(facts())  # statements, errata, cited facts of the fixture
@@ -275,8 +275,13 @@ def test_each_main_result_has_a_view_of_what_it_rests_on_with_full_titles(result
     assert "erratum:x-a-printed" in premises("thm1", edges)  # what makes it fail is below it
     assert "…" not in page and "..." not in page
     assert ".graph-view { break-before: page; break-inside: avoid; }" in page
-    sections = re.findall(r'<g class="section">.*?font-weight="700" fill="#24292f">([^<]+)</text>', page)
+    screen, printed = page.split('<div class="print-only">')
+    sections = re.findall(r'<g class="section">.*?font-weight="700" fill="#24292f">([^<]+)</text>', screen)
     assert sections[-1] == "Cited textbook facts (not proved here)" and len(sections) == len(set(sections))
+    # printed, a picture per section (each kept on a page) instead of the one picture
+    assert re.findall(
+        r'<div class="section-print"><svg.*?font-weight="700" fill="#24292f">([^<]+)</text>', printed
+    ) == (sections)
 
 
 @given(st.text(alphabet=st.sampled_from("aiWM0 -/(\u03c1\u2264"), max_size=80), st.integers(40, 300))

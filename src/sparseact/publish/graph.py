@@ -424,14 +424,11 @@ def sections_svg(
     then what names no section, then the cited facts), each laid out in layers by the edges inside it; an edge
     between two sections is drawn faint (selecting a node draws its own dark)."""
     _check_statuses(nodes)
-    groups: dict[int, list[Node]] = {}
-    for node in nodes:
-        groups.setdefault(node.section, []).append(node)
     laid = []
-    for section in sorted(groups):
-        members = groups[section]
+    for members in by_section(nodes):
         inside = {n.key for n in members}
-        laid.append((section, *layout(members, [e for e in edges if e[0] in inside and e[1] in inside], claim_order)))
+        edges_inside = [e for e in edges if e[0] in inside and e[1] in inside]
+        laid.append((members[0].section, *layout(members, edges_inside, claim_order)))
     width = max(w for _, _, w, _ in laid) + 2 * MARGIN
     position, frames, top = {}, [], MARGIN
     for section, local, w, h in laid:
@@ -443,6 +440,14 @@ def sections_svg(
     return _draw(
         nodes, edges, position, width, top - SECTION_GAP + MARGIN, href, page, "the argument graph by section", frames
     )
+
+
+def by_section(nodes: Sequence[Node]) -> list[list[Node]]:
+    """The nodes in groups by section, in the order of :func:`sections_svg`."""
+    groups: dict[int, list[Node]] = {}
+    for node in nodes:
+        groups.setdefault(node.section, []).append(node)
+    return [groups[section] for section in sorted(groups)]
 
 
 def section_title(section: int) -> str:
@@ -616,6 +621,7 @@ def graph_figure(svg: str, box: str = "graph-box") -> str:
 #: Styles of the graph's box, legend, views and panel (on the graph page and the claim pages). In print, each view
 #: (``.graph-view``) starts a page and is scaled to fit it.
 GRAPH_CSS = """
+.print-only { display: none; }
 .graph-box { overflow: auto; max-width: 100%; max-height: 85vh; border: 1px solid #ccc; margin-bottom: 0.3em; }
 .graph-box.view-box { max-height: none; overflow: visible; border: none; }
 .view-box svg.argument-graph { max-width: 100%; height: auto; }
@@ -640,7 +646,11 @@ svg.argument-graph .edge.on { stroke: #111; stroke-width: 2.2; }
   svg.argument-graph { width: 100%; height: auto; }
   .graph-view { break-before: page; break-inside: avoid; }
   .graph-view svg.argument-graph { max-height: 8.4in; }
-  .graph-sections { break-before: page; } }
+  .graph-sections { break-before: page; }
+  .graph-sections .graph { display: none; }
+  .print-only { display: block; }
+  .section-print { break-inside: avoid; margin-bottom: 0.5em; }
+  .section-print svg.argument-graph { width: auto; max-width: 100%; } }
 """
 #: A switch above a graph's box (CSS only): the whole graph scaled into the window, or at its own size in a box that
 #: scrolls.

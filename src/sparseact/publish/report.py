@@ -70,6 +70,7 @@ from sparseact.publish.graph import (
     GRAPH_SCRIPT,
     PANEL_HINT,
     STATUS_WORDS,
+    by_section,
     graph_edges,
     graph_figure,
     graph_nodes,
@@ -724,6 +725,7 @@ def graph_page(results: Results, index_html: str | Path, page: str | Path, resul
             + graph_figure(view_svg(nodes, edges, key, href, _claim_rank, claim_row), "graph-box view-box")
             + "</section>"
         )
+    contents.append('<li><a href="#sections">The whole graph, by the paper\'s sections</a></li>')
     body = (
         f'<nav><a href="{report}">← verification report</a></nav>'
         "<h1>The argument graph</h1>"
@@ -738,10 +740,17 @@ def graph_page(results: Results, index_html: str | Path, page: str | Path, resul
         + '<section class="graph-sections" id="sections"><h2>The whole graph, by the paper\'s sections</h2>'
         "<p>A frame per section of the paper, in its order (an erratum in the section of the statement it makes "
         "fail, the cited facts last); an arrow between two sections is drawn faint until one of its ends is "
-        "selected.</p>"
+        "selected. Printed, each section is a picture of its own, kept on one page, without the arrows between "
+        "sections.</p>"
         + GRAPH_FIT
         + graph_figure(sections_svg(nodes, edges, href, _claim_rank, claim_row))
-        + "</section>"
+        # printed: a picture per section, each kept on one page, instead of one picture sliced across pages
+        + '<div class="print-only">'
+        + "".join(
+            '<div class="section-print">' + sections_svg(group, edges, href, _claim_rank, claim_row) + "</div>"
+            for group in by_section(nodes)
+        )
+        + "</div></section>"
         + GRAPH_SCRIPT
     )
     page_css = GRAPH_CSS + "body { max-width: none; }"  # the graph uses the window's width
