@@ -112,6 +112,7 @@ localrules:
     report,
     run_template,
     screenshots,
+    site,
 
 
 rule all:
@@ -126,4 +127,9 @@ rule all:
         rules.screenshots.output,
         benchmark_files(),
         claim_reports(),
-        [doc_figure(figure) for figure in DOC_FIGURES] if RESULTS == "results" else [],
+        # the committed copies: the README's figures and the rendered pages (docs/site), of the full run only
+        (
+            [*(doc_figure(figure) for figure in DOC_FIGURES), SITE_FOLDER]
+            if RESULTS == "results"
+            else []
+        ),

@@ -9,7 +9,11 @@ repetition to the next, so drifts in the machine's load hit all alike):
 * ``fht_cpu.fht`` (package ``fht-cpu``) in place and out of place, if importable;
 * ``ffht.fht_`` / ``ffht.fht`` (FFHT; on PyPI as ``ffht-unofficial``), if importable;
 * ``pyfwht.transform`` / ``pyfwht.compute`` (CPU backend), if importable;
-* ``np.copyto`` of the array into another one (the memory-traffic yardstick);
+* ``np.copyto`` of the array into another one;
+* one read+write pass over the array in place (``np.multiply(x, 1.0, out=x)``),
+  the unit of the floor column: every method's time in such passes, beside the
+  floor, the passes the memory traffic needs (``ceil(n / m)``, where ``2**m``
+  doubles fit in the last-level cache: one pass per ``m`` stages);
 * ``sparseact.analysis.influences`` (all ``n`` influences of the table), as a
   ratio to one transform in place and out of place.
 
@@ -19,7 +23,8 @@ JSON. Every result must agree with ours (bitwise equality is reported).
 
 The figures are medians, over the repetitions, of *pairwise* ratios (ours
 divided by the peer timed in the same repetition), with their min and max:
-on a shared machine absolute times wander, ratios of neighbours much less.
+on a shared machine absolute times wander, ratios of neighbours much less. The
+load average at the start and the end is recorded.
 
 Prints markdown tables and writes ``benchmarks/results/fwht.json``.
 
@@ -38,6 +43,8 @@ The peers are optional benchmark extras, not dependencies of the project::
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import platform
 import statistics
 import sys
@@ -56,6 +63,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 OURS_IN = "sparseact.fwht, in place"
 OURS_OUT = "sparseact.fwht, out of place"
 COPY = "np.copyto (one array copy)"
+PASS = "one read+write pass (x *= 1.0 in place)"
 INFLUENCES = "sparseact.influences (all n)"
 
 
@@ -104,12 +112,29 @@ def peers(notes: list[str]) -> dict[str, tuple[str, object]]:
     return found
 
 
+def llc_bytes() -> int | None:
+    """Size of the largest CPU cache that sysfs lists (the last-level cache), or None."""
+    sizes = []
+    for path in Path("/sys/devices/system/cpu/cpu0/cache").glob("index*/size"):
+        text = path.read_text().strip()
+        unit = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+        sizes.append(int(text.rstrip("KMG")) * unit)
+    return max(sizes, default=None)
+
+
+def floor_passes(n: int, llc: int | None) -> int | None:
+    """Read+write passes the transform of ``2**n`` doubles needs: one per ``m`` stages, ``2**m`` doubles in the LLC."""
+    if llc is None:
+        return None
+    return math.ceil(n / max(1, int(math.log2(llc // 8))))
+
+
 def ratio_stats(num: list[float], den: list[float]) -> dict:
     ratios = [a / b for a, b in zip(num, den, strict=True)]
     return {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
 
 
-def bench_size(n: int, repeats: int, peer_methods: dict) -> dict:
+def bench_size(n: int, repeats: int, peer_methods: dict, llc: int | None) -> dict:
     """Time every method at ``2**n``, interleaved; return times, ratios and agreement."""
     v = np.random.default_rng(12345 + n).standard_normal(1 << n)
     buf = np.empty_like(v)
@@ -120,6 +145,7 @@ def bench_size(n: int, repeats: int, peer_methods: dict) -> dict:
         OURS_OUT: ("out", fwht),
         **peer_methods,
         COPY: ("copy", None),
+        PASS: ("pass", None),
         INFLUENCES: ("out", influences),
     }
     results: dict[str, np.ndarray] = {}
@@ -127,11 +153,14 @@ def bench_size(n: int, repeats: int, peer_methods: dict) -> dict:
     def run(name: str) -> tuple[float, float]:
         # (wall, this thread's CPU) seconds of one call
         mode, func = methods[name]
-        if mode == "in":
+        if mode in ("in", "pass"):
             np.copyto(buf, v)
         t0, c0 = time.perf_counter(), time.thread_time()
         if mode == "copy":
             np.copyto(dst, v)
+            res = None
+        elif mode == "pass":
+            np.multiply(buf, 1.0, out=buf)
             res = None
         elif mode == "in":
             func(buf)
@@ -160,7 +189,7 @@ def bench_size(n: int, repeats: int, peer_methods: dict) -> dict:
     scale = float(np.max(np.abs(ref)))
     agreement = {}
     for name, arr in results.items():
-        if name in (COPY, INFLUENCES):
+        if name in (COPY, PASS, INFLUENCES):
             continue
         diff = float(np.max(np.abs(arr - ref)))
         agreement[name] = {"bitwise_equal": bool(np.array_equal(arr, ref)), "max_rel_diff": diff / scale}
@@ -179,8 +208,9 @@ def bench_size(n: int, repeats: int, peer_methods: dict) -> dict:
             "times_s": times[name],
             "cpu_median_s": statistics.median(cpu[name]),
             "cpu_times_s": cpu[name],
+            "passes_cpu": ratio_stats(cpu[name], cpu[PASS]),
         }
-        if name not in (OURS_IN, OURS_OUT, INFLUENCES):
+        if name not in (OURS_IN, OURS_OUT, INFLUENCES, PASS):
             ours = OURS_OUT if methods[name][0] == "out" else OURS_IN
             row["ours_over_this"] = ratio_stats(times[ours], times[name])
             row["ours_over_this_cpu"] = ratio_stats(cpu[ours], cpu[name])
@@ -198,9 +228,11 @@ def bench_size(n: int, repeats: int, peer_methods: dict) -> dict:
         "n": n,
         "length": 1 << n,
         "rows": rows,
+        "floor_passes": floor_passes(n, llc),
         "fastest_peer_in_place": fastest,
         "ours_in_place_over_fastest_peer": both(OURS_IN, fastest) if fastest else None,
         "ours_in_place_over_copy": both(OURS_IN, COPY),
+        "ours_in_place_over_pass": both(OURS_IN, PASS),
         "influences_over_transform_out_of_place": both(INFLUENCES, OURS_OUT),
         "influences_over_transform_in_place": both(INFLUENCES, OURS_IN),
         "influences_max_rel_diff_vs_direct": infl_rel,
@@ -228,27 +260,33 @@ def main(argv: list[str] | None = None) -> int:
     for note in notes:
         print(f"[skip] {note}", file=sys.stderr)
 
+    llc = llc_bytes()
+    load_start = os.getloadavg()
     sizes = []
     lines = [
         f"FWHT of float64 arrays; {args.repeats} interleaved repetitions. Ratio = ours / method in the same "
         "repetition (ours in the method's mode; < 1 means ours is faster): median (min-max), of wall time and "
-        "of this thread's CPU time (which a loaded machine disturbs less; every method here is single-threaded).",
+        "of this thread's CPU time (which a loaded machine disturbs less; every method here is single-threaded). "
+        "Passes = method / one read+write pass over the array in place, CPU; the floor is the passes the memory "
+        f"traffic needs (last-level cache {llc} bytes). Load average at the start: {load_start[0]:.1f}.",
     ]
     for n in args.n:
-        res = bench_size(n, args.repeats, peer_methods)
+        res = bench_size(n, args.repeats, peer_methods, llc)
         sizes.append(res)
         lines += [
             "",
             f"### 2**{n}",
             "",
-            "| method | median wall (ms) | ours / method, wall | median CPU (ms) | ours / method, CPU |",
-            "|---|---:|---:|---:|---:|",
+            "| method | median wall (ms) | ours / method, wall | median CPU (ms) | ours / method, CPU "
+            f"| passes, CPU (floor {res['floor_passes']}) |",
+            "|---|---:|---:|---:|---:|---:|",
         ]
         for row in res["rows"]:
             wall = fmt(row["ours_over_this"]) if "ours_over_this" in row else ""
             thread = fmt(row["ours_over_this_cpu"]) if "ours_over_this_cpu" in row else ""
             lines.append(
-                f"| {row['method']} | {row['median_s'] * 1e3:.2f} | {wall} | {row['cpu_median_s'] * 1e3:.2f} | {thread} |"
+                f"| {row['method']} | {row['median_s'] * 1e3:.2f} | {wall} | {row['cpu_median_s'] * 1e3:.2f} | {thread} "
+                f"| {fmt(row['passes_cpu'])} |"
             )
         lines.append("")
         if res["fastest_peer_in_place"]:
@@ -257,6 +295,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"{fmt_both(res['ours_in_place_over_fastest_peer'])}"
             )
         lines.append(f"ours in place / one array copy: {fmt_both(res['ours_in_place_over_copy'])}")
+        lines.append(
+            f"ours in place / one read+write pass: {fmt_both(res['ours_in_place_over_pass'])} "
+            f"(floor: {res['floor_passes']} passes)"
+        )
         lines.append(
             f"influences / one transform out of place: {fmt_both(res['influences_over_transform_out_of_place'])}"
         )
@@ -271,13 +313,17 @@ def main(argv: list[str] | None = None) -> int:
         lines.append("bitwise equal to ours: " + ", ".join(equal) + (("; not: " + ", ".join(other)) if other else ""))
         print("\n".join(lines), flush=True)
         lines = []
-    print("\n".join(lines + notes))
+    load_end = os.getloadavg()
+    print("\n".join(lines + notes + [f"load average at the end: {load_end[0]:.1f}"]))
 
     payload = {
         "benchmark": "fwht",
         "dtype": "float64",
         "repeats": args.repeats,
         "timers": "time.perf_counter (wall) and time.thread_time (this thread's CPU)",
+        "load_average_start": load_start,
+        "load_average_end": load_end,
+        "llc_bytes": llc,
         "sizes": sizes,
         "notes": notes,
         "environment": {

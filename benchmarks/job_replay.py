@@ -175,7 +175,8 @@ def replay(jobs: list[dict], workers: int) -> float:
             pool.apply(_run_job, (job,))
         after = [_claim_page_slice(job) for job in by_rule.get("claim_page", [])] + by_rule.get("erratum_pdf", [])
         pool.map(_run_job, after, chunksize=1)
-        for job in by_rule.get("report", []) + by_rule.get("screenshots", []) + by_rule.get("docs_figure", []):
+        tail = ("report", "screenshots", "docs_figure", "site")
+        for job in [job for rule in tail for job in by_rule.get(rule, [])]:
             pool.apply(_run_job, (job,))
     return time.perf_counter() - start
 

@@ -275,6 +275,44 @@ def test_fwht_overflow_out_of_place_is_not_a_non_finite_input():
         fwht(np.full(8, 1e308))
 
 
+@pytest.mark.parametrize("block_bits", [1, 3, 12])
+def test_fwht_kernel_reports_an_overflow_in_any_stage(block_bits):
+    # Two finite entries that overflow only in stage h, at one index pair, for every stage of every size: the
+    # kernel says so (False) with no pass over its output, and fwht refuses the result instead of returning inf.
+    for n in range(1, 18):
+        for h in {1 << i for i in (0, n // 2, n - 1)}:
+            v = np.zeros(1 << n)
+            v[[3 % h, 3 % h + h]] = 1e308
+            w = v.copy()
+            assert not _fwht_into(w, w, block_bits), (n, h)
+            v[3 % h + h] = -1e308  # 0 and 2e308 in stage h: still an overflow
+            assert not _fwht_into(v.copy(), v.copy(), block_bits), (n, h)
+            v[3 % h + h] = 0.0  # finite all the way
+            assert _fwht_into(v, v, block_bits), (n, h)
+    v = np.zeros(1 << 16)
+    v[[5, 5 + (1 << 15)]] = 1e308
+    with pytest.raises(ValueError, match="exceeds float64"):
+        fwht(v)
+    with pytest.raises(ValueError, match="so large that the transform overflows"):
+        fwht(v, out=v)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 17), seed=st.integers(0, 2**32 - 1), scale=st.sampled_from([1e-300, 1.0, 1e150, 1e300]))
+def test_fwht_bitwise_equals_reference_or_both_refuse(n, seed, scale):
+    v = scale * np.random.default_rng(seed).standard_normal(1 << n)
+    try:
+        ref = fwht_reference(v)
+    except ValueError as exc:
+        assert "exceeds float64" in str(exc)
+        with pytest.raises(ValueError, match="exceeds float64"):
+            fwht(v)
+        return
+    np.testing.assert_array_equal(fwht(v), ref)
+    w = v.copy()
+    np.testing.assert_array_equal(fwht(w, out=w), ref)
+
+
 #: The quantities quadratic in the table (each reads the table as its only argument).
 QUADRATIC = {
     "average_sensitivity": average_sensitivity,
@@ -366,6 +404,24 @@ def test_fwht_out_and_in_place():
     u = v.copy()
     assert fwht(u[:], out=u) is u
     np.testing.assert_array_equal(u, ref)
+
+
+def test_level_weights_into_a_reused_buffer():
+    # One scratch for repeated calls: the same weights as without it, the Walsh coefficients left in it.
+    rng = np.random.default_rng(4)
+    buf = np.empty(1 << 10)
+    for _ in range(2):
+        v = rng.standard_normal(1 << 10)
+        before = v.copy()
+        np.testing.assert_array_equal(level_weights(v, out=buf), level_weights(v))
+        np.testing.assert_array_equal(v, before)
+        np.testing.assert_array_equal(buf, walsh_coefficients(v))
+    with pytest.raises(ValueError, match="out must not be values itself"):
+        level_weights(v, out=v)
+    with pytest.raises(ValueError, match="out must have shape"):
+        level_weights(v, out=np.empty(8))
+    with pytest.raises(ValueError, match="overlaps"):
+        level_weights(v[:512], out=v[256:768])
 
 
 @settings(max_examples=40, deadline=None)

@@ -352,6 +352,7 @@ VALID = {
         max_cells=20,
     ),
     "complexity.rademacher_exact_networks": lambda: dict(X=POINTS, s=2, k=1, W=1.0, B=1.0, max_cells=20),
+    "complexity.rademacher_brackets": lambda: dict(X=POINTS, classes=[(2, 1)], W=1.0, B=1.0, exact=True, max_cells=20),
     "complexity.exact.ExactNetworks.index": lambda: dict(self=_exact_networks(), zeta=[1.0, 1.0, 1.0]),
     "complexity.sup_lower_bound": lambda: dict(
         X=POINTS,

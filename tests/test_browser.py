@@ -308,3 +308,101 @@ def test_click_follows_a_link_by_its_visible_text_to_another_page_or_an_anchor(b
         browser.click("how", "table", row="Theorem 1")
     with pytest.raises(BrowserError, match="no element matches"):
         browser.click("why", "table", row="Lemma 2")
+
+
+@needs_chromium
+def test_the_printed_length_is_counted_in_a4_pages(browser, tmp_path):
+    """A page of five paragraphs, each ending its printed page, prints on five A4 pages: over a limit of four that is
+    a problem, at five it is not; without a limit no PDF is counted."""
+    from sparseact.publish.browser import pdf_pages
+
+    path = page(tmp_path, "".join(f"<p style='break-after: page'>page {i}</p>" for i in range(5)))
+    browser.load(path)
+    assert browser.printed_pages() == 5 == pdf_pages(browser.print_pdf(tmp_path / "five.pdf").read_bytes())
+    too_long = "printed: prints on 5 A4 pages, more than 4"
+    assert too_long in check_page(browser, path, first_screen=False, max_printed_pages=4)
+    assert check_page(browser, path, first_screen=False, max_printed_pages=5) == []
+    assert check_page(browser, path, first_screen=False) == []
+
+
+def summarised_page(rows=60, cards=30):
+    """A page as the report and the claim pages build it: a data table with its CSV link, a table printed one line
+    per row, check cards; cards on narrow screens and summarised in print."""
+    from sparseact.publish.cards import label_cells, summarise_for_print
+
+    cells = "".join(f"<th>column {i}</th>" for i in range(6))
+    data = "".join("<tr>" + "".join(f"<td>value {r}.{c}</td>" for c in range(6)) + "</tr>" for r in range(rows))
+    lines = "".join(
+        f'<tr><td>Lemma {r}</td><td class="status">proved</td><td class="sa-no-print">{"A long reason. " * 30}</td></tr>'
+        for r in range(rows)
+    )
+    checks = "".join(
+        f'<div class="sa-check sa-PASS"><p>PASS check{i}</p><p>{"The statement checked. " * 20}</p></div>'
+        for i in range(cards)
+    )
+    body = (
+        '<p><b>t</b> (60 rows) — <a href="t.csv">CSV</a></p>'
+        f"<table><thead><tr>{cells}</tr></thead><tbody>{data}</tbody></table>"
+        '<table class="sa-lines"><thead><tr><th>where</th><th>status</th><th>reason</th></tr></thead>'
+        f"<tbody>{lines}</tbody></table>{checks}"
+        '<table class="sa-print-whole"><thead><tr><th>kept</th></tr></thead><tbody>'
+        + "<tr><td>kept row</td></tr>" * 5
+        + "</tbody></table>"
+    )
+    return summarise_for_print(label_cells(body), "page.html")
+
+
+def test_summarise_for_print_marks_long_tables_and_check_cards_and_links_the_whole():
+    from sparseact.publish.cards import PRINT_ROWS
+
+    summarised = summarised_page()
+    assert 'class="sa-cards sa-cut" id="sa-table-1"' in summarised
+    assert f'Printed: the first {PRINT_ROWS} of 60 rows; the whole table: <a href="t.csv">its CSV</a>.' in summarised
+    assert 'class="sa-cards sa-lines" id="sa-table-2"' in summarised
+    assert 'the whole table: <a href="page.html#sa-table-2">on screen</a>' in summarised
+    assert summarised.count('id="sa-checks"') == 1 and '<a href="page.html#sa-checks">on screen</a>' in summarised
+    assert 'class="sa-cards sa-print-whole"' in summarised and summarised.count("sa-print-only") == 3
+    # a table of PRINT_ROWS rows or fewer prints whole, without a note
+    short = summarised_page(rows=PRINT_ROWS, cards=0)
+    assert "sa-cut" not in short and short.count("sa-print-only") == 1  # the sa-lines table's
+
+
+#: In print: the body rows of each table that show, the height of the sa-lines table's first row over its font
+#: size, the lines table's cells that show, and whether the notes and each check card's second line show.
+_PRINTED = """(() => {
+  const shown = e => e.getClientRects().length > 0;
+  const rows = Array.from(document.querySelectorAll('table'), t => Array.from(t.tBodies[0].rows).filter(shown).length);
+  const line = document.querySelector('table.sa-lines tbody tr');
+  return {rows: rows, line: line.getBoundingClientRect().height / parseFloat(getComputedStyle(line).fontSize),
+          cells: Array.from(line.cells).filter(shown).length,
+          notes: Array.from(document.querySelectorAll('.sa-print-only')).filter(shown).length,
+          second: Array.from(document.querySelectorAll('.sa-check p:nth-child(2)')).filter(shown).length};
+})()"""
+
+
+@needs_chromium
+def test_print_summarises_long_tables_and_check_cards(browser, tmp_path):
+    """With the report's styles, a page of a 60-row data table, a 60-row table of statements and 30 check cards prints
+    on far fewer A4 pages than without the print summary: the data table's first rows, one line per statement (its
+    reason left out), one line per card, and the notes linking the whole, which show on paper alone."""
+    from sparseact.publish.cards import CARDS_CSS, PRINT_OPEN_CSS, PRINT_ROWS, PRINT_SUMMARY_CSS
+
+    styles = CARDS_CSS + PRINT_OPEN_CSS
+    summarised = page(tmp_path, f"<style>{styles}{PRINT_SUMMARY_CSS}</style>{summarised_page()}", "page.html")
+    whole = page(tmp_path, f"<style>{styles}</style>{summarised_page()}", "whole.html")
+    browser.load(whole)
+    before = browser.printed_pages()
+    browser.load(summarised)
+    after = browser.printed_pages()
+    assert 3 * after < before, (after, before)
+    on_screen = browser.evaluate(_PRINTED)
+    assert on_screen["rows"] == [60, 60, 5] and on_screen["notes"] == 0 and on_screen["second"] == 30
+    browser.set_screen(PRINT_WIDTH, media="print")
+    try:
+        printed = browser.evaluate(_PRINTED)
+    finally:
+        browser.set_screen(*SCREEN)
+    assert printed["rows"] == [PRINT_ROWS, 60, 5] and printed["notes"] == 3 and printed["second"] == 0
+    assert printed["cells"] == 2 and printed["line"] < 2, printed
+    (tmp_path / "t.csv").write_text("column 0\n")
+    assert check_page(browser, summarised, first_screen=False) == []

@@ -24,6 +24,12 @@ def inputs(tmp_path):
     (tmp_path / "other-page.json").write_text('{"claim_id": "lemma9", "page": "elsewhere/lemma9.html", "header": ""}')
     (tmp_path / "no-header.json").write_text('{"claim_id": "lemma9"}')
     (tmp_path / "zero-link").symlink_to("/dev/zero")
+    # a run's pages for the site: the report a FIFO, or not text
+    for kind in ("fifo", "binary"):
+        (tmp_path / f"site-{kind}" / "report").mkdir(parents=True)
+        (tmp_path / f"site-{kind}" / "report" / "graph.html").write_text("<html></html>")
+    os.mkfifo(tmp_path / "site-fifo" / "report" / "index.html")
+    (tmp_path / "site-binary" / "report" / "index.html").write_bytes(b"\x00\xff\xfe\x80")
     for kind in ("fifo", "binary", "empty", "wrong", "directory"):
         folder = tmp_path / f"results-{kind}"
         folder.mkdir()
@@ -96,6 +102,8 @@ def _cases():
             "--notebook-out",
             "{tmp}/nb.ipynb",
         ]
+    for results in ("missing", "fifo", "binary"):
+        yield ["site", "--results-dir", "{tmp}/site-" + results, "--out", "{tmp}/site"]
     for points in ("notjson", "{", "[1,"):
         yield ["generate", "lemma9", "shard", "--points", points, "--seed", "1", "--out", "{tmp}/x.npz"]
     for parameters in ("notjson", "{bad"):

@@ -1,10 +1,13 @@
-"""Every link a code-host visitor can follow in the committed Markdown files and the erratum note leads somewhere.
+"""Every link in a committed document leads to a committed file: no dead link on a code host or in the committed site.
 
-A code host (GitHub, GitLab) renders Markdown, notebooks, images, CSV and PDF, but shows an HTML page as its
-source: README.md, the results' Markdown files (findings, statements, ledger, the certificates' views) and the
-erratum note must link only to committed files it renders, and every ``#anchor`` must exist in its target.
+A code host (GitHub, GitLab) renders Markdown, notebooks, images, CSV and PDF, shows source files as text, but shows
+an HTML page as its source: every committed Markdown file (README.md, docs, the results' findings, statements,
+ledger and certificates' views), the claims' notebooks and the erratum note link only to committed files it renders
+or to the committed rendered site (:data:`sparseact.publish.site.SITE_FOLDER`), whose pages, read in a browser, link
+only committed files. Every ``#anchor`` must exist in its Markdown or HTML target.
 """
 
+import functools
 import html
 import json
 import re
@@ -14,16 +17,20 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from sparseact.publish.site import SITE_FOLDER
+
 ROOT = Path(__file__).resolve().parents[1]
 
-#: What a code host shows rendered (or, for the note's source, as readable text); a certificate's JSON only from its
-#: rendered view (the view is what the other documents link).
-RENDERED = {".md", ".ipynb", ".png", ".svg", ".csv", ".pdf", ".tex", ".cff", ".txt", ""}
+#: What a code host shows rendered, or as readable text (the note's source, the code a document points at); a
+#: certificate's JSON only from its rendered view (the view is what the other documents link).
+RENDERED = {".md", ".ipynb", ".png", ".svg", ".csv", ".pdf", ".tex", ".cff", ".txt", ".py", ".smk", ".yaml", ""}
 
 _MARKDOWN_LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\]]*\])*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
 _HTML_ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"")
 _HREF = re.compile(r"\\href\{([^}]*)\}")
 _HTML_HREF = re.compile(r'<a\s[^>]*href="([^"]*)"')
+_PAGE_TARGET = re.compile(r'(?<![\w-])(?:href|src)="([^"]*)"')
+_HTML_ID = re.compile(r'(?<![\w-])(?:id|name)="([^"]*)"')
 _CODE = re.compile(r"`[^`]*`")
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.DOTALL)
 
@@ -58,8 +65,15 @@ def markdown_anchors(path: Path) -> set[str]:
     return anchors
 
 
+@functools.cache
+def html_anchors(path: Path) -> set[str]:
+    return {html.unescape(name) for name in _HTML_ID.findall(path.read_text(encoding="utf-8"))}
+
+
 def links_of(path: Path) -> list[str]:
     text = path.read_text(encoding="utf-8")
+    if path.suffix == ".html":
+        return [html.unescape(link) for link in _PAGE_TARGET.findall(text)]
     if path.suffix == ".tex":
         return _HREF.findall(text)
     if path.suffix == ".ipynb":  # its Markdown cells and outputs, and its HTML outputs
@@ -83,8 +97,17 @@ def _view_of(path: Path, target: Path) -> bool:
     return path.suffix == ".md" and target.suffix == ".json" and target.with_suffix(".md") == path
 
 
+def _has_anchor(target: Path, fragment: str) -> bool:
+    """``#fragment`` is a heading's or an ``<a id>``'s anchor of the Markdown file ``target``, or an id of the page (as
+    written or percent-decoded: a browser tries both)."""
+    if target.suffix == ".md":
+        return fragment in markdown_anchors(target)
+    return bool({fragment, unquote(fragment)} & html_anchors(target))
+
+
 def dead_links(path: Path, files: set[str]) -> list[str]:
-    """The links of ``path`` a code-host visitor cannot follow, each with why."""
+    """The links of ``path`` a code-host visitor (or, from a page of the site, a browser) cannot follow, each with
+    why."""
     directories = {str(Path(f).parent) for f in files} | {str(parent) for f in files for parent in Path(f).parents}
     dead = []
     for link in links_of(path):
@@ -99,20 +122,22 @@ def dead_links(path: Path, files: set[str]) -> list[str]:
             continue
         if relative not in files and relative not in directories:
             dead.append(f"{link} (not committed)")
-        elif target.suffix not in RENDERED and relative in files and not _view_of(path, target):
+        elif (
+            path.suffix != ".html"
+            and target.suffix not in RENDERED
+            and relative in files
+            and not _view_of(path, target)
+            and not (target.suffix == ".html" and relative.startswith(f"{SITE_FOLDER}/"))
+        ):
             dead.append(f"{link} (a code host does not render {target.suffix})")
-        elif parts.fragment and target.suffix == ".md" and parts.fragment not in markdown_anchors(target):
+        elif parts.fragment and target.suffix in (".md", ".html") and not _has_anchor(target, parts.fragment):
             dead.append(f"{link} (no anchor #{parts.fragment})")
     return dead
 
 
 def documents(files: set[str]) -> list[str]:
-    """README, every committed Markdown file of the results (findings, statements, ledger, certificates' views), the
-    claims' notebooks and the erratum note."""
-    markdown = sorted(
-        f for f in files if f == "README.md" or (f.startswith("results/") and f.endswith((".md", ".ipynb")))
-    )
-    return [*markdown, "results/erratum/erratum.tex"]
+    """Every committed Markdown file, notebook and HTML page (the site's), and the erratum note."""
+    return sorted(f for f in files if f.endswith((".md", ".ipynb", ".html")) or f == "results/erratum/erratum.tex")
 
 
 def test_the_link_checker_finds_what_is_dead(tmp_path, monkeypatch):
@@ -130,9 +155,33 @@ def test_the_link_checker_finds_what_is_dead(tmp_path, monkeypatch):
     ]
 
 
+def test_a_page_of_the_site_links_only_committed_files_and_anchors(monkeypatch):
+    files = committed_files()
+    page, other = ROOT / SITE_FOLDER / "made-up.html", ROOT / SITE_FOLDER / "pages" / "made-up.html"
+    texts = {
+        page: '<a id="top" href="#top">a</a> <a href="pages/made-up.html#row">b</a> '
+        '<a href="pages/made-up.html#none">c</a> <img src="../../figures/x/y.png"> '
+        '<a href="../../results/findings.md#headline-results">d</a>',
+        other: '<tr id="row">',
+        ROOT / "README.md": f"[the report]({SITE_FOLDER}/made-up.html) [the run's](results/report/index.html)",
+    }
+    monkeypatch.setattr(Path, "read_text", lambda self, **_: texts.get(self) or Path.read_bytes(self).decode())
+    site = {f"{SITE_FOLDER}/made-up.html", f"{SITE_FOLDER}/pages/made-up.html", "results/report/index.html"}
+    try:
+        assert dead_links(page, files | site) == [
+            "pages/made-up.html#none (no anchor #none)",
+            "../../figures/x/y.png (not committed)",
+        ]
+        assert dead_links(ROOT / "README.md", files | site) == [
+            "results/report/index.html (a code host does not render .html)"
+        ]
+    finally:
+        html_anchors.cache_clear()
+
+
 @pytest.mark.parametrize("document", documents(committed_files()))
 def test_every_link_is_alive_on_a_code_host(document):
     files = committed_files()
     assert document in files, f"{document} is not committed"
     dead = dead_links(ROOT / document, files)
-    assert not dead, f"{document}: {len(dead)} dead link(s) on a code host: {dead[:5]}"
+    assert not dead, f"{document}: {len(dead)} dead link(s): {dead[:5]}"

@@ -148,7 +148,7 @@ def test_the_estimate_of_each_full_config_shard_is_within_the_stated_factor_of_i
 HUGE_POINTS = [
     ("lemma9", [(["monte_carlo", "samples"], 10_000_000), (["monte_carlo", "n_values"], [2000])]),
     ("theorem19", [(["n_zeta"], 10_000), (["m_values"], [5000]), (["s_values"], [64])]),
-    ("theorem17", [(["max_iter"], 49_999), (["seeds"], 20), (["sample_sizes"], [4096])]),
+    ("theorem17", [(["max_iter"], 49_999), (["seeds"], 10), (["sample_sizes"], [4096])]),
     ("section4_lwr", [(["max_secrets"], 5_000), (["instances"], [{"q": 8, "m": 4, "p": 2}])]),
     # the junta cube: 21 networks of 4096 neurons on 2^24 inputs (priced by its neurons, not as s = 2's)
     (

@@ -96,7 +96,7 @@ def test_the_note_is_generated_from_the_tables(result_tables):
     assert r"Lemma 2 & holds on every instance computed, with no proof; a sharper form is proved & -- \\" in tex
     # the gist names the project's statement by its paper reference, never by its id
     assert r"it is $2\sqrt{n}$ (Lemma 2 (our sharper bound))." in tex and "lem2-sharp" not in tex
-    assert r"\nolinkurl{x/a-printed.json} (\textattachfile" in tex
+    assert r"\textbf{Erratum 1:} \nolinkurl{x/a-printed.json}." in tex  # listed; attached where its erratum cites it
     assert r"{certificates/x/a-printed.json}{1}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
     assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and tex.endswith("\\end{document}\n")
 
@@ -120,7 +120,8 @@ def test_the_committed_note_is_the_one_the_committed_results_give():
     for cell, refutation in zip(errata["certificates"], errata["refuted_by"], strict=True):
         assert cell or refutation, "an erratum links its certificates, or names the proof that refutes the statement"
         for path in filter(None, cell.split("; ")):
-            assert certificate_link(path, "", "open") in committed and (ROOT / "results" / path).is_file()
+            attached = certificate_link(path, "", "WORD").removesuffix("{WORD}")  # whatever its link's text
+            assert attached in committed and (ROOT / "results" / path).is_file()
     # an erratum whose certificate is one instance of a family, or whose statement a proof refutes, has that proof in
     # the appendix, besides its paragraph or row
     families = committed[committed.index("Appendix: proofs for whole families") :]

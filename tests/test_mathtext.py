@@ -193,6 +193,14 @@ def test_split_at_relations_breaks_only_outside_groups():
     ]
     assert split_at_relations(r"\rho \in [0, 1)") == [r"\rho \in [0, 1)"]
     assert split_at_relations(r"x \le") == [r"x \le"]  # nothing after the relation: no empty piece
+    # a set's elements wrap (its braces are symbols), a pair's coordinates stay together
+    assert split_at_relations(r"(n, m) \in \{(1, 6), (2, 10)\}, s = 2") == [
+        r"(n, m) \in \{(1, 6),",
+        r" (2, 10)\},",
+        r" s =",
+        " 2",
+    ]
+    assert split_at_relations(r"\left\{a, b\right\}") == [r"\left\{a, b\right\}"]  # a fence is a group
 
 
 def test_breakable_render_text_renders_pieces_with_break_opportunities():

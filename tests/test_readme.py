@@ -7,6 +7,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from sparseact.publish.findings import readme_block
+from sparseact.publish.site import SITE_ENTRY
 from sparseact.publish.statements import README_END, README_START, readme_with_summary
 
 MATH = re.compile(r"(?<![\\$])\$([^$]+?)(?<![\\$])\$")
@@ -44,6 +45,12 @@ def test_readme_links_and_figures_resolve(repo_root):
         if not target.startswith("http") and target != "docs/slurm.md":  # docs/slurm.md: another issue writes it
             assert (repo_root / target).exists(), target
     assert re.search(r"!\[[^\]]+\]\(docs/figures/[^)]+\.png\)", readme)
+
+
+def test_readme_links_the_note_the_findings_and_the_rendered_report(repo_root):
+    readme = (repo_root / "README.md").read_text(encoding="utf-8")
+    for target in ("results/erratum/erratum.pdf", "results/findings.md", SITE_ENTRY):
+        assert f"]({target})" in readme, target
 
 
 def test_committed_figures_are_the_ones_the_workflow_copies(repo_root):

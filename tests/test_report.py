@@ -37,7 +37,7 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
     page = pages[0].decode()
     order = [
         'id="headline"',
-        'class="sa-cards headline"',  # a table that becomes cards on narrow screens
+        'class="sa-cards headline sa-print-whole"',  # a table that becomes cards on narrow screens
         'id="classes"',
         'id="errata"',
         'id="errata-statement-error"',
@@ -50,7 +50,7 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
     ]
     assert [page.index(o) for o in order] == sorted(page.index(o) for o in order)
     first = [
-        'class="sa-cards headline"',  # a table that becomes cards on narrow screens
+        'class="sa-cards headline sa-print-whole"',  # a table that becomes cards on narrow screens
         'class="bottom-line"',
         "Of the paper&#x27;s 4 printed statements",
         'id="sharper"',
@@ -106,12 +106,12 @@ def test_claim_header_states_statuses_verdicts_and_navigation(result_tables):
     from sparseact.publish.report import claim_header_html
 
     header = claim_header_html("x", result_tables, result_tables / "pages" / "x.html")
-    assert header.index("verification report") < header.index(PAPER_PDF) < header.index('class="statements"')
+    assert header.index("verification report") < header.index(PAPER_PDF) < header.index('class="statements')
     assert "fails as stated (statement-error)" in header and "PASS</span> 2" in header
     assert 'href="../report/certificates/x/a-printed.html"' in header  # the certificate's page
     # the argument leads: the refuting certificate is named before the chain and the statements table
     argument = header.index('<p class="argument">')
-    assert argument < header.index('class="statements"') and "Refuted by <a " in header[argument:]
+    assert argument < header.index('class="statements') and "Refuted by <a " in header[argument:]
 
 
 def test_paper_order_lists_every_claim():

@@ -291,20 +291,37 @@ def test_report_links_resolve(run):
             assert not fragment or f'id="{fragment}"' in (index.parent / target).read_text(), link
 
 
-def test_docs_figures_are_the_full_runs_and_the_quick_run_leaves_them(run, repo_root):
-    """docs/figures is copied from the full run's figures/ (rule docs_figure, only when results_dir is results/):
-    the quick config, which writes results/quick/, leaves the committed copies byte for byte as they are, and the
-    full config's plan copies each of them from figures/<claim>/."""
+def test_docs_figures_and_site_are_the_full_runs_and_the_quick_run_leaves_them(run, repo_root):
+    """docs/figures is copied from the full run's figures/ (rule docs_figure) and docs/site from its pages (rule site),
+    only when results_dir is results/: the quick config, which writes results/quick/, leaves the committed copies
+    byte for byte as they are, and the full config's plan copies each figure from figures/<claim>/ and writes the
+    site from results/."""
     copies = sorted((run / "docs" / "figures").glob("*.png"))
     assert copies
     for copy in copies:
         assert copy.read_bytes() == (repo_root / "docs" / "figures" / copy.name).read_bytes(), copy.name
+
+    def site(root):
+        folder = root / "docs" / "site"
+        return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.name[0] != "."}
+
+    assert site(run) == site(repo_root)
     plan = snakemake(
-        run, "-n", "-p", "--forcerun", "docs_figure", "--until", "docs_figure", configfile="config/config.yaml"
+        run,
+        "-n",
+        "-p",
+        "--forcerun",
+        "docs_figure",
+        "site",
+        "--until",
+        "docs_figure",
+        "site",
+        configfile="config/config.yaml",
     )
     for copy in copies:
         claim, name = copy.stem.split("-", 1)
         assert f"figures/{claim}/{name}.png docs/figures/{copy.name}" in plan, copy.name
+    assert "sparseact.cli site --results-dir results --out docs/site" in plan
 
 
 def test_claim_pages_state_their_statuses_first(run):

@@ -216,8 +216,11 @@ def _radix4(a, start, length, h):
 
 
 @numba.njit(cache=True, inline="always", boundscheck=False)
-def _radix8(a, start, length, h):
-    # Stages h, 2h and 4h fused (radix 8) in registers.
+def _radix8(a, start, length, h, check=False):
+    # Stages h, 2h and 4h fused (radix 8) in registers. With check (the last
+    # stage group), returns whether every output is finite (x - x is 0 exactly
+    # for finite x), which finds an overflow without another pass.
+    finite = True
     for i in range(start, start + length, 8 * h):
         p = a[i : i + 8 * h]
         for t in range(h):
@@ -245,14 +248,26 @@ def _radix8(a, start, length, h):
             b5 = a5 + a7
             b6 = a4 - a6
             b7 = a5 - a7
-            p[t] = b0 + b4
-            p[t + h] = b1 + b5
-            p[t + 2 * h] = b2 + b6
-            p[t + 3 * h] = b3 + b7
-            p[t + 4 * h] = b0 - b4
-            p[t + 5 * h] = b1 - b5
-            p[t + 6 * h] = b2 - b6
-            p[t + 7 * h] = b3 - b7
+            y0 = b0 + b4
+            y1 = b1 + b5
+            y2 = b2 + b6
+            y3 = b3 + b7
+            y4 = b0 - b4
+            y5 = b1 - b5
+            y6 = b2 - b6
+            y7 = b3 - b7
+            p[t] = y0
+            p[t + h] = y1
+            p[t + 2 * h] = y2
+            p[t + 3 * h] = y3
+            p[t + 4 * h] = y4
+            p[t + 5 * h] = y5
+            p[t + 6 * h] = y6
+            p[t + 7 * h] = y7
+            if check:
+                zero = ((y0 - y0) + (y1 - y1)) + ((y2 - y2) + (y3 - y3))
+                finite &= zero + (((y4 - y4) + (y5 - y5)) + ((y6 - y6) + (y7 - y7))) == 0.0
+    return finite
 
 
 @numba.njit(cache=True, boundscheck=False)
@@ -318,12 +333,15 @@ def _fwht_core(src, out, block_bits, skip_top):
     elements, so the result is bitwise identical to it, deterministic, and
     independent of the CPU's vector width (no fastmath, no FMA contraction).
 
-    Returns False if ``src`` holds a NaN or an infinity, instead of a separate
-    pass over the input: a non-finite input makes both outputs of every
-    butterfly it reaches non-finite, so after the in-block stages every
-    element of its block is, and the kernel looks at the first. (Finite
-    inputs beyond about ``1.8e308 / B`` can overflow there too; False then
-    means "non-finite input or overflow".)
+    Returns False if ``src`` holds a NaN or an infinity or the transform
+    overflows, instead of separate passes over the input and the output: a
+    non-finite value makes both outputs of every butterfly it reaches
+    non-finite, so after the in-block stages every element of a block with a
+    non-finite input is, and the kernel looks at the first; and every output
+    of a transform that overflowed anywhere is non-finite or not, as it
+    leaves the last stage group, which checks each output it writes (a
+    radix-8 group; below ``2**15``, where the last group is not, a scan of
+    the output, in cache).
 
     With ``skip_top`` the last stage group above the block is left out:
     :func:`_influence_top` runs it (a radix-8 group at the sizes
@@ -354,6 +372,7 @@ def _fwht_core(src, out, block_bits, skip_top):
     for k in range(ng):
         spans[k + 1] = spans[k] << gbits[k]
     finite = True
+    checked = ng > 0 and gbits[ng - 1] == 3 and not skip_top
     for s in range(0, N, B):
         if not same and B < 64:  # else the register stages read src
             d = out[s : s + B]
@@ -369,12 +388,17 @@ def _fwht_core(src, out, block_bits, skip_top):
             if end % span or (skip_top and k == ng - 1):
                 break
             row = spans[k]
-            if gbits[k] == 3:
+            if gbits[k] == 3 and checked and k == ng - 1:
+                finite &= _radix8(out, end - span, span, row, True)
+            elif gbits[k] == 3:
                 _radix8(out, end - span, span, row)
             elif gbits[k] == 2:
                 _radix4(out, end - span, span, row)
             else:
                 _radix2(out, end - span, span, row)
+    if not (checked or skip_top):
+        for t in range(N):
+            finite &= out[t] - out[t] == 0.0
     return finite
 
 
@@ -632,20 +656,22 @@ def _not_finite(name: str) -> str:
     return f"{name} must contain only finite values (found NaN or inf)"
 
 
-def _transform(src: np.ndarray, out: np.ndarray, in_place: bool, name: str = "values") -> np.ndarray:
+def _transform(src: np.ndarray, out: np.ndarray, in_place: bool, name: str = "values") -> bool:
     # The WHT of a C-contiguous float64 table into out (src's own buffer if
-    # in_place, else a separate array), its finiteness checked by the kernel
-    # (see _fwht_into: False means a NaN or inf in the table, or overflow).
-    # Out of place the table is first copied with numpy, which is faster than
-    # the kernel's fused copy into freshly allocated pages.
+    # in_place, else a separate array); returns whether it is finite. The
+    # kernel checks (see _fwht_core: False means a NaN or inf in the table, or
+    # overflow); a non-finite table is refused here, and an overflow out of
+    # place left to the caller. Out of place the table is first copied with
+    # numpy, which is faster than the kernel's fused copy into fresh pages.
     if not in_place:
         np.copyto(out, src)
-    if not _fwht_into(out, out, _BLOCK_BITS):
-        if in_place:
-            raise ValueError(_not_finite(name)[:-1] + ", or so large that the transform overflows)")
-        if not np.isfinite(src).all():
-            raise ValueError(_not_finite(name))
-    return out
+    if _fwht_into(out, out, _BLOCK_BITS):
+        return True
+    if in_place:
+        raise ValueError(_not_finite(name)[:-1] + ", or so large that the transform overflows)")
+    if not np.isfinite(src).all():
+        raise ValueError(_not_finite(name))
+    return False
 
 
 def _check_rho(rho) -> tuple[np.ndarray, bool]:
@@ -659,11 +685,8 @@ def _check_rho(rho) -> tuple[np.ndarray, bool]:
 # ---------------------------------------------------------------------------
 
 
-def _finite_transform(result: np.ndarray) -> np.ndarray:
-    """``result``, a transform of a finite table: ``ValueError`` where it overflowed float64 (never a silent inf)."""
-    if not np.isfinite(result).all():
-        raise ValueError("the transform of values exceeds float64: rescale the table")
-    return result
+#: The refusal of a transform of a finite table that overflowed float64 (never a silent inf).
+_OVERFLOW = "the transform of values exceeds float64: rescale the table"
 
 
 def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
@@ -674,9 +697,10 @@ def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
 
     The transform runs in place (on ``out``, after a copy of ``values`` unless
     ``out`` is ``values``) in a cache-blocked, depth-first, radix-8 numba
-    kernel, with the check for NaN and inf fused into its first pass. It performs exactly the additions of the textbook iterative
-    butterfly (stages ``h = 1, 2, 4, ...``), so results are deterministic and
-    bitwise reproducible, whatever the CPU's vector width.
+    kernel, with the checks for NaN and inf fused into its first pass and for
+    overflow into its last. It performs exactly the additions of the textbook
+    iterative butterfly (stages ``h = 1, 2, 4, ...``), so results are
+    deterministic and bitwise reproducible, whatever the CPU's vector width.
 
     Parameters
     ----------
@@ -705,14 +729,25 @@ def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
     """
     src, _ = _as_table(values, check_finite=False)
     if out is None:
-        return _finite_transform(_transform(src, np.empty_like(src), in_place=False))
-    # In place if out is values' own buffer: usually the very table just
-    # validated (a 1-D C-contiguous float64 array of the right shape, so only
-    # writeable is left to check); another view of it (the same start, as both
-    # are C-contiguous of one shape) is found through the overlap, and any
-    # other overlap is refused. Addresses are read only then: ndarray.ctypes
-    # costs about 1.5 us, and the four reads per call this replaced were 7 %
-    # of a transform of 2**16.
+        out = np.empty_like(src)
+        in_place = False
+    else:
+        in_place = _check_out(out, src)
+    if not _transform(src, out, in_place):
+        raise ValueError(_OVERFLOW)
+    return out
+
+
+def _check_out(out, src: np.ndarray) -> bool:
+    """Validate ``out`` as a destination for the transform of the table ``src``; return whether it is ``src`` itself.
+
+    In place if ``out`` is ``src``'s own buffer: usually the very table just
+    validated (a 1-D C-contiguous float64 array of the right shape, so only
+    writeable is left to check); another view of it (the same start, as both
+    are C-contiguous of one shape) is found through the overlap, and any other
+    overlap is refused. Addresses are read only then (``ndarray.ctypes`` costs
+    about 1.5 us, a few per cent of a small transform).
+    """
     in_place = out is src
     if not in_place:
         if not isinstance(out, np.ndarray):
@@ -729,7 +764,7 @@ def fwht(values, out: np.ndarray | None = None) -> np.ndarray:
         if out.ctypes.data != src.ctypes.data:
             raise ValueError("out overlaps values without being the same array")
         in_place = True
-    return _finite_transform(_transform(src, out, in_place))
+    return in_place
 
 
 def fwht_reference(values) -> np.ndarray:
@@ -750,7 +785,9 @@ def fwht_reference(values) -> np.ndarray:
             a3[:, 0, :] += y
             np.subtract(x, y, out=a3[:, 1, :])
             h *= 2
-    return _finite_transform(a)
+    if not np.isfinite(a).all():
+        raise ValueError(_OVERFLOW)
+    return a
 
 
 def walsh_coefficients(values) -> np.ndarray:
@@ -775,9 +812,13 @@ def walsh_coefficients(values) -> np.ndarray:
     return coefficients
 
 
-def _coefficients(src: np.ndarray, n: int) -> np.ndarray:
-    # fhat for an already validated C-contiguous float64 table.
-    out = src.copy()
+def _coefficients(src: np.ndarray, n: int, out: np.ndarray | None = None) -> np.ndarray:
+    # fhat for an already validated C-contiguous float64 table, into out (a
+    # validated buffer apart from src) or a fresh copy.
+    if out is None:
+        out = src.copy()
+    else:
+        np.copyto(out, src)
     _fwht_into(out, out, _BLOCK_BITS)
     out *= 2.0**-n
     return out
@@ -809,31 +850,40 @@ def _squares(compute: Callable[[np.ndarray], np.ndarray], src: np.ndarray, what:
     return out
 
 
-def level_weights(values) -> np.ndarray:
+def level_weights(values, out: np.ndarray | None = None) -> np.ndarray:
     """Fourier weight at each level, ``W^t(f) = sum_{|T| = t} fhat(T)^2``.
 
     Parameters
     ----------
     values : array_like, shape (2**n,)
         Truth table.
+    out : ndarray of float64, shape (2**n,), optional
+        C-contiguous, writeable scratch apart from ``values``; it receives the
+        table's Walsh coefficients (overwritten). A caller that computes level
+        weights again and again passes one buffer to every call, instead of
+        each call faulting in a fresh copy of the table.
 
     Returns
     -------
     ndarray of float64, shape (n + 1,)
-        ``out[t] = W^t(f)``; by Parseval (Claim 2.1) ``out.sum() = ||f||_2^2``.
+        Entry ``t`` is ``W^t(f)``; by Parseval (Claim 2.1) the entries sum to ``||f||_2^2``.
 
     Raises
     ------
     ValueError
-        For a table that is not one, holds NaN or inf, or whose level weights exceed float64 (:func:`_squares`).
+        For a table that is not one, holds NaN or inf, or whose level weights exceed float64 (:func:`_squares`), or
+        an unsuitable ``out`` (as in :func:`fwht`, and never ``values`` itself).
     """
-    src, n = _as_table(values)
-    return _squares(lambda table: _weights(table, n), src, "a level weight")
+    src, n = _as_table(values, check_finite=False)  # NaN and inf: _squares looks at the table
+    if out is not None and _check_out(out, src):
+        raise ValueError("out must not be values itself (it receives the Walsh coefficients)")
+    return _squares(lambda table: _weights(table, n, out), src, "a level weight")
 
 
-def _weights(src: np.ndarray, n: int) -> np.ndarray:
-    """:func:`level_weights` of a validated finite table, non-finite where the transform or a square overflows."""
-    return _level_weights_kernel(_coefficients(src, n), n)
+def _weights(src: np.ndarray, n: int, out: np.ndarray | None = None) -> np.ndarray:
+    """:func:`level_weights` of a validated finite table (coefficients into ``out``, see :func:`_coefficients`),
+    non-finite where the transform or a square overflows."""
+    return _level_weights_kernel(_coefficients(src, n, out), n)
 
 
 def fourier_tail(values, d: int) -> float:
@@ -995,7 +1045,8 @@ def influences(values) -> np.ndarray:
 def _influences(src: np.ndarray, n: int) -> np.ndarray:
     """:func:`influences` of a validated table, non-finite where a transform or a square overflows."""
     if n < _PARSEVAL_MIN_N:
-        spectrum = _transform(src, np.empty_like(src), in_place=False)
+        spectrum = np.empty_like(src)
+        _transform(src, spectrum, in_place=False)  # an overflow makes some influences inf (see _squares)
         return _influence_kernel(spectrum, n, _BLOCK_BITS)
     finite, out = _influences_into(src, np.empty(src.size >> 3), _BLOCK_BITS, _INFLUENCE_WIDTH)
     if not finite and not np.isfinite(src).all():

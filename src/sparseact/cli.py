@@ -261,6 +261,14 @@ def _claim_page(args) -> int:
     return 0
 
 
+def _site(args) -> int:
+    # deferred: a command loads only what it runs (every workflow job starts in this module)
+    from sparseact.publish.site import write_site
+
+    print(f"{len(write_site(args.results_dir, args.out))} files written to {args.out}")
+    return 0
+
+
 def _screenshots(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.publish.browser import write_screenshots
@@ -479,6 +487,14 @@ def main(argv=None) -> int:
         help="the notebook as a code host shows it, opening on the statuses (results/notebooks/<claim>.ipynb)",
     )
     page.set_defaults(func=_claim_page)
+    site = sub.add_parser(
+        "site",
+        help="copy the rendered pages (report, graph, certificate and claim pages) into a folder that reads after a "
+        "clone: links to files that are not committed left as text",
+    )
+    site.add_argument("--results-dir", required=True, help="the run's results folder (results)")
+    site.add_argument("--out", required=True, help="the site's folder (docs/site), beside the results folder")
+    site.set_defaults(func=_site)
     shot = sub.add_parser(
         "screenshots",
         help="PNG of the first screen (1400 x 900) of HTML pages, and of the first "
@@ -503,8 +519,8 @@ def main(argv=None) -> int:
     look = sub.add_parser(
         "check-pages",
         help="open the verification report and every claim page in headless "
-        "Chromium at 1400, 1024 and 800 px and laid out for print, and list what a reader would "
-        "trip over; exit 1 if anything, 2 if no browser",
+        "Chromium at 1400, 1024, 800 and 390 px and laid out for print (counting its A4 pages), and list what a "
+        "reader would trip over; exit 1 if anything, 2 if no browser",
     )
     look.add_argument("results", nargs="?", default="results")
     look.set_defaults(func=_check_pages)

@@ -22,6 +22,7 @@ from sparseact.runtime.outputs import (
 )
 from sparseact.paper import data_files
 from sparseact.publish.notepdf import source_stamp
+from sparseact.publish.site import SITE_FOLDER
 from sparseact.runtime.provenance import job_environment
 from sparseact.runtime.sharding import single_shard
 
@@ -227,6 +228,7 @@ PUBLISHING_MODULES = {
     "erratum_pdf": ("sparseact.publish.erratum",),
     "claim_page": ("sparseact.publish.report", "sparseact.publish.notebook_page"),
     "report": ("sparseact.publish.report",),
+    "site": ("sparseact.publish.site",),
     "screenshots": ("sparseact.publish.browser",),
 }
 

@@ -98,3 +98,30 @@ rule screenshots:
     shell:
         "python -m sparseact.cli screenshots --page {input.index} {output.index} "
         "--page {input.claim_page} {output.claim} --print-page {input.index} {output.printed} > {log} 2>&1"
+
+
+# The rendered pages as committed files, docs/site (sparseact.publish.site): the report as its index.html, the graph,
+# the certificate and claim pages, each link to a file that is not committed left as its text. Rule all requests it
+# for the full run only, as it does docs/figures; docs/workflow.md says why the site is committed.
+rule site:
+    input:
+        index=rules.report.output.index,
+        graph=rules.report.output.graph,
+        certificates=rules.report.output.certificates,
+        pages=[claim_page_path(claim) for claim in CLAIMS],
+        code=publishing_code("site"),
+        # rewritten when a page its manifest lists is missing (sparseact.runtime.outputs)
+        members=lambda wildcards: completeness_stamp_of("site", SITE_FOLDER),
+    output:
+        directory(SITE_FOLDER),
+    log:
+        in_logs("site.log"),
+    conda:
+        ENV
+    params:
+        # the results directory, which holds report/ and pages/
+        results_dir=lambda wildcards, input: os.path.dirname(
+            os.path.dirname(input.index)
+        ),
+    shell:
+        "python -m sparseact.cli site --results-dir {params.results_dir} --out {output} > {log} 2>&1"

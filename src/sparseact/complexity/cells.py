@@ -14,6 +14,26 @@ from sparseact.complexity._common import _as_points, _scale
 # ---------------------------------------------------------------------------
 
 
+#: HiGHS's methods in the order tried: its default (a simplex), then the interior point method (with crossover), which
+#: solves the cell programmes the simplex leaves in an unknown state on nearly degenerate samples.
+LP_METHODS = ("highs", "highs-ipm")
+
+
+def _solve_lp(cost, A_ub, b_ub, bounds):
+    """``scipy.optimize.linprog`` solved by the first of :data:`LP_METHODS` that decides the programme (optimal,
+    infeasible or unbounded); raises ``ArithmeticError`` when none does, so a cell is never dropped on a solver's
+    numerical failure."""
+    from scipy.optimize import OptimizeWarning, linprog  # deferred: 0.7 s to import, unused by the sweeps
+
+    for method in LP_METHODS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", OptimizeWarning)
+            res = linprog(cost, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method=method)
+        if res.status in (0, 2, 3):
+            return res
+    raise ArithmeticError(f"no LP method decided a cell programme ({res.message})")
+
+
 def _lp_witness(X: np.ndarray, labels: np.ndarray, homogeneous: bool) -> np.ndarray | None:
     """``(w, b)`` with ``<w,x_i> - b > 0`` iff ``labels[i]``, or ``None`` if there is none.
 
@@ -33,11 +53,7 @@ def _lp_witness(X: np.ndarray, labels: np.ndarray, homogeneous: bool) -> np.ndar
         A = sign[:, None] * np.hstack([X, -np.ones((m, 1))])
         rhs = np.full(m, -1.0)
     nv = A.shape[1]
-    from scipy.optimize import OptimizeWarning, linprog  # deferred: 0.7 s to import, unused by the sweeps
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", OptimizeWarning)
-        res = linprog(np.zeros(nv), A_ub=A, b_ub=rhs, bounds=[(None, None)] * nv, method="highs")
+    res = _solve_lp(np.zeros(nv), A, rhs, [(None, None)] * nv)
     if res.status != 0:
         return None
     v = np.asarray(res.x, dtype=np.float64)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from sparseact.complexity._common import _T_FINAL, _as_points, _as_zeta, _scale
-from sparseact.complexity.cells import _lp_witness
+from sparseact.complexity.cells import _lp_witness, _solve_lp
 
 # ---------------------------------------------------------------------------
 # per-cell problem (an SOCP per sign) with a primal/dual bracket
@@ -87,11 +86,7 @@ def _homogeneous_interior(X: np.ndarray, mask: np.ndarray):
     A_ub[on.size :, n:] = np.eye(k)
     cost = np.concatenate([np.zeros(n), -np.ones(k)])
     bounds = [(None, None)] * n + [(0.0, 1.0)] * k
-    from scipy.optimize import OptimizeWarning, linprog  # deferred: 0.7 s to import, unused by the sweeps
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", OptimizeWarning)
-        res = linprog(cost, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs")
+    res = _solve_lp(cost, A_ub, b_ub, bounds)
     if res.status != 0:
         raise ValueError("cell is not realisable by a homogeneous halfspace")
     eq = np.zeros(m, dtype=bool)

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sparseact._validation import MAX_CELL_SOLVES, check_int, clt_half_width
+from sparseact._validation import MAX_CELL_SOLVES, check_bool, check_int, clt_half_width
 from sparseact.analysis import MonteCarloEstimate
 from sparseact.complexity._common import (
     EXHAUSTIVE_BRACKET_M,
@@ -365,6 +365,7 @@ def rademacher_brackets(X, classes, W, B, exact: bool = True, max_cells: int | N
     X = _as_points(X)
     m = X.shape[0]
     W, B = _scale(W, "W"), _scale(B, "B")
+    exact = check_bool(exact, "exact")
     classes = [_check_sk(s, k) for s, k in classes]
     if not classes:
         raise ValueError("classes must name at least one (s, k)")

@@ -14,8 +14,10 @@ runs out of its box; in print, columns narrower than a word of theirs, folded se
 result's graph view not on a page of its own) and :func:`page_problems` turns the measurements into
 readable complaints; :func:`check_pages` does both for the verification report, the argument graph's page,
 every claim page and every certificate's page of a results directory, at every width of :data:`WIDTHS` and in
-print media (:data:`PRINT_WIDTH`); :meth:`Browser.click` follows a link as a reader clicks it (found by its
-visible text); :meth:`Browser.print_pdf` prints a page as Chromium would;
+print media (:data:`PRINT_WIDTH`), counting the A4 pages each prints on (the report at most
+:data:`REPORT_PRINTED_PAGES`, a claim or certificate page at most :data:`PAGE_PRINTED_PAGES`);
+:meth:`Browser.click` follows a link as a reader clicks it (found by its visible text); :meth:`Browser.print_pdf`
+prints a page on A4 as Chromium would;
 :func:`write_screenshots` is the workflow's step (a placeholder image saying why when no
 Chromium is installed).
 """
@@ -50,6 +52,13 @@ WIDTHS = (1400, 1024, 800, 390)
 PRINT_WIDTH = round((8.27 - 2 * 0.4) * 96)
 #: Height of the printed page's content box in CSS pixels: A4 (11.69 in) less the same margins.
 PRINT_HEIGHT = round((11.69 - 2 * 0.4) * 96)
+#: A4 paper, width and height in inches: what :meth:`Browser.print_pdf` prints on.
+A4_INCHES = (8.27, 11.69)
+#: A4 pages the verification report may print on: its check cards and long tables are summarised on paper
+#: (:func:`sparseact.publish.cards.summarise_for_print`), the whole one link away.
+REPORT_PRINTED_PAGES = 25
+#: A4 pages a claim page or a certificate's page may print on.
+PAGE_PRINTED_PAGES = 12
 
 #: Chromium's switches: headless, no sandbox (the pages are our own local files; Chromium refuses to
 #: run as root with it), and nothing that reaches for the network (on a closed network Chromium
@@ -186,6 +195,15 @@ _MEASURE_PRINT = r"""(() => {
 PROFILE_REMOVAL_SECONDS = 5.0
 
 
+#: A page object of a PDF (``/Type /Page``, not the page tree's ``/Type /Pages``).
+_PDF_PAGE = re.compile(rb"/Type\s*/Page(?![A-Za-z])")
+
+
+def pdf_pages(data: bytes) -> int:
+    """The number of pages of a PDF as Chromium writes it (its page objects are not compressed)."""
+    return len(_PDF_PAGE.findall(data))
+
+
 class BrowserError(RuntimeError):
     """Chromium did not start, did not answer, or reported an error."""
 
@@ -229,6 +247,7 @@ class PageReport:
     folded: list[str] = field(default_factory=list)
     cut_nodes: list[str] = field(default_factory=list)
     views_off_page: list[str] = field(default_factory=list)
+    printed_pages: int | None = None
 
 
 class Browser:
@@ -378,13 +397,21 @@ class Browser:
         self.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
         self.call("Emulation.setEmulatedMedia", media=media)
 
+    def _pdf(self) -> bytes:
+        width, height = A4_INCHES
+        data = self.call("Page.printToPDF", printBackground=True, paperWidth=width, paperHeight=height)["data"]
+        return base64.b64decode(data)
+
     def print_pdf(self, path: str | Path) -> Path:
-        """Print the open page to a PDF (Chromium's own print, background colours kept)."""
-        data = self.call("Page.printToPDF", printBackground=True)["data"]
+        """Print the open page to a PDF on A4 (Chromium's own print, background colours kept)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(base64.b64decode(data))
+        path.write_bytes(self._pdf())
         return path
+
+    def printed_pages(self) -> int:
+        """How many A4 pages the open page prints on (:meth:`print_pdf`)."""
+        return pdf_pages(self._pdf())
 
     def load(self, path: str | Path) -> None:
         """Open a local file; return once it has loaded (images included), its fonts are ready and it has painted."""
@@ -583,7 +610,11 @@ _LISTED_PROBLEMS = (
 
 
 def page_problems(
-    report: PageReport, front_page: bool = False, first_screen: bool = True, printed: bool = False
+    report: PageReport,
+    front_page: bool = False,
+    first_screen: bool = True,
+    printed: bool = False,
+    max_printed_pages: int | None = None,
 ) -> list[str]:
     """What is wrong with a page, one sentence each (empty when nothing is).
 
@@ -598,8 +629,12 @@ def page_problems(
         Check the first screen at all (only at the full :data:`SCREEN`; narrower screens are read by scrolling).
     printed : bool
         Laid out for print: a box that scrolls would be cut off on paper.
+    max_printed_pages : int, optional
+        The A4 pages the page may print on (its ``printed_pages``, when measured).
     """
     problems = []
+    if max_printed_pages is not None and report.printed_pages is not None and report.printed_pages > max_printed_pages:
+        problems.append(f"prints on {report.printed_pages} A4 pages, more than {max_printed_pages}")
     if report.scroll_width > report.viewport_width:
         problems.append(f"scrolls sideways: {report.scroll_width} px wide on a {report.viewport_width} px screen")
     for name, complaint in _LISTED_PROBLEMS:
@@ -633,9 +668,16 @@ def report_pages(results: str | Path) -> list[Path]:
     ]
 
 
-def check_page(browser: Browser, path: str | Path, front_page: bool = False, first_screen: bool = True) -> list[str]:
+def check_page(
+    browser: Browser,
+    path: str | Path,
+    front_page: bool = False,
+    first_screen: bool = True,
+    max_printed_pages: int | None = None,
+) -> list[str]:
     """:func:`page_problems` of one page at every width of :data:`WIDTHS` and printed, each prefixed by where
-    (``first_screen=False``: a page whose first screen holds no statement table, such as the argument graph's).
+    (``first_screen=False``: a page whose first screen holds no statement table, such as the argument graph's;
+    ``max_printed_pages``: the A4 pages it may print on, counted in a PDF of it).
 
     The page is loaded once, at the first width; each other width, and print, lays it out anew (a page's layout
     depends on its screen and media, not on the screen it was loaded at: tests/test_browser.py checks that a load
@@ -652,7 +694,12 @@ def check_page(browser: Browser, path: str | Path, front_page: bool = False, fir
             ]
         browser.set_screen(PRINT_WIDTH, media="print")
         report = measure_page(browser, path, printed=True)
-        problems += [f"printed: {p}" for p in page_problems(report, front_page, first_screen=False, printed=True)]
+        if max_printed_pages is not None:
+            report.printed_pages = browser.printed_pages()
+        problems += [
+            f"printed: {p}"
+            for p in page_problems(report, front_page, False, printed=True, max_printed_pages=max_printed_pages)
+        ]
     finally:
         browser.set_screen(*SCREEN)
     return problems
@@ -660,15 +707,21 @@ def check_page(browser: Browser, path: str | Path, front_page: bool = False, fir
 
 def check_pages(results: str | Path, browser: Browser | None = None) -> dict[str, list[str]]:
     """:func:`check_page` of every page of :func:`report_pages`, keyed by path relative to ``results`` (the first
-    screen is judged on the front page and the claim pages, which open with a table of statements)."""
+    screen is judged on the front page and the claim pages, which open with a table of statements; the printed
+    length on the front page, at most :data:`REPORT_PRINTED_PAGES` A4 pages, and on the claim and certificate
+    pages, at most :data:`PAGE_PRINTED_PAGES`)."""
     pages = report_pages(results)
     if browser is None:
         with Browser() as own:
             return check_pages(results, own)
-    claim_pages = Path(results) / "pages"
+    claim_pages, graph = Path(results) / "pages", pages[1]
     return {
         str(page.relative_to(results)): check_page(
-            browser, page, front_page=i == 0, first_screen=i == 0 or page.parent == claim_pages
+            browser,
+            page,
+            front_page=i == 0,
+            first_screen=i == 0 or page.parent == claim_pages,
+            max_printed_pages=REPORT_PRINTED_PAGES if i == 0 else None if page == graph else PAGE_PRINTED_PAGES,
         )
         for i, page in enumerate(pages)
     }

@@ -5,6 +5,11 @@ cutting its columns to a letter's width or scrolling some of them out of sight. 
 print, :data:`CARDS_CSS` lays every table that :func:`label_cells` prepared out as a stack of cards: one card
 per row, one line per cell, the cell's column name before it (from its ``data-label``). Wider screens keep the
 table. :data:`PRINT_OPEN_CSS` opens every folded section (``<details>``) on paper.
+
+On paper a page is summarised (:func:`summarise_for_print`, :data:`PRINT_SUMMARY_CSS`), so that the report and a
+claim page print in a few pages: a table marked ``sa-lines`` prints one line per row (its cells marked
+``sa-no-print`` left out), any other long table its first :data:`PRINT_ROWS` rows (cards side by side), a check
+card its first line; a note under each says where the whole is (the table on screen, or its CSV).
 """
 
 from __future__ import annotations
@@ -12,7 +17,15 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["CARDS_CSS", "CARD_WIDTH", "PRINT_OPEN_CSS", "label_cells"]
+__all__ = [
+    "CARDS_CSS",
+    "CARD_WIDTH",
+    "PRINT_OPEN_CSS",
+    "PRINT_ROWS",
+    "PRINT_SUMMARY_CSS",
+    "label_cells",
+    "summarise_for_print",
+]
 
 #: Screen width (CSS pixels) below which tables become cards.
 CARD_WIDTH = 1100
@@ -48,6 +61,36 @@ PRINT_OPEN_CSS = """
   details > summary { list-style: none; }
   .screen-only { display: none !important; }
 }
+"""
+
+#: Rows of a long table that print (:func:`summarise_for_print`); the rest are one link away.
+PRINT_ROWS = 3
+
+#: Height (cm) a claim page's figure (``.sa-figure``) prints at most: a tall one keeps its shape, narrower.
+PRINT_FIGURE_CM = 10
+
+_LINES = "table.sa-cards.sa-lines > tbody > tr"
+
+#: On paper: ``sa-lines`` tables one line per row (cells side by side, no column names, ``sa-no-print`` cells and
+#: line breaks left out), ``sa-cut`` tables their first :data:`PRINT_ROWS` rows (cards side by side), check cards
+#: (``.sa-check``) their first line, figures at most :data:`PRINT_FIGURE_CM` tall; ``sa-print-only`` notes (where
+#: the whole is) show on paper alone.
+PRINT_SUMMARY_CSS = f"""
+@media print {{
+  {_LINES} {{ border: none !important; margin: 0 0 0.15em !important; }}
+  {_LINES} > td, {_LINES} > th {{ display: inline !important; border: none !important; padding: 0 0.6em 0 0 !important; }}
+  {_LINES} > [data-label]::before {{ content: none !important; }}
+  {_LINES} > .sa-no-print, {_LINES} > td > br, {_LINES} small.gloss {{ display: none !important; }}
+  {_LINES} > td > br + small {{ margin-left: 0.4em; }}
+  table.sa-cards.sa-cut > tbody > tr {{ display: inline-block !important; vertical-align: top;
+    box-sizing: border-box; width: calc({100 / PRINT_ROWS:.2f}% - 0.4em) !important; margin-right: 0.3em; }}
+  table.sa-cut > tbody > tr:nth-child(n+{PRINT_ROWS + 1}),
+  table.sa-cards.sa-cut > tbody > tr:nth-child(n+{PRINT_ROWS + 1}) {{ display: none !important; }}
+  .sa-check > :not(:first-child) {{ display: none !important; }}
+  .sa-check {{ margin: 0.1em 0 !important; padding: 0 0.5em !important; }}
+  .sa-figure img {{ max-height: {PRINT_FIGURE_CM}cm; width: auto !important; }}
+}}
+@media not print {{ .sa-print-only {{ display: none !important; }} }}
 """
 
 _TABLE = re.compile(r"<table\b([^>]*)>(.*?)</table>", re.DOTALL | re.IGNORECASE)
@@ -96,3 +139,69 @@ def _label_table(match: re.Match) -> str:
     else:
         attributes += ' class="sa-cards"'
     return f"<table{attributes}>{content[: head.end()]}{body}</table>"
+
+
+_CLASS = re.compile(r'\bclass="([^"]*)"', re.IGNORECASE)
+_ID = re.compile(r'\bid="([^"]*)"', re.IGNORECASE)
+_CSV_TITLE = re.compile(r'<p>(?:(?!</?p\b).)*?href="([^"]+\.csv)"(?:(?!</?p\b).)*</p>\s*$', re.DOTALL | re.IGNORECASE)
+#: How far before a table its title paragraph (with its CSV link) may start.
+_TITLE_CHARS = 2000
+_FIRST_CARD = re.compile(r'<div class="sa-check\b', re.IGNORECASE)
+
+
+def summarise_for_print(page: str, name: str) -> str:
+    """``page`` (an HTML page or fragment, written to the file ``name``) with its long parts marked for print
+    (:data:`PRINT_SUMMARY_CSS`) and a note under each, printed only, linking the whole: a table marked ``sa-lines``
+    (one line per row), any other table of more than :data:`PRINT_ROWS` body rows not marked ``sa-print-whole``
+    (cut to its first rows; its whole is its CSV when the paragraph just before the table links one, else the
+    table on screen), and the check cards (``.sa-check``: their first lines).
+
+    Parameters
+    ----------
+    page : str
+        The page, its tables as :func:`label_cells` leaves them.
+    name : str
+        The page's file name: the notes link ``name#<table id>`` (a table without an id gets ``sa-table-<n>``).
+    """
+    count = 0
+
+    def mark(match: re.Match) -> str:
+        nonlocal count
+        attributes, content = match.group(1), match.group(2)
+        found = _CLASS.search(attributes)
+        classes = found.group(1).split() if found else []
+        rows = len(_ROW.findall(content)) - (1 if _THEAD.search(content) else 0)
+        lines = "sa-lines" in classes
+        if "sa-print-whole" in classes or (not lines and rows <= PRINT_ROWS):
+            return match.group(0)
+        count += 1
+        known = _ID.search(attributes)
+        table_id = known.group(1) if known else f"sa-table-{count}"
+        if not known:
+            attributes += f' id="{table_id}"'
+        whole = f'<a href="{html.escape(name)}#{html.escape(table_id)}">on screen</a>'
+        if lines:
+            note = f"Printed one line per row; the whole table: {whole}."
+        else:
+            attributes = _set_classes(attributes, [*classes, "sa-cut"])
+            csv = _CSV_TITLE.search(page, max(0, match.start() - _TITLE_CHARS), match.start())
+            if csv:
+                whole = f'<a href="{csv.group(1)}">its CSV</a>'
+            note = f"Printed: the first {PRINT_ROWS} of {rows} rows; the whole table: {whole}."
+        return f'<table{attributes}>{content}</table><p class="sa-print-only sa-muted">{note}</p>'
+
+    page = _TABLE.sub(mark, page)
+    card = _FIRST_CARD.search(page)
+    if card:
+        note = (
+            '<p class="sa-print-only sa-muted">Printed one line per check; each check\'s statement, measurement and '
+            f'notes: <a href="{html.escape(name)}#sa-checks">on screen</a>.</p>'
+        )
+        page = page[: card.start()] + note + '<div id="sa-checks" class="sa-check' + page[card.end() :]
+    return page
+
+
+def _set_classes(attributes: str, classes: list[str]) -> str:
+    """A tag's ``attributes`` with its class attribute set to ``classes``."""
+    value = f'class="{" ".join(classes)}"'
+    return _CLASS.sub(value, attributes, count=1) if _CLASS.search(attributes) else f"{attributes} {value}"

@@ -25,6 +25,13 @@ _HTML_LINK = re.compile(r'<a href="([^"]*)"\s*>(.*?)</a>', re.S)
 _MARKDOWN_LINK = re.compile(r"(?<!!)\[([^\[\]]*)\]\(([^)\s]+)\)")
 
 
+def committed_result(path: str) -> bool:
+    """``path`` (normalised, relative to the results folder) is among the results committed beside the notebooks: a
+    file at the folder's root or under one of :data:`CODE_HOST_FOLDERS`."""
+    parts = path.split("/")
+    return parts[0] != ".." and (len(parts) == 1 or parts[0] in CODE_HOST_FOLDERS)
+
+
 def code_host_link(target: str) -> str | None:
     """``target`` (relative to :data:`NOTEBOOK_FOLDER`) where it leads to a committed file, a certificate's JSON
     replaced by its view; ``None`` where it leads to one of the run's other files."""
@@ -32,10 +39,9 @@ def code_host_link(target: str) -> str | None:
     if re.match(r"[a-z]+:", location) or not location:
         return target
     path = posixpath.normpath(posixpath.join(NOTEBOOK_FOLDER, location))
-    parts = path.split("/")
-    if parts[0] == ".." or (len(parts) > 1 and parts[0] not in CODE_HOST_FOLDERS):
+    if not committed_result(path):
         return None
-    if parts[0] == "certificates" and path.endswith(".json"):
+    if path.startswith("certificates/") and path.endswith(".json"):
         location = location.removesuffix(".json") + ".md"
     return location + (f"#{fragment}" if fragment else "")
 

@@ -213,6 +213,7 @@ def _split_inline(chunk: str, pieces: list, add_text) -> None:
 
 #: Relations after which TeX may break an inline formula across lines, and the commas and plus signs of a list or
 #: sum outside every group, after which the pages may too (a long list of parameters must wrap in a table's cell).
+#: A set's braces ``\{ \}`` are symbols, not a group: its elements may wrap too (a parameter range in a status).
 _RELATIONS = frozenset(
     [
         *("=", "<", ">", r"\le", r"\leq", r"\ge", r"\geq", r"\ne", r"\neq", r"\approx", r"\subseteq", r"\supseteq"),
@@ -222,8 +223,8 @@ _RELATIONS = frozenset(
         "+",
     ]
 )
-_OPENERS = frozenset(["{", "(", "[", r"\{", r"\langle", r"\lfloor", r"\lceil", r"\left"])
-_CLOSERS = frozenset(["}", ")", "]", r"\}", r"\rangle", r"\rfloor", r"\rceil", r"\right"])
+_OPENERS = frozenset(["{", "(", "[", r"\langle", r"\lfloor", r"\lceil", r"\left"])
+_CLOSERS = frozenset(["}", ")", "]", r"\rangle", r"\rfloor", r"\rceil", r"\right"])
 _TOKEN = re.compile(r"\\[A-Za-z]+|\\.|.", re.DOTALL)
 
 

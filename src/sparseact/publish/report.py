@@ -47,7 +47,7 @@ from sparseact.paper import facts as paper_facts
 from sparseact.paper import paper_position
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.asciimath import render_prose
-from sparseact.publish.cards import CARDS_CSS, PRINT_OPEN_CSS, label_cells
+from sparseact.publish.cards import CARDS_CSS, PRINT_OPEN_CSS, PRINT_SUMMARY_CSS, label_cells, summarise_for_print
 from sparseact.publish.findings import (
     STATUS_DEFINITIONS,
     TIGHTNESS_HEADER,
@@ -161,6 +161,7 @@ code { font-size: 0.95em; }
     + PRINT_CSS
     + CARDS_CSS
     + PRINT_OPEN_CSS
+    + PRINT_SUMMARY_CSS
 )
 
 
@@ -183,18 +184,32 @@ def _link(path: str | Path, base: Path, label: str) -> str:
     return f'<a href="{_href(path, base)}">{html.escape(label)}</a>'
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "", row_ids: Sequence[str] = ()) -> str:
+def _table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    css: str = "",
+    row_ids: Sequence[str] = (),
+    printed: Sequence[int] = (),
+) -> str:
     """A table of already-rendered HTML cells, in a box that scrolls sideways on its own when too wide; ``row_ids``
-    (when given) are the rows' anchors."""
+    (when given) are the rows' anchors; ``printed`` (when given), the columns that print, one line per row
+    (:func:`sparseact.publish.cards.summarise_for_print`)."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     anchors = list(row_ids) or [""] * len(rows)
+
+    def cell(column: int, content: str) -> str:
+        if content.startswith("<td"):
+            return content
+        return f'<td class="sa-no-print">{content}</td>' if printed and column not in printed else f"<td>{content}</td>"
+
     body = "".join(
         (f'<tr id="{html.escape(row_id)}">' if row_id else "<tr>")
-        + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row)
+        + "".join(cell(column, c) for column, c in enumerate(row))
         + "</tr>"
         for row_id, row in zip(anchors, rows, strict=True)
     )
-    table_class = f' class="{css}"' if css else ""
+    classes = " ".join(c for c in (css, "sa-lines" if printed else "") if c)
+    table_class = f' class="{classes}"' if classes else ""
     return f'<div class="scroll"><table{table_class}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
@@ -275,7 +290,7 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
                 cost,
             ]
         )
-    return _table(["result", "status", "what it costs the authors"], rows, "headline")
+    return _table(["result", "status", "what it costs the authors"], rows, "headline sa-print-whole")
 
 
 def counts_html(results: Results) -> str:
@@ -429,7 +444,7 @@ def certificate_page(document: dict, results: Results, results_dir: Path) -> str
         f"{html.escape(results.ledger.set_index('check_id').loc[check_id, 'certificate'])}"
         "</code></p>"
     )
-    return _page(f"Certificate {check_id}", body)
+    return _page(f"Certificate {check_id}", body, f"{check_id.rsplit('/', 1)[-1]}.html")
 
 
 def _carried_by(results: Results, check_id: str, results_dir: Path, base: Path) -> str:
@@ -505,7 +520,7 @@ def statements_html(results: Results, results_dir: Path, base: Path) -> str:
     rows, anchors = statement_rows(
         results, results.statements, targets(results), where, certificate_links(results, results_dir, base)
     )
-    return _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
+    return _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors, printed=(0, 1))
 
 
 def facts_html(results: Results) -> str:
@@ -527,7 +542,7 @@ def facts_html(results: Results) -> str:
             ]
         )
         anchors.append(anchor(fact["id"]))
-    return _table(["fact", "statement", "citation", "instance checks"], rows, "facts", anchors)
+    return _table(["fact", "statement", "citation", "instance checks"], rows, "facts", anchors, printed=(0, 3))
 
 
 def _evidence(ledger_rows: pd.DataFrame) -> list[str]:
@@ -589,6 +604,7 @@ def checks_html(results: Results, results_dir: Path, root: Path, base: Path) -> 
                 ],
                 rows,
                 row_ids=[anchor(c) for c in checks["check_id"]],
+                printed=(0, 1, 2, 9),
             )
             + "</details>"
         )
@@ -630,6 +646,7 @@ def provenance_html(result_paths: Sequence[str | Path], base: Path) -> str:
                 ]
                 for _, row in differing.iterrows()
             ],
+            printed=range(len(differing.columns)),
         )
         if len(differing.columns) > 1
         else ""
@@ -677,11 +694,14 @@ def erratum_link(results_dir: Path, base: Path) -> str:
     return _link(tex, base, "the erratum note (LaTeX)")
 
 
-def _page(title: str, body: str) -> str:
+def _page(title: str, body: str, name: str = "") -> str:
+    """An HTML page of ``body``, to be written to the file ``name`` (the printed notes link the whole tables there;
+    empty: on the page itself), its tables cards on narrow screens and summarised in print
+    (:mod:`sparseact.publish.cards`)."""
     return (
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>'
-        f"<style>{_CSS}</style></head><body>{label_cells(body)}</body></html>\n"
+        f"<style>{_CSS}</style></head><body>{summarise_for_print(label_cells(body), name)}</body></html>\n"
     )
 
 
@@ -754,7 +774,7 @@ def graph_page(results: Results, index_html: str | Path, page: str | Path, resul
         + GRAPH_SCRIPT
     )
     page_css = GRAPH_CSS + "body { max-width: none; }"  # the graph uses the window's width
-    return _page("sparseact argument graph", body).replace("</style>", page_css + "</style>", 1)
+    return _page("sparseact argument graph", body, Path(page).name).replace("</style>", page_css + "</style>", 1)
 
 
 def build_report(
@@ -819,6 +839,7 @@ def build_report(
                 for where, bound, cells in tightness_rows(results)
             ],
             css="sa-cards-always",  # nine columns of formulas fit no screen: cards at every width
+            printed=(0, 1, 2, 4),
         ),
         '<h2 id="statements">All statements</h2>',
         statements_html(results, results_dir, base),
@@ -832,7 +853,7 @@ def build_report(
         f'<h2 id="timings">Timings</h2><p>Wall time and peak memory of every job: {timings_link} (a separate '
         "page, so that this one is byte-identical from run to run).</p>",
     ]
-    atomic_write_text(index_html, _page("sparseact verification report", "".join(body)))
+    atomic_write_text(index_html, _page("sparseact verification report", "".join(body), Path(index_html).name))
     atomic_write_text(graph_html, graph_page(results, index_html, graph_html, results_dir))
     for check_id in results.ledger.loc[results.ledger["certificate"] != "", "check_id"]:
         document = json.loads(Path(certificate_path(check_id, results_dir)).read_text(encoding="utf-8"))
@@ -862,7 +883,8 @@ def build_report(
             "sparseact timings",
             f"<p>{back}</p><h1>Per-job wall time</h1>"
             f"<p>Total {timings['seconds'].sum():.1f} s of job time.</p>"
-            + _table(["claim", "stage", "shard", "seconds", "peak memory (MiB)"], rows),
+            + _table(["claim", "stage", "shard", "seconds", "peak memory (MiB)"], rows, printed=range(5)),
+            Path(timings_html).name,
         ),
     )
 
@@ -919,7 +941,7 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
         + verdict_html(results, lead, here)
         + argument_html(results, lead, here, certificate_links(results, results_dir, base))
         + chains_html(results, statements, here)
-        + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors)
+        + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors, printed=(0, 1))
         + f"<details><summary><b>Verdicts of the {len(checks)} checks bearing on these statements</b> (from "
         f"every claim): {tally or 'none'}</summary><p>{'FAIL: ' + fails + '.' if fails else 'No FAIL.'}</p>"
         "</details>" + claim_graph_html(results, own, here, report) + "</header>"
@@ -1098,11 +1120,16 @@ CLAIM_HEADER_CSS = (
 .sa-header a { color: #0b57a4; }
 .sa-header details.chain ul { padding-left: 1.3em; margin: 0.2em 0; }
 .sa-header details.chain .why { font-size: 0.92em; color: #333; margin: 0.1em 0 0.3em; }
+@media print {  /* the report's size on paper, not the screen's 14 px; an output (all the check cards) may break */
+  .jp-RenderedHTMLCommon { font-size: 9pt; }
+  .jp-OutputArea-child { break-inside: auto; }
+}
 """
     + GRAPH_CSS
     + PRINT_CSS
     + CARDS_CSS
     + PRINT_OPEN_CSS
+    + PRINT_SUMMARY_CSS
 )
 
 
@@ -1190,4 +1217,4 @@ def claim_page(notebook: str | Path, claim_slice: str | Path, page: str | Path, 
     body = body.replace("</head>", f"<style>{CLAIM_HEADER_CSS}</style></head>", 1).replace(
         "<main>", "<main>" + header, 1
     )
-    atomic_write_text(page, label_cells(body))
+    atomic_write_text(page, summarise_for_print(label_cells(body), Path(page).name))

@@ -573,14 +573,28 @@ def proof_chain(statement_id: str, ledger: pd.DataFrame) -> str:
 
 
 def _certificate_quote(certificate: Mapping) -> tuple[str, str]:
-    """The one-sentence explanation and the counterexample, with the certificate's own numbers."""
+    """The one-sentence explanation and the counterexample, with the certificate's own numbers and, where its sides
+    name their variables, the instance they take."""
     cert = certificate.get("certificate", certificate)
     negation = {"<=": ">", ">=": "<", "==": "!="}.get(cert.get("relation", ""), "violates")
     quote = (  # "(here x)", not "= x": a label that ends in a variable must not read as its value
         f"{cert.get('lhs_label', 'lhs')} (here {_number(cert.get('lhs_value'))}) {negation} "
         f"{cert.get('rhs_label', 'rhs')} (here {_number(cert.get('rhs_value'))})"
     )
-    return cert.get("explanation", ""), quote
+    instance = _instance(cert)
+    return cert.get("explanation", ""), f"at {instance}: {quote}" if instance else quote
+
+
+def _instance(cert: Mapping) -> str:
+    """``"m = 2, p = 2, q = 3, w = (0, 1)"``: the numbers and vectors the certificate's two sides are evaluated at."""
+    values: dict[str, str] = {}
+    for side in (cert.get("lhs"), cert.get("rhs")):
+        for name, value in (side.get("vars") or {}).items() if isinstance(side, Mapping) else ():
+            if isinstance(value, list) and all(isinstance(v, (int, float)) for v in value):
+                values.setdefault(name, "(" + ", ".join(_number(v) for v in value) + ")")
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                values.setdefault(name, _number(value))
+    return ", ".join(f"{name} = {value}" for name, value in values.items())
 
 
 def errata_by_cause(

@@ -64,8 +64,15 @@ def missing_members(directory: str | Path) -> list[str]:
     manifest = folder / MANIFEST_NAME
     if not manifest.is_file():
         return [manifest.as_posix()]
-    names = [line.split("  ", 1)[1] for line in manifest.read_text(encoding="utf-8").splitlines() if "  " in line]
-    return [(folder / name).as_posix() for name in names if not (folder / name).is_file()]
+    return [(folder / name).as_posix() for name in manifest_names(folder) if not (folder / name).is_file()]
+
+
+def manifest_names(directory: str | Path) -> list[str]:
+    """The files ``directory``'s manifest lists (relative to it); none when it has no manifest."""
+    manifest = Path(directory) / MANIFEST_NAME
+    if not manifest.is_file():
+        return []
+    return [line.split("  ", 1)[1] for line in manifest.read_text(encoding="utf-8").splitlines() if "  " in line]
 
 
 def completeness_stamp(path: str | Path, *directories: str | Path) -> str:

@@ -160,12 +160,13 @@ def worst_tail(label: str, net, tail_rows: list[dict]) -> list[dict]:
     ]
 
 
-def _noise_rows(label: str, family: str, net, point: dict) -> dict[str, list[dict]]:
+def _noise_rows(label: str, family: str, net, point: dict, scratch: np.ndarray) -> dict[str, list[dict]]:
+    # scratch: the point's buffer for the Walsh coefficients, shared by its networks (analysis.level_weights)
     n, s = point["n"], point["s"]
     one_minus_rho = np.asarray(point["one_minus_rho"], dtype=np.float64)
     rho = 1.0 - one_minus_rho
     values = net.truth_table()
-    weights = analysis.level_weights(values)
+    weights = analysis.level_weights(values, out=scratch)
     k_cert, W, B = max(1, net.max_active()), net.scale_W(), net.scale_B()
     ns = analysis.noise_sensitivity_from_level_weights(weights, rho)
     expression = bounds.lemma10_noise_sensitivity(rho, n, s, k_cert, W, B)
@@ -274,11 +275,12 @@ def run(point: dict, data: dict, rng):
     if kind == "noise":
         n, s, k = point["n"], point["s"], point["k"]
         tables: dict[str, list[dict]] = {}
+        scratch = np.empty(1 << n)
         for family in _families(n, s, k):
             for i in range(point["instances"]):
                 label = f"{family}-n{n}-k{k}-{i}"
                 for name, rows in _noise_rows(
-                    label, family, network_from_arrays(data, f"net.{family}.{i}"), point
+                    label, family, network_from_arrays(data, f"net.{family}.{i}"), point, scratch
                 ).items():
                     tables.setdefault(name, []).extend(rows)
         return {name: pd.DataFrame(rows) for name, rows in tables.items()}

@@ -154,9 +154,10 @@ def work(point: dict) -> tuple[str, float]:
         return "conj20-simplex", 2.0 ** point["m"] * point["m"]
     if point["kind"] == "conj20" and point["distribution"] == "simplex-exact":  # sign vectors times 2^m cells
         return "conj20-simplex-exact", 4.0 ** point["m"]
-    if point["kind"] == "range":  # the exact programmes (m <= RANGE_EXACT_M) dominate: sign vectors times cells
-        exact = point["m"] <= RANGE_EXACT_M
-        return f"range-exact-{exact}", 2.0 ** point["m"] * point["m"] ** point["n"] * len(point["B_values"])
+    if point["kind"] == "range":  # sign vectors times cells (Cover's count of affine dichotomies) times dimension
+        m, n = point["m"], point["n"]
+        cells = 2 * sum(math.comb(m - 1, i) for i in range(n + 1))
+        return f"range-exact-{m <= RANGE_EXACT_M}", 2.0**m * cells * n * len(point["B_values"])
     if point["kind"] == "conj20":
         return "conj20", 2.0 ** (point["m"] - 1) * point["m"] * point["s"] * point["n"]
     return point["kind"], 1.0

@@ -123,7 +123,7 @@ def _dimension_exact(ranged):
     part = exact[exact["m"] == m]
     classes = sorted({(int(r.s), float(r.B)) for r in part.itertuples()})
     palette = dict(zip(classes, colours(len(classes)), strict=True))
-    fig, ax = plt.subplots(figsize=(SINGLE_WIDTH, 3.2))
+    fig, ax = plt.subplots(figsize=(SINGLE_WIDTH, 4.2))
     for (s, B), group in part.groupby(["s", "B"]):
         group = group.sort_values("n")
         colour = palette[(int(s), float(B))]
@@ -133,6 +133,11 @@ def _dimension_exact(ranged):
     ax.set_ylabel("$R_H(S)$")
     value_ticks(ax, "x", part["n"].unique())
     ax.set_title(f"exact $R_H(S)$ against n (m = {m}, k = 1, R = 1)")
-    ax.legend(loc="best", fontsize="small")
+    handles, _ = ax.get_legend_handles_labels()
+    kinds = [
+        ax.plot([], [], "o-", color="0.3", ms=4, label="exact $R_H(S)$")[0],
+        ax.plot([], [], "o:", color="0.3", ms=4, mfc="none", lw=0.8, label="proof's quantity (upper bound)")[0],
+    ]
+    ax.legend(handles=handles + kinds, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize="small")
     fig.tight_layout()
     return fig

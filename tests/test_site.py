@@ -1,0 +1,99 @@
+"""The committed site (sparseact.publish.site): the run's pages with every link leading to a page of the site or to a
+committed file, the shared style written once, the same bytes from the same pages, an earlier site replaced."""
+
+from pathlib import Path
+
+import pytest
+
+from sparseact.publish.site import write_site
+
+#: A style block two claim pages share, and one only the report has.
+SHARED, OWN = "<style>body { margin: 0 }</style>", "<style>h1 { color: red }</style>"
+
+
+def _results(root: Path, pages=("a", "b")) -> Path:
+    """A run's pages: the report and the graph, one certificate page, and claim pages ``pages``."""
+    results = root / "results"
+    files = {
+        "report/index.html": OWN + '<a href="graph.html">graph</a> <a href="../pages/a.html#s">a</a> '
+        '<a href="certificates/a/c.html">cert</a> <a class="x" href="../erratum/erratum.pdf">note</a> '
+        '<img class="thumb" alt="a figure" src="../../figures/a/f.png"> <a href="../../figures/a/f.pdf">f.pdf</a> '
+        '<a href="../tables/a/t.csv">t.csv</a> <a href="../claims/a.json">a.json</a> '
+        '<a href="timings.html">timings</a> <a href="https://arxiv.org/abs/2406.17989v1">paper</a> '
+        '<a href="#top">top</a> <a href="../findings.md#x">findings</a>',
+        "report/graph.html": '<a class="node" href="index.html#statement-a">a</a>',
+        "report/certificates/a/c.html": '<a href="../../index.html#statement-a">back</a> '
+        '<a href="../../../pages/a.html">page</a> <a href="../../../certificates/a/c.json">JSON</a>',
+        **{
+            f"pages/{name}.html": SHARED + '<a href="../report/index.html">report</a> '
+            '<a href="../certificates/a/c.json">JSON</a> <a href="../../figures/a/f.pdf"><b>f</b></a>'
+            for name in pages
+        },
+    }
+    for name, text in files.items():
+        (results / name).parent.mkdir(parents=True, exist_ok=True)
+        (results / name).write_text(text)
+    return results
+
+
+def test_links_lead_to_the_sites_pages_or_to_committed_files(tmp_path):
+    results, site = _results(tmp_path), tmp_path / "docs" / "site"
+    written = write_site(results, site)
+    css = next(name for name in written if name.startswith("style/"))
+    assert written == sorted(["index.html", "graph.html", "certificates/a/c.html", "pages/a.html", "pages/b.html", css])
+    assert (site / css).read_text() == "body { margin: 0 }"
+    assert (site / "index.html").read_text() == (
+        OWN + '<a href="graph.html">graph</a> <a href="pages/a.html#s">a</a> '
+        '<a href="certificates/a/c.html">cert</a> <a class="x" href="../../results/erratum/erratum.pdf">note</a> '
+        " f.pdf t.csv a.json timings "
+        '<a href="https://arxiv.org/abs/2406.17989v1">paper</a> <a href="#top">top</a> '
+        '<a href="../../results/findings.md#x">findings</a>'
+    )
+    assert (site / "graph.html").read_text() == '<a class="node" href="index.html#statement-a">a</a>'
+    assert (site / "certificates/a/c.html").read_text() == (
+        '<a href="../../index.html#statement-a">back</a> <a href="../../pages/a.html">page</a> '
+        '<a href="../../../../results/certificates/a/c.json">JSON</a>'
+    )
+    assert (site / "pages/b.html").read_text() == (
+        f'<link rel="stylesheet" href="../{css}"><a href="../index.html">report</a> '
+        '<a href="../../../results/certificates/a/c.json">JSON</a> <b>f</b>'
+    )
+    assert (site / "SHA256SUMS").read_text().count("\n") == len(written)
+
+
+def test_the_same_pages_give_the_same_bytes_and_a_page_gone_is_removed(tmp_path):
+    results, site = _results(tmp_path), tmp_path / "docs" / "site"
+    write_site(results, site)
+    first = {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    write_site(results, site)
+    assert {p.relative_to(site): p.read_bytes() for p in site.rglob("*") if p.is_file()} == first
+    (results / "pages" / "b.html").unlink()  # one claim page left: its style is its own again
+    write_site(results, site)
+    assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*")) == [
+        "SHA256SUMS",
+        "certificates",
+        "certificates/a",
+        "certificates/a/c.html",
+        "graph.html",
+        "index.html",
+        "pages",
+        "pages/a.html",
+    ]
+    assert (site / "pages" / "a.html").read_text().startswith(SHARED)
+
+
+def test_a_folder_the_site_did_not_write_is_refused(tmp_path):
+    results, site = _results(tmp_path), tmp_path / "docs"
+    (site / "figures").mkdir(parents=True)
+    (site / "figures" / "keep.png").write_bytes(b"png")
+    with pytest.raises(ValueError, match=r"docs/figures/keep.png, which no earlier site wrote"):
+        write_site(results, site)
+    assert (site / "figures" / "keep.png").read_bytes() == b"png"
+    assert not (site / "index.html").exists()
+
+
+def test_a_run_without_its_report_is_named(tmp_path):
+    results = _results(tmp_path)
+    (results / "report" / "graph.html").unlink()
+    with pytest.raises(FileNotFoundError, match=r"results/report/graph.html: no such page"):
+        write_site(results, tmp_path / "site")
