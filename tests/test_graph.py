@@ -15,7 +15,18 @@ from hypothesis import strategies as st
 from test_report import report_inputs
 
 # at the top: a property test's first example would otherwise pay the import against hypothesis's deadline
-from sparseact.publish.graph import NODE_HEIGHT, NODE_WIDTH, Node, graph_svg, layout, subgraph
+from sparseact.publish.graph import (
+    NODE_HEIGHT,
+    NODE_WIDTH,
+    Node,
+    graph_svg,
+    layout,
+    node_height,
+    premises,
+    subgraph,
+    text_width,
+    wrap,
+)
 from sparseact.publish.links import anchor, link_ids
 
 
@@ -49,7 +60,8 @@ def test_every_node_of_the_graph_page_opens_its_row_on_the_report(result_tables)
     first = graph.read_bytes()
     build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
     assert graph.read_bytes() == first  # byte-identical from run to run
-    nodes = [href for tag, href in parse(graph).hrefs if tag == "a" and "#" in href]
+    whole = graph.read_text().split('<section class="graph-sections"', 1)[1].split('<div class="print-only">')[0]
+    nodes = re.findall(r'<a class="node [^"]*" href="([^"]*)"', whole)
     anchors = parse(index).ids
     expected = 5 + 2 + len(facts())  # statements, errata, cited facts of the fixture
     assert len(nodes) == expected
@@ -58,9 +70,11 @@ def test_every_node_of_the_graph_page_opens_its_row_on_the_report(result_tables)
     for words in ("fails as stated", "holds on a range", "open", "proved", "cited", "erratum", "main result"):
         assert words in page  # the legend says every status in words, not colour alone
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # offline: nothing fetched
-    # a switch scales the whole graph into the window (an overview at 800 px), without a script
-    assert 'id="graph-fit"' in page and '<label for="graph-fit">' in page and "<script" not in page
-    assert ".graph-fit:checked ~ .graph-box svg.argument-graph" in page
+    # a switch scales the whole graph into the window (an overview at 800 px), without a script; the one script is
+    # inline (highlighting), nothing is loaded from elsewhere
+    assert 'id="graph-fit"' in page and '<label for="graph-fit">' in page
+    assert page.count("<script") == 1 and " src=" not in page and "<link" not in page
+    assert ".graph-fit:checked ~ .graph .graph-box svg.argument-graph" in page
     # the report's first screen names the paper's authors, and its navigation leads to what is open
     from sparseact.publish.links import PAPER_AUTHORS
 
@@ -224,3 +238,136 @@ def test_any_acyclic_graph_is_laid_out_downwards_without_overlap(graph):
     for row in rows:  # side by side on a row, never on top of each other
         xs = sorted(x for x, y in position.values() if y == row)
         assert all(b - a >= NODE_WIDTH for a, b in itertools.pairwise(xs))
+
+
+def _graph_page(result_tables):
+    from sparseact.publish.report import build_report
+
+    result, bench = report_inputs(result_tables)
+    index = result_tables / "report" / "index.html"
+    build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
+    return result_tables / "report" / "graph.html"
+
+
+def test_each_main_result_has_a_view_of_what_it_rests_on_with_full_titles(result_tables):
+    """A view per main result (headline.csv), in its order: its premises and the errata that make them fail, the
+    result on top; each view starts a printed page; titles are whole (no "…"); the whole graph is framed by
+    section."""
+    import pandas as pd
+
+    from sparseact.publish.findings import load_results
+    from sparseact.publish.graph import graph_edges
+
+    page = _graph_page(result_tables).read_text()
+    headline = pd.read_csv(result_tables / "headline.csv", dtype=str)
+    views = re.findall(r'<section class="graph-view" id="view-([^"]+)">(.*?)</section>', page)
+    assert [key for key, _ in views] == list(headline["statement_id"])
+    results = load_results(result_tables)
+    edges = graph_edges(results.statements, results.errata)
+    for key, view in views:
+        keys = re.findall(r'<a class="node [^"]*" href="[^"]*" data-key="([^"]+)"', view)
+        assert set(keys) == premises(key, edges) | {key}, key
+        tops = {
+            k: int(y) for k, y in re.findall(r'data-key="([^"]+)"[^>]*>.*?<rect class="box" x="\d+" y="(\d+)"', view)
+        }
+        assert tops[key] == min(tops.values())  # the result on top
+        assert f'href="#view-{key}"' in page  # listed in the contents
+    assert "erratum:x-a-printed" in premises("thm1", edges)  # what makes it fail is below it
+    assert "…" not in page and "..." not in page
+    assert ".graph-view { break-before: page; break-inside: avoid; }" in page
+    screen, printed = page.split('<div class="print-only">')
+    sections = re.findall(r'<g class="section">.*?font-weight="700" fill="#24292f">([^<]+)</text>', screen)
+    assert sections[-1] == "Cited textbook facts (not proved here)" and len(sections) == len(set(sections))
+    # printed, a picture per section (each kept on a page) instead of the one picture
+    assert re.findall(
+        r'<div class="section-print"><svg.*?font-weight="700" fill="#24292f">([^<]+)</text>', printed
+    ) == (sections)
+
+
+@given(st.text(alphabet=st.sampled_from("aiWM0 -/(\u03c1\u2264"), max_size=80), st.integers(40, 300))
+def test_wrap_keeps_every_character_and_each_line_fits(text, width):
+    lines = wrap(text, width, 12.5)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert all(text_width(line, 12.5) <= width or len(line) == 1 for line in lines)
+
+
+def test_a_long_title_makes_a_taller_node_not_a_cut_one():
+    short, long = Node("a", "Lemma 9", "a", "proved"), Node("b", "Theorem 8 (proof, choice of rho; " * 3, "b", "proved")
+    assert node_height(short) == NODE_HEIGHT < node_height(long)
+    svg = graph_svg([long], [], lambda node: "#b")
+    assert "…" not in svg and svg.count('class="title"') == len(wrap(long.label, NODE_WIDTH - 16, 12.5))
+
+
+@pytest.mark.browser
+def test_the_graph_page_in_a_browser_highlights_fits_and_prints_a_page_per_view(result_tables):
+    """Headless Chromium: at 1400, 1024, 800 and 390 px and printed the graph page has no problem of
+    :func:`sparseact.publish.browser.page_problems` (no node's title cut or out of its box, each view on a printed
+    page of its own); selecting a node frames what it rests on and what rests on it and names them in the panel
+    with a link to its row; the check finds a cut title and a view that does not start a page."""
+    from sparseact.publish.browser import Browser, check_page, find_chromium, measure_page
+
+    if find_chromium() is None:
+        pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium)")
+    graph = _graph_page(result_tables)
+    with Browser() as browser:
+        assert check_page(browser, graph, first_screen=False) == []
+        browser.load(graph)
+        state = browser.evaluate(
+            """(() => {
+  const view = document.getElementById('view-thm1');
+  const node = key => view.querySelector(`a.node[data-key="${key}"]`);
+  node('thm1').dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}));
+  const classes = Array.from(view.querySelectorAll('a.node'), a => [a.dataset.key, a.getAttribute('class')]);
+  return {url: location.href, classes: Object.fromEntries(classes),
+          panel: view.querySelector('.graph-panel').innerText,
+          links: Array.from(view.querySelectorAll('.graph-panel a'), a => a.getAttribute('href'))};
+})()"""
+        )
+        assert state["url"].endswith("graph.html")  # the first click selects, it does not leave the page
+        assert "selected" in state["classes"]["thm1"] and "below" in state["classes"]["erratum:x-a-printed"]
+        assert state["panel"].startswith("Theorem 1 (thm1): fails as stated. Its row on the report · its claim page.")
+        assert "It rests on 1: Theorem 1 (proof)." in state["panel"]
+        assert state["links"] == ["index.html#statement-thm1", "../pages/x.html#statement-thm1"]
+        # the check finds what it should: a title cut, a view that does not start a printed page
+        text = graph.read_text()
+        graph.write_text(
+            text.replace(">Theorem 1</text>", ">Theorem 1 " + "W" * 40 + "</text>", 1).replace(
+                ".graph-view { break-before: page;", ".graph-view { break-before: auto;"
+            )
+        )
+        browser.load(graph)
+        found = measure_page(browser, graph)
+        assert found.cut_nodes == ["thm1"]
+        browser.set_screen(794, media="print")
+        assert measure_page(browser, graph, printed=True).views_off_page == ["view-thm1", "view-lem2"]
+
+
+@given(
+    st.integers(2, 12).flatmap(
+        lambda n: st.tuples(
+            st.just(n), st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda e: e[0] < e[1]))
+        )
+    ),
+    st.integers(1, 4),
+)
+def test_an_edge_never_runs_behind_a_node(graph, row_nodes):
+    """Every straight stretch of an edge's path that crosses a row runs through a gap of that row, and every curve
+    stays between two rows: an edge spanning several layers passes beside the nodes between its ends."""
+    from sparseact.publish.graph import _route, _rows
+
+    n, pairs = graph
+    nodes = [Node(f"n{i}", "Lemma " * (i % 3 + 1), f"n{i}", "proved") for i in range(n)]
+    by_key = {node.key: node for node in nodes}
+    position, _, _ = layout(nodes, [(f"n{a}", f"n{b}", "uses") for a, b in pairs], row_nodes=row_nodes)
+    rows = _rows(position, by_key)
+    boxes = [(x, y, x + NODE_WIDTH, y + node_height(by_key[k])) for k, (x, y) in position.items()]
+    for a, b in sorted(pairs):
+        a, b = f"n{a}", f"n{b}"
+        path = _route(position[a], node_height(by_key[a]), position[b], node_height(by_key[b]), rows)
+        numbers = [int(v) for v in re.findall(r"-?\d+", path)]
+        points = [tuple(numbers[i : i + 2]) for i in range(0, len(numbers), 2)]
+        ends = {position[a][0] + NODE_WIDTH // 2, position[b][0] + NODE_WIDTH // 2}
+        for (xa, ya), (xb, yb) in itertools.pairwise(points):
+            if xa == xb and xa not in ends:  # a straight stretch through a row: beside every node in it
+                low, high = sorted((ya, yb))
+                assert not any(x0 < xa < x1 and y0 < high and low < y1 for x0, y0, x1, y1 in boxes), (a, b, path)

@@ -9,8 +9,9 @@ the standard library and a Chromium binary is needed: no driver, no network port
 :func:`inspect_page` loads one page and :func:`measure_page` measures the open page as laid out at the present
 screen (overflow, broken images and local links, raw
 ``$...$`` math, where the headline table and the first statement end, status cells pushed off
-screen, boxes that clip their content, tables clipped inside their box; in print, columns narrower than a word
-of theirs and folded sections that do not print) and :func:`page_problems` turns the measurements into
+screen, boxes that clip their content, tables clipped inside their box, argument-graph nodes whose title is cut or
+runs out of its box; in print, columns narrower than a word of theirs, folded sections that do not print and a main
+result's graph view not on a page of its own) and :func:`page_problems` turns the measurements into
 readable complaints; :func:`check_pages` does both for the verification report, the argument graph's page,
 every claim page and every certificate's page of a results directory, at every width of :data:`WIDTHS` and in
 print media (:data:`PRINT_WIDTH`), counting the A4 pages each prints on (the report at most
@@ -141,6 +142,14 @@ _MEASURE = """(() => {
     clipped: Array.from(document.querySelectorAll('body *'))
       .filter(e => getComputedStyle(e).overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1)
       .map(e => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ')[0] : '')).slice(0, 5),
+    // a graph node whose title is cut ("...") or whose text runs out of its box
+    cut_nodes: Array.from(document.querySelectorAll('svg.argument-graph a.node')).filter(a => {
+      const box = a.querySelector('rect.box');
+      if (!box) return false;
+      const right = box.x.baseVal.value + box.width.baseVal.value;
+      return Array.from(a.querySelectorAll('text')).some(t => /\\u2026|\\.\\.\\.$/.test(t.textContent)
+        || t.x.baseVal[0].value + t.getComputedTextLength() > right + 0.5);
+    }).map(a => a.dataset.key || a.getAttribute('href')).slice(0, 5),
   };
 })()"""
 
@@ -175,8 +184,12 @@ _MEASURE_PRINT = r"""(() => {
     const content = Array.from(d.children).find(c => c.tagName !== 'SUMMARY');
     return content && content.getClientRects().length === 0;
   }).map(d => (d.querySelector('summary') || d).textContent.trim().slice(0, 60));
-  return {broken_words: broken, folded: folded};
-})()"""
+  // a graph's view of one result (.graph-view) must start a printed page and fit on it
+  const views_off_page = Array.from(document.querySelectorAll('.graph-view')).filter(v =>
+    getComputedStyle(v).breakBefore !== 'page' || v.getBoundingClientRect().height > PRINT_HEIGHT)
+    .map(v => v.id);
+  return {broken_words: broken, folded: folded, views_off_page: views_off_page};
+})()""".replace("PRINT_HEIGHT", str(PRINT_HEIGHT))
 
 #: How long the browser's temporary profile may take to remove (its helper processes exit after the browser's).
 PROFILE_REMOVAL_SECONDS = 5.0
@@ -232,6 +245,8 @@ class PageReport:
     clipped_tables: list[str] = field(default_factory=list)
     broken_words: list[str] = field(default_factory=list)
     folded: list[str] = field(default_factory=list)
+    cut_nodes: list[str] = field(default_factory=list)
+    views_off_page: list[str] = field(default_factory=list)
     printed_pages: int | None = None
 
 
@@ -524,8 +539,10 @@ def inspect_page(browser: Browser, path: str | Path, printed: bool = False) -> P
         ``$...$`` spans left in the visible text, where the first row of the
         statements table (``table.statements``) and the headline table (``table.headline``) end,
         status cells (``td.status``) right of the screen, boxes whose content is wider than they are
-        while they do not let it overflow (scrolled or cut off), tables among them; with ``printed`` (a page laid
-        out for print), table cells that break a word across lines and folded sections that do not print.
+        while they do not let it overflow (scrolled or cut off), tables among them, graph nodes whose title is cut
+        (``…``) or runs out of its box; with ``printed`` (a page laid out for print), table cells that break a word
+        across lines, folded sections that do not print and graph views (``.graph-view``) that do not start a page
+        or do not fit on it.
     """
     path = Path(path).resolve()
     browser.load(path)
@@ -537,7 +554,7 @@ def measure_page(browser: Browser, path: str | Path, printed: bool = False) -> P
     (:meth:`Browser.set_screen` lays it out anew, as a reader's window does when resized)."""
     path = Path(path).resolve()
     found = browser.evaluate(_MEASURE)
-    on_paper = browser.evaluate(_MEASURE_PRINT) if printed else {"broken_words": [], "folded": []}
+    on_paper = browser.evaluate(_MEASURE_PRINT) if printed else {"broken_words": [], "folded": [], "views_off_page": []}
     broken_links, broken_anchors, external = [], [], []
     for ref in dict.fromkeys(found["refs"]):
         if not _is_local(ref):
@@ -571,6 +588,8 @@ def measure_page(browser: Browser, path: str | Path, printed: bool = False) -> P
         clipped_tables=found["clipped_tables"],
         broken_words=on_paper["broken_words"],
         folded=on_paper["folded"],
+        cut_nodes=found["cut_nodes"],
+        views_off_page=on_paper["views_off_page"],
     )
 
 
@@ -585,6 +604,8 @@ _LISTED_PROBLEMS = (
     ("clipped_tables", "{count} table(s) clipped inside their box: {first}"),
     ("broken_words", "column(s) narrower than their longest word: {first}"),
     ("folded", "{count} folded section(s) do not print: {first}"),
+    ("cut_nodes", "{count} graph node(s) with a title cut or running out of its box: {first}"),
+    ("views_off_page", "{count} graph view(s) of a main result not on a printed page of their own: {first}"),
 )
 
 

@@ -14,7 +14,8 @@ on that separate page because they change from run to run while ``index.html``
 is byte-identical.
 
 Beside it, :func:`graph_page` writes ``graph.html``, the argument graph as a picture
-(:mod:`sparseact.publish.graph`), each node a link to its row on the report. Every statement
+(:mod:`sparseact.publish.graph`): what each main result rests on as a tree of its own, then the
+whole graph by the paper's sections, each node a link to its row on the report. Every statement
 row, cited fact, erratum and check of the report has an anchor, and every id printed in a
 reason, a cost or an erratum is a link to it (:mod:`sparseact.publish.links`).
 
@@ -66,12 +67,20 @@ from sparseact.publish.graph import (
     ERRATUM_PREFIX,
     GRAPH_CSS,
     GRAPH_FIT,
+    GRAPH_SCRIPT,
+    PANEL_HINT,
+    STATUS_WORDS,
+    by_section,
     graph_edges,
+    graph_figure,
     graph_nodes,
     graph_svg,
     legend_svg,
     node_anchor,
+    premises,
+    sections_svg,
     subgraph,
+    view_svg,
 )
 from sparseact.publish.ledger import certificate_fields, certificate_path, certificate_view, refuted_where
 from sparseact.publish.links import (
@@ -704,29 +713,65 @@ def _claim_rank(claim_id: str) -> int:
     return PAPER_ORDER.index(claim_id) if claim_id in PAPER_ORDER else len(PAPER_ORDER)
 
 
-def graph_page(results: Results, index_html: str | Path, page: str | Path) -> str:
-    """The argument graph's page: every statement, cited fact and erratum root, each node a link to its row on the
-    report (:mod:`sparseact.publish.graph`)."""
-    report = _href(index_html, Path(page).parent)
+def graph_page(results: Results, index_html: str | Path, page: str | Path, results_dir: str | Path) -> str:
+    """The argument graph's page: for each main result, what it rests on as a layered tree (a printed page each);
+    then every statement, cited fact and erratum root grouped by the paper's sections; each node a link to its row
+    on the report (:mod:`sparseact.publish.graph`)."""
+    base = Path(page).parent
+    report = _href(index_html, base)
     nodes, edges = graph_nodes(results.statements, results.errata), graph_edges(results.statements, results.errata)
-    svg = graph_svg(
-        nodes,
-        edges,
-        lambda node: f"{report}#{node_anchor(node.key)}",
-        _claim_rank,
-        "the argument graph of the paper's statements",
-    )
+
+    def href(node) -> str:
+        return f"{report}#{node_anchor(node.key)}"
+
+    def claim_row(node) -> str:
+        if not node.claim:
+            return ""
+        return f"{_href(_claim_page_path(Path(results_dir), node.claim), base)}#{anchor(node.key)}"
+
+    known = {n.key: n for n in nodes}
+    main = [row for row in results.headline.to_dict("records") if row["statement_id"] in known]
+    contents, views = [], []
+    for row in main:
+        key = row["statement_id"]
+        status = STATUS_WORDS[known[key].status]
+        below = premises(key, edges)
+        contents.append(f'<li><a href="#view-{html.escape(key)}">{html.escape(row["paper_ref"])}</a>: {status}</li>')
+        views.append(
+            f'<section class="graph-view" id="view-{html.escape(key)}"><h2>What {html.escape(row["paper_ref"])} '
+            f"rests on ({status})</h2><p>{len(below)} node(s) below it: every statement, proof step and cited "
+            "fact its argument uses, down to the facts, and the errata that make any of them fail. "
+            f'<a class="screen-only" href="#contents">All main results</a></p>'
+            + graph_figure(view_svg(nodes, edges, key, href, _claim_rank, claim_row), "graph-box view-box")
+            + "</section>"
+        )
+    contents.append('<li><a href="#sections">The whole graph, by the paper\'s sections</a></li>')
     body = (
         f'<nav><a href="{report}">← verification report</a></nav>'
         "<h1>The argument graph</h1>"
         f"<p>{len(nodes)} nodes: every statement the project tracks (coloured by its status), every cited "
         "textbook fact and every root cause of an erratum; an arrow from a statement to what its argument uses, "
         "to a step of its printed proof, and from an erratum to what it makes fail. Higher statements rest on "
-        "lower ones. Click a node to open its row on the report: the statement, its argument with every premise "
-        "a link, and its checks and certificates.</p>"
+        "lower ones. First each main result with what it rests on, then the whole graph by the paper's sections. "
+        f"{html.escape(PANEL_HINT)}</p>"
         + legend_svg()
+        + f'<h2 id="contents">The main results</h2><ul class="graph-contents">{"".join(contents)}</ul>'
+        + "".join(views)
+        + '<section class="graph-sections" id="sections"><h2>The whole graph, by the paper\'s sections</h2>'
+        "<p>A frame per section of the paper, in its order (an erratum in the section of the statement it makes "
+        "fail, the cited facts last); an arrow between two sections is drawn faint until one of its ends is "
+        "selected. Printed, each section is a picture of its own, kept on one page, without the arrows between "
+        "sections.</p>"
         + GRAPH_FIT
-        + f'<div class="graph-box">{svg}</div>'
+        + graph_figure(sections_svg(nodes, edges, href, _claim_rank, claim_row))
+        # printed: a picture per section, each kept on one page, instead of one picture sliced across pages
+        + '<div class="print-only">'
+        + "".join(
+            '<div class="section-print">' + sections_svg(group, edges, href, _claim_rank, claim_row) + "</div>"
+            for group in by_section(nodes)
+        )
+        + "</div></section>"
+        + GRAPH_SCRIPT
     )
     page_css = GRAPH_CSS + "body { max-width: none; }"  # the graph uses the window's width
     return _page("sparseact argument graph", body, Path(page).name).replace("</style>", page_css + "</style>", 1)
@@ -809,7 +854,7 @@ def build_report(
         "page, so that this one is byte-identical from run to run).</p>",
     ]
     atomic_write_text(index_html, _page("sparseact verification report", "".join(body), Path(index_html).name))
-    atomic_write_text(graph_html, graph_page(results, index_html, graph_html))
+    atomic_write_text(graph_html, graph_page(results, index_html, graph_html, results_dir))
     for check_id in results.ledger.loc[results.ledger["certificate"] != "", "check_id"]:
         document = json.loads(Path(certificate_path(check_id, results_dir)).read_text(encoding="utf-8"))
         page = certificate_page_path(results_dir, check_id)
