@@ -112,8 +112,8 @@ rule site:
         certificates=rules.report.output.certificates,
         pages=[claim_page_path(claim) for claim in CLAIMS],
         code=publishing_code("site"),
-        # rewritten when a page its manifest lists is missing (sparseact.runtime.outputs)
-        members=lambda wildcards: completeness_stamp_of("site", SITE_FOLDER),
+        # planned again when a page its manifest lists is missing (sparseact.runtime.outputs)
+        check=job_check("site", SITE_FOLDER),
     output:
         directory(SITE_FOLDER),
     log:
