@@ -538,15 +538,16 @@ def test_an_added_grid_point_renders_only_the_pages_whose_notebook_or_slice_chan
 
 
 def test_a_figure_edit_runs_its_assembly_the_ledger_and_the_report(quick_run, tmp_path):
-    """A comment added to a claim's figures.py, run for real: the claim's assembly, the ledger, the report and its
-    screenshots run (and rule all), no claim page (the executed notebook is unchanged) and not the note's PDF (its
-    slice, the digest of the note and its certificates, is unchanged); then nothing is left to do."""
+    """A comment added to a claim's figures.py, run for real: the stamp of the assembly's code (its new name), the
+    claim's assembly, the ledger, the report and its screenshots run (and rule all), no claim page (the executed
+    notebook is unchanged) and not the note's PDF (its slice, the digest of the note and its certificates, is
+    unchanged); then nothing is left to do."""
     work = tmp_path / "repo"
     shutil.copytree(quick_run, work, symlinks=True)
     touch(work / "src" / "sparseact" / "claims" / "section1_index" / "figures.py")
     out = snakemake(work)
     ran = sorted(re.findall(r"^Finished jobid: \d+ \(Rule: (\w+)\)$", out, flags=re.MULTILINE))
-    assert ran == ["all", "assemble", "ledger", "report", "screenshots"], out[-3000:]
+    assert ran == ["all", "assemble", "ledger", "report", "screenshots", "stamp"], out[-3000:]
     assert "Nothing to be done" in snakemake(work, "-n")
 
 
