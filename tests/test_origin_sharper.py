@@ -251,3 +251,11 @@ def test_paper_position_reads_sections_items_and_appendices():
         "Appendix A",
         "Appendix B (proof of Lemma 10)",
     ]
+
+
+@pytest.mark.parametrize("value", [42, ["a", "b"], {"a": 1}])
+def test_a_statement_that_is_not_text_is_refused_in_one_line(value):
+    """A number or a list where the statement's text belongs is refused where the file is read, naming the key (not a
+    traceback from the typesetting of the ledger)."""
+    with pytest.raises(ValueError, match=r"^here: statement must be text, got \w+$"):
+        _check_statement({**_file_entry("a"), "statement": value}, "here")

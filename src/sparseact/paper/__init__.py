@@ -236,6 +236,9 @@ def _check_keys(entry: dict, allowed: tuple[str, ...], required: tuple[str, ...]
 
 def _check_statement(entry: dict, where: str) -> None:
     _check_keys(entry, STATEMENT_KEYS, ("id", "paper_ref", "kind", "statement"), where)
+    for key in ("id", "paper_ref", "kind", "statement", "quantifiers", "remark", "open"):
+        if key in entry and not isinstance(entry[key], str):
+            raise ValueError(f"{where}: {key} must be text, got {type(entry[key]).__name__}")
     if "$" in str(entry["paper_ref"]):
         raise ValueError(f"{where}: paper_ref is plain text (it is shown where math is not typeset): no '$'")
     if entry["kind"] not in KINDS:

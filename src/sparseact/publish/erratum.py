@@ -693,10 +693,14 @@ def _families(errata: pd.DataFrame, entries: dict, words: PaperWords) -> list[st
     return lines
 
 
-def _cited(cited: list[str], results: Results, errata: pd.DataFrame, words: PaperWords) -> list[str]:
+def _cited(
+    cited: list[str], with_proof: set[str], results: Results, errata: pd.DataFrame, words: PaperWords
+) -> list[str]:
     """The project's results that the improvement, the substantive errata and the family proofs cite and do not state
     (Section 2 states the sharper ones, the family appendix the refutations), each stated with its proof: a reader
-    checks a correction or a refutation against what it rests on, from the note alone."""
+    checks a correction or a refutation against what it rests on, from the note alone. The results of ``with_proof``
+    (what the main text cites) come with their proofs; corrected proof steps and what only a family proof cites are
+    stated, their proofs in the repository's table of statements."""
     shown = set(results.sharper["statement_id"]) | {
         proof
         for _, row in errata.iterrows()
@@ -707,13 +711,15 @@ def _cited(cited: list[str], results: Results, errata: pd.DataFrame, words: Pape
         return []
     lines = [
         r"\section*{Appendix: our results the note cites}\phantomsection\label{app:cited}",
-        "Each with its proof; the repository's table of statements has its checks.",
+        "The results the main text cites with their proofs (a corrected proof step is stated); the repository's table "
+        "of statements has every proof and check.",
         "",
     ]
     reasons = dict(zip(results.statements["statement_id"], results.statements["reason"], strict=True))
+    steps = {e["id"] for e in paper_statements() if e.get("proof_of")}
     for sid in rest:
         name = words.names[sid]
-        proof = _without_check_sentences(reasons[sid])
+        proof = _without_check_sentences(reasons[sid]) if sid in with_proof and sid not in steps else ""
         lines += [
             rf"\paragraph{{{tex_text(name[:1].upper() + name[1:])}.}} {tex_text(words(_sentence(words.statements[sid])))}"
             + (rf" \emph{{Proof.}} {tex_text(words(_sentence(proof)))}" if proof else ""),
@@ -789,7 +795,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         + ": a reply that changes a check changes the note.",
         "",
         r"\appendix",
-        r"\small",
+        r"\footnotesize",
         r"\section*{Appendix: the smaller errata in full}\phantomsection\label{app:slips}",
         "",
     ]
@@ -797,8 +803,9 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         lines += _in_full(row, repository_url, words)
     already = set(words.cited)
     lines += _families(errata, entries, words)
+    proved_here = set(cited_in_main)  # what the main text's corrections rest on: stated with their proofs
     cited_in_main += [sid for sid in words.cited if sid not in already]  # by the family proofs
-    lines += _cited(cited_in_main, results, errata, words)
+    lines += _cited(cited_in_main, proved_here, results, errata, words)
     lines += _certificate_list(errata)
     return "\n".join([*lines, r"\end{document}", ""])
 
