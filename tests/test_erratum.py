@@ -2,6 +2,7 @@
 through, every erratum with its certificates linked, and (with a TeX engine) it compiles with no LaTeX error and no
 overfull box over 5 pt."""
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -207,7 +208,7 @@ def test_the_pdf_records_its_sources_and_a_stale_one_is_never_linked(tmp_path):
     is stale, and the link is the note's LaTeX source until TeX compiles the PDF again."""
     certificate = tmp_path / "certificates" / "c" / "a.json"
     certificate.parent.mkdir(parents=True)
-    certificate.write_text("{}\n")
+    certificate.write_text('{"check_id": "c/a"}\n')
     tex = tmp_path / "erratum" / "erratum.tex"
     tex.parent.mkdir()
     tex.write_text(note("x"))
@@ -324,6 +325,25 @@ def test_a_certificate_or_its_folder_that_is_a_symbolic_link_is_not_attached(tmp
     tex.parent.mkdir()
     tex.write_text(note("x"))
     with pytest.raises(ValueError, match="symbolic link"):
+        compile_pdf(tex)
+
+
+@pytest.mark.parametrize("kind", ["hard link", "other file", "other check"])
+def test_a_certificate_that_is_not_the_ledgers_is_not_attached(tmp_path, kind):
+    """A hard link to another file, or any file that is not the certificate its path names, never reaches the PDF
+    (probe5: a certificate replaced by a hard link to an unrelated file was attached and extractable)."""
+    certificate = tmp_path / "certificates" / "lemma6" / "a.json"
+    certificate.parent.mkdir(parents=True)
+    if kind == "hard link":
+        secret = tmp_path / "secret.json"
+        secret.write_text('{"check_id": "lemma6/a"}')
+        os.link(secret, certificate)
+    else:
+        certificate.write_text("SECRET-TEXT\n" if kind == "other file" else '{"check_id": "lemma6/b"}')
+    tex = tmp_path / "erratum" / "erratum.tex"
+    tex.parent.mkdir()
+    tex.write_text(note("x"))
+    with pytest.raises(ValueError, match="attaches only the ledger's certificate files"):
         compile_pdf(tex)
 
 

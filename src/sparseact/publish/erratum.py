@@ -31,6 +31,7 @@ access (no absolute path, no ``..``) in a folder holding only the note and that 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -830,6 +831,20 @@ def compile_summary(pdf: Path, log: str) -> str:
     )
 
 
+def _check_attachable(path: Path, certificates: Path) -> None:
+    """``ValueError`` unless ``path`` is a certificate the ledger wrote: a file of its own (not a hard link to another
+    file) holding the certificate of the check its path names, so that no other file's contents reach the PDF."""
+    check_id = path.relative_to(certificates).with_suffix("").as_posix()
+    try:
+        if path.stat().st_nlink != 1:
+            raise ValueError("a hard link")
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("check_id") != check_id:
+            raise ValueError(f"not the certificate of {check_id}")
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ValueError(f"{path}: {exc}: the note attaches only the ledger's certificate files") from None
+
+
 def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None, str]:
     """Compile ``tex`` to the PDF beside it with ``engine`` (twice, in a temporary folder).
 
@@ -877,6 +892,8 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
         )
         if linked is not None:
             raise ValueError(f"{linked} is a symbolic link: the note attaches only the results' own certificate files")
+        for path in certificates.rglob("*.json") if certificates.is_dir() else []:
+            _check_attachable(path, certificates)
         if certificates.is_dir():
             copied = shutil.copytree(certificates, work / "certificates")
             for path in [copied, *copied.rglob("*")]:
