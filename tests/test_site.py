@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from sparseact.publish.site import write_site
+from sparseact.publish.site import SITE_REVISION, site_page, write_site
 
 #: A style block two claim pages share, and one only the report has.
 SHARED, OWN = "<style>body { margin: 0 }</style>", "<style>h1 { color: red }</style>"
@@ -97,3 +97,10 @@ def test_a_run_without_its_report_is_named(tmp_path):
     (results / "report" / "graph.html").unlink()
     with pytest.raises(FileNotFoundError, match=r"results/report/graph.html: no such page"):
         write_site(results, tmp_path / "site")
+
+
+def test_a_site_page_names_no_git_revision():
+    """A committed page cannot name the commit that holds it: a rerun at another commit must give the same bytes."""
+    text = "<p>git revision <code>63d708da636f75e14a67e92b0ccfcbfe03f6fd79-dirty</code>, a5ef6dafb6aeba98a3280dfbfedf7a7a3dc912cc</p>"
+    page = site_page(text, "report/index.html", {"report/index.html": "index.html"}, "..")
+    assert page == f"<p>git revision <code>{SITE_REVISION}</code>, {SITE_REVISION}</p>"

@@ -36,6 +36,9 @@ _IMAGE = re.compile(r"<img\b[^>]*>")
 _TARGET = re.compile(r'(?<![\w-])(?:href|src)="([^"]*)"')
 _STYLE = re.compile(r"<style\b([^>]*)>(.*?)</style>", re.S)
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+#: A git revision (a run's provenance): a committed page cannot name the commit that holds it, so the site says so.
+_REVISION = re.compile(r"\b[0-9a-f]{40}(?:-dirty)?\b")
+SITE_REVISION = "the commit that holds this copy"
 
 
 def site_pages(results_dir: str | Path) -> dict[str, str]:
@@ -74,7 +77,9 @@ def site_link(target: str, source: str, pages: Mapping[str, str], results_from_s
 
 
 def site_page(text: str, source: str, pages: Mapping[str, str], results_from_site: str) -> str:
-    """The run's page ``source`` (its HTML ``text``) with every link and image relocated by :func:`site_link`."""
+    """The run's page ``source`` (its HTML ``text``) with every link and image relocated by :func:`site_link`, and
+    every git revision replaced by :data:`SITE_REVISION`, so that a rerun of the committed results gives the same
+    bytes at any commit."""
 
     def relocate(tag: str, drop: str) -> str:
         found = _TARGET.search(tag)
@@ -87,7 +92,8 @@ def site_page(text: str, source: str, pages: Mapping[str, str], results_from_sit
         opening = relocate(f"<a{match.group(1)}>", "")
         return f"{opening}{match.group(2)}</a>" if opening else match.group(2)
 
-    return _IMAGE.sub(lambda match: relocate(match.group(0), ""), _ANCHOR.sub(anchor, text))
+    text = _IMAGE.sub(lambda match: relocate(match.group(0), ""), _ANCHOR.sub(anchor, text))
+    return _REVISION.sub(SITE_REVISION, text)
 
 
 def shared_styles(texts: Iterable[str]) -> dict[str, str]:
