@@ -20,6 +20,7 @@ import re
 __all__ = [
     "CARDS_CSS",
     "CARD_WIDTH",
+    "PRINT_FIGURE_CM",
     "PRINT_OPEN_CSS",
     "PRINT_ROWS",
     "PRINT_SUMMARY_CSS",

@@ -80,6 +80,7 @@ SOURCE_ENTRIES = (
     ".ci",
     ".git",
     ".gitignore",
+    ".nojekyll",
     ".pre-commit-config.yaml",
     ".snakemake",
     ".venv",

@@ -192,6 +192,7 @@ def run_notebook(
                 f"{source} needs the parameters {', '.join(missing)} (its defaults only illustrate): give each with "
                 "--param KEY=VALUE or in --parameters; nothing run"
             )
+        # deferred: the Jupyter stack loads only in a notebook job, after its parameters are checked
         import papermill
 
         from sparseact.runtime.accel.jupyter import InProcessNotebookManager, use_plain_parameters
