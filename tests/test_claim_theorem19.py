@@ -10,7 +10,7 @@ from certified import assert_forced_fail_refused, tamper_constant
 from sparseact import complexity as cx
 from sparseact.claims import get_claim, theorem19
 from sparseact.claims._stages import point_rng
-from sparseact.claims.theorem19 import RANGE_EXACT_M, compute, verdicts
+from sparseact.claims.theorem19 import RANGE_EXACT_M, compute, steps, verdicts
 from sparseact.publish.ledger import certificate_document
 from sparseact.verify import corners
 from sparseact.verify.checker import verify_certificate
@@ -80,6 +80,7 @@ STEP_CHECKS = {
     "theorem19/linear-class",
     "theorem19/uniform-maximum",
     "theorem19/uniform-bound",
+    "theorem19/constant-tight",
 }
 #: The printed steps certified false, with their finding class.
 PRINTED_FAILS = {
@@ -462,3 +463,24 @@ def test_exact_simplex_networks_refute_16_at_m_7_with_a_certificate_that_verifie
     record = verdicts._conj20_lower_record({"conj20": low}, pd.DataFrame(certs).assign(point="p"), common)
     assert record.verdict is Verdict.FAIL and "exact optimal networks" in record.notes
     assert verify_certificate(certificate_document(record)).confirmed
+
+
+def test_the_constant_of_eq1_is_attained_where_m_r_plus_b_is_e():
+    """theorem19-constant-sharp: on both samples with m(R + B) = e the exact R_H(S) equals WR + B and (1)."""
+    for row in steps.tight_rows(1.0):
+        for value in (row["exact"], row["exact_upper"]):
+            assert value == pytest.approx(row["sup_bound"], rel=1e-6) == pytest.approx(row["eq1"], rel=1e-6)
+        assert row["m"] * (row["R"] + row["B"]) == pytest.approx(math.e, rel=1e-15)
+
+
+def test_an_instance_where_the_bound_exceeds_the_sup_bound_tests_nothing(tables, report):
+    """Where (1) or (15) is at least k(WR+B), which R_H(S) never exceeds, the instance is set aside: it is not counted,
+    and with every instance set aside there is nothing to PASS on (INCONCLUSIVE)."""
+    rows = {r.check_id: r for r in report.records}
+    assert "set aside" in rows["theorem19/bound"].notes
+    lifted = dict(tables)
+    for name in ("exact", "range"):
+        frame = tables[name]
+        lifted[name] = frame.assign(eq1=frame["k"] * (frame["W"] * frame["R"] + frame["B"]))
+    again = {r.check_id: r for r in CLAIM.assemble(BLOCK, lifted).records}
+    assert again["theorem19/bound"].instances == 0 and again["theorem19/bound"].verdict is Verdict.INCONCLUSIVE

@@ -100,6 +100,8 @@ def test_the_note_is_generated_from_the_tables(result_tables):
     assert r"\textbf{Erratum 1:} \nolinkurl{x/a-printed.json}." in tex  # listed; attached where its erratum cites it
     assert r"{certificates/x/a-printed.json}{1}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
     assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and tex.endswith("\\end{document}\n")
+    # the failures counted by what they change: a result named, a typo inside a proof counted
+    assert "Of the 1 that fail, these lie outside the proofs: 1 result (Theorem 1); the other 0 lie in proofs" in tex
 
 
 def test_errata_are_numbered_by_consequence_then_class_then_in_paper_order():
@@ -374,6 +376,11 @@ def test_paper_words_replace_ids_in_prose_only(result_tables):
         "by Lemma 2 (our sharper bound) and the certificate of Erratum 1; not lem2-sharpest"
     )
     assert words("$lem2$ and lem2") == "$lem2$ and Lemma 2"
+    # a lower-case name that begins a sentence is capitalised there, and only there
+    assert words("Done. Then x/a-corrected holds; x/a-corrected too") == (
+        "Done. Then an exact check of Theorem 1 holds; an exact check of Theorem 1 too"
+    )
+    assert words("Done. x/a-corrected holds.") == "Done. An exact check of Theorem 1 holds."
     # an erratum's certificate is named by its erratum, the words "the certificate" before it absorbed
     assert words("The certificate x/a-printed is one instance; see x/a-printed") == (
         "The certificate of Erratum 1 is one instance; see the certificate of Erratum 1"

@@ -339,6 +339,12 @@ class PaperWords:
             + "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
             + r")(?![\w-]|/\w)"
         )
+        #: a name that begins with a lower-case word, where it begins a sentence (capitalised there)
+        self.sentence_start = re.compile(
+            r"(^|[.!?]\s+)("
+            + "|".join(re.escape(v) for v in sorted(set(names.values()), key=len, reverse=True) if v[:1].islower())
+            + ")"
+        )
 
     def _name(self, match: re.Match) -> str:
         said, name = match.group(1) or "", self.names[match.group(2)]
@@ -349,12 +355,13 @@ class PaperWords:
         return f"{said}of {name}" if said else name
 
     def __call__(self, text: str) -> str:
-        return "".join(
+        named = "".join(
             self.pattern.sub(self._name, piece)
             if kind == "text"
             else (f"${piece}$" if kind == "inline" else f"$${piece}$$")
             for kind, piece in split_math(" ".join(str(text).split()))
         )
+        return self.sentence_start.sub(lambda m: m.group(1) + m.group(2)[0].upper() + m.group(2)[1:], named)
 
 
 def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, entries: dict) -> tuple[str, str]:
@@ -371,6 +378,7 @@ def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, en
         ]
     )
     corner = degenerate_corners(entry, ids(statement["checks"]), out_of_range)
+    fixes = []  # the errata that correct the hypothesis of an implication
     if row["status"] == "fails-as-stated":
         survives = statement["survives"]
         classes = set(errata.loc[errata["statements"].map(lambda cell: sid in ids(cell)), "class"])
@@ -384,12 +392,16 @@ def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, en
         )
     elif row["status"] == "proved" and entry.get("hypothesis"):
         hypothesis = entry["hypothesis"]
-        fixes = [number[e] for e in errata["erratum_id"] if hypothesis in concerns[e]]
+        fixes = [
+            number[e]
+            for e, verified in zip(errata["erratum_id"], errata["verified"], strict=True)
+            if hypothesis in concerns[e] or f"restates {hypothesis} " in verified
+        ]
         said = f"holds, as an implication from {tex_text(short_ref(table.loc[hypothesis, 'paper_ref']))}" + (
             f" as corrected in {cite(fixes)} (a conjecture)" if fixes else f" ({status_of[hypothesis]})"
         )
     elif row["status"] == "proved":
-        said = "holds" + (" wherever its logarithms are at least 1" if corner else "")
+        said = "holds" + (f" {CORNER_PHRASE}" if corner else "")
     elif row["status"] == "open":
         said = "open"
     else:
@@ -401,7 +413,7 @@ def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, en
         )
     if sid in set(results.sharper["than"]):
         said += "; a sharper form is proved"
-    own = [number[e] for e in ids(row["errata"]) if sid in concerns[e]]
+    own = [number[e] for e in ids(row["errata"]) if sid in concerns[e]] + fixes
     steps = [number[e] for e in ids(row["errata"]) if sid not in concerns[e]]
     cited = ", ".join(
         part
@@ -448,25 +460,72 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
         r"\hline",
         r"\end{longtable}",
         "",
+        *([rf"\noindent {CORNER_MEANING}", ""] if any(CORNER_PHRASE in row for row in rows) else []),
         rf"\noindent Of the paper's {len(results.printed)} statements we checked, {_status_counts(results.printed)}. "
-        + _failures_by_kind(results, errata, serious),
+        + _failures_by_consequence(results, errata),
         "",
     ]
 
 
-def _failures_by_kind(results: Results, errata: pd.DataFrame, serious: pd.DataFrame) -> str:
-    """Where the paper's failing statements come from: the substantive errata, or the slips (a statement named by
-    both counts with the substantive ones)."""
-    failing = set(results.printed.loc[results.printed["status"] == "fails-as-stated", "statement_id"])
-    substantive = failing & {s for cell in serious["statements"] for s in ids(cell)}
-    slips = len(errata) - len(serious)
+#: How the summary's table says that a result fails only in a degenerate corner, and what that means.
+CORNER_PHRASE = "wherever its logarithms are at least 1"
+CORNER_MEANING = (
+    f"``Holds {CORNER_PHRASE}'': where a printed logarithm is below 1, as $\\log(ns)$ is at $n = s = 1$, the "
+    "printed bound can vanish while the quantity it bounds does not; the result fails only there, and we read every "
+    "statement of the paper with the same rule."
+)
+#: How the note counts the paper's failing statements, per consequence (:data:`CONSEQUENCES`, most serious first):
+#: the results, definitions and sentences first, then what lies in the proofs.
+FAILURE_PHRASES = {
+    "result-false": ("result", "results"),
+    "definition": ("definition", "definitions"),
+    "informal": ("informal sentence", "informal sentences"),
+    "conjecture-remark": ("conjecture's printed constant", "conjectures' printed constants"),
+    "proof-gap": (
+        "step after which the printed proof does not prove its result",
+        "steps after which the printed proof does not prove its result",
+    ),
+    "step": ("step that a local correction repairs", "steps that a local correction repairs"),
+    "typo": ("notation or typo", "notation or typos"),
+}
+#: The consequences that concern a proof, counted after the results.
+PROOF_CONSEQUENCES = ("proof-gap", "step", "typo")
+
+
+def _failures_by_consequence(results: Results, errata: pd.DataFrame) -> str:
+    """The paper's failing statements counted by what they change: each under the most serious consequence among the
+    errata that name it, those outside the proofs named, those inside counted (Section~\\ref{sec:slips})."""
+    rank = list(CONSEQUENCES).index
+    worst: dict[str, str] = {}
+    for cell, consequence in zip(errata["statements"], errata["consequence"], strict=True):
+        for sid in ids(cell):
+            if sid not in worst or rank(consequence) < rank(worst[sid]):
+                worst[sid] = consequence
+    failing = results.printed[results.printed["status"] == "fails-as-stated"]
+    groups: dict[str, list[str]] = {}
+    for sid, ref in zip(failing["statement_id"], failing["paper_ref"], strict=True):
+        groups.setdefault(worst.get(sid, "step"), []).append(short_ref(ref))
+    parts = {
+        key: _count(len(names), *FAILURE_PHRASES[key])
+        + ("" if key in PROOF_CONSEQUENCES and key != "proof-gap" else f" ({', '.join(dict.fromkeys(names))})")
+        for key in sorted(groups, key=rank)
+        for names in [groups[key]]
+    }
+    outside = [parts[key] for key in parts if key not in PROOF_CONSEQUENCES]
+    inside = [parts[key] for key in parts if key in PROOF_CONSEQUENCES]
+    in_proofs = sum(len(groups[key]) for key in groups if key in PROOF_CONSEQUENCES)
     return (
-        f"Of the {len(failing)} failures, {len(substantive)} come from the "
-        f"{_count(len(serious), 'erratum', 'errata')} that change a result, a definition or a proof "
-        f"(Section~\\ref{{sec:substantive}}) and {len(failing) - len(substantive)} from the "
-        f"{_count(slips, 'slip', 'slips')}: proof steps that a local correction repairs, and typos "
-        "(Section~\\ref{sec:slips})."
+        f"Of the {len(failing)} that fail, "
+        + ("these lie outside the proofs: " + _series(outside) + "; the other " if outside else "all ")
+        + f"{in_proofs} lie in proofs: "
+        + _series(inside)
+        + " (Section~\\ref{sec:slips})."
     )
+
+
+def _series(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
 
 
 def _columns(*fractions: float) -> str:

@@ -474,6 +474,7 @@ def _run_steps(point: dict, data: dict) -> dict:
         "steps_contraction": pd.DataFrame(contraction),
         "steps_linear": pd.DataFrame(linear),
         "steps_maximum": pd.DataFrame(maximum),
+        "steps_tight": pd.DataFrame(st.tight_rows(W)),
     }
 
 

@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from sparseact.complexity import best_assignment, class_cells
+from sparseact.complexity import best_assignment, class_cells, rademacher_brackets
 
 #: Thresholds t at which the tail bounds and eqs. (6), (7), (13) are evaluated.
 T_GRID = (0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5)
@@ -449,3 +449,37 @@ def linear_class_rows(X: np.ndarray, Z: np.ndarray, label: str) -> list[dict]:
             bound=math.sqrt(m),
         ),
     ]
+
+
+#: Samples on which (1) holds with equality (theorem19-constant-sharp): ``m(R + B) = e`` with ``R = W = 1``; at
+#: ``m = 2`` the two points ``-R, R`` and two neurons ``sigma(+-W x + B)``, 1-sparse since ``B < WR``.
+TIGHT_INSTANCES = (
+    dict(points=(1.0,), s=1, B=math.e - 1.0),
+    dict(points=(-1.0, 1.0), s=2, B=math.e / 2.0 - 1.0),
+)
+
+
+def tight_rows(W: float) -> list[dict]:
+    """Exact ``R_H(S)`` brackets (all sign vectors) on :data:`TIGHT_INSTANCES` beside ``WR + B`` (the sup bound
+    ``k(WR+B)`` at ``k = 1``) and (1) with constant 1."""
+    rows = []
+    for inst in TIGHT_INSTANCES:
+        X = np.asarray(inst["points"], dtype=float)[:, None]
+        m, B, R = X.shape[0], inst["B"], float(np.abs(X).max())
+        (br,) = rademacher_brackets(X, [(inst["s"], 1)], W, B)
+        rows.append(
+            dict(
+                m=m,
+                n=1,
+                s=inst["s"],
+                k=1,
+                R=R,
+                W=W,
+                B=B,
+                exact=br.exact,
+                exact_upper=br.exact_upper,
+                sup_bound=W * R + B,
+                eq1=(W * R + B) * math.sqrt(inst["s"] * math.log(m * (R + B)) / m),
+            )
+        )
+    return rows

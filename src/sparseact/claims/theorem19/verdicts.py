@@ -110,19 +110,28 @@ def _range_text(ranged, column: str) -> tuple[str, bool]:
     )
 
 
+def _informative(frame, column: str):
+    """The rows where the bound ``column`` lies below ``k(WR+B)``, which every sample's ``R_H(S)`` is at most
+    (theorem19-sup-bound): elsewhere the bound holds whatever its proof says, so the instance tests nothing."""
+    return frame[frame[column] < frame["k"] * (frame["W"] * frame["R"] + frame["B"])] if len(frame) else frame
+
+
 def _bound_record(column, sweep, exact, certs, common, ranged):
     """One bound against the sweep's lower-bound intervals, the exact tiny-sample values and, for (1) and (16), the
-    ``range`` points' exact values and upper bounds."""
+    ``range`` points' exact values and upper bounds; only the instances where the bound is below ``k(WR+B)`` count
+    (:func:`_informative`)."""
     part = sweep[sweep[column].notna() & ((sweep["k"] == 1) if column == "eq1" else (sweep["cls"] == "sparse"))]
-    ex = exact[exact[column].notna() & ((exact["k"] == 1) if column == "eq1" else True)]
+    every = exact[exact[column].notna() & ((exact["k"] == 1) if column == "eq1" else True)]
+    ranged_every = ranged if column in ("eq1", "conj20") else ranged.iloc[:0]
+    ex, ranged = _informative(every, column), _informative(ranged_every, column)
+    set_aside = len(every) + len(ranged_every) - len(ex) - len(ranged)
     ratio_mc = (part["ci_high"] / part[column]).max() if len(part) else float("nan")
     ratio_ex = (ex["exact"] / ex[column]).max() if len(ex) else float("nan")
     worst = float(np.nanmax([ratio_mc, ratio_ex]))
     above = part[part["ci_low"] > part[column]]
     straddle = part[(part["ci_high"] > part[column]) & (part["ci_low"] <= part[column])]
-    broken = ex[ex[f"above_{column}"].astype(bool)]
+    broken = every[every[f"above_{column}"].astype(bool)]
     check_id = {"eq1": CHECKS.bound.id, "eq15": CHECKS.eq15_bound.id, "conj20": CHECKS.conj20_bound.id}[column]
-    ranged = ranged if column in ("eq1", "conj20") else ranged.iloc[:0]
     range_notes, range_held = _range_text(ranged, column)
     notes = (
         f"max lower-bound estimate / bound {float((part['estimate'] / part[column]).max()):.3g} over "
@@ -130,7 +139,9 @@ def _bound_record(column, sweep, exact, certs, common, ranged):
         f"samples {ratio_ex:.3g}; {len(above)} intervals wholly above the bound, {len(straddle)} straddling "
         f"({int(part['confirmed'].sum())} re-estimated with more sign vectors). A lower-bound estimate below the "
         "bound is evidence, not proof (R_H may be larger); above it, no exact certificate exists at these m, "
-        "so it is INCONCLUSIVE, never FAIL."
+        "so it is INCONCLUSIVE, never FAIL. "
+        f"{set_aside} of {len(every) + len(ranged_every)} exact and unit-sphere instances are set aside: there the "
+        "bound is at least k(WR+B), which R_H(S) never exceeds (theorem19-sup-bound), so they test nothing."
     )
     kwargs = {}
     if len(broken):
@@ -160,7 +171,7 @@ def _bound_record(column, sweep, exact, certs, common, ranged):
                 {"eq1": "eq. (1)", "eq15": f"eq. (15), k = {int(row['k'])}", "conj20": "(16)"}[column],
             ),
         )
-    elif not len(ex) or not np.isfinite(ratio_ex) or not range_held:
+    elif not len(ex) + len(ranged) or (len(ex) and not np.isfinite(ratio_ex)) or not range_held:
         verdict = Verdict.INCONCLUSIVE
     else:
         verdict = Verdict.PASS
@@ -173,8 +184,10 @@ def _bound_record(column, sweep, exact, certs, common, ranged):
         worst_value_label="max exact R_H(S) / bound",
         verdict=verdict,
         notes=notes + f" Largest (upper CI of an estimate) / bound: {ratio_mc:.3g} (worst {worst:.3g})." + range_notes,
-        range=_exact_range(ex, f"distributions: {', '.join(sorted(ex['distribution'].unique()))}")
-        + (f"; unit-sphere samples {_sphere_range(ranged)}" if len(ranged) else ""),
+        range="; ".join(
+            [_exact_range(ex, f"distributions: {', '.join(sorted(ex['distribution'].unique()))}")] * bool(len(ex))
+            + [f"unit-sphere samples {_sphere_range(ranged)}"] * bool(len(ranged))
+        ),
         **kwargs,
         **common,
     )
@@ -358,6 +371,30 @@ def assemble(block: dict, tables: dict):
         )
     )
 
+    # the constant 1 attained where m(R+B) = e
+    tight = tables["steps_tight"]
+    brackets = pd.concat([tight["exact"], tight["exact_upper"]])
+    agree = [
+        verdict_equal(brackets, pd.concat([tight[col]] * 2), atol=0.0, rtol=EXACT_RTOL) for col in ("sup_bound", "eq1")
+    ]
+    records.append(
+        declared_record(
+            CHECKS.constant_tight,
+            instances=len(tight),
+            worst_value=float(max(err for _, err, _ in agree)),
+            worst_value_label="max |exact bracket - (1)| or |exact bracket - (WR+B)|",
+            verdict=Verdict.PASS if all(v is Verdict.PASS for v, _, _ in agree) else Verdict.INCONCLUSIVE,
+            range=describe_range(tight.to_dict("records"), ["m", "s"], "n = k = 1, m(R+B) = e, R = W = 1"),
+            notes="exact R_H(S) / (1): "
+            + ", ".join(
+                f"{r.exact / r.eq1:.9f} to {r.exact_upper / r.eq1:.9f} (m = {r.m})" for r in tight.itertuples()
+            ),
+            claim_id="theorem19",
+            paper_ref=PAPER_REF,
+            variant="",
+        )
+    )
+
     # sparse (k = 1) vs dense (k = s) exponent in s
     sparse = sweep[(sweep["cls"] == "sparse") & (sweep["k"] == 1)]
     dense = sweep[sweep["k"] == sweep["s"]]
@@ -421,7 +458,7 @@ def assemble(block: dict, tables: dict):
     records += _exact_records(exact, sweep, tables["conj20"])
     summary = {
         "fits": pd.concat(fit_rows, ignore_index=True) if fit_rows else pd.DataFrame(columns=["fit"]),
-        "tightness": _tightness(exact, sweep, fits, dim_fit, tables["conj20"]),
+        "tightness": _tightness(exact, sweep, fits, dim_fit, tables["conj20"], tables["steps_tight"]),
     }
     return ClaimReport(records, summary)
 
@@ -963,13 +1000,15 @@ def _monte_carlo_gap(mc: pd.DataFrame, key: str) -> str:
     )
 
 
-def _tightness(exact, sweep, fits, dim_fit, low):
+def _tightness(exact, sweep, fits, dim_fit, low, tight):
     """Theorem 19 (1), eq. (15), Conjecture 20 (16) and the classical bound: printed vs proved vs the best family.
 
-    The proved bound of (1), (15) and (16) is theorem19-uniform, :data:`UNIFORM_TEX` (every parameter). The gap of
+    The proved bound of (1), (15) and (16) is theorem19-uniform, :data:`UNIFORM_TEX` (every parameter). The family
+    of (1) and (15) is the sample ``tight`` where (1) is attained (theorem19-constant-sharp, ``m = 1``); the gap of
     the classical bound states what is exact (:func:`dense_exact_lower` on the Conjecture 20 table ``low``)."""
     rows = []
     lower = dense_exact_lower(low)
+    attained = tight[tight["m"] == 1].assign(eq15=tight["eq1"], distribution="")
     specs = (
         (
             "eq1",
@@ -1020,6 +1059,8 @@ def _tightness(exact, sweep, fits, dim_fit, low):
         if not len(ex):
             continue
         top = ex.sort_values(["m", "s", "k", "exact"]).iloc[-1]  # the largest enumerated point, its largest value
+        if key in ("eq1", "eq15") and len(attained):
+            top = attained.iloc[0]
         printed_value = float(top[key])
         variables = dict(W=top["W"], R=top["R"], B=top["B"], s=top["s"], n=top["n"], m=top["m"], k=top["k"])
         proved_value = (
@@ -1038,6 +1079,9 @@ def _tightness(exact, sweep, fits, dim_fit, low):
                 family=(
                     f"exact R_H(S) of {top['distribution']} cube samples, m = {int(top['m'])}, n = {int(top['n'])}, "
                     f"s = {int(top['s'])}, k = {int(top['k'])}"
+                    if top["distribution"]
+                    else "exact R_H(S) = WR + B of x_1 = R, m = n = s = k = 1, R + B = e "
+                    f"(R = W = 1; theorem19-constant-sharp): (1) / R_H(S) = {printed_value / float(top['exact']):.6f}"
                 ),
                 family_value=float(top["exact"]),
                 printed_over_proved=printed_value / proved_value,
@@ -1058,11 +1102,16 @@ def _tightness(exact, sweep, fits, dim_fit, low):
                     + _monte_carlo_gap(mc, key)
                     + "; no lower bound of the same order is proved"
                     if key == "dense" and len(lower)
-                    else _monte_carlo_gap(mc, key)
+                    else (
+                        "attained at m(R+B) = e, so the constant 1 is best possible; "
+                        if not top["distribution"]
+                        else ""
+                    )
+                    + _monte_carlo_gap(mc, key)
                     + (
                         "; no proof of (16): theorem19-uniform has n^0.5 and log m"
                         if key == "conj20"
-                        else "; no lower bound of the same order is proved"
+                        else "; no lower bound of the same order in m and n is proved"
                     )
                 ),
                 method="exact",
