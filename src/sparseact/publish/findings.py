@@ -511,7 +511,8 @@ def what_changes(results: Results, row: pd.Series, errata_link: str) -> str:
         given = re.search(r"given (.+?) \(open\)", row["cost"])
         return f"Holds as printed{f', given {given.group(1)}, which is open' if given else ''}{repairs}."
     if row["status"] == "holds-on-range":
-        checked = statement["range"].split(";")[0]
+        counted = re.search(r"\((\d+) in \d+ checks?\)", statement["reason"])
+        checked = f"{counted.group(1)} instances" if counted else statement["range"].split(";")[0]
         entry = next((e for e in paper_statements() if e["id"] == row["statement_id"]), {})
         if proved_correction(entry, results.statements.set_index("statement_id")["status"]):
             return (
