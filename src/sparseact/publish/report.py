@@ -773,8 +773,10 @@ def graph_page(results: Results, index_html: str | Path, page: str | Path, resul
         + "</div></section>"
         + GRAPH_SCRIPT
     )
-    page_css = GRAPH_CSS + "body { max-width: none; }"  # the graph uses the window's width
-    return _page("sparseact argument graph", body, Path(page).name).replace("</style>", page_css + "</style>", 1)
+    # the graph's own rules in a block of their own, after the report's: the report's block stays the one the committed
+    # site writes once (sparseact.publish.site.shared_styles); the graph uses the window's width
+    page_css = f"<style>{GRAPH_CSS}body {{ max-width: none; }}</style>"
+    return _page("sparseact argument graph", body, Path(page).name).replace("</style>", "</style>" + page_css, 1)
 
 
 def build_report(
