@@ -121,6 +121,13 @@ def status_text(status: str, finding_class: str = "", on_range: str = "") -> str
     return f"{words} ({detail})" if detail else words
 
 
+def status_clause(status: str, finding_class: str = "", on_range: str = "") -> str:
+    """A status as the rest of a sentence about the statement: ``is proved``, ``is open``, ``fails as stated
+    (proof-slip)``, ``holds on range ($n \\le 20$)`` (:func:`status_text` after "is" only where it is not a verb)."""
+    text = status_text(status, finding_class, on_range)
+    return text if status in ("fails-as-stated", "holds-on-range") else f"is {text}"
+
+
 def _statement(results: Results, statement_id: str) -> pd.Series:
     rows = results.statements[results.statements["statement_id"] == statement_id]
     if not len(rows):

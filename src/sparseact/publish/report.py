@@ -59,6 +59,7 @@ from sparseact.publish.findings import (
     open_items,
     readable,
     sharper_items,
+    status_clause,
     status_text,
     tightness_rows,
     what_changes,
@@ -1076,8 +1077,8 @@ def chains_html(results: Results, statements: pd.DataFrame, links: dict[str, str
             body.append(("<li>" if item.again else f'<li id="{html.escape(own)}">') + head + why + corrected)
         body += ["</li></ul>"] * (depth + 1)
         parts.append(
-            f'<details class="chain"><summary><b>Why {html.escape(row["paper_ref"])} is '
-            f"{html.escape(status_text(row['status'], row['class'], row['range']))}</b>: the chain down to "
+            f'<details class="chain"><summary><b>Why {html.escape(row["paper_ref"])} '
+            f"{html.escape(status_clause(row['status'], row['class'], row['range']))}</b>: the chain down to "
             f"checks and cited facts ({len(items)} lines, each statement, check and fact expanded once; "
             f"<code>sparseact explain {html.escape(sid)}</code> prints it)</summary>{''.join(body)}</details>"
         )
