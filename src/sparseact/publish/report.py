@@ -93,7 +93,7 @@ from sparseact.publish.links import (
     link_ids,
     report_targets,
 )
-from sparseact.publish.mathtext import MATH_CSS, markdown_math
+from sparseact.publish.mathtext import EMPHASIS, MATH_CSS, markdown_math
 from sparseact.publish.notepdf import current_pdf, pdf_source_digest
 from sparseact.publish.palette import status_fill_css
 from sparseact.publish.statements import explain_chain, first_sentence
@@ -164,6 +164,10 @@ code { font-size: 0.95em; }
     + PRINT_OPEN_CSS
     + PRINT_SUMMARY_CSS
 )
+
+
+#: :data:`~sparseact.publish.mathtext.EMPHASIS`'s replacement: the paper's italics, in italics.
+_ITALIC = r"<em>\1</em>"
 
 
 def paper_order(claims) -> list[str]:
@@ -380,7 +384,7 @@ def errata_html(results: Results, results_dir: Path, base: Path) -> str:
                 f'<div class="erratum" id="erratum-{html.escape(row["erratum_id"])}">'
                 f"<p><b>{_math(row['location'])}</b> — {html.escape(finding_class)} "
                 f"<small>(<code>{html.escape(row['erratum_id'])}</code>; statements {statements})</small></p><dl>"
-                f"<dt>Printed</dt><dd>{_math(row['printed'])}</dd>{why}"
+                f"<dt>Printed</dt><dd>{EMPHASIS.sub(_ITALIC, _math(row['printed']))}</dd>{why}"
                 f"<dt>Correction</dt><dd>{correction}</dd><dt>Certificate</dt><dd>{certificate}</dd></dl></div>"
             )
     return "".join(parts) or "<p>No erratum.</p>"
