@@ -338,7 +338,7 @@ def test_the_measured_numbers_are_given_on_a_page_that_passes(browser, tmp_path,
     assert check_page(browser, path, front_page=True, measured=measured) == []
     assert measured == {"widths": {w: w for w in WIDTHS}, "printed_pages": 2, "headline_words": 4}
     assert measured_text(measured) == (
-        f"{'/'.join(map(str, WIDTHS))} px wide at {'/'.join(map(str, WIDTHS))} px; prints on 2 A4 pages; "
+        f"{'/'.join(map(str, WIDTHS))} px wide on {'/'.join(map(str, WIDTHS))} px screens; prints on 2 A4 pages; "
         "headline table 4 words"
     )
     (tmp_path / "report").mkdir()
@@ -348,8 +348,8 @@ def test_the_measured_numbers_are_given_on_a_page_that_passes(browser, tmp_path,
     printed = capsys.readouterr().out.splitlines()
     assert printed == [
         f"report/index.html: ok ({measured_text(measured)})",
-        f"report/graph.html: ok ({'/'.join(map(str, WIDTHS))} px wide at {'/'.join(map(str, WIDTHS))} px; "
-        "prints on 1 A4 pages)",
+        f"report/graph.html: ok ({'/'.join(map(str, WIDTHS))} px wide on {'/'.join(map(str, WIDTHS))} px screens; "
+        "prints on 1 A4 page)",
     ]
 
 

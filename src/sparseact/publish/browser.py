@@ -722,10 +722,10 @@ def check_page(
 def measured_text(measured: dict) -> str:
     """What :func:`check_page` measured, in one line: the page's width at each screen width, its printed A4 pages and
     the words of its headline table (when it has one)."""
-    widths = measured["widths"]
+    widths, pages = measured["widths"], measured["printed_pages"]
     text = (
-        f"{'/'.join(str(w) for w in widths.values())} px wide at {'/'.join(str(w) for w in widths)} px; "
-        f"prints on {measured['printed_pages']} A4 pages"
+        f"{'/'.join(str(w) for w in widths.values())} px wide on {'/'.join(str(w) for w in widths)} px screens; "
+        f"prints on {pages} A4 page{'' if pages == 1 else 's'}"
     )
     if measured.get("headline_words") is not None:
         text += f"; headline table {measured['headline_words']} words"
