@@ -527,19 +527,22 @@ def what_changes(results: Results, row: pd.Series, errata_link: str) -> str:
             )
         return f"Holds on every instance checked ({checked}); no proof covers every parameter{repairs}."
     if row["status"] == "fails-as-stated":
-        survives = statement["survives"]
-        repair = (
-            "a weaker corrected form is proved"
-            if survives.startswith("yes, in a weaker form")
-            else "a corrected form is proved"
-            if survives.startswith("yes")
-            else "the natural repair is itself a conjecture"
-            if survives.startswith("open")
-            else "no corrected form is proved"
-        )
         link = f"[{FINDING_WORDS.get(statement['class'], statement['class'])}]({errata_link.format(id=errata[0])})"
-        return f"Fails as printed ({link}); {repair}."
+        return f"Fails as printed ({link}); {repair_words(statement['survives'])}."
     return f"Open: {first_sentence(statement['reason'])}."
+
+
+def repair_words(survives: str) -> str:
+    """What survives of a statement that fails as printed (its ``survives`` column), in words: "a weaker corrected
+    form is proved", "a corrected form is proved", "the natural repair is itself a conjecture" or "no corrected form
+    is proved"."""
+    if survives.startswith("yes, in a weaker form"):
+        return "a weaker corrected form is proved"
+    if survives.startswith("yes"):
+        return "a corrected form is proved"
+    if survives.startswith("open"):
+        return "the natural repair is itself a conjecture"
+    return "no corrected form is proved"
 
 
 #: A class of errata in a reader's words, for the README's one line.

@@ -58,6 +58,7 @@ from sparseact.publish.findings import (
     load_results,
     open_items,
     readable,
+    repair_words,
     sharper_items,
     status_clause,
     status_text,
@@ -249,8 +250,9 @@ def _statement_row(results: Results, statement_id: str) -> pd.Series:
     return results.statements.set_index("statement_id").loc[statement_id]
 
 
-#: A headline cost longer than this (characters) folds under the words before its first colon ("Replace by"), so
-#: that the table of the main results fits the first screen.
+#: A headline cost longer than this (characters) folds under the words before its first colon, or, for a result that
+#: fails as stated, under what survives of it (:func:`~sparseact.publish.findings.repair_words`), so that the table of
+#: the main results fits the first screen.
 FOLDED_COST_CHARS = 160
 
 
@@ -280,6 +282,8 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
             why += f"#{anchor(row['statement_id'])}"
         cost = link_ids(_math(row["cost"]), ids_here) + (f" <small>(erratum {links(own)})</small>" if own else "")
         head, colon, _ = str(row["cost"]).partition(": ")
+        if row["status"] == "fails-as-stated":  # the fold says what survives, not "Replace by"
+            head = repair_words(statement["survives"]).capitalize()
         if colon and len(str(row["cost"])) > FOLDED_COST_CHARS:  # a long correction folds under its first words
             cost = f"<details><summary>{html.escape(head)} …</summary>{cost}</details>"
         if row["proof"]:
