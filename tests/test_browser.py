@@ -325,6 +325,34 @@ def test_the_printed_length_is_counted_in_a4_pages(browser, tmp_path):
     assert check_page(browser, path, first_screen=False) == []
 
 
+@needs_chromium
+def test_the_measured_numbers_are_given_on_a_page_that_passes(browser, tmp_path, capsys):
+    """check_page fills in the page's width at every screen width, its printed A4 pages and its headline table's
+    words; ``sparseact check-pages`` prints them beside "ok"."""
+    from sparseact import cli
+    from sparseact.publish.browser import measured_text
+
+    headline = "<table class='headline'><tbody><tr><td class='status'>Theorem 1 is proved</td></tr></tbody></table>"
+    path = page(tmp_path, headline + "<p style='break-before: page'>second printed page</p>")
+    measured = {}
+    assert check_page(browser, path, front_page=True, measured=measured) == []
+    assert measured == {"widths": {w: w for w in WIDTHS}, "printed_pages": 2, "headline_words": 4}
+    assert measured_text(measured) == (
+        f"{'/'.join(map(str, WIDTHS))} px wide on {'/'.join(map(str, WIDTHS))} px screens; prints on 2 A4 pages; "
+        "headline table 4 words"
+    )
+    (tmp_path / "report").mkdir()
+    path.rename(tmp_path / "report" / "index.html")
+    page(tmp_path / "report", "<p>the graph</p>", "graph.html")
+    assert cli.main(["check-pages", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == [
+        f"report/index.html: ok ({measured_text(measured)})",
+        f"report/graph.html: ok ({'/'.join(map(str, WIDTHS))} px wide on {'/'.join(map(str, WIDTHS))} px screens; "
+        "prints on 1 A4 page)",
+    ]
+
+
 def summarised_page(rows=60, cards=30):
     """A page as the report and the claim pages build it: a data table with its CSV link, a table printed one line
     per row, check cards; cards on narrow screens and summarised in print."""

@@ -370,6 +370,11 @@ def test_a_long_printed_formula_is_displayed_one_relation_a_line():
     assert printed_tex("$a = b$") == "$a = b$" and printed_tex("text $a = b$") == "text $a = b$"
 
 
+def test_the_papers_italics_in_a_printed_quote_are_set_in_italics():
+    assert printed_tex("we show that *parities* on $k$ variables") == r"we show that \emph{parities} on $k$ variables"
+    assert printed_tex("at $m^*$ and $n^*$, 2*3*4, a * b") == "at $m^*$ and $n^*$, 2*3*4, a * b"
+
+
 def test_paper_words_replace_ids_in_prose_only(result_tables):
     words = PaperWords(load_results(result_tables))
     assert words("by lem2-sharp and x/a-printed; not lem2-sharpest") == (

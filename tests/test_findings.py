@@ -6,7 +6,7 @@ import pytest
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from sparseact.publish.findings import findings_markdown, load_results, readable, readme_block
+from sparseact.publish.findings import findings_markdown, load_results, readable, readme_block, status_clause
 from sparseact.publish.mathtext import markdown_math, tex_to_mathml
 from sparseact.verify.verdicts import FINDING_DEFINITIONS, FINDINGS
 
@@ -112,3 +112,10 @@ def test_load_results_reads_every_table(result_tables):
     ) == (5, 2, 2, 1, 3, 1)
     assert list(results.printed["statement_id"]) == ["thm1", "lem2", "conj3", "eq4"]
     assert list(results.own["statement_id"]) == ["lem2-sharp"]
+
+
+def test_a_status_reads_as_the_rest_of_a_sentence():
+    """ "Why Theorem 17 fails as stated", never "is fails as stated"; "is" before a status that is not a verb."""
+    assert status_clause("proved") == "is proved" and status_clause("open") == "is open"
+    assert status_clause("fails-as-stated", "statement-error") == "fails as stated (statement-error)"
+    assert status_clause("holds-on-range", on_range="n in {2}") == "holds on range (n in {2})"

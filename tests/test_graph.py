@@ -284,6 +284,20 @@ def test_each_main_result_has_a_view_of_what_it_rests_on_with_full_titles(result
     ) == (sections)
 
 
+def test_the_committed_graph_page_shares_the_reports_style_file(result_tables, tmp_path):
+    """In the committed site the graph page links the report's style file and keeps inline only its own rules."""
+    from sparseact.publish.site import write_site
+
+    _graph_page(result_tables)
+    site = tmp_path / "site"
+    write_site(result_tables, site)
+    index, graph = ((site / name).read_text() for name in ("index.html", "graph.html"))
+    shared = re.findall(r'<link rel="stylesheet" href="(style/[0-9a-f]+\.css)">', index)
+    assert len(shared) == 1 and f'href="{shared[0]}"' in graph
+    inline = "".join(re.findall(r"<style>(.*?)</style>", graph, re.S))
+    assert ".graph-view" in inline and "font-family: system-ui" not in inline
+
+
 @given(st.text(alphabet=st.sampled_from("aiWM0 -/(\u03c1\u2264"), max_size=80), st.integers(40, 300))
 def test_wrap_keeps_every_character_and_each_line_fits(text, width):
     lines = wrap(text, width, 12.5)

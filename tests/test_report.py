@@ -138,3 +138,27 @@ def test_claim_page_puts_the_header_first_in_the_notebook_page(result_tables):
     # the committed notebook opens on the statuses, under its title
     first = nbformat.read(committed, as_version=4).cells[0].source
     assert first.startswith("# Claim x\n\n* **") and "fails as stated" in first.split("What $k$ is.")[0]
+
+
+def test_the_papers_italics_in_a_quote_are_set_in_italics(result_tables):
+    """An erratum's printed text quotes the paper, whose italics its text writes as ``*word*``."""
+    from sparseact.publish.findings import load_results
+    from sparseact.publish.report import errata_html
+
+    results = load_results(result_tables)
+    results.errata.loc[results.errata.index[0], "printed"] = "we show that *parities* with $m^*$ and $n^*$"
+    shown = errata_html(results, result_tables, result_tables / "report")
+    assert "we show that <em>parities</em> with <math" in shown and "*parities*" not in shown
+
+
+def test_a_long_correction_folds_under_what_survives_of_the_result(result_tables):
+    """A main result that fails as stated, with a long correction: the fold's summary says what survives of it (the
+    README's words), not "Replace by"."""
+    from sparseact.publish.findings import load_results
+    from sparseact.publish.report import FOLDED_COST_CHARS, headline_html
+
+    results = load_results(result_tables)
+    results.headline.loc[0, "cost"] = "Replace by: " + "a longer bound " * (FOLDED_COST_CHARS // 10)
+    results.statements.loc[results.statements["statement_id"] == "thm1", "survives"] = "yes, in a weaker form"
+    shown = headline_html(results, result_tables, result_tables / "report")
+    assert "<details><summary>A weaker corrected form is proved …</summary>Replace by: a longer bound" in shown

@@ -281,15 +281,18 @@ def _screenshots(args) -> int:
 
 def _check_pages(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
-    from sparseact.publish.browser import BrowserError, check_pages
+    from sparseact.publish.browser import BrowserError, check_pages, measured_text
 
+    measured = {}
     try:
-        problems = check_pages(args.results)
+        problems = check_pages(args.results, measured=measured)
     except BrowserError as exc:
         print(exc, file=sys.stderr)
         return 2
     for page, found in problems.items():
-        print(f"{page}: " + ("ok" if not found else "\n  ".join(["", *found])))
+        print(f"{page}: {'ok' if not found else 'FAILS'} ({measured_text(measured[page])})")
+        for problem in found:
+            print(f"  {problem}")
     return 1 if any(problems.values()) else 0
 
 
@@ -520,8 +523,9 @@ def main(argv=None) -> int:
     look = sub.add_parser(
         "check-pages",
         help="open the verification report and every claim page in headless "
-        "Chromium at 1400, 1024, 800 and 390 px and laid out for print (counting its A4 pages), and list what a "
-        "reader would trip over; exit 1 if anything, 2 if no browser",
+        "Chromium at 1400, 1024, 800 and 390 px and laid out for print (counting its A4 pages), print what it "
+        "measured (widths, A4 pages, headline words) and list what a reader would trip over; exit 1 if anything, "
+        "2 if no browser",
     )
     look.add_argument("results", nargs="?", default="results")
     look.set_defaults(func=_check_pages)

@@ -15,7 +15,8 @@ result's graph view not on a page of its own) and :func:`page_problems` turns th
 readable complaints; :func:`check_pages` does both for the verification report, the argument graph's page,
 every claim page and every certificate's page of a results directory, at every width of :data:`WIDTHS` and in
 print media (:data:`PRINT_WIDTH`), counting the A4 pages each prints on (the report at most
-:data:`REPORT_PRINTED_PAGES`, a claim or certificate page at most :data:`PAGE_PRINTED_PAGES`);
+:data:`REPORT_PRINTED_PAGES`, a claim or certificate page at most :data:`PAGE_PRINTED_PAGES`), and gives what it
+measured (widths, A4 pages, the headline table's words: :func:`measured_text`) on a page that passes too;
 :meth:`Browser.click` follows a link as a reader clicks it (found by its visible text); :meth:`Browser.print_pdf`
 prints a page on A4 as Chromium would;
 :func:`write_screenshots` is the workflow's step (a placeholder image saying why when no
@@ -133,6 +134,7 @@ _MEASURE = """(() => {
     statements_top: top('table.statements'),
     first_statement_bottom: bottom('table.statements tbody tr'),
     headline_bottom: bottom('table.headline'),
+    headline_words: (t => t ? (t.innerText.match(/\\S+/g) || []).length : null)(document.querySelector('table.headline')),
     hidden_status: Array.from(document.querySelectorAll('td.status'))
       .filter(td => td.getBoundingClientRect().right > root.clientWidth + 1).length,
     clipped_tables: Array.from(document.querySelectorAll('table'))
@@ -237,6 +239,7 @@ class PageReport:
     statements_top: float | None
     first_statement_bottom: float | None
     headline_bottom: float | None
+    headline_words: int | None = None
     hidden_status: int = 0
     clipped: list[str] = field(default_factory=list)
     screen_height: int = SCREEN[1]
@@ -581,6 +584,7 @@ def measure_page(browser: Browser, path: str | Path, printed: bool = False) -> P
         statements_top=found["statements_top"],
         first_statement_bottom=found["first_statement_bottom"],
         headline_bottom=found["headline_bottom"],
+        headline_words=found["headline_words"],
         hidden_status=found["hidden_status"],
         clipped=found["clipped"],
         external=external,
@@ -674,27 +678,35 @@ def check_page(
     front_page: bool = False,
     first_screen: bool = True,
     max_printed_pages: int | None = None,
+    measured: dict | None = None,
 ) -> list[str]:
     """:func:`page_problems` of one page at every width of :data:`WIDTHS` and printed, each prefixed by where
     (``first_screen=False``: a page whose first screen holds no statement table, such as the argument graph's;
     ``max_printed_pages``: the A4 pages it may print on, counted in a PDF of it).
 
+    ``measured``, when given, is filled with the numbers the verdict rests on, so that a reader sees them on a page
+    that passes too (:func:`measured_text`): ``widths`` (screen width -> the page's width there), ``printed_pages``
+    (counted in a PDF) and ``headline_words`` (the words of ``table.headline`` at :data:`SCREEN`, or None).
+
     The page is loaded once, at the first width; each other width, and print, lays it out anew (a page's layout
     depends on its screen and media, not on the screen it was loaded at: tests/test_browser.py checks that a load
     at each width finds the same)."""
-    problems = []
+    problems, widths = [], {}
     try:
         for i, width in enumerate(WIDTHS):
             browser.set_screen(width)
             if i == 0:
                 browser.load(path)
             report = measure_page(browser, path)
+            widths[width] = report.scroll_width
+            if width == SCREEN[0] and measured is not None:
+                measured["headline_words"] = report.headline_words
             problems += [
                 f"at {width} px: {p}" for p in page_problems(report, front_page, first_screen and width == SCREEN[0])
             ]
         browser.set_screen(PRINT_WIDTH, media="print")
         report = measure_page(browser, path, printed=True)
-        if max_printed_pages is not None:
+        if max_printed_pages is not None or measured is not None:
             report.printed_pages = browser.printed_pages()
         problems += [
             f"printed: {p}"
@@ -702,29 +714,50 @@ def check_page(
         ]
     finally:
         browser.set_screen(*SCREEN)
+    if measured is not None:
+        measured.update(widths=widths, printed_pages=report.printed_pages)
     return problems
 
 
-def check_pages(results: str | Path, browser: Browser | None = None) -> dict[str, list[str]]:
+def measured_text(measured: dict) -> str:
+    """What :func:`check_page` measured, in one line: the page's width at each screen width, its printed A4 pages and
+    the words of its headline table (when it has one)."""
+    widths, pages = measured["widths"], measured["printed_pages"]
+    text = (
+        f"{'/'.join(str(w) for w in widths.values())} px wide on {'/'.join(str(w) for w in widths)} px screens; "
+        f"prints on {pages} A4 page{'' if pages == 1 else 's'}"
+    )
+    if measured.get("headline_words") is not None:
+        text += f"; headline table {measured['headline_words']} words"
+    return text
+
+
+def check_pages(
+    results: str | Path, browser: Browser | None = None, measured: dict | None = None
+) -> dict[str, list[str]]:
     """:func:`check_page` of every page of :func:`report_pages`, keyed by path relative to ``results`` (the first
     screen is judged on the front page and the claim pages, which open with a table of statements; the printed
     length on the front page, at most :data:`REPORT_PRINTED_PAGES` A4 pages, and on the claim and certificate
-    pages, at most :data:`PAGE_PRINTED_PAGES`)."""
+    pages, at most :data:`PAGE_PRINTED_PAGES`). ``measured``, when given, is filled with each page's numbers (the
+    same keys; :func:`check_page`)."""
     pages = report_pages(results)
     if browser is None:
         with Browser() as own:
-            return check_pages(results, own)
+            return check_pages(results, own, measured)
     claim_pages, graph = Path(results) / "pages", pages[1]
-    return {
-        str(page.relative_to(results)): check_page(
+    found = {}
+    for i, page in enumerate(pages):
+        name = str(page.relative_to(results))
+        numbers = measured.setdefault(name, {}) if measured is not None else None
+        found[name] = check_page(
             browser,
             page,
             front_page=i == 0,
             first_screen=i == 0 or page.parent == claim_pages,
             max_printed_pages=REPORT_PRINTED_PAGES if i == 0 else None if page == graph else PAGE_PRINTED_PAGES,
+            measured=numbers,
         )
-        for i, page in enumerate(pages)
-    }
+    return found
 
 
 def placeholder_png(path: str | Path, message: str) -> Path:

@@ -50,7 +50,7 @@ from sparseact.publish.display import _latex_escape
 from sparseact.publish.findings import Results, ids, load_results, readable, short_ref
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
-from sparseact.publish.mathtext import split_math
+from sparseact.publish.mathtext import EMPHASIS, split_math
 from sparseact.publish.notepdf import SOURCE_KEY, TEX_ENGINE, attached_certificates, source_stamp
 from sparseact.publish.statements import CONSEQUENCES, degenerate_corners, first_sentence, proved_correction
 from sparseact.runtime.provenance import atomic_write_text
@@ -617,11 +617,12 @@ _RELATION = re.compile(r"\\(?:leq?|geq?)(?![A-Za-z])|=")
 
 
 def printed_tex(text: str) -> str:
-    """The printed text for the note: prose escaped and math passed (:func:`tex_text`); a text that is one long formula
-    is displayed, one line per top-level relation, so that it never runs off the page."""
+    """The printed text for the note: prose escaped, the paper's italics (``*word*``) set in italics and math passed
+    (:func:`tex_text`); a text that is one long formula is displayed, one line per top-level relation, so that it
+    never runs off the page."""
     formula = " ".join(str(text).split())
     if not (formula.startswith("$") and formula.endswith("$") and formula.count("$") == 2):
-        return tex_text(text)
+        return EMPHASIS.sub(r"\\emph{\1}", tex_text(text))
     body = tex_text(formula)[1:-1]  # checked by tex_text
     if len(body) <= _DISPLAY_CHARS:
         return tex_text(text)

@@ -121,6 +121,13 @@ def status_text(status: str, finding_class: str = "", on_range: str = "") -> str
     return f"{words} ({detail})" if detail else words
 
 
+def status_clause(status: str, finding_class: str = "", on_range: str = "") -> str:
+    """A status as the rest of a sentence about the statement: ``is proved``, ``is open``, ``fails as stated
+    (proof-slip)``, ``holds on range ($n \\le 20$)`` (:func:`status_text` after "is" only where it is not a verb)."""
+    text = status_text(status, finding_class, on_range)
+    return text if status in ("fails-as-stated", "holds-on-range") else f"is {text}"
+
+
 def _statement(results: Results, statement_id: str) -> pd.Series:
     rows = results.statements[results.statements["statement_id"] == statement_id]
     if not len(rows):
@@ -521,19 +528,22 @@ def what_changes(results: Results, row: pd.Series, errata_link: str) -> str:
             )
         return f"Holds on every instance checked ({checked}); no proof covers every parameter{repairs}."
     if row["status"] == "fails-as-stated":
-        survives = statement["survives"]
-        repair = (
-            "a weaker corrected form is proved"
-            if survives.startswith("yes, in a weaker form")
-            else "a corrected form is proved"
-            if survives.startswith("yes")
-            else "the natural repair is itself a conjecture"
-            if survives.startswith("open")
-            else "no corrected form is proved"
-        )
         link = f"[{FINDING_WORDS.get(statement['class'], statement['class'])}]({errata_link.format(id=errata[0])})"
-        return f"Fails as printed ({link}); {repair}."
+        return f"Fails as printed ({link}); {repair_words(statement['survives'])}."
     return f"Open: {first_sentence(statement['reason'])}."
+
+
+def repair_words(survives: str) -> str:
+    """What survives of a statement that fails as printed (its ``survives`` column), in words: "a weaker corrected
+    form is proved", "a corrected form is proved", "the natural repair is itself a conjecture" or "no corrected form
+    is proved"."""
+    if survives.startswith("yes, in a weaker form"):
+        return "a weaker corrected form is proved"
+    if survives.startswith("yes"):
+        return "a corrected form is proved"
+    if survives.startswith("open"):
+        return "the natural repair is itself a conjecture"
+    return "no corrected form is proved"
 
 
 #: A class of errata in a reader's words, for the README's one line.

@@ -25,6 +25,7 @@ from latex2mathml.converter import convert
 from latex2mathml.symbols_parser import convert_symbol
 
 __all__ = [
+    "EMPHASIS",
     "MATH_CSS",
     "TEX_REWRITES",
     "MathRenderError",
@@ -73,6 +74,10 @@ _TEXT_WITH_BACKSLASH = re.compile(r">[^<]*\\[^<]*<")
 _ALIGNED = re.compile(r"\\begin\{aligned\}(?P<body>.*?)\\end\{aligned\}(?P<after>.*)", re.S)
 _MATHVARIANT = re.compile(r'mathvariant="(?!normal")([^"]*)"')
 
+
+#: Markdown emphasis in prose, ``*word*``: the paper's italics, as its text (and so a quote of it) writes them. Group 1
+#: is the emphasised text; a ``*`` inside math, a tag or a formula (``$``) never opens or closes one.
+EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*<>$]+?)(?<=\S)\*(?![\w*])")
 
 #: The pages' style for :func:`tex_to_mathml`'s MathML: the serif math font reads small beside the sans-serif text,
 #: and a radical's bar must clear its radicand (sitting on an ``n`` it reads as a ``pi``).

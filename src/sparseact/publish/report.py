@@ -58,7 +58,9 @@ from sparseact.publish.findings import (
     load_results,
     open_items,
     readable,
+    repair_words,
     sharper_items,
+    status_clause,
     status_text,
     tightness_rows,
     what_changes,
@@ -92,7 +94,7 @@ from sparseact.publish.links import (
     link_ids,
     report_targets,
 )
-from sparseact.publish.mathtext import MATH_CSS, markdown_math
+from sparseact.publish.mathtext import EMPHASIS, MATH_CSS, markdown_math
 from sparseact.publish.notepdf import current_pdf, pdf_source_digest
 from sparseact.publish.palette import status_fill_css
 from sparseact.publish.statements import explain_chain, first_sentence
@@ -163,6 +165,10 @@ code { font-size: 0.95em; }
     + PRINT_OPEN_CSS
     + PRINT_SUMMARY_CSS
 )
+
+
+#: :data:`~sparseact.publish.mathtext.EMPHASIS`'s replacement: the paper's italics, in italics.
+_ITALIC = r"<em>\1</em>"
 
 
 def paper_order(claims) -> list[str]:
@@ -244,8 +250,9 @@ def _statement_row(results: Results, statement_id: str) -> pd.Series:
     return results.statements.set_index("statement_id").loc[statement_id]
 
 
-#: A headline cost longer than this (characters) folds under the words before its first colon ("Replace by"), so
-#: that the table of the main results fits the first screen.
+#: A headline cost longer than this (characters) folds under the words before its first colon, or, for a result that
+#: fails as stated, under what survives of it (:func:`~sparseact.publish.findings.repair_words`), so that the table of
+#: the main results fits the first screen.
 FOLDED_COST_CHARS = 160
 
 
@@ -275,6 +282,8 @@ def headline_html(results: Results, results_dir: Path, base: Path) -> str:
             why += f"#{anchor(row['statement_id'])}"
         cost = link_ids(_math(row["cost"]), ids_here) + (f" <small>(erratum {links(own)})</small>" if own else "")
         head, colon, _ = str(row["cost"]).partition(": ")
+        if row["status"] == "fails-as-stated":  # the fold says what survives, not "Replace by"
+            head = repair_words(statement["survives"]).capitalize()
         if colon and len(str(row["cost"])) > FOLDED_COST_CHARS:  # a long correction folds under its first words
             cost = f"<details><summary>{html.escape(head)} …</summary>{cost}</details>"
         if row["proof"]:
@@ -379,7 +388,7 @@ def errata_html(results: Results, results_dir: Path, base: Path) -> str:
                 f'<div class="erratum" id="erratum-{html.escape(row["erratum_id"])}">'
                 f"<p><b>{_math(row['location'])}</b> — {html.escape(finding_class)} "
                 f"<small>(<code>{html.escape(row['erratum_id'])}</code>; statements {statements})</small></p><dl>"
-                f"<dt>Printed</dt><dd>{_math(row['printed'])}</dd>{why}"
+                f"<dt>Printed</dt><dd>{EMPHASIS.sub(_ITALIC, _math(row['printed']))}</dd>{why}"
                 f"<dt>Correction</dt><dd>{correction}</dd><dt>Certificate</dt><dd>{certificate}</dd></dl></div>"
             )
     return "".join(parts) or "<p>No erratum.</p>"
@@ -773,8 +782,10 @@ def graph_page(results: Results, index_html: str | Path, page: str | Path, resul
         + "</div></section>"
         + GRAPH_SCRIPT
     )
-    page_css = GRAPH_CSS + "body { max-width: none; }"  # the graph uses the window's width
-    return _page("sparseact argument graph", body, Path(page).name).replace("</style>", page_css + "</style>", 1)
+    # the graph's own rules in a block of their own, after the report's: the report's block stays the one the committed
+    # site writes once (sparseact.publish.site.shared_styles); the graph uses the window's width
+    page_css = f"<style>{GRAPH_CSS}body {{ max-width: none; }}</style>"
+    return _page("sparseact argument graph", body, Path(page).name).replace("</style>", "</style>" + page_css, 1)
 
 
 def build_report(
@@ -1074,8 +1085,8 @@ def chains_html(results: Results, statements: pd.DataFrame, links: dict[str, str
             body.append(("<li>" if item.again else f'<li id="{html.escape(own)}">') + head + why + corrected)
         body += ["</li></ul>"] * (depth + 1)
         parts.append(
-            f'<details class="chain"><summary><b>Why {html.escape(row["paper_ref"])} is '
-            f"{html.escape(status_text(row['status'], row['class'], row['range']))}</b>: the chain down to "
+            f'<details class="chain"><summary><b>Why {html.escape(row["paper_ref"])} '
+            f"{html.escape(status_clause(row['status'], row['class'], row['range']))}</b>: the chain down to "
             f"checks and cited facts ({len(items)} lines, each statement, check and fact expanded once; "
             f"<code>sparseact explain {html.escape(sid)}</code> prints it)</summary>{''.join(body)}</details>"
         )
