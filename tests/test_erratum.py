@@ -18,6 +18,7 @@ from sparseact.publish.erratum import (
     SUBSTANTIVE,
     TEX_ENGINE,
     PaperWords,
+    _superseded,
     certificate_link,
     compile_pdf,
     erratum_tex,
@@ -101,7 +102,10 @@ def test_the_note_is_generated_from_the_tables(result_tables):
     assert r"{certificates/x/a-printed.json}{1}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
     assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and tex.endswith("\\end{document}\n")
     # the failures counted by what they change: a result named, a typo inside a proof counted
-    assert "Of the 1 that fail, these lie outside the proofs: 1 result (Theorem 1); the other 0 lie in proofs" in tex
+    assert (
+        "Of the paper's 4 statements we checked, 1 fails as printed: outside the proofs, 1 result (Theorem 1). Of "
+        "the other 3, 1 is proved, 1 holds on every instance computed with no proof and 1 is open." in tex
+    )
 
 
 def test_errata_are_numbered_by_consequence_then_class_then_in_paper_order():
@@ -434,3 +438,34 @@ def test_prose_cites_a_proof_step_as_part_of_its_proof(name, prose):
     from sparseact.publish.erratum import prose_name
 
     assert prose_name(name) == prose
+
+
+def test_errata_in_a_proof_our_sharper_bound_replaces_are_named_superseded():
+    """A proved result whose argument rests on our sharper statement of it no longer needs its printed proof: the
+    errata lying only in that proof are superseded; one that also names another statement is not."""
+    from types import SimpleNamespace
+
+    results = SimpleNamespace(
+        statements=pd.DataFrame(
+            {
+                "statement_id": ["lem9", "lem9-sharp", "thm5"],
+                "paper_ref": ["Lemma 9", "Lemma 9 (our sharper bound)", "Theorem 5"],
+                "status": ["proved", "proved", "proved"],
+            }
+        ),
+        sharper=pd.DataFrame({"statement_id": ["lem9-sharp"], "than": ["lem9"]}),
+    )
+    entries = {
+        "lem9": {"argument": {"uses": ["lem9-floored"]}},
+        "lem9-floored": {"argument": {"uses": ["lem9-sharp"]}},
+        "step-a": {"proof_of": "lem9"},
+        "step-b": {"proof_of": "thm5"},
+    }
+    errata = pd.DataFrame(
+        {
+            "number": [1, 2, 3, 4],
+            "statements": ["step-a", "step-a; step-b", "step-b", "lem9"],
+            "consequence": ["step", "step", "typo", "result-false"],
+        }
+    )
+    assert _superseded(results, errata, entries) == (["Lemma 9"], [1])

@@ -427,7 +427,7 @@ def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, en
 
 
 def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: PaperWords) -> list[str]:
-    """The summary: the substantive errata one line each, the improvement, then the main results in a table."""
+    """The summary: the improvement, the substantive errata one line each, then the main results in a table."""
     rows = [
         rf"{tex_text(note_name(row['paper_ref']))} & {said} & {cited or '--'} \\"
         for _, row in results.headline.iterrows()
@@ -447,10 +447,20 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
     improvements = [
         rf"\item[{tex_text(short_ref(row['paper_ref']))}] {tex_text(words(_sentence(gist)))}" for row, gist in sharper
     ]
+    replaced, superseded = _superseded(results, errata, entries)
     return [
         r"\section{Summary}",
-        *_described(r"\noindent\textbf{The substantive problems} (Section~\ref{sec:substantive}).", problems),
         *_described(r"\noindent\textbf{The improvement} (Section~\ref{sec:improvement}).", improvements),
+        *(
+            [
+                rf"\noindent With these bounds the printed proofs of {tex_text(_join(replaced))} are no longer needed, "
+                f"and {cite(superseded)}, which lie in those proofs, need no separate fix.",
+                "",
+            ]
+            if superseded
+            else []
+        ),
+        *_described(r"\noindent\textbf{The substantive problems} (Section~\ref{sec:substantive}).", problems),
         r"\noindent\textbf{The main results, as printed.}",
         "",
         r"\begin{longtable}{" + _columns(0.22, 0.57, 0.15) + "}",
@@ -461,10 +471,49 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
         r"\end{longtable}",
         "",
         *([rf"\noindent {CORNER_MEANING}", ""] if any(CORNER_PHRASE in row for row in rows) else []),
-        rf"\noindent Of the paper's {len(results.printed)} statements we checked, {_status_counts(results.printed)}. "
-        + _failures_by_consequence(results, errata),
+        rf"\noindent Of the paper's {len(results.printed)} statements we checked, "
+        + _failures_by_consequence(results, errata)
+        + f" Of the other {(results.printed['status'] != 'fails-as-stated').sum()}, {_status_counts(results.printed)}.",
         "",
     ]
+
+
+def _superseded(results: Results, errata: pd.DataFrame, entries: dict) -> tuple[list[str], list[int]]:
+    """The results whose proof in the argument graph rests on one of our sharper statements of them, and the numbers
+    of the errata that lie only in the printed proofs of those results (each named statement a step of one)."""
+    status = dict(zip(results.statements["statement_id"], results.statements["status"], strict=True))
+
+    def premises(sid: str) -> set[str]:
+        seen, todo = set(), [sid]
+        while todo:
+            for premise in (entries.get(todo.pop(), {}).get("argument") or {}).get("uses", ()):
+                if premise not in seen:
+                    seen.add(premise)
+                    todo.append(premise)
+        return seen
+
+    replaced = {
+        than
+        for than, group in results.sharper.groupby("than")
+        if status.get(than) == "proved" and premises(than) & set(group["statement_id"])
+    }
+    superseded = [
+        int(number)
+        for number, cell, consequence in zip(errata["number"], errata["statements"], errata["consequence"], strict=True)
+        if consequence in PROOF_CONSEQUENCES
+        and ids(cell)
+        and all(entries.get(sid, {}).get("proof_of") in replaced for sid in ids(cell))
+    ]
+    proofs = {entries.get(sid, {}).get("proof_of") for cell in errata["statements"] for sid in ids(cell)}
+    names = sorted(
+        (
+            ref
+            for sid, ref in zip(results.statements["statement_id"], results.statements["paper_ref"], strict=True)
+            if sid in replaced & proofs
+        ),
+        key=paper_position,
+    )
+    return [short_ref(ref) for ref in names], superseded
 
 
 #: How the summary's table says that a result fails only in a degenerate corner, and what that means.
@@ -493,8 +542,8 @@ PROOF_CONSEQUENCES = ("proof-gap", "step", "typo")
 
 
 def _failures_by_consequence(results: Results, errata: pd.DataFrame) -> str:
-    """The paper's failing statements counted by what they change: each under the most serious consequence among the
-    errata that name it, those outside the proofs named, those inside counted (Section~\\ref{sec:slips})."""
+    """How many of the paper's statements fail as printed, counted by what they change: each under the most serious
+    consequence among the errata that name it; those outside the proofs named, those inside counted."""
     rank = list(CONSEQUENCES).index
     worst: dict[str, str] = {}
     for cell, consequence in zip(errata["statements"], errata["consequence"], strict=True):
@@ -513,19 +562,13 @@ def _failures_by_consequence(results: Results, errata: pd.DataFrame) -> str:
     }
     outside = [parts[key] for key in parts if key not in PROOF_CONSEQUENCES]
     inside = [parts[key] for key in parts if key in PROOF_CONSEQUENCES]
-    in_proofs = sum(len(groups[key]) for key in groups if key in PROOF_CONSEQUENCES)
     return (
-        f"Of the {len(failing)} that fail, "
-        + ("these lie outside the proofs: " + _series(outside) + "; the other " if outside else "all ")
-        + f"{in_proofs} lie in proofs: "
-        + _series(inside)
-        + " (Section~\\ref{sec:slips})."
+        _count(len(failing), "fails", "fail")
+        + " as printed"
+        + (": outside the proofs, " + _join(outside) if outside else "")
+        + ("; inside the proofs, " + _join(inside) + " (Section~\\ref{sec:slips})" if inside else "")
+        + "."
     )
-
-
-def _series(items: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
 
 
 def _columns(*fractions: float) -> str:
@@ -544,17 +587,13 @@ def _count(number: int, singular: str, plural: str) -> str:
 
 
 def _status_counts(printed: pd.DataFrame) -> str:
+    """The statements that do not fail, by status: ``43 are proved, 3 hold ... and 9 are open``."""
     counts = printed["status"].value_counts()
     return (
-        ", ".join(
-            [
-                _count(int(counts.get("proved", 0)), "is proved", "are proved"),
-                _count(int(counts.get("holds-on-range", 0)), "holds", "hold")
-                + " on every instance computed with no proof",
-                _count(int(counts.get("fails-as-stated", 0)), "fails", "fail") + " as printed",
-            ]
-        )
-        + " and "
+        _count(int(counts.get("proved", 0)), "is proved", "are proved")
+        + ", "
+        + _count(int(counts.get("holds-on-range", 0)), "holds", "hold")
+        + " on every instance computed with no proof and "
         + _count(int(counts.get("open", 0)), "is open", "are open")
     )
 
@@ -837,8 +876,9 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     lines += _slips(slips, repository_url, words)
     lines += [
         r"\section{Re-checking and replying}\label{sec:reply}",
-        "Every certificate is a file of numbers. The repository's checker recomputes its violation in exact rational "
-        "arithmetic, taking the statement, its formula and its variables from its own code, never from the file"
+        "Each counterexample is a file of numbers, its certificate. The repository's checker recomputes the "
+        "violation in exact rational arithmetic, or in rigorous interval arithmetic where a logarithm or a root "
+        "enters, taking the statement, its formula and its variables from its own code, never from the file"
         + (
             rf"; the files are in the repository, \href{{{repository_url}}}{{\nolinkurl{{{repository_url}}}}}"
             if repository_url
@@ -846,12 +886,11 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         )
         + ". The repository's report has every statement we checked, with its argument and its checks; its findings "
         "add our remarks on statements that hold but whose wording, range or citation should change. This note is "
-        "generated from those checks, and no person signs it. Please send "
-        "replies, objections and corrections as an issue of the repository"
+        "generated from those checks. Please send replies, objections and corrections as an issue of the repository"
         + (
             rf" (\href{{{repository_url}}}{{\nolinkurl{{{repository_url}}}}})"
             if repository_url
-            else " the note came with (sparseact; it has no fixed public address yet), or to whoever sent it to you"
+            else " the note came with (sparseact), or to whoever sent it to you"
         )
         + ": a reply that changes a check changes the note.",
         "",

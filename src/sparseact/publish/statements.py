@@ -585,8 +585,13 @@ def _certificate_quote(certificate: Mapping) -> tuple[str, str]:
     return cert.get("explanation", ""), f"at {instance}: {quote}" if instance else quote
 
 
+#: How a certificate's formula variables that are not the paper's own symbols are named to a reader.
+VARIABLE_WORDS = {"omr": "1-rho", "lomr": "log(1-rho)", "ell": "log(1/eps)"}
+
+
 def _instance(cert: Mapping) -> str:
-    """``"m = 2, p = 2, q = 3, w = (0, 1)"``: the numbers and vectors the certificate's two sides are evaluated at."""
+    """``"m = 2, p = 2, q = 3, w = (0, 1)"``: the numbers and vectors the certificate's two sides are evaluated at,
+    each named in the paper's symbols (:data:`VARIABLE_WORDS`)."""
     values: dict[str, str] = {}
     for side in (cert.get("lhs"), cert.get("rhs")):
         for name, value in (side.get("vars") or {}).items() if isinstance(side, Mapping) else ():
@@ -594,7 +599,7 @@ def _instance(cert: Mapping) -> str:
                 values.setdefault(name, "(" + ", ".join(_number(v) for v in value) + ")")
             elif isinstance(value, (int, float)) and not isinstance(value, bool):
                 values.setdefault(name, _number(value))
-    return ", ".join(f"{name} = {value}" for name, value in values.items())
+    return ", ".join(f"{VARIABLE_WORDS.get(name, name)} = {value}" for name, value in values.items())
 
 
 def errata_by_cause(
