@@ -133,21 +133,26 @@ def _named_target(text: str) -> str | None:
     return max(below, key=lambda module: (layer(module), module)) if below else None
 
 
-def named_modules(tree: ast.Module) -> list[tuple[str, int]]:
-    """``(module, line)`` for every string of ``tree`` (docstrings aside) that names modules of this package."""
+def strings(tree: ast.AST) -> list[ast.Constant]:
+    """The string constants of ``tree`` but its docstrings (the pieces of an f-string included)."""
     docstrings = {
         id(node.body[0].value)
         for node in ast.walk(tree)
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
         and node.body
         and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
     }
     return [
-        (target, node.lineno)
+        node
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
-        if (target := _named_target(node.value)) is not None
     ]
+
+
+def named_modules(tree: ast.Module) -> list[tuple[str, int]]:
+    """``(module, line)`` for every string of ``tree`` (docstrings aside) that names modules of this package."""
+    return [(target, node.lineno) for node in strings(tree) if (target := _named_target(node.value)) is not None]
 
 
 @functools.cache
