@@ -14,7 +14,7 @@ from sparseact.runtime.accel.scheduling import (
 min_version("9.0")
 
 # What Snakemake's process has imported (Snakemake, its plugins, the library) stays out of the garbage collector's
-# later passes while it reads the rules and builds the DAG (sparseact.runtime.accel.scheduling says what that saves).
+# later passes while it reads the rules and builds the DAG (sparseact.runtime.accel.scheduling says why).
 freeze_loaded_objects()
 
 
