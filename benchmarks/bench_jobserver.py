@@ -1,11 +1,10 @@
 """What the warm job server saves on one short job: the same command in its own process and forked from a server.
 
-The job is Lemma 10's smallest data job (``sparseact generate lemma10 appendixB``, five points computed in a few
-milliseconds), so its time is start-up. It runs ``--rounds`` times each way, alternated: in its own process, from a
-server that imported only the third-party modules and ``sparseact.cli`` (``--warm cli``), and from a server that
-imported what the Snakefile names (the CLI, the notebook runner, the publishing modules and every claim's
-``compute``, ``figures`` and ``verdicts``). Wall time is the job's process's; CPU time is that process's plus, for a
-served job, the child's (its usage line).
+The job is a data job of Lemma 10 (``sparseact generate lemma10 appendixB``, three points computed in milliseconds), so
+its time is start-up. It runs ``--rounds`` times each way, alternated: in its own process, from a server that imported
+the third-party modules and ``sparseact.cli`` only, and from one that imported what the Snakefile names
+(:func:`sparseact.cli.job_modules`). Wall time is the job's process's; CPU time is that process's plus, for a served
+job, the child's (its usage line).
 
     python benchmarks/bench_jobserver.py --rounds 15
 """
@@ -26,6 +25,7 @@ from pathlib import Path
 from _common import cpu_model, under_job_environment, write_results
 
 from sparseact.claims import claim_ids
+from sparseact.cli import job_modules
 from sparseact.runtime.accel import jobclient, jobserver
 from sparseact.runtime.accel.usage import USAGE_PREFIX, usage_from_log
 
@@ -33,16 +33,8 @@ POINTS = {
     f"appendixB-rho{rho}": {"instances": 2, "k": 2, "kind": "appendixB", "n": 5, "rho": rho, "s": 3}
     for rho in (0.0, 0.3, 0.5)
 }
-#: The library modules the Snakefile's server imports (its ``JOB_MODULES``), and the least a server can import.
-WARM = {
-    "cli": ["sparseact.cli"],
-    "jobs": [
-        "sparseact.cli",
-        "sparseact.runtime.notebooks",
-        *(f"sparseact.publish.{name}" for name in ("display", "erratum", "ledger", "plotting", "report")),
-        *(f"sparseact.claims.{claim}.{part}" for claim in claim_ids() for part in ("compute", "figures", "verdicts")),
-    ],
-}
+#: The library modules the workflow's server imports, and the least a server can import.
+WARM = {"cli": ["sparseact.cli"], "jobs": job_modules(claim_ids())}
 
 
 def _job(env: dict, out: Path) -> tuple[float, float]:
