@@ -4,6 +4,7 @@
 from snakemake.utils import min_version
 
 from sparseact.claims import registry
+from sparseact.cli import job_modules
 from sparseact.runtime.accel import jobserver
 from sparseact.runtime.config import validate_workflow_config
 from sparseact.runtime.accel.scheduling import (
@@ -14,7 +15,7 @@ from sparseact.runtime.accel.scheduling import (
 min_version("9.0")
 
 # What Snakemake's process has imported (Snakemake, its plugins, the library) stays out of the garbage collector's
-# later passes while it reads the rules and builds the DAG (sparseact.runtime.accel.scheduling says what that saves).
+# later passes while it reads the rules and builds the DAG (sparseact.runtime.accel.scheduling says why).
 freeze_loaded_objects()
 
 
@@ -66,27 +67,13 @@ include: "workflow/rules/report.smk"
 # (sparseact.runtime.accel.scheduling says how); cluster runs and limits set by the user keep theirs.
 # A run forks its jobs from a warm job server (config key job_server; sparseact.runtime.accel.jobserver), ended with the
 # run: a local run's jobs and a cluster run's local rules (the server declines the cluster's jobs); a job that finds
-# none runs in its own process. The server imports once what the jobs import of the library (JOB_MODULES).
-JOB_MODULES = [
-    "sparseact.cli",
-    "sparseact.runtime.notebooks",
-    "sparseact.publish.display",
-    "sparseact.publish.erratum",
-    "sparseact.publish.ledger",
-    "sparseact.publish.plotting",
-    "sparseact.publish.report",
-    *(
-        f"sparseact.claims.{claim}.{part}"
-        for claim in CLAIMS
-        for part in ("compute", "figures", "verdicts")
-    ),
-]
+# none runs in its own process. The server imports once what the jobs import of the library (job_modules).
 
 
 onstart:
     drop_default_local_rate_limit(workflow)
     if config.get("job_server", True):
-        jobserver.start(workflow, in_logs("job-server.log"), JOB_MODULES)
+        jobserver.start(workflow, in_logs("job-server.log"), job_modules(CLAIMS))
 
 
 onsuccess:

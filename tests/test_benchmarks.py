@@ -16,6 +16,7 @@ SCRIPTS = [
     "bench_complexity.py",
     "bench_exact_analysis.py",
     "bench_fwht.py",
+    "bench_jobserver.py",
     "bench_low_degree.py",
     "bench_workflow.py",
     "claim_stages.py",

@@ -21,7 +21,7 @@ import re
 import pandas as pd
 import pytest
 import yaml
-from test_layers import imports
+from test_layers import imports, strings
 
 from sparseact.claims import claim_ids
 from sparseact.claims._checks import declaration_path, declared_checks, sync_verdict_prose
@@ -210,23 +210,6 @@ def test_a_corner_rule_declaration_takes_either_class():
         declared_record(declaration, finding="typo", **common)
 
 
-def _strings(tree: ast.AST) -> list[ast.Constant]:
-    """The string constants of ``tree`` but its docstrings (the pieces of an f-string included)."""
-    docstrings = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-        and isinstance(node.body[0].value, ast.Constant)
-    }
-    return [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
-    ]
-
-
 def typed_check_ids(repo_root) -> dict[str, list[str]]:
     """File -> the ``line: id`` of each check id a string of its code holds, over ``src/sparseact`` and the notebooks'
     code cells (a notebook's Markdown cells are comments of its jupytext file, so its ``ast`` holds only code)."""
@@ -237,7 +220,7 @@ def typed_check_ids(repo_root) -> dict[str, list[str]]:
     for path in files:
         hits = [
             f"{node.lineno}: {check_id}"
-            for node in _strings(ast.parse(path.read_text()))
+            for node in strings(ast.parse(path.read_text()))
             for check_id in token.findall(node.value)
         ]
         if hits:
@@ -265,7 +248,7 @@ def typed_short_names(path, claim: str) -> list[str]:
     hyphenated = {name for name in names if "-" in name}
     heads = {name[: i + 1] for name in hyphenated for i, c in enumerate(name) if c == "-"}
     tree = ast.parse(path.read_text())
-    hits = [f"{node.lineno}: {node.value}" for node in _strings(tree) if node.value in hyphenated]
+    hits = [f"{node.lineno}: {node.value}" for node in strings(tree) if node.value in hyphenated]
     hits += [
         f"{node.lineno}: f{node.values[0].value!r}..."
         for node in ast.walk(tree)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib.util
 import json
 import os
 import secrets
@@ -23,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from sparseact.claims import claim_ids
+from sparseact.cli import job_modules
 from sparseact.runtime.accel import jobclient, jobserver
 from sparseact.runtime.accel.usage import USAGE_PREFIX, usage_from_log
 from sparseact.runtime.costs import job_log, job_resources
@@ -428,7 +431,7 @@ def test_connections_beyond_the_limit_are_closed_and_the_job_runs_itself(served,
 
 def test_the_server_imports_only_the_modules_its_starter_names(served):
     """No import of the whole package by name (an upward dependency test_layers cannot see): the server started with
-    ``sparseact.cli`` alone has not imported the publishing layer, which the Snakefile's JOB_MODULES would add."""
+    ``sparseact.cli`` alone has not imported the publishing layer, which the Snakefile's job_modules would add."""
     statement = "import sys; assert 'sparseact.cli' in sys.modules and 'sparseact.publish.report' not in sys.modules"
     code = f"from sparseact.runtime.accel.jobclient import delegate; print(delegate('timeit', ['-n1', '-r1', {statement!r}]))"
     assert _wait(
@@ -436,6 +439,17 @@ def test_the_server_imports_only_the_modules_its_starter_names(served):
     )  # serving (earlier tests' children gone)
     job = subprocess.run([sys.executable, "-c", code], env=served, capture_output=True, text=True, timeout=READY_S)
     assert job.stdout.splitlines()[-1] == "0" and USAGE_PREFIX in job.stderr, job.stdout + job.stderr
+
+
+def test_job_modules_are_what_each_claims_jobs_import():
+    """The Snakefile's list for the server: importable modules, every claim's stage modules, no string taken as ids."""
+    modules = job_modules(claim_ids())
+    assert all(importlib.util.find_spec(name) for name in modules)
+    assert {f"sparseact.claims.{claim}.{part}" for claim in claim_ids() for part in ("compute", "verdicts")} <= set(
+        modules
+    )
+    with pytest.raises(TypeError, match="not the string 'lemma9'"):
+        job_modules("lemma9")
 
 
 def test_stop_kills_a_stopped_server(monkeypatch):

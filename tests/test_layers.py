@@ -7,12 +7,16 @@ function, under ``if TYPE_CHECKING``. A module imports only from its own layer o
 
 and the import graph has no cycle, neither between files nor between packages (a package of ``sparseact`` with its
 subfolders taken as one; a module at the top of ``sparseact`` as its own).
+A module named by a string (``importlib.import_module("sparseact.publish.report")``, a list of dotted names, a
+prefix such as ``f"sparseact.claims.{claim}"`` or ``"sparseact."`` that names are appended to) runs downhill too: a
+name is an import that the import statements do not show.
 An import inside a function says why it is there (a ``#`` comment on its line, or on the line above the run of
 imports it opens): a deferred import is a decision, not a habit.
 """
 
 import ast
 import functools
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -114,6 +118,54 @@ def imports() -> tuple[tuple[str, str, int], ...]:
     )
 
 
+#: A string that names modules of this package: a dotted name, or a prefix ending in ``.`` (an f-string's head).
+_NAMED = re.compile(r"sparseact(\.[A-Za-z_][A-Za-z0-9_]*)*\.?")
+
+
+def _named_target(text: str) -> str | None:
+    """The module a string names: itself if it is one; for a prefix (``"sparseact.claims."``), the highest-layer
+    module below it, as any of them may be appended; ``None`` for any other string."""
+    if not _NAMED.fullmatch(text):
+        return None
+    if not text.endswith("."):
+        return text if text in MODULES else None
+    below = [module for module in MODULES if module.startswith(text)]
+    return max(below, key=lambda module: (layer(module), module)) if below else None
+
+
+def strings(tree: ast.AST) -> list[ast.Constant]:
+    """The string constants of ``tree`` but its docstrings (the pieces of an f-string included)."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+
+
+def named_modules(tree: ast.Module) -> list[tuple[str, int]]:
+    """``(module, line)`` for every string of ``tree`` (docstrings aside) that names modules of this package."""
+    return [(target, node.lineno) for node in strings(tree) if (target := _named_target(node.value)) is not None]
+
+
+@functools.cache
+def references() -> tuple[tuple[str, str, int], ...]:
+    """:func:`imports` and, as ``(module, named module, line)``, every module a string of this package names."""
+    return imports() + tuple(
+        (module, target, line)
+        for module in MODULES
+        for target, line in named_modules(_tree(module))
+        if target != module
+    )
+
+
 def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected components of more than one node (Tarjan's algorithm, iterative)."""
     index, low, on_stack, stack, components, counter = {}, {}, set(), [], [], [0]
@@ -158,7 +210,7 @@ def test_every_import_runs_downhill():
     uphill = [
         f"{MODULES[a].relative_to(PACKAGE.parent)}:{line}: {a} ({LAYERS[layer(a)][0]}) imports {b} "
         f"({LAYERS[layer(b)][0]})"
-        for a, b, line in imports()
+        for a, b, line in references()
         if layer(b) > layer(a)
     ]
     assert not uphill, "\n".join(uphill)
@@ -168,7 +220,7 @@ def test_the_runtime_and_the_verifier_never_import_the_claims():
     """Stated apart, since it is the rule the layers were built for: the claims hand themselves to the runtime
     (``sparseact.claims.registry()``), and the verifier owns every statement it checks."""
     offending = [
-        (a, b) for a, b, _ in imports() if a.startswith(("sparseact.runtime", "sparseact.verify")) and layer(b) == 4
+        (a, b) for a, b, _ in references() if a.startswith(("sparseact.runtime", "sparseact.verify")) and layer(b) == 4
     ]
     assert not offending
 
@@ -235,3 +287,19 @@ def test_every_import_inside_a_function_says_why():
 )
 def test_the_cycle_finder_finds_cycles(edges, expected):
     assert _cycles(edges) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "named"),
+    [
+        ('importlib.import_module("sparseact.publish.report")', ["sparseact.publish.report"]),
+        ('MODULES = ["sparseact.cli", "numpy", "sparseact.cube"]', ["sparseact.cli", "sparseact.cube"]),
+        ('importlib.import_module(f"sparseact.claims.{claim}.verdicts")', ["claims"]),
+        ('pkgutil.walk_packages(package.__path__, "sparseact.")', ["entry points"]),
+        ('"""sparseact.cli"""\nraise ValueError(f"no claim folder sparseact.claims.{claim}")', []),
+        ('TEMPLATE = "sparseact.html.j2"', []),
+    ],
+)
+def test_a_module_named_by_a_string_is_found(source, named):
+    found = [target for target, _ in named_modules(ast.parse(source))]
+    assert [target if target in named else LAYERS[layer(target)][0] for target in found] == named

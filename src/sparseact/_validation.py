@@ -68,8 +68,7 @@ MAX_CELL_SAMPLE_SCALE = 1e12
 #: ``accept_cost_over_limit: true`` (see :mod:`sparseact.runtime.costs`); the full config needs well under one.
 CONFIG_CPU_HOURS_LIMIT = 24.0
 #: Estimated CPU hours above which the workflow refuses one job of a config (the points of one shard, which run on
-#: one core and restart from scratch when interrupted) unless it sets ``accept_cost_over_limit: true``; the full
-#: config's largest job measured 38 s.
+#: one core and restart from scratch when interrupted) unless it sets ``accept_cost_over_limit: true``.
 JOB_CPU_HOURS_LIMIT = 1.0
 
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import yaml
 
-#: The fastest safe loader available: libyaml's (``yaml.CSafeLoader``; twelve times faster on the paper's data
-#: files, 0.35 -> 0.03 CPU-seconds, which the ledger and the report read) where PyYAML was built with it, else
-#: PyYAML's own. Both build the objects with the same safe constructor and resolver (tests/test_yaml.py compares
-#: them on every YAML file of the package and on the configs).
+#: The fastest safe loader available, for the paper's data files the ledger and the report read: libyaml's
+#: (``yaml.CSafeLoader``) where PyYAML was built with it, else PyYAML's own. Both build the objects with the same
+#: safe constructor and resolver (tests/test_yaml.py compares them on every YAML file of the package and on the
+#: configs).
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 

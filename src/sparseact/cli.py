@@ -368,6 +368,22 @@ def _compile_kernels(args) -> int:
     return 0
 
 
+def job_modules(claim_ids) -> list[str]:
+    """The library modules the workflow's jobs import, which the local run's job server imports once (the Snakefile
+    hands them to :func:`sparseact.runtime.accel.jobserver.start`, so that the runtime names no module above it): this
+    module, the notebook runner, the publishing modules of the notebooks and pages, and the ``compute``, ``figures``
+    and ``verdicts`` of each claim of ``claim_ids``."""
+    if isinstance(claim_ids, str):
+        raise TypeError(f"claim_ids must be a collection of claim ids, not the string {claim_ids!r}")
+    publishing = ("display", "erratum", "ledger", "plotting", "report")
+    return [
+        "sparseact.cli",
+        "sparseact.runtime.notebooks",
+        *(f"sparseact.publish.{name}" for name in publishing),
+        *(f"sparseact.claims.{claim}.{part}" for claim in claim_ids for part in ("compute", "figures", "verdicts")),
+    ]
+
+
 def main(argv=None) -> int:
     if argv is None and (code := delegate("sparseact.cli", sys.argv[1:])) is not None:
         return code  # a workflow job, run in a child of the local run's job server

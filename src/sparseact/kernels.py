@@ -3,8 +3,7 @@
 Every compiled kernel of the library is declared with ``cache=True``: numba writes
 the machine code next to the source (or under ``NUMBA_CACHE_DIR``) and later
 processes load it in a fraction of a second. On a fresh checkout, though, two jobs
-that start together would each compile the same kernels (about half a minute of CPU for
-the Rademacher lower-bound search alone). Importing this module is cheap (no numpy): the
+that start together would each compile the same kernels. Importing this module is cheap (no numpy): the
 workflow reads :data:`KERNEL_GROUPS` at every start-up. :func:`compile_kernels` calls every
 compiled code path of a group once on a tiny input, in one process, so the workflow's ``kernels``
 jobs, one per group and side by side on two cores, fill the cache before the *runs* stage starts. Each
@@ -27,9 +26,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 #: The source files that define compiled kernels (a kernel's cache is invalidated when its file changes), in two
-#: groups that the workflow compiles in two jobs side by side: the Rademacher lower-bound search (``search``, about
-#: 24 s on a fresh cache) and the cube's transforms and scans (``cube``, about 10 s). One job compiling both kept the
-#: other core waiting for it once the data jobs were done.
+#: groups that the workflow compiles in two jobs side by side: the Rademacher lower-bound search (``search``) and the
+#: cube's transforms and scans (``cube``). One job compiling both would keep the other core waiting for it once the
+#: data jobs are done.
 KERNEL_GROUPS = {
     "cube": ("sparseact.analysis", "sparseact.cube_scan", "sparseact.sensitivity.lemma9"),
     "search": ("sparseact.complexity.assignment", "sparseact.complexity.barrier_polish", "sparseact.complexity.lower"),
@@ -93,8 +92,8 @@ def load_compiled_kernels(group: str) -> bool:
     """Load ``group``'s kernels from numba's cache into this process, compiling none.
 
     The warm job server (:mod:`sparseact.runtime.accel.jobserver`) calls this before it forks a job, so that the jobs
-    forked once a group's kernels job is done start with its kernels loaded instead of each loading them itself
-    (0.2-0.5 CPU-seconds a job). It never compiles: a kernel missing from the cache, or stale (its file edited since),
+    forked once a group's kernels job is done start with its kernels loaded instead of each loading them itself.
+    It never compiles: a kernel missing from the cache, or stale (its file edited since),
     stops the load at numba's ``numba:compile`` event, before the compiler starts; and while a kernels job compiles
     the group (its :func:`compilation_lock` held), nothing is loaded at all.
 

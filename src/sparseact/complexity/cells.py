@@ -23,7 +23,8 @@ def _solve_lp(cost, A_ub, b_ub, bounds):
     """``scipy.optimize.linprog`` solved by the first of :data:`LP_METHODS` that decides the programme (optimal,
     infeasible or unbounded); raises ``ArithmeticError`` when none does, so a cell is never dropped on a solver's
     numerical failure."""
-    from scipy.optimize import OptimizeWarning, linprog  # deferred: 0.7 s to import, unused by the sweeps
+    # deferred: scipy.optimize is slow to import, unused by the sweeps
+    from scipy.optimize import OptimizeWarning, linprog
 
     for method in LP_METHODS:
         with warnings.catch_warnings():

@@ -214,7 +214,7 @@ def _polish_dual(q, A_cell, u, Zw, has_b: bool, n: int) -> float:
     """
     s = A_cell @ u
     w = Zw @ u
-    from scipy.optimize import nnls  # deferred: 0.7 s to import, unused by the sweeps
+    from scipy.optimize import nnls  # deferred: scipy.optimize is slow to import, unused by the sweeps
 
     best = np.inf
     for thr in (1e-7, 1e-5, 1e-3):

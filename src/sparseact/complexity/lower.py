@@ -83,8 +83,7 @@ def _set_row(M, r, v):  # pragma: no cover - compiled
     """``M[r] = v`` (``v`` of ``M``'s row length) as a loop: the same element copies.
 
     numba's assignment of an array to a row compiles the message of its shape check, a string formatted from the
-    shapes: about 4 of the search group's 31 s of compilation on a fresh cache, for shapes that agree by
-    construction.
+    shapes, for shapes that agree by construction.
     """
     for j in range(v.shape[0]):
         M[r, j] = v[j]
@@ -483,8 +482,7 @@ def _random_cap(m):  # pragma: no cover - compiled
 
 
 # inlined into its one caller, _search_batch: compiled as a function of its own, its code (with _place_neuron's and
-# everything below) was optimised and compiled twice, once for it and once within _search_batch (with np.where's
-# broadcasting below, about 7 of the search group's 41 s of compilation on a fresh cache)
+# everything below) would be optimised and compiled twice, once for it and once within _search_batch
 @numba.njit(cache=True, inline="always")
 def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped):  # pragma: no cover - compiled
     """Coordinate ascent over neurons, greedy construction or a given start, single and pair moves.
@@ -575,7 +573,7 @@ def _search(X, zeta, s, k, W, B, iterations, n_random, Wm, bm, use_init, capped)
                 counts += act[:, j1].astype(np.int64) + act[:, j2].astype(np.int64)
         if not improved:
             break
-    signs = np.ones(s)  # sign(contribution_j), +1 at 0 (a loop: np.where compiles its broadcasting, about 1 s)
+    signs = np.ones(s)  # sign(contribution_j), +1 at 0 (a loop: np.where would compile its broadcasting)
     for j in range(s):
         if val[j] < 0:
             signs[j] = -1.0

@@ -599,7 +599,7 @@ class SparseActivationERM(ParamsMixin):
         used = np.any(A != 0.0, axis=0)
         u = np.zeros(s)
         if np.any(used):
-            from scipy.optimize import lsq_linear  # deferred: 0.7 s to import, used by this refit only
+            from scipy.optimize import lsq_linear  # deferred: scipy.optimize is slow to import, used by this refit only
 
             res = lsq_linear(A[:, used], y, bounds=(-bound, bound), method="bvls")
             u[used] = np.clip(res.x, -bound, bound)

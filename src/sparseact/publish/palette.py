@@ -23,7 +23,7 @@ STATUS_COLOURS = {
 
 #: The status whose colours a check's verdict takes: a PASS is a statement checked (proved's blue), a FAIL a statement
 #: refuted (fails-as-stated's vermillion), an INCONCLUSIVE one left undecided (open's yellow). Green and red, which
-#: merge under deuteranopia (the former fills were 3.6 CIE76 units apart), are not used.
+#: merge under deuteranopia, are not used.
 VERDICT_STATUS = {"PASS": "proved", "FAIL": "fails-as-stated", "INCONCLUSIVE": "open"}
 
 

@@ -22,14 +22,13 @@ from pathlib import Path
 from sparseact.runtime.provenance import atomic_write_text
 
 #: Seconds to wait for the kernel's first reply: generous on a loaded machine (two jobs per core, numba and BLAS
-#: imports; a start takes 1-2 s idle), and below the 5 minutes the SLURM profile grants a job, so that a kernel which
+#: imports), and below the 5 minutes the SLURM profile grants a job, so that a kernel which
 #: never answers fails its job with this error rather than at the cluster's time limit.
 KERNEL_START_TIMEOUT = 180
 
 #: Options of every notebook's kernel. IPython's input history (an SQLite database and its saving thread) is
-#: off: no notebook reads it, the executed notebook is byte-identical without it, and a shard's job takes about
-#: 0.04 CPU-seconds less (1.27 against 1.31, median of 6 pairs on the smallest shard); nor does the database
-#: outlive the job's scratch folder.
+#: off: no notebook reads it, the executed notebook is byte-identical without it, a job skips the database's
+#: thread, and no database outlives the job's scratch folder.
 KERNEL_ARGUMENTS = ("--HistoryManager.enabled=False",)
 
 #: Cell-metadata keys that hold time stamps or run durations.
@@ -102,7 +101,7 @@ def read_notebook(source: str | Path, kernel: str = "sparseact"):
     """The notebook ``source`` (jupytext ``.py``, or an ``.ipynb`` that :func:`convert_notebook` wrote) with the
     kernel ``kernel``, checked to have a cell tagged ``parameters``.
 
-    An ``.ipynb`` is read without importing jupytext (about 0.2 CPU-seconds a process): the workflow converts
+    An ``.ipynb`` is read without importing jupytext, which is slow to import: the workflow converts
     the runs stage's notebook once and executes the conversion in every shard's job.
     """
     # deferred: the Jupyter stack loads only in a notebook job
@@ -111,7 +110,7 @@ def read_notebook(source: str | Path, kernel: str = "sparseact"):
     if Path(source).suffix == ".ipynb":
         nb = nbformat.read(source, as_version=4)
     else:
-        # deferred: only a .py notebook needs jupytext (about 0.2 CPU-seconds a process)
+        # deferred: only a .py notebook needs jupytext
         import jupytext
 
         nb = jupytext.read(source)

@@ -57,9 +57,9 @@ JOB_THREADS = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THR
 #: glibc malloc settings of every job (``mallopt(3)``; other C libraries ignore them): blocks up to 32 MiB (the
 #: largest threshold glibc accepts on 64-bit machines) come from the heap instead of their own ``mmap``, and up to
 #: 256 MiB of freed heap stays mapped. The exact sweeps allocate and free arrays of 2^n doubles (8 MiB at n = 20)
-#: thousands of times; by default each one is mapped anew and its pages faulted in and zeroed by the kernel:
-#: Lemma 9's n = 20 shard spent 9.8 of its 36.5 CPU-seconds there, 0.4 with these settings. Results are unchanged
-#: (the allocator decides where an array lives, never what it holds).
+#: thousands of times; by default each one is mapped anew and its pages faulted in and zeroed by the kernel
+#: (benchmarks/README.md has what that cost). Results are unchanged (the allocator decides where an array lives,
+#: never what it holds).
 JOB_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(256 << 20)}
 
 

@@ -111,14 +111,14 @@ def points(block: dict) -> dict[str, dict]:
 
 
 #: Noise-sweep points with ``n <= SMALL_NOISE_N`` share one runs job (each n costs about a job's start-up), and
-#: so do the larger n (n = 16 to 20 cost 1.4 to 3.3 CPU-seconds each, against 1.7 for a shard's data and runs
-#: jobs). Their point names sort as n ascends, so the merged shard runs them in the order separate shards did.
+#: so do the larger n (each about one or two jobs' start-up). Their point names sort as n ascends, so the merged
+#: shard runs them in the order separate shards did.
 SMALL_NOISE_N = 14
 
 
-#: A noise point's fixed cost per instance and noise level, as the cube dimension whose work it equals: in the full
-#: run the points with n <= 14 cost about 0.37 CPU s each, as much as an n = 18 cube's sweep (the shipped cost table's
-#: noise-small and noise-large shards), so a point's work is that of a cube of 2^n + 2^NOISE_FIXED_N points.
+#: A noise point's fixed cost per instance and noise level, as the cube dimension whose work it equals (fitted to the
+#: shipped cost table's noise-small and noise-large shards), so a point's work is that of a cube of
+#: 2^n + 2^NOISE_FIXED_N points.
 NOISE_FIXED_N = 18
 
 

@@ -35,7 +35,7 @@ CORRECTED_FACTOR = -0.5
 
 
 #: Bytes the runs stage holds per cube point at its peak: ``<w, x>`` on the cube, its absolute values sorted and their
-#: counts (float64 each) and a threshold's table (measured: 882 MiB resident at n = 24, about 44 bytes a point).
+#: counts (float64 each) and a threshold's table.
 RUN_BYTES_PER_POINT = 48
 
 

@@ -48,7 +48,7 @@ block at that ``(n, s)``, for the grid's ``n x s`` and the ``large`` block's fur
 exist), ``adversarial-n<n>`` (every ``k`` of the adversarial block), ``neurons`` (the two boundary
 networks for every ``n`` of the exact points) and
 ``monte-carlo-n<n>``. Cells are grouped by ``(n, s)`` because a
-workflow job costs about 3 s of start-up, far more than one cell's computation.
+workflow job's start-up costs far more than one cell's computation.
 """
 
 from __future__ import annotations
@@ -142,14 +142,13 @@ def points(block: dict) -> dict[str, dict]:
 
 
 #: Exact points with ``n <= SMALL_EXACT_N`` share one runs job (each n costs less than a job's start-up), and so
-#: do those with ``SMALL_EXACT_N < n <= MID_EXACT_N`` (n = 16 costs about two shards' start-up, 1.7 CPU-seconds for
-#: the data and runs jobs, each; n = 18 three times n = 16). Their point names sort as n ascends, so the merged
-#: shard runs them in the order separate shards did.
+#: do those with ``SMALL_EXACT_N < n <= MID_EXACT_N`` (each a few jobs' start-up). Their point names sort as n
+#: ascends, so the merged shard runs them in the order separate shards did.
 SMALL_EXACT_N, MID_EXACT_N = 14, 18
 
 
-#: An exact point's fixed cost per network, as the cube dimension whose work it equals: in the full run the 20 points
-#: with n <= 14 cost about 0.15 CPU s each, as much as an n = 16 cube (the shipped cost table's exact shards).
+#: An exact point's fixed cost per network, as the cube dimension whose work it equals (fitted to the shipped cost
+#: table's exact shards).
 EXACT_FIXED_N = 16
 
 
@@ -169,8 +168,8 @@ def work(point: dict) -> tuple[str, float]:
     return kind, float(point["samples"]) * point["n"] * point["s"]
 
 
-#: The adversarial search and the single-neuron point share one runs job (1.9 and 2.1 s, about a job's start-up
-#: each; ``adversarial-*`` sorts before ``neurons``, so the shard runs them in the order separate shards did).
+#: The adversarial search and the single-neuron point share one runs job (each costs about a job's start-up;
+#: ``adversarial-*`` sorts before ``neurons``, so the shard runs them in the order separate shards did).
 SEARCH_SHARD = "adversarial-neurons"
 
 

@@ -65,7 +65,7 @@ def work(point: dict) -> tuple[str, float]:
 
 def shard(point_name: str, point: dict) -> str:
     """Every point in one runs job: the exhaustive points and the scale formulas together cost about a shard's
-    start-up (1.7 CPU-seconds for its data and runs jobs)."""
+    start-up."""
     return "all"
 
 

@@ -110,8 +110,8 @@ def points(block: dict) -> dict[str, dict]:
     return {**junta_points(block), **hardness_points(block)}
 
 
-#: Junta points of n >= SPLIT_N (one per p) share a runs job JUNTA_P_PER_JOB values of p at a time (3 to 5 CPU-seconds
-#: each, against 1.7 for a shard's data and runs jobs); hardness points with ``n >= LARGE_HARDNESS_N`` share
+#: Junta points of n >= SPLIT_N (one per p) share a runs job JUNTA_P_PER_JOB values of p at a time (each costs a few
+#: shards' start-up); hardness points with ``n >= LARGE_HARDNESS_N`` share
 #: one. Both sets of names sort as p (n) ascends (p <= 9, n from 10 to 99), so the merged shards run their
 #: points in the order separate shards did.
 JUNTA_P_PER_JOB, LARGE_HARDNESS_N = 3, 10

@@ -209,17 +209,16 @@ CONJ20_SK = (1, 1)
 #: (:mod:`sparseact.complexity.simplex`, a referee's construction): above (16) at a suitable B; and the simplex of
 #: ``conj20_simplex.exact_m`` points with the exact optimal networks (:func:`sparseact.complexity.rademacher_exact_networks`).
 
-#: ``range`` points with ``m <= RANGE_EXACT_M`` compute the exact ``R_H(S)`` besides the proof's quantity (n = 4,
-#: m = 8 about 20 s per B; n = 2, m = 10 about 30 s).
+#: ``range`` points with ``m <= RANGE_EXACT_M`` compute the exact ``R_H(S)`` besides the proof's quantity (its cost
+#: grows as ``2^m`` sign vectors).
 RANGE_EXACT_M = 8
 
 #: Sweep points with ``m <= SMALL_SWEEP_M`` share one runs job per distribution, as do those with
-#: ``m >= LARGE_SWEEP_M`` (m = 100, 200 and 400; m = 100 alone cost about two jobs' start-up, 4.1 to 4.5 s against
-#: 1.5 s for the cheapest runs job; the three-digit names sort as m ascends, so the merged shard runs them in the
-#: order separate shards did).
+#: ``m >= LARGE_SWEEP_M`` (each about two jobs' start-up; the three-digit names sort as m ascends, so the merged
+#: shard runs them in the order separate shards did).
 SMALL_SWEEP_M, LARGE_SWEEP_M = 50, 100
-#: The simplex point of Conjecture 20 and the scale point of (15) share one runs job (1.6 and 3.0 s, about a job's
-#: start-up each; ``conj20-simplex`` sorts before ``scale``, so the shard runs them in the order separate shards did).
+#: The simplex point of Conjecture 20 and the scale point of (15) share one runs job (each about a job's start-up;
+#: ``conj20-simplex`` sorts before ``scale``, so the shard runs them in the order separate shards did).
 EXPLICIT_SHARD = "conj20-simplex-scale"
 
 

@@ -1,9 +1,8 @@
 """A warm job server for local runs: every workflow job forked from one process that imported the library once.
 
-A local run's jobs are short (most take one to ten seconds), and each used to start a Python interpreter and
-import numpy, pandas, scipy, numba, papermill, IPython, matplotlib and the library before computing anything:
-about 0.7 s for a data job, 1.5 s for a run job and 2 s for an assembly, on every one of the full run's 141 jobs.
-The job server pays those imports once. The Snakefile starts it when a run starts
+A local run's jobs are short, and each started alone would import numpy, pandas, scipy, numba, papermill,
+IPython, matplotlib and the library before computing anything. The job server pays those imports once
+(benchmarks/README.md weighs it). The Snakefile starts it when a run starts
 (:func:`start`, from ``onstart``; never for a dry run or inside a cluster job) and puts its address in the
 environment variable :data:`ADDRESS_VARIABLE`, which every job inherits. In a cluster run it serves the jobs that
 run where Snakemake runs (the workflow's ``localrules``); the cluster's jobs inherit the address too, and the server
@@ -102,16 +101,15 @@ PRELOADED = (
     "jupytext",
     "ipykernel.inprocess",
     "IPython",
-    # what an in-process kernel and a notebook's first displays import (each notebook job imported them: with the
-    # validators of _warm_notebooks, about 0.1 CPU-seconds a notebook)
+    # what an in-process kernel and a notebook's first displays import (else each notebook job imports them)
     "ipykernel.debugger",
     "IPython.core.application",
     "pandas.io.formats.html",
     "tornado.platform.asyncio",
     "tornado.queues",
 )
-#: The fewest jobs a run must have for :func:`start` to start the server: its imports cost about 4 CPU-seconds, which
-#: a few jobs' start-ups (0.7 to 2 s each) do not repay.
+#: The fewest jobs a run must have for :func:`start` to start the server: its imports cost more than a few jobs'
+#: start-ups repay.
 MIN_JOBS = 6
 #: The most children (jobs running, or connections not yet taken) the server keeps at once; a connection beyond
 #: them is closed, and its job runs in its own process. A run has at most as many jobs at once as its cores.
@@ -371,9 +369,9 @@ def _serve(folder: str, parent: int, modules: list[str]) -> int:
 
 def _fork() -> int:
     """:func:`os.fork` after :func:`gc.freeze`: the child's garbage collections skip every object the server holds
-    (its imports and kernels, about 290,000 objects), which the child inherits alive. Walking them again in each full
-    collection cost an assembly's notebook 0.2-0.6 of its 5-7 CPU-seconds, and marking them copied the pages they sit
-    on into the child (a third to a half more page faults); frozen, those pages stay shared with the server."""
+    (its imports and kernels), which the child inherits alive. Walking them again in each full collection would cost
+    the child CPU time, and marking them would copy the pages they sit on into the child; frozen, those pages stay
+    shared with the server."""
     gc.freeze()
     return os.fork()
 

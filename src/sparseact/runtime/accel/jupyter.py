@@ -1,8 +1,8 @@
 """How papermill runs the notebooks: an IPython kernel in the job's own process, and plain injected parameters.
 
-A notebook job used to start a Jupyter kernel, a second Python process that imported IPython, ipykernel, zmq
-and the library again and talked to papermill over TCP sockets: about 0.35 CPU-seconds a notebook before its
-first cell, 65 times in a full run. :class:`InProcessNotebookManager` runs the same kernel class
+papermill's own kernel manager starts a Jupyter kernel per notebook, a second Python process that imports
+IPython, ipykernel, zmq and the library again and talks to papermill over TCP sockets.
+:class:`InProcessNotebookManager` runs the same kernel class
 (ipykernel's :class:`~ipykernel.ipkernel.IPythonKernel`, through its in-process variant) in the job's own
 process: cells run in the main thread, in papermill's working directory; their streams, displays, results
 and errors reach nbclient as the same IOPub messages, so the executed notebook is the one a separate kernel

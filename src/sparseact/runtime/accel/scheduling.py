@@ -6,10 +6,8 @@ Snakemake's command line always limits how many jobs it starts per timespan (``-
 at the end of every pass of the scheduler's loop it arms a ``threading.Timer`` whose firing starts
 another pass, which arms another timer. Every finished job starts one more such chain and no chain ever
 stops, so after N finished jobs the scheduler passes about N times a second, each pass selecting among the
-ready jobs and checking their inputs (the same loop is discussed upstream in snakemake#3744). In a full
-run of this workflow that was about 22,000 selections, and Snakemake's own process used 36.5 CPU-seconds;
-without the limiter it uses 7.3 and the run ends about 20 s sooner (benchmarks/README.md,
-``benchmarks/bench_workflow.py``).
+ready jobs and checking their inputs (the same loop is discussed upstream in snakemake#3744; what dropping
+it saves is in benchmarks/README.md).
 
 :func:`drop_default_local_rate_limit` removes the scheduler's limiter when the run is local and the limit
 is the command line's default: a limit the user chose is kept, and so is every cluster run's (there it keeps
@@ -17,12 +15,11 @@ submissions to the cluster's own scheduler polite). The Snakefile calls it from 
 scheduler exists and has not yet selected a job.
 
 :func:`freeze_loaded_objects` is the Snakefile's first statement after its imports. By then Snakemake's process
-holds about 150,000 objects (Snakemake, its plugins, pandas, the library), all of them alive until it exits, and
-each full pass of Python's cyclic garbage collector while Snakemake reads the rules and builds the DAG walked every
-one of them again: three passes of about 0.07 s in a no-op run of the full config. Frozen (:func:`gc.freeze`), they
-are skipped; a no-op run took 2.49 s instead of 2.94 (Snakemake's one-rule floor: 2.00 s), and every Snakemake start
-gains from it in proportion to what it builds, a cluster job's too. Reference counting still frees what they stop using; only cycles
-among them would stay, and import-time objects live as long as the process anyway.
+holds what it imported (Snakemake, its plugins, pandas, the library), all of it alive until it exits, and each full
+pass of Python's cyclic garbage collector while Snakemake reads the rules and builds the DAG would walk all of it
+again. Frozen (:func:`gc.freeze`), it is skipped, in every Snakemake start, a cluster job's too. Reference counting
+still frees what those objects stop using; only cycles among them would stay, and import-time objects live as long
+as the process anyway.
 """
 
 from __future__ import annotations
