@@ -306,6 +306,24 @@ def check_work(count: int, limit_name: str, what: str, unit: str) -> None:
         )
 
 
+#: Deepest nesting of JSON arrays and objects a reader parses (certificates and the metadata of data files nest at
+#: most about 8 levels): deeper JSON would make the parser recurse past Python's limit.
+MAX_JSON_DEPTH = 64
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in the JSON ``text``, counted without parsing (brackets inside strings
+    count too), so that a reader refuses deep JSON before its parser recurses."""
+    depth = deepest = 0
+    for character in text:
+        if character in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif character in "]}":
+            depth -= 1
+    return deepest
+
+
 def read_regular_file(path, max_bytes: int, what: str, follow_symlinks: bool = False) -> bytes:
     """The bytes of ``path``, at most ``max_bytes`` of them ever read, or ``ValueError`` naming ``what``.
 
