@@ -137,12 +137,18 @@ def as_float_array(value, name: str, ndim: int | None = None) -> np.ndarray:
     """``value`` as a finite float64 array (:func:`as_real_array`), its size checked before it is converted.
 
     ``ValueError`` naming ``name`` for strings, complex numbers, NaN or infinity, the wrong number of
-    dimensions (``ndim``), or a float64 copy beyond :data:`MEMORY_LIMIT_BYTES`.
+    dimensions (``ndim``), or a float64 copy beyond :data:`MEMORY_LIMIT_BYTES`; ``TypeError`` for a bool
+    entry, which would be read as 1 or 0.
     """
     arr = as_real_array(value, name)
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
     check_memory(8 * arr.size, f"{name} as float64 ({arr.size} entries)")
+    if arr.dtype.kind == "b" or (
+        (not isinstance(value, np.ndarray) or value.dtype == object)
+        and any(isinstance(entry, (bool, np.bool_)) for entry in np.asarray(value, dtype=object).flat)
+    ):
+        raise TypeError(f"{name} must hold real numbers, not bools (True and False would be read as 1 and 0)")
     arr = arr.astype(np.float64, copy=False)
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite")
