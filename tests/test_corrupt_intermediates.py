@@ -201,6 +201,35 @@ def test_a_full_disk_is_named_with_the_file_and_leaves_the_old_one(tmp_path, mon
     assert target.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["stamp.txt"]
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a file every write to fails with ENOSPC")
+def test_a_full_disk_under_the_progress_log_is_one_line_naming_it(data_file, tmp_path, repo_root):
+    """A run job whose progress log finds the disk full stops in one line naming the log (issue 60, probe 5, case
+    18: a 58-line traceback from runtime/progress.py)."""
+    import subprocess
+    import sys
+
+    from sparseact.runtime import progress
+
+    progress.configure("/dev/full")
+    try:
+        with pytest.raises(
+            OSError, match=r"^\[Errno 28\] no space left to write /dev/full .*free some space and rerun$"
+        ):
+            progress.message("a line")
+    finally:
+        progress.configure(None)
+    path, name = data_file
+    argv = [sys.executable, "-m", "sparseact.cli", "run-notebook", "notebooks/run_shard.py"]
+    argv += ["--executed", str(tmp_path / "run.ipynb"), "--kernel", "sparseact", "--cwd", "."]
+    for key, value in dict(
+        claim=CLAIM, shard=name, data_path=str(path), run_path=str(tmp_path / "run.json"), progress_log="/dev/full"
+    ).items():
+        argv += ["--param", f"{key}={value}"]
+    done = subprocess.run(argv, cwd=repo_root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr[-3000:]
+    assert "no space left to write /dev/full" in done.stderr, done.stderr
+
+
 def _edited(path, edit):
     """``path`` rewritten as a hand edit would (numpy.savez, a new time): ``edit`` changes its members (name -> array,
     ``__meta__`` included) in place."""
