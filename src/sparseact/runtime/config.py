@@ -565,7 +565,7 @@ def _check_other_runs(directories: dict[str, str], root: Path) -> None:
             through = f" (through a symbolic link, {target!r})" if target != folder else ""
             another = (
                 f", and results_dir {directories['results_dir']!r} is another run's"
-                if key == other_key and not same_run
+                if key == other_key != "results_dir" and not same_run
                 else ""
             )
             raise ConfigError(
