@@ -65,7 +65,23 @@ def test_array_subclasses_are_read_as_plain_arrays():
 
 
 def test_object_arrays_of_real_numbers_are_numbers():
-    assert as_float_array(np.array([1, 2.5, np.float32(3), True], dtype=object), "u").tolist() == [1, 2.5, 3, 1]
+    assert as_float_array(np.array([1, 2.5, np.float32(3)], dtype=object), "u").tolist() == [1, 2.5, 3]
+
+
+@pytest.mark.parametrize(
+    ("u", "W", "b"),
+    [
+        ([True, False], [[1, 0], [0, 1]], [0, 0.5]),
+        ([1.0, 1.0], np.eye(2, dtype=bool), [0, 0.5]),
+        ([1.0, 1.0], [[1.0, 0.0], [0.0, True]], [0, 0.5]),
+        ([1.0, 1.0], [[1.0, 0.0], [0.0, 1.0]], np.array([0, True], dtype=object)),
+        ([1.0, 1.0], [np.array([1.0, 0.0]), [0.0, np.bool_(True)]], [0, 0.5]),
+    ],
+)
+def test_bool_weights_are_refused(u, W, b):
+    """SparseReLUNetwork(u=[True, False], ...) read the bools as 1 and 0 (issue 60, probe 5, case 13)."""
+    with pytest.raises(TypeError, match="not bools"):
+        SparseReLUNetwork(u, W, b)
 
 
 @pytest.mark.parametrize("rho", [True, False, np.bool_(True), np.array([True, False]), [True]])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
@@ -240,7 +241,7 @@ def test_incompatible_shapes_raise():
 # structural properties (hypothesis)
 # ---------------------------------------------------------------------------
 
-counts = st.floats(min_value=1.0, max_value=1e4, allow_nan=False)
+counts = st.integers(min_value=1, max_value=10**4)
 scales = st.floats(min_value=0.0, max_value=1e2, allow_nan=False)
 pos_scales = st.floats(min_value=1e-3, max_value=1e2, allow_nan=False)
 
@@ -502,3 +503,34 @@ def test_every_public_function_documents_reference_and_formula():
     for name in names:
         doc = getattr(bd, name).__doc__
         assert doc and "Printed" in doc, name
+
+
+#: A valid value of every argument of the bound functions that take a count.
+_VALID = dict(eps=0.1, delta=0.1, rho=0.5, W=1.0, B=1.0, R=1.0, C=1.0, d=2, c=1.0, p=0.5, n=8, s=4, k=2, m=8)
+_COUNTED = [
+    (name, [p for p in inspect.signature(getattr(bd, name)).parameters if p in ("n", "s", "k", "m")])
+    for name in bd.__all__
+    if callable(getattr(bd, name)) and not isinstance(getattr(bd, name), type) and name != "describe"
+]
+_COUNTED = [(name, counts) for name, counts in _COUNTED if counts]
+
+
+def test_every_function_taking_a_count_is_checked():
+    assert len(_COUNTED) >= 15 and {"lemma9_average_sensitivity", "class_sup_bound"} <= {n for n, _ in _COUNTED}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    case=st.sampled_from([(name, count) for name, counts in _COUNTED for count in counts]),
+    value=st.floats(min_value=1.0, max_value=1e6).filter(lambda v: v != int(v)) | st.booleans(),
+    as_list=st.booleans(),
+)
+def test_a_count_must_be_a_whole_number(case, value, as_list):
+    """n, s, k and m are counts: ``lemma9_average_sensitivity(10.5, 4, 2, 1.0, 1.0)`` returned 203.2 (issue 60,
+    probe 5, case 12); every bound function shares the one check, for scalars and lists alike, and bools too."""
+    name, count = case
+    function = getattr(bd, name)
+    arguments = {p: _VALID[p] for p in inspect.signature(function).parameters if p in _VALID}
+    function(**arguments)
+    with pytest.raises(ValueError, match=f"^{count} "):
+        function(**{**arguments, count: [value] if as_list else value})

@@ -287,6 +287,52 @@ def test_one_configs_folders_never_take_another_shipped_runs(tmp_path, base, res
     _refused(tmp_path, text.replace(f"{key}: {default}\n", f"{key}: {value}\n"), "mix the output folders")
 
 
+@settings(max_examples=30, deadline=None)
+@given(
+    name=st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True).filter(lambda n: n != "quick"),
+    taken=st.sampled_from(
+        [(k, f) for shipped in SHIPPED_OUTPUT_DIRS.values() for k, f in shipped.items() if k != "results_dir"]
+    ),
+)
+def test_a_new_run_never_takes_a_shipped_runs_figures_or_logs(name, taken):
+    """A new results_dir with the quick run's figures_dir (or the full run's logs_dir) is refused: its figure jobs
+    would clear the quick run's figure folders (issue 60, probe 5, case 2). Its own folders are accepted."""
+    key, folder = taken
+    own = {k: f"results/{name}/{k.removesuffix('_dir')}" for k in OUTPUT_DIR_KEYS} | {"results_dir": f"results/{name}"}
+    check_output_dirs(own)
+    with pytest.raises(ConfigError) as info:
+        check_output_dirs({**own, key: folder})
+    message = str(info.value)
+    assert message.startswith(f"invalid config: {key}: {folder!r} is a folder that ") and "\n" not in message
+
+
+@pytest.mark.parametrize("case", ["results_dir", "claims", "figures_dir", "claims outside"])
+def test_a_folder_that_links_into_another_runs_folder_is_refused(tmp_path, case):
+    """Every folder this run writes is compared where its symbolic links lead: a results_dir that links to the quick
+    run's, a results_dir whose claims/ links to the quick run's claims/, a figures_dir through such a link (issue 60,
+    probe 5, cases 3 to 5), a claims/ that links out of the repository."""
+    (tmp_path / "results" / "quick" / "claims").mkdir(parents=True)
+    (tmp_path / "results" / "p5l").symlink_to("quick")
+    for run, link, target in (("p5s", "claims", "../quick/claims"), ("p5o", "claims", "/tmp")):
+        (tmp_path / "results" / run).mkdir()
+        (tmp_path / "results" / run / link).symlink_to(target)
+    results_dir, figures_dir = {
+        "results_dir": ("results/p5l", "results/p5lfig"),
+        "claims": ("results/p5s", "results/p5s/figures"),
+        "figures_dir": ("results/p5m", "results/p5l/figures"),
+        "claims outside": ("results/p5o", "results/p5o/figures"),
+    }[case]
+    dirs = dict(results_dir=results_dir, figures_dir=figures_dir, logs_dir=f"{results_dir}-logs")
+    with pytest.raises(ConfigError) as info:
+        check_output_dirs(dirs, tmp_path)
+    message = str(info.value)
+    assert "through a symbolic link" in message and "\n" not in message, message
+    key = "results_dir" if case.startswith("claims") else case
+    assert message.startswith(f"invalid config: {key}: "), message
+    check_output_dirs(SHIPPED_OUTPUT_DIRS["config/quick.yaml"], tmp_path)
+    check_output_dirs({**dirs, "results_dir": "results/new", "figures_dir": "results/new/figures"}, tmp_path)
+
+
 def test_an_output_folder_reached_through_a_symbolic_link_is_checked_where_it_leads(tmp_path, base, monkeypatch):
     """A results_dir that is a link into src/ (or out of the repository) is refused like src/ itself."""
     (tmp_path / "src").mkdir()
@@ -335,6 +381,11 @@ OVERLAPS = [
 ]
 
 
+def _a_shipped_results_dir(key, value):
+    """Whether ``value`` for ``key`` makes the run a shipped config's (one shipped run's folders are its own)."""
+    return key == "results_dir" and value in {shipped[key] for shipped in SHIPPED_OUTPUT_DIRS.values()}
+
+
 @pytest.fixture(scope="module")
 def full(repo_root):
     return load_config(repo_root / "config" / "config.yaml", registry())
@@ -343,9 +394,10 @@ def full(repo_root):
 @pytest.mark.parametrize(("key", "value"), OVERLAPS)
 def test_an_output_folder_overlapping_a_shipped_runs_folder_is_refused(full, key, value):
     """A folder a shipped config's run writes (results/claims, results/quick/tables, figures, logs...), or one inside
-    it, is refused for any key but the shipped config's own, in one line naming the key."""
+    it, is refused for any key but the shipped config's own, and for that key too in another run (another
+    results_dir), in one line naming the key."""
     edited = {**full, **{k: f"elsewhere/{k}" for k in OUTPUT_DIR_KEYS}, key: value}
-    if value in {shipped[key] for shipped in SHIPPED_OUTPUT_DIRS.values()}:
+    if _a_shipped_results_dir(key, value):
         check_output_dirs(edited)
         return
     with pytest.raises(ConfigError) as info:
@@ -372,8 +424,10 @@ def test_new_folders_beside_the_shipped_ones_are_accepted(full, key, name, depth
     others = {k: f"elsewhere/{k}" for k in OUTPUT_DIR_KEYS if k != key}
     for parent in ("results", "results/quick", "outputs"):
         value = "/".join([parent, name] + ["d"] * depth)
-        clash = name in RESULTS_SUBFOLDERS or (parent == "results" and name == "quick")
-        if clash and value not in {shipped[key] for shipped in SHIPPED_OUTPUT_DIRS.values()}:
+        clash = name in RESULTS_SUBFOLDERS or f"{parent}/{name}" in {
+            folder for shipped in SHIPPED_OUTPUT_DIRS.values() for folder in shipped.values()
+        }
+        if clash and not _a_shipped_results_dir(key, value):
             with pytest.raises(ConfigError, match=f"^invalid config: {key}: "):
                 check_output_dirs({**full, key: value, **others})
         elif not clash:

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sparseact.claims import generate_point, get_claim, run_shard
 from sparseact.claims._stages import load_run, write_run
-from sparseact.runtime.datafiles import load_arrays
+from sparseact.runtime.datafiles import REGENERATE, load_arrays
 from sparseact.runtime.outputs import check_run_files, recorded_files
 
 CLAIM = "section1_index"
@@ -197,3 +199,165 @@ def test_a_full_disk_is_named_with_the_file_and_leaves_the_old_one(tmp_path, mon
     with pytest.raises(OSError, match=f"no space left to write {target}.*free some space and rerun"):
         provenance.atomic_write_text(target, "new\n")
     assert target.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["stamp.txt"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a file every write to fails with ENOSPC")
+def test_a_full_disk_under_the_progress_log_is_one_line_naming_it(data_file, tmp_path, repo_root):
+    """A run job whose progress log finds the disk full stops in one line naming the log (issue 60, probe 5, case
+    18: a 58-line traceback from runtime/progress.py)."""
+    import subprocess
+    import sys
+
+    from sparseact.runtime import progress
+
+    progress.configure("/dev/full")
+    try:
+        with pytest.raises(
+            OSError, match=r"^\[Errno 28\] no space left to write /dev/full .*free some space and rerun$"
+        ):
+            progress.message("a line")
+    finally:
+        progress.configure(None)
+    path, name = data_file
+    argv = [sys.executable, "-m", "sparseact.cli", "run-notebook", "notebooks/run_shard.py"]
+    argv += ["--executed", str(tmp_path / "run.ipynb"), "--kernel", "sparseact", "--cwd", "."]
+    for key, value in dict(
+        claim=CLAIM, shard=name, data_path=str(path), run_path=str(tmp_path / "run.json"), progress_log="/dev/full"
+    ).items():
+        argv += ["--param", f"{key}={value}"]
+    done = subprocess.run(argv, cwd=repo_root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr[-3000:]
+    assert "no space left to write /dev/full" in done.stderr, done.stderr
+
+
+def _edited(path, edit):
+    """``path`` rewritten as a hand edit would (numpy.savez, a new time): ``edit`` changes its members (name -> array,
+    ``__meta__`` included) in place."""
+    import numpy as np
+
+    with np.load(path) as archive:
+        members = {key: archive[key] for key in archive.files}
+    edit(members)
+    np.savez(path, **members)
+    return path
+
+
+def _first_float(members):
+    return next(key for key in sorted(members) if members[key].dtype.kind == "f" and members[key].size)
+
+
+def _meta_edit(change):
+    def edit(members):
+        import numpy as np
+
+        meta = json.loads(str(members["__meta__"]))
+        change(meta)
+        members["__meta__"] = np.asarray(json.dumps(meta))
+
+    return edit
+
+
+def _set_first(value):
+    def edit(members):
+        key = _first_float(members)
+        members[key] = members[key].copy()
+        members[key].flat[0] = value
+
+    return edit
+
+
+EDITS = {
+    "a value changed": (_set_first(-9.999), "SHA-256 digest differs"),
+    "a NaN": (_set_first(float("nan")), "holds NaN or infinity"),
+    "an infinity": (_set_first(float("inf")), "holds NaN or infinity"),
+    "float32": (lambda m: m.update({_first_float(m): m[_first_float(m)].astype("float32")}), "has dtype '<f4', not"),
+    "an array missing": (lambda m: m.pop(_first_float(m)), "lacks the array"),
+    "an array added": (lambda m: m.update(extra=m[_first_float(m)]), "holds an array 'extra' the data stage did not"),
+    "a parameter changed": (_meta_edit(lambda meta: meta.update(shard="other")), "SHA-256 digest differs"),
+    "no digest": (_meta_edit(lambda meta: meta.pop("__content__")), "records no content digest"),
+    "deep metadata": (
+        lambda m: m.update(__meta__=__import__("numpy").asarray("[" * 5000 + "]" * 5000)),
+        "nests 5000 levels deep, beyond the limit 64",
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", list(EDITS))
+def test_a_hand_edited_data_file_is_refused_in_one_line(data_file, edit):
+    """A data file the data stage did not write as it is (an edited value, a NaN, a float32 copy, an array missing or
+    added, an edited parameter, no digest, metadata nested past the parser's recursion limit) is refused by its
+    loader, in one line naming the file and what to do (issue 60, probe 5, cases 8 to 11, 16, 17)."""
+    path, _ = data_file
+    change, reason = EDITS[edit]
+    _edited(path, change)
+    with pytest.raises(ValueError) as info:
+        load_arrays(path)
+    message = str(info.value)
+    assert str(path) in message and reason in message and message.endswith(REGENERATE), message
+    assert "\n" not in message
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory, repo_root):
+    """The bytes of a one-point lemma6 data file (float arrays of every point, several arrays)."""
+    block = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())["claims"]["lemma6"]
+    name, point = next(iter(get_claim("lemma6").points(block).items()))
+    path = tmp_path_factory.mktemp("data") / "shard.npz"
+    generate_point("lemma6", name, point, 7, 1, path)
+    return path.read_bytes()
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_any_changed_number_in_a_data_file_is_refused(tmp_path_factory, pristine, data):
+    """Any one element of any array set to any other number: the loader refuses the file."""
+    import numpy as np
+
+    path = tmp_path_factory.mktemp("edit") / "shard.npz"
+    path.write_bytes(pristine)
+    arrays, _ = load_arrays(path)
+    key = data.draw(st.sampled_from(sorted(k for k, v in arrays.items() if v.size and v.dtype.kind in "fiu")))
+    index = data.draw(st.integers(0, arrays[key].size - 1))
+    old = arrays[key].flat[index].item()
+    value = data.draw(
+        (
+            st.floats(allow_nan=False, width=64) if arrays[key].dtype.kind == "f" else st.integers(-(2**31), 2**31)
+        ).filter(lambda v: v != old)
+    )
+
+    def edit(members):
+        members[key] = members[key].copy()
+        members[key].flat[index] = np.asarray(value).astype(members[key].dtype)
+
+    _edited(path, edit)
+    with pytest.raises(ValueError, match="the file was edited; delete it and rerun"):
+        load_arrays(path)
+
+
+def test_the_run_job_refuses_a_data_file_with_an_array_missing_in_one_line(data_file, tmp_path, repo_root):
+    """A data file with an array deleted stopped the run job's notebook with a 51-line traceback from the claim's
+    compute (issue 60, probe 5, case 16); its loader now refuses it in one line."""
+    import subprocess
+    import sys
+
+    path, name = data_file
+    _edited(path, EDITS["an array missing"][0])
+    argv = [sys.executable, "-m", "sparseact.cli", "run-notebook", "notebooks/run_shard.py"]
+    argv += ["--executed", str(tmp_path / "run.ipynb"), "--kernel", "sparseact", "--cwd", "."]
+    for key, value in dict(
+        claim=CLAIM, shard=name, seed="7", replicates="1", data_path=str(path), run_path=str(tmp_path / "run.json")
+    ).items():
+        argv += ["--param", f"{key}={value}"]
+    done = subprocess.run(argv, cwd=repo_root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert len(done.stderr.strip().splitlines()) == 1 and "lacks the array" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")])
+def test_the_data_stage_never_writes_a_non_finite_number(tmp_path, value):
+    """The loader reads a NaN as an edit: the writer refuses one, naming the array."""
+    from sparseact.runtime.datafiles import save_arrays
+
+    with pytest.raises(ValueError, match="array 'a' holds NaN or infinity"):
+        save_arrays(tmp_path / "x.npz", {"a": [1.0, value]}, {})
+    assert not (tmp_path / "x.npz").exists()

@@ -235,7 +235,10 @@ def test_a_dry_run_plans_the_stamps_and_writes_nothing(quick_run, tmp_path):  # 
     assert stats.get("stamp", 0) >= 2 and stats.get("assemble", 0) >= 1, plan[-3000:]
     assert _snapshot(work / "results") == before
     other = edited_config(
-        work, lambda config: config.update(results_dir="results/q2", figures_dir="results/q2/figures")
+        work,
+        lambda config: config.update(
+            results_dir="results/q2", figures_dir="results/q2/figures", logs_dir="results/q2/logs"
+        ),
     )
     assert "stamp" in job_stats(snakemake(work, "-n", configfile=other), stamps=True)
     assert not (work / "results" / "q2").exists() and _snapshot(work / "results") == before

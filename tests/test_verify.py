@@ -361,3 +361,30 @@ def test_a_file_the_run_did_not_write_is_refused_and_a_lone_file_is_checked_on_i
     lone.parent.mkdir()
     lone.write_bytes(source.read_bytes())
     assert verify_file(lone).confirmed  # outside a run's results there is no manifest: the pin and the values decide
+
+
+def _huge_weights(node):
+    """``node`` with every entry of every ``W`` inside it set to 1.7e308 (float64 overflows in any product of two)."""
+    if isinstance(node, dict):
+        return {
+            key: json.loads(json.dumps(value).replace("1.0", "1.7e+308")) if key == "W" else _huge_weights(value)
+            for key, value in node.items()
+        }
+    return [_huge_weights(value) for value in node] if isinstance(node, list) else node
+
+
+def test_an_overflowing_instance_is_refused_in_one_line_with_no_warning(committed, capsys):
+    """Weights of 1.7e308 overflow the checker's float products: the refusal is the only line printed, with no numpy
+    RuntimeWarning before it (issue 60, probe 5, case 20)."""
+    import warnings
+
+    path = committed / "appendixA" / "computes-printed.json"
+    document = load(committed, "appendixA/computes-printed")
+    path.write_text(json.dumps({**document, "certificate": _huge_weights(document["certificate"])}))
+    assert "1.7e+308" in path.read_text()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert main(["verify-certificate", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert not caught and not err, [str(w.message) for w in caught] + [err]
+    assert len(out.splitlines()) == 1 and "NOT confirmed" in out, out

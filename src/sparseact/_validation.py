@@ -136,12 +136,18 @@ def as_float_array(value, name: str, ndim: int | None = None) -> np.ndarray:
     """``value`` as a finite float64 array (:func:`as_real_array`), its size checked before it is converted.
 
     ``ValueError`` naming ``name`` for strings, complex numbers, NaN or infinity, the wrong number of
-    dimensions (``ndim``), or a float64 copy beyond :data:`MEMORY_LIMIT_BYTES`.
+    dimensions (``ndim``), or a float64 copy beyond :data:`MEMORY_LIMIT_BYTES`; ``TypeError`` for a bool
+    entry, which would be read as 1 or 0.
     """
     arr = as_real_array(value, name)
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
     check_memory(8 * arr.size, f"{name} as float64 ({arr.size} entries)")
+    if arr.dtype.kind == "b" or (
+        (not isinstance(value, np.ndarray) or value.dtype == object)
+        and any(isinstance(entry, (bool, np.bool_)) for entry in np.asarray(value, dtype=object).flat)
+    ):
+        raise TypeError(f"{name} must hold real numbers, not bools (True and False would be read as 1 and 0)")
     arr = arr.astype(np.float64, copy=False)
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite")
@@ -303,6 +309,24 @@ def check_work(count: int, limit_name: str, what: str, unit: str) -> None:
         raise ValueError(
             f"{what} needs {count} {unit}, above the work limit of {limit} {unit} (sparseact._validation.{limit_name})"
         )
+
+
+#: Deepest nesting of JSON arrays and objects a reader parses (certificates and the metadata of data files nest at
+#: most about 8 levels): deeper JSON would make the parser recurse past Python's limit.
+MAX_JSON_DEPTH = 64
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in the JSON ``text``, counted without parsing (brackets inside strings
+    count too), so that a reader refuses deep JSON before its parser recurses."""
+    depth = deepest = 0
+    for character in text:
+        if character in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif character in "]}":
+            depth -= 1
+    return deepest
 
 
 def read_regular_file(path, max_bytes: int, what: str, follow_symlinks: bool = False) -> bytes:

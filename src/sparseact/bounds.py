@@ -26,9 +26,9 @@ Powers of logarithms
     ``log^a(X)`` and ``log(X)^a`` are both read as ``(log X)^a``, never
     ``log(X^a)``; the docstrings point out where the printed text is ambiguous.
 Domains
-    Counts (``n``, ``s``, ``k``, ``m``) are accepted as real numbers ``>= 1``
-    (so curves can be drawn on continuous grids) and must satisfy ``k <= s``
-    wherever both appear; ``W``, ``B``, ``R`` must be ``>= 0``; ``eps > 0``;
+    Counts (``n``, ``s``, ``k``, ``m``) must be whole numbers ``>= 1`` (ints, or
+    floats such as ``8.0``; a bool is refused) and satisfy ``k <= s`` wherever
+    both appear; ``W``, ``B``, ``R`` must be ``>= 0``; ``eps > 0``;
     ``delta`` in ``(0, 1)``; ``rho`` in ``[-1, 1)`` unless stated otherwise;
     all inputs must be finite. Violations raise :class:`ValueError` naming the
     argument (if any element of an array argument is out of domain).
@@ -127,11 +127,14 @@ def _finite_real(value, name: str) -> np.ndarray:
 
 
 def _count(value, name: str) -> np.ndarray:
+    """A count ``n``, ``s``, ``k`` or ``m``: whole numbers ``>= 1`` (as ints or as floats such as ``8.0``)."""
     arr = _finite_real(value, name)
     if np.any(arr <= 0):
         raise ValueError(f"{name} must be positive (a count >= 1), got {value!r}")
     if np.any(arr < 1):
         raise ValueError(f"{name} is a count and must be >= 1, got {value!r}")
+    if np.any(arr != np.floor(arr)):
+        raise ValueError(f"{name} is a count and must be a whole number, got {value!r}")
     return arr
 
 

@@ -455,11 +455,10 @@ def check_claim_blocks(config: dict, claims: Mapping[str, Any]) -> None:
 
 def check_output_dirs(config: dict, root: str | Path = ".") -> None:
     """The output directories of a schema-valid ``config``: relative paths inside the repository ``root`` (the
-    working folder; a symbolic link on the way is followed, and where it leads is checked), pairwise distinct, none
-    a folder that a shipped config's run writes but that run's own for the same key, and not two shipped runs' folders
-    together. (The full run's
-    config writes ``results/``, whose ledger, statements, findings and certificates are committed;
-    config/quick.yaml writes ``results/quick/``, so it never overwrites them.)
+    working folder; a symbolic link on the way is followed, and where it leads is checked), pairwise distinct, and
+    clear of every folder a shipped config's run writes (:func:`_check_other_runs`). (The full run's config writes
+    ``results/``, whose ledger, statements, findings and certificates are committed; config/quick.yaml writes
+    ``results/quick/``, so it never overwrites them.)
 
     Raises
     ------
@@ -471,33 +470,18 @@ def check_output_dirs(config: dict, root: str | Path = ".") -> None:
     resolved = {key: _resolved(key, directory, Path(root)) for key, directory in directories.items()}
     if resolved != directories:
         _check_dir_names(resolved)
-    owners = sorted(
-        {
-            name
-            for name, shipped in SHIPPED_OUTPUT_DIRS.items()
-            for key, folder in resolved.items()
-            if shipped[key] == folder
-        }
-    )
-    if len(owners) > 1:
-        raise ConfigError(
-            f"invalid config: {', '.join(OUTPUT_DIR_KEYS)}: {resolved} mix the output folders of {' and '.join(owners)}: "
-            "one run's files would land in the other's (choose new folders, such as results/<name>)"
-        )
-    for key, directory in resolved.items():
-        _check_shipped_overlap(key, directory)
+    _check_other_runs(directories, Path(root))
 
 
 def _resolved(key: str, directory: str, root: Path) -> str:
     """``directory`` as the file system reaches it from ``root``, symbolic links followed, relative to ``root``."""
-    base = root.resolve()
-    target = (base / directory).resolve()
-    if not target.is_relative_to(base) or target == base:
+    target = _where(directory, root)
+    if target == "." or Path(target).is_absolute():
         raise ConfigError(
             f"invalid config: {key}: {directory!r} leads outside the repository (to {target}) through a symbolic "
             "link; name a folder inside it"
         )
-    return target.relative_to(base).as_posix()
+    return target
 
 
 def _check_dir_names(directories: dict[str, str]) -> None:
@@ -545,40 +529,58 @@ def _check_dir_names(directories: dict[str, str]) -> None:
                 )
 
 
-def _shipped_folders() -> list[tuple[list[str], bool, str]]:
-    """Every folder a shipped config's run writes, as (lower-case components, whether a folder inside it is the
-    run's too, which config and key writes it): each output folder, and each of RESULTS_SUBFOLDERS in its
-    results_dir. A results_dir's other entries are its own files and other configs' folders (results/quick)."""
-    folders = []
-    for name, shipped in SHIPPED_OUTPUT_DIRS.items():
-        for key, directory in shipped.items():
-            parts = directory.lower().split("/")
-            folders.append((parts, key != "results_dir", f"{name}'s {key}"))
-            if key == "results_dir":
-                folders += [([*parts, sub], True, f"{name}'s {key}") for sub in RESULTS_SUBFOLDERS]
-    return folders
+def _written_folders(directories: Mapping[str, str]) -> list[tuple[str, str, bool]]:
+    """Every folder a run with the output ``directories`` writes, as (key, folder, whether a folder inside it is the
+    run's too): each output folder, and each of RESULTS_SUBFOLDERS in its results_dir. A results_dir's other entries
+    are its own files and other configs' folders (results/quick)."""
+    folders = [(key, directory, key != "results_dir") for key, directory in directories.items()]
+    return folders + [("results_dir", f"{directories['results_dir']}/{sub}", True) for sub in RESULTS_SUBFOLDERS]
 
 
-def _check_shipped_overlap(key: str, directory: str) -> None:
-    """Refuse ``directory`` for ``key`` where it equals, lies in or contains a folder a shipped config's run
-    writes, unless it is that config's own folder for the same key (compared in lower case: a case-insensitive
-    file system reads ``Results/Claims`` as ``results/claims``)."""
-    if any(directory == shipped[key] for shipped in SHIPPED_OUTPUT_DIRS.values()):
-        return
-    parts = directory.lower().split("/")
-    for folder, whole, writer in _shipped_folders():
-        common = min(len(parts), len(folder))
-        if parts[:common] != folder[:common] or (len(parts) > len(folder) and not whole):
-            continue
-        where = (
-            "is"
-            if len(parts) == len(folder)
-            else f"{'lies inside' if len(parts) > len(folder) else 'contains'} {'/'.join(folder)!r},"
-        )
-        raise ConfigError(
-            f"invalid config: {key}: {directory!r} {where} a folder that {writer} writes (choose a new "
-            "folder, such as results/<name>)"
-        )
+def _check_other_runs(directories: dict[str, str], root: Path) -> None:
+    """Refuse a folder this run writes (``directories``, or a folder of RESULTS_SUBFOLDERS in its results_dir)
+    where it equals, lies in or contains a folder a shipped config's run writes, unless the two are one folder of
+    one key and this run is that run (its results_dir, as written, the shipped config's). Both sides are compared
+    where the file system leads (symbolic links followed: a results/<new> that links to results/quick, or whose
+    claims/ does, is the quick run's folder) and in lower case (a case-insensitive file system reads
+    ``Results/Claims`` as ``results/claims``)."""
+    shipped_folders = [
+        (name, directories["results_dir"] == shipped["results_dir"], key, _where(folder, root).lower(), whole)
+        for name, shipped in SHIPPED_OUTPUT_DIRS.items()
+        for key, folder, whole in _written_folders(shipped)
+    ]
+    for key, folder, whole in _written_folders(directories):
+        target = _resolved(key, folder, root)
+        parts = target.lower().split("/")
+        for name, same_run, other_key, other, other_whole in shipped_folders:
+            theirs = other.split("/")
+            common = min(len(parts), len(theirs))
+            if parts[:common] != theirs[:common] or (same_run and key == other_key and parts == theirs):
+                continue
+            if (len(parts) > len(theirs) and not other_whole) or (len(parts) < len(theirs) and not whole):
+                continue
+            where = (
+                "is" if parts == theirs else f"{'lies inside' if len(parts) > len(theirs) else 'contains'} {other!r},"
+            )
+            through = f" (through a symbolic link, {target!r})" if target != folder else ""
+            another = (
+                f", and results_dir {directories['results_dir']!r} is another run's"
+                if key == other_key != "results_dir" and not same_run
+                else ""
+            )
+            raise ConfigError(
+                f"invalid config: {key}: {folder!r}{through} {where} a folder that {name}'s {other_key} writes"
+                f"{another}: one folder for two runs, or two keys, would mix the output folders (choose a new "
+                "folder, such as results/<name>)"
+            )
+
+
+def _where(directory: str, root: Path) -> str:
+    """``directory`` where the file system leads from ``root`` (symbolic links followed), relative to ``root`` when it
+    stays inside, else absolute."""
+    base = root.resolve()
+    target = (base / directory).resolve()
+    return target.relative_to(base).as_posix() if target.is_relative_to(base) else target.as_posix()
 
 
 def load_config(path: str | Path, claims: Mapping[str, Any], schema_path: str | Path | None = None) -> dict:

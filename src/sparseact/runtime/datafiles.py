@@ -9,7 +9,11 @@ It is an ordinary NumPy ``.npz`` archive (``numpy.load`` opens it) holding
   their three parameter arrays, see :func:`network_arrays`), and
 * a JSON document under the key ``__meta__`` (a 0-d string array) with the
   claim, the shard, every point's parameters, the seed and the number of
-  replicates.
+  replicates, and under ``__content__`` what the data stage wrote: every array's
+  dtype and a SHA-256 digest of the arrays and the rest of the metadata
+  (:func:`content_digest`). The loader refuses a file whose content is not this
+  (an array missing or added, another dtype, an edited value or parameter) or
+  whose arrays hold NaN or infinity.
 
 Archives are written deterministically (fixed member time stamps, sorted keys,
 no pickles), so generating the same shard twice gives byte-identical files.
@@ -25,6 +29,7 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
@@ -34,12 +39,14 @@ from pathlib import Path
 
 import numpy as np
 
-from sparseact._validation import check_memory
+from sparseact._validation import MAX_JSON_DEPTH, check_memory, json_depth
 from sparseact.networks import SparseReLUNetwork
 from sparseact.runtime.provenance import atomic_write_bytes
 
 #: Key of the JSON metadata inside a point archive.
 META_KEY = "__meta__"
+#: Key, inside the metadata, of what the data stage wrote: ``{"dtypes": {key: dtype}, "sha256": digest}``.
+CONTENT_KEY = "__content__"
 #: Time stamp of every archive member (the earliest a zip file can hold).
 _ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 
@@ -60,13 +67,20 @@ def save_arrays(path: str | Path, arrays: dict[str, np.ndarray], meta: dict) -> 
     meta : dict
         JSON-serialisable description (parameters, seeds).
     """
-    if META_KEY in arrays:
-        raise ValueError(f"{META_KEY!r} is reserved for the metadata")
+    if META_KEY in arrays or CONTENT_KEY in meta:
+        raise ValueError(f"{META_KEY!r} and {CONTENT_KEY!r} are reserved for the metadata")
     members = {key: np.asarray(value) for key, value in arrays.items()}
     for key, value in members.items():
         if value.dtype == object:
             raise ValueError(f"array {key!r} has dtype object; store numbers or strings only")
-    members[META_KEY] = np.asarray(json.dumps(meta, sort_keys=True, default=_json_scalar))
+        if value.dtype.kind in "fc" and not np.isfinite(value).all():
+            raise ValueError(f"array {key!r} holds NaN or infinity; a data file holds finite numbers only")
+    meta = json.loads(json.dumps(meta, default=_json_scalar))
+    content = {
+        "dtypes": {key: value.dtype.str for key, value in members.items()},
+        "sha256": content_digest(members, meta),
+    }
+    members[META_KEY] = np.asarray(json.dumps({**meta, CONTENT_KEY: content}, sort_keys=True))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for key in sorted(members):
@@ -95,12 +109,66 @@ def load_arrays(path: str | Path) -> tuple[dict[str, np.ndarray], dict]:
             arrays = {key: archive[key] for key in archive.files if key != META_KEY}
             if META_KEY not in archive.files:
                 raise ValueError(f"{path} is not a sparseact point file: it has no {META_KEY!r} entry")
-            meta = json.loads(str(archive[META_KEY]))
+            text = str(archive[META_KEY])
+            depth = json_depth(text)
+            if depth > MAX_JSON_DEPTH:
+                raise ValueError(f"its metadata nests {depth} levels deep, beyond the limit {MAX_JSON_DEPTH}")
+            meta = json.loads(text)
     except (zipfile.BadZipFile, EOFError, OSError, KeyError, ValueError, zlib.error) as exc:
         if isinstance(exc, FileNotFoundError):
             raise
         raise ValueError(f"{path} is truncated or corrupt ({type(exc).__name__}: {exc}); {REGENERATE}") from None
-    return arrays, meta
+    return arrays, _checked_content(path, arrays, meta)
+
+
+def content_digest(arrays: dict[str, np.ndarray], meta: dict) -> str:
+    """SHA-256 of ``arrays`` (name -> array: every array's name, dtype, shape and bytes, in the order of the names)
+    and of ``meta`` (a JSON object)."""
+    digest = hashlib.sha256(json.dumps(meta, sort_keys=True).encode("utf-8"))
+    for key in sorted(arrays):
+        value = np.ascontiguousarray(arrays[key])
+        digest.update(f"\n{key!r} {value.dtype.str} {value.shape}\n".encode())
+        digest.update(value.tobytes())
+    return digest.hexdigest()
+
+
+def _checked_content(path: str | Path, arrays: dict[str, np.ndarray], meta) -> dict:
+    """``meta`` without its ``__content__``, once ``arrays`` and ``meta`` are what the data stage wrote (the arrays
+    and dtypes ``__content__`` names, its digest): ``ValueError`` naming ``path``, the array and what to do otherwise.
+    The data stage writes finite arrays only, so the digest vouches for their finiteness too (a NaN is named)."""
+    content = meta.get(CONTENT_KEY) if isinstance(meta, dict) else None
+    if not (
+        isinstance(content, dict)
+        and isinstance(content.get("dtypes"), dict)
+        and isinstance(content.get("sha256"), str)
+        and all(isinstance(dtype, str) for dtype in content["dtypes"].values())
+    ):
+        raise ValueError(f"{path} records no content digest of its arrays (not the data stage's file); {REGENERATE}")
+    dtypes = content["dtypes"]
+    missing, extra = sorted(set(dtypes) - set(arrays)), sorted(set(arrays) - set(dtypes))
+    if missing or extra:
+        what = (
+            f"lacks the array {missing[0]!r}"
+            if missing
+            else f"holds an array {extra[0]!r} the data stage did not write"
+        )
+        raise ValueError(f"{path} {what}; {REGENERATE}")
+    wrong = next((key for key, value in arrays.items() if value.dtype.str != dtypes[key]), None)
+    if wrong is not None:
+        raise ValueError(
+            f"{path}: array {wrong!r} has dtype {arrays[wrong].dtype.str!r}, not the {dtypes[wrong]!r} the data stage "
+            f"wrote; {REGENERATE}"
+        )
+    meta = {key: value for key, value in meta.items() if key != CONTENT_KEY}
+    if content_digest(arrays, meta) != content["sha256"]:
+        nan = next((k for k, v in arrays.items() if v.dtype.kind in "fc" and not np.isfinite(v).all()), None)
+        what = (
+            f"array {nan!r} holds NaN or infinity, which the data stage never writes"
+            if nan is not None
+            else "its arrays or parameters are not what the data stage wrote (their SHA-256 digest differs)"
+        )
+        raise ValueError(f"{path}: {what}: the file was edited; {REGENERATE}")
+    return meta
 
 
 def _declared_bytes(archive: zipfile.ZipFile, name: str) -> int:

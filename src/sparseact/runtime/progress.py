@@ -16,6 +16,8 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from sparseact.runtime.provenance import full_disk
+
 #: Shortest time between two progress lines, in seconds.
 INTERVAL = 5.0
 
@@ -29,10 +31,13 @@ def configure(log_path: str | Path | None) -> None:
 
 
 def message(text: str) -> None:
-    """Append one line to the progress log (if configured)."""
+    """Append one line to the progress log (if configured); a full disk is one line naming the log."""
     if _log_path is not None:
-        with open(_log_path, "a", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+        try:
+            with open(_log_path, "a", encoding="utf-8") as handle:
+                handle.write(text + "\n")
+        except OSError as exc:
+            raise full_disk(exc, _log_path, "the job's progress log, its last line may be cut") from None
 
 
 def track(items: Iterable, label: str, total: int | None = None) -> Iterator:

@@ -205,7 +205,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp", dir=path.parent)
     except OSError as exc:
-        raise _full_disk(exc, path) from None
+        raise full_disk(exc, path) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -216,17 +216,17 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise _full_disk(exc, path) from None
+            raise full_disk(exc, path) from None
         raise
     for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
         if not _running(stale.name[len(path.name) + 2 :].partition("-")[0]):
             stale.unlink(missing_ok=True)
 
 
-def _full_disk(exc: OSError, path: Path) -> OSError:
-    """``exc``, or for a full disk or quota one line naming ``path`` and what to do (the old file is left as it was)."""
+def full_disk(exc: OSError, path: str | Path, left: str = "it is left as it was") -> OSError:
+    """``exc``, or for a full disk or quota one line naming ``path``, what became of it (``left``) and what to do."""
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return OSError(exc.errno, f"no space left to write {path} (it is left as it was): free some space and rerun")
+        return OSError(exc.errno, f"no space left to write {path} ({left}): free some space and rerun")
     return exc
 
 

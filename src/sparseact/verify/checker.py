@@ -28,6 +28,8 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+
 from sparseact._validation import MANIFEST_NAME, read_regular_file
 from sparseact.verify import corners, exact, pins
 from sparseact.verify.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL, violated
@@ -132,13 +134,16 @@ def _check_pinned_text(pin: dict | None, document: dict, certificate: dict) -> N
             raise Refused(f"field certificate.{field} is {certificate.get(field)!r}, its pin says {expected!r}")
 
 
+@np.errstate(all="ignore")
 def verify_certificate(document: dict) -> Verification:
     """Check a certificate file's content against its check's pin (:data:`PINS`).
 
     Confirmed when the check is one of :data:`PINS`, the file names that check's statement and relation, every
     variable the file records is the one the instance gives, both sides recomputed from the instance reproduce the
     recorded values, they violate the pinned relation, the file's text is the pinned text, and the violation is
-    established in exact or interval arithmetic.
+    established in exact or interval arithmetic. numpy's floating-point warnings are off: an overflow gives an
+    ``inf`` that is refused (a side that recomputes to it, or a variable unlike the file's) in one line, with no
+    warning printed before it.
     """
     try:
         check_id, statement_id, certificate = _fields(document)

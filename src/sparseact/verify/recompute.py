@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sparseact._validation import read_regular_file
+from sparseact._validation import MAX_JSON_DEPTH, json_depth, read_regular_file
 from sparseact.verify import exact
 from sparseact.verify.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL
 
@@ -35,8 +35,6 @@ MAX_NEURONS = 4096
 MAX_INPUT_DIM = 4096
 #: Largest certificate file read (bytes): the committed ones are at most about 100 kB.
 MAX_FILE_BYTES = 8 * 2**20
-#: Deepest nesting of JSON arrays and objects read (the committed certificates nest at most about 8 levels).
-MAX_JSON_DEPTH = 64
 #: Largest sample of a Rademacher lower bound whose 2^m sign vectors are all checked.
 MAX_RADEMACHER_M = 16
 #: Largest number of terms of a finite sum of Section 4 (q^2 m, or 2^(mL) sign vectors).
@@ -567,13 +565,7 @@ def read_certificate(path: str | Path) -> dict:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise Refused(f"unreadable certificate (not UTF-8: {exc.reason})") from None
-    depth = max_depth = 0
-    for character in text:  # nesting is bounded before the parser recurses
-        if character in "[{":
-            depth += 1
-            max_depth = max(max_depth, depth)
-        elif character in "]}":
-            depth -= 1
+    max_depth = json_depth(text)
     if max_depth > MAX_JSON_DEPTH:
         raise Refused(f"refused: JSON nested {max_depth} levels deep, beyond the verifier's limit {MAX_JSON_DEPTH}")
     try:
