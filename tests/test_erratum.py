@@ -171,6 +171,18 @@ def test_a_latex_error_fails_with_the_error(tmp_path):
         compile_pdf(tex)
 
 
+@needs_tex
+def test_a_line_beyond_texs_buffer_fails_with_texs_line(tmp_path):
+    """A 4 MB line stops TeX before its log holds an error (it says so on stderr): the failure is that one line, not
+    35 lines of TeX's output (issue 60, probe 5, case 19)."""
+    tex = tmp_path / "long.tex"
+    tex.write_text(note("x " * 2_000_000))
+    with pytest.raises(RuntimeError) as info:
+        compile_pdf(tex)
+    message = str(info.value)
+    assert message.startswith(f"pdflatex failed on {tex}: !") and "\n" not in message and len(message) < 300, message
+
+
 def test_without_an_engine_the_pdf_is_left_and_one_line_says_so(tmp_path):
     tex = tmp_path / "erratum.tex"
     tex.write_text("x")

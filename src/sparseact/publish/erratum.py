@@ -1022,8 +1022,11 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
                 else done.stdout
             )
             if done.returncode:
-                errors = "\n".join(line for line in log.splitlines() if line.startswith("!"))
-                raise RuntimeError(f"{engine} failed on {tex}:\n{errors or done.stdout[-2000:]}")
+                # TeX's error lines: in its log, or on stderr when it stopped before writing them there (a line
+                # beyond its buffer); else the last line it printed
+                said = [line.strip() for line in (log + "\n" + done.stderr).splitlines() if line.startswith("!")]
+                last = [line.strip() for line in done.stdout.splitlines() if line.strip()][-1:] or ["no output"]
+                raise RuntimeError(f"{engine} failed on {tex}: {' '.join(said or last)}")
         pdf = tex.with_suffix(".pdf")
         shutil.copy(Path(work) / pdf.name, pdf)
     return pdf, log
