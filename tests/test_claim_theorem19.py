@@ -427,10 +427,10 @@ def test_range_points_extend_eq1_and_conj20(tables, report):
     assert (ranged["eq1_floor"] <= ranged["eq1"]).all()  # m (R + B) >= e on every sample here
     rows = {r.check_id: r for r in report.records}
     bound = rows["theorem19/bound"]
-    assert "(n, m) in {(1, 4), (2, 4), (2, 10)}" in bound.range and "tightest upper / (1)" in bound.notes
+    assert "(n, m) in {(1, 4), (2, 4), (2, 10)}" in bound.range and "tightest upper / that value" in bound.notes
     assert "C = " in rows["theorem19/conj20-bound"].notes
     broken = dict(tables)
-    broken["range"] = ranged.assign(eq1=ranged["upper"] * 0.5)
+    broken["range"] = ranged.assign(upper=ranged["eq1_floor"] * 1.5)  # above (1) at log(m(R+B)) = 1
     again = {r.check_id: r for r in CLAIM.assemble(BLOCK, broken).records}
     assert again["theorem19/bound"].verdict is Verdict.INCONCLUSIVE
 
@@ -474,13 +474,14 @@ def test_the_constant_of_eq1_is_attained_where_m_r_plus_b_is_e():
 
 
 def test_an_instance_where_the_bound_exceeds_the_sup_bound_tests_nothing(tables, report):
-    """Where (1) or (15) is at least k(WR+B), which R_H(S) never exceeds, the instance is set aside: it is not counted,
-    and with every instance set aside there is nothing to PASS on (INCONCLUSIVE)."""
+    """A sample is decided where log(m(R+B)) = 1, at (WR+B) sqrt(sn/m); where that is at least k(WR+B), which R_H(S)
+    never exceeds (m <= sn), the instance is set aside: not counted, and with every instance set aside there is
+    nothing to PASS on (INCONCLUSIVE)."""
     rows = {r.check_id: r for r in report.records}
     assert "set aside" in rows["theorem19/bound"].notes
     lifted = dict(tables)
     for name in ("exact", "range"):
         frame = tables[name]
-        lifted[name] = frame.assign(eq1=frame["k"] * (frame["W"] * frame["R"] + frame["B"]))
+        lifted[name] = frame.assign(s=frame["m"] * frame["n"])
     again = {r.check_id: r for r in CLAIM.assemble(BLOCK, lifted).records}
     assert again["theorem19/bound"].instances == 0 and again["theorem19/bound"].verdict is Verdict.INCONCLUSIVE

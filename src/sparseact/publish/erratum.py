@@ -73,8 +73,8 @@ SOURCE_DATE_EPOCH = "0"
 PAPER_REFERENCE = (
     r"Pranjal Awasthi, Nishanth Dikkala, Pritish Kamath and Raghu Meka, ``Learning Neural Networks "
     r"with Sparse Activations'', in \emph{Proceedings of Thirty Seventh Conference on Learning Theory "
-    r"(COLT 2024)}, \href{" + PAPER_PDF + r"}{PMLR 247:406--425}, 2024 (the version whose numbering this note "
-    r"uses); also \href{" + PAPER_ARXIV + r"}{arXiv:2406.17989v1}"
+    r"(COLT 2024)}, \href{" + PAPER_PDF + r"}{PMLR 247:406--425}, 2024 (whose numbering this note uses; "
+    r"\href{" + PAPER_ARXIV + r"}{arXiv:2406.17989v1} is numbered alike)"
 )
 #: Text characters that LaTeX's default (OT1) encoding does not print as themselves, beyond the special ones.
 _TEXT_SYMBOLS = {
@@ -858,9 +858,8 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     lines = [
         *NOTE_PREAMBLE,
         r"\maketitle",
-        rf"\noindent On {PAPER_REFERENCE}, numbered as in the PMLR version. A verification that checks each of the "
-        r"paper's statements by exact computation and proof found what follows; Section~\ref{sec:reply} says how to "
-        "re-check it and how to reply.",
+        rf"\noindent On {PAPER_REFERENCE}. We checked each of the paper's statements by exact computation and proof; "
+        r"Section~\ref{sec:reply} says how to re-check it and how to reply.",
         "",
         *_summary(results, errata, entries, words),
         *_improvement(results, words),

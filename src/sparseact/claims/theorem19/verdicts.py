@@ -77,26 +77,43 @@ def _exact_dimension_text(ranged) -> str:
     return " Exact R_H(S) of unit-sphere samples (one sample per n, k = 1, R = W = 1): " + "; ".join(parts) + "."
 
 
+def _decisive(frame, column: str):
+    """The value of the bound ``column`` that decides it on each sample: for (1) and (15) their value at the
+    rescaling where the printed logarithm is 1, ``(WR+B) sqrt(snk/m)`` (``k = 1`` in (1)); (16) as printed.
+
+    ``R_H(S)/(WR+B)`` does not change when ``u`` or the points are rescaled, while ``m(R+B)`` takes any value, so
+    outside the corner ``m(R+B) < e`` (1) holds on every rescaling of a sample exactly when it holds at that one."""
+    if column == "conj20" or not len(frame):
+        return frame[column]
+    k = frame["k"] if column == "eq15" else 1
+    return (frame["W"] * frame["R"] + frame["B"]) * np.sqrt(frame["s"] * frame["n"] * k / frame["m"])
+
+
+def _informative(frame, column: str):
+    """The rows where the deciding bound (:func:`_decisive`) lies below ``k(WR+B)``, which every sample's ``R_H(S)``
+    is at most (theorem19-sup-bound): elsewhere the bound holds whatever its proof says, so the row tests nothing."""
+    return (
+        frame[_decisive(frame, column) < frame["k"] * (frame["W"] * frame["R"] + frame["B"])] if len(frame) else frame
+    )
+
+
 def _range_text(ranged, column: str) -> tuple[str, bool]:
     """What the ``range`` points say of (1) (``column = "eq1"``) or (16): the tightest instances, and for (1) whether
-    every upper bound lies below it (an upper bound decides an instance; above the bound it decides nothing)."""
+    every upper bound lies below its deciding value (an upper bound decides an instance; above it, nothing)."""
     if not len(ranged):
         return "", True
     exact = ranged[ranged["exact"].notna()]
     if column == "eq1":
-        ratio = ranged["upper"] / ranged["eq1"]
-        floor = ranged["upper"] / ranged["eq1_floor"]
-        top, top_floor = ranged.loc[ratio.idxmax()], ranged.loc[floor.idxmax()]
-        held = bool((ranged["upper"] <= ranged["eq1"] * (1 + EXACT_RTOL)).all())
+        decisive = ranged["upper"] / _decisive(ranged, column)
+        top = ranged.loc[decisive.idxmax()]
+        held = bool((decisive <= 1 + EXACT_RTOL).all())
         return (
             f" Unit-sphere samples ({_sphere_range(ranged)}"
-            f"): an upper bound of R_H(S) (the exact value's dual certificate where m <= {RANGE_EXACT_M}, else the "
-            f"proof's quantity, cells not required realisable) is {'below' if held else 'not below'} (1) on every "
-            f"instance; tightest upper / (1) = {ratio.max():.3g} (n = {int(top['n'])}, m = {int(top['m'])}, "
-            f"s = {int(top['s'])}, B = {top['B']:g}). Against the scale-free floor (WR+B) sqrt(sn/m), which (1) with "
-            f"the log floored at 1 exceeds at every rescaling, the largest upper / floor is {floor.max():.3g} "
-            f"(n = {int(top_floor['n'])}, m = {int(top_floor['m'])}, s = {int(top_floor['s'])}, "
-            f"B = {top_floor['B']:g}).",
+            f"): an upper bound of R_H(S) (the dual bound of the exact programmes in floating point where "
+            f"m <= {RANGE_EXACT_M}, else the proof's quantity, cells not required realisable) is "
+            f"{'below' if held else 'not below'} (1) at log(m(R+B)) = 1 on every sample; tightest upper / that "
+            f"value = {decisive.max():.3g} (n = {int(top['n'])}, m = {int(top['m'])}, s = {int(top['s'])}, "
+            f"B = {top['B']:g}); at the samples' own scale, upper / (1) is at most {(ranged['upper'] / ranged['eq1']).max():.3g}.",
             held,
         )
     lo, up = exact["exact"] / exact["conj20"], ranged["upper"] / ranged["conj20"]
@@ -110,39 +127,43 @@ def _range_text(ranged, column: str) -> tuple[str, bool]:
     )
 
 
-def _informative(frame, column: str):
-    """The rows where the bound ``column`` lies below ``k(WR+B)``, which every sample's ``R_H(S)`` is at most
-    (theorem19-sup-bound): elsewhere the bound holds whatever its proof says, so the instance tests nothing."""
-    return frame[frame[column] < frame["k"] * (frame["W"] * frame["R"] + frame["B"])] if len(frame) else frame
-
-
 def _bound_record(column, sweep, exact, certs, common, ranged):
     """One bound against the sweep's lower-bound intervals, the exact tiny-sample values and, for (1) and (16), the
-    ``range`` points' exact values and upper bounds; only the instances where the bound is below ``k(WR+B)`` count
-    (:func:`_informative`)."""
+    ``range`` points' exact values and upper bounds. Each sample is decided at its deciding value
+    (:func:`_decisive`), and only where that lies below ``k(WR+B)`` (:func:`_informative`)."""
     part = sweep[sweep[column].notna() & ((sweep["k"] == 1) if column == "eq1" else (sweep["cls"] == "sparse"))]
     every = exact[exact[column].notna() & ((exact["k"] == 1) if column == "eq1" else True)]
     ranged_every = ranged if column in ("eq1", "conj20") else ranged.iloc[:0]
     ex, ranged = _informative(every, column), _informative(ranged_every, column)
     set_aside = len(every) + len(ranged_every) - len(ex) - len(ranged)
     ratio_mc = (part["ci_high"] / part[column]).max() if len(part) else float("nan")
-    ratio_ex = (ex["exact"] / ex[column]).max() if len(ex) else float("nan")
+    ratio_ex = (ex["exact"] / _decisive(ex, column)).max() if len(ex) else float("nan")
     worst = float(np.nanmax([ratio_mc, ratio_ex]))
     above = part[part["ci_low"] > part[column]]
     straddle = part[(part["ci_high"] > part[column]) & (part["ci_low"] <= part[column])]
     broken = every[every[f"above_{column}"].astype(bool)]
     check_id = {"eq1": CHECKS.bound.id, "eq15": CHECKS.eq15_bound.id, "conj20": CHECKS.conj20_bound.id}[column]
     range_notes, range_held = _range_text(ranged, column)
+    at_one = column != "conj20"
+    deciding = "the bound at log = 1" if at_one else "the bound"
     notes = (
         f"max lower-bound estimate / bound {float((part['estimate'] / part[column]).max()):.3g} over "
-        f"{len(part)} sweep instances ({sorted(part['distribution'].unique())}); max exact / bound on tiny "
+        f"{len(part)} sweep instances ({sorted(part['distribution'].unique())}); max exact / {deciding} on tiny "
         f"samples {ratio_ex:.3g}; {len(above)} intervals wholly above the bound, {len(straddle)} straddling "
         f"({int(part['confirmed'].sum())} re-estimated with more sign vectors). A lower-bound estimate below the "
         "bound is evidence, not proof (R_H may be larger); above it, no exact certificate exists at these m, "
         "so it is INCONCLUSIVE, never FAIL. "
-        f"{set_aside} of {len(every) + len(ranged_every)} exact and unit-sphere instances are set aside: there the "
-        "bound is at least k(WR+B), which R_H(S) never exceeds (theorem19-sup-bound), so they test nothing."
+        + (
+            "R_H(S)/(WR+B) does not change when u or the points are rescaled while m(R+B) takes any value, so each "
+            "sample is decided at the rescaling where the printed logarithm is 1, the strongest instance of the bound "
+            "outside the corner m(R+B) < e: (WR+B) sqrt(snk/m). "
+            if at_one
+            else ""
+        )
+        + f"{set_aside} of {len(every) + len(ranged_every)} exact and unit-sphere instances are set aside: there "
+        f"{deciding} is at least k(WR+B), which R_H(S) never exceeds (theorem19-sup-bound), so they test nothing."
     )
+    held = bool((ex["exact"] <= _decisive(ex, column) * (1 + EXACT_RTOL)).all())
     kwargs = {}
     if len(broken):
         # the degenerate-corner rule (sparseact.verify.corners) for (1) and (15): out-of-range when every violation
@@ -171,7 +192,7 @@ def _bound_record(column, sweep, exact, certs, common, ranged):
                 {"eq1": "eq. (1)", "eq15": f"eq. (15), k = {int(row['k'])}", "conj20": "(16)"}[column],
             ),
         )
-    elif not len(ex) + len(ranged) or (len(ex) and not np.isfinite(ratio_ex)) or not range_held:
+    elif not len(ex) + len(ranged) or (len(ex) and not np.isfinite(ratio_ex)) or not range_held or not held:
         verdict = Verdict.INCONCLUSIVE
     else:
         verdict = Verdict.PASS
@@ -181,7 +202,7 @@ def _bound_record(column, sweep, exact, certs, common, ranged):
         CHECKS[check_id],
         instances=len(ex) + len(ranged),
         worst_value=ratio_ex,
-        worst_value_label="max exact R_H(S) / bound",
+        worst_value_label=f"max exact R_H(S) / {deciding}",
         verdict=verdict,
         notes=notes + f" Largest (upper CI of an estimate) / bound: {ratio_mc:.3g} (worst {worst:.3g})." + range_notes,
         range="; ".join(
