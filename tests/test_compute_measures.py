@@ -61,12 +61,19 @@ def test_verdicts_import_no_private_name_of_compute(claim):
     assert not private, f"{claim}/verdicts.py imports private names of compute.py: {private}"
 
 
+def _measures(claim):
+    """Check id -> the measures certifying it: declared in the claim's checks.yaml (``measures``), or, for a claim
+    that has not declared them yet, its ``verdicts.MEASURES``."""
+    declared = {check_id: entry.measures for check_id, entry in declared_checks(claim).items() if entry.measures}
+    return declared | getattr(importlib.import_module(f"sparseact.claims.{claim}.verdicts"), "MEASURES", {})
+
+
 @pytest.mark.parametrize("claim", claim_ids())
 def test_the_verdicts_map_their_checks_to_measures_named_in_the_runs_stages_words(claim):
     """A claim's ``verdicts.MEASURES`` (when it has one) maps checks of its own to the measures its runs stage records
     (:func:`sparseact.claims._failures.worst_instance`, or an exhaustive claim's table of first failures): a measure
     names what was measured, in the compute module's words, never a check's id nor a check's short name."""
-    measures = getattr(importlib.import_module(f"sparseact.claims.{claim}.verdicts"), "MEASURES", {})
+    measures = _measures(claim)
     assert set(measures) <= set(declared_checks(claim)), sorted(set(measures) - set(declared_checks(claim)))
     ids = {check_id for other in claim_ids() for check_id in declared_checks(other)}
     checks = ids | {check_id.split("/", 1)[1] for check_id in ids}
@@ -128,11 +135,7 @@ def test_a_claim_whose_runs_stage_records_instances_maps_its_checks_to_measures(
     """The runs stage names its instances by measure, so the verdicts need ``MEASURES`` to find a check's."""
     recording = [claim for claim in claim_ids() if _records_instances(claim)]
     assert {"appendixA", "section4_parity", "lemma9"} <= set(recording), recording
-    unmapped = [
-        claim
-        for claim in recording
-        if not getattr(importlib.import_module(f"sparseact.claims.{claim}.verdicts"), "MEASURES", {})
-    ]
+    unmapped = [claim for claim in recording if not _measures(claim)]
     assert not unmapped, f"runs stages that record instances by measure, with no verdicts.MEASURES: {unmapped}"
 
 
@@ -166,7 +169,7 @@ def test_an_exhaustive_claims_recorded_measures_are_the_verdicts_measures(claim)
     would leave the check's FAIL without its certificate)."""
     table, block = EXHAUSTIVE[claim]
     stages = get_claim(claim)
-    measures = getattr(importlib.import_module(f"sparseact.claims.{claim}.verdicts"), "MEASURES", {})
+    measures = _measures(claim)
     mapped = {name for value in measures.values() for name in ((value,) if isinstance(value, str) else value)}
     recorded = set()
     for point in stages.points(block).values():

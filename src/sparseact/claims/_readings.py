@@ -96,6 +96,26 @@ def of_measures(rows: pd.DataFrame, measures: str | tuple[str, ...]) -> pd.DataF
     return rows[rows["measure"].isin(names)]
 
 
+def first_recorded(rows: pd.DataFrame, certify: Callable[[dict], dict]) -> Callable[[tuple[str, ...]], tuple | None]:
+    """The ``certify`` of a :class:`sparseact.verify.assembly.Assembly` for a claim whose runs stage records the first
+    differing input of an exhaustive enumeration in a table of its own (``rows``: columns ``measure`` and ``data``,
+    :func:`sparseact.claims._failures.instance_json`), in the order the check should cite them.
+
+    ``certify(data)`` is the claim's failure of one instance (a dict with ``certificate`` and ``counterexample``);
+    the returned function gives ``(certificate, counterexample)`` of the first row of the check's measures, or
+    ``None`` when none was recorded.
+    """
+
+    def first(measures: tuple[str, ...]):
+        mine = of_measures(rows, measures) if len(rows) else rows
+        if not len(mine):
+            return None
+        failure = certify(json.loads(mine.iloc[0]["data"]))
+        return failure["certificate"], failure["counterexample"]
+
+    return first
+
+
 def certified_worst(tables: dict, measures: str | tuple[str, ...], build: Callable[[dict], dict | None]):
     """The certificate and counterexample of the worst recorded instance of ``measures`` that violates a check.
 

@@ -202,6 +202,17 @@ def fail_fields(verdict, finding: str, build, notes: str = "") -> dict:
     )
 
 
+def certified(violated: bool, certificate: dict | None) -> tuple[Verdict, dict | None]:
+    """The verdict of a relation found ``violated`` on some instance, and the certificate it carries.
+
+    PASS (no certificate) when nothing is violated; FAIL with ``certificate`` when a violation is certified;
+    INCONCLUSIVE (no certificate) when violated but uncertified, since a FAIL needs a certificate.
+    """
+    if not violated:
+        return Verdict.PASS, None
+    return (Verdict.FAIL, certificate) if certificate else (Verdict.INCONCLUSIVE, None)
+
+
 def certificate_if_violated(
     relation: str,
     lhs: dict,

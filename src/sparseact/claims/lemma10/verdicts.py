@@ -36,13 +36,6 @@ from sparseact.verify.verdicts import (
 
 #: The claim's checks, declared once (checks.yaml).
 CHECKS = declared_checks("lemma10")
-#: Check id -> the measure of the runs stage's worst networks whose violation certifies the check's FAIL: the tail
-#: bound of Claim 2.1 (:func:`sparseact.claims.lemma10.compute.worst_tail`) and ``NS_rho <= NS_{1-2/r}`` of the
-#: corrected (17) (:func:`sparseact.claims.lemma10.compute.monotone_instance`).
-MEASURES = {
-    CHECKS.claim21_tail.id: "tail",
-    CHECKS.eq17_corrected.id: "monotone",
-}
 #: Number of smallest (largest) ``1 - rho`` values over which the log-log slope of NS is reported.
 SLOPE_POINTS = 3
 
@@ -184,7 +177,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
                         f"{row['tail']:.6g} > 2 NS_rho/(1 - rho^d) = {row['bound']:.6g}",
                     )
                 )
-        network = certified_worst(tables, MEASURES[CHECKS.claim21_tail.id], network_tail_certificate)
+        network = certified_worst(tables, CHECKS.claim21_tail.measures, network_tail_certificate)
         if network is not None:
             certificate, counterexample = network
             candidates.append((certificate["lhs_value"] - certificate["rhs_value"], certificate, counterexample))
@@ -237,7 +230,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
             f"2 NS_rho/(1 - rho^d) = {row['bound']:.4g}"
         )
     network_hits = violated[~violated["instance"].str.startswith("chi_")]
-    verdict = Verdict.FAIL if certificate else (Verdict.INCONCLUSIVE if len(violated) else Verdict.PASS)
+    verdict, certificate = cert.certified(bool(len(violated)), certificate)
     records.append(
         declared_record(
             CHECKS.claim21_tail_negative_rho,
@@ -305,7 +298,7 @@ def _eq17_records(eq17, tables):
             f"(1/r) E sum_b E_v(...)^2 = {worst['middle']:.4g}, (1/r) E[AS(H_z)] = {worst['right']:.4g}"
         )
     violated = bool(first.any() or second.any() or third.any())
-    verdict = Verdict.PASS if not violated else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
+    verdict, certificate = cert.certified(violated, certificate)
     records = [
         declared_record(
             CHECKS.eq17_printed,
@@ -351,7 +344,7 @@ def _eq17_records(eq17, tables):
             f"h(x) = x_1, rho = {rho:g}: r = {int(row['r'])}, coupling flips x_1 with probability "
             f"{row['right']:.4g}, N_rho with probability {row['NS_rho']:.4g}"
         )
-    verdict = Verdict.PASS if not mismatch.any() else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
+    verdict, certificate = cert.certified(bool(mismatch.any()), certificate)
     records.append(
         declared_record(
             CHECKS.eq17_coupling,
@@ -379,7 +372,7 @@ def _eq17_records(eq17, tables):
     def corrected_failure():
         """The first failing inequality: NS_rho <= NS_{1-2/r} (certified from the instance the runs stage recorded), then r(1-rho) >= 1."""
         network = (
-            certified_worst(tables, MEASURES[CHECKS.eq17_corrected.id], monotone_certificate)
+            certified_worst(tables, CHECKS.eq17_corrected.measures, monotone_certificate)
             if monotone_verdict is Verdict.FAIL
             else None
         )

@@ -27,10 +27,6 @@ POSITIVE_KINDS = ("majority-like", "random-positive")
 
 #: The claim's checks, declared once (checks.yaml).
 CHECKS = declared_checks("lemma6")
-#: Check id -> the measure of the runs stage's worst halfspaces whose violation certifies the check's FAIL: the error
-#: of the corrected identity ``AS = CORRECTED_FACTOR E[g sum_i x_i]``
-#: (:func:`sparseact.claims.lemma6.compute.worst_corrected`).
-MEASURES = {CHECKS.identity_corrected.id: "corrected-error"}
 
 
 def quarter_indicator_network(n: int, b: float):
@@ -137,14 +133,14 @@ def assemble(block: dict, tables: dict):
                 f"{row['kind']} n={n}, p={row['p']:.4g}: AS = {row['AS']:.4g}, (1/4) E[g sum x_i] = "
                 f"{row['printed_rhs']:.4g} (the certificate's instance; the largest gap: {counterexample})"
             )
-    verdict = Verdict.PASS if not len(printed_bad) else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
+    verdict, certificate = cert.certified(bool(len(printed_bad)), certificate)
     corrected = float(positive["corrected_error"].max()) if len(positive) else float("nan")
     # The corrected identity repairs identity-printed (a proof-slip: Lemma 6 is Kane's theorem and survives); a
     # FAIL refutes the repair, so the printed identity's slip stays unrepaired: the class of the statement repaired.
     corrected_fields = cert.fail_fields(
         verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
         CHECKS.identity_corrected["finding"],
-        lambda: certified_worst(tables, MEASURES[CHECKS.identity_corrected.id], corrected_certificate),
+        lambda: certified_worst(tables, CHECKS.identity_corrected.measures, corrected_certificate),
     )
     records += [
         declared_record(

@@ -19,13 +19,6 @@ from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most, ver
 
 #: The claim's checks, declared once (checks.yaml).
 CHECKS = declared_checks("section1_index")
-#: Check id -> the measures of the runs stage's worst instances (:func:`sparseact.claims.section1_index.compute.worst`)
-#: whose violation certifies the check's FAIL: ``|h - Index_b|``, and the active neurons beyond one and ``s`` beyond
-#: ``2^b``.
-MEASURES = {
-    CHECKS.computes.id: "index-error",
-    CHECKS.sparsity.id: ("active-count", "neuron-count"),
-}
 #: ``Index_b(z)`` in {0, 1} from the input list ``z`` (a certificate formula); the address has bit i set iff z_i < 0.
 INDEX_EXPR = "(z[b + sum(2**i for i in range(b) if z[i] < 0)] + 1) / 2"
 
@@ -46,12 +39,12 @@ def assemble(block: dict, tables: dict):
     computes = cert.fail_fields(
         verdict_all(verdict_at_most(e, 0.0) for e in table["max_abs_error"]),
         CHECKS.computes["finding"],
-        lambda: certified_worst(tables, MEASURES[CHECKS.computes.id], certificate),
+        lambda: certified_worst(tables, CHECKS.computes.measures, certificate),
     )
     sparsity = cert.fail_fields(
         verdict_all([verdict_at_most(max_active, 1), size_ok]),
         CHECKS.sparsity["finding"],
-        lambda: certified_worst(tables, MEASURES[CHECKS.sparsity.id], certificate),
+        lambda: certified_worst(tables, CHECKS.sparsity.measures, certificate),
     )
     records = [
         declared_record(

@@ -6,7 +6,6 @@ the measurements: :mod:`sparseact.claims.section4_parity.compute`.
 
 from __future__ import annotations
 
-import json
 from functools import partial
 
 import numpy as np
@@ -14,12 +13,12 @@ import pandas as pd
 
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import at_most_one, instance_arguments, ints, of_measures
+from sparseact.claims._readings import at_most_one, first_recorded, instance_arguments, ints
 from sparseact.claims.section4_parity.compute import PARSEVAL_QUERIES, VARIANT_LABELS
-from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert
+from sparseact.verify.assembly import Assembly
 from sparseact.verify.certificates import network_spec
-from sparseact.verify.records import ClaimReport, declared_record
+from sparseact.verify.records import ClaimReport
 from sparseact.verify.verdicts import Verdict, loglog_slope, verdict_all, verdict_at_most
 
 #: Explicit constants of the scale bounds: max_a ||w_{S,a}||_2 = sqrt(4m^3 + m^2 - m) <= sqrt(5) m^1.5 and
@@ -27,25 +26,10 @@ from sparseact.verify.verdicts import Verdict, loglog_slope, verdict_all, verdic
 SCALE_W_CONSTANT = 5**0.5
 SCALE_B_CONSTANT = 2.0
 
-#: The claim's checks, declared once (checks.yaml); a check FAILs with its declared finding class.
+#: The claim's checks, declared once (checks.yaml), each with the measures of the runs stage's ``parity_failures``
+#: (what differs, in :func:`sparseact.claims.section4_parity.compute.run`'s words) whose first instance certifies its
+#: FAIL; a FAIL of a check without measures is INCONCLUSIVE.
 CHECKS = declared_checks("section4_parity")
-#: Check id -> the measures of the runs stage's ``parity_failures`` (what differs, in
-#: :func:`sparseact.claims.section4_parity.compute.run`'s words) whose first instance certifies the check's FAIL; a
-#: check without measures has no recorded instance (a FAIL of it is INCONCLUSIVE).
-MEASURES = {
-    CHECKS.chi_printed.id: "printed-chi-error",
-    CHECKS.chi_corrected.id: "corrected-chi-error",
-    CHECKS.identity_vs_printed_chi.id: "printed-identity-vs-chi-error",
-    CHECKS.identity_printed.id: "printed-identity-error",
-    CHECKS.identity_corrected.id: "corrected-identity-error",
-    CHECKS.identity_one_active.id: "identity-active",
-    CHECKS.lift_printed.id: "printed-lift-error",
-    CHECKS.lift_corrected.id: "corrected-lift-error",
-    CHECKS.network_printed.id: "printed-network-error",
-    CHECKS.network_corrected.id: "corrected-network-error",
-    CHECKS.sparsity_printed.id: ("printed-network-active", "printed-neuron-count"),
-    CHECKS.sparsity_corrected.id: ("corrected-network-active", "corrected-neuron-count"),
-}
 
 
 def assemble(block: dict, tables: dict):
@@ -57,36 +41,17 @@ def assemble(block: dict, tables: dict):
     ms = sorted(int(m) for m in table["m"].unique())
     grid = f"m in {ms}, every non-empty S, every y in {{-1,1}}^m"
 
-    def failure_of(check_id):
-        """The certificate and counterexample of the first (smallest m, then the order of the run) recorded instance
-        of the check's measures, or None."""
-        rows = of_measures(failures, MEASURES.get(check_id, ())) if len(failures) else failures
-        if not len(rows):
-            return None
-        failure = certify(json.loads(rows.iloc[0]["data"]))
-        return failure["certificate"], failure["counterexample"]
-
     exhaustive_range = describe_range(
         [{"m": m, "n": m * m} for m in ms], ["m", "n"], "every non-empty S of [m], every y in {-1,1}^m"
     )
-
-    fill = {"grid": grid, "tables": 2 * PARSEVAL_QUERIES}
-
-    def record(declaration, variant, worst, label, passed, instances, notes="", covered=None):
-        """One row of the check ``declaration`` (an attribute of :data:`CHECKS`); a failing check carries the first
-        (smallest m) failure's certificate."""
-        fields = dict(
-            claim_id="section4_parity",
-            paper_ref=paper_ref(declaration["statement"]),
-            variant=variant,
-            instances=int(instances),
-            worst_value=float(worst),
-            worst_value_label=label,
-            range=covered or exhaustive_range,
-        )
-        finding = declaration["finding"]
-        build = (lambda: failure_of(declaration.id)) if finding is not None else (lambda: None)
-        return declared_record(declaration, fill, **fields, **cert.fail_fields(passed, finding, build, notes))
+    # a failing check carries the first (smallest m, then the order of the run) failure's certificate
+    assembly = Assembly(
+        "section4_parity",
+        {"grid": grid, "tables": 2 * PARSEVAL_QUERIES},
+        exhaustive_range,
+        first_recorded(failures, certify),
+    )
+    record = assembly.record
 
     def exact(part, column):
         worst = float(part[column].max())
