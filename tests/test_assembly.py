@@ -86,3 +86,44 @@ def test_first_recorded_certifies_the_first_row_of_the_measures():
 )
 def test_certified_is_fail_only_with_a_certificate(violated, certificate, expected):
     assert certified(violated, certificate) == expected
+
+
+def _parity_table(corrected_error):
+    """A ``parity`` run table: every column a reading reads at 0, the corrected chi_S's error at ``corrected_error``."""
+    columns = {declaration["reading"]["of"] for declaration in CHECKS.values() if "reading" in declaration}
+    table = pd.DataFrame({"variant": ["printed", "corrected", "corrected"], **{column: 0.0 for column in columns}})
+    table["chi_error"] = [1.0, 0.0, corrected_error]
+    return table
+
+
+def test_a_declared_reading_is_the_largest_value_of_its_rows_at_most_its_limit():
+    reading = CHECKS.chi_corrected["reading"]
+    assert (reading["table"], reading["where"], reading["of"], reading["at-most"]) == (
+        "parity",
+        {"variant": "corrected"},
+        "chi_error",
+        0,
+    )
+    assembly = Assembly("section4_parity", {"grid": "g"}, "r", None, CHECKS)
+    passed = assembly.read(CHECKS.chi_corrected, {"parity": _parity_table(0.0)})
+    assert (passed.verdict, passed.worst_value, passed.instances) == (Verdict.PASS, 0.0, 2)
+    assert (passed.variant, passed.worst_value_label) == (reading["variant"], reading["label"])
+    failed = assembly.read(CHECKS.chi_corrected, {"parity": _parity_table(0.5)})
+    assert (failed.verdict, failed.worst_value) == (Verdict.INCONCLUSIVE, 0.5)  # no certifier: uncertified
+    printed = assembly.read(CHECKS.chi_printed, {"parity": _parity_table(0.0)})
+    assert CHECKS.chi_corrected.id in printed.notes and "${" not in printed.notes
+
+
+def test_records_are_the_declared_checks_in_order_the_claims_own_rows_in_their_place():
+    assembly = Assembly("section4_parity", {"grid": "g", "tables": 1}, "r", None, CHECKS)
+    own = [
+        _row(assembly, declaration, Verdict.PASS)
+        for declaration in reversed(list(CHECKS.values()))
+        if "reading" not in declaration
+    ]
+    rows = assembly.records({"parity": _parity_table(0.0)}, own)
+    assert [row.check_id for row in rows] == list(CHECKS)
+    with pytest.raises(ValueError, match="own rows"):
+        assembly.records({"parity": _parity_table(0.0)}, own[1:])
+    with pytest.raises(ValueError, match="own rows"):
+        assembly.records({"parity": _parity_table(0.0)}, [*own, rows[0]])

@@ -120,10 +120,9 @@ def certified_worst(tables: dict, measures: str | tuple[str, ...], build: Callab
     """The certificate and counterexample of the worst recorded instance of ``measures`` that violates a check.
 
     The ``build`` of :func:`sparseact.verify.certificates.fail_fields`, e.g.
-    ``fail_fields(verdict, finding, lambda: certified_worst(tables, MEASURES[check_id], build), notes)``. The
+    ``fail_fields(verdict, finding, lambda: certified_worst(tables, CHECKS.x.measures, build), notes)``. The
     runs stage names each worst instance by the inequality it measured
-    (:func:`sparseact.claims._failures.worst_instance`), and the claim's ``verdicts`` module maps each of its
-    checks to the measures that certify it.
+    (:func:`sparseact.claims._failures.worst_instance`), and each check declares the measures that certify it.
 
     Parameters
     ----------

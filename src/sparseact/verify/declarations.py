@@ -39,8 +39,21 @@ class Declaration(dict):
 
 
 #: Keys an entry of a ``checks.yaml`` may add to the required ones: ``measures``, the name (or list of names) under
-#: which the runs stage records the instances that certify the check's FAIL.
-OPTIONAL_KEYS = ("measures",)
+#: which the runs stage records the instances that certify the check's FAIL; ``reading``, how a routine check is read
+#: from a run table (:data:`READING_KEYS`, :meth:`sparseact.verify.assembly.Assembly.read`).
+OPTIONAL_KEYS = ("measures", "reading")
+#: The keys of a declared ``reading``, each with whether it is required: the run ``table``, the rows it covers
+#: (``where``: column -> value), the column ``of`` whose largest value is the worst, the limit ``at-most`` it may reach,
+#: the worst value's ``label``, the row's ``variant`` and ``notes`` (``${name}``: a fill value or a check of the claim).
+READING_KEYS = {
+    "table": True,
+    "where": False,
+    "of": True,
+    "at-most": True,
+    "label": True,
+    "variant": False,
+    "notes": False,
+}
 
 
 def python_name(check_id: str) -> str:
@@ -114,7 +127,7 @@ def read_checks(claim_id: str, folder: Path = CLAIMS_FOLDER) -> Checks:
         When the claim has no ``checks.yaml``.
     ValueError
         When an entry lacks a key or has one more (bar :data:`OPTIONAL_KEYS`), names another claim's check, repeats
-        an id, or has a method, finding, ``pinned`` or ``measures`` outside their values (``pinned`` is true or false,
+        an id, or has a method, finding, ``pinned``, ``measures`` or ``reading`` outside their values (``pinned`` is true or false,
         and false for a check that cannot FAIL; a check that can FAIL but is not pinned yet is listed, with its
         reason, in ``tests/test_checks_declared.py``), or when two ids give one Python name (:class:`Checks`).
 
@@ -157,6 +170,9 @@ def read_checks(claim_id: str, folder: Path = CLAIMS_FOLDER) -> Checks:
             if entry["pinned"] not in (True, False) or (entry["pinned"] and entry["finding"] is None)
             else f"has measures {entry['measures']!r}, not a name or a non-empty list of names"
             if "measures" in entry and not _valid_measures(entry["measures"])
+            else f"has a reading {entry['reading']!r} without the keys {_required_reading()} or with others than "
+            f"{list(READING_KEYS)}, or a limit at-most that is no number"
+            if "reading" in entry and not _valid_reading(entry["reading"])
             else ""
         )
         if problem:
@@ -173,6 +189,22 @@ def _valid_measures(measures) -> bool:
         and bool(names)
         and all(isinstance(name, str) and name for name in names)
         and len(set(names)) == len(names)
+    )
+
+
+def _required_reading() -> list[str]:
+    return [key for key, required in READING_KEYS.items() if required]
+
+
+def _valid_reading(reading) -> bool:
+    """Whether ``reading`` is a mapping with the required :data:`READING_KEYS` and no others, a number ``at-most``
+    and a mapping ``where``."""
+    return (
+        isinstance(reading, dict)
+        and set(_required_reading()) <= set(reading) <= set(READING_KEYS)
+        and isinstance(reading["at-most"], int | float)
+        and not isinstance(reading["at-most"], bool)
+        and isinstance(reading.get("where", {}), dict)
     )
 
 

@@ -62,7 +62,7 @@ def assemble(block: dict, tables: dict):
     fill = {"grid": grid, "gf_extra": GF_EXTRA_SAMPLES, "kernel_extra": KERNEL_EXTRA_SAMPLES}
 
     # a failing check carries the first recorded failure's certificate
-    assembly = Assembly("section4_lwr", fill, _covered(instances), first_recorded(failures, certify))
+    assembly = Assembly("section4_lwr", fill, _covered(instances), first_recorded(failures, certify), CHECKS)
     record = assembly.record
 
     records = []
@@ -78,17 +78,6 @@ def assemble(block: dict, tables: dict):
             "With bits encoded as +-1, y_i = sum_l 2^l (1 - z_il)/2, so <w, y> = c + <v, z(y)> is affine with "
             "c = sum_i w_i (2^L - 1)/2 > 0 for w != 0. Proof slip: the offset is absorbed into the shifts a -> a - c "
             f"({CHECKS.affine_encoding.id}) and the conclusion survives ({CHECKS.network.id}).",
-        )
-    )
-    worst = float(secrets["affine_error"].max())
-    records.append(
-        record(
-            CHECKS.affine_encoding,
-            "corrected",
-            worst,
-            "max abs error",
-            verdict_at_most(worst, 0.0),
-            len(secrets),
         )
     )
     printed = identity[identity["variant"] == "printed"]
@@ -140,17 +129,6 @@ def assemble(block: dict, tables: dict):
                 else " No instance with q a power of two in the grid: the uniqueness argument behind the certificate "
                 "needs z(y) to cover the cube."
             ),
-        )
-    )
-    worst = float(secrets["lift_error"].max())
-    records.append(
-        record(
-            CHECKS.lift_corrected,
-            "corrected",
-            worst,
-            "max abs error",
-            verdict_at_most(worst, 0.0),
-            len(secrets),
         )
     )
     ratio = float(max((secrets["W"] / secrets["W_polynomial"]).max(), (secrets["B"] / secrets["B_polynomial"]).max()))
@@ -351,7 +329,7 @@ def assemble(block: dict, tables: dict):
         W_polynomial=("W_polynomial", "max"),
         B_polynomial=("B_polynomial", "max"),
     )
-    return ClaimReport(records, {"lwr_summary": summary, "tightness": _tightness(secrets)})
+    return ClaimReport(assembly.records(tables, records), {"lwr_summary": summary, "tightness": _tightness(secrets)})
 
 
 def _tightness(secrets):

@@ -50,111 +50,26 @@ def assemble(block: dict, tables: dict):
         {"grid": grid, "tables": 2 * PARSEVAL_QUERIES},
         exhaustive_range,
         first_recorded(failures, certify),
+        CHECKS,
     )
     record = assembly.record
 
-    def exact(part, column):
-        worst = float(part[column].max())
-        return worst, verdict_at_most(worst, 0.0)
-
     printed, corrected = table[table["variant"] == "printed"], table[table["variant"] == "corrected"]
     records = []
-    # chi_S
-    worst, v = exact(printed, "chi_error")
-    records.append(
-        record(
-            CHECKS.chi_printed,
-            "as printed",
-            worst,
-            "max |chi_S - parity|",
-            v,
-            len(printed),
-            "For y in {-1,1}^m, sum_{i in S} y_i = |S| (mod 2), so the printed chi_S is the constant 1{|S| even}; the "
-            "text mixes the {0,1} encoding (where 'sum even' is the parity) with {-1,1}, and the identity's even shifts "
-            "reproduce the same constant, so the reduction as written simulates a constant. Proof slip: the section means "
-            f"the parity; the corrected definition is {CHECKS.chi_corrected.id}. The section's conclusion survives "
-            f"({CHECKS.class_.id}).",
-        )
-    )
-    worst, v = exact(corrected, "chi_error")
-    records.append(
-        record(
-            CHECKS.chi_corrected,
-            "corrected",
-            worst,
-            "max |chi_S - parity|",
-            v,
-            len(corrected),
-            "the number of -1 entries in (y_i)_{i in S} is (|S| - sum_S y_i)/2; it is even iff sum_S y_i = |S| mod 4",
-        )
-    )
-    # the identity
-    worst, v = exact(printed, "identity_vs_chi_error")
-    records.append(
-        record(
-            CHECKS.identity_vs_printed_chi,
-            "as printed",
-            worst,
-            "max |identity - chi_S|",
-            v,
-            len(printed),
-            "the printed identity and the printed chi_S agree: both are 1{sum_S y_i even}, a constant",
-        )
-    )
-    worst, v = exact(printed, "identity_error")
-    records.append(
-        record(
-            CHECKS.identity_printed,
-            "as printed",
-            worst,
-            "max |shift sum - parity|",
-            v,
-            len(printed),
-            f"The printed identity itself is true with the printed chi_S ({CHECKS.identity_vs_printed_chi.id}): both "
-            "are 1{|S| even}, a constant. What fails is the network's shift set once chi_S is the parity: the even shifts "
-            "give 1{|S| even}, constant in y. Part of erratum parity-encoding (chi_S and the shift set); the shifts "
-            f"a = |S| (mod 4) fix it ({CHECKS.identity_corrected.id}) and the section's conclusion survives "
-            f"({CHECKS.class_.id}).",
-        )
-    )
-    worst, v = exact(corrected, "identity_error")
-    records.append(
-        record(
-            CHECKS.identity_corrected,
-            "corrected",
-            worst,
-            "max |identity - parity|",
-            v,
-            len(corrected),
-            "sigma(1/2 - (t - a)^2) = 1/2 exactly when a = t (t, a integers), so the sum is 1{t in A}; t = sum_S y_i "
-            "and the parity is 1 iff t = |S| (mod 4)",
-        )
-    )
-    act = int(table["identity_max_active"].max())
-    records.append(
-        record(
-            CHECKS.identity_one_active,
-            "",
-            act,
-            "max active ReLUs",
-            verdict_at_most(act, 1),
-            len(table),
-        )
-    )
     # the lift
     n_shifts = int(sum(len(printed[printed["m"] == m]) * (2 * m + 1) for m in ms))
     for variant, part, check in (
         ("printed", printed, CHECKS.lift_printed),
         ("corrected", corrected, CHECKS.lift_corrected),
     ):
-        worst, v = exact(part, "lift_error")
+        worst = float(part["lift_error"].max())
         records.append(
             record(
                 check,
                 VARIANT_LABELS[variant],
                 worst,
                 "max |lhs - rhs|",
-                v,
+                verdict_at_most(worst, 0.0),
                 n_shifts,
                 (
                     "The printed weights are right for S = [m] only: expanding (sum_{i in S} y_i - a)^2 with y_i^2 = 1 gives "
@@ -163,28 +78,6 @@ def assemble(block: dict, tables: dict):
                     if variant == "printed"
                     else "this is lifted_quadratic_weights(1_S, a): entrywise at most the printed "
                     "weights, same b, so the printed O() scales bound it"
-                ),
-            )
-        )
-    # the network
-    for variant, part, check in (
-        ("printed", printed, CHECKS.network_printed),
-        ("corrected", corrected, CHECKS.network_corrected),
-    ):
-        worst, v = exact(part, "network_error")
-        records.append(
-            record(
-                check,
-                VARIANT_LABELS[variant],
-                worst,
-                "max |h - parity|",
-                v,
-                len(part),
-                (
-                    "Fails through both printed slips (even shifts; weights ignoring S); the corrected network is "
-                    f"{CHECKS.network_corrected.id}."
-                    if variant == "printed"
-                    else ""
                 ),
             )
         )
@@ -408,7 +301,7 @@ def assemble(block: dict, tables: dict):
     B_ratio = float((scale["B"] / scale["m"] ** 2).max())
     class_verdict = verdict_all(
         [
-            verdict_of[CHECKS.network_corrected.id],
+            assembly.read(CHECKS.network_corrected, tables).verdict,
             verdict_of[CHECKS.sparsity_corrected.id],
             verdict_of[CHECKS.neurons.id],
             scale_verdict,
@@ -431,7 +324,9 @@ def assemble(block: dict, tables: dict):
             covered=f"{exhaustive_range}; scales: {scale_range}",
         )
     )
-    return ClaimReport(records, {"parity_summary": _summary(table), "tightness": _tightness(scale, w_exp)})
+    return ClaimReport(
+        assembly.records(tables, records), {"parity_summary": _summary(table), "tightness": _tightness(scale, w_exp)}
+    )
 
 
 def _tightness(scale, w_exp: float):
