@@ -55,6 +55,49 @@ def assemble(block: dict, tables: dict):
     record = assembly.record
 
     printed, corrected = table[table["variant"] == "printed"], table[table["variant"] == "corrected"]
+    scale_record, scale_verdict, scale_range, w_exp = _scale_record(record, scale, table)
+    records = [
+        *_lift_and_sparsity_records(record, printed, corrected, ms),
+        scale_record,
+        *_corrected_construction_records(record, corrected),
+        *_introduction_records(record, tables),
+    ]
+    # the section's conclusion
+    verdict_of = {r.check_id: r.verdict for r in records}
+    W_ratio = float((scale["W"] / scale["m"] ** 1.5).max())
+    B_ratio = float((scale["B"] / scale["m"] ** 2).max())
+    class_verdict = verdict_all(
+        [
+            assembly.read(CHECKS.network_corrected, tables).verdict,
+            verdict_of[CHECKS.sparsity_corrected.id],
+            verdict_of[CHECKS.neurons.id],
+            scale_verdict,
+            verdict_at_most(W_ratio, 2 * SCALE_W_CONSTANT),
+            verdict_at_most(B_ratio, 2 * SCALE_B_CONSTANT),
+        ]
+    )
+    records.append(
+        record(
+            CHECKS.class_,
+            "",
+            float(max(W_ratio, B_ratio)),
+            "max of W/m^1.5, B/m^2 (Definition 2 scales, ||u||_inf = 2)",
+            class_verdict,
+            total_subsets + len(scale),
+            "The section's conclusion holds with the corrected chi_S, shifts and weights: every parity on m bits is a "
+            "1-sparse network on x(y) in {-1,1}^(m^2) with at most 2m neurons, W = O(m^1.5) = O(n^0.75), "
+            "B = O(m^2) = O(n), so Theorem 14 transfers and the first part of Theorem 3 survives. Explicit: "
+            "W <= 2 sqrt(5) m^1.5, B <= 4 m^2 (||u||_inf = 2 times the scale bounds).",
+            covered=f"{exhaustive_range}; scales: {scale_range}",
+        )
+    )
+    return ClaimReport(
+        assembly.records(tables, records), {"parity_summary": _summary(table), "tightness": _tightness(scale, w_exp)}
+    )
+
+
+def _lift_and_sparsity_records(record, printed, corrected, ms) -> list:
+    """The lifted weights and the 1-sparsity of the network, as printed and corrected (a row each)."""
     records = []
     # the lift
     n_shifts = int(sum(len(printed[printed["m"] == m]) * (2 * m + 1) for m in ms))
@@ -118,6 +161,12 @@ def assemble(block: dict, tables: dict):
                 ),
             )
         )
+    return records
+
+
+def _scale_record(record, scale, table):
+    """The scales' closed forms and explicit constants, checked exactly on every m: the row, its verdict, the range of
+    the scale points and the fitted exponent of ||w||."""
     # scales: the closed forms, and explicit constants (sqrt(5) m^1.5, 2 m^2) checked exactly on every m
     scale_range = describe_range(scale.to_dict("records"), ["m", "n"], "S = [m], every integer a in [-m, m]")
     closed = float(
@@ -138,22 +187,26 @@ def assemble(block: dict, tables: dict):
     )
     w_exp, b_exp = loglog_slope(scale["m"], scale["max_w_norm"]), loglog_slope(scale["m"], scale["max_abs_b"])
     last = scale.iloc[-1]
-    records.append(
-        record(
-            CHECKS.scale,
-            "",
-            max(w_ratio, b_ratio),
-            "max of ||w||/m^1.5, |b|/m^2 (observed constants)",
-            scale_verdict,
-            len(scale),
-            f"closed forms reproduced to {closed:.2g}; observed constants ||w||/m^1.5 <= {w_ratio:.4f} (bound "
-            f"sqrt(5) = {SCALE_W_CONSTANT:.4f}), |b|/m^2 <= {b_ratio:.4f} (bound 2); fitted exponents ||w|| ~ "
-            f"m^{w_exp:.3f}, |b| ~ m^{b_exp:.3f} (measurements, not verdicts); at m={int(last['m'])}: ||w|| = "
-            f"{last['max_w_norm']:.6g}, |b| = {last['max_abs_b']:.6g}. Largest norm over S at S = [m] on the "
-            f"exhaustive points: {'yes' if subset_ok else 'NO'}.",
-            covered=scale_range,
-        )
+    scale_record = record(
+        CHECKS.scale,
+        "",
+        max(w_ratio, b_ratio),
+        "max of ||w||/m^1.5, |b|/m^2 (observed constants)",
+        scale_verdict,
+        len(scale),
+        f"closed forms reproduced to {closed:.2g}; observed constants ||w||/m^1.5 <= {w_ratio:.4f} (bound "
+        f"sqrt(5) = {SCALE_W_CONSTANT:.4f}), |b|/m^2 <= {b_ratio:.4f} (bound 2); fitted exponents ||w|| ~ "
+        f"m^{w_exp:.3f}, |b| ~ m^{b_exp:.3f} (measurements, not verdicts); at m={int(last['m'])}: ||w|| = "
+        f"{last['max_w_norm']:.6g}, |b| = {last['max_abs_b']:.6g}. Largest norm over S at S = [m] on the "
+        f"exhaustive points: {'yes' if subset_ok else 'NO'}.",
+        covered=scale_range,
     )
+    return scale_record, scale_verdict, scale_range, w_exp
+
+
+def _corrected_construction_records(record, corrected) -> list:
+    """The corrected construction's neuron count, weight ranges, rescaled norm and Definition 2's W."""
+    records = []
     # neuron count
     part = corrected
     count_ok = bool((part["neurons"] == part["neuron_formula"]).all())
@@ -240,6 +293,12 @@ def assemble(block: dict, tables: dict):
             "reaches W = O(k) is not settled by any finite computation",
         )
     )
+    return records
+
+
+def _introduction_records(record, tables) -> list:
+    """The introduction's dense parity networks and Theorem 14's key step (Parseval over bounded queries)."""
+    records = []
     # the introduction's dense parity network
     dense = tables["parity_dense"]
     dense_error = float(dense["error"].max())
@@ -295,38 +354,7 @@ def assemble(block: dict, tables: dict):
             covered=describe_range(parseval.to_dict("records"), ["m", "tau"], "bounded queries per m"),
         )
     )
-    # the section's conclusion
-    verdict_of = {r.check_id: r.verdict for r in records}
-    W_ratio = float((scale["W"] / scale["m"] ** 1.5).max())
-    B_ratio = float((scale["B"] / scale["m"] ** 2).max())
-    class_verdict = verdict_all(
-        [
-            assembly.read(CHECKS.network_corrected, tables).verdict,
-            verdict_of[CHECKS.sparsity_corrected.id],
-            verdict_of[CHECKS.neurons.id],
-            scale_verdict,
-            verdict_at_most(W_ratio, 2 * SCALE_W_CONSTANT),
-            verdict_at_most(B_ratio, 2 * SCALE_B_CONSTANT),
-        ]
-    )
-    records.append(
-        record(
-            CHECKS.class_,
-            "",
-            float(max(W_ratio, B_ratio)),
-            "max of W/m^1.5, B/m^2 (Definition 2 scales, ||u||_inf = 2)",
-            class_verdict,
-            total_subsets + len(scale),
-            "The section's conclusion holds with the corrected chi_S, shifts and weights: every parity on m bits is a "
-            "1-sparse network on x(y) in {-1,1}^(m^2) with at most 2m neurons, W = O(m^1.5) = O(n^0.75), "
-            "B = O(m^2) = O(n), so Theorem 14 transfers and the first part of Theorem 3 survives. Explicit: "
-            "W <= 2 sqrt(5) m^1.5, B <= 4 m^2 (||u||_inf = 2 times the scale bounds).",
-            covered=f"{exhaustive_range}; scales: {scale_range}",
-        )
-    )
-    return ClaimReport(
-        assembly.records(tables, records), {"parity_summary": _summary(table), "tightness": _tightness(scale, w_exp)}
-    )
+    return records
 
 
 def _tightness(scale, w_exp: float):
