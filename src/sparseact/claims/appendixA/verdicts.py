@@ -85,23 +85,15 @@ def assemble(block: dict, tables: dict):
 
     record = Assembly("appendixA", fill, sq_range).record
 
-    def worst_failure(check, part):
-        """The certificate and counterexample of the recorded instance of ``check``'s measure with most active neurons
-        (then smallest b) among the instances in ``part`` that violate the check, or None."""
-        if not len(failures):
-            return None
-        keys = set(zip(part["point"], part["family"], strict=True))
-        mine = np.array([key in keys for key in zip(failures["point"], failures["family"], strict=True)], dtype=bool)
-        rows = of_measures(failures[mine], check.measures)
-        if check.measures == ("max-abs-error",):  # each network's largest |F - sigma(<w_x, y>)| > 0 is recorded
-            data = [json.loads(text) for text in rows["data"]]
-            rows = rows[np.array([verdict_equal(d["value"], d["target"])[0] is Verdict.FAIL for d in data], dtype=bool)]
-        if not len(rows):
-            return None
-        row = rows.sort_values(["max_active", "b"], ascending=[False, True], kind="stable").iloc[0]
-        build = CERTIFICATES[row["measure"]]
-        return build(json.loads(row["data"])), row["counterexample"]
+    slopes = whp_slopes(whp)
+    records = [*_sqrt_q_records(record, sq, failures), *_whp_records(record, whp, tables, slopes, whp_range)]
+    tightness = pd.concat([t for t in (_tightness(whp), _gamma_tightness(sq)) if len(t)], ignore_index=True)
+    return ClaimReport(records, {"whp_slopes": slopes, "tightness": tightness})
 
+
+def _sqrt_q_records(record, sq, failures) -> list:
+    """The sqrt(q) construction: 1-sparsity and what the network computes, as printed and under the missing
+    hypothesis, and its dense weights."""
     unit = sq[sq["max_w_norm2"] <= 1.0 + NORM_TOL]
     l1 = sq[sq["max_w_norm1"] <= 2.0 * sq["gamma"] * (1.0 + NORM_TOL)]
     over = sq[sq["max_active"] > 1]
@@ -114,7 +106,7 @@ def assemble(block: dict, tables: dict):
             "max active neurons",
             verdict_at_most(printed_worst, 1),
             len(sq),
-            build=lambda: worst_failure(CHECKS.sparse_sqrt_q_printed, sq),
+            build=lambda: _worst_failure(failures, CHECKS.sparse_sqrt_q_printed, sq),
             notes="The printed statement puts no condition on w_alpha; a neuron alpha != x fires iff "
             "<w_alpha, y> > 2 Gamma d(x, alpha), so rows with ||w_alpha||_1 > 2 Gamma break it (all-ones "
             "rows: x and its b neighbours fire at y = 1). Every instance with > 1 active has "
@@ -131,7 +123,7 @@ def assemble(block: dict, tables: dict):
             "max active neurons",
             verdict_at_most(int(unit["max_active"].max()), 1),
             len(unit),
-            build=lambda: worst_failure(CHECKS.sparse_sqrt_q_corrected, unit),
+            build=lambda: _worst_failure(failures, CHECKS.sparse_sqrt_q_corrected, unit),
             notes="||w||_1 <= sqrt(q) ||w||_2 <= Gamma < 2 Gamma, so only alpha = x can fire",
         ),
         record(
@@ -141,7 +133,7 @@ def assemble(block: dict, tables: dict):
             "max active neurons",
             verdict_at_most(int(l1["max_active"].max()) if len(l1) else 0, 1),
             len(l1),
-            build=lambda: worst_failure(CHECKS.sparse_sqrt_q_l1, l1),
+            build=lambda: _worst_failure(failures, CHECKS.sparse_sqrt_q_l1, l1),
             notes="necessary as well for equal rows: all-ones rows exceed it (||w||_1 = q > 2 sqrt(q) for q > 4) "
             "and fire 1 + b neurons when q < 4 sqrt(q), i.e. q < 16",
         ),
@@ -155,7 +147,7 @@ def assemble(block: dict, tables: dict):
             "max |F - sigma(<w_x, y>)|",
             verdict_at_most(unit_err, 0.0),
             len(unit),
-            build=lambda: worst_failure(CHECKS.computes, unit),
+            build=lambda: _worst_failure(failures, CHECKS.computes, unit),
             notes="as printed (arbitrary w_alpha) this fails together with 1-sparsity: max |F - sigma(<w_x,y>)| = "
             f"{float(sq['max_abs_error'].max()):.4g} over all families",
         )
@@ -169,7 +161,7 @@ def assemble(block: dict, tables: dict):
             "max |F - sigma(<w_x, y>)|",
             verdict_at_most(all_err, 0.0),
             len(sq),
-            build=lambda: worst_failure(CHECKS.computes_printed, sq),
+            build=lambda: _worst_failure(failures, CHECKS.computes_printed, sq),
             notes="With rows of l1 norm above 2 Gamma the neighbours of x fire too and add to F (erratum appendixA-sqrt-q: "
             f"the missing hypothesis ||w_alpha||_2 <= 1); with it F = sigma(<w_x, y>) ({CHECKS.computes.id})",
         )
@@ -191,8 +183,13 @@ def assemble(block: dict, tables: dict):
             "has all b + q entries non-zero (and is 1-sparse with unit-norm rows)",
         )
     )
-    # with high probability
-    slopes = whp_slopes(whp)
+    return records
+
+
+def _whp_records(record, whp, tables, slopes, whp_range) -> list:
+    """With high probability: the Hoeffding bound (A.2), the printed statement's failures (all-ones and split rows)
+    and the decay of Pr[> 1 active]."""
+    records = []
     ratio = (whp["excess_fraction"] / whp["hoeffding_bound"]).max()
     within = verdict_all(
         verdict_at_most(f, u) for f, u in zip(whp["excess_fraction"], whp["hoeffding_bound"], strict=True)
@@ -298,8 +295,26 @@ def assemble(block: dict, tables: dict):
             covered=whp_range,
         )
     )
-    tightness = pd.concat([t for t in (_tightness(whp), _gamma_tightness(sq)) if len(t)], ignore_index=True)
-    return ClaimReport(records, {"whp_slopes": slopes, "tightness": tightness})
+    return records
+
+
+def _worst_failure(failures, check, part):
+    """The certificate and counterexample of the instance of ``check``'s measure in ``failures`` (the runs stage's
+    ``sqrt_q_failures``) with most active neurons (then smallest b) among the instances in ``part`` that violate the
+    check, or None."""
+    if not len(failures):
+        return None
+    keys = set(zip(part["point"], part["family"], strict=True))
+    mine = np.array([key in keys for key in zip(failures["point"], failures["family"], strict=True)], dtype=bool)
+    rows = of_measures(failures[mine], check.measures)
+    if check.measures == ("max-abs-error",):  # each network's largest |F - sigma(<w_x, y>)| > 0 is recorded
+        data = [json.loads(text) for text in rows["data"]]
+        rows = rows[np.array([verdict_equal(d["value"], d["target"])[0] is Verdict.FAIL for d in data], dtype=bool)]
+    if not len(rows):
+        return None
+    row = rows.sort_values(["max_active", "b"], ascending=[False, True], kind="stable").iloc[0]
+    build = CERTIFICATES[row["measure"]]
+    return build(json.loads(row["data"])), row["counterexample"]
 
 
 def _gamma_tightness(sq):
