@@ -141,13 +141,6 @@ def assemble(block: dict, tables: dict):
     eps, delta = float(block["eps"]), float(block["delta"])
     curves = tables["curves"]
 
-    def _range(frame, extra=""):
-        return describe_range(
-            frame.to_dict("records"),
-            ["n", "s", "k", "m"],
-            f"targets: {', '.join(dict.fromkeys(frame['target']))}" + (f"; {extra}" if extra else ""),
-        )
-
     fill = {"coverage": f"{1 - delta:g}", "seeds": block["seeds"], "eps": f"{eps:g}", "bias": f"{block['bias']:g}"}
     record = Assembly("theorem17", fill | {"confidence": f"{CONFIDENCE:.0%}", "delta": f"{delta:g}"}).record
 
@@ -178,7 +171,7 @@ def assemble(block: dict, tables: dict):
             "fits (whose samples cover the cube up to the missed mass). Learner width "
             f"s' = {block['width_factor']} s (ERM over H_{{n,s',k}}^{{W,B}}, which contains the target)."
             + (f" {len(outside)} fits left the class." if len(outside) else ""),
-            covered=_range(sparse),
+            covered=_targets_range(sparse),
         )
     ]
 
@@ -214,11 +207,30 @@ def assemble(block: dict, tables: dict):
             f"the expression, where the theorem promises nothing, and exact ERM is not what runs (a training loss "
             f"> 0 on a realisable target is an optimiser shortfall). Baselines (samples needed, -1 = not reached): "
             f"{comparison}.",
-            covered=_range(sparse[sparse["kind"] == "grid"], f"eps = {eps:g}, delta = {delta:g}"),
+            covered=_targets_range(sparse[sparse["kind"] == "grid"], f"eps = {eps:g}, delta = {delta:g}"),
         )
     )
 
-    # --- at m >= the expression -------------------------------------------------------------------------------
+    at_bound, summary = _at_bound_record(record, sparse, eps, delta)
+    coverage_record, coverage = _coverage_record(record, block, curves, eps, delta)
+    records += [at_bound, coverage_record]
+    records += _dense_lower_bound_records()
+    return ClaimReport(
+        records, {"theorem17-needs": needs, "theorem17-at-bound": summary, "theorem17-coverage": coverage}
+    )
+
+
+def _targets_range(frame, extra=""):
+    """The range of the fits in ``frame``: n, s, k, m and the targets (and ``extra``)."""
+    return describe_range(
+        frame.to_dict("records"),
+        ["n", "s", "k", "m"],
+        f"targets: {', '.join(dict.fromkeys(frame['target']))}" + (f"; {extra}" if extra else ""),
+    )
+
+
+def _at_bound_record(record, sparse, eps, delta):
+    """Our learner at m >= the printed expression: the row, and the per-target summary table."""
     at = sparse[(sparse["kind"] == "bound") & (sparse["multiple"] >= 1.0)]
     summary = []
     for label, group in at.groupby("target", sort=False):
@@ -264,28 +276,29 @@ def assemble(block: dict, tables: dict):
     n_failed = int(summary["failures"].sum()) if len(summary) else 0
     n_optimiser = int(summary["failures_with_train_loss"].sum()) if len(summary) else 0
     exps = summary["scale_exponent"] if len(summary) else pd.Series([float("nan")])
-    records.append(
-        record(
-            CHECKS.at_bound,
-            "",
-            float(summary["upper"].max()) if len(summary) else float("nan"),
-            "max upper end of Pr[loss > eps]",
-            at_verdict,
-            len(at),
-            f"{detail}. Of the fits with loss > eps, {n_optimiser} of {n_failed} have training loss > "
-            f"{ZERO_LOSS_TOL:g}, "
-            "i.e. the optimiser missed the global minimum 0 of the realisable empirical loss (exact ERM would "
-            "interpolate the sample, which covers the cube up to the missed mass): optimisation failures leave "
-            "the check INCONCLUSIVE, never FAIL. "
-            f"Scale: under u -> lambda u (W, B -> lambda W, lambda B; eps -> lambda^2 eps) the printed expression "
-            f"has local exponent {exps.min():.3g} to {exps.max():.3g} at lambda = {SCALE_LAMBDA:g} (a sample "
-            "complexity must have 0): the printed bound is not dimensionally consistent; the certified FAIL is "
-            f"{SCALING_CHECKS.theorem17_printed.id}, the covariant correction bounds.theorem17_covariant_sample_complexity.",
-            covered=_range(at, f"eps = {eps:g}, delta = {delta:g}") if len(at) else "",
-        )
+    at_bound = record(
+        CHECKS.at_bound,
+        "",
+        float(summary["upper"].max()) if len(summary) else float("nan"),
+        "max upper end of Pr[loss > eps]",
+        at_verdict,
+        len(at),
+        f"{detail}. Of the fits with loss > eps, {n_optimiser} of {n_failed} have training loss > "
+        f"{ZERO_LOSS_TOL:g}, "
+        "i.e. the optimiser missed the global minimum 0 of the realisable empirical loss (exact ERM would "
+        "interpolate the sample, which covers the cube up to the missed mass): optimisation failures leave "
+        "the check INCONCLUSIVE, never FAIL. "
+        f"Scale: under u -> lambda u (W, B -> lambda W, lambda B; eps -> lambda^2 eps) the printed expression "
+        f"has local exponent {exps.min():.3g} to {exps.max():.3g} at lambda = {SCALE_LAMBDA:g} (a sample "
+        "complexity must have 0): the printed bound is not dimensionally consistent; the certified FAIL is "
+        f"{SCALING_CHECKS.theorem17_printed.id}, the covariant correction bounds.theorem17_covariant_sample_complexity.",
+        covered=_targets_range(at, f"eps = {eps:g}, delta = {delta:g}") if len(at) else "",
     )
+    return at_bound, summary
 
-    # --- exact ERM on these instances (exact coverage argument) ----------------------------------------------
+
+def _coverage_record(record, block, curves, eps, delta):
+    """Exact ERM on these finite-support instances (the coverage argument): the row, and the coverage table."""
     coverage = []
     for label in dict.fromkeys(curves["target"]):
         spec = _point_params(block, label)
@@ -310,27 +323,20 @@ def assemble(block: dict, tables: dict):
     cover_verdict = verdict_all(verdict_at_most(v, math.log10(delta)) for v in coverage["log10_miss_at_expression"])
     if cover_verdict is Verdict.FAIL:
         cover_verdict = Verdict.INCONCLUSIVE  # coverage is sufficient, not necessary
-    records.append(
-        record(
-            CHECKS.exact_erm_coverage,
-            "",
-            float(coverage["log10_miss_at_expression"].max()),
-            "max log10 Pr[sample misses a support point] (union bound)",
-            cover_verdict,
-            len(coverage),
-            "Proves the theorem's conclusion for exact ERM on these finite-support instances only (the theorem "
-            "is about every distribution). Coverage alone suffices from m = "
-            + "; ".join(
-                f"{r.target}: {r.coverage_m} ({r.coverage_ratio:.2g} x expression)" for r in coverage.itertuples()
-            )
-            + ".",
-            covered=f"targets: {', '.join(coverage['target'])}; eps = {eps:g}, delta = {delta:g}",
-        )
+    coverage_record = record(
+        CHECKS.exact_erm_coverage,
+        "",
+        float(coverage["log10_miss_at_expression"].max()),
+        "max log10 Pr[sample misses a support point] (union bound)",
+        cover_verdict,
+        len(coverage),
+        "Proves the theorem's conclusion for exact ERM on these finite-support instances only (the theorem "
+        "is about every distribution). Coverage alone suffices from m = "
+        + "; ".join(f"{r.target}: {r.coverage_m} ({r.coverage_ratio:.2g} x expression)" for r in coverage.itertuples())
+        + ".",
+        covered=f"targets: {', '.join(coverage['target'])}; eps = {eps:g}, delta = {delta:g}",
     )
-    records += _dense_lower_bound_records()
-    return ClaimReport(
-        records, {"theorem17-needs": needs, "theorem17-at-bound": summary, "theorem17-coverage": coverage}
-    )
+    return coverage_record, coverage
 
 
 #: The expected unseen mass ``sum_x P(x)(1 - P(x))^m`` against ``N/(e m)``: sample sizes, and distributions on
