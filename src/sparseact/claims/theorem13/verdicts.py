@@ -207,8 +207,15 @@ def assemble(block: dict, tables: dict):
     records.append(scale)
     records.append(junta_corner_record(int(junta["n"].min())))
 
-    # hardness: what the construction predicts for the low-degree learner
-    hard = tables["theorem13-hardness"]
+    hardness, cost = _hardness_records(tables["theorem13-hardness"])
+    records += hardness
+    return ClaimReport(records, {"theorem13-cost": cost, "tightness": _tightness(junta)})
+
+
+def _hardness_records(hard):
+    """Evidence for Conjecture 12: what the junta construction predicts for the low-degree learner (the parity's
+    floor and cliff, the cost N_p), as rows, and the cost table."""
+    records = []
     parity = hard[hard["target"] == "parity"]
     below, at = parity[parity["degree"] < parity["p"]], parity[parity["degree"] >= parity["p"]]
     predicted_floor = np.where(parity["degree"] < parity["p"], parity["trivial"], 0.0)
@@ -296,7 +303,7 @@ def assemble(block: dict, tables: dict):
             f"feature evaluations. Tolerance of the exact comparisons: {ATOL:g}",
         )
     )
-    return ClaimReport(records, {"theorem13-cost": cost, "tightness": _tightness(junta)})
+    return records, cost
 
 
 def _tightness(junta):
