@@ -9,7 +9,7 @@ from sparseact.claims._checks import declared_checks
 from sparseact.claims._failures import instance_json
 from sparseact.claims._readings import first_recorded
 from sparseact.verify.assembly import Assembly
-from sparseact.verify.certificates import certified
+from sparseact.verify.certificates import certified, certified_fields
 from sparseact.verify.verdicts import Verdict
 
 CHECKS = declared_checks("section4_parity")
@@ -127,3 +127,17 @@ def test_records_are_the_declared_checks_in_order_the_claims_own_rows_in_their_p
         assembly.records({"parity": _parity_table(0.0)}, own[1:])
     with pytest.raises(ValueError, match="own rows"):
         assembly.records({"parity": _parity_table(0.0)}, [*own, rows[0]])
+
+
+def test_certified_fields_give_the_finding_only_to_a_fail_and_keep_where_it_was_violated():
+    failed = certified_fields(True, CERTIFICATE, "proof-slip", "at x = 1")
+    assert failed == dict(
+        verdict=Verdict.FAIL, finding="proof-slip", certificate=CERTIFICATE, counterexample="at x = 1"
+    )
+    uncertified = certified_fields(True, None, "proof-slip", "at x = 1")
+    assert (uncertified["verdict"], uncertified["finding"], uncertified["counterexample"]) == (
+        Verdict.INCONCLUSIVE,
+        "",
+        "at x = 1",
+    )
+    assert certified_fields(False, CERTIFICATE, "proof-slip")["certificate"] is None

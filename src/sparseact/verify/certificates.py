@@ -213,6 +213,19 @@ def certified(violated: bool, certificate: dict | None) -> tuple[Verdict, dict |
     return (Verdict.FAIL, certificate) if certificate else (Verdict.INCONCLUSIVE, None)
 
 
+def certified_fields(violated: bool, certificate: dict | None, finding: str, counterexample: str = "") -> dict:
+    """:func:`certified` as the fields ``verdict``, ``finding``, ``certificate`` and ``counterexample`` of a ledger row
+    (:class:`sparseact.verify.records.CheckRecord`): ``finding`` only for a FAIL; ``counterexample`` says where the
+    relation was violated, certified or not."""
+    verdict, certificate = certified(violated, certificate)
+    return dict(
+        verdict=verdict,
+        finding=finding if verdict is Verdict.FAIL else "",
+        certificate=certificate,
+        counterexample=counterexample,
+    )
+
+
 def certificate_if_violated(
     relation: str,
     lhs: dict,

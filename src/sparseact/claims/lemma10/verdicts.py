@@ -230,7 +230,6 @@ def _claim21_records(noise_formula, tail, parity, tables):
             f"2 NS_rho/(1 - rho^d) = {row['bound']:.4g}"
         )
     network_hits = violated[~violated["instance"].str.startswith("chi_")]
-    verdict, certificate = cert.certified(bool(len(violated)), certificate)
     records.append(
         declared_record(
             CHECKS.claim21_tail_negative_rho,
@@ -239,10 +238,9 @@ def _claim21_records(noise_formula, tail, parity, tables):
             instances=len(outside),
             worst_value=float((outside["tail"] - outside["bound"]).max()),
             worst_value_label="max (tail - bound)",
-            verdict=verdict,
-            finding=CHECKS.claim21_tail_negative_rho["finding"] if certificate else "",
-            certificate=certificate,
-            counterexample=counterexample,
+            **cert.certified_fields(
+                bool(len(violated)), certificate, CHECKS.claim21_tail_negative_rho["finding"], counterexample
+            ),
             notes=(
                 f"violated on {len(violated)} of {len(outside)} (function, rho < 0, d) cases, {len(network_hits)} of "
                 "them on networks: for rho < 0, 1 - rho^|T| is not increasing in |T|, so the 'hence' breaks. The "
@@ -298,17 +296,13 @@ def _eq17_records(eq17, tables):
             f"(1/r) E sum_b E_v(...)^2 = {worst['middle']:.4g}, (1/r) E[AS(H_z)] = {worst['right']:.4g}"
         )
     violated = bool(first.any() or second.any() or third.any())
-    verdict, certificate = cert.certified(violated, certificate)
     records = [
         declared_record(
             CHECKS.eq17_printed,
             variant="as printed",
             worst_value=float(rel.max()),
             worst_value_label="max relative difference in a printed '='",
-            verdict=verdict,
-            finding=CHECKS.eq17_printed["finding"] if verdict is Verdict.FAIL else "",
-            certificate=certificate if verdict is Verdict.FAIL else None,
-            counterexample=counterexample,
+            **cert.certified_fields(violated, certificate, CHECKS.eq17_printed["finding"], counterexample),
             notes=(
                 f"first '=' fails on {int(first.sum())}, second on {int(second.sum())}, third on {int(third.sum())} of "
                 f"{len(eq17)} (network, rho) rows ({rho_note}). The first and third drop the 1/4 of Section 2.1 "
@@ -344,17 +338,13 @@ def _eq17_records(eq17, tables):
             f"h(x) = x_1, rho = {rho:g}: r = {int(row['r'])}, coupling flips x_1 with probability "
             f"{row['right']:.4g}, N_rho with probability {row['NS_rho']:.4g}"
         )
-    verdict, certificate = cert.certified(bool(mismatch.any()), certificate)
     records.append(
         declared_record(
             CHECKS.eq17_coupling,
             variant="as printed",
             worst_value=float(_relative(eq17["right"], eq17["NS_rho"]).max()),
             worst_value_label="max relative difference",
-            verdict=verdict,
-            finding=CHECKS.eq17_coupling["finding"] if verdict is Verdict.FAIL else "",
-            certificate=certificate if verdict is Verdict.FAIL else None,
-            counterexample=counterexample,
+            **cert.certified_fields(bool(mismatch.any()), certificate, CHECKS.eq17_coupling["finding"], counterexample),
             notes=(
                 f"differs on {int(mismatch.sum())} of {len(eq17)} rows ({rho_note}): each coordinate flips with "
                 "probability 1/r, so the coupling is (x, N_{1-2/r}(x)), equal to (x, N_rho(x)) only when 2/(1-rho) is "

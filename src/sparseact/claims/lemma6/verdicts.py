@@ -133,7 +133,6 @@ def assemble(block: dict, tables: dict):
                 f"{row['kind']} n={n}, p={row['p']:.4g}: AS = {row['AS']:.4g}, (1/4) E[g sum x_i] = "
                 f"{row['printed_rhs']:.4g} (the certificate's instance; the largest gap: {counterexample})"
             )
-    verdict, certificate = cert.certified(bool(len(printed_bad)), certificate)
     corrected = float(positive["corrected_error"].max()) if len(positive) else float("nan")
     # The corrected identity repairs identity-printed (a proof-slip: Lemma 6 is Kane's theorem and survives); a
     # FAIL refutes the repair, so the printed identity's slip stays unrepaired: the class of the statement repaired.
@@ -151,10 +150,9 @@ def assemble(block: dict, tables: dict):
             instances=len(positive),
             worst_value=float(positive["printed_error"].max()),
             worst_value_label="max |AS - rhs|",
-            verdict=verdict,
-            counterexample=counterexample,
-            certificate=certificate,
-            finding=CHECKS.identity_printed["finding"] if certificate else "",
+            **cert.certified_fields(
+                bool(len(printed_bad)), certificate, CHECKS.identity_printed["finding"], counterexample
+            ),
             notes=(
                 f"violated on {len(printed_bad)} of {len(positive)} halfspaces. g = 1{{<w,x> <= b}} with w > 0 is "
                 "non-increasing (not non-decreasing), so E[x_i g] = -(1/2) Pr[g(x) != g(x xor i)] and "

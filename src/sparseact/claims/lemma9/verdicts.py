@@ -105,7 +105,6 @@ def _term_u_records(every, neurons, common, tables):
             f"{certified}largest over every network: {network_label(row)}: (U) = {row['U']:.4g} > E[(1/4)||w^R||^2] = "
             f"{row['U_intermediate']:.4g} (ratio {row['over_middle']:.3g}); max (U)/(k^2W^2/4) = {over.max():.3g}"
         )
-    verdict, certificate = cert.certified(bool(middle.any() or final.any()), certificate)
     # tolerances relative to the sides: (U) and E||w^R||^2 are sums of up to 2^n n terms, rounded at ~1e-11
     corrected = (
         exceeds(every["U"], U_FACTOR * every["U_intermediate"]) | exceeds(every["U_intermediate"], every["U_bound"])
@@ -117,10 +116,9 @@ def _term_u_records(every, neurons, common, tables):
             instances=len(every),
             worst_value=float(over.max()),
             worst_value_label="max (U) / (k^2 W^2/4)",
-            verdict=verdict,
-            counterexample=counterexample,
-            finding=CHECKS.term_U_printed["finding"] if certificate else "",
-            certificate=certificate,
+            **cert.certified_fields(
+                bool(middle.any() or final.any()), certificate, CHECKS.term_U_printed["finding"], counterexample
+            ),
             notes=(
                 f"middle step violated on {int(middle.sum())}, bound on {int(final.sum())} of {len(every)} "
                 "networks. "
@@ -241,7 +239,6 @@ def _union_records(every, neurons, common, tables):
             f"{certified}largest over every network: {network_label(row)}: Pr = {row['transition']:.4g} > "
             f"(1/n) sum_j AS(g_j) = {row['transition_bound_sum']:.4g} (ratio {row['over']:.3g})"
         )
-    verdict, certificate = cert.certified(bool(violated.any()), certificate)
     corrected = exceeds(every["transition"], every["transition_union_bound"] * (UNION_FACTOR / 4)).any()
     return [
         declared_record(
@@ -250,10 +247,9 @@ def _union_records(every, neurons, common, tables):
             instances=len(every),
             worst_value=float(over.max()),
             worst_value_label="max transition / printed sum",
-            verdict=verdict,
-            counterexample=counterexample,
-            finding=CHECKS.transition_union_printed["finding"] if certificate else "",
-            certificate=certificate,
+            **cert.certified_fields(
+                bool(violated.any()), certificate, CHECKS.transition_union_printed["finding"], counterexample
+            ),
             notes=(
                 f"violated on {int(violated.sum())} of {len(every)} networks; sum_i Pr[g_j(x) != g_j(x xor i)] = "
                 "4 AS(g_j) for {0,1}-valued g_j under the 1/4 normalisation, so the printed equality drops a "
