@@ -93,6 +93,18 @@ def _point_params(block: dict, label: str) -> dict:
     raise ValueError(f"unknown target {label!r}")
 
 
+def _class_of(fit) -> dict:
+    """The class parameters n, s, k, W, B and the input radius R = sqrt(n) of a fit (a row of the curves)."""
+    return dict(
+        n=int(fit["n"]),
+        s=int(fit["s"]),
+        k=int(fit["k"]),
+        W=float(fit["W"]),
+        B=float(fit["B"]),
+        R=math.sqrt(float(fit["n"])),
+    )
+
+
 def _needs(block: dict, curves):
     """Per (target, learner): smallest grid m with a 1 - delta fraction of seeds at loss <= eps; the expressions."""
     eps, delta = float(block["eps"]), float(block["delta"])
@@ -100,14 +112,7 @@ def _needs(block: dict, curves):
     grid = curves[curves["kind"] == "grid"]
     for (label, learner), group in grid.groupby(["target", "learner"], sort=False):
         meta = group.iloc[0]
-        cls = dict(
-            n=int(meta["n"]),
-            s=int(meta["s"]),
-            k=int(meta["k"]),
-            W=float(meta["W"]),
-            B=float(meta["B"]),
-            R=float(meta["n"]) ** 0.5,
-        )
+        cls = _class_of(meta)
         reached = group.assign(ok=group["test_loss"] <= eps).groupby("m")["ok"].mean()
         ok = reached[reached >= 1 - delta]
         m_expr = expression(eps, delta, cls)
@@ -235,14 +240,7 @@ def _at_bound_record(record, sparse, eps, delta):
     summary = []
     for label, group in at.groupby("target", sort=False):
         meta = group.iloc[0]
-        cls = dict(
-            n=int(meta["n"]),
-            s=int(meta["s"]),
-            k=int(meta["k"]),
-            W=float(meta["W"]),
-            B=float(meta["B"]),
-            R=math.sqrt(float(meta["n"])),
-        )
+        cls = _class_of(meta)
         bad = group["test_loss"] > eps
         failures = int(bad.sum())
         summary.append(
