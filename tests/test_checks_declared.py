@@ -156,8 +156,16 @@ def test_the_notebook_prose_is_the_declared_rules(repo_root, claim):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.pop("rule"), "exactly the keys"),
-        (lambda d: d.update(extra=1), "exactly the keys"),
+        (lambda d: d.pop("rule"), "has the keys"),
+        (lambda d: d.update(extra=1), "has the keys"),
+        (lambda d: d.update(measures=[]), "measures"),
+        (lambda d: d.update(measures=["a", "a"]), "measures"),
+        (lambda d: d.update(measures=3), "measures"),
+        (lambda d: d.update(measures=["a", ""]), "measures"),
+        (lambda d: d.update(reading={"table": "t", "of": "c", "at-most": 0}), "reading"),
+        (lambda d: d.update(reading={"table": "t", "of": "c", "at-most": "0", "label": "x"}), "reading"),
+        (lambda d: d.update(reading={"table": "t", "of": "c", "at-most": 0, "label": "x", "extra": 1}), "reading"),
+        (lambda d: d.update(reading={"table": "t", "of": "c", "at-most": 0, "label": "x", "where": 1}), "reading"),
         (lambda d: d.update(id="lemma9/x"), "another claim"),
         (lambda d: d.update(method="guess"), "method"),
         (lambda d: d.update(finding="bad"), "finding"),

@@ -2,8 +2,9 @@
 
 ``compute.py`` returns measurements and the raw data of the worst instance of each inequality it measures, named by
 that measure and not by a check (:func:`sparseact.claims._failures.worst_instance`, or an exhaustive claim's table of
-first differing inputs, column ``measure``: no runs-stage table has a column ``check``); the claim's ``verdicts.py``
-maps its checks to the measures (``MEASURES``), decides (``verdict_*``) and builds the certificates. So a tolerance or
+first differing inputs, column ``measure``: no runs-stage table has a column ``check``); each check declares the
+measures that certify it (``measures`` in its ``checks.yaml``), and the claim's ``verdicts.py`` decides (``verdict_*``)
+and builds the certificates. So a tolerance or
 a certificate's format, which live in :mod:`sparseact.verify`, is never in the code closure of a data or runs job
 (tests/test_rerun.py plans the edit).
 """
@@ -61,12 +62,19 @@ def test_verdicts_import_no_private_name_of_compute(claim):
     assert not private, f"{claim}/verdicts.py imports private names of compute.py: {private}"
 
 
+def _measures(claim):
+    """Check id -> the measures certifying it: declared in the claim's checks.yaml (``measures``), or, for a claim
+    that has not declared them yet, its ``verdicts.MEASURES``."""
+    declared = {check_id: entry.measures for check_id, entry in declared_checks(claim).items() if entry.measures}
+    return declared | getattr(importlib.import_module(f"sparseact.claims.{claim}.verdicts"), "MEASURES", {})
+
+
 @pytest.mark.parametrize("claim", claim_ids())
 def test_the_verdicts_map_their_checks_to_measures_named_in_the_runs_stages_words(claim):
-    """A claim's ``verdicts.MEASURES`` (when it has one) maps checks of its own to the measures its runs stage records
+    """A claim's declared measures (:func:`_measures`) map checks of its own to the measures its runs stage records
     (:func:`sparseact.claims._failures.worst_instance`, or an exhaustive claim's table of first failures): a measure
     names what was measured, in the compute module's words, never a check's id nor a check's short name."""
-    measures = getattr(importlib.import_module(f"sparseact.claims.{claim}.verdicts"), "MEASURES", {})
+    measures = _measures(claim)
     assert set(measures) <= set(declared_checks(claim)), sorted(set(measures) - set(declared_checks(claim)))
     ids = {check_id for other in claim_ids() for check_id in declared_checks(other)}
     checks = ids | {check_id.split("/", 1)[1] for check_id in ids}
@@ -125,15 +133,11 @@ def _records_instances(claim):
 
 
 def test_a_claim_whose_runs_stage_records_instances_maps_its_checks_to_measures():
-    """The runs stage names its instances by measure, so the verdicts need ``MEASURES`` to find a check's."""
+    """The runs stage names its instances by measure, so the checks declare theirs for the verdicts to find them."""
     recording = [claim for claim in claim_ids() if _records_instances(claim)]
     assert {"appendixA", "section4_parity", "lemma9"} <= set(recording), recording
-    unmapped = [
-        claim
-        for claim in recording
-        if not getattr(importlib.import_module(f"sparseact.claims.{claim}.verdicts"), "MEASURES", {})
-    ]
-    assert not unmapped, f"runs stages that record instances by measure, with no verdicts.MEASURES: {unmapped}"
+    unmapped = [claim for claim in recording if not _measures(claim)]
+    assert not unmapped, f"runs stages that record instances by measure, with no declared measures: {unmapped}"
 
 
 #: The claims whose runs stage records the first differing inputs of an exhaustive enumeration in a table of its
@@ -166,7 +170,7 @@ def test_an_exhaustive_claims_recorded_measures_are_the_verdicts_measures(claim)
     would leave the check's FAIL without its certificate)."""
     table, block = EXHAUSTIVE[claim]
     stages = get_claim(claim)
-    measures = getattr(importlib.import_module(f"sparseact.claims.{claim}.verdicts"), "MEASURES", {})
+    measures = _measures(claim)
     mapped = {name for value in measures.values() for name in ((value,) if isinstance(value, str) else value)}
     recorded = set()
     for point in stages.points(block).values():

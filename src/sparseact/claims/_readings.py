@@ -96,14 +96,33 @@ def of_measures(rows: pd.DataFrame, measures: str | tuple[str, ...]) -> pd.DataF
     return rows[rows["measure"].isin(names)]
 
 
+def first_recorded(rows: pd.DataFrame, certify: Callable[[dict], dict]) -> Callable[[tuple[str, ...]], tuple | None]:
+    """The ``certify`` of a :class:`sparseact.verify.assembly.Assembly` for a claim whose runs stage records the first
+    differing input of an exhaustive enumeration in a table of its own (``rows``: columns ``measure`` and ``data``,
+    :func:`sparseact.claims._failures.instance_json`), in the order the check should cite them.
+
+    ``certify(data)`` is the claim's failure of one instance (a dict with ``certificate`` and ``counterexample``);
+    the returned function gives ``(certificate, counterexample)`` of the first row of the check's measures, or
+    ``None`` when none was recorded.
+    """
+
+    def first(measures: tuple[str, ...]):
+        mine = of_measures(rows, measures) if len(rows) else rows
+        if not len(mine):
+            return None
+        failure = certify(json.loads(mine.iloc[0]["data"]))
+        return failure["certificate"], failure["counterexample"]
+
+    return first
+
+
 def certified_worst(tables: dict, measures: str | tuple[str, ...], build: Callable[[dict], dict | None]):
     """The certificate and counterexample of the worst recorded instance of ``measures`` that violates a check.
 
     The ``build`` of :func:`sparseact.verify.certificates.fail_fields`, e.g.
-    ``fail_fields(verdict, finding, lambda: certified_worst(tables, MEASURES[check_id], build), notes)``. The
+    ``fail_fields(verdict, finding, lambda: certified_worst(tables, CHECKS.x.measures, build), notes)``. The
     runs stage names each worst instance by the inequality it measured
-    (:func:`sparseact.claims._failures.worst_instance`), and the claim's ``verdicts`` module maps each of its
-    checks to the measures that certify it.
+    (:func:`sparseact.claims._failures.worst_instance`), and each check declares the measures that certify it.
 
     Parameters
     ----------

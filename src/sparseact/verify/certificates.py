@@ -202,6 +202,30 @@ def fail_fields(verdict, finding: str, build, notes: str = "") -> dict:
     )
 
 
+def certified(violated: bool, certificate: dict | None) -> tuple[Verdict, dict | None]:
+    """The verdict of a relation found ``violated`` on some instance, and the certificate it carries.
+
+    PASS (no certificate) when nothing is violated; FAIL with ``certificate`` when a violation is certified;
+    INCONCLUSIVE (no certificate) when violated but uncertified, since a FAIL needs a certificate.
+    """
+    if not violated:
+        return Verdict.PASS, None
+    return (Verdict.FAIL, certificate) if certificate else (Verdict.INCONCLUSIVE, None)
+
+
+def certified_fields(violated: bool, certificate: dict | None, finding: str, counterexample: str = "") -> dict:
+    """:func:`certified` as the fields ``verdict``, ``finding``, ``certificate`` and ``counterexample`` of a ledger row
+    (:class:`sparseact.verify.records.CheckRecord`): ``finding`` only for a FAIL; ``counterexample`` says where the
+    relation was violated, certified or not."""
+    verdict, certificate = certified(violated, certificate)
+    return dict(
+        verdict=verdict,
+        finding=finding if verdict is Verdict.FAIL else "",
+        certificate=certificate,
+        counterexample=counterexample,
+    )
+
+
 def certificate_if_violated(
     relation: str,
     lhs: dict,

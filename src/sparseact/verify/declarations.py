@@ -23,12 +23,37 @@ CLAIMS_FOLDER = Path(__file__).resolve().parent.parent / "claims"
 
 
 class Declaration(dict):
-    """One entry of a ``checks.yaml`` (keys :data:`sparseact.verify.records.DECLARATION_KEYS`), its id also
-    ``.id``."""
+    """One entry of a ``checks.yaml`` (keys :data:`sparseact.verify.records.DECLARATION_KEYS`, and optionally
+    :data:`OPTIONAL_KEYS`), its id also ``.id``."""
 
     @property
     def id(self) -> str:
         return self["id"]
+
+    @property
+    def measures(self) -> tuple[str, ...]:
+        """The measures whose recorded instances certify the check's FAIL (the runs stage's names of what it
+        measured), in their declared order; empty when none is declared."""
+        measures = self.get("measures", ())
+        return (measures,) if isinstance(measures, str) else tuple(measures)
+
+
+#: Keys an entry of a ``checks.yaml`` may add to the required ones: ``measures``, the name (or list of names) under
+#: which the runs stage records the instances that certify the check's FAIL; ``reading``, how a routine check is read
+#: from a run table (:data:`READING_KEYS`, :meth:`sparseact.verify.assembly.Assembly.read`).
+OPTIONAL_KEYS = ("measures", "reading")
+#: The keys of a declared ``reading``, each with whether it is required: the run ``table``, the rows it covers
+#: (``where``: column -> value), the column ``of`` whose largest value is the worst, the limit ``at-most`` it may reach,
+#: the worst value's ``label``, the row's ``variant`` and ``notes`` (``${name}``: a fill value or a check of the claim).
+READING_KEYS = {
+    "table": True,
+    "where": False,
+    "of": True,
+    "at-most": True,
+    "label": True,
+    "variant": False,
+    "notes": False,
+}
 
 
 def python_name(check_id: str) -> str:
@@ -101,10 +126,10 @@ def read_checks(claim_id: str, folder: Path = CLAIMS_FOLDER) -> Checks:
     FileNotFoundError
         When the claim has no ``checks.yaml``.
     ValueError
-        When an entry lacks a key or has one more, names another claim's check, repeats an id, or has a method,
-        finding or ``pinned`` outside their values (``pinned`` is true or false, and false for a check that cannot
-        FAIL; a check that can FAIL but is not pinned yet is listed, with its reason, in
-        ``tests/test_checks_declared.py``), or when two ids give one Python name (:class:`Checks`).
+        When an entry lacks a key or has one more (bar :data:`OPTIONAL_KEYS`), names another claim's check, repeats
+        an id, or has a method, finding, ``pinned``, ``measures`` or ``reading`` outside their values (``pinned`` is true or false,
+        and false for a check that cannot FAIL; a check that can FAIL but is not pinned yet is listed, with its
+        reason, in ``tests/test_checks_declared.py``), or when two ids give one Python name (:class:`Checks`).
 
     Notes
     -----
@@ -125,8 +150,12 @@ def read_checks(claim_id: str, folder: Path = CLAIMS_FOLDER) -> Checks:
         raise ValueError(f"{path}: a list of checks, got {type(entries).__name__}")
     checks: dict[str, Declaration] = {}
     for entry in entries:
-        if not isinstance(entry, dict) or set(entry) != set(DECLARATION_KEYS):
-            raise ValueError(f"{path}: every check has exactly the keys {list(DECLARATION_KEYS)}, got {entry!r}")
+        allowed = {*DECLARATION_KEYS, *OPTIONAL_KEYS}
+        if not isinstance(entry, dict) or not set(DECLARATION_KEYS) <= set(entry) <= allowed:
+            raise ValueError(
+                f"{path}: every check has the keys {list(DECLARATION_KEYS)} and may have {list(OPTIONAL_KEYS)}, "
+                f"got {entry!r}"
+            )
         check_id = entry["id"]
         problem = (
             "names another claim's check"
@@ -139,12 +168,44 @@ def read_checks(claim_id: str, folder: Path = CLAIMS_FOLDER) -> Checks:
             if not _valid_finding(entry["finding"], FINDINGS, CORNER_FINDING)
             else "has pinned other than true or false, or true for a check that cannot FAIL"
             if entry["pinned"] not in (True, False) or (entry["pinned"] and entry["finding"] is None)
+            else f"has measures {entry['measures']!r}, not a name or a non-empty list of names"
+            if "measures" in entry and not _valid_measures(entry["measures"])
+            else f"has a reading {entry['reading']!r} without the keys {_required_reading()} or with others than "
+            f"{list(READING_KEYS)}, or a limit at-most that is no number"
+            if "reading" in entry and not _valid_reading(entry["reading"])
             else ""
         )
         if problem:
             raise ValueError(f"{path}: {check_id!r} {problem}")
         checks[check_id] = Declaration(entry)
     return Checks(claim_id, checks)
+
+
+def _valid_measures(measures) -> bool:
+    """Whether ``measures`` is a non-empty name or a non-empty list of distinct non-empty names."""
+    names = [measures] if isinstance(measures, str) else measures
+    return (
+        isinstance(names, list)
+        and bool(names)
+        and all(isinstance(name, str) and name for name in names)
+        and len(set(names)) == len(names)
+    )
+
+
+def _required_reading() -> list[str]:
+    return [key for key, required in READING_KEYS.items() if required]
+
+
+def _valid_reading(reading) -> bool:
+    """Whether ``reading`` is a mapping with the required :data:`READING_KEYS` and no others, a number ``at-most``
+    and a mapping ``where``."""
+    return (
+        isinstance(reading, dict)
+        and set(_required_reading()) <= set(reading) <= set(READING_KEYS)
+        and isinstance(reading["at-most"], int | float)
+        and not isinstance(reading["at-most"], bool)
+        and isinstance(reading.get("where", {}), dict)
+    )
 
 
 def _valid_finding(finding, findings: tuple, corner: str) -> bool:

@@ -15,24 +15,16 @@ from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
 from sparseact.claims._readings import of_measures
 from sparseact.claims.appendixA.compute import format_input, ones_tail, split_network
-from sparseact.paper import paper_ref
 from sparseact.publish.statements import TIGHTNESS_COLUMNS
 from sparseact.verify import certificates as cert
-from sparseact.verify.records import ClaimReport, declared_record
+from sparseact.verify.assembly import Assembly
+from sparseact.verify.records import ClaimReport
 from sparseact.verify.verdicts import Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most, verdict_equal
 
-#: The claim's checks, declared once (checks.yaml).
+#: The claim's checks, declared once (checks.yaml), each with the measure of the runs stage's ``sqrt_q_failures`` (in
+#: :func:`sparseact.claims.appendixA.compute.run`'s words: ``max-active``, the input with the most active neurons;
+#: ``max-abs-error``, the input with the largest ``|F - sigma(<w_x, y>)|``) whose recorded instances certify its FAIL.
 CHECKS = declared_checks("appendixA")
-#: Check id -> the measure of the runs stage's ``sqrt_q_failures`` (in :func:`sparseact.claims.appendixA.compute.run`'s
-#: words: ``max-active``, the input with the most active neurons; ``max-abs-error``, the input with the largest
-#: ``|F - sigma(<w_x, y>)|``) whose recorded instances certify the check's FAIL.
-MEASURES = {
-    CHECKS.sparse_sqrt_q_printed.id: "max-active",
-    CHECKS.sparse_sqrt_q_corrected.id: "max-active",
-    CHECKS.sparse_sqrt_q_l1.id: "max-active",
-    CHECKS.computes.id: "max-abs-error",
-    CHECKS.computes_printed.id: "max-abs-error",
-}
 #: Families with ``||w_alpha||_2 = 1`` (the corrected hypothesis).
 UNIT_FAMILIES = ("unit-gaussian", "unit-sign")
 #: Families whose entries are Gaussian (non-zero almost surely): the dense-weights check.
@@ -91,37 +83,17 @@ def assemble(block: dict, tables: dict):
 
     fill = {"grid": grid, "whp_grid": whp_grid}
 
-    def record(declaration, variant, verdict, worst, label, instances, notes="", failure=None, covered=None):
-        fields = dict(
-            claim_id="appendixA",
-            paper_ref=paper_ref(declaration["statement"]),
-            variant=variant,
-            instances=int(instances),
-            worst_value=float(worst),
-            worst_value_label=label,
-            range=covered or sq_range,
-        )
-        return declared_record(
-            declaration, fill, **fields, **cert.fail_fields(verdict, declaration["finding"], lambda: failure, notes)
-        )
+    record = Assembly("appendixA", fill, sq_range).record
 
-    def worst_failure(check, part):
-        """The certificate and counterexample of the recorded instance of ``check``'s measure with most active neurons
-        (then smallest b) among the instances in ``part`` that violate the check, or None."""
-        if not len(failures):
-            return None
-        keys = set(zip(part["point"], part["family"], strict=True))
-        mine = np.array([key in keys for key in zip(failures["point"], failures["family"], strict=True)], dtype=bool)
-        rows = of_measures(failures[mine], MEASURES[check.id])
-        if MEASURES[check.id] == "max-abs-error":  # each network's largest |F - sigma(<w_x, y>)| > 0 is recorded
-            data = [json.loads(text) for text in rows["data"]]
-            rows = rows[np.array([verdict_equal(d["value"], d["target"])[0] is Verdict.FAIL for d in data], dtype=bool)]
-        if not len(rows):
-            return None
-        row = rows.sort_values(["max_active", "b"], ascending=[False, True], kind="stable").iloc[0]
-        build = CERTIFICATES[row["measure"]]
-        return build(json.loads(row["data"])), row["counterexample"]
+    slopes = whp_slopes(whp)
+    records = [*_sqrt_q_records(record, sq, failures), *_whp_records(record, whp, tables, slopes, whp_range)]
+    tightness = pd.concat([t for t in (_tightness(whp), _gamma_tightness(sq)) if len(t)], ignore_index=True)
+    return ClaimReport(records, {"whp_slopes": slopes, "tightness": tightness})
 
+
+def _sqrt_q_records(record, sq, failures) -> list:
+    """The sqrt(q) construction: 1-sparsity and what the network computes, as printed and under the missing
+    hypothesis, and its dense weights."""
     unit = sq[sq["max_w_norm2"] <= 1.0 + NORM_TOL]
     l1 = sq[sq["max_w_norm1"] <= 2.0 * sq["gamma"] * (1.0 + NORM_TOL)]
     over = sq[sq["max_active"] > 1]
@@ -130,11 +102,11 @@ def assemble(block: dict, tables: dict):
         record(
             CHECKS.sparse_sqrt_q_printed,
             "as printed",
-            verdict_at_most(printed_worst, 1),
             printed_worst,
             "max active neurons",
+            verdict_at_most(printed_worst, 1),
             len(sq),
-            failure=worst_failure(CHECKS.sparse_sqrt_q_printed, sq),
+            build=lambda: _worst_failure(failures, CHECKS.sparse_sqrt_q_printed, sq),
             notes="The printed statement puts no condition on w_alpha; a neuron alpha != x fires iff "
             "<w_alpha, y> > 2 Gamma d(x, alpha), so rows with ||w_alpha||_1 > 2 Gamma break it (all-ones "
             "rows: x and its b neighbours fire at y = 1). Every instance with > 1 active has "
@@ -147,21 +119,21 @@ def assemble(block: dict, tables: dict):
         record(
             CHECKS.sparse_sqrt_q_corrected,
             "corrected",
-            verdict_at_most(int(unit["max_active"].max()), 1),
             int(unit["max_active"].max()),
             "max active neurons",
+            verdict_at_most(int(unit["max_active"].max()), 1),
             len(unit),
-            failure=worst_failure(CHECKS.sparse_sqrt_q_corrected, unit),
+            build=lambda: _worst_failure(failures, CHECKS.sparse_sqrt_q_corrected, unit),
             notes="||w||_1 <= sqrt(q) ||w||_2 <= Gamma < 2 Gamma, so only alpha = x can fire",
         ),
         record(
             CHECKS.sparse_sqrt_q_l1,
             "corrected",
-            verdict_at_most(int(l1["max_active"].max()) if len(l1) else 0, 1),
             int(l1["max_active"].max()) if len(l1) else 0,
             "max active neurons",
+            verdict_at_most(int(l1["max_active"].max()) if len(l1) else 0, 1),
             len(l1),
-            failure=worst_failure(CHECKS.sparse_sqrt_q_l1, l1),
+            build=lambda: _worst_failure(failures, CHECKS.sparse_sqrt_q_l1, l1),
             notes="necessary as well for equal rows: all-ones rows exceed it (||w||_1 = q > 2 sqrt(q) for q > 4) "
             "and fire 1 + b neurons when q < 4 sqrt(q), i.e. q < 16",
         ),
@@ -171,11 +143,11 @@ def assemble(block: dict, tables: dict):
         record(
             CHECKS.computes,
             "corrected",
-            verdict_at_most(unit_err, 0.0),
             unit_err,
             "max |F - sigma(<w_x, y>)|",
+            verdict_at_most(unit_err, 0.0),
             len(unit),
-            failure=worst_failure(CHECKS.computes, unit),
+            build=lambda: _worst_failure(failures, CHECKS.computes, unit),
             notes="as printed (arbitrary w_alpha) this fails together with 1-sparsity: max |F - sigma(<w_x,y>)| = "
             f"{float(sq['max_abs_error'].max()):.4g} over all families",
         )
@@ -185,11 +157,11 @@ def assemble(block: dict, tables: dict):
         record(
             CHECKS.computes_printed,
             "as printed",
-            verdict_at_most(all_err, 0.0),
             all_err,
             "max |F - sigma(<w_x, y>)|",
+            verdict_at_most(all_err, 0.0),
             len(sq),
-            failure=worst_failure(CHECKS.computes_printed, sq),
+            build=lambda: _worst_failure(failures, CHECKS.computes_printed, sq),
             notes="With rows of l1 norm above 2 Gamma the neighbours of x fire too and add to F (erratum appendixA-sqrt-q: "
             f"the missing hypothesis ||w_alpha||_2 <= 1); with it F = sigma(<w_x, y>) ({CHECKS.computes.id})",
         )
@@ -200,19 +172,24 @@ def assemble(block: dict, tables: dict):
         record(
             CHECKS.dense_weights,
             "",
+            min_nz,
+            "min non-zero weights per neuron",
             verdict_all(
                 verdict_at_most(b + qq, nz)
                 for b, qq, nz in zip(dense["b"], dense["q"], dense["min_nonzero_weights"], strict=True)
             ),
-            min_nz,
-            "min non-zero weights per neuron",
             len(dense),
             notes="Index_b and the junta networks have weights supported on b + 1 coordinates; here every neuron "
             "has all b + q entries non-zero (and is 1-sparse with unit-norm rows)",
         )
     )
-    # with high probability
-    slopes = whp_slopes(whp)
+    return records
+
+
+def _whp_records(record, whp, tables, slopes, whp_range) -> list:
+    """With high probability: the Hoeffding bound (A.2), the printed statement's failures (all-ones and split rows)
+    and the decay of Pr[> 1 active]."""
+    records = []
     ratio = (whp["excess_fraction"] / whp["hoeffding_bound"]).max()
     within = verdict_all(
         verdict_at_most(f, u) for f, u in zip(whp["excess_fraction"], whp["hoeffding_bound"], strict=True)
@@ -228,9 +205,9 @@ def assemble(block: dict, tables: dict):
         record(
             CHECKS.whp_hoeffding,
             "corrected (||w_alpha||_2 <= 1)",
-            within,
             float(ratio),
             "max Pr[> 1 active] / bound (A.2)",
+            within,
             len(whp),
             notes=hoeffding_notes,
             covered=whp_range,
@@ -246,9 +223,9 @@ def assemble(block: dict, tables: dict):
         record(
             CHECKS.whp_printed_ones,
             "as printed (evidence)",
-            verdict_at_most(ones_err, 0.0),
             ones_err,
             "max |exact - closed form|",
+            verdict_at_most(ones_err, 0.0),
             len(by_point),
             notes="Exact Pr[> 1 active] with all-ones rows: "
             + "; ".join(f"b={int(r.b)}, c={r.c:g}, q={int(r.q)}: {r.ones:.4f}" for r in by_point.itertuples())
@@ -269,20 +246,22 @@ def assemble(block: dict, tables: dict):
         record(
             CHECKS.whp_printed_split,
             "as printed",
+            float(split["sparse_probability"].max()),
+            "max Pr[F is 1-sparse]",
             verdict_all(
                 verdict_at_most(bound, p) for bound, p in zip(split["bound"], split["sparse_probability"], strict=True)
             ),
-            float(split["sparse_probability"].max()),
-            "max Pr[F is 1-sparse]",
             len(split),
-            failure=None
-            if worst_split is None
-            else (
-                split_certificates[split.index.get_loc(worst_split.name)],
-                f"rows w_alpha = +-(2 Gamma b + 1) e_1, b={int(worst_split['b'])} (s={int(worst_split['s'])}), "
-                f"q=1, Gamma = {worst_split['c']:g} sqrt(ln s) = {worst_split['gamma']:.4g}: "
-                f"{int(worst_split['min_active'])} neurons active on every input, Pr[1-sparse] = "
-                f"{worst_split['sparse_probability']:g} < 1 - 1/s = {worst_split['bound']:.4g}",
+            build=lambda: (
+                None
+                if worst_split is None
+                else (
+                    split_certificates[split.index.get_loc(worst_split.name)],
+                    f"rows w_alpha = +-(2 Gamma b + 1) e_1, b={int(worst_split['b'])} (s={int(worst_split['s'])}), "
+                    f"q=1, Gamma = {worst_split['c']:g} sqrt(ln s) = {worst_split['gamma']:.4g}: "
+                    f"{int(worst_split['min_active'])} neurons active on every input, Pr[1-sparse] = "
+                    f"{worst_split['sparse_probability']:g} < 1 - 1/s = {worst_split['bound']:.4g}",
+                )
             ),
             notes="On every input exactly the s/2 neurons whose sign agrees with y_1 fire (pre-activation >= "
             "lambda - 2 Gamma b = 1 for them, <= -lambda for the others), for every b >= 2, q and c: "
@@ -301,9 +280,9 @@ def assemble(block: dict, tables: dict):
         record(
             CHECKS.whp_sparse,
             "corrected (||w_alpha||_2 <= 1)",
-            decay,
             float(top["worst_over_s"]),
             f"max Pr[> 1 active] at c = {c_max:g}",
+            decay,
             len(whp),
             notes="A trend, never a FAIL (the constant in Theta is unspecified). "
             + "; ".join(
@@ -316,8 +295,26 @@ def assemble(block: dict, tables: dict):
             covered=whp_range,
         )
     )
-    tightness = pd.concat([t for t in (_tightness(whp), _gamma_tightness(sq)) if len(t)], ignore_index=True)
-    return ClaimReport(records, {"whp_slopes": slopes, "tightness": tightness})
+    return records
+
+
+def _worst_failure(failures, check, part):
+    """The certificate and counterexample of the instance of ``check``'s measure in ``failures`` (the runs stage's
+    ``sqrt_q_failures``) with most active neurons (then smallest b) among the instances in ``part`` that violate the
+    check, or None."""
+    if not len(failures):
+        return None
+    keys = set(zip(part["point"], part["family"], strict=True))
+    mine = np.array([key in keys for key in zip(failures["point"], failures["family"], strict=True)], dtype=bool)
+    rows = of_measures(failures[mine], check.measures)
+    if check.measures == ("max-abs-error",):  # each network's largest |F - sigma(<w_x, y>)| > 0 is recorded
+        data = [json.loads(text) for text in rows["data"]]
+        rows = rows[np.array([verdict_equal(d["value"], d["target"])[0] is Verdict.FAIL for d in data], dtype=bool)]
+    if not len(rows):
+        return None
+    row = rows.sort_values(["max_active", "b"], ascending=[False, True], kind="stable").iloc[0]
+    build = CERTIFICATES[row["measure"]]
+    return build(json.loads(row["data"])), row["counterexample"]
 
 
 def _gamma_tightness(sq):
@@ -430,7 +427,7 @@ def computes_certificate(data: dict) -> dict:
     )
 
 
-#: The certificate builder of a recorded instance, by its measure (:data:`MEASURES`).
+#: The certificate builder of a recorded instance, by its measure (declared in checks.yaml).
 CERTIFICATES = {"max-active": active_certificate, "max-abs-error": computes_certificate}
 
 

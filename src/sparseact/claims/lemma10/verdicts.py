@@ -36,13 +36,6 @@ from sparseact.verify.verdicts import (
 
 #: The claim's checks, declared once (checks.yaml).
 CHECKS = declared_checks("lemma10")
-#: Check id -> the measure of the runs stage's worst networks whose violation certifies the check's FAIL: the tail
-#: bound of Claim 2.1 (:func:`sparseact.claims.lemma10.compute.worst_tail`) and ``NS_rho <= NS_{1-2/r}`` of the
-#: corrected (17) (:func:`sparseact.claims.lemma10.compute.monotone_instance`).
-MEASURES = {
-    CHECKS.claim21_tail.id: "tail",
-    CHECKS.eq17_corrected.id: "monotone",
-}
 #: Number of smallest (largest) ``1 - rho`` values over which the log-log slope of NS is reported.
 SLOPE_POINTS = 3
 
@@ -115,6 +108,11 @@ def _lemma10_record(noise, slopes):
 
 def _claim21_records(noise_formula, tail, parity, tables):
     common = dict(claim_id="lemma10", paper_ref="Claim 2.1")
+    return [*_claim21_formula_records(noise_formula, common), *_claim21_tail_records(tail, parity, tables, common)]
+
+
+def _claim21_formula_records(noise_formula, common):
+    """Claim 2.1's first bullet (Parseval) and the noise sensitivity's Fourier formula against its definition."""
     parseval_err = float(_relative(noise_formula["sum_fhat2"], noise_formula["norm2"]).max())
     parseval_ok = bool(close(noise_formula["sum_fhat2"], noise_formula["norm2"]).all())
     records = [
@@ -154,7 +152,12 @@ def _claim21_records(noise_formula, tail, parity, tables):
             **common,
         )
     )
+    return records
 
+
+def _claim21_tail_records(tail, parity, tables, common):
+    """Claim 2.1's tail bound, on the range Theorem 8 uses (rho in [0, 1)) and as printed for rho < 0."""
+    records = []
     every = pd.concat([tail, parity.drop(columns=["order"])], ignore_index=True)
     inside = every[every["in_range"]]
     excess = float((inside["tail"] - inside["bound"]).max())
@@ -184,7 +187,7 @@ def _claim21_records(noise_formula, tail, parity, tables):
                         f"{row['tail']:.6g} > 2 NS_rho/(1 - rho^d) = {row['bound']:.6g}",
                     )
                 )
-        network = certified_worst(tables, MEASURES[CHECKS.claim21_tail.id], network_tail_certificate)
+        network = certified_worst(tables, CHECKS.claim21_tail.measures, network_tail_certificate)
         if network is not None:
             certificate, counterexample = network
             candidates.append((certificate["lhs_value"] - certificate["rhs_value"], certificate, counterexample))
@@ -237,7 +240,6 @@ def _claim21_records(noise_formula, tail, parity, tables):
             f"2 NS_rho/(1 - rho^d) = {row['bound']:.4g}"
         )
     network_hits = violated[~violated["instance"].str.startswith("chi_")]
-    verdict = Verdict.FAIL if certificate else (Verdict.INCONCLUSIVE if len(violated) else Verdict.PASS)
     records.append(
         declared_record(
             CHECKS.claim21_tail_negative_rho,
@@ -246,10 +248,9 @@ def _claim21_records(noise_formula, tail, parity, tables):
             instances=len(outside),
             worst_value=float((outside["tail"] - outside["bound"]).max()),
             worst_value_label="max (tail - bound)",
-            verdict=verdict,
-            finding=CHECKS.claim21_tail_negative_rho["finding"] if certificate else "",
-            certificate=certificate,
-            counterexample=counterexample,
+            **cert.certified_fields(
+                bool(len(violated)), certificate, CHECKS.claim21_tail_negative_rho["finding"], counterexample
+            ),
             notes=(
                 f"violated on {len(violated)} of {len(outside)} (function, rho < 0, d) cases, {len(network_hits)} of "
                 "them on networks: for rho < 0, 1 - rho^|T| is not increasing in |T|, so the 'hence' breaks. The "
@@ -270,7 +271,15 @@ def _eq17_records(eq17, tables):
     )
     dictator = eq17[eq17["family"] == "dictator"]
 
-    # (17) as printed, y ~ N_rho(x): NS_rho = E[(h(x)-h(y))^2] = middle = right.
+    return [
+        _eq17_printed_record(eq17, dictator, rho_note, common),
+        _eq17_coupling_record(eq17, dictator, rho_note, common),
+        _eq17_corrected_record(eq17, tables, common),
+    ]
+
+
+def _eq17_printed_record(eq17, dictator, rho_note, common):
+    """(17) as printed, y ~ N_rho(x): NS_rho = E[(h(x)-h(y))^2] = middle = right."""
     first = ~close(eq17["NS_rho"], eq17["printed_left"])
     second = ~close(eq17["printed_left"], eq17["middle"])
     third = ~close(eq17["middle"], eq17["right"])
@@ -305,30 +314,26 @@ def _eq17_records(eq17, tables):
             f"(1/r) E sum_b E_v(...)^2 = {worst['middle']:.4g}, (1/r) E[AS(H_z)] = {worst['right']:.4g}"
         )
     violated = bool(first.any() or second.any() or third.any())
-    verdict = Verdict.PASS if not violated else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
-    records = [
-        declared_record(
-            CHECKS.eq17_printed,
-            variant="as printed",
-            worst_value=float(rel.max()),
-            worst_value_label="max relative difference in a printed '='",
-            verdict=verdict,
-            finding=CHECKS.eq17_printed["finding"] if verdict is Verdict.FAIL else "",
-            certificate=certificate if verdict is Verdict.FAIL else None,
-            counterexample=counterexample,
-            notes=(
-                f"first '=' fails on {int(first.sum())}, second on {int(second.sum())}, third on {int(third.sum())} of "
-                f"{len(eq17)} (network, rho) rows ({rho_note}). The first and third drop the 1/4 of Section 2.1 "
-                "(E[(h(x)-h(y))^2] = 4 NS_rho, sum_b E_v(...)^2 = 4 AS(H_z)); the second fails unless 2/(1-rho) is an "
-                f"integer, because the coupling samples N_{{1-2/r}}, not N_rho ({CHECKS.eq17_coupling.id}). Lemma 10 survives: "
-                "NS_rho(h) <= NS_{1-2/r}(h) = (1/r) E[AS(H_z)] and 1/sqrt(r) <= sqrt(1-rho) for rho in [0, 1) "
-                f"({CHECKS.eq17_corrected.id})."
-            ),
-            **common,
-        )
-    ]
+    return declared_record(
+        CHECKS.eq17_printed,
+        variant="as printed",
+        worst_value=float(rel.max()),
+        worst_value_label="max relative difference in a printed '='",
+        **cert.certified_fields(violated, certificate, CHECKS.eq17_printed["finding"], counterexample),
+        notes=(
+            f"first '=' fails on {int(first.sum())}, second on {int(second.sum())}, third on {int(third.sum())} of "
+            f"{len(eq17)} (network, rho) rows ({rho_note}). The first and third drop the 1/4 of Section 2.1 "
+            "(E[(h(x)-h(y))^2] = 4 NS_rho, sum_b E_v(...)^2 = 4 AS(H_z)); the second fails unless 2/(1-rho) is an "
+            f"integer, because the coupling samples N_{{1-2/r}}, not N_rho ({CHECKS.eq17_coupling.id}). Lemma 10 survives: "
+            "NS_rho(h) <= NS_{1-2/r}(h) = (1/r) E[AS(H_z)] and 1/sqrt(r) <= sqrt(1-rho) for rho in [0, 1) "
+            f"({CHECKS.eq17_corrected.id})."
+        ),
+        **common,
+    )
 
-    # The coupling: E_coupling[(1/4)(h(x)-h(y))^2] = (1/r) E[AS(H_z)] against NS_rho.
+
+def _eq17_coupling_record(eq17, dictator, rho_note, common):
+    """The coupling: E_coupling[(1/4)(h(x)-h(y))^2] = (1/r) E[AS(H_z)] against NS_rho."""
     mismatch = ~close(eq17["NS_rho"], eq17["right"])
     certificate, counterexample = None, ""
     bad = dictator[~close(dictator["NS_rho"], dictator["right"])]
@@ -351,26 +356,23 @@ def _eq17_records(eq17, tables):
             f"h(x) = x_1, rho = {rho:g}: r = {int(row['r'])}, coupling flips x_1 with probability "
             f"{row['right']:.4g}, N_rho with probability {row['NS_rho']:.4g}"
         )
-    verdict = Verdict.PASS if not mismatch.any() else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
-    records.append(
-        declared_record(
-            CHECKS.eq17_coupling,
-            variant="as printed",
-            worst_value=float(_relative(eq17["right"], eq17["NS_rho"]).max()),
-            worst_value_label="max relative difference",
-            verdict=verdict,
-            finding=CHECKS.eq17_coupling["finding"] if verdict is Verdict.FAIL else "",
-            certificate=certificate if verdict is Verdict.FAIL else None,
-            counterexample=counterexample,
-            notes=(
-                f"differs on {int(mismatch.sum())} of {len(eq17)} rows ({rho_note}): each coordinate flips with "
-                "probability 1/r, so the coupling is (x, N_{1-2/r}(x)), equal to (x, N_rho(x)) only when 2/(1-rho) is "
-                f"an integer. Lemma 10 survives ({CHECKS.eq17_corrected.id})."
-            ),
-            **common,
-        )
+    return declared_record(
+        CHECKS.eq17_coupling,
+        variant="as printed",
+        worst_value=float(_relative(eq17["right"], eq17["NS_rho"]).max()),
+        worst_value_label="max relative difference",
+        **cert.certified_fields(bool(mismatch.any()), certificate, CHECKS.eq17_coupling["finding"], counterexample),
+        notes=(
+            f"differs on {int(mismatch.sum())} of {len(eq17)} rows ({rho_note}): each coordinate flips with "
+            "probability 1/r, so the coupling is (x, N_{1-2/r}(x)), equal to (x, N_rho(x)) only when 2/(1-rho) is "
+            f"an integer. Lemma 10 survives ({CHECKS.eq17_corrected.id})."
+        ),
+        **common,
     )
 
+
+def _eq17_corrected_record(eq17, tables, common):
+    """The corrected (17): NS_rho <= NS_{1-2/r} = (1/r) E[AS(H_z)] and r (1 - rho) >= 1."""
     identity = close(eq17["NS_rho_effective"], eq17["right"])
     monotone = float((eq17["NS_rho"] - eq17["NS_rho_effective"]).max())
     r_excess = float((1.0 - eq17["r"] * (1.0 - eq17["rho"])).max())  # r (1 - rho) >= 1  <=>  1/sqrt(r) <= sqrt(1-rho)
@@ -379,7 +381,7 @@ def _eq17_records(eq17, tables):
     def corrected_failure():
         """The first failing inequality: NS_rho <= NS_{1-2/r} (certified from the instance the runs stage recorded), then r(1-rho) >= 1."""
         network = (
-            certified_worst(tables, MEASURES[CHECKS.eq17_corrected.id], monotone_certificate)
+            certified_worst(tables, CHECKS.eq17_corrected.measures, monotone_certificate)
             if monotone_verdict is Verdict.FAIL
             else None
         )
@@ -405,27 +407,24 @@ def _eq17_records(eq17, tables):
 
     # The corrected (17) repairs eq17-printed (a proof-slip: Lemma 10 survives through it); a FAIL refutes the
     # repair, so the printed equation's slip stays unrepaired: the class of the statement it repairs.
-    records.append(
-        declared_record(
-            CHECKS.eq17_corrected,
-            variant="corrected",
-            worst_value=float(_relative(eq17["NS_rho_effective"], eq17["right"]).max()),
-            worst_value_label="max relative difference NS_{1-2/r} vs (1/r) E[AS(H_z)]",
-            **cert.fail_fields(
-                verdict_all([Verdict.PASS if identity.all() else Verdict.INCONCLUSIVE, monotone_verdict, r_verdict]),
-                CHECKS.eq17_corrected["finding"],
-                corrected_failure,
-                notes=(
-                    f"max NS_rho - NS_(1-2/r) = {monotone:.3g} (<= 0: 1 - 2/r <= rho and NS is non-increasing in rho "
-                    f"on [0, 1) by Claim 2.1); max 1 - r(1-rho) = {r_excess:.3g} (<= 0). Hence NS_rho(h) <= (1/r) "
-                    "E[AS(H_z)] and the final line of Appendix B, 1/sqrt(r) <= sqrt(1-rho), stands: the upper bound of "
-                    "Lemma 10 survives the slips of (17)."
-                ),
+    return declared_record(
+        CHECKS.eq17_corrected,
+        variant="corrected",
+        worst_value=float(_relative(eq17["NS_rho_effective"], eq17["right"]).max()),
+        worst_value_label="max relative difference NS_{1-2/r} vs (1/r) E[AS(H_z)]",
+        **cert.fail_fields(
+            verdict_all([Verdict.PASS if identity.all() else Verdict.INCONCLUSIVE, monotone_verdict, r_verdict]),
+            CHECKS.eq17_corrected["finding"],
+            corrected_failure,
+            notes=(
+                f"max NS_rho - NS_(1-2/r) = {monotone:.3g} (<= 0: 1 - 2/r <= rho and NS is non-increasing in rho "
+                f"on [0, 1) by Claim 2.1); max 1 - r(1-rho) = {r_excess:.3g} (<= 0). Hence NS_rho(h) <= (1/r) "
+                "E[AS(H_z)] and the final line of Appendix B, 1/sqrt(r) <= sqrt(1-rho), stands: the upper bound of "
+                "Lemma 10 survives the slips of (17)."
             ),
-            **common,
-        )
+        ),
+        **common,
     )
-    return records
 
 
 def assemble(block: dict, tables: dict):

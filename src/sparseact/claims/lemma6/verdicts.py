@@ -14,7 +14,7 @@ import pandas as pd
 from sparseact.bounds import C_LEMMA6
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import certified_worst, slopes_text, verdict_big_o_trend
+from sparseact.claims._readings import certified_worst, no_uncertified_fail, slopes_text, verdict_big_o_trend
 from sparseact.claims.lemma6 import CORRECTED_FACTOR
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
@@ -27,10 +27,6 @@ POSITIVE_KINDS = ("majority-like", "random-positive")
 
 #: The claim's checks, declared once (checks.yaml).
 CHECKS = declared_checks("lemma6")
-#: Check id -> the measure of the runs stage's worst halfspaces whose violation certifies the check's FAIL: the error
-#: of the corrected identity ``AS = CORRECTED_FACTOR E[g sum_i x_i]``
-#: (:func:`sparseact.claims.lemma6.compute.worst_corrected`).
-MEASURES = {CHECKS.identity_corrected.id: "corrected-error"}
 
 
 def quarter_indicator_network(n: int, b: float):
@@ -63,9 +59,7 @@ def assemble(block: dict, tables: dict):
             instances=len(finite),
             worst_value=explicit,
             worst_value_label=f"max AS / ({C_LEMMA6:.3f} p sqrt(n log(1/p)))",
-            verdict=Verdict.INCONCLUSIVE
-            if verdict_at_most(explicit, 1.0) is Verdict.FAIL
-            else verdict_at_most(explicit, 1.0),
+            verdict=no_uncertified_fail(verdict_at_most(explicit, 1.0)),
             notes=(
                 f"measurements (no verdict rests on them): observed constant max AS / (p sqrt(n log(1/p))) = "
                 f"{float(worst['ratio']):.4g}, attained by {worst['kind']} at n={int(worst['n'])}, p={worst['p']:.3g}; "
@@ -86,9 +80,7 @@ def assemble(block: dict, tables: dict):
             instances=len(hoeffding),
             worst_value=h_worst,
             worst_value_label="max Pr[|<w,x>| >= u] / (2 exp(-u^2/(2||w||^2)))",
-            verdict=Verdict.INCONCLUSIVE
-            if verdict_at_most(h_worst, 1.0) is Verdict.FAIL
-            else verdict_at_most(h_worst, 1.0),
+            verdict=no_uncertified_fail(verdict_at_most(h_worst, 1.0)),
         ),
         declared_record(
             CHECKS.sensitivity_pm1,
@@ -99,12 +91,17 @@ def assemble(block: dict, tables: dict):
             instances=int(pm1["functions"].sum()),
             worst_value=pm1_worst,
             worst_value_label="max |sen_f(x) - flip count|",
-            verdict=Verdict.INCONCLUSIVE
-            if verdict_at_most(pm1_worst, 0.0) is Verdict.FAIL
-            else verdict_at_most(pm1_worst, 0.0),
+            verdict=no_uncertified_fail(verdict_at_most(pm1_worst, 0.0)),
         ),
     ]
 
+    records += _identity_records(table, tables)
+    return ClaimReport(_with_ranges(records, tables), {"tightness": tightness_table(table)})
+
+
+def _identity_records(table, tables) -> list:
+    """The identity AS(g) = (1/4) E[g sum_i x_i] of Lemma 6's proof, as printed and corrected, on the halfspaces with
+    w > 0 and 0 < p < 1."""
     positive = table[table["positive"] & (table["p"] > 0) & (table["p"] < 1)]
     printed_bad = positive[positive["printed_error"] > ATOL]
     certificate, counterexample = None, ""
@@ -137,16 +134,15 @@ def assemble(block: dict, tables: dict):
                 f"{row['kind']} n={n}, p={row['p']:.4g}: AS = {row['AS']:.4g}, (1/4) E[g sum x_i] = "
                 f"{row['printed_rhs']:.4g} (the certificate's instance; the largest gap: {counterexample})"
             )
-    verdict = Verdict.PASS if not len(printed_bad) else (Verdict.FAIL if certificate else Verdict.INCONCLUSIVE)
     corrected = float(positive["corrected_error"].max()) if len(positive) else float("nan")
     # The corrected identity repairs identity-printed (a proof-slip: Lemma 6 is Kane's theorem and survives); a
     # FAIL refutes the repair, so the printed identity's slip stays unrepaired: the class of the statement repaired.
     corrected_fields = cert.fail_fields(
         verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
         CHECKS.identity_corrected["finding"],
-        lambda: certified_worst(tables, MEASURES[CHECKS.identity_corrected.id], corrected_certificate),
+        lambda: certified_worst(tables, CHECKS.identity_corrected.measures, corrected_certificate),
     )
-    records += [
+    return [
         declared_record(
             CHECKS.identity_printed,
             claim_id="lemma6",
@@ -155,10 +151,9 @@ def assemble(block: dict, tables: dict):
             instances=len(positive),
             worst_value=float(positive["printed_error"].max()),
             worst_value_label="max |AS - rhs|",
-            verdict=verdict,
-            counterexample=counterexample,
-            certificate=certificate,
-            finding=CHECKS.identity_printed["finding"] if certificate else "",
+            **cert.certified_fields(
+                bool(len(printed_bad)), certificate, CHECKS.identity_printed["finding"], counterexample
+            ),
             notes=(
                 f"violated on {len(printed_bad)} of {len(positive)} halfspaces. g = 1{{<w,x> <= b}} with w > 0 is "
                 "non-increasing (not non-decreasing), so E[x_i g] = -(1/2) Pr[g(x) != g(x xor i)] and "
@@ -178,7 +173,6 @@ def assemble(block: dict, tables: dict):
             **corrected_fields,
         ),
     ]
-    return ClaimReport(_with_ranges(records, tables), {"tightness": tightness_table(table)})
 
 
 def _with_ranges(records, tables):

@@ -49,17 +49,6 @@ V_STEP_INSTANCE = dict(n=100, s=4, k=1, W=0.1, B=1.0, c=1.0, C=1.0)
 #: makes that stated inequality false (statement-error) and leaves Lemma 9 without its argument.
 CHECKS = declared_checks("lemma9")
 
-#: Check id -> the measures of the runs stage's worst networks (the steps of
-#: :func:`sparseact.claims.lemma9.compute.inequalities`) whose violation certifies the check's FAIL: our bound
-#: ``AS <= 4 k^2 W^2``, both steps of the corrected term (U), the union step with its factor 4 and the concavity step of
-#: the corrected transition bound.
-MEASURES = {
-    CHECKS.tighter_4k2W2.id: "tighter",
-    CHECKS.term_U_corrected.id: ("U-first", "U-second"),
-    CHECKS.transition_union_corrected.id: "union",
-    CHECKS.transition_corrected.id: "concavity",
-}
-
 
 # ---------------------------------------------------------------------------
 # verdicts
@@ -72,20 +61,13 @@ def _safe_ratio(num, den):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.where(num > 0, np.inf, 0.0))
 
 
-def _fail_or_inconclusive(violated: bool, certificate):
-    """FAIL with a certificate, INCONCLUSIVE when violated without one, PASS otherwise."""
-    if not violated:
-        return Verdict.PASS, None
-    return (Verdict.FAIL, certificate) if certificate else (Verdict.INCONCLUSIVE, None)
-
-
 def _corrected(verdict, tables, check_id, notes=""):
     """The verdict fields of ``check_id``'s row: a FAIL is certified by the worst recorded network that violates one
-    of the check's :data:`MEASURES` (:func:`network_certificate`)."""
+    of the check's declared measures (:func:`network_certificate`)."""
     return cert.fail_fields(
         verdict,
         CHECKS[check_id]["finding"],
-        lambda: certified_worst(tables, MEASURES[check_id], network_certificate),
+        lambda: certified_worst(tables, CHECKS[check_id].measures, network_certificate),
         notes,
     )
 
@@ -123,7 +105,6 @@ def _term_u_records(every, neurons, common, tables):
             f"{certified}largest over every network: {network_label(row)}: (U) = {row['U']:.4g} > E[(1/4)||w^R||^2] = "
             f"{row['U_intermediate']:.4g} (ratio {row['over_middle']:.3g}); max (U)/(k^2W^2/4) = {over.max():.3g}"
         )
-    verdict, certificate = _fail_or_inconclusive(bool(middle.any() or final.any()), certificate)
     # tolerances relative to the sides: (U) and E||w^R||^2 are sums of up to 2^n n terms, rounded at ~1e-11
     corrected = (
         exceeds(every["U"], U_FACTOR * every["U_intermediate"]) | exceeds(every["U_intermediate"], every["U_bound"])
@@ -135,10 +116,9 @@ def _term_u_records(every, neurons, common, tables):
             instances=len(every),
             worst_value=float(over.max()),
             worst_value_label="max (U) / (k^2 W^2/4)",
-            verdict=verdict,
-            counterexample=counterexample,
-            finding=CHECKS.term_U_printed["finding"] if certificate else "",
-            certificate=certificate,
+            **cert.certified_fields(
+                bool(middle.any() or final.any()), certificate, CHECKS.term_U_printed["finding"], counterexample
+            ),
             notes=(
                 f"middle step violated on {int(middle.sum())}, bound on {int(final.sum())} of {len(every)} "
                 "networks. "
@@ -209,7 +189,7 @@ def _transition_printed_record(every, neurons, common):
             f"one neuron relu(<1,x> - c), c = {c:g}, n = {n}: Pr = {row['transition']:.4g} > (1/n) p sqrt(n log(1/p)) "
             f"= {rhs:.4g} (the certificate); largest ratio over every network {float(over.max()):.3g}"
         )
-    verdict, certificate = _fail_or_inconclusive(bool(len(bad)), certificate)
+    verdict, certificate = cert.certified(bool(len(bad)), certificate)
     return declared_record(
         CHECKS.transition_printed,
         variant="as printed",
@@ -259,7 +239,6 @@ def _union_records(every, neurons, common, tables):
             f"{certified}largest over every network: {network_label(row)}: Pr = {row['transition']:.4g} > "
             f"(1/n) sum_j AS(g_j) = {row['transition_bound_sum']:.4g} (ratio {row['over']:.3g})"
         )
-    verdict, certificate = _fail_or_inconclusive(bool(violated.any()), certificate)
     corrected = exceeds(every["transition"], every["transition_union_bound"] * (UNION_FACTOR / 4)).any()
     return [
         declared_record(
@@ -268,10 +247,9 @@ def _union_records(every, neurons, common, tables):
             instances=len(every),
             worst_value=float(over.max()),
             worst_value_label="max transition / printed sum",
-            verdict=verdict,
-            counterexample=counterexample,
-            finding=CHECKS.transition_union_printed["finding"] if certificate else "",
-            certificate=certificate,
+            **cert.certified_fields(
+                bool(violated.any()), certificate, CHECKS.transition_union_printed["finding"], counterexample
+            ),
             notes=(
                 f"violated on {int(violated.sum())} of {len(every)} networks; sum_i Pr[g_j(x) != g_j(x xor i)] = "
                 "4 AS(g_j) for {0,1}-valued g_j under the 1/4 normalisation, so the printed equality drops a "
@@ -322,7 +300,7 @@ def _transition_records(every, neurons, common, tables):
             f"{int(zero.sum())} networks with s = k (bound 0) and transitions > 0, e.g. {network_label(row)}: "
             f"Pr = {row['transition']:.4g}"
         )
-    verdict, certificate = _fail_or_inconclusive(bool(zero.any()), certificate)
+    verdict, certificate = cert.certified(bool(zero.any()), certificate)
     sweeps = {c: verdict_big_o_trend(every[c], every["transition_corrected_ratio"]) for c in ("n", "s", "k")}
     concavity_excess = float((every["concave_sum"] - every["concavity_max"]).max())
     return [
@@ -629,7 +607,7 @@ def _new_records(every, grid, common):
             **common,
         ),
     ]
-    verdict, _ = _fail_or_inconclusive(bool((every["ratio_active"] > 1.0 + 1e-9).any()), None)
+    verdict, _ = cert.certified(bool((every["ratio_active"] > 1.0 + 1e-9).any()), None)
     records.append(
         declared_record(
             CHECKS.as_active_count,

@@ -322,22 +322,7 @@ def assemble(block: dict, tables: dict):
     sign = tables["sign_ambiguity"]
     constant = float(block["sign_ambiguity"]["constant"])
     best = sign.loc[sign["refuted_constant"].idxmax()].to_dict()
-    summary, records = [], []
-    for (formula_name, transform), rows in exponents.groupby(["formula", "transform"], sort=True):
-        kind, deviation = _classify(rows)
-        undefined = rows.loc[~rows["defined"], "scale"].tolist()
-        summary.append(
-            dict(
-                formula=formula_name,
-                transform=transform,
-                expected=int(rows["expected"].iloc[0]),
-                behaviour=kind,
-                max_deviation=deviation,
-                exponents=" ".join(f"{e:.3g}" for e in rows["exponent"]),
-                undefined_at=" ".join(f"{t:g}" for t in undefined),
-            )
-        )
-    summary = pd.DataFrame(summary)
+    summary, records = _behaviour_summary(exponents), []
     common = dict(claim_id="scaling", paper_ref=PAPER_REF, variant="")
     covariant = summary[summary["behaviour"].isin(["covariant", "no-scale"])]
     logs = summary[summary["behaviour"] == "log"]
@@ -396,8 +381,40 @@ def assemble(block: dict, tables: dict):
             **{**common, "variant": "corrected"},
         )
     )
+    records += _theorem17_records(summary, t17, sign, best, constant, refutes, scales, common)
+    records += _lemma18_records(tables["lemma18"])
+    records += solve_records()
+    records += no_constant_records()
+    records += uniform_no_constant_records()
+    records += theorem5_records()
+    return ClaimReport(records, {"behaviour": summary, "tightness": _tightness(summary, sign, constant)})
+
+
+def _behaviour_summary(exponents) -> pd.DataFrame:
+    """Per formula of sparseact.bounds and transformation: how it scales (covariant, no scale, a scale inside a
+    logarithm, off by a power), its largest deviation and its fitted exponents."""
+    summary = []
+    for (formula_name, transform), rows in exponents.groupby(["formula", "transform"], sort=True):
+        kind, deviation = _classify(rows)
+        undefined = rows.loc[~rows["defined"], "scale"].tolist()
+        summary.append(
+            dict(
+                formula=formula_name,
+                transform=transform,
+                expected=int(rows["expected"].iloc[0]),
+                behaviour=kind,
+                max_deviation=deviation,
+                exponents=" ".join(f"{e:.3g}" for e in rows["exponent"]),
+                undefined_at=" ".join(f"{t:g}" for t in undefined),
+            )
+        )
+    return pd.DataFrame(summary)
+
+
+def _theorem17_records(summary, t17, sign, best, constant, refutes, scales, common) -> list:
+    """Theorem 17's sample complexity as printed (refuted at large output scale) and in its covariant form."""
     cert = _theorem17_certificate({**best, "constant": constant}) if refutes else None
-    records.append(
+    records = [
         declared_record(
             CHECKS.theorem17_printed,
             instances=len(sign),
@@ -424,7 +441,7 @@ def assemble(block: dict, tables: dict):
             f"C_H^4 ({CHECKS.theorem17_corrected.id}).",
             **{**common, "variant": "as printed"},
         )
-    )
+    ]
     corrected = summary[(summary["formula"] == "theorem17_covariant_sample_complexity")]
     ok = (corrected["behaviour"].isin(["covariant", "log"])).all()
     records.append(
@@ -444,12 +461,7 @@ def assemble(block: dict, tables: dict):
             **{**common, "variant": "corrected"},
         )
     )
-    records += _lemma18_records(tables["lemma18"])
-    records += solve_records()
-    records += no_constant_records()
-    records += uniform_no_constant_records()
-    records += theorem5_records()
-    return ClaimReport(records, {"behaviour": summary, "tightness": _tightness(summary, sign, constant)})
+    return records
 
 
 def _lemma18_certificate(row) -> dict:

@@ -11,62 +11,43 @@ import math
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
 from sparseact.claims._readings import certified_worst
-from sparseact.claims.section1_index import PAPER_REF
-from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert
-from sparseact.verify.records import ClaimReport, declared_record
+from sparseact.verify.assembly import Assembly
+from sparseact.verify.records import ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most, verdict_equal
 
 #: The claim's checks, declared once (checks.yaml).
 CHECKS = declared_checks("section1_index")
-#: Check id -> the measures of the runs stage's worst instances (:func:`sparseact.claims.section1_index.compute.worst`)
-#: whose violation certifies the check's FAIL: ``|h - Index_b|``, and the active neurons beyond one and ``s`` beyond
-#: ``2^b``.
-MEASURES = {
-    CHECKS.computes.id: "index-error",
-    CHECKS.sparsity.id: ("active-count", "neuron-count"),
-}
 #: ``Index_b(z)`` in {0, 1} from the input list ``z`` (a certificate formula); the address has bit i set iff z_i < 0.
 INDEX_EXPR = "(z[b + sum(2**i for i in range(b) if z[i] < 0)] + 1) / 2"
 
 
 def assemble(block: dict, tables: dict):
     table = tables["index"]
-    common = dict(
-        claim_id="section1_index",
-        paper_ref=PAPER_REF,
-        variant="",
-        instances=len(table),
-        range=describe_range(table.to_dict("records"), ["b", "n", "s"], "every input of the cube"),
-    )
+    table_range = describe_range(table.to_dict("records"), ["b", "n", "s"], "every input of the cube")
+    record = Assembly(
+        "section1_index", {}, table_range, lambda measures: certified_worst(tables, measures, certificate)
+    ).record
     max_active = int(table["max_active"].max())
     size_ok = verdict_all(verdict_at_most(s, 2**b) for s, b in zip(table["s"], table["b"], strict=True))
     # a counterexample makes Section 1's statement (the network computes Index_b, in H_{b+2^b, 2^b, 1}) false as
     # printed: the declared finding of both checks
-    computes = cert.fail_fields(
-        verdict_all(verdict_at_most(e, 0.0) for e in table["max_abs_error"]),
-        CHECKS.computes["finding"],
-        lambda: certified_worst(tables, MEASURES[CHECKS.computes.id], certificate),
-    )
-    sparsity = cert.fail_fields(
-        verdict_all([verdict_at_most(max_active, 1), size_ok]),
-        CHECKS.sparsity["finding"],
-        lambda: certified_worst(tables, MEASURES[CHECKS.sparsity.id], certificate),
-    )
     records = [
-        declared_record(
+        record(
             CHECKS.computes,
-            worst_value=float(table["max_abs_error"].max()),
-            worst_value_label="max |h - Index_b|",
-            **computes,
-            **common,
+            "",
+            float(table["max_abs_error"].max()),
+            "max |h - Index_b|",
+            verdict_all(verdict_at_most(e, 0.0) for e in table["max_abs_error"]),
+            len(table),
         ),
-        declared_record(
+        record(
             CHECKS.sparsity,
-            worst_value=max_active,
-            worst_value_label="max active neurons",
-            **sparsity,
-            **common,
+            "",
+            max_active,
+            "max active neurons",
+            verdict_all([verdict_at_most(max_active, 1), size_ok]),
+            len(table),
         ),
     ]
     records += _introduction_records(tables["deletion"])
@@ -90,67 +71,57 @@ def _introduction_records(deletion) -> list:
         ["p", "n", "s"],
         "Index_b (p = b) and two p-juntas with s = 2^p neurons; every input",
     )
-    common = dict(
-        claim_id="section1_index",
-        paper_ref=paper_ref("intro-examples"),
-        variant="",
-        instances=len(deletion),
-        range=deletion_range,
-    )
+    record = Assembly("section1_index", {"s_values": ", ".join(map(str, GAUSSIAN_S))}, deletion_range).record
     records.append(
-        declared_record(
+        record(
             CHECKS.deletion,
-            worst_value=least,
-            worst_value_label="min over neurons of max_x |h - h_{-j}|",
-            verdict=Verdict.PASS if least > 0 else Verdict.INCONCLUSIVE,
-            notes=f"{len(deletion)} neurons in {deletion.groupby(['network', 'p']).ngroups} networks; every deletion "
+            "",
+            least,
+            "min over neurons of max_x |h - h_{-j}|",
+            Verdict.PASS if least > 0 else Verdict.INCONCLUSIVE,
+            len(deletion),
+            f"{len(deletion)} neurons in {deletion.groupby(['network', 'p']).ngroups} networks; every deletion "
             f"changes the value by at least {least:g} somewhere (the neuron's own pattern: Index_b outputs 1 -> 0 at "
             "x = alpha, y_alpha = 1; a +-1 junta loses f(w_j) at x = w_j). With s > 2^p the proof of Theorem 13 "
             "pads with zero neurons, whose removal changes nothing: the sentence is about s = 2^p.",
-            **common,
         )
     )
     excess = int((deletion["nonzero_weights"] - deletion["expected_nonzero"]).max())
     records.append(
-        declared_record(
+        record(
             CHECKS.weight_sparsity,
-            worst_value=float((deletion["nonzero_weights"] / deletion["n"]).max()),
-            worst_value_label="max fraction of non-zero weights",
-            verdict=Verdict.PASS if excess <= 0 else Verdict.INCONCLUSIVE,
-            notes="Index_b: b + 1 of b + 2^b weights non-zero; p-junta: p of n",
-            **common,
+            "",
+            float((deletion["nonzero_weights"] / deletion["n"]).max()),
+            "max fraction of non-zero weights",
+            Verdict.PASS if excess <= 0 else Verdict.INCONCLUSIVE,
+            len(deletion),
+            "Index_b: b + 1 of b + 2^b weights non-zero; p-junta: p of n",
         )
     )
     fraction = 1.0 / SPARSITY_FRACTION
     records.append(
-        declared_record(
+        record(
             CHECKS.speedup_arithmetic,
-            claim_id="section1_index",
-            paper_ref=paper_ref("intro-3pct"),
-            variant="",
-            instances=1,
-            worst_value=fraction,
-            worst_value_label="1 / 0.03",
-            verdict=verdict_equal(math.floor(fraction), SPEEDUP_PRINTED)[0],
-            range="the printed fraction 0.03",
-            notes="the factor is the ratio of all neurons to active ones, 33.3",
+            "",
+            fraction,
+            "1 / 0.03",
+            verdict_equal(math.floor(fraction), SPEEDUP_PRINTED)[0],
+            1,
+            "the factor is the ratio of all neurons to active ones, 33.3",
+            covered="the printed fraction 0.03",
         )
     )
     rows = [(s, _gaussian_threshold(s)) for s in GAUSSIAN_S]
     largest = max(abs(_more_than_one(s, b) - 1.0 / s) for s, b in rows)
     records.append(
-        declared_record(
+        record(
             CHECKS.gaussian_bias,
-            {"s_values": ", ".join(map(str, GAUSSIAN_S))},
-            claim_id="section1_index",
-            paper_ref=paper_ref("intro-gaussian"),
-            variant="",
-            instances=len(rows),
-            worst_value=max(b for _, b in rows),
-            worst_value_label="b*(s) at the largest s",
-            verdict=verdict_at_most(largest, 1e-9),
-            range=describe_range([{"s": s} for s, _ in rows], ["s"], "orthonormal weights, common bias"),
-            notes="b*(s) = "
+            "",
+            max(b for _, b in rows),
+            "b*(s) at the largest s",
+            verdict_at_most(largest, 1e-9),
+            len(rows),
+            "b*(s) = "
             + ", ".join(
                 f"{b:.4f} (s={s}, sqrt(3 ln s) = {math.sqrt(3 * math.log(s)):.4f}; s P(one active) = "
                 f"{s * _one_active(b):.3g})"
@@ -158,6 +129,7 @@ def _introduction_records(deletion) -> list:
             )
             + ": the bias must grow like sqrt(3 ln s) times ||w_j|| (C(s, 2) P^2 ~ 1/s puts the probability P that "
             "one neuron is active of order s^(-3/2))",
+            covered=describe_range([{"s": s} for s, _ in rows], ["s"], "orthonormal weights, common bias"),
         )
     )
     return records

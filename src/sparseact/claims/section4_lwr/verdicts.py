@@ -6,7 +6,6 @@ the measurements: :mod:`sparseact.claims.section4_lwr.compute`.
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 
 import numpy as np
@@ -14,7 +13,7 @@ import pandas as pd
 
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import at_most_one, instance_arguments, ints, of_measures
+from sparseact.claims._readings import at_most_one, first_recorded, instance_arguments, ints, of_measures
 from sparseact.claims.section4_lwr.compute import (
     CONJ16_SUCCESS,
     GF_EXTRA_SAMPLES,
@@ -24,27 +23,24 @@ from sparseact.claims.section4_lwr.compute import (
     RESIDUAL_TOL,
     SOLVE_ERROR,
 )
-from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert
-from sparseact.verify.records import ClaimReport, declared_record
+from sparseact.verify.assembly import Assembly
+from sparseact.verify.records import ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
-#: The claim's checks, declared once (checks.yaml); a check FAILs with its declared finding class.
+#: The claim's checks, declared once (checks.yaml), each with the measures of the runs stage's ``lwr_failures`` (what
+#: differs, in :func:`sparseact.claims.section4_lwr.compute.run`'s words) whose first instance certifies its FAIL; a
+#: FAIL of a check without measures is INCONCLUSIVE.
 CHECKS = declared_checks("section4_lwr")
-#: Check id -> the measures of the runs stage's ``lwr_failures`` (what differs, in
-#: :func:`sparseact.claims.section4_lwr.compute.run`'s words) whose first instance certifies the check's FAIL; a check
-#: without measures has no recorded instance (a FAIL of it is INCONCLUSIVE).
-MEASURES = {
-    CHECKS.linear_encoding.id: "linear-residual",
-    CHECKS.affine_encoding.id: "affine-error",
-    CHECKS.identity_printed.id: "printed-identity-error",
-    CHECKS.identity_corrected.id: ("corrected-identity-error", "corrected-identity-active"),
-    CHECKS.lifted_weights_pm1.id: "weights-not-pm1",
-    CHECKS.lift_corrected.id: "lift-error",
-    CHECKS.network.id: ("network-error", "network-active"),
-    CHECKS.network_rounding.id: "round-network-error",
-    CHECKS.def15_rounding.id: "printed-differs-from-rounding",
-}
+
+
+def _covered(instances) -> str:
+    """The range of the instances ``(q, m, p)``."""
+    return describe_range(
+        [dict(q=a, m=b, p=c) for a, b, c in instances],
+        ["q", "m", "p"],
+        f"(q, m, p) in {{{', '.join(f'({a},{b},{c})' for a, b, c in instances)}}}",
+    )
 
 
 def assemble(block: dict, tables: dict):
@@ -61,39 +57,54 @@ def assemble(block: dict, tables: dict):
         + f"; every y in Z_q^m; secrets: all of Z_q^m when q^m <= {block['max_secrets']}, else "
         f"{block['max_secrets']} random"
     )
-    nonzero = secrets[secrets["secret"].str.split().map(lambda s: any(int(v) for v in s))]
 
     fill = {"grid": grid, "gf_extra": GF_EXTRA_SAMPLES, "kernel_extra": KERNEL_EXTRA_SAMPLES}
 
-    def record(declaration, variant, worst, label, passed, count, notes="", where=None):
-        """One row of the check ``declaration`` (an attribute of :data:`CHECKS`); a failing check carries the first
-        recorded failure's certificate."""
-        covered = instances if where is None else where
-        fields = dict(
-            claim_id="section4_lwr",
-            paper_ref=paper_ref(declaration["statement"]),
-            variant=variant,
-            instances=int(count),
-            worst_value=float(worst),
-            worst_value_label=label,
-            range=describe_range(
-                [dict(q=a, m=b, p=c) for a, b, c in covered],
-                ["q", "m", "p"],
-                f"(q, m, p) in {{{', '.join(f'({a},{b},{c})' for a, b, c in covered)}}}",
-            ),
+    # a failing check carries the first recorded failure's certificate
+    assembly = Assembly("section4_lwr", fill, _covered(instances), first_recorded(failures, certify), CHECKS)
+    record = assembly.record
+
+    records = [
+        *_construction_records(record, secrets, identity, failures),
+        *_conjecture16_records(record, secrets, tables, instances),
+        *_rounding_records(record, secrets, tables, instances),
+    ]
+    worst = float(secrets["round_network_error"].max())
+    active = int(secrets["round_max_active"].max())
+    records.append(
+        record(
+            CHECKS.network_rounding,
+            "corrected",
+            worst,
+            "max |F_w - f_w|",
+            verdict_all([verdict_at_most(worst, 0.0), verdict_at_most(active, 1)]),
+            len(secrets),
+            f"max active on the support {active}; the reduction only reads the label map through the output weights "
+            "2 lambda(a), so it embeds LWR as Banerjee et al. define it (the problem whose hardness Theorem 3's second "
+            "part assumes)",
         )
+    )
+    records.append(_reduction_margin(record, secrets, grid))
+    summary = secrets.groupby(["q", "m", "p"], as_index=False).agg(
+        secrets=("secret", "size"),
+        r=("r", "max"),
+        n=("n", "max"),
+        neurons=("neurons", "max"),
+        linear_residual=("linear_residual", "max"),
+        network_error=("network_error", "max"),
+        max_active_support=("max_active_support", "max"),
+        W=("W", "max"),
+        B=("B", "max"),
+        W_polynomial=("W_polynomial", "max"),
+        B_polynomial=("B_polynomial", "max"),
+    )
+    return ClaimReport(assembly.records(tables, records), {"lwr_summary": summary, "tightness": _tightness(secrets)})
 
-        def build():
-            rows = of_measures(failures, MEASURES.get(declaration.id, ())) if len(failures) else failures
-            if not len(rows) or declaration["finding"] is None:
-                return None
-            failure = certify(json.loads(rows.iloc[0]["data"]))
-            return failure["certificate"], failure["counterexample"]
 
-        return declared_record(
-            declaration, fill, **fields, **cert.fail_fields(passed, declaration["finding"], build, notes)
-        )
-
+def _construction_records(record, secrets, identity, failures) -> list:
+    """The encoding, the identity, the lifted weights, the scales and the network of the reduction, as printed and
+    corrected."""
+    nonzero = secrets[secrets["secret"].str.split().map(lambda s: any(int(v) for v in s))]
     records = []
     worst = float(nonzero["linear_residual"].max()) if len(nonzero) else 0.0
     records.append(
@@ -107,17 +118,6 @@ def assemble(block: dict, tables: dict):
             "With bits encoded as +-1, y_i = sum_l 2^l (1 - z_il)/2, so <w, y> = c + <v, z(y)> is affine with "
             "c = sum_i w_i (2^L - 1)/2 > 0 for w != 0. Proof slip: the offset is absorbed into the shifts a -> a - c "
             f"({CHECKS.affine_encoding.id}) and the conclusion survives ({CHECKS.network.id}).",
-        )
-    )
-    worst = float(secrets["affine_error"].max())
-    records.append(
-        record(
-            CHECKS.affine_encoding,
-            "corrected",
-            worst,
-            "max abs error",
-            verdict_at_most(worst, 0.0),
-            len(secrets),
         )
     )
     printed = identity[identity["variant"] == "printed"]
@@ -165,21 +165,10 @@ def assemble(block: dict, tables: dict):
             + (
                 ""
                 if pm1_verdict is Verdict.PASS
-                or (len(failures) and len(of_measures(failures, MEASURES[CHECKS.lifted_weights_pm1.id])))
+                or (len(failures) and len(of_measures(failures, CHECKS.lifted_weights_pm1.measures)))
                 else " No instance with q a power of two in the grid: the uniqueness argument behind the certificate "
                 "needs z(y) to cover the cube."
             ),
-        )
-    )
-    worst = float(secrets["lift_error"].max())
-    records.append(
-        record(
-            CHECKS.lift_corrected,
-            "corrected",
-            worst,
-            "max abs error",
-            verdict_at_most(worst, 0.0),
-            len(secrets),
         )
     )
     ratio = float(max((secrets["W"] / secrets["W_polynomial"]).max(), (secrets["B"] / secrets["B_polynomial"]).max()))
@@ -221,7 +210,13 @@ def assemble(block: dict, tables: dict):
             "against every polynomial number of samples (theorem3-lwr-reduction, conj16-poly-samples).",
         )
     )
-    # Definition 15 against the learning-with-rounding map it cites, and Conjecture 16 as printed
+    return records
+
+
+def _conjecture16_records(record, secrets, tables, instances) -> list:
+    """Definition 15 against the learning-with-rounding map it cites, and the linear attack on Conjecture 16 as
+    printed."""
+    records = []
     differing = int(secrets["printed_differs_from_rounding"].max())
     records.append(
         record(
@@ -261,7 +256,7 @@ def assemble(block: dict, tables: dict):
             )
             if len(attack)
             else "no instance with p < q, p prime dividing q and every secret enumerated in the grid",
-            where=attacked or instances,
+            covered=_covered(attacked or instances),
         )
     )
     solved = int(attack["recovered"].sum()) if len(attack) else 0
@@ -279,9 +274,16 @@ def assemble(block: dict, tables: dict):
                 f"LWR_{{{int(r.p)},{int(r.q)},{int(r.m)}}}: {int(r.draws)} for {int(r.secrets)} secrets"
                 for r in attack.itertuples()
             ),
-            where=attacked or instances,
+            covered=_covered(attacked or instances),
         )
     )
+    return records
+
+
+def _rounding_records(record, secrets, tables, instances) -> list:
+    """The rounding map of Banerjee et al. (not affine), and the kernel attack on Conjecture 16 with it and where the
+    corrected regime excludes it."""
+    records = []
     affine = secrets[secrets["rounding_affine"] >= 0]
     by_instance = affine.groupby(["q", "m", "p"])
     fractions = by_instance["rounding_affine"].mean()
@@ -301,7 +303,7 @@ def assemble(block: dict, tables: dict):
                 f"Definition 15's map for {printed_fractions[(a, b, c)]:.4g}"
                 for a, b, c in covered
             ),
-            where=covered or instances,
+            covered=_covered(covered or instances),
         )
     )
     kernel = tables["lwr_kernel"]
@@ -324,7 +326,7 @@ def assemble(block: dict, tables: dict):
             )
             + ". For q < 2p label 0 has the single preimage 0, so Conjecture 16 needs a parameter regime, not only the "
             "rounding map (erratum lwr-rounding-map).",
-            where=small_where or instances,
+            covered=_covered(small_where or instances),
         )
     )
     large = kernel[kernel["below_2p"] == 0]
@@ -348,39 +350,10 @@ def assemble(block: dict, tables: dict):
                 + (" (q composite: secrets with gcd(w, q) > 1 avoid the other preimages)" if not r.q_prime else "")
                 for r in large.itertuples()
             ),
-            where=large_where or instances,
+            covered=_covered(large_where or instances),
         )
     )
-    worst = float(secrets["round_network_error"].max())
-    active = int(secrets["round_max_active"].max())
-    records.append(
-        record(
-            CHECKS.network_rounding,
-            "corrected",
-            worst,
-            "max |F_w - f_w|",
-            verdict_all([verdict_at_most(worst, 0.0), verdict_at_most(active, 1)]),
-            len(secrets),
-            f"max active on the support {active}; the reduction only reads the label map through the output weights "
-            "2 lambda(a), so it embeds LWR as Banerjee et al. define it (the problem whose hardness Theorem 3's second "
-            "part assumes)",
-        )
-    )
-    records.append(_reduction_margin(record, secrets, grid))
-    summary = secrets.groupby(["q", "m", "p"], as_index=False).agg(
-        secrets=("secret", "size"),
-        r=("r", "max"),
-        n=("n", "max"),
-        neurons=("neurons", "max"),
-        linear_residual=("linear_residual", "max"),
-        network_error=("network_error", "max"),
-        max_active_support=("max_active_support", "max"),
-        W=("W", "max"),
-        B=("B", "max"),
-        W_polynomial=("W_polynomial", "max"),
-        B_polynomial=("B_polynomial", "max"),
-    )
-    return ClaimReport(records, {"lwr_summary": summary, "tightness": _tightness(secrets)})
+    return records
 
 
 def _tightness(secrets):

@@ -6,7 +6,6 @@ the measurements: :mod:`sparseact.claims.section4_parity.compute`.
 
 from __future__ import annotations
 
-import json
 from functools import partial
 
 import numpy as np
@@ -14,12 +13,12 @@ import pandas as pd
 
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import at_most_one, instance_arguments, ints, of_measures
+from sparseact.claims._readings import at_most_one, first_recorded, instance_arguments, ints
 from sparseact.claims.section4_parity.compute import PARSEVAL_QUERIES, VARIANT_LABELS
-from sparseact.paper import paper_ref
 from sparseact.verify import certificates as cert
+from sparseact.verify.assembly import Assembly
 from sparseact.verify.certificates import network_spec
-from sparseact.verify.records import ClaimReport, declared_record
+from sparseact.verify.records import ClaimReport
 from sparseact.verify.verdicts import Verdict, loglog_slope, verdict_all, verdict_at_most
 
 #: Explicit constants of the scale bounds: max_a ||w_{S,a}||_2 = sqrt(4m^3 + m^2 - m) <= sqrt(5) m^1.5 and
@@ -27,25 +26,10 @@ from sparseact.verify.verdicts import Verdict, loglog_slope, verdict_all, verdic
 SCALE_W_CONSTANT = 5**0.5
 SCALE_B_CONSTANT = 2.0
 
-#: The claim's checks, declared once (checks.yaml); a check FAILs with its declared finding class.
+#: The claim's checks, declared once (checks.yaml), each with the measures of the runs stage's ``parity_failures``
+#: (what differs, in :func:`sparseact.claims.section4_parity.compute.run`'s words) whose first instance certifies its
+#: FAIL; a FAIL of a check without measures is INCONCLUSIVE.
 CHECKS = declared_checks("section4_parity")
-#: Check id -> the measures of the runs stage's ``parity_failures`` (what differs, in
-#: :func:`sparseact.claims.section4_parity.compute.run`'s words) whose first instance certifies the check's FAIL; a
-#: check without measures has no recorded instance (a FAIL of it is INCONCLUSIVE).
-MEASURES = {
-    CHECKS.chi_printed.id: "printed-chi-error",
-    CHECKS.chi_corrected.id: "corrected-chi-error",
-    CHECKS.identity_vs_printed_chi.id: "printed-identity-vs-chi-error",
-    CHECKS.identity_printed.id: "printed-identity-error",
-    CHECKS.identity_corrected.id: "corrected-identity-error",
-    CHECKS.identity_one_active.id: "identity-active",
-    CHECKS.lift_printed.id: "printed-lift-error",
-    CHECKS.lift_corrected.id: "corrected-lift-error",
-    CHECKS.network_printed.id: "printed-network-error",
-    CHECKS.network_corrected.id: "corrected-network-error",
-    CHECKS.sparsity_printed.id: ("printed-network-active", "printed-neuron-count"),
-    CHECKS.sparsity_corrected.id: ("corrected-network-active", "corrected-neuron-count"),
-}
 
 
 def assemble(block: dict, tables: dict):
@@ -57,139 +41,78 @@ def assemble(block: dict, tables: dict):
     ms = sorted(int(m) for m in table["m"].unique())
     grid = f"m in {ms}, every non-empty S, every y in {{-1,1}}^m"
 
-    def failure_of(check_id):
-        """The certificate and counterexample of the first (smallest m, then the order of the run) recorded instance
-        of the check's measures, or None."""
-        rows = of_measures(failures, MEASURES.get(check_id, ())) if len(failures) else failures
-        if not len(rows):
-            return None
-        failure = certify(json.loads(rows.iloc[0]["data"]))
-        return failure["certificate"], failure["counterexample"]
-
     exhaustive_range = describe_range(
         [{"m": m, "n": m * m} for m in ms], ["m", "n"], "every non-empty S of [m], every y in {-1,1}^m"
     )
-
-    fill = {"grid": grid, "tables": 2 * PARSEVAL_QUERIES}
-
-    def record(declaration, variant, worst, label, passed, instances, notes="", covered=None):
-        """One row of the check ``declaration`` (an attribute of :data:`CHECKS`); a failing check carries the first
-        (smallest m) failure's certificate."""
-        fields = dict(
-            claim_id="section4_parity",
-            paper_ref=paper_ref(declaration["statement"]),
-            variant=variant,
-            instances=int(instances),
-            worst_value=float(worst),
-            worst_value_label=label,
-            range=covered or exhaustive_range,
-        )
-        finding = declaration["finding"]
-        build = (lambda: failure_of(declaration.id)) if finding is not None else (lambda: None)
-        return declared_record(declaration, fill, **fields, **cert.fail_fields(passed, finding, build, notes))
-
-    def exact(part, column):
-        worst = float(part[column].max())
-        return worst, verdict_at_most(worst, 0.0)
+    # a failing check carries the first (smallest m, then the order of the run) failure's certificate
+    assembly = Assembly(
+        "section4_parity",
+        {"grid": grid, "tables": 2 * PARSEVAL_QUERIES},
+        exhaustive_range,
+        first_recorded(failures, certify),
+        CHECKS,
+    )
+    record = assembly.record
 
     printed, corrected = table[table["variant"] == "printed"], table[table["variant"] == "corrected"]
-    records = []
-    # chi_S
-    worst, v = exact(printed, "chi_error")
-    records.append(
-        record(
-            CHECKS.chi_printed,
-            "as printed",
-            worst,
-            "max |chi_S - parity|",
-            v,
-            len(printed),
-            "For y in {-1,1}^m, sum_{i in S} y_i = |S| (mod 2), so the printed chi_S is the constant 1{|S| even}; the "
-            "text mixes the {0,1} encoding (where 'sum even' is the parity) with {-1,1}, and the identity's even shifts "
-            "reproduce the same constant, so the reduction as written simulates a constant. Proof slip: the section means "
-            f"the parity; the corrected definition is {CHECKS.chi_corrected.id}. The section's conclusion survives "
-            f"({CHECKS.class_.id}).",
-        )
+    scale_record, scale_verdict, scale_range, w_exp = _scale_record(record, scale, table)
+    records = [
+        *_lift_and_sparsity_records(record, printed, corrected, ms),
+        scale_record,
+        *_corrected_construction_records(record, corrected),
+        *_introduction_records(record, tables),
+    ]
+    # the section's conclusion
+    verdict_of = {r.check_id: r.verdict for r in records}
+    W_ratio = float((scale["W"] / scale["m"] ** 1.5).max())
+    B_ratio = float((scale["B"] / scale["m"] ** 2).max())
+    class_verdict = verdict_all(
+        [
+            assembly.read(CHECKS.network_corrected, tables).verdict,
+            verdict_of[CHECKS.sparsity_corrected.id],
+            verdict_of[CHECKS.neurons.id],
+            scale_verdict,
+            verdict_at_most(W_ratio, 2 * SCALE_W_CONSTANT),
+            verdict_at_most(B_ratio, 2 * SCALE_B_CONSTANT),
+        ]
     )
-    worst, v = exact(corrected, "chi_error")
     records.append(
         record(
-            CHECKS.chi_corrected,
-            "corrected",
-            worst,
-            "max |chi_S - parity|",
-            v,
-            len(corrected),
-            "the number of -1 entries in (y_i)_{i in S} is (|S| - sum_S y_i)/2; it is even iff sum_S y_i = |S| mod 4",
-        )
-    )
-    # the identity
-    worst, v = exact(printed, "identity_vs_chi_error")
-    records.append(
-        record(
-            CHECKS.identity_vs_printed_chi,
-            "as printed",
-            worst,
-            "max |identity - chi_S|",
-            v,
-            len(printed),
-            "the printed identity and the printed chi_S agree: both are 1{sum_S y_i even}, a constant",
-        )
-    )
-    worst, v = exact(printed, "identity_error")
-    records.append(
-        record(
-            CHECKS.identity_printed,
-            "as printed",
-            worst,
-            "max |shift sum - parity|",
-            v,
-            len(printed),
-            f"The printed identity itself is true with the printed chi_S ({CHECKS.identity_vs_printed_chi.id}): both "
-            "are 1{|S| even}, a constant. What fails is the network's shift set once chi_S is the parity: the even shifts "
-            "give 1{|S| even}, constant in y. Part of erratum parity-encoding (chi_S and the shift set); the shifts "
-            f"a = |S| (mod 4) fix it ({CHECKS.identity_corrected.id}) and the section's conclusion survives "
-            f"({CHECKS.class_.id}).",
-        )
-    )
-    worst, v = exact(corrected, "identity_error")
-    records.append(
-        record(
-            CHECKS.identity_corrected,
-            "corrected",
-            worst,
-            "max |identity - parity|",
-            v,
-            len(corrected),
-            "sigma(1/2 - (t - a)^2) = 1/2 exactly when a = t (t, a integers), so the sum is 1{t in A}; t = sum_S y_i "
-            "and the parity is 1 iff t = |S| (mod 4)",
-        )
-    )
-    act = int(table["identity_max_active"].max())
-    records.append(
-        record(
-            CHECKS.identity_one_active,
+            CHECKS.class_,
             "",
-            act,
-            "max active ReLUs",
-            verdict_at_most(act, 1),
-            len(table),
+            float(max(W_ratio, B_ratio)),
+            "max of W/m^1.5, B/m^2 (Definition 2 scales, ||u||_inf = 2)",
+            class_verdict,
+            total_subsets + len(scale),
+            "The section's conclusion holds with the corrected chi_S, shifts and weights: every parity on m bits is a "
+            "1-sparse network on x(y) in {-1,1}^(m^2) with at most 2m neurons, W = O(m^1.5) = O(n^0.75), "
+            "B = O(m^2) = O(n), so Theorem 14 transfers and the first part of Theorem 3 survives. Explicit: "
+            "W <= 2 sqrt(5) m^1.5, B <= 4 m^2 (||u||_inf = 2 times the scale bounds).",
+            covered=f"{exhaustive_range}; scales: {scale_range}",
         )
     )
+    return ClaimReport(
+        assembly.records(tables, records), {"parity_summary": _summary(table), "tightness": _tightness(scale, w_exp)}
+    )
+
+
+def _lift_and_sparsity_records(record, printed, corrected, ms) -> list:
+    """The lifted weights and the 1-sparsity of the network, as printed and corrected (a row each)."""
+    records = []
     # the lift
     n_shifts = int(sum(len(printed[printed["m"] == m]) * (2 * m + 1) for m in ms))
     for variant, part, check in (
         ("printed", printed, CHECKS.lift_printed),
         ("corrected", corrected, CHECKS.lift_corrected),
     ):
-        worst, v = exact(part, "lift_error")
+        worst = float(part["lift_error"].max())
         records.append(
             record(
                 check,
                 VARIANT_LABELS[variant],
                 worst,
                 "max |lhs - rhs|",
-                v,
+                verdict_at_most(worst, 0.0),
                 n_shifts,
                 (
                     "The printed weights are right for S = [m] only: expanding (sum_{i in S} y_i - a)^2 with y_i^2 = 1 gives "
@@ -198,28 +121,6 @@ def assemble(block: dict, tables: dict):
                     if variant == "printed"
                     else "this is lifted_quadratic_weights(1_S, a): entrywise at most the printed "
                     "weights, same b, so the printed O() scales bound it"
-                ),
-            )
-        )
-    # the network
-    for variant, part, check in (
-        ("printed", printed, CHECKS.network_printed),
-        ("corrected", corrected, CHECKS.network_corrected),
-    ):
-        worst, v = exact(part, "network_error")
-        records.append(
-            record(
-                check,
-                VARIANT_LABELS[variant],
-                worst,
-                "max |h - parity|",
-                v,
-                len(part),
-                (
-                    "Fails through both printed slips (even shifts; weights ignoring S); the corrected network is "
-                    f"{CHECKS.network_corrected.id}."
-                    if variant == "printed"
-                    else ""
                 ),
             )
         )
@@ -260,6 +161,12 @@ def assemble(block: dict, tables: dict):
                 ),
             )
         )
+    return records
+
+
+def _scale_record(record, scale, table):
+    """The scales' closed forms and explicit constants, checked exactly on every m: the row, its verdict, the range of
+    the scale points and the fitted exponent of ||w||."""
     # scales: the closed forms, and explicit constants (sqrt(5) m^1.5, 2 m^2) checked exactly on every m
     scale_range = describe_range(scale.to_dict("records"), ["m", "n"], "S = [m], every integer a in [-m, m]")
     closed = float(
@@ -280,22 +187,26 @@ def assemble(block: dict, tables: dict):
     )
     w_exp, b_exp = loglog_slope(scale["m"], scale["max_w_norm"]), loglog_slope(scale["m"], scale["max_abs_b"])
     last = scale.iloc[-1]
-    records.append(
-        record(
-            CHECKS.scale,
-            "",
-            max(w_ratio, b_ratio),
-            "max of ||w||/m^1.5, |b|/m^2 (observed constants)",
-            scale_verdict,
-            len(scale),
-            f"closed forms reproduced to {closed:.2g}; observed constants ||w||/m^1.5 <= {w_ratio:.4f} (bound "
-            f"sqrt(5) = {SCALE_W_CONSTANT:.4f}), |b|/m^2 <= {b_ratio:.4f} (bound 2); fitted exponents ||w|| ~ "
-            f"m^{w_exp:.3f}, |b| ~ m^{b_exp:.3f} (measurements, not verdicts); at m={int(last['m'])}: ||w|| = "
-            f"{last['max_w_norm']:.6g}, |b| = {last['max_abs_b']:.6g}. Largest norm over S at S = [m] on the "
-            f"exhaustive points: {'yes' if subset_ok else 'NO'}.",
-            covered=scale_range,
-        )
+    scale_record = record(
+        CHECKS.scale,
+        "",
+        max(w_ratio, b_ratio),
+        "max of ||w||/m^1.5, |b|/m^2 (observed constants)",
+        scale_verdict,
+        len(scale),
+        f"closed forms reproduced to {closed:.2g}; observed constants ||w||/m^1.5 <= {w_ratio:.4f} (bound "
+        f"sqrt(5) = {SCALE_W_CONSTANT:.4f}), |b|/m^2 <= {b_ratio:.4f} (bound 2); fitted exponents ||w|| ~ "
+        f"m^{w_exp:.3f}, |b| ~ m^{b_exp:.3f} (measurements, not verdicts); at m={int(last['m'])}: ||w|| = "
+        f"{last['max_w_norm']:.6g}, |b| = {last['max_abs_b']:.6g}. Largest norm over S at S = [m] on the "
+        f"exhaustive points: {'yes' if subset_ok else 'NO'}.",
+        covered=scale_range,
     )
+    return scale_record, scale_verdict, scale_range, w_exp
+
+
+def _corrected_construction_records(record, corrected) -> list:
+    """The corrected construction's neuron count, weight ranges, rescaled norm and Definition 2's W."""
+    records = []
     # neuron count
     part = corrected
     count_ok = bool((part["neurons"] == part["neuron_formula"]).all())
@@ -382,6 +293,12 @@ def assemble(block: dict, tables: dict):
             "reaches W = O(k) is not settled by any finite computation",
         )
     )
+    return records
+
+
+def _introduction_records(record, tables) -> list:
+    """The introduction's dense parity networks and Theorem 14's key step (Parseval over bounded queries)."""
+    records = []
     # the introduction's dense parity network
     dense = tables["parity_dense"]
     dense_error = float(dense["error"].max())
@@ -437,36 +354,7 @@ def assemble(block: dict, tables: dict):
             covered=describe_range(parseval.to_dict("records"), ["m", "tau"], "bounded queries per m"),
         )
     )
-    # the section's conclusion
-    verdict_of = {r.check_id: r.verdict for r in records}
-    W_ratio = float((scale["W"] / scale["m"] ** 1.5).max())
-    B_ratio = float((scale["B"] / scale["m"] ** 2).max())
-    class_verdict = verdict_all(
-        [
-            verdict_of[CHECKS.network_corrected.id],
-            verdict_of[CHECKS.sparsity_corrected.id],
-            verdict_of[CHECKS.neurons.id],
-            scale_verdict,
-            verdict_at_most(W_ratio, 2 * SCALE_W_CONSTANT),
-            verdict_at_most(B_ratio, 2 * SCALE_B_CONSTANT),
-        ]
-    )
-    records.append(
-        record(
-            CHECKS.class_,
-            "",
-            float(max(W_ratio, B_ratio)),
-            "max of W/m^1.5, B/m^2 (Definition 2 scales, ||u||_inf = 2)",
-            class_verdict,
-            total_subsets + len(scale),
-            "The section's conclusion holds with the corrected chi_S, shifts and weights: every parity on m bits is a "
-            "1-sparse network on x(y) in {-1,1}^(m^2) with at most 2m neurons, W = O(m^1.5) = O(n^0.75), "
-            "B = O(m^2) = O(n), so Theorem 14 transfers and the first part of Theorem 3 survives. Explicit: "
-            "W <= 2 sqrt(5) m^1.5, B <= 4 m^2 (||u||_inf = 2 times the scale bounds).",
-            covered=f"{exhaustive_range}; scales: {scale_range}",
-        )
-    )
-    return ClaimReport(records, {"parity_summary": _summary(table), "tightness": _tightness(scale, w_exp)})
+    return records
 
 
 def _tightness(scale, w_exp: float):

@@ -17,7 +17,8 @@ from sparseact.claims._checks import declared_checks
 from sparseact.claims.theorem13.compute import OVERSAMPLING
 from sparseact.combinatorics import monomial_count
 from sparseact.paper import paper_ref
-from sparseact.verify.certificates import certificate, certificate_if_violated, fail_fields, formula, quantity, violated
+from sparseact.verify.assembly import Assembly
+from sparseact.verify.certificates import certificate, certificate_if_violated, formula, quantity, violated
 from sparseact.verify.records import CheckRecord, ClaimReport, declared_record
 from sparseact.verify.verdicts import (
     ATOL,
@@ -140,61 +141,50 @@ def assemble(block: dict, tables: dict):
     )
     evaluations = int(sum(2 ** int(n) for n in junta["n"]))
     junta_range = describe_range(junta.to_dict("records"), ["n", "s", "p"], "every input of the cube")
-    common = dict(
-        claim_id="theorem13",
-        paper_ref=paper_ref("theorem13-proof"),
-        variant="",
-        instances=len(junta),
-        range=junta_range,
-    )
     fill = {"grid": grid, "evaluations": evaluations}
 
-    def exact_record(declaration, worst, label, verdict, build, notes=""):
-        fields = dict(worst_value=float(worst), worst_value_label=label, **common)
-
-        def first_certified():
-            failed = (found for _, row in junta.iterrows() if (found := build(row)) is not None)
-            counterexample_certificate = next(failed, None)
-            return counterexample_certificate and counterexample_certificate[::-1]
-
-        return declared_record(
-            declaration, fill, **fields, **fail_fields(verdict, declaration["finding"], first_certified, notes)
-        )
+    record = Assembly("theorem13", fill, junta_range).record
 
     err = float(junta["max_abs_error"].max())
     records.append(
-        exact_record(
+        record(
             CHECKS.junta_computes,
+            "",
             err,
             "max |h - f|",
             verdict_equal([err], [0.0])[0],
-            recorded("computes", computes_certificate),
+            len(junta),
             "f is read from its truth table by index arithmetic, independently of the network",
+            build=first_certified(junta, recorded("computes", computes_certificate)),
         )
     )
     ind = float(junta["indicator_error"].max())
     bad = int(junta["bad_patterns"].sum())
     records.append(
-        exact_record(
+        record(
             CHECKS.junta_indicator,
+            "",
             ind,
             "max |sigma(<w_j,x> - p + 1) - indicator|",
             verdict_all([verdict_equal([ind], [0.0])[0], verdict_at_most(bad, 0)]),
-            recorded("indicator", indicator_certificate),
+            len(junta),
             f"neurons whose w_j is not a sign pattern on the variables: {bad}",
+            build=first_certified(junta, recorded("indicator", indicator_certificate)),
         )
     )
     max_active, min_active = int(junta["max_active"].max()), int(junta["min_active"].min())
     size_ok = bool((junta["neurons"] == junta["s"]).all())
     records.append(
-        exact_record(
+        record(
             CHECKS.junta_sparsity,
+            "",
             max_active,
             "max active neurons",
             verdict_all([verdict_at_most(max_active, 1), verdict_at_most(0 if size_ok else 1, 0)]),
-            recorded("sparsity", sparsity_certificate),
+            len(junta),
             f"fewest active neurons on any input: {min_active} (exactly one neuron fires when this is 1)"
             + ("" if size_ok else "; some network does not have s neurons"),
+            build=first_certified(junta, recorded("sparsity", sparsity_certificate)),
         )
     )
     w_proof = float((junta["W"] / junta["W_proof"]).max())
@@ -203,47 +193,55 @@ def assemble(block: dict, tables: dict):
     b_thm = float((junta["B"] / junta["B_theorem"]).max())
     worst = max(w_proof, b_proof, w_thm, b_thm)
     scale_verdict = verdict_all([verdict_at_most(w, 1.0) for w in (w_proof, b_proof, w_thm, b_thm)])
-    scale = exact_record(
+    scale = record(
         CHECKS.junta_scale,
+        "",
         worst,
         "max of W/sqrt(p), B/p, W/sqrt(log2 s), B/log2 s",
         scale_verdict,
-        scale_certificate,
+        len(junta),
         f"max W/sqrt(p) = {w_proof:.4g}, max B/p = {b_proof:.4g} (the bias is p - 1), max W/sqrt(log2 s) = "
         f"{w_thm:.4g}, max B/log2 s = {b_thm:.4g}",
+        build=first_certified(junta, scale_certificate),
     )
     records.append(scale)
     records.append(junta_corner_record(int(junta["n"].min())))
 
-    # hardness: what the construction predicts for the low-degree learner
-    hard = tables["theorem13-hardness"]
+    hardness, cost = _hardness_records(tables["theorem13-hardness"])
+    records += hardness
+    return ClaimReport(records, {"theorem13-cost": cost, "tightness": _tightness(junta)})
+
+
+def _hardness_records(hard):
+    """Evidence for Conjecture 12: what the junta construction predicts for the low-degree learner (the parity's
+    floor and cliff, the cost N_p), as rows, and the cost table."""
+    records = []
     parity = hard[hard["target"] == "parity"]
     below, at = parity[parity["degree"] < parity["p"]], parity[parity["degree"] >= parity["p"]]
     predicted_floor = np.where(parity["degree"] < parity["p"], parity["trivial"], 0.0)
     floor_verdict, floor_err, _ = verdict_equal(parity["floor"], predicted_floor)
     # evidence for Conjecture 12: what the construction predicts for the best known (low-degree) learner
-    hard_common = dict(
-        claim_id="theorem13",
-        paper_ref=paper_ref("conj12-log-range"),
-        variant="",
-        range=describe_range(hard.to_dict("records"), ["n", "p", "degree"], "parity and random juntas"),
-    )
+    hard_range = describe_range(hard.to_dict("records"), ["n", "p", "degree"], "parity and random juntas")
     hgrid = (
         f"n in {sorted(int(n) for n in hard['n'].unique())}, p in {sorted(int(p) for p in hard['p'].unique())}, "
         f"d in {sorted(int(d) for d in hard['degree'].unique())}"
     )
+    record = Assembly(
+        "theorem13",
+        {"hgrid": hgrid, "oversampling": OVERSAMPLING, "below": f"{1 - CLIFF_BELOW_REL:g}", "at": f"{CLIFF_AT_ABS:g}"},
+        hard_range,
+    ).record
     records.append(
-        declared_record(
+        record(
             CHECKS.parity_floor,
-            {"hgrid": hgrid},
-            instances=len(parity),
-            worst_value=floor_err,
-            worst_value_label="max |floor_d - predicted|",
-            verdict=Verdict.PASS if floor_verdict is Verdict.PASS else Verdict.INCONCLUSIVE,
-            notes="a prediction of the construction, not a printed statement: a mismatch would be INCONCLUSIVE "
+            "",
+            floor_err,
+            "max |floor_d - predicted|",
+            Verdict.PASS if floor_verdict is Verdict.PASS else Verdict.INCONCLUSIVE,
+            len(parity),
+            "a prediction of the construction, not a printed statement: a mismatch would be INCONCLUSIVE "
             "(to investigate), not a FAIL of the paper; max active neurons of the parity networks: "
             f"{int(parity['max_active'].max())}",
-            **hard_common,
         )
     )
     below_ratio = float((below["test_error"] / below["trivial"]).min()) if len(below) else float("nan")
@@ -260,26 +258,18 @@ def assemble(block: dict, tables: dict):
         else ""
     )
     records.append(
-        declared_record(
+        record(
             CHECKS.parity_cliff,
-            {
-                "hgrid": hgrid,
-                "oversampling": OVERSAMPLING,
-                "below": f"{1 - CLIFF_BELOW_REL:g}",
-                "at": f"{CLIFF_AT_ABS:g}",
-            },
-            instances=len(parity),
-            worst_value=at_error,
-            worst_value_label="max test error at d >= p",
-            verdict=Verdict.PASS if cliff is Verdict.PASS else Verdict.INCONCLUSIVE,
-            notes=(
-                f"min error/trivial below p: {below_ratio:.6g}. The test error is exact for each fitted model; the "
-                "randomness is the training sample (and the junta's variables), redrawn in every replicate; no "
-                "interval is needed: below p every degree-d fit has error >= trivial (orthogonality), at d >= p the "
-                "fit is exact once the sample's design matrix has full rank. A mismatch would be INCONCLUSIVE (a "
-                "property of the learner, not of the paper)" + random_note
-            ),
-            **hard_common,
+            "",
+            at_error,
+            "max test error at d >= p",
+            Verdict.PASS if cliff is Verdict.PASS else Verdict.INCONCLUSIVE,
+            len(parity),
+            f"min error/trivial below p: {below_ratio:.6g}. The test error is exact for each fitted model; the "
+            "randomness is the training sample (and the junta's variables), redrawn in every replicate; no "
+            "interval is needed: below p every degree-d fit has error >= trivial (orthogonality), at d >= p the "
+            "fit is exact once the sample's design matrix has full rank. A mismatch would be INCONCLUSIVE (a "
+            "property of the learner, not of the paper)" + random_note,
         )
     )
     cost = cost_table(hard)
@@ -301,20 +291,19 @@ def assemble(block: dict, tables: dict):
             f" at n = {ASYMPTOTIC_N:.0e}"
         )
     records.append(
-        declared_record(
+        record(
             CHECKS.cost,
-            {"hgrid": hgrid},
-            instances=len(cost),
-            worst_value=float((cost["N_p"] / cost["upper"]).max()),
-            worst_value_label="max N_p / (e n/p)^p",
-            verdict=Verdict.PASS if bounds_ok is Verdict.PASS else Verdict.INCONCLUSIVE,
-            notes="; ".join(fits) + ". Fitted exponents below p at small n are the lower-order terms of "
+            "",
+            float((cost["N_p"] / cost["upper"]).max()),
+            "max N_p / (e n/p)^p",
+            Verdict.PASS if bounds_ok is Verdict.PASS else Verdict.INCONCLUSIVE,
+            len(cost),
+            "; ".join(fits) + ". Fitted exponents below p at small n are the lower-order terms of "
             "N_p ~ n^p/p!; the sandwich gives log N_p / log n -> p. The learner's cost is m_p N_p >= N_p^2 "
             f"feature evaluations. Tolerance of the exact comparisons: {ATOL:g}",
-            **hard_common,
         )
     )
-    return ClaimReport(records, {"theorem13-cost": cost, "tightness": _tightness(junta)})
+    return records, cost
 
 
 def _tightness(junta):
@@ -353,12 +342,18 @@ def _tightness(junta):
 
 # ---------------------------------------------------------------------------
 # certificates of the junta checks, from the instances the runs stage recorded
-# (compute.check_junta_network): each ``(counterexample, certificate)`` or ``None``
+# (compute.check_junta_network): each ``(certificate, counterexample)`` or ``None``
 # ---------------------------------------------------------------------------
 
 
+def first_certified(junta, certify):
+    """The ``build`` of a junta check's row: ``(certificate, counterexample)`` of the first ``theorem13-junta`` row
+    that ``certify(row)`` certifies, or ``None``."""
+    return lambda: next((found for _, row in junta.iterrows() if (found := certify(row)) is not None), None)
+
+
 def recorded(check: str, build):
-    """The certificate builder of ``exact_record`` for ``check``: ``(counterexample, certificate)`` of the instance a
+    """The row certifier of :func:`first_certified` for ``check``: ``(certificate, counterexample)`` of the instance a
     ``theorem13-junta`` row recorded (``instance_<check>``, ``failure_<check>``), or ``None`` when it recorded none
     or ``build(data)`` finds no violation."""
 
@@ -366,7 +361,7 @@ def recorded(check: str, build):
         if not row[f"instance_{check}"]:
             return None
         certificate = build(json.loads(row[f"instance_{check}"]))
-        return None if certificate is None else (row[f"failure_{check}"], certificate)
+        return None if certificate is None else (certificate, row[f"failure_{check}"])
 
     return certify
 
@@ -439,5 +434,5 @@ def scale_certificate(row):
                 limit_expr,
                 f"the proof's network has {label} above the level of H_{{n,s,1}}^{{sqrt(p),p}}",
             )
-            return f"n={n}, s={s}, p={p}: {label} = {value:g} > {limit_expr} = {limit:g}", cert
+            return cert, f"n={n}, s={s}, p={p}: {label} = {value:g} > {limit_expr} = {limit:g}"
     return None

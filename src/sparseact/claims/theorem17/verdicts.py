@@ -25,7 +25,8 @@ from sparseact.claims.theorem17.compute import (
     target_label,
     target_network,
 )
-from sparseact.verify.records import CheckRecord, ClaimReport, declared_record
+from sparseact.verify.assembly import Assembly
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: Confidence of the one-sided Clopper-Pearson upper end on Pr[test loss > eps].
@@ -92,6 +93,18 @@ def _point_params(block: dict, label: str) -> dict:
     raise ValueError(f"unknown target {label!r}")
 
 
+def _class_of(fit) -> dict:
+    """The class parameters n, s, k, W, B and the input radius R = sqrt(n) of a fit (a row of the curves)."""
+    return dict(
+        n=int(fit["n"]),
+        s=int(fit["s"]),
+        k=int(fit["k"]),
+        W=float(fit["W"]),
+        B=float(fit["B"]),
+        R=math.sqrt(float(fit["n"])),
+    )
+
+
 def _needs(block: dict, curves):
     """Per (target, learner): smallest grid m with a 1 - delta fraction of seeds at loss <= eps; the expressions."""
     eps, delta = float(block["eps"]), float(block["delta"])
@@ -99,14 +112,7 @@ def _needs(block: dict, curves):
     grid = curves[curves["kind"] == "grid"]
     for (label, learner), group in grid.groupby(["target", "learner"], sort=False):
         meta = group.iloc[0]
-        cls = dict(
-            n=int(meta["n"]),
-            s=int(meta["s"]),
-            k=int(meta["k"]),
-            W=float(meta["W"]),
-            B=float(meta["B"]),
-            R=float(meta["n"]) ** 0.5,
-        )
+        cls = _class_of(meta)
         reached = group.assign(ok=group["test_loss"] <= eps).groupby("m")["ok"].mean()
         ok = reached[reached >= 1 - delta]
         m_expr = expression(eps, delta, cls)
@@ -140,14 +146,8 @@ def assemble(block: dict, tables: dict):
     eps, delta = float(block["eps"]), float(block["delta"])
     curves = tables["curves"]
 
-    def _range(frame, extra=""):
-        return describe_range(
-            frame.to_dict("records"),
-            ["n", "s", "k", "m"],
-            f"targets: {', '.join(dict.fromkeys(frame['target']))}" + (f"; {extra}" if extra else ""),
-        )
-
-    common = dict(claim_id="theorem17", paper_ref="Theorem 17", variant="")
+    fill = {"coverage": f"{1 - delta:g}", "seeds": block["seeds"], "eps": f"{eps:g}", "bias": f"{block['bias']:g}"}
+    record = Assembly("theorem17", fill | {"confidence": f"{CONFIDENCE:.0%}", "delta": f"{delta:g}"}).record
 
     # --- our learner is in the class on its sample (exact) -----------------------------------------------
     sparse = curves[curves["learner"] == SPARSE]
@@ -162,23 +162,21 @@ def assemble(block: dict, tables: dict):
     grid_mass = float(sparse.loc[sparse["kind"] == "grid", "cube_mass_over_k"].max())
     bound_mass = float(sparse.loc[sparse["kind"] == "bound", "cube_mass_over_k"].max())
     records = [
-        declared_record(
+        record(
             CHECKS.erm_in_class,
-            instances=len(sparse),
-            worst_value=float((sparse["max_active_sample"] - sparse["k"]).max()) if len(sparse) else float("nan"),
-            worst_value_label="max (active neurons on the sample - k)",
-            verdict=in_class,
-            range=_range(sparse),
-            notes=(
-                "A check of our learner, not of the paper (it never FAILs the theorem; a violation would make the "
-                "learning measurements INCONCLUSIVE). Sparsity is certified on the sample only (Definition 1 on the "
-                f"sample, as Lemma 18's bound (15) uses it): the distribution mass of cube points with > k active "
-                f"neurons is at most {grid_mass:.3g} over the grid's fits and {bound_mass:.3g} over the at-bound "
-                "fits (whose samples cover the cube up to the missed mass). Learner width "
-                f"s' = {block['width_factor']} s (ERM over H_{{n,s',k}}^{{W,B}}, which contains the target)."
-                + (f" {len(outside)} fits left the class." if len(outside) else "")
-            ),
-            **common,
+            "",
+            float((sparse["max_active_sample"] - sparse["k"]).max()) if len(sparse) else float("nan"),
+            "max (active neurons on the sample - k)",
+            in_class,
+            len(sparse),
+            "A check of our learner, not of the paper (it never FAILs the theorem; a violation would make the "
+            "learning measurements INCONCLUSIVE). Sparsity is certified on the sample only (Definition 1 on the "
+            f"sample, as Lemma 18's bound (15) uses it): the distribution mass of cube points with > k active "
+            f"neurons is at most {grid_mass:.3g} over the grid's fits and {bound_mass:.3g} over the at-bound "
+            "fits (whose samples cover the cube up to the missed mass). Learner width "
+            f"s' = {block['width_factor']} s (ERM over H_{{n,s',k}}^{{W,B}}, which contains the target)."
+            + (f" {len(outside)} fits left the class." if len(outside) else ""),
+            covered=_targets_range(sparse),
         )
     ]
 
@@ -203,37 +201,46 @@ def assemble(block: dict, tables: dict):
         f"{r.target} / {r.learner}: {r.samples_needed}" for r in needs[needs["learner"] != SPARSE].itertuples()
     )
     records.append(
-        declared_record(
+        record(
             CHECKS.samples_needed,
-            {"coverage": f"{1 - delta:g}", "seeds": block["seeds"], "eps": f"{eps:g}", "bias": f"{block['bias']:g}"},
-            instances=len(sp),
-            worst_value=float(reached["ratio"].max()) if len(reached) else float("nan"),
-            worst_value_label="max samples needed / expression",
-            verdict=verdict,
-            range=_range(sparse[sparse["kind"] == "grid"], f"eps = {eps:g}, delta = {delta:g}"),
-            notes=(
-                f"{per_target}. Targets not reached in the grid are INCONCLUSIVE, not FAIL: the grid's m are far below "
-                f"the expression, where the theorem promises nothing, and exact ERM is not what runs (a training loss "
-                f"> 0 on a realisable target is an optimiser shortfall). Baselines (samples needed, -1 = not reached): "
-                f"{comparison}."
-            ),
-            **common,
+            "",
+            float(reached["ratio"].max()) if len(reached) else float("nan"),
+            "max samples needed / expression",
+            verdict,
+            len(sp),
+            f"{per_target}. Targets not reached in the grid are INCONCLUSIVE, not FAIL: the grid's m are far below "
+            f"the expression, where the theorem promises nothing, and exact ERM is not what runs (a training loss "
+            f"> 0 on a realisable target is an optimiser shortfall). Baselines (samples needed, -1 = not reached): "
+            f"{comparison}.",
+            covered=_targets_range(sparse[sparse["kind"] == "grid"], f"eps = {eps:g}, delta = {delta:g}"),
         )
     )
 
-    # --- at m >= the expression -------------------------------------------------------------------------------
+    at_bound, summary = _at_bound_record(record, sparse, eps, delta)
+    coverage_record, coverage = _coverage_record(record, block, curves, eps, delta)
+    records += [at_bound, coverage_record]
+    records += _dense_lower_bound_records()
+    return ClaimReport(
+        records, {"theorem17-needs": needs, "theorem17-at-bound": summary, "theorem17-coverage": coverage}
+    )
+
+
+def _targets_range(frame, extra=""):
+    """The range of the fits in ``frame``: n, s, k, m and the targets (and ``extra``)."""
+    return describe_range(
+        frame.to_dict("records"),
+        ["n", "s", "k", "m"],
+        f"targets: {', '.join(dict.fromkeys(frame['target']))}" + (f"; {extra}" if extra else ""),
+    )
+
+
+def _at_bound_record(record, sparse, eps, delta):
+    """Our learner at m >= the printed expression: the row, and the per-target summary table."""
     at = sparse[(sparse["kind"] == "bound") & (sparse["multiple"] >= 1.0)]
     summary = []
     for label, group in at.groupby("target", sort=False):
         meta = group.iloc[0]
-        cls = dict(
-            n=int(meta["n"]),
-            s=int(meta["s"]),
-            k=int(meta["k"]),
-            W=float(meta["W"]),
-            B=float(meta["B"]),
-            R=math.sqrt(float(meta["n"])),
-        )
+        cls = _class_of(meta)
         bad = group["test_loss"] > eps
         failures = int(bad.sum())
         summary.append(
@@ -267,31 +274,29 @@ def assemble(block: dict, tables: dict):
     n_failed = int(summary["failures"].sum()) if len(summary) else 0
     n_optimiser = int(summary["failures_with_train_loss"].sum()) if len(summary) else 0
     exps = summary["scale_exponent"] if len(summary) else pd.Series([float("nan")])
-    records.append(
-        declared_record(
-            CHECKS.at_bound,
-            {"confidence": f"{CONFIDENCE:.0%}", "delta": f"{delta:g}"},
-            instances=len(at),
-            worst_value=float(summary["upper"].max()) if len(summary) else float("nan"),
-            worst_value_label="max upper end of Pr[loss > eps]",
-            verdict=at_verdict,
-            range=_range(at, f"eps = {eps:g}, delta = {delta:g}") if len(at) else "",
-            notes=(
-                f"{detail}. Of the fits with loss > eps, {n_optimiser} of {n_failed} have training loss > "
-                f"{ZERO_LOSS_TOL:g}, "
-                "i.e. the optimiser missed the global minimum 0 of the realisable empirical loss (exact ERM would "
-                "interpolate the sample, which covers the cube up to the missed mass): optimisation failures leave "
-                "the check INCONCLUSIVE, never FAIL. "
-                f"Scale: under u -> lambda u (W, B -> lambda W, lambda B; eps -> lambda^2 eps) the printed expression "
-                f"has local exponent {exps.min():.3g} to {exps.max():.3g} at lambda = {SCALE_LAMBDA:g} (a sample "
-                "complexity must have 0): the printed bound is not dimensionally consistent; the certified FAIL is "
-                f"{SCALING_CHECKS.theorem17_printed.id}, the covariant correction bounds.theorem17_covariant_sample_complexity."
-            ),
-            **common,
-        )
+    at_bound = record(
+        CHECKS.at_bound,
+        "",
+        float(summary["upper"].max()) if len(summary) else float("nan"),
+        "max upper end of Pr[loss > eps]",
+        at_verdict,
+        len(at),
+        f"{detail}. Of the fits with loss > eps, {n_optimiser} of {n_failed} have training loss > "
+        f"{ZERO_LOSS_TOL:g}, "
+        "i.e. the optimiser missed the global minimum 0 of the realisable empirical loss (exact ERM would "
+        "interpolate the sample, which covers the cube up to the missed mass): optimisation failures leave "
+        "the check INCONCLUSIVE, never FAIL. "
+        f"Scale: under u -> lambda u (W, B -> lambda W, lambda B; eps -> lambda^2 eps) the printed expression "
+        f"has local exponent {exps.min():.3g} to {exps.max():.3g} at lambda = {SCALE_LAMBDA:g} (a sample "
+        "complexity must have 0): the printed bound is not dimensionally consistent; the certified FAIL is "
+        f"{SCALING_CHECKS.theorem17_printed.id}, the covariant correction bounds.theorem17_covariant_sample_complexity.",
+        covered=_targets_range(at, f"eps = {eps:g}, delta = {delta:g}") if len(at) else "",
     )
+    return at_bound, summary
 
-    # --- exact ERM on these instances (exact coverage argument) ----------------------------------------------
+
+def _coverage_record(record, block, curves, eps, delta):
+    """Exact ERM on these finite-support instances (the coverage argument): the row, and the coverage table."""
     coverage = []
     for label in dict.fromkeys(curves["target"]):
         spec = _point_params(block, label)
@@ -316,29 +321,20 @@ def assemble(block: dict, tables: dict):
     cover_verdict = verdict_all(verdict_at_most(v, math.log10(delta)) for v in coverage["log10_miss_at_expression"])
     if cover_verdict is Verdict.FAIL:
         cover_verdict = Verdict.INCONCLUSIVE  # coverage is sufficient, not necessary
-    records.append(
-        declared_record(
-            CHECKS.exact_erm_coverage,
-            instances=len(coverage),
-            worst_value=float(coverage["log10_miss_at_expression"].max()),
-            worst_value_label="max log10 Pr[sample misses a support point] (union bound)",
-            verdict=cover_verdict,
-            range=f"targets: {', '.join(coverage['target'])}; eps = {eps:g}, delta = {delta:g}",
-            notes=(
-                "Proves the theorem's conclusion for exact ERM on these finite-support instances only (the theorem "
-                "is about every distribution). Coverage alone suffices from m = "
-                + "; ".join(
-                    f"{r.target}: {r.coverage_m} ({r.coverage_ratio:.2g} x expression)" for r in coverage.itertuples()
-                )
-                + "."
-            ),
-            **common,
-        )
+    coverage_record = record(
+        CHECKS.exact_erm_coverage,
+        "",
+        float(coverage["log10_miss_at_expression"].max()),
+        "max log10 Pr[sample misses a support point] (union bound)",
+        cover_verdict,
+        len(coverage),
+        "Proves the theorem's conclusion for exact ERM on these finite-support instances only (the theorem "
+        "is about every distribution). Coverage alone suffices from m = "
+        + "; ".join(f"{r.target}: {r.coverage_m} ({r.coverage_ratio:.2g} x expression)" for r in coverage.itertuples())
+        + ".",
+        covered=f"targets: {', '.join(coverage['target'])}; eps = {eps:g}, delta = {delta:g}",
     )
-    records += _dense_lower_bound_records()
-    return ClaimReport(
-        records, {"theorem17-needs": needs, "theorem17-at-bound": summary, "theorem17-coverage": coverage}
-    )
+    return coverage_record, coverage
 
 
 #: The expected unseen mass ``sum_x P(x)(1 - P(x))^m`` against ``N/(e m)``: sample sizes, and distributions on
@@ -374,20 +370,17 @@ def _dense_lower_bound_records() -> list[CheckRecord]:
     """``theorem17/memoriser-unseen-mass`` (the lemma's step, exact) and ``theorem17/dense-lower-bound-fixed-n``
     (the memoriser's sample count against c s^2/eps^2 at fixed n: an instance of dense-lower-bound-refuted)."""
     unseen = _unseen_mass_rows()
+    record = Assembly("theorem17", {"c": f"{DENSE_C:g}"}).record
     records = [
-        declared_record(
+        record(
             CHECKS.memoriser_unseen_mass,
-            claim_id="theorem17",
-            paper_ref="Section 2 (realizable PAC learning; our lemma)",
-            variant="",
-            instances=len(unseen),
-            worst_value=float((unseen["expected_unseen"] / unseen["bound"]).max()),
-            worst_value_label="max E[unseen mass] / (N/(e m))",
-            verdict=verdict_all(
-                verdict_at_most(u, b) for u, b in zip(unseen["expected_unseen"], unseen["bound"], strict=True)
-            ),
-            range=f"N in {list(MEMORISER_N)}, m in {list(MEMORISER_M)}",
-            notes="p(1 - p)^m <= p e^(-pm) <= 1/(e m) termwise; the spread family comes closest (mass 1/m per point).",
+            "",
+            float((unseen["expected_unseen"] / unseen["bound"]).max()),
+            "max E[unseen mass] / (N/(e m))",
+            verdict_all(verdict_at_most(u, b) for u, b in zip(unseen["expected_unseen"], unseen["bound"], strict=True)),
+            len(unseen),
+            "p(1 - p)^m <= p e^(-pm) <= 1/(e m) termwise; the spread family comes closest (mass 1/m per point).",
+            covered=f"N in {list(MEMORISER_N)}, m in {list(MEMORISER_M)}",
         )
     ]
     inst = DENSE_INSTANCE
@@ -396,23 +389,18 @@ def _dense_lower_bound_records() -> list[CheckRecord]:
     printed = DENSE_C * inst["s"] ** 2 / inst["eps"] ** 2
     below_above = m0 * inst["eps"] ** 2 / inst["s"] ** 2
     records.append(
-        declared_record(
+        record(
             CHECKS.dense_lower_bound_fixed_n,
-            {"c": f"{DENSE_C:g}"},
-            claim_id="theorem17",
-            paper_ref="Section 1 (our refutation of the dense lower bound read family by family)",
-            variant="ours",
-            instances=1,
-            worst_value=float(m0 / printed),
-            worst_value_label="sufficient samples / (c s^2/eps^2)",
-            verdict=Verdict.PASS if m0 < printed else Verdict.INCONCLUSIVE,
-            range=f"n = {inst['n']}, s = {inst['s']}, W = B = 1, delta = {inst['delta']:g}, eps = {inst['eps']:g}",
-            notes=(
-                f"{m0} samples suffice, below c s^2/eps^2 = {printed:.4g} at c = {DENSE_C:g}; c s^2/eps^2 exceeds "
-                f"this count for every c above {below_above:.3g}, and at a smaller eps for every c above a smaller value. This is the "
-                "family-by-family reading of the Introduction's Omega(s^2/eps^2) (one n, eps -> 0); read uniformly (some "
-                "n growing with 1/eps) it holds for W > 0 and every c (dense-lower-bound-uniform)."
-            ),
+            "ours",
+            float(m0 / printed),
+            "sufficient samples / (c s^2/eps^2)",
+            Verdict.PASS if m0 < printed else Verdict.INCONCLUSIVE,
+            1,
+            f"{m0} samples suffice, below c s^2/eps^2 = {printed:.4g} at c = {DENSE_C:g}; c s^2/eps^2 exceeds "
+            f"this count for every c above {below_above:.3g}, and at a smaller eps for every c above a smaller value. This is the "
+            "family-by-family reading of the Introduction's Omega(s^2/eps^2) (one n, eps -> 0); read uniformly (some "
+            "n growing with 1/eps) it holds for W > 0 and every c (dense-lower-bound-uniform).",
+            covered=f"n = {inst['n']}, s = {inst['s']}, W = B = 1, delta = {inst['delta']:g}, eps = {inst['eps']:g}",
         )
     )
     return records + _uniform_lower_bound_records()
@@ -422,49 +410,44 @@ def _uniform_lower_bound_records() -> list[CheckRecord]:
     """The exact steps of dense-lower-bound-uniform (the Introduction's Omega(s^2/eps^2) read uniformly, some n for
     every s and eps): the degree-1 Fourier coefficients of relu(<z, y>), the Hamming-ball count against 2^{H(1/4)t},
     and the witness (t, L, n) at one (s, eps, W, delta, c)."""
-    paper_ref = "Section 1 (our proof of the dense lower bound read uniformly)"
-    common = dict(claim_id="theorem17", paper_ref=paper_ref, variant="ours")
+    record = Assembly("theorem17").record
     errors = {t: dense_lower_bound.degree_one_error(t) for t in dense_lower_bound.DEGREE_ONE_T}
     balls = dense_lower_bound.hamming_ball_rows()
     inst = dense_lower_bound.UNIFORM_INSTANCE
     witness = dense_lower_bound.uniform_instance(inst["s"], inst["eps"], inst["W"], inst["delta"], inst["c"])
     return [
-        declared_record(
+        record(
             CHECKS.relu_degree_one,
-            instances=sum(2**t * t for t in errors),
-            worst_value=float(max(errors.values())),
-            worst_value_label="max |coefficient - z_i/2|",
-            verdict=Verdict.PASS if not any(errors.values()) else Verdict.INCONCLUSIVE,
-            range=f"t in {list(errors)}, every z",
-            notes="The coefficients of f_z = relu(a <z, y>), a > 0, are a z_i/2 by homogeneity.",
-            **common,
+            "ours",
+            float(max(errors.values())),
+            "max |coefficient - z_i/2|",
+            Verdict.PASS if not any(errors.values()) else Verdict.INCONCLUSIVE,
+            sum(2**t * t for t in errors),
+            "The coefficients of f_z = relu(a <z, y>), a > 0, are a z_i/2 by homogeneity.",
+            covered=f"t in {list(errors)}, every z",
         ),
-        declared_record(
+        record(
             CHECKS.hamming_ball_volume,
-            instances=len(balls),
-            worst_value=max(r["ratio"] for r in balls),
-            worst_value_label="max V / 2^{H(1/4) t}",
-            verdict=Verdict.PASS if all(r["holds"] for r in balls) else Verdict.INCONCLUSIVE,
-            range=f"t = 1, ..., {dense_lower_bound.BALL_T_MAX}",
-            notes="An instance check of fact:hamming-ball; H(1/4) = 2 - (3/4) log2(3) = 0.8113.",
-            **common,
+            "ours",
+            max(r["ratio"] for r in balls),
+            "max V / 2^{H(1/4) t}",
+            Verdict.PASS if all(r["holds"] for r in balls) else Verdict.INCONCLUSIVE,
+            len(balls),
+            "An instance check of fact:hamming-ball; H(1/4) = 2 - (3/4) log2(3) = 0.8113.",
+            covered=f"t = 1, ..., {dense_lower_bound.BALL_T_MAX}",
         ),
-        declared_record(
+        record(
             CHECKS.dense_lower_bound_uniform,
-            instances=1,
-            worst_value=witness["bound"],
-            worst_value_label="(t + 1)^M 2^{-(1 - H(1/4)) t}, against 1 - delta",
-            verdict=Verdict.PASS if witness["wrong_ok"] and witness["below"] else Verdict.INCONCLUSIVE,
-            range=(
-                f"s = {inst['s']}, eps = {inst['eps']}, W = {inst['W']}, delta = {inst['delta']}, c = {inst['c']}: "
-                f"M = {witness['M']}, L = {witness['L']}, t = {witness['t']}, n = {witness['n']}"
-            ),
-            notes=(
-                f"At n = {witness['n']} no learner reaches loss <= eps with probability >= 1 - delta = "
-                f"{float(1 - inst['delta']):g} from {witness['M']} samples: the success probability of a uniformly "
-                f"random target is at most {witness['bound']:.4g} (with the exact Hamming ball in place of "
-                f"2^{{H(1/4) t}}, {witness['exact_bound']:.3g})."
-            ),
-            **common,
+            "ours",
+            witness["bound"],
+            "(t + 1)^M 2^{-(1 - H(1/4)) t}, against 1 - delta",
+            Verdict.PASS if witness["wrong_ok"] and witness["below"] else Verdict.INCONCLUSIVE,
+            1,
+            f"At n = {witness['n']} no learner reaches loss <= eps with probability >= 1 - delta = "
+            f"{float(1 - inst['delta']):g} from {witness['M']} samples: the success probability of a uniformly "
+            f"random target is at most {witness['bound']:.4g} (with the exact Hamming ball in place of "
+            f"2^{{H(1/4) t}}, {witness['exact_bound']:.3g}).",
+            covered=f"s = {inst['s']}, eps = {inst['eps']}, W = {inst['W']}, delta = {inst['delta']}, c = {inst['c']}: "
+            f"M = {witness['M']}, L = {witness['L']}, t = {witness['t']}, n = {witness['n']}",
         ),
     ]

@@ -1,0 +1,135 @@
+"""One claim's ledger rows from their declarations: what every row of an assembly shares, held once.
+
+A check declares its statement, texts, method, finding class and the measures that certify it (``checks.yaml``,
+:class:`sparseact.verify.declarations.Declaration`); the claim's assembly measures and decides. An :class:`Assembly`
+holds what all its rows share (the claim, the ``${name}`` values of the declared texts, the range the instances
+cover, how a recorded instance of the declared measures is certified), and :meth:`Assembly.record` makes one row: a
+FAIL is certified or INCONCLUSIVE (:func:`sparseact.verify.certificates.fail_fields`), and a check declared unable
+to FAIL (``finding: null``) never asks for a certificate.
+
+A routine check also declares its ``reading`` (:data:`sparseact.verify.declarations.READING_KEYS`): the largest
+value of a column over some rows of a run table, at most a limit. :meth:`Assembly.read` builds its row from the
+tables alone, and :meth:`Assembly.records` gives every declared check's row in declaration order, the claim supplying
+only the rows that are truly its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from string import Template
+
+from sparseact.paper import paper_ref
+from sparseact.verify.certificates import fail_fields
+from sparseact.verify.declarations import Declaration, python_name
+from sparseact.verify.records import CheckRecord, declared_record
+from sparseact.verify.verdicts import Verdict, verdict_at_most
+
+#: ``(certificate, counterexample)`` of a violating instance, or ``None`` when no instance certifies the FAIL.
+Certified = tuple[dict, str] | None
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """What the rows of one claim's assembly share.
+
+    Attributes
+    ----------
+    claim_id : str
+        The claim.
+    fill : mapping
+        Values of the ``${name}`` fields of the declared ``says`` and ``checks`` texts.
+    range : str
+        The range a row covers unless it says otherwise (:func:`sparseact.claims.describe_range`).
+    certify : callable, optional
+        ``certify(measures) -> (certificate, counterexample) or None``: the claim's certificate of the instance its
+        runs stage recorded under a check's declared measures; a FAIL without it, or of a check that declares no
+        measures, is INCONCLUSIVE unless the row brings its own ``build``.
+    checks : mapping, optional
+        The claim's checks (check id -> declaration), for :meth:`records`; a declared reading's notes name a check as
+        ``${<its Python name>}`` (:func:`sparseact.verify.declarations.python_name`).
+    """
+
+    claim_id: str
+    fill: Mapping = field(default_factory=dict)
+    range: str = ""
+    certify: Callable[[tuple[str, ...]], Certified] | None = None
+    checks: Mapping = field(default_factory=dict)
+
+    def record(
+        self,
+        declaration: Mapping,
+        variant: str,
+        worst: float,
+        label: str,
+        verdict: Verdict,
+        instances: int,
+        notes: str = "",
+        covered: str = "",
+        build: Callable[[], Certified] | None = None,
+    ) -> CheckRecord:
+        """The ledger row of ``declaration`` (an attribute of the claim's ``CHECKS``) for its ``variant`` (``"as
+        printed"``, ``"corrected"`` or ``""``).
+
+        ``worst`` is the worst measured value, named ``label``, over ``instances`` instances covering ``covered``
+        (the assembly's :attr:`range` when empty). A FAIL is certified by ``build()`` when given, else by
+        :attr:`certify` of the declared measures; ``None`` from either makes it INCONCLUSIVE.
+        """
+        measures = Declaration(declaration).measures
+        if declaration["finding"] is None:
+            build = _uncertified
+        elif build is None:
+            build = (lambda: self.certify(measures)) if self.certify and measures else _uncertified
+        return declared_record(
+            declaration,
+            self.fill,
+            claim_id=self.claim_id,
+            paper_ref=paper_ref(declaration["statement"]),
+            variant=variant,
+            instances=int(instances),
+            worst_value=float(worst),
+            worst_value_label=label,
+            range=covered or self.range,
+            **fail_fields(verdict, declaration["finding"], build, notes),
+        )
+
+    def read(self, declaration: Mapping, tables: Mapping) -> CheckRecord:
+        """The row of a check that declares its ``reading``: the largest value of the column ``of`` over the rows of
+        the run table ``table`` whose columns equal ``where``, at most ``at-most`` (with the tolerance policy,
+        :func:`sparseact.verify.verdicts.verdict_at_most`), over as many instances as rows."""
+        reading = declaration["reading"]
+        rows = tables[reading["table"]]
+        for column, value in reading.get("where", {}).items():
+            rows = rows[rows[column] == value]
+        worst = float(rows[reading["of"]].max())
+        names = {python_name(check_id): check_id for check_id in self.checks}
+        notes = Template(reading.get("notes", "")).substitute({**self.fill, **names})
+        verdict = verdict_at_most(worst, reading["at-most"])
+        return self.record(declaration, reading.get("variant", ""), worst, reading["label"], verdict, len(rows), notes)
+
+    def records(self, tables: Mapping, own: Iterable[CheckRecord]) -> list[CheckRecord]:
+        """Every check of :attr:`checks` in declaration order: :meth:`read` for one that declares a reading, else its
+        row among ``own``.
+
+        Raises
+        ------
+        ValueError
+            When ``own`` misses a check without a reading, or holds a check with one or one not declared.
+        """
+        own = {record.check_id: record for record in own}
+        read = [check_id for check_id, declaration in self.checks.items() if "reading" in declaration]
+        expected = set(self.checks) - set(read)
+        if set(own) != expected:
+            raise ValueError(
+                f"{self.claim_id}: the claim's own rows are {sorted(own)}, its checks without a reading "
+                f"{sorted(expected)}"
+            )
+        return [
+            self.read(declaration, tables) if check_id in read else own[check_id]
+            for check_id, declaration in self.checks.items()
+        ]
+
+
+def _uncertified() -> None:
+    """No instance certifies the FAIL (it is INCONCLUSIVE)."""
+    return None

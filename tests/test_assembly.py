@@ -1,0 +1,143 @@
+"""The generic assembly of ledger rows from their declarations (:mod:`sparseact.verify.assembly`): a FAIL is
+certified or INCONCLUSIVE, a check that cannot FAIL never asks for a certificate, and the declared measures choose the
+recorded instance that certifies it."""
+
+import pandas as pd
+import pytest
+
+from sparseact.claims._checks import declared_checks
+from sparseact.claims._failures import instance_json
+from sparseact.claims._readings import first_recorded
+from sparseact.verify.assembly import Assembly
+from sparseact.verify.certificates import certified, certified_fields
+from sparseact.verify.verdicts import Verdict
+
+CHECKS = declared_checks("section4_parity")
+CERTIFICATE = {"statement": "x"}
+
+
+def _row(assembly, declaration, verdict, **options):
+    return assembly.record(declaration, "as printed", 1.0, "max |error|", verdict, 3, "a note", **options)
+
+
+def test_a_row_takes_the_declaration_and_the_assemblys_shared_fields():
+    assembly = Assembly("section4_parity", {"grid": "m in [2]"}, "m in {2}")
+    row = _row(assembly, CHECKS.chi_corrected, Verdict.PASS)
+    assert (row.claim_id, row.check_id, row.statement_id, row.variant) == (
+        "section4_parity",
+        CHECKS.chi_corrected.id,
+        CHECKS.chi_corrected["statement"],
+        "as printed",
+    )
+    assert row.check.endswith("m in [2]") and row.range == "m in {2}" and row.instances == 3
+    assert _row(assembly, CHECKS.chi_corrected, Verdict.PASS, covered="elsewhere").range == "elsewhere"
+
+
+def test_a_fail_is_certified_by_the_declared_measures_or_inconclusive():
+    asked = []
+
+    def certify(measures):
+        asked.append(measures)
+        return (CERTIFICATE, "at y = 1") if measures == CHECKS.chi_printed.measures else None
+
+    assembly = Assembly("section4_parity", {"grid": "g"}, "r", certify)
+    failed = _row(assembly, CHECKS.chi_printed, Verdict.FAIL)
+    assert (failed.verdict, failed.certificate, failed.counterexample) == (Verdict.FAIL, CERTIFICATE, "at y = 1")
+    assert failed.finding == CHECKS.chi_printed["finding"]
+    uncertified = _row(assembly, CHECKS.chi_corrected, Verdict.FAIL)
+    assert uncertified.verdict is Verdict.INCONCLUSIVE and "INCONCLUSIVE" in uncertified.notes
+    assert asked == [CHECKS.chi_printed.measures, CHECKS.chi_corrected.measures]
+    own = _row(assembly, CHECKS.chi_corrected, Verdict.FAIL, build=lambda: (CERTIFICATE, "own"))
+    assert (own.verdict, own.counterexample) == (Verdict.FAIL, "own")
+
+
+def test_a_check_that_cannot_fail_never_asks_for_a_certificate():
+    cannot = next(declaration for declaration in CHECKS.values() if declaration["finding"] is None)
+
+    def certify(measures):
+        raise AssertionError("asked for a certificate")
+
+    row = _row(Assembly("section4_parity", {"grid": "g", "tables": 1}, "r", certify), cannot, Verdict.FAIL)
+    assert row.verdict is Verdict.INCONCLUSIVE and row.certificate is None
+
+
+def test_first_recorded_certifies_the_first_row_of_the_measures():
+    rows = pd.DataFrame(
+        [
+            {"measure": "other", "data": instance_json({"at": 0})},
+            {"measure": "mine", "data": instance_json({"at": 1})},
+            {"measure": "mine", "data": instance_json({"at": 2})},
+        ]
+    )
+    first = first_recorded(rows, lambda data: {"certificate": data, "counterexample": f"at {data['at']}"})
+    assert first(("mine",)) == ({"at": 1}, "at 1")
+    assert first(("absent",)) is None
+    assert first_recorded(pd.DataFrame(), dict)(("mine",)) is None
+
+
+@pytest.mark.parametrize(
+    ("violated", "certificate", "expected"),
+    [
+        (False, None, (Verdict.PASS, None)),
+        (False, CERTIFICATE, (Verdict.PASS, None)),
+        (True, CERTIFICATE, (Verdict.FAIL, CERTIFICATE)),
+        (True, None, (Verdict.INCONCLUSIVE, None)),
+    ],
+)
+def test_certified_is_fail_only_with_a_certificate(violated, certificate, expected):
+    assert certified(violated, certificate) == expected
+
+
+def _parity_table(corrected_error):
+    """A ``parity`` run table: every column a reading reads at 0, the corrected chi_S's error at ``corrected_error``."""
+    columns = {declaration["reading"]["of"] for declaration in CHECKS.values() if "reading" in declaration}
+    table = pd.DataFrame({"variant": ["printed", "corrected", "corrected"], **{column: 0.0 for column in columns}})
+    table["chi_error"] = [1.0, 0.0, corrected_error]
+    return table
+
+
+def test_a_declared_reading_is_the_largest_value_of_its_rows_at_most_its_limit():
+    reading = CHECKS.chi_corrected["reading"]
+    assert (reading["table"], reading["where"], reading["of"], reading["at-most"]) == (
+        "parity",
+        {"variant": "corrected"},
+        "chi_error",
+        0,
+    )
+    assembly = Assembly("section4_parity", {"grid": "g"}, "r", None, CHECKS)
+    passed = assembly.read(CHECKS.chi_corrected, {"parity": _parity_table(0.0)})
+    assert (passed.verdict, passed.worst_value, passed.instances) == (Verdict.PASS, 0.0, 2)
+    assert (passed.variant, passed.worst_value_label) == (reading["variant"], reading["label"])
+    failed = assembly.read(CHECKS.chi_corrected, {"parity": _parity_table(0.5)})
+    assert (failed.verdict, failed.worst_value) == (Verdict.INCONCLUSIVE, 0.5)  # no certifier: uncertified
+    printed = assembly.read(CHECKS.chi_printed, {"parity": _parity_table(0.0)})
+    assert CHECKS.chi_corrected.id in printed.notes and "${" not in printed.notes
+
+
+def test_records_are_the_declared_checks_in_order_the_claims_own_rows_in_their_place():
+    assembly = Assembly("section4_parity", {"grid": "g", "tables": 1}, "r", None, CHECKS)
+    own = [
+        _row(assembly, declaration, Verdict.PASS)
+        for declaration in reversed(list(CHECKS.values()))
+        if "reading" not in declaration
+    ]
+    rows = assembly.records({"parity": _parity_table(0.0)}, own)
+    assert [row.check_id for row in rows] == list(CHECKS)
+    with pytest.raises(ValueError, match="own rows"):
+        assembly.records({"parity": _parity_table(0.0)}, own[1:])
+    with pytest.raises(ValueError, match="own rows"):
+        assembly.records({"parity": _parity_table(0.0)}, [*own, rows[0]])
+
+
+def test_certified_fields_give_the_finding_only_to_a_fail_and_keep_where_it_was_violated():
+    failed = certified_fields(True, CERTIFICATE, "proof-slip", "at x = 1")
+    assert failed == dict(
+        verdict=Verdict.FAIL, finding="proof-slip", certificate=CERTIFICATE, counterexample="at x = 1"
+    )
+    uncertified = certified_fields(True, None, "proof-slip", "at x = 1")
+    assert (uncertified["verdict"], uncertified["finding"], uncertified["counterexample"]) == (
+        Verdict.INCONCLUSIVE,
+        "",
+        "at x = 1",
+    )
+    assert certified_fields(False, CERTIFICATE, "proof-slip")["certificate"] is None
