@@ -72,9 +72,8 @@ SOURCE_DATE_EPOCH = "0"
 #: What the paper is, as the note cites it.
 PAPER_REFERENCE = (
     r"Pranjal Awasthi, Nishanth Dikkala, Pritish Kamath and Raghu Meka, ``Learning Neural Networks "
-    r"with Sparse Activations'', in \emph{Proceedings of Thirty Seventh Conference on Learning Theory "
-    r"(COLT 2024)}, \href{" + PAPER_PDF + r"}{PMLR 247:406--425}, 2024 (whose numbering this note uses; "
-    r"\href{" + PAPER_ARXIV + r"}{arXiv:2406.17989v1} is numbered alike)"
+    r"with Sparse Activations'', COLT 2024, \href{" + PAPER_PDF + r"}{PMLR 247:406--425} (whose numbering this note "
+    r"uses; \href{" + PAPER_ARXIV + r"}{arXiv:2406.17989v1} is numbered alike)"
 )
 #: Text characters that LaTeX's default (OT1) encoding does not print as themselves, beyond the special ones.
 _TEXT_SYMBOLS = {
@@ -451,16 +450,16 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
     return [
         r"\section{Summary}",
         *_described(r"\noindent\textbf{The improvement} (Section~\ref{sec:improvement}).", improvements),
+        *_described(r"\noindent\textbf{The substantive problems} (Section~\ref{sec:substantive}).", problems),
         *(
             [
-                rf"\noindent With these bounds the printed proofs of {tex_text(_join(replaced))} are no longer needed, "
-                f"and {cite(superseded)}, which lie in those proofs, need no separate fix.",
+                rf"\noindent The improvement replaces the printed proofs of {tex_text(_join(replaced))}, and with them "
+                f"{cite(superseded)}.",
                 "",
             ]
             if superseded
             else []
         ),
-        *_described(r"\noindent\textbf{The substantive problems} (Section~\ref{sec:substantive}).", problems),
         r"\noindent\textbf{The main results, as printed.}",
         "",
         r"\begin{longtable}{" + _columns(0.22, 0.57, 0.15) + "}",

@@ -47,9 +47,9 @@ METHODS = ("exact", "monte-carlo", "estimate")
 #:   check names the verified replacement);
 #: * ``typo``: the intended meaning is clear and the corrected version is verified;
 #: * ``out-of-range``: fails only in a degenerate corner: where a printed logarithm (the ``log n`` of a printed power
-#:   ``n^X = e^{X log n}`` among them) is below 1 and flooring it at 1 removes the violation
-#:   (:mod:`sparseact.verify.corners`), or outside the range the paper uses: the range the statement prints, else the
-#:   range where the paper applies it (the check says which).
+#:   ``n^X = e^{X log n}`` among them) is below 1 and flooring it at 1 removes the violation, or at ``W = 0``, where
+#:   every network of Definition 2 is a constant (:mod:`sparseact.verify.corners`); or outside the range the paper
+#:   uses: the range the statement prints, else the range where the paper applies it (the check says which).
 FINDINGS = ("statement-error", "constant-factor", "proof-slip", "typo", "out-of-range")
 #: One sentence per class of :data:`FINDINGS`, for the legends of the report and findings.md.
 FINDING_DEFINITIONS = {
@@ -59,8 +59,9 @@ FINDING_DEFINITIONS = {
     "replacement)",
     "typo": "the intended meaning is clear and the corrected version is verified",
     "out-of-range": "fails only in a degenerate corner: where a printed logarithm (the log n of a printed power "
-    "n^X = e^{X log n} among them) is below 1 and flooring it at 1 removes the violation, or outside the range the "
-    "paper uses: the range the statement prints, else the range where the paper applies it (the check says which)",
+    "n^X = e^{X log n} among them) is below 1 and flooring it at 1 removes the violation, or at W = 0, where every "
+    "network of Definition 2 is a constant; or outside the range the paper uses: the range the statement prints, "
+    "else the range where the paper applies it (the check says which)",
 }
 
 
