@@ -39,6 +39,7 @@ from sparseact.publish.site import SITE_ENTRY, SITE_SERVING
 from sparseact.publish.statements import (
     CONJECTURED,
     CONSEQUENCES,
+    HOLDS_OUTSIDE_CORNERS,
     STATUS_DEFINITIONS,
     first_sentence,
     proved_correction,
@@ -516,7 +517,8 @@ def what_changes(results: Results, row: pd.Series, errata_link: str) -> str:
     )
     if row["status"] == "proved":
         given = re.search(r"given (.+?) \(open\)", row["cost"])
-        return f"Holds as printed{f', given {given.group(1)}, which is open' if given else ''}{repairs}."
+        corner = " wherever its logarithms are at least 1" if row["cost"].startswith(HOLDS_OUTSIDE_CORNERS) else ""
+        return f"Holds as printed{corner}{f', given {given.group(1)}, which is open' if given else ''}{repairs}."
     if row["status"] == "holds-on-range":
         counted = re.search(r"\((\d+) in \d+ checks?\)", statement["reason"])
         checked = f"{counted.group(1)} instances" if counted else statement["range"].split(";")[0]
