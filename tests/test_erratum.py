@@ -97,14 +97,15 @@ def test_the_note_is_generated_from_the_tables(result_tables):
     assert r"Theorem 1 & fails; no corrected form is proved & 1 \\" in tex
     assert r"Lemma 2 & holds on every instance computed, with no proof; a sharper form is proved & -- \\" in tex
     # the gist names the project's statement by its paper reference, never by its id
-    assert r"it is $2\sqrt{n}$ (Lemma 2 (our sharper bound))." in tex and "lem2-sharp" not in tex
+    assert r"it is $2\sqrt{n}$ (Lemma 2, our sharper bound)." in tex and "lem2-sharp" not in tex
     assert r"\textbf{Erratum 1:} \nolinkurl{x/a-printed.json}." in tex  # listed; attached where its erratum cites it
     assert r"{certificates/x/a-printed.json}{1}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
     assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and tex.endswith("\\end{document}\n")
-    # the failures counted by what they change: a result named, a typo inside a proof counted
+    # the errata counted by what they change, those above the slips named; the statements they concern
     assert (
-        "Of the paper's 4 statements we checked, 1 fails as printed: outside the proofs, 1 result (Theorem 1). Of "
-        "the other 3, 1 is proved, 1 holds on every instance computed with no proof and 1 is open." in tex
+        "Of the 2 errata, 1 changes a result (Erratum 1) and 1 is notation or a typo (Sections~\\ref{sec:substantive} "
+        "and~\\ref{sec:slips}). They concern 1 of the paper's 4 statements we checked; of the other 3, 1 is proved, "
+        "1 holds on every instance computed with no proof and 1 is open." in tex
     )
 
 
@@ -397,6 +398,7 @@ def test_paper_words_replace_ids_in_prose_only(result_tables):
         "by Lemma 2 (our sharper bound) and the certificate of Erratum 1; not lem2-sharpest"
     )
     assert words("$lem2$ and lem2") == "$lem2$ and Lemma 2"
+    assert words("by it (lem2-sharp)") == "by it (Lemma 2, our sharper bound)"  # no parenthesis inside another
     # a lower-case name that begins a sentence is capitalised there, and only there
     assert words("Done. Then x/a-corrected holds; x/a-corrected too") == (
         "Done. Then an exact check of Theorem 1 holds; an exact check of Theorem 1 too"

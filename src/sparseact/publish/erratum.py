@@ -351,6 +351,9 @@ class PaperWords:
             self.cited.setdefault(match.group(2), None)
         if name.startswith("the certificate of"):
             return ("T" if said.startswith("T") else "t") + name[1:]
+        before = match.string[: match.start()]
+        if before.count("(") > before.count(")"):  # inside parentheses: "(Theorem 17, with losses at most 1)"
+            name = re.sub(r" \(([^()]*)\)$", r", \1", name)
         return f"{said}of {name}" if said else name
 
     def __call__(self, text: str) -> str:
@@ -450,16 +453,16 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
     return [
         r"\section{Summary}",
         *_described(r"\noindent\textbf{The improvement} (Section~\ref{sec:improvement}).", improvements),
-        *_described(r"\noindent\textbf{The substantive problems} (Section~\ref{sec:substantive}).", problems),
         *(
             [
-                rf"\noindent The improvement replaces the printed proofs of {tex_text(_join(replaced))}, and with them "
+                rf"\noindent It replaces the printed proofs of {tex_text(_join(replaced))}, and with them "
                 f"{cite(superseded)}.",
                 "",
             ]
             if superseded
             else []
         ),
+        *_described(r"\noindent\textbf{The substantive problems} (Section~\ref{sec:substantive}).", problems),
         r"\noindent\textbf{The main results, as printed.}",
         "",
         r"\begin{longtable}{" + _columns(0.22, 0.57, 0.15) + "}",
@@ -470,9 +473,7 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
         r"\end{longtable}",
         "",
         *([rf"\noindent {CORNER_MEANING}", ""] if any(CORNER_PHRASE in row for row in rows) else []),
-        rf"\noindent Of the paper's {len(results.printed)} statements we checked, "
-        + _failures_by_consequence(results, errata)
-        + f" Of the other {(results.printed['status'] != 'fails-as-stated').sum()}, {_status_counts(results.printed)}.",
+        _errata_by_consequence(results, errata),
         "",
     ]
 
@@ -522,51 +523,36 @@ CORNER_MEANING = (
     "printed bound can vanish while the quantity it bounds does not; the result fails only there, and we read every "
     "statement of the paper with the same rule."
 )
-#: How the note counts the paper's failing statements, per consequence (:data:`CONSEQUENCES`, most serious first):
-#: the results, definitions and sentences first, then what lies in the proofs.
-FAILURE_PHRASES = {
-    "result-false": ("result", "results"),
-    "definition": ("definition", "definitions"),
-    "informal": ("informal sentence", "informal sentences"),
-    "conjecture-remark": ("conjecture's printed constant", "conjectures' printed constants"),
-    "proof-gap": (
-        "step after which the printed proof does not prove its result",
-        "steps after which the printed proof does not prove its result",
-    ),
-    "step": ("step that a local correction repairs", "steps that a local correction repairs"),
-    "typo": ("notation or typo", "notation or typos"),
+#: How the note counts the errata, per consequence (:data:`CONSEQUENCES`, most serious first).
+ERRATA_PHRASES = {
+    "result-false": ("changes a result", "change a result"),
+    "definition": ("changes a definition", "change a definition"),
+    "proof-gap": ("leaves a printed proof short of its result", "leave a printed proof short of its result"),
+    "informal": ("corrects an informal sentence", "correct an informal sentence"),
+    "step": ("is a step that a local correction repairs", "are steps that a local correction repairs"),
+    "typo": ("is notation or a typo", "are notation or typos"),
+    "conjecture-remark": ("is a remark on a conjecture", "are remarks on conjectures"),
 }
-#: The consequences that concern a proof, counted after the results.
+#: The consequences of an erratum that lies in a proof.
 PROOF_CONSEQUENCES = ("proof-gap", "step", "typo")
+#: The consequences whose errata the count names by number (the others it counts).
+NAMED_CONSEQUENCES = ("result-false", "definition", "proof-gap", "informal", "conjecture-remark")
 
 
-def _failures_by_consequence(results: Results, errata: pd.DataFrame) -> str:
-    """How many of the paper's statements fail as printed, counted by what they change: each under the most serious
-    consequence among the errata that name it; those outside the proofs named, those inside counted."""
+def _errata_by_consequence(results: Results, errata: pd.DataFrame) -> str:
+    """The errata counted by what they change, those above the local slips named by number, and how many of the
+    paper's statements they concern; the other statements by status."""
     rank = list(CONSEQUENCES).index
-    worst: dict[str, str] = {}
-    for cell, consequence in zip(errata["statements"], errata["consequence"], strict=True):
-        for sid in ids(cell):
-            if sid not in worst or rank(consequence) < rank(worst[sid]):
-                worst[sid] = consequence
-    failing = results.printed[results.printed["status"] == "fails-as-stated"]
-    groups: dict[str, list[str]] = {}
-    for sid, ref in zip(failing["statement_id"], failing["paper_ref"], strict=True):
-        groups.setdefault(worst.get(sid, "step"), []).append(short_ref(ref))
-    parts = {
-        key: _count(len(names), *FAILURE_PHRASES[key])
-        + ("" if key in PROOF_CONSEQUENCES and key != "proof-gap" else f" ({', '.join(dict.fromkeys(names))})")
-        for key in sorted(groups, key=rank)
-        for names in [groups[key]]
-    }
-    outside = [parts[key] for key in parts if key not in PROOF_CONSEQUENCES]
-    inside = [parts[key] for key in parts if key in PROOF_CONSEQUENCES]
+    parts = [
+        _count(len(group), *ERRATA_PHRASES[key])
+        + (f" ({cite(list(group['number']))})" if key in NAMED_CONSEQUENCES else "")
+        for key, group in sorted(errata.groupby("consequence"), key=lambda item: rank(item[0]))
+    ]
+    failing = int((results.printed["status"] == "fails-as-stated").sum())
     return (
-        _count(len(failing), "fails", "fail")
-        + " as printed"
-        + (": outside the proofs, " + _join(outside) if outside else "")
-        + ("; inside the proofs, " + _join(inside) + " (Section~\\ref{sec:slips})" if inside else "")
-        + "."
+        rf"\noindent Of the {len(errata)} errata, {_join(parts)} (Sections~\ref{{sec:substantive}} "
+        rf"and~\ref{{sec:slips}}). They concern {failing} of the paper's {len(results.printed)} statements we "
+        f"checked; of the other {len(results.printed) - failing}, {_status_counts(results.printed)}."
     )
 
 
