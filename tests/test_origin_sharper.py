@@ -138,6 +138,9 @@ def test_an_erratum_names_the_papers_statements_only(monkeypatch):
 def test_a_refutation_is_a_derived_statement_of_the_project_and_its_erratum_names_it(monkeypatch):
     with pytest.raises(ValueError, match="refuted_by is a list"):
         _check_statement(_file_entry("a", refuted_by="r"), "here")
+    for bad in (dict(refuted_class="typo"), dict(refuted_by=["r"], refuted_class="out-of-range")):
+        with pytest.raises(ValueError, match="refuted_class is one of"):  # a class beside a refutation, never a corner
+            _check_statement(_file_entry("a", **bad), "here")
     with pytest.raises(ValueError, match="not open"):
         _check_statement(_file_entry("a", refuted_by=["r"], open="why", open_kind="conjecture"), "here")
     with pytest.raises(ValueError, match="only a printed statement"):

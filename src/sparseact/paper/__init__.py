@@ -105,10 +105,14 @@ STATEMENT_KEYS = (
     "sharper",
     "hypothesis",
     "refuted_by",
+    "refuted_class",
     "remark",
     "domain",
     "floored_by",
 )
+#: The classes a statement refuted by a proof may declare (``refuted_class``; statement-error when it declares none):
+#: the finding classes of a FAIL other than the degenerate corner.
+REFUTED_CLASSES = ("statement-error", "constant-factor", "proof-slip", "typo")
 #: Whose statement it is: printed in the paper, or the project's own (a derived result, a meta-claim about many
 #: printed statements). A statement of kind ``derived`` is the project's; any other is the paper's unless it says
 #: ``origin: project``.
@@ -287,6 +291,8 @@ def _check_statement(entry: dict, where: str) -> None:
             raise ValueError(f"{where}: refuted_by is a list of the project's statements that prove it false")
         if origin(entry) != "paper" or entry.get("open") is not None:
             raise ValueError(f"{where}: only a printed statement is refuted, and a refuted statement is not open")
+    if entry.get("refuted_class") is not None and (refuted_by is None or entry["refuted_class"] not in REFUTED_CLASSES):
+        raise ValueError(f"{where}: refuted_class is one of {', '.join(REFUTED_CLASSES)}, beside refuted_by")
     floored_by = entry.get("floored_by")
     if floored_by is not None:
         if not isinstance(floored_by, str) or origin(entry) != "paper":

@@ -7,7 +7,8 @@ this order:
 
 ``fails-as-stated``
     For an asymptotic statement that no finite certificate can refute, a proved statement of the
-    project proves it false (``refuted_by``): the class is :data:`REFUTED_FINDING`, and the
+    project proves it false (``refuted_by``): the class is the one it declares (``refuted_class``), else
+    :data:`REFUTED_FINDING`, and the
     refutation is its certificate (its FAIL checks, if any, are finite instances of it). Otherwise
     some check of the statement FAILs with a class other than ``out-of-range`` (every FAIL carries
     a certificate). The class is its most severe finding
@@ -284,7 +285,7 @@ class _Graph:
             return {
                 **node,
                 "status": "fails-as-stated",
-                "cls": REFUTED_FINDING,
+                "cls": entry.get("refuted_class", REFUTED_FINDING),
                 "survives": self._survives(entry),
                 "uses": [*uses, *refutations],
                 "reason": f"Refuted by a proof in the graph ({proofs}).{instances}",
@@ -654,7 +655,7 @@ def errata_by_cause(
             raise ValueError(f"erratum {cause['id']}: verified_by {cause['verified_by']!r} is no check of the ledger")
         worst = min(
             [rows_by_id[c]["finding"] for c in cause["checks"]]
-            + ([REFUTED_FINDING] if cause.get("refuted_by") else []),
+            + ([entries[cause["printed"]].get("refuted_class", REFUTED_FINDING)] if cause.get("refuted_by") else []),
             key=_severity_rank,
         )
         # what reaches the authors names the paper's statements only (a FAIL of the project's meta-claim stays evidence)
