@@ -445,7 +445,7 @@ def assemble(block: dict, tables: dict):
         }
     )
     summary["tightness"] = tightness_table(every, exponents)
-    records.append(_tail_hence_w0_record(assembly))
+    records.append(_tail_hence_w0_record())
     records.append(_degenerate_record(assembly))
     records.append(_concavity_record(assembly))
     return ClaimReport(_with_ranges(records, every, grid, mc), summary)
@@ -728,10 +728,10 @@ def tail_hence_w0_certificate():
     )
 
 
-def _tail_hence_w0_record(assembly):
+def _tail_hence_w0_record():
     certificate = tail_hence_w0_certificate()
     c = TAIL_W0_INSTANCE
-    return assembly.row(
+    return Assembly("lemma9").row(
         CHECKS.proof_tail_hence_W0,
         variant="as printed, W = 0",
         instances=1,
