@@ -420,19 +420,13 @@ def assemble(block: dict, tables: dict):
     records = [_lemma10_record(noise, slopes)]
     records += _claim21_records(tables["lemma10-ns-formula"], tables["lemma10-tail"], tables["lemma10-parity"], tables)
     records += _eq17_records(tables["lemma10-eq17"], tables)
-    records += _sharp_records(noise)
+    records.append(_degenerate_record())
+    records = Assembly("lemma10", checks=CHECKS).records(tables, records)  # lemma10/sharp is a declared reading
     return ClaimReport(_with_ranges(records, tables), {"lemma10-slopes": slopes, "tightness": tightness_table(noise)})
 
 
-def _sharp_records(noise):
-    """``NS_rho <= 2 k^2 W^2 (1 - rho)`` on the grid, and the degenerate point ``ns = 1 - rho`` of the printed bound."""
-    worst = float(noise["ratio_sharp"].max())
-    assembly = Assembly("lemma10")
-    records = [
-        assembly.record(
-            CHECKS.sharp, "ours", worst, "max NS / (2 k^2 W^2 (1-rho))", verdict_at_most(worst, 1.0), len(noise)
-        )
-    ]
+def _degenerate_record():
+    """The degenerate point ``ns = 1 - rho`` of the printed bound."""
     # n = s = k = 1, rho = 0: ns/(1-rho) = 1, so the printed bound is 0 for every constant; h = relu(x_1) is not constant
     net = SparseReLUNetwork([1.0], [[1.0]], [0.0])
     values = net.truth_table()
@@ -459,20 +453,17 @@ def _sharp_records(noise):
         "constant C (here 1e12), while NS_0(relu(x_1)) = 1/8. Degenerate: the printed logarithms vanish exactly when "
         "ns = 1 - rho (n = s = 1, rho = 0, or ns = 2, rho = -1)",
     )
-    records.append(
-        assembly.row(
-            CHECKS.bound_degenerate,
-            "as printed, degenerate point",
-            1,
-            **corners.degenerate_point_fields(certificate, ns_value, expression, "NS"),
-            counterexample=(f"h = relu(x_1), n = s = 1, rho = 0: NS = {ns_value:g} > 0 = bound" if certificate else ""),
-            notes=(
-                "outside the range the proof uses: ns >= 2 with rho in [0, 1) keeps log(ns/(1-rho)) >= log 2; "
-                f"NS computed exactly = {ns_value:g} (math check: {math.isclose(ns_value, 0.125)})"
-            ),
-        )
+    return Assembly("lemma10").row(
+        CHECKS.bound_degenerate,
+        "as printed, degenerate point",
+        1,
+        **corners.degenerate_point_fields(certificate, ns_value, expression, "NS"),
+        counterexample=(f"h = relu(x_1), n = s = 1, rho = 0: NS = {ns_value:g} > 0 = bound" if certificate else ""),
+        notes=(
+            "outside the range the proof uses: ns >= 2 with rho in [0, 1) keeps log(ns/(1-rho)) >= log 2; "
+            f"NS computed exactly = {ns_value:g} (math check: {math.isclose(ns_value, 0.125)})"
+        ),
     )
-    return records
 
 
 def _with_ranges(records, tables):
