@@ -229,30 +229,38 @@ def no_constant_records() -> list:
     constant saves Lemma 18 and Theorem 17 (at ``eps = 1/2``), evaluated at assembly."""
     lemma = pd.DataFrame([lemma18_family(c) for c in NO_CONSTANT_GRID])
     theorem = pd.DataFrame([theorem17_family(C) for C in NO_CONSTANT_GRID])
-    record = Assembly("scaling", {"digits": NO_CONSTANT_DIGITS}).record
     constants = ", ".join(f"{c:g}" for c in NO_CONSTANT_GRID)
     return [
-        record(
+        _below_one(
             CHECKS.lemma18_no_constant,
-            "",
-            float(lemma["printed_over_eps"].max()),
+            lemma["printed_over_eps"],
             "max printed condition (Cauchy-Schwarz bound) / eps at m*",
-            verdict_all(verdict_at_most(v, 1.0, atol=0.0, rtol=0.0) for v in lemma["printed_over_eps"]),
-            len(lemma),
             "m* = " + ", ".join(f"{m:.4g}" for m in lemma["m_star"]) + f" at c = {constants}",
-            covered=f"c in {{{constants}}}",
+            f"c in {{{constants}}}",
         ),
-        record(
+        _below_one(
             CHECKS.theorem17_no_constant,
-            "",
-            float(theorem["printed_times_C_over_needed"].max()),
+            theorem["printed_times_C_over_needed"],
             "max C x printed bound / samples needed",
-            verdict_all(verdict_at_most(v, 1.0, atol=0.0, rtol=0.0) for v in theorem["printed_times_C_over_needed"]),
-            len(theorem),
             "ratios " + ", ".join(f"{r:.4g}" for r in theorem["printed_times_C_over_needed"]),
-            covered=f"C in {{{constants}}}",
+            f"C in {{{constants}}}",
         ),
     ]
+
+
+def _below_one(declaration, values, label: str, notes: str, covered: str):
+    """The row of a no-constant family whose ``values`` (one per constant of :data:`NO_CONSTANT_GRID`) must all be
+    at most 1 with no tolerance (closed forms in :data:`NO_CONSTANT_DIGITS`-digit arithmetic)."""
+    return Assembly("scaling", {"digits": NO_CONSTANT_DIGITS}).record(
+        declaration,
+        "",
+        float(values.max()),
+        label,
+        verdict_all(verdict_at_most(v, 1.0, atol=0.0, rtol=0.0) for v in values),
+        len(values),
+        notes,
+        covered=covered,
+    )
 
 
 def _classify(rows) -> tuple[str, float]:
