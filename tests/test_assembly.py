@@ -8,6 +8,7 @@ import pytest
 from sparseact.claims._checks import declared_checks
 from sparseact.claims._failures import instance_json
 from sparseact.claims._readings import first_recorded
+from sparseact.paper import paper_ref
 from sparseact.verify.assembly import Assembly
 from sparseact.verify.certificates import certified, certified_fields
 from sparseact.verify.verdicts import Verdict
@@ -141,3 +142,12 @@ def test_certified_fields_give_the_finding_only_to_a_fail_and_keep_where_it_was_
         "at x = 1",
     )
     assert certified_fields(False, CERTIFICATE, "proof-slip")["certificate"] is None
+
+
+def test_a_row_the_claim_decided_keeps_its_fields_and_takes_the_shared_ones():
+    assembly = Assembly("section4_parity", {"grid": "g"}, "r")
+    fields = certified_fields(True, None, CHECKS.chi_printed["finding"], "at y = 1")
+    row = assembly.row(CHECKS.chi_printed, "as printed", 2, worst_value=1.0, worst_value_label="e", **fields)
+    assert (row.claim_id, row.range, row.instances, row.verdict) == ("section4_parity", "r", 2, Verdict.INCONCLUSIVE)
+    assert row.paper_ref == paper_ref(CHECKS.chi_printed["statement"]) and row.counterexample == "at y = 1"
+    assert "INCONCLUSIVE" not in row.notes

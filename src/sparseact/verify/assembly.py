@@ -5,7 +5,8 @@ A check declares its statement, texts, method, finding class and the measures th
 holds what all its rows share (the claim, the ``${name}`` values of the declared texts, the range the instances
 cover, how a recorded instance of the declared measures is certified), and :meth:`Assembly.record` makes one row: a
 FAIL is certified or INCONCLUSIVE (:func:`sparseact.verify.certificates.fail_fields`), and a check declared unable
-to FAIL (``finding: null``) never asks for a certificate.
+to FAIL (``finding: null``) never asks for a certificate; :meth:`Assembly.row` makes a row whose verdict the claim
+decided itself (a certificate built in place, a degenerate point).
 
 A routine check also declares its ``reading`` (:data:`sparseact.verify.declarations.READING_KEYS`): the largest
 value of a column over some rows of a run table, at most a limit. :meth:`Assembly.read` builds its row from the
@@ -80,6 +81,21 @@ class Assembly:
             build = _uncertified
         elif build is None:
             build = (lambda: self.certify(measures)) if self.certify and measures else _uncertified
+        return self.row(
+            declaration,
+            variant,
+            instances,
+            covered,
+            worst_value=float(worst),
+            worst_value_label=label,
+            **fail_fields(verdict, declaration["finding"], build, notes),
+        )
+
+    def row(self, declaration: Mapping, variant: str, instances: int, covered: str = "", **decided) -> CheckRecord:
+        """The ledger row of ``declaration`` whose verdict fields the claim decided itself (``decided``: the worst
+        value, its label, the verdict and, for a FAIL, its finding and certificate, e.g.
+        :func:`sparseact.verify.certificates.certified_fields`); the claim, reference, texts and range as in
+        :meth:`record`."""
         return declared_record(
             declaration,
             self.fill,
@@ -87,10 +103,8 @@ class Assembly:
             paper_ref=paper_ref(declaration["statement"]),
             variant=variant,
             instances=int(instances),
-            worst_value=float(worst),
-            worst_value_label=label,
             range=covered or self.range,
-            **fail_fields(verdict, declaration["finding"], build, notes),
+            **decided,
         )
 
     def read(self, declaration: Mapping, tables: Mapping) -> CheckRecord:

@@ -16,14 +16,15 @@ from sparseact import analysis, bounds
 from sparseact.bounds import C_LEMMA10
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import certified_worst, exceeds, no_uncertified_fail, slopes_text, verdict_big_o_trend
+from sparseact.claims._readings import certified_worst, exceeds, slopes_text, verdict_big_o_trend
 from sparseact.claims.lemma9.verdicts import switching_network
 from sparseact.claims.lemma10 import FLOOR_TOL, OUT_OF_RANGE_RHO
 from sparseact.claims.lemma10.compute import DEFINITION_MAX_N, FORMULA_RHO, dictator_network
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
 from sparseact.verify import corners
-from sparseact.verify.records import ClaimReport, declared_record
+from sparseact.verify.assembly import Assembly
+from sparseact.verify.records import ClaimReport
 from sparseact.verify.verdicts import (
     MIN_SWEEP_POINTS,
     Verdict,
@@ -83,17 +84,14 @@ def _lemma10_record(noise, slopes):
     worst = noise.loc[noise["ratio"].idxmax()]
     finite = slopes["slope_small"].dropna()
     trend = f"{finite.min():.2f} to {finite.max():.2f}" if len(finite) else "n/a"
-    return declared_record(
+    return Assembly("lemma10", {"C": f"{C_LEMMA10:.4f}"}).record(
         CHECKS.bound,
-        {"C": f"{C_LEMMA10:.4f}"},
-        claim_id="lemma10",
-        paper_ref="Lemma 10",
-        variant="explicit constant",
-        instances=len(noise),
-        worst_value=float(noise["ratio_explicit"].max()),
-        worst_value_label=f"max NS / ({C_LEMMA10:.3f} x expression)",
-        verdict=no_uncertified_fail(verdict_at_most(float(noise["ratio_explicit"].max()), 1.0)),
-        notes=(
+        "explicit constant",
+        float(noise["ratio_explicit"].max()),
+        f"max NS / ({C_LEMMA10:.3f} x expression)",
+        verdict_at_most(float(noise["ratio_explicit"].max()), 1.0),
+        len(noise),
+        (
             f"measurements (no verdict rests on them): observed constant max NS / expression = "
             f"{float(worst['ratio']):.4g} at {worst['instance']}, 1-rho = {worst['one_minus_rho']:g}; ratio slopes "
             + slopes_text(sweeps)
@@ -107,24 +105,23 @@ def _lemma10_record(noise, slopes):
 
 
 def _claim21_records(noise_formula, tail, parity, tables):
-    common = dict(claim_id="lemma10", paper_ref="Claim 2.1")
-    return [*_claim21_formula_records(noise_formula, common), *_claim21_tail_records(tail, parity, tables, common)]
+    return [*_claim21_formula_records(noise_formula), *_claim21_tail_records(tail, parity, tables)]
 
 
-def _claim21_formula_records(noise_formula, common):
+def _claim21_formula_records(noise_formula):
     """Claim 2.1's first bullet (Parseval) and the noise sensitivity's Fourier formula against its definition."""
     parseval_err = float(_relative(noise_formula["sum_fhat2"], noise_formula["norm2"]).max())
     parseval_ok = bool(close(noise_formula["sum_fhat2"], noise_formula["norm2"]).all())
+    record = Assembly("lemma10", {"rho": list(FORMULA_RHO), "n": DEFINITION_MAX_N}).record
     records = [
-        declared_record(
+        record(
             CHECKS.claim21_parseval,
-            variant="",
-            instances=int(noise_formula["instance"].nunique()),
-            worst_value=parseval_err,
-            worst_value_label="max relative difference",
-            verdict=Verdict.PASS if parseval_ok else Verdict.INCONCLUSIVE,
-            notes="" if parseval_ok else "numerical disagreement beyond the tolerance policy (no exact certificate)",
-            **common,
+            "",
+            parseval_err,
+            "max relative difference",
+            Verdict.PASS if parseval_ok else Verdict.INCONCLUSIVE,
+            int(noise_formula["instance"].nunique()),
+            "" if parseval_ok else "numerical disagreement beyond the tolerance policy (no exact certificate)",
         )
     ]
     by_definition = noise_formula.dropna(subset=["NS_definition"])
@@ -135,28 +132,27 @@ def _claim21_formula_records(noise_formula, common):
     )
     formula_ok = bool(len(by_definition)) and close(by_definition["NS_formula"], by_definition["NS_definition"]).all()
     records.append(
-        declared_record(
+        record(
             CHECKS.claim21_ns_formula,
-            {"rho": list(FORMULA_RHO), "n": DEFINITION_MAX_N},
-            variant="",
-            instances=len(by_definition),
-            worst_value=formula_err,
-            worst_value_label="max relative difference",
-            verdict=(Verdict.PASS if formula_ok else Verdict.INCONCLUSIVE),
-            notes=(
+            "",
+            formula_err,
+            "max relative difference",
+            Verdict.PASS if formula_ok else Verdict.INCONCLUSIVE,
+            len(by_definition),
+            (
                 "INCONCLUSIVE only when no network of the grid is small enough to sum the definition, or when the "
                 "two disagree (a disagreement would need an exact certificate to be a FAIL)"
                 if not formula_ok
                 else "exact agreement, both signs of rho"
             ),
-            **common,
         )
     )
     return records
 
 
-def _claim21_tail_records(tail, parity, tables, common):
+def _claim21_tail_records(tail, parity, tables):
     """Claim 2.1's tail bound, on the range Theorem 8 uses (rho in [0, 1)) and as printed for rho < 0."""
+    assembly = Assembly("lemma10", {"rho": list(OUT_OF_RANGE_RHO)})
     records = []
     every = pd.concat([tail, parity.drop(columns=["order"])], ignore_index=True)
     inside = every[every["in_range"]]
@@ -199,19 +195,15 @@ def _claim21_tail_records(tail, parity, tables, common):
     # Claim 2.1 is stated for all f and used for rho in [0, 1) (proof of Theorem 8); this row tests only that
     # range, so a violation would make the stated claim false where the paper uses it: statement-error.
     records.append(
-        declared_record(
+        assembly.record(
             CHECKS.claim21_tail,
-            variant="rho in [0, 1) (the range Theorem 8 uses)",
-            instances=len(inside),
-            worst_value=excess,
-            worst_value_label="max (tail - bound)",
-            **cert.fail_fields(
-                verdict_at_most(excess, 0.0),
-                CHECKS.claim21_tail["finding"],
-                claim21_failure,
-                notes="for rho in [0, 1), 1 - rho^|T| >= 1 - rho^d when |T| > d, which is the printed 'hence'",
-            ),
-            **common,
+            "rho in [0, 1) (the range Theorem 8 uses)",
+            excess,
+            "max (tail - bound)",
+            verdict_at_most(excess, 0.0),
+            len(inside),
+            "for rho in [0, 1), 1 - rho^|T| >= 1 - rho^d when |T| > d, which is the printed 'hence'",
+            build=claim21_failure,
         )
     )
 
@@ -241,11 +233,10 @@ def _claim21_tail_records(tail, parity, tables, common):
         )
     network_hits = violated[~violated["instance"].str.startswith("chi_")]
     records.append(
-        declared_record(
+        assembly.row(
             CHECKS.claim21_tail_negative_rho,
-            {"rho": list(OUT_OF_RANGE_RHO)},
-            variant="as printed, rho < 0",
-            instances=len(outside),
+            "as printed, rho < 0",
+            len(outside),
             worst_value=float((outside["tail"] - outside["bound"]).max()),
             worst_value_label="max (tail - bound)",
             **cert.certified_fields(
@@ -257,14 +248,13 @@ def _claim21_tail_records(tail, parity, tables, common):
                 "paper uses Claim 2.1 only for rho in [0, 1) (proof of Theorem 8), where it holds "
                 f"({CHECKS.claim21_tail.id}); Appendix B's 'rho in [-1, 1]' concerns the coupling, not this tail bound."
             ),
-            **common,
         )
     )
     return records
 
 
 def _eq17_records(eq17, tables):
-    common = dict(claim_id="lemma10", paper_ref="Appendix B, eq. (17)", instances=len(eq17))
+    assembly = Assembly("lemma10")
     rho_note = ", ".join(
         f"rho={rho:g}: r={int(r)}, 1-2/r={1 - 2 / r if r else -math.inf:g}"  # r = 0 iff rho < -1
         for rho, r in eq17.groupby("rho")["r"].first().items()
@@ -272,13 +262,13 @@ def _eq17_records(eq17, tables):
     dictator = eq17[eq17["family"] == "dictator"]
 
     return [
-        _eq17_printed_record(eq17, dictator, rho_note, common),
-        _eq17_coupling_record(eq17, dictator, rho_note, common),
-        _eq17_corrected_record(eq17, tables, common),
+        _eq17_printed_record(assembly, eq17, dictator, rho_note),
+        _eq17_coupling_record(assembly, eq17, dictator, rho_note),
+        _eq17_corrected_record(assembly, eq17, tables),
     ]
 
 
-def _eq17_printed_record(eq17, dictator, rho_note, common):
+def _eq17_printed_record(assembly, eq17, dictator, rho_note):
     """(17) as printed, y ~ N_rho(x): NS_rho = E[(h(x)-h(y))^2] = middle = right."""
     first = ~close(eq17["NS_rho"], eq17["printed_left"])
     second = ~close(eq17["printed_left"], eq17["middle"])
@@ -314,9 +304,10 @@ def _eq17_printed_record(eq17, dictator, rho_note, common):
             f"(1/r) E sum_b E_v(...)^2 = {worst['middle']:.4g}, (1/r) E[AS(H_z)] = {worst['right']:.4g}"
         )
     violated = bool(first.any() or second.any() or third.any())
-    return declared_record(
+    return assembly.row(
         CHECKS.eq17_printed,
-        variant="as printed",
+        "as printed",
+        len(eq17),
         worst_value=float(rel.max()),
         worst_value_label="max relative difference in a printed '='",
         **cert.certified_fields(violated, certificate, CHECKS.eq17_printed["finding"], counterexample),
@@ -328,11 +319,10 @@ def _eq17_printed_record(eq17, dictator, rho_note, common):
             "NS_rho(h) <= NS_{1-2/r}(h) = (1/r) E[AS(H_z)] and 1/sqrt(r) <= sqrt(1-rho) for rho in [0, 1) "
             f"({CHECKS.eq17_corrected.id})."
         ),
-        **common,
     )
 
 
-def _eq17_coupling_record(eq17, dictator, rho_note, common):
+def _eq17_coupling_record(assembly, eq17, dictator, rho_note):
     """The coupling: E_coupling[(1/4)(h(x)-h(y))^2] = (1/r) E[AS(H_z)] against NS_rho."""
     mismatch = ~close(eq17["NS_rho"], eq17["right"])
     certificate, counterexample = None, ""
@@ -356,9 +346,10 @@ def _eq17_coupling_record(eq17, dictator, rho_note, common):
             f"h(x) = x_1, rho = {rho:g}: r = {int(row['r'])}, coupling flips x_1 with probability "
             f"{row['right']:.4g}, N_rho with probability {row['NS_rho']:.4g}"
         )
-    return declared_record(
+    return assembly.row(
         CHECKS.eq17_coupling,
-        variant="as printed",
+        "as printed",
+        len(eq17),
         worst_value=float(_relative(eq17["right"], eq17["NS_rho"]).max()),
         worst_value_label="max relative difference",
         **cert.certified_fields(bool(mismatch.any()), certificate, CHECKS.eq17_coupling["finding"], counterexample),
@@ -367,11 +358,10 @@ def _eq17_coupling_record(eq17, dictator, rho_note, common):
             "probability 1/r, so the coupling is (x, N_{1-2/r}(x)), equal to (x, N_rho(x)) only when 2/(1-rho) is "
             f"an integer. Lemma 10 survives ({CHECKS.eq17_corrected.id})."
         ),
-        **common,
     )
 
 
-def _eq17_corrected_record(eq17, tables, common):
+def _eq17_corrected_record(assembly, eq17, tables):
     """The corrected (17): NS_rho <= NS_{1-2/r} = (1/r) E[AS(H_z)] and r (1 - rho) >= 1."""
     identity = close(eq17["NS_rho_effective"], eq17["right"])
     monotone = float((eq17["NS_rho"] - eq17["NS_rho_effective"]).max())
@@ -407,23 +397,20 @@ def _eq17_corrected_record(eq17, tables, common):
 
     # The corrected (17) repairs eq17-printed (a proof-slip: Lemma 10 survives through it); a FAIL refutes the
     # repair, so the printed equation's slip stays unrepaired: the class of the statement it repairs.
-    return declared_record(
+    return assembly.record(
         CHECKS.eq17_corrected,
-        variant="corrected",
-        worst_value=float(_relative(eq17["NS_rho_effective"], eq17["right"]).max()),
-        worst_value_label="max relative difference NS_{1-2/r} vs (1/r) E[AS(H_z)]",
-        **cert.fail_fields(
-            verdict_all([Verdict.PASS if identity.all() else Verdict.INCONCLUSIVE, monotone_verdict, r_verdict]),
-            CHECKS.eq17_corrected["finding"],
-            corrected_failure,
-            notes=(
-                f"max NS_rho - NS_(1-2/r) = {monotone:.3g} (<= 0: 1 - 2/r <= rho and NS is non-increasing in rho "
-                f"on [0, 1) by Claim 2.1); max 1 - r(1-rho) = {r_excess:.3g} (<= 0). Hence NS_rho(h) <= (1/r) "
-                "E[AS(H_z)] and the final line of Appendix B, 1/sqrt(r) <= sqrt(1-rho), stands: the upper bound of "
-                "Lemma 10 survives the slips of (17)."
-            ),
+        "corrected",
+        float(_relative(eq17["NS_rho_effective"], eq17["right"]).max()),
+        "max relative difference NS_{1-2/r} vs (1/r) E[AS(H_z)]",
+        verdict_all([Verdict.PASS if identity.all() else Verdict.INCONCLUSIVE, monotone_verdict, r_verdict]),
+        len(eq17),
+        (
+            f"max NS_rho - NS_(1-2/r) = {monotone:.3g} (<= 0: 1 - 2/r <= rho and NS is non-increasing in rho "
+            f"on [0, 1) by Claim 2.1); max 1 - r(1-rho) = {r_excess:.3g} (<= 0). Hence NS_rho(h) <= (1/r) "
+            "E[AS(H_z)] and the final line of Appendix B, 1/sqrt(r) <= sqrt(1-rho), stands: the upper bound of "
+            "Lemma 10 survives the slips of (17)."
         ),
-        **common,
+        build=corrected_failure,
     )
 
 
@@ -433,25 +420,13 @@ def assemble(block: dict, tables: dict):
     records = [_lemma10_record(noise, slopes)]
     records += _claim21_records(tables["lemma10-ns-formula"], tables["lemma10-tail"], tables["lemma10-parity"], tables)
     records += _eq17_records(tables["lemma10-eq17"], tables)
-    records += _sharp_records(noise)
+    records.append(_degenerate_record())
+    records = Assembly("lemma10", checks=CHECKS).records(tables, records)  # lemma10/sharp is a declared reading
     return ClaimReport(_with_ranges(records, tables), {"lemma10-slopes": slopes, "tightness": tightness_table(noise)})
 
 
-def _sharp_records(noise):
-    """``NS_rho <= 2 k^2 W^2 (1 - rho)`` on the grid, and the degenerate point ``ns = 1 - rho`` of the printed bound."""
-    worst = float(noise["ratio_sharp"].max())
-    records = [
-        declared_record(
-            CHECKS.sharp,
-            claim_id="lemma10",
-            paper_ref="Lemma 10 (ours)",
-            variant="ours",
-            instances=len(noise),
-            worst_value=worst,
-            worst_value_label="max NS / (2 k^2 W^2 (1-rho))",
-            verdict=no_uncertified_fail(verdict_at_most(worst, 1.0)),
-        )
-    ]
+def _degenerate_record():
+    """The degenerate point ``ns = 1 - rho`` of the printed bound."""
     # n = s = k = 1, rho = 0: ns/(1-rho) = 1, so the printed bound is 0 for every constant; h = relu(x_1) is not constant
     net = SparseReLUNetwork([1.0], [[1.0]], [0.0])
     values = net.truth_table()
@@ -478,22 +453,17 @@ def _sharp_records(noise):
         "constant C (here 1e12), while NS_0(relu(x_1)) = 1/8. Degenerate: the printed logarithms vanish exactly when "
         "ns = 1 - rho (n = s = 1, rho = 0, or ns = 2, rho = -1)",
     )
-    records.append(
-        declared_record(
-            CHECKS.bound_degenerate,
-            claim_id="lemma10",
-            paper_ref="Lemma 10",
-            variant="as printed, degenerate point",
-            instances=1,
-            **corners.degenerate_point_fields(certificate, ns_value, expression, "NS"),
-            counterexample=(f"h = relu(x_1), n = s = 1, rho = 0: NS = {ns_value:g} > 0 = bound" if certificate else ""),
-            notes=(
-                "outside the range the proof uses: ns >= 2 with rho in [0, 1) keeps log(ns/(1-rho)) >= log 2; "
-                f"NS computed exactly = {ns_value:g} (math check: {math.isclose(ns_value, 0.125)})"
-            ),
-        )
+    return Assembly("lemma10").row(
+        CHECKS.bound_degenerate,
+        "as printed, degenerate point",
+        1,
+        **corners.degenerate_point_fields(certificate, ns_value, expression, "NS"),
+        counterexample=(f"h = relu(x_1), n = s = 1, rho = 0: NS = {ns_value:g} > 0 = bound" if certificate else ""),
+        notes=(
+            "outside the range the proof uses: ns >= 2 with rho in [0, 1) keeps log(ns/(1-rho)) >= log 2; "
+            f"NS computed exactly = {ns_value:g} (math check: {math.isclose(ns_value, 0.125)})"
+        ),
     )
-    return records
 
 
 def _with_ranges(records, tables):

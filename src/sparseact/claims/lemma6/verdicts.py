@@ -6,19 +6,18 @@ the measurements: :mod:`sparseact.claims.lemma6.compute`.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pandas as pd
 
 from sparseact.bounds import C_LEMMA6
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import certified_worst, no_uncertified_fail, slopes_text, verdict_big_o_trend
+from sparseact.claims._readings import certified_worst, slopes_text, verdict_big_o_trend
 from sparseact.claims.lemma6 import CORRECTED_FACTOR
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
-from sparseact.verify.records import ClaimReport, declared_record
+from sparseact.verify.assembly import Assembly
+from sparseact.verify.records import ClaimReport
 from sparseact.verify.verdicts import ATOL, Verdict, verdict_at_most
 
 #: Kinds with every weight positive (the setting of the proof's identity).
@@ -41,65 +40,66 @@ def quarter_indicator_network(n: int, b: float):
 
 def assemble(block: dict, tables: dict):
     table = tables["lemma6"]
+    pm1 = tables["lemma6-pm1"].drop_duplicates("n")
+    hoeffding = tables["lemma6-hoeffding"]
+    assembly = Assembly(
+        "lemma6",
+        {"C": f"{C_LEMMA6:.4f}", "n": int(pm1["n"].max())},
+        describe_range(table.to_dict("records"), ["n", "kind"], f"{len(table)} halfspaces, 0 < p <= 1"),
+        lambda measures: certified_worst(tables, measures, corrected_certificate),
+    )
+    h_worst = float(hoeffding["ratio"].max())
+    pm1_worst = float(pm1["max_error"].max())
+    records = [
+        _bound_record(assembly, table),
+        assembly.record(
+            CHECKS.hoeffding,
+            "",
+            h_worst,
+            "max Pr[|<w,x>| >= u] / (2 exp(-u^2/(2||w||^2)))",
+            verdict_at_most(h_worst, 1.0),
+            len(hoeffding),
+            covered=describe_range(hoeffding.to_dict("records"), ["n", "kind"], f"{len(hoeffding)} weight vectors"),
+        ),
+        assembly.record(
+            CHECKS.sensitivity_pm1,
+            "",
+            pm1_worst,
+            "max |sen_f(x) - flip count|",
+            verdict_at_most(pm1_worst, 0.0),
+            int(pm1["functions"].sum()),
+            covered=f"n <= {int(pm1['n'].max())}, every f : {{-1,1}}^n -> {{-1,1}}",
+        ),
+        *_identity_records(assembly, table),
+    ]
+    return ClaimReport(records, {"tightness": tightness_table(table)})
+
+
+def _bound_record(assembly, table):
+    """Lemma 6 with its explicit constant (a check that cannot FAIL), and the observed constant and slopes."""
     finite = table[np.isfinite(table["ratio"])]
     sweeps = {
         "n": verdict_big_o_trend(finite["n"], finite["ratio"]),
         "1/p": verdict_big_o_trend(1.0 / finite["p"], finite["ratio"]),
     }
     worst = finite.loc[finite["ratio"].idxmax()]
-
     explicit = float(finite["ratio"].max()) / C_LEMMA6
-    records = [
-        declared_record(
-            CHECKS.bound,
-            {"C": f"{C_LEMMA6:.4f}"},
-            claim_id="lemma6",
-            paper_ref="Lemma 6 (Kane 2014)",
-            variant="explicit constant",
-            instances=len(finite),
-            worst_value=explicit,
-            worst_value_label=f"max AS / ({C_LEMMA6:.3f} p sqrt(n log(1/p)))",
-            verdict=no_uncertified_fail(verdict_at_most(explicit, 1.0)),
-            notes=(
-                f"measurements (no verdict rests on them): observed constant max AS / (p sqrt(n log(1/p))) = "
-                f"{float(worst['ratio']):.4g}, attained by {worst['kind']} at n={int(worst['n'])}, p={worst['p']:.3g}; "
-                "log-log slopes of the worst ratio " + slopes_text(sweeps) + "; p = 1 (constant g, AS = 0) excluded"
-            ),
-        )
-    ]
-    hoeffding = tables["lemma6-hoeffding"]
-    pm1 = tables["lemma6-pm1"].drop_duplicates("n")
-    h_worst = float(hoeffding["ratio"].max())
-    pm1_worst = float(pm1["max_error"].max())
-    records += [
-        declared_record(
-            CHECKS.hoeffding,
-            claim_id="lemma6",
-            paper_ref="Lemma 6 (proof)",
-            variant="",
-            instances=len(hoeffding),
-            worst_value=h_worst,
-            worst_value_label="max Pr[|<w,x>| >= u] / (2 exp(-u^2/(2||w||^2)))",
-            verdict=no_uncertified_fail(verdict_at_most(h_worst, 1.0)),
+    return assembly.record(
+        CHECKS.bound,
+        "explicit constant",
+        explicit,
+        f"max AS / ({C_LEMMA6:.3f} p sqrt(n log(1/p)))",
+        verdict_at_most(explicit, 1.0),
+        len(finite),
+        (
+            f"measurements (no verdict rests on them): observed constant max AS / (p sqrt(n log(1/p))) = "
+            f"{float(worst['ratio']):.4g}, attained by {worst['kind']} at n={int(worst['n'])}, p={worst['p']:.3g}; "
+            "log-log slopes of the worst ratio " + slopes_text(sweeps) + "; p = 1 (constant g, AS = 0) excluded"
         ),
-        declared_record(
-            CHECKS.sensitivity_pm1,
-            {"n": int(pm1["n"].max())},
-            claim_id="lemma6",
-            paper_ref="Section 2.1",
-            variant="",
-            instances=int(pm1["functions"].sum()),
-            worst_value=pm1_worst,
-            worst_value_label="max |sen_f(x) - flip count|",
-            verdict=no_uncertified_fail(verdict_at_most(pm1_worst, 0.0)),
-        ),
-    ]
-
-    records += _identity_records(table, tables)
-    return ClaimReport(_with_ranges(records, tables), {"tightness": tightness_table(table)})
+    )
 
 
-def _identity_records(table, tables) -> list:
+def _identity_records(assembly, table) -> list:
     """The identity AS(g) = (1/4) E[g sum_i x_i] of Lemma 6's proof, as printed and corrected, on the halfspaces with
     w > 0 and 0 < p < 1."""
     positive = table[table["positive"] & (table["p"] > 0) & (table["p"] < 1)]
@@ -115,40 +115,20 @@ def _identity_records(table, tables) -> list:
         if len(majority):
             row = majority[majority["n"] == majority["n"].min()]
             row = row.loc[row["printed_error"].idxmax()]
-            n, b = int(row["n"]), float(row["b"])
-            certificate = cert.certificate(
-                "==",
-                cert.quantity("average_sensitivity", function={"halfspace": {"w": [-1.0] * n, "b": -b - 1.0}}),
-                cert.quantity(
-                    "correlation_with_sum", function={"network": cert.network_spec(quarter_indicator_network(n, b))}
-                ),
-                row["AS"],
-                row["printed_rhs"],
-                "AS(g)",
-                "(1/4) E_x[g(x) sum_i x_i]",
-                f"g = 1{{x_1 + ... + x_{n} <= {b:g}}} (w = 1 > 0), written as 1{{<-1, x> > {-b - 1:g}}} for the "
-                "halfspace form and (1/4) g as a two-ReLU network; the printed right side is negative",
-            )
+            certificate = printed_certificate(row)
             # the counterexample names the certified instance; the largest gap found stays in the text
             counterexample = (
-                f"{row['kind']} n={n}, p={row['p']:.4g}: AS = {row['AS']:.4g}, (1/4) E[g sum x_i] = "
+                f"{row['kind']} n={int(row['n'])}, p={row['p']:.4g}: AS = {row['AS']:.4g}, (1/4) E[g sum x_i] = "
                 f"{row['printed_rhs']:.4g} (the certificate's instance; the largest gap: {counterexample})"
             )
     corrected = float(positive["corrected_error"].max()) if len(positive) else float("nan")
     # The corrected identity repairs identity-printed (a proof-slip: Lemma 6 is Kane's theorem and survives); a
     # FAIL refutes the repair, so the printed identity's slip stays unrepaired: the class of the statement repaired.
-    corrected_fields = cert.fail_fields(
-        verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
-        CHECKS.identity_corrected["finding"],
-        lambda: certified_worst(tables, CHECKS.identity_corrected.measures, corrected_certificate),
-    )
     return [
-        declared_record(
+        assembly.row(
             CHECKS.identity_printed,
-            claim_id="lemma6",
-            paper_ref="Lemma 6 (proof)",
-            variant="as printed",
-            instances=len(positive),
+            "as printed",
+            len(positive),
             worst_value=float(positive["printed_error"].max()),
             worst_value_label="max |AS - rhs|",
             **cert.certified_fields(
@@ -162,32 +142,32 @@ def _identity_records(table, tables) -> list:
                 "changes by the constant -2."
             ),
         ),
-        declared_record(
+        assembly.record(
             CHECKS.identity_corrected,
-            claim_id="lemma6",
-            paper_ref="Lemma 6 (proof)",
-            variant="corrected",
-            instances=len(positive),
-            worst_value=corrected,
-            worst_value_label="max |AS - rhs|",
-            **corrected_fields,
+            "corrected",
+            corrected,
+            "max |AS - rhs|",
+            verdict_at_most(corrected, ATOL) if len(positive) else Verdict.INCONCLUSIVE,
+            len(positive),
         ),
     ]
 
 
-def _with_ranges(records, tables):
-    """Every record with the ``range`` of its instances (:func:`sparseact.claims.describe_range`)."""
-    table = tables["lemma6"]
-    halfspaces = describe_range(table.to_dict("records"), ["n", "kind"], f"{len(table)} halfspaces, 0 < p <= 1")
-    pm1 = tables["lemma6-pm1"].drop_duplicates("n")
-    hoeffding = tables["lemma6-hoeffding"]
-    ranges = {
-        CHECKS.sensitivity_pm1.id: f"n <= {int(pm1['n'].max())}, every f : {{-1,1}}^n -> {{-1,1}}",
-        CHECKS.hoeffding.id: describe_range(
-            hoeffding.to_dict("records"), ["n", "kind"], f"{len(hoeffding)} weight vectors"
-        ),
-    }
-    return [replace(r, range=ranges.get(r.check_id, halfspaces)) for r in records]
+def printed_certificate(row) -> dict:
+    """The certificate of ``AS(g) != (1/4) E[g sum_i x_i]`` for the majority-like halfspace of ``row`` (its two sides
+    as the check computed them, both exact)."""
+    n, b = int(row["n"]), float(row["b"])
+    return cert.certificate(
+        "==",
+        cert.quantity("average_sensitivity", function={"halfspace": {"w": [-1.0] * n, "b": -b - 1.0}}),
+        cert.quantity("correlation_with_sum", function={"network": cert.network_spec(quarter_indicator_network(n, b))}),
+        row["AS"],
+        row["printed_rhs"],
+        "AS(g)",
+        "(1/4) E_x[g(x) sum_i x_i]",
+        f"g = 1{{x_1 + ... + x_{n} <= {b:g}}} (w = 1 > 0), written as 1{{<-1, x> > {-b - 1:g}}} for the "
+        "halfspace form and (1/4) g as a two-ReLU network; the printed right side is negative",
+    )
 
 
 def tightness_table(table):

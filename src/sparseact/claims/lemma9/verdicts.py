@@ -17,12 +17,11 @@ from sparseact.analysis import average_sensitivity
 from sparseact.bounds import C_LEMMA6, C_LEMMA9
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import certified_worst, exceeds, no_uncertified_fail, slopes_text, verdict_big_o_trend
+from sparseact.claims._readings import certified_worst, exceeds, slopes_text, verdict_big_o_trend
 from sparseact.claims.lemma9 import (
     CONCAVITY_EDGE,
     CONFIDENCE,
     HENCE_C,
-    PAPER_REF,
     TIGHTER_FACTOR,
     U_FACTOR,
     UNION_FACTOR,
@@ -33,7 +32,8 @@ from sparseact.fitting import factor_status, fit_exponents_if_possible
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
 from sparseact.verify import corners
-from sparseact.verify.records import ClaimReport, declared_record
+from sparseact.verify.assembly import Assembly
+from sparseact.verify.records import ClaimReport
 from sparseact.verify.verdicts import ATOL, RTOL, Verdict, verdict_all, verdict_at_most
 
 #: ``4 / (sqrt(2) log 2)``: ``4 k^2 W^2 <= C_TIGHTER * (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))`` for n >= 2.
@@ -61,18 +61,7 @@ def _safe_ratio(num, den):
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.where(num > 0, np.inf, 0.0))
 
 
-def _corrected(verdict, tables, check_id, notes=""):
-    """The verdict fields of ``check_id``'s row: a FAIL is certified by the worst recorded network that violates one
-    of the check's declared measures (:func:`network_certificate`)."""
-    return cert.fail_fields(
-        verdict,
-        CHECKS[check_id]["finding"],
-        lambda: certified_worst(tables, CHECKS[check_id].measures, network_certificate),
-        notes,
-    )
-
-
-def _term_u_records(every, neurons, common, tables):
+def _term_u_records(every, neurons, assembly, tables):
     middle = exceeds(every["U"], every["U_intermediate"])
     final = exceeds(every["U"], every["U_bound"])
     over = _safe_ratio(every["U"], every["U_bound"])
@@ -110,7 +99,7 @@ def _term_u_records(every, neurons, common, tables):
         exceeds(every["U"], U_FACTOR * every["U_intermediate"]) | exceeds(every["U_intermediate"], every["U_bound"])
     ).any()
     return [
-        declared_record(
+        assembly.row(
             CHECKS.term_U_printed,
             variant="as printed",
             instances=len(every),
@@ -126,16 +115,14 @@ def _term_u_records(every, neurons, common, tables):
                 "the 1/4 is lost and (U) can reach 4 E[(1/4)||w^R||^2]. Lemma 9 survives: (U) <= k^2 W^2 "
                 f"({CHECKS.term_U_corrected.id}) is still O(k^2 W^2)."
             ),
-            **common,
         ),
-        declared_record(
+        assembly.record(
             CHECKS.term_U_corrected,
-            variant="corrected",
-            instances=len(every),
-            worst_value=float(_safe_ratio(every["U"], 4 * every["U_bound"]).max()),
-            worst_value_label="max (U) / (k^2 W^2)",
-            **_corrected(Verdict.FAIL if corrected else Verdict.PASS, tables, CHECKS.term_U_corrected.id),
-            **common,
+            "corrected",
+            float(_safe_ratio(every["U"], 4 * every["U_bound"]).max()),
+            "max (U) / (k^2 W^2)",
+            Verdict.FAIL if corrected else Verdict.PASS,
+            len(every),
         ),
     ]
 
@@ -150,7 +137,7 @@ def _step_network(n: int, c: float, scale: float):
     return SparseReLUNetwork([scale / 2, -scale / 2], [[1.0] * n, [1.0] * n], [v_star - 2.0, float(v_star)])
 
 
-def _transition_printed_record(every, neurons, common):
+def _transition_printed_record(every, neurons, assembly):
     """``lemma9/transition-printed``: the first inequality of term (V) as printed, with constant 1,
     ``Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j p_j sqrt(n log(1/p_j))``: the union step's factor 4 (a {0,1}-valued
     flip counts 1/4 in AS) is missing from it.
@@ -190,7 +177,7 @@ def _transition_printed_record(every, neurons, common):
             f"= {rhs:.4g} (the certificate); largest ratio over every network {float(over.max()):.3g}"
         )
     verdict, certificate = cert.certified(bool(len(bad)), certificate)
-    return declared_record(
+    return assembly.row(
         CHECKS.transition_printed,
         variant="as printed",
         instances=len(every),
@@ -203,11 +190,10 @@ def _transition_printed_record(every, neurons, common):
         notes=f"The printed step drops the union step's factor 4 ({CHECKS.transition_union_printed.id}): the largest ratio "
         f"over every network, {float(over.max()):.4g}, is below 4. With that factor and Lemma 6's constant the step "
         f"holds ({CHECKS.transition_corrected.id}).",
-        **common,
     )
 
 
-def _union_records(every, neurons, common, tables):
+def _union_records(every, neurons, assembly, tables):
     violated = exceeds(every["transition"], every["transition_bound_sum"])
     over = _safe_ratio(every["transition"], every["transition_bound_sum"])
     certificate, counterexample = None, ""
@@ -241,7 +227,7 @@ def _union_records(every, neurons, common, tables):
         )
     corrected = exceeds(every["transition"], every["transition_union_bound"] * (UNION_FACTOR / 4)).any()
     return [
-        declared_record(
+        assembly.row(
             CHECKS.transition_union_printed,
             variant="as printed",
             instances=len(every),
@@ -256,16 +242,14 @@ def _union_records(every, neurons, common, tables):
                 "factor 4 (ratio exactly 4 for one neuron). Lemma 9 survives: the factor 4 is a constant "
                 f"({CHECKS.transition_union_corrected.id})."
             ),
-            **common,
         ),
-        declared_record(
+        assembly.record(
             CHECKS.transition_union_corrected,
-            variant="corrected",
-            instances=len(every),
-            worst_value=float(_safe_ratio(every["transition"], every["transition_union_bound"]).max()),
-            worst_value_label="max transition / union bound",
-            **_corrected(Verdict.FAIL if corrected else Verdict.PASS, tables, CHECKS.transition_union_corrected.id),
-            **common,
+            "corrected",
+            float(_safe_ratio(every["transition"], every["transition_union_bound"]).max()),
+            "max transition / union bound",
+            Verdict.FAIL if corrected else Verdict.PASS,
+            len(every),
         ),
     ]
 
@@ -274,7 +258,7 @@ def _union_records(every, neurons, common, tables):
 TRANSITION_BOUND = "k * sqrt(log(s / k)) / sqrt(n)"
 
 
-def _transition_records(every, neurons, common, tables):
+def _transition_records(every, neurons, assembly, tables):
     zero = (every["transition_printed_bound"] <= 0) & (every["transition"] > 0)
     positive = every[every["transition_printed_bound"] > 0]
     ratio = positive["transition"] / positive["transition_printed_bound"]
@@ -304,7 +288,7 @@ def _transition_records(every, neurons, common, tables):
     sweeps = {c: verdict_big_o_trend(every[c], every["transition_corrected_ratio"]) for c in ("n", "s", "k")}
     concavity_excess = float((every["concave_sum"] - every["concavity_max"]).max())
     return [
-        declared_record(
+        assembly.row(
             CHECKS.transition,
             variant="as printed",
             instances=len(every),
@@ -329,32 +313,23 @@ def _transition_records(every, neurons, common, tables):
                 f"ratio is {ratio.max() if len(ratio) else float('nan'):.3g} (a constant, not failed). Lemma 9 "
                 f"survives: {CHECKS.transition_corrected.id} and {CHECKS.tighter_4k2W2.id}."
             ),
-            **common,
         ),
-        declared_record(
+        assembly.record(
             CHECKS.transition_corrected,
-            {"C6": f"{C_LEMMA6:.4f}"},
-            variant="corrected",
-            instances=len(every),
-            worst_value=float(every["transition_corrected_ratio"].max()),
-            worst_value_label="max Pr sqrt(n) / Phi(s,k) (observed constant)",
-            **_corrected(
-                verdict_all(
-                    [
-                        verdict_at_most(concavity_excess, 0.0),
-                        verdict_at_most(float(every["transition_corrected_ratio"].max()), 4 * C_LEMMA6),
-                    ]
-                ),
-                tables,
-                CHECKS.transition_corrected.id,
-                notes=(
-                    f"Phi is the exact maximum of the concave sum under sum_j p_j = E|R_x| <= k (largest "
-                    f"excess {concavity_excess:.3g} <= 0); with the union factor 4 and Lemma 6's explicit "
-                    "constant C_6 the chain gives Pr <= 4 C_6 Phi(s,k)/sqrt(n) for every network. "
-                    "Measurements: log-log slopes of the worst ratio " + slopes_text(sweeps) + "."
-                ),
+            "corrected",
+            float(every["transition_corrected_ratio"].max()),
+            "max Pr sqrt(n) / Phi(s,k) (observed constant)",
+            verdict_all(
+                [
+                    verdict_at_most(concavity_excess, 0.0),
+                    verdict_at_most(float(every["transition_corrected_ratio"].max()), 4 * C_LEMMA6),
+                ]
             ),
-            **common,
+            len(every),
+            f"Phi is the exact maximum of the concave sum under sum_j p_j = E|R_x| <= k (largest "
+            f"excess {concavity_excess:.3g} <= 0); with the union factor 4 and Lemma 6's explicit "
+            "constant C_6 the chain gives Pr <= 4 C_6 Phi(s,k)/sqrt(n) for every network. "
+            "Measurements: log-log slopes of the worst ratio " + slopes_text(sweeps) + ".",
         ),
     ]
 
@@ -364,7 +339,19 @@ def assemble(block: dict, tables: dict):
     neurons, mc = tables["lemma9-neuron"], tables["lemma9-monte-carlo"]
     grid = pd.concat([exact, adversarial], ignore_index=True)
     every = pd.concat([grid, neurons], ignore_index=True)
-    common = dict(claim_id="lemma9", paper_ref=PAPER_REF)
+    assembly = Assembly(
+        "lemma9",
+        {
+            "C": f"{C_LEMMA9:.4f}",
+            "C6": f"{C_LEMMA6:.4f}",
+            "confidence": f"{CONFIDENCE:.0%}",
+            "tighter": f"{C_TIGHTER:.2f}",
+            "n": int(mc["n"].max()),
+            "c": f"{HENCE_C:g}",
+            "k": CONCAVITY_K,
+        },
+        certify=lambda measures: certified_worst(tables, measures, network_certificate),
+    )
 
     sweeps = {c: verdict_big_o_trend(grid[c], grid["ratio"]) for c in ("n", "s", "k")}
     worst = grid.loc[grid["ratio"].idxmax()]
@@ -392,17 +379,14 @@ def assemble(block: dict, tables: dict):
     in_range = grid[grid["n"] >= 2]
     explicit = _safe_ratio(in_range["AS"], C_LEMMA9 * in_range["expression"])
     records = [
-        declared_record(
+        assembly.record(
             CHECKS.bound,
-            {"C": f"{C_LEMMA9:.4f}"},
-            variant="explicit constant",
-            instances=len(in_range),
-            worst_value=float(explicit.max()) if len(in_range) else float("nan"),
-            worst_value_label=f"max AS / ({C_LEMMA9:.3f} x expression)",
-            verdict=no_uncertified_fail(verdict_at_most(float(explicit.max()), 1.0))
-            if len(in_range)
-            else Verdict.INCONCLUSIVE,
-            notes=(
+            "explicit constant",
+            float(explicit.max()) if len(in_range) else float("nan"),
+            f"max AS / ({C_LEMMA9:.3f} x expression)",
+            verdict_at_most(float(explicit.max()), 1.0) if len(in_range) else Verdict.INCONCLUSIVE,
+            len(in_range),
+            (
                 f"measurements (no verdict rests on them): observed constant max AS / expression = "
                 f"{float(worst['ratio']):.4g} at {network_label(worst)}; log-log slopes of the worst ratio "
                 + slopes_text(sweeps)
@@ -410,57 +394,47 @@ def assemble(block: dict, tables: dict):
                 "The explicit-constant inequality is implied by lemma9-sharp for every n >= 2; the check confirms "
                 "it on every enumerated network."
             ),
-            **common,
         ),
-        declared_record(
+        assembly.record(
             CHECKS.tighter_4k2W2,
-            variant="tighter bound (ours)",
-            instances=len(every),
-            worst_value=tight,
-            worst_value_label="max AS / (4 k^2 W^2)",
-            **_corrected(
-                verdict_at_most(tight, 1.0),
-                tables,
-                CHECKS.tighter_4k2W2.id,
-                notes=(
-                    "proof: preactivations are affine along the edge x -> x xor i, so only "
-                    "neurons of R_x cup R_{x xor i} are active on it; |h(x) - h(x xor i)| <= 2 (a_i(x) "
-                    "+ a_i(x xor i)), a_i(x) = sum_{j in R_x} |u_j w_ji|; (a+b)^2 <= 2a^2 + 2b^2, "
-                    "Cauchy-Schwarz sum_i a_i(x)^2 <= k^2 W^2 and the symmetry of x and x xor i give "
-                    f"AS <= 4 k^2 W^2. For n >= 2, 4 k^2 W^2 <= {C_TIGHTER:.3f} x Lemma 9's "
-                    "expression, so this bound proves Lemma 9 (with that constant); its sqrt(n) "
-                    "log(ns) and B terms are slack."
-                ),
-            ),
-            **common,
+            "tighter bound (ours)",
+            tight,
+            "max AS / (4 k^2 W^2)",
+            verdict_at_most(tight, 1.0),
+            len(every),
+            "proof: preactivations are affine along the edge x -> x xor i, so only "
+            "neurons of R_x cup R_{x xor i} are active on it; |h(x) - h(x xor i)| <= 2 (a_i(x) "
+            "+ a_i(x xor i)), a_i(x) = sum_{j in R_x} |u_j w_ji|; (a+b)^2 <= 2a^2 + 2b^2, "
+            "Cauchy-Schwarz sum_i a_i(x)^2 <= k^2 W^2 and the symmetry of x and x xor i give "
+            f"AS <= 4 k^2 W^2. For n >= 2, 4 k^2 W^2 <= {C_TIGHTER:.3f} x Lemma 9's "
+            "expression, so this bound proves Lemma 9 (with that constant); its sqrt(n) "
+            "log(ns) and B terms are slack.",
         ),
     ]
-    records += _term_u_records(every, neurons, common, tables)
-    records += _union_records(every, neurons, common, tables)
-    records.append(_transition_printed_record(every, neurons, common))
-    records += _transition_records(every, neurons, common, tables)
+    records += _term_u_records(every, neurons, assembly, tables)
+    records += _union_records(every, neurons, assembly, tables)
+    records.append(_transition_printed_record(every, neurons, assembly))
+    records += _transition_records(every, neurons, assembly, tables)
 
     mc_ok = bool((mc["ratio_4k2W2_ci_high"] <= 1.0).all())
     mc_slope = verdict_big_o_trend(mc["n"], mc["ratio_ci_high"])[1]
     records.append(
-        declared_record(
+        assembly.record(
             CHECKS.monte_carlo,
-            {"confidence": f"{CONFIDENCE:.0%}", "tighter": f"{C_TIGHTER:.2f}", "n": int(mc["n"].max())},
-            variant="",
-            instances=len(mc),
-            worst_value=float(mc["ratio_4k2W2_ci_high"].max()),
-            worst_value_label="max upper CI of AS / (4 k^2 W^2)",
-            verdict=Verdict.PASS if mc_ok else Verdict.INCONCLUSIVE,
-            notes=(
+            "",
+            float(mc["ratio_4k2W2_ci_high"].max()),
+            "max upper CI of AS / (4 k^2 W^2)",
+            Verdict.PASS if mc_ok else Verdict.INCONCLUSIVE,
+            len(mc),
+            (
                 f"PASS when every upper interval end lies below 4 k^2 W^2 (k = the largest active count seen on "
                 f"the samples, a lower bound on the true k, so the test is the strictest admissible); otherwise "
                 f"INCONCLUSIVE. Against the expression: max upper CI ratio {mc['ratio_ci_high'].max():.3g}, slope of "
                 f"the upper CI ratio along n is {mc_slope:.2f} (a trend within the intervals, not a verdict)."
             ),
-            **common,
         )
     )
-    records += _new_records(every, grid, common)
+    records += _new_records(every, grid, assembly)
     summary = (
         {"lemma9-exponents": fit}
         if fit is not None
@@ -472,8 +446,8 @@ def assemble(block: dict, tables: dict):
     )
     summary["tightness"] = tightness_table(every, exponents)
     records.append(_tail_hence_w0_record())
-    records.append(_degenerate_record(common))
-    records.append(_concavity_record(common))
+    records.append(_degenerate_record(assembly))
+    records.append(_concavity_record(assembly))
     return ClaimReport(_with_ranges(records, every, grid, mc), summary)
 
 
@@ -484,7 +458,7 @@ CONCAVITY_K = 1000
 CONCAVITY_BOUND = "C*k*sqrt(log(s/k))/sqrt(n)"
 
 
-def _concavity_record(common):
+def _concavity_record(assembly):
     """``lemma9/transition-concavity-printed``: the step sum_j p_j sqrt(n log(1/p_j))/n <= C k sqrt(log(s/k))/sqrt(n)
     fails for s = k + 1 with k live neurons of p_j = 1/2: the left side is k sqrt(log 2)/2, the right side about
     C sqrt(k), so it fails for every C once k > (2C/sqrt(log 2))^2; certified at C = 4 C_6 (the constant the corrected
@@ -508,9 +482,8 @@ def _concavity_record(common):
         "about C sqrt(k), so every constant C fails once k > (2C/sqrt(log 2))^2; the printed concavity step takes "
         "p_j = k/s as the maximiser, which it is only for k/s <= e^(-1/2)",
     )
-    return declared_record(
+    return assembly.row(
         CHECKS.transition_concavity_printed,
-        {"k": k},
         variant="as printed",
         instances=1,
         worst_value=middle / bound,
@@ -529,10 +502,9 @@ def _concavity_record(common):
         )
         if certificate
         else "",
-        range=f"n = 1, s = {k + 1}, k = {k}",
+        covered=f"n = 1, s = {k + 1}, k = {k}",
         notes="the step holds with Phi(s, k) in place of k sqrt(log(s/k)) "
         f"({CHECKS.transition_corrected.id}); Lemma 9 survives through lemma9-sharp",
-        **common,
     )
 
 
@@ -542,7 +514,7 @@ LEMMA9_BOUND = "C*(k**4*W**2*sqrt(n)*log(n*s) + k**3*B**2*sqrt(log(s)))"
 DEGENERATE_C = 1e12
 
 
-def _degenerate_record(common):
+def _degenerate_record(assembly):
     """``lemma9/bound-degenerate``: at ``n = s = k = 1`` the printed logarithms vanish, so the bound is 0 for every
     constant while ``AS(relu(x_1)) = 1/4`` (exact); the class follows the degenerate-corner rule."""
     net = SparseReLUNetwork([1.0], [[1.0]], [0.0])
@@ -560,16 +532,15 @@ def _degenerate_record(common):
         f"{DEGENERATE_C:g}), while AS(relu(x_1)) = 1/4 (the neuron flips on every edge). Degenerate: the printed "
         "logarithms vanish exactly at n = s = 1",
     )
-    return declared_record(
+    return assembly.row(
         CHECKS.bound_degenerate,
         variant="as printed, degenerate point",
         instances=1,
         **corners.degenerate_point_fields(certificate, value, expression, "AS"),
         counterexample=f"h = relu(x_1), n = s = 1: AS = {value:g} > 0 = bound" if certificate else "",
-        range="n = s = k = 1, W = 1, B = 0",
+        covered="n = s = k = 1, W = 1, B = 0",
         notes="the degenerate corner of Lemma 9: for n >= 2, AS <= 4k^2W^2 (lemma9-sharp) gives the bound with an "
         f"explicit constant ({CHECKS.bound.id})",
-        **common,
     )
 
 
@@ -589,7 +560,7 @@ def _with_ranges(records, every, grid, mc):
     return [r if r.range else replace(r, range=special.get(r.check_id, whole)) for r in records]
 
 
-def _new_records(every, grid, common):
+def _new_records(every, grid, assembly):
     """The exact checks of the facts and proof steps the graph's arguments use (AS by Fourier, E|R_x|^2, Hoeffding
     step, last step of (V))."""
     scale = np.maximum(1.0, np.abs(every["AS"].to_numpy()))
@@ -597,19 +568,18 @@ def _new_records(every, grid, common):
     active = float(every["ratio_active"].max())
     hence = _safe_ratio(every["hence_probability"], every["hence_bound"])
     records = [
-        declared_record(
+        assembly.record(
             CHECKS.as_fourier,
-            variant="",
-            instances=len(every),
-            worst_value=fourier,
-            worst_value_label="max |AS - sum_T |T| hhat(T)^2| / max(1, AS)",
-            verdict=no_uncertified_fail(verdict_at_most(fourier, ATOL + RTOL)),
-            **common,
+            "",
+            fourier,
+            "max |AS - sum_T |T| hhat(T)^2| / max(1, AS)",
+            verdict_at_most(fourier, ATOL + RTOL),
+            len(every),
         ),
     ]
     verdict, _ = cert.certified(bool((every["ratio_active"] > 1.0 + 1e-9).any()), None)
     records.append(
-        declared_record(
+        assembly.row(
             CHECKS.as_active_count,
             variant="intermediate bound (ours)",
             instances=len(every),
@@ -618,21 +588,18 @@ def _new_records(every, grid, common):
             verdict=verdict,
             notes="the first inequality of lemma9-sharp's proof; with E|R_x|^2 <= k^2 + s^2 Pr[|R_x| > k] it gives "
             "Remark 11's extension",
-            **common,
         )
     )
     records.append(
-        declared_record(
+        assembly.record(
             CHECKS.proof_tail_hence,
-            {"c": f"{HENCE_C:g}"},
-            variant="corrected (c = 4)",
-            instances=len(every),
-            worst_value=float(hence.max()),
-            worst_value_label="max Pr / (ns)^-4",
-            verdict=no_uncertified_fail(verdict_at_most(float(hence.max()), 1.0)),
-            notes="proved for every h by Hoeffding and the union over the sum_{j<=k} C(s, j) <= 2 s^k sets R (not n^k): "
+            "corrected (c = 4)",
+            float(hence.max()),
+            "max Pr / (ns)^-4",
+            verdict_at_most(float(hence.max()), 1.0),
+            len(every),
+            "proved for every h by Hoeffding and the union over the sum_{j<=k} C(s, j) <= 2 s^k sets R (not n^k): "
             "2 (2 s^k) exp(-c^2 k log(ns)/2) <= (ns)^-4 for c = 4, ns >= 2",
-            **common,
         )
     )
     inst = V_STEP_INSTANCE
@@ -658,23 +625,19 @@ def _new_records(every, grid, common):
         "2C sqrt(log s): the ratio grows like sqrt(n)/C, unbounded in n for every constant C (and every c)",
     )
     records.append(
-        declared_record(
+        assembly.record(
             CHECKS.proof_V_printed,
-            variant="as printed",
-            instances=1,
-            worst_value=middle / last,
-            worst_value_label="middle expression / (C x last expression)",
-            verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding=CHECKS.proof_V_printed["finding"] if certificate else "",
-            certificate=certificate,
-            counterexample=(
-                f"W = {W:g}, B = 1, k = 1, s = 4, n = {n}: middle = {middle:.4g} > {C:g} x last = {last:.4g}"
-                if certificate
-                else ""
-            ),
-            notes="the middle expression's bias part is k^3 B^2 sqrt(n log(s/k)), sqrt(n) above the printed B term. "
+            "as printed",
+            middle / last,
+            "middle expression / (C x last expression)",
+            Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
+            1,
+            "the middle expression's bias part is k^3 B^2 sqrt(n log(s/k)), sqrt(n) above the printed B term. "
             "(V) <= AS(h) <= 4 k^2 W^2 (lemma9-sharp) holds anyway",
-            **common,
+            build=lambda: (
+                certificate,
+                f"W = {W:g}, B = 1, k = 1, s = 4, n = {n}: middle = {middle:.4g} > {C:g} x last = {last:.4g}",
+            ),
         )
     )
     return records
@@ -768,15 +731,13 @@ def tail_hence_w0_certificate():
 def _tail_hence_w0_record():
     certificate = tail_hence_w0_certificate()
     c = TAIL_W0_INSTANCE
-    return declared_record(
+    return Assembly("lemma9").row(
         CHECKS.proof_tail_hence_W0,
-        claim_id="lemma9",
-        paper_ref="Lemma 9 (proof, term (V), Hoeffding step)",
         variant="as printed, W = 0",
         instances=1,
         worst_value=certificate["lhs_value"] if certificate else 0.0,
         worst_value_label="probability",
-        range=f"n = {c['n']}, s = k = 1, W = 0, B = {c['B']:g}, every c",
+        covered=f"n = {c['n']}, s = k = 1, W = 0, B = {c['B']:g}, every c",
         verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
         # W = 0 is the degenerate class of the corner rule: the printed line fails only there
         finding=corners.finding(CHECKS.proof_tail_hence_W0["finding"][0], [corners.certificate_in_corner(certificate)])

@@ -27,7 +27,7 @@ import mpmath
 import pandas as pd
 
 from sparseact.claims._checks import declared_checks
-from sparseact.verify.records import declared_record
+from sparseact.verify.assembly import Assembly
 from sparseact.verify.verdicts import Verdict
 
 #: The claim's checks (the four below are among them).
@@ -180,19 +180,16 @@ def lemma9_v_family(c: float, C: float) -> list[dict]:
     return rows
 
 
-def _record(check_id: str, table: pd.DataFrame, paper_ref: str, worst: float, label: str, range_: str, notes: str):
-    return declared_record(
+def _record(check_id: str, table: pd.DataFrame, worst: float, label: str, range_: str, notes: str):
+    return Assembly("scaling", {"digits": DIGITS}).record(
         CHECKS[check_id],
-        {"digits": DIGITS},
-        claim_id="scaling",
-        variant="",
-        paper_ref=paper_ref,
-        instances=len(table),
-        worst_value=worst,
-        worst_value_label=label,
-        verdict=Verdict.PASS if table["holds"].all() else Verdict.INCONCLUSIVE,
-        range=range_,
-        notes=notes,
+        "",
+        worst,
+        label,
+        Verdict.PASS if table["holds"].all() else Verdict.INCONCLUSIVE,
+        len(table),
+        notes,
+        covered=range_,
     )
 
 
@@ -209,7 +206,6 @@ def uniform_no_constant_records() -> list:
         _record(
             CHECKS.theorem8_final_line_no_constant.id,
             final,
-            "Theorem 8 (proof, last line; our family: no constants save it)",
             float(final["count"].max()),
             "max C n^d log(1/delta)/eps at the printed degree (3 samples needed)",
             f"c, C in {constants}; (n, s) in {{{dimensions}}}",
@@ -219,7 +215,6 @@ def uniform_no_constant_records() -> list:
         _record(
             CHECKS.theorem8_rho_no_constant.id,
             rho,
-            "Theorem 8 (proof, choice of rho; our family: no constants save it)",
             float(rho["ratio"].min()),
             "min Lemma 10's bound / (eps/3) at the printed 1 - rho",
             f"c, C in {constants}",
@@ -228,7 +223,6 @@ def uniform_no_constant_records() -> list:
         _record(
             CHECKS.theorem8_tail_no_constant.id,
             tail,
-            "Theorem 8 (proof, the tail step; our family: no constants save it)",
             float(tail["ratio"].min()),
             "min d(1 - rho) / (3(1 - rho^d)) at the printed 1 - rho, d = ceil(c_d X/eps^2)",
             f"c, c_d in {constants}",
@@ -238,7 +232,6 @@ def uniform_no_constant_records() -> list:
         _record(
             CHECKS.lemma9_V_no_constant.id,
             v,
-            "Lemma 9 (proof, final bound on (V); our family: no constants save it)",
             float(v["ratio"].min()),
             "min middle expression / (C x last expression)",
             f"c, C in {constants}; W = 0 and W = n^(-1/4) log^(-1/2)(4n)",

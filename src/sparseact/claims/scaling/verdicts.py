@@ -16,11 +16,11 @@ import pandas as pd
 from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims.scaling import PAPER_REF
 from sparseact.claims.scaling.compute import LEMMA18_CONSTANT, LEMMA18_EPS0
 from sparseact.claims.scaling.uniform_families import uniform_no_constant_records
-from sparseact.verify.certificates import certificate, fail_fields, formula
-from sparseact.verify.records import ClaimReport, declared_record
+from sparseact.verify.assembly import Assembly
+from sparseact.verify.certificates import certificate, formula
+from sparseact.verify.records import ClaimReport
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: The claim's checks, declared once (checks.yaml).
@@ -137,52 +137,47 @@ def solve_records() -> list:
     """``scaling/theorem17-solve-for-m`` and ``scaling/theorem17-corrected-chain`` (exact, evaluated at assembly)."""
     solve = solve_for_m_rows()
     chain = chain_rows()
-    common = dict(claim_id="scaling")
+    record = Assembly("scaling", {"c": f"{CHAIN_C:g}"}).record
     worst = solve.loc[solve["slack"].idxmin()]
     negative = chain[chain["printed_log_negative"]]
     return [
-        declared_record(
+        record(
             CHECKS.theorem17_solve_for_m,
-            paper_ref="Theorem 17 (the step from Lemma 18 and (15))",
-            variant="",
-            instances=len(solve),
-            worst_value=float(solve["slack"].min()),
-            worst_value_label="min m / (a max{1, log(bm)})",
-            verdict=verdict_all(verdict_at_most(r.a_ell_bm, r.m) for r in solve.itertuples()),
-            range=describe_range(
+            "",
+            float(solve["slack"].min()),
+            "min m / (a max{1, log(bm)})",
+            verdict_all(verdict_at_most(r.a_ell_bm, r.m) for r in solve.itertuples()),
+            len(solve),
+            (
+                f"Tightest at a = {worst['a']:g}, b = {worst['b']:g}, t = {worst['multiple']:g}: slack "
+                f"{worst['slack']:.4g} (> 1: m / max{{1, log(bm)}} is non-decreasing in m)."
+            ),
+            covered=describe_range(
                 solve.to_dict("records"),
                 ["a", "b", "multiple"],
                 f"ab from {solve['ab'].min():.3g} to {solve['ab'].max():.3g}",
             ),
-            notes=(
-                f"Tightest at a = {worst['a']:g}, b = {worst['b']:g}, t = {worst['multiple']:g}: slack "
-                f"{worst['slack']:.4g} (> 1: m / max{{1, log(bm)}} is non-decreasing in m)."
-            ),
-            **common,
         ),
-        declared_record(
+        record(
             CHECKS.theorem17_corrected_chain,
-            {"c": f"{CHAIN_C:g}"},
-            paper_ref="Theorem 17",
-            variant="corrected",
-            instances=len(chain),
-            worst_value=float(max(chain["lemma18_over_eps"].max(), chain["m_star_over_K_expr"].max())),
-            worst_value_label="max of (Lemma 18 lhs / eps, (m* - 1) / (K expression))",
-            verdict=verdict_all(
+            "corrected",
+            float(max(chain["lemma18_over_eps"].max(), chain["m_star_over_K_expr"].max())),
+            "max of (Lemma 18 lhs / eps, (m* - 1) / (K expression))",
+            verdict_all(
                 [verdict_at_most(r.lemma18_lhs, r.eps) for r in chain.itertuples()]
                 + [verdict_at_most(r.m_star - 1, r.K * r.corrected) for r in chain.itertuples()]
             ),
-            range=describe_range(
-                chain.to_dict("records"),
-                ["n", "s", "k", "W", "B", "R", "eps", "delta"],
-                f"{len(negative)} instances with eps > k(R+B)",
-            ),
-            notes=(
+            len(chain),
+            (
                 f"K = {chain['K'].iloc[0]:.4g}. On the {len(negative)} instances with eps > k(R+B) the printed "
                 f"expression is negative in {int((negative['printed'] < 0).sum())}; the corrected one is positive "
                 f"on all (min {chain['corrected'].min():.3g})."
             ),
-            **common,
+            covered=describe_range(
+                chain.to_dict("records"),
+                ["n", "s", "k", "W", "B", "R", "eps", "delta"],
+                f"{len(negative)} instances with eps > k(R+B)",
+            ),
         ),
     ]
 
@@ -234,37 +229,38 @@ def no_constant_records() -> list:
     constant saves Lemma 18 and Theorem 17 (at ``eps = 1/2``), evaluated at assembly."""
     lemma = pd.DataFrame([lemma18_family(c) for c in NO_CONSTANT_GRID])
     theorem = pd.DataFrame([theorem17_family(C) for C in NO_CONSTANT_GRID])
-    common = dict(claim_id="scaling", variant="")
-    digits = {"digits": NO_CONSTANT_DIGITS}
     constants = ", ".join(f"{c:g}" for c in NO_CONSTANT_GRID)
     return [
-        declared_record(
+        _below_one(
             CHECKS.lemma18_no_constant,
-            digits,
-            paper_ref="Lemma 18 (our family: no constant c saves it)",
-            instances=len(lemma),
-            worst_value=float(lemma["printed_over_eps"].max()),
-            worst_value_label="max printed condition (Cauchy-Schwarz bound) / eps at m*",
-            verdict=verdict_all(verdict_at_most(v, 1.0, atol=0.0, rtol=0.0) for v in lemma["printed_over_eps"]),
-            range=f"c in {{{constants}}}",
-            notes="m* = " + ", ".join(f"{m:.4g}" for m in lemma["m_star"]) + f" at c = {constants}",
-            **common,
+            lemma["printed_over_eps"],
+            "max printed condition (Cauchy-Schwarz bound) / eps at m*",
+            "m* = " + ", ".join(f"{m:.4g}" for m in lemma["m_star"]) + f" at c = {constants}",
+            f"c in {{{constants}}}",
         ),
-        declared_record(
+        _below_one(
             CHECKS.theorem17_no_constant,
-            digits,
-            paper_ref="Theorem 17 (our family: no constant C saves it)",
-            instances=len(theorem),
-            worst_value=float(theorem["printed_times_C_over_needed"].max()),
-            worst_value_label="max C x printed bound / samples needed",
-            verdict=verdict_all(
-                verdict_at_most(v, 1.0, atol=0.0, rtol=0.0) for v in theorem["printed_times_C_over_needed"]
-            ),
-            range=f"C in {{{constants}}}",
-            notes="ratios " + ", ".join(f"{r:.4g}" for r in theorem["printed_times_C_over_needed"]),
-            **common,
+            theorem["printed_times_C_over_needed"],
+            "max C x printed bound / samples needed",
+            "ratios " + ", ".join(f"{r:.4g}" for r in theorem["printed_times_C_over_needed"]),
+            f"C in {{{constants}}}",
         ),
     ]
+
+
+def _below_one(declaration, values, label: str, notes: str, covered: str):
+    """The row of a no-constant family whose ``values`` (one per constant of :data:`NO_CONSTANT_GRID`) must all be
+    at most 1 with no tolerance (closed forms in :data:`NO_CONSTANT_DIGITS`-digit arithmetic)."""
+    return Assembly("scaling", {"digits": NO_CONSTANT_DIGITS}).record(
+        declaration,
+        "",
+        float(values.max()),
+        label,
+        verdict_all(verdict_at_most(v, 1.0, atol=0.0, rtol=0.0) for v in values),
+        len(values),
+        notes,
+        covered=covered,
+    )
 
 
 def _classify(rows) -> tuple[str, float]:
@@ -322,39 +318,41 @@ def assemble(block: dict, tables: dict):
     sign = tables["sign_ambiguity"]
     constant = float(block["sign_ambiguity"]["constant"])
     best = sign.loc[sign["refuted_constant"].idxmax()].to_dict()
-    summary, records = _behaviour_summary(exponents), []
-    common = dict(claim_id="scaling", paper_ref=PAPER_REF, variant="")
+    summary = _behaviour_summary(exponents)
+    assembly = Assembly("scaling", {"t": ", ".join(f"{t:g}" for t in block["scales"])})
+    t17 = summary[(summary["formula"] == "theorem17_sample_complexity") & (summary["transform"] == "output")].iloc[0]
+    refutes = t17["behaviour"] == "power" and best["refuted_constant"] > constant
+    scales = "scales " + ", ".join(f"{t:g}" for t in block["scales"])
+    records = [
+        *_covariance_records(assembly, summary, best, constant, refutes, scales),
+        *_theorem17_records(assembly, summary, t17, sign, best, constant, refutes, scales),
+        *_lemma18_records(tables["lemma18"]),
+        *solve_records(),
+        *no_constant_records(),
+        *uniform_no_constant_records(),
+        *theorem5_records(),
+    ]
+    return ClaimReport(records, {"behaviour": summary, "tightness": _tightness(summary, sign, constant)})
+
+
+def _covariance_records(assembly, summary, best, constant, refutes, scales) -> list:
+    """Every formula of :mod:`sparseact.bounds` under a change of units, as printed and without Theorem 17."""
     covariant = summary[summary["behaviour"].isin(["covariant", "no-scale"])]
     logs = summary[summary["behaviour"] == "log"]
     powers = summary[summary["behaviour"] == "power"]
     uncertified = powers[powers["formula"] != "theorem17_sample_complexity"]
-    t17 = summary[(summary["formula"] == "theorem17_sample_complexity") & (summary["transform"] == "output")].iloc[0]
-    refutes = t17["behaviour"] == "power" and best["refuted_constant"] > constant
-    scales = "scales " + ", ".join(f"{t:g}" for t in block["scales"])
-    n_formulas = f"{summary['formula'].nunique()} formulas of sparseact.bounds"
     # a power off that the sign-ambiguity instance certifies makes the statement false; an uncertified one leaves it
     # undecided; otherwise every printed bound is covariant up to scales inside logarithms
-    cov_verdict = Verdict.FAIL if refutes else Verdict.INCONCLUSIVE if len(powers) else Verdict.PASS
-    records.append(
-        declared_record(
+    rest = summary[summary["formula"] != "theorem17_sample_complexity"]
+    return [
+        assembly.record(
             CHECKS.covariance,
-            {"t": ", ".join(f"{t:g}" for t in block["scales"])},
-            instances=len(summary),
-            worst_value=float(summary["max_deviation"].fillna(0).max()),
-            worst_value_label="max |exponent - expected| over formulas",
-            verdict=cov_verdict,
-            range=f"{n_formulas}; {scales}",
-            finding=CHECKS.covariance["finding"] if refutes else "",
-            certificate=_theorem17_certificate({**best, "constant": constant}) if refutes else None,
-            counterexample=(
-                f"Theorem 17's m(eps, delta) scales like lambda^-2 (and lambda^-4) under u -> lambda u: at "
-                f"eps = {best['eps']:g}, delta = {best['delta']:g}, B = {best['B']:.6g} it asks for "
-                f"{best['printed']:.4g} samples "
-                f"where {best['lower_bound']:.4g} are needed"
-            )
-            if refutes
-            else "",
-            notes=f"covariant: {len(covariant)}; a scale inside a logarithm only (degenerate at small scales, "
+            "",
+            float(summary["max_deviation"].fillna(0).max()),
+            "max |exponent - expected| over formulas",
+            Verdict.FAIL if refutes else Verdict.INCONCLUSIVE if len(powers) else Verdict.PASS,
+            len(summary),
+            f"covariant: {len(covariant)}; a scale inside a logarithm only (degenerate at small scales, "
             f"deviation < {LOG_DEVIATION}): "
             + (", ".join(f"{r.formula} ({r.transform})" for r in logs.itertuples()) or "none")
             + "; off by a power: "
@@ -364,30 +362,25 @@ def assemble(block: dict, tables: dict):
                 if len(uncertified)
                 else f" (certified: {CHECKS.theorem17_printed.id})"
             ),
-            **common,
-        )
-    )
-    rest = summary[summary["formula"] != "theorem17_sample_complexity"]
-    records.append(
-        declared_record(
+            covered=f"{summary['formula'].nunique()} formulas of sparseact.bounds; {scales}",
+            build=lambda: (
+                _theorem17_certificate({**best, "constant": constant}),
+                f"Theorem 17's m(eps, delta) scales like lambda^-2 (and lambda^-4) under u -> lambda u: at "
+                f"eps = {best['eps']:g}, delta = {best['delta']:g}, B = {best['B']:.6g} it asks for "
+                f"{best['printed']:.4g} samples "
+                f"where {best['lower_bound']:.4g} are needed",
+            ),
+        ),
+        assembly.record(
             CHECKS.covariance_corrected,
-            instances=len(rest),
-            worst_value=float(rest["max_deviation"].fillna(0).max()),
-            worst_value_label="max |exponent - expected| over formulas",
-            verdict=Verdict.PASS
-            if rest["behaviour"].isin(["covariant", "no-scale", "log"]).all()
-            else Verdict.INCONCLUSIVE,
-            range=f"{rest['formula'].nunique()} formulas; {scales}",
-            **{**common, "variant": "corrected"},
-        )
-    )
-    records += _theorem17_records(summary, t17, sign, best, constant, refutes, scales, common)
-    records += _lemma18_records(tables["lemma18"])
-    records += solve_records()
-    records += no_constant_records()
-    records += uniform_no_constant_records()
-    records += theorem5_records()
-    return ClaimReport(records, {"behaviour": summary, "tightness": _tightness(summary, sign, constant)})
+            "corrected",
+            float(rest["max_deviation"].fillna(0).max()),
+            "max |exponent - expected| over formulas",
+            Verdict.PASS if rest["behaviour"].isin(["covariant", "no-scale", "log"]).all() else Verdict.INCONCLUSIVE,
+            len(rest),
+            covered=f"{rest['formula'].nunique()} formulas; {scales}",
+        ),
+    ]
 
 
 def _behaviour_summary(exponents) -> pd.DataFrame:
@@ -411,57 +404,49 @@ def _behaviour_summary(exponents) -> pd.DataFrame:
     return pd.DataFrame(summary)
 
 
-def _theorem17_records(summary, t17, sign, best, constant, refutes, scales, common) -> list:
+def _theorem17_records(assembly, summary, t17, sign, best, constant, refutes, scales) -> list:
     """Theorem 17's sample complexity as printed (refuted at large output scale) and in its covariant form."""
-    cert = _theorem17_certificate({**best, "constant": constant}) if refutes else None
-    records = [
-        declared_record(
+    corrected = summary[(summary["formula"] == "theorem17_covariant_sample_complexity")]
+    return [
+        assembly.record(
             CHECKS.theorem17_printed,
-            instances=len(sign),
-            worst_value=float(best["refuted_constant"]),
-            worst_value_label="largest constant C refuted (lower bound / printed bound)",
-            range=describe_range(sign.to_dict("records"), ["eps0", "delta"], "n = s = k = 1, R = 1"),
-            verdict=Verdict.FAIL if refutes else Verdict.INCONCLUSIVE,
-            finding=CHECKS.theorem17_printed["finding"] if refutes else "",
-            certificate=cert,
-            counterexample=(
-                f"eps = {best['eps']:g} (= {best['eps0']:g} lambda^2, lambda = {best['lam']:g}), delta = "
-                f"{best['delta']:g}, p = {best['p']:g}, n = s = k = 1, R = 1, W = lambda, B = "
-                f"{best['B']:.6g} (e lambda, so log(k(R+B)/eps) >= 1 > 0): {best['lower_bound']:.4g} samples "
-                f"needed, printed bound {best['printed']:.4g} (x C = {constant:g}: "
-                f"{constant * best['printed']:.4g})"
-            )
-            if refutes
-            else "",
-            notes=f"exponents {t17['exponents']} instead of 0: (WR+B)^2/eps^2 scales like lambda^-2 and log(1/delta)/eps^2 "
+            "as printed",
+            float(best["refuted_constant"]),
+            "largest constant C refuted (lower bound / printed bound)",
+            Verdict.FAIL if refutes else Verdict.INCONCLUSIVE,
+            len(sign),
+            f"exponents {t17['exponents']} instead of 0: (WR+B)^2/eps^2 scales like lambda^-2 and log(1/delta)/eps^2 "
             "like lambda^-4, so at large output scale the printed bound falls below the samples needed to tell h "
             f"from -h. The refuted constant grows like 1/eps0 ({', '.join(f'{c:.3g}' for c in sign['refuted_constant'])}"
             f" for eps0 = {', '.join(f'{e:g}' for e in sign['eps0'])}), so no constant saves the statement. It "
             "survives under the unstated normalisation C_H = k(WR+B) <= 1; the covariant form carries C_H^2 and "
             f"C_H^4 ({CHECKS.theorem17_corrected.id}).",
-            **{**common, "variant": "as printed"},
-        )
-    ]
-    corrected = summary[(summary["formula"] == "theorem17_covariant_sample_complexity")]
-    ok = (corrected["behaviour"].isin(["covariant", "log"])).all()
-    records.append(
-        declared_record(
+            covered=describe_range(sign.to_dict("records"), ["eps0", "delta"], "n = s = k = 1, R = 1"),
+            build=lambda: (
+                _theorem17_certificate({**best, "constant": constant}),
+                f"eps = {best['eps']:g} (= {best['eps0']:g} lambda^2, lambda = {best['lam']:g}), delta = "
+                f"{best['delta']:g}, p = {best['p']:g}, n = s = k = 1, R = 1, W = lambda, B = "
+                f"{best['B']:.6g} (e lambda, so log(k(R+B)/eps) >= 1 > 0): {best['lower_bound']:.4g} samples "
+                f"needed, printed bound {best['printed']:.4g} (x C = {constant:g}: "
+                f"{constant * best['printed']:.4g})",
+            ),
+        ),
+        assembly.record(
             CHECKS.theorem17_corrected,
-            instances=len(corrected),
-            worst_value=float(corrected["max_deviation"].max()),
-            range=f"{scales}; both transformations",
-            worst_value_label="max |exponent - expected|",
-            verdict=Verdict.PASS if ok else Verdict.INCONCLUSIVE,
-            notes="covariant (L is scale-free: C_H^2 (WR+B)^2 / eps^2 is invariant under both transformations); on the "
+            "corrected",
+            float(corrected["max_deviation"].max()),
+            "max |exponent - expected|",
+            Verdict.PASS if corrected["behaviour"].isin(["covariant", "log"]).all() else Verdict.INCONCLUSIVE,
+            len(corrected),
+            "covariant (L is scale-free: C_H^2 (WR+B)^2 / eps^2 is invariant under both transformations); on the "
             "sign-ambiguity instances it asks for "
             + ", ".join(f"{c:.3g}" for c in sign["corrected"])
             + " samples (constant 1) where "
             + ", ".join(f"{c:.3g}" for c in sign["lower_bound"])
             + " are needed",
-            **{**common, "variant": "corrected"},
-        )
-    )
-    return records
+            covered=f"{scales}; both transformations",
+        ),
+    ]
 
 
 def _lemma18_certificate(row) -> dict:
@@ -494,57 +479,55 @@ def _lemma18_certificate(row) -> dict:
 
 
 def _lemma18_records(lem) -> list:
-    common = dict(claim_id="scaling", paper_ref="Lemma 18 (Section 5)")
-    rng = describe_range(
-        lem.to_dict("records"), ["lam", "log_inv_delta", "m1"], f"H = {{h, -h}}, eps = {LEMMA18_EPS0:g} lambda^2"
+    """Lemma 18 as printed (its confidence term lacks the loss range) and with the loss range C_H^2."""
+    assembly = Assembly(
+        "scaling",
+        {"c": f"{LEMMA18_CONSTANT}"},
+        describe_range(
+            lem.to_dict("records"), ["lam", "log_inv_delta", "m1"], f"H = {{h, -h}}, eps = {LEMMA18_EPS0:g} lambda^2"
+        ),
     )
     worst = lem.loc[lem["refuted_constant"].idxmax()]
     # the printed lemma promises learning at m1 samples, fewer than needed, when its condition holds there
     violated = [bool(e >= c) for e, c in zip(lem["eps"], lem["printed_condition"], strict=True)]
     verdict = verdict_all([verdict_at_most(e, c) for e, c in zip(lem["eps"], lem["printed_condition"], strict=True)])
     witness = lem.loc[violated.index(True)] if any(violated) else worst  # the most moderate violated instance
-    fail = fail_fields(
-        verdict,
-        CHECKS.lemma18_printed["finding"],
-        lambda: (
-            _lemma18_certificate(witness),
-            f"H = {{h, -h}}, lambda = {witness['lam']:g}, delta = e^-{witness['log_inv_delta']:g}, "
-            f"eps = {witness['eps']:g}: with c = {LEMMA18_CONSTANT} the printed condition is met at m = "
-            f"{int(witness['m1'])} (its value {witness['printed_condition']:.4g} <= eps), yet any learner needs m >= "
-            f"{witness['needed']:.7g} to tell h from -h; on the grid every c up to {worst['refuted_constant']:.4g} is "
-            f"refuted (lambda = {worst['lam']:g}, delta = e^-{worst['log_inv_delta']:g})",
-        ),
-        notes="the largest constant c for which the printed condition holds below the samples needed: "
+    counterexample = (
+        f"H = {{h, -h}}, lambda = {witness['lam']:g}, delta = e^-{witness['log_inv_delta']:g}, "
+        f"eps = {witness['eps']:g}: with c = {LEMMA18_CONSTANT} the printed condition is met at m = "
+        f"{int(witness['m1'])} (its value {witness['printed_condition']:.4g} <= eps), yet any learner needs m >= "
+        f"{witness['needed']:.7g} to tell h from -h; on the grid every c up to {worst['refuted_constant']:.4g} is "
+        f"refuted (lambda = {worst['lam']:g}, delta = e^-{worst['log_inv_delta']:g})"
+    )
+    notes = (
+        "the largest constant c for which the printed condition holds below the samples needed: "
         + ", ".join(f"{c:.4g}" for c in lem["refuted_constant"])
         + " at (lambda, log(1/delta)) = "
         + ", ".join(f"({lam:g}, {x:g})" for lam, x in zip(lem["lam"], lem["log_inv_delta"], strict=True))
         + ": at large lambda it grows like sqrt(log(1/delta)), so no "
         "constant saves the printed lemma (the Rademacher bounds of Shalev-Shwartz and Ben-David 2014, Ch. 26, "
-        "assume a loss bounded by a constant, here C_H^2 = lambda^2, which multiplies the confidence term)",
+        "assume a loss bounded by a constant, here C_H^2 = lambda^2, which multiplies the confidence term)"
     )
     corrected_ok = verdict_all([verdict_at_most(1.0, x) for x in lem["corrected_margin"]])
     return [
-        declared_record(
+        assembly.record(
             CHECKS.lemma18_printed,
-            {"c": f"{LEMMA18_CONSTANT}"},
-            variant="as printed",
-            instances=len(lem),
-            worst_value=float(worst["refuted_constant"]),
-            worst_value_label="largest constant c refuted",
-            range=rng,
-            **fail,
-            **common,
+            "as printed",
+            float(worst["refuted_constant"]),
+            "largest constant c refuted",
+            verdict,
+            len(lem),
+            notes,
+            build=lambda: (_lemma18_certificate(witness), counterexample),
         ),
-        declared_record(
+        assembly.record(
             CHECKS.lemma18_corrected,
-            variant="corrected",
-            instances=len(lem),
-            worst_value=float(lem["corrected_margin"].min()),
-            worst_value_label="min corrected condition / eps at m1 (c = 1)",
-            verdict=corrected_ok,
-            range=rng,
-            notes=f"E_S R_H(S) and the lower bound as in {CHECKS.lemma18_printed.id}",
-            **common,
+            "corrected",
+            float(lem["corrected_margin"].min()),
+            "min corrected condition / eps at m1 (c = 1)",
+            corrected_ok,
+            len(lem),
+            f"E_S R_H(S) and the lower bound as in {CHECKS.lemma18_printed.id}",
         ),
     ]
 
@@ -628,20 +611,18 @@ def theorem5_records() -> list:
         for n in THEOREM5_N
     ]
     return [
-        declared_record(
+        Assembly("scaling").record(
             CHECKS.theorem5_cube_rate,
-            claim_id="scaling",
-            paper_ref="Theorem 5 (Section 1)",
-            variant="fixed W, B",
-            range=f"n in {{{', '.join(f'{n:g}' for n in THEOREM5_N)}}}, k = s = 1, W = B = 1, eps = "
-            f"{THEOREM5_EPS:g}, delta = {THEOREM5_DELTA:g}",
-            instances=len(rows),
-            worst_value=max(r["t17"] / r["cube"] for r in rows),
-            worst_value_label="max Theorem 17 / the cube rate at fixed W, B",
-            verdict=verdict_all([verdict_at_most(r["t17"], r["cube"]) for r in rows]),
-            notes="Theorem 17's expression over "
+            "fixed W, B",
+            max(r["t17"] / r["cube"] for r in rows),
+            "max Theorem 17 / the cube rate at fixed W, B",
+            verdict_all([verdict_at_most(r["t17"], r["cube"]) for r in rows]),
+            len(rows),
+            "Theorem 17's expression over "
             f"{THEOREM5_CONSTANT:g} ksn log^2(ksn/(eps delta))/eps^2: "
             + ", ".join(f"n = {r['n']:g}: {r['t17'] / r['ksn']:.3g}" for r in rows)
             + " (grows like n / log n: at fixed W, B no constant makes it O~(ksn/eps^2))",
+            covered=f"n in {{{', '.join(f'{n:g}' for n in THEOREM5_N)}}}, k = s = 1, W = B = 1, eps = "
+            f"{THEOREM5_EPS:g}, delta = {THEOREM5_DELTA:g}",
         )
     ]

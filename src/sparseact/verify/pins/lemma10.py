@@ -159,7 +159,7 @@ PINS: dict[str, Pin] = {
         _quantity_vs("fourier_tail", _claim21_rhs_rigorous),
         {
             "statement": "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) for all f (no range of rho printed)",
-            "paper_ref": "Claim 2.1",
+            "paper_ref": "Claim 2.1 (second bullet)",
             "finding": "out-of-range",
             "lhs_label": "sum_{|T|>d} fhat(T)^2",
             "rhs_label": "2 NS_rho(f) / (1 - rho^d)",
@@ -201,7 +201,7 @@ PINS: dict[str, Pin] = {
         _eq17_coupling_rigorous,
         {
             "statement": "(x, y) of the bucket coupling are distributed exactly as (x, N_rho(x)), r = floor(2/(1-rho))",
-            "paper_ref": "Appendix B, eq. (17)",
+            "paper_ref": "Appendix B (proof of Lemma 10)",
             "finding": "proof-slip",
             "lhs_label": "NS_rho(h) = Pr_{y ~ N_rho(x)}[y_1 != x_1]",
             "rhs_label": "the coupling's E[(1/4)(h(x) - h(y))^2] = 1/r",

@@ -298,7 +298,7 @@ PINS: dict[str, Pin] = {
         _lemma9_term_u_rigorous,
         {
             "statement": "(U) <= E[(1/4)||w^{R_x}||^2] <= k^2 W^2 / 4",
-            "paper_ref": "Lemma 9 (Section 3)",
+            "paper_ref": "Lemma 9 (proof, term (U))",
             "finding": "proof-slip",
             "lhs_label": "(U)",
             "rhs_label": "k^2 W^2 / 4",
@@ -317,7 +317,7 @@ PINS: dict[str, Pin] = {
         _lemma9_union_rigorous(1),
         {
             "statement": "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j AS(g_j), g_j = 1{<w_j,x> > b_j}",
-            "paper_ref": "Lemma 9 (Section 3)",
+            "paper_ref": "Lemma 9 (proof, term (V))",
             "finding": "proof-slip",
             "lhs_label": "Pr_{x,i}[R_x != R_{x xor i}]",
             "rhs_label": "(1/n) sum_j AS(g_j)",
@@ -334,7 +334,7 @@ PINS: dict[str, Pin] = {
         _lemma9_transition_rigorous,
         {
             "statement": "Pr_{x,i}[R_x != R_{x xor i}] <= k sqrt(log(s/k)) / sqrt(n)",
-            "paper_ref": "Lemma 9 (Section 3)",
+            "paper_ref": "Lemma 9 (proof, term (V))",
             "finding": "out-of-range",
             "lhs_label": "Pr_{x,i}[R_x != R_{x xor i}]",
             "rhs_label": "k sqrt(log(s/k)) / sqrt(n)",
@@ -374,7 +374,7 @@ PINS: dict[str, Pin] = {
         _lemma9_proof_v_rigorous,
         {
             "statement": "n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log(ns)) + kB)^2 + (ns)^-4 (kW sqrt(n) + kB)^2] <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",  # noqa: E501
-            "paper_ref": "Lemma 9 (Section 3)",
+            "paper_ref": "Lemma 9 (proof, final bound on (V))",
             "finding": "proof-slip",
             "lhs_label": "n[(k sqrt(log(s/k))/sqrt(n) - (ns)^-4)(c k^1.5 W sqrt(log ns) + kB)^2 + (ns)^-4 (kW sqrt(n) + kB)^2]",
             "rhs_label": "C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",
@@ -395,7 +395,7 @@ PINS: dict[str, Pin] = {
         _lemma9_transition_printed_rigorous,
         {
             "statement": "Pr_{x,i}[R_x != R_{x xor i}] <= (1/n) sum_j p_j sqrt(n log(1/p_j)) (the first inequality, constant 1 as printed)",
-            "paper_ref": "Lemma 9 (Section 3)",
+            "paper_ref": "Lemma 9 (proof, term (V))",
             "finding": "proof-slip",
             "lhs_label": "Pr_{x,i}[R_x != R_{x xor i}]",
             "rhs_label": "with p_j = Pr_x[neuron j active], the printed middle term (1/n) sum_j p_j sqrt(n log(1/p_j))",
@@ -413,7 +413,7 @@ PINS: dict[str, Pin] = {
         _lemma9_concavity_printed_rigorous,
         {
             "statement": "(1/n) sum_j p_j sqrt(n log(1/p_j)) <= C k sqrt(log(s/k))/sqrt(n), p_j = Pr_x[neuron j active] (concavity step, read up to a constant)",  # noqa: E501
-            "paper_ref": "Lemma 9 (Section 3)",
+            "paper_ref": "Lemma 9 (proof, term (V))",
             "finding": "out-of-range",
             "lhs_label": "(1/n) sum_j p_j sqrt(n log(1/p_j))",
             "rhs_label": "C k sqrt(log(s/k))/sqrt(n)",
@@ -429,7 +429,7 @@ PINS: dict[str, Pin] = {
         _lemma9_bound_rigorous,
         {
             "statement": "AS(h) <= O(k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s)) at n = s = 1",
-            "paper_ref": "Lemma 9 (Section 3)",
+            "paper_ref": "Lemma 9",
             "finding": "out-of-range",
             "lhs_label": "AS(relu(x_1))",
             "rhs_label": "C (k^4 W^2 sqrt(n) log(ns) + k^3 B^2 sqrt(log s))",

@@ -118,7 +118,6 @@ def _lemma18_rigorous(c: dict) -> RigorousSides:
 
 #: The text Theorem 17's two-point certificates share (scaling/covariance, scaling/theorem17-printed).
 _THEOREM17_TWO_POINT = {
-    "paper_ref": "Lemmas 6, 7, 9, 10, Claim 2.1, Theorems 8, 17, 19, eq. (15), Conjecture 20",
     "finding": "statement-error",
     "lhs_label": "samples needed to tell h from -h: log(1/(2 delta)) / (-log(1 - p))",
     "rhs_label": "Theorem 17's m(eps, delta) with hidden constant C = 1000",
@@ -145,6 +144,7 @@ PINS: dict[str, Pin] = {
         _theorem17_scale_rigorous,
         {
             "statement": "m(eps, delta) = O(((WR+B)^2 ksn log(k(R+B)/eps) + log(1/delta)) / eps^2) samples suffice, at every scale of the class (squared loss)",  # noqa: E501
+            "paper_ref": "Theorem 17",
             **_THEOREM17_TWO_POINT,
         },
     ),
@@ -159,6 +159,7 @@ PINS: dict[str, Pin] = {
         _theorem17_scale_rigorous,
         {
             "statement": "every printed bound transforms like the quantity it bounds (a scale inside a logarithm counted as covariant)",
+            "paper_ref": "Sections 2-5 (every bound; the project's meta-claim, not printed)",
             **_THEOREM17_TWO_POINT,
         },
     ),
@@ -173,7 +174,7 @@ PINS: dict[str, Pin] = {
         _lemma18_rigorous,
         {
             "statement": "the smallest m with c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) <= eps samples suffice, for any class H and a large enough constant c",  # noqa: E501
-            "paper_ref": "Lemma 18 (Section 5)",
+            "paper_ref": "Lemma 18 (Section 5, Shalev-Shwartz and Ben-David 2014)",
             "finding": "statement-error",
             "lhs_label": "Lemma 18's c (C_H E_S[R_H(S)] + sqrt(log(1/delta)/m)) at m = <<m>>, c = <<c>>",
             "rhs_label": "eps (when m is below the samples needed to tell h from -h; else 0)",
