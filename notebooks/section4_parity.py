@@ -106,8 +106,9 @@ show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 #   against $m^2+m-\tfrac12$ and $\|u\|_\infty$ against 2; PASS when none exceeds its bound.
 # * `section4_parity/rescaled-norm`: the introduction's "norm $O(k)$": the corrected network rescaled to $(\lambda u,
 #   w_j/\lambda, b_j/\lambda)$ with $\max_j\|w_j\| = k$; PASS when it still equals the parity with one active neuron.
-# * `section4_parity/definition2-W`: evidence for the open "norm $O(k)$": Definition 2's $W =
-#   \|u\|_\infty\max_j\|w_j\|_2$ of every corrected network against $2\sqrt{4k^3+k^2-k}$ at $S = [k]$; PASS when exact.
+# * `section4_parity/definition2-W`: Definition 2's $W = \|u\|_\infty\max_j\|w_j\|_2$, which the rescaling of
+#   section4_parity/rescaled-norm leaves unchanged, of every corrected network against $2\sqrt{4k^3+k^2-k}$ at $S =
+#   [k]$; PASS when exact.
 # * `section4_parity/dense-parity`: the introduction's dense networks: $\sum_{j=0}^{k}c_j\sigma(\sum_{i\in S}x_i-T_j+1)$
 #   against $\prod_{i\in S}x_i$ on every input, $k+1$ neurons; PASS when exact.
 # * `section4_parity/dense-parity-k-neurons`: Section 4's $\{0,1\}$-valued parity by $k$ neurons of $T = \sum_{i\in

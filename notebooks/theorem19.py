@@ -96,11 +96,15 @@ show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 #   the proof's quantity (3)-(13), up to $10^{-6}$; PASS when both inequalities are satisfied everywhere.
 # * `theorem19/bound`: (1) on the $k=1$ instances against the exact $\mathcal{R}_\mathcal{H}(S)$ of the tiny samples
 #   (all $2^m$ sign vectors) and against an upper bound of $\mathcal{R}_\mathcal{H}(S)$ on the unit-sphere samples of
-#   `range` (the exact value's dual certificate, or the proof's quantity (3)-(13)); PASS when every exact value and
-#   every upper bound lies below the bound, FAIL (one verified optimal network per sign vector as certificate) when an
-#   exact value lies above, otherwise INCONCLUSIVE.
-# * `theorem19/eq15-bound`: (15) against the exact $\mathcal{R}_\mathcal{H}(S)$ of the tiny samples; PASS when every
-#   exact value lies below the bound, FAIL with a certificate when one lies above.
+#   `range` (the exact value's dual certificate, or the proof's quantity (3)-(13)). Each sample is decided at the
+#   rescaling where $\log(m(R+B)) = 1$, where (1) is $(WR+B)\sqrt{sn/m}$ (its strongest instance outside the corner
+#   $m(R+B) < e$), and only where that is below $WR + B$, i.e. $m > sn$; PASS when every exact value and every upper
+#   bound lies below it, FAIL (one verified optimal network per sign vector as certificate) when an exact value lies
+#   above (1) at the sample's own scale, otherwise INCONCLUSIVE.
+# * `theorem19/eq15-bound`: (15) against the exact $\mathcal{R}_\mathcal{H}(S)$ of the tiny samples, each decided at the
+#   rescaling where $\log(km(R+B)) = 1$, where (15) is $(WR+B)\sqrt{snk/m}$, and only where that is below $k(WR+B)$,
+#   i.e. $km > sn$; PASS when every exact value lies below it, FAIL with a certificate when one lies above (15) at the
+#   sample's own scale, otherwise INCONCLUSIVE.
 # * `theorem19/conj20-bound`: (16) against the exact $\mathcal{R}_\mathcal{H}(S)$ of the tiny samples; PASS when every
 #   exact value lies below the bound, FAIL with a certificate when one lies above.
 # * `theorem19/scale`: the exact $\mathcal{R}_\mathcal{H}(S)$ of one Gaussian sample rescaled to the norms of
@@ -115,6 +119,8 @@ show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 # * `theorem19/uniform-maximum`: $\mathbb{E}_\zeta\max_I\|\sum_{i\in I}\zeta_ix_i\|/\sqrt{|I|}$ over the $N$ non-empty
 #   cells against $R(1+\sqrt{2\log N})$, and its scalar form, exact over all sign vectors; PASS when every value is at
 #   most its bound.
+# * `theorem19/constant-tight`: both brackets of the exact $\mathcal{R}_\mathcal{H}(S)$ equal $WR + B$ and (1) with
+#   constant 1 within a relative $10^{-6}$; PASS when they do on both samples.
 # * `theorem19/sparse-vs-dense`: evidence for the introduction's sparse advantage: fitted exponents (95% intervals) in
 #   $s$ and $m$ of the lower-bound estimate for $\mathcal{H}_{n,s,1}$ and $\mathcal{H}_{n,s,s}$; PASS when the sparse
 #   class's interval for the exponent of $s$ lies below 1, otherwise INCONCLUSIVE, never FAIL.
