@@ -83,7 +83,9 @@ def _decisive(frame, column: str):
 
     ``R_H(S)/(WR+B)`` does not change when ``u`` or the points are rescaled, while ``m(R+B)`` takes any value, so
     outside the corner ``m(R+B) < e`` (1) holds on every rescaling of a sample exactly when it holds at that one."""
-    if column == "conj20" or not len(frame):
+    if not len(frame):
+        return pd.Series(dtype=float, index=frame.index)
+    if column == "conj20":
         return frame[column]
     k = frame["k"] if column == "eq15" else 1
     return (frame["W"] * frame["R"] + frame["B"]) * np.sqrt(frame["s"] * frame["n"] * k / frame["m"])
@@ -97,24 +99,21 @@ def _informative(frame, column: str):
     )
 
 
-def _range_text(ranged, column: str) -> tuple[str, bool]:
-    """What the ``range`` points say of (1) (``column = "eq1"``) or (16): the tightest instances, and for (1) whether
-    every upper bound lies below its deciding value (an upper bound decides an instance; above it, nothing)."""
+def _range_text(ranged, column: str) -> str:
+    """What the decided ``range`` points say of (1) (``column = "eq1"``) or (16): the tightest instances."""
     if not len(ranged):
-        return "", True
+        return ""
     exact = ranged[ranged["exact"].notna()]
     if column == "eq1":
         decisive = ranged["upper"] / _decisive(ranged, column)
         top = ranged.loc[decisive.idxmax()]
-        held = bool((decisive <= 1 + EXACT_RTOL).all())
         return (
             f" Unit-sphere samples ({_sphere_range(ranged)}"
             f"): an upper bound of R_H(S) (the dual bound of the exact programmes in floating point where "
             f"m <= {RANGE_EXACT_M}, else the proof's quantity, cells not required realisable) is "
-            f"{'below' if held else 'not below'} (1) at log(m(R+B)) = 1 on every sample; tightest upper / that "
+            f"below (1) at log(m(R+B)) = 1 on every sample it decides; tightest upper / that "
             f"value = {decisive.max():.3g} (n = {int(top['n'])}, m = {int(top['m'])}, s = {int(top['s'])}, "
-            f"B = {top['B']:g}); at the samples' own scale, upper / (1) is at most {(ranged['upper'] / ranged['eq1']).max():.3g}.",
-            held,
+            f"B = {top['B']:g}); at the samples' own scale, upper / (1) is at most {(ranged['upper'] / ranged['eq1']).max():.3g}."
         )
     lo, up = exact["exact"] / exact["conj20"], ranged["upper"] / ranged["conj20"]
     return (
@@ -122,8 +121,7 @@ def _range_text(ranged, column: str) -> tuple[str, bool]:
         f"({_sphere_range(exact)}); an upper bound / (16) "
         f"reaches {up.max():.3g} ({_sphere_range(ranged)})"
         ": a constant C in (16) is at least the largest exact ratio of any sample, and C = "
-        f"{up.max():.3g} suffices on these samples.",
-        True,
+        f"{up.max():.3g} suffices on these samples."
     )
 
 
@@ -134,8 +132,15 @@ def _bound_record(column, sweep, exact, certs, common, ranged):
     part = sweep[sweep[column].notna() & ((sweep["k"] == 1) if column == "eq1" else (sweep["cls"] == "sparse"))]
     every = exact[exact[column].notna() & ((exact["k"] == 1) if column == "eq1" else True)]
     ranged_every = ranged if column in ("eq1", "conj20") else ranged.iloc[:0]
-    ex, ranged = _informative(every, column), _informative(ranged_every, column)
-    set_aside = len(every) + len(ranged_every) - len(ex) - len(ranged)
+    ex, informative = _informative(every, column), _informative(ranged_every, column)
+    set_aside = len(every) + len(ranged_every) - len(ex) - len(informative)
+    # for (1), an upper bound above the deciding value decides nothing: such a sample is left out of the range, and
+    # said so ((16) reports the largest upper / (16) as the constant that suffices, so every sample stays)
+    if column == "eq1" and len(informative):
+        ranged = informative[informative["upper"] <= _decisive(informative, column) * (1 + EXACT_RTOL)]
+    else:
+        ranged = informative
+    undecided = len(informative) - len(ranged)
     ratio_mc = (part["ci_high"] / part[column]).max() if len(part) else float("nan")
     ratio_ex = (ex["exact"] / _decisive(ex, column)).max() if len(ex) else float("nan")
     worst = float(np.nanmax([ratio_mc, ratio_ex]))
@@ -143,7 +148,7 @@ def _bound_record(column, sweep, exact, certs, common, ranged):
     straddle = part[(part["ci_high"] > part[column]) & (part["ci_low"] <= part[column])]
     broken = every[every[f"above_{column}"].astype(bool)]
     check_id = {"eq1": CHECKS.bound.id, "eq15": CHECKS.eq15_bound.id, "conj20": CHECKS.conj20_bound.id}[column]
-    range_notes, range_held = _range_text(ranged, column)
+    range_notes = _range_text(ranged, column)
     at_one = column != "conj20"
     deciding = "the bound at log = 1" if at_one else "the bound"
     notes = (
@@ -156,12 +161,17 @@ def _bound_record(column, sweep, exact, certs, common, ranged):
         + (
             "R_H(S)/(WR+B) does not change when u or the points are rescaled while m(R+B) takes any value, so each "
             "sample is decided at the rescaling where the printed logarithm is 1, the strongest instance of the bound "
-            "outside the corner m(R+B) < e: (WR+B) sqrt(snk/m). "
+            "outside the corner m(R+B) < e. "
             if at_one
             else ""
         )
         + f"{set_aside} of {len(every) + len(ranged_every)} exact and unit-sphere instances are set aside: there "
         f"{deciding} is at least k(WR+B), which R_H(S) never exceeds (theorem19-sup-bound), so they test nothing."
+        + (
+            f" {undecided} unit-sphere samples whose upper bound lies above {deciding} decide nothing."
+            if undecided
+            else ""
+        )
     )
     held = bool((ex["exact"] <= _decisive(ex, column) * (1 + EXACT_RTOL)).all())
     kwargs = {}
@@ -192,7 +202,7 @@ def _bound_record(column, sweep, exact, certs, common, ranged):
                 {"eq1": "eq. (1)", "eq15": f"eq. (15), k = {int(row['k'])}", "conj20": "(16)"}[column],
             ),
         )
-    elif not len(ex) + len(ranged) or (len(ex) and not np.isfinite(ratio_ex)) or not range_held or not held:
+    elif not len(ex) + len(ranged) or (len(ex) and not np.isfinite(ratio_ex)) or not held:
         verdict = Verdict.INCONCLUSIVE
     else:
         verdict = Verdict.PASS
