@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -468,3 +469,58 @@ def test_stop_kills_a_stopped_server(monkeypatch):
     start = time.monotonic()
     jobserver.stop()
     assert time.monotonic() - start < 10 and server.poll() is not None and jobserver._SERVER is None
+
+
+#: A stand-in server another user runs: it listens at ``sys.argv[1]`` and prints what a job sends it.
+_FOREIGN_SERVER = """
+import socket, sys
+listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+listener.bind(sys.argv[1])
+listener.listen(1)
+listener.settimeout(20)
+print("ready", flush=True)
+connection, _ = listener.accept()
+print("received", connection.recv(1 << 16), flush=True)
+"""
+
+
+@pytest.mark.skipif(
+    os.getuid() != 0 or not os.access(_SYSTEM_PYTHON, os.X_OK),
+    reason=f"needs root to act as a second local user, and {_SYSTEM_PYTHON}",
+)
+def test_a_job_never_hands_itself_to_a_server_that_is_not_its_users(monkeypatch, capsys):
+    """Another local user who recreates a run's folder, key and socket once its server has ended, or points the job
+    at a server of their own, gets nothing: the job checks that the folder and the key are its user's alone and that
+    the process at the socket runs as its user, and otherwise runs in its own process."""
+    folder = jobserver.private_folder()
+    shared = tempfile.mkdtemp(dir="/tmp")
+    key = os.path.join(folder, jobclient.KEY_NAME)
+    monkeypatch.setenv(jobclient.ADDRESS_VARIABLE, _socket(folder))
+    try:
+        os.chmod(folder, 0o755)  # a folder others may enter
+        assert jobclient.delegate("sparseact.cli", ["--help"]) is None
+        os.chmod(folder, 0o700)
+        for path in (folder, key):  # another user's folder and key
+            os.chown(path, 65534, 65534)
+        assert jobclient.delegate("sparseact.cli", ["--help"]) is None
+        for path in (folder, key):
+            os.chown(path, os.getuid(), os.getgid())
+        assert capsys.readouterr().err.count("is not this user's private job server") == 2
+        os.chmod(shared, 0o777)  # this user's folder and key, the socket another user's server
+        theirs = os.path.join(shared, "socket")
+        server = subprocess.Popen(
+            [_SYSTEM_PYTHON, "-c", _FOREIGN_SERVER, theirs],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd="/",
+            user=65534,
+            group=65534,
+        )
+        assert server.stdout.readline().strip() == "ready"
+        os.symlink(theirs, _socket(folder))
+        assert jobclient.delegate("sparseact.cli", ["--help"]) is None
+        assert "runs as another user" in capsys.readouterr().err
+        assert server.communicate(timeout=READY_S)[0].strip() == "received b''"  # not a byte of the job
+    finally:
+        shutil.rmtree(folder)
+        shutil.rmtree(shared)

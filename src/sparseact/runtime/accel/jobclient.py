@@ -6,8 +6,9 @@ else, and only waits while the server's child runs the job, so this module impor
 Only the run that started the server reaches it: the server listens on a socket file in a folder only its user can
 enter (mode 0700), accepts only connections from its own user (the peer's credentials), and runs a job only when the
 request carries the run's key, which a file in that folder holds (mode 0600) and no name, command line or log shows.
-A job hands itself over only once the server's child has taken it (:data:`ACCEPT_TIMEOUT_S`); a server that does
-not answer in time, or declines, leaves the job to its own process.
+The job checks the server too: the folder and the key must be its user's alone, and the process at the socket must
+run as its user, or the job runs in its own process. A job hands itself over only once the server's child has taken
+it (:data:`ACCEPT_TIMEOUT_S`); a server that does not answer in time, or declines, leaves the job to its own process.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import stat
 import struct
 import sys
 
@@ -43,9 +45,14 @@ def delegate(module: str, argv: list[str]) -> int | None:
     if not address:
         return None
     try:
-        with open(os.path.join(os.path.dirname(address), KEY_NAME), encoding="ascii") as handle:
-            key = handle.read()
+        key = _private_key(os.path.dirname(address))
     except OSError:
+        return None
+    if key is None:
+        print(
+            f"sparseact: {address} is not this user's private job server; the job runs in its own process",
+            file=sys.stderr,
+        )
         return None
     umask = os.umask(0)
     os.umask(umask)
@@ -63,6 +70,12 @@ def delegate(module: str, argv: list[str]) -> int | None:
         connection.settimeout(ACCEPT_TIMEOUT_S)
         try:
             connection.connect(address)
+            if not peer_is_us(connection):
+                print(
+                    f"sparseact: the server at {address} runs as another user; the job runs in its own process",
+                    file=sys.stderr,
+                )
+                return None
             connection.sendall(HEADER.pack(len(payload)) + payload)
             answer = json.loads(receive_line(connection) or b"{}")
             if "accepted" in answer:  # the job's standard streams go only to a child that has taken it
@@ -84,6 +97,28 @@ def delegate(module: str, argv: list[str]) -> int | None:
     usage = json.loads(reply)
     sys.stderr.write(usage_line(usage["cpu_s"], usage["max_rss_mb"]))
     return int(usage["exit"])
+
+
+def _private_key(folder: str) -> str | None:
+    """The run's key, when ``folder`` and the key file in it are this user's and no one else's (mode 0700 and 0600,
+    no link); ``None`` otherwise: a job never hands itself, its environment or its streams to another user's server."""
+    uid = os.geteuid()
+    info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid or info.st_mode & 0o077:
+        return None
+    descriptor = os.open(os.path.join(folder, KEY_NAME), os.O_RDONLY | os.O_NOFOLLOW)
+    with open(descriptor, encoding="ascii") as handle:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != uid or info.st_mode & 0o077:
+            return None
+        return handle.read()
+
+
+def peer_is_us(connection: socket.socket) -> bool:
+    """Whether the process at the other end of ``connection`` runs as this process's user (``SO_PEERCRED``)."""
+    credentials = struct.Struct("3i")
+    _, uid, _ = credentials.unpack(connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, credentials.size))
+    return uid == os.getuid()
 
 
 def interpreter() -> list[str]:

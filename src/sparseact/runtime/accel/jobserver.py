@@ -47,7 +47,6 @@ import select
 import shutil
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
@@ -63,6 +62,7 @@ from sparseact.runtime.accel.jobclient import (
     KEY_NAME,
     SOCKET_NAME,
     interpreter,
+    peer_is_us,
 )
 
 #: Seconds :func:`stop` waits for the server to end after SIGTERM before it kills it.
@@ -165,13 +165,6 @@ def _decline(connection: socket.socket, reason: str) -> None:
 def _answer(connection: socket.socket, **answer) -> None:
     """The child's first answer to a job: one JSON line, ``accepted`` or ``declined``."""
     connection.sendall(json.dumps(answer).encode() + b"\n")
-
-
-def _peer_is_us(connection: socket.socket) -> bool:
-    """Whether the process at the other end of ``connection`` runs as this process's user (``SO_PEERCRED``)."""
-    credentials = struct.Struct("3i")
-    _, uid, _ = credentials.unpack(connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, credentials.size))
-    return uid == os.getuid()
 
 
 def _run_child(connection: socket.socket) -> int:
@@ -342,7 +335,7 @@ def _serve(folder: str, parent: int, modules: list[str]) -> int:
         if not ready:
             continue
         connection, _ = listener.accept()
-        if not _peer_is_us(connection) or len(children) >= MAX_CHILDREN:
+        if not peer_is_us(connection) or len(children) >= MAX_CHILDREN:
             connection.close()
             continue
         if unloaded and forking:
