@@ -347,7 +347,7 @@ def test_a_certificate_or_its_folder_that_is_a_symbolic_link_is_not_attached(tmp
         compile_pdf(tex)
 
 
-@pytest.mark.parametrize("kind", ["hard link", "other file", "other check"])
+@pytest.mark.parametrize("kind", ["hard link", "other file", "other check", "pipe"])
 def test_a_certificate_that_is_not_the_ledgers_is_not_attached(tmp_path, kind):
     """A hard link to another file, or any file that is not the certificate its path names, never reaches the PDF
     (probe5: a certificate replaced by a hard link to an unrelated file was attached and extractable)."""
@@ -357,6 +357,8 @@ def test_a_certificate_that_is_not_the_ledgers_is_not_attached(tmp_path, kind):
         secret = tmp_path / "secret.json"
         secret.write_text('{"check_id": "lemma6/a"}')
         os.link(secret, certificate)
+    elif kind == "pipe":  # read, it would never end
+        os.mkfifo(certificate)
     else:
         certificate.write_text("SECRET-TEXT\n" if kind == "other file" else '{"check_id": "lemma6/b"}')
     tex = tmp_path / "erratum" / "erratum.tex"
@@ -364,6 +366,19 @@ def test_a_certificate_that_is_not_the_ledgers_is_not_attached(tmp_path, kind):
     tex.write_text(note("x"))
     with pytest.raises(ValueError, match="attaches only the ledger's certificate files"):
         compile_pdf(tex)
+
+
+@pytest.mark.skipif(shutil.which(TEX_ENGINE) is None, reason=f"needs {TEX_ENGINE}")
+def test_only_the_certificate_files_are_copied_for_tex(tmp_path):
+    """probe6: a device beside the certificates (here a pipe, which a copy would read forever) is never read."""
+    folder = tmp_path / "certificates" / "lemma6"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / "device.md")
+    tex = tmp_path / "erratum" / "erratum.tex"
+    tex.parent.mkdir()
+    tex.write_text(note("x"))
+    pdf, _ = compile_pdf(tex)
+    assert pdf is not None and pdf.is_file()
 
 
 def test_the_summary_names_the_substantive_errata_only(result_tables):

@@ -35,6 +35,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from pathlib import Path
@@ -919,7 +920,10 @@ def _check_attachable(path: Path, certificates: Path) -> None:
     file) holding the certificate of the check its path names, so that no other file's contents reach the PDF."""
     check_id = path.relative_to(certificates).with_suffix("").as_posix()
     try:
-        if path.stat().st_nlink != 1:
+        info = path.lstat()
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError("not a regular file")
+        if info.st_nlink != 1:
             raise ValueError("a hard link")
         data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("check_id") != check_id:
@@ -975,12 +979,14 @@ def compile_pdf(tex: str | Path, engine: str = TEX_ENGINE) -> tuple[Path | None,
         )
         if linked is not None:
             raise ValueError(f"{linked} is a symbolic link: the note attaches only the results' own certificate files")
-        for path in certificates.rglob("*.json") if certificates.is_dir() else []:
+        copied = work / "certificates"
+        for path in sorted(certificates.rglob("*.json")) if certificates.is_dir() else []:
             _check_attachable(path, certificates)
-        if certificates.is_dir():
-            copied = shutil.copytree(certificates, work / "certificates")
-            for path in [copied, *copied.rglob("*")]:
-                os.utime(path, (int(SOURCE_DATE_EPOCH), int(SOURCE_DATE_EPOCH)))
+            target = copied / path.relative_to(certificates)  # the certificate files alone, never another entry
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+        for path in [copied, *copied.rglob("*")] if copied.is_dir() else []:
+            os.utime(path, (int(SOURCE_DATE_EPOCH), int(SOURCE_DATE_EPOCH)))
         shutil.copy(tex, work / tex.name)
         # the PDF records what it is compiled from (sparseact.publish.notepdf), so that a stale one is never linked
         first_line = rf"\pdfinfo{{/{SOURCE_KEY} ({source_stamp(tex)})}}\input{{{tex.name}}}"
