@@ -43,6 +43,7 @@ __all__ = [
     "OPEN_KINDS",
     "ORIGINS",
     "PROOF_PRINTED_AFTER",
+    "REFUTED_CLASSES",
     "SHARPER_KEYS",
     "STATEMENTS_FILE",
     "STATEMENT_KEYS",
