@@ -27,7 +27,6 @@ The claims are given, never imported (the runtime lies below the claims layer): 
 
 from __future__ import annotations
 
-import io
 import math
 import os
 import re
@@ -44,7 +43,15 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from sparseact._validation import read_regular_file
-from sparseact._yaml import SAFE_LOADER, load_yaml, read_yaml
+from sparseact._yaml import (
+    SAFE_LOADER,
+    DuplicateKeyError,
+    UniqueKeyLoader,
+    load_yaml,
+    named_stream,
+    read_yaml,
+    unique_key_mapping,
+)
 from sparseact.runtime.costs import check_cost
 from sparseact.runtime.errors import ConfigError
 from sparseact.runtime.sharding import check_single_shard_claims
@@ -118,27 +125,21 @@ MAX_NAME_BYTES = 255
 MESSAGE_WIDTH = 200
 
 
-class _StrictLoader(SAFE_LOADER):
+class _StrictLoader(UniqueKeyLoader):
     """A safe loader that refuses duplicated mapping keys and keys that are not scalars."""
 
 
 def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
-    seen = {}
     for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
         if not isinstance(key_node, yaml.ScalarNode):
             mark = key_node.start_mark
             raise ConfigError(
                 f"{mark.name}:{mark.line + 1}:{mark.column + 1}: a key must be a plain name, not a list or map"
             )
-        if key in seen:
-            mark = key_node.start_mark
-            raise ConfigError(
-                f"{mark.name}:{mark.line + 1}:{mark.column + 1}: duplicated key {key!r} "
-                f"(first at line {seen[key] + 1}); YAML would silently keep the last value"
-            )
-        seen[key] = key_node.start_mark.line
-    return loader.construct_mapping(node, deep=deep)
+    try:
+        return unique_key_mapping(loader, node, deep)
+    except DuplicateKeyError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
@@ -211,13 +212,6 @@ MAX_NESTING = 10
 _TOO_DEEP = f"nested deeper than {MAX_NESTING} levels of mappings and lists, which no config key needs"
 
 
-def _named_stream(path: Path, text: str) -> io.StringIO:
-    """``text`` as a stream named ``path`` (YAML's error marks name the file)."""
-    stream = io.StringIO(text)
-    stream.name = str(path)
-    return stream
-
-
 def _join(parent: str, name) -> str:
     return f"{parent}.{name}" if parent else str(name)
 
@@ -267,7 +261,7 @@ def _check_structure(path: Path, text: str) -> None:
     differently (:func:`_yaml11_reading`), naming the key."""
     depth = 0
     try:
-        for event, key, is_key in _key_paths(yaml.parse(_named_stream(path, text), Loader=SAFE_LOADER)):
+        for event, key, is_key in _key_paths(yaml.parse(named_stream(path, text), Loader=SAFE_LOADER)):
             mark = event.start_mark
             where = f"{path}:{mark.line + 1}:{mark.column + 1}"
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -324,7 +318,7 @@ def read_yaml_strict(path: str | Path) -> dict:
     text = _read_text(path)
     _check_structure(path, text)
     try:
-        data = yaml.load(_named_stream(path, text), Loader=_StrictLoader)
+        data = yaml.load(named_stream(path, text), Loader=_StrictLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
