@@ -8,7 +8,7 @@ from snakemake.utils import min_version
 from sparseact.claims import registry
 from sparseact.cli import job_modules
 from sparseact.runtime.accel import jobserver
-from sparseact.runtime.config import validate_workflow_config
+from sparseact.runtime.config import record_output_dirs, validate_workflow_config
 from sparseact.runtime.errors import ConfigError
 from sparseact.runtime.accel.scheduling import (
     drop_default_local_rate_limit,
@@ -77,10 +77,12 @@ include: "workflow/rules/report.smk"
 # A run forks its jobs from a warm job server (config key job_server; sparseact.runtime.accel.jobserver), ended with the
 # run: a local run's jobs and a cluster run's local rules (the server declines the cluster's jobs); a job that finds
 # none runs in its own process. The server imports once what the jobs import of the library (job_modules).
+# A run records its output folders when it starts: another config may not write into them (record_output_dirs).
 
 
 onstart:
     drop_default_local_rate_limit(workflow)
+    record_output_dirs(config)
     if config.get("job_server", True):
         jobserver.start(workflow, in_logs("job-server.log"), job_modules(CLAIMS))
 

@@ -306,13 +306,14 @@ def _check_pages(args) -> int:
 def _check_config(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.claims import registry
-    from sparseact.runtime.config import ConfigError, load_config
+    from sparseact.runtime.config import ConfigError, check_writable, load_config
     from sparseact.runtime.costs import check_cost, estimate_cost, job_warning
     from sparseact.runtime.notebooks import check_kernel
 
     claims = registry()
     try:
         config = load_config(args.config, claims)
+        check_writable(config)
         estimate = estimate_cost(config, claims)
         print(estimate.summary())
         warning = job_warning(estimate)
