@@ -700,7 +700,7 @@ def _certificates(row: pd.Series, repository_url: str) -> str:
         return ""
     where = "" if repository_url else " (attached to this PDF)"
     return (
-        ("Certificate" if len(paths) == 1 else "Certificates")
+        ("Counterexample" if len(paths) == 1 else "Counterexamples")
         + f"{where}: "
         + _certificate_words(paths, repository_url)
         + "."
@@ -727,8 +727,8 @@ def _slips(errata: pd.DataFrame, repository_url: str, words: PaperWords) -> list
         r"\hyperref[app:slips]{appendix}.",
         "",
         r"{\small",
-        r"\begin{longtable}{" + _columns(0.03, 0.23, 0.56, 0.1) + "}",
-        r"\hline No. & Where & What is wrong, and what is right & Certificate \\ \hline",
+        r"\begin{longtable}{" + _columns(0.03, 0.21, 0.54, 0.14) + "}",
+        r"\hline No. & Where & What is wrong, and what is right & Counterexample \\ \hline",
         r"\endhead",
         *rows,
         r"\hline",
@@ -861,8 +861,8 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         *_summary(results, errata, entries, words),
         *_improvement(results, words),
         r"\section{Errata that change a result, a definition or a proof}\label{sec:substantive}",
-        "What is wrong is said in the summary. Each paragraph gives the printed text, the violation its certificate "
-        "establishes (a counterexample checked in exact arithmetic), and the correction, which is proved for every "
+        "What is wrong is said in the summary. Each paragraph gives the printed text, the violation its "
+        "counterexample establishes (checked in exact arithmetic), and the correction, which is proved for every "
         "parameter it names.",
         "",
     ]
