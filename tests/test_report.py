@@ -162,3 +162,41 @@ def test_a_long_correction_folds_under_what_survives_of_the_result(result_tables
     results.statements.loc[results.statements["statement_id"] == "thm1", "survives"] = "yes, in a weaker form"
     shown = headline_html(results, result_tables, result_tables / "report")
     assert "<details><summary>A weaker corrected form is proved …</summary>Replace by: a longer bound" in shown
+
+
+def test_the_committed_site_has_no_entry_without_its_link(result_tables, tmp_path):
+    """The run's report links its timings page from the navigation and a section; the committed site, which has no
+    timings page, has neither, and every entry of its navigation is a link."""
+    from sparseact.publish.report import build_report
+    from sparseact.publish.site import write_site
+
+    result, bench = report_inputs(result_tables)
+    index = result_tables / "report" / "index.html"
+    build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
+    assert index.read_text().count('href="timings.html"') == 2
+    write_site(result_tables, tmp_path / "site")
+    page = (tmp_path / "site" / "index.html").read_text()
+    nav = re.search(r"<nav>(.*?)</nav>", page, re.S).group(1)
+    entries = re.sub(r"</?span[^>]*>", "", nav).split(" · ")
+    assert len(entries) > 5 and all(re.fullmatch(r"\s*<a [^>]*>[^<]*</a>\s*", e) for e in entries), entries
+    assert "timings" not in page.lower()
+
+
+def test_the_provenance_layout_does_not_depend_on_the_revisions(tmp_path):
+    """Claims assembled at one revision or at several give the committed site the same bytes: one line names the
+    report's revision, each file's own is in a fold either way."""
+    from sparseact.publish.report import provenance_html
+    from sparseact.publish.site import SITE_REVISION, site_page
+
+    def shown(revisions):
+        paths = []
+        for name, revision in zip("ab", revisions, strict=True):
+            provenance = dict(seed=1, config_hash=name, git_revision=revision, python="3", packages={}, cpu_dispatch={})
+            paths.append(tmp_path / f"{name}.json")
+            paths[-1].write_text(json.dumps({"provenance": provenance}))
+        page = provenance_html(paths, tmp_path, "c" * 40)
+        return site_page(page, "report/index.html", {"report/index.html": "index.html"}, "..")
+
+    one, two = shown(["a" * 40, "a" * 40]), shown(["a" * 40, "b" * 40 + "-dirty"])
+    assert one == two and f"Written at git revision <code>{SITE_REVISION}</code>." in one
+    assert one.count(f"<code>{SITE_REVISION}</code>") == 3 and "<details><summary>" in one

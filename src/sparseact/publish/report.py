@@ -8,7 +8,8 @@ headline table: the paper's main results, each with its status, what it costs th
 sharper than printed and the open results, one line each. Then come the errata by root cause
 (typeset, with the classes legend), tightness, every statement, the checks per
 claim (one collapsed ``<details>`` each, with the claim's figure and evidence
-once), provenance (what all result files share, then what differs) and a link to
+once), provenance (the revision it is written at and what all result files share, each file's own revision in a
+fold) and a link to
 ``timings.html`` (per job: claim, stage, shard), which links back. Wall times live
 on that separate page because they change from run to run while ``index.html``
 is byte-identical.
@@ -97,10 +98,11 @@ from sparseact.publish.links import (
 from sparseact.publish.mathtext import EMPHASIS, MATH_CSS, markdown_math
 from sparseact.publish.notepdf import current_pdf, pdf_source_digest
 from sparseact.publish.palette import status_fill_css
+from sparseact.publish.site import RUN_ONLY
 from sparseact.publish.statements import explain_chain, first_sentence
 from sparseact.runtime.costs import job_resources
 from sparseact.runtime.outputs import write_manifest
-from sparseact.runtime.provenance import atomic_write_text, write_text_if_changed
+from sparseact.runtime.provenance import atomic_write_text, git_revision, write_text_if_changed
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 #: Claims in the order the paper treats them (Section 1, 2.1, 3, 4, 5, Appendix A; the dimensional analysis last).
@@ -152,7 +154,7 @@ th { background: #f0f0f0; }
 small.gloss { font-weight: normal; }
 table.headline td:first-child { min-width: 16em; }
 .legend { font-size: 0.85em; color: #444; }
-.erratum { border-left: 4px solid #c33; background: #fafafa; padding: 4px 10px; margin: 0.6em 0; }
+.erratum { border-left: 4px solid #c33; background: #fafafa; --sa-paper: #fafafa; padding: 4px 10px; margin: 0.6em 0; }
 .erratum dt { font-weight: bold; }
 .erratum dd { margin: 0 0 0.3em 1em; }
 img.thumb { width: 160px; float: right; margin: 0 0 0.5em 1em; }
@@ -621,7 +623,8 @@ def checks_html(results: Results, results_dir: Path, root: Path, base: Path) -> 
 
 
 def provenance_table(result_paths: Sequence[str | Path]) -> tuple[dict, pd.DataFrame, dict]:
-    """What every result file shares (seed, git revision, ...), what differs per file, and the package versions."""
+    """What every result file shares (seed, python, ...), what differs per file (always its git revision, so that the
+    layout does not depend on the revisions the claims were assembled at), and the package versions."""
     rows, packages = [], {}
     for path in result_paths:
         prov = json.loads(Path(path).read_text())["provenance"]
@@ -638,32 +641,34 @@ def provenance_table(result_paths: Sequence[str | Path]) -> tuple[dict, pd.DataF
             )
         )
     frame = pd.DataFrame(rows, columns=["result", "seed", "config_hash", "git_revision", "python", "cpu_dispatch"])
-    shared = {c: frame[c].iloc[0] for c in frame.columns[1:] if len(frame) and frame[c].nunique() == 1}
+    shared = {
+        c: frame[c].iloc[0] for c in frame.columns[1:] if c != "git_revision" and len(frame) and frame[c].nunique() == 1
+    }
     return shared, frame.drop(columns=list(shared)), packages
 
 
-def provenance_html(result_paths: Sequence[str | Path], base: Path) -> str:
+def provenance_html(result_paths: Sequence[str | Path], base: Path, revision: str) -> str:
+    """One line: the git ``revision`` the report is written at and what all result files share; each file's own
+    revision and digests in a fold, one row per file whether or not they agree (the committed site replaces every
+    revision by its placeholder, so two runs from one commit give the same bytes)."""
     shared, differing, packages = provenance_table(result_paths)
     common = "; ".join(f"{k.replace('_', ' ')} <code>{html.escape(v)}</code>" for k, v in shared.items())
-    per_file = (
-        _table(
-            list(differing.columns),
+    per_file = _table(
+        [c.replace("_", " ") for c in differing.columns],
+        [
             [
-                [
-                    _link(v, base, Path(v).name) if c == "result" else f"<code>{html.escape(v)}</code>"
-                    for c, v in row.items()
-                ]
-                for _, row in differing.iterrows()
-            ],
-            printed=range(len(differing.columns)),
-        )
-        if len(differing.columns) > 1
-        else ""
+                _link(v, base, Path(v).name) if c == "result" else f"<code>{html.escape(v)}</code>"
+                for c, v in row.items()
+            ]
+            for _, row in differing.iterrows()
+        ],
+        printed=range(len(differing.columns)),
     )
     versions = ", ".join(f"{html.escape(k)} {html.escape(str(v))}" for k, v in sorted(packages.items()))
     return (
-        f"<p>Shared by all {len(differing)} result files: {common or 'nothing'}.</p>{per_file}"
-        f"<p><small>Packages: {versions}.</small></p>"
+        f"<p>Written at git revision <code>{html.escape(revision)}</code>. Shared by all {len(differing)} result "
+        f"files: {common or 'nothing'}.</p><details><summary>Each result file's git revision and digests"
+        f"</summary>{per_file}</details><p><small>Packages: {versions}.</small></p>"
     )
 
 
@@ -823,7 +828,7 @@ def build_report(
             )
         )
         + f" · {_link(graph_html, base, 'the argument graph (picture)')}"
-        + f" · {timings_link} · {erratum_link(results_dir, base)}"
+        + f'<span class="{RUN_ONLY}"> · {timings_link}</span> · {erratum_link(results_dir, base)}'
         + f' · <a href="{PAPER_PDF}">the paper ({PAPER_VERSION})</a>'
     )
     body = [
@@ -860,9 +865,9 @@ def build_report(
         '<h2 id="checks">Checks by claim</h2><p class="screen-only">Click a claim to list its checks.</p>',
         checks_html(results, results_dir, Path(root), base),
         '<h2 id="provenance">Provenance</h2>',
-        provenance_html(result_paths, base),
-        f'<h2 id="timings">Timings</h2><p>Wall time and peak memory of every job: {timings_link} (a separate '
-        "page, so that this one is byte-identical from run to run).</p>",
+        provenance_html(result_paths, base, git_revision(Path(__file__).resolve().parent)),
+        f'<div class="{RUN_ONLY}"><h2 id="timings">Timings</h2><p>Wall time and peak memory of every job: '
+        f"{timings_link} (a separate page, so that this one is byte-identical from run to run).</p></div>",
     ]
     atomic_write_text(index_html, _page("sparseact verification report", "".join(body), Path(index_html).name))
     atomic_write_text(graph_html, graph_page(results, index_html, graph_html, results_dir))
