@@ -385,3 +385,56 @@ def test_an_edge_never_runs_behind_a_node(graph, row_nodes):
             if xa == xb and xa not in ends:  # a straight stretch through a row: beside every node in it
                 low, high = sorted((ya, yb))
                 assert not any(x0 < xa < x1 and y0 < high and low < y1 for x0, y0, x1, y1 in boxes), (a, b, path)
+
+
+def test_every_node_of_the_papers_graph_and_of_each_view_has_a_title_of_its_own():
+    """Statements printed at one place (seven nodes once read "Section 4 (Hardness under arbitrary distributions)")
+    and errata at one place are told apart by what they are, in words, never by their ids: no two nodes of the whole
+    graph, nor of a main result's view, share a title."""
+    import pandas as pd
+
+    from sparseact.paper import errata, statements
+    from sparseact.publish.graph import graph_edges, graph_nodes, view_svg
+
+    table = pd.DataFrame(
+        [
+            dict(
+                statement_id=e["id"],
+                claim_id=e["claim_id"],
+                paper_ref=e["paper_ref"],
+                status="proved",
+                uses="; ".join(e.get("argument", {}).get("uses", ())),
+            )
+            for e in statements()
+        ]
+    )
+    causes = pd.DataFrame(
+        [dict(erratum_id=e["id"], statements="", location=e["location"], gist=e["gist"]) for e in errata()]
+    )
+    nodes, edges = graph_nodes(table, causes), graph_edges(table, causes)
+    labels = [n.label for n in nodes]
+    assert len(labels) == len(set(labels)), sorted(label for label in labels if labels.count(label) > 1)
+    assert all(n.key not in n.label for n in nodes if n.key.startswith("section4-"))
+    parity = [n.label for n in nodes if n.label.startswith("Section 4 (Hardness under arbitrary distributions)")]
+    assert len(parity) == 7 and "Section 4 (Hardness under arbitrary distributions): the lifted weights" in parity
+    for entry in (e for e in statements() if e.get("main")):
+        names = [html.unescape(n) for n in re.findall(r'data-name="([^"]*)"', view_svg(nodes, edges, entry["id"], str))]
+        assert len(names) == len(set(names)) > 0, entry["id"]
+
+
+def test_statements_printed_at_one_place_need_titles_that_tell_them_apart(monkeypatch):
+    from sparseact import paper
+
+    entries = [
+        dict(id="a", paper_ref="Section 4", claim_id="x"),
+        dict(id="b", paper_ref="Section 4", claim_id="x", title="the lift"),
+    ]
+    with pytest.raises(
+        ValueError, match=r"x/statements.yaml \(a\): needs a title: its paper_ref 'Section 4' is also b's"
+    ):
+        paper._check_titles(entries)
+    entries[0]["title"] = "the lift"
+    with pytest.raises(ValueError, match=r"\(b\): its name 'Section 4: the lift' is also a's"):
+        paper._check_titles(entries)
+    entries[0]["title"] = "the identity"
+    paper._check_titles(entries)

@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import html
 import itertools
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sparseact.paper import facts as paper_facts
+from sparseact.paper import name as statement_name
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.links import anchor
@@ -140,7 +142,7 @@ def graph_nodes(statements, errata) -> list[Node]:
     nodes = [
         Node(
             key=r["statement_id"],
-            label=_plain(r["paper_ref"]),
+            label=_plain(statement_name(r["statement_id"]) if r["statement_id"] in entries else r["paper_ref"]),
             detail=r["statement_id"],
             status=r["status"],
             claim=r["claim_id"],
@@ -154,13 +156,16 @@ def graph_nodes(statements, errata) -> list[Node]:
         Node(key=f["id"], label=_plain(f["name"]), detail=f["id"], status="cited", section=FACTS_SECTION)
         for f in paper_facts()
     ]
-    for r in errata.to_dict("records"):
+    records = errata.to_dict("records")
+    taken = {n.label for n in nodes}
+    places = Counter(p for r in records for p in {_plain(r["location"]), _heading(_plain(r["location"]))})
+    for r in records:
         broken = sorted((where[s] for s in _split(r["statements"]) if s in where), key=paper_position)
         location = _plain(r["location"])
         nodes.append(
             Node(
                 key=ERRATUM_PREFIX + r["erratum_id"],
-                label=_heading(location),
+                label=_erratum_title(location, _plain(r.get("gist") or ""), taken, places),
                 detail=r["erratum_id"],
                 status="erratum",
                 section=_section(broken[0] if broken else str(r["location"])),
@@ -176,10 +181,18 @@ def _plain(text) -> str:
 
 
 def _heading(location: str) -> str:
-    """An erratum's title: its location up to the first colon that ends a phrase (the place, not what is printed
-    there)."""
+    """``location`` up to the first colon that ends a phrase (the place, not what is printed there)."""
     head, colon, _ = location.partition(": ")
     return head if colon else location
+
+
+def _erratum_title(location: str, gist: str, taken: set[str], places: Counter) -> str:
+    """An erratum's title: its place (:func:`_heading`) where no other node has that title, else its whole location,
+    else its location and the head of its gist (what goes wrong there)."""
+    for title in (_heading(location), location):
+        if title not in taken and places[title] == 1:
+            return title
+    return f"{location}: {_heading(gist)}" if gist else location
 
 
 def _split(cell) -> list[str]:
