@@ -438,3 +438,40 @@ def test_statements_printed_at_one_place_need_titles_that_tell_them_apart(monkey
         paper._check_titles(entries)
     entries[0]["title"] = "the identity"
     paper._check_titles(entries)
+
+
+@pytest.mark.browser
+def test_a_view_reads_on_a_phone_in_a_box_that_scrolls_sideways(tmp_path):
+    """Headless Chromium at 390 px: a main result's three-column view is drawn at no less than LEGIBLE_SCALE (titles
+    of 10 px, where fitting the window gave 4 px) in its own box, which scrolls sideways and is shaded where more is
+    hidden, while the page does not scroll; at 1400 px it is drawn whole at its own size."""
+    from sparseact.publish.browser import Browser, find_chromium
+    from sparseact.publish.graph import GRAPH_CSS, LEGIBLE_SCALE, TITLE_SIZE, graph_figure, view_svg
+
+    if find_chromium() is None:
+        pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium)")
+    nodes = [Node("top", "Theorem 1", "top", "proved", main=True)]
+    nodes += [Node(f"p{i}", f"Lemma {i}", f"p{i}", "proved") for i in range(6)]
+    edges = [("top", f"p{i}", "uses") for i in range(6)]
+    svg = view_svg(nodes, edges, "top", lambda node: "#")
+    page = tmp_path / "view.html"
+    page.write_text(
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+        f"<style>{GRAPH_CSS}</style></head><body>{graph_figure(svg, 'graph-box view-box')}</body></html>"
+    )
+    measure = """(() => { const svg = document.querySelector('svg.argument-graph'), box = svg.parentElement;
+  return {scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width,
+          box_scrolls: box.scrollWidth > box.clientWidth + 1,
+          page_scrolls: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+          shaded: getComputedStyle(box).backgroundImage.split('radial-gradient').length - 1}; })()"""
+    with Browser() as browser:
+        browser.set_screen(390)
+        browser.load(page)
+        phone = browser.evaluate(measure)
+        browser.set_screen(1400)
+        browser.load(page)
+        desktop = browser.evaluate(measure)
+    assert 3 * NODE_WIDTH * LEGIBLE_SCALE > 390  # the view is wider than the phone even at the least scale
+    assert phone["scale"] >= LEGIBLE_SCALE - 0.005 and TITLE_SIZE * phone["scale"] >= 9.9
+    assert phone["box_scrolls"] and not phone["page_scrolls"] and phone["shaded"] == 2
+    assert desktop == {"scale": 1, "box_scrolls": False, "page_scrolls": False, "shaded": 2}

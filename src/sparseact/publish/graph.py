@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from sparseact.paper import name as statement_name
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.links import anchor
-from sparseact.publish.mathtext import tex_to_unicode
+from sparseact.publish.mathtext import SCROLL_CUE, tex_to_unicode
 from sparseact.publish.palette import STATUS_COLOURS
 
 #: The key of an erratum's node: ``erratum:<erratum_id>`` (an erratum id may equal a statement id).
@@ -74,6 +75,9 @@ NODE_HEIGHT = 2 * PAD + TITLE_LINE + ID_LINE + STATUS_LINE
 ROW_NODES = 6
 #: Most nodes on one row of a result's view: three fit an 800 px window.
 VIEW_ROW_NODES = 3
+#: The least scale a result's view is drawn at (its title then 10 px): a narrower window scrolls it sideways in its
+#: box (shaded where more is hidden) rather than shrink it past reading.
+LEGIBLE_SCALE = 0.8
 #: Barycentre sweeps (each one down and one up) of the crossing reduction.
 SWEEPS = 4
 #: A section's frame in :func:`sections_svg`: the height of its heading and the gap between two frames.
@@ -474,7 +478,8 @@ def _draw(nodes, edges, position, width, height, href, page, title, frames) -> s
     section = {n.key: n.section for n in nodes}
     parts = [
         f'<svg class="argument-graph" xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif">'
+        f'height="{height}" viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif" '
+        f'style="--legible-width: {math.ceil(width * LEGIBLE_SCALE)}px">'
         f"<title>{html.escape(title)}</title>"
         '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
         'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#555"/></marker></defs>'
@@ -631,13 +636,18 @@ def graph_figure(svg: str, box: str = "graph-box") -> str:
     )
 
 
-#: Styles of the graph's box, legend, views and panel (on the graph page and the claim pages). In print, each view
+#: Styles of the graph's box, legend, views and panel (on the graph page and the claim pages). A box that scrolls is
+#: shaded where more is hidden (:data:`~sparseact.publish.mathtext.SCROLL_CUE`); a view fits its box down to
+#: :data:`LEGIBLE_SCALE` (``--legible-width``, set on the picture), then scrolls. In print, each view
 #: (``.graph-view``) starts a page and is scaled to fit it.
-GRAPH_CSS = """
+GRAPH_CSS = (
+    """
 .print-only { display: none; }
-.graph-box { overflow: auto; max-width: 100%; max-height: 85vh; border: 1px solid #ccc; margin-bottom: 0.3em; }
-.graph-box.view-box { max-height: none; overflow: visible; border: none; }
-.view-box svg.argument-graph { max-width: 100%; height: auto; }
+.graph-box { overflow: auto; max-width: 100%; max-height: 85vh; border: 1px solid #ccc; margin-bottom: 0.3em; """
+    + SCROLL_CUE
+    + """ }
+.graph-box.view-box { max-height: none; overflow-x: auto; overflow-y: hidden; border: none; }
+.view-box svg.argument-graph { max-width: 100%; min-width: var(--legible-width, 0); height: auto; }
 .graph-legend { font-size: 0.85em; line-height: 1.9; }
 .graph-legend .key { white-space: nowrap; margin-right: 1em; }
 .graph-legend svg { vertical-align: middle; }
@@ -654,7 +664,8 @@ svg.argument-graph a.node.selected rect.box { stroke: #111; stroke-width: 5; str
 svg.argument-graph .edge.on { stroke: #111; stroke-width: 2.2; }
 .graph-fit { margin-right: 0.4em; }
 .graph-fit:checked ~ .graph .graph-box svg.argument-graph { width: 100%; height: 80vh; }
-@media print { .graph-box { overflow: visible; max-height: none; border: none; }
+@media print { .graph-box { overflow: visible; max-height: none; border: none; background: none; }
+  .view-box svg.argument-graph { min-width: 0; }
   .graph-fit, .graph-fit + label, .graph-panel, .screen-only { display: none; }
   svg.argument-graph { width: 100%; height: auto; }
   .graph-view { break-before: page; break-inside: avoid; }
@@ -665,6 +676,7 @@ svg.argument-graph .edge.on { stroke: #111; stroke-width: 2.2; }
   .section-print { break-inside: avoid; margin-bottom: 0.5em; }
   .section-print svg.argument-graph { width: auto; max-width: 100%; } }
 """
+)
 #: A switch above a graph's box (CSS only): the whole graph scaled into the window, or at its own size in a box that
 #: scrolls.
 GRAPH_FIT = (
