@@ -1,5 +1,6 @@
 import json
 import re
+from pathlib import Path
 
 import pandas as pd
 
@@ -107,7 +108,7 @@ def test_claim_header_states_statuses_verdicts_and_navigation(result_tables):
 
     header = claim_header_html("x", result_tables, result_tables / "pages" / "x.html")
     assert header.index("verification report") < header.index(PAPER_PDF) < header.index('class="statements')
-    assert "fails as stated (statement-error)" in header and "PASS</span> 2" in header
+    assert "fails as stated (the statement is wrong)" in header and "PASS</span> 2" in header
     assert 'href="../report/certificates/x/a-printed.html"' in header  # the certificate's page
     # the argument leads: the refuting certificate is named before the chain and the statements table
     argument = header.index('<p class="argument">')
@@ -200,3 +201,28 @@ def test_the_provenance_layout_does_not_depend_on_the_revisions(tmp_path):
     one, two = shown(["a" * 40, "a" * 40]), shown(["a" * 40, "b" * 40 + "-dirty"])
     assert one == two and f"Written at git revision <code>{SITE_REVISION}</code>." in one
     assert one.count(f"<code>{SITE_REVISION}</code>") == 3 and "<details><summary>" in one
+
+
+def test_a_claim_pages_reasons_name_statements_and_classes_in_words():
+    """The reasons on a claim page (statuses, argument, chain, statements table, verdicts) read a statement as its
+    name, a link to its row, and a class in words: no statement id and no class id in their visible text (the
+    command `sparseact explain <id>` and check ids, in code, aside)."""
+    import dataclasses
+    import html as html_module
+
+    from sparseact.publish.findings import FINDING_WORDS, load_results
+    from sparseact.publish.report import claim_header_html
+    from sparseact.publish.statements import derive
+
+    committed = Path(__file__).resolve().parents[1] / "results"  # the paper's statements, as the run found them
+    results = load_results(committed)
+    results = dataclasses.replace(results, statements=derive(results.ledger).fillna(""))  # reasons as worded now
+    header = claim_header_html("theorem8", committed, committed / "pages" / "theorem8.html", results)
+    reasons = header.split("</h1>", 1)[1]
+    assert '<a href="#statement-theorem8-floored">Theorem 8 (with its printed logarithm floored at 1)</a>' in reasons
+    reasons = re.sub(r"<svg\b.*?</svg>|<math\b.*?</math>|<code>.*?</code>", " ", reasons, flags=re.S)
+    text = html_module.unescape(re.sub(r"<[^>]+>", " ", reasons))
+    statement_ids = set(results.statements["statement_id"])
+    found = re.findall(r"(?<![\w:/.-])([\w.-]+)(?![\w/]|-\w)", text)
+    assert not statement_ids & set(found), sorted(statement_ids & set(found))
+    assert not (set(FINDING_WORDS) - {"typo"}) & set(found)  # "a typo" is its words

@@ -116,15 +116,16 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def status_text(status: str, finding_class: str = "", on_range: str = "") -> str:
-    """A status as read: ``fails as stated (proof-slip)``, ``holds on range ($n \\le 20$)``."""
+    """A status as read, its class in words (:data:`FINDING_WORDS`): ``fails as stated (a slip in the proof)``,
+    ``holds on range ($n \\le 20$)``."""
     words = status.replace("-", " ")
-    detail = finding_class or on_range
+    detail = FINDING_WORDS.get(finding_class, finding_class) if finding_class else on_range
     return f"{words} ({detail})" if detail else words
 
 
 def status_clause(status: str, finding_class: str = "", on_range: str = "") -> str:
     """A status as the rest of a sentence about the statement: ``is proved``, ``is open``, ``fails as stated
-    (proof-slip)``, ``holds on range ($n \\le 20$)`` (:func:`status_text` after "is" only where it is not a verb)."""
+    (a slip in the proof)``, ``holds on range ($n \\le 20$)`` (:func:`status_text` after "is" only where it is not a verb)."""
     text = status_text(status, finding_class, on_range)
     return text if status in ("fails-as-stated", "holds-on-range") else f"is {text}"
 

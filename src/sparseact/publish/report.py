@@ -39,17 +39,20 @@ import html
 import json
 import os
 import posixpath
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from sparseact.paper import facts as paper_facts
+from sparseact.paper import name as statement_name
 from sparseact.paper import paper_position
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.asciimath import render_prose
 from sparseact.publish.cards import CARDS_CSS, PRINT_OPEN_CSS, PRINT_SUMMARY_CSS, label_cells, summarise_for_print
 from sparseact.publish.findings import (
+    FINDING_WORDS,
     STATUS_DEFINITIONS,
     TIGHTNESS_HEADER,
     Results,
@@ -934,7 +937,7 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     )
     failed = checks[checks["verdict"] == "FAIL"]
     fails = "; ".join(
-        f"<code>{html.escape(r['check_id'])}</code> ({html.escape(r['finding'])}, "
+        f"<code>{html.escape(r['check_id'])}</code> ({html.escape(FINDING_WORDS.get(r['finding'], r['finding']))}, "
         + _link(certificate_page_path(results_dir, r["check_id"]), base, "certificate")
         + ")"
         for _, r in failed.iterrows()
@@ -951,17 +954,43 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
         certificate_links(results, results_dir, base),
     )
     title = " and ".join(lead["paper_ref"]) or claim_id
-    return (
-        f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
-        f"<h1>{html.escape(title)} <small>(claim <code>{html.escape(claim_id)}</code>)</small></h1>"
-        + verdict_html(results, lead, here)
+    reasons = (
+        verdict_html(results, lead, here)
         + argument_html(results, lead, here, certificate_links(results, results_dir, base))
         + chains_html(results, statements, here)
         + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors, printed=(0, 1))
         + f"<details><summary><b>Verdicts of the {len(checks)} checks bearing on these statements</b> (from "
         f"every claim): {tally or 'none'}</summary><p>{'FAIL: ' + fails + '.' if fails else 'No FAIL.'}</p>"
-        "</details>" + claim_graph_html(results, own, here, report) + "</header>"
+        "</details>"
     )
+    return (
+        f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
+        f"<h1>{html.escape(title)} <small>(claim <code>{html.escape(claim_id)}</code>)</small></h1>"
+        + named_links(link_ids(reasons, here), set(results.statements["statement_id"]))
+        + claim_graph_html(results, own, here, report)
+        + "</header>"
+    )
+
+
+def named_links(fragment: str, statement_ids: set[str]) -> str:
+    """``fragment`` with every link that reads as a statement's id reading as the statement's name instead
+    (:func:`sparseact.paper.name`: where it is printed and what it is), so that a reader meets words, not ids."""
+
+    def named(match: re.Match) -> str:
+        identifier = html.unescape(match.group(2))
+        if identifier not in statement_ids:
+            return match.group(0)
+        try:
+            text = statement_name(identifier)
+        except KeyError:  # a statement of the run that the paper's data no longer has
+            return match.group(0)
+        return f"<a{match.group(1)}>{_math(text)}</a>"
+
+    return _ID_LINK.sub(named, fragment)
+
+
+#: A link whose text is one id (in ``<code>`` or not): group 1 its attributes, group 2 the id.
+_ID_LINK = re.compile(r"<a(\s[^>]*)>(?:<code>)?([\w.:/-]+)(?:</code>)?</a>")
 
 
 def claim_status_markdown(results: Results, claim_id: str) -> str:
