@@ -68,7 +68,11 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
     assert '<a href="../pages/x.html">why it fails</a>' in page
     assert '<a href="../pages/x.html#statement-lem2">why it holds on this range</a>' in page
     certificate = (result_tables / "report" / "certificates" / "x" / "a-printed.html").read_text()
-    assert "Theorem 1</code>" not in certificate and "<b>Theorem 1</b> (statement " in certificate
+    assert (
+        "Theorem 1</code>" not in certificate
+        and '<b><a href="../../../pages/x.html#statement-thm1">Theorem 1</a></b>: ' in certificate
+    )
+    assert "<dt>Finding</dt><dd>the statement is wrong</dd>" in certificate and "thm1<" not in certificate
     for link in ('href="../../index.html"', 'href="../../../pages/x.html#statement-thm1"', "a-printed.json"):
         assert link in certificate, link
     assert "<dt>The violation</dt>" in certificate and "<dt>Margin the checker proved</dt>" in certificate

@@ -87,8 +87,8 @@ EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*<>$]+?)(?<=\S)\*(?![\w*])")
 SCROLL_CUE = (
     "background: linear-gradient(to right, var(--sa-paper, #fff) 40%, transparent) left / 1.5em 100% no-repeat local, "
     "linear-gradient(to left, var(--sa-paper, #fff) 40%, transparent) right / 1.5em 100% no-repeat local, "
-    "radial-gradient(farthest-side at 0 50%, rgb(0 0 0 / 35%), transparent) left / 0.7em 100% no-repeat scroll, "
-    "radial-gradient(farthest-side at 100% 50%, rgb(0 0 0 / 35%), transparent) right / 0.7em 100% no-repeat scroll;"
+    "radial-gradient(farthest-side at 0 50%, rgb(0 0 0 / 45%), transparent) left / 0.9em 100% no-repeat scroll, "
+    "radial-gradient(farthest-side at 100% 50%, rgb(0 0 0 / 45%), transparent) right / 0.9em 100% no-repeat scroll;"
 )
 
 #: The pages' style for :func:`tex_to_mathml`'s MathML: the serif math font reads small beside the sans-serif text,

@@ -433,12 +433,12 @@ def certificate_page(document: dict, results: Results, results_dir: Path) -> str
     certificate = Path(certificate_path(check_id, results_dir))
     where = refuted_where(document)
     known = results.statements["statement_id"] == statement_id
-    statement_link = html.escape(statement_id)
+    refuted = f"<b>{html.escape(where)}</b>"
     links = [_link(index, base, "← verification report")]
     if known.any():
         claim = results.statements.loc[known, "claim_id"].iloc[0]
         row = f"{_href(_claim_page_path(results_dir, claim), base)}#{anchor(statement_id)}"
-        statement_link = f'<a href="{html.escape(row)}">{statement_link}</a>'
+        refuted = f'<b><a href="{html.escape(row)}">{html.escape(where)}</a></b>'
         links.append(f'<a href="{html.escape(row)}">{html.escape(where)} on its claim page</a>')
     links += [
         f'<a href="{_href(index, base)}#{anchor(check_id)}">the check in the report</a>',
@@ -452,8 +452,8 @@ def certificate_page(document: dict, results: Results, results_dir: Path) -> str
     body = (
         f"<nav>{' · '.join(links)}</nav><h1>Certificate <code>{html.escape(check_id)}</code>: "
         f"{html.escape(where)} fails as printed</h1>"
-        f'<div class="erratum"><dl><dt>Refutes</dt><dd><b>{html.escape(where)}</b> (statement {statement_link}): '
-        f"{_math(document['statement'])}</dd><dt>Finding</dt><dd>{html.escape(document['finding'])}</dd>{fields}</dl>"
+        f'<div class="erratum"><dl><dt>Refutes</dt><dd>{refuted}: {_math(document["statement"])}</dd><dt>Finding</dt>'
+        f"<dd>{html.escape(FINDING_WORDS.get(document['finding'], document['finding']))}</dd>{fields}</dl>"
         f"</div>{carried}<p>Recompute it independently (exact or interval arithmetic): <code>sparseact verify-certificate "
         f"{html.escape(results.ledger.set_index('check_id').loc[check_id, 'certificate'])}"
         "</code></p>"
