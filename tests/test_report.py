@@ -208,9 +208,10 @@ def test_the_provenance_layout_does_not_depend_on_the_revisions(tmp_path):
 
 
 def test_a_claim_pages_reasons_name_statements_and_classes_in_words():
-    """The reasons on a claim page (statuses, argument, chain, statements table, verdicts) read a statement as its
-    name, a link to its row, and a class in words: no statement id and no class id in their visible text (the
-    command `sparseact explain <id>` and check ids, in code, aside)."""
+    """The first screens of a claim page (navigation, statuses, argument, chain, statements table, verdicts) read a
+    statement or a claim as its name, a link to its row, and a class in words: no statement id and no class id in
+    their visible text (the claim's id, the command `sparseact explain <id>` and check ids, in code, aside; the
+    graph's nodes show their ids under their names)."""
     import dataclasses
     import html as html_module
 
@@ -222,7 +223,8 @@ def test_a_claim_pages_reasons_name_statements_and_classes_in_words():
     results = load_results(committed)
     results = dataclasses.replace(results, statements=derive(results.ledger).fillna(""))  # reasons as worded now
     header = claim_header_html("theorem8", committed, committed / "pages" / "theorem8.html", results)
-    reasons = header.split("</h1>", 1)[1]
+    reasons = header
+    assert ">previous: Section 2.1 (before Lemma 6)</a>" in header and ">next: Lemma 9</a>" in header
     assert '<a href="#statement-theorem8-floored">Theorem 8 (with its printed logarithm floored at 1)</a>' in reasons
     reasons = re.sub(r"<svg\b.*?</svg>|<math\b.*?</math>|<code>.*?</code>", " ", reasons, flags=re.S)
     text = html_module.unescape(re.sub(r"<[^>]+>", " ", reasons))

@@ -563,11 +563,16 @@ FINDING_WORDS = {
 _GLOSS_TAIL = re.compile(r" [(]([^;()]*);[^()]*[)]$")
 
 
+def brief_ref(paper_ref: str) -> str:
+    """A place in the paper with its gloss cut after the first clause (:data:`_GLOSS_TAIL`), as the README names it."""
+    return _GLOSS_TAIL.sub(r" (\1)", paper_ref)
+
+
 def readme_table(results: Results, errata_link: str) -> list[str]:
     """The README's headline: each main result, its status and :func:`what_changes`, with no formula and no id."""
     rows = [
         [
-            "**" + _GLOSS_TAIL.sub(r" (\1)", row["paper_ref"]) + "**",
+            "**" + brief_ref(row["paper_ref"]) + "**",
             status_text(row["status"]),
             what_changes(results, row, errata_link),
         ]

@@ -57,6 +57,7 @@ from sparseact.publish.findings import (
     TIGHTNESS_HEADER,
     Results,
     bottom_line,
+    brief_ref,
     counts_line,
     ids,
     load_results,
@@ -919,7 +920,7 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     following = order[position + 1] if position + 1 < len(order) else ""
     links = [_link(results_dir / "report" / "index.html", base, "← verification report")]
     links += [
-        _link(_claim_page_path(results_dir, c), base, f"{label} {c}")
+        _link(_claim_page_path(results_dir, c), base, f"{label} {_claim_name(results, c)}")
         for label, c in (("previous:", previous), ("next:", following))
         if c
     ]
@@ -987,6 +988,13 @@ def named_links(fragment: str, statement_ids: set[str]) -> str:
         return f"<a{match.group(1)}>{_math(text)}</a>"
 
     return _ID_LINK.sub(named, fragment)
+
+
+def _claim_name(results: Results, claim_id: str) -> str:
+    """A claim as a reader knows it: the places of the statements its page leads with (:func:`brief_ref`), else its
+    id."""
+    lead = leading_statements(results, claim_id)[1]
+    return " and ".join(dict.fromkeys(map(brief_ref, lead["paper_ref"]))) or claim_id
 
 
 #: A link whose text is one id (in ``<code>`` or not): group 1 its attributes, group 2 the id.
