@@ -222,13 +222,16 @@ def test_a_claim_pages_reasons_name_statements_and_classes_in_words():
     committed = Path(__file__).resolve().parents[1] / "results"  # the paper's statements, as the run found them
     results = load_results(committed)
     results = dataclasses.replace(results, statements=derive(results.ledger).fillna(""))  # reasons as worded now
-    header = claim_header_html("theorem8", committed, committed / "pages" / "theorem8.html", results)
-    reasons = header
-    assert ">previous: Section 2.1 (before Lemma 6)</a>" in header and ">next: Lemma 9</a>" in header
-    assert '<a href="#statement-theorem8-floored">Theorem 8 (with its printed logarithm floored at 1)</a>' in reasons
-    reasons = re.sub(r"<svg\b.*?</svg>|<math\b.*?</math>|<code>.*?</code>", " ", reasons, flags=re.S)
-    text = html_module.unescape(re.sub(r"<[^>]+>", " ", reasons))
     statement_ids = set(results.statements["statement_id"])
-    found = re.findall(r"(?<![\w:/.-])([\w.-]+)(?![\w/]|-\w)", text)
-    assert not statement_ids & set(found), sorted(statement_ids & set(found))
-    assert not (set(FINDING_WORDS) - {"typo"}) & set(found)  # "a typo" is its words
+    for claim in ("theorem8", "theorem17", "lemma9", "theorem13", "scaling"):
+        header = claim_header_html(claim, committed, committed / "pages" / f"{claim}.html", results)
+        if claim == "theorem8":
+            assert ">previous: Section 2.1 (before Lemma 6)</a>" in header and ">next: Lemma 9</a>" in header
+            floored = '<a href="#statement-theorem8-floored">Theorem 8 (with its printed logarithm floored at 1)</a>'
+            assert floored in header
+        shown = re.sub(r"<svg\b.*?</svg>|<math\b.*?</math>|<code>.*?</code>", " ", header, flags=re.S)
+        found = set(
+            re.findall(r"(?<![\w:/.-])([\w.-]+)(?![\w/]|-\w)", html_module.unescape(re.sub(r"<[^>]+>", " ", shown)))
+        )
+        assert not statement_ids & found, (claim, sorted(statement_ids & found))
+        assert not (set(FINDING_WORDS) - {"typo"}) & found, claim  # "a typo" is its words

@@ -1101,13 +1101,15 @@ def argument_html(results: Results, lead: pd.DataFrame, links: dict[str, str], c
 def chains_html(results: Results, statements: pd.DataFrame, links: dict[str, str]) -> str:
     """The chain behind the claim's own result (the statement named as the claim), else behind each of its main results
     (else its first statement), as ``sparseact explain`` prints it, in one collapsed block each: typeset, every id a
-    link, every statement, check and fact expanded once (met again, it links back to where it was expanded). An
+    link, a statement's line its id (which :func:`named_links` names) and its status in words, every statement, check
+    and fact expanded once (met again, it links back to where it was expanded). An
     informal version of the claim's result (Theorem 4 on Theorem 8's page) has its own row, not a second chain."""
     entries = {e["id"]: e for e in paper_statements()}
     known = [sid for sid in statements["statement_id"] if sid in entries]
     main = [sid for sid in known if entries[sid].get("main")]
     chosen = [sid for sid in main if sid in set(statements["claim_id"])] or main or known[:1]
     ledger = results.ledger.assign(instances=results.ledger["instances"].map(lambda v: v or "0"))
+    shown = results.statements.set_index("statement_id")
     parts = []
     for number, sid in enumerate(chosen):
         row = _statement_row(results, sid)
@@ -1120,7 +1122,13 @@ def chains_html(results: Results, statements: pd.DataFrame, links: dict[str, str
                 body += ["</li></ul>"] * (depth - item.depth) + ["</li>"]
             depth = item.depth
             own = f"chain{number}-{item.identifier}"
-            head = link_ids(_math(item.head.replace(" (see above)", "")), links)
+            if item.kind == "statement" and item.identifier in shown.index:  # its name (named_links) and status
+                state = shown.loc[item.identifier]
+                head = f"{link_ids(html.escape(item.identifier), links)}: " + _math(
+                    status_text(state["status"], state["class"], state["range"])
+                )
+            else:
+                head = link_ids(_math(item.head.replace(" (see above)", "")), links)
             head += f' <a href="#{html.escape(own)}">(see above)</a>' if item.again else ""
             why = f'<div class="why">{link_ids(_math(item.why), links)}</div>' if item.why else ""
             corrected = f'<div class="why">Corrected: {_math(item.corrected)}</div>' if item.corrected else ""
