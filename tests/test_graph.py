@@ -445,7 +445,7 @@ def test_a_view_reads_on_a_phone_in_a_box_that_scrolls_sideways(tmp_path):
     """Headless Chromium at 390 px: a main result's three-column view is drawn at no less than LEGIBLE_SCALE (titles
     of 10 px, where fitting the window gave 4 px) in its own box, which scrolls sideways and is shaded where more is
     hidden, while the page does not scroll; at 1400 px it is drawn whole at its own size."""
-    from sparseact.publish.browser import Browser, find_chromium
+    from sparseact.publish.browser import Browser, find_chromium, measure_page
     from sparseact.publish.graph import GRAPH_CSS, LEGIBLE_SCALE, TITLE_SIZE, graph_figure, view_svg
 
     if find_chromium() is None:
@@ -464,10 +464,15 @@ def test_a_view_reads_on_a_phone_in_a_box_that_scrolls_sideways(tmp_path):
           box_scrolls: box.scrollWidth > box.clientWidth + 1,
           page_scrolls: document.documentElement.scrollWidth > document.documentElement.clientWidth,
           shaded: getComputedStyle(box).backgroundImage.split('radial-gradient').length - 1}; })()"""
+    fitted = tmp_path / "fitted.html"  # the view as it was: fitted to the window whatever its width
+    fitted.write_text(page.read_text().replace(" min-width: var(--legible-width, 0);", ""))
     with Browser() as browser:
         browser.set_screen(390)
         browser.load(page)
         phone = browser.evaluate(measure)
+        assert measure_page(browser, page).small_nodes == []
+        browser.load(fitted)
+        assert len(measure_page(browser, fitted).small_nodes) == 5  # the check finds it (the first five named)
         browser.set_screen(1400)
         browser.load(page)
         desktop = browser.evaluate(measure)
