@@ -434,3 +434,48 @@ def test_print_summarises_long_tables_and_check_cards(browser, tmp_path):
     assert printed["cells"] == 2 and printed["line"] < 2, printed
     (tmp_path / "t.csv").write_text("column 0\n")
     assert check_page(browser, summarised, first_screen=False) == []
+
+
+@needs_chromium
+def test_a_formula_that_scrolls_on_a_phone_shades_the_side_with_more(browser, tmp_path):
+    """At 390 px a long formula scrolls in its own box: a shade marks the side where more is hidden (the right before
+    scrolling, the left at its end), on the page's colour and on an erratum box's; a formula that fits has none."""
+    from matplotlib.image import imread
+
+    from sparseact.publish.mathtext import MATH_CSS, tex_to_mathml
+
+    long, short = tex_to_mathml(" + ".join(f"x_{{{i}}}" for i in range(60))), tex_to_mathml("x + y")
+    body = (
+        f"<style>body {{ margin: 8px; }} p {{ margin: 0 0 30px; }} {MATH_CSS}</style><p>{long}</p><p>{short}</p>"
+        f'<div style="background: #fafafa; --sa-paper: #fafafa"><p>{long}</p></div>'
+    )
+    cued, plain = page(tmp_path, body, "cued.html"), page(tmp_path, body + "<style>math { background: none; }</style>")
+    browser.set_screen(390)
+    boxes = {}
+
+    def shade(path, end=False):
+        browser.load(path)
+        boxes[path] = browser.evaluate(
+            f"Array.from(document.querySelectorAll('math'), m => {{ if ({str(end).lower()}) m.scrollLeft = 1e6; "
+            "const r = m.getBoundingClientRect(); "
+            "return [r.left, r.right, r.top, r.bottom, m.scrollWidth > m.clientWidth + 1]; })"
+        )
+        return imread(browser.screenshot(tmp_path / f"{path.stem}-{end}.png"))[..., :3].mean(axis=2)
+
+    def darker(end):
+        """How much darker the cue makes each formula's left and right edge (3 px strips, mean over the box)."""
+        with_cue, without = shade(cued, end), shade(plain, end)
+        out = []
+        for left, right, top, bottom, scrolls in boxes[cued]:
+            rows = slice(round(top) + 2, round(bottom) - 2)
+            edges = [
+                (without[rows, x : x + 3] - with_cue[rows, x : x + 3]).mean() for x in (round(left), round(right) - 3)
+            ]
+            out.append((round(edges[0], 3), round(edges[1], 3), scrolls))
+        return out
+
+    (l1, r1, s1), (l2, r2, s2), (l3, r3, s3) = darker(end=False)
+    assert s1 and s3 and not s2
+    assert r1 > 0.05 and r3 > 0.05 and abs(l1) < 0.01 and abs(l3) < 0.01 and abs(l2) < 0.01 and abs(r2) < 0.01
+    (l1, r1, _), _, (l3, r3, _) = darker(end=True)
+    assert l1 > 0.05 and l3 > 0.05 and abs(r1) < 0.01 and abs(r3) < 0.01

@@ -30,7 +30,7 @@ def test_findings_open_with_the_headline_then_errata_by_cause_tightness_and_open
         "## Open statements (1)",
     ]
     assert [text.index(h) for h in order] == sorted(text.index(h) for h in order)
-    assert "fails as stated (statement-error)" in text and "holds on range ($n \\le 20$)" in text
+    assert "fails as stated (the statement is wrong)" in text and "holds on range ($n \\le 20$)" in text
     assert "n=6, s=1: Pr = 0.3125" in text and "the bound is 0 but a neuron flips" in text  # the certificate's
     assert "verified by `x/a-corrected`: **PASS**" in text and "none proposed" in text
     assert "[a-printed](certificates/x/a-printed.md)" in text and "(#erratum-x-a-printed)" in text
@@ -117,5 +117,5 @@ def test_load_results_reads_every_table(result_tables):
 def test_a_status_reads_as_the_rest_of_a_sentence():
     """ "Why Theorem 17 fails as stated", never "is fails as stated"; "is" before a status that is not a verb."""
     assert status_clause("proved") == "is proved" and status_clause("open") == "is open"
-    assert status_clause("fails-as-stated", "statement-error") == "fails as stated (statement-error)"
+    assert status_clause("fails-as-stated", "statement-error") == "fails as stated (the statement is wrong)"
     assert status_clause("holds-on-range", on_range="n in {2}") == "holds on range (n in {2})"

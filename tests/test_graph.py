@@ -385,3 +385,98 @@ def test_an_edge_never_runs_behind_a_node(graph, row_nodes):
             if xa == xb and xa not in ends:  # a straight stretch through a row: beside every node in it
                 low, high = sorted((ya, yb))
                 assert not any(x0 < xa < x1 and y0 < high and low < y1 for x0, y0, x1, y1 in boxes), (a, b, path)
+
+
+def test_every_node_of_the_papers_graph_and_of_each_view_has_a_title_of_its_own():
+    """Statements printed at one place (seven nodes once read "Section 4 (Hardness under arbitrary distributions)")
+    and errata at one place are told apart by what they are, in words, never by their ids: no two nodes of the whole
+    graph, nor of a main result's view, share a title."""
+    import pandas as pd
+
+    from sparseact.paper import errata, statements
+    from sparseact.publish.graph import graph_edges, graph_nodes, view_svg
+
+    table = pd.DataFrame(
+        [
+            dict(
+                statement_id=e["id"],
+                claim_id=e["claim_id"],
+                paper_ref=e["paper_ref"],
+                status="proved",
+                uses="; ".join(e.get("argument", {}).get("uses", ())),
+            )
+            for e in statements()
+        ]
+    )
+    causes = pd.DataFrame(
+        [dict(erratum_id=e["id"], statements="", location=e["location"], gist=e["gist"]) for e in errata()]
+    )
+    nodes, edges = graph_nodes(table, causes), graph_edges(table, causes)
+    labels = [n.label for n in nodes]
+    assert len(labels) == len(set(labels)), sorted(label for label in labels if labels.count(label) > 1)
+    assert all(n.key not in n.label for n in nodes if n.key.startswith("section4-"))
+    parity = [n.label for n in nodes if n.label.startswith("Section 4 (Hardness under arbitrary distributions)")]
+    assert len(parity) == 7 and "Section 4 (Hardness under arbitrary distributions): the lifted weights" in parity
+    for entry in (e for e in statements() if e.get("main")):
+        names = [html.unescape(n) for n in re.findall(r'data-name="([^"]*)"', view_svg(nodes, edges, entry["id"], str))]
+        assert len(names) == len(set(names)) > 0, entry["id"]
+
+
+def test_statements_printed_at_one_place_need_titles_that_tell_them_apart(monkeypatch):
+    from sparseact import paper
+
+    entries = [
+        dict(id="a", paper_ref="Section 4", claim_id="x"),
+        dict(id="b", paper_ref="Section 4", claim_id="x", title="the lift"),
+    ]
+    with pytest.raises(
+        ValueError, match=r"x/statements.yaml \(a\): needs a title: its paper_ref 'Section 4' is also b's"
+    ):
+        paper._check_titles(entries)
+    entries[0]["title"] = "the lift"
+    with pytest.raises(ValueError, match=r"\(b\): its name 'Section 4: the lift' is also a's"):
+        paper._check_titles(entries)
+    entries[0]["title"] = "the identity"
+    paper._check_titles(entries)
+
+
+@pytest.mark.browser
+def test_a_view_reads_on_a_phone_in_a_box_that_scrolls_sideways(tmp_path):
+    """Headless Chromium at 390 px: a main result's three-column view is drawn at no less than LEGIBLE_SCALE (titles
+    of 10 px, where fitting the window gave 4 px) in its own box, which scrolls sideways and is shaded where more is
+    hidden, while the page does not scroll; at 1400 px it is drawn whole at its own size."""
+    from sparseact.publish.browser import Browser, find_chromium, measure_page
+    from sparseact.publish.graph import GRAPH_CSS, LEGIBLE_SCALE, TITLE_SIZE, graph_figure, view_svg
+
+    if find_chromium() is None:
+        pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium)")
+    nodes = [Node("top", "Theorem 1", "top", "proved", main=True)]
+    nodes += [Node(f"p{i}", f"Lemma {i}", f"p{i}", "proved") for i in range(6)]
+    edges = [("top", f"p{i}", "uses") for i in range(6)]
+    svg = view_svg(nodes, edges, "top", lambda node: "#")
+    page = tmp_path / "view.html"
+    page.write_text(
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+        f"<style>{GRAPH_CSS}</style></head><body>{graph_figure(svg, 'graph-box view-box')}</body></html>"
+    )
+    measure = """(() => { const svg = document.querySelector('svg.argument-graph'), box = svg.parentElement;
+  return {scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width,
+          box_scrolls: box.scrollWidth > box.clientWidth + 1,
+          page_scrolls: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+          shaded: getComputedStyle(box).backgroundImage.split('radial-gradient').length - 1}; })()"""
+    fitted = tmp_path / "fitted.html"  # the view as it was: fitted to the window whatever its width
+    fitted.write_text(page.read_text().replace(" min-width: var(--legible-width, 0);", ""))
+    with Browser() as browser:
+        browser.set_screen(390)
+        browser.load(page)
+        phone = browser.evaluate(measure)
+        assert measure_page(browser, page).small_nodes == []
+        browser.load(fitted)
+        assert len(measure_page(browser, fitted).small_nodes) == 5  # the check finds it (the first five named)
+        browser.set_screen(1400)
+        browser.load(page)
+        desktop = browser.evaluate(measure)
+    assert 3 * NODE_WIDTH * LEGIBLE_SCALE > 390  # the view is wider than the phone even at the least scale
+    assert phone["scale"] >= LEGIBLE_SCALE - 0.005 and TITLE_SIZE * phone["scale"] >= 9.9
+    assert phone["box_scrolls"] and not phone["page_scrolls"] and phone["shaded"] == 2
+    assert desktop == {"scale": 1, "box_scrolls": False, "page_scrolls": False, "shaded": 2}

@@ -1,5 +1,6 @@
 import json
 import re
+from pathlib import Path
 
 import pandas as pd
 
@@ -67,7 +68,11 @@ def test_report_opens_with_the_headline_and_is_deterministic(result_tables):
     assert '<a href="../pages/x.html">why it fails</a>' in page
     assert '<a href="../pages/x.html#statement-lem2">why it holds on this range</a>' in page
     certificate = (result_tables / "report" / "certificates" / "x" / "a-printed.html").read_text()
-    assert "Theorem 1</code>" not in certificate and "<b>Theorem 1</b> (statement " in certificate
+    assert (
+        "Theorem 1</code>" not in certificate
+        and '<b><a href="../../../pages/x.html#statement-thm1">Theorem 1</a></b>: ' in certificate
+    )
+    assert "<dt>Finding</dt><dd>the statement is wrong</dd>" in certificate and "thm1<" not in certificate
     for link in ('href="../../index.html"', 'href="../../../pages/x.html#statement-thm1"', "a-printed.json"):
         assert link in certificate, link
     assert "<dt>The violation</dt>" in certificate and "<dt>Margin the checker proved</dt>" in certificate
@@ -107,7 +112,7 @@ def test_claim_header_states_statuses_verdicts_and_navigation(result_tables):
 
     header = claim_header_html("x", result_tables, result_tables / "pages" / "x.html")
     assert header.index("verification report") < header.index(PAPER_PDF) < header.index('class="statements')
-    assert "fails as stated (statement-error)" in header and "PASS</span> 2" in header
+    assert "fails as stated (the statement is wrong)" in header and "PASS</span> 2" in header
     assert 'href="../report/certificates/x/a-printed.html"' in header  # the certificate's page
     # the argument leads: the refuting certificate is named before the chain and the statements table
     argument = header.index('<p class="argument">')
@@ -162,3 +167,71 @@ def test_a_long_correction_folds_under_what_survives_of_the_result(result_tables
     results.statements.loc[results.statements["statement_id"] == "thm1", "survives"] = "yes, in a weaker form"
     shown = headline_html(results, result_tables, result_tables / "report")
     assert "<details><summary>A weaker corrected form is proved …</summary>Replace by: a longer bound" in shown
+
+
+def test_the_committed_site_has_no_entry_without_its_link(result_tables, tmp_path):
+    """The run's report links its timings page from the navigation and a section; the committed site, which has no
+    timings page, has neither, and every entry of its navigation is a link."""
+    from sparseact.publish.report import build_report
+    from sparseact.publish.site import write_site
+
+    result, bench = report_inputs(result_tables)
+    index = result_tables / "report" / "index.html"
+    build_report(result_tables, [result], [bench], index, result_tables / "report" / "timings.html")
+    assert index.read_text().count('href="timings.html"') == 2
+    write_site(result_tables, tmp_path / "site")
+    page = (tmp_path / "site" / "index.html").read_text()
+    nav = re.search(r"<nav>(.*?)</nav>", page, re.S).group(1)
+    entries = re.sub(r"</?span[^>]*>", "", nav).split(" · ")
+    assert len(entries) > 5 and all(re.fullmatch(r"\s*<a [^>]*>[^<]*</a>\s*", e) for e in entries), entries
+    assert "timings" not in page.lower()
+
+
+def test_the_provenance_layout_does_not_depend_on_the_revisions(tmp_path):
+    """Claims assembled at one revision or at several give the committed site the same bytes: one line names the
+    report's revision, each file's own is in a fold either way."""
+    from sparseact.publish.report import provenance_html
+    from sparseact.publish.site import SITE_REVISION, site_page
+
+    def shown(revisions):
+        paths = []
+        for name, revision in zip("ab", revisions, strict=True):
+            provenance = dict(seed=1, config_hash=name, git_revision=revision, python="3", packages={}, cpu_dispatch={})
+            paths.append(tmp_path / f"{name}.json")
+            paths[-1].write_text(json.dumps({"provenance": provenance}))
+        page = provenance_html(paths, tmp_path, "c" * 40)
+        return site_page(page, "report/index.html", {"report/index.html": "index.html"}, "..")
+
+    one, two = shown(["a" * 40, "a" * 40]), shown(["a" * 40, "b" * 40 + "-dirty"])
+    assert one == two and f"Written at git revision <code>{SITE_REVISION}</code>." in one
+    assert one.count(f"<code>{SITE_REVISION}</code>") == 3 and "<details><summary>" in one
+
+
+def test_a_claim_pages_reasons_name_statements_and_classes_in_words():
+    """The first screens of a claim page (navigation, statuses, argument, chain, statements table, verdicts) read a
+    statement or a claim as its name, a link to its row, and a class in words: no statement id and no class id in
+    their visible text (the claim's id, the command `sparseact explain <id>` and check ids, in code, aside; the
+    graph's nodes show their ids under their names)."""
+    import dataclasses
+    import html as html_module
+
+    from sparseact.publish.findings import FINDING_WORDS, load_results
+    from sparseact.publish.report import claim_header_html
+    from sparseact.publish.statements import derive
+
+    committed = Path(__file__).resolve().parents[1] / "results"  # the paper's statements, as the run found them
+    results = load_results(committed)
+    results = dataclasses.replace(results, statements=derive(results.ledger).fillna(""))  # reasons as worded now
+    statement_ids = set(results.statements["statement_id"])
+    for claim in ("theorem8", "theorem17", "lemma9", "theorem13", "scaling"):
+        header = claim_header_html(claim, committed, committed / "pages" / f"{claim}.html", results)
+        if claim == "theorem8":
+            assert ">previous: Section 2.1 (before Lemma 6)</a>" in header and ">next: Lemma 9</a>" in header
+            floored = '<a href="#statement-theorem8-floored">Theorem 8 (with its printed logarithm floored at 1)</a>'
+            assert floored in header
+        shown = re.sub(r"<svg\b.*?</svg>|<math\b.*?</math>|<code>.*?</code>", " ", header, flags=re.S)
+        found = set(
+            re.findall(r"(?<![\w:/.-])([\w.-]+)(?![\w/]|-\w)", html_module.unescape(re.sub(r"<[^>]+>", " ", shown)))
+        )
+        assert not statement_ids & found, (claim, sorted(statement_ids & found))
+        assert not (set(FINDING_WORDS) - {"typo"}) & found, claim  # "a typo" is its words

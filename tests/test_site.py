@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from sparseact.publish.site import SITE_REVISION, site_page, write_site
+from sparseact.publish.site import RUN_ONLY, SITE_REVISION, site_page, write_site
 
 #: A style block two claim pages share, and one only the report has.
 SHARED, OWN = "<style>body { margin: 0 }</style>", "<style>h1 { color: red }</style>"
@@ -104,3 +104,19 @@ def test_a_site_page_names_no_git_revision():
     text = "<p>git revision <code>63d708da636f75e14a67e92b0ccfcbfe03f6fd79-dirty</code>, a5ef6dafb6aeba98a3280dfbfedf7a7a3dc912cc</p>"
     page = site_page(text, "report/index.html", {"report/index.html": "index.html"}, "..")
     assert page == f"<p>git revision <code>{SITE_REVISION}</code>, {SITE_REVISION}</p>"
+
+
+def test_an_entry_for_a_page_that_is_not_committed_goes_whole():
+    """The report's entry for the timings page (not committed: wall times differ from run to run) is dropped with its
+    separator and its section, not left as words that lead nowhere; an entry whose link is committed stays."""
+    pages = {"report/index.html": "index.html", "report/graph.html": "graph.html"}
+    text = (
+        f'<nav><a href="#a">a</a> · <a href="graph.html">graph</a><span class="{RUN_ONLY}"> · '
+        f'<a href="timings.html">per-job timings</a></span><span class="{RUN_ONLY}"> · <a href="graph.html">g</a>'
+        f'</span></nav><div class="{RUN_ONLY}"><h2 id="timings">Timings</h2><p><a href="timings.html">t</a></p></div>'
+    )
+    page = site_page(text, "report/index.html", pages, "..")
+    assert page == (
+        f'<nav><a href="#a">a</a> · <a href="graph.html">graph</a><span class="{RUN_ONLY}"> · <a href="graph.html">g'
+        "</a></span></nav>"
+    )

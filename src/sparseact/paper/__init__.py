@@ -51,6 +51,7 @@ __all__ = [
     "data_files",
     "errata",
     "facts",
+    "name",
     "origin",
     "paper_position",
     "paper_ref",
@@ -92,6 +93,7 @@ OPEN_KINDS = ("conjecture", "all-algorithms", "hidden-constant", "empirical")
 STATEMENT_KEYS = (
     "id",
     "paper_ref",
+    "title",
     "kind",
     "statement",
     "quantifiers",
@@ -241,11 +243,12 @@ def _check_keys(entry: dict, allowed: tuple[str, ...], required: tuple[str, ...]
 
 def _check_statement(entry: dict, where: str) -> None:
     _check_keys(entry, STATEMENT_KEYS, ("id", "paper_ref", "kind", "statement"), where)
-    for key in ("id", "paper_ref", "kind", "statement", "quantifiers", "remark", "open"):
+    for key in ("id", "paper_ref", "title", "kind", "statement", "quantifiers", "remark", "open"):
         if key in entry and not isinstance(entry[key], str):
             raise ValueError(f"{where}: {key} must be text, got {type(entry[key]).__name__}")
-    if "$" in str(entry["paper_ref"]):
-        raise ValueError(f"{where}: paper_ref is plain text (it is shown where math is not typeset): no '$'")
+    for key in ("paper_ref", "title"):
+        if "$" in str(entry.get(key, "")):
+            raise ValueError(f"{where}: {key} is plain text (it is shown where math is not typeset): no '$'")
     if entry["kind"] not in KINDS:
         raise ValueError(f"{where}: kind {entry['kind']!r} is not one of {', '.join(KINDS)}")
     if premise_kind(entry["id"]) != "statement":
@@ -373,6 +376,35 @@ def _check_sharper(entries: list[dict]) -> None:
             )
 
 
+def _check_titles(entries: list[dict]) -> None:
+    """Statements printed at one place (one ``paper_ref``) each say what they are (``title``), so that every statement
+    has a name of its own (:func:`name`)."""
+    shared: dict[str, list[dict]] = {}
+    for entry in entries:
+        shared.setdefault(entry["paper_ref"], []).append(entry)
+    named: dict[str, str] = {}
+    for group in shared.values():
+        for entry in group:
+            where = f"{entry['claim_id']}/{STATEMENTS_FILE} ({entry['id']})"
+            if len(group) > 1 and not entry.get("title"):
+                others = ", ".join(e["id"] for e in group if e is not entry)
+                raise ValueError(f"{where}: needs a title: its paper_ref {entry['paper_ref']!r} is also {others}'s")
+            text = _name(entry)
+            if text in named:
+                raise ValueError(f"{where}: its name {text!r} is also {named[text]}'s")
+            named[text] = entry["id"]
+
+
+def _name(entry: dict) -> str:
+    return f"{entry['paper_ref']}: {entry['title']}" if entry.get("title") else entry["paper_ref"]
+
+
+def name(statement_id: str) -> str:
+    """What a reader calls ``statement_id``: where it is printed and, when that place holds several statements, what
+    it is (its ``title``); never its id. Distinct for every statement."""
+    return _name(statement(statement_id))
+
+
 def statement_files() -> list[Path]:
     """Every claim's ``statements.yaml`` (``sparseact/claims/<claim_id>/statements.yaml``), sorted by claim id.
 
@@ -410,6 +442,7 @@ def statements() -> tuple[dict, ...]:
     _check_sharper(entries)
     _check_refutations(entries)
     _check_floored(entries)
+    _check_titles(entries)
     return tuple(entries)
 
 

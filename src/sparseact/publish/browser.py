@@ -10,13 +10,14 @@ the standard library and a Chromium binary is needed: no driver, no network port
 screen (overflow, broken images and local links, raw
 ``$...$`` math, where the headline table and the first statement end, status cells pushed off
 screen, boxes that clip their content, tables clipped inside their box, argument-graph nodes whose title is cut or
-runs out of its box; in print, columns narrower than a word of theirs, folded sections that do not print and a main
-result's graph view not on a page of its own) and :func:`page_problems` turns the measurements into
-readable complaints; :func:`check_pages` does both for the verification report, the argument graph's page,
-every claim page and every certificate's page of a results directory, at every width of :data:`WIDTHS` and in
-print media (:data:`PRINT_WIDTH`), counting the A4 pages each prints on (the report at most
-:data:`REPORT_PRINTED_PAGES`, a claim or certificate page at most :data:`PAGE_PRINTED_PAGES`), and gives what it
-measured (widths, A4 pages, the headline table's words: :func:`measured_text`) on a page that passes too;
+runs out of its box or is drawn below :data:`MIN_GRAPH_TEXT` px on screen; in print, columns narrower than a word
+of theirs, folded sections that do not print and a main result's graph view not on a page of its own) and
+:func:`page_problems` turns the measurements into readable complaints; :func:`check_pages` does both for the
+verification report, the argument graph's page, every claim page and every certificate's page of a results
+directory, at every width of :data:`WIDTHS` and in print media (:data:`PRINT_WIDTH`), counting the A4 pages each
+prints on (the report at most :data:`REPORT_PRINTED_PAGES`, a claim or certificate page at most
+:data:`PAGE_PRINTED_PAGES`), and gives what it measured (widths, A4 pages, the headline table's words:
+:func:`measured_text`) on a page that passes too;
 :meth:`Browser.click` follows a link as a reader clicks it (found by its visible text); :meth:`Browser.print_pdf`
 prints a page on A4 as Chromium would;
 :func:`write_screenshots` is the workflow's step (a placeholder image saying why when no
@@ -103,6 +104,9 @@ _NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable
 #: A ``$$...$$`` span or a ``$...$`` span on one line: math a renderer should have typeset.
 RAW_MATH = re.compile(r"\$\$[^$]{1,1000}?\$\$|\$[^$\n]{1,300}?\$")
 
+#: The least size, in CSS pixels, a graph node's title may be drawn at on screen.
+MIN_GRAPH_TEXT = 9
+
 _MEASURE = """(() => {
   const root = document.documentElement;
   // a table off screen is laid out only when scrolled to (content-visibility: auto, the report's .scroll): lay out
@@ -152,8 +156,17 @@ _MEASURE = """(() => {
       return Array.from(a.querySelectorAll('text')).some(t => /\\u2026|\\.\\.\\.$/.test(t.textContent)
         || t.x.baseVal[0].value + t.getComputedTextLength() > right + 0.5);
     }).map(a => a.dataset.key || a.getAttribute('href')).slice(0, 5),
+    // a graph shown so small that its nodes' titles are drawn below MIN_GRAPH_TEXT px (a view fitted to a phone)
+    small_nodes: Array.from(document.querySelectorAll('svg.argument-graph'))
+      .filter(svg => svg.getClientRects().length && svg.viewBox.baseVal && svg.viewBox.baseVal.width)
+      .flatMap(svg => {
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return Array.from(svg.querySelectorAll('a.node text.title'))
+          .filter(t => scale * parseFloat(t.getAttribute('font-size')) < MIN_GRAPH_TEXT)
+          .map(t => t.closest('a.node').dataset.key);
+      }).filter((key, i, all) => all.indexOf(key) === i).slice(0, 5),
   };
-})()"""
+})()""".replace("MIN_GRAPH_TEXT", str(MIN_GRAPH_TEXT))
 
 #: Printed: table cells with a word broken across lines (the column is narrower than the word), and folded
 #: sections (``<details>``) whose content does not print.
@@ -249,6 +262,7 @@ class PageReport:
     broken_words: list[str] = field(default_factory=list)
     folded: list[str] = field(default_factory=list)
     cut_nodes: list[str] = field(default_factory=list)
+    small_nodes: list[str] = field(default_factory=list)
     views_off_page: list[str] = field(default_factory=list)
     printed_pages: int | None = None
 
@@ -543,7 +557,8 @@ def inspect_page(browser: Browser, path: str | Path, printed: bool = False) -> P
         statements table (``table.statements``) and the headline table (``table.headline``) end,
         status cells (``td.status``) right of the screen, boxes whose content is wider than they are
         while they do not let it overflow (scrolled or cut off), tables among them, graph nodes whose title is cut
-        (``…``) or runs out of its box; with ``printed`` (a page laid out for print), table cells that break a word
+        (``…``) or runs out of its box, and, on screen, graph nodes whose title is drawn below :data:`MIN_GRAPH_TEXT`
+        px; with ``printed`` (a page laid out for print), table cells that break a word
         across lines, folded sections that do not print and graph views (``.graph-view``) that do not start a page
         or do not fit on it.
     """
@@ -593,11 +608,13 @@ def measure_page(browser: Browser, path: str | Path, printed: bool = False) -> P
         broken_words=on_paper["broken_words"],
         folded=on_paper["folded"],
         cut_nodes=found["cut_nodes"],
+        small_nodes=found["small_nodes"],
         views_off_page=on_paper["views_off_page"],
     )
 
 
-#: The measurements of :class:`PageReport` that list what is wrong, and how to say it (``clipped``: in print only).
+#: The measurements of :class:`PageReport` that list what is wrong, and how to say it (``clipped``: in print only;
+#: ``small_nodes``: on screen only).
 _LISTED_PROBLEMS = (
     ("broken_images", "{count} image(s) do not load: {first}"),
     ("broken_links", "{count} local link(s) name no file: {first}"),
@@ -609,6 +626,7 @@ _LISTED_PROBLEMS = (
     ("broken_words", "column(s) narrower than their longest word: {first}"),
     ("folded", "{count} folded section(s) do not print: {first}"),
     ("cut_nodes", "{count} graph node(s) with a title cut or running out of its box: {first}"),
+    ("small_nodes", f"{{count}} graph node(s) whose title is drawn below {MIN_GRAPH_TEXT} px on screen: {{first}}"),
     ("views_off_page", "{count} graph view(s) of a main result not on a printed page of their own: {first}"),
 )
 
@@ -643,7 +661,7 @@ def page_problems(
         problems.append(f"scrolls sideways: {report.scroll_width} px wide on a {report.viewport_width} px screen")
     for name, complaint in _LISTED_PROBLEMS:
         found = getattr(report, name)
-        if found and (printed or name != "clipped"):
+        if found and (printed or name != "clipped") and not (printed and name == "small_nodes"):
             problems.append(complaint.format(count=len(found), first=found[:3]))
     if report.hidden_status:
         problems.append(f"{report.hidden_status} status cell(s) right of the screen")

@@ -116,15 +116,16 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def status_text(status: str, finding_class: str = "", on_range: str = "") -> str:
-    """A status as read: ``fails as stated (proof-slip)``, ``holds on range ($n \\le 20$)``."""
+    """A status as read, its class in words (:data:`FINDING_WORDS`): ``fails as stated (a slip in the proof)``,
+    ``holds on range ($n \\le 20$)``."""
     words = status.replace("-", " ")
-    detail = finding_class or on_range
+    detail = FINDING_WORDS.get(finding_class, finding_class) if finding_class else on_range
     return f"{words} ({detail})" if detail else words
 
 
 def status_clause(status: str, finding_class: str = "", on_range: str = "") -> str:
     """A status as the rest of a sentence about the statement: ``is proved``, ``is open``, ``fails as stated
-    (proof-slip)``, ``holds on range ($n \\le 20$)`` (:func:`status_text` after "is" only where it is not a verb)."""
+    (a slip in the proof)``, ``holds on range ($n \\le 20$)`` (:func:`status_text` after "is" only where it is not a verb)."""
     text = status_text(status, finding_class, on_range)
     return text if status in ("fails-as-stated", "holds-on-range") else f"is {text}"
 
@@ -562,11 +563,16 @@ FINDING_WORDS = {
 _GLOSS_TAIL = re.compile(r" [(]([^;()]*);[^()]*[)]$")
 
 
+def brief_ref(paper_ref: str) -> str:
+    """A place in the paper with its gloss cut after the first clause (:data:`_GLOSS_TAIL`), as the README names it."""
+    return _GLOSS_TAIL.sub(r" (\1)", paper_ref)
+
+
 def readme_table(results: Results, errata_link: str) -> list[str]:
     """The README's headline: each main result, its status and :func:`what_changes`, with no formula and no id."""
     rows = [
         [
-            "**" + _GLOSS_TAIL.sub(r" (\1)", row["paper_ref"]) + "**",
+            "**" + brief_ref(row["paper_ref"]) + "**",
             status_text(row["status"]),
             what_changes(results, row, errata_link),
         ]

@@ -28,14 +28,17 @@ from __future__ import annotations
 
 import html
 import itertools
+import math
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sparseact.paper import facts as paper_facts
+from sparseact.paper import name as statement_name
 from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.links import anchor
-from sparseact.publish.mathtext import tex_to_unicode
+from sparseact.publish.mathtext import SCROLL_CUE, tex_to_unicode
 from sparseact.publish.palette import STATUS_COLOURS
 
 #: The key of an erratum's node: ``erratum:<erratum_id>`` (an erratum id may equal a statement id).
@@ -72,6 +75,9 @@ NODE_HEIGHT = 2 * PAD + TITLE_LINE + ID_LINE + STATUS_LINE
 ROW_NODES = 6
 #: Most nodes on one row of a result's view: three fit an 800 px window.
 VIEW_ROW_NODES = 3
+#: The least scale a result's view is drawn at (its title then 10 px): a narrower window scrolls it sideways in its
+#: box (shaded where more is hidden) rather than shrink it past reading.
+LEGIBLE_SCALE = 0.8
 #: Barycentre sweeps (each one down and one up) of the crossing reduction.
 SWEEPS = 4
 #: A section's frame in :func:`sections_svg`: the height of its heading and the gap between two frames.
@@ -140,7 +146,7 @@ def graph_nodes(statements, errata) -> list[Node]:
     nodes = [
         Node(
             key=r["statement_id"],
-            label=_plain(r["paper_ref"]),
+            label=_plain(statement_name(r["statement_id"]) if r["statement_id"] in entries else r["paper_ref"]),
             detail=r["statement_id"],
             status=r["status"],
             claim=r["claim_id"],
@@ -154,13 +160,16 @@ def graph_nodes(statements, errata) -> list[Node]:
         Node(key=f["id"], label=_plain(f["name"]), detail=f["id"], status="cited", section=FACTS_SECTION)
         for f in paper_facts()
     ]
-    for r in errata.to_dict("records"):
+    records = errata.to_dict("records")
+    taken = {n.label for n in nodes}
+    places = Counter(p for r in records for p in {_plain(r["location"]), _heading(_plain(r["location"]))})
+    for r in records:
         broken = sorted((where[s] for s in _split(r["statements"]) if s in where), key=paper_position)
         location = _plain(r["location"])
         nodes.append(
             Node(
                 key=ERRATUM_PREFIX + r["erratum_id"],
-                label=_heading(location),
+                label=_erratum_title(location, _plain(r.get("gist") or ""), taken, places),
                 detail=r["erratum_id"],
                 status="erratum",
                 section=_section(broken[0] if broken else str(r["location"])),
@@ -176,10 +185,18 @@ def _plain(text) -> str:
 
 
 def _heading(location: str) -> str:
-    """An erratum's title: its location up to the first colon that ends a phrase (the place, not what is printed
-    there)."""
+    """``location`` up to the first colon that ends a phrase (the place, not what is printed there)."""
     head, colon, _ = location.partition(": ")
     return head if colon else location
+
+
+def _erratum_title(location: str, gist: str, taken: set[str], places: Counter) -> str:
+    """An erratum's title: its place (:func:`_heading`) where no other node has that title, else its whole location,
+    else its location and the head of its gist (what goes wrong there)."""
+    for title in (_heading(location), location):
+        if title not in taken and places[title] == 1:
+            return title
+    return f"{location}: {_heading(gist)}" if gist else location
 
 
 def _split(cell) -> list[str]:
@@ -461,7 +478,8 @@ def _draw(nodes, edges, position, width, height, href, page, title, frames) -> s
     section = {n.key: n.section for n in nodes}
     parts = [
         f'<svg class="argument-graph" xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif">'
+        f'height="{height}" viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif" '
+        f'style="--legible-width: {math.ceil(width * LEGIBLE_SCALE)}px">'
         f"<title>{html.escape(title)}</title>"
         '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
         'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#555"/></marker></defs>'
@@ -618,13 +636,18 @@ def graph_figure(svg: str, box: str = "graph-box") -> str:
     )
 
 
-#: Styles of the graph's box, legend, views and panel (on the graph page and the claim pages). In print, each view
+#: Styles of the graph's box, legend, views and panel (on the graph page and the claim pages). A box that scrolls is
+#: shaded where more is hidden (:data:`~sparseact.publish.mathtext.SCROLL_CUE`); a view fits its box down to
+#: :data:`LEGIBLE_SCALE` (``--legible-width``, set on the picture), then scrolls. In print, each view
 #: (``.graph-view``) starts a page and is scaled to fit it.
-GRAPH_CSS = """
+GRAPH_CSS = (
+    """
 .print-only { display: none; }
-.graph-box { overflow: auto; max-width: 100%; max-height: 85vh; border: 1px solid #ccc; margin-bottom: 0.3em; }
-.graph-box.view-box { max-height: none; overflow: visible; border: none; }
-.view-box svg.argument-graph { max-width: 100%; height: auto; }
+.graph-box { overflow: auto; max-width: 100%; max-height: 85vh; border: 1px solid #ccc; margin-bottom: 0.3em; """
+    + SCROLL_CUE
+    + """ }
+.graph-box.view-box { max-height: none; overflow-x: auto; overflow-y: hidden; border: none; }
+.view-box svg.argument-graph { max-width: 100%; min-width: var(--legible-width, 0); height: auto; }
 .graph-legend { font-size: 0.85em; line-height: 1.9; }
 .graph-legend .key { white-space: nowrap; margin-right: 1em; }
 .graph-legend svg { vertical-align: middle; }
@@ -641,7 +664,8 @@ svg.argument-graph a.node.selected rect.box { stroke: #111; stroke-width: 5; str
 svg.argument-graph .edge.on { stroke: #111; stroke-width: 2.2; }
 .graph-fit { margin-right: 0.4em; }
 .graph-fit:checked ~ .graph .graph-box svg.argument-graph { width: 100%; height: 80vh; }
-@media print { .graph-box { overflow: visible; max-height: none; border: none; }
+@media print { .graph-box { overflow: visible; max-height: none; border: none; background: none; }
+  .view-box svg.argument-graph { min-width: 0; }
   .graph-fit, .graph-fit + label, .graph-panel, .screen-only { display: none; }
   svg.argument-graph { width: 100%; height: auto; }
   .graph-view { break-before: page; break-inside: avoid; }
@@ -652,6 +676,7 @@ svg.argument-graph .edge.on { stroke: #111; stroke-width: 2.2; }
   .section-print { break-inside: avoid; margin-bottom: 0.5em; }
   .section-print svg.argument-graph { width: auto; max-width: 100%; } }
 """
+)
 #: A switch above a graph's box (CSS only): the whole graph scaled into the window, or at its own size in a box that
 #: scrolls.
 GRAPH_FIT = (

@@ -27,6 +27,7 @@ from latex2mathml.symbols_parser import convert_symbol
 __all__ = [
     "EMPHASIS",
     "MATH_CSS",
+    "SCROLL_CUE",
     "TEX_REWRITES",
     "MathRenderError",
     "find_unrendered",
@@ -79,14 +80,30 @@ _MATHVARIANT = re.compile(r'mathvariant="(?!normal")([^"]*)"')
 #: is the emphasised text; a ``*`` inside math, a tag or a formula (``$``) never opens or closes one.
 EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*<>$]+?)(?<=\S)\*(?![\w*])")
 
+#: The declarations that shade the side of a box that scrolls sideways where more is hidden: a shadow fixed to the
+#: box, covered where nothing is hidden by the page's colour ``--sa-paper`` scrolling with the content, so a box that
+#: does not scroll shows none (a box on another colour sets ``--sa-paper`` to it). A phone shows a scrollbar only
+#: while one scrolls.
+SCROLL_CUE = (
+    "background: linear-gradient(to right, var(--sa-paper, #fff) 40%, transparent) left / 1.5em 100% no-repeat local, "
+    "linear-gradient(to left, var(--sa-paper, #fff) 40%, transparent) right / 1.5em 100% no-repeat local, "
+    "radial-gradient(farthest-side at 0 50%, rgb(0 0 0 / 45%), transparent) left / 0.9em 100% no-repeat scroll, "
+    "radial-gradient(farthest-side at 100% 50%, rgb(0 0 0 / 45%), transparent) right / 0.9em 100% no-repeat scroll;"
+)
+
 #: The pages' style for :func:`tex_to_mathml`'s MathML: the serif math font reads small beside the sans-serif text,
 #: and a radical's bar must clear its radicand (sitting on an ``n`` it reads as a ``pi``).
-#: On a narrow screen a long formula scrolls inside its own box instead of the page scrolling sideways.
-MATH_CSS = """
+#: On a narrow screen a long formula scrolls inside its own box, with :data:`SCROLL_CUE`, instead of the page
+#: scrolling sideways.
+MATH_CSS = (
+    """
 math { font-size: 1.12em; }
 msqrt > mrow { padding-top: 0.2em; }
-@media (max-width: 600px) { math { max-width: 100%; overflow-x: auto; } }
+@media (max-width: 600px) { math { max-width: 100%; overflow-x: auto; """
+    + SCROLL_CUE
+    + """ } }
 """
+)
 
 
 @functools.cache  # a pure function of its arguments, and the pages repeat their formulas

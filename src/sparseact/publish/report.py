@@ -8,7 +8,8 @@ headline table: the paper's main results, each with its status, what it costs th
 sharper than printed and the open results, one line each. Then come the errata by root cause
 (typeset, with the classes legend), tightness, every statement, the checks per
 claim (one collapsed ``<details>`` each, with the claim's figure and evidence
-once), provenance (what all result files share, then what differs) and a link to
+once), provenance (the revision it is written at and what all result files share, each file's own revision in a
+fold) and a link to
 ``timings.html`` (per job: claim, stage, shard), which links back. Wall times live
 on that separate page because they change from run to run while ``index.html``
 is byte-identical.
@@ -38,21 +39,25 @@ import html
 import json
 import os
 import posixpath
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from sparseact.paper import facts as paper_facts
+from sparseact.paper import name as statement_name
 from sparseact.paper import paper_position
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.asciimath import render_prose
 from sparseact.publish.cards import CARDS_CSS, PRINT_OPEN_CSS, PRINT_SUMMARY_CSS, label_cells, summarise_for_print
 from sparseact.publish.findings import (
+    FINDING_WORDS,
     STATUS_DEFINITIONS,
     TIGHTNESS_HEADER,
     Results,
     bottom_line,
+    brief_ref,
     counts_line,
     ids,
     load_results,
@@ -97,10 +102,11 @@ from sparseact.publish.links import (
 from sparseact.publish.mathtext import EMPHASIS, MATH_CSS, markdown_math
 from sparseact.publish.notepdf import current_pdf, pdf_source_digest
 from sparseact.publish.palette import status_fill_css
+from sparseact.publish.site import RUN_ONLY
 from sparseact.publish.statements import explain_chain, first_sentence
 from sparseact.runtime.costs import job_resources
 from sparseact.runtime.outputs import write_manifest
-from sparseact.runtime.provenance import atomic_write_text, write_text_if_changed
+from sparseact.runtime.provenance import atomic_write_text, git_revision, write_text_if_changed
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
 #: Claims in the order the paper treats them (Section 1, 2.1, 3, 4, 5, Appendix A; the dimensional analysis last).
@@ -152,7 +158,7 @@ th { background: #f0f0f0; }
 small.gloss { font-weight: normal; }
 table.headline td:first-child { min-width: 16em; }
 .legend { font-size: 0.85em; color: #444; }
-.erratum { border-left: 4px solid #c33; background: #fafafa; padding: 4px 10px; margin: 0.6em 0; }
+.erratum { border-left: 4px solid #c33; background: #fafafa; --sa-paper: #fafafa; padding: 4px 10px; margin: 0.6em 0; }
 .erratum dt { font-weight: bold; }
 .erratum dd { margin: 0 0 0.3em 1em; }
 img.thumb { width: 160px; float: right; margin: 0 0 0.5em 1em; }
@@ -428,12 +434,12 @@ def certificate_page(document: dict, results: Results, results_dir: Path) -> str
     certificate = Path(certificate_path(check_id, results_dir))
     where = refuted_where(document)
     known = results.statements["statement_id"] == statement_id
-    statement_link = html.escape(statement_id)
+    refuted = f"<b>{html.escape(where)}</b>"
     links = [_link(index, base, "← verification report")]
     if known.any():
         claim = results.statements.loc[known, "claim_id"].iloc[0]
         row = f"{_href(_claim_page_path(results_dir, claim), base)}#{anchor(statement_id)}"
-        statement_link = f'<a href="{html.escape(row)}">{statement_link}</a>'
+        refuted = f'<b><a href="{html.escape(row)}">{html.escape(where)}</a></b>'
         links.append(f'<a href="{html.escape(row)}">{html.escape(where)} on its claim page</a>')
     links += [
         f'<a href="{_href(index, base)}#{anchor(check_id)}">the check in the report</a>',
@@ -447,8 +453,8 @@ def certificate_page(document: dict, results: Results, results_dir: Path) -> str
     body = (
         f"<nav>{' · '.join(links)}</nav><h1>Certificate <code>{html.escape(check_id)}</code>: "
         f"{html.escape(where)} fails as printed</h1>"
-        f'<div class="erratum"><dl><dt>Refutes</dt><dd><b>{html.escape(where)}</b> (statement {statement_link}): '
-        f"{_math(document['statement'])}</dd><dt>Finding</dt><dd>{html.escape(document['finding'])}</dd>{fields}</dl>"
+        f'<div class="erratum"><dl><dt>Refutes</dt><dd>{refuted}: {_math(document["statement"])}</dd><dt>Finding</dt>'
+        f"<dd>{html.escape(FINDING_WORDS.get(document['finding'], document['finding']))}</dd>{fields}</dl>"
         f"</div>{carried}<p>Recompute it independently (exact or interval arithmetic): <code>sparseact verify-certificate "
         f"{html.escape(results.ledger.set_index('check_id').loc[check_id, 'certificate'])}"
         "</code></p>"
@@ -621,7 +627,8 @@ def checks_html(results: Results, results_dir: Path, root: Path, base: Path) -> 
 
 
 def provenance_table(result_paths: Sequence[str | Path]) -> tuple[dict, pd.DataFrame, dict]:
-    """What every result file shares (seed, git revision, ...), what differs per file, and the package versions."""
+    """What every result file shares (seed, python, ...), what differs per file (always its git revision, so that the
+    layout does not depend on the revisions the claims were assembled at), and the package versions."""
     rows, packages = [], {}
     for path in result_paths:
         prov = json.loads(Path(path).read_text())["provenance"]
@@ -638,32 +645,34 @@ def provenance_table(result_paths: Sequence[str | Path]) -> tuple[dict, pd.DataF
             )
         )
     frame = pd.DataFrame(rows, columns=["result", "seed", "config_hash", "git_revision", "python", "cpu_dispatch"])
-    shared = {c: frame[c].iloc[0] for c in frame.columns[1:] if len(frame) and frame[c].nunique() == 1}
+    shared = {
+        c: frame[c].iloc[0] for c in frame.columns[1:] if c != "git_revision" and len(frame) and frame[c].nunique() == 1
+    }
     return shared, frame.drop(columns=list(shared)), packages
 
 
-def provenance_html(result_paths: Sequence[str | Path], base: Path) -> str:
+def provenance_html(result_paths: Sequence[str | Path], base: Path, revision: str) -> str:
+    """One line: the git ``revision`` the report is written at and what all result files share; each file's own
+    revision and digests in a fold, one row per file whether or not they agree (the committed site replaces every
+    revision by its placeholder, so two runs from one commit give the same bytes)."""
     shared, differing, packages = provenance_table(result_paths)
     common = "; ".join(f"{k.replace('_', ' ')} <code>{html.escape(v)}</code>" for k, v in shared.items())
-    per_file = (
-        _table(
-            list(differing.columns),
+    per_file = _table(
+        [c.replace("_", " ") for c in differing.columns],
+        [
             [
-                [
-                    _link(v, base, Path(v).name) if c == "result" else f"<code>{html.escape(v)}</code>"
-                    for c, v in row.items()
-                ]
-                for _, row in differing.iterrows()
-            ],
-            printed=range(len(differing.columns)),
-        )
-        if len(differing.columns) > 1
-        else ""
+                _link(v, base, Path(v).name) if c == "result" else f"<code>{html.escape(v)}</code>"
+                for c, v in row.items()
+            ]
+            for _, row in differing.iterrows()
+        ],
+        printed=range(len(differing.columns)),
     )
     versions = ", ".join(f"{html.escape(k)} {html.escape(str(v))}" for k, v in sorted(packages.items()))
     return (
-        f"<p>Shared by all {len(differing)} result files: {common or 'nothing'}.</p>{per_file}"
-        f"<p><small>Packages: {versions}.</small></p>"
+        f"<p>Written at git revision <code>{html.escape(revision)}</code>. Shared by all {len(differing)} result "
+        f"files: {common or 'nothing'}.</p><details><summary>Each result file's git revision and digests"
+        f"</summary>{per_file}</details><p><small>Packages: {versions}.</small></p>"
     )
 
 
@@ -823,7 +832,7 @@ def build_report(
             )
         )
         + f" · {_link(graph_html, base, 'the argument graph (picture)')}"
-        + f" · {timings_link} · {erratum_link(results_dir, base)}"
+        + f'<span class="{RUN_ONLY}"> · {timings_link}</span> · {erratum_link(results_dir, base)}'
         + f' · <a href="{PAPER_PDF}">the paper ({PAPER_VERSION})</a>'
     )
     body = [
@@ -860,9 +869,9 @@ def build_report(
         '<h2 id="checks">Checks by claim</h2><p class="screen-only">Click a claim to list its checks.</p>',
         checks_html(results, results_dir, Path(root), base),
         '<h2 id="provenance">Provenance</h2>',
-        provenance_html(result_paths, base),
-        f'<h2 id="timings">Timings</h2><p>Wall time and peak memory of every job: {timings_link} (a separate '
-        "page, so that this one is byte-identical from run to run).</p>",
+        provenance_html(result_paths, base, git_revision(Path(__file__).resolve().parent)),
+        f'<div class="{RUN_ONLY}"><h2 id="timings">Timings</h2><p>Wall time and peak memory of every job: '
+        f"{timings_link} (a separate page, so that this one is byte-identical from run to run).</p></div>",
     ]
     atomic_write_text(index_html, _page("sparseact verification report", "".join(body), Path(index_html).name))
     atomic_write_text(graph_html, graph_page(results, index_html, graph_html, results_dir))
@@ -911,7 +920,7 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     following = order[position + 1] if position + 1 < len(order) else ""
     links = [_link(results_dir / "report" / "index.html", base, "← verification report")]
     links += [
-        _link(_claim_page_path(results_dir, c), base, f"{label} {c}")
+        _link(_claim_page_path(results_dir, c), base, f"{label} {_claim_name(results, c)}")
         for label, c in (("previous:", previous), ("next:", following))
         if c
     ]
@@ -929,7 +938,7 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
     )
     failed = checks[checks["verdict"] == "FAIL"]
     fails = "; ".join(
-        f"<code>{html.escape(r['check_id'])}</code> ({html.escape(r['finding'])}, "
+        f"<code>{html.escape(r['check_id'])}</code> ({html.escape(FINDING_WORDS.get(r['finding'], r['finding']))}, "
         + _link(certificate_page_path(results_dir, r["check_id"]), base, "certificate")
         + ")"
         for _, r in failed.iterrows()
@@ -946,17 +955,50 @@ def claim_header_html(claim_id: str, results_dir: str | Path, page: str | Path, 
         certificate_links(results, results_dir, base),
     )
     title = " and ".join(lead["paper_ref"]) or claim_id
-    return (
-        f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
-        f"<h1>{html.escape(title)} <small>(claim <code>{html.escape(claim_id)}</code>)</small></h1>"
-        + verdict_html(results, lead, here)
+    reasons = (
+        verdict_html(results, lead, here)
         + argument_html(results, lead, here, certificate_links(results, results_dir, base))
         + chains_html(results, statements, here)
         + _table(["where", "status", "statement (as printed)", "reason"], rows, "statements", anchors, printed=(0, 1))
         + f"<details><summary><b>Verdicts of the {len(checks)} checks bearing on these statements</b> (from "
         f"every claim): {tally or 'none'}</summary><p>{'FAIL: ' + fails + '.' if fails else 'No FAIL.'}</p>"
-        "</details>" + claim_graph_html(results, own, here, report) + "</header>"
+        "</details>"
     )
+    return (
+        f'<header class="sa-header"><nav>{" · ".join(links)}</nav>'
+        f"<h1>{html.escape(title)} <small>(claim <code>{html.escape(claim_id)}</code>)</small></h1>"
+        + named_links(link_ids(reasons, here), set(results.statements["statement_id"]))
+        + claim_graph_html(results, own, here, report)
+        + "</header>"
+    )
+
+
+def named_links(fragment: str, statement_ids: set[str]) -> str:
+    """``fragment`` with every link that reads as a statement's id reading as the statement's name instead
+    (:func:`sparseact.paper.name`: where it is printed and what it is), so that a reader meets words, not ids."""
+
+    def named(match: re.Match) -> str:
+        identifier = html.unescape(match.group(2))
+        if identifier not in statement_ids:
+            return match.group(0)
+        try:
+            text = statement_name(identifier)
+        except KeyError:  # a statement of the run that the paper's data no longer has
+            return match.group(0)
+        return f"<a{match.group(1)}>{_math(text)}</a>"
+
+    return _ID_LINK.sub(named, fragment)
+
+
+def _claim_name(results: Results, claim_id: str) -> str:
+    """A claim as a reader knows it: the places of the statements its page leads with (:func:`brief_ref`), else its
+    id."""
+    lead = leading_statements(results, claim_id)[1]
+    return " and ".join(dict.fromkeys(map(brief_ref, lead["paper_ref"]))) or claim_id
+
+
+#: A link whose text is one id (in ``<code>`` or not): group 1 its attributes, group 2 the id.
+_ID_LINK = re.compile(r"<a(\s[^>]*)>(?:<code>)?([\w.:/-]+)(?:</code>)?</a>")
 
 
 def claim_status_markdown(results: Results, claim_id: str) -> str:
@@ -1059,13 +1101,15 @@ def argument_html(results: Results, lead: pd.DataFrame, links: dict[str, str], c
 def chains_html(results: Results, statements: pd.DataFrame, links: dict[str, str]) -> str:
     """The chain behind the claim's own result (the statement named as the claim), else behind each of its main results
     (else its first statement), as ``sparseact explain`` prints it, in one collapsed block each: typeset, every id a
-    link, every statement, check and fact expanded once (met again, it links back to where it was expanded). An
+    link, a statement's line its id (which :func:`named_links` names) and its status in words, every statement, check
+    and fact expanded once (met again, it links back to where it was expanded). An
     informal version of the claim's result (Theorem 4 on Theorem 8's page) has its own row, not a second chain."""
     entries = {e["id"]: e for e in paper_statements()}
     known = [sid for sid in statements["statement_id"] if sid in entries]
     main = [sid for sid in known if entries[sid].get("main")]
     chosen = [sid for sid in main if sid in set(statements["claim_id"])] or main or known[:1]
     ledger = results.ledger.assign(instances=results.ledger["instances"].map(lambda v: v or "0"))
+    shown = results.statements.set_index("statement_id")
     parts = []
     for number, sid in enumerate(chosen):
         row = _statement_row(results, sid)
@@ -1078,7 +1122,13 @@ def chains_html(results: Results, statements: pd.DataFrame, links: dict[str, str
                 body += ["</li></ul>"] * (depth - item.depth) + ["</li>"]
             depth = item.depth
             own = f"chain{number}-{item.identifier}"
-            head = link_ids(_math(item.head.replace(" (see above)", "")), links)
+            if item.kind == "statement" and item.identifier in shown.index:  # its name (named_links) and status
+                state = shown.loc[item.identifier]
+                head = f"{link_ids(html.escape(item.identifier), links)}: " + _math(
+                    status_text(state["status"], state["class"], state["range"])
+                )
+            else:
+                head = link_ids(_math(item.head.replace(" (see above)", "")), links)
             head += f' <a href="#{html.escape(own)}">(see above)</a>' if item.again else ""
             why = f'<div class="why">{link_ids(_math(item.why), links)}</div>' if item.why else ""
             corrected = f'<div class="why">Corrected: {_math(item.corrected)}</div>' if item.corrected else ""

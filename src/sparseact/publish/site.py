@@ -6,8 +6,10 @@ the claim pages into one folder, as the workflow copies the README's figures to 
 of these pages leads to its copy; a link to a committed result (the erratum note, a certificate's JSON, the tables
 at the results folder's root) leads to that file in the repository; a link to a run file that is not committed
 (figures, tables, result files, timings) is left as its text, and an image of one is dropped (the claim pages embed
-every figure). A ``<style>`` block that several pages share is written once, as ``style/<digest>.css``. The bytes
-depend on the pages alone, so a rerun writes the same files. docs/workflow.md says why the site is committed.
+every figure); an element of class :data:`RUN_ONLY` that holds such a link (the timings page's entry in the
+report's navigation, its section) is dropped whole. A ``<style>`` block that several pages share is written once, as
+``style/<digest>.css``. The bytes depend on the pages alone, so a rerun writes the same files. docs/workflow.md says
+why the site is committed.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ _ANCHOR = re.compile(r"<a\b([^>]*)>(.*?)</a>", re.S)
 _IMAGE = re.compile(r"<img\b[^>]*>")
 _TARGET = re.compile(r'(?<![\w-])(?:href|src)="([^"]*)"')
 _STYLE = re.compile(r"<style\b([^>]*)>(.*?)</style>", re.S)
+#: The class of an element (a ``<span>`` or ``<div>`` with no element of its own kind inside) that only points at a
+#: run file: the site drops it whole when that file is not committed, so that no entry is left without its link.
+RUN_ONLY = "run-only"
+_RUN_ONLY = re.compile(rf'<(span|div) class="{RUN_ONLY}">(.*?)</\1>', re.S)
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 #: A git revision (a run's provenance): a committed page cannot name the commit that holds it, so the site says so.
 _REVISION = re.compile(r"\b[0-9a-f]{40}(?:-dirty)?\b")
@@ -79,7 +85,11 @@ def site_link(target: str, source: str, pages: Mapping[str, str], results_from_s
 def site_page(text: str, source: str, pages: Mapping[str, str], results_from_site: str) -> str:
     """The run's page ``source`` (its HTML ``text``) with every link and image relocated by :func:`site_link`, and
     every git revision replaced by :data:`SITE_REVISION`, so that a rerun of the committed results gives the same
-    bytes at any commit."""
+    bytes at any commit; a :data:`RUN_ONLY` element with a link to a file that is not committed is dropped."""
+
+    def kept(match: re.Match) -> str:
+        targets = (found.group(1) for found in _TARGET.finditer(match.group(2)))
+        return "" if any(site_link(t, source, pages, results_from_site) is None for t in targets) else match.group(0)
 
     def relocate(tag: str, drop: str) -> str:
         found = _TARGET.search(tag)
@@ -92,7 +102,7 @@ def site_page(text: str, source: str, pages: Mapping[str, str], results_from_sit
         opening = relocate(f"<a{match.group(1)}>", "")
         return f"{opening}{match.group(2)}</a>" if opening else match.group(2)
 
-    text = _IMAGE.sub(lambda match: relocate(match.group(0), ""), _ANCHOR.sub(anchor, text))
+    text = _IMAGE.sub(lambda match: relocate(match.group(0), ""), _ANCHOR.sub(anchor, _RUN_ONLY.sub(kept, text)))
     return _REVISION.sub(SITE_REVISION, text)
 
 

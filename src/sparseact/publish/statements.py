@@ -258,7 +258,7 @@ class _Graph:
         out_of_range = [r for r in own if r["verdict"] == "FAIL" and r["finding"] == "out-of-range"]
         caveat = (
             (
-                " Fails only in a degenerate corner or outside the range the paper uses (out-of-range: "
+                " Fails only in a degenerate corner or outside the range the paper uses (checks: "
                 + ", ".join(r["check_id"] for r in out_of_range)
                 + ")."
             )
