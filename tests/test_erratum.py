@@ -104,8 +104,8 @@ def test_the_note_is_generated_from_the_tables(result_tables):
     # the errata counted by what they change, those above the slips named; the statements they concern
     assert (
         "Of the 2 errata, 1 changes a result (Erratum 1) and 1 is notation or a typo (Sections~\\ref{sec:substantive} "
-        "and~\\ref{sec:slips}). They concern 1 of the paper's 4 statements we checked; of the other 3, 1 is proved, "
-        "1 holds on every instance computed with no proof and 1 is open." in tex
+        "and~\\ref{sec:slips}). They concern 1 of the paper's 4 statements; the repository's report gives every "
+        "statement with its status and its reasons." in tex
     )
 
 

@@ -542,7 +542,7 @@ NAMED_CONSEQUENCES = ("result-false", "definition", "proof-gap", "informal", "co
 
 def _errata_by_consequence(results: Results, errata: pd.DataFrame) -> str:
     """The errata counted by what they change, those above the local slips named by number, and how many of the
-    paper's statements they concern; the other statements by status."""
+    paper's statements they concern (the others, by status, are the report's: the note lists none of them)."""
     rank = list(CONSEQUENCES).index
     parts = [
         _count(len(group), *ERRATA_PHRASES[key])
@@ -552,8 +552,8 @@ def _errata_by_consequence(results: Results, errata: pd.DataFrame) -> str:
     failing = int((results.printed["status"] == "fails-as-stated").sum())
     return (
         rf"\noindent Of the {len(errata)} errata, {_join(parts)} (Sections~\ref{{sec:substantive}} "
-        rf"and~\ref{{sec:slips}}). They concern {failing} of the paper's {len(results.printed)} statements we "
-        f"checked; of the other {len(results.printed) - failing}, {_status_counts(results.printed)}."
+        rf"and~\ref{{sec:slips}}). They concern {failing} of the paper's {len(results.printed)} statements; the "
+        "repository's report gives every statement with its status and its reasons."
     )
 
 
@@ -570,18 +570,6 @@ def _described(title: str, items: list[str]) -> list[str]:
 def _count(number: int, singular: str, plural: str) -> str:
     """``1 is proved``, ``3 are proved``."""
     return f"{number} {singular if number == 1 else plural}"
-
-
-def _status_counts(printed: pd.DataFrame) -> str:
-    """The statements that do not fail, by status: ``43 are proved, 3 hold ... and 9 are open``."""
-    counts = printed["status"].value_counts()
-    return (
-        _count(int(counts.get("proved", 0)), "is proved", "are proved")
-        + ", "
-        + _count(int(counts.get("holds-on-range", 0)), "holds", "hold")
-        + " on every instance computed with no proof and "
-        + _count(int(counts.get("open", 0)), "is open", "are open")
-    )
 
 
 def _improvement(results: Results, words: PaperWords) -> list[str]:
