@@ -307,11 +307,27 @@ def prose_name(name: str) -> str:
     return f"{result} as corrected here" + (f" ({detail})" if detail else "")
 
 
+def _shown_elsewhere(results: Results, errata: pd.DataFrame) -> set[str]:
+    """The project's statements the note states outside the appendix of cited results: the sharper results
+    (Section 2) and the proofs for whole families (their appendix)."""
+    return set(results.sharper["statement_id"]) | {
+        proof
+        for _, row in errata.iterrows()
+        for proof in [*ids(row.get("carried_by", "")), *([row["refuted_by"]] if row.get("refuted_by") else [])]
+    }
+
+
+#: A name's closing parenthetical, said after a comma where the name itself stands in parentheses.
+UNNESTED = re.compile(r" \(([^()]*)\)$")
+
+
 class PaperWords:
     """Replaces, in the prose of a text, the project's names of statements, checks and facts by the paper's words:
     a statement by its paper reference (:func:`prose_name`), an erratum's certificate ``<claim>/<check>`` (with the words "the
     certificate" before it, if any) by "the certificate of Erratum N", any other check by "an exact check of" its
-    statement, a fact by its name. The note's main text prints no internal id (tests/test_erratum.py greps the PDF)."""
+    statement, a fact by its name. The project's results that the appendix of cited results states are numbered in the
+    order they are first named, "Proposition A.1", ... (until :meth:`freeze`). The note's main text prints no internal
+    id (tests/test_erratum.py greps the PDF)."""
 
     def __init__(self, results: Results):
         names = {
@@ -334,6 +350,11 @@ class PaperWords:
         self.kinds = dict(zip(results.statements["statement_id"], results.statements["kind"], strict=True))
         #: the project's own statements named so far, in order (the note's appendix states those of the main text)
         self.cited: dict[str, None] = {}
+        #: the appendix's number of each cited result it states, in the order first named
+        self.numbers: dict[str, int] = {}
+        self.numbering = set(results.statements.loc[results.statements["kind"] == "derived", "statement_id"]) - (
+            _shown_elsewhere(results, numbered_errata(results))
+        )
         self.pattern = re.compile(
             r"(?<![\w/:.-])((?:[Tt]he )?certificates? )?("
             + "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
@@ -347,15 +368,26 @@ class PaperWords:
         )
 
     def _name(self, match: re.Match) -> str:
-        said, name = match.group(1) or "", self.names[match.group(2)]
-        if self.kinds.get(match.group(2)) == "derived":
-            self.cited.setdefault(match.group(2), None)
+        sid = match.group(2)
+        said, name = match.group(1) or "", self.names[sid]
+        if self.kinds.get(sid) == "derived":
+            self.cited.setdefault(sid, None)
+        if sid in self.numbering:
+            return f"{said}of {self.number(sid)}" if said else self.number(sid)
         if name.startswith("the certificate of"):
             return ("T" if said.startswith("T") else "t") + name[1:]
         before = match.string[: match.start()]
         if before.count("(") > before.count(")"):  # inside parentheses: "(Theorem 17, with losses at most 1)"
-            name = re.sub(r" \(([^()]*)\)$", r", \1", name)
+            name = UNNESTED.sub(r", \1", name)
         return f"{said}of {name}" if said else name
+
+    def number(self, sid: str) -> str:
+        """``Proposition A.n`` of a cited result, numbered when first named."""
+        return f"Proposition A.{self.numbers.setdefault(sid, len(self.numbers) + 1)}"
+
+    def freeze(self) -> None:
+        """Name any result first cited from now on by its name: the appendix that states the numbered ones is written."""
+        self.numbering = set(self.numbers)
 
     def __call__(self, text: str) -> str:
         named = "".join(
@@ -786,12 +818,7 @@ def _cited(
     checks a correction or a refutation against what it rests on, from the note alone. The results of ``with_proof``
     (what the main text cites) come with their proofs; corrected proof steps and what only a family proof cites are
     stated, their proofs in the repository's table of statements."""
-    shown = set(results.sharper["statement_id"]) | {
-        proof
-        for _, row in errata.iterrows()
-        for proof in [*ids(row.get("carried_by", "")), *([row["refuted_by"]] if row.get("refuted_by") else [])]
-    }
-    rest = [sid for sid in cited if sid not in shown]
+    rest = [sid for sid in cited if sid not in _shown_elsewhere(results, errata)]
     if not rest:
         return []
     lines = [
@@ -802,11 +829,16 @@ def _cited(
     ]
     reasons = dict(zip(results.statements["statement_id"], results.statements["reason"], strict=True))
     steps = {e["id"] for e in paper_statements() if e.get("proof_of")}
+    words.freeze()
     for sid in rest:
         name = words.names[sid]
+        if sid in words.numbers:  # "Proposition A.4 (Theorem 17 as corrected here, with losses at most 1)"
+            name = words.number(sid) + " (" + UNNESTED.sub(r", \1", name) + ")"
+        else:
+            name = name[:1].upper() + name[1:]
         proof = _without_check_sentences(reasons[sid]) if sid in with_proof and sid not in steps else ""
         lines += [
-            rf"\paragraph{{{tex_text(name[:1].upper() + name[1:])}.}} {tex_text(words(_sentence(words.statements[sid])))}"
+            rf"\paragraph{{{tex_text(name)}.}} {tex_text(words(_sentence(words.statements[sid])))}"
             + (rf" \emph{{Proof.}} {tex_text(words(_sentence(proof)))}" if proof else ""),
             "",
         ]
