@@ -77,7 +77,7 @@ def test_a_figure_verdict_or_declaration_edit_reruns_only_the_claims_assembly_on
 
 
 def test_an_edit_of_a_claims_pins_reruns_only_its_assembly_onward(current):
-    """The checker imports the verifier's pins by name (sparseact.verify.checker.PINNED_CLAIMS), and each job's stamp
+    """The checker reads the verifier's pins by path (sparseact.verify.checker.PINNED_CLAIMS), and each job's stamp
     takes the pins it verifies with (sparseact.claims.verifier_pins): a claim's assembly its claim's, the ledger every
     claim's. Editing one claim's pins reruns that claim's assembly and the ledger onward, no other assembly (before,
     every assembly's code reached all the pins, and through them every claim's checks.yaml)."""
@@ -131,8 +131,9 @@ def ledger_onward(assemblies: int = 0) -> dict[str, int]:
     }
 
 
-def test_a_statement_edit_reruns_only_the_ledger_onward(current):
-    stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/statements.yaml")
+@pytest.mark.parametrize("edited", [f"{CLAIM}/statements.yaml", "lemma9/errata.yaml"])
+def test_a_statement_or_erratum_edit_reruns_only_the_ledger_onward(current, edited):
+    stats, out = plan_after_edit(current, f"src/sparseact/claims/{edited}")
     assert stats == ledger_onward(), out[-3000:]
 
 
