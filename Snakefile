@@ -1,12 +1,15 @@
 # sparseact: numerical verification of Awasthi, Dikkala, Kamath, Meka (COLT 2024).
 # Run from the repository root: `snakemake --cores all` (profiles/default sets the rest).
 
+import sys
+
 from snakemake.utils import min_version
 
 from sparseact.claims import registry
 from sparseact.cli import job_modules
 from sparseact.runtime.accel import jobserver
-from sparseact.runtime.config import validate_workflow_config
+from sparseact.runtime.config import record_output_dirs, validate_workflow_config
+from sparseact.runtime.errors import ConfigError
 from sparseact.runtime.accel.scheduling import (
     drop_default_local_rate_limit,
     freeze_loaded_objects,
@@ -29,13 +32,19 @@ report: "workflow/report/workflow.rst"
 # the config schema (workflow/schemas/config.schema.yaml refers to the package's; the claims' schemas by $ref;
 # one-line errors naming the key), the claims' own relations and grids, and the cost estimate. A config from --config
 # alone (the profile's replace-workflow-config drops config/config.yaml then) is told to name the file too.
-validate_workflow_config(
-    config,
-    workflow.configfiles,
-    registry(),
-    command_line_only=bool(workflow.config_settings.config)
-    and not workflow.config_settings.configfiles,
-)
+# A refused config is its one line on standard error and exit status 1: Snakemake would print an exception with
+# the frames that raised it, but passes SystemExit on as it is.
+try:
+    validate_workflow_config(
+        config,
+        workflow.configfiles,
+        registry(),
+        command_line_only=bool(workflow.config_settings.config)
+        and not workflow.config_settings.configfiles,
+    )
+except ConfigError as error:
+    print(error, file=sys.stderr)
+    sys.exit(1)
 
 
 include: "workflow/rules/common.smk"
@@ -68,10 +77,12 @@ include: "workflow/rules/report.smk"
 # A run forks its jobs from a warm job server (config key job_server; sparseact.runtime.accel.jobserver), ended with the
 # run: a local run's jobs and a cluster run's local rules (the server declines the cluster's jobs); a job that finds
 # none runs in its own process. The server imports once what the jobs import of the library (job_modules).
+# A run records its output folders when it starts: another config may not write into them (record_output_dirs).
 
 
 onstart:
     drop_default_local_rate_limit(workflow)
+    record_output_dirs(config)
     if config.get("job_server", True):
         jobserver.start(workflow, in_logs("job-server.log"), job_modules(CLAIMS))
 

@@ -96,8 +96,8 @@ show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 #   \le \lambda\sqrt{p/m}$) at the largest sample size below the samples every learner needs; PASS when it is at most
 #   $\varepsilon$.
 # * `scaling/theorem17-no-constant`: the family of the proof that no constant saves Theorem 17, at the same six
-#   constants (60-digit arithmetic): $C$ times Theorem 17's count against the samples every learner needs; PASS when the
-#   count is below them.
+#   constants (60-digit arithmetic): $C$ times Theorem 17's count, its logarithm $\log 2$ floored at 1 as the corner
+#   rule reads it, against the samples every learner needs; PASS when the count is below them.
 # * `scaling/theorem8-final-line-no-constant`: the family of the proof that no constants save the last line of Theorem
 #   8's proof, at $c, C \in \{10^{-6}, 10^{-3}, 1, 10^3, 10^6\}$ and $(n, s) \in \{3, 10\}^2$ (60-digit arithmetic): the
 #   printed degree equals $D$, the two-point lower bound is 3 samples, and the count at degree $D$ is below 1; PASS when
@@ -112,6 +112,12 @@ show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 # * `scaling/lemma9-V-no-constant`: the family of the proof that no constants save the last step of the bound on (V), at
 #   $c, C \in \{10^{-6}, 10^{-3}, 1, 10^3, 10^6\}$ and $W$ at both ends of its interval (60-digit arithmetic); PASS when
 #   the middle expression is at least $\sqrt{n\log 4}$ and exceeds $C$ times the last one at every point.
+# * `scaling/eq8-no-constant`: the family of the proof that no constant $c$ saves (8) with the printed cells, at $c \in
+#   \{10^{-6}, 10^{-3}, 1, 10^3, 10^6\}$ (60-digit arithmetic); PASS when the second term exceeds (8) at every point.
+# * `scaling/lemma9-tail-no-constant`: the family of the proof that no constant saves the Hoeffding step of Lemma 9's
+#   proof, at $(c, n) \in \{(1, 100), (3, 10^4), (10, 10^6), (30, 10^8)\}$ with $s = n^2$ and at the explicit network of
+#   all 64 sign vectors of $n = 6$ ($c = 1$), 60-digit arithmetic; PASS when the left side exceeds the middle expression
+#   at every point and the entropy bound on $\binom{n}{r}$ holds there.
 # * `scaling/theorem5-cube-rate`: Theorem 17's printed expression on $\{1,-1\}^n$ ($R=\sqrt n$, $W = B = 1$) against
 #   $(4ksn^2\log(k(\sqrt n+B)/\varepsilon) + \log(1/\delta))/\varepsilon^2$, the cube case at fixed $W, B$; PASS when it
 #   never exceeds it.

@@ -18,11 +18,13 @@ from sparseact.runtime.config import (
     MAX_NESTING,
     OUTPUT_DIR_KEYS,
     RESULTS_SUBFOLDERS,
+    RUN_RECORDS,
     SHIPPED_OUTPUT_DIRS,
     SOURCE_ENTRIES,
     check_output_dirs,
     check_writable,
     load_config,
+    record_output_dirs,
     validate_config,
 )
 from sparseact.runtime.errors import ConfigError
@@ -358,6 +360,51 @@ def test_an_output_folder_on_a_read_only_file_system_is_refused_naming_its_key(t
         check_writable(config, tmp_path)
     message = str(info.value)
     assert message.startswith(f"invalid config: {key}: {config[key]!r} cannot be written") and "\n" not in message
+
+
+def _run(name):
+    return {"results_dir": f"results/{name}", "figures_dir": f"results/{name}/figures", "logs_dir": f"logs-{name}"}
+
+
+def test_a_config_may_not_take_the_folders_of_a_recorded_run(tmp_path):
+    """A run records its output folders when it starts: another config may not take them, nor hold them, as it may
+    not a shipped run's (issue 60, probe 6: results/y with results/x's figures, results/z whose figures_dir is
+    results/x), while the recorded run's results folder is there; the same run may start again."""
+    (tmp_path / "results" / "x").mkdir(parents=True)
+    record_output_dirs(_run("x"), tmp_path)
+    check_output_dirs(_run("x"), tmp_path)
+    check_output_dirs(_run("y"), tmp_path)
+    for key, folder in (("figures_dir", "results/x/figures"), ("figures_dir", "results/x"), ("logs_dir", "logs-x/a")):
+        with pytest.raises(ConfigError) as info:
+            check_output_dirs({**_run("y"), key: folder}, tmp_path)
+        message = str(info.value)
+        assert message.startswith(f"invalid config: {key}: {folder!r} ") and "\n" not in message, message
+        assert f"of the run of results_dir 'results/x' (recorded in {RUN_RECORDS}/" in message, message
+    (tmp_path / "results" / "x").rmdir()  # the recorded run's results are gone: its folders are free
+    check_output_dirs({**_run("y"), "figures_dir": "results/x/figures"}, tmp_path)
+
+
+def test_a_broken_record_of_a_run_is_named(tmp_path):
+    records = tmp_path / RUN_RECORDS
+    records.mkdir(parents=True)
+    (records / "x.json").write_text('{"results_dir": "results/x"}')
+    with pytest.raises(ConfigError, match=r"x\.json: not a record of a run's output folders .*; delete it$"):
+        check_output_dirs(_run("y"), tmp_path)
+
+
+def test_check_config_refuses_a_results_folder_it_cannot_write(tmp_path, base, monkeypatch, capsys):
+    """check-config runs the workflow's writable check: a read-only results folder is refused there too."""
+    from sparseact.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.yaml").write_text(base)
+    (tmp_path / "results").mkdir()
+    assert main(["check-config", "c.yaml"]) == 0
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: Path(path) != Path("results") and real_access(path, mode))
+    assert main(["check-config", "c.yaml"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith("invalid config: results_dir: 'results' cannot be written"), err
 
 
 def _shipped_folders():

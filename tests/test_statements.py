@@ -414,6 +414,29 @@ def test_a_correction_counts_as_proved_only_when_every_statement_verifying_it_is
     assert not proved_correction({"correction": {"text": "x"}}, {}) and not proved_correction({}, {})
 
 
+def test_explain_answers_all_every_statement_and_every_claim(capsys):
+    """`sparseact explain` on the committed ledger: 'all' lists every statement's status and class, a statement id
+    prints its chain, a claim id that names no statement lists its statements (exit 0, nothing on standard error)."""
+    from sparseact.claims import claim_ids
+    from sparseact.cli import main
+    from sparseact.paper import statements
+
+    results = str(ROOT / "results")
+    table = derive(pd.read_csv(ROOT / "results" / "ledger.csv", keep_default_na=False), strict=False)
+    assert main(["explain", "all", "--results", results]) == 0
+    listed = capsys.readouterr()
+    assert listed.err == "" and len(listed.out.splitlines()) == len(table)
+    first = table.iloc[0]  # a failure: its class is named
+    assert first["class"] and listed.out.startswith(f"{first['statement_id']}: {first['status']} ({first['class']}) -")
+    identifiers = {entry["id"] for entry in statements()}
+    for identifier in [*claim_ids(), *sorted(identifiers)]:
+        assert main(["explain", identifier, "--results", results, "--width", "100"]) == 0, identifier
+        shown = capsys.readouterr()
+        assert shown.err == "" and shown.out, identifier
+        if identifier not in identifiers:
+            assert len(shown.out.splitlines()) == (table["claim_id"] == identifier).sum(), identifier
+
+
 @pytest.fixture
 def claims_copy(tmp_path, monkeypatch):
     """A copy of every claim's statements.yaml and errata.yaml that sparseact.paper reads instead of the package's

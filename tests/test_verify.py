@@ -249,6 +249,37 @@ def test_refuses_a_sample_of_sign_vectors(committed):
     refused(document, "all 2^m distinct sign vectors")
 
 
+def _shared_variables(document):
+    """(name, value) of every number both formula sides of a certificate record."""
+    sides = [document["certificate"][side] for side in ("lhs", "rhs")]
+    if not all(isinstance(side, dict) and side.get("quantity") == "formula" for side in sides):
+        return []
+    lhs, rhs = (side.get("vars") or {} for side in sides)
+    return [
+        (name, value)
+        for name, value in lhs.items()
+        if name in rhs and isinstance(value, int | float) and not isinstance(value, bool)
+    ]
+
+
+def test_every_variable_both_sides_share_is_the_instances_on_each(committed):
+    """One side's copy of a shared variable made tiny (rhs delta = 1e-300 where lhs says 1e-12, whose rhs hardly
+    depends on it) is refused on every committed certificate: an absolute tolerance would call every two numbers
+    below it equal."""
+    shared = 0
+    for path in sorted(committed.rglob("*.json")):
+        for name, value in _shared_variables(json.loads(path.read_text())):
+            for side in ("lhs", "rhs"):
+                document = json.loads(path.read_text())
+                document["certificate"][side]["vars"][name] = value * 1e-300 if value else 1e-300
+                assert not verify_certificate(document).confirmed, (path.name, side, name)
+                shared += 1
+    assert shared >= 2  # theorem17-printed's delta and eps, at least
+    document = load(committed, "scaling/theorem17-printed")
+    document["certificate"]["rhs"]["vars"]["delta"] = 1e-300
+    refused(document, "rhs: delta = 1e-300 in the file, but the instance gives delta = 1e-12")
+
+
 @settings(max_examples=25, deadline=None)
 @given(name=st.sampled_from(["m", "n", "s", "k", "W", "B", "R"]), increase=st.integers(1, 5))
 def test_refuses_any_changed_variable_of_eq1(repo_root, name, increase):

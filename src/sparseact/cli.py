@@ -196,14 +196,21 @@ def _explain(args) -> int:
 
     import pandas as pd
 
+    from sparseact.paper import statements
     from sparseact.publish.statements import derive, explain
 
     ledger = pd.read_csv(_input_file(Path(args.results) / "ledger.csv"), keep_default_na=False)
     try:
-        if args.statement_id == "all":
-            for row in derive(ledger, strict=False).itertuples():
-                print(f"{row.statement_id}: {row.status}{' (' + row._7 + ')' if row._7 else ''} -- {row.reason}")
-            return 0
+        if args.statement_id == "all" or args.statement_id not in {entry["id"] for entry in statements()}:
+            table = derive(ledger, strict=False)
+            if args.statement_id != "all":
+                table = table[table["claim_id"] == args.statement_id]
+            # by name: itertuples renames the column 'class' (a keyword) to its position
+            for row in table.to_dict("records"):
+                kind = f" ({row['class']})" if row["class"] else ""
+                print(f"{row['statement_id']}: {row['status']}{kind} -- {row['reason']}")
+            if len(table):
+                return 0
         width = (
             args.width
             if args.width is not None
@@ -299,13 +306,14 @@ def _check_pages(args) -> int:
 def _check_config(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.claims import registry
-    from sparseact.runtime.config import ConfigError, load_config
+    from sparseact.runtime.config import ConfigError, check_writable, load_config
     from sparseact.runtime.costs import check_cost, estimate_cost, job_warning
     from sparseact.runtime.notebooks import check_kernel
 
     claims = registry()
     try:
         config = load_config(args.config, claims)
+        check_writable(config)
         estimate = estimate_cost(config, claims)
         print(estimate.summary())
         warning = job_warning(estimate)
@@ -463,7 +471,8 @@ def main(argv=None) -> int:
     )
     why.add_argument(
         "statement_id",
-        help="e.g. theorem8; 'all' lists every statement's status and reason, undetermined ones included",
+        help="e.g. theorem8; a claim id that names no statement (e.g. scaling) lists its statements' status and "
+        "reason, and 'all' every statement's, undetermined ones included",
     )
     why.add_argument("--results", default="results", help="folder with ledger.csv (default: results)")
     why.add_argument(

@@ -746,34 +746,45 @@ def short_location(row: pd.Series) -> str:
 
 
 def _in_full(row: pd.Series, repository_url: str, words: PaperWords) -> list[str]:
-    """A small slip in full, for the appendix: the printed text, the correction and the violation."""
+    """A small slip in full, for the appendix: the printed text, the correction and the violation (a violation proved
+    by a refutation is stated once, with its proof, in the appendix of family proofs)."""
     certificates = _certificates(row, repository_url)
+    violation = (
+        r"its proof is in the \hyperref[app:families]{appendix of family proofs}."
+        if row.get("refuted_by")
+        else tex_text(words(_sentence(typeset_ascii(row["counterexample"]))))
+    )
     return [
         rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(row['location'])))} "
         rf"\emph{{Printed:}} {printed_tex(row['printed'])} "
         rf"\emph{{Correction:}} {tex_text(words(_sentence(row['correction'])))} "
-        rf"\emph{{Violation:}} {tex_text(words(_sentence(typeset_ascii(row['counterexample']))))}"
-        + (f" {certificates}" if certificates else ""),
+        rf"\emph{{Violation:}} {violation}" + (f" {certificates}" if certificates else ""),
         "",
     ]
 
 
-def _families(errata: pd.DataFrame, entries: dict, words: PaperWords) -> list[str]:
+def _families(errata: pd.DataFrame, entries: dict, words: PaperWords, superseded: set[int]) -> list[str]:
     """For each erratum whose certificate is one instance of a family (or whose statement is refuted by a proof), the
-    proof that carries it to every instance."""
+    proof that carries it to every instance. An erratum of ``superseded`` lies in a printed proof that the improvement
+    replaces: its family is stated and its proof left to the repository's table of statements."""
     lines = [
         r"\section*{Appendix: proofs for whole families}\phantomsection\label{app:families}",
         "A certificate is one finite instance. Where an erratum is about an asymptotic statement (a hidden constant, "
-        "every $k$), this proof carries it to the whole family.",
+        "every $k$), this proof carries it to the whole family. For the errata in a printed proof that Section 2 "
+        "replaces, the family is stated and its proof is in the repository's table of statements.",
         "",
     ]
     for _, row in errata.iterrows():
         proofs = [*ids(row.get("carried_by", "")), *([row["refuted_by"]] if row.get("refuted_by") else [])]
         for proof in proofs:
             entry = entries[proof]
+            argument = (
+                ""
+                if int(row["number"]) in superseded
+                else rf" \emph{{Proof.}} {tex_text(words(_sentence(entry['argument']['text'])))}"
+            )
             lines += [
-                rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(entry['statement'])))} "
-                rf"\emph{{Proof.}} {tex_text(words(_sentence(entry['argument']['text'])))}",
+                rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(entry['statement'])))}" + argument,
                 "",
             ]
     return lines
@@ -823,7 +834,7 @@ def _certificate_list(errata: pd.DataFrame) -> list[str]:
         "is established in exact or rigorous interval arithmetic; the repository's checker recomputes it from the "
         "stored numbers alone.",
         "",
-        r"{\footnotesize",
+        r"{\footnotesize\raggedright",
     ]
     items = [
         rf"\textbf{{Erratum {row['number']}:}} "
@@ -831,7 +842,7 @@ def _certificate_list(errata: pd.DataFrame) -> list[str]:
         for row, cell in ((row, row["certificates"]) for _, row in errata.iterrows())
         if ids(cell)
     ]
-    return [*lines, "; ".join(items) + ".", "}", ""]
+    return [*lines, "; ".join(items) + ".", "", "}", ""]
 
 
 def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
@@ -887,7 +898,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     for _, row in slips.iterrows():
         lines += _in_full(row, repository_url, words)
     already = set(words.cited)
-    lines += _families(errata, entries, words)
+    lines += _families(errata, entries, words, set(_superseded(results, errata, entries)[1]))
     proved_here = set(cited_in_main)  # what the main text's corrections rest on: stated with their proofs
     cited_in_main += [sid for sid in words.cited if sid not in already]  # by the family proofs
     lines += _cited(cited_in_main, proved_here, results, errata, words)

@@ -14,7 +14,8 @@ line and column of a YAML error):
   refers to it), which pulls in each claim block's schema (``sparseact/claims/<id>/schema.yaml``) by a relative
   ``$ref``, with integers strict (``3.0`` is not an integer);
 * the output directories (:func:`check_output_dirs`): relative, inside the repository, distinct, and clear of
-  the folders the shipped configs' runs write (``results/claims``, ``figures``, ``results/quick/tables``...);
+  the folders the shipped configs' runs write (``results/claims``, ``figures``, ``results/quick/tables``...) and
+  those of every other run recorded in the checkout (:func:`record_output_dirs`);
 * each claim's relations between keys (``check(block)`` of the claim's grid module,
   e.g. ``k <= s``) and its grid (:func:`check_claim_blocks`);
 * the claims ``single_shard_claims`` lists, each one of the claims
@@ -27,7 +28,8 @@ The claims are given, never imported (the runtime lies below the claims layer): 
 
 from __future__ import annotations
 
-import io
+import hashlib
+import json
 import math
 import os
 import re
@@ -44,9 +46,18 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from sparseact._validation import read_regular_file
-from sparseact._yaml import SAFE_LOADER, load_yaml, read_yaml
+from sparseact._yaml import (
+    SAFE_LOADER,
+    DuplicateKeyError,
+    UniqueKeyLoader,
+    load_yaml,
+    named_stream,
+    read_yaml,
+    unique_key_mapping,
+)
 from sparseact.runtime.costs import check_cost
 from sparseact.runtime.errors import ConfigError
+from sparseact.runtime.provenance import write_text_if_changed
 from sparseact.runtime.sharding import check_single_shard_claims
 
 #: The schema as package data of ``sparseact`` (the Snakefile's ``workflow/schemas/config.schema.yaml`` refers to
@@ -112,33 +123,33 @@ SHIPPED_OUTPUT_DIRS = {
         "logs_dir": "results/quick/logs",
     },
 }
+#: Where each run records its output folders when it starts (:func:`record_output_dirs`), one file per results_dir,
+#: in Snakemake's own folder of the checkout: another config may not take a folder a recorded run writes, as it may
+#: not take a shipped run's, while that run's results folder is there (:func:`_check_other_runs`).
+RUN_RECORDS = ".snakemake/sparseact-runs"
+#: Largest record of a run read (bytes): one is about 100.
+MAX_RECORD_BYTES = 4096
 #: Longest path component (bytes of UTF-8) the file systems the workflow runs on accept.
 MAX_NAME_BYTES = 255
 #: Longest schema message shown (the rest of a long message is cut, never the key).
 MESSAGE_WIDTH = 200
 
 
-class _StrictLoader(SAFE_LOADER):
+class _StrictLoader(UniqueKeyLoader):
     """A safe loader that refuses duplicated mapping keys and keys that are not scalars."""
 
 
 def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
-    seen = {}
     for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
         if not isinstance(key_node, yaml.ScalarNode):
             mark = key_node.start_mark
             raise ConfigError(
                 f"{mark.name}:{mark.line + 1}:{mark.column + 1}: a key must be a plain name, not a list or map"
             )
-        if key in seen:
-            mark = key_node.start_mark
-            raise ConfigError(
-                f"{mark.name}:{mark.line + 1}:{mark.column + 1}: duplicated key {key!r} "
-                f"(first at line {seen[key] + 1}); YAML would silently keep the last value"
-            )
-        seen[key] = key_node.start_mark.line
-    return loader.construct_mapping(node, deep=deep)
+    try:
+        return unique_key_mapping(loader, node, deep)
+    except DuplicateKeyError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
@@ -211,13 +222,6 @@ MAX_NESTING = 10
 _TOO_DEEP = f"nested deeper than {MAX_NESTING} levels of mappings and lists, which no config key needs"
 
 
-def _named_stream(path: Path, text: str) -> io.StringIO:
-    """``text`` as a stream named ``path`` (YAML's error marks name the file)."""
-    stream = io.StringIO(text)
-    stream.name = str(path)
-    return stream
-
-
 def _join(parent: str, name) -> str:
     return f"{parent}.{name}" if parent else str(name)
 
@@ -267,7 +271,7 @@ def _check_structure(path: Path, text: str) -> None:
     differently (:func:`_yaml11_reading`), naming the key."""
     depth = 0
     try:
-        for event, key, is_key in _key_paths(yaml.parse(_named_stream(path, text), Loader=SAFE_LOADER)):
+        for event, key, is_key in _key_paths(yaml.parse(named_stream(path, text), Loader=SAFE_LOADER)):
             mark = event.start_mark
             where = f"{path}:{mark.line + 1}:{mark.column + 1}"
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -324,7 +328,7 @@ def read_yaml_strict(path: str | Path) -> dict:
     text = _read_text(path)
     _check_structure(path, text)
     try:
-        data = yaml.load(_named_stream(path, text), Loader=_StrictLoader)
+        data = yaml.load(named_stream(path, text), Loader=_StrictLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
@@ -456,7 +460,8 @@ def check_claim_blocks(config: dict, claims: Mapping[str, Any]) -> None:
 def check_output_dirs(config: dict, root: str | Path = ".") -> None:
     """The output directories of a schema-valid ``config``: relative paths inside the repository ``root`` (the
     working folder; a symbolic link on the way is followed, and where it leads is checked), pairwise distinct, and
-    clear of every folder a shipped config's run writes (:func:`_check_other_runs`). (The full run's config writes
+    clear of every folder a shipped config's run, or another run recorded in ``root`` (:func:`record_output_dirs`),
+    writes (:func:`_check_other_runs`). (The full run's config writes
     ``results/``, whose ledger, statements, findings and certificates are committed; config/quick.yaml writes
     ``results/quick/``, so it never overwrites them.)
 
@@ -539,20 +544,21 @@ def _written_folders(directories: Mapping[str, str]) -> list[tuple[str, str, boo
 
 def _check_other_runs(directories: dict[str, str], root: Path) -> None:
     """Refuse a folder this run writes (``directories``, or a folder of RESULTS_SUBFOLDERS in its results_dir)
-    where it equals, lies in or contains a folder a shipped config's run writes, unless the two are one folder of
-    one key and this run is that run (its results_dir, as written, the shipped config's). Both sides are compared
+    where it equals, lies in or contains a folder a shipped config's run, or a recorded run (:func:`_recorded_runs`),
+    writes, unless the two are one folder of one key and this run is that run (its results_dir, as written, that
+    run's). Both sides are compared
     where the file system leads (symbolic links followed: a results/<new> that links to results/quick, or whose
     claims/ does, is the quick run's folder) and in lower case (a case-insensitive file system reads
     ``Results/Claims`` as ``results/claims``)."""
-    shipped_folders = [
-        (name, directories["results_dir"] == shipped["results_dir"], key, _where(folder, root).lower(), whole)
-        for name, shipped in SHIPPED_OUTPUT_DIRS.items()
-        for key, folder, whole in _written_folders(shipped)
+    other_folders = [
+        (name, directories["results_dir"] == other["results_dir"], key, _where(folder, root).lower(), whole)
+        for name, other in {**SHIPPED_OUTPUT_DIRS, **_recorded_runs(root)}.items()
+        for key, folder, whole in _written_folders(other)
     ]
     for key, folder, whole in _written_folders(directories):
         target = _resolved(key, folder, root)
         parts = target.lower().split("/")
-        for name, same_run, other_key, other, other_whole in shipped_folders:
+        for name, same_run, other_key, other, other_whole in other_folders:
             theirs = other.split("/")
             common = min(len(parts), len(theirs))
             if parts[:common] != theirs[:common] or (same_run and key == other_key and parts == theirs):
@@ -569,10 +575,45 @@ def _check_other_runs(directories: dict[str, str], root: Path) -> None:
                 else ""
             )
             raise ConfigError(
-                f"invalid config: {key}: {folder!r}{through} {where} a folder that {name}'s {other_key} writes"
+                f"invalid config: {key}: {folder!r}{through} {where} a folder that {other_key} of {name} writes"
                 f"{another}: one folder for two runs, or two keys, would mix the output folders (choose a new "
                 "folder, such as results/<name>)"
             )
+
+
+def _recorded_runs(root: Path) -> dict[str, dict[str, str]]:
+    """The output folders of the runs recorded in ``root``/RUN_RECORDS (:func:`record_output_dirs`) whose results
+    folder is still there, each named for an error; a record that is not one is refused, naming its file."""
+    records = root / RUN_RECORDS
+    runs = {}
+    for path in sorted(records.glob("*.json")) if records.is_dir() else ():
+        try:
+            directories = json.loads(read_regular_file(path, MAX_RECORD_BYTES, "record of a run"))
+        except (ValueError, RecursionError) as exc:
+            raise ConfigError(f"{path}: not a record of a run's output folders ({exc}); delete it") from None
+        if not (
+            isinstance(directories, dict)
+            and sorted(directories) == sorted(OUTPUT_DIR_KEYS)
+            and all(isinstance(folder, str) and folder for folder in directories.values())
+        ):
+            raise ConfigError(
+                f"{path}: not a record of a run's output folders ({', '.join(OUTPUT_DIR_KEYS)}); delete it"
+            )
+        if (root / directories["results_dir"]).is_dir():
+            runs[f"the run of results_dir {directories['results_dir']!r} (recorded in {path.relative_to(root)})"] = (
+                directories
+            )
+    return runs
+
+
+def record_output_dirs(config: dict, root: str | Path = ".") -> None:
+    """Record, in ``root``/RUN_RECORDS, the output folders of the run of ``config`` that starts (the Snakefile's
+    ``onstart``): while its results folder is there, another config may not write into them (:func:`check_output_dirs`).
+    One record per results_dir, named by where it leads: the run's next start with other folders replaces it."""
+    directories = {key: config[key] for key in OUTPUT_DIR_KEYS}
+    name = hashlib.sha256(_where(directories["results_dir"], Path(root)).lower().encode("utf-8")).hexdigest()[:16]
+    (Path(root) / RUN_RECORDS).mkdir(parents=True, exist_ok=True)
+    write_text_if_changed(Path(root) / RUN_RECORDS / f"{name}.json", json.dumps(directories, sort_keys=True) + "\n")
 
 
 def _where(directory: str, root: Path) -> str:

@@ -439,15 +439,15 @@ def _same_network(spec: dict, expected: dict) -> bool:
     )
 
 
-def _reproduces(recomputed: float, recorded: float) -> bool:
+def _reproduces(recomputed: float, recorded: float, atol: float = REPRODUCE_ATOL) -> bool:
     try:
         recorded = float(recorded)  # an integer beyond float range reproduces nothing
     except OverflowError:
         return False
-    return abs(recomputed - recorded) <= REPRODUCE_ATOL + REPRODUCE_RTOL * max(abs(recomputed), abs(recorded))
+    return abs(recomputed - recorded) <= atol + REPRODUCE_RTOL * max(abs(recomputed), abs(recorded))
 
 
-def _same(recorded, recomputed) -> bool:
+def _same(recorded, recomputed, atol: float = REPRODUCE_ATOL) -> bool:
     if isinstance(recomputed, list):
         return (
             isinstance(recorded, list)
@@ -456,14 +456,18 @@ def _same(recorded, recomputed) -> bool:
                 np.asarray(recorded, dtype=float),
                 np.asarray(recomputed, dtype=float),
                 rtol=REPRODUCE_RTOL,
-                atol=REPRODUCE_ATOL,
+                atol=atol,
             )
         )
-    return isinstance(recorded, int | float) and not isinstance(recorded, bool) and _reproduces(recomputed, recorded)
+    return (
+        isinstance(recorded, int | float) and not isinstance(recorded, bool) and _reproduces(recomputed, recorded, atol)
+    )
 
 
 def _check_recorded_variables(spec, variables: dict, where: str) -> None:
-    """Every variable a formula side of the file records must be the statement's, with the recomputed value."""
+    """Every variable a formula side of the file records must be the statement's, with the recomputed value up to
+    the relative tolerance alone: the absolute one, which lets a side's value near 0 reproduce, would make every two
+    values below it one (``delta = 1e-300`` on one side, ``1e-12`` on the other)."""
     if not isinstance(spec, dict) or spec.get("quantity") != "formula":
         return
     for name, recorded in (spec.get("vars") or {}).items():
@@ -473,7 +477,7 @@ def _check_recorded_variables(spec, variables: dict, where: str) -> None:
             _check_recorded_variables(recorded, variables, f"{where}.{name}")
             continue
         value = evaluate_quantity(recorded) if isinstance(recorded, dict) else recorded
-        if not _same(value, variables[name]):
+        if not _same(value, variables[name], atol=0.0):
             raise Refused(
                 f"{where}: {name} = {value!r} in the file, but the instance gives {name} = {variables[name]!r}"
             )

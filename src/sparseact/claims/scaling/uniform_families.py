@@ -1,6 +1,6 @@
 """The families of the proofs that no hidden constant saves four steps of the uniform-distribution chain.
 
-Four printed steps of Section 3 carry a hidden constant (an ``O()`` or a ``Theta()``), and each FAIL certificate
+Five printed steps of Section 3 and eq. (8) carry a hidden constant (an ``O()`` or a ``Theta()``), and each FAIL certificate
 refutes its step at one constant only. The derived statements of the graph prove the failure for every constant,
 each on an explicit family whose parameters are functions of the constants:
 
@@ -13,7 +13,11 @@ each on an explicit family whose parameters are functions of the constants:
   ``d >= c_d (k^8 W^4 log^4(ns) + k^6 B^4 log s)/eps^2`` (``n = s = 3``, ``k = W = 1``, ``B = beta``,
   ``eps = exp(-L)``);
 * ``lemma9-V-no-constant``: the middle expression of the bound on (V) exceeds ``C`` times the last one
-  (``k = 1``, ``s = 4``, ``B = 1``, ``n = floor(4 C^2) + 1``, ``W`` at both ends of ``[0, n^(-1/4) log^(-1/2)(4n)]``).
+  (``k = 1``, ``s = 4``, ``B = 1``, ``n = floor(4 C^2) + 1``, ``W`` at both ends of ``[0, n^(-1/4) log^(-1/2)(4n)]``);
+* ``eq8-no-constant``: with the printed cells, Theorem 19's second term exceeds (8) at every ``c`` (``n = 1``,
+  ``m = 4``, ``x_i = 1``, ``B = 1``, ``s = floor((16/3)^2 c log 4) + 1`` neurons tied at 0);
+* ``lemma9-tail-no-constant``: the left side of the Hoeffding step exceeds its middle expression at networks of
+  ``s = n^2`` silent neurons (``k = W = 1``, ``B = sqrt(n)``), averaged over their sign vectors.
 
 The checks evaluate each family's inequalities at a grid of constants in :data:`DIGITS`-digit arithmetic (closed
 forms; the margins are far from zero); the proofs cover every constant.
@@ -24,6 +28,7 @@ from __future__ import annotations
 import itertools
 
 import mpmath
+import numpy as np
 import pandas as pd
 
 from sparseact.claims._checks import declared_checks
@@ -36,6 +41,8 @@ CHECKS = declared_checks("scaling")
 CONSTANTS = (1.0e-6, 1.0e-3, 1.0, 1.0e3, 1.0e6)
 #: The dimensions (n, s) at which the last line's family is evaluated (its proof covers every n, s >= 3).
 FINAL_LINE_DIMENSIONS = ((3, 3), (3, 10), (10, 3), (10, 10))
+#: The pairs (c, n) at which the Hoeffding step's family is evaluated (its proof covers every c, for all large n).
+TAIL_POINTS = ((1, 100), (3, 10**4), (10, 10**6), (30, 10**8))
 #: Decimal digits of the arithmetic.
 DIGITS = 60
 #: Relative rounding slack of a comparison that the proof makes with equality (the middle expression of (V) equals
@@ -180,6 +187,55 @@ def lemma9_v_family(c: float, C: float) -> list[dict]:
     return rows
 
 
+def lemma9_tail_family(c: int, n: int) -> dict:
+    """lemma9-tail-no-constant at ``(c, n)``, ``s = n^2``: the average over the sign vectors of the left side,
+    ``1 - (1 - q)^s`` with ``q >= binom(n, r) 2^-n``, against the middle expression ``M = 2n (ns)^(-c^2/2)``; and
+    fact:binomial-entropy at ``(n, r)``."""
+    with mpmath.workdps(DIGITS):
+        n = mpmath.mpf(n)
+        s = n**2
+        T = c * mpmath.sqrt(n * mpmath.log(n * s))
+        r = mpmath.ceil((n - T) / 2) - 1
+        q = mpmath.binomial(n, r) / 2**n
+        average = -mpmath.expm1(s * mpmath.log1p(-q))
+        middle = 2 * n * (n * s) ** (-(mpmath.mpf(c) ** 2) / 2)
+        p = r / n
+        entropy = -p * mpmath.log(p) - (1 - p) * mpmath.log(1 - p)
+        entropy_bound = mpmath.exp(n * entropy) / mpmath.sqrt(8 * r * (n - r) / n)
+        return dict(
+            c=c,
+            n=int(n),
+            ratio=float(average / middle),
+            holds=bool(0 < r < n and 2 * r - n < -T and average > middle and mpmath.binomial(n, r) >= entropy_bound),
+        )
+
+
+def eq8_family(c: float) -> dict:
+    """eq8-no-constant at ``c``: ``s`` neurons tied at 0 on ``m = 4`` points ``x_i = 1`` (``B = 1``), so the second
+    term is ``(s/4) E|zeta_1 + ... + zeta_4|`` (the 16 sign vectors enumerated), against (8), ``2 sqrt(s c log 4)``."""
+    m = 4
+    mean_abs = mpmath.mpf(sum(abs(sum(z)) for z in itertools.product((-1, 1), repeat=m))) / 2**m
+    with mpmath.workdps(DIGITS):
+        c = mpmath.mpf(c)
+        s = mpmath.floor((mpmath.mpf(16) / 3) ** 2 * c * mpmath.log(4)) + 1
+        term = s / m * mean_abs
+        bound = 4 * mpmath.sqrt(s * c * mpmath.log(m)) / mpmath.sqrt(m)
+        return dict(c=float(c), s=int(s), ratio=float(term / bound), holds=bool(term > bound))
+
+
+def lemma9_tail_explicit() -> dict:
+    """lemma9-tail-no-constant's explicit network at ``c = 1``: all ``s = 64`` sign vectors of ``n = 6``, where every
+    ``x`` has a ``v_j = -x`` with ``<v_j, x> = -6 < -sqrt(6 log 384)``, so the left side is 1."""
+    n, s = 6, 64
+    signs = np.array(list(itertools.product((-1, 1), repeat=n)))
+    with mpmath.workdps(DIGITS):
+        T = mpmath.sqrt(n * mpmath.log(n * s))
+        lowest = (signs @ signs.T).min(axis=1)  # min_j <v_j, x> for each x, an integer
+        left = mpmath.mpf(sum(1 for value in lowest if value < -T)) / 2**n
+        middle = 2 * n * mpmath.mpf(n * s) ** (-mpmath.mpf(1) / 2)
+        return dict(c=1, n=n, ratio=float(left / middle), holds=bool(left > middle))
+
+
 def _record(check_id: str, table: pd.DataFrame, worst: float, label: str, range_: str, notes: str):
     return Assembly("scaling", {"digits": DIGITS}).record(
         CHECKS[check_id],
@@ -194,13 +250,15 @@ def _record(check_id: str, table: pd.DataFrame, worst: float, label: str, range_
 
 
 def uniform_no_constant_records() -> list:
-    """The ledger rows of the four families, evaluated at assembly."""
+    """The ledger rows of the six families, evaluated at assembly."""
     pairs = list(itertools.product(CONSTANTS, CONSTANTS))
     constants = "{" + ", ".join(f"{c:g}" for c in CONSTANTS) + "}"
     final = pd.DataFrame([final_line_family(c, C, n, s) for c, C in pairs for n, s in FINAL_LINE_DIMENSIONS])
     rho = pd.DataFrame([rho_family(c, C) for c, C in pairs])
     tail = pd.DataFrame([tail_family(c, c_d) for c, c_d in pairs])
     v = pd.DataFrame([row for c, C in pairs for row in lemma9_v_family(c, C)])
+    eq8 = pd.DataFrame([eq8_family(c) for c in CONSTANTS])
+    hoeffding = pd.DataFrame([lemma9_tail_explicit(), *(lemma9_tail_family(c, n) for c, n in TAIL_POINTS)])
     dimensions = ", ".join(f"({n}, {s})" for n, s in FINAL_LINE_DIMENSIONS)
     return [
         _record(
@@ -236,5 +294,21 @@ def uniform_no_constant_records() -> list:
             "min middle expression / (C x last expression)",
             f"c, C in {constants}; W = 0 and W = n^(-1/4) log^(-1/2)(4n)",
             f"n = floor(4C^2) + 1 from {v['n'].min()} to {v['n'].max()}",
+        ),
+        _record(
+            CHECKS.eq8_no_constant.id,
+            eq8,
+            float(eq8["ratio"].min()),
+            "min second term / (8) with the printed cells",
+            f"c in {constants}; s = floor((16/3)^2 c log 4) + 1",
+            f"s from {eq8['s'].min()} to {eq8['s'].max()}",
+        ),
+        _record(
+            CHECKS.lemma9_tail_no_constant.id,
+            hoeffding,
+            float(hoeffding["ratio"].min()),
+            "min left side (averaged over the sign vectors) / middle expression",
+            "(c, n) in {" + ", ".join(f"({c}, {n:g})" for c, n in TAIL_POINTS) + "} with s = n^2; c = 1, n = 6, s = 64",
+            f"ratios from {hoeffding['ratio'].min():.4g} to {hoeffding['ratio'].max():.4g}",
         ),
     ]

@@ -208,13 +208,14 @@ def lemma18_family(c: float) -> dict:
 
 def theorem17_family(C: float) -> dict:
     """theorem17-no-constant at the constant ``C``: ``n = s = k = 1``, ``R = 1``, ``B = 0``, ``W = lambda`` with
-    ``lambda^2 = 35C + 4``, ``eps = 1/2``, ``p = 2/lambda^2``, ``log(1/delta) = lambda^2``: ``C`` times the printed
-    bound over the samples every learner needs (sign ambiguity)."""
+    ``lambda^2 = 45C + 4``, ``eps = 1/2``, ``p = 2/lambda^2``, ``log(1/delta) = lambda^2``: ``C`` times the printed
+    bound, its logarithm ``log 2`` floored at 1 (the corner rule), over the samples every learner needs (sign
+    ambiguity)."""
     with mpmath.workdps(NO_CONSTANT_DIGITS):
         C = mpmath.mpf(C)
-        lam2, eps = 35 * C + 4, mpmath.mpf(1) / 2
+        lam2, eps = 45 * C + 4, mpmath.mpf(1) / 2
         p, L = 2 / lam2, lam2
-        printed = (lam2 * mpmath.log(1 / eps) + L) / eps**2
+        printed = (lam2 * max(mpmath.log(1 / eps), 1) + L) / eps**2
         needed = (L - mpmath.log(2)) / -mpmath.log1p(-p)
         return dict(
             C=float(C),
