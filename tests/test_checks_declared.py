@@ -120,6 +120,26 @@ def test_the_checker_refuses_a_pins_module_keying_another_claims_check(monkeypat
     assert checker._claim_pins("lemma9") is importlib.import_module("sparseact.claims.lemma9.pins").PINS
 
 
+def test_a_pins_file_that_fails_to_load_is_read_again(monkeypatch, tmp_path):
+    """The checker reads a claim's pins.py by path as an import would: a file that raises leaves no half-made module
+    behind, so the next load reads the file again."""
+    import sys
+
+    from sparseact.verify import checker
+
+    pins = tmp_path / "sparseact" / "claims" / "nonesuch" / "pins.py"
+    pins.parent.mkdir(parents=True)
+    pins.write_text("raise ValueError('broken pins')\n")
+    monkeypatch.setattr(checker, "CLAIMS_FOLDER", pins.parent.parent)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="broken pins"):
+            checker._claim_pins("nonesuch")
+        assert "sparseact.claims.nonesuch.pins" not in sys.modules
+    pins.write_text("PINS = {}\n")
+    assert checker._claim_pins("nonesuch") == {}
+    monkeypatch.delitem(sys.modules, "sparseact.claims.nonesuch.pins")
+
+
 @pytest.mark.parametrize("claim", CLAIMS)
 def test_a_pin_refutes_the_declared_statement_with_the_declared_finding(claim):
     """A pin's statement id is the check's declared ``statement``, and its pinned finding one the declaration allows:

@@ -78,7 +78,11 @@ def _claim_pins(claim: str) -> dict[str, Pin]:
         spec = importlib.util.spec_from_file_location(name, CLAIMS_FOLDER / claim / PINS_FILE)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # before it runs: a dataclass it declares looks its module up there
-        spec.loader.exec_module(module)
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]  # as an import that fails: the next load reads the file again
+            raise
     table = module.PINS
     stray = sorted(check_id for check_id in table if check_id.partition("/")[0] != claim)
     if stray:
