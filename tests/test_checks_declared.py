@@ -3,8 +3,8 @@
 
 * every declared check is a row of the run's ledger (results/ledger.csv), and the ledger holds no undeclared check;
 * a check that can FAIL (it declares a finding class) is pinned in the verifier (``sparseact.verify.checker.PINS``,
-  the pins of ``sparseact.verify.pins``), apart from :data:`NOT_YET_PINNED`, and every pin is such a check;
-* a check declared ``pinned: true`` is pinned in its own claim's module (``sparseact.verify.pins.<claim>``), and its
+  the claims' pins, ``claims/<id>/pins.py``), apart from :data:`NOT_YET_PINNED`, and every pin is such a check;
+* a check declared ``pinned: true`` is pinned in its own claim's pins (``sparseact.claims.<claim>.pins``), and its
   pin refutes the declared statement with the declared finding class;
 * the verifier imports nothing from the claims (it owns the statements it checks);
 * the notebook's Verdicts bullets are the declarations' rules (:func:`sparseact.claims._checks.sync_verdict_prose`);
@@ -83,14 +83,15 @@ def test_every_check_that_can_fail_is_pinned_and_every_pin_can_fail():
 
 
 def _claim_pins(claim: str) -> dict:
-    """The ``PINS`` of ``sparseact.verify.pins.<claim>``; empty when the claim has no pins module."""
-    name = f"sparseact.verify.pins.{claim}"
+    """The ``PINS`` of ``sparseact.claims.<claim>.pins`` (imported as any module: the checker's is the same); empty
+    when the claim has no pins."""
+    name = f"sparseact.claims.{claim}.pins"
     return importlib.import_module(name).PINS if importlib.util.find_spec(name) else {}
 
 
 @pytest.mark.parametrize("claim", CLAIMS)
 def test_a_claim_pins_its_declared_checks_in_its_own_module(claim):
-    """``pinned: true`` in ``claims/<claim>/checks.yaml`` is exactly a pin in ``sparseact.verify.pins.<claim>``."""
+    """``pinned: true`` in ``claims/<claim>/checks.yaml`` is exactly a pin in ``claims/<claim>/pins.py``."""
     declared = {check_id for check_id, declaration in declared_checks(claim).items() if declaration["pinned"]}
     assert set(_claim_pins(claim)) == declared
 
@@ -111,12 +112,32 @@ def test_the_checker_refuses_a_pins_module_keying_another_claims_check(monkeypat
     from sparseact.verify import checker
 
     stray = types.SimpleNamespace(PINS={"nonesuch/a": None, "lemma9/transition": None})
-    monkeypatch.setitem(sys.modules, "sparseact.verify.pins.nonesuch", stray)
+    monkeypatch.setitem(sys.modules, "sparseact.claims.nonesuch.pins", stray)
     with pytest.raises(
-        ValueError, match=r"sparseact\.verify\.pins\.nonesuch pins checks of another claim: lemma9/transition$"
+        ValueError, match=r"sparseact\.claims\.nonesuch\.pins pins checks of another claim: lemma9/transition$"
     ):
         checker._claim_pins("nonesuch")
-    assert checker._claim_pins("lemma9") is importlib.import_module("sparseact.verify.pins.lemma9").PINS
+    assert checker._claim_pins("lemma9") is importlib.import_module("sparseact.claims.lemma9.pins").PINS
+
+
+def test_a_pins_file_that_fails_to_load_is_read_again(monkeypatch, tmp_path):
+    """The checker reads a claim's pins.py by path as an import would: a file that raises leaves no half-made module
+    behind, so the next load reads the file again."""
+    import sys
+
+    from sparseact.verify import checker
+
+    pins = tmp_path / "sparseact" / "claims" / "nonesuch" / "pins.py"
+    pins.parent.mkdir(parents=True)
+    pins.write_text("raise ValueError('broken pins')\n")
+    monkeypatch.setattr(checker, "CLAIMS_FOLDER", pins.parent.parent)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="broken pins"):
+            checker._claim_pins("nonesuch")
+        assert "sparseact.claims.nonesuch.pins" not in sys.modules
+    pins.write_text("PINS = {}\n")
+    assert checker._claim_pins("nonesuch") == {}
+    monkeypatch.delitem(sys.modules, "sparseact.claims.nonesuch.pins")
 
 
 @pytest.mark.parametrize("claim", CLAIMS)
@@ -276,7 +297,7 @@ def test_verdicts_name_their_checks_by_attribute_not_short_name(repo_root, claim
     paths = [
         repo_root / "src" / "sparseact" / "claims" / claim / "verdicts.py",
         repo_root / "src" / "sparseact" / "claims" / claim / "uniform_families.py",
-        repo_root / "src" / "sparseact" / "verify" / "pins" / f"{claim}.py",
+        repo_root / "src" / "sparseact" / "claims" / claim / "pins.py",
     ]
     found = {
         str(path.relative_to(repo_root)): hits

@@ -63,8 +63,8 @@ def test_a_violation_fails_with_a_certificate_that_verifies(check_id, network, l
 
 
 def test_the_verifiers_index_b_is_index_b():
+    from sparseact.claims.section1_index.pins import index_b
     from sparseact.cube import hypercube
-    from sparseact.verify.pins.section1_index import index_b
 
     b = 2
     Z = hypercube(b + 2**b)

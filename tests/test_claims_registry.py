@@ -63,18 +63,18 @@ def test_reading_the_grids_and_code_files_imports_no_numerical_code():
 
 
 def test_a_jobs_pins_are_its_claims_when_its_code_holds_the_checker():
-    """The checker imports the pins by name, so code_files does not reach them from it; verifier_pins names those a
+    """The checker reads the pins by path, so code_files does not reach them from it; verifier_pins names those a
     job verifies with: none when its code holds no checker, its claim's for a claim's job (none when the claim has no
     pins), every claim's otherwise (tests/test_rerun.py holds the workflow's stamps to it)."""
     from sparseact.claims import code_files, verifier_pins
     from sparseact.verify.checker import PINNED_CLAIMS
 
     assert {"lemma9", "section1_index"} <= set(PINNED_CLAIMS) and "theorem17" not in PINNED_CLAIMS
-    every = tuple(f"sparseact.verify.pins.{claim}" for claim in PINNED_CLAIMS)
-    pins = [file for file in code_files("sparseact.verify.checker") if "/verify/pins/" in file]
-    assert [Path(file).name for file in pins] == ["__init__.py"]
+    every = tuple(f"sparseact.claims.{claim}.pins" for claim in PINNED_CLAIMS)
+    pins = [file for file in code_files("sparseact.verify.checker") if file.endswith("/pins.py")]
+    assert [Path(file).parent.name for file in pins] == ["verify"]
     assert verifier_pins("sparseact.claims.lemma9", "sparseact.claims.lemma9.compute", claim="lemma9") == ()
-    assert verifier_pins("sparseact.publish.display", claim="lemma9") == ("sparseact.verify.pins.lemma9",)
+    assert verifier_pins("sparseact.publish.display", claim="lemma9") == ("sparseact.claims.lemma9.pins",)
     assert verifier_pins("sparseact.publish.display", claim="theorem17") == ()
     assert verifier_pins("sparseact.publish.ledger") == every
 

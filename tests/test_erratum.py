@@ -2,6 +2,7 @@
 through, every erratum with its certificates linked, and (with a TeX engine) it compiles with no LaTeX error and no
 overfull box over 5 pt."""
 
+import json
 import os
 import re
 import shutil
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
 
+from sparseact.paper import errata
 from sparseact.publish.erratum import (
     NOTE_PREAMBLE,
     OVERFULL_LIMIT_PT,
@@ -29,7 +31,7 @@ from sparseact.publish.erratum import (
 )
 from sparseact.publish.findings import load_results
 from sparseact.publish.notepdf import current_pdf, note_link, recorded_stamp, source_stamp
-from sparseact.publish.statements import CONSEQUENCES
+from sparseact.publish.statements import CONSEQUENCES, errata_by_cause
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_tex = pytest.mark.skipif(
@@ -498,3 +500,19 @@ def test_errata_in_a_proof_our_sharper_bound_replaces_are_named_superseded():
         }
     )
     assert _superseded(results, errata, entries) == (["Lemma 9"], [1])
+
+
+def test_the_errata_order_is_no_files_order(repo_root):
+    """The errata reach ``errata.csv``, and from it the note (:func:`numbered_errata`), sorted by declared keys (class,
+    then id), never in the order the claims' ``errata.yaml`` files list them: the committed ledger's root causes, in
+    reverse, give the same table."""
+    results = repo_root / "results"
+    ledger = pd.read_csv(results / "ledger.csv")
+    certificates = {
+        document["check_id"]: document
+        for document in (json.loads(path.read_text()) for path in (results / "certificates").rglob("*.json"))
+    }
+    causes = errata()
+    table = errata_by_cause(ledger, certificates, causes)
+    assert len(table) == len(causes) > 1
+    pd.testing.assert_frame_equal(errata_by_cause(ledger, certificates, causes[::-1]), table)

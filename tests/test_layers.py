@@ -6,7 +6,8 @@ function, under ``if TYPE_CHECKING``. A module imports only from its own layer o
     core -> runtime -> verification -> publishing -> claims -> entry points
 
 and the import graph has no cycle, neither between files nor between packages (a package of ``sparseact`` with its
-subfolders taken as one; a module at the top of ``sparseact`` as its own).
+subfolders taken as one; a module at the top of ``sparseact`` as its own). A claim's pins (``claims/<id>/pins.py``)
+are the verifier's, kept in the claim's folder: they are in its layer, and the checker reads them by path.
 A module named by a string (``importlib.import_module("sparseact.publish.report")``, a list of dotted names, a
 prefix such as ``f"sparseact.claims.{claim}"`` or ``"sparseact."`` that names are appended to) runs downhill too: a
 name is an import that the import statements do not show.
@@ -17,6 +18,8 @@ imports it opens): a deferred import is a decision, not a habit.
 import ast
 import functools
 import re
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -42,10 +45,14 @@ def _module_name(path: Path) -> str:
 
 
 MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+#: A claim's pins (``claims/<id>/pins.py``): the verifier's, kept in the claim's folder and read by path.
+PINS_MODULE = re.compile(r"sparseact\.claims\.[^._][^.]*\.pins")
 
 
 def layer(module: str) -> int:
-    """The index in :data:`LAYERS` of ``module``'s layer."""
+    """The index in :data:`LAYERS` of ``module``'s layer (a claim's pins are the verifier's, :data:`PINS_MODULE`)."""
+    if PINS_MODULE.fullmatch(module):
+        return LAYERS.index(("verification", ("sparseact.verify",)))
     for index, (_, prefixes) in reversed(list(enumerate(LAYERS))):
         if any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes):
             return index
@@ -219,10 +226,21 @@ def test_every_import_runs_downhill():
 def test_the_runtime_and_the_verifier_never_import_the_claims():
     """Stated apart, since it is the rule the layers were built for: the claims hand themselves to the runtime
     (``sparseact.claims.registry()``), and the verifier owns every statement it checks."""
-    offending = [
-        (a, b) for a, b, _ in references() if a.startswith(("sparseact.runtime", "sparseact.verify")) and layer(b) == 4
-    ]
+    offending = [(a, b) for a, b, _ in references() if layer(a) in (1, 2) and layer(b) == 4]
     assert not offending
+
+
+def test_the_checker_reads_the_pins_without_importing_the_claims():
+    """The checker reads each claim's pins by path (``claims/<id>/pins.py``): loading them all imports no claim's
+    package (its ``__init__``, compute, verdicts), nor ``sparseact.claims`` itself."""
+    script = (
+        "import sys; from sparseact.verify.checker import PINNED_CLAIMS, PINS; "
+        "print(sorted(m for m in sys.modules if m.startswith('sparseact.claims'))); print(sorted(PINNED_CLAIMS))"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    loaded, claims = map(ast.literal_eval, proc.stdout.splitlines())
+    assert {"lemma9", "theorem19"} <= set(claims)
+    assert loaded == [f"sparseact.claims.{claim}.pins" for claim in claims]
 
 
 def test_no_file_imports_itself_through_others():
@@ -233,8 +251,8 @@ def test_no_file_imports_itself_through_others():
 
 
 def _package(module: str) -> str:
-    """The package of ``sparseact`` a module belongs to, its subfolders included (``sparseact.verify`` for
-    ``sparseact.verify.pins.lemma9``); a module at the top of ``sparseact`` (``cube``, ``networks``, ``cli``, ...)
+    """The package of ``sparseact`` a module belongs to, its subfolders included (``sparseact.claims`` for
+    ``sparseact.claims.lemma9.compute``); a module at the top of ``sparseact`` (``cube``, ``networks``, ``cli``, ...)
     is a unit of its own, as the top folder is the whole."""
     return ".".join(module.split(".")[:2])
 

@@ -1,8 +1,9 @@
 """``sparseact new-claim``: the recipe of docs/architecture.md ("Adding a claim") is this command, and it works.
 
 A toy claim is scaffolded in a temporary copy of the repository (a git checkout of its own, so that the copy's test
-session can hold its files as this one does): Snakemake plans its jobs under both configs, ``sparseact check-config``
-prices it (by the fallback row, with a warning), the generated files are lint-clean, and the generated test passes.
+session can hold its files as this one does): Snakemake plans its jobs under both configs (its assembly's code stamp
+listing its pins), ``sparseact check-config`` prices it (by the fallback row, with a warning), the verifier and the
+paper read its pins and errata stubs, the generated files are lint-clean, and the generated test passes.
 """
 
 import shutil
@@ -14,6 +15,7 @@ import pytest
 from test_workflow import copy_repo, environment, snakemake
 
 from sparseact.claims._scaffold import CONFIG_BLOCKS, CONFIG_SCHEMA, FILES, new_claim
+from sparseact.paper import errata
 
 TOY = "toyclaim"
 REPO = Path(__file__).resolve().parents[1]
@@ -55,6 +57,17 @@ def test_snakemake_plans_the_new_claims_jobs(scaffolded):
     for config in ("config/quick.yaml", "config/config.yaml"):
         output = snakemake(work, "-n", configfile=config)  # the copy's own library, as _run's commands
         assert f"claim={TOY}, shard=all" in output and f"warning: claim {TOY} has no measured cost row" in output
+        assert f"sparseact.claims.{TOY}.pins" in output  # its assembly verifies with its own pins
+
+
+def test_the_verifier_and_the_paper_read_its_pins_and_errata(scaffolded):
+    """The claim is one folder: the checker reads its pins by path and the paper its errata, from the copy."""
+    work, _ = scaffolded
+    script = (
+        "from sparseact.paper import errata; from sparseact.verify.checker import PINNED_CLAIMS; "
+        f"print({TOY!r} in PINNED_CLAIMS, len(errata()))"
+    )
+    assert f"True {len(errata())}\n" in _run(work, sys.executable, "-c", script)
 
 
 def test_check_config_prices_the_new_claim(scaffolded):
@@ -83,6 +96,8 @@ def test_the_generated_test_passes(scaffolded):
         ("Lemma11", "a lower-case Python identifier"),
         ("lemma-11", "a lower-case Python identifier"),
         ("_hidden", "a lower-case Python identifier"),
+        ("class", "not a keyword"),
+        ("match", "not a keyword"),
         ("lemma9", "exists already: src/sparseact/claims/lemma9"),
     ],
 )

@@ -77,11 +77,11 @@ def test_a_figure_verdict_or_declaration_edit_reruns_only_the_claims_assembly_on
 
 
 def test_an_edit_of_a_claims_pins_reruns_only_its_assembly_onward(current):
-    """The checker imports the verifier's pins by name (sparseact.verify.checker.PINNED_CLAIMS), and each job's stamp
+    """The checker reads the verifier's pins by path (sparseact.verify.checker.PINNED_CLAIMS), and each job's stamp
     takes the pins it verifies with (sparseact.claims.verifier_pins): a claim's assembly its claim's, the ledger every
     claim's. Editing one claim's pins reruns that claim's assembly and the ledger onward, no other assembly (before,
     every assembly's code reached all the pins, and through them every claim's checks.yaml)."""
-    stats, out = plan_after_edit(current, f"src/sparseact/verify/pins/{CLAIM}.py")
+    stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/pins.py")
     assert stats == ledger_onward(assemblies=1), out[-3000:]
     assert _claims_of(out, "assemble") == {CLAIM}, out[-3000:]
 
@@ -92,11 +92,11 @@ def test_every_stamp_whose_code_holds_the_checker_lists_the_pins_it_verifies_wit
     a claim's job its claim's module (when the claim has one) and no other claim's, any other job every claim's. So
     a job that comes to run the checker cannot miss an edit of the pins, or of the checks.yaml they read."""
     from sparseact.claims import code_files
-    from sparseact.claims._registry import CHECKER, PINS_PACKAGE
+    from sparseact.claims._registry import CHECKER
     from sparseact.verify.checker import PINNED_CLAIMS
 
     checker = CHECKER.replace(".", "/") + ".py"
-    every = {f"{PINS_PACKAGE}.{claim}" for claim in PINNED_CLAIMS}
+    every = {f"sparseact.claims.{claim}.pins" for claim in PINNED_CLAIMS}
     stamps = {path.parent.name: path for path in (current / "results" / "quick" / "code").glob("*/*.sha256")}
     assert set(stamps) >= {f"{claim}-assembly" for claim in claim_ids()} | {"ledger"}
     holding = set()
@@ -108,11 +108,11 @@ def test_every_stamp_whose_code_holds_the_checker_lists_the_pins_it_verifies_wit
             continue
         holding.add(name)
         claim = next((claim for claim in claim_ids() if name.startswith(f"{claim}-")), None)
-        expected = every if claim is None else every & {f"{PINS_PACKAGE}.{claim}"}
+        expected = every if claim is None else every & {f"sparseact.claims.{claim}.pins"}
         assert listed == expected, name
         if claim is not None:  # nor through another module: the code of a claim's job reaches no other claim's pins
-            reached = {file for file in code_files(*modules) if f"/{PINS_PACKAGE.replace('.', '/')}/" in file}
-            assert {Path(file).stem for file in reached} <= {"__init__", claim}, name
+            reached = {Path(file) for file in code_files(*modules) if file.endswith("/pins.py")}
+            assert {file.parent.name for file in reached} <= {"verify", claim}, name
     assert {f"{claim}-assembly" for claim in claim_ids()} | {"ledger"} <= holding
 
 
@@ -131,8 +131,9 @@ def ledger_onward(assemblies: int = 0) -> dict[str, int]:
     }
 
 
-def test_a_statement_edit_reruns_only_the_ledger_onward(current):
-    stats, out = plan_after_edit(current, f"src/sparseact/claims/{CLAIM}/statements.yaml")
+@pytest.mark.parametrize("edited", [f"{CLAIM}/statements.yaml", "lemma9/errata.yaml"])
+def test_a_statement_or_erratum_edit_reruns_only_the_ledger_onward(current, edited):
+    stats, out = plan_after_edit(current, f"src/sparseact/claims/{edited}")
     assert stats == ledger_onward(), out[-3000:]
 
 

@@ -435,3 +435,47 @@ def test_explain_answers_all_every_statement_and_every_claim(capsys):
         assert shown.err == "" and shown.out, identifier
         if identifier not in identifiers:
             assert len(shown.out.splitlines()) == (table["claim_id"] == identifier).sum(), identifier
+
+
+@pytest.fixture
+def claims_copy(tmp_path, monkeypatch):
+    """A copy of every claim's statements.yaml and errata.yaml that sparseact.paper reads instead of the package's
+    (its caches cleared before and after)."""
+    from sparseact import paper
+
+    cached = (paper.statements, paper.statement, paper.errata)
+    for claim in paper.CLAIMS_DIR.glob("[!_]*/"):
+        for name in (paper.STATEMENTS_FILE, paper.ERRATA_FILE):
+            if (claim / name).is_file():
+                (tmp_path / "claims" / claim.name).mkdir(parents=True, exist_ok=True)
+                (tmp_path / "claims" / claim.name / name).write_bytes((claim / name).read_bytes())
+    monkeypatch.setattr(paper, "CLAIMS_DIR", tmp_path / "claims")
+    monkeypatch.setattr(paper, "DATA_DIR", tmp_path)
+    for function in cached:
+        function.cache_clear()
+    yield tmp_path / "claims"
+    for function in cached:
+        function.cache_clear()
+
+
+def test_an_erratum_lives_in_the_folder_of_the_claim_it_corrects(claims_copy):
+    """Each claim's errata.yaml holds the errata of its own printed statements: an entry moved to another claim's
+    file, or one left in a file of the former folder sparseact/paper/errata/, is refused naming the file."""
+    from sparseact import paper
+
+    assert [e["id"] for e in paper.errata()]  # the copy reads as the package does
+    lemma6, lemma9 = claims_copy / "lemma6" / paper.ERRATA_FILE, claims_copy / "lemma9" / paper.ERRATA_FILE
+    lemma9.write_text(lemma9.read_text() + lemma6.read_text().split("\n", 3)[3])
+    lemma6.write_text("[]\n")
+    paper.errata.cache_clear()
+    with pytest.raises(
+        ValueError,
+        match=r"^claims/lemma9/errata\.yaml \(lemma6-pairing-monotonicity\): printed 'lemma6-proof-identity' is a "
+        r"statement of lemma6: the erratum belongs in claims/lemma6/errata\.yaml$",
+    ):
+        paper.errata()
+    (claims_copy.parent / "errata").mkdir()
+    (claims_copy.parent / "errata" / "uniform-chain.yaml").write_text("[]\n")
+    paper.statements.cache_clear()
+    with pytest.raises(ValueError, match=r"^errata/uniform-chain\.yaml: statements and errata live in src/sparseact"):
+        paper.statements()

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from sparseact.cli import main
 from sparseact.verify import exact as ex
 from sparseact.verify.checker import PINS, verify_certificate, verify_file
+from sparseact.verify.declarations import CLAIMS_FOLDER
 
 #: Committed certificates refused until the lead's full run rewrites them in exact form (the writer now records
 #: them exactly): the least-squares residual r of section4_lwr/linear-encoding is orthogonal to Z only up to rounding.
@@ -27,6 +28,9 @@ AWAITING_RERUN: set[str] = set()
 #: Pinned checks with no exact or interval evaluation yet (refused: "no exact or interval evaluation is pinned"); the
 #: list can only shrink.
 NOT_YET_RIGOROUS: set[str] = set()
+
+#: Each claim's pins (``claims/<id>/pins.py``), which the checker reads by path.
+PINS_FILES = sorted(CLAIMS_FOLDER.glob("[!_]*/pins.py"))
 
 
 @pytest.fixture
@@ -507,7 +511,8 @@ def test_the_checker_imports_nothing_of_the_code_that_found_the_instances(repo_r
         "pinned_text.py": set(),
         "recompute.py": {"sparseact.bounds", "sparseact._validation"},
         "checker.py": {"sparseact._validation"},
-        **{f"pins/{pin.name}": {"sparseact.bounds"} for pin in (repo_root / "src/sparseact/verify/pins").glob("*.py")},
+        "pins.py": set(),
+        **{f"../claims/{pin.parent.name}/pins.py": {"sparseact.bounds"} for pin in PINS_FILES},
     }
     for name, extra in allowed.items():
         tree = ast.parse((repo_root / "src" / "sparseact" / "verify" / name).read_text())
@@ -531,7 +536,7 @@ def test_no_proof_uses_the_printed_formulas_of_sparseact_bounds(repo_root):
     import ast
     import importlib
 
-    for path in sorted((repo_root / "src/sparseact/verify/pins").glob("[!_]*.py")):
+    for path in PINS_FILES:
         tree = ast.parse(path.read_text())
         functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
 
@@ -545,14 +550,14 @@ def test_no_proof_uses_the_printed_formulas_of_sparseact_bounds(repo_root):
             *(call.args[1] for call in calls if len(call.args) > 1),
             *(keyword.value for call in calls for keyword in call.keywords if keyword.arg == "rigorous"),
         ]
-        assert len(roots) == len(importlib.import_module(f"sparseact.verify.pins.{path.stem}").PINS), path.name
+        assert len(roots) == len(importlib.import_module(f"sparseact.claims.{path.parent.name}.pins").PINS), path
         reached, todo = set(), set().union(*map(names, roots)) & set(functions)
         while todo:
             name = todo.pop()
             reached.add(name)
             todo |= (names(functions[name]) & set(functions)) - reached
-        assert reached, path.name
-        assert not [name for name in reached if "bounds" in names(functions[name])], path.name
+        assert reached, path
+        assert not [name for name in reached if "bounds" in names(functions[name])], path
 
 
 def test_a_pin_is_the_entry_its_certificate_prints(committed):

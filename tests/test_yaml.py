@@ -50,7 +50,7 @@ def _repeat_key(source: Path, folder: Path, after: str, line: str) -> Path:
     [
         ("statements", "claims/lemma6/statements.yaml", "  kind: lemma", "  kind: proof-step", "kind"),
         ("checks", "claims/lemma6/checks.yaml", "  method: exact", "  method: monte-carlo", "method"),
-        ("errata", "paper/errata/uniform-chain.yaml", "- id: ", "  id: other", "id"),
+        ("errata", "claims/lemma9/errata.yaml", "- id: ", "  id: other", "id"),
         ("schema", "claims/lemma6/schema.yaml", "type: object", "type: array", "type"),
     ],
 )
@@ -64,7 +64,7 @@ def test_every_reader_of_the_package_data_refuses_a_repeated_key(tmp_path, reade
     path = _repeat_key(REPO / "src" / "sparseact" / source, tmp_path, after, line)
     read = {
         "statements": lambda: paper._load(path, "lemma6/statements.yaml"),
-        "errata": lambda: paper._load(path, "errata/uniform-chain.yaml"),
+        "errata": lambda: paper._load(path, "claims/lemma9/errata.yaml"),
         "checks": lambda: read_checks("lemma6", tmp_path),
         "schema": lambda: load_config(REPO / "config" / "quick.yaml", {}, path),
     }[reader]

@@ -206,7 +206,7 @@ def code_stamp_of(name, *modules, claim=None):
     input through which an edit to any of them reruns the job (Snakemake stats every input of every ready job
     whenever it selects jobs), and a dry run plans what it would write.
 
-    When their code holds the certificate checker, which imports the verifier's pins by name, the stamp takes the
+    When their code holds the certificate checker, which reads the verifier's pins by path, the stamp takes the
     pins the job verifies with (sparseact.claims.verifier_pins): the claim's for a job of one claim (``claim``),
     every claim's for any other.
     """
@@ -295,7 +295,7 @@ def claim_code(wildcards):
 
 def assembly_code(wildcards):
     """Code of the claim's verdicts and figures (an edit to either reruns only assembly onward), with the claim's
-    pins of the verifier (sparseact.verify.pins.<claim>), not another claim's."""
+    pins of the verifier (sparseact.claims.<claim>.pins), not another claim's."""
     return code_stamp_of(
         f"{wildcards.claim}-assembly",
         f"sparseact.claims.{wildcards.claim}",

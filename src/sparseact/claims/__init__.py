@@ -63,7 +63,7 @@ The workflow lists each stage's own files as the inputs of its jobs: an edit to
 ``compute.py`` (or to what it imports) reruns the claim's data and runs jobs, an
 edit to ``verdicts.py``, ``checks.yaml`` or ``figures.py`` only its assembly onward, an edit to
 ``statements.yaml`` only the ledger and the report, and an edit to the verifier's pins of the claim
-(``sparseact.verify.pins.<id>``) its assembly and the ledger onward (:func:`verifier_pins`).
+(``pins.py``) its assembly and the ledger onward (:func:`verifier_pins`).
 
 Outside the workflow (tests, ``benchmarks/claim_stages.py``), :func:`stage_claim`
 runs a claim's three stages in process on a config block and returns the

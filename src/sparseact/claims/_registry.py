@@ -267,8 +267,8 @@ def _imported_modules(path: Path) -> frozenset[str]:
 
 #: A module that reads a claim's declarations at import (a line ``<NAME> = declared_checks("<claim>")`` or
 #: ``read_checks("<claim>")``, :mod:`sparseact.claims._checks`, :mod:`sparseact.verify.declarations`): that claim's
-#: ``checks.yaml`` belongs to its code (a claim's ``verdicts.py``, so its assembly; a pins module, so the jobs that
-#: list it, :func:`verifier_pins`: the claim's assembly and the ledger).
+#: ``checks.yaml`` belongs to its code (a claim's ``verdicts.py``, so its assembly; a claim's pins, so the jobs that
+#: list them, :func:`verifier_pins`: the claim's assembly and the ledger).
 _READS_DECLARATIONS = re.compile(r"^\w+ = (?:declared_checks|read_checks)\(\"(\w+)\"\)", re.MULTILINE)
 
 
@@ -300,29 +300,28 @@ def _closure(module: str) -> frozenset[Path]:
     return frozenset(seen)
 
 
-#: The certificate checker, and the package of the verifier's pins (one module per claim), which the checker imports by
-#: name (:data:`sparseact.verify.checker.PINNED_CLAIMS`): :func:`code_files` does not follow it to them, and a job
-#: whose code holds the checker lists the pins it verifies with (:func:`verifier_pins`).
-CHECKER, PINS_PACKAGE = "sparseact.verify.checker", "sparseact.verify.pins"
+#: The certificate checker, which reads each claim's pins by path (``claims/<id>/pins.py``,
+#: :data:`sparseact.verify.checker.PINNED_CLAIMS`): :func:`code_files` does not follow it to them, and a job whose code
+#: holds the checker lists the pins it verifies with (:func:`verifier_pins`).
+CHECKER = "sparseact.verify.checker"
 
 
 def verifier_pins(*modules: str, claim: str | None = None) -> tuple[str, ...]:
     """The pins modules a job whose code is ``modules`` verifies certificates with, found without importing them.
 
     None when that code does not hold the checker (:data:`CHECKER` is not among the files :func:`code_files` finds);
-    else, for a job of one claim (``claim``, e.g. its assembly, whose records are the claim's), the claim's module
-    ``sparseact.verify.pins.<claim>`` when it exists (the checker takes a check's pin from its own claim's module
-    only); for any other job (the ledger verifies every certificate), every module of the package. The workflow adds
-    them to the job's code stamp (``code_stamp_of`` in ``workflow/rules/common.smk``), so that an edit of a claim's
-    pins, or of the ``checks.yaml`` they read, reruns the jobs that verify with them and no other claim's.
+    else, for a job of one claim (``claim``, e.g. its assembly, whose records are the claim's), the claim's
+    ``sparseact.claims.<claim>.pins`` when it exists (the checker takes a check's pin from its own claim's file only);
+    for any other job (the ledger verifies every certificate), every claim's. The workflow adds them to the job's code
+    stamp (``code_stamp_of`` in ``workflow/rules/common.smk``), so that an edit of a claim's pins, or of the
+    ``checks.yaml`` they read, reruns the jobs that verify with them and no other claim's.
     """
     if _module_file(CHECKER) not in _closures(modules):
         return ()
-    folder = _module_file(PINS_PACKAGE).parent
-    claims = sorted(path.stem for path in folder.glob("*.py") if not path.stem.startswith("_"))
+    claims = sorted(path.parent.name for path in (PACKAGE_ROOT / "claims").glob("[!_]*/pins.py"))
     if claim is not None:
         claims = [claim] if claim in claims else []
-    return tuple(f"{PINS_PACKAGE}.{name}" for name in claims)
+    return tuple(f"sparseact.claims.{name}.pins" for name in claims)
 
 
 def source_files(*modules: str, relative_to: str | Path | None = None) -> list[str]:
@@ -355,8 +354,8 @@ def code_files(*modules: str, relative_to: str | Path | None = None) -> list[str
     Follows every ``import`` of a ``sparseact`` module, including imports inside
     functions; package ``__init__`` files count only when the package itself is
     imported. A module that reads a claim's ``checks.yaml`` (:data:`DECLARATIONS`) at import brings it: a claim's
-    ``verdicts.py``, a pins module of the verifier (which the checker imports by name: a job lists the pins it
-    verifies with, :func:`verifier_pins`). The workflow digests these files into one input per job
+    ``verdicts.py``, a claim's pins (which the checker reads by path: a job lists the pins it verifies with,
+    :func:`verifier_pins`). The workflow digests these files into one input per job
     (:func:`code_stamp`), so an edit to a module (or to a claim's declarations) reruns exactly the jobs whose code
     imports it.
 

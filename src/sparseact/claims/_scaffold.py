@@ -5,19 +5,22 @@ docs/architecture.md: a grid of random ``k``-sparse networks on which Parseval's
 newcomer replaces the example with the claim and keeps the layout. :func:`new_claim` writes, in a checkout:
 
 * ``src/sparseact/claims/<id>/``: ``__init__.py`` (the grid), ``compute.py``, ``verdicts.py``, ``figures.py``,
-  ``statements.yaml``, ``checks.yaml`` (the checks, declared once) and ``schema.yaml``;
-* ``notebooks/<id>.py`` (the assembly notebook) and ``tests/test_claim_<id>.py``;
+  ``statements.yaml``, ``checks.yaml`` (the checks, declared once), ``schema.yaml``, and the stubs of the verifier's
+  ``pins.py`` and of ``errata.yaml`` (nothing pinned, no erratum);
+* ``notebooks/<id>.py`` (the assembly notebook, beside the other claims' in the top-level ``notebooks/``) and
+  ``tests/test_claim_<id>.py``;
 * the block ``claims.<id>`` in ``config/config.yaml`` and ``config/quick.yaml``, and the claim's ``$ref`` line in
   ``src/sparseact/schemas/config.schema.yaml``, each in the claims' sorted order;
 * ``config/README.md``, generated again from the schemas (:mod:`sparseact.runtime.config_readme`).
 
-Nothing is overwritten: a claim id that is taken, or not a lower-case Python identifier, is refused before any file is
-written. Until a full run measures it, the new claim is priced by the cost table's fallback row, with a warning
-(:func:`sparseact.runtime.costs.claim_cost_row`).
+Nothing is overwritten: a claim id that is taken, not a lower-case Python identifier, or a keyword (``class``) or soft
+keyword (``match``) of Python, is refused before any file is written. Until a full run measures it, the new claim is
+priced by the cost table's fallback row, with a warning (:func:`sparseact.runtime.costs.claim_cost_row`).
 """
 
 from __future__ import annotations
 
+import keyword
 import re
 from pathlib import Path
 
@@ -39,6 +42,8 @@ FILES = {
     "statements.yaml.tmpl": "src/sparseact/claims/{id}/statements.yaml",
     "checks.yaml.tmpl": "src/sparseact/claims/{id}/checks.yaml",
     "schema.yaml.tmpl": "src/sparseact/claims/{id}/schema.yaml",
+    "pins.py.tmpl": "src/sparseact/claims/{id}/pins.py",
+    "errata.yaml.tmpl": "src/sparseact/claims/{id}/errata.yaml",
     "notebook.py.tmpl": "notebooks/{id}.py",
     "test.py.tmpl": "tests/test_claim_{id}.py",
 }
@@ -84,7 +89,7 @@ def new_claim(claim_id: str, root: str | Path = ".", paper_ref: str | None = Non
     Parameters
     ----------
     claim_id : str
-        The claim's id (:data:`CLAIM_ID`), e.g. ``"lemma11"``; its statement's id is the same with ``-`` for ``_``.
+        The claim's id (:data:`CLAIM_ID`, no keyword of Python), e.g. ``"lemma11"``; its statement's id is the same with ``-`` for ``_``.
     root : path
         The repository's root (it holds ``src/sparseact/claims`` and ``config/``).
     paper_ref : str, optional
@@ -97,8 +102,10 @@ def new_claim(claim_id: str, root: str | Path = ".", paper_ref: str | None = Non
         block of that name exists), or ``root`` is not a checkout; nothing is written then.
     """
     root = Path(root)
-    if not isinstance(claim_id, str) or not CLAIM_ID.match(claim_id):
-        raise ValueError(f"claim id {claim_id!r}: a lower-case Python identifier is needed, e.g. 'lemma11'")
+    if not isinstance(claim_id, str) or not CLAIM_ID.match(claim_id) or claim_id in keyword.kwlist + keyword.softkwlist:
+        raise ValueError(
+            f"claim id {claim_id!r}: a lower-case Python identifier, not a keyword, is needed, e.g. 'lemma11'"
+        )
     if not (root / "src" / "sparseact" / "claims").is_dir() or not (root / "config").is_dir():
         raise ValueError(f"{root}: not a sparseact checkout (no src/sparseact/claims or config/)")
     paper_ref = paper_ref or f"{claim_id} (to be placed)"

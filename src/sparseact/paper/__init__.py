@@ -8,10 +8,11 @@ The YAML files are the project's reading of the paper (format:
 ``facts/*.yaml`` (this package)
     Cited textbook facts (Parseval, Hoeffding, Cover's count, ...), each with
     its citation and the exact checks that test it on instances.
-``errata/*.yaml`` (this package)
-    The root causes of the FAILs: location, printed text, correction and the
-    check that verifies the correction (the class, the explanation and the
-    counterexample come from the certificates).
+``sparseact/claims/<claim_id>/errata.yaml``
+    The root causes of the FAILs whose printed statement (``printed``) is one of the claim's: location, printed
+    text, correction and the check that verifies the correction (the class, the explanation and the
+    counterexample come from the certificates). Their order is no file's: ``errata.csv`` and the note sort them by
+    declared keys (:func:`sparseact.publish.statements.errata_by_cause`).
 
 This module only reads and validates them (no numerical code), so that the
 claim modules and the workflow can load it cheaply. How statuses follow from
@@ -35,6 +36,7 @@ __all__ = [
     "APPENDIX_OFFSET",
     "CLAIMS_DIR",
     "DATA_DIR",
+    "ERRATA_FILE",
     "ERRATUM_KEYS",
     "FACT_KEYS",
     "FACT_PREFIX",
@@ -61,12 +63,14 @@ __all__ = [
     "statements",
 ]
 
-#: Folder of the facts and the errata.
+#: Folder of the facts.
 DATA_DIR = Path(__file__).resolve().parent
 #: Folder of the claim folders, each with its ``statements.yaml``.
 CLAIMS_DIR = DATA_DIR.parent / "claims"
 #: A claim's statement file, relative to its folder.
 STATEMENTS_FILE = "statements.yaml"
+#: A claim's errata file, relative to its folder: the root causes of the FAILs of its printed statements (optional).
+ERRATA_FILE = "errata.yaml"
 
 #: What a statement can be.
 KINDS = (
@@ -408,14 +412,14 @@ def name(statement_id: str) -> str:
 def statement_files() -> list[Path]:
     """Every claim's ``statements.yaml`` (``sparseact/claims/<claim_id>/statements.yaml``), sorted by claim id.
 
-    Raises ``ValueError`` for a YAML file left in this package's folder (statements live in the claim's folder,
-    facts and errata in the folders ``facts/`` and ``errata/``).
+    Raises ``ValueError`` for a YAML file left in this package's folder or in a folder ``errata/`` of it
+    (statements and errata live in the claim's folder, facts in the folder ``facts/``).
     """
-    stray = sorted(DATA_DIR.glob("*.yaml"))
+    stray = sorted([*DATA_DIR.glob("*.yaml"), *DATA_DIR.glob("errata/*.yaml")])
     if stray:
         raise ValueError(
-            f"{stray[0].name}: statements live in src/sparseact/claims/<claim_id>/{STATEMENTS_FILE}, "
-            "facts and errata in the folders facts/ and errata/, one file per family "
+            f"{stray[0].relative_to(DATA_DIR)}: statements and errata live in src/sparseact/claims/<claim_id>/ "
+            f"({STATEMENTS_FILE}, {ERRATA_FILE}), facts in the folder facts/, one file per family "
             "(docs/statements-graph.md)"
         )
     return sorted(CLAIMS_DIR.glob(f"[!_]*/{STATEMENTS_FILE}"))
@@ -460,24 +464,28 @@ def paper_ref(statement_id: str) -> str:
     return statement(statement_id)["paper_ref"]
 
 
-def _entries_of(folder: str, allowed: tuple[str, ...], required: tuple[str, ...]) -> tuple[dict, ...]:
-    """The entries of every ``<folder>/*.yaml``, checked, with unique ids."""
+def _entries_of(
+    folder: Path, pattern: str, allowed: tuple[str, ...], required: tuple[str, ...]
+) -> tuple[tuple[str, dict], ...]:
+    """``(file's name, entry)`` for the entries of every file ``<folder>/<pattern>``, checked, with unique ids; a file
+    is named from ``folder``'s parent (``facts/uniform-chain.yaml``, ``claims/lemma9/errata.yaml``)."""
     entries, owner = [], {}
-    for path in sorted((DATA_DIR / folder).glob("*.yaml")):
-        for position, entry in enumerate(_load(path, f"{folder}/{path.name}")):
-            where = f"{folder}/{path.name}, entry {position + 1} ({entry.get('id', '?')})"
+    for path in sorted(folder.glob(pattern)):
+        name = path.relative_to(folder.parent).as_posix()
+        for position, entry in enumerate(_load(path, name)):
+            where = f"{name}, entry {position + 1} ({entry.get('id', '?')})"
             _check_keys(entry, allowed, required, where)
             if entry["id"] in owner:
                 raise ValueError(f"{where}: id {entry['id']!r} is also defined in {owner[entry['id']]}")
-            owner[entry["id"]] = path.name
-            entries.append(entry)
+            owner[entry["id"]] = name
+            entries.append((name, entry))
     return tuple(entries)
 
 
 @cache
 def facts() -> tuple[dict, ...]:
     """Every textbook fact of ``facts/*.yaml``."""
-    entries = _entries_of("facts", FACT_KEYS, ("id", "name", "statement", "citation"))
+    entries = tuple(entry for _, entry in _entries_of(DATA_DIR / "facts", "*.yaml", FACT_KEYS, FACT_KEYS[:4]))
     for entry in entries:
         if premise_kind(entry["id"]) != "fact":
             raise ValueError(f"facts: {entry['id']!r}: a fact id starts with {FACT_PREFIX!r}")
@@ -486,12 +494,25 @@ def facts() -> tuple[dict, ...]:
 
 @cache
 def errata() -> tuple[dict, ...]:
-    """Every root cause of ``errata/*.yaml``."""
-    entries = _entries_of(
-        "errata",
+    """Every root cause of every claim's ``errata.yaml`` (claims sorted, file order within).
+
+    Raises ``ValueError`` naming the file and entry for a malformed entry, a repeated id, or an entry whose printed
+    statement (``printed``) is not one of its claim's (an erratum lives in the folder of the claim it corrects).
+    """
+    located = _entries_of(
+        CLAIMS_DIR,
+        f"[!_]*/{ERRATA_FILE}",
         (*ERRATUM_KEYS, "refuted_by", "concerns", "carried_by", "restates", "quote"),
         tuple(k for k in ERRATUM_KEYS if k != "checks"),
     )
+    owners = {entry["id"]: entry["claim_id"] for entry in statements()}
+    for name, entry in located:
+        owner, where = owners.get(entry["printed"]), f"{name} ({entry['id']}): printed {entry['printed']!r}"
+        if owner is None:
+            raise ValueError(f"{where} names no statement")
+        if owner != name.split("/")[1]:
+            raise ValueError(f"{where} is a statement of {owner}: the erratum belongs in claims/{owner}/{ERRATA_FILE}")
+    entries = tuple(entry for _, entry in located)
     for entry in entries:
         if not isinstance(entry.get("checks"), list) or not isinstance(entry["verified_by"], str):
             raise ValueError(f"errata: {entry['id']!r}: 'checks' is a list of check ids, 'verified_by' one check id")
@@ -524,4 +545,4 @@ def errata() -> tuple[dict, ...]:
 def data_files() -> list[Path]:
     """The paper as files: every claim's statements, the facts and the errata (the ledger step's inputs besides the
     claims' results)."""
-    return sorted([*statement_files(), *DATA_DIR.glob("facts/*.yaml"), *DATA_DIR.glob("errata/*.yaml")])
+    return sorted([*statement_files(), *DATA_DIR.glob("facts/*.yaml"), *CLAIMS_DIR.glob(f"[!_]*/{ERRATA_FILE}")])

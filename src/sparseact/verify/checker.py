@@ -6,9 +6,10 @@ holds, per check, its :class:`~sparseact.verify.pins.Pin`: the statement id, the
 recomputes both sides and every variable of the bound (``n``, ``s``, ``k``, ``W``, ``B``, ``R``, ...) from the
 instance alone (bounds printed in :mod:`sparseact.bounds` come from there), the same two sides in exact or interval
 arithmetic, and the text the file must carry. No expression of the file is evaluated; a variable the file records
-must equal the recomputed one. The pins are declared per claim (:mod:`sparseact.verify.pins`, one module each) on
-the evaluators of :mod:`sparseact.verify.recompute` and :mod:`sparseact.verify.rigorous`, which share no code with
-the checks that produced the certificate; no module of the verifier imports ``sparseact.claims``.
+must equal the recomputed one. The pins are declared per claim (``claims/<id>/pins.py``, :mod:`sparseact.verify.pins`)
+on the evaluators of :mod:`sparseact.verify.recompute` and :mod:`sparseact.verify.rigorous`, which share no code with
+the checks that produced the certificate; the checker reads them by path, and no module of the verifier imports
+``sparseact.claims``.
 
 A certificate is confirmed when its check is pinned, it names the check's statement and relation, its recorded
 variables are the instance's, both recomputed sides reproduce the recorded values
@@ -21,18 +22,19 @@ Section 4) are refused with a message before anything large is allocated. A chec
 from __future__ import annotations
 
 import hashlib
-import importlib
+import importlib.util
 import math
-import pkgutil
 import re
+import sys
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
 from sparseact._validation import MANIFEST_NAME, read_regular_file
-from sparseact.verify import corners, exact, pins
+from sparseact.verify import corners, exact
 from sparseact.verify.certificates import REPRODUCE_ATOL, REPRODUCE_RTOL, violated
+from sparseact.verify.declarations import CLAIMS_FOLDER
 from sparseact.verify.pins import Pin
 from sparseact.verify.recompute import (
     MAX_FILE_BYTES,
@@ -56,29 +58,40 @@ EVALUATION_ERRORS = (
     OverflowError,
     RecursionError,
 )
-#: The claims the verifier pins checks of: the modules of :mod:`sparseact.verify.pins` on disk (one per claim, named
-#: by its id), sorted.
-PINNED_CLAIMS: tuple[str, ...] = tuple(
-    sorted(info.name for info in pkgutil.iter_modules(pins.__path__) if not info.name.startswith("_"))
-)
+#: A claim's pins, in its folder (:mod:`sparseact.verify.pins`).
+PINS_FILE = "pins.py"
+#: The claims the verifier pins checks of: the claim folders holding a :data:`PINS_FILE`, by id, sorted.
+PINNED_CLAIMS: tuple[str, ...] = tuple(sorted(path.parent.name for path in CLAIMS_FOLDER.glob(f"[!_]*/{PINS_FILE}")))
 
 
 def _claim_pins(claim: str) -> dict[str, Pin]:
-    """The ``PINS`` of ``sparseact.verify.pins.<claim>``, refused (``ValueError``) when one keys a check of another
-    claim: a check's pin comes from its own claim's module only, so a certificate is confirmed or not by its claim's
-    pins (and their ``checks.yaml``) alone, whatever the other modules hold."""
-    # by name, not a from-import: a job's code stamp (sparseact.claims.code_files) follows every import, and every
-    # assembly's code reaches this module (sparseact.publish.ledger); a job lists the pins it verifies with itself
-    # (sparseact.claims.verifier_pins), so that an edit of one claim's pins or declarations reruns no other assembly
-    table = importlib.import_module(f"{pins.__name__}.{claim}").PINS
+    """The ``PINS`` of ``claims/<claim>/pins.py``, read by path, refused (``ValueError``) when one keys a check of
+    another claim: a check's pin comes from its own claim's file only, so a certificate is confirmed or not by its
+    claim's pins (and their ``checks.yaml``) alone, whatever the other files hold."""
+    # by path, not by import: importing the file's package would run the claim's __init__ (and what it imports), the
+    # code whose certificates the pins judge; the module takes the file's dotted name, so that an import of it
+    # elsewhere (a test) and the checker share one module. A job lists the pins it verifies with in its code stamp
+    # (sparseact.claims.verifier_pins), so that an edit of one claim's pins reruns no other claim's assembly.
+    name = ".".join((CLAIMS_FOLDER.parent.name, CLAIMS_FOLDER.name, claim, PINS_FILE.removesuffix(".py")))
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, CLAIMS_FOLDER / claim / PINS_FILE)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # before it runs: a dataclass it declares looks its module up there
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]  # as an import that fails: the next load reads the file again
+            raise
+    table = module.PINS
     stray = sorted(check_id for check_id in table if check_id.partition("/")[0] != claim)
     if stray:
-        raise ValueError(f"{pins.__name__}.{claim} pins checks of another claim: {', '.join(stray)}")
+        raise ValueError(f"{name} pins checks of another claim: {', '.join(stray)}")
     return table
 
 
 #: check id -> its pin (the statement it refutes, both sides proved, its text), merged from the ``PINS`` each claim
-#: declares (:mod:`sparseact.verify.pins`, every module of :data:`PINNED_CLAIMS`). A certificate of any other check is
+#: declares (:mod:`sparseact.verify.pins`, every claim of :data:`PINNED_CLAIMS`). A certificate of any other check is
 #: not confirmed.
 PINS: dict[str, Pin] = {check_id: pin for claim in PINNED_CLAIMS for check_id, pin in _claim_pins(claim).items()}
 

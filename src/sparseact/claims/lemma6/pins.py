@@ -1,4 +1,4 @@
-"""Pins of the checks of ``sparseact.claims.lemma6`` (see :mod:`sparseact.verify.pins`)."""
+"""The verifier's pins of the checks of ``lemma6``, read by path (:mod:`sparseact.verify.pins`)."""
 
 from __future__ import annotations
 

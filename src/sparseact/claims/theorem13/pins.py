@@ -1,4 +1,4 @@
-"""Pins of the checks of ``sparseact.claims.theorem13`` (see :mod:`sparseact.verify.pins`)."""
+"""The verifier's pins of the checks of ``theorem13``, read by path (:mod:`sparseact.verify.pins`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pins of the checks of ``sparseact.claims.section1_index`` (see :mod:`sparseact.verify.pins`)."""
+"""The verifier's pins of the checks of ``section1_index``, read by path (:mod:`sparseact.verify.pins`)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,17 @@
-"""The verifier's pins, one module per claim (``sparseact.verify.pins.<claim id>``, the claim's folder name).
+"""A verifier's pin (:class:`Pin`), and where each claim declares its pins: ``claims/<claim id>/pins.py``.
 
-Each module declares ``PINS``: check id -> :class:`Pin`, one declaration per check that can FAIL (its id taken from the
-claim's ``checks.yaml``, read as data: ``CHECKS = read_checks("<claim>")``, :mod:`sparseact.verify.declarations`),
-holding all the verifier knows of it: the statement the check refutes (:class:`sparseact.verify.recompute.Statement`:
-its id, relation and text, and a function that recomputes both sides from a certificate's instance alone, in floats),
-the function that recomputes both sides again in exact or interval arithmetic (the proof), and the text its certificate
-must carry. Above the declarations the module holds the evaluators only that claim's pins use (the float sides first,
-then the sides in exact or interval arithmetic, each pin's ``rigorous``); what several claims share is
-:mod:`sparseact.verify.recompute`'s (the float pass) and :mod:`sparseact.verify.rigorous`'s (the proof).
-:mod:`sparseact.verify.checker` imports every module of this package by name and merges their ``PINS``, a
-module keying only its own claim's checks; a workflow job lists the modules it verifies with in its code stamp
-(:func:`sparseact.claims.verifier_pins`). Like the rest of the verifier, no pin imports
-``sparseact.claims``: the statement is the verifier's own, never the code's that produced the certificate.
+Each claim's ``pins.py`` declares ``PINS``: check id -> :class:`Pin`, one declaration per check that can FAIL (its id
+taken from the claim's ``checks.yaml``, read as data: ``CHECKS = read_checks("<claim>")``,
+:mod:`sparseact.verify.declarations`), holding all the verifier knows of it: the statement the check refutes
+(:class:`sparseact.verify.recompute.Statement`: its id, relation and text, and a function that recomputes both sides
+from a certificate's instance alone, in floats), the function that recomputes both sides again in exact or interval
+arithmetic (the proof), and the text its certificate must carry. Above the declarations the file holds the evaluators
+only that claim's pins use; what several claims share is :mod:`sparseact.verify.recompute`'s (the float pass) and
+:mod:`sparseact.verify.rigorous`'s (the proof). The file lives in the claim's folder but belongs to the verifier:
+:mod:`sparseact.verify.checker` reads every claim's ``pins.py`` by path, never importing the claim's package
+(``__init__``, compute, verdicts), and a pins file imports nothing of ``sparseact.claims`` (tests/test_layers.py):
+the statement is the verifier's own, never the code's that produced the certificate. A workflow job lists the pins
+it verifies with in its code stamp (:func:`sparseact.claims.verifier_pins`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Pins of the checks of ``sparseact.claims.section4_lwr`` (see :mod:`sparseact.verify.pins`)."""
+"""The verifier's pins of the checks of ``section4_lwr``, read by path (:mod:`sparseact.verify.pins`)."""
 
 from __future__ import annotations
 
