@@ -7,6 +7,7 @@ the measurements: :mod:`sparseact.claims.section4_lwr.compute`.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -606,37 +607,32 @@ def _pm1_failure(q, m, w, L, a, k, W) -> dict:
     )
 
 
-def _network_failure(q, m, p, w, y, x, net) -> dict:
-    value = float(net(x[None, :])[0])
-    expected = float((sum(int(wi) * yi for wi, yi in zip(w, ints(y), strict=True)) % q) % p)
-    c = cert.certificate(
-        "==",
-        cert.quantity("value", function={"network": cert.network_spec(net)}, x=ints(x)),
-        cert.formula(LWR_EXPR, w=ints(w), y=ints(y), m=m, q=q, p=p),
-        value,
-        expected,
-        "F_w(x(y))",
-        "f_w(y) = (<w, y> mod q) mod p",
-        f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}; x = x(z(y))",
-    )
-    return _spec(f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}: F = {value:g}, f = {expected:g}", c)
-
-
-def _rounding_network_failure(q, m, p, w, y, x, net) -> dict:
+def _network_failure(q, m, p, w, y, x, net, rounding: bool = False) -> dict:
+    """``F_w(x(y)) != f_w(y)``: Definition 15's map, or with ``rounding`` the learning-with-rounding map and output
+    weights ``2 round((p/q)(a mod q))``."""
     value = float(net(x[None, :])[0])
     w_list, y_list = ints(w), ints(y)
-    expected = float(_round_value(w_list, y_list, q, p))
+    if rounding:
+        expected = _round_value(w_list, y_list, q, p)
+        expr, labels = (
+            ROUND_EXPR,
+            ("F_w(x(y)) with output weights 2 round((p/q)(a mod q))", "round((p/q)(<w, y> mod q)) mod p"),
+        )
+    else:
+        expected = sum(a * b for a, b in zip(w_list, y_list, strict=True)) % q % p
+        expr, labels = LWR_EXPR, ("F_w(x(y))", "f_w(y) = (<w, y> mod q) mod p")
     c = cert.certificate(
         "==",
         cert.quantity("value", function={"network": cert.network_spec(net)}, x=ints(x)),
-        cert.formula(ROUND_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
+        cert.formula(expr, w=w_list, y=y_list, m=m, q=q, p=p),
         value,
-        expected,
-        "F_w(x(y)) with output weights 2 round((p/q)(a mod q))",
-        "round((p/q)(<w, y> mod q)) mod p",
+        float(expected),
+        *labels,
         f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}; x = x(z(y))",
     )
-    return _spec(f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: F = {value:g}, f = {expected:g}", c)
+    return _spec(
+        f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: F = {value:g}, f = {float(expected):g}", c
+    )
 
 
 def _round_value(w, y, q, p) -> int:
@@ -690,6 +686,6 @@ CERTIFICATES = {
     "pm1": _pm1_failure,
     "network": _network_failure,
     "network-active": _network_active_failure,
-    "rounding-network": _rounding_network_failure,
+    "rounding-network": partial(_network_failure, rounding=True),
     "definition": _definition_failure,
 }
