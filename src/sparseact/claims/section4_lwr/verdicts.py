@@ -234,15 +234,12 @@ def _conjecture16_records(record, secrets, tables, instances) -> list:
     )
     attack = tables["lwr_attack"]
     attacked = sorted({(int(a), int(b), int(c)) for a, b, c in zip(attack["q"], attack["m"], attack["p"], strict=True)})
-    best = float(attack["success_lower_bound"].max()) if len(attack) else 0.0
     records.append(
-        record(
+        _attack_record(
+            record,
             CHECKS.conj16_linear_attack,
             "as printed",
-            best,
-            "success probability lower bound",
-            Verdict.PASS if len(attack) and best > CONJ16_SUCCESS else Verdict.INCONCLUSIVE,
-            int(attack["secrets"].sum()) if len(attack) else 0,
+            attack,
             (
                 "; ".join(
                     f"LWR_{{{int(r.p)},{int(r.q)},{int(r.m)}}}: {int(r.recovered)}/{int(r.secrets)} secrets recovered "
@@ -257,7 +254,7 @@ def _conjecture16_records(record, secrets, tables, instances) -> list:
             )
             if len(attack)
             else "no instance with p < q, p prime dividing q and every secret enumerated in the grid",
-            covered=_covered(attacked or instances),
+            attacked or instances,
         )
     )
     solved = int(attack["recovered"].sum()) if len(attack) else 0
@@ -279,6 +276,22 @@ def _conjecture16_records(record, secrets, tables, instances) -> list:
         )
     )
     return records
+
+
+def _attack_record(record, check, variant: str, attack, notes: str, where):
+    """``check``'s row: the best success lower bound of an attack on Conjecture 16 over the rows ``attack`` (per
+    ``(q, m, p)``, at instances ``where``), PASS above ``CONJ16_SUCCESS``, else INCONCLUSIVE."""
+    best = float(attack["success_lower_bound"].max()) if len(attack) else 0.0
+    return record(
+        check,
+        variant,
+        best,
+        "success probability lower bound",
+        Verdict.PASS if len(attack) and best > CONJ16_SUCCESS else Verdict.INCONCLUSIVE,
+        int(attack["secrets"].sum()) if len(attack) else 0,
+        notes,
+        covered=_covered(where),
+    )
 
 
 def _rounding_records(record, secrets, tables, instances) -> list:
@@ -310,15 +323,12 @@ def _rounding_records(record, secrets, tables, instances) -> list:
     kernel = tables["lwr_kernel"]
     small = kernel[(kernel["q_prime"] == 1) & (kernel["below_2p"] == 1) & (kernel["p"] < kernel["q"])]
     small_where = sorted((int(a), int(b), int(c)) for a, b, c in zip(small["q"], small["m"], small["p"], strict=True))
-    best = float(small["success_lower_bound"].max()) if len(small) else 0.0
     records.append(
-        record(
+        _attack_record(
+            record,
             CHECKS.conj16_kernel_attack,
             "rounding map, p < q",
-            best,
-            "success probability lower bound",
-            Verdict.PASS if len(small) and best > CONJ16_SUCCESS else Verdict.INCONCLUSIVE,
-            int(small["secrets"].sum()) if len(small) else 0,
+            small,
             "; ".join(
                 f"LWR_{{{int(r.p)},{int(r.q)},{int(r.m)}}}: label 0 has preimage size {int(r.zero_preimage)}, "
                 f"{int(r.multiples_agree)}/{int(r.secrets) - 1} non-zero secrets credited, success >= "
@@ -327,7 +337,7 @@ def _rounding_records(record, secrets, tables, instances) -> list:
             )
             + ". For q < 2p label 0 has the single preimage 0, so Conjecture 16 needs a parameter regime, not only the "
             "rounding map (erratum lwr-rounding-map).",
-            covered=_covered(small_where or instances),
+            small_where or instances,
         )
     )
     large = kernel[kernel["below_2p"] == 0]
