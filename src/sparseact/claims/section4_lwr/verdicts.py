@@ -218,20 +218,6 @@ def _conjecture16_records(record, secrets, tables, instances) -> list:
     """Definition 15 against the learning-with-rounding map it cites, and the linear attack on Conjecture 16 as
     printed."""
     records = []
-    differing = int(secrets["printed_differs_from_rounding"].max())
-    records.append(
-        record(
-            CHECKS.def15_rounding,
-            "as printed",
-            differing,
-            "max number of y in Z_q^m where the two maps differ (per secret)",
-            verdict_at_most(differing, 0),
-            len(secrets),
-            "LWR (Banerjee et al. 2012) scales <w, y> mod q by p/q and rounds; Definition 15 reduces it mod p. For p prime, "
-            f"p | q, the printed map is <w mod p, y> mod p, linear over Z_p ({CHECKS.conj16_linear_attack.id}). The reduction "
-            f"of Section 4 carries the rounding map unchanged ({CHECKS.network_rounding.id}).",
-        )
-    )
     attack = tables["lwr_attack"]
     attacked = sorted({(int(a), int(b), int(c)) for a, b, c in zip(attack["q"], attack["m"], attack["p"], strict=True)})
     records.append(
