@@ -459,8 +459,6 @@ def certify(data: dict) -> dict:
 def _spec(counterexample: str, certificate: dict) -> dict:
     return dict(
         counterexample=counterexample,
-        lhs=certificate["lhs_value"],
-        rhs=certificate["rhs_value"],
         certificate=certificate,
     )
 
