@@ -7,6 +7,7 @@ the measurements: :mod:`sparseact.claims.appendixA.compute`.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -97,17 +98,23 @@ def _sqrt_q_records(record, sq, failures) -> list:
     unit = sq[sq["max_w_norm2"] <= 1.0 + NORM_TOL]
     l1 = sq[sq["max_w_norm1"] <= 2.0 * sq["gamma"] * (1.0 + NORM_TOL)]
     over = sq[sq["max_active"] > 1]
-    printed_worst = int(sq["max_active"].max())
+
+    def at_most(check, variant, rows, column, limit, label, notes):
+        """``check``'s row: the largest ``column`` over ``rows`` at most ``limit``, certified from ``failures``."""
+        worst = float(rows[column].max()) if len(rows) else 0.0
+        build = partial(_worst_failure, failures, check, rows)
+        return record(check, variant, worst, label, verdict_at_most(worst, limit), len(rows), notes, build=build)
+
+    active, error = "max active neurons", "max |F - sigma(<w_x, y>)|"
     records = [
-        record(
+        at_most(
             CHECKS.sparse_sqrt_q_printed,
             "as printed",
-            printed_worst,
-            "max active neurons",
-            verdict_at_most(printed_worst, 1),
-            len(sq),
-            build=lambda: _worst_failure(failures, CHECKS.sparse_sqrt_q_printed, sq),
-            notes="The printed statement puts no condition on w_alpha; a neuron alpha != x fires iff "
+            sq,
+            "max_active",
+            1,
+            active,
+            "The printed statement puts no condition on w_alpha; a neuron alpha != x fires iff "
             "<w_alpha, y> > 2 Gamma d(x, alpha), so rows with ||w_alpha||_1 > 2 Gamma break it (all-ones "
             "rows: x and its b neighbours fire at y = 1). Every instance with > 1 active has "
             f"||w_alpha||_1 > 2 Gamma ({int((over['max_w_norm1'] > 2 * over['gamma']).sum())} of "
@@ -116,56 +123,46 @@ def _sqrt_q_records(record, sq, failures) -> list:
             f"({CHECKS.sparse_sqrt_q_corrected.id.split('/', 1)[1]}) "
             "and the appendix's conclusion, a 1-sparse network with dense weights, survives.",
         ),
-        record(
+        at_most(
             CHECKS.sparse_sqrt_q_corrected,
             "corrected",
-            int(unit["max_active"].max()),
-            "max active neurons",
-            verdict_at_most(int(unit["max_active"].max()), 1),
-            len(unit),
-            build=lambda: _worst_failure(failures, CHECKS.sparse_sqrt_q_corrected, unit),
-            notes="||w||_1 <= sqrt(q) ||w||_2 <= Gamma < 2 Gamma, so only alpha = x can fire",
+            unit,
+            "max_active",
+            1,
+            active,
+            "||w||_1 <= sqrt(q) ||w||_2 <= Gamma < 2 Gamma, so only alpha = x can fire",
         ),
-        record(
+        at_most(
             CHECKS.sparse_sqrt_q_l1,
             "corrected",
-            int(l1["max_active"].max()) if len(l1) else 0,
-            "max active neurons",
-            verdict_at_most(int(l1["max_active"].max()) if len(l1) else 0, 1),
-            len(l1),
-            build=lambda: _worst_failure(failures, CHECKS.sparse_sqrt_q_l1, l1),
-            notes="necessary as well for equal rows: all-ones rows exceed it (||w||_1 = q > 2 sqrt(q) for q > 4) "
+            l1,
+            "max_active",
+            1,
+            active,
+            "necessary as well for equal rows: all-ones rows exceed it (||w||_1 = q > 2 sqrt(q) for q > 4) "
             "and fire 1 + b neurons when q < 4 sqrt(q), i.e. q < 16",
         ),
-    ]
-    unit_err = float(unit["max_abs_error"].max())
-    records.append(
-        record(
+        at_most(
             CHECKS.computes,
             "corrected",
-            unit_err,
-            "max |F - sigma(<w_x, y>)|",
-            verdict_at_most(unit_err, 0.0),
-            len(unit),
-            build=lambda: _worst_failure(failures, CHECKS.computes, unit),
-            notes="as printed (arbitrary w_alpha) this fails together with 1-sparsity: max |F - sigma(<w_x,y>)| = "
+            unit,
+            "max_abs_error",
+            0.0,
+            error,
+            "as printed (arbitrary w_alpha) this fails together with 1-sparsity: max |F - sigma(<w_x,y>)| = "
             f"{float(sq['max_abs_error'].max()):.4g} over all families",
-        )
-    )
-    all_err = float(sq["max_abs_error"].max())
-    records.append(
-        record(
+        ),
+        at_most(
             CHECKS.computes_printed,
             "as printed",
-            all_err,
-            "max |F - sigma(<w_x, y>)|",
-            verdict_at_most(all_err, 0.0),
-            len(sq),
-            build=lambda: _worst_failure(failures, CHECKS.computes_printed, sq),
-            notes="With rows of l1 norm above 2 Gamma the neighbours of x fire too and add to F (erratum appendixA-sqrt-q: "
+            sq,
+            "max_abs_error",
+            0.0,
+            error,
+            "With rows of l1 norm above 2 Gamma the neighbours of x fire too and add to F (erratum appendixA-sqrt-q: "
             f"the missing hypothesis ||w_alpha||_2 <= 1); with it F = sigma(<w_x, y>) ({CHECKS.computes.id})",
-        )
-    )
+        ),
+    ]
     dense = sq[sq["family"].isin(GAUSSIAN_FAMILIES)]
     min_nz = int(dense["min_nonzero_weights"].min())
     records.append(

@@ -164,25 +164,9 @@ def _claim21_tail_records(tail, parity, tables):
         bad = parity[parity["in_range"] & exceeds(parity["tail"], parity["bound"])]
         if len(bad):
             row = bad.loc[(bad["tail"] - bad["bound"]).idxmax()]
-            p, rho, d = int(row["order"]), float(row["rho"]), int(row["d"])
-            certificate = tail_certificate(
-                {"monomial": list(range(p)), "n": p},
-                rho,
-                d,
-                row["tail"],
-                row["bound"],
-                f"f = chi_T with |T| = {p}, rho = {rho:g}, d = {d}",
-                strict=False,
-            )
+            certificate, counterexample = _monomial_failure(row, "f = chi_T with |T| = {p}, rho = {rho:g}, d = {d}", 6)
             if certificate is not None:
-                candidates.append(
-                    (
-                        float(row["tail"] - row["bound"]),
-                        certificate,
-                        f"f = {row['instance']} on n = {p}, rho = {rho:g}, d = {d}: tail = "
-                        f"{row['tail']:.6g} > 2 NS_rho/(1 - rho^d) = {row['bound']:.6g}",
-                    )
-                )
+                candidates.append((float(row["tail"] - row["bound"]), certificate, counterexample))
         network = certified_worst(tables, CHECKS.claim21_tail.measures, network_tail_certificate)
         if network is not None:
             certificate, counterexample = network
@@ -215,21 +199,13 @@ def _claim21_tail_records(tail, parity, tables):
         preferred = bad_parity[
             (bad_parity["order"] == 2) & np.isclose(bad_parity["rho"], -0.5) & (bad_parity["d"] == 1)
         ]
-        row = (preferred if len(preferred) else bad_parity).iloc[0]
-        p, rho, d = int(row["order"]), float(row["rho"]), int(row["d"])
-        certificate = tail_certificate(
-            {"monomial": list(range(p)), "n": p},
-            rho,
-            d,
-            row["tail"],
-            row["bound"],
-            f"f = chi_T with |T| = {p}: NS_rho(f) = Pr[an odd number of the {p} coordinates of T flip] = "
-            f"(1 - rho^{p})/2 (each flips with probability (1-rho)/2; the verifier recomputes it from the "
-            f"definition); at rho = {rho:g} < 0 the bound is below the tail",
-        )
-        counterexample = (
-            f"f = {row['instance']} on n = {p}, rho = {rho:g}, d = {d}: tail = {row['tail']:.4g} > "
-            f"2 NS_rho/(1 - rho^d) = {row['bound']:.4g}"
+        certificate, counterexample = _monomial_failure(
+            (preferred if len(preferred) else bad_parity).iloc[0],
+            "f = chi_T with |T| = {p}: NS_rho(f) = Pr[an odd number of the {p} coordinates of T flip] = "
+            "(1 - rho^{p})/2 (each flips with probability (1-rho)/2; the verifier recomputes it from the "
+            "definition); at rho = {rho:g} < 0 the bound is below the tail",
+            4,
+            strict=True,
         )
     network_hits = violated[~violated["instance"].str.startswith("chi_")]
     records.append(
@@ -251,6 +227,26 @@ def _claim21_tail_records(tail, parity, tables):
         )
     )
     return records
+
+
+def _monomial_failure(row, explanation: str, digits: int, strict: bool = False):
+    """Certificate (or ``None``) and counterexample of Claim 2.1's tail bound at a ``chi_T`` row of the parity table;
+    ``explanation`` is formatted with the row's ``p``, ``rho`` and ``d``, the counterexample's values with ``digits``
+    significant digits."""
+    p, rho, d = int(row["order"]), float(row["rho"]), int(row["d"])
+    certificate = tail_certificate(
+        {"monomial": list(range(p)), "n": p},
+        rho,
+        d,
+        row["tail"],
+        row["bound"],
+        explanation.format(p=p, rho=rho, d=d),
+        strict=strict,
+    )
+    return certificate, (
+        f"f = {row['instance']} on n = {p}, rho = {rho:g}, d = {d}: tail = {row['tail']:.{digits}g} > "
+        f"2 NS_rho/(1 - rho^d) = {row['bound']:.{digits}g}"
+    )
 
 
 def _eq17_records(eq17, tables):

@@ -147,8 +147,6 @@ def run(point: dict, data: dict, rng) -> dict:
     Y = C.zq_points(q, m)
     Z = C.lwr_encode(Y, q)
     X = C.quadratic_lift(Z)
-    L, r = C.lwr_bits(q), Z.shape[1]
-    shifts = np.arange(q * q * m)
     failures = {}
 
     def record(measure, builder, **arguments):
@@ -156,6 +154,47 @@ def run(point: dict, data: dict, rng) -> dict:
         if measure not in failures:
             failures[measure] = dict(data=instance_json(dict(builder=builder, **arguments)))
 
+    identity_rows, curve = _identity(q, m, p, record)
+    secrets, nets = data["secrets"], networks_from_arrays(data, "net")
+    W_poly, B_poly = (float(x) for x in scale_polynomials(q, m, p))
+    enumerated = len(secrets) == q**m
+    rows = [
+        {
+            **_secret_row(q, m, p, w, net, (Y, Z, X), enumerated, "weights-not-pm1" in failures, record),
+            "W_polynomial": W_poly,
+            "B_polynomial": B_poly,
+        }
+        for w, net in zip(secrets, nets, strict=True)
+    ]
+    kernel = _kernel_attack(q, m, p, Y)
+    attack = _linear_attack(q, m, p, secrets, Y, data) if "attack_samples" in data else None
+    columns = ["measure", "q", "m", "p", "domain", "data"]
+    failure_rows = [dict(measure=name, q=q, m=m, p=p, domain=q**m, **spec) for name, spec in failures.items()]
+    attack_rows = [] if attack is None else [attack["row"]]
+    attack_columns = [
+        "q",
+        "m",
+        "p",
+        "secrets",
+        "samples",
+        "recovered",
+        "full_rank_probability",
+        "success_lower_bound",
+        "draws",
+    ]
+    return {
+        "lwr_identity": pd.DataFrame(identity_rows),
+        "lwr_identity_curve": curve,
+        "lwr_secrets": pd.DataFrame(rows),
+        "lwr_failures": pd.DataFrame(failure_rows, columns=columns),
+        "lwr_attack": pd.DataFrame(attack_rows, columns=attack_columns),
+        "lwr_kernel": pd.DataFrame([kernel["row"]], columns=KERNEL_COLUMNS),
+    }
+
+
+def _identity(q, m, p, record):
+    """The printed and corrected identities on every ``t in [0, q^2 m)``: their rows and the curve (``record`` keeps
+    the first failure of each measure)."""
     t = np.arange(q * q * m)
     lam = C.lwr_lambda(t, q, p).astype(np.float64)
     curves, identity_rows = {}, []
@@ -197,122 +236,93 @@ def run(point: dict, data: dict, rng) -> dict:
                 first_t=-1 if j is None else int(t[j]),
             )
         )
-    curve = pd.DataFrame(dict(q=q, m=m, p=p, t=t, lam=lam, printed=curves["printed"], corrected=curves["corrected"]))
+    return identity_rows, pd.DataFrame(
+        dict(q=q, m=m, p=p, t=t, lam=lam, printed=curves["printed"], corrected=curves["corrected"])
+    )
 
-    secrets, nets = data["secrets"], networks_from_arrays(data, "net")
-    W_poly, B_poly = (float(x) for x in scale_polynomials(q, m, p))
-    rows = []
-    for w, net in zip(secrets, nets, strict=True):
-        target = (Y @ w).astype(np.float64)
-        linear_residual = 0.0
-        if np.any(w):
-            _, residual = C.lwr_linear_form_printed(w, q, Y)
-            linear_residual = float(np.abs(residual).max())
-            if linear_residual > RESIDUAL_TOL:
-                record("linear-residual", "linear", q=q, m=m, w=w, Z=Z, target=target, residual=residual)
-        v, c = C.lwr_affine_form(w, q)
-        affine = np.abs(c + Z @ v - target)
-        j = _first(affine)
-        if j is not None:
-            record("affine-error", "affine", q=q, m=m, w=w, y=Y[j], z=Z[j], v=v, c_offset=c)
-        pre = net.preactivations(X)
-        lift = np.abs(pre - (0.5 - (target[:, None] - shifts[None, :]) ** 2))
-        if lift.max() > 0:
-            j, a = np.unravel_index(int(np.argmax(lift > 0)), lift.shape)
-            record("lift-error", "lift", q=q, m=m, w=w, y=Y[j], z=Z[j], a=int(a), W=net.W[a], b=float(net.b[a]))
-        not_pm1 = float(np.mean(np.abs(net.W) != 1.0))
-        if not_pm1 > 0 and np.any(w) and q == 1 << L and "weights-not-pm1" not in failures:
-            forced = _diagonal_not_pm1(net, m * L)
-            if forced is not None:
-                a, k = forced
-                record("weights-not-pm1", "pm1", q=q, m=m, w=w, L=L, a=a, k=k, W=net.W[a])
-        values, active = net.evaluate(X)
-        expected = C.lwr_function(w, q, p)(Y)
-        err = np.abs(values - expected)
-        j = _first(err)
-        if j is not None:
-            record("network-error", "network", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(net))
-        j = _first(active, 1)
-        if j is not None:
-            record("network-active", "network-active", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(net))
-        rounded = C.lwr_round(Y @ w, q, p).astype(np.float64)
-        rounding_net = SparseReLUNetwork(2.0 * C.lwr_round(shifts, q, p), net.W, net.b)
-        round_values, round_active = rounding_net.evaluate(X)
-        round_err = np.abs(round_values - rounded)
-        j = _first(round_err)
-        if j is not None:
-            record(
-                "round-network-error", "rounding-network", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(rounding_net)
-            )
-        margin = margin_attack(rounded, p, REDUCTION_EPS)
-        previous = margin_attack(rounded, p, PREVIOUS_EPS)
-        differs = np.flatnonzero(rounded != expected)
-        if differs.size:
-            record("printed-differs-from-rounding", "definition", q=q, m=m, p=p, w=w, y=Y[differs[0]])
-        enumerated = len(secrets) == q**m
-        rows.append(
-            dict(
-                q=q,
-                m=m,
-                p=p,
-                secret=" ".join(map(str, w)),
-                L=L,
-                r=r,
-                n=net.n_inputs,
-                neurons=net.n_neurons,
-                round_network_error=float(round_err.max()),
-                round_max_active=int(round_active.max()),
-                decoded_network_wrong=int(np.count_nonzero(decode_label(round_values, p) != rounded)),
-                margin=float(rounding_margin(p)),
-                margin_wrong=margin[0],
-                margin_deviation=margin[1],
-                previous_wrong=previous[0],
-                domain=len(Y),
-                printed_differs_from_rounding=int(differs.size),
-                rounding_affine=(
-                    int(C.affine_fits_zp(rounded, Y, p)) if enumerated and C.is_prime(p) and p < q else -1
-                ),
-                printed_affine=(
-                    int(C.affine_fits_zp(expected, Y, p)) if enumerated and C.is_prime(p) and p < q else -1
-                ),
-                neuron_expression=q * q * m,
-                r_limit=m * (np.log2(q) + 1),
-                linear_residual=linear_residual,
-                affine_error=float(affine.max()),
-                lift_error=float(lift.max()),
-                fraction_weights_not_pm1=not_pm1,
-                network_error=float(err.max()),
-                max_active_support=int(active.max()),
-                W=net.scale_W(),
-                B=net.scale_B(),
-                W_polynomial=W_poly,
-                B_polynomial=B_poly,
-            )
-        )
-    kernel = _kernel_attack(q, m, p, Y)
-    attack = _linear_attack(q, m, p, secrets, Y, data) if "attack_samples" in data else None
-    columns = ["measure", "q", "m", "p", "domain", "data"]
-    failure_rows = [dict(measure=name, q=q, m=m, p=p, domain=q**m, **spec) for name, spec in failures.items()]
-    attack_rows = [] if attack is None else [attack["row"]]
-    attack_columns = [
-        "q",
-        "m",
-        "p",
-        "secrets",
-        "samples",
-        "recovered",
-        "full_rank_probability",
-        "success_lower_bound",
-        "draws",
-    ]
-    return {
-        "lwr_identity": pd.DataFrame(identity_rows),
-        "lwr_identity_curve": curve,
-        "lwr_secrets": pd.DataFrame(rows),
-        "lwr_failures": pd.DataFrame(failure_rows, columns=columns),
-        "lwr_attack": pd.DataFrame(attack_rows, columns=attack_columns),
-        "lwr_kernel": pd.DataFrame([kernel["row"]], columns=KERNEL_COLUMNS),
-    }
+
+def _secret_row(q, m, p, w, net, points, enumerated: bool, pm1_recorded: bool, record) -> dict:
+    """Every construction for the secret ``w`` (its network ``net``) on every ``y`` (``points``: ``Y``, its encoding
+    ``Z`` and lift ``X``): the row of ``lwr_secrets`` without the scale polynomials (``record`` keeps the first
+    failure of each measure)."""
+    Y, Z, X = points
+    L, r = C.lwr_bits(q), Z.shape[1]
+    shifts = np.arange(q * q * m)
+    target = (Y @ w).astype(np.float64)
+    linear_residual = 0.0
+    if np.any(w):
+        _, residual = C.lwr_linear_form_printed(w, q, Y)
+        linear_residual = float(np.abs(residual).max())
+        if linear_residual > RESIDUAL_TOL:
+            record("linear-residual", "linear", q=q, m=m, w=w, Z=Z, target=target, residual=residual)
+    v, c = C.lwr_affine_form(w, q)
+    affine = np.abs(c + Z @ v - target)
+    j = _first(affine)
+    if j is not None:
+        record("affine-error", "affine", q=q, m=m, w=w, y=Y[j], z=Z[j], v=v, c_offset=c)
+    pre = net.preactivations(X)
+    lift = np.abs(pre - (0.5 - (target[:, None] - shifts[None, :]) ** 2))
+    if lift.max() > 0:
+        j, a = np.unravel_index(int(np.argmax(lift > 0)), lift.shape)
+        record("lift-error", "lift", q=q, m=m, w=w, y=Y[j], z=Z[j], a=int(a), W=net.W[a], b=float(net.b[a]))
+    not_pm1 = float(np.mean(np.abs(net.W) != 1.0))
+    if not_pm1 > 0 and np.any(w) and q == 1 << L and not pm1_recorded:
+        forced = _diagonal_not_pm1(net, m * L)
+        if forced is not None:
+            a, k = forced
+            record("weights-not-pm1", "pm1", q=q, m=m, w=w, L=L, a=a, k=k, W=net.W[a])
+    values, active = net.evaluate(X)
+    expected = C.lwr_function(w, q, p)(Y)
+    err = np.abs(values - expected)
+    j = _first(err)
+    if j is not None:
+        record("network-error", "network", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(net))
+    j = _first(active, 1)
+    if j is not None:
+        record("network-active", "network-active", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(net))
+    rounded = C.lwr_round(Y @ w, q, p).astype(np.float64)
+    rounding_net = SparseReLUNetwork(2.0 * C.lwr_round(shifts, q, p), net.W, net.b)
+    round_values, round_active = rounding_net.evaluate(X)
+    round_err = np.abs(round_values - rounded)
+    j = _first(round_err)
+    if j is not None:
+        record("round-network-error", "rounding-network", q=q, m=m, p=p, w=w, y=Y[j], x=X[j], net=_net(rounding_net))
+    margin = margin_attack(rounded, p, REDUCTION_EPS)
+    previous = margin_attack(rounded, p, PREVIOUS_EPS)
+    differs = np.flatnonzero(rounded != expected)
+    if differs.size:
+        record("printed-differs-from-rounding", "definition", q=q, m=m, p=p, w=w, y=Y[differs[0]])
+    return dict(
+        q=q,
+        m=m,
+        p=p,
+        secret=" ".join(map(str, w)),
+        L=L,
+        r=r,
+        n=net.n_inputs,
+        neurons=net.n_neurons,
+        round_network_error=float(round_err.max()),
+        round_max_active=int(round_active.max()),
+        decoded_network_wrong=int(np.count_nonzero(decode_label(round_values, p) != rounded)),
+        margin=float(rounding_margin(p)),
+        margin_wrong=margin[0],
+        margin_deviation=margin[1],
+        previous_wrong=previous[0],
+        domain=len(Y),
+        printed_differs_from_rounding=int(differs.size),
+        rounding_affine=(int(C.affine_fits_zp(rounded, Y, p)) if enumerated and C.is_prime(p) and p < q else -1),
+        printed_affine=(int(C.affine_fits_zp(expected, Y, p)) if enumerated and C.is_prime(p) and p < q else -1),
+        neuron_expression=q * q * m,
+        r_limit=m * (np.log2(q) + 1),
+        linear_residual=linear_residual,
+        affine_error=float(affine.max()),
+        lift_error=float(lift.max()),
+        fraction_weights_not_pm1=not_pm1,
+        network_error=float(err.max()),
+        max_active_support=int(active.max()),
+        W=net.scale_W(),
+        B=net.scale_B(),
+    )
 
 
 KERNEL_COLUMNS = [

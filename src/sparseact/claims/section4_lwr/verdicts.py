@@ -7,6 +7,7 @@ the measurements: :mod:`sparseact.claims.section4_lwr.compute`.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -217,31 +218,14 @@ def _conjecture16_records(record, secrets, tables, instances) -> list:
     """Definition 15 against the learning-with-rounding map it cites, and the linear attack on Conjecture 16 as
     printed."""
     records = []
-    differing = int(secrets["printed_differs_from_rounding"].max())
-    records.append(
-        record(
-            CHECKS.def15_rounding,
-            "as printed",
-            differing,
-            "max number of y in Z_q^m where the two maps differ (per secret)",
-            verdict_at_most(differing, 0),
-            len(secrets),
-            "LWR (Banerjee et al. 2012) scales <w, y> mod q by p/q and rounds; Definition 15 reduces it mod p. For p prime, "
-            f"p | q, the printed map is <w mod p, y> mod p, linear over Z_p ({CHECKS.conj16_linear_attack.id}). The reduction "
-            f"of Section 4 carries the rounding map unchanged ({CHECKS.network_rounding.id}).",
-        )
-    )
     attack = tables["lwr_attack"]
     attacked = sorted({(int(a), int(b), int(c)) for a, b, c in zip(attack["q"], attack["m"], attack["p"], strict=True)})
-    best = float(attack["success_lower_bound"].max()) if len(attack) else 0.0
     records.append(
-        record(
+        _attack_record(
+            record,
             CHECKS.conj16_linear_attack,
             "as printed",
-            best,
-            "success probability lower bound",
-            Verdict.PASS if len(attack) and best > CONJ16_SUCCESS else Verdict.INCONCLUSIVE,
-            int(attack["secrets"].sum()) if len(attack) else 0,
+            attack,
             (
                 "; ".join(
                     f"LWR_{{{int(r.p)},{int(r.q)},{int(r.m)}}}: {int(r.recovered)}/{int(r.secrets)} secrets recovered "
@@ -256,7 +240,7 @@ def _conjecture16_records(record, secrets, tables, instances) -> list:
             )
             if len(attack)
             else "no instance with p < q, p prime dividing q and every secret enumerated in the grid",
-            covered=_covered(attacked or instances),
+            attacked or instances,
         )
     )
     solved = int(attack["recovered"].sum()) if len(attack) else 0
@@ -278,6 +262,22 @@ def _conjecture16_records(record, secrets, tables, instances) -> list:
         )
     )
     return records
+
+
+def _attack_record(record, check, variant: str, attack, notes: str, where):
+    """``check``'s row: the best success lower bound of an attack on Conjecture 16 over the rows ``attack`` (per
+    ``(q, m, p)``, at instances ``where``), PASS above ``CONJ16_SUCCESS``, else INCONCLUSIVE."""
+    best = float(attack["success_lower_bound"].max()) if len(attack) else 0.0
+    return record(
+        check,
+        variant,
+        best,
+        "success probability lower bound",
+        Verdict.PASS if len(attack) and best > CONJ16_SUCCESS else Verdict.INCONCLUSIVE,
+        int(attack["secrets"].sum()) if len(attack) else 0,
+        notes,
+        covered=_covered(where),
+    )
 
 
 def _rounding_records(record, secrets, tables, instances) -> list:
@@ -309,15 +309,12 @@ def _rounding_records(record, secrets, tables, instances) -> list:
     kernel = tables["lwr_kernel"]
     small = kernel[(kernel["q_prime"] == 1) & (kernel["below_2p"] == 1) & (kernel["p"] < kernel["q"])]
     small_where = sorted((int(a), int(b), int(c)) for a, b, c in zip(small["q"], small["m"], small["p"], strict=True))
-    best = float(small["success_lower_bound"].max()) if len(small) else 0.0
     records.append(
-        record(
+        _attack_record(
+            record,
             CHECKS.conj16_kernel_attack,
             "rounding map, p < q",
-            best,
-            "success probability lower bound",
-            Verdict.PASS if len(small) and best > CONJ16_SUCCESS else Verdict.INCONCLUSIVE,
-            int(small["secrets"].sum()) if len(small) else 0,
+            small,
             "; ".join(
                 f"LWR_{{{int(r.p)},{int(r.q)},{int(r.m)}}}: label 0 has preimage size {int(r.zero_preimage)}, "
                 f"{int(r.multiples_agree)}/{int(r.secrets) - 1} non-zero secrets credited, success >= "
@@ -326,7 +323,7 @@ def _rounding_records(record, secrets, tables, instances) -> list:
             )
             + ". For q < 2p label 0 has the single preimage 0, so Conjecture 16 needs a parameter regime, not only the "
             "rounding map (erratum lwr-rounding-map).",
-            covered=_covered(small_where or instances),
+            small_where or instances,
         )
     )
     large = kernel[kernel["below_2p"] == 0]
@@ -462,8 +459,6 @@ def certify(data: dict) -> dict:
 def _spec(counterexample: str, certificate: dict) -> dict:
     return dict(
         counterexample=counterexample,
-        lhs=certificate["lhs_value"],
-        rhs=certificate["rhs_value"],
         certificate=certificate,
     )
 
@@ -606,37 +601,32 @@ def _pm1_failure(q, m, w, L, a, k, W) -> dict:
     )
 
 
-def _network_failure(q, m, p, w, y, x, net) -> dict:
-    value = float(net(x[None, :])[0])
-    expected = float((sum(int(wi) * yi for wi, yi in zip(w, ints(y), strict=True)) % q) % p)
-    c = cert.certificate(
-        "==",
-        cert.quantity("value", function={"network": cert.network_spec(net)}, x=ints(x)),
-        cert.formula(LWR_EXPR, w=ints(w), y=ints(y), m=m, q=q, p=p),
-        value,
-        expected,
-        "F_w(x(y))",
-        "f_w(y) = (<w, y> mod q) mod p",
-        f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}; x = x(z(y))",
-    )
-    return _spec(f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}: F = {value:g}, f = {expected:g}", c)
-
-
-def _rounding_network_failure(q, m, p, w, y, x, net) -> dict:
+def _network_failure(q, m, p, w, y, x, net, rounding: bool = False) -> dict:
+    """``F_w(x(y)) != f_w(y)``: Definition 15's map, or with ``rounding`` the learning-with-rounding map and output
+    weights ``2 round((p/q)(a mod q))``."""
     value = float(net(x[None, :])[0])
     w_list, y_list = ints(w), ints(y)
-    expected = float(_round_value(w_list, y_list, q, p))
+    if rounding:
+        expected = _round_value(w_list, y_list, q, p)
+        expr, labels = (
+            ROUND_EXPR,
+            ("F_w(x(y)) with output weights 2 round((p/q)(a mod q))", "round((p/q)(<w, y> mod q)) mod p"),
+        )
+    else:
+        expected = sum(a * b for a, b in zip(w_list, y_list, strict=True)) % q % p
+        expr, labels = LWR_EXPR, ("F_w(x(y))", "f_w(y) = (<w, y> mod q) mod p")
     c = cert.certificate(
         "==",
         cert.quantity("value", function={"network": cert.network_spec(net)}, x=ints(x)),
-        cert.formula(ROUND_EXPR, w=w_list, y=y_list, m=m, q=q, p=p),
+        cert.formula(expr, w=w_list, y=y_list, m=m, q=q, p=p),
         value,
-        expected,
-        "F_w(x(y)) with output weights 2 round((p/q)(a mod q))",
-        "round((p/q)(<w, y> mod q)) mod p",
+        float(expected),
+        *labels,
         f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}; x = x(z(y))",
     )
-    return _spec(f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: F = {value:g}, f = {expected:g}", c)
+    return _spec(
+        f"q={q}, m={m}, p={p}, w={tuple(w_list)}, y={tuple(y_list)}: F = {value:g}, f = {float(expected):g}", c
+    )
 
 
 def _round_value(w, y, q, p) -> int:
@@ -690,6 +680,6 @@ CERTIFICATES = {
     "pm1": _pm1_failure,
     "network": _network_failure,
     "network-active": _network_active_failure,
-    "rounding-network": _rounding_network_failure,
+    "rounding-network": partial(_network_failure, rounding=True),
     "definition": _definition_failure,
 }

@@ -115,14 +115,7 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
             identity, identity_active = C.parity_identity(Y, S, shifts)
             net = network_from_arrays(data, f"{variant}.{i}")
             values, active = net.evaluate(X)
-            lift_errors = []
-            for a in range(-m, m + 1):
-                w, beta = C.parity_lift_weights(m, S, float(a), variant)
-                err = np.abs((X @ w - beta) - (0.5 - (t - a) ** 2))
-                lift_errors.append(float(err.max()))
-                j = _first(err)
-                if j is not None:
-                    record(f"{variant}-lift-error", "lift", m=m, S=S, a=a, y=Y[j], w=w, beta=beta, variant=variant)
+            lift_errors = _lift_errors(m, S, variant, Y, X, t, record)
             chi_error, identity_error = np.abs(chi_v - parity), np.abs(identity - parity)
             network_error = np.abs(values - parity)
             # measure -> (the certificate's builder, |left side - right side| at every y)
@@ -159,18 +152,7 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
             if net.n_neurons > 2 * m:
                 record(f"{variant}-neuron-count", "neuron-count", m=m, S=S, net=_net(net), variant=variant)
             norms = np.linalg.norm(net.W, axis=1)
-            rescaled = {}
-            if variant == "corrected":
-                # ReLU is positively homogeneous: (u, W, b) -> (lam u, W / lam, b / lam) computes the same function
-                lam = float(norms.max()) / m
-                small = SparseReLUNetwork(net.u * lam, net.W / lam, net.b / lam)
-                small_values, small_active = small.evaluate(X)
-                rescaled = dict(
-                    rescaled_error=float(np.abs(small_values - parity).max()),
-                    rescaled_max_w_norm=float(np.linalg.norm(small.W, axis=1).max()),
-                    rescaled_max_active=int(small_active.max()),
-                    rescaled_W=small.scale_W(),
-                )
+            rescaled = _rescaled(net, float(norms.max()) / m, X, parity) if variant == "corrected" else {}
             rows.append(
                 dict(
                     **rescaled,
@@ -207,6 +189,33 @@ def _run_exhaustive(point: dict, data: dict) -> dict:
         "parity_dense": _dense_parity(m, point["full_cube"]),
         "parity_parseval": _parseval_queries(m),
     }
+
+
+def _lift_errors(m: int, S, variant: str, Y, X, t, record) -> list[float]:
+    """Per integer shift ``a in [-m, m]``: the largest ``|<w_{S,a}, x(y)> - b_{S,a} - (1/2 - (t - a)^2)|`` over ``y``
+    (``t = sum_S y_i``), ``record`` keeping the first failure."""
+    errors = []
+    for a in range(-m, m + 1):
+        w, beta = C.parity_lift_weights(m, S, float(a), variant)
+        err = np.abs((X @ w - beta) - (0.5 - (t - a) ** 2))
+        errors.append(float(err.max()))
+        j = _first(err)
+        if j is not None:
+            record(f"{variant}-lift-error", "lift", m=m, S=S, a=a, y=Y[j], w=w, beta=beta, variant=variant)
+    return errors
+
+
+def _rescaled(net, lam: float, X, parity) -> dict:
+    """The network ``(lam u, W / lam, b / lam)``, which computes the same function (ReLU is positively homogeneous):
+    its error against the parity, largest ``||w_j||``, most active neurons and Definition 2's ``W``."""
+    small = SparseReLUNetwork(net.u * lam, net.W / lam, net.b / lam)
+    small_values, small_active = small.evaluate(X)
+    return dict(
+        rescaled_error=float(np.abs(small_values - parity).max()),
+        rescaled_max_w_norm=float(np.linalg.norm(small.W, axis=1).max()),
+        rescaled_max_active=int(small_active.max()),
+        rescaled_W=small.scale_W(),
+    )
 
 
 def _dense_parity(m: int, full_cube: bool):

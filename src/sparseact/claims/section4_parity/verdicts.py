@@ -474,8 +474,6 @@ def _spec(m, S, variant, counterexample, certificate) -> dict:
         S=" ".join(map(str, S)),
         variant=variant,
         counterexample=counterexample,
-        lhs=certificate["lhs_value"],
-        rhs=certificate["rhs_value"],
         certificate=certificate,
     )
 

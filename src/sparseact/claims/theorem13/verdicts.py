@@ -16,10 +16,9 @@ from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
 from sparseact.claims.theorem13.compute import OVERSAMPLING
 from sparseact.combinatorics import monomial_count
-from sparseact.paper import paper_ref
 from sparseact.verify.assembly import Assembly
 from sparseact.verify.certificates import certificate, certificate_if_violated, formula, quantity, violated
-from sparseact.verify.records import CheckRecord, ClaimReport, declared_record
+from sparseact.verify.records import CheckRecord, ClaimReport
 from sparseact.verify.verdicts import (
     ATOL,
     Verdict,
@@ -76,35 +75,31 @@ def junta_corner_record(n: int) -> CheckRecord:
     ``B = 0`` is ``0``; the constant ``f = 1``, a ``0``-junta, has ``f(x) = 1``. Out of range: the paper uses the
     inclusion at ``p = floor(log2 s) >= 1`` (``s >= 2``).
     """
-    p, x = 0, [1.0] * n
-    c = certificate(
+    p, value = 0, 1.0  # f = 1 at x = 1
+    bound = math.sqrt(p) * math.sqrt(n) + p
+    c = certificate_if_violated(
         "<=",
-        quantity("value", function={"truth_table": [1.0] * 2**n}, x=x),
+        quantity("value", function={"truth_table": [1.0] * 2**n}, x=[1.0] * n),
         formula("sqrt(p)*sqrt(n) + p", p=p, n=n),
-        1.0,
-        0.0,
+        value,
+        bound,
         "f(x) for the 0-junta f = 1 (a constant)",
         "k (W sqrt(n) + B) at k = 1, W = sqrt(p), B = p: the largest |h(x)| over H_{n,s,1}^{sqrt(p),p} "
         "(theorem8-proof-CH)",
         "at p = 0 the class H_{n,s,1}^{0,0} holds only the zero function (every neuron is u_j sigma(0) = 0), "
         "so the constant 0-junta f = 1 is not in it",
     )
-    declaration = CHECKS.junta_corner
-    return declared_record(
-        declaration,
-        {"n": n},
-        claim_id="theorem13",
-        paper_ref=paper_ref("theorem13-proof"),
-        variant="as printed",
-        instances=1,
-        worst_value=1.0,
-        worst_value_label="f(x) - k(W sqrt(n) + B) at p = 0",
-        range=f"p = 0, n = {n}, every s (p <= floor(log2 s) holds for every s >= 1)",
-        verdict=Verdict.FAIL,
-        finding=declaration["finding"],
-        counterexample=f"p = 0, n = {n}: f = 1 (a 0-junta) has f(x) = 1 > 0 = k(W sqrt(n) + B) at W = sqrt(0), B = 0",
-        certificate=c,
-        notes="Outside the range the paper uses: Theorem 13 applies the inclusion at p = floor(log2 s) >= 1 (s >= 2).",
+    counterexample = f"p = 0, n = {n}: f = 1 (a 0-junta) has f(x) = 1 > 0 = k(W sqrt(n) + B) at W = sqrt(0), B = 0"
+    return Assembly("theorem13", {"n": n}).record(
+        CHECKS.junta_corner,
+        "as printed",
+        value - bound,
+        "f(x) - k(W sqrt(n) + B) at p = 0",
+        verdict_at_most(value, bound),
+        1,
+        "Outside the range the paper uses: Theorem 13 applies the inclusion at p = floor(log2 s) >= 1 (s >= 2).",
+        covered=f"p = 0, n = {n}, every s (p <= floor(log2 s) holds for every s >= 1)",
+        build=lambda: c and (c, counterexample),
     )
 
 

@@ -389,6 +389,66 @@ def _sharp_proof_rows(ells):
     }
 
 
+def _tail_tables(rho_table, n: int, s: int):
+    """The tail chain ``1 <= d(1-rho) <= 3(1-rho^d)``: at ``d = ceil(1/(1-rho))`` over a grid of ``1 - rho`` and the
+    proof's ``1 - rho`` of ``rho_table``, and at the proof's own ``d`` and ``1 - rho``."""
+    # (tail): d = ceil(1/(1-rho)) over 1 - rho in (0, 1] (rho in [0, 1)) and at the proof's own 1 - rho.
+    omr = np.concatenate([np.linspace(1.0, 1.0 / OMR_GRID_POINTS, OMR_GRID_POINTS), 10.0 ** -np.arange(1, 16)])
+    source = ["grid"] * omr.size
+    for _, row in rho_table.iterrows():
+        for column, label in (("log_omr_printed", "printed 1-rho, c=1"), ("log_omr_corrected", "corrected 1-rho*")):
+            value = float(np.exp(row[column]))
+            if 0 < value <= 1 and value > 1e-300 and np.isfinite(1.0 / value) and 1.0 / value < 2**53:
+                omr = np.append(omr, value)
+                source.append(f"{label}, k={int(row['k'])}, B={row['B']:g}, eps={row['eps']:.3g}")
+    d, x, one_minus_rho_d = tail_chain(omr)
+    tail = pd.DataFrame(
+        dict(
+            source=source,
+            one_minus_rho=omr,
+            d=d,
+            d_one_minus_rho=x,
+            one_minus_rho_d=one_minus_rho_d,
+            three_one_minus_rho_d=3.0 * one_minus_rho_d,
+        )
+    )
+    # The chain at the proof's own d and rho: d = ceil(Theorem 8's degree) (Theta constant 1), printed 1 - rho (c = 1).
+    own = []
+    for _, row in rho_table.iterrows():
+        value = float(np.exp(row["log_omr_printed"]))
+        d_own = float(np.ceil(_degree_or_inf(row["eps"], n, s, int(row["k"]), 1.0, row["B"])))
+        if 0 < value <= 1 and 1 <= d_own < 2**53:
+            one_minus_rho_d_own = float(-np.expm1(d_own * np.log1p(-value)))
+            own.append(
+                dict(
+                    source=f"printed d and 1-rho, k={int(row['k'])}, B={row['B']:g}, eps={row['eps']:.3g}",
+                    k=int(row["k"]),
+                    B=row["B"],
+                    eps=row["eps"],
+                    one_minus_rho=value,
+                    d=d_own,
+                    d_one_minus_rho=d_own * value,
+                    one_minus_rho_d=one_minus_rho_d_own,
+                    three_one_minus_rho_d=3.0 * one_minus_rho_d_own,
+                )
+            )
+    own = pd.DataFrame(
+        own,
+        columns=[
+            "source",
+            "k",
+            "B",
+            "eps",
+            "one_minus_rho",
+            "d",
+            "d_one_minus_rho",
+            "one_minus_rho_d",
+            "three_one_minus_rho_d",
+        ],
+    )
+    return tail, own
+
+
 def _run_proof(point: dict):
     n, s, eps = point["n"], point["s"], point["eps"]
     ell_eps = float(-np.log(eps))
@@ -455,60 +515,7 @@ def _run_proof(point: dict):
                         if ratio[j] > worst["ratio"]:
                             worst = dict(k=k, ratio=float(ratio[j]), n=n_, s=s_, W=W, B=B, ell=float(ells[j]))
         wide.append(worst)
-    # (tail): d = ceil(1/(1-rho)) over 1 - rho in (0, 1] (rho in [0, 1)) and at the proof's own 1 - rho.
-    omr = np.concatenate([np.linspace(1.0, 1.0 / OMR_GRID_POINTS, OMR_GRID_POINTS), 10.0 ** -np.arange(1, 16)])
-    source = ["grid"] * omr.size
-    for _, row in rho_table.iterrows():
-        for column, label in (("log_omr_printed", "printed 1-rho, c=1"), ("log_omr_corrected", "corrected 1-rho*")):
-            value = float(np.exp(row[column]))
-            if 0 < value <= 1 and value > 1e-300 and np.isfinite(1.0 / value) and 1.0 / value < 2**53:
-                omr = np.append(omr, value)
-                source.append(f"{label}, k={int(row['k'])}, B={row['B']:g}, eps={row['eps']:.3g}")
-    d, x, one_minus_rho_d = tail_chain(omr)
-    tail = pd.DataFrame(
-        dict(
-            source=source,
-            one_minus_rho=omr,
-            d=d,
-            d_one_minus_rho=x,
-            one_minus_rho_d=one_minus_rho_d,
-            three_one_minus_rho_d=3.0 * one_minus_rho_d,
-        )
-    )
-    # The chain at the proof's own d and rho: d = ceil(Theorem 8's degree) (Theta constant 1), printed 1 - rho (c = 1).
-    own = []
-    for _, row in rho_table.iterrows():
-        value = float(np.exp(row["log_omr_printed"]))
-        d_own = float(np.ceil(_degree_or_inf(row["eps"], n, s, int(row["k"]), 1.0, row["B"])))
-        if 0 < value <= 1 and 1 <= d_own < 2**53:
-            one_minus_rho_d_own = float(-np.expm1(d_own * np.log1p(-value)))
-            own.append(
-                dict(
-                    source=f"printed d and 1-rho, k={int(row['k'])}, B={row['B']:g}, eps={row['eps']:.3g}",
-                    k=int(row["k"]),
-                    B=row["B"],
-                    eps=row["eps"],
-                    one_minus_rho=value,
-                    d=d_own,
-                    d_one_minus_rho=d_own * value,
-                    one_minus_rho_d=one_minus_rho_d_own,
-                    three_one_minus_rho_d=3.0 * one_minus_rho_d_own,
-                )
-            )
-    own = pd.DataFrame(
-        own,
-        columns=[
-            "source",
-            "k",
-            "B",
-            "eps",
-            "one_minus_rho",
-            "d",
-            "d_one_minus_rho",
-            "one_minus_rho_d",
-            "three_one_minus_rho_d",
-        ],
-    )
+    tail, own = _tail_tables(rho_table, n, s)
     sharp = _sharp_proof_rows(ells)
     return {
         "theorem8-rho-choice": rho_table,

@@ -36,6 +36,7 @@ from sparseact.fitting import exponent_text, fit_exponents_if_possible
 from sparseact.networks import SparseReLUNetwork
 from sparseact.verify import certificates as cert
 from sparseact.verify import corners
+from sparseact.verify.assembly import Assembly
 from sparseact.verify.records import CheckRecord, ClaimReport, declared_record
 from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
@@ -59,9 +60,13 @@ PROJECTION_INSTANCE = dict(eps=0.02, d=1)
 
 #: The claim's checks, declared once (checks.yaml).
 CHECKS = declared_checks("theorem8")
-#: Check id -> the measure of the runs stage's worst instance per target whose violation certifies the check's FAIL:
-#: ``max_x |h(x)| / C_H`` (:func:`sparseact.claims.theorem8.compute.worst_ch`).
-MEASURES = {CHECKS.C_H.id: "sup-h-over-C_H"}
+
+
+def _rows(**fill) -> Assembly:
+    """The rows of Theorem 8 whose declared texts name ``fill`` (their ranges: :func:`_with_ranges`)."""
+    return Assembly("theorem8", fill)
+
+
 #: The wide grid of the rho checks, as their check texts name it.
 WIDE_GRID = {"n": list(WIDE_N), "s": list(WIDE_S), "k": list(WIDE_K), "W": list(WIDE_W), "B": list(WIDE_B)}
 
@@ -113,7 +118,6 @@ def needs_table(curves, targets):
 def _learning_records(curves, targets):
     needs = needs_table(curves, targets)
     eps = float(targets["eps"].iloc[0])
-    common = dict(claim_id="theorem8", paper_ref="Theorem 8", variant="")
     reached = needs[needs["degree_reached"] >= 0]
     sparse = needs[needs["kind"] == "sparse"]
     within = [verdict_at_most(r["degree_reached"], r["degree_prescribed"]) for _, r in reached.iterrows()]
@@ -126,16 +130,14 @@ def _learning_records(curves, targets):
         verdict = Verdict.INCONCLUSIVE  # a Theta/O statement is never failed for its constant
     slack = (reached["degree_prescribed"] / reached["degree_reached"].clip(lower=1)).min() if len(reached) else np.nan
     records = [
-        declared_record(
+        _rows(eps=eps).record(
             CHECKS.prescription,
-            {"eps": eps},
-            instances=len(needs),
-            worst_value=float((reached["degree_reached"] / reached["degree_prescribed"]).max())
-            if len(reached)
-            else np.nan,
-            worst_value_label="max degree reached / prescribed",
-            verdict=verdict,
-            notes=(
+            "",
+            (reached["degree_reached"] / reached["degree_prescribed"]).max() if len(reached) else np.nan,
+            "max degree reached / prescribed",
+            verdict,
+            len(needs),
+            (
                 "PASS but vacuous: the prescription (constant 1) is astronomically conservative, min slack "
                 f"d_prescribed/max(d_reached, 1) = {slack:.3g}; prescribed degrees "
                 + ", ".join(f"{r['target']}: {r['degree_prescribed']:.3g}" for _, r in needs.iterrows())
@@ -149,26 +151,25 @@ def _learning_records(curves, targets):
                 "would be INCONCLUSIVE, never FAIL. Theorem 8 is proved as printed through AS <= 4k^2W^2 "
                 f"({CHECKS.tail_vs_as.id}, {CHECKS.degree_dominates.id}), which even gives d = ceil(4k^2W^2/eps)."
             ),
-            **common,
         )
     ]
     fit = fit_exponents_if_possible({"k": sparse["k"]}, sparse["degree_needed_relative"].clip(lower=1))
     dense = needs.loc[needs["kind"] == "dense", "degree_needed_relative"]
     rel = float(targets["relative_eps"].iloc[0])
     records.append(
-        declared_record(
+        _rows(rel=rel).record(
             CHECKS.degree_vs_k,
-            {"rel": rel},
-            instances=len(needs),
-            worst_value=float(sparse["degree_needed_relative"].max()),
-            worst_value_label="max degree needed (sparse targets)",
-            verdict=verdict_all(
+            "",
+            sparse["degree_needed_relative"].max(),
+            "max degree needed (sparse targets)",
+            verdict_all(
                 Verdict.PASS
                 if verdict_at_most(r["degree_needed_relative"], r["degree_prescribed_relative"]) is Verdict.PASS
                 else Verdict.INCONCLUSIVE
                 for _, r in sparse.iterrows()
             ),
-            notes=(
+            len(needs),
+            (
                 "degree needed ~ "
                 + exponent_text(fit, "k")
                 + " (Theorem 8: k^8); dense baseline needs d = "
@@ -177,7 +178,6 @@ def _learning_records(curves, targets):
                 "compute parities); per target: "
                 + ", ".join(f"{r['target']}: {r['degree_needed_relative']}" for _, r in needs.iterrows())
             ),
-            **common,
         )
     )
     return records, needs
@@ -203,17 +203,15 @@ def _lemma7_record(curves):
         if slopes
         else "too few sample sizes per (target, degree) to fit the m-exponent; "
     )
-    return declared_record(
+    worst = float(lemma7["ratio"].max())
+    return _rows(excess=f"{ROUNDING_EXCESS:g}").record(
         CHECKS.lemma7_rate,
-        {"excess": f"{ROUNDING_EXCESS:g}"},
-        claim_id="theorem8",
-        paper_ref="Lemma 7",
-        variant="",
-        instances=len(lemma7),
-        worst_value=float(lemma7["ratio"].max()),
-        worst_value_label="max excess / (N_d C_H^2/m)",
-        verdict=Verdict.PASS if float(lemma7["ratio"].max()) <= 1.0 else Verdict.INCONCLUSIVE,
-        notes=(
+        "",
+        worst,
+        "max excess / (N_d C_H^2/m)",
+        Verdict.PASS if worst <= 1.0 else Verdict.INCONCLUSIVE,
+        len(lemma7),
+        (
             "PASS when every excess is at most N_d C_H^2/m (constant 1); above it INCONCLUSIVE, never FAIL (Lemma 7's "
             "constant is hidden; Lemma 7 is proved as the cited low-degree algorithm). Measurements: "
             + m_note
@@ -228,64 +226,24 @@ def _ch_record(targets, tables):
     ratio = targets["max_abs_h"] / targets["C_H"]
     # C_H is stated in the proof of Theorem 8 ("each neuron can at most contribute W sqrt(n) + B"): a network
     # of the class exceeding it would make that step wrong (proof-slip; Lemma 7 only needs some finite C_H).
-    fail = cert.fail_fields(
-        verdict_at_most(float(ratio.max()), 1.0),
-        CHECKS.C_H["finding"],
-        lambda: certified_worst(tables, MEASURES[CHECKS.C_H.id], ch_certificate),
-        notes=(
-            "per target: "
-            + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio, strict=True))
-            + ". Each active neuron contributes |u_j|(<w_j, x> - b_j) <= W sqrt(n) + B (Cauchy-Schwarz, ||x|| = "
-            "sqrt(n)), and at most k are active."
-        ),
-    )
-    return declared_record(
+    rows = Assembly("theorem8", certify=lambda measures: certified_worst(tables, measures, ch_certificate))
+    return rows.record(
         CHECKS.C_H,
-        claim_id="theorem8",
-        paper_ref="Theorem 8 (proof)",
-        variant="",
-        instances=len(targets),
-        worst_value=float(ratio.max()),
-        worst_value_label="max sup|h| / (k(W sqrt(n) + B))",
-        **fail,
+        "",
+        ratio.max(),
+        "max sup|h| / (k(W sqrt(n) + B))",
+        verdict_at_most(float(ratio.max()), 1.0),
+        len(targets),
+        "per target: "
+        + ", ".join(f"{t}: {r:.3g}" for t, r in zip(targets["target"], ratio, strict=True))
+        + ". Each active neuron contributes |u_j|(<w_j, x> - b_j) <= W sqrt(n) + B (Cauchy-Schwarz, ||x|| = "
+        "sqrt(n)), and at most k are active.",
     )
 
 
 def _rho_records(block, rho, first, wide):
-    n, s, k, W, B = int(block["n"]), int(block["s"]), 1, 1.0, 1.0
-    common = dict(claim_id="theorem8", paper_ref="Theorem 8 (proof)")
-    fine = np.linspace(0.0, 700.0, 70001)
-    ratios = lemma10_ratio(printed_log_one_minus_rho(fine, n, s, k, W, B, c=CERT_C), fine, n, s, k, W, B)
-    bad = np.flatnonzero((ratios > CERT_MARGIN) & (fine >= -math.log(CERT_EPS_MAX)))
-    certificate, counterexample = None, ""
-    if bad.size:
-        ell = float(np.round(fine[bad[0]], 2))  # the largest eps = exp(-ell) <= CERT_EPS_MAX with bound > 2 eps/3
-        log_omr = float(printed_log_one_minus_rho(ell, n, s, k, W, B, c=CERT_C))
-        value = float(lemma10_ratio(log_omr, ell, n, s, k, W, B))
-        variables = dict(c=CERT_C, ell=ell, n=n, s=s, k=k, W=W, B=B)
-        lomr = cert.formula(
-            "log(c) - 2*ell + log(min((log(k*n*s*W**2) + ell)/(k**8*W**4*log(n*s)**4), 1/(k**6*B**4*log(s))))",
-            **variables,
-        )
-        lhs = cert.formula(LEMMA10_RATIO_EXPR, C=LEMMA10_C, lomr=lomr, ell=ell, n=n, s=s, k=k, W=W, B=B)
-        certificate = cert.certificate(
-            "<=",
-            lhs,
-            cert.formula("1"),
-            value,
-            1.0,
-            "Lemma 10's bound C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) / (eps/3) at the "
-            "printed 1-rho, eps = exp(-ell)",
-            "1 (the step's NS_rho <= eps/3)",
-            f"n={n}, s={s}, k={k}, W={W:g}, B={B:g}, c={CERT_C:g}, C=1, eps=exp(-{ell:g}). For every c, C > 0: once "
-            "the bias term binds the min, 1-rho = c eps^2/(k^6 B^4 log s) and the ratio equals 3C sqrt(c)(1 + "
-            "k W^2 log^2(ns k^6 B^4 log(s)/(c eps^2))/(B^2 sqrt(log s))), which grows like log^2(1/eps) without bound "
-            "(with B = 0 it is >= 3C sqrt(c) sqrt(log(knsW^2/eps))): no constant c makes it <= 1 for all eps",
-        )
-        counterexample = (
-            f"n={n}, s={s}, k=1, W=B=1, c={CERT_C:g}: at eps = exp(-{ell:g}) Lemma 10's bound is "
-            f"{value:.4g} x eps/3 (> 1)"
-        )
+    """``theorem8/rho-choice`` (the printed ``1 - rho`` against Lemma 10) and its repair ``rho-choice-corrected``."""
+    failure = _printed_rho_failure(int(block["n"]), int(block["s"]))
     at_eps = rho[np.isclose(rho["eps"], float(block["eps"]))]
     first_note = "; ".join(
         f"c={r['c']:g}: fails from eps = exp(-{r['ell_first_fail']:.2f})"
@@ -297,28 +255,21 @@ def _rho_records(block, rho, first, wide):
         for e, v in rho[(rho["k"] == rho["k"].min()) & (rho["B"] == 1.0)][["eps", "ratio_printed"]].to_numpy()
         if 1e-4 <= e < 1
     )
-    verdict = Verdict.FAIL if certificate else Verdict.INCONCLUSIVE
     records = [
-        declared_record(
+        _rows(c=f"{CERT_C:g}").record(
             CHECKS.rho_choice,
-            {"c": f"{CERT_C:g}"},
-            variant="as printed",
-            instances=len(rho) + len(first),
-            worst_value=float(rho["ratio_printed"].max()),
-            worst_value_label="max (Lemma 10 bound)/(eps/3) at c = 1 on the eps grid",
-            verdict=verdict,
-            finding=CHECKS.rho_choice["finding"] if certificate else "",
-            certificate=certificate,
-            counterexample=counterexample,
-            notes=(
-                f"c = 1 on the grid (k=1, B=1): {grid_note}; at eps = {block['eps']}: max ratio "
-                f"{float(at_eps['ratio_printed'].max()):.3g}. {first_note}. The log(knsW^2/eps) sits in the numerator "
-                "where Lemma 10 needs log^4(ns/(1-rho)) in the denominator: the step does not follow from Lemma 10. "
-                "Its conclusion NS_rho(h) <= eps/3 holds nevertheless, by NS_rho <= 2k^2W^2(1-rho) "
-                f"({CHECKS.rho_choice_sharp.id}, c <= log^4(2)/72); a repair through Lemma 10 itself is "
-                f"{CHECKS.rho_choice_corrected.id} (log(ns) replaced by Theta(log(nskW/eps)))."
-            ),
-            **common,
+            "as printed",
+            rho["ratio_printed"].max(),
+            "max (Lemma 10 bound)/(eps/3) at c = 1 on the eps grid",
+            Verdict.FAIL,
+            len(rho) + len(first),
+            f"c = 1 on the grid (k=1, B=1): {grid_note}; at eps = {block['eps']}: max ratio "
+            f"{float(at_eps['ratio_printed'].max()):.3g}. {first_note}. The log(knsW^2/eps) sits in the numerator "
+            "where Lemma 10 needs log^4(ns/(1-rho)) in the denominator: the step does not follow from Lemma 10. "
+            "Its conclusion NS_rho(h) <= eps/3 holds nevertheless, by NS_rho <= 2k^2W^2(1-rho) "
+            f"({CHECKS.rho_choice_sharp.id}, c <= log^4(2)/72); a repair through Lemma 10 itself is "
+            f"{CHECKS.rho_choice_corrected.id} (log(ns) replaced by Theta(log(nskW/eps))).",
+            build=lambda: failure,
         )
     ]
     worst = wide.loc[wide["ratio"].idxmax()]
@@ -332,33 +283,63 @@ def _rho_records(block, rho, first, wide):
         ],
         ignore_index=True,
     )
-    fail = cert.fail_fields(
-        verdict_at_most(corrected_max, 1.0),
-        CHECKS.rho_choice_corrected["finding"],
-        lambda: _corrected_rho_failure(candidates.loc[candidates["ratio"].idxmax()]),
-        notes=(
+    records.append(
+        _rows(**WIDE_GRID).record(
+            CHECKS.rho_choice_corrected,
+            "corrected",
+            corrected_max,
+            "max (Lemma 10 bound)/(eps/3)",
+            verdict_at_most(corrected_max, 1.0),
+            len(rho) + len(wide),
             f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, "
             f"B={worst['B']:g}, eps=exp(-{worst['ell']:g}). Proof "
             "(corrected_log_one_minus_rho): the bias term is <= eps/6 by construction; sqrt(x) "
             "log^2(ns/x) increases on (0, ns e^-4], and log(ns/x_w) <= Lambda, so the weight "
             "term is <= eps/6. With Lemma 10's constant C, replace eps by eps/C. Then d = "
             "ceil(1/(1-rho*)) = Theta((k^8 W^4 Lambda^4 + k^6 B^4 log s)/eps^2) and the tail "
-            "chain holds (theorem8/tail-step-*)."
-        ),
-    )
-    records.append(
-        declared_record(
-            CHECKS.rho_choice_corrected,
-            WIDE_GRID,
-            variant="corrected",
-            instances=len(rho) + len(wide),
-            worst_value=corrected_max,
-            worst_value_label="max (Lemma 10 bound)/(eps/3)",
-            **fail,
-            **common,
+            "chain holds (theorem8/tail-step-*).",
+            build=lambda: _corrected_rho_failure(candidates.loc[candidates["ratio"].idxmax()]),
         )
     )
     return records
+
+
+def _printed_rho_failure(n: int, s: int):
+    """Certificate and counterexample: Lemma 10's bound at the printed ``1 - rho`` (``c = CERT_C``, ``k = W = B = 1``)
+    exceeds ``eps/3`` at the largest ``eps <= CERT_EPS_MAX`` of a fine grid where it is above ``CERT_MARGIN``; ``None``
+    when there is no such ``eps``."""
+    k, W, B = 1, 1.0, 1.0
+    fine = np.linspace(0.0, 700.0, 70001)
+    ratios = lemma10_ratio(printed_log_one_minus_rho(fine, n, s, k, W, B, c=CERT_C), fine, n, s, k, W, B)
+    bad = np.flatnonzero((ratios > CERT_MARGIN) & (fine >= -math.log(CERT_EPS_MAX)))
+    if not bad.size:
+        return None
+    ell = float(np.round(fine[bad[0]], 2))  # the largest eps = exp(-ell) <= CERT_EPS_MAX with bound > 2 eps/3
+    log_omr = float(printed_log_one_minus_rho(ell, n, s, k, W, B, c=CERT_C))
+    value = float(lemma10_ratio(log_omr, ell, n, s, k, W, B))
+    variables = dict(c=CERT_C, ell=ell, n=n, s=s, k=k, W=W, B=B)
+    lomr = cert.formula(
+        "log(c) - 2*ell + log(min((log(k*n*s*W**2) + ell)/(k**8*W**4*log(n*s)**4), 1/(k**6*B**4*log(s))))",
+        **variables,
+    )
+    lhs = cert.formula(LEMMA10_RATIO_EXPR, C=LEMMA10_C, lomr=lomr, ell=ell, n=n, s=s, k=k, W=W, B=B)
+    certificate = cert.certificate(
+        "<=",
+        lhs,
+        cert.formula("1"),
+        value,
+        1.0,
+        "Lemma 10's bound C sqrt(1-rho)(k^4 W^2 log^2(ns/(1-rho)) + k^3 B^2 sqrt(log s)) / (eps/3) at the "
+        "printed 1-rho, eps = exp(-ell)",
+        "1 (the step's NS_rho <= eps/3)",
+        f"n={n}, s={s}, k={k}, W={W:g}, B={B:g}, c={CERT_C:g}, C=1, eps=exp(-{ell:g}). For every c, C > 0: once "
+        "the bias term binds the min, 1-rho = c eps^2/(k^6 B^4 log s) and the ratio equals 3C sqrt(c)(1 + "
+        "k W^2 log^2(ns k^6 B^4 log(s)/(c eps^2))/(B^2 sqrt(log s))), which grows like log^2(1/eps) without bound "
+        "(with B = 0 it is >= 3C sqrt(c) sqrt(log(knsW^2/eps))): no constant c makes it <= 1 for all eps",
+    )
+    return certificate, (
+        f"n={n}, s={s}, k=1, W=B=1, c={CERT_C:g}: at eps = exp(-{ell:g}) Lemma 10's bound is {value:.4g} x eps/3 (> 1)"
+    )
 
 
 def _corrected_rho_failure(row):
@@ -473,11 +454,6 @@ EPS_OPEN_UNIT = (0.0, 1.0)
 def _tail_records(tail, own, n: int | None = None, s: int | None = None):
     if "eps" in own:
         own = own[(own["eps"] > EPS_OPEN_UNIT[0]) & (own["eps"] < EPS_OPEN_UNIT[1])]
-    common = dict(
-        claim_id="theorem8",
-        paper_ref="Theorem 8 (proof)",
-        instances=len(tail),
-    )
     # The window of x = d(1-rho) in which the chain can hold as rho -> 1: 1 <= x <= 3(1 - e^-x).
     x = 2.8
     for _ in range(200):
@@ -513,36 +489,39 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
         verdict_all([verdict_at_most(upper, 0.0), verdict_at_most(lower, 0.0)]) if len(own) else Verdict.INCONCLUSIVE
     )
     # The chain is a step of Theorem 8's proof: a FAIL means that step is wrong (proof-slip).
-    fail = cert.fail_fields(
-        verdict,
-        CHECKS.tail_step["finding"],
-        tail_step_failure,
-        notes=(
-            f"at the proof's own d (the printed degree rounded up) and 1 - rho (c = 1; {len(own)} (k, B, eps) rows): max d(1-rho) - "
-            f"3(1-rho^d) = {upper:.4g}, max 1 - d(1-rho) = {lower:.4g}. The chain needs 1 <= d(1-rho) <= {x:.4f} as rho -> "
-            "1 (root of x = 3(1-e^-x)); with B = 0 the proof's d(1-rho) = c log(knsW^2/eps) grows without bound as eps -> "
-            "0 for every pair of constants, so the middle inequality fails. The conclusion survives: with "
-            f"d = ceil(1/(1-rho)) Claim 2.1 gives 2 NS_rho/(1-rho^d) <= 1.05 eps ({CHECKS.tail_step_corrected.id}), and "
-            "our route gives tail <= AS/(d+1) <= eps at d >= 4k^2W^2/eps (theorem8-sharp)."
-        ),
-    )
     records = [
-        declared_record(
+        _rows().record(
             CHECKS.tail_step,
-            variant="as printed, the proof's d and rho",
-            worst_value=max(upper, lower),
-            worst_value_label="max violation of 1 <= d(1-rho) <= 3(1-rho^d)",
-            **fail,
-            **{**common, "instances": len(own)},
+            "as printed, the proof's d and rho",
+            max(upper, lower),
+            "max violation of 1 <= d(1-rho) <= 3(1-rho^d)",
+            verdict,
+            len(own),
+            (
+                f"at the proof's own d (the printed degree rounded up) and 1 - rho (c = 1; {len(own)} (k, B, eps) rows): max d(1-rho) - "
+                f"3(1-rho^d) = {upper:.4g}, max 1 - d(1-rho) = {lower:.4g}. The chain needs 1 <= d(1-rho) <= {x:.4f} as rho -> "
+                "1 (root of x = 3(1-e^-x)); with B = 0 the proof's d(1-rho) = c log(knsW^2/eps) grows without bound as eps -> "
+                "0 for every pair of constants, so the middle inequality fails. The conclusion survives: with "
+                f"d = ceil(1/(1-rho)) Claim 2.1 gives 2 NS_rho/(1-rho^d) <= 1.05 eps ({CHECKS.tail_step_corrected.id}), and "
+                "our route gives tail <= AS/(d+1) <= eps at d >= 4k^2W^2/eps (theorem8-sharp)."
+            ),
+            build=tail_step_failure,
         )
     ]
     worst = float(tail["one_minus_rho_d"].min())
     # A FAIL refutes the corrected chain, so the printed step's slip (theorem8/tail-step) stays unrepaired:
     # the class of the statement it repairs, proof-slip.
-    fail = cert.fail_fields(
+    corrected = _rows().record(
+        CHECKS.tail_step_corrected,
+        "corrected",
+        worst,
+        "min 1 - rho^d",
         verdict_at_most(1.0 - np.exp(-1.0), worst),
-        CHECKS.tail_step_corrected["finding"],
-        lambda: _tail_failure(
+        len(tail),
+        f"min 1 - rho^d = {worst:.6g} >= 1 - 1/e = {1 - np.exp(-1):.6g} (exactly: log rho <= -(1-rho), so "
+        "rho^d <= rho^{1/(1-rho)} <= 1/e); hence the tail is <= 2 eps/(3(1-1/e)) = "
+        f"{2 / (3 * (1 - np.exp(-1))):.4f} eps = O(eps), which Lemma 7's (O(eps), delta) guarantee absorbs.",
+        build=lambda: _tail_failure(
             tail.loc[tail["one_minus_rho_d"].idxmin()],
             ">=",
             "1 - (1 - omr)**d",
@@ -551,23 +530,8 @@ def _tail_records(tail, own, n: int | None = None, s: int | None = None):
             "1 - 1/e",
             lambda omr, d: (1 - (1 - omr) ** d, 1 - np.exp(-1.0)),
         ),
-        notes=(
-            f"min 1 - rho^d = {worst:.6g} >= 1 - 1/e = {1 - np.exp(-1):.6g} (exactly: log rho <= -(1-rho), so "
-            "rho^d <= rho^{1/(1-rho)} <= 1/e); hence the tail is <= 2 eps/(3(1-1/e)) = "
-            f"{2 / (3 * (1 - np.exp(-1))):.4f} eps = O(eps), which Lemma 7's (O(eps), delta) guarantee absorbs."
-        ),
     )
-    records.append(
-        declared_record(
-            CHECKS.tail_step_corrected,
-            variant="corrected",
-            worst_value=worst,
-            worst_value_label="min 1 - rho^d",
-            **fail,
-            **common,
-        )
-    )
-    return records
+    return [*records, corrected]
 
 
 def assemble(block: dict, tables: dict):
@@ -599,27 +563,27 @@ def ch_attaining_network(n: int, k: int, W: float, B: float):
 
 
 def _sharp_records(block, tables, needs):
+    """The proof of Theorem 8 through lemma9-sharp: the tail against AS, Remark 11, Lemma 7's projection, the sharp
+    1 - rho, the degree and monomial bounds (declared readings), then :func:`_extremal_records`."""
     targets = tables["theorem8-targets"]
-    common = dict(claim_id="theorem8")
     over = float(targets["tail_times_d_over_AS"].max())
     at_sharp = float((targets["tail_at_sharp"] / targets["eps"]).max())
     records = [
-        declared_record(
+        _rows().record(
             CHECKS.tail_vs_as,
-            paper_ref="Theorem 8 (our proof)",
-            variant="ours",
-            instances=len(targets),
-            worst_value=max(over, at_sharp),
-            worst_value_label="max of tail (d+1)/AS and tail(d_sharp)/eps",
-            verdict=no_uncertified_fail(verdict_at_most(max(over, at_sharp), 1.0)),
-            notes=f"max tail (d+1)/AS = {over:.4g}; max tail at d_sharp / eps = {at_sharp:.4g}",
-            **common,
+            "ours",
+            max(over, at_sharp),
+            "max of tail (d+1)/AS and tail(d_sharp)/eps",
+            verdict_at_most(max(over, at_sharp), 1.0),
+            len(targets),
+            f"max tail (d+1)/AS = {over:.4g}; max tail at d_sharp / eps = {at_sharp:.4g}",
         )
     ]
     active = float(targets["ratio_active"].max())
     records.append(
         declared_record(
             CHECKS.remark11_active,
+            claim_id="theorem8",
             paper_ref="Remark 11",
             variant="ours",
             instances=len(targets),
@@ -628,89 +592,56 @@ def _sharp_records(block, tables, needs):
             verdict=no_uncertified_fail(verdict_at_most(active, 1.0)),
             notes="per target E|R_x|^2: "
             + ", ".join(f"{r['target']}: {r['active_second_moment']:.3g}" for _, r in targets.iterrows()),
-            **common,
         )
     )
     projection = float(targets["projection_error"].max())
     records.append(
-        declared_record(
+        _rows(features=PROJECTION_MAX_FEATURES).record(
             CHECKS.lemma7_projection,
-            {"features": PROJECTION_MAX_FEATURES},
-            paper_ref="Lemma 7",
-            variant="population step",
-            instances=len(targets),
-            worst_value=projection,
-            worst_value_label="max |loss - (1/2) tail|",
-            verdict=no_uncertified_fail(verdict_at_most(projection, 1e-9)),
-            **common,
+            "population step",
+            projection,
+            "max |loss - (1/2) tail|",
+            verdict_at_most(projection, 1e-9),
+            len(targets),
         )
     )
     rho = tables["theorem8-rho-sharp"]
     worst = rho.loc[rho["ratio"].idxmax()]
     records.append(
-        declared_record(
+        _rows(**{**WIDE_GRID, "W": [w for w in WIDE_W if w > 0], "c": f"{C_RHO_SHARP:.5f}"}).record(
             CHECKS.rho_choice_sharp,
-            {**WIDE_GRID, "W": [w for w in WIDE_W if w > 0], "c": f"{C_RHO_SHARP:.5f}"},
-            paper_ref="Theorem 8 (proof)",
-            variant="corrected reason (lemma10-sharp)",
-            instances=len(rho),
-            worst_value=float(worst["ratio"]),
-            worst_value_label="max NS bound / (eps/3)",
-            verdict=no_uncertified_fail(verdict_at_most(float(worst["ratio"]), 1.0)),
-            notes=(
-                f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, B={worst['B']:g}, "
-                f"eps=exp(-{worst['ell']:g})"
-            ),
-            **common,
+            "corrected reason (lemma10-sharp)",
+            worst["ratio"],
+            "max NS bound / (eps/3)",
+            verdict_at_most(float(worst["ratio"]), 1.0),
+            len(rho),
+            f"worst at n={worst['n']}, s={worst['s']}, k={worst['k']}, W={worst['W']:g}, B={worst['B']:g}, "
+            f"eps=exp(-{worst['ell']:g})",
         )
     )
-    dominate = tables["theorem8-degree-dominates"]
-    records.append(
-        declared_record(
-            CHECKS.degree_dominates,
-            {"C": f"{bounds.C_THEOREM8_DEGREE:g}"},
-            paper_ref="Theorem 8",
-            variant="",
-            instances=len(dominate),
-            worst_value=float(dominate["ratio"].max()),
-            worst_value_label="max (4k^2W^2/eps)/(C d_printed + 1)",
-            verdict=no_uncertified_fail(verdict_at_most(float(dominate["ratio"].max()), 1.0)),
-            **common,
-        )
-    )
-    monomials = tables["theorem8-monomials"]
-    records.append(
-        declared_record(
-            CHECKS.monomial_count,
-            paper_ref="Theorem 8",
-            variant="",
-            instances=len(monomials),
-            worst_value=float(monomials["ratio"].max()),
-            worst_value_label="max sum_{i<=d} C(n,i) / (2 n^d)",
-            verdict=no_uncertified_fail(verdict_at_most(float(monomials["ratio"].max()), 1.0)),
-            **common,
-        )
-    )
+    records.append(_rows(C=f"{bounds.C_THEOREM8_DEGREE:g}").read(CHECKS.degree_dominates, tables))
+    records.append(_rows().read(CHECKS.monomial_count, tables))
+    return records + _extremal_records(block, targets, needs)
+
+
+def _extremal_records(block, targets, needs):
+    """The network attaining C_H, the step after Lemma 7 (tail <= eps does not give ||g - h||^2 <= eps/2), the
+    proof's degree at the degenerate point n = s = 1, and the last line's count against the samples reached."""
     n, k = int(block["n"]), int(max(block["k_values"]))
     net = ch_attaining_network(n, k, 1.0, 1.0)
     top = float(net.truth_table().max())
     C_H = float(bounds.class_sup_bound(n, k, net.scale_W(), net.scale_B()))
-    records.append(
-        declared_record(
+    attained = math.isclose(top, C_H, rel_tol=1e-12) and net.max_active() <= k
+    records = [
+        _rows(n=n, k=k).record(
             CHECKS.C_H_attained,
-            {"n": n, "k": k},
-            paper_ref="Theorem 8 (proof)",
-            variant="extremal network",
-            instances=1,
-            worst_value=top / C_H,
-            worst_value_label="max_x h(x) / (k(W sqrt(n) + B))",
-            verdict=Verdict.PASS
-            if math.isclose(top, C_H, rel_tol=1e-12) and net.max_active() <= k
-            else Verdict.INCONCLUSIVE,
-            **common,
+            "extremal network",
+            top / C_H,
+            "max_x h(x) / (k(W sqrt(n) + B))",
+            Verdict.PASS if attained else Verdict.INCONCLUSIVE,
+            1,
         )
-    )
-    # the step after Lemma 7: ||g - h||^2 = tail <= eps/2 does not follow from tail <= eps
+    ]
     eps, d = PROJECTION_INSTANCE["eps"], PROJECTION_INSTANCE["d"]
     n_proj = d + 1
     X = np.array([[1 - 2 * ((j >> i) & 1) for i in range(n_proj)] for j in range(1 << n_proj)], dtype=float)
@@ -727,24 +658,24 @@ def _sharp_records(block, tables, needs):
         f"h = sqrt(eps) chi_T with |T| = d + 1 = {n_proj}, eps = {eps:g}: Lemma 7's hypothesis tail <= eps holds with "
         "equality, and ||g - h||^2 = eps > eps/2; only the loss (1/2)||g - h||^2 is <= eps/2",
     )
+    counterexample = f"h = sqrt({eps:g}) x_1 x_2, d = {d}: tail = {tail:.4g} > eps/2 = {eps / 2:g}"
     records.append(
-        declared_record(
+        _rows().record(
             CHECKS.lemma7_projection_printed,
-            paper_ref="Section 2.1 (after Lemma 7)",
-            variant="as printed",
-            instances=1,
-            worst_value=tail / (eps / 2),
-            worst_value_label="||g - h||^2 / (eps/2)",
-            verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding=CHECKS.lemma7_projection_printed["finding"] if certificate else "",
-            certificate=certificate,
-            counterexample=f"h = sqrt({eps:g}) x_1 x_2, d = {d}: tail = {tail:.4g} > eps/2 = {eps / 2:g}"
-            if certificate
-            else "",
-            **common,
+            "as printed",
+            tail / (eps / 2),
+            "||g - h||^2 / (eps/2)",
+            Verdict.FAIL,
+            1,
+            build=lambda: (certificate, counterexample) if certificate else None,
         )
     )
-    # the degenerate point n = s = 1 of the proof's degree: d = 0 leaves relu(x_1)'s degree-1 weight
+    return [*records, _degenerate_degree_record(block), _final_line_record(targets, needs)]
+
+
+def _degenerate_degree_record(block) -> CheckRecord:
+    """``theorem8/degree-degenerate``: at ``n = s = 1`` the proof's degree is 0 and relu(x_1) keeps weight 1/4 above
+    it."""
     eps = float(block["eps"])
     one = SparseReLUNetwork([1.0], [[1.0]], [0.0])
     d_printed = float(bounds.theorem8_degree(eps, 1, 1, 1, 1.0, 0.0))
@@ -760,52 +691,48 @@ def _sharp_records(block, tables, needs):
         f"n = s = k = 1, W = 1, B = 0, eps = {eps:g}: log(ns) = log s = 0 so the printed d = {d_printed:g} for "
         "every Theta constant, and h = relu(x_1) = (1 + x_1)/2 keeps weight 1/4 above degree 0",
     )
-    records.append(
-        declared_record(
-            CHECKS.degree_degenerate,
-            paper_ref="Theorem 8 (proof)",
-            variant="as printed, degenerate point",
-            instances=1,
-            worst_value=weight / eps,
-            worst_value_label="tail / eps",
-            verdict=Verdict.FAIL if certificate else Verdict.PASS,
-            finding=corners.finding(
+    corner = dict(n=1, s=1, k=1, W=1.0, B=0.0, eps=eps)
+    return _rows().row(
+        CHECKS.degree_degenerate,
+        "as printed, degenerate point",
+        1,
+        worst_value=weight / eps,
+        worst_value_label="tail / eps",
+        **cert.certified_fields(
+            certificate is not None,
+            certificate,
+            corners.finding(
                 CHECKS.degree_degenerate["finding"][0],
-                [corners.in_log_corner_up_to_constant(PRINTED_DEGREE, dict(n=1, s=1, k=1, W=1.0, B=0.0, eps=eps))],
+                [corners.in_log_corner_up_to_constant(PRINTED_DEGREE, corner)],
             )
             if certificate
             else "",
-            certificate=certificate,
-            counterexample=(f"relu(x_1), n = s = 1: d = 0, tail = 1/4 > eps = {eps:g}" if certificate else ""),
-            notes=(
-                "outside the range the proof can mean (ns >= 2, where log(ns) >= log 2); Theorem 8 itself is unaffected "
-                "at n = 1: n^d = 1 for every d and a degree-1 learner has 2 monomials"
-            ),
-            **common,
-        )
+            f"relu(x_1), n = s = 1: d = 0, tail = 1/4 > eps = {eps:g}" if certificate else "",
+        ),
+        notes=(
+            "outside the range the proof can mean (ns >= 2, where log(ns) >= log 2); Theorem 8 itself is unaffected "
+            "at n = 1: n^d = 1 for every d and a degree-1 learner has 2 monomials"
+        ),
     )
+
+
+def _final_line_record(targets, needs) -> CheckRecord:
+    """``theorem8/final-line``: the samples each target reached against the last line's ``n^d log(1/delta)/eps``."""
     reached = needs[needs["samples_reached"] > 0]
     log10_final = reached["degree_prescribed"] * np.log10(reached["n"]) + np.log10(
         np.log(1 / float(targets["delta"].iloc[0])) / reached["eps"]
     )
     margin = float((np.log10(reached["samples_reached"]) - log10_final).max()) if len(reached) else float("nan")
-    records.append(
-        declared_record(
-            CHECKS.final_line,
-            paper_ref="Theorem 8 (proof, last line)",
-            variant="as printed",
-            instances=len(reached),
-            worst_value=margin,
-            worst_value_label="max log10(samples reached) - log10(n^d log(1/delta)/eps)",
-            verdict=Verdict.PASS if len(reached) and margin <= 0 else Verdict.INCONCLUSIVE,
-            notes=(
-                "evidence only: an O() sample complexity with a hidden constant; a PASS says the measured targets "
-                "needed fewer samples than the printed count at constant 1"
-            ),
-            **common,
-        )
+    return _rows().record(
+        CHECKS.final_line,
+        "as printed",
+        margin,
+        "max log10(samples reached) - log10(n^d log(1/delta)/eps)",
+        Verdict.PASS if len(reached) and margin <= 0 else Verdict.INCONCLUSIVE,
+        len(reached),
+        "evidence only: an O() sample complexity with a hidden constant; a PASS says the measured targets "
+        "needed fewer samples than the printed count at constant 1",
     )
-    return records
 
 
 #: Lemma 7 (C_H = sup h) instance: h_{+-}(x) = -(M/2)(1 +- x_1) on n = 1, both <= 0 (C_H = 0), degree 1.
@@ -880,30 +807,25 @@ def final_line_rows():
 
 
 def _two_point_records():
-    records = []
-    certificate = lemma7_sign_certificate()
+    """``theorem8/lemma7-CH-sign`` and the last line's count along the scale family, printed and corrected."""
+    sign = lemma7_sign_certificate()
     c = LEMMA7_SIGN_INSTANCE
-    records.append(
-        declared_record(
+    records = [
+        _rows().record(
             CHECKS.lemma7_CH_sign,
-            claim_id="theorem8",
-            paper_ref="Lemma 7",
-            variant="as printed",
-            instances=1,
-            worst_value=certificate["lhs_value"] - certificate["rhs_value"] if certificate else 0.0,
-            worst_value_label="samples needed - printed count",
-            range=f"n = 1, d = 1, M = {c['M']:g}, eps = {c['eps']:g}, "
+            "as printed",
+            sign["lhs_value"] - sign["rhs_value"] if sign else 0.0,
+            "samples needed - printed count",
+            Verdict.FAIL,
+            1,
+            covered=f"n = 1, d = 1, M = {c['M']:g}, eps = {c['eps']:g}, "
             f"delta = {c['delta']:g}, accuracy constant K = {c['K']:g}",
-            verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding=CHECKS.lemma7_CH_sign["finding"] if certificate else "",
-            certificate=certificate,
-            counterexample=(
-                "h_+-(x) = -(M/2)(1 +- x_1), M = 100: C_H = sup h = 0, printed count 0, one sample needed"
-                if certificate
-                else ""
+            build=lambda: (
+                sign
+                and (sign, "h_+-(x) = -(M/2)(1 +- x_1), M = 100: C_H = sup h = 0, printed count 0, one sample needed")
             ),
         )
-    )
+    ]
     rows = final_line_rows()
     ok = [r for r in rows if r["needed"] > r["printed"]]
     worst = max(rows, key=lambda r: r["needed"] - r["printed"])
@@ -941,38 +863,32 @@ def _two_point_records():
             "is needed.",
         )
     corrected_ok = all(r["corrected"] >= r["needed"] for r in rows)
-    common = dict(
-        claim_id="theorem8",
-        paper_ref="Theorem 8 (proof, last line)",
-        instances=len(rows),
-        range=(
-            f"n = {f['n']}, s = {f['s']}, k = {f['k']}, W = B = lam in {list(f['lams'])}, eps = {f['eps0']} lam^2, "
-            f"delta = {f['delta']}, C = {f['C']}, c = {f['c']}"
-        ),
+    covered = (
+        f"n = {f['n']}, s = {f['s']}, k = {f['k']}, W = B = lam in {list(f['lams'])}, eps = {f['eps0']} lam^2, "
+        f"delta = {f['delta']}, C = {f['C']}, c = {f['c']}"
     )
+    counterexample = f"lam = {worst['lam']:g}: printed count {worst['printed']:.3g} < 1 needed sample"
     records.append(
-        declared_record(
+        _rows().record(
             CHECKS.final_line_scale,
-            variant="as printed",
-            worst_value=worst["needed"] - worst["printed"],
-            worst_value_label="samples needed - printed count",
-            verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-            finding=CHECKS.final_line_scale["finding"] if certificate else "",
-            certificate=certificate,
-            counterexample=(
-                f"lam = {worst['lam']:g}: printed count {worst['printed']:.3g} < 1 needed sample" if certificate else ""
-            ),
-            **common,
+            "as printed",
+            worst["needed"] - worst["printed"],
+            "samples needed - printed count",
+            Verdict.FAIL,
+            len(rows),
+            covered=covered,
+            build=lambda: certificate and (certificate, counterexample),
         )
     )
     records.append(
-        declared_record(
+        _rows().record(
             CHECKS.final_line_scale_corrected,
-            variant="corrected",
-            worst_value=min(r["corrected"] - r["needed"] for r in rows),
-            worst_value_label="min corrected count - needed",
-            verdict=Verdict.PASS if corrected_ok else Verdict.INCONCLUSIVE,
-            **common,
+            "corrected",
+            min(r["corrected"] - r["needed"] for r in rows),
+            "min corrected count - needed",
+            Verdict.PASS if corrected_ok else Verdict.INCONCLUSIVE,
+            len(rows),
+            covered=covered,
         )
     )
     return records
@@ -1013,6 +929,7 @@ def _theorem4_corner_record() -> CheckRecord:
         f"(C = {f['C']:g}; a larger k refutes any C). Floored at 1, the factor log n of n^f = e^(f log n) makes "
         "the count astronomically large: a degenerate corner.",
     )
+    finding = CHECKS.theorem4_n1["finding"][0]
     return declared_record(
         CHECKS.theorem4_n1,
         claim_id="theorem8",
@@ -1021,19 +938,15 @@ def _theorem4_corner_record() -> CheckRecord:
         instances=1,
         worst_value=needed - printed,
         worst_value_label="samples needed - printed count",
-        verdict=Verdict.FAIL if certificate else Verdict.INCONCLUSIVE,
-        finding=corners.finding(
-            CHECKS.theorem4_n1["finding"][0],
-            [corners.in_log_corner("<=", needed, THEOREM4_COUNT_EXPR, variables)],
-        )
-        if certificate
-        else "",
-        certificate=certificate,
-        counterexample=(
+        **cert.certified_fields(
+            True,
+            certificate,
+            certificate
+            and corners.finding(finding, [corners.in_log_corner("<=", needed, THEOREM4_COUNT_EXPR, variables)]),
             f"n = 1, s = k = {k}, W = B = 1, eps = {eps:g}, delta = {f['delta']:g}: printed count "
             f"{printed:.4g} < 1 needed sample"
             if certificate
-            else ""
+            else "",
         ),
         range=f"n = 1, s = k = {k}, W = B = 1, eps = k^2/4, delta = {f['delta']:g}, C = {f['C']:g}",
     )
