@@ -228,7 +228,33 @@ def assemble(block: dict, tables: dict):
     sweep, exact, dims, scale = (tables[name] for name in ("sweep", "exact", "dimension", "scale"))
     certs = tables.get("certificates", pd.DataFrame(columns=["point", "bound", "R", "data"]))
     common = dict(claim_id="theorem19", paper_ref=PAPER_REF, variant="")
-    records = []
+    records = [_estimator_record(tables, exact, common)]
+    ranged = tables["range"]
+    for column in ("eq1", "eq15", "conj20"):
+        records.append(_bound_record(column, sweep, exact, certs, common, ranged))
+    records += _scale_records(block, tables, certs, common)
+    records += _uniform_records(tables, exact, scale, common)
+    records.append(_tight_record(tables))
+    trend_records, fits, dim_fit = _trend_records(sweep, dims, tables, common)
+    records += trend_records
+    fit_rows = []
+    for name, fit in (("sparse k=1", fits["sparse"]), ("dense k=s", fits["dense"]), ("dimension", dim_fit)):
+        if fit is not None:
+            frame = fit.copy()
+            frame.insert(0, "fit", name)
+            fit_rows.append(frame)
+    records.append(_conj20_lower_record(tables, certs, common))
+    records += _step_records(tables)
+    records += _exact_records(exact, sweep, tables["conj20"])
+    summary = {
+        "fits": pd.concat(fit_rows, ignore_index=True) if fit_rows else pd.DataFrame(columns=["fit"]),
+        "tightness": _tightness(exact, sweep, fits, dim_fit, tables["conj20"], tables["steps_tight"]),
+    }
+    return ClaimReport(records, summary)
+
+
+def _estimator_record(tables: dict, exact: pd.DataFrame, common: dict):
+    """How close the scalable lower bound gets to the exact sup, and whether any network exceeds the proof's quantity."""
     gap = float(exact["max_lower_minus_exact"].max())
     proof_gap = float(exact["max_exact_minus_proof"].max())
     # A network of the class above the proof's quantity would make a step of the proof wrong, (1) being decided
@@ -242,22 +268,22 @@ def assemble(block: dict, tables: dict):
         f"{proof_gap:.3g}; the worst value is how close the scalable lower bound gets to the "
         "exact sup",
     )
-    records.append(
-        declared_record(
-            CHECKS.estimators,
-            {"zetas": ORDER_ZETAS},
-            instances=len(exact),
-            worst_value=float(exact["min_lower_over_exact"].min()),
-            worst_value_label="min lower bound / exact (estimator quality)",
-            range=_exact_range(exact, f"{ORDER_ZETAS} sign vectors per sample"),
-            **fail,
-            **common,
-        )
+    return declared_record(
+        CHECKS.estimators,
+        {"zetas": ORDER_ZETAS},
+        instances=len(exact),
+        worst_value=float(exact["min_lower_over_exact"].min()),
+        worst_value_label="min lower bound / exact (estimator quality)",
+        range=_exact_range(exact, f"{ORDER_ZETAS} sign vectors per sample"),
+        **fail,
+        **common,
     )
-    ranged = tables["range"]
-    for column in ("eq1", "eq15", "conj20"):
-        records.append(_bound_record(column, sweep, exact, certs, common, ranged))
 
+
+def _scale_records(block: dict, tables: dict, certs: pd.DataFrame, common: dict) -> list:
+    """Eq. (1) and (15) as printed on small-norm samples (the corner rule decides their class), and (1) with its logarithm floored."""
+    scale = tables["scale"]
+    records = []
     # eq. (1) as printed on small-norm samples, and the corrected log
     valid = scale[scale["eq1"].notna()]
     broken = valid[valid["above_eq1"].astype(bool)]
@@ -362,7 +388,12 @@ def assemble(block: dict, tables: dict):
             **{**common, "variant": "corrected"},
         )
     )
+    return records
 
+
+def _uniform_records(tables: dict, exact: pd.DataFrame, scale: pd.DataFrame, common: dict) -> list:
+    """theorem19-uniform against every exact R_H(S), and its maximal-inequality step."""
+    records = []
     # theorem19-uniform: every exact R_H (upper bracket) of the tiny and the small-norm samples against the
     # all-parameter bound, and the step E max_I ||sum_I zeta_i x_i||/sqrt|I| <= R (1 + sqrt(2 log N))
     every = pd.concat(
@@ -401,31 +432,35 @@ def assemble(block: dict, tables: dict):
             extra="all 2^m sign vectors, every non-empty cell",
         )
     )
+    return records
 
+
+def _tight_record(tables: dict):
+    """(1) attained with its constant 1 where m(R+B) = e: the exact brackets against (1) and against WR + B."""
     # the constant 1 attained where m(R+B) = e
     tight = tables["steps_tight"]
     brackets = pd.concat([tight["exact"], tight["exact_upper"]])
     agree = [
         verdict_equal(brackets, pd.concat([tight[col]] * 2), atol=0.0, rtol=EXACT_RTOL) for col in ("sup_bound", "eq1")
     ]
-    records.append(
-        declared_record(
-            CHECKS.constant_tight,
-            instances=len(tight),
-            worst_value=float(max(err for _, err, _ in agree)),
-            worst_value_label="max |exact bracket - (1)| or |exact bracket - (WR+B)|",
-            verdict=Verdict.PASS if all(v is Verdict.PASS for v, _, _ in agree) else Verdict.INCONCLUSIVE,
-            range=describe_range(tight.to_dict("records"), ["m", "s"], "n = k = 1, m(R+B) = e, R = W = 1"),
-            notes="exact R_H(S) / (1): "
-            + ", ".join(
-                f"{r.exact / r.eq1:.9f} to {r.exact_upper / r.eq1:.9f} (m = {r.m})" for r in tight.itertuples()
-            ),
-            claim_id="theorem19",
-            paper_ref=PAPER_REF,
-            variant="",
-        )
+    return declared_record(
+        CHECKS.constant_tight,
+        instances=len(tight),
+        worst_value=float(max(err for _, err, _ in agree)),
+        worst_value_label="max |exact bracket - (1)| or |exact bracket - (WR+B)|",
+        verdict=Verdict.PASS if all(v is Verdict.PASS for v, _, _ in agree) else Verdict.INCONCLUSIVE,
+        range=describe_range(tight.to_dict("records"), ["m", "s"], "n = k = 1, m(R+B) = e, R = W = 1"),
+        notes="exact R_H(S) / (1): "
+        + ", ".join(f"{r.exact / r.eq1:.9f} to {r.exact_upper / r.eq1:.9f} (m = {r.m})" for r in tight.itertuples()),
+        claim_id="theorem19",
+        paper_ref=PAPER_REF,
+        variant="",
     )
 
+
+def _trend_records(sweep: pd.DataFrame, dims: pd.DataFrame, tables: dict, common: dict) -> tuple:
+    """The fitted trends: sparse against dense in s, and Conjecture 20's growth in n (with the fits they read)."""
+    records = []
     # sparse (k = 1) vs dense (k = s) exponent in s
     sparse = sweep[(sweep["cls"] == "sparse") & (sweep["k"] == 1)]
     dense = sweep[sweep["k"] == sweep["s"]]
@@ -477,21 +512,7 @@ def assemble(block: dict, tables: dict):
             **common,
         )
     )
-
-    fit_rows = []
-    for name, fit in (("sparse k=1", fits["sparse"]), ("dense k=s", fits["dense"]), ("dimension", dim_fit)):
-        if fit is not None:
-            frame = fit.copy()
-            frame.insert(0, "fit", name)
-            fit_rows.append(frame)
-    records.append(_conj20_lower_record(tables, certs, common))
-    records += _step_records(block, tables)
-    records += _exact_records(exact, sweep, tables["conj20"])
-    summary = {
-        "fits": pd.concat(fit_rows, ignore_index=True) if fit_rows else pd.DataFrame(columns=["fit"]),
-        "tightness": _tightness(exact, sweep, fits, dim_fit, tables["conj20"], tables["steps_tight"]),
-    }
-    return ClaimReport(records, summary)
+    return records, fits, dim_fit
 
 
 # ---------------------------------------------------------------------------
@@ -536,13 +557,24 @@ def _fixed_certificate(fixed, step: str):
     return (FIXED_CERTIFICATES[step](json.loads(row["data"])) if row["data"] else None), row
 
 
-def _step_records(block: dict, tables: dict) -> list:
-    cover, tails, terms = tables["steps_cover"], tables["steps_tails"], tables["steps_terms"]
-    hoeff, fixed = tables["steps_hoeffding"], tables["steps_fixed"]
+def _step_records(tables: dict) -> list:
+    """The proof steps' checks: the counts and tails, the terms of (4), the printed FAILs and the last line."""
     common = dict(claim_id="theorem19", paper_ref=PAPER_REF, variant="")
+    tails = tables["steps_tails"]
     samples = f"samples: {', '.join(sorted(tails['sample'].unique()))}; all 2^m sign vectors"
-    records = []
+    grid = pd.DataFrame(st.grid_rows(st.STEP_GRID))
+    return [
+        *_count_and_tail_records(tables, common, samples),
+        *_term_records(tables, grid, samples),
+        *_printed_cell_records(tables["steps_fixed"], common),
+        *_combine_records(grid, common),
+    ]
 
+
+def _count_and_tail_records(tables: dict, common: dict, samples: str) -> list:
+    """Cover's count, the Sauer-Shelah bound and 2m^n on the cells; Hoeffding and the tails of (5), (9), (10)."""
+    cover, tails, hoeff = tables["steps_cover"], tables["steps_tails"], tables["steps_hoeffding"]
+    records = []
     # Cover's count: equality in general position, at most otherwise
     general = cover[cover["general_position"].astype(bool)]
     other = cover[~cover["general_position"].astype(bool)]
@@ -624,6 +656,13 @@ def _step_records(block: dict, tables: dict) -> list:
             extra=samples,
         )
     )
+    return records
+
+
+def _term_records(tables: dict, grid: pd.DataFrame, samples: str) -> list:
+    """The two terms of (4) against (6), (7), (13), (8) and (14), and the classical bound's ingredients."""
+    terms = tables["steps_terms"]
+    records = []
     keys = ["m", "n", "s", "k", "t"]
     records.append(
         _step_record(
@@ -648,9 +687,7 @@ def _step_records(block: dict, tables: dict) -> list:
         )
     )
     eq8_rows = terms.drop_duplicates(["sample", "s", "k"])
-    grid = st.grid_rows(st.STEP_GRID)
 
-    grid = pd.DataFrame(grid)
     k1 = eq8_rows[eq8_rows["k"] == 1]
     records.append(
         _step_record(
@@ -712,7 +749,12 @@ def _step_records(block: dict, tables: dict) -> list:
             extra=samples,
         )
     )
+    return records
 
+
+def _printed_cell_records(fixed: pd.DataFrame, common: dict) -> list:
+    """The FAILs at fixed instances: the printed (12) and sum_j |I_j| = m, and (8), (14) with ties at 0 counted."""
+    records = []
     # FAILs: the printed (12) and the printed sum_j |I_j| = m, with fixed instances
     for step, check_id, label, relation in (
         (
@@ -801,7 +843,12 @@ def _step_records(block: dict, tables: dict) -> list:
                 **{**common, "variant": "as printed"},
             )
         )
+    return records
 
+
+def _combine_records(grid: pd.DataFrame, common: dict) -> list:
+    """(8) + (14) against (1): the constant of the last line, at one point (FAIL) and, times 4 sqrt 2, on the grid."""
+    records = []
     # (8) + (14) against (1): the constant of the last line
     point = st.COMBINE_POINT
     combined = float(eval(st.COMBINE_EXPR, {"sqrt": math.sqrt, "log": math.log}, dict(point)))
