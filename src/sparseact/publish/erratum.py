@@ -317,6 +317,8 @@ def _shown_elsewhere(results: Results, errata: pd.DataFrame) -> set[str]:
     }
 
 
+#: A main result printed in parts: "Theorem 3 (second part)".
+PART = re.compile(r"^(.*) \((first|second|third) part\)$")
 #: A name's closing parenthetical, said after a comma where the name itself stands in parentheses.
 UNNESTED = re.compile(r" \(([^()]*)\)$")
 
@@ -483,8 +485,28 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
         rf"\item[{tex_text(short_ref(row['paper_ref']))}] {tex_text(words(_sentence(gist)))}" for row, gist in sharper
     ]
     replaced, superseded = _superseded(results, errata, entries)
+    names = list(dict.fromkeys(results.headline["paper_ref"].map(short_ref)))
+    proved = results.headline[results.headline["status"] == "proved"]
+    holding = list(dict.fromkeys(proved["paper_ref"].map(short_ref)))
+    conditional = [
+        (short_ref(ref), note_name(ref))
+        for sid, ref in zip(results.headline["statement_id"], results.headline["paper_ref"], strict=True)
+        if entries.get(sid, {}).get("hypothesis")
+    ]
+    given = list(
+        dict.fromkeys(
+            name
+            if sum(short_ref(r) == name for r in results.headline["paper_ref"]) == 1
+            else PART.sub(r"the \2 part of \1", full)
+            for name, full in conditional
+        )
+    )
     return [
         r"\section{Summary}",
+        rf"\noindent {len(holding)} of the paper's {len(names)} main results hold: {tex_text(_join(holding))}"
+        + (f"; {tex_text(_join(given))} given a conjecture" if given else "")
+        + ". The table after this summary gives each with its errata.",
+        "",
         *_described(r"\noindent\textbf{The improvement} (Section~\ref{sec:improvement}).", improvements),
         *(
             [
@@ -917,10 +939,9 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     ]
     for _, row in slips.iterrows():
         lines += _in_full(row, repository_url, words)
-    already = set(words.cited)
     lines += _families(errata, entries, words, set(_superseded(results, errata, entries)[1]))
     proved_here = set(cited_in_main)  # what the main text's corrections rest on: stated with their proofs
-    cited_in_main += [sid for sid in words.cited if sid not in already]  # by the family proofs
+    cited_in_main += [sid for sid in words.cited if sid not in proved_here]  # by the slips and the family proofs
     lines += _cited(cited_in_main, proved_here, results, errata, words)
     lines += _certificate_list(errata)
     return "\n".join([*lines, r"\end{document}", ""])
