@@ -116,8 +116,8 @@ show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 #   \{10^{-6}, 10^{-3}, 1, 10^3, 10^6\}$ (60-digit arithmetic); PASS when the second term exceeds (8) at every point.
 # * `scaling/lemma9-tail-no-constant`: the family of the proof that no constant saves the Hoeffding step of Lemma 9's
 #   proof, at $(c, n) \in \{(1, 100), (3, 10^4), (10, 10^6), (30, 10^8)\}$ with $s = n^2$ and at the explicit network of
-#   all 64 sign vectors of $n = 6$ ($c = 1$), 60-digit arithmetic; PASS when the left side exceeds the middle expression
-#   at every point and the entropy bound on $\binom{n}{r}$ holds there.
+#   all 64 sign vectors of $n = 6$ ($c = 1$), 60-digit arithmetic; PASS when at every point the left side exceeds the
+#   middle expression and the entropy bound on $\binom{n}{r}$ is met.
 # * `scaling/theorem5-cube-rate`: Theorem 17's printed expression on $\{1,-1\}^n$ ($R=\sqrt n$, $W = B = 1$) against
 #   $(4ksn^2\log(k(\sqrt n+B)/\varepsilon) + \log(1/\delta))/\varepsilon^2$, the cube case at fixed $W, B$; PASS when it
 #   never exceeds it.

@@ -473,7 +473,7 @@ def test_a_reader_finds_why_theorem8_is_proved_and_why_theorem17_fails_within_tw
         certificate = browser.evaluate("document.body.innerText")
         for said in (
             "Theorem 17 fails as printed",
-            "Refutes\nTheorem 17 (",
+            "Refutes\nTheorem 17",
             "The violation\n",
             "Margin the checker proved\n",
         ):
