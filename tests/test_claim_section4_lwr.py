@@ -165,6 +165,8 @@ def test_gf_solve_and_rounding_map():
     assert C.gf_solve([[1, 0], [0, 1], [1, 1]], [1, 0, 0], 2) is None  # inconsistent
     assert C.gf_solve([[2, 1], [1, 1]], [1, 2], 3).tolist() == [2, 0]
     np.testing.assert_array_equal(C.lwr_round(np.arange(4), 4, 2), [0, 1, 1, 0])
+    with pytest.raises(ValueError, match="p must be <= q"):
+        C.lwr_round(3, q=3, p=5)  # as lwr_lambda refuses it
     Y = C.zq_points(4, 2)
     assert C.affine_fits_zp(C.lwr_function(np.array([1, 3]), 4, 2)(Y), Y, 2)
     assert not C.affine_fits_zp(C.lwr_round(Y @ np.array([1, 3]), 4, 2), Y, 2)

@@ -52,6 +52,13 @@ def test_nan_in_a_yaml_file_is_refused(tmp_path, repo_root):
         load_config(file, registry())
 
 
+@pytest.mark.parametrize("value", [1.0, 5.0, 1e300])
+def test_theorem17_eps_outside_its_range_is_refused_naming_the_key(quick, value):
+    """Theorem 17 takes eps in (0, 1); beyond it the bound points' sample sizes are negative or overflow."""
+    with pytest.raises(ConfigError, match=r"claims\.theorem17\.eps"):
+        validate_config(edited(quick, "theorem17", ["eps"], value), registry())
+
+
 @pytest.mark.parametrize("path", [["k_values"], ["exact", "k_values"]], ids=["sweep", "exact"])
 def test_k_above_every_s_is_refused_not_dropped(quick, path):
     block = quick["claims"]["theorem19"]

@@ -98,6 +98,7 @@ def test_the_generated_test_passes(scaffolded):
         ("_hidden", "a lower-case Python identifier"),
         ("class", "not a keyword"),
         ("match", "not a keyword"),
+        ("all", "reserved"),
         ("lemma9", "exists already: src/sparseact/claims/lemma9"),
     ],
 )
@@ -109,6 +110,16 @@ def test_a_bad_or_taken_id_is_refused_before_anything_is_written(claim_id, messa
     with pytest.raises(ValueError, match=message):
         new_claim(claim_id, work)
     assert {path: path.read_bytes() for path in work.rglob("*") if path.is_file()} == before
+
+
+@pytest.mark.parametrize("paper_ref", ["Lemma 11 $x$", "Lemma 11\nSection 3", r"\input{/etc/passwd}"])
+def test_a_paper_ref_that_is_not_plain_text_is_refused(paper_ref, tmp_path):
+    work = tmp_path / "repo"
+    for name in ("src", "config"):
+        shutil.copytree(REPO / name, work / name)
+    with pytest.raises(ValueError, match="one line of plain text"):
+        new_claim("lemma11", work, paper_ref)
+    assert not (work / "src" / "sparseact" / "claims" / "lemma11").exists()
 
 
 def test_the_recipe_in_the_architecture_document_is_the_command(repo_root):

@@ -196,14 +196,15 @@ def _explain(args) -> int:
 
     import pandas as pd
 
+    from sparseact.claims._scaffold import ALL
     from sparseact.paper import statements
     from sparseact.publish.statements import derive, explain
 
     ledger = pd.read_csv(_input_file(Path(args.results) / "ledger.csv"), keep_default_na=False)
     try:
-        if args.statement_id == "all" or args.statement_id not in {entry["id"] for entry in statements()}:
+        if args.statement_id == ALL or args.statement_id not in {entry["id"] for entry in statements()}:
             table = derive(ledger, strict=False)
-            if args.statement_id != "all":
+            if args.statement_id != ALL:
                 table = table[table["claim_id"] == args.statement_id]
             # by name: itertuples renames the column 'class' (a keyword) to its position
             for row in table.to_dict("records"):

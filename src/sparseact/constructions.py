@@ -538,7 +538,9 @@ def lwr_round(t, q: int, p: int):
     This is the map the learning-with-rounding problem uses; Definition 15 prints
     ``(t mod q) mod p`` (:func:`lwr_lambda`) instead.
     """
-    q, p = check_int(q, "q"), check_int(p, "p")
+    q, p = check_int(q, "q", 2), check_int(p, "p", 1)
+    if p > q:
+        raise ValueError(f"p must be <= q (rounding Z_q to Z_p), got p = {p}, q = {q}")
     t = as_int_array(t, "t") % q
     return ((2 * p * t + q) // (2 * q)) % p
 

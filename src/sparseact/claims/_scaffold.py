@@ -33,6 +33,8 @@ TEMPLATES = Path(__file__).resolve().parent / "_template"
 #: A claim id: a lower-case Python identifier (it names a package, a config key and a Snakemake wildcard); upper-case
 #: letters may follow the first character, as in ``appendixA``.
 CLAIM_ID = re.compile(r"^[a-z][A-Za-z0-9_]*$")
+#: The id ``sparseact explain`` reads as every statement: no claim may take it.
+ALL = "all"
 #: Template -> the file it becomes, relative to the checkout (``{id}`` is the claim id).
 FILES = {
     "__init__.py.tmpl": "src/sparseact/claims/{id}/__init__.py",
@@ -106,11 +108,13 @@ def new_claim(claim_id: str, root: str | Path = ".", paper_ref: str | None = Non
         raise ValueError(
             f"claim id {claim_id!r}: a lower-case Python identifier, not a keyword, is needed, e.g. 'lemma11'"
         )
+    if claim_id == ALL:
+        raise ValueError(f"claim id {claim_id!r} is reserved: 'sparseact explain all' lists every statement")
     if not (root / "src" / "sparseact" / "claims").is_dir() or not (root / "config").is_dir():
         raise ValueError(f"{root}: not a sparseact checkout (no src/sparseact/claims or config/)")
     paper_ref = paper_ref or f"{claim_id} (to be placed)"
-    if "$" in paper_ref or "\n" in paper_ref:
-        raise ValueError(f"paper_ref {paper_ref!r}: one line of plain text (no '$')")
+    if "$" in paper_ref or "\n" in paper_ref or "\\" in paper_ref:
+        raise ValueError(f"paper_ref {paper_ref!r}: one line of plain text (no '$', no backslash)")
     statement_id = claim_id.replace("_", "-")
     targets = {template: Path(target.format(id=claim_id)) for template, target in FILES.items()}
     taken = [str(path) for path in targets.values() if (root / path).exists()]
