@@ -59,6 +59,21 @@ def test_theorem17_eps_outside_its_range_is_refused_naming_the_key(quick, value)
         validate_config(edited(quick, "theorem17", ["eps"], value), registry())
 
 
+@pytest.mark.parametrize(
+    "claim,path,key",
+    [
+        ("theorem19", ["W"], r"claims\.theorem19\.W"),
+        ("theorem19", ["B"], r"claims\.theorem19\.B"),
+        ("theorem19", ["conj20_simplex", "B"], r"claims\.theorem19\.conj20_simplex\.B"),
+        ("scaling", ["sign_ambiguity", "constant"], r"claims\.scaling\.sign_ambiguity\.constant"),
+    ],
+)
+def test_a_scale_beyond_1e100_is_refused_naming_the_key(quick, claim, path, key):
+    """Beyond 1e100 the bounds' squares leave float64: refused before any job, not in one."""
+    with pytest.raises(ConfigError, match=key):
+        validate_config(edited(quick, claim, path, 1e300), registry())
+
+
 @pytest.mark.parametrize("path", [["k_values"], ["exact", "k_values"]], ids=["sweep", "exact"])
 def test_k_above_every_s_is_refused_not_dropped(quick, path):
     block = quick["claims"]["theorem19"]
