@@ -6,7 +6,9 @@ import shutil
 
 import pytest
 
+from sparseact.claims import registry
 from sparseact.cli import main
+from sparseact.runtime.config import ConfigError, load_config, validate_workflow_config
 
 
 @pytest.fixture
@@ -195,12 +197,18 @@ def test_the_data_stage_refuses_what_the_config_would(tmp_path, capsys, argv, sa
     assert len(err.splitlines()) == 1 and said in err and not (tmp_path / "x.npz").exists(), err
 
 
-def test_check_config_warns_of_a_kernel_that_is_not_installed(tmp_path, capsys, repo_root):
-    """The kernel is the environment's (a job refuses an unknown one in one line): check-config warns, not refuses."""
+def test_a_kernel_that_is_not_installed_is_refused_before_any_job(tmp_path, capsys, repo_root):
+    """probe7: ``kernel: nope`` passed check-config with a warning and the Snakefile with no word, so every notebook
+    job failed later; check-config and the Snakefile's validation now refuse it in one line naming the key."""
     config = tmp_path / "c.yaml"
     config.write_text((repo_root / "config" / "quick.yaml").read_text().replace("kernel: sparseact", "kernel: nope"))
-    assert main(["check-config", str(config)]) == 0
-    assert "warning: Jupyter kernel 'nope' is not installed" in capsys.readouterr().err
+    assert main(["check-config", str(config)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith(
+        "invalid config: kernel: Jupyter kernel 'nope' is not installed"
+    )
+    with pytest.raises(ConfigError, match=r"^invalid config: kernel: "):
+        validate_workflow_config(load_config(config, registry()), [config], registry())
 
 
 @pytest.mark.parametrize(

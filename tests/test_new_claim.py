@@ -122,6 +122,22 @@ def test_a_paper_ref_that_is_not_plain_text_is_refused(paper_ref, tmp_path):
     assert not (work / "src" / "sparseact" / "claims" / "lemma11").exists()
 
 
+def test_a_failure_part_way_leaves_the_checkout_as_it_was(tmp_path):
+    """probe7: with a claim schema the config schema names removed by hand, new-claim failed after writing the claim's
+    files, and a retry said the claim existed; now it removes what it wrote and restores what it edited."""
+    work = tmp_path / "repo"
+    for name in ("src", "config"):
+        shutil.copytree(REPO / name, work / name)
+    (work / "notebooks").mkdir()
+    (work / "tests").mkdir()
+    (work / "src" / "sparseact" / "claims" / "lemma6" / "schema.yaml").unlink()
+    before = {path: path.read_bytes() for path in work.rglob("*") if path.is_file()}
+    with pytest.raises(FileNotFoundError):
+        new_claim("lemma11", work)
+    assert {path: path.read_bytes() for path in work.rglob("*") if path.is_file()} == before
+    assert not (work / "src" / "sparseact" / "claims" / "lemma11").exists()
+
+
 def test_the_recipe_in_the_architecture_document_is_the_command(repo_root):
     text = (repo_root / "docs" / "architecture.md").read_text()
     assert "sparseact new-claim lemma11" in text

@@ -307,9 +307,8 @@ def _check_pages(args) -> int:
 def _check_config(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.claims import registry
-    from sparseact.runtime.config import ConfigError, check_writable, load_config
+    from sparseact.runtime.config import ConfigError, check_config_kernel, check_writable, load_config
     from sparseact.runtime.costs import check_cost, estimate_cost, job_warning
-    from sparseact.runtime.notebooks import check_kernel
 
     claims = registry()
     try:
@@ -321,13 +320,10 @@ def _check_config(args) -> int:
         if warning:
             print(warning, file=sys.stderr)
         check_cost(config, claims)
+        check_config_kernel(config)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    try:  # the notebooks' kernel is this environment's, not the config's: a warning, which the jobs turn into a refusal
-        check_kernel(config["kernel"])
-    except ValueError as exc:
-        print(f"warning: {exc}", file=sys.stderr)
     print(f"{args.config}: valid")
     return 0
 

@@ -13,7 +13,8 @@ newcomer replaces the example with the claim and keeps the layout. :func:`new_cl
   ``src/sparseact/schemas/config.schema.yaml``, each in the claims' sorted order;
 * ``config/README.md``, generated again from the schemas (:mod:`sparseact.runtime.config_readme`).
 
-Nothing is overwritten: a claim id that is taken, not a lower-case Python identifier, or a keyword (``class``) or soft
+It is all or nothing: a failure part-way (a schema missing, a full disk) removes what it wrote and restores the
+files it edited. Nothing is overwritten: a claim id that is taken, not a lower-case Python identifier, or a keyword (``class``) or soft
 keyword (``match``) of Python, is refused before any file is written. Until a full run measures it, the new claim is
 priced by the cost table's fallback row, with a warning (:func:`sparseact.runtime.costs.claim_cost_row`).
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import shutil
 from pathlib import Path
 
 from sparseact.paper import statements
@@ -140,10 +142,24 @@ def new_claim(claim_id: str, root: str | Path = ".", paper_ref: str | None = Non
         raise ValueError(f"{CONFIG_SCHEMA}: no claims.properties to add the claim's $ref line to")
     head, tail = schema[: claims_at + 1], schema[claims_at + 1 :]
     edits[CONFIG_SCHEMA] = head + _insert_sorted(tail, "    properties:", "      ", claim_id, reference, CONFIG_SCHEMA)
-    for template, path in targets.items():
-        text = _fill((TEMPLATES / template).read_text(encoding="utf-8"), claim_id, statement_id, paper_ref)
-        atomic_write_text(root / path, text)
-    for path, text in edits.items():
-        atomic_write_text(root / path, text)
-    atomic_write_text(root / "config" / "README.md", render(root / CONFIG_SCHEMA))
+    readme = root / "config" / "README.md"
+    originals = {root / path: (root / path).read_text(encoding="utf-8") for path in edits}
+    originals[readme] = readme.read_text(encoding="utf-8") if readme.exists() else None
+    try:
+        for template, path in targets.items():
+            text = _fill((TEMPLATES / template).read_text(encoding="utf-8"), claim_id, statement_id, paper_ref)
+            atomic_write_text(root / path, text)
+        for path, text in edits.items():
+            atomic_write_text(root / path, text)
+        atomic_write_text(readme, render(root / CONFIG_SCHEMA))
+    except BaseException:  # all or nothing: a retry must not meet half a claim
+        for path in targets.values():
+            (root / path).unlink(missing_ok=True)
+        shutil.rmtree(root / "src" / "sparseact" / "claims" / claim_id, ignore_errors=True)
+        for path, text in originals.items():
+            if text is None:
+                path.unlink(missing_ok=True)
+            else:
+                atomic_write_text(path, text)
+        raise
     return [str(path) for path in targets.values()] + list(edits) + ["config/README.md"]

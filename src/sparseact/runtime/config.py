@@ -660,7 +660,19 @@ def validate_workflow_config(
         raise
     check_cost(config, claims)
     check_writable(config)
+    check_config_kernel(config)
     return config
+
+
+def check_config_kernel(config: dict) -> None:
+    """Refuse, naming the key, a ``kernel`` that is not a registered Jupyter kernel: every notebook job would fail."""
+    # deferred: the Jupyter stack loads only where a config is checked
+    from sparseact.runtime.notebooks import check_kernel
+
+    try:
+        check_kernel(config["kernel"])
+    except ValueError as error:
+        raise ConfigError(f"invalid config: kernel: {error}") from None
 
 
 def check_writable(config: dict, root: str | Path = ".") -> None:
