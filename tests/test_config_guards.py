@@ -364,6 +364,16 @@ def test_a_boolean_written_as_yaml_on_the_command_line_is_told_how_to_write_it(q
         validate_config({**quick, "job_server": "false"}, registry())
 
 
+def test_a_nested_value_from_the_command_line_is_told_to_use_a_file(quick):
+    """probe7: --config 'claims={"lemma6":{"n_values":[8,10,12]}}' gives strings (Snakemake's BaseLoader) and was
+    refused as "'12' is not of type 'integer'", blaming the user's integer; the error now says why."""
+    config = {**quick, "claims": {**quick["claims"], "lemma6": {**quick["claims"]["lemma6"], "n_values": ["8", "10"]}}}
+    with pytest.raises(
+        ConfigError, match=r"'(8|10)' is not of type 'integer' \(Snakemake's --config reads every value"
+    ):
+        validate_config(config, registry())
+
+
 def test_a_config_from_the_command_line_alone_is_told_to_name_the_file():
     """With the profile's replace-workflow-config, --config alone drops config/config.yaml: the error says so."""
     hint = r"\(--config alone replaces config/config\.yaml.*--configfile config/config\.yaml --config KEY=VALUE\)$"

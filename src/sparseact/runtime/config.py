@@ -420,6 +420,11 @@ def validate_config(config: dict, claims: Mapping[str, Any], schema_path: str | 
         message = error.message if len(error.message) <= MESSAGE_WIDTH else error.message[:MESSAGE_WIDTH] + "..."
         if error.validator == "type" and error.validator_value == "boolean" and isinstance(error.instance, str):
             message += " (Snakemake's --config reads True and False, not true and false)"
+        elif error.validator == "type" and isinstance(error.instance, str) and len(error.absolute_path) > 1:
+            message += (
+                " (Snakemake's --config reads every value inside a {...} or [...] as a string: give nested values in a "
+                "--configfile)"
+            )
         raise ConfigError(f"invalid config: {key}: {message}")
     check_output_dirs(config)
     check_claim_blocks(config, claims)
