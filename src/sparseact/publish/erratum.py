@@ -166,6 +166,7 @@ NOTE_MACROS = frozenset(
         "section",
         "small",
         "footnotesize",
+        "scriptsize",
         "subsection",
         "textasciitilde",
         "textattachfile",
@@ -391,6 +392,34 @@ class PaperWords:
         """Name any result first cited from now on by its name: the appendix that states the numbered ones is written."""
         self.numbering = set(self.numbers)
 
+    def proof(self, text: str) -> str:
+        """A proof's ``text`` in the paper's words, without the project's exact checks (the note gives proofs; the
+        repository's table of statements adds the checks): a sentence that opens with one, or with "The exact
+        check", is dropped, and a check cited in a list or in parentheses is left out of it; a certificate stays."""
+        checks = [name for name, said in self.names.items() if said.startswith("an exact check of ")]
+        check = "(?:" + "|".join(re.escape(name) for name in sorted(checks, key=len, reverse=True)) + ")"
+        kept = " ".join(
+            sentence
+            for sentence in re.split(r"(?<=\.) (?=\S)", " ".join(str(text).split()))
+            if not re.match(rf"(?:(?:The|An) exact checks? |{check}(?![\w-]|/\w))", sentence)
+        )
+        cited = rf"(?<![\w/:.-]){check}(?![\w-]|/\w)"
+        # a parenthesis that a check opens, formulas and parentheses inside it included
+        kept = re.sub(rf"\(\s*{cited}(?:[^()$]|\$[^$]*\$|\([^()]*\))*\)", "", kept)
+        lists = (  # in prose only: a formula's "O()" stays
+            (rf"(?:[;,] (?:and )?)?{cited}", ""),  # a check in a list
+            (r"\(\s*(?:[;,]\s*)?\)", ""),
+            (r"\(\s*[;,]\s*", "("),
+            (r" +(?=[,.;)])", ""),
+        )
+        pieces = []
+        for kind, piece in split_math(kept):
+            if kind == "text":
+                for pattern, said in lists:
+                    piece = re.sub(pattern, said, piece)
+            pieces.append(piece if kind == "text" else f"${piece}$" if kind == "inline" else f"$${piece}$$")
+        return self(_sentence("".join(pieces)))
+
     def __call__(self, text: str) -> str:
         named = "".join(
             self.pattern.sub(self._name, piece)
@@ -485,9 +514,10 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
         rf"\item[{tex_text(short_ref(row['paper_ref']))}] {tex_text(words(_sentence(gist)))}" for row, gist in sharper
     ]
     replaced, superseded = _superseded(results, errata, entries)
-    names = list(dict.fromkeys(results.headline["paper_ref"].map(short_ref)))
-    proved = results.headline[results.headline["status"] == "proved"]
-    holding = list(dict.fromkeys(proved["paper_ref"].map(short_ref)))
+    kind = dict(zip(results.statements["statement_id"], results.statements["kind"], strict=True))
+    theorems = results.headline[results.headline["statement_id"].map(kind) != "conjecture"]
+    names = list(dict.fromkeys(theorems["paper_ref"].map(short_ref)))
+    holding = list(dict.fromkeys(theorems.loc[theorems["status"] == "proved", "paper_ref"].map(short_ref)))
     conditional = [
         (short_ref(ref), note_name(ref))
         for sid, ref in zip(results.headline["statement_id"], results.headline["paper_ref"], strict=True)
@@ -505,7 +535,9 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
         r"\section{Summary}",
         rf"\noindent {len(holding)} of the paper's {len(names)} main results hold: {tex_text(_join(holding))}"
         + (f"; {tex_text(_join(given))} given a conjecture" if given else "")
-        + ". The table after this summary gives each with its errata.",
+        + ". "
+        + " ".join(_the_others(results, errata, entries, kind))
+        + " The table after this summary gives each with its errata.",
         "",
         *_described(r"\noindent\textbf{The improvement} (Section~\ref{sec:improvement}).", improvements),
         *(
@@ -531,6 +563,44 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
         _errata_by_consequence(results, errata),
         "",
     ]
+
+
+def _the_others(results: Results, errata: pd.DataFrame, entries: dict, kind: dict) -> list[str]:
+    """The summary's sentences on the main results that do not hold as printed, grouped by how they stand, then on
+    the conjectures among the main statements (a conjecture is not a result: it is said apart, as in the table)."""
+    status_of = dict(zip(results.statements["statement_id"], results.statements["status"], strict=True))
+    survives = dict(zip(results.statements["statement_id"], results.statements["survives"], strict=True))
+    groups: dict[str, list[str]] = {}
+    conjectures = []
+    for _, row in results.headline.iterrows():
+        sid, status = row["statement_id"], row["status"]
+        if kind[sid] == "conjecture":
+            said = _main_result_line(row, results, errata, entries)[0]
+            conjectures.append(rf"{tex_text(short_ref(row['paper_ref']))} is a conjecture, not a result: {said}.")
+        elif status == "holds-on-range":
+            group = "constant" if proved_correction(entries.get(sid, {}), status_of) else "range"
+            groups.setdefault(group, []).append(row)
+        elif status == "fails-as-stated":
+            groups.setdefault("corrected" if str(survives[sid]).startswith("yes") else "failing", []).append(row)
+        elif status == "open":
+            groups.setdefault("open", []).append(row)
+    said = {  # (one result, several)
+        "constant": (
+            "holds up to a constant factor, proved for every parameter; with its printed constant it is neither "
+            "proved nor refuted",
+            "hold up to constant factors, proved for every parameter; with their printed constants they are neither "
+            "proved nor refuted",
+        ),
+        "range": ("holds on every instance computed, with no proof", "hold on every instance computed, with no proof"),
+        "corrected": ("fails as printed; a corrected form is proved", "fail as printed; corrected forms are proved"),
+        "failing": ("fails as printed, and no corrected form is proved", "fail as printed, and no corrected form is"),
+        "open": ("is open", "are open"),
+    }
+    sentences = []
+    for group, rows in groups.items():
+        refs = list(dict.fromkeys(short_ref(row["paper_ref"]) for row in rows))
+        sentences.append(tex_text(f"{_join(refs)} {said[group][len(refs) > 1]}."))
+    return sentences + conjectures
 
 
 def _superseded(results: Results, errata: pd.DataFrame, entries: dict) -> tuple[list[str], list[int]]:
@@ -650,7 +720,7 @@ def _improvement(results: Results, words: PaperWords) -> list[str]:
             rf"\paragraph{{{tex_text(words.names[row['statement_id']])}.}} "
             + tex_text(words(_sentence(row["statement"]))),
             "",
-            rf"\emph{{Proof.}} {tex_text(words(_sentence(_without_check_sentences(row['argument']))))}"
+            rf"\emph{{Proof.}} {tex_text(words.proof(row['argument']))}"
             + (rf" \emph{{Tightness.}} Attained by {tex_text(row['family'])}." if attained else ""),
             "",
         ]
@@ -667,15 +737,6 @@ def _improvement(results: Results, words: PaperWords) -> list[str]:
             "",
         ]
     return lines
-
-
-def _without_check_sentences(text: str) -> str:
-    """``text`` without its sentences about the project's exact checks (the note cites proofs, not the ledger)."""
-    return " ".join(
-        sentence
-        for sentence in re.split(r"(?<=\.) (?=[A-Z])", str(text))
-        if not re.match(r"The exact checks? ", sentence)
-    )
 
 
 #: A printed text that is one formula longer than this (characters of TeX) is displayed, broken at its relations.
@@ -823,7 +884,7 @@ def _families(errata: pd.DataFrame, entries: dict, words: PaperWords, superseded
             argument = (
                 ""
                 if int(row["number"]) in superseded
-                else rf" \emph{{Proof.}} {tex_text(words(_sentence(entry['argument']['text'])))}"
+                else rf" \emph{{Proof.}} {tex_text(words.proof(entry['argument']['text']))}"
             )
             lines += [
                 rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(entry['statement'])))}" + argument,
@@ -832,25 +893,20 @@ def _families(errata: pd.DataFrame, entries: dict, words: PaperWords, superseded
     return lines
 
 
-def _cited(
-    cited: list[str], with_proof: set[str], results: Results, errata: pd.DataFrame, words: PaperWords
-) -> list[str]:
-    """The project's results that the improvement, the substantive errata and the family proofs cite and do not state
-    (Section 2 states the sharper ones, the family appendix the refutations), each stated with its proof: a reader
-    checks a correction or a refutation against what it rests on, from the note alone. The results of ``with_proof``
-    (what the main text cites) come with their proofs; corrected proof steps and what only a family proof cites are
-    stated, their proofs in the repository's table of statements."""
+def _cited(cited: list[str], results: Results, errata: pd.DataFrame, words: PaperWords) -> list[str]:
+    """The project's results that the note cites and does not state elsewhere (Section 2 states the sharper ones, the
+    family appendix the refutations), each with its proof: a reader checks a correction or a refutation against what
+    it rests on, from the note alone."""
     rest = [sid for sid in cited if sid not in _shown_elsewhere(results, errata)]
     if not rest:
         return []
     lines = [
         r"\section*{Appendix: our results the note cites}\phantomsection\label{app:cited}",
-        "The results the main text cites with their proofs (a corrected proof step is stated); the repository's table "
-        "of statements has every proof and check.",
+        "The results the note cites, each with its proof; the repository's table of statements adds the exact "
+        "checks of each.",
         "",
     ]
     reasons = dict(zip(results.statements["statement_id"], results.statements["reason"], strict=True))
-    steps = {e["id"] for e in paper_statements() if e.get("proof_of")}
     words.freeze()
     for sid in rest:
         name = words.names[sid]
@@ -858,10 +914,10 @@ def _cited(
             name = words.number(sid) + " (" + UNNESTED.sub(r", \1", name) + ")"
         else:
             name = name[:1].upper() + name[1:]
-        proof = _without_check_sentences(reasons[sid]) if sid in with_proof and sid not in steps else ""
+        proof = words.proof(reasons[sid])
         lines += [
             rf"\paragraph{{{tex_text(name)}.}} {tex_text(words(_sentence(words.statements[sid])))}"
-            + (rf" \emph{{Proof.}} {tex_text(words(_sentence(proof)))}" if proof else ""),
+            + (rf" \emph{{Proof.}} {tex_text(proof)}" if proof else ""),
             "",
         ]
     return lines
@@ -876,7 +932,7 @@ def _certificate_list(errata: pd.DataFrame) -> list[str]:
         "is established in exact or rigorous interval arithmetic; the repository's checker recomputes it from the "
         "stored numbers alone.",
         "",
-        r"{\footnotesize\raggedright",
+        r"{\scriptsize\raggedright",
     ]
     items = [
         rf"\textbf{{Erratum {row['number']}:}} "
@@ -940,9 +996,8 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     for _, row in slips.iterrows():
         lines += _in_full(row, repository_url, words)
     lines += _families(errata, entries, words, set(_superseded(results, errata, entries)[1]))
-    proved_here = set(cited_in_main)  # what the main text's corrections rest on: stated with their proofs
-    cited_in_main += [sid for sid in words.cited if sid not in proved_here]  # by the slips and the family proofs
-    lines += _cited(cited_in_main, proved_here, results, errata, words)
+    cited_in_main += [sid for sid in words.cited if sid not in cited_in_main]  # by the slips and the family proofs
+    lines += _cited(cited_in_main, results, errata, words)
     lines += _certificate_list(errata)
     return "\n".join([*lines, r"\end{document}", ""])
 
