@@ -430,6 +430,17 @@ class PaperWords:
         return self.sentence_start.sub(lambda m: m.group(1) + m.group(2)[0].upper() + m.group(2)[1:], named)
 
 
+def _in_corner(sid: str, results: Results, entry: dict) -> list[str]:
+    """The checks that find the statement ``sid`` failing only in a degenerate corner (a printed logarithm below 1)."""
+    out_of_range = set(
+        results.ledger.loc[
+            (results.ledger["verdict"] == "FAIL") & (results.ledger["finding"] == "out-of-range"), "check_id"
+        ]
+    )
+    checks = results.statements.set_index("statement_id").loc[sid, "checks"]
+    return degenerate_corners(entry, ids(checks), out_of_range)
+
+
 def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, entries: dict) -> tuple[str, str]:
     """What the summary's table says of one main result (``headline.csv``'s row): as printed, and its errata."""
     number = dict(zip(errata["erratum_id"], errata["number"], strict=True))
@@ -438,12 +449,7 @@ def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, en
     status_of = dict(zip(results.statements["statement_id"], results.statements["status"], strict=True))
     sid, entry = row["statement_id"], entries.get(row["statement_id"], {})
     statement = table.loc[sid]
-    out_of_range = set(
-        results.ledger.loc[
-            (results.ledger["verdict"] == "FAIL") & (results.ledger["finding"] == "out-of-range"), "check_id"
-        ]
-    )
-    corner = degenerate_corners(entry, ids(statement["checks"]), out_of_range)
+    corner = _in_corner(sid, results, entry)
     fixes = []  # the errata that correct the hypothesis of an implication
     if row["status"] == "fails-as-stated":
         survives = statement["survives"]
@@ -473,9 +479,10 @@ def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, en
     else:
         said = (
             "holds up to a constant factor, proved for every parameter; with the printed constant it holds "
-            "on every instance computed, with no proof"
+            + (f"{CORNER_PHRASE}, " if corner else "")
+            + "on every instance computed, with no proof"
             if proved_correction(entry, status_of)
-            else "holds on every instance computed, with no proof"
+            else "holds " + (f"{CORNER_PHRASE}, " if corner else "") + "on every instance computed, with no proof"
         )
     if sid in set(results.sharper["than"]):
         said += "; a sharper form is proved"
@@ -579,7 +586,8 @@ def _the_others(results: Results, errata: pd.DataFrame, entries: dict, kind: dic
             conjectures.append(rf"{tex_text(short_ref(row['paper_ref']))} is a conjecture, not a result: {said}.")
         elif status == "holds-on-range":
             group = "constant" if proved_correction(entries.get(sid, {}), status_of) else "range"
-            groups.setdefault(group, []).append(row)
+            corner = " corner" if _in_corner(sid, results, entries.get(sid, {})) else ""
+            groups.setdefault(group + corner, []).append(row)
         elif status == "fails-as-stated":
             groups.setdefault("corrected" if str(survives[sid]).startswith("yes") else "failing", []).append(row)
         elif status == "open":
@@ -591,7 +599,17 @@ def _the_others(results: Results, errata: pd.DataFrame, entries: dict, kind: dic
             "hold up to constant factors, proved for every parameter; with their printed constants they are neither "
             "proved nor refuted",
         ),
+        "constant corner": (
+            f"holds up to a constant factor, proved for every parameter; with its printed constant it holds "
+            f"{CORNER_PHRASE}, on every instance computed, with no proof",
+            f"hold up to constant factors, proved for every parameter; with their printed constants they hold "
+            f"{CORNER_PHRASE}, on every instance computed, with no proof",
+        ),
         "range": ("holds on every instance computed, with no proof", "hold on every instance computed, with no proof"),
+        "range corner": (
+            f"holds {CORNER_PHRASE}, on every instance computed, with no proof",
+            f"hold {CORNER_PHRASE}, on every instance computed, with no proof",
+        ),
         "corrected": ("fails as printed; a corrected form is proved", "fail as printed; corrected forms are proved"),
         "failing": ("fails as printed, and no corrected form is proved", "fail as printed, and no corrected form is"),
         "open": ("is open", "are open"),
