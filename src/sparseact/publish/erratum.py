@@ -662,9 +662,10 @@ def _superseded(results: Results, errata: pd.DataFrame, entries: dict) -> tuple[
 #: How the summary's table says that a result fails only in a degenerate corner, and what that means.
 CORNER_PHRASE = "wherever its logarithms are at least 1"
 CORNER_MEANING = (
-    f"``Holds {CORNER_PHRASE}'': where a printed logarithm is below 1, as $\\log(ns)$ is at $n = s = 1$, the "
-    "printed bound can vanish while the quantity it bounds does not; the result fails only there, and we read every "
-    "statement of the paper with the same rule."
+    f"``Holds {CORNER_PHRASE}'': where a printed logarithm is below 1, as $\\log(ns)$ is at $n = s = 1$, or a "
+    "logarithm of a scale such as $\\log(m(R+B))$, which a change of units brings below 1 from any sample, the "
+    "printed bound can vanish or fall below the quantity it bounds; the result fails only there; we read every "
+    "statement of the paper with the same rule, each printed $\\log$ as $\\max\\{1, \\log\\}$."
 )
 #: How the note counts the errata, per consequence (:data:`CONSEQUENCES`, most serious first).
 ERRATA_PHRASES = {
