@@ -48,12 +48,12 @@ from sparseact.paper import statements as paper_statements
 from sparseact.paper.markup import MATH_MACROS, check_markup
 from sparseact.publish.asciimath import typeset_ascii
 from sparseact.publish.display import _latex_escape
-from sparseact.publish.findings import Results, ids, load_results, readable, short_ref
+from sparseact.publish.findings import Results, ids, in_corner, load_results, readable, short_ref
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
 from sparseact.publish.mathtext import EMPHASIS, split_math
 from sparseact.publish.notepdf import SOURCE_KEY, TEX_ENGINE, attached_certificates, source_stamp
-from sparseact.publish.statements import CONSEQUENCES, degenerate_corners, first_sentence, proved_correction
+from sparseact.publish.statements import CONSEQUENCES, first_sentence, proved_correction
 from sparseact.runtime.provenance import atomic_write_text
 from sparseact.verify.verdicts import FINDING_DEFINITIONS
 
@@ -430,17 +430,6 @@ class PaperWords:
         return self.sentence_start.sub(lambda m: m.group(1) + m.group(2)[0].upper() + m.group(2)[1:], named)
 
 
-def _in_corner(sid: str, results: Results, entry: dict) -> list[str]:
-    """The checks that find the statement ``sid`` failing only in a degenerate corner (a printed logarithm below 1)."""
-    out_of_range = set(
-        results.ledger.loc[
-            (results.ledger["verdict"] == "FAIL") & (results.ledger["finding"] == "out-of-range"), "check_id"
-        ]
-    )
-    checks = results.statements.set_index("statement_id").loc[sid, "checks"]
-    return degenerate_corners(entry, ids(checks), out_of_range)
-
-
 def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, entries: dict) -> tuple[str, str]:
     """What the summary's table says of one main result (``headline.csv``'s row): as printed, and its errata."""
     number = dict(zip(errata["erratum_id"], errata["number"], strict=True))
@@ -449,7 +438,7 @@ def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, en
     status_of = dict(zip(results.statements["statement_id"], results.statements["status"], strict=True))
     sid, entry = row["statement_id"], entries.get(row["statement_id"], {})
     statement = table.loc[sid]
-    corner = _in_corner(sid, results, entry)
+    corner = in_corner(results, sid, entry)
     fixes = []  # the errata that correct the hypothesis of an implication
     if row["status"] == "fails-as-stated":
         survives = statement["survives"]
@@ -586,7 +575,7 @@ def _the_others(results: Results, errata: pd.DataFrame, entries: dict, kind: dic
             conjectures.append(rf"{tex_text(short_ref(row['paper_ref']))} is a conjecture, not a result: {said}.")
         elif status == "holds-on-range":
             group = "constant" if proved_correction(entries.get(sid, {}), status_of) else "range"
-            corner = " corner" if _in_corner(sid, results, entries.get(sid, {})) else ""
+            corner = " corner" if in_corner(results, sid, entries.get(sid, {})) else ""
             groups.setdefault(group + corner, []).append(row)
         elif status == "fails-as-stated":
             groups.setdefault("corrected" if str(survives[sid]).startswith("yes") else "failing", []).append(row)

@@ -41,6 +41,7 @@ from sparseact.publish.statements import (
     CONSEQUENCES,
     HOLDS_OUTSIDE_CORNERS,
     STATUS_DEFINITIONS,
+    degenerate_corners,
     first_sentence,
     proved_correction,
     short_ref,
@@ -506,6 +507,14 @@ def remarks_markdown(results: Results) -> list[str]:
     ]
 
 
+def in_corner(results: Results, sid: str, entry: dict) -> list[str]:
+    """The checks that find the statement ``sid`` (its statement file ``entry``) failing only in a degenerate corner,
+    where a printed logarithm is below 1 (:func:`sparseact.publish.statements.degenerate_corners`)."""
+    ledger = results.ledger
+    out_of_range = set(ledger.loc[(ledger["verdict"] == "FAIL") & (ledger["finding"] == "out-of-range"), "check_id"])
+    return degenerate_corners(entry, ids(_statement(results, sid)["checks"]), out_of_range)
+
+
 def what_changes(results: Results, row: pd.Series, errata_link: str) -> str:
     """One line on what a main result's status means for the authors, in words: whether it holds as printed (and on
     what it rests), how many repairs its printed proof needs, or how it fails and whether a correction is proved."""
@@ -524,12 +533,13 @@ def what_changes(results: Results, row: pd.Series, errata_link: str) -> str:
         counted = re.search(r"\((\d+) in \d+ checks?\)", statement["reason"])
         checked = f"{counted.group(1)} instances" if counted else statement["range"].split(";")[0]
         entry = next((e for e in paper_statements() if e["id"] == row["statement_id"]), {})
+        corner = " wherever its logarithms are at least 1," if in_corner(results, row["statement_id"], entry) else ""
         if proved_correction(entry, results.statements.set_index("statement_id")["status"]):
             return (
-                f"A corrected form is proved for every parameter; as printed, it holds on every instance checked "
-                f"({checked}), which no proof extends{repairs}."
+                f"A corrected form is proved for every parameter; as printed, it holds{corner} on every instance "
+                f"checked ({checked}), which no proof extends{repairs}."
             )
-        return f"Holds on every instance checked ({checked}); no proof covers every parameter{repairs}."
+        return f"Holds{corner} on every instance checked ({checked}); no proof covers every parameter{repairs}."
     if row["status"] == "fails-as-stated":
         link = f"[{FINDING_WORDS.get(statement['class'], statement['class'])}]({errata_link.format(id=errata[0])})"
         return f"Fails as printed ({link}); {repair_words(statement['survives'])}."
