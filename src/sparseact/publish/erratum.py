@@ -329,7 +329,7 @@ class PaperWords:
     a statement by its paper reference (:func:`prose_name`), an erratum's certificate ``<claim>/<check>`` (with the words "the
     certificate" before it, if any) by "the certificate of Erratum N", any other check by "an exact check of" its
     statement, a fact by its name. The project's results that the appendix of cited results states are numbered in the
-    order they are first named, "Proposition A.1", ... (until :meth:`freeze`). The note's main text prints no internal
+    order they are first named, "Proposition A.1", .... The note's main text prints no internal
     id (tests/test_erratum.py greps the PDF)."""
 
     def __init__(self, results: Results):
@@ -387,10 +387,6 @@ class PaperWords:
     def number(self, sid: str) -> str:
         """``Proposition A.n`` of a cited result, numbered when first named."""
         return f"Proposition A.{self.numbers.setdefault(sid, len(self.numbers) + 1)}"
-
-    def freeze(self) -> None:
-        """Name any result first cited from now on by its name: the appendix that states the numbered ones is written."""
-        self.numbering = set(self.numbers)
 
     def proof(self, text: str) -> str:
         """A proof's ``text`` in the paper's words, without the project's exact checks (the note gives proofs; the
@@ -532,8 +528,7 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
         rf"\noindent {len(holding)} of the paper's {len(names)} main results hold: {tex_text(_join(holding))}"
         + (f"; {tex_text(_join(given))} given a conjecture" if given else "")
         + ". "
-        + " ".join(_the_others(results, errata, entries, kind))
-        + " The table after this summary gives each with its errata.",
+        + " ".join(_the_others(results, errata, entries, kind)),
         "",
         *_described(r"\noindent\textbf{The improvement} (Section~\ref{sec:improvement}).", improvements),
         *(
@@ -572,7 +567,7 @@ def _the_others(results: Results, errata: pd.DataFrame, entries: dict, kind: dic
         sid, status = row["statement_id"], row["status"]
         if kind[sid] == "conjecture":
             said = _main_result_line(row, results, errata, entries)[0]
-            conjectures.append(rf"{tex_text(short_ref(row['paper_ref']))} is a conjecture, not a result: {said}.")
+            conjectures.append(rf"{tex_text(short_ref(row['paper_ref']))}, a conjecture: {said}.")
         elif status == "holds-on-range":
             group = "constant" if proved_correction(entries.get(sid, {}), status_of) else "range"
             corner = " corner" if in_corner(results, sid, entries.get(sid, {})) else ""
@@ -583,16 +578,12 @@ def _the_others(results: Results, errata: pd.DataFrame, entries: dict, kind: dic
             groups.setdefault("open", []).append(row)
     said = {  # (one result, several)
         "constant": (
-            "holds up to a constant factor, proved for every parameter; with its printed constant it is neither "
-            "proved nor refuted",
-            "hold up to constant factors, proved for every parameter; with their printed constants they are neither "
-            "proved nor refuted",
+            "holds up to a constant factor (proved); with its printed constant it is open",
+            "hold up to constant factors (proved); with their printed constants they are open",
         ),
         "constant corner": (
-            f"holds up to a constant factor, proved for every parameter; with its printed constant it holds "
-            f"{CORNER_PHRASE}, on every instance computed, with no proof",
-            f"hold up to constant factors, proved for every parameter; with their printed constants they hold "
-            f"{CORNER_PHRASE}, on every instance computed, with no proof",
+            f"holds up to a constant factor (proved); with its printed constant it is open {CORNER_PHRASE}",
+            f"hold up to constant factors (proved); with their printed constants they are open {CORNER_PHRASE}",
         ),
         "range": ("holds on every instance computed, with no proof", "hold on every instance computed, with no proof"),
         "range corner": (
@@ -915,16 +906,17 @@ def _cited(cited: list[str], results: Results, errata: pd.DataFrame, words: Pape
         "",
     ]
     reasons = dict(zip(results.statements["statement_id"], results.statements["reason"], strict=True))
-    words.freeze()
-    for sid in rest:
+    shown = _shown_elsewhere(results, errata)
+    for sid in rest:  # a result first cited by a proof here is stated after the others, with its own proof
+        statement, proof = words(_sentence(words.statements[sid])), words.proof(reasons[sid])
+        rest += [cited for cited in words.cited if cited not in rest and cited not in shown]
         name = words.names[sid]
         if sid in words.numbers:  # "Proposition A.4 (Theorem 17 as corrected here, with losses at most 1)"
             name = words.number(sid) + " (" + UNNESTED.sub(r", \1", name) + ")"
         else:
             name = name[:1].upper() + name[1:]
-        proof = words.proof(reasons[sid])
         lines += [
-            rf"\paragraph{{{tex_text(name)}.}} {tex_text(words(_sentence(words.statements[sid])))}"
+            rf"\paragraph{{{tex_text(name)}.}} {tex_text(statement)}"
             + (rf" \emph{{Proof.}} {tex_text(proof)}" if proof else ""),
             "",
         ]
