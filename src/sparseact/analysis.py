@@ -216,6 +216,44 @@ def _radix4(a, start, length, h):
 
 
 @numba.njit(cache=True, inline="always", boundscheck=False)
+def _butterfly8(x0, x1, x2, x3, x4, x5, x6, x7):
+    """The length-8 Walsh-Hadamard transform of ``(x0, ..., x7)`` (three butterfly stages, in registers): the one
+    sequence of additions of :func:`_radix8` and :func:`_influence_top`."""
+    a0 = x0 + x1
+    a1 = x0 - x1
+    a2 = x2 + x3
+    a3 = x2 - x3
+    a4 = x4 + x5
+    a5 = x4 - x5
+    a6 = x6 + x7
+    a7 = x6 - x7
+    b0 = a0 + a2
+    b1 = a1 + a3
+    b2 = a0 - a2
+    b3 = a1 - a3
+    b4 = a4 + a6
+    b5 = a5 + a7
+    b6 = a4 - a6
+    b7 = a5 - a7
+    return b0 + b4, b1 + b5, b2 + b6, b3 + b7, b0 - b4, b1 - b5, b2 - b6, b3 - b7
+
+
+@numba.njit(cache=True, inline="always", boundscheck=False)
+def _scaled_squares8(y0, y1, y2, y3, y4, y5, y6, y7, scale):
+    """``(y_m * scale)**2`` for eight coefficients (one multiplication each, then the square): the squares that
+    :func:`_influence_kernel` and :func:`_influence_top` sum."""
+    y0 = y0 * scale
+    y1 = y1 * scale
+    y2 = y2 * scale
+    y3 = y3 * scale
+    y4 = y4 * scale
+    y5 = y5 * scale
+    y6 = y6 * scale
+    y7 = y7 * scale
+    return y0 * y0, y1 * y1, y2 * y2, y3 * y3, y4 * y4, y5 * y5, y6 * y6, y7 * y7
+
+
+@numba.njit(cache=True, inline="always", boundscheck=False)
 def _radix8(a, start, length, h, check=False):
     # Stages h, 2h and 4h fused (radix 8) in registers. With check (the last
     # stage group), returns whether every output is finite (x - x is 0 exactly
@@ -232,30 +270,7 @@ def _radix8(a, start, length, h, check=False):
             x5 = p[t + 5 * h]
             x6 = p[t + 6 * h]
             x7 = p[t + 7 * h]
-            a0 = x0 + x1
-            a1 = x0 - x1
-            a2 = x2 + x3
-            a3 = x2 - x3
-            a4 = x4 + x5
-            a5 = x4 - x5
-            a6 = x6 + x7
-            a7 = x6 - x7
-            b0 = a0 + a2
-            b1 = a1 + a3
-            b2 = a0 - a2
-            b3 = a1 - a3
-            b4 = a4 + a6
-            b5 = a5 + a7
-            b6 = a4 - a6
-            b7 = a5 - a7
-            y0 = b0 + b4
-            y1 = b1 + b5
-            y2 = b2 + b6
-            y3 = b3 + b7
-            y4 = b0 - b4
-            y5 = b1 - b5
-            y6 = b2 - b6
-            y7 = b3 - b7
+            y0, y1, y2, y3, y4, y5, y6, y7 = _butterfly8(x0, x1, x2, x3, x4, x5, x6, x7)
             p[t] = y0
             p[t + h] = y1
             p[t + 2 * h] = y2
@@ -435,96 +450,90 @@ def _influence_top(a, n, width, e, top_only):
     # Rows W + 24 apart: with W a power of two, the eight columns (and q)
     # would share their L1 sets and their 4 KiB aliases with the inputs.
     column = np.zeros((9, W + 24))[:, :W]
-    q = column[8]
     tile = np.zeros(nt)
     for k in range(nt):
-        t0 = k * W
-        p0 = a[t0 : t0 + W]
-        p1 = a[t0 + h : t0 + h + W]
-        p2 = a[t0 + 2 * h : t0 + 2 * h + W]
-        p3 = a[t0 + 3 * h : t0 + 3 * h + W]
-        p4 = a[t0 + 4 * h : t0 + 4 * h + W]
-        p5 = a[t0 + 5 * h : t0 + 5 * h + W]
-        p6 = a[t0 + 6 * h : t0 + 6 * h + W]
-        p7 = a[t0 + 7 * h : t0 + 7 * h + W]
-        c0 = column[0]
-        c1 = column[1]
-        c2 = column[2]
-        c3 = column[3]
-        c4 = column[4]
-        c5 = column[5]
-        c6 = column[6]
-        c7 = column[7]
-        for t in range(W):
-            x0 = p0[t]
-            x1 = p1[t]
-            x2 = p2[t]
-            x3 = p3[t]
-            x4 = p4[t]
-            x5 = p5[t]
-            x6 = p6[t]
-            x7 = p7[t]
-            a0 = x0 + x1
-            a1 = x0 - x1
-            a2 = x2 + x3
-            a3 = x2 - x3
-            a4 = x4 + x5
-            a5 = x4 - x5
-            a6 = x6 + x7
-            a7 = x6 - x7
-            b0 = a0 + a2
-            b1 = a1 + a3
-            b2 = a0 - a2
-            b3 = a1 - a3
-            b4 = a4 + a6
-            b5 = a5 + a7
-            b6 = a4 - a6
-            b7 = a5 - a7
-            y0 = (b0 + b4) * scale
-            y1 = (b1 + b5) * scale
-            y2 = (b2 + b6) * scale
-            y3 = (b3 + b7) * scale
-            y4 = (b0 - b4) * scale
-            y5 = (b1 - b5) * scale
-            y6 = (b2 - b6) * scale
-            y7 = (b3 - b7) * scale
-            s0 = y0 * y0
-            s1 = y1 * y1
-            s2 = y2 * y2
-            s3 = y3 * y3
-            s4 = y4 * y4
-            s5 = y5 * y5
-            s6 = y6 * y6
-            s7 = y7 * y7
-            c0[t] += s0
-            c1[t] += s1
-            c2[t] += s2
-            c3[t] += s3
-            c4[t] += s4
-            c5[t] += s5
-            c6[t] += s6
-            c7[t] += s7
-            q[t] = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
-        if top_only:
-            continue
-        if W >= 8:
-            l0 = l1 = l2 = l3 = l4 = l5 = l6 = l7 = 0.0
-            for u in range(0, W, 8):
-                r = q[u : u + 8]
-                l0 += r[0]
-                l1 += r[1]
-                l2 += r[2]
-                l3 += r[3]
-                l4 += r[4]
-                l5 += r[5]
-                l6 += r[6]
-                l7 += r[7]
-            tile[k] = ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))
-        else:
-            acc = 0.0
-            for u in range(W):
-                acc += q[u]
-            tile[k] = acc
+        _tile_squares(a, k * W, h, column, scale)
+        if not top_only:
+            tile[k] = _lane_sum(column[8])
+    return _coordinate_sums(column, tile, n, wb)
+
+
+# _influence_top's steps, inlined into it: LLVM then optimises the butterflies' loop together with the columns it
+# allocates (called as a function of its own, the loop runs slower)
+@numba.njit(cache=True, inline="always", boundscheck=False)
+def _tile_squares(a, t0, h, column, scale):
+    """One tile of :func:`_influence_top`: the radix-8 butterflies of ``a[t0 + t + m h]`` (``m = 0..7``, ``t < W``),
+    each coefficient's scaled square added into ``column[m, t]`` and their sum over ``m`` written to ``column[8, t]``."""
+    W = column.shape[1]
+    p0 = a[t0 : t0 + W]
+    p1 = a[t0 + h : t0 + h + W]
+    p2 = a[t0 + 2 * h : t0 + 2 * h + W]
+    p3 = a[t0 + 3 * h : t0 + 3 * h + W]
+    p4 = a[t0 + 4 * h : t0 + 4 * h + W]
+    p5 = a[t0 + 5 * h : t0 + 5 * h + W]
+    p6 = a[t0 + 6 * h : t0 + 6 * h + W]
+    p7 = a[t0 + 7 * h : t0 + 7 * h + W]
+    q = column[8]
+    c0 = column[0]
+    c1 = column[1]
+    c2 = column[2]
+    c3 = column[3]
+    c4 = column[4]
+    c5 = column[5]
+    c6 = column[6]
+    c7 = column[7]
+    for t in range(W):
+        x0 = p0[t]
+        x1 = p1[t]
+        x2 = p2[t]
+        x3 = p3[t]
+        x4 = p4[t]
+        x5 = p5[t]
+        x6 = p6[t]
+        x7 = p7[t]
+        y0, y1, y2, y3, y4, y5, y6, y7 = _butterfly8(x0, x1, x2, x3, x4, x5, x6, x7)
+        s0, s1, s2, s3, s4, s5, s6, s7 = _scaled_squares8(y0, y1, y2, y3, y4, y5, y6, y7, scale)
+        c0[t] += s0
+        c1[t] += s1
+        c2[t] += s2
+        c3[t] += s3
+        c4[t] += s4
+        c5[t] += s5
+        c6[t] += s6
+        c7[t] += s7
+        q[t] = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+
+
+@numba.njit(cache=True, inline="always", boundscheck=False)
+def _lane_sum(q):
+    """The sum of ``q`` (a tile's row of squares) in a fixed order: eight lanes, added pairwise at the end, when ``q``
+    has eight entries or more (a power of two), else one running sum."""
+    W = q.size
+    if W >= 8:
+        l0 = l1 = l2 = l3 = l4 = l5 = l6 = l7 = 0.0
+        for u in range(0, W, 8):
+            r = q[u : u + 8]
+            l0 += r[0]
+            l1 += r[1]
+            l2 += r[2]
+            l3 += r[3]
+            l4 += r[4]
+            l5 += r[5]
+            l6 += r[6]
+            l7 += r[7]
+        return ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))
+    acc = 0.0
+    for u in range(W):
+        acc += q[u]
+    return acc
+
+
+@numba.njit(cache=True, inline="always", boundscheck=False)
+def _coordinate_sums(column, tile, n, wb):
+    """:func:`_influence_top`'s ``n`` sums: over ``m`` with bit ``j`` set for the top three bits, over the columns
+    ``t`` (``2**wb`` of them) with bit ``i`` set below ``wb``, over the tiles with bit ``i - wb`` set in between."""
+    W = column.shape[1]
+    nt = tile.size
     out = np.zeros(n)
     low = np.zeros(W)
     for m in range(8):
@@ -948,22 +957,7 @@ def _influence_kernel(spectrum, n, block_bits):
             for t0 in range(0, B, 8):
                 q = p[t0 : t0 + 8]
                 c = column[t0 : t0 + 8]
-                y0 = q[0] * scale
-                y1 = q[1] * scale
-                y2 = q[2] * scale
-                y3 = q[3] * scale
-                y4 = q[4] * scale
-                y5 = q[5] * scale
-                y6 = q[6] * scale
-                y7 = q[7] * scale
-                s0 = y0 * y0
-                s1 = y1 * y1
-                s2 = y2 * y2
-                s3 = y3 * y3
-                s4 = y4 * y4
-                s5 = y5 * y5
-                s6 = y6 * y6
-                s7 = y7 * y7
+                s0, s1, s2, s3, s4, s5, s6, s7 = _scaled_squares8(q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], scale)
                 c[0] += s0
                 c[1] += s1
                 c[2] += s2

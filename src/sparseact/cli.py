@@ -389,18 +389,20 @@ def job_modules(claim_ids) -> list[str]:
     ]
 
 
-def main(argv=None) -> int:
-    if argv is None and (code := delegate("sparseact.cli", sys.argv[1:])) is not None:
-        return code  # a workflow job, run in a child of the local run's job server
-    # deferred: a workflow job's own process only delegates (above)
+def _parser():
+    """``sparseact``'s argument parser: one subcommand a step of the workflow or a tool beside it, in this order."""
+    # deferred: a workflow job's own process only delegates (see main)
     import argparse
-    import zipfile
-
-    from sparseact.kernels import KERNEL_GROUPS
-    from sparseact.runtime.notebooks import CellError
 
     parser = argparse.ArgumentParser(prog="sparseact", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+    for add_commands in (_notebook_commands, _ledger_commands, _page_commands, _job_commands, _tool_commands):
+        add_commands(sub)
+    return parser
+
+
+def _notebook_commands(sub) -> None:
+    """run-notebook and convert-notebook: a claim's notebook, executed (and rendered) or converted for a later run."""
     nb = sub.add_parser(
         "run-notebook",
         help="execute a jupytext notebook (or its convert-notebook .ipynb) with papermill and render HTML",
@@ -439,6 +441,11 @@ def main(argv=None) -> int:
     conv.add_argument("--out", required=True, help="path of the .ipynb")
     conv.add_argument("--kernel", default="sparseact")
     conv.set_defaults(func=_convert_notebook)
+
+
+def _ledger_commands(sub) -> None:
+    """ledger, erratum-pdf, explain and verify-certificate: what the ledger derives from the claims' results, and the
+    independent recomputation of its FAIL certificates."""
     led = sub.add_parser("ledger", help="ledger, certificates, statements and findings from the claims' result files")
     led.add_argument("results", nargs="+", help="result JSON files (results/claims/<claim>.json)")
     led.add_argument(
@@ -482,6 +489,11 @@ def main(argv=None) -> int:
     ver = sub.add_parser("verify-certificate", help="recompute FAIL certificates independently; exit 1 if any fails")
     ver.add_argument("files", nargs="+", help="certificate JSON files (results/certificates/<claim>/<check>.json)")
     ver.set_defaults(func=_verify_certificate)
+
+
+def _page_commands(sub) -> None:
+    """report, claim-page, site, screenshots and check-pages: the rendered pages, their copy that reads after a clone,
+    and what a reader sees of them."""
     rep = sub.add_parser("report", help="build the HTML verification report")
     rep.add_argument(
         "--results-dir",
@@ -551,6 +563,13 @@ def main(argv=None) -> int:
     )
     look.add_argument("results", nargs="?", default="results")
     look.set_defaults(func=_check_pages)
+
+
+def _job_commands(sub) -> None:
+    """generate, readme-summary and compile-kernels: the workflow's data, README and kernel-cache jobs."""
+    # deferred: a workflow job's own process only delegates (see main)
+    from sparseact.kernels import KERNEL_GROUPS
+
     gen = sub.add_parser("generate", help="write one shard's data file (the workflow's data stage)")
     gen.add_argument("claim", help="claim id, e.g. lemma9")
     gen.add_argument("shard", help="shard name, as the claim's grid names it")
@@ -579,6 +598,11 @@ def main(argv=None) -> int:
         help="compile only this group of kernels (sparseact.kernels.KERNEL_GROUPS; default: every group)",
     )
     ker.set_defaults(func=_compile_kernels)
+
+
+def _tool_commands(sub) -> None:
+    """check-config, cost-table and new-claim: a config's check and cost, the measured cost table, a new claim's
+    scaffold."""
     chk = sub.add_parser(
         "check-config",
         help="validate a config file (as the workflow does before any job) and "
@@ -605,7 +629,17 @@ def main(argv=None) -> int:
     new.add_argument("--paper-ref", help="where the paper prints the statement, e.g. 'Lemma 11 (Section 3)'")
     new.add_argument("--root", default=".", help="the repository's root (default: the current folder)")
     new.set_defaults(func=_new_claim)
-    args = parser.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    if argv is None and (code := delegate("sparseact.cli", sys.argv[1:])) is not None:
+        return code  # a workflow job, run in a child of the local run's job server
+    # deferred: a workflow job's own process only delegates (above)
+    import zipfile
+
+    from sparseact.runtime.notebooks import CellError
+
+    args = _parser().parse_args(argv)
     try:
         return args.func(args)
     except (*INPUT_ERRORS, zipfile.BadZipFile, CellError) as exc:

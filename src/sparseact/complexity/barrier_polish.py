@@ -70,165 +70,31 @@ def _polish_barrier(A, a0, q, u0, n, t0, t_final, mu, tol):  # pragma: no cover 
 
     The start is ``u0`` scaled by :data:`_POLISH_START_SCALE` (away from the
     ball's boundary) and, with a threshold coordinate (``d = n + 1``), moved
-    along it to the point of largest smallest slack (bisection between the two
-    slack envelopes, increasing and decreasing in ``u[n]``): the search leaves
-    its threshold a relative 1e-9 above the binding point. Newton steps are
-    full when the decrement is below :data:`_POLISH_FULL_STEP_DECREMENT`,
-    otherwise backtracked from the longest safeguarded step until the barrier
-    function decreases enough (Armijo, :data:`_POLISH_ARMIJO`); the damped step
-    ``1 / (1 + lambda)`` of the theory is only the fallback.
+    along it to the point of largest smallest slack (:func:`_centre_threshold`).
+    Each Newton step: the square-root rows (:func:`_barrier_rows`), their
+    triangular factor (:func:`_householder_triangle`), the direction and its
+    decrement (:func:`_newton_direction`), the longest step that stays inside
+    (:func:`_longest_step`) and the step taken (:func:`_step_length`).
     """
     M, d = A.shape
     u = u0 * _POLISH_START_SCALE
-    rows = M + n + 1
-    R = np.zeros((rows, d))
+    R = np.zeros((M + n + 1, d))
     s = np.empty(M)
     g = np.empty(d)
     z = np.empty(d)
     delta = np.empty(d)
     slope = np.empty(M)
     if d == n + 1:
-        lo = -np.inf
-        hi = np.inf
-        for i in range(M):
-            acc = a0[i]
-            for c in range(d):
-                acc += A[i, c] * u[c]
-            s[i] = acc
-            if A[i, n] > 0:
-                lo = max(lo, -s[i] / A[i, n])
-            elif A[i, n] < 0:
-                hi = min(hi, -s[i] / A[i, n])
-        if -np.inf < lo < hi < np.inf:
-            shift = 0.0
-            for _ in range(_POLISH_CENTRE_STEPS):
-                shift = 0.5 * (lo + hi)
-                rising = np.inf
-                falling = np.inf
-                for i in range(M):
-                    if A[i, n] > 0:
-                        rising = min(rising, s[i] + A[i, n] * shift)
-                    elif A[i, n] < 0:
-                        falling = min(falling, s[i] + A[i, n] * shift)
-                if rising < falling:
-                    lo = shift
-                else:
-                    hi = shift
-            u[n] += shift
+        _centre_threshold(A, a0, u, n, s)
     t = t0
     while True:
         for _ in range(_POLISH_MAX_NEWTON):
-            r = 1.0
-            for i in range(n):
-                r -= u[i] * u[i]
-            for c in range(d):
-                g[c] = -t * q[c]
-            for i in range(M):
-                acc = a0[i]
-                for c in range(d):
-                    acc += A[i, c] * u[c]
-                s[i] = acc
-                inv = 1.0 / acc
-                for c in range(d):
-                    v = A[i, c] * inv
-                    g[c] -= v
-                    R[i, c] = v
-            sq = np.sqrt(2.0 / r)
-            for i in range(M, rows):
-                for c in range(d):
-                    R[i, c] = 0.0
-            for i in range(n):
-                g[i] += 2.0 * u[i] / r
-                R[M + i, i] = sq
-                R[M + n, i] = 2.0 / r * u[i]
-            # Householder reflections: the first d rows of R become the triangular factor
-            for j in range(d):
-                nrm = 0.0
-                for i in range(j, rows):
-                    nrm += R[i, j] * R[i, j]
-                nrm = np.sqrt(nrm)
-                if nrm == 0.0:
-                    continue
-                alpha = -nrm if R[j, j] >= 0 else nrm
-                v0 = R[j, j] - alpha
-                vv = v0 * v0 + nrm * nrm - R[j, j] * R[j, j]
-                if vv <= 0.0:
-                    continue
-                for c in range(j + 1, d):
-                    dot = v0 * R[j, c]
-                    for i in range(j + 1, rows):
-                        dot += R[i, j] * R[i, c]
-                    f = 2.0 * dot / vv
-                    R[j, c] -= f * v0
-                    for i in range(j + 1, rows):
-                        R[i, c] -= f * R[i, j]
-                R[j, j] = alpha
-            # Newton step: Rt^T Rt delta = -g (forward, then backward substitution)
-            for i in range(d):
-                acc = -g[i]
-                for j in range(i):
-                    acc -= R[j, i] * z[j]
-                z[i] = acc / R[i, i] if R[i, i] != 0 else 0.0
-            for i in range(d - 1, -1, -1):
-                acc = z[i]
-                for j in range(i + 1, d):
-                    acc -= R[i, j] * delta[j]
-                delta[i] = acc / R[i, i] if R[i, i] != 0 else 0.0
-            dec = 0.0
-            for c in range(d):
-                dec -= g[c] * delta[c]
-            dec = max(dec, 0.0)
+            r = _barrier_rows(A, a0, q, u, n, t, R, s, g)
+            _householder_triangle(R)
+            dec = _newton_direction(R, g, z, delta)
             lam = np.sqrt(dec)
-            # safeguard against rounding: stay strictly inside
-            ratio = np.inf
-            for i in range(M):
-                ad = 0.0
-                for c in range(d):
-                    ad += A[i, c] * delta[c]
-                slope[i] = ad
-                if ad < 0:
-                    ratio = min(ratio, -s[i] / ad)
-            qa = 0.0
-            qb = 0.0
-            for i in range(n):
-                qa += delta[i] * delta[i]
-                qb += 2.0 * u[i] * delta[i]
-            ball = (-qb + np.sqrt(qb * qb + 4.0 * qa * r)) / (2.0 * qa) if qa > 0 else np.inf
-            longest = min(_POLISH_BOUNDARY_FRACTION * ratio, _POLISH_BALL_FRACTION * ball)
-            alpha = min(1.0, longest)
-            if lam > _POLISH_FULL_STEP_DECREMENT:
-                # backtracking (Armijo) on F = -t q.u - sum log(slack) - log(1 - ||u[:n]||^2); the damped
-                # step 1/(1 + lam) of the theory is the fallback
-                f0 = -np.log(r)
-                qu = 0.0
-                qd = 0.0
-                for c in range(d):
-                    qu += q[c] * u[c]
-                    qd += q[c] * delta[c]
-                f0 -= t * qu
-                for i in range(M):
-                    f0 -= np.log(s[i])
-                accepted = False
-                for _ls in range(_POLISH_BACKTRACKS):
-                    rt = 1.0
-                    for i in range(n):
-                        ui = u[i] + alpha * delta[i]
-                        rt -= ui * ui
-                    if rt > 0:
-                        ft = -t * (qu + alpha * qd) - np.log(rt)
-                        inside = True
-                        for i in range(M):
-                            st = s[i] + alpha * slope[i]
-                            if st <= 0:
-                                inside = False
-                                break
-                            ft -= np.log(st)
-                        if inside and ft <= f0 - _POLISH_ARMIJO * alpha * dec:
-                            accepted = True
-                            break
-                    alpha *= 0.5
-                if not accepted:
-                    alpha = min(1.0 / (1.0 + lam), longest)
+            longest = _longest_step(A, s, u, delta, n, r, slope)
+            alpha = _step_length(q, u, delta, s, slope, n, t, r, dec, lam, longest)
             for c in range(d):
                 u[c] += alpha * delta[c]
             if dec < tol:
@@ -237,6 +103,189 @@ def _polish_barrier(A, a0, q, u0, n, t0, t_final, mu, tol):  # pragma: no cover 
             break
         t = min(t * mu, t_final)
     return u
+
+
+# _polish_barrier's steps, each inlined into it, so that the kernel is optimised as one function
+@numba.njit(cache=True, inline="always")
+def _centre_threshold(A, a0, u, n, s):  # pragma: no cover - compiled
+    """Move the start ``u`` along its threshold coordinate ``u[n]`` to the point of largest smallest slack.
+
+    Bisection between the two slack envelopes (increasing and decreasing in
+    ``u[n]``): the search leaves its threshold a relative 1e-9 above the binding
+    point, too close to the boundary for the barrier. ``s`` is scratch (``A u + a0``).
+    """
+    M, d = A.shape
+    lo = -np.inf
+    hi = np.inf
+    for i in range(M):
+        acc = a0[i]
+        for c in range(d):
+            acc += A[i, c] * u[c]
+        s[i] = acc
+        if A[i, n] > 0:
+            lo = max(lo, -s[i] / A[i, n])
+        elif A[i, n] < 0:
+            hi = min(hi, -s[i] / A[i, n])
+    if -np.inf < lo < hi < np.inf:
+        shift = 0.0
+        for _ in range(_POLISH_CENTRE_STEPS):
+            shift = 0.5 * (lo + hi)
+            rising = np.inf
+            falling = np.inf
+            for i in range(M):
+                if A[i, n] > 0:
+                    rising = min(rising, s[i] + A[i, n] * shift)
+                elif A[i, n] < 0:
+                    falling = min(falling, s[i] + A[i, n] * shift)
+            if rising < falling:
+                lo = shift
+            else:
+                hi = shift
+        u[n] += shift
+
+
+@numba.njit(cache=True, inline="always")
+def _barrier_rows(A, a0, q, u, n, t, R, s, g):  # pragma: no cover - compiled
+    """The barrier function's gradient ``g`` at ``u`` and the rows ``R`` whose Gram matrix is its Hessian.
+
+    Rows ``A_i / s_i`` of the pattern constraints (slacks ``s = A u + a0``, written
+    to ``s``), then ``sqrt(2 / r) e_i`` and ``(2 / r) u[:n]`` of the ball's term,
+    ``r = 1 - ||u[:n]||^2``, which is returned.
+    """
+    M, d = A.shape
+    r = 1.0
+    for i in range(n):
+        r -= u[i] * u[i]
+    for c in range(d):
+        g[c] = -t * q[c]
+    for i in range(M):
+        acc = a0[i]
+        for c in range(d):
+            acc += A[i, c] * u[c]
+        s[i] = acc
+        inv = 1.0 / acc
+        for c in range(d):
+            v = A[i, c] * inv
+            g[c] -= v
+            R[i, c] = v
+    sq = np.sqrt(2.0 / r)
+    for i in range(M, R.shape[0]):
+        for c in range(d):
+            R[i, c] = 0.0
+    for i in range(n):
+        g[i] += 2.0 * u[i] / r
+        R[M + i, i] = sq
+        R[M + n, i] = 2.0 / r * u[i]
+    return r
+
+
+@numba.njit(cache=True, inline="always")
+def _householder_triangle(R):  # pragma: no cover - compiled
+    """Householder reflections in place: the first ``d`` rows of ``R`` (``d`` columns) become the triangular factor."""
+    rows, d = R.shape
+    for j in range(d):
+        nrm = 0.0
+        for i in range(j, rows):
+            nrm += R[i, j] * R[i, j]
+        nrm = np.sqrt(nrm)
+        if nrm == 0.0:
+            continue
+        alpha = -nrm if R[j, j] >= 0 else nrm
+        v0 = R[j, j] - alpha
+        vv = v0 * v0 + nrm * nrm - R[j, j] * R[j, j]
+        if vv <= 0.0:
+            continue
+        for c in range(j + 1, d):
+            dot = v0 * R[j, c]
+            for i in range(j + 1, rows):
+                dot += R[i, j] * R[i, c]
+            f = 2.0 * dot / vv
+            R[j, c] -= f * v0
+            for i in range(j + 1, rows):
+                R[i, c] -= f * R[i, j]
+        R[j, j] = alpha
+
+
+@numba.njit(cache=True, inline="always")
+def _newton_direction(R, g, z, delta):  # pragma: no cover - compiled
+    """The Newton step ``delta`` of ``Rt^T Rt delta = -g`` (forward, then backward substitution; ``z`` is scratch)
+    and its decrement ``lambda^2 = -g.delta`` (at least 0), which is returned."""
+    d = g.shape[0]
+    for i in range(d):
+        acc = -g[i]
+        for j in range(i):
+            acc -= R[j, i] * z[j]
+        z[i] = acc / R[i, i] if R[i, i] != 0 else 0.0
+    for i in range(d - 1, -1, -1):
+        acc = z[i]
+        for j in range(i + 1, d):
+            acc -= R[i, j] * delta[j]
+        delta[i] = acc / R[i, i] if R[i, i] != 0 else 0.0
+    dec = 0.0
+    for c in range(d):
+        dec -= g[c] * delta[c]
+    return max(dec, 0.0)
+
+
+@numba.njit(cache=True, inline="always")
+def _longest_step(A, s, u, delta, n, r, slope):  # pragma: no cover - compiled
+    """The longest step along ``delta`` that stays strictly inside despite rounding: the fractions
+    :data:`_POLISH_BOUNDARY_FRACTION` of the way to the nearest slack's zero and :data:`_POLISH_BALL_FRACTION` of the
+    way to the ball's boundary. Writes the slacks' rates ``A delta`` to ``slope``."""
+    M, d = A.shape
+    ratio = np.inf
+    for i in range(M):
+        ad = 0.0
+        for c in range(d):
+            ad += A[i, c] * delta[c]
+        slope[i] = ad
+        if ad < 0:
+            ratio = min(ratio, -s[i] / ad)
+    qa = 0.0
+    qb = 0.0
+    for i in range(n):
+        qa += delta[i] * delta[i]
+        qb += 2.0 * u[i] * delta[i]
+    ball = (-qb + np.sqrt(qb * qb + 4.0 * qa * r)) / (2.0 * qa) if qa > 0 else np.inf
+    return min(_POLISH_BOUNDARY_FRACTION * ratio, _POLISH_BALL_FRACTION * ball)
+
+
+@numba.njit(cache=True, inline="always")
+def _step_length(q, u, delta, s, slope, n, t, r, dec, lam, longest):  # pragma: no cover - compiled
+    """The length of the Newton step: full (at most ``longest``) while the decrement ``lam`` is at most
+    :data:`_POLISH_FULL_STEP_DECREMENT`, else backtracked from there until ``F = -t q.u - sum log(slack) -
+    log(1 - ||u[:n]||^2)`` decreases enough (Armijo); the damped step ``1 / (1 + lam)`` of the theory is the fallback."""
+    alpha = min(1.0, longest)
+    if not lam > _POLISH_FULL_STEP_DECREMENT:
+        return alpha
+    M = s.shape[0]
+    f0 = -np.log(r)
+    qu = 0.0
+    qd = 0.0
+    for c in range(u.shape[0]):
+        qu += q[c] * u[c]
+        qd += q[c] * delta[c]
+    f0 -= t * qu
+    for i in range(M):
+        f0 -= np.log(s[i])
+    for _ls in range(_POLISH_BACKTRACKS):
+        rt = 1.0
+        for i in range(n):
+            ui = u[i] + alpha * delta[i]
+            rt -= ui * ui
+        if rt > 0:
+            ft = -t * (qu + alpha * qd) - np.log(rt)
+            inside = True
+            for i in range(M):
+                st = s[i] + alpha * slope[i]
+                if st <= 0:
+                    inside = False
+                    break
+                ft -= np.log(st)
+            if inside and ft <= f0 - _POLISH_ARMIJO * alpha * dec:
+                return alpha
+        alpha *= 0.5
+    return min(1.0 / (1.0 + lam), longest)
 
 
 @numba.njit(cache=True)

@@ -177,6 +177,40 @@ def _value(objective, net) -> float:
     return -math.inf if math.isnan(value) else value
 
 
+def _starting_networks(init, restarts: int, n: int, s: int) -> list[SparseReLUNetwork]:
+    """``init`` as a list (empty for None), after checking that it has at most ``restarts`` networks, each with ``s``
+    neurons on ``n`` inputs."""
+    init = [] if init is None else list(init)
+    if len(init) > restarts:
+        raise ValueError(f"got {len(init)} init networks for only {restarts} restarts")
+    for i, net in enumerate(init):
+        _net(net, f"init[{i}]")
+        if net.n_inputs != n or net.n_neurons != s:
+            raise ValueError(
+                f"init[{i}] has s={net.n_neurons} neurons on n={net.n_inputs} inputs, expected s={s}, n={n}"
+            )
+    return init
+
+
+def _climb(objective, parent: SparseReLUNetwork, k: int, step: float, iterations: int, rng):
+    """One restart of :func:`adversarial_search`: ``iterations`` steps of the (1+1)-evolution strategy from the
+    projected ``parent``, with the 1/5th success rule on ``sigma``; ``(network, value, objective evaluations)``."""
+    f_parent = _value(objective, parent)
+    evaluations = 1
+    sigma = step
+    for _ in range(iterations):
+        child = _project(_mutate(parent, sigma, rng), k)
+        success = False
+        if child is not None:
+            f_child = _value(objective, child)
+            evaluations += 1
+            if f_child >= f_parent:
+                parent, f_parent, success = child, f_child, True
+        sigma *= math.exp(1.0 / 3.0) if success else math.exp(-1.0 / 12.0)
+        sigma = min(MAX_STEP, max(MIN_STEP, sigma))
+    return parent, f_parent, evaluations
+
+
 def adversarial_search(
     objective: Callable[[SparseReLUNetwork], float],
     n: int,
@@ -258,15 +292,7 @@ def adversarial_search(
     step = _real(step, "step", positive=True)
     if step > MAX_STEP:
         raise ValueError(f"step must be <= {MAX_STEP} (the largest relative perturbation the search takes), got {step}")
-    init = [] if init is None else list(init)
-    if len(init) > restarts:
-        raise ValueError(f"got {len(init)} init networks for only {restarts} restarts")
-    for i, net in enumerate(init):
-        _net(net, f"init[{i}]")
-        if net.n_inputs != n or net.n_neurons != s:
-            raise ValueError(
-                f"init[{i}] has s={net.n_neurons} neurons on n={net.n_inputs} inputs, expected s={s}, n={n}"
-            )
+    init = _starting_networks(init, restarts, n, s)
 
     best, best_value, history, evaluations = None, -math.inf, [], 0
     for r in range(restarts):
@@ -277,19 +303,8 @@ def adversarial_search(
         parent = _project(start, k)
         if parent is None:
             raise ValueError(f"starting network of restart {r} cannot be normalised (scale_W() == 0)")
-        f_parent = _value(objective, parent)
-        evaluations += 1
-        sigma = step
-        for _ in range(iterations):
-            child = _project(_mutate(parent, sigma, rng), k)
-            success = False
-            if child is not None:
-                f_child = _value(objective, child)
-                evaluations += 1
-                if f_child >= f_parent:
-                    parent, f_parent, success = child, f_child, True
-            sigma *= math.exp(1.0 / 3.0) if success else math.exp(-1.0 / 12.0)
-            sigma = min(MAX_STEP, max(MIN_STEP, sigma))
+        parent, f_parent, climbed = _climb(objective, parent, k, step, iterations, rng)
+        evaluations += climbed
         if best is None or f_parent > best_value:
             best, best_value = parent, f_parent
         history.append(best_value)

@@ -183,6 +183,38 @@ def bucket_coupling_noise_sensitivity(
     n, s = _check_net(net)
     rho = check_rho(rho, scalar=True)
     r = bucket_count(rho)
+    exact = _exact_mode(exact, n, r)
+    rho_eff = 1.0 - 2.0 / r
+    h = net.truth_table()
+    left = float(noise_sensitivity(h, rho))
+    left_eff = float(noise_sensitivity(h, rho_eff))
+    V = hypercube(r)
+    per = max(1, _CHUNK_ENTRIES // ((1 << r) * max(s, n, r)))
+    if exact:
+        middle, n_terms = _exact_middle(net, n, r, V, per)
+        right, right_mc = middle / 4.0, None
+    else:
+        right_mc = _monte_carlo_right(net, n, r, V, per, rng, n_samples, confidence)
+        right, middle, n_terms = right_mc.estimate, 4.0 * right_mc.estimate, right_mc.n_samples
+    return BucketCouplingResult(
+        rho=rho,
+        r=r,
+        rho_effective=rho_eff,
+        left=left,
+        left_at_rho_effective=left_eff,
+        left_unnormalised=4.0 * left,
+        right=right,
+        right_ci=None if right_mc is None else (right_mc.ci_low, right_mc.ci_high),
+        middle=middle,
+        exact=right_mc is None,
+        right_mc=right_mc,
+        n_terms=n_terms,
+    )
+
+
+def _exact_mode(exact, n: int, r: int) -> bool:
+    """Whether to enumerate ``(z, {A_e})`` exactly: ``exact`` as given (True only within the table budget), or, for
+    None, whether the budget allows it; ValueError for an ``r`` beyond :data:`MAX_BUCKETS` or an ``exact`` over it."""
     if r > MAX_BUCKETS:
         raise ValueError(
             f"r = floor(2/(1-rho)) = {r} is too large: AS(H_z) is tabulated on {{-1,1}}^r, "
@@ -198,38 +230,29 @@ def bucket_coupling_noise_sensitivity(
             f"exact enumeration of (z, buckets) needs (2r)^n 2^r = {(2 * r) ** n * (1 << r)} > "
             f"{_EXACT_BUDGET} table entries (n={n}, r={r}); use exact=False (Monte Carlo)"
         )
-    rho_eff = 1.0 - 2.0 / r
-    h = net.truth_table()
-    left = float(noise_sensitivity(h, rho))
-    left_eff = float(noise_sensitivity(h, rho_eff))
-    V = hypercube(r)
-    per = max(1, _CHUNK_ENTRIES // ((1 << r) * max(s, n, r)))
-    if exact:
-        total_terms = (1 << n) * r**n
-        acc = 0.0
-        z_all = hypercube(n)  # row c % 2^n
-        powers = r ** np.arange(n, dtype=np.int64)
-        for start in range(0, total_terms, per):
-            c = np.arange(start, min(total_terms, start + per), dtype=np.int64)
-            Z = z_all[c & ((1 << n) - 1)]
-            A = (c[:, None] >> n) // powers[None, :] % r  # base-r digits
-            acc += float(_bucket_sums(net, Z, A, r, V).sum())
-        middle = acc / total_terms / r
-        right = middle / 4.0
-        return BucketCouplingResult(
-            rho=rho,
-            r=r,
-            rho_effective=rho_eff,
-            left=left,
-            left_at_rho_effective=left_eff,
-            left_unnormalised=4.0 * left,
-            right=right,
-            right_ci=None,
-            middle=middle,
-            exact=True,
-            right_mc=None,
-            n_terms=total_terms,
-        )
+    return exact
+
+
+def _exact_middle(net: SparseReLUNetwork, n: int, r: int, V: np.ndarray, per: int) -> tuple[float, int]:
+    """The printed middle line of (17), exactly: the mean of :func:`_bucket_sums` over all ``2^n r^n`` equally likely
+    ``(z, {A_e})`` (``per`` at a time), divided by ``r``; with the number of terms."""
+    total_terms = (1 << n) * r**n
+    acc = 0.0
+    z_all = hypercube(n)  # row c % 2^n
+    powers = r ** np.arange(n, dtype=np.int64)
+    for start in range(0, total_terms, per):
+        c = np.arange(start, min(total_terms, start + per), dtype=np.int64)
+        Z = z_all[c & ((1 << n) - 1)]
+        A = (c[:, None] >> n) // powers[None, :] % r  # base-r digits
+        acc += float(_bucket_sums(net, Z, A, r, V).sum())
+    return acc / total_terms / r, total_terms
+
+
+def _monte_carlo_right(
+    net: SparseReLUNetwork, n: int, r: int, V: np.ndarray, per: int, rng, n_samples, confidence
+) -> MonteCarloEstimate:
+    """The right side of (17), ``(1/r) E[AS(H_z)]``, estimated from ``n_samples`` uniform ``(z, {A_e})`` drawn from
+    ``rng`` (``per`` at a time), with a CLT interval of coverage ``confidence``."""
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 2:
         raise ValueError(f"n_samples must be an integer >= 2, got {n_samples!r}")
     confidence = check_confidence(confidence)
@@ -243,25 +266,11 @@ def bucket_coupling_noise_sensitivity(
     x = np.concatenate(samples)
     mean = float(x.mean())
     half = clt_half_width(float(x.std(ddof=1)), x.size, confidence)
-    est = MonteCarloEstimate(
+    return MonteCarloEstimate(
         estimate=mean,
         ci_low=mean - half,
         ci_high=mean + half,
         n_samples=int(x.size),
         confidence=float(confidence),
         method=f"bucket_coupling(r={r})",
-    )
-    return BucketCouplingResult(
-        rho=rho,
-        r=r,
-        rho_effective=rho_eff,
-        left=left,
-        left_at_rho_effective=left_eff,
-        left_unnormalised=4.0 * left,
-        right=mean,
-        right_ci=(est.ci_low, est.ci_high),
-        middle=4.0 * mean,
-        exact=False,
-        right_mc=est,
-        n_terms=int(x.size),
     )
