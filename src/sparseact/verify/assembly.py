@@ -120,7 +120,8 @@ class Assembly:
         """The row of a check that declares its ``reading``: the largest value of the column ``of`` over the rows of
         the run table ``table`` whose columns equal ``where``, at most ``at-most`` (with the tolerance policy,
         :func:`sparseact.verify.verdicts.verdict_at_most`), over as many instances as rows. With ``over``, each row's
-        ``of`` is at most ``at-most`` times its ``over`` and the worst value is the largest ratio; with ``range``, the
+        ``of`` is at most ``at-most`` times its ``over`` (a list of columns each: every pair, one instance each) and
+        the worst value is the largest ratio; with ``range``, the
         row's range describes those columns of the rows (:attr:`describe`), then ``range-note``."""
         reading = declaration["reading"]
         rows = tables[reading["table"]]
@@ -130,18 +131,22 @@ class Assembly:
         notes, note = (
             Template(reading.get(key, "")).substitute({**self.fill, **names}) for key in ("notes", "range-note")
         )
+        instances = len(rows)
         if "over" in reading:
-            values, limits = rows[reading["of"]].to_numpy(float), rows[reading["over"]].to_numpy(float)
-            worst = float(np.max(values / limits)) if len(rows) else float("nan")
+            columns = zip(_columns(reading["of"]), _columns(reading["over"]), strict=True)
+            pairs = [(rows[of].to_numpy(float), rows[over].to_numpy(float)) for of, over in columns]
+            values, limits = np.concatenate([v for v, _ in pairs]), np.concatenate([b for _, b in pairs])
+            worst = float(np.max(values / limits)) if len(values) else float("nan")
             verdict = verdict_all(
                 verdict_at_most(v, reading["at-most"] * b) for v, b in zip(values, limits, strict=True)
             )
+            instances = len(values)
         else:
             worst = float(rows[reading["of"]].max())
             verdict = verdict_at_most(worst, reading["at-most"])
         covered = self.describe(rows.to_dict("records"), reading["range"], note) if "range" in reading else ""
         return self.record(
-            declaration, reading.get("variant", ""), worst, reading["label"], verdict, len(rows), notes, covered
+            declaration, reading.get("variant", ""), worst, reading["label"], verdict, instances, notes, covered
         )
 
     def records(self, tables: Mapping, own: Iterable[CheckRecord]) -> list[CheckRecord]:
@@ -165,6 +170,11 @@ class Assembly:
             self.read(declaration, tables) if check_id in read else own[check_id]
             for check_id, declaration in self.checks.items()
         ]
+
+
+def _columns(names: str | list) -> list:
+    """A reading's column, or its list of columns, as a list."""
+    return [names] if isinstance(names, str) else list(names)
 
 
 def _uncertified() -> None:

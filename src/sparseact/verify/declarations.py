@@ -44,7 +44,8 @@ class Declaration(dict):
 OPTIONAL_KEYS = ("measures", "reading")
 #: The keys of a declared ``reading``, each with whether it is required: the run ``table``, the rows it covers
 #: (``where``: column -> value), the column ``of`` whose largest value is the worst, the limit ``at-most`` it may reach
-#: (with ``over``, a column: each row's ``of`` at most ``at-most`` times its ``over``, the worst the largest ratio),
+#: (with ``over``, a column: each row's ``of`` at most ``at-most`` times its ``over``, the worst the largest ratio;
+#: ``of`` and ``over`` may then be lists of as many columns, each pair one instance per row),
 #: the worst value's ``label``, the row's ``variant`` and ``notes``, and its ``range``: the columns that describe the
 #: rows (:func:`sparseact.claims.describe_range`), then ``range-note`` (``${name}`` in a text: a fill value or a check
 #: of the claim).
@@ -211,8 +212,21 @@ def _valid_reading(reading) -> bool:
         and isinstance(reading["at-most"], int | float)
         and not isinstance(reading["at-most"], bool)
         and isinstance(reading.get("where", {}), dict)
+        and _valid_columns(reading["of"], reading.get("over", reading["of"]))
         and isinstance(reading.get("range", []), list)
         and all(isinstance(column, str) for column in reading.get("range", []))
+    )
+
+
+def _valid_columns(of, over) -> bool:
+    """Whether ``of`` and ``over`` are both a column, or two lists of as many columns (``over`` only then)."""
+    if isinstance(of, str):
+        return isinstance(over, str)
+    return (
+        isinstance(of, list)
+        and isinstance(over, list)
+        and len(of) == len(over) > 0
+        and all(isinstance(name, str) for name in [*of, *over])
     )
 
 

@@ -81,7 +81,7 @@ def at_most_record(assembly, check, values, limits, frame, keys, label, extra=""
 
 
 def step_records(assembly, tables: dict) -> list:
-    """The proof steps' rows that are the claim's own: Cover's count, the tails and terms that join several columns
+    """The proof steps' rows that are the claim's own: Cover's count, the steps whose values join several tables
     or rename one, the printed steps refuted on fixed instances, and the last line."""
     grid = pd.DataFrame(st.grid_rows(st.STEP_GRID))
     return [
@@ -93,8 +93,8 @@ def step_records(assembly, tables: dict) -> list:
 
 
 def _count_and_tail_records(assembly, tables: dict) -> list:
-    """Cover's count (equality in general position, at most otherwise); Hoeffding and the tails of (5)."""
-    cover, tails, hoeff = tables["steps_cover"], tables["steps_tails"], tables["steps_hoeffding"]
+    """Cover's count (equality in general position, at most otherwise) and Hoeffding's fact."""
+    cover, hoeff = tables["steps_cover"], tables["steps_hoeffding"]
     general = cover[cover["general_position"].astype(bool)]
     other = cover[~cover["general_position"].astype(bool)]
     eq_verdict, eq_error, _ = verdict_equal(general["cells"], general["cover"])
@@ -119,37 +119,18 @@ def _count_and_tail_records(assembly, tables: dict) -> list:
             "max P / (2 exp(-t^2/2))",
             extra="weights ones, Gaussian, one large",
         ),
-        at_most_record(
-            assembly,
-            CHECKS.eq5_tails,
-            np.r_[tails["eq5_max_tail"], tails["union5"]],
-            np.r_[tails["hoeffding"], tails["union5_bound"]],
-            tails,
-            ["m", "n", "t"],
-            "max P / bound",
-            extra=assembly.fill["samples"],
-        ),
     ]
 
 
 def _term_records(assembly, tables: dict, grid: pd.DataFrame) -> list:
-    """The first term of (4) against (13) and (14), the second against (8), and the contraction step."""
+    """The first term of (4) against (14), the second against (8) (tiny samples and the closed-form grid), and the
+    contraction step."""
     terms, contraction = tables["steps_terms"], tables["steps_contraction"]
     eq8_rows = terms.drop_duplicates(["sample", "s", "k"])
     k1 = eq8_rows[eq8_rows["k"] == 1]
     # (14): on the closed-form grid (13) as printed (2n) at (14)'s t, and eq13-proved (4n) where eq14-strict claims it
     proved = grid[grid["m"] >= st.EQ14_STRICT_MIN_M]
     return [
-        at_most_record(
-            assembly,
-            CHECKS.eq13_first_term,
-            np.r_[terms["first"], terms["first"]],
-            np.r_[terms["eq13_exact"], terms["eq13"]],
-            terms,
-            ["m", "n", "s", "k", "t"],
-            "max T_1 / (13)",
-            extra=assembly.fill["samples"],
-        ),
         at_most_record(
             assembly,
             CHECKS.eq8_second_term,
