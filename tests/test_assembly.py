@@ -170,5 +170,5 @@ def test_a_reading_over_a_column_bounds_each_row_by_its_own_limit_and_describes_
     assert (failed.verdict, failed.worst_value) == (Verdict.INCONCLUSIVE, 1.25)  # cannot FAIL: uncertified
     tails = declared_checks("theorem19").eq5_tails  # two pairs of columns: every pair of every row one instance
     table = pd.DataFrame({"m": [3], "n": [1], "t": [1.0], "eq5_max_tail": [0.1], "hoeffding": [0.2]})
-    both = assembly.read(tails, {"steps_tails": table.assign(union5=[0.3], union5_bound=[0.2])})
-    assert (both.verdict, both.worst_value, both.instances) == (Verdict.INCONCLUSIVE, 1.5, 2)
+    both = assembly.read(tails, {"steps_tails": table.assign(union5=[0.5], union5_bound=[0.25])})
+    assert (both.verdict, both.worst_value, both.instances) == (Verdict.INCONCLUSIVE, 2.0, 2)
