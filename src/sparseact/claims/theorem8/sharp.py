@@ -66,17 +66,7 @@ def sharp_records(block, tables, needs):
             + ", ".join(f"{r['target']}: {r['active_second_moment']:.3g}" for _, r in targets.iterrows()),
         )
     )
-    projection = float(targets["projection_error"].max())
-    records.append(
-        _rows(features=PROJECTION_MAX_FEATURES).record(
-            CHECKS.lemma7_projection,
-            "population step",
-            projection,
-            "max |loss - (1/2) tail|",
-            verdict_at_most(projection, 1e-9),
-            len(targets),
-        )
-    )
+    records.append(_rows(features=PROJECTION_MAX_FEATURES).read(CHECKS.lemma7_projection, tables))
     rho = tables["theorem8-rho-sharp"]
     worst = rho.loc[rho["ratio"].idxmax()]
     records.append(
