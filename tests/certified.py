@@ -24,11 +24,20 @@ def assert_forced_fail_refused(record, finding):
 
 def tamper_constant(monkeypatch, claim_id, name, value):
     """Set the constant ``name`` of the claim ``claim_id`` to ``value`` in every module of its folder that binds it
-    (the grid, ``compute``, ``verdicts``): a constant both stages read is imported by value from the stage that
-    defines it, so a test forcing a FAIL sets it where each stage reads it."""
+    (the grid, ``compute``, ``verdicts`` and the modules they import), bar the verifier's ``pins``: a constant both
+    stages read is imported by value from the stage that defines it, so a test forcing a FAIL sets it where each stage
+    reads it."""
     import importlib
+    import sys
 
-    modules = [importlib.import_module(f"sparseact.claims.{claim_id}{part}") for part in ("", ".compute", ".verdicts")]
+    package = f"sparseact.claims.{claim_id}"
+    for part in ("", ".compute", ".verdicts"):
+        importlib.import_module(f"{package}{part}")
+    modules = [
+        module
+        for module_name, module in sorted(sys.modules.items())
+        if (module_name == package or module_name.startswith(f"{package}.")) and module_name != f"{package}.pins"
+    ]
     bound = [module for module in modules if hasattr(module, name)]
     assert bound, f"no module of sparseact.claims.{claim_id} defines {name}"
     for module in bound:

@@ -151,3 +151,24 @@ def test_a_row_the_claim_decided_keeps_its_fields_and_takes_the_shared_ones():
     assert (row.claim_id, row.range, row.instances, row.verdict) == ("section4_parity", "r", 2, Verdict.INCONCLUSIVE)
     assert row.paper_ref == paper_ref(CHECKS.chi_printed["statement"]) and row.counterexample == "at y = 1"
     assert "INCONCLUSIVE" not in row.notes
+
+
+def test_a_reading_over_a_column_bounds_each_row_by_its_own_limit_and_describes_its_range():
+    """``over``: each row's value at most its own limit (a ratio above 1 on one row is no PASS, whatever the largest
+    value); ``range``: the rows' columns; ``paper_ref``: the claim's one reference for every row."""
+    from sparseact.claims import describe_range
+
+    checks = declared_checks("theorem19")
+    declaration = checks.sauer_shelah
+    assert declaration["reading"]["over"] == "sauer_shelah" and declaration["reading"]["range"] == ["n", "m"]
+    assembly = Assembly("theorem19", {"samples": "s"}, checks=checks, paper_ref="Section 5", describe=describe_range)
+    table = pd.DataFrame({"n": [1, 2], "m": [3, 4], "cells": [2.0, 9.0], "sauer_shelah": [4.0, 10.0]})
+    passed = assembly.read(declaration, {"steps_cover": table})
+    assert (passed.verdict, passed.worst_value, passed.instances) == (Verdict.PASS, 0.9, 2)
+    assert (passed.range, passed.paper_ref) == ("n in {1, 2}, m in {3, 4}", "Section 5")
+    failed = assembly.read(declaration, {"steps_cover": table.assign(cells=[5.0, 1.0])})
+    assert (failed.verdict, failed.worst_value) == (Verdict.INCONCLUSIVE, 1.25)  # cannot FAIL: uncertified
+    tails = declared_checks("theorem19").eq5_tails  # two pairs of columns: every pair of every row one instance
+    table = pd.DataFrame({"m": [3], "n": [1], "t": [1.0], "eq5_max_tail": [0.1], "hoeffding": [0.2]})
+    both = assembly.read(tails, {"steps_tails": table.assign(union5=[0.5], union5_bound=[0.25])})
+    assert (both.verdict, both.worst_value, both.instances) == (Verdict.INCONCLUSIVE, 2.0, 2)

@@ -10,7 +10,7 @@ from certified import assert_forced_fail_refused, tamper_constant
 from sparseact import complexity as cx
 from sparseact.claims import get_claim, theorem19
 from sparseact.claims._stages import point_rng
-from sparseact.claims.theorem19 import RANGE_EXACT_M, compute, steps, verdicts
+from sparseact.claims.theorem19 import RANGE_EXACT_M, bounds, certificates, compute, steps, tightness, verdicts
 from sparseact.publish.ledger import certificate_document
 from sparseact.verify import corners
 from sparseact.verify.checker import verify_certificate
@@ -150,7 +150,7 @@ def test_tightness_table_columns(report):
 
     table = report.tables["tightness"]
     assert list(table.columns) == TIGHTNESS_COLUMNS
-    assert set(table["bound"]) == {verdicts.TIGHTNESS_LABELS[k] for k in ("eq1", "eq15", "conj20", "dense")}
+    assert set(table["bound"]) == {tightness.TIGHTNESS_LABELS[k] for k in ("eq1", "eq15", "conj20", "dense")}
     assert (table["printed_over_proved"] <= 1).all()
 
 
@@ -333,7 +333,7 @@ def test_conj20_forced_fail_is_refused_by_the_pinned_statement(monkeypatch):
     table, certs, _ = compute._run_conj20(point, X, np.random.default_rng(4))
     assert table["above_conj20"].iloc[0] and table["lower"].iloc[0] < table["conj20"].iloc[0]
     data = json.loads(certs[0]["data"])
-    lhs, rhs = verdicts.rademacher_sides(data)
+    lhs, rhs = certificates.rademacher_sides(data)
     certificate = dict(relation="<=", lhs=lhs, rhs=rhs, lhs_value=data["lhs_value"], rhs_value=data["rhs_value"])
     document = dict(check_id="theorem19/conj20-exact-lower", statement_id="conj20", certificate=certificate)
     outcome = verify_certificate(document)
@@ -367,9 +367,8 @@ def _bound_fail(check_id):
     exact, certs, _ = compute._run_exact(point, X, np.random.default_rng(0))
     sweep = pd.DataFrame(columns=["eq1", "eq15", "conj20", "k", "cls", "ci_low", "ci_high", "estimate"])
     sweep = sweep.assign(distribution=[], confirmed=[])
-    common = dict(claim_id="theorem19", paper_ref=theorem19.PAPER_REF, variant="")
     certs = pd.DataFrame(certs).assign(point="p")
-    return verdicts._bound_record(column, sweep, exact.assign(point="p"), certs, common, pd.DataFrame())
+    return bounds.bound_record(verdicts.assembly(), column, sweep, exact.assign(point="p"), certs, pd.DataFrame())
 
 
 @pytest.mark.parametrize("check_id", sorted(BOUND_FAILS))
@@ -461,8 +460,7 @@ def test_exact_simplex_networks_refute_16_at_m_7_with_a_certificate_that_verifie
     row = table.iloc[0]
     assert row["above_conj20"] and row["lower"] > row["closed_form"] and len(certs) == 1
     low = table.assign(point="p")
-    common = dict(claim_id="theorem19", paper_ref=theorem19.PAPER_REF, variant="")
-    record = verdicts._conj20_lower_record({"conj20": low}, pd.DataFrame(certs).assign(point="p"), common)
+    record = verdicts._conj20_lower_record(verdicts.assembly(), {"conj20": low}, pd.DataFrame(certs).assign(point="p"))
     assert record.verdict is Verdict.FAIL and "exact optimal networks" in record.notes
     assert verify_certificate(certificate_document(record)).confirmed
 

@@ -12,7 +12,7 @@ from sparseact.analysis import level_weights
 from sparseact.claims import generate_point, get_claim, stage_claim
 from sparseact.claims import theorem8 as t8
 from sparseact.claims._failures import WORST
-from sparseact.claims.theorem8 import compute, verdicts
+from sparseact.claims.theorem8 import compute, rho_chain, sharp, verdicts
 from sparseact.cube import hypercube
 from sparseact.publish.ledger import certificate_document
 from sparseact.runtime.config import ConfigError
@@ -113,7 +113,7 @@ def test_rho_choice_certificate_is_verified(records):
     record = records["theorem8/rho-choice"]
     assert record.finding == "proof-slip" and record.counterexample
     cert = record.certificate
-    assert cert["lhs_value"] > verdicts.CERT_MARGIN * cert["rhs_value"]
+    assert cert["lhs_value"] > rho_chain.CERT_MARGIN * cert["rhs_value"]
     assert cert["lhs"]["vars"]["lomr"]["vars"]["c"] == compute.CERT_C
     verification = verify_certificate(certificate_document(record))
     assert verification.confirmed, verification.message
@@ -207,7 +207,7 @@ def _proof_tables():
 
 
 def _rho_corrected(tables):
-    records = verdicts._rho_records(
+    records = rho_chain.rho_records(
         TINY, tables["theorem8-rho-choice"], tables["theorem8-rho-first-fail"], tables["theorem8-rho-corrected-wide"]
     )
     return {r.check_id: r for r in records}["theorem8/rho-choice-corrected"]
@@ -245,7 +245,7 @@ def _tail_table(pairs):
 
 def _tail(pairs):
     table = _tail_table(pairs)
-    return {r.check_id: r for r in verdicts._tail_records(table, table)}
+    return {r.check_id: r for r in rho_chain.tail_records(table, table)}
 
 
 def test_tail_steps_pass_for_the_proofs_d():
@@ -330,7 +330,7 @@ def test_two_point_certificates_confirmed(tmp_path):
     from sparseact.publish.ledger import write_certificates
     from sparseact.verify.verdicts import Verdict
 
-    records = {r.check_id: r for r in verdicts._two_point_records()}
+    records = {r.check_id: r for r in sharp.two_point_records()}
     assert records["theorem8/lemma7-CH-sign"].verdict is Verdict.FAIL
     assert records["theorem8/lemma7-CH-sign"].finding == "typo"
     assert records["theorem8/final-line-scale"].verdict is Verdict.FAIL
@@ -348,7 +348,7 @@ def test_final_line_scale_invariance():
     last-line count shrinks like lam^-2 (deterministic: no seed enters)."""
     import math
 
-    rows = verdicts.final_line_rows()
+    rows = sharp.final_line_rows()
     assert all(math.isclose(r["d"], rows[0]["d"], rel_tol=1e-12) for r in rows)
     assert all(math.isclose(r["corrected"], rows[0]["corrected"], rel_tol=1e-9) for r in rows)
     for a, b in pairwise(rows):

@@ -162,7 +162,7 @@ def test_theorems_8_and_4_hold_except_in_the_delta_corner():
 def test_theorem8_last_line_writes_its_degree_out():
     """The last line's certificate writes the printed degree with its logarithms, so the rule sees them: at the old
     instance n = 2, s = k = 1 (log s = 0, log(ns) < 1) the violation is a corner; at the recorded one it is not."""
-    from sparseact.claims.theorem8.verdicts import FINAL_LINE_COUNT, FINAL_LINE_INSTANCE
+    from sparseact.claims.theorem8.sharp import FINAL_LINE_COUNT, FINAL_LINE_INSTANCE
 
     assert "log(n*s)" in FINAL_LINE_COUNT and "log(s)" in FINAL_LINE_COUNT
     lam = 1e5

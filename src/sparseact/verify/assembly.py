@@ -20,11 +20,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from string import Template
 
+import numpy as np
+
 from sparseact.paper import paper_ref
 from sparseact.verify.certificates import fail_fields
 from sparseact.verify.declarations import Declaration, python_name
 from sparseact.verify.records import CheckRecord, declared_record
-from sparseact.verify.verdicts import Verdict, verdict_at_most
+from sparseact.verify.verdicts import Verdict, verdict_all, verdict_at_most
 
 #: ``(certificate, counterexample)`` of a violating instance, or ``None`` when no instance certifies the FAIL.
 Certified = tuple[dict, str] | None
@@ -49,6 +51,11 @@ class Assembly:
     checks : mapping, optional
         The claim's checks (check id -> declaration), for :meth:`records`; a declared reading's notes name a check as
         ``${<its Python name>}`` (:func:`sparseact.verify.declarations.python_name`).
+    paper_ref : str, optional
+        The reference of every row, for a claim that cites one section for all; else each row's statement's.
+    describe : callable, optional
+        ``describe(rows, columns, note) -> str``: the range of a reading that declares its ``range`` columns
+        (:func:`sparseact.claims.describe_range`).
     """
 
     claim_id: str
@@ -56,6 +63,8 @@ class Assembly:
     range: str = ""
     certify: Callable[[tuple[str, ...]], Certified] | None = None
     checks: Mapping = field(default_factory=dict)
+    paper_ref: str = ""
+    describe: Callable[[list, list, str], str] | None = None
 
     def record(
         self,
@@ -100,7 +109,7 @@ class Assembly:
             declaration,
             self.fill,
             claim_id=self.claim_id,
-            paper_ref=paper_ref(declaration["statement"]),
+            paper_ref=self.paper_ref or paper_ref(declaration["statement"]),
             variant=variant,
             instances=int(instances),
             range=covered or self.range,
@@ -110,16 +119,35 @@ class Assembly:
     def read(self, declaration: Mapping, tables: Mapping) -> CheckRecord:
         """The row of a check that declares its ``reading``: the largest value of the column ``of`` over the rows of
         the run table ``table`` whose columns equal ``where``, at most ``at-most`` (with the tolerance policy,
-        :func:`sparseact.verify.verdicts.verdict_at_most`), over as many instances as rows."""
+        :func:`sparseact.verify.verdicts.verdict_at_most`), over as many instances as rows. With ``over``, each row's
+        ``of`` is at most ``at-most`` times its ``over`` (a list of columns each: every pair, one instance each) and
+        the worst value is the largest ratio; with ``range``, the
+        row's range describes those columns of the rows (:attr:`describe`), then ``range-note``."""
         reading = declaration["reading"]
         rows = tables[reading["table"]]
         for column, value in reading.get("where", {}).items():
             rows = rows[rows[column] == value]
-        worst = float(rows[reading["of"]].max())
         names = {python_name(check_id): check_id for check_id in self.checks}
-        notes = Template(reading.get("notes", "")).substitute({**self.fill, **names})
-        verdict = verdict_at_most(worst, reading["at-most"])
-        return self.record(declaration, reading.get("variant", ""), worst, reading["label"], verdict, len(rows), notes)
+        notes, note = (
+            Template(reading.get(key, "")).substitute({**self.fill, **names}) for key in ("notes", "range-note")
+        )
+        instances = len(rows)
+        if "over" in reading:
+            columns = zip(_columns(reading["of"]), _columns(reading["over"]), strict=True)
+            pairs = [(rows[of].to_numpy(float), rows[over].to_numpy(float)) for of, over in columns]
+            values, limits = np.concatenate([v for v, _ in pairs]), np.concatenate([b for _, b in pairs])
+            worst = float(np.max(values / limits)) if len(values) else float("nan")
+            verdict = verdict_all(
+                verdict_at_most(v, reading["at-most"] * b) for v, b in zip(values, limits, strict=True)
+            )
+            instances = len(values)
+        else:
+            worst = float(rows[reading["of"]].max())
+            verdict = verdict_at_most(worst, reading["at-most"])
+        covered = self.describe(rows.to_dict("records"), reading["range"], note) if "range" in reading else ""
+        return self.record(
+            declaration, reading.get("variant", ""), worst, reading["label"], verdict, instances, notes, covered
+        )
 
     def records(self, tables: Mapping, own: Iterable[CheckRecord]) -> list[CheckRecord]:
         """Every check of :attr:`checks` in declaration order: :meth:`read` for one that declares a reading, else its
@@ -142,6 +170,11 @@ class Assembly:
             self.read(declaration, tables) if check_id in read else own[check_id]
             for check_id, declaration in self.checks.items()
         ]
+
+
+def _columns(names: str | list) -> list:
+    """A reading's column, or its list of columns, as a list."""
+    return [names] if isinstance(names, str) else list(names)
 
 
 def _uncertified() -> None:

@@ -43,16 +43,23 @@ class Declaration(dict):
 #: from a run table (:data:`READING_KEYS`, :meth:`sparseact.verify.assembly.Assembly.read`).
 OPTIONAL_KEYS = ("measures", "reading")
 #: The keys of a declared ``reading``, each with whether it is required: the run ``table``, the rows it covers
-#: (``where``: column -> value), the column ``of`` whose largest value is the worst, the limit ``at-most`` it may reach,
-#: the worst value's ``label``, the row's ``variant`` and ``notes`` (``${name}``: a fill value or a check of the claim).
+#: (``where``: column -> value), the column ``of`` whose largest value is the worst, the limit ``at-most`` it may reach
+#: (with ``over``, a column: each row's ``of`` at most ``at-most`` times its ``over``, the worst the largest ratio;
+#: ``of`` and ``over`` may then be lists of as many columns, each pair one instance per row),
+#: the worst value's ``label``, the row's ``variant`` and ``notes``, and its ``range``: the columns that describe the
+#: rows (:func:`sparseact.claims.describe_range`), then ``range-note`` (``${name}`` in a text: a fill value or a check
+#: of the claim).
 READING_KEYS = {
     "table": True,
     "where": False,
     "of": True,
+    "over": False,
     "at-most": True,
     "label": True,
     "variant": False,
     "notes": False,
+    "range": False,
+    "range-note": False,
 }
 
 
@@ -197,14 +204,29 @@ def _required_reading() -> list[str]:
 
 
 def _valid_reading(reading) -> bool:
-    """Whether ``reading`` is a mapping with the required :data:`READING_KEYS` and no others, a number ``at-most``
-    and a mapping ``where``."""
+    """Whether ``reading`` is a mapping with the required :data:`READING_KEYS` and no others, a number ``at-most``,
+    a mapping ``where`` and a list of column names ``range``."""
     return (
         isinstance(reading, dict)
         and set(_required_reading()) <= set(reading) <= set(READING_KEYS)
         and isinstance(reading["at-most"], int | float)
         and not isinstance(reading["at-most"], bool)
         and isinstance(reading.get("where", {}), dict)
+        and _valid_columns(reading["of"], reading.get("over", reading["of"]))
+        and isinstance(reading.get("range", []), list)
+        and all(isinstance(column, str) for column in reading.get("range", []))
+    )
+
+
+def _valid_columns(of, over) -> bool:
+    """Whether ``of`` and ``over`` are both a column, or two lists of as many columns (``over`` only then)."""
+    if isinstance(of, str):
+        return isinstance(over, str)
+    return (
+        isinstance(of, list)
+        and isinstance(over, list)
+        and len(of) == len(over) > 0
+        and all(isinstance(name, str) for name in [*of, *over])
     )
 
 

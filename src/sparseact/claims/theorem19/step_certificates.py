@@ -105,3 +105,13 @@ def ties_certificate(instance: dict, term: str) -> dict:
         "neuron fires), yet every printed I_j = {i : <w_j, x_i> - b_j >= 0} is the whole sample and the term is "
         f"s E|sum_i zeta_i| / m = {instance[term]:g}, linear in s, above the bound's sqrt(s)",
     )
+
+
+#: The certificate of each fixed step's recorded instance.
+FIXED_CERTIFICATES = {
+    "eq12": eq12_certificate,
+    "eq7": eq7_certificate,
+    "km": lambda instance: eq7_certificate(instance, "<="),
+    "eq8-ties": lambda instance: ties_certificate(instance, "second"),
+    "eq14-ties": lambda instance: ties_certificate(instance, "first"),
+}
