@@ -235,3 +235,30 @@ def test_a_claim_pages_reasons_name_statements_and_classes_in_words():
         )
         assert not statement_ids & found, (claim, sorted(statement_ids & found))
         assert not (set(FINDING_WORDS) - {"typo"}) & found, claim  # "a typo" is its words
+
+
+def test_every_mention_of_the_corner_rule_links_its_section(tmp_path, monkeypatch):
+    """A page's mentions of the corner rule (its file named in brackets or not) link the rule's section of the docs,
+    relative to the page; not inside math, a link or a picture; and not at all outside the repository."""
+    from sparseact.publish.links import CORNER_RULE, CORNER_RULE_SECTION, link_corner_rule
+
+    root = Path(__file__).resolve().parents[1]
+    slugs = {
+        re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+        for line in (root / CORNER_RULE).read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    }
+    assert CORNER_RULE_SECTION in slugs
+    page = (
+        "<p>floored at 1 under the corner rule (docs/statements-graph.md); by the degenerate-corner rule.</p>"
+        '<math><mi>the corner rule</mi></math><a href="x">the corner rule</a><svg><title>the corner rule</title></svg>'
+    )
+    monkeypatch.chdir(root)
+    href = f"../../{CORNER_RULE}#{CORNER_RULE_SECTION}"
+    assert link_corner_rule(page, "results/pages/theorem8.html") == (
+        f'<p>floored at 1 under <a href="{href}">the corner rule</a>; by <a href="{href}">the degenerate-corner '
+        'rule</a>.</p><math><mi>the corner rule</mi></math><a href="x">the corner rule</a><svg><title>the corner '
+        "rule</title></svg>"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert link_corner_rule(page, "results/pages/theorem8.html") == page

@@ -26,6 +26,7 @@ def _results(root: Path, pages=("a", "b")) -> Path:
         '<a href="../../../pages/a.html">page</a> <a href="../../../certificates/a/c.json">JSON</a>',
         **{
             f"pages/{name}.html": SHARED + '<a href="../report/index.html">report</a> '
+            '<a href="../../docs/statements-graph.md#rule">rule</a> '
             '<a href="../certificates/a/c.json">JSON</a> <a href="../../figures/a/f.pdf"><b>f</b></a>'
             for name in pages
         },
@@ -58,6 +59,7 @@ def test_links_lead_to_the_sites_pages_or_to_committed_files(tmp_path):
     )
     assert (site / "pages/b.html").read_text() == (
         f'<link rel="stylesheet" href="../{css}"><a href="../index.html">report</a> '
+        '<a href="../../../docs/statements-graph.md#rule">rule</a> '
         '<a href="../../../results/certificates/a/c.json">JSON</a> <b>f</b>'
     )
     assert (site / "SHA256SUMS").read_text().count("\n") == len(written)

@@ -96,6 +96,7 @@ from sparseact.publish.links import (
     PAPER_PDF,
     PAPER_VERSION,
     anchor,
+    link_corner_rule,
     link_ids,
     report_targets,
 )
@@ -873,13 +874,14 @@ def build_report(
         f'<div class="{RUN_ONLY}"><h2 id="timings">Timings</h2><p>Wall time and peak memory of every job: '
         f"{timings_link} (a separate page, so that this one is byte-identical from run to run).</p></div>",
     ]
-    atomic_write_text(index_html, _page("sparseact verification report", "".join(body), Path(index_html).name))
+    page = _page("sparseact verification report", "".join(body), Path(index_html).name)
+    atomic_write_text(index_html, link_corner_rule(page, index_html))
     atomic_write_text(graph_html, graph_page(results, index_html, graph_html, results_dir))
     for check_id in results.ledger.loc[results.ledger["certificate"] != "", "check_id"]:
         document = json.loads(Path(certificate_path(check_id, results_dir)).read_text(encoding="utf-8"))
         page = certificate_page_path(results_dir, check_id)
         page.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(page, certificate_page(document, results, results_dir))
+        atomic_write_text(page, link_corner_rule(certificate_page(document, results, results_dir), page))
     # the folder's manifest: a page deleted later makes the workflow plan this job again (runtime.outputs)
     pages = Path(results_dir) / "report" / CERTIFICATE_PAGES
     pages.mkdir(parents=True, exist_ok=True)
@@ -1278,4 +1280,4 @@ def claim_page(notebook: str | Path, claim_slice: str | Path, page: str | Path, 
     body = body.replace("</head>", f"<style>{CLAIM_HEADER_CSS}</style></head>", 1).replace(
         "<main>", "<main>" + header, 1
     )
-    atomic_write_text(page, summarise_for_print(label_cells(body), Path(page).name))
+    atomic_write_text(page, link_corner_rule(summarise_for_print(label_cells(body), Path(page).name), page))
