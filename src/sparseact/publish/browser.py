@@ -1,27 +1,25 @@
 """Look at the HTML pages the way a reader does: headless Chromium on a 1400, 1024, 800 and 390 px wide screen, and printed.
 
-Chromium is driven through its DevTools protocol over a pipe (``--remote-debugging-pipe``:
-JSON messages on file descriptors 3 and 4, each ending in a NUL byte), so nothing beyond
-the standard library and a Chromium binary is needed: no driver, no network port.
+Chromium is driven through its DevTools protocol over a pipe (``--remote-debugging-pipe``: JSON messages on file
+descriptors 3 and 4, each ending in a NUL byte), so nothing beyond the standard library and a Chromium binary is
+needed: no driver, no network port.
 
-:func:`find_chromium` locates the binary (``$SPARSEACT_CHROMIUM``, else ``chromium``,
-``chromium-browser``, ``google-chrome`` on the ``PATH``); :class:`Browser` opens pages;
-:func:`inspect_page` loads one page and :func:`measure_page` measures the open page as laid out at the present
-screen (overflow, broken images and local links, raw
-``$...$`` math, where the headline table and the first statement end, status cells pushed off
-screen, boxes that clip their content, tables clipped inside their box, argument-graph nodes whose title is cut or
-runs out of its box or is drawn below :data:`MIN_GRAPH_TEXT` px on screen; in print, columns narrower than a word
-of theirs, folded sections that do not print and a main result's graph view not on a page of its own) and
-:func:`page_problems` turns the measurements into readable complaints; :func:`check_pages` does both for the
-verification report, the argument graph's page, every claim page and every certificate's page of a results
-directory, at every width of :data:`WIDTHS` and in print media (:data:`PRINT_WIDTH`), counting the A4 pages each
+:func:`find_chromium` locates the binary (``$SPARSEACT_CHROMIUM``, else ``chromium``, ``chromium-browser``,
+``google-chrome`` on the ``PATH``); :class:`Browser` opens pages; :func:`inspect_page` loads one page and
+:func:`measure_page` measures the open page as laid out at the present screen (overflow, broken images and local
+links, raw ``$...$`` math, where the headline table and the first statement end, status cells pushed off screen, boxes
+that clip their content, tables clipped inside their box, argument-graph nodes whose title is cut or runs out of its
+box or is drawn below :data:`MIN_GRAPH_TEXT` px on screen; in print, columns narrower than a word of theirs, folded
+sections that do not print and a main result's graph view not on a page of its own) and :func:`page_problems` turns
+the measurements into readable complaints; :func:`check_pages` does both for the verification report, the argument
+graph's page, every claim page and every certificate's page of a results directory or of the committed site
+(``docs/site``), at every width of :data:`WIDTHS` and in print media (:data:`PRINT_WIDTH`), counting the A4 pages each
 prints on (the report at most :data:`REPORT_PRINTED_PAGES`, a claim or certificate page at most
-:data:`PAGE_PRINTED_PAGES`), and gives what it measured (widths, A4 pages, the headline table's words:
-:func:`measured_text`) on a page that passes too;
+:data:`PAGE_PRINTED_PAGES`), and gives what it measured (widths, sideways scroll, A4 pages, dead local links, the
+headline table's words: :func:`measured_text`; over all pages, :func:`totals_text`) on a page that passes too;
 :meth:`Browser.click` follows a link as a reader clicks it (found by its visible text); :meth:`Browser.print_pdf`
-prints a page on A4 as Chromium would;
-:func:`write_screenshots` is the workflow's step (a placeholder image saying why when no
-Chromium is installed).
+prints a page on A4 as Chromium would; :func:`write_screenshots` is the workflow's step (a placeholder image saying
+why when no Chromium is installed).
 """
 
 from __future__ import annotations
