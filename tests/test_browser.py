@@ -336,10 +336,10 @@ def test_the_measured_numbers_are_given_on_a_page_that_passes(browser, tmp_path,
     path = page(tmp_path, headline + "<p style='break-before: page'>second printed page</p>")
     measured = {}
     assert check_page(browser, path, front_page=True, measured=measured) == []
-    assert measured == {"widths": {w: w for w in WIDTHS}, "printed_pages": 2, "headline_words": 4}
+    assert measured == {"widths": {w: w for w in WIDTHS}, "printed_pages": 2, "headline_words": 4, "dead_links": 0}
+    screens = f"{'/'.join(map(str, WIDTHS))} px wide on {'/'.join(map(str, WIDTHS))} px screens"
     assert measured_text(measured) == (
-        f"{'/'.join(map(str, WIDTHS))} px wide on {'/'.join(map(str, WIDTHS))} px screens; prints on 2 A4 pages; "
-        "headline table 4 words"
+        f"{screens} (sideways scroll at 390 px: 0 px); prints on 2 A4 pages; 0 dead local links; headline table 4 words"
     )
     (tmp_path / "report").mkdir()
     path.rename(tmp_path / "report" / "index.html")
@@ -348,9 +348,35 @@ def test_the_measured_numbers_are_given_on_a_page_that_passes(browser, tmp_path,
     printed = capsys.readouterr().out.splitlines()
     assert printed == [
         f"report/index.html: ok ({measured_text(measured)})",
-        f"report/graph.html: ok ({'/'.join(map(str, WIDTHS))} px wide on {'/'.join(map(str, WIDTHS))} px screens; "
-        "prints on 1 A4 page)",
+        f"report/graph.html: ok ({screens} (sideways scroll at 390 px: 0 px); prints on 1 A4 page; 0 dead local links)",
+        "2 pages: the longest prints on 2 A4 pages (report/index.html); widest sideways scroll at 390 px: 0 px; "
+        "0 dead local links in all",
     ]
+
+
+@needs_chromium
+def test_the_committed_site_is_checked_and_its_dead_links_counted(browser, tmp_path, capsys):
+    """``sparseact check-pages docs/site``: the site's layout (index.html and graph.html at its root, pages/,
+    certificates/), and a dead link counted, a graph node's claim-page link (data-page) among them."""
+    from sparseact import cli
+
+    page(tmp_path, "<table class='headline'><tbody><tr><td>Theorem 1</td></tr></tbody></table>", "index.html")
+    node = '<svg class="argument-graph"><a class="node" href="index.html" data-page="../pages/a.html#s">a</a></svg>'
+    page(tmp_path, node + '<a href="nowhere.html">x</a>', "graph.html")
+    (tmp_path / "pages").mkdir()
+    page(tmp_path / "pages", "<table class='statements'><tbody><tr id='s'><td>a</td></tr></tbody></table>", "a.html")
+    (tmp_path / "certificates" / "a").mkdir(parents=True)
+    page(tmp_path / "certificates" / "a", '<a href="../../pages/a.html#s">a</a>', "c.html")
+    assert cli.main(["check-pages", str(tmp_path)]) == 1
+    printed = capsys.readouterr().out
+    assert [line.split(":")[0] for line in printed.splitlines() if not line.startswith(" ")][:4] == [
+        "index.html",
+        "graph.html",
+        "pages/a.html",
+        "certificates/a/c.html",
+    ]
+    assert "2 local link(s) name no file: ['../pages/a.html#s', 'nowhere.html']" in printed
+    assert printed.splitlines()[-1].endswith("; 2 dead local links in all")
 
 
 def summarised_page(rows=60, cards=30):

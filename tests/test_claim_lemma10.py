@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 
@@ -347,3 +348,40 @@ def test_the_noise_figure_shows_one_network_against_both_bounds_and_the_rest_as_
     labels = {t.get_text() for t in fig.legends[0].get_texts()}
     assert {"Lemma 10 as printed (constant 1)", "1: the bound attained"} <= labels
     assert "1 constant networks" in fig._suptitle.get_text()
+
+
+def test_the_level_weights_figure_keeps_its_tick_labels_apart():
+    """Six certified k at n = 24: no two x tick labels of a panel touch, and no panel's y tick labels ("<= 10^-16")
+    reach into the panel on its left."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sparseact.claims.lemma10.figures import level_weights
+    from sparseact.publish.plotting import finish, setup_style
+
+    rows = [
+        dict(replicate=0, instance=f"{family}-{k}-{j}", family=family, n=24, k=k, level=t, weight_fraction=w)
+        for k in range(1, 7)
+        for family in ("gaussian", "bucket")
+        for j in range(2)
+        for t in range(25)
+        for w in [0.0 if family == "bucket" and t > 2 else 2.0 ** -(t + 1)]
+    ]
+    setup_style()
+    fig = finish({"level-weights": level_weights({"lemma10-level-weights": pd.DataFrame(rows)})})["level-weights"]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    panels = [ax for ax in fig.axes if ax.get_xlabel()]
+    assert len(panels) == 6
+    for ax in panels:
+        boxes = [t.get_window_extent(renderer) for t in ax.get_xticklabels() if t.get_text() and t.get_visible()]
+        assert all(a.x1 < b.x0 for a, b in itertools.pairwise(boxes)), [t.get_text() for t in ax.get_xticklabels()]
+        frame = ax.get_window_extent(renderer)
+        for other in panels:
+            left = other.get_window_extent(renderer)
+            if other is not ax and left.x1 < frame.x0 and left.y0 < frame.y1 and frame.y0 < left.y1:
+                labels = [t.get_window_extent(renderer) for t in ax.get_yticklabels() if t.get_text()]
+                assert all(label.x0 > left.x1 for label in labels)
+    plt.close(fig)

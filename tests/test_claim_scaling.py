@@ -159,6 +159,11 @@ def test_theorem17_certificate_records_B_and_its_value(report):
     printed = records["scaling/theorem17-printed"]
     B = printed.certificate["rhs"]["vars"]["B"]
     assert "B = " in printed.counterexample and B > 0
+    # the constant multiplies the printed bound in words: an ASCII "x C" typesets as a product of variables x and C
+    assert (
+        f"(times C = {printed.certificate['rhs']['vars']['C']:g}: " in printed.counterexample
+        and "x C" not in printed.counterexample
+    )
     v = printed.certificate["rhs"]["vars"]
     expected = v["C"] * float(bounds.theorem17_sample_complexity(v["eps"], v["delta"], 1, 1, 1, v["W"], B, v["R"]))
     assert printed.certificate["rhs_value"] == pytest.approx(expected) and expected > 0

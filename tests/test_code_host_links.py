@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from sparseact.publish.graph import PAGE_ATTRIBUTE
 from sparseact.publish.site import SITE_FOLDER
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,7 +30,8 @@ _MARKDOWN_LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\]]*\])*\]\(([^)\s]+)\)|!\[
 _HTML_ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"")
 _HREF = re.compile(r"\\href\{([^}]*)\}")
 _HTML_HREF = re.compile(r'<a\s[^>]*href="([^"]*)"')
-_PAGE_TARGET = re.compile(r'(?<![\w-])(?:href|src)="([^"]*)"')
+#: A link of a page: ``href``, ``src``, and a graph node's row on its claim page, which the graph's script makes a link.
+_PAGE_TARGET = re.compile(rf'(?<![\w-])(?:href|src|{PAGE_ATTRIBUTE})="([^"]*)"')
 _HTML_ID = re.compile(r'(?<![\w-])(?:id|name)="([^"]*)"')
 _CODE = re.compile(r"`[^`]*`")
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.DOTALL)
@@ -161,7 +163,8 @@ def test_a_page_of_the_site_links_only_committed_files_and_anchors(monkeypatch):
     texts = {
         page: '<a id="top" href="#top">a</a> <a href="pages/made-up.html#row">b</a> '
         '<a href="pages/made-up.html#none">c</a> <img src="../../figures/x/y.png"> '
-        '<a href="../../results/findings.md#headline-results">d</a>',
+        '<a href="../../results/findings.md#headline-results">d</a> '
+        '<a class="node" href="#top" data-page="../pages/made-up.html#row">e</a>',
         other: '<tr id="row">',
         ROOT / "README.md": f"[the report]({SITE_FOLDER}/made-up.html) [the run's](results/report/index.html)",
     }
@@ -171,6 +174,7 @@ def test_a_page_of_the_site_links_only_committed_files_and_anchors(monkeypatch):
         assert dead_links(page, files | site) == [
             "pages/made-up.html#none (no anchor #none)",
             "../../figures/x/y.png (not committed)",
+            "../pages/made-up.html#row (not committed)",
         ]
         assert dead_links(ROOT / "README.md", files | site) == [
             "results/report/index.html (a code host does not render .html)"

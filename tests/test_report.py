@@ -235,3 +235,62 @@ def test_a_claim_pages_reasons_name_statements_and_classes_in_words():
         )
         assert not statement_ids & found, (claim, sorted(statement_ids & found))
         assert not (set(FINDING_WORDS) - {"typo"}) & found, claim  # "a typo" is its words
+
+
+def test_every_mention_of_the_corner_rule_links_its_section(tmp_path, monkeypatch):
+    """A page's mentions of the corner rule (its file named in brackets or not) link the rule's section of the docs,
+    relative to the page; not inside math, a link or a picture; and not at all outside the repository."""
+    from sparseact.publish.links import CORNER_RULE, CORNER_RULE_SECTION, link_corner_rule
+
+    root = Path(__file__).resolve().parents[1]
+    slugs = {
+        re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+        for line in (root / CORNER_RULE).read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    }
+    assert CORNER_RULE_SECTION in slugs
+    page = (
+        "<p>floored at 1 under the corner rule (docs/statements-graph.md); by the degenerate-corner rule.</p>"
+        '<math><mi>the corner rule</mi></math><a href="x">the corner rule</a><svg><title>the corner rule</title></svg>'
+    )
+    monkeypatch.chdir(root)
+    href = f"../../{CORNER_RULE}#{CORNER_RULE_SECTION}"
+    assert link_corner_rule(page, "results/pages/theorem8.html") == (
+        f'<p>floored at 1 under <a href="{href}">the corner rule</a>; by <a href="{href}">the degenerate-corner '
+        'rule</a>.</p><math><mi>the corner rule</mi></math><a href="x">the corner rule</a><svg><title>the corner '
+        "rule</title></svg>"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert link_corner_rule(page, "results/pages/theorem8.html") == page
+
+
+def test_a_claim_pages_argument_leads_with_the_proof_or_the_refutation():
+    """The first screen's argument: Theorem 8 rests first on its proof, the floor of its printed logarithm after it
+    in one sentence; Theorem 17 is refuted by the graph's proof, named in words, its certificate a finite instance
+    linked by words, not by the check's id."""
+    import dataclasses
+
+    from sparseact.publish.findings import load_results
+    from sparseact.publish.report import claim_header_html
+    from sparseact.publish.statements import derive
+
+    committed = Path(__file__).resolve().parents[1] / "results"
+    results = load_results(committed)
+    results = dataclasses.replace(results, statements=derive(results.ledger).fillna(""))
+
+    def argument(claim, ref):
+        header = claim_header_html(claim, committed, committed / "pages" / f"{claim}.html", results)
+        return next(a for a in re.findall(r'<p class="argument">(.*?)</p>', header) if f"for {ref}.</b>" in a)
+
+    theorem8 = argument("theorem8", "Theorem 8")
+    assert theorem8.startswith(
+        '<b>The argument for Theorem 8.</b> Rests on <a href="#statement-theorem8-sharp">Theorem 8 (our proof)</a>'
+    )
+    floor = theorem8.index("Where a printed logarithm is below 1, it is floored at 1 under the corner rule (")
+    assert theorem8.index("Theorem 8 (with its printed logarithm floored at 1)") > floor
+    theorem17 = argument("theorem17", "Theorem 17")
+    assert theorem17.startswith(
+        '<b>The argument for Theorem 17.</b> Refuted by <a href="#statement-theorem17-no-constant">Theorem 17 (our '
+        "refutation: no constant in"
+    )
+    assert ">its certificate</a>: a finite instance)" in theorem17 and "theorem17-printed<" not in theorem17

@@ -21,11 +21,12 @@ def _results(root: Path, pages=("a", "b")) -> Path:
         '<a href="../tables/a/t.csv">t.csv</a> <a href="../claims/a.json">a.json</a> '
         '<a href="timings.html">timings</a> <a href="https://arxiv.org/abs/2406.17989v1">paper</a> '
         '<a href="#top">top</a> <a href="../findings.md#x">findings</a>',
-        "report/graph.html": '<a class="node" href="index.html#statement-a">a</a>',
+        "report/graph.html": '<a class="node" href="index.html#statement-a" data-page="../pages/a.html#s">a</a>',
         "report/certificates/a/c.html": '<a href="../../index.html#statement-a">back</a> '
         '<a href="../../../pages/a.html">page</a> <a href="../../../certificates/a/c.json">JSON</a>',
         **{
             f"pages/{name}.html": SHARED + '<a href="../report/index.html">report</a> '
+            '<a href="../../docs/statements-graph.md#rule">rule</a> '
             '<a href="../certificates/a/c.json">JSON</a> <a href="../../figures/a/f.pdf"><b>f</b></a>'
             for name in pages
         },
@@ -49,13 +50,16 @@ def test_links_lead_to_the_sites_pages_or_to_committed_files(tmp_path):
         '<a href="https://arxiv.org/abs/2406.17989v1">paper</a> <a href="#top">top</a> '
         '<a href="../../results/findings.md#x">findings</a>'
     )
-    assert (site / "graph.html").read_text() == '<a class="node" href="index.html#statement-a">a</a>'
+    assert (site / "graph.html").read_text() == (
+        '<a class="node" href="index.html#statement-a" data-page="pages/a.html#s">a</a>'
+    )
     assert (site / "certificates/a/c.html").read_text() == (
         '<a href="../../index.html#statement-a">back</a> <a href="../../pages/a.html">page</a> '
         '<a href="../../../../results/certificates/a/c.json">JSON</a>'
     )
     assert (site / "pages/b.html").read_text() == (
         f'<link rel="stylesheet" href="../{css}"><a href="../index.html">report</a> '
+        '<a href="../../../docs/statements-graph.md#rule">rule</a> '
         '<a href="../../../results/certificates/a/c.json">JSON</a> <b>f</b>'
     )
     assert (site / "SHA256SUMS").read_text().count("\n") == len(written)

@@ -289,7 +289,7 @@ def _screenshots(args) -> int:
 
 def _check_pages(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
-    from sparseact.publish.browser import BrowserError, check_pages, measured_text
+    from sparseact.publish.browser import BrowserError, check_pages, measured_text, totals_text
 
     measured = {}
     try:
@@ -301,6 +301,7 @@ def _check_pages(args) -> int:
         print(f"{page}: {'ok' if not found else 'FAILS'} ({measured_text(measured[page])})")
         for problem in found:
             print(f"  {problem}")
+    print(totals_text(measured))
     return 1 if any(problems.values()) else 0
 
 
@@ -561,7 +562,7 @@ def _page_commands(sub) -> None:
         "measured (widths, A4 pages, headline words) and list what a reader would trip over; exit 1 if anything, "
         "2 if no browser",
     )
-    look.add_argument("results", nargs="?", default="results")
+    look.add_argument("results", nargs="?", default="results", help="a results folder or the site, docs/site")
     look.set_defaults(func=_check_pages)
 
 

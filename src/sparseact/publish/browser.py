@@ -1,27 +1,25 @@
 """Look at the HTML pages the way a reader does: headless Chromium on a 1400, 1024, 800 and 390 px wide screen, and printed.
 
-Chromium is driven through its DevTools protocol over a pipe (``--remote-debugging-pipe``:
-JSON messages on file descriptors 3 and 4, each ending in a NUL byte), so nothing beyond
-the standard library and a Chromium binary is needed: no driver, no network port.
+Chromium is driven through its DevTools protocol over a pipe (``--remote-debugging-pipe``: JSON messages on file
+descriptors 3 and 4, each ending in a NUL byte), so nothing beyond the standard library and a Chromium binary is
+needed: no driver, no network port.
 
-:func:`find_chromium` locates the binary (``$SPARSEACT_CHROMIUM``, else ``chromium``,
-``chromium-browser``, ``google-chrome`` on the ``PATH``); :class:`Browser` opens pages;
-:func:`inspect_page` loads one page and :func:`measure_page` measures the open page as laid out at the present
-screen (overflow, broken images and local links, raw
-``$...$`` math, where the headline table and the first statement end, status cells pushed off
-screen, boxes that clip their content, tables clipped inside their box, argument-graph nodes whose title is cut or
-runs out of its box or is drawn below :data:`MIN_GRAPH_TEXT` px on screen; in print, columns narrower than a word
-of theirs, folded sections that do not print and a main result's graph view not on a page of its own) and
-:func:`page_problems` turns the measurements into readable complaints; :func:`check_pages` does both for the
-verification report, the argument graph's page, every claim page and every certificate's page of a results
-directory, at every width of :data:`WIDTHS` and in print media (:data:`PRINT_WIDTH`), counting the A4 pages each
+:func:`find_chromium` locates the binary (``$SPARSEACT_CHROMIUM``, else ``chromium``, ``chromium-browser``,
+``google-chrome`` on the ``PATH``); :class:`Browser` opens pages; :func:`inspect_page` loads one page and
+:func:`measure_page` measures the open page as laid out at the present screen (overflow, broken images and local
+links, raw ``$...$`` math, where the headline table and the first statement end, status cells pushed off screen, boxes
+that clip their content, tables clipped inside their box, argument-graph nodes whose title is cut or runs out of its
+box or is drawn below :data:`MIN_GRAPH_TEXT` px on screen; in print, columns narrower than a word of theirs, folded
+sections that do not print and a main result's graph view not on a page of its own) and :func:`page_problems` turns
+the measurements into readable complaints; :func:`check_pages` does both for the verification report, the argument
+graph's page, every claim page and every certificate's page of a results directory or of the committed site
+(``docs/site``), at every width of :data:`WIDTHS` and in print media (:data:`PRINT_WIDTH`), counting the A4 pages each
 prints on (the report at most :data:`REPORT_PRINTED_PAGES`, a claim or certificate page at most
-:data:`PAGE_PRINTED_PAGES`), and gives what it measured (widths, A4 pages, the headline table's words:
-:func:`measured_text`) on a page that passes too;
+:data:`PAGE_PRINTED_PAGES`), and gives what it measured (widths, sideways scroll, A4 pages, dead local links, the
+headline table's words: :func:`measured_text`; over all pages, :func:`totals_text`) on a page that passes too;
 :meth:`Browser.click` follows a link as a reader clicks it (found by its visible text); :meth:`Browser.print_pdf`
-prints a page on A4 as Chromium would;
-:func:`write_screenshots` is the workflow's step (a placeholder image saying why when no
-Chromium is installed).
+prints a page on A4 as Chromium would; :func:`write_screenshots` is the workflow's step (a placeholder image saying
+why when no Chromium is installed).
 """
 
 from __future__ import annotations
@@ -43,6 +41,8 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from sparseact.publish.graph import PAGE_ATTRIBUTE
 
 #: Width and height of the screen the pages are judged on, in CSS pixels.
 SCREEN = (1400, 900)
@@ -118,8 +118,8 @@ _MEASURE = """(() => {
     document.head.appendChild(all);
   }
   const refs = [];
-  for (const el of document.querySelectorAll('[href], [src]')) {
-    for (const name of ['href', 'src']) { const v = el.getAttribute(name); if (v !== null) refs.push(v); }
+  for (const el of document.querySelectorAll('[href], [src], [PAGE_ATTRIBUTE]')) {
+    for (const name of ['href', 'src', 'PAGE_ATTRIBUTE']) { const v = el.getAttribute(name); if (v !== null) refs.push(v); }
   }
   const ids = new Set(Array.from(document.querySelectorAll('[id]'), e => e.id));
   const box = sel => { const e = document.querySelector(sel); return e ? e.getBoundingClientRect() : null; };
@@ -166,7 +166,7 @@ _MEASURE = """(() => {
           .map(t => t.closest('a.node').dataset.key);
       }).filter((key, i, all) => all.indexOf(key) === i).slice(0, 5),
   };
-})()""".replace("MIN_GRAPH_TEXT", str(MIN_GRAPH_TEXT))
+})()""".replace("MIN_GRAPH_TEXT", str(MIN_GRAPH_TEXT)).replace("PAGE_ATTRIBUTE", PAGE_ATTRIBUTE)
 
 #: Printed: table cells with a word broken across lines (the column is narrower than the word), and folded
 #: sections (``<details>``) whose content does not print.
@@ -680,13 +680,15 @@ def page_problems(
 
 def report_pages(results: str | Path) -> list[Path]:
     """The verification report, the argument graph's page, every claim page and every certificate's page under a
-    results directory, front page first."""
+    results directory, or under the committed site (:mod:`sparseact.publish.site`: a folder with ``index.html`` at its
+    root and no ``report/``), front page first."""
     results = Path(results)
+    report = results if (results / "index.html").is_file() and not (results / "report").exists() else results / "report"
     return [
-        results / "report" / "index.html",
-        results / "report" / "graph.html",
+        report / "index.html",
+        report / "graph.html",
         *sorted((results / "pages").glob("*.html")),
-        *sorted((results / "report" / "certificates").rglob("*.html")),
+        *sorted((report / "certificates").rglob("*.html")),
     ]
 
 
@@ -704,7 +706,8 @@ def check_page(
 
     ``measured``, when given, is filled with the numbers the verdict rests on, so that a reader sees them on a page
     that passes too (:func:`measured_text`): ``widths`` (screen width -> the page's width there), ``printed_pages``
-    (counted in a PDF) and ``headline_words`` (the words of ``table.headline`` at :data:`SCREEN`, or None).
+    (counted in a PDF), ``headline_words`` (the words of ``table.headline`` at :data:`SCREEN`, or None) and
+    ``dead_links`` (its distinct local links, ``#anchors`` and graph nodes' claim-page links that lead nowhere).
 
     The page is loaded once, at the first width; each other width, and print, lays it out anew (a page's layout
     depends on its screen and media, not on the screen it was loaded at: tests/test_browser.py checks that a load
@@ -719,6 +722,7 @@ def check_page(
             widths[width] = report.scroll_width
             if width == SCREEN[0] and measured is not None:
                 measured["headline_words"] = report.headline_words
+                measured["dead_links"] = len({*report.broken_links, *report.missing_anchors, *report.broken_anchors})
             problems += [
                 f"at {width} px: {p}" for p in page_problems(report, front_page, first_screen and width == SCREEN[0])
             ]
@@ -738,16 +742,35 @@ def check_page(
 
 
 def measured_text(measured: dict) -> str:
-    """What :func:`check_page` measured, in one line: the page's width at each screen width, its printed A4 pages and
-    the words of its headline table (when it has one)."""
+    """What :func:`check_page` measured, in one line: the page's width at each screen width and how far it scrolls
+    sideways at the narrowest, its printed A4 pages, its dead local links and the words of its headline table (when
+    it has one)."""
     widths, pages = measured["widths"], measured["printed_pages"]
+    narrowest = min(widths)
     text = (
-        f"{'/'.join(str(w) for w in widths.values())} px wide on {'/'.join(str(w) for w in widths)} px screens; "
-        f"prints on {pages} A4 page{'' if pages == 1 else 's'}"
+        f"{'/'.join(str(w) for w in widths.values())} px wide on {'/'.join(str(w) for w in widths)} px screens "
+        f"(sideways scroll at {narrowest} px: {widths[narrowest] - narrowest} px); "
+        f"prints on {pages} A4 page{'' if pages == 1 else 's'}; {measured['dead_links']} dead local link"
+        f"{'' if measured['dead_links'] == 1 else 's'}"
     )
     if measured.get("headline_words") is not None:
         text += f"; headline table {measured['headline_words']} words"
     return text
+
+
+def totals_text(measured: dict[str, dict]) -> str:
+    """What :func:`check_pages` measured over all its pages, in one line: how many, the most A4 pages one prints on,
+    the widest sideways scroll at the narrowest screen and the dead local links in all."""
+    if not measured:
+        return "no page checked"
+    longest = max(measured, key=lambda page: measured[page]["printed_pages"] or 0)
+    narrowest = min(WIDTHS)
+    scroll = max(numbers["widths"][narrowest] - narrowest for numbers in measured.values())
+    dead = sum(numbers["dead_links"] for numbers in measured.values())
+    return (
+        f"{len(measured)} pages: the longest prints on {measured[longest]['printed_pages']} A4 pages ({longest}); "
+        f"widest sideways scroll at {narrowest} px: {scroll} px; {dead} dead local links in all"
+    )
 
 
 def check_pages(

@@ -588,7 +588,7 @@ def _node_svg(node: Node, x: int, y: int, link: str, page: str) -> str:
     )
     tooltip = f"{node.label} ({node.detail}): {words}" + (f". {node.note}" if node.note else "")
     data = f' data-key="{html.escape(node.key)}" data-name="{html.escape(node.label)}"'
-    data += f' data-status="{html.escape(words)}"' + (f' data-page="{html.escape(page)}"' if page else "")
+    data += f' data-status="{html.escape(words)}"' + (f' {PAGE_ATTRIBUTE}="{html.escape(page)}"' if page else "")
     return (
         f'<a class="node node-{html.escape(node.status)}" href="{html.escape(link)}"{data}>'
         f"<title>{html.escape(tooltip)}</title>{frame}"
@@ -620,6 +620,10 @@ def legend_svg() -> str:
         )
     return '<p class="graph-legend">' + " ".join(items) + "</p>"
 
+
+#: The attribute of a node that holds its row on its claim page (a link :data:`GRAPH_SCRIPT` builds when the node is
+#: selected: a copy of the page that moves it, such as the committed site, relocates it as it does ``href``).
+PAGE_ATTRIBUTE = "data-page"
 
 #: What a selected node's panel says before anything is selected (and without scripts).
 PANEL_HINT = (

@@ -3,15 +3,18 @@
 The verification report (``report/index.html``) gives every statement row, cited fact, erratum and check an
 anchor (:func:`anchor`): ``statement-<id>``, ``fact-<name>``, ``erratum-<id>``, ``check-<claim>/<name>``.
 :func:`report_targets` maps each id to its anchor on the report, seen from a page; :func:`link_ids` turns
-every such id in a rendered HTML fragment (outside tags, links and typeset math) into a link.
+every such id in a rendered HTML fragment (outside tags, links and typeset math) into a link, and
+:func:`link_corner_rule` every mention of the corner rule on a page into a link to its section of the docs.
 """
 
 from __future__ import annotations
 
 import functools
 import html
+import os
 import re
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from sparseact.paper import FACT_PREFIX, premise_kind
 
@@ -70,3 +73,32 @@ def _id_pattern(identifiers: frozenset[str]) -> tuple[re.Pattern, dict[str, str]
     70 fragments and the report's targets about 300 ids)."""
     names = "|".join(re.escape(html.escape(k)) for k in sorted(identifiers, key=lambda k: (-len(k), k)))
     return re.compile(rf"(?<![\w:/.-])({names})(?![\w/]|-\w)"), {html.escape(k): k for k in identifiers}
+
+
+#: The section of the developers' docs that states the one rule for degenerate corners: its file, relative to the
+#: repository's root (the workflow's working folder), and its anchor.
+CORNER_RULE = "docs/statements-graph.md"
+CORNER_RULE_SECTION = "degenerate-corners-one-rule-for-every-statement"
+#: A mention of the rule in a statement's or a check's words, the file named in brackets or not.
+_CORNER_RULE = re.compile(r"\b(the (?:degenerate-)?corner rule)(?: \(docs/statements-graph\.md\))?")
+#: A page's pieces a mention is never linked in: a link, typeset math, code, a picture, a script or style, a tag.
+_NO_RULE_LINK = re.compile(
+    r"(<a\b.*?</a>|<math\b.*?</math>|<code\b.*?</code>|<svg\b.*?</svg>|<script\b.*?</script>|<style\b.*?</style>"
+    r"|<[^>]*>)",
+    re.DOTALL,
+)
+
+
+def link_corner_rule(page: str, path: str | Path) -> str:
+    """The HTML ``page``, to be written to ``path``, with every mention of the corner rule (outside links, math,
+    code, pictures and tags) a relative link to its section of :data:`CORNER_RULE`; unchanged where that file is
+    not in the working folder (a run outside the repository), so that no link leads nowhere."""
+    rule = Path(CORNER_RULE)
+    if not rule.is_file():
+        return page
+    href = html.escape(f"{Path(os.path.relpath(rule, Path(path).parent)).as_posix()}#{CORNER_RULE_SECTION}")
+    pieces = _NO_RULE_LINK.split(page)
+    return "".join(
+        piece if i % 2 else _CORNER_RULE.sub(lambda m: f'<a href="{href}">{m.group(1)}</a>', piece)
+        for i, piece in enumerate(pieces)
+    )

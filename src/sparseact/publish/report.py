@@ -47,7 +47,7 @@ import pandas as pd
 
 from sparseact.paper import facts as paper_facts
 from sparseact.paper import name as statement_name
-from sparseact.paper import paper_position
+from sparseact.paper import paper_position, premise_kind
 from sparseact.paper import statements as paper_statements
 from sparseact.publish.asciimath import render_prose
 from sparseact.publish.cards import CARDS_CSS, PRINT_OPEN_CSS, PRINT_SUMMARY_CSS, label_cells, summarise_for_print
@@ -96,6 +96,7 @@ from sparseact.publish.links import (
     PAPER_PDF,
     PAPER_VERSION,
     anchor,
+    link_corner_rule,
     link_ids,
     report_targets,
 )
@@ -873,13 +874,14 @@ def build_report(
         f'<div class="{RUN_ONLY}"><h2 id="timings">Timings</h2><p>Wall time and peak memory of every job: '
         f"{timings_link} (a separate page, so that this one is byte-identical from run to run).</p></div>",
     ]
-    atomic_write_text(index_html, _page("sparseact verification report", "".join(body), Path(index_html).name))
+    page = _page("sparseact verification report", "".join(body), Path(index_html).name)
+    atomic_write_text(index_html, link_corner_rule(page, index_html))
     atomic_write_text(graph_html, graph_page(results, index_html, graph_html, results_dir))
     for check_id in results.ledger.loc[results.ledger["certificate"] != "", "check_id"]:
         document = json.loads(Path(certificate_path(check_id, results_dir)).read_text(encoding="utf-8"))
         page = certificate_page_path(results_dir, check_id)
         page.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(page, certificate_page(document, results, results_dir))
+        atomic_write_text(page, link_corner_rule(certificate_page(document, results, results_dir), page))
     # the folder's manifest: a page deleted later makes the workflow plan this job again (runtime.outputs)
     pages = Path(results_dir) / "report" / CERTIFICATE_PAGES
     pages.mkdir(parents=True, exist_ok=True)
@@ -1069,33 +1071,64 @@ def verdict_html(results: Results, lead: pd.DataFrame, links: dict[str, str]) ->
 
 
 def argument_html(results: Results, lead: pd.DataFrame, links: dict[str, str], certificates: Mapping[str, str]) -> str:
-    """The argument first, one line per leading statement: a statement that fails as stated names the certificates
-    that refute it (each a link to its page); any other names the premises its status rests on (each a link) and
-    its own checks. The reasons in full, corners and floors included, follow in the chain and the table."""
+    """The argument first, one line per leading statement. A statement that fails as stated names what refutes it:
+    the proved refutations of the graph (``refuted_by``), each a link, its certificates then finite instances; else
+    its certificates (each a link, in words). Any other names the premises its status rests on (each a link) and
+    its own checks; a premise that is the statement with its printed logarithms floored (``floored_by``) gives way to
+    that variant's own premises, the proof, and the floor follows in one line. The reasons in full, corners
+    included, follow in the chain and the table."""
+    entries = {e["id"]: e for e in paper_statements()}
+    status = dict(zip(results.statements["statement_id"], results.statements["status"], strict=True))
+    uses = dict(zip(results.statements["statement_id"], results.statements["uses"], strict=True))
+    fact_names = {f["id"]: f["name"] for f in paper_facts()}
     lines = []
     for _, row in lead.iterrows():
-        sid = row["statement_id"]
+        sid, entry = row["statement_id"], entries.get(row["statement_id"], {})
         if row["status"] == "fails-as-stated":
             refuting = results.ledger[(results.ledger["statement_id"] == sid) & (results.ledger["verdict"] == "FAIL")]
-            proof = "Refuted by " + (
-                ", ".join(
-                    f'<a href="{html.escape(certificates[c])}">{html.escape(c)}</a>'
-                    if c in certificates
-                    else html.escape(c)
-                    for c in refuting["check_id"]
-                )
-                or "its premises' refutations (the chain below)"
+            shown = [c for c in refuting["check_id"] if c in certificates]
+            words = ["its certificate"] if len(shown) == 1 else [f"certificate {i}" for i in range(1, len(shown) + 1)]
+            linked = ", ".join(
+                f'<a href="{html.escape(certificates[c])}">{w}</a>' for c, w in zip(shown, words, strict=True)
             )
+            proofs = [p for p in entry.get("refuted_by", ()) if status.get(p) == "proved"]
+            if proofs:
+                instances = f" ({linked}: {'a finite instance' if len(shown) == 1 else 'finite instances'})"
+                proof = (
+                    "Refuted by "
+                    + ", ".join(link_ids(html.escape(p), links) for p in proofs)
+                    + ", proved"
+                    + (instances if shown else "")
+                )
+            else:
+                proof = "Refuted by " + (linked or "its premises' refutations (the chain below)")
         else:
-            premises = ", ".join(link_ids(html.escape(p), links) for p in ids(row["uses"]))
-            own_checks = ids(row["checks"])
+            floored = entry.get("floored_by", "")
+            premises = [q for p in ids(row["uses"]) for q in (ids(uses.get(p, "")) if p == floored else [p])]
+            named = [p for p in premises if premise_kind(p) != "check"]
+            own, checks = len(ids(row["checks"])), len(ids(row["checks"])) + len(premises) - len(named)
+            counted = f"{checks} check{'' if checks == 1 else 's'}" + (
+                f" ({own} of its own)" if own and own < checks else " of its own" if own else ""
+            )
             proof = (
                 "Rests on "
-                + (premises or "no premise")
-                + (f" and {len(own_checks)} checks of its own" if own_checks else "")
+                + (", ".join(_premise_link(p, links, fact_names) for p in named) or "no premise")
+                + (f" and {counted}" if checks else "")
             )
+            if floored in ids(row["uses"]):
+                proof += (
+                    f". Where a printed logarithm is below 1, it is floored at 1 under the corner rule "
+                    f"({link_ids(html.escape(floored), links)})"
+                )
         lines.append(f'<p class="argument"><b>The argument for {html.escape(row["paper_ref"])}.</b> {proof}.</p>')
     return "".join(lines)
+
+
+def _premise_link(premise: str, links: dict[str, str], fact_names: Mapping[str, str]) -> str:
+    """A premise as a link: a cited fact by its name, a statement by its id (which :func:`named_links` names)."""
+    if premise in fact_names and premise in links:
+        return f'<a href="{html.escape(links[premise])}">{html.escape(fact_names[premise])}</a>'
+    return link_ids(html.escape(premise), links)
 
 
 def chains_html(results: Results, statements: pd.DataFrame, links: dict[str, str]) -> str:
@@ -1278,4 +1311,4 @@ def claim_page(notebook: str | Path, claim_slice: str | Path, page: str | Path, 
     body = body.replace("</head>", f"<style>{CLAIM_HEADER_CSS}</style></head>", 1).replace(
         "<main>", "<main>" + header, 1
     )
-    atomic_write_text(page, summarise_for_print(label_cells(body), Path(page).name))
+    atomic_write_text(page, link_corner_rule(summarise_for_print(label_cells(body), Path(page).name), page))

@@ -1,15 +1,15 @@
 """The rendered pages as committed files, ``docs/site``: read after a clone, served as they are by a static host.
 
 A code host shows an HTML file as its source, and the run's pages link figures and tables that are not committed.
-:func:`write_site` copies the report (as the site's ``index.html``), the argument graph, the certificate pages and
-the claim pages into one folder, as the workflow copies the README's figures to ``docs/figures``. A link to another
-of these pages leads to its copy; a link to a committed result (the erratum note, a certificate's JSON, the tables
-at the results folder's root) leads to that file in the repository; a link to a run file that is not committed
-(figures, tables, result files, timings) is left as its text, and an image of one is dropped (the claim pages embed
-every figure); an element of class :data:`RUN_ONLY` that holds such a link (the timings page's entry in the
-report's navigation, its section) is dropped whole. A ``<style>`` block that several pages share is written once, as
-``style/<digest>.css``. The bytes depend on the pages alone, so a rerun writes the same files. docs/workflow.md says
-why the site is committed.
+:func:`write_site` copies the report (as the site's ``index.html``), the argument graph, the certificate pages and the
+claim pages into one folder, as the workflow copies the README's figures to ``docs/figures``. A link to another of
+these pages (a graph node's link to its claim page too) leads to its copy; a link to a committed result (the erratum
+note, a certificate's JSON, the tables at the results folder's root) or to a Markdown file of the docs leads to that
+file in the repository; a link to a run file that is not committed (figures, tables, result files, timings) is left as
+its text, and an image of one is dropped (the claim pages embed every figure); an element of class :data:`RUN_ONLY`
+that holds such a link (the timings page's entry in the report's navigation, its section) is dropped whole. A
+``<style>`` block that several pages share is written once, as ``style/<digest>.css``. The bytes depend on the pages
+alone, so a rerun writes the same files. docs/workflow.md says why the site is committed.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from sparseact.publish.codehost import committed_result
+from sparseact.publish.graph import PAGE_ATTRIBUTE
 from sparseact.runtime.outputs import MANIFEST_NAME, SNAKEMAKE_FILES, manifest_names, write_manifest
 from sparseact.runtime.provenance import atomic_write_text
 
@@ -35,7 +36,9 @@ SITE_SERVING = "docs/workflow.md#reading-the-rendered-pages-without-running-anyt
 
 _ANCHOR = re.compile(r"<a\b([^>]*)>(.*?)</a>", re.S)
 _IMAGE = re.compile(r"<img\b[^>]*>")
-_TARGET = re.compile(r'(?<![\w-])(?:href|src)="([^"]*)"')
+#: An attribute that holds a link: ``href``, ``src`` and a graph node's row on its claim page (its script builds that
+#: link when the node is selected).
+_TARGET = re.compile(rf'(?<![\w-])(?:href|src|{PAGE_ATTRIBUTE})="([^"]*)"')
 _STYLE = re.compile(r"<style\b([^>]*)>(.*?)</style>", re.S)
 #: The class of an element (a ``<span>`` or ``<div>`` with no element of its own kind inside) that only points at a
 #: run file: the site drops it whole when that file is not committed, so that no entry is left without its link.
@@ -75,11 +78,17 @@ def site_link(target: str, source: str, pages: Mapping[str, str], results_from_s
     path = posixpath.normpath(posixpath.join(posixpath.dirname(source), html.unescape(location)))
     if path in pages:
         new = pages[path]
-    elif committed_result(path):
-        new = posixpath.join(results_from_site, path)
+    elif committed_result(path) or _repository_document(path):
+        new = posixpath.normpath(posixpath.join(results_from_site, path))
     else:
         return None
     return html.escape(posixpath.relpath(new, posixpath.dirname(pages[source]) or ".")) + mark + fragment
+
+
+def _repository_document(path: str) -> bool:
+    """``path`` (normalised, relative to the results folder) is a Markdown file of the repository's docs (the corner
+    rule's section, :data:`sparseact.publish.links.CORNER_RULE`), beside the results folder and committed."""
+    return path.startswith("../docs/") and path.endswith(".md") and "/../" not in path
 
 
 def site_page(text: str, source: str, pages: Mapping[str, str], results_from_site: str) -> str:
@@ -92,11 +101,14 @@ def site_page(text: str, source: str, pages: Mapping[str, str], results_from_sit
         return "" if any(site_link(t, source, pages, results_from_site) is None for t in targets) else match.group(0)
 
     def relocate(tag: str, drop: str) -> str:
-        found = _TARGET.search(tag)
-        if found is None:
-            return tag
-        new = site_link(found.group(1), source, pages, results_from_site)
-        return drop if new is None else tag[: found.start(1)] + new + tag[found.end(1) :]
+        parts, end = [], 0
+        for found in _TARGET.finditer(tag):
+            new = site_link(found.group(1), source, pages, results_from_site)
+            if new is None:
+                return drop
+            parts.append(tag[end : found.start(1)] + new)
+            end = found.end(1)
+        return "".join(parts) + tag[end:]
 
     def anchor(match: re.Match) -> str:
         opening = relocate(f"<a{match.group(1)}>", "")

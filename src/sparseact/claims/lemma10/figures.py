@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from sparseact.publish.plotting import (
     FULL_WIDTH,
@@ -11,7 +12,6 @@ from sparseact.publish.plotting import (
     colours,
     finish,
     floor_handles,
-    integer_ticks,
     legend_handle,
     legend_outside,
     mark_floor,
@@ -130,6 +130,10 @@ def claim21_tail(tables: dict):
     return fig
 
 
+#: Panels a row of the level-weights figure (one per certified k).
+LEVEL_PANELS_PER_ROW = 3
+
+
 def level_weights(tables: dict):
     """Level weights of the networks at the largest n (first seed), one panel per certified k."""
     weights = _first_seed(tables["lemma10-level-weights"])
@@ -140,8 +144,16 @@ def level_weights(tables: dict):
     floor = max(10.0 ** (np.floor(np.log10(positive.min())) - 1), 1e-16) if len(positive) else 1e-16
     families = list(dict.fromkeys(weights["family"]))
     palette = dict(zip(families, colours(len(families)), strict=True))
-    fig, axes = plt.subplots(1, len(ks), figsize=(FULL_WIDTH, 3.0), sharex=True, sharey=True, squeeze=False)
-    for ax, k in zip(axes[0], ks, strict=True):
+    # at most LEVEL_PANELS_PER_ROW panels a row: narrower ones would run their tick labels together
+    columns = min(len(ks), LEVEL_PANELS_PER_ROW)
+    rows = -(-len(ks) // columns)
+    fig, grid = plt.subplots(
+        rows, columns, figsize=(FULL_WIDTH, 0.6 + 2.4 * rows), sharex=True, sharey=True, squeeze=False
+    )
+    axes = grid.flat[: len(ks)]
+    for ax in grid.flat[len(ks) :]:
+        ax.remove()
+    for ax, k in zip(axes, ks, strict=True):
         part = weights[weights["k"] == k]
         for j, (_, group) in enumerate(part.groupby("instance", sort=False)):
             family = group["family"].iloc[0]
@@ -158,13 +170,15 @@ def level_weights(tables: dict):
         ax.set_yscale("log")
         ax.set_title(f"certified k = {k}")
         ax.set_xlabel("level t = |T|")
-        integer_ticks(ax, "x")
-    axes[0][0].set_ylabel("$W^t / \\|h\\|^2$")
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
+        ax.tick_params(axis="x", labelbottom=True)
+    for row in grid:
+        row[0].set_ylabel("$W^t / \\|h\\|^2$")
     handles = [legend_handle(color=palette[f], marker="o", ms=3, label=f) for f in families]
-    handles += floor_handles(axes[0])
+    handles += floor_handles(axes)
     legend_outside(fig, handles, where="below", ncol=3)
     fig.suptitle(f"Fourier level weights at n = {int(weights['n'].max())} (two networks per family)")
-    fig.tight_layout()
+    fig.tight_layout(w_pad=1.5)
     return fig
 
 

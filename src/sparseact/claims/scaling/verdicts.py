@@ -428,7 +428,7 @@ def _theorem17_records(assembly, summary, t17, sign, best, constant, refutes, sc
                 f"eps = {best['eps']:g} (= {best['eps0']:g} lambda^2, lambda = {best['lam']:g}), delta = "
                 f"{best['delta']:g}, p = {best['p']:g}, n = s = k = 1, R = 1, W = lambda, B = "
                 f"{best['B']:.6g} (e lambda, so log(k(R+B)/eps) >= 1 > 0): {best['lower_bound']:.4g} samples "
-                f"needed, printed bound {best['printed']:.4g} (x C = {constant:g}: "
+                f"needed, printed bound {best['printed']:.4g} (times C = {constant:g}: "
                 f"{constant * best['printed']:.4g})",
             ),
         ),
