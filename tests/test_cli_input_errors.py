@@ -188,7 +188,15 @@ def test_erratum_pdf_on_a_file_latex_cannot_compile_names_the_errors_without_a_t
     ("argv", "said"),
     [
         (["generate", "lemma9", "all", "--points", "[1, 2]", "--seed", "1", "--out", "{tmp}/x.npz"], "points must map"),
-        (["generate", "lemma9", "all", "--points", "{}", "--seed", "-5", "--out", "{tmp}/x.npz"], "seed must be >= 0"),
+        (
+            ["generate", "lemma9", "all", "--points", '{"p": {}}', "--seed", "-5", "--out", "{tmp}/x.npz"],
+            "seed must be",
+        ),
+        # probe8: no point wrote an empty shard without a word; a deep nesting gave a raw RecursionError
+        (["generate", "lemma9", "all", "--points", "{}", "--seed", "1", "--out", "{tmp}/x.npz"], "a non-empty JSON"),
+        (["generate", "lemma9", "all", "--points", "[" * 5000, "--seed", "1", "--out", "{tmp}/x.npz"], "too deeply"),
+        (["convert-notebook", "notebooks/lemma6.py", "--out", "{tmp}/x.npz", "--kernel", "nosuchp8"], "not installed"),
+        (["convert-notebook", "notebooks/lemma6.py", "--out", "{tmp}/x.npz", "--kernel=-x"], "not installed"),
     ],
 )
 def test_the_data_stage_refuses_what_the_config_would(tmp_path, capsys, argv, said):

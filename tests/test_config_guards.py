@@ -364,6 +364,15 @@ def test_a_boolean_written_as_yaml_on_the_command_line_is_told_how_to_write_it(q
         validate_config({**quick, "job_server": "false"}, registry())
 
 
+@pytest.mark.parametrize("eps", [1e-300, 1e-12])
+def test_an_eps_whose_bound_draws_too_many_samples_is_refused(quick, eps):
+    """probe8: theorem17.eps = 1e-300 passed the config and overflowed in the data job; a bound point's sample size
+    must be one the data job can draw."""
+    config = {**quick, "claims": {**quick["claims"], "theorem17": {**quick["claims"]["theorem17"], "eps": eps}}}
+    with pytest.raises(ConfigError, match=r"^invalid config: claims\.theorem17\.eps: eps = .* take a larger eps$"):
+        validate_config(config, registry())
+
+
 def test_a_nested_value_from_the_command_line_is_told_to_use_a_file(quick):
     """probe7: --config 'claims={"lemma6":{"n_values":[8,10,12]}}' gives strings (Snakemake's BaseLoader) and was
     refused as "'12' is not of type 'integer'", blaming the user's integer; the error now says why."""

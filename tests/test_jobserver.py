@@ -204,6 +204,38 @@ def test_a_server_that_declines_every_job_leaves_each_to_its_own_process(tmp_pat
     assert "the job server declined this job (threads in the job server)" in capsys.readouterr().err
 
 
+def test_a_server_that_trickles_its_answer_holds_no_job(monkeypatch):
+    """probe8: a server sending one byte every few seconds held a job indefinitely, as the accept timeout applied to
+    each byte; it now bounds the whole answer, and the job runs in its own process."""
+    folder = jobserver.private_folder()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(_socket(folder))
+    listener.listen(1)
+    stop = threading.Event()
+
+    def trickle() -> None:
+        with listener:
+            connection, _ = listener.accept()
+            with connection:
+                for _ in range(50):  # 10 s at most: without the deadline the job waits for all of it
+                    if stop.wait(0.2):
+                        break
+                    connection.sendall(b" ")
+
+    thread = threading.Thread(target=trickle)
+    thread.start()
+    monkeypatch.setattr(jobclient, "ACCEPT_TIMEOUT_S", 1.0)
+    monkeypatch.setenv(jobclient.ADDRESS_VARIABLE, _socket(folder))
+    try:
+        started = time.monotonic()
+        assert jobclient.delegate("sparseact.cli", ["--help"]) is None
+        assert time.monotonic() - started < 5
+    finally:
+        stop.set()
+        thread.join(ENDED_S)
+        shutil.rmtree(folder)
+
+
 def test_a_job_that_finds_no_server_runs_itself(tmp_path):
     env = {**os.environ, jobclient.ADDRESS_VARIABLE: str(tmp_path / f"nobody-{secrets.token_hex(4)}" / "socket")}
     job = _cli(env, "explain", "--help", cwd=tmp_path)

@@ -112,7 +112,7 @@ def test_a_bad_or_taken_id_is_refused_before_anything_is_written(claim_id, messa
     assert {path: path.read_bytes() for path in work.rglob("*") if path.is_file()} == before
 
 
-@pytest.mark.parametrize("paper_ref", ["Lemma 11 $x$", "Lemma 11\nSection 3", r"\input{/etc/passwd}"])
+@pytest.mark.parametrize("paper_ref", ["Lemma 11 $x$", "Lemma 11\nSection 3", r"\input{/etc/passwd}", "Lemma ^^5c 78"])
 def test_a_paper_ref_that_is_not_plain_text_is_refused(paper_ref, tmp_path):
     work = tmp_path / "repo"
     for name in ("src", "config"):

@@ -186,6 +186,27 @@ def test_a_note_edited_by_hand_recompiles_its_pdf_and_the_report_and_nothing_els
     assert "Nothing to be done" in snakemake(current, "-n")
 
 
+def test_a_pdf_of_another_note_copied_in_is_rebuilt(current, repo_root):
+    """probe8: the committed note's PDF copied over a run's (a new modification time, so no job seemed stale) gave
+    'Nothing to be done', and the report kept linking it as current. With a TeX engine the start now finds that the
+    PDF does not record this note's digest (sparseact.publish.notepdf) and replans its job and the report."""
+    import shutil
+
+    from sparseact.publish.notepdf import TEX_ENGINE
+
+    if not shutil.which(TEX_ENGINE):
+        pytest.skip(f"no {TEX_ENGINE}: a stale PDF is only named and not linked (tests/test_erratum.py)")
+    pdf = current / "results" / "quick" / "erratum" / "erratum.pdf"
+    shutil.copyfile(repo_root / "results" / "erratum" / "erratum.pdf", pdf)
+    try:
+        out = snakemake(current, "-n")
+    finally:
+        pdf.unlink()
+    assert "was not compiled from" in out, out[-3000:]
+    assert job_stats(out) == {"all": 1, "erratum_pdf": 1, "report": 1, "screenshots": 1, "total": 4}, out[-3000:]
+    assert "Nothing to be done" in snakemake(current, "-n")
+
+
 def test_an_edit_of_the_browser_reruns_only_the_screenshots(current):
     stats, out = plan_after_edit(current, "src/sparseact/publish/browser.py")
     assert stats == {"all": 1, "screenshots": 1, "total": 2}, out[-3000:]

@@ -388,6 +388,24 @@ def test_an_integer_parameter_is_a_json_integer(committed, tmp_path, spelled):
     assert not verification.confirmed and len(verification.message.splitlines()) == 1, verification.message
 
 
+@pytest.mark.parametrize(
+    ("check_id", "key"),
+    [
+        ("theorem19/eq12-printed", "k"),
+        ("theorem19/eq14-printed-cells", "k"),
+        ("theorem19/eq8-printed-cells", "s"),
+        ("theorem8/lemma7-projection-printed", "degree"),
+    ],
+)
+@pytest.mark.parametrize("value", [1.5, "1", True, 10**18, 10**400, -1])
+def test_an_integer_of_a_quantity_is_read_strictly(committed, check_id, key, value):
+    """probe8: the sparsity k and the degree of a quantity went through int() unread, so k = 1.5, "1", true or
+    10**400 still confirmed the certificate; each is now a bounded JSON integer, refused in one line otherwise."""
+    _, document = _documents(committed)[check_id]
+    document["certificate"]["lhs"][key] = value
+    refused(document, "is not an integer in")
+
+
 @pytest.mark.parametrize("depth", [65, 1000, 100_000, 1_000_000])
 def test_deep_nesting_is_refused_without_recursion(tmp_path, depth):
     for opener, closer in (("[", "]"), ('{"a":', "}")):

@@ -94,7 +94,7 @@ def _run_notebook(args) -> int:
     from sparseact.kernels import wait_for_compilation
     from sparseact.runtime.notebooks import run_notebook
 
-    parameters = json.loads(args.parameters)
+    parameters = _json_argument(args.parameters, "--parameters")
     if not isinstance(parameters, dict):
         raise ValueError(f'--parameters is a JSON {type(parameters).__name__}, not an object: give {{"key": value}}')
     for item in args.param:
@@ -125,8 +125,9 @@ def _run_notebook(args) -> int:
 
 def _convert_notebook(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
-    from sparseact.runtime.notebooks import convert_notebook
+    from sparseact.runtime.notebooks import check_kernel, convert_notebook
 
+    check_kernel(args.kernel)  # the notebook's metadata names the kernel every run of it starts
     convert_notebook(_input_file(args.notebook), args.out, args.kernel)
     return 0
 
@@ -137,8 +138,18 @@ def _generate(args) -> int:
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", args.shard):
         raise ValueError(f"shard {args.shard!r} is not a shard's name (letters, digits, '-' and '_'): nothing written")
-    generate_shard(args.claim, args.shard, json.loads(args.points), args.seed, args.replicates, args.out, args.log)
+    points = _json_argument(args.points, "--points")
+    generate_shard(args.claim, args.shard, points, args.seed, args.replicates, args.out, args.log)
     return 0
+
+
+def _json_argument(text: str, option: str):
+    """The JSON value of a command-line option; ``ValueError`` in one line for one nested beyond Python's recursion
+    limit (probe8: a 5000-deep --points gave a raw RecursionError)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{option}: the JSON value is nested too deeply") from None
 
 
 def _ledger(args) -> int:

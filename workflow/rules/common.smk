@@ -1,6 +1,7 @@
 # Helpers shared by the rules: everything is derived from the claims registry (sparseact.claims).
 import json
 import os
+import shutil
 import sys
 from functools import cache
 from pathlib import Path
@@ -27,7 +28,7 @@ from sparseact.runtime.outputs import (
     recorded_files,
 )
 from sparseact.paper import data_files
-from sparseact.publish.notepdf import source_stamp
+from sparseact.publish.notepdf import TEX_ENGINE, current_pdf, source_stamp
 from sparseact.publish.site import SITE_FOLDER
 from sparseact.runtime.provenance import job_environment
 from sparseact.runtime.sharding import single_shard
@@ -86,6 +87,15 @@ def changed_files():
             "its job rebuilds it",
             file=sys.stderr,
         )
+    # a note's PDF compiled from another note (a copy with a new time) is not current: a run with TeX rebuilds it
+    pdf = in_results("erratum/erratum.pdf")
+    tex = in_results("erratum/erratum.tex")
+    if os.path.isfile(pdf) and shutil.which(TEX_ENGINE) and not current_pdf(tex):
+        print(
+            f"warning: {pdf} was not compiled from {tex} as it is now: its job rebuilds it",
+            file=sys.stderr,
+        )
+        changed.append(pdf)
     return frozenset(os.path.normpath(path) for path in changed)
 
 

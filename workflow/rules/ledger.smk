@@ -6,11 +6,6 @@
 # confirms the certificates in a forked child on the other core (sparseact.runtime.forked).
 
 
-import shutil
-
-from sparseact.publish.notepdf import TEX_ENGINE
-
-
 checkpoint ledger:
     input:
         results=claim_results(),

@@ -115,8 +115,8 @@ def new_claim(claim_id: str, root: str | Path = ".", paper_ref: str | None = Non
     if not (root / "src" / "sparseact" / "claims").is_dir() or not (root / "config").is_dir():
         raise ValueError(f"{root}: not a sparseact checkout (no src/sparseact/claims or config/)")
     paper_ref = paper_ref or f"{claim_id} (to be placed)"
-    if "$" in paper_ref or "\n" in paper_ref or "\\" in paper_ref:
-        raise ValueError(f"paper_ref {paper_ref!r}: one line of plain text (no '$', no backslash)")
+    if any(char in paper_ref for char in "$\\^\n"):
+        raise ValueError(f"paper_ref {paper_ref!r}: one line of plain text (no '$', '^' or backslash)")
     statement_id = claim_id.replace("_", "-")
     targets = {template: Path(target.format(id=claim_id)) for template, target in FILES.items()}
     taken = [str(path) for path in targets.values() if (root / path).exists()]

@@ -66,8 +66,10 @@ def generate_shard(
     draws from its own stream, so its arrays do not depend on the shard.
     ``log``, if given, receives one line per point.
     """
-    if not isinstance(points, dict) or not all(isinstance(p, dict) for p in points.values()):
-        raise ValueError(f"points must map each point's name to its parameters (a JSON object), got {points!r:.80}")
+    if not isinstance(points, dict) or not points or not all(isinstance(p, dict) for p in points.values()):
+        raise ValueError(
+            f"points must map each point's name to its parameters (a non-empty JSON object), got {points!r:.80}"
+        )
     seed, replicates = check_int(seed, "seed", 0), check_int(replicates, "replicates", 1)
     claim = get_claim(claim_id)
     progress.configure(log)

@@ -118,7 +118,7 @@ def _dimension(function: dict) -> int:
     if "halfspace" in function:
         return len(function["halfspace"]["w"])
     if "monomial" in function:
-        return int(function["n"])
+        return _integer(function.get("n"), "n", 0, MAX_ENUMERATION_DIM)
     raise ValueError(f"unknown function spec {sorted(function)}")
 
 
@@ -183,7 +183,7 @@ def _rademacher_lower_bound(spec: dict) -> float:
     X = np.asarray(spec["X"], dtype=float)
     zetas = np.asarray(spec["zetas"], dtype=float)
     networks = spec["networks"]
-    s, k, W_max, B_max = int(spec["s"]), int(spec["k"]), float(spec["W"]), float(spec["B"])
+    s, k, W_max, B_max = *_sizes_sk(spec), float(spec["W"]), float(spec["B"])
     if len(networks) != len(zetas):
         raise ValueError("rademacher_lower_bound: one network per sign vector")
     if not 1 <= len(X) <= MAX_RADEMACHER_M:
@@ -209,7 +209,7 @@ def _signed_sample(spec: dict, kind: str) -> tuple[np.ndarray, np.ndarray, list,
         raise ValueError(f"{kind}: one network per sign vector")
     if not np.all(np.abs(zetas) == 1) or zetas.shape[1] != len(X):
         raise ValueError(f"{kind}: sign vectors must be in {{-1,1}}^m, m = number of sample points")
-    return X, zetas, networks, int(spec["s"]), int(spec["k"]), float(spec["W"]), float(spec["B"])
+    return X, zetas, networks, *_sizes_sk(spec), float(spec["W"]), float(spec["B"])
 
 
 def _check_membership(
@@ -264,8 +264,9 @@ def _cell_sizes_sum(spec: dict) -> float:
     X = np.asarray(spec["X"], dtype=float)
     _, W, b = _network(spec["network"])
     pre = X @ W.T - b
-    if not (np.count_nonzero(pre > 0, axis=1) <= int(spec["k"])).all():
-        raise ValueError(f"cell_sizes_sum: the network is not {int(spec['k'])}-sparsely activated on the sample")
+    k = _integer(spec.get("k"), "k", 1, MAX_NEURONS)
+    if not (np.count_nonzero(pre > 0, axis=1) <= k).all():
+        raise ValueError(f"cell_sizes_sum: the network is not {k}-sparsely activated on the sample")
     return float(np.count_nonzero(pre >= 0))
 
 
@@ -296,7 +297,9 @@ def evaluate_quantity(spec: dict) -> float:
     if kind == "fourier_tail":
         coefficients = walsh_coefficients(_table(spec["function"]))
         degrees = np.array([bin(t).count("1") for t in range(coefficients.size)])
-        return float(np.sum(coefficients[degrees > int(spec["degree"])] ** 2))
+        return float(
+            np.sum(coefficients[degrees > _integer(spec.get("degree"), "degree", 0, MAX_ENUMERATION_DIM)] ** 2)
+        )
     if kind == "correlation_with_sum":
         function = spec["function"]
         X = _network_cube(function["network"]) if "network" in function else cube(_dimension(function))
@@ -402,6 +405,12 @@ def _integer(value, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise Refused(f"parameter {name} = {value!r} is not an integer in [{low}, {high}]")
     return int(value)
+
+
+def _sizes_sk(spec: dict) -> tuple[int, int]:
+    """The class's ``s`` and ``k`` of a Rademacher spec: integers, ``1 <= k <= s <=`` :data:`MAX_NEURONS`."""
+    s = _integer(spec.get("s"), "s", 1, MAX_NEURONS)
+    return s, _integer(spec.get("k"), "k", 1, s)
 
 
 def _signs(value, name: str) -> list[int]:

@@ -26,11 +26,14 @@ from sparseact.verify import exact as ex
 from sparseact.verify.exact import Real, real
 from sparseact.verify.recompute import (
     MAX_ENUMERATION_DIM,
+    MAX_NEURONS,
     MAX_RADEMACHER_M,
     Refused,
+    _integer,
     _network,
     _network_cube,
     _parameter,
+    _sizes_sk,
     _spec,
 )
 
@@ -85,9 +88,7 @@ def _scaled_table(function: dict) -> tuple[np.ndarray, int]:
         pre, _ = ex.preactivations([w], [function["halfspace"]["b"]], ex.cube_int(len(w)))
         return (pre[:, 0] > 0).astype(np.int64).astype(object), 1
     if "monomial" in function:
-        n = int(function["n"])
-        if not 0 <= n <= MAX_ENUMERATION_DIM:
-            raise Refused(f"a monomial on at most {MAX_ENUMERATION_DIM} coordinates")
+        n = _integer(function.get("n"), "n", 0, MAX_ENUMERATION_DIM)
         X = ex.cube_int(n)
         return np.prod(X[:, list(function["monomial"])], axis=1).astype(object), 1
     raise Refused(f"unknown function spec {sorted(function)}")
@@ -145,7 +146,8 @@ def quantity(spec: dict) -> Fraction | Real:
         counts = active.sum(axis=1)
         if kind == "max_active":
             return Fraction(int(counts.max()))
-        return Fraction(int(np.count_nonzero(counts <= int(spec["k"]))), counts.size)
+        k = _integer(spec.get("k"), "k", 0, MAX_NEURONS)
+        return Fraction(int(np.count_nonzero(counts <= k)), counts.size)
     if kind == "average_sensitivity":
         return ex.average_sensitivity(*_scaled_table(spec["function"]))
     if kind == "noise_sensitivity":
@@ -153,7 +155,7 @@ def quantity(spec: dict) -> Fraction | Real:
     if kind == "fourier_tail":
         table, D = _scaled_table(spec["function"])
         coefficients = ex.walsh_integers(table)
-        degree = int(spec["degree"])
+        degree = _integer(spec.get("degree"), "degree", 0, MAX_ENUMERATION_DIM)
         total = sum(int(v) ** 2 for t, v in enumerate(coefficients) if bin(t).count("1") > degree)
         return Fraction(total, (table.size * D) ** 2)
     if kind == "correlation_with_sum":
@@ -200,8 +202,9 @@ def quantity(spec: dict) -> Fraction | Real:
     if kind == "cell_sizes_sum":
         X = [_point(x) for x in spec["X"]]
         pre = _sample_preactivations(spec["network"], X)
-        if any(sum(1 for v in row if v > 0) > int(spec["k"]) for row in pre):
-            raise Refused(f"cell_sizes_sum: the network is not {int(spec['k'])}-sparsely activated on the sample")
+        k = _integer(spec.get("k"), "k", 1, MAX_NEURONS)
+        if any(sum(1 for v in row if v > 0) > k for row in pre):
+            raise Refused(f"cell_sizes_sum: the network is not {k}-sparsely activated on the sample")
         return Fraction(sum(1 for row in pre for v in row if v >= 0))
     if kind == "orthogonal_residual":
         Z = [[ex.rational(v, "Z") for v in row] for row in spec["Z"]]
@@ -308,7 +311,7 @@ def _signed_mean(spec: dict, term: Callable) -> Real:
     X = [_point(x) for x in spec["X"]]
     if not 1 <= len(X) <= MAX_RADEMACHER_M:
         raise Refused(f"refused: a signed sample of m <= {MAX_RADEMACHER_M} points")
-    s, k = int(spec["s"]), int(spec["k"])
+    s, k = _sizes_sk(spec)
     W, B = ex.rational(spec["W"], "W"), ex.rational(spec["B"], "B")
     zetas, networks = spec["zetas"], spec["networks"]
     if len(zetas) != len(networks) or not zetas:

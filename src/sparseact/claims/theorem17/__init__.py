@@ -54,6 +54,8 @@ learners, ``seeds`` samples each) and one per (target, ``c``) for ``c`` in
 
 from __future__ import annotations
 
+import math
+
 PAPER_REF = "Theorem 17 (Section 5)"
 RANDOM = True
 
@@ -141,8 +143,36 @@ def validate(block: dict):
     for p in block["junta_p"]:
         if int(p) > int(block["junta_n"]):
             yield "theorem17.junta_p", f"every junta size p must be <= junta_n (got p={p} > junta_n={block['junta_n']})"
+    yield from _bound_sizes(block)
     if not any(float(c) >= 1.0 for c in block["bound_multiples"]):
         yield (
             "theorem17.bound_multiples",
             ("at least one multiple must be >= 1 (the at-bound check measures at m >= the expression)"),
         )
+
+
+#: The most samples a bound point draws: numpy's multinomial takes counts below 2^63.
+MAX_BOUND_SAMPLES = 2**62
+
+
+def _bound_sizes(block: dict):
+    """Each bound point's sample size (Theorem 17's expression at ``eps``) is finite and drawable (probe8: eps =
+    1e-300 passed the config and overflowed in the data job)."""
+    # imported here, not with the grid: the expression needs the networks
+    from sparseact.claims.theorem17.compute import bound_sample_size
+
+    for name, point in points(block).items():
+        if point["kind"] != "bound":
+            continue
+        try:
+            size = bound_sample_size(point)
+        except (ArithmeticError, ValueError):
+            size = math.inf
+        if size > MAX_BOUND_SAMPLES:
+            yield (
+                "theorem17.eps",
+                f"eps = {block['eps']:g} gives the bound point {name} "
+                + ("more samples than a float holds" if math.isinf(size) else f"{size:.3g} samples")
+                + f", above the {MAX_BOUND_SAMPLES:.3g} a run can draw: take a larger eps",
+            )
+            return

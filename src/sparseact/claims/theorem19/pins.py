@@ -21,6 +21,7 @@ from sparseact.verify.recompute import (
     _integer,
     _number,
     _parameter,
+    _sizes_sk,
     _spec,
     cube,
     evaluate_quantity,
@@ -166,7 +167,7 @@ def _sample_radius(c: dict) -> tuple[int, int, int, int, Real, Real, Real]:
     lhs = _spec(c, "lhs", "rademacher_lower_bound")
     X = [_point(x) for x in lhs["X"]]
     R = ex.sqrt(max(sum(v * v for v in x) for x in X))
-    return len(X), len(X[0]), int(lhs["s"]), int(lhs["k"]), real(lhs["W"], "W"), real(lhs["B"], "B"), R
+    return len(X), len(X[0]), *_sizes_sk(lhs), real(lhs["W"], "W"), real(lhs["B"], "B"), R
 
 
 def _theorem19_rhs_rigorous(kind: str) -> Callable[[dict], RigorousSides]:
@@ -202,7 +203,9 @@ def _theorem19_eq12_rigorous(c: dict) -> RigorousSides:
             vector = [sum((zeta[i] * X[i][j] for i in rows), Fraction(0)) for j in range(len(X[0]))]
             total = total + ex.sqrt(sum(v * v for v in vector))
         best = ex.maximum(best, total / len(signs)) if mask > 1 else total / len(signs)
-    return _quantity_side(c, "lhs", "first_term_lower_bound"), int(lhs["s"]) * real(lhs["W"], "W") / m * best
+    return _quantity_side(c, "lhs", "first_term_lower_bound"), _integer(lhs.get("s"), "s", 1, MAX_NEURONS) * real(
+        lhs["W"], "W"
+    ) / m * best
 
 
 def _theorem19_printed_cells_rigorous(c: dict) -> RigorousSides:
@@ -213,7 +216,7 @@ def _theorem19_printed_cells_rigorous(c: dict) -> RigorousSides:
         raise Refused(f"lhs must be a first_term_lower_bound or second_term_lower_bound quantity, got {kind!r}")
     lhs = _spec(c, "lhs", kind)
     X = [_point(x) for x in lhs["X"]]
-    m, n, s = len(X), len(X[0]), int(lhs["s"])
+    m, n, s = len(X), len(X[0]), _integer(lhs.get("s"), "s", 1, MAX_NEURONS)
     sqrt, log = ex.sqrt, ex.log
     if kind == "first_term_lower_bound":
         W = real(lhs["W"], "W")
@@ -225,7 +228,7 @@ def _theorem19_printed_cells_rigorous(c: dict) -> RigorousSides:
 
 def _theorem19_cells_rigorous(c: dict) -> RigorousSides:
     lhs = _spec(c, "lhs", "cell_sizes_sum")
-    m, k = len(lhs["X"]), int(lhs["k"])
+    m, k = len(lhs["X"]), _integer(lhs.get("k"), "k", 1, MAX_NEURONS)
     return _quantity_side(c, "lhs", "cell_sizes_sum"), Real(m if c["relation"] == "==" else k * m)
 
 

@@ -274,7 +274,7 @@ def _theorem8_degree_tail_rigorous(c: dict) -> RigorousSides:
     lhs = _spec(c, "lhs", "fourier_tail")
     eps = _p(c, "rhs", "eps")
     n, s, k, W, B = _sizes(lhs["function"]["network"])
-    if int(lhs["degree"]) < ex.ceil(_theorem8_degree(eps, n, s, k, W, B)):
+    if _integer(lhs.get("degree"), "degree", 0, 2**31) < ex.ceil(_theorem8_degree(eps, n, s, k, W, B)):
         raise Refused("the tail is taken below the proof's degree")
     return Real(quantity(lhs)), eps
 

@@ -19,6 +19,7 @@ import socket
 import stat
 import struct
 import sys
+import time
 
 from sparseact.runtime.accel.usage import usage_line
 
@@ -126,11 +127,23 @@ def interpreter() -> list[str]:
     return [os.path.realpath(sys.executable), sys.prefix, sys.version]
 
 
-def receive_line(connection: socket.socket) -> bytes:
-    """What ``connection`` sends up to its first newline (or until it closes)."""
+def receive_line(connection: socket.socket, limit: int = 4096) -> bytes:
+    """What ``connection`` sends up to its first newline (or until it closes), within the connection's timeout for
+    the whole line, not for each byte: a server that trickles bytes holds no job (``TimeoutError``); ``ValueError``
+    past ``limit`` bytes."""
+    timeout = connection.gettimeout()
+    deadline = None if timeout is None else time.monotonic() + timeout
     chunks = []
-    while (chunk := connection.recv(1)) and chunk != b"\n":
+    while True:
+        if deadline is not None:
+            connection.settimeout(max(deadline - time.monotonic(), 1e-3))
+        chunk = connection.recv(1)
+        if not chunk or chunk == b"\n":
+            break
         chunks.append(chunk)
+        if len(chunks) > limit:
+            raise ValueError(f"the job server's answer is longer than {limit} bytes")
+    connection.settimeout(timeout)
     return b"".join(chunks)
 
 
