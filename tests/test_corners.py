@@ -17,7 +17,6 @@ RESULTS = Path(__file__).resolve().parents[1] / "results"
 CERTIFICATES = sorted((RESULTS / "certificates").glob("*/*.json"))
 #: The rule's second clause: checks whose instance uses a parameter outside the range the paper uses.
 PARAMETER_RANGE_CHECKS = {
-    "lemma10/claim21-tail-negative-rho": ("rho", lambda rho: not 0 <= rho < 1),
     # the paper uses the junta inclusion at p = floor(log2 s) >= 1
     "theorem13/junta-corner": ("p", lambda p: p < 1),
 }

@@ -160,7 +160,7 @@ PINS: dict[str, Pin] = {
         {
             "statement": "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d) for all f (no range of rho printed)",
             "paper_ref": "Claim 2.1 (second bullet)",
-            "finding": "out-of-range",
+            "finding": "typo",
             "lhs_label": "sum_{|T|>d} fhat(T)^2",
             "rhs_label": "2 NS_rho(f) / (1 - rho^d)",
             "expr": {
@@ -170,7 +170,7 @@ PINS: dict[str, Pin] = {
     ),
     CHECKS.claim21_tail.id: Pin(
         Statement(
-            "claim2.1-tail",
+            "claim2.1-tail-corrected",
             "<=",
             "sum_{|T|>d} fhat(T)^2 <= 2 NS_rho(f) / (1 - rho^d), rho in [0, 1), d >= 1 (Claim 2.1)",
             _claim21_tail_in_range,
