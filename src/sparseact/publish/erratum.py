@@ -126,7 +126,7 @@ NOTE_PREAMBLE = (
     r"\usepackage{amsmath,amssymb}",
     # amssymb has no blackboard digits (its \mathbb{1} prints another glyph): the indicator's 1 is bold
     r"\let\amsmathbb\mathbb\renewcommand{\mathbb}[1]{\if1#1\mathbf{1}\else\amsmathbb{#1}\fi}",
-    r"\usepackage[margin=2.2cm]{geometry}",
+    r"\usepackage[margin=2cm]{geometry}",
     r"\usepackage[colorlinks=true,linkcolor=blue,urlcolor=blue]{hyperref}",
     r"\usepackage{attachfile2}",
     r"\usepackage{array,longtable}",
