@@ -121,8 +121,8 @@ show_figures(figure_paths, figures.CAPTIONS, page_path=page_path)
 # would be a `statement-error`, because Claim 2.1 is stated for all $f$ and used for $\rho\in[0,1)$, the range this
 # check covers; the tail against the bound on the worst monomial or network would be its certificate. A FAIL of
 # `lemma10/claim21-tail-negative-rho` would be a `typo`: Claim 2.1 prints no range of $\rho$, and $N_\rho$ and the proof
-# of Lemma 10 take $\rho\in[-1,1]$, while the bound holds for $\rho\in[0,1)$, which `lemma10/claim21-tail` covers (the
-# range the proof of Theorem 8 uses). Under Section 2.1's
+# of Lemma 10 take $\rho\in[-1,1]$, while the bound's proof needs $\rho\in[0,1)$, which `lemma10/claim21-tail` covers
+# (the range the proof of Theorem 8 uses). Under Section 2.1's
 # $\tfrac14$, $\mathbb{E}[(h(x)-h(y))^2] = 4\,\mathrm{NS}_\rho(h)$, which is what the first "=" of (17) is tested for;
 # under the coupling a coordinate flips when it lies in the flipped bucket, probability $1/r$, i.e. the coupling samples
 # $N_{1-2/r}$, which is $N_\rho$ exactly when $2/(1-\rho)$ is an integer. A FAIL of either printed (17) check would be a
