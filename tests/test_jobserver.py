@@ -236,6 +236,39 @@ def test_a_server_that_trickles_its_answer_holds_no_job(monkeypatch):
         shutil.rmtree(folder)
 
 
+@pytest.mark.parametrize("reply", [b"", b"not json", b'{"cpu_s": 1}', b'{"cpu_s": 1, "max_rss_mb": 2, "exit": "x"}'])
+def test_a_child_that_dies_after_taking_the_job_gives_one_line(monkeypatch, capsys, reply):
+    """probe9: a server child that took the job and then died (or sent a broken status) gave a raw traceback; the job
+    now ends with status 1 and one line (it cannot run again in its own process: it may have run in part)."""
+    folder = jobserver.private_folder()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(_socket(folder))
+    listener.listen(1)
+
+    def take_and_die() -> None:
+        with listener:
+            connection, _ = listener.accept()
+            with connection:
+                (length,) = jobclient.HEADER.unpack(connection.recv(jobclient.HEADER.size))
+                while length > 0:
+                    length -= len(connection.recv(length))
+                connection.sendall(b'{"accepted": 1}\n')
+                _, descriptors, _, _ = socket.recv_fds(connection, 1, 3)
+                for descriptor in descriptors:
+                    os.close(descriptor)
+                connection.sendall(reply)
+
+    thread = threading.Thread(target=take_and_die)
+    thread.start()
+    monkeypatch.setenv(jobclient.ADDRESS_VARIABLE, _socket(folder))
+    try:
+        assert jobclient.delegate("sparseact.cli", ["--help"]) == 1
+    finally:
+        thread.join(ENDED_S)
+        shutil.rmtree(folder)
+    assert capsys.readouterr().err == "sparseact: the job's process in the job server ended without an exit status\n"
+
+
 def test_a_job_that_finds_no_server_runs_itself(tmp_path):
     env = {**os.environ, jobclient.ADDRESS_VARIABLE: str(tmp_path / f"nobody-{secrets.token_hex(4)}" / "socket")}
     job = _cli(env, "explain", "--help", cwd=tmp_path)

@@ -262,3 +262,19 @@ def test_a_statement_that_is_not_text_is_refused_in_one_line(value):
     traceback from the typesetting of the ledger)."""
     with pytest.raises(ValueError, match=r"^here: statement must be text, got \w+$"):
         _check_statement({**_file_entry("a"), "statement": value}, "here")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "said"),
+    [
+        ("paper_ref", "L" * 20_000, "at most 200 characters"),
+        ("title", "t" * 201, "at most 200 characters"),
+        ("paper_ref", "Lemma 6 \0", "control character"),
+        ("statement", "x \x1b[2J", "control character"),
+    ],
+)
+def test_a_name_too_long_to_wrap_or_a_control_character_is_refused(key, value, said):
+    """probe9: a 20 KB paper_ref took the graph's word wrap minutes, and a NUL in one reached erratum.tex and the
+    pages; both are refused where the file is read."""
+    with pytest.raises(ValueError, match=f"^here: {key} .*{said}"):
+        _check_statement({**_file_entry("a"), key: value}, "here")

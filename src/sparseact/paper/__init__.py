@@ -245,6 +245,10 @@ def _check_keys(entry: dict, allowed: tuple[str, ...], required: tuple[str, ...]
         raise ValueError(f"{where}: missing {missing[0]!r}")
 
 
+#: The longest ``paper_ref`` or ``title``: a statement's name, wrapped on the graph's nodes and set in headings.
+MAX_NAME_CHARS = 200
+
+
 def _check_statement(entry: dict, where: str) -> None:
     _check_keys(entry, STATEMENT_KEYS, ("id", "paper_ref", "kind", "statement"), where)
     for key in ("id", "paper_ref", "title", "kind", "statement", "quantifiers", "remark", "open"):
@@ -253,6 +257,11 @@ def _check_statement(entry: dict, where: str) -> None:
     for key in ("paper_ref", "title"):
         if "$" in str(entry.get(key, "")):
             raise ValueError(f"{where}: {key} is plain text (it is shown where math is not typeset): no '$'")
+        if len(str(entry.get(key, ""))) > MAX_NAME_CHARS:
+            raise ValueError(f"{where}: {key} is a name of at most {MAX_NAME_CHARS} characters (it titles pages)")
+    for key, value in entry.items():
+        if isinstance(value, str) and any(ord(char) < 32 and char not in "\n\t" for char in value):
+            raise ValueError(f"{where}: {key} holds a control character (TeX and the pages refuse it)")
     if entry["kind"] not in KINDS:
         raise ValueError(f"{where}: kind {entry['kind']!r} is not one of {', '.join(KINDS)}")
     if premise_kind(entry["id"]) != "statement":

@@ -91,13 +91,14 @@ def delegate(module: str, argv: list[str]) -> int | None:
         if "accepted" not in answer:
             return None
         connection.settimeout(None)
-        reply = receive_all(connection)
-    if not reply:
-        print("sparseact: the job's process in the job server ended without an exit status", file=sys.stderr)
-        return 1
-    usage = json.loads(reply)
-    sys.stderr.write(usage_line(usage["cpu_s"], usage["max_rss_mb"]))
-    return int(usage["exit"])
+        try:
+            usage = json.loads(receive_all(connection))
+            line, status = usage_line(usage["cpu_s"], usage["max_rss_mb"]), int(usage["exit"])
+        except (OSError, ValueError, TypeError, KeyError):  # the child died (or was killed) while running the job
+            print("sparseact: the job's process in the job server ended without an exit status", file=sys.stderr)
+            return 1
+    sys.stderr.write(line)
+    return status
 
 
 def _private_key(folder: str) -> str | None:
