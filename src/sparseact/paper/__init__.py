@@ -42,6 +42,7 @@ __all__ = [
     "FACT_PREFIX",
     "FIRST_ITEM_OF_SECTION",
     "KINDS",
+    "MAX_NAME_CHARS",
     "OPEN_KINDS",
     "ORIGINS",
     "PROOF_PRINTED_AFTER",
