@@ -236,7 +236,21 @@ def test_a_server_that_trickles_its_answer_holds_no_job(monkeypatch):
         shutil.rmtree(folder)
 
 
-@pytest.mark.parametrize("reply", [b"", b"not json", b'{"cpu_s": 1}', b'{"cpu_s": 1, "max_rss_mb": 2, "exit": "x"}'])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        b"",
+        b"not json",
+        b"5",
+        b'{"cpu_s": 1}',
+        b'{"cpu_s": 1, "max_rss_mb": 2, "exit": "x"}',
+        # probe10: an exit status out of range (256 exits 0), not an integer, or infinite; a usage that is not finite
+        b'{"cpu_s": 1, "max_rss_mb": 2, "exit": 256}',
+        b'{"cpu_s": 1, "max_rss_mb": 2, "exit": 0.9}',
+        b'{"cpu_s": 1, "max_rss_mb": 2, "exit": 1e400}',
+        b'{"cpu_s": Infinity, "max_rss_mb": 2, "exit": 0}',
+    ],
+)
 def test_a_child_that_dies_after_taking_the_job_gives_one_line(monkeypatch, capsys, reply):
     """probe9: a server child that took the job and then died (or sent a broken status) gave a raw traceback; the job
     now ends with status 1 and one line (it cannot run again in its own process: it may have run in part)."""
@@ -267,6 +281,33 @@ def test_a_child_that_dies_after_taking_the_job_gives_one_line(monkeypatch, caps
         thread.join(ENDED_S)
         shutil.rmtree(folder)
     assert capsys.readouterr().err == "sparseact: the job's process in the job server ended without an exit status\n"
+
+
+@pytest.mark.parametrize("answer", [b'"declined"', b"5", b"null", b'{"declined": "\\u001b[2Jwhy"}'])
+def test_an_answer_that_is_not_an_object_leaves_the_job_to_its_own_process(monkeypatch, capsys, answer):
+    """probe10: a same-user server answering a JSON string, number or null raised a TypeError, and a decline's reason
+    reached the terminal with its escape codes; the job now runs in its own process, the reason printed clean."""
+    folder = jobserver.private_folder()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(_socket(folder))
+    listener.listen(1)
+
+    def answer_once() -> None:
+        with listener:
+            connection, _ = listener.accept()
+            with connection:
+                connection.recv(1 << 16)
+                connection.sendall(answer + b"\n")
+
+    thread = threading.Thread(target=answer_once)
+    thread.start()
+    monkeypatch.setenv(jobclient.ADDRESS_VARIABLE, _socket(folder))
+    try:
+        assert jobclient.delegate("sparseact.cli", ["--help"]) is None
+    finally:
+        thread.join(ENDED_S)
+        shutil.rmtree(folder)
+    assert "\x1b" not in capsys.readouterr().err
 
 
 def test_a_job_that_finds_no_server_runs_itself(tmp_path):

@@ -14,6 +14,7 @@ it (:data:`ACCEPT_TIMEOUT_S`); a server that does not answer in time, or decline
 from __future__ import annotations
 
 import json
+import math
 import os
 import socket
 import stat
@@ -79,21 +80,26 @@ def delegate(module: str, argv: list[str]) -> int | None:
                 return None
             connection.sendall(HEADER.pack(len(payload)) + payload)
             answer = json.loads(receive_line(connection) or b"{}")
+            if not isinstance(answer, dict):
+                return None
             if "accepted" in answer:  # the job's standard streams go only to a child that has taken it
                 socket.send_fds(connection, [GO], [0, 1, 2])
         except (OSError, ValueError):
             return None
         if "declined" in answer:
+            reason = "".join(c for c in str(answer["declined"])[:200] if c.isprintable())
             print(
-                f"sparseact: the job server declined this job ({answer['declined']}); it runs in its own process",
-                file=sys.stderr,
+                f"sparseact: the job server declined this job ({reason}); it runs in its own process", file=sys.stderr
             )
         if "accepted" not in answer:
             return None
         connection.settimeout(None)
         try:
             usage = json.loads(receive_all(connection))
-            line, status = usage_line(usage["cpu_s"], usage["max_rss_mb"]), int(usage["exit"])
+            status, cpu_s, rss = usage["exit"], float(usage["cpu_s"]), float(usage["max_rss_mb"])
+            if type(status) is not int or not 0 <= status <= 255 or not math.isfinite(cpu_s + rss):
+                raise ValueError(f"not an exit status and usage: {usage!r:.80}")
+            line = usage_line(cpu_s, rss)
         except (OSError, ValueError, TypeError, KeyError):  # the child died (or was killed) while running the job
             print("sparseact: the job's process in the job server ended without an exit status", file=sys.stderr)
             return 1
