@@ -173,8 +173,8 @@ def test_the_server_loads_each_kernel_group_once_its_kernels_job_has_compiled_it
     assert "search" not in text and "not preloaded" not in text and "declining" not in text, text
 
 
-def _declining_server(address: str, reason: str) -> threading.Thread:
-    """A server that takes one job and declines it (:func:`jobserver._decline`), in a thread."""
+def _one_job_server(address: str, handle) -> threading.Thread:
+    """A server at ``address`` that accepts one connection and hands it to ``handle``, in a thread."""
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(address)
     listener.listen(1)
@@ -183,11 +183,16 @@ def _declining_server(address: str, reason: str) -> threading.Thread:
         with listener:
             connection, _ = listener.accept()
             with connection:
-                jobserver._decline(connection, reason)
+                handle(connection)
 
     thread = threading.Thread(target=serve)
     thread.start()
     return thread
+
+
+def _declining_server(address: str, reason: str) -> threading.Thread:
+    """A server that takes one job and declines it (:func:`jobserver._decline`), in a thread."""
+    return _one_job_server(address, lambda connection: jobserver._decline(connection, reason))
 
 
 def test_a_server_that_declines_every_job_leaves_each_to_its_own_process(tmp_path, monkeypatch, capsys):
@@ -208,22 +213,15 @@ def test_a_server_that_trickles_its_answer_holds_no_job(monkeypatch):
     """probe8: a server sending one byte every few seconds held a job indefinitely, as the accept timeout applied to
     each byte; it now bounds the whole answer, and the job runs in its own process."""
     folder = jobserver.private_folder()
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(_socket(folder))
-    listener.listen(1)
     stop = threading.Event()
 
-    def trickle() -> None:
-        with listener:
-            connection, _ = listener.accept()
-            with connection:
-                for _ in range(50):  # 10 s at most: without the deadline the job waits for all of it
-                    if stop.wait(0.2):
-                        break
-                    connection.sendall(b" ")
+    def trickle(connection: socket.socket) -> None:
+        for _ in range(50):  # 10 s at most: without the deadline the job waits for all of it
+            if stop.wait(0.2):
+                break
+            connection.sendall(b" ")
 
-    thread = threading.Thread(target=trickle)
-    thread.start()
+    thread = _one_job_server(_socket(folder), trickle)
     monkeypatch.setattr(jobclient, "ACCEPT_TIMEOUT_S", 1.0)
     monkeypatch.setenv(jobclient.ADDRESS_VARIABLE, _socket(folder))
     try:
@@ -255,25 +253,18 @@ def test_a_child_that_dies_after_taking_the_job_gives_one_line(monkeypatch, caps
     """probe9: a server child that took the job and then died (or sent a broken status) gave a raw traceback; the job
     now ends with status 1 and one line (it cannot run again in its own process: it may have run in part)."""
     folder = jobserver.private_folder()
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(_socket(folder))
-    listener.listen(1)
 
-    def take_and_die() -> None:
-        with listener:
-            connection, _ = listener.accept()
-            with connection:
-                (length,) = jobclient.HEADER.unpack(connection.recv(jobclient.HEADER.size))
-                while length > 0:
-                    length -= len(connection.recv(length))
-                connection.sendall(b'{"accepted": 1}\n')
-                _, descriptors, _, _ = socket.recv_fds(connection, 1, 3)
-                for descriptor in descriptors:
-                    os.close(descriptor)
-                connection.sendall(reply)
+    def take_and_die(connection: socket.socket) -> None:
+        (length,) = jobclient.HEADER.unpack(connection.recv(jobclient.HEADER.size))
+        while length > 0:
+            length -= len(connection.recv(length))
+        connection.sendall(b'{"accepted": 1}\n')
+        _, descriptors, _, _ = socket.recv_fds(connection, 1, 3)
+        for descriptor in descriptors:
+            os.close(descriptor)
+        connection.sendall(reply)
 
-    thread = threading.Thread(target=take_and_die)
-    thread.start()
+    thread = _one_job_server(_socket(folder), take_and_die)
     monkeypatch.setenv(jobclient.ADDRESS_VARIABLE, _socket(folder))
     try:
         assert jobclient.delegate("sparseact.cli", ["--help"]) == 1
@@ -288,19 +279,12 @@ def test_an_answer_that_is_not_an_object_leaves_the_job_to_its_own_process(monke
     """probe10: a same-user server answering a JSON string, number or null raised a TypeError, and a decline's reason
     reached the terminal with its escape codes; the job now runs in its own process, the reason printed clean."""
     folder = jobserver.private_folder()
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(_socket(folder))
-    listener.listen(1)
 
-    def answer_once() -> None:
-        with listener:
-            connection, _ = listener.accept()
-            with connection:
-                connection.recv(1 << 16)
-                connection.sendall(answer + b"\n")
+    def answer_once(connection: socket.socket) -> None:
+        connection.recv(1 << 16)
+        connection.sendall(answer + b"\n")
 
-    thread = threading.Thread(target=answer_once)
-    thread.start()
+    thread = _one_job_server(_socket(folder), answer_once)
     monkeypatch.setenv(jobclient.ADDRESS_VARIABLE, _socket(folder))
     try:
         assert jobclient.delegate("sparseact.cli", ["--help"]) is None
