@@ -100,7 +100,7 @@ def test_the_note_is_generated_from_the_tables(result_tables):
     assert r"Lemma 2 & holds on every instance computed, with no proof; a sharper form is proved & -- \\" in tex
     # the gist names the project's statement by its paper reference, never by its id
     assert r"it is $2\sqrt{n}$ (Lemma 2, our sharper bound)." in tex and "lem2-sharp" not in tex
-    assert r"\textbf{Erratum 1:} \nolinkurl{x/a-printed.json}." in tex  # listed; attached where its erratum cites it
+    assert r"\textbf{Erratum 1:} \nolinkurl{x/a-printed}." in tex  # listed; attached where its erratum cites it
     assert r"{certificates/x/a-printed.json}{1}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
     assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and tex.endswith("\\end{document}\n")
     # the errata counted by what they change, those above the slips named; the statements they concern

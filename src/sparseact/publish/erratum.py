@@ -396,7 +396,7 @@ class PaperWords:
         check = "(?:" + "|".join(re.escape(name) for name in sorted(checks, key=len, reverse=True)) + ")"
         kept = " ".join(
             sentence
-            for sentence in re.split(r"(?<=\.) (?=\S)", " ".join(str(text).split()))
+            for sentence in re.split(r"(?:(?<=\.)|(?<=\.\))) (?=\S)", " ".join(str(text).split()))
             if not re.match(rf"(?:(?:The|An) exact checks? |{check}(?![\w-]|/\w))", sentence)
         )
         cited = rf"(?<![\w/:.-]){check}(?![\w-]|/\w)"
@@ -463,7 +463,7 @@ def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, en
         said = "open"
     else:
         said = (
-            "holds up to a constant factor, proved for every parameter; with the printed constant it holds "
+            "a corrected form is proved for every parameter; as printed it holds "
             + (f"{CORNER_PHRASE}, " if corner else "")
             + "on every instance computed, with no proof"
             if proved_correction(entry, status_of)
@@ -573,17 +573,19 @@ def _the_others(results: Results, errata: pd.DataFrame, entries: dict, kind: dic
             corner = " corner" if in_corner(results, sid, entries.get(sid, {})) else ""
             groups.setdefault(group + corner, []).append(row)
         elif status == "fails-as-stated":
-            groups.setdefault("corrected" if str(survives[sid]).startswith("yes") else "failing", []).append(row)
+            kept = str(survives[sid])
+            group = "failing" if not kept.startswith("yes") else "weaker" if "weaker form" in kept else "corrected"
+            groups.setdefault(group, []).append(row)
         elif status == "open":
             groups.setdefault("open", []).append(row)
     said = {  # (one result, several)
         "constant": (
-            "holds up to a constant factor (proved); with its printed constant it is open",
-            "hold up to constant factors (proved); with their printed constants they are open",
+            "has a corrected form proved for every parameter; as printed it is open",
+            "have corrected forms proved for every parameter; as printed they are open",
         ),
         "constant corner": (
-            f"holds up to a constant factor (proved); with its printed constant it is open {CORNER_PHRASE}",
-            f"hold up to constant factors (proved); with their printed constants they are open {CORNER_PHRASE}",
+            f"has a corrected form proved for every parameter; as printed it is open {CORNER_PHRASE}",
+            f"have corrected forms proved for every parameter; as printed they are open {CORNER_PHRASE}",
         ),
         "range": ("holds on every instance computed, with no proof", "hold on every instance computed, with no proof"),
         "range corner": (
@@ -591,6 +593,10 @@ def _the_others(results: Results, errata: pd.DataFrame, entries: dict, kind: dic
             f"hold {CORNER_PHRASE}, on every instance computed, with no proof",
         ),
         "corrected": ("fails as printed; a corrected form is proved", "fail as printed; corrected forms are proved"),
+        "weaker": (
+            "fails as printed; a weaker corrected form is proved",
+            "fail as printed; weaker corrected forms are proved",
+        ),
         "failing": ("fails as printed, and no corrected form is proved", "fail as printed, and no corrected form is"),
         "open": ("is open", "are open"),
     }
@@ -928,15 +934,14 @@ def _certificate_list(errata: pd.DataFrame) -> list[str]:
     certificates already)."""
     lines = [
         r"\section*{Appendix: the certificates}\phantomsection\label{app:certificates}",
-        "Each file, under \\nolinkurl{results/certificates/} in the repository, is a counterexample whose violation "
-        "is established in exact or rigorous interval arithmetic; the repository's checker recomputes it from the "
-        "stored numbers alone.",
+        "The files (\\nolinkurl{.json}) are under \\nolinkurl{results/certificates/} in the repository; "
+        "Section~\\ref{sec:reply} says how to re-check them.",
         "",
         r"{\scriptsize\raggedright",
     ]
     items = [
         rf"\textbf{{Erratum {row['number']}:}} "
-        + ", ".join(rf"\nolinkurl{{{p.removeprefix('certificates/')}}}" for p in ids(cell))
+        + ", ".join(rf"\nolinkurl{{{p.removeprefix('certificates/').removesuffix('.json')}}}" for p in ids(cell))
         for row, cell in ((row, row["certificates"]) for _, row in errata.iterrows())
         if ids(cell)
     ]
