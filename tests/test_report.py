@@ -226,7 +226,7 @@ def test_a_claim_pages_reasons_name_statements_and_classes_in_words():
     for claim in ("theorem8", "theorem17", "lemma9", "theorem13", "scaling"):
         header = claim_header_html(claim, committed, committed / "pages" / f"{claim}.html", results)
         if claim == "theorem8":
-            assert ">previous: Section 2.1 (before Lemma 6)</a>" in header and ">next: Lemma 9</a>" in header
+            assert ">previous: Lemma 6</a>" in header and ">next: Lemma 9</a>" in header
             floored = '<a href="#statement-theorem8-floored">Theorem 8 (with its printed logarithm floored at 1)</a>'
             assert floored in header
         shown = re.sub(r"<svg\b.*?</svg>|<math\b.*?</math>|<code>.*?</code>", " ", header, flags=re.S)

@@ -1037,13 +1037,19 @@ def leading_statements(results: Results, claim_id: str) -> tuple[pd.DataFrame, p
 
 
 def claim_statements(results: Results, claim_id: str) -> pd.DataFrame:
-    """The claim's statements with a ``main`` column, main results first, then in the paper's reading order."""
+    """The claim's statements with a ``main`` column, main results first (the claim's namesake leading them), then in
+    the paper's reading order."""
     main = {e["id"] for e in paper_statements() if e.get("main")}
     own = results.statements[results.statements["claim_id"] == claim_id]
     own = own.assign(main=own["statement_id"].isin(main))
     order = sorted(
         range(len(own)),
-        key=lambda i: (not own["main"].iloc[i], paper_position(own["paper_ref"].iloc[i]), own["statement_id"].iloc[i]),
+        key=lambda i: (
+            not own["main"].iloc[i],
+            own["statement_id"].iloc[i] != claim_id,  # the claim's namesake leads its page
+            paper_position(own["paper_ref"].iloc[i]),
+            own["statement_id"].iloc[i],
+        ),
     )
     return own.iloc[order]
 

@@ -255,22 +255,18 @@ class _Graph:
         checks = [r["check_id"] for r in own]
         uses = list(entry.get("argument", {}).get("uses", ()))
         node = dict(status=UNDETERMINED, cls="", survives="", range="", reason="", uses=uses, checks=checks)
-        out_of_range = [r for r in own if r["verdict"] == "FAIL" and r["finding"] == "out-of-range"]
-        caveat = (
-            (
-                " Fails only in a degenerate corner or outside the range the paper uses (checks: "
-                + ", ".join(r["check_id"] for r in out_of_range)
-                + ")."
-            )
+        out_of_range = [r["check_id"] for r in own if r["verdict"] == "FAIL" and r["finding"] == "out-of-range"]
+        corners = (
+            [f"it fails only in a degenerate corner or outside the range the paper uses ({', '.join(out_of_range)})"]
             if out_of_range
-            else ""
+            else []
         )
         if entry.get("floored_by"):
-            caveat += (
-                f" Where a printed logarithm is below 1 it can fail only in a degenerate corner: {entry['floored_by']} "
-                "proves it with every printed logarithm floored at 1, so flooring removes any violation (the corner "
-                "rule)."
+            corners.append(
+                f"where a printed logarithm is below 1, {entry['floored_by']} proves it with that logarithm floored at 1"
             )
+        # the corners in one line, after the argument (the corner rule: docs/statements-graph.md)
+        caveat = f" Corners: {'; '.join(corners)} (the corner rule)." if corners else ""
         fails = [r for r in own if r["verdict"] == "FAIL" and r["finding"] != "out-of-range"]
         refutations = {p: self.premise(p) for p in entry.get("refuted_by", ())}
         if refutations and all(v["level"] == "proved" for v in refutations.values()):
