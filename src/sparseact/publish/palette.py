@@ -8,17 +8,18 @@ of the status it stands closest to (:data:`VERDICT_STATUS`), so no page adds a c
 
 from __future__ import annotations
 
-#: Node fill and border per status: tints of Okabe and Ito's palette (blue, bluish green, vermillion, yellow with a dark
-#: border for open, reddish purple for an erratum; white for a cited fact), chosen so that any two fills stay at least
-#: 20 CIE76 units apart under deuteranopia and protanopia (``tests/test_palette.py`` simulates both) and black text on
-#: each keeps a contrast of 7:1; a fact and an erratum have dashed borders, and every node says its status in words.
+#: Node fill and border per status: tints near Okabe and Ito's palette (blue, green, vermillion, yellow with a dark
+#: border for open, purple for an erratum; white for a cited fact), chosen so that any two fills stay at least 20 units
+#: apart in both CIE76 and CIEDE2000, under deuteranopia and protanopia as in normal vision (``tests/test_palette.py``
+#: simulates both), and black text on each keeps WCAG's contrast of 4.5:1; a fact and an erratum have dashed borders,
+#: and every node says its status in words.
 STATUS_COLOURS = {
-    "proved": ("#9ad2f2", "#0072B2"),
-    "holds-on-range": ("#64a77a", "#005c43"),
-    "fails-as-stated": ("#dd7e33", "#8a3d00"),
+    "proved": ("#adc4fc", "#0072B2"),
+    "holds-on-range": ("#75a08d", "#005c43"),
+    "fails-as-stated": ("#e95200", "#8a3d00"),
     "open": ("#f0e442", "#333333"),
     "cited": ("#ffffff", "#777777"),
-    "erratum": ("#cc85ad", "#7a3a63"),
+    "erratum": ("#9c62fe", "#5a2d9e"),
 }
 
 #: The status whose colours a check's verdict takes: a PASS is a statement checked (proved's blue), a FAIL a statement
