@@ -345,7 +345,7 @@ def test_the_noise_figure_shows_one_network_against_both_bounds_and_the_rest_as_
     assert len(left.get_lines()) == 4  # the printed bound, ours, its first step and the measured NS: no more
     measured = next(line for line in left.get_lines() if "measured" in line.get_label())
     assert list(measured.get_ydata()) == [0.1 * o for o in (0.01, 0.1, 1.0)]  # bucket-b, the closest to our bound
-    assert "bucket network" in left.get_title() and "all 2 networks" in right.get_title()
+    assert "k junta blocks" in left.get_title() and "all 2 networks" in right.get_title()
     labels = {t.get_text() for t in fig.legends[0].get_texts()}
     assert {"Lemma 10 as printed (constant 1)", "1: the bound attained"} <= labels
     assert "1 constant networks" in fig._suptitle.get_text()

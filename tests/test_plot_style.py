@@ -92,7 +92,7 @@ def test_figures_take_categorical_colours_from_the_palette_only(repo_root):
         assert all(i < len(PALETTE) for i in cycle), (path, cycle)
         assert not re.search(r"""["']#[0-9A-Fa-f]{6}["']""", source), path
         named = re.findall(r"""colou?r\s*=\s*["']([a-z]+)["']""", source)
-        assert set(named) <= {"k", "black", "grey", "gray", "white"}, (path, named)
+        assert set(named) <= {"k", "black", "grey", "gray", "white", "none"}, (path, named)
 
 
 def test_colours_refuses_more_categories_than_the_palette():

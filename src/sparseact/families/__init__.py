@@ -53,8 +53,12 @@ from sparseact.families.search import (
     make_ratio_objective,
 )
 
+#: What a figure calls the two families its tables key as ``bucket`` and ``gaussian``, in the paper's words.
+FAMILY_NAMES = {"bucket": "k junta blocks (Theorem 13's networks)", "gaussian": "random Gaussian weights"}
+
 __all__ = [
     "EXACT_MAX_N",
+    "FAMILY_NAMES",
     "OBJECTIVE_KINDS",
     "SEARCH_MAX_N",
     "WEIGHT_KINDS",

@@ -169,6 +169,11 @@ _MACRO = re.compile(r"\\([A-Za-z]+)\s*")
 _STYLE = re.compile(r"\\(?:mathrm|mathit|mathcal|mathbb|mathbf|text|operatorname)\{([^{}]*)\}")
 _SQRT = re.compile(r"\\sqrt\{([^{}]*)\}")
 _SCRIPT_GROUP = re.compile(r"([_^])\{([^{}]*)\}")
+_FRAC = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}")
+_ACCENT = re.compile(r"\\(tilde|hat|bar)\{([^{}])\}")
+#: The combining marks of the accents :func:`tex_to_unicode` writes over one letter.
+_COMBINING = {"tilde": "\u0303", "hat": "\u0302", "bar": "\u0304"}
+_MOD = re.compile(r"\s*\\pmod\s*(?:\{([^{}]*)\}|(\w+))")
 
 
 def tex_to_unicode(text: str) -> str:
@@ -179,7 +184,8 @@ def tex_to_unicode(text: str) -> str:
 
     def symbol(match: re.Match) -> str:
         code = convert_symbol("\\" + match.group(1))
-        return chr(int(code, 16)) + (" " if match.group(0)[-1:].isspace() else "") if code else match.group(1)
+        spaced = " " if match.group(0)[-1:].isspace() else ""
+        return chr(int(code, 16)) + spaced if code else match.group(1) + spaced
 
     pieces = []
     for kind, piece in split_math(str(text)):
@@ -187,6 +193,9 @@ def tex_to_unicode(text: str) -> str:
             pieces.append(piece)
             continue
         piece = _STYLE.sub(r"\1", piece)
+        piece = _FRAC.sub(lambda m: "/".join(p if len(p) == 1 else f"({p})" for p in m.groups()), piece)
+        piece = _ACCENT.sub(lambda m: m.group(2) + _COMBINING[m.group(1)], piece)
+        piece = _MOD.sub(lambda m: f" (mod {m.group(1) or m.group(2)})", piece).replace("\\bmod", "mod")
         piece = _SQRT.sub(lambda m: "√" + (m.group(1) if len(m.group(1)) == 1 else f"({m.group(1)})"), piece)
         piece = _SCRIPT_GROUP.sub(
             lambda m: m.group(1) + (m.group(2) if len(m.group(2)) == 1 else f"{{{m.group(2)}}}"), piece

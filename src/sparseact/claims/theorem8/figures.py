@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from sparseact.claims.theorem8.verdicts import ROUNDING_EXCESS
+from sparseact.families import FAMILY_NAMES
 from sparseact.publish.plotting import (
     FULL_WIDTH,
     SINGLE_WIDTH,
@@ -61,6 +62,10 @@ def _first_seed(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["replicate"] == frame["replicate"].min()] if "replicate" in frame else frame
 
 
+#: Each panel's title, in the paper's words: the family of its targets.
+FAMILY_TITLES = {**FAMILY_NAMES, "baselines": "baselines: dense and parity"}
+
+
 def _family(target: str) -> str:
     return target.split()[0] if target.split()[0] in ("bucket", "gaussian") else "baselines"
 
@@ -77,7 +82,8 @@ def error_vs_degree(tables: dict):
         part = at_m[[_family(t) == family for t in at_m["target"]]]
         for i, (label, group) in enumerate(part.groupby("target", sort=False)):
             worst = group.groupby("degree")[["test_error", "floor"]].max()
-            ax.plot(worst.index, worst["test_error"].clip(lower=ERROR_FLOOR), "o-", color=f"C{i}", ms=3, label=label)
+            shown = label.removeprefix(f"{family} ")
+            ax.plot(worst.index, worst["test_error"].clip(lower=ERROR_FLOOR), "o-", color=f"C{i}", ms=3, label=shown)
             ax.plot(worst.index, worst["floor"].clip(lower=ERROR_FLOOR), ":", color=f"C{i}", lw=1.6)
             for column in ("test_error", "floor"):
                 mark_floor(ax, worst.index, worst[column], ERROR_FLOOR, color=f"C{i}")
@@ -86,7 +92,7 @@ def error_vs_degree(tables: dict):
         ax.set_yscale("log")
         integer_ticks(ax, "x")
         ax.set_xlabel("degree d")
-        ax.set_title(family)
+        ax.set_title(FAMILY_TITLES[family])
     axes[0][0].set_ylabel("exact test error")
     handles = [
         legend_handle(color="0.3", marker="o", ms=3, label="test error (worst inner seed)"),
