@@ -35,7 +35,7 @@ from sparseact.publish.cells import number_parts
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.mathtext import markdown_math
 from sparseact.publish.notepdf import note_link
-from sparseact.publish.site import SITE_ENTRY, SITE_SERVING
+from sparseact.publish.site import SITE_ENTRY, SITE_FOLDER, SITE_SERVING
 from sparseact.publish.statements import (
     CONJECTURED,
     CONSEQUENCES,
@@ -608,8 +608,8 @@ def readme_block(results_dir: str | Path, link_prefix: str = "results/") -> str:
         "",
         f"**Read on:** [the note for the authors ({note_kind})]({link_prefix}{note}) · "
         f"[findings]({link_prefix}findings.md) (every erratum with its certificates, tightness, open statements) · "
-        f"[every statement]({link_prefix}statements.md) · [the rendered report]({SITE_ENTRY}) with the argument "
-        "graph, the claim and the certificate pages (HTML: open it from a clone, or "
-        f"[serve it as committed]({SITE_SERVING})).",
+        f"[every statement]({link_prefix}statements.md) · the rendered report, with the argument graph, the claim "
+        f"and the certificate pages, committed as HTML in [{SITE_FOLDER}]({SITE_FOLDER}) (a code host shows HTML as "
+        f"its source: open `{SITE_ENTRY}` from a clone, no install needed, or [serve the folder]({SITE_SERVING})).",
     ]
     return "\n".join(lines) + "\n"
