@@ -135,6 +135,24 @@ def test_every_pinned_statement_uses_the_relation_its_committed_certificate_name
         )
 
 
+def test_refuses_a_key_of_a_side_the_checker_never_reads(committed):
+    for path in sorted(committed.rglob("*.json")):
+        document = json.loads(path.read_text())
+        side = document["certificate"]["lhs"]
+        (side.get("function", {}).get("network") or side)["note"] = 1  # nested where a network is, else at the top
+        refused(document, ".note")
+
+
+@pytest.mark.parametrize("value", ["1", True, None], ids=["string", "true", "null"])
+def test_refuses_a_number_written_as_anything_else(committed, value):
+    document = load(committed, "appendixA/computes-printed")
+    document["certificate"]["lhs"]["function"]["network"]["u"][0] = value
+    refused(document, "certificate.lhs.function.network.u[0] is ")
+    document = load(committed, "theorem19/scale")
+    document["certificate"]["rhs"]["vars"]["m"] = value
+    refused(document, "certificate.rhs.vars.m is ")
+
+
 def test_refuses_a_changed_n(committed):
     """eq. (1) with n = 1 instead of the sample's n = 2: a smaller bound, its value updated."""
     document = load(committed, "theorem19/scale")

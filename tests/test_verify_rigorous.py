@@ -403,7 +403,7 @@ def test_an_integer_of_a_quantity_is_read_strictly(committed, check_id, key, val
     10**400 still confirmed the certificate; each is now a bounded JSON integer, refused in one line otherwise."""
     _, document = _documents(committed)[check_id]
     document["certificate"]["lhs"][key] = value
-    refused(document, "is not an integer in")
+    refused(document, "the checker reads a number there" if isinstance(value, str | bool) else "is not an integer in")
 
 
 @pytest.mark.parametrize("depth", [65, 1000, 100_000, 1_000_000])

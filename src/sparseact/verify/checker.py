@@ -45,6 +45,8 @@ from sparseact.verify.recompute import (
     _formula_exprs,
     _same,
     read_certificate,
+    tracked,
+    unread_keys,
 )
 
 #: What evaluating a hostile instance may raise, besides :class:`Refused`: the certificate is then not confirmed.
@@ -158,6 +160,7 @@ def verify_certificate(document: dict) -> Verification:
     ``inf`` that is refused (a side that recomputes to it, or a variable unlike the file's) in one line, with no
     warning printed before it.
     """
+    document = tracked(document)
     try:
         check_id, statement_id, certificate = _fields(document)
         pin = PINS.get(check_id)
@@ -216,6 +219,11 @@ def verify_certificate(document: dict) -> Verification:
             rhs,
             f"NOT confirmed against {refutes}: field 'margin' is "
             f"{str(document['margin'])[:200]!r}, the checker proves {margin!r}",
+        )
+    unread = [*unread_keys(certificate["lhs"], "certificate.lhs"), *unread_keys(certificate["rhs"], "certificate.rhs")]
+    if unread:
+        return Verification(
+            False, lhs, rhs, f"NOT confirmed against {refutes}: the checker reads no {', '.join(unread[:5])}"
         )
     return Verification(
         True, lhs, rhs, f"confirmed: refutes {refutes}: lhs = {lhs:.6g}, rhs = {rhs:.6g}; {margin}", margin

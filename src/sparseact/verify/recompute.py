@@ -527,7 +527,77 @@ def _fields(document: dict) -> tuple[str, str, dict]:
         raise Refused(f"unknown key(s) {unknown} in 'certificate'")
     if not isinstance(document["check_id"], str) or not isinstance(document["statement_id"], str):
         raise Refused("check_id and statement_id must be strings")
+    for side in ("lhs", "rhs"):
+        _numbers_only(certificate[side], f"certificate.{side}")
     return document["check_id"], document["statement_id"], certificate
+
+
+#: The keys of a side's objects whose values are text: what a side computes and its formula; and ``r``, whose rationals
+#: may be written ``"p/q"``. Every other value of a side is a number, a list or an object of them.
+TEXT_KEYS = frozenset({"quantity", "expr", "r"})
+
+
+def _numbers_only(value, where: str, key: str = "") -> None:
+    """Refuse (:class:`Refused`) a side of a certificate holding a value that is not a number where a number is read:
+    ``true`` for 1, ``"1"`` for 1 or ``null`` would otherwise reach numpy, which reads the first two as numbers."""
+    if isinstance(value, dict):
+        for name, item in dict.items(value):  # not a read of the key (ReadKeys)
+            _numbers_only(item, f"{where}.{name}", str(name))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _numbers_only(item, f"{where}[{i}]", key)
+    elif isinstance(value, str):
+        if key not in TEXT_KEYS:
+            raise Refused(f"{where} is the string {value[:40]!r}: the checker reads a number there")
+    elif isinstance(value, bool) or not isinstance(value, int | float):
+        raise Refused(f"{where} is {value!r}: the checker reads a number there")
+
+
+class ReadKeys(dict):
+    """A JSON object that records which of its keys the checker read, so that a key it never reads is refused
+    (:func:`unread_keys`) rather than shown beside a confirmed certificate as if it had been checked."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.read: set = set()
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self.read.add(key)
+        return super().get(key, default)
+
+    def items(self):
+        self.read.update(self.keys())
+        return super().items()
+
+    def values(self):
+        self.read.update(self.keys())
+        return super().values()
+
+
+def tracked(value):
+    """``value`` (parsed JSON) with every object a :class:`ReadKeys`."""
+    if isinstance(value, dict):
+        return ReadKeys({key: tracked(item) for key, item in dict.items(value)})
+    if isinstance(value, list):
+        return [tracked(item) for item in value]
+    return value
+
+
+def unread_keys(value, where: str) -> list[str]:
+    """The paths of the keys of ``value``'s :class:`ReadKeys` objects that were never read."""
+    found = []
+    if isinstance(value, ReadKeys):
+        found += [f"{where}.{key}" for key in dict.keys(value) if key not in value.read]
+        for key, item in dict.items(value):
+            found += unread_keys(item, f"{where}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found += unread_keys(item, f"{where}[{i}]")
+    return found
 
 
 def _formula_exprs(spec, path: str, out: dict) -> dict:
