@@ -345,6 +345,20 @@ def test_an_output_folder_reached_through_a_symbolic_link_is_checked_where_it_le
         _refused(tmp_path, base.replace("results_dir: results\n", f"results_dir: {folder}\n"), reason)
 
 
+def test_an_output_folder_through_a_link_loop_or_a_link_to_nothing_is_refused_in_one_line(tmp_path, base, monkeypatch):
+    """probe11: a link loop as results_dir ended check-config in pathlib's RuntimeError, a link to nothing passed it
+    and stopped the run at its first job."""
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "loop").symlink_to("loop")
+    (tmp_path / "results" / "dangle").symlink_to("nowhere")
+    monkeypatch.chdir(tmp_path)
+    for folder, reason in (
+        ("results/loop", "is a symbolic-link loop"),
+        ("results/dangle/x", "a symbolic link to nothing"),
+    ):
+        _refused(tmp_path, base.replace("results_dir: results\n", f"results_dir: {folder}\n"), reason)
+
+
 @pytest.mark.parametrize("key", OUTPUT_DIR_KEYS)
 def test_an_output_folder_on_a_read_only_file_system_is_refused_naming_its_key(tmp_path, monkeypatch, key):
     """A fresh run whose results folder cannot be written stops before its first stamp, in one line naming the key

@@ -484,8 +484,19 @@ def check_output_dirs(config: dict, root: str | Path = ".") -> None:
 
 
 def _resolved(key: str, directory: str, root: Path) -> str:
-    """``directory`` as the file system reaches it from ``root``, symbolic links followed, relative to ``root``."""
-    target = _where(directory, root)
+    """``directory`` as the file system reaches it from ``root``, symbolic links followed, relative to ``root``: a link
+    in a loop, or to nothing, is refused (the run could create no folder through it)."""
+    try:
+        target = _where(directory, root)
+    except RuntimeError:  # pathlib's "Symlink loop"
+        raise ConfigError(f"invalid config: {key}: {directory!r} is a symbolic-link loop; name a folder") from None
+    inside = [root / directory, *(root / directory).parents]
+    link = next((p for p in inside if p.is_relative_to(root) and p != root and p.is_symlink()), None)
+    if link is not None and not link.exists():
+        raise ConfigError(
+            f"invalid config: {key}: {directory!r} passes through {link.relative_to(root).as_posix()}, a symbolic "
+            "link to nothing; remove it or name another folder"
+        )
     if target == "." or Path(target).is_absolute():
         raise ConfigError(
             f"invalid config: {key}: {directory!r} leads outside the repository (to {target}) through a symbolic "
