@@ -779,6 +779,15 @@ PROBES = {
     "hypercube(28)": (lambda: cube.hypercube(28), r"needs 62 GiB, above the memory limit"),
     "all_subsets(40)": (lambda: constructions.all_subsets(40), r"GiB, above the memory limit"),
     "monomials(60, 30)": (lambda: learners.monomials(60, 30), r"GiB, above the memory limit"),
+    # probe11: both allocated the weight matrix first (MemoryError)
+    "random_sparse_network 10^5 x 10^4": (
+        lambda: families.random_sparse_network(10**5, 10**4, 1, np.random.default_rng(0)),
+        r"the 10000 x 100000 weight matrix needs 7.45 GiB, above the memory limit",
+    ),
+    "bucket_network 10^6 x 10^5": (
+        lambda: families.bucket_network(10**6, 10**5, 1, np.random.default_rng(0)),
+        r"GiB, above the memory limit",
+    ),
     "halfspace_cells 200 x 10": (lambda: complexity.halfspace_cells(_gaussian(200, 10)), r"LPs, above the limit"),
     "rademacher_exact m = 10, n = 60": (
         lambda: complexity.rademacher_exact(_gaussian(10, 60), 2, 1, 1.0, 1.0),

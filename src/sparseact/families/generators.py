@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from sparseact._validation import check_int
+from sparseact._validation import check_int, check_memory
 from sparseact.families._common import _MARGIN, _nsk, _rng, _rows_per_chunk, _uniform_chunks, _with_margin
 from sparseact.families.certify import EXACT_MAX_N, densest_threshold
 from sparseact.networks import SparseReLUNetwork
@@ -77,6 +77,7 @@ def random_sparse_network(
         ``B = |t| max_j ||w_j||`` (``||u||_inf = 1``).
     """
     n, s, k = _nsk(n, s, k)
+    check_memory(8 * n * s, f"the {s} x {n} weight matrix")
     rng = _rng(rng)
     if weights not in WEIGHT_KINDS:
         raise ValueError(f"weights must be one of {WEIGHT_KINDS}, got {weights!r}")
@@ -135,6 +136,7 @@ def bucket_network(n: int, s: int, k: int, rng) -> SparseReLUNetwork:
     SparseReLUNetwork
     """
     n, s, k = _nsk(n, s, k)
+    check_memory(8 * n * s, f"the {s} x {n} weight matrix")
     rng = _rng(rng)
     if s < 2 * k:
         raise ValueError(f"bucket_network needs s >= 2k (p = floor(log2(s/k)) >= 1), got s={s}, k={k}")
