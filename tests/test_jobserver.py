@@ -501,6 +501,8 @@ def test_a_stopped_server_holds_no_job(tmp_path):
             server.send_signal(signal.SIGCONT)
     assert job.returncode == 0 and job.stdout.startswith("usage: sparseact explain") and USAGE_PREFIX not in job.stderr
     assert waited < jobclient.ACCEPT_TIMEOUT_S + 20, waited
+    # and says so in its log (probe11: docs/workflow.md promised the line, the job printed none)
+    assert "the job server did not take this job within 10 s; it runs in its own process" in job.stderr, job.stderr
 
 
 def test_connections_beyond_the_limit_are_closed_and_the_job_runs_itself(served, tmp_path):

@@ -84,6 +84,13 @@ def delegate(module: str, argv: list[str]) -> int | None:
                 return None
             if "accepted" in answer:  # the job's standard streams go only to a child that has taken it
                 socket.send_fds(connection, [GO], [0, 1, 2])
+        except TimeoutError:
+            print(
+                f"sparseact: the job server did not take this job within {ACCEPT_TIMEOUT_S:g} s; it runs in its own "
+                "process",
+                file=sys.stderr,
+            )
+            return None
         except (OSError, ValueError):
             return None
         if "declined" in answer:
