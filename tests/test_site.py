@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from sparseact.publish.site import RUN_ONLY, SITE_REVISION, site_page, write_site
+from sparseact.publish.site import RUN_ONLY, SITE_CPU_FEATURES, SITE_REVISION, site_page, write_site
 
 #: A style block two claim pages share, and one only the report has.
 SHARED, OWN = "<style>body { margin: 0 }</style>", "<style>h1 { color: red }</style>"
@@ -108,6 +108,15 @@ def test_a_site_page_names_no_git_revision():
     text = "<p>git revision <code>63d708da636f75e14a67e92b0ccfcbfe03f6fd79-dirty</code>, a5ef6dafb6aeba98a3280dfbfedf7a7a3dc912cc</p>"
     page = site_page(text, "report/index.html", {"report/index.html": "index.html"}, "..")
     assert page == f"<p>git revision <code>{SITE_REVISION}</code>, {SITE_REVISION}</p>"
+
+
+def test_a_site_page_names_no_machines_cpu_features():
+    """probe11: the committed report named the AVX-512 features the run switched off, which differ from machine to
+    machine (AVX512_SPR on one, not on another) while the code path is the same: a rerun elsewhere gave a diff."""
+    for features in ("X86_V4 AVX512_ICL", "X86_V4 AVX512_ICL AVX512_SPR"):
+        text = f"<code>NPY_DISABLE_CPU_FEATURES={features}; OPENBLAS_CORETYPE=Haswell</code>"
+        page = site_page(text, "report/index.html", {"report/index.html": "index.html"}, "..")
+        assert page == f"<code>{SITE_CPU_FEATURES}; OPENBLAS_CORETYPE=Haswell</code>"
 
 
 def test_an_entry_for_a_page_that_is_not_committed_goes_whole():

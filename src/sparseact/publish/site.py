@@ -48,6 +48,10 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 #: A git revision (a run's provenance): a committed page cannot name the commit that holds it, so the site says so.
 _REVISION = re.compile(r"\b[0-9a-f]{40}(?:-dirty)?\b")
 SITE_REVISION = "the commit that holds this copy"
+#: The AVX-512 features the run switched off (``sparseact.runtime.provenance.portable_cpu_environment``): the list is
+#: the machine's, the code path (x86-64-v3) every machine's, so the committed copy names the path, not the list.
+_CPU_FEATURES = re.compile(r"NPY_DISABLE_CPU_FEATURES=[A-Z0-9_ ]+")
+SITE_CPU_FEATURES = "NPY_DISABLE_CPU_FEATURES=(the AVX-512 features of the machine)"
 
 
 def site_pages(results_dir: str | Path) -> dict[str, str]:
@@ -93,8 +97,9 @@ def _repository_document(path: str) -> bool:
 
 def site_page(text: str, source: str, pages: Mapping[str, str], results_from_site: str) -> str:
     """The run's page ``source`` (its HTML ``text``) with every link and image relocated by :func:`site_link`, and
-    every git revision replaced by :data:`SITE_REVISION`, so that a rerun of the committed results gives the same
-    bytes at any commit; a :data:`RUN_ONLY` element with a link to a file that is not committed is dropped."""
+    every git revision replaced by :data:`SITE_REVISION` and the machine's AVX-512 features by
+    :data:`SITE_CPU_FEATURES`, so that a rerun of the committed results gives the same bytes at any commit and on any
+    x86-64-v3 machine; a :data:`RUN_ONLY` element with a link to a file that is not committed is dropped."""
 
     def kept(match: re.Match) -> str:
         targets = (found.group(1) for found in _TARGET.finditer(match.group(2)))
@@ -115,7 +120,7 @@ def site_page(text: str, source: str, pages: Mapping[str, str], results_from_sit
         return f"{opening}{match.group(2)}</a>" if opening else match.group(2)
 
     text = _IMAGE.sub(lambda match: relocate(match.group(0), ""), _ANCHOR.sub(anchor, _RUN_ONLY.sub(kept, text)))
-    return _REVISION.sub(SITE_REVISION, text)
+    return _CPU_FEATURES.sub(SITE_CPU_FEATURES, _REVISION.sub(SITE_REVISION, text))
 
 
 def shared_styles(texts: Iterable[str]) -> dict[str, str]:
