@@ -525,9 +525,9 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
     )
     return [
         r"\section{Summary}",
-        rf"\noindent {len(holding)} of the paper's {len(names)} main results hold: {tex_text(_join(holding))}"
-        + (f"; {tex_text(_join(given))} given a conjecture" if given else "")
-        + ". "
+        rf"\noindent {len(holding)} of the paper's {len(names)} main results hold"
+        + (f", {len(given)} only given a conjecture ({tex_text(', '.join(given))})" if given else "")
+        + f": {tex_text(_join(holding))}. "
         + " ".join(_the_others(results, errata, entries, kind)),
         "",
         *_described(r"\noindent\textbf{The improvement} (Section~\ref{sec:improvement}).", improvements),
