@@ -177,7 +177,11 @@ def level_weights(tables: dict):
         ax.tick_params(axis="x", labelbottom=True)
     for row in grid:
         row[0].set_ylabel("$W^t / \\|h\\|^2$")
-    handles = [legend_handle(color=palette[f], marker="o", ms=3, label=f) for f in families]
+    handles = [legend_handle(color=palette[f], marker="o", ms=3, label=FAMILY_NAMES.get(f, f)) for f in families]
+    handles += [
+        legend_handle(color="0.3", marker="o", ms=3, label="a family's first network"),
+        legend_handle(color="0.3", marker="s", ms=3, ls="--", label="its second network"),
+    ]
     handles += floor_handles(axes)
     legend_outside(fig, handles, where="below", ncol=3)
     fig.suptitle(f"Fourier level weights at n = {int(weights['n'].max())} (two networks per family)")
