@@ -129,11 +129,11 @@ def _pinned_finding(pin: str | tuple[str, str], certificate: dict) -> str:
 def _check_pinned_text(pin: dict | None, document: dict, certificate: dict) -> None:
     """Refuse, naming the field, a file whose text differs from the check's pinned text (``Pin.pinned_text``; a pin
     with none pins no text)."""
-    if pin is None:
+    recorded = _formula_exprs(certificate["rhs"], "rhs", _formula_exprs(certificate["lhs"], "lhs", {}))
+    if pin is None:  # a check the full run has no certificate of: its formulas are shown, not compared
         return
     # the formulas first: the finding of a pair of classes reads the certificate's bound (the degenerate-corner
     # rule), which must be the pinned one before anything evaluates it
-    recorded = _formula_exprs(certificate["rhs"], "rhs", _formula_exprs(certificate["lhs"], "lhs", {}))
     for path in sorted(set(recorded) | set(pin["expr"])):
         if recorded.get(path) != pin["expr"].get(path):
             raise Refused(
