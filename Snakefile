@@ -10,6 +10,7 @@ from sparseact.cli import job_modules
 from sparseact.runtime.accel import jobserver
 from sparseact.runtime.config import record_output_dirs, validate_workflow_config
 from sparseact.runtime.errors import ConfigError
+from sparseact.runtime.runlock import hold_run_lock
 from sparseact.runtime.accel.scheduling import (
     drop_default_local_rate_limit,
     freeze_loaded_objects,
@@ -32,6 +33,7 @@ report: "workflow/report/workflow.rst"
 # the config schema (workflow/schemas/config.schema.yaml refers to the package's; the claims' schemas by $ref;
 # one-line errors naming the key), the claims' own relations and grids, and the cost estimate. A config from --config
 # alone (the profile's replace-workflow-config drops config/config.yaml then) is told to name the file too.
+# A run that would execute jobs while another writes its results folder is refused the same way (hold_run_lock).
 # A refused config is its one line on standard error and exit status 1: Snakemake would print an exception with
 # the frames that raised it, but passes SystemExit on as it is.
 try:
@@ -42,6 +44,8 @@ try:
         command_line_only=bool(workflow.config_settings.config)
         and not workflow.config_settings.configfiles,
     )
+    if workflow.is_main_process:
+        hold_run_lock(config["results_dir"], sys.argv[1:])
 except ConfigError as error:
     print(error, file=sys.stderr)
     sys.exit(1)

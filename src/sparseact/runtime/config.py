@@ -627,9 +627,16 @@ def record_output_dirs(config: dict, root: str | Path = ".") -> None:
     ``onstart``): while its results folder is there, another config may not write into them (:func:`check_output_dirs`).
     One record per results_dir, named by where it leads: the run's next start with other folders replaces it."""
     directories = {key: config[key] for key in OUTPUT_DIR_KEYS}
-    name = hashlib.sha256(_where(directories["results_dir"], Path(root)).lower().encode("utf-8")).hexdigest()[:16]
-    (Path(root) / RUN_RECORDS).mkdir(parents=True, exist_ok=True)
-    write_text_if_changed(Path(root) / RUN_RECORDS / f"{name}.json", json.dumps(directories, sort_keys=True) + "\n")
+    path = run_record(directories["results_dir"], root).with_suffix(".json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text_if_changed(path, json.dumps(directories, sort_keys=True) + "\n")
+
+
+def run_record(results_dir: str, root: str | Path = ".") -> Path:
+    """``root``/RUN_RECORDS/<name>, without suffix: the files of the run of ``results_dir``, named by where it leads
+    (its record of output folders, :func:`record_output_dirs`; its lock, :mod:`sparseact.runtime.runlock`)."""
+    name = hashlib.sha256(_where(results_dir, Path(root)).lower().encode("utf-8")).hexdigest()[:16]
+    return Path(root) / RUN_RECORDS / name
 
 
 def _where(directory: str, root: Path) -> str:
