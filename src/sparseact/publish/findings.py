@@ -515,9 +515,14 @@ def in_corner(results: Results, sid: str, entry: dict) -> list[str]:
     return degenerate_corners(entry, ids(_statement(results, sid)["checks"]), out_of_range)
 
 
-def what_changes(results: Results, row: pd.Series, errata_link: str) -> str:
+#: Where a main result holds as printed when its logarithms are degenerate below 1 (the corner rule), in words.
+CORNER_WORDS = " wherever its logarithms are at least 1"
+
+
+def what_changes(results: Results, row: pd.Series, errata_link: str, corner: str = CORNER_WORDS) -> str:
     """One line on what a main result's status means for the authors, in words: whether it holds as printed (and on
-    what it rests), how many repairs its printed proof needs, or how it fails and whether a correction is proved."""
+    what it rests), how many repairs its printed proof needs, or how it fails and whether a correction is proved.
+    ``corner`` stands where it holds only outside the degenerate corners (:data:`CORNER_WORDS`, or a table's mark)."""
     statement = _statement(results, row["statement_id"])
     errata = ids(row["errata"])
     repairs = (
@@ -527,23 +532,29 @@ def what_changes(results: Results, row: pd.Series, errata_link: str) -> str:
     )
     if row["status"] == "proved":
         given = re.search(r"given (.+?) \(open\)", row["cost"])
-        corner = " wherever its logarithms are at least 1" if row["cost"].startswith(HOLDS_OUTSIDE_CORNERS) else ""
-        return f"Holds as printed{corner}{f', given {given.group(1)}, which is open' if given else ''}{repairs}."
+        premise = given.group(1) if given else ""
+        premise = f"a corrected {_CORRECTED_GLOSS.sub('', premise)}" if _CORRECTED_GLOSS.search(premise) else premise
+        given = f", given {premise}, which is open" if premise else ""
+        return f"Holds as printed{corner if row['cost'].startswith(HOLDS_OUTSIDE_CORNERS) else ''}{given}{repairs}."
     if row["status"] == "holds-on-range":
         counted = re.search(r"\((\d+) in \d+ checks?\)", statement["reason"])
         checked = f"{counted.group(1)} instances" if counted else statement["range"].split(";")[0]
         entry = next((e for e in paper_statements() if e["id"] == row["statement_id"]), {})
-        corner = " wherever its logarithms are at least 1," if in_corner(results, row["statement_id"], entry) else ""
+        corner = corner if in_corner(results, row["statement_id"], entry) else ""
         if proved_correction(entry, results.statements.set_index("statement_id")["status"]):
             return (
-                f"A corrected form is proved for every parameter; as printed, it holds{corner} on every instance "
-                f"checked ({checked}), which no proof extends{repairs}."
+                f"A corrected form is proved for every parameter; the printed one holds{corner} on the {checked} "
+                f"checked{repairs}."
             )
         return f"Holds{corner} on every instance checked ({checked}); no proof covers every parameter{repairs}."
     if row["status"] == "fails-as-stated":
         link = f"[{FINDING_WORDS.get(statement['class'], statement['class'])}]({errata_link.format(id=errata[0])})"
         return f"Fails as printed ({link}); {repair_words(statement['survives'])}."
     return f"Open: {first_sentence(statement['reason'])}."
+
+
+#: A corrected premise's gloss, ``Conjecture 16 (corrected: the form ... needs)``, read ``a corrected Conjecture 16``.
+_CORRECTED_GLOSS = re.compile(r" \(corrected: [^()]*\)")
 
 
 def repair_words(survives: str) -> str:
@@ -578,17 +589,28 @@ def brief_ref(paper_ref: str) -> str:
     return _GLOSS_TAIL.sub(r" (\1)", paper_ref)
 
 
+#: The README table's mark for :data:`CORNER_WORDS`, said once under the table (:data:`CORNER_NOTE`).
+CORNER_MARK = "†"
+#: What :data:`CORNER_MARK` stands for, under the README table.
+CORNER_NOTE = (
+    f"{CORNER_MARK} {CORNER_WORDS.strip().capitalize()}: one below 1 can make a printed bound vanish or turn negative, "
+    "and [one rule](docs/statements-graph.md#degenerate-corners-one-rule-for-every-statement) reads every statement there."
+)
+
+
 def readme_table(results: Results, errata_link: str) -> list[str]:
-    """The README's headline: each main result, its status and :func:`what_changes`, with no formula and no id."""
+    """The README's headline: each main result, its status and :func:`what_changes` (the corner phrase a mark, said
+    once under the table when a row carries it), with no formula and no id."""
     rows = [
         [
             "**" + brief_ref(row["paper_ref"]) + "**",
             status_text(row["status"]),
-            what_changes(results, row, errata_link),
+            what_changes(results, row, errata_link, corner=CORNER_MARK),
         ]
         for _, row in results.headline.iterrows()
     ]
-    return _table(["result", "status", "what changes for the authors"], rows)
+    marked = any(CORNER_MARK in row[2] for row in rows)
+    return _table(["result", "status", "what changes for the authors"], rows) + (["", CORNER_NOTE] if marked else [])
 
 
 def readme_block(results_dir: str | Path, link_prefix: str = "results/") -> str:
@@ -608,8 +630,7 @@ def readme_block(results_dir: str | Path, link_prefix: str = "results/") -> str:
         "",
         f"**Read on:** [the note for the authors ({note_kind})]({link_prefix}{note}) · "
         f"[findings]({link_prefix}findings.md) (every erratum with its certificates, tightness, open statements) · "
-        f"[every statement]({link_prefix}statements.md) · the rendered report, with the argument graph, the claim "
-        f"and the certificate pages, committed as HTML in [{SITE_FOLDER}]({SITE_FOLDER}) (a code host shows HTML as "
-        f"its source: open `{SITE_ENTRY}` from a clone, no install needed, or [serve the folder]({SITE_SERVING})).",
+        f"[every statement]({link_prefix}statements.md) · the rendered report, argument graph, claim and certificate "
+        f"pages in [{SITE_FOLDER}]({SITE_FOLDER}) (open `{SITE_ENTRY}` from a clone, or [serve it]({SITE_SERVING})).",
     ]
     return "\n".join(lines) + "\n"
