@@ -380,7 +380,7 @@ class PaperWords:
         if name.startswith("the certificate of"):
             return ("T" if said.startswith("T") else "t") + name[1:]
         before = match.string[: match.start()]
-        if before.count("(") > before.count(")"):  # inside parentheses: "(Theorem 17, with losses at most 1)"
+        if before.count("(") > before.count(")"):  # inside parentheses: "(Theorem 17, with outputs at most 1)"
             name = UNNESTED.sub(r", \1", name)
         return f"{said}of {name}" if said else name
 
@@ -580,12 +580,16 @@ def _the_others(results: Results, errata: pd.DataFrame, entries: dict, kind: dic
             groups.setdefault("open", []).append(row)
     said = {  # (one result, several)
         "constant": (
-            "has a corrected form proved for every parameter; as printed it is open",
-            "have corrected forms proved for every parameter; as printed they are open",
+            "has a corrected form proved for every parameter; as printed it holds on every instance computed, with no "
+            "proof",
+            "have corrected forms proved for every parameter; as printed they hold on every instance computed, with no "
+            "proof",
         ),
         "constant corner": (
-            f"has a corrected form proved for every parameter; as printed it is open {CORNER_PHRASE}",
-            f"have corrected forms proved for every parameter; as printed they are open {CORNER_PHRASE}",
+            "has a corrected form proved for every parameter; as printed it holds "
+            f"{CORNER_PHRASE}, on every instance computed, with no proof",
+            "have corrected forms proved for every parameter; as printed they hold "
+            f"{CORNER_PHRASE}, on every instance computed, with no proof",
         ),
         "range": ("holds on every instance computed, with no proof", "hold on every instance computed, with no proof"),
         "range corner": (
@@ -917,7 +921,7 @@ def _cited(cited: list[str], results: Results, errata: pd.DataFrame, words: Pape
         statement, proof = words(_sentence(words.statements[sid])), words.proof(reasons[sid])
         rest += [cited for cited in words.cited if cited not in rest and cited not in shown]
         name = words.names[sid]
-        if sid in words.numbers:  # "Proposition A.4 (Theorem 17 as corrected here, with losses at most 1)"
+        if sid in words.numbers:  # "Proposition A.4 (Theorem 17 as corrected here, with outputs at most 1)"
             name = words.number(sid) + " (" + UNNESTED.sub(r", \1", name) + ")"
         else:
             name = name[:1].upper() + name[1:]

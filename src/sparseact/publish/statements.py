@@ -348,7 +348,7 @@ class _Graph:
 
 def _number(value) -> str:
     try:
-        return f"{float(value):.4g}"
+        return f"{float(value) + 0.0:.4g}"  # + 0.0: a negative zero reads 0
     except (TypeError, ValueError):
         return str(value)
 
@@ -584,6 +584,9 @@ def _certificate_quote(certificate: Mapping) -> tuple[str, str]:
 
 #: How a certificate's formula variables that are not the paper's own symbols are named to a reader.
 VARIABLE_WORDS = {"omr": "1-rho", "lomr": "log(1-rho)", "ell": "log(1/eps)"}
+#: A certificate's variables that are sets of coordinates (0-based, as its formulas index), read as the paper's subsets
+#: of ``[m] = {1, ..., m}``: ``S = [0, 1]`` reads ``S = {1, 2}``.
+INDEX_SETS = frozenset({"S"})
 
 
 def _instance(cert: Mapping) -> str:
@@ -592,7 +595,9 @@ def _instance(cert: Mapping) -> str:
     values: dict[str, str] = {}
     for side in (cert.get("lhs"), cert.get("rhs")):
         for name, value in (side.get("vars") or {}).items() if isinstance(side, Mapping) else ():
-            if isinstance(value, list) and all(isinstance(v, (int, float)) for v in value):
+            if name in INDEX_SETS and isinstance(value, list) and all(type(v) is int for v in value):
+                values.setdefault(name, "{" + ", ".join(str(v + 1) for v in value) + "}")
+            elif isinstance(value, list) and all(isinstance(v, (int, float)) for v in value):
                 values.setdefault(name, "(" + ", ".join(_number(v) for v in value) + ")")
             elif isinstance(value, (int, float)) and not isinstance(value, bool):
                 values.setdefault(name, _number(value))
