@@ -12,7 +12,8 @@ framing sentences. It has:
   paper's discussions and remarks that rest on them;
 * the substantive errata, one paragraph each (printed text, what is wrong, violation, correction, certificate);
 * the other errata in one table (where, what is wrong and right, certificate), and how to re-check and reply;
-* appendices: those errata in full, the proofs that carry a finite certificate to a whole family, and the certificates.
+* appendices: the proofs that carry a finite certificate of a substantive erratum to its whole family, the
+  project's results the note cites, and the certificates (the other errata in full are in the findings).
 
 The main text names no internal id: :class:`PaperWords` puts the paper's words for a statement, check or fact the
 data's prose cites. The errata are numbered by consequence, then class, then paper order (:func:`numbered_errata`).
@@ -778,9 +779,10 @@ def printed_tex(text: str) -> str:
     return rf"\[\begin{{aligned}}{lines}\end{{aligned}}\]"
 
 
-def _substantive(row: pd.Series, repository_url: str, words: PaperWords) -> list[str]:
+def _substantive(row: pd.Series, repository_url: str, words: PaperWords, superseded: set[int]) -> list[str]:
     """An erratum that changes a result or leaves a proof without its result: one paragraph (what is wrong, its
-    ``gist``, is the summary's line for it, not repeated here)."""
+    ``gist``, is the summary's line for it, not repeated here). The proof of its family is in the appendix, or, for an
+    erratum in a printed proof the improvement replaces (``superseded``), in the repository."""
     certificates = _certificates(row, repository_url)
     families = ids(row.get("carried_by", ""))
     if row.get("refuted_by"):
@@ -797,9 +799,12 @@ def _substantive(row: pd.Series, repository_url: str, words: PaperWords) -> list
         + rf"\emph{{Correction:}} {tex_text(words(_sentence(row['correction'])))}"
         + (f" {certificates}" if certificates else "")
         + (
-            r" The proof of the violation for every instance of the family is in the \hyperref[app:families]{appendix}."
-            if row.get("carried_by") or row.get("refuted_by")
-            else ""
+            ""
+            if not (row.get("carried_by") or row.get("refuted_by"))
+            else " The proof of the violation for every instance of the family is in the repository's table of "
+            "statements."
+            if int(row["number"]) in superseded
+            else r" The proof of the violation for every instance of the family is in the \hyperref[app:families]{appendix}."
         ),
         "",
     ]
@@ -835,8 +840,8 @@ def _slips(errata: pd.DataFrame, repository_url: str, words: PaperWords) -> list
     return [
         r"\section{Smaller errata}\label{sec:slips}",
         "Errata after which every result stands: a step whose constants change, a typo, and a remark on a conjecture. "
-        "The printed text, the full correction and the violation of each are in the "
-        r"\hyperref[app:slips]{appendix}.",
+        "The certificates are attached; the printed text, the full correction and the violation of each, with the "
+        "proofs for whole families, are in the repository's findings.",
         "",
         r"{\small",
         r"\begin{longtable}{" + _columns(0.03, 0.21, 0.54, 0.14) + "}",
@@ -857,49 +862,26 @@ def short_location(row: pd.Series) -> str:
     return head if len(head) <= 90 else "; ".join(dict.fromkeys(map(short_ref, row["where"])))
 
 
-def _in_full(row: pd.Series, repository_url: str, words: PaperWords) -> list[str]:
-    """A small slip in full, for the appendix: the printed text, the correction and the violation (a violation proved
-    by a refutation is stated once, with its proof, in the appendix of family proofs)."""
-    certificates = _certificates(row, repository_url)
-    violation = (
-        r"its proof is in the \hyperref[app:families]{appendix of family proofs}."
-        if row.get("refuted_by")
-        else tex_text(words(_sentence(typeset_ascii(row["counterexample"]))))
-    )
-    return [
-        rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(row['location'])))} "
-        rf"\emph{{Printed:}} {printed_tex(row['printed'])} "
-        rf"\emph{{Correction:}} {tex_text(words(_sentence(row['correction'])))} "
-        rf"\emph{{Violation:}} {violation}" + (f" {certificates}" if certificates else ""),
-        "",
-    ]
-
-
 def _families(errata: pd.DataFrame, entries: dict, words: PaperWords, superseded: set[int]) -> list[str]:
-    """For each erratum whose certificate is one instance of a family (or whose statement is refuted by a proof), the
-    proof that carries it to every instance. An erratum of ``superseded`` lies in a printed proof that the improvement
-    replaces: its family is stated and its proof left to the repository's table of statements."""
-    lines = [
-        r"\section*{Appendix: proofs for whole families}\phantomsection\label{app:families}",
-        "A certificate is one finite instance. Where an erratum is about an asymptotic statement (a hidden constant, "
-        "every $k$), this proof carries it to the whole family. For the errata in a printed proof that Section 2 "
-        "replaces, the family is stated and its proof is in the repository's table of statements.",
-        "",
-    ]
-    for _, row in errata.iterrows():
-        proofs = [*ids(row.get("carried_by", "")), *([row["refuted_by"]] if row.get("refuted_by") else [])]
-        for proof in proofs:
+    """For each erratum of ``errata`` (the substantive ones) whose certificate is one instance of a family, or whose
+    statement is refuted by a proof, the proof that carries it to every instance; none for an erratum of
+    ``superseded``, in a printed proof that the improvement replaces (its paragraph states the family)."""
+    lines = []
+    for _, row in errata[~errata["number"].astype(int).isin(superseded)].iterrows():
+        for proof in [*ids(row.get("carried_by", "")), *([row["refuted_by"]] if row.get("refuted_by") else [])]:
             entry = entries[proof]
-            argument = (
-                ""
-                if int(row["number"]) in superseded
-                else rf" \emph{{Proof.}} {tex_text(words.proof(entry['argument']['text']))}"
-            )
             lines += [
-                rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(entry['statement'])))}" + argument,
+                rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(entry['statement'])))}"
+                rf" \emph{{Proof.}} {tex_text(words.proof(entry['argument']['text']))}",
                 "",
             ]
-    return lines
+    heading = [
+        r"\section*{Appendix: proofs for whole families}\phantomsection\label{app:families}",
+        "A certificate is one finite instance. Where an erratum is about an asymptotic statement (a hidden constant, "
+        "every $k$), this proof carries it to the whole family.",
+        "",
+    ]
+    return heading + lines if lines else []
 
 
 def _cited(cited: list[str], results: Results, errata: pd.DataFrame, words: PaperWords) -> list[str]:
@@ -959,6 +941,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     words = PaperWords(results)
     serious = errata[errata["consequence"].isin(SUBSTANTIVE)]
     slips = errata[~errata["consequence"].isin(SUBSTANTIVE)]
+    superseded = set(_superseded(results, errata, entries)[1])
     lines = [
         *NOTE_PREAMBLE,
         r"\maketitle",
@@ -974,7 +957,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         "",
     ]
     for _, row in serious.iterrows():
-        lines += _substantive(row, repository_url, words)
+        lines += _substantive(row, repository_url, words, superseded)
     cited_in_main = list(words.cited)  # by the improvement and the substantive errata
     lines += _slips(slips, repository_url, words)
     lines += [
@@ -999,12 +982,8 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         "",
         r"\appendix",
         r"\footnotesize",
-        r"\section*{Appendix: the smaller errata in full}\phantomsection\label{app:slips}",
-        "",
     ]
-    for _, row in slips.iterrows():
-        lines += _in_full(row, repository_url, words)
-    lines += _families(errata, entries, words, set(_superseded(results, errata, entries)[1]))
+    lines += _families(serious, entries, words, superseded)
     cited_in_main += [sid for sid in words.cited if sid not in cited_in_main]  # by the slips and the family proofs
     lines += _cited(cited_in_main, results, errata, words)
     lines += _certificate_list(errata)
