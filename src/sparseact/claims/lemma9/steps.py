@@ -73,32 +73,50 @@ def _term_u_records(every, neurons, assembly):
         exceeds(every["U"], U_FACTOR * every["U_intermediate"]) | exceeds(every["U_intermediate"], every["U_bound"])
     ).any()
     return [
-        assembly.row(
+        _printed_row(
+            assembly,
             CHECKS.term_U_printed,
-            variant="as printed",
-            instances=len(every),
-            worst_value=float(over.max()),
-            worst_value_label="max (U) / (k^2 W^2/4)",
-            **cert.certified_fields(
-                bool(middle.any() or final.any()), certificate, CHECKS.term_U_printed["finding"], counterexample
-            ),
-            notes=(
-                f"middle step violated on {int(middle.sum())}, bound on {int(final.sum())} of {len(every)} "
-                "networks. "
-                "When R_x = R_{x xor i}, h(x) - h(x xor i) = 2 w_i^{R_x} x_i, so (1/4)(...)^2 = (w_i^{R_x})^2: "
-                "the 1/4 is lost and (U) can reach 4 E[(1/4)||w^R||^2]. Lemma 9 survives: (U) <= k^2 W^2 "
-                f"({CHECKS.term_U_corrected.id}) is still O(k^2 W^2)."
-            ),
+            over,
+            "max (U) / (k^2 W^2/4)",
+            bool(middle.any() or final.any()),
+            (certificate, counterexample),
+            f"middle step violated on {int(middle.sum())}, bound on {int(final.sum())} of {len(every)} "
+            "networks. "
+            "When R_x = R_{x xor i}, h(x) - h(x xor i) = 2 w_i^{R_x} x_i, so (1/4)(...)^2 = (w_i^{R_x})^2: "
+            "the 1/4 is lost and (U) can reach 4 E[(1/4)||w^R||^2]. Lemma 9 survives: (U) <= k^2 W^2 "
+            f"({CHECKS.term_U_corrected.id}) is still O(k^2 W^2).",
         ),
-        assembly.record(
+        _corrected_row(
+            assembly,
             CHECKS.term_U_corrected,
-            "corrected",
-            float(safe_ratio(every["U"], 4 * every["U_bound"]).max()),
+            safe_ratio(every["U"], 4 * every["U_bound"]),
             "max (U) / (k^2 W^2)",
-            Verdict.FAIL if corrected else Verdict.PASS,
-            len(every),
+            corrected,
         ),
     ]
+
+
+def _printed_row(assembly, declaration, over, label, violated, certified, notes):
+    """The row of a printed step over every network: the largest ratio ``over`` its bound (one per network), a FAIL
+    when ``violated``, certified by ``certified = (certificate, counterexample)`` (no certificate: INCONCLUSIVE)."""
+    certificate, counterexample = certified
+    return assembly.row(
+        declaration,
+        variant="as printed",
+        instances=len(over),
+        worst_value=float(over.max()),
+        worst_value_label=label,
+        **cert.certified_fields(violated, certificate, declaration["finding"], counterexample),
+        notes=notes,
+    )
+
+
+def _corrected_row(assembly, declaration, ratio, label, violated):
+    """The row of a corrected step over every network: the largest ``ratio`` to its bound, a FAIL when ``violated``
+    (certified by the declared measures), else a PASS."""
+    return assembly.record(
+        declaration, "corrected", float(ratio.max()), label, Verdict.FAIL if violated else Verdict.PASS, len(ratio)
+    )
 
 
 def step_network(n: int, c: float, scale: float):
@@ -203,29 +221,24 @@ def _union_records(every, neurons, assembly):
         )
     corrected = exceeds(every["transition"], every["transition_union_bound"] * (UNION_FACTOR / 4)).any()
     return [
-        assembly.row(
+        _printed_row(
+            assembly,
             CHECKS.transition_union_printed,
-            variant="as printed",
-            instances=len(every),
-            worst_value=float(over.max()),
-            worst_value_label="max transition / printed sum",
-            **cert.certified_fields(
-                bool(violated.any()), certificate, CHECKS.transition_union_printed["finding"], counterexample
-            ),
-            notes=(
-                f"violated on {int(violated.sum())} of {len(every)} networks; sum_i Pr[g_j(x) != g_j(x xor i)] = "
-                "4 AS(g_j) for {0,1}-valued g_j under the 1/4 normalisation, so the printed equality drops a "
-                "factor 4 (ratio exactly 4 for one neuron). Lemma 9 survives: the factor 4 is a constant "
-                f"({CHECKS.transition_union_corrected.id})."
-            ),
+            over,
+            "max transition / printed sum",
+            bool(violated.any()),
+            (certificate, counterexample),
+            f"violated on {int(violated.sum())} of {len(every)} networks; sum_i Pr[g_j(x) != g_j(x xor i)] = "
+            "4 AS(g_j) for {0,1}-valued g_j under the 1/4 normalisation, so the printed equality drops a "
+            "factor 4 (ratio exactly 4 for one neuron). Lemma 9 survives: the factor 4 is a constant "
+            f"({CHECKS.transition_union_corrected.id}).",
         ),
-        assembly.record(
+        _corrected_row(
+            assembly,
             CHECKS.transition_union_corrected,
-            "corrected",
-            float(safe_ratio(every["transition"], every["transition_union_bound"]).max()),
+            safe_ratio(every["transition"], every["transition_union_bound"]),
             "max transition / union bound",
-            Verdict.FAIL if corrected else Verdict.PASS,
-            len(every),
+            corrected,
         ),
     ]
 
