@@ -1,9 +1,10 @@
 """Assembly stage of the claim ``lemma9``: ``assemble(block, tables)``, the verdicts and certificates.
 
 The grid and what the claim checks: :mod:`sparseact.claims.lemma9`; the measurements:
-:mod:`sparseact.claims.lemma9.compute`. The rows of the proof's steps are in :mod:`~sparseact.claims.lemma9.steps`,
-those decided on one exact instance in :mod:`~sparseact.claims.lemma9.instances`, the certificates of a recorded
-network in :mod:`~sparseact.claims.lemma9.certificates`.
+:mod:`sparseact.claims.lemma9.compute`. The routine rows are declared readings (checks.yaml); the claim's own rows are
+here, in :mod:`~sparseact.claims.lemma9.steps` (the proof's steps) and :mod:`~sparseact.claims.lemma9.instances` (the
+rows decided on one exact instance); the certificates of a recorded network are in
+:mod:`~sparseact.claims.lemma9.certificates`.
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ C_TIGHTER = 4.0 / (math.sqrt(2.0) * math.log(2.0))
 #: bound, proved in its notes and given as the argument for Lemma 9 and the introduction's bound: a counterexample
 #: makes that stated inequality false (statement-error) and leaves Lemma 9 without its argument.
 CHECKS = declared_checks("lemma9")
-
 
 #: The parameters a row's range describes (:func:`sparseact.claims.describe_range`).
 RANGE_KEYS = ["n", "s", "k"]
