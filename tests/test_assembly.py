@@ -172,3 +172,26 @@ def test_a_reading_over_a_column_bounds_each_row_by_its_own_limit_and_describes_
     table = pd.DataFrame({"m": [3], "n": [1], "t": [1.0], "eq5_max_tail": [0.1], "hoeffding": [0.2]})
     both = assembly.read(tails, {"steps_tails": table.assign(union5=[0.5], union5_bound=[0.25])})
     assert (both.verdict, both.worst_value, both.instances) == (Verdict.INCONCLUSIVE, 2.0, 2)
+
+
+def test_a_reading_over_a_list_of_tables_reads_their_rows_together():
+    """``table`` as a list: the rows of every table, in order, one instance each (lemma9's three sets of networks)."""
+    checks = declared_checks("lemma9")
+    declaration = checks.tighter_4k2W2
+    assert declaration["reading"]["table"] == ["lemma9-exact", "lemma9-adversarial", "lemma9-neuron"]
+    assembly = Assembly("lemma9", {"C_tighter": "4.081"}, "every network", checks=checks)
+    tables = {
+        "lemma9-exact": pd.DataFrame({"ratio_4k2W2": [0.5, 0.25]}),
+        "lemma9-adversarial": pd.DataFrame({"ratio_4k2W2": [0.75]}),
+        "lemma9-neuron": pd.DataFrame({"ratio_4k2W2": [1.0]}),
+    }
+    passed = assembly.read(declaration, tables)
+    assert (passed.verdict, passed.worst_value, passed.instances, passed.range) == (
+        Verdict.PASS,
+        1.0,
+        4,
+        "every network",
+    )
+    assert "4.081 x Lemma 9's expression" in passed.notes
+    failed = assembly.read(declaration, {**tables, "lemma9-adversarial": pd.DataFrame({"ratio_4k2W2": [2.0]})})
+    assert (failed.verdict, failed.worst_value) == (Verdict.INCONCLUSIVE, 2.0)  # no certifier: uncertified

@@ -187,6 +187,7 @@ def test_the_notebook_prose_is_the_declared_rules(repo_root, claim):
         (lambda d: d.update(reading={"table": "t", "of": "c", "at-most": "0", "label": "x"}), "reading"),
         (lambda d: d.update(reading={"table": "t", "of": "c", "at-most": 0, "label": "x", "extra": 1}), "reading"),
         (lambda d: d.update(reading={"table": "t", "of": "c", "at-most": 0, "label": "x", "where": 1}), "reading"),
+        (lambda d: d.update(reading={"table": [], "of": "c", "at-most": 0, "label": "x"}), "reading"),
         (lambda d: d.update(id="lemma9/x"), "another claim"),
         (lambda d: d.update(method="guess"), "method"),
         (lambda d: d.update(finding="bad"), "finding"),

@@ -10,7 +10,7 @@ import pytest
 from certified import assert_forced_fail_refused, tamper_constant
 
 from sparseact.claims import generate_point, get_claim, lemma9, run_shard, stage_claim
-from sparseact.claims.lemma9 import compute, verdicts
+from sparseact.claims.lemma9 import compute, instances, steps, verdicts
 from sparseact.paper import statements
 from sparseact.publish.ledger import certificate_document
 from sparseact.runtime.config import ConfigError
@@ -278,7 +278,7 @@ def test_concavity_max_is_the_maximum(s, k):
 def test_step_network_and_neurons(n):
     X = _cube(n)
     for c in (0.0, -(n - 1.0), 1.0, -2.0):
-        step = verdicts._step_network(n, c, 0.5)
+        step = steps.step_network(n, c, 0.5)
         assert np.allclose(step.evaluate(X)[0], 0.5 * (X.sum(axis=1) > c), atol=0, rtol=0)
     net = compute.neuron_network(n, -(n - 1))
     assert np.array_equal(net.evaluate(X)[1] > 0, X.sum(axis=1) > -n)
@@ -439,7 +439,7 @@ def test_tail_hence_w0_certificate_confirmed(tmp_path):
     from sparseact.publish.ledger import write_certificates
     from sparseact.verify.verdicts import Verdict
 
-    record = verdicts._tail_hence_w0_record()
+    record = instances.tail_hence_w0_record()
     assert record.verdict is Verdict.FAIL and record.finding == "out-of-range"
     (path,) = write_certificates([record], tmp_path)
     assert verify_certificate(json.loads(Path(path).read_text())).confirmed

@@ -39,6 +39,14 @@ def exceeds(values, limits) -> np.ndarray:
     return values > limits + ATOL + RTOL * np.abs(limits)
 
 
+def safe_ratio(num, den) -> np.ndarray:
+    """Elementwise ``num / den``, where ``den`` is not positive ``inf`` over a positive ``num`` and 0 otherwise: the
+    ratio of a measured value to its bound, a bound of 0 being exceeded by any positive value."""
+    num, den = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.where(num > 0, np.inf, 0.0))
+
+
 def no_uncertified_fail(verdict: Verdict) -> Verdict:
     """``verdict`` with a FAIL read as INCONCLUSIVE, for a check that builds no certificate (a FAIL needs one)."""
     return Verdict.INCONCLUSIVE if verdict is Verdict.FAIL else verdict

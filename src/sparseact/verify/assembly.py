@@ -9,9 +9,9 @@ to FAIL (``finding: null``) never asks for a certificate; :meth:`Assembly.row` m
 decided itself (a certificate built in place, a degenerate point).
 
 A routine check also declares its ``reading`` (:data:`sparseact.verify.declarations.READING_KEYS`): the largest
-value of a column over some rows of a run table, at most a limit. :meth:`Assembly.read` builds its row from the
-tables alone, and :meth:`Assembly.records` gives every declared check's row in declaration order, the claim supplying
-only the rows that are truly its own.
+value of a column over some rows of a run table (or of several), at most a limit. :meth:`Assembly.read` builds its row
+from the tables alone, and :meth:`Assembly.records` gives every declared check's row in declaration order, the claim
+supplying only the rows that are truly its own.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from string import Template
 
 import numpy as np
+import pandas as pd
 
 from sparseact.paper import paper_ref
 from sparseact.verify.certificates import fail_fields
@@ -118,13 +119,14 @@ class Assembly:
 
     def read(self, declaration: Mapping, tables: Mapping) -> CheckRecord:
         """The row of a check that declares its ``reading``: the largest value of the column ``of`` over the rows of
-        the run table ``table`` whose columns equal ``where``, at most ``at-most`` (with the tolerance policy,
-        :func:`sparseact.verify.verdicts.verdict_at_most`), over as many instances as rows. With ``over``, each row's
+        the run table ``table`` (a list of tables: their rows, in order) whose columns equal ``where``, at most
+        ``at-most`` (with the tolerance policy, :func:`sparseact.verify.verdicts.verdict_at_most`), over as many
+        instances as rows. With ``over``, each row's
         ``of`` is at most ``at-most`` times its ``over`` (a list of columns each: every pair, one instance each) and
         the worst value is the largest ratio; with ``range``, the
         row's range describes those columns of the rows (:attr:`describe`), then ``range-note``."""
         reading = declaration["reading"]
-        rows = tables[reading["table"]]
+        rows = _table(tables, reading["table"])
         for column, value in reading.get("where", {}).items():
             rows = rows[rows[column] == value]
         names = {python_name(check_id): check_id for check_id in self.checks}
@@ -170,6 +172,13 @@ class Assembly:
             self.read(declaration, tables) if check_id in read else own[check_id]
             for check_id, declaration in self.checks.items()
         ]
+
+
+def _table(tables: Mapping, names: str | list) -> pd.DataFrame:
+    """A reading's run table, or the rows of its list of run tables in order."""
+    if isinstance(names, str):
+        return tables[names]
+    return pd.concat([tables[name] for name in names], ignore_index=True)
 
 
 def _columns(names: str | list) -> list:

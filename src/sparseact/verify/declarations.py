@@ -42,7 +42,8 @@ class Declaration(dict):
 #: which the runs stage records the instances that certify the check's FAIL; ``reading``, how a routine check is read
 #: from a run table (:data:`READING_KEYS`, :meth:`sparseact.verify.assembly.Assembly.read`).
 OPTIONAL_KEYS = ("measures", "reading")
-#: The keys of a declared ``reading``, each with whether it is required: the run ``table``, the rows it covers
+#: The keys of a declared ``reading``, each with whether it is required: the run ``table`` (or a list of run tables,
+#: whose rows are read together, in order), the rows it covers
 #: (``where``: column -> value), the column ``of`` whose largest value is the worst, the limit ``at-most`` it may reach
 #: (with ``over``, a column: each row's ``of`` at most ``at-most`` times its ``over``, the worst the largest ratio;
 #: ``of`` and ``over`` may then be lists of as many columns, each pair one instance per row),
@@ -204,18 +205,25 @@ def _required_reading() -> list[str]:
 
 
 def _valid_reading(reading) -> bool:
-    """Whether ``reading`` is a mapping with the required :data:`READING_KEYS` and no others, a number ``at-most``,
-    a mapping ``where`` and a list of column names ``range``."""
+    """Whether ``reading`` is a mapping with the required :data:`READING_KEYS` and no others, a ``table`` or a list
+    of tables, a number ``at-most``, a mapping ``where`` and a list of column names ``range``."""
     return (
         isinstance(reading, dict)
         and set(_required_reading()) <= set(reading) <= set(READING_KEYS)
         and isinstance(reading["at-most"], int | float)
         and not isinstance(reading["at-most"], bool)
+        and _valid_tables(reading["table"])
         and isinstance(reading.get("where", {}), dict)
         and _valid_columns(reading["of"], reading.get("over", reading["of"]))
         and isinstance(reading.get("range", []), list)
         and all(isinstance(column, str) for column in reading.get("range", []))
     )
+
+
+def _valid_tables(tables) -> bool:
+    """Whether ``tables`` is a run table's name or a non-empty list of them."""
+    names = [tables] if isinstance(tables, str) else tables
+    return isinstance(names, list) and bool(names) and all(isinstance(name, str) for name in names)
 
 
 def _valid_columns(of, over) -> bool:
