@@ -12,7 +12,7 @@ from functools import partial
 
 import numpy as np
 
-from sparseact.claims._readings import at_most_one, instance_arguments, ints
+from sparseact.claims._readings import active_neurons, at_most_one, instance_arguments, ints
 from sparseact.verify import certificates as cert
 
 #: The learning-with-rounding map of Banerjee et al. (2012) at ``(w, y)``: ``round((p/q)(<w, y> mod q)) mod p``.
@@ -248,15 +248,9 @@ def _definition_failure(q, m, p, w, y) -> dict:
 
 
 def _network_active_failure(q, m, p, w, y, x, net) -> dict:
-    count = int(net.active_counts(x[None, :])[0])
-    c = at_most_one(
-        cert.quantity("active_count", network=cert.network_spec(net), x=ints(x)),
-        count,
-        "active neurons of F_w at x(y)",
-        "k = 1",
-        f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}; x = x(z(y))",
-    )
-    return _spec(f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}: {count} active", c)
+    where = f"q={q}, m={m}, p={p}, w={tuple(ints(w))}, y={tuple(ints(y))}"
+    count, c = active_neurons(net, x, "active neurons of F_w at x(y)", f"{where}; x = x(z(y))")
+    return _spec(f"{where}: {count} active", c)
 
 
 #: The certificate builders of :func:`certify`, by the name the runs stage records.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from sparseact.claims._readings import at_most_one, instance_arguments, ints
+from sparseact.claims._readings import active_neurons, at_most_one, instance_arguments, ints
 from sparseact.claims.section4_parity.compute import VARIANT_LABELS
 from sparseact.verify import certificates as cert
 from sparseact.verify.certificates import network_spec
@@ -143,15 +143,9 @@ def _active_failure(m, S, y, shifts) -> dict:
 
 
 def _network_active_failure(m, S, y, x, net, variant) -> dict:
-    count = int(net.active_counts(x[None, :])[0])
     where = f"m={m}, S={list(S)} (0-based), y={tuple(ints(y))}"
-    c = at_most_one(
-        cert.quantity("active_count", network=cert.network_spec(net), x=ints(x)),
-        count,
-        "active neurons of h at x(y)",
-        "k = 1",
-        f"{where}; x = x(y) lies in the support of the distribution D of Section 4",
-    )
+    explanation = f"{where}; x = x(y) lies in the support of the distribution D of Section 4"
+    count, c = active_neurons(net, x, "active neurons of h at x(y)", explanation)
     return _spec(m, S, variant, f"{where}: {count} neurons active at x(y)", c)
 
 
