@@ -15,39 +15,30 @@ CHECKS = declared_checks("section4_parity")
 
 def introduction_records(record, tables) -> list:
     """The introduction's dense parity networks and Theorem 14's key step (Parseval over bounded queries)."""
-    records = []
-    # the introduction's dense parity network
     dense = tables["parity_dense"]
-    dense_error = float(dense["error"].max())
-    neurons_ok = bool((dense["neurons"] == dense["k"] + 1).all())
-    records.append(
-        record(
+    covered = describe_range(dense.to_dict("records"), ["n", "k"], "every non-empty S of [m], every x")
+    records = [
+        _dense_record(
+            record,
             CHECKS.dense_parity,
-            "",
-            dense_error,
+            dense["error"],
+            (dense["neurons"] == dense["k"] + 1).all(),
             "max |h - chi_S|",
-            verdict_all([verdict_at_most(dense_error, 0.0), Verdict.PASS if neurons_ok else Verdict.INCONCLUSIVE]),
-            len(dense),
             f"k + 1 neurons for k = |S| variables; up to {int(dense['max_active'].max())} neurons active at "
             "once (dense)",
-            covered=describe_range(dense.to_dict("records"), ["n", "k"], "every non-empty S of [m], every x"),
-        )
-    )
-    dense_error01 = float(dense["error01"].max())
-    neurons01_ok = bool((dense["neurons01"] == dense["k"]).all())
-    records.append(
-        record(
+            covered,
+        ),
+        _dense_record(
+            record,
             CHECKS.dense_parity_k_neurons,
-            "",
-            dense_error01,
+            dense["error01"],
+            (dense["neurons01"] == dense["k"]).all(),
             "max |h - (1 + chi_S)/2|",
-            verdict_all([verdict_at_most(dense_error01, 0.0), Verdict.PASS if neurons01_ok else Verdict.INCONCLUSIVE]),
-            len(dense),
             f"k neurons for k = |S| variables; up to {int(dense['max_active01'].max())} active at once. For the "
             "+-1-valued parity k + 1 are needed at k = 1 (u sigma(w x + b) = x at x = +-1 needs outputs of both signs)",
-            covered=describe_range(dense.to_dict("records"), ["n", "k"], "every non-empty S of [m], every x"),
-        )
-    )
+            covered,
+        ),
+    ]
     # Theorem 14's key step
     parseval = tables["parity_parseval"]
     parseval_error = float(np.abs(parseval["sum_squares"] - parseval["second_moment"]).max())
@@ -72,3 +63,11 @@ def introduction_records(record, tables) -> list:
         )
     )
     return records
+
+
+def _dense_record(record, check, errors, neurons_ok: bool, label: str, notes: str, covered: str):
+    """``check``'s row: a dense parity network of the introduction, exact on every input (``errors``, one per
+    network) with the neuron count it states (``neurons_ok``; INCONCLUSIVE otherwise)."""
+    worst = float(errors.max())
+    verdict = verdict_all([verdict_at_most(worst, 0.0), Verdict.PASS if neurons_ok else Verdict.INCONCLUSIVE])
+    return record(check, "", worst, label, verdict, len(errors), notes, covered=covered)
