@@ -91,7 +91,10 @@ def test_certified_is_fail_only_with_a_certificate(violated, certificate, expect
 
 def _parity_table(corrected_error):
     """A ``parity`` run table: every column a reading reads at 0, the corrected chi_S's error at ``corrected_error``."""
-    columns = {declaration["reading"]["of"] for declaration in CHECKS.values() if "reading" in declaration}
+    readings = [declaration["reading"] for declaration in CHECKS.values() if "reading" in declaration]
+    columns = {reading["of"] for reading in readings}
+    columns |= {name for reading in readings for pair in reading.get("also", {}).items() for name in pair}
+    columns -= {name for name in columns if not isinstance(name, str)}
     table = pd.DataFrame({"variant": ["printed", "corrected", "corrected"], **{column: 0.0 for column in columns}})
     table["chi_error"] = [1.0, 0.0, corrected_error]
     return table
@@ -195,3 +198,28 @@ def test_a_reading_over_a_list_of_tables_reads_their_rows_together():
     assert "4.081 x Lemma 9's expression" in passed.notes
     failed = assembly.read(declaration, {**tables, "lemma9-adversarial": pd.DataFrame({"ratio_4k2W2": [2.0]})})
     assert (failed.verdict, failed.worst_value) == (Verdict.INCONCLUSIVE, 2.0)  # no certifier: uncertified
+
+
+def test_a_reading_also_holds_its_further_limits_and_shows_a_columns_largest_value_in_its_notes():
+    """``also``: a column's largest value at most a number, or each row's at most its own row's other column; a
+    ``${name}`` of the notes that is no fill value nor check is the largest value of that column of the rows."""
+    checks = declared_checks("section4_lwr")
+    assembly = Assembly("section4_lwr", {"grid": "g"}, "r", None, checks)
+    table = pd.DataFrame({"variant": ["corrected"] * 2, "max_abs_error": [0.0, 0.0], "max_active": [1, 1]})
+    passed = assembly.read(checks.identity_corrected, {"lwr_identity": table})
+    assert (passed.verdict, passed.instances, passed.notes) == (Verdict.PASS, 2, "max active 1")
+    failed = assembly.read(checks.identity_corrected, {"lwr_identity": table.assign(max_active=[1, 3])})
+    assert (failed.verdict, failed.worst_value) == (Verdict.INCONCLUSIVE, 0.0)  # no certifier: uncertified
+    assert failed.notes.startswith("max active 3 ")
+    secrets = pd.DataFrame(
+        {
+            "network_error": [0.0, 0.0],
+            "max_active_support": [1, 1],
+            "neurons": [4, 9],
+            "neuron_expression": [8, 8],
+            "r": [1.0, 1.0],
+            "r_limit": [2.0, 2.0],
+        }
+    )
+    over = assembly.read(checks.network, {"lwr_secrets": secrets})  # one row's neurons above its own limit
+    assert over.verdict is Verdict.INCONCLUSIVE and checks.scale.id in over.notes

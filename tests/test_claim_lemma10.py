@@ -14,7 +14,7 @@ from certified import assert_forced_fail_refused
 from sparseact import analysis, sensitivity
 from sparseact.claims import generate_point, get_claim, lemma10, stage_claim
 from sparseact.claims._failures import WORST, with_worst
-from sparseact.claims.lemma10 import compute, verdicts
+from sparseact.claims.lemma10 import claim21, compute, eq17
 from sparseact.cube import hypercube
 from sparseact.publish.ledger import certificate_document
 from sparseact.runtime.config import ConfigError
@@ -231,7 +231,7 @@ def _replicate0(report, name):
 def _claim21(report, parity=None, extra_tail_rows=(), instances=()):
     parity = _replicate0(report, "lemma10-parity") if parity is None else parity
     tail = pd_concat([_replicate0(report, "lemma10-tail"), pd.DataFrame(list(extra_tail_rows))])
-    records = verdicts._claim21_records(
+    records = claim21.claim21_records(
         _replicate0(report, "lemma10-ns-formula"), tail, parity, with_worst({}, list(instances))
     )
     return {r.check_id: r for r in records}["lemma10/claim21-tail"]
@@ -255,7 +255,7 @@ def test_claim21_tail_fail_forced_on_a_network_at_run_time_is_refused(report):
     assert np.array_equal(net.truth_table(), hypercube(2).prod(axis=1))
     rows = compute._tail_rows("x1x2-net", analysis.level_weights(net.truth_table()), [-0.5, 0.5], 2)
     (inside,) = compute.worst_tail("x1x2-net", net, rows)  # rho = 0.5 only: in [0, 1) nothing to certify
-    assert inside["excess"] <= 0 and verdicts.network_tail_certificate(json.loads(inside["data"])) is None
+    assert inside["excess"] <= 0 and claim21.network_tail_certificate(json.loads(inside["data"])) is None
     rows = [dict(row, in_range=True) for row in rows]  # fabricated: every rho counted in range
     instances = compute.worst_tail("x1x2-net", net, rows)
     assert [(f["measure"], f["instance"]) for f in instances] == [("tail", "network x1x2-net, rho = -0.5, d = 1")]
@@ -265,7 +265,7 @@ def test_claim21_tail_fail_forced_on_a_network_at_run_time_is_refused(report):
 
 
 def _eq17(table, tables=None):
-    return {r.check_id: r for r in verdicts._eq17_records(table, tables or {})}["lemma10/eq17-corrected"]
+    return {r.check_id: r for r in eq17.eq17_records(table, tables or {})}["lemma10/eq17-corrected"]
 
 
 def test_eq17_corrected_fail_of_r_forced_is_refused(report):

@@ -217,7 +217,7 @@ def test_the_identity_active_certificate_builds_from_its_recorded_data():
     """The identity's active-count certificate (a FAIL the grid never meets: integer shifts fire one ReLU at most)
     builds from the data the runs stage records for it (builder ``active``: ``m, S, y, shifts``); a repeated shift
     makes two ReLUs fire."""
-    from sparseact.claims.section4_parity.verdicts import certify
+    from sparseact.claims.section4_parity.certificates import certify
 
     failure = certify(dict(builder="active", m=2, S=[0], y=[1, 1], shifts=[1, 1]))
     assert failure["counterexample"] == "m=2, S=[0], y=(1, 1): 2 active"

@@ -80,6 +80,14 @@ def at_most_one(lhs: dict, count: int, lhs_label: str, rhs_label: str, explanati
     return cert.certificate("<=", lhs, cert.formula("1"), count, 1.0, lhs_label, rhs_label, explanation)
 
 
+def active_neurons(net: SparseReLUNetwork, x, lhs_label: str, explanation: str) -> tuple[int, dict]:
+    """The number of neurons of ``net`` active at the input ``x``, and the certificate that it exceeds ``k = 1``
+    (:func:`at_most_one`, the count recomputed from the network by the verifier)."""
+    count = int(net.active_counts(x[None, :])[0])
+    quantity = cert.quantity("active_count", network=cert.network_spec(net), x=ints(x))
+    return count, at_most_one(quantity, count, lhs_label, "k = 1", explanation)
+
+
 def ints(values) -> list:
     """``values`` as a list of Python ints (an input or a secret in a certificate)."""
     return [int(v) for v in values]

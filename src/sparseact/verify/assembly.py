@@ -121,18 +121,17 @@ class Assembly:
         """The row of a check that declares its ``reading``: the largest value of the column ``of`` over the rows of
         the run table ``table`` (a list of tables: their rows, in order) whose columns equal ``where``, at most
         ``at-most`` (with the tolerance policy, :func:`sparseact.verify.verdicts.verdict_at_most`), over as many
-        instances as rows. With ``over``, each row's
-        ``of`` is at most ``at-most`` times its ``over`` (a list of columns each: every pair, one instance each) and
-        the worst value is the largest ratio; with ``range``, the
-        row's range describes those columns of the rows (:attr:`describe`), then ``range-note``."""
+        instances as rows. With ``over``, each row's ``of`` is at most ``at-most`` times its ``over`` (a list of
+        columns each: every pair, one instance each) and the worst value is the largest ratio; with ``also``, every further limit holds too (:func:`_also`); with
+        ``range``, the row's range describes those columns of the rows (:attr:`describe`), then ``range-note``. A
+        ``${name}`` of the texts that is neither a fill value nor a check is the largest value of that column of the
+        rows (:func:`_largest`)."""
         reading = declaration["reading"]
         rows = _table(tables, reading["table"])
         for column, value in reading.get("where", {}).items():
             rows = rows[rows[column] == value]
-        names = {python_name(check_id): check_id for check_id in self.checks}
-        notes, note = (
-            Template(reading.get(key, "")).substitute({**self.fill, **names}) for key in ("notes", "range-note")
-        )
+        names = {**self.fill, **{python_name(check_id): check_id for check_id in self.checks}}
+        notes, note = (_text(reading.get(key, ""), names, rows) for key in ("notes", "range-note"))
         instances = len(rows)
         if "over" in reading:
             columns = zip(_columns(reading["of"]), _columns(reading["over"]), strict=True)
@@ -146,6 +145,8 @@ class Assembly:
         else:
             worst = float(rows[reading["of"]].max())
             verdict = verdict_at_most(worst, reading["at-most"])
+        if "also" in reading:
+            verdict = verdict_all([verdict, *_also(rows, reading["also"])])
         covered = self.describe(rows.to_dict("records"), reading["range"], note) if "range" in reading else ""
         return self.record(
             declaration, reading.get("variant", ""), worst, reading["label"], verdict, instances, notes, covered
@@ -179,6 +180,32 @@ def _table(tables: Mapping, names: str | list) -> pd.DataFrame:
     if isinstance(names, str):
         return tables[names]
     return pd.concat([tables[name] for name in names], ignore_index=True)
+
+
+def _also(rows, also: Mapping) -> list[Verdict]:
+    """The verdicts of a reading's further limits (``also``: column -> limit): the column's largest value at most a
+    number, or each row's value at most the same row's value of the column the limit names (one verdict a row)."""
+    verdicts = []
+    for column, limit in also.items():
+        if isinstance(limit, str):
+            verdicts += [verdict_at_most(v, b) for v, b in zip(rows[column], rows[limit], strict=True)]
+        else:
+            verdicts.append(verdict_at_most(rows[column].max(), limit))
+    return verdicts
+
+
+def _text(text: str, names: Mapping, rows) -> str:
+    """A reading's ``text`` with its ``${name}`` fields filled: ``names`` (fill values and checks), else the largest
+    value of the column ``name`` of ``rows`` (:func:`_largest`)."""
+    template = Template(text)
+    columns = {name: _largest(rows[name]) for name in template.get_identifiers() if name not in names and name in rows}
+    return template.substitute({**names, **columns})
+
+
+def _largest(column) -> str:
+    """The largest value of a column as a text: an integer as one, any other number as ``:g`` gives it."""
+    value = column.max()
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _columns(names: str | list) -> list:

@@ -47,15 +47,17 @@ OPTIONAL_KEYS = ("measures", "reading")
 #: (``where``: column -> value), the column ``of`` whose largest value is the worst, the limit ``at-most`` it may reach
 #: (with ``over``, a column: each row's ``of`` at most ``at-most`` times its ``over``, the worst the largest ratio;
 #: ``of`` and ``over`` may then be lists of as many columns, each pair one instance per row),
-#: the worst value's ``label``, the row's ``variant`` and ``notes``, and its ``range``: the columns that describe the
-#: rows (:func:`sparseact.claims.describe_range`), then ``range-note`` (``${name}`` in a text: a fill value or a check
-#: of the claim).
+#: ``also``, further limits that hold too (column -> a number its largest value is at most, or the name of a column
+#: each row's value is at most, row by row), the worst value's ``label``, the row's ``variant`` and ``notes``, and its
+#: ``range``: the columns that describe the rows (:func:`sparseact.claims.describe_range`), then ``range-note``
+#: (``${name}`` in a text: a fill value, a check of the claim, or else the largest value of a column of the rows).
 READING_KEYS = {
     "table": True,
     "where": False,
     "of": True,
     "over": False,
     "at-most": True,
+    "also": False,
     "label": True,
     "variant": False,
     "notes": False,
@@ -206,7 +208,7 @@ def _required_reading() -> list[str]:
 
 def _valid_reading(reading) -> bool:
     """Whether ``reading`` is a mapping with the required :data:`READING_KEYS` and no others, a ``table`` or a list
-    of tables, a number ``at-most``, a mapping ``where`` and a list of column names ``range``."""
+    of tables, a number ``at-most``, a mapping ``where``, limits ``also`` and a list of column names ``range``."""
     return (
         isinstance(reading, dict)
         and set(_required_reading()) <= set(reading) <= set(READING_KEYS)
@@ -214,6 +216,7 @@ def _valid_reading(reading) -> bool:
         and not isinstance(reading["at-most"], bool)
         and _valid_tables(reading["table"])
         and isinstance(reading.get("where", {}), dict)
+        and _valid_also(reading.get("also", {}))
         and _valid_columns(reading["of"], reading.get("over", reading["of"]))
         and isinstance(reading.get("range", []), list)
         and all(isinstance(column, str) for column in reading.get("range", []))
@@ -224,6 +227,14 @@ def _valid_tables(tables) -> bool:
     """Whether ``tables`` is a run table's name or a non-empty list of them."""
     names = [tables] if isinstance(tables, str) else tables
     return isinstance(names, list) and bool(names) and all(isinstance(name, str) for name in names)
+
+
+def _valid_also(also) -> bool:
+    """Whether ``also`` maps column names each to a number or to a column name."""
+    return isinstance(also, dict) and all(
+        isinstance(column, str) and (isinstance(limit, str | int | float) and not isinstance(limit, bool))
+        for column, limit in also.items()
+    )
 
 
 def _valid_columns(of, over) -> bool:

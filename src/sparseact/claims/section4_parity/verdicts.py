@@ -1,23 +1,23 @@
-"""Assembly stage of the claim ``section4_parity``: ``assemble(block, tables)``, the verdicts and certificates.
+"""Assembly stage of the claim ``section4_parity``: ``assemble(block, tables)``, the verdicts.
 
 The grid and what the claim checks: :mod:`sparseact.claims.section4_parity`;
-the measurements: :mod:`sparseact.claims.section4_parity.compute`.
+the measurements: :mod:`sparseact.claims.section4_parity.compute`; the rows of the introduction's networks and of
+Theorem 14's key step: :mod:`sparseact.claims.section4_parity.introduction`; the certificates of a FAIL:
+:mod:`sparseact.claims.section4_parity.certificates`.
 """
 
 from __future__ import annotations
-
-from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import at_most_one, first_recorded, instance_arguments, ints
+from sparseact.claims._readings import first_recorded
+from sparseact.claims.section4_parity.certificates import certify
 from sparseact.claims.section4_parity.compute import PARSEVAL_QUERIES, VARIANT_LABELS
-from sparseact.verify import certificates as cert
+from sparseact.claims.section4_parity.introduction import introduction_records
 from sparseact.verify.assembly import Assembly
-from sparseact.verify.certificates import network_spec
 from sparseact.verify.records import ClaimReport
 from sparseact.verify.verdicts import Verdict, loglog_slope, verdict_all, verdict_at_most
 
@@ -60,7 +60,7 @@ def assemble(block: dict, tables: dict):
         *_lift_and_sparsity_records(record, printed, corrected, ms),
         scale_record,
         *_corrected_construction_records(record, corrected),
-        *_introduction_records(record, tables),
+        *introduction_records(record, tables),
     ]
     # the section's conclusion
     verdict_of = {r.check_id: r.verdict for r in records}
@@ -97,7 +97,8 @@ def assemble(block: dict, tables: dict):
 
 
 def _lift_and_sparsity_records(record, printed, corrected, ms) -> list:
-    """The lifted weights and the 1-sparsity of the network, as printed and corrected (a row each)."""
+    """The lifted weights, as printed and corrected, and the 1-sparsity of the corrected network (the printed one's
+    is a declared reading)."""
     records = []
     # the lift
     n_shifts = int(sum(len(printed[printed["m"] == m]) * (2 * m + 1) for m in ms))
@@ -134,33 +135,24 @@ def _lift_and_sparsity_records(record, printed, corrected, ms) -> list:
         if len(cube)
         else ""
     )
-    for variant, part, check in (
-        ("printed", printed, CHECKS.sparsity_printed),
-        ("corrected", corrected, CHECKS.sparsity_corrected),
-    ):
-        worst = int(part["max_active_support"].max())
-        verdict = verdict_all(
-            [
-                verdict_at_most(worst, 1),
-                *(verdict_at_most(a, b) for a, b in zip(part["neurons"], part["neuron_limit"], strict=True)),
-            ]
+    worst = int(corrected["max_active_support"].max())
+    verdict = verdict_all(
+        [
+            verdict_at_most(worst, 1),
+            *(verdict_at_most(a, b) for a, b in zip(corrected["neurons"], corrected["neuron_limit"], strict=True)),
+        ]
+    )
+    records.append(
+        record(
+            CHECKS.sparsity_corrected,
+            VARIANT_LABELS["corrected"],
+            worst,
+            "max active on the support",
+            verdict,
+            len(corrected),
+            cube_note,
         )
-        records.append(
-            record(
-                check,
-                VARIANT_LABELS[variant],
-                worst,
-                "max active on the support",
-                verdict,
-                len(part),
-                (
-                    "With the printed weights the preactivation is 1/2 - (sum_{[m]} y_i - a)^2 + m - |S|, positive for "
-                    f"several a when |S| < m: the lift typo breaks 1-sparsity (fixed by {CHECKS.sparsity_corrected.id})."
-                    if variant == "printed"
-                    else cube_note
-                ),
-            )
-        )
+    )
     return records
 
 
@@ -296,67 +288,6 @@ def _corrected_construction_records(record, corrected) -> list:
     return records
 
 
-def _introduction_records(record, tables) -> list:
-    """The introduction's dense parity networks and Theorem 14's key step (Parseval over bounded queries)."""
-    records = []
-    # the introduction's dense parity network
-    dense = tables["parity_dense"]
-    dense_error = float(dense["error"].max())
-    neurons_ok = bool((dense["neurons"] == dense["k"] + 1).all())
-    records.append(
-        record(
-            CHECKS.dense_parity,
-            "",
-            dense_error,
-            "max |h - chi_S|",
-            verdict_all([verdict_at_most(dense_error, 0.0), Verdict.PASS if neurons_ok else Verdict.INCONCLUSIVE]),
-            len(dense),
-            f"k + 1 neurons for k = |S| variables; up to {int(dense['max_active'].max())} neurons active at "
-            "once (dense)",
-            covered=describe_range(dense.to_dict("records"), ["n", "k"], "every non-empty S of [m], every x"),
-        )
-    )
-    dense_error01 = float(dense["error01"].max())
-    neurons01_ok = bool((dense["neurons01"] == dense["k"]).all())
-    records.append(
-        record(
-            CHECKS.dense_parity_k_neurons,
-            "",
-            dense_error01,
-            "max |h - (1 + chi_S)/2|",
-            verdict_all([verdict_at_most(dense_error01, 0.0), Verdict.PASS if neurons01_ok else Verdict.INCONCLUSIVE]),
-            len(dense),
-            f"k neurons for k = |S| variables; up to {int(dense['max_active01'].max())} active at once. For the "
-            "+-1-valued parity k + 1 are needed at k = 1 (u sigma(w x + b) = x at x = +-1 needs outputs of both signs)",
-            covered=describe_range(dense.to_dict("records"), ["n", "k"], "every non-empty S of [m], every x"),
-        )
-    )
-    # Theorem 14's key step
-    parseval = tables["parity_parseval"]
-    parseval_error = float(np.abs(parseval["sum_squares"] - parseval["second_moment"]).max())
-    over = float((parseval["distinguished"] / parseval["limit"]).max())
-    records.append(
-        record(
-            CHECKS.parseval_queries,
-            "",
-            max(parseval_error, over),
-            "max of |sum_S fhat^2 - E[phi^2]| and count / (1/tau^2)",
-            verdict_all(
-                [
-                    verdict_at_most(parseval_error, 0.0),
-                    verdict_at_most(over, 1.0),
-                    verdict_at_most(float(parseval["second_moment"].max()), 1.0),
-                ]
-            ),
-            len(parseval),
-            "the step of Blum et al. (1994) behind Theorem 14: a query of tolerance tau separates at most 1/tau^2 of the "
-            "2^m - 1 parities from the zero function, so Omega(2^m tau^2) queries are needed",
-            covered=describe_range(parseval.to_dict("records"), ["m", "tau"], "bounded queries per m"),
-        )
-    )
-    return records
-
-
 def _tightness(scale, w_exp: float):
     """The tightness rows of the weight-norm bound of Section 4 (and the introduction's O(k)) and of the neuron
     count, at the largest m."""
@@ -442,187 +373,3 @@ def _summary(table):
         max_W=("W", "max"),
         max_B=("B", "max"),
     )
-
-
-# ---------------------------------------------------------------------------
-# certificates, from the first differing input the runs stage recorded (compute._instance)
-# ---------------------------------------------------------------------------
-
-#: ``chi_S`` as printed: 1 iff ``sum_{i in S} y_i`` is even (``S`` 0-based).
-CHI_PRINTED_EXPR = "1 if sum(y[i] for i in S) % 2 == 0 else 0"
-#: ``chi_S`` corrected: 1 iff ``sum_{i in S} y_i = |S| (mod 4)``.
-CHI_CORRECTED_EXPR = "1 if (sum(y[i] for i in S) - sum(1 for i in S)) % 4 == 0 else 0"
-#: The parity on ``S`` in {0,1} form: 1 iff the number of ``-1`` among ``(y_i)_{i in S}`` is even.
-PARITY_EXPR = "(1 + (-1) ** sum((1 - y[i]) // 2 for i in S)) / 2"
-#: The right side of the identity over the shift set ``A``.
-IDENTITY_EXPR = "sum(2 * relu(0.5 - (sum(y[i] for i in S) - a) ** 2) for a in A)"
-#: The quadratic inside the ReLU.
-QUADRATIC_EXPR = "0.5 - (sum(y[i] for i in S) - a) ** 2"
-#: ``<w, x(y)> - b`` with the lift ``x(y)`` computed from its definition (``w`` flattened row-major).
-LIFT_EXPR = "sum(w[i * m + j] * (y[i] if i == j else y[i] * y[j]) for i in range(m) for j in range(m)) - b"
-
-
-def certify(data: dict) -> dict:
-    """The counterexample and certificate of one recorded instance: ``data`` names its builder
-    (:data:`CERTIFICATES`) and holds the builder's arguments (a network as its ``u, W, b``)."""
-    return CERTIFICATES[data["builder"]](**instance_arguments(data, ("x", "y", "w")))
-
-
-def _spec(m, S, variant, counterexample, certificate) -> dict:
-    return dict(
-        m=m,
-        S=" ".join(map(str, S)),
-        variant=variant,
-        counterexample=counterexample,
-        certificate=certificate,
-    )
-
-
-def _failure(kind, m, S, shifts, y, x, net, variant) -> dict:
-    """Certificate of ``chi_S(y) != parity`` (``kind`` ``chi``), of the identity against the printed ``chi_S``
-    (``identity-vs-chi``) or against the parity (``identity``), or of ``h(x(y)) != parity`` (``network``), at the
-    input ``y``."""
-    y, S_list, A = ints(y), list(S), ints(shifts)
-    parity = cert.formula(PARITY_EXPR, y=y, S=S_list)
-    parity_value = _parity_value(y, S)
-    where = f"m={m}, S={S_list} (0-based), y={tuple(y)}"
-    if kind == "chi":
-        expr = CHI_PRINTED_EXPR if variant == "printed" else CHI_CORRECTED_EXPR
-        value = _chi_value(y, S, variant)
-        c = cert.certificate(
-            "==",
-            cert.formula(expr, y=y, S=S_list),
-            parity,
-            value,
-            parity_value,
-            "chi_S(y) (" + VARIANT_LABELS[variant] + ")",
-            "parity (1 + prod_{i in S} y_i)/2",
-            f"{where}: sum_{{i in S}} y_i = {sum(y[i] for i in S)}; for y in {{-1,1}}^m this sum is "
-            "|S| mod 2 for every y, so the printed chi_S is constant, while the parity is not",
-        )
-        return _spec(m, S, variant, f"{where}: chi_S = {value:g}, parity = {parity_value:g}", c)
-    value = _identity_value(y, S, A)
-    if kind == "identity-vs-chi":
-        chi_value = _chi_value(y, S, "printed")
-        c = cert.certificate(
-            "==",
-            cert.formula(IDENTITY_EXPR, y=y, S=S_list, A=A),
-            cert.formula(CHI_PRINTED_EXPR, y=y, S=S_list),
-            value,
-            chi_value,
-            "sum_{a even} 2 sigma(1/2 - (sum_S y_i - a)^2)",
-            "printed chi_S(y)",
-            where,
-        )
-        return _spec(m, S, variant, f"{where}: identity = {value:g}, printed chi_S = {chi_value:g}", c)
-    if kind == "identity":
-        c = cert.certificate(
-            "==",
-            cert.formula(IDENTITY_EXPR, y=y, S=S_list, A=A),
-            parity,
-            value,
-            parity_value,
-            f"sum_{{a in A}} 2 sigma(1/2 - (sum_S y_i - a)^2), A = {A}",
-            "parity (1 + prod_{i in S} y_i)/2",
-            f"{where}: with even shifts the sum is 1 iff sum_S y_i is even, which does not depend "
-            "on y; the parity needs a = |S| (mod 4)",
-        )
-        return _spec(m, S, variant, f"{where}, shifts {A}: identity = {value:g}, parity = {parity_value:g}", c)
-
-    h = float(net(x[None, :])[0])
-    c = cert.certificate(
-        "==",
-        cert.quantity("value", function={"network": network_spec(net)}, x=ints(x)),
-        parity,
-        h,
-        parity_value,
-        "h(x(y)), network " + VARIANT_LABELS[variant],
-        "parity on S",
-        f"{where}; x = x(y) (the lift of m^2 entries, row-major: x_ii = y_i, x_ij = y_i y_j)",
-    )
-    return _spec(m, S, variant, f"{where}: h(x(y)) = {h:g}, parity = {parity_value:g}", c)
-
-
-def _lift_failure(m, S, a, y, w, beta, variant) -> dict:
-    y, S_list = ints(y), list(S)
-    quadratic = 0.5 - (sum(y[i] for i in S) - a) ** 2
-    lifted = float(sum(w[i * m + j] * (y[i] if i == j else y[i] * y[j]) for i in range(m) for j in range(m)) - beta)
-    where = f"m={m}, S={S_list} (0-based), a={a}, y={tuple(y)}"
-    c = cert.certificate(
-        "==",
-        cert.formula(QUADRATIC_EXPR, y=y, S=S_list, a=a),
-        cert.formula(LIFT_EXPR, w=[float(v) for v in w], y=y, m=m, b=beta),
-        quadratic,
-        lifted,
-        "1/2 - (sum_{i in S} y_i - a)^2",
-        "<w_{S,a}, x(y)> - b_{S,a}",
-        f"{where}; w_{{S,a}}[i,j] = -1 for i != j in [m], w[i,i] = 2a, b = |S| + a^2 - 1/2 "
-        "as printed: the weights ignore S",
-    )
-    return _spec(m, S, variant, f"{where}: 1/2 - (sum_S y_i - a)^2 = {quadratic:g}, <w, x(y)> - b = {lifted:g}", c)
-
-
-def _active_failure(m, S, y, shifts) -> dict:
-    y, S_list, A = ints(y), list(S), ints(shifts)
-    count = sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)
-    expr = "sum(1 for a in A if 0.5 - (sum(y[i] for i in S) - a) ** 2 > 0)"
-    c = at_most_one(
-        cert.formula(expr, y=y, S=S_list, A=A),
-        count,
-        "active ReLUs of the identity",
-        "1",
-        f"m={m}, S={S_list}, y={tuple(y)}, shifts {A}",
-    )
-    return _spec(m, S, "", f"m={m}, S={S_list}, y={tuple(y)}: {count} active", c)
-
-
-def _network_active_failure(m, S, y, x, net, variant) -> dict:
-    count = int(net.active_counts(x[None, :])[0])
-    where = f"m={m}, S={list(S)} (0-based), y={tuple(ints(y))}"
-    c = at_most_one(
-        cert.quantity("active_count", network=cert.network_spec(net), x=ints(x)),
-        count,
-        "active neurons of h at x(y)",
-        "k = 1",
-        f"{where}; x = x(y) lies in the support of the distribution D of Section 4",
-    )
-    return _spec(m, S, variant, f"{where}: {count} neurons active at x(y)", c)
-
-
-def _neuron_count_failure(m, S, net, variant) -> dict:
-    b = [float(v) for v in net.b]
-    c = cert.certificate(
-        "<=",
-        cert.formula("sum(1 for _ in b)", b=b),
-        cert.formula("2 * m", m=m),
-        len(b),
-        2 * m,
-        "number of neurons s (one bias each)",
-        "2m",
-        f"m={m}, S={list(S)}",
-    )
-    return _spec(m, S, variant, f"m={m}, S={list(S)}: {len(b)} neurons > 2m", c)
-
-
-def _parity_value(y, S) -> float:
-    return (1 + (-1) ** sum((1 - y[i]) // 2 for i in S)) / 2
-
-
-def _chi_value(y, S, variant) -> float:
-    t = sum(y[i] for i in S)
-    return float(t % 2 == 0) if variant == "printed" else float((t - len(S)) % 4 == 0)
-
-
-def _identity_value(y, S, A) -> float:
-    t = sum(y[i] for i in S)
-    return float(sum(2 * max(0.5 - (t - a) ** 2, 0.0) for a in A))
-
-
-#: The certificate builders of :func:`certify`, by the name the runs stage records with an instance's data.
-CERTIFICATES = {
-    **{kind: partial(_failure, kind) for kind in ("chi", "identity-vs-chi", "identity", "network")},
-    "lift": _lift_failure,
-    "active": _active_failure,
-    "network-active": _network_active_failure,
-    "neuron-count": _neuron_count_failure,
-}
