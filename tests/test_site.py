@@ -30,6 +30,7 @@ def _results(root: Path, pages=("a", "b")) -> Path:
             '<a href="../certificates/a/c.json">JSON</a> <a href="../../figures/a/f.pdf"><b>f</b></a>'
             for name in pages
         },
+        "tables/a/t.csv": "x\n1\n",  # a data table the pages link: copied, one link away
     }
     for name, text in files.items():
         (results / name).parent.mkdir(parents=True, exist_ok=True)
@@ -41,12 +42,15 @@ def test_links_lead_to_the_sites_pages_or_to_committed_files(tmp_path):
     results, site = _results(tmp_path), tmp_path / "docs" / "site"
     written = write_site(results, site)
     css = next(name for name in written if name.startswith("style/"))
-    assert written == sorted(["index.html", "graph.html", "certificates/a/c.html", "pages/a.html", "pages/b.html", css])
+    assert written == sorted(
+        ["index.html", "graph.html", "certificates/a/c.html", "pages/a.html", "pages/b.html", "tables/a/t.csv", css]
+    )
+    assert (site / "tables/a/t.csv").read_text() == "x\n1\n"
     assert (site / css).read_text() == "body { margin: 0 }"
     assert (site / "index.html").read_text() == (
         OWN + '<a href="graph.html">graph</a> <a href="pages/a.html#s">a</a> '
         '<a href="certificates/a/c.html">cert</a> <a class="x" href="../../results/erratum/erratum.pdf">note</a> '
-        " f.pdf t.csv a.json timings "
+        ' f.pdf <a href="tables/a/t.csv">t.csv</a> a.json timings '
         '<a href="https://arxiv.org/abs/2406.17989v1">paper</a> <a href="#top">top</a> '
         '<a href="../../results/findings.md#x">findings</a>'
     )
@@ -82,6 +86,9 @@ def test_the_same_pages_give_the_same_bytes_and_a_page_gone_is_removed(tmp_path)
         "index.html",
         "pages",
         "pages/a.html",
+        "tables",
+        "tables/a",
+        "tables/a/t.csv",
     ]
     assert (site / "pages" / "a.html").read_text().startswith(SHARED)
 

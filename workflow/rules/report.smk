@@ -111,6 +111,8 @@ rule site:
         graph=rules.report.output.graph,
         certificates=rules.report.output.certificates,
         pages=[claim_page_path(claim) for claim in CLAIMS],
+        # the data tables the claim pages link, copied beside them
+        tables=[in_results(f"tables/{claim}") for claim in CLAIMS],
         code=publishing_code("site"),
         # planned again when a page its manifest lists is missing (sparseact.runtime.outputs)
         check=job_check("site", SITE_FOLDER),

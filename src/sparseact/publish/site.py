@@ -1,9 +1,10 @@
 """The rendered pages as committed files, ``docs/site``: read after a clone, served as they are by a static host.
 
 A code host shows an HTML file as its source, and the run's pages link figures and tables that are not committed.
-:func:`write_site` copies the report (as the site's ``index.html``), the argument graph, the certificate pages and the
-claim pages into one folder, as the workflow copies the README's figures to ``docs/figures``. A link to another of
-these pages (a graph node's link to its claim page too) leads to its copy; a link to a committed result (the erratum
+:func:`write_site` copies the report (as the site's ``index.html``), the argument graph, the certificate pages, the
+claim pages and the data tables (CSV) they summarise into one folder, as the workflow copies the README's figures to
+``docs/figures``. A link to another of these files (a graph node's link to its claim page too) leads to its copy; a
+link to a committed result (the erratum
 note, a certificate's JSON, the tables at the results folder's root) or to a Markdown file of the docs leads to that
 file in the repository; a link to a run file that is not committed (figures, tables, result files, timings) is left as
 its text, and an image of one is dropped (the claim pages embed every figure); an element of class :data:`RUN_ONLY`
@@ -73,6 +74,17 @@ def site_pages(results_dir: str | Path) -> dict[str, str]:
     return pages
 
 
+def site_tables(results_dir: str | Path) -> dict[str, str]:
+    """Each data table of the run (``tables/<claim>/<name>.csv``, relative to ``results_dir``) -> its place in the
+    site, where the claim pages' links to it lead: the full table one link away from its printed summary."""
+    tables = Path(results_dir) / "tables"
+    return {
+        f"tables/{path.relative_to(tables).as_posix()}": f"tables/{path.relative_to(tables).as_posix()}"
+        for path in sorted(tables.glob("*/*.csv"))
+        if path.is_file()
+    }
+
+
 def site_link(target: str, source: str, pages: Mapping[str, str], results_from_site: str) -> str | None:
     """The escaped ``href`` value ``target`` of the run's page ``source`` becomes in the site, or ``None`` where it
     leads to a run file that is not committed. ``results_from_site``: the results folder, relative to the site."""
@@ -137,11 +149,12 @@ def write_site(results_dir: str | Path, out: str | Path) -> list[str]:
     """Write the site of the run in ``results_dir`` into ``out`` (what an earlier call wrote there is replaced, as its
     manifest lists it; a folder holding other files is refused with ``ValueError``); return the files written."""
     results, folder = Path(results_dir), Path(out)
-    pages = site_pages(results)
+    pages, tables = site_pages(results), site_tables(results)
     texts = {source: (results / source).read_text(encoding="utf-8") for source in pages}
     styles = shared_styles(texts.values())
     back = Path(os.path.relpath(results, folder)).as_posix()
     files = {css: content for content, css in styles.items()}
+    files |= {place: (results / table).read_text(encoding="utf-8") for table, place in tables.items()}
     for source, text in texts.items():
         here = posixpath.dirname(pages[source]) or "."
 
@@ -150,7 +163,7 @@ def write_site(results_dir: str | Path, out: str | Path) -> list[str]:
                 return match.group(0)
             return f'<link rel="stylesheet" href="{posixpath.relpath(styles[match.group(2)], here)}"{match.group(1)}>'
 
-        files[pages[source]] = _STYLE.sub(linked, site_page(text, source, pages, back))
+        files[pages[source]] = _STYLE.sub(linked, site_page(text, source, pages | tables, back))
     _clear(folder)
     for name in sorted(files):
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
