@@ -1,12 +1,12 @@
 """Assembly stage of the claim ``appendixA``: ``assemble(block, tables)``, the verdicts and certificates.
 
 The grid and what the claim checks: :mod:`sparseact.claims.appendixA`;
-the measurements: :mod:`sparseact.claims.appendixA.compute`.
+the measurements: :mod:`sparseact.claims.appendixA.compute`. The routine rows are declared readings (checks.yaml);
+the certificates of a FAIL are in :mod:`~sparseact.claims.appendixA.certificates`.
 """
 
 from __future__ import annotations
 
-import json
 from functools import partial
 
 import numpy as np
@@ -14,13 +14,12 @@ import pandas as pd
 
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import of_measures
-from sparseact.claims.appendixA.compute import format_input, ones_tail, split_network
+from sparseact.claims.appendixA.certificates import split_certificate, worst_failure
+from sparseact.claims.appendixA.compute import ones_tail
 from sparseact.publish.statements import TIGHTNESS_COLUMNS
-from sparseact.verify import certificates as cert
 from sparseact.verify.assembly import Assembly
 from sparseact.verify.records import ClaimReport
-from sparseact.verify.verdicts import Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most, verdict_equal
+from sparseact.verify.verdicts import Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most
 
 #: The claim's checks, declared once (checks.yaml), each with the measure of the runs stage's ``sqrt_q_failures`` (in
 #: :func:`sparseact.claims.appendixA.compute.run`'s words: ``max-active``, the input with the most active neurons;
@@ -82,47 +81,46 @@ def assemble(block: dict, tables: dict):
         whp.to_dict("records"), ["b", "q", "c"], "Gamma = c sqrt(ln s), s = 2^b, every input; unit-norm rows"
     )
 
-    fill = {"grid": grid, "whp_grid": whp_grid}
-
-    record = Assembly("appendixA", fill, sq_range).record
+    over = sq[sq["max_active"] > 1]
+    fill = {
+        "grid": grid,
+        "whp_grid": whp_grid,
+        "over_active": len(over),
+        "over_l1": int((over["max_w_norm1"] > 2 * over["gamma"]).sum()),
+    }
+    assembly = Assembly(
+        "appendixA",
+        fill,
+        sq_range,
+        certify=lambda measures: worst_failure(failures, measures, sq),
+        checks=CHECKS,
+        describe=describe_range,
+    )
 
     slopes = whp_slopes(whp)
-    records = [*_sqrt_q_records(record, sq, failures), *_whp_records(record, whp, tables, slopes, whp_range)]
+    own = [
+        *_sqrt_q_records(assembly.record, sq, failures),
+        *_whp_records(assembly.record, whp, tables, slopes, whp_range),
+    ]
+    records = assembly.records(tables, own)
     tightness = pd.concat([t for t in (_tightness(whp), _gamma_tightness(sq)) if len(t)], ignore_index=True)
     return ClaimReport(records, {"whp_slopes": slopes, "tightness": tightness})
 
 
 def _sqrt_q_records(record, sq, failures) -> list:
-    """The sqrt(q) construction: 1-sparsity and what the network computes, as printed and under the missing
-    hypothesis, and its dense weights."""
+    """The sqrt(q) construction: 1-sparsity and what the network computes under the missing hypothesis (as printed,
+    they are declared readings), and its dense weights."""
     unit = sq[sq["max_w_norm2"] <= 1.0 + NORM_TOL]
     l1 = sq[sq["max_w_norm1"] <= 2.0 * sq["gamma"] * (1.0 + NORM_TOL)]
-    over = sq[sq["max_active"] > 1]
 
     def at_most(check, variant, rows, column, limit, label, notes):
         """``check``'s row: the largest ``column`` over ``rows`` at most ``limit``, certified from ``failures``."""
         worst = float(rows[column].max()) if len(rows) else 0.0
-        build = partial(_worst_failure, failures, check, rows)
+        build = partial(worst_failure, failures, check.measures, rows)
         return record(check, variant, worst, label, verdict_at_most(worst, limit), len(rows), notes, build=build)
 
     active, error = "max active neurons", "max |F - sigma(<w_x, y>)|"
     records = [
-        at_most(
-            CHECKS.sparse_sqrt_q_printed,
-            "as printed",
-            sq,
-            "max_active",
-            1,
-            active,
-            "The printed statement puts no condition on w_alpha; a neuron alpha != x fires iff "
-            "<w_alpha, y> > 2 Gamma d(x, alpha), so rows with ||w_alpha||_1 > 2 Gamma break it (all-ones "
-            "rows: x and its b neighbours fire at y = 1). Every instance with > 1 active has "
-            f"||w_alpha||_1 > 2 Gamma ({int((over['max_w_norm1'] > 2 * over['gamma']).sum())} of "
-            f"{len(over)}). The omitted hypothesis is ||w_alpha||_2 <= 1 (what Gamma = sqrt(q) and "
-            "Gamma = Theta(sqrt(log s)) are scaled for); with it the statement holds "
-            f"({CHECKS.sparse_sqrt_q_corrected.id.split('/', 1)[1]}) "
-            "and the appendix's conclusion, a 1-sparse network with dense weights, survives.",
-        ),
         at_most(
             CHECKS.sparse_sqrt_q_corrected,
             "corrected",
@@ -151,16 +149,6 @@ def _sqrt_q_records(record, sq, failures) -> list:
             error,
             "as printed (arbitrary w_alpha) this fails together with 1-sparsity: max |F - sigma(<w_x,y>)| = "
             f"{float(sq['max_abs_error'].max()):.4g} over all families",
-        ),
-        at_most(
-            CHECKS.computes_printed,
-            "as printed",
-            sq,
-            "max_abs_error",
-            0.0,
-            error,
-            "With rows of l1 norm above 2 Gamma the neighbours of x fire too and add to F (erratum appendixA-sqrt-q: "
-            f"the missing hypothesis ||w_alpha||_2 <= 1); with it F = sigma(<w_x, y>) ({CHECKS.computes.id})",
         ),
     ]
     dense = sq[sq["family"].isin(GAUSSIAN_FAMILIES)]
@@ -295,25 +283,6 @@ def _whp_records(record, whp, tables, slopes, whp_range) -> list:
     return records
 
 
-def _worst_failure(failures, check, part):
-    """The certificate and counterexample of the instance of ``check``'s measure in ``failures`` (the runs stage's
-    ``sqrt_q_failures``) with most active neurons (then smallest b) among the instances in ``part`` that violate the
-    check, or None."""
-    if not len(failures):
-        return None
-    keys = set(zip(part["point"], part["family"], strict=True))
-    mine = np.array([key in keys for key in zip(failures["point"], failures["family"], strict=True)], dtype=bool)
-    rows = of_measures(failures[mine], check.measures)
-    if check.measures == ("max-abs-error",):  # each network's largest |F - sigma(<w_x, y>)| > 0 is recorded
-        data = [json.loads(text) for text in rows["data"]]
-        rows = rows[np.array([verdict_equal(d["value"], d["target"])[0] is Verdict.FAIL for d in data], dtype=bool)]
-    if not len(rows):
-        return None
-    row = rows.sort_values(["max_active", "b"], ascending=[False, True], kind="stable").iloc[0]
-    build = CERTIFICATES[row["measure"]]
-    return build(json.loads(row["data"])), row["counterexample"]
-
-
 def _gamma_tightness(sq):
     """The printed Gamma = sqrt(q) against the proved sufficient sqrt(q)/2 (rows with ||w_alpha||_2 <= 1) and the
     l1-extremal unit rows sign/sqrt(q), for which sqrt(q)/2 is also necessary, at the largest instance."""
@@ -378,76 +347,4 @@ def _tightness(whp):
                 method="exact",
             )
         ]
-    )
-
-
-# ---------------------------------------------------------------------------
-# certificates, from the raw data of the instances the runs stage recorded
-# ---------------------------------------------------------------------------
-
-
-def _network(data: dict) -> dict:
-    """The JSON form ``N`` of the recorded network."""
-    return {key: data[key] for key in ("u", "W", "b")}
-
-
-def active_certificate(data: dict) -> dict:
-    """The certificate of more than one active neuron of ``F`` at the recorded input (``Gamma = sqrt(q)``)."""
-    b, q, gamma = data["bits"], data["q"], data["gamma"]
-    return cert.certificate(
-        "<=",
-        cert.quantity("active_count", network=_network(data), x=data["x"]),
-        cert.formula("1"),
-        data["count"],
-        1.0,
-        "#{alpha : <w_alpha, y> + Gamma(<x, alpha> - b) > 0}",
-        "1 (1-sparse for all inputs)",
-        f"Appendix A network F with Gamma = sqrt(q) = {gamma:.6g}, b = {b}, q = {q}, {data['family']} rows "
-        f"w_alpha (||w_alpha||_1 = {data['norm1']:.6g} > 2 Gamma = {2 * gamma:.6g}); input (x, y) = "
-        f"{format_input(data['x'])} with x the first b coordinates",
-    )
-
-
-def computes_certificate(data: dict) -> dict:
-    """The certificate of ``F(x, y) != sigma(<w_x, y>)`` at the recorded input."""
-    x, b = data["x"], data["bits"]
-    w = data["W"][int(sum((1 - int(v)) // 2 << i for i, v in enumerate(x[:b])))][b:]
-    return cert.certificate(
-        "==",
-        cert.quantity("value", function={"network": _network(data)}, x=x),
-        cert.formula("relu(sum(w[i] * y[i] for i in range(q)))", w=w, y=x[b:], q=len(w)),
-        data["value"],
-        data["target"],
-        "F(x, y)",
-        "sigma(<w_x, y>)",
-        f"input {format_input(x)}, x the first {b} coordinates",
-    )
-
-
-#: The certificate builder of a recorded instance, by its measure (declared in checks.yaml).
-CERTIFICATES = {"max-active": active_certificate, "max-abs-error": computes_certificate}
-
-
-def split_certificate(row) -> dict | None:
-    """The certificate of ``Pr[F is 1-sparse] < 1 - 1/s`` for the split rows of one ``whp_split`` row
-    (:func:`sparseact.claims.appendixA.compute.split_network`), or ``None`` when the bound holds."""
-    b, s, c, gamma, sparse = (
-        int(row["b"]),
-        int(row["s"]),
-        float(row["c"]),
-        float(row["gamma"]),
-        row["sparse_probability"],
-    )
-    return cert.certificate_if_violated(
-        ">=",
-        cert.quantity("sparse_probability", network=cert.network_spec(split_network(b, gamma)), k=1),
-        cert.formula("1 - 1/s", s=s),
-        sparse,
-        row["bound"],
-        "Pr_(x,y)[F is 1-sparse]",
-        "1 - 1/P(s) with P(s) = s",
-        f"Appendix A network F with Gamma = {c:g} sqrt(ln s) = {gamma:.6g}, b = {b} (s = {s}), q = 1, rows w_alpha = "
-        f"+-(2 Gamma b + 1) e_1 (+ for the first half of the alpha): every one of the {1 << (b + 1)} inputs activates "
-        f"exactly {int(row['min_active'])} neurons, so Pr[1-sparse] = {sparse:g}, below 1 - 1/P(s) for every "
-        f"polynomial P with P({s}) > 1",
     )
