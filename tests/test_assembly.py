@@ -172,3 +172,19 @@ def test_a_reading_over_a_column_bounds_each_row_by_its_own_limit_and_describes_
     table = pd.DataFrame({"m": [3], "n": [1], "t": [1.0], "eq5_max_tail": [0.1], "hoeffding": [0.2]})
     both = assembly.read(tails, {"steps_tails": table.assign(union5=[0.5], union5_bound=[0.25])})
     assert (both.verdict, both.worst_value, both.instances) == (Verdict.INCONCLUSIVE, 2.0, 2)
+
+
+def test_a_reading_at_least_a_limit_takes_the_smallest_value_as_the_worst():
+    """``at-least``: the smallest value of the column is the worst, and it must reach the limit."""
+    from sparseact.claims import describe_range
+
+    checks = declared_checks("scaling")
+    declaration = checks.lemma18_corrected
+    assert declaration["reading"]["at-least"] == 1 and "at-most" not in declaration["reading"]
+    assembly = Assembly("scaling", {"eps0": "0.5"}, checks=checks, describe=describe_range)
+    table = pd.DataFrame({"lam": [1.0, 2.0], "log_inv_delta": [3.0, 3.0], "m1": [4, 5], "corrected_margin": [3.0, 1.5]})
+    passed = assembly.read(declaration, {"lemma18": table})
+    assert (passed.verdict, passed.worst_value, passed.instances) == (Verdict.PASS, 1.5, 2)
+    assert passed.range.endswith("; H = {h, -h}, eps = 0.5 lambda^2") and checks.lemma18_printed.id in passed.notes
+    failed = assembly.read(declaration, {"lemma18": table.assign(corrected_margin=[3.0, 0.5])})
+    assert (failed.verdict, failed.worst_value) == (Verdict.INCONCLUSIVE, 0.5)  # cannot FAIL: uncertified
