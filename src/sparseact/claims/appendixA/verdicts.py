@@ -174,7 +174,16 @@ def _sqrt_q_records(record, sq, failures) -> list:
 def _whp_records(record, whp, tables, slopes, whp_range) -> list:
     """With high probability: the Hoeffding bound (A.2), the printed statement's failures (all-ones and split rows)
     and the decay of Pr[> 1 active]."""
-    records = []
+    return [
+        _hoeffding_record(record, whp, whp_range),
+        _ones_record(record, whp, whp_range),
+        _split_record(record, tables["whp_split"], whp_range),
+        _decay_record(record, whp, slopes, whp_range),
+    ]
+
+
+def _hoeffding_record(record, whp, whp_range):
+    """The exact Pr[> 1 active] against the bound (A.2), ours: a violation is a bug, INCONCLUSIVE."""
     ratio = (whp["excess_fraction"] / whp["hoeffding_bound"]).max()
     within = verdict_all(
         verdict_at_most(f, u) for f, u in zip(whp["excess_fraction"], whp["hoeffding_bound"], strict=True)
@@ -186,101 +195,103 @@ def _whp_records(record, whp, tables, slopes, whp_range) -> list:
     )
     if within is Verdict.FAIL:  # the bound is ours (a theorem), not the paper's: a violation means a bug
         within, hoeffding_notes = Verdict.INCONCLUSIVE, hoeffding_notes + " [BOUND EXCEEDED: check the computation]"
-    records.append(
-        record(
-            CHECKS.whp_hoeffding,
-            "corrected (||w_alpha||_2 <= 1)",
-            float(ratio),
-            "max Pr[> 1 active] / bound (A.2)",
-            within,
-            len(whp),
-            notes=hoeffding_notes,
-            covered=whp_range,
-        )
+    return record(
+        CHECKS.whp_hoeffding,
+        "corrected (||w_alpha||_2 <= 1)",
+        float(ratio),
+        "max Pr[> 1 active] / bound (A.2)",
+        within,
+        len(whp),
+        notes=hoeffding_notes,
+        covered=whp_range,
     )
+
+
+def _ones_record(record, whp, whp_range):
+    """The printed statement with all-ones rows: the exact probability against its closed form, which grows with q."""
     ones_err = float(np.abs(whp["ones_fraction"] - whp["ones_closed_form"]).max())
     by_point = whp.groupby(["b", "c"], as_index=False).agg(
         q=("q", "first"), gamma=("gamma", "first"), ones=("ones_fraction", "max")
     )
     top = by_point.sort_values(["b", "c"]).iloc[-1]
     growth = ", ".join(f"q={qq}: {ones_tail(qq, float(top['gamma'])):.4f}" for qq in (4, 16, 64, 256, 1024))
-    records.append(
-        record(
-            CHECKS.whp_printed_ones,
-            "as printed (evidence)",
-            ones_err,
-            "max |exact - closed form|",
-            verdict_at_most(ones_err, 0.0),
-            len(by_point),
-            notes="Exact Pr[> 1 active] with all-ones rows: "
-            + "; ".join(f"b={int(r.b)}, c={r.c:g}, q={int(r.q)}: {r.ones:.4f}" for r in by_point.itertuples())
-            + f". The closed form at b={int(top['b'])}, c={top['c']:g} (Gamma = {top['gamma']:.4g}) grows with q: "
-            + growth
-            + " (-> 1/2 for every fixed s): without ||w_alpha||_2 <= 1 no 1/poly(s) bound holds uniformly "
-            f"in q; rows of two opposite signs make Pr[1-sparse] = 0 outright ({CHECKS.whp_printed_split.id})",
-            covered=whp_range,
-        )
+    return record(
+        CHECKS.whp_printed_ones,
+        "as printed (evidence)",
+        ones_err,
+        "max |exact - closed form|",
+        verdict_at_most(ones_err, 0.0),
+        len(by_point),
+        notes="Exact Pr[> 1 active] with all-ones rows: "
+        + "; ".join(f"b={int(r.b)}, c={r.c:g}, q={int(r.q)}: {r.ones:.4f}" for r in by_point.itertuples())
+        + f". The closed form at b={int(top['b'])}, c={top['c']:g} (Gamma = {top['gamma']:.4g}) grows with q: "
+        + growth
+        + " (-> 1/2 for every fixed s): without ||w_alpha||_2 <= 1 no 1/poly(s) bound holds uniformly "
+        f"in q; rows of two opposite signs make Pr[1-sparse] = 0 outright ({CHECKS.whp_printed_split.id})",
+        covered=whp_range,
     )
-    split = tables["whp_split"]
+
+
+def _split_record(record, split, whp_range):
+    """The printed statement with split rows: Pr[1-sparse] = 0, certified on the largest instance."""
     split_certificates = [split_certificate(row) for _, row in split.iterrows()]
     split_fail = split[[c is not None for c in split_certificates]]
     worst_split = (
         split_fail.sort_values(["s", "c"], ascending=[False, False], kind="stable").iloc[0] if len(split_fail) else None
     )
-    records.append(
-        record(
-            CHECKS.whp_printed_split,
-            "as printed",
-            float(split["sparse_probability"].max()),
-            "max Pr[F is 1-sparse]",
-            verdict_all(
-                verdict_at_most(bound, p) for bound, p in zip(split["bound"], split["sparse_probability"], strict=True)
-            ),
-            len(split),
-            build=lambda: (
-                None
-                if worst_split is None
-                else (
-                    split_certificates[split.index.get_loc(worst_split.name)],
-                    f"rows w_alpha = +-(2 Gamma b + 1) e_1, b={int(worst_split['b'])} (s={int(worst_split['s'])}), "
-                    f"q=1, Gamma = {worst_split['c']:g} sqrt(ln s) = {worst_split['gamma']:.4g}: "
-                    f"{int(worst_split['min_active'])} neurons active on every input, Pr[1-sparse] = "
-                    f"{worst_split['sparse_probability']:g} < 1 - 1/s = {worst_split['bound']:.4g}",
-                )
-            ),
-            notes="On every input exactly the s/2 neurons whose sign agrees with y_1 fire (pre-activation >= "
-            "lambda - 2 Gamma b = 1 for them, <= -lambda for the others), for every b >= 2, q and c: "
-            f"min active {int(split['min_active'].min())}, max Pr[> 1 active] at the grid's q = "
-            f"{float(split['grid_q_excess_fraction'].min()):g} (min over points). Pr[1-sparse] = 0 is below "
-            "1 - 1/P(s) for every polynomial P with P(s) > 1, so only a vacuous reading survives; the missing "
-            f"hypothesis is ||w_alpha||_2 <= 1 (erratum appendixA-sqrt-q), under which {CHECKS.whp_hoeffding.id} "
-            "proves the bound (A.2)",
-            covered=whp_range,
-        )
+    return record(
+        CHECKS.whp_printed_split,
+        "as printed",
+        float(split["sparse_probability"].max()),
+        "max Pr[F is 1-sparse]",
+        verdict_all(
+            verdict_at_most(bound, p) for bound, p in zip(split["bound"], split["sparse_probability"], strict=True)
+        ),
+        len(split),
+        build=lambda: (
+            None
+            if worst_split is None
+            else (
+                split_certificates[split.index.get_loc(worst_split.name)],
+                f"rows w_alpha = +-(2 Gamma b + 1) e_1, b={int(worst_split['b'])} (s={int(worst_split['s'])}), "
+                f"q=1, Gamma = {worst_split['c']:g} sqrt(ln s) = {worst_split['gamma']:.4g}: "
+                f"{int(worst_split['min_active'])} neurons active on every input, Pr[1-sparse] = "
+                f"{worst_split['sparse_probability']:g} < 1 - 1/s = {worst_split['bound']:.4g}",
+            )
+        ),
+        notes="On every input exactly the s/2 neurons whose sign agrees with y_1 fire (pre-activation >= "
+        "lambda - 2 Gamma b = 1 for them, <= -lambda for the others), for every b >= 2, q and c: "
+        f"min active {int(split['min_active'].min())}, max Pr[> 1 active] at the grid's q = "
+        f"{float(split['grid_q_excess_fraction'].min()):g} (min over points). Pr[1-sparse] = 0 is below "
+        "1 - 1/P(s) for every polynomial P with P(s) > 1, so only a vacuous reading survives; the missing "
+        f"hypothesis is ||w_alpha||_2 <= 1 (erratum appendixA-sqrt-q), under which {CHECKS.whp_hoeffding.id} "
+        "proves the bound (A.2)",
+        covered=whp_range,
     )
+
+
+def _decay_record(record, whp, slopes, whp_range):
+    """The decay of Pr[> 1 active] in s at the largest c: a trend, never a FAIL."""
     c_max = float(slopes["c"].max())
     top = slopes[slopes["c"] == c_max].iloc[0]
     decay = Verdict.PASS if bool(top["decays"]) else Verdict.INCONCLUSIVE
-    records.append(
-        record(
-            CHECKS.whp_sparse,
-            "corrected (||w_alpha||_2 <= 1)",
-            float(top["worst_over_s"]),
-            f"max Pr[> 1 active] at c = {c_max:g}",
-            decay,
-            len(whp),
-            notes="A trend, never a FAIL (the constant in Theta is unspecified). "
-            + "; ".join(
-                f"c={r.c:g}: log-log slope in s: {r.slope:.2f}"
-                + (" (vanishes)" if r.vanishes else "")
-                + ("" if r.non_increasing else " (not monotone)")
-                for r in slopes.itertuples()
-            )
-            + ". (A.2) gives exponent 2c^2 up to a log factor.",
-            covered=whp_range,
+    return record(
+        CHECKS.whp_sparse,
+        "corrected (||w_alpha||_2 <= 1)",
+        float(top["worst_over_s"]),
+        f"max Pr[> 1 active] at c = {c_max:g}",
+        decay,
+        len(whp),
+        notes="A trend, never a FAIL (the constant in Theta is unspecified). "
+        + "; ".join(
+            f"c={r.c:g}: log-log slope in s: {r.slope:.2f}"
+            + (" (vanishes)" if r.vanishes else "")
+            + ("" if r.non_increasing else " (not monotone)")
+            for r in slopes.itertuples()
         )
+        + ". (A.2) gives exponent 2c^2 up to a log factor.",
+        covered=whp_range,
     )
-    return records
 
 
 def _gamma_tightness(sq):
