@@ -151,8 +151,24 @@ def assemble(block: dict, tables: dict):
     fill = {"coverage": f"{1 - delta:g}", "seeds": block["seeds"], "eps": f"{eps:g}", "bias": f"{block['bias']:g}"}
     record = Assembly("theorem17", fill | {"confidence": f"{CONFIDENCE:.0%}", "delta": f"{delta:g}"}).record
 
-    # --- our learner is in the class on its sample (exact) -----------------------------------------------
     sparse = curves[curves["learner"] == SPARSE]
+    needs = _needs(block, curves)
+    at_bound, summary = _at_bound_record(record, sparse, eps, delta)
+    coverage_record, coverage = _coverage_record(record, block, curves, eps, delta)
+    records = [
+        _in_class_record(record, block, sparse),
+        _samples_needed_record(record, needs, sparse, eps, delta),
+        at_bound,
+        coverage_record,
+        *dense_lower_bound_records(),
+    ]
+    return ClaimReport(
+        records, {"theorem17-needs": needs, "theorem17-at-bound": summary, "theorem17-coverage": coverage}
+    )
+
+
+def _in_class_record(record, block, sparse):
+    """Our learner is in the class on its sample (exact): a check of the learner, never a FAIL of the theorem."""
     checks = [
         verdict_all(
             [verdict_at_most(r.max_active_sample, r.k), verdict_at_most(r.net_W, r.W), verdict_at_most(r.net_B, r.B)]
@@ -163,27 +179,26 @@ def assemble(block: dict, tables: dict):
     in_class = Verdict.PASS if len(outside) == 0 else Verdict.INCONCLUSIVE
     grid_mass = float(sparse.loc[sparse["kind"] == "grid", "cube_mass_over_k"].max())
     bound_mass = float(sparse.loc[sparse["kind"] == "bound", "cube_mass_over_k"].max())
-    records = [
-        record(
-            CHECKS.erm_in_class,
-            "",
-            float((sparse["max_active_sample"] - sparse["k"]).max()) if len(sparse) else float("nan"),
-            "max (active neurons on the sample - k)",
-            in_class,
-            len(sparse),
-            "A check of our learner, not of the paper (it never FAILs the theorem; a violation would make the "
-            "learning measurements INCONCLUSIVE). Sparsity is certified on the sample only (Definition 1 on the "
-            f"sample, as Lemma 18's bound (15) uses it): the distribution mass of cube points with > k active "
-            f"neurons is at most {grid_mass:.3g} over the grid's fits and {bound_mass:.3g} over the at-bound "
-            "fits (whose samples cover the cube up to the missed mass). Learner width "
-            f"s' = {block['width_factor']} s (ERM over H_{{n,s',k}}^{{W,B}}, which contains the target)."
-            + (f" {len(outside)} fits left the class." if len(outside) else ""),
-            covered=_targets_range(sparse),
-        )
-    ]
+    return record(
+        CHECKS.erm_in_class,
+        "",
+        float((sparse["max_active_sample"] - sparse["k"]).max()) if len(sparse) else float("nan"),
+        "max (active neurons on the sample - k)",
+        in_class,
+        len(sparse),
+        "A check of our learner, not of the paper (it never FAILs the theorem; a violation would make the "
+        "learning measurements INCONCLUSIVE). Sparsity is certified on the sample only (Definition 1 on the "
+        f"sample, as Lemma 18's bound (15) uses it): the distribution mass of cube points with > k active "
+        f"neurons is at most {grid_mass:.3g} over the grid's fits and {bound_mass:.3g} over the at-bound "
+        "fits (whose samples cover the cube up to the missed mass). Learner width "
+        f"s' = {block['width_factor']} s (ERM over H_{{n,s',k}}^{{W,B}}, which contains the target)."
+        + (f" {len(outside)} fits left the class." if len(outside) else ""),
+        covered=_targets_range(sparse),
+    )
 
-    # --- samples needed on the grid vs the expression ---------------------------------------------------------
-    needs = _needs(block, curves)
+
+def _samples_needed_record(record, needs, sparse, eps, delta):
+    """Samples needed on the grid against the expression: a heuristic optimiser's shortfall refutes nothing."""
     sp = needs[needs["learner"] == SPARSE]
     reached = sp[sp["samples_needed"] > 0]
     verdict = verdict_all(verdict_at_most(r.samples_needed, r.expression) for r in reached.itertuples())
@@ -202,28 +217,18 @@ def assemble(block: dict, tables: dict):
     comparison = "; ".join(
         f"{r.target} / {r.learner}: {r.samples_needed}" for r in needs[needs["learner"] != SPARSE].itertuples()
     )
-    records.append(
-        record(
-            CHECKS.samples_needed,
-            "",
-            float(reached["ratio"].max()) if len(reached) else float("nan"),
-            "max samples needed / expression",
-            verdict,
-            len(sp),
-            f"{per_target}. Targets not reached in the grid are INCONCLUSIVE, not FAIL: the grid's m are far below "
-            f"the expression, where the theorem promises nothing, and exact ERM is not what runs (a training loss "
-            f"> 0 on a realisable target is an optimiser shortfall). Baselines (samples needed, -1 = not reached): "
-            f"{comparison}.",
-            covered=_targets_range(sparse[sparse["kind"] == "grid"], f"eps = {eps:g}, delta = {delta:g}"),
-        )
-    )
-
-    at_bound, summary = _at_bound_record(record, sparse, eps, delta)
-    coverage_record, coverage = _coverage_record(record, block, curves, eps, delta)
-    records += [at_bound, coverage_record]
-    records += dense_lower_bound_records()
-    return ClaimReport(
-        records, {"theorem17-needs": needs, "theorem17-at-bound": summary, "theorem17-coverage": coverage}
+    return record(
+        CHECKS.samples_needed,
+        "",
+        float(reached["ratio"].max()) if len(reached) else float("nan"),
+        "max samples needed / expression",
+        verdict,
+        len(sp),
+        f"{per_target}. Targets not reached in the grid are INCONCLUSIVE, not FAIL: the grid's m are far below "
+        f"the expression, where the theorem promises nothing, and exact ERM is not what runs (a training loss "
+        f"> 0 on a realisable target is an optimiser shortfall). Baselines (samples needed, -1 = not reached): "
+        f"{comparison}.",
+        covered=_targets_range(sparse[sparse["kind"] == "grid"], f"eps = {eps:g}, delta = {delta:g}"),
     )
 
 
