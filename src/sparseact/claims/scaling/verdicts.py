@@ -120,7 +120,7 @@ def assemble(block: dict, tables: dict):
         *theorem5_records(),
     ]
     records = assembly.records(tables, own)
-    return ClaimReport(records, {"behaviour": summary, "tightness": _tightness(summary, sign, constant)})
+    return ClaimReport(records, {"behaviour": summary, "tightness": _tightness(summary, t17, sign, constant)})
 
 
 def _covariance_records(assembly, summary, best, constant, refutes, scales) -> list:
@@ -314,9 +314,9 @@ def _exponent_span(text: str) -> str:
     return f"[{min(values):.3g}, {max(values):.3g}]" if values else "(undefined)"
 
 
-def _tightness(summary, sign, constant):
-    """Theorem 17's rate: printed vs the corrected (covariant) bound vs the sign-ambiguity lower bound."""
-    t17 = summary[(summary["formula"] == "theorem17_sample_complexity") & (summary["transform"] == "output")].iloc[0]
+def _tightness(summary, t17, sign, constant):
+    """Theorem 17's rate: printed (``t17``, its row of ``summary`` under ``u -> lambda u``) vs the corrected
+    (covariant) bound vs the sign-ambiguity lower bound."""
     cor = summary[(summary["formula"] == "theorem17_covariant_sample_complexity") & (summary["transform"] == "output")]
     top = sign.loc[sign["lam"].idxmax()]
     return pd.DataFrame(
