@@ -1,8 +1,9 @@
 """The rows of the Introduction's dense lower bound ``Omega(s^2/eps^2)``, evaluated at assembly (exact).
 
-``theorem17/memoriser-unseen-mass`` (the memoriser lemma's step), ``theorem17/dense-lower-bound-fixed-n`` (the bound
-read at fixed n, refuted) and the exact steps of ``dense-lower-bound-uniform`` (the bound read uniformly), whose
-arithmetic is :mod:`sparseact.claims.theorem17.dense_lower_bound`.
+``theorem17/memoriser-unseen-mass`` (the memoriser lemma's step), ``theorem17/dense-lower-bound-fixed-n`` (an
+instance of ``dense-lower-bound-refuted``: the bound read at fixed n) and the exact steps of
+``dense-lower-bound-uniform`` (the bound read uniformly), whose arithmetic is
+:mod:`sparseact.claims.theorem17.dense_lower_bound`.
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ def _unseen_mass_rows() -> pd.DataFrame:
 
 def dense_lower_bound_records() -> list[CheckRecord]:
     """``theorem17/memoriser-unseen-mass`` (the lemma's step, exact) and ``theorem17/dense-lower-bound-fixed-n``
-    (the memoriser's sample count against c s^2/eps^2 at fixed n: an instance of dense-lower-bound-refuted)."""
+    (the memoriser's sample count against c s^2/eps^2 at fixed n: an instance of dense-lower-bound-refuted), then
+    the steps of dense-lower-bound-uniform (:func:`_uniform_lower_bound_records`)."""
     unseen = _unseen_mass_rows()
     record = Assembly("theorem17", {"c": f"{DENSE_C:g}"}).record
     records = [
