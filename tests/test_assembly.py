@@ -223,3 +223,19 @@ def test_a_reading_also_holds_its_further_limits_and_shows_a_columns_largest_val
     )
     over = assembly.read(checks.network, {"lwr_secrets": secrets})  # one row's neurons above its own limit
     assert over.verdict is Verdict.INCONCLUSIVE and checks.scale.id in over.notes
+
+
+def test_a_reading_at_least_a_limit_takes_the_smallest_value_as_the_worst():
+    """``at-least``: the smallest value of the column is the worst, and it must reach the limit."""
+    from sparseact.claims import describe_range
+
+    checks = declared_checks("scaling")
+    declaration = checks.lemma18_corrected
+    assert declaration["reading"]["at-least"] == 1 and "at-most" not in declaration["reading"]
+    assembly = Assembly("scaling", {"eps0": "0.5"}, checks=checks, describe=describe_range)
+    table = pd.DataFrame({"lam": [1.0, 2.0], "log_inv_delta": [3.0, 3.0], "m1": [4, 5], "corrected_margin": [3.0, 1.5]})
+    passed = assembly.read(declaration, {"lemma18": table})
+    assert (passed.verdict, passed.worst_value, passed.instances) == (Verdict.PASS, 1.5, 2)
+    assert passed.range.endswith("; H = {h, -h}, eps = 0.5 lambda^2") and checks.lemma18_printed.id in passed.notes
+    failed = assembly.read(declaration, {"lemma18": table.assign(corrected_margin=[3.0, 0.5])})
+    assert (failed.verdict, failed.worst_value) == (Verdict.INCONCLUSIVE, 0.5)  # cannot FAIL: uncertified

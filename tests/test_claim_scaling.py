@@ -129,13 +129,13 @@ def test_sign_ambiguity_bound_closed_form():
 
 
 def test_solve_for_m_step_and_corrected_theorem17_chain_pass_on_the_grid(report):
-    from sparseact.claims.scaling import verdicts
+    from sparseact.claims.scaling.chain import chain_rows
 
     records = {r.check_id: r for r in report.records}
     solve, chain = records["scaling/theorem17-solve-for-m"], records["scaling/theorem17-corrected-chain"]
     assert solve.verdict.value == "PASS" and solve.worst_value > 1 and solve.range
     assert chain.verdict.value == "PASS" and chain.worst_value <= 1 and chain.range
-    rows = verdicts.chain_rows()
+    rows = chain_rows()
     # the grid covers eps > k(R+B), where the printed log is negative, and the corrected bound stays positive
     negative = rows[rows["printed_log_negative"]]
     assert len(negative) and (negative["printed"] < 0).any() and (rows["corrected"] > 0).all()

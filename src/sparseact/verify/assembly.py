@@ -9,9 +9,9 @@ to FAIL (``finding: null``) never asks for a certificate; :meth:`Assembly.row` m
 decided itself (a certificate built in place, a degenerate point).
 
 A routine check also declares its ``reading`` (:data:`sparseact.verify.declarations.READING_KEYS`): the largest
-value of a column over some rows of a run table (or of several), at most a limit. :meth:`Assembly.read` builds its row
-from the tables alone, and :meth:`Assembly.records` gives every declared check's row in declaration order, the claim
-supplying only the rows that are truly its own.
+value of a column over some rows of a run table (or of several), at most a limit (or the smallest, at least one).
+:meth:`Assembly.read` builds its row from the tables alone, and :meth:`Assembly.records` gives every declared check's
+row in declaration order, the claim supplying only the rows that are truly its own.
 """
 
 from __future__ import annotations
@@ -122,10 +122,11 @@ class Assembly:
         the run table ``table`` (a list of tables: their rows, in order) whose columns equal ``where``, at most
         ``at-most`` (with the tolerance policy, :func:`sparseact.verify.verdicts.verdict_at_most`), over as many
         instances as rows. With ``over``, each row's ``of`` is at most ``at-most`` times its ``over`` (a list of
-        columns each: every pair, one instance each) and the worst value is the largest ratio; with ``also``, every further limit holds too (:func:`_also`); with
-        ``range``, the row's range describes those columns of the rows (:attr:`describe`), then ``range-note``. A
-        ``${name}`` of the texts that is neither a fill value nor a check is the largest value of that column of the
-        rows (:func:`_largest`)."""
+        columns each: every pair, one instance each) and the worst value is the largest ratio; with ``at-least`` in
+        place of ``at-most``, the smallest ``of`` is the worst and at least that limit; with ``also``, every further
+        limit holds too (:func:`_also`); with ``range``, the row's range describes those columns of the rows
+        (:attr:`describe`), then ``range-note``. A ``${name}`` of the texts that is neither a fill value nor a check
+        is the largest value of that column of the rows (:func:`_largest`)."""
         reading = declaration["reading"]
         rows = _table(tables, reading["table"])
         for column, value in reading.get("where", {}).items():
@@ -142,6 +143,9 @@ class Assembly:
                 verdict_at_most(v, reading["at-most"] * b) for v, b in zip(values, limits, strict=True)
             )
             instances = len(values)
+        elif "at-least" in reading:
+            worst = float(rows[reading["of"]].min())
+            verdict = verdict_at_most(reading["at-least"], worst)
         else:
             worst = float(rows[reading["of"]].max())
             verdict = verdict_at_most(worst, reading["at-most"])

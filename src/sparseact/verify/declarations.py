@@ -46,7 +46,8 @@ OPTIONAL_KEYS = ("measures", "reading")
 #: whose rows are read together, in order), the rows it covers
 #: (``where``: column -> value), the column ``of`` whose largest value is the worst, the limit ``at-most`` it may reach
 #: (with ``over``, a column: each row's ``of`` at most ``at-most`` times its ``over``, the worst the largest ratio;
-#: ``of`` and ``over`` may then be lists of as many columns, each pair one instance per row),
+#: ``of`` and ``over`` may then be lists of as many columns, each pair one instance per row), or instead of
+#: ``at-most`` the limit ``at-least`` below which ``of`` may not fall (its smallest value the worst; not with ``over``),
 #: ``also``, further limits that hold too (column -> a number its largest value is at most, or the name of a column
 #: each row's value is at most, row by row), the worst value's ``label``, the row's ``variant`` and ``notes``, and its
 #: ``range``: the columns that describe the rows (:func:`sparseact.claims.describe_range`), then ``range-note``
@@ -56,7 +57,8 @@ READING_KEYS = {
     "where": False,
     "of": True,
     "over": False,
-    "at-most": True,
+    "at-most": False,
+    "at-least": False,
     "also": False,
     "label": True,
     "variant": False,
@@ -181,7 +183,7 @@ def read_checks(claim_id: str, folder: Path = CLAIMS_FOLDER) -> Checks:
             else f"has measures {entry['measures']!r}, not a name or a non-empty list of names"
             if "measures" in entry and not _valid_measures(entry["measures"])
             else f"has a reading {entry['reading']!r} without the keys {_required_reading()} or with others than "
-            f"{list(READING_KEYS)}, or a limit at-most that is no number"
+            f"{list(READING_KEYS)}, or not one limit, at-most or at-least (not with over), that is a number"
             if "reading" in entry and not _valid_reading(entry["reading"])
             else ""
         )
@@ -208,12 +210,16 @@ def _required_reading() -> list[str]:
 
 def _valid_reading(reading) -> bool:
     """Whether ``reading`` is a mapping with the required :data:`READING_KEYS` and no others, a ``table`` or a list
-    of tables, a number ``at-most``, a mapping ``where``, limits ``also`` and a list of column names ``range``."""
+    of tables, one number ``at-most`` or ``at-least`` (not with ``over``), a mapping ``where``, limits ``also`` and a
+    list of column names ``range``."""
+    limits = [reading[key] for key in ("at-most", "at-least") if key in reading] if isinstance(reading, dict) else []
     return (
         isinstance(reading, dict)
         and set(_required_reading()) <= set(reading) <= set(READING_KEYS)
-        and isinstance(reading["at-most"], int | float)
-        and not isinstance(reading["at-most"], bool)
+        and len(limits) == 1
+        and isinstance(limits[0], int | float)
+        and not isinstance(limits[0], bool)
+        and not ("at-least" in reading and "over" in reading)
         and _valid_tables(reading["table"])
         and isinstance(reading.get("where", {}), dict)
         and _valid_also(reading.get("also", {}))

@@ -1,12 +1,12 @@
 """Assembly stage of the claim ``appendixA``: ``assemble(block, tables)``, the verdicts and certificates.
 
 The grid and what the claim checks: :mod:`sparseact.claims.appendixA`;
-the measurements: :mod:`sparseact.claims.appendixA.compute`.
+the measurements: :mod:`sparseact.claims.appendixA.compute`. The routine rows are declared readings (checks.yaml);
+the certificates of a FAIL are in :mod:`~sparseact.claims.appendixA.certificates`.
 """
 
 from __future__ import annotations
 
-import json
 from functools import partial
 
 import numpy as np
@@ -14,13 +14,12 @@ import pandas as pd
 
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
-from sparseact.claims._readings import of_measures
-from sparseact.claims.appendixA.compute import format_input, ones_tail, split_network
+from sparseact.claims.appendixA.certificates import split_certificate, worst_failure
+from sparseact.claims.appendixA.compute import ones_tail
 from sparseact.publish.statements import TIGHTNESS_COLUMNS
-from sparseact.verify import certificates as cert
 from sparseact.verify.assembly import Assembly
 from sparseact.verify.records import ClaimReport
-from sparseact.verify.verdicts import Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most, verdict_equal
+from sparseact.verify.verdicts import Verdict, has_slope, loglog_slope, verdict_all, verdict_at_most
 
 #: The claim's checks, declared once (checks.yaml), each with the measure of the runs stage's ``sqrt_q_failures`` (in
 #: :func:`sparseact.claims.appendixA.compute.run`'s words: ``max-active``, the input with the most active neurons;
@@ -82,47 +81,46 @@ def assemble(block: dict, tables: dict):
         whp.to_dict("records"), ["b", "q", "c"], "Gamma = c sqrt(ln s), s = 2^b, every input; unit-norm rows"
     )
 
-    fill = {"grid": grid, "whp_grid": whp_grid}
-
-    record = Assembly("appendixA", fill, sq_range).record
+    over = sq[sq["max_active"] > 1]
+    fill = {
+        "grid": grid,
+        "whp_grid": whp_grid,
+        "over_active": len(over),
+        "over_l1": int((over["max_w_norm1"] > 2 * over["gamma"]).sum()),
+    }
+    assembly = Assembly(
+        "appendixA",
+        fill,
+        sq_range,
+        certify=lambda measures: worst_failure(failures, measures, sq),
+        checks=CHECKS,
+        describe=describe_range,
+    )
 
     slopes = whp_slopes(whp)
-    records = [*_sqrt_q_records(record, sq, failures), *_whp_records(record, whp, tables, slopes, whp_range)]
+    own = [
+        *_sqrt_q_records(assembly.record, sq, failures),
+        *_whp_records(assembly.record, whp, tables, slopes, whp_range),
+    ]
+    records = assembly.records(tables, own)
     tightness = pd.concat([t for t in (_tightness(whp), _gamma_tightness(sq)) if len(t)], ignore_index=True)
     return ClaimReport(records, {"whp_slopes": slopes, "tightness": tightness})
 
 
 def _sqrt_q_records(record, sq, failures) -> list:
-    """The sqrt(q) construction: 1-sparsity and what the network computes, as printed and under the missing
-    hypothesis, and its dense weights."""
+    """The sqrt(q) construction: 1-sparsity and what the network computes under the missing hypothesis (as printed,
+    they are declared readings), and its dense weights."""
     unit = sq[sq["max_w_norm2"] <= 1.0 + NORM_TOL]
     l1 = sq[sq["max_w_norm1"] <= 2.0 * sq["gamma"] * (1.0 + NORM_TOL)]
-    over = sq[sq["max_active"] > 1]
 
     def at_most(check, variant, rows, column, limit, label, notes):
         """``check``'s row: the largest ``column`` over ``rows`` at most ``limit``, certified from ``failures``."""
         worst = float(rows[column].max()) if len(rows) else 0.0
-        build = partial(_worst_failure, failures, check, rows)
+        build = partial(worst_failure, failures, check.measures, rows)
         return record(check, variant, worst, label, verdict_at_most(worst, limit), len(rows), notes, build=build)
 
     active, error = "max active neurons", "max |F - sigma(<w_x, y>)|"
     records = [
-        at_most(
-            CHECKS.sparse_sqrt_q_printed,
-            "as printed",
-            sq,
-            "max_active",
-            1,
-            active,
-            "The printed statement puts no condition on w_alpha; a neuron alpha != x fires iff "
-            "<w_alpha, y> > 2 Gamma d(x, alpha), so rows with ||w_alpha||_1 > 2 Gamma break it (all-ones "
-            "rows: x and its b neighbours fire at y = 1). Every instance with > 1 active has "
-            f"||w_alpha||_1 > 2 Gamma ({int((over['max_w_norm1'] > 2 * over['gamma']).sum())} of "
-            f"{len(over)}). The omitted hypothesis is ||w_alpha||_2 <= 1 (what Gamma = sqrt(q) and "
-            "Gamma = Theta(sqrt(log s)) are scaled for); with it the statement holds "
-            f"({CHECKS.sparse_sqrt_q_corrected.id.split('/', 1)[1]}) "
-            "and the appendix's conclusion, a 1-sparse network with dense weights, survives.",
-        ),
         at_most(
             CHECKS.sparse_sqrt_q_corrected,
             "corrected",
@@ -152,16 +150,6 @@ def _sqrt_q_records(record, sq, failures) -> list:
             "as printed (arbitrary w_alpha) this fails together with 1-sparsity: max |F - sigma(<w_x,y>)| = "
             f"{float(sq['max_abs_error'].max()):.4g} over all families",
         ),
-        at_most(
-            CHECKS.computes_printed,
-            "as printed",
-            sq,
-            "max_abs_error",
-            0.0,
-            error,
-            "With rows of l1 norm above 2 Gamma the neighbours of x fire too and add to F (erratum appendixA-sqrt-q: "
-            f"the missing hypothesis ||w_alpha||_2 <= 1); with it F = sigma(<w_x, y>) ({CHECKS.computes.id})",
-        ),
     ]
     dense = sq[sq["family"].isin(GAUSSIAN_FAMILIES)]
     min_nz = int(dense["min_nonzero_weights"].min())
@@ -186,7 +174,16 @@ def _sqrt_q_records(record, sq, failures) -> list:
 def _whp_records(record, whp, tables, slopes, whp_range) -> list:
     """With high probability: the Hoeffding bound (A.2), the printed statement's failures (all-ones and split rows)
     and the decay of Pr[> 1 active]."""
-    records = []
+    return [
+        _hoeffding_record(record, whp, whp_range),
+        _ones_record(record, whp, whp_range),
+        _split_record(record, tables["whp_split"], whp_range),
+        _decay_record(record, whp, slopes, whp_range),
+    ]
+
+
+def _hoeffding_record(record, whp, whp_range):
+    """The exact Pr[> 1 active] against the bound (A.2), ours: a violation is a bug, INCONCLUSIVE."""
     ratio = (whp["excess_fraction"] / whp["hoeffding_bound"]).max()
     within = verdict_all(
         verdict_at_most(f, u) for f, u in zip(whp["excess_fraction"], whp["hoeffding_bound"], strict=True)
@@ -198,120 +195,103 @@ def _whp_records(record, whp, tables, slopes, whp_range) -> list:
     )
     if within is Verdict.FAIL:  # the bound is ours (a theorem), not the paper's: a violation means a bug
         within, hoeffding_notes = Verdict.INCONCLUSIVE, hoeffding_notes + " [BOUND EXCEEDED: check the computation]"
-    records.append(
-        record(
-            CHECKS.whp_hoeffding,
-            "corrected (||w_alpha||_2 <= 1)",
-            float(ratio),
-            "max Pr[> 1 active] / bound (A.2)",
-            within,
-            len(whp),
-            notes=hoeffding_notes,
-            covered=whp_range,
-        )
+    return record(
+        CHECKS.whp_hoeffding,
+        "corrected (||w_alpha||_2 <= 1)",
+        float(ratio),
+        "max Pr[> 1 active] / bound (A.2)",
+        within,
+        len(whp),
+        notes=hoeffding_notes,
+        covered=whp_range,
     )
+
+
+def _ones_record(record, whp, whp_range):
+    """The printed statement with all-ones rows: the exact probability against its closed form, which grows with q."""
     ones_err = float(np.abs(whp["ones_fraction"] - whp["ones_closed_form"]).max())
     by_point = whp.groupby(["b", "c"], as_index=False).agg(
         q=("q", "first"), gamma=("gamma", "first"), ones=("ones_fraction", "max")
     )
     top = by_point.sort_values(["b", "c"]).iloc[-1]
     growth = ", ".join(f"q={qq}: {ones_tail(qq, float(top['gamma'])):.4f}" for qq in (4, 16, 64, 256, 1024))
-    records.append(
-        record(
-            CHECKS.whp_printed_ones,
-            "as printed (evidence)",
-            ones_err,
-            "max |exact - closed form|",
-            verdict_at_most(ones_err, 0.0),
-            len(by_point),
-            notes="Exact Pr[> 1 active] with all-ones rows: "
-            + "; ".join(f"b={int(r.b)}, c={r.c:g}, q={int(r.q)}: {r.ones:.4f}" for r in by_point.itertuples())
-            + f". The closed form at b={int(top['b'])}, c={top['c']:g} (Gamma = {top['gamma']:.4g}) grows with q: "
-            + growth
-            + " (-> 1/2 for every fixed s): without ||w_alpha||_2 <= 1 no 1/poly(s) bound holds uniformly "
-            f"in q; rows of two opposite signs make Pr[1-sparse] = 0 outright ({CHECKS.whp_printed_split.id})",
-            covered=whp_range,
-        )
+    return record(
+        CHECKS.whp_printed_ones,
+        "as printed (evidence)",
+        ones_err,
+        "max |exact - closed form|",
+        verdict_at_most(ones_err, 0.0),
+        len(by_point),
+        notes="Exact Pr[> 1 active] with all-ones rows: "
+        + "; ".join(f"b={int(r.b)}, c={r.c:g}, q={int(r.q)}: {r.ones:.4f}" for r in by_point.itertuples())
+        + f". The closed form at b={int(top['b'])}, c={top['c']:g} (Gamma = {top['gamma']:.4g}) grows with q: "
+        + growth
+        + " (-> 1/2 for every fixed s): without ||w_alpha||_2 <= 1 no 1/poly(s) bound holds uniformly "
+        f"in q; rows of two opposite signs make Pr[1-sparse] = 0 outright ({CHECKS.whp_printed_split.id})",
+        covered=whp_range,
     )
-    split = tables["whp_split"]
+
+
+def _split_record(record, split, whp_range):
+    """The printed statement with split rows: Pr[1-sparse] = 0, certified on the largest instance."""
     split_certificates = [split_certificate(row) for _, row in split.iterrows()]
     split_fail = split[[c is not None for c in split_certificates]]
     worst_split = (
         split_fail.sort_values(["s", "c"], ascending=[False, False], kind="stable").iloc[0] if len(split_fail) else None
     )
-    records.append(
-        record(
-            CHECKS.whp_printed_split,
-            "as printed",
-            float(split["sparse_probability"].max()),
-            "max Pr[F is 1-sparse]",
-            verdict_all(
-                verdict_at_most(bound, p) for bound, p in zip(split["bound"], split["sparse_probability"], strict=True)
-            ),
-            len(split),
-            build=lambda: (
-                None
-                if worst_split is None
-                else (
-                    split_certificates[split.index.get_loc(worst_split.name)],
-                    f"rows w_alpha = +-(2 Gamma b + 1) e_1, b={int(worst_split['b'])} (s={int(worst_split['s'])}), "
-                    f"q=1, Gamma = {worst_split['c']:g} sqrt(ln s) = {worst_split['gamma']:.4g}: "
-                    f"{int(worst_split['min_active'])} neurons active on every input, Pr[1-sparse] = "
-                    f"{worst_split['sparse_probability']:g} < 1 - 1/s = {worst_split['bound']:.4g}",
-                )
-            ),
-            notes="On every input exactly the s/2 neurons whose sign agrees with y_1 fire (pre-activation >= "
-            "lambda - 2 Gamma b = 1 for them, <= -lambda for the others), for every b >= 2, q and c: "
-            f"min active {int(split['min_active'].min())}, max Pr[> 1 active] at the grid's q = "
-            f"{float(split['grid_q_excess_fraction'].min()):g} (min over points). Pr[1-sparse] = 0 is below "
-            "1 - 1/P(s) for every polynomial P with P(s) > 1, so only a vacuous reading survives; the missing "
-            f"hypothesis is ||w_alpha||_2 <= 1 (erratum appendixA-sqrt-q), under which {CHECKS.whp_hoeffding.id} "
-            "proves the bound (A.2)",
-            covered=whp_range,
-        )
+    return record(
+        CHECKS.whp_printed_split,
+        "as printed",
+        float(split["sparse_probability"].max()),
+        "max Pr[F is 1-sparse]",
+        verdict_all(
+            verdict_at_most(bound, p) for bound, p in zip(split["bound"], split["sparse_probability"], strict=True)
+        ),
+        len(split),
+        build=lambda: (
+            None
+            if worst_split is None
+            else (
+                split_certificates[split.index.get_loc(worst_split.name)],
+                f"rows w_alpha = +-(2 Gamma b + 1) e_1, b={int(worst_split['b'])} (s={int(worst_split['s'])}), "
+                f"q=1, Gamma = {worst_split['c']:g} sqrt(ln s) = {worst_split['gamma']:.4g}: "
+                f"{int(worst_split['min_active'])} neurons active on every input, Pr[1-sparse] = "
+                f"{worst_split['sparse_probability']:g} < 1 - 1/s = {worst_split['bound']:.4g}",
+            )
+        ),
+        notes="On every input exactly the s/2 neurons whose sign agrees with y_1 fire (pre-activation >= "
+        "lambda - 2 Gamma b = 1 for them, <= -lambda for the others), for every b >= 2, q and c: "
+        f"min active {int(split['min_active'].min())}, max Pr[> 1 active] at the grid's q = "
+        f"{float(split['grid_q_excess_fraction'].min()):g} (min over points). Pr[1-sparse] = 0 is below "
+        "1 - 1/P(s) for every polynomial P with P(s) > 1, so only a vacuous reading survives; the missing "
+        f"hypothesis is ||w_alpha||_2 <= 1 (erratum appendixA-sqrt-q), under which {CHECKS.whp_hoeffding.id} "
+        "proves the bound (A.2)",
+        covered=whp_range,
     )
+
+
+def _decay_record(record, whp, slopes, whp_range):
+    """The decay of Pr[> 1 active] in s at the largest c: a trend, never a FAIL."""
     c_max = float(slopes["c"].max())
     top = slopes[slopes["c"] == c_max].iloc[0]
     decay = Verdict.PASS if bool(top["decays"]) else Verdict.INCONCLUSIVE
-    records.append(
-        record(
-            CHECKS.whp_sparse,
-            "corrected (||w_alpha||_2 <= 1)",
-            float(top["worst_over_s"]),
-            f"max Pr[> 1 active] at c = {c_max:g}",
-            decay,
-            len(whp),
-            notes="A trend, never a FAIL (the constant in Theta is unspecified). "
-            + "; ".join(
-                f"c={r.c:g}: log-log slope in s: {r.slope:.2f}"
-                + (" (vanishes)" if r.vanishes else "")
-                + ("" if r.non_increasing else " (not monotone)")
-                for r in slopes.itertuples()
-            )
-            + ". (A.2) gives exponent 2c^2 up to a log factor.",
-            covered=whp_range,
+    return record(
+        CHECKS.whp_sparse,
+        "corrected (||w_alpha||_2 <= 1)",
+        float(top["worst_over_s"]),
+        f"max Pr[> 1 active] at c = {c_max:g}",
+        decay,
+        len(whp),
+        notes="A trend, never a FAIL (the constant in Theta is unspecified). "
+        + "; ".join(
+            f"c={r.c:g}: log-log slope in s: {r.slope:.2f}"
+            + (" (vanishes)" if r.vanishes else "")
+            + ("" if r.non_increasing else " (not monotone)")
+            for r in slopes.itertuples()
         )
+        + ". (A.2) gives exponent 2c^2 up to a log factor.",
+        covered=whp_range,
     )
-    return records
-
-
-def _worst_failure(failures, check, part):
-    """The certificate and counterexample of the instance of ``check``'s measure in ``failures`` (the runs stage's
-    ``sqrt_q_failures``) with most active neurons (then smallest b) among the instances in ``part`` that violate the
-    check, or None."""
-    if not len(failures):
-        return None
-    keys = set(zip(part["point"], part["family"], strict=True))
-    mine = np.array([key in keys for key in zip(failures["point"], failures["family"], strict=True)], dtype=bool)
-    rows = of_measures(failures[mine], check.measures)
-    if check.measures == ("max-abs-error",):  # each network's largest |F - sigma(<w_x, y>)| > 0 is recorded
-        data = [json.loads(text) for text in rows["data"]]
-        rows = rows[np.array([verdict_equal(d["value"], d["target"])[0] is Verdict.FAIL for d in data], dtype=bool)]
-    if not len(rows):
-        return None
-    row = rows.sort_values(["max_active", "b"], ascending=[False, True], kind="stable").iloc[0]
-    build = CERTIFICATES[row["measure"]]
-    return build(json.loads(row["data"])), row["counterexample"]
 
 
 def _gamma_tightness(sq):
@@ -378,76 +358,4 @@ def _tightness(whp):
                 method="exact",
             )
         ]
-    )
-
-
-# ---------------------------------------------------------------------------
-# certificates, from the raw data of the instances the runs stage recorded
-# ---------------------------------------------------------------------------
-
-
-def _network(data: dict) -> dict:
-    """The JSON form ``N`` of the recorded network."""
-    return {key: data[key] for key in ("u", "W", "b")}
-
-
-def active_certificate(data: dict) -> dict:
-    """The certificate of more than one active neuron of ``F`` at the recorded input (``Gamma = sqrt(q)``)."""
-    b, q, gamma = data["bits"], data["q"], data["gamma"]
-    return cert.certificate(
-        "<=",
-        cert.quantity("active_count", network=_network(data), x=data["x"]),
-        cert.formula("1"),
-        data["count"],
-        1.0,
-        "#{alpha : <w_alpha, y> + Gamma(<x, alpha> - b) > 0}",
-        "1 (1-sparse for all inputs)",
-        f"Appendix A network F with Gamma = sqrt(q) = {gamma:.6g}, b = {b}, q = {q}, {data['family']} rows "
-        f"w_alpha (||w_alpha||_1 = {data['norm1']:.6g} > 2 Gamma = {2 * gamma:.6g}); input (x, y) = "
-        f"{format_input(data['x'])} with x the first b coordinates",
-    )
-
-
-def computes_certificate(data: dict) -> dict:
-    """The certificate of ``F(x, y) != sigma(<w_x, y>)`` at the recorded input."""
-    x, b = data["x"], data["bits"]
-    w = data["W"][int(sum((1 - int(v)) // 2 << i for i, v in enumerate(x[:b])))][b:]
-    return cert.certificate(
-        "==",
-        cert.quantity("value", function={"network": _network(data)}, x=x),
-        cert.formula("relu(sum(w[i] * y[i] for i in range(q)))", w=w, y=x[b:], q=len(w)),
-        data["value"],
-        data["target"],
-        "F(x, y)",
-        "sigma(<w_x, y>)",
-        f"input {format_input(x)}, x the first {b} coordinates",
-    )
-
-
-#: The certificate builder of a recorded instance, by its measure (declared in checks.yaml).
-CERTIFICATES = {"max-active": active_certificate, "max-abs-error": computes_certificate}
-
-
-def split_certificate(row) -> dict | None:
-    """The certificate of ``Pr[F is 1-sparse] < 1 - 1/s`` for the split rows of one ``whp_split`` row
-    (:func:`sparseact.claims.appendixA.compute.split_network`), or ``None`` when the bound holds."""
-    b, s, c, gamma, sparse = (
-        int(row["b"]),
-        int(row["s"]),
-        float(row["c"]),
-        float(row["gamma"]),
-        row["sparse_probability"],
-    )
-    return cert.certificate_if_violated(
-        ">=",
-        cert.quantity("sparse_probability", network=cert.network_spec(split_network(b, gamma)), k=1),
-        cert.formula("1 - 1/s", s=s),
-        sparse,
-        row["bound"],
-        "Pr_(x,y)[F is 1-sparse]",
-        "1 - 1/P(s) with P(s) = s",
-        f"Appendix A network F with Gamma = {c:g} sqrt(ln s) = {gamma:.6g}, b = {b} (s = {s}), q = 1, rows w_alpha = "
-        f"+-(2 Gamma b + 1) e_1 (+ for the first half of the alpha): every one of the {1 << (b + 1)} inputs activates "
-        f"exactly {int(row['min_active'])} neurons, so Pr[1-sparse] = {sparse:g}, below 1 - 1/P(s) for every "
-        f"polynomial P with P({s}) > 1",
     )

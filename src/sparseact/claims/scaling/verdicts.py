@@ -1,22 +1,24 @@
 """Assembly stage of the claim ``scaling``: ``assemble(block, tables)``, the verdicts and certificates.
 
 The grid and what the claim checks: :mod:`sparseact.claims.scaling`;
-the measurements: :mod:`sparseact.claims.scaling.compute`.
+the measurements: :mod:`sparseact.claims.scaling.compute`. The rows evaluated at assembly from closed forms are in
+:mod:`~sparseact.claims.scaling.chain` (the corrected Theorem 17's chain), :mod:`~sparseact.claims.scaling.no_constant`
+and :mod:`~sparseact.claims.scaling.uniform_families` (no constant saves a step) and
+:mod:`~sparseact.claims.scaling.theorem5` (Theorem 5 on the cube).
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 
-import mpmath
-import numpy as np
 import pandas as pd
 
-from sparseact import bounds
 from sparseact.claims import describe_range
 from sparseact.claims._checks import declared_checks
+from sparseact.claims.scaling.chain import solve_records
 from sparseact.claims.scaling.compute import LEMMA18_CONSTANT, LEMMA18_EPS0
+from sparseact.claims.scaling.no_constant import no_constant_records
+from sparseact.claims.scaling.theorem5 import theorem5_records
 from sparseact.claims.scaling.uniform_families import uniform_no_constant_records
 from sparseact.verify.assembly import Assembly
 from sparseact.verify.certificates import certificate, formula
@@ -39,229 +41,8 @@ LEMMA18_ER_EXPR = (
 )
 #: Lemma 18's condition as printed at m samples, with the constant c.
 LEMMA18_PRINTED_EXPR = "c*(lam*ER + sqrt(L/m))"
-#: Lemma 18 with the loss range: c (C_H E_S R_H(S) + C_H^2 sqrt(log(1/delta)/m)) (C_H = lambda).
-LEMMA18_CORRECTED_EXPR = "c*(lam*ER + lam**2*sqrt(L/m))"
 #: Samples needed (sign ambiguity), in terms of L = log(1/delta): log(1/(2 delta)) / (-log(1 - p)).
 LEMMA18_NEEDED_EXPR = "(L - log(2))/(-log(1-p))"
-
-
-#: Grid of the solve-for-m step: a = 10^i, b = 10^j (ab from 1e-10 to 1e13, both sides of e), and the multiples
-#: t of m0 = 2 a max{1, log(ab)} at which m >= a max{1, log(bm)} is checked.
-SOLVE_A_EXPONENTS = tuple(range(-3, 9))
-SOLVE_B_EXPONENTS = tuple(range(-7, 6))
-SOLVE_MULTIPLES = (1.0, 1.5, 2.0, 10.0, 1.0e3, 1.0e6)
-#: Grid of the corrected Theorem 17's chain (includes eps > k(R+B), where the printed log is negative, and
-#: m(R+B) < e): n, s, k, W, B, R, eps, delta.
-CHAIN_GRID = dict(
-    n=(1, 4, 64),
-    s=(1, 8),
-    k=(1, 8),
-    W=(1.0e-3, 1.0, 1.0e3),
-    B=(0.0, 1.0e-3, 1.0, 1.0e3),
-    R=(1.0e-3, 1.0, 8.0),
-    eps=(1.0e-4, 1.0e-1, 1.0e3, 1.0e6),
-    delta=(1.0e-12, 0.1),
-)
-#: Lemma 18's constant c at which the chain is evaluated: the c = 8 that lemma18-corrected proves.
-CHAIN_C = 8.0
-#: The constant of the Rademacher bound the chain uses (theorem19-uniform): R_H <= (1 + sqrt 2)(WR+B) sqrt(ksn log(em)/m).
-CHAIN_RADEMACHER_CONSTANT = 1.0 + 2.0**0.5
-
-
-def _ell(x):
-    """``max{1, log x}``."""
-    return np.maximum(1.0, np.log(x))
-
-
-def solve_for_m_rows():
-    """The solve-for-m step on the grid: ``m = t * m0``, ``m0 = 2a ell(ab)``, against ``a ell(bm)`` (exact)."""
-    a, b, t = np.meshgrid(
-        10.0 ** np.array(SOLVE_A_EXPONENTS),
-        10.0 ** np.array(SOLVE_B_EXPONENTS),
-        np.array(SOLVE_MULTIPLES),
-        indexing="ij",
-    )
-    a, b, t = a.ravel(), b.ravel(), t.ravel()
-    m = t * bounds.solve_for_m(a, b)
-    need = a * _ell(b * m)
-    return pd.DataFrame(dict(a=a, b=b, ab=a * b, multiple=t, m=m, a_ell_bm=need, slack=m / need))
-
-
-def chain_rows():
-    """The corrected Theorem 17 by its chain, on :data:`CHAIN_GRID` (exact).
-
-    ``m* = ceil(max(2 a ell(ae), 4 c^2 C_H^4 log(1/delta) / eps^2))`` with ``a = 4 c^2 C_H^2 A^2 / eps^2``,
-    ``A = (1 + sqrt 2)(WR+B) sqrt(ksn)`` (theorem19-uniform); at ``m*`` the corrected Lemma 18 condition
-    ``c (C_H A sqrt(log(e m)/m) + C_H^2 sqrt(log(1/delta)/m)) <= eps`` must hold, and ``m*`` must be at most
-    ``K`` times :func:`sparseact.bounds.theorem17_covariant_sample_complexity` plus 1, with
-    ``K = 2 a_0 (1 + log(e a_0)) + 4 c^2``, ``a_0 = 4 c^2 (1 + sqrt 2)^2`` (``ell(K' x) <= (1 + log K') ell(x)``,
-    ``K' >= 1``).
-    """
-    c = CHAIN_C
-    a0 = 4 * c**2 * CHAIN_RADEMACHER_CONSTANT**2
-    K = 2 * a0 * (1 + math.log(math.e * a0)) + 4 * c**2
-    rows = []
-    keys = list(CHAIN_GRID)
-    for values in itertools.product(*CHAIN_GRID.values()):
-        p = dict(zip(keys, values, strict=True))
-        n, s, k, W, B, R, eps, delta = (p[key] for key in keys)
-        if k > s or W * R + B <= 0:
-            continue
-        c_h = k * (W * R + B)
-        A2 = CHAIN_RADEMACHER_CONSTANT**2 * (W * R + B) ** 2 * k * s * n
-        a = 4 * c**2 * c_h**2 * A2 / eps**2
-        m = float(
-            math.ceil(max(float(bounds.solve_for_m(a, math.e)), 4 * c**2 * c_h**4 * math.log(1 / delta) / eps**2, 1.0))
-        )
-        lhs = c * (c_h * math.sqrt(A2 * math.log(math.e * m) / m) + c_h**2 * math.sqrt(math.log(1 / delta) / m))
-        expr = float(bounds.theorem17_covariant_sample_complexity(eps, delta, n, s, k, W, B, R))
-        printed = float(bounds.theorem17_sample_complexity(eps, delta, n, s, k, W, B, R)) if R + B > 0 else math.nan
-        rows.append(
-            dict(
-                p,
-                C_H=c_h,
-                m_star=m,
-                lemma18_lhs=lhs,
-                lemma18_over_eps=lhs / eps,
-                corrected=expr,
-                K=K,
-                m_star_over_K_expr=(m - 1) / (K * expr),
-                printed=printed,
-                printed_log_negative=bool(eps > k * (R + B)),
-            )
-        )
-    return pd.DataFrame(rows)
-
-
-def solve_records() -> list:
-    """``scaling/theorem17-solve-for-m`` and ``scaling/theorem17-corrected-chain`` (exact, evaluated at assembly)."""
-    solve = solve_for_m_rows()
-    chain = chain_rows()
-    record = Assembly("scaling", {"c": f"{CHAIN_C:g}"}).record
-    worst = solve.loc[solve["slack"].idxmin()]
-    negative = chain[chain["printed_log_negative"]]
-    return [
-        record(
-            CHECKS.theorem17_solve_for_m,
-            "",
-            float(solve["slack"].min()),
-            "min m / (a max{1, log(bm)})",
-            verdict_all(verdict_at_most(r.a_ell_bm, r.m) for r in solve.itertuples()),
-            len(solve),
-            (
-                f"Tightest at a = {worst['a']:g}, b = {worst['b']:g}, t = {worst['multiple']:g}: slack "
-                f"{worst['slack']:.4g} (> 1: m / max{{1, log(bm)}} is non-decreasing in m)."
-            ),
-            covered=describe_range(
-                solve.to_dict("records"),
-                ["a", "b", "multiple"],
-                f"ab from {solve['ab'].min():.3g} to {solve['ab'].max():.3g}",
-            ),
-        ),
-        record(
-            CHECKS.theorem17_corrected_chain,
-            "corrected",
-            float(max(chain["lemma18_over_eps"].max(), chain["m_star_over_K_expr"].max())),
-            "max of (Lemma 18 lhs / eps, (m* - 1) / (K expression))",
-            verdict_all(
-                [verdict_at_most(r.lemma18_lhs, r.eps) for r in chain.itertuples()]
-                + [verdict_at_most(r.m_star - 1, r.K * r.corrected) for r in chain.itertuples()]
-            ),
-            len(chain),
-            (
-                f"K = {chain['K'].iloc[0]:.4g}. On the {len(negative)} instances with eps > k(R+B) the printed "
-                f"expression is negative in {int((negative['printed'] < 0).sum())}; the corrected one is positive "
-                f"on all (min {chain['corrected'].min():.3g})."
-            ),
-            covered=describe_range(
-                chain.to_dict("records"),
-                ["n", "s", "k", "W", "B", "R", "eps", "delta"],
-                f"{len(negative)} instances with eps > k(R+B)",
-            ),
-        ),
-    ]
-
-
-#: The constants (c of Lemma 18, C of Theorem 17) at which the no-constant families are evaluated; the proofs
-#: (lemma18-no-constant, theorem17-no-constant) cover every constant, the checks evaluate their inequalities.
-NO_CONSTANT_GRID = (1.0, 10.0, 1.0e2, 1.0e3, 1.0e4, 1.0e6)
-#: Decimal digits of the arithmetic of the no-constant families (closed forms; the margins are far from zero).
-NO_CONSTANT_DIGITS = 60
-
-
-def lemma18_family(c: float) -> dict:
-    """lemma18-no-constant at the constant ``c``: ``eps = 1/2``, ``lambda = 12c``, ``p = 2/lambda^2``,
-    ``L = log(1/delta) = 256c^2`` and ``m* = ceil((L - log 2)/(-log(1 - p))) - 1``, the largest sample size at
-    which every learner fails with probability above ``delta`` on ``h`` or ``-h``; the printed condition at ``m*``
-    with ``C_H E_S R_H(S) <= lambda^2 sqrt(p/m*)`` (Cauchy-Schwarz)."""
-    with mpmath.workdps(NO_CONSTANT_DIGITS):
-        c = mpmath.mpf(c)
-        lam, eps, L = 12 * c, mpmath.mpf(1) / 2, 256 * c**2
-        p = 2 / lam**2
-        needed = (L - mpmath.log(2)) / -mpmath.log1p(-p)
-        m = mpmath.ceil(needed) - 1
-        printed = c * (lam**2 * mpmath.sqrt(p / m) + mpmath.sqrt(L / m))
-        return dict(
-            c=float(c), lam=float(lam), log_inv_delta=float(L), m_star=float(m), printed_over_eps=float(printed / eps)
-        )
-
-
-def theorem17_family(C: float) -> dict:
-    """theorem17-no-constant at the constant ``C``: ``n = s = k = 1``, ``R = 1``, ``B = 0``, ``W = lambda`` with
-    ``lambda^2 = 45C + 4``, ``eps = 1/2``, ``p = 2/lambda^2``, ``log(1/delta) = lambda^2``: ``C`` times the printed
-    bound, its logarithm ``log 2`` floored at 1 (the corner rule), over the samples every learner needs (sign
-    ambiguity)."""
-    with mpmath.workdps(NO_CONSTANT_DIGITS):
-        C = mpmath.mpf(C)
-        lam2, eps = 45 * C + 4, mpmath.mpf(1) / 2
-        p, L = 2 / lam2, lam2
-        printed = (lam2 * max(mpmath.log(1 / eps), 1) + L) / eps**2
-        needed = (L - mpmath.log(2)) / -mpmath.log1p(-p)
-        return dict(
-            C=float(C),
-            lam=float(mpmath.sqrt(lam2)),
-            log_inv_delta=float(L),
-            printed_times_C_over_needed=float(C * printed / needed),
-        )
-
-
-def no_constant_records() -> list:
-    """``scaling/lemma18-no-constant`` and ``scaling/theorem17-no-constant``: the families of the two proofs that no
-    constant saves Lemma 18 and Theorem 17 (at ``eps = 1/2``), evaluated at assembly."""
-    lemma = pd.DataFrame([lemma18_family(c) for c in NO_CONSTANT_GRID])
-    theorem = pd.DataFrame([theorem17_family(C) for C in NO_CONSTANT_GRID])
-    constants = ", ".join(f"{c:g}" for c in NO_CONSTANT_GRID)
-    return [
-        _below_one(
-            CHECKS.lemma18_no_constant,
-            lemma["printed_over_eps"],
-            "max printed condition (Cauchy-Schwarz bound) / eps at m*",
-            "m* = " + ", ".join(f"{m:.4g}" for m in lemma["m_star"]) + f" at c = {constants}",
-            f"c in {{{constants}}}",
-        ),
-        _below_one(
-            CHECKS.theorem17_no_constant,
-            theorem["printed_times_C_over_needed"],
-            "max C x printed bound / samples needed",
-            "ratios " + ", ".join(f"{r:.4g}" for r in theorem["printed_times_C_over_needed"]),
-            f"C in {{{constants}}}",
-        ),
-    ]
-
-
-def _below_one(declaration, values, label: str, notes: str, covered: str):
-    """The row of a no-constant family whose ``values`` (one per constant of :data:`NO_CONSTANT_GRID`) must all be
-    at most 1 with no tolerance (closed forms in :data:`NO_CONSTANT_DIGITS`-digit arithmetic)."""
-    return Assembly("scaling", {"digits": NO_CONSTANT_DIGITS}).record(
-        declaration,
-        "",
-        float(values.max()),
-        label,
-        verdict_all(verdict_at_most(v, 1.0, atol=0.0, rtol=0.0) for v in values),
-        len(values),
-        notes,
-        covered=covered,
-    )
 
 
 def _classify(rows) -> tuple[str, float]:
@@ -320,20 +101,26 @@ def assemble(block: dict, tables: dict):
     constant = float(block["sign_ambiguity"]["constant"])
     best = sign.loc[sign["refuted_constant"].idxmax()].to_dict()
     summary = _behaviour_summary(exponents)
-    assembly = Assembly("scaling", {"t": ", ".join(f"{t:g}" for t in block["scales"])})
+    assembly = Assembly(
+        "scaling",
+        {"t": ", ".join(f"{t:g}" for t in block["scales"]), "eps0": f"{LEMMA18_EPS0:g}"},
+        checks=CHECKS,
+        describe=describe_range,
+    )
     t17 = summary[(summary["formula"] == "theorem17_sample_complexity") & (summary["transform"] == "output")].iloc[0]
     refutes = t17["behaviour"] == "power" and best["refuted_constant"] > constant
     scales = "scales " + ", ".join(f"{t:g}" for t in block["scales"])
-    records = [
+    own = [
         *_covariance_records(assembly, summary, best, constant, refutes, scales),
         *_theorem17_records(assembly, summary, t17, sign, best, constant, refutes, scales),
-        *_lemma18_records(tables["lemma18"]),
+        _lemma18_printed_record(tables["lemma18"]),
         *solve_records(),
         *no_constant_records(),
         *uniform_no_constant_records(),
         *theorem5_records(),
     ]
-    return ClaimReport(records, {"behaviour": summary, "tightness": _tightness(summary, sign, constant)})
+    records = assembly.records(tables, own)
+    return ClaimReport(records, {"behaviour": summary, "tightness": _tightness(summary, t17, sign, constant)})
 
 
 def _covariance_records(assembly, summary, best, constant, refutes, scales) -> list:
@@ -479,8 +266,8 @@ def _lemma18_certificate(row) -> dict:
     )
 
 
-def _lemma18_records(lem) -> list:
-    """Lemma 18 as printed (its confidence term lacks the loss range) and with the loss range C_H^2."""
+def _lemma18_printed_record(lem):
+    """Lemma 18 as printed: its confidence term lacks the loss range C_H^2 (with it, a declared reading)."""
     assembly = Assembly(
         "scaling",
         {"c": f"{LEMMA18_CONSTANT}"},
@@ -509,28 +296,16 @@ def _lemma18_records(lem) -> list:
         "constant saves the printed lemma (the Rademacher bounds of Shalev-Shwartz and Ben-David 2014, Ch. 26, "
         "assume a loss bounded by a constant, here C_H^2 = lambda^2, which multiplies the confidence term)"
     )
-    corrected_ok = verdict_all([verdict_at_most(1.0, x) for x in lem["corrected_margin"]])
-    return [
-        assembly.record(
-            CHECKS.lemma18_printed,
-            "as printed",
-            float(worst["refuted_constant"]),
-            "largest constant c refuted",
-            verdict,
-            len(lem),
-            notes,
-            build=lambda: (_lemma18_certificate(witness), counterexample),
-        ),
-        assembly.record(
-            CHECKS.lemma18_corrected,
-            "corrected",
-            float(lem["corrected_margin"].min()),
-            "min corrected condition / eps at m1 (c = 1)",
-            corrected_ok,
-            len(lem),
-            f"E_S R_H(S) and the lower bound as in {CHECKS.lemma18_printed.id}",
-        ),
-    ]
+    return assembly.record(
+        CHECKS.lemma18_printed,
+        "as printed",
+        float(worst["refuted_constant"]),
+        "largest constant c refuted",
+        verdict,
+        len(lem),
+        notes,
+        build=lambda: (_lemma18_certificate(witness), counterexample),
+    )
 
 
 def _exponent_span(text: str) -> str:
@@ -539,9 +314,9 @@ def _exponent_span(text: str) -> str:
     return f"[{min(values):.3g}, {max(values):.3g}]" if values else "(undefined)"
 
 
-def _tightness(summary, sign, constant):
-    """Theorem 17's rate: printed vs the corrected (covariant) bound vs the sign-ambiguity lower bound."""
-    t17 = summary[(summary["formula"] == "theorem17_sample_complexity") & (summary["transform"] == "output")].iloc[0]
+def _tightness(summary, t17, sign, constant):
+    """Theorem 17's rate: printed (``t17``, its row of ``summary`` under ``u -> lambda u``) vs the corrected
+    (covariant) bound vs the sign-ambiguity lower bound."""
     cor = summary[(summary["formula"] == "theorem17_covariant_sample_complexity") & (summary["transform"] == "output")]
     top = sign.loc[sign["lam"].idxmax()]
     return pd.DataFrame(
@@ -575,55 +350,3 @@ def _tightness(summary, sign, constant):
             )
         ]
     )
-
-
-#: Theorem 5 (informal Theorem 17) on {1, -1}^n: R = sqrt(n), W = B = 1, k = s = 1, eps, delta fixed.
-THEOREM5_EPS, THEOREM5_DELTA = 0.1, 0.05
-#: Dimensions at which Theorem 17's expression is evaluated on the cube.
-THEOREM5_N = (10, 10**3, 10**6, 10**9, 10**12)
-#: The constant of the ksn log^2(ksn/(eps delta))/eps^2 reading of an O~(ksn/eps^2), only for the measured ratio.
-THEOREM5_CONSTANT = 1000.0
-#: Theorem 17's printed expression at R = sqrt(n) (constant 1).
-THEOREM5_T17_EXPR = "((W*sqrt(n)+B)**2*k*s*n*log(k*(sqrt(n)+B)/eps) + log(1/delta))/eps**2"
-#: The rate Theorem 17 gives on the cube at fixed W, B: O~(k s n^2 / eps^2) at W = B = 1 ((sqrt(n) + 1)^2 <= 4 n).
-THEOREM5_CUBE_EXPR = "(4*k*s*n**2*log(k*(sqrt(n)+B)/eps) + log(1/delta))/eps**2"
-
-
-def theorem5_records() -> list:
-    """Theorem 17's printed sample complexity on the cube at fixed W, B: O~(ksn^2/eps^2), the n/log n that a reading
-    of Theorem 5's "suppressing dependence on W, B" at fixed W, B would miss (the remark on Theorem 5)."""
-
-    def value(expr, n):
-        return float(
-            eval(
-                expr,
-                {"sqrt": math.sqrt, "log": math.log},
-                dict(n=n, k=1, s=1, W=1.0, B=1.0, eps=THEOREM5_EPS, delta=THEOREM5_DELTA),
-            )
-        )
-
-    rows = [
-        dict(
-            n=n,
-            t17=value(THEOREM5_T17_EXPR, n),
-            ksn=bounds.theorem5_rate(THEOREM5_EPS, THEOREM5_DELTA, n, 1, 1, THEOREM5_CONSTANT),
-            cube=value(THEOREM5_CUBE_EXPR, n),
-        )
-        for n in THEOREM5_N
-    ]
-    return [
-        Assembly("scaling").record(
-            CHECKS.theorem5_cube_rate,
-            "fixed W, B",
-            max(r["t17"] / r["cube"] for r in rows),
-            "max Theorem 17 / the cube rate at fixed W, B",
-            verdict_all([verdict_at_most(r["t17"], r["cube"]) for r in rows]),
-            len(rows),
-            "Theorem 17's expression over "
-            f"{THEOREM5_CONSTANT:g} ksn log^2(ksn/(eps delta))/eps^2: "
-            + ", ".join(f"n = {r['n']:g}: {r['t17'] / r['ksn']:.3g}" for r in rows)
-            + " (grows like n / log n: at fixed W, B no constant makes it O~(ksn/eps^2))",
-            covered=f"n in {{{', '.join(f'{n:g}' for n in THEOREM5_N)}}}, k = s = 1, W = B = 1, eps = "
-            f"{THEOREM5_EPS:g}, delta = {THEOREM5_DELTA:g}",
-        )
-    ]
