@@ -1,145 +1,26 @@
-"""Every link in a committed document leads to a committed file: no dead link on a code host or in the committed site.
+"""Every link in a committed document leads to a committed file: no dead link on a code host or in the committed site
+(:mod:`sparseact.publish.frontdoor` says what a code host renders)."""
 
-A code host (GitHub, GitLab) renders Markdown, notebooks, images, CSV and PDF, shows source files as text, but shows
-an HTML page as its source: every committed Markdown file (README.md, docs, the results' findings, statements,
-ledger and certificates' views), the claims' notebooks and the erratum note link only to committed files it renders
-or to the committed rendered site (:data:`sparseact.publish.site.SITE_FOLDER`), whose pages, read in a browser, link
-only committed files. Every ``#anchor`` must exist in its Markdown or HTML target.
-"""
-
-import functools
-import html
-import json
-import re
-import subprocess
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from sparseact.publish.graph import PAGE_ATTRIBUTE
+from sparseact.publish.frontdoor import committed_files as files_of
+from sparseact.publish.frontdoor import dead_links as dead_links_of
+from sparseact.publish.frontdoor import documents, html_anchors
 from sparseact.publish.site import SITE_FOLDER
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: What a code host shows rendered, or as readable text (the note's source, the code a document points at); a
-#: certificate's JSON only from its rendered view (the view is what the other documents link).
-RENDERED = {".md", ".ipynb", ".png", ".svg", ".csv", ".pdf", ".tex", ".cff", ".txt", ".py", ".smk", ".yaml", ""}
-
-_MARKDOWN_LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\]]*\])*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
-_HTML_ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"")
-_HREF = re.compile(r"\\href\{([^}]*)\}")
-_HTML_HREF = re.compile(r'<a\s[^>]*href="([^"]*)"')
-#: A link of a page: ``href``, ``src``, and a graph node's row on its claim page, which the graph's script makes a link.
-_PAGE_TARGET = re.compile(rf'(?<![\w-])(?:href|src|{PAGE_ATTRIBUTE})="([^"]*)"')
-_HTML_ID = re.compile(r'(?<![\w-])(?:id|name)="([^"]*)"')
-_CODE = re.compile(r"`[^`]*`")
-_MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.DOTALL)
-
 
 def committed_files() -> set[str]:
-    """Files tracked by git, or about to be (untracked and not ignored): what a fresh clone would hold."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout
-    return {name for name in listed.decode().split("\0") if name and (ROOT / name).exists()}
-
-
-def github_slug(heading: str) -> str:
-    """The anchor a code host gives a Markdown heading (GitHub's rule: lower case, punctuation dropped, spaces to
-    hyphens)."""
-    text = re.sub(r"[*_`]", "", heading.strip().lower())
-    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
-
-
-def markdown_anchors(path: Path) -> set[str]:
-    text = path.read_text(encoding="utf-8")
-    anchors, seen = set(_HTML_ANCHOR.findall(text)), {}
-    for line in text.splitlines():
-        if line.startswith("#"):
-            slug = github_slug(line.lstrip("#"))
-            count = seen.get(slug, 0)
-            seen[slug] = count + 1
-            anchors.add(slug if count == 0 else f"{slug}-{count}")
-    return anchors
-
-
-@functools.cache
-def html_anchors(path: Path) -> set[str]:
-    return {html.unescape(name) for name in _HTML_ID.findall(path.read_text(encoding="utf-8"))}
-
-
-def links_of(path: Path) -> list[str]:
-    text = path.read_text(encoding="utf-8")
-    if path.suffix == ".html":
-        return [html.unescape(link) for link in _PAGE_TARGET.findall(text)]
-    if path.suffix == ".tex":
-        return _HREF.findall(text)
-    if path.suffix == ".ipynb":  # its Markdown cells and outputs, and its HTML outputs
-        markdown, pages = [], []
-        for cell in json.loads(text)["cells"]:
-            if cell["cell_type"] == "markdown":
-                markdown.append("".join(cell["source"]))
-            for output in cell.get("outputs", []):
-                markdown.append("".join(output.get("data", {}).get("text/markdown", "")))
-                pages.append("".join(output.get("data", {}).get("text/html", "")))
-        text = "\n".join(markdown)
-        hrefs = [html.unescape(h) for page in pages for h in _HTML_HREF.findall(page)]
-    else:
-        hrefs = []
-    text = _MATH.sub(" ", _CODE.sub(" ", text))
-    return [html.unescape(a or b) for a, b in _MARKDOWN_LINK.findall(text)] + hrefs
-
-
-def _view_of(path: Path, target: Path) -> bool:
-    """``path`` is a certificate's rendered view and ``target`` its JSON file."""
-    return path.suffix == ".md" and target.suffix == ".json" and target.with_suffix(".md") == path
-
-
-def _has_anchor(target: Path, fragment: str) -> bool:
-    """``#fragment`` is a heading's or an ``<a id>``'s anchor of the Markdown file ``target``, or an id of the page (as
-    written or percent-decoded: a browser tries both)."""
-    if target.suffix == ".md":
-        return fragment in markdown_anchors(target)
-    return bool({fragment, unquote(fragment)} & html_anchors(target))
+    """What a fresh clone of this checkout would hold."""
+    return files_of(ROOT)
 
 
 def dead_links(path: Path, files: set[str]) -> list[str]:
-    """The links of ``path`` a code-host visitor (or, from a page of the site, a browser) cannot follow, each with
-    why."""
-    directories = {str(Path(f).parent) for f in files} | {str(parent) for f in files for parent in Path(f).parents}
-    dead = []
-    for link in links_of(path):
-        parts = urlsplit(link)
-        if parts.scheme or parts.netloc:
-            continue
-        target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
-        try:
-            relative = target.relative_to(ROOT).as_posix()
-        except ValueError:
-            dead.append(f"{link} (outside the repository)")
-            continue
-        if relative not in files and relative not in directories:
-            dead.append(f"{link} (not committed)")
-        elif (
-            path.suffix != ".html"
-            and target.suffix not in RENDERED
-            and relative in files
-            and not _view_of(path, target)
-            and not (target.suffix == ".html" and relative.startswith(f"{SITE_FOLDER}/"))
-        ):
-            dead.append(f"{link} (a code host does not render {target.suffix})")
-        elif parts.fragment and target.suffix in (".md", ".html") and not _has_anchor(target, parts.fragment):
-            dead.append(f"{link} (no anchor #{parts.fragment})")
-    return dead
-
-
-def documents(files: set[str]) -> list[str]:
-    """Every committed Markdown file, notebook and HTML page (the site's), and the erratum note."""
-    return sorted(f for f in files if f.endswith((".md", ".ipynb", ".html")) or f == "results/erratum/erratum.tex")
+    """:func:`sparseact.publish.frontdoor.dead_links` in this checkout."""
+    return dead_links_of(path, files, ROOT)
 
 
 def test_the_link_checker_finds_what_is_dead(tmp_path, monkeypatch):
@@ -189,3 +70,19 @@ def test_every_link_is_alive_on_a_code_host(document):
     assert document in files, f"{document} is not committed"
     dead = dead_links(ROOT / document, files)
     assert not dead, f"{document}: {len(dead)} dead link(s): {dead[:5]}"
+
+
+@pytest.mark.browser
+def test_check_pages_measures_the_front_door_of_this_checkout(tmp_path):
+    """``sparseact check-pages docs/site`` also measures what a reader meets first, in this checkout: the README as a
+    code host renders it, the committed links and the clicks from the report to the answers; none is a problem."""
+    from sparseact.publish.browser import Browser, find_chromium
+    from sparseact.publish.frontdoor import check_front_door, checkout_of
+
+    if find_chromium() is None:
+        pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium)")
+    assert checkout_of(ROOT / SITE_FOLDER) == ROOT and checkout_of(tmp_path) is None
+    with Browser() as browser:
+        lines, problems = check_front_door(browser, ROOT / SITE_FOLDER / "index.html", ROOT, tmp_path)
+    assert not problems, problems
+    assert [line.split(":")[0] for line in lines] == ["README as a code host renders it", "links", "reader"], lines

@@ -9,6 +9,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from sparseact.publish.browser import SCREEN, WIDTHS, Browser, find_chromium
 from sparseact.publish.findings import readme_block
+from sparseact.publish.frontdoor import measure_readme
 from sparseact.publish.site import SITE_ENTRY
 from sparseact.publish.statements import README_END, README_START, readme_with_summary
 
@@ -82,35 +83,14 @@ def test_committed_certificates_match_the_committed_ledger(repo_root):
     assert expected == present
 
 
-#: A code host's Markdown box, as GitHub draws a README: at most 894 px wide, 16 px text, its table style.
-CODE_HOST_CSS = """
-body{margin:0}
-article{box-sizing:border-box;max-width:894px;margin:0 auto;padding:16px 0;font:16px/1.5 "Noto Sans",Helvetica,Arial,sans-serif}
-@media (max-width:926px){article{margin:0 16px}}
-h1,h2{border-bottom:1px solid #d1d9e0;padding-bottom:.3em} h1{font-size:2em} h2{font-size:1.5em;margin-top:24px}
-table{display:block;width:max-content;max-width:100%;overflow:auto;border-collapse:collapse;margin:0 0 16px}
-td,th{padding:6px 13px;border:1px solid #d1d9e0} img{max-width:100%} pre{overflow:auto}
-"""
-
-
 @pytest.mark.browser
 def test_the_headline_answers_in_one_screen_of_a_code_host(repo_root, tmp_path):
     """Rendered as a code host renders a README (math left as source), the headline table ends within the first
-    1400 x 900 screen and fits its box, and no width from 1400 down to 390 px scrolls sideways."""
+    1400 x 900 screen, holds at most 250 words and fits its box, and no width from 1400 down to 390 px scrolls
+    sideways (:func:`sparseact.publish.frontdoor.measure_readme`)."""
     if find_chromium() is None:
         pytest.skip("no Chromium installed: the browser checks need one (Debian: apt-get install chromium)")
-    body = MarkdownIt("gfm-like", {"linkify": False}).render((repo_root / "README.md").read_text(encoding="utf-8"))
-    page = tmp_path / "README.html"
-    page.write_text(f"<!DOCTYPE html><meta charset='utf-8'><style>{CODE_HOST_CSS}</style><article>{body}</article>")
     with Browser() as browser:
-        for width in WIDTHS:
-            browser.set_screen(width)
-            browser.load(page)
-            table = browser.evaluate(
-                "(t => ({bottom: t.getBoundingClientRect().bottom, scroll: t.scrollWidth - t.clientWidth}))"
-                "(document.querySelector('table'))"
-            )
-            sideways = browser.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-            assert table["scroll"] <= 0 and sideways <= 0, (width, table, sideways)
-            if width == SCREEN[0]:
-                assert table["bottom"] <= SCREEN[1], table
+        measured, problems = measure_readme(browser, repo_root / "README.md", tmp_path / "README.html")
+    assert not problems, problems
+    assert set(measured) == set(WIDTHS) and measured[SCREEN[0]]["words"] > 100, measured

@@ -19,10 +19,10 @@ import pandas as pd
 import pytest
 import warm_snakemake
 import yaml
-from test_code_host_links import markdown_anchors
 
 from sparseact.claims import claim_ids, config_shards
 from sparseact.kernels import KERNEL_GROUPS
+from sparseact.publish.frontdoor import markdown_anchors, reader_path
 from sparseact.publish.report import timings_table
 from sparseact.publish.statements import STATUSES
 from sparseact.runtime.accel.usage import usage_from_log
@@ -404,85 +404,22 @@ def test_no_raw_math_in_pages(page_problems):
     assert not raw, raw
 
 
-#: The element an address's ``#fragment`` names (without one, the first statement of a claim page): where its top is
-#: on the screen, its text, its premises' and its links' texts.
-_TARGET = """(() => {
-  const e = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1)))
-                          : document.querySelector('table.statements tbody tr');
-  if (!e) return null;
-  const premises = Array.from(e.querySelectorAll('small')).find(s => s.innerText.startsWith('Premises:'));
-  return {top: e.getBoundingClientRect().top, text: e.innerText, selector: e.id ? `[id="${e.id}"]` : 'table.statements tbody tr',
-          premises: premises ? Array.from(premises.querySelectorAll('a'), a => a.innerText) : [],
-          links: Array.from(e.querySelectorAll('a'), a => a.innerText)};
-})()"""
-
-#: The bottom of the link reading ``text`` in the headline row whose first cell starts with ``row`` (null: none).
-_LINK_BOTTOM = """(([row, text]) => {
-  const tr = Array.from(document.querySelectorAll('table.headline tr'))
-    .find(r => r.cells.length && r.cells[0].innerText.trim().startsWith(row));
-  const a = tr && Array.from(tr.querySelectorAll('a')).find(a => a.innerText.trim() === text);
-  return a ? a.getBoundingClientRect().bottom : null;
-})(%s)"""
-
-
 def test_a_reader_finds_why_theorem8_is_proved_and_why_theorem17_fails_within_two_clicks(run, tmp_path):
     """A fresh reader in headless Chromium (1400 x 900) opens the report's front page and clicks links by their visible
-    text: on the first screen, Theorem 8's row reads "why it is proved" and Theorem 17's "why it fails".
-
-    (a) The first click shows Theorem 8's row on its claim page, in view: proved, with its argument and its premises
-    as links; the second (its first premise) shows that premise's own argument, in view.
-    (b) The first click shows Theorem 17's row, in view: fails as stated, with the reason; the second opens the
-    certificate of its failing check, which names Theorem 17 and states the violation and the margin the checker
-    proved. A screenshot of every step goes to this test's temporary folder (``reader-path/``)."""
-    from sparseact.publish.browser import SCREEN, Browser, find_chromium
+    text (:func:`sparseact.publish.frontdoor.reader_path`): why Theorem 8 is proved in 2 clicks (its row, then its
+    first premise's argument), why Theorem 17 fails in 1 and its certificate in 2. A screenshot of every step goes to
+    this test's temporary folder (``reader-path/``)."""
+    from sparseact.publish.browser import Browser, find_chromium
 
     if find_chromium() is None:
         pytest.skip(
             "no Chromium installed: the browser checks need one (Debian: apt-get install chromium; "
             "or set SPARSEACT_CHROMIUM to its path)"
         )
-    shots, front = tmp_path / "reader-path", run / QUICK / "report" / "index.html"
-
-    def target(browser, shot):
-        browser.screenshot(shots / shot)
-        found = browser.evaluate(_TARGET)
-        assert found is not None, (shot, browser.evaluate("location.href"))
-        # scrolled into view, near the top: an anchor scrolled to the top of the window sits there up to the
-        # layout's fractional pixels (seen: -0.44 px for a row whose table starts at a fractional offset)
-        assert -1 < found["top"] < SCREEN[1] / 2, (shot, found["top"])
-        return found
-
     with Browser() as browser:
-        for row, why in (("Theorem 8", "why it is proved"), ("Theorem 17", "why it fails")):
-            browser.load(front)
-            bottom = browser.evaluate(_LINK_BOTTOM % json.dumps([row, why]))
-            assert bottom is not None and bottom <= SCREEN[1], (row, why, bottom)  # on the first screen
-        browser.screenshot(shots / "0-front.png")
-
-        browser.click("why it is proved", "table.headline", row="Theorem 8")
-        theorem8 = target(browser, "a1-theorem8.png")
-        assert theorem8["text"].startswith("Theorem 8") and "proved" in theorem8["text"], theorem8["text"][:300]
-        assert theorem8["premises"], theorem8["text"][-600:]
-        browser.click(theorem8["premises"][0], theorem8["selector"])
-        premise = target(browser, "a2-premise.png")
-        assert "proved" in premise["text"] or "cited" in premise["text"], premise["text"][:300]
-        assert len(premise["text"]) > 200, premise["text"]  # its argument, not a bare name
-
-        browser.load(front)
-        browser.click("why it fails", "table.headline", row="Theorem 17")
-        theorem17 = target(browser, "b1-theorem17.png")
-        assert theorem17["text"].startswith("Theorem 17") and "fails as stated" in theorem17["text"]
-        assert "certificate" in theorem17["links"], theorem17["links"]
-        browser.click("certificate", theorem17["selector"])
-        browser.screenshot(shots / "b2-certificate.png")
-        certificate = browser.evaluate("document.body.innerText")
-        for said in (
-            "Theorem 17 fails as printed",
-            "Refutes\nTheorem 17",
-            "The violation\n",
-            "Margin the checker proved\n",
-        ):
-            assert said in certificate, (said, certificate[:1500])
+        clicks, problems = reader_path(browser, run / QUICK / "report" / "index.html", tmp_path / "reader-path")
+    assert not problems, problems
+    assert clicks == {"why Theorem 8 is proved": 2, "why Theorem 17 fails": 1, "Theorem 17's certificate": 2}
 
 
 def test_rulegraph_has_the_three_stages(run):

@@ -300,11 +300,18 @@ def _screenshots(args) -> int:
 
 def _check_pages(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
-    from sparseact.publish.browser import BrowserError, check_pages, measured_text, totals_text
+    import tempfile
 
-    measured = {}
+    from sparseact.publish.browser import Browser, BrowserError, check_pages, measured_text, report_pages, totals_text
+    from sparseact.publish.frontdoor import check_front_door, checkout_of
+
+    measured, repository = {}, args.repository or checkout_of(args.results)
+    door, door_problems = [], []
     try:
-        problems = check_pages(args.results, measured=measured)
+        with Browser() as browser, tempfile.TemporaryDirectory(prefix="sparseact-readme-") as scratch:
+            problems = check_pages(args.results, browser, measured)
+            if repository is not None:
+                door, door_problems = check_front_door(browser, report_pages(args.results)[0], repository, scratch)
     except BrowserError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -313,7 +320,11 @@ def _check_pages(args) -> int:
         for problem in found:
             print(f"  {problem}")
     print(totals_text(measured))
-    return 1 if any(problems.values()) else 0
+    for line in door:
+        print(line)
+    for problem in door_problems:
+        print(f"  {problem}")
+    return 1 if any(problems.values()) or door_problems else 0
 
 
 def _check_config(args) -> int:
@@ -569,11 +580,17 @@ def _page_commands(sub) -> None:
     look = sub.add_parser(
         "check-pages",
         help="open the verification report and every claim page in headless "
-        "Chromium at 1400, 1024, 800 and 390 px and laid out for print (counting its A4 pages), print what it "
-        "measured (widths, A4 pages, headline words) and list what a reader would trip over; exit 1 if anything, "
-        "2 if no browser",
+        "Chromium at 1400, 1024, 800 and 390 px and laid out for print (counting its A4 pages), and the README as "
+        "a code host renders it, every committed link and the clicks to the answers; print what it measured "
+        "(widths, A4 pages, headline words, dead links, clicks) and list what a reader would trip over; exit 1 if "
+        "anything, 2 if no browser",
     )
     look.add_argument("results", nargs="?", default="results", help="a results folder or the site, docs/site")
+    look.add_argument(
+        "--repository",
+        help="the checkout whose README (as a code host renders it), committed links and clicks to the answers from "
+        "the report are checked too (default: the git checkout that holds the pages; none outside one)",
+    )
     look.set_defaults(func=_check_pages)
 
 
