@@ -9,7 +9,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from sparseact.publish.browser import SCREEN, WIDTHS, Browser, find_chromium
 from sparseact.publish.findings import readme_block
-from sparseact.publish.frontdoor import measure_readme
+from sparseact.publish.frontdoor import README_TABLE_WORDS, measure_readme
 from sparseact.publish.site import SITE_ENTRY
 from sparseact.publish.statements import README_END, README_START, readme_with_summary
 
@@ -24,10 +24,10 @@ def test_readme_block_matches_the_committed_results(repo_root):
 
 
 def test_the_headline_table_is_short_and_free_of_ids_and_formulas(repo_root):
-    """At most 250 words in the table, link targets aside; no formula, and no id of a statement, check or erratum."""
+    """At most README_TABLE_WORDS (250) words in the table, link targets aside; no formula, and no id of a statement, check or erratum."""
     table = [line for line in readme_block(repo_root / "results").splitlines() if line.startswith("|")][2:]
     shown = re.sub(r"\]\([^)]*\)", "]", " ".join(table))
-    assert len(re.findall(r"[^\s|*]+", shown)) <= 250
+    assert len(re.findall(r"[^\s|*]+", shown)) <= README_TABLE_WORDS
     assert "$" not in shown and "`" not in shown and not re.search(r"\b[a-z0-9]+-[a-z0-9-]+\b", shown), shown
 
 
