@@ -868,10 +868,13 @@ def _families(errata: pd.DataFrame, entries: dict, words: PaperWords, superseded
     ``superseded``, in a printed proof that the improvement replaces (its paragraph states the family)."""
     lines = []
     for _, row in errata[~errata["number"].astype(int).isin(superseded)].iterrows():
-        for proof in [*ids(row.get("carried_by", "")), *([row["refuted_by"]] if row.get("refuted_by") else [])]:
+        proofs = [*ids(row.get("carried_by", "")), *([row["refuted_by"]] if row.get("refuted_by") else [])]
+        for proof in proofs:
             entry = entries[proof]
+            # an erratum with several families names each by the statement it refutes: "Erratum 1 (Lemma 18)"
+            name = f"Erratum {row['number']}" + (f" ({short_ref(entry['paper_ref'])})" if len(proofs) > 1 else "")
             lines += [
-                rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(entry['statement'])))}"
+                rf"\paragraph{{{tex_text(name)}.}} {tex_text(words(_sentence(entry['statement'])))}"
                 rf" \emph{{Proof.}} {tex_text(words.proof(entry['argument']['text']))}",
                 "",
             ]
