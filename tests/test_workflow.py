@@ -407,7 +407,7 @@ def test_no_raw_math_in_pages(page_problems):
 def test_a_reader_finds_why_theorem8_is_proved_and_why_theorem17_fails_within_two_clicks(run, tmp_path):
     """A fresh reader in headless Chromium (1400 x 900) opens the report's front page and clicks links by their visible
     text (:func:`sparseact.publish.frontdoor.reader_path`): why Theorem 8 is proved in 2 clicks (its row, then its
-    first premise's argument), why Theorem 17 fails in 1 and its certificate in 2. A screenshot of every step goes to
+    first premise's argument), why Theorem 17 fails in 1 and its certificate in 2, what is open in 1. A screenshot of every step goes to
     this test's temporary folder (``reader-path/``)."""
     from sparseact.publish.browser import Browser, find_chromium
 
@@ -419,7 +419,12 @@ def test_a_reader_finds_why_theorem8_is_proved_and_why_theorem17_fails_within_tw
     with Browser() as browser:
         clicks, problems = reader_path(browser, run / QUICK / "report" / "index.html", tmp_path / "reader-path")
     assert not problems, problems
-    assert clicks == {"why Theorem 8 is proved": 2, "why Theorem 17 fails": 1, "Theorem 17's certificate": 2}
+    assert clicks == {
+        "why Theorem 8 is proved": 2,
+        "why Theorem 17 fails": 1,
+        "Theorem 17's certificate": 2,
+        "what is open": 1,
+    }
 
 
 def test_rulegraph_has_the_three_stages(run):

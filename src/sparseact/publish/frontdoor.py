@@ -156,6 +156,7 @@ td,th{padding:6px 13px;border:1px solid #d1d9e0} img{max-width:100%} pre{overflo
 #: Most words the README's headline table may hold (its body: what a reader reads, link targets aside).
 README_TABLE_WORDS = 250
 _README_TABLE = """(t => ({bottom: t.getBoundingClientRect().bottom, overflow: t.scrollWidth - t.clientWidth,
+  width: t.scrollWidth, box: t.parentElement.clientWidth,
   words: t.tBodies[0].innerText.split(/\\s+/).filter(Boolean).length,
   sideways: document.documentElement.scrollWidth - window.innerWidth}))(document.querySelector('table'))"""
 
@@ -223,7 +224,8 @@ def reader_path(browser, front: str | Path, shots: str | Path | None = None) -> 
     """A fresh reader at 1400 x 900 opens the report's ``front`` page and clicks links by their visible text: Theorem
     8's headline row "why it is proved" leads to its row, proved, with its argument and premises, and its first premise
     to that premise's argument; Theorem 17's "why it fails" leads to its row, fails as stated, and its certificate
-    link to the page that names it with the violation and the margin. Each target must be in view, near the top.
+    link to the page that names it with the violation and the margin; the navigation's "Open" leads to the open
+    statements. Each target must be in view, near the top.
     Returns the clicks each answer took, and the problems met; with ``shots``, a screenshot of every step there."""
     problems: list[str] = []
 
@@ -276,6 +278,13 @@ def reader_path(browser, front: str | Path, shots: str | Path | None = None) -> 
                 problems.append(f"Theorem 17's certificate page does not say {missing[0]!r}")
             else:
                 clicks["Theorem 17's certificate"] = 2
+        browser.load(front)
+        browser.click("Open", "nav")
+        opened = target("c1-open.png")
+        if opened["text"].strip().startswith("Open"):
+            clicks["what is open"] = 1
+        else:
+            problems.append("the navigation's 'Open' does not lead to the open statements")
     except BrowserError as exc:
         problems.append(str(exc))
     return clicks, problems
@@ -303,7 +312,9 @@ def check_front_door(browser, front: str | Path, repository: str | Path, scratch
         first = measured[SCREEN[0]]
         lines.append(
             f"README as a code host renders it: headline table {first['words']} words, ending at "
-            f"{first['bottom']:.0f} of {SCREEN[1]} px at {SCREEN[0]} px; sideways scroll at "
+            f"{first['bottom']:.0f} of {SCREEN[1]} px at {SCREEN[0]} px; table width in its box "
+            + ", ".join(f"{m['width']}/{m['box']} px" for m in measured.values())
+            + "; sideways scroll at "
             + ", ".join(f"{width} px {max(m['overflow'], m['sideways'], 0)}" for width, m in measured.items())
         )
         problems += found
