@@ -33,6 +33,7 @@ from sparseact.publish.cells import MISSING, format_value, number_html
 from sparseact.publish.ledger import records_to_frame
 from sparseact.publish.mathtext import MATH_CSS
 from sparseact.publish.palette import VERDICT_STATUS, verdict_colours
+from sparseact.publish.site import RUN_ONLY
 from sparseact.runtime.provenance import atomic_write_json, atomic_write_text, provenance
 
 #: Card prose: math typeset, a long formula broken after its relations so it wraps inside its card.
@@ -355,7 +356,8 @@ def tables_html(
         if table_dir:
             stem = os.path.relpath(f"{table_dir}/{name}", base)
             links = (
-                f' \u2014 <a href="{html.escape(stem)}.csv">CSV</a> \u00b7 <a href="{html.escape(stem)}.tex">LaTeX</a>'
+                f' \u2014 <a href="{html.escape(stem)}.csv">CSV</a><span class="{RUN_ONLY}"> \u00b7 '
+                f'<a href="{html.escape(stem)}.tex">LaTeX</a></span>'
             )
         title = f'<p><b>{html.escape(name)}</b> <span class="sa-muted">({shape})</span>{links}</p>'
         long_text = [
