@@ -526,7 +526,7 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
     )
     return [
         r"\section{Summary}",
-        rf"\noindent {len(holding)} of the paper's {len(names)} main results hold"
+        rf"\noindent {len(holding)} of the paper's {len(names)} main theorems and lemmas hold"
         + (f", {len(given)} only given a conjecture ({tex_text(', '.join(given))})" if given else "")
         + f": {tex_text(_join(holding))}. "
         + " ".join(_the_others(results, errata, entries, kind)),
