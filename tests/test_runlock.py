@@ -68,3 +68,33 @@ def test_a_symlink_in_place_of_the_lock_is_refused(tmp_path, monkeypatch):
     with pytest.raises(ConfigError, match="cannot open the lock"):
         hold_run_lock("results", ["--cores", "2"], tmp_path)
     assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_dry_run_takes_no_lock(tmp_path, monkeypatch):
+    monkeypatch.setattr(runlock, "_HELD", {})
+    hold_run_lock("results", ["-n", "--cores", "2"], tmp_path)
+    assert runlock._HELD == {} and not runlock.run_record("results", tmp_path).with_suffix(".lock").exists()
+
+
+def test_a_lock_that_is_not_a_regular_file_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(runlock, "_HELD", {})
+    lock = runlock.run_record("results", tmp_path).with_suffix(".lock")
+    lock.parent.mkdir(parents=True)
+    os.mkfifo(lock)
+    with pytest.raises(ConfigError, match="is not a regular file"):
+        hold_run_lock("results", ["--cores", "2"], tmp_path)
+
+
+def test_the_flags_without_jobs_are_snakemakes():
+    """NO_JOB_FLAGS and NO_JOB_LETTERS are the option strings Snakemake's parser gives NO_JOB_OPTIONS, so that a
+    command line naming none of them is read as running jobs without building the parser."""
+    from snakemake.cli import get_argument_parser
+
+    strings = [
+        option
+        for action in get_argument_parser()._actions
+        if action.dest in runlock.NO_JOB_OPTIONS
+        for option in action.option_strings
+    ]
+    assert {o for o in strings if o.startswith("--")} == set(runlock.NO_JOB_FLAGS)
+    assert {o[1] for o in strings if not o.startswith("--")} == set(runlock.NO_JOB_LETTERS)
