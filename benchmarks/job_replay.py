@@ -76,6 +76,8 @@ def planned_jobs(work: Path, configfile: str) -> list[dict]:
     for block in blocks:
         if block["shell"] in (None, "None"):  # rule all: no command (the dry run may print "None")
             continue
+        if block["rule"] == "stamp":  # Snakemake's bookkeeping (the full run wrote them), no part of the computation
+            continue
         redirect = REDIRECT.match(block["shell"].strip())
         if redirect is None:
             raise SystemExit(f"job_replay.py: a {block['rule']} job's command has no log redirect: {block['shell']}")
