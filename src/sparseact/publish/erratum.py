@@ -49,7 +49,7 @@ from sparseact.paper import statements as paper_statements
 from sparseact.paper.markup import MATH_MACROS, check_markup
 from sparseact.publish.asciimath import typeset_ascii
 from sparseact.publish.display import _latex_escape
-from sparseact.publish.findings import Results, ids, in_corner, load_results, readable, short_ref
+from sparseact.publish.findings import CORNER_PHRASE, Results, ids, in_corner, load_results, readable, short_ref
 from sparseact.publish.ledger import certificate_view
 from sparseact.publish.links import PAPER_ARXIV, PAPER_PDF
 from sparseact.publish.mathtext import EMPHASIS, split_math
@@ -650,8 +650,7 @@ def _superseded(results: Results, errata: pd.DataFrame, entries: dict) -> tuple[
     return [short_ref(ref) for ref in names], superseded
 
 
-#: How the summary's table says that a result fails only in a degenerate corner, and what that means.
-CORNER_PHRASE = "wherever its logarithms are at least 1"
+#: What the summary's table means by :data:`sparseact.publish.findings.CORNER_PHRASE`.
 CORNER_MEANING = (
     f"``Holds {CORNER_PHRASE}'': where a printed logarithm is below 1, as $\\log(ns)$ is at $n = s = 1$, or a "
     "logarithm of a scale such as $\\log(m(R+B))$, which a change of units brings below 1 from any sample, the "

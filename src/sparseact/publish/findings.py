@@ -515,14 +515,14 @@ def in_corner(results: Results, sid: str, entry: dict) -> list[str]:
     return degenerate_corners(entry, ids(_statement(results, sid)["checks"]), out_of_range)
 
 
-#: Where a main result holds as printed when its logarithms are degenerate below 1 (the corner rule), in words.
-CORNER_WORDS = " wherever its logarithms are at least 1"
+#: Where a statement holds as printed when it fails only where a printed logarithm is below 1 (the corner rule).
+CORNER_PHRASE = "wherever its logarithms are at least 1"
 
 
-def what_changes(results: Results, row: pd.Series, errata_link: str, corner: str = CORNER_WORDS) -> str:
+def what_changes(results: Results, row: pd.Series, errata_link: str, corner: str = f" {CORNER_PHRASE}") -> str:
     """One line on what a main result's status means for the authors, in words: whether it holds as printed (and on
     what it rests), how many repairs its printed proof needs, or how it fails and whether a correction is proved.
-    ``corner`` stands where it holds only outside the degenerate corners (:data:`CORNER_WORDS`, or a table's mark)."""
+    ``corner`` stands where it holds only outside the degenerate corners (:data:`CORNER_PHRASE`, or a table's mark)."""
     statement = _statement(results, row["statement_id"])
     errata = ids(row["errata"])
     repairs = (
@@ -589,11 +589,11 @@ def brief_ref(paper_ref: str) -> str:
     return _GLOSS_TAIL.sub(r" (\1)", paper_ref)
 
 
-#: The README table's mark for :data:`CORNER_WORDS`, said once under the table (:data:`CORNER_NOTE`).
+#: The README table's mark for :data:`CORNER_PHRASE`, said once under the table (:data:`CORNER_NOTE`).
 CORNER_MARK = "†"
 #: What :data:`CORNER_MARK` stands for, under the README table.
 CORNER_NOTE = (
-    f"{CORNER_MARK} {CORNER_WORDS.strip().capitalize()}: one below 1 can make a printed bound vanish or turn negative, "
+    f"{CORNER_MARK} {CORNER_PHRASE.capitalize()}: one below 1 can make a printed bound vanish or turn negative, "
     "and [one rule](docs/statements-graph.md#degenerate-corners-one-rule-for-every-statement) reads every statement there."
 )
 
