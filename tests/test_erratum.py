@@ -86,9 +86,9 @@ def test_the_note_is_generated_from_the_tables(result_tables):
         "arXiv:2406.17989",
         r"\section{Summary}",
         "The main results, as printed.",
-        r"\section{The improvement}",
         r"\section{Errata that change a result, a definition or a proof}",
         r"\paragraph{Erratum 1.}",
+        r"\section{The improvement}",
         r"\section{Smaller errata}",
         r"\section{Re-checking and replying}",
         r"\appendix",
@@ -102,11 +102,10 @@ def test_the_note_is_generated_from_the_tables(result_tables):
     assert r"\textbf{Erratum 1:} \nolinkurl{x/a-printed}." in tex  # listed; attached where its erratum cites it
     assert r"{certificates/x/a-printed.json}{1}" in tex and r"$\Pr \le 2\sqrt{n}$" in tex
     assert r"By Cauchy-Schwarz, $|S| \le k W$." in tex and tex.endswith("\\end{document}\n")
-    # the errata counted by what they change, those above the slips named; the statements they concern
+    # the errata counted by what they change, those above the slips named
     assert (
         "Of the 2 errata, 1 changes a result (Erratum 1) and 1 is notation or a typo (Sections~\\ref{sec:substantive} "
-        "and~\\ref{sec:slips}). They concern 1 of the paper's 4 statements; the repository's report gives every "
-        "statement with its status and its reasons." in tex
+        "and~\\ref{sec:slips})." in tex
     )
 
 
@@ -518,3 +517,21 @@ def test_the_errata_order_is_no_files_order(repo_root):
     table = errata_by_cause(ledger, certificates, causes)
     assert len(table) == len(causes) > 1
     pd.testing.assert_frame_equal(errata_by_cause(ledger, certificates, causes[::-1]), table)
+
+
+def test_an_erratum_in_a_replaced_proof_is_one_line_of_the_table():
+    """The note weighs by consequence: an erratum in a printed proof that the improvement replaces is one row of the
+    smaller errata's table, under the proofs it lies in, never a paragraph; a gap in any other printed proof is one
+    paragraph with its correction, without the printed text."""
+    tex = (ROOT / "results" / "erratum" / "erratum.tex").read_text(encoding="utf-8")
+    results = load_results(ROOT / "results")
+    errata = numbered_errata(results)
+    replaced, superseded = _superseded(results, errata, {e["id"]: e for e in paper_statements()})
+    table = tex[tex.index(r"\section{Smaller errata}") : tex.index(r"\section{Re-checking and replying}")]
+    heading = table.index(f"In the printed proofs of {replaced[0]}")
+    for number in superseded:
+        assert rf"\paragraph{{Erratum {number}.}}" not in tex
+        assert heading < table.index(f"\n{number} & ") < table.index("Elsewhere")
+    for number in errata.loc[errata["consequence"].eq("proof-gap") & ~errata["number"].isin(superseded), "number"]:
+        paragraph = tex[tex.index(rf"\paragraph{{Erratum {number}.}}") :].split("\n\n")[0]
+        assert r"\emph{Correction:}" in paragraph and r"\emph{Printed:}" not in paragraph

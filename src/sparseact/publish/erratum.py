@@ -149,6 +149,7 @@ NOTE_MACROS = frozenset(
         "appendix",
         "arraybackslash",
         "begin",
+        "dagger",
         "emph",
         "end",
         "endhead",
@@ -158,6 +159,7 @@ NOTE_MACROS = frozenset(
         "item",
         "label",
         "maketitle",
+        "multicolumn",
         "noindent",
         "nolinkurl",
         "paragraph",
@@ -459,16 +461,16 @@ def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, en
             f" as corrected in {cite(fixes)} (a conjecture)" if fixes else f" ({status_of[hypothesis]})"
         )
     elif row["status"] == "proved":
-        said = "holds" + (f" {CORNER_PHRASE}" if corner else "")
+        said = "holds" + (CORNER_MARK if corner else "")
     elif row["status"] == "open":
         said = "open"
     else:
         said = (
-            "a corrected form is proved for every parameter; as printed it holds "
-            + (f"{CORNER_PHRASE}, " if corner else "")
-            + "on every instance computed, with no proof"
+            "a corrected form is proved for every parameter; as printed it holds"
+            + (CORNER_MARK if corner else "")
+            + " on every instance computed, with no proof"
             if proved_correction(entry, status_of)
-            else "holds " + (f"{CORNER_PHRASE}, " if corner else "") + "on every instance computed, with no proof"
+            else "holds" + (CORNER_MARK if corner else "") + " on every instance computed, with no proof"
         )
     if sid in set(results.sharper["than"]):
         said += "; a sharper form is proved"
@@ -551,8 +553,8 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
         r"\hline",
         r"\end{longtable}",
         "",
-        *([rf"\noindent {CORNER_MEANING}", ""] if any(CORNER_PHRASE in row for row in rows) else []),
-        _errata_by_consequence(results, errata),
+        *([rf"\noindent {CORNER_MEANING}", ""] if any(CORNER_MARK in row for row in rows) else []),
+        _errata_by_consequence(errata),
         "",
     ]
 
@@ -650,12 +652,14 @@ def _superseded(results: Results, errata: pd.DataFrame, entries: dict) -> tuple[
     return [short_ref(ref) for ref in names], superseded
 
 
-#: What the summary's table means by :data:`sparseact.publish.findings.CORNER_PHRASE`.
+#: The summary table's mark on "holds" where a result holds :data:`sparseact.publish.findings.CORNER_PHRASE`.
+CORNER_MARK = r"$^\dagger$"
+#: What the mark means, said once under the table.
 CORNER_MEANING = (
-    f"``Holds {CORNER_PHRASE}'': where a printed logarithm is below 1, as $\\log(ns)$ is at $n = s = 1$, or a "
+    f"{CORNER_MARK}\\,Holds {CORNER_PHRASE}: where a printed logarithm is below 1, as $\\log(ns)$ is at $n = s = 1$, or a "
     "logarithm of a scale such as $\\log(m(R+B))$, which a change of units brings below 1 from any sample, the "
-    "printed bound can vanish or fall below the quantity it bounds; the result fails only there; we read every "
-    "statement of the paper with the same rule, each printed $\\log$ as $\\max\\{1, \\log\\}$."
+    "printed bound can vanish or fall below the quantity it bounds. We read every statement of the paper with this "
+    "one rule, each printed $\\log$ as $\\max\\{1, \\log\\}$."
 )
 #: How the note counts the errata, per consequence (:data:`CONSEQUENCES`, most serious first).
 ERRATA_PHRASES = {
@@ -673,20 +677,17 @@ PROOF_CONSEQUENCES = ("proof-gap", "step", "typo")
 NAMED_CONSEQUENCES = ("result-false", "definition", "proof-gap", "informal", "conjecture-remark")
 
 
-def _errata_by_consequence(results: Results, errata: pd.DataFrame) -> str:
-    """The errata counted by what they change, those above the local slips named by number, and how many of the
-    paper's statements they concern (the others, by status, are the report's: the note lists none of them)."""
+def _errata_by_consequence(errata: pd.DataFrame) -> str:
+    """The errata counted by what they change, those above the local slips named by number."""
     rank = list(CONSEQUENCES).index
     parts = [
         _count(len(group), *ERRATA_PHRASES[key])
         + (f" ({cite(list(group['number']))})" if key in NAMED_CONSEQUENCES else "")
         for key, group in sorted(errata.groupby("consequence"), key=lambda item: rank(item[0]))
     ]
-    failing = int((results.printed["status"] == "fails-as-stated").sum())
     return (
         rf"\noindent Of the {len(errata)} errata, {_join(parts)} (Sections~\ref{{sec:substantive}} "
-        rf"and~\ref{{sec:slips}}). They concern {failing} of the paper's {len(results.printed)} statements; the "
-        "repository's report gives every statement with its status and its reasons."
+        rf"and~\ref{{sec:slips}})."
     )
 
 
@@ -716,9 +717,9 @@ def _improvement(results: Results, words: PaperWords) -> list[str]:
         placed.append((ready or [s for s in sharper if s not in placed])[0])
     lines = [
         r"\section{The improvement}\label{sec:improvement}",
-        "Results sharper than the paper's, each proved for every parameter. They follow the paper's route (average "
-        "sensitivity, then the Fourier tail, then the low-degree algorithm); the new ingredient is a sharper bound on "
-        "the average sensitivity.",
+        "Results sharper than the paper's, each proved for every parameter. The new ingredient is a sharper bound on "
+        "the average sensitivity; the Fourier tail then follows from the total influence (O'Donnell 2014, "
+        "Chapter 3), with no detour through noise sensitivity.",
         "",
     ]
     for _, row in rows.set_index("statement_id").loc[placed].reset_index().iterrows():
@@ -778,11 +779,18 @@ def printed_tex(text: str) -> str:
     return rf"\[\begin{{aligned}}{lines}\end{{aligned}}\]"
 
 
-def _substantive(row: pd.Series, repository_url: str, words: PaperWords, superseded: set[int]) -> list[str]:
-    """An erratum that changes a result or leaves a proof without its result: one paragraph (what is wrong, its
-    ``gist``, is the summary's line for it, not repeated here). The proof of its family is in the appendix, or, for an
-    erratum in a printed proof the improvement replaces (``superseded``), in the repository."""
+def _substantive(row: pd.Series, repository_url: str, words: PaperWords) -> list[str]:
+    """An erratum that changes a result or a definition: one paragraph with the printed text, the violation and the
+    correction (what is wrong, its ``gist``, is the summary's line for it, not repeated here); the proof of its family
+    is in the appendix. A gap in a printed proof is one sentence: where, and the correction's first sentence."""
     certificates = _certificates(row, repository_url)
+    if row["consequence"] not in ("result-false", "definition"):
+        return [
+            rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(row['location'])))} "
+            rf"\emph{{Correction:}} {tex_text(words(_sentence(first_sentence(row['correction']))))}"
+            + (f" {certificates}" if certificates else ""),
+            "",
+        ]
     families = ids(row.get("carried_by", ""))
     if row.get("refuted_by"):
         violation = ""
@@ -798,12 +806,9 @@ def _substantive(row: pd.Series, repository_url: str, words: PaperWords, superse
         + rf"\emph{{Correction:}} {tex_text(words(_sentence(row['correction'])))}"
         + (f" {certificates}" if certificates else "")
         + (
-            ""
-            if not (row.get("carried_by") or row.get("refuted_by"))
-            else " The proof of the violation for every instance of the family is in the repository's table of "
-            "statements."
-            if int(row["number"]) in superseded
-            else r" The proof of the violation for every instance of the family is in the \hyperref[app:families]{appendix}."
+            r" The proof of the violation for every instance of the family is in the \hyperref[app:families]{appendix}."
+            if row.get("carried_by") or row.get("refuted_by")
+            else ""
         ),
         "",
     ]
@@ -828,25 +833,39 @@ def _certificate_words(paths: list[str], repository_url: str) -> str:
     return ", ".join(certificate_link(path, repository_url, str(i)) for i, path in enumerate(paths, 1))
 
 
-def _slips(errata: pd.DataFrame, repository_url: str, words: PaperWords) -> list[str]:
-    """The errata that leave every result standing, in one table: where, what is wrong and right, the certificate."""
-    rows = [
-        rf"{row['number']} & {tex_text(words(short_location(row)))} & {tex_text(words(_sentence(row['gist'])))} & "
-        + (_certificate_words(ids(row["certificates"]), repository_url) or "--")
-        + r" \\"
-        for _, row in errata.iterrows()
-    ]
+def _slips(errata: pd.DataFrame, replaced: list[str], repository_url: str, words: PaperWords) -> list[str]:
+    """The errata after which every result stands, in one table, one line each: first those in the printed proofs
+    that the improvement replaces (``errata["superseded"]``; ``replaced`` names those proofs), then the others."""
+
+    def rows(group: pd.DataFrame) -> list[str]:
+        return [
+            rf"{row['number']} & {tex_text(words(short_location(row)))} & {tex_text(words(_sentence(row['gist'])))} & "
+            + (_certificate_words(ids(row["certificates"]), repository_url) or "--")
+            + r" \\"
+            for _, row in group.iterrows()
+        ]
+
+    def heading(text: str) -> list[str]:
+        return [rf"\multicolumn{{4}}{{@{{}}l}}{{\emph{{{text}}}}} \\[2pt]"]
+
+    superseded, rest = errata[errata["superseded"]], errata[~errata["superseded"]]
     return [
         r"\section{Smaller errata}\label{sec:slips}",
-        "Errata after which every result stands: a step whose constants change, a typo, and a remark on a conjecture. "
-        "The certificates are attached; the printed text, the full correction and the violation of each, with the "
-        "proofs for whole families, are in the repository's findings.",
+        "Errata after which every result stands, one line each: those in the printed proofs that "
+        r"Section~\ref{sec:improvement} replaces, then steps whose constants change, typos and a remark on a "
+        "conjecture. The certificates are attached.",
         "",
         r"{\small",
         r"\begin{longtable}{" + _columns(0.03, 0.21, 0.54, 0.14) + "}",
         r"\hline No. & Where & What is wrong, and what is right & Counterexample \\ \hline",
         r"\endhead",
-        *rows,
+        *(
+            heading(tex_text(f"In the printed proofs of {_join(replaced)}")) + rows(superseded)
+            if len(superseded)
+            else []
+        ),
+        *(heading("Elsewhere") if len(superseded) else []),
+        *rows(rest),
         r"\hline",
         r"\end{longtable}",
         "}",
@@ -861,26 +880,28 @@ def short_location(row: pd.Series) -> str:
     return head if len(head) <= 90 else "; ".join(dict.fromkeys(map(short_ref, row["where"])))
 
 
-def _families(errata: pd.DataFrame, entries: dict, words: PaperWords, superseded: set[int]) -> list[str]:
-    """For each erratum of ``errata`` (the substantive ones) whose certificate is one instance of a family, or whose
-    statement is refuted by a proof, the proof that carries it to every instance; none for an erratum of
-    ``superseded``, in a printed proof that the improvement replaces (its paragraph states the family)."""
+def _families(errata: pd.DataFrame, entries: dict, words: PaperWords) -> list[str]:
+    """For each erratum of ``errata`` (those that change a result or a definition) whose certificate is one instance of
+    a family, or whose statement is refuted by a proof, the proof that carries it to every instance (the family's
+    statement, the first family's, is the erratum's violation, stated in its paragraph)."""
     lines = []
-    for _, row in errata[~errata["number"].astype(int).isin(superseded)].iterrows():
+    for _, row in errata.iterrows():
         proofs = [*ids(row.get("carried_by", "")), *([row["refuted_by"]] if row.get("refuted_by") else [])]
         for proof in proofs:
             entry = entries[proof]
             # an erratum with several families names each by the statement it refutes: "Erratum 1 (Lemma 18)"
             name = f"Erratum {row['number']}" + (f" ({short_ref(entry['paper_ref'])})" if len(proofs) > 1 else "")
+            stated = not row.get("refuted_by") and proof == proofs[0]  # the paragraph's violation (_substantive)
             lines += [
-                rf"\paragraph{{{tex_text(name)}.}} {tex_text(words(_sentence(entry['statement'])))}"
-                rf" \emph{{Proof.}} {tex_text(words.proof(entry['argument']['text']))}",
+                rf"\paragraph{{{tex_text(name)}.}} "
+                + ("" if stated else f"{tex_text(words(_sentence(entry['statement'])))} ")
+                + rf"\emph{{Proof.}} {tex_text(words.proof(entry['argument']['text']))}",
                 "",
             ]
     heading = [
         r"\section*{Appendix: proofs for whole families}\phantomsection\label{app:families}",
         "A certificate is one finite instance. Where an erratum is about an asymptotic statement (a hidden constant, "
-        "every $k$), this proof carries it to the whole family.",
+        "every $k$), the proof below carries the violation its paragraph states to the whole family.",
         "",
     ]
     return heading + lines if lines else []
@@ -941,9 +962,10 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     errata = numbered_errata(results)
     entries = {e["id"]: e for e in paper_statements()}
     words = PaperWords(results)
-    serious = errata[errata["consequence"].isin(SUBSTANTIVE)]
-    slips = errata[~errata["consequence"].isin(SUBSTANTIVE)]
-    superseded = set(_superseded(results, errata, entries)[1])
+    replaced, superseded = _superseded(results, errata, entries)
+    errata = errata.assign(superseded=errata["number"].astype(int).isin(superseded))
+    serious = errata[errata["consequence"].isin(SUBSTANTIVE) & ~errata["superseded"]]
+    slips = errata[~errata["number"].isin(serious["number"])]
     lines = [
         *NOTE_PREAMBLE,
         r"\maketitle",
@@ -951,17 +973,17 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         r"Section~\ref{sec:reply} says how to re-check it and how to reply.",
         "",
         *_summary(results, errata, entries, words),
-        *_improvement(results, words),
         r"\section{Errata that change a result, a definition or a proof}\label{sec:substantive}",
-        "What is wrong is said in the summary. Each paragraph gives the printed text, the violation its "
-        "counterexample establishes (checked in exact arithmetic), and the correction, which is proved for every "
-        "parameter it names.",
+        "What is wrong is said in the summary. For a result or a definition we give the printed text, the violation "
+        "its counterexample establishes (checked in exact arithmetic) and the correction, proved for every parameter "
+        "it names; for a gap in a printed proof, the correction.",
         "",
     ]
     for _, row in serious.iterrows():
-        lines += _substantive(row, repository_url, words, superseded)
-    cited_in_main = list(words.cited)  # by the improvement and the substantive errata
-    lines += _slips(slips, repository_url, words)
+        lines += _substantive(row, repository_url, words)
+    lines += _improvement(results, words)
+    cited_in_main = list(words.cited)  # by the substantive errata and the improvement
+    lines += _slips(slips, replaced, repository_url, words)
     lines += [
         r"\section{Re-checking and replying}\label{sec:reply}",
         "Each counterexample is a file of numbers, its certificate. The repository's checker recomputes the "
@@ -973,19 +995,19 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
             else "; each file is attached to this PDF (its link opens it)"
         )
         + ". The repository's report has every statement we checked, with its argument and its checks; its findings "
-        "add our remarks on statements that hold but whose wording, range or citation should change. This note is "
-        "generated from those checks. Please send replies, objections and corrections as an issue of the repository"
+        "add our remarks on statements that hold but whose wording, range or citation should change. Please send "
+        "replies, objections and corrections as an issue of the repository"
         + (
             rf" (\href{{{repository_url}}}{{\nolinkurl{{{repository_url}}}}})"
             if repository_url
             else " the note came with (sparseact), or to whoever sent it to you"
         )
-        + ": a reply that changes a check changes the note.",
+        + ".",
         "",
         r"\appendix",
         r"\footnotesize",
     ]
-    lines += _families(serious, entries, words, superseded)
+    lines += _families(serious, entries, words)
     cited_in_main += [sid for sid in words.cited if sid not in cited_in_main]  # by the slips and the family proofs
     lines += _cited(cited_in_main, results, errata, words)
     lines += _certificate_list(errata)
