@@ -114,6 +114,7 @@ localrules:
     report,
     run_template,
     screenshots,
+    shard_manifest,
     site,
     stamp,
 

@@ -1,6 +1,7 @@
 """What the warm job server saves on one short job: the same command in its own process and forked from a server.
 
-The job is a data job of Lemma 10 (``sparseact generate lemma10 appendixB``, three points computed in milliseconds), so
+The job is a data job of Lemma 10 (``sparseact generate`` of a shard of ``appendixB``, three points computed in
+milliseconds), so
 its time is start-up. It runs ``--rounds`` times each way, alternated: in its own process, from a server that imported
 the third-party modules and ``sparseact.cli`` only, and from one that imported what the Snakefile names
 (:func:`sparseact.cli.job_modules`). Wall time is the job's process's; CPU time is that process's plus, for a served
@@ -12,7 +13,6 @@ job, the child's (its usage line).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import statistics
@@ -25,6 +25,7 @@ from pathlib import Path
 from _common import cpu_model, under_job_environment, write_results
 
 from sparseact.claims import claim_ids
+from sparseact.claims.shards import shard_manifest, write_shard_manifest
 from sparseact.cli import job_modules
 from sparseact.runtime.accel import jobclient, jobserver
 from sparseact.runtime.accel.usage import USAGE_PREFIX, usage_from_log
@@ -39,8 +40,9 @@ WARM = {"cli": ["sparseact.cli"], "jobs": job_modules(claim_ids())}
 
 def _job(env: dict, out: Path) -> tuple[float, float]:
     """Wall and CPU seconds of one data job with ``env``."""
-    command = [sys.executable, "-m", "sparseact.cli", "generate", "lemma10", "appendixB", "--points"]
-    command += [json.dumps(POINTS), "--seed", "1", "--replicates", "1", "--out", str(out)]
+    shard = out.with_suffix(".json")
+    write_shard_manifest(shard, shard_manifest("lemma10", "appendixB", POINTS, 1, 1, "bench"))
+    command = [sys.executable, "-m", "sparseact.cli", "generate", str(shard), "--out", str(out)]
     before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     wall, after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)

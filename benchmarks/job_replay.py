@@ -38,9 +38,9 @@ import sys
 import time
 from pathlib import Path
 
-import yaml
 from _common import under_job_environment
 
+from sparseact.claims.shards import read_shard_manifest
 from sparseact.cli import main as sparseact_main
 from sparseact.kernels import compile_kernels
 from sparseact.runtime.costs import cost_table
@@ -183,13 +183,18 @@ def replay(jobs: list[dict], workers: int) -> float:
     return time.perf_counter() - start
 
 
+def shard_manifest_path(data_job: dict) -> str:
+    """The shard manifest a data job's command reads."""
+    command = data_job["commands"][0]
+    return command[command.index("generate") + 1]
+
+
 def _shard_cost(data_job: dict, costs: dict) -> float:
     """The shard's expected CPU time, as :mod:`pure_computation` orders shards: the claim's seconds per point
-    times its points and replicates (from the data job's command)."""
-    command = data_job["commands"][0]
-    points = yaml.safe_load(command[command.index("--points") + 1])
-    replicates = int(command[command.index("--replicates") + 1])
-    return costs.get(data_job["wildcards"]["claim"], {}).get("cpu_s_per_point", 1.0) * len(points) * replicates
+    times its points and replicates (from the shard's manifest)."""
+    shard = read_shard_manifest(shard_manifest_path(data_job))
+    per_point = costs.get(data_job["wildcards"]["claim"], {}).get("cpu_s_per_point", 1.0)
+    return per_point * len(shard["points"]) * shard["replicates"]
 
 
 def _run_shard(item: tuple) -> tuple[str, str]:
@@ -217,6 +222,9 @@ def main(argv=None) -> int:
     for name in COPIED:
         (shutil.copytree if (repo / name).is_dir() else shutil.copy2)(repo / name, out / name)
     jobs = planned_jobs(out, args.config)
+    manifests = [shard_manifest_path(job) for job in jobs if job["rule"] == "data"]
+    # the shard manifests (written in Snakemake's process, no command to replay) and the code stamps they name
+    subprocess.run(["snakemake", "--cores", "2", "-q", "--configfile", args.config, *manifests], cwd=out, check=True)
     os.chdir(out)
     write_benchmark_stand_ins(jobs)
     for name in PRELOADED:  # imports outside the clock, shared by the forked workers

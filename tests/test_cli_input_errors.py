@@ -1,6 +1,7 @@
 """Every command answers a bad path or a malformed input file with one line naming it (exit 2), never a traceback
 and never a hang (a FIFO or device where a file is expected is refused before it is opened)."""
 
+import json
 import os
 import shutil
 
@@ -106,8 +107,8 @@ def _cases():
         ]
     for results in ("missing", "fifo", "binary"):
         yield ["site", "--results-dir", "{tmp}/site-" + results, "--out", "{tmp}/site"]
-    for points in ("notjson", "{", "[1,"):
-        yield ["generate", "lemma9", "shard", "--points", points, "--seed", "1", "--out", "{tmp}/x.npz"]
+    for manifest in ("{tmp}/missing", "{tmp}/fifo", "{tmp}/binary", "/dev/zero", "{tmp}"):
+        yield ["generate", manifest, "--out", "{tmp}/x.npz"]
     for parameters in ("notjson", "{bad"):
         yield ["run-notebook", "{tmp}/missing.py", "--executed", "{tmp}/x.ipynb", "--parameters", parameters]
     yield ["run-notebook", "{tmp}/page.ipynb", "--executed", "{tmp}/x.ipynb", "--kernel", "no-such-kernel"]
@@ -184,25 +185,47 @@ def test_erratum_pdf_on_a_file_latex_cannot_compile_names_the_errors_without_a_t
     assert not (tmp_path / "status.txt").exists() and not (tmp_path / "note.pdf").exists()
 
 
+#: A shard manifest the data stage accepts (sparseact.claims.shards); the cases below alter one field.
+SHARD = {"claim": "lemma9", "shard": "all", "points": {"p": {}}, "seed": 1, "replicates": 1, "code": "0"}
+
+
 @pytest.mark.parametrize(
-    ("argv", "said"),
+    ("manifest", "said"),
     [
-        (["generate", "lemma9", "all", "--points", "[1, 2]", "--seed", "1", "--out", "{tmp}/x.npz"], "points must map"),
-        (
-            ["generate", "lemma9", "all", "--points", '{"p": {}}', "--seed", "-5", "--out", "{tmp}/x.npz"],
-            "seed must be",
-        ),
+        ({**SHARD, "points": [1, 2]}, "points must map"),
+        ({**SHARD, "seed": -5}, "seed must be"),
+        ({**SHARD, "seed": "1"}, "seed must be an integer"),
+        ({**SHARD, "replicates": 0}, "replicates must be"),
         # probe8: no point wrote an empty shard without a word; a deep nesting gave a raw RecursionError
-        (["generate", "lemma9", "all", "--points", "{}", "--seed", "1", "--out", "{tmp}/x.npz"], "a non-empty JSON"),
-        (["generate", "lemma9", "all", "--points", "[" * 5000, "--seed", "1", "--out", "{tmp}/x.npz"], "too deeply"),
-        (["convert-notebook", "notebooks/lemma6.py", "--out", "{tmp}/x.npz", "--kernel", "nosuchp8"], "not installed"),
-        (["convert-notebook", "notebooks/lemma6.py", "--out", "{tmp}/x.npz", "--kernel=-x"], "not installed"),
+        ({**SHARD, "points": {}}, "a non-empty JSON"),
+        ("[" * 5000, "RecursionError"),
+        ({**SHARD, "code": None}, "code must be"),
+        ({k: v for k, v in SHARD.items() if k != "code"}, "exactly the keys"),
+        # the third probe: '../../x' was accepted as a shard's name and its file written
+        *(({**SHARD, "shard": name}, "shard must be a shard's name") for name in ("../../x", "a/b", ".hidden")),
+        ({**SHARD, "claim": "../x"}, "claim must be"),
     ],
+    ids=str,
 )
-def test_the_data_stage_refuses_what_the_config_would(tmp_path, capsys, argv, said):
-    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
+def test_the_data_stage_refuses_a_shard_manifest_the_workflow_would_not_write(tmp_path, capsys, manifest, said):
+    path = tmp_path / "shard.json"
+    path.write_text(manifest if isinstance(manifest, str) else json.dumps(manifest))
+    assert main(["generate", str(path), "--out", str(tmp_path / "x.npz")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and said in err and not (tmp_path / "x.npz").exists(), err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["convert-notebook", "notebooks/lemma6.py", "--out", "{tmp}/x.npz", "--kernel", "nosuchp8"],
+        ["convert-notebook", "notebooks/lemma6.py", "--out", "{tmp}/x.npz", "--kernel=-x"],
+    ],
+)
+def test_a_notebook_is_not_converted_for_a_kernel_not_installed(tmp_path, capsys, argv):
+    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "not installed" in err and not (tmp_path / "x.npz").exists(), err
 
 
 def test_a_kernel_that_is_not_installed_is_refused_before_any_job(tmp_path, capsys, repo_root):
@@ -225,14 +248,10 @@ def test_a_kernel_that_is_not_installed_is_refused_before_any_job(tmp_path, caps
         # the third probe: a JSON list gave a raw TypeError; '../../x' was accepted and its file written
         ["run-notebook", "notebooks/lemma6.py", "--executed", "{tmp}/x.ipynb", "--parameters", "[1, 2]"],
         ["run-notebook", "notebooks/lemma6.py", "--executed", "{tmp}/x.ipynb", "--parameters", '"x"'],
-        *(
-            ["generate", "lemma6", shard, "--points", "{}", "--seed", "1", "--replicates", "1", "--out", "{tmp}/x.npz"]
-            for shard in ("../../x", "a/b", ".hidden")
-        ),
     ],
     ids=lambda argv: " ".join(argv[:2] + argv[-2:-1]),
 )
-def test_parameters_and_shard_names_are_refused_in_one_line(inputs, capsys, argv):
+def test_notebook_parameters_are_refused_in_one_line(inputs, capsys, argv):
     argv = [part.replace("{tmp}", str(inputs)) for part in argv]
     assert main(argv) == 2
     lines = capsys.readouterr().err.strip().splitlines()

@@ -31,6 +31,25 @@ def data_file(tmp_path, repo_root):
     return path, name
 
 
+def run_job_argv(data_file, tmp_path, repo_root, seed=7, **params) -> list[str]:
+    """The run job's command for the one-point shard of ``data_file``, with its shard manifest (``seed``) beside it."""
+    import sys
+
+    from sparseact.claims.shards import shard_manifest, write_shard_manifest
+
+    path, name = data_file
+    block = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())["claims"][CLAIM]
+    manifest = tmp_path / "shard.json"
+    write_shard_manifest(
+        manifest, shard_manifest(CLAIM, name, {name: get_claim(CLAIM).points(block)[name]}, seed, 1, "0")
+    )
+    argv = [sys.executable, "-m", "sparseact.cli", "run-notebook", "notebooks/run_shard.py"]
+    argv += ["--executed", str(tmp_path / "run.ipynb"), "--kernel", "sparseact", "--cwd", "."]
+    for key, value in dict(shard_path=manifest, data_path=path, run_path=tmp_path / "run.json", **params).items():
+        argv += ["--param", f"{key}={value}"]
+    return argv
+
+
 @pytest.mark.parametrize("keep", [0, 10, 100, 0.5, -1, -100])
 def test_a_truncated_data_file_is_named(data_file, keep):
     path, _ = data_file
@@ -69,7 +88,7 @@ def test_a_runs_table_round_trips(tmp_path):
     import pandas as pd
 
     path = tmp_path / "run.json"
-    write_run(path, CLAIM, "s", {"p": {}}, {"t": pd.DataFrame({"a": [1, 2]})})
+    write_run(path, CLAIM, "s", {"t": pd.DataFrame({"a": [1, 2]})})
     assert load_run(path)["t"]["a"].tolist() == [1, 2]
     assert json.loads(path.read_text())["claim"] == CLAIM
 
@@ -77,15 +96,9 @@ def test_a_runs_table_round_trips(tmp_path):
 def test_the_run_job_refuses_another_seeds_data_file_in_one_line(data_file, tmp_path, repo_root):
     """The run job's notebook refuses the file: its last line names the file and the remedy, with no traceback."""
     import subprocess
-    import sys
 
-    path, name = data_file
-    argv = [sys.executable, "-m", "sparseact.cli", "run-notebook", "notebooks/run_shard.py"]
-    argv += ["--executed", str(tmp_path / "run.ipynb"), "--kernel", "sparseact", "--cwd", "."]
-    for key, value in dict(
-        claim=CLAIM, shard=name, seed="8", replicates="1", data_path=str(path), run_path=str(tmp_path / "run.json")
-    ).items():
-        argv += ["--param", f"{key}={value}"]
+    path, _ = data_file
+    argv = run_job_argv(data_file, tmp_path, repo_root, seed=8)
     done = subprocess.run(argv, cwd=repo_root, capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-3000:]
     line = done.stderr.strip().splitlines()[-1]
@@ -206,7 +219,6 @@ def test_a_full_disk_under_the_progress_log_is_one_line_naming_it(data_file, tmp
     """A run job whose progress log finds the disk full stops in one line naming the log (issue 60, probe 5, case
     18: a 58-line traceback from runtime/progress.py)."""
     import subprocess
-    import sys
 
     from sparseact.runtime import progress
 
@@ -218,13 +230,7 @@ def test_a_full_disk_under_the_progress_log_is_one_line_naming_it(data_file, tmp
             progress.message("a line")
     finally:
         progress.configure(None)
-    path, name = data_file
-    argv = [sys.executable, "-m", "sparseact.cli", "run-notebook", "notebooks/run_shard.py"]
-    argv += ["--executed", str(tmp_path / "run.ipynb"), "--kernel", "sparseact", "--cwd", "."]
-    for key, value in dict(
-        claim=CLAIM, shard=name, data_path=str(path), run_path=str(tmp_path / "run.json"), progress_log="/dev/full"
-    ).items():
-        argv += ["--param", f"{key}={value}"]
+    argv = run_job_argv(data_file, tmp_path, repo_root, progress_log="/dev/full")
     done = subprocess.run(argv, cwd=repo_root, capture_output=True, text=True, timeout=300)
     assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1, done.stderr[-3000:]
     assert "no space left to write /dev/full" in done.stderr, done.stderr
@@ -338,16 +344,9 @@ def test_the_run_job_refuses_a_data_file_with_an_array_missing_in_one_line(data_
     """A data file with an array deleted stopped the run job's notebook with a 51-line traceback from the claim's
     compute (issue 60, probe 5, case 16); its loader now refuses it in one line."""
     import subprocess
-    import sys
 
-    path, name = data_file
-    _edited(path, EDITS["an array missing"][0])
-    argv = [sys.executable, "-m", "sparseact.cli", "run-notebook", "notebooks/run_shard.py"]
-    argv += ["--executed", str(tmp_path / "run.ipynb"), "--kernel", "sparseact", "--cwd", "."]
-    for key, value in dict(
-        claim=CLAIM, shard=name, seed="7", replicates="1", data_path=str(path), run_path=str(tmp_path / "run.json")
-    ).items():
-        argv += ["--param", f"{key}={value}"]
+    _edited(data_file[0], EDITS["an array missing"][0])
+    argv = run_job_argv(data_file, tmp_path, repo_root)
     done = subprocess.run(argv, cwd=repo_root, capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-3000:]
     assert len(done.stderr.strip().splitlines()) == 1 and "lacks the array" in done.stderr, done.stderr

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import stat
 import sys
 from pathlib import Path
@@ -135,11 +134,12 @@ def _convert_notebook(args) -> int:
 def _generate(args) -> int:
     # deferred: a command loads only what it runs (every workflow job starts in this module)
     from sparseact.claims import generate_shard
+    from sparseact.claims.shards import read_shard_manifest
 
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", args.shard):
-        raise ValueError(f"shard {args.shard!r} is not a shard's name (letters, digits, '-' and '_'): nothing written")
-    points = _json_argument(args.points, "--points")
-    generate_shard(args.claim, args.shard, points, args.seed, args.replicates, args.out, args.log)
+    shard = read_shard_manifest(args.shard_manifest)
+    generate_shard(
+        shard["claim"], shard["shard"], shard["points"], shard["seed"], shard["replicates"], args.out, args.log
+    )
     return 0
 
 
@@ -600,15 +600,9 @@ def _job_commands(sub) -> None:
     from sparseact.kernels import KERNEL_GROUPS
 
     gen = sub.add_parser("generate", help="write one shard's data file (the workflow's data stage)")
-    gen.add_argument("claim", help="claim id, e.g. lemma9")
-    gen.add_argument("shard", help="shard name, as the claim's grid names it")
-    gen.add_argument("--points", required=True, help="the shard's points as a JSON object: name -> parameters")
-    gen.add_argument("--seed", type=int, required=True)
     gen.add_argument(
-        "--replicates",
-        type=int,
-        default=1,
-        help="independent replicates (the config's replicates for random claims, else 1)",
+        "shard_manifest",
+        help="the shard manifest (results/shards/<claim>/<shard>.json: claim, shard, points, seed, replicates)",
     )
     gen.add_argument("--out", required=True, help="path of the .npz data file")
     gen.add_argument("--log", help="progress log (one line per point)")

@@ -158,12 +158,18 @@ def shards(claim):
     return config_shards(config, claim)
 
 
-def shard_points(wildcards):
-    """The shard's points as JSON: name -> parameters."""
+def shard_fields(wildcards):
+    """The fields of the shard's manifest (sparseact.claims.shards): its claim, name, points (name -> parameters),
+    the seed, the replicates and the digest of the claim's compute code."""
     names = shards(wildcards.claim)[wildcards.shard]
-    return json.dumps(
-        {name: grid(wildcards.claim)[name] for name in names}, sort_keys=True
-    )
+    return {
+        "claim": wildcards.claim,
+        "shard": wildcards.shard,
+        "points": {name: grid(wildcards.claim)[name] for name in names},
+        "seed": config["seed"],
+        "replicates": replicates(wildcards),
+        "code": Path(claim_code(wildcards)).stem,
+    }
 
 
 @cache

@@ -1,13 +1,13 @@
 # Runs stage: notebooks/run_shard.py, converted to .ipynb once (rule run_template: the shards' jobs then
 # skip jupytext's import and conversion) and executed by papermill once per shard (a set of grid
 # points, see sparseact.claims), runs the claim's learners, estimators and checks on the
-# shard's data file and writes the shard's result tables. The job is named by its claim and shard:
-# the points, seed and replicates are read from the data file the data stage wrote (a changed point
+# shard's data file and writes the shard's result tables. The job reads its points, seed and replicates
+# from the shard manifest, which the data file must match (a changed point rewrites the manifest and
 # reruns the data job, and through its new file the run job). The numba kernels are compiled once,
 # by one kernels job per group of sparseact.kernels.KERNEL_GROUPS (targets of `all`, scheduled first by their
 # priority, the two groups side by side), each under its group's lock that every shard waits for
 # (sparseact.kernels.compilation_lock), so concurrent shards never compile them twice. No shard takes a kernels
-# job's output as input: a shard reruns when code it imports changes (through claim_code), never because the
+# job's output as input: a shard reruns when code it imports changes (through its manifest), never because the
 # kernels were recompiled, and a run killed at any moment resumes every missing shard (an ancient() input would
 # drop them from the plan while a kernels job is rerun).
 
@@ -50,8 +50,8 @@ rule run_template:
 rule run:
     input:
         data=in_results("data/{claim}/{shard}.npz"),
+        shard=in_results("shards/{claim}/{shard}.json"),
         notebook=rules.run_template.output[0],
-        code=claim_code,
         check=job_check("run"),
     output:
         table=in_results("runs/{claim}/{shard}.json"),
@@ -65,12 +65,7 @@ rule run:
         ENV
     params:
         kernel=config["kernel"],
-        seed=config["seed"],
-        replicates=replicates,
-        points=shard_points,
     shell:
         "python -m sparseact.cli run-notebook {input.notebook} --executed {output.notebook} "
-        "--param claim={wildcards.claim} --param shard={wildcards.shard} --param seed={params.seed} "
-        "--param replicates={params.replicates} --param points={params.points:q} "
-        "--param data_path={input.data} --param run_path={output.table} "
+        "--param shard_path={input.shard} --param data_path={input.data} --param run_path={output.table} "
         "--param progress_log={log} --kernel {params.kernel} --cwd . > {log} 2>&1"

@@ -149,12 +149,11 @@ def generate_point(claim_id: str, point_name: str, point: dict, seed: int, repli
     generate_shard(claim_id, point_name, {point_name: point}, seed, replicates, out)
 
 
-def write_run(path: str | Path, claim_id: str, shard: str, points: dict, tables: dict[str, pd.DataFrame]) -> None:
-    """Write a shard's run tables as JSON (columns in order, floats exact); ``points``: name -> params."""
+def write_run(path: str | Path, claim_id: str, shard: str, tables: dict[str, pd.DataFrame]) -> None:
+    """Write a shard's run tables as JSON (columns in order, floats exact)."""
     payload = dict(
         claim=claim_id,
         shard=shard,
-        points=points,
         tables={
             name: dict(columns=list(frame.columns), data={str(c): frame[c].tolist() for c in frame.columns})
             for name, frame in tables.items()
@@ -272,7 +271,7 @@ def stage_shard(
     start = time.perf_counter()
     generate_shard(claim_id, shard, points, seed, replicates, data_path)
     middle = time.perf_counter()
-    write_run(run_path, claim_id, shard, points, run_shard(data_path, claim_id, shard)[1])
+    write_run(run_path, claim_id, shard, run_shard(data_path, claim_id, shard)[1])
     return StagedShard(shard, data_path, run_path, middle - start, time.perf_counter() - middle)
 
 
