@@ -86,9 +86,9 @@ def test_the_note_is_generated_from_the_tables(result_tables):
         "arXiv:2406.17989",
         r"\section{Summary}",
         "The main results, as printed.",
+        r"\section{The improvement}",
         r"\section{Errata that change a result, a definition or a proof}",
         r"\paragraph{Erratum 1.}",
-        r"\section{The improvement}",
         r"\section{Smaller errata}",
         r"\section{Re-checking and replying}",
         r"\appendix",
@@ -96,7 +96,10 @@ def test_the_note_is_generated_from_the_tables(result_tables):
     ]
     assert [tex.index(o) for o in order] == sorted(tex.index(o) for o in order)
     assert r"Theorem 1 & fails; no corrected form is proved & 1 \\" in tex
-    assert r"Lemma 2 & holds on every instance computed, with no proof; a sharper form is proved & -- \\" in tex
+    assert (
+        r"Lemma 2 & unproved, with no counterexample among the instances computed; a sharper form is proved & -- \\"
+        in tex
+    )
     # the gist names the project's statement by its paper reference, never by its id
     assert r"it is $2\sqrt{n}$ (Lemma 2, our sharper bound)." in tex and "lem2-sharp" not in tex
     assert r"\textbf{Erratum 1:} \nolinkurl{x/a-printed}." in tex  # listed; attached where its erratum cites it

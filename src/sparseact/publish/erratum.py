@@ -75,7 +75,8 @@ SOURCE_DATE_EPOCH = "0"
 PAPER_REFERENCE = (
     r"Pranjal Awasthi, Nishanth Dikkala, Pritish Kamath and Raghu Meka, ``Learning Neural Networks "
     r"with Sparse Activations'', COLT 2024, \href{" + PAPER_PDF + r"}{PMLR 247:406--425} (whose numbering this note "
-    r"uses; \href{" + PAPER_ARXIV + r"}{arXiv:2406.17989v1} is numbered alike)"
+    r"uses; \href{" + PAPER_ARXIV + r"}{arXiv:2406.17989} numbers some results otherwise: its Theorem 3.1 is "
+    r"Theorem 8 here)"
 )
 #: Text characters that LaTeX's default (OT1) encoding does not print as themselves, beyond the special ones.
 _TEXT_SYMBOLS = {
@@ -168,6 +169,7 @@ NOTE_MACROS = frozenset(
         "ref",
         "section",
         "small",
+        "smallskip",
         "footnotesize",
         "scriptsize",
         "subsection",
@@ -466,11 +468,10 @@ def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, en
         said = "open"
     else:
         said = (
-            "a corrected form is proved for every parameter; as printed it holds"
+            f"a corrected form is proved for every parameter; as printed it is {UNPROVED}"
             + (CORNER_MARK if corner else "")
-            + " on every instance computed, with no proof"
             if proved_correction(entry, status_of)
-            else "holds" + (CORNER_MARK if corner else "") + " on every instance computed, with no proof"
+            else UNPROVED + (CORNER_MARK if corner else "")
         )
     if sid in set(results.sharper["than"]):
         said += "; a sharper form is proved"
@@ -553,7 +554,7 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
         r"\hline",
         r"\end{longtable}",
         "",
-        *([rf"\noindent {CORNER_MEANING}", ""] if any(CORNER_MARK in row for row in rows) else []),
+        *([rf"\noindent {CORNER_MEANING}", "", r"\smallskip"] if any(CORNER_MARK in row for row in rows) else []),
         _errata_by_consequence(errata),
         "",
     ]
@@ -583,22 +584,15 @@ def _the_others(results: Results, errata: pd.DataFrame, entries: dict, kind: dic
             groups.setdefault("open", []).append(row)
     said = {  # (one result, several)
         "constant": (
-            "has a corrected form proved for every parameter; as printed it holds on every instance computed, with no "
-            "proof",
-            "have corrected forms proved for every parameter; as printed they hold on every instance computed, with no "
-            "proof",
+            f"has a corrected form proved for every parameter; as printed it is {UNPROVED}",
+            f"have corrected forms proved for every parameter; as printed they are {UNPROVED}",
         ),
         "constant corner": (
-            "has a corrected form proved for every parameter; as printed it holds "
-            f"{CORNER_PHRASE}, on every instance computed, with no proof",
-            "have corrected forms proved for every parameter; as printed they hold "
-            f"{CORNER_PHRASE}, on every instance computed, with no proof",
+            f"has a corrected form proved for every parameter; as printed it is {UNPROVED} {CORNER_PHRASE}",
+            f"have corrected forms proved for every parameter; as printed they are {UNPROVED} {CORNER_PHRASE}",
         ),
-        "range": ("holds on every instance computed, with no proof", "hold on every instance computed, with no proof"),
-        "range corner": (
-            f"holds {CORNER_PHRASE}, on every instance computed, with no proof",
-            f"hold {CORNER_PHRASE}, on every instance computed, with no proof",
-        ),
+        "range": (f"is {UNPROVED}", f"are {UNPROVED}"),
+        "range corner": (f"is {UNPROVED} {CORNER_PHRASE}", f"are {UNPROVED} {CORNER_PHRASE}"),
         "corrected": ("fails as printed; a corrected form is proved", "fail as printed; corrected forms are proved"),
         "weaker": (
             "fails as printed; a weaker corrected form is proved",
@@ -652,14 +646,15 @@ def _superseded(results: Results, errata: pd.DataFrame, entries: dict) -> tuple[
     return [short_ref(ref) for ref in names], superseded
 
 
+#: What the note says of a printed statement that holds on every instance computed and has no proof.
+UNPROVED = "unproved, with no counterexample among the instances computed"
 #: The summary table's mark on "holds" where a result holds :data:`sparseact.publish.findings.CORNER_PHRASE`.
 CORNER_MARK = r"$^\dagger$"
 #: What the mark means, said once under the table.
 CORNER_MEANING = (
-    f"{CORNER_MARK}\\,Holds {CORNER_PHRASE}: where a printed logarithm is below 1, as $\\log(ns)$ is at $n = s = 1$, or a "
-    "logarithm of a scale such as $\\log(m(R+B))$, which a change of units brings below 1 from any sample, the "
-    "printed bound can vanish or fall below the quantity it bounds. We read every statement of the paper with this "
-    "one rule, each printed $\\log$ as $\\max\\{1, \\log\\}$."
+    f"{CORNER_MARK}\\,{CORNER_PHRASE.capitalize()}: where one is below 1 ($\\log(ns)$ at $n = s = 1$; "
+    "$\\log(m(R+B))$ at a small scale) the printed bound can vanish; we read each printed $\\log$ as "
+    "$\\max\\{1, \\log\\}$, for every statement alike."
 )
 #: How the note counts the errata, per consequence (:data:`CONSEQUENCES`, most serious first).
 ERRATA_PHRASES = {
@@ -969,10 +964,12 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     lines = [
         *NOTE_PREAMBLE,
         r"\maketitle",
-        rf"\noindent On {PAPER_REFERENCE}. We checked each of the paper's statements by exact computation and proof; "
-        r"Section~\ref{sec:reply} says how to re-check it and how to reply.",
+        rf"\noindent On {PAPER_REFERENCE}. We checked the paper's statements by exact computation and proof; this "
+        r"note gives what we found wrong and the sharper bounds we proved. Section~\ref{sec:reply} says how to re-check "
+        "it and how to reply.",
         "",
         *_summary(results, errata, entries, words),
+        *_improvement(results, words),
         r"\section{Errata that change a result, a definition or a proof}\label{sec:substantive}",
         "What is wrong is said in the summary. For a result or a definition we give the printed text, the violation "
         "its counterexample establishes (checked in exact arithmetic) and the correction, proved for every parameter "
@@ -981,8 +978,7 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     ]
     for _, row in serious.iterrows():
         lines += _substantive(row, repository_url, words)
-    lines += _improvement(results, words)
-    cited_in_main = list(words.cited)  # by the substantive errata and the improvement
+    cited_in_main = list(words.cited)  # by the improvement and the substantive errata
     lines += _slips(slips, replaced, repository_url, words)
     lines += [
         r"\section{Re-checking and replying}\label{sec:reply}",
