@@ -128,7 +128,7 @@ ORIGINS = ("paper", "project")
 #: Keys of a statement's ``sharper`` entry: the paper's statement it sharpens, and (optionally) the ``bound`` of the
 #: ``tightness.csv`` row that measures it and the ``gist``, the improvement in one line for the note's summary.
 SHARPER_KEYS = ("than", "tightness", "gist")
-FACT_KEYS = ("id", "name", "statement", "citation", "checks")
+FACT_KEYS = ("id", "name", "statement", "citation", "checks", "cite")
 ERRATUM_KEYS = ("id", "location", "gist", "printed", "correction", "verified_by", "checks")
 #: Prefix of a fact id.
 FACT_PREFIX = "fact:"

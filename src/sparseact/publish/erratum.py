@@ -352,7 +352,11 @@ class PaperWords:
             for number, cell in zip(errata["number"], errata["certificates"], strict=True)
             for path in ids(cell)
         )
-        names.update((fact["id"], fact["name"]) for fact in paper_facts())
+        # a fact by its name and its short citation: "symmetrization (Shalev-Shwartz and Ben-David 2014, Lemma 26.2)"
+        names.update(
+            (fact["id"], UNNESTED.sub("", fact["name"]) + (f" ({fact['cite']})" if fact.get("cite") else ""))
+            for fact in paper_facts()
+        )
         self.names = names
         self.statements = dict(zip(results.statements["statement_id"], results.statements["statement"], strict=True))
         self.kinds = dict(zip(results.statements["statement_id"], results.statements["kind"], strict=True))
