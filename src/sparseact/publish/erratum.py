@@ -6,14 +6,17 @@ hyperref) from ``statements.csv``, ``headline.csv``, ``errata.csv`` and ``sharpe
 (the argument and ``open`` texts). The prose about results is the data's; the note itself types only
 framing sentences. It has:
 
-* a summary: the main results as printed (``headline.csv``) with the errata that concern them, the substantive
-  errata (:data:`SUBSTANTIVE`) one line each (their ``gist``), and the improvement (the ``gist`` of each sharper result);
+* a summary: the substantive errata (:data:`SUBSTANTIVE`) one line each (their ``gist``), the improvement (the
+  ``gist`` of each sharper result), and the main results as printed (``headline.csv``) with the errata that concern
+  them;
+* the errata that change a result or a definition, one paragraph each (printed text, correction, violation,
+  certificate), and the gaps in printed proofs the improvement does not replace, one sentence each;
 * the improvement: the results sharper than a main result (``sharper.csv``) with their proofs and tightness, then the
   paper's discussions and remarks that rest on them;
-* the substantive errata, one paragraph each (printed text, what is wrong, violation, correction, certificate);
-* the other errata in one table (where, what is wrong and right, certificate), and how to re-check and reply;
-* appendices: the proofs that carry a finite certificate of a substantive erratum to its whole family, the
-  project's results the note cites, and the certificates (the other errata in full are in the findings).
+* the other errata in one table, one line each (those in the printed proofs the improvement replaces first), and how
+  to re-check and reply;
+* appendices: the proofs that carry a finite certificate of a substantive erratum to its whole family, and the
+  project's results the note cites (the other errata in full are in the findings).
 
 The main text names no internal id: :class:`PaperWords` puts the paper's words for a statement, check or fact the
 data's prose cites. The errata are numbered by consequence, then class, then paper order (:func:`numbered_errata`).
@@ -286,8 +289,15 @@ def numbered_errata(results: Results) -> pd.DataFrame:
 
 
 def cite(numbers: list[int]) -> str:
-    """``Erratum 3`` or ``Errata 3, 5 and 8``."""
-    return ("Erratum " if len(numbers) == 1 else "Errata ") + _join([str(n) for n in sorted(numbers)])
+    """``Erratum 3``, ``Errata 3, 5 and 8`` or, for a run of three or more, ``Errata 7--18``."""
+    runs: list[list[int]] = []
+    for number in sorted(numbers):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    words = [f"{run[0]}--{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)) for run in runs]
+    return ("Erratum " if len(numbers) == 1 else "Errata ") + _join(", ".join(words).split(", "))
 
 
 def note_name(paper_ref: str) -> str:
@@ -493,7 +503,7 @@ def _main_result_line(row: pd.Series, results: Results, errata: pd.DataFrame, en
 
 
 def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: PaperWords) -> list[str]:
-    """The summary: the improvement, the substantive errata one line each, then the main results in a table."""
+    """The summary: the substantive errata one line each, the improvement, then the main results in a table."""
     rows = [
         rf"{tex_text(note_name(row['paper_ref']))} & {said} & {cited or '--'} \\"
         for _, row in results.headline.iterrows()
@@ -538,6 +548,7 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
         + f": {tex_text(_join(holding))}. "
         + " ".join(_the_others(results, errata, entries, kind)),
         "",
+        *_described(r"\noindent\textbf{The substantive problems} (Section~\ref{sec:substantive}).", problems),
         *_described(r"\noindent\textbf{The improvement} (Section~\ref{sec:improvement}).", improvements),
         *(
             [
@@ -548,8 +559,7 @@ def _summary(results: Results, errata: pd.DataFrame, entries: dict, words: Paper
             if superseded
             else []
         ),
-        *_described(r"\noindent\textbf{The substantive problems} (Section~\ref{sec:substantive}).", problems),
-        r"\noindent\textbf{The main results, as printed.}",
+        r"\smallskip\noindent\textbf{The main results, as printed.}",
         "",
         r"\begin{longtable}{" + _columns(0.22, 0.57, 0.15) + "}",
         r"\hline Result & As printed & Errata \\ \hline",
@@ -606,9 +616,15 @@ def _the_others(results: Results, errata: pd.DataFrame, entries: dict, kind: dic
         "open": ("is open", "are open"),
     }
     sentences = []
+    ranges = dict(zip(results.statements["statement_id"], results.statements["range"], strict=True))
     for group, rows in groups.items():
         refs = list(dict.fromkeys(short_ref(row["paper_ref"]) for row in rows))
-        sentences.append(tex_text(f"{_join(refs)} {said[group][len(refs) > 1]}."))
+        computed = [
+            (f"{short_ref(row['paper_ref'])}: " if len(rows) > 1 else "") + typeset_ascii(ranges[row["statement_id"]])
+            for row in rows
+        ]
+        named = f" (computed: {'; '.join(computed)})" if group.split()[0] in UNPROVEN else ""
+        sentences.append(tex_text(f"{_join(refs)} {said[group][len(refs) > 1]}{named}."))
     return sentences + conjectures
 
 
@@ -652,6 +668,8 @@ def _superseded(results: Results, errata: pd.DataFrame, entries: dict) -> tuple[
 
 #: What the note says of a printed statement that holds on every instance computed and has no proof.
 UNPROVED = "unproved, with no counterexample among the instances computed"
+#: The summary's groups of such statements (:func:`_the_others`), whose instances it names.
+UNPROVEN = ("constant", "range")
 #: The summary table's mark on "holds" where a result holds :data:`sparseact.publish.findings.CORNER_PHRASE`.
 CORNER_MARK = r"$^\dagger$"
 #: What the mark means, said once under the table.
@@ -672,16 +690,13 @@ ERRATA_PHRASES = {
 }
 #: The consequences of an erratum that lies in a proof.
 PROOF_CONSEQUENCES = ("proof-gap", "step", "typo")
-#: The consequences whose errata the count names by number (the others it counts).
-NAMED_CONSEQUENCES = ("result-false", "definition", "proof-gap", "informal", "conjecture-remark")
 
 
 def _errata_by_consequence(errata: pd.DataFrame) -> str:
-    """The errata counted by what they change, those above the local slips named by number."""
+    """The errata counted by what they change, each group named by its numbers."""
     rank = list(CONSEQUENCES).index
     parts = [
-        _count(len(group), *ERRATA_PHRASES[key])
-        + (f" ({cite(list(group['number']))})" if key in NAMED_CONSEQUENCES else "")
+        _count(len(group), *ERRATA_PHRASES[key]) + f" ({cite(list(group['number']))})"
         for key, group in sorted(errata.groupby("consequence"), key=lambda item: rank(item[0]))
     ]
     return (
@@ -779,8 +794,8 @@ def printed_tex(text: str) -> str:
 
 
 def _substantive(row: pd.Series, repository_url: str, words: PaperWords) -> list[str]:
-    """An erratum that changes a result or a definition: one paragraph with the printed text, the violation and the
-    correction (what is wrong, its ``gist``, is the summary's line for it, not repeated here); the proof of its family
+    """An erratum that changes a result or a definition: one paragraph with the printed text, the correction and the
+    violation (what is wrong, its ``gist``, is the summary's line for it, not repeated here); the proof of its family
     is in the appendix. A gap in a printed proof is one sentence: where, and the correction's first sentence."""
     certificates = _certificates(row, repository_url)
     if row["consequence"] not in ("result-false", "definition"):
@@ -801,8 +816,8 @@ def _substantive(row: pd.Series, repository_url: str, words: PaperWords) -> list
     return [
         rf"\paragraph{{Erratum {row['number']}.}} {tex_text(words(_sentence(row['location'])))} "
         rf"\emph{{Printed:}} {printed_tex(row['printed'])} "
-        + violation
-        + rf"\emph{{Correction:}} {tex_text(words(_sentence(row['correction'])))}"
+        rf"\emph{{Correction:}} {tex_text(words(_sentence(row['correction'])))} "
+        + violation.strip()
         + (f" {certificates}" if certificates else "")
         + (
             r" The proof of the violation for every instance of the family is in the \hyperref[app:families]{appendix}."
@@ -937,25 +952,6 @@ def _cited(cited: list[str], results: Results, errata: pd.DataFrame, words: Pape
     return lines
 
 
-def _certificate_list(errata: pd.DataFrame) -> list[str]:
-    """Every certificate by its file in the repository, erratum by erratum, in one paragraph (each erratum links its
-    certificates already)."""
-    lines = [
-        r"\section*{Appendix: the certificates}\phantomsection\label{app:certificates}",
-        "The files (\\nolinkurl{.json}) are under \\nolinkurl{results/certificates/} in the repository; "
-        "Section~\\ref{sec:reply} says how to re-check them.",
-        "",
-        r"{\scriptsize\raggedright",
-    ]
-    items = [
-        rf"\textbf{{Erratum {row['number']}:}} "
-        + ", ".join(rf"\nolinkurl{{{p.removeprefix('certificates/').removesuffix('.json')}}}" for p in ids(cell))
-        for row, cell in ((row, row["certificates"]) for _, row in errata.iterrows())
-        if ids(cell)
-    ]
-    return [*lines, "; ".join(items) + ".", "", "}", ""]
-
-
 def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     """The note, a LaTeX document (see the module's docstring)."""
     errata = numbered_errata(results)
@@ -973,16 +969,16 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
         "it and how to reply.",
         "",
         *_summary(results, errata, entries, words),
-        *_improvement(results, words),
         r"\section{Errata that change a result, a definition or a proof}\label{sec:substantive}",
-        "What is wrong is said in the summary. For a result or a definition we give the printed text, the violation "
-        "its counterexample establishes (checked in exact arithmetic) and the correction, proved for every parameter "
-        "it names; for a gap in a printed proof, the correction.",
+        "What is wrong is said in the summary. For a result or a definition we give the printed text, the correction, "
+        "proved for every parameter it names, and the violation its counterexample establishes; for a gap in a "
+        "printed proof, the correction.",
         "",
     ]
     for _, row in serious.iterrows():
         lines += _substantive(row, repository_url, words)
-    cited_in_main = list(words.cited)  # by the improvement and the substantive errata
+    lines += _improvement(results, words)
+    cited_in_main = list(words.cited)  # by the substantive errata and the improvement
     lines += _slips(slips, replaced, repository_url, words)
     lines += [
         r"\section{Re-checking and replying}\label{sec:reply}",
@@ -1010,7 +1006,6 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     lines += _families(serious, entries, words)
     cited_in_main += [sid for sid in words.cited if sid not in cited_in_main]  # by the slips and the family proofs
     lines += _cited(cited_in_main, results, errata, words)
-    lines += _certificate_list(errata)
     return "\n".join([*lines, r"\end{document}", ""])
 
 
