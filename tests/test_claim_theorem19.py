@@ -6,6 +6,8 @@ import math
 import numpy as np
 import pytest
 from certified import assert_forced_fail_refused, tamper_constant
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sparseact import complexity as cx
 from sparseact.claims import get_claim, theorem19
@@ -485,3 +487,27 @@ def test_an_instance_where_the_bound_exceeds_the_sup_bound_tests_nothing(tables,
         lifted[name] = frame.assign(s=frame["m"] * frame["n"])
     again = {r.check_id: r for r in CLAIM.assemble(BLOCK, lifted).records}
     assert again["theorem19/bound"].instances == 0 and again["theorem19/bound"].verdict is Verdict.INCONCLUSIVE
+
+
+@given(
+    st.lists(st.floats(-3, 3, allow_nan=False), min_size=1, max_size=4),
+    st.lists(st.lists(st.floats(-2, 2, allow_nan=False), min_size=3, max_size=3), min_size=1, max_size=4),
+    st.floats(0.01, 4),
+)
+@settings(max_examples=60, deadline=None)
+def test_a_certificate_network_is_exactly_in_the_class(u, weights, bias):
+    """author16 and author18: a stored network of the Conjecture 20 certificate exceeded W by 4e-16 read exactly.
+    in_class scales u to the bound (W taken as the network's own double norm, the worst case) and then by at most
+    2^-20, so the stored doubles satisfy the class's norms exactly."""
+    from fractions import Fraction
+
+    from sparseact.claims.theorem19.certificates import in_class
+
+    b = [bias] * len(u)
+    norm = max(abs(x) for x in u)
+    W = norm * max(math.sqrt(sum(x * x for x in row)) for row in weights)  # the float norm: over by a rounding
+    network = in_class({"u": u, "W": weights, "b": b}, W, norm * bias)
+    shrunk = max(abs(Fraction(x)) for x in network["u"])
+    assert shrunk**2 * max(sum(Fraction(x) ** 2 for x in row) for row in weights) <= Fraction(W) ** 2
+    assert shrunk * Fraction(bias) <= Fraction(norm * bias)
+    assert all(abs(a - b) <= 2.0**-19 * abs(b) for a, b in zip(network["u"], u, strict=True))

@@ -8,6 +8,7 @@ the verifier recomputes: the explicit optimal network of each of the ``2^m`` sig
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 from sparseact.claims.theorem19.compute import BOUND_EXPRS, EXACT_RTOL, ORDER_TOL
 from sparseact.verify import certificates as cert
@@ -23,11 +24,35 @@ def with_counterexample(certificate: dict | None, counterexample: str):
     return None if certificate is None else (certificate, counterexample)
 
 
+def in_class(network: dict, W: float, B: float) -> dict:
+    """``network`` (``u``, ``W``, ``b``) with ``u`` shrunk by the least of the factors ``1 - 2^(i-40)`` that puts it
+    exactly in the class, read as the rationals its doubles denote: ``||u||_inf max_j ||w_j|| <= W`` and
+    ``||u||_inf max_j |b_j| <= B``. A search's network can exceed ``W`` by a rounding error, which the verifier would
+    absorb; a certificate's networks are then exactly feasible as stored. Unchanged if no factor down to
+    ``1 - 2^-20`` does it (the verifier's own scaling then decides)."""
+
+    def fits(u: list[float]) -> bool:
+        norm = max((abs(Fraction(x)) for x in u), default=Fraction(0))
+        weight = max((sum(Fraction(x) ** 2 for x in row) for row in network["W"]), default=Fraction(0))
+        bias = max((abs(Fraction(x)) for x in network["b"]), default=Fraction(0))
+        return norm * norm * weight <= Fraction(W) ** 2 and norm * bias <= Fraction(B)
+
+    for shrink in [0.0, *(2.0 ** (i - 40) for i in range(21))]:
+        u = [x * (1.0 - shrink) for x in network["u"]]
+        if fits(u):
+            return {**network, "u": u}
+    return network
+
+
 def rademacher_sides(data: dict) -> tuple[dict, dict]:
     """The two sides of a certificate that an exact ``R_H(S)`` (all 2^m sign vectors, one network each) exceeds a
     printed bound, from the raw data :func:`sparseact.claims.theorem19.compute.rademacher_data` recorded: the
-    ``rademacher_lower_bound`` of the networks and the bound's formula."""
-    lhs = cert.quantity("rademacher_lower_bound", **{key: data[key] for key in ("X", "zetas", "networks", *CLASS)})
+    ``rademacher_lower_bound`` of the networks (each exactly in the class, :func:`in_class`) and the bound's
+    formula."""
+    networks = [in_class(network, data["W"], data["B"]) for network in data["networks"]]
+    lhs = cert.quantity(
+        "rademacher_lower_bound", networks=networks, **{key: data[key] for key in ("X", "zetas", *CLASS)}
+    )
     rhs = cert.formula(BOUND_EXPRS[data["bound"]], **{key: data[key] for key in ("W", "R", "B", "s", "n", "m", "k")})
     return lhs, rhs
 
