@@ -130,6 +130,7 @@ rule all:
         rules.report.output,
         rules.screenshots.output,
         benchmark_files(),
+        shard_manifests(),
         claim_reports(),
         # the committed copies: the README's figures and the rendered pages (docs/site), of the full run only
         (

@@ -196,6 +196,9 @@ SHARD = {"claim": "lemma9", "shard": "all", "points": {"p": {}}, "seed": 1, "rep
         ({**SHARD, "seed": -5}, "seed must be"),
         ({**SHARD, "seed": "1"}, "seed must be an integer"),
         ({**SHARD, "replicates": 0}, "replicates must be"),
+        # probe13: a manifest asking 10^7 replicates ran on with no refusal (the config's limit is 20)
+        ({**SHARD, "replicates": 10**7}, "replicates must be <= 20"),
+        ({**SHARD, "seed": 2**40}, "seed must be <= 4294967295"),
         # probe8: no point wrote an empty shard without a word; a deep nesting gave a raw RecursionError
         ({**SHARD, "points": {}}, "a non-empty JSON"),
         ("[" * 5000, "RecursionError"),

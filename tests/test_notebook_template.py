@@ -86,9 +86,9 @@ def test_a_run_without_the_required_parameters_is_refused_in_one_line_before_pap
     monkeypatch.setitem(sys.modules, "papermill", None)  # imported, it would raise ImportError
     executed = tmp_path / "o.ipynb"
     argv = ["run-notebook", str(repo_root / "notebooks" / "run_shard.py"), "--executed", str(executed)]
-    assert main([*argv, "--param", "shard=b1"]) == 2
+    assert main([*argv, "--param", "data_path=x.npz"]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 1 and "needs the parameters claim, data_path, run_path (" in lines[0], lines
+    assert len(lines) == 1 and "needs the parameters run_path, shard_path (" in lines[0], lines
     assert not executed.exists()
 
 

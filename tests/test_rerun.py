@@ -225,7 +225,8 @@ def test_a_compute_edit_reruns_the_claims_shards(current, repo_root):
         "report": 1,
         "run": shards,
         "screenshots": 1,
-        "total": 6 + 2 * shards + len(claim_ids()),
+        "shard_manifest": shards,
+        "total": 6 + 3 * shards + len(claim_ids()),
     }, out[-3000:]
 
 
@@ -326,7 +327,7 @@ def test_one_added_grid_point_renders_only_its_claims_page_again(current):
     try:
         assert stats["data"] == stats["run"] == stats["assemble"] == stats["ledger"] == 1, out[-3000:]
         assert claims == set(claim_ids()), out[-3000:]
-        for name in ("data/{}/{}.npz", "runs/{}/{}.json", "notebooks/runs/{}/{}.ipynb"):
+        for name in ("shards/{}/{}.json", "data/{}/{}.npz", "runs/{}/{}.json", "notebooks/runs/{}/{}.ipynb"):
             (quick / name.format(claim, shard)).touch()
         for stage in ("data", "runs"):
             (quick / "benchmarks" / stage / claim / f"{shard}.tsv").touch()

@@ -452,7 +452,8 @@ def test_adding_a_grid_point_reruns_only_that_point(run):
         "report": 1,
         "screenshots": 1,
         "run": 1,
-        "total": 8 + len(claim_ids()),
+        "shard_manifest": 1,
+        "total": 9 + len(claim_ids()),
     }, out[-3000:]
     assert "claim=section1_index, shard=index" in out
 
@@ -531,7 +532,8 @@ def test_code_edits_rerun_what_imports_them(run):
         "report": 1,
         "run": shards,
         "screenshots": 1,
-        "total": 6 + 2 * shards + len(claim_ids()),
+        "shard_manifest": shards,
+        "total": 6 + 3 * shards + len(claim_ids()),
     }, out[-3000:]
     claim.write_text(original)
     snakemake(run, "--touch")

@@ -284,6 +284,7 @@ def every_stamp(wildcards):
     ]
     jobs = {
         "kernels": [Wildcards(fromdict={"group": group}) for group in KERNEL_GROUPS],
+        "shard_manifest": claim_shards,
         "data": claim_shards,
         "run": claim_shards,
         "assemble": claims,
@@ -456,6 +457,16 @@ RESULT_TABLES = [
     in_results(f"{name}.csv")
     for name in ("ledger", "statements", "headline", "errata", "tightness", "sharper")
 ]
+
+
+def shard_manifests():
+    """Every shard's manifest: rule all requests them, since Snakemake reruns a job for a missing output only when
+    something requests that output (as benchmark_files says)."""
+    return [
+        in_results(f"shards/{claim}/{shard}.json")
+        for claim in CLAIMS
+        for shard in shards(claim)
+    ]
 
 
 def benchmark_files():

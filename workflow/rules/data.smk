@@ -10,6 +10,7 @@
 rule shard_manifest:
     input:
         code=claim_code,
+        check=job_check("shard_manifest"),
     output:
         in_results("shards/{claim}/{shard}.json"),
     log:

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from sparseact._validation import check_int, read_regular_file
+from sparseact.runtime.config import config_schema
 from sparseact.runtime.provenance import atomic_write_json
 
 #: A shard's name: it names files.
@@ -59,7 +60,10 @@ def _check(manifest, where: str) -> None:
         raise ValueError(f"{where}: shard must be a shard's name (letters, digits, '-' and '_'), got {shard!r:.60}")
     if not isinstance(points, dict) or not points or not all(isinstance(p, dict) for p in points.values()):
         raise ValueError(f"{where}: points must map each point's name to its parameters (a non-empty JSON object)")
-    check_int(manifest["seed"], f"{where}: seed", 0)
-    check_int(manifest["replicates"], f"{where}: replicates", 1)
+    # within the config schema's ranges (a deterministic claim's one replicate aside): no more work than a config names
+    for key, least in (("seed", 0), ("replicates", 1)):
+        value, most = check_int(manifest[key], f"{where}: {key}", least), config_schema()["properties"][key]["maximum"]
+        if value > most:
+            raise ValueError(f"{where}: {key} must be <= {most} (the config's limit), got {value}")
     if not isinstance(code, str):
         raise ValueError(f"{where}: code must be the digest of the claim's code, got {code!r:.60}")

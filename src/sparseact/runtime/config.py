@@ -34,6 +34,7 @@ import math
 import os
 import re
 from collections.abc import Iterable, Mapping
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,7 @@ RESULTS_SUBFOLDERS = (
     "report",
     "pages",
     "runs",
+    "shards",
     "slices",
     "stamps",
     "tables",
@@ -372,6 +374,12 @@ def _schema(schema_path: str | Path | None) -> dict:
 
     schema_file = Path(schema_path) if schema_path else Path(str(files("sparseact").joinpath(PACKAGED_SCHEMA)))
     return {**read_yaml(schema_file), "$id": schema_file.resolve().as_uri()}
+
+
+@cache
+def config_schema() -> dict:
+    """The packaged config schema (:data:`PACKAGED_SCHEMA`), read once."""
+    return _schema(None)
 
 
 def _check_values(node) -> None:

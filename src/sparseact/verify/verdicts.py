@@ -124,8 +124,12 @@ def verdict_at_most(value: float, limit: float, atol: float = ATOL, rtol: float 
 
 
 def verdict_all(verdicts: Iterable[Verdict]) -> Verdict:
-    """Combine verdicts: FAIL if any fails, else INCONCLUSIVE if any is, else PASS."""
-    verdicts = list(verdicts)
+    """Combine verdicts: FAIL if any fails, else INCONCLUSIVE if any is, else PASS (``ValueError`` for anything that
+    is not a verdict or its name)."""
+    try:
+        verdicts = [Verdict(verdict) for verdict in verdicts]
+    except ValueError:
+        raise ValueError(f"verdict_all combines verdicts (PASS, FAIL, INCONCLUSIVE), got {verdicts!r:.80}") from None
     if not verdicts:
         return Verdict.INCONCLUSIVE
     if Verdict.FAIL in verdicts:
