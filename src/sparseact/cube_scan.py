@@ -15,7 +15,14 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["edge_counts", "max_active_count", "max_kth_largest"]
+__all__ = [
+    "edge_counts",
+    "gaussian_tail_ratio",
+    "max_active_count",
+    "max_kth_largest",
+    "relu_rows",
+    "threshold_edge_counts",
+]
 
 
 @numba.njit(cache=True)
@@ -137,3 +144,113 @@ def _edge_word_counts(words, n):  # pragma: no cover - compiled
         sums[i] = plus
         flips[i] = 2 * differ
     return sums, flips
+
+
+def threshold_edge_counts(
+    values: np.ndarray, b: float, words: np.ndarray | None = None
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """:func:`edge_counts` of the table ``g = values <= b``, and its number of ones, without forming ``g``.
+
+    ``values`` is a float64 table of length ``2**n`` (hypercube order); the table is packed eight entries a word
+    straight from the comparisons, into ``words`` when given (uint64, at least ``max(1, 2**n / 8)`` entries, reused
+    from one threshold to the next). Exact integers, the same as ``edge_counts(values <= b)`` and
+    ``count_nonzero(values <= b)``.
+    """
+    n = values.size.bit_length() - 1
+    size = max(1, values.size >> 3)
+    if words is None or words.size < size:
+        words = np.empty(size, dtype=np.uint64)
+    ones = _pack_threshold(values, float(b), words[:size])
+    sums, flips = _edge_word_counts(words[:size], n)
+    return int(ones), sums, flips
+
+
+@numba.njit(cache=True)
+def _pack_threshold(values, b, words):  # pragma: no cover - compiled
+    # byte j of word x (little-endian) is values[8 x + j] <= b, as edge_counts packs a bool table; missing bytes 0
+    N = values.size
+    full = N >> 3
+    total = np.uint64(0)
+    for x in range(full):
+        word = np.uint64(0)
+        for j in range(8):
+            word |= np.uint64(values[8 * x + j] <= b) << np.uint64(8 * j)
+        words[x] = word
+        total += (word * _BYTE_SUM) >> np.uint64(56)
+    for x in range(full, words.size):
+        word = np.uint64(0)
+        for j in range(8):
+            e = 8 * x + j
+            if e < N and values[e] <= b:
+                word |= np.uint64(1) << np.uint64(8 * j)
+        words[x] = word
+        total += (word * _BYTE_SUM) >> np.uint64(56)
+    return np.int64(total)
+
+
+def gaussian_tail_ratio(values: np.ndarray, norm2: float, scratch: np.ndarray | None = None) -> float:
+    """``max_{u > 0} Pr_x[|v(x)| >= u] / (2 exp(-u^2 / (2 norm2)))`` over the values ``u = |v(x)|`` taken.
+
+    ``values`` holds ``v(x)`` at every cube point. Their absolute values are sorted in ``scratch[0]`` and the
+    distinct positive ones and their tail probabilities compacted in place (``scratch``: float64, shape
+    ``(2, values.size)``, reused by a caller with many tables); each term is the same floating-point expression,
+    elementwise, as ``prob / (2 * np.exp(-(u ** 2) / (2 * norm2)))`` over the sorted distinct values, numpy's
+    ``exp`` included, and the maximum of a set of floats does not depend on its order.
+    """
+    N = values.size
+    if scratch is None or scratch.shape[0] < 2 or scratch.shape[1] != N:
+        scratch = np.empty((2, N))
+    a, prob = scratch[0], scratch[1]
+    np.abs(values, out=a)
+    a.sort()
+    k = _tail_terms(a, 2 * norm2, prob)
+    terms = a[:k]
+    np.exp(terms, out=terms)
+    return float(_max_ratio(prob[:k], terms))
+
+
+@numba.njit(cache=True)
+def _tail_terms(a, twice_norm2, prob):  # pragma: no cover - compiled
+    # a ascending: for each distinct u > 0 (first index j), -(u*u) / twice_norm2 into a[k] (k <= j: read before
+    # written) and #{|v| >= u} / N = (N - j) / N into prob[k]
+    N = a.size
+    k = 0
+    j = 0
+    while j < N:
+        u = a[j]
+        nxt = j + 1
+        while nxt < N and a[nxt] == u:
+            nxt += 1
+        if u > 0.0:
+            a[k] = -(u * u) / twice_norm2
+            prob[k] = (N - j) / N
+            k += 1
+        j = nxt
+    return k
+
+
+@numba.njit(cache=True)
+def _max_ratio(prob, e):  # pragma: no cover - compiled
+    best = 0.0
+    for i in range(prob.size):
+        v = prob[i] / (2.0 * e[i])
+        if v > best or v != v:
+            best = v
+            if v != v:
+                return v
+    return best
+
+
+@numba.njit(cache=True)
+def relu_rows(low, high, start, block):  # pragma: no cover - compiled
+    """``block[h, i, j] = max(low[i, j] + high[start + h, j], 0)``: the ReLU of a chunk of preactivations.
+
+    The same one addition as :meth:`sparseact.networks.SparseReLUNetwork.cube_preactivations` and the value of
+    ``np.maximum(pre, 0.0)`` (``+0.0`` for a zero of either sign) for finite sums; ``block``: float64, shape
+    ``(rows, 2**lo, s)``.
+    """
+    for h in range(block.shape[0]):
+        for i in range(low.shape[0]):
+            for j in range(low.shape[1]):
+                v = low[i, j] + high[start + h, j]
+                block[h, i, j] = v if v > 0.0 else 0.0
