@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
 __all__ = [
     "edge_counts",
@@ -22,6 +24,7 @@ __all__ = [
     "max_kth_largest",
     "relu_rows",
     "threshold_edge_counts",
+    "threshold_words",
 ]
 
 
@@ -151,41 +154,100 @@ def threshold_edge_counts(
 ) -> tuple[int, np.ndarray, np.ndarray]:
     """:func:`edge_counts` of the table ``g = values <= b``, and its number of ones, without forming ``g``.
 
-    ``values`` is a float64 table of length ``2**n`` (hypercube order); the table is packed eight entries a word
-    straight from the comparisons, into ``words`` when given (uint64, at least ``max(1, 2**n / 8)`` entries, reused
-    from one threshold to the next). Exact integers, the same as ``edge_counts(values <= b)`` and
-    ``count_nonzero(values <= b)``.
+    ``values`` is a float64 table of length ``2**n`` (hypercube order); the table is packed one bit an entry (bit
+    ``j`` of word ``x`` is entry ``64 x + j``) straight from the comparisons, into ``words`` when given (uint64, at
+    least :func:`threshold_words` entries, reused from one threshold to the next: 2 MiB at ``n = 24``, which the
+    cache holds), and every edge counted by population counts of words. Exact integers, the same as
+    ``edge_counts(values <= b)`` and ``count_nonzero(values <= b)``.
     """
     n = values.size.bit_length() - 1
-    size = max(1, values.size >> 3)
+    size = threshold_words(values.size)
     if words is None or words.size < size:
         words = np.empty(size, dtype=np.uint64)
-    ones = _pack_threshold(values, float(b), words[:size])
-    sums, flips = _edge_word_counts(words[:size], n)
+    ones = _pack_threshold_bits(values, float(b), words[:size])
+    sums, flips = _bit_edge_counts(words[:size], n)
     return int(ones), sums, flips
 
 
+def threshold_words(size: int) -> int:
+    """The uint64 words :func:`threshold_edge_counts` packs a table of ``size`` entries into."""
+    return max(1, (int(size) + 63) >> 6)
+
+
+@intrinsic
+def _popcount(typingctx, word):  # pragma: no cover - compiled
+    """The number of set bits of a uint64 (LLVM's ``ctpop``: one instruction where the CPU has one)."""
+    if word != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+#: Per low coordinate ``i < 6``, the bits of a word of 64 table entries whose index has bit ``i`` clear.
+_BIT_MASKS = np.array(
+    [
+        0x5555555555555555,
+        0x3333333333333333,
+        0x0F0F0F0F0F0F0F0F,
+        0x00FF00FF00FF00FF,
+        0x0000FFFF0000FFFF,
+        0x00000000FFFFFFFF,
+    ],
+    dtype=np.uint64,
+)
+
+
 @numba.njit(cache=True)
-def _pack_threshold(values, b, words):  # pragma: no cover - compiled
-    # byte j of word x (little-endian) is values[8 x + j] <= b, as edge_counts packs a bool table; missing bytes 0
+def _pack_threshold_bits(values, b, words):  # pragma: no cover - compiled
+    # bit j of word x is values[64 x + j] <= b; bits past the table 0
     N = values.size
-    full = N >> 3
-    total = np.uint64(0)
-    for x in range(full):
+    ones = np.uint64(0)
+    for x in range(words.size):
+        base = 64 * x
         word = np.uint64(0)
-        for j in range(8):
-            word |= np.uint64(values[8 * x + j] <= b) << np.uint64(8 * j)
+        if base + 64 <= N:
+            for j in range(64):
+                word |= np.uint64(values[base + j] <= b) << np.uint64(j)
+        else:
+            for j in range(N - base):
+                word |= np.uint64(values[base + j] <= b) << np.uint64(j)
         words[x] = word
-        total += (word * _BYTE_SUM) >> np.uint64(56)
-    for x in range(full, words.size):
-        word = np.uint64(0)
-        for j in range(8):
-            e = 8 * x + j
-            if e < N and values[e] <= b:
-                word |= np.uint64(1) << np.uint64(8 * j)
-        words[x] = word
-        total += (word * _BYTE_SUM) >> np.uint64(56)
-    return np.int64(total)
+        ones += _popcount(word)
+    return np.int64(ones)
+
+
+@numba.njit(cache=True)
+def _bit_edge_counts(words, n):  # pragma: no cover - compiled
+    # as _edge_word_counts, one bit an entry: each unordered edge {j, j | 2**i} once (bits past the table are 0 on
+    # both ends of their edges)
+    sums = np.zeros(n)
+    flips = np.zeros(n)
+    W = words.size
+    for i in range(n):
+        plus = np.int64(0)
+        differ = np.int64(0)
+        if i < 6:
+            mask = _BIT_MASKS[i]
+            shift = np.uint64(1 << i)
+            for x in range(W):
+                a = words[x] & mask
+                c = (words[x] >> shift) & mask
+                plus += np.int64(_popcount(a)) - np.int64(_popcount(c))
+                differ += np.int64(_popcount(a ^ c))
+        else:
+            d = 1 << (i - 6)
+            for hi in range(0, W, 2 * d):
+                for x in range(hi, hi + d):
+                    a = words[x]
+                    c = words[x + d]
+                    plus += np.int64(_popcount(a)) - np.int64(_popcount(c))
+                    differ += np.int64(_popcount(a ^ c))
+        sums[i] = plus
+        flips[i] = 2 * differ
+    return sums, flips
 
 
 def gaussian_tail_ratio(values: np.ndarray, norm2: float, scratch: np.ndarray | None = None) -> float:

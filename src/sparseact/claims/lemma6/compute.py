@@ -12,7 +12,7 @@ from sparseact import bounds, sensitivity
 from sparseact.claims._buffers import work_array
 from sparseact.claims._failures import with_worst, worst_instance
 from sparseact.claims.lemma6 import CORRECTED_FACTOR
-from sparseact.cube_scan import gaussian_tail_ratio, threshold_edge_counts
+from sparseact.cube_scan import gaussian_tail_ratio, threshold_edge_counts, threshold_words
 from sparseact.networks import SparseReLUNetwork
 
 #: Halfspace families, in the order they are stored (:func:`sparseact.sensitivity.halfspace_family`).
@@ -44,7 +44,7 @@ def run(point: dict, data: dict, rng):
     rows, weights, key, hoeffding = [], [], None, []
     # one array each for <w, x> on the cube, the sorted |<w, x>| (two rows) and a threshold's packed table, reused
     values, scratch = work_array("lemma6.values", N), work_array("lemma6.sorted", (2, N))
-    words = work_array("lemma6.words", max(1, N >> 3), np.uint64)
+    words = work_array("lemma6.words", threshold_words(N), np.uint64)
     for j, (w, b, kind) in enumerate(zip(data["w"], data["b"], data["kind"], strict=True)):
         if w.tobytes() != key:
             key = w.tobytes()
