@@ -17,6 +17,10 @@ import numpy as np
 from sparseact._validation import as_float_array, check_finite_result
 from sparseact.cube import DEFAULT_CHUNK, _check_dim, hypercube
 
+#: Entries (rows times neurons) of the buffer in which :meth:`SparseReLUNetwork.truth_table` takes the ReLU of a block
+#: of preactivations (2 MiB): rounded down to whole rows of the cube's low half, at least one.
+RELU_BLOCK_ENTRIES = 1 << 18
+
 
 class SparseReLUNetwork:
     """``h(x) = sum_j u_j relu(<w_j, x> - b_j)`` (Definition 1).
@@ -232,11 +236,14 @@ class SparseReLUNetwork:
     ) -> np.ndarray:
         """``h`` on every point of the cube, in :func:`sparseact.cube.hypercube` order.
 
-        Chunk by chunk as :meth:`cube_preactivations` splits the cube, each chunk's preactivations and their ReLU
-        computed in one reused buffer and its outputs written straight into the table: the same operations on the same
-        chunks as concatenating :meth:`_output` of each chunk, so the same table bit for bit, without a fresh chunk
-        per step. ``out`` (float64, C-contiguous, length ``2**n``), when given, receives the table, so that a caller
-        tabulating many networks reuses one array instead of faulting in a new one each time.
+        Block by block of whole rows of :meth:`cube_halves` (``2**lo`` points each), each block's preactivations and
+        their ReLU computed in one reused buffer of at most :data:`RELU_BLOCK_ENTRIES` entries (below the jobs' mmap
+        threshold and within a core's cache, where the product reads it back) and its outputs written straight into
+        the table: the same additions, the same ReLU and, row by row, the same BLAS product as :meth:`_output` of
+        :meth:`cube_preactivations`'s chunks (a row's product does not depend on how many rows one call takes), so
+        the same table bit for bit. ``chunk`` bounds a block as it bounds those chunks. ``out`` (float64,
+        C-contiguous, length ``2**n``), when given, receives the table, so that a caller tabulating many networks
+        reuses one array instead of faulting in a new one each time.
         """
         self._check_cube_dim(n)
         if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
@@ -261,7 +268,7 @@ class SparseReLUNetwork:
         from sparseact.cube_scan import relu_rows  # deferred: numba loads only when a cube is scanned
 
         L, s = low.shape
-        per = max(1, int(chunk) >> (L.bit_length() - 1))
+        per = max(1, min(int(chunk) >> (L.bit_length() - 1), RELU_BLOCK_ENTRIES // (L * max(s, 1))))
         buffer = np.empty((min(per, high.shape[0]), L, s))
         for start in range(0, high.shape[0], per):
             block = buffer[: min(per, high.shape[0] - start)]
