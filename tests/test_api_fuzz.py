@@ -286,6 +286,7 @@ VALID = {
     "networks.SparseReLUNetwork.scale_B": lambda: dict(self=_net()),
     "networks.SparseReLUNetwork.cube_halves": lambda: dict(self=_net()),
     "networks.SparseReLUNetwork.cube_preactivations": lambda: dict(self=_net(), chunk=3),
+    "networks.SparseReLUNetwork.cube_preactivation_table": lambda: dict(self=_net(), j=1),
     "networks.check_network": lambda: dict(net=_net()),
     "networks.SparseReLUNetwork.max_active": lambda: dict(self=_net(), n=3),
     "networks.SparseReLUNetwork.truth_table": lambda: dict(self=_net(), n=3, chunk=3),

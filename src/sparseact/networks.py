@@ -17,6 +17,10 @@ import numpy as np
 from sparseact._validation import as_float_array, check_finite_result
 from sparseact.cube import DEFAULT_CHUNK, _check_dim, hypercube
 
+#: Entries (rows times neurons) of the buffer in which :meth:`SparseReLUNetwork.truth_table` takes the ReLU of a block
+#: of preactivations (2 MiB): rounded down to whole rows of the cube's low half, at least one.
+RELU_BLOCK_ENTRIES = 1 << 18
+
 
 class SparseReLUNetwork:
     """``h(x) = sum_j u_j relu(<w_j, x> - b_j)`` (Definition 1).
@@ -165,6 +169,35 @@ class SparseReLUNetwork:
         low, high = self.cube_halves()  # checks n here, when called, not at the first chunk
         return self._cube_chunks(low, high, int(chunk))
 
+    def cube_preactivation_table(self, j: int = 0, out: np.ndarray | None = None) -> np.ndarray:
+        """Neuron ``j``'s preactivation ``<w_j, x> - b_j`` at every point of the cube, in hypercube order.
+
+        Column ``j`` of the concatenated :meth:`cube_preactivations`, bit for bit (each entry the same one addition
+        of the halves of :meth:`cube_halves`), written in one pass into ``out`` (float64, C-contiguous, length
+        ``2**n``) when given, so that a caller tabulating many neurons reuses one array.
+        """
+        if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or not 0 <= j < self.n_neurons:
+            raise ValueError(f"j must be a neuron's index in [0, {self.n_neurons}), got {j!r}")
+        low, high = self.cube_halves()
+        low, high = low[:, int(j)], high[:, int(j)]
+        size = low.size * high.size
+        if out is None:
+            out = np.empty(size)
+        elif not (
+            isinstance(out, np.ndarray)
+            and out.dtype == np.float64
+            and out.shape == (size,)
+            and out.flags.c_contiguous
+            and out.flags.writeable
+        ):
+            raise ValueError(f"out must be a writeable C-contiguous float64 array of shape ({size},)")
+        with np.errstate(over="ignore", invalid="ignore"):
+            np.add(low[None, :], high[:, None], out=out.reshape(high.size, low.size))
+            bound = np.abs(low).max(initial=0.0) + np.abs(high).max(initial=0.0)
+        if not np.isfinite(bound):  # |low + high| <= bound otherwise: no entry can have overflowed
+            check_finite_result(out, "the network's preactivations", {"u": self.u, "W": self.W, "b": self.b})
+        return out
+
     def _cube_chunks(self, low: np.ndarray, high: np.ndarray, chunk: int) -> Iterator[np.ndarray]:
         lo = low.shape[0].bit_length() - 1
         per = max(1, chunk >> lo)
@@ -198,10 +231,53 @@ class SparseReLUNetwork:
         self._check_cube_dim(n)
         return int(max_active_count(*self.cube_halves()))
 
-    def truth_table(self, n: int | None = None, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
-        """``h`` on every point of the cube, in :func:`sparseact.cube.hypercube` order."""
+    def truth_table(
+        self, n: int | None = None, chunk: int = DEFAULT_CHUNK, out: np.ndarray | None = None
+    ) -> np.ndarray:
+        """``h`` on every point of the cube, in :func:`sparseact.cube.hypercube` order.
+
+        Block by block of whole rows of :meth:`cube_halves` (``2**lo`` points each), each block's preactivations and
+        their ReLU computed in one reused buffer of at most :data:`RELU_BLOCK_ENTRIES` entries (below the jobs' mmap
+        threshold and within a core's cache, where the product reads it back) and its outputs written straight into
+        the table: the same additions, the same ReLU and, row by row, the same BLAS product as :meth:`_output` of
+        :meth:`cube_preactivations`'s chunks (a row's product does not depend on how many rows one call takes), so
+        the same table bit for bit. ``chunk`` bounds a block as it bounds those chunks. ``out`` (float64,
+        C-contiguous, length ``2**n``), when given, receives the table, so that a caller tabulating many networks
+        reuses one array instead of faulting in a new one each time.
+        """
         self._check_cube_dim(n)
-        return np.concatenate([self._output(pre) for pre in self.cube_preactivations(chunk)])
+        if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
+            raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
+        low, high = self.cube_halves()
+        size = low.shape[0] * high.shape[0]
+        if out is None:
+            out = np.empty(size)
+        elif not (
+            isinstance(out, np.ndarray)
+            and out.dtype == np.float64
+            and out.shape == (size,)
+            and out.flags.c_contiguous
+            and out.flags.writeable
+        ):
+            raise ValueError(f"out must be a writeable C-contiguous float64 array of shape ({size},)")
+        with np.errstate(over="ignore", invalid="ignore"):
+            bound = np.abs(low).max(axis=0, initial=0.0) + np.abs(high).max(axis=0, initial=0.0)
+        if not np.isfinite(bound).all():  # a preactivation may overflow: the checked chunks name the weights
+            out[:] = np.concatenate([self._output(pre) for pre in self._cube_chunks(low, high, int(chunk))])
+            return out
+        from sparseact.cube_scan import relu_rows  # deferred: numba loads only when a cube is scanned
+
+        L, s = low.shape
+        per = max(1, min(int(chunk) >> (L.bit_length() - 1), RELU_BLOCK_ENTRIES // (L * max(s, 1))))
+        buffer = np.empty((min(per, high.shape[0]), L, s))
+        for start in range(0, high.shape[0], per):
+            block = buffer[: min(per, high.shape[0] - start)]
+            relu_rows(low, high, start, block)  # np.maximum(low + high, 0.0), in one compiled pass
+            rows = out[start * L : start * L + block.shape[0] * L]
+            with np.errstate(over="ignore", invalid="ignore"):
+                np.matmul(block.reshape(block.shape[0] * L, s), self.u, out=rows)
+            check_finite_result(rows, "the network's output", {"u": self.u, "W": self.W, "b": self.b})
+        return out
 
     def __repr__(self) -> str:
         return f"SparseReLUNetwork(s={self.n_neurons}, n={self.n_inputs})"

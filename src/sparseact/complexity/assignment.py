@@ -20,13 +20,15 @@ def _assignment_kernel(codes, cellbits, values, full_bits, s):  # pragma: no cov
     neg = -np.inf
     layer = np.full(n_states, neg)
     layer[0] = 0.0
-    par_c = np.full((s, n_states), -1, dtype=np.int64)
-    par_s = np.full((s, n_states), -1, dtype=np.int64)
+    # a parent is read only along the best path, where it was written (every candidate beats -inf): not filled
+    par_c = np.empty((s, n_states), dtype=np.int64)
+    par_s = np.empty((s, n_states), dtype=np.int64)
     best_val = 0.0
     best_t = 0
     best_state = 0
+    new = np.empty(n_states)
     for t in range(s):
-        new = np.full(n_states, neg)
+        new[:] = neg
         reached = False
         for st in range(n_states):
             v = layer[st]
@@ -45,7 +47,7 @@ def _assignment_kernel(codes, cellbits, values, full_bits, s):  # pragma: no cov
                     reached = True
         if not reached:
             break
-        layer = new
+        layer, new = new, layer  # the old layer's array is refilled as the next one
         for st in range(n_states):
             if layer[st] > best_val:
                 best_val = layer[st]

@@ -172,6 +172,13 @@ def _proof_value(X, zeta, masks, W, B, assign: _Assignment, split: bool) -> floa
     return assign.solve(weight + bias)[0] / X.shape[0]
 
 
+def _proof_values(X, zeta, masks, W, B, assigns: list[_Assignment]) -> list[float]:
+    """:func:`_proof_value` (not split) of each assignment, the cell values computed once for all of them."""
+    weight, bias = _proof_cell_values(X, zeta, masks, W, B)
+    values = weight + bias
+    return [assign.solve(values)[0] / X.shape[0] for assign in assigns]
+
+
 # ---------------------------------------------------------------------------
 # averages over zeta
 # ---------------------------------------------------------------------------
@@ -377,7 +384,7 @@ def rademacher_brackets(X, classes, W, B, exact: bool = True, max_cells: int | N
         _check_exact_work(X.shape, zetas.shape[0], B, max_cells, "rademacher_brackets")
     masks, wit = class_cells(X, W, B, max_cells)
     assigns = [_Assignment(masks, s, k) for s, k in classes]
-    proof = np.array([[_proof_value(X, z, masks, W, B, a, False) for a in assigns] for z in zetas]).mean(axis=0)
+    proof = np.array([_proof_values(X, z, masks, W, B, assigns) for z in zetas]).mean(axis=0)
     if exact:
         lo, hi = _exact_sups(X, zetas, masks, wit, W, B, assigns)
     else:

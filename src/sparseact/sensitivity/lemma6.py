@@ -247,13 +247,13 @@ def halfspace_family(
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator for kind {kind!r}, got {type(rng).__name__}")
     out = []
+    vals = np.empty(1 << n)  # <w, x> on the cube, sorted in place; one array for every draw
     for _ in range(int(draws)):
         w = rng.standard_normal(n)
         if kind == "random-positive":
             w = np.abs(w)
             w[w == 0] = 1.0
-        net = SparseReLUNetwork([1.0], w[None, :], [0.0])
-        vals = np.sort(np.concatenate([pre[:, 0] for pre in net.cube_preactivations(_CHUNK_ENTRIES)]))
+        SparseReLUNetwork([1.0], w[None, :], [0.0]).cube_preactivation_table(out=vals).sort()
         for q in _spread(list(range(n)), thresholds):
             m = 1 << q  # number of points with g = 1
             out.append((w.copy(), float(0.5 * (vals[m - 1] + vals[m]))))

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from sparseact import analysis, bounds, families, sensitivity
+from sparseact.claims._buffers import work_array
 from sparseact.claims._failures import WORST, with_worst, worst_instance
 from sparseact.claims._grids import bucket_feasible
 from sparseact.claims.lemma10 import OUT_OF_RANGE_RHO
@@ -160,12 +161,15 @@ def worst_tail(label: str, net, tail_rows: list[dict]) -> list[dict]:
     ]
 
 
-def _noise_rows(label: str, family: str, net, point: dict, scratch: np.ndarray) -> dict[str, list[dict]]:
-    # scratch: the point's buffer for the Walsh coefficients, shared by its networks (analysis.level_weights)
+def _noise_rows(
+    label: str, family: str, net, point: dict, scratch: np.ndarray, table: np.ndarray
+) -> dict[str, list[dict]]:
+    # scratch: the point's buffer for the Walsh coefficients (analysis.level_weights), then the squared table; table:
+    # its buffer for the truth table; both shared by the point's networks instead of fresh pages per network
     n, s = point["n"], point["s"]
     one_minus_rho = np.asarray(point["one_minus_rho"], dtype=np.float64)
     rho = 1.0 - one_minus_rho
-    values = net.truth_table()
+    values = net.truth_table(out=table)
     weights = analysis.level_weights(values, out=scratch)
     k_cert, W, B = max(1, net.max_active()), net.scale_W(), net.scale_B()
     ns = analysis.noise_sensitivity_from_level_weights(weights, rho)
@@ -190,7 +194,7 @@ def _noise_rows(label: str, family: str, net, point: dict, scratch: np.ndarray) 
         for r, o, v, e, g in zip(rho, one_minus_rho, ns, expression, sharp, strict=True)
     ]
     tail = _tail_rows(label, weights, list(rho) + list(OUT_OF_RANGE_RHO), n)
-    norm2 = float(np.mean(values**2))
+    norm2 = float(np.mean(np.square(values, out=scratch)))  # the coefficients are no longer needed
     formula = []
     for r in FORMULA_RHO:
         by_formula = float(analysis.noise_sensitivity_from_level_weights(weights, r))
@@ -275,12 +279,12 @@ def run(point: dict, data: dict, rng):
     if kind == "noise":
         n, s, k = point["n"], point["s"], point["k"]
         tables: dict[str, list[dict]] = {}
-        scratch = np.empty(1 << n)
+        scratch, table = work_array("lemma10.scratch", 1 << n), work_array("lemma10.table", 1 << n)
         for family in _families(n, s, k):
             for i in range(point["instances"]):
                 label = f"{family}-n{n}-k{k}-{i}"
                 for name, rows in _noise_rows(
-                    label, family, network_from_arrays(data, f"net.{family}.{i}"), point, scratch
+                    label, family, network_from_arrays(data, f"net.{family}.{i}"), point, scratch, table
                 ).items():
                     tables.setdefault(name, []).extend(rows)
         return {name: pd.DataFrame(rows) for name, rows in tables.items()}

@@ -9,9 +9,10 @@ import numpy as np
 import pandas as pd
 
 from sparseact import bounds, sensitivity
+from sparseact.claims._buffers import work_array
 from sparseact.claims._failures import with_worst, worst_instance
 from sparseact.claims.lemma6 import CORRECTED_FACTOR
-from sparseact.cube_scan import edge_counts
+from sparseact.cube_scan import gaussian_tail_ratio, threshold_edge_counts, threshold_words
 from sparseact.networks import SparseReLUNetwork
 
 #: Halfspace families, in the order they are stored (:func:`sparseact.sensitivity.halfspace_family`).
@@ -40,16 +41,17 @@ def run(point: dict, data: dict, rng):
     """
     n = point["n"]
     N = 1 << n
-    rows, weights, cache, hoeffding = [], [], {}, []
+    rows, weights, key, hoeffding = [], [], None, []
+    # one array each for <w, x> on the cube, the sorted |<w, x>| (two rows) and a threshold's packed table, reused
+    values, scratch = work_array("lemma6.values", N), work_array("lemma6.sorted", (2, N))
+    words = work_array("lemma6.words", threshold_words(N), np.uint64)
     for j, (w, b, kind) in enumerate(zip(data["w"], data["b"], data["kind"], strict=True)):
-        key = w.tobytes()
-        if key not in cache:
-            net = SparseReLUNetwork([1.0], w[None, :], [0.0])
-            cache = {key: np.concatenate([pre[:, 0] for pre in net.cube_preactivations()])}
-            hoeffding.append(dict(n=n, kind=str(kind), index=j, ratio=hoeffding_ratio(cache[key], w)))
-        g = cache[key] <= b
-        sums, flips = edge_counts(g)
-        p = float(np.count_nonzero(g)) / N
+        if w.tobytes() != key:
+            key = w.tobytes()
+            SparseReLUNetwork([1.0], w[None, :], [0.0]).cube_preactivation_table(out=values)
+            hoeffding.append(dict(n=n, kind=str(kind), index=j, ratio=hoeffding_ratio(values, w, scratch)))
+        ones, sums, flips = threshold_edge_counts(values, b, words)  # g = 1{<w, x> <= b}
+        p = float(ones) / N
         as_value = float(flips.sum()) / (4.0 * N)
         correlation = float(sums.sum()) / N  # E[g(x) sum_i x_i]
         expression = float(bounds.lemma6_halfspace_as(p, n)) if 0 < p <= 1 else float("nan")
@@ -83,20 +85,16 @@ def run(point: dict, data: dict, rng):
     )
 
 
-def hoeffding_ratio(values, w) -> float:
+def hoeffding_ratio(values, w, scratch: np.ndarray | None = None) -> float:
     """``max_{u > 0} Pr_x[|<w, x>| >= u] / (2 exp(-u^2 / (2 ||w||^2)))`` over the values ``u`` taken, exactly.
 
     ``values`` holds ``<w, x>`` for every ``x`` of the cube (Hoeffding 1963, Thm 2: the ratio is at most 1).
+    ``scratch``: float64, shape ``(2, values.size)``, reused across calls (:func:`sparseact.cube_scan.gaussian_tail_ratio`).
     """
-    a = np.sort(np.abs(np.asarray(values, dtype=float)))[::-1]
     norm2 = float(np.dot(w, w))
     if norm2 == 0:
         return 0.0
-    counts = np.arange(1, a.size + 1)  # #{x : |<w,x>| >= a[j]} (ties: the last index of a tie is the count)
-    last = np.r_[a[1:] != a[:-1], True]
-    u, prob = a[last], counts[last] / a.size
-    keep = u > 0
-    return float(np.max(prob[keep] / (2 * np.exp(-(u[keep] ** 2) / (2 * norm2))), initial=0.0))
+    return gaussian_tail_ratio(np.ascontiguousarray(values, dtype=float).reshape(-1), norm2, scratch)
 
 
 #: Largest ``n`` at which every ``f : {-1, 1}^n -> {-1, 1}`` is enumerated (``2^(2^n)`` functions).
