@@ -296,3 +296,9 @@ def test_bad_data(small):
         erm.predict(np.ones((2, 4)))
     with pytest.raises(ValueError, match="inconsistent numbers of samples"):
         erm.loss(X, y[:2])
+
+
+def test_a_fit_too_large_for_memory_is_refused_before_allocating():
+    """probe13: n_neurons=10**9 raised a raw MemoryError allocating 14.9 GiB; now one ValueError giving the size."""
+    with pytest.raises(ValueError, match=r"SparseActivationERM.fit with n_neurons=1000000000 needs .* GiB"):
+        SparseActivationERM(n_neurons=10**9).fit(np.ones((4, 2)), np.ones(4))

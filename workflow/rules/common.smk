@@ -101,11 +101,19 @@ def changed_files():
 
 def record_run():
     """When a run ends: the record of the run's files refreshed (a changed file's entry kept until its job writes it
-    again), and the records of the code stamps the run wrote (sparseact.claims.write_code_record).
+    again), and the records of the code stamps the run wrote (sparseact.claims.write_code_record). Where they cannot
+    be written (a full disk) a warning says so: the next start reads every file's time anew and digests every stamp.
     """
-    check_run_files(in_results("stamps/files.json"), checked_files())
-    for stamp in CODE_STAMPS:
-        write_code_record(stamp)
+    try:
+        check_run_files(in_results("stamps/files.json"), checked_files())
+        for stamp in CODE_STAMPS:
+            write_code_record(stamp)
+    except OSError as error:
+        print(
+            f"warning: the run's records were not written ({error.strerror or error}): the next run reads them "
+            "anew",
+            file=sys.stderr,
+        )
 
 
 #: The text the stamp jobs write to each stamp this start asks for, by path (code_stamp_of, job_check).

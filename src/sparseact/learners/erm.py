@@ -82,7 +82,7 @@ import numbers
 
 import numpy as np
 
-from sparseact._validation import check_int, check_work
+from sparseact._validation import check_int, check_memory, check_work
 from sparseact.learners._base import ParamsMixin
 from sparseact.networks import SparseReLUNetwork
 
@@ -372,6 +372,8 @@ class SparseActivationERM(ParamsMixin):
         if support is not None:
             support = _check_X(support, "support", n)
             P = np.vstack([X, support])
+        # the weights (s x n) and the preactivations of the points (len(P) x s), a few float64 copies of each
+        check_memory(4 * 8 * params["s"] * (n + len(P)), f"SparseActivationERM.fit with n_neurons={params['s']}")
         rng = self.random_state
         if not isinstance(rng, np.random.Generator):
             rng = np.random.default_rng(rng)
