@@ -224,7 +224,7 @@ def main(argv=None) -> int:
     jobs = planned_jobs(out, args.config)
     manifests = [shard_manifest_path(job) for job in jobs if job["rule"] == "data"]
     # the shard manifests (written in Snakemake's process, no command to replay) and the code stamps they name
-    subprocess.run(["snakemake", "--cores", "2", "-q", "--configfile", args.config, *manifests], cwd=out, check=True)
+    subprocess.run(["snakemake", *manifests, "--cores", "2", "-q", "--configfile", args.config], cwd=out, check=True)
     os.chdir(out)
     write_benchmark_stand_ins(jobs)
     for name in PRELOADED:  # imports outside the clock, shared by the forked workers
