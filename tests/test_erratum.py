@@ -27,6 +27,7 @@ from sparseact.publish.erratum import (
     erratum_tex,
     numbered_errata,
     overfull_boxes,
+    printed_certificates,
     printed_tex,
     tex_text,
 )
@@ -128,9 +129,10 @@ def test_the_committed_note_is_the_one_the_committed_results_give():
         "results/erratum/erratum.tex disagrees with results/: rerun the ledger step"
     )
     errata = pd.read_csv(ROOT / "results" / "errata.csv", dtype=str, keep_default_na=False)
+    results = load_results(ROOT / "results")
     for cell, refutation in zip(errata["certificates"], errata["refuted_by"], strict=True):
         assert cell or refutation, "an erratum links its certificates, or names the proof that refutes the statement"
-        for path in filter(None, cell.split("; ")):
+        for path in printed_certificates(results, cell):  # a project statement's certificate stays in the findings
             attached = certificate_link(path, "", "WORD").removesuffix("{WORD}")  # whatever its link's text
             assert attached in committed and (ROOT / "results" / path).is_file()
     # a substantive erratum whose certificate is one instance of a family, or whose statement a proof refutes, has that
@@ -271,7 +273,8 @@ def test_a_note_whose_name_tex_would_read_as_code_is_refused(tmp_path, name):
 
 def test_the_committed_pdf_carries_every_erratum_certificate_attached():
     """Without a public repository the note's certificate links are attachments: the committed PDF embeds exactly the
-    certificate files its errata name, byte for byte (each an /EmbeddedFile stream, Flate-compressed)."""
+    certificate files its errata name against the paper's statements, byte for byte (each an /EmbeddedFile stream,
+    Flate-compressed)."""
     import zlib
 
     pdf = (ROOT / "results" / "erratum" / "erratum.pdf").read_bytes()
@@ -281,7 +284,8 @@ def test_the_committed_pdf_carries_every_erratum_certificate_attached():
         start = match.end()
         attached.add(zlib.decompress(pdf[start : start + int(match.group(1))]))
     errata = pd.read_csv(ROOT / "results" / "errata.csv", dtype=str, keep_default_na=False)
-    named = {path for cell in errata["certificates"] for path in filter(None, cell.split("; "))}
+    results = load_results(ROOT / "results")  # the certificates refuting a printed statement; not a project one's
+    named = {path for cell in errata["certificates"] for path in printed_certificates(results, cell)}
     assert attached == {(ROOT / "results" / path).read_bytes() for path in named}
 
 

@@ -300,6 +300,19 @@ def cite(numbers: list[int]) -> str:
     return ("Erratum " if len(numbers) == 1 else "Errata ") + _join(", ".join(words).split(", "))
 
 
+def printed_certificates(results: Results, cell: str) -> list[str]:
+    """The certificates of an erratum (``errata.csv``'s cell) that refute a statement of the paper: the note sends
+    those; one of the project's own statements (the covariance of every bound, which an erratum also breaks) stays in
+    the findings."""
+    statement = dict(zip(results.ledger["check_id"], results.ledger["statement_id"], strict=True))
+    origin = dict(zip(results.statements["statement_id"], results.statements["origin"], strict=True))
+    return [
+        path
+        for path in ids(cell)
+        if origin.get(statement.get(path.removeprefix("certificates/").removesuffix(".json"))) == "paper"
+    ]
+
+
 def note_name(paper_ref: str) -> str:
     """A statement's name in the note: its paper reference without the gloss after a ``;``
     (``Theorem 3 (first part; Section 1, ...)`` -> ``Theorem 3 (first part)``)."""
@@ -958,7 +971,10 @@ def erratum_tex(results: Results, repository_url: str = REPOSITORY_URL) -> str:
     entries = {e["id"]: e for e in paper_statements()}
     words = PaperWords(results)
     replaced, superseded = _superseded(results, errata, entries)
-    errata = errata.assign(superseded=errata["number"].astype(int).isin(superseded))
+    errata = errata.assign(
+        superseded=errata["number"].astype(int).isin(superseded),
+        certificates=errata["certificates"].map(lambda cell: "; ".join(printed_certificates(results, cell))),
+    )
     serious = errata[errata["consequence"].isin(SUBSTANTIVE) & ~errata["superseded"]]
     slips = errata[~errata["number"].isin(serious["number"])]
     lines = [
