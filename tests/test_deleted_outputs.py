@@ -141,6 +141,7 @@ def test_every_kind_of_produced_file_is_rebuilt_when_deleted(deletable, quick_ru
         "run",
         "run_template",
         "screenshots",
+        "shard_manifest",
         "stamp",
     }, writers
     assert "Nothing to be done" in snakemake(deletable, "-n")
