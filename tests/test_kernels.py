@@ -37,7 +37,7 @@ def test_compile_kernels_compiles_every_entry_point():
     for kernel in (
         "sparseact.analysis._fwht_into",
         "sparseact.analysis._level_weights_kernel",
-        "sparseact.cube_scan._edge_word_counts",
+        "sparseact.cube_scan._bit_edge_counts",
         "sparseact.cube_scan.max_active_count",
         "sparseact.cube_scan.max_kth_largest",
         "sparseact.sensitivity.lemma9._active_sets",

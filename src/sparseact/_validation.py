@@ -280,6 +280,22 @@ def _summary(value) -> str:
     return f"an array of shape {arr.shape} in [{arr.min():.3g}, {arr.max():.3g}]"
 
 
+def output_array(out, size: int) -> np.ndarray:
+    """``out`` if it is a writeable C-contiguous float64 array of shape ``(size,)``, a new one if ``out`` is None,
+    else ``ValueError``: the ``out=`` of a function that fills a table, so a caller reuses one array."""
+    if out is None:
+        return np.empty(size)
+    if not (
+        isinstance(out, np.ndarray)
+        and out.dtype == np.float64
+        and out.shape == (size,)
+        and out.flags.c_contiguous
+        and out.flags.writeable
+    ):
+        raise ValueError(f"out must be a writeable C-contiguous float64 array of shape ({size},)")
+    return out
+
+
 def check_memory(nbytes: int | float, what: str) -> None:
     """``ValueError`` giving the size if allocating ``nbytes`` for ``what`` exceeds :data:`MEMORY_LIMIT_BYTES`."""
     if nbytes > MEMORY_LIMIT_BYTES:

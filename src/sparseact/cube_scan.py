@@ -101,52 +101,18 @@ def max_kth_largest(low, high, k):  # pragma: no cover - compiled
     return best
 
 
-#: Per low coordinate ``i < 3``, the bytes of a little-endian word of eight table entries whose bit ``i`` is clear.
-_LOW_MASKS = np.array([0x0001000100010001, 0x0000010100000101, 0x0000000001010101], dtype=np.uint64)
-#: Times a word of 0/1 bytes, its top byte is their sum.
-_BYTE_SUM = np.uint64(0x0101010101010101)
-
-
 def edge_counts(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per coordinate ``i``, ``sum_x x_i g(x)`` and ``#{x : g(x) != g(x^{(+)i})}`` of a 0/1 table, edge by edge.
 
     ``g`` is a bool table of length ``2**n`` in :func:`sparseact.cube.hypercube` order (row ``j`` has
-    ``x_i = (-1)^{bit i of j}``); each unordered edge ``{j, j | 2**i}`` is counted once, eight entries at a time
-    (a table shorter than eight is padded with both ends of an edge equal). Exact integers, as float64.
+    ``x_i = (-1)^{bit i of j}``); each unordered edge ``{j, j | 2**i}`` is counted once, packed one bit an entry as
+    :func:`threshold_edge_counts` counts them. Exact integers, as float64.
     """
     n = g.size.bit_length() - 1
-    words = np.zeros(max(1, g.size >> 3), dtype=np.uint64)
-    words.view(np.bool_)[: g.size] = g
-    return _edge_word_counts(words, n)
-
-
-@numba.njit(cache=True)
-def _edge_word_counts(words, n):  # pragma: no cover - compiled
-    sums = np.zeros(n)
-    flips = np.zeros(n)
-    W = words.size
-    for i in range(n):
-        plus = np.int64(0)
-        differ = np.int64(0)
-        if i < 3:
-            shift = np.uint64(8 << i)
-            mask = _LOW_MASKS[i]
-            for x in range(W):
-                a = words[x] & mask
-                b = (words[x] >> shift) & mask
-                plus += np.int64((a * _BYTE_SUM) >> np.uint64(56)) - np.int64((b * _BYTE_SUM) >> np.uint64(56))
-                differ += np.int64(((a ^ b) * _BYTE_SUM) >> np.uint64(56))
-        else:
-            d = 1 << (i - 3)
-            for hi in range(0, W, 2 * d):
-                for x in range(hi, hi + d):
-                    a = words[x]
-                    b = words[x + d]
-                    plus += np.int64((a * _BYTE_SUM) >> np.uint64(56)) - np.int64((b * _BYTE_SUM) >> np.uint64(56))
-                    differ += np.int64(((a ^ b) * _BYTE_SUM) >> np.uint64(56))
-        sums[i] = plus
-        flips[i] = 2 * differ
-    return sums, flips
+    padded = np.zeros(threshold_words(g.size) << 6, dtype=np.uint8)
+    padded[: g.size] = g
+    words = np.packbits(padded, bitorder="little").view("<u8").astype(np.uint64)  # bit j of word x: entry 64x + j
+    return _bit_edge_counts(words, n)
 
 
 def threshold_edge_counts(
@@ -221,7 +187,7 @@ def _pack_threshold_bits(values, b, words):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def _bit_edge_counts(words, n):  # pragma: no cover - compiled
-    # as _edge_word_counts, one bit an entry: each unordered edge {j, j | 2**i} once (bits past the table are 0 on
+    # each unordered edge {j, j | 2**i} once (bits past the table are 0 on
     # both ends of their edges)
     sums = np.zeros(n)
     flips = np.zeros(n)

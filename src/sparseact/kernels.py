@@ -164,7 +164,6 @@ def compile_kernels(group: str | None = None) -> list[str]:
         sensitivity.lemma9_decomposition(net)
         net.max_active()
         net.truth_table()
-        cube_scan.edge_counts(np.zeros(8, dtype=bool))
         cube_scan.threshold_edge_counts(np.arange(16, dtype=float), 7.5)
         cube_scan.gaussian_tail_ratio(np.arange(16, dtype=float) - 7.5, 2.0)
         families.densest_threshold(net.W, 1)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from sparseact._validation import as_float_array, check_finite_result
+from sparseact._validation import as_float_array, check_finite_result, output_array
 from sparseact.cube import DEFAULT_CHUNK, _check_dim, hypercube
 
 #: Entries (rows times neurons) of the buffer in which :meth:`SparseReLUNetwork.truth_table` takes the ReLU of a block
@@ -181,16 +181,7 @@ class SparseReLUNetwork:
         low, high = self.cube_halves()
         low, high = low[:, int(j)], high[:, int(j)]
         size = low.size * high.size
-        if out is None:
-            out = np.empty(size)
-        elif not (
-            isinstance(out, np.ndarray)
-            and out.dtype == np.float64
-            and out.shape == (size,)
-            and out.flags.c_contiguous
-            and out.flags.writeable
-        ):
-            raise ValueError(f"out must be a writeable C-contiguous float64 array of shape ({size},)")
+        out = output_array(out, size)
         with np.errstate(over="ignore", invalid="ignore"):
             np.add(low[None, :], high[:, None], out=out.reshape(high.size, low.size))
             bound = np.abs(low).max(initial=0.0) + np.abs(high).max(initial=0.0)
@@ -250,16 +241,7 @@ class SparseReLUNetwork:
             raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
         low, high = self.cube_halves()
         size = low.shape[0] * high.shape[0]
-        if out is None:
-            out = np.empty(size)
-        elif not (
-            isinstance(out, np.ndarray)
-            and out.dtype == np.float64
-            and out.shape == (size,)
-            and out.flags.c_contiguous
-            and out.flags.writeable
-        ):
-            raise ValueError(f"out must be a writeable C-contiguous float64 array of shape ({size},)")
+        out = output_array(out, size)
         with np.errstate(over="ignore", invalid="ignore"):
             bound = np.abs(low).max(axis=0, initial=0.0) + np.abs(high).max(axis=0, initial=0.0)
         if not np.isfinite(bound).all():  # a preactivation may overflow: the checked chunks name the weights
